@@ -1,0 +1,63 @@
+package config
+
+import "testing"
+
+const (
+	benchUser = `log:
+  level: warn
+session:
+  identity:
+    name: Paul
+    prefix: true
+guard:
+  verdicts:
+    git.push-force: ask
+`
+	benchProject = `version: 1
+guard:
+  disable: [git.reset-hard, fs.rm-recursive]
+  verdicts:
+    git.clean: deny
+    db.drop: ask
+  groups: [cloud, databases]
+  switches: {strict_paths: true}
+rules:
+  - verdict: deny
+    tool: shell
+    command: "terraform apply"
+    reason: "plans are applied by CI"
+  - verdict: ask
+    tool: write
+    path: "migrations/**"
+  - verdict: allow
+    command: "make test"
+hooks:
+  timeout_seconds: 5
+`
+)
+
+// BenchmarkLoad measures a hook call's cost of configuration: reading and
+// validating a typical user and project file and merging them.
+func BenchmarkLoad(b *testing.B) {
+	p, _ := setup(b, benchUser, benchProject)
+	if _, err := Load(p); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDefaults measures the once-per-process parse of the embedded
+// defaults, which Load caches and so BenchmarkLoad leaves out.
+func BenchmarkDefaults(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, errs := parse("", defaultYAML); len(errs) > 0 {
+			b.Fatal(errs)
+		}
+	}
+}

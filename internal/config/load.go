@@ -1,0 +1,266 @@
+package config
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+)
+
+//go:embed defaults.yaml
+var defaultYAML []byte
+
+// DefaultYAML returns the built-in defaults, comments included; it is the
+// reference documentation of every setting.
+func DefaultYAML() []byte { return bytes.Clone(defaultYAML) }
+
+// maxFileSize bounds what one hook call will read and parse; a config
+// file is a few hundred bytes, so anything near this is a mistake.
+const maxFileSize = 1 << 20
+
+// Paths are the config files to layer over the defaults. An empty path is
+// skipped, and so is a file that does not exist.
+type Paths struct {
+	User, Project string
+}
+
+// DefaultPaths returns the user file ($XDG_CONFIG_HOME/atreides/config.yaml,
+// else ~/.config/atreides/config.yaml, on every OS so that one dotfile
+// works everywhere) and, if projectRoot is not empty, the project file
+// <projectRoot>/.atreides/config.yaml.
+func DefaultPaths(projectRoot string) Paths {
+	var p Paths
+	// The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
+	if dir := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(dir) {
+		p.User = filepath.Join(dir, "atreides", "config.yaml")
+	} else if home, err := os.UserHomeDir(); err == nil {
+		p.User = filepath.Join(home, ".config", "atreides", "config.yaml")
+	}
+	if projectRoot != "" {
+		p.Project = filepath.Join(projectRoot, ".atreides", "config.yaml")
+	}
+	return p
+}
+
+// defaultTree parses the embedded defaults once per process; the tree is
+// never modified, so every Load shares it.
+var defaultTree = sync.OnceValues(func() (*value, error) {
+	v, errs := parse("", defaultYAML)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("config: built-in defaults are invalid: %w", &ValidationError{Errs: errs})
+	}
+	return stripSources(v), nil
+})
+
+// stripSources marks every value of the defaults tree as a default, so
+// they print as "default" rather than a line of an embedded file.
+func stripSources(v *value) *value {
+	if v == nil {
+		return nil
+	}
+	v.src = Source{}
+	for _, c := range v.fields {
+		stripSources(c)
+	}
+	for _, c := range v.items {
+		stripSources(c)
+	}
+	return v
+}
+
+// Load reads, validates and merges the defaults, the user file and the
+// project file. A missing file is skipped. Invalid files give a
+// *ValidationError listing every problem of both files; an unreadable file
+// gives a wrapped I/O error.
+func Load(p Paths) (*Config, error) {
+	var layers []layer
+	for _, file := range []string{p.User, p.Project} {
+		if file == "" {
+			continue
+		}
+		data, err := readFile(file)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, layer{file, data})
+	}
+	return build(layers)
+}
+
+// layer is one config file's name and contents.
+type layer struct {
+	file string
+	data []byte
+}
+
+// build validates the layers and merges them over the defaults, lowest first.
+func build(layers []layer) (*Config, error) {
+	def, err := defaultTree()
+	if err != nil {
+		return nil, err
+	}
+	root := def
+	var verr ValidationError
+	for _, l := range layers {
+		// Every file is checked even after one fails, so that one run
+		// reports all problems.
+		v, errs := parse(l.file, l.data)
+		if len(errs) > 0 {
+			verr.Errs = append(verr.Errs, errs...)
+			continue
+		}
+		root = merge(root, v, def)
+	}
+	if len(verr.Errs) > 0 {
+		verr.sort()
+		return nil, &verr
+	}
+	c := &Config{root: root}
+	assign(reflect.ValueOf(c).Elem(), root)
+	return c, nil
+}
+
+func readFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("config: reading %s: %w", name, err)
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("config: %s is larger than %d bytes", name, maxFileSize)
+	}
+	return data, nil
+}
+
+// Lazy loads the configuration on first use, at most once; an event that
+// needs no configuration never reads a file. It is safe for concurrent use.
+type Lazy struct {
+	get func() (*Config, error)
+}
+
+// NewLazy returns a Lazy that will load p.
+func NewLazy(p Paths) *Lazy {
+	return &Lazy{get: sync.OnceValues(func() (*Config, error) { return Load(p) })}
+}
+
+// Get loads the configuration the first time and returns the same result,
+// or the same error, ever after.
+func (l *Lazy) Get() (*Config, error) { return l.get() }
+
+// merge layers src over dst. Mappings merge per key; lists and scalars
+// replace. A null in src resets the key to its value in def (the defaults
+// at the same place), or removes it when the defaults have none. Neither
+// input is modified.
+func merge(dst, src, def *value) *value {
+	if src == nil {
+		return dst
+	}
+	if dst == nil || dst.kind != kindMapping || src.kind != kindMapping {
+		return src
+	}
+	out := &value{
+		kind:   kindMapping,
+		free:   dst.free,
+		src:    src.src,
+		keys:   make([]string, len(dst.keys), len(dst.keys)+len(src.keys)),
+		fields: make(map[string]*value, len(dst.fields)+len(src.fields)),
+	}
+	copy(out.keys, dst.keys)
+	for k, v := range dst.fields {
+		out.fields[k] = v
+	}
+	for _, k := range src.keys {
+		sv := src.fields[k]
+		var dv *value
+		if def != nil {
+			dv = def.child(k)
+		}
+		_, had := out.fields[k]
+		if sv.kind == kindNull {
+			if dv != nil {
+				out.fields[k] = dv
+			} else if had {
+				delete(out.fields, k)
+				out.keys = removeKey(out.keys, k)
+			}
+			continue
+		}
+		if !had {
+			out.keys = append(out.keys, k)
+		}
+		out.fields[k] = merge(out.fields[k], sv, dv)
+	}
+	return out
+}
+
+func removeKey(keys []string, k string) []string {
+	for i, x := range keys {
+		if x == k {
+			return append(keys[:i:i], keys[i+1:]...)
+		}
+	}
+	return keys
+}
+
+// assign copies a merged tree into the typed struct. The tree was built
+// against the same types, so the type assertions hold.
+func assign(rv reflect.Value, v *value) {
+	switch rv.Kind() {
+	case reflect.Struct:
+		t := rv.Type()
+		for i := range t.NumField() {
+			name := yamlName(t.Field(i))
+			if name == "" {
+				continue
+			}
+			if c := v.fields[name]; c != nil {
+				assign(rv.Field(i), c)
+			}
+		}
+	case reflect.Slice:
+		s := reflect.MakeSlice(rv.Type(), len(v.items), len(v.items))
+		for i, it := range v.items {
+			assign(s.Index(i), it)
+		}
+		rv.Set(s)
+	case reflect.Map:
+		m := reflect.MakeMapWithSize(rv.Type(), len(v.keys))
+		for _, k := range v.keys {
+			e := reflect.New(rv.Type().Elem()).Elem()
+			assign(e, v.fields[k])
+			m.SetMapIndex(reflect.ValueOf(k).Convert(rv.Type().Key()), e)
+		}
+		rv.Set(m)
+	case reflect.String:
+		rv.SetString(v.scalar.(string))
+	case reflect.Bool:
+		rv.SetBool(v.scalar.(bool))
+	case reflect.Int:
+		rv.SetInt(int64(v.scalar.(int)))
+	}
+}
+
+func yamlName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	if name == "-" {
+		return ""
+	}
+	return name
+}

@@ -1,0 +1,164 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// The schema is the Config struct itself: the loader walks each file's YAML
+// alongside these types by reflection, so a new section is one new field
+// with a `yaml` tag and no change to the loader. Three optional hooks carry
+// the rules a type cannot express:
+//
+//   - a scalar type implements textChecker to restrict its values (enums,
+//     globs);
+//   - an int field takes `min` and `max` tags;
+//   - a struct type implements mappingChecker to check its fields together
+//     (required fields, mutually exclusive fields, per-item defaults).
+
+// Config is the merged, validated configuration. Treat it as read-only:
+// it is shared by every caller of [Lazy.Get].
+type Config struct {
+	Version int     `yaml:"version"`
+	Log     Log     `yaml:"log"`
+	Guard   Guard   `yaml:"guard"`
+	Rules   []Rule  `yaml:"rules"`
+	Session Session `yaml:"session"`
+	Hooks   Hooks   `yaml:"hooks"`
+
+	// root is the merged value tree with the source of every value; the
+	// fields above are a typed copy of it.
+	root *value
+}
+
+// Log configures atreides' own diagnostics.
+type Log struct {
+	Level Level `yaml:"level"`
+}
+
+// Guard configures the command, path and secret guards. Rule ids, group
+// names and switches belong to the guard package, which validates them
+// with [Config.ErrorAt].
+type Guard struct {
+	Enabled  bool               `yaml:"enabled"`
+	Disable  []string           `yaml:"disable"`
+	Verdicts map[string]Verdict `yaml:"verdicts"`
+	Groups   []string           `yaml:"groups"`
+	// Switches keeps each value's YAML text (true, 3, name): the guard
+	// knows each switch's type, this package does not.
+	Switches map[string]string `yaml:"switches"`
+}
+
+// Rule is one user rule: a verdict for a tool call whose shell command
+// starts with Command, or whose path matches the Path glob.
+type Rule struct {
+	Verdict Verdict `yaml:"verdict"`
+	Tool    Tool    `yaml:"tool"`
+	Command string  `yaml:"command"`
+	Path    Glob    `yaml:"path"`
+	Reason  string  `yaml:"reason"`
+}
+
+// Session configures the session handlers.
+type Session struct {
+	Identity Identity `yaml:"identity"`
+	Stop     Stop     `yaml:"stop"`
+}
+
+// Identity is how the agent is addressed.
+type Identity struct {
+	Name   string `yaml:"name"`
+	Prefix bool   `yaml:"prefix"`
+}
+
+// Stop limits how often a Stop event may be blocked in a row.
+type Stop struct {
+	MaxBlocks int `yaml:"max_blocks" min:"0" max:"100"`
+}
+
+// Hooks configures hook processes.
+type Hooks struct {
+	TimeoutSeconds int `yaml:"timeout_seconds" min:"1" max:"600"`
+}
+
+// Verdict is a guard answer.
+type Verdict string
+
+// The verdicts, weakest first.
+const (
+	Allow Verdict = "allow"
+	Ask   Verdict = "ask"
+	Deny  Verdict = "deny"
+)
+
+func (Verdict) checkText(s string) string { return oneOf(s, "allow", "ask", "deny") }
+
+// Level is a log level.
+type Level string
+
+func (Level) checkText(s string) string { return oneOf(s, "debug", "info", "warn", "error") }
+
+// Tool is a normalized tool name, or AnyTool.
+type Tool string
+
+// AnyTool matches every tool; it is a rule's default.
+const AnyTool Tool = "*"
+
+func (Tool) checkText(s string) string {
+	return oneOf(s, "shell", "read", "write", "edit", "search", "fetch", "delegate", "*")
+}
+
+// Glob is a doublestar pattern matched against slash-separated paths.
+type Glob string
+
+func (Glob) checkText(s string) string {
+	if s == "" {
+		return "empty glob"
+	}
+	if !doublestar.ValidatePattern(s) {
+		return fmt.Sprintf("%q is not a valid glob", s)
+	}
+	return ""
+}
+
+func (Config) checkMapping(m *mappingCheck) {
+	if v := m.get("version"); v != nil && v.kind == kindScalar && v.scalar != 1 {
+		m.errorAt("version", fmt.Sprintf("%v is not supported (this atreides reads version 1)", v.scalar))
+	}
+}
+
+func (Rule) checkMapping(m *mappingCheck) {
+	// Presence is tested with has, not get: a present but invalid value
+	// has already been reported and must not also read as missing.
+	if !m.has("verdict") {
+		m.errorf("a rule needs a verdict (allow, ask or deny)")
+	}
+	switch {
+	case m.has("command") && m.has("path"):
+		m.errorAt("path", "a rule takes command or path, not both")
+	case !m.has("command") && !m.has("path"):
+		m.errorf("a rule needs a command (prefix) or a path (glob)")
+	}
+	if c := m.get("command"); c != nil && strings.TrimSpace(c.scalar.(string)) == "" {
+		// An empty prefix would match every command.
+		m.errorAt("command", "empty command prefix")
+	}
+	if t := m.get("tool"); t != nil && m.has("command") {
+		if s := t.scalar.(string); s != "shell" && s != string(AnyTool) {
+			m.errorAt("tool", fmt.Sprintf("command rules apply to tool shell, not %q", s))
+		}
+	}
+	if !m.has("tool") {
+		m.setDefault("tool", string(AnyTool))
+	}
+}
+
+func oneOf(s string, allowed ...string) string {
+	if slices.Contains(allowed, s) {
+		return ""
+	}
+	return fmt.Sprintf("%q is not one of %s", s, strings.Join(allowed, ", "))
+}

@@ -1,0 +1,120 @@
+package event
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Verdict is a permission answer. The order matters: a stronger verdict wins
+// when handlers disagree (deny > ask > allow > none).
+type Verdict int
+
+// Verdicts from weakest to strongest.
+const (
+	None Verdict = iota
+	Allow
+	Ask
+	Deny
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	}
+	return "none"
+}
+
+// Result is what one handler says about one event. The zero Result says
+// nothing.
+type Result struct {
+	Verdict Verdict
+	Rule    string // the rule that fired, e.g. "git.reset-hard"
+	Reason  string // for the model
+	// UpdatedInput replaces the tool input (PreTool only).
+	UpdatedInput json.RawMessage
+	// Context is injected into the agent's context where the host allows.
+	Context string
+	// Block asks the host to keep the agent going (Stop) or to refuse the
+	// event (UserPrompt, PreCompact); BlockReason tells the agent why.
+	Block       bool
+	BlockReason string
+	// Warning is shown to the user, not the model.
+	Warning string
+}
+
+// Empty reports whether the result says nothing at all.
+func (r Result) Empty() bool {
+	return r.Verdict == None && r.UpdatedInput == nil && r.Context == "" && !r.Block && r.Warning == ""
+}
+
+// Speaker names a handler that said something, with its verdict and rule.
+type Speaker struct {
+	Handler string  `json:"handler"`
+	Verdict Verdict `json:"-"`
+	Rule    string  `json:"rule,omitempty"`
+}
+
+// ContextBlock is a piece of context with the priority of the handler that
+// wrote it; blocks are ordered by priority when merged.
+type ContextBlock struct {
+	Handler string
+	Text    string
+}
+
+// Decision is the merged answer for one event.
+type Decision struct {
+	Verdict      Verdict
+	Rule         string // the rule of the winning verdict
+	Reason       string // for the model; the winning handler's reason
+	UpdatedInput json.RawMessage
+	Context      []ContextBlock
+	Block        bool
+	BlockReason  string
+	Warnings     []string
+	Spoke        []Speaker
+}
+
+// ContextText joins the context blocks in order, separated by blank lines.
+func (d *Decision) ContextText() string {
+	parts := make([]string, 0, len(d.Context))
+	for _, c := range d.Context {
+		if c.Text != "" {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// Merge folds one handler's result into the decision. Results must be merged
+// in priority order: among equal verdicts the first (highest priority) keeps
+// its reason, and a stronger verdict always takes over.
+func (d *Decision) Merge(handler string, r Result) {
+	if r.Empty() {
+		return
+	}
+	d.Spoke = append(d.Spoke, Speaker{Handler: handler, Verdict: r.Verdict, Rule: r.Rule})
+	if r.Verdict > d.Verdict {
+		d.Verdict, d.Rule, d.Reason = r.Verdict, r.Rule, r.Reason
+	}
+	if r.UpdatedInput != nil && d.UpdatedInput == nil {
+		d.UpdatedInput = r.UpdatedInput
+	}
+	if r.Context != "" {
+		d.Context = append(d.Context, ContextBlock{Handler: handler, Text: r.Context})
+	}
+	if r.Block {
+		if d.Block {
+			d.BlockReason += "\n\n" + r.BlockReason
+		} else {
+			d.Block, d.BlockReason = true, r.BlockReason
+		}
+	}
+	if r.Warning != "" {
+		d.Warnings = append(d.Warnings, r.Warning)
+	}
+}

@@ -1,0 +1,93 @@
+package event
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Kind is what happened, in the engine's own words.
+type Kind string
+
+// The kinds every host maps onto. A host event with no mapping is [Unknown]
+// and gets no decision.
+const (
+	SessionStart      Kind = "session_start"
+	UserPrompt        Kind = "user_prompt"
+	PreTool           Kind = "pre_tool"
+	PermissionRequest Kind = "permission_request"
+	PostTool          Kind = "post_tool"
+	Stop              Kind = "stop"
+	SubagentStart     Kind = "subagent_start"
+	SubagentStop      Kind = "subagent_stop"
+	PreCompact        Kind = "pre_compact"
+	PostCompact       Kind = "post_compact"
+	SessionEnd        Kind = "session_end"
+	Notification      Kind = "notification"
+	Unknown           Kind = "unknown"
+)
+
+// Event is one hook call, decoded. Fields that an event kind does not carry
+// stay zero.
+type Event struct {
+	Kind      Kind
+	Host      string // "claude", "gemini", "codex", "opencode"
+	HostEvent string // the host's own event name, e.g. "PreToolUse"
+
+	SessionID      string
+	Cwd            string // where the agent is now
+	ProjectDir     string // the project root the host reports, else Cwd
+	TranscriptPath string
+	AgentID        string // set when the hook fires inside a subagent
+	AgentType      string
+	PermissionMode string
+
+	// Source is SessionStart's source (startup, resume, compact, ...), the
+	// compaction trigger, or SessionEnd's reason.
+	Source string
+	Prompt string // UserPrompt
+
+	Tool      Tool
+	ToolUseID string
+	Output    string // PostTool: what the tool printed, shortened by the adapter
+	Failed    bool   // PostTool: the tool failed
+	Error     string // PostTool: the host's error text
+	Duration  time.Duration
+
+	StopHookActive bool   // Stop/SubagentStop: already continuing because of a stop hook
+	LastMessage    string // Stop/SubagentStop: the agent's final message
+	Message        string // Notification text
+
+	Time time.Time
+}
+
+// InSubagent reports whether the event fired inside a delegated agent.
+func (e *Event) InSubagent() bool { return e.AgentID != "" }
+
+// Tool is a tool call with its name normalized across hosts.
+type Tool struct {
+	Name  ToolName        // normalized
+	Raw   string          // the host's name, e.g. "Bash", "run_shell_command"
+	Input json.RawMessage // the host's input object, untouched
+
+	Command string   // shell tools: the command line
+	Paths   []string // file tools: the paths the call reads or writes
+}
+
+// ToolName is a normalized tool name.
+type ToolName string
+
+// Normalized tool names. MCP tools are "mcp:<server>__<tool>".
+const (
+	Shell    ToolName = "shell"
+	Read     ToolName = "read"
+	Write    ToolName = "write"
+	Edit     ToolName = "edit"
+	Search   ToolName = "search"
+	Fetch    ToolName = "fetch"
+	Delegate ToolName = "delegate"
+	Todo     ToolName = "todo"
+	Other    ToolName = "other"
+)
+
+// IsMCP reports whether the tool is served over MCP.
+func (n ToolName) IsMCP() bool { return len(n) > 4 && n[:4] == "mcp:" }

@@ -1,0 +1,191 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+// Host is this adapter's host name in events and state.
+const Host = "claude"
+
+// payload is the union of the fields Claude Code sends for every event.
+type payload struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	PermissionMode string `json:"permission_mode"`
+	AgentID        string `json:"agent_id"`
+	AgentType      string `json:"agent_type"`
+
+	Source  string `json:"source"`
+	Trigger string `json:"trigger"`
+	Reason  string `json:"reason"`
+	Prompt  string `json:"prompt"`
+
+	ToolName     string          `json:"tool_name"`
+	ToolInput    json.RawMessage `json:"tool_input"`
+	ToolResponse json.RawMessage `json:"tool_response"`
+	ToolUseID    string          `json:"tool_use_id"`
+	Error        string          `json:"error"`
+	IsInterrupt  bool            `json:"is_interrupt"`
+	DurationMS   int64           `json:"duration_ms"`
+
+	StopHookActive       bool   `json:"stop_hook_active"`
+	LastAssistantMessage string `json:"last_assistant_message"`
+	Message              string `json:"message"`
+}
+
+var kinds = map[string]event.Kind{
+	"SessionStart":       event.SessionStart,
+	"UserPromptSubmit":   event.UserPrompt,
+	"PreToolUse":         event.PreTool,
+	"PermissionRequest":  event.PermissionRequest,
+	"PostToolUse":        event.PostTool,
+	"PostToolUseFailure": event.PostTool,
+	"Stop":               event.Stop,
+	"SubagentStart":      event.SubagentStart,
+	"SubagentStop":       event.SubagentStop,
+	"PreCompact":         event.PreCompact,
+	"PostCompact":        event.PostCompact,
+	"SessionEnd":         event.SessionEnd,
+	"Notification":       event.Notification,
+}
+
+// ErrMalformed is returned for stdin that is not a Claude Code hook payload.
+var ErrMalformed = errors.New("malformed hook input")
+
+// maxOutput bounds the tool output kept in an event; history and error
+// recognition need the gist, not megabytes.
+const maxOutput = 8 << 10
+
+// Decode decodes one hook payload. projectDir is CLAUDE_PROJECT_DIR when
+// set. On a malformed payload it returns ErrMalformed (wrapped) and an event
+// whose HostEvent is whatever could be recovered from the bytes, so the
+// caller can still fail closed on a tool call.
+func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
+	var p payload
+	if err := json.Unmarshal(data, &p); err != nil {
+		ev := &event.Event{Host: Host, HostEvent: SniffEventName(data), Time: now}
+		ev.Kind = kindOf(ev.HostEvent)
+		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if p.HookEventName == "" {
+		return &event.Event{Host: Host, Kind: event.Unknown, Time: now}, fmt.Errorf("%w: no hook_event_name", ErrMalformed)
+	}
+	ev := &event.Event{
+		Kind:           kindOf(p.HookEventName),
+		Host:           Host,
+		HostEvent:      p.HookEventName,
+		SessionID:      p.SessionID,
+		Cwd:            p.Cwd,
+		ProjectDir:     projectDir,
+		TranscriptPath: p.TranscriptPath,
+		AgentID:        p.AgentID,
+		AgentType:      p.AgentType,
+		PermissionMode: p.PermissionMode,
+		Prompt:         p.Prompt,
+		ToolUseID:      p.ToolUseID,
+		Error:          p.Error,
+		Duration:       time.Duration(p.DurationMS) * time.Millisecond,
+		StopHookActive: p.StopHookActive,
+		LastMessage:    p.LastAssistantMessage,
+		Message:        p.Message,
+		Time:           now,
+	}
+	ev.Source = firstNonEmpty(p.Source, p.Trigger, p.Reason)
+	if ev.ProjectDir == "" {
+		ev.ProjectDir = ev.Cwd
+	}
+	if p.ToolName != "" {
+		tool, err := NormalizeTool(p.ToolName, p.ToolInput)
+		if err != nil {
+			return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+		}
+		ev.Tool = tool
+	}
+	switch p.HookEventName {
+	case "PostToolUse":
+		ev.Output = responseText(p.ToolResponse)
+	case "PostToolUseFailure":
+		ev.Failed = true
+		ev.Output = p.Error
+	}
+	if (ev.Kind == event.PreTool || ev.Kind == event.PermissionRequest) && p.ToolName == "" {
+		return ev, fmt.Errorf("%w: %s without tool_name", ErrMalformed, p.HookEventName)
+	}
+	return ev, nil
+}
+
+func kindOf(name string) event.Kind {
+	if k, ok := kinds[name]; ok {
+		return k
+	}
+	return event.Unknown
+}
+
+// SniffEventName finds hook_event_name in bytes that do not parse, such as a
+// payload cut short: Claude Code writes it before the tool input, so it
+// usually survives truncation.
+func SniffEventName(data []byte) string {
+	const key = `"hook_event_name"`
+	i := bytes.Index(data, []byte(key))
+	if i < 0 {
+		return ""
+	}
+	rest := bytes.TrimLeft(data[i+len(key):], " \t\r\n")
+	if len(rest) == 0 || rest[0] != ':' {
+		return ""
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '"' {
+		return ""
+	}
+	end := bytes.IndexByte(rest[1:], '"')
+	if end < 0 {
+		return ""
+	}
+	return string(rest[1 : 1+end])
+}
+
+// responseText keeps the text of a tool response: stdout and stderr for
+// Bash, the whole JSON (shortened) for anything else.
+func responseText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var bash struct {
+		Stdout *string `json:"stdout"`
+		Stderr string  `json:"stderr"`
+	}
+	if raw[0] == '{' && json.Unmarshal(raw, &bash) == nil && bash.Stdout != nil {
+		return clip(strings.TrimRight(*bash.Stdout+"\n"+bash.Stderr, "\n"))
+	}
+	var s string
+	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return clip(s)
+	}
+	return clip(string(raw))
+}
+
+func clip(s string) string {
+	if len(s) <= maxOutput {
+		return s
+	}
+	return s[:maxOutput]
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,169 @@
+package claude
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
+)
+
+// MaxContext is Claude Code's cap on hook output strings; longer text is
+// moved to a file and replaced by a preview, which the model may not open.
+const MaxContext = 10000
+
+type hookSpecific struct {
+	HookEventName            string          `json:"hookEventName"`
+	PermissionDecision       string          `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
+	AdditionalContext        string          `json:"additionalContext,omitempty"`
+	Decision                 *permission     `json:"decision,omitempty"`
+}
+
+type permission struct {
+	Behavior     string          `json:"behavior"`
+	Message      string          `json:"message,omitempty"`
+	UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
+}
+
+type output struct {
+	Decision           string        `json:"decision,omitempty"`
+	Reason             string        `json:"reason,omitempty"`
+	SystemMessage      string        `json:"systemMessage,omitempty"`
+	HookSpecificOutput *hookSpecific `json:"hookSpecificOutput,omitempty"`
+}
+
+// Encode turns a decision into Claude Code's answer for the event.
+func Encode(ev *event.Event, d *event.Decision) host.Answer {
+	var out output
+	hs := &hookSpecific{HookEventName: ev.HostEvent}
+	ctx := fitContext(d.Context, MaxContext)
+	switch ev.HostEvent {
+	case "PreToolUse":
+		switch d.Verdict {
+		case event.Deny, event.Ask:
+			hs.PermissionDecision = d.Verdict.String()
+			hs.PermissionDecisionReason = d.Reason
+		case event.Allow:
+			hs.PermissionDecision = "allow"
+			hs.PermissionDecisionReason = d.Reason
+			hs.UpdatedInput = d.UpdatedInput
+		default:
+			if d.UpdatedInput != nil {
+				// Claude Code applies updatedInput only with an allow.
+				hs.PermissionDecision = "allow"
+				hs.UpdatedInput = d.UpdatedInput
+			}
+		}
+		hs.AdditionalContext = ctx
+	case "PermissionRequest":
+		switch d.Verdict {
+		case event.Deny:
+			hs.Decision = &permission{Behavior: "deny", Message: d.Reason}
+		case event.Allow:
+			hs.Decision = &permission{Behavior: "allow", UpdatedInput: d.UpdatedInput}
+		}
+	case "PostToolUse", "UserPromptSubmit":
+		if d.Block {
+			out.Decision, out.Reason = "block", d.BlockReason
+		}
+		hs.AdditionalContext = ctx
+	case "PostToolUseFailure", "SessionStart", "SubagentStart":
+		hs.AdditionalContext = ctx
+	case "Stop", "SubagentStop":
+		if d.Block {
+			out.Decision, out.Reason = "block", d.BlockReason
+		}
+	case "PreCompact":
+		if d.Block {
+			out.Decision, out.Reason = "block", d.BlockReason
+		}
+	}
+	if len(d.Warnings) > 0 {
+		out.SystemMessage = strings.Join(d.Warnings, "\n")
+	}
+	if hs.PermissionDecision != "" || hs.AdditionalContext != "" || hs.Decision != nil {
+		out.HookSpecificOutput = hs
+	}
+	if out == (output{}) {
+		return host.Answer{}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		// Every field is a string or raw JSON the engine produced; a
+		// failure here means broken UpdatedInput. Fall back to the one
+		// answer that must never be lost: a block.
+		return failClosed(ev.HostEvent, "atreides could not encode its answer: "+err.Error())
+	}
+	return host.Answer{Stdout: append(b, '\n')}
+}
+
+// Unreadable is the answer to a payload that could not be decoded. A tool
+// call that cannot be read cannot be judged, so it is denied; anything else
+// gets no decision.
+func Unreadable(hostEvent string, err error) host.Answer {
+	switch hostEvent {
+	case "PreToolUse", "PermissionRequest":
+		return failClosed(hostEvent, "atreides could not read this hook event ("+err.Error()+"), so the tool call is blocked. Retry the call; if it keeps failing, ask the user to run `atreides doctor`.")
+	}
+	return host.Answer{}
+}
+
+// failClosed blocks with a JSON deny and, in case the JSON is not read,
+// exit 2 with the reason on stderr, which Claude Code also treats as a block.
+func failClosed(hostEvent, reason string) host.Answer {
+	var out output
+	switch hostEvent {
+	case "PermissionRequest":
+		out.HookSpecificOutput = &hookSpecific{HookEventName: hostEvent, Decision: &permission{Behavior: "deny", Message: reason}}
+	default:
+		out.HookSpecificOutput = &hookSpecific{HookEventName: "PreToolUse", PermissionDecision: "deny", PermissionDecisionReason: reason}
+	}
+	b, _ := json.Marshal(out) // plain strings: cannot fail
+	return host.Answer{Stdout: append(b, '\n'), Stderr: reason, Exit: 2}
+}
+
+// fitContext joins context blocks in priority order within max characters.
+// A block that does not fit is left out whole rather than cut mid-structure;
+// only a first block that alone is too long is cut, at a line boundary.
+func fitContext(blocks []event.ContextBlock, max int) string {
+	var b strings.Builder
+	dropped := 0
+	for _, c := range blocks {
+		if c.Text == "" {
+			continue
+		}
+		sep := 0
+		if b.Len() > 0 {
+			sep = 2
+		}
+		switch {
+		case b.Len()+sep+len(c.Text) <= max:
+			if sep > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(c.Text)
+		case b.Len() == 0:
+			b.WriteString(cutAtLine(c.Text, max-40))
+			b.WriteString("\n[atreides: context trimmed]")
+		default:
+			dropped++
+		}
+	}
+	if dropped > 0 && b.Len()+60 <= max {
+		b.WriteString("\n\n[atreides: lower-priority context left out to fit]")
+	}
+	return b.String()
+}
+
+func cutAtLine(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	if i := strings.LastIndexByte(s, '\n'); i > 0 {
+		return s[:i]
+	}
+	return s
+}

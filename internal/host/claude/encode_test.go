@@ -1,0 +1,93 @@
+package claude
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+func TestEncode(t *testing.T) {
+	deny := &event.Decision{Verdict: event.Deny, Rule: "git.reset-hard", Reason: "use git stash"}
+	ask := &event.Decision{Verdict: event.Ask, Reason: "unsure"}
+	ctx := &event.Decision{Context: []event.ContextBlock{{Text: "phase: implementation"}}}
+	block := &event.Decision{Block: true, BlockReason: "todos open"}
+	rewrite := &event.Decision{UpdatedInput: json.RawMessage(`{"command":"ls -a"}`)}
+	tests := []struct {
+		name  string
+		event string
+		d     *event.Decision
+		want  string // exact JSON, "" for no output
+	}{
+		{"pre deny", "PreToolUse", deny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"use git stash"}}`},
+		{"pre ask", "PreToolUse", ask, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"unsure"}}`},
+		{"pre nothing", "PreToolUse", &event.Decision{}, ""},
+		{"pre rewrite needs allow", "PreToolUse", rewrite, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"}}}`},
+		{"pre deny drops rewrite", "PreToolUse", &event.Decision{Verdict: event.Deny, Reason: "no", UpdatedInput: json.RawMessage(`{}`)}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
+		{"permission deny", "PermissionRequest", deny, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"use git stash"}}}`},
+		{"permission ask leaves it to the user", "PermissionRequest", ask, ""},
+		{"session start context", "SessionStart", ctx, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: implementation"}}`},
+		{"stop block", "Stop", block, `{"decision":"block","reason":"todos open"}`},
+		{"subagent stop block", "SubagentStop", block, `{"decision":"block","reason":"todos open"}`},
+		{"post tool block and context", "PostToolUse", &event.Decision{Block: true, BlockReason: "r", Context: ctx.Context}, `{"decision":"block","reason":"r","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"phase: implementation"}}`},
+		{"session end says nothing", "SessionEnd", block, ""},
+		{"warning to the user", "PostCompact", &event.Decision{Warnings: []string{"config broken"}}, `{"systemMessage":"config broken"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ans := Encode(&event.Event{HostEvent: tt.event}, tt.d)
+			if got := strings.TrimSpace(string(ans.Stdout)); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+			if ans.Exit != 0 {
+				t.Errorf("exit %d", ans.Exit)
+			}
+		})
+	}
+}
+
+func TestUnreadable(t *testing.T) {
+	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
+		ans := Unreadable(ev, ErrMalformed)
+		if ans.Exit != 2 || !strings.Contains(ans.Stderr, "could not read") {
+			t.Errorf("%s: %+v", ev, ans)
+		}
+		var out struct {
+			HSO struct {
+				PermissionDecision string                    `json:"permissionDecision"`
+				Decision           struct{ Behavior string } `json:"decision"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal(ans.Stdout, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.HSO.PermissionDecision != "deny" && out.HSO.Decision.Behavior != "deny" {
+			t.Errorf("%s: not a deny: %s", ev, ans.Stdout)
+		}
+	}
+	for _, ev := range []string{"", "Stop", "UserPromptSubmit", "SessionStart"} {
+		if ans := Unreadable(ev, ErrMalformed); len(ans.Stdout) != 0 || ans.Exit != 0 {
+			t.Errorf("%q: want no decision, got %+v", ev, ans)
+		}
+	}
+}
+
+func TestFitContext(t *testing.T) {
+	big := strings.Repeat("line of context\n", 1000) // 16,000 chars
+	blocks := []event.ContextBlock{{Text: "critical"}, {Text: big}, {Text: "small"}}
+	got := fitContext(blocks, MaxContext)
+	if len(got) > MaxContext {
+		t.Fatalf("len %d over cap", len(got))
+	}
+	if !strings.HasPrefix(got, "critical\n\nsmall") || !strings.Contains(got, "left out") {
+		t.Errorf("want the block that does not fit left out whole, got %q", got[:min(80, len(got))])
+	}
+	first := fitContext([]event.ContextBlock{{Text: big}}, MaxContext)
+	if len(first) > MaxContext || !strings.HasSuffix(first, "[atreides: context trimmed]") {
+		t.Errorf("a lone oversized block must be cut at a line: len %d", len(first))
+	}
+	if strings.Contains(first, "line of con\n") {
+		t.Error("cut mid-line")
+	}
+}

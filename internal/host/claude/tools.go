@@ -1,0 +1,78 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+var toolNames = map[string]event.ToolName{
+	"Bash":         event.Shell,
+	"Read":         event.Read,
+	"LS":           event.Read,
+	"Write":        event.Write,
+	"Edit":         event.Edit,
+	"MultiEdit":    event.Edit,
+	"NotebookEdit": event.Edit,
+	"Grep":         event.Search,
+	"Glob":         event.Search,
+	"WebFetch":     event.Fetch,
+	"WebSearch":    event.Fetch,
+	"Task":         event.Delegate,
+	"Agent":        event.Delegate,
+	"TodoWrite":    event.Todo,
+	"TaskCreate":   event.Todo,
+	"TaskUpdate":   event.Todo,
+}
+
+// toolInput holds the input fields atreides looks at in any tool.
+type toolInput struct {
+	Command      string `json:"command"`
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+	Path         string `json:"path"`
+	Pattern      string `json:"pattern"`
+}
+
+// NormalizeTool maps a Claude Code tool to atreides's names and pulls out
+// the command or paths the guard judges.
+func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
+	t := event.Tool{Raw: name, Input: input, Name: event.Other}
+	if n, ok := toolNames[name]; ok {
+		t.Name = n
+	} else if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
+		t.Name = event.ToolName("mcp:" + rest)
+	}
+	var in toolInput
+	if len(input) > 0 && input[0] == '{' {
+		if err := json.Unmarshal(input, &in); err != nil {
+			return t, fmt.Errorf("tool_input of %s: %w", name, err)
+		}
+	} else if len(input) > 0 && string(input) != "null" {
+		return t, fmt.Errorf("tool_input of %s is not an object", name)
+	}
+	switch t.Name {
+	case event.Shell:
+		t.Command = in.Command
+	case event.Read, event.Write, event.Edit:
+		t.Paths = nonEmpty(in.FilePath, in.NotebookPath, in.Path)
+	case event.Search:
+		t.Paths = nonEmpty(in.Path)
+		if name == "Glob" && in.Pattern != "" {
+			t.Paths = append(t.Paths, in.Pattern)
+		}
+	}
+	return t, nil
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
