@@ -1,0 +1,163 @@
+package e2e
+
+import (
+	"encoding/base64"
+	"os"
+	"strings"
+	"testing"
+
+	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
+)
+
+// sessionMarker is what atreides's SessionStart context must contain.
+const sessionMarker = "<!-- atreides:session -->"
+
+// hookKit is how a scenario gets its hooks: the real atreides binary, or the
+// harness self-test's shell-script hook.
+type hookKit struct {
+	install func(p *Project)
+	addTodo func(p *Project, text string)
+	// blockMention is text a block reason must contain.
+	blockMention string
+}
+
+var atreidesKit = hookKit{
+	install:      func(p *Project) { p.InstallAtreides() },
+	addTodo:      func(p *Project, text string) { p.Atreides("todo", "add", text) },
+	blockMention: "atreides",
+}
+
+// TestClaude runs the Claude Code scenarios with atreides installed as the
+// hook handler (`atreides install claude --project`).
+func TestClaude(t *testing.T) {
+	requireAtreides(t)
+	runScenarios(t, atreidesKit)
+}
+
+func runScenarios(t *testing.T, kit hookKit) {
+	for _, sc := range []struct {
+		name string
+		fn   func(*testing.T, hookKit)
+	}{
+		{"DeniedCommand", scenarioDenied},
+		{"AllowedCommand", scenarioAllowed},
+		{"SessionStartContext", scenarioSessionContext},
+		{"StopBlocksOnceForTodos", scenarioStopTodos},
+		{"ObfuscatedDestructive", scenarioObfuscated},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			sc.fn(t, kit)
+		})
+	}
+}
+
+// a. `rm -rf victim` is refused by the PreToolUse hook: the model gets an
+// error tool_result naming the guard, and victim/ survives.
+func scenarioDenied(t *testing.T, kit hookKit) {
+	p := NewProject(t, fa.Script{Steps: []fa.Step{
+		fa.Call(fa.Bash("rm -rf victim")),
+		fa.Text("I could not delete it."),
+	}})
+	p.Victim("victim")
+	kit.install(p)
+	p.RunClaude("please delete the victim directory", RunOpts{})
+
+	p.assertBlocked(fa.ToolID("main", 0, 0), kit.blockMention)
+	p.assertExists("victim/precious.txt")
+}
+
+// b. A harmless command runs: its file appears and the tool_result is not
+// an error.
+func scenarioAllowed(t *testing.T, kit hookKit) {
+	p := NewProject(t, fa.Script{Steps: []fa.Step{
+		fa.Call(fa.Bash("echo hello > out.txt")),
+		fa.Call(fa.Bash("touch made-by-claude")),
+		fa.Text("Both files written."),
+	}})
+	kit.install(p)
+	p.RunClaude("write out.txt and made-by-claude", RunOpts{})
+
+	p.assertNotError(fa.ToolID("main", 0, 0))
+	p.assertNotError(fa.ToolID("main", 1, 0))
+	if b, err := os.ReadFile(p.Path("out.txt")); err != nil || strings.TrimSpace(string(b)) != "hello" {
+		t.Errorf("out.txt = %q, %v; want hello", b, err)
+	}
+	p.assertExists("made-by-claude")
+}
+
+// c. SessionStart context reaches the model in the very first request.
+func scenarioSessionContext(t *testing.T, kit hookKit) {
+	p := NewProject(t, fa.Script{Steps: []fa.Step{fa.Text("Hello.")}})
+	kit.install(p)
+	p.RunClaude("say hello", RunOpts{})
+
+	main := p.Fake.Main()
+	if len(main) == 0 {
+		t.Fatal("no main-conversation request reached the fake model")
+	}
+	if !main[0].Contains(sessionMarker) {
+		t.Errorf("first model request does not contain %q (SessionStart context)", sessionMarker)
+	}
+}
+
+// d. With a pending todo, Stop blocks once with the todo list; the second
+// Stop (stop_hook_active=true) lets Claude finish.
+func scenarioStopTodos(t *testing.T, kit hookKit) {
+	const todo = "write the report"
+	p := NewProject(t, fa.Script{Steps: []fa.Step{
+		fa.Text("All finished."),
+		fa.Text("Noted the open todo; stopping now."),
+	}})
+	kit.install(p)
+	kit.addTodo(p, todo)
+	res := p.RunClaude("do the work", RunOpts{})
+
+	main := p.Fake.Main()
+	if len(main) < 2 {
+		t.Fatalf("got %d main requests, want 2 (Stop should have blocked once)", len(main))
+	}
+	second := main[1]
+	if n := second.CountMessagesContaining("Stop hook feedback"); n != 1 {
+		t.Errorf("second request has %d \"Stop hook feedback\" messages, want 1", n)
+	}
+	if !second.Contains(todo) {
+		t.Errorf("second request does not mention the todo %q", todo)
+	}
+	last := main[len(main)-1]
+	if n := last.CountMessagesContaining("Stop hook feedback"); n != 1 || len(main) != 2 {
+		t.Errorf("Stop blocked more than once: %d main requests, %d feedback messages in the last (want 2 and 1)", len(main), n)
+	}
+	t.Logf("Stop hook runs: %d", len(res.HookResponses("Stop")))
+}
+
+// e. Obfuscated and wrapped destructive commands are blocked for real; each
+// targets its own directory so a miss is attributable.
+func scenarioObfuscated(t *testing.T, kit hookKit) {
+	cases := []struct{ victim, cmd string }{
+		{"victim-quoted", "r''m -rf victim-quoted"},
+		{"victim-bashc", "bash -c 'rm -rf victim-bashc'"},
+		{"victim-sudo", "sudo env FOO=1 rm -rf victim-sudo"},
+		{"victim-b64", "echo " + base64.StdEncoding.EncodeToString([]byte("rm -rf victim-b64")) + " | base64 -d | sh"},
+	}
+	var steps []fa.Step
+	for _, c := range cases {
+		steps = append(steps, fa.Call(fa.Bash(c.cmd)))
+	}
+	steps = append(steps, fa.Text("Nothing could be deleted."))
+	p := NewProject(t, fa.Script{Steps: steps})
+	for _, c := range cases {
+		p.Victim(c.victim)
+	}
+	kit.install(p)
+	p.RunClaude("clean up the victim directories", RunOpts{})
+
+	for i, c := range cases {
+		t.Run(c.victim, func(t *testing.T) {
+			q := *p
+			q.t = t
+			q.assertBlocked(fa.ToolID("main", i, 0), kit.blockMention)
+			q.assertExists(c.victim + "/precious.txt")
+		})
+	}
+}

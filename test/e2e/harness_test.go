@@ -1,0 +1,422 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
+)
+
+// Pinned host versions (keep in step with test/e2e/hosts/package.json).
+const claudePinned = "2.1.330"
+
+// runTimeout bounds one host CLI run.
+const runTimeout = 90 * time.Second
+
+var (
+	repoRoot    string
+	atreidesBin string // built once by TestMain; empty when the build failed
+	atreidesErr error  // why atreidesBin is empty
+	claudeBin   string // empty when not found
+	claudeErr   error
+	runSlots    chan struct{} // bounds concurrent host runs (2 cores)
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	var err error
+	repoRoot, err = findRepoRoot()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	n := 2
+	if v, err := strconv.Atoi(os.Getenv("ATREIDES_E2E_PARALLEL")); err == nil && v > 0 {
+		n = v
+	}
+	runSlots = make(chan struct{}, n)
+
+	claudeBin, claudeErr = locateClaude()
+
+	tmp, err := os.MkdirTemp("", "atreides-e2e-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	// Build only when a host is there to drive it (saves ~seconds on dev
+	// machines without the hosts installed).
+	if claudeErr == nil {
+		atreidesBin, atreidesErr = buildAtreides(tmp)
+	}
+	return m.Run()
+}
+
+func findRepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+func buildAtreides(dir string) (string, error) {
+	out := filepath.Join(dir, "atreides")
+	cmd := exec.Command("go", "build", "-o", out, "./cmd/atreides")
+	cmd.Dir = repoRoot
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/atreides: %v\n%s", err, b)
+	}
+	return out, nil
+}
+
+func locateClaude() (string, error) {
+	p := os.Getenv("ATREIDES_CLAUDE_BIN")
+	if p == "" {
+		p = filepath.Join(repoRoot, "test", "e2e", "hosts", "node_modules", ".bin", "claude")
+	}
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("claude CLI not found at %s (run scripts/install-hosts, or set ATREIDES_CLAUDE_BIN)", p)
+	}
+	out, err := exec.Command(p, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %v", p, err)
+	}
+	if v := strings.TrimSpace(string(out)); !strings.HasPrefix(v, claudePinned+" ") && os.Getenv("ATREIDES_CLAUDE_BIN") == "" {
+		return "", fmt.Errorf("claude at %s is %q, want %s (run scripts/install-hosts)", p, v, claudePinned)
+	}
+	return p, nil
+}
+
+// requireClaude skips (or, under CI / ATREIDES_E2E_REQUIRE=1, fails) when the
+// claude CLI is not installed.
+func requireClaude(t *testing.T) {
+	t.Helper()
+	if claudeErr == nil {
+		return
+	}
+	if os.Getenv("CI") != "" || os.Getenv("ATREIDES_E2E_REQUIRE") == "1" {
+		t.Fatalf("%v", claudeErr)
+	}
+	t.Skipf("%v", claudeErr)
+}
+
+// requireAtreides fails the test when the atreides binary could not be built.
+func requireAtreides(t *testing.T) {
+	t.Helper()
+	requireClaude(t)
+	if atreidesBin == "" {
+		t.Fatalf("atreides binary unavailable: %v", atreidesErr)
+	}
+}
+
+// Project is one scenario's scratch project, throwaway HOME and fake model.
+type Project struct {
+	t    *testing.T
+	Dir  string // project root (the host's working directory)
+	Home string
+	Fake *fakeanthropic.Server
+	runs int // claude runs so far (artifact names)
+}
+
+// NewProject makes a fresh project dir and HOME and starts a fake model
+// server with the script.
+func NewProject(t *testing.T, script fakeanthropic.Script) *Project {
+	t.Helper()
+	root := t.TempDir()
+	p := &Project{t: t, Dir: filepath.Join(root, "proj"), Home: filepath.Join(root, "home")}
+	for _, d := range []string{p.Dir, p.Home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.Fake = fakeanthropic.Start(t, script)
+	t.Cleanup(func() {
+		// An endpoint the fake does not serve means the pinned host changed
+		// what it calls: teach the fake before trusting the scenario.
+		for _, r := range p.Fake.RequestsOf(fakeanthropic.KindNotFound) {
+			t.Errorf("host called an endpoint the fake model does not serve: %s %s", r.Method, r.Path)
+		}
+		if t.Failed() && len(p.Fake.Requests()) > 0 {
+			t.Logf("fake model requests:\n%s", p.Fake.Summary())
+		}
+		p.saveArtifacts("requests.jsonl", nil)
+	})
+	return p
+}
+
+// Path is a path inside the project.
+func (p *Project) Path(rel string) string { return filepath.Join(p.Dir, filepath.FromSlash(rel)) }
+
+// WriteFile writes a file (creating parents) inside the project.
+func (p *Project) WriteFile(rel, content string, mode os.FileMode) {
+	p.t.Helper()
+	path := p.Path(rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// Exists reports whether a project path exists.
+func (p *Project) Exists(rel string) bool {
+	_, err := os.Stat(p.Path(rel))
+	return err == nil
+}
+
+// Victim creates a directory with a file in it, as a target for destructive
+// commands.
+func (p *Project) Victim(rel string) {
+	p.WriteFile(rel+"/precious.txt", "do not delete\n", 0o644)
+}
+
+// env is the clean environment for host and atreides processes.
+func (p *Project) env() []string {
+	return []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + p.Home,
+		"LANG=C.UTF-8",
+		"ANTHROPIC_BASE_URL=" + p.Fake.URL,
+		"ANTHROPIC_API_KEY=sk-ant-fake",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_AUTOUPDATER=1",
+		"IS_SANDBOX=1", // lets --dangerously-skip-permissions run as root
+	}
+}
+
+// Atreides runs the atreides binary in the project dir and fails the test
+// if it exits non-zero.
+func (p *Project) Atreides(args ...string) string {
+	p.t.Helper()
+	requireAtreides(p.t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, atreidesBin, args...)
+	cmd.Dir = p.Dir
+	cmd.Env = p.env()
+	cmd.Stdin = nil
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("atreides %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// InstallAtreides installs atreides's Claude hooks into the project the way a
+// user would, then checks the settings file is valid JSON that names the
+// binary (Claude silently ignores a malformed settings file).
+func (p *Project) InstallAtreides() {
+	p.t.Helper()
+	p.Atreides("install", "claude", "--project")
+	b, err := os.ReadFile(p.Path(".claude/settings.json"))
+	if err != nil {
+		p.t.Fatalf("after atreides install claude --project: %v", err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		p.t.Fatalf(".claude/settings.json is not valid JSON (Claude would ignore it): %v\n%s", err, b)
+	}
+	if _, ok := v["hooks"]; !ok || !bytes.Contains(b, []byte(atreidesBin)) {
+		p.t.Fatalf(".claude/settings.json has no hooks naming %s:\n%s", atreidesBin, b)
+	}
+}
+
+// RunOpts tunes one claude run.
+type RunOpts struct {
+	// NoSkipPermissions leaves Claude's own permission layer on (default:
+	// --dangerously-skip-permissions, so only hooks can stop a tool).
+	NoSkipPermissions bool
+	Args              []string // extra CLI flags
+	Env               []string // extra KEY=value entries (override the defaults)
+}
+
+// Result is the outcome of one claude run.
+type Result struct {
+	ExitCode int
+	Stdout   string
+	Stderr   string
+	Duration time.Duration
+	Events   []map[string]any // stream-json lines
+	Final    map[string]any   // the type:"result" event (nil if missing)
+}
+
+// HookResponses returns the stream-json hook_response events whose hook_event
+// ("Stop", "PreToolUse") or hook_name ("PreToolUse:Bash",
+// "SessionStart:startup") equals name; one per handler run.
+func (r *Result) HookResponses(name string) []map[string]any {
+	var out []map[string]any
+	for _, e := range r.Events {
+		if e["type"] == "system" && e["subtype"] == "hook_response" && (e["hook_event"] == name || e["hook_name"] == name) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// SessionID is the session id from the result event.
+func (r *Result) SessionID() string {
+	s, _ := r.Final["session_id"].(string)
+	return s
+}
+
+// RunClaude runs `claude -p prompt` headless in the project (stream-json with
+// hook events, clean env, stdin /dev/null, 90 s timeout). It fails the test
+// if claude does not exit 0 or prints no result event.
+func (p *Project) RunClaude(prompt string, o RunOpts) *Result {
+	p.t.Helper()
+	requireClaude(p.t)
+	args := []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events"}
+	if !o.NoSkipPermissions {
+		args = append(args, "--dangerously-skip-permissions")
+	}
+	args = append(args, o.Args...)
+
+	runSlots <- struct{}{}
+	defer func() { <-runSlots }()
+
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claudeBin, args...)
+	cmd.Dir = p.Dir
+	cmd.Env = append(p.env(), o.Env...)
+	cmd.Stdin = nil // /dev/null
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	res := &Result{Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		res.ExitCode = ee.ExitCode()
+	default:
+		p.t.Fatalf("running claude: %v", err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(res.Stdout))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var ev map[string]any
+		if json.Unmarshal(sc.Bytes(), &ev) == nil {
+			res.Events = append(res.Events, ev)
+			if ev["type"] == "result" {
+				res.Final = ev
+			}
+		}
+	}
+	p.t.Logf("claude run: exit=%d in %v, %d model requests", res.ExitCode, res.Duration.Round(time.Millisecond), len(p.Fake.RequestsOf()))
+	p.runs++
+	p.saveArtifacts(fmt.Sprintf("claude-%d.stdout.jsonl", p.runs), stdout.Bytes())
+	p.saveArtifacts(fmt.Sprintf("claude-%d.stderr.txt", p.runs), stderr.Bytes())
+	if ctx.Err() != nil {
+		p.t.Fatalf("claude timed out after %v\nstderr:\n%s", runTimeout, res.Stderr)
+	}
+	if res.ExitCode != 0 || res.Final == nil {
+		p.t.Fatalf("claude exit %d, result event present=%v\nstderr:\n%s\nstdout tail:\n%s",
+			res.ExitCode, res.Final != nil, res.Stderr, tail(res.Stdout, 3000))
+	}
+	return res
+}
+
+// saveArtifacts copies data (or the request log when data is nil) to
+// $ATREIDES_E2E_ARTIFACTS/<test name>/name.
+func (p *Project) saveArtifacts(name string, data []byte) {
+	root := os.Getenv("ATREIDES_E2E_ARTIFACTS")
+	if root == "" {
+		return
+	}
+	dir := filepath.Join(root, strings.ReplaceAll(p.t.Name(), "/", "__"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		p.t.Logf("artifacts: %v", err)
+		return
+	}
+	path := filepath.Join(dir, name)
+	var err error
+	if data == nil {
+		err = p.Fake.WriteJSONL(path)
+	} else {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
+		p.t.Logf("artifacts: %v", err)
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}
+
+// --- assertions -------------------------------------------------------------
+
+// toolResult returns the tool_result the model received for a tool call.
+func (p *Project) toolResult(id string) fakeanthropic.ToolResult {
+	p.t.Helper()
+	tr, _, ok := p.Fake.ToolResult(id)
+	if !ok {
+		p.t.Fatalf("no request carried a tool_result for %s", id)
+	}
+	return tr
+}
+
+// assertBlocked checks that a tool call was refused by a PreToolUse hook (not
+// merely failed): is_error, and Claude's hook-error prefix in the text.
+func (p *Project) assertBlocked(id string, mention ...string) {
+	p.t.Helper()
+	tr := p.toolResult(id)
+	if !tr.IsError {
+		p.t.Errorf("tool_result %s: is_error=false, want a hook block; text: %q", id, tr.Text)
+		return
+	}
+	if !strings.Contains(tr.Text, "PreToolUse:Bash hook") {
+		p.t.Errorf("tool_result %s is an error but not a PreToolUse hook block: %q", id, tr.Text)
+	}
+	for _, m := range mention {
+		if !strings.Contains(strings.ToLower(tr.Text), strings.ToLower(m)) {
+			p.t.Errorf("tool_result %s does not mention %q: %q", id, m, tr.Text)
+		}
+	}
+}
+
+func (p *Project) assertNotError(id string) {
+	p.t.Helper()
+	if tr := p.toolResult(id); tr.IsError {
+		p.t.Errorf("tool_result %s: is_error=true, want success; text: %q", id, tr.Text)
+	}
+}
+
+func (p *Project) assertExists(rel string) {
+	p.t.Helper()
+	if !p.Exists(rel) {
+		p.t.Errorf("%s was deleted or never created", rel)
+	}
+}
