@@ -3,6 +3,7 @@ package claude
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
@@ -25,6 +26,18 @@ var toolNames = map[string]event.ToolName{
 	"TodoWrite":    event.Todo,
 	"TaskCreate":   event.Todo,
 	"TaskUpdate":   event.Todo,
+}
+
+// JudgedTools are the Claude Code tools atreides has a normalized name
+// for, sorted; install limits PreToolUse to these (and MCP tools) so that a
+// tool atreides has no opinion on does not start a process.
+func JudgedTools() []string {
+	names := make([]string, 0, len(toolNames))
+	for n := range toolNames {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // toolInput holds the input fields atreides looks at in any tool.

@@ -1,0 +1,188 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// BackupSuffix is appended to a settings file's name for the copy of its
+// previous content kept before every change.
+const BackupSuffix = ".atreides-backup"
+
+// settingsFile is a settings file as read, ready to be edited and written.
+type settingsFile struct {
+	path   string // as given, for messages
+	target string // the real file: path with symlinks resolved
+	exists bool
+	data   []byte
+	mode   fs.FileMode
+	format Format
+	doc    *Node
+}
+
+// loadSettings reads and parses path. A missing file, or one holding only
+// whitespace (as left by `touch`), is an empty object. Invalid JSON is
+// refused with the file, line and column, because the hosts silently
+// ignore a settings file they cannot parse.
+func loadSettings(path string) (*settingsFile, error) {
+	f := &settingsFile{path: path, target: path, mode: 0o644, format: DefaultFormat}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// Dotfile managers symlink settings files; renaming over the link
+		// would silently replace it with a plain file, so edit its target.
+		t, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil, fmt.Errorf("resolve symlink %s: %w", path, err)
+		}
+		f.target = t
+	}
+	data, err := os.ReadFile(f.target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f.doc = NewObject()
+		return f, nil
+	case err != nil:
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	fi, err := os.Stat(f.target)
+	if err != nil {
+		return nil, fmt.Errorf("stat settings: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("settings %s is not a regular file", path)
+	}
+	f.exists, f.data, f.mode = true, data, fi.Mode().Perm()
+	if len(bytes.TrimSpace(data)) == 0 {
+		f.doc = NewObject()
+		return f, nil
+	}
+	f.format = DetectFormat(data)
+	doc, err := Parse(data)
+	if err != nil {
+		return nil, parseError(path, err)
+	}
+	f.doc = doc
+	return f, nil
+}
+
+// ParseError is returned when a settings file is not valid JSON. It names
+// the file and position in the usual file:line:col form.
+type ParseError struct {
+	Path string
+	Err  *SyntaxError
+}
+
+func (e *ParseError) Error() string {
+	msg := e.Err.Msg
+	if e.Err.Hint != "" {
+		msg += " (" + e.Err.Hint + ")"
+	}
+	return fmt.Sprintf("%s:%d:%d: not valid JSON: %s; the agent host silently ignores a settings file it cannot parse, so atreides left it untouched: fix the file and run again",
+		e.Path, e.Err.Line, e.Err.Column, msg)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+func parseError(path string, err error) error {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return &ParseError{Path: path, Err: se}
+	}
+	return fmt.Errorf("parse %s: %w", path, err)
+}
+
+// ShapeError is returned when a settings file is valid JSON of the wrong
+// shape (an array, "hooks" that is not an object, ...).
+type ShapeError struct {
+	Path string
+	Msg  string
+}
+
+func (e *ShapeError) Error() string {
+	return fmt.Sprintf("%s: %s; atreides left the file untouched", e.Path, e.Msg)
+}
+
+// save writes doc to the file atomically, after keeping the previous
+// content as the backup. It returns the backup path ("" when there was no
+// previous file).
+func (f *settingsFile) save() (string, error) {
+	out := f.doc.Encode(f.format)
+	// Never hand the host a file it would silently ignore: decode what we
+	// are about to write and check it is the document we meant.
+	back, err := Parse(out)
+	if err != nil {
+		return "", fmt.Errorf("internal error: generated settings for %s do not parse: %w", f.path, err)
+	}
+	if !Equal(back, f.doc) {
+		return "", fmt.Errorf("internal error: generated settings for %s do not round-trip", f.path)
+	}
+	dir := filepath.Dir(f.target)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create settings directory: %w", err)
+	}
+	// Hosts (Claude Code's "always allow" answers) write these files too:
+	// refuse to overwrite a change made since we read the file.
+	now, err := os.ReadFile(f.target)
+	if f.exists != (err == nil) || (err != nil && !errors.Is(err, fs.ErrNotExist)) || !bytes.Equal(now, f.data) {
+		return "", fmt.Errorf("%s changed while atreides was editing it; run the command again", f.path)
+	}
+	if f.exists && f.mode&0o200 == 0 {
+		// Replacing via rename would succeed in a writable directory, but a
+		// read-only settings file is a statement we should not override.
+		return "", fmt.Errorf("%s is read-only; make it writable (chmod u+w) if atreides should edit it", f.path)
+	}
+	backup := ""
+	if f.exists {
+		backup = f.target + BackupSuffix
+		if err := writeAtomic(backup, f.data, f.mode); err != nil {
+			return "", fmt.Errorf("write backup: %w", err)
+		}
+	}
+	if err := writeAtomic(f.target, out, f.mode); err != nil {
+		return "", fmt.Errorf("write settings: %w", err)
+	}
+	return backup, nil
+}
+
+// writeAtomic replaces path with data so that a reader (or a crash) sees
+// either the old or the new file, never a torn one: temp file in the same
+// directory, fsync, rename, fsync the directory.
+func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("create temp file: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", tmp.Name(), err)
+	}
+	// CreateTemp makes 0600; give the file the mode of the one it replaces.
+	if err = tmp.Chmod(mode); err != nil {
+		return fmt.Errorf("chmod %s: %w", tmp.Name(), err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", tmp.Name(), err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", tmp.Name(), err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("rename into place: %w", err)
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		// Best effort: some filesystems refuse to fsync a directory, and
+		// the rename has already happened.
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
+}

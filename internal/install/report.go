@@ -1,0 +1,98 @@
+package install
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Action is what an install or uninstall did to a settings file.
+type Action string
+
+// Actions, as printed in text and JSON output.
+const (
+	ActionInstalled   Action = "installed"     // our hooks were added to a file that had none
+	ActionUpdated     Action = "updated"       // existing hooks of ours were changed, completed or pruned
+	ActionUnchanged   Action = "unchanged"     // already installed exactly so; file not written
+	ActionRemoved     Action = "removed"       // uninstall removed our hooks
+	ActionNothingToDo Action = "nothing-to-do" // uninstall found none of our hooks; file not written
+)
+
+// Report describes one install or uninstall, for text (String) and --json
+// (its JSON tags) output alike.
+type Report struct {
+	Host     string   `json:"host"`
+	Path     string   `json:"path"`
+	Action   Action   `json:"action"`
+	Created  bool     `json:"created,omitempty"` // the settings file did not exist before
+	Added    []string `json:"added,omitempty"`   // events that gained our handler
+	Updated  []string `json:"updated,omitempty"` // events whose handler of ours changed
+	Removed  []string `json:"removed,omitempty"` // events that lost our handler
+	Backup   string   `json:"backup,omitempty"`  // copy of the previous content, if any
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// String renders the report for humans, one fact per line.
+func (r Report) String() string {
+	var b strings.Builder
+	switch r.Action {
+	case ActionUnchanged:
+		fmt.Fprintf(&b, "%s: atreides hooks already installed; nothing changed", r.Path)
+	case ActionNothingToDo:
+		fmt.Fprintf(&b, "%s: no atreides hooks found; nothing to do", r.Path)
+	default:
+		fmt.Fprintf(&b, "%s: %s atreides hooks", r.Path, r.Action)
+		if r.Created {
+			b.WriteString(" (new file)")
+		}
+	}
+	list := func(label string, evs []string) {
+		if len(evs) > 0 {
+			fmt.Fprintf(&b, "\n  %s: %s", label, strings.Join(evs, ", "))
+		}
+	}
+	list("added", r.Added)
+	list("updated", r.Updated)
+	list("removed", r.Removed)
+	if r.Backup != "" {
+		fmt.Fprintf(&b, "\n  backup of previous content: %s", r.Backup)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "\n  warning: %s", w)
+	}
+	return b.String()
+}
+
+// Status is what doctor needs to know about one settings file.
+type Status struct {
+	Host   string `json:"host"`
+	Path   string `json:"path"`
+	Exists bool   `json:"exists"`
+	// Parses is false when the file is not valid JSON or not of the
+	// expected shape; Problem says why (with line:col for syntax errors).
+	Parses  bool   `json:"parses"`
+	Problem string `json:"problem,omitempty"`
+	// Events have at least one handler of ours, in the order of the file.
+	Events []string `json:"events,omitempty"`
+	// Missing lists default events without our handler when some others
+	// have one: a partial install. Empty when nothing is installed at all.
+	Missing []string `json:"missing,omitempty"`
+	// Duplicated lists events with more than one handler of ours; each
+	// runs, so atreides would judge the same call twice.
+	Duplicated []string `json:"duplicated,omitempty"`
+	// Binaries are the distinct programs our handlers run.
+	Binaries []Binary `json:"binaries,omitempty"`
+}
+
+// Installed reports whether every default event has our handler.
+func (s Status) Installed() bool {
+	return s.Parses && len(s.Events) > 0 && len(s.Missing) == 0
+}
+
+// Binary is one program path found in our handlers' commands.
+type Binary struct {
+	Command    string   `json:"command"`            // the path as written (unquoted)
+	Resolved   string   `json:"resolved,omitempty"` // absolute path checked
+	Executable bool     `json:"executable"`         // exists, regular, executable
+	Problem    string   `json:"problem,omitempty"`  // why not, when not
+	Events     []string `json:"events"`
+}
