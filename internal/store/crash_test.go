@@ -1,0 +1,121 @@
+//go:build unix
+
+package store
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// TestKillDuringUpdates SIGKILLs a process that runs Updates back to back
+// (each bumps a counter and appends a history entry) at random instants.
+// After every kill the file must open without recovery, pass bbolt's own
+// consistency check, and hold counter == history length: a transaction is
+// all or nothing. (SIGKILL loses nothing in the page cache; this tests the
+// process dying mid-transaction, not the machine losing power.)
+func TestKillDuringUpdates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills ~200 processes")
+	}
+	const maxKills, budget = 200, 15 * time.Second
+	s, notes := newStore(t)
+	mustUpdate(t, s, func(*Tx) error { return nil })
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("state kept in %s", s.Dir())
+		}
+	})
+
+	start := time.Now()
+	kills, prev := 0, uint64(0)
+	for kills < maxKills && time.Since(start) < budget {
+		cmd, _, stdout := helper(t, "loop", s.Dir(), false)
+		// Wait until the helper is inside its loop, then let it run for a
+		// random part of a few transactions' time before the kill.
+		if line, err := stdout.ReadString('\n'); err != nil || line != "ready\n" {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("helper did not start: %q, %v", line, err)
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(8 * time.Millisecond))))
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+			t.Fatalf("helper was not killed but ended: %v", err)
+		}
+		kills++
+
+		n, entries, err := checkAfterKill(s)
+		if err != nil {
+			t.Fatalf("after kill %d: %v", kills, err)
+		}
+		if n != entries {
+			t.Fatalf("after kill %d: counter %d but %d history entries: a transaction was torn", kills, n, entries)
+		}
+		if n <= prev {
+			t.Fatalf("after kill %d: counter %d did not grow past %d: the helper made no progress", kills, n, prev)
+		}
+		prev = n
+		if len(*notes) != 0 {
+			t.Fatalf("after kill %d: recovery was needed: %v", kills, *notes)
+		}
+	}
+	if kills < 20 {
+		t.Fatalf("only %d kills in %v", kills, budget)
+	}
+	if m, _ := filepath.Glob(s.Path() + ".corrupt-*"); len(m) != 0 {
+		t.Errorf("files moved aside: %v", m)
+	}
+	t.Logf("%d kills in %v, %d transactions committed in total", kills, time.Since(start).Round(time.Millisecond), prev)
+}
+
+// checkAfterKill reads the counter and counts history through the Store,
+// then runs bbolt's page-level consistency check on the file.
+func checkAfterKill(s *Store) (n uint64, entries uint64, err error) {
+	err = s.View(context.Background(), func(tx *Tx) error {
+		if n, err = readCounter(tx); err != nil {
+			return err
+		}
+		if err := tx.ForEach(historyBucket, func(k string, v []byte) error {
+			entries++
+			if seq, _ := KeySeq(k); seq != entries || string(v) != fmt.Sprint(entries) {
+				return fmt.Errorf("history entry %d is key %d, value %q", entries, seq, v)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		if seq, _ := tx.Last(historyBucket); seq != entries {
+			return fmt.Errorf("last sequence %d, %d entries", seq, entries)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	db, err := bolt.Open(s.Path(), 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		return 0, 0, err
+	}
+	defer db.Close()
+	err = db.View(func(btx *bolt.Tx) error {
+		var first error
+		for err := range btx.Check() { // drain: the checker goroutine sends every problem
+			if first == nil {
+				first = fmt.Errorf("bbolt check: %w", err)
+			}
+		}
+		return first
+	})
+	return n, entries, err
+}

@@ -1,0 +1,23 @@
+// Package store is atreides' crash-safe state store: key/value buckets of
+// opaque bytes in one bbolt file per project, <project>/.atreides/state.db.
+//
+// Every hook event is a new, short-lived process, and a host may run several
+// hooks of one session at once, so the store never keeps the database open
+// between calls: [Store.Update] takes an exclusive blocking flock on a sidecar
+// file (state.db.lock), opens bbolt, runs one read-write transaction, closes
+// the file and drops the lock. bbolt's own file lock polls every 50 ms, which
+// under contention gave 300–600 ms tails; a blocking flock wakes the next
+// waiter at once. [Store.View] does the same with a shared lock and a
+// read-only open. fsync stays on: after a kill -9 at any instant the file
+// holds either the previous or the new state of a transaction, never a mix.
+//
+// The store knows nothing of sessions, intents or ledgers; callers encode
+// their own values. A reserved "meta" bucket records the schema version and
+// the atreides version that created the file. A file with a newer schema is
+// refused with a [*SchemaError] and left untouched; an older one is migrated
+// inside the same transaction as the caller's work. A file that bbolt cannot
+// read (bad magic, bad checksums, truncation, invalid pages, bbolt panics or
+// memory faults while reading it) is renamed to state.db.corrupt-<UTC time>,
+// reported through [Store.OnRecover], and replaced by an empty store, so a
+// damaged file costs its contents once instead of failing every hook.
+package store

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package store
+
+func linuxFSType(string) string { return "unknown" }

@@ -1,0 +1,55 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// gitignoreText keeps machine state out of commits while config.yaml,
+// intents.yaml and trace.jsonl (which teams review and share) stay visible.
+const gitignoreText = `# Written by atreides. Machine state that must not be committed.
+# config.yaml, intents.yaml and trace.jsonl are meant to be committed.
+state.db
+state.db.lock
+*.corrupt-*
+log
+`
+
+// ensureGitignore writes .atreides/.gitignore unless one exists. It never
+// replaces a file the user may have edited: the content goes to a temporary
+// file that is then hard-linked into place, which fails if the name is taken,
+// so two processes racing here cannot clobber each other or a user's file,
+// and nobody ever sees a half-written .gitignore.
+func ensureGitignore(dir string) error {
+	path := filepath.Join(dir, ".gitignore")
+	if _, err := os.Lstat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".gitignore.tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if err := f.Chmod(0o644); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, err = f.WriteString(gitignoreText)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

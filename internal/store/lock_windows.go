@@ -1,0 +1,33 @@
+//go:build windows
+
+package store
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// LockFileEx on the first byte of the sidecar file; closing the handle
+// releases it, as flock does on Unix.
+
+func tryLockFile(f *os.File, exclusive bool) (bool, error) {
+	err := lockFileEx(f, exclusive, windows.LOCKFILE_FAIL_IMMEDIATELY)
+	if errors.Is(err, windows.ERROR_LOCK_VIOLATION) || errors.Is(err, windows.ERROR_IO_PENDING) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func lockFile(f *os.File, exclusive bool) error {
+	return lockFileEx(f, exclusive, 0)
+}
+
+func lockFileEx(f *os.File, exclusive bool, flags uint32) error {
+	if exclusive {
+		flags |= windows.LOCKFILE_EXCLUSIVE_LOCK
+	}
+	ol := new(windows.Overlapped)
+	return windows.LockFileEx(windows.Handle(f.Fd()), flags, 0, 1, 0, ol)
+}

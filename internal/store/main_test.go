@@ -1,0 +1,132 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The multi-process tests re-run this test binary as a helper process: with
+// helperEnv set, TestMain runs the named helper instead of the tests.
+const (
+	helperEnv    = "ATREIDES_STORE_HELPER"
+	helperDirEnv = "ATREIDES_STORE_HELPER_DIR"
+)
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(helperEnv); mode != "" {
+		os.Exit(runHelper(mode, os.Getenv(helperDirEnv)))
+	}
+	os.Exit(m.Run())
+}
+
+// Buckets and keys used by the helpers and the tests that check them.
+const (
+	counterBucket = "counter"
+	counterKey    = "n"
+	historyBucket = "history"
+)
+
+// incr is one hook-like read-modify-write: bump the counter and, with
+// history, append an entry naming the new value, in one transaction.
+func incr(tx *Tx, history bool) error {
+	n, err := readCounter(tx)
+	if err != nil {
+		return err
+	}
+	n++
+	if err := tx.Put(counterBucket, counterKey, []byte(strconv.FormatUint(n, 10))); err != nil {
+		return err
+	}
+	if history {
+		if _, err := tx.Append(historyBucket, []byte(strconv.FormatUint(n, 10))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readCounter(tx *Tx) (uint64, error) {
+	raw := tx.Get(counterBucket, counterKey)
+	if raw == nil {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(string(raw), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("counter is %q: %w", raw, err)
+	}
+	return n, nil
+}
+
+func runHelper(mode, dir string) int {
+	s := Open(dir)
+	s.OnRecover = func(msg string) { fmt.Fprintln(os.Stderr, "RECOVERED:", msg) }
+	ctx := context.Background()
+	switch mode {
+	case "noop":
+		return 0 // the cost of starting the process, for comparison
+	case "incr":
+		// Start barrier: say we are up, then wait for the parent to close
+		// stdin, so that all helpers hit the lock at the same moment.
+		fmt.Println("ready")
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		start := time.Now()
+		if err := s.Update(ctx, func(tx *Tx) error { return incr(tx, false) }); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Println(time.Since(start).Microseconds())
+		return 0
+	case "once":
+		if err := s.Update(ctx, func(tx *Tx) error { return incr(tx, true) }); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	case "loop":
+		// Updates as fast as possible until killed.
+		for i := 0; ; i++ {
+			if err := s.Update(ctx, func(tx *Tx) error { return incr(tx, true) }); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			if i == 0 {
+				fmt.Println("ready")
+			}
+		}
+	}
+	fmt.Fprintln(os.Stderr, "unknown helper", mode)
+	return 2
+}
+
+// helper starts this test binary as helper mode on dir. With stdin, the
+// caller gets the helper's stdin to close as a start signal.
+func helper(t testing.TB, mode, dir string, wantStdin bool) (cmd *exec.Cmd, stdin io.WriteCloser, stdout *bufio.Reader) {
+	t.Helper()
+	cmd = exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode, helperDirEnv+"="+dir,
+		// A -race binary otherwise sleeps 1 s on exit waiting for reports.
+		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	cmd.Stderr = os.Stderr
+	var err error
+	if wantStdin {
+		if stdin, err = cmd.StdinPipe(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdin, bufio.NewReader(out)
+}

@@ -1,0 +1,326 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// File names inside the store directory.
+const (
+	DBFile   = "state.db"
+	LockFile = "state.db.lock"
+)
+
+// DefaultLockTimeout bounds the wait for the state lock when neither the
+// context nor [Store.LockTimeout] sets a shorter one. A hook that cannot get
+// the lock in this time has a bigger problem than one lost update, and hosts
+// kill hooks that hang.
+const DefaultLockTimeout = 10 * time.Second
+
+// ErrLockTimeout is returned (wrapped) when the state lock could not be taken
+// before the deadline.
+var ErrLockTimeout = errors.New("timed out waiting for the state lock")
+
+// ErrCorrupt is returned (wrapped) when the state file is unreadable and the
+// store could not move it aside and start fresh. A file that was moved aside
+// successfully is not an error; it is reported through [Store.OnRecover].
+var ErrCorrupt = errors.New("state file is corrupt")
+
+// ErrReadOnly is returned (wrapped) by the write methods of a [Tx] inside
+// [Store.View].
+var ErrReadOnly = errors.New("state transaction is read-only")
+
+// ErrReservedBucket is returned (wrapped) when a caller writes to the bucket
+// the store keeps its own metadata in.
+var ErrReservedBucket = errors.New(`bucket "` + metaBucket + `" is reserved for the store`)
+
+// ErrTxDone is returned (wrapped) when a [Tx] is used after its function returned.
+var ErrTxDone = errors.New("state transaction already finished")
+
+// Store is the state of one project, kept in dir (the .atreides directory).
+//
+// A Store holds no open files between calls, so it is cheap to create and
+// safe to use from several goroutines at once: each call opens its own lock
+// file descriptor, and flock excludes descriptors of one process from each
+// other just as it excludes processes. Set the exported fields before the
+// first call and do not change them afterwards. OnRecover may be called from
+// any goroutine that calls Update or View.
+type Store struct {
+	// OnRecover, if set, is told when the store found an unreadable state
+	// file, moved it aside and started fresh. The message names both files.
+	// Callers should log it where a user will see it: it means state was lost.
+	// It is called with the state lock held, so it should be quick; a panic
+	// in it is swallowed.
+	OnRecover func(msg string)
+
+	// LockTimeout bounds the wait for the lock; zero means DefaultLockTimeout.
+	// A context deadline that comes earlier wins.
+	LockTimeout time.Duration
+
+	// Version is recorded as the creator of a new state file. Empty means the
+	// main module's version from the build info.
+	Version string
+
+	dir    string
+	schema *schema
+}
+
+// Open returns the store kept in dir, the project's .atreides directory. It
+// does no I/O; the directory is created by the first Update.
+func Open(dir string) *Store {
+	return &Store{dir: dir, schema: &currentSchema}
+}
+
+// Dir is the directory the store keeps its files in.
+func (s *Store) Dir() string { return s.dir }
+
+// Path is the path of the state database.
+func (s *Store) Path() string { return filepath.Join(s.dir, DBFile) }
+
+func (s *Store) lockPath() string { return filepath.Join(s.dir, LockFile) }
+
+// Update runs fn in one read-write transaction: either everything fn wrote
+// is on disk (fsync'd) when Update returns nil, or nothing is. It creates the
+// directory and the database on first use, migrates an older schema, and
+// refuses a newer one with a [*SchemaError]. An error returned by fn is
+// returned unchanged and rolls the transaction back; a panic in fn is
+// recovered, rolls back, and is returned as an error.
+//
+// If the file turns out to be damaged while fn runs, the file is moved aside
+// and fn runs again on an empty store, so fn should have no effects outside
+// the Tx. fn must not call Update or View on the same Store: the lock is not
+// re-entrant and the inner call would wait for the outer one until timeout.
+func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	// Reading a truncated file through bbolt's mmap raises SIGBUS; let the
+	// runtime turn that into a panic we can recover as corruption instead of
+	// killing the process (and every later hook with it).
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+
+	lk, err := s.lock(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer lk.unlock()
+
+	err = s.updateLocked(ctx, fn)
+	var c *corruption
+	if !errors.As(err, &c) {
+		return err
+	}
+	if err := s.moveAside(c); err != nil {
+		return err
+	}
+	// One more try on a fresh file. If even that is "corrupt", something
+	// other than the file is wrong; stop instead of looping.
+	err = s.updateLocked(ctx, fn)
+	if errors.As(err, &c) {
+		return fmt.Errorf("update state %s after starting fresh: %w: %v", s.Path(), ErrCorrupt, c.cause)
+	}
+	return err
+}
+
+// View runs fn in one read-only transaction under a shared lock, so views
+// run in parallel with each other but never see a half-done Update.
+//
+// View never creates anything: if the database does not exist yet, fn sees
+// an empty store (every Get returns nil). If the file has an older schema,
+// View first migrates it with an empty Update and then reads it. If the file
+// is unreadable, View moves it aside and reports it exactly like Update does
+// (under the exclusive lock, and only if it is still the same file) and then
+// shows fn an empty store without creating a new file; callers do not need a
+// second code path for a damaged file. In both of these cases fn may run twice (the
+// first run saw the damage); keep it free of effects outside the Tx.
+func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+
+	err := s.viewOnce(ctx, fn)
+	var c *corruption
+	var se *SchemaError
+	switch {
+	case errors.As(err, &c):
+		if err := s.recoverForView(ctx, c); err != nil {
+			return err
+		}
+	case errors.As(err, &se) && se.older():
+		if err := s.Update(ctx, func(*Tx) error { return nil }); err != nil {
+			return fmt.Errorf("migrate state before reading: %w", err)
+		}
+	default:
+		return err
+	}
+	// Second and last try: the repair ran, so anything still wrong is not
+	// something another round would fix.
+	err = s.viewOnce(ctx, fn)
+	if errors.As(err, &c) {
+		return fmt.Errorf("view state %s after repair: %w: %v", s.Path(), ErrCorrupt, c.cause)
+	}
+	return err
+}
+
+func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error) error {
+	// A missing database is an empty view; look before taking the lock so a
+	// read never creates the lock file (or anything else) in the project.
+	if _, ok := s.dbStat(); !ok {
+		return runFn(&Tx{}, fn)
+	}
+	lk, err := s.lock(ctx, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return runFn(&Tx{}, fn)
+	}
+	if err != nil {
+		return err
+	}
+	defer lk.unlock()
+
+	// Again under the lock: the file may have been moved aside meanwhile. A
+	// zero-length file is one whose creator died before bbolt wrote its
+	// first pages; bbolt would try to initialise it, which a read-only open
+	// cannot do.
+	fi, ok := s.dbStat()
+	if !ok {
+		return runFn(&Tx{}, fn)
+	}
+	db, err := openDB(s.Path(), true, s.boltTimeout(ctx))
+	if err == nil {
+		err = guardTx(func() error {
+			return db.View(func(btx *bolt.Tx) error {
+				if _, err := s.schema.check(btx, s.Path()); err != nil {
+					return err
+				}
+				return runFn(&Tx{btx: btx}, fn)
+			})
+		})
+		closeDB(db)
+	}
+	var c *corruption
+	if errors.As(err, &c) {
+		c.file = fi
+	}
+	return err
+}
+
+// recoverForView moves an unreadable file aside on behalf of View. That
+// needs the exclusive lock, and between dropping the shared lock and getting
+// the exclusive one another process may already have moved the file aside
+// and written a fresh one; so only the very file View found damaged (same
+// inode, size and modification time) is moved.
+func (s *Store) recoverForView(ctx context.Context, c *corruption) error {
+	lk, err := s.lock(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer lk.unlock()
+	fi, ok := s.dbStat()
+	if !ok || c.file == nil || !os.SameFile(fi, c.file) || fi.Size() != c.file.Size() || !fi.ModTime().Equal(c.file.ModTime()) {
+		return nil
+	}
+	return s.moveAside(c)
+}
+
+// updateLocked is one attempt at an Update with the exclusive lock held.
+func (s *Store) updateLocked(ctx context.Context, fn func(tx *Tx) error) error {
+	db, err := openDB(s.Path(), false, s.boltTimeout(ctx))
+	if err != nil {
+		return err
+	}
+	created := false
+	var inner error // what our function gave bbolt; anything else is bbolt's
+	err = guardTx(func() error {
+		return db.Update(func(btx *bolt.Tx) error {
+			if created, inner = s.schema.prepare(btx, s.Path(), s.version()); inner != nil {
+				return inner
+			}
+			inner = runFn(&Tx{btx: btx, writable: true}, fn)
+			return inner
+		})
+	})
+	if err != nil && err != inner {
+		var c *corruption
+		if !errors.As(err, &c) {
+			// Begin or commit failed (a full disk, an I/O error). bbolt
+			// wrote the new pages elsewhere and not the meta page, so the
+			// previous state is intact.
+			err = fmt.Errorf("commit state %s: %w", s.Path(), err)
+		}
+	}
+	if cerr := closeDB(db); err == nil && cerr != nil {
+		// The commit is already durable; a failing close (munmap, close of
+		// the descriptor) does not undo it, but the caller should hear of it.
+		err = fmt.Errorf("close state %s: %w", s.Path(), cerr)
+	}
+	if err == nil && created {
+		// Best effort: the state is safe without it, and a project whose
+		// .gitignore cannot be written will show state.db in git status,
+		// which tells the user more than a failed hook would.
+		_ = ensureGitignore(s.dir)
+	}
+	return err
+}
+
+// dbStat reports whether the database file exists with at least one byte.
+func (s *Store) dbStat() (fs.FileInfo, bool) {
+	fi, err := os.Stat(s.Path())
+	return fi, err == nil && fi.Size() > 0
+}
+
+func (s *Store) version() string {
+	if s.Version != "" {
+		return s.Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "unknown"
+}
+
+func (s *Store) lockTimeout() time.Duration {
+	if s.LockTimeout > 0 {
+		return s.LockTimeout
+	}
+	return DefaultLockTimeout
+}
+
+// boltTimeout is the backstop for bbolt's own file lock. Everything in
+// atreides takes our lock first, so bbolt's lock is free unless some other
+// tool (the bbolt CLI, a debugger) holds the file; then we give up instead of
+// hanging. Zero would mean "wait forever" to bbolt, so never pass zero.
+func (s *Store) boltTimeout(ctx context.Context) time.Duration {
+	t := s.lockTimeout()
+	if dl, ok := ctx.Deadline(); ok {
+		if left := time.Until(dl); left < t {
+			t = left
+		}
+	}
+	return max(t, time.Millisecond)
+}
+
+// runFn runs the caller's function and marks the Tx finished afterwards, so
+// a Tx that escapes its function fails loudly instead of touching a closed
+// bbolt transaction. A panic in fn becomes an error here, before bbolt's own
+// deferred rollback, so it is not mistaken for corruption.
+func runFn(tx *Tx, fn func(tx *Tx) error) (err error) {
+	defer func() {
+		tx.done = true
+		if r := recover(); r != nil {
+			if cp, ok := r.(corruptPanic); ok {
+				// Raised by a Tx method that hit a bbolt panic or a fault:
+				// the file, not the caller, is at fault.
+				panic(cp)
+			}
+			if up, ok := r.(userPanic); ok {
+				err = fmt.Errorf("panic in state transaction: %v\n%s", up.v, up.stack)
+				return
+			}
+			err = fmt.Errorf("panic in state transaction: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return fn(tx)
+}

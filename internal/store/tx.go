@@ -1,0 +1,215 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"runtime/debug"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Tx is one transaction, valid only inside the function given to
+// [Store.Update] or [Store.View]. Buckets are created on first write; reading
+// a bucket that does not exist finds nothing. Values going in and coming out
+// are copied: bbolt's memory is a read-only map of the file that disappears
+// when the transaction ends, and bbolt keeps (does not copy) a value passed
+// to Put until commit.
+//
+// Keys of a bucket filled with Append are sequence numbers; use [SeqKey] and
+// [KeySeq] to convert. Do not mix Append and Put in one bucket.
+type Tx struct {
+	btx      *bolt.Tx // nil: View of a store that does not exist yet
+	writable bool
+	done     bool
+}
+
+// guard re-raises a panic from bbolt (a damaged page, or a memory fault on a
+// truncated file) in a form runFn passes on to guardTx, which turns it into
+// corruption. Without the wrapper it would look like a bug in the caller.
+func guard() {
+	if r := recover(); r != nil {
+		if up, ok := r.(userPanic); ok {
+			panic(up) // the caller's own ForEach callback: not the file's fault
+		}
+		panic(corruptPanic{r})
+	}
+}
+
+// userPanic carries a panic from a caller's ForEach callback through guard.
+type userPanic struct {
+	v     any
+	stack []byte
+}
+
+// callUser runs a caller's callback from inside a guarded Tx method.
+func callUser(fn func(key string, val []byte) error, k string, v []byte) error {
+	defer func() {
+		if r := recover(); r != nil {
+			panic(userPanic{r, debug.Stack()})
+		}
+	}()
+	return fn(k, v)
+}
+
+func (tx *Tx) bucket(name string) *bolt.Bucket {
+	if tx.btx == nil || tx.done {
+		return nil
+	}
+	return tx.btx.Bucket([]byte(name))
+}
+
+func (tx *Tx) checkWrite(name string) error {
+	switch {
+	case tx.done:
+		return ErrTxDone
+	case !tx.writable:
+		return ErrReadOnly
+	case name == metaBucket:
+		return ErrReservedBucket
+	}
+	return nil
+}
+
+func (tx *Tx) writeBucket(name string) (*bolt.Bucket, error) {
+	if err := tx.checkWrite(name); err != nil {
+		return nil, err
+	}
+	return tx.btx.CreateBucketIfNotExists([]byte(name))
+}
+
+// Get returns a copy of the value of key in bucket, or nil if there is none.
+// A key stored with an empty value returns an empty, non-nil slice.
+func (tx *Tx) Get(bucket, key string) []byte {
+	defer guard()
+	b := tx.bucket(bucket)
+	if b == nil {
+		return nil
+	}
+	return clone(b.Get([]byte(key)))
+}
+
+// Put stores a copy of val under key, creating the bucket if needed.
+func (tx *Tx) Put(bucket, key string, val []byte) error {
+	defer guard()
+	b, err := tx.writeBucket(bucket)
+	if err == nil {
+		err = b.Put([]byte(key), bytes.Clone(nonNil(val)))
+	}
+	if err != nil {
+		return fmt.Errorf("put %s/%s: %w", bucket, key, err)
+	}
+	return nil
+}
+
+// Delete removes key from bucket; a missing key or bucket is not an error.
+func (tx *Tx) Delete(bucket, key string) error {
+	defer guard()
+	if err := tx.checkWrite(bucket); err != nil {
+		return fmt.Errorf("delete %s/%s: %w", bucket, key, err)
+	}
+	b := tx.bucket(bucket)
+	if b == nil {
+		return nil
+	}
+	if err := b.Delete([]byte(key)); err != nil {
+		return fmt.Errorf("delete %s/%s: %w", bucket, key, err)
+	}
+	return nil
+}
+
+// ForEach calls fn for every key of bucket in byte order, with a copy of
+// the value. An error from fn stops the walk and is returned unchanged. fn
+// must not write to the same bucket (bbolt's cursor would lose its place).
+func (tx *Tx) ForEach(bucket string, fn func(key string, val []byte) error) error {
+	defer guard()
+	b := tx.bucket(bucket)
+	if b == nil {
+		if tx.done {
+			return fmt.Errorf("for each in %s: %w", bucket, ErrTxDone)
+		}
+		return nil
+	}
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if v == nil && b.Bucket(k) != nil {
+			continue // nested buckets are not part of this API
+		}
+		if err := callUser(fn, string(k), clone(v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Append stores a copy of val under the bucket's next sequence number
+// (1, 2, 3, ...) and returns that number. Keys are 8-byte big-endian, so
+// ForEach walks entries in the order they were appended.
+func (tx *Tx) Append(bucket string, val []byte) (seq uint64, err error) {
+	defer guard()
+	b, err := tx.writeBucket(bucket)
+	if err == nil {
+		seq, err = b.NextSequence()
+	}
+	if err == nil {
+		err = b.Put([]byte(SeqKey(seq)), bytes.Clone(nonNil(val)))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("append to %s: %w", bucket, err)
+	}
+	return seq, nil
+}
+
+// Last returns the entry with the highest key in bucket: for a bucket
+// filled by Append, the newest entry and its sequence number. An empty or
+// missing bucket gives 0, nil.
+func (tx *Tx) Last(bucket string) (seq uint64, val []byte) {
+	defer guard()
+	b := tx.bucket(bucket)
+	if b == nil {
+		return 0, nil
+	}
+	c := b.Cursor()
+	for k, v := c.Last(); k != nil; k, v = c.Prev() {
+		if v == nil && b.Bucket(k) != nil {
+			continue
+		}
+		seq, _ := KeySeq(string(k))
+		return seq, clone(v)
+	}
+	return 0, nil
+}
+
+// SeqKey is the key Append uses for sequence number seq.
+func SeqKey(seq uint64) string {
+	var k [8]byte
+	binary.BigEndian.PutUint64(k[:], seq)
+	return string(k[:])
+}
+
+// KeySeq turns a key written by Append back into its sequence number; ok is
+// false for keys of any other shape.
+func KeySeq(key string) (seq uint64, ok bool) {
+	if len(key) != 8 {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64([]byte(key)), true
+}
+
+// clone copies a value out of bbolt's map, keeping nil (absent) apart from
+// empty.
+func clone(v []byte) []byte {
+	if v == nil {
+		return nil
+	}
+	return bytes.Clone(v)
+}
+
+// nonNil makes Put(nil) store an empty value instead of depending on how
+// bbolt treats nil.
+func nonNil(v []byte) []byte {
+	if v == nil {
+		return []byte{}
+	}
+	return v
+}
