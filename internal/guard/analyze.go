@@ -1,0 +1,1029 @@
+package guard
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits that keep a hostile command from making the analysis slow. When
+// one is hit the analysis stops and the verdict is at least ask.
+const (
+	maxDepth = 16      // nested shells, evals, substitutions
+	maxSteps = 20000   // simple commands and words examined
+	maxText  = 1 << 20 // bytes of derived script text re-parsed
+)
+
+// taint records where data came from, for pipe-to-shell and exfiltration.
+type taint uint8
+
+const (
+	tRemote  taint = 1 << iota // downloaded (curl, wget)
+	tDecoded                   // decoded or transformed (base64 -d, tr, rev)
+	tSecret                    // read from a secret file
+	tEnv                       // the process environment (env, printenv)
+	tUnknown                   // produced by something the guard cannot see
+)
+
+// feed is what flows into a command's stdin (or out of a substitution).
+type feed struct {
+	known bool // text is exact
+	text  string
+	t     taint
+	from  string // producing command, for reasons
+	cwd   bool   // the output is the working directory (pwd)
+}
+
+// word is one resolved argument.
+type word struct {
+	s      string // resolved text; "\x00" marks an unknown part
+	dyn    bool   // some part is unknown statically
+	glob   bool   // contains an unquoted glob character
+	t      taint
+	proc   *feed // the output of a process substitution used as a file
+	stream bool  // filled from stdin at run time (xargs/parallel/find {})
+	// appended: a stdin value xargs/parallel add as the last argument.
+	appended bool
+	// guess is the text with command-substitution output filled in where
+	// the guard could compute it (echo, printf, base64 -d). The word stays
+	// dynamic for rules; code carriers analyse the guess.
+	guess    string
+	hasGuess bool
+}
+
+func (w word) display() string {
+	if !w.dyn {
+		return w.s
+	}
+	return strings.ReplaceAll(w.s, "\x00", "…")
+}
+
+func lit(s string) word { return word{s: s} }
+
+func dynWord() word { return word{s: "\x00", dyn: true} }
+
+// scope is the shell state the analysis tracks through a script.
+type scope struct {
+	vars      map[string]word
+	funcs     map[string]*syntax.Stmt
+	calling   map[string]bool
+	cwd       string
+	cwdOK     bool
+	ifsOK     bool
+	downloads map[string]bool
+	pos       []word // $1... for sh -c '...' _ args and function calls
+	hasPos    bool
+}
+
+func newScope(cwd string) *scope {
+	return &scope{
+		vars:      map[string]word{},
+		funcs:     map[string]*syntax.Stmt{},
+		calling:   map[string]bool{},
+		downloads: map[string]bool{},
+		cwd:       cwd,
+		cwdOK:     cwd != "",
+		ifsOK:     true,
+	}
+}
+
+func (s *scope) clone() *scope {
+	c := *s
+	c.vars = make(map[string]word, len(s.vars))
+	for k, v := range s.vars {
+		c.vars[k] = v
+	}
+	c.funcs = make(map[string]*syntax.Stmt, len(s.funcs))
+	for k, v := range s.funcs {
+		c.funcs[k] = v
+	}
+	c.calling = make(map[string]bool, len(s.calling))
+	for k, v := range s.calling {
+		c.calling[k] = v
+	}
+	c.downloads = make(map[string]bool, len(s.downloads))
+	for k, v := range s.downloads {
+		c.downloads[k] = v
+	}
+	return &c
+}
+
+// analyzer holds the state of one Check call.
+type analyzer struct {
+	p     *Policy
+	req   *Request
+	res   Result
+	cmds  []string
+	steps int
+	// stop is set when a limit was hit; the verdict is then at least ask.
+	stop bool
+
+	defined       []funcDef
+	calledSet     map[string]bool
+	customAllowed bool
+	customID      string
+}
+
+// fire records a finding for rule id unless a stronger one exists.
+func (a *analyzer) fire(id string, c *Cmd, detail string) {
+	r := a.p.byID[id]
+	if r == nil {
+		panic("guard: unregistered rule " + id)
+	}
+	a.fireRule(r, c, detail)
+}
+
+func (a *analyzer) fireRule(r *Rule, c *Cmd, detail string) {
+	v, on := a.p.verdictFor(r)
+	if !on {
+		return
+	}
+	if c != nil && !protected(r) && a.customAllows(c) {
+		return
+	}
+	if v <= a.res.Verdict && a.res.Rule != "" {
+		return
+	}
+	reason := r.Reason
+	if detail != "" {
+		reason = detail + ": " + reason
+	}
+	a.res = Result{Verdict: v, Rule: r.ID, Category: r.Category, Reason: reason}
+}
+
+func (a *analyzer) step() bool {
+	a.steps++
+	if a.steps > maxSteps {
+		if !a.stop {
+			a.stop = true
+			a.fire("parse.too-complex", nil, "")
+		}
+		return false
+	}
+	return true
+}
+
+// runScript parses src as a shell script and evaluates it.
+func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
+	if depth > maxDepth {
+		a.fire("parse.too-complex", nil, "nesting deeper than "+strconv.Itoa(maxDepth))
+		return feed{t: tUnknown}
+	}
+	if len(src) > maxText {
+		a.fire("parse.too-complex", nil, "derived script larger than 1 MiB")
+		return feed{t: tUnknown}
+	}
+	f, err := parse(src)
+	if err != nil {
+		a.parseFailure(src, sc, depth, err)
+		return feed{t: tUnknown}
+	}
+	return a.stmts(f.Stmts, sc, depth, in)
+}
+
+func parse(src string) (*syntax.File, error) {
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	f, err := p.Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, fmt.Errorf("parse command: %w", err)
+	}
+	return f, nil
+}
+
+// parseFailure handles text that is not valid shell. Bash would refuse to
+// run it, but an agent may retry a fixed version, so the text is judged:
+// a repaired parse is analysed, and anything dangerous-looking is denied.
+func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
+	before := a.res
+	for _, fix := range []string{"'", "\"", "`", ")", "\"'", "'\"", " }", "\nfi", "\ndone", "\nEOF"} {
+		if f, e := parse(src + fix); e == nil {
+			a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
+			break
+		}
+	}
+	repaired := false
+	for _, fix := range []string{"'", "\"", "`", ")", "\"'", "'\"", " }", "\nfi", "\ndone", "\nEOF"} {
+		if _, e := parse(src + fix); e == nil {
+			repaired = true
+			break
+		}
+	}
+	if a.res.Verdict == Deny && a.res.Rule != before.Rule {
+		return
+	}
+	switch {
+	case dangerousText(src) && !repaired:
+		a.fire("parse.error", nil, "unparseable command with dangerous text")
+	case dangerousText(src) || !repaired:
+		a.fire("parse.unreadable", nil, fmt.Sprintf("could not parse (%v)", err))
+	}
+	// A command that only lacks a closing quote and reads as harmless once
+	// closed is allowed: bash would reject it without running anything.
+}
+
+func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope, depth int, in feed) feed {
+	out := feed{}
+	for _, st := range list {
+		if a.stop {
+			break
+		}
+		out = a.stmt(st, sc, depth, in)
+	}
+	return out
+}
+
+func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
+	if st == nil || !a.step() {
+		return feed{}
+	}
+	in = a.redirects(st.Redirs, sc, depth, in)
+	return a.command(st.Cmd, sc, depth, in, st.Redirs)
+}
+
+func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, redirs []*syntax.Redirect) feed {
+	switch x := cmd.(type) {
+	case nil:
+		return feed{}
+	case *syntax.CallExpr:
+		return a.call(x, sc, depth, in, redirs)
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			left := a.stmt(x.X, sc.clone(), depth, in)
+			return a.stmt(x.Y, sc.clone(), depth, left)
+		}
+		a.stmt(x.X, sc, depth, in)
+		return a.stmt(x.Y, sc, depth, in)
+	case *syntax.Subshell:
+		return a.stmts(x.Stmts, sc.clone(), depth, in)
+	case *syntax.Block:
+		return a.stmts(x.Stmts, sc, depth, in)
+	case *syntax.IfClause:
+		for c := x; c != nil; c = c.Else {
+			a.stmts(c.Cond, sc, depth, in)
+			a.stmts(c.Then, sc, depth, in)
+		}
+	case *syntax.WhileClause:
+		a.stmts(x.Cond, sc, depth, in)
+		a.stmts(x.Do, sc, depth, in)
+	case *syntax.ForClause:
+		if wi, ok := x.Loop.(*syntax.WordIter); ok {
+			items := a.fields(wi.Items, sc, depth)
+			if len(items) == 1 && !items[0].dyn {
+				sc.vars[wi.Name.Value] = items[0]
+			} else {
+				delete(sc.vars, wi.Name.Value)
+			}
+		} else {
+			a.walkSubst(x.Loop, sc, depth)
+		}
+		a.stmts(x.Do, sc, depth, in)
+	case *syntax.CaseClause:
+		a.fields([]*syntax.Word{x.Word}, sc, depth)
+		for _, it := range x.Items {
+			a.stmts(it.Stmts, sc, depth, in)
+		}
+	case *syntax.FuncDecl:
+		a.funcDecl(x, sc)
+	case *syntax.DeclClause:
+		a.decl(x, sc, depth)
+	case *syntax.TimeClause:
+		return a.stmt(x.Stmt, sc, depth, in)
+	case *syntax.CoprocClause:
+		return a.stmt(x.Stmt, sc.clone(), depth, in)
+	case *syntax.TestDecl:
+		return a.stmt(x.Body, sc, depth, in)
+	default:
+		// Arithmetic, [[ ]], let: only substitutions inside can execute.
+		a.walkSubst(x, sc, depth)
+	}
+	return feed{}
+}
+
+// walkSubst evaluates command and process substitutions anywhere under n.
+func (a *analyzer) walkSubst(n syntax.Node, sc *scope, depth int) {
+	syntax.Walk(n, func(m syntax.Node) bool {
+		switch s := m.(type) {
+		case *syntax.CmdSubst:
+			a.stmts(s.Stmts, sc.clone(), depth+1, feed{})
+			return false
+		case *syntax.ProcSubst:
+			a.stmts(s.Stmts, sc.clone(), depth+1, feed{})
+			return false
+		}
+		return true
+	})
+}
+
+func (a *analyzer) funcDecl(x *syntax.FuncDecl, sc *scope) {
+	name := x.Name.Value
+	sc.funcs[name] = x.Body
+	a.defined = append(a.defined, funcDef{name: name, body: x.Body, sc: sc.clone()})
+	if selfRecursiveBackground(name, x.Body) {
+		a.fire("system.fork-bomb", nil, "function "+name+" starts copies of itself")
+	}
+}
+
+// selfRecursiveBackground detects the fork-bomb shape: a function whose body
+// calls itself in a pipeline or in the background.
+func selfRecursiveBackground(name string, body *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(body, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.BinaryCmd:
+			if x.Op == syntax.Pipe && callsName(x.X, name) && callsName(x.Y, name) {
+				found = true
+			}
+		case *syntax.Stmt:
+			if x.Background && callsName(x, name) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func callsName(st *syntax.Stmt, name string) bool {
+	hit := false
+	syntax.Walk(st, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == name {
+			hit = true
+		}
+		return !hit
+	})
+	return hit
+}
+
+func (a *analyzer) decl(x *syntax.DeclClause, sc *scope, depth int) {
+	for _, as := range x.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			a.fields([]*syntax.Word{as.Value}, sc, depth)
+			continue
+		}
+		a.assign(as, sc, depth)
+	}
+}
+
+func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
+	if as.Name == nil {
+		return
+	}
+	name := as.Name.Value
+	var w word
+	switch {
+	case as.Array != nil:
+		a.walkSubst(as.Array, sc, depth)
+		w = dynWord()
+	case as.Value != nil:
+		w = a.joinFields(a.wordFields(as.Value, sc, depth, true))
+	case as.Naked:
+		return
+	}
+	if as.Append || as.Index != nil {
+		if old, ok := sc.vars[name]; ok && as.Append && as.Index == nil {
+			w = word{s: old.s + w.s, dyn: old.dyn || w.dyn, t: old.t | w.t}
+		} else {
+			w = dynWord()
+		}
+	}
+	if name == "IFS" {
+		sc.ifsOK = !w.dyn && (w.s == " \t\n" || w.s == "")
+	}
+	sc.vars[name] = w
+	a.envRule(name, w, sc, depth)
+}
+
+func (a *analyzer) joinFields(ws []word) word {
+	if len(ws) == 0 {
+		return lit("")
+	}
+	out := ws[0]
+	for _, w := range ws[1:] {
+		out.s += " " + w.s
+		out.dyn = out.dyn || w.dyn
+		out.t |= w.t
+		out.glob = out.glob || w.glob
+	}
+	return out
+}
+
+func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redirs []*syntax.Redirect) feed {
+	if len(ce.Args) == 0 {
+		for _, as := range ce.Assigns {
+			a.assign(as, sc, depth)
+		}
+		return feed{}
+	}
+	if len(redirs) == 0 && isInitIdiom(ce) {
+		// The generator itself still runs and is judged; its output is
+		// trusted shell-init code.
+		a.fields(ce.Args[1:], sc, depth)
+		a.cmds = append(a.cmds, ce.Args[0].Lit()+" <init idiom>")
+		return feed{}
+	}
+	env := map[string]word{}
+	local := sc
+	for _, as := range ce.Assigns {
+		if as.Name == nil || as.Value == nil {
+			continue
+		}
+		w := a.joinFields(a.wordFields(as.Value, sc, depth, true))
+		env[as.Name.Value] = w
+		a.envRule(as.Name.Value, w, sc, depth)
+	}
+	args := a.fields(ce.Args, local, depth)
+	return a.exec(args, env, sc, depth, in)
+}
+
+// redirects evaluates redirections: their targets are checked and an input
+// redirection or heredoc replaces stdin.
+func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in feed) feed {
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc == nil {
+				in = feed{known: true}
+				continue
+			}
+			if heredocQuoted(r.Word) {
+				in = feed{known: true, text: r.Hdoc.Lit()}
+				if in.text == "" {
+					in.text = rawHdoc(r.Hdoc)
+				}
+				continue
+			}
+			w := a.joinRaw(a.wordFields(r.Hdoc, sc, depth, true))
+			in = feed{known: !w.dyn, text: w.s, t: w.t}
+			if w.dyn {
+				in.t |= tUnknown
+			}
+		case syntax.WordHdoc:
+			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
+			in = feed{known: !w.dyn, text: w.s + "\n", t: w.t}
+			if w.dyn {
+				in.t |= tUnknown
+			}
+		case syntax.RdrIn, syntax.RdrInOut:
+			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
+			in = a.fileFeed(w, sc)
+			if r.Op == syntax.RdrInOut {
+				a.outTarget(w, sc)
+			}
+		case syntax.DplIn, syntax.DplOut:
+			a.wordFields(r.Word, sc, depth, true)
+		default:
+			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
+			a.outTarget(w, sc)
+		}
+	}
+	return in
+}
+
+func heredocQuoted(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, p := range w.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok || strings.Contains(l.Value, `\`) {
+			return true
+		}
+	}
+	return false
+}
+
+func rawHdoc(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		}
+	}
+	return b.String()
+}
+
+func (a *analyzer) joinRaw(ws []word) word {
+	w := a.joinFields(ws)
+	return w
+}
+
+// fileFeed is the stdin produced by `< file`.
+func (a *analyzer) fileFeed(w word, sc *scope) feed {
+	if w.proc != nil {
+		return *w.proc
+	}
+	f := feed{t: tUnknown, from: "< " + w.display()}
+	if !w.dyn && a.sensitive(w.s, sc) {
+		f.t |= tSecret
+	}
+	return f
+}
+
+// fields resolves words to argv, applying field splitting of unquoted
+// expansions.
+func (a *analyzer) fields(ws []*syntax.Word, sc *scope, depth int) []word {
+	out := make([]word, 0, len(ws))
+	for _, w := range ws {
+		for _, bw := range braces(w) {
+			out = append(out, a.wordFields(bw, sc, depth, false)...)
+		}
+	}
+	return out
+}
+
+// braces performs bash brace expansion ({a,b}, {1..3}) on a word, capped so
+// that a hostile word cannot multiply the work.
+func braces(w *syntax.Word) []*syntax.Word {
+	hasBrace := false
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			hasBrace = true
+		}
+	}
+	if !hasBrace || !syntax.SplitBraces(w) {
+		return []*syntax.Word{w}
+	}
+	out := expand.Braces(w)
+	if len(out) > 64 {
+		// Keep both ends: the dangerous element is often last.
+		out = append(out[:32:32], out[len(out)-32:]...)
+	}
+	return out
+}
+
+// fieldBuilder accumulates the fields of one word.
+type fieldBuilder struct {
+	out     []word
+	cur     word
+	b       strings.Builder
+	g       strings.Builder
+	guessOK bool
+	empty   bool // cur has no content yet (an unquoted empty expansion vanishes)
+}
+
+func (f *fieldBuilder) add(s string) {
+	f.b.WriteString(s)
+	f.g.WriteString(s)
+	f.empty = false
+}
+
+// addGuess records text known only as a best guess (substitution output).
+func (f *fieldBuilder) addGuess(s string) {
+	f.b.WriteString("\x00")
+	f.g.WriteString(s)
+	f.cur.dyn = true
+	f.empty = false
+}
+
+func (f *fieldBuilder) split(s string) {
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })
+	if len(parts) == 0 {
+		return
+	}
+	if s[0] == ' ' || s[0] == '\t' || s[0] == '\n' {
+		f.flush()
+	}
+	for i, p := range parts {
+		if i > 0 {
+			f.flush()
+		}
+		f.add(p)
+	}
+	if last := s[len(s)-1]; last == ' ' || last == '\t' || last == '\n' {
+		f.flush()
+	}
+}
+
+func (f *fieldBuilder) flush() {
+	if f.empty && f.b.Len() == 0 {
+		return
+	}
+	f.cur.s = f.b.String()
+	if f.cur.dyn && f.guessOK {
+		f.cur.guess, f.cur.hasGuess = f.g.String(), true
+	}
+	f.out = append(f.out, f.cur)
+	f.cur = word{}
+	f.b.Reset()
+	f.g.Reset()
+	f.guessOK = true
+	f.empty = true
+}
+
+// wordFields resolves one word. noSplit is for assignments and redirection
+// targets, where bash does not split.
+func (a *analyzer) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool) []word {
+	fb := &fieldBuilder{empty: true, guessOK: true}
+	if w == nil {
+		return nil
+	}
+	for i, p := range w.Parts {
+		a.part(fb, p, sc, depth, false, i == 0, noSplit)
+	}
+	if !fb.empty || fb.b.Len() > 0 || len(fb.out) == 0 {
+		fb.empty = false
+		fb.flush()
+	}
+	return fb.out
+}
+
+func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int, quoted, first, noSplit bool) {
+	if !a.step() {
+		fb.cur.dyn = true
+		return
+	}
+	switch x := p.(type) {
+	case *syntax.Lit:
+		v := x.Value
+		if quoted {
+			fb.add(unescapeDouble(v))
+			return
+		}
+		if first && strings.HasPrefix(v, "~") {
+			if rest, ok := tildeRest(v); ok && a.req.Home != "" {
+				v = a.req.Home + rest
+			}
+		}
+		if hasGlob(v) {
+			fb.cur.glob = true
+		}
+		fb.add(unescapeBare(v))
+	case *syntax.SglQuoted:
+		if x.Dollar {
+			fb.add(ansiC(x.Value))
+		} else {
+			fb.add(x.Value)
+		}
+	case *syntax.DblQuoted:
+		fb.empty = false
+		for _, q := range x.Parts {
+			a.part(fb, q, sc, depth, true, false, noSplit)
+		}
+	case *syntax.ParamExp:
+		if quoted && x.Param != nil && x.Param.Value == "@" && x.Exp == nil && sc.hasPos && !x.Excl && !x.Length && x.Index == nil {
+			// "$@" keeps each positional parameter a separate word.
+			for i, p := range sc.pos {
+				if i > 0 {
+					fb.flush()
+				}
+				fb.add(p.s)
+				fb.cur.dyn = fb.cur.dyn || p.dyn
+				fb.cur.stream = fb.cur.stream || p.stream
+				fb.cur.t |= p.t
+			}
+			return
+		}
+		w, ok := a.param(x, sc, depth)
+		if !ok {
+			fb.add("\x00")
+			fb.guessOK = false
+			fb.cur.dyn = true
+			fb.cur.stream = fb.cur.stream || w.stream
+			fb.cur.t |= w.t
+			return
+		}
+		fb.cur.dyn = fb.cur.dyn || w.dyn
+		fb.cur.t |= w.t
+		fb.cur.stream = fb.cur.stream || w.stream
+		if quoted || noSplit {
+			fb.add(w.s)
+			return
+		}
+		if !sc.ifsOK {
+			fb.add("\x00")
+			fb.guessOK = false
+			fb.cur.dyn = true
+			return
+		}
+		fb.split(w.s)
+	case *syntax.CmdSubst:
+		f := a.subst(x.Stmts, sc, depth)
+		fb.cur.t |= f.t
+		if f.cwd {
+			fb.add(sc.cwd)
+			return
+		}
+		if !f.known {
+			fb.add("\x00")
+			fb.guessOK = false
+			fb.cur.dyn = true
+			return
+		}
+		fb.addGuess(strings.TrimRight(f.text, "\n"))
+	case *syntax.ProcSubst:
+		f := a.stmts(x.Stmts, sc.clone(), depth+1, feed{})
+		fb.cur.proc = &f
+		fb.add("/dev/fd/63")
+	case *syntax.ArithmExp:
+		a.walkSubst(x, sc, depth)
+		fb.add("\x00")
+		fb.guessOK = false
+		fb.cur.dyn = true
+	case *syntax.ExtGlob:
+		fb.cur.glob = true
+		fb.add(x.Op.String() + x.Pattern.Value + ")")
+	default:
+		a.walkSubst(x, sc, depth)
+		fb.add("\x00")
+		fb.guessOK = false
+		fb.cur.dyn = true
+	}
+}
+
+func tildeRest(v string) (string, bool) {
+	if v == "~" {
+		return "", true
+	}
+	if strings.HasPrefix(v, "~/") {
+		return v[1:], true
+	}
+	return "", false
+}
+
+func hasGlob(v string) bool {
+	esc := false
+	for i := 0; i < len(v); i++ {
+		switch {
+		case esc:
+			esc = false
+		case v[i] == '\\':
+			esc = true
+		case v[i] == '*' || v[i] == '?' || v[i] == '[':
+			return true
+		}
+	}
+	return false
+}
+
+// subst evaluates a command substitution in a subshell and returns its
+// output as far as it is known.
+func (a *analyzer) subst(list []*syntax.Stmt, sc *scope, depth int) feed {
+	if depth+1 > maxDepth {
+		a.fire("parse.too-complex", nil, "substitutions nested too deeply")
+		return feed{t: tUnknown}
+	}
+	return a.stmts(list, sc.clone(), depth+1, feed{})
+}
+
+// param resolves a parameter expansion. ok=false means unknown.
+func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) {
+	if x.Param == nil || x.Excl || x.Length || x.Index != nil || x.Names != 0 || x.NestedParam != nil || x.Repl != nil {
+		a.walkSubst(x, sc, depth)
+		return word{}, false
+	}
+	name := x.Param.Value
+	val, ok := a.lookup(name, sc)
+	if x.Slice != nil {
+		if !ok || val.dyn {
+			return val, false
+		}
+		off, ok1 := arithLit(x.Slice.Offset)
+		s := val.s
+		if !ok1 || off < 0 || off > len(s) {
+			return word{}, false
+		}
+		s = s[off:]
+		if x.Slice.Length != nil {
+			n, ok2 := arithLit(x.Slice.Length)
+			if !ok2 || n < 0 {
+				return word{}, false
+			}
+			if n < len(s) {
+				s = s[:n]
+			}
+		}
+		return word{s: s, t: val.t}, true
+	}
+	if x.Exp == nil {
+		return val, ok
+	}
+	switch x.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		if ok && !(val.s == "" && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.AssignUnsetOrNull)) {
+			return val, true
+		}
+		d := a.joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
+		if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
+			sc.vars[name] = d
+		}
+		// Unknown variable: the default is what a fresh environment sees,
+		// and the interesting case for a guard.
+		return d, !d.dyn
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		if ok {
+			d := a.joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
+			return d, !d.dyn
+		}
+		return word{}, false
+	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		return val, ok
+	}
+	a.walkSubst(x, sc, depth)
+	return word{}, false
+}
+
+func arithLit(e syntax.ArithmExpr) (int, bool) {
+	w, ok := e.(*syntax.Word)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(w.Lit())
+	return n, err == nil
+}
+
+// lookup resolves a variable the guard can know without the environment.
+func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
+	if w, ok := sc.vars[name]; ok {
+		return w, !w.dyn
+	}
+	switch name {
+	case "HOME":
+		if a.req.Home != "" {
+			return lit(a.req.Home), true
+		}
+	case "PWD":
+		if sc.cwdOK {
+			return lit(sc.cwd), true
+		}
+	case "TMPDIR":
+		return lit(a.tmpdir()), true
+	case "@", "*":
+		if sc.hasPos {
+			var parts []string
+			w := word{}
+			for _, p := range sc.pos {
+				parts = append(parts, p.s)
+				w.dyn = w.dyn || p.dyn
+				w.t |= p.t
+				w.stream = w.stream || p.stream
+			}
+			w.s = strings.Join(parts, " ")
+			return w, !w.dyn
+		}
+	}
+	if n, err := strconv.Atoi(name); err == nil && n > 0 && sc.hasPos {
+		if n <= len(sc.pos) {
+			return sc.pos[n-1], !sc.pos[n-1].dyn
+		}
+		return lit(""), true
+	}
+	return word{}, false
+}
+
+func (a *analyzer) tmpdir() string {
+	for _, t := range a.req.TempDirs {
+		if t != "/tmp" && t != "/var/tmp" && t != "" {
+			return t
+		}
+	}
+	return "/tmp"
+}
+
+// unescapeBare removes backslash quoting outside quotes.
+func unescapeBare(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeDouble removes the backslashes that are special inside "...".
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes bash $'...' escapes.
+func ansiC(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'v':
+			b.WriteByte(11)
+		case '\\', '\'', '"', '?':
+			b.WriteByte(s[i])
+		case 'x':
+			j := i + 1
+			for j < len(s) && j < i+3 && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteString(`\x`)
+				continue
+			}
+			n, _ := strconv.ParseUint(s[i+1:j], 16, 8)
+			b.WriteByte(byte(n))
+			i = j - 1
+		case 'u', 'U':
+			max := 4
+			if s[i] == 'U' {
+				max = 8
+			}
+			j := i + 1
+			for j < len(s) && j < i+1+max && isHex(s[j]) {
+				j++
+			}
+			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if j == i+1 || n > 0x10FFFF {
+				b.WriteString("\uFFFD")
+			} else {
+				b.WriteRune(rune(n))
+			}
+			i = j - 1
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		default:
+			if s[i] >= '0' && s[i] <= '7' {
+				j := i
+				for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
+					j++
+				}
+				n, _ := strconv.ParseUint(s[i:j], 8, 16)
+				b.WriteByte(byte(n))
+				i = j - 1
+				continue
+			}
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// normName reduces a command word to the name rules match on:
+// /usr/bin/../bin/rm -> rm, C:/Git/bin/git.exe -> git, GIT -> git.
+func normName(s string) string {
+	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.ToLower(s)
+	s = strings.TrimSuffix(s, ".exe")
+	return s
+}
+
+// cleanJoin makes p absolute against cwd and resolves "." and "..".
+func cleanJoin(cwd, p string) string {
+	if !path.IsAbs(p) {
+		if cwd == "" {
+			return ""
+		}
+		p = cwd + "/" + p
+	}
+	return path.Clean(p)
+}

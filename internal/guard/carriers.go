@@ -1,0 +1,391 @@
+package guard
+
+import (
+	"regexp"
+	"strings"
+)
+
+// streamWord stands for an argument that arrives on stdin at run time.
+func streamWord(prefix string) word {
+	return word{s: prefix + "\x00", dyn: true, stream: true, appended: true}
+}
+
+func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	args := c.Args
+	repl := ""
+	i := 0
+	for i < len(args) {
+		s := args[i].s
+		if args[i].dyn || s == "" || s[0] != '-' {
+			break
+		}
+		i++
+		switch {
+		case s == "--":
+			goto done
+		case s == "-I" || s == "-J":
+			if i < len(args) {
+				repl = args[i].s
+				i++
+			}
+		case strings.HasPrefix(s, "-I") || strings.HasPrefix(s, "-J"):
+			repl = s[2:]
+		case s == "-i" || s == "--replace":
+			repl = "{}"
+		case strings.HasPrefix(s, "--replace="):
+			repl = strings.TrimPrefix(s, "--replace=")
+		case strings.HasPrefix(s, "-i"):
+			repl = s[2:]
+		case strings.HasPrefix(s, "--"):
+			name, _, has := strings.Cut(s, "=")
+			if !has && (name == "--arg-file" || name == "--delimiter" || name == "--max-args" || name == "--max-procs" || name == "--max-lines" || name == "--max-chars" || name == "--eof" || name == "--process-slot-var") {
+				i++
+			}
+		default:
+			last := s[len(s)-1]
+			if len(s) == 2 && strings.IndexByte("adELnPsRS", last) >= 0 {
+				i++
+			}
+		}
+	}
+done:
+	inner := at(args, i)
+	if len(inner) == 0 {
+		inner = []word{lit("echo")}
+	}
+	return a.exec(substitute(inner, repl, true), env, sc, depth, feed{t: tUnknown})
+}
+
+// substitute replaces the replacement token in argv with a stdin-supplied
+// value, or appends one when there is no token.
+func substitute(argv []word, repl string, appendIfNone bool) []word {
+	out := make([]word, 0, len(argv)+1)
+	used := false
+	for _, w := range argv {
+		if repl != "" && !w.dyn && strings.Contains(w.s, repl) {
+			nw := w
+			nw.s = strings.ReplaceAll(w.s, repl, "\x00")
+			nw.dyn, nw.stream = true, true
+			out = append(out, nw)
+			used = true
+			continue
+		}
+		out = append(out, w)
+	}
+	if !used && appendIfNone && repl == "" {
+		out = append(out, streamWord(""))
+	}
+	return out
+}
+
+func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	args := c.Args
+	i := 0
+	dry := false
+	for i < len(args) {
+		s := args[i].s
+		if args[i].dyn || s == "" || s[0] != '-' || s == ":::" || s == "::::" {
+			break
+		}
+		i++
+		switch s {
+		case "--dry-run", "--dryrun":
+			dry = true
+		case "--nice", "--rpl", "-j", "-n", "-N", "-S", "--sshlogin", "--jobs", "--max-args", "--header", "--env", "-I", "--colsep", "-C", "--delay", "--timeout", "--retries", "--tag-string", "--tagstring", "--workdir", "--wd", "-L", "-P", "-s", "-d", "--delimiter", "-a", "--arg-file", "--basefile", "--results", "--joblog", "--tmpdir":
+			i++
+		}
+	}
+	tmpl := at(args, i)
+	var sources []word
+	sawSep := false
+	for j, w := range tmpl {
+		if !w.dyn && (w.s == ":::" || w.s == "::::" || w.s == ":::+" || w.s == "::::+") {
+			sources = tmpl[j+1:]
+			tmpl = tmpl[:j]
+			sawSep = true
+			break
+		}
+	}
+	if c.Has("--version", "--help", "-h") || (sawSep && len(tmpl) == 0 && len(sources) == 0) {
+		return feed{t: tUnknown}
+	}
+	if dry {
+		for _, w := range tmpl {
+			if strings.Contains(w.s, "{=") {
+				a.fire("dynamic.code", c, "parallel {= perl =} expression")
+			}
+		}
+		return feed{t: tUnknown}
+	}
+	if len(tmpl) == 0 {
+		switch {
+		case len(sources) > 0:
+			for _, s := range sources {
+				a.runText(c, s, sc.clone(), depth, "parallel")
+			}
+		case in.known:
+			a.runFeed(c, in, sc, depth)
+		default:
+			a.fire("dynamic.stream-command", c, "parallel runs commands read from stdin")
+		}
+		return feed{t: tUnknown}
+	}
+	for _, w := range tmpl {
+		if strings.Contains(w.s, "{=") {
+			a.fire("dynamic.code", c, "parallel {= perl =} expression")
+		}
+	}
+	var vals []word
+	for _, s := range sources {
+		if !s.dyn && (s.s == ":::" || s.s == "::::" || s.s == ":::+") {
+			continue
+		}
+		vals = append(vals, s)
+		if len(vals) >= 32 {
+			break
+		}
+	}
+	if len(vals) == 0 || (len(sources) > 0 && !sources[0].dyn && strings.HasPrefix(sources[0].s, "::::")) {
+		vals = []word{streamWord("")}
+	}
+	for _, v := range vals {
+		argv := replaceParallel(tmpl, v)
+		a.exec(argv, env, sc.clone(), depth+1, feed{t: tUnknown})
+	}
+	return feed{t: tUnknown}
+}
+
+// replaceParallel fills GNU parallel's replacement strings ({}, {1}, {.},
+// ...) with v, or appends v when the template has none.
+func replaceParallel(tmpl []word, v word) []word {
+	out := make([]word, 0, len(tmpl)+1)
+	used := false
+	for _, w := range tmpl {
+		if w.dyn || !strings.Contains(w.s, "{") {
+			out = append(out, w)
+			continue
+		}
+		s := w.s
+		for _, tok := range []string{"{}", "{1}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1.}", "{2}"} {
+			if strings.Contains(s, tok) {
+				s = strings.ReplaceAll(s, tok, v.s)
+				used = true
+			}
+		}
+		nw := w
+		nw.s = s
+		if s != w.s {
+			nw.dyn = nw.dyn || v.dyn
+			nw.stream = nw.stream || v.stream
+		}
+		out = append(out, nw)
+	}
+	if !used {
+		out = append(out, v)
+	}
+	return out
+}
+
+// findValueOpts are find primaries that take one value (two for -fprintf).
+var findValueOpts = map[string]int{
+	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-regex": 1, "-iregex": 1, "-type": 1, "-xtype": 1,
+	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1,
+	"-amin": 1, "-cmin": 1, "-size": 1, "-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-perm": 1,
+	"-maxdepth": 1, "-mindepth": 1, "-printf": 1, "-fprintf": 2, "-fprint": 1, "-fprint0": 1,
+	"-fls": 1, "-wholename": 1, "-iwholename": 1, "-lname": 1, "-ilname": 1, "-samefile": 1,
+	"-inum": 1, "-links": 1, "-used": 1, "-context": 1, "-files0-from": 1, "-regextype": 1,
+	"-newermt": 1, "-newerct": 1, "-newerat": 1, "-fstype": 1,
+}
+
+func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	args := c.Args
+	i := 0
+	for i < len(args) && !args[i].dyn && (args[i].s == "-H" || args[i].s == "-L" || args[i].s == "-P" || strings.HasPrefix(args[i].s, "-O") || args[i].s == "-D") {
+		if args[i].s == "-D" {
+			i++
+		}
+		i++
+	}
+	var roots []word
+	for i < len(args) {
+		s := args[i].s
+		if !args[i].dyn && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ")") {
+			break
+		}
+		if args[i].stream && strings.IndexByte(s, 0) == 0 {
+			a.fire("dynamic.stream-command", c, "find's start point or expression arrives on stdin")
+		}
+		roots = append(roots, args[i])
+		i++
+	}
+	if len(roots) == 0 {
+		roots = []word{lit(".")}
+	}
+	for ; i < len(args); i++ {
+		w := args[i]
+		if w.dyn {
+			if c.Stream || w.stream {
+				a.fire("dynamic.stream-command", c, "find expression arrives on stdin")
+			} else {
+				a.fire("dynamic.code", c, "find expression "+w.display()+" is computed at run time")
+			}
+			continue
+		}
+		switch s := w.s; {
+		case findValueOpts[s] > 0:
+			i += findValueOpts[s]
+		case s == "-delete":
+			a.findDelete(c, roots, sc)
+		case s == "-exec" || s == "-execdir" || s == "-ok" || s == "-okdir":
+			j := i + 1
+			for j < len(args) && !(args[j].s == ";" || (args[j].s == "+" && j > i+1 && args[j-1].s == "{}")) {
+				j++
+			}
+			inner := args[i+1 : min(j, len(args))]
+			a.findExec(c, inner, roots, env, sc, depth)
+			i = j
+		}
+	}
+	return feed{t: tUnknown}
+}
+
+func (a *analyzer) findDelete(c *Cmd, roots []word, sc *scope) {
+	for _, r := range roots {
+		t := a.classify(r, sc)
+		if t.class == pcProject && (t.abs == sc.cwdIf() || t.abs == a.projectRoot(sc)) {
+			t.class = pcInside
+		}
+		switch t.class {
+		case pcRoot, pcHome, pcSystem, pcOutside, pcProject, pcUnknown:
+			a.fire("fs.find-delete-outside", c, "find "+r.display()+" -delete")
+		case pcInside, pcTemp:
+			a.fire("fs.find-delete", c, "find "+r.display()+" -delete")
+		}
+		if t.git {
+			a.fire("fs.rm-git-metadata", c, "find -delete inside .git")
+		}
+	}
+}
+
+func (a *analyzer) findExec(c *Cmd, inner []word, roots []word, env map[string]word, sc *scope, depth int) {
+	if len(inner) == 0 {
+		return
+	}
+	for _, r := range roots {
+		prefix := r.s
+		if !strings.HasSuffix(prefix, "/") {
+			prefix += "/"
+		}
+		if r.dyn {
+			prefix = ""
+		}
+		argv := make([]word, len(inner))
+		for k, w := range inner {
+			if !w.dyn && strings.Contains(w.s, "{}") {
+				nw := w
+				nw.s = strings.ReplaceAll(w.s, "{}", prefix+"\x00")
+				nw.dyn, nw.stream = true, true
+				argv[k] = nw
+				continue
+			}
+			argv[k] = w
+		}
+		a.exec(argv, env, sc.clone(), depth+1, feed{})
+	}
+}
+
+// hAwk finds the shell commands an awk program runs (system(), pipes).
+func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	if c.Has("-f", "--file") {
+		return feed{t: tUnknown}
+	}
+	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
+	if i >= len(c.Args) {
+		if c.Stream {
+			a.fire("dynamic.stream-code", c, "awk program arrives on stdin")
+		}
+		return feed{t: tUnknown}
+	}
+	prog := c.Args[i]
+	if prog.dyn {
+		a.fire("dynamic.code", c, "awk program is computed at run time")
+		return feed{t: tUnknown}
+	}
+	if reAwkDynSystem.MatchString(prog.s) {
+		if c.Stream {
+			a.fire("dynamic.stream-code", c, "awk runs input lines as shell commands")
+		} else {
+			a.fire("dynamic.code", c, "awk runs a computed shell command")
+		}
+	}
+	if strings.Contains(prog.s, "system") || strings.Contains(prog.s, "getline") || strings.Contains(prog.s, "| \"") || strings.Contains(prog.s, "|\"") {
+		for _, s := range stringLiterals(prog.s) {
+			a.runQuiet(c, s, sc, depth)
+		}
+	}
+	for _, s := range stringLiterals(prog.s) {
+		a.secretLiteral(c, s, sc)
+	}
+	return feed{t: tUnknown}
+}
+
+// reAwkDynSystem: system() or a pipe with a non-literal command.
+var reAwkDynSystem = regexp.MustCompile(`system\(\s*[^"\s)]|[^"\s]\s*\|\s*getline|print[^;}]*\|\s*[^"\s]`)
+
+// runQuiet analyses a string that may be shell code; text that does not
+// parse as shell is ignored because it was probably not meant as code.
+func (a *analyzer) runQuiet(c *Cmd, s string, sc *scope, depth int) {
+	if strings.TrimSpace(s) == "" || depth+1 > maxDepth {
+		return
+	}
+	f, err := parse(s)
+	if err != nil {
+		if dangerousText(s) {
+			a.fire("parse.error", c, "embedded shell text")
+		}
+		return
+	}
+	a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
+}
+
+// stringLiterals extracts quoted string literals from program text in
+// C-like, Python, Ruby, Perl or JavaScript syntax.
+func stringLiterals(code string) []string {
+	var out []string
+	for i := 0; i < len(code); i++ {
+		q := code[i]
+		if q != '"' && q != '\'' && q != '`' {
+			continue
+		}
+		triple := i+2 < len(code) && code[i+1] == q && code[i+2] == q
+		start := i + 1
+		if triple {
+			start = i + 3
+		}
+		var b strings.Builder
+		j := start
+		for j < len(code) {
+			ch := code[j]
+			if ch == '\\' && j+1 < len(code) {
+				b.WriteByte(ch)
+				b.WriteByte(code[j+1])
+				j += 2
+				continue
+			}
+			if ch == q && (!triple || (j+2 < len(code) && code[j+1] == q && code[j+2] == q)) {
+				break
+			}
+			b.WriteByte(ch)
+			j++
+		}
+		out = append(out, ansiC(b.String()))
+		if triple {
+			j += 2
+		}
+		i = j
+		if len(out) > 256 {
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,505 @@
+package guard
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The corpora are other guards' test suites as data (see
+// shared/corpora/README.md). Each file is its own conformance suite with a
+// threshold on block-vs-allow agreement.
+
+const (
+	testHome    = "/home/user"
+	testProject = "/home/user/proj"
+)
+
+var testTemps = []string{"/tmp", "/var/tmp"}
+
+func corporaDir(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "..", "shared", "corpora")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("corpora directory missing: %v", err)
+		}
+		t.Skipf("corpora directory missing (%v); set CI=1 to make this fatal", err)
+	}
+	return dir
+}
+
+type row struct {
+	cmd, path, expected string
+	tags                []string
+	coarse              string
+	line                int
+}
+
+func (r row) tag(prefix string) (string, bool) {
+	for _, t := range r.tags {
+		if strings.HasPrefix(t, prefix) {
+			return strings.TrimPrefix(t, prefix), true
+		}
+	}
+	return "", false
+}
+
+func (r row) has(tag string) bool {
+	for _, t := range r.tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+func loadCorpus(t testing.TB, name string) []row {
+	t.Helper()
+	f, err := os.Open(filepath.Join(corporaDir(t), name))
+	if err != nil {
+		t.Fatalf("open corpus: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<22)
+	var rows []row
+	paths := strings.HasSuffix(name, "-paths.tsv")
+	multi := strings.Contains(name, "multiline")
+	n := 0
+	for sc.Scan() {
+		n++
+		if n == 1 {
+			continue
+		}
+		cols := strings.Split(sc.Text(), "\t")
+		var r row
+		if paths {
+			if len(cols) < 4 {
+				continue
+			}
+			r = row{path: cols[1], expected: cols[2], line: n}
+			r.tags = strings.Split(cols[3], "|")
+			r.cmd = cols[0]
+		} else {
+			if len(cols) < 3 {
+				continue
+			}
+			r = row{cmd: cols[0], expected: cols[1], line: n}
+			r.tags = strings.Split(cols[2], "|")
+			if multi {
+				r.cmd = unescapeCorpus(r.cmd)
+			}
+		}
+		r.coarse = r.tags[0]
+		rows = append(rows, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("read corpus %s: %v", name, err)
+	}
+	return rows
+}
+
+// unescapeCorpus undoes the multiline files' escaping (\\ \n \t \r \xNN).
+func unescapeCorpus(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case '\\':
+			b.WriteByte('\\')
+		case 'x':
+			if i+2 < len(s) {
+				if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+					b.WriteByte(byte(v))
+					i += 2
+					continue
+				}
+			}
+			b.WriteString(`\x`)
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// tally counts block-vs-allow agreement.
+type tally struct {
+	name       string
+	agree, all int
+	allowRows  int
+	allowBlock int
+	skipped    map[string]int
+	perCat     map[string][2]int
+	misses     []string
+}
+
+func newTally(name string) *tally {
+	return &tally{name: name, skipped: map[string]int{}, perCat: map[string][2]int{}}
+}
+
+func (t *tally) add(r row, res Result, input string) {
+	blocked := res.Verdict != Allow
+	want := r.expected != "allow"
+	ok := blocked == want
+	t.all++
+	if ok {
+		t.agree++
+	}
+	if r.expected == "allow" {
+		t.allowRows++
+		if blocked {
+			t.allowBlock++
+		}
+	}
+	pc := t.perCat[r.coarse]
+	pc[1]++
+	if ok {
+		pc[0]++
+	}
+	t.perCat[r.coarse] = pc
+	if !ok {
+		in := input
+		if len(in) > 160 {
+			in = in[:160] + "…"
+		}
+		t.misses = append(t.misses, fmt.Sprintf("line %d want %s got %s (%s) %q [%s]", r.line, r.expected, res.Verdict, res.Rule, in, strings.Join(r.tags, "|")))
+	}
+}
+
+func (t *tally) pct() float64 {
+	if t.all == 0 {
+		return 100
+	}
+	return 100 * float64(t.agree) / float64(t.all)
+}
+
+func (t *tally) report(tb testing.TB, threshold float64) {
+	tb.Helper()
+	var cats []string
+	for c := range t.perCat {
+		cats = append(cats, c)
+	}
+	sort.Strings(cats)
+	var parts []string
+	for _, c := range cats {
+		v := t.perCat[c]
+		parts = append(parts, fmt.Sprintf("%s %d/%d", c, v[0], v[1]))
+	}
+	tb.Logf("%s: %d/%d = %.2f%% (threshold %.1f%%); allow rows blocked %d/%d; skipped %v", t.name, t.agree, t.all, t.pct(), threshold, t.allowBlock, t.allowRows, t.skipped)
+	tb.Logf("%s per category: %s", t.name, strings.Join(parts, ", "))
+	show := 15
+	if v, err := strconv.Atoi(os.Getenv("GUARD_MISSES")); err == nil {
+		show = v
+	}
+	for i, m := range t.misses {
+		if i >= show {
+			tb.Logf("... %d more misses (GUARD_MISSES=N to show)", len(t.misses)-show)
+			break
+		}
+		tb.Logf("miss: %s", m)
+	}
+	if t.pct() < threshold {
+		tb.Errorf("%s agreement %.2f%% below threshold %.1f%%", t.name, t.pct(), threshold)
+	}
+}
+
+func shellReq(cmd, cwd string) Request {
+	return Request{Tool: "shell", Command: cmd, Cwd: cwd, Home: testHome, ProjectRoot: cwd, TempDirs: testTemps}
+}
+
+// ccModeSwitches maps cc-safety-net's modes to atreides switches.
+var ccModeSwitches = map[string]map[string]string{
+	"strict":                {"strict_dynamic": "deny", "dynamic_targets": "deny"},
+	"paranoid-rm":           {"rm_recursive_in_project": "deny"},
+	"paranoid-interpreters": {"interpreter_one_liners": "deny"},
+}
+
+func policyFor(t testing.TB, o Options) *Policy {
+	t.Helper()
+	p, err := NewPolicy(o)
+	if err != nil {
+		t.Fatalf("NewPolicy: %v", err)
+	}
+	return p
+}
+
+// ccRun replays cc-safety-net command rows. Rows without cwd:project were
+// recorded with no cwd at all, so they are replayed with an empty Cwd
+// (relative paths then count as outside the project, as in the source).
+func ccRun(t *testing.T, files []string, standard bool) *tally {
+	name := "cc-safety-net standard"
+	if !standard {
+		name = "cc-safety-net mode rows"
+	}
+	tl := newTally(name)
+	policies := map[string]*Policy{"": DefaultPolicy()}
+	for m, sw := range ccModeSwitches {
+		policies[m] = policyFor(t, Options{Switches: sw})
+	}
+	for _, f := range files {
+		for _, r := range loadCorpus(t, f) {
+			if r.has("shell:powershell") {
+				tl.skipped["powershell"]++
+				continue
+			}
+			mode, hasMode := r.tag("mode:")
+			if hasMode == standard {
+				continue
+			}
+			if mode == "worktree" {
+				if r.expected == "allow" {
+					tl.skipped["worktree-allow"]++
+					continue
+				}
+				mode = ""
+			}
+			cwd := ""
+			if r.has("cwd:project") {
+				cwd = testProject
+			}
+			res := policies[mode].Check(shellReq(r.cmd, cwd))
+			tl.add(r, res, r.cmd)
+		}
+	}
+	return tl
+}
+
+func TestCorpusCCSafetyNet(t *testing.T) {
+	tl := ccRun(t, []string{"cc-safety-net.tsv", "cc-safety-net-multiline.tsv"}, true)
+	tl.report(t, 98.5)
+}
+
+func TestCorpusCCSafetyNetModes(t *testing.T) {
+	tl := ccRun(t, []string{"cc-safety-net.tsv", "cc-safety-net-multiline.tsv"}, false)
+	tl.report(t, 90)
+}
+
+// TestCorpusCCSafetyNetLarge is for robustness and latency: verdicts there
+// depend on cc-safety-net's work budgets, so agreement is only reported.
+func TestCorpusCCSafetyNetLarge(t *testing.T) {
+	tl := newTally("cc-safety-net large")
+	for _, r := range loadCorpus(t, "cc-safety-net-large.tsv") {
+		if r.has("shell:powershell") {
+			tl.skipped["powershell"]++
+			continue
+		}
+		cwd := ""
+		if r.has("cwd:project") {
+			cwd = testProject
+		}
+		tl.add(r, DefaultPolicy().Check(shellReq(r.cmd, cwd)), r.cmd)
+	}
+	tl.report(t, 0)
+}
+
+// TestCorpusCCSafetyNetPaths runs the file-tool path corpus through the
+// wired secret check. Until internal/secrets is wired in, the guard's
+// stop-gap detector is used, so this suite reports without failing below
+// its target (99.5% on rows without the default-off secret.cli.* rules).
+func TestCorpusCCSafetyNetPaths(t *testing.T) {
+	all := newTally("cc-safety-net paths (all)")
+	def := newTally("cc-safety-net paths (without secret.cli.*)")
+	for _, r := range loadCorpus(t, "cc-safety-net-paths.tsv") {
+		tool := "read"
+		if strings.Contains(r.cmd, "grep") || strings.Contains(r.cmd, "glob") {
+			tool = "search"
+		}
+		res := DefaultPolicy().Check(Request{Tool: tool, Path: r.path, Cwd: testProject, Home: testHome, ProjectRoot: testProject, TempDirs: testTemps})
+		all.add(r, res, r.path)
+		if rule, _ := r.tag("secret.cli."); rule == "" && !strings.Contains(strings.Join(r.tags, "|"), "secret.cli.") {
+			def.add(r, res, r.path)
+		}
+	}
+	all.report(t, 0)
+	threshold := 0.0
+	if os.Getenv("GUARD_SECRETS_WIRED") != "" {
+		threshold = 99.5
+	}
+	def.report(t, threshold)
+}
+
+// dcgPackGroups maps dcg pack ids to atreides groups ("" = on by default).
+// A key without a dot part ("backup.") covers the whole pack family; an
+// exact id wins over its family. dcg splits some domains by vendor where
+// atreides splits by tool: packs that are only `aws ...` calls (API
+// Gateway, CloudFront, ELB, Route 53, SES) belong to "cloud", whose rules
+// cover the whole aws CLI, while S3, SQS/SNS and Secrets Manager also have
+// rules in their domain group so enabling that group alone covers them.
+var dcgPackGroups = map[string]string{
+	"core.":             "",
+	"system.":           "",
+	"cloud.":            "cloud",
+	"apigateway.aws":    "cloud",
+	"apigateway.apigee": "cloud",
+	"apigateway.kong":   "network",
+	"cdn.cloudfront":    "cloud",
+	"cdn.":              "network",
+	"dns.route53":       "cloud",
+	"dns.":              "network",
+	"loadbalancer.elb":  "cloud",
+	"loadbalancer.":     "network",
+	"email.ses":         "cloud",
+	"email.":            "saas",
+	"featureflags.":     "saas",
+	"payment.":          "saas",
+	"monitoring.":       "monitoring",
+	"storage.":          "storage",
+	"backup.":           "storage",
+	"database.":         "databases",
+	"search.":           "databases",
+	"containers.":       "containers",
+	"kubernetes.":       "kubernetes",
+	"secrets.":          "secrets",
+	"messaging.":        "messaging",
+	"cicd.":             "platform",
+	"platform.":         "platform",
+	"remote.":           "remote",
+	"package_managers":  "packages",
+	"strict_git":        "protected-branches",
+}
+
+// dcgPack strips the rule suffix some rows carry (pack:core.git:branch-force-delete).
+func dcgPack(tag string) string {
+	pack, _, _ := strings.Cut(tag, ":")
+	return pack
+}
+
+// dcgGroup maps a dcg pack id to an atreides group ("" = core, "-" = a pack
+// atreides does not implement).
+func dcgGroup(pack string) string {
+	pack = dcgPack(pack)
+	if g, ok := dcgPackGroups[pack]; ok {
+		return g
+	}
+	if fam, _, ok := strings.Cut(pack, "."); ok {
+		if g, ok := dcgPackGroups[fam+"."]; ok {
+			return g
+		}
+	}
+	return "-"
+}
+
+// dcgDefault is dcg's generated default configuration.
+var dcgDefaultPacks = map[string]bool{"core.git": true, "core.filesystem": true, "database.postgresql": true, "containers.docker": true}
+
+// dcgSwitches is dcg's side of the documented policy disagreements
+// (guards.md §7.2): it denies recursive deletes inside the project, treats
+// heredoc text fed to cat/wc as data, and denies interpreter delete APIs.
+var dcgSwitches = map[string]string{"rm_recursive_in_project": "deny"}
+
+func TestCorpusDCG(t *testing.T) {
+	def := newTally("dcg default-config")
+	defPlain := newTally("dcg default-config (atreides default switches)")
+	opt := newTally("dcg opt-in packs (groups enabled)")
+	perGroup := map[string]*tally{}
+	pDef := policyFor(t, Options{Groups: []string{"databases", "containers"}, Switches: dcgSwitches})
+	pDefPlain := policyFor(t, Options{Groups: []string{"databases", "containers"}})
+	pAll := policyFor(t, Options{Groups: Groups(), Switches: dcgSwitches})
+	for _, f := range []string{"dcg.tsv", "dcg-multiline.tsv"} {
+		for _, r := range loadCorpus(t, f) {
+			pack, hasPack := r.tag("pack:")
+			pack = dcgPack(pack)
+			req := shellReq(r.cmd, testProject)
+			if !hasPack || dcgDefaultPacks[pack] {
+				def.add(r, pDef.Check(req), r.cmd)
+				defPlain.add(r, pDefPlain.Check(req), r.cmd)
+				continue
+			}
+			g := dcgGroup(pack)
+			if g == "-" {
+				def.skipped["unsupported-pack"]++
+				continue
+			}
+			res := pAll.Check(req)
+			opt.add(r, res, r.cmd)
+			if perGroup[g] == nil {
+				perGroup[g] = newTally("dcg opt-in group " + g)
+			}
+			perGroup[g].add(r, res, r.cmd)
+		}
+	}
+	defPlain.report(t, 0)
+	def.report(t, 97)
+	var groups []string
+	for g := range perGroup {
+		groups = append(groups, g)
+	}
+	sort.Strings(groups)
+	for _, g := range groups {
+		pg := perGroup[g]
+		t.Logf("%s: %d/%d = %.2f%%; allow rows blocked %d/%d", pg.name, pg.agree, pg.all, pg.pct(), pg.allowBlock, pg.allowRows)
+	}
+	opt.report(t, 90)
+}
+
+// parrySwitches is parry-guard's side of the disagreements: it asks for
+// sudo, process control, package removal, rebase, and rm outside the cwd.
+var parrySwitches = map[string]string{"sudo": "ask", "process_control": "ask", "package_uninstall": "ask", "git_rebase": "ask", "rm_outside_project": "ask"}
+
+func TestCorpusParry(t *testing.T) {
+	tl := newTally("parry-guard")
+	plain := newTally("parry-guard (atreides default switches)")
+	p := policyFor(t, Options{Switches: parrySwitches})
+	for _, r := range loadCorpus(t, "parry-guard.tsv") {
+		req := shellReq(r.cmd, testProject)
+		tl.add(r, p.Check(req), r.cmd)
+		plain.add(r, DefaultPolicy().Check(req), r.cmd)
+	}
+	plain.report(t, 0)
+	tl.report(t, 90)
+}
+
+func TestCorpusBypasses(t *testing.T) {
+	tl := newTally("bypasses")
+	for _, r := range loadCorpus(t, "bypasses.tsv") {
+		tl.add(r, DefaultPolicy().Check(shellReq(r.cmd, testProject)), r.cmd)
+	}
+	tl.report(t, 95)
+}
+
+// TestCorpusAllowRowsBlocked bounds false positives across every corpus
+// under the default policy.
+func TestCorpusAllowRowsBlocked(t *testing.T) {
+	blocked, total := 0, 0
+	for _, f := range []string{"cc-safety-net.tsv", "cc-safety-net-multiline.tsv", "dcg.tsv", "dcg-multiline.tsv", "parry-guard.tsv", "bypasses.tsv"} {
+		for _, r := range loadCorpus(t, f) {
+			if r.expected != "allow" || r.has("shell:powershell") {
+				continue
+			}
+			if _, m := r.tag("mode:"); m {
+				continue
+			}
+			total++
+			cwd := testProject
+			if strings.HasPrefix(f, "cc-") && !r.has("cwd:project") {
+				cwd = ""
+			}
+			if DefaultPolicy().Check(shellReq(r.cmd, cwd)).Verdict != Allow {
+				blocked++
+			}
+		}
+	}
+	pct := 100 * float64(blocked) / float64(total)
+	t.Logf("allow rows blocked by the default policy: %d/%d = %.2f%%", blocked, total, pct)
+	if pct > 2 {
+		t.Errorf("%.2f%% of allow rows blocked, above 2%%", pct)
+	}
+}

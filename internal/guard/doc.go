@@ -1,0 +1,20 @@
+// Package guard decides allow / ask / deny for the shell commands and file
+// paths a coding agent is about to use.
+//
+// The analysis parses a command with mvdan.cc/sh, walks every simple command
+// that would execute (pipelines, lists, substitutions, function bodies,
+// heredocs fed to shells, strings handed to `bash -c`, `eval`, `ssh`,
+// interpreters and `find -exec`), resolves what it can statically (quote
+// removal, ANSI-C escapes, literal variables, ~ and $HOME, `..`), unwraps
+// wrappers (sudo, env, xargs, timeout, ...) and runs data-driven rules over
+// the resulting argv. What cannot be known statically is reported as `ask`
+// rather than silently allowed.
+//
+// The package is pure: it performs no file or network I/O. Everything that
+// depends on the environment (working directory, home, temp dirs, a symlink
+// resolver) arrives in the Request.
+//
+// Rules live in rules_*.go files as data (Rule values); adding a rule does
+// not touch the analysis. Policy choices where reference guards disagree are
+// switches, documented in docs/guard-policy.md.
+package guard

@@ -1,0 +1,789 @@
+package guard
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// exec evaluates one simple command given as resolved argv and returns what
+// it writes to stdout, as far as the guard can tell.
+func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, in feed) feed {
+	for len(args) > 0 && !args[0].dyn && args[0].s == "" {
+		args = args[1:] // an empty unquoted expansion vanishes
+	}
+	if len(args) == 0 || !a.step() {
+		return feed{}
+	}
+	if depth > maxDepth {
+		a.fire("parse.too-complex", nil, "nesting too deep")
+		return feed{t: tUnknown}
+	}
+	head := args[0]
+	if head.dyn && head.hasGuess && head.t&(tRemote|tDecoded|tUnknown) == 0 && !head.stream && depth < maxDepth {
+		// The program name came from printf/echo output the guard
+		// computed: judge the command it spells, and say it was hidden.
+		a.fire("dynamic.command", nil, "program name "+head.guess+" is assembled at run time")
+		guessed := append(a.splitWords(lit(head.guess), sc, depth), args[1:]...)
+		return a.exec(guessed, env, sc, depth+1, in)
+	}
+	if head.dyn || strings.ContainsRune(head.s, '\uFFFD') {
+		return a.dynamicProgram(args, sc)
+	}
+	if body, ok := sc.funcs[head.s]; ok {
+		if sc.calling[head.s] {
+			a.fire("system.fork-bomb", nil, "function "+head.s+" calls itself without end")
+			return feed{t: tUnknown}
+		}
+		return a.callFunc(head.s, body, args[1:], sc, depth, in)
+	}
+	if i := strings.IndexByte(head.s, '='); i >= 0 && !isAssignName(head.s[:i]) {
+		// Not a valid assignment, so bash tries to run it as a program
+		// and fails; judge the rest as if it ran, to be safe.
+		return a.exec(args[1:], env, sc, depth, in)
+	}
+	c := &Cmd{Name: normName(head.s), Args: args[1:], a: a, sc: sc}
+	for _, w := range args {
+		c.Stream = c.Stream || w.stream
+	}
+	if c.Name == "git" {
+		return a.git(c, env, sc, depth, in)
+	}
+	a.record(c)
+	if !c.Has("--help", "--version") {
+		a.applyRules(c)
+	}
+	a.streamStructural(c)
+	a.secretArgs(c)
+	a.networkArgs(c, in)
+	if h, ok := handlers[c.Name]; ok {
+		return h(a, c, env, sc, depth, in)
+	}
+	if isInterpreter(c.Name) {
+		return a.interpreter(c, sc, depth, in)
+	}
+	return a.produce(c, sc, in)
+}
+
+// dynamicProgram handles a command whose program name is not static.
+func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
+	head := args[0]
+	c := &Cmd{Name: head.display(), Args: args[1:], a: a, sc: sc}
+	a.record(c)
+	switch {
+	case head.t&tRemote != 0:
+		a.fire("rce.remote-code", c, "program name is downloaded text")
+	case head.stream:
+		a.fire("dynamic.stream-command", c, "program comes from stdin ("+head.display()+")")
+	default:
+		a.fire("dynamic.command", c, "program name "+head.display()+" is computed at run time")
+	}
+	a.secretArgs(c)
+	return feed{t: tUnknown}
+}
+
+func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []word, sc *scope, depth int, in feed) feed {
+	a.called(name)
+	savedPos, savedHas := sc.pos, sc.hasPos
+	sc.pos, sc.hasPos = args, true
+	sc.calling[name] = true
+	out := a.stmt(body, sc, depth+1, in)
+	delete(sc.calling, name)
+	sc.pos, sc.hasPos = savedPos, savedHas
+	return out
+}
+
+func (a *analyzer) record(c *Cmd) {
+	if len(a.cmds) < 256 {
+		a.cmds = append(a.cmds, c.Argv())
+	}
+}
+
+// applyRules runs the data rules registered for c's name.
+func (a *analyzer) applyRules(c *Cmd) {
+	for _, r := range a.p.byName[c.Name] {
+		if r.match(c) {
+			a.fireRule(r, c, "")
+		}
+	}
+	for _, r := range a.p.prefix {
+		for _, n := range r.Names {
+			if strings.HasSuffix(n, "*") && strings.HasPrefix(c.Name, strings.TrimSuffix(n, "*")) && r.match(c) {
+				a.fireRule(r, c, "")
+				break
+			}
+		}
+	}
+	a.customRules(c)
+}
+
+type handler func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed
+
+var handlers map[string]handler
+
+func init() {
+	handlers = map[string]handler{
+		"sudo": hSudo, "doas": hSudo, "run0": hSudo, "pkexec": hSudo,
+		"env": hEnv, "command": hCommand, "builtin": hSkip(0, ""), "exec": hSkip(0, "a"),
+		"nice": hNice, "nohup": hSkip(0, ""), "timeout": hTimeout, "time": hSkip(0, "of"),
+		"stdbuf": hSkip(0, "ioe"), "ionice": hSkip(0, "cnpPu"), "setsid": hSkip(0, ""),
+		"taskset": hTaskset, "chrt": hChrt, "unbuffer": hSkip(0, ""), "caffeinate": hSkip(0, "tw"),
+		"fakeroot": hSkip(0, ""), "torsocks": hSkip(0, ""), "proxychains": hSkip(0, "f"),
+		"proxychains4": hSkip(0, "f"), "strace": hSkip(0, "oepsSuEXPIab"), "ltrace": hSkip(0, "oepsuAnaDlLxXF"),
+		"xvfb-run": hSkip(0, "nslfe"), "dbus-run-session": hSkip(0, ""), "firejail": hSkip(0, ""),
+		"chroot": hSkip(1, ""), "flock": hFlock, "busybox": hBusybox, "watch": hWatch,
+		"xargs": hXargs, "parallel": hParallel, "find": hFind, "eval": hEval,
+		"source": hSource, ".": hSource, "trap": hTrap, "ssh": hSSH, "su": hSu,
+		"script": hScript, "cd": hCd, "pushd": hCd, "alias": hAlias,
+		"awk": hAwk, "gawk": hAwk, "mawk": hAwk, "nawk": hAwk, "busybox-awk": hAwk,
+		"uv": hRunSub("run"), "poetry": hRunSub("run"), "pipenv": hRunSub("run"),
+		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "direnv": hDirenvExec,
+		"nix-shell": hNixShell, "unshare": hSkip(0, ""), "nsenter": hSkip(0, "tS"),
+		"wine": hSkip(0, ""), "sg": hSg, "then": hSkip(0, ""), "do": hSkip(0, ""),
+	}
+	for _, s := range shellNames {
+		handlers[s] = hShell
+	}
+}
+
+var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "loksh", "pdksh", "hush"}
+
+// skipOptions returns the index of the first operand. valued lists short
+// option letters that take a value; long options with a value use '='
+// unless listed in longValued.
+func skipOptions(args []word, valued string, longValued ...string) int {
+	i := 0
+	for i < len(args) {
+		s := args[i].s
+		if args[i].dyn {
+			return i
+		}
+		if s == "--" {
+			return i + 1
+		}
+		if strings.HasPrefix(s, "--") {
+			name, _, has := strings.Cut(s, "=")
+			i++
+			if !has {
+				for _, l := range longValued {
+					if l == name {
+						i++
+						break
+					}
+				}
+			}
+			continue
+		}
+		if len(s) < 2 || s[0] != '-' {
+			return i
+		}
+		i++
+		for j := 1; j < len(s); j++ {
+			if strings.IndexByte(valued, s[j]) >= 0 {
+				if j == len(s)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	return i
+}
+
+func at(args []word, i int) []word {
+	if i >= len(args) {
+		return nil
+	}
+	return args[i:]
+}
+
+// hSkip unwraps wrappers with the given short value options and n fixed
+// operands before the wrapped command.
+func hSkip(n int, valued string) handler {
+	return func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+		i := skipOptions(c.Args, valued) + n
+		return a.exec(at(c.Args, i), env, external(sc, c.Name), depth, in)
+	}
+}
+
+// external is the scope seen by a program a wrapper starts: shell
+// functions are not visible to /usr/bin/time, nohup, sudo and the like
+// (builtin, command and exec run inside the shell and still see them).
+func external(sc *scope, wrapper string) *scope {
+	if wrapper == "builtin" || wrapper == "command" || wrapper == "exec" || len(sc.funcs) == 0 {
+		return sc
+	}
+	c := sc.clone()
+	c.funcs = map[string]*syntax.Stmt{}
+	return c
+}
+
+func hRunSub(sub string) handler {
+	return func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+		p := c.Args
+		if len(p) == 0 || p[0].s != sub {
+			return a.produce(c, sc, in)
+		}
+		return a.exec(at(p, 1+skipOptions(p[1:], "")), env, sc, depth, in)
+	}
+}
+
+func hSudo(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	i := skipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
+	rest := at(c.Args, i)
+	shellFlag := c.Has("-i", "-s", "--login", "--shell")
+	a.fire("privilege.sudo", c, "")
+	if v, ok := c.Flag("-D", "--chdir"); ok {
+		sc = a.chdir(sc.clone(), word{s: v})
+	}
+	if c.Has("-e", "--edit") || c.Name == "sudoedit" {
+		for _, w := range rest {
+			a.writeTarget(c, w, sc)
+		}
+		return feed{t: tUnknown}
+	}
+	if len(rest) == 0 {
+		if shellFlag {
+			a.fire("privilege.root-shell", c, "")
+		}
+		return feed{t: tUnknown}
+	}
+	inner := normName(rest[0].s)
+	if !rest[0].dyn && len(rest) == 1 && isShell(inner) || inner == "su" {
+		a.fire("privilege.root-shell", c, "")
+	}
+	return a.exec(rest, env, sc, depth, in)
+}
+
+func isShell(n string) bool {
+	for _, s := range shellNames {
+		if s == n {
+			return true
+		}
+	}
+	return false
+}
+
+func hSu(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	if v, ok := c.Flag("-c", "--command"); ok {
+		return a.runText(c, word{s: v}, sc.clone(), depth, "su -c")
+	}
+	a.fire("privilege.root-shell", c, "")
+	return feed{t: tUnknown}
+}
+
+func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	args := c.Args
+	inner := sc
+	var out []word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		if w.dyn && !strings.Contains(s, "=") {
+			out = append(out, args[i:]...)
+			break
+		}
+		switch {
+		case s == "--":
+			out = append(out, at(args, i+1)...)
+			i = len(args)
+		case s == "-":
+			// same as -i
+		case s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2):
+			var str word
+			switch {
+			case strings.HasPrefix(s, "--split-string="):
+				str = word{s: strings.TrimPrefix(s, "--split-string="), dyn: w.dyn}
+			case strings.HasPrefix(s, "-S") && len(s) > 2:
+				str = word{s: s[2:], dyn: w.dyn}
+			default:
+				if i+1 < len(args) {
+					i++
+					str = args[i]
+				}
+			}
+			split := a.splitWords(str, sc, depth)
+			out = append(out, split...)
+			out = append(out, at(args, i+1)...)
+			i = len(args)
+		case s == "-u" || s == "--unset" || s == "-C" || s == "--chdir" || s == "-P":
+			if i+1 < len(args) {
+				if s == "-C" || s == "--chdir" {
+					inner = a.chdir(sc.clone(), args[i+1])
+				}
+				i++
+			}
+		case strings.HasPrefix(s, "--chdir="):
+			inner = a.chdir(sc.clone(), word{s: strings.TrimPrefix(s, "--chdir="), dyn: w.dyn})
+		case strings.HasPrefix(s, "-C") && len(s) > 2:
+			inner = a.chdir(sc.clone(), word{s: s[2:], dyn: w.dyn})
+		case strings.HasPrefix(s, "-") && len(s) > 1:
+			// -i, -0, -v, -uNAME, --unset=NAME, --ignore-environment ...
+		case strings.Contains(s, "=") && isAssignName(s[:strings.Index(s, "=")]):
+			name, val, _ := strings.Cut(s, "=")
+			a.envRule(name, word{s: val, dyn: w.dyn, t: w.t}, sc, depth)
+		default:
+			out = append(out, args[i:]...)
+			i = len(args)
+		}
+	}
+	if len(out) == 0 {
+		return feed{t: tEnv}
+	}
+	// Assignments produced by -S are not commands.
+	for len(out) > 0 && !out[0].dyn && strings.Contains(out[0].s, "=") && isAssignName(out[0].s[:strings.Index(out[0].s, "=")]) {
+		out = out[1:]
+	}
+	return a.exec(out, env, inner, depth, in)
+}
+
+func isAssignName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// splitWords splits a string the way `env -S` and `watch` do: shell-like
+// quoting, no expansion beyond what the parser resolves.
+func (a *analyzer) splitWords(w word, sc *scope, depth int) []word {
+	if w.dyn {
+		return []word{w}
+	}
+	var out []word
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	err := p.Words(strings.NewReader(w.s), func(sw *syntax.Word) bool {
+		out = append(out, a.wordFields(sw, sc, depth, false)...)
+		return true
+	})
+	if err != nil {
+		for _, f := range strings.Fields(w.s) {
+			out = append(out, lit(f))
+		}
+	}
+	return out
+}
+
+func (a *analyzer) chdir(sc *scope, w word) *scope {
+	if w.dyn {
+		sc.cwdOK = false
+		return sc
+	}
+	p := w.s
+	if p == "" || p == "~" {
+		p = a.req.Home
+	}
+	if p == "-" {
+		sc.cwdOK = false
+		return sc
+	}
+	if !sc.cwdOK && !strings.HasPrefix(p, "/") {
+		return sc
+	}
+	sc.cwd = cleanJoin(sc.cwd, p)
+	sc.cwdOK = sc.cwd != ""
+	return sc
+}
+
+func hCd(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	pos := c.Pos()
+	if len(pos) == 0 {
+		a.chdir(sc, lit(a.req.Home))
+		return feed{}
+	}
+	a.chdir(sc, pos[0])
+	return feed{}
+}
+
+func hCommand(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	i := skipOptions(c.Args, "")
+	if c.Has("-v", "-V") && len(c.Args)-i <= 1 {
+		return feed{t: tUnknown} // a lookup: nothing runs
+	}
+	return a.exec(at(c.Args, i), env, sc, depth, in)
+}
+
+func hNice(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	return a.exec(at(c.Args, skipOptions(c.Args, "n", "--adjustment")), env, sc, depth, in)
+}
+
+func hTimeout(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	i := skipOptions(c.Args, "sk", "--signal", "--kill-after")
+	return a.exec(at(c.Args, i+1), env, sc, depth, in)
+}
+
+func hTaskset(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	i := skipOptions(c.Args, "")
+	if c.Has("-p", "--pid") {
+		return feed{}
+	}
+	return a.exec(at(c.Args, i+1), env, sc, depth, in)
+}
+
+func hChrt(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	i := skipOptions(c.Args, "T")
+	return a.exec(at(c.Args, i+1), env, sc, depth, in)
+}
+
+func hFlock(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	if v, ok := c.Flag("-c", "--command"); ok {
+		return a.runText(c, word{s: v}, sc.clone(), depth, "flock -c")
+	}
+	i := skipOptions(c.Args, "wEc", "--timeout", "--conflict-exit-code")
+	return a.exec(at(c.Args, i+1), env, sc, depth, in)
+}
+
+func hSg(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	p := c.Pos()
+	if len(p) >= 2 {
+		return a.runText(c, p[1], sc.clone(), depth, "sg")
+	}
+	return feed{}
+}
+
+func hBusybox(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	return a.exec(c.Args, env, sc, depth, in)
+}
+
+func hWatch(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	i := skipOptions(c.Args, "nq", "--interval", "--equexit")
+	rest := at(c.Args, i)
+	if c.Has("-x", "--exec") {
+		return a.exec(rest, env, sc, depth, in)
+	}
+	// watch joins its arguments and runs them with sh -c; judge both that
+	// string and the argv as given.
+	a.exec(rest, env, sc.clone(), depth+1, in)
+	return a.runText(c, joinWords(rest), sc.clone(), depth, "watch")
+}
+
+func joinWords(ws []word) word {
+	out := word{}
+	parts := make([]string, len(ws))
+	guesses := make([]string, len(ws))
+	guessOK := true
+	for i, w := range ws {
+		parts[i] = w.s
+		guesses[i] = w.s
+		if w.dyn {
+			guesses[i] = w.guess
+			guessOK = guessOK && w.hasGuess
+		}
+		out.dyn = out.dyn || w.dyn
+		out.t |= w.t
+		out.stream = out.stream || w.stream
+	}
+	out.s = strings.Join(parts, " ")
+	if out.dyn && guessOK {
+		out.guess, out.hasGuess = strings.Join(guesses, " "), true
+	}
+	return out
+}
+
+func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	if v, ok := c.Flag("-c", "--command"); ok {
+		return a.runText(c, word{s: v}, sc.clone(), depth, "script -c")
+	}
+	return feed{}
+}
+
+func hDirenvExec(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	p := c.Args
+	if len(p) >= 2 && p[0].s == "exec" {
+		return a.exec(at(p, 2), env, sc, depth, in)
+	}
+	return feed{t: tUnknown}
+}
+
+func hNixShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	if v, ok := c.Flag("--run", "--command"); ok {
+		return a.runText(c, word{s: v}, sc.clone(), depth, "nix-shell --run")
+	}
+	return feed{t: tUnknown}
+}
+
+func hAlias(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	for _, w := range c.Args {
+		if _, v, ok := strings.Cut(w.s, "="); ok {
+			a.runText(c, word{s: v, dyn: w.dyn, t: w.t}, sc.clone(), depth, "alias")
+		}
+	}
+	return feed{}
+}
+
+// runText evaluates a string that a carrier will execute as shell code.
+func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) feed {
+	switch {
+	case code.t&tRemote != 0:
+		a.fire("rce.remote-code", c, via+" runs downloaded text")
+		return feed{t: tUnknown}
+	case code.dyn && code.hasGuess:
+		// Substitution output the guard computed (printf, base64 -d):
+		// judge the text, and still flag that it was hidden.
+		out := a.runScript(code.guess, sc, depth+1, feed{})
+		if code.t&tDecoded != 0 {
+			a.fire("rce.obfuscated", c, via+" runs decoded text")
+		} else {
+			a.fire("dynamic.code", c, via+" runs text assembled at run time")
+		}
+		return out
+	case code.dyn && code.t&tDecoded != 0:
+		a.fire("rce.decode-to-shell", c, via+" runs decoded text")
+		return feed{t: tUnknown}
+	case code.dyn && code.stream:
+		a.fire("dynamic.stream-code", c, via+" runs code that arrives on stdin")
+		return feed{t: tUnknown}
+	case code.dyn:
+		a.fire("dynamic.code", c, via+" runs code computed at run time ("+code.display()+")")
+		// Still analyse the known parts: a dynamic tail does not hide a
+		// literal `rm -rf /` in front of it.
+		a.runScript(strings.ReplaceAll(code.s, "\x00", "__dyn__"), sc, depth+1, feed{})
+		return feed{t: tUnknown}
+	}
+	out := a.runScript(code.s, sc, depth+1, feed{})
+	if code.t&tDecoded != 0 {
+		a.fire("rce.obfuscated", c, via+" runs decoded text")
+	}
+	return out
+}
+
+// runFeed evaluates stdin that a shell reads as its script.
+func (a *analyzer) runFeed(c *Cmd, in feed, sc *scope, depth int) feed {
+	switch {
+	case in.t&tRemote != 0:
+		a.fire("rce.pipe-to-shell", c, "downloaded text piped into "+c.Name)
+	case in.known:
+		a.runScript(in.text, sc.clone(), depth+1, feed{})
+		if in.t&tDecoded != 0 {
+			a.fire("rce.obfuscated", c, "decoded text piped into "+c.Name)
+		}
+	case in.t&tDecoded != 0:
+		a.fire("rce.decode-to-shell", c, "decoded text piped into "+c.Name)
+	case in.t != 0:
+		a.fire("dynamic.stdin-script", c, "script on stdin of "+c.Name+" comes from "+orDefault(in.from, "another command"))
+	}
+	return feed{t: tUnknown}
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	args := c.Args
+	hasC := false
+	i := 0
+	for i < len(args) {
+		w := args[i]
+		s := w.s
+		if w.dyn {
+			break
+		}
+		if s == "--" || s == "-" {
+			i++
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			i++
+			if s == "--rcfile" || s == "--init-file" {
+				i++
+			}
+			continue
+		}
+		if len(s) < 2 || (s[0] != '-' && s[0] != '+') {
+			break
+		}
+		i++
+		for j := 1; j < len(s); j++ {
+			switch s[j] {
+			case 'c':
+				hasC = true
+			case 'o', 'O':
+				if j == len(s)-1 {
+					i++
+				}
+				j = len(s)
+			}
+		}
+	}
+	rest := at(args, i)
+	inner := sc.clone()
+	inner.funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions
+	if c.Has("-n") || strings.HasPrefix(c.Name, "-") {
+		return feed{t: tUnknown} // -n: read and check syntax only
+	}
+	if hasC {
+		if len(rest) == 0 {
+			if c.Stream {
+				a.fire("dynamic.stream-code", c, c.Name+" -c code arrives on stdin")
+			}
+			return feed{t: tUnknown}
+		}
+		inner.pos, inner.hasPos = at(rest, 2), true
+		return a.runText(c, rest[0], inner, depth, c.Name+" -c")
+	}
+	if len(rest) == 0 || c.Has("-s") {
+		return a.runFeed(c, in, inner, depth)
+	}
+	return a.scriptFile(c, rest[0], sc, depth)
+}
+
+// scriptFile judges `bash FILE`, `python FILE`, `source FILE`.
+func (a *analyzer) scriptFile(c *Cmd, f word, sc *scope, depth int) feed {
+	switch {
+	case f.proc != nil:
+		return a.runFeed(c, *f.proc, sc, depth)
+	case f.t&tRemote != 0:
+		a.fire("rce.remote-code", c, "script path is downloaded text")
+	case f.stream:
+		a.fire("dynamic.stream-code", c, "script path arrives on stdin")
+	case f.dyn:
+		a.fire("dynamic.script", c, "script path "+f.display()+" is computed at run time")
+	case sc.downloads[cleanJoin(sc.cwd, f.s)] || sc.downloads[f.s]:
+		a.fire("rce.download-exec", c, f.s+" was just downloaded")
+	}
+	return feed{t: tUnknown}
+}
+
+func hEval(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	if len(c.Args) == 0 {
+		return feed{}
+	}
+	code := joinWords(c.Args)
+	return a.runTextShared(c, code, sc, depth, "eval")
+}
+
+// runTextShared is runText in the caller's scope (eval and source share it).
+func (a *analyzer) runTextShared(c *Cmd, code word, sc *scope, depth int, via string) feed {
+	if !code.dyn && code.t&(tRemote|tDecoded) == 0 {
+		return a.runScript(code.s, sc, depth+1, feed{})
+	}
+	return a.runText(c, code, sc, depth, via)
+}
+
+func hSource(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	i := skipOptions(c.Args, "p")
+	rest := at(c.Args, i)
+	if len(rest) == 0 {
+		return feed{}
+	}
+	return a.scriptFile(c, rest[0], sc, depth)
+}
+
+func hTrap(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	p := c.Args
+	if len(p) > 0 && !p[0].dyn && (p[0].s == "-p" || p[0].s == "-l" || p[0].s == "--") {
+		p = p[1:]
+	}
+	if len(p) < 2 || (!p[0].dyn && p[0].s == "-") {
+		return feed{}
+	}
+	return a.runText(c, p[0], sc.clone(), depth, "trap")
+}
+
+func hSSH(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	i := skipOptions(c.Args, "bcDEeFIiJLlmOopQRSWwB")
+	rest := at(c.Args, i)
+	if len(rest) < 2 {
+		return feed{t: tUnknown}
+	}
+	remote := newScope("")
+	remote.cwdOK = false
+	return a.runText(c, joinWords(rest[1:]), remote, depth, "ssh "+rest[0].display())
+}
+
+// isInitIdiom reports whether `eval "$(X)"` / `source <(X)` runs a known
+// shell-init generator; those are allowed (see docs/guard-policy.md).
+func isInitIdiom(ce *syntax.CallExpr) bool {
+	if len(ce.Assigns) > 0 || len(ce.Args) != 2 {
+		return false
+	}
+	name := ce.Args[0].Lit()
+	var stmts []*syntax.Stmt
+	w := ce.Args[1]
+	if len(w.Parts) != 1 {
+		return false
+	}
+	switch x := w.Parts[0].(type) {
+	case *syntax.DblQuoted:
+		if len(x.Parts) != 1 {
+			return false
+		}
+		cs, ok := x.Parts[0].(*syntax.CmdSubst)
+		if !ok {
+			return false
+		}
+		stmts = cs.Stmts
+	case *syntax.CmdSubst:
+		stmts = x.Stmts
+	case *syntax.ProcSubst:
+		if name != "source" && name != "." {
+			return false
+		}
+		stmts = x.Stmts
+	default:
+		return false
+	}
+	if (name != "eval" && name != "source" && name != ".") || len(stmts) != 1 {
+		return false
+	}
+	st := stmts[0]
+	inner, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(inner.Assigns) > 0 || len(st.Redirs) > 0 || st.Negated || st.Background {
+		return false
+	}
+	var argv []string
+	for i, a := range inner.Args {
+		l := a.Lit()
+		if l == "" {
+			return false
+		}
+		if i == 0 {
+			l = normName(l)
+		}
+		argv = append(argv, l)
+	}
+	return initIdiom(argv)
+}
+
+var initIdioms = [][]string{
+	{"ssh-agent"}, {"direnv", "hook"}, {"pyenv", "init"}, {"pyenv", "virtualenv-init"},
+	{"rbenv", "init"}, {"nodenv", "init"}, {"goenv", "init"}, {"jenv", "init"}, {"plenv", "init"},
+	{"starship", "init"}, {"zoxide", "init"}, {"brew", "shellenv"}, {"conda", "shell.bash", "hook"},
+	{"conda", "shell.zsh", "hook"}, {"mise", "activate"}, {"rtx", "activate"}, {"fnm", "env"},
+	{"thefuck", "--alias"}, {"keychain", "--eval"}, {"dircolors"}, {"gdircolors"}, {"opam", "env"},
+	{"luarocks", "path"}, {"kubectl", "completion"}, {"helm", "completion"}, {"gh", "completion"},
+	{"npm", "completion"}, {"fzf"}, {"atuin", "init"}, {"oh-my-posh", "init"}, {"pip", "completion"},
+	{"register-python-argcomplete"}, {"rustup", "completions"}, {"uv", "generate-shell-completion"},
+	{"docker", "completion"}, {"pnpm", "completion"}, {"deno", "completions"}, {"hub", "alias"},
+}
+
+func initIdiom(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	for _, id := range initIdioms {
+		if len(argv) < len(id) || argv[0] != id[0] {
+			continue
+		}
+		ok := true
+		for i := 1; i < len(id); i++ {
+			if argv[i] != id[i] {
+				ok = false
+			}
+		}
+		if ok && len(argv) <= len(id)+2 {
+			return true
+		}
+	}
+	return false
+}

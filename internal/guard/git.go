@@ -1,0 +1,181 @@
+package guard
+
+import "strings"
+
+// git strips global options (-C, --git-dir, --work-tree, -c ...), expands
+// aliases defined on the command line, and runs the git rules on
+// `git <subcommand> args`.
+func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	args := c.Args
+	aliases := map[string]word{}
+	i := 0
+	for i < len(args) {
+		w := args[i]
+		s := w.s
+		if w.dyn && w.hasGuess && strings.HasPrefix(w.guess, "-") {
+			// A computed global option (git $(printf --no-pager) status):
+			// its value is known well enough to skip it.
+			s = w.guess
+		} else if w.dyn || !strings.HasPrefix(s, "-") {
+			break
+		}
+		i++
+		var cfg *word
+		switch {
+		case s == "-C" || s == "--git-dir" || s == "--work-tree" || s == "--namespace" || s == "--exec-path" || s == "--super-prefix" || s == "--list-cmds":
+			i++
+		case s == "-c":
+			if i < len(args) {
+				cfg = &args[i]
+				i++
+			}
+		case strings.HasPrefix(s, "-c") && len(s) > 2:
+			v := word{s: s[2:], dyn: w.dyn}
+			cfg = &v
+		case s == "--config-env":
+			if i < len(args) {
+				v := args[i]
+				cfg = &v
+				i++
+			}
+		case strings.HasPrefix(s, "--config-env="):
+			v := word{s: strings.TrimPrefix(s, "--config-env="), dyn: w.dyn}
+			cfg = &v
+		}
+		if cfg != nil {
+			a.gitConfig(c, *cfg, aliases, sc, depth)
+		}
+	}
+	rest := at(args, i)
+	if len(rest) > 0 && rest[0].dyn {
+		gc := &Cmd{Name: "git", Args: rest, a: a, sc: sc, Stream: c.Stream}
+		a.record(gc)
+		if rest[0].stream {
+			a.fire("dynamic.stream-command", gc, "git subcommand arrives on stdin")
+		} else {
+			a.fire("dynamic.command", gc, "git subcommand is computed at run time")
+		}
+		return feed{t: tUnknown}
+	}
+	if len(rest) > 0 {
+		if v, ok := aliases[strings.ToLower(rest[0].s)]; ok {
+			if strings.HasPrefix(v.s, "!") {
+				code := v
+				code.s = strings.TrimPrefix(v.s, "!") + " " + joinWords(rest[1:]).s
+				return a.runText(c, code, sc.clone(), depth, "git alias")
+			}
+			expanded := a.splitWords(v, sc, depth)
+			rest = append(expanded, rest[1:]...)
+		}
+	}
+	gc := &Cmd{Name: "git", Args: rest, a: a, sc: sc, Stream: c.Stream}
+	a.record(gc)
+	a.streamStructural(gc)
+	a.gitSSH(gc, env, sc)
+	if !gc.Has("--help", "-h", "--version") {
+		a.applyRules(gc)
+	}
+	a.secretArgs(gc)
+	a.networkArgs(gc, in)
+	return feed{t: tUnknown}
+}
+
+func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope, depth int) {
+	key, val, _ := strings.Cut(cfg.s, "=")
+	lk := strings.ToLower(key)
+	switch {
+	case strings.HasPrefix(lk, "alias."):
+		if cfg.dyn || strings.HasPrefix(val, "!") {
+			a.fire("git.alias-config", c, "git -c "+key+" defines a shell alias")
+		}
+		aliases[strings.TrimPrefix(lk, "alias.")] = word{s: val, dyn: cfg.dyn}
+	case cfg.dyn:
+		a.fire("git.alias-config", c, "git config key computed at run time")
+	case lk == "core.sshcommand" && !plainSSH(val):
+		sc.vars["\x00sshcmd"] = word{s: val}
+	case lk == "core.sshcommand" || lk == "core.pager" || lk == "core.editor" || lk == "core.fsmonitor" || lk == "sequence.editor" || lk == "diff.external":
+		a.runQuiet(c, val, sc, depth)
+	}
+}
+
+// envRule judges environment assignments that make git or the shell run
+// code: GIT_SSH_COMMAND and friends carry a command, GIT_CONFIG_* inject
+// configuration (aliases) that the command line does not show.
+func (a *analyzer) envRule(name string, w word, sc *scope, depth int) {
+	switch {
+	case name == "GIT_SSH_COMMAND" || name == "GIT_SSH" || name == "GIT_SSH_VARIANT" || name == "GIT_PROXY_COMMAND" || name == "GIT_EXTERNAL_DIFF" || name == "GIT_SEQUENCE_EDITOR":
+		if !w.dyn {
+			a.runQuiet(nil, w.s, sc, depth)
+		}
+	case name == "GIT_CONFIG_PARAMETERS":
+		if w.dyn || strings.Contains(strings.ToLower(w.s), "alias.") || strings.Contains(strings.ToLower(w.s), "command") {
+			a.fire("git.alias-config", nil, name)
+		}
+	case name == "GIT_CONFIG_COUNT":
+		if w.dyn || !isNumber(w.s) {
+			a.fire("git.alias-config", nil, name+"="+w.display())
+		}
+	case strings.HasPrefix(name, "GIT_CONFIG_KEY_"):
+		lk := strings.ToLower(w.s)
+		if w.dyn || strings.HasPrefix(lk, "alias.") || strings.Contains(lk, "command") || strings.HasPrefix(lk, "include") || strings.HasSuffix(lk, "pager") || strings.HasSuffix(lk, "editor") || lk == "core.hookspath" || lk == "core.fsmonitor" {
+			a.fire("git.alias-config", nil, name+"="+w.display())
+		}
+	}
+}
+
+// gitSSH: a custom ssh program (GIT_SSH_COMMAND, core.sshCommand) runs
+// when git talks to a remote.
+func (a *analyzer) gitSSH(gc *Cmd, env map[string]word, sc *scope) {
+	p := gc.Pos()
+	if len(p) == 0 || !(oneOf(p[0].s, "fetch|pull|push|clone|ls-remote|submodule") || p[0].s == "remote" && len(p) > 1 && p[1].s == "update" || p[0].s == "archive" && gc.Has("--remote")) {
+		return
+	}
+	for _, n := range []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_SSH_VARIANT"} {
+		w, ok := env[n]
+		if !ok {
+			w, ok = sc.vars[n]
+		}
+		if ok && (w.dyn || !plainSSH(w.s) && !(n == "GIT_SSH_VARIANT" && w.s == "ssh")) {
+			a.fire("git.ssh-env", gc, n+"="+w.display())
+		}
+	}
+	if sc.vars["\x00sshcmd"].s != "" {
+		a.fire("git.ssh-env", gc, "core.sshCommand="+sc.vars["\x00sshcmd"].s)
+	}
+}
+
+// plainSSH: the value runs the system ssh (possibly with options), not a
+// project-supplied helper.
+func plainSSH(v string) bool {
+	f := strings.Fields(v)
+	return len(f) > 0 && (f[0] == "ssh" || f[0] == "/usr/bin/ssh")
+}
+
+// streamStructural denies run-time (stdin) values that land where they
+// change what a command does: a git subcommand or option, an rm option, a
+// find expression. Values after `--` are plain operands.
+func (a *analyzer) streamStructural(c *Cmd) {
+	if !c.Stream {
+		return
+	}
+	switch c.Name {
+	case "git", "rm":
+	default:
+		return
+	}
+	if c.Name == "git" && len(c.Args) > 0 && !c.Args[0].dyn && oneOf(c.Args[0].s, "log|show|status|diff|blame|grep|ls-files|rev-parse|cat-file|describe|shortlog|ls-tree|for-each-ref|show-ref") {
+		return
+	}
+	for i, w := range c.Args {
+		if !w.dyn && w.s == "--" {
+			return
+		}
+		if !w.stream || w.appended && (c.Name == "rm" || i > 0) {
+			continue
+		}
+		if j := strings.IndexByte(w.s, 0); j == 0 || strings.HasPrefix(w.s, "-") || c.Name == "git" && i == 0 {
+			a.fire("dynamic.stream-command", c, "a value read from stdin lands in "+c.Name+"'s options or subcommand")
+			return
+		}
+	}
+}

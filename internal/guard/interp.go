@@ -1,0 +1,249 @@
+package guard
+
+import (
+	"encoding/base64"
+	"regexp"
+	"strings"
+)
+
+// interpreter families and their inline-code flags.
+var interpCodeFlags = map[string][]string{
+	"python": {"-c"}, "pypy": {"-c"}, "node": {"-e", "--eval", "-p", "--print"},
+	"bun": {"-e", "--eval", "-p", "--print"}, "deno": {"eval"}, "ruby": {"-e"}, "jruby": {"-e"},
+	"perl": {"-e", "-E"}, "php": {"-r"}, "rscript": {"-e"}, "elixir": {"-e"}, "julia": {"-e"},
+	"tclsh": {"-c"}, "groovy": {"-e"}, "osascript": {"-e"}, "scala": {"-e"}, "kotlin": {"-e"},
+	"kotlinc": {"-e"}, "lua": {"-e"}, "luajit": {"-e"}, "pwsh": {"-c", "-command"},
+	"powershell": {"-c", "-command"}, "nodejs": {"-e", "--eval", "-p", "--print"},
+	"swift": {"-e"}, "irb": {}, "ts-node": {"-e", "--eval", "-p"}, "tsx": {"-e", "--eval", "-p"},
+}
+
+// interpValued are options taking a separate value (not code).
+var interpValued = map[string]string{
+	"python": "WXm", "pypy": "WXm", "node": "rC", "nodejs": "rC", "bun": "r", "ruby": "IC", "jruby": "IC",
+	"perl": "IMmx", "php": "cdf", "lua": "l",
+}
+
+// interpFamily maps python3.11, nodejs, pypy3 ... to a family name.
+func interpFamily(name string) string {
+	n := strings.TrimRight(name, "0123456789.")
+	n = strings.TrimSuffix(n, "-")
+	if _, ok := interpCodeFlags[n]; ok {
+		return n
+	}
+	return ""
+}
+
+func isInterpreter(name string) bool { return interpFamily(name) != "" }
+
+// interpreter judges `python -c CODE`, `node -e CODE`, `python FILE`, and
+// interpreters reading their program from stdin.
+func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
+	fam := interpFamily(c.Name)
+	flags := interpCodeFlags[fam]
+	valued := interpValued[fam]
+	var codes []word
+	var script *word
+	args := c.Args
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		if w.dyn && codes == nil && script == nil && !strings.HasPrefix(s, "-") {
+			if w.stream {
+				a.fire("dynamic.stream-code", c, c.Name+" program arrives on stdin")
+			}
+			script = &args[i]
+			break
+		}
+		if fam == "deno" && s == "eval" && i+1 < len(args) {
+			codes = append(codes, args[i+1])
+			break
+		}
+		if s == "-" || s == "--" {
+			break
+		}
+		if !strings.HasPrefix(s, "-") {
+			script = &args[i]
+			break
+		}
+		if fam == "python" && (s == "-m" || strings.HasPrefix(s, "-m")) {
+			return feed{t: tUnknown}
+		}
+		matched := false
+		for _, f := range flags {
+			ls := strings.ToLower(s)
+			switch {
+			case ls == f || (len(f) == 2 && len(s) > 2 && s[0] == '-' && s[1] != '-' && strings.HasSuffix(s, f[1:]) && !strings.ContainsAny(s[1:len(s)-1], valued)):
+				if i+1 < len(args) {
+					codes = append(codes, args[i+1])
+					i++
+				}
+				matched = true
+			case len(f) == 2 && strings.HasPrefix(s, f) && len(s) > 2 && !strings.HasPrefix(s, "--"):
+				codes = append(codes, word{s: s[2:], dyn: w.dyn, t: w.t, stream: w.stream})
+				matched = true
+			case strings.HasPrefix(ls, f+"=") && strings.HasPrefix(f, "--"):
+				codes = append(codes, word{s: s[len(f)+1:], dyn: w.dyn, t: w.t})
+				matched = true
+			}
+			if matched {
+				break
+			}
+		}
+		if matched {
+			if fam == "perl" || fam == "ruby" {
+				continue
+			}
+			break
+		}
+		if len(s) == 2 && strings.IndexByte(valued, s[1]) >= 0 || s == "--require" || s == "--import" || s == "--loader" || s == "--experimental-loader" || s == "--title" || s == "--env-file" {
+			i++
+		}
+		if fam == "kotlinc" && s == "-script" {
+			continue
+		}
+	}
+	switch {
+	case len(codes) > 0:
+		a.fire("interp.one-liner", c, "")
+		for _, code := range codes {
+			a.inlineCode(c, fam, code, sc, depth)
+		}
+	case script != nil:
+		// A script file is not visible to the guard; a computed path only
+		// matters when it arrives on stdin or was just downloaded.
+		if script.dyn && !script.stream && script.proc == nil && script.t&tRemote == 0 {
+			break
+		}
+		a.scriptFile(c, *script, sc, depth)
+	default:
+		switch {
+		case in.t&tRemote != 0:
+			a.fire("rce.pipe-to-shell", c, "downloaded program piped into "+c.Name)
+		case in.known:
+			a.inlineCode(c, fam, word{s: in.text, t: in.t}, sc, depth)
+		case in.t&tDecoded != 0:
+			a.fire("rce.decode-to-shell", c, "decoded program piped into "+c.Name)
+		}
+	}
+	return feed{t: tUnknown}
+}
+
+var (
+	reShellAPI  = regexp.MustCompile(`os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`")
+	reDeleteAPI = regexp.MustCompile(`rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm\(|remove_dir_all|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\(|FileUtils\.rm|File\.delete|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.promises\.rm|Remove-Item|Deno\.remove|delete_dir`)
+	reFileAPI   = regexp.MustCompile(`(?i)open\(|read|file|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`)
+	reNetAPI    = regexp.MustCompile(`(?i)urlopen|urllib|requests\.|http\.client|httpx|fetch\(|XMLHttpRequest|axios|net/http|Net::HTTP|LWP|HTTP::|curl_|file_get_contents\(['"]https?|socket|HTTPoison|httr::|HTTP\.request|http::geturl|java\.net\.URL|new URL\(|Invoke-WebRequest|Invoke-RestMethod|https?://`)
+)
+
+// inlineCode analyses a program given on the command line.
+func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth int) {
+	if code.dyn {
+		if code.t&tRemote != 0 {
+			a.fire("rce.remote-code", c, c.Name+" runs downloaded code")
+		} else if code.stream {
+			a.fire("dynamic.stream-code", c, c.Name+" code arrives on stdin")
+		}
+		code.s = strings.ReplaceAll(code.s, "\x00", "")
+	}
+	src := code.s
+	lits := stringLiterals(src)
+	// Code that is itself shell text (`node -e "rm -rf /"`) is judged as
+	// shell; text that is not valid shell is ignored.
+	if f, err := parse(src); err == nil && depth+1 <= maxDepth {
+		a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
+	}
+	if reShellAPI.MatchString(src) || fam == "pwsh" || fam == "powershell" {
+		for _, l := range lits {
+			a.runQuiet(c, l, sc, depth)
+		}
+		if strings.Contains(src, "[") && len(lits) > 1 {
+			a.runQuiet(c, shellJoin(lits), sc, depth)
+		}
+	}
+	if reDeleteAPI.MatchString(src) {
+		for _, l := range lits {
+			if t := a.classify(lit(l), sc); looksLikePath(l) && t.critical() {
+				a.fire("interp.delete-api", c, c.Name+" deletes "+l)
+			}
+		}
+	}
+	secret := false
+	if reFileAPI.MatchString(src) {
+		for _, l := range lits {
+			if a.secretLiteral(c, l, sc) {
+				secret = true
+			}
+		}
+	}
+	if reNetAPI.MatchString(src) {
+		for _, l := range lits {
+			if u := urlHost(l); u != "" && suspiciousHost(u) {
+				a.fire("exfil.suspicious-host", c, c.Name+" contacts "+u)
+			}
+		}
+		if secret || sensitiveLiteral(lits) {
+			a.fire("exfil.inline", c, c.Name+" reads a sensitive file and talks to the network")
+		}
+	}
+}
+
+func shellJoin(lits []string) string {
+	var parts []string
+	for _, l := range lits {
+		if l == "" || strings.ContainsAny(l, " \t\n") {
+			continue
+		}
+		parts = append(parts, l)
+	}
+	return strings.Join(parts, " ")
+}
+
+func looksLikePath(s string) bool {
+	return s != "" && !strings.ContainsAny(s, " \t\n") && (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "$HOME"))
+}
+
+// secretLiteral reports a string literal naming a secret file, including a
+// base64-encoded one.
+func (a *analyzer) secretLiteral(c *Cmd, l string, sc *scope) bool {
+	cands := []string{l}
+	if len(l) >= 4 && len(l)%4 == 0 && !strings.ContainsAny(l, " ./~") {
+		if b, err := base64.StdEncoding.DecodeString(l); err == nil && printable(string(b)) {
+			cands = append(cands, string(b))
+		}
+	}
+	for _, s := range cands {
+		if s == "" || strings.ContainsAny(s, " \t\n") || len(s) > 4096 {
+			continue
+		}
+		s = strings.TrimPrefix(s, "@")
+		if strings.HasPrefix(s, "~/") && a.req.Home != "" {
+			s = a.req.Home + s[1:]
+		}
+		if m, ok := a.secretPath(s, sc); ok {
+			a.fire("secret.read", c, m)
+			return true
+		}
+	}
+	return false
+}
+
+func sensitiveLiteral(lits []string) bool {
+	for _, l := range lits {
+		if l == "/etc/passwd" || l == "/etc/shadow" || strings.HasSuffix(l, "_history") {
+			return true
+		}
+	}
+	return false
+}
+
+func printable(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == '\uFFFD' {
+			return false
+		}
+	}
+	return true
+}

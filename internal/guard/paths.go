@@ -1,0 +1,447 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+type pathClass int
+
+const (
+	pcUnknown pathClass = iota // cannot be resolved statically
+	pcRoot                     // "/"
+	pcHome                     // a home directory itself (or all of it)
+	pcSystem                   // under an operating-system directory
+	pcTemp                     // under a temp dir, after ".." is resolved
+	pcProject                  // the project root, the cwd, or one of their ancestors
+	pcInside                   // inside the project or cwd
+	pcOutside                  // anything else
+)
+
+// target is a classified path argument.
+type target struct {
+	class     pathClass
+	abs       string // canonical path ("" when unknown)
+	glob      bool   // the argument expands to the children of abs
+	stream    bool   // the argument is supplied at run time under abs
+	git       bool   // inside a .git directory or is one
+	homeFile  bool   // a dotfile or dot-directory directly under a home
+	underHome bool   // somewhere inside a user's home directory
+	fromFind  bool   // a run-time path under a find root
+}
+
+func (a *analyzer) underHome(p string) bool {
+	for _, h := range a.homes() {
+		if strings.HasPrefix(p, h+"/") {
+			return true
+		}
+	}
+	for _, hp := range homeParents {
+		if strings.HasPrefix(p, hp+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func (t target) critical() bool {
+	return t.class == pcRoot || t.class == pcHome || t.class == pcSystem || t.homeFile
+}
+
+var systemDirs = []string{
+	"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/dev", "/proc",
+	"/sys", "/var", "/opt", "/srv", "/root", "/System", "/Library", "/Applications", "/private",
+	"/snap", "/nix", "/run", "/cores", "/Volumes", "/mnt", "/media",
+}
+
+// homeParents hold users' home directories.
+var homeParents = []string{"/home", "/Users"}
+
+func under(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+// canon resolves a path argument to an absolute, clean path. ok=false when
+// a relative path meets an unknown cwd.
+func (a *analyzer) canon(s string, sc *scope) (string, bool) {
+	s = expandHome(s, a.req.Home)
+	if !path.IsAbs(s) && !sc.cwdOK {
+		return "", false
+	}
+	p := cleanJoin(sc.cwd, s)
+	if a.req.Resolve != nil && p != "" {
+		if r, err := a.req.Resolve(p); err == nil && r != "" {
+			p = path.Clean(r)
+		}
+	}
+	return p, p != ""
+}
+
+// classify places a path argument relative to root, home, system dirs,
+// temp dirs and the project.
+func (a *analyzer) classify(w word, sc *scope) target {
+	s := w.s
+	t := target{glob: w.glob, stream: w.stream}
+	if w.dyn {
+		i := strings.IndexByte(s, 0)
+		prefix := s[:i]
+		t.fromFind = w.stream && strings.HasSuffix(prefix, "/")
+		if prefix == "" || !strings.HasSuffix(prefix, "/") {
+			if prefix != "" && i > 0 {
+				prefix = path.Dir(prefix)
+				if prefix == "." {
+					prefix = ""
+				}
+			}
+			if prefix == "" {
+				if w.stream && sc.cwdOK {
+					prefix = "."
+				} else {
+					return t
+				}
+			}
+		}
+		s = prefix
+		t.glob = true
+	}
+	if s == "" {
+		return t
+	}
+	if t.glob || hasGlob(s) {
+		t.glob = true
+		s = globBase(s)
+	}
+	p, ok := a.canon(s, sc)
+	if !ok {
+		t.class = pcOutside
+		return t
+	}
+	t.abs = p
+	t.git = strings.Contains(p+"/", "/.git/")
+	t.class = a.classAbs(p, sc)
+	if t.glob && t.class == pcProject && (p == sc.cwdIf() || p == a.projectRoot(sc)) {
+		// ./build-* or ./*: the children of the project, not the project.
+		t.class = pcInside
+	}
+	t.underHome = a.underHome(p)
+	if t.class == pcOutside || t.class == pcInside {
+		for _, h := range a.homes() {
+			if path.Dir(p) == h && strings.HasPrefix(path.Base(p), ".") {
+				t.homeFile = true
+			}
+		}
+	}
+	return t
+}
+
+// globBase strips the glob components: /home/u/*.md -> /home/u.
+func globBase(s string) string {
+	parts := strings.Split(s, "/")
+	for i, p := range parts {
+		if hasGlob(p) {
+			b := strings.Join(parts[:i], "/")
+			if b == "" && strings.HasPrefix(s, "/") {
+				return "/"
+			}
+			if b == "" {
+				return "."
+			}
+			return b
+		}
+	}
+	return s
+}
+
+func (a *analyzer) homes() []string {
+	if a.req.Home != "" {
+		return []string{path.Clean(a.req.Home)}
+	}
+	return nil
+}
+
+func (a *analyzer) classAbs(p string, sc *scope) pathClass {
+	if p == "/" {
+		return pcRoot
+	}
+	for _, h := range a.homes() {
+		if p == h {
+			return pcHome
+		}
+	}
+	for _, hp := range homeParents {
+		if p == hp || path.Dir(p) == hp {
+			if !a.inProject(p, sc) {
+				return pcHome
+			}
+		}
+	}
+	for _, t := range a.req.TempDirs {
+		if t != "" && under(p, path.Clean(t)) {
+			return pcTemp
+		}
+	}
+	if under(p, "/tmp") || under(p, "/var/tmp") || under(p, "/private/tmp") || under(p, "/private/var/folders") || under(p, "/var/folders") {
+		return pcTemp
+	}
+	proj := a.projectRoot(sc)
+	for _, base := range []string{proj, sc.cwdIf()} {
+		if base == "" {
+			continue
+		}
+		if p == base || under(base, p) {
+			return pcProject
+		}
+	}
+	if a.inProject(p, sc) {
+		return pcInside
+	}
+	for _, d := range systemDirs {
+		if under(p, d) {
+			return pcSystem
+		}
+	}
+	return pcOutside
+}
+
+func (sc *scope) cwdIf() string {
+	if sc.cwdOK {
+		return sc.cwd
+	}
+	return ""
+}
+
+func (a *analyzer) projectRoot(sc *scope) string {
+	if a.req.ProjectRoot != "" {
+		return path.Clean(a.req.ProjectRoot)
+	}
+	return path.Clean(a.req.Cwd)
+}
+
+func (a *analyzer) inProject(p string, sc *scope) bool {
+	proj := a.projectRoot(sc)
+	if a.req.ProjectRoot == "" && a.req.Cwd == "" {
+		proj = ""
+	}
+	if proj != "" && proj != "/" && proj != "." && strings.HasPrefix(p, proj+"/") {
+		return true
+	}
+	cwd := sc.cwdIf()
+	if cwd != "" && cwd != "/" && strings.HasPrefix(p, cwd+"/") {
+		return cwdIsSafe(cwd, a)
+	}
+	return false
+}
+
+// cwdIsSafe: a cwd that is the home directory or a system directory does
+// not make its subtree "the project".
+func cwdIsSafe(cwd string, a *analyzer) bool {
+	for _, h := range a.homes() {
+		if cwd == h {
+			return false
+		}
+	}
+	for _, d := range systemDirs {
+		if under(cwd, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// criticalFiles are single files whose removal or overwrite breaks the
+// system or the user's login.
+var criticalFiles = []string{
+	"/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/group", "/etc/gshadow", "/etc/fstab",
+	"/etc/hosts", "/etc/crontab", "/etc/pam.d", "/etc/sudoers.d", "/etc/ssh/sshd_config", "/boot",
+	"/etc/resolv.conf", "/etc/security", "/etc/master.passwd",
+}
+
+func isCriticalFile(p string) bool {
+	for _, f := range criticalFiles {
+		if under(p, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// startupFiles run code at login; writing them is persistence.
+var startupFiles = []string{".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".bash_login", ".bash_logout", ".config/fish/config.fish", ".ssh/authorized_keys", ".ssh/rc", ".gitconfig"}
+
+func (a *analyzer) isStartupFile(p string) bool {
+	for _, h := range a.homes() {
+		for _, f := range startupFiles {
+			if p == h+"/"+f {
+				return true
+			}
+		}
+	}
+	for _, hp := range homeParents {
+		if strings.HasPrefix(p, hp+"/") {
+			rest := strings.SplitN(strings.TrimPrefix(p, hp+"/"), "/", 2)
+			if len(rest) == 2 {
+				for _, f := range startupFiles {
+					if rest[1] == f {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sensitive: secret files plus system files that are worth stealing.
+func (a *analyzer) sensitive(s string, sc *scope) bool {
+	if _, ok := a.secretPath(s, sc); ok {
+		return true
+	}
+	p, ok := a.canon(s, sc)
+	if !ok {
+		return false
+	}
+	return p == "/etc/passwd" || p == "/etc/shadow" || p == "/etc/sudoers" || strings.HasSuffix(p, "_history")
+}
+
+// secretPath asks the secret checker about one path argument.
+func (a *analyzer) secretPath(s string, sc *scope) (string, bool) {
+	if s == "" || strings.ContainsRune(s, 0) {
+		return "", false
+	}
+	env := secretEnv{Cwd: sc.cwdIf(), Home: a.req.Home, ProjectRoot: a.req.ProjectRoot, Resolve: a.req.Resolve}
+	if env.Cwd == "" {
+		env.Cwd = a.req.Cwd
+	}
+	rule, _, reason, ok := secretCheck(s, env)
+	if !ok {
+		return "", false
+	}
+	return rule + ": " + s + " (" + reason + ")", true
+}
+
+// metadataOnly commands use a path without reading its contents (or use a
+// key for its purpose), so a secret argument is not a read.
+var metadataOnly = map[string]bool{
+	"echo": true, "printf": true, "test": true, "[": true, "[[": true, "ls": true, "stat": true,
+	"file": true, "du": true, "touch": true, "mkdir": true, "which": true, "type": true, "command": true,
+	"basename": true, "dirname": true, "realpath": true, "readlink": true, "chmod": true, "chown": true,
+	"chgrp": true, "ssh": true, "ssh-add": true, "ssh-keygen": true, "scp": true, "sftp": true,
+	"git": true, "export": true, "local": true, "declare": true, "cd": true, "pushd": true,
+	"find": true, "sudo": true, "env": true, "xargs": true, "parallel": true, "time": true,
+	"timeout": true, "nice": true, "nohup": true, "exec": true, "builtin": true, "doas": true,
+	"watch": true, "busybox": true, "trap": true, "eval": true, "alias": true, "unalias": true,
+}
+
+// secretArgs flags commands that read, copy or send a secret file named in
+// their arguments (including `@file` and `--opt=file` forms).
+func (a *analyzer) secretArgs(c *Cmd) {
+	if metadataOnly[c.Name] || isShell(c.Name) || isInterpreter(c.Name) && c.Name != "source" {
+		if c.Name == "ssh" || c.Name == "scp" || c.Name == "git" {
+			return
+		}
+		if !isShell(c.Name) && !isInterpreter(c.Name) {
+			return
+		}
+	}
+	// grep-like tools take a pattern first unless -e/-f gave it.
+	skipPattern := oneOf(c.Name, "grep|egrep|fgrep|rg|ag|ack|git-grep") && !c.Has("-e", "-f", "--regexp", "--file", "--files")
+	for _, w := range c.Args {
+		if w.dyn && !w.hasGuess {
+			continue
+		}
+		s0 := w.s
+		if w.dyn {
+			s0 = w.guess
+		}
+		if strings.ContainsAny(s0, " \t\n") || strings.Contains(s0, "://") {
+			continue
+		}
+		if skipPattern && !w.dyn && !strings.HasPrefix(s0, "-") {
+			skipPattern = false
+			continue
+		}
+		cands := []string{s0}
+		w.s = s0
+		if strings.HasPrefix(w.s, "@") {
+			cands = append(cands, w.s[1:])
+		}
+		if i := strings.IndexByte(w.s, '='); i > 0 && strings.HasPrefix(w.s, "-") {
+			cands = append(cands, strings.TrimPrefix(w.s[i+1:], "@"))
+		}
+		for _, s := range cands {
+			if m, ok := a.secretPath(s, c.sc); ok {
+				a.fire("secret.read", c, m)
+				return
+			}
+		}
+	}
+}
+
+// outTarget judges a file that a redirection writes to.
+func (a *analyzer) outTarget(w word, sc *scope) {
+	a.writeTarget(nil, w, sc)
+}
+
+func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
+	if w.dyn || w.proc != nil {
+		return
+	}
+	s := w.s
+	if strings.HasPrefix(s, "/dev/tcp/") || strings.HasPrefix(s, "/dev/udp/") {
+		a.fire("exfil.dev-tcp", c, "writes to "+s)
+		return
+	}
+	p, ok := a.canon(s, sc)
+	if !ok {
+		return
+	}
+	switch {
+	case isBlockDevice(p):
+		a.fire("disk.write-device", c, "writes to "+p)
+	case isCriticalFile(p):
+		a.fire("fs.write-critical", c, "writes to "+p)
+	case a.isStartupFile(p):
+		a.fire("fs.write-startup", c, "writes to "+p)
+	default:
+		if m, ok := a.secretPath(s, sc); ok {
+			a.fire("secret.write", c, m)
+			return
+		}
+		if strings.HasPrefix(p, "/dev/") {
+			return
+		}
+		for _, d := range []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/boot", "/System", "/Library"} {
+			if under(p, d) {
+				a.fire("fs.write-system", c, "writes to "+p)
+			}
+		}
+	}
+}
+
+func isBlockDevice(p string) bool {
+	if !strings.HasPrefix(p, "/dev/") {
+		return false
+	}
+	d := strings.TrimPrefix(p, "/dev/")
+	for _, pre := range []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "loop", "sr", "fd0", "nbd", "zd", "vg", "root"} {
+		if strings.HasPrefix(d, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// repoMetadata: the project's own .git directory, its hooks or config
+// (stale lock files and other internals are routinely removed).
+func (a *analyzer) repoMetadata(p string, sc *scope) bool {
+	for _, base := range []string{a.projectRoot(sc), sc.cwdIf()} {
+		if base == "" {
+			continue
+		}
+		g := base + "/.git"
+		if p == g || under(p, g+"/hooks") || p == g+"/config" || p == g+"/HEAD" || p == g+"/refs" || p == g+"/objects" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,307 @@
+package guard
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Request is one hook call: a shell command or a file-tool path.
+type Request struct {
+	Tool        string // "shell", "read", "write", "edit", "search"
+	Command     string // for Tool == "shell"
+	Path        string // for file tools; for "search", the directory searched
+	Pattern     string // for "search": the glob searched for, if any
+	Cwd         string
+	Home        string
+	ProjectRoot string
+	TempDirs    []string
+	Resolve     func(path string) (string, error)
+}
+
+// Result is the decision with enough context for the agent to adapt.
+type Result struct {
+	Verdict  Verdict
+	Rule     string
+	Category string
+	Reason   string
+	Commands []string
+}
+
+// Options configures a Policy; see docs/guard-policy.md.
+type Options struct {
+	Disabled []string
+	Verdicts map[string]string
+	Groups   []string
+	Switches map[string]string
+	Custom   []CustomRule
+}
+
+// CustomRule is a user rule from config.
+type CustomRule struct {
+	ID      string
+	Verdict string
+	Tool    string // "shell", "read", "write", "edit", "search", "*"
+	Command string // word-wise argv prefix, e.g. "terraform apply"
+	Path    string // doublestar glob on the canonical path
+	Reason  string
+}
+
+type customRule struct {
+	CustomRule
+	verdict Verdict
+	words   []string
+}
+
+// switchDef describes one policy switch. Values are verdict names; "allow"
+// turns the behaviour off.
+type switchDef struct {
+	name, def, doc string
+}
+
+var switchDefs = []switchDef{
+	{"rm_recursive_in_project", "allow", "recursive forced delete of a path inside the project (not the project root itself)"},
+	{"rm_outside_project", "allow", "non-recursive rm of a file outside the project and temp dirs"},
+	{"heredoc_to_non_shell", "allow", "dangerous-looking heredoc/here-string text fed to a command that does not execute it (cat, wc, tee)"},
+	{"interpreter_api_calls", "deny", "interpreter one-liners calling delete APIs (shutil.rmtree, fs.rmSync, FileUtils.rm_rf, os.remove) on critical paths"},
+	{"interpreter_one_liners", "allow", "every inline interpreter program (python -c, node -e, ...)"},
+	{"git_medium", "ask", "recoverable git discards: branch -D, stash drop, tag -d, rebase/merge --abort, git rm -f"},
+	{"git_rebase", "allow", "git rebase (history rewrite of the current branch)"},
+	{"dynamic_targets", "allow", "recursive delete whose target is computed at run time (rm -rf $DIR with $DIR unknown)"},
+	{"strict_dynamic", "ask", "commands whose program or code cannot be known statically ($cmd, eval of computed text, unknown script on stdin)"},
+	{"sudo", "allow", "running any command through sudo/doas (the inner command is always judged too)"},
+	{"package_uninstall", "allow", "removing system or global packages (apt remove, brew uninstall, pip uninstall, npm -g uninstall)"},
+	{"process_control", "allow", "kill -9, killall, pkill, systemctl stop/disable, launchctl unload"},
+	{"find_delete_in_project", "ask", "find ... -delete or -exec rm inside the project"},
+	{"strict_unverifiable", "allow", "anything the guard cannot fully verify although it is routinely harmless: heredoc bodies, shell-init idioms, options or subcommands computed by substitution, interpreter code/module/script paths held in variables, secret paths used for metadata or named in inline code"},
+	{"interpreter_delete_any", "allow", "interpreter one-liners and heredoc programs calling delete APIs (shutil.rmtree, fs.rmSync, ...) on any literal path, not only critical ones"},
+	{"sync_delete", "ask", "rsync --delete/--remove-source-files and rclone sync/purge/delete whose deleting side is outside the project and temp dirs"},
+}
+
+// Groups lists the opt-in rule groups.
+func Groups() []string {
+	seen := map[string]bool{}
+	for _, r := range ruleSet {
+		if r.Group != "" {
+			seen[r.Group] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for g := range seen {
+		out = append(out, g)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// RuleIDs lists every built-in rule id.
+func RuleIDs() []string {
+	out := make([]string, 0, len(ruleSet))
+	seen := map[string]bool{}
+	for _, r := range ruleSet {
+		if !seen[r.ID] {
+			seen[r.ID] = true
+			out = append(out, r.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SwitchNames lists the policy switches.
+func SwitchNames() []string {
+	out := make([]string, len(switchDefs))
+	for i, s := range switchDefs {
+		out[i] = s.name
+	}
+	return out
+}
+
+// SwitchDefault returns a switch's documented default value.
+func SwitchDefault(name string) (string, bool) {
+	for _, s := range switchDefs {
+		if s.name == name {
+			return s.def, true
+		}
+	}
+	return "", false
+}
+
+// Policy is a compiled configuration; safe for concurrent use.
+type Policy struct {
+	byName   map[string][]*Rule
+	prefix   []*Rule
+	byID     map[string]*Rule
+	off      map[string]bool
+	verdicts map[string]Verdict
+	groups   map[string]bool
+	switches map[string]Verdict
+	custom   []customRule
+}
+
+// The default policy is built on first use: package variables are
+// initialised before the init functions that register the rules.
+var (
+	defaultOnce   sync.Once
+	defaultPolicy *Policy
+)
+
+func mustPolicy(o Options) *Policy {
+	p, err := NewPolicy(o)
+	if err != nil {
+		panic(err) // only reachable with a broken built-in rule table
+	}
+	return p
+}
+
+// DefaultPolicy is the policy with no options.
+func DefaultPolicy() *Policy {
+	defaultOnce.Do(func() { defaultPolicy = mustPolicy(Options{}) })
+	return defaultPolicy
+}
+
+// NewPolicy validates o and compiles the rule tables once.
+func NewPolicy(o Options) (*Policy, error) {
+	p := &Policy{
+		byName:   map[string][]*Rule{},
+		byID:     map[string]*Rule{},
+		off:      map[string]bool{},
+		verdicts: map[string]Verdict{},
+		groups:   map[string]bool{},
+		switches: map[string]Verdict{},
+	}
+	for _, r := range ruleSet {
+		if _, dup := p.byID[r.ID]; !dup {
+			p.byID[r.ID] = r
+		}
+	}
+	known := map[string]bool{}
+	for _, g := range Groups() {
+		known[g] = true
+	}
+	for _, g := range o.Groups {
+		if !known[g] {
+			return nil, fmt.Errorf("guard: unknown group %q (known: %s)", g, strings.Join(Groups(), ", "))
+		}
+		p.groups[g] = true
+	}
+	for _, id := range o.Disabled {
+		if _, ok := p.byID[id]; !ok {
+			return nil, fmt.Errorf("guard: cannot disable unknown rule %q", id)
+		}
+		p.off[id] = true
+	}
+	for id, v := range o.Verdicts {
+		if _, ok := p.byID[id]; !ok {
+			return nil, fmt.Errorf("guard: verdict override for unknown rule %q", id)
+		}
+		vv, err := ParseVerdict(v)
+		if err != nil {
+			return nil, fmt.Errorf("guard: verdict override for rule %q: %w", id, err)
+		}
+		p.verdicts[id] = vv
+	}
+	for _, s := range switchDefs {
+		v, _ := ParseVerdict(s.def)
+		p.switches[s.name] = v
+	}
+	for name, val := range o.Switches {
+		if _, ok := SwitchDefault(name); !ok {
+			return nil, fmt.Errorf("guard: unknown switch %q (known: %s)", name, strings.Join(SwitchNames(), ", "))
+		}
+		v, err := ParseVerdict(val)
+		if err != nil {
+			return nil, fmt.Errorf("guard: switch %q: %w", name, err)
+		}
+		p.switches[name] = v
+	}
+	for i, c := range o.Custom {
+		cr, err := compileCustom(c)
+		if err != nil {
+			return nil, fmt.Errorf("guard: custom rule %d (%s): %w", i, c.ID, err)
+		}
+		p.custom = append(p.custom, cr)
+	}
+	for _, r := range ruleSet {
+		if p.off[r.ID] || (r.Group != "" && !p.groups[r.Group]) {
+			continue
+		}
+		for _, n := range r.Names {
+			if strings.HasSuffix(n, "*") {
+				p.prefix = append(p.prefix, r)
+				continue
+			}
+			p.byName[n] = append(p.byName[n], r)
+		}
+	}
+	return p, nil
+}
+
+func compileCustom(c CustomRule) (customRule, error) {
+	cr := customRule{CustomRule: c}
+	v, err := ParseVerdict(c.Verdict)
+	if err != nil {
+		return cr, err
+	}
+	cr.verdict = v
+	switch c.Tool {
+	case "", "*", "shell", "read", "write", "edit", "search":
+	default:
+		return cr, fmt.Errorf("unknown tool %q", c.Tool)
+	}
+	if c.Command == "" && c.Path == "" {
+		return cr, fmt.Errorf("needs a command or a path")
+	}
+	if c.Path != "" && !doublestar.ValidatePattern(c.Path) {
+		return cr, fmt.Errorf("bad path glob %q", c.Path)
+	}
+	cr.words = strings.Fields(c.Command)
+	return cr, nil
+}
+
+// verdictFor applies overrides and switches to a rule's verdict.
+func (p *Policy) verdictFor(r *Rule) (Verdict, bool) {
+	if p.off[r.ID] || (r.Group != "" && !p.groups[r.Group]) {
+		return Allow, false
+	}
+	v := r.Verdict
+	if r.Switch != "" {
+		v = p.switches[r.Switch]
+	}
+	if o, ok := p.verdicts[r.ID]; ok {
+		v = o
+	}
+	return v, v > Allow
+}
+
+func (p *Policy) sw(name string) Verdict { return p.switches[name] }
+
+// protected rules cannot be overridden by a custom allow: secrets, the
+// fail-closed analysis outcomes, and wiping / or the home directory.
+func protected(r *Rule) bool {
+	switch r.Category {
+	case "secret", "parse", "dynamic", "exfiltration":
+		return true
+	}
+	return r.ID == "fs.rm-root-home"
+}
+
+// Check decides one request. It never panics: an internal failure is a
+// fail-closed deny.
+func (p *Policy) Check(r Request) (res Result) {
+	defer func() {
+		if x := recover(); x != nil {
+			res = Result{Verdict: Deny, Rule: "internal.error", Category: "parse",
+				Reason: fmt.Sprintf("the guard failed to analyse this request (%v); ask the user to run it", x)}
+		}
+	}()
+	switch r.Tool {
+	case "", "shell", "bash", "Bash":
+		return p.checkShell(r)
+	default:
+		return p.checkPath(r)
+	}
+}

@@ -1,0 +1,422 @@
+package guard
+
+import (
+	"encoding/base64"
+	"net"
+	"net/url"
+	"strings"
+)
+
+// produce computes the stdout of commands that matter for pipelines:
+// printers (exact text), decoders (transformed text), downloaders (remote
+// text), environment dumps and file readers (taints). It also records
+// writes to files named in arguments.
+func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
+	switch c.Name {
+	case "echo":
+		return echoOut(c)
+	case "printf":
+		return printfOut(c)
+	case "pwd":
+		if sc.cwdOK {
+			return feed{cwd: true}
+		}
+	case "cat", "tac", "head", "tail", "less", "more", "bat", "nl", "strings", "xxd", "od", "hexdump":
+		if c.Name == "xxd" && c.Has("-r", "-revert") {
+			return decoded(in, "xxd -r")
+		}
+		files := c.Pos()
+		if len(files) == 0 || (len(files) == 1 && files[0].s == "-") {
+			if c.Name == "cat" {
+				return in
+			}
+			return feed{t: in.t | tUnknown, from: c.Name}
+		}
+		f := feed{t: tUnknown, from: c.Name}
+		for _, w := range files {
+			if w.proc != nil {
+				f.t |= w.proc.t
+			}
+			if !w.dyn && a.sensitive(w.s, sc) {
+				f.t |= tSecret
+			}
+		}
+		return f
+	case "tee":
+		for _, w := range c.Pos() {
+			a.writeTarget(c, w, sc)
+		}
+		return in
+	case "base64", "base32", "basenc", "openssl", "uudecode", "gunzip", "zcat", "gzip", "bzcat", "xzcat", "zstdcat", "bzip2", "xz", "zstd":
+		if c.Has("-d", "--decode", "-D") || c.Name == "gunzip" || c.Name == "zcat" || c.Name == "uudecode" || strings.HasSuffix(c.Name, "cat") {
+			if c.Name == "base64" && in.known {
+				if b, ok := decodeB64(in.text); ok {
+					return feed{known: true, text: b, t: in.t | tDecoded, from: "base64 -d"}
+				}
+			}
+			return decoded(in, c.Name+" -d")
+		}
+		return feed{t: in.t | tUnknown, from: c.Name}
+	case "rev":
+		if in.known {
+			return feed{known: true, text: reverseLines(in.text), t: in.t | tDecoded, from: "rev"}
+		}
+		return decoded(in, "rev")
+	case "tr":
+		p := c.Pos()
+		if in.known && len(p) == 2 && !p[0].dyn && !p[1].dyn && len(c.Args) == 2 {
+			if out, ok := trMap(in.text, p[0].s, p[1].s); ok {
+				return feed{known: true, text: out, t: in.t | tDecoded, from: "tr"}
+			}
+		}
+		return decoded(in, "tr")
+	case "iconv", "perl", "awk":
+		return feed{t: in.t | tUnknown, from: c.Name}
+	case "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links":
+		a.noteDownload(c, sc)
+		return feed{t: tRemote, from: c.Name}
+	case "printenv", "set", "export", "declare", "compgen":
+		return feed{t: tEnv | tUnknown, from: c.Name}
+	case "grep", "egrep", "fgrep", "rg", "sort", "uniq", "cut", "fold", "jq", "column", "paste", "expand":
+		return feed{t: in.t | tUnknown, from: c.Name}
+	case "cp", "mv", "install", "ln", "rsync":
+		if p := c.Pos(); len(p) >= 2 {
+			a.writeTarget(c, p[len(p)-1], sc)
+		}
+	case "sed", "truncate":
+		if c.Name == "truncate" || c.Has("-i", "--in-place") {
+			for _, w := range c.Pos() {
+				a.writeTarget(c, w, sc)
+			}
+		}
+		return feed{t: in.t | tUnknown, from: c.Name}
+	case "dd":
+		for _, w := range c.Args {
+			if strings.HasPrefix(w.s, "of=") {
+				a.outTarget(word{s: w.s[3:], dyn: w.dyn}, sc)
+			}
+		}
+	}
+	return feed{t: tUnknown, from: c.Name}
+}
+
+func decoded(in feed, from string) feed {
+	return feed{t: in.t | tDecoded | tUnknown, from: from}
+}
+
+func echoOut(c *Cmd) feed {
+	args := c.Args
+	esc := false
+	nl := true
+	for len(args) > 0 && !args[0].dyn && len(args[0].s) > 1 && strings.Trim(args[0].s, "-neE") == "" && args[0].s[0] == '-' {
+		if strings.Contains(args[0].s, "e") {
+			esc = true
+		}
+		if strings.Contains(args[0].s, "n") {
+			nl = false
+		}
+		args = args[1:]
+	}
+	w := joinWords(args)
+	if w.dyn {
+		return feed{t: w.t | tUnknown, from: "echo"}
+	}
+	s := w.s
+	if esc {
+		s = ansiC(s)
+	}
+	if nl {
+		s += "\n"
+	}
+	return feed{known: true, text: s, t: w.t, from: "echo"}
+}
+
+// printfOut implements the subset of printf(1) used to assemble commands.
+func printfOut(c *Cmd) feed {
+	args := c.Args
+	if len(args) > 0 && args[0].s == "--" {
+		args = args[1:]
+	}
+	if len(args) > 0 && args[0].s == "-v" {
+		return feed{}
+	}
+	if len(args) == 0 {
+		return feed{known: true}
+	}
+	w := joinWords(args)
+	if w.dyn {
+		return feed{t: w.t | tUnknown, from: "printf"}
+	}
+	format := args[0].s
+	rest := args[1:]
+	var b strings.Builder
+	for pass := 0; pass < 64; pass++ {
+		consumed := 0
+		for i := 0; i < len(format); i++ {
+			ch := format[i]
+			if ch == '\\' && i+1 < len(format) {
+				j := i + 1
+				for j < len(format) && j < i+4 && (format[j] >= '0' && format[j] <= '7' || (j == i+1 && (format[j] == 'x'))) {
+					j++
+				}
+				if j == i+1 {
+					j = i + 2
+				}
+				b.WriteString(ansiC(format[i:j]))
+				i = j - 1
+				continue
+			}
+			if ch == '%' && i+1 < len(format) {
+				j := i + 1
+				for j < len(format) && strings.IndexByte("-+ #0123456789.", format[j]) >= 0 {
+					j++
+				}
+				if j >= len(format) {
+					break
+				}
+				verb := format[j]
+				i = j
+				if verb == '%' {
+					b.WriteByte('%')
+					continue
+				}
+				arg := ""
+				if consumed < len(rest) {
+					arg = rest[consumed].s
+				}
+				consumed++
+				if verb == 'b' {
+					arg = ansiC(arg)
+				}
+				b.WriteString(arg)
+				continue
+			}
+			b.WriteByte(ch)
+		}
+		if consumed == 0 || consumed >= len(rest) {
+			break
+		}
+		rest = rest[consumed:]
+	}
+	return feed{known: true, text: b.String(), t: w.t, from: "printf"}
+}
+
+func decodeB64(s string) (string, bool) {
+	clean := strings.Map(func(r rune) rune {
+		if r == '\n' || r == ' ' || r == '\r' || r == '\t' {
+			return -1
+		}
+		return r
+	}, s)
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(clean); err == nil {
+			return string(b), true
+		}
+	}
+	return "", false
+}
+
+func reverseLines(s string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		r := []rune(l)
+		for x, y := 0, len(r)-1; x < y; x, y = x+1, y-1 {
+			r[x], r[y] = r[y], r[x]
+		}
+		lines[i] = string(r)
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// trMap applies `tr SET1 SET2` for plain sets and a-z style ranges.
+func trMap(s, set1, set2 string) (string, bool) {
+	a, ok1 := trSet(set1)
+	b, ok2 := trSet(set2)
+	if !ok1 || !ok2 || len(b) == 0 {
+		return "", false
+	}
+	m := map[rune]rune{}
+	for i, r := range a {
+		if i < len(b) {
+			m[r] = b[i]
+		} else {
+			m[r] = b[len(b)-1]
+		}
+	}
+	return strings.Map(func(r rune) rune {
+		if v, ok := m[r]; ok {
+			return v
+		}
+		return r
+	}, s), true
+}
+
+func trSet(s string) ([]rune, bool) {
+	if strings.Contains(s, "[:") {
+		return nil, false
+	}
+	r := []rune(s)
+	var out []rune
+	for i := 0; i < len(r); i++ {
+		if i+2 < len(r) && r[i+1] == '-' {
+			if r[i+2] < r[i] {
+				return nil, false
+			}
+			for x := r[i]; x <= r[i+2]; x++ {
+				out = append(out, x)
+			}
+			i += 2
+			continue
+		}
+		out = append(out, r[i])
+	}
+	return out, true
+}
+
+func (a *analyzer) noteDownload(c *Cmd, sc *scope) {
+	for _, f := range []string{"-o", "--output", "-O", "--output-document"} {
+		if v, ok := c.Flag(f); ok && v != "-" && v != "" {
+			sc.downloads[cleanJoin(sc.cwd, v)] = true
+			sc.downloads[v] = true
+			a.writeTarget(c, lit(v), sc)
+		}
+	}
+}
+
+// networkSinks send their stdin or arguments off the machine.
+var networkSinks = map[string]bool{
+	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true,
+	"http": true, "https": true, "xh": true, "ftp": true, "tftp": true, "sftp": true, "mail": true,
+	"sendmail": true, "mutt": true, "dnscat": true, "dnscat2": true, "openssl": true, "nslookup": true,
+	"dig": true, "host": true, "pbcopy": true, "xclip": true, "xsel": true, "wl-copy": true,
+	"clip": true, "clip.exe": true, "nix": true, "aws": true, "gsutil": true, "rclone": true, "scp": true,
+}
+
+func init() {
+	for _, n := range []string{"curl", "wget"} {
+		setValueOpts(n, "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form",
+			"-T", "--upload-file", "-o", "--output", "-O", "--output-document", "-H", "--header", "-X",
+			"--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
+			"-c", "--cookie-jar", "--post-file", "--body-file", "--post-data", "--body-data", "-x", "--proxy",
+			"-w", "--write-out", "--connect-timeout", "-m", "--max-time", "--retry", "-K", "--config", "-P")
+	}
+}
+
+// networkArgs finds exfiltration through a network sink: tainted stdin or
+// arguments, uploads of files, and destinations that are raw public IPs or
+// well-known capture services.
+func (a *analyzer) networkArgs(c *Cmd, in feed) {
+	if !networkSinks[c.Name] {
+		return
+	}
+	if c.Name == "iodine" {
+		return
+	}
+	if in.t&(tSecret|tEnv) != 0 && c.Name != "openssl" {
+		a.fire("exfil.pipe-to-network", c, "secret or environment data piped into "+c.Name)
+	} else if in.t&tDecoded != 0 && c.Name != "openssl" {
+		a.fire("exfil.obfuscated", c, "decoded data piped into "+c.Name)
+	}
+	for _, w := range c.Args {
+		if w.t&(tSecret|tEnv) != 0 {
+			a.fire("exfil.pipe-to-network", c, "secret or environment data in the arguments of "+c.Name)
+		}
+		if h := urlHost(w.s); h != "" && suspiciousHost(h) {
+			a.fire("exfil.suspicious-host", c, c.Name+" contacts "+h)
+		}
+		if c.Name == "nix" && strings.Contains(w.s, "fetchurl") {
+			for _, f := range strings.FieldsFunc(w.s, func(r rune) bool { return r == '"' || r == ' ' || r == '\'' }) {
+				if h := urlHost(f); h != "" && suspiciousHost(h) {
+					a.fire("exfil.suspicious-host", c, "nix fetches from "+h)
+				}
+			}
+		}
+	}
+	if c.Name == "curl" || c.Name == "wget" || c.Name == "http" || c.Name == "xh" {
+		for _, f := range []string{"-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--post-file", "--body-file"} {
+			v, ok := c.Flag(f)
+			if !ok {
+				continue
+			}
+			file := v
+			if i := strings.Index(v, "@"); i >= 0 && (f == "-F" || f == "--form" || f == "--data-urlencode") {
+				file = v[i:]
+			}
+			isFile := strings.HasPrefix(file, "@") || f == "-T" || f == "--upload-file" || f == "--post-file" || f == "--body-file"
+			file = strings.TrimPrefix(file, "@")
+			if i := strings.IndexAny(file, ";"); i >= 0 {
+				file = file[:i]
+			}
+			if !isFile || file == "-" || file == "" {
+				continue
+			}
+			if a.sensitive(expandHome(file, a.req.Home), c.sc) {
+				a.fire("exfil.upload-sensitive", c, c.Name+" uploads "+file)
+			} else {
+				a.fire("exfil.file-upload", c, c.Name+" uploads "+file)
+			}
+		}
+	}
+}
+
+func expandHome(p, home string) string {
+	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		return home + p[1:]
+	}
+	return p
+}
+
+// urlHost returns the host of an http(s)/ftp URL, or "".
+func urlHost(s string) string {
+	i := strings.Index(s, "://")
+	if i < 0 {
+		return ""
+	}
+	scheme := strings.ToLower(s[:i])
+	if j := strings.LastIndexAny(scheme, " ='\"("); j >= 0 {
+		scheme = scheme[j+1:]
+	}
+	switch scheme {
+	case "http", "https", "ftp", "ws", "wss":
+	default:
+		return ""
+	}
+	start := strings.Index(s, scheme+"://")
+	u, err := url.Parse(s[start:])
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+var exfilDomains = []string{
+	"webhook.site", "requestbin", "pipedream.net", "pastebin.com", "transfer.sh", "interact.sh",
+	"oast.", "burpcollaborator", "ngrok.io", "ngrok-free.app", "hookbin.com", "beeceptor.com",
+	"requestcatcher.com", "canarytokens", "dnslog.cn", "ceye.io", "paste.ee", "hastebin",
+	"0x0.st", "file.io", "termbin.com", "ix.io", "sprunge.us", "discord.com/api/webhooks", "trycloudflare.com",
+}
+
+// suspiciousHost reports capture services and literal public IP addresses;
+// loopback and private ranges are normal development targets.
+func suspiciousHost(h string) bool {
+	if ip := net.ParseIP(h); ip != nil {
+		return !(ip.IsLoopback() || ip.IsPrivate() || ip.IsUnspecified() || ip.IsLinkLocalUnicast())
+	}
+	for _, d := range exfilDomains {
+		if strings.Contains(h, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// dangerousText is a keyword screen for text the parser cannot read.
+func dangerousText(s string) bool {
+	l := strings.ToLower(s)
+	for _, k := range []string{"rm ", "rm\t", "git reset", "git clean", "git push", "git checkout", "git restore", "git stash", "git branch", "git tag", "git rebase", "mkfs", "dd ", "shred", "sudo", "chmod", "chown", "curl", "wget", "| sh", "|sh", "| bash", "|bash", "eval", "drop ", "truncate", "kill", "format", "> /dev/", ">/dev/", "find ", "xargs", ".env", "id_rsa", ".ssh", "base64"} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
+}

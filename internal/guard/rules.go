@@ -1,0 +1,241 @@
+package guard
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Rule is one built-in check expressed as data over an unwrapped simple
+// command. The matcher tests the fields in order: Names, Sub, flags,
+// Pattern, then When. A rule fires when every non-empty field matches.
+type Rule struct {
+	ID       string
+	Category string
+	// Group is "" for rules that are on by default, or the opt-in group name.
+	Group   string
+	Verdict Verdict
+	// Switch, when set, takes the verdict from that policy switch; a switch
+	// set to "allow" turns the rule off.
+	Switch string
+	Reason string
+
+	// Names are normalized command names; a trailing '*' is a prefix match
+	// (e.g. "mkfs*"). Empty means the rule only fires from the analysis
+	// (redirections, pipelines) and is looked up by ID.
+	Names []string
+	// Sub are the leading positional words, each "a|b" for alternatives.
+	Sub []string
+	// AnyFlag: at least one present. AllFlag: all present. NoFlag: none.
+	// Long flags may be abbreviated when the command accepts that (git).
+	AnyFlag []string
+	AllFlag []string
+	NoFlag  []string
+	// Pattern is matched against the arguments joined by spaces.
+	Pattern *regexp.Regexp
+	// When is an escape hatch for conditions that are not flag-shaped.
+	When func(c *Cmd) bool
+}
+
+// ruleSet is filled by the rules_*.go files at init time.
+var ruleSet []*Rule
+
+func register(rs ...*Rule) { ruleSet = append(ruleSet, rs...) }
+
+// valueOpts lists options that take a separate value, so that their value is
+// not mistaken for a subcommand or target. Keyed by command name.
+var valueOpts = map[string]map[string]bool{}
+
+func setValueOpts(name string, opts ...string) {
+	m := valueOpts[name]
+	if m == nil {
+		m = map[string]bool{}
+		valueOpts[name] = m
+	}
+	for _, o := range opts {
+		m[o] = true
+	}
+}
+
+// abbrevLong marks commands whose long options may be abbreviated to any
+// unambiguous prefix (git's parse-options does this).
+var abbrevLong = map[string]bool{"git": true}
+
+// Cmd is what a rule sees: one simple command after unwrapping.
+type Cmd struct {
+	Name string
+	Args []word // arguments after the command name
+
+	// Stream is set when arguments are appended from stdin at run time
+	// (xargs, parallel), so the argv seen here is incomplete.
+	Stream bool
+
+	flags map[string]string
+	pos   []word
+	a     *analyzer
+	sc    *scope
+}
+
+func (c *Cmd) parse() {
+	if c.flags != nil {
+		return
+	}
+	c.flags = map[string]string{}
+	vo := valueOpts[c.Name]
+	for i := 0; i < len(c.Args); i++ {
+		w := c.Args[i]
+		s := w.s
+		switch {
+		case s == "--":
+			c.pos = append(c.pos, c.Args[i+1:]...)
+			return
+		case strings.HasPrefix(s, "--") && !w.dyn:
+			name, val, has := strings.Cut(s, "=")
+			if !has && vo[name] && i+1 < len(c.Args) {
+				val = c.Args[i+1].s
+				i++
+			}
+			if strings.HasPrefix(name, "--no-") {
+				// --no-X cancels an earlier --X (git, GNU tools).
+				delete(c.flags, "--"+name[5:])
+			}
+			c.flags[name] = val
+		case len(s) > 1 && s[0] == '-' && !w.dyn && !isNumber(s[1:]):
+			for j := 1; j < len(s); j++ {
+				f := "-" + s[j:j+1]
+				if vo[f] {
+					if j+1 < len(s) {
+						c.flags[f] = s[j+1:]
+					} else if i+1 < len(c.Args) {
+						c.flags[f] = c.Args[i+1].s
+						i++
+					} else {
+						c.flags[f] = ""
+					}
+					break
+				}
+				c.flags[f] = ""
+			}
+		default:
+			c.pos = append(c.pos, w)
+		}
+	}
+}
+
+// Has reports whether any of the flags is present.
+func (c *Cmd) Has(flags ...string) bool {
+	c.parse()
+	for _, f := range flags {
+		if _, ok := c.flags[f]; ok {
+			return true
+		}
+		if abbrevLong[c.Name] && strings.HasPrefix(f, "--") {
+			for k := range c.flags {
+				if len(k) >= 4 && strings.HasPrefix(f, k) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Flag returns the value of the first flag present.
+func (c *Cmd) Flag(flags ...string) (string, bool) {
+	c.parse()
+	for _, f := range flags {
+		if v, ok := c.flags[f]; ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// Pos returns the positional arguments (not options, not option values).
+func (c *Cmd) Pos() []word {
+	c.parse()
+	return c.pos
+}
+
+// Argv is the command line as the user would read it.
+func (c *Cmd) Argv() string {
+	var b strings.Builder
+	b.WriteString(c.Name)
+	for _, w := range c.Args {
+		b.WriteByte(' ')
+		b.WriteString(w.display())
+	}
+	return b.String()
+}
+
+func (c *Cmd) joined() string {
+	parts := make([]string, len(c.Args))
+	for i, w := range c.Args {
+		parts[i] = w.s
+	}
+	return strings.Join(parts, " ")
+}
+
+// match tests the declarative fields of r against c.
+func (r *Rule) match(c *Cmd) bool {
+	if len(r.Sub) > 0 {
+		pos := c.Pos()
+		if len(pos) < len(r.Sub) {
+			return false
+		}
+		for i, alt := range r.Sub {
+			if pos[i].dyn || !oneOf(strings.ToLower(pos[i].s), alt) {
+				return false
+			}
+		}
+	}
+	if len(r.AnyFlag) > 0 && !c.Has(r.AnyFlag...) {
+		return false
+	}
+	for _, f := range r.AllFlag {
+		if !c.Has(f) {
+			return false
+		}
+	}
+	if len(r.NoFlag) > 0 && c.Has(r.NoFlag...) {
+		return false
+	}
+	if r.Pattern != nil && !r.Pattern.MatchString(c.joined()) {
+		return false
+	}
+	if r.When != nil && !r.When(c) {
+		return false
+	}
+	return true
+}
+
+func oneOf(s, alts string) bool {
+	for alts != "" {
+		var a string
+		a, alts, _ = strings.Cut(alts, "|")
+		if s == a {
+			return true
+		}
+	}
+	return false
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// posAfterSub returns the positionals after the first n (the subcommand).
+func (c *Cmd) posAfterSub(n int) []word {
+	p := c.Pos()
+	if len(p) <= n {
+		return nil
+	}
+	return p[n:]
+}
