@@ -35,7 +35,7 @@ type Event struct {
 
 	SessionID      string
 	Cwd            string // where the agent is now
-	ProjectDir     string // the project root the host reports, else Cwd
+	ProjectDir     string // the project root: the host's own when it names one, else found from Cwd
 	TranscriptPath string
 	AgentID        string // set when the hook fires inside a subagent
 	AgentType      string
@@ -50,8 +50,11 @@ type Event struct {
 	ToolUseID string
 	Output    string // PostTool: what the tool printed, shortened by the adapter
 	Failed    bool   // PostTool: the tool failed
-	Error     string // PostTool: the host's error text
-	Duration  time.Duration
+	// Interrupted is set when the user stopped the tool call (Claude Code's
+	// is_interrupt); the agent did not fail.
+	Interrupted bool
+	Error       string // PostTool: the host's error text
+	Duration    time.Duration
 
 	StopHookActive bool   // Stop/SubagentStop: already continuing because of a stop hook
 	LastMessage    string // Stop/SubagentStop: the agent's final message
@@ -70,7 +73,8 @@ type Tool struct {
 	Input json.RawMessage // the host's input object, untouched
 
 	Command string   // shell tools: the command line
-	Paths   []string // file tools: the paths the call reads or writes
+	Paths   []string // file tools: the paths the call reads or writes; search tools: the directory searched
+	Pattern string   // search tools: the glob searched for
 }
 
 // ToolName is a normalized tool name.

@@ -1,10 +1,10 @@
 package claude
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/host"
 	"strings"
 	"time"
 
@@ -72,7 +72,7 @@ const maxOutput = 8 << 10
 func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
 	var p payload
 	if err := json.Unmarshal(data, &p); err != nil {
-		ev := &event.Event{Host: Host, HostEvent: SniffEventName(data), Time: now}
+		ev := &event.Event{Host: Host, HostEvent: host.SniffEventName(data), Time: now}
 		ev.Kind = kindOf(ev.HostEvent)
 		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
@@ -100,9 +100,6 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		Time:           now,
 	}
 	ev.Source = firstNonEmpty(p.Source, p.Trigger, p.Reason)
-	if ev.ProjectDir == "" {
-		ev.ProjectDir = ev.Cwd
-	}
 	if p.ToolName != "" {
 		tool, err := NormalizeTool(p.ToolName, p.ToolInput)
 		if err != nil {
@@ -115,6 +112,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		ev.Output = responseText(p.ToolResponse)
 	case "PostToolUseFailure":
 		ev.Failed = true
+		ev.Interrupted = p.IsInterrupt
 		ev.Output = p.Error
 	}
 	if (ev.Kind == event.PreTool || ev.Kind == event.PermissionRequest) && p.ToolName == "" {
@@ -128,30 +126,6 @@ func kindOf(name string) event.Kind {
 		return k
 	}
 	return event.Unknown
-}
-
-// SniffEventName finds hook_event_name in bytes that do not parse, such as a
-// payload cut short: Claude Code writes it before the tool input, so it
-// usually survives truncation.
-func SniffEventName(data []byte) string {
-	const key = `"hook_event_name"`
-	i := bytes.Index(data, []byte(key))
-	if i < 0 {
-		return ""
-	}
-	rest := bytes.TrimLeft(data[i+len(key):], " \t\r\n")
-	if len(rest) == 0 || rest[0] != ':' {
-		return ""
-	}
-	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
-	if len(rest) == 0 || rest[0] != '"' {
-		return ""
-	}
-	end := bytes.IndexByte(rest[1:], '"')
-	if end < 0 {
-		return ""
-	}
-	return string(rest[1 : 1+end])
 }
 
 // responseText keeps the text of a tool response: stdout and stderr for

@@ -59,7 +59,7 @@ func TestDecodeCaptured(t *testing.T) {
 			if ev.HostEvent != name || ev.Kind == event.Unknown {
 				t.Fatalf("event %q decoded as %q/%q", name, ev.HostEvent, ev.Kind)
 			}
-			if ev.SessionID != raw["session_id"] || ev.Cwd != raw["cwd"] || ev.ProjectDir != ev.Cwd {
+			if ev.SessionID != raw["session_id"] || ev.Cwd != raw["cwd"] || ev.ProjectDir != "" {
 				t.Errorf("ids: session %q cwd %q project %q", ev.SessionID, ev.Cwd, ev.ProjectDir)
 			}
 			checkKind(t, ev, raw)
@@ -147,7 +147,7 @@ func TestNormalizeTool(t *testing.T) {
 		{"Bash", `{"command":"ls"}`, event.Shell, nil},
 		{"Read", `{"file_path":"/p/a.go"}`, event.Read, []string{"/p/a.go"}},
 		{"NotebookEdit", `{"notebook_path":"/p/n.ipynb"}`, event.Edit, []string{"/p/n.ipynb"}},
-		{"Glob", `{"pattern":"**/.env*","path":"/p"}`, event.Search, []string{"/p", "**/.env*"}},
+		{"Glob", `{"pattern":"**/.env*","path":"/p"}`, event.Search, []string{"/p"}},
 		{"Grep", `{"pattern":"x"}`, event.Search, nil},
 		{"Agent", `{"prompt":"x","subagent_type":"general-purpose"}`, event.Delegate, nil},
 		{"mcp__memory__store", `{}`, "mcp:memory__store", nil},

@@ -38,7 +38,7 @@ type output struct {
 func Encode(ev *event.Event, d *event.Decision) host.Answer {
 	var out output
 	hs := &hookSpecific{HookEventName: ev.HostEvent}
-	ctx := fitContext(d.Context, MaxContext)
+	ctx := host.FitContext(d.Context, MaxContext)
 	switch ev.HostEvent {
 	case "PreToolUse":
 		switch d.Verdict {
@@ -122,48 +122,4 @@ func failClosed(hostEvent, reason string) host.Answer {
 	}
 	b, _ := json.Marshal(out) // plain strings: cannot fail
 	return host.Answer{Stdout: append(b, '\n'), Stderr: reason, Exit: 2}
-}
-
-// fitContext joins context blocks in priority order within max characters.
-// A block that does not fit is left out whole rather than cut mid-structure;
-// only a first block that alone is too long is cut, at a line boundary.
-func fitContext(blocks []event.ContextBlock, max int) string {
-	var b strings.Builder
-	dropped := 0
-	for _, c := range blocks {
-		if c.Text == "" {
-			continue
-		}
-		sep := 0
-		if b.Len() > 0 {
-			sep = 2
-		}
-		switch {
-		case b.Len()+sep+len(c.Text) <= max:
-			if sep > 0 {
-				b.WriteString("\n\n")
-			}
-			b.WriteString(c.Text)
-		case b.Len() == 0:
-			b.WriteString(cutAtLine(c.Text, max-40))
-			b.WriteString("\n[atreides: context trimmed]")
-		default:
-			dropped++
-		}
-	}
-	if dropped > 0 && b.Len()+60 <= max {
-		b.WriteString("\n\n[atreides: lower-priority context left out to fit]")
-	}
-	return b.String()
-}
-
-func cutAtLine(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = s[:n]
-	if i := strings.LastIndexByte(s, '\n'); i > 0 {
-		return s[:i]
-	}
-	return s
 }

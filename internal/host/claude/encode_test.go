@@ -72,22 +72,3 @@ func TestUnreadable(t *testing.T) {
 		}
 	}
 }
-
-func TestFitContext(t *testing.T) {
-	big := strings.Repeat("line of context\n", 1000) // 16,000 chars
-	blocks := []event.ContextBlock{{Text: "critical"}, {Text: big}, {Text: "small"}}
-	got := fitContext(blocks, MaxContext)
-	if len(got) > MaxContext {
-		t.Fatalf("len %d over cap", len(got))
-	}
-	if !strings.HasPrefix(got, "critical\n\nsmall") || !strings.Contains(got, "left out") {
-		t.Errorf("want the block that does not fit left out whole, got %q", got[:min(80, len(got))])
-	}
-	first := fitContext([]event.ContextBlock{{Text: big}}, MaxContext)
-	if len(first) > MaxContext || !strings.HasSuffix(first, "[atreides: context trimmed]") {
-		t.Errorf("a lone oversized block must be cut at a line: len %d", len(first))
-	}
-	if strings.Contains(first, "line of con\n") {
-		t.Error("cut mid-line")
-	}
-}

@@ -47,6 +47,7 @@ type toolInput struct {
 	NotebookPath string `json:"notebook_path"`
 	Path         string `json:"path"`
 	Pattern      string `json:"pattern"`
+	Glob         string `json:"glob"`
 }
 
 // NormalizeTool maps a Claude Code tool to atreides's names and pulls out
@@ -73,8 +74,11 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 		t.Paths = nonEmpty(in.FilePath, in.NotebookPath, in.Path)
 	case event.Search:
 		t.Paths = nonEmpty(in.Path)
-		if name == "Glob" && in.Pattern != "" {
-			t.Paths = append(t.Paths, in.Pattern)
+		// Glob's pattern is a path glob; Grep's pattern is a regex over
+		// contents, and its file filter is "glob".
+		t.Pattern = in.Glob
+		if name == "Glob" {
+			t.Pattern = in.Pattern
 		}
 	}
 	return t, nil

@@ -1,0 +1,150 @@
+package codex
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
+)
+
+// MaxContext bounds the additionalContext atreides sends; Codex sets no
+// cap of its own, and this keeps a project's per-turn cost what it is on
+// Claude Code.
+const MaxContext = 10000
+
+// hookSpecific is the union of Codex's per-event hookSpecificOutput
+// objects; each event's schema allows only some fields, and Encode sets
+// only those.
+type hookSpecific struct {
+	HookEventName            string          `json:"hookEventName"`
+	PermissionDecision       string          `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
+	AdditionalContext        string          `json:"additionalContext,omitempty"`
+	Decision                 *permission     `json:"decision,omitempty"`
+}
+
+// permission is PermissionRequest's decision. Codex fails closed on
+// updatedInput, updatedPermissions or interrupt here, so they do not exist.
+type permission struct {
+	Behavior string `json:"behavior"`
+	Message  string `json:"message,omitempty"`
+}
+
+type output struct {
+	Decision           string        `json:"decision,omitempty"`
+	Reason             string        `json:"reason,omitempty"`
+	SystemMessage      string        `json:"systemMessage,omitempty"`
+	HookSpecificOutput *hookSpecific `json:"hookSpecificOutput,omitempty"`
+}
+
+// askPrefix introduces a reason whose verdict was Ask: Codex rejects
+// permissionDecision "ask", so the call is denied and the model is told to
+// get the user's go-ahead itself.
+const askPrefix = "atreides wants the user to confirm this call, and a Codex hook cannot ask, so it was not run. Ask the user; if they agree they can run it themselves or allow it in the atreides policy. Reason: "
+
+// defaultReason stands in for an empty reason: Codex rejects a deny or a
+// block without one, which would let the call through.
+const defaultReason = "blocked by atreides"
+
+// Encode turns a decision into Codex's answer for the event.
+func Encode(ev *event.Event, d *event.Decision) host.Answer {
+	if ev.HostEvent == "SessionEnd" {
+		return host.Answer{} // Codex reads no answer to SessionEnd.
+	}
+	var out output
+	hs := &hookSpecific{HookEventName: ev.HostEvent}
+	ctx := host.FitContext(d.Context, MaxContext)
+	switch ev.HostEvent {
+	case "PreToolUse":
+		// Context is not sent here: the schema allows it but no run has
+		// shown where Codex puts it, and a deny must not depend on it.
+		switch {
+		case d.Verdict == event.Deny:
+			hs.PermissionDecision, hs.PermissionDecisionReason = "deny", orDefault(d.Reason)
+		case d.Verdict == event.Ask:
+			hs.PermissionDecision, hs.PermissionDecisionReason = "deny", askPrefix+orDefault(d.Reason)
+		case d.UpdatedInput != nil:
+			// The only allow Codex accepts; no reason, which it would
+			// also reject without a decision it supports.
+			hs.PermissionDecision, hs.UpdatedInput = "allow", d.UpdatedInput
+		}
+	case "PermissionRequest":
+		switch d.Verdict {
+		case event.Deny:
+			hs.Decision = &permission{Behavior: "deny", Message: orDefault(d.Reason)}
+		case event.Allow:
+			hs.Decision = &permission{Behavior: "allow"}
+		}
+		// Ask leaves the approval to the user, as without a hook.
+	case "PostToolUse", "UserPromptSubmit":
+		if d.Block {
+			// PostToolUse: the reason replaces the output the model sees;
+			// UserPromptSubmit: the prompt is rejected.
+			out.Decision, out.Reason = "block", orDefault(d.BlockReason)
+		}
+		hs.AdditionalContext = ctx
+	case "SessionStart", "SubagentStart":
+		hs.AdditionalContext = ctx
+	case "Stop", "SubagentStop":
+		if d.Block {
+			// Codex adds the reason as a <hook_prompt> user message and
+			// runs another turn.
+			out.Decision, out.Reason = "block", orDefault(d.BlockReason)
+		}
+	}
+	if len(d.Warnings) > 0 {
+		out.SystemMessage = strings.Join(d.Warnings, "\n")
+	}
+	if hs.PermissionDecision != "" || hs.AdditionalContext != "" || hs.Decision != nil {
+		out.HookSpecificOutput = hs
+	}
+	if out == (output{}) {
+		return host.Answer{}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		// Every field is a string or raw JSON the engine produced; a
+		// failure here means broken UpdatedInput. Fall back to the one
+		// answer that must never be lost: a block.
+		return failClosed(ev.HostEvent, "atreides could not encode its answer: "+err.Error())
+	}
+	return host.Answer{Stdout: append(b, '\n')}
+}
+
+// Unreadable is the answer to a payload that could not be decoded. A tool
+// call that cannot be read cannot be judged, so it is denied; anything else
+// gets no decision.
+func Unreadable(hostEvent string, err error) host.Answer {
+	switch hostEvent {
+	case "PreToolUse", "PermissionRequest":
+		return failClosed(hostEvent, "atreides could not read this hook event ("+err.Error()+"), so the tool call is blocked. Retry the call; if it keeps failing, ask the user to run `atreides doctor`.")
+	}
+	return host.Answer{}
+}
+
+// failClosed blocks with a JSON deny and exit 2 with the reason on stderr;
+// Codex treats exit 2 with a stderr reason as a block on both events, so
+// the call is refused whichever of the two it heeds.
+func failClosed(hostEvent, reason string) host.Answer {
+	var out output
+	switch hostEvent {
+	case "PermissionRequest":
+		out.HookSpecificOutput = &hookSpecific{HookEventName: hostEvent, Decision: &permission{Behavior: "deny", Message: reason}}
+	case "PreToolUse":
+		out.HookSpecificOutput = &hookSpecific{HookEventName: hostEvent, PermissionDecision: "deny", PermissionDecisionReason: reason}
+	default:
+		// Not a tool call: nothing to block.
+		return host.Answer{}
+	}
+	b, _ := json.Marshal(out) // plain strings: cannot fail
+	return host.Answer{Stdout: append(b, '\n'), Stderr: reason, Exit: 2}
+}
+
+func orDefault(reason string) string {
+	if strings.TrimSpace(reason) == "" {
+		return defaultReason
+	}
+	return reason
+}

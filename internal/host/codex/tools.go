@@ -1,0 +1,71 @@
+package codex
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+// toolInput holds the input fields atreides looks at. Codex reports its
+// shell tools (exec_command, shell) as "Bash" with {command}, and
+// apply_patch with the patch text in command.
+type toolInput struct {
+	Command string `json:"command"`
+}
+
+// NormalizeTool maps a Codex tool to atreides's names and pulls out the
+// command or the paths the guard judges.
+func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
+	t := event.Tool{Raw: name, Input: input, Name: event.Other}
+	switch {
+	case name == "Bash":
+		t.Name = event.Shell
+	case name == "apply_patch":
+		t.Name = event.Edit
+	case strings.HasPrefix(name, "mcp__"):
+		t.Name = event.ToolName("mcp:" + strings.TrimPrefix(name, "mcp__"))
+	}
+	var in toolInput
+	if len(input) > 0 && input[0] == '{' {
+		if err := json.Unmarshal(input, &in); err != nil {
+			return t, fmt.Errorf("tool_input of %s: %w", name, err)
+		}
+	} else if len(input) > 0 && string(input) != "null" {
+		return t, fmt.Errorf("tool_input of %s is not an object", name)
+	}
+	switch t.Name {
+	case event.Shell:
+		t.Command = in.Command
+	case event.Edit:
+		t.Paths = PatchPaths(in.Command)
+	}
+	return t, nil
+}
+
+// patchHeaders are the apply_patch lines that name a file, each followed by
+// the path. "Move to" is the new name of an updated file: it is written too.
+var patchHeaders = []string{"*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"}
+
+// PatchPaths lists the files an apply_patch envelope touches, in order and
+// without repeats.
+func PatchPaths(patch string) []string {
+	var paths []string
+	seen := map[string]bool{}
+	for line := range strings.Lines(patch) {
+		// Leading blanks are tolerated: Codex's own parser is lenient,
+		// and a path the guard misses is worse than one it sees twice.
+		line = strings.TrimSpace(line)
+		for _, h := range patchHeaders {
+			if rest, ok := strings.CutPrefix(line, h); ok {
+				if p := strings.TrimSpace(rest); p != "" && !seen[p] {
+					seen[p] = true
+					paths = append(paths, p)
+				}
+				break
+			}
+		}
+	}
+	return paths
+}

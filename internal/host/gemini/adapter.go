@@ -1,0 +1,32 @@
+package gemini
+
+import (
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
+)
+
+// Adapter is Gemini CLI's [host.Adapter].
+type Adapter struct{}
+
+var _ host.Adapter = Adapter{}
+
+// Name implements [host.Adapter].
+func (Adapter) Name() string { return Host }
+
+// Decode implements [host.Adapter]; the project root comes from
+// GEMINI_PROJECT_DIR, which Gemini CLI sets for every hook process and which
+// stays put when the agent's cwd moves. Without it the project is left for
+// the caller to find from the cwd.
+func (Adapter) Decode(data []byte, getenv func(string) string, now time.Time) (*event.Event, error) {
+	return Decode(data, getenv("GEMINI_PROJECT_DIR"), now)
+}
+
+// Encode implements [host.Adapter].
+func (Adapter) Encode(ev *event.Event, d *event.Decision) host.Answer { return Encode(ev, d) }
+
+// Unreadable implements [host.Adapter].
+func (Adapter) Unreadable(hostEvent string, err error) host.Answer {
+	return Unreadable(hostEvent, err)
+}

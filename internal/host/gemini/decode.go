@@ -1,0 +1,201 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/atreides-dev/atreides/internal/host"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+// Host is this adapter's host name in events and state.
+const Host = "gemini"
+
+// payload is the union of the fields Gemini CLI 0.61.0 sends for the events
+// atreides handles. The model events (BeforeModel, AfterModel,
+// BeforeToolSelection) also carry llm_request/llm_response, which are left
+// unread: they are large and atreides does not act on them.
+type payload struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+
+	Source  string `json:"source"`  // SessionStart
+	Trigger string `json:"trigger"` // PreCompress
+	Reason  string `json:"reason"`  // SessionEnd
+	Prompt  string `json:"prompt"`  // BeforeAgent, AfterAgent
+
+	ToolName     string          `json:"tool_name"`
+	ToolInput    json.RawMessage `json:"tool_input"`
+	ToolResponse *toolResponse   `json:"tool_response"`
+	MCPContext   *mcpContext     `json:"mcp_context"`
+
+	PromptResponse string `json:"prompt_response"` // AfterAgent
+	StopHookActive bool   `json:"stop_hook_active"`
+
+	NotificationType string `json:"notification_type"`
+	Message          string `json:"message"`
+}
+
+// toolResponse is AfterTool's tool_response. llmContent is what the model
+// is shown: a string for the built-in tools, possibly an array of parts for
+// others. error is set (an object {type, message} in the 0.61.0 source)
+// when the tool failed.
+type toolResponse struct {
+	LLMContent json.RawMessage `json:"llmContent"`
+	Error      json.RawMessage `json:"error"`
+}
+
+// mcpContext names the MCP server behind a tool call [read in the 0.61.0
+// source; not exercised].
+type mcpContext struct {
+	ServerName string `json:"server_name"`
+	ToolName   string `json:"tool_name"`
+}
+
+var kinds = map[string]event.Kind{
+	"SessionStart": event.SessionStart,
+	"BeforeAgent":  event.UserPrompt,
+	"BeforeTool":   event.PreTool,
+	"AfterTool":    event.PostTool,
+	"AfterAgent":   event.Stop,
+	"PreCompress":  event.PreCompact,
+	"SessionEnd":   event.SessionEnd,
+	"Notification": event.Notification,
+	// BeforeModel, AfterModel, BeforeToolSelection: Unknown on purpose.
+}
+
+// ErrMalformed is returned for stdin that is not a Gemini CLI hook payload.
+var ErrMalformed = errors.New("malformed hook input")
+
+// maxOutput bounds the tool output kept in an event; history and error
+// recognition need the gist, not megabytes.
+const maxOutput = 8 << 10
+
+// Decode decodes one hook payload. projectDir is GEMINI_PROJECT_DIR when
+// set; otherwise ProjectDir stays empty and the caller finds the project
+// from Cwd. On a malformed payload it returns ErrMalformed (wrapped) and an event
+// whose HostEvent is whatever could be recovered from the bytes, so the
+// caller can still fail closed on a tool call.
+func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
+	var p payload
+	if err := json.Unmarshal(data, &p); err != nil {
+		ev := &event.Event{Host: Host, HostEvent: host.SniffEventName(data), Time: now}
+		ev.Kind = kindOf(ev.HostEvent)
+		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if p.HookEventName == "" {
+		return &event.Event{Host: Host, Kind: event.Unknown, Time: now}, fmt.Errorf("%w: no hook_event_name", ErrMalformed)
+	}
+	ev := &event.Event{
+		Kind:           kindOf(p.HookEventName),
+		Host:           Host,
+		HostEvent:      p.HookEventName,
+		SessionID:      p.SessionID,
+		Cwd:            p.Cwd,
+		ProjectDir:     projectDir,
+		TranscriptPath: p.TranscriptPath,
+		Prompt:         p.Prompt,
+		StopHookActive: p.StopHookActive,
+		LastMessage:    p.PromptResponse,
+		Message:        p.Message,
+		Time:           now,
+	}
+	switch p.HookEventName {
+	case "SessionStart":
+		ev.Source = p.Source
+	case "PreCompress":
+		ev.Source = p.Trigger
+	case "SessionEnd":
+		ev.Source = p.Reason
+	case "Notification":
+		ev.Source = p.NotificationType
+	}
+	if p.ToolName != "" {
+		tool, err := NormalizeTool(p.ToolName, p.ToolInput, p.MCPContext)
+		if err != nil {
+			return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+		}
+		ev.Tool = tool
+	}
+	if p.HookEventName == "AfterTool" && p.ToolResponse != nil {
+		ev.Output = clip(contentText(p.ToolResponse.LLMContent))
+		if msg, failed := errorText(p.ToolResponse.Error); failed {
+			ev.Failed, ev.Error = true, msg
+		}
+	}
+	if ev.Kind == event.PreTool && p.ToolName == "" {
+		return ev, fmt.Errorf("%w: %s without tool_name", ErrMalformed, p.HookEventName)
+	}
+	return ev, nil
+}
+
+func kindOf(name string) event.Kind {
+	if k, ok := kinds[name]; ok {
+		return k
+	}
+	return event.Unknown
+}
+
+// contentText flattens llmContent: a string as is, an array of parts by
+// their text, anything else as its JSON.
+func contentText(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) == nil {
+		var b bytes.Buffer
+		for _, p := range parts {
+			if p.Text == "" {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(p.Text)
+		}
+		return b.String()
+	}
+	return string(raw)
+}
+
+// errorText reads tool_response.error: absent or null means success, an
+// object gives its message, a plain string is the message itself.
+func errorText(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", false
+	}
+	var obj struct {
+		Message string `json:"message"`
+		Type    string `json:"type"`
+	}
+	if json.Unmarshal(raw, &obj) == nil {
+		if obj.Message == "" {
+			obj.Message = obj.Type
+		}
+		return clip(obj.Message), true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return clip(s), true
+	}
+	return clip(string(raw)), true
+}
+
+func clip(s string) string {
+	if len(s) <= maxOutput {
+		return s
+	}
+	return s[:maxOutput]
+}

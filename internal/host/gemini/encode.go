@@ -1,0 +1,120 @@
+package gemini
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
+)
+
+// MaxContext bounds the additionalContext atreides sends. Gemini CLI sets no
+// cap of its own; this keeps the per-turn cost in line with Claude Code's
+// 10,000-character limit, so a project behaves alike on both hosts.
+const MaxContext = 10000
+
+type hookSpecific struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext,omitempty"`
+	// ToolInput replaces the tool's arguments as a whole (BeforeTool).
+	ToolInput json.RawMessage `json:"tool_input,omitempty"`
+}
+
+type output struct {
+	Decision           string        `json:"decision,omitempty"`
+	Reason             string        `json:"reason,omitempty"`
+	SystemMessage      string        `json:"systemMessage,omitempty"`
+	HookSpecificOutput *hookSpecific `json:"hookSpecificOutput,omitempty"`
+}
+
+// askPrefix introduces a reason whose verdict was Ask: Gemini CLI hooks have
+// no dependable way to ask the user (see the package doc), so the call is
+// denied and the model is told to get the user's go-ahead itself.
+const askPrefix = "atreides wants the user to confirm this call, and a Gemini CLI hook cannot ask, so it was not run. Ask the user; if they agree they can run it themselves or allow it in the atreides policy. Reason: "
+
+// defaultReason stands in for an empty reason: Gemini shows the model
+// "Tool execution blocked: <reason>", which must not end in nothing.
+const defaultReason = "blocked by atreides"
+
+// Encode turns a decision into Gemini CLI's answer for the event.
+func Encode(ev *event.Event, d *event.Decision) host.Answer {
+	var out output
+	hs := &hookSpecific{HookEventName: ev.HostEvent}
+	ctx := host.FitContext(d.Context, MaxContext)
+	switch ev.HostEvent {
+	case "BeforeTool":
+		switch {
+		case d.Verdict == event.Deny:
+			out.Decision, out.Reason = "deny", orDefault(d.Reason)
+		case d.Verdict == event.Ask:
+			out.Decision, out.Reason = "deny", askPrefix+orDefault(d.Reason)
+		case d.UpdatedInput != nil:
+			// Applied only with an allow, and as a whole: Gemini replaces
+			// the arguments with exactly this object.
+			out.Decision = "allow"
+			hs.ToolInput = d.UpdatedInput
+		}
+		// A plain allow says nothing: Gemini's "allow" skips no
+		// confirmation, so silence means the same and costs less.
+	case "AfterTool", "BeforeAgent":
+		if d.Block {
+			// AfterTool: the model sees "Tool result blocked: <reason>"
+			// instead of the output; BeforeAgent: the turn is dropped.
+			out.Decision, out.Reason = "deny", orDefault(d.BlockReason)
+		}
+		hs.AdditionalContext = ctx
+	case "SessionStart":
+		hs.AdditionalContext = ctx
+	case "AfterAgent":
+		if d.Block {
+			// Not a refusal: Gemini runs another turn with the reason as
+			// its prompt.
+			out.Decision, out.Reason = "deny", orDefault(d.BlockReason)
+		}
+	}
+	if len(d.Warnings) > 0 {
+		out.SystemMessage = strings.Join(d.Warnings, "\n")
+	}
+	if hs.AdditionalContext != "" || hs.ToolInput != nil {
+		out.HookSpecificOutput = hs
+	}
+	if out == (output{}) {
+		return host.Answer{}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		// Every field is a string or raw JSON the engine produced; a
+		// failure here means broken UpdatedInput. Fall back to the one
+		// answer that must never be lost: a block.
+		if ev.HostEvent == "BeforeTool" {
+			return failClosed("atreides could not encode its answer: " + err.Error())
+		}
+		return host.Answer{}
+	}
+	return host.Answer{Stdout: append(b, '\n')}
+}
+
+// Unreadable is the answer to a payload that could not be decoded. A tool
+// call that cannot be read cannot be judged, so it is denied; anything else
+// gets no decision.
+func Unreadable(hostEvent string, err error) host.Answer {
+	if hostEvent == "BeforeTool" {
+		return failClosed("atreides could not read this hook event (" + err.Error() + "), so the tool call is blocked. Retry the call; if it keeps failing, ask the user to run `atreides doctor`.")
+	}
+	return host.Answer{}
+}
+
+// failClosed blocks with a JSON deny and exit 2 with the reason on stderr:
+// Gemini CLI reads exit 2 as a block whose reason is stderr, so the call is
+// refused whichever of the two it heeds.
+func failClosed(reason string) host.Answer {
+	b, _ := json.Marshal(output{Decision: "deny", Reason: reason}) // plain strings: cannot fail
+	return host.Answer{Stdout: append(b, '\n'), Stderr: reason, Exit: 2}
+}
+
+func orDefault(reason string) string {
+	if strings.TrimSpace(reason) == "" {
+		return defaultReason
+	}
+	return reason
+}

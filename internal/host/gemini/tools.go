@@ -1,0 +1,86 @@
+package gemini
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+// toolNames maps Gemini CLI 0.61.0's built-in tools (names taken from the
+// function declarations it sends the model) to atreides's names. Older
+// names from Gemini's docs are kept so that an older CLI is still judged.
+var toolNames = map[string]event.ToolName{
+	"run_shell_command":   event.Shell,
+	"read_file":           event.Read,
+	"read_many_files":     event.Read,
+	"write_file":          event.Write,
+	"replace":             event.Edit,
+	"glob":                event.Search,
+	"grep_search":         event.Search,
+	"search_file_content": event.Search, // older name of grep_search
+	"list_directory":      event.Search,
+	"web_fetch":           event.Fetch,
+	"google_web_search":   event.Fetch,
+	"invoke_agent":        event.Delegate,
+	"delegate_to_agent":   event.Delegate, // older name of invoke_agent
+	"write_todos":         event.Todo,
+}
+
+// toolInput holds the input fields atreides looks at in any tool.
+type toolInput struct {
+	Command  string `json:"command"`
+	FilePath string `json:"file_path"`
+	DirPath  string `json:"dir_path"`
+	Path     string `json:"path"`
+	Pattern  string `json:"pattern"`
+	// read_many_files takes glob patterns rather than one path.
+	Include []string `json:"include"`
+}
+
+// NormalizeTool maps a Gemini CLI tool to atreides's names and pulls out the
+// command or paths the guard judges. An MCP tool (mcp_context set) becomes
+// "mcp:<server>__<tool>", the same shape Claude Code's mcp__ tools take.
+func NormalizeTool(name string, input json.RawMessage, mcp *mcpContext) (event.Tool, error) {
+	t := event.Tool{Raw: name, Input: input, Name: event.Other}
+	if n, ok := toolNames[name]; ok {
+		t.Name = n
+	} else if mcp != nil && mcp.ServerName != "" {
+		tool := mcp.ToolName
+		if tool == "" {
+			tool = name
+		}
+		t.Name = event.ToolName("mcp:" + mcp.ServerName + "__" + tool)
+	}
+	var in toolInput
+	if len(input) > 0 && input[0] == '{' {
+		if err := json.Unmarshal(input, &in); err != nil {
+			return t, fmt.Errorf("tool_input of %s: %w", name, err)
+		}
+	} else if len(input) > 0 && string(input) != "null" {
+		return t, fmt.Errorf("tool_input of %s is not an object", name)
+	}
+	switch t.Name {
+	case event.Shell:
+		t.Command = in.Command
+	case event.Read, event.Write, event.Edit:
+		t.Paths = nonEmpty(in.FilePath, in.Path)
+		t.Paths = append(t.Paths, nonEmpty(in.Include...)...)
+	case event.Search:
+		t.Paths = nonEmpty(in.DirPath, in.Path)
+		if name == "glob" && in.Pattern != "" {
+			t.Paths = append(t.Paths, in.Pattern)
+		}
+	}
+	return t, nil
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,11 @@
+// Package hosttest is the cross-host conformance suite for host adapters.
+//
+// One table of engine decisions (deny a shell command, ask, allow with a
+// rewritten input, context at session start, context after a tool, keep
+// going at stop, say nothing, and a tool call that cannot be read) is put
+// to an adapter through its own Decode and Encode, and the wire answer is
+// compared with what that host is known to need. [Run] takes the adapter
+// and its [Expectations]; a new host (OpenCode next) joins by writing one
+// Expectations value: Run fails while any case is left unstated, so a host
+// cannot silently skip a decision the engine can make.
+package hosttest

@@ -1,0 +1,244 @@
+package hosttest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
+)
+
+// Case names one engine decision the suite puts to every adapter.
+type Case string
+
+// The cases every adapter must state an answer for.
+const (
+	DenyShell       Case = "deny a shell command"
+	AskShell        Case = "ask about a shell command"
+	AllowRewrite    Case = "allow with rewritten input"
+	SessionContext  Case = "context at session start"
+	PostToolContext Case = "context after a tool"
+	KeepGoing       Case = "keep going at stop"
+	Nothing         Case = "nothing to say"
+	UnreadableTool  Case = "unreadable tool call"
+)
+
+// Any, as a string value anywhere in an expected JSON answer, matches any
+// non-empty string: for texts that carry an error message the suite does
+// not control.
+const Any = "<any>"
+
+// Contains returns an expected string value that matches any string
+// containing s: for a reason a host has to reword.
+func Contains(s string) string { return containsMark + s + ">" }
+
+const containsMark = "<contains:"
+
+// Wire is a host's expected answer to one case.
+type Wire struct {
+	// Stdout is the expected JSON, compared by value (key order and
+	// spacing do not matter, every key must match); "" expects no output.
+	Stdout string
+	Exit   int
+	// Stderr, when set, must occur in the answer's stderr. An answer that
+	// exits non-zero must always say why on stderr.
+	Stderr string
+}
+
+// Expectations is how one host takes part in the suite.
+type Expectations struct {
+	// Payload returns the host's hook payload for an event of the kind, as
+	// the host would write it on stdin, with session id "s" and cwd
+	// "/proj" (the project root, if the host names one, is "/proj" too).
+	// For PreTool and PostTool it is the host's shell tool
+	// running cmd; for Stop it is a first stop (no stop hook active).
+	Payload func(kind event.Kind, cmd string) []byte
+	// Env is what the hook process's environment holds (getenv).
+	Env map[string]string
+	// Want is the host's answer to every case.
+	Want map[Case]Wire
+}
+
+// scenario is one row of the table: the event the host sends and the
+// decision the engine reaches about it.
+type scenario struct {
+	c    Case
+	kind event.Kind
+	cmd  string
+	d    event.Decision
+}
+
+var rewritten = json.RawMessage(`{"command":"ls -la"}`)
+
+var table = []scenario{
+	{DenyShell, event.PreTool, "rm -rf victim", event.Decision{Verdict: event.Deny, Rule: "fs.rm-recursive", Reason: "rm -rf would delete victim"}},
+	{AskShell, event.PreTool, "git push --force", event.Decision{Verdict: event.Ask, Rule: "git.force-push", Reason: "force push rewrites history"}},
+	{AllowRewrite, event.PreTool, "ls", event.Decision{Verdict: event.Allow, UpdatedInput: rewritten}},
+	{SessionContext, event.SessionStart, "", event.Decision{Context: []event.ContextBlock{{Handler: "session", Text: "phase: plan"}}}},
+	{PostToolContext, event.PostTool, "go test ./...", event.Decision{Context: []event.ContextBlock{{Handler: "tests", Text: "3 tests failed"}}}},
+	{KeepGoing, event.Stop, "", event.Decision{Block: true, BlockReason: "todos open: write the report"}},
+	{Nothing, event.PreTool, "ls", event.Decision{}},
+	{UnreadableTool, event.PreTool, "rm -rf victim", event.Decision{}},
+}
+
+// Cases lists every case, in the suite's order.
+func Cases() []Case {
+	out := make([]Case, len(table))
+	for i, s := range table {
+		out[i] = s.c
+	}
+	return out
+}
+
+// Run puts every case to the adapter and checks its wire answer.
+func Run(t *testing.T, a host.Adapter, wire Expectations) {
+	t.Helper()
+	for c := range wire.Want {
+		if !slices.Contains(Cases(), c) {
+			t.Errorf("expectation for unknown case %q", c)
+		}
+	}
+	getenv := func(k string) string { return wire.Env[k] }
+	for _, s := range table {
+		t.Run(string(s.c), func(t *testing.T) {
+			want, ok := wire.Want[s.c]
+			if !ok {
+				t.Fatalf("%s states no answer for %q", a.Name(), s.c)
+			}
+			payload := wire.Payload(s.kind, s.cmd)
+			var ans host.Answer
+			if s.c == UnreadableTool {
+				ans = unreadable(t, a, payload, getenv)
+			} else {
+				ev := decode(t, a, s, payload, getenv)
+				d := s.d
+				ans = a.Encode(ev, &d)
+			}
+			check(t, ans, want)
+		})
+	}
+}
+
+// decode decodes a well-formed payload and checks the event the engine
+// would see.
+func decode(t *testing.T, a host.Adapter, s scenario, payload []byte, getenv func(string) string) *event.Event {
+	t.Helper()
+	ev, err := a.Decode(payload, getenv, time.Unix(0, 0))
+	if err != nil {
+		t.Fatalf("Decode(%s): %v", payload, err)
+	}
+	if ev.Kind != s.kind || ev.Host != a.Name() || ev.HostEvent == "" {
+		t.Fatalf("decoded kind %q host %q event %q, want kind %q host %q", ev.Kind, ev.Host, ev.HostEvent, s.kind, a.Name())
+	}
+	// A project the host names must come through; without one the
+	// caller finds it from the cwd.
+	if ev.SessionID != "s" || ev.Cwd != "/proj" || (ev.ProjectDir != "" && ev.ProjectDir != "/proj") {
+		t.Errorf("session %q cwd %q project %q", ev.SessionID, ev.Cwd, ev.ProjectDir)
+	}
+	if s.cmd != "" && (ev.Tool.Name != event.Shell || ev.Tool.Command != s.cmd) {
+		t.Errorf("tool %q command %q, want the shell running %q", ev.Tool.Name, ev.Tool.Command, s.cmd)
+	}
+	if s.kind == event.Stop && ev.StopHookActive {
+		t.Error("a first stop decoded as stop_hook_active")
+	}
+	return ev
+}
+
+// unreadable cuts the payload inside its command, as a pipe closed early
+// would, and asks the adapter for its answer.
+func unreadable(t *testing.T, a host.Adapter, payload []byte, getenv func(string) string) host.Answer {
+	t.Helper()
+	i := bytes.Index(payload, []byte("rm -rf"))
+	if i < 0 {
+		t.Fatalf("payload does not carry the command: %s", payload)
+	}
+	ev, err := a.Decode(payload[:i+3], getenv, time.Unix(0, 0))
+	if err == nil {
+		t.Fatalf("a cut payload decoded without error: %s", payload[:i+3])
+	}
+	if ev == nil || ev.HostEvent == "" {
+		t.Fatalf("the event name was not recovered from %s", payload[:i+3])
+	}
+	return a.Unreadable(ev.HostEvent, err)
+}
+
+func check(t *testing.T, got host.Answer, want Wire) {
+	t.Helper()
+	if got.Exit != want.Exit {
+		t.Errorf("exit %d, want %d", got.Exit, want.Exit)
+	}
+	if got.Exit != 0 && strings.TrimSpace(got.Stderr) == "" {
+		t.Errorf("exit %d with nothing on stderr", got.Exit)
+	}
+	if want.Stderr != "" && !strings.Contains(got.Stderr, want.Stderr) {
+		t.Errorf("stderr %q does not contain %q", got.Stderr, want.Stderr)
+	}
+	if want.Stdout == "" {
+		if len(got.Stdout) != 0 {
+			t.Errorf("want no output, got %s", got.Stdout)
+		}
+		return
+	}
+	if len(got.Stdout) == 0 || got.Stdout[len(got.Stdout)-1] != '\n' || bytes.Count(got.Stdout, []byte("\n")) != 1 {
+		t.Errorf("stdout must be one JSON line: %q", got.Stdout)
+	}
+	var g, w any
+	if err := json.Unmarshal(got.Stdout, &g); err != nil {
+		t.Fatalf("stdout is not JSON: %v: %s", err, got.Stdout)
+	}
+	if err := json.Unmarshal([]byte(want.Stdout), &w); err != nil {
+		t.Fatalf("bad expectation %s: %v", want.Stdout, err)
+	}
+	if diff := match(w, g, "$"); diff != "" {
+		t.Errorf("%s\ngot  %s\nwant %s", diff, bytes.TrimSpace(got.Stdout), want.Stdout)
+	}
+}
+
+// match compares decoded JSON values; the expected string Any matches any
+// non-empty string. It returns the first difference, or "".
+func match(want, got any, path string) string {
+	switch w := want.(type) {
+	case string:
+		g, ok := got.(string)
+		if !ok {
+			break
+		}
+		if w == g || (w == Any && g != "") {
+			return ""
+		}
+		if sub, ok := strings.CutPrefix(w, containsMark); ok && strings.HasSuffix(sub, ">") && strings.Contains(g, strings.TrimSuffix(sub, ">")) {
+			return ""
+		}
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			break
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				return fmt.Sprintf("%s: unexpected key %q", path, k)
+			}
+		}
+		for k, wv := range w {
+			gv, ok := g[k]
+			if !ok {
+				return fmt.Sprintf("%s: missing key %q", path, k)
+			}
+			if d := match(wv, gv, path+"."+k); d != "" {
+				return d
+			}
+		}
+		return ""
+	default:
+		if reflect.DeepEqual(want, got) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("%s: got %v, want %v", path, got, want)
+}
