@@ -64,19 +64,67 @@ type Rule struct {
 
 // Session configures the session handlers.
 type Session struct {
-	Identity Identity `yaml:"identity"`
-	Stop     Stop     `yaml:"stop"`
+	Identity Identity     `yaml:"identity"`
+	Stop     Stop         `yaml:"stop"`
+	Phases   Phases       `yaml:"phases"`
+	Strikes  Strikes      `yaml:"strikes"`
+	Memory   Memory       `yaml:"memory"`
+	Rules    SessionRules `yaml:"rules"`
+	Agents   Agents       `yaml:"agents"`
 }
 
 // Identity is how the agent is addressed.
 type Identity struct {
-	Name   string `yaml:"name"`
-	Prefix bool   `yaml:"prefix"`
+	Name     string `yaml:"name"`
+	Prefix   bool   `yaml:"prefix"`
+	Announce bool   `yaml:"announce"`
 }
 
-// Stop limits how often a Stop event may be blocked in a row.
+// Stop limits how often a Stop event may be blocked in a row. The session
+// handlers keep max_blocks below Claude Code's own cap of 8.
 type Stop struct {
-	MaxBlocks int `yaml:"max_blocks" min:"0" max:"100"`
+	MaxBlocks     int `yaml:"max_blocks" min:"0" max:"100"`
+	StagnantTurns int `yaml:"stagnant_turns" min:"1" max:"20"`
+}
+
+// Phases is the guidance offered with each workflow phase.
+type Phases struct {
+	Intent         string `yaml:"intent"`
+	Assessment     string `yaml:"assessment"`
+	Exploration    string `yaml:"exploration"`
+	Implementation string `yaml:"implementation"`
+	Verification   string `yaml:"verification"`
+}
+
+// Strikes configures error recovery: the consecutive failures of one
+// target that warn and that escalate to the oracle agent.
+type Strikes struct {
+	Warn               int    `yaml:"warn" min:"1" max:"20"`
+	Escalate           int    `yaml:"escalate" min:"2" max:"20"`
+	OracleSubagentType string `yaml:"oracle_subagent_type"`
+}
+
+// Memory configures what survives compaction.
+type Memory struct {
+	Budget     int  `yaml:"budget" min:"500" max:"9000"`
+	StaleHours int  `yaml:"stale_hours" min:"1" max:"8760"`
+	DropStale  bool `yaml:"drop_stale"`
+}
+
+// SessionRules configures the project rules file injected at session start.
+type SessionRules struct {
+	File     string   `yaml:"file"`
+	Required []string `yaml:"required"`
+	Budget   int      `yaml:"budget" min:"500" max:"9000"`
+}
+
+// Agents are the display names of the agents atreides talks about.
+type Agents struct {
+	Oracle    string `yaml:"oracle"`
+	Explore   string `yaml:"explore"`
+	Librarian string `yaml:"librarian"`
+	Build     string `yaml:"build"`
+	Plan      string `yaml:"plan"`
 }
 
 // Hooks configures hook processes.

@@ -1,0 +1,83 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/guard"
+)
+
+// FromConfig builds the guard policy a configuration asks for. Rule ids,
+// groups and switches only the guard knows are checked here, and each
+// unknown one is reported at its line in the config file.
+func FromConfig(cfg *config.Config) (*guard.Policy, error) {
+	if !cfg.Guard.Enabled {
+		return nil, nil
+	}
+	if err := validate(cfg); err != nil {
+		return nil, err
+	}
+	g := cfg.Guard
+	o := guard.Options{
+		Disabled: g.Disable,
+		Groups:   g.Groups,
+		Verdicts: map[string]string{},
+		Switches: g.Switches,
+	}
+	for id, v := range g.Verdicts {
+		o.Verdicts[id] = string(v)
+	}
+	for i, r := range cfg.Rules {
+		o.Custom = append(o.Custom, guard.CustomRule{
+			ID:      "config.rules[" + strconv.Itoa(i) + "]",
+			Verdict: string(r.Verdict),
+			Tool:    string(r.Tool),
+			Command: r.Command,
+			Path:    string(r.Path),
+			Reason:  r.Reason,
+		})
+	}
+	if len(o.Disabled) == 0 && len(o.Groups) == 0 && len(o.Verdicts) == 0 && len(o.Switches) == 0 && len(o.Custom) == 0 {
+		return guard.DefaultPolicy(), nil
+	}
+	p, err := guard.NewPolicy(o)
+	if err != nil {
+		return nil, fmt.Errorf("guard policy: %w", err)
+	}
+	return p, nil
+}
+
+// validate reports every unknown guard name with its position.
+func validate(cfg *config.Config) error {
+	var errs []config.FieldError
+	ids := guard.RuleIDs()
+	for i, id := range cfg.Guard.Disable {
+		if !slices.Contains(ids, id) {
+			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown rule id %q (see 'atreides check --rules')", id), "guard", "disable", strconv.Itoa(i)))
+		}
+	}
+	for id := range cfg.Guard.Verdicts {
+		if !slices.Contains(ids, id) {
+			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown rule id %q (see 'atreides check --rules')", id), "guard", "verdicts", id))
+		}
+	}
+	groups := guard.Groups()
+	for i, g := range cfg.Guard.Groups {
+		if !slices.Contains(groups, g) {
+			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown group %q (known: %v)", g, groups), "guard", "groups", strconv.Itoa(i)))
+		}
+	}
+	switches := guard.SwitchNames()
+	for name := range cfg.Guard.Switches {
+		if !slices.Contains(switches, name) {
+			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown switch %q (known: %v)", name, switches), "guard", "switches", name))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	slices.SortFunc(errs, func(a, b config.FieldError) int { return a.Line - b.Line })
+	return &config.ValidationError{Errs: errs}
+}

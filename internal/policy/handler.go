@@ -1,0 +1,124 @@
+package policy
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/guard"
+)
+
+// Source builds the guard policy when the first tool call needs it.
+type Source func() (*guard.Policy, error)
+
+// Handler judges PreTool and PermissionRequest events. A policy that cannot
+// be built (a broken config file) is an error, which the engine turns into a
+// deny: security decisions fail closed.
+func Handler(policy Source) engine.Handler {
+	return engine.Handler{
+		Name: "guard", Priority: engine.Critical,
+		Kinds: []event.Kind{event.PreTool, event.PermissionRequest},
+		Handle: func(c *engine.Call) (event.Result, error) {
+			return judge(c.Event, policy)
+		},
+	}
+}
+
+func judge(ev *event.Event, policy Source) (event.Result, error) {
+	reqs := Requests(ev)
+	if len(reqs) == 0 {
+		return event.Result{}, nil
+	}
+	p, err := policy()
+	if err != nil {
+		return event.Result{}, fmt.Errorf("load guard policy: %w", err)
+	}
+	if p == nil { // the guard is switched off in the configuration
+		return event.Result{}, nil
+	}
+	var worst guard.Result
+	for _, r := range reqs {
+		res := p.Check(r)
+		if res.Verdict > worst.Verdict || worst.Rule == "" && res.Rule != "" && res.Verdict == worst.Verdict {
+			worst = res
+		}
+	}
+	return toResult(worst), nil
+}
+
+func toResult(r guard.Result) event.Result {
+	var v event.Verdict
+	switch r.Verdict {
+	case guard.Deny:
+		v = event.Deny
+	case guard.Ask:
+		v = event.Ask
+	default:
+		return event.Result{}
+	}
+	reason := r.Reason
+	if r.Rule != "" {
+		reason = fmt.Sprintf("atreides blocked this (%s): %s", r.Rule, r.Reason)
+	}
+	return event.Result{Verdict: v, Rule: r.Rule, Reason: reason}
+}
+
+// Requests turns a tool call into guard requests: one for a shell command,
+// one per path for file tools, none for tools the guard does not judge.
+func Requests(ev *event.Event) []guard.Request {
+	cwd := ev.Cwd
+	if cwd == "" {
+		cwd = ev.ProjectDir
+	}
+	t := ev.Tool
+	switch t.Name {
+	case event.Shell:
+		return []guard.Request{NewRequest("shell", t.Command, cwd, ev.ProjectDir)}
+	case event.Search:
+		r := NewRequest("search", "", cwd, ev.ProjectDir)
+		if len(t.Paths) > 0 {
+			r.Path = t.Paths[0]
+		}
+		r.Pattern = t.Pattern
+		return []guard.Request{r}
+	case event.Read, event.Write, event.Edit:
+		out := make([]guard.Request, 0, len(t.Paths))
+		for _, p := range t.Paths {
+			out = append(out, NewRequest(string(t.Name), p, cwd, ev.ProjectDir))
+		}
+		return out
+	}
+	return nil
+}
+
+// NewRequest is a guard request for a shell command (tool "shell") or a
+// path (any other tool), judged in cwd within the project root.
+func NewRequest(tool, arg, cwd, root string) guard.Request {
+	r := guard.Request{
+		Tool: tool, Cwd: cwd, Home: Home(), ProjectRoot: root,
+		TempDirs: TempDirs(), Resolve: filepath.EvalSymlinks,
+	}
+	if tool == "shell" {
+		r.Command = arg
+	} else {
+		r.Path = arg
+	}
+	return r
+}
+
+// Home is the user's home directory, "" when unknown.
+func Home() string {
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// TempDirs are the directories whose contents are scratch space.
+func TempDirs() []string {
+	dirs := []string{"/tmp", "/var/tmp"}
+	if t := os.Getenv("TMPDIR"); t != "" {
+		dirs = append(dirs, filepath.Clean(t))
+	}
+	return dirs
+}

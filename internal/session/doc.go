@@ -1,0 +1,50 @@
+// Package session holds the engine handlers that orchestrate an agent
+// session. Each works on the session and project state the engine loads
+// once per event; none touches the store, and the only file I/O is the
+// rules file (stat per SessionStart, read when it changed) and the tail of
+// the transcript when a stop block is due.
+//
+//   - [Recorder] keeps counters and tool-call history (runs last).
+//   - [PhaseTracker] infers the workflow phase from the tool stream: a user
+//     prompt is intent; the first three read-only calls after it are
+//     assessment, later ones exploration; a call that changes files is
+//     implementation; a test, build or lint run after a change is
+//     verification (before any change it counts as a read). Reads never
+//     leave implementation or verification, to avoid flapping. Unknown,
+//     MCP and todo tools say nothing. Shell commands are parsed with
+//     mvdan.cc/sh: they change files through output redirections to files
+//     (not /dev/*), tee FILE, sed/perl -i, mv cp rm rmdir touch mkdir ln
+//     chmod chown truncate patch install unlink, formatters with -w/--write/
+//     --fix, and git commit/apply/checkout/switch/restore/reset/merge/
+//     rebase/cherry-pick/revert/stash/pull/am/mv/rm/clean/add; they verify
+//     through go test/vet/build, npm|yarn|pnpm test/lint/build (and run
+//     scripts named so), pytest, cargo test/build/check/clippy, make, tsc,
+//     eslint, golangci-lint and similar (see verifier). Wrappers (sudo, env,
+//     timeout, npx, ...) are looked through. Every transition is recorded;
+//     context is offered on every prompt and after a call only when the
+//     phase changed.
+//   - [Strikes] counts consecutive failures per tool and normalized target
+//     (command without output filters, or path), recognised from
+//     PostToolUseFailure, and from unambiguous markers in a shell call the
+//     host counted as a success (`go test | tail`). The error catalogue in
+//     errors.go (compiled on first use) names the class. Strike 2 adds fix
+//     suggestions, strike 3 an escalation to the oracle with the error
+//     history, after which the target's count starts again; a success on
+//     the target clears it. An interrupt is not a strike.
+//   - [TodoTracker] mirrors TodoWrite's list; [StopGate] blocks a stop while
+//     todos are open (atreides's own, TodoWrite's, unchecked boxes in the
+//     last message) and is loop-safe: see its documentation.
+//   - [Memory] makes anchors from "remember:", "decision:" and
+//     "constraint:" prompts, snapshots the session on PreCompact and
+//     re-injects one budgeted state block on SessionStart(compact).
+//   - [StartContext] injects identity, open todos and AGENTS.md (cached by
+//     mtime and size, checked, else default rules with a warning) within
+//     Claude Code's 10,000-character cap.
+//
+// What is detectable about a user interrupt: Claude Code does not fire Stop
+// when the user interrupts a turn; PostToolUseFailure carries is_interrupt,
+// which the event does not expose yet, so the error text is matched
+// ("interrupted by user"); and the transcript's last user entry is checked
+// for "[Request interrupted by user" before a block. Notification events are
+// not installed by default and are not used.
+package session

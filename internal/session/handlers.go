@@ -1,0 +1,19 @@
+package session
+
+import "github.com/atreides-dev/atreides/internal/engine"
+
+// Handlers are the session handlers in registration order: the engine
+// keeps this order among handlers of equal priority, and it is the order
+// of their context blocks. The state block after a compaction comes before
+// the session context, which sizes itself to what is left of the cap.
+func Handlers(opts OptionsFunc) []engine.Handler {
+	return []engine.Handler{
+		Memory(opts),
+		StartContext(opts),
+		PhaseTracker(opts),
+		Strikes(opts),
+		TodoTracker(),
+		StopGate(opts),
+		Recorder(),
+	}
+}

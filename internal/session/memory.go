@@ -1,0 +1,256 @@
+package session
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// State block markers: what atreides re-injects after a compaction sits
+// between them, so tests, users and a later summary can find it.
+const (
+	StateOpen  = "<!-- ATREIDES STATE -->"
+	StateClose = "<!-- END ATREIDES STATE -->"
+)
+
+// snapshotCalls is how many recent tool calls a snapshot keeps.
+const snapshotCalls = 10
+
+// promptAnchors are the prompt prefixes that make an anchor, with its kind
+// and priority.
+var promptAnchors = []struct{ prefix, kind, priority string }{
+	{"remember:", state.AnchorFact, state.AnchorHigh},
+	{"decision:", state.AnchorDecision, state.AnchorHigh},
+	{"constraint:", state.AnchorConstraint, state.AnchorCritical},
+}
+
+// Memory keeps what must survive compaction. A prompt starting with
+// "remember:", "decision:" or "constraint:" becomes an anchor; PreCompact
+// snapshots the phase, open todos, strikes and the last tool calls; and a
+// SessionStart with source "compact" re-injects one state block within the
+// memory budget.
+func Memory(opts OptionsFunc) engine.Handler {
+	return engine.Handler{
+		Name: "memory", Priority: engine.Normal,
+		Kinds: []event.Kind{event.UserPrompt, event.PreCompact, event.SessionStart},
+		Handle: func(c *engine.Call) (event.Result, error) {
+			return memory(c, opts)
+		},
+	}
+}
+
+func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
+	ev, s, p := c.Event, c.State.Session, c.State.Project
+	switch ev.Kind {
+	case event.UserPrompt:
+		return promptAnchor(p, s.ID, ev)
+	case event.PreCompact:
+		s.Snapshot = takeSnapshot(p, s, ev)
+	case event.SessionStart:
+		if ev.Source != "compact" {
+			return event.Result{}, nil
+		}
+		snap := s.Snapshot
+		if snap == nil || snap.Delivered {
+			// No PreCompact seen (hook missing or failed): the live state
+			// is the next best thing.
+			snap = takeSnapshot(p, s, ev)
+		}
+		o := opts().normalize()
+		text := renderState(snap, p.Anchors, o, ev.Time)
+		if s.Snapshot != nil {
+			s.Snapshot.Delivered = true
+		}
+		return event.Result{Context: text}, nil
+	}
+	return event.Result{}, nil
+}
+
+func promptAnchor(p *state.Project, session string, ev *event.Event) (event.Result, error) {
+	text := strings.TrimSpace(ev.Prompt)
+	lower := strings.ToLower(text)
+	for _, pa := range promptAnchors {
+		if !strings.HasPrefix(lower, pa.prefix) {
+			continue
+		}
+		body := strings.TrimSpace(text[len(pa.prefix):])
+		if para, _, ok := strings.Cut(body, "\n\n"); ok {
+			body = para // the anchor is the first paragraph; the rest is the request
+		}
+		a, err := p.AddAnchor(pa.kind, pa.priority, shorten(body, 900), session, ev.Time)
+		if err != nil {
+			return event.Result{}, nil // an empty "remember:" is just a prompt
+		}
+		return event.Result{Context: fmt.Sprintf("atreides: kept as anchor #%d (%s %s); it will survive compaction.", a.ID, a.Priority, a.Kind)}, nil
+	}
+	return event.Result{}, nil
+}
+
+func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *state.Snapshot {
+	snap := &state.Snapshot{Time: ev.Time, Trigger: ev.Source, Phase: s.Phase}
+	for _, it := range pendingTodos(p, s, "") {
+		t := it.Text
+		if it.Source != "atreides" {
+			t += " (" + it.Source + ")"
+		}
+		snap.Todos = append(snap.Todos, t)
+	}
+	snap.Strikes = slices.Clone(s.Strikes)
+	calls := s.History
+	if len(calls) > snapshotCalls {
+		calls = calls[len(calls)-snapshotCalls:]
+	}
+	snap.LastCalls = slices.Clone(calls)
+	return snap
+}
+
+// Scores order what goes into the state block when it does not all fit.
+// Critical anchors come first, then todos and strikes (what the agent was
+// doing), then the other anchors by priority weight plus a freshness bonus
+// minus a staleness penalty, then recent tool calls.
+const (
+	scoreCritical = 1000
+	scoreTodo     = 900
+	scoreStrike   = 800
+	scoreCall     = 50
+	staleMalus    = 150
+	freshBonusMax = 100
+)
+
+var priorityWeight = map[string]int{
+	state.AnchorCritical: 400, state.AnchorHigh: 300, state.AnchorMedium: 200, state.AnchorLow: 100,
+}
+
+// anchorScore is an anchor's place in the budget, and whether it is stale.
+// Critical anchors are never dropped for age, only marked.
+func anchorScore(a state.Anchor, o Options, now time.Time) (score int, stale, drop bool) {
+	age := now.Sub(a.Created)
+	stale = age > o.StaleAfter
+	if a.Priority == state.AnchorCritical {
+		score = scoreCritical
+	} else {
+		score = priorityWeight[a.Priority]
+	}
+	switch {
+	case stale:
+		score -= staleMalus
+		drop = o.DropStale && a.Priority != state.AnchorCritical
+	case age >= 0:
+		score += int(float64(freshBonusMax) * (1 - float64(age)/float64(o.StaleAfter)))
+	}
+	return score, stale, drop
+}
+
+type stateItem struct {
+	section int // index into stateSections
+	score   int
+	order   int
+	text    string
+}
+
+var stateSections = []string{"Anchors (decisions, constraints, facts):", "Open todos:", "Repeated failures:", "Last tool calls:"}
+
+// renderState renders the state block within o.MemoryBudget bytes. Items
+// are chosen by score and never cut: one that does not fit is left out,
+// and the block says how many were.
+func renderState(snap *state.Snapshot, anchors []state.Anchor, o Options, now time.Time) string {
+	var items []stateItem
+	for i, a := range anchors {
+		score, stale, drop := anchorScore(a, o, now)
+		if drop {
+			continue
+		}
+		t := fmt.Sprintf("- [%s] %s: %s (%s)", a.Priority, a.Kind, oneLine(a.Text), age(now.Sub(a.Created)))
+		if stale {
+			t = fmt.Sprintf("- [%s, stale] %s: %s (%s; check it still holds)", a.Priority, a.Kind, oneLine(a.Text), age(now.Sub(a.Created)))
+		}
+		items = append(items, stateItem{section: 0, score: score, order: i, text: t})
+	}
+	for i, t := range snap.Todos {
+		items = append(items, stateItem{section: 1, score: scoreTodo, order: i, text: "- [ ] " + oneLine(t)})
+	}
+	for i, k := range snap.Strikes {
+		last := ""
+		if n := len(k.Errors); n > 0 {
+			last = ", last: " + k.Errors[n-1].Excerpt
+		}
+		items = append(items, stateItem{section: 2, score: scoreStrike, order: i,
+			text: fmt.Sprintf("- %s failed %d× (%s%s)", describeTarget(&k), k.Count, k.Class, oneLine(last))})
+	}
+	for i, c := range snap.LastCalls {
+		items = append(items, stateItem{section: 3, score: scoreCall + i, order: i,
+			text: fmt.Sprintf("- %s %s %s %s", c.Time.UTC().Format("15:04:05"), c.Raw, cmp.Or(c.Outcome, "?"), shorten(oneLine(c.Summary), 100))})
+	}
+
+	var head strings.Builder
+	head.WriteString(StateOpen + "\n")
+	fmt.Fprintf(&head, "atreides: your working state from before the compaction (snapshot %s", snap.Time.UTC().Format("2006-01-02 15:04 UTC"))
+	if snap.Trigger != "" {
+		fmt.Fprintf(&head, ", %s", snap.Trigger)
+	}
+	head.WriteString("). Resume from here; do not restart finished work.\n")
+	if snap.Phase != "" {
+		fmt.Fprintf(&head, "Phase: %s\n", snap.Phase)
+	}
+	const leftOutNote = "(%d lower-priority item(s) left out to fit)\n"
+	budget := o.MemoryBudget - head.Len() - len(StateClose) - len(leftOutNote) - 4
+
+	ranked := slices.Clone(items)
+	slices.SortStableFunc(ranked, func(a, b stateItem) int { return b.score - a.score })
+	chosen := make([][]stateItem, len(stateSections))
+	used, left := 0, 0
+	for _, it := range ranked {
+		cost := len(it.text) + 1
+		if len(chosen[it.section]) == 0 {
+			cost += len(stateSections[it.section]) + 1
+		}
+		if used+cost > budget {
+			left++
+			continue
+		}
+		used += cost
+		chosen[it.section] = append(chosen[it.section], it)
+	}
+	var b strings.Builder
+	b.WriteString(head.String())
+	for i, sec := range chosen {
+		if len(sec) == 0 {
+			continue
+		}
+		if i != 0 {
+			// Anchors stay in score order (most important first); the
+			// rest read best in their own order.
+			slices.SortFunc(sec, func(a, b stateItem) int { return a.order - b.order })
+		}
+		b.WriteString(stateSections[i] + "\n")
+		for _, it := range sec {
+			b.WriteString(it.text + "\n")
+		}
+	}
+	if left > 0 {
+		fmt.Fprintf(&b, leftOutNote, left)
+	}
+	b.WriteString(StateClose)
+	return b.String()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// age is a short human age: "5m ago", "3h ago", "2d ago".
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}

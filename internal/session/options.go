@@ -1,0 +1,113 @@
+package session
+
+import "time"
+
+// Options are the session handlers' settings, mapped from the `session`
+// section of the configuration by the caller. Handlers ask for them through
+// a func only when they need them, so that most events parse no config.
+type Options struct {
+	// Phase guidance offered with the current phase, by phase name.
+	Guidance map[string]string
+
+	// WarnAt and EscalateAt are the strike counts that warn and escalate.
+	WarnAt, EscalateAt int
+	// Oracle is the display name of the agent failures are escalated to,
+	// OracleType the host's subagent type to start it with.
+	Oracle, OracleType string
+
+	// MaxBlocks is how many stops in a row may be blocked (kept below the
+	// host's own cap of 8); StagnantTurns how many blocked stops without
+	// progress end the blocking until progress is made.
+	MaxBlocks, StagnantTurns int
+
+	// MemoryBudget bounds the state block re-injected after compaction,
+	// in bytes; StaleAfter is when an anchor counts as stale.
+	MemoryBudget int
+	StaleAfter   time.Duration
+	// DropStale drops stale anchors instead of marking them.
+	DropStale bool
+
+	// RulesFile is the rules file at the project root; RulesRequired the
+	// section headings it must have; RulesBudget bounds the injected rules.
+	RulesFile     string
+	RulesRequired []string
+	RulesBudget   int
+
+	// Identity.
+	Persona  string
+	Prefix   bool
+	Announce bool
+	// Agents maps role (oracle, explore, librarian, build, plan) to the
+	// display name used in context.
+	Agents map[string]string
+}
+
+// hostBlockCap is Claude Code's cap on consecutive Stop blocks; atreides
+// stays below it so that its own limit, not the host's override, ends the
+// loop with a clean message.
+const hostBlockCap = 8
+
+// DefaultOptions are the built-in defaults, the same values as the config
+// defaults; tests and a config that cannot be read use them.
+func DefaultOptions() Options {
+	return Options{
+		Guidance: map[string]string{
+			"intent":         "Restate what the user asked for and what done looks like before touching files.",
+			"assessment":     "Read the relevant code and constraints first; decide on an approach before editing.",
+			"exploration":    "Gather just enough context; prefer targeted searches over reading everything.",
+			"implementation": "Make small, focused changes; keep the build green; no unrelated edits.",
+			"verification":   "Run the tests, build and linters; fix what fails before reporting done.",
+		},
+		WarnAt: 2, EscalateAt: 3,
+		Oracle: "Stilgar", OracleType: "general-purpose",
+		MaxBlocks: 3, StagnantTurns: 3,
+		MemoryBudget: 4000, StaleAfter: 48 * time.Hour,
+		RulesFile: "AGENTS.md", RulesBudget: 6000,
+		Persona: "Muad'Dib", Announce: true,
+		Agents: map[string]string{
+			"oracle": "Stilgar", "explore": "Explore", "librarian": "Librarian", "build": "Build", "plan": "Plan",
+		},
+	}
+}
+
+// normalize clamps values the rest of the package relies on.
+func (o Options) normalize() Options {
+	if o.MaxBlocks >= hostBlockCap {
+		o.MaxBlocks = hostBlockCap - 1
+	}
+	if o.MaxBlocks < 0 {
+		o.MaxBlocks = 0
+	}
+	if o.StagnantTurns <= 0 {
+		o.StagnantTurns = 3
+	}
+	if o.WarnAt <= 0 {
+		o.WarnAt = 2
+	}
+	if o.EscalateAt <= o.WarnAt {
+		o.EscalateAt = o.WarnAt + 1
+	}
+	if o.Oracle == "" {
+		o.Oracle = "Stilgar"
+	}
+	if o.OracleType == "" {
+		o.OracleType = "general-purpose"
+	}
+	if o.MemoryBudget <= 0 {
+		o.MemoryBudget = 4000
+	}
+	if o.StaleAfter <= 0 {
+		o.StaleAfter = 48 * time.Hour
+	}
+	if o.RulesBudget <= 0 {
+		o.RulesBudget = 6000
+	}
+	if o.RulesFile == "" {
+		o.RulesFile = "AGENTS.md"
+	}
+	return o
+}
+
+// OptionsFunc returns the options; it is called only when a handler needs
+// them.
+type OptionsFunc func() Options

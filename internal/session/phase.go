@@ -1,0 +1,165 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// assessmentCalls is how many read-only calls after a prompt count as
+// assessment; the reads after them are exploration.
+const assessmentCalls = 3
+
+// activity is what one tool call did, as far as phases are concerned.
+type activity int
+
+const (
+	actNone   activity = iota // says nothing about the phase (todo, unknown, MCP)
+	actRead                   // reads, searches, fetches, read-only shell
+	actChange                 // writes files
+	actVerify                 // runs tests, builds or linters
+)
+
+// PhaseTracker infers the workflow phase from the tool stream and the
+// user's prompts, records every transition, and offers the new phase with
+// its guidance as context: on every prompt, and after a tool call only when
+// the phase changed, so the agent is not told the same thing on every call.
+func PhaseTracker(opts OptionsFunc) engine.Handler {
+	return engine.Handler{
+		Name: "phase", Priority: engine.Normal,
+		Kinds: []event.Kind{event.UserPrompt, event.PostTool},
+		Handle: func(c *engine.Call) (event.Result, error) {
+			return trackPhase(c, opts)
+		},
+	}
+}
+
+func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
+	ev, s := c.Event, c.State.Session
+	if ev.InSubagent() {
+		// A subagent's reads and edits are its own; the parent's phase
+		// moves when the delegation returns.
+		return event.Result{}, nil
+	}
+	switch ev.Kind {
+	case event.UserPrompt:
+		from := s.Phase
+		s.SetPhase(state.PhaseIntent, "user prompt", ev.Time)
+		s.PhaseCalls = 0
+		return event.Result{Context: phaseText(from, state.PhaseIntent, "", true, opts)}, nil
+	case event.PostTool:
+		act, cause := classify(ev)
+		from := s.Phase
+		to := nextPhase(from, s.PhaseCalls, act)
+		s.PhaseCalls++
+		if !s.SetPhase(to, cause, ev.Time) {
+			return event.Result{}, nil
+		}
+		s.PhaseCalls = 1 // the call that moved the phase is its first
+		return event.Result{Context: phaseText(from, to, cause, false, opts)}, nil
+	}
+	return event.Result{}, nil
+}
+
+// phaseText is the short context line for a phase. On a prompt the
+// previous phase is left out: the agent needs to know where it is, not
+// where it was.
+func phaseText(from, to, cause string, prompt bool, opts OptionsFunc) string {
+	var b strings.Builder
+	if prompt || from == "" {
+		fmt.Fprintf(&b, "atreides phase: %s.", to)
+	} else {
+		fmt.Fprintf(&b, "atreides phase: %s → %s (after %s).", from, to, cause)
+	}
+	if g := opts().Guidance[to]; g != "" {
+		b.WriteString(" ")
+		b.WriteString(g)
+	}
+	return b.String()
+}
+
+// classify says what a finished tool call means for the phase, with a short
+// cause for the transition record.
+func classify(ev *event.Event) (activity, string) {
+	t := ev.Tool
+	target := Summary(t)
+	switch t.Name {
+	case event.Read, event.Search, event.Fetch:
+		return actRead, strings.TrimSpace(string(t.Name) + " " + shorten(target, 80))
+	case event.Delegate:
+		return actRead, "delegation"
+	case event.Write, event.Edit:
+		if ev.Failed {
+			return actNone, ""
+		}
+		return actChange, strings.TrimSpace(string(t.Name) + " " + shorten(target, 80))
+	case event.Shell:
+		info := analyzeShell(t.Command)
+		switch {
+		case info.Verifies != "":
+			// A failing test run is still a verification.
+			return actVerify, info.Verifies
+		case info.Changes != "" && !ev.Failed:
+			return actChange, shorten(info.Changes, 80)
+		case info.Changes != "":
+			return actNone, ""
+		}
+		return actRead, "shell " + shorten(firstWord(t.Command), 40)
+	}
+	return actNone, ""
+}
+
+// nextPhase is the phase after an activity. Reads never pull the agent
+// out of implementation or verification (reading while fixing is normal,
+// and flapping phases would be noise); a test run before any change is
+// exploration, since nothing has been changed to verify.
+func nextPhase(cur string, calls int, act activity) string {
+	if act == actNone {
+		return cur
+	}
+	if cur == "" {
+		cur = state.PhaseIntent
+	}
+	implementing := cur == state.PhaseImplementation || cur == state.PhaseVerification
+	switch act {
+	case actChange:
+		return state.PhaseImplementation
+	case actVerify:
+		if implementing {
+			return state.PhaseVerification
+		}
+		fallthrough
+	case actRead:
+		switch {
+		case cur == state.PhaseIntent:
+			return state.PhaseAssessment
+		case cur == state.PhaseAssessment && calls >= assessmentCalls:
+			return state.PhaseExploration
+		}
+	}
+	return cur
+}
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// shorten cuts s to n bytes at a rune boundary, marking the cut.
+func shorten(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) <= n {
+		return s
+	}
+	i := n - 1
+	for i > 0 && (s[i]&0xC0) == 0x80 {
+		i--
+	}
+	return s[:i] + "…"
+}

@@ -1,0 +1,149 @@
+package session
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/sanitize"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// Strikes counts consecutive failures per tool and target (the normalized
+// command or path), so that one flaky command does not mask another. At
+// the warning strike it offers fix suggestions for the error class; at the
+// escalation strike it tells the agent to stop repeating itself and to
+// consult the oracle agent, then starts that target's count afresh. A
+// success on the same target clears its count.
+func Strikes(opts OptionsFunc) engine.Handler {
+	return engine.Handler{
+		Name: "strikes", Priority: engine.Normal,
+		Kinds: []event.Kind{event.PostTool, event.UserPrompt},
+		Handle: func(c *engine.Call) (event.Result, error) {
+			return strike(c, opts)
+		},
+	}
+}
+
+func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
+	ev, s := c.Event, c.State.Session
+	if ev.Kind == event.UserPrompt {
+		// The user has spoken: an interrupt is answered.
+		s.Interrupted = false
+		return event.Result{}, nil
+	}
+	tool, target := string(ev.Tool.Name), strikeTarget(ev.Tool)
+	text := failureText(ev)
+	failed := ev.Failed || (ev.Tool.Name == event.Shell && strongFailure(ev.Output))
+	if !failed {
+		s.ClearStrike(tool, target)
+		return event.Result{}, nil
+	}
+	class, excerpt := classifyError(text)
+	if ev.Interrupted || class == "interrupted" {
+		// Not the agent's failure, and a signal for the stop gate.
+		s.Interrupted = true
+		return event.Result{}, nil
+	}
+	k := s.AddStrike(tool, target, state.StrikeError{
+		Class: class, Excerpt: sanitize.String(shorten(strings.TrimSpace(excerpt), 160), 200), Time: ev.Time,
+	})
+	o := opts().normalize()
+	switch {
+	case k.Count >= o.EscalateAt:
+		msg := escalation(k, o)
+		s.ClearStrike(tool, target)
+		s.Counters.Escalations++
+		return event.Result{Context: msg}, nil
+	case k.Count >= o.WarnAt:
+		return event.Result{Context: warning(k, o)}, nil
+	}
+	return event.Result{}, nil
+}
+
+// failureText is what the error patterns are matched against: the host's
+// error text and the output.
+func failureText(ev *event.Event) string {
+	switch {
+	case ev.Error == "" || ev.Error == ev.Output:
+		return ev.Output
+	case ev.Output == "":
+		return ev.Error
+	}
+	return ev.Error + "\n" + ev.Output
+}
+
+// strikeTarget normalizes what a call acted on: a command without
+// incidental whitespace and output filters (`| tail -20`, `2>&1`), so that
+// the same run asked for twice counts twice; a cleaned path for file tools.
+func strikeTarget(t event.Tool) string {
+	switch {
+	case t.Command != "":
+		return normalizeCommand(t.Command)
+	case len(t.Paths) > 0:
+		return filepath.Clean(t.Paths[0])
+	}
+	return t.Raw
+}
+
+// outputFilters are commands that only shape another command's output.
+var outputFilters = []string{"head", "tail", "less", "more", "cat", "grep", "tee", "sort", "uniq", "wc", "cut", "sed", "awk", "jq"}
+
+func normalizeCommand(cmd string) string {
+	cmd = strings.Join(strings.Fields(cmd), " ")
+	for {
+		i := strings.LastIndex(cmd, " | ")
+		if i < 0 {
+			break
+		}
+		filter := strings.Fields(cmd[i+3:])
+		if len(filter) == 0 || !isOutputFilter(filter[0]) {
+			break
+		}
+		cmd = cmd[:i]
+	}
+	cmd = strings.TrimSuffix(cmd, " 2>&1")
+	return shorten(cmd, 200)
+}
+
+func isOutputFilter(name string) bool {
+	for _, f := range outputFilters {
+		if name == f {
+			return true
+		}
+	}
+	return false
+}
+
+func describeTarget(k *state.Strike) string {
+	if k.Target == "" {
+		return k.Tool
+	}
+	return fmt.Sprintf("%s `%s`", k.Tool, k.Target)
+}
+
+func warning(k *state.Strike, o Options) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "atreides: %s failed %d times in a row (%s). Do not retry it unchanged.\n", describeTarget(k), k.Count, k.Class)
+	fmt.Fprintf(&b, "Suggestion: %s\n", adviceFor(k.Class))
+	fmt.Fprintf(&b, "After %d failures atreides will ask you to stop and consult %s.", o.EscalateAt, o.Oracle)
+	return b.String()
+}
+
+func escalation(k *state.Strike, o Options) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "atreides escalation: %s failed %d times in a row. STOP repeating it.\n", describeTarget(k), k.Count)
+	b.WriteString("Error history:\n")
+	for _, e := range k.Errors {
+		fmt.Fprintf(&b, "- %s %s: %s\n", e.Time.UTC().Format("15:04:05"), e.Class, e.Excerpt)
+	}
+	fmt.Fprintf(&b, "Next: consult %s, the oracle. Start a subagent (Agent/Task tool, subagent_type %q) whose prompt begins \"You are %s, the oracle: diagnose this failure.\" and give it the target, the error history above and what you already tried. ",
+		o.Oracle, o.OracleType, o.Oracle)
+	if o.Announce {
+		fmt.Fprintf(&b, "Tell the user you are consulting %s. ", o.Oracle)
+	}
+	b.WriteString("If the diagnosis does not resolve it, revert your last changes to a working state and ask the user.")
+	return b.String()
+}

@@ -1,0 +1,290 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// TodoTracker mirrors the agent's own todo list (Claude Code's TodoWrite
+// input) into the session, so that the stop gate and the compaction
+// snapshot see it. A subagent's todos are its own and are not mirrored.
+func TodoTracker() engine.Handler {
+	return engine.Handler{
+		Name: "todo-tracker", Priority: engine.Normal,
+		Kinds: []event.Kind{event.PreTool, event.PostTool},
+		Handle: func(c *engine.Call) (event.Result, error) {
+			ev := c.Event
+			if ev.Tool.Raw != "TodoWrite" || ev.InSubagent() || ev.Failed {
+				return event.Result{}, nil
+			}
+			if ev.Kind == event.PreTool && c.Decision.Verdict == event.Deny {
+				return event.Result{}, nil
+			}
+			todos, err := parseTodoWrite(ev.Tool.Input)
+			if err != nil {
+				return event.Result{}, err
+			}
+			c.State.Session.AgentTodos = todos
+			return event.Result{}, nil
+		},
+	}
+}
+
+// parseTodoWrite reads {todos:[{content,status,activeForm}]}; TodoWrite
+// always sends the whole list, so it replaces what was there.
+func parseTodoWrite(input json.RawMessage) ([]state.AgentTodo, error) {
+	var in struct {
+		Todos []struct {
+			Content    string `json:"content"`
+			Status     string `json:"status"`
+			ActiveForm string `json:"activeForm"`
+		} `json:"todos"`
+	}
+	if len(input) == 0 {
+		return nil, nil
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return nil, fmt.Errorf("TodoWrite input: %w", err)
+	}
+	out := make([]state.AgentTodo, 0, len(in.Todos))
+	for _, t := range in.Todos {
+		if strings.TrimSpace(t.Content) == "" {
+			continue
+		}
+		out = append(out, state.AgentTodo{Content: t.Content, Status: t.Status, Active: t.ActiveForm})
+	}
+	return out, nil
+}
+
+// pendingItem is one open todo as the stop gate lists it.
+type pendingItem struct {
+	Source string // "atreides", "TodoWrite", "message"
+	Text   string
+}
+
+// pendingTodos gathers every open todo: atreides's own store, the mirrored
+// TodoWrite list, and unchecked markdown boxes (`- [ ] ...`) in the
+// agent's last message. Boxes are taken from the current message only, so
+// a list the agent stops repeating is not chased forever.
+func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pendingItem {
+	var out []pendingItem
+	seen := map[string]bool{}
+	add := func(src, text, key string) {
+		k := strings.ToLower(strings.TrimSpace(key))
+		if k == "" || seen[k] {
+			return
+		}
+		seen[k] = true
+		out = append(out, pendingItem{Source: src, Text: text})
+	}
+	for _, t := range p.OpenTodos() {
+		text := fmt.Sprintf("#%d %s", t.ID, t.Title)
+		if t.Status == state.TodoInProgress {
+			text += " (in progress)"
+		}
+		add("atreides", text, t.Title)
+	}
+	for _, t := range s.AgentTodos {
+		if t.Open() {
+			text := t.Content
+			if t.Status == state.TodoInProgress {
+				text += " (in progress)"
+			}
+			add("TodoWrite", text, t.Content)
+		}
+	}
+	for _, box := range uncheckedBoxes(lastMessage) {
+		add("message", box, box)
+	}
+	return out
+}
+
+// uncheckedBoxes finds markdown task items that are not checked, outside
+// fenced code blocks.
+func uncheckedBoxes(msg string) []string {
+	var out []string
+	fenced := false
+	for _, line := range strings.Split(msg, "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			fenced = !fenced
+			continue
+		}
+		if fenced {
+			continue
+		}
+		// strip the list marker: "-", "*", "+" or "1."
+		switch {
+		case strings.HasPrefix(l, "- "), strings.HasPrefix(l, "* "), strings.HasPrefix(l, "+ "):
+			l = l[2:]
+		default:
+			i := 0
+			for i < len(l) && l[i] >= '0' && l[i] <= '9' {
+				i++
+			}
+			if i == 0 || i+1 >= len(l) || (l[i] != '.' && l[i] != ')') || l[i+1] != ' ' {
+				continue
+			}
+			l = l[i+2:]
+		}
+		if rest, ok := strings.CutPrefix(l, "[ ] "); ok && strings.TrimSpace(rest) != "" {
+			out = append(out, strings.TrimSpace(rest))
+		}
+	}
+	return out
+}
+
+// finished counts the todos finished so far: atreides todos done or
+// cancelled, and TodoWrite items completed.
+func finished(p *state.Project, s *state.Session) int {
+	n := 0
+	for _, t := range p.Todos {
+		if !t.Open() {
+			n++
+		}
+	}
+	for _, t := range s.AgentTodos {
+		if !t.Open() {
+			n++
+		}
+	}
+	return n
+}
+
+func fingerprint(items []pendingItem) string {
+	keys := make([]string, len(items))
+	for i, it := range items {
+		keys[i] = it.Source + "\x00" + it.Text
+	}
+	slices.Sort(keys)
+	h := fnv.New64a()
+	for _, k := range keys {
+		h.Write([]byte(k))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// StopGate keeps the agent going while todos are open, and is built to
+// never trap it. It lets a stop through
+//
+//   - inside a subagent (the parent's todos are not the subagent's job);
+//   - when nothing is open;
+//   - after the user interrupted a tool call (until the next prompt), or
+//     when the agent's last message ends with a question for the user;
+//   - when the stop is already the result of a block (stop_hook_active)
+//     and no todo was finished since that block: a block is repeated only
+//     for real progress, fewer open todos, never for status changes;
+//   - after MaxBlocks blocks in a row (always below Claude Code's cap of
+//     8), and after StagnantTurns blocks without progress, until progress
+//     is made (this count survives prompts, so a session that keeps not
+//     working on its todos stops being nagged).
+//
+// Options are asked for only when a block is due, so a stop with nothing
+// open never loads the configuration.
+func StopGate(opts OptionsFunc) engine.Handler {
+	return StopGateWith(opts, transcriptInterrupted)
+}
+
+// StopGateWith is StopGate with the transcript check swapped, for tests.
+func StopGateWith(opts OptionsFunc, interrupted func(path string) bool) engine.Handler {
+	return engine.Handler{
+		Name: "stop-gate", Priority: engine.Normal,
+		Kinds: []event.Kind{event.Stop},
+		Handle: func(c *engine.Call) (event.Result, error) {
+			return stopGate(c, opts, interrupted)
+		},
+	}
+}
+
+func stopGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) (event.Result, error) {
+	ev, s := c.Event, c.State.Session
+	if ev.InSubagent() {
+		return event.Result{}, nil
+	}
+	pending := pendingTodos(c.State.Project, s, ev.LastMessage)
+	letGo := func(why string) (event.Result, error) {
+		s.StopBlocks = 0
+		s.Stop.GaveUp = why
+		return event.Result{}, nil
+	}
+	if len(pending) == 0 {
+		s.StopBlocks = 0
+		s.Stop = state.StopState{}
+		return event.Result{}, nil
+	}
+	if s.Interrupted {
+		return letGo("the user interrupted")
+	}
+	if asksUser(ev.LastMessage) {
+		return letGo("the agent asked the user a question")
+	}
+	o := opts().normalize()
+	done := finished(c.State.Project, s)
+	// Progress is monotonic: fewer open or more finished than at the last
+	// block. Status flips, rewording and reordering are not progress.
+	progress := s.Stop.Fingerprint != "" && (len(pending) < s.Stop.Pending || done > s.Stop.Done)
+	if progress {
+		s.Stop.Stagnant = 0
+	}
+	switch {
+	case ev.StopHookActive && !progress:
+		return letGo("no todo finished since the last block")
+	case s.StopBlocks >= o.MaxBlocks:
+		return letGo(fmt.Sprintf("blocked %d times in a row (session.stop.max_blocks)", s.StopBlocks))
+	case s.Stop.Stagnant >= o.StagnantTurns:
+		return letGo(fmt.Sprintf("%d blocked stops without progress", s.Stop.Stagnant))
+	}
+	path := ev.TranscriptPath
+	if path == "" {
+		path = s.Transcript
+	}
+	if path != "" && interrupted(path) {
+		return letGo("the user interrupted (transcript)")
+	}
+	s.StopBlocks++
+	s.Stop.Stagnant++
+	s.Stop.Pending = len(pending)
+	s.Stop.Done = done
+	s.Stop.Fingerprint = fingerprint(pending)
+	s.Stop.Last = ev.Time
+	s.Stop.GaveUp = ""
+	return event.Result{Block: true, BlockReason: stopReason(pending, s.StopBlocks, o.MaxBlocks)}, nil
+}
+
+func stopReason(pending []pendingItem, n, max int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "atreides: %d todo(s) still open:\n", len(pending))
+	const maxListed = 20
+	for i, it := range pending {
+		if i == maxListed {
+			fmt.Fprintf(&b, "- … and %d more (atreides todo list)\n", len(pending)-maxListed)
+			break
+		}
+		switch it.Source {
+		case "atreides":
+			fmt.Fprintf(&b, "- [ ] %s\n", it.Text)
+		default:
+			fmt.Fprintf(&b, "- [ ] %s (%s)\n", it.Text, it.Source)
+		}
+	}
+	b.WriteString("Continue with them, or mark each one done or cancelled if it no longer applies or only the user can do it ")
+	b.WriteString("(`atreides todo done ID` / `atreides todo cancel ID`; TodoWrite items with TodoWrite; checkboxes by checking them), then stop. ")
+	fmt.Fprintf(&b, "Finish at least one before stopping again. (stop block %d of at most %d)", n, max)
+	return b.String()
+}
+
+// asksUser reports whether the agent's last message ends with a question:
+// it is waiting for the user, and pushing it on would answer for them.
+func asksUser(msg string) bool {
+	msg = strings.TrimSpace(msg)
+	msg = strings.TrimRight(msg, "*_`) ")
+	return strings.HasSuffix(msg, "?")
+}

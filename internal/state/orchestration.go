@@ -1,0 +1,285 @@
+package state
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Workflow phases, in the order a task usually goes through them.
+const (
+	PhaseIntent         = "intent"
+	PhaseAssessment     = "assessment"
+	PhaseExploration    = "exploration"
+	PhaseImplementation = "implementation"
+	PhaseVerification   = "verification"
+)
+
+// MaxTransitions bounds the phase history kept per session; the oldest
+// transitions go first.
+const MaxTransitions = 50
+
+// Transition is one change of workflow phase.
+type Transition struct {
+	From  string    `json:"from"`
+	To    string    `json:"to"`
+	Cause string    `json:"cause"` // e.g. "edit internal/x.go", "shell go test ./..."
+	Time  time.Time `json:"t"`
+}
+
+// SetPhase moves the session to phase, recording the transition. It
+// reports whether the phase changed.
+func (s *Session) SetPhase(to, cause string, now time.Time) bool {
+	if to == "" || to == s.Phase {
+		return false
+	}
+	s.Transitions = append(s.Transitions, Transition{From: s.Phase, To: to, Cause: cause, Time: now})
+	if over := len(s.Transitions) - MaxTransitions; over > 0 {
+		s.Transitions = append(s.Transitions[:0], s.Transitions[over:]...)
+	}
+	s.Phase = to
+	s.PhaseCalls = 0
+	return true
+}
+
+// MaxStrikeErrors bounds the error history kept per strike target.
+const MaxStrikeErrors = 5
+
+// MaxStrikeTargets bounds how many targets are tracked at once; the least
+// recently failed target is dropped first.
+const MaxStrikeTargets = 20
+
+// Strike counts consecutive failures of one tool on one target.
+type Strike struct {
+	Tool   string        `json:"tool"`
+	Target string        `json:"target"` // normalized command or path
+	Count  int           `json:"count"`
+	Class  string        `json:"class,omitempty"` // the last error class
+	Errors []StrikeError `json:"errors,omitempty"`
+	Last   time.Time     `json:"last"`
+}
+
+// StrikeError is one failure in a strike's history.
+type StrikeError struct {
+	Class   string    `json:"class"`
+	Excerpt string    `json:"excerpt"` // short, sanitized
+	Time    time.Time `json:"t"`
+}
+
+// Key identifies the strike's tool and target.
+func (k Strike) Key() string { return k.Tool + "\x00" + k.Target }
+
+// FindStrike returns the strike for the tool and target, or nil.
+func (s *Session) FindStrike(tool, target string) *Strike {
+	for i := range s.Strikes {
+		if s.Strikes[i].Tool == tool && s.Strikes[i].Target == target {
+			return &s.Strikes[i]
+		}
+	}
+	return nil
+}
+
+// AddStrike records one failure and returns the updated strike.
+func (s *Session) AddStrike(tool, target string, e StrikeError) *Strike {
+	k := s.FindStrike(tool, target)
+	if k == nil {
+		if len(s.Strikes) >= MaxStrikeTargets {
+			oldest := 0
+			for i := range s.Strikes {
+				if s.Strikes[i].Last.Before(s.Strikes[oldest].Last) {
+					oldest = i
+				}
+			}
+			s.Strikes = append(s.Strikes[:oldest], s.Strikes[oldest+1:]...)
+		}
+		s.Strikes = append(s.Strikes, Strike{Tool: tool, Target: target})
+		k = &s.Strikes[len(s.Strikes)-1]
+	}
+	k.Count++
+	k.Class = e.Class
+	k.Last = e.Time
+	k.Errors = append(k.Errors, e)
+	if over := len(k.Errors) - MaxStrikeErrors; over > 0 {
+		k.Errors = append(k.Errors[:0], k.Errors[over:]...)
+	}
+	return k
+}
+
+// ClearStrike forgets the strike for the tool and target, reporting
+// whether there was one.
+func (s *Session) ClearStrike(tool, target string) bool {
+	for i := range s.Strikes {
+		if s.Strikes[i].Tool == tool && s.Strikes[i].Target == target {
+			s.Strikes = append(s.Strikes[:i], s.Strikes[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// AgentTodo is a todo the agent keeps in its host's own todo tool
+// (Claude Code's TodoWrite), mirrored so that Stop and compaction see it.
+type AgentTodo struct {
+	Content string `json:"content"`
+	Status  string `json:"status"` // pending | in_progress | completed (host words)
+	Active  string `json:"active,omitempty"`
+}
+
+// Open reports whether the agent todo still needs work.
+func (t AgentTodo) Open() bool {
+	return t.Status == TodoPending || t.Status == TodoInProgress || t.Status == ""
+}
+
+// StopState is what the stop gate remembers between Stop events.
+type StopState struct {
+	// Pending is how many todos were open at the last blocked stop;
+	// progress means fewer are open now.
+	Pending int `json:"pending,omitempty"`
+	// Done is how many todos were finished (done or cancelled) at the last
+	// blocked stop; progress also means more are finished now.
+	Done int `json:"done,omitempty"`
+	// Fingerprint identifies the open todos at the last blocked stop.
+	Fingerprint string `json:"fp,omitempty"`
+	// Stagnant counts blocked stops in a row without progress; it
+	// survives user prompts and resets only on progress.
+	Stagnant int       `json:"stagnant,omitempty"`
+	Last     time.Time `json:"last,omitzero"`
+	// GaveUp says why the gate last let a stop through despite open
+	// todos, for `atreides status`.
+	GaveUp string `json:"gave_up,omitempty"`
+}
+
+// Snapshot is the session as it was just before a compaction.
+type Snapshot struct {
+	Time      time.Time  `json:"t"`
+	Trigger   string     `json:"trigger,omitempty"` // manual | auto
+	Phase     string     `json:"phase,omitempty"`
+	Todos     []string   `json:"todos,omitempty"` // open todos, rendered
+	Strikes   []Strike   `json:"strikes,omitempty"`
+	LastCalls []ToolCall `json:"last_calls,omitempty"`
+	// Delivered is set once the snapshot has been re-injected, so that a
+	// later resume does not inject it again.
+	Delivered bool `json:"delivered,omitempty"`
+}
+
+// Anchor priorities, strongest first.
+const (
+	AnchorCritical = "critical"
+	AnchorHigh     = "high"
+	AnchorMedium   = "medium"
+	AnchorLow      = "low"
+)
+
+// Anchor kinds.
+const (
+	AnchorDecision   = "decision"
+	AnchorConstraint = "constraint"
+	AnchorFact       = "fact"
+)
+
+// Anchor is a piece of knowledge that must survive compaction: a decision,
+// a constraint or a fact, with a priority and the time it was made.
+type Anchor struct {
+	ID       int       `json:"id"`
+	Kind     string    `json:"kind"`
+	Priority string    `json:"priority"`
+	Text     string    `json:"text"`
+	Session  string    `json:"session,omitempty"`
+	Created  time.Time `json:"created"`
+}
+
+// ParsePriority checks an anchor priority.
+func ParsePriority(s string) (string, error) {
+	switch p := strings.ToLower(strings.TrimSpace(s)); p {
+	case AnchorCritical, AnchorHigh, AnchorMedium, AnchorLow:
+		return p, nil
+	case "":
+		return AnchorMedium, nil
+	}
+	return "", fmt.Errorf("priority %q is not one of critical, high, medium, low", s)
+}
+
+// ParseKind checks an anchor kind.
+func ParseKind(s string) (string, error) {
+	switch k := strings.ToLower(strings.TrimSpace(s)); k {
+	case AnchorDecision, AnchorConstraint, AnchorFact:
+		return k, nil
+	case "":
+		return AnchorFact, nil
+	}
+	return "", fmt.Errorf("kind %q is not one of decision, constraint, fact", s)
+}
+
+// MaxAnchors bounds the anchors a project keeps; the oldest non-critical
+// anchor is dropped first.
+const MaxAnchors = 200
+
+// maxAnchorText bounds one anchor's text.
+const maxAnchorText = 1000
+
+// AddAnchor records an anchor and returns it.
+func (p *Project) AddAnchor(kind, priority, text, session string, now time.Time) (Anchor, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return Anchor{}, fmt.Errorf("an anchor needs text")
+	}
+	if len(text) > maxAnchorText {
+		return Anchor{}, fmt.Errorf("an anchor is at most %d bytes (got %d); keep it to one decision or fact", maxAnchorText, len(text))
+	}
+	k, err := ParseKind(kind)
+	if err != nil {
+		return Anchor{}, err
+	}
+	pr, err := ParsePriority(priority)
+	if err != nil {
+		return Anchor{}, err
+	}
+	for _, a := range p.Anchors {
+		if a.Text == text && a.Kind == k {
+			// The same fact twice is noise; keep the first, with its age.
+			return a, nil
+		}
+	}
+	if len(p.Anchors) >= MaxAnchors {
+		drop := -1
+		for i, a := range p.Anchors {
+			if a.Priority != AnchorCritical {
+				drop = i
+				break
+			}
+		}
+		if drop < 0 {
+			drop = 0
+		}
+		p.Anchors = append(p.Anchors[:drop], p.Anchors[drop+1:]...)
+	}
+	p.NextAnchor++
+	a := Anchor{ID: p.NextAnchor, Kind: k, Priority: pr, Text: text, Session: session, Created: now}
+	p.Anchors = append(p.Anchors, a)
+	return a, nil
+}
+
+// RemoveAnchor forgets an anchor.
+func (p *Project) RemoveAnchor(id int) error {
+	for i := range p.Anchors {
+		if p.Anchors[i].ID == id {
+			p.Anchors = append(p.Anchors[:i], p.Anchors[i+1:]...)
+			return nil
+		}
+	}
+	return fmt.Errorf("no anchor #%d", id)
+}
+
+// RulesCache remembers the last AGENTS.md atreides read, keyed by its
+// modification time and size, so that the file is read and checked again
+// only when it changes.
+type RulesCache struct {
+	Path     string    `json:"path"`
+	Opts     string    `json:"opts,omitempty"` // the check's settings; a change re-checks
+	ModTime  time.Time `json:"mtime"`
+	Size     int64     `json:"size"`
+	Problems []string  `json:"problems,omitempty"` // empty: the file is usable
+	// Text is the file's content as it will be injected (already cut to
+	// the rules budget at a section boundary); empty when it has problems.
+	Text string `json:"text,omitempty"`
+}
