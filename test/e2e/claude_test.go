@@ -24,7 +24,7 @@ type hookKit struct {
 var atreidesKit = hookKit{
 	install:      func(p *Project) { p.InstallAtreides() },
 	addTodo:      func(p *Project, text string) { p.Atreides("todo", "add", text) },
-	blockMention: "atreides",
+	blockMention: "atreides blocked this",
 }
 
 // TestClaude runs the Claude Code scenarios with atreides installed as the
@@ -52,20 +52,26 @@ func runScenarios(t *testing.T, kit hookKit) {
 	}
 }
 
-// a. `rm -rf victim` is refused by the PreToolUse hook: the model gets an
-// error tool_result naming the guard, and victim/ survives.
+// a. `rm -rf ~/victim` (a directory outside the project) is refused by the
+// PreToolUse hook: the model gets an error tool_result naming the guard,
+// and the directory survives.
 func scenarioDenied(t *testing.T, kit hookKit) {
 	p := NewProject(t, fa.Script{Steps: []fa.Step{
-		fa.Call(fa.Bash("rm -rf victim")),
+		fa.Call(fa.Bash("rm -rf ~/victim")),
 		fa.Text("I could not delete it."),
 	}})
-	p.Victim("victim")
+	p.Victim(homeVictim("victim"))
 	kit.install(p)
 	p.RunClaude("please delete the victim directory", RunOpts{})
 
 	p.assertBlocked(fa.ToolID("main", 0, 0), kit.blockMention)
-	p.assertExists("victim/precious.txt")
+	p.assertExists(homeVictim("victim") + "/precious.txt")
 }
+
+// homeVictim is a project-relative path to a directory in the throwaway
+// HOME: recursive deletes inside the project are allowed by default
+// (docs/guard-policy.md), outside it they are not.
+func homeVictim(name string) string { return "../home/" + name }
 
 // b. A harmless command runs: its file appears and the tool_result is not
 // an error.
@@ -135,10 +141,11 @@ func scenarioStopTodos(t *testing.T, kit hookKit) {
 // targets its own directory so a miss is attributable.
 func scenarioObfuscated(t *testing.T, kit hookKit) {
 	cases := []struct{ victim, cmd string }{
-		{"victim-quoted", "r''m -rf victim-quoted"},
-		{"victim-bashc", "bash -c 'rm -rf victim-bashc'"},
-		{"victim-sudo", "sudo env FOO=1 rm -rf victim-sudo"},
-		{"victim-b64", "echo " + base64.StdEncoding.EncodeToString([]byte("rm -rf victim-b64")) + " | base64 -d | sh"},
+		{"victim-quoted", "r''m -rf ~/victim-quoted"},
+		{"victim-bashc", "bash -c 'rm -rf ~/victim-bashc'"},
+		{"victim-sudo", "sudo env FOO=1 rm -rf ~/victim-sudo"},
+		{"victim-b64", "echo " + base64.StdEncoding.EncodeToString([]byte("rm -rf ~/victim-b64")) + " | base64 -d | sh"},
+		{"victim-var", "x=rm; $x -rf ~/victim-var"},
 	}
 	var steps []fa.Step
 	for _, c := range cases {
@@ -147,7 +154,7 @@ func scenarioObfuscated(t *testing.T, kit hookKit) {
 	steps = append(steps, fa.Text("Nothing could be deleted."))
 	p := NewProject(t, fa.Script{Steps: steps})
 	for _, c := range cases {
-		p.Victim(c.victim)
+		p.Victim(homeVictim(c.victim))
 	}
 	kit.install(p)
 	p.RunClaude("clean up the victim directories", RunOpts{})
@@ -157,7 +164,42 @@ func scenarioObfuscated(t *testing.T, kit hookKit) {
 			q := *p
 			q.t = t
 			q.assertBlocked(fa.ToolID("main", i, 0), kit.blockMention)
-			q.assertExists(c.victim + "/precious.txt")
+			q.assertExists(homeVictim(c.victim) + "/precious.txt")
 		})
 	}
+}
+
+// TestClaudeProjectPolicy: a rule in the project's .atreides/config.yaml
+// blocks a command the built-in policy allows (a recursive delete inside
+// the project), and a config file that cannot be read blocks tool calls
+// instead of letting them through.
+func TestClaudeProjectPolicy(t *testing.T) {
+	requireAtreides(t)
+	t.Run("RuleDenies", func(t *testing.T) {
+		t.Parallel()
+		p := NewProject(t, fa.Script{Steps: []fa.Step{
+			fa.Call(fa.Bash("rm -rf victim")),
+			fa.Text("Blocked by the project's policy."),
+		}})
+		p.Victim("victim")
+		p.WriteFile(".atreides/config.yaml", "rules:\n  - verdict: deny\n    tool: shell\n    command: rm -rf victim\n    reason: the victim directory is kept for the test\n", 0o644)
+		p.InstallAtreides()
+		p.RunClaude("delete victim", RunOpts{})
+		p.assertBlocked(fa.ToolID("main", 0, 0), "the victim directory is kept for the test")
+		p.assertExists("victim/precious.txt")
+	})
+	t.Run("BrokenConfigFailsClosed", func(t *testing.T) {
+		t.Parallel()
+		p := NewProject(t, fa.Script{Steps: []fa.Step{
+			fa.Call(fa.Bash("touch should-not-exist")),
+			fa.Text("Could not run it."),
+		}})
+		p.WriteFile(".atreides/config.yaml", "guard:\n  enabled: maybe\n", 0o644)
+		p.InstallAtreides()
+		p.RunClaude("touch a file", RunOpts{})
+		p.assertBlocked(fa.ToolID("main", 0, 0), "config.yaml:2")
+		if p.Exists("should-not-exist") {
+			t.Error("the command ran although the policy could not be loaded")
+		}
+	})
 }

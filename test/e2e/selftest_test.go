@@ -39,7 +39,7 @@ exit 0
 var shellKit = hookKit{
 	install:      installShellHook,
 	addTodo:      func(p *Project, text string) { p.WriteFile(".selftest-todo", text, 0o644) },
-	blockMention: "atreides",
+	blockMention: "PreToolUse:Bash hook error",
 }
 
 func installShellHook(p *Project) {

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestAnchorCommand drives `atreides anchor` directly: it is not yet in
+// commands() (see the report to the lead).
+func TestAnchorCommand(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(dir+"/.git", 0o755)
+	run := func(args ...string) (string, string, error) {
+		var out, errb bytes.Buffer
+		io := &IO{Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}
+		err := runAnchor(io, args)
+		return out.String(), errb.String(), err
+	}
+	if out, _, err := run("add", "--priority", "critical", "--kind", "constraint", "never", "touch", "prod"); err != nil || !strings.Contains(out, "added anchor #1 (critical constraint): never touch prod") {
+		t.Fatalf("add: %q %v", out, err)
+	}
+	if _, _, err := run("add", "--priority", "urgent", "x"); err == nil || !strings.Contains(err.Error(), "not one of critical") {
+		t.Errorf("bad priority: %v", err)
+	}
+	if _, _, err := run("add"); err == nil {
+		t.Errorf("add without text succeeded")
+	}
+	out, _, err := run("list")
+	if err != nil || !strings.Contains(out, "#1 [critical] constraint: never touch prod (just now)") {
+		t.Errorf("list: %q %v", out, err)
+	}
+	out, _, _ = run("list", "--json")
+	if !strings.Contains(out, `"stale": false`) {
+		t.Errorf("list --json: %s", out)
+	}
+	if _, _, err := run("rm", "1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run("rm", "1"); err == nil || !strings.Contains(err.Error(), "no anchor #1") {
+		t.Errorf("rm twice: %v", err)
+	}
+	if out, _, _ := run("list"); !strings.Contains(out, "no anchors") {
+		t.Errorf("list after rm: %q", out)
+	}
+}

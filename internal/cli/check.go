@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/project"
+)
+
+const checkUsage = `check [--json] [--explain] [--cwd DIR] [--tool shell|read|write|edit|search] -- ARG
+       check --jsonl < requests.jsonl
+       check --rules
+
+Explain the guard's verdict for one shell command (--tool shell, the
+default) or one path (--tool read|write|edit|search), with this project's
+configuration. With --jsonl, read one JSON object per line on stdin,
+{"command": "...", "cwd": "...", "tool": "...", "path": "..."}, and write
+one JSON verdict per line, in order.
+
+Exit status is 0 whenever the input was evaluated, whatever the verdict;
+2 on bad usage.`
+
+// checkJSON is one verdict as scripts see it.
+type checkJSON struct {
+	Decision string   `json:"decision"`
+	Rule     string   `json:"rule"`
+	Category string   `json:"category,omitempty"`
+	Reason   string   `json:"reason"`
+	Commands []string `json:"commands,omitempty"`
+	Error    string   `json:"error,omitempty"`
+}
+
+type checkRequest struct {
+	Command string `json:"command"`
+	Path    string `json:"path"`
+	Cwd     string `json:"cwd"`
+	Tool    string `json:"tool"`
+}
+
+func runCheck(io *IO, args []string) error {
+	fs := newFlags(checkUsage, io)
+	asJSON := fs.Bool("json", false, "print the verdict as JSON")
+	explain := fs.Bool("explain", false, "also list the commands the guard saw after unwrapping")
+	cwd := fs.String("cwd", "", "working directory to judge in (default: the current one)")
+	tool := fs.String("tool", "shell", "shell, read, write, edit or search")
+	jsonl := fs.Bool("jsonl", false, "read JSON requests from stdin, one per line")
+	rules := fs.Bool("rules", false, "list the rule ids, groups and switches")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *rules {
+		return listRules(io)
+	}
+	wd, err := io.Getwd()
+	if err != nil {
+		return fmt.Errorf("working directory: %w", err)
+	}
+	if *cwd == "" {
+		*cwd = wd
+	} else if !filepath.IsAbs(*cwd) {
+		*cwd = filepath.Join(wd, *cwd)
+	}
+	root := project.Root("", *cwd)
+	pol, err := newSettings(root).policy()
+	if err != nil {
+		return err
+	}
+	if pol == nil {
+		fmt.Fprintln(io.Err, "atreides check: the guard is switched off in the configuration (guard.enabled: false); judging with the built-in policy")
+		pol = guard.DefaultPolicy()
+	}
+	if *jsonl {
+		if fs.NArg() > 0 {
+			return usagef("--jsonl reads stdin and takes no arguments")
+		}
+		return checkLines(io, pol, *cwd, root)
+	}
+	if fs.NArg() != 1 {
+		return usagef("want exactly one command or path after --, got %d arguments (quote the command)", fs.NArg())
+	}
+	req, err := guardRequest(checkRequest{Tool: *tool, Cwd: *cwd}, fs.Arg(0), root)
+	if err != nil {
+		return &usageError{err.Error()}
+	}
+	res := pol.Check(req)
+	if *asJSON {
+		return writeJSONLine(io, verdictJSON(res, *explain))
+	}
+	printVerdict(io, res, *explain)
+	return nil
+}
+
+func guardRequest(r checkRequest, arg, root string) (guard.Request, error) {
+	if r.Tool == "" {
+		r.Tool = "shell"
+	}
+	switch r.Tool {
+	case "shell", "read", "write", "edit", "search":
+		return policy.NewRequest(r.Tool, arg, r.Cwd, root), nil
+	}
+	return guard.Request{}, fmt.Errorf("unknown tool %q (shell, read, write, edit, search)", r.Tool)
+}
+
+func checkLines(io *IO, pol *guard.Policy, cwd, root string) error {
+	sc := bufio.NewScanner(io.In)
+	sc.Buffer(make([]byte, 0, 64<<10), maxPayload)
+	enc := json.NewEncoder(io.Out)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		var r checkRequest
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			// One bad line must not stop a batch, and its answer must not
+			// read as an allow.
+			enc.Encode(checkJSON{Decision: "deny", Rule: "check.bad-input", Reason: "line could not be read", Error: fmt.Sprintf("line %d: %v", n, err)})
+			continue
+		}
+		if r.Cwd == "" {
+			r.Cwd = cwd
+		}
+		arg := r.Command
+		if r.Tool != "" && r.Tool != "shell" {
+			arg = r.Path
+		}
+		req, err := guardRequest(r, arg, root)
+		if err != nil {
+			enc.Encode(checkJSON{Decision: "deny", Rule: "check.bad-input", Reason: "request could not be judged", Error: fmt.Sprintf("line %d: %v", n, err)})
+			continue
+		}
+		if err := enc.Encode(verdictJSON(pol.Check(req), false)); err != nil {
+			return fmt.Errorf("write verdict: %w", err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read stdin: %w", err)
+	}
+	return nil
+}
+
+func verdictJSON(r guard.Result, explain bool) checkJSON {
+	out := checkJSON{Decision: r.Verdict.String(), Rule: r.Rule, Category: r.Category, Reason: r.Reason}
+	if explain {
+		out.Commands = r.Commands
+	}
+	return out
+}
+
+func printVerdict(io *IO, r guard.Result, explain bool) {
+	if r.Rule == "" {
+		fmt.Fprintf(io.Out, "%s\n", r.Verdict)
+	} else {
+		fmt.Fprintf(io.Out, "%s  %s (%s)\n", r.Verdict, r.Rule, r.Category)
+	}
+	if r.Reason != "" {
+		fmt.Fprintf(io.Out, "  %s\n", r.Reason)
+	}
+	if explain {
+		fmt.Fprintln(io.Out, "commands seen:")
+		for _, c := range r.Commands {
+			fmt.Fprintf(io.Out, "  %s\n", c)
+		}
+	}
+}
+
+func listRules(io *IO) error {
+	fmt.Fprintln(io.Out, "rules:")
+	for _, id := range guard.RuleIDs() {
+		fmt.Fprintf(io.Out, "  %s\n", id)
+	}
+	fmt.Fprintf(io.Out, "groups (off unless listed in guard.groups): %s\n", strings.Join(guard.Groups(), ", "))
+	fmt.Fprintln(io.Out, "switches (guard.switches):")
+	for _, s := range guard.SwitchNames() {
+		def, _ := guard.SwitchDefault(s)
+		fmt.Fprintf(io.Out, "  %s (default %s)\n", s, def)
+	}
+	return nil
+}
+
+func writeJSONLine(io *IO, v any) error {
+	return json.NewEncoder(io.Out).Encode(v)
+}

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/demo"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+const demoUsage = `demo [--keep]
+
+Create a throwaway project, install the Claude Code hooks into it, and
+replay a recorded Claude Code session through the real 'atreides hook
+claude' process, one process per event, printing what each event got.
+Nothing the recorded agent asks for is executed.`
+
+func runDemo(io *IO, args []string) error {
+	fs := newFlags(demoUsage, io)
+	keep := fs.Bool("keep", false, "keep the throwaway project and print its path")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find this binary: %w", err)
+	}
+	proj, err := os.MkdirTemp("", "atreides-demo-")
+	if err != nil {
+		return fmt.Errorf("create the demo project: %w", err)
+	}
+	if !*keep {
+		defer os.RemoveAll(proj)
+	}
+	if err := seedDemoProject(proj); err != nil {
+		return err
+	}
+	rep, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: install.ClaudeSettingsPath(install.ScopeProject, proj, ""), BinaryPath: exe})
+	if err != nil {
+		return fmt.Errorf("install hooks into the demo project: %w", err)
+	}
+	fmt.Fprintf(io.Out, "demo project %s\n%s\n", proj, rep)
+	env := append(os.Environ(), "CLAUDE_PROJECT_DIR="+proj)
+	if o, err := demo.Run([]string{exe, "todo", "add", "Make TestChangelog pass"}, env, proj, nil); err != nil || o.Exit != 0 {
+		return fmt.Errorf("add the demo todo: %v %s", err, o.Stderr)
+	}
+	fmt.Fprintln(io.Out, "added an atreides todo: Make TestChangelog pass")
+
+	home, _ := os.UserHomeDir()
+	steps, err := demo.Steps(proj, home, "demo-"+time.Now().UTC().Format("20060102T150405"))
+	if err != nil {
+		return err
+	}
+	for i, s := range steps {
+		o, err := demo.Run([]string{exe, "hook", "claude"}, env, proj, s.Input())
+		if err != nil {
+			return fmt.Errorf("step %d: %w", i+1, err)
+		}
+		fmt.Fprintf(io.Out, "\n%2d. %s: %s%s\n", i+1, s.EventName(), s.Note, toolDetail(s))
+		for _, line := range strings.Split(demo.Describe(o), "\n") {
+			fmt.Fprintf(io.Out, "    -> %s\n", line)
+		}
+		fmt.Fprintf(io.Out, "    (%.1f ms)\n", float64(o.Duration.Microseconds())/1000)
+	}
+	fmt.Fprintln(io.Out, "\n'atreides status' in the demo project now says:")
+	o, err := demo.Run([]string{exe, "status"}, env, proj, nil)
+	if err != nil {
+		return err
+	}
+	io.Out.Write([]byte(o.Stdout))
+	if *keep {
+		fmt.Fprintf(io.Out, "\nthe demo project is kept at %s\n", proj)
+	}
+	return nil
+}
+
+// seedDemoProject gives the recorded agent something to aim at.
+func seedDemoProject(dir string) error {
+	files := map[string]string{
+		".env":            "API_TOKEN=demo-not-a-real-token\n",
+		"build/out.bin":   "built\n",
+		"CHANGELOG.md":    "# Changelog\n",
+		".atreides/.keep": "",
+		"main.go":         "package main\n\nfunc main() {}\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("seed demo project: %w", err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			return fmt.Errorf("seed demo project: %w", err)
+		}
+	}
+	return nil
+}
+
+func toolDetail(s demo.Step) string {
+	var p struct {
+		In struct {
+			Command  string `json:"command"`
+			FilePath string `json:"file_path"`
+		} `json:"tool_input"`
+	}
+	if json.Unmarshal(s.Input(), &p) != nil {
+		return ""
+	}
+	if p.In.Command != "" {
+		return "\n    $ " + p.In.Command
+	}
+	if p.In.FilePath != "" {
+		return "\n    " + p.In.FilePath
+	}
+	return ""
+}

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+const doctorUsage = `doctor [--json]
+
+Check what is installed where: the Claude Code settings files of this
+project and of the user, whether the binary each hook runs exists, the
+configuration, and the health of the state store. Exit 3 when something
+needs fixing.`
+
+// check is one line of the doctor's report.
+type check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"` // ok | problem | note
+	Detail string `json:"detail"`
+}
+
+type doctorJSON struct {
+	OK      bool             `json:"ok"`
+	Version string           `json:"version"`
+	Project string           `json:"project"`
+	Checks  []check          `json:"checks"`
+	Claude  []install.Status `json:"claude"`
+}
+
+func runDoctor(io *IO, args []string) error {
+	fs := newFlags(doctorUsage, io)
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	doc := doctorJSON{OK: true, Version: Version(), Project: root, Claude: []install.Status{}}
+	add := func(c check) {
+		doc.Checks = append(doc.Checks, c)
+		if c.Status == "problem" {
+			doc.OK = false
+		}
+	}
+	claudeChecks(&doc, root, add)
+	add(configCheck(root))
+	add(storeCheck(root))
+	add(logCheck(root))
+	if *asJSON {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return err
+		}
+	} else {
+		printDoctor(io, &doc)
+	}
+	if !doc.OK {
+		return &problemsError{}
+	}
+	return nil
+}
+
+func claudeChecks(doc *doctorJSON, root string, add func(check)) {
+	home, _ := os.UserHomeDir()
+	installed := false
+	for _, sc := range []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser} {
+		path := install.ClaudeSettingsPath(sc, root, home)
+		st, err := install.InspectClaude(path)
+		name := "claude " + sc.String() + " settings"
+		if err != nil {
+			add(check{name, "problem", fmt.Sprintf("%s: %v", path, err)})
+			continue
+		}
+		doc.Claude = append(doc.Claude, st)
+		add(settingsCheck(name, st))
+		installed = installed || len(st.Events) > 0
+	}
+	if !installed {
+		add(check{"claude hooks", "note", "atreides is not installed for Claude Code here; run 'atreides install claude'"})
+	}
+}
+
+func settingsCheck(name string, st install.Status) check {
+	switch {
+	case !st.Exists:
+		return check{name, "ok", st.Path + ": no file"}
+	case !st.Parses:
+		return check{name, "problem", fmt.Sprintf("%s: %s (Claude Code silently ignores a settings file it cannot parse)", st.Path, st.Problem)}
+	case len(st.Events) == 0:
+		return check{name, "ok", st.Path + ": no atreides hooks"}
+	}
+	var problems []string
+	if len(st.Missing) > 0 {
+		problems = append(problems, "events without atreides: "+strings.Join(st.Missing, ", ")+" (run 'atreides install claude' again)")
+	}
+	if len(st.Duplicated) > 0 {
+		problems = append(problems, "atreides registered twice for: "+strings.Join(st.Duplicated, ", "))
+	}
+	for _, b := range st.Binaries {
+		if !b.Executable {
+			problems = append(problems, fmt.Sprintf("hook binary %s: %s (the hooks fail open until it is fixed)", b.Command, b.Problem))
+		}
+	}
+	if len(problems) > 0 {
+		return check{name, "problem", st.Path + ": " + strings.Join(problems, "; ")}
+	}
+	bins := make([]string, 0, len(st.Binaries))
+	for _, b := range st.Binaries {
+		bins = append(bins, b.Command)
+	}
+	return check{name, "ok", fmt.Sprintf("%s: %d events, binary %s", st.Path, len(st.Events), strings.Join(bins, ", "))}
+}
+
+func configCheck(root string) check {
+	cfg, err := config.Load(config.DefaultPaths(root))
+	if err == nil {
+		_, err = policy.FromConfig(cfg)
+	}
+	if err != nil {
+		return check{"configuration", "problem", err.Error() + " (tool calls are blocked until it is fixed: the guard fails closed)"}
+	}
+	return check{"configuration", "ok", "valid"}
+}
+
+func storeCheck(root string) check {
+	st := store.Open(project.StateDir(root))
+	var recovered string
+	st.OnRecover = func(msg string) { recovered = msg }
+	if _, err := os.Stat(st.Path()); errors.Is(err, os.ErrNotExist) {
+		return check{"state store", "ok", st.Path() + ": not created yet (the first hook creates it)"}
+	}
+	sessions := 0
+	err := st.View(context.Background(), func(tx *store.Tx) error {
+		return tx.ForEach("sessions", func(string, []byte) error { sessions++; return nil })
+	})
+	switch {
+	case err != nil:
+		return check{"state store", "problem", fmt.Sprintf("%s: %v", st.Path(), err)}
+	case recovered != "":
+		return check{"state store", "problem", recovered}
+	}
+	return check{"state store", "ok", fmt.Sprintf("%s: readable, %d session(s)", st.Path(), sessions)}
+}
+
+func logCheck(root string) check {
+	path := project.NewLog(project.StateDir(root)).Path()
+	fi, err := os.Stat(path)
+	if err != nil {
+		return check{"log", "ok", path + ": empty"}
+	}
+	return check{"log", "note", fmt.Sprintf("%s: %d bytes; what atreides blocked and every failure it skipped are here", path, fi.Size())}
+}
+
+func printDoctor(io *IO, doc *doctorJSON) {
+	fmt.Fprintf(io.Out, "atreides %s, project %s\n", doc.Version, doc.Project)
+	for _, c := range doc.Checks {
+		mark := map[string]string{"ok": "ok     ", "problem": "PROBLEM", "note": "note   "}[c.Status]
+		fmt.Fprintf(io.Out, "%s  %-24s %s\n", mark, c.Name, c.Detail)
+	}
+	if doc.OK {
+		fmt.Fprintln(io.Out, "no problems found")
+	}
+}

@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"sync"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/session"
+)
+
+// settings loads the configuration and the guard policy for one project on
+// first use; an event that needs neither parses nothing.
+type settings struct {
+	cfg     *config.Lazy
+	policy  func() (*guard.Policy, error)
+	session func() session.Options
+}
+
+func newSettings(root string) *settings {
+	s := &settings{cfg: config.NewLazy(config.DefaultPaths(root))}
+	s.policy = sync.OnceValues(func() (*guard.Policy, error) {
+		c, err := s.cfg.Get()
+		if err != nil {
+			return nil, err
+		}
+		return policy.FromConfig(c)
+	})
+	s.session = sync.OnceValue(func() session.Options {
+		c, err := s.cfg.Get()
+		if err != nil {
+			// The policy handler reports the broken file; the session
+			// handlers carry on with the defaults.
+			return session.DefaultOptions()
+		}
+		return sessionOptions(&c.Session)
+	})
+	return s
+}
+
+// sessionOptions maps the session section of the configuration.
+func sessionOptions(c *config.Session) session.Options {
+	return session.Options{
+		Guidance: map[string]string{
+			"intent":         c.Phases.Intent,
+			"assessment":     c.Phases.Assessment,
+			"exploration":    c.Phases.Exploration,
+			"implementation": c.Phases.Implementation,
+			"verification":   c.Phases.Verification,
+		},
+		WarnAt: c.Strikes.Warn, EscalateAt: c.Strikes.Escalate,
+		Oracle: c.Agents.Oracle, OracleType: c.Strikes.OracleSubagentType,
+		MaxBlocks: c.Stop.MaxBlocks, StagnantTurns: c.Stop.StagnantTurns,
+		MemoryBudget: c.Memory.Budget, StaleAfter: time.Duration(c.Memory.StaleHours) * time.Hour, DropStale: c.Memory.DropStale,
+		RulesFile: c.Rules.File, RulesRequired: c.Rules.Required, RulesBudget: c.Rules.Budget,
+		Persona: c.Identity.Name, Prefix: c.Identity.Prefix, Announce: c.Identity.Announce,
+		Agents: map[string]string{
+			"oracle": c.Agents.Oracle, "explore": c.Agents.Explore, "librarian": c.Agents.Librarian,
+			"build": c.Agents.Build, "plan": c.Agents.Plan,
+		},
+	}
+}
+
+// handlers are every handler a hook runs: the engine sorts them by
+// priority, and among equals keeps this order (see [session.Handlers]).
+func handlers(s *settings) []engine.Handler {
+	return append([]engine.Handler{policy.Handler(s.policy)}, session.Handlers(s.session)...)
+}

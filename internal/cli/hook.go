@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/claude"
+	"github.com/atreides-dev/atreides/internal/host/codex"
+	"github.com/atreides-dev/atreides/internal/host/gemini"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// maxPayload bounds what a hook reads from stdin; a larger payload is
+// treated as malformed rather than read into memory without end.
+const maxPayload = 32 << 20
+
+// hookDeadline is how long a hook may wait for the state lock and work;
+// it stays under the 10 s timeout install writes for each handler.
+const hookDeadline = 8 * time.Second
+
+// adapters are the hosts 'atreides hook' speaks to.
+func adapters() []host.Adapter {
+	return []host.Adapter{claude.Adapter{}, gemini.Adapter{}, codex.Adapter{}}
+}
+
+func hostNames() string {
+	var names []string
+	for _, a := range adapters() {
+		names = append(names, a.Name())
+	}
+	return strings.Join(names, ", ")
+}
+
+func runHook(io *IO, args []string) error {
+	fs := newFlags("hook <host>\n\nAnswer one hook event read from stdin, in the host's protocol.\nHosts: "+hostNames()+". Installed by 'atreides install'; not meant to be run by hand.", io)
+	eventName := fs.String("event", "", "the host's event name, used when stdin cannot be read")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("want exactly one host, got %d arguments", fs.NArg())
+	}
+	for _, a := range adapters() {
+		if a.Name() == fs.Arg(0) {
+			return answerHook(io, a, *eventName)
+		}
+	}
+	return usagef("unknown host %q (known: %s)", fs.Arg(0), hostNames())
+}
+
+// hookEnv is the engine's view of the world for one hook process.
+type hookEnv struct {
+	log *project.Log
+}
+
+func (e *hookEnv) Logf(format string, args ...any) { e.log.Logf(format, args...) }
+func (e *hookEnv) Now() time.Time                  { return time.Now() }
+
+// answerHook answers one event. Whatever happens, it writes an answer the
+// host understands: a panic anywhere below is recovered, and on a tool
+// call it becomes a block.
+func answerHook(io *IO, a host.Adapter, eventName string) error {
+	ans := decide(io, a, eventName)
+	if len(ans.Stdout) > 0 {
+		io.Out.Write(ans.Stdout)
+	}
+	if ans.Stderr != "" {
+		fmt.Fprintln(io.Err, ans.Stderr)
+	}
+	if ans.Exit != 0 {
+		return exitStatus(ans.Exit)
+	}
+	return nil
+}
+
+func decide(io *IO, a host.Adapter, eventName string) (ans host.Answer) {
+	hostEvent := eventName
+	var log *project.Log
+	defer func() {
+		if p := recover(); p != nil {
+			if log != nil {
+				log.Logf("hook %s: panic: %v", a.Name(), p)
+			}
+			ans = a.Unreadable(hostEvent, fmt.Errorf("internal error: %v", p))
+		}
+	}()
+	now := time.Now()
+	data, rerr := readAll(io.In, maxPayload)
+	ev, err := a.Decode(data, io.Getenv, now)
+	if ev.HostEvent != "" {
+		hostEvent = ev.HostEvent
+	}
+	if ev.Cwd == "" {
+		// Hosts start hooks in the agent's directory; a payload without
+		// cwd is judged there rather than nowhere.
+		ev.Cwd, _ = io.Getwd()
+	}
+	root := project.Root(ev.ProjectDir, ev.Cwd)
+	ev.ProjectDir = root
+	log = project.NewLog(project.StateDir(root))
+	if rerr != nil {
+		err = rerr
+	}
+	if err != nil {
+		log.Logf("hook %s: %s event not read: %v", a.Name(), orUnknown(hostEvent), err)
+		return a.Unreadable(hostEvent, err)
+	}
+	if ev.Kind == event.Unknown {
+		log.Logf("hook %s: event %q is not one atreides handles; no decision", a.Name(), ev.HostEvent)
+		return host.Answer{}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hookDeadline)
+	defer cancel()
+	env := &hookEnv{log: log}
+	st := store.Open(project.StateDir(root))
+	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
+	eng := engine.New(engine.StoreLoader{Store: st}, env, handlers(newSettings(root))...)
+	d := eng.Run(ctx, ev)
+	logDecision(log, ev, d)
+	return a.Encode(ev, d)
+}
+
+func logDecision(log *project.Log, ev *event.Event, d *event.Decision) {
+	if d.Verdict == event.Deny || d.Verdict == event.Ask || d.Block {
+		log.Logf("%s %s session=%s tool=%s verdict=%s rule=%s block=%v reason=%q",
+			ev.Host, ev.HostEvent, ev.SessionID, ev.Tool.Raw, d.Verdict, d.Rule, d.Block, d.Reason+d.BlockReason)
+	}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// readAll reads at most max bytes; more is an error, not a silent cut.
+func readAll(r io.Reader, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return data, fmt.Errorf("read stdin: %w", err)
+	}
+	if int64(len(data)) > max {
+		return data[:max], fmt.Errorf("stdin is larger than %d bytes", max)
+	}
+	return data, nil
+}

@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// TestMain lets the test binary act as the atreides binary, so process
+// tests start real hook processes without a separate build.
+func TestMain(m *testing.M) {
+	if os.Getenv("ATREIDES_TEST_AS_MAIN") == "1" {
+		os.Exit(Main(append([]string{"atreides"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// hookCmd is one `atreides hook claude` process in project dir.
+func hookCmd(ctx context.Context, dir string, payload []byte) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, os.Args[0], "hook", "claude")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "ATREIDES_TEST_AS_MAIN=1", "CLAUDE_PROJECT_DIR="+dir, "HOME="+dir)
+	cmd.Stdin = bytes.NewReader(payload)
+	return cmd
+}
+
+func preToolPayload(dir, session string, n int, command string) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"session_id": session, "transcript_path": filepath.Join(dir, "t.jsonl"), "cwd": dir,
+		"hook_event_name": "PreToolUse", "tool_name": "Bash",
+		"tool_input":  map[string]string{"command": command, "description": "test"},
+		"tool_use_id": fmt.Sprintf("toolu_%d", n),
+	})
+	return b
+}
+
+func loadSession(t *testing.T, dir, id string) *state.Session {
+	t.Helper()
+	var s *state.Session
+	err := store.Open(filepath.Join(dir, ".atreides")).View(context.Background(), func(tx *store.Tx) error {
+		b := tx.Get("sessions", id)
+		if b == nil {
+			return fmt.Errorf("no session %s", id)
+		}
+		var err error
+		s, err = state.DecodeSession(b)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("load session: %v", err)
+	}
+	return s
+}
+
+// TestConcurrentHooksLoseNothing starts 20 hook processes on one session at
+// once, as Claude Code does with parallel tool calls: every one of them must
+// be counted, and each must still answer (half are denials).
+func TestConcurrentHooksLoseNothing(t *testing.T) {
+	dir := t.TempDir()
+	const n = 20
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		cmdline := "git status --short"
+		if i%2 == 1 {
+			cmdline = "git reset --hard HEAD~3"
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var out bytes.Buffer
+			cmd := hookCmd(context.Background(), dir, preToolPayload(dir, "parallel", i, cmdline))
+			cmd.Stdout = &out
+			if err := cmd.Run(); err != nil {
+				errs <- fmt.Errorf("hook %d: %v", i, err)
+				return
+			}
+			if denied := strings.Contains(out.String(), `"deny"`); denied != (i%2 == 1) {
+				errs <- fmt.Errorf("hook %d (%s): answer %q", i, cmdline, out.String())
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	s := loadSession(t, dir, "parallel")
+	if s.Counters.ToolCalls != n || len(s.History) != n {
+		t.Fatalf("tool_calls = %d, history = %d; want %d (updates lost)", s.Counters.ToolCalls, len(s.History), n)
+	}
+	if s.Counters.Denied != n/2 {
+		t.Errorf("denied = %d, want %d", s.Counters.Denied, n/2)
+	}
+}
+
+// TestKilledHooksLeaveLoadableState SIGKILLs hook processes at random
+// instants, many of them in the middle of writing the state: after every
+// kill the state must still load, and the counters must match the history
+// (each event's update is all or nothing).
+func TestKilledHooksLeaveLoadableState(t *testing.T) {
+	dir := t.TempDir()
+	deadline := time.Now().Add(8 * time.Second)
+	rng := rand.New(rand.NewPCG(1, 2))
+	kills, completed := 0, 0
+	for i := 0; i < 150 && time.Now().Before(deadline); i++ {
+		cmd := hookCmd(context.Background(), dir, preToolPayload(dir, "killed", i, "ls -la"))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.IntN(6000)) * time.Microsecond)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		if err := cmd.Wait(); err == nil {
+			completed++
+		} else if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			kills++
+		}
+		var recovered string
+		st := store.Open(filepath.Join(dir, ".atreides"))
+		st.OnRecover = func(msg string) { recovered = msg }
+		err := st.View(context.Background(), func(tx *store.Tx) error {
+			b := tx.Get("sessions", "killed")
+			if b == nil {
+				return nil
+			}
+			s, err := state.DecodeSession(b)
+			if err != nil {
+				return err
+			}
+			if s.Counters.ToolCalls != len(s.History) && len(s.History) < state.MaxHistory {
+				return fmt.Errorf("counter %d but %d history entries: a torn update", s.Counters.ToolCalls, len(s.History))
+			}
+			return nil
+		})
+		if err != nil || recovered != "" {
+			t.Fatalf("after kill %d: err %v, recovery %q", i, err, recovered)
+		}
+	}
+	t.Logf("%d hooks killed, %d completed before the kill came", kills, completed)
+	if kills < 20 {
+		t.Fatalf("only %d kills in the time budget; the test proved little", kills)
+	}
+}

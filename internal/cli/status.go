@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// statusJSON is the `status --json` document; its field names are a
+// contract with scripts.
+type statusJSON struct {
+	Project  string        `json:"project"`
+	Sessions []sessionJSON `json:"sessions"`
+	Todos    []state.Todo  `json:"todos"`
+	Anchors  []anchorView  `json:"anchors"`
+}
+
+type sessionJSON struct {
+	ID        string           `json:"id"`
+	Host      string           `json:"host"`
+	Started   time.Time        `json:"started"`
+	Updated   time.Time        `json:"updated"`
+	Ended     string           `json:"ended,omitempty"`
+	Cwd       string           `json:"cwd,omitempty"`
+	ToolCalls int              `json:"tool_calls"`
+	Counters  state.Counters   `json:"counters"`
+	LastCalls []state.ToolCall `json:"last_calls"`
+	Agents    []state.Agent    `json:"agents,omitempty"`
+
+	Phase       string             `json:"phase,omitempty"`
+	Transitions []state.Transition `json:"transitions"`
+	Strikes     []state.Strike     `json:"strikes"`
+	AgentTodos  []state.AgentTodo  `json:"agent_todos,omitempty"`
+	Stop        state.StopState    `json:"stop"`
+	StopBlocks  int                `json:"stop_blocks"`
+	Compacted   *time.Time         `json:"last_snapshot,omitempty"`
+}
+
+// maxTransitions is how many phase transitions status shows per session.
+const maxTransitions = 10
+
+func runStatus(io *IO, args []string) error {
+	fs := newFlags("status [--json] [--session ID] [--calls N]\n\nShow the sessions atreides has seen in this project, newest first: host,\ncounters and the last tool calls.", io)
+	asJSON := fs.Bool("json", false, "print JSON for scripts")
+	sessionID := fs.String("session", "", "show only this session")
+	ncalls := fs.Int("calls", 10, "how many recent tool calls to show per session")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	doc, err := loadStatus(root, *sessionID, *ncalls)
+	if err != nil {
+		return err
+	}
+	if *sessionID != "" && len(doc.Sessions) == 0 {
+		return fmt.Errorf("no session %q in %s", *sessionID, root)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	}
+	printStatus(io, doc)
+	return nil
+}
+
+func loadStatus(root, only string, ncalls int) (*statusJSON, error) {
+	doc := &statusJSON{Project: root, Sessions: []sessionJSON{}, Todos: []state.Todo{}, Anchors: []anchorView{}}
+	st := store.Open(project.StateDir(root))
+	err := st.View(context.Background(), func(tx *store.Tx) error {
+		return tx.ForEach("sessions", func(key string, val []byte) error {
+			if only != "" && key != only {
+				return nil
+			}
+			s, err := state.DecodeSession(val)
+			if err != nil {
+				return fmt.Errorf("session %s: %w", key, err)
+			}
+			doc.Sessions = append(doc.Sessions, toSessionJSON(s, ncalls))
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read state of %s: %w", root, err)
+	}
+	p, err := loadProject(st)
+	if err != nil {
+		return nil, err
+	}
+	doc.Todos = append(doc.Todos, p.Todos...)
+	doc.Anchors = anchorViews(p.Anchors, newSettings(root).session().StaleAfter, time.Now())
+	slices.SortFunc(doc.Sessions, func(a, b sessionJSON) int { return b.Updated.Compare(a.Updated) })
+	return doc, nil
+}
+
+func toSessionJSON(s *state.Session, ncalls int) sessionJSON {
+	calls := s.History
+	if ncalls >= 0 && len(calls) > ncalls {
+		calls = calls[len(calls)-ncalls:]
+	}
+	if calls == nil {
+		calls = []state.ToolCall{}
+	}
+	trans := s.Transitions
+	if len(trans) > maxTransitions {
+		trans = trans[len(trans)-maxTransitions:]
+	}
+	sj := sessionJSON{
+		ID: s.ID, Host: s.Host, Started: s.Started, Updated: s.Updated, Ended: s.Ended, Cwd: s.Cwd,
+		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: s.Agents,
+		Phase: s.Phase, Transitions: append([]state.Transition{}, trans...), Strikes: append([]state.Strike{}, s.Strikes...),
+		AgentTodos: s.AgentTodos, Stop: s.Stop, StopBlocks: s.StopBlocks,
+	}
+	if s.Snapshot != nil {
+		t := s.Snapshot.Time
+		sj.Compacted = &t
+	}
+	return sj
+}
+
+func printStatus(io *IO, doc *statusJSON) {
+	fmt.Fprintf(io.Out, "project %s\n", doc.Project)
+	if len(doc.Sessions) == 0 {
+		fmt.Fprintln(io.Out, "no sessions yet: atreides records a session once an agent host calls its hooks ('atreides install claude').")
+	}
+	for _, s := range doc.Sessions {
+		state := "active"
+		if s.Ended != "" {
+			state = "ended (" + s.Ended + ")"
+		}
+		fmt.Fprintf(io.Out, "\nsession %s  %s  %s\n", s.ID, s.Host, state)
+		fmt.Fprintf(io.Out, "  started %s, last event %s\n", s.Started.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime))
+		c := s.Counters
+		fmt.Fprintf(io.Out, "  %d tool calls (%d denied, %d asked, %d failed), %d prompts, %d stops, %d compactions\n",
+			c.ToolCalls, c.Denied, c.Asked, c.Failed, c.Prompts, c.Stops, c.Compacts)
+		printOrchestration(io, &s)
+		if len(s.LastCalls) == 0 {
+			continue
+		}
+		fmt.Fprintln(io.Out, "  last tool calls:")
+		tw := tabwriter.NewWriter(io.Out, 0, 2, 2, ' ', 0)
+		for _, call := range s.LastCalls {
+			outcome := call.Outcome
+			if call.Rule != "" {
+				outcome += " (" + call.Rule + ")"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", call.Time.Local().Format(time.TimeOnly), call.Raw, outcome, oneLine(call.Summary, 70))
+		}
+		tw.Flush()
+	}
+	if open := openTodos(doc.Todos); len(open) > 0 {
+		fmt.Fprintf(io.Out, "\ntodos (%d open):\n", len(open))
+		printTodoTreeIndent(io, open, "  ")
+	}
+	if len(doc.Anchors) > 0 {
+		fmt.Fprintf(io.Out, "\nanchors (%d):\n", len(doc.Anchors))
+		printAnchors(io, doc.Anchors, "  ")
+	}
+}
+
+// printOrchestration prints a session's phase with its recent history,
+// its strikes, the agent's own todos and the stop gate's state.
+func printOrchestration(io *IO, s *sessionJSON) {
+	if s.Phase != "" {
+		fmt.Fprintf(io.Out, "  phase: %s\n", s.Phase)
+		for _, t := range s.Transitions {
+			from := t.From
+			if from == "" {
+				from = "start"
+			}
+			fmt.Fprintf(io.Out, "    %s  %s → %s  (%s)\n", t.Time.Local().Format(time.TimeOnly), from, t.To, oneLine(t.Cause, 60))
+		}
+	}
+	if len(s.Strikes) > 0 {
+		fmt.Fprintln(io.Out, "  strikes:")
+		for _, k := range s.Strikes {
+			last := ""
+			if n := len(k.Errors); n > 0 {
+				last = ": " + oneLine(k.Errors[n-1].Excerpt, 60)
+			}
+			fmt.Fprintf(io.Out, "    %d× %s %s (%s%s)\n", k.Count, k.Tool, oneLine(k.Target, 60), k.Class, last)
+		}
+	}
+	if len(s.AgentTodos) > 0 {
+		fmt.Fprintln(io.Out, "  agent todos (TodoWrite):")
+		for _, t := range s.AgentTodos {
+			mark := map[string]string{"pending": "[ ]", "in_progress": "[~]", "completed": "[x]"}[t.Status]
+			if mark == "" {
+				mark = "[?]"
+			}
+			fmt.Fprintf(io.Out, "    %s %s\n", mark, oneLine(t.Content, 70))
+		}
+	}
+	if s.StopBlocks > 0 || s.Stop.Stagnant > 0 || s.Stop.GaveUp != "" {
+		fmt.Fprintf(io.Out, "  stop gate: %d block(s) in a row, %d without progress", s.StopBlocks, s.Stop.Stagnant)
+		if s.Stop.GaveUp != "" {
+			fmt.Fprintf(io.Out, "; last let go: %s", s.Stop.GaveUp)
+		}
+		fmt.Fprintln(io.Out)
+	}
+	if s.Compacted != nil {
+		fmt.Fprintf(io.Out, "  last compaction snapshot: %s\n", s.Compacted.Local().Format(time.DateTime))
+	}
+}
+
+func openTodos(ts []state.Todo) []state.Todo {
+	var out []state.Todo
+	for _, t := range ts {
+		if t.Open() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func oneLine(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// cwdRoot is the project root for commands run from a terminal.
+func cwdRoot(io *IO) (string, error) {
+	wd, err := io.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	return project.Root("", wd), nil
+}

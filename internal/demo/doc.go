@@ -1,0 +1,4 @@
+// Package demo replays a recorded Claude Code session, event by event,
+// through the real `atreides hook claude` process path in a throwaway
+// project, so a newcomer can see what atreides does without an agent host.
+package demo

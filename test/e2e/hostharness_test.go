@@ -1,0 +1,292 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// This file generalizes the Claude harness for the other hosts (Gemini CLI,
+// Codex): locating their pinned CLIs, a scratch project with a throwaway
+// HOME, and running a host with a clean environment. The fake model of
+// each host lives in its own package (fakegemini, fakeopenai).
+//
+// Environment, besides the Claude harness's:
+//
+//	ATREIDES_GEMINI_BIN  gemini CLI to use (default test/e2e/hosts/node_modules/.bin/gemini)
+//	ATREIDES_CODEX_BIN   codex CLI to use (default test/e2e/hosts/node_modules/.bin/codex)
+
+// Pinned host versions (keep in step with test/e2e/hosts/package.json).
+const (
+	geminiPinned = "0.61.0"
+	codexPinned  = "0.169.0"
+)
+
+// hostCLI is one pinned host CLI, located once.
+type hostCLI struct {
+	name    string // "gemini"
+	envVar  string // overrides the path, e.g. ATREIDES_GEMINI_BIN
+	pinned  string
+	version func(out string) string // the version in `--version` output
+
+	once sync.Once
+	bin  string
+	err  error
+}
+
+var (
+	geminiCLI = &hostCLI{name: "gemini", envVar: "ATREIDES_GEMINI_BIN", pinned: geminiPinned,
+		version: func(out string) string { return lastLine(out) }}
+	codexCLI = &hostCLI{name: "codex", envVar: "ATREIDES_CODEX_BIN", pinned: codexPinned,
+		// "codex-cli 0.169.0"
+		version: func(out string) string { f := strings.Fields(out); return f[len(f)-1] }}
+)
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+func (h *hostCLI) locate() (string, error) {
+	h.once.Do(func() {
+		p := os.Getenv(h.envVar)
+		if p == "" {
+			p = filepath.Join(repoRoot, "test", "e2e", "hosts", "node_modules", ".bin", h.name)
+		}
+		if _, err := os.Stat(p); err != nil {
+			h.err = fmt.Errorf("%s CLI not found at %s (run scripts/install-hosts, or set %s)", h.name, p, h.envVar)
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, p, "--version")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir()}
+		out, err := cmd.Output()
+		if err != nil || strings.TrimSpace(string(out)) == "" {
+			h.err = fmt.Errorf("%s --version: %v", p, err)
+			return
+		}
+		if v := h.version(string(out)); v != h.pinned && os.Getenv(h.envVar) == "" {
+			h.err = fmt.Errorf("%s at %s is %q, want %s (run scripts/install-hosts)", h.name, p, v, h.pinned)
+			return
+		}
+		h.bin = p
+	})
+	return h.bin, h.err
+}
+
+// require skips (or, under CI / ATREIDES_E2E_REQUIRE=1, fails) when the CLI
+// is not installed, and returns its path.
+func (h *hostCLI) require(t *testing.T) string {
+	t.Helper()
+	bin, err := h.locate()
+	if err == nil {
+		return bin
+	}
+	if os.Getenv("CI") != "" || os.Getenv("ATREIDES_E2E_REQUIRE") == "1" {
+		t.Fatalf("%v", err)
+	}
+	t.Skipf("%v", err)
+	return ""
+}
+
+var (
+	fallbackOnce sync.Once
+	fallbackBin  string
+	fallbackErr  error
+)
+
+// atreidesFor returns the atreides binary for a host test. TestMain builds
+// it only when the claude CLI is installed; for a machine with only the
+// other hosts it is built here once, into a temp dir left for the OS to
+// clean (TestMain is not ours to extend).
+func atreidesFor(t *testing.T) string {
+	t.Helper()
+	if atreidesBin != "" {
+		return atreidesBin
+	}
+	if atreidesErr != nil {
+		t.Fatalf("atreides binary unavailable: %v", atreidesErr)
+	}
+	fallbackOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "atreides-e2e-bin-")
+		if err != nil {
+			fallbackErr = err
+			return
+		}
+		fallbackBin, fallbackErr = buildAtreides(dir)
+	})
+	if fallbackErr != nil {
+		t.Fatalf("atreides binary unavailable: %v", fallbackErr)
+	}
+	return fallbackBin
+}
+
+// hostProject is one scenario's scratch project and throwaway HOME for a
+// non-Claude host.
+type hostProject struct {
+	t        *testing.T
+	Dir      string // project root, the host's working directory
+	Home     string
+	atreides string
+	runs     int
+}
+
+func newHostProject(t *testing.T, atreides string) *hostProject {
+	t.Helper()
+	root := t.TempDir()
+	p := &hostProject{t: t, Dir: filepath.Join(root, "proj"), Home: filepath.Join(root, "home"), atreides: atreides}
+	for _, d := range []string{p.Dir, p.Home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+// Path is a path inside the project; "../home/x" reaches the HOME.
+func (p *hostProject) Path(rel string) string { return filepath.Join(p.Dir, filepath.FromSlash(rel)) }
+
+// WriteFile writes a file, creating parents; rel is relative to the project.
+func (p *hostProject) WriteFile(rel, content string) {
+	p.t.Helper()
+	path := p.Path(rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// WriteJSON writes v as indented JSON.
+func (p *hostProject) WriteJSON(rel string, v any) {
+	p.t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.WriteFile(rel, string(b)+"\n")
+}
+
+// Victim creates a directory with a file in it, as a target for a
+// destructive command.
+func (p *hostProject) Victim(rel string) { p.WriteFile(rel+"/precious.txt", "do not delete\n") }
+
+func (p *hostProject) assertExists(rel string) {
+	p.t.Helper()
+	if _, err := os.Stat(p.Path(rel)); err != nil {
+		p.t.Errorf("%s was deleted or never created", rel)
+	}
+}
+
+// baseEnv is the clean environment every host and atreides process gets.
+func (p *hostProject) baseEnv() []string {
+	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + p.Home, "LANG=C.UTF-8", "NO_COLOR=1"}
+}
+
+// Atreides runs atreides in the project and fails the test on an error.
+func (p *hostProject) Atreides(args ...string) string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, p.atreides, args...)
+	cmd.Dir = p.Dir
+	cmd.Env = p.baseEnv()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("atreides %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// hookCommand is the hook command line for a host, with the binary's path
+// quoted for the shell the host runs it with.
+func (p *hostProject) hookCommand(host string) string {
+	return "'" + strings.ReplaceAll(p.atreides, "'", `'\''`) + "' hook " + host
+}
+
+// hostRun is the outcome of one host run.
+type hostRun struct {
+	ExitCode int
+	Stdout   string
+	Stderr   string
+	Duration time.Duration
+}
+
+// run runs a host CLI in the project with env (clean, stdin /dev/null,
+// bounded by runTimeout and the shared run slots) and fails the test when
+// it does not exit 0.
+func (p *hostProject) run(name, bin string, env []string, args ...string) *hostRun {
+	p.t.Helper()
+	runSlots <- struct{}{}
+	defer func() { <-runSlots }()
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = p.Dir
+	cmd.Env = env
+	cmd.Stdin = nil
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	res := &hostRun{Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		res.ExitCode = ee.ExitCode()
+	default:
+		p.t.Fatalf("running %s: %v", name, err)
+	}
+	p.runs++
+	p.saveArtifact(fmt.Sprintf("%s-%d.stdout", name, p.runs), []byte(res.Stdout))
+	p.saveArtifact(fmt.Sprintf("%s-%d.stderr", name, p.runs), []byte(res.Stderr))
+	p.t.Logf("%s run: exit=%d in %v", name, res.ExitCode, res.Duration.Round(time.Millisecond))
+	if ctx.Err() != nil {
+		p.t.Fatalf("%s timed out after %v\nstderr:\n%s", name, runTimeout, tail(res.Stderr, 3000))
+	}
+	if res.ExitCode != 0 {
+		p.t.Fatalf("%s exit %d\nstderr:\n%s\nstdout:\n%s", name, res.ExitCode, tail(res.Stderr, 3000), tail(res.Stdout, 3000))
+	}
+	return res
+}
+
+// saveArtifact copies data to $ATREIDES_E2E_ARTIFACTS/<test name>/name.
+func (p *hostProject) saveArtifact(name string, data []byte) {
+	root := os.Getenv("ATREIDES_E2E_ARTIFACTS")
+	if root == "" {
+		return
+	}
+	dir := filepath.Join(root, strings.ReplaceAll(p.t.Name(), "/", "__"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		p.t.Logf("artifacts: %v", err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		p.t.Logf("artifacts: %v", err)
+	}
+}
+
+// artifactPath is where a scenario's artifact goes, "" when not kept.
+func (p *hostProject) artifactPath(name string) string {
+	root := os.Getenv("ATREIDES_E2E_ARTIFACTS")
+	if root == "" {
+		return ""
+	}
+	dir := filepath.Join(root, strings.ReplaceAll(p.t.Name(), "/", "__"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ""
+	}
+	return filepath.Join(dir, name)
+}

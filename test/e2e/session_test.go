@@ -1,0 +1,158 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
+)
+
+// TestClaudeSession drives the session orchestration through real Claude
+// Code: todos that keep the agent working, loop safety, 3-strike
+// escalation and the state block after /compact.
+func TestClaudeSession(t *testing.T) {
+	requireAtreides(t)
+	for _, sc := range []struct {
+		name string
+		fn   func(*testing.T)
+	}{
+		{"TodosKeepGoingThenCleanStop", scenarioTodosProgress},
+		{"NoProgressLetGo", scenarioNoProgress},
+		{"ThreeStrikesEscalate", scenarioStrikes},
+		{"CompactReinjectsState", scenarioCompact},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			sc.fn(t)
+		})
+	}
+}
+
+// Two pending todos: the first Stop blocks with both; the agent finishes
+// one (real progress), so the Stop with stop_hook_active=true blocks again
+// with the other; once both are done the Stop goes through.
+func scenarioTodosProgress(t *testing.T) {
+	p := NewProject(t, fa.Script{Steps: []fa.Step{
+		fa.Text("All finished."),
+		fa.Call(fa.Bash(atreidesBin + " todo done 1")),
+		fa.Text("Report written."),
+		fa.Call(fa.Bash(atreidesBin + " todo done 2")),
+		fa.Text("Changelog updated; everything is done."),
+	}})
+	p.InstallAtreides()
+	p.Atreides("todo", "add", "write the report")
+	p.Atreides("todo", "add", "update the changelog")
+	p.RunClaude("do the work", RunOpts{})
+
+	main := p.Fake.Main()
+	if len(main) != 5 {
+		t.Fatalf("got %d main requests, want 5 (block, work, block, work, clean stop)", len(main))
+	}
+	if r := main[1]; !r.Contains("write the report") || !r.Contains("update the changelog") || r.CountMessagesContaining("Stop hook feedback") != 1 {
+		t.Errorf("first block should list both todos")
+	}
+	if r := main[3]; !r.Contains("1 todo(s) still open") || r.CountMessagesContaining("Stop hook feedback") != 2 {
+		t.Errorf("second block should list the one remaining todo")
+	}
+	if n := main[4].CountMessagesContaining("Stop hook feedback"); n != 2 {
+		t.Errorf("last request has %d Stop hook feedback messages, want 2 (no third block)", n)
+	}
+	if out := p.Atreides("todo", "list"); !strings.Contains(out, "no open todos") {
+		t.Errorf("todo list after the run: %s", out)
+	}
+}
+
+// Without progress, each turn's first Stop blocks once and the next one
+// (stop_hook_active=true) goes through; after 3 blocked stops without
+// progress (session.stop.stagnant_turns) the gate stops blocking at all.
+func scenarioNoProgress(t *testing.T) {
+	var steps []fa.Step
+	for range 8 {
+		steps = append(steps, fa.Text("Not doing the todo."))
+	}
+	p := NewProject(t, fa.Script{Steps: steps})
+	p.InstallAtreides()
+	p.Atreides("todo", "add", "write the report")
+	res := p.RunClaude("turn 1", RunOpts{})
+	sid := res.SessionID()
+	want := []int{2, 2, 2, 1} // main requests per run: blocked once, then let go; the 4th not blocked
+	before := len(p.Fake.Main())
+	if before != want[0] {
+		t.Errorf("run 1: %d main requests, want %d", before, want[0])
+	}
+	for i := 1; i < len(want); i++ {
+		p.RunClaude("another turn", RunOpts{Args: []string{"--resume", sid}})
+		n := len(p.Fake.Main())
+		if n-before != want[i] {
+			t.Errorf("run %d: %d main requests, want %d", i+1, n-before, want[i])
+		}
+		before = n
+	}
+	if out := p.Atreides("status"); !strings.Contains(out, "without progress") {
+		t.Errorf("status does not show the stop gate giving up:\n%s", out)
+	}
+}
+
+// The same failing command three times: the request after the second
+// failure carries the warning, the one after the third the escalation to
+// the oracle with the error history.
+func scenarioStrikes(t *testing.T) {
+	const cmd = "ls missing-dir-xyz"
+	p := NewProject(t, fa.Script{Steps: []fa.Step{
+		fa.Call(fa.Bash(cmd)),
+		fa.Call(fa.Bash(cmd)),
+		fa.Call(fa.Bash(cmd)),
+		fa.Text("I will consult the oracle."),
+	}})
+	p.InstallAtreides()
+	p.RunClaude("list the directory", RunOpts{})
+
+	main := p.Fake.Main()
+	if len(main) < 4 {
+		t.Fatalf("got %d main requests, want 4", len(main))
+	}
+	if !main[2].Contains("failed 2 times in a row") {
+		t.Errorf("request after the 2nd failure lacks the strike warning")
+	}
+	for _, s := range []string{"atreides escalation", "failed 3 times in a row", "Stilgar", "file-not-found"} {
+		if !main[3].Contains(s) {
+			t.Errorf("request after the 3rd failure lacks %q", s)
+		}
+	}
+	if main[1].Contains("times in a row") {
+		t.Errorf("the first failure should only be recorded")
+	}
+}
+
+// An anchor and an open todo survive /compact: the next request after the
+// compaction carries one ATREIDES STATE block with both.
+func scenarioCompact(t *testing.T) {
+	p := NewProject(t, fa.Script{Steps: []fa.Step{fa.Text("Noted."), fa.Text("Resuming."), fa.Text("Resuming.")}})
+	p.InstallAtreides()
+	p.Atreides("todo", "add", "write the report")
+	p.Atreides("anchor", "add", "--priority", "critical", "--kind", "constraint", "never touch the production database")
+	res := p.RunClaude("remember: the API is v2 only", RunOpts{})
+	sid := res.SessionID()
+	p.RunClaude("/compact keep it short", RunOpts{Args: []string{"--resume", sid}})
+	n := len(p.Fake.Main())
+	p.RunClaude("continue", RunOpts{Args: []string{"--resume", sid}})
+
+	main := p.Fake.Main()
+	var found bool
+	for _, r := range main[n:] {
+		if r.Contains("<!-- ATREIDES STATE -->") {
+			found = true
+			for _, s := range []string{"<!-- END ATREIDES STATE -->", "never touch the production database", "the API is v2 only", "write the report"} {
+				if !r.Contains(s) {
+					t.Errorf("state block lacks %q", s)
+				}
+			}
+			if c := strings.Count(r.AllText(), "<!-- ATREIDES STATE -->"); c != 1 {
+				t.Errorf("%d state blocks in one request, want 1", c)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no request after /compact carries the ATREIDES STATE block")
+	}
+}
