@@ -139,19 +139,19 @@ func TestCodex(t *testing.T) {
 	}
 }
 
-// `rm -rf ~` is refused by PreToolUse: the model gets "Command blocked by
-// PreToolUse hook: <atreides's reason>" and victim/ in the (throwaway) HOME
-// survives. (See geminiDenied for why the target is HOME. Codex would
-// also refuse an rm -f style command on its own, after the hook: the
-// assertion on the hook's words tells the two apart.)
+// `rm -rf ~/victim` is refused by PreToolUse: the model gets "Command
+// blocked by PreToolUse hook: <atreides's reason>" and victim/ in the
+// (throwaway) HOME survives. (Codex would also refuse an rm -f style
+// command on its own, after the hook: the assertion on the hook's words
+// tells the two apart.)
 func codexDenied(t *testing.T) {
 	p := newCodexProject(t, fo.Script{Steps: []fo.Step{
-		fo.Exec("rm -rf ~"),
+		fo.Exec("rm -rf ~/victim"),
 		fo.Text("I could not delete it."),
 	}})
 	p.Victim("../home/victim")
 	p.writeCodexHooks()
-	p.Run("please wipe my home directory")
+	p.Run("please delete the victim directory")
 
 	out := p.callOutput(0)
 	if !strings.Contains(out, "blocked by PreToolUse hook") || !strings.Contains(out, "atreides blocked this") {

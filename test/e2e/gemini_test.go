@@ -97,19 +97,18 @@ func TestGemini(t *testing.T) {
 	}
 }
 
-// `rm -rf ~` is refused by BeforeTool: the model gets "Tool execution
-// blocked: <atreides's reason>" and victim/ in the (throwaway) HOME
-// survives. The target is HOME itself because the default policy allows
-// recursive deletes inside the project and under temp dirs, where test
-// directories live; deleting the home is denied wherever it is.
+// `rm -rf ~/victim` is refused by BeforeTool: the model gets "Tool
+// execution blocked: <atreides's reason>" and victim/ in the (throwaway)
+// HOME survives. The target is outside the project because the default
+// policy allows recursive deletes inside it.
 func geminiDenied(t *testing.T) {
 	p := newGeminiProject(t, fg.Script{Steps: []fg.Step{
-		fg.Do(fg.Shell("rm -rf ~")),
+		fg.Do(fg.Shell("rm -rf ~/victim")),
 		fg.Text("I could not delete it."),
 	}})
 	p.Victim("../home/victim")
 	p.writeGeminiHooks()
-	p.Run("please wipe my home directory")
+	p.Run("please delete the victim directory")
 
 	frs := p.Fake.FunctionResponses()
 	if len(frs) == 0 {

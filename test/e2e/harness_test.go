@@ -118,6 +118,14 @@ func locateClaude() (string, error) {
 func scratchDir(t *testing.T) string {
 	t.Helper()
 	base := filepath.Join(repoRoot, "test", "e2e", ".scratch")
+	if underTemp(base) {
+		// A checkout in /tmp (as CI's may be): use the user's cache instead.
+		home, err := os.UserHomeDir()
+		if err != nil || underTemp(home) {
+			t.Fatalf("no scratch directory outside the temp directories (repo %s, home %q)", repoRoot, home)
+		}
+		base = filepath.Join(home, ".cache", "atreides-e2e")
+	}
 	if err := os.MkdirAll(base, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -131,6 +139,15 @@ func scratchDir(t *testing.T) string {
 		}
 	})
 	return dir
+}
+
+func underTemp(dir string) bool {
+	for _, tmp := range []string{os.TempDir(), "/tmp", "/var/tmp"} {
+		if rel, err := filepath.Rel(tmp, dir); err == nil && !strings.HasPrefix(rel, "..") {
+			return true
+		}
+	}
+	return false
 }
 
 // requireClaude skips (or, under CI / ATREIDES_E2E_REQUIRE=1, fails) when the

@@ -142,12 +142,15 @@ type hostProject struct {
 
 func newHostProject(t *testing.T, atreides string) *hostProject {
 	t.Helper()
-	root := t.TempDir()
+	root := scratchDir(t)
 	p := &hostProject{t: t, Dir: filepath.Join(root, "proj"), Home: filepath.Join(root, "home"), atreides: atreides}
 	for _, d := range []string{p.Dir, p.Home} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if out, err := exec.Command("git", "init", "-q", p.Dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	return p
 }
