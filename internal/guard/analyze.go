@@ -53,6 +53,10 @@ type word struct {
 	// dynamic for rules; code carriers analyse the guess.
 	guess    string
 	hasGuess bool
+	// viaVar: the text came from a variable (known or not); envDep: it
+	// came from the environment the guard assumes ($TMPDIR).
+	viaVar bool
+	envDep bool
 }
 
 func (w word) display() string {
@@ -74,6 +78,7 @@ type scope struct {
 	cwd       string
 	cwdOK     bool
 	ifsOK     bool
+	ifs       string // field separators when known
 	downloads map[string]bool
 	pos       []word // $1... for sh -c '...' _ args and function calls
 	hasPos    bool
@@ -88,6 +93,7 @@ func newScope(cwd string) *scope {
 		cwd:       cwd,
 		cwdOK:     cwd != "",
 		ifsOK:     true,
+		ifs:       " \t\n",
 	}
 }
 
@@ -126,6 +132,9 @@ type analyzer struct {
 	calledSet     map[string]bool
 	customAllowed bool
 	customID      string
+	// consumer is the program of the statement whose redirections are
+	// being evaluated (for heredoc_to_non_shell).
+	consumer string
 }
 
 // fire records a finding for rule id unless a stronger one exists.
@@ -153,6 +162,14 @@ func (a *analyzer) fireRule(r *Rule, c *Cmd, detail string) {
 		reason = detail + ": " + reason
 	}
 	a.res = Result{Verdict: v, Rule: r.ID, Category: r.Category, Reason: reason}
+}
+
+// strict records something the guard cannot fully verify; it only
+// matters when the strict_unverifiable switch is on.
+func (a *analyzer) strict(c *Cmd, detail string) {
+	if a.p.sw("strict_unverifiable") > Allow {
+		a.fire("strict.unverifiable", c, detail)
+	}
 }
 
 func (a *analyzer) step() bool {
@@ -218,11 +235,14 @@ func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
 	switch {
 	case dangerousText(src) && !repaired:
 		a.fire("parse.error", nil, "unparseable command with dangerous text")
-	case dangerousText(src) || !repaired:
+	case !repaired:
 		a.fire("parse.unreadable", nil, fmt.Sprintf("could not parse (%v)", err))
+	default:
+		// The repaired command was analysed above and nothing fired:
+		// bash rejects the text without running anything, and the
+		// agent's likely fix is what was judged.
+		a.strict(nil, "unparseable command")
 	}
-	// A command that only lacks a closing quote and reads as harmless once
-	// closed is allowed: bash would reject it without running anything.
 }
 
 func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope, depth int, in feed) feed {
@@ -239,6 +259,10 @@ func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope, depth int, in feed) fee
 func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
 	if st == nil || !a.step() {
 		return feed{}
+	}
+	a.consumer = ""
+	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+		a.consumer = normName(ce.Args[0].Lit())
 	}
 	in = a.redirects(st.Redirs, sc, depth, in)
 	return a.command(st.Cmd, sc, depth, in, st.Redirs)
@@ -391,7 +415,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 		}
 	}
 	if name == "IFS" {
-		sc.ifsOK = !w.dyn && (w.s == " \t\n" || w.s == "")
+		sc.ifsOK, sc.ifs = !w.dyn, w.s
 	}
 	sc.vars[name] = w
 	a.envRule(name, w, sc, depth)
@@ -422,6 +446,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redi
 		// The generator itself still runs and is judged; its output is
 		// trusted shell-init code.
 		a.fields(ce.Args[1:], sc, depth)
+		a.strict(nil, "shell-init idiom runs generated code")
 		a.cmds = append(a.cmds, ce.Args[0].Lit()+" <init idiom>")
 		return feed{}
 	}
@@ -449,11 +474,13 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in fee
 				in = feed{known: true}
 				continue
 			}
+			a.strict(nil, "heredoc body")
 			if heredocQuoted(r.Word) {
 				in = feed{known: true, text: r.Hdoc.Lit()}
 				if in.text == "" {
 					in.text = rawHdoc(r.Hdoc)
 				}
+				a.heredocData(in.text, true, sc, depth)
 				continue
 			}
 			w := a.joinRaw(a.wordFields(r.Hdoc, sc, depth, true))
@@ -461,12 +488,14 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in fee
 			if w.dyn {
 				in.t |= tUnknown
 			}
+			a.heredocData(strings.ReplaceAll(w.s, "\x00", ""), false, sc, depth)
 		case syntax.WordHdoc:
 			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
 			in = feed{known: !w.dyn, text: w.s + "\n", t: w.t}
 			if w.dyn {
 				in.t |= tUnknown
 			}
+			a.heredocData(strings.ReplaceAll(w.s, "\x00", ""), false, sc, depth)
 		case syntax.RdrIn, syntax.RdrInOut:
 			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
 			in = a.fileFeed(w, sc)
@@ -481,6 +510,39 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in fee
 		}
 	}
 	return in
+}
+
+// heredocData implements heredoc_to_non_shell: heredoc text that reads as
+// a dangerous command (as shell, or in a string literal of a program) is
+// flagged even when the receiving command only treats it as data. Shells
+// and interpreters fed the text judge it as code anyway, so the check does
+// not need to know the consumer. Off by default: no work is done.
+func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
+	if a.p.sw("heredoc_to_non_shell") == Allow || text == "" || depth+1 > maxDepth || isShell(a.consumer) {
+		return
+	}
+	if quoted && dataConsumers[a.consumer] {
+		return // a quoted body to a known text consumer is inert prose
+	}
+	sub := &analyzer{p: a.p, req: a.req}
+	sub.runQuiet(nil, text, sc, depth)
+	for _, l := range stringLiterals(text) {
+		sub.runQuiet(nil, l, sc, depth)
+	}
+	switch sub.res.Category {
+	case "", "parse", "dynamic", "strict", "secret":
+		return
+	}
+	if sub.res.Verdict > Allow {
+		a.fire("heredoc.dangerous-data", nil, "heredoc text ("+sub.res.Rule+")")
+	}
+}
+
+// dataConsumers store or display text and never execute it.
+var dataConsumers = map[string]bool{
+	"cat": true, "tee": true, "git": true, "gh": true, "glab": true, "wc": true, "head": true, "tail": true,
+	"sort": true, "uniq": true, "grep": true, "less": true, "more": true, "base64": true, "md5sum": true,
+	"sha256sum": true, "jq": true, "pbcopy": true, "xclip": true, "printf": true, "echo": true,
 }
 
 func heredocQuoted(w *syntax.Word) bool {
@@ -579,12 +641,19 @@ func (f *fieldBuilder) addGuess(s string) {
 	f.empty = false
 }
 
-func (f *fieldBuilder) split(s string) {
-	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })
+// split applies field splitting with the separators ifs (simplified:
+// every separator acts like whitespace; an empty ifs does not split).
+func (f *fieldBuilder) split(s, ifs string) {
+	if ifs == "" {
+		f.add(s)
+		return
+	}
+	isSep := func(r rune) bool { return strings.ContainsRune(ifs, r) }
+	parts := strings.FieldsFunc(s, isSep)
 	if len(parts) == 0 {
 		return
 	}
-	if s[0] == ' ' || s[0] == '\t' || s[0] == '\n' {
+	if isSep(rune(s[0])) {
 		f.flush()
 	}
 	for i, p := range parts {
@@ -593,7 +662,7 @@ func (f *fieldBuilder) split(s string) {
 		}
 		f.add(p)
 	}
-	if last := s[len(s)-1]; last == ' ' || last == '\t' || last == '\n' {
+	if isSep(rune(s[len(s)-1])) {
 		f.flush()
 	}
 }
@@ -678,6 +747,13 @@ func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth in
 			return
 		}
 		w, ok := a.param(x, sc, depth)
+		if !ok && w.dyn && w.hasGuess && !w.stream {
+			// x=$(printf ...); "$x": the value is the computed guess.
+			fb.cur.t |= w.t
+			fb.cur.viaVar = true
+			fb.addGuess(w.guess)
+			return
+		}
 		if !ok {
 			fb.add("\x00")
 			fb.guessOK = false
@@ -689,6 +765,8 @@ func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth in
 		fb.cur.dyn = fb.cur.dyn || w.dyn
 		fb.cur.t |= w.t
 		fb.cur.stream = fb.cur.stream || w.stream
+		fb.cur.viaVar = true
+		fb.cur.envDep = fb.cur.envDep || w.envDep
 		if quoted || noSplit {
 			fb.add(w.s)
 			return
@@ -699,7 +777,7 @@ func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth in
 			fb.cur.dyn = true
 			return
 		}
-		fb.split(w.s)
+		fb.split(w.s, sc.ifs)
 	case *syntax.CmdSubst:
 		f := a.subst(x.Stmts, sc, depth)
 		fb.cur.t |= f.t
@@ -803,6 +881,9 @@ func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) 
 	}
 	switch x.Exp.Op {
 	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		if !ok && val.dyn {
+			return val, false // set, but to something unknown
+		}
 		if ok && !(val.s == "" && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.AssignUnsetOrNull)) {
 			return val, true
 		}
@@ -850,7 +931,7 @@ func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
 			return lit(sc.cwd), true
 		}
 	case "TMPDIR":
-		return lit(a.tmpdir()), true
+		return word{s: a.tmpdir(), envDep: true}, true
 	case "@", "*":
 		if sc.hasPos {
 			var parts []string
@@ -868,6 +949,10 @@ func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
 	if n, err := strconv.Atoi(name); err == nil && n > 0 && sc.hasPos {
 		if n <= len(sc.pos) {
 			return sc.pos[n-1], !sc.pos[n-1].dyn
+		}
+		if k := len(sc.pos); k > 0 && sc.pos[k-1].appended {
+			// xargs/parallel append any number of stdin values.
+			return sc.pos[k-1], false
 		}
 		return lit(""), true
 	}

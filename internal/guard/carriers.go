@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"regexp"
 	"strings"
 )
@@ -221,13 +222,20 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	if len(roots) == 0 {
 		roots = []word{lit(".")}
 	}
+	for _, r := range roots {
+		if m, ok := a.secretPath(r.s, sc); ok && !r.dyn {
+			// Listing a credentials directory discloses what is there
+			// and feeds its files to the expression.
+			a.fire("secret.read", c, m)
+		}
+	}
 	for ; i < len(args); i++ {
 		w := args[i]
 		if w.dyn {
 			if c.Stream || w.stream {
 				a.fire("dynamic.stream-command", c, "find expression arrives on stdin")
 			} else {
-				a.fire("dynamic.code", c, "find expression "+w.display()+" is computed at run time")
+				a.strict(c, "find expression "+w.display()+" is computed at run time")
 			}
 			continue
 		}
@@ -241,8 +249,11 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 			for j < len(args) && !(args[j].s == ";" || (args[j].s == "+" && j > i+1 && args[j-1].s == "{}")) {
 				j++
 			}
+			// Without a terminator find refuses to run, but the body is
+			// still judged: the agent's retry will add the `;`.
 			inner := args[i+1 : min(j, len(args))]
 			a.findExec(c, inner, roots, env, sc, depth)
+			a.findSecret(c, inner, roots, args, sc)
 			i = j
 		}
 	}
@@ -296,8 +307,26 @@ func (a *analyzer) findExec(c *Cmd, inner []word, roots []word, env map[string]w
 
 // hAwk finds the shell commands an awk program runs (system(), pipes).
 func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	if c.Has("-f", "--file") {
-		return feed{t: tUnknown}
+	for i, w := range c.Args {
+		v, isFile := "", false
+		switch {
+		case w.s == "-f" || w.s == "--file":
+			isFile = true
+			if i+1 < len(c.Args) {
+				v = c.Args[i+1].s
+				if c.Args[i+1].dyn {
+					v = "\x00"
+				}
+			}
+		case strings.HasPrefix(w.s, "--file="):
+			isFile, v = true, strings.TrimPrefix(w.s, "--file=")
+		}
+		if isFile {
+			if v == "-" || strings.Contains(v, "\x00") || w.dyn {
+				a.strict(c, "awk program file is not known")
+			}
+			return feed{t: tUnknown}
+		}
 	}
 	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
 	if i >= len(c.Args) {
@@ -308,10 +337,12 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	}
 	prog := c.Args[i]
 	if prog.dyn {
-		a.fire("dynamic.code", c, "awk program is computed at run time")
+		// Like python -c "$CODE": unknown, but not more so than any
+		// script file the agent runs.
+		a.strict(c, "awk program is computed at run time")
 		return feed{t: tUnknown}
 	}
-	if reAwkDynSystem.MatchString(prog.s) {
+	if reAwkDynSystem.MatchString(blankStrings(prog.s)) {
 		if c.Stream {
 			a.fire("dynamic.stream-code", c, "awk runs input lines as shell commands")
 		} else {
@@ -388,4 +419,112 @@ func stringLiterals(code string) []string {
 		}
 	}
 	return out
+}
+
+func isAwk(name string) bool {
+	switch name {
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+		return true
+	}
+	return false
+}
+
+// moduleOpts are interpreter options whose value names code to load (a
+// module, a required file, an awk program file).
+var moduleOpts = map[string]bool{
+	"-m": true, "-r": true, "-M": true, "-I": true, "--require": true, "--import": true,
+	"--loader": true, "--experimental-loader": true, "-f": true, "--file": true, "-i": true, "--include": true,
+}
+
+// codeOpts are interpreter options whose value is program text.
+var codeOpts = map[string]bool{"-c": true, "-e": true, "-E": true, "--eval": true, "-p": true, "--print": true, "--source": true}
+
+// streamInterp denies stdin values (xargs/parallel) that an interpreter
+// reads as options, code or a module: they decide what runs. Values after
+// `--`, after the script or program operand, or after python's -c/-m are
+// plain arguments.
+func (a *analyzer) streamInterp(c *Cmd) {
+	python := interpFamily(c.Name) == "python" || interpFamily(c.Name) == "pypy"
+	valued := interpValued[interpFamily(c.Name)]
+	if isAwk(c.Name) {
+		valued = "vF"
+	}
+	args := c.Args
+	progGiven := false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if !w.dyn && w.s == "--" {
+			return
+		}
+		if w.stream || !strings.HasPrefix(w.s, "-") {
+			if w.stream {
+				a.fire("dynamic.stream-command", c, "a value read from stdin lands in "+c.Name+"'s options")
+			}
+			return // the script / program operand: the rest is data
+		}
+		name, _, hasEq := strings.Cut(w.s, "=")
+		if hasEq && strings.HasPrefix(name, "--") {
+			continue
+		}
+		takes := codeOpts[w.s] || moduleOpts[w.s] && (w.s != "-i" || isAwk(c.Name)) ||
+			len(w.s) == 2 && strings.IndexByte(valued, w.s[1]) >= 0 ||
+			w.s == "--title" || w.s == "--env-file" || w.s == "--assign" || w.s == "--field-separator"
+		if !takes || i+1 >= len(args) {
+			continue
+		}
+		i++
+		v := args[i]
+		if v.stream && (codeOpts[w.s] || moduleOpts[w.s]) {
+			a.fire("dynamic.stream-command", c, "a value read from stdin is "+c.Name+" code or a module ("+w.s+")")
+			return
+		}
+		if codeOpts[w.s] || moduleOpts[w.s] {
+			progGiven = true
+		}
+		if python && (w.s == "-c" || w.s == "-m") {
+			return // python stops reading options here
+		}
+	}
+	_ = progGiven
+}
+
+// blankStrings empties double-quoted string literals of awk code so that
+// text inside them ("printf ok" | getline) is not read as code.
+func blankStrings(code string) string {
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(code); i++ {
+		ch := code[i]
+		switch {
+		case in && ch == '\\' && i+1 < len(code):
+			i++
+		case ch == '"':
+			in = !in
+			b.WriteByte(ch)
+		case !in:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+// findSecret: `find . -name .env -exec cat {} +` reads every match with a
+// reading command; a -name/-path naming a secret file makes that a
+// secret read.
+func (a *analyzer) findSecret(c *Cmd, inner, roots, args []word, sc *scope) {
+	if len(inner) == 0 || inner[0].dyn || metadataOnly[normName(inner[0].s)] {
+		return
+	}
+	for i, w := range args {
+		if w.dyn || i+1 >= len(args) || args[i+1].dyn {
+			continue
+		}
+		switch w.s {
+		case "-name", "-iname", "-path", "-ipath", "-wholename":
+			if m, ok := a.secretPath(path.Base(args[i+1].s), sc); ok {
+				a.fire("secret.read", c, m)
+				return
+			}
+		}
+	}
 }

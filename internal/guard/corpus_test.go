@@ -225,11 +225,32 @@ func shellReq(cmd, cwd string) Request {
 	return Request{Tool: "shell", Command: cmd, Cwd: cwd, Home: testHome, ProjectRoot: cwd, TempDirs: testTemps}
 }
 
-// ccModeSwitches maps cc-safety-net's modes to atreides switches.
+// ccSwitches is cc-safety-net's side of the documented disagreements in
+// its standard mode (guards.md §7.2): dangerous-looking heredoc text is
+// blocked even when only cat/tee/a program reads it as data.
+var ccSwitches = map[string]string{"heredoc_to_non_shell": "deny"}
+
+// ccModeSwitches maps cc-safety-net's modes to atreides switches (on top of
+// ccSwitches). Strict mode blocks everything it cannot verify: unknown
+// programs and code (strict_dynamic), computed rm targets and globs
+// (dynamic_targets), and the routinely harmless unverifiable rest
+// (strict_unverifiable: heredocs, init idioms, computed options, ...).
 var ccModeSwitches = map[string]map[string]string{
-	"strict":                {"strict_dynamic": "deny", "dynamic_targets": "deny"},
+	"":                      {},
+	"strict":                {"strict_dynamic": "deny", "dynamic_targets": "deny", "strict_unverifiable": "deny"},
 	"paranoid-rm":           {"rm_recursive_in_project": "deny"},
 	"paranoid-interpreters": {"interpreter_one_liners": "deny"},
+}
+
+func withSwitches(base, extra map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
 }
 
 func policyFor(t testing.TB, o Options) *Policy {
@@ -244,14 +265,20 @@ func policyFor(t testing.TB, o Options) *Policy {
 // ccRun replays cc-safety-net command rows. Rows without cwd:project were
 // recorded with no cwd at all, so they are replayed with an empty Cwd
 // (relative paths then count as outside the project, as in the source).
-func ccRun(t *testing.T, files []string, standard bool) *tally {
+func ccRun(t *testing.T, files []string, standard, plain bool) *tally {
 	name := "cc-safety-net standard"
 	if !standard {
 		name = "cc-safety-net mode rows"
 	}
+	if plain {
+		name += " (atreides default switches)"
+	}
 	tl := newTally(name)
-	policies := map[string]*Policy{"": DefaultPolicy()}
+	policies := map[string]*Policy{}
 	for m, sw := range ccModeSwitches {
+		if !plain {
+			sw = withSwitches(ccSwitches, sw)
+		}
 		policies[m] = policyFor(t, Options{Switches: sw})
 	}
 	for _, f := range files {
@@ -282,14 +309,15 @@ func ccRun(t *testing.T, files []string, standard bool) *tally {
 	return tl
 }
 
+var ccFiles = []string{"cc-safety-net.tsv", "cc-safety-net-multiline.tsv"}
+
 func TestCorpusCCSafetyNet(t *testing.T) {
-	tl := ccRun(t, []string{"cc-safety-net.tsv", "cc-safety-net-multiline.tsv"}, true)
-	tl.report(t, 98.5)
+	ccRun(t, ccFiles, true, true).report(t, 0)
+	ccRun(t, ccFiles, true, false).report(t, 98.5)
 }
 
 func TestCorpusCCSafetyNetModes(t *testing.T) {
-	tl := ccRun(t, []string{"cc-safety-net.tsv", "cc-safety-net-multiline.tsv"}, false)
-	tl.report(t, 90)
+	ccRun(t, ccFiles, false, false).report(t, 90)
 }
 
 // TestCorpusCCSafetyNetLarge is for robustness and latency: verdicts there
@@ -311,9 +339,8 @@ func TestCorpusCCSafetyNetLarge(t *testing.T) {
 }
 
 // TestCorpusCCSafetyNetPaths runs the file-tool path corpus through the
-// wired secret check. Until internal/secrets is wired in, the guard's
-// stop-gap detector is used, so this suite reports without failing below
-// its target (99.5% on rows without the default-off secret.cli.* rules).
+// wired secret check (internal/secrets). The target is 99.5% on rows
+// without the default-off secret.cli.* rules; all rows are only reported.
 func TestCorpusCCSafetyNetPaths(t *testing.T) {
 	all := newTally("cc-safety-net paths (all)")
 	def := newTally("cc-safety-net paths (without secret.cli.*)")
@@ -329,11 +356,7 @@ func TestCorpusCCSafetyNetPaths(t *testing.T) {
 		}
 	}
 	all.report(t, 0)
-	threshold := 0.0
-	if os.Getenv("GUARD_SECRETS_WIRED") != "" {
-		threshold = 99.5
-	}
-	def.report(t, threshold)
+	def.report(t, 99.5)
 }
 
 // dcgPackGroups maps dcg pack ids to atreides groups ("" = on by default).
@@ -403,7 +426,7 @@ var dcgDefaultPacks = map[string]bool{"core.git": true, "core.filesystem": true,
 // dcgSwitches is dcg's side of the documented policy disagreements
 // (guards.md §7.2): it denies recursive deletes inside the project, treats
 // heredoc text fed to cat/wc as data, and denies interpreter delete APIs.
-var dcgSwitches = map[string]string{"rm_recursive_in_project": "deny"}
+var dcgSwitches = map[string]string{"rm_recursive_in_project": "deny", "interpreter_delete_any": "deny"}
 
 func TestCorpusDCG(t *testing.T) {
 	def := newTally("dcg default-config")

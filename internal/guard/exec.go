@@ -22,13 +22,19 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	head := args[0]
 	if head.dyn && head.hasGuess && head.t&(tRemote|tDecoded|tUnknown) == 0 && !head.stream && depth < maxDepth {
 		// The program name came from printf/echo output the guard
-		// computed: judge the command it spells, and say it was hidden.
-		a.fire("dynamic.command", nil, "program name "+head.guess+" is assembled at run time")
+		// computed exactly: judge the command it spells. Nothing is
+		// unknown, so only strict mode objects to the indirection.
+		a.strict(nil, "program name "+head.guess+" is assembled at run time")
 		guessed := append(a.splitWords(lit(head.guess), sc, depth), args[1:]...)
 		return a.exec(guessed, env, sc, depth+1, in)
 	}
 	if head.dyn || strings.ContainsRune(head.s, '\uFFFD') {
 		return a.dynamicProgram(args, sc)
+	}
+	if head.viaVar {
+		a.strict(nil, "program name comes from a variable")
+	} else {
+		a.rawText(head)
 	}
 	if body, ok := sc.funcs[head.s]; ok {
 		if sc.calling[head.s] {
@@ -54,6 +60,12 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		a.applyRules(c)
 	}
 	a.streamStructural(c)
+	if c.Stream && (isInterpreter(c.Name) || isAwk(c.Name)) {
+		a.streamInterp(c)
+	}
+	if c.Name == "rm" || c.Name == "find" {
+		a.dynStructure(c, c.Args)
+	}
 	a.secretArgs(c)
 	a.networkArgs(c, in)
 	if h, ok := handlers[c.Name]; ok {
@@ -80,6 +92,43 @@ func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
 	}
 	a.secretArgs(c)
 	return feed{t: tUnknown}
+}
+
+// rawText flags a program name that holds a whole command line (quoted
+// as one word, or taken from a variable): bash will not find such a
+// program, but text like 'rm -rf /tmp/x' or 'git checkout -f' there is a
+// probe or a mistake worth stopping.
+func (a *analyzer) rawText(head word) {
+	if strings.ContainsAny(head.s, " \t\n;|&") && strings.ContainsAny(head.s, "-+:") && dangerousText(head.s+" ") {
+		a.fire("parse.raw-text", nil, "program name "+head.display())
+	}
+}
+
+// structuralDyn: a computed word that may land in an option position.
+func structuralDyn(w word) bool {
+	switch {
+	case !w.dyn || w.stream:
+		return false
+	case strings.HasPrefix(w.s, "-"):
+		return true
+	case w.hasGuess:
+		return strings.HasPrefix(w.guess, "-")
+	}
+	return strings.HasPrefix(w.s, "\x00")
+}
+
+// dynStructure reports options or subcommands computed at run time
+// (git reset $(printf --hard)); strict mode only.
+func (a *analyzer) dynStructure(c *Cmd, args []word) {
+	for _, w := range args {
+		if !w.dyn && w.s == "--" {
+			return
+		}
+		if structuralDyn(w) {
+			a.strict(c, "argument "+w.display()+" of "+c.Name+" is computed at run time")
+			return
+		}
+	}
 }
 
 func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []word, sc *scope, depth int, in feed) feed {
@@ -139,7 +188,7 @@ func init() {
 		"uv": hRunSub("run"), "poetry": hRunSub("run"), "pipenv": hRunSub("run"),
 		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "direnv": hDirenvExec,
 		"nix-shell": hNixShell, "unshare": hSkip(0, ""), "nsenter": hSkip(0, "tS"),
-		"wine": hSkip(0, ""), "sg": hSg, "then": hSkip(0, ""), "do": hSkip(0, ""),
+		"wine": hSkip(0, ""), "sg": hSg, "!": hSkip(0, ""), "then": hSkip(0, ""), "do": hSkip(0, ""),
 	}
 	for _, s := range shellNames {
 		handlers[s] = hShell
@@ -202,7 +251,11 @@ func at(args []word, i int) []word {
 func hSkip(n int, valued string) handler {
 	return func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 		i := skipOptions(c.Args, valued) + n
-		return a.exec(at(c.Args, i), env, external(sc, c.Name), depth, in)
+		w := c.Name
+		if len(env) > 0 {
+			w = "" // with assignments `time`/`!` are programs, not keywords
+		}
+		return a.exec(at(c.Args, i), env, external(sc, w), depth, in)
 	}
 }
 
@@ -210,7 +263,7 @@ func hSkip(n int, valued string) handler {
 // functions are not visible to /usr/bin/time, nohup, sudo and the like
 // (builtin, command and exec run inside the shell and still see them).
 func external(sc *scope, wrapper string) *scope {
-	if wrapper == "builtin" || wrapper == "command" || wrapper == "exec" || len(sc.funcs) == 0 {
+	if wrapper == "builtin" || wrapper == "command" || wrapper == "exec" || wrapper == "time" || wrapper == "!" || len(sc.funcs) == 0 {
 		return sc
 	}
 	c := sc.clone()
@@ -302,6 +355,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 					str = args[i]
 				}
 			}
+			a.strict(c, "env -S splits a string into a command")
 			split := a.splitWords(str, sc, depth)
 			out = append(out, split...)
 			out = append(out, at(args, i+1)...)
@@ -616,6 +670,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 		}
 	}
 	rest := at(args, i)
+	a.shellStartup(c, env, sc)
 	inner := sc.clone()
 	inner.funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions
 	if c.Has("-n") || strings.HasPrefix(c.Name, "-") {
@@ -635,6 +690,31 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 		return a.runFeed(c, in, inner, depth)
 	}
 	return a.scriptFile(c, rest[0], sc, depth)
+}
+
+// shellStartup: BASH_ENV / ENV and --rcfile / --init-file make a shell run
+// a startup file first; one the guard cannot see (computed, or outside the
+// project) is unknowable code.
+func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
+	check := func(what string, w word) {
+		if t := a.classify(w, sc); w.dyn || t.class != pcInside {
+			a.fire("dynamic.script", c, what+" "+w.display()+" runs first")
+		}
+	}
+	// bash reads BASH_ENV only when not interactive; ENV and
+	// --rcfile/--init-file only when interactive (zsh reads neither).
+	interactive := c.Has("-i")
+	if w, ok := env["BASH_ENV"]; ok && w.s != "" && c.Name == "bash" && !interactive {
+		check("BASH_ENV", w)
+	}
+	if w, ok := env["ENV"]; ok && w.s != "" && c.Name != "zsh" && interactive {
+		check("ENV", w)
+	}
+	for i, w := range c.Args {
+		if (w.s == "--rcfile" || w.s == "--init-file") && i+1 < len(c.Args) && interactive {
+			check(w.s, c.Args[i+1])
+		}
+	}
 }
 
 // scriptFile judges `bash FILE`, `python FILE`, `source FILE`.
@@ -672,6 +752,9 @@ func (a *analyzer) runTextShared(c *Cmd, code word, sc *scope, depth int, via st
 
 func hSource(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	i := skipOptions(c.Args, "p")
+	if len(c.Args) > 1 && c.Args[0].s == "-p" && c.Args[1].dyn {
+		a.fire("dynamic.script", c, "search path "+c.Args[1].display()+" is computed at run time")
+	}
 	rest := at(c.Args, i)
 	if len(rest) == 0 {
 		return feed{}

@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // git strips global options (-C, --git-dir, --work-tree, -c ...), expands
 // aliases defined on the command line, and runs the git rules on
@@ -16,13 +19,20 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			// A computed global option (git $(printf --no-pager) status):
 			// its value is known well enough to skip it.
 			s = w.guess
+			a.strict(c, "git option "+w.display()+" is computed at run time")
 		} else if w.dyn || !strings.HasPrefix(s, "-") {
 			break
+		}
+		if w.dyn || strings.ContainsRune(s, 0) {
+			a.strict(c, "git option "+w.display()+" is computed at run time")
 		}
 		i++
 		var cfg *word
 		switch {
 		case s == "-C" || s == "--git-dir" || s == "--work-tree" || s == "--namespace" || s == "--exec-path" || s == "--super-prefix" || s == "--list-cmds":
+			if i < len(args) && args[i].dyn {
+				a.strict(c, "git "+s+" value is computed at run time")
+			}
 			i++
 		case s == "-c":
 			if i < len(args) {
@@ -46,6 +56,7 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			a.gitConfig(c, *cfg, aliases, sc, depth)
 		}
 	}
+	a.gitConfigEnv(c, env, aliases, sc, depth)
 	rest := at(args, i)
 	if len(rest) > 0 && rest[0].dyn {
 		gc := &Cmd{Name: "git", Args: rest, a: a, sc: sc, Stream: c.Stream}
@@ -72,6 +83,7 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	a.record(gc)
 	a.streamStructural(gc)
 	a.gitSSH(gc, env, sc)
+	a.dynStructure(gc, gc.Args)
 	if !gc.Has("--help", "-h", "--version") {
 		a.applyRules(gc)
 	}
@@ -81,9 +93,17 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 }
 
 func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope, depth int) {
+	if cfg.stream {
+		a.fire("dynamic.stream-command", c, "git configuration arrives on stdin")
+		return
+	}
 	key, val, _ := strings.Cut(cfg.s, "=")
 	lk := strings.ToLower(key)
 	switch {
+	case strings.ContainsRune(key, 0):
+		// The key itself is computed: the guard cannot tell what is
+		// configured (strict mode objects).
+		a.strict(c, "git config key computed at run time")
 	case strings.HasPrefix(lk, "alias."):
 		if cfg.dyn || strings.HasPrefix(val, "!") {
 			a.fire("git.alias-config", c, "git -c "+key+" defines a shell alias")
@@ -111,15 +131,45 @@ func (a *analyzer) envRule(name string, w word, sc *scope, depth int) {
 		if w.dyn || strings.Contains(strings.ToLower(w.s), "alias.") || strings.Contains(strings.ToLower(w.s), "command") {
 			a.fire("git.alias-config", nil, name)
 		}
-	case name == "GIT_CONFIG_COUNT":
-		if w.dyn || !isNumber(w.s) {
-			a.fire("git.alias-config", nil, name+"="+w.display())
+	}
+}
+
+// maxEnvConfig bounds GIT_CONFIG_COUNT: real uses set a handful of keys.
+const maxEnvConfig = 64
+
+// gitConfigEnv judges GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n /
+// GIT_CONFIG_VALUE_n as git does: every key below the count must be set
+// (git refuses otherwise), and each pair is judged like `git -c key=value`
+// (aliases are expanded, shell aliases and command-valued keys flagged).
+func (a *analyzer) gitConfigEnv(c *Cmd, env map[string]word, aliases map[string]word, sc *scope, depth int) {
+	get := func(n string) (word, bool) {
+		if w, ok := env[n]; ok {
+			return w, true
 		}
-	case strings.HasPrefix(name, "GIT_CONFIG_KEY_"):
-		lk := strings.ToLower(w.s)
-		if w.dyn || strings.HasPrefix(lk, "alias.") || strings.Contains(lk, "command") || strings.HasPrefix(lk, "include") || strings.HasSuffix(lk, "pager") || strings.HasSuffix(lk, "editor") || lk == "core.hookspath" || lk == "core.fsmonitor" {
-			a.fire("git.alias-config", nil, name+"="+w.display())
+		w, ok := sc.vars[n]
+		return w, ok
+	}
+	cw, ok := get("GIT_CONFIG_COUNT")
+	if !ok {
+		return
+	}
+	n, err := strconv.Atoi(cw.s)
+	if cw.dyn || err != nil || n < 0 || n > maxEnvConfig {
+		a.fire("git.alias-config", c, "GIT_CONFIG_COUNT="+cw.display())
+		return
+	}
+	for i := 0; i < n; i++ {
+		k, okK := get("GIT_CONFIG_KEY_" + strconv.Itoa(i))
+		v, okV := get("GIT_CONFIG_VALUE_" + strconv.Itoa(i))
+		if !okK || !okV || k.dyn || k.s == "" {
+			a.fire("git.alias-config", c, "GIT_CONFIG_KEY_"+strconv.Itoa(i)+" missing or computed")
+			return
 		}
+		if strings.EqualFold(k.s, "core.sshCommand") {
+			// Hidden in the environment even when it names ssh.
+			sc.vars["\x00sshcmd"] = v
+		}
+		a.gitConfig(c, word{s: k.s + "=" + v.s, dyn: v.dyn}, aliases, sc, depth)
 	}
 }
 
@@ -170,7 +220,7 @@ func (a *analyzer) streamStructural(c *Cmd) {
 		if !w.dyn && w.s == "--" {
 			return
 		}
-		if !w.stream || w.appended && (c.Name == "rm" || i > 0) {
+		if !w.stream || w.appended && (c.Name == "rm" || i > 0 && !gitTakesRefs(c)) {
 			continue
 		}
 		if j := strings.IndexByte(w.s, 0); j == 0 || strings.HasPrefix(w.s, "-") || c.Name == "git" && i == 0 {
@@ -178,4 +228,10 @@ func (a *analyzer) streamStructural(c *Cmd) {
 			return
 		}
 	}
+}
+
+// gitTakesRefs: subcommands where an extra stdin value can be an option or
+// a refspec that changes what is destroyed (+main, --force, :branch).
+func gitTakesRefs(c *Cmd) bool {
+	return len(c.Args) > 0 && !c.Args[0].dyn && oneOf(c.Args[0].s, "push|reset|checkout|clean|restore|switch|branch|tag|stash|rebase|update-ref|worktree|reflog")
 }

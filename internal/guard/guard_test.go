@@ -306,3 +306,109 @@ func TestLongCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalysisFixes covers the general causes fixed for conformance: each
+// row is a class of command, phrased independently of the corpora.
+func TestAnalysisFixes(t *testing.T) {
+	p := DefaultPolicy()
+	cases := []struct {
+		cmd  string
+		want Verdict
+	}{
+		// A program name computed exactly from literal printf/echo output
+		// is judged as the command it spells, not asked about.
+		{"$(echo uptime)", Allow},
+		{"$(printf 'r')m -rf ~", Deny},
+		// A harmless command with an unclosed quote: the repaired text is
+		// judged; nothing runs in bash anyway.
+		{`grep "git reset --hard notes.txt`, Allow},
+		{`rm -rf / 'oops`, Deny},
+		// grep/rg option values are patterns or counts, not files; -f
+		// (also bundled) names a pattern file that is read.
+		{"grep -B 3 id_rsa notes.md", Allow},
+		{"rg --regexp credentials docs", Allow},
+		{"grep -if .env notes.md", Deny},
+		// Stdin values landing in an interpreter's options or module
+		// list decide what runs; after the script or python -c they are
+		// data.
+		{"xargs ruby -e 'p 1'", Deny},
+		{"xargs -I% node --require % app.js", Deny},
+		{"xargs -I% python3 -m %", Deny},
+		{"xargs python3 -c 'print(1)'", Allow},
+		{"xargs -I% node --title % app.js", Allow},
+		{"xargs node server.js", Allow},
+		// GIT_CONFIG_* is judged like git -c: incomplete sets are
+		// refused by git and suspicious; benign aliases are fine.
+		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.s GIT_CONFIG_VALUE_0=status git s", Allow},
+		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.s GIT_CONFIG_VALUE_0='reset --hard' git s", Deny},
+		{"GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=a.b GIT_CONFIG_VALUE_0=c git log", Ask},
+		// A quoted whole command line as the program name.
+		{"'git checkout -f'", Ask},
+		// Optional values of --track are not checkout operands; creating
+		// a branch never checks out paths.
+		{"git checkout --track inherit origin/dev", Allow},
+		{"git checkout -b topic origin/main", Allow},
+		{"git checkout --track origin/dev notes.txt", Deny},
+		// Secrets: names are enough even with an unknown cwd; dd if= reads;
+		// find over a credentials dir or -exec reading matched secrets.
+		{"find ~/.aws -type f", Deny},
+		{"find . -name id_rsa -exec cat {} +", Deny},
+		{"dd if=.env of=/tmp/x", Deny},
+		{"x=$(printf %s LmVudg== | base64 -d); cat \"$x\"", Deny},
+		// Shells read startup files that the guard cannot see.
+		{"BASH_ENV=/tmp/setup.sh bash run.sh", Ask},
+		{"BASH_ENV=/tmp/setup.sh bash -i", Allow},
+		// Functions stay visible through the `time` keyword.
+		{"f() { rm -rf ~; }; time f", Deny},
+		// shred inside the project is a delete like rm.
+		{"shred -u build/key.tmp", Allow},
+		{"shred -u ~/notes.txt", Ask},
+		// Syncs that delete outside the project.
+		{"rsync -a --delete ./dist/ /srv/www/", Ask},
+		{"rsync -a --delete ./dist/ ./public/", Allow},
+		{"rclone sync ./site remote:bucket --dry-run", Allow},
+		// rm .* in the repository root matches .git.
+		{"rm -rf .*", Deny},
+		// IFS is honoured when known.
+		{"IFS=:; x=a:b; printf '%s\\n' $x", Allow},
+	}
+	for _, c := range cases {
+		if got := check(t, p, c.cmd); got.Verdict != c.want {
+			t.Errorf("%q: got %s (%s), want %s", c.cmd, got.Verdict, got.Rule, c.want)
+		}
+	}
+	if got := p.Check(shellReq("> .env", "")); got.Verdict != Deny {
+		t.Errorf("write to .env with empty cwd: got %s", got.Verdict)
+	}
+}
+
+// TestSwitchSemantics: the new switches are off by default and do what
+// their documentation says when set.
+func TestSwitchSemantics(t *testing.T) {
+	strict := policyFor(t, Options{Switches: map[string]string{"strict_unverifiable": "deny"}})
+	hd := policyFor(t, Options{Switches: map[string]string{"heredoc_to_non_shell": "deny"}})
+	del := policyFor(t, Options{Switches: map[string]string{"interpreter_delete_any": "deny"}})
+	cases := []struct {
+		p         *Policy
+		cmd       string
+		def, with Verdict
+	}{
+		{strict, "cat <<'X'\nhello\nX", Allow, Deny},
+		{strict, `eval "$(direnv hook bash)"`, Allow, Deny},
+		{strict, "git log $(printf -- --oneline)", Allow, Deny},
+		{strict, `python3 -m "$MOD"`, Allow, Deny},
+		{strict, "ls -l ~/.ssh", Allow, Deny},
+		{hd, "cat <<X\nrm -rf ~\nX", Allow, Deny},
+		{hd, "cat <<'X'\nrm -rf ~ is prose\nX", Allow, Allow},
+		{hd, "mytool <<'X'\ngit reset --hard\nX", Allow, Deny},
+		{del, `python3 -c "import shutil; shutil.rmtree('/tmp/cache')"`, Allow, Deny},
+	}
+	for _, c := range cases {
+		if got := check(t, DefaultPolicy(), c.cmd); got.Verdict != c.def {
+			t.Errorf("default %q: got %s (%s), want %s", c.cmd, got.Verdict, got.Rule, c.def)
+		}
+		if got := check(t, c.p, c.cmd); got.Verdict != c.with {
+			t.Errorf("switched %q: got %s (%s), want %s", c.cmd, got.Verdict, got.Rule, c.with)
+		}
+	}
+}

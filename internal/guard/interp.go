@@ -47,6 +47,14 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		s := w.s
+		if w.dyn && !w.stream && w.t&tRemote == 0 {
+			// Code, a module or a script path held in a variable: as
+			// opaque as any script file, so only strict mode objects.
+			a.strict(c, c.Name+" argument "+w.display()+" is computed at run time")
+		}
+		if s == "-" && !w.dyn && !in.known {
+			a.strict(c, c.Name+" reads its program from stdin")
+		}
 		if w.dyn && codes == nil && script == nil && !strings.HasPrefix(s, "-") {
 			if w.stream {
 				a.fire("dynamic.stream-code", c, c.Name+" program arrives on stdin")
@@ -66,6 +74,9 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 			break
 		}
 		if fam == "python" && (s == "-m" || strings.HasPrefix(s, "-m")) {
+			if s == "-m" && i+1 < len(args) && args[i+1].dyn {
+				a.strict(c, c.Name+" -m module is computed at run time")
+			}
 			return feed{t: tUnknown}
 		}
 		matched := false
@@ -144,6 +155,9 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 			a.fire("dynamic.stream-code", c, c.Name+" code arrives on stdin")
 		}
 		code.s = strings.ReplaceAll(code.s, "\x00", "")
+		if code.hasGuess {
+			code.s = code.guess // substitution output the guard computed
+		}
 	}
 	src := code.s
 	lits := stringLiterals(src)
@@ -162,8 +176,13 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	}
 	if reDeleteAPI.MatchString(src) {
 		for _, l := range lits {
-			if t := a.classify(lit(l), sc); looksLikePath(l) && t.critical() {
+			if !looksLikePath(l) {
+				continue
+			}
+			if t := a.classify(lit(l), sc); t.critical() {
 				a.fire("interp.delete-api", c, c.Name+" deletes "+l)
+			} else {
+				a.fire("interp.delete-any", c, c.Name+" deletes "+l)
 			}
 		}
 	}
@@ -172,6 +191,12 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 		for _, l := range lits {
 			if a.secretLiteral(c, l, sc) {
 				secret = true
+			}
+		}
+	} else if a.p.sw("strict_unverifiable") > Allow {
+		for _, l := range lits {
+			if _, ok := a.secretPath(strings.TrimSpace(l), sc); ok {
+				a.strict(c, c.Name+" code names a secret path "+l)
 			}
 		}
 	}
@@ -206,9 +231,12 @@ func looksLikePath(s string) bool {
 // base64-encoded one.
 func (a *analyzer) secretLiteral(c *Cmd, l string, sc *scope) bool {
 	cands := []string{l}
-	if len(l) >= 4 && len(l)%4 == 0 && !strings.ContainsAny(l, " ./~") {
-		if b, err := base64.StdEncoding.DecodeString(l); err == nil && printable(string(b)) {
-			cands = append(cands, string(b))
+	if len(l) >= 4 && !strings.ContainsAny(l, " ./~") {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+			if b, err := enc.DecodeString(l); err == nil && printable(string(b)) {
+				cands = append(cands, string(b))
+				break
+			}
 		}
 	}
 	for _, s := range cands {

@@ -28,6 +28,8 @@ type target struct {
 	homeFile  bool   // a dotfile or dot-directory directly under a home
 	underHome bool   // somewhere inside a user's home directory
 	fromFind  bool   // a run-time path under a find root
+	envDep    bool   // resolved through an assumed environment value ($TMPDIR)
+	dotGlob   bool   // a glob of hidden entries (.*), which matches .git
 }
 
 func (a *analyzer) underHome(p string) bool {
@@ -81,7 +83,8 @@ func (a *analyzer) canon(s string, sc *scope) (string, bool) {
 // temp dirs and the project.
 func (a *analyzer) classify(w word, sc *scope) target {
 	s := w.s
-	t := target{glob: w.glob, stream: w.stream}
+	t := target{glob: w.glob, stream: w.stream, envDep: w.envDep}
+	t.dotGlob = w.glob && !w.dyn && strings.HasPrefix(path.Base(s), ".") && hasGlob(path.Base(s))
 	if w.dyn {
 		i := strings.IndexByte(s, 0)
 		prefix := s[:i]
@@ -340,12 +343,25 @@ func (a *analyzer) secretArgs(c *Cmd) {
 			return
 		}
 		if !isShell(c.Name) && !isInterpreter(c.Name) {
+			a.secretMetadata(c)
 			return
 		}
 	}
-	// grep-like tools take a pattern first unless -e/-f gave it.
-	skipPattern := oneOf(c.Name, "grep|egrep|fgrep|rg|ag|ack|git-grep") && !c.Has("-e", "-f", "--regexp", "--file", "--files")
-	for _, w := range c.Args {
+	args := c.Args
+	if grepLike(c.Name) {
+		args = a.grepFiles(c)
+	}
+	if c.Name == "dd" {
+		for _, w := range c.Args {
+			if strings.HasPrefix(w.s, "if=") && !w.dyn {
+				if m, ok := a.secretPath(w.s[3:], c.sc); ok {
+					a.fire("secret.read", c, m)
+					return
+				}
+			}
+		}
+	}
+	for _, w := range args {
 		if w.dyn && !w.hasGuess {
 			continue
 		}
@@ -354,10 +370,6 @@ func (a *analyzer) secretArgs(c *Cmd) {
 			s0 = w.guess
 		}
 		if strings.ContainsAny(s0, " \t\n") || strings.Contains(s0, "://") {
-			continue
-		}
-		if skipPattern && !w.dyn && !strings.HasPrefix(s0, "-") {
-			skipPattern = false
 			continue
 		}
 		cands := []string{s0}
@@ -373,6 +385,82 @@ func (a *analyzer) secretArgs(c *Cmd) {
 				a.fire("secret.read", c, m)
 				return
 			}
+		}
+	}
+}
+
+func grepLike(n string) bool { return oneOf(n, "grep|egrep|fgrep|rg|ag|ack|git-grep") }
+
+// grepValued are grep/rg options that take a separate value.
+var grepValued = map[string]bool{"-A": true, "-B": true, "-C": true, "-m": true, "-e": true, "-f": true,
+	"--regexp": true, "--file": true, "-g": true, "--glob": true, "-t": true, "--type": true, "-T": true,
+	"--type-not": true, "--max-count": true, "--context": true, "--after-context": true, "--before-context": true,
+	"-d": true, "-D": true, "--include": true, "--exclude": true, "--exclude-dir": true, "-M": true, "-j": true}
+
+// grepFiles returns what grep/rg read: the files named as operands (the
+// first operand is the pattern unless -e/-f gave one) and -f pattern
+// files. Patterns (-e values, the first operand) are search text.
+func (a *analyzer) grepFiles(c *Cmd) []word {
+	var files []word
+	patternGiven := false
+	var operands []word
+	args := c.Args
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		if w.dyn || !strings.HasPrefix(s, "-") || s == "-" {
+			operands = append(operands, w)
+			continue
+		}
+		if s == "--" {
+			operands = append(operands, args[i+1:]...)
+			break
+		}
+		name, val, eq := strings.Cut(s, "=")
+		if len(s) > 2 && s[1] != '-' {
+			// Bundled short flags (-rf FILE, -nA2): the first valued
+			// letter takes the rest of the word or the next argument.
+			name, val, eq = "", "", false
+			for j := 1; j < len(s); j++ {
+				if f := "-" + s[j:j+1]; grepValued[f] {
+					name, val, eq = f, s[j+1:], j+1 < len(s)
+					break
+				}
+			}
+			if name == "" {
+				continue
+			}
+		}
+		if !eq && grepValued[name] && i+1 < len(args) {
+			i++
+			val = args[i].s
+		}
+		switch name {
+		case "-e", "--regexp":
+			patternGiven = true
+		case "-f", "--file":
+			patternGiven = true
+			files = append(files, lit(val))
+		case "--files":
+			patternGiven = true
+		}
+	}
+	if !patternGiven && len(operands) > 0 {
+		operands = operands[1:]
+	}
+	return append(files, operands...)
+}
+
+// secretMetadata: ls/stat/test on a secret path does not read it, but
+// strict mode does not allow touching secrets at all.
+func (a *analyzer) secretMetadata(c *Cmd) {
+	if a.p.sw("strict_unverifiable") == Allow || handlers[c.Name] != nil {
+		return
+	}
+	for _, w := range c.Args {
+		if _, ok := a.secretPath(w.s, c.sc); ok && !w.dyn {
+			a.strict(c, c.Name+" uses a secret path")
+			return
 		}
 	}
 }
@@ -393,6 +481,11 @@ func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
 	}
 	p, ok := a.canon(s, sc)
 	if !ok {
+		// Unknown cwd: the location is unknown, but a secret's name
+		// (.env, id_rsa) is enough.
+		if m, ok := a.secretPath(s, sc); ok {
+			a.fire("secret.write", c, m)
+		}
 		return
 	}
 	switch {

@@ -2,54 +2,104 @@ package guard
 
 import "strings"
 
-// Opt-in group "cloud": destructive calls of the AWS, GCP and Azure CLIs.
+// Opt-in group "cloud": the AWS, Google Cloud and Azure CLIs (every
+// service, so API Gateway, CloudFront, ELB, Route 53, SES ... included) and
+// Apigee. Deleting or terminating a resource is denied; disruptive but
+// recoverable operations (stopping, cache invalidation, untagging) ask.
+// Storage, secrets and messaging services of these clouds also have rules
+// in their own groups so that enabling only that group covers them.
 func init() {
 	register(
 		&Rule{ID: "cloud.aws-destroy", Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"aws"},
 			When: func(c *Cmd) bool {
-				p := c.Pos()
-				if len(p) < 2 {
-					return false
-				}
-				svc, op := strings.ToLower(p[0].s), strings.ToLower(p[1].s)
-				if svc == "s3" {
-					return op == "rb" || op == "rm" && c.Has("--recursive")
-				}
-				return cloudDestroyVerb(op)
+				svc, op := posLower(c, 0), posLower(c, 1)
+				return awsDeleteOp(op) || svc == "s3" && s3Deletes(c, op) ||
+					svc == "route53" && op == "change-resource-record-sets" && changeBatchDeletes(c)
 			}, Reason: "this deletes or terminates cloud resources; ask the user"},
-		&Rule{ID: "cloud.gcloud-destroy", Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"gcloud", "gsutil"},
+		&Rule{ID: "cloud.aws-disrupt", Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"aws"},
 			When: func(c *Cmd) bool {
-				if c.Name == "gsutil" {
-					p := c.Pos()
-					return len(p) > 0 && (p[0].s == "rb" || p[0].s == "rm" && c.Has("-r", "-R", "-a"))
-				}
-				for _, w := range c.Pos() {
-					if cloudDestroyVerb(strings.ToLower(w.s)) {
-						return true
-					}
-				}
-				return false
-			}, Reason: "this deletes cloud resources; ask the user"},
+				op := posLower(c, 1)
+				return hasPrefixAny(op, "stop-", "reboot-", "create-invalidation", "disable-")
+			}, Reason: "this stops, disables or invalidates a live cloud resource; ask the user"},
+		&Rule{ID: "cloud.gcloud-destroy", Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"gcloud"},
+			When:   func(c *Cmd) bool { return cliVerb(c, 5, gcloudDeleteVerbs) },
+			Reason: "this deletes Google Cloud resources; ask the user"},
 		&Rule{ID: "cloud.az-destroy", Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"az"},
-			When: func(c *Cmd) bool {
-				for _, w := range c.Pos() {
-					if cloudDestroyVerb(strings.ToLower(w.s)) {
-						return true
-					}
-				}
-				return false
-			}, Reason: "this deletes Azure resources; ask the user"},
+			When:   func(c *Cmd) bool { return cliVerb(c, 5, azDeleteVerbs) },
+			Reason: "this deletes Azure resources; ask the user"},
+		&Rule{ID: "cloud.az-disrupt", Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"az"},
+			When:   func(c *Cmd) bool { return cliVerb(c, 5, []string{"untag", "stop", "deallocate", "restart"}) },
+			Reason: "this stops or changes a live Azure resource; ask the user"},
+		&Rule{ID: "cloud.apigee-delete", Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"apigeecli"},
+			When: verbIn(3, "delete|undeploy"), Reason: "this deletes Apigee API proxies, products, environments or organisations; ask the user"},
 	)
-	setValueOpts("aws", "--profile", "--region", "--output", "--endpoint-url", "--bucket", "--key", "--query")
-	setValueOpts("gcloud", "--project", "--zone", "--region", "--format", "--account")
+	setValueOpts("aws", "--profile", "--region", "--output", "--endpoint-url", "--bucket", "--key", "--query",
+		"--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--change-batch")
+	setValueOpts("gcloud", "--project", "--zone", "--region", "--format", "--account", "--location", "--configuration")
 	setValueOpts("az", "-g", "--resource-group", "-n", "--name", "--subscription", "-o", "--output")
 }
 
-func cloudDestroyVerb(op string) bool {
-	for _, p := range []string{"delete", "terminate", "destroy", "remove", "purge", "deregister", "rb"} {
-		if strings.HasPrefix(op, p) {
-			return true
+// awsDeleteOp: the aws CLI names every operation verb-first
+// (delete-bucket, terminate-instances, batch-delete-image).
+func awsDeleteOp(op string) bool {
+	return hasPrefixAny(op, "delete-", "batch-delete", "terminate-", "deregister-", "remove-", "purge-",
+		"destroy-", "unsubscribe", "schedule-key-deletion", "revoke-")
+}
+
+// s3Deletes: `aws s3 rm|rb`, and sync/mv with --delete, unless --dryrun.
+func s3Deletes(c *Cmd, op string) bool {
+	if c.Has("--dryrun") {
+		return false
+	}
+	switch op {
+	case "rm", "rb":
+		return true
+	case "sync":
+		return c.Has("--delete")
+	}
+	return false
+}
+
+// changeBatchDeletes: a Route 53 change batch containing a DELETE action
+// (or read from a file, which cannot be checked).
+func changeBatchDeletes(c *Cmd) bool {
+	v, ok := c.Flag("--change-batch")
+	return ok && (strings.Contains(strings.ToUpper(v), "DELETE") || strings.HasPrefix(v, "file://"))
+}
+
+var (
+	gcloudDeleteVerbs = []string{"delete", "remove", "destroy", "undeploy", "purge", "terminate"}
+	azDeleteVerbs     = []string{"delete", "purge", "remove", "destroy"}
+)
+
+// cliVerb: one of the first n positionals is a command word (lower case
+// letters and dashes) equal to a verb or starting with verb+"-"
+// (delete-batch, remove-iam-policy-binding). Values such as gs:// URLs or
+// paths are not command words.
+func cliVerb(c *Cmd, n int, verbs []string) bool {
+	p := c.Pos()
+	for i := 0; i < len(p) && i < n; i++ {
+		w := p[i].s
+		if p[i].dyn || !commandWord(w) {
+			continue
+		}
+		for _, v := range verbs {
+			if w == v || strings.HasPrefix(w, v) && w[len(v)] == '-' {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+func commandWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; !(b >= 'a' && b <= 'z' || b == '-' || b == '_' || b >= '0' && b <= '9' && i > 0) {
+			return false
+		}
+	}
+	return true
 }

@@ -140,7 +140,9 @@ func init() {
 			Reason: "bulk delete of files selected at run time; review the list first (run it with -print) and ask the user"},
 		&Rule{ID: "fs.rm-dynamic-target", Category: "dynamic", Switch: "dynamic_targets", Names: []string{"rm"},
 			When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-				return t.class == pcUnknown && !t.stream && rec
+				// Unknown paths, plus (for strict setups) globs and paths
+				// resolved through an assumed $TMPDIR.
+				return !t.stream && rec && (t.class == pcUnknown || t.envDep || t.glob && (t.class == pcInside || t.class == pcProject))
 			}),
 			Reason: "recursive delete of a path computed at run time; write the path literally"},
 		&Rule{ID: "fs.rm-glob-outside", Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
@@ -153,8 +155,11 @@ func init() {
 				return (t.class == pcOutside || t.class == pcTemp && c.Name != "rm") && !t.stream && !(rec && (force || t.underHome)) || c.Name == "rmdir" && t.class == pcTemp
 			}),
 			Reason: "deleting outside the project is not allowed in this mode; ask the user"},
-		&Rule{ID: "fs.rm-git-metadata", Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
+		&Rule{ID: "fs.rm-git-metadata", Category: "filesystem", Verdict: Deny, Names: []string{"rm", "rmdir"},
 			When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
+				if t.dotGlob && t.abs != "" && c.a.repoMetadata(t.abs+"/.git", c.sc) {
+					return true // rm .* in the repository root matches .git
+				}
 				return t.git && t.class != pcTemp && c.a.repoMetadata(t.abs, c.sc)
 			}),
 			Reason: "deleting .git (history, hooks, config) destroys the repository; use git commands instead"},
@@ -163,7 +168,14 @@ func init() {
 		&Rule{ID: "fs.find-delete", Category: "filesystem", Switch: "find_delete_in_project",
 			Reason: "find -delete removes every match; run with -print first and ask the user"},
 		&Rule{ID: "fs.shred", Category: "filesystem", Verdict: Ask, Names: []string{"shred", "srm", "wipe"},
+			When: func(c *Cmd) bool {
+				// Inside the project or temp it is a delete like rm;
+				// elsewhere the loss is unrecoverable.
+				return anyTarget(c, func(t target) bool { return t.class != pcInside && t.class != pcTemp })
+			},
 			Reason: "shred destroys file contents irrecoverably; ask the user"},
+		&Rule{ID: "fs.sync-delete", Category: "filesystem", Switch: "sync_delete", Names: []string{"rsync", "rclone"},
+			When: syncDeletes, Reason: "this sync deletes files on its destination (or its source) outside the project; run it with --dry-run first and ask the user"},
 		&Rule{ID: "fs.truncate-outside", Category: "filesystem", Verdict: Ask, Names: []string{"truncate"},
 			When: func(c *Cmd) bool {
 				for _, w := range c.Pos() {
@@ -176,6 +188,11 @@ func init() {
 			Reason: "truncating a file outside the project destroys its contents; ask the user"},
 	)
 	setValueOpts("truncate", "-s", "--size", "-r", "--reference")
+	setValueOpts("rsync", "-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from",
+		"--files-from", "--chmod", "--chown", "--rsync-path", "-T", "--temp-dir", "--backup-dir", "--partial-dir",
+		"--log-file", "--bwlimit", "--timeout", "--port", "--password-file", "--compare-dest", "--link-dest")
+	setValueOpts("rclone", "--config", "--exclude", "--include", "--filter", "--transfers", "--checkers",
+		"--log-file", "--log-level", "--bwlimit", "--exclude-from", "--include-from", "--filter-from", "--backup-dir")
 	setValueOpts("rm", "--interactive")
 }
 
@@ -397,4 +414,44 @@ func init() {
 	setValueOpts("helm", "-n", "--namespace", "--kube-context", "--kubeconfig")
 	setValueOpts("docker", "-H", "--host", "--context", "-c", "--config", "-l", "--log-level")
 	setValueOpts("terraform", "-chdir", "-var", "-var-file", "-target")
+}
+
+// syncDeletes: rsync --delete*/--del/--remove-source-files and rclone
+// sync/purge/delete/move delete files; it matters when the deleting side is
+// not inside the project or a temp dir (remote ends are outside).
+func syncDeletes(c *Cmd) bool {
+	if c.Has("-n", "--dry-run") {
+		return false
+	}
+	p := c.Pos()
+	if c.Name == "rclone" {
+		if len(p) < 2 || !oneOf(p[0].s, "sync|purge|delete|deletefile|move|rmdirs|cleanup") {
+			return false
+		}
+		return outsideSide(c, p[len(p)-1])
+	}
+	del := c.Has("--del", "--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded")
+	src := c.Has("--remove-source-files")
+	if len(p) < 2 || !del && !src {
+		return false
+	}
+	if src {
+		for _, w := range p[:len(p)-1] {
+			if outsideSide(c, w) {
+				return true
+			}
+		}
+	}
+	return del && outsideSide(c, p[len(p)-1])
+}
+
+func outsideSide(c *Cmd, w word) bool {
+	if w.dyn {
+		return true
+	}
+	if i := strings.IndexByte(w.s, ':'); i > 0 && !strings.Contains(w.s[:i], "/") {
+		return true // host:path or remote:bucket
+	}
+	t := c.a.classify(w, c.sc)
+	return t.class != pcInside && t.class != pcTemp
 }

@@ -62,7 +62,7 @@ func init() {
 	setValueOpts("git", "-b", "-B", "--orphan", "-m", "-o", "--push-option", "--repo", "--source", "-s",
 		"--pathspec-from-file", "-c", "-C", "--conflict", "--exec", "--receive-pack", "-u", "--onto",
 		"--strategy", "-X", "--message", "-F", "--file", "--author", "--date", "--format", "--pretty",
-		"--depth", "--track", "--unified", "-U", "--inter-hunk-context", "--recurse-submodules", "--reference", "--template", "--separate-git-dir", "-e")
+		"--depth", "--unified", "-U", "--inter-hunk-context", "--reference", "--template", "--separate-git-dir", "-e")
 }
 
 // checkoutDiscards: `checkout -- paths`, `checkout .`, `checkout -f`,
@@ -76,7 +76,7 @@ func checkoutDiscards(c *Cmd) bool {
 			return true
 		}
 	}
-	pos := c.posAfterSub(1)
+	pos := checkoutOperands(c)
 	creating := c.Has("-b", "-B", "--orphan")
 	for _, w := range pos {
 		if w.s == "." || w.s == "*" || w.s == ":/" || w.glob {
@@ -84,7 +84,8 @@ func checkoutDiscards(c *Cmd) bool {
 		}
 	}
 	if creating {
-		return len(pos) > 1
+		// git refuses to create a branch and check out paths at once.
+		return false
 	}
 	return len(pos) >= 2
 }
@@ -100,7 +101,8 @@ func restoreDiscards(c *Cmd) bool {
 	if staged && !work {
 		return false
 	}
-	if len(c.posAfterSub(1)) == 0 && !c.Has("--pathspec-from-file", "-p", "--patch") {
+	patch := c.Has("-p", "--patch") && !c.Has("--no-patch")
+	if len(c.posAfterSub(1)) == 0 && !patch && !c.Has("--pathspec-from-file") {
 		return false
 	}
 	return true
@@ -114,7 +116,7 @@ func pushForce(c *Cmd) bool {
 		return true
 	}
 	for _, w := range c.posAfterSub(1) {
-		if strings.HasPrefix(w.s, "+") {
+		if strings.HasPrefix(w.s, "+") || strings.Contains(w.s, ":+") {
 			return true
 		}
 	}
@@ -127,6 +129,29 @@ func pushDelete(c *Cmd) bool {
 	}
 	for _, w := range c.posAfterSub(2) {
 		if strings.HasPrefix(w.s, ":") && len(w.s) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// checkoutOperands drops the optional values git accepts after --track
+// (direct|inherit) and --recurse-submodules (checkout|on-demand).
+func checkoutOperands(c *Cmd) []word {
+	pos := c.posAfterSub(1)
+	var out []word
+	for _, w := range pos {
+		if !w.dyn && oneOf(w.s, "direct|inherit|checkout|on-demand") && optBefore(c, w.s) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func optBefore(c *Cmd, val string) bool {
+	for i := 1; i < len(c.Args); i++ {
+		if c.Args[i].s == val && (c.Args[i-1].s == "--track" || c.Args[i-1].s == "--recurse-submodules") {
 			return true
 		}
 	}
