@@ -17,10 +17,10 @@ import (
 
 const doctorUsage = `doctor [--json]
 
-Check what is installed where: the Claude Code settings files of this
-project and of the user, whether the binary each hook runs exists, the
-configuration, and the health of the state store. Exit 3 when something
-needs fixing.`
+Check what is installed where: the hook settings of Claude Code, Gemini CLI
+and Codex for this project and for the user, whether the binary each hook
+runs exists, the configuration, and the health of the state store. Exit 3
+when something needs fixing.`
 
 // check is one line of the doctor's report.
 type check struct {
@@ -35,6 +35,8 @@ type doctorJSON struct {
 	Project string           `json:"project"`
 	Checks  []check          `json:"checks"`
 	Claude  []install.Status `json:"claude"`
+	Gemini  []install.Status `json:"gemini"`
+	Codex   []install.Status `json:"codex"`
 }
 
 func runDoctor(io *IO, args []string) error {
@@ -47,14 +49,14 @@ func runDoctor(io *IO, args []string) error {
 	if err != nil {
 		return err
 	}
-	doc := doctorJSON{OK: true, Version: Version(), Project: root, Claude: []install.Status{}}
+	doc := doctorJSON{OK: true, Version: Version(), Project: root, Claude: []install.Status{}, Gemini: []install.Status{}, Codex: []install.Status{}}
 	add := func(c check) {
 		doc.Checks = append(doc.Checks, c)
 		if c.Status == "problem" {
 			doc.OK = false
 		}
 	}
-	claudeChecks(&doc, root, add)
+	hostChecks(io, &doc, root, add)
 	add(configCheck(root))
 	add(storeCheck(root))
 	add(logCheck(root))
@@ -73,45 +75,101 @@ func runDoctor(io *IO, args []string) error {
 	return nil
 }
 
-func claudeChecks(doc *doctorJSON, root string, add func(check)) {
+// hostFileSpec is one settings file doctor looks at.
+type hostFileSpec struct {
+	host, name string // "gemini", "gemini user settings"
+	scope      install.Scope
+	path       string
+	inspect    func(string) (install.Status, error)
+	list       *[]install.Status
+}
+
+func hostChecks(io *IO, doc *doctorJSON, root string, add func(check)) {
 	home, _ := os.UserHomeDir()
-	installed := false
+	codexHome := install.CodexHome(io.Getenv("CODEX_HOME"), home)
+	var files []hostFileSpec
 	for _, sc := range []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser} {
-		path := install.ClaudeSettingsPath(sc, root, home)
-		st, err := install.InspectClaude(path)
-		name := "claude " + sc.String() + " settings"
+		files = append(files, hostFileSpec{"claude", "claude " + sc.String() + " settings", sc, install.ClaudeSettingsPath(sc, root, home), install.InspectClaude, &doc.Claude})
+	}
+	for _, sc := range []install.Scope{install.ScopeProject, install.ScopeUser} {
+		files = append(files, hostFileSpec{"gemini", "gemini " + sc.String() + " settings", sc, install.GeminiSettingsPath(sc, root, home), install.InspectGemini, &doc.Gemini})
+	}
+	for _, sc := range []install.Scope{install.ScopeProject, install.ScopeUser} {
+		files = append(files, hostFileSpec{"codex", "codex " + sc.String() + " hooks", sc, install.CodexHooksPath(sc, root, codexHome), install.InspectCodex, &doc.Codex})
+	}
+	installed := map[string]bool{}
+	var geminiDisabled []string
+	codexProject, codexUser := false, false
+	for _, f := range files {
+		st, err := f.inspect(f.path)
 		if err != nil {
-			add(check{name, "problem", fmt.Sprintf("%s: %v", path, err)})
+			add(check{f.name, "problem", fmt.Sprintf("%s: %v", f.path, err)})
 			continue
 		}
-		doc.Claude = append(doc.Claude, st)
-		add(settingsCheck(name, st))
-		installed = installed || len(st.Events) > 0
+		*f.list = append(*f.list, st)
+		add(settingsCheck(f.name, f.host, st))
+		for _, n := range st.Notes {
+			add(check{f.name, "note", st.Path + ": " + n})
+		}
+		if st.Disabled != "" {
+			geminiDisabled = append(geminiDisabled, st.Path+": "+st.Disabled)
+		}
+		if len(st.Events) > 0 {
+			installed[f.host] = true
+			codexProject = codexProject || (f.host == "codex" && f.scope == install.ScopeProject)
+			codexUser = codexUser || (f.host == "codex" && f.scope == install.ScopeUser)
+		}
 	}
-	if !installed {
-		add(check{"claude hooks", "note", "atreides is not installed for Claude Code here; run 'atreides install claude'"})
+	if len(geminiDisabled) > 0 {
+		// Gemini merges hooksConfig.disabled across its settings files, so
+		// a name disabled in one disables our hooks in all of them.
+		status := "note"
+		if installed["gemini"] {
+			status = "problem"
+		}
+		add(check{"gemini hooks", status, strings.Join(geminiDisabled, "; ")})
+	}
+	if codexProject && codexUser {
+		// Codex runs matching hooks from every file (Gemini deduplicates
+		// identical name+command across its layers; Codex does not say so).
+		add(check{"codex hooks", "problem", "atreides is in both the user and the project hooks.json: Codex runs both, so every call is judged twice; run 'atreides uninstall codex --project' or '--user'"})
+	}
+	if installed["codex"] {
+		sc := install.ScopeUser
+		if codexProject {
+			sc = install.ScopeProject
+		}
+		add(check{"codex trust", "note", "atreides cannot see whether Codex trusts its hooks: " + strings.Join(install.CodexTrustNotes(sc, root), "; ")})
+	}
+	if len(installed) == 0 {
+		add(check{"hooks", "note", "atreides is not installed for any agent host here; run 'atreides install claude' (or gemini, codex)"})
 	}
 }
 
-func settingsCheck(name string, st install.Status) check {
+// hostDisplay are the hosts' names in doctor's messages.
+var hostDisplay = map[string]string{"claude": "Claude Code", "gemini": "Gemini CLI", "codex": "Codex"}
+
+func settingsCheck(name, host string, st install.Status) check {
 	switch {
 	case !st.Exists:
 		return check{name, "ok", st.Path + ": no file"}
-	case !st.Parses:
+	case !st.Parses && host == "claude":
 		return check{name, "problem", fmt.Sprintf("%s: %s (Claude Code silently ignores a settings file it cannot parse)", st.Path, st.Problem)}
+	case !st.Parses:
+		return check{name, "problem", st.Problem}
 	case len(st.Events) == 0:
 		return check{name, "ok", st.Path + ": no atreides hooks"}
 	}
 	var problems []string
 	if len(st.Missing) > 0 {
-		problems = append(problems, "events without atreides: "+strings.Join(st.Missing, ", ")+" (run 'atreides install claude' again)")
+		problems = append(problems, "events without atreides: "+strings.Join(st.Missing, ", ")+" (run 'atreides install "+host+"' again)")
 	}
 	if len(st.Duplicated) > 0 {
 		problems = append(problems, "atreides registered twice for: "+strings.Join(st.Duplicated, ", "))
 	}
 	for _, b := range st.Binaries {
 		if !b.Executable {
-			problems = append(problems, fmt.Sprintf("hook binary %s: %s (the hooks fail open until it is fixed)", b.Command, b.Problem))
+			problems = append(problems, fmt.Sprintf("hook binary %s: %s (the hooks fail open until it is fixed: %s runs on without them)", b.Command, b.Problem, hostDisplay[host]))
 		}
 	}
 	if len(problems) > 0 {

@@ -11,29 +11,50 @@ import (
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
-const installUsage = `install claude [--project | --local | --user] [--bin PATH] [--timeout SECONDS] [--json]
+const installUsage = `install HOST [SCOPE] [--bin PATH] [--timeout SECONDS] [--json]
 
-Register atreides's hooks in Claude Code's settings:
-  --project  .claude/settings.json of this project (the default; commit it)
-  --local    .claude/settings.local.json (this machine only)
-  --user     ~/.claude/settings.json (every project)
+Register atreides's hooks with an agent host. HOST and its scopes:
+
+  claude  Claude Code
+    --project  .claude/settings.json of this project (the default; commit it)
+    --local    .claude/settings.local.json (this machine only)
+    --user     ~/.claude/settings.json (every project)
+  gemini  Gemini CLI
+    --project  .gemini/settings.json of this project (the default; Gemini
+               runs project hooks only in a trusted folder)
+    --user     ~/.gemini/settings.json (every project)
+  codex   Codex CLI
+    --user     ~/.codex/hooks.json, or $CODEX_HOME/hooks.json (the default)
+    --project  .codex/hooks.json of this project (loaded only once the
+               project is trusted in ~/.codex/config.toml)
 
 Your own settings and hooks are kept, in their order; the previous file is
-kept as settings.json.atreides-backup. Running install again changes
-nothing; with another binary path it updates atreides's hooks in place.`
+kept as <file>.atreides-backup. Running install again changes nothing; with
+another binary path it updates atreides's hooks in place. --timeout is in
+seconds for every host (written as milliseconds for Gemini; Codex's
+SessionEnd hook gets at most 3 s, its own cap).
 
-const uninstallUsage = `uninstall claude [--project | --local | --user] [--json]
+Codex runs hooks only once you trust them: install prints what to do.
+atreides never edits Codex's config.toml.`
+
+const uninstallUsage = `uninstall HOST [SCOPE] [--json]
 
 Remove exactly the hooks 'atreides install' added; everything else in the
-settings file stays as it was.`
+settings file stays as it was. HOST is claude, gemini or codex; the scopes
+and their defaults are those of install (claude: --project, --local or
+--user; gemini: --project or --user; codex: --user or --project).`
+
+// knownHosts are the hosts install, uninstall and doctor handle.
+const knownHosts = "claude, gemini, codex"
 
 type scopeFlags struct {
 	project, local, user *bool
 }
 
-func (s scopeFlags) scope() (install.Scope, error) {
+// scope is the scope the flags select for host, or the host's default.
+func (s scopeFlags) scope(host string) (install.Scope, error) {
 	n := 0
-	sc := install.ScopeProject
+	sc := defaultScope(host)
 	for v, set := range map[install.Scope]bool{install.ScopeProject: *s.project, install.ScopeLocal: *s.local, install.ScopeUser: *s.user} {
 		if set {
 			n++
@@ -43,14 +64,28 @@ func (s scopeFlags) scope() (install.Scope, error) {
 	if n > 1 {
 		return sc, usagef("choose one of --project, --local, --user")
 	}
+	if sc == install.ScopeLocal && host != "claude" {
+		return sc, usagef("%s has no local scope (use --project or --user)", host)
+	}
 	return sc, nil
+}
+
+// defaultScope is the scope used without a flag. Codex defaults to the
+// user's hooks.json: a project's .codex/hooks.json loads only once the
+// project is trusted in ~/.codex/config.toml, which atreides leaves to the
+// user, so a project install would silently do nothing until then.
+func defaultScope(host string) install.Scope {
+	if host == "codex" {
+		return install.ScopeUser
+	}
+	return install.ScopeProject
 }
 
 func addScopeFlags(fs *flag.FlagSet) scopeFlags {
 	return scopeFlags{
-		project: fs.Bool("project", false, "the project's .claude/settings.json (default)"),
-		local:   fs.Bool("local", false, "the project's .claude/settings.local.json"),
-		user:    fs.Bool("user", false, "~/.claude/settings.json"),
+		project: fs.Bool("project", false, "the project's settings (default for claude and gemini)"),
+		local:   fs.Bool("local", false, "the project's .claude/settings.local.json (claude only)"),
+		user:    fs.Bool("user", false, "the user's settings (default for codex)"),
 	}
 }
 
@@ -64,11 +99,11 @@ func runInstall(io *IO, args []string) error {
 	if err != nil {
 		return err
 	}
-	scope, err := sf.scope()
+	scope, err := sf.scope(host)
 	if err != nil {
 		return err
 	}
-	path, err := settingsPath(io, host, scope)
+	loc, err := settingsPath(io, host, scope)
 	if err != nil {
 		return err
 	}
@@ -79,7 +114,15 @@ func runInstall(io *IO, args []string) error {
 	if *timeout < 1 || *timeout > 600 {
 		return usagef("--timeout must be between 1 and 600 seconds")
 	}
-	rep, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: path, BinaryPath: binPath, TimeoutSeconds: *timeout})
+	var rep install.Report
+	switch host {
+	case "gemini":
+		rep, err = install.InstallGemini(install.GeminiOptions{SettingsPath: loc.path, BinaryPath: binPath, TimeoutMillis: *timeout * 1000, Scope: scope})
+	case "codex":
+		rep, err = install.InstallCodex(install.CodexOptions{HooksPath: loc.path, BinaryPath: binPath, TimeoutSeconds: *timeout, Scope: scope, ProjectDir: loc.root})
+	default:
+		rep, err = install.InstallClaude(install.ClaudeOptions{SettingsPath: loc.path, BinaryPath: binPath, TimeoutSeconds: *timeout})
+	}
 	if err != nil {
 		return err
 	}
@@ -97,15 +140,23 @@ func runUninstall(io *IO, args []string) error {
 	if err != nil {
 		return err
 	}
-	scope, err := sf.scope()
+	scope, err := sf.scope(host)
 	if err != nil {
 		return err
 	}
-	path, err := settingsPath(io, host, scope)
+	loc, err := settingsPath(io, host, scope)
 	if err != nil {
 		return err
 	}
-	rep, err := install.UninstallClaude(path)
+	var rep install.Report
+	switch host {
+	case "gemini":
+		rep, err = install.UninstallGemini(loc.path)
+	case "codex":
+		rep, err = install.UninstallCodex(loc.path)
+	default:
+		rep, err = install.UninstallClaude(loc.path)
+	}
 	if err != nil {
 		return err
 	}
@@ -129,24 +180,39 @@ func hostArg(fs *flag.FlagSet, args []string) (string, error) {
 		return "", usagef("unexpected argument %q", rest[0])
 	}
 	switch host {
-	case "claude":
+	case "claude", "gemini", "codex":
 		return host, nil
 	case "":
-		return "", usagef("missing host (known: claude)")
+		return "", usagef("missing host (known: %s)", knownHosts)
 	}
-	return "", usagef("unknown host %q (known: claude)", host)
+	return "", usagef("unknown host %q (known: %s)", host, knownHosts)
 }
 
-func settingsPath(io *IO, host string, scope install.Scope) (string, error) {
+// hostFile is a host's settings file of one scope, with the project root
+// it was resolved against.
+type hostFile struct {
+	path, root string
+}
+
+func settingsPath(io *IO, host string, scope install.Scope) (hostFile, error) {
 	root, err := cwdRoot(io)
 	if err != nil {
-		return "", err
+		return hostFile{}, err
 	}
 	home, err := os.UserHomeDir()
 	if err != nil && scope == install.ScopeUser {
-		return "", fmt.Errorf("home directory: %w", err)
+		return hostFile{}, fmt.Errorf("home directory: %w", err)
 	}
-	return install.ClaudeSettingsPath(scope, root, home), nil
+	f := hostFile{root: root}
+	switch host {
+	case "gemini":
+		f.path = install.GeminiSettingsPath(scope, root, home)
+	case "codex":
+		f.path = install.CodexHooksPath(scope, root, install.CodexHome(io.Getenv("CODEX_HOME"), home))
+	default:
+		f.path = install.ClaudeSettingsPath(scope, root, home)
+	}
+	return f, nil
 }
 
 // hookBinary is the absolute path hooks will run. A binary built by 'go

@@ -145,7 +145,7 @@ func writeHelp(w io.Writer) {
 	var b strings.Builder
 	b.WriteString(`atreides: guardrails and orchestration for AI coding agents.
 
-Agent hosts (Claude Code, ...) call 'atreides hook <host>' on every hook
+Agent hosts (Claude Code, Gemini CLI, Codex) call 'atreides hook <host>' on every hook
 event; atreides decides allow / ask / deny for commands and file access,
 keeps session state under .atreides/, and injects context.
 
@@ -162,6 +162,8 @@ Run 'atreides help <command>' or 'atreides <command> --help' for details.
 
 Getting started:
   atreides install claude      register the hooks in .claude/settings.json
+  atreides install gemini      ... in .gemini/settings.json
+  atreides install codex       ... in ~/.codex/hooks.json (then trust them in Codex's /hooks)
   atreides doctor              check that everything is in place
   atreides demo                see it work on a throwaway project
 

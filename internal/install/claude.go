@@ -120,36 +120,15 @@ type ClaudeOptions struct {
 
 // ClaudeCommand is the command string registered for bin.
 func ClaudeCommand(bin string) string {
-	return shellQuote(bin) + " hook claude"
+	return claudeSpec.hookCommand(bin)
 }
 
-// isClaudeHandler recognises our handler by its command, not its position:
-// a shell-form command hook whose program is named atreides and whose
-// arguments start with "hook claude". Exec-form handlers (with "args") are
-// never written by us and are left to the user.
-func isClaudeHandler(h *Node) bool {
-	_, ok := claudeHandlerBinary(h)
-	return ok
-}
+// claudeSpec is Claude Code for the shared install machinery.
+var claudeSpec = &hostSpec{Host: "claude", Name: "Claude Code", ConfigDir: ".claude", Events: DefaultClaudeEvents}
 
-func claudeHandlerBinary(h *Node) (bin string, ok bool) {
-	if h.Kind() != KindObject || h.Get("args") != nil {
-		return "", false
-	}
-	if t, _ := h.Get("type").Str(); t != "command" {
-		return "", false
-	}
-	cmd, _ := h.Get("command").Str()
-	word, rest, _, ok := firstWord(cmd)
-	if !ok || !isAtreidesName(baseName(word)) {
-		return "", false
-	}
-	f := strings.Fields(rest)
-	if len(f) < 2 || f[0] != "hook" || f[1] != "claude" {
-		return "", false
-	}
-	return word, true
-}
+// isClaudeHandler recognises our handler by its command (see
+// hostSpec.handlerBinary).
+func isClaudeHandler(h *Node) bool { return claudeSpec.isOurs(h) }
 
 func isAtreidesName(base string) bool {
 	return base == "atreides" || strings.EqualFold(base, "atreides.exe")
@@ -160,44 +139,11 @@ func isAtreidesName(base string) bool {
 // twice changes nothing; running it with another binary path updates our
 // handlers in place.
 func InstallClaude(opts ClaudeOptions) (Report, error) {
-	r := Report{Host: "claude", Path: opts.SettingsPath}
 	want, err := claudeWant(opts)
 	if err != nil {
-		return r, err
+		return Report{Host: claudeSpec.Host, Path: opts.SettingsPath}, err
 	}
-	f, err := loadSettings(opts.SettingsPath)
-	if err != nil {
-		return r, err
-	}
-	r.Created = !f.exists
-	hadOurs := false
-	if h, err := hooksObject(f.doc, false); err == nil && h != nil {
-		for _, m := range h.Members() {
-			if countOurs(m.Value, isClaudeHandler) > 0 {
-				hadOurs = true
-			}
-		}
-	}
-	ch, err := applyHooks(f.doc, want, isClaudeHandler)
-	if err != nil {
-		return r, &ShapeError{Path: opts.SettingsPath, Msg: err.Error()}
-	}
-	r.Added, r.Updated, r.Removed = ch.Added, ch.Updated, ch.Removed
-	r.Warnings = binaryWarnings(opts.BinaryPath)
-	if ch.empty() {
-		// No semantic change: do not rewrite, so a compact or oddly
-		// formatted file keeps its bytes.
-		r.Action = ActionUnchanged
-		return r, nil
-	}
-	r.Action = ActionUpdated
-	if !hadOurs {
-		r.Action = ActionInstalled
-	}
-	if r.Backup, err = f.save(); err != nil {
-		return r, err
-	}
-	return r, nil
+	return claudeSpec.installHooks(opts.SettingsPath, opts.BinaryPath, want)
 }
 
 func claudeWant(opts ClaudeOptions) ([]wantGroup, error) {
@@ -205,15 +151,8 @@ func claudeWant(opts ClaudeOptions) ([]wantGroup, error) {
 		return nil, errors.New("install: no settings path")
 	}
 	bin := opts.BinaryPath
-	if !filepath.IsAbs(bin) {
-		// Hooks run from the project dir with the host's PATH; only an
-		// absolute path is sure to name the same program.
-		return nil, fmt.Errorf("install: binary path %q is not absolute", bin)
-	}
-	if !isAtreidesName(filepath.Base(bin)) {
-		// Our handlers are found again by the program name; another name
-		// would make every install add a new handler.
-		return nil, fmt.Errorf("install: binary %q must be named atreides so its hooks can be recognised for update and uninstall", bin)
+	if err := checkBinaryPath(bin); err != nil {
+		return nil, err
 	}
 	timeout := opts.TimeoutSeconds
 	if timeout == 0 {
@@ -249,13 +188,6 @@ func claudeWant(opts ClaudeOptions) ([]wantGroup, error) {
 	return want, nil
 }
 
-func binaryWarnings(bin string) []string {
-	if p := checkExecutable(bin); p != "" {
-		return []string{fmt.Sprintf("binary %s %s; Claude Code fails open when a hook cannot run", bin, p)}
-	}
-	return nil
-}
-
 // checkExecutable returns "" when path is an executable regular file, or
 // what is wrong with it.
 func checkExecutable(path string) string {
@@ -278,26 +210,7 @@ func checkExecutable(path string) string {
 // removal left empty. A missing file, or one without our handlers, is not
 // written.
 func UninstallClaude(path string) (Report, error) {
-	r := Report{Host: "claude", Path: path, Action: ActionNothingToDo}
-	f, err := loadSettings(path)
-	if err != nil {
-		return r, err
-	}
-	if !f.exists {
-		return r, nil
-	}
-	removed, err := removeHooks(f.doc, isClaudeHandler)
-	if err != nil {
-		return r, &ShapeError{Path: path, Msg: err.Error()}
-	}
-	if len(removed) == 0 {
-		return r, nil
-	}
-	r.Action, r.Removed = ActionRemoved, removed
-	if r.Backup, err = f.save(); err != nil {
-		return r, err
-	}
-	return r, nil
+	return claudeSpec.uninstallHooks(path)
 }
 
 // InspectClaude reports what atreides has installed in a Claude Code
@@ -305,77 +218,14 @@ func UninstallClaude(path string) (Report, error) {
 // shape is a finding (Status.Problem), not an error; the error is for
 // failures to inspect at all (e.g. permission denied).
 func InspectClaude(path string) (Status, error) {
-	st := Status{Host: "claude", Path: path}
-	f, err := loadSettings(path)
-	if err != nil {
-		var pe *ParseError
-		if errors.As(err, &pe) {
-			st.Exists, st.Problem = true, err.Error()
-			return st, nil
-		}
-		return st, err
-	}
-	st.Exists = f.exists
-	hooks, err := hooksObject(f.doc, false)
-	if err != nil {
-		st.Problem = (&ShapeError{Path: path, Msg: err.Error()}).Error()
-		return st, nil
-	}
-	for _, m := range hooks.Members() {
-		if m.Value.Kind() != KindArray {
-			// Claude Code's schema check rejects this, so nothing in the
-			// file may be in effect.
-			st.Problem = fmt.Sprintf("%s: %s is a JSON %s, but it must be a list of matcher groups", path, jsonPath("hooks", m.Key), m.Value.Kind())
-			return st, nil
-		}
-	}
-	st.Parses = f.exists
-	bins := map[string]*Binary{}
-	var order []string
-	for _, m := range hooks.Members() {
-		n := 0
-		for _, g := range m.Value.Elems() {
-			for _, h := range groupHandlers(g).Elems() {
-				word, ok := claudeHandlerBinary(h)
-				if !ok {
-					continue
-				}
-				n++
-				b := bins[word]
-				if b == nil {
-					b = resolveBinary(h, path)
-					bins[word] = b
-					order = append(order, word)
-				}
-				if !slices.Contains(b.Events, m.Key) {
-					b.Events = append(b.Events, m.Key)
-				}
-			}
-		}
-		if n > 0 {
-			st.Events = append(st.Events, m.Key)
-		}
-		if n > 1 {
-			st.Duplicated = append(st.Duplicated, m.Key)
-		}
-	}
-	if len(st.Events) > 0 {
-		for _, ev := range DefaultClaudeEvents {
-			if !slices.Contains(st.Events, ev) {
-				st.Missing = append(st.Missing, ev)
-			}
-		}
-	}
-	for _, w := range order {
-		st.Binaries = append(st.Binaries, *bins[w])
-	}
-	return st, nil
+	st, _, err := claudeSpec.inspectHooks(path)
+	return st, err
 }
 
 // resolveBinary works out which file a handler of ours will run. Relative
 // paths resolve against the project directory (hooks run there) when the
-// file is a project's .claude settings; bare names go through PATH.
-func resolveBinary(h *Node, settingsPath string) *Binary {
+// file is in a project's configDir (".claude"); bare names go through PATH.
+func resolveBinary(h *Node, settingsPath, configDir string) *Binary {
 	cmd, _ := h.Get("command").Str()
 	word, _, dynamic, _ := firstWord(cmd)
 	b := &Binary{Command: word}
@@ -394,7 +244,7 @@ func resolveBinary(h *Node, settingsPath string) *Binary {
 		b.Resolved = p
 	default:
 		dir := filepath.Dir(settingsPath)
-		if filepath.Base(dir) != ".claude" {
+		if filepath.Base(dir) != configDir {
 			b.Problem = "relative path; cannot tell which directory it is relative to"
 			return b
 		}

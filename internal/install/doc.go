@@ -1,11 +1,14 @@
 // Package install adds atreides' hook handlers to an agent host's settings
 // file and removes them again, without ever clobbering what the user has.
 //
-// Claude Code is supported today (InstallClaude, UninstallClaude,
-// InspectClaude). The merge machinery in hooks.go works on the three-level
-// shape that Gemini CLI's settings.json and Codex's hooks.json share
-// (event → matcher group → handler); a new host supplies only its paths,
-// the handler it writes per event, and how to recognise that handler.
+// Claude Code (InstallClaude, UninstallClaude, InspectClaude), Gemini CLI
+// (InstallGemini, ...) and Codex (InstallCodex, ...) are supported. The
+// merge machinery in hooks.go works on the three-level shape their files
+// share (event → matcher group → handler); a host (hostSpec) supplies only
+// its paths, the handler it writes per event, and how to recognise that
+// handler. Gemini's timeout is in milliseconds and its handlers carry the
+// name "atreides"; Codex runs hooks only once the user trusts them, which
+// atreides reports (Report.Notes) but never does for them.
 //
 // Editing rules:
 //
@@ -22,7 +25,7 @@
 //     such a file, so "fixing" it for the user would hide that. A file that
 //     is empty or whitespace-only counts as {}.
 //   - Our handlers are recognised by their command (program named atreides,
-//     arguments starting "hook claude"), never by position. Install appends
+//     arguments starting "hook <host>"), never by position. Install appends
 //     our group at the end of each event's list, updates an existing handler
 //     of ours in place (a new binary path never duplicates it), removes
 //     duplicates of ours and our handlers under events no longer wanted, and

@@ -73,6 +73,9 @@ func loadSettings(path string) (*settingsFile, error) {
 type ParseError struct {
 	Path string
 	Err  *SyntaxError
+	// Note replaces the generic explanation after the position and message
+	// when a host knows better (Gemini CLI accepts comments).
+	Note string
 }
 
 func (e *ParseError) Error() string {
@@ -80,8 +83,11 @@ func (e *ParseError) Error() string {
 	if e.Err.Hint != "" {
 		msg += " (" + e.Err.Hint + ")"
 	}
-	return fmt.Sprintf("%s:%d:%d: not valid JSON: %s; the agent host silently ignores a settings file it cannot parse, so atreides left it untouched: fix the file and run again",
-		e.Path, e.Err.Line, e.Err.Column, msg)
+	note := e.Note
+	if note == "" {
+		note = "the agent host silently ignores a settings file it cannot parse, so atreides left it untouched: fix the file and run again"
+	}
+	return fmt.Sprintf("%s:%d:%d: not valid JSON: %s; %s", e.Path, e.Err.Line, e.Err.Column, msg, note)
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }

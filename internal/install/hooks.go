@@ -1,8 +1,11 @@
 package install
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // This file holds the merge machinery for the three-level hooks shape that
@@ -275,4 +278,234 @@ func removeHooks(root *Node, isOurs isOursFunc) ([]string, error) {
 		root.Delete("hooks")
 	}
 	return removed, nil
+}
+
+// hostSpec is what install, uninstall and inspect need to know about one
+// host beyond the shared three-level shape.
+type hostSpec struct {
+	Host string // as in `atreides hook <Host>` and Report.Host: "claude"
+	Name string // for messages: "Claude Code"
+	// ConfigDir is the project directory holding the host's project-scope
+	// files (".claude"): a relative hook path in a file inside it is
+	// relative to the project, where hooks run.
+	ConfigDir string
+	// Events are the events a complete install registers, for Missing.
+	Events []string
+	// NonEvents are keys under "hooks" that are settings rather than
+	// events (Gemini's "disabled"); inspect does not judge their shape.
+	NonEvents []string
+	// LenientEvents is set when the host skips an event whose value is not
+	// a list (with a warning) instead of rejecting the whole file.
+	LenientEvents bool
+}
+
+// handlerBinary recognises our handler by its command, not its position:
+// a shell-form command hook whose program is named atreides and whose
+// arguments start with "hook <host>". Exec-form handlers (with "args") are
+// never written by us and are left to the user.
+func (s *hostSpec) handlerBinary(h *Node) (bin string, ok bool) {
+	if h.Kind() != KindObject || h.Get("args") != nil {
+		return "", false
+	}
+	if t, _ := h.Get("type").Str(); t != "command" {
+		return "", false
+	}
+	cmd, _ := h.Get("command").Str()
+	word, rest, _, ok := firstWord(cmd)
+	if !ok || !isAtreidesName(baseName(word)) {
+		return "", false
+	}
+	f := strings.Fields(rest)
+	if len(f) < 2 || f[0] != "hook" || f[1] != s.Host {
+		return "", false
+	}
+	return word, true
+}
+
+func (s *hostSpec) isOurs(h *Node) bool {
+	_, ok := s.handlerBinary(h)
+	return ok
+}
+
+// hookCommand is the command string registered for bin.
+func (s *hostSpec) hookCommand(bin string) string {
+	return shellQuote(bin) + " hook " + s.Host
+}
+
+// checkBinaryPath refuses a binary path our handlers could not be found by
+// again, or that would not name the same program from the host's cwd.
+func checkBinaryPath(bin string) error {
+	if !filepath.IsAbs(bin) {
+		// Hooks run from the project dir with the host's PATH; only an
+		// absolute path is sure to name the same program.
+		return fmt.Errorf("install: binary path %q is not absolute", bin)
+	}
+	if !isAtreidesName(filepath.Base(bin)) {
+		// Our handlers are found again by the program name; another name
+		// would make every install add a new handler.
+		return fmt.Errorf("install: binary %q must be named atreides so its hooks can be recognised for update and uninstall", bin)
+	}
+	return nil
+}
+
+// installHooks merges want into the settings file at path: everything of
+// the user's stays in place and in order, a second run changes nothing,
+// and a new binary path updates our handlers in place.
+func (s *hostSpec) installHooks(path, bin string, want []wantGroup) (Report, error) {
+	r := Report{Host: s.Host, Path: path}
+	if path == "" {
+		return r, errors.New("install: no settings path")
+	}
+	f, err := loadSettings(path)
+	if err != nil {
+		return r, err
+	}
+	r.Created = !f.exists
+	hadOurs := false
+	if h, err := hooksObject(f.doc, false); err == nil && h != nil {
+		for _, m := range h.Members() {
+			if countOurs(m.Value, s.isOurs) > 0 {
+				hadOurs = true
+			}
+		}
+	}
+	ch, err := applyHooks(f.doc, want, s.isOurs)
+	if err != nil {
+		return r, &ShapeError{Path: path, Msg: err.Error()}
+	}
+	r.Added, r.Updated, r.Removed = ch.Added, ch.Updated, ch.Removed
+	r.Warnings = s.binaryWarnings(bin)
+	if ch.empty() {
+		// No semantic change: do not rewrite, so a compact or oddly
+		// formatted file keeps its bytes.
+		r.Action = ActionUnchanged
+		return r, nil
+	}
+	r.Action = ActionUpdated
+	if !hadOurs {
+		r.Action = ActionInstalled
+	}
+	if r.Backup, err = f.save(); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+func (s *hostSpec) binaryWarnings(bin string) []string {
+	if p := checkExecutable(bin); p != "" {
+		return []string{fmt.Sprintf("binary %s %s; %s fails open when a hook cannot run", bin, p, s.Name)}
+	}
+	return nil
+}
+
+// uninstallHooks removes exactly the handlers of ours, then the groups,
+// event lists and "hooks" object that their removal left empty. A missing
+// file, or one without our handlers, is not written.
+func (s *hostSpec) uninstallHooks(path string) (Report, error) {
+	r := Report{Host: s.Host, Path: path, Action: ActionNothingToDo}
+	f, err := loadSettings(path)
+	if err != nil {
+		return r, err
+	}
+	if !f.exists {
+		return r, nil
+	}
+	removed, err := removeHooks(f.doc, s.isOurs)
+	if err != nil {
+		return r, &ShapeError{Path: path, Msg: err.Error()}
+	}
+	if len(removed) == 0 {
+		return r, nil
+	}
+	r.Action, r.Removed = ActionRemoved, removed
+	if r.Backup, err = f.save(); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// inspectHooks reports what atreides has installed in a settings file, for
+// doctor. A file that does not parse or has the wrong shape is a finding
+// (Status.Problem), not an error; the error is for failures to inspect at
+// all (e.g. permission denied).
+func (s *hostSpec) inspectHooks(path string) (Status, *Node, error) {
+	st := Status{Host: s.Host, Path: path}
+	f, err := loadSettings(path)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			st.Exists, st.Problem = true, err.Error()
+			return st, nil, nil
+		}
+		return st, nil, err
+	}
+	st.Exists = f.exists
+	return s.inspectDoc(st, f.doc), f.doc, nil
+}
+
+// inspectDoc fills st from a parsed settings document.
+func (s *hostSpec) inspectDoc(st Status, doc *Node) Status {
+	path := st.Path
+	hooks, err := hooksObject(doc, false)
+	if err != nil {
+		st.Problem = (&ShapeError{Path: path, Msg: err.Error()}).Error()
+		return st
+	}
+	for _, m := range hooks.Members() {
+		if m.Value.Kind() == KindArray || slices.Contains(s.NonEvents, m.Key) {
+			continue
+		}
+		msg := fmt.Sprintf("%s is a JSON %s, but it must be a list of matcher groups", jsonPath("hooks", m.Key), m.Value.Kind())
+		if !s.LenientEvents {
+			// The host's schema check rejects this, so nothing in the
+			// file may be in effect.
+			st.Problem = path + ": " + msg
+			return st
+		}
+		st.Notes = append(st.Notes, msg+fmt.Sprintf("; %s skips that event", s.Name))
+	}
+	st.Parses = st.Exists
+	bins := map[string]*Binary{}
+	var order []string
+	for _, m := range hooks.Members() {
+		if m.Value.Kind() != KindArray || slices.Contains(s.NonEvents, m.Key) {
+			continue
+		}
+		n := 0
+		for _, g := range m.Value.Elems() {
+			for _, h := range groupHandlers(g).Elems() {
+				word, ok := s.handlerBinary(h)
+				if !ok {
+					continue
+				}
+				n++
+				b := bins[word]
+				if b == nil {
+					b = resolveBinary(h, path, s.ConfigDir)
+					bins[word] = b
+					order = append(order, word)
+				}
+				if !slices.Contains(b.Events, m.Key) {
+					b.Events = append(b.Events, m.Key)
+				}
+			}
+		}
+		if n > 0 {
+			st.Events = append(st.Events, m.Key)
+		}
+		if n > 1 {
+			st.Duplicated = append(st.Duplicated, m.Key)
+		}
+	}
+	if len(st.Events) > 0 {
+		for _, ev := range s.Events {
+			if !slices.Contains(st.Events, ev) {
+				st.Missing = append(st.Missing, ev)
+			}
+		}
+	}
+	for _, w := range order {
+		st.Binaries = append(st.Binaries, *bins[w])
+	}
+	return st
 }

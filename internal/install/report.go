@@ -29,6 +29,9 @@ type Report struct {
 	Removed  []string `json:"removed,omitempty"` // events that lost our handler
 	Backup   string   `json:"backup,omitempty"`  // copy of the previous content, if any
 	Warnings []string `json:"warnings,omitempty"`
+	// Notes are steps the user still has to take, or facts about the host,
+	// for the hooks to run (Codex's hook trust, Gemini's trusted folders).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // String renders the report for humans, one fact per line.
@@ -59,6 +62,9 @@ func (r Report) String() string {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "\n  warning: %s", w)
 	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "\n  note: %s", n)
+	}
 	return b.String()
 }
 
@@ -81,6 +87,13 @@ type Status struct {
 	Duplicated []string `json:"duplicated,omitempty"`
 	// Binaries are the distinct programs our handlers run.
 	Binaries []Binary `json:"binaries,omitempty"`
+	// Disabled says why the host will not run our hooks although they are
+	// installed (Gemini's hooksConfig.disabled names them, or hooks are
+	// switched off); empty when nothing in this file disables them.
+	Disabled string `json:"disabled,omitempty"`
+	// Notes are facts worth knowing that are not problems (a part of the
+	// file the host skips, comments that keep atreides from editing it).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Installed reports whether every default event has our handler.

@@ -48,29 +48,41 @@ wire_api = "responses"
 	return p
 }
 
-// codexEvents are the Codex events atreides handles.
+// codexEvents are the Codex events `atreides install codex` registers:
+// every event the codex adapter handles.
 var codexEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd"}
 
-// writeCodexHooks writes $HOME/.codex/hooks.json so that every event
-// atreides handles runs `<atreides> hook codex`. It stands in for
-// `atreides install codex` until that exists. User-level hooks need no
-// project trust; Codex still skips them in `exec` unless the run passes
-// --dangerously-bypass-hook-trust (Run does). The timeout is in seconds.
+// writeCodexHooks runs `atreides install codex --user` and checks the
+// $HOME/.codex/hooks.json it writes (next to the config.toml the project
+// made, which install must leave alone). User-level hooks need no project
+// trust; Codex still skips them in `exec` unless the run passes
+// --dangerously-bypass-hook-trust (Run does), which install's notes say.
 func (p *codexProject) writeCodexHooks() {
 	p.t.Helper()
-	hooks := map[string]any{}
-	for _, ev := range codexEvents {
-		timeout := 10
-		if ev == "SessionEnd" {
-			timeout = 3 // Codex clamps SessionEnd hooks to 3 s and says so
-		}
-		group := map[string]any{"hooks": []map[string]any{{"type": "command", "command": p.hookCommand("codex"), "timeout": timeout}}}
-		if ev == "PreToolUse" || ev == "PostToolUse" || ev == "PermissionRequest" {
-			group["matcher"] = "*"
-		}
-		hooks[ev] = []map[string]any{group}
+	config, err := os.ReadFile(p.Path("../home/.codex/config.toml"))
+	if err != nil {
+		p.t.Fatal(err)
 	}
-	p.WriteJSON("../home/.codex/hooks.json", map[string]any{"hooks": hooks})
+	out := p.Atreides("install", "codex", "--user", "--json")
+	if !strings.Contains(out, "dangerously-bypass-hook-trust") || !strings.Contains(out, "/hooks") {
+		p.t.Errorf("install codex does not say how to trust the hooks:\n%s", out)
+	}
+	matchers, handlers := p.installedHooks("../home/.codex/hooks.json", "codex", codexEvents, "codex", "--user")
+	for ev, h := range handlers {
+		want := 10
+		if ev == "SessionEnd" {
+			want = 3 // Codex caps SessionEnd hooks at 3 s
+		}
+		if h.Timeout != want {
+			p.t.Errorf("%s timeout %d s, want %d", ev, h.Timeout, want)
+		}
+	}
+	if m := matchers["PreToolUse"]; !strings.Contains(m, "Bash") || !strings.Contains(m, "apply_patch") || !strings.Contains(m, "mcp__") {
+		p.t.Errorf("PreToolUse matcher %q misses a judged tool", m)
+	}
+	if after, err := os.ReadFile(p.Path("../home/.codex/config.toml")); err != nil || string(after) != string(config) {
+		p.t.Errorf("install codex changed config.toml:\n%s", after)
+	}
 }
 
 // Run runs `codex exec prompt` headless with hooks trusted and Codex's own

@@ -43,24 +43,29 @@ func newGeminiProject(t *testing.T, script fg.Script) *geminiProject {
 	return p
 }
 
-// geminiEvents are the Gemini events atreides handles; the model events
-// (BeforeModel, AfterModel, BeforeToolSelection) are left out on purpose.
-var geminiEvents = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "PreCompress", "Notification", "SessionEnd"}
+// geminiEvents are the Gemini events `atreides install gemini` registers.
+// PreCompress (fired before every model turn by 0.61.0, advisory only),
+// Notification and the model events are left out on purpose.
+var geminiEvents = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"}
 
-// writeGeminiHooks writes the project's .gemini/settings.json so that every
-// event atreides handles runs `<atreides> hook gemini`. It stands in for
-// `atreides install gemini` until that exists; Gemini's hook timeout is in
-// milliseconds.
+// writeGeminiHooks runs `atreides install gemini --project` and checks the
+// project's .gemini/settings.json it writes: every event atreides handles
+// runs `<atreides> hook gemini` under the stable name "atreides", with
+// Gemini's timeout in milliseconds, BeforeTool limited to the judged tools.
 func (p *geminiProject) writeGeminiHooks() {
 	p.t.Helper()
-	hooks := map[string]any{}
-	for _, ev := range geminiEvents {
-		hooks[ev] = []map[string]any{{
-			"matcher": "*",
-			"hooks":   []map[string]any{{"type": "command", "name": "atreides", "command": p.hookCommand("gemini"), "timeout": 10000}},
-		}}
+	matchers, handlers := p.installedHooks(".gemini/settings.json", "gemini", geminiEvents, "gemini", "--project")
+	for ev, h := range handlers {
+		if h.Name != "atreides" || h.Timeout != 10000 {
+			p.t.Errorf("%s handler: name %q, timeout %d; want atreides, 10000 ms", ev, h.Name, h.Timeout)
+		}
 	}
-	p.WriteJSON(".gemini/settings.json", map[string]any{"hooks": hooks})
+	if m := matchers["BeforeTool"]; !strings.Contains(m, "run_shell_command") || !strings.HasPrefix(m, "^(") {
+		p.t.Errorf("BeforeTool matcher %q does not anchor the judged tools", m)
+	}
+	if m := matchers["AfterTool"]; m != "*" {
+		p.t.Errorf("AfterTool matcher %q, want *", m)
+	}
 }
 
 // Run runs `gemini -p prompt` headless (yolo, so only hooks can stop a

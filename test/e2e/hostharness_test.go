@@ -211,10 +211,69 @@ func (p *hostProject) Atreides(args ...string) string {
 	return string(out)
 }
 
-// hookCommand is the hook command line for a host, with the binary's path
-// quoted for the shell the host runs it with.
+// hookCommand is the hook command line `atreides install` writes for a
+// host: the binary's path, quoted for the shell the host runs it with when
+// it needs quoting.
 func (p *hostProject) hookCommand(host string) string {
-	return "'" + strings.ReplaceAll(p.atreides, "'", `'\''`) + "' hook " + host
+	bin := p.atreides
+	if strings.ContainsFunc(bin, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
+	}) {
+		bin = "'" + strings.ReplaceAll(bin, "'", `'\''`) + "'"
+	}
+	return bin + " hook " + host
+}
+
+// hookHandler is one handler in a hooks file, as the hosts read it.
+type hookHandler struct {
+	Type    string `json:"type"`
+	Name    string `json:"name"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
+}
+
+// installedHooks runs `atreides install <args>` and checks the file it
+// wrote (rel, relative to the project) is strict JSON in which every event
+// of events has exactly one matcher group holding exactly one handler, of
+// type command, running `<atreides> hook <host>`. It returns each event's
+// matcher and handler for host-specific checks.
+func (p *hostProject) installedHooks(rel, host string, events []string, args ...string) (map[string]string, map[string]hookHandler) {
+	p.t.Helper()
+	out := p.Atreides(append([]string{"install"}, args...)...)
+	p.t.Logf("atreides install %s:\n%s", strings.Join(args, " "), out)
+	data, err := os.ReadFile(p.Path(rel))
+	if err != nil {
+		p.t.Fatalf("atreides install wrote no %s: %v", rel, err)
+	}
+	var doc struct {
+		Hooks map[string][]struct {
+			Matcher *string       `json:"matcher"`
+			Hooks   []hookHandler `json:"hooks"`
+		} `json:"hooks"`
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	if err := dec.Decode(&doc); err != nil || dec.More() {
+		p.t.Fatalf("%s is not valid JSON of the hooks shape: %v\n%s", rel, err, data)
+	}
+	matchers, handlers := map[string]string{}, map[string]hookHandler{}
+	for _, ev := range events {
+		groups := doc.Hooks[ev]
+		if len(groups) != 1 || len(groups[0].Hooks) != 1 {
+			p.t.Fatalf("%s: event %s has %d groups, want 1 with 1 handler\n%s", rel, ev, len(groups), data)
+		}
+		h := groups[0].Hooks[0]
+		if h.Type != "command" || h.Command != p.hookCommand(host) || h.Timeout <= 0 {
+			p.t.Errorf("%s: %s handler = %+v, want a command hook running %q with a timeout", rel, ev, h, p.hookCommand(host))
+		}
+		if m := groups[0].Matcher; m != nil {
+			matchers[ev] = *m
+		}
+		handlers[ev] = h
+	}
+	if len(doc.Hooks) != len(events) {
+		p.t.Errorf("%s registers %d events, want %d (%v)", rel, len(doc.Hooks), len(events), events)
+	}
+	return matchers, handlers
 }
 
 // hostRun is the outcome of one host run.

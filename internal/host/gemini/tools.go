@@ -3,6 +3,7 @@ package gemini
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/atreides-dev/atreides/internal/event"
 )
@@ -25,6 +26,17 @@ var toolNames = map[string]event.ToolName{
 	"invoke_agent":        event.Delegate,
 	"delegate_to_agent":   event.Delegate, // older name of invoke_agent
 	"write_todos":         event.Todo,
+}
+
+// JudgedTools are the Gemini CLI tools atreides has a normalized name for,
+// sorted; install limits BeforeTool to these (and MCP tools).
+func JudgedTools() []string {
+	names := make([]string, 0, len(toolNames))
+	for n := range toolNames {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // toolInput holds the input fields atreides looks at in any tool.

@@ -1,0 +1,197 @@
+package install
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Codex CLI (0.169.0) reads hooks from hooks.json next to each config
+// layer, in Claude Code's event → matcher group → handler shape with the
+// timeout in seconds. Two trust gates decide whether they run, and atreides
+// deliberately leaves both to the user (they are security decisions, and
+// config.toml is not ours to edit):
+//
+//   - every non-managed hook must be trusted by its hash, recorded when the
+//     user reviews it under /hooks in an interactive session; `codex exec`
+//     silently skips an untrusted hook unless the run passes
+//     --dangerously-bypass-hook-trust;
+//   - <project>/.codex/hooks.json loads only in a trusted project:
+//     [projects."<abs path>"] trust_level = "trusted" in
+//     ~/.codex/config.toml.
+//
+// Install therefore says what is left to do in Report.Notes.
+
+// CodexHome is the directory Codex keeps its user configuration in:
+// $CODEX_HOME when set (pass its value as env), else ~/.codex.
+func CodexHome(env, home string) string {
+	if env != "" {
+		return env
+	}
+	return filepath.Join(home, ".codex")
+}
+
+// CodexHooksPath returns the Codex hooks file of a scope: ScopeUser is
+// <codexHome>/hooks.json (see CodexHome), ScopeProject
+// <project>/.codex/hooks.json. Codex has no local scope; it returns "" for
+// it and for an unknown scope.
+func CodexHooksPath(scope Scope, projectDir, codexHome string) string {
+	switch scope {
+	case ScopeProject:
+		return filepath.Join(projectDir, ".codex", "hooks.json")
+	case ScopeUser:
+		return filepath.Join(codexHome, "hooks.json")
+	}
+	return ""
+}
+
+// CodexJudgedTools are the Codex tool names the codex adapter judges
+// (internal/host/codex/tools.go): its shell tools, which Codex reports to
+// hooks as "Bash", and apply_patch. MCP tools ("mcp__<server>__<tool>")
+// are matched by prefix.
+var CodexJudgedTools = []string{"Bash", "apply_patch"}
+
+// codexJudgedMatcher is anchored because Codex tests a matcher with any
+// character outside plain names as an unanchored (Rust) regex; "*" alone
+// means all.
+func codexJudgedMatcher() string {
+	return "^(" + strings.Join(CodexJudgedTools, "|") + ")$|^mcp__"
+}
+
+// DefaultCodexEvents are the events atreides registers for with Codex, in
+// the order it writes them: every event the codex adapter handles.
+// StopFailure and Interrupt are left out: there is nothing to decide.
+var DefaultCodexEvents = []string{
+	"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
+	"PostToolUse", "Stop", "SubagentStart", "SubagentStop", "PreCompact",
+	"PostCompact", "SessionEnd",
+}
+
+// CodexSessionEndTimeoutSeconds is the cap Codex puts on SessionEnd hooks
+// (it clamps a longer timeout and prints a warning), so it is written as is.
+const CodexSessionEndTimeoutSeconds = 3
+
+// codexMatcher is the matcher written per event. PostToolUse matches every
+// tool ("*"): history and error recognition need every call.
+func codexMatcher(event string) (string, bool) {
+	switch event {
+	case "PreToolUse", "PermissionRequest":
+		return codexJudgedMatcher(), true
+	case "PostToolUse":
+		return "*", true
+	}
+	return "", slices.Contains(DefaultCodexEvents, event)
+}
+
+// CodexOptions configures InstallCodex.
+type CodexOptions struct {
+	HooksPath      string   // see CodexHooksPath
+	BinaryPath     string   // absolute path of the atreides binary
+	TimeoutSeconds int      // 0 means DefaultTimeoutSeconds; SessionEnd gets at most 3
+	Events         []string // nil means DefaultCodexEvents
+	// Scope is which file HooksPath is; it only chooses the notes. For
+	// ScopeProject, ProjectDir names the project to trust.
+	Scope      Scope
+	ProjectDir string
+}
+
+// codexSpec is Codex for the shared install machinery.
+var codexSpec = &hostSpec{Host: "codex", Name: "Codex", ConfigDir: ".codex", Events: DefaultCodexEvents}
+
+// CodexCommand is the command string registered for bin.
+func CodexCommand(bin string) string { return codexSpec.hookCommand(bin) }
+
+// InstallCodex registers `<bin> hook codex` in a Codex hooks.json, with the
+// same guarantees as InstallClaude. It never touches config.toml: the
+// report's Notes say how to trust the hooks (and the project).
+func InstallCodex(opts CodexOptions) (Report, error) {
+	want, err := codexWant(opts)
+	if err != nil {
+		return Report{Host: codexSpec.Host, Path: opts.HooksPath}, err
+	}
+	r, err := codexSpec.installHooks(opts.HooksPath, opts.BinaryPath, want)
+	if err != nil {
+		return r, err
+	}
+	r.Notes = CodexTrustNotes(opts.Scope, opts.ProjectDir)
+	return r, nil
+}
+
+// CodexTrustNotes says what the user must do before Codex runs hooks from
+// a file of the given scope.
+func CodexTrustNotes(scope Scope, projectDir string) []string {
+	notes := []string{
+		"Codex runs a hook only after you trust it: start `codex` interactively and trust atreides's hooks under /hooks (trust is tied to each hook's exact definition, so trust them again after installing with another binary path or timeout)",
+		"`codex exec` silently skips untrusted hooks; pass --dangerously-bypass-hook-trust to run them for one invocation",
+	}
+	if scope == ScopeProject {
+		p := projectDir
+		if p == "" {
+			p = "<project>"
+		}
+		notes = append(notes, fmt.Sprintf("Codex loads .codex/hooks.json only in a trusted project: trust it when Codex asks, or add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml (atreides does not edit config.toml)", p))
+	}
+	return notes
+}
+
+func codexWant(opts CodexOptions) ([]wantGroup, error) {
+	if opts.HooksPath == "" {
+		return nil, errors.New("install: no hooks path")
+	}
+	bin := opts.BinaryPath
+	if err := checkBinaryPath(bin); err != nil {
+		return nil, err
+	}
+	timeout := opts.TimeoutSeconds
+	if timeout == 0 {
+		timeout = DefaultTimeoutSeconds
+	}
+	if timeout < 0 {
+		return nil, fmt.Errorf("install: negative timeout %d", timeout)
+	}
+	events := opts.Events
+	if events == nil {
+		events = DefaultCodexEvents
+	}
+	if len(events) == 0 {
+		return nil, errors.New("install: no events selected")
+	}
+	var want []wantGroup
+	seen := map[string]bool{}
+	for _, ev := range events {
+		m, ok := codexMatcher(ev)
+		if !ok {
+			return nil, fmt.Errorf("install: atreides does not handle the Codex event %q (supported: %s)", ev, strings.Join(DefaultCodexEvents, ", "))
+		}
+		if seen[ev] {
+			continue
+		}
+		seen[ev] = true
+		t := timeout
+		if ev == "SessionEnd" {
+			t = min(t, CodexSessionEndTimeoutSeconds)
+		}
+		want = append(want, wantGroup{Event: ev, Matcher: m, Handler: NewObject(
+			Member{Key: "type", Value: NewString("command")},
+			Member{Key: "command", Value: NewString(CodexCommand(bin))},
+			Member{Key: "timeout", Value: NewInt(t)},
+		)})
+	}
+	return want, nil
+}
+
+// UninstallCodex removes exactly the handlers of ours from a Codex
+// hooks.json (see UninstallClaude).
+func UninstallCodex(path string) (Report, error) {
+	return codexSpec.uninstallHooks(path)
+}
+
+// InspectCodex reports what atreides has installed in a Codex hooks.json,
+// for doctor (see InspectClaude). Whether Codex trusts the hooks is
+// recorded by Codex itself and not inspected here.
+func InspectCodex(path string) (Status, error) {
+	st, _, err := codexSpec.inspectHooks(path)
+	return st, err
+}

@@ -1,0 +1,211 @@
+package install
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/gemini"
+)
+
+func TestGeminiSettingsPath(t *testing.T) {
+	for sc, want := range map[Scope]string{
+		ScopeProject: "/p/.gemini/settings.json",
+		ScopeUser:    "/h/.gemini/settings.json",
+		ScopeLocal:   "",
+	} {
+		if got := GeminiSettingsPath(sc, "/p", "/h"); got != want {
+			t.Errorf("%v: %q, want %q", sc, got, want)
+		}
+	}
+}
+
+// The events and tools written must be ones the gemini adapter handles.
+func TestGeminiEventsAndToolsMatchAdapter(t *testing.T) {
+	for _, ev := range append(slices.Clone(DefaultGeminiEvents), geminiOptionalEvents...) {
+		payload := fmt.Sprintf(`{"hook_event_name":%q,"tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, ev)
+		e, err := gemini.Decode([]byte(payload), "", time.Now())
+		if err != nil || e.Kind == event.Unknown {
+			t.Errorf("adapter does not handle %s: %v %v", ev, e.Kind, err)
+		}
+	}
+	for _, ev := range []string{"PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection", "Notification"} {
+		if slices.Contains(DefaultGeminiEvents, ev) {
+			t.Errorf("%s is registered by default", ev)
+		}
+	}
+	for _, tool := range GeminiJudgedTools {
+		if tt, _ := gemini.NormalizeTool(tool, nil, nil); tt.Name == event.Other {
+			t.Errorf("%s is not a tool the adapter judges", tool)
+		}
+	}
+	re := regexp.MustCompile(geminiJudgedMatcher()) // Go's RE2 accepts what JavaScript does here
+	for name, want := range map[string]bool{
+		"run_shell_command": true, "read_file": true, "write_file": true, "replace": true,
+		"mcp_github_create_issue": true,
+		"activate_skill":          false, "enter_plan_mode": false, "x_read_file": false,
+		"read_file_fast": false, "update_topic": false,
+	} {
+		if re.MatchString(name) != want {
+			t.Errorf("BeforeTool matcher on %s: %v, want %v", name, !want, want)
+		}
+	}
+}
+
+func TestInstallGeminiHandlerShape(t *testing.T) {
+	path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
+	r, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: "/home/me/my tools/atreides", TimeoutMillis: 7000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "trusted folder") {
+		t.Errorf("notes = %q", r.Notes)
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Matcher *string
+			Hooks   []map[string]any
+		}
+	}
+	if err := json.Unmarshal(readFile(t, path), &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range DefaultGeminiEvents {
+		g := s.Hooks[ev]
+		if len(g) != 1 || len(g[0].Hooks) != 1 {
+			t.Fatalf("%s: %+v", ev, g)
+		}
+		h := g[0].Hooks[0]
+		want := map[string]any{"type": "command", "name": "atreides", "command": "'/home/me/my tools/atreides' hook gemini", "timeout": 7000.0}
+		if fmt.Sprint(h) != fmt.Sprint(want) {
+			t.Errorf("%s handler %v, want %v", ev, h, want)
+		}
+		switch ev {
+		case "BeforeTool":
+			if g[0].Matcher == nil || *g[0].Matcher != geminiJudgedMatcher() {
+				t.Errorf("BeforeTool matcher %v", g[0].Matcher)
+			}
+		case "AfterTool":
+			if g[0].Matcher == nil || *g[0].Matcher != "*" {
+				t.Errorf("AfterTool matcher %v", g[0].Matcher)
+			}
+		default:
+			if g[0].Matcher != nil {
+				t.Errorf("%s has matcher %q", ev, *g[0].Matcher)
+			}
+		}
+	}
+	// The default timeout is ten seconds, in milliseconds.
+	path2 := GeminiSettingsPath(ScopeUser, "", t.TempDir())
+	if _, err := InstallGemini(GeminiOptions{SettingsPath: path2, BinaryPath: testBin, Scope: ScopeUser}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readFile(t, path2)), `"timeout": 10000`) {
+		t.Errorf("default timeout not 10000 ms:\n%s", readFile(t, path2))
+	}
+}
+
+// "disabled" and the other hooksConfig-like keys under "hooks" are not
+// events: install and uninstall leave them, and inspect does not call them
+// malformed.
+func TestGeminiKeepsNonEventKeys(t *testing.T) {
+	in := `{"hooks": {"disabled": ["lint"], "enabled": true, "AfterModel": {"bad": 1}}}`
+	path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
+	writeAt(t, path, &in)
+	// AfterModel is not a list: Gemini skips it; atreides leaves it alone.
+	if _, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := InspectGemini(path)
+	if err != nil || !st.Parses || !st.Installed() || len(st.Notes) != 1 || !strings.Contains(st.Notes[0], "hooks.AfterModel") {
+		t.Errorf("inspect = %+v, %v", st, err)
+	}
+	if _, err := UninstallGemini(path); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := Parse([]byte(in))
+	b, err := Parse(readFile(t, path))
+	if err != nil || !Equal(a, b) {
+		t.Errorf("uninstall did not restore the value: %s", readFile(t, path))
+	}
+}
+
+func TestInspectGeminiDisabled(t *testing.T) {
+	for _, tc := range []struct {
+		name, extra    string
+		disabled, note string
+	}{
+		{"listed", `"hooksConfig": {"disabled": ["lint", "atreides"]},`, `hooksConfig.disabled lists "atreides"`, ""},
+		{"hooks off", `"hooksConfig": {"enabled": false},`, "hooksConfig.enabled is false", ""},
+		{"other name", `"hooksConfig": {"disabled": ["lint"]},`, "", ""},
+		{"legacy key", ``, "", `hooks.disabled lists "atreides"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
+			if _, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin}); err != nil {
+				t.Fatal(err)
+			}
+			data := string(readFile(t, path))
+			data = strings.Replace(data, "{", "{"+tc.extra, 1)
+			if tc.name == "legacy key" {
+				data = strings.Replace(data, `"hooks": {`, `"hooks": {"disabled": ["atreides"],`, 1)
+			}
+			writeAt(t, path, &data)
+			st, err := InspectGemini(path)
+			if err != nil || !st.Installed() {
+				t.Fatalf("inspect = %+v, %v", st, err)
+			}
+			if !strings.Contains(st.Disabled, tc.disabled) || (tc.disabled == "") != (st.Disabled == "") {
+				t.Errorf("Disabled = %q, want %q", st.Disabled, tc.disabled)
+			}
+			if tc.note != "" && (len(st.Notes) != 1 || !strings.Contains(st.Notes[0], tc.note)) {
+				t.Errorf("Notes = %q, want %q", st.Notes, tc.note)
+			}
+		})
+	}
+}
+
+// Gemini strips comments before parsing settings.json: doctor inspects such
+// a file as Gemini reads it, install and uninstall refuse to edit it (the
+// comments would be lost) and say why.
+func TestGeminiSettingsWithComments(t *testing.T) {
+	in := "{\n  // installed by atreides\n  \"hooks\": {\n    /* ours */ \"AfterAgent\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"/opt/atreides/bin/atreides hook gemini // not a comment\"}]}]\n  }\n}\n"
+	path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
+	writeAt(t, path, &in)
+	for _, op := range []func() error{
+		func() error { return second(InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin})) },
+		func() error { return second(UninstallGemini(path)) },
+	} {
+		err := op()
+		if err == nil || !strings.Contains(err.Error(), path+":2:3:") || !strings.Contains(err.Error(), "Gemini CLI accepts comments") {
+			t.Errorf("error = %v", err)
+		}
+	}
+	if got := readFile(t, path); string(got) != in {
+		t.Error("file modified")
+	}
+	st, err := InspectGemini(path)
+	if err != nil || !st.Parses || !slices.Equal(st.Events, []string{"AfterAgent"}) || len(st.Notes) != 1 || !strings.Contains(st.Notes[0], "comments") {
+		t.Errorf("inspect = %+v, %v", st, err)
+	}
+}
+
+func TestStripJSONComments(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a": "//x"} // c`:        `{"a": "//x"}     `,
+		"{/* a\nb */\"k\": 1}":     "{    \n    \"k\": 1}",
+		`{"a": "\"/*"} /*x*/`:      `{"a": "\"/*"}      `,
+		`{"u": "http://x"}`:        `{"u": "http://x"}`,
+		"// only\n{}":              "       \n{}",
+		`{"s": "a\\"} // trailing`: `{"s": "a\\"}            `,
+	} {
+		if got := string(stripJSONComments([]byte(in))); got != want {
+			t.Errorf("strip(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
