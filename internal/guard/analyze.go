@@ -16,6 +16,9 @@ const (
 	maxDepth = 16      // nested shells, evals, substitutions
 	maxSteps = 20000   // simple commands and words examined
 	maxText  = 1 << 20 // bytes of derived script text re-parsed
+	// maxDerivedWords bounds the words of commands that carriers derive
+	// (sh -c, eval, "$@", find -exec, xargs, parallel).
+	maxDerivedWords = 16384
 )
 
 // taint records where data came from, for pipe-to-shell and exfiltration.
@@ -57,6 +60,8 @@ type word struct {
 	// came from the environment the guard assumes ($TMPDIR).
 	viaVar bool
 	envDep bool
+	// viaPos: the text came from a positional parameter ($1, "$@").
+	viaPos bool
 }
 
 func (w word) display() string {
@@ -125,6 +130,10 @@ type analyzer struct {
 	res   Result
 	cmds  []string
 	steps int
+	// derived counts the words of commands below the top level.
+	derived int
+	// src is the script being walked (arithmetic commands re-read it).
+	src string
 	// stop is set when a limit was hit; the verdict is then at least ask.
 	stop bool
 
@@ -158,7 +167,12 @@ func (a *analyzer) fireRule(r *Rule, c *Cmd, detail string) {
 		return
 	}
 	reason := r.Reason
-	if detail != "" {
+	switch {
+	case detail != "" && strings.Contains(detail, "ask the user"):
+		// The detail is already a full instruction (secret paths):
+		// appending the rule's generic sentence would say it twice.
+		reason = detail
+	case detail != "":
 		reason = detail + ": " + reason
 	}
 	a.res = Result{Verdict: v, Rule: r.ID, Category: r.Category, Reason: reason}
@@ -199,6 +213,9 @@ func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
 		a.parseFailure(src, sc, depth, err)
 		return feed{t: tUnknown}
 	}
+	saved := a.src
+	a.src = src
+	defer func() { a.src = saved }()
 	return a.stmts(f.Stmts, sc, depth, in)
 }
 
@@ -315,7 +332,10 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 	case *syntax.DeclClause:
 		a.decl(x, sc, depth)
 	case *syntax.TimeClause:
-		return a.stmt(x.Stmt, sc, depth, in)
+		return a.stmt(timeBody(x.Stmt), sc, depth, in)
+	case *syntax.ArithmCmd:
+		a.walkSubst(x, sc, depth)
+		a.arithAsCommand(x, sc, depth)
 	case *syntax.CoprocClause:
 		return a.stmt(x.Stmt, sc.clone(), depth, in)
 	case *syntax.TestDecl:
@@ -325,6 +345,54 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 		a.walkSubst(x, sc, depth)
 	}
 	return feed{}
+}
+
+// timeBody drops the options bash's `time` keyword accepts (`-p`, `--`)
+// that the parser leaves in the timed command's words.
+func timeBody(st *syntax.Stmt) *syntax.Stmt {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st == nil {
+		return st
+	}
+	k := 0
+	for k < len(ce.Args) && (ce.Args[k].Lit() == "-p" || ce.Args[k].Lit() == "--") {
+		k++
+	}
+	if k == 0 {
+		return st
+	}
+	if k == len(ce.Args) && len(ce.Assigns) == 0 {
+		return nil
+	}
+	c2 := *ce
+	c2.Args = ce.Args[k:]
+	s2 := *st
+	s2.Cmd = &c2
+	if len(c2.Args) > 0 && c2.Args[0].Lit() == "!" {
+		// `time -p -- ! cmd`: the negation applies to the command.
+		c2.Args = c2.Args[1:]
+		if len(c2.Args) == 0 {
+			return nil
+		}
+	}
+	return &s2
+}
+
+// arithAsCommand: `((cmd))` is an arithmetic command in bash but two
+// nested subshells in POSIX sh (dash, busybox ash), so text that parses
+// as a command there is judged as one.
+func (a *analyzer) arithAsCommand(x *syntax.ArithmCmd, sc *scope, depth int) {
+	lo, hi := int(x.Left.Offset())+2, int(x.Right.Offset())
+	if lo >= hi || hi > len(a.src) || depth+1 > maxDepth {
+		return
+	}
+	body := a.src[lo:hi]
+	if !strings.ContainsAny(body, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return
+	}
+	if f, err := parse(body); err == nil {
+		a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
+	}
 }
 
 // walkSubst evaluates command and process substitutions anywhere under n.
@@ -746,6 +814,9 @@ func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth in
 			}
 			return
 		}
+		if x.Param != nil && isPositional(x.Param.Value) {
+			fb.cur.viaPos = true
+		}
 		w, ok := a.param(x, sc, depth)
 		if !ok && w.dyn && w.hasGuess && !w.stream {
 			// x=$(printf ...); "$x": the value is the computed guess.
@@ -810,6 +881,10 @@ func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth in
 		fb.guessOK = false
 		fb.cur.dyn = true
 	}
+}
+
+func isPositional(name string) bool {
+	return name == "@" || name == "*" || name != "" && name[0] >= '1' && name[0] <= '9'
 }
 
 func tildeRest(v string) (string, bool) {

@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -54,6 +55,12 @@ done:
 	if len(inner) == 0 {
 		inner = []word{lit("echo")}
 	}
+	if repl != "" && !anyContains(inner, repl) {
+		// -i/-I without the token in the command: GNU xargs then runs
+		// the command bare, but the token was meant for the input
+		// (a misplaced `{}`); judge it as if the input were appended.
+		repl = ""
+	}
 	return a.exec(substitute(inner, repl, true), env, sc, depth, feed{t: tUnknown})
 }
 
@@ -79,81 +86,318 @@ func substitute(argv []word, repl string, appendIfNone bool) []word {
 	return out
 }
 
-func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	args := c.Args
+// parallelOpts is what hParallel learns from GNU parallel's options.
+type parallelOpts struct {
+	dry, info, remote, workdir, rpl bool
+}
+
+// parallelValued are GNU parallel options that take a separate value.
+var parallelValued = map[string]bool{
+	"--nice": true, "--rpl": true, "-j": true, "-n": true, "-N": true, "-S": true, "--sshlogin": true,
+	"--jobs": true, "--max-args": true, "--header": true, "--env": true, "-I": true, "--colsep": true,
+	"-C": true, "--delay": true, "--timeout": true, "--retries": true, "--tag-string": true, "--tagstring": true,
+	"--workdir": true, "--wd": true, "-L": true, "-P": true, "-s": true, "-d": true, "--delimiter": true,
+	"-a": true, "--arg-file": true, "--basefile": true, "--results": true, "--res": true, "--joblog": true,
+	"--tmpdir": true, "--slf": true, "--sshloginfile": true, "--replace": true,
+}
+
+// parallelMaxJobs bounds the jobs judged one by one (the Cartesian product
+// of the ::: sources); more is reported as too complex rather than
+// silently judging a sample.
+const parallelMaxJobs = 1024
+
+func parseParallelOpts(args []word) (parallelOpts, int) {
+	var o parallelOpts
 	i := 0
-	dry := false
 	for i < len(args) {
 		s := args[i].s
 		if args[i].dyn || s == "" || s[0] != '-' || s == ":::" || s == "::::" {
 			break
 		}
 		i++
-		switch s {
-		case "--dry-run", "--dryrun":
-			dry = true
-		case "--nice", "--rpl", "-j", "-n", "-N", "-S", "--sshlogin", "--jobs", "--max-args", "--header", "--env", "-I", "--colsep", "-C", "--delay", "--timeout", "--retries", "--tag-string", "--tagstring", "--workdir", "--wd", "-L", "-P", "-s", "-d", "--delimiter", "-a", "--arg-file", "--basefile", "--results", "--joblog", "--tmpdir":
+		if s == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(s, "=")
+		switch {
+		case name == "--dry-run" || name == "--dryrun":
+			o.dry = true
+		case name == "--version" || name == "--help" || name == "-h":
+			o.info = true
+		case name == "-S" || name == "--sshlogin" || name == "--slf" || name == "--sshloginfile" || strings.HasPrefix(s, "-S"):
+			o.remote = true
+		case name == "--workdir" || name == "--wd":
+			o.workdir = true
+		case name == "--rpl":
+			o.rpl = true
+		}
+		if parallelValued[s] {
 			i++
 		}
 	}
-	tmpl := at(args, i)
-	var sources []word
-	sawSep := false
+	return o, i
+}
+
+func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	o, i := parseParallelOpts(c.Args)
+	tmpl := at(c.Args, i)
+	var sources [][]word
+	fromStdin := true
 	for j, w := range tmpl {
-		if !w.dyn && (w.s == ":::" || w.s == "::::" || w.s == ":::+" || w.s == "::::+") {
-			sources = tmpl[j+1:]
+		if !w.dyn && isParallelSep(w.s) {
+			sources = parallelSources(tmpl[j:])
 			tmpl = tmpl[:j]
-			sawSep = true
+			fromStdin = false
 			break
 		}
 	}
-	if c.Has("--version", "--help", "-h") || (sawSep && len(tmpl) == 0 && len(sources) == 0) {
-		return feed{t: tUnknown}
+	if o.info && len(tmpl) == 0 && fromStdin {
+		return feed{t: tUnknown} // --version / --help alone: nothing runs
 	}
-	if dry {
-		for _, w := range tmpl {
-			if strings.Contains(w.s, "{=") {
-				a.fire("dynamic.code", c, "parallel {= perl =} expression")
-			}
-		}
+	// Custom replacement strings (--rpl) and {= =} are Perl code run by
+	// parallel itself, even for a dry run; a remote --workdir makes
+	// parallel run its own setup commands on the host.
+	if o.rpl || o.workdir && o.remote || anyContains(tmpl, "{=") {
+		a.fire("dynamic.stream-command", c, "parallel runs code of its own (--rpl, {= =}, remote --workdir)")
 		return feed{t: tUnknown}
 	}
 	if len(tmpl) == 0 {
-		switch {
-		case len(sources) > 0:
-			for _, s := range sources {
-				a.runText(c, s, sc.clone(), depth, "parallel")
-			}
-		case in.known:
-			a.runFeed(c, in, sc, depth)
-		default:
-			a.fire("dynamic.stream-command", c, "parallel runs commands read from stdin")
-		}
+		a.parallelCommands(c, sources, fromStdin, sc, depth)
 		return feed{t: tUnknown}
 	}
-	for _, w := range tmpl {
-		if strings.Contains(w.s, "{=") {
-			a.fire("dynamic.code", c, "parallel {= perl =} expression")
+	if o.dry {
+		return feed{t: tUnknown} // only prints the commands
+	}
+	vals := parallelJobs(sources)
+	if len(vals) > parallelMaxJobs {
+		a.fire("parse.too-complex", c, "parallel starts more than "+strconv.Itoa(parallelMaxJobs)+" jobs")
+		return feed{t: tUnknown}
+	}
+	switch {
+	case fromStdin:
+		vals = []word{streamWord("")}
+	case len(vals) == 0:
+		// An empty source starts no job; the template is still what
+		// the agent means to run.
+		vals = []word{{}}
+	}
+	if a.parallelShell(c, tmpl, env, vals, sc, depth) {
+		return feed{t: tUnknown}
+	}
+	if fromStdin && parallelRmOptions(tmpl) {
+		a.fire("dynamic.stream-command", c, "a value read from stdin lands in rm's options")
+	}
+	for k, v := range vals {
+		if k >= 32 {
+			break // the rest repeat the same template
+		}
+		a.exec(replaceParallel(tmpl, v), env, sc.clone(), depth+1, feed{t: tUnknown})
+	}
+	return feed{t: tUnknown}
+}
+
+func isParallelSep(s string) bool {
+	return s == ":::" || s == "::::" || s == ":::+" || s == "::::+"
+}
+
+func anyContains(ws []word, sub string) bool {
+	for _, w := range ws {
+		if strings.Contains(w.s, sub) {
+			return true
 		}
 	}
-	var vals []word
-	for _, s := range sources {
-		if !s.dyn && (s.s == ":::" || s.s == "::::" || s.s == ":::+") {
+	return false
+}
+
+// parallelSources splits `::: a b ::: c d` into its input sources. A
+// `::::` source names files, whose lines are unknown.
+func parallelSources(ws []word) [][]word {
+	var out [][]word
+	for _, w := range ws {
+		if !w.dyn && isParallelSep(w.s) {
+			out = append(out, nil)
+			if strings.HasPrefix(w.s, "::::") {
+				out[len(out)-1] = []word{streamWord("")}
+			}
 			continue
 		}
-		vals = append(vals, s)
-		if len(vals) >= 32 {
+		if len(out) > 0 && !(len(out[len(out)-1]) == 1 && out[len(out)-1][0].stream) {
+			out[len(out)-1] = append(out[len(out)-1], w)
+		}
+	}
+	return out
+}
+
+// parallelJobs lists the values of the jobs parallel starts: one per
+// combination of the sources (their Cartesian product). Combinations
+// join their values like parallel appends them.
+func parallelJobs(sources [][]word) []word {
+	total := 1
+	for _, s := range sources {
+		total *= max(len(s), 1)
+		if total > parallelMaxJobs {
+			return make([]word, parallelMaxJobs+1) // over budget; only the length is used
+		}
+	}
+	jobs := []word{{}}
+	first := true
+	for _, s := range sources {
+		if len(s) == 0 {
+			continue
+		}
+		var next []word
+		for _, j := range jobs {
+			for _, v := range s {
+				if first {
+					next = append(next, v)
+					continue
+				}
+				nj := j
+				nj.s += " " + v.s
+				nj.dyn = nj.dyn || v.dyn
+				nj.stream = nj.stream || v.stream
+				next = append(next, nj)
+			}
+		}
+		jobs, first = next, false
+	}
+	if first {
+		return nil
+	}
+	return jobs
+}
+
+// parallelCommands judges `parallel ::: CMD...` (each value is a command
+// line) and `parallel` reading command lines from stdin. parallel expands
+// its replacement strings inside stdin lines, so a command stream is
+// never fully known, even from a literal producer.
+func (a *analyzer) parallelCommands(c *Cmd, sources [][]word, fromStdin bool, sc *scope, depth int) {
+	if fromStdin {
+		a.fire("dynamic.stream-command", c, "parallel runs command lines read from stdin")
+		return
+	}
+	jobs := parallelJobs(sources)
+	if len(jobs) > parallelMaxJobs {
+		a.fire("parse.too-complex", c, "parallel starts more than "+strconv.Itoa(parallelMaxJobs)+" jobs")
+		return
+	}
+	for k, s := range jobs {
+		if k >= 64 {
+			break
+		}
+		a.runText(c, s, sc.clone(), depth, "parallel")
+	}
+}
+
+// parallelShell handles a shell started by parallel (`parallel bash -c
+// SCRIPT ...`). parallel shell-quotes every value it inserts, so {} inside
+// the script is one quoted word of data. A value that becomes the whole
+// script (`bash -c ::: CODE`, `bash -c {}`), or that lands in the shell's
+// other arguments or environment, is chosen at run time: deny.
+func (a *analyzer) parallelShell(c *Cmd, tmpl []word, env map[string]word, vals []word, sc *scope, depth int) bool {
+	k := 0
+	for k < len(tmpl) && !tmpl[k].dyn && (tmpl[k].s == "env" || isAssignWord(tmpl[k].s)) {
+		k++
+	}
+	if k >= len(tmpl) || tmpl[k].dyn || !isShell(normName(tmpl[k].s)) {
+		return false
+	}
+	sh := tmpl[k:]
+	script := -1
+	for j := 1; j < len(sh); j++ {
+		if s := sh[j].s; !sh[j].dyn && len(s) > 1 && s[0] == '-' && strings.ContainsRune(s[1:], 'c') && !strings.HasPrefix(s, "--") {
+			script = j + 1
 			break
 		}
 	}
-	if len(vals) == 0 || (len(sources) > 0 && !sources[0].dyn && strings.HasPrefix(sources[0].s, "::::")) {
-		vals = []word{streamWord("")}
+	if script < 0 {
+		return false // bash SCRIPTFILE {}: judged as a script file
 	}
-	for _, v := range vals {
-		argv := replaceParallel(tmpl, v)
+	if script >= len(sh) || isParallelPlaceholder(sh[script].s) {
+		a.fire("dynamic.stream-code", c, "parallel passes the values as shell code")
+		return true
+	}
+	for j, w := range tmpl {
+		if j != k+script && hasParallelPlaceholder(w.s) {
+			a.fire("dynamic.stream-code", c, "parallel puts values into the shell's arguments or environment")
+			return true
+		}
+	}
+	for n, v := range vals {
+		if n >= 32 {
+			break
+		}
+		code := sh[script]
+		q := v
+		q.s = shellQuote(v.s)
+		if v.stream {
+			q.s, q.dyn, q.stream = "__parallel_value__", false, false
+		}
+		used := code.s != replacePlaceholders(code.s, "")
+		code.s = replacePlaceholders(code.s, q.s)
+		argv := append(append([]word{}, tmpl[:k+script]...), code)
+		argv = append(argv, tmpl[k+script+1:]...)
+		if !used && (v.s != "" || v.dyn) {
+			argv = append(argv, v) // appended as the next positional parameter
+		}
 		a.exec(argv, env, sc.clone(), depth+1, feed{t: tUnknown})
 	}
-	return feed{t: tUnknown}
+	return true
+}
+
+func isAssignWord(s string) bool {
+	i := strings.IndexByte(s, '=')
+	return i > 0 && isAssignName(s[:i])
+}
+
+// shellQuote quotes s as one shell word, as parallel does for values.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+var parallelTokens = []string{"{}", "{1}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1.}", "{2}", "{1/}", "{2/}"}
+
+func hasParallelPlaceholder(s string) bool {
+	for _, t := range parallelTokens {
+		if strings.Contains(s, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func isParallelPlaceholder(s string) bool {
+	for _, t := range parallelTokens {
+		if s == t {
+			return true
+		}
+	}
+	return false
+}
+
+func replacePlaceholders(s, v string) string {
+	for _, t := range parallelTokens {
+		s = strings.ReplaceAll(s, t, v)
+	}
+	return s
+}
+
+// parallelRmOptions: `parallel rm [opts]` with values from stdin and no
+// `--` or placeholder: each value lands where rm reads options.
+func parallelRmOptions(tmpl []word) bool {
+	k := 0
+	for k < len(tmpl) && !tmpl[k].dyn && (tmpl[k].s == "busybox" || tmpl[k].s == "command") {
+		k++
+	}
+	if k >= len(tmpl) || normName(tmpl[k].s) != "rm" {
+		return false
+	}
+	for _, w := range tmpl[k+1:] {
+		if w.s == "--" || hasParallelPlaceholder(w.s) {
+			return false
+		}
+	}
+	return true
 }
 
 // replaceParallel fills GNU parallel's replacement strings ({}, {1}, {.},
@@ -181,7 +425,7 @@ func replaceParallel(tmpl []word, v word) []word {
 		}
 		out = append(out, nw)
 	}
-	if !used {
+	if !used && (v.s != "" || v.dyn) {
 		out = append(out, v)
 	}
 	return out
@@ -249,9 +493,15 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 			for j < len(args) && !(args[j].s == ";" || (args[j].s == "+" && j > i+1 && args[j-1].s == "{}")) {
 				j++
 			}
-			// Without a terminator find refuses to run, but the body is
-			// still judged: the agent's retry will add the `;`.
 			inner := args[i+1 : min(j, len(args))]
+			if j >= len(args) {
+				// Without a terminator find refuses to run and feeds
+				// nothing; the body is still judged as typed, since the
+				// agent's retry will add the `;`.
+				a.exec(inner, env, sc.clone(), depth+1, feed{})
+				i = j
+				continue
+			}
 			a.findExec(c, inner, roots, env, sc, depth)
 			a.findSecret(c, inner, roots, args, sc)
 			i = j

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -28,12 +29,25 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		guessed := append(a.splitWords(lit(head.guess), sc, depth), args[1:]...)
 		return a.exec(guessed, env, sc, depth+1, in)
 	}
+	if depth > 0 {
+		// Carriers multiply words ("$@" repeated, generated scripts);
+		// bound the derived work instead of judging a sample.
+		a.derived += len(args)
+		if a.derived > maxDerivedWords {
+			a.fire("parse.too-complex", nil, "derived commands hold more than "+strconv.Itoa(maxDerivedWords)+" words")
+			a.stop = true
+			return feed{t: tUnknown}
+		}
+	}
 	if head.dyn || strings.ContainsRune(head.s, '\uFFFD') {
 		return a.dynamicProgram(args, sc)
 	}
 	if head.viaVar {
 		a.strict(nil, "program name comes from a variable")
-	} else {
+	}
+	if !head.viaPos {
+		// A script's own variable holding a whole command line is a
+		// probe; a caller's argument passed through "$1" is data.
 		a.rawText(head)
 	}
 	if body, ok := sc.funcs[head.s]; ok {
@@ -74,7 +88,62 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	if isInterpreter(c.Name) {
 		return a.interpreter(c, sc, depth, in)
 	}
+	a.unknownWrapper(c, env, sc, depth)
 	return a.produce(c, sc, in)
+}
+
+// unknownWrapper judges `tool rm -rf /`: a program the guard does not know,
+// whose arguments are a complete command with rules of its own, is
+// probably a wrapper that runs them (a project script, a task runner).
+// Known programs that only read their arguments (echo, grep, man, ...)
+// never get here with a rule-bearing command; the outcome only matters
+// when the inner command would be blocked.
+func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth int) {
+	if len(c.Args) < 2 || c.Args[0].dyn || knownProgram(a.p, c.Name) || depth >= maxDepth {
+		return
+	}
+	inner := normName(c.Args[0].s)
+	if !commandLike(a.p, inner) {
+		return
+	}
+	sub := &analyzer{p: a.p, req: a.req, steps: a.steps}
+	sub.exec(c.Args, env, sc.clone(), depth+1, feed{t: tUnknown})
+	a.steps = sub.steps
+	if sub.res.Verdict > Allow && sub.res.Category != "dynamic" && sub.res.Category != "strict" {
+		a.fireRule(a.p.byID[sub.res.Rule], c, "arguments of "+c.Name)
+	}
+}
+
+// knownProgram: the guard models this program, so its arguments are
+// not an unknown wrapper's command.
+func knownProgram(p *Policy, name string) bool {
+	if _, ok := handlers[name]; ok || isInterpreter(name) || len(p.byName[name]) > 0 {
+		return true
+	}
+	return dataPrograms[name]
+}
+
+// commandLike: the word names a command with built-in rules or a carrier.
+func commandLike(p *Policy, name string) bool {
+	_, carrier := handlers[name]
+	return len(p.byName[name]) > 0 || carrier && name != "cd" && name != "alias" || name == "git"
+}
+
+// dataPrograms read, print or look up their arguments; a command line
+// among them is text.
+var dataPrograms = map[string]bool{
+	"echo": true, "printf": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true,
+	"man": true, "info": true, "help": true, "tldr": true, "which": true, "type": true, "whatis": true,
+	"apropos": true, "whereis": true, "hash": true, "complete": true, "compgen": true, "history": true,
+	"fc": true, "git": true, "cat": true, "less": true, "more": true, "head": true, "tail": true, "wc": true,
+	"jq": true, "yq": true, "sed": true, "tr": true, "cut": true, "sort": true, "uniq": true, "column": true,
+	"printenv": true, "test": true, "[": true, "expr": true, "let": true, "read": true, "export": true,
+	"local": true, "declare": true, "readonly": true, "unset": true, "set": true, "shift": true,
+	"logger": true, "notify-send": true, "say": true, "banner": true, "figlet": true, "cowsay": true,
+	"shellcheck": true, "shfmt": true, "explainshell": true, "base64": true, "xxd": true, "od": true,
+	"tee": true, "true": true, "false": true, ":": true, "return": true, "exit": true, "wait": true,
+	"kill": true, "pgrep": true, "pkill": true, "ps": true, "lsof": true, "fuser": true, "zle": true,
+	"bind": true, "bindkey": true, "compdef": true, "setopt": true, "unsetopt": true, "autoload": true,
 }
 
 // dynamicProgram handles a command whose program name is not static.
@@ -87,6 +156,10 @@ func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
 		a.fire("rce.remote-code", c, "program name is downloaded text")
 	case head.stream:
 		a.fire("dynamic.stream-command", c, "program comes from stdin ("+head.display()+")")
+	case c.Has("--version", "--help"):
+		// Whatever the program, it prints and exits (the convention the
+		// rules honour for static names too).
+		a.strict(c, "program name "+head.display()+" is computed at run time")
 	default:
 		a.fire("dynamic.command", c, "program name "+head.display()+" is computed at run time")
 	}

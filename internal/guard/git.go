@@ -15,7 +15,9 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	for i < len(args) {
 		w := args[i]
 		s := w.s
+		exact := false
 		if w.dyn && w.hasGuess && strings.HasPrefix(w.guess, "-") {
+			exact = w.t&(tRemote|tDecoded|tUnknown) == 0 && !w.stream
 			// A computed global option (git $(printf --no-pager) status):
 			// its value is known well enough to skip it.
 			s = w.guess
@@ -40,7 +42,7 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 				i++
 			}
 		case strings.HasPrefix(s, "-c") && len(s) > 2:
-			v := word{s: s[2:], dyn: w.dyn}
+			v := word{s: s[2:], dyn: w.dyn && !exact}
 			cfg = &v
 		case s == "--config-env":
 			if i < len(args) {
@@ -49,7 +51,7 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 				i++
 			}
 		case strings.HasPrefix(s, "--config-env="):
-			v := word{s: strings.TrimPrefix(s, "--config-env="), dyn: w.dyn}
+			v := word{s: strings.TrimPrefix(s, "--config-env="), dyn: w.dyn && !exact}
 			cfg = &v
 		}
 		if cfg != nil {

@@ -315,6 +315,48 @@ func TestAnalysisFixes(t *testing.T) {
 		cmd  string
 		want Verdict
 	}{
+		// GNU parallel quotes the values it puts into a shell script, so
+		// {} there is data; values that become the whole script, or a
+		// shell's other arguments, are chosen at run time.
+		{"parallel sh -c 'wc -l {}' ::: notes.txt", Allow},
+		{"parallel sh -c 'rm -rf {}' ::: /", Deny},
+		{"parallel zsh -c ::: 'uptime'", Deny},
+		{"parallel sh -c 'uptime' {} ::: a", Deny},
+		// Command lines read from stdin, --rpl and {= =} are unknowable;
+		// --version only ends parallel when nothing follows it.
+		{"printf 'uptime\\n' | parallel", Deny},
+		{"parallel --dry-run --rpl '{y} s/a/b/' echo {y} ::: v", Deny},
+		{"parallel --version", Allow},
+		{"parallel --help rm -rf ~", Deny},
+		{"parallel --dry-run rm -rf {} ::: /", Allow},
+		{"parallel echo ::: " + strings.Repeat("a ", 40) + "::: " + strings.Repeat("b ", 40), Ask},
+		{"parallel rm", Deny},
+		{"parallel rm -- {}", Allow},
+		// xargs -i with the token missing from the command: judged as if
+		// the input were appended.
+		{"printf / | xargs -I% rm -rf", Deny},
+		// bash's time keyword takes -p and --; ((...)) is nested
+		// subshells in POSIX sh.
+		{"wipe() { rm -rf ~/docs; }; time -p -- wipe", Deny},
+		{"sh -c '(( rm -rf ~ ))'", Deny},
+		{"(( n = n + 1 ))", Allow},
+		// An unknown program whose arguments are a complete blocked
+		// command is treated as a wrapper that runs them.
+		{"mytool git reset --hard", Deny},
+		{"mytool status --verbose", Allow},
+		// The last of -p / --no-patch wins for git restore.
+		{"git restore --no-patch --patch", Deny},
+		{"git restore --patch --no-patch", Allow},
+		// A whole command line in a script variable used as the program
+		// is a probe; one passed in as "$1" is a caller's data.
+		{`X='rm -rf /tmp/a /etc'; "$X"`, Ask},
+		{`bash -c 'command "$1"' _ 'rm -rf ~'`, Allow},
+		// Carrier-derived words are bounded.
+		{"bash -c '" + strings.Repeat("$@ ", 200) + "' _ " + strings.Repeat("x ", 100), Ask},
+		// A computed program name with --version prints and exits.
+		{"$TOOL --version", Allow},
+		// find refuses an -exec without terminator and feeds it nothing.
+		{"find . -exec rm -f {} ; echo", Allow},
 		// A program name computed exactly from literal printf/echo output
 		// is judged as the command it spells, not asked about.
 		{"$(echo uptime)", Allow},
@@ -409,6 +451,29 @@ func TestSwitchSemantics(t *testing.T) {
 		}
 		if got := check(t, c.p, c.cmd); got.Verdict != c.with {
 			t.Errorf("switched %q: got %s (%s), want %s", c.cmd, got.Verdict, got.Rule, c.with)
+		}
+	}
+}
+
+// TestHomeUnderTemp: a home directory or project inside a temp dir
+// (HOME=/tmp in containers) is not scratch space.
+func TestHomeUnderTemp(t *testing.T) {
+	req := func(cmd string) Request {
+		return Request{Tool: "shell", Command: cmd, Cwd: "/tmp/work", ProjectRoot: "/tmp/work", Home: "/tmp/me", TempDirs: testTemps}
+	}
+	cases := []struct {
+		cmd  string
+		want Verdict
+	}{
+		{"rm -rf ~/project", Deny},
+		{"rm -rf /tmp/me", Deny},
+		{"rm -rf /tmp/work", Deny},
+		{"rm -rf build", Allow},
+		{"rm -rf /tmp/scratch", Allow},
+	}
+	for _, c := range cases {
+		if got := DefaultPolicy().Check(req(c.cmd)); got.Verdict != c.want {
+			t.Errorf("%s: got %s (%s), want %s", c.cmd, got.Verdict, got.Rule, c.want)
 		}
 	}
 }

@@ -178,14 +178,10 @@ func (a *analyzer) classAbs(p string, sc *scope) pathClass {
 			}
 		}
 	}
-	for _, t := range a.req.TempDirs {
-		if t != "" && under(p, path.Clean(t)) {
-			return pcTemp
-		}
-	}
-	if under(p, "/tmp") || under(p, "/var/tmp") || under(p, "/private/tmp") || under(p, "/private/var/folders") || under(p, "/var/folders") {
-		return pcTemp
-	}
+	// The project root (and the cwd, and their parents) and the home
+	// directory are never scratch space, even when they live under a
+	// temp dir (HOME=/tmp in containers, a checkout in /tmp): decide them
+	// before the temp exemption, like `..`.
 	proj := a.projectRoot(sc)
 	for _, base := range []string{proj, sc.cwdIf()} {
 		if base == "" {
@@ -194,6 +190,9 @@ func (a *analyzer) classAbs(p string, sc *scope) pathClass {
 		if p == base || under(base, p) {
 			return pcProject
 		}
+	}
+	if a.isTemp(p) && !a.inTempHome(p) {
+		return pcTemp
 	}
 	if a.inProject(p, sc) {
 		return pcInside
@@ -204,6 +203,27 @@ func (a *analyzer) classAbs(p string, sc *scope) pathClass {
 		}
 	}
 	return pcOutside
+}
+
+// inTempHome: p is inside a home directory that itself lies in a temp
+// dir; the home's contents are the user's files, not scratch.
+func (a *analyzer) inTempHome(p string) bool {
+	for _, h := range a.homes() {
+		if h != "/" && under(p, h) && a.isTemp(h) {
+			return true
+		}
+	}
+	return false
+}
+
+// isTemp: p is in a temp dir of the request or a well-known one.
+func (a *analyzer) isTemp(p string) bool {
+	for _, t := range a.req.TempDirs {
+		if t != "" && under(p, path.Clean(t)) {
+			return true
+		}
+	}
+	return under(p, "/tmp") || under(p, "/var/tmp") || under(p, "/private/tmp") || under(p, "/private/var/folders") || under(p, "/var/folders")
 }
 
 func (sc *scope) cwdIf() string {
@@ -315,11 +335,13 @@ func (a *analyzer) secretPath(s string, sc *scope) (string, bool) {
 	if env.Cwd == "" {
 		env.Cwd = a.req.Cwd
 	}
-	rule, _, reason, ok := secretCheck(s, env)
+	_, _, reason, ok := secretCheck(s, env)
 	if !ok {
 		return "", false
 	}
-	return rule + ": " + s + " (" + reason + ")", true
+	// The secrets package writes a complete instruction; the rule id is
+	// in the Result already, so the path plus that text is the reason.
+	return s + ": " + reason, true
 }
 
 // metadataOnly commands use a path without reading its contents (or use a

@@ -101,11 +101,41 @@ func restoreDiscards(c *Cmd) bool {
 	if staged && !work {
 		return false
 	}
-	patch := c.Has("-p", "--patch") && !c.Has("--no-patch")
+	patch := lastOf(c, []string{"-p", "--patch"}, []string{"--no-patch"})
 	if len(c.posAfterSub(1)) == 0 && !patch && !c.Has("--pathspec-from-file") {
 		return false
 	}
 	return true
+}
+
+// lastOf reports whether an option from on appears after every option from
+// off: git's parse-options lets the last of --x / --no-x win.
+func lastOf(c *Cmd, on, off []string) bool {
+	state := false
+	for _, w := range c.Args {
+		if w.dyn || w.s == "--" {
+			if w.s == "--" {
+				break
+			}
+			continue
+		}
+		for _, f := range on {
+			if w.s == f || len(f) == 2 && shortCluster(w.s, f[1]) {
+				state = true
+			}
+		}
+		for _, f := range off {
+			if w.s == f {
+				state = false
+			}
+		}
+	}
+	return state
+}
+
+// shortCluster: s is a cluster of short options (-xp) containing letter.
+func shortCluster(s string, letter byte) bool {
+	return len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s[1:], letter) >= 0
 }
 
 func pushForce(c *Cmd) bool {
