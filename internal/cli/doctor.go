@@ -17,8 +17,8 @@ import (
 
 const doctorUsage = `doctor [--json]
 
-Check what is installed where: the hook settings of Claude Code, Gemini CLI
-and Codex for this project and for the user, whether the binary each hook
+Check what is installed where: the hook settings of Claude Code, Gemini CLI,
+Codex and OpenCode for this project and for the user, whether the binary each hook
 runs exists, the configuration, and the health of the state store. Exit 3
 when something needs fixing.`
 
@@ -30,13 +30,14 @@ type check struct {
 }
 
 type doctorJSON struct {
-	OK      bool             `json:"ok"`
-	Version string           `json:"version"`
-	Project string           `json:"project"`
-	Checks  []check          `json:"checks"`
-	Claude  []install.Status `json:"claude"`
-	Gemini  []install.Status `json:"gemini"`
-	Codex   []install.Status `json:"codex"`
+	OK       bool             `json:"ok"`
+	Version  string           `json:"version"`
+	Project  string           `json:"project"`
+	Checks   []check          `json:"checks"`
+	Claude   []install.Status `json:"claude"`
+	Gemini   []install.Status `json:"gemini"`
+	Codex    []install.Status `json:"codex"`
+	OpenCode []install.Status `json:"opencode"`
 }
 
 func runDoctor(io *IO, args []string) error {
@@ -49,7 +50,7 @@ func runDoctor(io *IO, args []string) error {
 	if err != nil {
 		return err
 	}
-	doc := doctorJSON{OK: true, Version: Version(), Project: root, Claude: []install.Status{}, Gemini: []install.Status{}, Codex: []install.Status{}}
+	doc := doctorJSON{OK: true, Version: Version(), Project: root, Claude: []install.Status{}, Gemini: []install.Status{}, Codex: []install.Status{}, OpenCode: []install.Status{}}
 	add := func(c check) {
 		doc.Checks = append(doc.Checks, c)
 		if c.Status == "problem" {
@@ -96,6 +97,10 @@ func hostChecks(io *IO, doc *doctorJSON, root string, add func(check)) {
 	}
 	for _, sc := range []install.Scope{install.ScopeProject, install.ScopeUser} {
 		files = append(files, hostFileSpec{"codex", "codex " + sc.String() + " hooks", sc, install.CodexHooksPath(sc, root, codexHome), install.InspectCodex, &doc.Codex})
+	}
+	ocHome := install.OpenCodeConfigHome(io.Getenv("XDG_CONFIG_HOME"), home)
+	for _, sc := range []install.Scope{install.ScopeProject, install.ScopeUser} {
+		files = append(files, hostFileSpec{"opencode", "opencode " + sc.String() + " plugin", sc, install.OpenCodePluginPath(install.OpenCodeConfigDir(sc, root, ocHome)), install.InspectOpenCode, &doc.OpenCode})
 	}
 	installed := map[string]bool{}
 	var geminiDisabled []string
@@ -147,7 +152,7 @@ func hostChecks(io *IO, doc *doctorJSON, root string, add func(check)) {
 }
 
 // hostDisplay are the hosts' names in doctor's messages.
-var hostDisplay = map[string]string{"claude": "Claude Code", "gemini": "Gemini CLI", "codex": "Codex"}
+var hostDisplay = map[string]string{"claude": "Claude Code", "gemini": "Gemini CLI", "codex": "Codex", "opencode": "OpenCode"}
 
 func settingsCheck(name, host string, st install.Status) check {
 	switch {

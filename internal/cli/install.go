@@ -27,6 +27,11 @@ Register atreides's hooks with an agent host. HOST and its scopes:
     --user     ~/.codex/hooks.json, or $CODEX_HOME/hooks.json (the default)
     --project  .codex/hooks.json of this project (loaded only once the
                project is trusted in ~/.codex/config.toml)
+  opencode  OpenCode (a plugin that starts 'atreides serve --stdio')
+    --project  .opencode/plugin/ of this project (the default)
+    --user     ~/.config/opencode/plugin/ (every project)
+    --offline  also mark OpenCode's own dependency install as done, so an
+               offline start does not wait ~70 s for the registry
 
 Your own settings and hooks are kept, in their order; the previous file is
 kept as <file>.atreides-backup. Running install again changes nothing; with
@@ -40,12 +45,13 @@ atreides never edits Codex's config.toml.`
 const uninstallUsage = `uninstall HOST [SCOPE] [--json]
 
 Remove exactly the hooks 'atreides install' added; everything else in the
-settings file stays as it was. HOST is claude, gemini or codex; the scopes
-and their defaults are those of install (claude: --project, --local or
---user; gemini: --project or --user; codex: --user or --project).`
+settings file stays as it was. HOST is claude, gemini, codex or opencode;
+the scopes and their defaults are those of install (claude: --project,
+--local or --user; gemini and opencode: --project or --user; codex: --user
+or --project).`
 
 // knownHosts are the hosts install, uninstall and doctor handle.
-const knownHosts = "claude, gemini, codex"
+const knownHosts = "claude, gemini, codex, opencode"
 
 type scopeFlags struct {
 	project, local, user *bool
@@ -95,6 +101,7 @@ func runInstall(io *IO, args []string) error {
 	bin := fs.String("bin", "", "atreides binary the hooks run (default: this one)")
 	timeout := fs.Int("timeout", install.DefaultTimeoutSeconds, "per-hook timeout in seconds")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	offline := fs.Bool("offline", false, "opencode: mark OpenCode's own dependency install as done (no registry: avoids a ~70 s start-up wait)")
 	host, err := hostArg(fs, args)
 	if err != nil {
 		return err
@@ -120,6 +127,8 @@ func runInstall(io *IO, args []string) error {
 		rep, err = install.InstallGemini(install.GeminiOptions{SettingsPath: loc.path, BinaryPath: binPath, TimeoutMillis: *timeout * 1000, Scope: scope})
 	case "codex":
 		rep, err = install.InstallCodex(install.CodexOptions{HooksPath: loc.path, BinaryPath: binPath, TimeoutSeconds: *timeout, Scope: scope, ProjectDir: loc.root})
+	case "opencode":
+		rep, err = install.InstallOpenCode(install.OpenCodeOptions{ConfigDir: openCodeDir(loc), BinaryPath: binPath, Offline: openCodeOffline(io, loc, scope, *offline)})
 	default:
 		rep, err = install.InstallClaude(install.ClaudeOptions{SettingsPath: loc.path, BinaryPath: binPath, TimeoutSeconds: *timeout})
 	}
@@ -154,6 +163,8 @@ func runUninstall(io *IO, args []string) error {
 		rep, err = install.UninstallGemini(loc.path)
 	case "codex":
 		rep, err = install.UninstallCodex(loc.path)
+	case "opencode":
+		rep, err = install.UninstallOpenCode(openCodeDir(loc), []string{openCodeDir(loc)})
 	default:
 		rep, err = install.UninstallClaude(loc.path)
 	}
@@ -180,7 +191,7 @@ func hostArg(fs *flag.FlagSet, args []string) (string, error) {
 		return "", usagef("unexpected argument %q", rest[0])
 	}
 	switch host {
-	case "claude", "gemini", "codex":
+	case "claude", "gemini", "codex", "opencode":
 		return host, nil
 	case "":
 		return "", usagef("missing host (known: %s)", knownHosts)
@@ -209,10 +220,31 @@ func settingsPath(io *IO, host string, scope install.Scope) (hostFile, error) {
 		f.path = install.GeminiSettingsPath(scope, root, home)
 	case "codex":
 		f.path = install.CodexHooksPath(scope, root, install.CodexHome(io.Getenv("CODEX_HOME"), home))
+	case "opencode":
+		f.path = install.OpenCodePluginPath(install.OpenCodeConfigDir(scope, root, install.OpenCodeConfigHome(io.Getenv("XDG_CONFIG_HOME"), home)))
 	default:
 		f.path = install.ClaudeSettingsPath(scope, root, home)
 	}
 	return f, nil
+}
+
+// openCodeDir is the OpenCode config directory holding the plugin file.
+func openCodeDir(loc hostFile) string { return filepath.Dir(filepath.Dir(loc.path)) }
+
+// openCodeOffline lists the config directories whose dependency install
+// OpenCode should consider done: the plugin's own and, for a project
+// install, the user's, since OpenCode installs into both at start.
+func openCodeOffline(io *IO, loc hostFile, scope install.Scope, offline bool) []string {
+	if !offline {
+		return nil
+	}
+	dirs := []string{openCodeDir(loc)}
+	if scope == install.ScopeProject {
+		if home, err := os.UserHomeDir(); err == nil {
+			dirs = append(dirs, filepath.Join(install.OpenCodeConfigHome(io.Getenv("XDG_CONFIG_HOME"), home), "opencode"))
+		}
+	}
+	return dirs
 }
 
 // hookBinary is the absolute path hooks will run. A binary built by 'go

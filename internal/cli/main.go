@@ -71,6 +71,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"hook", "answer one hook event from an agent host (hosts call this)", runHook},
+		{"serve", "answer a host plugin's hooks as JSON lines (OpenCode starts this)", runServe},
 		{"install", "register atreides in an agent host's settings", runInstall},
 		{"uninstall", "remove exactly what install added", runUninstall},
 		{"doctor", "check installation, binary paths and the state store", runDoctor},
@@ -146,6 +147,7 @@ func writeHelp(w io.Writer) {
 	b.WriteString(`atreides: guardrails and orchestration for AI coding agents.
 
 Agent hosts (Claude Code, Gemini CLI, Codex) call 'atreides hook <host>' on every hook
+event (OpenCode's plugin talks to 'atreides serve --stdio')
 event; atreides decides allow / ask / deny for commands and file access,
 keeps session state under .atreides/, and injects context.
 
@@ -164,6 +166,7 @@ Getting started:
   atreides install claude      register the hooks in .claude/settings.json
   atreides install gemini      ... in .gemini/settings.json
   atreides install codex       ... in ~/.codex/hooks.json (then trust them in Codex's /hooks)
+  atreides install opencode    a plugin in .opencode/plugin/ that runs 'atreides serve --stdio'
   atreides doctor              check that everything is in place
   atreides demo                see it work on a throwaway project
 

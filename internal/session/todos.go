@@ -12,8 +12,9 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
-// TodoTracker mirrors the agent's own todo list (Claude Code's TodoWrite
-// input) into the session, so that the stop gate and the compaction
+// TodoTracker mirrors the agent's own todo list (the whole-list todo tools:
+// Claude Code's TodoWrite, OpenCode's todowrite, Gemini's write_todos) into
+// the session, so that the stop gate and the compaction
 // snapshot see it. A subagent's todos are its own and are not mirrored.
 func TodoTracker() engine.Handler {
 	return engine.Handler{
@@ -21,46 +22,58 @@ func TodoTracker() engine.Handler {
 		Kinds: []event.Kind{event.PreTool, event.PostTool},
 		Handle: func(c *engine.Call) (event.Result, error) {
 			ev := c.Event
-			if ev.Tool.Raw != "TodoWrite" || ev.InSubagent() || ev.Failed {
+			if ev.Tool.Name != event.Todo || ev.InSubagent() || ev.Failed {
 				return event.Result{}, nil
 			}
 			if ev.Kind == event.PreTool && c.Decision.Verdict == event.Deny {
 				return event.Result{}, nil
 			}
-			todos, err := parseTodoWrite(ev.Tool.Input)
+			todos, whole, err := parseTodoWrite(ev.Tool.Input)
 			if err != nil {
 				return event.Result{}, err
 			}
-			c.State.Session.AgentTodos = todos
+			if whole {
+				c.State.Session.AgentTodos = todos
+			}
 			return event.Result{}, nil
 		},
 	}
 }
 
-// parseTodoWrite reads {todos:[{content,status,activeForm}]}; TodoWrite
-// always sends the whole list, so it replaces what was there.
-func parseTodoWrite(input json.RawMessage) ([]state.AgentTodo, error) {
+// parseTodoWrite reads {todos:[{content|description,status,activeForm}]}.
+// Such tools always send the whole list, so it replaces what was there;
+// whole is false for todo tools of another shape (one task at a time),
+// which leave the mirrored list alone.
+func parseTodoWrite(input json.RawMessage) (todos []state.AgentTodo, whole bool, err error) {
 	var in struct {
-		Todos []struct {
-			Content    string `json:"content"`
-			Status     string `json:"status"`
-			ActiveForm string `json:"activeForm"`
+		Todos *[]struct {
+			Content     string `json:"content"`
+			Description string `json:"description"`
+			Status      string `json:"status"`
+			ActiveForm  string `json:"activeForm"`
 		} `json:"todos"`
 	}
 	if len(input) == 0 {
-		return nil, nil
+		return nil, false, nil
 	}
 	if err := json.Unmarshal(input, &in); err != nil {
-		return nil, fmt.Errorf("TodoWrite input: %w", err)
+		return nil, false, fmt.Errorf("todo tool input: %w", err)
 	}
-	out := make([]state.AgentTodo, 0, len(in.Todos))
-	for _, t := range in.Todos {
-		if strings.TrimSpace(t.Content) == "" {
+	if in.Todos == nil {
+		return nil, false, nil
+	}
+	out := make([]state.AgentTodo, 0, len(*in.Todos))
+	for _, t := range *in.Todos {
+		text := strings.TrimSpace(t.Content)
+		if text == "" {
+			text = strings.TrimSpace(t.Description)
+		}
+		if text == "" {
 			continue
 		}
-		out = append(out, state.AgentTodo{Content: t.Content, Status: t.Status, Active: t.ActiveForm})
+		out = append(out, state.AgentTodo{Content: text, Status: t.Status, Active: t.ActiveForm})
 	}
-	return out, nil
+	return out, true, nil
 }
 
 // pendingItem is one open todo as the stop gate lists it.

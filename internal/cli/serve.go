@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/opencode"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/serve"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+const serveUsage = `serve --stdio [--timeout DURATION]
+
+Answer hook requests from a plugin that runs inside its host (OpenCode),
+as JSON lines: one request per line on stdin, one response per line on
+stdout (protocol version 1: {"v":1,"id":N,"method":M,"params":{...}} in,
+{"id":N,"result":{...}} or {"id":N,"error":{"code":C,"message":S}} out;
+method "hello" returns the protocol and atreides versions).
+
+The state store is opened for each request and closed after it, exactly
+as for 'atreides hook'. Exits when stdin closes, after answering every
+request in flight. Started by the atreides OpenCode plugin; not meant to
+be run by hand.`
+
+func runServe(io *IO, args []string) error {
+	fs := newFlags(serveUsage, io)
+	stdio := fs.Bool("stdio", false, "speak JSON lines on stdin and stdout (the only transport)")
+	timeout := fs.Duration("timeout", hookDeadline, "deadline of one request")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if !*stdio {
+		return usagef("--stdio is required (the only transport)")
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *timeout <= 0 {
+		return usagef("--timeout must be positive")
+	}
+	return newServer(io, *timeout).Serve(context.Background(), io.In, io.Out)
+}
+
+// newServer is the OpenCode server: the opencode mapping over the engine.
+func newServer(io *IO, timeout time.Duration) *serve.Server {
+	cwd, _ := io.Getwd()
+	log := project.NewLog(project.StateDir(project.Root("", cwd)))
+	m := &opencode.Mapper{Run: engineRunner(io), Logf: log.Logf}
+	return &serve.Server{
+		Handler: func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+			return m.Handle(ctx, method, params), nil
+		},
+		Key:        opencode.SessionKey,
+		Methods:    opencode.Methods(),
+		AppVersion: Version(),
+		Timeout:    timeout,
+		Logf:       log.Logf,
+	}
+}
+
+// engineRunner decides one event the way 'atreides hook' does: project
+// root, configuration loaded lazily, the store opened for this one event.
+func engineRunner(io *IO) opencode.Runner {
+	return func(ctx context.Context, ev *event.Event) *event.Decision {
+		if ev.Cwd == "" {
+			ev.Cwd, _ = io.Getwd()
+		}
+		root := project.Root(ev.ProjectDir, ev.Cwd)
+		ev.ProjectDir = root
+		log := project.NewLog(project.StateDir(root))
+		st := store.Open(project.StateDir(root))
+		st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
+		eng := engine.New(engine.StoreLoader{Store: st}, &hookEnv{log: log}, handlers(newSettings(root))...)
+		d := eng.Run(ctx, ev)
+		logDecision(log, ev, d)
+		return d
+	}
+}

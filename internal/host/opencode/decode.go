@@ -1,0 +1,341 @@
+package opencode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/project"
+)
+
+// Host is this adapter's host name in events and state.
+const Host = "opencode"
+
+// The methods of the serve protocol that carry OpenCode hooks.
+const (
+	MethodToolBefore = "tool.before"
+	MethodToolAfter  = "tool.after"
+	MethodSystem     = "system.transform"
+	MethodCompacting = "session.compacting"
+	MethodChat       = "chat.message"
+	MethodEvent      = "event"
+)
+
+// Methods lists the hook methods, in the order the plugin registers them.
+func Methods() []string {
+	return []string{MethodToolBefore, MethodToolAfter, MethodSystem, MethodCompacting, MethodChat, MethodEvent}
+}
+
+// hookNames are OpenCode's names for the hooks behind each method; they
+// are the events' HostEvent (for MethodEvent, the bus event's type is).
+var hookNames = map[string]string{
+	MethodToolBefore: "tool.execute.before",
+	MethodToolAfter:  "tool.execute.after",
+	MethodSystem:     "experimental.chat.system.transform",
+	MethodCompacting: "experimental.session.compacting",
+	MethodChat:       "chat.message",
+}
+
+// HookName is OpenCode's hook behind a method ("" for none).
+func HookName(method string) string {
+	if method == MethodEvent {
+		return "event"
+	}
+	return hookNames[method]
+}
+
+// Params is what the plugin sends with every hook: the directory OpenCode
+// runs in and the hook's own input and output objects, untouched.
+type Params struct {
+	Directory string          `json:"directory"`
+	Worktree  string          `json:"worktree,omitempty"`
+	Input     json.RawMessage `json:"input"`
+	Output    json.RawMessage `json:"output,omitempty"`
+}
+
+// ErrMalformed is returned for params that are not what the hook sends.
+var ErrMalformed = errors.New("malformed hook params")
+
+// maxOutput bounds the tool output kept in an event.
+const maxOutput = 8 << 10
+
+type hookInput struct {
+	Tool      string          `json:"tool"`
+	SessionID string          `json:"sessionID"`
+	CallID    string          `json:"callID"`
+	Args      json.RawMessage `json:"args"`
+	Agent     string          `json:"agent"`
+	Event     *busEvent       `json:"event"`
+}
+
+type busEvent struct {
+	ID         string          `json:"id"`
+	Type       string          `json:"type"`
+	Properties json.RawMessage `json:"properties"`
+}
+
+type busProps struct {
+	SessionID string          `json:"sessionID"`
+	Info      json.RawMessage `json:"info"`
+	Error     json.RawMessage `json:"error"`
+	File      string          `json:"file"`
+}
+
+type sessionInfo struct {
+	ID        string `json:"id"`
+	ParentID  string `json:"parentID"`
+	Directory string `json:"directory"`
+	Role      string `json:"role"`
+}
+
+type toolAfterOutput struct {
+	Title    string `json:"title"`
+	Output   string `json:"output"`
+	Metadata struct {
+		Exit *int `json:"exit"`
+	} `json:"metadata"`
+}
+
+type chatOutput struct {
+	Parts []struct {
+		Type      string `json:"type"`
+		Text      string `json:"text"`
+		Synthetic bool   `json:"synthetic"`
+		Ignored   bool   `json:"ignored"`
+	} `json:"parts"`
+}
+
+// titlePrompt opens the system prompt of OpenCode's title agent, whose
+// requests get no session context.
+const titlePrompt = "You are a title generator"
+
+// busKinds maps the bus events the engine hears about. Other events
+// (todo.updated, file.edited, message.*) decode to Unknown: the mapper
+// keeps what it needs of them, the engine sees nothing.
+var busKinds = map[string]event.Kind{
+	"session.created":   event.SessionStart,
+	"session.idle":      event.Stop,
+	"session.compacted": event.PostCompact,
+	"session.deleted":   event.SessionEnd,
+	"session.error":     event.Notification,
+}
+
+// DecodeRequest decodes `{"method":…,"params":…}`, the shape of a serve
+// request without its envelope. On malformed bytes the returned event
+// carries the hook name when it could be recovered, so a tool call fails
+// closed.
+func DecodeRequest(data []byte, now time.Time) (*event.Event, error) {
+	var r struct {
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		ev := &event.Event{Host: Host, HostEvent: HookName(sniffMethod(data)), Kind: event.Unknown, Time: now}
+		if ev.HostEvent == "tool.execute.before" {
+			ev.Kind = event.PreTool
+		}
+		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return Decode(r.Method, r.Params, now)
+}
+
+// Decode decodes one hook's params. It keeps no state: what depends on
+// earlier events (a stop that follows atreides's own continuation, a
+// compaction) is filled in by [Mapper].
+func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, error) {
+	ev := &event.Event{Host: Host, HostEvent: HookName(method), Kind: event.Unknown, Time: now}
+	if ev.HostEvent == "" {
+		return ev, fmt.Errorf("%w: unknown method %q", ErrMalformed, method)
+	}
+	if method == MethodToolBefore {
+		ev.Kind = event.PreTool // so that a failure below fails closed
+	}
+	var p Params
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	ev.Cwd = p.Directory
+	var in hookInput
+	if len(p.Input) > 0 {
+		if err := json.Unmarshal(p.Input, &in); err != nil {
+			return ev, fmt.Errorf("%w: input: %v", ErrMalformed, err)
+		}
+	}
+	ev.SessionID = in.SessionID
+	switch method {
+	case MethodToolBefore:
+		var out struct {
+			Args json.RawMessage `json:"args"`
+		}
+		if len(p.Output) > 0 {
+			if err := json.Unmarshal(p.Output, &out); err != nil {
+				return ev, fmt.Errorf("%w: output: %v", ErrMalformed, err)
+			}
+		}
+		if in.Tool == "" {
+			return ev, fmt.Errorf("%w: tool.execute.before without a tool", ErrMalformed)
+		}
+		return ev, decodeTool(ev, in, out.Args)
+	case MethodToolAfter:
+		ev.Kind = event.PostTool
+		var out toolAfterOutput
+		if len(p.Output) > 0 {
+			if err := json.Unmarshal(p.Output, &out); err != nil {
+				return ev, fmt.Errorf("%w: output: %v", ErrMalformed, err)
+			}
+		}
+		ev.Output = clip(out.Output)
+		if out.Metadata.Exit != nil && *out.Metadata.Exit != 0 {
+			ev.Failed = true
+			ev.Error = fmt.Sprintf("exit status %d", *out.Metadata.Exit)
+		}
+		return ev, decodeTool(ev, in, in.Args)
+	case MethodSystem:
+		var out struct {
+			System []string `json:"system"`
+		}
+		if len(p.Output) > 0 {
+			if err := json.Unmarshal(p.Output, &out); err != nil {
+				return ev, fmt.Errorf("%w: output: %v", ErrMalformed, err)
+			}
+		}
+		if ev.SessionID == "" || (len(out.System) > 0 && strings.HasPrefix(out.System[0], titlePrompt)) {
+			return ev, nil // not a session's main request: nothing to add
+		}
+		ev.Kind, ev.Source = event.SessionStart, "startup"
+	case MethodCompacting:
+		ev.Kind, ev.Source = event.PreCompact, "auto"
+	case MethodChat:
+		var out chatOutput
+		if len(p.Output) > 0 {
+			if err := json.Unmarshal(p.Output, &out); err != nil {
+				return ev, fmt.Errorf("%w: output: %v", ErrMalformed, err)
+			}
+		}
+		var texts []string
+		for _, part := range out.Parts {
+			if part.Type == "text" && !part.Synthetic && !part.Ignored && part.Text != "" {
+				texts = append(texts, part.Text)
+			}
+		}
+		ev.Kind, ev.Prompt, ev.AgentType = event.UserPrompt, strings.Join(texts, "\n"), in.Agent
+	case MethodEvent:
+		return ev, decodeBus(ev, in.Event)
+	}
+	return ev, nil
+}
+
+func decodeTool(ev *event.Event, in hookInput, args json.RawMessage) error {
+	tool, workdir, err := NormalizeTool(in.Tool, args)
+	ev.Tool, ev.ToolUseID = tool, in.CallID
+	if workdir != "" && workdir != ev.Cwd {
+		// The command runs in workdir, but the project is still the one
+		// OpenCode was started in.
+		ev.ProjectDir = project.Root("", ev.Cwd)
+		ev.Cwd = workdir
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return nil
+}
+
+func decodeBus(ev *event.Event, be *busEvent) error {
+	if be == nil || be.Type == "" {
+		return fmt.Errorf("%w: event without a type", ErrMalformed)
+	}
+	ev.HostEvent = be.Type
+	var props busProps
+	if len(be.Properties) > 0 && be.Properties[0] == '{' {
+		if err := json.Unmarshal(be.Properties, &props); err != nil {
+			return fmt.Errorf("%w: %s properties: %v", ErrMalformed, be.Type, err)
+		}
+	}
+	ev.SessionID = props.SessionID
+	var info sessionInfo
+	if len(props.Info) > 0 && props.Info[0] == '{' {
+		_ = json.Unmarshal(props.Info, &info) // informational only
+	}
+	kind, ok := busKinds[be.Type]
+	if !ok {
+		return nil
+	}
+	ev.Kind = kind
+	switch be.Type {
+	case "session.created":
+		ev.Source = "startup"
+		if ev.SessionID == "" {
+			ev.SessionID = info.ID
+		}
+		if info.Directory != "" {
+			ev.Cwd = info.Directory
+		}
+	case "session.deleted":
+		ev.Source = "deleted"
+		if ev.SessionID == "" {
+			ev.SessionID = info.ID
+		}
+	case "session.compacted":
+		ev.Source = "auto"
+	case "session.error":
+		ev.Message = errorText(props.Error)
+	}
+	if ev.SessionID == "" {
+		// Every event the engine handles belongs to a session; one that
+		// names none (a global session.error) is only logged.
+		ev.Kind = event.Unknown
+	}
+	return nil
+}
+
+// errorText pulls a message out of OpenCode's error object
+// ({name, data:{message}}), else the raw JSON.
+func errorText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var e struct {
+		Name string `json:"name"`
+		Data struct {
+			Message string `json:"message"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(raw, &e) == nil && (e.Name != "" || e.Data.Message != "") {
+		return strings.TrimSpace(e.Name + ": " + e.Data.Message)
+	}
+	return clip(string(raw))
+}
+
+func clip(s string) string {
+	if len(s) <= maxOutput {
+		return s
+	}
+	return s[:maxOutput]
+}
+
+// sniffMethod finds "method":"…" in bytes that do not parse (a request
+// cut short); the plugin writes method before params.
+func sniffMethod(data []byte) string {
+	const key = `"method"`
+	i := bytes.Index(data, []byte(key))
+	if i < 0 {
+		return ""
+	}
+	rest := bytes.TrimLeft(data[i+len(key):], " \t\r\n")
+	if len(rest) == 0 || rest[0] != ':' {
+		return ""
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '"' {
+		return ""
+	}
+	end := bytes.IndexByte(rest[1:], '"')
+	if end < 0 {
+		return ""
+	}
+	return string(rest[1 : 1+end])
+}

@@ -1,0 +1,133 @@
+package opencode
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
+)
+
+// MaxContext bounds the context atreides adds to one OpenCode request.
+// OpenCode has no cap of its own; the session handlers size themselves to
+// the tightest host's cap, and this leaves room for a queued block.
+const MaxContext = 20000
+
+// Result is the answer to one hook, what the plugin applies. Every field
+// is optional; the zero Result means "do nothing".
+type Result struct {
+	// Block: tool.execute.before throws an Error with this message (the
+	// model sees it as the tool's result and carries on); chat.message
+	// throws it too, which aborts the prompt.
+	Block string `json:"block,omitempty"`
+	// Args replaces output.args of tool.execute.before (the whole object).
+	Args json.RawMessage `json:"args,omitempty"`
+	// Append is added to output.output of tool.execute.after, after a
+	// blank line: what the model sees of the tool's result.
+	Append string `json:"append,omitempty"`
+	// System entries are pushed onto output.system (each becomes a system
+	// message of this request only).
+	System []string `json:"system,omitempty"`
+	// Context entries are pushed onto output.context of
+	// experimental.session.compacting.
+	Context []string `json:"context,omitempty"`
+	// Continue is a prompt to send to the session (session.idle: the
+	// engine wants the agent to keep going).
+	Continue string `json:"continue,omitempty"`
+	// Warn lines are for the user, not the model: the plugin logs them.
+	Warn []string `json:"warn,omitempty"`
+
+	// deferred is context the hook cannot carry; the mapper delivers it
+	// with the session's next system prompt.
+	deferred string
+}
+
+// Empty reports whether the result asks for nothing.
+func (r *Result) Empty() bool {
+	return r.Block == "" && r.Args == nil && r.Append == "" && len(r.System) == 0 &&
+		len(r.Context) == 0 && r.Continue == "" && len(r.Warn) == 0
+}
+
+// Deferred is the context this result could not carry itself.
+func (r *Result) Deferred() string { return r.deferred }
+
+// askNote explains why an ask becomes a block: OpenCode 1.18.33 never
+// calls a plugin's permission.ask hook, so a plugin cannot ask the user.
+const askNote = " (atreides would ask the user first, but an OpenCode plugin cannot ask: the call is blocked. Ask the user to run it themselves, or to allow it in .atreides/config.yaml.)"
+
+// Encode turns a decision into the plugin's answer for the event.
+func Encode(ev *event.Event, d *event.Decision) Result {
+	var r Result
+	ctx := host.FitContext(d.Context, MaxContext)
+	switch ev.HostEvent {
+	case "tool.execute.before":
+		switch d.Verdict {
+		case event.Deny:
+			r.Block = orDefault(d.Reason, "atreides blocked this call (rule "+d.Rule+").")
+		case event.Ask:
+			r.Block = orDefault(d.Reason, "atreides wants the user to approve this call (rule "+d.Rule+").") + askNote
+		default:
+			r.Args = d.UpdatedInput
+		}
+		r.deferred = ctx
+	case "tool.execute.after":
+		r.Append = joinNonEmpty(ctx, blockText(d))
+	case "experimental.chat.system.transform":
+		if ctx != "" {
+			r.System = []string{ctx}
+		}
+	case "experimental.session.compacting":
+		if ctx != "" {
+			r.Context = []string{ctx}
+		}
+	case "chat.message":
+		if d.Block {
+			r.Block = orDefault(d.BlockReason, "atreides refused this prompt.")
+		}
+		r.deferred = ctx
+	case "session.idle":
+		if d.Block {
+			r.Continue = d.BlockReason
+		}
+	default:
+		r.deferred = ctx
+	}
+	r.Warn = d.Warnings
+	return r
+}
+
+// blockText is a PostTool block's reason: Claude Code shows it to the
+// model after the tool's output, which is what appending does here.
+func blockText(d *event.Decision) string {
+	if !d.Block {
+		return ""
+	}
+	return d.BlockReason
+}
+
+// Unreadable is the answer to params that could not be decoded: a tool
+// call that cannot be read cannot be judged, so it is blocked; anything
+// else gets no answer.
+func Unreadable(hostEvent string, err error) Result {
+	if hostEvent == "tool.execute.before" {
+		return Result{Block: "atreides could not read this tool call (" + err.Error() + "), so it is blocked. Retry the call; if it keeps failing, ask the user to run `atreides doctor`."}
+	}
+	return Result{}
+}
+
+func orDefault(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}
+
+func joinNonEmpty(ss ...string) string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, "\n\n")
+}

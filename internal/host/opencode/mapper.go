@@ -1,0 +1,299 @@
+package opencode
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+// Runner decides one event: the engine, with the state store opened for
+// the one call.
+type Runner func(ctx context.Context, ev *event.Event) *event.Decision
+
+// Mapper answers OpenCode hooks: it decodes, fills in what depends on the
+// session's earlier hooks, runs the engine and encodes. It is safe for
+// concurrent use; the caller keeps one session's requests in order.
+type Mapper struct {
+	Run Runner
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// Logf logs a line for the user (dropped when nil).
+	Logf func(format string, args ...any)
+
+	mu       sync.Mutex
+	sessions map[string]*tracked
+}
+
+// maxTracked bounds the sessions kept in memory; the least recently seen
+// is forgotten first.
+const maxTracked = 512
+
+// tracked is what the mapper remembers of one session between hooks.
+type tracked struct {
+	parent     string // the session that delegated to this one
+	compacted  bool   // the state block rides along every system prompt
+	continuing bool   // the last idle was answered with a continuation
+	injected   string // the continuation prompt sent
+	pending    []string
+	lastText   string // the assistant's last finished text
+	assistant  map[string]bool
+	warned     map[string]bool // warnings already passed on
+	seen       time.Time
+}
+
+func (m *Mapper) now() time.Time {
+	if m.Now != nil {
+		return m.Now()
+	}
+	return time.Now()
+}
+
+func (m *Mapper) logf(format string, args ...any) {
+	if m.Logf != nil {
+		m.Logf(format, args...)
+	}
+}
+
+// session returns the bookkeeping of a session, creating it; m.mu held.
+func (m *Mapper) session(id string) *tracked {
+	if m.sessions == nil {
+		m.sessions = map[string]*tracked{}
+	}
+	t := m.sessions[id]
+	if t == nil {
+		if len(m.sessions) >= maxTracked {
+			var oldest string
+			for k, v := range m.sessions {
+				if oldest == "" || v.seen.Before(m.sessions[oldest].seen) {
+					oldest = k
+				}
+			}
+			delete(m.sessions, oldest)
+		}
+		t = &tracked{assistant: map[string]bool{}}
+		m.sessions[id] = t
+	}
+	t.seen = m.now()
+	return t
+}
+
+// Handle answers one hook request.
+func (m *Mapper) Handle(ctx context.Context, method string, params json.RawMessage) Result {
+	ev, err := Decode(method, params, m.now())
+	if err != nil {
+		m.logf("opencode %s: not read: %v", orUnknown(ev.HostEvent), err)
+		return Unreadable(ev.HostEvent, err)
+	}
+	if !m.before(ev, params) {
+		return Result{}
+	}
+	if ev.Kind == event.Unknown {
+		return Result{}
+	}
+	var r Result
+	if ev.Kind == event.PreCompact {
+		r = m.compacting(ctx, ev)
+	} else {
+		r = Encode(ev, m.Run(ctx, ev))
+	}
+	m.after(ev, &r)
+	return r
+}
+
+// compacting snapshots the session (PreCompact) and hands OpenCode's
+// compaction the state block atreides would re-inject after it, so the
+// summary carries it too.
+func (m *Mapper) compacting(ctx context.Context, ev *event.Event) Result {
+	r := Encode(ev, m.Run(ctx, ev))
+	after := *ev
+	after.Kind, after.Source, after.HostEvent = event.SessionStart, "compact", "experimental.session.compacting"
+	d := m.Run(ctx, &after)
+	for _, c := range d.Context {
+		if c.Handler == "memory" && c.Text != "" {
+			r.Context = append(r.Context, c.Text)
+		}
+	}
+	r.Warn = append(r.Warn, d.Warnings...)
+	return r
+}
+
+// before applies and updates the session's bookkeeping; false means the
+// event needs no answer at all.
+func (m *Mapper) before(ev *event.Event, params json.RawMessage) bool {
+	if ev.SessionID == "" {
+		return true
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id := ev.SessionID
+	t := m.session(id)
+	if t.parent != "" {
+		// A child session (the task tool): atreides's subagent.
+		ev.AgentID, ev.AgentType, ev.SessionID = ev.SessionID, orDefault(ev.AgentType, "task"), t.parent
+	}
+	switch ev.HostEvent {
+	case "session.created":
+		if info := createdInfo(params); info.ParentID != "" {
+			t.parent = info.ParentID
+			ev.Kind = event.SubagentStart
+			ev.AgentID, ev.AgentType, ev.SessionID = info.ID, "task", info.ParentID
+		}
+	case "session.idle":
+		ev.StopHookActive, ev.LastMessage = t.continuing, t.lastText
+		if t.parent != "" {
+			ev.Kind = event.SubagentStop
+		}
+	case "session.compacted":
+		t.compacted = true
+	case "session.deleted":
+		delete(m.sessions, id)
+	case "message.updated":
+		if id, role := messageRole(params); role == "assistant" {
+			t.assistant[id] = true
+		}
+	case "message.part.updated":
+		if msg, text, ok := finishedText(params); ok && t.assistant[msg] {
+			t.lastText = text
+		}
+	case "experimental.chat.system.transform":
+		if t.compacted {
+			ev.Source = "compact"
+		}
+	case "chat.message":
+		if t.injected != "" && strings.TrimSpace(ev.Prompt) == strings.TrimSpace(t.injected) {
+			// atreides's own continuation: not a user prompt (which would
+			// reset the stop gate's count of blocks in a row).
+			return false
+		}
+		t.continuing, t.injected = false, ""
+		t.lastText, t.assistant = "", map[string]bool{}
+	}
+	return true
+}
+
+// after records what the answer means for the session's next hooks.
+func (m *Mapper) after(ev *event.Event, r *Result) {
+	if ev.SessionID == "" || ev.HostEvent == "session.deleted" {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	key := ev.SessionID
+	if ev.AgentID != "" {
+		key = ev.AgentID
+	}
+	t := m.session(key)
+	if ev.HostEvent == "session.idle" {
+		t.continuing, t.injected = r.Continue != "", r.Continue
+	}
+	// The session context is decided on every request; its warnings
+	// (a missing AGENTS.md) are for the user once per session.
+	var warn []string
+	for _, w := range r.Warn {
+		if !t.warned[w] {
+			if t.warned == nil {
+				t.warned = map[string]bool{}
+			}
+			t.warned[w] = true
+			warn = append(warn, w)
+		}
+	}
+	r.Warn = warn
+	if r.deferred != "" {
+		t.pending = append(t.pending, r.deferred)
+		if len(t.pending) > 8 {
+			t.pending = t.pending[len(t.pending)-8:]
+		}
+	}
+	if ev.HostEvent == "experimental.chat.system.transform" && len(t.pending) > 0 {
+		r.System = append(r.System, strings.Join(t.pending, "\n\n"))
+		t.pending = nil
+	}
+}
+
+func createdInfo(params json.RawMessage) sessionInfo {
+	var p struct {
+		Input struct {
+			Event struct {
+				Properties struct {
+					Info sessionInfo `json:"info"`
+				} `json:"properties"`
+			} `json:"event"`
+		} `json:"input"`
+	}
+	_ = json.Unmarshal(params, &p)
+	return p.Input.Event.Properties.Info
+}
+
+func messageRole(params json.RawMessage) (id, role string) {
+	info := createdInfo(params)
+	return info.ID, info.Role
+}
+
+// finishedText returns the text of a finished text part.
+func finishedText(params json.RawMessage) (msg, text string, ok bool) {
+	var p struct {
+		Input struct {
+			Event struct {
+				Properties struct {
+					Part struct {
+						Type      string `json:"type"`
+						MessageID string `json:"messageID"`
+						Text      string `json:"text"`
+						Time      struct {
+							End int64 `json:"end"`
+						} `json:"time"`
+					} `json:"part"`
+				} `json:"properties"`
+			} `json:"event"`
+		} `json:"input"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return "", "", false
+	}
+	part := p.Input.Event.Properties.Part
+	if part.Type != "text" || part.Time.End == 0 {
+		return "", "", false
+	}
+	return part.MessageID, clip(part.Text), true
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// SessionKey is the session a request belongs to, for ordering: requests
+// with the same key are answered in the order they came. Child sessions
+// have keys of their own. "" when the params name no session.
+func SessionKey(method string, params json.RawMessage) string {
+	var p struct {
+		Input struct {
+			SessionID string `json:"sessionID"`
+			Event     struct {
+				Properties struct {
+					SessionID string `json:"sessionID"`
+					Info      struct {
+						ID string `json:"id"`
+					} `json:"info"`
+				} `json:"properties"`
+			} `json:"event"`
+		} `json:"input"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	if method != MethodEvent {
+		return p.Input.SessionID
+	}
+	if s := p.Input.Event.Properties.SessionID; s != "" {
+		return s
+	}
+	return p.Input.Event.Properties.Info.ID
+}

@@ -1,0 +1,86 @@
+package opencode
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+// toolNames maps OpenCode's built-in tools (1.18.33) to atreides's names.
+var toolNames = map[string]event.ToolName{
+	"bash":      event.Shell,
+	"read":      event.Read,
+	"list":      event.Read,
+	"write":     event.Write,
+	"edit":      event.Edit,
+	"multiedit": event.Edit,
+	"patch":     event.Edit,
+	"glob":      event.Search,
+	"grep":      event.Search,
+	"webfetch":  event.Fetch,
+	"websearch": event.Fetch,
+	"task":      event.Delegate,
+	"todowrite": event.Todo,
+	"todoread":  event.Todo,
+}
+
+// toolInput holds the argument fields atreides looks at in any tool.
+type toolInput struct {
+	Command  string `json:"command"`
+	Workdir  string `json:"workdir"`
+	FilePath string `json:"filePath"`
+	Path     string `json:"path"`
+	Pattern  string `json:"pattern"`
+	Include  string `json:"include"`
+}
+
+// NormalizeTool maps an OpenCode tool call to atreides's names and pulls
+// out the command or paths the guard judges. MCP tools arrive as
+// "<server>_<tool>"; they cannot be told from plugin tools by name, so
+// they stay "other" with the raw name kept.
+func NormalizeTool(name string, args json.RawMessage) (event.Tool, string, error) {
+	t := event.Tool{Raw: name, Input: args, Name: event.Other}
+	if n, ok := toolNames[name]; ok {
+		t.Name = n
+	}
+	var in toolInput
+	if len(args) > 0 && args[0] == '{' {
+		if err := json.Unmarshal(args, &in); err != nil {
+			return t, "", fmt.Errorf("args of %s: %w", name, err)
+		}
+	} else if len(args) > 0 && string(args) != "null" {
+		return t, "", fmt.Errorf("args of %s are not an object", name)
+	}
+	workdir := ""
+	switch t.Name {
+	case event.Shell:
+		t.Command = in.Command
+		if filepath.IsAbs(in.Workdir) {
+			workdir = in.Workdir
+		}
+	case event.Read, event.Write, event.Edit:
+		t.Paths = nonEmpty(in.FilePath, in.Path)
+	case event.Search:
+		t.Paths = nonEmpty(in.Path)
+		// glob's pattern is a path glob; grep's is a regex over contents
+		// and its file filter is "include".
+		t.Pattern = in.Include
+		if name == "glob" {
+			t.Pattern = in.Pattern
+		}
+	}
+	return t, workdir, nil
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

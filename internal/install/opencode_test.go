@@ -1,0 +1,108 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func fakeBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "atreides")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+func TestOpenCodeInstallIdempotentAndUninstall(t *testing.T) {
+	proj := t.TempDir()
+	dir := OpenCodeConfigDir(ScopeProject, proj, "/nowhere")
+	// The user's own plugin and config stay as they are.
+	other := filepath.Join(dir, "plugin", "mine.ts")
+	if err := os.MkdirAll(filepath.Dir(other), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(other, []byte("export const Mine = async () => ({})\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "opencode.json"), []byte(`{"plugin":["x"]}`), 0o644)
+
+	bin := fakeBinary(t)
+	rep, err := InstallOpenCode(OpenCodeOptions{ConfigDir: dir, BinaryPath: bin})
+	if err != nil || rep.Action != ActionInstalled {
+		t.Fatalf("install: %+v %v", rep, err)
+	}
+	data, _ := os.ReadFile(OpenCodePluginPath(dir))
+	if !strings.Contains(string(data), `const DEFAULT_BIN = "`+bin+`"`) || !strings.Contains(string(data), "export const AtreidesPlugin") {
+		t.Fatalf("plugin file:\n%.400s", data)
+	}
+	if rep, err := InstallOpenCode(OpenCodeOptions{ConfigDir: dir, BinaryPath: bin}); err != nil || rep.Action != ActionUnchanged {
+		t.Errorf("second install: %+v %v", rep, err)
+	}
+	bin2 := fakeBinary(t)
+	if rep, err := InstallOpenCode(OpenCodeOptions{ConfigDir: dir, BinaryPath: bin2}); err != nil || rep.Action != ActionUpdated {
+		t.Errorf("install with another binary: %+v %v", rep, err)
+	}
+	st, err := InspectOpenCode(OpenCodePluginPath(dir))
+	if err != nil || !st.Installed() || len(st.Binaries) != 1 || st.Binaries[0].Command != bin2 || !st.Binaries[0].Executable {
+		t.Errorf("inspect: %+v %v", st, err)
+	}
+	if rep, err := UninstallOpenCode(dir, nil); err != nil || rep.Action != ActionRemoved {
+		t.Errorf("uninstall: %+v %v", rep, err)
+	}
+	if _, err := os.Stat(OpenCodePluginPath(dir)); !os.IsNotExist(err) {
+		t.Error("plugin still there")
+	}
+	if b, _ := os.ReadFile(other); !strings.Contains(string(b), "Mine") {
+		t.Error("the user's plugin was touched")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "opencode.json")); string(b) != `{"plugin":["x"]}` {
+		t.Error("opencode.json was touched")
+	}
+	if rep, _ := UninstallOpenCode(dir, nil); rep.Action != ActionNothingToDo {
+		t.Errorf("second uninstall: %+v", rep)
+	}
+	if st, _ := InspectOpenCode(OpenCodePluginPath(dir)); st.Exists || st.Installed() {
+		t.Errorf("inspect after uninstall: %+v", st)
+	}
+}
+
+func TestOpenCodeRefusesForeignFile(t *testing.T) {
+	dir := t.TempDir()
+	path := OpenCodePluginPath(dir)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte("export const X = 1\n"), 0o644)
+	if _, err := InstallOpenCode(OpenCodeOptions{ConfigDir: dir, BinaryPath: fakeBinary(t)}); err == nil {
+		t.Error("overwrote a foreign atreides.ts")
+	}
+	if rep, _ := UninstallOpenCode(dir, nil); rep.Action != ActionNothingToDo {
+		t.Errorf("uninstall removed a foreign file: %+v", rep)
+	}
+}
+
+// TestOpenCodeOffline: the marker OpenCode's installer accepts is written
+// where nothing was, never over an existing install, and removed only
+// while untouched.
+func TestOpenCodeOffline(t *testing.T) {
+	fresh, used := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(used, "node_modules", "zod"), 0o755)
+	rep, err := InstallOpenCode(OpenCodeOptions{ConfigDir: fresh, BinaryPath: fakeBinary(t), Offline: []string{fresh, used}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(fresh, "package-lock.json")); !strings.Contains(string(b), `"@opencode-ai/plugin"`) {
+		t.Errorf("no lock in %s: %+v", fresh, rep)
+	}
+	if _, err := os.Stat(filepath.Join(used, "package-lock.json")); err == nil {
+		t.Error("lock written over an existing node_modules")
+	}
+	if _, err := UninstallOpenCode(fresh, []string{fresh, used}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(fresh, "package-lock.json")); err == nil {
+		t.Error("marker left after uninstall")
+	}
+	if _, err := os.Stat(filepath.Join(used, "node_modules", "zod")); err != nil {
+		t.Error("an existing install was touched")
+	}
+}

@@ -1,0 +1,313 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// client is a fake plugin: it writes request lines into the server's
+// input and reads response lines from its output, over io.Pipe.
+type client struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *bufio.Scanner
+	done chan error
+}
+
+func start(t *testing.T, s *Server) *client {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &client{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
+	c.out.Buffer(make([]byte, 1<<20), 64<<20)
+	go func() {
+		err := s.Serve(context.Background(), inR, outW)
+		outW.Close()
+		c.done <- err
+	}()
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	return c
+}
+
+func (c *client) send(line string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+type resp struct {
+	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *Error          `json:"error"`
+}
+
+func (c *client) recv() resp {
+	c.t.Helper()
+	if !c.out.Scan() {
+		c.t.Fatalf("no response: %v", c.out.Err())
+	}
+	var r resp
+	if err := json.Unmarshal(c.out.Bytes(), &r); err != nil {
+		c.t.Fatalf("response %q: %v", c.out.Text(), err)
+	}
+	return r
+}
+
+// close ends the input and waits for Serve to return.
+func (c *client) close() error {
+	c.in.Close()
+	select {
+	case err := <-c.done:
+		return err
+	case <-time.After(5 * time.Second):
+		c.t.Fatal("Serve did not return after its input ended")
+		return nil
+	}
+}
+
+func echo(_ context.Context, method string, params json.RawMessage) (any, error) {
+	return map[string]any{"method": method, "params": params}, nil
+}
+
+func sessionKey(_ string, params json.RawMessage) string {
+	var p struct {
+		Session string `json:"session"`
+	}
+	_ = json.Unmarshal(params, &p)
+	return p.Session
+}
+
+func TestHello(t *testing.T) {
+	c := start(t, &Server{Handler: echo, Methods: []string{"a"}, AppVersion: "v9"})
+	c.send(`{"v":1,"id":1,"method":"hello"}`)
+	r := c.recv()
+	if string(r.ID) != "1" || r.Error != nil || string(r.Result) != `{"protocol":1,"version":"v9","methods":["a"]}` {
+		t.Fatalf("hello: %+v %s", r, r.Result)
+	}
+	if err := c.close(); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+func TestMalformedLines(t *testing.T) {
+	c := start(t, &Server{Handler: echo, Methods: []string{"a"}})
+	for _, tc := range []struct {
+		line string
+		id   string
+		code int
+	}{
+		{`not json`, "null", CodeParse},
+		{`{"v":1,"id":5,"method":"a","params":{"x":`, "5", CodeParse},
+		{`{"v":1,"id":6,"method":"a","params":[1]}`, "6", CodeParams},
+		{`{"v":2,"id":7,"method":"a"}`, "7", CodeVersion},
+		{`{"v":1,"id":8,"method":"zz"}`, "8", CodeMethod},
+		{`{"v":1,"id":"x","method":"a"}`, "null", CodeInvalid},
+		{`{"v":1,"id":9}`, "9", CodeInvalid},
+		{`[]`, "null", CodeInvalid},
+		{`{"v":1,"id":1e3,"method":"a"}`, "null", CodeInvalid},
+	} {
+		c.send(tc.line)
+		r := c.recv()
+		if r.Error == nil || r.Error.Code != tc.code || string(r.ID) != tc.id {
+			t.Errorf("%s: got id %s error %+v, want id %s code %d", tc.line, r.ID, r.Error, tc.id, tc.code)
+		}
+	}
+	c.send(``) // blank lines are skipped
+	c.send(`{"v":1,"id":10,"method":"a","params":{"k":1}}`)
+	if r := c.recv(); string(r.ID) != "10" || r.Error != nil {
+		t.Errorf("after malformed lines: %+v", r)
+	}
+	c.close()
+}
+
+func TestLineTooLong(t *testing.T) {
+	c := start(t, &Server{Handler: echo, Methods: []string{"a"}, MaxLine: 1000})
+	c.send(`{"v":1,"id":3,"method":"a","params":{"x":"` + strings.Repeat("y", 5000) + `"}}`)
+	if r := c.recv(); r.Error == nil || r.Error.Code != CodeTooLong || string(r.ID) != "3" {
+		t.Errorf("long line: %+v", r)
+	}
+	c.send(`{"v":1,"id":4,"method":"a"}`)
+	if r := c.recv(); string(r.ID) != "4" || r.Error != nil {
+		t.Errorf("after a long line: %+v", r)
+	}
+	c.close()
+}
+
+// TestOrdering: one session's requests are handled one at a time in the
+// order they came, while another session's go past them.
+func TestOrdering(t *testing.T) {
+	var mu sync.Mutex
+	var order []string
+	release := make(chan struct{})
+	h := func(_ context.Context, _ string, params json.RawMessage) (any, error) {
+		var p struct {
+			Session string `json:"session"`
+			N       int    `json:"n"`
+		}
+		_ = json.Unmarshal(params, &p)
+		if p.Session == "slow" && p.N == 0 {
+			<-release
+		}
+		mu.Lock()
+		order = append(order, fmt.Sprintf("%s%d", p.Session, p.N))
+		mu.Unlock()
+		return nil, nil
+	}
+	c := start(t, &Server{Handler: h, Methods: []string{"m"}, Key: sessionKey})
+	for i := 0; i < 3; i++ {
+		c.send(fmt.Sprintf(`{"v":1,"id":%d,"method":"m","params":{"session":"slow","n":%d}}`, i, i))
+	}
+	c.send(`{"v":1,"id":10,"method":"m","params":{"session":"fast","n":0}}`)
+	if r := c.recv(); string(r.ID) != "10" {
+		t.Fatalf("the other session waited: first answer %+v", r)
+	}
+	close(release)
+	for i := 0; i < 3; i++ {
+		if r := c.recv(); string(r.ID) != fmt.Sprint(i) {
+			t.Errorf("answer %d has id %s", i, r.ID)
+		}
+	}
+	c.close()
+	if got := strings.Join(order, ","); got != "fast0,slow0,slow1,slow2" {
+		t.Errorf("order %s", got)
+	}
+}
+
+func TestDeadlineAndPanic(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	h := func(ctx context.Context, method string, _ json.RawMessage) (any, error) {
+		switch method {
+		case "stuck":
+			<-block
+		case "panic":
+			panic("boom")
+		case "fail":
+			return nil, errors.New("nope")
+		case "coded":
+			return nil, Errorf(CodeParams, "bad")
+		}
+		if _, ok := ctx.Deadline(); !ok {
+			return nil, errors.New("no deadline")
+		}
+		return "ok", nil
+	}
+	c := start(t, &Server{Handler: h, Methods: []string{"stuck", "panic", "fail", "coded", "ok"}, Timeout: 50 * time.Millisecond})
+	for i, m := range []string{"stuck", "panic", "fail", "coded", "ok"} {
+		c.send(fmt.Sprintf(`{"v":1,"id":%d,"method":%q}`, i, m))
+	}
+	want := map[string]int{"0": CodeDeadline, "1": CodeInternal, "2": CodeInternal, "3": CodeParams, "4": 0}
+	for range want {
+		r := c.recv()
+		code := 0
+		if r.Error != nil {
+			code = r.Error.Code
+		}
+		if code != want[string(r.ID)] {
+			t.Errorf("id %s: %+v, want code %d", r.ID, r, want[string(r.ID)])
+		}
+		if code == 0 && string(r.Result) != `"ok"` {
+			t.Errorf("ok: %s", r.Result)
+		}
+	}
+	c.close()
+}
+
+// TestDrainOnEOF: requests in flight when the input ends are answered
+// before Serve returns.
+func TestDrainOnEOF(t *testing.T) {
+	h := func(context.Context, string, json.RawMessage) (any, error) {
+		time.Sleep(20 * time.Millisecond)
+		return "done", nil
+	}
+	inR, inW := io.Pipe()
+	var out strings.Builder
+	done := make(chan error)
+	go func() { done <- (&Server{Handler: h, Methods: []string{"m"}}).Serve(context.Background(), inR, &out) }()
+	for i := 0; i < 5; i++ {
+		fmt.Fprintf(inW, `{"v":1,"id":%d,"method":"m"}`+"\n", i)
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), `"result":"done"`); n != 5 {
+		t.Errorf("%d answers before return:\n%s", n, out.String())
+	}
+}
+
+// TestConcurrentSessions hammers the server from many sessions at once
+// (run with -race).
+func TestConcurrentSessions(t *testing.T) {
+	var mu sync.Mutex
+	last := map[string]int{}
+	h := func(_ context.Context, _ string, params json.RawMessage) (any, error) {
+		var p struct {
+			Session string `json:"session"`
+			N       int    `json:"n"`
+		}
+		_ = json.Unmarshal(params, &p)
+		mu.Lock()
+		defer mu.Unlock()
+		if p.N != last[p.Session]+1 {
+			return nil, fmt.Errorf("session %s: %d after %d", p.Session, p.N, last[p.Session])
+		}
+		last[p.Session] = p.N
+		return nil, nil
+	}
+	c := start(t, &Server{Handler: h, Methods: []string{"m"}, Key: sessionKey})
+	const sessions, per = 8, 50
+	go func() {
+		id := 0
+		for n := 1; n <= per; n++ {
+			for s := 0; s < sessions; s++ {
+				id++
+				fmt.Fprintf(c.in, `{"v":1,"id":%d,"method":"m","params":{"session":"s%d","n":%d}}`+"\n", id, s, n)
+			}
+		}
+	}()
+	for i := 0; i < sessions*per; i++ {
+		if r := c.recv(); r.Error != nil {
+			t.Fatalf("%+v", r.Error)
+		}
+	}
+	c.close()
+}
+
+func FuzzDecodeRequest(f *testing.F) {
+	for _, s := range []string{
+		`{"v":1,"id":1,"method":"hello"}`,
+		`{"v":1,"id":2,"method":"tool.before","params":{"directory":"/p","input":{"tool":"bash"}}}`,
+		`{"v":1,"id":3,"method":"a","params":[`,
+		`{"id":-4,"v":1,"method":"x","params":null}`,
+		`{"v":1,"id":9223372036854775808,"method":"a"}`,
+		`garbage "id": 12`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		req, id, err := DecodeRequest(line)
+		if (req == nil) == (err == nil) {
+			t.Fatalf("request %v and error %v", req, err)
+		}
+		if !json.Valid(id) {
+			t.Fatalf("id %q is not JSON", id)
+		}
+		if req != nil && (req.Method == "" || req.V != Version || string(req.ID) != string(id)) {
+			t.Fatalf("accepted %+v", req)
+		}
+		// Whatever came in, the answer line must encode.
+		if _, e := json.Marshal(Response{ID: id, Error: err}); e != nil {
+			t.Fatal(e)
+		}
+	})
+}

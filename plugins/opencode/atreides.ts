@@ -1,0 +1,221 @@
+// atreides for OpenCode: a thin plugin that hands every hook to the
+// atreides engine and applies its answer. All decisions are made by
+// `atreides serve --stdio`, started once per OpenCode instance and spoken
+// to in JSON lines (protocol version 1; see internal/serve in the atreides
+// repository). No dependencies: only what OpenCode's Bun runtime provides.
+//
+// Installed by `atreides install opencode`, which fills in DEFAULT_BIN.
+// The binary is, in order: the plugin option "bin" (config entry
+// ["…/atreides.ts", {"bin": "/path/to/atreides"}]), $ATREIDES_BIN,
+// DEFAULT_BIN, then "atreides" on PATH.
+//
+// When the engine cannot answer: a tool call is blocked (fail closed) with
+// a message saying why; every other hook goes on unchanged (fail open)
+// with one log line. An engine that exits is restarted once.
+
+import { spawn } from "node:child_process"
+
+const DEFAULT_BIN = ""
+
+const PROTOCOL = 1
+const TIMEOUT_MS = Number(process.env.ATREIDES_TIMEOUT_MS) || 10_000
+
+// Minimal local types: structurally what @opencode-ai/plugin 1.18.33
+// passes, so nothing has to be installed for this file to load.
+type Json = any
+type PluginInput = { client: Json; directory: string; worktree?: string }
+type Hooks = { [hook: string]: (input: Json, output: Json) => Promise<void> }
+type Result = {
+  block?: string
+  args?: Record<string, Json>
+  append?: string
+  system?: string[]
+  context?: string[]
+  continue?: string
+  warn?: string[]
+}
+type Pending = { resolve: (r: Result) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }
+
+// The bus events the engine hears about. message.part.updated is sent only
+// for finished text parts (the agent's last words, for the stop gate).
+const EVENTS = new Set([
+  "session.created", "session.idle", "session.compacted", "session.deleted", "session.error",
+  "todo.updated", "file.edited", "message.updated", "message.part.updated",
+])
+
+class Engine {
+  private proc: ReturnType<typeof spawn> | undefined
+  private buf = ""
+  private nextID = 1
+  private pending = new Map<number, Pending>()
+  private starts = 0
+  private failure = ""
+
+  constructor(private bin: string, private dir: string, private log: (msg: string) => void) {}
+
+  private start(): void {
+    this.starts++
+    const proc = spawn(this.bin, ["serve", "--stdio"], { cwd: this.dir, stdio: ["pipe", "pipe", "pipe"], env: process.env })
+    this.proc = proc
+    this.buf = ""
+    proc.stdout!.setEncoding("utf8")
+    proc.stdout!.on("data", (chunk: string) => this.read(chunk))
+    proc.stderr!.setEncoding("utf8")
+    proc.stderr!.on("data", (chunk: string) => {
+      for (const line of chunk.split("\n")) if (line.trim()) this.log(`engine: ${line.trim()}`)
+    })
+    proc.stdin!.on("error", () => {}) // reported by "exit"/"error" below
+    const gone = (why: string) => {
+      if (this.proc !== proc) return
+      this.proc = undefined
+      this.failure = why
+      for (const [id, p] of this.pending) {
+        clearTimeout(p.timer)
+        p.reject(new Error(why))
+        this.pending.delete(id)
+      }
+    }
+    proc.on("error", (err: Error) => gone(`could not run ${this.bin}: ${err.message}`))
+    proc.on("exit", (code: number | null, signal: string | null) => gone(`${this.bin} exited (${signal ?? code})`))
+    proc.unref()
+    ;(proc.stdout as Json).unref?.()
+    ;(proc.stderr as Json).unref?.()
+    ;(proc.stdin as Json).unref?.()
+  }
+
+  private read(chunk: string): void {
+    this.buf += chunk
+    let nl: number
+    while ((nl = this.buf.indexOf("\n")) >= 0) {
+      const line = this.buf.slice(0, nl)
+      this.buf = this.buf.slice(nl + 1)
+      if (!line.trim()) continue
+      let msg: Json
+      try {
+        msg = JSON.parse(line)
+      } catch {
+        this.log(`engine wrote a line that is not JSON: ${line.slice(0, 200)}`)
+        continue
+      }
+      const p = this.pending.get(msg.id)
+      if (!p) continue
+      this.pending.delete(msg.id)
+      clearTimeout(p.timer)
+      if (msg.error) p.reject(new Error(`engine error ${msg.error.code}: ${msg.error.message}`))
+      else p.resolve((msg.result ?? {}) as Result)
+    }
+  }
+
+  call(method: string, params: Json): Promise<Result> {
+    if (!this.proc) {
+      // First use, or the engine died: start it (a crash is restarted once).
+      if (this.starts >= 2) return Promise.reject(new Error(`the engine is down: ${this.failure}`))
+      if (this.starts === 1) this.log(`restarting the engine after: ${this.failure}`)
+      this.start()
+    }
+    const id = this.nextID++
+    const line = JSON.stringify({ v: PROTOCOL, id, method, params }) + "\n"
+    return new Promise<Result>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id)
+        reject(new Error(`no answer within ${TIMEOUT_MS} ms`))
+      }, TIMEOUT_MS)
+      this.pending.set(id, { resolve, reject, timer })
+      try {
+        this.proc!.stdin!.write(line)
+      } catch (err) {
+        clearTimeout(timer)
+        this.pending.delete(id)
+        reject(err as Error)
+      }
+    })
+  }
+
+  stop(): void {
+    this.proc?.stdin?.end()
+  }
+}
+
+export const AtreidesPlugin = async (input: PluginInput, options?: Record<string, Json>): Promise<Hooks> => {
+  const directory = input.directory
+  const bin = (typeof options?.bin === "string" && options.bin) || process.env.ATREIDES_BIN || DEFAULT_BIN || "atreides"
+  const log = (message: string) => {
+    try {
+      const r = input.client?.app?.log?.({ body: { service: "atreides", level: "warn", message } })
+      r?.catch?.(() => console.error(`[atreides] ${message}`))
+    } catch {
+      console.error(`[atreides] ${message}`)
+    }
+  }
+  const engine = new Engine(bin, directory, log)
+  const warn = (r: Result) => r.warn?.forEach((w) => log(w))
+
+  // ask forwards one hook; on failure it logs one line and answers nothing
+  // (fail open). tool.execute.before handles its own failure (fail closed).
+  const ask = async (method: string, params: Json): Promise<Result> => {
+    try {
+      const r = await engine.call(method, { directory, ...params })
+      warn(r)
+      return r
+    } catch (err) {
+      log(`${method}: going on without atreides: ${(err as Error).message}`)
+      return {}
+    }
+  }
+
+  const continuePrompt = async (sessionID: string, text: string) => {
+    const body = { parts: [{ type: "text", text }] }
+    const session = input.client?.session
+    try {
+      if (session?.promptAsync) await session.promptAsync({ path: { id: sessionID }, body })
+      else await session?.prompt?.({ path: { id: sessionID }, body })
+    } catch (err) {
+      log(`could not send the continuation prompt: ${(err as Error).message}`)
+    }
+  }
+
+  return {
+    "tool.execute.before": async (i, o) => {
+      let r: Result
+      try {
+        r = await engine.call("tool.before", { directory, input: i, output: o })
+      } catch (err) {
+        throw new Error(
+          `atreides could not check this ${i?.tool ?? "tool"} call (${(err as Error).message}), so it is blocked. ` +
+            "Retry; if it keeps failing, ask the user to run `atreides doctor`.",
+        )
+      }
+      warn(r)
+      if (r.block) throw new Error(r.block)
+      if (r.args && typeof r.args === "object" && o && typeof o.args === "object") {
+        for (const k of Object.keys(o.args)) delete o.args[k]
+        Object.assign(o.args, r.args)
+      }
+    },
+    "tool.execute.after": async (i, o) => {
+      const r = await ask("tool.after", { input: i, output: { title: o?.title, output: o?.output, metadata: o?.metadata } })
+      if (r.append && o) o.output = (typeof o.output === "string" && o.output ? o.output + "\n\n" : "") + r.append
+    },
+    "experimental.chat.system.transform": async (i, o) => {
+      const r = await ask("system.transform", { input: { sessionID: i?.sessionID }, output: { system: o?.system?.slice(0, 1) } })
+      if (r.system?.length && Array.isArray(o?.system)) o.system.push(...r.system)
+    },
+    "experimental.session.compacting": async (i, o) => {
+      const r = await ask("session.compacting", { input: i, output: {} })
+      if (r.context?.length && Array.isArray(o?.context)) o.context.push(...r.context)
+    },
+    "chat.message": async (i, o) => {
+      const r = await ask("chat.message", { input: i, output: { parts: o?.parts } })
+      if (r.block) throw new Error(r.block)
+    },
+    event: async ({ event }) => {
+      if (!event || !EVENTS.has(event.type)) return
+      const part = event.properties?.part
+      if (event.type === "message.part.updated" && (part?.type !== "text" || !part?.time?.end)) return
+      const r = await ask("event", { input: { event } })
+      const sessionID = event.properties?.sessionID
+      if (r.continue && event.type === "session.idle" && sessionID) await continuePrompt(sessionID, r.continue)
+    },
+    dispose: async () => engine.stop(),
+  } as Hooks
+}
