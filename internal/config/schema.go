@@ -29,6 +29,8 @@ type Config struct {
 	Session Session `yaml:"session"`
 	Hooks   Hooks   `yaml:"hooks"`
 
+	Governance Governance `yaml:"governance"`
+
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
 	root *value
@@ -130,6 +132,33 @@ type Agents struct {
 // Hooks configures hook processes.
 type Hooks struct {
 	TimeoutSeconds int `yaml:"timeout_seconds" min:"1" max:"600"`
+}
+
+// Governance configures intents, owned scopes, intent locks, delegation
+// limits and the trace ledger. Off by default.
+type Governance struct {
+	Enabled bool `yaml:"enabled"`
+	// LeaseMinutes is how long an intent stays held by a session that does
+	// nothing; after it, another session may take the intent.
+	LeaseMinutes int `yaml:"lease_minutes" min:"1" max:"10080"`
+	// UnknownWrites is the verdict for a shell command whose write targets
+	// cannot be known from its syntax ("> $OUT", "git checkout main").
+	UnknownWrites Verdict `yaml:"unknown_writes"`
+	// Exempt globs may be written without an intent and outside any scope.
+	Exempt []Glob `yaml:"exempt"`
+	// Trace appends an Agent Trace record per file change to .atreides/trace.jsonl.
+	Trace      bool       `yaml:"trace"`
+	Delegation Delegation `yaml:"delegation"`
+}
+
+// Delegation limits subagent spawning.
+type Delegation struct {
+	MaxDepth int `yaml:"max_depth" min:"1" max:"10"`
+	// TimeoutMinutes per subagent type; "*" applies to every other type.
+	TimeoutMinutes map[string]int `yaml:"timeout_minutes"`
+	// StructuredReturn lists the subagent types whose final message must be
+	// the standard return object ("*" for all).
+	StructuredReturn []string `yaml:"structured_return"`
 }
 
 // Verdict is a guard answer.

@@ -16,6 +16,8 @@ type Project struct {
 	Anchors    []Anchor `json:"anchors,omitempty"`
 	// Rules caches the project's AGENTS.md check; see [RulesCache].
 	Rules *RulesCache `json:"rules,omitempty"`
+	// Governance holds intent locks and the ledger head; see governance.go.
+	Governance Governance `json:"governance,omitzero"`
 }
 
 // Todo statuses.

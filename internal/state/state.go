@@ -46,6 +46,8 @@ type Session struct {
 	// Interrupted is set when the user interrupted a tool call and cleared
 	// by the next prompt: a stop after an interrupt is never blocked.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Governance: delegations and pre-write snapshots; see governance.go.
+	Governance SessionGovernance `json:"governance,omitzero"`
 }
 
 // Counters are running totals; they survive history trimming.

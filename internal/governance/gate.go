@@ -1,0 +1,286 @@
+package governance
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/intent"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// ToolPrefix is how Claude Code names atreides's MCP tools.
+const ToolPrefix = "mcp__atreides__"
+
+// Handler is the governance handler (high priority: after the guard,
+// before the session handlers).
+func Handler(opts OptionsFunc, intents Intents) engine.Handler {
+	return engine.Handler{
+		Name: "governance", Priority: engine.High,
+		Kinds: []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool,
+			event.SubagentStart, event.SubagentStop, event.Stop, event.SessionEnd},
+		Handle: func(c *engine.Call) (event.Result, error) {
+			o := opts()
+			if !o.Enabled {
+				return event.Result{}, nil
+			}
+			g := &gov{c: c, o: &o, intents: intents, now: c.Env.Now()}
+			return g.handle()
+		},
+	}
+}
+
+type gov struct {
+	c       *engine.Call
+	o       *Options
+	intents Intents
+	now     time.Time
+}
+
+func (g *gov) ev() *event.Event            { return g.c.Event }
+func (g *gov) p() *state.Governance        { return &g.c.State.Project.Governance }
+func (g *gov) s() *state.SessionGovernance { return &g.c.State.Session.Governance }
+
+func (g *gov) handle() (event.Result, error) {
+	ev := g.ev()
+	g.p().Touch(ev.SessionID, ev.Host, g.now)
+	// Any activity of the session renews its lease.
+	if l := g.p().HeldBy(ev.SessionID); l != nil && ev.SessionID != "" {
+		l.Renewed = g.now
+	}
+	var r event.Result
+	var err error
+	switch ev.Kind {
+	case event.PreTool:
+		r, err = g.preTool()
+	case event.PostTool:
+		err = g.postTool()
+	case event.SubagentStart:
+		r = g.subagentStart()
+	case event.SubagentStop:
+		g.subagentStop()
+	case event.SessionEnd:
+		g.p().Release(ev.SessionID)
+	}
+	if err != nil {
+		return r, err
+	}
+	switch ev.Kind {
+	case event.UserPrompt, event.PostTool, event.PreTool, event.SessionStart:
+		if r.Verdict != event.Deny {
+			if ctx := g.takeReports(); ctx != "" {
+				r.Context = joinText(r.Context, ctx)
+			}
+		}
+	}
+	return r, nil
+}
+
+func joinText(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n\n" + b
+}
+
+// targets lists what a tool call writes: paths, and descriptions of writes
+// whose target is unknown.
+func (g *gov) targets() (paths, unknown []string) {
+	ev := g.ev()
+	switch ev.Tool.Name {
+	case event.Write, event.Edit:
+		for _, p := range ev.Tool.Paths {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(ev.Cwd, p)
+			}
+			paths = append(paths, filepath.Clean(p))
+		}
+	case event.Shell:
+		home, _ := os.UserHomeDir()
+		w := guard.ShellWrites(ev.Tool.Command, ev.Cwd, home)
+		paths, unknown = w.Paths, w.Unknown
+	}
+	if len(g.o.Exempt) > 0 && len(paths) > 0 {
+		ex := intent.NewScope(ev.ProjectDir, g.o.Exempt)
+		kept := paths[:0]
+		for _, p := range paths {
+			if _, ok := ex.Contains(p); !ok {
+				kept = append(kept, p)
+			}
+		}
+		paths = kept
+	}
+	return paths, unknown
+}
+
+func (g *gov) preTool() (event.Result, error) {
+	ev := g.ev()
+	if g.c.Decision.Verdict == event.Deny {
+		return event.Result{}, nil // the guard already refused it
+	}
+	if ev.Tool.Name == event.Delegate {
+		return g.delegate(), nil
+	}
+	paths, unknown := g.targets()
+	if len(paths) == 0 && len(unknown) == 0 {
+		return event.Result{}, nil
+	}
+	root := ev.ProjectDir
+	f, err := g.intents(root)
+	if err != nil && !intent.NotExist(err) {
+		return deny("governance.intents-invalid", "Writes are blocked: the intents file is invalid. Ask the user to fix it (`atreides intent list` shows the problems):\n"+err.Error()), nil
+	}
+	held := g.p().HeldBy(ev.SessionID)
+	if held == nil {
+		return deny("governance.no-intent", g.noIntentMessage(f, paths, unknown)), nil
+	}
+	in := f.Find(held.Intent)
+	if in == nil || !in.Selectable() {
+		g.p().Release(ev.SessionID)
+		return deny("governance.intent-closed", fmt.Sprintf("Your intent %s is no longer open (removed or closed in .atreides/intents.yaml), so you hold no intent. Call select_active_intent with an open intent before writing.", held.Intent)), nil
+	}
+	sc := intent.NewScope(root, in.Scope)
+	var outside []string
+	for _, p := range paths {
+		if shown, ok := sc.Contains(p); !ok {
+			outside = append(outside, shown)
+		}
+	}
+	if len(outside) > 0 {
+		return deny("governance.out-of-scope", fmt.Sprintf(
+			"Blocked: %s is outside the owned scope of intent %s (%s): %s.\nWrite only inside the scope. If the change is really needed, call request_scope_expansion with the intent id, the paths and a reason; a human decides, and nothing outside the scope may be written until then.",
+			strings.Join(outside, ", "), in.ID, in.Title, strings.Join(in.Scope, ", "))), nil
+	}
+	if g.o.Trace && ev.ToolUseID != "" && len(paths) > 0 {
+		g.snapshot(in.ID, paths)
+	}
+	if len(unknown) > 0 && g.o.UnknownWrites > event.Allow {
+		return event.Result{Verdict: g.o.UnknownWrites, Rule: "governance.unknown-writes", Reason: fmt.Sprintf(
+			"atreides cannot tell which files this command writes (%s), so it cannot check them against the scope of intent %s (%s). Use Write/Edit or a command that names its target files literally.",
+			strings.Join(unknown, "; "), in.ID, strings.Join(in.Scope, ", "))}, nil
+	}
+	return event.Result{}, nil
+}
+
+func deny(rule, reason string) event.Result {
+	return event.Result{Verdict: event.Deny, Rule: rule, Reason: reason}
+}
+
+func (g *gov) noIntentMessage(f *intent.File, paths, unknown []string) string {
+	var b strings.Builder
+	what := "this write"
+	if len(paths) > 0 {
+		shown := make([]string, len(paths))
+		for i, p := range paths {
+			shown[i] = intent.Relative(g.ev().ProjectDir, p)
+		}
+		what = "the write to " + strings.Join(shown, ", ")
+	}
+	fmt.Fprintf(&b, "Blocked: %s needs an active intent, and this session has not selected one. Call the select_active_intent tool (MCP server \"atreides\": %sselect_active_intent) with the id of the intent this work belongs to, then retry.", what, ToolPrefix)
+	open := f.OpenIntents()
+	if len(open) == 0 {
+		b.WriteString(" There is no open intent in .atreides/intents.yaml: ask the user to add one (`atreides intent add`).")
+		return b.String()
+	}
+	b.WriteString(" Open intents:")
+	for _, in := range open {
+		fmt.Fprintf(&b, "\n- %s: %s (scope: %s)", in.ID, in.Title, strings.Join(in.Scope, ", "))
+		if l := g.p().Lock(in.ID); l != nil && !l.Expired(g.now, g.o.Lease) {
+			fmt.Fprintf(&b, " [held by session %s since %s]", l.Session, l.Since.UTC().Format(time.RFC3339))
+		}
+	}
+	_ = unknown
+	return b.String()
+}
+
+// HeldError reports an intent held by another session.
+type HeldError struct {
+	Intent  string
+	Session string
+	Since   time.Time
+	Renewed time.Time
+	Lease   time.Duration
+}
+
+func (e *HeldError) Error() string {
+	msg := fmt.Sprintf("intent %s is held by session %s since %s (last active %s)",
+		e.Intent, e.Session, e.Since.UTC().Format(time.RFC3339), e.Renewed.UTC().Format(time.RFC3339))
+	if e.Lease > 0 {
+		msg += fmt.Sprintf("; the lease lapses after %s without activity", e.Lease)
+	}
+	return msg + ". Pick another intent, or wait."
+}
+
+// ErrNoIntent is returned for an unknown or closed intent.
+var ErrNoIntent = errors.New("no such open intent")
+
+// Select makes session the holder of intent id, or reports who holds it.
+// It must run inside a store transaction (it reads and writes p), which
+// makes it a compare-and-swap: of many sessions selecting one intent,
+// exactly one wins. A session holds one intent at a time; selecting
+// another releases the first. A lapsed lease is taken over.
+func Select(p *state.Governance, f *intent.File, session, host, id string, now time.Time, lease time.Duration) (*intent.Intent, error) {
+	if session == "" {
+		return nil, errors.New("no session to hold the intent")
+	}
+	in := f.Find(id)
+	if in == nil {
+		return nil, fmt.Errorf("%w: %q (open intents: %s)", ErrNoIntent, id, openIDs(f))
+	}
+	if !in.Selectable() {
+		return nil, fmt.Errorf("%w: %q is %s (open intents: %s)", ErrNoIntent, id, in.Status, openIDs(f))
+	}
+	if l := p.Lock(id); l != nil && l.Session != session && !l.Expired(now, lease) {
+		return nil, &HeldError{Intent: id, Session: l.Session, Since: l.Since, Renewed: l.Renewed, Lease: lease}
+	}
+	if l := p.Lock(id); l != nil && l.Session == session {
+		l.Renewed = now
+		return in, nil
+	}
+	p.Release(session)
+	// Drop a lapsed lock on this intent held by someone else.
+	out := p.Locks[:0]
+	for _, l := range p.Locks {
+		if l.Intent != id {
+			out = append(out, l)
+		}
+	}
+	p.Locks = append(out, state.IntentLock{Intent: id, Session: session, Host: host, Since: now, Renewed: now})
+	return in, nil
+}
+
+func openIDs(f *intent.File) string {
+	var ids []string
+	for _, in := range f.OpenIntents() {
+		ids = append(ids, in.ID)
+	}
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ", ")
+}
+
+// RequestExpansion records an agent's request to widen an intent's scope.
+func RequestExpansion(p *state.Governance, f *intent.File, session, id string, paths []string, reason string, now time.Time) (state.ScopeRequest, error) {
+	if f.Find(id) == nil {
+		return state.ScopeRequest{}, fmt.Errorf("%w: %q", ErrNoIntent, id)
+	}
+	if len(paths) == 0 {
+		return state.ScopeRequest{}, errors.New("name the paths (globs) the intent should also own")
+	}
+	p.NextExpansion++
+	r := state.ScopeRequest{ID: p.NextExpansion, Intent: id, Session: session, Paths: paths, Reason: reason, Status: "pending", Time: now}
+	p.Expansions = append(p.Expansions, r)
+	return r, nil
+}
+
+// Active returns the intent the session holds (nil if none) and its lock.
+func Active(p *state.Governance, session string) *state.IntentLock {
+	return p.HeldBy(session)
+}

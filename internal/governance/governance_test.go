@@ -1,0 +1,356 @@
+package governance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/intent"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/trace"
+)
+
+type env struct{ now time.Time }
+
+func (e *env) Logf(string, ...any) {}
+func (e *env) Now() time.Time      { return e.now }
+
+// fixture is a project with intents and a real store, run through the
+// engine like a hook process does.
+type fixture struct {
+	t    *testing.T
+	root string
+	env  *env
+	opts Options
+	st   *store.Store
+}
+
+const intentsYAML = `intents:
+  - id: auth
+    title: Auth rework
+    goal: Sessions expire
+    owned_scope: [src/auth/**]
+    constraints: [no new deps]
+    acceptance_criteria: [go test ./... passes]
+  - id: docs
+    title: Docs
+    owned_scope: [docs]
+`
+
+func newFixture(t *testing.T) *fixture {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
+	os.MkdirAll(filepath.Join(root, "src", "auth"), 0o755)
+	os.WriteFile(IntentsPath(root), []byte(intentsYAML), 0o644)
+	o := DefaultOptions()
+	o.Enabled = true
+	return &fixture{t: t, root: root, env: &env{now: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)}, opts: o,
+		st: store.Open(project.StateDir(root))}
+}
+
+func (f *fixture) run(ev *event.Event) *event.Decision {
+	ev.ProjectDir, ev.Host = f.root, "claude"
+	if ev.Cwd == "" {
+		ev.Cwd = f.root
+	}
+	ev.Time = f.env.now
+	eng := engine.New(engine.StoreLoader{Store: f.st}, f.env,
+		Handler(func() Options { return f.opts }, LoadIntents()))
+	return eng.Run(context.Background(), ev)
+}
+
+func (f *fixture) write(session, rel string) *event.Decision {
+	p := filepath.Join(f.root, rel)
+	in, _ := json.Marshal(map[string]string{"file_path": p, "content": "x"})
+	return f.run(&event.Event{Kind: event.PreTool, SessionID: session, ToolUseID: "w-" + rel,
+		Tool: event.Tool{Name: event.Write, Raw: "Write", Input: in, Paths: []string{p}}})
+}
+
+func (f *fixture) shell(session, cmd, id string, kind event.Kind) *event.Decision {
+	return f.run(&event.Event{Kind: kind, SessionID: session, ToolUseID: id,
+		Tool: event.Tool{Name: event.Shell, Raw: "Bash", Command: cmd}})
+}
+
+func (f *fixture) selectIntent(session, id string) error {
+	file, err := intent.Load(IntentsPath(f.root))
+	if err != nil {
+		return err
+	}
+	return f.st.Update(context.Background(), func(tx *store.Tx) error {
+		p, err := engine.LoadProject(tx)
+		if err != nil {
+			return err
+		}
+		if _, err := Select(&p.Governance, file, session, "test", id, f.env.now, f.opts.Lease); err != nil {
+			return err
+		}
+		return engine.SaveProject(tx, p)
+	})
+}
+
+func TestGate(t *testing.T) {
+	f := newFixture(t)
+	d := f.write("s1", "src/auth/a.go")
+	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "select_active_intent") || !strings.Contains(d.Reason, "auth: Auth rework") {
+		t.Fatalf("write before selection: %v %q", d.Verdict, d.Reason)
+	}
+	// Reads are never gated.
+	if d := f.run(&event.Event{Kind: event.PreTool, SessionID: "s1", Tool: event.Tool{Name: event.Read, Raw: "Read", Paths: []string{f.root + "/x"}}}); d.Verdict != event.None {
+		t.Fatalf("read gated: %v", d.Reason)
+	}
+	if d := f.shell("s1", "cat src/auth/a.go; ls", "r1", event.PreTool); d.Verdict != event.None {
+		t.Fatalf("read-only shell gated: %v", d.Reason)
+	}
+	if err := f.selectIntent("s1", "auth"); err != nil {
+		t.Fatal(err)
+	}
+	if d := f.write("s1", "src/auth/a.go"); d.Verdict != event.None {
+		t.Fatalf("write in scope: %v %q", d.Verdict, d.Reason)
+	}
+	d = f.write("s1", "src/main.go")
+	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "src/main.go is outside the owned scope of intent auth") || !strings.Contains(d.Reason, "request_scope_expansion") {
+		t.Fatalf("write out of scope: %v %q", d.Verdict, d.Reason)
+	}
+	d = f.shell("s1", "echo x > README.md", "b1", event.PreTool)
+	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "README.md") {
+		t.Fatalf("shell out of scope: %v %q", d.Verdict, d.Reason)
+	}
+	d = f.shell("s1", "echo x > $OUT", "b2", event.PreTool)
+	if d.Verdict != event.Ask || d.Rule != "governance.unknown-writes" {
+		t.Fatalf("unknown target: %v %q", d.Verdict, d.Reason)
+	}
+	// Another session is refused the held intent and told who holds it.
+	err := f.selectIntent("s2", "auth")
+	var held *HeldError
+	if !asHeld(err, &held) || held.Session != "s1" {
+		t.Fatalf("second session: %v", err)
+	}
+	// Closing the intent in the file takes the session's right to write.
+	os.WriteFile(IntentsPath(f.root), []byte(strings.Replace(intentsYAML, "title: Auth rework", "title: Auth rework\n    status: done", 1)), 0o644)
+	if d := f.write("s1", "src/auth/a.go"); d.Rule != "governance.intent-closed" {
+		t.Fatalf("closed intent: %v %q", d.Rule, d.Reason)
+	}
+}
+
+func asHeld(err error, h **HeldError) bool {
+	e, ok := err.(*HeldError)
+	if ok {
+		*h = e
+	}
+	return ok
+}
+
+func TestDisabledDoesNothing(t *testing.T) {
+	f := newFixture(t)
+	f.opts.Enabled = false
+	if d := f.write("s1", "anything.go"); d.Verdict != event.None {
+		t.Fatal("gate ran while disabled")
+	}
+}
+
+func TestLeaseExpiry(t *testing.T) {
+	f := newFixture(t)
+	f.opts.Lease = 10 * time.Minute
+	if err := f.selectIntent("s1", "auth"); err != nil {
+		t.Fatal(err)
+	}
+	f.env.now = f.env.now.Add(9 * time.Minute)
+	f.write("s1", "src/auth/a.go") // activity renews the lease
+	f.env.now = f.env.now.Add(9 * time.Minute)
+	if err := f.selectIntent("s2", "auth"); err == nil {
+		t.Fatal("lease renewed by activity must still hold")
+	}
+	f.env.now = f.env.now.Add(2 * time.Minute)
+	if err := f.selectIntent("s2", "auth"); err != nil {
+		t.Fatalf("lapsed lease not taken over: %v", err)
+	}
+	d := f.write("s1", "src/auth/a.go")
+	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "held by session s2") {
+		t.Fatalf("old holder: %v %q", d.Verdict, d.Reason)
+	}
+}
+
+func TestSessionEndReleases(t *testing.T) {
+	f := newFixture(t)
+	f.selectIntent("s1", "auth")
+	f.run(&event.Event{Kind: event.SessionEnd, SessionID: "s1"})
+	if err := f.selectIntent("s2", "auth"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Many goroutines, each with its own store transaction (and lock file
+// descriptor), race for one intent: exactly one wins.
+func TestSelectRaceGoroutines(t *testing.T) {
+	f := newFixture(t)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wins := 0
+	for i := 0; i < 30; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := f.selectIntent(fmt.Sprintf("s%d", i), "auth"); err == nil {
+				mu.Lock()
+				wins++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if wins != 1 {
+		t.Fatalf("%d winners", wins)
+	}
+}
+
+// Many processes race for one intent: exactly one wins.
+func TestSelectRaceProcesses(t *testing.T) {
+	if root := os.Getenv("GOV_RACE_ROOT"); root != "" {
+		f := &fixture{root: root, env: &env{now: time.Now()}, opts: DefaultOptions(), st: store.Open(project.StateDir(root))}
+		if err := f.selectIntent(os.Getenv("GOV_RACE_SESSION"), "auth"); err != nil {
+			os.Exit(3)
+		}
+		os.Exit(0)
+	}
+	f := newFixture(t)
+	const n = 16
+	cmds := make([]*exec.Cmd, n)
+	for i := range cmds {
+		cmds[i] = exec.Command(os.Args[0], "-test.run=^TestSelectRaceProcesses$")
+		cmds[i].Env = append(os.Environ(), "GOV_RACE_ROOT="+f.root, fmt.Sprintf("GOV_RACE_SESSION=p%d", i))
+		if err := cmds[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wins := 0
+	for _, c := range cmds {
+		err := c.Wait()
+		if err == nil {
+			wins++
+		} else if c.ProcessState.ExitCode() != 3 {
+			t.Fatalf("child failed: %v", err)
+		}
+	}
+	if wins != 1 {
+		t.Fatalf("%d processes won the intent", wins)
+	}
+}
+
+func TestLedgerFromHooks(t *testing.T) {
+	f := newFixture(t)
+	f.selectIntent("s1", "auth")
+	a := filepath.Join(f.root, "src/auth/a.go")
+	os.WriteFile(a, []byte("one\ntwo\nthree\n"), 0o644)
+	// Edit through a shell command: hashed before and after.
+	if d := f.shell("s1", "sed -i s/two/TWO/ src/auth/a.go", "t1", event.PreTool); d.Verdict != event.None {
+		t.Fatal(d.Reason)
+	}
+	os.WriteFile(a, []byte("one\nTWO\nthree\n"), 0o644)
+	f.shell("s1", "sed -i s/two/TWO/ src/auth/a.go", "t1", event.PostTool)
+	// A new file through Write.
+	f.write("s1", "src/auth/b.go")
+	os.WriteFile(filepath.Join(f.root, "src/auth/b.go"), []byte("package b\n"), 0o644)
+	f.run(&event.Event{Kind: event.PostTool, SessionID: "s1", ToolUseID: "w-src/auth/b.go",
+		Tool: event.Tool{Name: event.Write, Raw: "Write", Paths: []string{filepath.Join(f.root, "src/auth/b.go")}}})
+	entries, err := trace.Read(TracePath(f.root))
+	if err != nil || len(entries) != 2 {
+		t.Fatalf("%d entries, %v", len(entries), err)
+	}
+	m0, m1 := entries[0].Record.Metadata.Atreides, entries[1].Record.Metadata.Atreides
+	r0 := entries[0].Record.Files[0].Conversations[0].Ranges[0]
+	if m0.Intent != "auth" || m0.Change != trace.Modify || r0.StartLine != 2 || r0.EndLine != 2 || r0.ContentHash != trace.Sum([]byte("TWO\n")) || m0.HostTool != "Bash" {
+		t.Fatalf("shell record: %+v %+v", m0, r0)
+	}
+	if m1.Change != trace.Create || entries[1].Record.Files[0].Path != "src/auth/b.go" || m1.Prev != m0.Hash {
+		t.Fatalf("write record: %+v", m1)
+	}
+	var head trace.Head
+	f.st.View(context.Background(), func(tx *store.Tx) error {
+		p, _ := engine.LoadProject(tx)
+		head = trace.Head{Seq: p.Governance.Trace.Seq, Hash: p.Governance.Trace.Hash}
+		return nil
+	})
+	if n, prob := trace.Verify(TracePath(f.root), head); prob != nil || n != 2 || head.Seq != 2 {
+		t.Fatalf("verify: %d %v head %+v", n, prob, head)
+	}
+}
+
+func delegate(f *fixture, agentID, agentType, sub string) *event.Decision {
+	in, _ := json.Marshal(map[string]string{"subagent_type": sub, "description": "d", "prompt": "p"})
+	return f.run(&event.Event{Kind: event.PreTool, SessionID: "s1", AgentID: agentID, AgentType: agentType, ToolUseID: "a-" + sub,
+		Tool: event.Tool{Name: event.Delegate, Raw: "Agent", Input: in}})
+}
+
+func start(f *fixture, id, typ string) {
+	f.run(&event.Event{Kind: event.SubagentStart, SessionID: "s1", AgentID: id, AgentType: typ})
+}
+
+func TestDelegationDepthAndCycles(t *testing.T) {
+	f := newFixture(t)
+	f.opts.MaxDepth = 3
+	if d := delegate(f, "", "", "planner"); d.Verdict != event.None {
+		t.Fatal(d.Reason)
+	}
+	start(f, "A1", "planner")
+	if d := delegate(f, "A1", "planner", "coder"); d.Verdict != event.None {
+		t.Fatal(d.Reason)
+	}
+	start(f, "A2", "coder")
+	// A cycle: planner is already on the path.
+	d := delegate(f, "A2", "coder", "planner")
+	if d.Rule != "governance.delegation-cycle" || !strings.Contains(d.Reason, "main → planner → coder → planner") {
+		t.Fatalf("cycle: %s %q", d.Rule, d.Reason)
+	}
+	if d := delegate(f, "A2", "coder", "tester"); d.Verdict != event.None {
+		t.Fatal(d.Reason)
+	}
+	start(f, "A3", "tester")
+	d = delegate(f, "A3", "tester", "helper")
+	if d.Rule != "governance.delegation-depth" || !strings.Contains(d.Reason, "4 deep, over the limit of 3") || !strings.Contains(d.Reason, "main → planner → coder → tester → helper") {
+		t.Fatalf("depth: %s %q", d.Rule, d.Reason)
+	}
+}
+
+func TestSubagentReturnAndTimeout(t *testing.T) {
+	f := newFixture(t)
+	f.opts.StructuredReturn = []string{"coder"}
+	f.opts.Timeouts = map[string]time.Duration{"*": 5 * time.Minute}
+	delegate(f, "", "", "coder")
+	start(f, "A1", "coder")
+	f.env.now = f.env.now.Add(6 * time.Minute)
+	f.run(&event.Event{Kind: event.SubagentStop, SessionID: "s1", AgentID: "A1", AgentType: "coder", LastMessage: `{"status":"done","summary":"","artifacts":{}}`})
+	d := f.run(&event.Event{Kind: event.UserPrompt, SessionID: "s1", Prompt: "<task-notification>"})
+	ctx := d.ContextText()
+	for _, want := range []string{"subagent A1 (coder)", "over its 5m0s limit", `status "done" is not one of`, "artifacts must be an array, not object", "missing metadata", "summary is empty"} {
+		if !strings.Contains(ctx, want) {
+			t.Errorf("report misses %q:\n%s", want, ctx)
+		}
+	}
+	// Delivered once.
+	if d := f.run(&event.Event{Kind: event.UserPrompt, SessionID: "s1"}); d.ContextText() != "" {
+		t.Errorf("report repeated: %q", d.ContextText())
+	}
+}
+
+func TestValidateReturn(t *testing.T) {
+	ok := "Done.\n```json\n{\"status\":\"success\",\"summary\":\"did it\",\"artifacts\":[],\"metadata\":{},\"errors\":[],\"next_steps\":[\"x\"]}\n```"
+	if bad := ValidateReturn(ok); bad != nil {
+		t.Fatalf("valid object rejected: %v", bad)
+	}
+	if bad := ValidateReturn("I finished the task."); len(bad) != 1 || bad[0] != "no JSON object found" {
+		t.Fatalf("prose: %v", bad)
+	}
+	if bad := ValidateReturn(`{"status":"success"`); len(bad) != 1 || !strings.HasPrefix(bad[0], "not valid JSON") {
+		t.Fatalf("broken: %v", bad)
+	}
+}

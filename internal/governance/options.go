@@ -1,0 +1,89 @@
+// Package governance is the engine's governance handler: the intent gate
+// (no write before an intent is selected, no write outside its owned scope),
+// intent leases, delegation limits for subagents, and the trace ledger.
+//
+// All shared state (who holds which intent, expansion requests, the ledger
+// head) lives in state.Project and is read and written in the engine's one
+// transaction per event, under the store's lock; selecting an intent is
+// therefore a compare-and-swap. The agent's own tools (select an intent,
+// ask for more scope) call [Select] and [RequestExpansion] inside their own
+// store transaction.
+package governance
+
+import (
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/intent"
+	"github.com/atreides-dev/atreides/internal/project"
+)
+
+// Options are the governance settings, mapped from the configuration's
+// governance section by the caller.
+type Options struct {
+	Enabled       bool
+	Lease         time.Duration
+	UnknownWrites event.Verdict
+	Exempt        []string
+	Trace         bool
+	MaxDepth      int
+	// Timeouts by subagent type; "*" for the rest.
+	Timeouts map[string]time.Duration
+	// StructuredReturn lists subagent types ("*" for all) whose final
+	// message must be the standard return object.
+	StructuredReturn []string
+	// Version is atreides's version, written into trace records.
+	Version string
+	// ConfigErr is set when the configuration could not be read; the gate
+	// then fails closed on writes only if Enabled could be read as true.
+	ConfigErr error
+}
+
+// DefaultOptions match the configuration defaults (governance off).
+func DefaultOptions() Options {
+	return Options{Lease: 30 * time.Minute, UnknownWrites: event.Ask, Trace: true, MaxDepth: 3}
+}
+
+// OptionsFunc returns the options on first use.
+type OptionsFunc func() Options
+
+// Intents loads the project's intents file once per process.
+type Intents func(root string) (*intent.File, error)
+
+// LoadIntents returns an [Intents] that reads <root>/.atreides/intents.yaml
+// once.
+func LoadIntents() Intents {
+	var (
+		once sync.Once
+		f    *intent.File
+		err  error
+	)
+	return func(root string) (*intent.File, error) {
+		once.Do(func() { f, err = intent.Load(IntentsPath(root)) })
+		return f, err
+	}
+}
+
+// IntentsPath is the intents file of the project at root.
+func IntentsPath(root string) string {
+	return filepath.Join(project.StateDir(root), intent.FileName)
+}
+
+// TracePath is the ledger of the project at root.
+func TracePath(root string) string {
+	return filepath.Join(project.StateDir(root), "trace.jsonl")
+}
+
+func (o *Options) timeout(agentType string) time.Duration {
+	if d, ok := o.Timeouts[agentType]; ok {
+		return d
+	}
+	return o.Timeouts["*"]
+}
+
+func (o *Options) structured(agentType string) bool {
+	return slices.Contains(o.StructuredReturn, agentType) || slices.Contains(o.StructuredReturn, "*")
+}

@@ -1,0 +1,187 @@
+package state
+
+import "time"
+
+// Governance is the project-wide governance state: who holds which intent,
+// the scope expansions agents asked for, and the head of the trace ledger.
+// It lives in [Project], so every hook reads and writes it in the one
+// transaction the engine already runs per event, which makes an intent
+// selection a compare-and-swap under the store's lock.
+type Governance struct {
+	Locks      []IntentLock   `json:"locks,omitempty"`
+	Expansions []ScopeRequest `json:"expansions,omitempty"`
+	// NextExpansion numbers scope expansion requests.
+	NextExpansion int `json:"next_expansion,omitempty"`
+	// Trace is the head of the ledger as of the last append; verify uses
+	// it to detect a truncated ledger.
+	Trace TraceHead `json:"trace,omitzero"`
+	// Recent lists the sessions seen most recently (newest first) so that
+	// a tool server that cannot learn its session id binds to the newest.
+	Recent []SeenSession `json:"recent,omitempty"`
+}
+
+// IntentLock is the lease one session holds on one intent.
+type IntentLock struct {
+	Intent  string    `json:"intent"`
+	Session string    `json:"session"`
+	Host    string    `json:"host,omitempty"`
+	Since   time.Time `json:"since"`
+	Renewed time.Time `json:"renewed"`
+}
+
+// Expired reports whether the lease lapsed at now given the idle time.
+func (l IntentLock) Expired(now time.Time, idle time.Duration) bool {
+	return idle > 0 && now.Sub(l.Renewed) > idle
+}
+
+// ScopeRequest is an agent's request to widen an intent's owned scope,
+// recorded for a human to decide.
+type ScopeRequest struct {
+	ID      int       `json:"id"`
+	Intent  string    `json:"intent"`
+	Session string    `json:"session,omitempty"`
+	Paths   []string  `json:"paths"`
+	Reason  string    `json:"reason,omitempty"`
+	Status  string    `json:"status"` // pending | approved | rejected
+	Time    time.Time `json:"t"`
+}
+
+// TraceHead is the last record appended to the ledger.
+type TraceHead struct {
+	Seq  uint64 `json:"seq,omitempty"`
+	Hash string `json:"hash,omitempty"`
+}
+
+// SeenSession is a session and when it last sent an event.
+type SeenSession struct {
+	ID   string    `json:"id"`
+	Host string    `json:"host,omitempty"`
+	Seen time.Time `json:"seen"`
+}
+
+// MaxRecent bounds [Governance.Recent].
+const MaxRecent = 8
+
+// Lock returns the lock on the intent, or nil.
+func (g *Governance) Lock(intent string) *IntentLock {
+	for i := range g.Locks {
+		if g.Locks[i].Intent == intent {
+			return &g.Locks[i]
+		}
+	}
+	return nil
+}
+
+// HeldBy returns the lock the session holds, or nil.
+func (g *Governance) HeldBy(session string) *IntentLock {
+	for i := range g.Locks {
+		if g.Locks[i].Session == session {
+			return &g.Locks[i]
+		}
+	}
+	return nil
+}
+
+// Release drops every lock the session holds.
+func (g *Governance) Release(session string) {
+	out := g.Locks[:0]
+	for _, l := range g.Locks {
+		if l.Session != session {
+			out = append(out, l)
+		}
+	}
+	g.Locks = out
+}
+
+// Touch records that the session sent an event at now.
+func (g *Governance) Touch(session, host string, now time.Time) {
+	if session == "" {
+		return
+	}
+	out := []SeenSession{{ID: session, Host: host, Seen: now}}
+	for _, s := range g.Recent {
+		if s.ID != session && len(out) < MaxRecent {
+			out = append(out, s)
+		}
+	}
+	g.Recent = out
+}
+
+// SessionGovernance is what governance remembers of one session: the
+// subagents it delegated to, and the file snapshots taken before a write so
+// the ledger can record what changed.
+type SessionGovernance struct {
+	// Spawns are delegations asked for (PreToolUse of the Agent tool) and
+	// not yet matched to a started subagent.
+	Spawns []Spawn `json:"spawns,omitempty"`
+	// Agents are the subagents started in this session, live or finished.
+	Agents []Delegation `json:"agents,omitempty"`
+	// Reports are findings about finished subagents (a malformed return
+	// object, a timeout) not yet told to the agent that delegated.
+	Reports []Report `json:"reports,omitempty"`
+	// Snaps are the files a pending tool call may change, hashed before
+	// the call, keyed by tool-use id.
+	Snaps []Snap `json:"snaps,omitempty"`
+}
+
+// Spawn is a delegation asked for and not yet started.
+type Spawn struct {
+	Parent    string    `json:"parent,omitempty"` // agent id of the delegating agent; "" is the main agent
+	Type      string    `json:"type"`
+	ToolUseID string    `json:"tool_use_id,omitempty"`
+	Time      time.Time `json:"t"`
+}
+
+// Delegation is one subagent's record.
+type Delegation struct {
+	ID      string    `json:"id"`
+	Type    string    `json:"type"`
+	Parent  string    `json:"parent,omitempty"`
+	Depth   int       `json:"depth"`
+	Started time.Time `json:"started"`
+	Stopped time.Time `json:"stopped,omitzero"`
+	// Outcome is ok, timeout, invalid_return or empty while running.
+	Outcome string `json:"outcome,omitempty"`
+	Detail  string `json:"detail,omitempty"`
+}
+
+// Report is a message for the agent (Parent) about a finished subagent.
+type Report struct {
+	Parent string `json:"parent,omitempty"`
+	Text   string `json:"text"`
+}
+
+// Snap is a file's state before a tool call.
+type Snap struct {
+	ToolUseID string     `json:"tool_use_id"`
+	Intent    string     `json:"intent,omitempty"` // the intent the write was allowed under
+	Files     []FileSnap `json:"files"`
+	Time      time.Time  `json:"t"`
+}
+
+// FileSnap is one file before a change. Content is kept only for small
+// files, so the changed line ranges can be computed afterwards.
+type FileSnap struct {
+	Path    string `json:"path"` // absolute
+	Exists  bool   `json:"exists"`
+	Hash    string `json:"hash,omitempty"`
+	Content string `json:"content,omitempty"`
+	Kept    bool   `json:"kept,omitempty"` // Content holds the whole file
+}
+
+// MaxSnaps bounds pending snapshots per session; stale ones (a PostToolUse
+// that never came) are dropped oldest first.
+const MaxSnaps = 16
+
+// MaxDelegations bounds the subagent records kept per session.
+const MaxDelegations = 50
+
+// Agent returns the delegation record of the subagent, or nil.
+func (g *SessionGovernance) Agent(id string) *Delegation {
+	for i := len(g.Agents) - 1; i >= 0; i-- {
+		if g.Agents[i].ID == id {
+			return &g.Agents[i]
+		}
+	}
+	return nil
+}
