@@ -3,6 +3,7 @@ package claude
 import (
 	"encoding/json"
 	"errors"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,15 +16,7 @@ import (
 // samplesDir is the captured Claude Code payloads in ../shared beside the
 // repository.
 func samplesDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "..", "shared", "research", "host-samples", "claude-code", "captured")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("captured samples missing (%v): CI must have ../shared beside the repository", err)
-		}
-		t.Skipf("captured samples not found: %v", err)
-	}
-	return dir
+	return hosttest.SharedDir(t, "research", "host-samples", "claude-code", "captured")
 }
 
 // TestDecodeCaptured decodes every payload Claude Code 2.1.197 and 2.1.330

@@ -3,6 +3,7 @@ package codex
 import (
 	"encoding/json"
 	"errors"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,15 +16,7 @@ import (
 // samplesDir is the captured Codex payloads in ../shared beside the
 // repository.
 func samplesDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "..", "shared", "research", "host-samples", "codex", "captured")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("captured samples missing (%v): CI must have ../shared beside the repository", err)
-		}
-		t.Skipf("captured samples not found: %v", err)
-	}
-	return dir
+	return hosttest.SharedDir(t, "research", "host-samples", "codex", "captured")
 }
 
 // TestDecodeCaptured decodes every payload Codex 0.169.0 sent in the

@@ -3,6 +3,7 @@ package gemini
 import (
 	"encoding/json"
 	"errors"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,15 +16,7 @@ import (
 // samplesDir is the captured Gemini CLI payloads in ../shared beside the
 // repository.
 func samplesDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "..", "shared", "research", "host-samples", "gemini-cli", "captured")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("captured samples missing (%v): CI must have ../shared beside the repository", err)
-		}
-		t.Skipf("captured samples not found: %v", err)
-	}
-	return dir
+	return hosttest.SharedDir(t, "research", "host-samples", "gemini-cli", "captured")
 }
 
 // modelEvents are the Gemini events atreides deliberately leaves Unknown.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -241,4 +243,34 @@ func match(want, got any, path string) string {
 		}
 	}
 	return fmt.Sprintf("%s: got %v, want %v", path, got, want)
+}
+
+// SharedDir is a directory under ../shared beside the repository (the
+// project's research and captured payloads). Missing, it fails the test
+// under CI, which must have ../shared, and skips it elsewhere.
+func SharedDir(t testing.TB, parts ...string) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := wd
+	for {
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			t.Fatalf("no go.mod above %s", wd)
+		}
+		root = parent
+	}
+	dir := filepath.Join(append([]string{filepath.Dir(root), "shared"}, parts...)...)
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%v: CI must have ../shared beside the repository", err)
+		}
+		t.Skipf("shared samples not found: %v", err)
+	}
+	return dir
 }

@@ -3,6 +3,7 @@ package opencode
 import (
 	"context"
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,15 +16,7 @@ import (
 // samplesDir is the captured OpenCode 1.18.33 hooks and events in
 // ../shared beside the repository.
 func samplesDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "..", "shared", "research", "opencode-samples")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("captured samples missing (%v): CI must have ../shared beside the repository", err)
-		}
-		t.Skipf("captured samples not found: %v", err)
-	}
-	return dir
+	return hosttest.SharedDir(t, "research", "opencode-samples")
 }
 
 // capture is one file of hooks/ or events/.
