@@ -58,15 +58,19 @@ func cutAtLine(s string, n int) string {
 }
 
 // SniffEventName finds hook_event_name in bytes that do not parse, such as a
-// payload cut short: Claude Code writes it before the tool input, so it
-// usually survives truncation.
-func SniffEventName(data []byte) string {
-	const key = `"hook_event_name"`
-	i := bytes.Index(data, []byte(key))
+// payload cut short: hosts write it before the tool input, so it usually
+// survives truncation.
+func SniffEventName(data []byte) string { return SniffString(data, "hook_event_name") }
+
+// SniffString finds the string value of "key" in JSON bytes that may not
+// parse, without decoding them.
+func SniffString(data []byte, key string) string {
+	q := `"` + key + `"`
+	i := bytes.Index(data, []byte(q))
 	if i < 0 {
 		return ""
 	}
-	rest := bytes.TrimLeft(data[i+len(key):], " \t\r\n")
+	rest := bytes.TrimLeft(data[i+len(q):], " \t\r\n")
 	if len(rest) == 0 || rest[0] != ':' {
 		return ""
 	}
@@ -79,4 +83,20 @@ func SniffEventName(data []byte) string {
 		return ""
 	}
 	return string(rest[1 : 1+end])
+}
+
+// MaxOutput bounds the tool output kept in an event: history and error
+// recognition need the gist, not megabytes.
+const MaxOutput = 8 << 10
+
+// Clip cuts s to MaxOutput bytes at a rune boundary.
+func Clip(s string) string {
+	if len(s) <= MaxOutput {
+		return s
+	}
+	n := MaxOutput
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -61,10 +61,6 @@ var kinds = map[string]event.Kind{
 // ErrMalformed is returned for stdin that is not a Claude Code hook payload.
 var ErrMalformed = errors.New("malformed hook input")
 
-// maxOutput bounds the tool output kept in an event; history and error
-// recognition need the gist, not megabytes.
-const maxOutput = 8 << 10
-
 // Decode decodes one hook payload. projectDir is CLAUDE_PROJECT_DIR when
 // set. On a malformed payload it returns ErrMalformed (wrapped) and an event
 // whose HostEvent is whatever could be recovered from the bytes, so the
@@ -139,20 +135,13 @@ func responseText(raw json.RawMessage) string {
 		Stderr string  `json:"stderr"`
 	}
 	if raw[0] == '{' && json.Unmarshal(raw, &bash) == nil && bash.Stdout != nil {
-		return clip(strings.TrimRight(*bash.Stdout+"\n"+bash.Stderr, "\n"))
+		return host.Clip(strings.TrimRight(*bash.Stdout+"\n"+bash.Stderr, "\n"))
 	}
 	var s string
 	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
-		return clip(s)
+		return host.Clip(s)
 	}
-	return clip(string(raw))
-}
-
-func clip(s string) string {
-	if len(s) <= maxOutput {
-		return s
-	}
-	return s[:maxOutput]
+	return host.Clip(string(raw))
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -58,10 +58,6 @@ var kinds = map[string]event.Kind{
 // ErrMalformed is returned for stdin that is not a Codex hook payload.
 var ErrMalformed = errors.New("malformed hook input")
 
-// maxOutput bounds the tool output kept in an event; history and error
-// recognition need the gist, not megabytes.
-const maxOutput = 8 << 10
-
 // Decode decodes one hook payload. Codex names no project root, so
 // ProjectDir stays empty and the caller finds the project from Cwd. On a
 // malformed payload it returns
@@ -135,14 +131,7 @@ func responseText(raw json.RawMessage) string {
 	}
 	var s string
 	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
-		return clip(s)
+		return host.Clip(s)
 	}
-	return clip(string(raw))
-}
-
-func clip(s string) string {
-	if len(s) <= maxOutput {
-		return s
-	}
-	return s[:maxOutput]
+	return host.Clip(string(raw))
 }

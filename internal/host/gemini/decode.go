@@ -72,10 +72,6 @@ var kinds = map[string]event.Kind{
 // ErrMalformed is returned for stdin that is not a Gemini CLI hook payload.
 var ErrMalformed = errors.New("malformed hook input")
 
-// maxOutput bounds the tool output kept in an event; history and error
-// recognition need the gist, not megabytes.
-const maxOutput = 8 << 10
-
 // Decode decodes one hook payload. projectDir is GEMINI_PROJECT_DIR when
 // set; otherwise ProjectDir stays empty and the caller finds the project
 // from Cwd. On a malformed payload it returns ErrMalformed (wrapped) and an event
@@ -123,7 +119,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		ev.Tool = tool
 	}
 	if p.HookEventName == "AfterTool" && p.ToolResponse != nil {
-		ev.Output = clip(contentText(p.ToolResponse.LLMContent))
+		ev.Output = host.Clip(contentText(p.ToolResponse.LLMContent))
 		if msg, failed := errorText(p.ToolResponse.Error); failed {
 			ev.Failed, ev.Error = true, msg
 		}
@@ -184,18 +180,11 @@ func errorText(raw json.RawMessage) (string, bool) {
 		if obj.Message == "" {
 			obj.Message = obj.Type
 		}
-		return clip(obj.Message), true
+		return host.Clip(obj.Message), true
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return clip(s), true
+		return host.Clip(s), true
 	}
-	return clip(string(raw)), true
-}
-
-func clip(s string) string {
-	if len(s) <= maxOutput {
-		return s
-	}
-	return s[:maxOutput]
+	return host.Clip(string(raw)), true
 }

@@ -1,10 +1,10 @@
 package opencode
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/host"
 	"strings"
 	"time"
 
@@ -59,9 +59,6 @@ type Params struct {
 
 // ErrMalformed is returned for params that are not what the hook sends.
 var ErrMalformed = errors.New("malformed hook params")
-
-// maxOutput bounds the tool output kept in an event.
-const maxOutput = 8 << 10
 
 type hookInput struct {
 	Tool      string          `json:"tool"`
@@ -134,7 +131,7 @@ func DecodeRequest(data []byte, now time.Time) (*event.Event, error) {
 		Params json.RawMessage `json:"params"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
-		ev := &event.Event{Host: Host, HostEvent: HookName(sniffMethod(data)), Kind: event.Unknown, Time: now}
+		ev := &event.Event{Host: Host, HostEvent: HookName(host.SniffString(data, "method")), Kind: event.Unknown, Time: now}
 		if ev.HostEvent == "tool.execute.before" {
 			ev.Kind = event.PreTool
 		}
@@ -188,7 +185,7 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 				return ev, fmt.Errorf("%w: output: %v", ErrMalformed, err)
 			}
 		}
-		ev.Output = clip(out.Output)
+		ev.Output = host.Clip(out.Output)
 		if out.Metadata.Exit != nil && *out.Metadata.Exit != 0 {
 			ev.Failed = true
 			ev.Error = fmt.Sprintf("exit status %d", *out.Metadata.Exit)
@@ -307,35 +304,5 @@ func errorText(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &e) == nil && (e.Name != "" || e.Data.Message != "") {
 		return strings.TrimSpace(e.Name + ": " + e.Data.Message)
 	}
-	return clip(string(raw))
-}
-
-func clip(s string) string {
-	if len(s) <= maxOutput {
-		return s
-	}
-	return s[:maxOutput]
-}
-
-// sniffMethod finds "method":"…" in bytes that do not parse (a request
-// cut short); the plugin writes method before params.
-func sniffMethod(data []byte) string {
-	const key = `"method"`
-	i := bytes.Index(data, []byte(key))
-	if i < 0 {
-		return ""
-	}
-	rest := bytes.TrimLeft(data[i+len(key):], " \t\r\n")
-	if len(rest) == 0 || rest[0] != ':' {
-		return ""
-	}
-	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
-	if len(rest) == 0 || rest[0] != '"' {
-		return ""
-	}
-	end := bytes.IndexByte(rest[1:], '"')
-	if end < 0 {
-		return ""
-	}
-	return string(rest[1 : 1+end])
+	return host.Clip(string(raw))
 }

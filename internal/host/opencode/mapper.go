@@ -3,6 +3,7 @@ package opencode
 import (
 	"context"
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/host"
 	"strings"
 	"sync"
 	"time"
@@ -259,7 +260,7 @@ func finishedText(params json.RawMessage) (msg, text string, ok bool) {
 	if part.Type != "text" || part.Time.End == 0 {
 		return "", "", false
 	}
-	return part.MessageID, clip(part.Text), true
+	return part.MessageID, host.Clip(part.Text), true
 }
 
 func orUnknown(s string) string {
