@@ -1,7 +1,9 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/secrets"
 	"path"
 	"strconv"
 	"strings"
@@ -19,6 +21,9 @@ const (
 	// maxDerivedWords bounds the words of commands that carriers derive
 	// (sh -c, eval, "$@", find -exec, xargs, parallel).
 	maxDerivedWords = 16384
+	// maxLoopItems: a for loop over at most this many known words is
+	// judged once per word.
+	maxLoopItems = 8
 )
 
 // taint records where data came from, for pipe-to-shell and exfiltration.
@@ -87,6 +92,10 @@ type scope struct {
 	downloads map[string]bool
 	pos       []word // $1... for sh -c '...' _ args and function calls
 	hasPos    bool
+	// findDir is set for the command of find -execdir/-okdir: it runs in
+	// the directory of each match, somewhere under this start point, so
+	// a relative path there is as unknown as find's {}.
+	findDir string
 }
 
 func newScope(cwd string) *scope {
@@ -144,6 +153,8 @@ type analyzer struct {
 	// consumer is the program of the statement whose redirections are
 	// being evaluated (for heredoc_to_non_shell).
 	consumer string
+	// inSubst counts the command substitutions being evaluated.
+	inSubst int
 }
 
 // fire records a finding for rule id unless a stronger one exists.
@@ -232,6 +243,17 @@ func parse(src string) (*syntax.File, error) {
 // run it, but an agent may retry a fixed version, so the text is judged:
 // a repaired parse is analysed, and anything dangerous-looking is denied.
 func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
+	if fixed, ok := dropBadExpansions(src, err); ok {
+		// Bash parses ${...} contents only when it expands them: a bad
+		// substitution aborts that one command at run time ("bad
+		// substitution") and the rest of the script runs. Judging the
+		// script with the expansion empty covers everything that can run.
+		if f, e := parse(fixed); e == nil {
+			a.stmts(f.Stmts, sc, depth, feed{})
+			a.strict(nil, "bad parameter expansion")
+			return
+		}
+	}
 	before := a.res
 	for _, fix := range []string{"'", "\"", "`", ")", "\"'", "'\"", " }", "\nfi", "\ndone", "\nEOF"} {
 		if f, e := parse(src + fix); e == nil {
@@ -262,6 +284,46 @@ func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
 	}
 }
 
+// dropBadExpansions removes the ${...} expansions the parser rejects (bash
+// rejects them only at expansion time), up to a few of them.
+func dropBadExpansions(src string, err error) (string, bool) {
+	changed := false
+	for range 4 {
+		var pe syntax.ParseError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Text, "parameter expansion") {
+			return src, changed
+		}
+		off := int(pe.Pos.Offset())
+		if off > len(src) {
+			return src, changed
+		}
+		start := strings.LastIndex(src[:off], "${")
+		if start < 0 {
+			return src, changed
+		}
+		end, nest := -1, 0
+		for k := start + 2; k < len(src); k++ {
+			if src[k] == '{' {
+				nest++
+			} else if src[k] == '}' {
+				if nest == 0 {
+					end = k
+					break
+				}
+				nest--
+			}
+		}
+		if end < 0 {
+			return src, changed
+		}
+		src, changed = src[:start]+src[end+1:], true
+		if _, err = parse(src); err == nil {
+			return src, true
+		}
+	}
+	return src, false
+}
+
 func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope, depth int, in feed) feed {
 	out := feed{}
 	for _, st := range list {
@@ -282,7 +344,44 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
 		a.consumer = normName(ce.Args[0].Lit())
 	}
 	in = a.redirects(st.Redirs, sc, depth, in)
-	return a.command(st.Cmd, sc, depth, in, st.Redirs)
+	out := a.command(st.Cmd, sc, depth, in, st.Redirs)
+	if subs := outputProcSubsts(st); len(subs) > 0 {
+		// `cmd > >(bash)`, `tee >(sh)`: what the command writes is the
+		// stdin of the process substitution, like a pipe into it.
+		for _, ps := range subs {
+			if a.stop || depth+1 > maxDepth {
+				break
+			}
+			a.stmts(ps.Stmts, sc.clone(), depth+1, out)
+		}
+		return feed{t: out.t}
+	}
+	return out
+}
+
+// outputProcSubsts lists the output process substitutions `>(...)` a
+// simple command writes to: redirection targets and arguments (tee).
+func outputProcSubsts(st *syntax.Stmt) []*syntax.ProcSubst {
+	var out []*syntax.ProcSubst
+	add := func(w *syntax.Word) {
+		if w == nil {
+			return
+		}
+		for _, p := range w.Parts {
+			if ps, ok := p.(*syntax.ProcSubst); ok && ps.Op == syntax.CmdOut {
+				out = append(out, ps)
+			}
+		}
+	}
+	for _, r := range st.Redirs {
+		add(r.Word)
+	}
+	if ce, ok := st.Cmd.(*syntax.CallExpr); ok {
+		for _, w := range ce.Args[min(1, len(ce.Args)):] {
+			add(w)
+		}
+	}
+	return out
 }
 
 func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, redirs []*syntax.Redirect) feed {
@@ -313,6 +412,20 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 	case *syntax.ForClause:
 		if wi, ok := x.Loop.(*syntax.WordIter); ok {
 			items := a.fields(wi.Items, sc, depth)
+			static := len(items) > 1 && len(items) <= maxLoopItems
+			for _, it := range items {
+				static = static && !it.dyn && !it.glob
+			}
+			if static {
+				// A short list of known words: judge the body once per
+				// value, as it runs.
+				for _, it := range items[:len(items)-1] {
+					sc.vars[wi.Name.Value] = it
+					a.stmts(x.Do, sc, depth, in)
+				}
+				sc.vars[wi.Name.Value] = items[len(items)-1]
+				break
+			}
 			if len(items) == 1 && !items[0].dyn {
 				sc.vars[wi.Name.Value] = items[0]
 			} else {
@@ -589,8 +702,11 @@ func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
 	if a.p.sw("heredoc_to_non_shell") == Allow || text == "" || depth+1 > maxDepth || isShell(a.consumer) {
 		return
 	}
-	if quoted && dataConsumers[a.consumer] {
-		return // a quoted body to a known text consumer is inert prose
+	if quoted && dataConsumers[a.consumer] && a.inSubst == 0 {
+		// A quoted body to a known text consumer is inert prose, unless
+		// the output is captured by a command substitution: there the
+		// text becomes words of another command line.
+		return
 	}
 	sub := &analyzer{p: a.p, req: a.req}
 	sub.runQuiet(nil, text, sc, depth)
@@ -919,6 +1035,8 @@ func (a *analyzer) subst(list []*syntax.Stmt, sc *scope, depth int) feed {
 		a.fire("parse.too-complex", nil, "substitutions nested too deeply")
 		return feed{t: tUnknown}
 	}
+	a.inSubst++
+	defer func() { a.inSubst-- }()
 	return a.stmts(list, sc.clone(), depth+1, feed{})
 }
 
@@ -952,6 +1070,14 @@ func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) 
 		return word{s: s, t: val.t}, true
 	}
 	if x.Exp == nil {
+		if !ok && !val.dyn {
+			if d, known := secrets.VarDefault(name, a.req.Home); known {
+				// An unset CODEX_HOME, GNUPGHOME, XDG_CONFIG_HOME ...: the
+				// tool's own default directory is the best guess of what
+				// the user's environment holds (secret checks read it).
+				return word{s: "\x00", dyn: true, guess: d, hasGuess: true}, false
+			}
+		}
 		return val, ok
 	}
 	switch x.Exp.Op {

@@ -2,7 +2,6 @@ package guard
 
 import (
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -57,11 +56,26 @@ done:
 	}
 	if repl != "" && !anyContains(inner, repl) {
 		// -i/-I without the token in the command: GNU xargs then runs
-		// the command bare, but the token was meant for the input
-		// (a misplaced `{}`); judge it as if the input were appended.
+		// the command bare, once per input line. With operands of its
+		// own (`xargs -I{} eval 'echo ok'`) that is what is judged; with
+		// none (`xargs -i rm -rf`) the token was meant for the input (a
+		// misplaced `{}`): judge it as if the input were appended.
+		if hasOperand(inner) {
+			return a.exec(inner, env, sc, depth, feed{t: tUnknown})
+		}
 		repl = ""
 	}
 	return a.exec(substitute(inner, repl, true), env, sc, depth, feed{t: tUnknown})
+}
+
+// hasOperand: argv has an argument after the program that is not an option.
+func hasOperand(argv []word) bool {
+	for _, w := range at(argv, 1) {
+		if w.dyn || !strings.HasPrefix(w.s, "-") {
+			return true
+		}
+	}
+	return false
 }
 
 // substitute replaces the replacement token in argv with a stdin-supplied
@@ -494,15 +508,21 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 				j++
 			}
 			inner := args[i+1 : min(j, len(args))]
+			dir := s == "-execdir" || s == "-okdir"
 			if j >= len(args) {
 				// Without a terminator find refuses to run and feeds
 				// nothing; the body is still judged as typed, since the
-				// agent's retry will add the `;`.
-				a.exec(inner, env, sc.clone(), depth+1, feed{})
+				// agent's retry will add the `;` (-execdir still runs it
+				// in the matches' directories).
+				isc := sc.clone()
+				if dir {
+					isc.findDir = findDirPrefix(roots)
+				}
+				a.exec(inner, env, isc, depth+1, feed{})
 				i = j
 				continue
 			}
-			a.findExec(c, inner, roots, env, sc, depth)
+			a.findExec(c, inner, roots, env, sc, depth, dir)
 			a.findSecret(c, inner, roots, args, sc)
 			i = j
 		}
@@ -528,7 +548,11 @@ func (a *analyzer) findDelete(c *Cmd, roots []word, sc *scope) {
 	}
 }
 
-func (a *analyzer) findExec(c *Cmd, inner []word, roots []word, env map[string]word, sc *scope, depth int) {
+// findExec judges the command of -exec/-ok once per start point, with {}
+// standing for the files found. -execdir/-okdir run it in the directory of
+// each match: a relative operand there names a path somewhere under the
+// start point, as unknown as {} itself.
+func (a *analyzer) findExec(c *Cmd, inner []word, roots []word, env map[string]word, sc *scope, depth int, dir bool) {
 	if len(inner) == 0 {
 		return
 	}
@@ -551,8 +575,25 @@ func (a *analyzer) findExec(c *Cmd, inner []word, roots []word, env map[string]w
 			}
 			argv[k] = w
 		}
-		a.exec(argv, env, sc.clone(), depth+1, feed{})
+		isc := sc.clone()
+		if dir {
+			isc.findDir = prefix
+		}
+		a.exec(argv, env, isc, depth+1, feed{})
 	}
+}
+
+// findDirPrefix is the start point -execdir's directories lie under
+// ("./" for several start points or a computed one).
+func findDirPrefix(roots []word) string {
+	if len(roots) != 1 || roots[0].dyn {
+		return "./"
+	}
+	p := roots[0].s
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return p
 }
 
 // hAwk finds the shell commands an awk program runs (system(), pipes).
@@ -592,7 +633,7 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		a.strict(c, "awk program is computed at run time")
 		return feed{t: tUnknown}
 	}
-	if reAwkDynSystem.MatchString(blankStrings(prog.s)) {
+	if reAwkDynSystem().MatchString(blankStrings(prog.s)) {
 		if c.Stream {
 			a.fire("dynamic.stream-code", c, "awk runs input lines as shell commands")
 		} else {
@@ -611,7 +652,7 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 }
 
 // reAwkDynSystem: system() or a pipe with a non-literal command.
-var reAwkDynSystem = regexp.MustCompile(`system\(\s*[^"\s)]|[^"\s]\s*\|\s*getline|print[^;}]*\|\s*[^"\s]`)
+var reAwkDynSystem = lazyRegexp(`system\(\s*[^"\s)]|[^"\s]\s*\|\s*getline|print[^;}]*\|\s*[^"\s]`)
 
 // runQuiet analyses a string that may be shell code; text that does not
 // parse as shell is ignored because it was probably not meant as code.

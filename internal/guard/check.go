@@ -74,7 +74,11 @@ func (p *Policy) checkPath(r Request) Result {
 	}
 	if tool == "search" || tool == "grep" || tool == "glob" {
 		env := secretEnv{Cwd: r.Cwd, Home: r.Home, ProjectRoot: r.ProjectRoot, Resolve: r.Resolve}
-		if m, ok := secrets.CheckSearch(raw, r.Pattern, env); ok {
+		m, ok := secrets.CheckSearch(raw, r.Pattern, env)
+		if !ok && p.sw("secret_cli_configs") > Allow {
+			m, ok = cliSecrets().CheckSearch(raw, r.Pattern, env)
+		}
+		if ok {
 			a.fire("secret.read", nil, m.Rule+": "+raw+" "+r.Pattern+" ("+m.Reason+")")
 			return a.res
 		}

@@ -275,11 +275,13 @@ func ccRun(t *testing.T, files []string, standard, plain bool) *tally {
 	}
 	tl := newTally(name)
 	policies := map[string]*Policy{}
+	cliPolicies := map[string]*Policy{}
 	for m, sw := range ccModeSwitches {
 		if !plain {
 			sw = withSwitches(ccSwitches, sw)
 		}
 		policies[m] = policyFor(t, Options{Switches: sw})
+		cliPolicies[m] = policyFor(t, Options{Switches: withSwitches(sw, cliSwitch)})
 	}
 	for _, f := range files {
 		for _, r := range loadCorpus(t, f) {
@@ -302,11 +304,29 @@ func ccRun(t *testing.T, files []string, standard, plain bool) *tally {
 			if r.has("cwd:project") {
 				cwd = testProject
 			}
-			res := policies[mode].Check(shellReq(r.cmd, cwd))
+			pol := policies[mode]
+			if r.secretCLI() {
+				pol = cliPolicies[mode]
+			}
+			res := pol.Check(shellReq(r.cmd, cwd))
 			tl.add(r, res, r.cmd)
 		}
 	}
 	return tl
+}
+
+// cliSwitch turns on the default-off secret.cli.* rule family. Like a dcg
+// `pack:` tag, a row whose category names a secret.cli.* rule states its
+// verdict with that family enabled, so exactly those rows run with it.
+var cliSwitch = map[string]string{"secret_cli_configs": "deny"}
+
+func (r row) secretCLI() bool {
+	for _, t := range r.tags {
+		if strings.HasPrefix(t, "secret.cli.") {
+			return true
+		}
+	}
+	return false
 }
 
 var ccFiles = []string{"cc-safety-net.tsv", "cc-safety-net-multiline.tsv"}
@@ -344,16 +364,20 @@ func TestCorpusCCSafetyNetLarge(t *testing.T) {
 func TestCorpusCCSafetyNetPaths(t *testing.T) {
 	all := newTally("cc-safety-net paths (all)")
 	def := newTally("cc-safety-net paths (without secret.cli.*)")
+	cli := policyFor(t, Options{Switches: cliSwitch})
 	for _, r := range loadCorpus(t, "cc-safety-net-paths.tsv") {
 		tool := "read"
 		if strings.Contains(r.cmd, "grep") || strings.Contains(r.cmd, "glob") {
 			tool = "search"
 		}
-		res := DefaultPolicy().Check(Request{Tool: tool, Path: r.path, Cwd: testProject, Home: testHome, ProjectRoot: testProject, TempDirs: testTemps})
-		all.add(r, res, r.path)
-		if rule, _ := r.tag("secret.cli."); rule == "" && !strings.Contains(strings.Join(r.tags, "|"), "secret.cli.") {
-			def.add(r, res, r.path)
+		req := Request{Tool: tool, Path: r.path, Cwd: testProject, Home: testHome, ProjectRoot: testProject, TempDirs: testTemps}
+		if r.secretCLI() {
+			all.add(r, cli.Check(req), r.path)
+			continue
 		}
+		res := DefaultPolicy().Check(req)
+		all.add(r, res, r.path)
+		def.add(r, res, r.path)
 	}
 	all.report(t, 0)
 	def.report(t, 99.5)

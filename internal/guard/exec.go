@@ -513,6 +513,9 @@ func (a *analyzer) chdir(sc *scope, w word) *scope {
 	if !sc.cwdOK && !strings.HasPrefix(p, "/") {
 		return sc
 	}
+	if strings.HasPrefix(p, "/") {
+		sc.findDir = ""
+	}
 	sc.cwd = cleanJoin(sc.cwd, p)
 	sc.cwdOK = sc.cwd != ""
 	return sc

@@ -46,12 +46,18 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			cfg = &v
 		case s == "--config-env":
 			if i < len(args) {
-				v := args[i]
+				v := a.configEnv(args[i], env, sc)
 				cfg = &v
 				i++
 			}
 		case strings.HasPrefix(s, "--config-env="):
 			v := word{s: strings.TrimPrefix(s, "--config-env="), dyn: w.dyn && !exact}
+			if raw, ok := strings.CutPrefix(w.s, "--config-env="); ok && exact {
+				if k, n, _ := strings.Cut(raw, "="); !strings.ContainsRune(k, 0) && strings.ContainsRune(n, 0) {
+					v.s, v.dyn = raw, true // the variable's name is computed
+				}
+			}
+			v = a.configEnv(v, env, sc)
 			cfg = &v
 		}
 		if cfg != nil {
@@ -91,7 +97,81 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	}
 	a.secretArgs(gc)
 	a.networkArgs(gc, in)
+	a.gitPatchTargets(gc, in)
 	return feed{t: tUnknown}
+}
+
+// gitPatchTargets: `git apply` / `git am` with the patch on stdin (a
+// heredoc) write the files the patch names; a patch naming a secret file
+// edits that secret.
+func (a *analyzer) gitPatchTargets(c *Cmd, in feed) {
+	pos := c.Pos()
+	if len(pos) == 0 || (pos[0].s != "apply" && pos[0].s != "am") || in.text == "" {
+		return
+	}
+	if c.Has("--check", "--stat", "--numstat", "--summary") && !c.Has("--apply") {
+		return
+	}
+	for _, line := range strings.Split(in.text, "\n") {
+		var names []string
+		switch {
+		case strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "):
+			names = []string{strings.Fields(line[4:] + " x")[0]}
+		case strings.HasPrefix(line, "diff --git "):
+			names = strings.Fields(line[len("diff --git "):])
+		case strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "):
+			_, n, _ := strings.Cut(line, " to ")
+			names = []string{n}
+		}
+		for _, n := range names {
+			if n == "/dev/null" {
+				continue
+			}
+			if len(n) > 2 && (n[:2] == "a/" || n[:2] == "b/") {
+				n = n[2:]
+			}
+			if m, ok := a.secretPath(n, c.sc); ok {
+				a.fire("secret.write", c, m)
+				return
+			}
+		}
+	}
+}
+
+// configEnv turns `--config-env=<key>=<envvar>` into `<key>=<value>`: git
+// takes the value from the environment variable. A variable the command
+// line or script set is followed; one it did not set is the user's own
+// environment, trusted like the user's git config (the value stays as
+// typed, a name). A variable whose name is computed at run time is
+// unknown: for keys whose value is code (aliases, commands) that hides
+// what runs.
+func (a *analyzer) configEnv(cfg word, env map[string]word, sc *scope) word {
+	key, name, has := strings.Cut(cfg.s, "=")
+	if !has || strings.ContainsRune(key, 0) {
+		return cfg
+	}
+	if strings.ContainsRune(name, 0) {
+		if configRunsCode(strings.ToLower(key)) {
+			return word{s: key + "=\x00", dyn: true, t: cfg.t, stream: cfg.stream}
+		}
+		return word{s: key + "=", t: cfg.t, stream: cfg.stream}
+	}
+	val, ok := env[name]
+	if !ok {
+		if v, known := sc.vars[name]; known {
+			val, ok = v, true
+		}
+	}
+	if !ok {
+		return word{s: key + "=" + name, t: cfg.t, stream: cfg.stream}
+	}
+	return word{s: key + "=" + val.s, dyn: val.dyn, t: cfg.t | val.t, stream: cfg.stream || val.stream}
+}
+
+// configRunsCode: git configuration keys whose value is a command or alias.
+func configRunsCode(k string) bool {
+	return strings.HasPrefix(k, "alias.") || k == "core.sshcommand" || k == "core.pager" || k == "core.editor" ||
+		k == "core.fsmonitor" || k == "sequence.editor" || k == "diff.external" || strings.HasSuffix(k, ".command")
 }
 
 func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope, depth int) {

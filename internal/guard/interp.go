@@ -2,7 +2,6 @@ package guard
 
 import (
 	"encoding/base64"
-	"regexp"
 	"strings"
 )
 
@@ -140,10 +139,10 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 }
 
 var (
-	reShellAPI  = regexp.MustCompile(`os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`")
-	reDeleteAPI = regexp.MustCompile(`rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm\(|remove_dir_all|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\(|FileUtils\.rm|File\.delete|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.promises\.rm|Remove-Item|Deno\.remove|delete_dir`)
-	reFileAPI   = regexp.MustCompile(`(?i)open\(|read|file|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`)
-	reNetAPI    = regexp.MustCompile(`(?i)urlopen|urllib|requests\.|http\.client|httpx|fetch\(|XMLHttpRequest|axios|net/http|Net::HTTP|LWP|HTTP::|curl_|file_get_contents\(['"]https?|socket|HTTPoison|httr::|HTTP\.request|http::geturl|java\.net\.URL|new URL\(|Invoke-WebRequest|Invoke-RestMethod|https?://`)
+	reShellAPI  = lazyRegexp(`os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`")
+	reDeleteAPI = lazyRegexp(`rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm\(|remove_dir_all|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\(|FileUtils\.rm|File\.delete|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.promises\.rm|Remove-Item|Deno\.remove|delete_dir`)
+	reFileAPI   = lazyRegexp(`(?i)open\(|read|file|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`)
+	reNetAPI    = lazyRegexp(`(?i)urlopen|urllib|requests\.|http\.client|httpx|fetch\(|XMLHttpRequest|axios|net/http|Net::HTTP|LWP|HTTP::|curl_|file_get_contents\(['"]https?|socket|HTTPoison|httr::|HTTP\.request|http::geturl|java\.net\.URL|new URL\(|Invoke-WebRequest|Invoke-RestMethod|https?://`)
 )
 
 // inlineCode analyses a program given on the command line.
@@ -166,7 +165,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	if f, err := parse(src); err == nil && depth+1 <= maxDepth {
 		a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
 	}
-	if reShellAPI.MatchString(src) || fam == "pwsh" || fam == "powershell" {
+	if reShellAPI().MatchString(src) || fam == "pwsh" || fam == "powershell" {
 		for _, l := range lits {
 			a.runQuiet(c, l, sc, depth)
 		}
@@ -174,7 +173,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 			a.runQuiet(c, shellJoin(lits), sc, depth)
 		}
 	}
-	if reDeleteAPI.MatchString(src) {
+	if reDeleteAPI().MatchString(src) {
 		for _, l := range lits {
 			if !looksLikePath(l) {
 				continue
@@ -187,7 +186,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 		}
 	}
 	secret := false
-	if reFileAPI.MatchString(src) {
+	if reFileAPI().MatchString(src) {
 		for _, l := range lits {
 			if a.secretLiteral(c, l, sc) {
 				secret = true
@@ -200,7 +199,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 			}
 		}
 	}
-	if reNetAPI.MatchString(src) {
+	if reNetAPI().MatchString(src) {
 		for _, l := range lits {
 			if u := urlHost(l); u != "" && suspiciousHost(u) {
 				a.fire("exfil.suspicious-host", c, c.Name+" contacts "+u)

@@ -82,6 +82,10 @@ func (a *analyzer) canon(s string, sc *scope) (string, bool) {
 // classify places a path argument relative to root, home, system dirs,
 // temp dirs and the project.
 func (a *analyzer) classify(w word, sc *scope) target {
+	if sc.findDir != "" && !w.dyn && w.s != "" && !strings.HasPrefix(w.s, "/") && !strings.HasPrefix(w.s, "~") && !strings.Contains(w.s, "{}") {
+		w.s = sc.findDir + "\x00/" + w.s
+		w.dyn, w.stream = true, true
+	}
 	s := w.s
 	t := target{glob: w.glob, stream: w.stream, envDep: w.envDep}
 	t.dotGlob = w.glob && !w.dyn && strings.HasPrefix(path.Base(s), ".") && hasGlob(path.Base(s))
@@ -335,7 +339,9 @@ func (a *analyzer) secretPath(s string, sc *scope) (string, bool) {
 	if env.Cwd == "" {
 		env.Cwd = a.req.Cwd
 	}
-	_, _, reason, ok := secretCheck(s, env)
+	// Shell words arrive expanded: a `$` left in them is literal text.
+	env.Literal = a.req.Command != ""
+	reason, ok := a.checkSecret(s, env)
 	if !ok {
 		return "", false
 	}

@@ -78,6 +78,7 @@ var switchDefs = []switchDef{
 	{"find_delete_in_project", "ask", "find ... -delete or -exec rm inside the project"},
 	{"strict_unverifiable", "allow", "anything the guard cannot fully verify although it is routinely harmless: heredoc bodies, shell-init idioms, options or subcommands computed by substitution, interpreter code/module/script paths held in variables, secret paths used for metadata or named in inline code"},
 	{"interpreter_delete_any", "allow", "interpreter one-liners and heredoc programs calling delete APIs (shutil.rmtree, fs.rmSync, ...) on any literal path, not only critical ones"},
+	{"secret_cli_configs", "allow", "coding-CLI credential and settings files (~/.codex/auth.json, ~/.claude/settings.json, .mcp.json ...: the secret.cli.* rules) count as secret files for reads, writes and shell commands"},
 	{"sync_delete", "ask", "rsync --delete/--remove-source-files and rclone sync/purge/delete whose deleting side is outside the project and temp dirs"},
 }
 

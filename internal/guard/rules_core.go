@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -208,7 +207,23 @@ func rmWhen(f func(c *Cmd, t target, rec, force bool) bool) func(*Cmd) bool {
 		if c.Name == "rm" && !c.Has("-r", "-R", "--recursive") {
 			rec = false
 		}
+		dynFlags := false
+		if c.Name == "rm" {
+			for _, w := range c.Args {
+				if w.s == "--" {
+					break
+				}
+				if w.dyn && strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") {
+					// rm -$(printf rf): the option letters are computed, so
+					// any of them may be there.
+					rec, force, dynFlags = true, true, true
+				}
+			}
+		}
 		for _, w := range c.Pos() {
+			if dynFlags && w.dyn && strings.HasPrefix(w.s, "-") {
+				continue // the computed options, not an operand
+			}
 			if f(c, c.a.classify(w, c.sc), rec, force) {
 				return true
 			}
@@ -278,7 +293,7 @@ func init() {
 				})
 			}, Reason: "changing permissions of a system file; ask the user"},
 		&Rule{ID: "perm.world-writable-recursive", Category: "permissions", Verdict: Ask, Names: []string{"chmod"},
-			AnyFlag: []string{"-R", "--recursive"}, Pattern: regexp.MustCompile(`(^|\s)(0?777|a\+rwx|o\+w|ugo\+rwx)(\s|$)`),
+			AnyFlag: []string{"-R", "--recursive"}, Pattern: lazyRegexp(`(^|\s)(0?777|a\+rwx|o\+w|ugo\+rwx)(\s|$)`),
 			Reason: "recursively making files world-writable; use narrower permissions"},
 		&Rule{ID: "privilege.su", Category: "privilege", Verdict: Ask, Names: []string{"passwd", "chpasswd", "usermod", "useradd", "userdel", "visudo", "adduser", "deluser", "groupmod"},
 			Reason: "changing system accounts or sudoers; ask the user"},
@@ -356,7 +371,7 @@ func anyPosSub(c *Cmd, s string) bool {
 // Publishing and infrastructure that is on by default (the opt-in groups
 // add more).
 func init() {
-	sqlDestroy := regexp.MustCompile(`(?i)\b(drop\s+(database|schema|table|user|role)|truncate\s+(table\s+)?\w|delete\s+from\s+\w+\s*(;|$|"|')|flushall|flushdb|dropdatabase\(\))`)
+	sqlDestroy := lazyRegexp(`(?i)\b(drop\s+(database|schema|table|user|role)|truncate\s+(table\s+)?\w|delete\s+from\s+\w+\s*(;|$|"|')|flushall|flushdb|dropdatabase\(\))`)
 	register(
 		&Rule{ID: "publish.package", Category: "publish", Verdict: Ask, Names: []string{"npm", "pnpm", "yarn", "cargo", "gem", "poetry", "twine", "flit", "hatch", "bun", "dotnet", "mvn", "gradle"},
 			When: func(c *Cmd) bool {

@@ -1,6 +1,10 @@
 package guard
 
-import "github.com/atreides-dev/atreides/internal/secrets"
+import (
+	"sync"
+
+	"github.com/atreides-dev/atreides/internal/secrets"
+)
 
 // secretEnv is what the secret check needs to know of the request.
 type secretEnv = secrets.Env
@@ -10,4 +14,29 @@ type secretEnv = secrets.Env
 var secretCheck = func(p string, env secretEnv) (rule, category, reason string, ok bool) {
 	m, ok := secrets.Check(p, env)
 	return m.Rule, m.Category, m.Reason, ok
+}
+
+// cliSecrets is the checker with the default-off secret.cli.* rules (coding
+// CLI credentials and settings) turned on, for the secret_cli_configs
+// switch. Built on first use.
+var cliSecrets = sync.OnceValue(func() *secrets.Checker {
+	c, err := secrets.NewChecker(secrets.Options{CLIConfigs: true})
+	if err != nil {
+		panic(err) // static tables; covered by the secrets tests
+	}
+	return c
+})
+
+// checkSecret runs the default rules, then (with secret_cli_configs on)
+// the secret.cli.* family.
+func (a *analyzer) checkSecret(p string, env secretEnv) (reason string, ok bool) {
+	if _, _, reason, ok = secretCheck(p, env); ok {
+		return reason, true
+	}
+	if a.p.sw("secret_cli_configs") > Allow {
+		if m, ok := cliSecrets().Check(p, env); ok {
+			return m.Reason, true
+		}
+	}
+	return "", false
 }

@@ -22,6 +22,11 @@ type Env struct {
 	// that would otherwise look like prose (`.env.production copy`). nil
 	// keeps Canonical and Check pure.
 	Resolve func(string) (string, error)
+	// Literal says p is already expanded, as a shell word is after the
+	// shell's own expansion: `$` is an ordinary character there (the
+	// single-quoted `'${X:=.env}'` names a file called `${X:=.env}`), so
+	// no variable is expanded. `~` is still expanded.
+	Literal bool
 }
 
 // varDefaults gives the value a well-known variable has when the caller did
@@ -42,6 +47,18 @@ var varDefaults = map[string]string{
 	"KUBECONFIG":                  ".kube/config",
 	"AWS_SHARED_CREDENTIALS_FILE": ".aws/credentials",
 	"AWS_CONFIG_FILE":             ".aws/config",
+}
+
+// VarDefault is the value the well-known variable name stands for when it
+// is not set (`CODEX_HOME` -> home/.codex): the directory the tool itself
+// uses. A shell analysis that cannot see the environment checks a path
+// built from the unset variable against this value.
+func VarDefault(name, home string) (string, bool) {
+	def, ok := varDefaults[name]
+	if !ok || home == "" {
+		return "", false
+	}
+	return home + "/" + def, true
 }
 
 // canon is the internal result of canonicalisation.
@@ -86,7 +103,7 @@ func canonicalize(p string, env Env) canon {
 		return c
 	}
 	s = expandHome(s, env)
-	if strings.IndexByte(s, '$') >= 0 {
+	if strings.IndexByte(s, '$') >= 0 && !env.Literal {
 		s = expandToFixpoint(s, env)
 	}
 	if !isAbsLike(s) && env.Cwd != "" {
