@@ -430,6 +430,7 @@ func TestSwitchSemantics(t *testing.T) {
 	strict := policyFor(t, Options{Switches: map[string]string{"strict_unverifiable": "deny"}})
 	hd := policyFor(t, Options{Switches: map[string]string{"heredoc_to_non_shell": "deny"}})
 	del := policyFor(t, Options{Switches: map[string]string{"interpreter_delete_any": "deny"}})
+	fx := policyFor(t, Options{Switches: map[string]string{"find_exec_rm": "allow"}})
 	cases := []struct {
 		p         *Policy
 		cmd       string
@@ -444,6 +445,14 @@ func TestSwitchSemantics(t *testing.T) {
 		{hd, "cat <<'X'\nrm -rf ~ is prose\nX", Allow, Allow},
 		{hd, "mytool <<'X'\ngit reset --hard\nX", Allow, Deny},
 		{del, `python3 -c "import shutil; shutil.rmtree('/tmp/cache')"`, Allow, Deny},
+		// find_exec_rm governs a non-forced find -exec rm only; -delete
+		// keeps its own switch and critical start points stay denied.
+		{fx, `find . -name '*.o' -exec rm {} \;`, Ask, Allow},
+		{fx, `find build -exec rm -r {} +`, Ask, Allow},
+		{fx, `find . -delete`, Ask, Ask},
+		{fx, `find . -exec rm -rf {} \;`, Deny, Deny},
+		{fx, `find / -exec rm {} \;`, Deny, Deny},
+		{fx, `find ~ -exec rm -f {} \;`, Deny, Deny},
 	}
 	for _, c := range cases {
 		if got := check(t, DefaultPolicy(), c.cmd); got.Verdict != c.def {
@@ -475,5 +484,46 @@ func TestHomeUnderTemp(t *testing.T) {
 		if got := DefaultPolicy().Check(req(c.cmd)); got.Verdict != c.want {
 			t.Errorf("%s: got %s (%s), want %s", c.cmd, got.Verdict, got.Rule, c.want)
 		}
+	}
+}
+
+// TestInlineEvalAndTemplateTags: strings that inline code evaluates or
+// hands to a template tag are not inert data.
+func TestInlineEvalAndTemplateTags(t *testing.T) {
+	cases := []struct {
+		cmd  string
+		want Verdict
+	}{
+		// eval( runs its string like exec( does: its text is judged.
+		{`node -e 'const c = "cat .env"; eval(c)'`, Deny},
+		{`python3 -c 'eval("1+2")'`, Allow},
+		{`node -e 'eval("rm -rf ~")'`, Deny},
+		// A tagged template passes its text to a function the guard
+		// cannot follow.
+		{"bun -e 'console.log(String.raw`.env`)'", Ask},
+		{"node -e 'const s = tag`see ~/.ssh/id_rsa`'", Deny}, // also judged as shell text
+		{"node -e 'console.log(`.env`)'", Allow},
+		{`node -e 'const p = ".env"; console.log(p)'`, Allow},
+		{"node -e 'console.log(String.raw`hello`)'", Allow},
+		// Not JavaScript: no template tags.
+		{"python3 -c 'print(\"x\")'", Allow},
+	}
+	for _, c := range cases {
+		if got := check(t, DefaultPolicy(), c.cmd); got.Verdict != c.want {
+			t.Errorf("%q: got %s (%s), want %s", c.cmd, got.Verdict, got.Rule, c.want)
+		}
+	}
+}
+
+// TestRawTextBlanks: a quoted program name holding a command line is raw
+// text whatever blank separates its words.
+func TestRawTextBlanks(t *testing.T) {
+	for _, cmd := range []string{"'rm\n--recursive --force /tmp/x'", "'rm\t-rf /tmp/x'", "'rm -rf /tmp/x'"} {
+		if got := check(t, DefaultPolicy(), cmd); got.Verdict == Allow {
+			t.Errorf("%q: got allow, want raw-text", cmd)
+		}
+	}
+	if got := check(t, DefaultPolicy(), "'my\ntool' --flag"); got.Verdict != Allow {
+		t.Errorf("harmless quoted name: got %s (%s)", got.Verdict, got.Rule)
 	}
 }

@@ -139,7 +139,7 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 }
 
 var (
-	reShellAPI  = lazyRegexp(`os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`")
+	reShellAPI  = lazyRegexp(`os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\beval\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`")
 	reDeleteAPI = lazyRegexp(`rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm\(|remove_dir_all|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\(|FileUtils\.rm|File\.delete|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.promises\.rm|Remove-Item|Deno\.remove|delete_dir`)
 	reFileAPI   = lazyRegexp(`(?i)open\(|read|file|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`)
 	reNetAPI    = lazyRegexp(`(?i)urlopen|urllib|requests\.|http\.client|httpx|fetch\(|XMLHttpRequest|axios|net/http|Net::HTTP|LWP|HTTP::|curl_|file_get_contents\(['"]https?|socket|HTTPoison|httr::|HTTP\.request|http::geturl|java\.net\.URL|new URL\(|Invoke-WebRequest|Invoke-RestMethod|https?://`)
@@ -199,6 +199,16 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 			}
 		}
 	}
+	if fam == "node" || fam == "bun" || fam == "deno" {
+		// A tagged template (String.raw`...`, zx/Bun `$`...``, any
+		// tag`...`) hands its text to a function the guard cannot
+		// follow; text naming a secret file there is not plain data.
+		for _, l := range taggedTemplates(src) {
+			if m, ok := a.inlineSecretName(l, sc); ok {
+				a.fire("secret.inline-name", c, c.Name+" passes "+m+" to a template tag")
+			}
+		}
+	}
 	if reNetAPI().MatchString(src) {
 		for _, l := range lits {
 			if u := urlHost(l); u != "" && suspiciousHost(u) {
@@ -224,6 +234,62 @@ func shellJoin(lits []string) string {
 
 func looksLikePath(s string) bool {
 	return s != "" && !strings.ContainsAny(s, " \t\n") && (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "$HOME"))
+}
+
+// inlineSecretName finds a secret path named by a string literal of
+// inline code, or by one of its whitespace-separated words.
+func (a *analyzer) inlineSecretName(l string, sc *scope) (string, bool) {
+	if len(l) > 4096 {
+		return "", false
+	}
+	for _, f := range append([]string{strings.TrimSpace(l)}, strings.Fields(l)...) {
+		f = strings.Trim(f, "'\"`;,()[]{}")
+		f = strings.TrimPrefix(f, "@")
+		if f == "" {
+			continue
+		}
+		if strings.HasPrefix(f, "~/") && a.req.Home != "" {
+			f = a.req.Home + f[1:]
+		}
+		if m, ok := a.secretPath(f, sc); ok {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// taggedTemplates returns the text of the JavaScript tagged template
+// literals in code (a backquoted string directly after an identifier, a
+// member access, a call or an index: tag`...`). Other string literals are
+// skipped so that quotes inside them do not confuse the scan.
+func taggedTemplates(code string) []string {
+	var out []string
+	prev := byte(0) // last non-blank byte outside a string literal
+	for i := 0; i < len(code); i++ {
+		q := code[i]
+		if q != '"' && q != '\'' && q != '`' {
+			if q != ' ' && q != '\t' && q != '\n' && q != '\r' {
+				prev = q
+			}
+			continue
+		}
+		j := i + 1
+		for j < len(code) && code[j] != q {
+			if code[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if q == '`' && (prev == '_' || prev == '$' || prev == ')' || prev == ']' || prev >= '0' && prev <= '9' || prev|0x20 >= 'a' && prev|0x20 <= 'z') {
+			out = append(out, code[i+1:min(j, len(code))])
+			if len(out) > 256 {
+				break
+			}
+		}
+		prev = q
+		i = j
+	}
+	return out
 }
 
 // secretLiteral reports a string literal naming a secret file, including a

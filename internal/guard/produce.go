@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"unicode"
 )
 
 // produce computes the stdout of commands that matter for pipelines:
@@ -412,7 +413,13 @@ func suspiciousHost(h string) bool {
 
 // dangerousText is a keyword screen for text the parser cannot read.
 func dangerousText(s string) bool {
-	l := strings.ToLower(s)
+	// Any blank separates words: "rm\n-rf" reads like "rm -rf".
+	l := strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' || r == '\v' || r == '\f' {
+			return ' '
+		}
+		return unicode.ToLower(r)
+	}, s)
 	for _, k := range []string{"rm ", "rm\t", "git reset", "git clean", "git push", "git checkout", "git restore", "git stash", "git branch", "git tag", "git rebase", "mkfs", "dd ", "shred", "sudo", "chmod", "chown", "curl", "wget", "| sh", "|sh", "| bash", "|bash", "eval", "drop ", "truncate", "kill", "format", "> /dev/", ">/dev/", "find ", "xargs", ".env", "id_rsa", ".ssh", "base64"} {
 		if strings.Contains(l, k) {
 			return true

@@ -38,6 +38,8 @@ func init() {
 			Reason: "a file downloaded in the same command is executed; review it before running"},
 		&Rule{ID: "secret.read", Category: "secret", Verdict: Deny,
 			Reason: "this reads, copies or sends a secret file; do not access credentials, ask the user for the value you need"},
+		&Rule{ID: "secret.inline-name", Category: "secret", Verdict: Ask,
+			Reason: "this inline program names a secret file; the code can reach it in ways the guard cannot follow (eval, template tags, dynamic requires); ask the user, or pass only the non-secret value it needs"},
 		&Rule{ID: "secret.write", Category: "secret", Verdict: Deny,
 			Reason: "this overwrites a secret file; ask the user to change credentials themselves"},
 		&Rule{ID: "exfil.pipe-to-network", Category: "exfiltration", Verdict: Deny,
@@ -132,8 +134,10 @@ func init() {
 				return t.stream && rec && force
 			}),
 			Reason: "recursive forced delete of paths produced at run time (xargs, find -exec, parallel); list the paths explicitly"},
-		&Rule{ID: "fs.rm-stream-bulk", Category: "filesystem", Switch: "find_delete_in_project", Names: []string{"rm", "unlink"},
+		&Rule{ID: "fs.rm-stream-bulk", Category: "filesystem", Switch: "find_exec_rm", Names: []string{"rm", "unlink"},
 			When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
+				// Root, homes and system dirs are denied by the rm rules
+				// whatever this switch says.
 				return t.stream && t.fromFind && !(rec && force) && t.class != pcTemp
 			}),
 			Reason: "bulk delete of files selected at run time; review the list first (run it with -print) and ask the user"},
