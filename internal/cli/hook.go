@@ -118,13 +118,19 @@ func decide(io *IO, a host.Adapter, eventName string) (ans host.Answer) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), hookDeadline)
 	defer cancel()
-	env := &hookEnv{log: log}
+	return a.Encode(ev, runEngine(ctx, root, log, ev))
+}
+
+// runEngine decides one event of a project: the configuration is loaded
+// lazily and the store is opened for this one event, so long-running
+// servers never hold it.
+func runEngine(ctx context.Context, root string, log *project.Log, ev *event.Event) *event.Decision {
 	st := store.Open(project.StateDir(root))
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
-	eng := engine.New(engine.StoreLoader{Store: st}, env, handlers(newSettings(root))...)
+	eng := engine.New(engine.StoreLoader{Store: st}, &hookEnv{log: log}, handlers(newSettings(root))...)
 	d := eng.Run(ctx, ev)
 	logDecision(log, ev, d)
-	return a.Encode(ev, d)
+	return d
 }
 
 func logDecision(log *project.Log, ev *event.Event, d *event.Decision) {

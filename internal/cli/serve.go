@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/serve"
-	"github.com/atreides-dev/atreides/internal/store"
 )
 
 const serveUsage = `serve --stdio [--timeout DURATION]
@@ -71,12 +69,6 @@ func engineRunner(io *IO) opencode.Runner {
 		}
 		root := project.Root(ev.ProjectDir, ev.Cwd)
 		ev.ProjectDir = root
-		log := project.NewLog(project.StateDir(root))
-		st := store.Open(project.StateDir(root))
-		st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
-		eng := engine.New(engine.StoreLoader{Store: st}, &hookEnv{log: log}, handlers(newSettings(root))...)
-		d := eng.Run(ctx, ev)
-		logDecision(log, ev, d)
-		return d
+		return runEngine(ctx, root, project.NewLog(project.StateDir(root)), ev)
 	}
 }
