@@ -15,7 +15,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,8 +117,29 @@ func Load(path string) (*File, error) {
 	return Parse(path, data)
 }
 
-// IDPattern is what an intent id may look like.
-var IDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// ValidID reports whether id is a valid intent id: a letter or digit, then
+// up to 63 letters, digits, dots, underscores or dashes.
+// (Checked by hand: a counted regexp repetition compiles to ~860
+// allocations in package init, paid by every hook process.)
+func ValidID(id string) bool {
+	if id == "" || len(id) > 64 || !idChar(id[0], false) {
+		return false
+	}
+	for i := 1; i < len(id); i++ {
+		if !idChar(id[i], true) {
+			return false
+		}
+	}
+	return true
+}
+
+func idChar(c byte, punct bool) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return punct && (c == '.' || c == '_' || c == '-')
+}
 
 var knownKeys = []string{"id", "title", "goal", "status", "owned_scope", "constraints", "acceptance_criteria", "owner"}
 
@@ -191,7 +211,7 @@ func Parse(path string, data []byte) (f *File, err error) {
 				switch k.Value {
 				case "id":
 					in.ID = v.Value
-					if !IDPattern.MatchString(v.Value) {
+					if !ValidID(v.Value) {
 						fail(v, "id %q must be letters, digits, '.', '_' or '-' (at most 64)", v.Value)
 					} else if line, dup := seen[v.Value]; dup {
 						fail(v, "id %q is already used by the intent at line %d", v.Value, line)

@@ -23,7 +23,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -282,7 +281,18 @@ func Read(path string) ([]Entry, error) {
 	return out, nil
 }
 
-var versionPattern = regexp.MustCompile(`^[0-9]+\.[0-9]+(\.[0-9]+)?$`)
+func validVersion(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.TrimLeft(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
 
 // Problem is the first broken record found by [Verify].
 type Problem struct {
@@ -320,7 +330,7 @@ func Verify(path string, head Head) (int, *Problem) {
 		switch {
 		case m == nil:
 			return bad("no %q metadata: not written by atreides, or edited", MetaKey)
-		case !versionPattern.MatchString(r.Version):
+		case !validVersion(r.Version):
 			return bad("version %q is not X.Y.Z", r.Version)
 		case r.ID == "" || r.Timestamp == "":
 			return bad("id or timestamp missing")
