@@ -85,6 +85,7 @@ var switchDefs = []switchDef{
 
 // Groups lists the opt-in rule groups.
 func Groups() []string {
+	loadRules()
 	seen := map[string]bool{}
 	for _, r := range ruleSet {
 		if r.Group != "" {
@@ -101,6 +102,7 @@ func Groups() []string {
 
 // RuleIDs lists every built-in rule id.
 func RuleIDs() []string {
+	loadRules()
 	out := make([]string, 0, len(ruleSet))
 	seen := map[string]bool{}
 	for _, r := range ruleSet {
@@ -167,6 +169,7 @@ func DefaultPolicy() *Policy {
 
 // NewPolicy validates o and compiles the rule tables once.
 func NewPolicy(o Options) (*Policy, error) {
+	loadRules()
 	p := &Policy{
 		byName:   map[string][]*Rule{},
 		byID:     map[string]*Rule{},

@@ -294,13 +294,15 @@ var networkSinks = map[string]bool{
 }
 
 func init() {
-	for _, n := range []string{"curl", "wget"} {
-		setValueOpts(n, "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form",
-			"-T", "--upload-file", "-o", "--output", "-O", "--output-document", "-H", "--header", "-X",
-			"--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
-			"-c", "--cookie-jar", "--post-file", "--body-file", "--post-data", "--body-data", "-x", "--proxy",
-			"-w", "--write-out", "--connect-timeout", "-m", "--max-time", "--retry", "-K", "--config", "-P")
-	}
+	initRules = append(initRules, func() {
+		for _, n := range []string{"curl", "wget"} {
+			setValueOpts(n, "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form",
+				"-T", "--upload-file", "-o", "--output", "-O", "--output-document", "-H", "--header", "-X",
+				"--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
+				"-c", "--cookie-jar", "--post-file", "--body-file", "--post-data", "--body-data", "-x", "--proxy",
+				"-w", "--write-out", "--connect-timeout", "-m", "--max-time", "--retry", "-K", "--config", "-P")
+		}
+	})
 }
 
 // networkArgs finds exfiltration through a network sink: tainted stdin or

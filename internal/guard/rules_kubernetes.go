@@ -3,18 +3,20 @@ package guard
 // Opt-in group "kubernetes": cluster-destructive kubectl/helm operations
 // (the default policy already asks for kubectl delete and helm uninstall).
 func init() {
-	k := []string{"kubectl", "oc", "kubecolor"}
-	register(
-		&Rule{ID: "k8s.delete-namespace", Category: "kubernetes", Group: "kubernetes", Verdict: Deny, Names: k,
-			Sub: []string{"delete", "namespace|namespaces|ns|node|nodes|pv|persistentvolume|crd|customresourcedefinition"}, Reason: "deleting namespaces, nodes or volumes destroys everything in them; ask the user"},
-		&Rule{ID: "k8s.delete-all", Category: "kubernetes", Group: "kubernetes", Verdict: Deny, Names: k,
-			Sub: []string{"delete"}, AnyFlag: []string{"--all", "-A", "--all-namespaces"}, Reason: "deleting all resources; ask the user"},
-		&Rule{ID: "k8s.drain", Category: "kubernetes", Group: "kubernetes", Verdict: Deny, Names: k,
-			Sub: []string{"drain|cordon|taint"}, Reason: "draining or tainting nodes disrupts workloads; ask the user"},
-		&Rule{ID: "k8s.scale-zero", Category: "kubernetes", Group: "kubernetes", Verdict: Ask, Names: k,
-			Sub: []string{"scale"}, When: func(c *Cmd) bool { v, _ := c.Flag("--replicas"); return v == "0" },
-			Reason: "scaling to zero stops the service; ask the user"},
-		&Rule{ID: "k8s.helm-uninstall", Category: "kubernetes", Group: "kubernetes", Verdict: Deny, Names: []string{"helm"},
-			Sub: []string{"uninstall|delete|del|un"}, Reason: "uninstalling a Helm release deletes its resources; ask the user"},
-	)
+	initRules = append(initRules, func() {
+		k := []string{"kubectl", "oc", "kubecolor"}
+		register(
+			&Rule{ID: "k8s.delete-namespace", Category: "kubernetes", Group: "kubernetes", Verdict: Deny, Names: k,
+				Sub: []string{"delete", "namespace|namespaces|ns|node|nodes|pv|persistentvolume|crd|customresourcedefinition"}, Reason: "deleting namespaces, nodes or volumes destroys everything in them; ask the user"},
+			&Rule{ID: "k8s.delete-all", Category: "kubernetes", Group: "kubernetes", Verdict: Deny, Names: k,
+				Sub: []string{"delete"}, AnyFlag: []string{"--all", "-A", "--all-namespaces"}, Reason: "deleting all resources; ask the user"},
+			&Rule{ID: "k8s.drain", Category: "kubernetes", Group: "kubernetes", Verdict: Deny, Names: k,
+				Sub: []string{"drain|cordon|taint"}, Reason: "draining or tainting nodes disrupts workloads; ask the user"},
+			&Rule{ID: "k8s.scale-zero", Category: "kubernetes", Group: "kubernetes", Verdict: Ask, Names: k,
+				Sub: []string{"scale"}, When: func(c *Cmd) bool { v, _ := c.Flag("--replicas"); return v == "0" },
+				Reason: "scaling to zero stops the service; ask the user"},
+			&Rule{ID: "k8s.helm-uninstall", Category: "kubernetes", Group: "kubernetes", Verdict: Deny, Names: []string{"helm"},
+				Sub: []string{"uninstall|delete|del|un"}, Reason: "uninstalling a Helm release deletes its resources; ask the user"},
+		)
+	})
 }

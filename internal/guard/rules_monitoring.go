@@ -7,23 +7,25 @@ import "strings"
 // Deleting dashboards, monitors, schedules, services, series or indexes is
 // denied: an outage then goes unnoticed or its history is lost.
 func init() {
-	register(
-		&Rule{ID: "monitoring.cli-delete", Category: "monitoring", Group: "monitoring", Verdict: Deny,
-			Names: []string{"datadog-ci", "newrelic", "pd", "sentry-cli", "opsgenie"},
-			When:  verbIn(3, "delete|remove"), Reason: "this deletes monitors, dashboards, schedules, services or entities; ask the user"},
-		&Rule{ID: "monitoring.grafana-plugin-remove", Category: "monitoring", Group: "monitoring", Verdict: Ask, Names: []string{"grafana-cli", "grafana"},
-			When: verbIn(3, "uninstall|remove"), Reason: "this removes a Grafana plugin that dashboards may use; ask the user"},
-		&Rule{ID: "monitoring.splunk-delete", Category: "monitoring", Group: "monitoring", Verdict: Deny, Names: []string{"splunk"},
-			When: func(c *Cmd) bool {
-				return oneOf(posLower(c, 0), "remove|delete|clean")
-			}, Reason: "this deletes Splunk indexes, indexed events or users; ask the user"},
-		&Rule{ID: "monitoring.promtool-delete", Category: "monitoring", Group: "monitoring", Verdict: Deny, Names: []string{"promtool"},
-			When: func(c *Cmd) bool {
-				return posLower(c, 0) == "tsdb" && strings.HasPrefix(posLower(c, 1), "delete")
-			}, Reason: "this deletes Prometheus series; ask the user"},
-		httpRule("monitoring.api-delete", "monitoring", monitoringAPIs,
-			"this deletes dashboards, monitors, alerting or stored metrics through the API; ask the user"),
-	)
+	initRules = append(initRules, func() {
+		register(
+			&Rule{ID: "monitoring.cli-delete", Category: "monitoring", Group: "monitoring", Verdict: Deny,
+				Names: []string{"datadog-ci", "newrelic", "pd", "sentry-cli", "opsgenie"},
+				When:  verbIn(3, "delete|remove"), Reason: "this deletes monitors, dashboards, schedules, services or entities; ask the user"},
+			&Rule{ID: "monitoring.grafana-plugin-remove", Category: "monitoring", Group: "monitoring", Verdict: Ask, Names: []string{"grafana-cli", "grafana"},
+				When: verbIn(3, "uninstall|remove"), Reason: "this removes a Grafana plugin that dashboards may use; ask the user"},
+			&Rule{ID: "monitoring.splunk-delete", Category: "monitoring", Group: "monitoring", Verdict: Deny, Names: []string{"splunk"},
+				When: func(c *Cmd) bool {
+					return oneOf(posLower(c, 0), "remove|delete|clean")
+				}, Reason: "this deletes Splunk indexes, indexed events or users; ask the user"},
+			&Rule{ID: "monitoring.promtool-delete", Category: "monitoring", Group: "monitoring", Verdict: Deny, Names: []string{"promtool"},
+				When: func(c *Cmd) bool {
+					return posLower(c, 0) == "tsdb" && strings.HasPrefix(posLower(c, 1), "delete")
+				}, Reason: "this deletes Prometheus series; ask the user"},
+			httpRule("monitoring.api-delete", "monitoring", monitoringAPIs,
+				"this deletes dashboards, monitors, alerting or stored metrics through the API; ask the user"),
+		)
+	})
 }
 
 // monitoringAPIs: hosted APIs, and self-hosted servers by default port,
