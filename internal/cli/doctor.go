@@ -58,6 +58,7 @@ func runDoctor(io *IO, args []string) error {
 		}
 	}
 	hostChecks(io, &doc, root, add)
+	add(mcpCheck(root))
 	add(configCheck(root))
 	add(storeCheck(root))
 	add(logCheck(root))
@@ -185,6 +186,22 @@ func settingsCheck(name, host string, st install.Status) check {
 		bins = append(bins, b.Command)
 	}
 	return check{name, "ok", fmt.Sprintf("%s: %d events, binary %s", st.Path, len(st.Events), strings.Join(bins, ", "))}
+}
+
+func mcpCheck(root string) check {
+	path := install.ClaudeMCPPath(root)
+	reg, problem, err := install.InspectClaudeMCP(path)
+	switch {
+	case err != nil:
+		return check{"claude MCP tools", "problem", fmt.Sprintf("%s: %v", path, err)}
+	case problem != "" && reg:
+		return check{"claude MCP tools", "problem", fmt.Sprintf("%s: %s (the agent's intent and todo tools cannot start)", path, problem)}
+	case problem != "":
+		return check{"claude MCP tools", "problem", fmt.Sprintf("%s: %s", path, problem)}
+	case !reg:
+		return check{"claude MCP tools", "ok", path + ": not registered"}
+	}
+	return check{"claude MCP tools", "ok", path + ": atreides registered"}
 }
 
 func configCheck(root string) check {

@@ -131,6 +131,9 @@ func runInstall(io *IO, args []string) error {
 		rep, err = install.InstallOpenCode(install.OpenCodeOptions{ConfigDir: openCodeDir(loc), BinaryPath: binPath, Offline: openCodeOffline(io, loc, scope, *offline)})
 	default:
 		rep, err = install.InstallClaude(install.ClaudeOptions{SettingsPath: loc.path, BinaryPath: binPath, TimeoutSeconds: *timeout})
+		if err == nil {
+			err = withClaudeMCP(&rep, scope, loc, binPath, true)
+		}
 	}
 	if err != nil {
 		return err
@@ -167,6 +170,9 @@ func runUninstall(io *IO, args []string) error {
 		rep, err = install.UninstallOpenCode(openCodeDir(loc), []string{openCodeDir(loc)})
 	default:
 		rep, err = install.UninstallClaude(loc.path)
+		if err == nil {
+			err = withClaudeMCP(&rep, scope, loc, "", false)
+		}
 	}
 	if err != nil {
 		return err
@@ -226,6 +232,40 @@ func settingsPath(io *IO, host string, scope install.Scope) (hostFile, error) {
 		f.path = install.ClaudeSettingsPath(scope, root, home)
 	}
 	return f, nil
+}
+
+// withClaudeMCP registers (or removes) the agent's MCP tools in the
+// project's .mcp.json alongside a project or local install, and folds what
+// it did into the report. A user install registers no MCP server: Claude
+// Code keeps user servers in ~/.claude.json, a file it rewrites itself.
+func withClaudeMCP(rep *install.Report, scope install.Scope, loc hostFile, bin string, add bool) error {
+	if scope == install.ScopeUser {
+		if add {
+			rep.Notes = append(rep.Notes, "MCP tools are registered per project: run 'atreides install claude' in a project to add them")
+		}
+		return nil
+	}
+	path := install.ClaudeMCPPath(loc.root)
+	var m install.Report
+	var err error
+	if add {
+		m, err = install.InstallClaudeMCP(path, bin)
+	} else {
+		m, err = install.UninstallClaudeMCP(path)
+	}
+	if err != nil {
+		return err
+	}
+	for _, l := range [][]string{m.Added, m.Updated, m.Removed} {
+		for _, x := range l {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s %s", path, m.Action, x))
+		}
+	}
+	rep.Notes = append(rep.Notes, m.Notes...)
+	if m.Backup != "" {
+		rep.Notes = append(rep.Notes, "backup of the previous .mcp.json: "+m.Backup)
+	}
+	return nil
 }
 
 // openCodeDir is the OpenCode config directory holding the plugin file.

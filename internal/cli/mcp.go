@@ -7,13 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-)
 
-// MCPBinary is the MCP server's program, built from ./cmd/atreides-mcp and
-// installed next to atreides. It is a separate program so that the hook
-// binary links neither the MCP SDK nor net/http (their package init would
-// cost every hook call about 1.6 ms).
-const MCPBinary = "atreides-mcp"
+	"github.com/atreides-dev/atreides/internal/install"
+)
 
 const mcpUsage = `mcp
 
@@ -33,7 +29,7 @@ func runMCP(io *IO, args []string) error {
 	if r, err := filepath.EvalSymlinks(self); err == nil {
 		self = r
 	}
-	name := MCPBinary
+	name := install.MCPBinary
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}

@@ -83,14 +83,17 @@ func findRepoRoot() (string, error) {
 	}
 }
 
+// buildAtreides builds atreides and, next to it, atreides-mcp (the agent's
+// MCP tools, which 'atreides install claude' registers when it is there).
 func buildAtreides(dir string) (string, error) {
-	out := filepath.Join(dir, "atreides")
-	cmd := exec.Command("go", "build", "-o", out, "./cmd/atreides")
-	cmd.Dir = repoRoot
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./cmd/atreides: %v\n%s", err, b)
+	for _, name := range []string{"atreides", "atreides-mcp"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./cmd/"+name)
+		cmd.Dir = repoRoot
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build ./cmd/%s: %v\n%s", name, err, b)
+		}
 	}
-	return out, nil
+	return filepath.Join(dir, "atreides"), nil
 }
 
 func locateClaude() (string, error) {

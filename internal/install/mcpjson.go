@@ -1,0 +1,151 @@
+package install
+
+import (
+	"fmt"
+	"path/filepath"
+)
+
+// MCPServerName is the name atreides's MCP server is registered under; the
+// agent sees its tools as mcp__atreides__<tool>.
+const MCPServerName = "atreides"
+
+// MCPBinary is the MCP server program, which must sit next to atreides:
+// `atreides mcp` runs it (it is separate so hooks never link the MCP SDK).
+const MCPBinary = "atreides-mcp"
+
+// ClaudeMCPPath is the project's .mcp.json, which Claude Code reads for
+// project MCP servers (in -p runs as well; interactive sessions ask the user
+// once to approve a project server).
+func ClaudeMCPPath(projectDir string) string { return filepath.Join(projectDir, ".mcp.json") }
+
+// InstallClaudeMCP registers `<bin> mcp` as the "atreides" server in a
+// .mcp.json, keeping every other server and key as it was. It registers
+// nothing when atreides-mcp is missing next to bin, and says so: a server
+// that cannot start is worse than none.
+func InstallClaudeMCP(path, bin string) (Report, error) {
+	r := Report{Host: "claude", Path: path}
+	if err := checkBinaryPath(bin); err != nil {
+		return r, err
+	}
+	mcpBin := filepath.Join(filepath.Dir(bin), MCPBinary)
+	if p := checkExecutable(mcpBin); p != "" {
+		r.Action = ActionUnchanged
+		r.Notes = append(r.Notes, fmt.Sprintf("MCP tools not registered: %s %s (build it with 'go install ./cmd/...')", mcpBin, p))
+		return r, nil
+	}
+	f, err := loadSettings(path)
+	if err != nil {
+		return r, err
+	}
+	r.Created = !f.exists
+	servers, err := mcpServers(f.doc, true)
+	if err != nil {
+		return r, &ShapeError{Path: path, Msg: err.Error()}
+	}
+	want := NewObject(
+		Member{Key: "command", Value: NewString(bin)},
+		Member{Key: "args", Value: NewArray(NewString("mcp"))},
+	)
+	old := servers.Get(MCPServerName)
+	switch {
+	case old != nil && Equal(old, want):
+		r.Action = ActionUnchanged
+		return r, nil
+	case old != nil && !isOurMCPServer(old):
+		return r, &ShapeError{Path: path, Msg: fmt.Sprintf("an MCP server named %q that atreides did not write is already there", MCPServerName)}
+	case old != nil:
+		r.Action, r.Updated = ActionUpdated, []string{"mcpServers." + MCPServerName}
+	default:
+		r.Action, r.Added = ActionInstalled, []string{"mcpServers." + MCPServerName}
+	}
+	servers.Set(MCPServerName, want)
+	if r.Backup, err = f.save(); err != nil {
+		return r, err
+	}
+	r.Notes = append(r.Notes, "interactive Claude Code sessions ask once to approve the project's MCP server \"atreides\"")
+	return r, nil
+}
+
+// UninstallClaudeMCP removes the "atreides" server if atreides wrote it,
+// and the mcpServers object if that leaves it empty.
+func UninstallClaudeMCP(path string) (Report, error) {
+	r := Report{Host: "claude", Path: path, Action: ActionNothingToDo}
+	f, err := loadSettings(path)
+	if err != nil || !f.exists {
+		return r, err
+	}
+	servers, err := mcpServers(f.doc, false)
+	if err != nil {
+		return r, &ShapeError{Path: path, Msg: err.Error()}
+	}
+	if servers == nil || !isOurMCPServer(servers.Get(MCPServerName)) {
+		return r, nil
+	}
+	servers.Delete(MCPServerName)
+	if len(servers.Members()) == 0 {
+		f.doc.Delete("mcpServers")
+	}
+	r.Action, r.Removed = ActionRemoved, []string{"mcpServers." + MCPServerName}
+	if r.Backup, err = f.save(); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// InspectClaudeMCP reports whether the project's .mcp.json registers our
+// server and whether the program it names (and atreides-mcp beside it) can
+// run.
+func InspectClaudeMCP(path string) (registered bool, problem string, err error) {
+	f, err := loadSettings(path)
+	if err != nil {
+		return false, err.Error(), nil
+	}
+	servers, err := mcpServers(f.doc, false)
+	if err != nil {
+		return false, err.Error(), nil
+	}
+	s := servers.Get(MCPServerName)
+	if s == nil || !isOurMCPServer(s) {
+		return false, "", nil
+	}
+	bin, _ := s.Get("command").Str()
+	if p := checkExecutable(bin); p != "" {
+		return true, fmt.Sprintf("MCP server binary %s %s", bin, p), nil
+	}
+	if p := checkExecutable(filepath.Join(filepath.Dir(bin), MCPBinary)); p != "" {
+		return true, fmt.Sprintf("%s next to %s %s", MCPBinary, bin, p), nil
+	}
+	return true, "", nil
+}
+
+// mcpServers returns the document's mcpServers object, creating it when
+// asked; nil when absent and not created.
+func mcpServers(doc *Node, create bool) (*Node, error) {
+	if doc.Kind() != KindObject {
+		return nil, fmt.Errorf("the top level is a %s, not an object", doc.Kind())
+	}
+	s := doc.Get("mcpServers")
+	switch {
+	case s == nil && create:
+		s = NewObject()
+		doc.Set("mcpServers", s)
+	case s != nil && s.Kind() != KindObject:
+		return nil, fmt.Errorf("mcpServers is a %s, not an object", s.Kind())
+	}
+	return s, nil
+}
+
+// isOurMCPServer recognises what InstallClaudeMCP writes: a command whose
+// program is named atreides, run with the single argument "mcp".
+func isOurMCPServer(s *Node) bool {
+	if s == nil || s.Kind() != KindObject {
+		return false
+	}
+	cmd, _ := s.Get("command").Str()
+	args := s.Get("args")
+	if !isAtreidesName(baseName(cmd)) || args == nil || len(args.Elems()) != 1 {
+		return false
+	}
+	a, _ := args.Elems()[0].Str()
+	return a == "mcp"
+}
