@@ -8,8 +8,9 @@
 // call (see TestHookBinaryDoesNotLinkMCP).
 //
 // Session binding: the tools act for one agent session. When the server's
-// environment names it (ATREIDES_SESSION_ID, or CLAUDE_CODE_SESSION_ID if
-// the host passes it), that is the session. Otherwise each call binds to
+// environment names it (ATREIDES_SESSION_ID, or CLAUDE_CODE_SESSION_ID,
+// which Claude Code 2.1.330 does pass to project MCP servers: checked end to
+// end in test/e2e/governance_test.go), that is the session. Otherwise each call binds to
 // the session of the project that sent the most recent hook event, which is
 // the caller whenever one agent works in the project at a time.
 package mcpserver
