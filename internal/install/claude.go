@@ -147,26 +147,10 @@ func InstallClaude(opts ClaudeOptions) (Report, error) {
 }
 
 func claudeWant(opts ClaudeOptions) ([]wantGroup, error) {
-	if opts.SettingsPath == "" {
-		return nil, errors.New("install: no settings path")
-	}
 	bin := opts.BinaryPath
-	if err := checkBinaryPath(bin); err != nil {
+	timeout, events, err := checkWant("settings", opts.SettingsPath, bin, opts.TimeoutSeconds, DefaultTimeoutSeconds, opts.Events, DefaultClaudeEvents)
+	if err != nil {
 		return nil, err
-	}
-	timeout := opts.TimeoutSeconds
-	if timeout == 0 {
-		timeout = DefaultTimeoutSeconds
-	}
-	if timeout < 0 {
-		return nil, fmt.Errorf("install: negative timeout %d", timeout)
-	}
-	events := opts.Events
-	if events == nil {
-		events = DefaultClaudeEvents
-	}
-	if len(events) == 0 {
-		return nil, errors.New("install: no events selected")
 	}
 	var want []wantGroup
 	seen := map[string]bool{}

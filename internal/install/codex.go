@@ -1,7 +1,6 @@
 package install
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -137,26 +136,10 @@ func CodexTrustNotes(scope Scope, projectDir string) []string {
 }
 
 func codexWant(opts CodexOptions) ([]wantGroup, error) {
-	if opts.HooksPath == "" {
-		return nil, errors.New("install: no hooks path")
-	}
 	bin := opts.BinaryPath
-	if err := checkBinaryPath(bin); err != nil {
+	timeout, events, err := checkWant("hooks", opts.HooksPath, bin, opts.TimeoutSeconds, DefaultTimeoutSeconds, opts.Events, DefaultCodexEvents)
+	if err != nil {
 		return nil, err
-	}
-	timeout := opts.TimeoutSeconds
-	if timeout == 0 {
-		timeout = DefaultTimeoutSeconds
-	}
-	if timeout < 0 {
-		return nil, fmt.Errorf("install: negative timeout %d", timeout)
-	}
-	events := opts.Events
-	if events == nil {
-		events = DefaultCodexEvents
-	}
-	if len(events) == 0 {
-		return nil, errors.New("install: no events selected")
 	}
 	var want []wantGroup
 	seen := map[string]bool{}

@@ -137,26 +137,10 @@ func InstallGemini(opts GeminiOptions) (Report, error) {
 }
 
 func geminiWant(opts GeminiOptions) ([]wantGroup, error) {
-	if opts.SettingsPath == "" {
-		return nil, errors.New("install: no settings path")
-	}
 	bin := opts.BinaryPath
-	if err := checkBinaryPath(bin); err != nil {
+	timeout, events, err := checkWant("settings", opts.SettingsPath, bin, opts.TimeoutMillis, DefaultGeminiTimeoutMillis, opts.Events, DefaultGeminiEvents)
+	if err != nil {
 		return nil, err
-	}
-	timeout := opts.TimeoutMillis
-	if timeout == 0 {
-		timeout = DefaultGeminiTimeoutMillis
-	}
-	if timeout < 0 {
-		return nil, fmt.Errorf("install: negative timeout %d", timeout)
-	}
-	events := opts.Events
-	if events == nil {
-		events = DefaultGeminiEvents
-	}
-	if len(events) == 0 {
-		return nil, errors.New("install: no events selected")
 	}
 	var want []wantGroup
 	seen := map[string]bool{}

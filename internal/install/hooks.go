@@ -509,3 +509,28 @@ func (s *hostSpec) inspectDoc(st Status, doc *Node) Status {
 	}
 	return st
 }
+
+// checkWant validates what every host's install needs, and fills in the
+// default timeout and events; kind names the file in messages ("settings",
+// "hooks").
+func checkWant(kind, path, bin string, timeout, defTimeout int, events, defEvents []string) (int, []string, error) {
+	if path == "" {
+		return 0, nil, fmt.Errorf("install: no %s path", kind)
+	}
+	if err := checkBinaryPath(bin); err != nil {
+		return 0, nil, err
+	}
+	if timeout == 0 {
+		timeout = defTimeout
+	}
+	if timeout < 0 {
+		return 0, nil, fmt.Errorf("install: negative timeout %d", timeout)
+	}
+	if events == nil {
+		events = defEvents
+	}
+	if len(events) == 0 {
+		return 0, nil, errors.New("install: no events selected")
+	}
+	return timeout, events, nil
+}
