@@ -14,14 +14,22 @@ import (
 // settings loads the configuration and the guard policy for one project on
 // first use; an event that needs neither parses nothing.
 type settings struct {
-	cfg     *config.Lazy
+	cfg *config.Lazy
+	// builtin is true when neither config file exists: then the built-in
+	// defaults apply and no YAML is parsed at all (TestBuiltinSettings
+	// keeps the Go-side defaults equal to the documented ones).
+	builtin func() bool
 	policy  func() (*guard.Policy, error)
 	session func() session.Options
 }
 
 func newSettings(root string) *settings {
-	s := &settings{cfg: config.NewLazy(config.DefaultPaths(root))}
+	paths := config.DefaultPaths(root)
+	s := &settings{cfg: config.NewLazy(paths), builtin: sync.OnceValue(func() bool { return !paths.Exist() })}
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) {
+		if s.builtin() {
+			return guard.DefaultPolicy(), nil
+		}
 		c, err := s.cfg.Get()
 		if err != nil {
 			return nil, err
@@ -29,6 +37,9 @@ func newSettings(root string) *settings {
 		return policy.FromConfig(c)
 	})
 	s.session = sync.OnceValue(func() session.Options {
+		if s.builtin() {
+			return session.DefaultOptions()
+		}
 		c, err := s.cfg.Get()
 		if err != nil {
 			// The policy handler reports the broken file; the session

@@ -23,6 +23,9 @@ import (
 // the configuration on first use.
 func governanceHandler(s *settings) engine.Handler {
 	opts := sync.OnceValue(func() governance.Options {
+		if s.builtin() {
+			return governance.Options{} // governance is off by default
+		}
 		c, err := s.cfg.Get()
 		if err != nil {
 			o := governance.DefaultOptions()

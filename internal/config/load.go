@@ -31,6 +31,21 @@ type Paths struct {
 	User, Project string
 }
 
+// Exist reports whether either file may exist. A hook uses it to skip
+// parsing altogether when the built-in defaults are all there is; a file
+// that cannot even be stat'ed counts as existing, so that Load reports it.
+func (p Paths) Exist() bool {
+	for _, f := range []string{p.User, p.Project} {
+		if f == "" {
+			continue
+		}
+		if _, err := os.Stat(f); !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
+}
+
 // DefaultPaths returns the user file ($XDG_CONFIG_HOME/atreides/config.yaml,
 // else ~/.config/atreides/config.yaml, on every OS so that one dotfile
 // works everywhere) and, if projectRoot is not empty, the project file

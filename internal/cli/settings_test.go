@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/session"
+)
+
+// TestBuiltinSettings: without a config file a hook skips YAML entirely and
+// uses Go-side defaults; they must be what the documented defaults say.
+func TestBuiltinSettings(t *testing.T) {
+	cfg, err := config.Load(config.Paths{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := sessionOptions(&cfg.Session), session.DefaultOptions()
+	if len(got.RulesRequired) == 0 && len(want.RulesRequired) == 0 {
+		got.RulesRequired, want.RulesRequired = nil, nil // none either way
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("session defaults differ:\nconfig: %+v\nGo:     %+v", got, want)
+	}
+	if governanceOptions(&cfg.Governance).Enabled {
+		t.Error("governance is on in the documented defaults, but the no-file path assumes it is off")
+	}
+	if p, err := policy.FromConfig(cfg); err != nil || p != guard.DefaultPolicy() {
+		t.Errorf("the default configuration does not give the default guard policy: %v", err)
+	}
+
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir+"/xdg")
+	s := newSettings(dir)
+	if !s.builtin() {
+		t.Fatal("no config file, but settings are not the built-in ones")
+	}
+}
