@@ -199,7 +199,16 @@ func mcpCheck(root string) check {
 	case problem != "":
 		return check{"claude MCP tools", "problem", fmt.Sprintf("%s: %s", path, problem)}
 	case !reg:
-		return check{"claude MCP tools", "ok", path + ": not registered"}
+		msg := path + ": not registered"
+		if self, err := os.Executable(); err == nil {
+			if p := install.MCPBinaryProblem(self); p != "" {
+				msg += "; " + p
+			}
+		}
+		if cfg, err := config.Load(config.DefaultPaths(root)); err == nil && cfg.Governance.Enabled {
+			return check{"claude MCP tools", "note", msg + " (governance is enabled: without these tools a Claude agent cannot select an intent, so its writes are blocked; run 'atreides install claude')"}
+		}
+		return check{"claude MCP tools", "ok", msg}
 	}
 	return check{"claude MCP tools", "ok", path + ": atreides registered"}
 }

@@ -18,6 +18,14 @@ import (
 // ToolPrefix is how Claude Code names atreides's MCP tools.
 const ToolPrefix = "mcp__atreides__"
 
+// ownTools is the normalised name prefix of atreides's MCP tools
+// (event.ToolName "mcp:<server>__<tool>").
+const ownTools = "mcp:atreides__"
+
+// ownToolAllowed is the reason given when the gate lets the agent call
+// atreides's own MCP tools without a permission prompt.
+const ownToolAllowed = "atreides governance tool"
+
 // Handler is the governance handler (high priority: after the guard,
 // before the session handlers).
 func Handler(opts OptionsFunc, intents Intents) engine.Handler {
@@ -123,6 +131,15 @@ func (g *gov) preTool() (event.Result, error) {
 	ev := g.ev()
 	if g.c.Decision.Verdict == event.Deny {
 		return event.Result{}, nil // the guard already refused it
+	}
+	if strings.HasPrefix(string(ev.Tool.Name), ownTools) {
+		// The gate tells the agent to call these tools, so it must be able
+		// to: Claude Code otherwise asks the user for every one of them
+		// (and refuses them outright in a -p run), and it ignores an allow
+		// rule for MCP tools in the committed .claude/settings.json. They
+		// only change atreides's own state (a lease, todos, a request to a
+		// human), never the project's files.
+		return event.Result{Verdict: event.Allow, Rule: "governance.own-tools", Reason: ownToolAllowed}, nil
 	}
 	if ev.Tool.Name == event.Delegate {
 		return g.delegate(), nil

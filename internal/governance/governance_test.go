@@ -111,6 +111,13 @@ func TestGate(t *testing.T) {
 	if d := f.shell("s1", "cat src/auth/a.go; ls", "r1", event.PreTool); d.Verdict != event.None {
 		t.Fatalf("read-only shell gated: %v", d.Reason)
 	}
+	// atreides's own MCP tools are allowed without a permission prompt;
+	// other MCP tools are left to the host.
+	for name, want := range map[string]event.Verdict{"mcp:atreides__select_active_intent": event.Allow, "mcp:other__x": event.None} {
+		if d := f.run(&event.Event{Kind: event.PreTool, SessionID: "s1", Tool: event.Tool{Name: event.ToolName(name), Raw: "mcp__" + name[4:]}}); d.Verdict != want {
+			t.Fatalf("%s: verdict %v, want %v", name, d.Verdict, want)
+		}
+	}
 	if err := f.selectIntent("s1", "auth"); err != nil {
 		t.Fatal(err)
 	}

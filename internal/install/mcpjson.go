@@ -3,6 +3,7 @@ package install
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 )
 
 // MCPServerName is the name atreides's MCP server is registered under; the
@@ -14,8 +15,21 @@ const MCPServerName = "atreides"
 const MCPBinary = "atreides-mcp"
 
 // ClaudeMCPPath is the project's .mcp.json, which Claude Code reads for
-// project MCP servers (in -p runs as well; interactive sessions ask the user
-// once to approve a project server).
+// project MCP servers.
+//
+// Verified with Claude Code 2.1.330 against the fake model server (see
+// test/e2e/governance_test.go): a -p run starts the servers of .mcp.json
+// with no approval setting (no enabledMcpjsonServers or
+// enableAllProjectMcpServers needed; the init event lists the server with
+// source "project"), and honours disabledMcpjsonServers. It does not read
+// mcpServers from .claude/settings.json or settings.local.json; --mcp-config
+// works but is per run. The tools are deferred (named in a system reminder,
+// loaded through ToolSearch) but callable. Calling them still needs
+// permission, and an allow rule for mcp__atreides in the committed
+// .claude/settings.json is ignored (settings.local.json and the user's
+// settings are honoured); atreides's PreToolUse hook therefore allows its
+// own tools when governance is on (internal/governance). Interactive
+// sessions ask once to approve a project server [docs].
 func ClaudeMCPPath(projectDir string) string { return filepath.Join(projectDir, ".mcp.json") }
 
 // InstallClaudeMCP registers `<bin> mcp` as the "atreides" server in a
@@ -27,10 +41,9 @@ func InstallClaudeMCP(path, bin string) (Report, error) {
 	if err := checkBinaryPath(bin); err != nil {
 		return r, err
 	}
-	mcpBin := filepath.Join(filepath.Dir(bin), MCPBinary)
-	if p := checkExecutable(mcpBin); p != "" {
+	if p := MCPBinaryProblem(bin); p != "" {
 		r.Action = ActionUnchanged
-		r.Notes = append(r.Notes, fmt.Sprintf("MCP tools not registered: %s %s (build it with 'go install ./cmd/...')", mcpBin, p))
+		r.Notes = append(r.Notes, "MCP tools not registered: "+p)
 		return r, nil
 	}
 	f, err := loadSettings(path)
@@ -112,10 +125,23 @@ func InspectClaudeMCP(path string) (registered bool, problem string, err error) 
 	if p := checkExecutable(bin); p != "" {
 		return true, fmt.Sprintf("MCP server binary %s %s", bin, p), nil
 	}
-	if p := checkExecutable(filepath.Join(filepath.Dir(bin), MCPBinary)); p != "" {
-		return true, fmt.Sprintf("%s next to %s %s", MCPBinary, bin, p), nil
+	if p := MCPBinaryProblem(bin); p != "" {
+		return true, p, nil
 	}
 	return true, "", nil
+}
+
+// MCPBinaryProblem says why atreides-mcp next to bin cannot run ("" when
+// it can).
+func MCPBinaryProblem(bin string) string {
+	mcpBin := filepath.Join(filepath.Dir(bin), MCPBinary)
+	if runtime.GOOS == "windows" {
+		mcpBin += ".exe"
+	}
+	if p := checkExecutable(mcpBin); p != "" {
+		return fmt.Sprintf("%s %s (build it next to atreides with 'go install ./cmd/...')", mcpBin, p)
+	}
+	return ""
 }
 
 // mcpServers returns the document's mcpServers object, creating it when

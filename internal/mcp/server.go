@@ -8,11 +8,18 @@
 // call (see TestHookBinaryDoesNotLinkMCP).
 //
 // Session binding: the tools act for one agent session. When the server's
-// environment names it (ATREIDES_SESSION_ID, or CLAUDE_CODE_SESSION_ID,
-// which Claude Code 2.1.330 does pass to project MCP servers: checked end to
-// end in test/e2e/governance_test.go), that is the session. Otherwise each call binds to
-// the session of the project that sent the most recent hook event, which is
-// the caller whenever one agent works in the project at a time.
+// environment names it (ATREIDES_SESSION_ID, else CLAUDE_CODE_SESSION_ID),
+// that is the session. Otherwise each call binds to the session of the
+// project that sent the most recent hook event, which is the caller
+// whenever one agent works in the project at a time.
+//
+// Claude Code 2.1.330 starts one server process per claude process and sets
+// CLAUDE_CODE_SESSION_ID in its environment to the session_id its hooks
+// receive (also CLAUDE_PROJECT_DIR, CLAUDE_CODE_LAUNCHED_BY_SESSION_IDS and
+// CLAUDECODE=1); observed with a wrapper that dumped the server's
+// environment, and asserted end to end in test/e2e/governance_test.go
+// (session_status answers "from $CLAUDE_CODE_SESSION_ID" with the run's
+// session id). Subagents share their parent's server, hence its session.
 package mcpserver
 
 import (

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -18,6 +19,15 @@ const intentsYAML = `intents:
     owned_scope: ["src/**"]
     acceptance_criteria: ["the API is documented"]
 `
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 func writeTool(path, content string) fa.ToolUse {
 	return fa.ToolUse{Name: "Write", Input: map[string]any{"file_path": path, "content": content}}
@@ -49,6 +59,9 @@ func TestGovernance(t *testing.T) {
 	if !p.Exists(".mcp.json") {
 		t.Fatal("install claude registered no MCP server in .mcp.json")
 	}
+	if out := p.Atreides("doctor"); !strings.Contains(out, ".mcp.json: atreides registered") {
+		t.Errorf("doctor does not report the MCP server:\n%s", out)
+	}
 	p.RunClaude("document the API", RunOpts{})
 
 	p.assertBlocked(fa.ToolID("main", 0, 0), "select_active_intent")
@@ -69,12 +82,32 @@ func TestGovernance(t *testing.T) {
 
 	// The first session's end released its lease. Another agent takes the
 	// intent, and a new claude session is refused it, with the holder named.
+	// This run keeps Claude's permission layer on: atreides's hook allows
+	// its own MCP tools (Claude would otherwise refuse them in -p). The
+	// server binds the calls to the claude session through
+	// $CLAUDE_CODE_SESSION_ID, which session_status reports.
 	p.Atreides("intent", "select", "docs", "--session", "other-agent")
 	q := *p
-	q.Fake = fa.Start(t, fa.Script{Steps: []fa.Step{fa.Call(selectIntent("docs")), fa.Text("It is taken.")}})
-	q.RunClaude("help with the docs", RunOpts{})
+	q.Fake = fa.Start(t, fa.Script{Steps: []fa.Step{
+		fa.Call(selectIntent("docs")),
+		fa.Call(fa.ToolUse{Name: "mcp__atreides__session_status", Input: map[string]any{}}),
+		fa.Text("It is taken."),
+	}})
+	r := q.RunClaude("help with the docs", RunOpts{NoSkipPermissions: true})
 	if tr := q.toolResult(fa.ToolID("main", 0, 0)); !strings.Contains(tr.Text, "held by session other-agent") {
 		t.Errorf("second session was not refused the held intent: %q", tr.Text)
+	}
+	if tr := q.toolResult(fa.ToolID("main", 1, 0)); !strings.Contains(tr.Text, "Session "+r.SessionID()+" (from $CLAUDE_CODE_SESSION_ID)") {
+		t.Errorf("session_status is not bound to the claude session %s through $CLAUDE_CODE_SESSION_ID: %q", r.SessionID(), tr.Text)
+	}
+
+	// Uninstall removes exactly the server it registered.
+	p.WriteFile(".mcp.json", strings.Replace(readFile(t, p.Path(".mcp.json")), `"mcpServers": {`,
+		`"mcpServers": {"mine": {"command": "my-server"},`, 1), 0o644)
+	p.Atreides("install", "claude", "--project")
+	p.Atreides("uninstall", "claude", "--project")
+	if got := readFile(t, p.Path(".mcp.json")); strings.Contains(got, `"atreides"`) || !strings.Contains(got, `"mine"`) {
+		t.Errorf("after uninstall .mcp.json is:\n%s", got)
 	}
 
 	if out := p.Atreides("trace", "verify"); !strings.Contains(out, "ledger OK") {
