@@ -3,7 +3,6 @@ package governance
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -110,9 +110,16 @@ func (g *gov) targets() (paths, unknown []string) {
 			paths = append(paths, filepath.Clean(p))
 		}
 	case event.Shell:
-		home, _ := os.UserHomeDir()
-		w := guard.ShellWrites(ev.Tool.Command, ev.Cwd, home)
-		paths, unknown = w.Paths, w.Unknown
+		cwd := ev.Cwd
+		if cwd == "" {
+			cwd = ev.ProjectDir
+		}
+		e := guard.ShellEffects(policy.NewRequest("shell", ev.Tool.Command, cwd, ev.ProjectDir))
+		paths, unknown = e.Writes, e.Unknown
+	default:
+		if strings.HasPrefix(string(ev.Tool.Name), "mcp:") {
+			paths, unknown = mcpTargets(ev.Tool, ev.Cwd)
+		}
 	}
 	if len(g.o.Exempt) > 0 && len(paths) > 0 {
 		ex := intent.NewScope(ev.ProjectDir, g.o.Exempt)

@@ -155,10 +155,15 @@ type analyzer struct {
 	consumer string
 	// inSubst counts the command substitutions being evaluated.
 	inSubst int
+	// eff collects what the command writes and whether it verifies.
+	eff Effects
 }
 
 // fire records a finding for rule id unless a stronger one exists.
 func (a *analyzer) fire(id string, c *Cmd, detail string) {
+	if !a.judging() {
+		return
+	}
 	r := a.p.byID[id]
 	if r == nil {
 		panic("guard: unregistered rule " + id)
@@ -203,6 +208,7 @@ func (a *analyzer) step() bool {
 		if !a.stop {
 			a.stop = true
 			a.fire("parse.too-complex", nil, "")
+			a.unknownWrite("the command is too large to follow", false, "")
 		}
 		return false
 	}
@@ -211,12 +217,9 @@ func (a *analyzer) step() bool {
 
 // runScript parses src as a shell script and evaluates it.
 func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
-	if depth > maxDepth {
-		a.fire("parse.too-complex", nil, "nesting deeper than "+strconv.Itoa(maxDepth))
-		return feed{t: tUnknown}
-	}
-	if len(src) > maxText {
-		a.fire("parse.too-complex", nil, "derived script larger than 1 MiB")
+	if depth > maxDepth || len(src) > maxText {
+		a.fire("parse.too-complex", nil, fmt.Sprintf("nesting deeper than %d or derived script larger than 1 MiB", maxDepth))
+		a.unknownWrite("the command nests too deeply to follow", false, "")
 		return feed{t: tUnknown}
 	}
 	f, err := parse(src)
@@ -270,6 +273,9 @@ func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
 	}
 	if a.res.Verdict == Deny && a.res.Rule != before.Rule {
 		return
+	}
+	if !repaired {
+		a.unknownWrite("the command does not parse as shell", false, "")
 	}
 	switch {
 	case dangerousText(src) && !repaired:
@@ -424,9 +430,7 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 					a.stmts(x.Do, sc, depth, in)
 				}
 				sc.vars[wi.Name.Value] = items[len(items)-1]
-				break
-			}
-			if len(items) == 1 && !items[0].dyn {
+			} else if len(items) == 1 && !items[0].dyn {
 				sc.vars[wi.Name.Value] = items[0]
 			} else {
 				delete(sc.vars, wi.Name.Value)
@@ -441,6 +445,11 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 			a.stmts(it.Stmts, sc, depth, in)
 		}
 	case *syntax.FuncDecl:
+		if x.Name == nil {
+			// `()0`: a declaration without a name, which bash rejects;
+			// the body is judged as the command the agent meant.
+			return a.stmt(x.Body, sc.clone(), depth, in)
+		}
 		a.funcDecl(x, sc)
 	case *syntax.DeclClause:
 		a.decl(x, sc, depth)
@@ -463,8 +472,11 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 // timeBody drops the options bash's `time` keyword accepts (`-p`, `--`)
 // that the parser leaves in the timed command's words.
 func timeBody(st *syntax.Stmt) *syntax.Stmt {
+	if st == nil {
+		return nil // a bare `time`
+	}
 	ce, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st == nil {
+	if !ok {
 		return st
 	}
 	k := 0
@@ -682,12 +694,14 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in fee
 			in = a.fileFeed(w, sc)
 			if r.Op == syntax.RdrInOut {
 				a.outTarget(w, sc)
+				a.wrote(nil, w, sc, "redirect <> "+w.display())
 			}
 		case syntax.DplIn, syntax.DplOut:
 			a.wordFields(r.Word, sc, depth, true)
 		default:
 			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
 			a.outTarget(w, sc)
+			a.wrote(nil, w, sc, "redirect "+r.Op.String()+" "+w.display())
 		}
 	}
 	return in

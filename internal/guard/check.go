@@ -34,6 +34,7 @@ func (p *Policy) checkShell(r Request) Result {
 	}
 	a.runScript(cmd, sc, 0, feed{})
 	a.res.Commands = a.cmds
+	a.res.Effects = a.eff
 	if a.res.Verdict == Allow {
 		a.res.Rule, a.res.Category, a.res.Reason = "", "", ""
 		if a.customAllowed {

@@ -66,10 +66,26 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	for _, w := range args {
 		c.Stream = c.Stream || w.stream
 	}
+	a.effects(c)
 	if c.Name == "git" {
 		return a.git(c, env, sc, depth, in)
 	}
 	a.record(c)
+	if a.judging() {
+		a.judge(c, in)
+	}
+	if h, ok := handlers[c.Name]; ok {
+		return h(a, c, env, sc, depth, in)
+	}
+	if isInterpreter(c.Name) {
+		return a.interpreter(c, sc, depth, in)
+	}
+	a.unknownWrapper(c, env, sc, depth)
+	return a.produce(c, sc, in)
+}
+
+// judge runs the rules and the argument checks on a resolved command.
+func (a *analyzer) judge(c *Cmd, in feed) {
 	if !c.Has("--help", "--version") {
 		a.applyRules(c)
 	}
@@ -82,14 +98,6 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	}
 	a.secretArgs(c)
 	a.networkArgs(c, in)
-	if h, ok := handlers[c.Name]; ok {
-		return h(a, c, env, sc, depth, in)
-	}
-	if isInterpreter(c.Name) {
-		return a.interpreter(c, sc, depth, in)
-	}
-	a.unknownWrapper(c, env, sc, depth)
-	return a.produce(c, sc, in)
 }
 
 // unknownWrapper judges `tool rm -rf /`: a program the guard does not know,
@@ -151,6 +159,7 @@ func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
 	head := args[0]
 	c := &Cmd{Name: head.display(), Args: args[1:], a: a, sc: sc}
 	a.record(c)
+	a.unknownWrite("a program computed at run time ("+head.display()+") may write anything", false, "")
 	switch {
 	case head.t&tRemote != 0:
 		a.fire("rce.remote-code", c, "program name is downloaded text")
@@ -261,7 +270,7 @@ func init() {
 		"uv": hRunSub("run"), "poetry": hRunSub("run"), "pipenv": hRunSub("run"),
 		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "direnv": hDirenvExec,
 		"nix-shell": hNixShell, "unshare": hSkip(0, ""), "nsenter": hSkip(0, "tS"),
-		"wine": hSkip(0, ""), "sg": hSg, "!": hSkip(0, ""), "then": hSkip(0, ""), "do": hSkip(0, ""),
+		"wine": hSkip(0, ""), "sg": hSg, "npx": hNpx, "pnpx": hNpx, "bunx": hNpx, "!": hSkip(0, ""), "then": hSkip(0, ""), "do": hSkip(0, ""),
 	}
 	for _, s := range shellNames {
 		handlers[s] = hShell
@@ -391,8 +400,8 @@ func isShell(n string) bool {
 }
 
 func hSu(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	if v, ok := c.Flag("-c", "--command"); ok {
-		return a.runText(c, word{s: v}, sc.clone(), depth, "su -c")
+	if v, ok := optValue(c.Args, 'c', "--command"); ok {
+		return a.runText(c, v, sc.clone(), depth, "su -c")
 	}
 	a.fire("privilege.root-shell", c, "")
 	return feed{t: tUnknown}
@@ -562,8 +571,8 @@ func hChrt(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 }
 
 func hFlock(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	if v, ok := c.Flag("-c", "--command"); ok {
-		return a.runText(c, word{s: v}, sc.clone(), depth, "flock -c")
+	if v, ok := optValue(c.Args, 'c', "--command"); ok {
+		return a.runText(c, v, sc.clone(), depth, "flock -c")
 	}
 	i := skipOptions(c.Args, "wEc", "--timeout", "--conflict-exit-code")
 	return a.exec(at(c.Args, i+1), env, sc, depth, in)
@@ -575,6 +584,15 @@ func hSg(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed
 		return a.runText(c, p[1], sc.clone(), depth, "sg")
 	}
 	return feed{}
+}
+
+// hNpx runs a package's program with the arguments after it, or with
+// -c a shell command line.
+func hNpx(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	if v, ok := optValue(c.Args, 'c', "--call"); ok {
+		return a.runText(c, v, sc.clone(), depth, c.Name+" -c")
+	}
+	return a.exec(at(c.Args, skipOptions(c.Args, "p", "--package")), env, sc, depth, in)
 }
 
 func hBusybox(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
@@ -617,8 +635,8 @@ func joinWords(ws []word) word {
 }
 
 func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	if v, ok := c.Flag("-c", "--command"); ok {
-		return a.runText(c, word{s: v}, sc.clone(), depth, "script -c")
+	if v, ok := optValue(c.Args, 'c', "--command"); ok {
+		return a.runText(c, v, sc.clone(), depth, "script -c")
 	}
 	return feed{}
 }
@@ -632,8 +650,11 @@ func hDirenvExec(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int,
 }
 
 func hNixShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	if v, ok := c.Flag("--run", "--command"); ok {
-		return a.runText(c, word{s: v}, sc.clone(), depth, "nix-shell --run")
+	if v, ok := optValue(c.Args, 0, "--run"); ok {
+		return a.runText(c, v, sc.clone(), depth, "nix-shell --run")
+	}
+	if v, ok := optValue(c.Args, 0, "--command"); ok {
+		return a.runText(c, v, sc.clone(), depth, "nix-shell --command")
 	}
 	return feed{t: tUnknown}
 }

@@ -33,6 +33,9 @@ func TestRules(t *testing.T) {
 		{"rm -rf /tmp/x/../../etc", Deny, "fs.rm-system"},
 		{"rm -rf $TMPDIR/../etc", Deny, "fs.rm-system"},
 		{"rm -rf ./build", Allow, ""},
+		// a loop over known words is judged for every word, the last too
+		{"for f in /tmp/a /; do rm -rf $f; done", Deny, "fs.rm-root-home"},
+		{"for f in /tmp/a /tmp/b; do rm -rf $f; done", Allow, ""},
 		{"rm -rf node_modules", Allow, ""},
 		{"rm -rf /tmp/build", Allow, ""},
 		{"rm -rf -- /tmp/work", Allow, ""},

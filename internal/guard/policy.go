@@ -29,6 +29,8 @@ type Result struct {
 	Category string
 	Reason   string
 	Commands []string
+	// Effects is what a shell command writes and whether it verifies.
+	Effects Effects
 }
 
 // Options configures a Policy; see docs/guard-policy.md.

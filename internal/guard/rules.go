@@ -2,6 +2,7 @@ package guard
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -173,7 +174,13 @@ func (c *Cmd) Pos() []word {
 // Argv is the command line as the user would read it.
 func (c *Cmd) Argv() string {
 	var b strings.Builder
-	b.WriteString(c.Name)
+	if strings.ContainsAny(c.Name, " \t\n") {
+		// A program word holding a whole command line ("$W"): bash
+		// looks for a program of that name, so show it as one word.
+		b.WriteString(strconv.Quote(c.Name))
+	} else {
+		b.WriteString(c.Name)
+	}
 	for _, w := range c.Args {
 		b.WriteByte(' ')
 		b.WriteString(w.display())

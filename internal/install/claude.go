@@ -3,6 +3,7 @@ package install
 import (
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"io/fs"
 	"os"
@@ -211,7 +212,11 @@ func InspectClaude(path string) (Status, error) {
 // file is in a project's configDir (".claude"); bare names go through PATH.
 func resolveBinary(h *Node, settingsPath, configDir string) *Binary {
 	cmd, _ := h.Get("command").Str()
-	word, _, dynamic, _ := firstWord(cmd)
+	words, dynamic, _ := guard.Argv(cmd)
+	word := ""
+	if len(words) > 0 {
+		word = words[0]
+	}
 	b := &Binary{Command: word}
 	switch {
 	case dynamic:

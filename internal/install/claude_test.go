@@ -3,6 +3,7 @@ package install
 import (
 	"encoding/json"
 	"errors"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -673,8 +674,8 @@ func TestShellWords(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("shellQuote(%q) = %q want %q", tt.in, got, tt.want)
 		}
-		if w, rest, dyn, ok := firstWord(got + " hook claude"); !ok || w != tt.in || rest != " hook claude" || dyn {
-			t.Errorf("firstWord(quote(%q)) = %q %q %v %v", tt.in, w, rest, dyn, ok)
+		if w, dyn, ok := guard.Argv(got + " hook claude"); !ok || len(w) != 3 || w[0] != tt.in || w[1] != "hook" || dyn {
+			t.Errorf("Argv(quote(%q)) = %q %v %v", tt.in, w, dyn, ok)
 		}
 	}
 	words := []struct {
@@ -691,9 +692,13 @@ func TestShellWords(t *testing.T) {
 		{`   `, "", false, false},
 	}
 	for _, tt := range words {
-		w, _, dyn, ok := firstWord(tt.in)
-		if w != tt.word || dyn != tt.dynamic || ok != tt.ok {
-			t.Errorf("firstWord(%q) = %q %v %v", tt.in, w, dyn, ok)
+		w, dyn, ok := guard.Argv(tt.in)
+		first := ""
+		if len(w) > 0 {
+			first = w[0]
+		}
+		if first != tt.word || dyn != tt.dynamic || ok != tt.ok {
+			t.Errorf("Argv(%q) = %q %v %v", tt.in, w, dyn, ok)
 		}
 	}
 }

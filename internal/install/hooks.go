@@ -3,9 +3,9 @@ package install
 import (
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // This file holds the merge machinery for the three-level hooks shape that
@@ -311,15 +311,11 @@ func (s *hostSpec) handlerBinary(h *Node) (bin string, ok bool) {
 		return "", false
 	}
 	cmd, _ := h.Get("command").Str()
-	word, rest, _, ok := firstWord(cmd)
-	if !ok || !isAtreidesName(baseName(word)) {
+	words, _, ok := guard.Argv(cmd)
+	if !ok || len(words) < 3 || !isAtreidesName(baseName(words[0])) || words[1] != "hook" || words[2] != s.Host {
 		return "", false
 	}
-	f := strings.Fields(rest)
-	if len(f) < 2 || f[0] != "hook" || f[1] != s.Host {
-		return "", false
-	}
-	return word, true
+	return words[0], true
 }
 
 func (s *hostSpec) isOurs(h *Node) bool {

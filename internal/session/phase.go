@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/engine"
@@ -97,7 +99,11 @@ func classify(ev *event.Event) (activity, string) {
 		}
 		return actChange, strings.TrimSpace(string(t.Name) + " " + shorten(target, 80))
 	case event.Shell:
-		info := analyzeShell(t.Command)
+		cwd := ev.Cwd
+		if cwd == "" {
+			cwd = ev.ProjectDir
+		}
+		info := guard.ShellEffects(policy.NewRequest("shell", t.Command, cwd, ev.ProjectDir))
 		switch {
 		case info.Verifies != "":
 			// A failing test run is still a verification.

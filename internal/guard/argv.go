@@ -1,0 +1,72 @@
+package guard
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Argv returns the words of the first simple command of a shell command
+// line with quoting removed, for callers that must know which program a
+// command runs (install recognising its own hook entries). dynamic is set
+// when the program word depends on the shell at run time (an expansion, a
+// substitution, a leading ~ or an unquoted glob), so its text is not the
+// program that will run. ok is false when the text does not parse or starts with no
+// simple command.
+func Argv(cmd string) (words []string, dynamic, ok bool) {
+	f, err := parse(cmd)
+	if err != nil || len(f.Stmts) == 0 {
+		return nil, false, false
+	}
+	ce, isCall := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !isCall || len(ce.Args) == 0 {
+		return nil, false, false
+	}
+	for i, w := range ce.Args {
+		s, static := staticWord(w)
+		dynamic = dynamic || i == 0 && !static
+		words = append(words, s)
+	}
+	return words, dynamic, true
+}
+
+// staticWord is a word's text after quote removal; static is false when
+// part of it is only known at run time.
+func staticWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	static := true
+	for i, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if i == 0 && strings.HasPrefix(x.Value, "~") || hasGlob(x.Value) {
+				static = false
+			}
+			b.WriteString(unescapeBare(x.Value))
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				b.WriteString(ansiC(x.Value))
+			} else {
+				b.WriteString(x.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				if l, ok := q.(*syntax.Lit); ok {
+					b.WriteString(unescapeDouble(l.Value))
+				} else {
+					static = false
+					b.WriteString(syntaxText(q))
+				}
+			}
+		default:
+			static = false
+			b.WriteString(syntaxText(p))
+		}
+	}
+	return b.String(), static
+}
+
+func syntaxText(n syntax.Node) string {
+	var b strings.Builder
+	syntax.NewPrinter().Print(&b, n)
+	return b.String()
+}

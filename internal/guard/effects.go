@@ -1,0 +1,940 @@
+package guard
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// Effects is what a shell command does to files and whether it runs a
+// check, found by the same walk that judges it: every wrapper, shell,
+// eval, substitution and carrier the guard unwraps is seen here too, so
+// governance's scope gate and the session's phase inference cannot be
+// bypassed by a form the guard understands.
+type Effects struct {
+	// Writes are the files and directories the command creates, changes,
+	// moves, deletes or changes the mode of: absolute, cleaned, in the
+	// order named, without duplicates. An unquoted glob stays a pattern
+	// (/p/build/*.o), which a scope check treats as the names it spells.
+	Writes []string
+	// Unknown describes writes whose targets cannot be listed before the
+	// command runs: computed paths, patches, extractions, interpreters'
+	// code, task runners, package installs, programs that run their
+	// arguments as a command.
+	Unknown []string
+	// Changes names the first part of the command that certainly changes
+	// files ("rm", "redirect > out.txt", "sed -i", "git commit"); "" when
+	// none does.
+	Changes string
+	// Verifies names the first test, build or lint run ("go test").
+	Verifies string
+}
+
+// Empty reports whether the command writes nothing atreides can see.
+func (e Effects) Empty() bool { return len(e.Writes) == 0 && len(e.Unknown) == 0 }
+
+// noRules judges nothing: analysing a command with it only collects
+// effects, without building the rule tables a verdict needs.
+var noRules = &Policy{}
+
+// judging is false for an effects-only analysis.
+func (a *analyzer) judging() bool { return a.p.byID != nil }
+
+// ShellEffects lists what a shell command writes and whether it verifies,
+// without judging it. It is pure (the Request's Resolve is the only file
+// system access) and never panics: a failure inside the analysis is an
+// unknown write.
+func ShellEffects(r Request) (e Effects) {
+	defer func() {
+		if x := recover(); x != nil {
+			e = Effects{Unknown: []string{"the command could not be analysed"}}
+		}
+	}()
+	return noRules.checkShell(r).Effects
+}
+
+// changed records the first certain change.
+func (a *analyzer) changed(what string) {
+	if a.eff.Changes == "" {
+		a.eff.Changes = what
+	}
+}
+
+// unknownWrite records a write whose target cannot be listed; certain
+// says the command does change files (tar -x), not only that it may.
+func (a *analyzer) unknownWrite(why string, certain bool, what string) {
+	if certain {
+		a.changed(what)
+	}
+	if !slices.Contains(a.eff.Unknown, why) && len(a.eff.Unknown) < 64 {
+		a.eff.Unknown = append(a.eff.Unknown, why)
+	}
+}
+
+// wrote records a write of the file named by w; what names the writer for
+// Changes ("rm", "redirect >").
+func (a *analyzer) wrote(c *Cmd, w word, sc *scope, what string) {
+	if w.proc != nil {
+		return // >(cmd): the substitution's own commands are walked
+	}
+	if w.dyn {
+		if w.stream {
+			a.unknownWrite(what+" writes to paths that arrive at run time ("+w.display()+")", true, what)
+		} else {
+			a.unknownWrite(what+" writes to a path computed at run time ("+w.display()+")", true, what)
+		}
+		return
+	}
+	s := w.s
+	if s == "" || s == "-" || harmlessDevice(s) {
+		return
+	}
+	p, ok := a.canon(s, sc)
+	if !ok {
+		a.unknownWrite(what+" writes to "+s+" in an unknown directory", true, what)
+		return
+	}
+	if sc.findDir != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
+		a.unknownWrite(what+" writes to "+s+" in the directories find visits under "+sc.findDir, true, what)
+		return
+	}
+	a.changed(what)
+	if !slices.Contains(a.eff.Writes, p) && len(a.eff.Writes) < 256 {
+		a.eff.Writes = append(a.eff.Writes, p)
+	}
+}
+
+func harmlessDevice(s string) bool {
+	switch s {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero":
+		return true
+	}
+	return strings.HasPrefix(s, "/dev/fd/")
+}
+
+// effects records what the resolved simple command c writes and whether
+// it verifies. Wrappers reach here twice: as themselves (no effect) and,
+// through their handler, as the command they run.
+func (a *analyzer) effects(c *Cmd) {
+	if a.eff.Verifies == "" {
+		a.eff.Verifies = verifier(c.Name, c.Args)
+	}
+	if f := writers[c.Name]; f != nil {
+		f(a, c)
+		return
+	}
+	if isInterpreter(c.Name) {
+		if !versionQuery(c) && !verifyModule(c) {
+			a.unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
+		}
+		return
+	}
+	if w := c.Name + " " + firstOperand(c.Args); mayWriteAnything[c.Name] || mayWriteAnything[w] {
+		if !versionQuery(c) {
+			a.unknownWrite(strings.TrimSpace(w)+" writes files of its own choosing", false, strings.TrimSpace(w))
+		}
+		return
+	}
+	if _, known := handlers[c.Name]; !known && !dataPrograms[c.Name] && !metadataOnly[c.Name] && len(c.Args) > 1 && !c.Args[0].dyn {
+		// `tool rm -rf x`: a program the guard does not model whose
+		// arguments start with a file writer probably runs them.
+		if inner := normName(c.Args[0].s); writers[inner] != nil || isInterpreter(inner) {
+			a.unknownWrite(c.Name+" may run "+inner+" with its arguments", false, c.Name)
+		}
+	}
+}
+
+func versionQuery(c *Cmd) bool {
+	return len(c.Args) == 1 && !c.Args[0].dyn && oneOf(c.Args[0].s, "--version|-V|-v|--help|-h|version")
+}
+
+// firstOperand is the first word that is not an option ("" if none).
+func firstOperand(args []word) string {
+	for _, w := range args {
+		if w.dyn {
+			return ""
+		}
+		if !strings.HasPrefix(w.s, "-") {
+			return w.s
+		}
+	}
+	return ""
+}
+
+// operands returns the words that are not options. short lists the short
+// options that take a value (the rest of the word or the next word); long
+// lists the long ones that take the next word when written without '='.
+// GNU tools permute, so options may follow operands; "--" ends options.
+func operands(args []word, short string, long ...string) []word {
+	var out []word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		switch {
+		case w.dyn || s == "-" || !strings.HasPrefix(s, "-"):
+			out = append(out, w)
+		case s == "--":
+			return append(out, args[i+1:]...)
+		case strings.HasPrefix(s, "--"):
+			if !strings.Contains(s, "=") && slices.Contains(long, s) {
+				i++
+			}
+		default:
+			for j := 1; j < len(s); j++ {
+				if strings.IndexByte(short, s[j]) >= 0 {
+					if j == len(s)-1 {
+						i++
+					}
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// optValue returns the value of a short option (-o FILE, -oFILE) or a
+// long one (--output FILE, --output=FILE); short is one letter.
+func optValue(args []word, short byte, long string) (word, bool) {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		if w.dyn {
+			continue
+		}
+		if s == "--" {
+			break
+		}
+		if long != "" {
+			if v, ok := strings.CutPrefix(s, long+"="); ok {
+				return word{s: v}, true
+			}
+			if s == long && i+1 < len(args) {
+				return args[i+1], true
+			}
+		}
+		if short == 0 || len(s) < 2 || s[0] != '-' || s[1] == '-' {
+			continue
+		}
+		// A cluster of flag letters may end in the option: -sSLo FILE.
+		for j := 1; j < len(s) && isLetter(s[j]); j++ {
+			if s[j] != short {
+				continue
+			}
+			if j+1 < len(s) {
+				return word{s: s[j+1:]}, true
+			}
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+		}
+	}
+	return word{}, false
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// hasOption reports a short option letter anywhere in an option cluster
+// (-rf has r) or one of the long names, before "--".
+func hasOption(args []word, short string, long ...string) bool {
+	for _, w := range args {
+		s := w.s
+		if w.dyn || s == "--" {
+			if s == "--" {
+				return false
+			}
+			continue
+		}
+		if strings.HasPrefix(s, "--") {
+			name, _, _ := strings.Cut(s, "=")
+			if slices.Contains(long, name) {
+				return true
+			}
+			continue
+		}
+		if len(s) > 1 && s[0] == '-' && strings.ContainsAny(s[1:], short) && short != "" {
+			return true
+		}
+	}
+	return false
+}
+
+type writer func(a *analyzer, c *Cmd)
+
+// writers know where a program writes. Built on first use.
+var writers map[string]writer
+
+func init() {
+	writers = map[string]writer{
+		"rm": wOperands(""), "rmdir": wOperands(""), "unlink": wOperands(""), "shred": wOperands("ns", "--iterations", "--size"),
+		"touch": wOperands("dtr", "--date", "--reference"), "mkdir": wOperands("m", "--mode"), "mkfifo": wOperands("mZ", "--mode"),
+		"tee": wOperands(""), "sponge": wOperands(""), "truncate": wOperands("sr", "--size", "--reference"),
+		"chmod": wChmod, "chown": wAfterFirst("", "--reference"), "chgrp": wAfterFirst("", "--reference"),
+		"setfacl": wOperands("mMxX", "--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"),
+		"chattr":  wAfterFirst("pv"), "ed": wOperands("p", "--prompt"), "ex": wOperands("cs"),
+		"cp": wCopy, "mv": wCopy, "install": wCopy, "ln": wCopy, "rsync": wRsync, "dd": wDD,
+		"sed": wInPlace("efl", "--expression", "--file", "--line-length"), "perl": wPerlRuby, "ruby": wPerlRuby,
+		"sort": wOutputOpt('o', "--output"), "split": wSplit, "csplit": wSplit,
+		"curl": wCurl, "wget": wWget, "tar": wTar, "bsdtar": wTar, "unzip": wUnzip, "7z": wUnpack("x|e"),
+		"gzip": wCompress, "gunzip": wCompress, "bzip2": wCompress, "bunzip2": wCompress, "xz": wCompress,
+		"unxz": wCompress, "zstd": wCompress, "unzstd": wCompress, "zip": wZip,
+		"patch": wPatch, "git": wGit, "sudoedit": wOperands("ugpCDhrtTRU"),
+		"vim": wVim, "vi": wVim, "nvim": wVim,
+		"gofmt": wFormatter("-w", "-l -d"), "goimports": wFormatter("-w", "-l -d"), "shfmt": wFormatter("-w", "-l -d"),
+		"prettier": wFormatter("--write", "--check -c"), "eslint": wFormatter("--fix", ""),
+		"black": wFormatter("", "--check --diff"), "isort": wFormatter("", "--check --check-only --diff"),
+		"autopep8": wFormatter("-i --in-place", ""), "clang-format": wFormatter("-i", ""), "rustfmt": wFormatter("", "--check"),
+		"ruff": wRuff, "find": wFind,
+	}
+}
+
+// wOperands: every operand is written (rm, touch, mkdir, tee).
+func wOperands(short string, long ...string) writer {
+	return func(a *analyzer, c *Cmd) {
+		for _, w := range operands(c.Args, short, long...) {
+			a.wrote(c, w, c.sc, c.Name)
+		}
+	}
+}
+
+// wAfterFirst: the first operand is a mode or owner, the rest are files
+// (chmod 644 f; chmod --reference=r f has no mode operand).
+func wAfterFirst(short string, long ...string) writer {
+	return func(a *analyzer, c *Cmd) {
+		ops := operands(c.Args, short, long...)
+		if _, ref := optValue(c.Args, 0, "--reference"); !ref && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		for _, w := range ops {
+			a.wrote(c, w, c.sc, c.Name)
+		}
+	}
+}
+
+// wChmod: chmod's mode may look like an option (chmod -x f), so only
+// its real options are skipped before the mode.
+func wChmod(a *analyzer, c *Cmd) {
+	_, ref := optValue(c.Args, 0, "--reference")
+	modeSeen := ref
+	for _, w := range c.Args {
+		switch {
+		case !w.dyn && (oneOf(w.s, "-R|-c|-f|-v|-h|-H|-L|-P|--") || strings.HasPrefix(w.s, "--")):
+		case !modeSeen:
+			modeSeen = true
+		default:
+			a.wrote(c, w, c.sc, "chmod")
+		}
+	}
+}
+
+// wCopy: cp/mv/install/ln write their destination (and mv its sources).
+// Whether a destination is a directory is not known without the file
+// system; naming the destination itself covers both readings for a
+// scope, which contains a directory's entries whenever it contains the
+// directory.
+func wCopy(a *analyzer, c *Cmd) {
+	ops := operands(c.Args, "tSmogTbZ", "--target-directory", "--suffix", "--mode", "--owner", "--group")
+	if c.Name == "install" && hasOption(c.Args, "d", "--directory") {
+		for _, w := range ops {
+			a.wrote(c, w, c.sc, c.Name)
+		}
+		return
+	}
+	srcs := ops
+	if dir, ok := optValue(c.Args, 't', "--target-directory"); ok {
+		a.wrote(c, dir, c.sc, c.Name)
+	} else if len(ops) >= 2 {
+		srcs = ops[:len(ops)-1]
+		a.wrote(c, ops[len(ops)-1], c.sc, c.Name)
+	} else if c.Name == "ln" && len(ops) == 1 && !ops[0].dyn {
+		a.wrote(c, lit(path.Base(ops[0].s)), c.sc, c.Name) // ln -s /x/y: ./y
+		return
+	} else {
+		return
+	}
+	if c.Name == "mv" {
+		for _, s := range srcs {
+			a.wrote(c, s, c.sc, c.Name)
+		}
+	}
+}
+
+// remote reports an rsync/scp operand on another host (host:path).
+func remote(w word) bool {
+	i := strings.IndexByte(w.s, ':')
+	return i > 0 && !strings.Contains(w.s[:i], "/")
+}
+
+func wRsync(a *analyzer, c *Cmd) {
+	ops := operands(c.Args, "eBfT", "--rsh", "--exclude", "--include", "--filter", "--exclude-from", "--include-from", "--files-from", "--temp-dir", "--partial-dir", "--backup-dir", "--suffix", "--rsync-path", "--chmod", "--compare-dest", "--copy-dest", "--link-dest")
+	if len(ops) < 2 || hasOption(c.Args, "n", "--dry-run", "--list-only") {
+		return
+	}
+	dst := ops[len(ops)-1]
+	if !remote(dst) {
+		a.wrote(c, dst, c.sc, c.Name)
+	}
+	if hasOption(c.Args, "", "--remove-source-files") {
+		for _, s := range ops[:len(ops)-1] {
+			if !remote(s) {
+				a.wrote(c, s, c.sc, c.Name)
+			}
+		}
+	}
+}
+
+func wDD(a *analyzer, c *Cmd) {
+	for _, w := range c.Args {
+		if of, ok := strings.CutPrefix(w.s, "of="); ok {
+			w.s = of
+			a.wrote(c, w, c.sc, "dd")
+		}
+	}
+}
+
+// wInPlace: sed -i edits its file operands; the script is the first
+// operand unless -e/-f gave one.
+func wInPlace(short string, long ...string) writer {
+	return func(a *analyzer, c *Cmd) {
+		if !inPlaceFlag(c.Args, short) {
+			return
+		}
+		files := operands(c.Args, short, long...)
+		if _, e := optValue(c.Args, 'e', "--expression"); !e {
+			if _, f := optValue(c.Args, 'f', "--file"); !f && len(files) > 0 {
+				files = files[1:]
+			}
+		}
+		for _, w := range files {
+			a.wrote(c, w, c.sc, c.Name+" -i")
+		}
+	}
+}
+
+// wPerlRuby: -i edits the files after the program; other programs are
+// interpreter code whose writes cannot be listed.
+func wPerlRuby(a *analyzer, c *Cmd) {
+	if !inPlaceFlag(c.Args, "eEIMlx") {
+		if !versionQuery(c) {
+			a.unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
+		}
+		return
+	}
+	files := operands(c.Args, "eEIMlx")
+	if !hasOption(c.Args, "eE") && len(files) > 0 {
+		files = files[1:]
+	}
+	for _, w := range files {
+		a.wrote(c, w, c.sc, c.Name+" -i")
+	}
+	if hasOption(c.Args, "eE") {
+		a.unknownWrite(c.Name+" -e code may write other files", false, c.Name)
+	}
+}
+
+// inPlaceFlag: -i, -i.bak, -pi, --in-place in an option cluster that is
+// not cut short by a value-taking letter first.
+func inPlaceFlag(args []word, valued string) bool {
+	for _, w := range args {
+		s := w.s
+		if w.dyn {
+			continue
+		}
+		if s == "--" {
+			return false
+		}
+		if strings.HasPrefix(s, "--in-place") {
+			return true
+		}
+		if len(s) < 2 || s[0] != '-' || s[1] == '-' {
+			continue
+		}
+		for _, r := range s[1:] {
+			if r == 'i' {
+				return true
+			}
+			if strings.ContainsRune(valued, r) {
+				break
+			}
+		}
+	}
+	return false
+}
+
+func wOutputOpt(short byte, long string) writer {
+	return func(a *analyzer, c *Cmd) {
+		if w, ok := optValue(c.Args, short, long); ok {
+			a.wrote(c, w, c.sc, c.Name+" "+long)
+		}
+	}
+}
+
+// wSplit: split writes PREFIXaa, PREFIXab ... (x by default).
+func wSplit(a *analyzer, c *Cmd) {
+	ops := operands(c.Args, "abClnt", "--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--prefix")
+	prefix := lit("x")
+	if len(ops) >= 2 {
+		prefix = ops[len(ops)-1]
+	}
+	if c.Name == "csplit" {
+		if p, ok := optValue(c.Args, 'f', "--prefix"); ok {
+			prefix = p
+		} else {
+			prefix = lit("xx")
+		}
+	}
+	if prefix.dyn {
+		a.wrote(c, prefix, c.sc, c.Name)
+		return
+	}
+	prefix.s += "*"
+	prefix.glob = true
+	a.wrote(c, prefix, c.sc, c.Name)
+}
+
+// urlBase is the file name wget and curl -O derive from a URL.
+func urlBase(u string) (string, bool) {
+	rest, ok := strings.CutPrefix(u, "https://")
+	if !ok {
+		rest, ok = strings.CutPrefix(u, "http://")
+	}
+	if !ok {
+		rest, ok = strings.CutPrefix(u, "ftp://")
+	}
+	if !ok {
+		return "", false
+	}
+	rest, _, _ = strings.Cut(rest, "?")
+	rest, _, _ = strings.Cut(rest, "#")
+	i := strings.IndexByte(rest, '/')
+	if i < 0 || i == len(rest)-1 {
+		return "index.html", true
+	}
+	return path.Base(rest[i:]), true
+}
+
+func wCurl(a *analyzer, c *Cmd) {
+	dir := lit("")
+	if d, ok := optValue(c.Args, 0, "--output-dir"); ok {
+		dir = d
+	}
+	in := func(w word) word {
+		if dir.s == "" || w.dyn || strings.HasPrefix(w.s, "/") {
+			return w
+		}
+		return word{s: dir.s + "/" + w.s, dyn: dir.dyn}
+	}
+	if w, ok := optValue(c.Args, 'o', "--output"); ok {
+		a.wrote(c, in(w), c.sc, "curl -o")
+	}
+	for _, o := range []struct {
+		short byte
+		long  string
+	}{{'D', "--dump-header"}, {'c', "--cookie-jar"}, {0, "--trace"}, {0, "--trace-ascii"}, {0, "--stderr"}, {0, "--etag-save"}} {
+		if w, ok := optValue(c.Args, o.short, o.long); ok {
+			a.wrote(c, w, c.sc, "curl "+o.long)
+		}
+	}
+	if hasOption(c.Args, "O", "--remote-name", "--remote-name-all") {
+		for _, w := range c.Args {
+			if w.dyn || !strings.Contains(w.s, "://") {
+				continue
+			}
+			if b, ok := urlBase(w.s); ok {
+				a.wrote(c, in(lit(b)), c.sc, "curl -O")
+			}
+		}
+		if hasOption(c.Args, "J", "--remote-header-name") {
+			a.unknownWrite("curl -J names its output file after the server's answer", true, "curl -O")
+		}
+	}
+}
+
+func wWget(a *analyzer, c *Cmd) {
+	if w, ok := optValue(c.Args, 'o', "--output-file"); ok {
+		a.wrote(c, w, c.sc, "wget -o")
+	}
+	if w, ok := optValue(c.Args, 'a', "--append-output"); ok {
+		a.wrote(c, w, c.sc, "wget -a")
+	}
+	if w, ok := optValue(c.Args, 'O', "--output-document"); ok {
+		a.wrote(c, w, c.sc, "wget -O")
+		return
+	}
+	dir := lit("")
+	if d, ok := optValue(c.Args, 'P', "--directory-prefix"); ok {
+		dir = d
+	}
+	if hasOption(c.Args, "rmp", "--recursive", "--mirror", "--page-requisites") || dir.dyn {
+		d := dir.s
+		if d == "" {
+			d = "the working directory"
+		}
+		a.unknownWrite("wget writes the files it fetches under "+d, true, "wget")
+		return
+	}
+	for _, w := range operands(c.Args, "oaOPeUtTwQlADRIXBiY", "--output-file", "--append-output", "--user-agent", "--tries", "--timeout", "--wait", "--level", "--accept", "--reject", "--header", "--post-data", "--post-file", "--user", "--password", "--input-file", "--base", "--load-cookies", "--save-cookies", "--execute", "--method", "--body-data", "--body-file") {
+		if w.dyn {
+			a.unknownWrite("wget names its output file after a URL computed at run time", true, "wget")
+			continue
+		}
+		if b, ok := urlBase(w.s); ok {
+			if dir.s != "" {
+				b = dir.s + "/" + b
+			}
+			a.wrote(c, lit(b), c.sc, "wget")
+		}
+	}
+}
+
+// wTar: -c/-r/-u write the archive; -x writes the archive's members
+// under -C (or the working directory).
+func wTar(a *analyzer, c *Cmd) {
+	mode := ""
+	args := c.Args
+	if len(args) > 0 && !args[0].dyn && !strings.HasPrefix(args[0].s, "-") {
+		mode = args[0].s // tar xzf a.tgz: the first word is a bundle
+	}
+	has := func(letter, long string) bool {
+		return strings.Contains(mode, letter) || hasOption(args, letter, long)
+	}
+	switch {
+	case has("x", "--extract") || has("x", "--get"):
+		dir := "the working directory"
+		if d, ok := optValue(args, 'C', "--directory"); ok {
+			dir = d.display()
+		}
+		a.unknownWrite("tar extracts the archive's files into "+dir, true, "tar -x")
+	case has("c", "--create") || has("r", "--append") || has("u", "--update"):
+		if f, ok := optValue(args, 'f', "--file"); ok {
+			a.wrote(c, f, c.sc, "tar")
+		} else if strings.Contains(mode, "f") {
+			// tar cf out.tar dir: the bundle's f takes the next word.
+			if ops := args[1:]; len(ops) > 0 {
+				a.wrote(c, ops[0], c.sc, "tar")
+			}
+		}
+	}
+}
+
+func wUnzip(a *analyzer, c *Cmd) {
+	if hasOption(c.Args, "lptvzZ", "") {
+		return // list, test or print to stdout
+	}
+	dir := "the working directory"
+	if d, ok := optValue(c.Args, 'd', ""); ok {
+		dir = d.display()
+	}
+	a.unknownWrite("unzip extracts the archive's files into "+dir, true, "unzip")
+}
+
+func wUnpack(subs string) writer {
+	return func(a *analyzer, c *Cmd) {
+		if len(c.Args) > 0 && oneOf(c.Args[0].s, subs) {
+			a.unknownWrite(c.Name+" extracts an archive's files", true, c.Name)
+		}
+	}
+}
+
+// wCompress: gzip f replaces f by f.gz (and gunzip the reverse), unless
+// the output goes to stdout.
+func wCompress(a *analyzer, c *Cmd) {
+	if hasOption(c.Args, "ctl", "--stdout", "--to-stdout", "--test", "--list") {
+		return
+	}
+	for _, w := range operands(c.Args, "S", "--suffix") {
+		a.wrote(c, w, c.sc, c.Name)
+	}
+}
+
+func wZip(a *analyzer, c *Cmd) {
+	if ops := operands(c.Args, "bnPtx"); len(ops) > 0 {
+		a.wrote(c, ops[0], c.sc, "zip")
+	}
+}
+
+func wPatch(a *analyzer, c *Cmd) {
+	if hasOption(c.Args, "", "--dry-run", "--check") {
+		return
+	}
+	if o, ok := optValue(c.Args, 'o', "--output"); ok {
+		a.wrote(c, o, c.sc, "patch")
+		return
+	}
+	if ops := operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
+		a.wrote(c, ops[0], c.sc, "patch")
+		return
+	}
+	a.unknownWrite("patch writes the files its patch names", true, "patch")
+}
+
+// wVim: vim -es / ex mode runs commands that may write the files named.
+func wVim(a *analyzer, c *Cmd) {
+	for _, w := range operands(c.Args, "cSuUiTwWt", "--cmd") {
+		a.wrote(c, w, c.sc, c.Name)
+	}
+}
+
+// wFormatter: gofmt -w FILES, prettier --write FILES: the files named, or
+// everything under the working directory when none is; flag ("" = the
+// tool writes by default) turns writing on, check turns it off.
+func wFormatter(flag, check string) writer {
+	return func(a *analyzer, c *Cmd) {
+		if flag != "" && !anyFlag(c.Args, strings.Fields(flag)) || anyFlag(c.Args, strings.Fields(check)) {
+			return
+		}
+		what := c.Name
+		if f := strings.Fields(flag); len(f) > 0 {
+			what += " " + f[0]
+		}
+		files := operands(c.Args, "", "--config", "--ignore-path", "--plugin", "--parser", "--ext", "-c", "--rule", "--line-length", "-l")
+		if len(files) == 0 {
+			a.unknownWrite(what+" rewrites files under the working directory", true, what)
+			return
+		}
+		for _, w := range files {
+			a.wrote(c, w, c.sc, what)
+		}
+	}
+}
+
+func anyFlag(args []word, flags []string) bool {
+	for _, w := range args {
+		if w.dyn {
+			continue
+		}
+		for _, f := range flags {
+			if w.s == f || strings.HasPrefix(w.s, f+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func wRuff(a *analyzer, c *Cmd) {
+	sub := firstOperand(c.Args)
+	switch {
+	case sub == "format" && !anyFlag(c.Args, []string{"--check", "--diff"}):
+	case sub == "check" && anyFlag(c.Args, []string{"--fix"}):
+	default:
+		return
+	}
+	files := operands(c.Args, "", "--config", "--select", "--ignore", "--extend-select", "--line-length", "--target-version")[1:]
+	if len(files) == 0 {
+		a.unknownWrite("ruff "+sub+" rewrites files under the working directory", true, "ruff "+sub)
+		return
+	}
+	for _, w := range files {
+		a.wrote(c, w, c.sc, "ruff "+sub)
+	}
+}
+
+// wFind: -delete removes matches under the start points; the commands of
+// -exec are walked as commands of their own.
+func wFind(a *analyzer, c *Cmd) {
+	if !anyFlag(c.Args, []string{"-delete"}) {
+		return
+	}
+	var roots []string
+	for _, w := range c.Args {
+		if !w.dyn && (strings.HasPrefix(w.s, "-") || w.s == "(" || w.s == "!") {
+			break
+		}
+		roots = append(roots, w.display())
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	a.unknownWrite("find -delete removes the matches under "+strings.Join(roots, " "), true, "find -delete")
+}
+
+// wGit: the subcommands that write the work tree.
+func wGit(a *analyzer, c *Cmd) {
+	args := c.Args
+	sc := c.sc
+	for len(args) > 0 && !args[0].dyn && strings.HasPrefix(args[0].s, "-") {
+		s := args[0].s
+		if oneOf(s, "-C|-c|--git-dir|--work-tree|--namespace|--config-env") && len(args) > 1 {
+			if s == "-C" {
+				sc = a.chdir(sc.clone(), args[1])
+			}
+			args = args[2:]
+			continue
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 || args[0].dyn {
+		return
+	}
+	sub, rest := args[0].s, args[1:]
+	if oneOf(sub, gitChangers) {
+		a.changed("git " + sub)
+	}
+	g := &Cmd{Name: "git " + sub, Args: rest, a: a, sc: sc}
+	switch sub {
+	case "apply", "am":
+		if !hasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached") {
+			a.unknownWrite("git "+sub+" writes the files its patch names", true, "git "+sub)
+		}
+	case "checkout", "restore":
+		if i := slices.IndexFunc(rest, func(w word) bool { return !w.dyn && w.s == "--" }); i >= 0 {
+			for _, p := range rest[i+1:] {
+				a.wrote(g, p, sc, "git "+sub)
+			}
+			return
+		}
+		ops := operands(rest, "sbBU", "--source", "--conflict", "--pathspec-from-file")
+		if sub == "restore" {
+			for _, p := range ops {
+				a.wrote(g, p, sc, "git restore")
+			}
+			return
+		}
+		if len(ops) == 0 && hasOption(rest, "bB", "--orphan") {
+			return // a new branch at HEAD: the tree stays as it is
+		}
+		a.unknownWrite("git checkout may rewrite any tracked file", true, "git checkout")
+	case "rm", "mv":
+		if hasOption(rest, "n", "--cached", "--dry-run") {
+			return
+		}
+		for _, p := range operands(rest, "", "--pathspec-from-file") {
+			a.wrote(g, p, sc, "git "+sub)
+		}
+	case "reset":
+		if hasOption(rest, "", "--hard", "--merge", "--keep") {
+			a.unknownWrite("git reset "+"--hard rewrites the working tree", true, "git reset")
+		}
+	case "clean":
+		if !hasOption(rest, "n", "--dry-run") {
+			a.unknownWrite("git clean deletes untracked files", true, "git clean")
+		}
+	case "stash":
+		if len(rest) == 0 || oneOf(firstOperand(rest), "push|save|pop|apply|drop|clear") || firstOperand(rest) == "" {
+			if sub := firstOperand(rest); sub != "drop" && sub != "clear" {
+				a.unknownWrite("git stash rewrites the working tree", true, "git stash")
+			}
+		}
+	case "merge", "rebase", "pull", "cherry-pick", "revert", "switch", "worktree", "submodule", "clone", "init":
+		if sub == "merge" || sub == "rebase" || sub == "cherry-pick" || sub == "revert" {
+			if hasOption(rest, "", "--abort", "--quit") {
+				return
+			}
+		}
+		a.unknownWrite("git "+sub+" rewrites the working tree", true, "git "+sub)
+	}
+}
+
+// gitChangers are the subcommands that change the work tree or the
+// history; read-only ones (status, diff, log, show) are exploration.
+const gitChangers = "commit|apply|checkout|switch|restore|reset|merge|rebase|cherry-pick|revert|stash|pull|am|mv|rm|clean|add"
+
+// mayWriteAnything are programs (or program and subcommand) whose writes
+// cannot be listed: task runners run arbitrary recipes, package managers
+// install and run install scripts, npx and friends run a package's
+// program. A build's outputs (go build, cargo build) are left out: they
+// go where the project puts its artefacts.
+var mayWriteAnything = map[string]bool{
+	"make": true, "gmake": true, "bmake": true, "ninja": true, "just": true, "task": true, "rake": true,
+	"mage": true, "invoke": true, "scons": true, "xmake": true, "meson install": true,
+	"cmake --install": true, "npx": true, "pnpx": true, "bunx": true,
+	"npm install": true, "npm i": true, "npm ci": true, "npm add": true, "npm uninstall": true, "npm remove": true,
+	"npm rm": true, "npm update": true, "npm up": true, "npm link": true, "npm dedupe": true, "npm prune": true,
+	"npm exec": true, "npm init": true, "npm pkg": true, "npm version": true,
+	"pnpm install": true, "pnpm i": true, "pnpm add": true, "pnpm remove": true, "pnpm rm": true, "pnpm update": true,
+	"pnpm up": true, "pnpm dlx": true, "pnpm exec": true, "pnpm link": true, "pnpm prune": true, "pnpm import": true,
+	"yarn install": true, "yarn add": true, "yarn remove": true, "yarn up": true, "yarn upgrade": true,
+	"yarn dlx": true, "yarn link": true, "bun install": true, "bun i": true, "bun add": true,
+	"bun remove": true, "bun update": true, "bun x": true, "bun create": true,
+	"pip install": true, "pip uninstall": true, "pip3 install": true, "pip3 uninstall": true, "pip download": true,
+	"pipx install": true, "pipx run": true, "uv add": true, "uv remove": true, "uv sync": true, "uv lock": true,
+	"uv pip": true, "uv init": true, "uv tool": true, "uvx": true, "poetry add": true, "poetry remove": true,
+	"poetry install": true, "poetry lock": true, "poetry update": true, "poetry new": true, "poetry init": true,
+	"pipenv install": true, "pipenv uninstall": true, "pipenv lock": true, "pipenv update": true,
+	"cargo add": true, "cargo remove": true, "cargo install": true, "cargo update": true, "cargo fix": true,
+	"cargo fmt": true, "cargo new": true, "cargo init": true, "cargo generate-lockfile": true,
+	"go generate": true, "go get": true, "go mod": true, "go fmt": true, "go fix": true, "go work": true, "go install": true,
+	"gem install": true, "gem uninstall": true, "bundle install": true, "bundle update": true, "bundle add": true,
+	"composer install": true, "composer require": true, "composer update": true, "composer remove": true,
+	"brew install": true, "brew uninstall": true, "apt": true, "apt-get": true, "dnf": true,
+	"yum": true, "pacman": true, "apk": true, "nix-env": true, "dotnet add": true, "dotnet new": true,
+	"dotnet format": true, "deno fmt": true, "deno install": true, "deno add": true, "mix deps.get": true,
+	"flutter pub": true, "dart pub": true, "dart format": true, "swift package": true,
+}
+
+// verifier names the test, build or lint run a resolved command is ("").
+func verifier(name string, args []word) string {
+	sub := firstOperand(args)
+	pair := strings.TrimSpace(name + " " + sub)
+	has := func(flags ...string) bool { return anyFlag(args, flags) }
+	switch name {
+	case "go":
+		if oneOf(sub, "test|vet|build") {
+			return pair
+		}
+	case "npm", "yarn", "pnpm", "bun", "deno":
+		if sub == "run" || sub == "run-script" {
+			if s := firstOperand(args[min(1+slices.IndexFunc(args, func(w word) bool { return w.s == sub }), len(args)):]); isScriptVerify(s) {
+				return name + " run " + s
+			}
+			return ""
+		}
+		if oneOf(sub, "test|t|lint|build|check|typecheck") {
+			return pair
+		}
+	case "cargo":
+		if oneOf(sub, "test|build|check|clippy|nextest") {
+			return pair
+		}
+	case "ruff":
+		if sub == "check" && !has("--fix") || sub == "" {
+			return "ruff check"
+		}
+	case "mvn", "gradle", "gradlew", "dotnet", "bazel", "bazelisk", "swift", "zig":
+		if oneOf(sub, "test|build|verify|package|check|compile|install") {
+			return pair
+		}
+	case "rake":
+		if oneOf(sub, "|test|spec") {
+			return "rake"
+		}
+	case "make", "gmake", "ninja", "just", "task", "ctest":
+		return pair
+	case "cmake":
+		if has("--build") {
+			return "cmake --build"
+		}
+	case "pytest", "tox", "nox", "mypy", "pyright", "flake8", "pylint", "jest", "vitest", "mocha", "ava", "tsc",
+		"golangci-lint", "staticcheck", "gotestsum", "rspec", "phpunit", "shellcheck", "biome":
+		return name
+	case "eslint":
+		if !has("--fix") {
+			return name
+		}
+	case "prettier":
+		if has("--check", "-c") {
+			return "prettier --check"
+		}
+	default:
+		if interpFamily(name) == "python" {
+			if m, ok := optValue(args, 'm', ""); ok && oneOf(m.s, verifyModules) {
+				return name + " -m " + m.s
+			}
+		}
+	}
+	return ""
+}
+
+const verifyModules = "pytest|unittest|mypy|ruff|flake8|pylint|tox|nox|pyright"
+
+// verifyModule: python -m pytest runs tests, not a program of the agent's.
+func verifyModule(c *Cmd) bool {
+	m, ok := optValue(c.Args, 'm', "")
+	return ok && interpFamily(c.Name) == "python" && oneOf(m.s, verifyModules) && c.Args[0].s == "-m"
+}
+
+func isScriptVerify(script string) bool {
+	head, _, _ := strings.Cut(script, ":")
+	return oneOf(head, "test|tests|lint|build|check|typecheck|type-check|ci|verify|e2e")
+}

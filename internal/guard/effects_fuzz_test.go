@@ -1,0 +1,47 @@
+package guard
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// FuzzEffects is the write finder's fuzz target, seeded from the corpora.
+// It calls the analysis without ShellEffects' recovery, so a panic fails
+// the run, and checks properties beyond "no crash": every write is an
+// absolute, clean path listed once; the judging walk finds the same
+// writes; a command whose effects name a change has something to show
+// for it.
+func FuzzEffects(f *testing.F) {
+	for _, name := range []string{"cc-safety-net.tsv", "dcg.tsv", "parry-guard.tsv", "bypasses.tsv"} {
+		for i, r := range loadCorpus(f, name) {
+			if i%4 == 0 && len(r.cmd) < 2048 {
+				f.Add(r.cmd)
+			}
+		}
+	}
+	for _, s := range []string{"ionice -c3 rm a", "tar -C d -xf a.tgz", "curl -sSLo f http://x/y", "cp -t d a b", "x=$(rm q)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		req := shellReq(cmd, testProject)
+		e := noRules.checkShell(req).Effects
+		seen := map[string]bool{}
+		for _, p := range e.Writes {
+			if !path.IsAbs(p) || path.Clean(p) != p {
+				t.Fatalf("%q: write %q is not absolute and clean", cmd, p)
+			}
+			if seen[p] {
+				t.Fatalf("%q: write %q listed twice", cmd, p)
+			}
+			seen[p] = true
+		}
+		if (e.Changes != "") && e.Empty() && !strings.HasPrefix(e.Changes, "git ") {
+			t.Fatalf("%q: changes %q with no write listed or unknown", cmd, e.Changes)
+		}
+		if j := DefaultPolicy().Check(req).Effects; !slices.Equal(j.Writes, e.Writes) {
+			t.Fatalf("%q: judging walk writes %q, effects-only walk %q", cmd, j.Writes, e.Writes)
+		}
+	})
+}
