@@ -12,7 +12,7 @@ import (
 )
 
 // The corpora are other guards' test suites as data (see
-// shared/corpora/README.md). Each file is its own conformance suite with a
+// testdata/corpora/README.md, vendored from the project's shared/corpora). Each file is its own conformance suite with a
 // threshold on block-vs-allow agreement.
 
 const (
@@ -22,14 +22,13 @@ const (
 
 var testTemps = []string{"/tmp", "/var/tmp"}
 
+// corporaDir holds the corpora vendored from the project's shared/corpora
+// (see testdata/README.md). Missing, every test that needs it fails.
 func corporaDir(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "corpora")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("corpora directory missing: %v", err)
-		}
-		t.Skipf("corpora directory missing (%v); set CI=1 to make this fatal", err)
+	dir := filepath.Join("testdata", "corpora")
+	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
+		t.Fatalf("corpora missing: %v (see testdata/README.md)", err)
 	}
 	return dir
 }

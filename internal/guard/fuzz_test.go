@@ -10,8 +10,7 @@ import (
 
 // FuzzCheck: no panic and no hang on any input; seeded from the corpora.
 func FuzzCheck(f *testing.F) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpora")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.tsv"))
+	files, _ := filepath.Glob(filepath.Join(corporaDir(f), "*.tsv"))
 	for _, fn := range files {
 		data, err := os.ReadFile(fn)
 		if err != nil {
