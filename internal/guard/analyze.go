@@ -441,6 +441,12 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 			a.stmts(it.Stmts, sc, depth, in)
 		}
 	case *syntax.FuncDecl:
+		if x.Name == nil {
+			// A nameless declaration (`() cmd`) is zsh's anonymous
+			// function: it runs at once. Bash refuses it, but the parser
+			// accepts it, so its body is judged as run here.
+			return a.stmt(x.Body, sc, depth, in)
+		}
 		a.funcDecl(x, sc)
 	case *syntax.DeclClause:
 		a.decl(x, sc, depth)

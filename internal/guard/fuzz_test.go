@@ -3,18 +3,23 @@ package guard
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
-// FuzzCheck: no panic and no hang on any input; seeded from the corpora.
-func FuzzCheck(f *testing.F) {
+// fuzzSeeds adds every third corpus command (unescaped) as a seed, plus the
+// inputs that once crashed the analysis.
+func fuzzSeeds(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(corporaDir(f), "*.tsv"))
+	if len(files) == 0 {
+		f.Fatal("no corpus files to seed from")
+	}
 	for _, fn := range files {
 		data, err := os.ReadFile(fn)
 		if err != nil {
-			continue
+			f.Fatal(err)
 		}
 		for i, line := range strings.Split(string(data), "\n") {
 			if i == 0 || line == "" || i%3 != 0 {
@@ -30,15 +35,141 @@ func FuzzCheck(f *testing.F) {
 		}
 	}
 	f.Add(":(){ :|:& };:")
+	for _, c := range panicRegressions {
+		f.Add(c)
+	}
+}
+
+// fuzzPolicies are the default policy and one with every group and the
+// strict switches on, so the fuzzer reaches the opt-in rules too.
+func fuzzPolicies(tb testing.TB) []*Policy {
+	strict := map[string]string{"strict_dynamic": "deny", "dynamic_targets": "deny", "strict_unverifiable": "deny",
+		"interpreter_one_liners": "deny", "secret_cli_configs": "deny"}
+	return []*Policy{DefaultPolicy(), policyFor(tb, Options{Groups: Groups(), Switches: strict})}
+}
+
+// checkResult is the property every verdict must have: one of allow / ask
+// / deny; a block names its rule and gives the agent a reason; an allow
+// under a policy without custom rules carries neither.
+func checkResult(t *testing.T, what string, r Result) {
+	t.Helper()
+	switch r.Verdict {
+	case Allow:
+		if r.Rule != "" || r.Reason != "" {
+			t.Fatalf("%s: allow with rule %q reason %q", what, r.Rule, r.Reason)
+		}
+	case Ask, Deny:
+		if r.Rule == "" || strings.TrimSpace(r.Reason) == "" {
+			t.Fatalf("%s: %s without rule or reason: %+v", what, r.Verdict, r)
+		}
+	default:
+		t.Fatalf("%s: bad verdict %d", what, r.Verdict)
+	}
+}
+
+// FuzzCheck: no panic (check does not recover), no hang, a well-formed and
+// deterministic verdict on any input, as a command and as a file path.
+func FuzzCheck(f *testing.F) {
+	fuzzSeeds(f)
+	pols := fuzzPolicies(f)
+	f.Fuzz(func(t *testing.T, cmd string) {
+		for i, p := range pols {
+			cwd := testProject
+			if i == 1 {
+				cwd = ""
+			}
+			start := time.Now()
+			r := p.check(shellReq(cmd, cwd))
+			if d := time.Since(start); d > 2*time.Second {
+				t.Fatalf("check took %v on %q", d, cmd)
+			}
+			checkResult(t, "shell", r)
+			if again := p.check(shellReq(cmd, cwd)); again.Verdict != r.Verdict || again.Rule != r.Rule {
+				t.Fatalf("not deterministic: %s %s then %s %s", r.Verdict, r.Rule, again.Verdict, again.Rule)
+			}
+			for _, tool := range []string{"read", "write", "search"} {
+				checkResult(t, tool, p.check(Request{Tool: tool, Path: cmd, Cwd: testProject, Home: testHome, ProjectRoot: testProject, TempDirs: testTemps}))
+			}
+		}
+	})
+}
+
+// writesRecovered is what ShellWrites returns when it recovers a panic.
+const writesRecovered = "the command could not be analysed"
+
+// FuzzShellWrites: the write finder neither panics (its recovery would
+// hide one, so that answer fails here) nor hangs, and lists only absolute,
+// clean, distinct paths.
+func FuzzShellWrites(f *testing.F) {
+	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, cmd string) {
 		start := time.Now()
-		r := DefaultPolicy().Check(shellReq(cmd, testProject))
-		if r.Verdict < Allow || r.Verdict > Deny {
-			t.Fatalf("bad verdict %d", r.Verdict)
-		}
+		w := ShellWrites(cmd, testProject, testHome)
 		if d := time.Since(start); d > 2*time.Second {
-			t.Fatalf("Check took %v on %q", d, cmd)
+			t.Fatalf("ShellWrites took %v on %q", d, cmd)
 		}
-		DefaultPolicy().Check(Request{Tool: "read", Path: cmd, Cwd: testProject, Home: testHome})
+		if slices.Contains(w.Unknown, writesRecovered) {
+			t.Fatalf("ShellWrites panicked on %q", cmd)
+		}
+		seen := map[string]bool{}
+		for _, p := range w.Paths {
+			if !filepath.IsAbs(p) || filepath.Clean(p) != p || seen[p] {
+				t.Fatalf("bad path %q in %q (from %q)", p, w.Paths, cmd)
+			}
+			seen[p] = true
+		}
 	})
+}
+
+// panicRegressions are inputs that once panicked inside the analysis.
+var panicRegressions = []string{
+	"()0", // a nameless function declaration (zsh's anonymous function)
+}
+
+// TestNoPanic runs the inputs that once panicked through the paths that do
+// not recover.
+func TestNoPanic(t *testing.T) {
+	for _, p := range fuzzPolicies(t) {
+		for _, c := range panicRegressions {
+			checkResult(t, c, p.check(shellReq(c, testProject)))
+			if w := ShellWrites(c, testProject, testHome); slices.Contains(w.Unknown, writesRecovered) {
+				t.Errorf("ShellWrites panicked on %q", c)
+			}
+		}
+	}
+}
+
+// TestCheckRecovers: the public Check turns an internal failure into a
+// fail-closed deny (here a nil *Policy, which check dereferences).
+func TestCheckRecovers(t *testing.T) {
+	var p *Policy
+	r := p.Check(shellReq("ls", testProject))
+	if r.Verdict != Deny || r.Rule != "internal.error" || r.Reason == "" {
+		t.Fatalf("got %+v, want the internal.error deny", r)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("check recovered; the fuzz targets would not see a panic")
+		}
+	}()
+	p.check(shellReq("ls", testProject))
+}
+
+// TestAnonymousFunction: a nameless function declaration runs its body at
+// once (zsh), so the body is judged like the command it is.
+func TestAnonymousFunction(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want Verdict
+	}{
+		{"()0", Allow},
+		{"() ls -la", Allow},
+		{"() rm -rf /", Deny},
+		{"() rm -rf ~ &", Deny},
+		{"() git push --force origin main", Deny},
+	} {
+		if got := DefaultPolicy().check(shellReq(c.cmd, testProject)); got.Verdict != c.want {
+			t.Errorf("%q: got %s (%s), want %s", c.cmd, got.Verdict, got.Rule, c.want)
+		}
+	}
 }
