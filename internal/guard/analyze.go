@@ -469,8 +469,11 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 // timeBody drops the options bash's `time` keyword accepts (`-p`, `--`)
 // that the parser leaves in the timed command's words.
 func timeBody(st *syntax.Stmt) *syntax.Stmt {
+	if st == nil { // a bare `time`
+		return nil
+	}
 	ce, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st == nil {
+	if !ok {
 		return st
 	}
 	k := 0

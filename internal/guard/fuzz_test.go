@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,6 +49,14 @@ func fuzzPolicies(tb testing.TB) []*Policy {
 	return []*Policy{DefaultPolicy(), policyFor(tb, Options{Groups: Groups(), Switches: strict})}
 }
 
+// watchdog crashes the fuzz worker when one call runs for 10 s: a hang
+// never returns to the time check after it, and a crashed worker makes the
+// fuzzer save the input.
+func watchdog(what, input string) (stop func()) {
+	t := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("%s hung on %q", what, input)) })
+	return func() { t.Stop() }
+}
+
 // checkResult is the property every verdict must have: one of allow / ask
 // / deny; a block names its rule and gives the agent a reason; an allow
 // under a policy without custom rules carries neither.
@@ -79,7 +88,9 @@ func FuzzCheck(f *testing.F) {
 				cwd = ""
 			}
 			start := time.Now()
+			stop := watchdog("check", cmd)
 			r := p.check(shellReq(cmd, cwd))
+			stop()
 			if d := time.Since(start); d > 2*time.Second {
 				t.Fatalf("check took %v on %q", d, cmd)
 			}
@@ -104,7 +115,9 @@ func FuzzShellWrites(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, cmd string) {
 		start := time.Now()
+		stop := watchdog("ShellWrites", cmd)
 		w := ShellWrites(cmd, testProject, testHome)
+		stop()
 		if d := time.Since(start); d > 2*time.Second {
 			t.Fatalf("ShellWrites took %v on %q", d, cmd)
 		}
@@ -123,7 +136,10 @@ func FuzzShellWrites(f *testing.F) {
 
 // panicRegressions are inputs that once panicked inside the analysis.
 var panicRegressions = []string{
-	"()0", // a nameless function declaration (zsh's anonymous function)
+	"()0",  // a nameless function declaration (zsh's anonymous function)
+	"time", // the time keyword without a command
+	"! time",
+	"time | time",
 }
 
 // TestNoPanic runs the inputs that once panicked through the paths that do
@@ -155,9 +171,10 @@ func TestCheckRecovers(t *testing.T) {
 	p.check(shellReq("ls", testProject))
 }
 
-// TestAnonymousFunction: a nameless function declaration runs its body at
-// once (zsh), so the body is judged like the command it is.
-func TestAnonymousFunction(t *testing.T) {
+// TestPanicNeighbours: the shapes that once panicked, judged like the
+// commands they are. A nameless function declaration runs its body at once
+// (zsh); a bare `time` times nothing.
+func TestPanicNeighbours(t *testing.T) {
 	for _, c := range []struct {
 		cmd  string
 		want Verdict
@@ -167,6 +184,10 @@ func TestAnonymousFunction(t *testing.T) {
 		{"() rm -rf /", Deny},
 		{"() rm -rf ~ &", Deny},
 		{"() git push --force origin main", Deny},
+		// and the time keyword with nothing to time
+		{"time", Allow},
+		{"time -p", Allow},
+		{"time -p rm -rf /", Deny},
 	} {
 		if got := DefaultPolicy().check(shellReq(c.cmd, testProject)); got.Verdict != c.want {
 			t.Errorf("%q: got %s (%s), want %s", c.cmd, got.Verdict, got.Rule, c.want)
