@@ -446,9 +446,10 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 		}
 	case *syntax.FuncDecl:
 		if x.Name == nil {
-			// `()0`: a declaration without a name, which bash rejects;
-			// the body is judged as the command the agent meant.
-			return a.stmt(x.Body, sc.clone(), depth, in)
+			// A nameless declaration (`() cmd`) is zsh's anonymous
+			// function: it runs at once. Bash refuses it, but the parser
+			// accepts it, so its body is judged as run here.
+			return a.stmt(x.Body, sc, depth, in)
 		}
 		a.funcDecl(x, sc)
 	case *syntax.DeclClause:
@@ -472,8 +473,8 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 // timeBody drops the options bash's `time` keyword accepts (`-p`, `--`)
 // that the parser leaves in the timed command's words.
 func timeBody(st *syntax.Stmt) *syntax.Stmt {
-	if st == nil {
-		return nil // a bare `time`
+	if st == nil { // a bare `time`
+		return nil
 	}
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok {

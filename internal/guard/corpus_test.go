@@ -11,9 +11,17 @@ import (
 	"testing"
 )
 
-// The corpora are other guards' test suites as data (see
-// shared/corpora/README.md). Each file is its own conformance suite with a
-// threshold on block-vs-allow agreement.
+// The corpora are other guards' test suites as data (testdata/corpora,
+// vendored from the project's shared/corpora; see its README). Each file is
+// its own conformance suite with a threshold on block-vs-allow agreement.
+//
+// Two tables. The first and authoritative one, TestCorpusDefault, replays
+// every corpus under the policy users get (DefaultPolicy(): no groups,
+// default switches). The second one replays rows whose verdict holds only in
+// a context the user must choose (cc-safety-net `mode:` rows in their mode,
+// dcg `pack:` rows with their group, secret.cli.* rows with that family)
+// and each corpus with the switches that match its project's documented
+// side of a policy disagreement; it is reported with its own thresholds.
 
 const (
 	testHome    = "/home/user"
@@ -22,14 +30,13 @@ const (
 
 var testTemps = []string{"/tmp", "/var/tmp"}
 
+// corporaDir holds the corpora vendored from the project's shared/corpora
+// (see testdata/README.md). Missing, every test that needs it fails.
 func corporaDir(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "corpora")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("corpora directory missing: %v", err)
-		}
-		t.Skipf("corpora directory missing (%v); set CI=1 to make this fatal", err)
+	dir := filepath.Join("testdata", "corpora")
+	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
+		t.Fatalf("corpora missing: %v (see testdata/README.md)", err)
 	}
 	return dir
 }
@@ -225,6 +232,155 @@ func shellReq(cmd, cwd string) Request {
 	return Request{Tool: "shell", Command: cmd, Cwd: cwd, Home: testHome, ProjectRoot: cwd, TempDirs: testTemps}
 }
 
+func pathReq(r row) Request {
+	tool := "read"
+	if strings.Contains(r.cmd, "grep") || strings.Contains(r.cmd, "glob") {
+		tool = "search"
+	}
+	return Request{Tool: tool, Path: r.path, Cwd: testProject, Home: testHome, ProjectRoot: testProject, TempDirs: testTemps}
+}
+
+// ccCwd is the cwd a cc-safety-net row was recorded with: rows without
+// cwd:project had none, so they are replayed with an empty Cwd (relative
+// paths then count as outside the project, as in the source).
+func ccCwd(r row) string {
+	if r.has("cwd:project") {
+		return testProject
+	}
+	return ""
+}
+
+var (
+	ccFiles  = []string{"cc-safety-net.tsv", "cc-safety-net-multiline.tsv"}
+	dcgFiles = []string{"dcg.tsv", "dcg-multiline.tsv"}
+)
+
+// Thresholds of the authoritative table: agreement of each corpus under
+// DefaultPolicy(), and the share of allow rows it blocks.
+const (
+	defaultCCStandardMin   = 97.0 // cc-safety-net standard-mode Bash rows
+	defaultDCGMin          = 97.0 // dcg rows of its generated default configuration
+	defaultParryMin        = 95.0 // parry-guard
+	defaultBypassesMin     = 98.0 // reported guard bypasses and false positives
+	defaultPathsMin        = 99.5 // cc-safety-net paths without secret.cli.*
+	defaultAllowBlockedMax = 1.5  // % of allow rows blocked, all corpora
+)
+
+// defaultLine is one corpus of the default-policy table.
+type defaultLine struct {
+	tl  *tally
+	min float64
+}
+
+// defaultTable replays every corpus under DefaultPolicy(). It also returns
+// the allow rows of the opt-in contexts that count toward the false-block
+// budget: dcg `pack:` allow rows (a harmless command is harmless whichever
+// packs are on). Mode rows, PowerShell rows, secret.cli.* rows and
+// cc-safety-net's budget-dependent large rows count nowhere here.
+func defaultTable(t testing.TB) (lines []defaultLine, extraAllow *tally) {
+	t.Helper()
+	p := DefaultPolicy()
+	cc := newTally("cc-safety-net standard")
+	for _, f := range ccFiles {
+		for _, r := range loadCorpus(t, f) {
+			if _, mode := r.tag("mode:"); mode {
+				continue // second table
+			}
+			switch {
+			case r.has("shell:powershell"):
+				cc.skipped["powershell"]++
+			case r.secretCLI():
+				cc.skipped["secret.cli opt-in"]++
+			default:
+				cc.add(r, p.check(shellReq(r.cmd, ccCwd(r))), r.cmd)
+			}
+		}
+	}
+	dcg := newTally("dcg default-config")
+	extraAllow = newTally("dcg opt-in pack allow rows")
+	for _, f := range dcgFiles {
+		for _, r := range loadCorpus(t, f) {
+			pack, hasPack := r.tag("pack:")
+			switch {
+			case !hasPack || dcgDefaultPacks[dcgPack(pack)]:
+				dcg.add(r, p.check(shellReq(r.cmd, testProject)), r.cmd)
+			case r.expected == "allow":
+				extraAllow.add(r, p.check(shellReq(r.cmd, testProject)), r.cmd)
+			default:
+				dcg.skipped["opt-in pack"]++
+			}
+		}
+	}
+	parry := newTally("parry-guard")
+	for _, r := range loadCorpus(t, "parry-guard.tsv") {
+		parry.add(r, p.check(shellReq(r.cmd, testProject)), r.cmd)
+	}
+	byp := newTally("bypasses")
+	for _, r := range loadCorpus(t, "bypasses.tsv") {
+		byp.add(r, p.check(shellReq(r.cmd, testProject)), r.cmd)
+	}
+	paths := newTally("cc-safety-net paths")
+	for _, r := range loadCorpus(t, "cc-safety-net-paths.tsv") {
+		if r.secretCLI() {
+			paths.skipped["secret.cli opt-in"]++
+			continue
+		}
+		paths.add(r, p.check(pathReq(r)), r.path)
+	}
+	return []defaultLine{
+		{cc, defaultCCStandardMin},
+		{dcg, defaultDCGMin},
+		{parry, defaultParryMin},
+		{byp, defaultBypassesMin},
+		{paths, defaultPathsMin},
+	}, extraAllow
+}
+
+// TestCorpusDefault is the authoritative conformance table: every corpus
+// under the default policy, each with its threshold, and the false-block
+// budget over all of them. The summary is one block, ready to paste; the
+// per-category figures and misses (GUARD_MISSES=N) follow per corpus.
+func TestCorpusDefault(t *testing.T) {
+	lines, extra := defaultTable(t)
+	var b strings.Builder
+	fmt.Fprintf(&b, "corpus agreement under the default policy (DefaultPolicy: no groups, default switches)\n")
+	fmt.Fprintf(&b, "%-24s %11s %8s %6s  %s\n", "corpus", "agree/all", "%", "min", "allow rows blocked")
+	blocked, allows := extra.allowBlock, extra.allowRows
+	for _, l := range lines {
+		ok := "ok"
+		if l.tl.pct() < l.min {
+			ok = "BELOW"
+		}
+		fmt.Fprintf(&b, "%-24s %11s %7.2f%% %5.1f%%  %-9s %s\n", l.tl.name,
+			fmt.Sprintf("%d/%d", l.tl.agree, l.tl.all), l.tl.pct(), l.min,
+			fmt.Sprintf("%d/%d", l.tl.allowBlock, l.tl.allowRows), ok)
+		blocked += l.tl.allowBlock
+		allows += l.tl.allowRows
+	}
+	allowPct := 100 * float64(blocked) / float64(allows)
+	ok := "ok"
+	if allowPct > defaultAllowBlockedMax {
+		ok = "ABOVE"
+	}
+	fmt.Fprintf(&b, "allow rows blocked, all corpora (incl. %d dcg opt-in pack allow rows): %d/%d = %.2f%% (max %.1f%%) %s",
+		extra.allowRows, blocked, allows, allowPct, defaultAllowBlockedMax, ok)
+	t.Log("\n" + b.String())
+	for _, l := range lines {
+		t.Run(l.tl.name, func(t *testing.T) { l.tl.report(t, l.min) })
+	}
+	t.Run("allow rows blocked", func(t *testing.T) {
+		for _, m := range extra.misses {
+			t.Logf("blocked: %s", m)
+		}
+		if allowPct > defaultAllowBlockedMax {
+			t.Errorf("%.2f%% of allow rows blocked (%d/%d), above %.1f%%", allowPct, blocked, allows, defaultAllowBlockedMax)
+		}
+	})
+}
+
+// The second table: contexts the user chooses, and each project's side of
+// the documented policy disagreements (guards.md §7.2) as switches.
+
 // ccSwitches is cc-safety-net's side of the documented disagreements in
 // its standard mode (guards.md §7.2): dangerous-looking heredoc text is
 // blocked even when only cat/tee/a program reads it as data; a non-forced
@@ -264,28 +420,22 @@ func policyFor(t testing.TB, o Options) *Policy {
 	return p
 }
 
-// ccRun replays cc-safety-net command rows. Rows without cwd:project were
-// recorded with no cwd at all, so they are replayed with an empty Cwd
-// (relative paths then count as outside the project, as in the source).
-func ccRun(t *testing.T, files []string, standard, plain bool) *tally {
-	name := "cc-safety-net standard"
+// ccRun replays cc-safety-net command rows with ccSwitches: the standard
+// rows (no mode: tag) or the mode rows, each in its mode.
+func ccRun(t *testing.T, standard bool) *tally {
+	name := "cc-safety-net standard (cc-safety-net switches)"
 	if !standard {
 		name = "cc-safety-net mode rows"
-	}
-	if plain {
-		name += " (atreides default switches)"
 	}
 	tl := newTally(name)
 	policies := map[string]*Policy{}
 	cliPolicies := map[string]*Policy{}
 	for m, sw := range ccModeSwitches {
-		if !plain {
-			sw = withSwitches(ccSwitches, sw)
-		}
+		sw = withSwitches(ccSwitches, sw)
 		policies[m] = policyFor(t, Options{Switches: sw})
 		cliPolicies[m] = policyFor(t, Options{Switches: withSwitches(sw, cliSwitch)})
 	}
-	for _, f := range files {
+	for _, f := range ccFiles {
 		for _, r := range loadCorpus(t, f) {
 			if r.has("shell:powershell") {
 				tl.skipped["powershell"]++
@@ -302,16 +452,11 @@ func ccRun(t *testing.T, files []string, standard, plain bool) *tally {
 				}
 				mode = ""
 			}
-			cwd := ""
-			if r.has("cwd:project") {
-				cwd = testProject
-			}
 			pol := policies[mode]
 			if r.secretCLI() {
 				pol = cliPolicies[mode]
 			}
-			res := pol.Check(shellReq(r.cmd, cwd))
-			tl.add(r, res, r.cmd)
+			tl.add(r, pol.check(shellReq(r.cmd, ccCwd(r))), r.cmd)
 		}
 	}
 	return tl
@@ -331,68 +476,51 @@ func (r row) secretCLI() bool {
 	return false
 }
 
-var ccFiles = []string{"cc-safety-net.tsv", "cc-safety-net-multiline.tsv"}
-
 // ccStandardThreshold is the agreement reached on cc-safety-net's standard
-// rows (1584/1612); see the comment where it is used.
+// rows with its switches (1584/1612). The issue asked for 98.5%; the rows
+// still missed are listed with their reasons in docs/guard-policy.md
+// ("Where atreides and cc-safety-net's suite disagree"): matching them would
+// mean allowing cc-safety-net's own known bypasses (rm -rf /etc/*,
+// $TMPDIR/../…), faking the test's context, or copying budget artefacts.
+// This threshold is the level reached, so any regression fails.
 const ccStandardThreshold = 98.2
 
-func TestCorpusCCSafetyNet(t *testing.T) {
-	ccRun(t, ccFiles, true, true).report(t, 0)
-	// The issue asked for 98.5%. The 28 rows still missed are listed with
-	// their reasons in docs/guard-policy.md ("Where atreides and
-	// cc-safety-net's suite disagree"): matching them would mean allowing
-	// cc-safety-net's own known bypasses (rm -rf /etc/*, $TMPDIR/../…),
-	// faking the test's context, or copying budget artefacts. This
-	// threshold is the level reached, so any regression fails.
-	ccRun(t, ccFiles, true, false).report(t, ccStandardThreshold)
+func TestCorpusCCSafetyNetSwitches(t *testing.T) {
+	ccRun(t, true).report(t, ccStandardThreshold)
 }
 
 func TestCorpusCCSafetyNetModes(t *testing.T) {
-	ccRun(t, ccFiles, false, false).report(t, 90)
+	ccRun(t, false).report(t, 90)
 }
 
 // TestCorpusCCSafetyNetLarge is for robustness and latency: verdicts there
 // depend on cc-safety-net's work budgets, so agreement is only reported.
 func TestCorpusCCSafetyNetLarge(t *testing.T) {
 	tl := newTally("cc-safety-net large")
+	p := DefaultPolicy()
 	for _, r := range loadCorpus(t, "cc-safety-net-large.tsv") {
 		if r.has("shell:powershell") {
 			tl.skipped["powershell"]++
 			continue
 		}
-		cwd := ""
-		if r.has("cwd:project") {
-			cwd = testProject
-		}
-		tl.add(r, DefaultPolicy().Check(shellReq(r.cmd, cwd)), r.cmd)
+		tl.add(r, p.check(shellReq(r.cmd, ccCwd(r))), r.cmd)
 	}
 	tl.report(t, 0)
 }
 
-// TestCorpusCCSafetyNetPaths runs the file-tool path corpus through the
-// wired secret check (internal/secrets). The target is 99.5% on rows
-// without the default-off secret.cli.* rules; all rows are only reported.
-func TestCorpusCCSafetyNetPaths(t *testing.T) {
-	all := newTally("cc-safety-net paths (all)")
-	def := newTally("cc-safety-net paths (without secret.cli.*)")
+// TestCorpusCCSafetyNetPathsCLI reports all path rows, the secret.cli.*
+// ones with that family on (the others are in the default table).
+func TestCorpusCCSafetyNetPathsCLI(t *testing.T) {
+	all := newTally("cc-safety-net paths (all, secret.cli.* rows with secret_cli_configs)")
 	cli := policyFor(t, Options{Switches: cliSwitch})
 	for _, r := range loadCorpus(t, "cc-safety-net-paths.tsv") {
-		tool := "read"
-		if strings.Contains(r.cmd, "grep") || strings.Contains(r.cmd, "glob") {
-			tool = "search"
-		}
-		req := Request{Tool: tool, Path: r.path, Cwd: testProject, Home: testHome, ProjectRoot: testProject, TempDirs: testTemps}
 		if r.secretCLI() {
-			all.add(r, cli.Check(req), r.path)
+			all.add(r, cli.check(pathReq(r)), r.path)
 			continue
 		}
-		res := DefaultPolicy().Check(req)
-		all.add(r, res, r.path)
-		def.add(r, res, r.path)
+		all.add(r, DefaultPolicy().check(pathReq(r)), r.path)
 	}
 	all.report(t, 0)
-	def.report(t, 99.5)
 }
 
 // dcgPackGroups maps dcg pack ids to atreides groups ("" = on by default).
@@ -456,7 +584,7 @@ func dcgGroup(pack string) string {
 	return "-"
 }
 
-// dcgDefault is dcg's generated default configuration.
+// dcgDefaultPacks is dcg's generated default configuration.
 var dcgDefaultPacks = map[string]bool{"core.git": true, "core.filesystem": true, "database.postgresql": true, "containers.docker": true}
 
 // dcgSwitches is dcg's side of the documented policy disagreements
@@ -465,30 +593,30 @@ var dcgDefaultPacks = map[string]bool{"core.git": true, "core.filesystem": true,
 // allows a non-forced `find -exec rm`.
 var dcgSwitches = map[string]string{"rm_recursive_in_project": "deny", "interpreter_delete_any": "deny", "find_exec_rm": "allow"}
 
-func TestCorpusDCG(t *testing.T) {
-	def := newTally("dcg default-config")
-	defPlain := newTally("dcg default-config (atreides default switches)")
+// TestCorpusDCGSwitches replays dcg's default-config rows with dcg's
+// switches and the groups of its default packs (databases, containers),
+// and its opt-in `pack:` rows with every group on.
+func TestCorpusDCGSwitches(t *testing.T) {
+	def := newTally("dcg default-config (dcg switches, databases+containers groups)")
 	opt := newTally("dcg opt-in packs (groups enabled)")
 	perGroup := map[string]*tally{}
 	pDef := policyFor(t, Options{Groups: []string{"databases", "containers"}, Switches: dcgSwitches})
-	pDefPlain := policyFor(t, Options{Groups: []string{"databases", "containers"}})
 	pAll := policyFor(t, Options{Groups: Groups(), Switches: dcgSwitches})
-	for _, f := range []string{"dcg.tsv", "dcg-multiline.tsv"} {
+	for _, f := range dcgFiles {
 		for _, r := range loadCorpus(t, f) {
 			pack, hasPack := r.tag("pack:")
 			pack = dcgPack(pack)
 			req := shellReq(r.cmd, testProject)
 			if !hasPack || dcgDefaultPacks[pack] {
-				def.add(r, pDef.Check(req), r.cmd)
-				defPlain.add(r, pDefPlain.Check(req), r.cmd)
+				def.add(r, pDef.check(req), r.cmd)
 				continue
 			}
 			g := dcgGroup(pack)
 			if g == "-" {
-				def.skipped["unsupported-pack"]++
+				opt.skipped["unsupported-pack"]++
 				continue
 			}
-			res := pAll.Check(req)
+			res := pAll.check(req)
 			opt.add(r, res, r.cmd)
 			if perGroup[g] == nil {
 				perGroup[g] = newTally("dcg opt-in group " + g)
@@ -496,7 +624,6 @@ func TestCorpusDCG(t *testing.T) {
 			perGroup[g].add(r, res, r.cmd)
 		}
 	}
-	defPlain.report(t, 0)
 	def.report(t, 97)
 	var groups []string
 	for g := range perGroup {
@@ -514,52 +641,11 @@ func TestCorpusDCG(t *testing.T) {
 // sudo, process control, package removal, rebase, and rm outside the cwd.
 var parrySwitches = map[string]string{"sudo": "ask", "process_control": "ask", "package_uninstall": "ask", "git_rebase": "ask", "rm_outside_project": "ask"}
 
-func TestCorpusParry(t *testing.T) {
-	tl := newTally("parry-guard")
-	plain := newTally("parry-guard (atreides default switches)")
+func TestCorpusParrySwitches(t *testing.T) {
+	tl := newTally("parry-guard (parry switches)")
 	p := policyFor(t, Options{Switches: parrySwitches})
 	for _, r := range loadCorpus(t, "parry-guard.tsv") {
-		req := shellReq(r.cmd, testProject)
-		tl.add(r, p.Check(req), r.cmd)
-		plain.add(r, DefaultPolicy().Check(req), r.cmd)
+		tl.add(r, p.check(shellReq(r.cmd, testProject)), r.cmd)
 	}
-	plain.report(t, 0)
 	tl.report(t, 90)
-}
-
-func TestCorpusBypasses(t *testing.T) {
-	tl := newTally("bypasses")
-	for _, r := range loadCorpus(t, "bypasses.tsv") {
-		tl.add(r, DefaultPolicy().Check(shellReq(r.cmd, testProject)), r.cmd)
-	}
-	tl.report(t, 95)
-}
-
-// TestCorpusAllowRowsBlocked bounds false positives across every corpus
-// under the default policy.
-func TestCorpusAllowRowsBlocked(t *testing.T) {
-	blocked, total := 0, 0
-	for _, f := range []string{"cc-safety-net.tsv", "cc-safety-net-multiline.tsv", "dcg.tsv", "dcg-multiline.tsv", "parry-guard.tsv", "bypasses.tsv"} {
-		for _, r := range loadCorpus(t, f) {
-			if r.expected != "allow" || r.has("shell:powershell") {
-				continue
-			}
-			if _, m := r.tag("mode:"); m {
-				continue
-			}
-			total++
-			cwd := testProject
-			if strings.HasPrefix(f, "cc-") && !r.has("cwd:project") {
-				cwd = ""
-			}
-			if DefaultPolicy().Check(shellReq(r.cmd, cwd)).Verdict != Allow {
-				blocked++
-			}
-		}
-	}
-	pct := 100 * float64(blocked) / float64(total)
-	t.Logf("allow rows blocked by the default policy: %d/%d = %.2f%%", blocked, total, pct)
-	if pct > 2 {
-		t.Errorf("%.2f%% of allow rows blocked, above 2%%", pct)
-	}
 }

@@ -14,19 +14,12 @@ import (
 // writes; a command whose effects name a change has something to show
 // for it.
 func FuzzEffects(f *testing.F) {
-	for _, name := range []string{"cc-safety-net.tsv", "dcg.tsv", "parry-guard.tsv", "bypasses.tsv"} {
-		for i, r := range loadCorpus(f, name) {
-			if i%4 == 0 && len(r.cmd) < 2048 {
-				f.Add(r.cmd)
-			}
-		}
-	}
-	for _, s := range []string{"ionice -c3 rm a", "tar -C d -xf a.tgz", "curl -sSLo f http://x/y", "cp -t d a b", "x=$(rm q)"} {
-		f.Add(s)
-	}
+	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, cmd string) {
 		req := shellReq(cmd, testProject)
+		stop := watchdog("effects", cmd)
 		e := noRules.checkShell(req).Effects
+		stop()
 		seen := map[string]bool{}
 		for _, p := range e.Writes {
 			if !path.IsAbs(p) || path.Clean(p) != p {

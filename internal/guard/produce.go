@@ -375,16 +375,15 @@ func urlHost(s string) string {
 	if i < 0 {
 		return ""
 	}
-	scheme := strings.ToLower(s[:i])
-	if j := strings.LastIndexAny(scheme, " ='\"("); j >= 0 {
-		scheme = scheme[j+1:]
-	}
-	switch scheme {
+	// The scheme starts after the last separator before "://"; it is
+	// matched without case but cut from s itself (lower-casing can change
+	// the length of non-ASCII text).
+	start := strings.LastIndexAny(s[:i], " ='\"(") + 1
+	switch strings.ToLower(s[start:i]) {
 	case "http", "https", "ftp", "ws", "wss":
 	default:
 		return ""
 	}
-	start := strings.Index(s, scheme+"://")
 	u, err := url.Parse(s[start:])
 	if err != nil {
 		return ""

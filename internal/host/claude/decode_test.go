@@ -13,10 +13,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 )
 
-// samplesDir is the captured Claude Code payloads in ../shared beside the
-// repository.
+// samplesDir is the captured Claude Code payloads, vendored in
+// internal/host/hosttest/testdata.
 func samplesDir(t *testing.T) string {
-	return hosttest.SharedDir(t, "research", "host-samples", "claude-code", "captured")
+	return hosttest.Samples(t, "host-samples", "claude-code", "captured")
 }
 
 // TestDecodeCaptured decodes every payload Claude Code 2.1.197 and 2.1.330

@@ -13,10 +13,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 )
 
-// samplesDir is the captured Codex payloads in ../shared beside the
-// repository.
+// samplesDir is the captured Codex payloads, vendored in
+// internal/host/hosttest/testdata.
 func samplesDir(t *testing.T) string {
-	return hosttest.SharedDir(t, "research", "host-samples", "codex", "captured")
+	return hosttest.Samples(t, "host-samples", "codex", "captured")
 }
 
 // TestDecodeCaptured decodes every payload Codex 0.169.0 sent in the

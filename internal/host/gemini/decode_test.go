@@ -13,10 +13,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 )
 
-// samplesDir is the captured Gemini CLI payloads in ../shared beside the
-// repository.
+// samplesDir is the captured Gemini CLI payloads, vendored in
+// internal/host/hosttest/testdata.
 func samplesDir(t *testing.T) string {
-	return hosttest.SharedDir(t, "research", "host-samples", "gemini-cli", "captured")
+	return hosttest.Samples(t, "host-samples", "gemini-cli", "captured")
 }
 
 // modelEvents are the Gemini events atreides deliberately leaves Unknown.

@@ -245,10 +245,12 @@ func match(want, got any, path string) string {
 	return fmt.Sprintf("%s: got %v, want %v", path, got, want)
 }
 
-// SharedDir is a directory under ../shared beside the repository (the
-// project's research and captured payloads). Missing, it fails the test
-// under CI, which must have ../shared, and skips it elsewhere.
-func SharedDir(t testing.TB, parts ...string) string {
+// Samples is a directory of captured host payloads vendored in this
+// package's testdata (copied from the project's shared/research; see
+// testdata/README.md). parts name it below testdata, for example
+// "host-samples", "codex", "captured". A missing or empty directory fails
+// the test: the samples are part of the repository.
+func Samples(t testing.TB, parts ...string) string {
 	t.Helper()
 	wd, err := os.Getwd()
 	if err != nil {
@@ -265,12 +267,13 @@ func SharedDir(t testing.TB, parts ...string) string {
 		}
 		root = parent
 	}
-	dir := filepath.Join(append([]string{filepath.Dir(root), "shared"}, parts...)...)
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%v: CI must have ../shared beside the repository", err)
-		}
-		t.Skipf("shared samples not found: %v", err)
+	dir := filepath.Join(append([]string{root, "internal", "host", "hosttest", "testdata"}, parts...)...)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("host samples missing: %v (see internal/host/hosttest/testdata/README.md)", err)
+	}
+	if len(entries) == 0 {
+		t.Fatalf("host samples missing: %s is empty", dir)
 	}
 	return dir
 }

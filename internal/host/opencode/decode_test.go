@@ -13,10 +13,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 )
 
-// samplesDir is the captured OpenCode 1.18.33 hooks and events in
-// ../shared beside the repository.
+// samplesDir is the captured OpenCode 1.18.33 hooks and events, vendored
+// in internal/host/hosttest/testdata.
 func samplesDir(t *testing.T) string {
-	return hosttest.SharedDir(t, "research", "opencode-samples")
+	return hosttest.Samples(t, "opencode-samples")
 }
 
 // capture is one file of hooks/ or events/.
