@@ -10,6 +10,13 @@
 // the resulting argv. What cannot be known statically is reported as `ask`
 // rather than silently allowed.
 //
+// The same walk records what the command writes and whether it runs a
+// test, build or lint (Effects, effects.go): it is the one shell model
+// that governance's scope gate and the session's phase inference read, so
+// no consumer parses shell on its own. ShellEffects runs the walk with a
+// policy that has no rules, which collects effects without building the
+// rule tables.
+//
 // The package is pure: it performs no file or network I/O. Everything that
 // depends on the environment (working directory, home, temp dirs, a symlink
 // resolver) arrives in the Request.

@@ -11,16 +11,15 @@
 //     implementation; a test, build or lint run after a change is
 //     verification (before any change it counts as a read). Reads never
 //     leave implementation or verification, to avoid flapping. Unknown,
-//     MCP and todo tools say nothing. Shell commands are parsed with
-//     mvdan.cc/sh: they change files through output redirections to files
-//     (not /dev/*), tee FILE, sed/perl -i, mv cp rm rmdir touch mkdir ln
-//     chmod chown truncate patch install unlink, formatters with -w/--write/
-//     --fix, and git commit/apply/checkout/switch/restore/reset/merge/
-//     rebase/cherry-pick/revert/stash/pull/am/mv/rm/clean/add; they verify
-//     through go test/vet/build, npm|yarn|pnpm test/lint/build (and run
-//     scripts named so), pytest, cargo test/build/check/clippy, make, tsc,
-//     eslint, golangci-lint and similar (see verifier). Wrappers (sudo, env,
-//     timeout, npx, ...) are looked through. Every transition is recorded;
+//     MCP and todo tools say nothing. Shell commands are read through the
+//     guard's one shell model (guard.ShellEffects): a command changes files
+//     when it certainly writes one (redirections, tee, sed -i, rm, cp, git
+//     commit/apply/checkout/..., formatters with -w/--write/--fix, ...) and
+//     verifies when it runs go test/vet/build, npm|yarn|pnpm test/lint/build
+//     (and run scripts named so), pytest, cargo test/build/check/clippy,
+//     make, tsc, eslint, golangci-lint and similar. Every wrapper the guard
+//     unwraps (sudo, env, timeout, npx, bash -c, ...) is looked through.
+//     Every transition is recorded;
 //     context is offered on every prompt and after a call only when the
 //     phase changed.
 //   - [Strikes] counts consecutive failures per tool and normalized target
