@@ -81,7 +81,10 @@ var notSecretVars = map[string]bool{
 // or *_PUBLISHABLE_KEY, and not names that hold a path, URL or id
 // (*_TOKEN_FILE, *_KEY_ID, *_SECRET_NAME).
 func secretVarName(name string) bool {
-	u := strings.ToUpper(name)
+	if len(name) < 4 || !strings.ContainsRune(name, '_') && !strings.EqualFold(name, "PGPASSWORD") {
+		return false // also skips $1, $HOME, $PATH without work
+	}
+	u := upper(name)
 	if awsSecretVars[u] || u == "PGPASSWORD" || u == "GITHUB_TOKEN" || u == "GH_TOKEN" {
 		return true
 	}
@@ -168,8 +171,19 @@ var credFamilies = []struct {
 	{"telegram", []string{"TELEGRAM_"}, []string{"telegram.org"}},
 }
 
+// upper is strings.ToUpper without the allocation for names that are
+// already upper case (nearly all environment variables).
+func upper(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'a' && s[i] <= 'z' {
+			return strings.ToUpper(s)
+		}
+	}
+	return s
+}
+
 func varFamily(name string) string {
-	u := strings.ToUpper(name)
+	u := upper(name)
 	for _, f := range credFamilies {
 		for _, p := range f.prefixes {
 			if strings.HasPrefix(u, p) {
@@ -423,8 +437,8 @@ func (a *analyzer) credOutput(c *Cmd) (feed, bool) {
 		return feed{}, false
 	}
 	loadRules()
-	for _, p := range credPrinters {
-		if !p.names[c.Name] || !p.rule.match(c) {
+	for _, p := range credPrinters[c.Name] {
+		if !p.rule.match(c) {
 			continue
 		}
 		a.noteCred(credSrc{name: p.what, family: p.family, cli: true, printOK: p.printOK})

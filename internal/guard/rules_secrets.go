@@ -79,7 +79,12 @@ func init() {
 			&Rule{ID: "secret.cloud-metadata", Category: "secret", Verdict: Ask,
 				Reason: "this queries the cloud instance metadata service, which also serves the machine's credentials; ask the user"},
 		)
-		credPrinters = credPrinterTable()
+		credPrinters = map[string][]credPrinter{}
+		for _, cp := range credPrinterTable() {
+			for n := range cp.names {
+				credPrinters[n] = append(credPrinters[n], cp)
+			}
+		}
 		setValueOpts("glab", "-h", "--hostname")
 		setValueOpts("heroku", "-a", "--app")
 		setValueOpts("bw", "--session")
@@ -101,7 +106,8 @@ type credPrinter struct {
 	printOK bool
 }
 
-var credPrinters []credPrinter
+// credPrinters is keyed by command name.
+var credPrinters map[string][]credPrinter
 
 func credPrinterTable() []credPrinter {
 	p := func(family, what string, names []string, r Rule) credPrinter {

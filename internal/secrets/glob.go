@@ -89,24 +89,47 @@ func (c *Checker) CheckGlob(pattern string, env Env) (Match, bool) {
 	if dir == "" && strings.HasPrefix(p, "/") {
 		dir = "/"
 	}
-	generic := base[0] != '.' && !targets(base)
-	if !generic && base[0] != '.' {
-		for _, d := range globDecoys {
-			if shellMatch(base, d) {
-				generic = true
-				break
-			}
-		}
+	// generic is decided on the first non-dot sample that matches: 0
+	// unknown, 1 aimed, 2 generic.
+	generic := 0
+	if base[0] != '.' && !targets(base) {
+		generic = 2
 	}
 	for _, s := range globSamples {
-		if generic && s[0] != '.' || !shellMatch(base, s) {
+		if !quickMatch(base, s) || !shellMatch(base, s) {
 			continue
+		}
+		if s[0] != '.' {
+			if generic == 0 {
+				generic = 1
+				for _, d := range globDecoys {
+					if quickMatch(base, d) && shellMatch(base, d) {
+						generic = 2
+						break
+					}
+				}
+			}
+			if generic == 2 {
+				continue
+			}
 		}
 		if m, ok := c.Check(strings.TrimSuffix(dir, "/")+"/"+s, env); ok {
 			return m, true
 		}
 	}
 	return Match{}, false
+}
+
+// quickMatch rejects a name whose first or last byte differs from a
+// literal first or last byte of the pattern, before path.Match runs.
+func quickMatch(pat, name string) bool {
+	if f := pat[0]; f != '*' && f != '?' && f != '[' && f != '\\' && f != name[0] {
+		return false
+	}
+	if l := pat[len(pat)-1]; l != '*' && l != '?' && l != ']' && l != name[len(name)-1] {
+		return false
+	}
+	return true
 }
 
 // globDirs matches a pattern with globbed components against the anchored
@@ -145,7 +168,7 @@ func (c *Checker) globDirs(p string, env Env) (Match, bool) {
 		}
 		return Match{}, false
 	}
-	if rel, ok := homeRel(p, env.Home); ok && rel != "" {
+	if rel, ok := homeRel(p, env.Home); ok && rel != "" && anchorStart(rel) {
 		for i := range c.anchors {
 			a := &c.anchors[i]
 			if m, ok := try(rel, a.rules, a.def); ok {
@@ -153,10 +176,17 @@ func (c *Checker) globDirs(p string, env Env) (Match, bool) {
 			}
 		}
 	}
-	if strings.HasPrefix(p, "/") {
+	if hasPrefixFold(p, "/etc/") || hasPrefixFold(p, "/private/etc/") {
 		return try(p[1:], systemRules(), "")
 	}
 	return Match{}, false
+}
+
+// anchorStart: the home-relative pattern can reach an anchored rule,
+// which all start with a dot directory or Library/.
+func anchorStart(rel string) bool {
+	first, _, _ := strings.Cut(rel, "/")
+	return first[0] == '.' || hasMeta(first) || strings.EqualFold(first, "library")
 }
 
 // targets: the pattern has a letter or digit outside bracket expressions
@@ -171,7 +201,9 @@ func shellMatch(pat, name string) bool {
 	if strings.HasPrefix(name, ".") && !strings.HasPrefix(pat, ".") {
 		return false
 	}
-	pat = strings.ReplaceAll(pat, "[!", "[^")
+	if strings.Contains(pat, "[!") {
+		pat = strings.ReplaceAll(pat, "[!", "[^")
+	}
 	ok, err := path.Match(pat, name)
 	return err == nil && ok
 }
