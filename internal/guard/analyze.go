@@ -35,6 +35,7 @@ const (
 	tSecret                    // read from a secret file
 	tEnv                       // the process environment (env, printenv)
 	tUnknown                   // produced by something the guard cannot see
+	tCred                      // a credential value: secret variable, token CLI (exfil.go)
 )
 
 // feed is what flows into a command's stdin (or out of a substitution).
@@ -157,6 +158,11 @@ type analyzer struct {
 	inSubst int
 	// eff collects what the command writes and whether it verifies.
 	eff Effects
+	// piped counts the pipeline stages being evaluated whose output
+	// feeds the next stage; creds are the credential sources seen
+	// (exfil.go).
+	piped int
+	creds []credSrc
 }
 
 // fire records a finding for rule id unless a stronger one exists.
@@ -351,6 +357,9 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
 	}
 	in = a.redirects(st.Redirs, sc, depth, in)
 	out := a.command(st.Cmd, sc, depth, in, st.Redirs)
+	if out.t&tCred != 0 && a.inSubst == 0 && a.piped == 0 {
+		a.printedCred(st)
+	}
 	if subs := outputProcSubsts(st); len(subs) > 0 {
 		// `cmd > >(bash)`, `tee >(sh)`: what the command writes is the
 		// stdin of the process substitution, like a pipe into it.
@@ -398,7 +407,9 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 		return a.call(x, sc, depth, in, redirs)
 	case *syntax.BinaryCmd:
 		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			a.piped++
 			left := a.stmt(x.X, sc.clone(), depth, in)
+			a.piped--
 			return a.stmt(x.Y, sc.clone(), depth, left)
 		}
 		a.stmt(x.X, sc, depth, in)
@@ -781,6 +792,7 @@ func (a *analyzer) fileFeed(w word, sc *scope) feed {
 	if !w.dyn && a.sensitive(w.s, sc) {
 		f.t |= tSecret
 	}
+	a.stdinSecret(w, sc)
 	return f
 }
 
@@ -1104,6 +1116,7 @@ func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) 
 			return val, true
 		}
 		d := a.joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
+		d.t |= val.t & tCred // ${TOKEN:-}: the variable is usually set
 		if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
 			sc.vars[name] = d
 		}
@@ -1172,7 +1185,7 @@ func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
 		}
 		return lit(""), true
 	}
-	return word{}, false
+	return a.envCred(name), false
 }
 
 func (a *analyzer) tmpdir() string {

@@ -96,8 +96,12 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		a.applyRules(gc)
 	}
 	a.secretArgs(gc)
+	a.gitSecretObjects(gc)
 	a.networkArgs(gc, in)
 	a.gitPatchTargets(gc, in)
+	if f, ok := a.credOutput(gc); ok {
+		return f // git credential fill
+	}
 	return feed{t: tUnknown}
 }
 

@@ -375,6 +375,9 @@ func (a *analyzer) secretArgs(c *Cmd) {
 			return
 		}
 	}
+	if c.Name == "tee" {
+		return // tee writes its operands (secret.write in produce)
+	}
 	args := c.Args
 	if grepLike(c.Name) {
 		args = a.grepFiles(c)
@@ -398,6 +401,14 @@ func (a *analyzer) secretArgs(c *Cmd) {
 			s0 = w.guess
 		}
 		if strings.ContainsAny(s0, " \t\n") || strings.Contains(s0, "://") {
+			continue
+		}
+		if w.glob && !w.dyn {
+			// The shell expands it: judge the names it can match.
+			if m, ok := a.secretGlob(w, c.sc); ok {
+				a.fire("secret.read", c, m)
+				return
+			}
 			continue
 		}
 		cands := []string{s0}

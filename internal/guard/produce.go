@@ -13,6 +13,9 @@ import (
 // text), environment dumps and file readers (taints). It also records
 // writes to files named in arguments.
 func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
+	if f, ok := a.credOutput(c); ok {
+		return f
+	}
 	switch c.Name {
 	case "echo":
 		return echoOut(c)
@@ -309,6 +312,9 @@ func init() {
 // arguments, uploads of files, and destinations that are raw public IPs or
 // well-known capture services.
 func (a *analyzer) networkArgs(c *Cmd, in feed) {
+	a.credSend(c, in)
+	a.uploads(c, in)
+	a.cloudMetadata(c)
 	if !networkSinks[c.Name] {
 		return
 	}

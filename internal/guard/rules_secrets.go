@@ -1,5 +1,7 @@
 package guard
 
+import "strings"
+
 // Opt-in group "secrets": secret managers (HashiCorp Vault, AWS Secrets
 // Manager and SSM Parameter Store, Doppler, 1Password, Azure Key Vault,
 // Google Secret Manager). Destroying secrets, disabling engines or revoking
@@ -56,6 +58,145 @@ func vaultDestroys(c *Cmd) bool {
 		return at(1) == "delete"
 	case "lease", "token":
 		return at(1) == "revoke"
+	}
+	return false
+}
+
+// On by default: secrets leaving the machine or read from stores
+// (analysis in exfil.go; docs/guard-policy.md "Secrets leaving the
+// machine").
+func init() {
+	initRules = append(initRules, func() {
+		register(
+			&Rule{ID: "secret.print-token", Category: "secret", Verdict: Deny,
+				Reason: "this prints a stored credential (token, password, key or Kubernetes secret) where the conversation or a file keeps it; use it inside the command that needs it (`curl -H \"Authorization: Bearer $(gh auth token)\" https://api.github.com/...`) or pipe it into the tool that consumes it (`... | docker login --password-stdin`), or ask the user"},
+			&Rule{ID: "secret.print-env", Category: "secret", Verdict: Ask,
+				Reason: "this prints the value of a secret environment variable into the conversation; check that it is set with `test -n \"$VAR\"` instead, or ask the user"},
+			&Rule{ID: "exfil.credential", Category: "exfiltration", Verdict: Ask,
+				Reason: "a credential (secret environment variable, CLI token or password-store entry) is sent somewhere other than its own service's API or this machine; ask the user"},
+			&Rule{ID: "secret.cloud-metadata-credentials", Category: "secret", Verdict: Deny,
+				Reason: "the cloud instance metadata service hands out this machine's cloud credentials; do not fetch them, ask the user"},
+			&Rule{ID: "secret.cloud-metadata", Category: "secret", Verdict: Ask,
+				Reason: "this queries the cloud instance metadata service, which also serves the machine's credentials; ask the user"},
+		)
+		credPrinters = map[string][]credPrinter{}
+		for _, cp := range credPrinterTable() {
+			for n := range cp.names {
+				credPrinters[n] = append(credPrinters[n], cp)
+			}
+		}
+		setValueOpts("glab", "-h", "--hostname")
+		setValueOpts("heroku", "-a", "--app")
+		setValueOpts("bw", "--session")
+		setValueOpts("kwallet-query", "-f", "--folder", "-w", "--write-password")
+	})
+}
+
+// credPrinter is a command that prints a stored credential. Its output is
+// tainted (exfil.go): printed, it fires secret.print-token; sent to the
+// network, it is judged by exfil.credential; captured or piped into
+// another tool, it is that tool's input.
+type credPrinter struct {
+	names  map[string]bool
+	rule   Rule // matched with Rule.match, never registered
+	family string
+	what   string
+	// printOK: a secret manager read for the project's own use; see
+	// credSrc.printOK.
+	printOK bool
+}
+
+// credPrinters is keyed by command name.
+var credPrinters map[string][]credPrinter
+
+func credPrinterTable() []credPrinter {
+	p := func(family, what string, names []string, r Rule) credPrinter {
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return credPrinter{names: m, rule: r, family: family, what: what}
+	}
+	m := func(c credPrinter) credPrinter { c.printOK = true; return c }
+	kube := []string{"kubectl", "oc"}
+	return []credPrinter{
+		// Code hosting and cloud CLIs.
+		p("github", "gh auth token", []string{"gh"}, Rule{Sub: []string{"auth", "token"}}),
+		p("github", "gh auth status --show-token", []string{"gh"}, Rule{Sub: []string{"auth", "status"}, AnyFlag: []string{"--show-token", "-t"}}),
+		p("gitlab", "glab auth status --show-token", []string{"glab"}, Rule{Sub: []string{"auth", "status"}, AnyFlag: []string{"--show-token", "-t"}}),
+		p("aws", "aws configure get", []string{"aws"}, Rule{Sub: []string{"configure", "get"}, When: func(c *Cmd) bool {
+			k := posLower(c, 2)
+			return strings.HasSuffix(k, "aws_secret_access_key") || strings.HasSuffix(k, "aws_session_token") || strings.HasSuffix(k, "aws_access_key_id")
+		}}),
+		p("aws", "aws configure export-credentials", []string{"aws"}, Rule{Sub: []string{"configure", "export-credentials"}}),
+		p("aws", "aws sts credentials", []string{"aws"}, Rule{Sub: []string{"sts", "get-session-token|get-federation-token|assume-role|assume-role-with-web-identity|assume-role-with-saml"}}),
+		p("aws", "aws registry password", []string{"aws"}, Rule{Sub: []string{"ecr|ecr-public", "get-login-password|get-authorization-token"}}),
+		p("aws", "aws codeartifact token", []string{"aws"}, Rule{Sub: []string{"codeartifact", "get-authorization-token"}}),
+		p("google", "gcloud access token", []string{"gcloud"}, Rule{Sub: []string{"auth", "print-access-token|print-identity-token"}}),
+		p("google", "gcloud access token", []string{"gcloud"}, Rule{Sub: []string{"auth", "application-default", "print-access-token"}}),
+		p("google", "gcloud config config-helper", []string{"gcloud"}, Rule{Sub: []string{"config", "config-helper"}}),
+		p("azure", "az account get-access-token", []string{"az"}, Rule{Sub: []string{"account", "get-access-token"}}),
+		p("heroku", "heroku auth:token", []string{"heroku"}, Rule{Sub: []string{"auth:token"}}),
+		p("npm", "npm config get (auth token)", []string{"npm", "pnpm", "yarn"}, Rule{Sub: []string{"config", "get"}, When: func(c *Cmd) bool {
+			k := posLower(c, 2)
+			return strings.Contains(k, "_authtoken") || strings.Contains(k, "_auth") || strings.Contains(k, "_password")
+		}}),
+		// Secret managers: reading a secret the project uses is routine
+		// (deploys, debugging), so printing it is allowed; the value is
+		// still a credential when sent over the network.
+		m(p("", "vault read", []string{"vault"}, Rule{Sub: []string{"read"}})),
+		m(p("", "vault kv get", []string{"vault"}, Rule{Sub: []string{"kv", "get"}})),
+		m(p("", "op read", []string{"op"}, Rule{Sub: []string{"read|inject"}})),
+		m(p("", "op document get", []string{"op"}, Rule{Sub: []string{"document", "get"}})),
+		m(p("aws", "aws secretsmanager get-secret-value", []string{"aws"}, Rule{Sub: []string{"secretsmanager", "get-secret-value|batch-get-secret-value"}})),
+		m(p("aws", "aws ssm get-parameter", []string{"aws"}, Rule{Sub: []string{"ssm", "get-parameter|get-parameters|get-parameters-by-path"}, AnyFlag: []string{"--with-decryption"}})),
+		m(p("", "doppler secrets get", []string{"doppler"}, Rule{Sub: []string{"secrets", "get|download"}})),
+		m(p("google", "gcloud secrets versions access", []string{"gcloud"}, Rule{Sub: []string{"secrets", "versions", "access"}})),
+		m(p("azure", "az keyvault secret show", []string{"az"}, Rule{Sub: []string{"keyvault", "secret", "show|download"}})),
+		// Login tokens of the secret managers themselves, and personal
+		// password stores.
+		p("", "vault print token", []string{"vault"}, Rule{Sub: []string{"print", "token"}}),
+		p("", "op item get --reveal", []string{"op"}, Rule{Sub: []string{"item", "get"}, AnyFlag: []string{"--reveal"}}),
+		p("", "bw get", []string{"bw"}, Rule{Sub: []string{"get", "password|totp|notes|item"}}),
+		p("", "bw list items", []string{"bw"}, Rule{Sub: []string{"list", "items"}}),
+		p("", "pass show", []string{"pass"}, Rule{NoFlag: []string{"-c", "--clip", "-q", "--qrcode"}, When: func(c *Cmd) bool {
+			v := posLower(c, 0)
+			return v != "" && (oneOf(v, "show|otp|grep") || !oneOf(v, "ls|list|find|search|insert|add|edit|generate|rm|remove|delete|mv|rename|cp|copy|git|init|help|version"))
+		}}),
+		p("", "gopass show", []string{"gopass"}, Rule{Sub: []string{"show|cat|otp"}, NoFlag: []string{"-c", "--clip"}}),
+		p("", "docker credential helper", []string{"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-pass",
+			"docker-credential-secretservice", "docker-credential-wincred", "docker-credential-ecr-login", "docker-credential-gcloud",
+			"docker-credential-gcr"}, Rule{Sub: []string{"get|list"}}),
+		p("", "git credential fill", []string{"git"}, Rule{Sub: []string{"credential", "fill"}}),
+		p("", "git credential helper", []string{"git"}, Rule{Sub: []string{"credential-store|credential-cache|credential-osxkeychain|credential-manager|credential-manager-core|credential-libsecret|credential-wincred", "get"}}),
+		// OS keychains.
+		p("", "security find-*-password", []string{"security"}, Rule{Sub: []string{"find-generic-password|find-internet-password"}, AnyFlag: []string{"-w", "-g"}}),
+		p("", "security dump-keychain", []string{"security"}, Rule{Sub: []string{"dump-keychain|export"}}),
+		p("", "secret-tool lookup", []string{"secret-tool"}, Rule{Sub: []string{"lookup|search"}}),
+		p("", "kwallet-query --read-password", []string{"kwallet-query"}, Rule{AnyFlag: []string{"-r", "--read-password"}}),
+		p("", "keyctl print", []string{"keyctl"}, Rule{Sub: []string{"print|pipe|read"}}),
+		// Kubernetes secrets with their values (describe hides them).
+		p("", "kubectl get secret -o", kube, Rule{Sub: []string{"get"}, When: kubeSecretValues}),
+		p("", "kubectl view-secret", kube, Rule{Sub: []string{"view-secret"}}),
+	}
+}
+
+// kubeSecretValues: `kubectl get secret[s][/name] ... -o yaml|json|
+// jsonpath=...|go-template=...|custom-columns=...` prints the values;
+// the default table, `-o name` and `-o wide` do not.
+func kubeSecretValues(c *Cmd) bool {
+	o, ok := c.Flag("-o", "--output")
+	o = strings.ToLower(o)
+	if !ok || o == "" || oneOf(o, "name|wide") {
+		return false
+	}
+	for _, w := range c.posAfterSub(1) {
+		for _, r := range strings.Split(strings.ToLower(w.s), ",") {
+			r, _, _ = strings.Cut(r, "/")
+			if r == "secret" || r == "secrets" || r == "secret.v1" || r == "secrets.v1" {
+				return true
+			}
+		}
 	}
 	return false
 }

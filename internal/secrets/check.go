@@ -331,6 +331,9 @@ func (c *Checker) checkOne(p string, exists bool, env Env) (Match, bool) {
 	if m, ok := c.matchAnchored(p, env); ok {
 		return m, true
 	}
+	if m, ok := matchSystem(p); ok {
+		return m, true
+	}
 	if base != "" {
 		if m, ok := c.matchBase(base, p, exists, env); ok {
 			return m, true

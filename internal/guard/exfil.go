@@ -1,0 +1,806 @@
+package guard
+
+import (
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/secrets"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Secrets leaving the machine or read from stores (docs/guard-policy.md,
+// "Secrets leaving the machine"): secret files on stdin and through globs,
+// secret files sent by scp/sftp/socat/HTTPie, credential values (secret
+// environment variables, tokens printed by CLIs and password stores) sent
+// to the network or printed into the conversation, and cloud metadata
+// endpoints.
+
+// credSrc is where a credential value in the data came from.
+type credSrc struct {
+	name   string // variable or command, for reasons
+	family string // first-party service family ("" = none known)
+	cli    bool   // printed by a CLI or store, not inherited from the environment
+	// printOK: a secret manager's value fetched for the project (vault
+	// kv get, op read): printing it is routine work, sending it is not.
+	printOK bool
+}
+
+func (a *analyzer) noteCred(s credSrc) {
+	for _, o := range a.creds {
+		if o == s {
+			return
+		}
+	}
+	if len(a.creds) < 16 {
+		a.creds = append(a.creds, s)
+	}
+}
+
+// credNames lists the credential sources for a reason.
+func (a *analyzer) credNames() string {
+	var parts []string
+	for _, s := range a.creds {
+		n := s.name
+		if !s.cli {
+			n = "$" + n
+		}
+		parts = append(parts, n)
+	}
+	if len(parts) == 0 {
+		return "a credential"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// envCred is the value of a variable the script did not set: a secret one
+// (by name) carries the credential taint.
+func (a *analyzer) envCred(name string) word {
+	if !secretVarName(name) {
+		return word{}
+	}
+	a.noteCred(credSrc{name: name, family: varFamily(name)})
+	return word{t: tCred}
+}
+
+// awsSecretVars are the AWS_* variables that are credentials; AWS_REGION,
+// AWS_PROFILE and the like are not.
+var awsSecretVars = map[string]bool{
+	"AWS_SECRET_ACCESS_KEY": true, "AWS_ACCESS_KEY_ID": true, "AWS_SESSION_TOKEN": true,
+	"AWS_SECURITY_TOKEN": true, "AWS_CONTAINER_AUTHORIZATION_TOKEN": true, "AWS_BEARER_TOKEN_BEDROCK": true,
+}
+
+// notSecretVars hold paths or settings although their names look secret.
+var notSecretVars = map[string]bool{
+	"GOOGLE_APPLICATION_CREDENTIALS": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true,
+	"TOKENIZERS_PARALLELISM": true,
+}
+
+// secretVarName: *_TOKEN, *_SECRET, *_PASSWORD, *_KEY, *_API_KEY, *_PAT,
+// *_CREDENTIALS, the AWS credential variables, PGPASSWORD; not *_PUBLIC_KEY
+// or *_PUBLISHABLE_KEY, and not names that hold a path, URL or id
+// (*_TOKEN_FILE, *_KEY_ID, *_SECRET_NAME).
+func secretVarName(name string) bool {
+	if len(name) < 4 || !strings.ContainsRune(name, '_') && !strings.EqualFold(name, "PGPASSWORD") {
+		return false // also skips $1, $HOME, $PATH without work
+	}
+	u := upper(name)
+	if awsSecretVars[u] || u == "PGPASSWORD" || u == "GITHUB_TOKEN" || u == "GH_TOKEN" {
+		return true
+	}
+	if notSecretVars[u] || strings.HasPrefix(u, "AWS_") && !strings.Contains(u, "TOKEN") && !strings.Contains(u, "SECRET") {
+		return false
+	}
+	segs := strings.Split(u, "_")
+	if len(segs) < 2 {
+		return false
+	}
+	for _, s := range segs {
+		if s == "PUBLIC" || s == "PUBLISHABLE" {
+			return false
+		}
+	}
+	switch segs[len(segs)-1] {
+	case "FILE", "PATH", "DIR", "URL", "URI", "ENDPOINT", "HOST", "NAME", "ID", "TYPE", "HEADER", "PREFIX",
+		"LENGTH", "TTL", "EXPIRY", "EXPIRES", "REGION", "USER", "USERNAME", "ENABLED", "VERSION", "SCOPE",
+		"SCOPES", "MODE", "FORMAT", "ALGORITHM", "ARN", "VAR", "ENV", "COMMAND", "CMD", "HELPER", "SOCK":
+		return false
+	case "KEY", "PASS", "PWD", "AUTH":
+		return true
+	}
+	for _, s := range segs {
+		switch s {
+		case "TOKEN", "SECRET", "PASSWORD", "PASSWD", "APIKEY", "PAT", "CREDENTIALS", "CREDS", "PASSPHRASE":
+			return true
+		}
+	}
+	return false
+}
+
+// credFamilies map a credential's service (by variable prefix) to the
+// hosts that service's API lives on: a token sent there is its intended
+// use. Self-hosted instances (GitHub Enterprise, GitLab) are not listed.
+var credFamilies = []struct {
+	family   string
+	prefixes []string
+	hosts    []string
+}{
+	{"github", []string{"GITHUB_", "GH_"}, []string{"github.com", "githubusercontent.com", "ghcr.io", "githubcopilot.com"}},
+	{"gitlab", []string{"GITLAB_", "GL_", "CI_JOB_TOKEN", "CI_REGISTRY_"}, []string{"gitlab.com"}},
+	{"openai", []string{"OPENAI_"}, []string{"openai.com"}},
+	{"anthropic", []string{"ANTHROPIC_", "CLAUDE_"}, []string{"anthropic.com"}},
+	{"aws", []string{"AWS_"}, []string{"amazonaws.com", "amazonaws.com.cn", "aws.amazon.com"}},
+	{"google", []string{"GOOGLE_", "GEMINI_", "GCP_", "GCLOUD_", "CLOUDSDK_"}, []string{"googleapis.com", "google.com", "gcr.io", "pkg.dev"}},
+	{"azure", []string{"AZURE_", "AZ_", "ARM_"}, []string{"azure.com", "microsoft.com", "windows.net", "microsoftonline.com", "azurecr.io"}},
+	{"npm", []string{"NPM_", "NODE_AUTH_TOKEN"}, []string{"npmjs.org", "npmjs.com"}},
+	{"pypi", []string{"PYPI_", "TWINE_"}, []string{"pypi.org"}},
+	{"huggingface", []string{"HF_", "HUGGINGFACE_", "HUGGING_FACE_"}, []string{"huggingface.co"}},
+	{"docker", []string{"DOCKER_", "DOCKERHUB_"}, []string{"docker.io", "docker.com"}},
+	{"slack", []string{"SLACK_"}, []string{"slack.com"}},
+	{"stripe", []string{"STRIPE_"}, []string{"stripe.com"}},
+	{"cloudflare", []string{"CLOUDFLARE_", "CF_"}, []string{"cloudflare.com"}},
+	{"digitalocean", []string{"DIGITALOCEAN_", "DO_"}, []string{"digitalocean.com"}},
+	{"heroku", []string{"HEROKU_"}, []string{"heroku.com"}},
+	{"vercel", []string{"VERCEL_"}, []string{"vercel.com"}},
+	{"netlify", []string{"NETLIFY_"}, []string{"netlify.com"}},
+	{"sentry", []string{"SENTRY_"}, []string{"sentry.io"}},
+	{"linear", []string{"LINEAR_"}, []string{"linear.app"}},
+	{"notion", []string{"NOTION_"}, []string{"notion.com", "notion.so"}},
+	{"mistral", []string{"MISTRAL_"}, []string{"mistral.ai"}},
+	{"groq", []string{"GROQ_"}, []string{"groq.com"}},
+	{"openrouter", []string{"OPENROUTER_"}, []string{"openrouter.ai"}},
+	{"deepseek", []string{"DEEPSEEK_"}, []string{"deepseek.com"}},
+	{"xai", []string{"XAI_"}, []string{"x.ai"}},
+	{"cohere", []string{"COHERE_", "CO_API_KEY"}, []string{"cohere.ai", "cohere.com"}},
+	{"replicate", []string{"REPLICATE_"}, []string{"replicate.com"}},
+	{"together", []string{"TOGETHER_"}, []string{"together.xyz", "together.ai"}},
+	{"perplexity", []string{"PERPLEXITY_", "PPLX_"}, []string{"perplexity.ai"}},
+	{"datadog", []string{"DD_", "DATADOG_"}, []string{"datadoghq.com", "datadoghq.eu"}},
+	{"sendgrid", []string{"SENDGRID_"}, []string{"sendgrid.com"}},
+	{"twilio", []string{"TWILIO_"}, []string{"twilio.com"}},
+	{"circleci", []string{"CIRCLECI_", "CIRCLE_"}, []string{"circleci.com"}},
+	{"bitbucket", []string{"BITBUCKET_"}, []string{"bitbucket.org"}},
+	{"atlassian", []string{"JIRA_", "ATLASSIAN_", "CONFLUENCE_"}, []string{"atlassian.net", "atlassian.com"}},
+	{"fly", []string{"FLY_"}, []string{"fly.io"}},
+	{"supabase", []string{"SUPABASE_"}, []string{"supabase.co", "supabase.com"}},
+	{"pinecone", []string{"PINECONE_"}, []string{"pinecone.io"}},
+	{"cargo", []string{"CARGO_REGISTRY_TOKEN"}, []string{"crates.io"}},
+	{"rubygems", []string{"GEM_HOST_API_KEY", "RUBYGEMS_"}, []string{"rubygems.org"}},
+	{"codecov", []string{"CODECOV_"}, []string{"codecov.io"}},
+	{"terraform", []string{"TF_TOKEN_", "TFE_"}, []string{"terraform.io"}},
+	{"telegram", []string{"TELEGRAM_"}, []string{"telegram.org"}},
+}
+
+// upper is strings.ToUpper without the allocation for names that are
+// already upper case (nearly all environment variables).
+func upper(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'a' && s[i] <= 'z' {
+			return strings.ToUpper(s)
+		}
+	}
+	return s
+}
+
+func varFamily(name string) string {
+	u := upper(name)
+	for _, f := range credFamilies {
+		for _, p := range f.prefixes {
+			if strings.HasPrefix(u, p) {
+				return f.family
+			}
+		}
+	}
+	return ""
+}
+
+// familyHost: h is one of the family's API hosts (or a subdomain).
+func familyHost(family, h string) bool {
+	if family == "" {
+		return false
+	}
+	for _, f := range credFamilies {
+		if f.family != family {
+			continue
+		}
+		for _, d := range f.hosts {
+			if h == d || strings.HasSuffix(h, "."+d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func loopbackHost(h string) bool {
+	h = strings.TrimSuffix(strings.Trim(h, "[]"), ".")
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
+}
+
+// clipboardSinks keep data on this machine.
+var clipboardSinks = map[string]bool{"pbcopy": true, "xclip": true, "xsel": true, "wl-copy": true, "clip": true, "clip.exe": true}
+
+// credSinks send their arguments or stdin to another machine, beside the
+// networkSinks.
+var credSinks = map[string]bool{"ssh": true, "rsync": true, "sftp": true}
+
+// credSend judges a credential value in the arguments or stdin of a
+// network command: allowed when every destination is this machine or an
+// API host of the credential's own service (a GitHub token to
+// api.github.com), asked otherwise. Never a silent deny: the destination
+// may be the user's own service.
+func (a *analyzer) credSend(c *Cmd, in feed) {
+	if !networkSinks[c.Name] && !credSinks[c.Name] && c.Name != "git" || clipboardSinks[c.Name] {
+		return
+	}
+	tainted := in.t&tCred != 0
+	for _, w := range c.Args {
+		tainted = tainted || w.t&tCred != 0
+	}
+	if !tainted {
+		return
+	}
+	hosts, known := a.destHosts(c)
+	if known && len(hosts) > 0 {
+		ok := true
+		for _, h := range hosts {
+			if loopbackHost(h) {
+				continue
+			}
+			for _, s := range a.creds {
+				ok = ok && familyHost(s.family, h)
+			}
+			ok = ok && len(a.creds) > 0
+		}
+		if ok {
+			return
+		}
+	}
+	dest := "an unknown destination"
+	if len(hosts) > 0 {
+		dest = strings.Join(hosts, ", ")
+	}
+	a.fire("exfil.credential", c, c.Name+" sends "+a.credNames()+" to "+dest)
+}
+
+// destHosts lists the hosts a network command talks to; known=false when
+// some destination cannot be read statically.
+func (a *analyzer) destHosts(c *Cmd) (hosts []string, known bool) {
+	known = true
+	add := func(h string) {
+		h = strings.ToLower(strings.TrimSuffix(h, "."))
+		if h == "" || strings.ContainsRune(h, 0) {
+			known = false
+			return
+		}
+		hosts = append(hosts, h)
+	}
+	switch c.Name {
+	case "aws":
+		if _, ok := c.Flag("--endpoint-url"); !ok {
+			return []string{"amazonaws.com"}, true
+		}
+	case "gsutil":
+		return []string{"googleapis.com"}, true
+	}
+	pos := c.Pos()
+	switch c.Name {
+	case "nc", "ncat", "netcat", "telnet":
+		if len(pos) == 0 {
+			return nil, false
+		}
+		add(pos[0].s)
+		return hosts, known
+	case "ssh":
+		if len(pos) == 0 {
+			return nil, false
+		}
+		add(sshHost(pos[0].s))
+		return hosts, known
+	case "socat":
+		for _, w := range pos {
+			if h, ok := socatHost(w.s); ok {
+				add(h)
+			}
+		}
+		return hosts, known && len(hosts) > 0
+	case "scp", "rsync", "sftp":
+		for _, w := range pos {
+			if i := strings.IndexByte(w.s, ':'); i > 0 && !strings.Contains(w.s[:i], "/") {
+				add(sshHost(w.s[:i]))
+			} else if c.Name == "sftp" {
+				add(sshHost(w.s))
+			}
+		}
+		return hosts, known && len(hosts) > 0
+	}
+	for _, w := range c.Args {
+		if strings.Contains(w.s, "://") {
+			if h := urlHost(userinfoKnown(w.s)); h != "" {
+				add(h)
+			} else {
+				known = false
+			}
+		}
+	}
+	if c.Name == "git" {
+		for _, w := range pos {
+			if i := strings.IndexByte(w.s, ':'); i > 0 && strings.Contains(w.s[:i], "@") && !strings.Contains(w.s, "://") {
+				add(sshHost(w.s[:i]))
+			}
+		}
+		return hosts, known && len(hosts) > 0
+	}
+	if len(hosts) == 0 && (c.Name == "curl" || c.Name == "wget") && len(pos) > 0 {
+		// curl example.com/x: the scheme defaults to http.
+		for _, w := range pos {
+			if h := urlHost("http://" + w.s); h != "" && !w.dyn {
+				add(h)
+			}
+		}
+	}
+	if len(hosts) == 0 && (c.Name == "http" || c.Name == "https" || c.Name == "xh") {
+		for _, w := range pos {
+			s := w.s
+			if oneOf(s, "GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS") {
+				continue
+			}
+			if strings.HasPrefix(s, ":") {
+				add("localhost") // HTTPie's :3000/path shorthand
+			} else if h := urlHost("http://" + s); h != "" && !w.dyn {
+				add(h)
+			} else {
+				known = false
+			}
+			break
+		}
+	}
+	return hosts, known && len(hosts) > 0
+}
+
+// userinfoKnown replaces an unknown password in https://user:$TOKEN@host/
+// so the host can be read; an unknown part anywhere else in the authority
+// (https://$HOST/, https://evil$X@host/) keeps the URL unreadable.
+func userinfoKnown(u string) string {
+	i := strings.Index(u, "://")
+	auth := u[i+3:]
+	if j := strings.IndexAny(auth, "/?#"); j >= 0 {
+		auth = auth[:j]
+	}
+	at := strings.LastIndexByte(auth, '@')
+	if at < 0 || !strings.ContainsRune(auth[:at], 0) || strings.ContainsRune(auth[at:], 0) {
+		return u
+	}
+	user, pass, hasPass := strings.Cut(auth[:at], ":")
+	switch {
+	case hasPass && !strings.ContainsRune(user, 0) && strings.Trim(pass, "\x00") == "":
+	case !hasPass && strings.Trim(user, "\x00") == "":
+	default:
+		return u
+	}
+	return u[:i+3] + "x" + u[i+3+at:]
+}
+
+// sshHost strips the user of user@host.
+func sshHost(s string) string {
+	if i := strings.LastIndexByte(s, '@'); i >= 0 {
+		s = s[i+1:]
+	}
+	return strings.Trim(s, "[]")
+}
+
+// socatHost reads the host of a socat network address (TCP:host:port,
+// OPENSSL:host:port, UDP4-SENDTO:host:port ...).
+func socatHost(s string) (string, bool) {
+	typ, rest, ok := strings.Cut(s, ":")
+	if !ok {
+		return "", false
+	}
+	typ = strings.ToUpper(typ)
+	if !(strings.HasPrefix(typ, "TCP") || strings.HasPrefix(typ, "UDP") || strings.HasPrefix(typ, "SCTP") ||
+		strings.HasPrefix(typ, "OPENSSL") || typ == "SSL" || strings.HasPrefix(typ, "DTLS")) || strings.Contains(typ, "LISTEN") {
+		return "", false
+	}
+	if i := strings.IndexByte(rest, ','); i >= 0 {
+		rest = rest[:i]
+	}
+	if strings.HasPrefix(rest, "[") {
+		if j := strings.IndexByte(rest, ']'); j > 0 {
+			return rest[1:j], true
+		}
+	}
+	if j := strings.LastIndexByte(rest, ':'); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest, true
+}
+
+// credOutput: the stdout of a command that prints a stored credential
+// (token CLIs, password stores, keychains, Kubernetes secrets).
+func (a *analyzer) credOutput(c *Cmd) (feed, bool) {
+	if c.Name == "printenv" {
+		// printenv GITHUB_TOKEN prints one variable, like echo "$X".
+		found := false
+		for _, w := range c.Pos() {
+			if !w.dyn && secretVarName(w.s) {
+				a.noteCred(credSrc{name: w.s, family: varFamily(w.s)})
+				found = true
+			}
+		}
+		if found {
+			return feed{t: tCred | tEnv | tUnknown, from: c.Name}, true
+		}
+		return feed{}, false
+	}
+	loadRules()
+	for _, p := range credPrinters[c.Name] {
+		if !p.rule.match(c) {
+			continue
+		}
+		a.noteCred(credSrc{name: p.what, family: p.family, cli: true, printOK: p.printOK})
+		return feed{t: tCred | tUnknown, from: c.Name}, true
+	}
+	return feed{}, false
+}
+
+// printedCred judges a statement whose output (to the conversation, or a
+// file) carries a credential. Output captured by $(...) or piped into
+// another command is judged where it lands instead.
+func (a *analyzer) printedCred(st *syntax.Stmt) {
+	if stdoutDiscarded(st.Redirs) {
+		return
+	}
+	env := false
+	for _, s := range a.creds {
+		if s.cli && !s.printOK {
+			a.fire("secret.print-token", nil, a.credNames()+" would be printed")
+			return
+		}
+		env = env || !s.cli
+	}
+	if env {
+		a.fire("secret.print-env", nil, a.credNames()+" would be printed")
+	}
+}
+
+func stdoutDiscarded(rs []*syntax.Redirect) bool {
+	for _, r := range rs {
+		if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll) && (r.N == nil || r.N.Value == "1") &&
+			r.Word != nil && r.Word.Lit() == "/dev/null" {
+			return true
+		}
+	}
+	return false
+}
+
+// nonReaders ignore their stdin.
+var nonReaders = map[string]bool{
+	"echo": true, "printf": true, "true": true, "false": true, ":": true, "test": true, "[": true, "ls": true,
+	"cd": true, "pwd": true, "mkdir": true, "touch": true, "which": true, "type": true, "command": true, "sleep": true,
+}
+
+// stdinSecret: `cat < .env`, `while read l; do ...; done < .env`,
+// `base64 < ~/.ssh/id_rsa` read the secret like an argument would.
+func (a *analyzer) stdinSecret(w word, sc *scope) {
+	if w.dyn || w.proc != nil || nonReaders[a.consumer] {
+		return
+	}
+	if m, ok := a.secretFile(w, sc); ok {
+		a.fire("secret.read", nil, m)
+	}
+}
+
+// secretFile checks one file word: a glob by the names it can expand to,
+// anything else as the path it names.
+func (a *analyzer) secretFile(w word, sc *scope) (string, bool) {
+	if w.glob {
+		return a.secretGlob(w, sc)
+	}
+	return a.secretPath(w.s, sc)
+}
+
+// secretGlob: an unquoted glob that can expand to a secret file name.
+func (a *analyzer) secretGlob(w word, sc *scope) (string, bool) {
+	if !w.glob || w.dyn || w.s == "" {
+		return "", false
+	}
+	env := secretEnv{Cwd: sc.cwdIf(), Home: a.req.Home, ProjectRoot: a.req.ProjectRoot, Resolve: nil, Literal: true}
+	if env.Cwd == "" {
+		env.Cwd = a.req.Cwd
+	}
+	m, ok := secrets.CheckGlob(w.s, env)
+	if !ok && a.p.sw("secret_cli_configs") > Allow {
+		m, ok = cliSecrets().CheckGlob(w.s, env)
+	}
+	if !ok {
+		return "", false
+	}
+	return w.s + " can match a secret file: " + m.Reason, true
+}
+
+// uploads: secret files sent by tools whose arguments secretArgs does not
+// read as files: scp sources, sftp batch commands, socat file addresses,
+// HTTPie file fields (`field@file`, `field=@file`, `field:=@file`).
+func (a *analyzer) uploads(c *Cmd, in feed) {
+	check := func(s string, glob bool) bool {
+		m, ok := a.secretFile(word{s: s, glob: glob && hasGlob(s)}, c.sc)
+		if ok {
+			a.fire("exfil.upload-sensitive", c, c.Name+" sends "+m)
+		}
+		return ok
+	}
+	switch c.Name {
+	case "scp":
+		pos := c.Pos()
+		for i, w := range pos {
+			if i == len(pos)-1 || w.dyn {
+				break
+			}
+			if j := strings.IndexByte(w.s, ':'); j > 0 && !strings.Contains(w.s[:j], "/") {
+				continue // remote source
+			}
+			if check(w.s, w.glob) {
+				return
+			}
+		}
+	case "sftp":
+		if !in.known {
+			return
+		}
+		for _, line := range strings.Split(in.text, "\n") {
+			f := strings.Fields(line)
+			if len(f) >= 2 && oneOf(strings.ToLower(f[0]), "put|mput|reput") {
+				for _, arg := range f[1:] {
+					if !strings.HasPrefix(arg, "-") && check(expandHome(arg, a.req.Home), true) {
+						return
+					}
+				}
+			}
+		}
+	case "socat":
+		for _, w := range c.Pos() {
+			typ, rest, ok := strings.Cut(w.s, ":")
+			if !ok || w.dyn || !oneOf(strings.ToUpper(typ), "FILE|OPEN|GOPEN|READLINE|PIPE") {
+				continue
+			}
+			if i := strings.IndexByte(rest, ','); i >= 0 {
+				rest = rest[:i]
+			}
+			if check(rest, false) {
+				return
+			}
+		}
+	case "http", "https", "xh", "xhs":
+		for _, w := range c.Args {
+			if w.dyn || strings.HasPrefix(w.s, "-") || strings.Contains(w.s, "://") {
+				continue
+			}
+			i := strings.IndexByte(w.s, '@')
+			if i <= 0 {
+				continue
+			}
+			if check(expandHome(w.s[i+1:], a.req.Home), false) {
+				return
+			}
+		}
+	}
+}
+
+// Cloud instance metadata services hand out the machine's cloud
+// credentials to any local process. Reading credential paths is denied,
+// any other use of the endpoint asks.
+var metadataHosts = map[string]bool{
+	"169.254.169.254": true, "fd00:ec2::254": true, "metadata.google.internal": true, "metadata": true,
+	"169.254.170.2": true, "100.100.100.200": true, "169.254.169.253": false,
+}
+
+// metadataClients are the programs checked for metadata addresses.
+var metadataClients = map[string]bool{
+	"curl": true, "wget": true, "http": true, "https": true, "xh": true, "xhs": true, "fetch": true,
+	"aria2c": true, "lynx": true, "links": true, "nc": true, "ncat": true, "netcat": true, "telnet": true, "socat": true,
+}
+
+// metadataCredPaths are the endpoints that return credentials or tokens
+// (AWS role credentials, GCP service-account tokens, Azure managed
+// identity tokens, ECS task credentials, Alibaba RAM credentials).
+var metadataCredPaths = []string{"security-credentials", "service-accounts", "/identity/oauth2", "/v2/credentials", "/token"}
+
+// cloudMetadata flags network commands that reach a metadata endpoint,
+// in any spelling of its address (decimal, hex, octal, IPv4-mapped IPv6).
+func (a *analyzer) cloudMetadata(c *Cmd) {
+	if !metadataClients[c.Name] {
+		return
+	}
+	raw := oneOf(c.Name, "nc|ncat|netcat|telnet|socat")
+	positional := map[int]bool{}
+	if raw || oneOf(c.Name, "curl|wget|http|https|xh|xhs") {
+		// Schemeless operands: curl 169.254.169.254/latest, nc HOST PORT.
+		pos := c.Pos()
+		j := 0
+		for i := range c.Args {
+			if j < len(pos) && c.Args[i].s == pos[j].s {
+				positional[i] = true
+				j++
+			}
+		}
+	}
+	for i, w := range c.Args {
+		s := strings.ToLower(w.s)
+		if !strings.ContainsAny(s, "0123456789m:") {
+			continue
+		}
+		host, rest := "", ""
+		switch {
+		case strings.Contains(s, "://"):
+			host = urlHost(s)
+			if k := strings.Index(s, "://"); k >= 0 {
+				rest = s[k+3:]
+			}
+		case raw && positional[i]:
+			host = s
+			if h, ok := socatHost(s); ok {
+				host = h
+			}
+		case positional[i]:
+			host, rest = urlHost("http://"+s), s
+		}
+		if !metadataHost(host) && !embedsMetadata(s) {
+			continue
+		}
+		if raw || metadataCredPath(host, rest) {
+			a.fire("secret.cloud-metadata-credentials", c, c.Name+" reads cloud credentials from the instance metadata service ("+w.display()+")")
+			return
+		}
+		a.fire("secret.cloud-metadata", c, c.Name+" queries the instance metadata service ("+w.display()+")")
+		return
+	}
+}
+
+func metadataCredPath(host, rest string) bool {
+	if host == "169.254.170.2" {
+		return true // ECS: only credentials live there
+	}
+	for _, p := range metadataCredPaths {
+		if strings.Contains(rest, p) && !strings.Contains(rest, "/latest/api/token") {
+			return true
+		}
+	}
+	return false
+}
+
+// embedsMetadata: --resolve/--connect-to values and other words that name
+// the address inside a longer string.
+func embedsMetadata(s string) bool {
+	if strings.Contains(s, "fd00:ec2::254") || strings.Contains(s, "metadata.google.internal") {
+		return true
+	}
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune("/:@,=?#[] \t'\"", r) }) {
+		if f == "169.254.169.254" || f == "169.254.170.2" || f == "100.100.100.200" {
+			return true
+		}
+	}
+	return false
+}
+
+func metadataHost(h string) bool {
+	h = strings.TrimSuffix(strings.Trim(h, "[]"), ".")
+	if h == "" {
+		return false
+	}
+	if metadataHosts[h] {
+		return true
+	}
+	if ip := net.ParseIP(h); ip != nil {
+		if v4 := ip.To4(); v4 != nil {
+			return metadataHosts[v4.String()]
+		}
+		return metadataHosts[ip.String()]
+	}
+	if v, ok := inetAton(h); ok {
+		return metadataHosts[v]
+	}
+	return false
+}
+
+// inetAton parses the numeric IPv4 forms inet_aton accepts (2852039166,
+// 0xa9fea9fe, 0251.0376.0251.0376, 169.254.43518) into dotted form.
+func inetAton(h string) (string, bool) {
+	parts := strings.Split(h, ".")
+	if len(parts) > 4 {
+		return "", false
+	}
+	var nums []uint64
+	for _, p := range parts {
+		if p == "" {
+			return "", false
+		}
+		n, err := strconv.ParseUint(p, 0, 32)
+		if err != nil {
+			return "", false
+		}
+		nums = append(nums, n)
+	}
+	var v uint64
+	switch len(nums) {
+	case 1:
+		v = nums[0]
+	case 2:
+		v = nums[0]<<24 | nums[1]&0xffffff
+	case 3:
+		v = nums[0]<<24 | (nums[1]&0xff)<<16 | nums[2]&0xffff
+	case 4:
+		v = nums[0]<<24 | (nums[1]&0xff)<<16 | (nums[2]&0xff)<<8 | nums[3]&0xff
+	}
+	if v > 0xffffffff {
+		return "", false
+	}
+	return net.IPv4(byte(v>>24), byte(v>>16), byte(v>>8), byte(v)).String(), true
+}
+
+// gitSecretObjects: git subcommands that print or pack file contents read
+// a secret through the repository as surely as `cat` does: `git show
+// HEAD:.env`, `git cat-file -p REV:id_rsa`, `git log -p -- .env`, `git
+// diff -- .env`, `git blame .env`, `git archive HEAD .env`, `git grep x --
+// .env`. Summaries (--stat, --name-only, `git log -- .env`, `cat-file
+// -t/-s/-e`) and blob ids (`git cat-file -p <sha>`, which names no path)
+// are left alone, as is `git archive HEAD` of the whole tree.
+func (a *analyzer) gitSecretObjects(gc *Cmd) {
+	pos := gc.Pos()
+	if len(pos) < 2 || pos[0].dyn {
+		return
+	}
+	summary := gc.Has("--stat", "--name-only", "--name-status", "--numstat", "--shortstat", "--summary", "--no-patch", "-s", "--quiet", "--exit-code", "--dirstat", "--raw")
+	rest := pos[1:]
+	switch strings.ToLower(pos[0].s) {
+	case "show", "diff", "difftool":
+	case "blame", "annotate", "archive", "format-patch":
+		summary = false
+	case "cat-file":
+		if gc.Has("-e", "-t", "-s", "--batch-check") {
+			return
+		}
+		summary = false
+	case "log", "whatchanged", "diff-tree", "reflog":
+		if !gc.Has("-p", "-u", "--patch", "-U", "--unified", "--word-diff", "-L", "--full-diff", "--cc") {
+			summary = true
+		}
+	case "grep":
+		summary = false
+		if !gc.Has("-e", "-f", "--regexp", "--file") {
+			rest = rest[1:]
+		}
+	default:
+		return
+	}
+	for _, w := range rest {
+		if w.dyn {
+			continue
+		}
+		s := w.s
+		if i := strings.IndexByte(s, ':'); i >= 0 && !strings.Contains(s, "://") {
+			// REV:PATH and the index forms :PATH, :N:PATH name a blob
+			// by path (relative to the repository root).
+			p := s[i+1:]
+			if len(p) > 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' && i == 0 {
+				p = p[2:]
+			}
+			if m, ok := a.secretPath(p, gc.sc); ok && p != "" {
+				a.fire("secret.read", gc, "git "+pos[0].s+" "+s+": "+m)
+				return
+			}
+			continue
+		}
+		if summary {
+			continue
+		}
+		// Pathspecs are git's own globs, quoted or not.
+		if m, ok := a.secretFile(word{s: s, glob: hasGlob(s)}, gc.sc); ok {
+			a.fire("secret.read", gc, "git "+pos[0].s+" "+m)
+			return
+		}
+	}
+}
