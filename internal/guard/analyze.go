@@ -97,6 +97,9 @@ type scope struct {
 	// the directory of each match, somewhere under this start point, so
 	// a relative path there is as unknown as find's {}.
 	findDir string
+	// findClean is set for find's -delete and -exec commands when its
+	// filters select only build outputs and caches (findCleanup).
+	findClean bool
 }
 
 func newScope(cwd string) *scope {

@@ -480,6 +480,10 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	if len(roots) == 0 {
 		roots = []word{lit(".")}
 	}
+	if findCleanup(args[i:]) {
+		sc = sc.clone()
+		sc.findClean = true
+	}
 	for _, r := range roots {
 		if m, ok := a.secretPath(r.s, sc); ok && !r.dyn {
 			// Listing a credentials directory discloses what is there
@@ -540,7 +544,9 @@ func (a *analyzer) findDelete(c *Cmd, roots []word, sc *scope) {
 		case pcRoot, pcHome, pcSystem, pcOutside, pcProject, pcUnknown:
 			a.fire("fs.find-delete-outside", c, "find "+r.display()+" -delete")
 		case pcInside, pcTemp:
-			a.fire("fs.find-delete", c, "find "+r.display()+" -delete")
+			if !sc.findClean {
+				a.fire("fs.find-delete", c, "find "+r.display()+" -delete")
+			}
 		}
 		if t.git {
 			a.fire("fs.rm-git-metadata", c, "find -delete inside .git")

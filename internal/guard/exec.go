@@ -62,7 +62,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		// and fails; judge the rest as if it ran, to be safe.
 		return a.exec(args[1:], env, sc, depth, in)
 	}
-	c := &Cmd{Name: normName(head.s), Args: args[1:], a: a, sc: sc}
+	c := &Cmd{Name: normName(head.s), Args: args[1:], a: a, sc: sc, stdin: in != (feed{})}
 	for _, w := range args {
 		c.Stream = c.Stream || w.stream
 	}

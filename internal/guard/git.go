@@ -202,12 +202,16 @@ func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scop
 	case lk == "core.sshcommand" || lk == "core.pager" || lk == "core.editor" || lk == "core.fsmonitor" || lk == "sequence.editor" || lk == "diff.external":
 		a.runQuiet(c, val, sc, depth)
 	}
+	if !cfg.dyn && !strings.HasPrefix(lk, "alias.") && lk != "core.sshcommand" && gitKeyTampers(lk, word{s: val}) {
+		a.fire("tamper.git-config", c, "git -c "+key)
+	}
 }
 
 // envRule judges environment assignments that make git or the shell run
 // code: GIT_SSH_COMMAND and friends carry a command, GIT_CONFIG_* inject
 // configuration (aliases) that the command line does not show.
 func (a *analyzer) envRule(name string, w word, sc *scope, depth int) {
+	a.historyEnv(name, w)
 	switch {
 	case name == "GIT_SSH_COMMAND" || name == "GIT_SSH" || name == "GIT_SSH_VARIANT" || name == "GIT_PROXY_COMMAND" || name == "GIT_EXTERNAL_DIFF" || name == "GIT_SEQUENCE_EDITOR":
 		if !w.dyn {

@@ -41,7 +41,8 @@ func TestRules(t *testing.T) {
 		{"rm -rf -- /tmp/work", Allow, ""},
 		{"rm file.txt", Allow, ""},
 		{"find / -delete", Deny, "fs.find-delete-outside"},
-		{"find . -name '*.pyc' -delete", Ask, "fs.find-delete"},
+		{"find . -type f -delete", Ask, "fs.find-delete"},
+		{"find . -name '*.pyc' -delete", Allow, ""},
 		{"find . -name '*.go'", Allow, ""},
 		// disk
 		{"mkfs.ext4 /dev/sda1", Deny, "disk.mkfs"},
@@ -450,7 +451,9 @@ func TestSwitchSemantics(t *testing.T) {
 		{del, `python3 -c "import shutil; shutil.rmtree('/tmp/cache')"`, Allow, Deny},
 		// find_exec_rm governs a non-forced find -exec rm only; -delete
 		// keeps its own switch and critical start points stay denied.
-		{fx, `find . -name '*.o' -exec rm {} \;`, Ask, Allow},
+		{fx, `find . -type f -exec rm {} \;`, Ask, Allow},
+		// A clean-up filter (*.o) makes it routine either way.
+		{fx, `find . -name '*.o' -exec rm {} \;`, Allow, Allow},
 		{fx, `find build -exec rm -r {} +`, Ask, Allow},
 		{fx, `find . -delete`, Ask, Ask},
 		{fx, `find . -exec rm -rf {} \;`, Deny, Deny},

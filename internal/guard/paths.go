@@ -195,11 +195,13 @@ func (a *analyzer) classAbs(p string, sc *scope) pathClass {
 			return pcProject
 		}
 	}
-	if a.isTemp(p) && !a.inTempHome(p) {
-		return pcTemp
-	}
+	// Inside the project before the temp exemption: a checkout under /tmp
+	// keeps its .git and .atreides protected.
 	if a.inProject(p, sc) {
 		return pcInside
+	}
+	if a.isTemp(p) && !a.inTempHome(p) && !keptInTemp(p) {
+		return pcTemp
 	}
 	for _, d := range systemDirs {
 		if under(p, d) {
@@ -218,6 +220,12 @@ func (a *analyzer) inTempHome(p string) bool {
 		}
 	}
 	return false
+}
+
+// keptInTemp: a repository's .git and atreides's own .atreides directory
+// are not scratch space even under a temp dir.
+func keptInTemp(p string) bool {
+	return strings.Contains(p+"/", "/.git/") || strings.Contains(p+"/", "/.atreides/")
 }
 
 // isTemp: p is in a temp dir of the request or a well-known one.
@@ -292,30 +300,68 @@ func isCriticalFile(p string) bool {
 	return false
 }
 
-// startupFiles run code at login; writing them is persistence.
-var startupFiles = []string{".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".bash_login", ".bash_logout", ".config/fish/config.fish", ".ssh/authorized_keys", ".ssh/rc", ".gitconfig"}
+// startupFiles run code at login or at a scheduled time, relative to a
+// home directory; a trailing "/" names a directory whose every file
+// counts. Writing them is persistence (fs.write-startup).
+var startupFiles = []string{".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
+	".zlogout", ".bash_login", ".bash_logout", ".bash_aliases", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login",
+	".xprofile", ".xinitrc", ".xsession", ".xsessionrc", ".pam_environment", ".config/fish/config.fish",
+	".config/fish/conf.d/", ".config/fish/functions/", ".config/autostart/", ".config/systemd/user/",
+	".local/share/systemd/user/", ".config/environment.d/", "Library/LaunchAgents/", ".ssh/authorized_keys",
+	".ssh/authorized_keys2", ".ssh/rc", ".gitconfig", ".config/git/config", ".config/git/attributes"}
+
+// systemStartup are the machine-wide equivalents (absolute; "/" suffix =
+// directory).
+var systemStartup = []string{"/etc/profile", "/etc/profile.d/", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zshrc",
+	"/etc/zshenv", "/etc/zprofile", "/etc/zlogin", "/etc/zsh/", "/etc/fish/", "/etc/environment", "/etc/rc.local",
+	"/etc/cron.d/", "/etc/cron.hourly/", "/etc/cron.daily/", "/etc/cron.weekly/", "/etc/cron.monthly/",
+	"/etc/anacrontab", "/var/spool/cron/", "/var/spool/cron/crontabs/", "/etc/systemd/system/", "/etc/systemd/user/",
+	"/etc/xdg/autostart/", "/etc/ld.so.preload", "/etc/update-motd.d/", "/Library/LaunchAgents/",
+	"/Library/LaunchDaemons/", "/etc/gitconfig"}
+
+// matchEntry: rel is the entry f itself or, for a directory entry, a path
+// under it.
+func matchEntry(rel, f string) bool {
+	if strings.HasSuffix(f, "/") {
+		return strings.HasPrefix(rel, f) && len(rel) > len(f) || rel == strings.TrimSuffix(f, "/")
+	}
+	return rel == f
+}
 
 func (a *analyzer) isStartupFile(p string) bool {
-	for _, h := range a.homes() {
+	for _, f := range systemStartup {
+		if matchEntry(p, f) {
+			return true
+		}
+	}
+	for _, rel := range a.homeRels(p) {
 		for _, f := range startupFiles {
-			if p == h+"/"+f {
+			if matchEntry(rel, f) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// homeRels returns p relative to the request's home and to any user's home
+// under /home or /Users (a path may be both).
+func (a *analyzer) homeRels(p string) []string {
+	var out []string
+	for _, h := range a.homes() {
+		if strings.HasPrefix(p, h+"/") {
+			out = append(out, p[len(h)+1:])
 		}
 	}
 	for _, hp := range homeParents {
 		if strings.HasPrefix(p, hp+"/") {
 			rest := strings.SplitN(strings.TrimPrefix(p, hp+"/"), "/", 2)
 			if len(rest) == 2 {
-				for _, f := range startupFiles {
-					if rest[1] == f {
-						return true
-					}
-				}
+				out = append(out, rest[1])
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // sensitive: secret files plus system files that are worth stealing.
@@ -333,6 +379,9 @@ func (a *analyzer) sensitive(s string, sc *scope) bool {
 // secretPath asks the secret checker about one path argument.
 func (a *analyzer) secretPath(s string, sc *scope) (string, bool) {
 	if s == "" || strings.ContainsRune(s, 0) {
+		return "", false
+	}
+	if a.req.Command != "" && a.publicKeyRead(s, sc) {
 		return "", false
 	}
 	env := secretEnv{Cwd: sc.cwdIf(), Home: a.req.Home, ProjectRoot: a.req.ProjectRoot, Resolve: a.req.Resolve}
@@ -366,6 +415,9 @@ var metadataOnly = map[string]bool{
 // secretArgs flags commands that read, copy or send a secret file named in
 // their arguments (including `@file` and `--opt=file` forms).
 func (a *analyzer) secretArgs(c *Cmd) {
+	if templateSources(c) {
+		return // the sources are templates; the destination is a write
+	}
 	if metadataOnly[c.Name] || isShell(c.Name) || isInterpreter(c.Name) && c.Name != "source" {
 		if c.Name == "ssh" || c.Name == "scp" || c.Name == "git" {
 			return
@@ -535,14 +587,17 @@ func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
 	case a.isStartupFile(p):
 		a.fire("fs.write-startup", c, "writes to "+p)
 	default:
-		if m, ok := a.secretPath(s, sc); ok {
+		if m, ok := a.secretPath(s, sc); ok && !a.templateCopy(c, p) {
 			a.fire("secret.write", c, m)
+			return
+		}
+		if a.specialWrite(c, p) {
 			return
 		}
 		if strings.HasPrefix(p, "/dev/") {
 			return
 		}
-		for _, d := range []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/boot", "/System", "/Library"} {
+		for _, d := range []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/boot", "/System", "/Library", "/sys"} {
 			if under(p, d) {
 				a.fire("fs.write-system", c, "writes to "+p)
 			}

@@ -75,8 +75,8 @@ var switchDefs = []switchDef{
 	{"dynamic_targets", "allow", "recursive delete whose target is computed at run time (rm -rf $DIR with $DIR unknown)"},
 	{"strict_dynamic", "ask", "commands whose program or code cannot be known statically ($cmd, eval of computed text, unknown script on stdin)"},
 	{"sudo", "allow", "running any command through sudo/doas (the inner command is always judged too)"},
-	{"package_uninstall", "allow", "removing system or global packages (apt remove, brew uninstall, pip uninstall, npm -g uninstall)"},
-	{"process_control", "allow", "kill -9, killall, pkill, systemctl stop/disable, launchctl unload"},
+	{"package_uninstall", "ask", "removing system or global packages (apt remove, brew uninstall, pip uninstall, npm -g uninstall)"},
+	{"process_control", "ask", "kill -9 (SIGKILL/SIGSTOP or a process group), killall, pkill, systemctl/service stop|disable|mask|kill|isolate, launchctl unload"},
 	{"find_delete_in_project", "ask", "find ... -delete inside the project or temp"},
 	{"find_exec_rm", "ask", "find ... -exec rm/unlink of the matches without both -r and -f (root, homes and system dirs are always denied)"},
 	{"strict_unverifiable", "allow", "anything the guard cannot fully verify although it is routinely harmless: heredoc bodies, shell-init idioms, options or subcommands computed by substitution, interpreter code/module/script paths held in variables, secret paths used for metadata or named in inline code"},
@@ -233,7 +233,7 @@ func NewPolicy(o Options) (*Policy, error) {
 		p.custom = append(p.custom, cr)
 	}
 	for _, r := range ruleSet {
-		if p.off[r.ID] || (r.Group != "" && !p.groups[r.Group]) {
+		if p.off[r.ID] || (r.Group != "" && !p.groups[r.Group] && !askWhenOff[r.Group]) {
 			continue
 		}
 		for _, n := range r.Names {
@@ -269,14 +269,28 @@ func compileCustom(c CustomRule) (customRule, error) {
 	return cr, nil
 }
 
+// askWhenOff are the groups whose rules destroy remote state that no local
+// undo brings back (cloud resources, clusters, databases, buckets and
+// backups). While such a group is off its rules still run, at most at ask:
+// the user sees every destructive call, and enabling the group makes its
+// denies stick. Other groups are off until enabled.
+var askWhenOff = map[string]bool{"cloud": true, "kubernetes": true, "databases": true, "storage": true}
+
 // verdictFor applies overrides and switches to a rule's verdict.
 func (p *Policy) verdictFor(r *Rule) (Verdict, bool) {
-	if p.off[r.ID] || (r.Group != "" && !p.groups[r.Group]) {
+	if p.off[r.ID] {
+		return Allow, false
+	}
+	groupOff := r.Group != "" && !p.groups[r.Group]
+	if groupOff && !askWhenOff[r.Group] {
 		return Allow, false
 	}
 	v := r.Verdict
 	if r.Switch != "" {
 		v = p.switches[r.Switch]
+	}
+	if groupOff && v > Ask {
+		v = Ask
 	}
 	if o, ok := p.verdicts[r.ID]; ok {
 		v = o

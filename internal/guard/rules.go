@@ -82,6 +82,8 @@ type Cmd struct {
 	// Stream is set when arguments are appended from stdin at run time
 	// (xargs, parallel), so the argv seen here is incomplete.
 	Stream bool
+	// stdin is set when data is piped or redirected into the command.
+	stdin bool
 
 	flags map[string]string
 	pos   []word

@@ -8,10 +8,10 @@ func init() {
 			&Rule{ID: "containers.prune", Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
 				When: func(c *Cmd) bool {
 					p := c.Pos()
-					if len(p) >= 2 && oneOf(p[1].s, "prune") {
-						return true
+					if len(p) >= 2 && oneOf(p[1].s, "prune") || len(p) >= 1 && oneOf(p[0].s, "prune") {
+						return pruneConfirmed(c)
 					}
-					return len(p) >= 1 && oneOf(p[0].s, "prune")
+					return false
 				}, Reason: "docker prune deletes containers, images, volumes or networks; ask the user"},
 			&Rule{ID: "containers.remove", Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
 				When: func(c *Cmd) bool {

@@ -134,14 +134,14 @@ func init() {
 				Reason: "recursive delete inside the project is not allowed in this mode; ask the user"},
 			&Rule{ID: "fs.rm-stream-target", Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
 				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.stream && rec && force
+					return t.stream && rec && force && !findCleans(c, t)
 				}),
 				Reason: "recursive forced delete of paths produced at run time (xargs, find -exec, parallel); list the paths explicitly"},
 			&Rule{ID: "fs.rm-stream-bulk", Category: "filesystem", Switch: "find_exec_rm", Names: []string{"rm", "unlink"},
 				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
 					// Root, homes and system dirs are denied by the rm rules
 					// whatever this switch says.
-					return t.stream && t.fromFind && !(rec && force) && t.class != pcTemp
+					return t.stream && t.fromFind && !(rec && force) && t.class != pcTemp && !findCleans(c, t)
 				}),
 				Reason: "bulk delete of files selected at run time; review the list first (run it with -print) and ask the user"},
 			&Rule{ID: "fs.rm-dynamic-target", Category: "dynamic", Switch: "dynamic_targets", Names: []string{"rm"},
@@ -201,6 +201,12 @@ func init() {
 			"--log-file", "--log-level", "--bwlimit", "--exclude-from", "--include-from", "--filter-from", "--backup-dir")
 		setValueOpts("rm", "--interactive")
 	})
+}
+
+// findCleans: t is a match of a find clean-up (findCleanup) under a start
+// point inside the project or a temp dir.
+func findCleans(c *Cmd, t target) bool {
+	return c.sc.findClean && t.fromFind && (t.class == pcInside || t.class == pcTemp)
 }
 
 // rmWhen adapts a per-target predicate to a rule condition over rm's
@@ -285,11 +291,11 @@ func init() {
 				Sub:    []string{"erasedisk|erasevolume|partitiondisk|zerodisk|securerase|secureerase|randomdisk|reformat|apfs"},
 				Reason: "diskutil erase/partition destroys data on a disk; ask the user"},
 			&Rule{ID: "system.power", Category: "system", Verdict: Deny, Names: []string{"reboot", "shutdown", "halt", "poweroff"},
-				NoFlag: []string{"--help"}, Reason: "rebooting or shutting down the machine; ask the user"},
+				NoFlag: []string{"--help", "-c"}, Reason: "rebooting or shutting down the machine; ask the user"},
 			&Rule{ID: "system.power", Category: "system", Verdict: Deny, Names: []string{"init", "telinit"},
-				Sub: []string{"0|6"}, Reason: "rebooting or shutting down the machine; ask the user"},
-			&Rule{ID: "system.power", Category: "system", Verdict: Deny, Names: []string{"systemctl"},
-				Sub: []string{"reboot|poweroff|halt|kexec|emergency|rescue"}, Reason: "rebooting or shutting down the machine; ask the user"},
+				Sub: []string{"0|1|6|s"}, Reason: "rebooting, shutting down or dropping the machine to single-user mode; ask the user"},
+			&Rule{ID: "system.power", Category: "system", Verdict: Deny, Names: []string{"systemctl", "loginctl"},
+				Sub: []string{"reboot|poweroff|halt|kexec|emergency|rescue|soft-reboot|suspend|hibernate|hybrid-sleep|suspend-then-hibernate"}, Reason: "rebooting, suspending or shutting down the machine; ask the user"},
 			&Rule{ID: "perm.recursive-system", Category: "permissions", Verdict: Deny, Names: []string{"chmod", "chown", "chgrp", "setfacl"},
 				AnyFlag: []string{"-R", "--recursive"},
 				When: func(c *Cmd) bool {
@@ -307,7 +313,7 @@ func init() {
 			&Rule{ID: "privilege.su", Category: "privilege", Verdict: Ask, Names: []string{"passwd", "chpasswd", "usermod", "useradd", "userdel", "visudo", "adduser", "deluser", "groupmod"},
 				Reason: "changing system accounts or sudoers; ask the user"},
 			&Rule{ID: "process.kill", Category: "system", Switch: "process_control", Names: []string{"kill", "killall", "pkill", "skill", "xkill"},
-				NoFlag: []string{"-l", "-0"}, Reason: "killing processes; ask the user"},
+				NoFlag: []string{"-l", "-0"}, When: killsOthers, Reason: "this kills processes by name or with SIGKILL, which can reach processes this session did not start; stop your own jobs with `kill %1` or `kill <pid>`, or ask the user"},
 			&Rule{ID: "process.service-stop", Category: "system", Switch: "process_control", Names: []string{"systemctl", "service"},
 				When: func(c *Cmd) bool {
 					return anyPos(c, "stop|disable|mask|kill|isolate")
@@ -384,35 +390,18 @@ func init() {
 	initRules = append(initRules, func() {
 		sqlDestroy := lazyRegexp(`(?i)\b(drop\s+(database|schema|table|user|role)|truncate\s+(table\s+)?\w|delete\s+from\s+\w+\s*(;|$|"|')|flushall|flushdb|dropdatabase\(\))`)
 		register(
-			&Rule{ID: "publish.package", Category: "publish", Verdict: Ask, Names: []string{"npm", "pnpm", "yarn", "cargo", "gem", "poetry", "twine", "flit", "hatch", "bun", "dotnet", "mvn", "gradle"},
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					if len(p) == 0 {
-						return false
-					}
-					s := strings.ToLower(p[0].s)
-					switch c.Name {
-					case "twine":
-						return s == "upload"
-					case "gem":
-						return s == "push" || s == "yank"
-					case "dotnet":
-						return s == "nuget" && len(p) > 1 && p[1].s == "push"
-					case "mvn", "gradle":
-						return s == "deploy" || s == "publish"
-					case "cargo":
-						return s == "publish" || s == "yank"
-					case "npm", "pnpm", "yarn", "bun":
-						return s == "publish" || s == "unpublish" || s == "deprecate"
-					}
-					return s == "publish"
-				}, Reason: "publishing a package is visible to everyone and hard to undo; ask the user"},
-			&Rule{ID: "publish.image", Category: "publish", Verdict: Ask, Names: []string{"docker", "podman", "buildah", "skopeo"},
-				Sub: []string{"push"}, Reason: "pushing an image publishes it; ask the user"},
 			&Rule{ID: "infra.kubectl-delete", Category: "infra", Verdict: Ask, Names: []string{"kubectl", "oc", "kubecolor"},
 				Sub: []string{"delete|drain|replace"}, Reason: "deleting Kubernetes resources affects a live cluster; ask the user"},
-			&Rule{ID: "infra.terraform-destroy", Category: "infra", Verdict: Ask, Names: []string{"terraform", "tofu", "terragrunt", "pulumi"},
+			&Rule{ID: "infra.terraform-destroy", Category: "infra", Verdict: Ask, Names: []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "sam", "sst"},
 				When: func(c *Cmd) bool {
+					switch c.Name {
+					case "cdk", "cdktf":
+						return anyPos(c, "destroy")
+					case "serverless", "sls", "sst":
+						return anyPos(c, "remove")
+					case "sam":
+						return anyPos(c, "delete")
+					}
 					return anyPos(c, "destroy") || c.Has("-destroy") || anyPos(c, "apply") && c.Has("-auto-approve", "--auto-approve", "-y", "--yes") || c.Name == "pulumi" && anyPos(c, "destroy|down")
 				}, Reason: "destroying or auto-applying infrastructure; run a plan and ask the user"},
 			&Rule{ID: "infra.helm-uninstall", Category: "infra", Verdict: Ask, Names: []string{"helm"},
@@ -426,10 +415,10 @@ func init() {
 			&Rule{ID: "infra.docker-prune", Category: "containers", Verdict: Ask, Names: []string{"docker", "podman"},
 				When: func(c *Cmd) bool {
 					p := c.Pos()
-					if len(p) >= 2 && (p[0].s == "system" || p[0].s == "volume" || p[0].s == "image" || p[0].s == "container" || p[0].s == "network" || p[0].s == "builder") && (p[1].s == "prune" || p[1].s == "rm") {
-						return true
+					if len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder|buildx") && p[1].s == "prune" {
+						return pruneConfirmed(c)
 					}
-					return len(p) > 0 && p[0].s == "volume" && len(p) > 1 && p[1].s == "rm"
+					return len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder") && p[1].s == "rm"
 				}, Reason: "pruning or removing Docker data (volumes, images) deletes it; ask the user"},
 			&Rule{ID: "infra.kafka-delete", Category: "infra", Verdict: Ask, Names: []string{"kafka-topics", "kafka-topics.sh"},
 				AnyFlag: []string{"--delete"}, Reason: "deleting Kafka topics loses their data; ask the user"},
@@ -441,6 +430,35 @@ func init() {
 		setValueOpts("docker", "-H", "--host", "--context", "-c", "--config", "-l", "--log-level")
 		setValueOpts("terraform", "-chdir", "-var", "-var-file", "-target")
 	})
+}
+
+// killsOthers: process.kill's condition. killall/pkill match by name, so
+// they reach processes the session did not start; kill of a pid with the
+// default TERM (or INT, HUP) is how an agent stops its own server, but
+// SIGKILL/SIGSTOP or a process group (a negative pid) asks. Job specs
+// (%1) are the shell's own children.
+func killsOthers(c *Cmd) bool {
+	if c.Name != "kill" {
+		return true
+	}
+	pids := killPIDs(c)
+	jobsOnly := len(pids) > 0
+	for _, w := range pids {
+		if !strings.HasPrefix(w.s, "%") || w.dyn {
+			jobsOnly = false
+		}
+		if !w.dyn && strings.HasPrefix(w.s, "-") && len(w.s) > 1 {
+			return true
+		}
+	}
+	return oneOf(killSignal(c), "KILL|STOP") && !jobsOnly
+}
+
+// pruneConfirmed: docker/podman prune asks for confirmation on stdin unless
+// -f/--force is given; with nothing on stdin (an agent's shell) it
+// removes nothing. Piped input (`yes |`) confirms.
+func pruneConfirmed(c *Cmd) bool {
+	return c.Has("-f", "--force") || c.stdin
 }
 
 // syncDeletes: rsync --delete*/--del/--remove-source-files and rclone

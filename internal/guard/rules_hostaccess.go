@@ -1,0 +1,189 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// Containers that reach the host: a container with the host's root, /etc or
+// home mounted, or with --privileged / host namespaces / broad
+// capabilities, is root on the host with none of the guard's checks
+// inside it. `docker run -v "$PWD":/src img` (the project) and named
+// volumes are the ordinary case and stay allowed.
+func init() {
+	initRules = append(initRules, func() {
+		ct := []string{"docker", "podman", "nerdctl"}
+		register(
+			&Rule{ID: "containers.host-mount", Category: "containers", Verdict: Deny, Names: ct,
+				When: func(c *Cmd) bool {
+					o, ok := runOptions(c)
+					return ok && o.hostRoot != ""
+				}, Reason: "this mounts the host's root, /etc, a home directory, a credentials directory or another system tree into a container, which can then read and rewrite them as root; mount only the project directory"},
+			&Rule{ID: "containers.privileged", Category: "containers", Verdict: Ask, Names: ct,
+				When: func(c *Cmd) bool {
+					o, ok := runOptions(c)
+					return ok && o.escape != ""
+				}, Reason: "this container gets host privileges (--privileged, host PID namespace, SYS_ADMIN, no seccomp, the Docker socket), which amounts to root on the host; ask the user"},
+			&Rule{ID: "containers.host-mount", Category: "containers", Verdict: Deny, Names: []string{"nsenter"},
+				When: func(c *Cmd) bool {
+					for i, w := range c.Args {
+						s := w.s
+						if s == "-t" || s == "--target" {
+							if i+1 < len(c.Args) && c.Args[i+1].s == "1" {
+								return true
+							}
+						}
+						if s == "-t1" || s == "--target=1" {
+							return true
+						}
+					}
+					return false
+				}, Reason: "nsenter into pid 1 enters the host's namespaces as root; ask the user"},
+		)
+	})
+}
+
+// containerRun are the options of docker/podman run|create that take a
+// separate value (so that it is not mistaken for the image).
+var containerRunValued = map[string]bool{
+	"-a": true, "-c": true, "-e": true, "-h": true, "-l": true, "-m": true, "-p": true, "-u": true, "-v": true, "-w": true,
+	"--add-host": true, "--annotation": true, "--attach": true, "--blkio-weight": true, "--cap-add": true, "--cap-drop": true,
+	"--cgroup-parent": true, "--cgroupns": true, "--cidfile": true, "--cpu-period": true, "--cpu-quota": true, "--cpu-shares": true,
+	"--cpus": true, "--cpuset-cpus": true, "--cpuset-mems": true, "--device": true, "--device-cgroup-rule": true, "--dns": true,
+	"--dns-option": true, "--dns-search": true, "--domainname": true, "--entrypoint": true, "--env": true, "--env-file": true,
+	"--expose": true, "--gpus": true, "--group-add": true, "--health-cmd": true, "--health-interval": true, "--health-retries": true,
+	"--hostname": true, "--ip": true, "--ip6": true, "--ipc": true, "--isolation": true, "--label": true, "--label-file": true,
+	"--link": true, "--log-driver": true, "--log-opt": true, "--mac-address": true, "--memory": true, "--memory-swap": true,
+	"--mount": true, "--name": true, "--network": true, "--net": true, "--network-alias": true, "--pid": true, "--pids-limit": true,
+	"--platform": true, "--publish": true, "--pull": true, "--restart": true, "--runtime": true, "--security-opt": true,
+	"--shm-size": true, "--stop-signal": true, "--stop-timeout": true, "--storage-opt": true, "--sysctl": true, "--tmpfs": true,
+	"--ulimit": true, "--user": true, "--userns": true, "--uts": true, "--volume": true, "--volume-driver": true,
+	"--volumes-from": true, "--workdir": true, "--health-timeout": true, "--oom-score-adj": true, "--secret": true,
+}
+
+type runOpts struct {
+	hostRoot string // a mounted host path that exposes the system or a home
+	escape   string // a privilege option
+}
+
+// runOptions reads `docker|podman|nerdctl [global opts] [container] run|create
+// OPTIONS IMAGE ...` up to the image.
+func runOptions(c *Cmd) (runOpts, bool) {
+	var o runOpts
+	p := c.Pos()
+	if len(p) == 0 || p[0].dyn {
+		return o, false
+	}
+	sub := p[0].s
+	if sub == "container" && len(p) > 1 {
+		sub = p[1].s
+	}
+	if sub != "run" && sub != "create" {
+		return o, false
+	}
+	// Start after the subcommand word.
+	args := c.Args
+	i := 0
+	for i < len(args) && args[i].s != sub {
+		i++
+	}
+	i++
+	privileged, hostNet := false, false
+	for ; i < len(args); i++ {
+		w := args[i]
+		if w.dyn || !strings.HasPrefix(w.s, "-") {
+			break // the image
+		}
+		name, val, hasVal := strings.Cut(w.s, "=")
+		if !hasVal && !strings.HasPrefix(name, "--") && len(name) > 2 {
+			// -v/src:/dst written together, or a cluster like -itv.
+			last := name[len(name)-1:]
+			if containerRunValued["-"+last] && len(name) > 2 && strings.Trim(name[1:len(name)-1], "itdPq") == "" {
+				name = "-" + last
+			} else if containerRunValued[name[:2]] {
+				name, val, hasVal = name[:2], name[2:], true
+			}
+		}
+		if !hasVal && containerRunValued[name] && i+1 < len(args) {
+			i++
+			val = args[i].s
+			if args[i].dyn {
+				val = "\x00"
+			}
+		}
+		switch name {
+		case "--privileged":
+			if !hasVal || val == "true" {
+				privileged = true
+				o.escape = "--privileged"
+			}
+		case "-v", "--volume":
+			src, _, _ := strings.Cut(val, ":")
+			o.mount(c, src)
+		case "--mount":
+			for _, kv := range strings.Split(val, ",") {
+				k, v, _ := strings.Cut(kv, "=")
+				if k == "source" || k == "src" {
+					o.mount(c, v)
+				}
+			}
+		case "--pid", "--ipc", "--userns", "--uts", "--cgroupns":
+			if val == "host" && (name == "--pid" || name == "--userns") {
+				o.escape = name + "=host"
+			}
+		case "--net", "--network":
+			hostNet = val == "host"
+		case "--cap-add":
+			if oneOf(strings.TrimPrefix(strings.ToUpper(val), "CAP_"), "ALL|SYS_ADMIN|SYS_MODULE|SYS_PTRACE|SYS_RAWIO|DAC_READ_SEARCH|SYS_BOOT") {
+				o.escape = "--cap-add=" + val
+			}
+		case "--security-opt":
+			if strings.Contains(val, "unconfined") || val == "label=disable" || val == "label:disable" {
+				o.escape = "--security-opt=" + val
+			}
+		case "--device":
+			src, _, _ := strings.Cut(val, ":")
+			if isBlockDevice(src) || src == "/dev/mem" || src == "/dev/kmem" {
+				o.escape = "--device=" + val
+			}
+		}
+	}
+	if privileged && hostNet {
+		o.escape = "--privileged --net=host"
+	}
+	return o, true
+}
+
+// mount judges one bind-mount source.
+func (o *runOpts) mount(c *Cmd, src string) {
+	if src == "" || strings.ContainsRune(src, 0) {
+		return
+	}
+	if !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.HasPrefix(src, "$") {
+		return // a named volume
+	}
+	p, ok := c.a.canon(src, c.sc)
+	if !ok {
+		return
+	}
+	p = path.Clean(p)
+	if _, secret := c.a.secretPath(src, c.sc); secret {
+		o.hostRoot = src // ~/.ssh, ~/.aws, .env: the container reads them
+		return
+	}
+	switch {
+	case oneOf(path.Base(p), "docker.sock|podman.sock|containerd.sock"):
+		o.escape = "-v " + src
+	case p == "/" || oneOf(p, "/etc|/root|/boot|/proc|/sys|/dev|/var|/usr|/bin|/sbin|/lib|/home|/Users|/private|/System|/Library|/var/lib/docker") ||
+		strings.HasPrefix(p, "/root/") || strings.HasPrefix(p, "/boot/") ||
+		strings.HasPrefix(p, "/etc/") && (isCriticalFile(p) || c.a.isStartupFile(p) || under(p, "/etc/ssh") || under(p, "/etc/systemd") || under(p, "/etc/cron.d")):
+		// Single files such as /etc/localtime or /etc/ssl/certs are the
+		// usual read-only mounts and stay allowed.
+		o.hostRoot = src
+	default:
+		t := c.a.classify(lit(src), c.sc)
+		if t.class == pcHome || t.class == pcRoot {
+			o.hostRoot = src
+		}
+	}
+}

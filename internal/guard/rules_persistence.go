@@ -1,0 +1,76 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// Persistence: code that keeps running after the session ends, at login,
+// at a scheduled time or on a git operation. File writes reach these rules
+// through writeTarget (redirections, tee, cp/mv/install/ln destinations,
+// sed -i, truncate, dd of=) and the file tools; shell-startup files and
+// user units are listed in startupFiles (paths.go) and fire
+// fs.write-startup, repository hooks fire persist.git-hook here.
+func init() {
+	initRules = append(initRules, func() {
+		register(
+			&Rule{ID: "persist.crontab", Category: "persistence", Verdict: Ask, Names: []string{"crontab"},
+				When: func(c *Cmd) bool {
+					// -l lists, -r is system.crontab-remove; everything else
+					// (a file, `-` or no operand = stdin, -e) installs a table.
+					return !c.Has("-l", "-r", "-V", "-h", "--help", "--version")
+				}, Reason: "this installs or edits a crontab (commands that run on a schedule, after the session); ask the user"},
+			&Rule{ID: "persist.git-hook", Category: "persistence", Verdict: Ask,
+				Reason: "this writes a git hook, code that runs on every commit, checkout or push in that repository; ask the user (the project's hook manager, e.g. .husky/ or pre-commit, is the reviewable way)"},
+			&Rule{ID: "persist.git-hook", Category: "persistence", Verdict: Ask, Names: []string{"chmod", "chown"},
+				When: func(c *Cmd) bool {
+					return anyTarget(c, func(t target) bool { return t.abs != "" && inGitHooks(t.abs) })
+				}, Reason: "this makes a git hook executable, code that runs on every commit, checkout or push; ask the user"},
+			&Rule{ID: "persist.service", Category: "persistence", Verdict: Ask, Names: []string{"systemctl"},
+				When: func(c *Cmd) bool {
+					return anyPos(c, "enable|reenable|link|preset|preset-all|set-default|edit|add-wants|add-requires")
+				}, Reason: "this installs or enables a service that starts at boot or login; ask the user"},
+			&Rule{ID: "persist.service", Category: "persistence", Verdict: Ask, Names: []string{"launchctl"},
+				Sub: []string{"load|bootstrap|enable|submit"}, Reason: "this loads a launch agent or daemon that starts at login; ask the user"},
+			&Rule{ID: "persist.service", Category: "persistence", Verdict: Ask, Names: []string{"loginctl"},
+				Sub: []string{"enable-linger"}, Reason: "lingering keeps the user's services running after logout; ask the user"},
+		)
+		setValueOpts("crontab", "-u", "-s")
+		setValueOpts("systemctl", "-t", "--type", "-p", "--property", "-H", "--host", "-M", "--machine", "--root", "-n", "--lines", "-o", "--output", "-s", "--signal", "--state", "--kill-whom")
+		setValueOpts("launchctl", "-S", "-D")
+	})
+}
+
+// inGitHooks: p is a repository's hooks directory or inside it (also the
+// hooks of submodules under .git/modules/...).
+func inGitHooks(p string) bool {
+	i := strings.Index(p+"/", "/.git/")
+	if i < 0 {
+		return false
+	}
+	rest := p[i+len("/.git/"):]
+	return rest == "hooks" || strings.HasPrefix(rest, "hooks/") || strings.Contains(rest, "/hooks/") || strings.HasSuffix(rest, "/hooks")
+}
+
+// specialWrite judges writes to files that persist code, redirect package
+// installs, erase history or reach the kernel. It reports whether a rule
+// fired (the caller then skips its generic checks).
+func (a *analyzer) specialWrite(c *Cmd, p string) bool {
+	switch {
+	case inGitHooks(p):
+		a.fire("persist.git-hook", c, "writes to "+p)
+	case strings.HasSuffix(p, "/.git/config") || strings.Contains(p, "/.git/modules/") && path.Base(p) == "config":
+		a.fire("tamper.git-config", c, "writes to "+p)
+	case p == "/proc/sysrq-trigger":
+		a.fire("system.sysrq", c, "writes to "+p)
+	case strings.HasPrefix(p, "/proc/sys/"):
+		a.fire("system.sysctl", c, "writes to "+p)
+	case a.historyFile(p):
+		a.fire("tamper.history", c, "writes to "+p)
+	case a.registryConfig(p):
+		a.fire("tamper.registry", c, "writes to "+p)
+	default:
+		return false
+	}
+	return true
+}

@@ -1,0 +1,272 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// Credential and supply-chain tampering: configuration that makes later,
+// innocent-looking commands hand credentials to someone else, fetch code
+// from another place, or run a command (git credential helpers, URL
+// rewrites, ssh commands, hooks paths; package registries), and erasing
+// the shell's history.
+func init() {
+	initRules = append(initRules, func() {
+		register(
+			&Rule{ID: "tamper.git-config", Category: "tampering", Verdict: Ask, Names: []string{"git"}, Sub: []string{"config"},
+				When:   gitConfigTampers,
+				Reason: "this git setting changes where credentials go, where code is fetched from, or runs a command on later git operations; ask the user"},
+			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"npm", "pnpm", "yarn", "bun"},
+				When:   npmRegistrySet,
+				Reason: "this changes the package registry or its credentials for every later install; ask the user (a one-off --registry on the install command is fine)"},
+			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3"},
+				When: func(c *Cmd) bool {
+					return posLower(c, 0) == "config" && oneOf(posLower(c, 1), "set|unset|edit") && pipIndexKey(posLower(c, 2))
+				}, Reason: "this changes pip's package index for every later install; ask the user"},
+			&Rule{ID: "tamper.package-index", Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3", "uv"},
+				When:   foreignIndex,
+				Reason: "this installs from a package index other than PyPI (dependency confusion, typo-squatted mirrors); check the URL with the user"},
+			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"cargo"},
+				Sub: []string{"login"}, Reason: "cargo login stores a registry token; ask the user to do it"},
+			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"gem"},
+				Sub: []string{"sources"}, AnyFlag: []string{"-a", "--add"}, Reason: "this adds a gem source for every later install; ask the user"},
+			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"history"},
+				AnyFlag: []string{"-c", "-d"}, Reason: "this erases shell history, which hides what ran; ask the user"},
+			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"unset"},
+				When: func(c *Cmd) bool {
+					for _, w := range c.Args {
+						if oneOf(w.s, "HISTFILE|HISTSIZE|HISTFILESIZE") {
+							return true
+						}
+					}
+					return false
+				}, Reason: "this turns shell history off, which hides what runs; ask the user"},
+			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"set"},
+				When: func(c *Cmd) bool {
+					for i, w := range c.Args {
+						if w.s == "+o" && i+1 < len(c.Args) && c.Args[i+1].s == "history" {
+							return true
+						}
+					}
+					return false
+				}, Reason: "this turns shell history off, which hides what runs; ask the user"},
+			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"rm", "shred", "unlink", "srm"},
+				When: func(c *Cmd) bool {
+					return anyTarget(c, func(t target) bool { return t.abs != "" && c.a.historyFile(t.abs) })
+				}, Reason: "this deletes a shell history file, which hides what ran; ask the user"},
+		)
+		setValueOpts("npm", "--registry", "-w", "--workspace", "--prefix", "--userconfig", "--location")
+		setValueOpts("pip", "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "-r", "--requirement", "-c", "--constraint", "-t", "--target")
+		setValueOpts("pip3", "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "-r", "--requirement", "-c", "--constraint", "-t", "--target")
+	})
+}
+
+// gitConfigTampers reads `git config [scope] [--add|--replace-all] key
+// value` and `git config set [scope] key value` (git 2.46); reads,
+// --unset and listing are not writes.
+func gitConfigTampers(c *Cmd) bool {
+	var ops []word
+	args := c.Args[1:]
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		switch {
+		case args[i].dyn:
+			ops = append(ops, args[i])
+		case s == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case oneOf(s, "-f|--file|--blob|--type|--default|--comment|--value"):
+			i++
+		case oneOf(s, "--get|--get-all|--get-regexp|--get-urlmatch|--unset|--unset-all|-l|--list|--remove-section|--rename-section|--get-color|--get-colorbool|-e|--edit|--show-origin|--show-scope|--name-only|-z|--null"):
+			return false
+		case strings.HasPrefix(s, "-"):
+		default:
+			ops = append(ops, args[i])
+		}
+	}
+	if len(ops) > 0 && !ops[0].dyn {
+		switch ops[0].s {
+		case "set":
+			ops = ops[1:]
+		case "get", "list", "unset", "rename-section", "remove-section", "edit":
+			return false
+		}
+	}
+	if len(ops) < 2 || ops[0].dyn {
+		return false
+	}
+	return gitKeyTampers(strings.ToLower(ops[0].s), ops[1])
+}
+
+// gitKeyTampers judges one configuration key and its value.
+func gitKeyTampers(k string, v word) bool {
+	sect, rest, _ := strings.Cut(k, ".")
+	name := rest[strings.LastIndexByte(rest, '.')+1:]
+	switch {
+	case sect == "credential" && name == "helper":
+		return true
+	case sect == "url" && (name == "insteadof" || name == "pushinsteadof"):
+		return true
+	case k == "core.sshcommand" || k == "core.hookspath" || k == "core.askpass" || k == "core.gitproxy" ||
+		sect == "include" && name == "path" || sect == "includeif" && name == "path" ||
+		k == "http.sslverify" && strings.EqualFold(v.s, "false") || sect == "http" && name == "proxy":
+		return true
+	case k == "core.fsmonitor":
+		return v.dyn || !oneOf(strings.ToLower(v.s), "true|false|0|1|yes|no|on|off")
+	case sect == "filter" && oneOf(name, "clean|smudge|process") || sect == "diff" && oneOf(name, "command|textconv") ||
+		sect == "merge" && name == "driver" || k == "gpg.program" || sect == "gpg" && name == "program":
+		return true
+	case sect == "alias":
+		return v.dyn || strings.HasPrefix(v.s, "!")
+	case k == "core.pager" || k == "core.editor" || k == "sequence.editor" || k == "diff.external" || sect == "pager":
+		return v.dyn || shellCode(v.s)
+	}
+	return false
+}
+
+// shellCode: a command value that is more than a program and its options
+// (a pipeline, a list, a substitution, a shell or interpreter).
+func shellCode(v string) bool {
+	if strings.ContainsAny(v, ";|&`$<>(){}\n") {
+		return true
+	}
+	f := strings.Fields(v)
+	if len(f) == 0 {
+		return false
+	}
+	n := normName(f[0])
+	return isShell(n) || isInterpreter(n) || n == "eval" || n == "env" && len(f) > 1
+}
+
+// npmRegistrySet: `npm config set registry|@scope:registry|//host/:_authToken`
+// (also `npm set`, pnpm, `yarn config set npmRegistryServer`, bun).
+func npmRegistrySet(c *Cmd) bool {
+	p := c.Pos()
+	i := 0
+	if len(p) > 0 && !p[0].dyn && oneOf(p[0].s, "config|c") {
+		i = 1
+	}
+	if i >= len(p) || p[i].dyn || p[i].s != "set" {
+		return false
+	}
+	if i == 0 && c.Name != "npm" && c.Name != "pnpm" {
+		return false // `yarn set version` is not configuration
+	}
+	for _, w := range p[i+1:] {
+		if w.dyn {
+			return true
+		}
+		k := strings.ToLower(strings.SplitN(w.s, "=", 2)[0])
+		if strings.HasSuffix(k, "registry") || strings.HasPrefix(k, "//") || oneOf(k, "npmregistryserver|npmscopes|npmauthtoken|npmauthident|strict-ssl|cafile|https-proxy|proxy|unsafehttpwhitelist") {
+			return true
+		}
+		break
+	}
+	return false
+}
+
+func pipIndexKey(k string) bool {
+	_, name, _ := strings.Cut(k, ".")
+	return oneOf(name, "index-url|extra-index-url|trusted-host|find-links|index")
+}
+
+// defaultIndexHosts are PyPI and the vendor indexes whose own install
+// instructions pass --index-url.
+var defaultIndexHosts = []string{"pypi.org", "files.pythonhosted.org", "pypi.python.org", "download.pytorch.org", "pypi.nvidia.com", "pypi.ngc.nvidia.com"}
+
+// foreignIndex: pip/uv install from an index or find-links URL on another
+// host, or with TLS checks off for a host.
+func foreignIndex(c *Cmd) bool {
+	sub := posLower(c, 0)
+	if c.Name == "uv" {
+		if sub == "pip" {
+			sub = posLower(c, 1)
+		} else if !oneOf(sub, "add|sync|lock|run|tool") {
+			return false
+		}
+	}
+	if !oneOf(sub, "install|download|wheel|add|sync|lock|run|tool") {
+		return false
+	}
+	if c.Has("--trusted-host") || c.Has("--allow-insecure-host") {
+		return true
+	}
+	for _, f := range []string{"-i", "--index-url", "--extra-index-url", "--index", "--default-index", "-f", "--find-links"} {
+		v, ok := c.Flag(f)
+		if !ok {
+			continue
+		}
+		if v == "" || strings.ContainsRune(v, 0) {
+			return true
+		}
+		u := strings.ToLower(v)
+		if _, after, ok := strings.Cut(u, "="); ok && !strings.Contains(u[:strings.Index(u, "=")], "/") {
+			u = after // uv's --index name=url
+		}
+		i := strings.Index(u, "://")
+		if i < 0 {
+			if (f == "-f" || f == "--find-links") && !strings.Contains(u, "://") {
+				continue // a local directory of wheels
+			}
+			return true
+		}
+		host := u[i+3:]
+		host, _, _ = strings.Cut(host, "/")
+		if j := strings.LastIndexByte(host, '@'); j >= 0 {
+			host = host[j+1:]
+		}
+		host, _, _ = strings.Cut(host, ":")
+		known := false
+		for _, h := range defaultIndexHosts {
+			if host == h {
+				known = true
+			}
+		}
+		if !known {
+			return true
+		}
+	}
+	return false
+}
+
+// historyFile: a shell or REPL history file in a home directory.
+func (a *analyzer) historyFile(p string) bool {
+	if !a.underHome(p) {
+		return false
+	}
+	b := path.Base(p)
+	return strings.HasSuffix(b, "_history") || oneOf(b, ".history|.zhistory|fish_history|.lesshst|.histfile")
+}
+
+// registryFiles configure where package managers download from (home
+// relative; the npm and PyPI credential files are secrets already).
+var registryFiles = []string{".cargo/config.toml", ".cargo/config", ".config/pip/pip.conf", ".pip/pip.conf",
+	".pydistutils.cfg", ".condarc", ".gemrc", ".yarnrc", ".yarnrc.yml", ".config/uv/uv.toml", ".bunfig.toml",
+	".m2/settings.xml", ".gradle/init.gradle", ".gradle/init.d/", ".gradle/gradle.properties", ".config/nuget/NuGet.Config",
+	".nuget/NuGet/NuGet.Config", ".config/go/env", ".docker/config.json"}
+
+func (a *analyzer) registryConfig(p string) bool {
+	for _, rel := range a.homeRels(p) {
+		for _, f := range registryFiles {
+			if matchEntry(rel, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// historyEnv judges assignments that switch history off (HISTFILE=/dev/null,
+// HISTSIZE=0); called from envRule.
+func (a *analyzer) historyEnv(name string, w word) {
+	switch name {
+	case "HISTFILE":
+		if !w.dyn && (w.s == "" || w.s == "/dev/null") {
+			a.fire("tamper.history", nil, name+"="+w.s)
+		}
+	case "HISTSIZE", "HISTFILESIZE", "SAVEHIST":
+		if !w.dyn && (w.s == "0" || w.s == "") {
+			a.fire("tamper.history", nil, name+"="+w.s)
+		}
+	}
+}
