@@ -44,11 +44,12 @@ func init() {
 // inGitHooks: p is a repository's hooks directory or inside it (also the
 // hooks of submodules under .git/modules/...).
 func inGitHooks(p string) bool {
-	i := strings.Index(p+"/", "/.git/")
+	q := p + "/"
+	i := strings.Index(q, "/.git/")
 	if i < 0 {
 		return false
 	}
-	rest := p[i+len("/.git/"):]
+	rest := strings.TrimSuffix(q[i+len("/.git/"):], "/")
 	return rest == "hooks" || strings.HasPrefix(rest, "hooks/") || strings.Contains(rest, "/hooks/") || strings.HasSuffix(rest, "/hooks")
 }
 
