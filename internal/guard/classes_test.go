@@ -245,8 +245,8 @@ func TestClasses(t *testing.T) {
 		{"find / -delete", Deny, "fs.find-delete-outside"},
 		{"find ~ -delete", Deny, "fs.find-delete-outside"},
 		{"docker system prune", Allow, ""},
-		{"docker system prune -f", Ask, "infra.docker-prune"},
-		{"yes | docker system prune", Ask, "infra.docker-prune"},
+		{"docker system prune -f", Ask, "containers.prune"},
+		{"yes | docker system prune", Ask, "containers.prune"},
 	}
 	p := DefaultPolicy()
 	for _, tc := range cases {
@@ -287,7 +287,7 @@ func TestClassesFileTools(t *testing.T) {
 // off and keep their deny when it is enabled; other groups stay off.
 func TestGroupAskWhenOff(t *testing.T) {
 	on := map[string]*Policy{}
-	for _, g := range []string{"cloud", "kubernetes", "databases", "storage"} {
+	for _, g := range []string{"cloud", "kubernetes", "databases", "storage", "containers"} {
 		on[g] = policyFor(t, Options{Groups: []string{g}})
 	}
 	cases := []struct {
@@ -297,6 +297,7 @@ func TestGroupAskWhenOff(t *testing.T) {
 		{"kubernetes", "kubectl delete ns prod"},
 		{"databases", `psql -c "DROP TABLE users"`},
 		{"storage", "gsutil rm -r gs://bucket"},
+		{"containers", "docker rm -f web"},
 	}
 	for _, tc := range cases {
 		if got := check(t, DefaultPolicy(), tc.cmd); got.Verdict != Ask {
@@ -306,9 +307,9 @@ func TestGroupAskWhenOff(t *testing.T) {
 			t.Errorf("group %s %q = %s %s, want deny", tc.group, tc.cmd, got.Verdict, got.Rule)
 		}
 	}
-	// A group that is not destructive remote state stays off.
-	if got := check(t, DefaultPolicy(), "docker rm -f web"); got.Verdict != Allow {
-		t.Errorf("containers group off: docker rm -f = %s %s, want allow", got.Verdict, got.Rule)
+	// A group that does not destroy state stays off until enabled.
+	if v, on := DefaultPolicy().verdictFor(DefaultPolicy().byID["messaging.kafka-delete"]); on {
+		t.Errorf("messaging group off: messaging.kafka-delete = %s, want off", v)
 	}
 	// Disabling a rule still turns it off.
 	p := policyFor(t, Options{Disabled: []string{"cloud.aws-destroy"}})

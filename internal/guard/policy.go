@@ -269,12 +269,13 @@ func compileCustom(c CustomRule) (customRule, error) {
 	return cr, nil
 }
 
-// askWhenOff are the groups whose rules destroy remote state that no local
-// undo brings back (cloud resources, clusters, databases, buckets and
-// backups). While such a group is off its rules still run, at most at ask:
-// the user sees every destructive call, and enabling the group makes its
-// denies stick. Other groups are off until enabled.
-var askWhenOff = map[string]bool{"cloud": true, "kubernetes": true, "databases": true, "storage": true}
+// askWhenOff are the groups whose rules destroy state that no local undo
+// brings back (cloud resources, clusters, databases, buckets and backups,
+// containers' volumes and writable layers). While such a group is off its
+// rules still run, at most at ask: the user sees every destructive call,
+// and enabling the group makes its denies stick. Other groups are off
+// until enabled.
+var askWhenOff = map[string]bool{"cloud": true, "kubernetes": true, "databases": true, "storage": true, "containers": true}
 
 // verdictFor applies overrides and switches to a rule's verdict.
 func (p *Policy) verdictFor(r *Rule) (Verdict, bool) {

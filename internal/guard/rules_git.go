@@ -147,6 +147,13 @@ func pushForce(c *Cmd) bool {
 	if c.Has("-f", "--force") {
 		return true
 	}
+	for k := range c.flags {
+		// --force-anything that is not one of the lease forms: git
+		// rejects a misspelling, but a guard must not read it as safe.
+		if strings.HasPrefix(k, "--force") && !oneOf(k, "--force-with-lease|--force-if-includes") {
+			return true
+		}
+	}
 	for _, w := range c.posAfterSub(1) {
 		if strings.HasPrefix(w.s, "+") || strings.Contains(w.s, ":+") {
 			return true
