@@ -82,6 +82,9 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	}
 	a.secretArgs(c)
 	a.networkArgs(c, in)
+	if a.selfProgram(c, head.s, sc) {
+		return hAtreides(a, c, env, sc, depth, in)
+	}
 	if h, ok := handlers[c.Name]; ok {
 		return h(a, c, env, sc, depth, in)
 	}
@@ -262,6 +265,7 @@ func init() {
 		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "direnv": hDirenvExec,
 		"nix-shell": hNixShell, "unshare": hSkip(0, ""), "nsenter": hSkip(0, "tS"),
 		"wine": hSkip(0, ""), "sg": hSg, "!": hSkip(0, ""), "then": hSkip(0, ""), "do": hSkip(0, ""),
+		"atreides": hAtreides, // selfguard.go
 	}
 	for _, s := range shellNames {
 		handlers[s] = hShell

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/install"
 )
 
 // Source builds the guard policy when the first tool call needs it.
@@ -96,9 +99,15 @@ func Requests(ev *event.Event) []guard.Request {
 // NewRequest is a guard request for a shell command (tool "shell") or a
 // path (any other tool), judged in cwd within the project root.
 func NewRequest(tool, arg, cwd, root string) guard.Request {
+	home := Home()
 	r := guard.Request{
-		Tool: tool, Cwd: cwd, Home: Home(), ProjectRoot: root,
+		Tool: tool, Cwd: cwd, Home: home, ProjectRoot: root,
 		TempDirs: TempDirs(), Resolve: filepath.EvalSymlinks,
+		Self: Self(), ConfigDir: ConfigDir(),
+		HostSettings: install.HookFiles(root, home, install.HookEnv{
+			XDGConfigHome: os.Getenv("XDG_CONFIG_HOME"), CodexHome: os.Getenv("CODEX_HOME"),
+			OpenCodeConfig: os.Getenv("OPENCODE_CONFIG"), OpenCodeConfigDir: os.Getenv("OPENCODE_CONFIG_DIR"),
+		}),
 	}
 	if tool == "shell" {
 		r.Command = arg
@@ -106,6 +115,30 @@ func NewRequest(tool, arg, cwd, root string) guard.Request {
 		r.Path = arg
 	}
 	return r
+}
+
+// Self is the running atreides binary with symlinks resolved, "" when
+// unknown: the guard refuses writes to it (and to atreides-mcp beside it).
+func Self() string { return self() }
+
+var self = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	return filepath.Clean(exe)
+})
+
+// ConfigDir is the user's atreides configuration directory, where
+// internal/config looks for config.yaml; "" when unknown.
+func ConfigDir() string {
+	if u := config.DefaultPaths("").User; u != "" {
+		return filepath.Dir(u)
+	}
+	return ""
 }
 
 // Home is the user's home directory, "" when unknown.
