@@ -342,9 +342,9 @@ func TestSelfNotOverridable(t *testing.T) {
 // through symlinks (a dotfiles checkout, a state directory elsewhere).
 func TestSelfSymlinks(t *testing.T) {
 	links := map[string]string{
-		testProject + "/.atreides":            "/srv/state",
-		testHome + "/.claude/settings.json":   testHome + "/dotfiles/claude.json",
-		testHome + "/.config/atreides":        testHome + "/dotfiles/atreides",
+		testProject + "/.atreides":             "/srv/state",
+		testHome + "/.claude/settings.json":    testHome + "/dotfiles/claude.json",
+		testHome + "/.config/atreides":         testHome + "/dotfiles/atreides",
 		testProject + "/.atreides/config.yaml": "/srv/state/config.yaml",
 	}
 	resolve := func(r *Request) {
