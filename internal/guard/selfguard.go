@@ -302,6 +302,17 @@ func (a *analyzer) ownWriteRel(c *Cmd, s string) {
 	}
 }
 
+// fdWord: the word of `>&` names a file descriptor (2, 3-, -), not a file.
+func fdWord(w word) bool {
+	s := strings.TrimSuffix(w.s, "-")
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return !w.dyn
+}
+
 func oneOfPaths(p string, list []string) bool {
 	for _, q := range list {
 		if p == q {
