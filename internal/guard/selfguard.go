@@ -143,21 +143,37 @@ func (a *analyzer) own() *ownPaths {
 	}
 	r := a.req
 	o := &ownPaths{}
+	// resolve memoizes Request.Resolve: the entries share a few
+	// directories, and each call costs system calls in the hook.
+	memo := map[string]string{}
+	resolve := func(p string) string {
+		q, ok := memo[p]
+		if !ok {
+			if v, err := r.Resolve(p); err == nil && v != "" {
+				q = path.Clean(v)
+			}
+			memo[p] = q
+		}
+		return q
+	}
 	forms := func(p string) []string {
 		p = path.Clean(p)
 		out := []string{p}
-		if r.Resolve == nil {
+		if r.Resolve == nil || p == "/" {
 			return out
 		}
-		if q, err := r.Resolve(p); err == nil && q != "" {
-			if q = path.Clean(q); q != p {
-				out = append(out, q)
-			}
-		} else if d, err := r.Resolve(path.Dir(p)); err == nil && d != "" {
-			// Not there yet: a link may still lead to its directory.
-			if q := path.Join(d, path.Base(p)); q != p {
-				out = append(out, q)
-			}
+		// The directory first: where it does not exist, neither does the
+		// file, and its literal form is the only one.
+		d := resolve(path.Dir(p))
+		if d == "" {
+			return out
+		}
+		q := resolve(p)
+		if q == "" {
+			q = path.Join(d, path.Base(p)) // not there yet; a link may lead to its directory
+		}
+		if q != p {
+			out = append(out, q)
 		}
 		return out
 	}
@@ -178,7 +194,7 @@ func (a *analyzer) own() *ownPaths {
 		o.trees = append(o.trees, forms(r.Home+"/.config/atreides")...)
 	}
 	if path.IsAbs(r.Self) {
-		o.bins = append(o.bins, forms(r.Self)...)
+		o.bins = append(o.bins, path.Clean(r.Self)) // resolved already
 		o.bins = append(o.bins, forms(path.Join(path.Dir(r.Self), mcpBinary))...)
 	}
 	// dedicated: a directory that holds host settings and nothing of the
