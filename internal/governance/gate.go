@@ -114,7 +114,7 @@ func (g *gov) targets() (paths, unknown []string) {
 		if cwd == "" {
 			cwd = ev.ProjectDir
 		}
-		e := guard.ShellEffects(policy.NewRequest("shell", ev.Tool.Command, cwd, ev.ProjectDir))
+		e := guard.ShellEffects(policy.EffectsRequest(ev.Tool.Command, cwd, ev.ProjectDir))
 		paths, unknown = e.Writes, e.Unknown
 	default:
 		if strings.HasPrefix(string(ev.Tool.Name), "mcp:") {

@@ -712,7 +712,10 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in fee
 				a.wrote(nil, w, sc, "redirect <> "+w.display())
 			}
 		case syntax.DplIn, syntax.DplOut:
-			a.wordFields(r.Word, sc, depth, true)
+			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
+			if r.Op == syntax.DplOut && !fdWord(w) {
+				a.outTarget(w, sc) // bash's `>& file`: stdout and stderr to a file
+			}
 		default:
 			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
 			a.outTarget(w, sc)

@@ -85,6 +85,9 @@ func (p *Policy) checkPath(r Request) Result {
 		}
 	}
 	if (tool == "write" || tool == "edit") && abs != "" {
+		if a.ownWrite(nil, abs); a.res.Category == "self" {
+			return a.res // no custom allow overrides atreides's own files
+		}
 		if cr, ok := a.customPath(tool, abs); ok && cr.verdict == Allow {
 			return Result{Verdict: Allow, Rule: cr.ID, Reason: "allowed by custom rule"}
 		}

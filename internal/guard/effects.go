@@ -78,6 +78,9 @@ func (a *analyzer) wrote(c *Cmd, w word, sc *scope, what string) {
 		return // >(cmd): the substitution's own commands are walked
 	}
 	if w.dyn {
+		if a.judging() {
+			a.ownWriteWord(c, w, sc)
+		}
 		if w.stream {
 			a.unknownWrite(what+" writes to paths that arrive at run time ("+w.display()+")", true, what)
 		} else {
@@ -91,8 +94,17 @@ func (a *analyzer) wrote(c *Cmd, w word, sc *scope, what string) {
 	}
 	p, ok := a.canon(s, sc)
 	if !ok {
+		if a.judging() {
+			a.ownWriteRel(c, s)
+		}
 		a.unknownWrite(what+" writes to "+s+" in an unknown directory", true, what)
 		return
+	}
+	if a.judging() {
+		// The guard protects itself: every path any command writes,
+		// deletes, moves or chmods is checked against atreides's own
+		// files (selfguard.go).
+		a.ownWrite(c, p)
 	}
 	if sc.findDir != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
 		a.unknownWrite(what+" writes to "+s+" in the directories find visits under "+sc.findDir, true, what)
@@ -278,7 +290,7 @@ func init() {
 		"curl": wCurl, "wget": wWget, "tar": wTar, "bsdtar": wTar, "unzip": wUnzip, "7z": wUnpack("x|e"),
 		"gzip": wCompress, "gunzip": wCompress, "bzip2": wCompress, "bunzip2": wCompress, "xz": wCompress,
 		"unxz": wCompress, "zstd": wCompress, "unzstd": wCompress, "zip": wZip,
-		"patch": wPatch, "git": wGit, "sudoedit": wOperands("ugpCDhrtTRU"),
+		"patch": wPatch, "git": wGit, "sudoedit": wOperands("ugpCDhrtTRU"), "sudo": wSudoEdit,
 		"vim": wVim, "vi": wVim, "nvim": wVim,
 		"gofmt": wFormatter("-w", "-l -d"), "goimports": wFormatter("-w", "-l -d"), "shfmt": wFormatter("-w", "-l -d"),
 		"prettier": wFormatter("--write", "--check -c"), "eslint": wFormatter("--fix", ""),
@@ -308,6 +320,14 @@ func wAfterFirst(short string, long ...string) writer {
 		for _, w := range ops {
 			a.wrote(c, w, c.sc, c.Name)
 		}
+	}
+}
+
+// wSudoEdit: sudo -e FILES edits the files (sudo running a command is
+// unwrapped by its handler and judged as that command).
+func wSudoEdit(a *analyzer, c *Cmd) {
+	if hasOption(c.Args, "e", "--edit") {
+		wOperands("ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")(a, c)
 	}
 }
 
@@ -742,6 +762,9 @@ func wFind(a *analyzer, c *Cmd) {
 			break
 		}
 		roots = append(roots, w.display())
+		if p, ok := a.canon(w.s, c.sc); ok && !w.dyn && a.judging() {
+			a.ownWrite(c, p)
+		}
 	}
 	if len(roots) == 0 {
 		roots = []string{"."}

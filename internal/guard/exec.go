@@ -74,6 +74,9 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	if a.judging() {
 		a.judge(c, in)
 	}
+	if a.selfProgram(c, head.s, sc) {
+		return hAtreides(a, c, env, sc, depth, in)
+	}
 	if h, ok := handlers[c.Name]; ok {
 		return h(a, c, env, sc, depth, in)
 	}
@@ -271,6 +274,7 @@ func init() {
 		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "direnv": hDirenvExec,
 		"nix-shell": hNixShell, "unshare": hSkip(0, ""), "nsenter": hSkip(0, "tS"),
 		"wine": hSkip(0, ""), "sg": hSg, "npx": hNpx, "pnpx": hNpx, "bunx": hNpx, "!": hSkip(0, ""), "then": hSkip(0, ""), "do": hSkip(0, ""),
+		"atreides": hAtreides, // selfguard.go
 	}
 	for _, s := range shellNames {
 		handlers[s] = hShell

@@ -562,6 +562,9 @@ func (a *analyzer) outTarget(w word, sc *scope) {
 }
 
 func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
+	if w.dyn && w.proc == nil {
+		a.ownWriteWord(c, w, sc)
+	}
 	if w.dyn || w.proc != nil {
 		return
 	}
@@ -577,8 +580,10 @@ func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
 		if m, ok := a.secretPath(s, sc); ok {
 			a.fire("secret.write", c, m)
 		}
+		a.ownWriteRel(c, s)
 		return
 	}
+	a.ownWrite(c, p)
 	switch {
 	case isBlockDevice(p):
 		a.fire("disk.write-device", c, "writes to "+p)

@@ -20,6 +20,20 @@ type Request struct {
 	ProjectRoot string
 	TempDirs    []string
 	Resolve     func(path string) (string, error)
+
+	// Self is the installed atreides binary, absolute with symlinks
+	// resolved; atreides-mcp is expected beside it. ConfigDir is the
+	// user's atreides configuration directory ($XDG_CONFIG_HOME/atreides,
+	// else ~/.config/atreides). HostSettings are the files that register
+	// atreides with the agent hosts (install.HookFiles); an entry ending
+	// in "/" is a directory and everything under it. Writes to these, and
+	// to the project's .atreides directory, are atreides switching itself
+	// off (selfguard.go).
+	Self         string
+	ConfigDir    string
+	HostSettings []string
+
+	own *ownPaths // built from the fields above on the first write judged
 }
 
 // Result is the decision with enough context for the agent to adapt.
@@ -302,10 +316,11 @@ func (p *Policy) verdictFor(r *Rule) (Verdict, bool) {
 func (p *Policy) sw(name string) Verdict { return p.switches[name] }
 
 // protected rules cannot be overridden by a custom allow: secrets, the
-// fail-closed analysis outcomes, and wiping / or the home directory.
+// fail-closed analysis outcomes, atreides's own files and commands, and
+// wiping / or the home directory.
 func protected(r *Rule) bool {
 	switch r.Category {
-	case "secret", "parse", "dynamic", "exfiltration":
+	case "secret", "parse", "dynamic", "exfiltration", "self":
 		return true
 	}
 	return r.ID == "fs.rm-root-home"

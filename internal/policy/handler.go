@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/install"
 )
 
 // Source builds the guard policy when the first tool call needs it.
@@ -96,16 +99,49 @@ func Requests(ev *event.Event) []guard.Request {
 // NewRequest is a guard request for a shell command (tool "shell") or a
 // path (any other tool), judged in cwd within the project root.
 func NewRequest(tool, arg, cwd, root string) guard.Request {
-	r := guard.Request{
-		Tool: tool, Cwd: cwd, Home: Home(), ProjectRoot: root,
-		TempDirs: TempDirs(), Resolve: filepath.EvalSymlinks,
+	r := EffectsRequest(arg, cwd, root)
+	r.Tool = tool
+	if tool != "shell" {
+		r.Command, r.Path = "", arg
 	}
-	if tool == "shell" {
-		r.Command = arg
-	} else {
-		r.Path = arg
-	}
+	r.Self, r.ConfigDir = Self(), ConfigDir()
+	r.HostSettings = install.HookFiles(root, r.Home, install.HookEnv{
+		XDGConfigHome: os.Getenv("XDG_CONFIG_HOME"), CodexHome: os.Getenv("CODEX_HOME"),
+		OpenCodeConfig: os.Getenv("OPENCODE_CONFIG"), OpenCodeConfigDir: os.Getenv("OPENCODE_CONFIG_DIR"),
+	})
 	return r
+}
+
+// EffectsRequest is a shell request with what guard.ShellEffects needs
+// (where the command runs), without atreides's own paths, which only the
+// judging walk uses.
+func EffectsRequest(cmd, cwd, root string) guard.Request {
+	return guard.Request{Tool: "shell", Command: cmd, Cwd: cwd, Home: Home(), ProjectRoot: root,
+		TempDirs: TempDirs(), Resolve: filepath.EvalSymlinks}
+}
+
+// Self is the running atreides binary with symlinks resolved, "" when
+// unknown: the guard refuses writes to it (and to atreides-mcp beside it).
+func Self() string { return self() }
+
+var self = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	return filepath.Clean(exe)
+})
+
+// ConfigDir is the user's atreides configuration directory, where
+// internal/config looks for config.yaml; "" when unknown.
+func ConfigDir() string {
+	if u := config.DefaultPaths("").User; u != "" {
+		return filepath.Dir(u)
+	}
+	return ""
 }
 
 // Home is the user's home directory, "" when unknown.

@@ -103,7 +103,7 @@ func classify(ev *event.Event) (activity, string) {
 		if cwd == "" {
 			cwd = ev.ProjectDir
 		}
-		info := guard.ShellEffects(policy.NewRequest("shell", t.Command, cwd, ev.ProjectDir))
+		info := guard.ShellEffects(policy.EffectsRequest(t.Command, cwd, ev.ProjectDir))
 		switch {
 		case info.Verifies != "":
 			// A failing test run is still a verification.

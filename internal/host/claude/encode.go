@@ -8,6 +8,17 @@ import (
 	"github.com/atreides-dev/atreides/internal/host"
 )
 
+// noPrompt are the permission modes in which Claude Code shows no
+// confirmation: bypassPermissions (--dangerously-skip-permissions) approves
+// a hook's "ask" and runs the call (verified with 2.1.330 in -p), dontAsk
+// refuses it without a word. An Ask verdict is a deny there, and the model
+// is told to get the user's go-ahead itself.
+var noPrompt = map[string]bool{"bypassPermissions": true, "dontAsk": true}
+
+// askPrefix introduces a reason whose verdict was Ask in a mode without
+// confirmations.
+const askPrefix = "atreides wants the user to confirm this call, and Claude Code runs without permission prompts, so it was not run. Ask the user; if they agree they can run it themselves or allow it in the atreides policy. Reason: "
+
 // MaxContext is Claude Code's cap on hook output strings; longer text is
 // moved to a file and replaced by a preview, which the model may not open.
 const MaxContext = 10000
@@ -45,6 +56,10 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 		case event.Deny, event.Ask:
 			hs.PermissionDecision = d.Verdict.String()
 			hs.PermissionDecisionReason = d.Reason
+			if d.Verdict == event.Ask && noPrompt[ev.PermissionMode] {
+				hs.PermissionDecision = "deny"
+				hs.PermissionDecisionReason = askPrefix + d.Reason
+			}
 		case event.Allow:
 			hs.PermissionDecision = "allow"
 			hs.PermissionDecisionReason = d.Reason

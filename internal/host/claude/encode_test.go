@@ -72,3 +72,28 @@ func TestUnreadable(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeAskWithoutPrompts: under --dangerously-skip-permissions Claude
+// Code approves a hook's "ask" and runs the call, so an Ask is a deny that
+// tells the model to ask the user; in the prompting modes it stays an ask.
+func TestEncodeAskWithoutPrompts(t *testing.T) {
+	ask := &event.Decision{Verdict: event.Ask, Reason: "unsure"}
+	for mode, want := range map[string]string{
+		"bypassPermissions": "deny", "dontAsk": "deny",
+		"default": "ask", "acceptEdits": "ask", "plan": "ask", "": "ask",
+	} {
+		ans := Encode(&event.Event{HostEvent: "PreToolUse", PermissionMode: mode}, ask)
+		var out struct {
+			HSO struct{ PermissionDecision, PermissionDecisionReason string } `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal(ans.Stdout, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.HSO.PermissionDecision != want || !strings.HasSuffix(out.HSO.PermissionDecisionReason, "unsure") {
+			t.Errorf("%q: %s", mode, ans.Stdout)
+		}
+		if want == "deny" && !strings.Contains(out.HSO.PermissionDecisionReason, "Ask the user") {
+			t.Errorf("%q: the deny does not tell the model to ask the user: %s", mode, ans.Stdout)
+		}
+	}
+}

@@ -1,0 +1,348 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// The guard protects itself: an agent, or a prompt injection it read, must
+// not be able to switch atreides off. Writes to atreides's own files (the
+// project's .atreides directory, the user's configuration directory, the
+// installed binary) are denied; writes to the hosts' settings files that
+// carry the hook registrations ask the user; atreides commands that change
+// the policy are denied. Reads stay allowed. See docs/guard-policy.md,
+// "The guard protects itself".
+
+func init() {
+	initRules = append(initRules, func() {
+		register(
+			&Rule{ID: "self.config-write", Category: "self", Verdict: Deny,
+				Reason: "atreides's own configuration, intents, state, log and trace ledger can only be changed by the user; ask the user to make this change themselves"},
+			&Rule{ID: "self.binary-write", Category: "self", Verdict: Deny,
+				Reason: "this replaces, removes or disables the installed atreides binary; only the user may change it, ask the user to do it themselves"},
+			&Rule{ID: "self.host-settings", Category: "self", Verdict: Ask,
+				Reason: "this changes an agent host's settings that register atreides's hooks (they can switch the guard off); ask the user to make or confirm this change themselves"},
+			&Rule{ID: "self.command", Category: "self", Verdict: Deny,
+				Reason: "this atreides command changes the policy that governs you (install, uninstall, adding or closing intents, configuration); only the user may run it, ask the user to run it themselves. " +
+					"You may run: atreides " + agentVerbList},
+		)
+	})
+}
+
+// agentVerbs are the atreides commands an agent may run through the shell:
+// its own bookkeeping and read-only views. A nil list allows every
+// subcommand; otherwise only those listed (and help). Everything else,
+// including a verb the guard does not know, is denied.
+var agentVerbs = map[string][]string{
+	"todo": nil, "anchor": nil, "status": nil, "check": nil, "doctor": nil,
+	"version": nil, "help": nil, "demo": nil,
+	"intent": {"list", "show", "select", "release", "requests"},
+	"trace":  {"verify", "show"},
+	"config": {"show", "validate"},
+}
+
+const agentVerbList = "todo, anchor, status, check, doctor, demo, version, help, intent list|show|select|release|requests, trace verify|show, config show|validate"
+
+// hAtreides judges an atreides command line (see agentVerbs).
+func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	args := c.Args
+	verb := ""
+	switch {
+	case len(args) == 0:
+		return feed{t: tUnknown}
+	case args[0].dyn:
+		a.fire("self.command", c, "the atreides command "+args[0].display()+" is computed at run time")
+		return feed{t: tUnknown}
+	}
+	verb = args[0].s
+	switch verb {
+	case "-h", "--help", "-help", "--version", "-version":
+		return feed{t: tUnknown}
+	}
+	subs, ok := agentVerbs[verb]
+	if !ok {
+		if atreidesVerbWord(verb) {
+			a.fire("self.command", c, "atreides "+verb)
+		}
+		// Otherwise no atreides command has that name, now or later
+		// (`cp atreides ./bin/`, seen as a command by unknownWrapper):
+		// atreides would print "unknown command" and exit.
+		return feed{t: tUnknown}
+	}
+	if subs == nil || len(args) == 1 {
+		return feed{t: tUnknown}
+	}
+	sub := args[1]
+	if sub.dyn {
+		a.fire("self.command", c, "atreides "+verb+" "+sub.display()+" is computed at run time")
+		return feed{t: tUnknown}
+	}
+	switch sub.s {
+	case "-h", "--help", "-help", "help":
+		return feed{t: tUnknown}
+	}
+	for _, s := range subs {
+		if sub.s == s {
+			return feed{t: tUnknown}
+		}
+	}
+	a.fire("self.command", c, "atreides "+verb+" "+sub.s)
+	return feed{t: tUnknown}
+}
+
+// selfProgram reports whether the command word names the installed
+// atreides under another name: the basename of Request.Self, or a path
+// that resolves to it. (The name "atreides" has its handler.)
+func (a *analyzer) selfProgram(c *Cmd, head string, sc *scope) bool {
+	self := a.req.Self
+	if self == "" || c.Name == "atreides" {
+		return false
+	}
+	if c.Name == normName(path.Base(self)) {
+		// A test binary or a renamed install; never a program the
+		// guard models for what it is (a binary called "git").
+		return !knownProgram(a.p, c.Name)
+	}
+	if !strings.Contains(head, "/") {
+		return false
+	}
+	p, ok := a.canon(head, sc)
+	return ok && p == path.Clean(self)
+}
+
+// atreidesVerbWord: text that could name an atreides command (they are all
+// lower-case words).
+func atreidesVerbWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// ownPaths are atreides's own files and the hosts' hook settings of one
+// request, each in its literal form and, when the request can resolve
+// symlinks, its resolved form.
+type ownPaths struct {
+	roots      []string // project roots and working directory: their (and their ancestors') .atreides
+	trees      []string // directories that are atreides's as a whole
+	bins       []string // the binary and atreides-mcp beside it
+	hostFiles  []string // files registering the hooks
+	hostDirs   []string // directories of such files (plugin directories)
+	containers []string // a host's own directory holding such a file
+}
+
+// mcpBinary is the MCP server installed beside atreides
+// (install.MCPBinary; the guard imports nothing of atreides's).
+const mcpBinary = "atreides-mcp"
+
+func (a *analyzer) own() *ownPaths {
+	if a.req.own != nil {
+		return a.req.own
+	}
+	r := a.req
+	o := &ownPaths{}
+	// resolve memoizes Request.Resolve: the entries share a few
+	// directories, and each call costs system calls in the hook.
+	memo := map[string]string{}
+	resolve := func(p string) string {
+		q, ok := memo[p]
+		if !ok {
+			if v, err := r.Resolve(p); err == nil && v != "" {
+				q = path.Clean(v)
+			}
+			memo[p] = q
+		}
+		return q
+	}
+	forms := func(p string) []string {
+		p = path.Clean(p)
+		out := []string{p}
+		if r.Resolve == nil || p == "/" {
+			return out
+		}
+		// The directory first: where it does not exist, neither does the
+		// file, and its literal form is the only one.
+		d := resolve(path.Dir(p))
+		if d == "" {
+			return out
+		}
+		q := resolve(p)
+		if q == "" {
+			q = path.Join(d, path.Base(p)) // not there yet; a link may lead to its directory
+		}
+		if q != p {
+			out = append(out, q)
+		}
+		return out
+	}
+	var rawRoots []string
+	for _, b := range []string{r.ProjectRoot, r.Cwd} {
+		if path.IsAbs(b) {
+			rawRoots = append(rawRoots, path.Clean(b))
+			o.roots = append(o.roots, forms(b)...)
+		}
+	}
+	for _, b := range rawRoots {
+		o.trees = append(o.trees, forms(b+"/.atreides")...)
+	}
+	if path.IsAbs(r.ConfigDir) {
+		o.trees = append(o.trees, forms(r.ConfigDir)...)
+	}
+	if path.IsAbs(r.Home) {
+		o.trees = append(o.trees, forms(r.Home+"/.config/atreides")...)
+	}
+	if path.IsAbs(r.Self) {
+		o.bins = append(o.bins, path.Clean(r.Self)) // resolved already
+		o.bins = append(o.bins, forms(path.Join(path.Dir(r.Self), mcpBinary))...)
+	}
+	// dedicated: a directory that holds host settings and nothing of the
+	// user's at large (.claude, ~/.codex, .opencode), so deleting or
+	// moving it is deleting the settings; not a project root, a home or
+	// one of their ancestors.
+	dedicated := func(d string) bool {
+		for _, b := range append(rawRoots, path.Clean(r.Home)) {
+			if b != "" && b != "." && under(b, d) {
+				return false
+			}
+		}
+		return d != "/" && d != "."
+	}
+	for _, h := range r.HostSettings {
+		if !path.IsAbs(h) {
+			continue
+		}
+		d := path.Clean(h)
+		if strings.HasSuffix(h, "/") {
+			o.hostDirs = append(o.hostDirs, forms(d)...)
+		} else {
+			o.hostFiles = append(o.hostFiles, forms(d)...)
+		}
+		if c := path.Dir(d); dedicated(c) {
+			o.containers = append(o.containers, forms(c)...)
+		}
+	}
+	r.own = o
+	return o
+}
+
+// ownWrite judges a write, creation, move, deletion or mode change of
+// the absolute, cleaned path p by command c (nil for a redirection or
+// a file tool).
+func (a *analyzer) ownWrite(c *Cmd, p string) {
+	if p == "" || !path.IsAbs(p) {
+		return
+	}
+	if c != nil && (c.Name == "mkdir" || c.Name == "touch") {
+		// Creating a directory or an empty file, or touching a time
+		// stamp, changes no setting.
+		return
+	}
+	detail := "writes " + p
+	if c != nil {
+		detail = c.Name + " changes " + p
+	}
+	o := a.own()
+	switch {
+	case a.ownConfig(o, p):
+		a.fire("self.config-write", c, detail)
+	case oneOfPaths(p, o.bins):
+		a.fire("self.binary-write", c, detail)
+	case oneOfPaths(p, o.hostFiles) || oneOfPaths(p, o.containers) || underAny(p, o.hostDirs):
+		a.fire("self.host-settings", c, detail)
+	}
+}
+
+// ownConfig: p is in atreides's configuration or state: the user's
+// configuration directory, or the .atreides directory of the project, the
+// working directory or one of their ancestors (project.Root finds the
+// nearest one walking up).
+func (a *analyzer) ownConfig(o *ownPaths, p string) bool {
+	if underAny(p, o.trees) {
+		return true
+	}
+	const seg = "/.atreides"
+	for off := 0; ; {
+		i := strings.Index(p[off:], seg)
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + len(seg)
+		if off < len(p) && p[off] != '/' {
+			continue
+		}
+		dir := p[:i]
+		if dir == "" {
+			dir = "/"
+		}
+		for _, r := range o.roots {
+			if under(r, dir) {
+				return true
+			}
+		}
+	}
+}
+
+// ownWriteWord judges a write target that is not fully known: the value
+// the guard computed for it, else the directory its literal part names
+// (`> .atreides/$f` writes somewhere in .atreides).
+func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
+	if w.hasGuess {
+		if p, ok := a.canon(w.guess, sc); ok {
+			a.ownWrite(c, p)
+		}
+		return
+	}
+	prefix, _, _ := strings.Cut(w.s, "\x00")
+	i := strings.LastIndexByte(prefix, '/')
+	if i <= 0 {
+		return
+	}
+	if p, ok := a.canon(prefix[:i], sc); ok {
+		a.ownWrite(c, p)
+	}
+}
+
+// ownWriteRel judges a relative write target when the working directory
+// is unknown: a path through a .atreides directory is atreides's.
+func (a *analyzer) ownWriteRel(c *Cmd, s string) {
+	s = path.Clean(s)
+	if s == ".atreides" || strings.HasPrefix(s, ".atreides/") || strings.Contains("/"+s+"/", "/.atreides/") {
+		detail := "writes " + s + " (in a directory the guard cannot determine)"
+		if c != nil {
+			detail = c.Name + " changes " + s + " (in a directory the guard cannot determine)"
+		}
+		a.fire("self.config-write", c, detail)
+	}
+}
+
+// fdWord: the word of `>&` names a file descriptor (2, 3-, -), not a file.
+func fdWord(w word) bool {
+	s := strings.TrimSuffix(w.s, "-")
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return !w.dyn
+}
+
+func oneOfPaths(p string, list []string) bool {
+	for _, q := range list {
+		if p == q {
+			return true
+		}
+	}
+	return false
+}
+
+func underAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if d != "/" && under(p, d) {
+			return true
+		}
+	}
+	return false
+}
