@@ -3,7 +3,6 @@ package guard
 import (
 	"strings"
 	"testing"
-
 )
 
 // selfBin is the installed binary in the self-protection tests: in the
@@ -158,7 +157,7 @@ var ownWritesViaEffects = []selfCase{
 	{`rm .opencode/plugin/atreides.ts`, Ask, "self.host-settings"},
 	// Neighbours that must stay allowed.
 	{`rm .atreides-notes.md`, Allow, ""},
-	{`rm /srv/other-project/.atreides/log`, Allow, ""}, // another project's state (under a temp dir, rm -rf of it is fs.rm-outside-project)
+	{`rm ~/other-project/.atreides/log`, Allow, ""}, // another project's state
 	{`chmod +x ./atreides-dev.sh`, Allow, ""},
 	{`rm .claude/commands/old.md`, Allow, ""},
 }
