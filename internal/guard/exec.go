@@ -87,6 +87,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	}
 	a.secretArgs(c)
 	a.networkArgs(c, in)
+	a.downloadedProgram(c, head, sc)
 	if h, ok := handlers[c.Name]; ok {
 		return h(a, c, env, sc, depth, in)
 	}
@@ -782,7 +783,7 @@ func (a *analyzer) scriptFile(c *Cmd, f word, sc *scope, depth int) feed {
 		a.fire("dynamic.stream-code", c, "script path arrives on stdin")
 	case f.dyn:
 		a.fire("dynamic.script", c, "script path "+f.display()+" is computed at run time")
-	case sc.downloads[cleanJoin(sc.cwd, f.s)] || sc.downloads[f.s]:
+	case sc.downloaded(f.s):
 		a.fire("rce.download-exec", c, f.s+" was just downloaded")
 	}
 	return feed{t: tUnknown}

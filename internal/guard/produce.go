@@ -261,12 +261,9 @@ func trSet(s string) ([]rune, bool) {
 }
 
 func (a *analyzer) noteDownload(c *Cmd, sc *scope) {
-	for _, f := range []string{"-o", "--output", "-O", "--output-document"} {
-		if v, ok := c.Flag(f); ok && v != "-" && v != "" {
-			sc.downloads[cleanJoin(sc.cwd, v)] = true
-			sc.downloads[v] = true
-			a.writeTarget(c, lit(v), sc)
-		}
+	for _, f := range downloadTargets(c) {
+		sc.downloads[downloadKey(sc, f)] = true
+		a.writeTarget(c, lit(f), sc)
 	}
 }
 
@@ -283,11 +280,15 @@ func init() {
 	initRules = append(initRules, func() {
 		for _, n := range []string{"curl", "wget"} {
 			setValueOpts(n, "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form",
-				"-T", "--upload-file", "-o", "--output", "-O", "--output-document", "-H", "--header", "-X",
+				"-T", "--upload-file", "-o", "--output", "--output-document", "-H", "--header", "-X",
 				"--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
 				"-c", "--cookie-jar", "--post-file", "--body-file", "--post-data", "--body-data", "-x", "--proxy",
 				"-w", "--write-out", "--connect-timeout", "-m", "--max-time", "--retry", "-K", "--config", "-P")
 		}
+		// curl -O is --remote-name (no value); wget -O names the file.
+		setValueOpts("wget", "-O", "--directory-prefix")
+		setValueOpts("curl", "--output-dir")
+		setValueOpts("aria2c", "-o", "--out", "-d", "--dir")
 	})
 }
 
