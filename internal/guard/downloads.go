@@ -46,9 +46,9 @@ func (sc *scope) downloaded(p string) bool {
 
 // downloadTargets lists the files a downloader writes: curl -o/-O
 // (--remote-name, --output-dir), wget -O or the URL's last path element
-// (-P prefix), aria2c -o/-d, fetch/http/xh -o.
-func downloadTargets(c *Cmd) []string {
-	var out []string
+// (-P prefix), aria2c -o/-d, fetch/http/xh -o. named counts the leading
+// entries that the command names explicitly (the rest come from URLs).
+func downloadTargets(c *Cmd) (out []string, named int) {
 	dir := ""
 	switch c.Name {
 	case "curl":
@@ -58,6 +58,7 @@ func downloadTargets(c *Cmd) []string {
 		if v, ok := c.Flag("-o", "--output"); ok && v != "-" && v != "" {
 			out = append(out, v)
 		}
+		named = len(out)
 		if c.Has("-O", "--remote-name", "--remote-name-all") {
 			for _, u := range c.Pos() {
 				if n := urlFileName(u.s); n != "" && !u.dyn {
@@ -70,6 +71,7 @@ func downloadTargets(c *Cmd) []string {
 			if v != "-" && v != "" {
 				out = append(out, v)
 			}
+			named = len(out)
 			break
 		}
 		if v, ok := c.Flag("-P", "--directory-prefix"); ok {
@@ -94,10 +96,12 @@ func downloadTargets(c *Cmd) []string {
 		if v, ok := c.Flag("-o", "--out"); ok && v != "" {
 			out = append(out, v)
 		}
+		named = len(out)
 	default:
 		if v, ok := c.Flag("-o", "--output"); ok && v != "-" && v != "" {
 			out = append(out, v)
 		}
+		named = len(out)
 	}
 	if dir != "" {
 		for i, f := range out {
@@ -106,7 +110,7 @@ func downloadTargets(c *Cmd) []string {
 			}
 		}
 	}
-	return out
+	return out, named
 }
 
 // urlFileName is the last path element of a URL (without query or

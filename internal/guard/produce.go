@@ -261,9 +261,14 @@ func trSet(s string) ([]rune, bool) {
 }
 
 func (a *analyzer) noteDownload(c *Cmd, sc *scope) {
-	for _, f := range downloadTargets(c) {
+	files, named := downloadTargets(c)
+	for i, f := range files {
 		sc.downloads[downloadKey(sc, f)] = true
-		a.writeTarget(c, lit(f), sc)
+		if i < named {
+			// A name derived from the URL is not judged as a write:
+			// wget does not overwrite (it saves x.1 instead).
+			a.writeTarget(c, lit(f), sc)
+		}
 	}
 }
 
