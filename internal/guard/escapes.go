@@ -195,7 +195,7 @@ func printfText(format string, rest []string) string {
 				b.WriteString(format[i:])
 				break
 			}
-			spec, verb := format[i+1:j], format[j]
+			spec, verb := clampSpec(format[i+1:j]), format[j]
 			i = j + 1
 			if verb == '%' {
 				b.WriteByte('%')
@@ -243,4 +243,28 @@ func printfNumber(s string) int64 {
 		return 0
 	}
 	return n
+}
+
+// clampSpec bounds the width and precision of a printf conversion so
+// that a hostile `%999999999s` cannot make the guard allocate.
+func clampSpec(spec string) string {
+	var b strings.Builder
+	for i := 0; i < len(spec); {
+		if spec[i] < '0' || spec[i] > '9' {
+			b.WriteByte(spec[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(spec) && spec[j] >= '0' && spec[j] <= '9' {
+			j++
+		}
+		if n, err := strconv.Atoi(spec[i:j]); err != nil || n > 256 {
+			b.WriteString("256")
+		} else {
+			b.WriteString(spec[i:j])
+		}
+		i = j
+	}
+	return b.String()
 }

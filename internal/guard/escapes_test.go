@@ -88,3 +88,29 @@ func TestDecodeEscapes(t *testing.T) {
 		t.Errorf("printfText reuse = %q", got)
 	}
 }
+
+func TestPrintfWidthBounded(t *testing.T) {
+	if got := printfText(`%999999999s|%.99999999d`, []string{"x", "1"}); len(got) > 1024 {
+		t.Errorf("printf width not bounded: %d bytes", len(got))
+	}
+}
+
+// FuzzTextHelpers: the escape decoder, printf and the call scanners of
+// inline code must not panic on any input (Check would hide a panic).
+func FuzzTextHelpers(f *testing.F) {
+	for _, s := range []string{`\x72\x6d -rf ~`, `%b\0162%c%.2s`, `f("a", [1, (2)], 'b')`, `%x(rm -rf ~) qx{ls}`, `open F, ">$ENV{HOME}/x" or die`, `\u`, `%`, `\`, `(`, `)`, `qx(`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, m := range []escMode{escDollar, escFormat, escArg} {
+			decodeEscapes(s, m)
+		}
+		printfText(s, []string{s, "'x", "12"})
+		for i := range min(len(s), 8) {
+			callArgs(s, i)
+			receiver(s, i)
+		}
+		quotedCommands(s)
+		(&analyzer{req: &Request{Home: "/home/u"}}).argPath(s)
+	})
+}
