@@ -35,6 +35,12 @@ var wrapperForms = map[string][]string{
 	"pnpm": {"pnpm exec %s"}, "direnv": {"direnv exec . %s"}, "nix-shell": {"nix-shell --run '%s'"},
 	"unshare": {"unshare -r %s"}, "nsenter": {"nsenter -t 1 %s"}, "wine": {"wine %s"}, "sg": {"sg wheel '%s'"},
 	"!": {"! %s"}, "npx": {"npx %s", "npx -c '%s'"}, "pnpx": {"pnpx %s"}, "bunx": {"bunx %s"},
+	"runuser": {"runuser -u root -- %s", "runuser -l root -c '%s'"}, "tmux": {"tmux new-session -d '%s'", "tmux new-window '%s'"},
+	"screen": {"screen -dm %s", "screen -dmS job %s"}, "at": {"at now <<< '%s'", "echo '%s' | at now"},
+	"batch": {"batch <<< '%s'"}, "systemd-run": {"systemd-run --user -p CPUQuota=5%% sh -c 'cd " + testProject + " && %s'"},
+	"systemd-inhibit": {"systemd-inhibit --why=x %s"}, "setpriv": {"setpriv --reuid=1000 %s"}, "eatmydata": {"eatmydata %s"},
+	"bwrap": {"bwrap --bind / / %s"}, "cgexec": {"cgexec -g cpu:grp %s"}, "sandbox-exec": {"sandbox-exec -n no-network %s"},
+	"numactl": {"numactl -C 0 %s", "numactl --cpunodebind=0 %s"},
 }
 
 // notWrappers are handlers that do not run a command given as arguments.

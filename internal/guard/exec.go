@@ -39,6 +39,11 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 			return feed{t: tUnknown}
 		}
 	}
+	if (head.glob || head.viaVar && hasGlob(head.s)) && !head.dyn {
+		if out, ok := a.globProgram(args, env, sc, depth, in); ok {
+			return out
+		}
+	}
 	if head.dyn || strings.ContainsRune(head.s, '\uFFFD') {
 		return a.dynamicProgram(args, sc)
 	}
@@ -73,6 +78,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	a.record(c)
 	if a.judging() {
 		a.judge(c, in)
+		a.downloadedProgram(c, head, sc)
 	}
 	if a.selfProgram(c, head.s, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
@@ -260,25 +266,27 @@ func init() {
 		"sudo": hSudo, "doas": hSudo, "run0": hSudo, "pkexec": hSudo,
 		"env": hEnv, "command": hCommand, "builtin": hSkip(0, ""), "exec": hSkip(0, "a"),
 		"nice": hNice, "nohup": hSkip(0, ""), "timeout": hTimeout, "time": hSkip(0, "of"),
-		"stdbuf": hSkip(0, "ioe"), "ionice": hSkip(0, "cnpPu"), "setsid": hSkip(0, ""),
+		"setsid":  hSkip(0, ""),
 		"taskset": hTaskset, "chrt": hChrt, "unbuffer": hSkip(0, ""), "caffeinate": hSkip(0, "tw"),
 		"fakeroot": hSkip(0, ""), "torsocks": hSkip(0, ""), "proxychains": hSkip(0, "f"),
 		"proxychains4": hSkip(0, "f"), "strace": hSkip(0, "oepsSuEXPIab"), "ltrace": hSkip(0, "oepsuAnaDlLxXF"),
 		"xvfb-run": hSkip(0, "nslfe"), "dbus-run-session": hSkip(0, ""), "firejail": hSkip(0, ""),
-		"chroot": hSkip(1, ""), "flock": hFlock, "busybox": hBusybox, "watch": hWatch,
+		"flock": hFlock, "busybox": hBusybox, "watch": hWatch,
 		"xargs": hXargs, "parallel": hParallel, "find": hFind, "eval": hEval,
 		"source": hSource, ".": hSource, "trap": hTrap, "ssh": hSSH, "su": hSu,
 		"script": hScript, "cd": hCd, "pushd": hCd, "alias": hAlias,
 		"awk": hAwk, "gawk": hAwk, "mawk": hAwk, "nawk": hAwk, "busybox-awk": hAwk,
 		"uv": hRunSub("run"), "poetry": hRunSub("run"), "pipenv": hRunSub("run"),
 		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "direnv": hDirenvExec,
-		"nix-shell": hNixShell, "unshare": hSkip(0, ""), "nsenter": hSkip(0, "tS"),
-		"wine": hSkip(0, ""), "sg": hSg, "npx": hNpx, "pnpx": hNpx, "bunx": hNpx, "!": hSkip(0, ""), "then": hSkip(0, ""), "do": hSkip(0, ""),
+		"nix-shell": hNixShell,
+		"wine":      hSkip(0, ""), "sg": hSg, "!": hSkip(0, ""), "then": hSkip(0, ""), "do": hSkip(0, ""),
+		"npx": hNpx, "pnpx": hNpx, "bunx": hNpx,
 		"atreides": hAtreides, // selfguard.go
 	}
 	for _, s := range shellNames {
 		handlers[s] = hShell
 	}
+	addWrapperHandlers()
 }
 
 var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "loksh", "pdksh", "hush"}
@@ -401,14 +409,6 @@ func isShell(n string) bool {
 		}
 	}
 	return false
-}
-
-func hSu(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	if v, ok := optValue(c.Args, 'c', "--command"); ok {
-		return a.runText(c, v, sc.clone(), depth, "su -c")
-	}
-	a.fire("privilege.root-shell", c, "")
-	return feed{t: tUnknown}
 }
 
 func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
@@ -569,19 +569,6 @@ func hTaskset(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in
 	return a.exec(at(c.Args, i+1), env, sc, depth, in)
 }
 
-func hChrt(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	i := skipOptions(c.Args, "T")
-	return a.exec(at(c.Args, i+1), env, sc, depth, in)
-}
-
-func hFlock(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	if v, ok := optValue(c.Args, 'c', "--command"); ok {
-		return a.runText(c, v, sc.clone(), depth, "flock -c")
-	}
-	i := skipOptions(c.Args, "wEc", "--timeout", "--conflict-exit-code")
-	return a.exec(at(c.Args, i+1), env, sc, depth, in)
-}
-
 func hSg(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	p := c.Pos()
 	if len(p) >= 2 {
@@ -636,13 +623,6 @@ func joinWords(ws []word) word {
 		out.guess, out.hasGuess = strings.Join(guesses, " "), true
 	}
 	return out
-}
-
-func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	if v, ok := optValue(c.Args, 'c', "--command"); ok {
-		return a.runText(c, v, sc.clone(), depth, "script -c")
-	}
-	return feed{}
 }
 
 func hDirenvExec(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
@@ -829,7 +809,7 @@ func (a *analyzer) scriptFile(c *Cmd, f word, sc *scope, depth int) feed {
 		a.fire("dynamic.stream-code", c, "script path arrives on stdin")
 	case f.dyn:
 		a.fire("dynamic.script", c, "script path "+f.display()+" is computed at run time")
-	case sc.downloads[cleanJoin(sc.cwd, f.s)] || sc.downloads[f.s]:
+	case sc.downloaded(f.s):
 		a.fire("rce.download-exec", c, f.s+" was just downloaded")
 	}
 	return feed{t: tUnknown}

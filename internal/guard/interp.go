@@ -140,7 +140,7 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 
 var (
 	reShellAPI  = lazyRegexp(`os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\beval\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`")
-	reDeleteAPI = lazyRegexp(`rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm\(|remove_dir_all|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\(|FileUtils\.rm|File\.delete|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.promises\.rm|Remove-Item|Deno\.remove|delete_dir`)
+	reDeleteAPI = lazyRegexp(`rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm_f\b|\brm\(|remove_dir|remove_entry|remove_tree|removedirs|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\b|FileUtils\.rm|File\.delete|File\.unlink|Dir\.(?:delete|unlink|rmdir)|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.rmdir\(|fs\.unlink\(|fs\.promises\.(?:rm|rmdir|unlink)|Remove-Item|Deno\.remove|delete_dir`)
 	reFileAPI   = lazyRegexp(`(?i)open\(|read|file|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`)
 	reNetAPI    = lazyRegexp(`(?i)urlopen|urllib|requests\.|http\.client|httpx|fetch\(|XMLHttpRequest|axios|net/http|Net::HTTP|LWP|HTTP::|curl_|file_get_contents\(['"]https?|socket|HTTPoison|httr::|HTTP\.request|http::geturl|java\.net\.URL|new URL\(|Invoke-WebRequest|Invoke-RestMethod|https?://`)
 )
@@ -209,6 +209,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 			}
 		}
 	}
+	a.interpAPIs(c, fam, src, sc, depth)
 	if reNetAPI().MatchString(src) {
 		for _, l := range lits {
 			if u := urlHost(l); u != "" && suspiciousHost(u) {

@@ -82,7 +82,7 @@ var switchDefs = []switchDef{
 	{"rm_recursive_in_project", "allow", "recursive forced delete of a path inside the project (not the project root itself)"},
 	{"rm_outside_project", "allow", "non-recursive rm of a file outside the project and temp dirs"},
 	{"heredoc_to_non_shell", "allow", "dangerous-looking heredoc/here-string text fed to a command that does not execute it (cat, wc, tee)"},
-	{"interpreter_api_calls", "deny", "interpreter one-liners calling delete APIs (shutil.rmtree, fs.rmSync, FileUtils.rm_rf, os.remove) on critical paths"},
+	{"interpreter_api_calls", "deny", "interpreter one-liners calling delete APIs (shutil.rmtree, fs.rmSync, FileUtils.rm_rf, os.remove) on critical paths, or writing home dotfiles and .git (open(p, 'w'), fs.writeFileSync, File.write)"},
 	{"interpreter_one_liners", "allow", "every inline interpreter program (python -c, node -e, ...)"},
 	{"git_medium", "ask", "recoverable git discards: branch -D, stash drop, tag -d, rebase/merge --abort, git rm -f"},
 	{"git_rebase", "allow", "git rebase (history rewrite of the current branch)"},

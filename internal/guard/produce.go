@@ -113,96 +113,82 @@ func echoOut(c *Cmd) feed {
 	esc := false
 	nl := true
 	for len(args) > 0 && !args[0].dyn && len(args[0].s) > 1 && strings.Trim(args[0].s, "-neE") == "" && args[0].s[0] == '-' {
-		if strings.Contains(args[0].s, "e") {
-			esc = true
-		}
-		if strings.Contains(args[0].s, "n") {
-			nl = false
+		for _, f := range args[0].s[1:] {
+			switch f {
+			case 'e':
+				esc = true
+			case 'E':
+				esc = false
+			case 'n':
+				nl = false
+			}
 		}
 		args = args[1:]
 	}
-	w := joinWords(args)
-	if w.dyn {
-		return feed{t: w.t | tUnknown, from: "echo"}
+	texts, t, ok := argTexts(args)
+	if !ok {
+		return feed{t: t | tUnknown, from: "echo"}
 	}
-	s := w.s
+	s := strings.Join(texts, " ")
 	if esc {
-		s = ansiC(s)
+		var stop bool
+		if s, stop = decodeEscapes(s, escArg); stop {
+			nl = false // \c: no further output, not even the newline
+		}
 	}
 	if nl {
 		s += "\n"
 	}
-	return feed{known: true, text: s, t: w.t, from: "echo"}
+	return feed{known: true, text: s, t: t, from: "echo"}
 }
 
-// printfOut implements the subset of printf(1) used to assemble commands.
+// argTexts returns the text of each word, using the computed output of
+// substitutions (printf, echo, base64 -d) where the guard has it; ok is
+// false when some part is unknown.
+func argTexts(ws []word) ([]string, taint, bool) {
+	out := make([]string, len(ws))
+	var t taint
+	for i, w := range ws {
+		t |= w.t
+		switch {
+		case !w.dyn:
+			out[i] = w.s
+		case w.hasGuess && !w.stream && w.t&(tRemote|tUnknown) == 0:
+			out[i] = w.guess
+		default:
+			return nil, t, false
+		}
+	}
+	return out, t, true
+}
+
+// printfOut implements printf(1) for the text it prints (see printfText);
+// `printf -v NAME` assigns the text to NAME instead.
 func printfOut(c *Cmd) feed {
 	args := c.Args
+	name := ""
+	if len(args) > 1 && !args[0].dyn && args[0].s == "-v" {
+		name, args = args[1].s, args[2:]
+	}
 	if len(args) > 0 && args[0].s == "--" {
 		args = args[1:]
 	}
-	if len(args) > 0 && args[0].s == "-v" {
+	texts, t, ok := argTexts(args)
+	if name != "" && c.sc != nil {
+		if ok && len(texts) > 0 && isAssignName(name) {
+			c.sc.vars[name] = word{s: printfText(texts[0], texts[1:]), t: t}
+		} else {
+			delete(c.sc.vars, name)
+		}
 		return feed{}
 	}
 	if len(args) == 0 {
 		return feed{known: true}
 	}
-	w := joinWords(args)
-	if w.dyn {
-		return feed{t: w.t | tUnknown, from: "printf"}
+	if !ok {
+		return feed{t: t | tUnknown, from: "printf"}
 	}
-	format := args[0].s
-	rest := args[1:]
-	var b strings.Builder
-	for pass := 0; pass < 64; pass++ {
-		consumed := 0
-		for i := 0; i < len(format); i++ {
-			ch := format[i]
-			if ch == '\\' && i+1 < len(format) {
-				j := i + 1
-				for j < len(format) && j < i+4 && (format[j] >= '0' && format[j] <= '7' || (j == i+1 && (format[j] == 'x'))) {
-					j++
-				}
-				if j == i+1 {
-					j = i + 2
-				}
-				b.WriteString(ansiC(format[i:j]))
-				i = j - 1
-				continue
-			}
-			if ch == '%' && i+1 < len(format) {
-				j := i + 1
-				for j < len(format) && strings.IndexByte("-+ #0123456789.", format[j]) >= 0 {
-					j++
-				}
-				if j >= len(format) {
-					break
-				}
-				verb := format[j]
-				i = j
-				if verb == '%' {
-					b.WriteByte('%')
-					continue
-				}
-				arg := ""
-				if consumed < len(rest) {
-					arg = rest[consumed].s
-				}
-				consumed++
-				if verb == 'b' {
-					arg = ansiC(arg)
-				}
-				b.WriteString(arg)
-				continue
-			}
-			b.WriteByte(ch)
-		}
-		if consumed == 0 || consumed >= len(rest) {
-			break
-		}
-		rest = rest[consumed:]
-	}
-	return feed{known: true, text: b.String(), t: w.t, from: "printf"}
+	return feed{known: true, text: printfText(texts[0], texts[1:]), t: t, from: "printf"}
 }
 
 func decodeB64(s string) (string, bool) {
@@ -278,11 +264,13 @@ func trSet(s string) ([]rune, bool) {
 }
 
 func (a *analyzer) noteDownload(c *Cmd, sc *scope) {
-	for _, f := range []string{"-o", "--output", "-O", "--output-document"} {
-		if v, ok := c.Flag(f); ok && v != "-" && v != "" {
-			sc.downloads[cleanJoin(sc.cwd, v)] = true
-			sc.downloads[v] = true
-			a.writeTarget(c, lit(v), sc)
+	files, named := downloadTargets(c)
+	for i, f := range files {
+		sc.downloads[downloadKey(sc, f)] = true
+		if i < named {
+			// A name derived from the URL is not judged as a write:
+			// wget does not overwrite (it saves x.1 instead).
+			a.writeTarget(c, lit(f), sc)
 		}
 	}
 }
@@ -300,11 +288,15 @@ func init() {
 	initRules = append(initRules, func() {
 		for _, n := range []string{"curl", "wget"} {
 			setValueOpts(n, "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form",
-				"-T", "--upload-file", "-o", "--output", "-O", "--output-document", "-H", "--header", "-X",
+				"-T", "--upload-file", "-o", "--output", "--output-document", "-H", "--header", "-X",
 				"--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
 				"-c", "--cookie-jar", "--post-file", "--body-file", "--post-data", "--body-data", "-x", "--proxy",
 				"-w", "--write-out", "--connect-timeout", "-m", "--max-time", "--retry", "-K", "--config", "-P")
 		}
+		// curl -O is --remote-name (no value); wget -O names the file.
+		setValueOpts("wget", "-O", "--directory-prefix")
+		setValueOpts("curl", "--output-dir")
+		setValueOpts("aria2c", "-o", "--out", "-d", "--dir")
 	})
 }
 

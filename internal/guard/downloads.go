@@ -1,0 +1,147 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// Download-then-execute across a sequence: the files a downloader writes
+// are remembered in the scope (through &&, ;, || and newlines, and across
+// cd), and running one of them in the same command (`./f`, `/abs/f`,
+// `sh f`, `source f`, `python f`) is rce.download-exec.
+
+// downloadKey is how a downloaded path is remembered: absolute when the
+// working directory is known, else the relative name as written.
+func downloadKey(sc *scope, p string) string {
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	if sc.cwdOK && sc.cwd != "" {
+		return cleanJoin(sc.cwd, p)
+	}
+	return "?/" + path.Clean(p)
+}
+
+// downloaded reports whether p names a file downloaded earlier in the
+// command. With an unknown working directory a relative name matches any
+// download of that name.
+func (sc *scope) downloaded(p string) bool {
+	if len(sc.downloads) == 0 || p == "" {
+		return false
+	}
+	if sc.downloads[downloadKey(sc, p)] {
+		return true
+	}
+	if path.IsAbs(p) || sc.cwdOK {
+		return false
+	}
+	suffix := "/" + path.Clean(p)
+	for k := range sc.downloads {
+		if strings.HasSuffix(k, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// downloadTargets lists the files a downloader writes: curl -o/-O
+// (--remote-name, --output-dir), wget -O or the URL's last path element
+// (-P prefix), aria2c -o/-d, fetch/http/xh -o. named counts the leading
+// entries that the command names explicitly (the rest come from URLs).
+func downloadTargets(c *Cmd) (out []string, named int) {
+	dir := ""
+	switch c.Name {
+	case "curl":
+		if v, ok := c.Flag("--output-dir"); ok {
+			dir = v
+		}
+		if v, ok := c.Flag("-o", "--output"); ok && v != "-" && v != "" {
+			out = append(out, v)
+		}
+		named = len(out)
+		if c.Has("-O", "--remote-name", "--remote-name-all") {
+			for _, u := range c.Pos() {
+				if n := urlFileName(u.s); n != "" && !u.dyn {
+					out = append(out, n)
+				}
+			}
+		}
+	case "wget":
+		if v, ok := c.Flag("-O", "--output-document"); ok {
+			if v != "-" && v != "" {
+				out = append(out, v)
+			}
+			named = len(out)
+			break
+		}
+		if v, ok := c.Flag("-P", "--directory-prefix"); ok {
+			dir = v
+		}
+		for _, u := range c.Pos() {
+			if u.dyn {
+				continue
+			}
+			n := urlFileName(u.s)
+			if n == "" && strings.Contains(u.s, "://") {
+				n = "index.html"
+			}
+			if n != "" {
+				out = append(out, n)
+			}
+		}
+	case "aria2c":
+		if v, ok := c.Flag("-d", "--dir"); ok {
+			dir = v
+		}
+		if v, ok := c.Flag("-o", "--out"); ok && v != "" {
+			out = append(out, v)
+		}
+		named = len(out)
+	default:
+		if v, ok := c.Flag("-o", "--output"); ok && v != "-" && v != "" {
+			out = append(out, v)
+		}
+		named = len(out)
+	}
+	if dir != "" {
+		for i, f := range out {
+			if !path.IsAbs(f) {
+				out[i] = path.Join(dir, f)
+			}
+		}
+	}
+	return out, named
+}
+
+// urlFileName is the last path element of a URL (without query or
+// fragment), the name curl -O and wget save it under.
+func urlFileName(u string) string {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+		j := strings.IndexByte(u, '/')
+		if j < 0 {
+			return ""
+		}
+		u = u[j:]
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	if u == "" || strings.HasSuffix(u, "/") {
+		return ""
+	}
+	n := path.Base(u)
+	if n == "." || n == "/" {
+		return ""
+	}
+	return n
+}
+
+// downloadedProgram: a program named by a path (`./f`, `/tmp/f`) that was
+// downloaded earlier in the same command.
+func (a *analyzer) downloadedProgram(c *Cmd, head word, sc *scope) {
+	if head.dyn || !strings.Contains(head.s, "/") || !sc.downloaded(head.s) {
+		return
+	}
+	a.fire("rce.download-exec", c, head.s+" was just downloaded")
+}

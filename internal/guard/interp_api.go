@@ -1,0 +1,472 @@
+package guard
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Interpreters' file-system and process APIs beyond the string literals
+// inlineCode already judges: code fetched from the network and evaluated
+// (also when eval is passed by name), deletes of the home directory
+// through a home expression (os.homedir(), Dir.home, Path.home()),
+// writes to protected paths (home dotfiles, system files, .git, secrets),
+// and process calls given an argument vector (system("rm", "-rf", p)) or
+// a quoted command (%x(...), qx{...}).
+
+func init() {
+	initRules = append(initRules, func() {
+		register(&Rule{ID: "interp.write-protected", Category: "filesystem", Switch: "interpreter_api_calls",
+			Reason: "an inline program writes a protected path (a dotfile or dot-directory of a home directory, .git, a system or secret file); make the change with a reviewed command or ask the user"})
+	})
+}
+
+// langOf groups interpreter families by language.
+func langOf(fam string) string {
+	switch fam {
+	case "python", "pypy":
+		return "py"
+	case "node", "nodejs", "bun", "deno", "ts-node", "tsx":
+		return "js"
+	case "ruby", "jruby", "irb":
+		return "rb"
+	case "perl":
+		return "pl"
+	case "php":
+		return "php"
+	case "pwsh", "powershell":
+		return "ps"
+	}
+	return ""
+}
+
+// remoteEval: per language, what fetches from the network and what
+// evaluates text as code or a command. Code that does both runs what it
+// downloaded.
+var remoteEval = map[string][2]func() *regexp.Regexp{
+	"py": {
+		lazyRegexp(`urlopen|urllib|requests\.(?:get|post|request|Session)|httpx|http\.client|urlretrieve|aiohttp|pycurl|socket\.`),
+		lazyRegexp(`\b(?:exec|eval|execfile)\b|os\.system|os\.popen|subprocess`),
+	},
+	"js": {
+		lazyRegexp(`\bfetch\s*\(|\bhttps?\.(?:get|request)\s*\(|require\(\s*['"](?:node:)?https?['"]\)|axios|XMLHttpRequest|\bgot\s*\(|node-fetch|undici|Bun\.fetch`),
+		lazyRegexp(`\beval\b|\bFunction\s*\(|new\s+Function\b|runInNewContext|runInThisContext|runInContext|vm\.Script|child_process|execSync|spawnSync`),
+	},
+	"rb": {
+		lazyRegexp(`Net::HTTP|open-uri|URI\.open|URI\.parse|URI\(|\bopen\s*\(\s*['"]https?:|HTTParty|Faraday|RestClient|Excon|HTTPClient`),
+		lazyRegexp(`\beval\b|_eval\b|instance_exec|\bsystem\b|\bexec\b|%x|` + "`" + `|IO\.popen|Open3`),
+	},
+	"pl": {
+		lazyRegexp(`LWP|HTTP::Tiny|\bget\s*\(|\bget\s+['"$]|getstore|getprint|IO::Socket|Net::HTTP|Mojo::UserAgent|WWW::Mechanize|Furl`),
+		lazyRegexp(`\beval\b\s*[^\s{]|\bsystem\b|\bexec\b|\bqx\b|` + "`"),
+	},
+	"php": {
+		lazyRegexp(`file_get_contents\s*\(\s*(?:['"](?:https?|ftp)://|\$)|curl_exec|fsockopen|stream_socket_client|fopen\s*\(\s*['"](?:https?|ftp)://|\bfile\s*\(\s*['"](?:https?|ftp)://`),
+		lazyRegexp(`\beval\s*\(|\bassert\s*\(|create_function|\bsystem\s*\(|\bexec\s*\(|shell_exec|passthru|popen|proc_open|` + "`"),
+	},
+	"ps": {
+		lazyRegexp(`(?i)Invoke-WebRequest|\biwr\b|Invoke-RestMethod|\birm\b|DownloadString|DownloadData|Net\.WebClient|HttpClient`),
+		lazyRegexp(`(?i)Invoke-Expression|\biex\b|ScriptBlock\]::Create|Invoke-Command|Start-Process`),
+	},
+	"": {
+		reNetAPI,
+		lazyRegexp(`\beval\b|\bexec\b|\bload(?:string)?\s*\(|include_string|\bsystem\s*\(`),
+	},
+}
+
+// reRemoteImport: code included straight from a URL (php include, R
+// source(), JavaScript import(), Ruby/Perl require of a URL).
+var reRemoteImport = lazyRegexp(`(?:\binclude|\brequire|\bsource|\bimport)(?:_once)?\s*\(?\s*['"` + "`" + `](?:https?|ftp|data):`)
+
+// reHomeExpr matches expressions for the home directory in interpreter
+// code.
+var reHomeExpr = lazyRegexp(`process\.env\.HOME\b|process\.env\[\s*['"]HOME['"]\s*\]|(?:require\(\s*['"](?:node:)?os['"]\s*\)\.|\b\w+\.)?homedir\(\)|\bDir\.home\b|ENV\[\s*['"]HOME['"]\s*\]|ENV\.fetch\(\s*['"]HOME['"]\s*\)|Path\.home\(\)|os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|\$ENV\{\s*['"]?HOME['"]?\s*\}|\bgetenv\(\s*['"]HOME['"]\s*\)|\$_SERVER\[\s*['"]HOME['"]\s*\]|File\.expand_path\(\s*['"]~/?['"]\s*\)|Deno\.env\.get\(\s*['"]HOME['"]\s*\)`)
+
+// reEmptyInterp is what an interpolation of a home expression leaves
+// once the expression is removed: #{}, ${}, {}.
+var reEmptyInterp = lazyRegexp(`[#$]?\{\s*\}`)
+
+// apiCall describes a call whose argument names a path: arg is the index
+// of the path argument, mode the index of an open-mode argument (-1: the
+// call always writes).
+type apiCall struct {
+	re        func() *regexp.Regexp
+	arg, mode int
+	del       bool // a delete rather than a write
+}
+
+// apiCalls per language. Each pattern ends at the call's "(" or at the
+// blank before paren-less arguments (Ruby, Perl).
+var apiCalls = map[string][]apiCall{
+	"py": {
+		{re: lazyRegexp(`\bopen\s*\(`), arg: 0, mode: 1},
+		{re: lazyRegexp(`\bos\.open\s*\(`), arg: 0, mode: 1},
+		{re: lazyRegexp(`\bshutil\.(?:copy|copy2|copyfile|copytree|move)\s*\(|\bos\.(?:rename|replace|symlink|link)\s*\(`), arg: 1, mode: -1},
+		{re: lazyRegexp(`\bshutil\.rmtree\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs)\s*\(`), arg: 0, mode: -1, del: true},
+	},
+	"js": {
+		{re: lazyRegexp(`\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|outputFile|outputFileSync|writeTextFile|writeTextFileSync|Bun\.write)\s*\(`), arg: 0, mode: -1},
+		{re: lazyRegexp(`\b(?:open|openSync)\s*\(`), arg: 0, mode: 1},
+		{re: lazyRegexp(`\b(?:copyFile|copyFileSync|rename|renameSync|symlink|symlinkSync|cp|cpSync|link|linkSync)\s*\(`), arg: 1, mode: -1},
+		{re: lazyRegexp(`\b(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|remove|removeSync)\s*\(`), arg: 0, mode: -1, del: true},
+	},
+	"rb": {
+		{re: lazyRegexp(`\b(?:File|IO)\.(?:write|binwrite)[\s(]`), arg: 0, mode: -1},
+		{re: lazyRegexp(`\b(?:File\.open|File\.new|IO\.open)[\s(]`), arg: 0, mode: 1},
+		{re: lazyRegexp(`\bFileUtils\.(?:cp|cp_r|mv|copy|move|ln|ln_s|ln_sf|install|copy_file)[\s(]|\bFile\.(?:rename|symlink|link)[\s(]`), arg: 1, mode: -1},
+		{re: lazyRegexp(`\bFileUtils\.touch[\s(]`), arg: 0, mode: -1},
+		{re: lazyRegexp(`\bFileUtils\.(?:rm|rm_r|rm_rf|rm_f|rmtree|remove|remove_dir|remove_entry|remove_entry_secure|rmdir)[\s(]|\b(?:File|Dir)\.(?:delete|unlink|rmdir)[\s(]`), arg: 0, mode: -1, del: true},
+	},
+	"pl": {
+		{re: lazyRegexp(`\bopen\s*[\s(]`), arg: 1, mode: -2},
+		{re: lazyRegexp(`\b(?:copy|move|rename|symlink|link)\s*[\s(]`), arg: 1, mode: -1},
+		{re: lazyRegexp(`\b(?:rmtree|remove_tree|unlink|rmdir)\s*[\s(]`), arg: 0, mode: -1, del: true},
+	},
+	"php": {
+		{re: lazyRegexp(`\bfile_put_contents\s*\(|\btouch\s*\(`), arg: 0, mode: -1},
+		{re: lazyRegexp(`\bfopen\s*\(`), arg: 0, mode: 1},
+		{re: lazyRegexp(`\b(?:copy|rename|symlink|link)\s*\(`), arg: 1, mode: -1},
+		{re: lazyRegexp(`\b(?:unlink|rmdir)\s*\(`), arg: 0, mode: -1, del: true},
+	},
+}
+
+// reWriteMethod: a path object's write methods (pathlib, Ruby Pathname).
+var reWriteMethod = lazyRegexp(`\.(?:write_text|write_bytes|touch|symlink_to|hardlink_to)\s*\(|\.open\s*\(\s*['"][wax]|\.(?:unlink|rmdir)\s*\(`)
+
+// reProcCall: process APIs that take a command as an argument vector or
+// a string.
+var reProcCall = lazyRegexp(`\b(?:system|exec|spawn|execFile|execFileSync|execSync|spawnSync|popen|capture2e?|capture3|popen3|pcntl_exec|proc_open|shell_exec|passthru|call|check_call|check_output|run|Popen|getoutput|getstatusoutput|execv|execvp|execl|execlp|spawnv|spawnvp)\s*[\s(]`)
+
+// reQuotedCommand: Ruby %x(...) and Perl qx(...) in their bracket forms.
+var reQuotedCommand = lazyRegexp(`(?:%x|\bqx)\s*([({\[<|/!'"])`)
+
+// interpAPIs runs the API checks on inline program text.
+func (a *analyzer) interpAPIs(c *Cmd, fam, src string, sc *scope, depth int) {
+	lang := langOf(fam)
+	if pair, ok := remoteEval[lang]; ok && pair[0]().MatchString(src) && pair[1]().MatchString(src) {
+		a.fire("rce.remote-code", c, c.Name+" evaluates code it downloads")
+	}
+	if reRemoteImport().MatchString(src) {
+		a.fire("rce.remote-code", c, c.Name+" loads code from a URL")
+	}
+	for _, call := range apiCalls[lang] {
+		for _, m := range call.re().FindAllStringIndex(src, 16) {
+			args := callArgs(src, m[1]-1)
+			a.apiPath(c, lang, call, args, sc)
+		}
+	}
+	if lang != "" {
+		for _, m := range reWriteMethod().FindAllStringIndex(src, 16) {
+			recv := receiver(src, m[0])
+			p, home, ok := a.argPath(recv)
+			if !ok {
+				continue
+			}
+			if strings.Contains(src[m[0]:m[1]], "unlink") || strings.Contains(src[m[0]:m[1]], "rmdir") {
+				a.apiDelete(c, p, home, sc)
+				continue
+			}
+			a.apiWrite(c, p, sc)
+		}
+		for _, m := range reProcCall().FindAllStringIndex(src, 16) {
+			lits := stringLiterals(strings.Join(callArgs(src, m[1]-1), ","))
+			if len(lits) < 2 || strings.ContainsAny(lits[0], " \t\n") || lits[0] == "" {
+				continue
+			}
+			q := make([]string, len(lits))
+			for i, l := range lits {
+				q[i] = shellQuote(l)
+			}
+			a.runQuiet(c, strings.Join(q, " "), sc, depth)
+		}
+		for _, body := range quotedCommands(src) {
+			a.runQuiet(c, body, sc, depth)
+		}
+	}
+}
+
+// apiPath judges one path-taking call.
+func (a *analyzer) apiPath(c *Cmd, lang string, call apiCall, args []string, sc *scope) {
+	idx := call.arg
+	if call.mode == -2 {
+		// Perl open: open(FH, MODE, PATH) or open(FH, ">PATH").
+		if len(args) >= 3 {
+			mode := firstLiteral(args[1])
+			if !strings.ContainsAny(mode, ">+") {
+				return
+			}
+			idx = 2
+		} else if len(args) == 2 {
+			spec := strings.TrimSpace(firstLiteral(args[1]))
+			if !strings.HasPrefix(spec, ">") && !strings.HasPrefix(spec, "+<") {
+				return
+			}
+			p := strings.TrimSpace(strings.TrimLeft(spec, "+<>"))
+			if a.req.Home != "" {
+				p = reHomeExpr().ReplaceAllLiteralString(p, a.req.Home) // ">>$ENV{HOME}/.bashrc"
+			}
+			if p != "" {
+				a.apiWrite(c, p, sc)
+			}
+			return
+		} else {
+			return
+		}
+	}
+	if idx >= len(args) {
+		return
+	}
+	if call.mode >= 0 {
+		if call.mode >= len(args) {
+			return // default mode: read
+		}
+		mode := args[call.mode]
+		if lang == "py" {
+			for _, a := range args[1:] {
+				if k, v, ok := strings.Cut(a, "="); ok && strings.TrimSpace(k) == "mode" {
+					mode = v
+				}
+			}
+		}
+		if !writeMode(mode) {
+			return
+		}
+	}
+	p, home, ok := a.argPath(args[idx])
+	if !ok {
+		return
+	}
+	if call.del {
+		a.apiDelete(c, p, home, sc)
+		return
+	}
+	a.apiWrite(c, p, sc)
+}
+
+// writeMode: an open mode or flags argument that writes.
+func writeMode(arg string) bool {
+	if strings.Contains(arg, "O_WRONLY") || strings.Contains(arg, "O_RDWR") || strings.Contains(arg, "O_CREAT") || strings.Contains(arg, "O_APPEND") || strings.Contains(arg, "O_TRUNC") {
+		return true
+	}
+	m := firstLiteral(arg)
+	return m != "" && strings.ContainsAny(m, "waxc+")
+}
+
+// apiDelete: a delete whose target involved a home expression (literal
+// targets are judged by inlineCode's delete check).
+func (a *analyzer) apiDelete(c *Cmd, p string, home bool, sc *scope) {
+	if !home {
+		return
+	}
+	if t := a.classify(lit(p), sc); t.critical() {
+		a.fire("interp.delete-api", c, c.Name+" deletes "+p)
+	} else {
+		a.fire("interp.delete-any", c, c.Name+" deletes "+p)
+	}
+}
+
+// apiWrite judges a write by inline code like a shell write to the same
+// path, and also protects home dotfiles and .git.
+func (a *analyzer) apiWrite(c *Cmd, p string, sc *scope) {
+	if p == "" || strings.ContainsRune(p, 0) {
+		return
+	}
+	p = expandHome(p, a.req.Home)
+	a.writeTarget(c, lit(p), sc)
+	abs, ok := a.canon(p, sc)
+	if !ok {
+		if strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") {
+			a.fire("interp.write-protected", c, c.Name+" writes "+p)
+		}
+		return
+	}
+	t := a.classify(lit(abs), sc)
+	if t.git && t.class != pcTemp || a.homeDotPath(abs) {
+		a.fire("interp.write-protected", c, c.Name+" writes "+abs)
+	}
+}
+
+// homeDotPath: a path inside a dotfile or dot-directory of a home
+// directory (~/.bashrc, ~/.config/git/config).
+func (a *analyzer) homeDotPath(p string) bool {
+	for _, h := range a.homes() {
+		if rest, ok := strings.CutPrefix(p, h+"/"); ok && strings.HasPrefix(rest, ".") {
+			return true
+		}
+	}
+	for _, hp := range homeParents {
+		if rest, ok := strings.CutPrefix(p, hp+"/"); ok {
+			if parts := strings.SplitN(rest, "/", 3); len(parts) >= 2 && strings.HasPrefix(parts[1], ".") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// argPath resolves an argument expression to a path: a string literal,
+// a home expression, or a join of them (os.path.join, path.join,
+// File.join, Path.home() / "x", "#{Dir.home}/x", HOME + "/x"). home
+// reports a home expression in it.
+func (a *analyzer) argPath(arg string) (p string, home, ok bool) {
+	arg = strings.TrimSpace(arg)
+	if arg == "" || len(arg) > 4096 {
+		return "", false, false
+	}
+	if reHomeExpr().MatchString(arg) {
+		home = true
+		arg = reHomeExpr().ReplaceAllString(arg, "")
+		arg = reEmptyInterp().ReplaceAllString(arg, "")
+	}
+	lits := stringLiterals(arg)
+	if len(lits) == 0 && !home {
+		return "", false, false
+	}
+	for _, l := range lits {
+		if strings.ContainsAny(l, "\n\x00") || strings.Contains(l, "${") || strings.Contains(l, "#{") {
+			return "", false, false // an interpolation the guard cannot resolve
+		}
+	}
+	p = path.Join(lits...)
+	if home {
+		if a.req.Home == "" {
+			return "", true, false
+		}
+		p = path.Join(a.req.Home, p)
+	}
+	return p, home, p != ""
+}
+
+// firstLiteral is the first string literal of an expression, or the
+// expression itself when it has none.
+func firstLiteral(s string) string {
+	if l := stringLiterals(s); len(l) > 0 {
+		return l[0]
+	}
+	return strings.TrimSpace(s)
+}
+
+// callArgs splits the arguments of the call whose "(" (or the blank before
+// paren-less arguments) is at src[open]: top-level commas separate them;
+// brackets and string literals nest.
+func callArgs(src string, open int) []string {
+	if open < 0 || open >= len(src) {
+		return nil
+	}
+	paren := src[open] == '('
+	i := open + 1
+	depth := 0
+	var out []string
+	start := i
+	for ; i < len(src); i++ {
+		ch := src[i]
+		switch ch {
+		case '"', '\'', '`':
+			j := i + 1
+			for j < len(src) && src[j] != ch {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				if paren && ch == ')' || !paren {
+					return append(out, src[start:i])
+				}
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, src[start:i])
+				start = i + 1
+			}
+		case ';', '\n':
+			if depth == 0 && !paren {
+				return append(out, src[start:i])
+			}
+		case '|', '&':
+			if depth == 0 && !paren && i+1 < len(src) && src[i+1] == ch {
+				return append(out, src[start:i])
+			}
+		case ' ':
+			if depth == 0 && !paren && (strings.HasPrefix(src[i:], " or ") || strings.HasPrefix(src[i:], " and ") || strings.HasPrefix(src[i:], " if ") || strings.HasPrefix(src[i:], " unless ")) {
+				return append(out, src[start:i])
+			}
+		}
+		if len(out) > 64 {
+			return out
+		}
+	}
+	return append(out, src[min(start, len(src)):])
+}
+
+// receiver is the expression a method call at src[dot] is made on:
+// Path("x") in Path("x").write_text(...).
+func receiver(src string, dot int) string {
+	depth := 0
+	i := dot - 1
+	for ; i >= 0; i-- {
+		ch := src[i]
+		switch ch {
+		case ')', ']', '}':
+			depth++
+		case '(', '[', '{':
+			if depth == 0 {
+				return src[i+1 : dot]
+			}
+			depth--
+		case '"', '\'':
+			j := i - 1
+			for j >= 0 && src[j] != ch {
+				j--
+			}
+			i = max(j, 0)
+		case ';', '\n', '=', ',':
+			if depth == 0 {
+				return src[i+1 : dot]
+			}
+		}
+	}
+	return src[:dot]
+}
+
+// quotedCommands returns the bodies of Ruby %x(...) and Perl qx(...).
+func quotedCommands(src string) []string {
+	var out []string
+	for _, m := range reQuotedCommand().FindAllStringSubmatchIndex(src, 16) {
+		open := src[m[2]]
+		closeCh := open
+		switch open {
+		case '(':
+			closeCh = ')'
+		case '{':
+			closeCh = '}'
+		case '[':
+			closeCh = ']'
+		case '<':
+			closeCh = '>'
+		}
+		j := m[3]
+		depth := 0
+		for ; j < len(src); j++ {
+			if src[j] == '\\' {
+				j++
+				continue
+			}
+			if src[j] == open && closeCh != open {
+				depth++
+			} else if src[j] == closeCh {
+				if depth == 0 {
+					break
+				}
+				depth--
+			}
+		}
+		out = append(out, src[m[3]:min(j, len(src))])
+	}
+	return out
+}

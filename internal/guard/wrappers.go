@@ -1,0 +1,517 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Wrappers that run a command later (at, batch, systemd-run, tmux,
+// screen), elsewhere (chroot, unshare, nsenter, firejail, bwrap) or as
+// someone else (su, runuser, setpriv): each is unwrapped and the command
+// it runs is judged like one typed directly.
+
+// optScan describes a wrapper's options the way GNU getopt reads them:
+// short letters that take a value (attached, "-uroot", or as the next
+// word) and long options that take one ("--user=root", "--user root").
+// Long options may be abbreviated to an unambiguous prefix.
+type optScan struct {
+	valued string
+	long   []string
+}
+
+// scan walks the options of args and calls fn (when not nil) for every
+// option with its canonical name ("-c", "--command") and value. Without
+// permute it stops at the first operand and returns it and everything
+// after; with permute options may follow operands (until "--") and the
+// operands alone are returned.
+func (o optScan) scan(args []word, permute bool, fn func(name string, val word)) []word {
+	var ops []word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		switch {
+		case w.dyn || s == "-" || len(s) < 2 || s[0] != '-':
+			if !permute {
+				return args[i:]
+			}
+			ops = append(ops, w)
+		case s == "--":
+			return append(ops, args[i+1:]...)
+		case strings.HasPrefix(s, "--"):
+			name, val, has := strings.Cut(s, "=")
+			name, valued := o.longName(name)
+			v := word{s: val, dyn: w.dyn, t: w.t}
+			if !has && valued && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if fn != nil {
+				fn(name, v)
+			}
+		default:
+			for j := 1; j < len(s); j++ {
+				if strings.IndexByte(o.valued, s[j]) < 0 {
+					if fn != nil {
+						fn("-"+s[j:j+1], word{})
+					}
+					continue
+				}
+				v := word{s: s[j+1:], t: w.t}
+				if j == len(s)-1 && i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+				if fn != nil {
+					fn("-"+s[j:j+1], v)
+				}
+				break
+			}
+		}
+	}
+	return ops
+}
+
+// longName resolves an abbreviated long option against the valued ones.
+func (o optScan) longName(name string) (string, bool) {
+	match := ""
+	for _, l := range o.long {
+		if l == name {
+			return l, true
+		}
+		if len(name) >= 4 && strings.HasPrefix(l, name) {
+			if match != "" {
+				return name, false // ambiguous: getopt refuses to run
+			}
+			match = l
+		}
+	}
+	if match != "" {
+		return match, true
+	}
+	return name, false
+}
+
+// hOpts unwraps a wrapper whose options are described by valued and
+// long, followed by n fixed operands before the wrapped command.
+func hOpts(n int, valued string, long ...string) handler {
+	o := optScan{valued: valued, long: long}
+	return func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+		rest := o.scan(c.Args, false, nil)
+		return a.exec(at(rest, n), env, external(sc, c.Name), depth, in)
+	}
+}
+
+func addWrapperHandlers() {
+	for name, h := range map[string]handler{
+		"runuser": hRunuser, "systemd-run": hSystemdRun, "tmux": hTmux, "screen": hScreen,
+		"at": hAt, "batch": hAt, "ionice": hIonice, "nsenter": hOpts(0, "tSG", "--target", "--setuid", "--setgid"),
+		"unshare": hOpts(0, "RwSG", "--root", "--wd", "--setuid", "--setgid", "--propagation", "--setgroups",
+			"--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime"),
+		"chroot":          hOpts(1, "", "--userspec", "--groups"),
+		"stdbuf":          hOpts(0, "ioe", "--input", "--output", "--error"),
+		"systemd-inhibit": hOpts(0, "", "--what", "--who", "--why", "--mode"),
+		"cgexec":          hOpts(0, "g"),
+		"numactl":         hOpts(0, "ipmCN", "--interleave", "--preferred", "--membind", "--physcpubind", "--cpunodebind"),
+		"sandbox-exec":    hOpts(0, "npfD"),
+		"eatmydata":       hOpts(0, ""),
+		"setpriv": hOpts(0, "", "--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups",
+			"--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
+			"--apparmor-profile", "--landlock-access", "--landlock-rule"),
+		"bwrap": hBwrap,
+	} {
+		handlers[name] = h
+	}
+}
+
+// suOpts are the options of su and runuser that take a value.
+var suOpts = optScan{valued: "cgGswu", long: []string{"--command", "--session-command", "--group", "--supp-group", "--shell", "--whitelist-environment", "--user"}}
+
+// suCommand returns the -c/--command/--session-command text, which su
+// and runuser accept before or after the user name.
+func suCommand(args []word) (word, bool) {
+	var code word
+	found := false
+	suOpts.scan(args, true, func(name string, v word) {
+		if name == "-c" || name == "--command" || name == "--session-command" {
+			code, found = v, true
+		}
+	})
+	return code, found
+}
+
+func hSu(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	if code, ok := suCommand(c.Args); ok {
+		a.fire("privilege.sudo", c, "")
+		return a.runText(c, code, sc.clone(), depth, "su -c")
+	}
+	a.fire("privilege.root-shell", c, "")
+	return feed{t: tUnknown}
+}
+
+// hRunuser: `runuser -u USER [--] CMD...` runs CMD directly; the su-like
+// form `runuser [-l] USER -c CMD` runs CMD with a shell.
+func hRunuser(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	user := false
+	rest := suOpts.scan(c.Args, false, func(name string, v word) {
+		user = user || name == "-u" || name == "--user"
+	})
+	a.fire("privilege.sudo", c, "")
+	if user {
+		if len(rest) == 0 {
+			a.fire("privilege.root-shell", c, "")
+			return feed{t: tUnknown}
+		}
+		return a.exec(rest, env, external(sc, c.Name), depth, in)
+	}
+	if code, ok := suCommand(c.Args); ok {
+		return a.runText(c, code, sc.clone(), depth, "runuser -c")
+	}
+	a.fire("privilege.root-shell", c, "")
+	return feed{t: tUnknown}
+}
+
+// hScript: util-linux `script [-q] -c CMD [file]`; BSD/macOS `script [-q]
+// [file [command ...]]`.
+func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	o := optScan{valued: "cEIOBmF", long: []string{"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit"}}
+	var code word
+	found := false
+	get := func(name string, v word) {
+		if name == "-c" || name == "--command" {
+			code, found = v, true
+		}
+	}
+	ops := o.scan(c.Args, false, get)
+	if !found && len(ops) >= 2 && strings.HasPrefix(ops[1].s, "-") {
+		// util-linux reads options after the typescript file too.
+		ops = o.scan(ops, true, get)
+	}
+	if found {
+		return a.runText(c, code, sc.clone(), depth, "script -c")
+	}
+	if len(ops) >= 2 {
+		// BSD script: the words after the typescript file are the command.
+		return a.exec(ops[1:], env, external(sc, c.Name), depth, in)
+	}
+	return feed{t: tUnknown}
+}
+
+// hSystemdRun: the command runs as a transient unit, in / (system) or the
+// home directory (--user) unless --same-dir or --working-directory says
+// otherwise.
+func hSystemdRun(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	o := optScan{valued: "upEMH", long: []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid",
+		"--nice", "--setenv", "--machine", "--host", "--service-type", "--working-directory", "--on-active",
+		"--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property",
+		"--path-property", "--socket-property", "--capsule"}}
+	user, same := false, false
+	dir := word{}
+	hasDir := false
+	rest := o.scan(c.Args, false, func(name string, v word) {
+		switch name {
+		case "--user":
+			user = true
+		case "-d", "--same-dir":
+			same = true
+		case "--working-directory":
+			dir, hasDir = v, true
+		}
+	})
+	inner := external(sc, c.Name).clone()
+	switch {
+	case hasDir:
+		inner = a.chdir(inner, dir)
+	case same:
+	case user:
+		inner = a.chdir(inner, lit(a.req.Home))
+	default:
+		inner = a.chdir(inner, lit("/"))
+	}
+	return a.exec(rest, env, inner, depth, in)
+}
+
+// hIonice: `ionice [-c N] [-n N] [-t] CMD...`; with -p/-P/-u the operands
+// are process, group or user ids.
+func hIonice(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	o := optScan{valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}}
+	ids := false
+	rest := o.scan(c.Args, false, func(name string, v word) {
+		switch name {
+		case "-p", "-P", "-u", "--pid", "--pgid", "--uid":
+			ids = true
+		}
+	})
+	if ids {
+		return feed{}
+	}
+	return a.exec(rest, env, external(sc, c.Name), depth, in)
+}
+
+// hAt: at and batch read the job's shell text from stdin (pipe, heredoc,
+// here-string) or from -f FILE, and run it later with sh.
+func hAt(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	o := optScan{valued: "qftcdr"}
+	list := false
+	var file word
+	hasFile := false
+	o.scan(c.Args, true, func(name string, v word) {
+		switch name {
+		case "-l", "-c", "-d", "-r", "-V":
+			list = true // list, print or remove jobs
+		case "-f":
+			file, hasFile = v, true
+		}
+	})
+	if list {
+		return feed{t: tUnknown}
+	}
+	if hasFile {
+		return a.scriptFile(c, file, sc, depth)
+	}
+	return a.runFeed(c, in, sc, depth)
+}
+
+// hFlock: `flock [opts] FILE CMD...`, `flock [opts] FILE -c CMD`, or
+// `flock [opts] FD` (no command).
+func hFlock(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	o := optScan{valued: "wEc", long: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}}
+	var code word
+	found := false
+	rest := o.scan(c.Args, false, func(name string, v word) {
+		if name == "-c" || name == "--command" {
+			code, found = v, true
+		}
+	})
+	if !found && len(rest) >= 3 && !rest[1].dyn && (rest[1].s == "-c" || rest[1].s == "--command") {
+		code, found = rest[2], true
+	}
+	if found {
+		return a.runText(c, code, sc.clone(), depth, "flock -c")
+	}
+	return a.exec(at(rest, 1), env, external(sc, c.Name), depth, in)
+}
+
+// hChrt: `chrt [opts] PRIO CMD...`; -p works on a process id and -m only
+// prints the priority ranges.
+func hChrt(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	o := optScan{valued: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}}
+	pid := false
+	rest := o.scan(c.Args, false, func(name string, v word) {
+		pid = pid || name == "-p" || name == "--pid" || name == "-m" || name == "--max"
+	})
+	if pid {
+		return feed{}
+	}
+	return a.exec(at(rest, 1), env, external(sc, c.Name), depth, in)
+}
+
+// tmuxCommands: for each tmux command that starts a shell command, its
+// options that take a value and which operand is the shell command.
+var tmuxCommands = map[string]struct {
+	valued string
+	arg    int // index of the shell command among the operands
+}{
+	"new-session": {"cefFnstxy", 0}, "new": {"cefFnstxy", 0},
+	"new-window": {"ceFnt", 0}, "neww": {"ceFnt", 0},
+	"split-window": {"ceFlpt", 0}, "splitw": {"ceFlpt", 0},
+	"respawn-pane": {"cet", 0}, "respawnp": {"cet", 0},
+	"respawn-window": {"cet", 0}, "respawnw": {"cet", 0},
+	"run-shell": {"dt", 0}, "run": {"dt", 0},
+	"if-shell": {"t", 0}, "if": {"t", 0},
+	"display-popup": {"bcdehsStTwxy", 0}, "popup": {"bcdehsStTwxy", 0},
+	"pipe-pane": {"t", 0}, "pipep": {"t", 0},
+}
+
+// hTmux judges the shell commands tmux starts (new-session, new-window,
+// split-window, respawn-*, run-shell, if-shell, display-popup, pipe-pane,
+// `tmux -c CMD`) and the text send-keys types into a pane. Commands may
+// be chained with a ";" word.
+func hTmux(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	g := optScan{valued: "cfLST"}
+	var code word
+	found := false
+	rest := g.scan(c.Args, false, func(name string, v word) {
+		if name == "-c" {
+			code, found = v, true
+		}
+	})
+	if found {
+		a.runText(c, code, sc.clone(), depth, "tmux -c")
+	}
+	for len(rest) > 0 {
+		end := len(rest)
+		for k, w := range rest {
+			if !w.dyn && (w.s == ";" || w.s == `\;`) {
+				end = k
+				break
+			}
+		}
+		a.tmuxCommand(c, rest[:end], env, sc, depth)
+		rest = at(rest, end+1)
+	}
+	return feed{t: tUnknown}
+}
+
+func (a *analyzer) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *scope, depth int) {
+	if len(argv) == 0 || argv[0].dyn {
+		return
+	}
+	sub := argv[0].s
+	if sub == "send-keys" || sub == "send" {
+		a.tmuxKeys(c, argv[1:], sc, depth)
+		return
+	}
+	spec, ok := tmuxCommands[sub]
+	if !ok {
+		return
+	}
+	inner := sc.clone()
+	ops := optScan{valued: spec.valued}.scan(argv[1:], false, func(name string, v word) {
+		if name == "-c" && sub != "run-shell" && sub != "run" {
+			inner = a.chdir(inner, v)
+		}
+	})
+	if spec.arg >= len(ops) {
+		return // the default shell: interactive
+	}
+	ops = ops[spec.arg:]
+	if sub == "if-shell" || sub == "if" {
+		ops = ops[:1]
+	}
+	if len(ops) == 1 {
+		a.runText(c, ops[0], inner, depth, "tmux "+sub)
+		return
+	}
+	// Several words are run as they are, without a shell.
+	a.exec(ops, env, external(inner, "tmux"), depth+1, feed{})
+}
+
+// tmuxKeys judges what send-keys types: key names that end a line (Enter,
+// C-m, C-j, KPEnter) submit it, C-c discards it, Space and Tab are blanks.
+func (a *analyzer) tmuxKeys(c *Cmd, args []word, sc *scope, depth int) {
+	literal := false
+	keys := optScan{valued: "cNt"}.scan(args, false, func(name string, v word) {
+		literal = literal || name == "-l"
+	})
+	var text []word
+	line := word{}
+	flush := func() {
+		if line.s != "" || line.dyn {
+			text = append(text, line)
+		}
+		line = word{}
+	}
+	for _, k := range keys {
+		if !k.dyn && !literal {
+			switch k.s {
+			case "Enter", "C-m", "C-j", "KPEnter", "^M", "^J":
+				flush()
+				continue
+			case "C-c", "^C", "C-u", "^U":
+				line = word{}
+				continue
+			case "Space":
+				k.s = " "
+			case "Tab":
+				k.s = "\t"
+			}
+		}
+		line.s += k.s
+		line.dyn = line.dyn || k.dyn
+		line.t |= k.t
+		line.stream = line.stream || k.stream
+	}
+	flush()
+	for _, l := range text {
+		a.runText(c, l, sc.clone(), depth, "tmux send-keys")
+	}
+}
+
+// hScreen: `screen [opts] CMD...` starts CMD in a new window (-dm: a
+// detached session); `screen -X stuff TEXT` types TEXT and `-X screen|exec
+// CMD...` starts CMD in a running session.
+func hScreen(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	args := c.Args
+	var norm []word
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if args[i].dyn || !strings.HasPrefix(s, "-") {
+			prev := ""
+			if i > 0 {
+				prev = args[i-1].s
+			}
+			if len(prev) < 2 || prev[0] != '-' || strings.IndexByte("SceshpTtX", prev[len(prev)-1]) < 0 {
+				norm = append(norm, args[i:]...) // the command: its words are its own
+				break
+			}
+		}
+		switch s {
+		case "-ls", "-list", "-wipe":
+			return feed{t: tUnknown}
+		case "-Logfile":
+			i++
+			continue
+		}
+		norm = append(norm, args[i])
+	}
+	cmd := false
+	var verb word
+	rest := optScan{valued: "SceshpTtX"}.scan(norm, false, func(name string, v word) {
+		if name == "-X" {
+			cmd, verb = true, v
+		}
+	})
+	if cmd {
+		// -X runs a screen command in a running session: its name is
+		// the value of -X, its arguments the words after it.
+		switch verb.s {
+		case "stuff":
+			if len(rest) > 0 {
+				text := rest[0]
+				if !text.dyn {
+					text.s = screenText(text.s)
+				}
+				a.runText(c, text, sc.clone(), depth, "screen -X stuff")
+			}
+		case "screen", "exec":
+			ops := optScan{valued: "thLT"}.scan(rest, false, nil)
+			a.exec(ops, env, external(sc, c.Name), depth+1, feed{})
+		}
+		return feed{t: tUnknown}
+	}
+	if len(rest) == 0 {
+		return feed{t: tUnknown} // an interactive shell
+	}
+	return a.exec(rest, env, external(sc, c.Name), depth, in)
+}
+
+// screenText decodes the escapes screen's stuff command honours (\n,
+// \r, \NNN, ^M).
+func screenText(s string) string {
+	s = strings.NewReplacer("^M", "\n", "^J", "\n", `\r`, "\n").Replace(s)
+	return ansiC(s)
+}
+
+// bwrapValues are bubblewrap options and the number of values they take.
+var bwrapValues = map[string]int{
+	"--bind": 2, "--bind-try": 2, "--ro-bind": 2, "--ro-bind-try": 2, "--dev-bind": 2, "--dev-bind-try": 2,
+	"--symlink": 2, "--setenv": 2, "--file": 2, "--bind-data": 2, "--ro-bind-data": 2, "--chmod": 2,
+	"--tmpfs": 1, "--proc": 1, "--dev": 1, "--dir": 1, "--chdir": 1, "--unsetenv": 1, "--uid": 1, "--gid": 1,
+	"--hostname": 1, "--seccomp": 1, "--lock-file": 1, "--cap-add": 1, "--cap-drop": 1, "--args": 1,
+	"--info-fd": 1, "--json-status-fd": 1, "--sync-fd": 1, "--block-fd": 1, "--userns-block-fd": 1,
+	"--userns": 1, "--userns2": 1, "--pidns": 1, "--mqueue": 1, "--remount-ro": 1, "--exec-label": 1,
+	"--file-label": 1, "--perms": 1, "--size": 1, "--add-seccomp-fd": 1, "--overlay-src": 1,
+	"--overlay": 3, "--tmp-overlay": 1, "--ro-overlay": 1, "--argv0": 1,
+}
+
+func hBwrap(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	args := c.Args
+	i := 0
+	for i < len(args) && !args[i].dyn && strings.HasPrefix(args[i].s, "--") {
+		if args[i].s == "--" {
+			i++
+			break
+		}
+		i += 1 + bwrapValues[args[i].s]
+	}
+	return a.exec(at(args, i), env, external(sc, c.Name), depth, in)
+}
