@@ -141,7 +141,7 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 var (
 	reShellAPI  = lazyRegexp(`os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\beval\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`")
 	reDeleteAPI = lazyRegexp(`rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm_f\b|\brm\(|remove_dir|remove_entry|remove_tree|removedirs|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\b|FileUtils\.rm|File\.delete|File\.unlink|Dir\.(?:delete|unlink|rmdir)|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.rmdir\(|fs\.unlink\(|fs\.promises\.(?:rm|rmdir|unlink)|Remove-Item|Deno\.remove|delete_dir`)
-	reFileAPI   = lazyRegexp(`(?i)open\(|read|file|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`)
+	reFileAPI   = lazyRegexp(`(?i)open\(|read|file|content|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`)
 	reNetAPI    = lazyRegexp(`(?i)urlopen|urllib|requests\.|http\.client|httpx|fetch\(|XMLHttpRequest|axios|net/http|Net::HTTP|LWP|HTTP::|curl_|file_get_contents\(['"]https?|socket|HTTPoison|httr::|HTTP\.request|http::geturl|java\.net\.URL|new URL\(|Invoke-WebRequest|Invoke-RestMethod|https?://`)
 )
 
@@ -189,6 +189,13 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	if reFileAPI().MatchString(src) {
 		for _, l := range lits {
 			if a.secretLiteral(c, l, sc) {
+				secret = true
+			}
+		}
+		// PowerShell and Tcl name files without quotes
+		// (Get-Content .env, [open .env]).
+		for _, tok := range barePaths(src) {
+			if !secret && a.secretLiteral(c, tok, sc) {
 				secret = true
 			}
 		}
@@ -295,6 +302,34 @@ func taggedTemplates(code string) []string {
 
 // secretLiteral reports a string literal naming a secret file, including a
 // base64-encoded one.
+// barePaths are the unquoted words of inline code that look like paths
+// (a dot or a slash in them); quoted text is left to the string-literal
+// checks.
+func barePaths(src string) []string {
+	var b strings.Builder
+	var quote rune
+	for _, r := range src {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+			continue
+		case r == '\'' || r == '"' || r == '`':
+			quote = r
+			r = ' '
+		}
+		b.WriteRune(r)
+	}
+	var out []string
+	for _, f := range strings.FieldsFunc(b.String(), func(r rune) bool { return strings.ContainsRune(" \t\n()[]{};,=<>|&$", r) }) {
+		if strings.ContainsAny(f, "./") && len(f) < 256 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func (a *analyzer) secretLiteral(c *Cmd, l string, sc *scope) bool {
 	cands := []string{l}
 	if len(l) >= 4 && !strings.ContainsAny(l, " ./~") {

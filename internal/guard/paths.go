@@ -30,6 +30,9 @@ type target struct {
 	fromFind  bool   // a run-time path under a find root
 	envDep    bool   // resolved through an assumed environment value ($TMPDIR)
 	dotGlob   bool   // a glob of hidden entries (.*), which matches .git
+	// allChildren: the argument is `*` in a directory (./*, dir/*),
+	// every entry of abs but the hidden ones.
+	allChildren bool
 }
 
 func (a *analyzer) underHome(p string) bool {
@@ -89,6 +92,7 @@ func (a *analyzer) classify(w word, sc *scope) target {
 	s := w.s
 	t := target{glob: w.glob, stream: w.stream, envDep: w.envDep}
 	t.dotGlob = w.glob && !w.dyn && strings.HasPrefix(path.Base(s), ".") && hasGlob(path.Base(s))
+	t.allChildren = w.glob && !w.dyn && path.Base(s) == "*"
 	if w.dyn {
 		i := strings.IndexByte(s, 0)
 		prefix := s[:i]

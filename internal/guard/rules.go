@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Rule is one built-in check expressed as data over an unwrapped simple
@@ -100,7 +101,7 @@ func (c *Cmd) parse() {
 	vo := valueOpts[c.Name]
 	for i := 0; i < len(c.Args); i++ {
 		w := c.Args[i]
-		s := w.s
+		s := asciiDashes(w.s)
 		switch {
 		case s == "--":
 			c.pos = append(c.pos, c.Args[i+1:]...)
@@ -136,6 +137,29 @@ func (c *Cmd) parse() {
 			c.pos = append(c.pos, w)
 		}
 	}
+}
+
+// asciiDashes writes an option's leading Unicode dashes (‐ ‑ ‒ – — ―
+// −) as '-': the program will not read `‐‐hard` as --hard, but the agent
+// meant it, and its next try will use the ASCII form.
+func asciiDashes(s string) string {
+	if s == "" || s[0] < 0x80 {
+		return s
+	}
+	dashes := 0
+	rest := s
+	for {
+		r, n := utf8.DecodeRuneInString(rest)
+		if !(r >= 0x2010 && r <= 0x2015 || r == 0x2212) {
+			break
+		}
+		dashes++
+		rest = rest[n:]
+	}
+	if dashes == 0 {
+		return s
+	}
+	return strings.Repeat("-", dashes) + rest
 }
 
 // Has reports whether any of the flags is present.

@@ -117,6 +117,11 @@ func init() {
 					return t.class == pcProject && rec && !t.stream
 				}),
 				Reason: "recursive delete of the project root, the working directory or a parent; delete specific subdirectories instead"},
+			&Rule{ID: "fs.rm-project-contents", Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
+				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
+					return t.allChildren && rec && !t.stream && (t.abs == c.a.projectRoot(c.sc) || t.abs == c.sc.cwdIf())
+				}),
+				Reason: "recursive delete of everything in the project root (rm -rf *) wipes the project but its dotfiles; delete specific subdirectories, or ask the user"},
 			&Rule{ID: "fs.rm-outside-project", Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
 				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
 					return (t.class == pcOutside || t.class == pcProject && t.stream) && rec && force

@@ -31,6 +31,13 @@ func init() {
 				When: func(c *Cmd) bool {
 					return c.Has("-D") || c.Has("-d", "--delete") && c.Has("-f", "--force")
 				}, Reason: "git branch -D deletes a branch even if unmerged; use `git branch -d` or ask the user"},
+			&Rule{ID: "git.branch-force-reset", Category: "git", Switch: "git_medium", Names: g, Sub: []string{"branch"},
+				When: func(c *Cmd) bool {
+					// git branch -f NAME moves an existing branch to HEAD,
+					// dropping its own commits from it; with a start point
+					// (git branch -f main origin/main) the target is named.
+					return c.Has("-f", "--force") && !c.Has("-d", "-D", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy") && len(c.Pos()) == 2
+				}, Reason: "git branch -f NAME moves an existing branch to the current commit and drops its own commits from it; name the start point, use `git switch -c`, or ask the user"},
 			&Rule{ID: "git.stash-drop", Category: "git", Switch: "git_medium", Names: g, Sub: []string{"stash", "drop|pop"},
 				When:   func(c *Cmd) bool { return strings.EqualFold(c.Pos()[1].s, "drop") },
 				Reason: "git stash drop deletes stashed work; ask the user"},
