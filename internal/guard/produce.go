@@ -13,8 +13,12 @@ import (
 // text), environment dumps and file readers (taints). It also records
 // writes to files named in arguments.
 func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
-	if f, ok := a.credOutput(c); ok {
-		return f
+	if a.judging() {
+		// Credentials only matter to a verdict; an effects-only walk does
+		// not build the credential-printer table (rules.go's loadRules).
+		if f, ok := a.credOutput(c); ok {
+			return f
+		}
 	}
 	switch c.Name {
 	case "echo":
