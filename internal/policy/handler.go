@@ -117,7 +117,7 @@ func NewRequest(tool, arg, cwd, root string) guard.Request {
 // judging walk uses.
 func EffectsRequest(cmd, cwd, root string) guard.Request {
 	return guard.Request{Tool: "shell", Command: cmd, Cwd: cwd, Home: Home(), ProjectRoot: root,
-		TempDirs: TempDirs(), Resolve: filepath.EvalSymlinks}
+		TempDirs: TempDirs(), Resolve: Resolver()}
 }
 
 // Self is the running atreides binary with symlinks resolved, "" when
