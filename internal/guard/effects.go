@@ -141,9 +141,9 @@ func (a *analyzer) effects(c *Cmd) {
 		}
 		return
 	}
-	if w := c.Name + " " + firstOperand(c.Args); mayWriteAnything[c.Name] || mayWriteAnything[w] {
+	if what, ok := writesAnything(c); ok {
 		if !versionQuery(c) {
-			a.unknownWrite(strings.TrimSpace(w)+" writes files of its own choosing", false, strings.TrimSpace(w))
+			a.unknownWrite(what+" writes files of its own choosing", false, what)
 		}
 		return
 	}
@@ -886,67 +886,115 @@ var mayWriteAnything = map[string]bool{
 	"flutter pub": true, "dart pub": true, "dart format": true, "swift package": true,
 }
 
+// writesAnything looks c up in mayWriteAnything by its name, then by its
+// name and first operand, and names what it found.
+func writesAnything(c *Cmd) (string, bool) {
+	if mayWriteAnything[c.Name] {
+		return c.Name, true
+	}
+	if !mayWriteSub[c.Name] {
+		return "", false
+	}
+	w := c.Name + " " + firstOperand(c.Args)
+	return w, mayWriteAnything[w]
+}
+
+// mayWriteSub are the programs of mayWriteAnything's "program subcommand"
+// entries, so that other programs are looked up without building a key.
+var mayWriteSub = func() map[string]bool {
+	m := map[string]bool{}
+	for k := range mayWriteAnything {
+		if name, _, ok := strings.Cut(k, " "); ok {
+			m[name] = true
+		}
+	}
+	return m
+}()
+
 // verifier names the test, build or lint run a resolved command is ("").
 func verifier(name string, args []word) string {
-	sub := firstOperand(args)
-	pair := strings.TrimSpace(name + " " + sub)
-	has := func(flags ...string) bool { return anyFlag(args, flags) }
-	switch name {
-	case "go":
-		if oneOf(sub, "test|vet|build") {
-			return pair
+	if f := verifiers[name]; f != nil {
+		return f(name, firstOperand(args), args)
+	}
+	if interpFamily(name) == "python" {
+		if m, ok := optValue(args, 'm', ""); ok && oneOf(m.s, verifyModules) {
+			return name + " -m " + m.s
 		}
-	case "npm", "yarn", "pnpm", "bun", "deno":
+	}
+	return ""
+}
+
+type verifyFunc func(name, sub string, args []word) string
+
+// verifiers recognise a program's test, build and lint runs by its
+// subcommand (sub) and options.
+var verifiers = map[string]verifyFunc{}
+
+func init() {
+	subIn := func(subs string) verifyFunc {
+		return func(name, sub string, _ []word) string {
+			if oneOf(sub, subs) {
+				return name + " " + sub
+			}
+			return ""
+		}
+	}
+	always := func(name, _ string, _ []word) string { return name }
+	js := func(name, sub string, args []word) string {
 		if sub == "run" || sub == "run-script" {
-			if s := firstOperand(args[min(1+slices.IndexFunc(args, func(w word) bool { return w.s == sub }), len(args)):]); isScriptVerify(s) {
+			i := slices.IndexFunc(args, func(w word) bool { return w.s == sub })
+			if s := firstOperand(args[i+1:]); isScriptVerify(s) {
 				return name + " run " + s
 			}
 			return ""
 		}
-		if oneOf(sub, "test|t|lint|build|check|typecheck") {
-			return pair
-		}
-	case "cargo":
-		if oneOf(sub, "test|build|check|clippy|nextest") {
-			return pair
-		}
-	case "ruff":
-		if sub == "check" && !has("--fix") || sub == "" {
+		return subIn("test|t|lint|build|check|typecheck")(name, sub, args)
+	}
+	for _, n := range []string{"npm", "yarn", "pnpm", "bun", "deno"} {
+		verifiers[n] = js
+	}
+	verifiers["go"] = subIn("test|vet|build")
+	verifiers["cargo"] = subIn("test|build|check|clippy|nextest")
+	for _, n := range []string{"mvn", "gradle", "gradlew", "dotnet", "bazel", "bazelisk", "swift", "zig"} {
+		verifiers[n] = subIn("test|build|verify|package|check|compile|install")
+	}
+	for _, n := range []string{"make", "gmake", "ninja", "just", "task", "ctest"} {
+		verifiers[n] = func(name, sub string, _ []word) string { return strings.TrimSpace(name + " " + sub) }
+	}
+	for _, n := range []string{"pytest", "tox", "nox", "mypy", "pyright", "flake8", "pylint", "jest", "vitest", "mocha",
+		"ava", "tsc", "golangci-lint", "staticcheck", "gotestsum", "rspec", "phpunit", "shellcheck", "biome"} {
+		verifiers[n] = always
+	}
+	verifiers["ruff"] = func(_, sub string, args []word) string {
+		if sub == "check" && !anyFlag(args, []string{"--fix"}) || sub == "" {
 			return "ruff check"
 		}
-	case "mvn", "gradle", "gradlew", "dotnet", "bazel", "bazelisk", "swift", "zig":
-		if oneOf(sub, "test|build|verify|package|check|compile|install") {
-			return pair
-		}
-	case "rake":
+		return ""
+	}
+	verifiers["rake"] = func(_, sub string, _ []word) string {
 		if oneOf(sub, "|test|spec") {
 			return "rake"
 		}
-	case "make", "gmake", "ninja", "just", "task", "ctest":
-		return pair
-	case "cmake":
-		if has("--build") {
+		return ""
+	}
+	verifiers["cmake"] = func(_, _ string, args []word) string {
+		if anyFlag(args, []string{"--build"}) {
 			return "cmake --build"
 		}
-	case "pytest", "tox", "nox", "mypy", "pyright", "flake8", "pylint", "jest", "vitest", "mocha", "ava", "tsc",
-		"golangci-lint", "staticcheck", "gotestsum", "rspec", "phpunit", "shellcheck", "biome":
-		return name
-	case "eslint":
-		if !has("--fix") {
+		return ""
+	}
+	verifiers["eslint"] = func(name, _ string, args []word) string {
+		if !anyFlag(args, []string{"--fix"}) {
 			return name
 		}
-	case "prettier":
-		if has("--check", "-c") {
+		return ""
+	}
+	verifiers["prettier"] = func(_, _ string, args []word) string {
+		if anyFlag(args, []string{"--check", "-c"}) {
 			return "prettier --check"
 		}
-	default:
-		if interpFamily(name) == "python" {
-			if m, ok := optValue(args, 'm', ""); ok && oneOf(m.s, verifyModules) {
-				return name + " -m " + m.s
-			}
-		}
+		return ""
 	}
-	return ""
 }
 
 const verifyModules = "pytest|unittest|mypy|ruff|flake8|pylint|tox|nox|pyright"
