@@ -187,22 +187,32 @@ func operands(args []word, short string, long ...string) []word {
 			out = append(out, w)
 		case s == "--":
 			return append(out, args[i+1:]...)
-		case strings.HasPrefix(s, "--"):
-			if !strings.Contains(s, "=") && slices.Contains(long, s) {
-				i++
-			}
 		default:
-			for j := 1; j < len(s); j++ {
-				if strings.IndexByte(short, s[j]) >= 0 {
-					if j == len(s)-1 {
-						i++
-					}
-					break
-				}
-			}
+			i += optionWords(s, short, long) - 1
 		}
 	}
 	return out
+}
+
+// optionWords is how many words the option word s takes up: 2 when its
+// value is the next word (a long option in long written without '=', or
+// a cluster of short options ending in a letter of short), else 1.
+func optionWords(s, short string, long []string) int {
+	if strings.HasPrefix(s, "--") {
+		if !strings.Contains(s, "=") && slices.Contains(long, s) {
+			return 2
+		}
+		return 1
+	}
+	for j := 1; j < len(s); j++ {
+		if strings.IndexByte(short, s[j]) >= 0 {
+			if j == len(s)-1 {
+				return 2
+			}
+			return 1
+		}
+	}
+	return 1
 }
 
 // optValue returns the value of a short option (-o FILE, -oFILE) or a

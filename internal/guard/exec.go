@@ -304,31 +304,10 @@ func skipOptions(args []word, valued string, longValued ...string) int {
 		if s == "--" {
 			return i + 1
 		}
-		if strings.HasPrefix(s, "--") {
-			name, _, has := strings.Cut(s, "=")
-			i++
-			if !has {
-				for _, l := range longValued {
-					if l == name {
-						i++
-						break
-					}
-				}
-			}
-			continue
-		}
-		if len(s) < 2 || s[0] != '-' {
+		if !strings.HasPrefix(s, "--") && (len(s) < 2 || s[0] != '-') {
 			return i
 		}
-		i++
-		for j := 1; j < len(s); j++ {
-			if strings.IndexByte(valued, s[j]) >= 0 {
-				if j == len(s)-1 {
-					i++
-				}
-				break
-			}
-		}
+		i += optionWords(s, valued, longValued)
 	}
 	return i
 }
