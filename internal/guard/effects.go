@@ -630,11 +630,17 @@ func wTar(a *analyzer, c *Cmd) {
 	}
 	switch {
 	case has("x", "--extract") || has("x", "--get"):
-		dir := "the working directory"
 		if d, ok := optValue(args, 'C', "--directory"); ok {
-			dir = d.display()
+			// Members land under -C (tar strips leading / and refuses
+			// ".." unless -P): a scope holding the directory holds them.
+			if hasOption(args, "P", "--absolute-names") {
+				a.unknownWrite("tar -P extracts members to the paths they name", true, "tar -x")
+				return
+			}
+			a.wrote(c, d, c.sc, "tar -x")
+			return
 		}
-		a.unknownWrite("tar extracts the archive's files into "+dir, true, "tar -x")
+		a.unknownWrite("tar extracts the archive's files into the working directory", true, "tar -x")
 	case has("c", "--create") || has("r", "--append") || has("u", "--update"):
 		if f, ok := optValue(args, 'f', "--file"); ok {
 			a.wrote(c, f, c.sc, "tar")
@@ -651,11 +657,11 @@ func wUnzip(a *analyzer, c *Cmd) {
 	if hasOption(c.Args, "lptvzZ", "") {
 		return // list, test or print to stdout
 	}
-	dir := "the working directory"
 	if d, ok := optValue(c.Args, 'd', ""); ok {
-		dir = d.display()
+		a.wrote(c, d, c.sc, "unzip") // unzip skips members that climb out with ".."
+		return
 	}
-	a.unknownWrite("unzip extracts the archive's files into "+dir, true, "unzip")
+	a.unknownWrite("unzip extracts the archive's files into the working directory", true, "unzip")
 }
 
 func wUnpack(subs string) writer {
