@@ -11,14 +11,31 @@ func check(t *testing.T, p *Policy, cmd string) Result {
 	return p.Check(shellReq(cmd, testProject))
 }
 
+// verdictCase is a command with the verdict (and, when not "", the rule)
+// the guard must give it.
+type verdictCase struct {
+	cmd  string
+	want Verdict
+	rule string
+}
+
+// checkCases runs a table of verdictCases, one subtest each.
+func checkCases(t *testing.T, p *Policy, cases []verdictCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.cmd, func(t *testing.T) {
+			got := check(t, p, tc.cmd)
+			if got.Verdict != tc.want || tc.rule != "" && got.Rule != tc.rule {
+				t.Errorf("Check(%q) = %s %s (%s), want %s %s", tc.cmd, got.Verdict, got.Rule, got.Reason, tc.want, tc.rule)
+			}
+		})
+	}
+}
+
 // TestRules: one positive and one negative case per rule family and per
 // obfuscation technique.
 func TestRules(t *testing.T) {
-	cases := []struct {
-		cmd  string
-		want Verdict
-		rule string // expected rule id when blocked ("" = any)
-	}{
+	cases := []verdictCase{
 		// filesystem
 		{"rm -rf /", Deny, "fs.rm-root-home"},
 		{"rm -rf ~", Deny, "fs.rm-root-home"},
@@ -151,15 +168,7 @@ func TestRules(t *testing.T) {
 		{`eval "$(direnv hook bash)"`, Allow, ""},
 		{"source <(kubectl completion bash)", Allow, ""},
 	}
-	p := DefaultPolicy()
-	for _, tc := range cases {
-		t.Run(tc.cmd, func(t *testing.T) {
-			got := check(t, p, tc.cmd)
-			if got.Verdict != tc.want || tc.rule != "" && got.Rule != tc.rule {
-				t.Errorf("Check(%q) = %s %s (%s), want %s %s", tc.cmd, got.Verdict, got.Rule, got.Reason, tc.want, tc.rule)
-			}
-		})
-	}
+	checkCases(t, DefaultPolicy(), cases)
 }
 
 // TestObfuscation: the same dangerous command hidden in different ways.
