@@ -159,8 +159,10 @@ type analyzer struct {
 	consumer string
 	// inSubst counts the command substitutions being evaluated.
 	inSubst int
-	// eff collects what the command writes and whether it verifies.
-	eff Effects
+	// eff collects what the command writes and whether it verifies;
+	// contentWrites are the current command's writes still to judge.
+	eff           Effects
+	contentWrites []pendingWrite
 	// piped counts the pipeline stages being evaluated whose output
 	// feeds the next stage; creds are the credential sources seen
 	// (exfil.go).
@@ -708,18 +710,16 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in fee
 			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
 			in = a.fileFeed(w, sc)
 			if r.Op == syntax.RdrInOut {
-				a.outTarget(w, sc)
-				a.wrote(nil, w, sc, "redirect <> "+w.display())
+				a.wroteContent(nil, w, sc, "redirect <> "+w.display())
 			}
 		case syntax.DplIn, syntax.DplOut:
 			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
 			if r.Op == syntax.DplOut && !fdWord(w) {
-				a.outTarget(w, sc) // bash's `>& file`: stdout and stderr to a file
+				a.wroteContent(nil, w, sc, "redirect >& "+w.display()) // stdout and stderr to a file
 			}
 		default:
 			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
-			a.outTarget(w, sc)
-			a.wrote(nil, w, sc, "redirect "+r.Op.String()+" "+w.display())
+			a.wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.display())
 		}
 	}
 	return in

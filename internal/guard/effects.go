@@ -72,15 +72,52 @@ func (a *analyzer) unknownWrite(why string, certain bool, what string) {
 }
 
 // wrote records a write of the file named by w; what names the writer for
-// Changes ("rm", "redirect >").
+// Changes ("rm", "redirect >"). In the judging walk the path is checked
+// against atreides's own files (selfguard.go): a deletion, move or mode
+// change is otherwise judged by the command's own rules.
 func (a *analyzer) wrote(c *Cmd, w word, sc *scope, what string) {
+	a.noteWrite(c, w, sc, what, false)
+}
+
+// wroteContent records a write of a file's contents (a redirection, tee,
+// a copy's destination, sed -i, dd of=, a named download): the judging
+// walk also checks the target like any written file (writeTarget:
+// devices, critical and startup files, secrets, atreides's own files).
+func (a *analyzer) wroteContent(c *Cmd, w word, sc *scope, what string) {
+	a.noteWrite(c, w, sc, what, true)
+}
+
+// pendingWrite is a command's content write, judged after the command's
+// rules so that, at equal verdicts, the rule names the finding; atreides's
+// own files are checked at once and name theirs.
+type pendingWrite struct {
+	c  *Cmd
+	w  word
+	sc *scope
+}
+
+// judgeContentWrites judges the content writes the current command made.
+func (a *analyzer) judgeContentWrites() {
+	for _, p := range a.contentWrites {
+		a.writeTarget(p.c, p.w, p.sc)
+	}
+	a.contentWrites = a.contentWrites[:0]
+}
+
+func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content bool) {
 	if w.proc != nil {
 		return // >(cmd): the substitution's own commands are walked
 	}
-	if w.dyn {
-		if a.judging() {
-			a.ownWriteWord(c, w, sc)
+	if a.judging() {
+		a.ownWriteTarget(c, w, sc)
+		switch {
+		case content && c != nil:
+			a.contentWrites = append(a.contentWrites, pendingWrite{c, w, sc})
+		case content:
+			a.writeTarget(c, w, sc) // a redirection, judged before its command
 		}
+	}
+	if w.dyn {
 		if w.stream {
 			a.unknownWrite(what+" writes to paths that arrive at run time ("+w.display()+")", true, what)
 		} else {
@@ -94,17 +131,8 @@ func (a *analyzer) wrote(c *Cmd, w word, sc *scope, what string) {
 	}
 	p, ok := a.canon(s, sc)
 	if !ok {
-		if a.judging() {
-			a.ownWriteRel(c, s)
-		}
 		a.unknownWrite(what+" writes to "+s+" in an unknown directory", true, what)
 		return
-	}
-	if a.judging() {
-		// The guard protects itself: every path any command writes,
-		// deletes, moves or chmods is checked against atreides's own
-		// files (selfguard.go).
-		a.ownWrite(c, p)
 	}
 	if sc.findDir != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
 		a.unknownWrite(what+" writes to "+s+" in the directories find visits under "+sc.findDir, true, what)
@@ -290,17 +318,17 @@ func init() {
 	writers = map[string]writer{
 		"rm": wOperands(""), "rmdir": wOperands(""), "unlink": wOperands(""), "shred": wOperands("ns", "--iterations", "--size"),
 		"touch": wOperands("dtr", "--date", "--reference"), "mkdir": wOperands("m", "--mode"), "mkfifo": wOperands("mZ", "--mode"),
-		"tee": wOperands(""), "sponge": wOperands(""), "truncate": wOperands("sr", "--size", "--reference"),
+		"tee": wContent(""), "sponge": wOperands(""), "truncate": wContent("sr", "--size", "--reference"),
 		"chmod": wChmod, "chown": wAfterFirst("", "--reference"), "chgrp": wAfterFirst("", "--reference"),
 		"setfacl": wOperands("mMxX", "--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"),
 		"chattr":  wAfterFirst("pv"), "ed": wOperands("p", "--prompt"), "ex": wOperands("cs"),
 		"cp": wCopy, "mv": wCopy, "install": wCopy, "ln": wCopy, "rsync": wRsync, "dd": wDD,
 		"sed": wInPlace("efl", "--expression", "--file", "--line-length"), "perl": wPerlRuby, "ruby": wPerlRuby,
 		"sort": wOutputOpt('o', "--output"), "split": wSplit, "csplit": wSplit,
-		"curl": wCurl, "wget": wWget, "tar": wTar, "bsdtar": wTar, "unzip": wUnzip, "7z": wUnpack("x|e"),
+		"curl": wDownload, "wget": wDownload, "aria2c": wDownload, "tar": wTar, "bsdtar": wTar, "unzip": wUnzip, "7z": wUnpack("x|e"),
 		"gzip": wCompress, "gunzip": wCompress, "bzip2": wCompress, "bunzip2": wCompress, "xz": wCompress,
 		"unxz": wCompress, "zstd": wCompress, "unzstd": wCompress, "zip": wZip,
-		"patch": wPatch, "git": wGit, "sudoedit": wOperands("ugpCDhrtTRU"), "sudo": wSudoEdit,
+		"patch": wPatch, "git": wGit, "sudoedit": wContent("ugpCDhrtTRU"), "sudo": wSudoEdit,
 		"vim": wVim, "vi": wVim, "nvim": wVim,
 		"gofmt": wFormatter("-w", "-l -d"), "goimports": wFormatter("-w", "-l -d"), "shfmt": wFormatter("-w", "-l -d"),
 		"prettier": wFormatter("--write", "--check -c"), "eslint": wFormatter("--fix", ""),
@@ -310,11 +338,20 @@ func init() {
 	}
 }
 
-// wOperands: every operand is written (rm, touch, mkdir, tee).
+// wOperands: every operand is written (rm, touch, mkdir).
 func wOperands(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
 		for _, w := range operands(c.Args, short, long...) {
 			a.wrote(c, w, c.sc, c.Name)
+		}
+	}
+}
+
+// wContent: every operand's contents are written (tee, truncate).
+func wContent(short string, long ...string) writer {
+	return func(a *analyzer, c *Cmd) {
+		for _, w := range operands(c.Args, short, long...) {
+			a.wroteContent(c, w, c.sc, c.Name)
 		}
 	}
 }
@@ -337,7 +374,7 @@ func wAfterFirst(short string, long ...string) writer {
 // unwrapped by its handler and judged as that command).
 func wSudoEdit(a *analyzer, c *Cmd) {
 	if hasOption(c.Args, "e", "--edit") {
-		wOperands("ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")(a, c)
+		wContent("ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")(a, c)
 	}
 }
 
@@ -372,10 +409,10 @@ func wCopy(a *analyzer, c *Cmd) {
 	}
 	srcs := ops
 	if dir, ok := optValue(c.Args, 't', "--target-directory"); ok {
-		a.wrote(c, dir, c.sc, c.Name)
+		a.wroteContent(c, dir, c.sc, c.Name)
 	} else if len(ops) >= 2 {
 		srcs = ops[:len(ops)-1]
-		a.wrote(c, ops[len(ops)-1], c.sc, c.Name)
+		a.wroteContent(c, ops[len(ops)-1], c.sc, c.Name)
 	} else if c.Name == "ln" && len(ops) == 1 && !ops[0].dyn {
 		a.wrote(c, lit(path.Base(ops[0].s)), c.sc, c.Name) // ln -s /x/y: ./y
 		return
@@ -402,7 +439,7 @@ func wRsync(a *analyzer, c *Cmd) {
 	}
 	dst := ops[len(ops)-1]
 	if !remote(dst) {
-		a.wrote(c, dst, c.sc, c.Name)
+		a.wroteContent(c, dst, c.sc, c.Name)
 	}
 	if hasOption(c.Args, "", "--remove-source-files") {
 		for _, s := range ops[:len(ops)-1] {
@@ -417,7 +454,7 @@ func wDD(a *analyzer, c *Cmd) {
 	for _, w := range c.Args {
 		if of, ok := strings.CutPrefix(w.s, "of="); ok {
 			w.s = of
-			a.wrote(c, w, c.sc, "dd")
+			a.wroteContent(c, w, c.sc, "dd")
 		}
 	}
 }
@@ -436,7 +473,7 @@ func wInPlace(short string, long ...string) writer {
 			}
 		}
 		for _, w := range files {
-			a.wrote(c, w, c.sc, c.Name+" -i")
+			a.wroteContent(c, w, c.sc, c.Name+" -i")
 		}
 	}
 }
@@ -522,98 +559,49 @@ func wSplit(a *analyzer, c *Cmd) {
 	a.wrote(c, prefix, c.sc, c.Name)
 }
 
-// urlBase is the file name wget and curl -O derive from a URL.
-func urlBase(u string) (string, bool) {
-	rest, ok := strings.CutPrefix(u, "https://")
-	if !ok {
-		rest, ok = strings.CutPrefix(u, "http://")
-	}
-	if !ok {
-		rest, ok = strings.CutPrefix(u, "ftp://")
-	}
-	if !ok {
-		return "", false
-	}
-	rest, _, _ = strings.Cut(rest, "?")
-	rest, _, _ = strings.Cut(rest, "#")
-	i := strings.IndexByte(rest, '/')
-	if i < 0 || i == len(rest)-1 {
-		return "index.html", true
-	}
-	return path.Base(rest[i:]), true
+// sideFile is an option naming a file a downloader writes besides what
+// it downloads (headers, cookies, a log).
+type sideFile struct {
+	short byte
+	long  string
 }
 
-func wCurl(a *analyzer, c *Cmd) {
-	dir := lit("")
-	if d, ok := optValue(c.Args, 0, "--output-dir"); ok {
-		dir = d
+var sideFiles = map[string][]sideFile{
+	"curl": {{'D', "--dump-header"}, {'c', "--cookie-jar"}, {0, "--trace"}, {0, "--trace-ascii"}, {0, "--stderr"}, {0, "--etag-save"}},
+	"wget": {{'o', "--output-file"}, {'a', "--append-output"}},
+}
+
+// wDownload: the files a downloader saves (downloadTargets, which
+// download-then-execute shares), and curl's and wget's side files.
+func wDownload(a *analyzer, c *Cmd) {
+	if c.Name == "wget" && hasOption(c.Args, "rmp", "--recursive", "--mirror", "--page-requisites") {
+		a.unknownWrite("wget writes the files it fetches under the working directory or -P", true, "wget")
+		return
 	}
-	in := func(w word) word {
-		if dir.s == "" || w.dyn || strings.HasPrefix(w.s, "/") {
-			return w
+	files, named := downloadTargets(c)
+	for i, f := range files {
+		if i < named {
+			a.wroteContent(c, lit(f), c.sc, c.Name)
+		} else {
+			// A name taken from the URL: wget saves x.1 rather than
+			// overwrite, so it is recorded but not judged as a write.
+			a.wrote(c, lit(f), c.sc, c.Name)
 		}
-		return word{s: dir.s + "/" + w.s, dyn: dir.dyn}
 	}
-	if w, ok := optValue(c.Args, 'o', "--output"); ok {
-		a.wrote(c, in(w), c.sc, "curl -o")
+	if c.Name == "wget" || hasOption(c.Args, "O", "--remote-name", "--remote-name-all") {
+		for _, w := range c.Pos() {
+			if w.dyn {
+				a.unknownWrite(c.Name+" names its output file after a URL computed at run time", true, c.Name)
+			}
+		}
 	}
-	for _, o := range []struct {
-		short byte
-		long  string
-	}{{'D', "--dump-header"}, {'c', "--cookie-jar"}, {0, "--trace"}, {0, "--trace-ascii"}, {0, "--stderr"}, {0, "--etag-save"}} {
+	for _, o := range sideFiles[c.Name] {
 		if w, ok := optValue(c.Args, o.short, o.long); ok {
-			a.wrote(c, w, c.sc, "curl "+o.long)
+			a.wrote(c, w, c.sc, c.Name+" "+o.long)
 		}
 	}
-	if hasOption(c.Args, "O", "--remote-name", "--remote-name-all") {
-		for _, w := range c.Args {
-			if w.dyn || !strings.Contains(w.s, "://") {
-				continue
-			}
-			if b, ok := urlBase(w.s); ok {
-				a.wrote(c, in(lit(b)), c.sc, "curl -O")
-			}
-		}
-		if hasOption(c.Args, "J", "--remote-header-name") {
-			a.unknownWrite("curl -J names its output file after the server's answer", true, "curl -O")
-		}
-	}
-}
-
-func wWget(a *analyzer, c *Cmd) {
-	if w, ok := optValue(c.Args, 'o', "--output-file"); ok {
-		a.wrote(c, w, c.sc, "wget -o")
-	}
-	if w, ok := optValue(c.Args, 'a', "--append-output"); ok {
-		a.wrote(c, w, c.sc, "wget -a")
-	}
-	if w, ok := optValue(c.Args, 'O', "--output-document"); ok {
-		a.wrote(c, w, c.sc, "wget -O")
-		return
-	}
-	dir := lit("")
-	if d, ok := optValue(c.Args, 'P', "--directory-prefix"); ok {
-		dir = d
-	}
-	if hasOption(c.Args, "rmp", "--recursive", "--mirror", "--page-requisites") || dir.dyn {
-		d := dir.s
-		if d == "" {
-			d = "the working directory"
-		}
-		a.unknownWrite("wget writes the files it fetches under "+d, true, "wget")
-		return
-	}
-	for _, w := range operands(c.Args, "oaOPeUtTwQlADRIXBiY", "--output-file", "--append-output", "--user-agent", "--tries", "--timeout", "--wait", "--level", "--accept", "--reject", "--header", "--post-data", "--post-file", "--user", "--password", "--input-file", "--base", "--load-cookies", "--save-cookies", "--execute", "--method", "--body-data", "--body-file") {
-		if w.dyn {
-			a.unknownWrite("wget names its output file after a URL computed at run time", true, "wget")
-			continue
-		}
-		if b, ok := urlBase(w.s); ok {
-			if dir.s != "" {
-				b = dir.s + "/" + b
-			}
-			a.wrote(c, lit(b), c.sc, "wget")
-		}
+	if c.Name == "curl" && hasOption(c.Args, "J", "--remote-header-name") {
+		a.unknownWrite("curl -J names its output file after the server's answer", true, "curl -O")
 	}
 }
 

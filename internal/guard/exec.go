@@ -79,6 +79,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	if a.judging() {
 		a.judge(c, in)
 		a.downloadedProgram(c, head, sc)
+		a.judgeContentWrites()
 	}
 	if a.selfProgram(c, head.s, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
@@ -363,10 +364,7 @@ func hSudo(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 		sc = a.chdir(sc.clone(), word{s: v})
 	}
 	if c.Has("-e", "--edit") || c.Name == "sudoedit" {
-		for _, w := range rest {
-			a.writeTarget(c, w, sc)
-		}
-		return feed{t: tUnknown}
+		return feed{t: tUnknown} // the files it edits are writes (effects.go)
 	}
 	if len(rest) == 0 {
 		if shellFlag {
@@ -633,6 +631,9 @@ func hAlias(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 
 // runText evaluates a string that a carrier will execute as shell code.
 func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) feed {
+	if code.t&tRemote != 0 || code.dyn && !code.hasGuess {
+		a.unknownWrite(via+" runs code the guard cannot read", false, "")
+	}
 	switch {
 	case code.t&tRemote != 0:
 		a.fire("rce.remote-code", c, via+" runs downloaded text")
@@ -669,6 +670,9 @@ func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) 
 
 // runFeed evaluates stdin that a shell reads as its script.
 func (a *analyzer) runFeed(c *Cmd, in feed, sc *scope, depth int) feed {
+	if !in.known && in.t != 0 {
+		a.unknownWrite(c.Name+" runs a script that arrives on stdin", false, "")
+	}
 	switch {
 	case in.t&tRemote != 0:
 		a.fire("rce.pipe-to-shell", c, "downloaded text piped into "+c.Name)
@@ -779,6 +783,9 @@ func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
 
 // scriptFile judges `bash FILE`, `python FILE`, `source FILE`.
 func (a *analyzer) scriptFile(c *Cmd, f word, sc *scope, depth int) feed {
+	if f.proc == nil {
+		a.unknownWrite(c.Name+" runs "+f.display()+", whose writes cannot be listed", false, "")
+	}
 	switch {
 	case f.proc != nil:
 		return a.runFeed(c, *f.proc, sc, depth)

@@ -560,15 +560,11 @@ func (a *analyzer) secretMetadata(c *Cmd) {
 	}
 }
 
-// outTarget judges a file that a redirection writes to.
-func (a *analyzer) outTarget(w word, sc *scope) {
-	a.writeTarget(nil, w, sc)
-}
-
 func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
-	if w.dyn && w.proc == nil {
-		a.ownWriteWord(c, w, sc)
+	if !a.judging() {
+		return
 	}
+	a.ownWriteTarget(c, w, sc)
 	if w.dyn || w.proc != nil {
 		return
 	}
@@ -584,10 +580,8 @@ func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
 		if m, ok := a.secretPath(s, sc); ok {
 			a.fire("secret.write", c, m)
 		}
-		a.ownWriteRel(c, s)
 		return
 	}
-	a.ownWrite(c, p)
 	switch {
 	case isBlockDevice(p):
 		a.fire("disk.write-device", c, "writes to "+p)

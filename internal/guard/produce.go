@@ -10,8 +10,7 @@ import (
 
 // produce computes the stdout of commands that matter for pipelines:
 // printers (exact text), decoders (transformed text), downloaders (remote
-// text), environment dumps and file readers (taints). It also records
-// writes to files named in arguments.
+// text), environment dumps and file readers (taints).
 func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 	if a.judging() {
 		// Credentials only matter to a verdict; an effects-only walk does
@@ -45,16 +44,13 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 			if w.proc != nil {
 				f.t |= w.proc.t
 			}
-			if !w.dyn && a.sensitive(w.s, sc) {
+			if !w.dyn && a.judging() && a.sensitive(w.s, sc) {
 				f.t |= tSecret
 			}
 		}
 		return f
 	case "tee":
-		for _, w := range c.Pos() {
-			a.writeTarget(c, w, sc)
-		}
-		return in
+		return in // its files are writes (effects.go)
 	case "base64", "base32", "basenc", "openssl", "uudecode", "gunzip", "zcat", "gzip", "bzcat", "xzcat", "zstdcat", "bzip2", "xz", "zstd":
 		if c.Has("-d", "--decode", "-D") || c.Name == "gunzip" || c.Name == "zcat" || c.Name == "uudecode" || strings.HasSuffix(c.Name, "cat") {
 			if c.Name == "base64" && in.known {
@@ -81,29 +77,16 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 	case "iconv", "perl", "awk":
 		return feed{t: in.t | tUnknown, from: c.Name}
 	case "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links":
-		a.noteDownload(c, sc)
+		if a.judging() {
+			a.noteDownload(c, sc)
+		}
 		return feed{t: tRemote, from: c.Name}
 	case "printenv", "set", "export", "declare", "compgen":
 		return feed{t: tEnv | tUnknown, from: c.Name}
 	case "grep", "egrep", "fgrep", "rg", "sort", "uniq", "cut", "fold", "jq", "column", "paste", "expand":
 		return feed{t: in.t | tUnknown, from: c.Name}
-	case "cp", "mv", "install", "ln", "rsync":
-		if p := c.Pos(); len(p) >= 2 {
-			a.writeTarget(c, p[len(p)-1], sc)
-		}
-	case "sed", "truncate":
-		if c.Name == "truncate" || c.Has("-i", "--in-place") {
-			for _, w := range c.Pos() {
-				a.writeTarget(c, w, sc)
-			}
-		}
+	case "sed":
 		return feed{t: in.t | tUnknown, from: c.Name}
-	case "dd":
-		for _, w := range c.Args {
-			if strings.HasPrefix(w.s, "of=") {
-				a.outTarget(word{s: w.s[3:], dyn: w.dyn}, sc)
-			}
-		}
 	}
 	return feed{t: tUnknown, from: c.Name}
 }
@@ -268,14 +251,9 @@ func trSet(s string) ([]rune, bool) {
 }
 
 func (a *analyzer) noteDownload(c *Cmd, sc *scope) {
-	files, named := downloadTargets(c)
-	for i, f := range files {
+	files, _ := downloadTargets(c)
+	for _, f := range files {
 		sc.downloads[downloadKey(sc, f)] = true
-		if i < named {
-			// A name derived from the URL is not judged as a write:
-			// wget does not overwrite (it saves x.1 instead).
-			a.writeTarget(c, lit(f), sc)
-		}
 	}
 }
 

@@ -285,6 +285,22 @@ func (a *analyzer) ownConfig(o *ownPaths, p string) bool {
 	}
 }
 
+// ownWriteTarget judges the file a write names against atreides's own
+// files, however much of it is known.
+func (a *analyzer) ownWriteTarget(c *Cmd, w word, sc *scope) {
+	switch {
+	case w.proc != nil:
+	case w.dyn:
+		a.ownWriteWord(c, w, sc)
+	default:
+		if p, ok := a.canon(w.s, sc); ok {
+			a.ownWrite(c, p)
+		} else {
+			a.ownWriteRel(c, w.s)
+		}
+	}
+}
+
 // ownWriteWord judges a write target that is not fully known: the value
 // the guard computed for it, else the directory its literal part names
 // (`> .atreides/$f` writes somewhere in .atreides).
