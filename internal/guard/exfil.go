@@ -310,8 +310,8 @@ func (a *analyzer) destHosts(c *Cmd) (hosts []string, known bool) {
 		return hosts, known && len(hosts) > 0
 	case "scp", "rsync", "sftp":
 		for _, w := range pos {
-			if i := strings.IndexByte(w.s, ':'); i > 0 && !strings.Contains(w.s[:i], "/") {
-				add(sshHost(w.s[:i]))
+			if remote(w) {
+				add(sshHost(w.s[:strings.IndexByte(w.s, ':')]))
 			} else if c.Name == "sftp" {
 				add(sshHost(w.s))
 			}
@@ -346,7 +346,7 @@ func (a *analyzer) destHosts(c *Cmd) (hosts []string, known bool) {
 	if len(hosts) == 0 && (c.Name == "http" || c.Name == "https" || c.Name == "xh") {
 		for _, w := range pos {
 			s := w.s
-			if oneOf(s, "GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS") {
+			if isHTTPMethod(s) {
 				continue
 			}
 			if strings.HasPrefix(s, ":") {
@@ -540,7 +540,7 @@ func (a *analyzer) uploads(c *Cmd, in feed) {
 			if i == len(pos)-1 || w.dyn {
 				break
 			}
-			if j := strings.IndexByte(w.s, ':'); j > 0 && !strings.Contains(w.s[:j], "/") {
+			if remote(w) {
 				continue // remote source
 			}
 			if check(w.s, w.glob) {

@@ -89,8 +89,11 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	}
 	gc := &Cmd{Name: "git", Args: rest, a: a, sc: sc, Stream: c.Stream}
 	a.record(gc)
-	a.streamStructural(gc)
 	a.gitSSH(gc, env, sc)
+	if !a.judging() {
+		return feed{t: tUnknown} // the rest only judges (effects.go's wGit lists git's writes)
+	}
+	a.streamStructural(gc)
 	a.dynStructure(gc, gc.Args)
 	if !gc.Has("--help", "-h", "--version") {
 		a.applyRules(gc)
