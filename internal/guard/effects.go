@@ -108,6 +108,9 @@ func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content boo
 	if w.proc != nil {
 		return // >(cmd): the substitution's own commands are walked
 	}
+	if !w.dyn && (w.s == "" || w.s == "-" || harmlessDevice(w.s)) {
+		return // 2>/dev/null: nothing to judge or record
+	}
 	if a.judging() {
 		a.ownWriteTarget(c, w, sc)
 		switch {
@@ -126,9 +129,6 @@ func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content boo
 		return
 	}
 	s := w.s
-	if s == "" || s == "-" || harmlessDevice(s) {
-		return
-	}
 	p, ok := a.canon(s, sc)
 	if !ok {
 		a.unknownWrite(what+" writes to "+s+" in an unknown directory", true, what)

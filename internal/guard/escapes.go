@@ -155,8 +155,6 @@ func digitVal(c byte) int {
 	return -1
 }
 
-func isHex(c byte) bool { return digitVal(c) >= 0 }
-
 // printfText formats like printf(1): escapes in the format, %b arguments
 // decoded like echo -e, %s/%c/%d/%o/%x/%X/%u with flags, width and
 // precision, and the format reused while arguments remain.

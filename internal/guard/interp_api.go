@@ -143,6 +143,17 @@ var reQuotedCommand = lazyRegexp(`(?:%x|\bqx)\s*([({\[<|/!'"])`)
 // interpAPIs runs the API checks on inline program text.
 func (a *analyzer) interpAPIs(c *Cmd, fam, src string, sc *scope, depth int) {
 	lang := langOf(fam)
+	if a.judging() {
+		a.interpAPIVerdicts(c, lang, src, sc)
+	}
+	if lang != "" {
+		a.interpProcCalls(c, src, sc, depth)
+	}
+}
+
+// interpAPIVerdicts judges remote code and the file APIs' paths; it only
+// fires rules, so an effects-only walk skips it.
+func (a *analyzer) interpAPIVerdicts(c *Cmd, lang, src string, sc *scope) {
 	if pair, ok := remoteEval[lang]; ok && pair[0]().MatchString(src) && pair[1]().MatchString(src) {
 		a.fire("rce.remote-code", c, c.Name+" evaluates code it downloads")
 	}
@@ -168,20 +179,25 @@ func (a *analyzer) interpAPIs(c *Cmd, fam, src string, sc *scope, depth int) {
 			}
 			a.apiWrite(c, p, sc)
 		}
-		for _, m := range reProcCall().FindAllStringIndex(src, 16) {
-			lits := stringLiterals(strings.Join(callArgs(src, m[1]-1), ","))
-			if len(lits) < 2 || strings.ContainsAny(lits[0], " \t\n") || lits[0] == "" {
-				continue
-			}
-			q := make([]string, len(lits))
-			for i, l := range lits {
-				q[i] = shellQuote(l)
-			}
-			a.runQuiet(c, strings.Join(q, " "), sc, depth)
+	}
+}
+
+// interpProcCalls runs the command lines inline code hands to a process
+// API (an argv list, %x(), qx{}) as shell text.
+func (a *analyzer) interpProcCalls(c *Cmd, src string, sc *scope, depth int) {
+	for _, m := range reProcCall().FindAllStringIndex(src, 16) {
+		lits := stringLiterals(strings.Join(callArgs(src, m[1]-1), ","))
+		if len(lits) < 2 || strings.ContainsAny(lits[0], " \t\n") || lits[0] == "" {
+			continue
 		}
-		for _, body := range quotedCommands(src) {
-			a.runQuiet(c, body, sc, depth)
+		q := make([]string, len(lits))
+		for i, l := range lits {
+			q[i] = shellQuote(l)
 		}
+		a.runQuiet(c, strings.Join(q, " "), sc, depth)
+	}
+	for _, body := range quotedCommands(src) {
+		a.runQuiet(c, body, sc, depth)
 	}
 }
 
@@ -272,6 +288,7 @@ func (a *analyzer) apiWrite(c *Cmd, p string, sc *scope) {
 		return
 	}
 	p = expandHome(p, a.req.Home)
+	a.ownWriteTarget(c, lit(p), sc)
 	a.writeTarget(c, lit(p), sc)
 	abs, ok := a.canon(p, sc)
 	if !ok {

@@ -560,12 +560,11 @@ func (a *analyzer) secretMetadata(c *Cmd) {
 	}
 }
 
+// writeTarget judges a file whose contents a command writes. Whether it
+// is one of atreides's own files is ownWriteTarget's to say, once per
+// write (noteWrite, checkPath, apiWrite).
 func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
-	if !a.judging() {
-		return
-	}
-	a.ownWriteTarget(c, w, sc)
-	if w.dyn || w.proc != nil {
+	if !a.judging() || w.dyn || w.proc != nil {
 		return
 	}
 	s := w.s

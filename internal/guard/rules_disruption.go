@@ -36,8 +36,6 @@ func init() {
 					}
 					return false
 				}, Reason: "this changes kernel parameters for the whole machine; ask the user"},
-			&Rule{ID: "system.sysctl", Category: "system", Verdict: Ask,
-				Reason: "this changes kernel parameters for the whole machine; ask the user"},
 		)
 		setValueOpts("pkill", "-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup", "--parent", "--session", "--terminal", "-F", "--pidfile", "--signal", "--ns", "--nslist")
 		setValueOpts("pgrep", "-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup", "--parent", "--session", "--terminal", "-F", "--pidfile", "--ns", "--nslist", "-d", "--delimiter")

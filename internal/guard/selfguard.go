@@ -95,7 +95,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 // that resolves to it. (The name "atreides" has its handler.)
 func (a *analyzer) selfProgram(c *Cmd, head string, sc *scope) bool {
 	self := a.req.Self
-	if self == "" || c.Name == "atreides" {
+	if self == "" || c.Name == "atreides" || !a.judging() {
 		return false
 	}
 	if c.Name == normName(path.Base(self)) {
