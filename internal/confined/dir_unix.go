@@ -1,0 +1,179 @@
+//go:build unix
+
+package confined
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// Dir is an open directory reached from a base without following links.
+// Its methods take one plain name and act through the directory's
+// descriptor (openat, renameat, ...), so replacing a directory on the path
+// afterwards does not redirect them. Close it when done.
+type Dir struct {
+	fd   int
+	path string
+}
+
+func walk(base, rel string, create bool, perm fs.FileMode) (*Dir, error) {
+	elems, err := elements(rel)
+	if err != nil {
+		return nil, err
+	}
+	// The base is trusted: follow it wherever the user pointed it.
+	fd, err := openat(unix.AT_FDCWD, base, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: base, Err: err}
+	}
+	path := base
+	for _, name := range elems {
+		path = filepath.Join(path, name)
+		next, err := openDirAt(fd, name)
+		if err == unix.ENOENT && create {
+			if err = unix.Mkdirat(fd, name, uint32(perm.Perm())); err == nil || err == unix.EEXIST {
+				next, err = openDirAt(fd, name)
+			}
+		}
+		if err != nil {
+			err = refusal(fd, name, path, true, err)
+			_ = unix.Close(fd)
+			return nil, err
+		}
+		_ = unix.Close(fd)
+		fd = next
+	}
+	return &Dir{fd: fd, path: path}, nil
+}
+
+func openDirAt(dirfd int, name string) (int, error) {
+	return openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+}
+
+// OpenFile opens the file name in d with the flags of [os.OpenFile]. It
+// never follows a link, never blocks on a FIFO or device, and returns only
+// a regular file; anything else is a [*RefusedError].
+func (d *Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	path := d.Path(name)
+	fd, err := openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, uint32(perm.Perm()))
+	if err != nil {
+		return nil, refusal(d.fd, name, path, false, err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		_ = unix.Close(fd)
+		return nil, &fs.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	if what := describe(modeOf(uint32(st.Mode)), false); what != "" {
+		_ = unix.Close(fd)
+		return nil, &RefusedError{Path: path, What: what}
+	}
+	if flag&unix.O_NONBLOCK == 0 {
+		// Harmless on a regular file, but os.NewFile would see the flag and
+		// try the poller. F_SETFL ignores the access mode and creation
+		// flags in flag (POSIX), so this only drops O_NONBLOCK.
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFL, flag&^unix.O_NONBLOCK); err != nil {
+			_ = unix.Close(fd)
+			return nil, &fs.PathError{Op: "fcntl", Path: path, Err: err}
+		}
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// Rename renames old to new inside d. Like rename(2) it never follows a
+// link: a link named new is replaced, not written through.
+func (d *Dir) Rename(old, new string) error {
+	if err := checkNames(old, new); err != nil {
+		return err
+	}
+	if err := unix.Renameat(d.fd, old, d.fd, new); err != nil {
+		return &os.LinkError{Op: "rename", Old: d.Path(old), New: d.Path(new), Err: err}
+	}
+	return nil
+}
+
+// Link makes new a second name of the file old inside d; it fails with
+// fs.ErrExist if new is taken by anything, a link included.
+func (d *Dir) Link(old, new string) error {
+	if err := checkNames(old, new); err != nil {
+		return err
+	}
+	if err := unix.Linkat(d.fd, old, d.fd, new, 0); err != nil {
+		return &os.LinkError{Op: "link", Old: d.Path(old), New: d.Path(new), Err: err}
+	}
+	return nil
+}
+
+// Remove removes the name (not a directory) from d.
+func (d *Dir) Remove(name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	if err := unix.Unlinkat(d.fd, name, 0); err != nil {
+		return &fs.PathError{Op: "remove", Path: d.Path(name), Err: err}
+	}
+	return nil
+}
+
+// Sync makes the directory's entries (a rename, a new file) durable.
+func (d *Dir) Sync() error {
+	if err := unix.Fsync(d.fd); err != nil {
+		return &fs.PathError{Op: "sync", Path: d.path, Err: err}
+	}
+	return nil
+}
+
+// Close releases the directory's descriptor.
+func (d *Dir) Close() error { return unix.Close(d.fd) }
+
+func openat(dirfd int, name string, flag int, perm uint32) (int, error) {
+	for {
+		fd, err := unix.Openat(dirfd, name, flag, perm)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// refusal turns a failed open of name into a *RefusedError when the entry
+// is not what was wanted (O_NOFOLLOW reports a link as ELOOP on Linux,
+// EMLINK on FreeBSD, EFTYPE on NetBSD; a FIFO opened for writing without a
+// reader is ENXIO), and into the plain error otherwise, so a missing name
+// still matches fs.ErrNotExist.
+func refusal(dirfd int, name, path string, wantDir bool, err error) error {
+	var st unix.Stat_t
+	if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+		if what := describe(modeOf(uint32(st.Mode)), wantDir); what != "" {
+			return &RefusedError{Path: path, What: what}
+		}
+	}
+	return &fs.PathError{Op: "open", Path: path, Err: err}
+}
+
+// modeOf maps st_mode (uint16 on some systems, hence the conversion at
+// the callers) to the file type bits of fs.FileMode.
+func modeOf(m uint32) fs.FileMode {
+	switch m & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
+}
