@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -245,8 +246,12 @@ func storeCheck(root string) check {
 }
 
 func logCheck(root string) check {
-	path := project.NewLog(project.StateDir(root)).Path()
-	fi, err := os.Stat(path)
+	log := project.NewLog(project.StateDir(root))
+	path := log.Path()
+	fi, err := log.Stat()
+	if errors.Is(err, confined.ErrRefused) {
+		return check{"log", "problem", err.Error() + " (hooks log nothing until it is removed)"}
+	}
 	if err != nil {
 		return check{"log", "ok", path + ": empty"}
 	}

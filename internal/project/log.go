@@ -2,12 +2,14 @@ package project
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/sanitize"
 )
 
@@ -15,15 +17,26 @@ import (
 // at most about twice this on disk.
 const maxLogSize = 1 << 20
 
+// logName is the log's file name in the state directory.
+const logName = "log"
+
 // Log appends lines to .atreides/log. It opens the file on the first line
 // written, so a quiet hook never touches it, and it never writes to the
 // host's stdout or stderr: a hook's output belongs to the host protocol.
 // It is safe for concurrent use; concurrent processes each append whole
 // lines with one write.
+//
+// The state directory and the log come from the repository, so they are
+// opened without following links (package confined): a log committed as a
+// link to ~/.bashrc must not receive the command text a log line quotes. A
+// refused log cannot log its own refusal, and there is nowhere else to say
+// it during a hook (a second log elsewhere would be one nobody reads), so
+// the line is dropped, Err keeps the refusal, and `atreides doctor`
+// reports it through [Log.Stat].
 type Log struct {
-	path string
-	pid  int
-	mu   sync.Mutex
+	base, dir string // the project root, trusted, and the state directory's name in it
+	pid       int
+	mu        sync.Mutex
 	// Err keeps the last failure to write, for doctor and tests; logging
 	// itself must never fail a hook.
 	Err error
@@ -31,11 +44,23 @@ type Log struct {
 
 // NewLog returns the log of a project's state directory.
 func NewLog(stateDir string) *Log {
-	return &Log{path: filepath.Join(stateDir, "log"), pid: os.Getpid()}
+	base, dir := confined.Split(stateDir, 1)
+	return &Log{base: base, dir: dir, pid: os.Getpid()}
 }
 
 // Path is the log file's path.
-func (l *Log) Path() string { return l.path }
+func (l *Log) Path() string { return filepath.Join(l.base, l.dir, logName) }
+
+// Stat describes the log file as a hook would open it: a link or anything
+// else that is not a regular file is a *confined.RefusedError.
+func (l *Log) Stat() (fs.FileInfo, error) {
+	f, err := confined.OpenFile(l.base, filepath.Join(l.dir, logName), os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Stat()
+}
 
 // Logf writes one sanitized line.
 func (l *Log) Logf(format string, args ...any) {
@@ -47,15 +72,12 @@ func (l *Log) Logf(format string, args ...any) {
 }
 
 func (l *Log) write(line string) error {
-	if err := os.MkdirAll(filepath.Dir(l.path), 0o755); err != nil {
+	d, err := confined.MkdirAll(l.base, l.dir, 0o755)
+	if err != nil {
 		return fmt.Errorf("log dir: %w", err)
 	}
-	if fi, err := os.Stat(l.path); err == nil && fi.Size() > maxLogSize {
-		// Two processes may both rotate; the loser's rename fails or moves
-		// a fresh file, which only loses a few lines of log.
-		_ = os.Rename(l.path, l.path+".1")
-	}
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	defer d.Close()
+	f, err := openLog(d)
 	if err != nil {
 		return fmt.Errorf("open log: %w", err)
 	}
@@ -65,4 +87,22 @@ func (l *Log) write(line string) error {
 		return fmt.Errorf("write log: %w", werr)
 	}
 	return cerr
+}
+
+// openLog opens the log for appending, rotating it first when it is full.
+func openLog(d *confined.Dir) (*os.File, error) {
+	const flag = os.O_WRONLY | os.O_APPEND | os.O_CREATE
+	f, err := d.OpenFile(logName, flag, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || fi.Size() <= maxLogSize {
+		return f, nil
+	}
+	_ = f.Close()
+	// Two processes may both rotate; the loser's rename moves a fresh file,
+	// which only loses a few lines of log. A rename never follows a link,
+	// so a link planted as log.1 is replaced, not written through.
+	_ = d.Rename(logName, logName+".1")
+	return d.OpenFile(logName, flag, 0o644)
 }
