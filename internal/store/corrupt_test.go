@@ -208,10 +208,11 @@ func TestCorruptFileRecoveredByView(t *testing.T) {
 	}
 }
 
-func TestZeroLengthFileIsNew(t *testing.T) {
-	// A zero-length state.db is what a process killed between creating the
-	// file and bbolt's first write leaves: nothing was lost, so there is
-	// nothing to report or keep.
+// TestEmptyFileIsReported: a zero-length state.db is what a process killed
+// between creating the file and bbolt's first write leaves, or what a tool
+// that truncated it leaves. Update starts it afresh like a damaged file and
+// says so once; the store then works as usual.
+func TestEmptyFileIsReported(t *testing.T) {
 	s, notes := newStore(t)
 	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
 		t.Fatal(err)
@@ -223,8 +224,22 @@ func TestZeroLengthFileIsNew(t *testing.T) {
 	if v := mustGet(t, s, "a", "k"); string(v) != "v" {
 		t.Errorf("Get = %q", v)
 	}
+	if len(*notes) != 1 || !strings.Contains((*notes)[0], s.Path()+" was empty") || !strings.Contains((*notes)[0], "started with empty state") {
+		t.Fatalf("reports = %q, want one naming the empty file", *notes)
+	}
+	mustUpdate(t, s, func(tx *Tx) error { return nil })
+	if len(*notes) != 1 {
+		t.Errorf("reported again: %q", *notes)
+	}
+}
+
+// TestNewFileIsNotReported: the file the first Update creates is empty too
+// for a moment; that is not lost state.
+func TestNewFileIsNotReported(t *testing.T) {
+	s, notes := newStore(t)
+	mustUpdate(t, s, func(tx *Tx) error { return tx.Put("a", "k", []byte("v")) })
 	if len(*notes) != 0 {
-		t.Errorf("recovery reported: %q", *notes)
+		t.Errorf("reports = %q", *notes)
 	}
 }
 

@@ -19,5 +19,13 @@
 // read (bad magic, bad checksums, truncation, invalid pages, bbolt panics or
 // memory faults while reading it) is renamed to state.db.corrupt-<UTC time>,
 // reported through [Store.OnRecover], and replaced by an empty store, so a
-// damaged file costs its contents once instead of failing every hook.
+// damaged file costs its contents once instead of failing every hook. An
+// empty state file (its creator died before bbolt wrote it, or something
+// truncated it) is reported the same way when Update starts it afresh.
+//
+// The directory and its files come from the repository, so they are opened
+// through package confined: never through a link, and only when they are
+// regular files. A state.db or lock committed as a link (or a FIFO) makes
+// Update and View fail with a refusal before the caller's function runs;
+// the engine then answers on fresh state that is not saved.
 package store

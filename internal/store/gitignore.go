@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/atreides-dev/atreides/internal/confined"
 )
 
 // gitignoreText keeps machine state out of commits while config.yaml,
@@ -22,21 +24,26 @@ log
 // replaces a file the user may have edited: the content goes to a temporary
 // file that is then hard-linked into place, which fails if the name is taken,
 // so two processes racing here cannot clobber each other or a user's file,
-// and nobody ever sees a half-written .gitignore.
-func ensureGitignore(dir string) error {
-	path := filepath.Join(dir, ".gitignore")
-	if _, err := os.Lstat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+// and nobody ever sees a half-written .gitignore. Everything happens through
+// dir, so a .gitignore committed as a link is left alone, not written
+// through.
+func ensureGitignore(dir *confined.Dir) error {
+	const name = ".gitignore"
+	if f, err := dir.OpenFile(name, os.O_RDONLY, 0); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		if f != nil {
+			_ = f.Close()
+		}
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".gitignore.tmp-*")
+	f, err := dir.CreateTemp(name + ".tmp-*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", dir.Path(name), err)
 	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
+	tmp := filepath.Base(f.Name())
+	defer dir.Remove(tmp)
 	if err := f.Chmod(0o644); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", dir.Path(name), err)
 	}
 	_, err = f.WriteString(gitignoreText)
 	if err == nil {
@@ -46,10 +53,10 @@ func ensureGitignore(dir string) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", dir.Path(name), err)
 	}
-	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err := dir.Link(tmp, name); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("write %s: %w", dir.Path(name), err)
 	}
 	return nil
 }

@@ -7,14 +7,23 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/confined"
 )
 
-// fileLock is a held lock on the sidecar file. Closing the descriptor is
-// what releases it, so a process killed while holding it never leaves the
-// project locked.
-type fileLock struct{ f *os.File }
+// fileLock is a held lock on the sidecar file, and the state directory it
+// was reached through, which the holder uses for the database as well.
+// Closing the descriptor is what releases the lock, so a process killed
+// while holding it never leaves the project locked.
+type fileLock struct {
+	f   *os.File
+	dir *confined.Dir
+}
 
-func (l fileLock) unlock() { _ = l.f.Close() }
+func (l fileLock) unlock() {
+	_ = l.f.Close()
+	_ = l.dir.Close()
+}
 
 // lock takes the sidecar lock, exclusive for writers and shared for readers.
 //
@@ -25,20 +34,21 @@ func (l fileLock) unlock() { _ = l.f.Close() }
 // that goroutine closes its descriptor once its flock returns, which
 // releases a lock nobody wants any more.
 func (s *Store) lock(ctx context.Context, exclusive bool) (fileLock, error) {
-	f, err := s.openLockFile(exclusive)
+	f, d, err := s.openLockFile(exclusive)
 	if err != nil {
 		return fileLock{}, err
 	}
+	held := fileLock{f, d}
 	ok, err := tryLockFile(f, exclusive)
 	if err != nil {
-		_ = f.Close()
+		held.unlock()
 		return fileLock{}, fmt.Errorf("lock %s: %w", f.Name(), err)
 	}
 	if ok {
-		return fileLock{f}, nil
+		return held, nil
 	}
 	if err := ctx.Err(); err != nil {
-		_ = f.Close()
+		held.unlock()
 		return fileLock{}, fmt.Errorf("lock %s: %w (%w)", f.Name(), ErrLockTimeout, err)
 	}
 
@@ -52,10 +62,10 @@ func (s *Store) lock(ctx context.Context, exclusive bool) (fileLock, error) {
 	select {
 	case err := <-done:
 		if err != nil {
-			_ = f.Close()
+			held.unlock()
 			return fileLock{}, fmt.Errorf("lock %s: %w", f.Name(), err)
 		}
-		return fileLock{f}, nil
+		return held, nil
 	case <-ctx.Done():
 		why = ctx.Err()
 	case <-timer.C:
@@ -63,35 +73,48 @@ func (s *Store) lock(ctx context.Context, exclusive bool) (fileLock, error) {
 	}
 	go func() {
 		<-done
-		_ = f.Close()
+		held.unlock()
 	}()
 	return fileLock{}, fmt.Errorf("lock %s: %w (%w)", f.Name(), ErrLockTimeout, why)
 }
 
-// openLockFile opens (creating if needed) the sidecar lock file. Writers
-// create the directory on first use; readers never do, and report
-// fs.ErrNotExist so View can show an empty store.
-func (s *Store) openLockFile(exclusive bool) (*os.File, error) {
+// openLockFile opens (creating if needed) the sidecar lock file, and the
+// state directory, neither through a link: the directory comes from the
+// repository. Writers create the directory on first use; readers never do,
+// and report fs.ErrNotExist so View can show an empty store.
+func (s *Store) openLockFile(exclusive bool) (*os.File, *confined.Dir, error) {
 	flag := os.O_RDONLY | os.O_CREATE
 	if exclusive {
 		flag = os.O_RDWR | os.O_CREATE
 	}
-	f, err := os.OpenFile(s.lockPath(), flag, 0o600)
-	if err == nil {
-		return f, nil
+	d, err := confined.OpenDir(s.base, s.name)
+	if exclusive && errors.Is(err, fs.ErrNotExist) {
+		d, err = s.createDir()
 	}
-	if !exclusive || !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("open state lock %s: %w", s.lockPath(), err)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open state directory: %w", err)
 	}
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create state directory %s: %w", s.dir, err)
+	f, err := d.OpenFile(LockFile, flag, 0o600)
+	if err != nil {
+		_ = d.Close()
+		return nil, nil, fmt.Errorf("open state lock: %w", err)
+	}
+	return f, d, nil
+}
+
+// createDir makes the state directory, and the project root above it if
+// that is missing too (the root is the user's, so it may be reached through
+// links).
+func (s *Store) createDir() (*confined.Dir, error) {
+	if err := os.MkdirAll(s.base, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", s.base, err)
+	}
+	d, err := confined.MkdirAll(s.base, s.name, 0o755)
+	if err != nil {
+		return nil, err
 	}
 	// Before anything else lands in the new directory, so a `git add -A`
 	// racing with the first hook does not pick up the state files.
-	_ = ensureGitignore(s.dir)
-	f, err = os.OpenFile(s.lockPath(), flag, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open state lock %s: %w", s.lockPath(), err)
-	}
-	return f, nil
+	_ = ensureGitignore(d)
+	return d, nil
 }

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/confined"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
@@ -45,10 +45,13 @@ func guardTx(f func() error) (err error) {
 	return f()
 }
 
-// openDB opens the bbolt file and classifies failures: format errors and
-// panics are corruption, everything else (permissions, a full disk, bbolt's
-// lock timeout) is an ordinary error and leaves the file alone.
-func openDB(path string, readOnly bool, timeout time.Duration) (db *bolt.DB, err error) {
+// openDB opens the bbolt file in dir (path names it in messages) and
+// classifies failures: format errors and panics are corruption, everything
+// else (permissions, a full disk, bbolt's lock timeout, a link or FIFO in
+// its place) is an ordinary error and leaves the file alone. wasEmpty says
+// that a writer found an existing file of zero bytes, which bbolt then
+// initialised.
+func openDB(dir *confined.Dir, path string, readOnly bool, timeout time.Duration) (db *bolt.DB, wasEmpty bool, err error) {
 	var file *os.File
 	defer func() {
 		if r := recover(); r != nil {
@@ -58,30 +61,55 @@ func openDB(path string, readOnly bool, timeout time.Duration) (db *bolt.DB, err
 			if file != nil {
 				_ = file.Close()
 			}
-			db, err = nil, &corruption{cause: fmt.Errorf("bbolt panic on open: %v", r)}
+			db, wasEmpty, err = nil, false, &corruption{cause: fmt.Errorf("bbolt panic on open: %v", r)}
 		}
 	}()
 	opts := &bolt.Options{
 		Timeout:    timeout,
 		ReadOnly:   readOnly,
 		NoGrowSync: false, // crash safety: the file size must be durable before pages land in it
-		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			f, err := os.OpenFile(name, flag, perm)
-			file = f
+		OpenFile: func(_ string, flag int, perm os.FileMode) (*os.File, error) {
+			f, empty, err := openDBFile(dir, flag, perm)
+			file, wasEmpty = f, empty
 			return f, err
 		},
 	}
 	db, err = bolt.Open(path, 0o600, opts)
 	if err == nil {
-		return db, nil
+		return db, wasEmpty, nil
 	}
 	if isCorruptOpenError(err) {
-		return nil, &corruption{cause: err}
+		return nil, false, &corruption{cause: err}
 	}
 	if errors.Is(err, berrors.ErrTimeout) {
-		return nil, fmt.Errorf("open state %s: another program holds the file (%w)", path, err)
+		return nil, false, fmt.Errorf("open state %s: another program holds the file (%w)", path, err)
 	}
-	return nil, fmt.Errorf("open state %s: %w", path, err)
+	return nil, false, fmt.Errorf("open state %s: %w", path, err)
+}
+
+// openDBFile is bbolt's open of the database, through the state directory.
+// A writer opens an existing file first and creates one only if there is
+// none, so that it can tell an existing empty file (lost state, to be
+// reported) from the one it just made.
+func openDBFile(dir *confined.Dir, flag int, perm os.FileMode) (f *os.File, wasEmpty bool, err error) {
+	if flag&os.O_CREATE == 0 {
+		f, err = dir.OpenFile(DBFile, flag, perm)
+		return f, false, err
+	}
+	f, err = dir.OpenFile(DBFile, flag&^os.O_CREATE, perm)
+	if errors.Is(err, fs.ErrNotExist) {
+		f, err = dir.OpenFile(DBFile, flag|os.O_EXCL, perm)
+		return f, false, err
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, false, err
+	}
+	return f, fi.Size() == 0, nil
 }
 
 // isCorruptOpenError tells bbolt's complaints about the file's content from
@@ -116,25 +144,22 @@ func closeDB(db *bolt.DB) (err error) {
 // makes the rename durable, and reports it. It runs with the exclusive lock
 // held, so no other atreides process has the file open. The old file is
 // kept, never deleted: it may hold something a human wants back.
-func (s *Store) moveAside(c *corruption) error {
+func (s *Store) moveAside(dir *confined.Dir, c *corruption) error {
 	src := s.Path()
 	stamp := time.Now().UTC().Format("20060102T150405.000Z")
-	dst := src + ".corrupt-" + stamp
+	dst := DBFile + ".corrupt-" + stamp
 	for i := 2; ; i++ {
-		if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(dir.Path(dst)); errors.Is(err, fs.ErrNotExist) {
 			break
 		}
-		dst = src + ".corrupt-" + stamp + "-" + strconv.Itoa(i)
+		dst = DBFile + ".corrupt-" + stamp + "-" + strconv.Itoa(i)
 	}
-	if err := os.Rename(src, dst); err != nil {
+	if err := dir.Rename(DBFile, dst); err != nil {
 		return fmt.Errorf("move unreadable state file aside: %w (%w: %v)", err, ErrCorrupt, c.cause)
 	}
-	if d, err := os.Open(s.dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
+	_ = dir.Sync()
 	s.report(fmt.Sprintf("state file %s could not be read (%v); moved it to %s and started with empty state",
-		src, c.cause, filepath.Base(dst)))
+		src, c.cause, dst))
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/confined"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -70,13 +71,23 @@ type Store struct {
 	Version string
 
 	dir    string
+	base   string // dir's parent, trusted: the project root
+	name   string // dir's last element, never followed, nor anything in it
 	schema *schema
 }
 
 // Open returns the store kept in dir, the project's .atreides directory. It
 // does no I/O; the directory is created by the first Update.
+//
+// The directory and its files come from the repository, so none of them is
+// opened through a link, and each must be what it claims (package
+// confined): a state.db or lock committed as a link to a file of the user's
+// makes Update and View fail with a *confined.RefusedError instead of
+// writing through it. The directory's parent is the user's choice and is
+// followed.
 func Open(dir string) *Store {
-	return &Store{dir: dir, schema: &currentSchema}
+	base, name := confined.Split(dir, 1)
+	return &Store{dir: dir, base: base, name: name, schema: &currentSchema}
 }
 
 // Dir is the directory the store keeps its files in.
@@ -84,8 +95,6 @@ func (s *Store) Dir() string { return s.dir }
 
 // Path is the path of the state database.
 func (s *Store) Path() string { return filepath.Join(s.dir, DBFile) }
-
-func (s *Store) lockPath() string { return filepath.Join(s.dir, LockFile) }
 
 // Update runs fn in one read-write transaction: either everything fn wrote
 // is on disk (fsync'd) when Update returns nil, or nothing is. It creates the
@@ -110,17 +119,17 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	}
 	defer lk.unlock()
 
-	err = s.updateLocked(ctx, fn)
+	err = s.updateLocked(ctx, lk.dir, fn)
 	var c *corruption
 	if !errors.As(err, &c) {
 		return err
 	}
-	if err := s.moveAside(c); err != nil {
+	if err := s.moveAside(lk.dir, c); err != nil {
 		return err
 	}
 	// One more try on a fresh file. If even that is "corrupt", something
 	// other than the file is wrong; stop instead of looping.
-	err = s.updateLocked(ctx, fn)
+	err = s.updateLocked(ctx, lk.dir, fn)
 	if errors.As(err, &c) {
 		return fmt.Errorf("update state %s after starting fresh: %w: %v", s.Path(), ErrCorrupt, c.cause)
 	}
@@ -168,6 +177,7 @@ func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
 func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error) error {
 	// A missing database is an empty view; look before taking the lock so a
 	// read never creates the lock file (or anything else) in the project.
+	// (Update reports an empty file when it starts it afresh.)
 	if _, ok := s.dbStat(); !ok {
 		return runFn(&Tx{}, fn)
 	}
@@ -188,7 +198,7 @@ func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error) error {
 	if !ok {
 		return runFn(&Tx{}, fn)
 	}
-	db, err := openDB(s.Path(), true, s.boltTimeout(ctx))
+	db, _, err := openDB(lk.dir, s.Path(), true, s.boltTimeout(ctx))
 	if err == nil {
 		err = guardTx(func() error {
 			return db.View(func(btx *bolt.Tx) error {
@@ -222,12 +232,12 @@ func (s *Store) recoverForView(ctx context.Context, c *corruption) error {
 	if !ok || c.file == nil || !os.SameFile(fi, c.file) || fi.Size() != c.file.Size() || !fi.ModTime().Equal(c.file.ModTime()) {
 		return nil
 	}
-	return s.moveAside(c)
+	return s.moveAside(lk.dir, c)
 }
 
 // updateLocked is one attempt at an Update with the exclusive lock held.
-func (s *Store) updateLocked(ctx context.Context, fn func(tx *Tx) error) error {
-	db, err := openDB(s.Path(), false, s.boltTimeout(ctx))
+func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx *Tx) error) error {
+	db, wasEmpty, err := openDB(dir, s.Path(), false, s.boltTimeout(ctx))
 	if err != nil {
 		return err
 	}
@@ -260,15 +270,22 @@ func (s *Store) updateLocked(ctx context.Context, fn func(tx *Tx) error) error {
 		// Best effort: the state is safe without it, and a project whose
 		// .gitignore cannot be written will show state.db in git status,
 		// which tells the user more than a failed hook would.
-		_ = ensureGitignore(s.dir)
+		_ = ensureGitignore(dir)
+	}
+	if err == nil && wasEmpty {
+		// Under the exclusive lock nobody is still creating it, so the
+		// state it stood for is lost, as with a damaged file.
+		s.report(fmt.Sprintf("state file %s was empty (a process stopped before writing it, or something truncated it); started with empty state", s.Path()))
 	}
 	return err
 }
 
-// dbStat reports whether the database file exists with at least one byte.
+// dbStat reports whether there is a database file to open: one with at
+// least one byte, or anything that is not a regular file (a link, a FIFO),
+// which the open then refuses instead of showing an empty store.
 func (s *Store) dbStat() (fs.FileInfo, bool) {
-	fi, err := os.Stat(s.Path())
-	return fi, err == nil && fi.Size() > 0
+	fi, err := os.Lstat(s.Path())
+	return fi, err == nil && (fi.Size() > 0 || !fi.Mode().IsRegular())
 }
 
 func (s *Store) version() string {
