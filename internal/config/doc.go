@@ -15,4 +15,10 @@
 // value yields a [*ValidationError] listing every problem in that file with
 // file, line and column. Use [Lazy] in hook handlers so that events which
 // need no configuration never read or parse YAML.
+//
+// A config file must be a regular file of at most 1 MiB; a FIFO or device
+// in its place is refused at once instead of hanging the hook. The project
+// file, which comes from the repository, is never read through a link
+// (package confined); the user's own file may be one. A refused file is an
+// error like an invalid one, so the guard fails closed on it.
 package config

@@ -5,13 +5,14 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
+
+	"github.com/atreides-dev/atreides/internal/confined"
 )
 
 //go:embed defaults.yaml
@@ -33,13 +34,14 @@ type Paths struct {
 
 // Exist reports whether either file may exist. A hook uses it to skip
 // parsing altogether when the built-in defaults are all there is; a file
-// that cannot even be stat'ed counts as existing, so that Load reports it.
+// that cannot even be stat'ed counts as existing, so that Load reports it,
+// and so does a link that leads nowhere, which Load refuses in a project.
 func (p Paths) Exist() bool {
 	for _, f := range []string{p.User, p.Project} {
 		if f == "" {
 			continue
 		}
-		if _, err := os.Stat(f); !errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(f); !errors.Is(err, fs.ErrNotExist) {
 			return true
 		}
 	}
@@ -96,11 +98,15 @@ func stripSources(v *value) *value {
 // gives a wrapped I/O error.
 func Load(p Paths) (*Config, error) {
 	var layers []layer
-	for _, file := range []string{p.User, p.Project} {
+	for _, f := range []struct {
+		file    string
+		project bool
+	}{{p.User, false}, {p.Project, true}} {
+		file := f.file
 		if file == "" {
 			continue
 		}
-		data, err := readFile(file)
+		data, err := readFile(file, f.project)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -145,23 +151,38 @@ func build(layers []layer) (*Config, error) {
 	return c, nil
 }
 
-func readFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+// readFile reads one config file, bounded in size and in time: it must be a
+// regular file, so a FIFO or device in its place is refused at once instead
+// of blocking the hook (which holds the state lock) until something writes.
+//
+// The project file comes from the repository, so neither it nor the
+// .atreides directory holding it is followed if it is a link (a link is
+// refused: the guard fails closed on it). The user's file is the user's own
+// and may be a link (GNU Stow and home-manager make it one); it is followed,
+// and the file it leads to must be regular too.
+func readFile(name string, project bool) ([]byte, error) {
+	base, rel := confined.Split(name, 2)
+	if !project {
+		real, err := filepath.EvalSymlinks(name)
+		if err != nil {
+			return nil, notExistOr(err)
 		}
-		return nil, fmt.Errorf("config: %w", err)
+		base, rel = filepath.Dir(real), filepath.Base(real)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	data, err := confined.ReadFile(base, rel, maxFileSize)
 	if err != nil {
-		return nil, fmt.Errorf("config: reading %s: %w", name, err)
-	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("config: %s is larger than %d bytes", name, maxFileSize)
+		return nil, notExistOr(err)
 	}
 	return data, nil
+}
+
+// notExistOr passes a missing file on as it is (Load skips it) and marks
+// every other failure as the configuration's.
+func notExistOr(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return fmt.Errorf("config: %w", err)
 }
 
 // Lazy loads the configuration on first use, at most once; an event that
