@@ -3,9 +3,9 @@ package intent
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 
+	"github.com/atreides-dev/atreides/internal/confined"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -88,7 +88,7 @@ func value(m *yaml.Node, key string) *yaml.Node {
 }
 
 func readDoc(path string) (*yaml.Node, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil && !NotExist(err) {
 		return nil, err
 	}
@@ -102,7 +102,9 @@ func readDoc(path string) (*yaml.Node, error) {
 	return doc, nil
 }
 
-// writeDoc validates and writes the document atomically (temp + rename).
+// writeDoc validates and writes the document atomically (temp + rename),
+// inside the .atreides directory reached without links; the rename replaces
+// whatever holds the name, a link included, and never writes through it.
 func writeDoc(path string, doc *yaml.Node) error {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
@@ -114,14 +116,18 @@ func writeDoc(path string, doc *yaml.Node) error {
 	if _, err := Parse(path, b.Bytes()); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".intents-*.yaml")
+	base, rel := confined.Split(path, 2)
+	dir, err := confined.MkdirAll(base, filepath.Dir(rel), 0o755)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	defer dir.Close()
+	tmp, err := dir.CreateTemp(".intents-*.yaml")
+	if err != nil {
+		return err
+	}
+	tmpName := filepath.Base(tmp.Name())
+	defer dir.Remove(tmpName)
 	if _, err := tmp.Write(b.Bytes()); err != nil {
 		tmp.Close()
 		return err
@@ -133,5 +139,5 @@ func writeDoc(path string, doc *yaml.Node) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return dir.Rename(tmpName, filepath.Base(rel))
 }

@@ -14,11 +14,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 )
@@ -110,11 +110,23 @@ func (es Errors) Error() string {
 // Load reads and validates the intents file. A missing file gives an empty
 // File and an error wrapping fs.ErrNotExist.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return &File{Path: path}, err
 	}
 	return Parse(path, data)
+}
+
+// maxFileSize bounds what one hook reads; thousands of intents fit.
+const maxFileSize = 4 << 20
+
+// readFile reads the intents file at path, <root>/.atreides/intents.yaml.
+// The file and its directory come from the repository, so neither is read
+// through a link, and a FIFO or device there is refused instead of blocking
+// (package confined). Governance treats the refusal like an invalid file.
+func readFile(path string) ([]byte, error) {
+	base, rel := confined.Split(path, 2)
+	return confined.ReadFile(base, rel, maxFileSize)
 }
 
 // ValidID reports whether id is a valid intent id: a letter or digit, then
