@@ -275,3 +275,16 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+func TestBaseForms(t *testing.T) {
+	base, _ := tree(t)
+	t.Chdir(base)
+	for _, b := range []string{base, base + string(filepath.Separator), ".", ""} {
+		if data, err := ReadFile(b, filepath.Join(".atreides", "log"), 100); err != nil || string(data) != "old line\n" {
+			t.Errorf("base %q: %q, %v", b, data, err)
+		}
+	}
+	if _, err := OpenDir(filepath.Join(base, ".atreides", "log"), ""); err == nil {
+		t.Error("a file opened as the base directory")
+	}
+}

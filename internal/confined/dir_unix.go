@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,29 +25,49 @@ func walk(base, rel string, create bool, perm fs.FileMode) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The base is trusted: follow it wherever the user pointed it.
-	fd, err := openat(unix.AT_FDCWD, base, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: base, Err: err}
+	// The base is trusted: follow it wherever the user pointed it. Its
+	// first element below is opened in the same call (O_NOFOLLOW applies to
+	// the last component only), which saves a descriptor per walk; from
+	// there on each name is opened from its parent's descriptor. That first
+	// path is joined by hand: filepath.Join would fold ".." across a link.
+	if base == "" {
+		base = "."
 	}
+	dirfd, fd := unix.AT_FDCWD, -1 // fd: the directory reached, -1 while that is the base
 	path := base
-	for _, name := range elems {
+	for i, name := range elems {
 		path = filepath.Join(path, name)
-		next, err := openDirAt(fd, name)
+		at := name
+		if i == 0 {
+			at = strings.TrimSuffix(base, "/") + "/" + name
+		}
+		next, err := openDirAt(dirfd, at)
 		if err == unix.ENOENT && create {
-			if err = unix.Mkdirat(fd, name, uint32(perm.Perm())); err == nil || err == unix.EEXIST {
-				next, err = openDirAt(fd, name)
+			if err = unix.Mkdirat(dirfd, at, uint32(perm.Perm())); err == nil || err == unix.EEXIST {
+				next, err = openDirAt(dirfd, at)
 			}
 		}
 		if err != nil {
-			err = refusal(fd, name, path, true, err)
-			_ = unix.Close(fd)
+			err = refusal(dirfd, at, path, true, err)
+			closeFd(fd)
 			return nil, err
 		}
-		_ = unix.Close(fd)
-		fd = next
+		closeFd(fd)
+		dirfd, fd = next, next
+	}
+	if fd < 0 {
+		var err error
+		if fd, err = openat(unix.AT_FDCWD, base, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
+			return nil, &fs.PathError{Op: "open", Path: base, Err: err}
+		}
 	}
 	return &Dir{fd: fd, path: path}, nil
+}
+
+func closeFd(fd int) {
+	if fd >= 0 {
+		_ = unix.Close(fd)
+	}
 }
 
 func openDirAt(dirfd int, name string) (int, error) {
