@@ -99,21 +99,20 @@ func stripSources(v *value) *value {
 func Load(p Paths) (*Config, error) {
 	var layers []layer
 	for _, f := range []struct {
-		file    string
+		name    string
 		project bool
 	}{{p.User, false}, {p.Project, true}} {
-		file := f.file
-		if file == "" {
+		if f.name == "" {
 			continue
 		}
-		data, err := readFile(file, f.project)
+		data, err := readFile(f.name, f.project)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		layers = append(layers, layer{file, data})
+		layers = append(layers, layer{f.name, data})
 	}
 	return build(layers)
 }
