@@ -23,6 +23,9 @@ func walk(base, rel string, create bool, perm fs.FileMode) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
+	if base == "" {
+		base = "."
+	}
 	fi, err := os.Stat(base)
 	if err != nil {
 		return nil, err
