@@ -283,3 +283,10 @@ func (t *tail) drain(notes *[]string) error {
 	}
 	return nil
 }
+
+// Missing is the number of records queued for the ledger at path and not
+// yet appended.
+func Missing(path string) int {
+	files, _ := queued(path)
+	return len(files)
+}

@@ -94,11 +94,7 @@ func Verify(path string, state *Head, a *Anchor) Report {
 		problem(&Problem{Msg: err.Error()})
 	}
 	hashes, lines := rep.chain(data, problem)
-	if files, err := queued(path); err == nil {
-		rep.Missing = len(files)
-	} else {
-		problem(&Problem{Msg: fmt.Sprintf("queued records not readable: %v", err)})
-	}
+	rep.Missing = Missing(path)
 
 	check := func(h Head, source string) {
 		switch {
