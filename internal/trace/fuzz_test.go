@@ -35,8 +35,15 @@ func FuzzVerify(f *testing.F) {
 	f.Add(valid, uint(10), byte('1'))
 	f.Add(valid[:len(valid)-1], uint(len(valid)-1), byte('\n'))
 	f.Add([]byte("{}\n{\"metadata\":{\"dev.atreides\":{\"seq\":1}}}"), uint(3), byte(' '))
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte, pos uint, b byte) {
-		p := filepath.Join(t.TempDir(), FileName)
+		tmp, err := os.CreateTemp(dir, "ledger-*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := tmp.Name()
+		tmp.Close()
+		defer os.Remove(p)
 		os.WriteFile(p, data, 0o644)
 		Verify(p, &Head{Seq: uint64(pos % 7), Hash: string(data[:min(len(data), 8)])}, a)
 		Verify(p, nil, nil)

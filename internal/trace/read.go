@@ -31,11 +31,13 @@ func Read(path string) ([]Entry, error) {
 
 func parseLines(data []byte) []Entry {
 	var out []Entry
-	for i, line := range bytes.Split(data, []byte{'\n'}) {
+	split := bytes.Split(data, []byte{'\n'})
+	for i, line := range split {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		e := Entry{Line: i + 1, Raw: line, Torn: !bytes.HasSuffix(data, []byte{'\n'}) && i == bytes.Count(data, []byte{'\n'})}
+		// The last piece has no newline after it (an empty one is skipped).
+		e := Entry{Line: i + 1, Raw: line, Torn: i == len(split)-1}
 		e.Err = json.Unmarshal(line, &e.Record)
 		out = append(out, e)
 	}
