@@ -14,6 +14,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -44,6 +45,7 @@ func governanceOptions(c *config.Governance) governance.Options {
 		StructuredReturn: c.Delegation.StructuredReturn,
 		Timeouts:         map[string]time.Duration{},
 		Version:          Version(),
+		KeyDir:           policy.ConfigDir(),
 	}
 	switch c.UnknownWrites {
 	case config.Allow:

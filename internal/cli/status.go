@@ -9,9 +9,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/trace"
 )
 
 // statusJSON is the `status --json` document; its field names are a
@@ -21,6 +23,8 @@ type statusJSON struct {
 	Sessions []sessionJSON `json:"sessions"`
 	Todos    []state.Todo  `json:"todos"`
 	Anchors  []anchorView  `json:"anchors"`
+	// TraceMissing counts ledger records queued and not yet appended.
+	TraceMissing int `json:"trace_missing"`
 }
 
 type sessionJSON struct {
@@ -102,6 +106,7 @@ func loadStatus(root, only string, ncalls int) (*statusJSON, error) {
 		return nil, err
 	}
 	doc.Todos = append(doc.Todos, p.Todos...)
+	doc.TraceMissing = trace.Missing(governance.TracePath(root))
 	doc.Anchors = anchorViews(p.Anchors, newSettings(root).session().StaleAfter, time.Now())
 	slices.SortFunc(doc.Sessions, func(a, b sessionJSON) int { return b.Updated.Compare(a.Updated) })
 	return doc, nil
@@ -134,6 +139,9 @@ func toSessionJSON(s *state.Session, ncalls int) sessionJSON {
 
 func printStatus(io *IO, doc *statusJSON) {
 	fmt.Fprintf(io.Out, "project %s\n", doc.Project)
+	if doc.TraceMissing > 0 {
+		fmt.Fprintf(io.Out, "trace ledger: %d record(s) missing (queued, appended with the next change; see atreides trace verify)\n", doc.TraceMissing)
+	}
 	if len(doc.Sessions) == 0 {
 		fmt.Fprintln(io.Out, "no sessions yet: atreides records a session once an agent host calls its hooks ('atreides install claude').")
 	}

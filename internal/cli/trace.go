@@ -1,23 +1,40 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
 const traceUsage = `trace <verify|show> [args]
 
 Read the trace ledger (.atreides/trace.jsonl): one Agent Trace record per
-file change an agent made, hash-chained.
+file change an agent made, hash-chained, its head signed into a checkpoint
+kept in your config directory (see docs/ledger.md).
 
-  atreides trace verify                     check the chain; name the first broken record
-  atreides trace show [--intent ID] [--file PATH] [--json]`
+  atreides trace verify [--json] [--strict]  check the chain and the heads; name the first problem
+  atreides trace show [--intent ID] [--file PATH] [--json]
+
+verify exits 0 when the ledger is intact and matches its signed
+checkpoint (or the state file's head), 1 otherwise, also when no head is
+known. --strict also fails on records no checkpoint of this machine
+vouches for (written elsewhere, or appended behind atreides's back).`
 
 func runTrace(io *IO, args []string) error {
 	if len(args) == 0 {
@@ -36,24 +53,115 @@ func runTrace(io *IO, args []string) error {
 }
 
 func traceVerify(io *IO, args []string) error {
-	if len(args) != 0 {
-		return usagef("trace verify takes no arguments")
+	fset := newFlags(traceUsage, io)
+	asJSON := fset.Bool("json", false, "print the report as JSON (docs/ledger.md)")
+	strict := fset.Bool("strict", false, "fail on unanchored records too")
+	if err := parse(fset, args); err != nil {
+		return err
+	}
+	if fset.NArg() > 0 {
+		return usagef("unexpected argument %q", fset.Arg(0))
 	}
 	root, err := cwdRoot(io)
 	if err != nil {
 		return err
 	}
-	var head trace.Head
-	if p, err := readProject(io); err == nil {
-		head = trace.Head{Seq: p.Governance.Trace.Seq, Hash: p.Governance.Trace.Hash}
+	var anchor *trace.Anchor
+	if dir := policy.ConfigDir(); dir != "" {
+		anchor = trace.NewAnchor(dir, root)
 	}
-	n, prob := trace.Verify(governance.TracePath(root), head)
-	if prob != nil {
-		fmt.Fprintf(io.Out, "ledger BROKEN after %d good record(s): %v\n", n, prob)
+	head, stateErr := stateHead(project.StateDir(root))
+	rep := trace.Verify(governance.TracePath(root), head, anchor)
+	if stateErr != nil && rep.Head.Source == trace.SourceNone && rep.Problem != nil {
+		rep.Problem.Msg += " (the state file could not be read: " + stateErr.Error() + ")"
+	}
+	if *strict && rep.OK && len(rep.Unanchored) > 0 {
+		rep.OK = false
+	}
+	if *asJSON {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printVerify(io, &rep)
+	}
+	if !rep.OK {
 		return exitStatus(1)
 	}
-	fmt.Fprintf(io.Out, "ledger OK: %d record(s), chain intact\n", n)
 	return nil
+}
+
+func printVerify(io *IO, rep *trace.Report) {
+	switch {
+	case rep.Problem != nil && rep.Problem.Line > 0:
+		fmt.Fprintf(io.Out, "ledger BROKEN after %d good record(s): %v\n", rep.Records, rep.Problem)
+	case rep.Problem != nil:
+		fmt.Fprintf(io.Out, "ledger NOT VERIFIED (%d record(s) chain intact): %v\n", rep.Records, rep.Problem)
+	default:
+		src := map[string]string{trace.SourceCheckpoint: "the signed checkpoint", trace.SourceState: "the state file (no signed checkpoint)", trace.SourceNone: "nothing: the ledger is empty"}
+		fmt.Fprintf(io.Out, "ledger OK: %d record(s), chain intact, head #%d matches %s\n", rep.Records, rep.Head.Seq, src[rep.Head.Source])
+	}
+	if c := rep.Checkpoint; c.Status != trace.CheckpointOK {
+		fmt.Fprintf(io.Out, "  checkpoint: %s %s\n", c.Status, c.Path)
+	}
+	for _, s := range rep.Unanchored {
+		fmt.Fprintf(io.Out, "  records #%d–#%d are not anchored by a checkpoint of this machine (written before it, elsewhere, or appended behind atreides's back)\n", s.From, s.To)
+	}
+	if rep.Missing > 0 {
+		fmt.Fprintf(io.Out, "  %d record(s) missing: queued in %s, appended with the next change\n", rep.Missing, filepath.Base(trace.PendingDir(trace.FileName)))
+	}
+	if rep.Late > 0 {
+		fmt.Fprintf(io.Out, "  %d record(s) written late, without the state before the change\n", rep.Late)
+	}
+	if rep.TornBytes > 0 {
+		fmt.Fprintf(io.Out, "  the last line is incomplete (%d bytes, a write cut short); the next append keeps it aside\n", rep.TornBytes)
+	}
+}
+
+// stateHead reads the ledger head from the project's state file, nil when
+// there is none. It opens the bbolt file read-only and never repairs: the
+// store's View would move a damaged file aside, and a verifier must not
+// change what it checks. (The store has no read-only, no-repair read; the
+// bucket and key are engine's "project"/"project".)
+func stateHead(dir string) (head *trace.Head, err error) {
+	path := filepath.Join(dir, store.DBFile)
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err == nil {
+			err = errors.New("empty file")
+		}
+		return nil, err
+	}
+	// A truncated file faults inside bbolt's mmap: turn that into an error.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			head, err = nil, fmt.Errorf("damaged state file: %v", r)
+		}
+	}()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: 2 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var raw []byte
+	if err := db.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket([]byte("project")); b != nil {
+			raw = bytes.Clone(b.Get([]byte("project")))
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	p, err := state.DecodeProject(raw)
+	if err != nil || p.Governance.Trace.Seq == 0 {
+		return nil, err
+	}
+	return &trace.Head{Seq: p.Governance.Trace.Seq, Hash: p.Governance.Trace.Hash}, nil
 }
 
 func traceShow(io *IO, args []string) error {

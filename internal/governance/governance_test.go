@@ -287,8 +287,8 @@ func TestLedgerFromHooks(t *testing.T) {
 		head = trace.Head{Seq: p.Governance.Trace.Seq, Hash: p.Governance.Trace.Hash}
 		return nil
 	})
-	if n, prob := trace.Verify(TracePath(f.root), head); prob != nil || n != 2 || head.Seq != 2 {
-		t.Fatalf("verify: %d %v head %+v", n, prob, head)
+	if rep := trace.Verify(TracePath(f.root), &head, nil); !rep.OK || rep.Records != 2 || head.Seq != 2 {
+		t.Fatalf("verify: %+v head %+v", rep, head)
 	}
 }
 

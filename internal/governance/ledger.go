@@ -1,13 +1,19 @@
 package governance
 
 import (
+	"cmp"
+	"fmt"
 	"os"
+	"path"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/intent"
-	"github.com/atreides-dev/atreides/internal/sanitize"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
@@ -45,16 +51,13 @@ func (g *gov) postTool() error {
 	s := g.s()
 	i := slices.IndexFunc(s.Snaps, func(x state.Snap) bool { return x.ToolUseID == ev.ToolUseID && ev.ToolUseID != "" })
 	if i < 0 {
-		return nil
+		return g.lateRecords()
 	}
 	snap := s.Snaps[i]
 	s.Snaps = slices.Delete(s.Snaps, i, i+1)
 	if !g.o.Trace {
 		return nil
 	}
-	root := ev.ProjectDir
-	var rev string
-	revDone := false
 	for _, f := range snap.Files {
 		after, err := os.ReadFile(f.Path)
 		exists := err == nil
@@ -86,40 +89,160 @@ func (g *gov) postTool() error {
 				ranges = append(ranges, *r)
 			}
 		}
-		if ranges == nil {
-			ranges = []trace.Range{}
-		}
-		if !revDone {
-			rev, revDone = trace.GitRevision(root), true
-		}
-		rec := &trace.Record{
-			Tool: &trace.Tool{Name: "atreides", Version: g.o.Version},
-			Files: []trace.File{{
-				Path: intent.Relative(root, f.Path),
-				Conversations: []trace.Conversation{{
-					Contributor: &trace.Contributor{Type: "ai"},
-					Ranges:      ranges,
-					Related:     []trace.Related{{Type: "session", URL: "atreides://session/" + ev.SessionID}},
-				}},
-			}},
-			Metadata: trace.Metadata{Atreides: &trace.Meta{
-				Intent: snap.Intent, Session: ev.SessionID, Agent: ev.AgentID, AgentType: ev.AgentType,
-				ToolUseID: ev.ToolUseID, Host: ev.Host, HostTool: ev.Tool.Raw,
-				Change: change, Before: f.Hash, After: afterHash, Deleted: deleted,
-			}},
-		}
-		if ev.Tool.Name == event.Shell {
-			rec.Metadata.Atreides.Command = sanitize.Command(ev.Tool.Command)
-		}
-		if rev != "" {
-			rec.VCS = &trace.VCS{Type: "git", Revision: rev}
-		}
-		rec.Timestamp = g.now.UTC().Format(time.RFC3339Nano)
-		h, err := trace.Append(TracePath(root), rec)
-		if err != nil {
+		rec := g.record(f.Path, ranges)
+		m := rec.Metadata.Atreides
+		m.Intent, m.Change, m.Before, m.After, m.Deleted = snap.Intent, change, f.Hash, afterHash, deleted
+		if err := g.appendRecord(rec, false); err != nil {
 			return err
 		}
-		g.p().Trace = state.TraceHead{Seq: h.Seq, Hash: h.Hash}
 	}
 	return nil
+}
+
+// lateWhy is Meta.Late of a record made without a snapshot.
+const lateWhy = "no snapshot before the call (the state lock was busy, or its PreToolUse was not seen): the state before is unknown"
+
+// lateRecords records a write whose snapshot is missing. PreToolUse takes
+// the snapshot inside the state transaction; when that transaction did not
+// happen (the hook could not get the state lock in time and the engine ran
+// on fresh state that is never saved), or this PostToolUse itself runs on
+// such state, the snapshot is not here. The change must not go unrecorded,
+// so every path the call writes gets a record of the state after it,
+// change "unknown". On state that is not saved (so not under the lock that
+// serializes appends) the record is queued for the next append instead.
+func (g *gov) lateRecords() error {
+	ev := g.ev()
+	if !g.o.Trace || ev.ToolUseID == "" {
+		return nil
+	}
+	paths, _ := g.targets()
+	for _, p := range paths {
+		rec := g.record(p, nil)
+		m := rec.Metadata.Atreides
+		m.Change, m.Late = trace.Unknown, lateWhy
+		if b, err := os.ReadFile(p); err == nil {
+			m.After = trace.Sum(b)
+		} else if _, err := os.Lstat(p); err == nil {
+			continue // a directory
+		}
+		if err := g.appendRecord(rec, !g.stateLoaded()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stateLoaded reports whether this event runs on the saved state, inside
+// the store's transaction and so under the lock that serializes appends:
+// the session was there before this event. When the store cannot be
+// loaded (a lock wait that timed out) the engine runs the handlers on a
+// fresh state that is never saved, whose session starts at this event; a
+// session's very first event looks the same, and is treated the same.
+func (g *gov) stateLoaded() bool {
+	return !g.c.State.Session.Started.Equal(g.ev().Time)
+}
+
+// record is the ledger record of a change to path by this call, without
+// the change itself.
+func (g *gov) record(path string, ranges []trace.Range) *trace.Record {
+	ev := g.ev()
+	root := ev.ProjectDir
+	if ranges == nil {
+		ranges = []trace.Range{}
+	}
+	rec := &trace.Record{
+		Tool:      &trace.Tool{Name: "atreides", Version: g.o.Version},
+		Timestamp: g.now.UTC().Format(time.RFC3339Nano),
+		Files: []trace.File{{
+			Path: intent.Relative(root, path),
+			Conversations: []trace.Conversation{{
+				Contributor: &trace.Contributor{Type: "ai"},
+				Ranges:      ranges,
+				Related:     []trace.Related{{Type: "session", URL: "atreides://session/" + ev.SessionID}},
+			}},
+		}},
+		Metadata: trace.Metadata{Atreides: &trace.Meta{
+			Session: ev.SessionID, Agent: ev.AgentID, AgentType: ev.AgentType,
+			ToolUseID: ev.ToolUseID, Host: ev.Host, HostTool: ev.Tool.Raw,
+		}},
+	}
+	if ev.Tool.Name == event.Shell {
+		rec.Metadata.Atreides.Programs = g.programs()
+	}
+	if rev := trace.GitRevision(root); rev != "" {
+		rec.VCS = &trace.VCS{Type: "git", Revision: rev}
+	}
+	return rec
+}
+
+// appendRecord appends rec to the ledger and moves the state's head. A
+// record that cannot be appended now (queue, or the append failed) is
+// queued for the next append, never dropped; only if even that fails is
+// it an error, which the engine logs.
+func (g *gov) appendRecord(rec *trace.Record, queue bool) error {
+	path := TracePath(g.ev().ProjectDir)
+	if queue {
+		return trace.Queue(path, rec)
+	}
+	w := &trace.Writer{Path: path}
+	if g.o.KeyDir != "" {
+		w.Anchor = trace.NewAnchor(g.o.KeyDir, g.ev().ProjectDir)
+	}
+	res, err := w.Append(rec)
+	for _, n := range res.Notes {
+		g.c.Env.Logf("trace: %s", n)
+	}
+	if res.Head.Seq > 0 {
+		g.p().Trace = state.TraceHead{Seq: res.Head.Seq, Hash: res.Head.Hash}
+	}
+	if err == nil {
+		return nil
+	}
+	if qerr := trace.Queue(path, rec); qerr != nil {
+		return fmt.Errorf("%w; the record could not be queued either: %v", err, qerr)
+	}
+	g.c.Env.Logf("trace: record queued for the next append: %v", err)
+	return nil
+}
+
+// maxPrograms bounds the programs named in one record.
+const maxPrograms = 16
+
+// programs names the programs the shell command runs, in order, without
+// arguments: the guard's walk lists every simple command it sees through
+// wrappers, shells and substitutions (guard.Result.Commands, each the
+// program word and its arguments); a zero Policy makes that walk collect
+// without judging. Only the program word is kept, reduced to its base name.
+func (g *gov) programs() []string {
+	ev := g.ev()
+	res := (&guard.Policy{}).Check(policy.EffectsRequest(ev.Tool.Command, cmp.Or(ev.Cwd, ev.ProjectDir), ev.ProjectDir))
+	var out []string
+	for _, argv := range res.Commands {
+		if n := programName(argv); n != "" && !slices.Contains(out, n) && len(out) < maxPrograms {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// programName is the program of one entry of guard.Result.Commands: its
+// first word (the guard quotes a program word that holds blanks) as a base
+// name; "" unless it looks like a program name (printable ASCII without
+// '$', quotes or '='), since anything else may be data, and the guard
+// shows a word known only at run time as "…".
+func programName(argv string) string {
+	name, _, _ := strings.Cut(argv, " ")
+	if strings.HasPrefix(argv, `"`) {
+		q, err := strconv.QuotedPrefix(argv)
+		if err != nil {
+			return ""
+		}
+		name, _ = strconv.Unquote(q)
+	}
+	name = path.Base(name)
+	bad := func(r rune) bool { return r <= ' ' || r >= 0x7f || strings.ContainsRune("=$`'\"\\", r) }
+	if name == "." || name == "/" || len(name) > 64 || strings.ContainsFunc(name, bad) {
+		return ""
+	}
+	return name
 }

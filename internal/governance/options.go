@@ -37,6 +37,10 @@ type Options struct {
 	StructuredReturn []string
 	// Version is atreides's version, written into trace records.
 	Version string
+	// KeyDir is the user's configuration directory, which holds the key
+	// that signs the ledger's checkpoints and the checkpoints themselves;
+	// "" signs none.
+	KeyDir string
 	// ConfigErr is set when the configuration could not be read; the gate
 	// then fails closed on writes only if Enabled could be read as true.
 	ConfigErr error
