@@ -11,6 +11,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
@@ -134,7 +135,30 @@ func toSessionJSON(s *state.Session, ncalls int) sessionJSON {
 		t := s.Snapshot.Time
 		sj.Compacted = &t
 	}
+	scrub(&sj)
 	return sj
+}
+
+// scrub masks secrets in the command text a session record quotes. New
+// records are sanitized when stored; records written by older versions
+// kept strike targets and phase causes raw, and status output is pasted
+// into issues and chats. sanitize.String leaves masked text as it is.
+func scrub(sj *sessionJSON) {
+	sj.LastCalls = slices.Clone(sj.LastCalls)
+	for i := range sj.LastCalls {
+		sj.LastCalls[i].Summary = sanitize.String(sj.LastCalls[i].Summary, 0)
+	}
+	for i := range sj.Transitions {
+		sj.Transitions[i].Cause = sanitize.String(sj.Transitions[i].Cause, 0)
+	}
+	for i := range sj.Strikes {
+		k := &sj.Strikes[i]
+		k.Target = sanitize.String(k.Target, 0)
+		k.Errors = slices.Clone(k.Errors)
+		for j := range k.Errors {
+			k.Errors[j].Excerpt = sanitize.String(k.Errors[j].Excerpt, 0)
+		}
+	}
 }
 
 func printStatus(io *IO, doc *statusJSON) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/sanitize"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/engine"
@@ -54,6 +55,9 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		return event.Result{Context: phaseText(from, state.PhaseIntent, "", true, opts)}, nil
 	case event.PostTool:
 		act, cause := classify(ev)
+		// The cause quotes the command (its first word may be PGPASSWORD=…)
+		// and is kept in the state: sanitized like every stored command.
+		cause = sanitize.String(cause, 0)
 		from := s.Phase
 		to := nextPhase(from, s.PhaseCalls, act)
 		s.PhaseCalls++

@@ -78,12 +78,15 @@ func failureText(ev *event.Event) string {
 // strikeTarget normalizes what a call acted on: a command without
 // incidental whitespace and output filters (`| tail -20`, `2>&1`), so that
 // the same run asked for twice counts twice; a cleaned path for file tools.
+// The target is kept in the state and shown by `status`, so it is
+// sanitized (secrets masked before the cut, so no half secret survives);
+// masking is deterministic, so the same command still has one target.
 func strikeTarget(t event.Tool) string {
 	switch {
 	case t.Command != "":
-		return normalizeCommand(t.Command)
+		return shorten(sanitize.String(normalizeCommand(t.Command), 0), 200)
 	case len(t.Paths) > 0:
-		return filepath.Clean(t.Paths[0])
+		return sanitize.String(filepath.Clean(t.Paths[0]), 200)
 	}
 	return t.Raw
 }
@@ -104,8 +107,7 @@ func normalizeCommand(cmd string) string {
 		}
 		cmd = cmd[:i]
 	}
-	cmd = strings.TrimSuffix(cmd, " 2>&1")
-	return shorten(cmd, 200)
+	return strings.TrimSuffix(cmd, " 2>&1")
 }
 
 func isOutputFilter(name string) bool {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // Host is this adapter's host name in events and state.
@@ -67,7 +68,7 @@ var ErrMalformed = errors.New("malformed hook input")
 // caller can still fail closed on a tool call.
 func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
 	var p payload
-	if err := json.Unmarshal(data, &p); err != nil {
+	if err := strictjson.Unmarshal(data, &p); err != nil {
 		ev := &event.Event{Host: Host, HostEvent: host.SniffEventName(data), Time: now}
 		ev.Kind = kindOf(ev.HostEvent)
 		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
@@ -134,7 +135,7 @@ func responseText(raw json.RawMessage) string {
 		Stdout *string `json:"stdout"`
 		Stderr string  `json:"stderr"`
 	}
-	if raw[0] == '{' && json.Unmarshal(raw, &bash) == nil && bash.Stdout != nil {
+	if raw[0] == '{' && strictjson.Unmarshal(raw, &bash) == nil && bash.Stdout != nil {
 		return host.Clip(strings.TrimRight(*bash.Stdout+"\n"+bash.Stderr, "\n"))
 	}
 	var s string

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // Host is this adapter's host name in events and state.
@@ -66,7 +67,7 @@ var ErrMalformed = errors.New("malformed hook input")
 // call.
 func Decode(data []byte, now time.Time) (*event.Event, error) {
 	var p payload
-	if err := json.Unmarshal(data, &p); err != nil {
+	if err := strictjson.Unmarshal(data, &p); err != nil {
 		ev := &event.Event{Host: Host, HostEvent: host.SniffEventName(data), Time: now}
 		ev.Kind = kindOf(ev.HostEvent)
 		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // Host is this adapter's host name in events and state.
@@ -79,7 +80,7 @@ var ErrMalformed = errors.New("malformed hook input")
 // caller can still fail closed on a tool call.
 func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
 	var p payload
-	if err := json.Unmarshal(data, &p); err != nil {
+	if err := strictjson.Unmarshal(data, &p); err != nil {
 		ev := &event.Event{Host: Host, HostEvent: host.SniffEventName(data), Time: now}
 		ev.Kind = kindOf(ev.HostEvent)
 		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
@@ -150,7 +151,7 @@ func contentText(raw json.RawMessage) string {
 	var parts []struct {
 		Text string `json:"text"`
 	}
-	if json.Unmarshal(raw, &parts) == nil {
+	if strictjson.Unmarshal(raw, &parts) == nil {
 		var b bytes.Buffer
 		for _, p := range parts {
 			if p.Text == "" {
@@ -176,7 +177,7 @@ func errorText(raw json.RawMessage) (string, bool) {
 		Message string `json:"message"`
 		Type    string `json:"type"`
 	}
-	if json.Unmarshal(raw, &obj) == nil {
+	if strictjson.Unmarshal(raw, &obj) == nil {
 		if obj.Message == "" {
 			obj.Message = obj.Type
 		}

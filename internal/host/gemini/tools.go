@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // toolNames maps Gemini CLI 0.61.0's built-in tools (names taken from the
@@ -66,7 +67,12 @@ func NormalizeTool(name string, input json.RawMessage, mcp *mcpContext) (event.T
 	}
 	var in toolInput
 	if len(input) > 0 && input[0] == '{' {
-		if err := json.Unmarshal(input, &in); err != nil {
+		// The whole input is checked, not only the fields read here:
+		// other handlers decode it again with their own structs.
+		if err := strictjson.UniqueKeys(input); err != nil {
+			return t, fmt.Errorf("tool_input of %s: %w", name, err)
+		}
+		if err := strictjson.Unmarshal(input, &in); err != nil {
 			return t, fmt.Errorf("tool_input of %s: %w", name, err)
 		}
 	} else if len(input) > 0 && string(input) != "null" {

@@ -8,4 +8,9 @@
 // and its [Expectations]; a new host (OpenCode next) joins by writing one
 // Expectations value: Run fails while any case is left unstated, so a host
 // cannot silently skip a decision the engine can make.
+//
+// Run also puts [KeyAttacks] to every adapter: shell tool inputs with
+// duplicate or case-variant keys, which the host and a case-insensitive
+// decoder read differently. Each must be answered like an unreadable
+// tool call, with a reason that names the key.
 package hosttest

@@ -125,6 +125,53 @@ func Run(t *testing.T, a host.Adapter, wire Expectations) {
 			check(t, ans, want)
 		})
 	}
+	for _, k := range KeyAttacks {
+		t.Run("key attack: "+k.Name, func(t *testing.T) {
+			checkKeyAttack(t, a, wire, k, getenv)
+		})
+	}
+}
+
+// A KeyAttack is a shell tool input whose keys a case-insensitive decoder
+// would read differently from the host (which reads `command` exactly):
+// Inject follows the command's JSON string inside the tool input.
+type KeyAttack struct {
+	Name, Inject string
+	Key          string // the key the deny reason must name
+}
+
+// KeyAttacks are the tool inputs every adapter must refuse to decode, so
+// that the tool call is blocked like an unreadable one.
+var KeyAttacks = []KeyAttack{
+	{"upper-case variant after", `,"COMMAND":"ls"`, `COMMAND`},
+	{"duplicate", `,"command":"ls"`, `duplicate key`},
+	{"long s variant", `,"de\u017fcription":"x","description":"y"`, `description`},
+	{"variant in a nested object", `,"env":{"path":"/bin","PATH":"/tmp"}`, `in env`},
+	{"variant in an array of objects", `,"edits":[{"a":1},{"old":"x","OLD":"y"}]`, `in edits[1]`},
+}
+
+// checkKeyAttack injects the attack into the host's shell tool payload
+// and expects the answer to an unreadable tool call, naming the key.
+func checkKeyAttack(t *testing.T, a host.Adapter, wire Expectations, k KeyAttack, getenv func(string) string) {
+	t.Helper()
+	payload := wire.Payload(event.PreTool, "rm -rf ~")
+	cmd := []byte(`"rm -rf ~"`)
+	if !bytes.Contains(payload, cmd) {
+		t.Fatalf("payload does not carry the command as %s: %s", cmd, payload)
+	}
+	payload = bytes.Replace(payload, cmd, append(cmd, k.Inject...), 1)
+	ev, err := a.Decode(payload, getenv, time.Unix(0, 0))
+	if err == nil {
+		t.Fatalf("decoded without error as %q: %s", ev.Tool.Command, payload)
+	}
+	if ev == nil || ev.HostEvent == "" {
+		t.Fatalf("the event name was not recovered from %s", payload)
+	}
+	ans := a.Unreadable(ev.HostEvent, err)
+	check(t, ans, wire.Want[UnreadableTool])
+	if !strings.Contains(ans.Stderr+string(ans.Stdout), k.Key) {
+		t.Errorf("the answer does not name %s:\n%s\n%s", k.Key, ans.Stdout, ans.Stderr)
+	}
 }
 
 // decode decodes a well-formed payload and checks the event the engine

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/strictjson"
 	"github.com/atreides-dev/atreides/internal/project"
 )
 
@@ -152,13 +153,13 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 		ev.Kind = event.PreTool // so that a failure below fails closed
 	}
 	var p Params
-	if err := json.Unmarshal(raw, &p); err != nil {
+	if err := strictjson.Unmarshal(raw, &p); err != nil {
 		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	ev.Cwd = p.Directory
 	var in hookInput
 	if len(p.Input) > 0 {
-		if err := json.Unmarshal(p.Input, &in); err != nil {
+		if err := strictjson.Unmarshal(p.Input, &in); err != nil {
 			return ev, fmt.Errorf("%w: input: %v", ErrMalformed, err)
 		}
 	}

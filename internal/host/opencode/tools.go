@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // toolNames maps OpenCode's built-in tools (1.18.33) to atreides's names.
@@ -48,7 +49,12 @@ func NormalizeTool(name string, args json.RawMessage) (event.Tool, string, error
 	}
 	var in toolInput
 	if len(args) > 0 && args[0] == '{' {
-		if err := json.Unmarshal(args, &in); err != nil {
+		// The whole input is checked, not only the fields read here:
+		// other handlers decode it again with their own structs.
+		if err := strictjson.UniqueKeys(args); err != nil {
+			return t, "", fmt.Errorf("args of %s: %w", name, err)
+		}
+		if err := strictjson.Unmarshal(args, &in); err != nil {
 			return t, "", fmt.Errorf("args of %s: %w", name, err)
 		}
 	} else if len(args) > 0 && string(args) != "null" {
