@@ -15,9 +15,8 @@ import (
 // Limits that keep a hostile command from making the analysis slow. When
 // one is hit the analysis stops and the verdict is at least ask.
 const (
-	maxDepth = 16      // nested shells, evals, substitutions
-	maxSteps = 20000   // simple commands and words examined
-	maxText  = 1 << 20 // bytes of derived script text re-parsed
+	maxDepth = 16    // nested shells, evals, substitutions
+	maxSteps = 20000 // simple commands and words examined
 	// maxDerivedWords bounds the words of commands that carriers derive
 	// (sh -c, eval, "$@", find -exec, xargs, parallel).
 	maxDerivedWords = 16384
@@ -215,12 +214,17 @@ func (a *analyzer) strict(c *Cmd, detail string) {
 
 func (a *analyzer) step() bool {
 	a.steps++
-	if a.steps > maxSteps {
-		if !a.stop {
-			a.stop = true
-			a.fire("parse.too-complex", nil, "")
-			a.unknownWrite("the command is too large to follow", false, "")
+	if a.stop {
+		return false
+	}
+	if a.steps > maxSteps || a.overDeadline() {
+		a.stop = true
+		detail := ""
+		if a.steps <= maxSteps {
+			detail = "the analysis ran out of time"
 		}
+		a.fire("parse.too-complex", nil, detail)
+		a.unknownWrite("the command is too large to follow", false, "")
 		return false
 	}
 	return true
@@ -228,12 +232,18 @@ func (a *analyzer) step() bool {
 
 // runScript parses src as a shell script and evaluates it.
 func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
-	if depth > maxDepth || len(src) > maxText {
-		a.fire("parse.too-complex", nil, fmt.Sprintf("nesting deeper than %d or derived script larger than 1 MiB", maxDepth))
+	if depth > maxDepth {
+		a.fire("parse.too-complex", nil, fmt.Sprintf("shells, evals and substitutions nest deeper than %d", maxDepth))
 		a.unknownWrite("the command nests too deeply to follow", false, "")
 		return feed{t: tUnknown}
 	}
 	f, err := parse(src)
+	var tc *tooComplex
+	if errors.As(err, &tc) {
+		a.fire("parse.too-complex", nil, tc.why)
+		a.unknownWrite("the command is too large to follow", false, "")
+		return feed{t: tUnknown}
+	}
 	if err != nil {
 		a.parseFailure(src, sc, depth, err)
 		return feed{t: tUnknown}
@@ -244,7 +254,12 @@ func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
 	return a.stmts(f.Stmts, sc, depth, in)
 }
 
+// parse parses src as a bash script; a script over the limits of
+// limits.go is not parsed and the error is a *tooComplex.
 func parse(src string) (*syntax.File, error) {
+	if err := shapeError(src); err != nil {
+		return nil, err
+	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	f, err := p.Parse(strings.NewReader(src), "")
 	if err != nil {
@@ -810,7 +825,12 @@ func (a *analyzer) fileFeed(w word, sc *scope) feed {
 func (a *analyzer) fields(ws []*syntax.Word, sc *scope, depth int) []word {
 	out := make([]word, 0, len(ws))
 	for _, w := range ws {
-		for _, bw := range braces(w) {
+		bws := braces(w)
+		if bws == nil {
+			a.fire("parse.too-complex", nil, fmt.Sprintf("a brace expansion makes more than %d words", maxBraceWords))
+			a.unknownWrite("the command is too large to follow", false, "")
+		}
+		for _, bw := range bws {
 			out = append(out, a.wordFields(bw, sc, depth, false)...)
 		}
 	}
@@ -818,7 +838,8 @@ func (a *analyzer) fields(ws []*syntax.Word, sc *scope, depth int) []word {
 }
 
 // braces performs bash brace expansion ({a,b}, {1..3}) on a word, capped so
-// that a hostile word cannot multiply the work.
+// that a hostile word cannot multiply the work: nil when the expansion
+// would make more than maxBraceWords words.
 func braces(w *syntax.Word) []*syntax.Word {
 	hasBrace := false
 	for _, p := range w.Parts {
@@ -828,6 +849,9 @@ func braces(w *syntax.Word) []*syntax.Word {
 	}
 	if !hasBrace || !syntax.SplitBraces(w) {
 		return []*syntax.Word{w}
+	}
+	if braceWords(w) > maxBraceWords {
+		return nil
 	}
 	out := expand.Braces(w)
 	if len(out) > 64 {

@@ -360,7 +360,7 @@ func TestAnalysisFixes(t *testing.T) {
 		{"parallel --version", Allow},
 		{"parallel --help rm -rf ~", Deny},
 		{"parallel --dry-run rm -rf {} ::: /", Allow},
-		{"parallel echo ::: " + strings.Repeat("a ", 40) + "::: " + strings.Repeat("b ", 40), Ask},
+		{"parallel echo ::: " + strings.Repeat("a ", 40) + "::: " + strings.Repeat("b ", 40), Deny}, // parse.too-complex
 		{"parallel rm", Deny},
 		{"parallel rm -- {}", Allow},
 		// xargs -i with the token missing from the command: judged as if
@@ -383,7 +383,7 @@ func TestAnalysisFixes(t *testing.T) {
 		{`X='rm -rf /tmp/a /etc'; "$X"`, Ask},
 		{`bash -c 'command "$1"' _ 'rm -rf ~'`, Allow},
 		// Carrier-derived words are bounded.
-		{"bash -c '" + strings.Repeat("$@ ", 200) + "' _ " + strings.Repeat("x ", 100), Ask},
+		{"bash -c '" + strings.Repeat("$@ ", 200) + "' _ " + strings.Repeat("x ", 100), Deny}, // parse.too-complex
 		// A computed program name with --version prints and exits.
 		{"$TOOL --version", Allow},
 		// find refuses an -exec without terminator and feeds it nothing.

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -32,6 +33,10 @@ type Request struct {
 	Self         string
 	ConfigDir    string
 	HostSettings []string
+
+	// Deadline, if set, is when the analysis gives up: the command is
+	// then judged parse.too-complex, so a slow input costs at most this.
+	Deadline time.Time
 
 	own *ownPaths // built from the fields above on the first write judged
 }

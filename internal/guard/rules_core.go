@@ -13,7 +13,7 @@ func init() {
 				Reason: "the command could not be parsed and contains dangerous text; fix the quoting and retry"},
 			&Rule{ID: "parse.unreadable", Category: "parse", Verdict: Ask,
 				Reason: "the command could not be parsed, so the guard cannot verify it; fix the quoting or ask the user"},
-			&Rule{ID: "parse.too-complex", Category: "parse", Verdict: Ask,
+			&Rule{ID: "parse.too-complex", Category: "parse", Verdict: Deny,
 				Reason: "the command is too large or too deeply nested to verify; split it into smaller commands"},
 			&Rule{ID: "dynamic.command", Category: "dynamic", Switch: "strict_dynamic",
 				Reason: "the program to run is computed at run time and cannot be verified; write the command out literally"},

@@ -1,0 +1,419 @@
+package guard
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits checked before a script is parsed. The shell parser recurses once
+// per nested construct and cannot be interrupted: 150 KB of "(" overflows
+// its stack, a fatal error no recover catches, and a few hundred KB of
+// nested "$(" take seconds. So the text's size and nesting are measured
+// first, by a scan that costs one pass, and a script over a limit is never
+// parsed: it is judged parse.too-complex.
+const (
+	// maxScript bounds the bytes of any script parsed: the command, or
+	// one derived from it (sh -c, eval, a decoded payload). The largest
+	// command in the corpora is about 90 KB; a bigger one is better
+	// written to a file with the file tool and run from there.
+	maxScript = 128 << 10
+	// maxNesting bounds how deeply constructs nest as the shell reads
+	// them: subshells, groups, substitutions, parameter expansions,
+	// quotes, if/while/for/case. Real commands stay under ten.
+	maxNesting = 64
+	// maxOpeners bounds the tokens that could open a nested construct,
+	// counted without regard to quoting. It is the sound backstop of the
+	// nesting scan: whatever the scan misreads, the parser cannot recurse
+	// deeper than this (at a few KB of stack per level).
+	maxOpeners = 16384
+	// maxBraceWords bounds the words one brace expansion may produce
+	// ({a,b}{a,b}... doubles with every group).
+	maxBraceWords = 4096
+	// deadlineEvery is how many analysis steps pass between two looks at
+	// the clock.
+	deadlineEvery = 64
+)
+
+// tooComplex is the error parse returns for a script over a limit.
+type tooComplex struct{ why string }
+
+func (e *tooComplex) Error() string { return e.why }
+
+// shapeError says why src may not be parsed, nil when it may.
+func shapeError(src string) error {
+	if len(src) > maxScript {
+		return &tooComplex{fmt.Sprintf("the script is %d KiB, over the %d KiB the guard parses", len(src)>>10, maxScript>>10)}
+	}
+	depth, openers := shape(src)
+	switch {
+	case depth > maxNesting:
+		return &tooComplex{fmt.Sprintf("constructs nest %d levels deep, over the %d the guard parses", depth, maxNesting)}
+	case openers > maxOpeners:
+		return &tooComplex{fmt.Sprintf("%d nesting tokens, over the %d the guard parses", openers, maxOpeners)}
+	}
+	return nil
+}
+
+// nest is a construct open at some point of the scan.
+type nest uint8
+
+const (
+	nParen nest = iota // ( $( <( >( $((
+	nBrace             // { ${
+	nQuote             // "
+	nBackquote
+	nIf   // if ... fi
+	nLoop // while/until/for/select ... done
+	nCase // case ... esac
+)
+
+// scanner reads a script the way the shell's lexer would, closely enough
+// to know which constructs are open: quotes, escapes, comments and
+// here-document bodies are not code.
+type scanner struct {
+	src      string
+	stack    []nest
+	depth    int
+	cmdStart bool     // the next word is in command position
+	heredocs []string // delimiters of here-documents whose bodies follow the line
+}
+
+// shape returns how deeply constructs nest in src and how many tokens
+// could open one, quoted or not.
+func shape(src string) (depth, openers int) {
+	s := &scanner{src: src, cmdStart: true}
+	s.scan()
+	return s.depth, countOpeners(src)
+}
+
+func (s *scanner) push(n nest) {
+	s.stack = append(s.stack, n)
+	s.depth = max(s.depth, len(s.stack))
+}
+
+// pop closes the innermost construct if it is n; a closer that matches
+// nothing open (a case pattern's ")") closes nothing.
+func (s *scanner) pop(n nest) bool {
+	if k := len(s.stack); k > 0 && s.stack[k-1] == n {
+		s.stack = s.stack[:k-1]
+		return true
+	}
+	return false
+}
+
+func (s *scanner) inQuote() bool { return len(s.stack) > 0 && s.stack[len(s.stack)-1] == nQuote }
+
+func (s *scanner) scan() {
+	src := s.src
+	for i := 0; i < len(src); i++ {
+		if s.inQuote() {
+			i = s.quoted(i)
+			continue
+		}
+		c := src[i]
+		switch c {
+		case '\\':
+			i++
+		case '\'':
+			i = skipTo(src, i+1, '\'')
+			s.cmdStart = false
+		case '"':
+			s.push(nQuote)
+			s.cmdStart = false
+		case '`':
+			if !s.pop(nBackquote) {
+				s.push(nBackquote)
+				s.cmdStart = true
+			}
+		case '#':
+			if i == 0 || strings.IndexByte(" \t\n;&|()", src[i-1]) >= 0 {
+				i = skipTo(src, i, '\n') - 1
+			} else {
+				s.cmdStart = false
+			}
+		case '$':
+			i = s.dollar(i)
+		case '(':
+			s.push(nParen)
+			s.cmdStart = true
+		case ')':
+			s.pop(nParen)
+			s.cmdStart = true
+		case '{':
+			s.push(nBrace)
+			s.cmdStart = true
+		case '}':
+			s.pop(nBrace)
+		case '\n':
+			if len(s.heredocs) > 0 {
+				i = skipHeredocs(src, i+1, s.heredocs) - 1
+				s.heredocs = s.heredocs[:0]
+			}
+			s.cmdStart = true
+		case ';', '&', '|', '!':
+			s.cmdStart = true
+		case '<', '>':
+			i = s.redirect(i)
+		case ' ', '\t', '\r':
+		default:
+			i = s.word(i)
+		}
+	}
+}
+
+// quoted handles src[i] inside double quotes and returns the last index
+// consumed.
+func (s *scanner) quoted(i int) int {
+	switch s.src[i] {
+	case '\\':
+		return i + 1
+	case '"':
+		s.pop(nQuote)
+	case '`':
+		s.push(nBackquote)
+		s.cmdStart = true
+	case '$':
+		return s.dollar(i)
+	}
+	return i
+}
+
+// dollar handles a "$" at i: $( $(( ${ $'...'.
+func (s *scanner) dollar(i int) int {
+	if i+1 >= len(s.src) {
+		return i
+	}
+	switch s.src[i+1] {
+	case '(':
+		s.push(nParen)
+		s.cmdStart = true
+		return i + 1
+	case '{':
+		s.push(nBrace)
+		return i + 1
+	case '\'':
+		if !s.inQuote() {
+			return skipANSIC(s.src, i+2)
+		}
+	}
+	s.cmdStart = false
+	return i
+}
+
+// redirect handles "<" or ">" at i: process substitutions and
+// here-document operators (whose delimiter is read here).
+func (s *scanner) redirect(i int) int {
+	src := s.src
+	if i+1 < len(src) && src[i+1] == '(' {
+		s.push(nParen)
+		s.cmdStart = true
+		return i + 1
+	}
+	if src[i] != '<' || i+1 >= len(src) || src[i+1] != '<' || i+2 < len(src) && src[i+2] == '<' {
+		return i
+	}
+	j := i + 2
+	strip := j < len(src) && src[j] == '-'
+	if strip {
+		j++
+	}
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+		j++
+	}
+	var d strings.Builder
+	for ; j < len(src) && strings.IndexByte(" \t\n;&|()<>", src[j]) < 0; j++ {
+		if c := src[j]; c != '\'' && c != '"' && c != '\\' {
+			d.WriteByte(c)
+		}
+	}
+	if d.Len() > 0 {
+		delim := d.String()
+		if strip {
+			delim = "\t" + delim // marks <<-: leading tabs are stripped
+		}
+		s.heredocs = append(s.heredocs, delim)
+	}
+	return j - 1
+}
+
+// word reads a plain word at i and returns its last index; reserved words
+// in command position open and close compound commands.
+func (s *scanner) word(i int) int {
+	src := s.src
+	j := i
+	for j < len(src) && strings.IndexByte(" \t\r\n;&|()<>'\"`$\\{}", src[j]) < 0 {
+		j++
+	}
+	if j == i {
+		s.cmdStart = false
+		return i
+	}
+	w := src[i:j]
+	if s.cmdStart {
+		switch w {
+		case "if":
+			s.push(nIf)
+		case "while", "until", "for", "select":
+			s.push(nLoop)
+		case "case":
+			s.push(nCase)
+		case "fi":
+			s.pop(nIf)
+		case "done":
+			s.pop(nLoop)
+		case "esac":
+			s.pop(nCase)
+		}
+	}
+	switch w {
+	case "if", "then", "else", "elif", "while", "until", "do", "time":
+		// A command follows a reserved word in command position.
+	default:
+		s.cmdStart = false
+	}
+	return j - 1
+}
+
+// skipTo returns the index of the first c at or after i, len(src) if none.
+func skipTo(src string, i int, c byte) int {
+	if k := strings.IndexByte(src[min(i, len(src)):], c); k >= 0 {
+		return i + k
+	}
+	return len(src)
+}
+
+// skipANSIC returns the index of the quote closing a $'...' string whose
+// text starts at i.
+func skipANSIC(src string, i int) int {
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case '\'':
+			return i
+		}
+	}
+	return len(src)
+}
+
+// skipHeredocs skips the bodies of here-documents starting at i, in
+// order, and returns the index after the last delimiter line.
+func skipHeredocs(src string, i int, delims []string) int {
+	for _, d := range delims {
+		strip := strings.HasPrefix(d, "\t")
+		d = strings.TrimPrefix(d, "\t")
+		for i < len(src) {
+			end := skipTo(src, i, '\n')
+			line := src[i:end]
+			i = end + 1
+			if strip {
+				line = strings.TrimLeft(line, "\t")
+			}
+			if line == d {
+				break
+			}
+		}
+	}
+	return min(i, len(src))
+}
+
+// countOpeners counts, without regard to quoting, the bytes and reserved
+// words that open a nested construct in the parser.
+func countOpeners(src string) int {
+	n := strings.Count(src, "(") + strings.Count(src, "{") + strings.Count(src, "`")
+	for _, kw := range []string{"if", "while", "until", "for", "select", "case"} {
+		for i := 0; ; {
+			k := strings.Index(src[i:], kw)
+			if k < 0 {
+				break
+			}
+			n++
+			i += k + len(kw)
+		}
+	}
+	return n
+}
+
+// braceWords is how many words brace expansion makes of w (already split
+// by syntax.SplitBraces), computed without expanding; it saturates above
+// maxBraceWords.
+func braceWords(w *syntax.Word) int {
+	n := 1
+	for _, p := range w.Parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		k := 0
+		if b.Sequence {
+			k = sequenceLen(b)
+		} else {
+			for _, e := range b.Elems {
+				k += braceWords(e)
+				if k > maxBraceWords {
+					break
+				}
+			}
+		}
+		n *= max(k, 1)
+		if n > maxBraceWords {
+			return maxBraceWords + 1
+		}
+	}
+	return n
+}
+
+// sequenceLen is the length of {x..y[..step]}: numbers or letters.
+func sequenceLen(b *syntax.BraceExp) int {
+	if len(b.Elems) < 2 {
+		return 1
+	}
+	from, ok1 := seqValue(b.Elems[0].Lit())
+	to, ok2 := seqValue(b.Elems[1].Lit())
+	if !ok1 || !ok2 {
+		return 1
+	}
+	step := 1
+	if len(b.Elems) > 2 {
+		if s, ok := seqValue(b.Elems[2].Lit()); ok && s != 0 {
+			step = max(s, -s)
+		}
+	}
+	span := max(to-from, from-to)
+	if span/step >= maxBraceWords {
+		return maxBraceWords + 1
+	}
+	return span/step + 1
+}
+
+// seqValue reads one end of a sequence: an integer or a single letter.
+func seqValue(s string) (int, bool) {
+	if len(s) == 1 && (s[0] < '0' || s[0] > '9') {
+		return int(s[0]), true
+	}
+	n, neg := 0, strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return 0, false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = min(n*10+int(c-'0'), 1e12) // saturates: only the span's size matters
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// overDeadline reports, every deadlineEvery steps, whether the request's
+// deadline has passed.
+func (a *analyzer) overDeadline() bool {
+	d := a.req.Deadline
+	return !d.IsZero() && a.steps%deadlineEvery == 0 && time.Now().After(d)
+}
