@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -21,9 +20,17 @@ import (
 // treated as malformed rather than read into memory without end.
 const maxPayload = 32 << 20
 
-// hookDeadline is how long a hook may wait for the state lock and work;
-// it stays under the 10 s timeout install writes for each handler.
-const hookDeadline = 8 * time.Second
+// defaultBudget is how long a hook process may take to answer, counted
+// from its start, whatever the input. Hosts let a tool call run when its
+// hook outlives their timeout (10 s as installed), so the budget stays
+// well under it: a watchdog answers for a hook still working at the end
+// of it (watchdog.go). ATREIDES_HOOK_BUDGET (a Go duration) sets it for a
+// host configured with a shorter timeout.
+const defaultBudget = 5 * time.Second
+
+// engineShare is the part of the budget the engine may use (lock wait,
+// analysis, handlers); the rest is left for the answer to be written.
+const engineShare = 0.8
 
 // adapters are the hosts 'atreides hook' speaks to.
 func adapters() []host.Adapter {
@@ -64,15 +71,19 @@ func (e *hookEnv) Logf(format string, args ...any) { e.log.Logf(format, args...)
 func (e *hookEnv) Now() time.Time                  { return time.Now() }
 
 // answerHook answers one event. Whatever happens, it writes an answer the
-// host understands: a panic anywhere below is recovered, and on a tool
-// call it becomes a block.
+// host understands within the budget: a panic anywhere below is
+// recovered, and on a tool call it becomes a block; a hook still working
+// when the budget ends is answered for by the watchdog.
 func answerHook(io *IO, a host.Adapter, eventName string) error {
-	ans := decide(io, a, eventName)
-	if len(ans.Stdout) > 0 {
-		io.Out.Write(ans.Stdout)
-	}
-	if ans.Stderr != "" {
-		fmt.Fprintln(io.Err, ans.Stderr)
+	start := time.Now()
+	budget := hookBudget(io.Getenv)
+	run := &hookRun{io: io, adapter: a, hostEvent: eventName, overran: make(chan struct{})}
+	stop := run.watch(budget)
+	defer stop()
+	ans := run.decide(start.Add(time.Duration(float64(budget) * engineShare)))
+	if !run.answer(ans) {
+		<-run.overran // the watchdog answered and ends the process
+		return exitStatus(2)
 	}
 	if ans.Exit != 0 {
 		return exitStatus(ans.Exit)
@@ -80,43 +91,41 @@ func answerHook(io *IO, a host.Adapter, eventName string) error {
 	return nil
 }
 
-func decide(io *IO, a host.Adapter, eventName string) (ans host.Answer) {
-	hostEvent := eventName
+func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
+	a := r.adapter
 	var log *project.Log
 	defer func() {
 		if p := recover(); p != nil {
 			if log != nil {
 				log.Logf("hook %s: panic: %v", a.Name(), p)
 			}
-			ans = a.Unreadable(hostEvent, fmt.Errorf("internal error: %v", p))
+			ans = a.Unreadable(r.event(), fmt.Errorf("internal error: %v", p))
 		}
 	}()
 	now := time.Now()
-	data, rerr := readAll(io.In, maxPayload)
-	ev, err := a.Decode(data, io.Getenv, now)
-	if ev.HostEvent != "" {
-		hostEvent = ev.HostEvent
-	}
+	data, rerr := r.read(maxPayload)
+	ev, err := a.Decode(data, r.io.Getenv, now)
 	if ev.Cwd == "" {
 		// Hosts start hooks in the agent's directory; a payload without
 		// cwd is judged there rather than nowhere.
-		ev.Cwd, _ = io.Getwd()
+		ev.Cwd, _ = r.io.Getwd()
 	}
 	root := project.Root(ev.ProjectDir, ev.Cwd)
 	ev.ProjectDir = root
 	log = project.NewLog(project.StateDir(root))
+	r.decoded(ev, log)
 	if rerr != nil {
 		err = rerr
 	}
 	if err != nil {
-		log.Logf("hook %s: %s event not read: %v", a.Name(), orUnknown(hostEvent), err)
-		return a.Unreadable(hostEvent, err)
+		log.Logf("hook %s: %s event not read: %v", a.Name(), orUnknown(r.event()), err)
+		return a.Unreadable(r.event(), err)
 	}
 	if ev.Kind == event.Unknown {
 		log.Logf("hook %s: event %q is not one atreides handles; no decision", a.Name(), ev.HostEvent)
 		return host.Answer{}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), hookDeadline)
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	return a.Encode(ev, runEngine(ctx, root, log, ev))
 }
@@ -145,16 +154,4 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
-}
-
-// readAll reads at most max bytes; more is an error, not a silent cut.
-func readAll(r io.Reader, max int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return data, fmt.Errorf("read stdin: %w", err)
-	}
-	if int64(len(data)) > max {
-		return data[:max], fmt.Errorf("stdin is larger than %d bytes", max)
-	}
-	return data, nil
 }

@@ -27,7 +27,7 @@ be run by hand.`
 func runServe(io *IO, args []string) error {
 	fs := newFlags(serveUsage, io)
 	stdio := fs.Bool("stdio", false, "speak JSON lines on stdin and stdout (the only transport)")
-	timeout := fs.Duration("timeout", hookDeadline, "deadline of one request")
+	timeout := fs.Duration("timeout", time.Duration(float64(defaultBudget)*engineShare), "deadline of one request")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

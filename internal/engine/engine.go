@@ -30,6 +30,12 @@ type Handler struct {
 	Name     string
 	Priority Priority
 	Kinds    []event.Kind // the kinds it handles; empty means all
+	// Prepare, if set, runs before the state lock is taken, with c.State
+	// nil. Pure analysis goes here (the guard, the shell model), so that
+	// one slow or hostile command never holds the lock other sessions'
+	// hooks wait for; it keeps what it finds in c.Memo for Handle. ctx
+	// carries the event's deadline.
+	Prepare func(ctx context.Context, c *Call)
 	// Handle answers one event. It may change c.State.
 	Handle func(c *Call) (event.Result, error)
 }
@@ -48,6 +54,33 @@ type Call struct {
 	Decision *event.Decision
 	// Env gives access to configuration and the rest of the world, lazily.
 	Env Env
+	// Memo holds what this event's handlers computed once and share.
+	Memo *Memo
+}
+
+// Memo holds values computed once per event, each under a key type its
+// owning package defines. An event's handlers run one at a time, so it
+// needs no lock.
+type Memo struct{ m map[any]any }
+
+// Get returns the value kept under key. A nil Memo keeps nothing.
+func (m *Memo) Get(key any) (any, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.m[key]
+	return v, ok
+}
+
+// Set keeps v under key; on a nil Memo it does nothing.
+func (m *Memo) Set(key, v any) {
+	if m == nil {
+		return
+	}
+	if m.m == nil {
+		m.m = map[any]any{}
+	}
+	m.m[key] = v
 }
 
 // Env is what handlers may ask of their surroundings. Implementations load
@@ -86,27 +119,50 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 		d   *event.Decision
 		ran bool
 	)
+	memo := &Memo{}
+	e.prepare(ctx, ev, memo)
 	err := e.loader.Update(ctx, ev, func(st *State) error {
-		d, ran = e.runHandlers(ev, st), true
+		d, ran = e.runHandlers(ev, st, memo), true
 		return nil
 	})
 	if err != nil {
 		e.env.Logf("state for session %s not loaded or saved: %v", ev.SessionID, err)
 	}
 	if !ran {
-		d = e.runHandlers(ev, NewState(ev))
+		st := NewState(ev)
+		st.Unsaved = true
+		d = e.runHandlers(ev, st, memo)
 	}
 	return d
 }
 
-func (e *Engine) runHandlers(ev *event.Event, st *State) *event.Decision {
+// prepare runs the handlers' Prepare functions, outside the lock. A panic
+// is logged; the handler's Handle then finds nothing in the memo.
+func (e *Engine) prepare(ctx context.Context, ev *event.Event, memo *Memo) {
+	for i := range e.handlers {
+		h := &e.handlers[i]
+		if h.Prepare == nil || !h.wants(ev.Kind) {
+			continue
+		}
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					e.env.Logf("handler %s panicked while preparing: %v\n%s", h.Name, p, debug.Stack())
+				}
+			}()
+			h.Prepare(ctx, &Call{Event: ev, Env: e.env, Memo: memo})
+		}()
+	}
+}
+
+func (e *Engine) runHandlers(ev *event.Event, st *State, memo *Memo) *event.Decision {
 	d := &event.Decision{}
 	for i := range e.handlers {
 		h := &e.handlers[i]
 		if !h.wants(ev.Kind) {
 			continue
 		}
-		r, err := e.call(h, &Call{Event: ev, State: st, Decision: d, Env: e.env})
+		r, err := e.call(h, &Call{Event: ev, State: st, Decision: d, Env: e.env, Memo: memo})
 		if err != nil {
 			if h.Priority == Critical && (ev.Kind == event.PreTool || ev.Kind == event.PermissionRequest) {
 				r = event.Result{

@@ -13,6 +13,10 @@ import (
 type State struct {
 	Session *state.Session
 	Project *state.Project
+	// Unsaved is set when the store could not be loaded (a lock wait
+	// that timed out, a refused file): the handlers run on this fresh
+	// state and nothing they change is kept.
+	Unsaved bool
 }
 
 // NewState is the state of a session atreides has not seen before.

@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -33,6 +33,11 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 		Name: "governance", Priority: engine.High,
 		Kinds: []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool,
 			event.SubagentStart, event.SubagentStop, event.Stop, event.SessionEnd},
+		Prepare: func(_ context.Context, c *engine.Call) {
+			if c.Event.Kind == event.PreTool && c.Event.Tool.Name == event.Shell && opts().Enabled {
+				policy.ShellEffects(c) // the scope gate's targets, walked outside the lock
+			}
+		},
 		Handle: func(c *engine.Call) (event.Result, error) {
 			o := opts()
 			if !o.Enabled {
@@ -110,11 +115,7 @@ func (g *gov) targets() (paths, unknown []string) {
 			paths = append(paths, filepath.Clean(p))
 		}
 	case event.Shell:
-		cwd := ev.Cwd
-		if cwd == "" {
-			cwd = ev.ProjectDir
-		}
-		e := guard.ShellEffects(policy.EffectsRequest(ev.Tool.Command, cwd, ev.ProjectDir))
+		e := policy.ShellEffects(g.c)
 		paths, unknown = e.Writes, e.Unknown
 	default:
 		if strings.HasPrefix(string(ev.Tool.Name), "mcp:") {

@@ -99,8 +99,11 @@ func TestCorpusWritesSeen(t *testing.T) {
 			req := shellReq(r.cmd, testProject)
 			res := DefaultPolicy().Check(req)
 			eff := ShellEffects(req)
-			if !slices.Equal(res.Effects.Writes, eff.Writes) {
-				t.Errorf("%s:%d %q: judging walk writes %q, effects-only walk %q", f, r.line, r.cmd, res.Effects.Writes, eff.Writes)
+			// Handlers read the judging walk's effects when the guard
+			// ran (policy.ShellEffects): both walks must agree.
+			if !slices.Equal(res.Effects.Writes, eff.Writes) || !slices.Equal(res.Effects.Unknown, eff.Unknown) ||
+				res.Effects.Changes != eff.Changes || res.Effects.Verifies != eff.Verifies {
+				t.Errorf("%s:%d %q: judging walk %+v, effects-only walk %+v", f, r.line, r.cmd, res.Effects, eff)
 			}
 			why := writesExpected(res.Commands, r.cmd)
 			if why != "" && eff.Empty() {

@@ -1,10 +1,13 @@
 package policy
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
@@ -16,20 +19,43 @@ import (
 // Source builds the guard policy when the first tool call needs it.
 type Source func() (*guard.Policy, error)
 
-// Handler judges PreTool and PermissionRequest events. A policy that cannot
-// be built (a broken config file) is an error, which the engine turns into a
-// deny: security decisions fail closed.
+// AnalysisBudget bounds the guard's analysis of one event; a command that
+// takes longer is judged parse.too-complex (a deny). It leaves the rest of
+// the hook's budget for the state and the answer.
+const AnalysisBudget = 2 * time.Second
+
+// Handler judges PreTool and PermissionRequest events, before the state
+// lock is taken (the guard needs no state). A policy that cannot be built
+// (a broken config file) is an error, which the engine turns into a deny:
+// security decisions fail closed. So is an analysis that did not run.
 func Handler(policy Source) engine.Handler {
 	return engine.Handler{
 		Name: "guard", Priority: engine.Critical,
 		Kinds: []event.Kind{event.PreTool, event.PermissionRequest},
+		Prepare: func(ctx context.Context, c *engine.Call) {
+			r, err := judge(ctx, c, policy)
+			c.Memo.Set(verdictKey{}, verdict{r, err})
+		},
 		Handle: func(c *engine.Call) (event.Result, error) {
-			return judge(c.Event, policy)
+			v, ok := c.Memo.Get(verdictKey{})
+			if !ok {
+				return event.Result{}, errors.New("the guard's analysis did not finish")
+			}
+			return v.(verdict).r, v.(verdict).err
 		},
 	}
 }
 
-func judge(ev *event.Event, policy Source) (event.Result, error) {
+// verdictKey keeps the guard's verdict in the event's memo.
+type verdictKey struct{}
+
+type verdict struct {
+	r   event.Result
+	err error
+}
+
+func judge(ctx context.Context, c *engine.Call, policy Source) (event.Result, error) {
+	ev := c.Event
 	reqs := Requests(ev)
 	if len(reqs) == 0 {
 		return event.Result{}, nil
@@ -41,9 +67,19 @@ func judge(ev *event.Event, policy Source) (event.Result, error) {
 	if p == nil { // the guard is switched off in the configuration
 		return event.Result{}, nil
 	}
+	deadline := time.Now().Add(AnalysisBudget)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
 	var worst guard.Result
 	for _, r := range reqs {
+		r.Deadline = deadline
 		res := p.Check(r)
+		if r.Tool == "shell" {
+			// The judging walk is the shell model: governance and the
+			// session read its effects instead of walking again.
+			c.Memo.Set(effectsKey{}, res.Effects)
+		}
 		if res.Verdict > worst.Verdict || worst.Rule == "" && res.Rule != "" && res.Verdict == worst.Verdict {
 			worst = res
 		}
@@ -110,6 +146,30 @@ func NewRequest(tool, arg, cwd, root string) guard.Request {
 		OpenCodeConfig: os.Getenv("OPENCODE_CONFIG"), OpenCodeConfigDir: os.Getenv("OPENCODE_CONFIG_DIR"),
 	})
 	return r
+}
+
+// effectsKey keeps the event's shell effects in its memo.
+type effectsKey struct{}
+
+// ShellEffects is what the event's shell command writes and whether it
+// verifies (guard.Effects), computed once per event: by the guard's own
+// walk when it judged the command, else here, within AnalysisBudget.
+// Handlers that need it call it from Prepare, so the walk runs before the
+// state lock is taken.
+func ShellEffects(c *engine.Call) guard.Effects {
+	if v, ok := c.Memo.Get(effectsKey{}); ok {
+		return v.(guard.Effects)
+	}
+	ev := c.Event
+	cwd := ev.Cwd
+	if cwd == "" {
+		cwd = ev.ProjectDir
+	}
+	r := EffectsRequest(ev.Tool.Command, cwd, ev.ProjectDir)
+	r.Deadline = time.Now().Add(AnalysisBudget)
+	e := guard.ShellEffects(r)
+	c.Memo.Set(effectsKey{}, e)
+	return e
 }
 
 // EffectsRequest is a shell request with what guard.ShellEffects needs

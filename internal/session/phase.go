@@ -1,14 +1,14 @@
 package session
 
 import (
+	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/guard"
-	"github.com/atreides-dev/atreides/internal/policy"
-	"github.com/atreides-dev/atreides/internal/sanitize"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -34,6 +34,11 @@ func PhaseTracker(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "phase", Priority: engine.Normal,
 		Kinds: []event.Kind{event.UserPrompt, event.PostTool},
+		Prepare: func(_ context.Context, c *engine.Call) {
+			if c.Event.Kind == event.PostTool && c.Event.Tool.Name == event.Shell && !c.Event.InSubagent() {
+				policy.ShellEffects(c) // walked outside the lock
+			}
+		},
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return trackPhase(c, opts)
 		},
@@ -54,7 +59,7 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		s.PhaseCalls = 0
 		return event.Result{Context: phaseText(from, state.PhaseIntent, "", true, opts)}, nil
 	case event.PostTool:
-		act, cause := classify(ev)
+		act, cause := classify(c)
 		// The cause quotes the command (its first word may be PGPASSWORD=…)
 		// and is kept in the state: sanitized like every stored command.
 		cause = sanitize.String(cause, 0)
@@ -89,7 +94,8 @@ func phaseText(from, to, cause string, prompt bool, opts OptionsFunc) string {
 
 // classify says what a finished tool call means for the phase, with a short
 // cause for the transition record.
-func classify(ev *event.Event) (activity, string) {
+func classify(c *engine.Call) (activity, string) {
+	ev := c.Event
 	t := ev.Tool
 	target := Summary(t)
 	switch t.Name {
@@ -103,11 +109,7 @@ func classify(ev *event.Event) (activity, string) {
 		}
 		return actChange, strings.TrimSpace(string(t.Name) + " " + shorten(target, 80))
 	case event.Shell:
-		cwd := ev.Cwd
-		if cwd == "" {
-			cwd = ev.ProjectDir
-		}
-		info := guard.ShellEffects(policy.EffectsRequest(t.Command, cwd, ev.ProjectDir))
+		info := policy.ShellEffects(c)
 		switch {
 		case info.Verifies != "":
 			// A failing test run is still a verification.
