@@ -14,6 +14,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // Case names one engine decision the suite puts to every adapter.
@@ -323,4 +324,47 @@ func Samples(t testing.TB, parts ...string) string {
 		t.Fatalf("host samples missing: %s is empty", dir)
 	}
 	return dir
+}
+
+// Payloads reads every captured hook payload of a host, named as in
+// testdata/host-samples ("claude-code", "gemini-cli", "codex").
+func Payloads(t testing.TB, hostDir string) [][]byte {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(Samples(t, "host-samples", hostDir, "captured"), "*", "*", "hooks", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, f := range files {
+		if strings.HasSuffix(f, ".env.json") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, data)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no captured payloads of %s", hostDir)
+	}
+	return out
+}
+
+// DecodesAsLoose checks that strict decoding of data into a T gives what
+// encoding/json gives: real payloads have exact, unique keys, so strict
+// decoding must change nothing for them. It returns the strict value.
+func DecodesAsLoose[T any](t *testing.T, name string, data []byte) T {
+	t.Helper()
+	var strict, loose T
+	if err := strictjson.Unmarshal(data, &strict); err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
+	if err := json.Unmarshal(data, &loose); err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
+	if !reflect.DeepEqual(strict, loose) {
+		t.Errorf("%s decodes differently:\n strict %+v\n loose  %+v", name, strict, loose)
+	}
+	return strict
 }
