@@ -1,19 +1,16 @@
 package cli
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
+	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -70,7 +67,7 @@ func traceVerify(io *IO, args []string) error {
 	if dir := policy.ConfigDir(); dir != "" {
 		anchor = trace.NewAnchor(dir, root)
 	}
-	head, stateErr := stateHead(project.StateDir(root))
+	head, stateErr := stateHead(root)
 	rep := trace.Verify(governance.TracePath(root), head, anchor)
 	if stateErr != nil && rep.Head.Source == trace.SourceNone && rep.Problem != nil {
 		rep.Problem.Msg += " (the state file could not be read: " + stateErr.Error() + ")"
@@ -121,43 +118,17 @@ func printVerify(io *IO, rep *trace.Report) {
 }
 
 // stateHead reads the ledger head from the project's state file, nil when
-// there is none. It opens the bbolt file read-only and never repairs: the
-// store's View would move a damaged file aside, and a verifier must not
-// change what it checks. (The store has no read-only, no-repair read; the
-// bucket and key are engine's "project"/"project".)
-func stateHead(dir string) (head *trace.Head, err error) {
-	path := filepath.Join(dir, store.DBFile)
-	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		if err == nil {
-			err = errors.New("empty file")
-		}
-		return nil, err
-	}
-	// A truncated file faults inside bbolt's mmap: turn that into an error.
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			head, err = nil, fmt.Errorf("damaged state file: %v", r)
-		}
-	}()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: 2 * time.Second})
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	var raw []byte
-	if err := db.View(func(tx *bolt.Tx) error {
-		if b := tx.Bucket([]byte("project")); b != nil {
-			raw = bytes.Clone(b.Get([]byte("project")))
-		}
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	p, err := state.DecodeProject(raw)
+// there is none. A verifier must not change what it checks, so the file is
+// read as it is: a damaged one is reported, not moved aside (View would).
+func stateHead(root string) (*trace.Head, error) {
+	st := store.Open(project.StateDir(root))
+	st.LockTimeout = 2 * time.Second
+	var p *state.Project
+	err := st.ViewNoRepair(context.Background(), func(tx *store.Tx) error {
+		var err error
+		p, err = engine.LoadProject(tx)
+		return err
+	})
 	if err != nil || p.Governance.Trace.Seq == 0 {
 		return nil, err
 	}

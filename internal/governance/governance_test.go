@@ -20,10 +20,34 @@ import (
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
-type env struct{ now time.Time }
+type env struct {
+	now time.Time
+	mu  sync.Mutex
+	log []string // what the handlers logged
+}
 
-func (e *env) Logf(string, ...any) {}
-func (e *env) Now() time.Time      { return e.now }
+func (e *env) Logf(format string, args ...any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.log = append(e.log, fmt.Sprintf(format, args...))
+}
+func (e *env) Now() time.Time { return e.now }
+
+// logged reports whether a logged line holds every one of parts.
+func (e *env) logged(parts ...string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, l := range e.log {
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(l, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
 
 // fixture is a project with intents and a real store, run through the
 // engine like a hook process does.

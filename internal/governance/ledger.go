@@ -3,11 +3,13 @@ package governance
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
@@ -22,19 +24,75 @@ import (
 // changed line range can be computed; larger files are recorded whole.
 const maxKept = 64 << 10
 
+// maxHashed is the largest file whose content is read and hashed. Reading
+// a larger one would hold the state lock (a PreToolUse snapshots under it)
+// for a noticeable time; it is tracked by size and modification time, and
+// its records carry neither hashes nor a range.
+const maxHashed = 16 << 20
+
+// target is what a path a tool call writes holds, as the ledger sees it.
+type target struct {
+	exists bool // anything is there, a dangling link too
+	// hash is "sha256:<hex>" of a regular file of up to maxHashed bytes,
+	// "size:<n>,mtime:<ns>" of a larger one, "" for anything else (a
+	// directory, a FIFO, a device, an unreadable file), which is tracked
+	// by existence only.
+	hash    string
+	content []byte // the whole content when hash is a sha256
+}
+
+// readTarget reads the file at p for the ledger. The agent chose p, so it
+// may be anything: a FIFO or a device there must not block the hook
+// (opening a FIFO for reading waits for a writer), so only what stat calls
+// a regular file is opened, without blocking, and fstat must agree (it may
+// have been swapped meanwhile). Links are followed: the tool wrote
+// through them too.
+func readTarget(p string) target {
+	if _, err := os.Lstat(p); err != nil {
+		return target{}
+	}
+	t := target{exists: true}
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return t
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return t
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil || !fi.Mode().IsRegular():
+		return t
+	case fi.Size() > maxHashed:
+		t.hash = fmt.Sprintf("size:%d,mtime:%d", fi.Size(), fi.ModTime().UnixNano())
+		return t
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxHashed+1))
+	if err != nil || len(b) > maxHashed { // unreadable, or grown past the bound while read
+		return t
+	}
+	t.hash, t.content = trace.Sum(b), b
+	return t
+}
+
+// summed is h when it is a content hash, the only kind a record carries.
+func summed(h string) string {
+	if strings.HasPrefix(h, "sha256:") {
+		return h
+	}
+	return ""
+}
+
 // snapshot hashes the files a tool call is about to write.
 func (g *gov) snapshot(intentID string, paths []string) {
 	s := g.s()
 	snap := state.Snap{ToolUseID: g.ev().ToolUseID, Intent: intentID, Time: g.now}
 	for _, p := range paths {
-		fs := state.FileSnap{Path: p}
-		if b, err := os.ReadFile(p); err == nil {
-			fs.Exists, fs.Hash = true, trace.Sum(b)
-			if len(b) <= maxKept {
-				fs.Content, fs.Kept = string(b), true
-			}
-		} else if _, err := os.Lstat(p); err == nil {
-			fs.Exists = true // a directory or unreadable file: tracked by existence only
+		t := readTarget(p)
+		fs := state.FileSnap{Path: p, Exists: t.exists, Hash: t.hash}
+		if summed(t.hash) != "" && len(t.content) <= maxKept {
+			fs.Content, fs.Kept = string(t.content), true
 		}
 		snap.Files = append(snap.Files, fs)
 	}
@@ -59,31 +117,24 @@ func (g *gov) postTool() error {
 		return nil
 	}
 	for _, f := range snap.Files {
-		after, err := os.ReadFile(f.Path)
-		exists := err == nil
-		if !exists {
-			if _, lerr := os.Lstat(f.Path); lerr == nil {
-				continue // a directory: not a file change
-			}
+		after := readTarget(f.Path)
+		if after.exists && after.hash == "" {
+			continue // a directory, FIFO or unreadable file: not a file change we can see
 		}
-		var afterHash string
-		if exists {
-			afterHash = trace.Sum(after)
-		}
-		if exists == f.Exists && afterHash == f.Hash {
+		if after.exists == f.Exists && after.hash == f.Hash {
 			continue // unchanged
 		}
 		change := trace.Modify
 		switch {
 		case !f.Exists:
 			change = trace.Create
-		case !exists:
+		case !after.exists:
 			change = trace.Delete
 		}
 		var ranges []trace.Range
 		deleted := 0
-		if exists {
-			r, d := trace.ChangedRange([]byte(f.Content), after, f.Kept || !f.Exists)
+		if summed(after.hash) != "" {
+			r, d := trace.ChangedRange([]byte(f.Content), after.content, f.Kept || !f.Exists)
 			deleted = d
 			if r != nil {
 				ranges = append(ranges, *r)
@@ -91,7 +142,7 @@ func (g *gov) postTool() error {
 		}
 		rec := g.record(f.Path, ranges)
 		m := rec.Metadata.Atreides
-		m.Intent, m.Change, m.Before, m.After, m.Deleted = snap.Intent, change, f.Hash, afterHash, deleted
+		m.Intent, m.Change, m.Before, m.After, m.Deleted = snap.Intent, change, summed(f.Hash), summed(after.hash), deleted
 		if err := g.appendRecord(rec, false); err != nil {
 			return err
 		}
@@ -120,11 +171,11 @@ func (g *gov) lateRecords() error {
 		rec := g.record(p, nil)
 		m := rec.Metadata.Atreides
 		m.Change, m.Late = trace.Unknown, lateWhy
-		if b, err := os.ReadFile(p); err == nil {
-			m.After = trace.Sum(b)
-		} else if _, err := os.Lstat(p); err == nil {
-			continue // a directory
+		t := readTarget(p)
+		if t.exists && t.hash == "" {
+			continue // a directory, FIFO or unreadable file
 		}
+		m.After = summed(t.hash)
 		if err := g.appendRecord(rec, !g.stateLoaded()); err != nil {
 			return err
 		}

@@ -22,6 +22,8 @@
 // damaged file costs its contents once instead of failing every hook. An
 // empty state file (its creator died before bbolt wrote it, or something
 // truncated it) is reported the same way when Update starts it afresh.
+// [Store.ViewNoRepair] reads without any of this, for commands that check
+// what is on disk: damage is its error, and it changes and creates nothing.
 //
 // The directory and its files come from the repository, so they are opened
 // through package confined: never through a link, and only when they are

@@ -12,12 +12,15 @@ import (
 
 // gitignoreText keeps machine state out of commits while config.yaml,
 // intents.yaml and trace.jsonl (which teams review and share) stay visible.
+// The ledger's queue holds records not chained yet: committed, they would
+// be appended again on every clone.
 const gitignoreText = `# Written by atreides. Machine state that must not be committed.
 # config.yaml, intents.yaml and trace.jsonl are meant to be committed.
 state.db
 state.db.lock
 *.corrupt-*
 log
+trace.jsonl.pending/
 `
 
 // ensureGitignore writes .atreides/.gitignore unless one exists. It never

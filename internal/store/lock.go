@@ -14,18 +14,22 @@ import (
 // fileLock is a held lock on the sidecar file, and the state directory it
 // was reached through, which the holder uses for the database as well.
 // Closing the descriptor is what releases the lock, so a process killed
-// while holding it never leaves the project locked.
+// while holding it never leaves the project locked. f is nil for a
+// ViewNoRepair that found no lock file and did not create one.
 type fileLock struct {
 	f   *os.File
 	dir *confined.Dir
 }
 
 func (l fileLock) unlock() {
-	_ = l.f.Close()
+	if l.f != nil {
+		_ = l.f.Close()
+	}
 	_ = l.dir.Close()
 }
 
-// lock takes the sidecar lock, exclusive for writers and shared for readers.
+// lock takes the sidecar lock, exclusive for writers and shared for readers,
+// creating the lock file if create is set.
 //
 // The first try does not block, so the uncontended case costs one syscall
 // and no goroutine. When the lock is busy, a goroutine blocks in the kernel
@@ -33,8 +37,8 @@ func (l fileLock) unlock() {
 // this one waits for it, the context, or the timeout. If we give up first,
 // that goroutine closes its descriptor once its flock returns, which
 // releases a lock nobody wants any more.
-func (s *Store) lock(ctx context.Context, exclusive bool) (fileLock, error) {
-	f, d, err := s.openLockFile(exclusive)
+func (s *Store) lock(ctx context.Context, exclusive, create bool) (fileLock, error) {
+	f, d, err := s.openLockFile(exclusive, create)
 	if err != nil {
 		return fileLock{}, err
 	}
@@ -78,14 +82,17 @@ func (s *Store) lock(ctx context.Context, exclusive bool) (fileLock, error) {
 	return fileLock{}, fmt.Errorf("lock %s: %w (%w)", f.Name(), ErrLockTimeout, why)
 }
 
-// openLockFile opens (creating if needed) the sidecar lock file, and the
-// state directory, neither through a link: the directory comes from the
-// repository. Writers create the directory on first use; readers never do,
-// and report fs.ErrNotExist so View can show an empty store.
-func (s *Store) openLockFile(exclusive bool) (*os.File, *confined.Dir, error) {
-	flag := os.O_RDONLY | os.O_CREATE
+// openLockFile opens (creating it if create is set) the sidecar lock file,
+// and the state directory, neither through a link: the directory comes
+// from the repository. Writers create the directory on first use; readers
+// never do, and report fs.ErrNotExist so View can show an empty store.
+func (s *Store) openLockFile(exclusive, create bool) (*os.File, *confined.Dir, error) {
+	flag := os.O_RDONLY
 	if exclusive {
-		flag = os.O_RDWR | os.O_CREATE
+		flag = os.O_RDWR
+	}
+	if create {
+		flag |= os.O_CREATE
 	}
 	d, err := confined.OpenDir(s.base, s.name)
 	if exclusive && errors.Is(err, fs.ErrNotExist) {

@@ -113,7 +113,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	// killing the process (and every later hook with it).
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 
-	lk, err := s.lock(ctx, true)
+	lk, err := s.lock(ctx, true, true)
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
 func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 
-	err := s.viewOnce(ctx, fn)
+	err := s.viewOnce(ctx, fn, false)
 	var c *corruption
 	var se *SchemaError
 	switch {
@@ -167,21 +167,48 @@ func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	// Second and last try: the repair ran, so anything still wrong is not
 	// something another round would fix.
-	err = s.viewOnce(ctx, fn)
+	err = s.viewOnce(ctx, fn, false)
 	if errors.As(err, &c) {
 		return fmt.Errorf("view state %s after repair: %w: %v", s.Path(), ErrCorrupt, c.cause)
 	}
 	return err
 }
 
-func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error) error {
+// ViewNoRepair runs fn in one read-only transaction like View, on the
+// file as it is: it never moves a damaged file aside, never migrates an
+// older schema and never creates anything, not even the lock file. A
+// damaged or empty file is an error wrapping [ErrCorrupt]; a file of
+// another schema is a [*SchemaError]. It is for commands that check what
+// is on disk (trace verify), which must not change what they check.
+func (s *Store) ViewNoRepair(ctx context.Context, fn func(tx *Tx) error) error {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+
+	err := s.viewOnce(ctx, fn, true)
+	var c *corruption
+	if errors.As(err, &c) {
+		return fmt.Errorf("read state %s: %w: %v", s.Path(), ErrCorrupt, c.cause)
+	}
+	return err
+}
+
+// viewOnce is one read. asIs is ViewNoRepair's: an empty file is damage
+// (View shows it as an empty store and leaves the report to Update), and
+// the lock file is not created; without it the read relies on bbolt's own
+// lock on the file, which a writer holds for as long as it has it open.
+func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error, asIs bool) error {
 	// A missing database is an empty view; look before taking the lock so a
 	// read never creates the lock file (or anything else) in the project.
 	// (Update reports an empty file when it starts it afresh.)
-	if _, ok := s.dbStat(); !ok {
-		return runFn(&Tx{}, fn)
+	if fi, ok := s.dbStat(); !ok {
+		return emptyView(fi, asIs, fn)
 	}
-	lk, err := s.lock(ctx, false)
+	lk, err := s.lock(ctx, false, !asIs)
+	if asIs && errors.Is(err, fs.ErrNotExist) {
+		var d *confined.Dir
+		if d, err = confined.OpenDir(s.base, s.name); err == nil {
+			lk = fileLock{dir: d}
+		}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return runFn(&Tx{}, fn)
 	}
@@ -196,7 +223,7 @@ func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error) error {
 	// cannot do.
 	fi, ok := s.dbStat()
 	if !ok {
-		return runFn(&Tx{}, fn)
+		return emptyView(fi, asIs, fn)
 	}
 	db, _, err := openDB(lk.dir, s.Path(), true, s.boltTimeout(ctx))
 	if err == nil {
@@ -217,13 +244,22 @@ func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error) error {
 	return err
 }
 
+// emptyView shows fn an empty store when there is no database file. fi is
+// the file when there is one of zero bytes: damage to ViewNoRepair (asIs).
+func emptyView(fi fs.FileInfo, asIs bool, fn func(tx *Tx) error) error {
+	if asIs && fi != nil {
+		return &corruption{cause: errors.New("the file is empty")}
+	}
+	return runFn(&Tx{}, fn)
+}
+
 // recoverForView moves an unreadable file aside on behalf of View. That
 // needs the exclusive lock, and between dropping the shared lock and getting
 // the exclusive one another process may already have moved the file aside
 // and written a fresh one; so only the very file View found damaged (same
 // inode, size and modification time) is moved.
 func (s *Store) recoverForView(ctx context.Context, c *corruption) error {
-	lk, err := s.lock(ctx, true)
+	lk, err := s.lock(ctx, true, true)
 	if err != nil {
 		return err
 	}

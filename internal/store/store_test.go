@@ -372,6 +372,7 @@ func TestFirstUpdateLaysOutDirectory(t *testing.T) {
 	}
 	for name, want := range map[string]bool{
 		"state.db": true, "state.db.lock": true, "state.db.corrupt-20260101T000000.000Z": true, "log": true,
+		"trace.jsonl.pending/": true, "trace.jsonl.corrupt-20260101T000000.000Z-abcdef": true,
 		"config.yaml": false, "intents.yaml": false, "trace.jsonl": false, ".gitignore": false,
 	} {
 		if got := ignored(name); got != want {

@@ -3,11 +3,11 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 )
 
@@ -59,7 +59,7 @@ func (w *Writer) Append(r *Record) (Appended, error) {
 	}
 	var an *anchoring
 	if w.Anchor != nil {
-		an = w.Anchor.begin(t.head, func(seq uint64) string { return hashAt(w.Path, seq) }, &out.Notes)
+		an = w.Anchor.begin(t.head, t.hashAt, &out.Notes)
 	}
 	start := t.head.Seq
 	err = t.drain(&out.Notes)
@@ -108,14 +108,14 @@ func (t *tail) load(notes *[]string) error {
 			}
 			*notes = append(*notes, "the ledger's last record had lost its newline; added it")
 		} else {
-			aside := asideName(t.path)
-			if err := writeFile(aside, last, 0o644, false, false); err != nil {
+			aside, err := keepAside(t.path, last)
+			if err != nil {
 				return fmt.Errorf("keep the incomplete last line aside: %w", err)
 			}
 			if err := t.f.Truncate(start); err != nil {
-				return fmt.Errorf("cut the incomplete last line off (it is kept in %s): %w", filepath.Base(aside), err)
+				return fmt.Errorf("cut the incomplete last line off (it is kept in %s): %w", aside, err)
 			}
-			*notes = append(*notes, fmt.Sprintf("the ledger ended in an incomplete record (%d bytes, a write cut short); moved it to %s", len(last), filepath.Base(aside)))
+			*notes = append(*notes, fmt.Sprintf("the ledger ended in an incomplete record (%d bytes, a write cut short); moved it to %s", len(last), aside))
 			t.size = start
 			if last, _, _, err = lastLine(t.f, t.size); err != nil {
 				return err
@@ -131,8 +131,8 @@ func (t *tail) load(notes *[]string) error {
 		return nil
 	}
 	// An unreadable last line: chain to its bytes; verify reports it.
-	all := make([]byte, t.size)
-	if _, err := t.f.ReadAt(all, 0); err != nil && err != io.EOF {
+	all, err := t.all()
+	if err != nil {
 		return err
 	}
 	t.head = Head{Seq: uint64(bytes.Count(all, []byte{'\n'})), Hash: Sum(last)}
@@ -196,17 +196,29 @@ func prepare(r *Record) {
 // hashAt is the hash of the record with sequence number seq, "" when the
 // ledger has none that checks out. It reads the whole ledger: the writer
 // needs it only when records were appended behind its back.
-func hashAt(path string, seq uint64) string {
-	data, err := readFile(path)
+func (t *tail) hashAt(seq uint64) string {
+	all, err := t.all()
 	if err != nil {
 		return ""
 	}
-	for _, e := range parseLines(data) {
+	for _, e := range parseLines(all) {
 		if r, err := check(e.Raw); err == nil && r.Metadata.Atreides.Seq == seq {
 			return r.Metadata.Atreides.Hash
 		}
 	}
 	return ""
+}
+
+// all reads the ledger as far as it is known to reach.
+func (t *tail) all() ([]byte, error) {
+	if t.size > maxLedger {
+		return nil, fmt.Errorf("the ledger is larger than %d bytes", maxLedger)
+	}
+	all := make([]byte, t.size)
+	if _, err := t.f.ReadAt(all, 0); err != nil && err != io.EOF {
+		return nil, err
+	}
+	return all, nil
 }
 
 // PendingDir is where [Queue] keeps records for the ledger at path.
@@ -224,69 +236,74 @@ func Queue(path string, r *Record) error {
 	if err != nil {
 		return err
 	}
+	d, err := openQueue(path, true)
+	if err != nil {
+		return fmt.Errorf("queue trace record: %w", err)
+	}
+	defer d.Close()
 	name := time.Now().UTC().Format("20060102T150405.000000000Z") + "-" + r.ID + ".json"
-	if err := writeFile(filepath.Join(PendingDir(path), name), b, 0o644, false, false); err != nil {
+	if err := publish(d, name, b, 0o644, false); err != nil {
 		return fmt.Errorf("queue trace record: %w", err)
 	}
 	return nil
 }
 
-// queued lists the queued records' files, oldest first.
-func queued(path string) ([]string, error) {
-	es, err := listDir(PendingDir(path))
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range es {
-		if n := e.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") && e.Type().IsRegular() {
-			out = append(out, filepath.Join(PendingDir(path), n))
-		}
-	}
-	slices.Sort(out)
-	return out, nil
-}
-
-// drain appends the queued records. One that cannot be read is moved
-// aside; one that was appended is removed (if that fails it is appended
-// again next time: a duplicate with the same id, never a loss).
+// drain appends the queued records. One that cannot be read is kept in
+// the queue directory under a .corrupt- name, which takes it out of the
+// queue; one that was appended is removed (if that fails it is appended
+// again next time: a duplicate with the same id, never a loss). The
+// directory itself stays: removing it would need a path-based rmdir, and
+// git does not see an empty directory.
 func (t *tail) drain(notes *[]string) error {
-	files, err := queued(t.path)
+	d, err := openQueue(t.path, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var names []string
+	if err == nil {
+		defer d.Close()
+		names, err = queuedNames(d)
+	}
 	if err != nil {
 		*notes = append(*notes, fmt.Sprintf("queued trace records not read: %v", err))
 		return nil
 	}
-	for _, p := range files {
+	for _, n := range names {
 		var r Record
-		b, err := readFile(p)
+		b, err := d.ReadFile(n, maxQueued)
 		if err == nil {
 			err = json.Unmarshal(b, &r)
 		}
 		if err != nil {
-			aside := asideName(t.path)
-			if merr := moveFile(p, aside); merr != nil {
-				return fmt.Errorf("queued record %s unreadable (%v) and not moved aside: %w", filepath.Base(p), err, merr)
+			aside := n + asideSuffix()
+			if merr := d.Rename(n, aside); merr != nil {
+				return fmt.Errorf("queued record %s unreadable (%v) and not moved aside: %w", n, err, merr)
 			}
-			*notes = append(*notes, fmt.Sprintf("queued trace record unreadable (%v); moved to %s", err, filepath.Base(aside)))
+			*notes = append(*notes, fmt.Sprintf("queued trace record unreadable (%v); kept as %s", err, filepath.Join(filepath.Base(d.Path("")), aside)))
 			continue
 		}
 		if err := t.add(&r); err != nil {
 			return err
 		}
-		if err := removeFile(p); err != nil {
+		if err := d.Remove(n); err != nil {
 			*notes = append(*notes, fmt.Sprintf("queued trace record #%d appended but not removed (it will be appended again): %v", t.head.Seq, err))
 		}
 	}
-	if len(files) > 0 {
-		*notes = append(*notes, fmt.Sprintf("appended %d queued trace record(s)", len(files)))
-		_ = removeFile(PendingDir(t.path)) // only if empty; a new one may have arrived
+	if len(names) > 0 {
+		*notes = append(*notes, fmt.Sprintf("appended %d queued trace record(s)", len(names)))
 	}
 	return nil
 }
 
 // Missing is the number of records queued for the ledger at path and not
-// yet appended.
+// yet appended. A queue that cannot be read (refused: a link) counts none;
+// the next append reports it.
 func Missing(path string) int {
-	files, _ := queued(path)
-	return len(files)
+	d, err := openQueue(path, false)
+	if err != nil {
+		return 0
+	}
+	defer d.Close()
+	names, _ := queuedNames(d)
+	return len(names)
 }

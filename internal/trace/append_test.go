@@ -139,8 +139,8 @@ func TestQueuedRecordsAreAppendedInOrder(t *testing.T) {
 			t.Fatalf("record %d is %d, want %d (order)", i+1, got, want)
 		}
 	}
-	if _, err := os.Stat(PendingDir(f.path)); !os.IsNotExist(err) {
-		t.Errorf("pending directory left: %v", err)
+	if left, _ := os.ReadDir(PendingDir(f.path)); len(left) != 0 {
+		t.Errorf("left in the queue: %v", left)
 	}
 }
 

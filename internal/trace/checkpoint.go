@@ -73,8 +73,14 @@ func (a *Anchor) KeyPath() string { return filepath.Join(a.Dir, KeyFile) }
 // a write in place a few microseconds, and a write cut short leaves the
 // other file, one record older, to fall back on.
 func (a *Anchor) CheckpointPaths() [2]string {
+	rel := a.checkpoints()
+	return [2]string{filepath.Join(a.Dir, rel[0]), filepath.Join(a.Dir, rel[1])}
+}
+
+// checkpoints are CheckpointPaths relative to the configuration directory.
+func (a *Anchor) checkpoints() [2]string {
 	sum := sha256.Sum256([]byte(a.Project))
-	base := filepath.Join(a.Dir, CheckpointsDir, hex.EncodeToString(sum[:16]))
+	base := filepath.Join(CheckpointsDir, hex.EncodeToString(sum[:16]))
 	return [2]string{base + ".a.json", base + ".b.json"}
 }
 
@@ -118,8 +124,9 @@ func (a *Anchor) Load() (*Checkpoint, error) {
 	var found []*Checkpoint
 	var firstErr error
 	missing := 0
-	for i, p := range a.CheckpointPaths() {
-		b, err := readFile(p)
+	for i, rel := range a.checkpoints() {
+		p := filepath.Join(a.Dir, rel)
+		b, err := readConfigFile(a.Dir, rel)
 		if errors.Is(err, fs.ErrNotExist) {
 			missing++
 			continue
@@ -174,14 +181,14 @@ func (a *Anchor) loadKey(create bool) (ed25519.PrivateKey, error) {
 	if a.key != nil {
 		return a.key, nil
 	}
-	b, err := readFile(a.KeyPath())
+	b, err := readConfigFile(a.Dir, KeyFile)
 	if errors.Is(err, fs.ErrNotExist) && create {
 		_, k, gerr := ed25519.GenerateKey(rand.Reader)
 		if gerr != nil {
 			return nil, gerr
 		}
 		text := keyHeader + base64.StdEncoding.EncodeToString(k.Seed()) + "\n"
-		err = writeFile(a.KeyPath(), []byte(text), 0o600, false, true)
+		err = createConfigFile(a.Dir, KeyFile, []byte(text))
 		if err == nil {
 			a.key = k
 			return k, nil
@@ -189,7 +196,7 @@ func (a *Anchor) loadKey(create bool) (ed25519.PrivateKey, error) {
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("create signing key %s: %w", a.KeyPath(), err)
 		}
-		b, err = readFile(a.KeyPath()) // another process made it first
+		b, err = readConfigFile(a.Dir, KeyFile) // another process made it first
 	}
 	if err != nil {
 		return nil, err
@@ -216,7 +223,7 @@ func (a *Anchor) sign(c *Checkpoint, slot int) error {
 	if err != nil {
 		return err
 	}
-	return overwriteFile(a.CheckpointPaths()[slot], append(b, '\n'), 0o600)
+	return overwriteConfigFile(a.Dir, a.checkpoints()[slot], append(b, '\n'))
 }
 
 // anchoring is one append's decision about the checkpoint.

@@ -4,18 +4,42 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/confined"
 )
 
-// Every file the ledger opens, under .atreides and in the user's config
-// directory, is opened by the functions in this file, so that they can
-// switch in one place to opening files without following symlinks.
+// Every file the ledger opens is opened here, through package confined,
+// below one of two trusted directories:
+//
+//   - the project root, for the ledger <root>/.atreides/trace.jsonl, its
+//     queue trace.jsonl.pending/ and the files kept aside beside it. The
+//     root is the user's and is followed; .atreides and everything in it
+//     come from the repository and are not;
+//   - the user's configuration directory, for the key and the
+//     checkpoints. The directory itself is followed: the user chose it,
+//     and dotfile managers (GNU Stow folding a directory) make it a link,
+//     as the config loader allows for the user's config file. The key and
+//     checkpoint files and the checkpoints directory are not: a link there
+//     would let whoever planted it read the key through it or aim the
+//     signature at another file.
+//
+// A link, FIFO or device in place of any of these is refused with
+// confined.ErrRefused: never read, written through or waited on.
+
+// Bounds on what is read: far above any real file, they keep a regular
+// file planted in the repository from taking the hook's memory.
+const (
+	maxLedger = 1 << 30 // about 1.5 million records
+	maxQueued = 1 << 20 // one queued record
+	maxSmall  = 64 << 10
+)
 
 // ledgerFile is the ledger as the writer uses it; tests substitute one
 // that fails after a number of bytes, as a full disk does.
@@ -27,76 +51,108 @@ type ledgerFile interface {
 	Close() error
 }
 
+// splitLedger cuts the ledger's path into the project root, which is
+// followed, and the directory and name below it, which are not.
+func splitLedger(path string) (root, dir, name string) {
+	root, rel := confined.Split(path, 2)
+	return root, filepath.Dir(rel), filepath.Base(rel)
+}
+
 // openLedger opens the ledger for reading and appending, creating it and
 // its directory.
 func openLedger(path string) (ledgerFile, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	root, dir, name := splitLedger(path)
+	d, err := confined.MkdirAll(root, dir, 0o755)
+	if err != nil {
 		return nil, err
 	}
-	return os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	defer d.Close()
+	return d.OpenFile(name, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 }
 
-// readFile reads a whole file the ledger owns.
-func readFile(path string) ([]byte, error) { return os.ReadFile(path) }
+// readLedger reads the whole ledger.
+func readLedger(path string) ([]byte, error) {
+	root, dir, name := splitLedger(path)
+	return confined.ReadFile(root, filepath.Join(dir, name), maxLedger)
+}
 
-// listDir lists a directory the ledger owns; a missing one is empty.
-func listDir(dir string) ([]fs.DirEntry, error) {
-	es, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+// keepAside writes data into a new file beside the ledger, named for the
+// ledger with asideSuffix, and returns that name.
+func keepAside(path string, data []byte) (string, error) {
+	root, dir, name := splitLedger(path)
+	d, err := confined.OpenDir(root, dir)
+	if err != nil {
+		return "", err
 	}
-	return es, err
+	defer d.Close()
+	aside := name + asideSuffix()
+	return aside, publish(d, aside, data, 0o644, false)
 }
 
-// removeFile removes a file (or an empty directory) the ledger owns.
-func removeFile(path string) error { return os.Remove(path) }
+// openQueue opens the ledger's queue directory (PendingDir); create makes
+// it, and .atreides, when missing.
+func openQueue(path string, create bool) (*confined.Dir, error) {
+	root, dir, name := splitLedger(path)
+	rel := filepath.Join(dir, filepath.Base(PendingDir(name)))
+	if create {
+		return confined.MkdirAll(root, rel, 0o755)
+	}
+	return confined.OpenDir(root, rel)
+}
 
-// moveFile renames a file the ledger owns.
-func moveFile(from, to string) error { return os.Rename(from, to) }
+// queuedNames lists the names of the records in the queue directory d,
+// oldest first. The listing goes by d's path (confined opens, it does not
+// list), which is safe because only names are taken from it: each record
+// is then opened through d, never through the path.
+func queuedNames(d *confined.Dir) ([]string, error) {
+	es, err := os.ReadDir(d.Path(""))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range es { // sorted by name, and names start with the time queued
+		if n := e.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") && e.Type().IsRegular() {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
 
-// writeFile puts data at path in one step: a temporary file in the same
-// directory, synced first if durable, then renamed over path (replace) or
-// hard-linked to it (!replace, which fails with fs.ErrExist when path is
-// taken). Readers see the old file or the new one, never part of one.
-func writeFile(path string, data []byte, perm fs.FileMode, replace, durable bool) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, dirPerm(perm)); err != nil {
+// readConfigFile reads the file rel below the configuration directory dir.
+func readConfigFile(dir, rel string) ([]byte, error) {
+	return confined.ReadFile(dir, rel, maxSmall)
+}
+
+// createConfigFile puts data into the new file name in the configuration
+// directory dir, durably, creating dir (0700) if needed; it fails with
+// fs.ErrExist when name is taken.
+func createConfigFile(dir, name string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
+	d, err := confined.OpenDir(dir, "")
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Chmod(perm)
-	}
-	if werr == nil && durable {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return werr
-	}
-	if replace {
-		return os.Rename(tmp, path)
-	}
-	return os.Link(tmp, path)
+	defer d.Close()
+	return publish(d, name, data, 0o600, true)
 }
 
-// overwriteFile writes data over the start of path in place, creating
-// it, padded with spaces to the file's length (at least the next 4 KiB) so
-// that nothing of a longer earlier content is left after it. No rename and
-// no truncation: see Anchor.CheckpointPaths for why.
-func overwriteFile(path string, data []byte, perm fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), dirPerm(perm)); err != nil {
+// overwriteConfigFile writes data over the start of the file rel below the
+// configuration directory dir in place, creating it (0600, in 0700
+// directories), padded with spaces to the file's length (at least the next
+// 4 KiB) so that nothing of a longer earlier content is left after it. No
+// rename and no truncation: see Anchor.CheckpointPaths for why.
+func overwriteConfigFile(dir, rel string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, perm)
+	d, err := confined.MkdirAll(dir, filepath.Dir(rel), 0o700)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	f, err := d.OpenFile(filepath.Base(rel), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
@@ -114,19 +170,37 @@ func overwriteFile(path string, data []byte, perm fs.FileMode) error {
 	return err
 }
 
-// dirPerm is the mode of a directory created for files of mode perm: the
-// key and checkpoints (0600) get a private directory.
-func dirPerm(perm fs.FileMode) fs.FileMode {
-	if perm&0o077 == 0 {
-		return 0o700
+// publish puts data into the new file name in d in one step: a temporary
+// file in d, synced first if durable, then hard-linked to name, which
+// fails with fs.ErrExist when name is taken (by anything, a link too).
+// Readers see no file or the whole one, never part of it.
+func publish(d *confined.Dir, name string, data []byte, perm fs.FileMode, durable bool) error {
+	f, err := d.CreateTemp(".tmp-*")
+	if err != nil {
+		return err
 	}
-	return 0o755
+	tmp := filepath.Base(f.Name())
+	defer d.Remove(tmp)
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil && durable {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return d.Link(tmp, name)
 }
 
-// asideName is a free name beside path for a file kept aside; the store's
+// asideSuffix makes a free name for a file kept aside; the store's
 // .gitignore keeps *.corrupt-* out of commits.
-func asideName(path string) string {
+func asideSuffix() string {
 	var r [3]byte
 	_, _ = rand.Read(r[:])
-	return fmt.Sprintf("%s.corrupt-%s-%s", path, time.Now().UTC().Format("20060102T150405.000Z"), hex.EncodeToString(r[:]))
+	return fmt.Sprintf(".corrupt-%s-%s", time.Now().UTC().Format("20060102T150405.000Z"), hex.EncodeToString(r[:]))
 }

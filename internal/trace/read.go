@@ -22,7 +22,7 @@ type Entry struct {
 
 // Read reads every line of the ledger.
 func Read(path string) ([]Entry, error) {
-	data, err := readFile(path)
+	data, err := readLedger(path)
 	if err != nil {
 		return nil, err
 	}

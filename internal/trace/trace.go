@@ -12,7 +12,10 @@
 // ran), never the command's text or arguments, because the ledger is meant
 // to be committed and arguments carry passwords.
 //
-// Files (all opened through files.go):
+// Files (all opened in files.go, through package confined: a link, FIFO
+// or device in place of any of them, or of .atreides, is refused, never
+// written through or waited on; the project root and the configuration
+// directory themselves are the user's and are followed):
 //
 //   - trace.jsonl: the ledger, one record per line. [Writer.Append] writes
 //     each line with one write(2) on an O_APPEND descriptor and cuts a
@@ -23,7 +26,8 @@
 //   - trace.jsonl.pending/: records that could not be appended when they
 //     were made ([Queue]: no lock was held, or the append failed), one file
 //     each, appended in order by the next [Writer.Append]. [Verify]
-//     reports them as missing until then.
+//     reports them as missing until then. Not committed (the store's
+//     .gitignore): they are not chained yet.
 //   - <user config dir>/trace-key: the ed25519 key that signs checkpoints,
 //     and <user config dir>/checkpoints/<project>.json: the last signed
 //     head (sequence number and hash) of the project's ledger; see

@@ -89,7 +89,7 @@ func Verify(path string, state *Head, a *Anchor) Report {
 			rep.Problem = p
 		}
 	}
-	data, err := readFile(path)
+	data, err := readLedger(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		problem(&Problem{Msg: err.Error()})
 	}
