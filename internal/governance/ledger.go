@@ -184,14 +184,11 @@ func (g *gov) lateRecords() error {
 }
 
 // stateLoaded reports whether this event runs on the saved state, inside
-// the store's transaction and so under the lock that serializes appends:
-// the session was there before this event. When the store cannot be
-// loaded (a lock wait that timed out) the engine runs the handlers on a
-// fresh state that is never saved, whose session starts at this event; a
-// session's very first event looks the same, and is treated the same.
-func (g *gov) stateLoaded() bool {
-	return !g.c.State.Session.Started.Equal(g.ev().Time)
-}
+// the store's transaction and so under the lock that serializes appends.
+// When the store could not be loaded (a lock wait that timed out, a
+// refused file) the engine runs the handlers on fresh, unsaved state, and
+// a record is queued instead of appended.
+func (g *gov) stateLoaded() bool { return !g.c.State.Unsaved }
 
 // record is the ledger record of a change to path by this call, without
 // the change itself.
