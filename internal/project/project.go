@@ -9,8 +9,13 @@ import (
 const DirName = ".atreides"
 
 // Root finds the project root for a start directory: the nearest ancestor
-// that already has a .atreides directory, else the nearest with .git, else
-// start itself. A hint (such as CLAUDE_PROJECT_DIR) wins when set.
+// that already has a .atreides directory of the user's own, else the
+// nearest with .git, else start itself. A hint (such as CLAUDE_PROJECT_DIR)
+// wins when set.
+//
+// A .atreides that is a link, or that another user owns, does not make a
+// root: anyone can create /tmp/.atreides, and it would otherwise capture
+// every project below /tmp, with a config.yaml that user wrote.
 func Root(hint, start string) string {
 	if hint != "" {
 		return filepath.Clean(hint)
@@ -19,18 +24,29 @@ func Root(hint, start string) string {
 		start, _ = os.Getwd()
 	}
 	start = filepath.Clean(start)
-	if dir, ok := findUp(start, DirName); ok {
+	if dir, ok := findUp(start, DirName, ownDir); ok {
 		return dir
 	}
-	if dir, ok := findUp(start, ".git"); ok {
+	if dir, ok := findUp(start, ".git", exists); ok {
 		return dir
 	}
 	return start
 }
 
-func findUp(dir, name string) (string, bool) {
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// ownDir reports whether path is a directory, not a link, of this user's.
+func ownDir(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir() && ownedBy(fi, os.Getuid())
+}
+
+func findUp(dir, name string, ok func(string) bool) (string, bool) {
 	for {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+		if ok(filepath.Join(dir, name)) {
 			return dir, true
 		}
 		parent := filepath.Dir(dir)
