@@ -47,6 +47,9 @@ func shapeError(src string) error {
 	if len(src) > maxScript {
 		return &tooComplex{fmt.Sprintf("the script is %d KiB, over the %d KiB the guard parses", len(src)>>10, maxScript>>10)}
 	}
+	if len(src) <= maxNesting {
+		return nil // each level takes a byte at least
+	}
 	depth, openers := shape(src)
 	switch {
 	case depth > maxNesting:
@@ -82,12 +85,24 @@ type scanner struct {
 }
 
 // shape returns how deeply constructs nest in src and how many tokens
-// could open one, quoted or not.
+// could open one, quoted or not (not counted when src is too short to
+// hold more than the limit).
 func shape(src string) (depth, openers int) {
-	s := &scanner{src: src, cmdStart: true}
+	s := scanner{src: src, cmdStart: true}
 	s.scan()
-	return s.depth, countOpeners(src)
+	if len(src) > maxOpeners {
+		openers = countOpeners(src)
+	}
+	return s.depth, openers
 }
+
+// wordEnd marks the bytes that end a plain word.
+var wordEnd = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n;&|()<>'\"`$\\{}") {
+		t[c] = true
+	}
+	return t
+}()
 
 func (s *scanner) push(n nest) {
 	s.stack = append(s.stack, n)
@@ -244,7 +259,7 @@ func (s *scanner) redirect(i int) int {
 func (s *scanner) word(i int) int {
 	src := s.src
 	j := i
-	for j < len(src) && strings.IndexByte(" \t\r\n;&|()<>'\"`$\\{}", src[j]) < 0 {
+	for j < len(src) && !wordEnd[src[j]] {
 		j++
 	}
 	if j == i {
