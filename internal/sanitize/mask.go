@@ -74,94 +74,99 @@ const (
 // assignWords gate the key=value rules: every secretKey contains one.
 var assignWords = []string{"pass", "pwd", "token", "secret", "key", "credential", "signature", "auth"}
 
-var rules = []maskRule{
-	// PEM private key blocks, up to the END line or the end of text
-	// (a truncated key is still a key).
-	rule([]string{"private key-----"}, `(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<v>.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$))`),
-	// Credentials in URLs: scheme://user:password@host, and a bare token
-	// as the user (https://<token>@github.com).
-	rule([]string{"://"}, `[A-Za-z][A-Za-z0-9+.-]*://(?:[^/\s:@]*:(?P<v>[^/\s@]+)|(?P<v>[A-Za-z0-9_-]{20,}))@`),
-	// Webhook URLs: the path is the secret, the host stays readable.
-	rule([]string{"hooks.slack.com/", "/api/webhooks/", "webhook.office.com/", "hooks.zapier.com/", "telegram.org/bot"},
-		`(?i)(?:hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/|\.webhook\.office\.com/webhookb2/|hooks\.zapier\.com/hooks/catch/|api\.telegram\.org/bot)(?P<v>[^\s"'?#<>]+)`),
-	// Other services' webhooks: a long random path part after /hooks/ or
-	// /webhook(s)/ (a short numeric id is a settings page).
-	rule([]string{"/webhook", "/hooks/"}, `://[^\s/]+/(?:[^\s?#"']*/)?(?:webhooks?|hooks)/(?P<v>[^\s?#"'<>]*[A-Za-z0-9_-]{20,}[^\s?#"'<>]*)`),
-	// Authorization and cookie headers: keep the scheme word.
-	rule([]string{"authorization"}, `(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|bot|digest|negotiate|apikey)\s+)?(?P<v>[^\s"',;]+)`),
-	rule([]string{"cookie"}, `(?i)\b(?:set-)?cookie["']?[ \t]*:[ \t]*(?P<v>[^\s"'][^"'\n]*)`),
-	// Vendor token formats, prefix kept.
-	rule([]string{"akia", "asia"}, `(?i)\b(?:AKIA|ASIA)(?P<v>[A-Z0-9]{16})\b`),
-	rule([]string{"gh"}, `\bgh[pousr]_(?P<v>[A-Za-z0-9]{20,})`),
-	rule([]string{"github_pat_"}, `\bgithub_pat_(?P<v>[A-Za-z0-9_]{20,})`),
-	rule([]string{"glpat-"}, `\bglpat-(?P<v>[A-Za-z0-9_-]{20,})`),
-	rule([]string{"xox"}, `\bxox[abposr]-(?P<v>[A-Za-z0-9-]{10,})`),
-	rule([]string{"sk-"}, `\bsk-(?:ant-|proj-)?(?P<v>[A-Za-z0-9_-]{16,})`),
-	rule([]string{"k_live_", "k_test_"}, `\b[rs]k_(?:live|test)_(?P<v>[A-Za-z0-9]{16,})`),
-	rule([]string{"aiza"}, `\bAIza(?P<v>[0-9A-Za-z_-]{30,})`),
-	rule([]string{"eyj"}, `\beyJ(?P<v>[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`),
-	rule([]string{"npm_"}, `\bnpm_(?P<v>[A-Za-z0-9]{30,})`),
-	rule([]string{"pypi-"}, `\bpypi-(?P<v>[A-Za-z0-9_-]{40,})`),
-	rule([]string{"hf_"}, `\bhf_(?P<v>[A-Za-z0-9]{30,})`),
-	rule([]string{"sg."}, `\bSG\.(?P<v>[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})`),
-	rule([]string{"hvs.", "hvb.", "hvr."}, `\bhv[sbr]\.(?P<v>[A-Za-z0-9_-]{20,})`),
-	rule([]string{"dop_v1_", "shpat_", "shpss_"}, `\b(?:dop_v1_|shpat_|shpss_)(?P<v>[a-fA-F0-9]{32,})`),
+// maskRules are the rules, built on first use: a hook process that logs
+// nothing builds none of them.
+var maskRules = sync.OnceValue(func() []maskRule {
+	return []maskRule{
+		// PEM private key blocks, up to the END line or the end of text
+		// (a truncated key is still a key).
+		rule([]string{"private key-----"}, `(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<v>.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$))`),
+		// Credentials in URLs: scheme://user:password@host, and a bare token
+		// as the user (https://<token>@github.com).
+		rule([]string{"://"}, `[A-Za-z][A-Za-z0-9+.-]*://(?:[^/\s:@]*:(?P<v>[^/\s@]+)|(?P<v>[A-Za-z0-9_-]{20,}))@`),
+		// Webhook URLs: the path is the secret, the host stays readable.
+		rule([]string{"hooks.slack.com/", "/api/webhooks/", "webhook.office.com/", "hooks.zapier.com/", "telegram.org/bot"},
+			`(?i)(?:hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/|\.webhook\.office\.com/webhookb2/|hooks\.zapier\.com/hooks/catch/|api\.telegram\.org/bot)(?P<v>[^\s"'?#<>]+)`),
+		// Other services' webhooks: a long random path part after /hooks/ or
+		// /webhook(s)/ (a short numeric id is a settings page).
+		rule([]string{"/webhook", "/hooks/"}, `://[^\s/]+/(?:[^\s?#"']*/)?(?:webhooks?|hooks)/(?P<v>[^\s?#"'<>]*[A-Za-z0-9_-]{20,}[^\s?#"'<>]*)`),
+		// Authorization and cookie headers: keep the scheme word.
+		rule([]string{"authorization"}, `(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|bot|digest|negotiate|apikey)\s+)?(?P<v>[^\s"',;]+)`),
+		rule([]string{"cookie"}, `(?i)\b(?:set-)?cookie["']?[ \t]*:[ \t]*(?P<v>[^\s"'][^"'\n]*)`),
+		// Vendor token formats, prefix kept.
+		rule([]string{"akia", "asia"}, `(?i)\b(?:AKIA|ASIA)(?P<v>[A-Z0-9]{16})\b`),
+		rule([]string{"gh"}, `\bgh[pousr]_(?P<v>[A-Za-z0-9]{20,})`),
+		rule([]string{"github_pat_"}, `\bgithub_pat_(?P<v>[A-Za-z0-9_]{20,})`),
+		rule([]string{"glpat-"}, `\bglpat-(?P<v>[A-Za-z0-9_-]{20,})`),
+		rule([]string{"xox"}, `\bxox[abposr]-(?P<v>[A-Za-z0-9-]{10,})`),
+		rule([]string{"sk-"}, `\bsk-(?:ant-|proj-)?(?P<v>[A-Za-z0-9_-]{16,})`),
+		rule([]string{"k_live_", "k_test_"}, `\b[rs]k_(?:live|test)_(?P<v>[A-Za-z0-9]{16,})`),
+		rule([]string{"aiza"}, `\bAIza(?P<v>[0-9A-Za-z_-]{30,})`),
+		rule([]string{"eyj"}, `\beyJ(?P<v>[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`),
+		rule([]string{"npm_"}, `\bnpm_(?P<v>[A-Za-z0-9]{30,})`),
+		rule([]string{"pypi-"}, `\bpypi-(?P<v>[A-Za-z0-9_-]{40,})`),
+		rule([]string{"hf_"}, `\bhf_(?P<v>[A-Za-z0-9]{30,})`),
+		rule([]string{"sg."}, `\bSG\.(?P<v>[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})`),
+		rule([]string{"hvs.", "hvb.", "hvr."}, `\bhv[sbr]\.(?P<v>[A-Za-z0-9_-]{20,})`),
+		rule([]string{"dop_v1_", "shpat_", "shpss_"}, `\b(?:dop_v1_|shpat_|shpss_)(?P<v>[a-fA-F0-9]{32,})`),
 
-	// Programs that take a password or credentials in an option which
-	// means something harmless elsewhere (-p is a port, -print, -parents).
-	// sshpass's own options come before the command it runs (ssh -p PORT).
-	programRule([]string{"sshpass"}, `^\W?sshpass(?:\s+-[A-Za-oq-z]\S*)*\s+-p\s*`+word),
-	// mysql -pSECRET: only attached; `mysql -p db` prompts and db is the database.
-	programRule([]string{"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mysqlcheck", "mariadb", "mariadb-dump"}, `\s-p`+`(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)`),
-	programRule([]string{"redis-cli", "valkey-cli", "keydb-cli"}, `\s-a\s+`+word),
-	programRule([]string{"mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat", "mongotop"}, `\s-p(?:=|\s+)`+optValue),
-	programRule([]string{"sqlcmd", "bcp", "osql"}, `\s-P\s*`+word),
-	programRule([]string{"zip", "unzip", "zipcloak"}, `\s-P\s*`+word),
-	programRule([]string{"7z", "7za", "7zr", "rar", "unrar"}, `\s-h?p(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)`),
-	programRule([]string{"ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn"}, `\s-w\s*`+word),
-	programRule([]string{"smbclient", "rpcclient", "smbget", "smbcacls", "smbmap", "net"}, `\s(?:-U|--user)(?:=|\s*)(?:'[^'%]*%(?P<v>[^']+)'|"[^"%]*%(?P<v>[^"]+)"|[^\s%'"]*%(?P<v>[^\s'"]+))`),
-	programRule([]string{"curl"}, `\s(?:-u|--user|-U|--proxy-user)(?:=|\s*)`+userPass+`|\s(?:-b|--cookie)(?:=|\s+)`+optValue),
-	// httpie: -a user:pass, or -a TOKEN with -A bearer.
-	programRule([]string{"http", "https", "httpie", "xh", "xhs"}, `\s(?:-a|--auth)(?:=|\s+)(?:'(?:[^':]*:)?(?P<v>[^']+)'|"(?:[^":]*:)?(?P<v>[^"]+)"|(?:[^\s:'"]*:)?(?P<v>[^\s'"]+))`),
-	programRule([]string{"docker", "podman", "buildah", "skopeo", "helm", "nerdctl", "oras", "crane"}, `\slogin\s(?:.*\s)?-p(?:=|\s+)`+optValue),
-	// htpasswd -b FILE USER PASSWORD (-nb USER PASSWORD): the last word.
-	programRule([]string{"htpasswd"}, `\s-[A-Za-z]*b[A-Za-z]*\s.*?`+`(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)\s*$`),
-	// gh secret set NAME --body V; heroku config:set K=V; fly secrets set K=V.
-	{triggers: []string{"secret", "config:set", "env set"}, grams: triggerGrams([]string{"secret", "config:set", "env set"}),
-		scope: lazy(`(?i)\b(?:secrets?\s+set|config:set|env\s+set)(?:\s[^|;&\n]*|$)`),
-		re:    lazy(`\s(?:[A-Za-z_][A-Za-z0-9_]*=|-b\s+|--body(?:=|\s+))` + word)},
+		// Programs that take a password or credentials in an option which
+		// means something harmless elsewhere (-p is a port, -print, -parents).
+		// sshpass's own options come before the command it runs (ssh -p PORT).
+		programRule([]string{"sshpass"}, `^\W?sshpass(?:\s+-[A-Za-oq-z]\S*)*\s+-p\s*`+word),
+		// mysql -pSECRET: only attached; `mysql -p db` prompts and db is the database.
+		programRule([]string{"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mysqlcheck", "mariadb", "mariadb-dump"}, `\s-p`+`(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)`),
+		programRule([]string{"redis-cli", "valkey-cli", "keydb-cli"}, `\s-a\s+`+word),
+		programRule([]string{"mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat", "mongotop"}, `\s-p(?:=|\s+)`+optValue),
+		programRule([]string{"sqlcmd", "bcp", "osql"}, `\s-P\s*`+word),
+		programRule([]string{"zip", "unzip", "zipcloak"}, `\s-P\s*`+word),
+		programRule([]string{"7z", "7za", "7zr", "rar", "unrar"}, `\s-h?p(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)`),
+		programRule([]string{"ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn"}, `\s-w\s*`+word),
+		programRule([]string{"smbclient", "rpcclient", "smbget", "smbcacls", "smbmap", "net"}, `\s(?:-U|--user)(?:=|\s*)(?:'[^'%]*%(?P<v>[^']+)'|"[^"%]*%(?P<v>[^"]+)"|[^\s%'"]*%(?P<v>[^\s'"]+))`),
+		programRule([]string{"curl"}, `\s(?:-u|--user|-U|--proxy-user)(?:=|\s*)`+userPass+`|\s(?:-b|--cookie)(?:=|\s+)`+optValue),
+		// httpie: -a user:pass, or -a TOKEN with -A bearer.
+		programRule([]string{"http", "https", "httpie", "xh", "xhs"}, `\s(?:-a|--auth)(?:=|\s+)(?:'(?:[^':]*:)?(?P<v>[^']+)'|"(?:[^":]*:)?(?P<v>[^"]+)"|(?:[^\s:'"]*:)?(?P<v>[^\s'"]+))`),
+		programRule([]string{"docker", "podman", "buildah", "skopeo", "helm", "nerdctl", "oras", "crane"}, `\slogin\s(?:.*\s)?-p(?:=|\s+)`+optValue),
+		// htpasswd -b FILE USER PASSWORD (-nb USER PASSWORD): the last word.
+		programRule([]string{"htpasswd"}, `\s-[A-Za-z]*b[A-Za-z]*\s.*?`+`(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)\s*$`),
+		// gh secret set NAME --body V; heroku config:set K=V; fly secrets set K=V.
+		{triggers: []string{"secret", "config:set", "env set"}, grams: triggerGrams([]string{"secret", "config:set", "env set"}),
+			scope: lazy(`(?i)\b(?:secrets?\s+set|config:set|env\s+set)(?:\s[^|;&\n]*|$)`),
+			re:    lazy(`\s(?:[A-Za-z_][A-Za-z0-9_]*=|-b\s+|--body(?:=|\s+))` + word)},
 
-	// openssl -passin pass:SECRET
-	rule([]string{"pass:"}, `(?:^|[\s=])pass:`+word),
-	// kubectl create secret --from-literal=key=SECRET
-	rule([]string{"from-literal"}, `--from-literal[= ][^=\s]+=`+word),
-	// --password xyz, --http-password=xyz, --api-key xyz, -storepass xyz...
-	rule([]string{"pass", "token", "secret", "key", "bearer"},
-		`(?i)(?:^|\s)--?(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|token|secret|api-?key|(?:store|key|srcstore|deststore|srckey|destkey)pass|bearer|[a-z0-9]+-key)(?:=|\s+)`+optValue),
-	// npm/yarn/aws/git config set KEY VALUE where KEY names a secret:
-	// aws configure set aws_secret_access_key V, npm config set //registry/:_authToken V.
-	rule([]string{"config"}, `(?i)\bconfig(?:ure)?\s+(?:set\s+)?(?:--?[a-z][\w-]*\s+)*['"]?(?:[^\s'"=]*[/:])?`+secretKey+`['"]?\s+`+optValue),
-	// key=value, key: value, "key": "value".
-	rule(assignWords, `(?i)\b`+secretKey+`["']?[ \t]*[:=][ \t]*`+assignValue),
-}
+		// openssl -passin pass:SECRET
+		rule([]string{"pass:"}, `(?:^|[\s=])pass:`+word),
+		// kubectl create secret --from-literal=key=SECRET
+		rule([]string{"from-literal"}, `--from-literal[= ][^=\s]+=`+word),
+		// --password xyz, --http-password=xyz, --api-key xyz, -storepass xyz...
+		rule([]string{"pass", "token", "secret", "key", "bearer"},
+			`(?i)(?:^|\s)--?(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|token|secret|api-?key|(?:store|key|srcstore|deststore|srckey|destkey)pass|bearer|[a-z0-9]+-key)(?:=|\s+)`+optValue),
+		// npm/yarn/aws/git config set KEY VALUE where KEY names a secret:
+		// aws configure set aws_secret_access_key V, npm config set //registry/:_authToken V.
+		rule([]string{"config"}, `(?i)\bconfig(?:ure)?\s+(?:set\s+)?(?:--?[a-z][\w-]*\s+)*['"]?(?:[^\s'"=]*[/:])?`+secretKey+`['"]?\s+`+optValue),
+		// key=value, key: value, "key": "value".
+		rule(assignWords, `(?i)\b`+secretKey+`["']?[ \t]*[:=][ \t]*`+assignValue),
+	}
+})
 
 // programRules maps each program a program rule names to that rule's bit
 // in a mask over rules (at most 64 rules, which a test checks).
-var programRules = func() map[string]uint64 {
+var programRules = sync.OnceValue(func() map[string]uint64 {
 	m := map[string]uint64{}
-	for i, r := range rules {
+	for i, r := range maskRules() {
 		for _, p := range r.programs {
 			m[p] |= 1 << i
 		}
 	}
 	return m
-}()
+})
 
 func maskSecrets(s string) string {
 	var grams bigrams
 	grams.add(s)
 	progs := programsIn(s)
 	lower, lowered := "", false
+	rules := maskRules()
 	for i := range rules {
 		r := &rules[i]
 		if r.programs != nil {
@@ -195,6 +200,7 @@ func maskSecrets(s string) string {
 func programsIn(s string) uint64 {
 	var found uint64
 	var buf [16]byte
+	progs := programRules()
 	for i := 0; i < len(s); {
 		if !isWordByte(s[i]) {
 			i++
@@ -208,7 +214,7 @@ func programsIn(s string) uint64 {
 			for k := i; k < j; k++ {
 				buf[k-i] = foldByte(s[k])
 			}
-			found |= programRules[string(buf[:j-i])] // no allocation: Go looks up []byte keys in place
+			found |= progs[string(buf[:j-i])] // no allocation: Go looks up []byte keys in place
 		}
 		i = j
 	}
