@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/confined/confinedtest"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
@@ -97,7 +98,7 @@ func TestCommittedLedgerIsNotFollowed(t *testing.T) {
 		what  string
 	}{
 		{"a link", func(t *testing.T, ledger string) string {
-			outside := outsideFile(t)
+			outside := confinedtest.Outside(t)
 			mustSymlink(t, outside, ledger)
 			return outside
 		}, "symbolic link"},
@@ -115,7 +116,7 @@ func TestCommittedLedgerIsNotFollowed(t *testing.T) {
 
 			writeThroughHooks(t, dir, env, "src/a.go", "package a\n")
 			if outside != "" {
-				assertUntouched(t, outside)
+				confinedtest.Untouched(t, outside)
 			}
 			log, _ := os.ReadFile(filepath.Join(project.StateDir(dir), "log"))
 			if !strings.Contains(string(log), "record queued") || !strings.Contains(string(log), "trace.jsonl: it is a "+tc.what) {

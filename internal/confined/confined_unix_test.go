@@ -8,21 +8,9 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
-)
 
-// within fails the test if f has not returned after a few seconds: a FIFO
-// that blocks must fail the test, not hang it.
-func within(t *testing.T, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("blocked")
-	}
-}
+	"github.com/atreides-dev/atreides/internal/confined/confinedtest"
+)
 
 func TestFIFORefusedAtOnce(t *testing.T) {
 	for _, tc := range []struct {
@@ -39,7 +27,7 @@ func TestFIFORefusedAtOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			var err error
-			within(t, func() { _, err = OpenFile(base, "config.yaml", tc.flag, 0o644) })
+			confinedtest.Within(t, tc.name, func() { _, err = OpenFile(base, "config.yaml", tc.flag, 0o644) })
 			var re *RefusedError
 			if !errors.As(err, &re) || re.What != "a named pipe (FIFO)" {
 				t.Fatalf("err = %v, want a FIFO refusal", err)

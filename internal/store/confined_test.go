@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/confined/confinedtest"
 )
 
 // TestRefusesWhatIsNotItsFile reproduces a repository that commits the
@@ -68,13 +68,14 @@ func TestRefusesWhatIsNotItsFile(t *testing.T) {
 			tc.plant(t, s, outside)
 
 			ran := false
-			err := within(t, func() error {
-				return s.Update(context.Background(), func(tx *Tx) error { ran = true; return tx.Put("a", "k", []byte("v")) })
+			var err error
+			confinedtest.Within(t, "Update", func() {
+				err = s.Update(context.Background(), func(tx *Tx) error { ran = true; return tx.Put("a", "k", []byte("v")) })
 			})
 			if !errors.Is(err, confined.ErrRefused) || ran {
 				t.Fatalf("Update: err = %v, ran = %v; want a refusal before fn", err, ran)
 			}
-			err = within(t, func() error { return s.View(context.Background(), func(*Tx) error { return nil }) })
+			confinedtest.Within(t, "View", func() { err = s.View(context.Background(), func(*Tx) error { return nil }) })
 			if !errors.Is(err, confined.ErrRefused) {
 				t.Fatalf("View: err = %v", err)
 			}
@@ -105,21 +106,6 @@ func TestGitignoreLinkIsLeftAlone(t *testing.T) {
 	}
 	if fi, err := os.Lstat(filepath.Join(s.Dir(), ".gitignore")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf(".gitignore replaced: %v, %v", fi, err)
-	}
-}
-
-// within runs f and fails the test if it blocks (a FIFO opened for reading
-// waits for a writer forever).
-func within(t *testing.T, f func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- f() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(5 * time.Second):
-		t.Fatal("blocked")
-		return nil
 	}
 }
 

@@ -10,29 +10,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/confined/confinedtest"
 )
-
-const userText = "# the user's file\n"
-
-// outside is a file of the user's that a repository must not reach.
-func outside(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), ".bashrc")
-	if err := os.WriteFile(p, []byte(userText), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func untouched(t *testing.T, p string) {
-	t.Helper()
-	if b, err := os.ReadFile(p); err != nil || string(b) != userText {
-		t.Errorf("%s was changed: %q %v", p, b, err)
-	}
-}
 
 func symlink(t *testing.T, target, link string) {
 	t.Helper()
@@ -41,19 +22,6 @@ func symlink(t *testing.T, target, link string) {
 	}
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// within fails the test if f does not return in 5 s: a FIFO opened for
-// reading blocks until a writer comes, which is never.
-func within(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s hangs", what)
 	}
 }
 
@@ -74,7 +42,7 @@ func TestLinkedLedgerIsRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
-			user := outside(t)
+			user := confinedtest.Outside(t)
 			tc.plant(t, f, user)
 			if _, err := f.w.Append(record(1)); !errors.Is(err, confined.ErrRefused) {
 				t.Fatalf("append through a link: %v", err)
@@ -88,7 +56,7 @@ func TestLinkedLedgerIsRefused(t *testing.T) {
 			if _, err := Read(f.path); !errors.Is(err, confined.ErrRefused) {
 				t.Errorf("read: %v", err)
 			}
-			untouched(t, user)
+			confinedtest.Untouched(t, user)
 		})
 	}
 }
@@ -101,17 +69,17 @@ func TestFIFOLedgerDoesNotHang(t *testing.T) {
 	if err := syscall.Mkfifo(f.path, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	within(t, "append", func() {
+	confinedtest.Within(t, "append", func() {
 		if _, err := f.w.Append(record(1)); !errors.Is(err, confined.ErrRefused) {
 			t.Errorf("append to a FIFO: %v", err)
 		}
 	})
-	within(t, "verify", func() {
+	confinedtest.Within(t, "verify", func() {
 		if rep := f.verify(nil); rep.OK || rep.Problem == nil || !strings.Contains(rep.Problem.Msg, "named pipe") {
 			t.Errorf("verify of a FIFO: %+v", rep)
 		}
 	})
-	within(t, "read", func() {
+	confinedtest.Within(t, "read", func() {
 		if _, err := Read(f.path); !errors.Is(err, confined.ErrRefused) {
 			t.Errorf("read: %v", err)
 		}
@@ -157,7 +125,7 @@ func TestLinkedQueueIsRefused(t *testing.T) {
 func TestQueueEntriesThatAreNotRecords(t *testing.T) {
 	f := newFixture(t)
 	f.add(1)
-	user := outside(t)
+	user := confinedtest.Outside(t)
 	Queue(f.path, record(10))
 	q := PendingDir(f.path)
 	symlink(t, user, filepath.Join(q, "20000101T000000.000000000Z-link.json"))
@@ -169,7 +137,7 @@ func TestQueueEntriesThatAreNotRecords(t *testing.T) {
 	if err != nil || res.Head.Seq != 3 || !hasNote(res.Notes, "unreadable") {
 		t.Fatalf("%+v %v", res, err)
 	}
-	untouched(t, user)
+	confinedtest.Untouched(t, user)
 	kept, _ := filepath.Glob(filepath.Join(q, "*-bad.json.corrupt-*"))
 	if len(kept) != 1 || Missing(f.path) != 0 {
 		t.Fatalf("kept aside %v, missing %d", kept, Missing(f.path))
@@ -205,7 +173,7 @@ func TestConfigFilesAreNotFollowed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
-			user := outside(t)
+			user := confinedtest.Outside(t)
 			tc.plant(t, f.a, user)
 			res, err := f.w.Append(record(1))
 			if err != nil || res.Head.Seq != 1 {
@@ -214,7 +182,7 @@ func TestConfigFilesAreNotFollowed(t *testing.T) {
 			if !hasNote(res.Notes, "symbolic link") {
 				t.Errorf("notes do not name the link: %q", res.Notes)
 			}
-			untouched(t, user)
+			confinedtest.Untouched(t, user)
 			if es, _ := os.ReadDir(filepath.Dir(user)); len(es) != 1 {
 				t.Errorf("written beside the user's file: %v", es)
 			}
