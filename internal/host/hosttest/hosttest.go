@@ -326,9 +326,9 @@ func Samples(t testing.TB, parts ...string) string {
 	return dir
 }
 
-// Payloads reads every captured hook payload of a host, named as in
+// payloads reads every captured hook payload of a host, named as in
 // testdata/host-samples ("claude-code", "gemini-cli", "codex").
-func Payloads(t testing.TB, hostDir string) [][]byte {
+func payloads(t testing.TB, hostDir string) [][]byte {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(Samples(t, "host-samples", hostDir, "captured"), "*", "*", "hooks", "*.json"))
 	if err != nil {
@@ -351,10 +351,41 @@ func Payloads(t testing.TB, hostDir string) [][]byte {
 	return out
 }
 
-// DecodesAsLoose checks that strict decoding of data into a T gives what
+// BenchDecode decodes every captured payload of a host once per round.
+func BenchDecode(b *testing.B, hostDir string, decode func([]byte) error) {
+	all := payloads(b, hostDir)
+	b.ReportMetric(float64(len(all)), "payloads")
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, data := range all {
+			if err := decode(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// SamplesDecodeAsLoose checks every captured payload of a host, decoded
+// into P, and its tool input (found by input), decoded into T: both come
+// out as encoding/json makes them, and the tool input has unique keys.
+func SamplesDecodeAsLoose[P, T any](t *testing.T, hostDir string, input func(P) json.RawMessage) {
+	t.Helper()
+	for i, data := range payloads(t, hostDir) {
+		in := input(decodesAsLoose[P](t, fmt.Sprintf("sample %d", i), data))
+		if len(in) == 0 || in[0] != '{' {
+			continue
+		}
+		if err := strictjson.UniqueKeys(in); err != nil {
+			t.Errorf("sample %d: %v", i, err)
+		}
+		decodesAsLoose[T](t, fmt.Sprintf("sample %d tool input", i), in)
+	}
+}
+
+// decodesAsLoose checks that strict decoding of data into a T gives what
 // encoding/json gives: real payloads have exact, unique keys, so strict
 // decoding must change nothing for them. It returns the strict value.
-func DecodesAsLoose[T any](t *testing.T, name string, data []byte) T {
+func decodesAsLoose[T any](t *testing.T, name string, data []byte) T {
 	t.Helper()
 	var strict, loose T
 	if err := strictjson.Unmarshal(data, &strict); err != nil {
