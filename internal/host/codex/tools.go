@@ -30,12 +30,7 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 	}
 	var in toolInput
 	if len(input) > 0 && input[0] == '{' {
-		// The whole input is checked, not only the fields read here:
-		// other handlers decode it again with their own structs.
-		if err := strictjson.UniqueKeys(input); err != nil {
-			return t, fmt.Errorf("tool_input of %s: %w", name, err)
-		}
-		if err := strictjson.Unmarshal(input, &in); err != nil {
+		if err := strictjson.UnmarshalInput(input, &in); err != nil {
 			return t, fmt.Errorf("tool_input of %s: %w", name, err)
 		}
 	} else if len(input) > 0 && string(input) != "null" {

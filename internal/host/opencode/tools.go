@@ -49,12 +49,7 @@ func NormalizeTool(name string, args json.RawMessage) (event.Tool, string, error
 	}
 	var in toolInput
 	if len(args) > 0 && args[0] == '{' {
-		// The whole input is checked, not only the fields read here:
-		// other handlers decode it again with their own structs.
-		if err := strictjson.UniqueKeys(args); err != nil {
-			return t, "", fmt.Errorf("args of %s: %w", name, err)
-		}
-		if err := strictjson.Unmarshal(args, &in); err != nil {
+		if err := strictjson.UnmarshalInput(args, &in); err != nil {
 			return t, "", fmt.Errorf("args of %s: %w", name, err)
 		}
 	} else if len(args) > 0 && string(args) != "null" {

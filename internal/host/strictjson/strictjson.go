@@ -82,6 +82,16 @@ func Unmarshal(data []byte, v any) error {
 	return decode(trimSpace(data), rv.Elem())
 }
 
+// UnmarshalInput decodes a tool call's input into v after checking, with
+// [UniqueKeys], the whole input and not only the fields v reads: other
+// handlers decode the same input again with their own structs.
+func UnmarshalInput(data []byte, v any) error {
+	if err := UniqueKeys(data); err != nil {
+		return err
+	}
+	return Unmarshal(data, v)
+}
+
 var (
 	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
