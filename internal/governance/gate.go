@@ -34,8 +34,11 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 		Kinds: []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool,
 			event.SubagentStart, event.SubagentStop, event.Stop, event.SessionEnd},
 		Prepare: func(_ context.Context, c *engine.Call) {
-			if c.Event.Kind == event.PreTool && c.Event.Tool.Name == event.Shell && opts().Enabled {
-				policy.ShellEffects(c) // the scope gate's targets, walked outside the lock
+			// The scope gate's targets (PreToolUse) and the ledger's
+			// programs (PostToolUse), walked outside the lock.
+			ev := c.Event
+			if (ev.Kind == event.PreTool || ev.Kind == event.PostTool) && ev.Tool.Name == event.Shell && opts().Enabled {
+				policy.ShellEffects(c)
 			}
 		},
 		Handle: func(c *engine.Call) (event.Result, error) {

@@ -1,19 +1,15 @@
 package governance
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -215,7 +211,7 @@ func (g *gov) record(path string, ranges []trace.Range) *trace.Record {
 		}},
 	}
 	if ev.Tool.Name == event.Shell {
-		rec.Metadata.Atreides.Programs = g.programs()
+		rec.Metadata.Atreides.Programs = policy.ShellEffects(g.c).Programs
 	}
 	if rev := trace.GitRevision(root); rev != "" {
 		rec.VCS = &trace.VCS{Type: "git", Revision: rev}
@@ -251,46 +247,4 @@ func (g *gov) appendRecord(rec *trace.Record, queue bool) error {
 	}
 	g.c.Env.Logf("trace: record queued for the next append: %v", err)
 	return nil
-}
-
-// maxPrograms bounds the programs named in one record.
-const maxPrograms = 16
-
-// programs names the programs the shell command runs, in order, without
-// arguments: the guard's walk lists every simple command it sees through
-// wrappers, shells and substitutions (guard.Result.Commands, each the
-// program word and its arguments); a zero Policy makes that walk collect
-// without judging. Only the program word is kept, reduced to its base name.
-func (g *gov) programs() []string {
-	ev := g.ev()
-	res := (&guard.Policy{}).Check(policy.EffectsRequest(ev.Tool.Command, cmp.Or(ev.Cwd, ev.ProjectDir), ev.ProjectDir))
-	var out []string
-	for _, argv := range res.Commands {
-		if n := programName(argv); n != "" && !slices.Contains(out, n) && len(out) < maxPrograms {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// programName is the program of one entry of guard.Result.Commands: its
-// first word (the guard quotes a program word that holds blanks) as a base
-// name; "" unless it looks like a program name (printable ASCII without
-// '$', quotes or '='), since anything else may be data, and the guard
-// shows a word known only at run time as "…".
-func programName(argv string) string {
-	name, _, _ := strings.Cut(argv, " ")
-	if strings.HasPrefix(argv, `"`) {
-		q, err := strconv.QuotedPrefix(argv)
-		if err != nil {
-			return ""
-		}
-		name, _ = strconv.Unquote(q)
-	}
-	name = path.Base(name)
-	bad := func(r rune) bool { return r <= ' ' || r >= 0x7f || strings.ContainsRune("=$`'\"\\", r) }
-	if name == "." || name == "/" || len(name) > 64 || strings.ContainsFunc(name, bad) {
-		return ""
-	}
-	return name
 }

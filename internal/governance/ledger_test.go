@@ -61,17 +61,6 @@ func TestLedgerKeepsNoCommandText(t *testing.T) {
 	}
 }
 
-func TestProgramName(t *testing.T) {
-	for argv, want := range map[string]string{
-		"sed -i s/a/b/ f": "sed", "/usr/bin/tee out": "tee", `"my prog" a`: "", "… foo": "",
-		"git commit -m x": "git", "a=b": "", "": "", "python3.12 x.py": "python3.12",
-	} {
-		if got := programName(argv); got != want {
-			t.Errorf("programName(%q) = %q, want %q", argv, got, want)
-		}
-	}
-}
-
 // lockedOut is the store when a hook cannot get the state lock: Update
 // fails without running fn, and the engine runs the handlers on a fresh
 // state that is not saved.

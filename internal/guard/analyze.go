@@ -673,6 +673,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redi
 		a.fields(ce.Args[1:], sc, depth)
 		a.strict(nil, "shell-init idiom runs generated code")
 		a.cmds = append(a.cmds, ce.Args[0].Lit()+" <init idiom>")
+		a.ran(ce.Args[0].Lit())
 		return feed{}
 	}
 	env := map[string]word{}

@@ -28,6 +28,33 @@ type Effects struct {
 	Changes string
 	// Verifies names the first test, build or lint run ("go test").
 	Verifies string
+	// Programs names the programs the command runs, by base name, in the
+	// order first seen, at most maxPrograms: what the trace ledger keeps
+	// of a command instead of its text. A program word known only at run
+	// time, or one that does not look like a program's name, is left out.
+	Programs []string
+}
+
+// maxPrograms bounds Effects.Programs.
+const maxPrograms = 16
+
+// ran records that the command runs the program named name.
+func (a *analyzer) ran(name string) {
+	if n := programName(name); n != "" && !slices.Contains(a.eff.Programs, n) && len(a.eff.Programs) < maxPrograms {
+		a.eff.Programs = append(a.eff.Programs, n)
+	}
+}
+
+// programName is name's base name when it looks like a program's name
+// (printable ASCII without blanks, '=', '$', quotes or backslashes, at
+// most 64 bytes), "" otherwise: anything else may be data.
+func programName(name string) string {
+	name = path.Base(name)
+	bad := func(r rune) bool { return r <= ' ' || r >= 0x7f || strings.ContainsRune("=$`'\"\\", r) }
+	if name == "." || name == "/" || len(name) > 64 || strings.ContainsFunc(name, bad) {
+		return ""
+	}
+	return name
 }
 
 // Empty reports whether the command writes nothing atreides can see.

@@ -206,3 +206,14 @@ func TestEffectsWrites(t *testing.T) {
 		}
 	}
 }
+
+func TestProgramName(t *testing.T) {
+	for name, want := range map[string]string{
+		"sed": "sed", "/usr/bin/tee": "tee", "my prog": "", "\x00foo": "",
+		"git": "git", "a=b": "", "": "", "python3.12": "python3.12",
+	} {
+		if got := programName(name); got != want {
+			t.Errorf("programName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
