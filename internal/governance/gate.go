@@ -57,6 +57,8 @@ type gov struct {
 	o       *Options
 	intents Intents
 	now     time.Time
+	// rev is the checked-out commit, read once per event (revision).
+	rev *string
 }
 
 func (g *gov) ev() *event.Event            { return g.c.Event }

@@ -213,10 +213,20 @@ func (g *gov) record(path string, ranges []trace.Range) *trace.Record {
 	if ev.Tool.Name == event.Shell {
 		rec.Metadata.Atreides.Programs = policy.ShellEffects(g.c).Programs
 	}
-	if rev := trace.GitRevision(root); rev != "" {
+	if rev := g.revision(); rev != "" {
 		rec.VCS = &trace.VCS{Type: "git", Revision: rev}
 	}
 	return rec
+}
+
+// revision is the commit checked out in the project, read from .git once
+// per event however many files the call changed.
+func (g *gov) revision() string {
+	if g.rev == nil {
+		rev := trace.GitRevision(g.ev().ProjectDir)
+		g.rev = &rev
+	}
+	return *g.rev
 }
 
 // appendRecord appends rec to the ledger and moves the state's head. A
