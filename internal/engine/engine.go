@@ -33,9 +33,8 @@ type Handler struct {
 	// Prepare, if set, runs before the state lock is taken, with c.State
 	// nil. Pure analysis goes here (the guard, the shell model), so that
 	// one slow or hostile command never holds the lock other sessions'
-	// hooks wait for; it keeps what it finds in c.Memo for Handle. ctx
-	// carries the event's deadline.
-	Prepare func(ctx context.Context, c *Call)
+	// hooks wait for; it keeps what it finds in c.Memo for Handle.
+	Prepare func(c *Call)
 	// Handle answers one event. It may change c.State.
 	Handle func(c *Call) (event.Result, error)
 }
@@ -56,6 +55,9 @@ type Call struct {
 	Env Env
 	// Memo holds what this event's handlers computed once and share.
 	Memo *Memo
+	// Deadline is when the event's answer is due (zero: none); analysis
+	// that may be slow stops by then.
+	Deadline time.Time
 }
 
 // Memo holds values computed once per event, each under a key type its
@@ -119,10 +121,11 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 		d   *event.Decision
 		ran bool
 	)
-	memo := &Memo{}
-	e.prepare(ctx, ev, memo)
+	r := run{memo: &Memo{}}
+	r.deadline, _ = ctx.Deadline()
+	e.prepare(ev, r)
 	err := e.loader.Update(ctx, ev, func(st *State) error {
-		d, ran = e.runHandlers(ev, st, memo), true
+		d, ran = e.runHandlers(ev, st, r), true
 		return nil
 	})
 	if err != nil {
@@ -131,14 +134,20 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 	if !ran {
 		st := NewState(ev)
 		st.Unsaved = true
-		d = e.runHandlers(ev, st, memo)
+		d = e.runHandlers(ev, st, r)
 	}
 	return d
 }
 
+// run is what every handler of one event shares.
+type run struct {
+	memo     *Memo
+	deadline time.Time
+}
+
 // prepare runs the handlers' Prepare functions, outside the lock. A panic
 // is logged; the handler's Handle then finds nothing in the memo.
-func (e *Engine) prepare(ctx context.Context, ev *event.Event, memo *Memo) {
+func (e *Engine) prepare(ev *event.Event, r run) {
 	for i := range e.handlers {
 		h := &e.handlers[i]
 		if h.Prepare == nil || !h.wants(ev.Kind) {
@@ -150,22 +159,22 @@ func (e *Engine) prepare(ctx context.Context, ev *event.Event, memo *Memo) {
 					e.env.Logf("handler %s panicked while preparing: %v\n%s", h.Name, p, debug.Stack())
 				}
 			}()
-			h.Prepare(ctx, &Call{Event: ev, Env: e.env, Memo: memo})
+			h.Prepare(&Call{Event: ev, Env: e.env, Memo: r.memo, Deadline: r.deadline})
 		}()
 	}
 }
 
-func (e *Engine) runHandlers(ev *event.Event, st *State, memo *Memo) *event.Decision {
+func (e *Engine) runHandlers(ev *event.Event, st *State, r run) *event.Decision {
 	d := &event.Decision{}
 	for i := range e.handlers {
 		h := &e.handlers[i]
 		if !h.wants(ev.Kind) {
 			continue
 		}
-		r, err := e.call(h, &Call{Event: ev, State: st, Decision: d, Env: e.env, Memo: memo})
+		res, err := e.call(h, &Call{Event: ev, State: st, Decision: d, Env: e.env, Memo: r.memo, Deadline: r.deadline})
 		if err != nil {
 			if h.Priority == Critical && (ev.Kind == event.PreTool || ev.Kind == event.PermissionRequest) {
-				r = event.Result{
+				res = event.Result{
 					Verdict: event.Deny,
 					Rule:    "atreides.handler-failed",
 					Reason:  fmt.Sprintf("atreides could not check this call (%s failed: %v), so it is blocked. Retry, or ask the user to check `atreides doctor`.", h.Name, err),
@@ -175,7 +184,7 @@ func (e *Engine) runHandlers(ev *event.Event, st *State, memo *Memo) *event.Deci
 				continue
 			}
 		}
-		d.Merge(h.Name, r)
+		d.Merge(h.Name, res)
 	}
 	return d
 }

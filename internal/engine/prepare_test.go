@@ -33,7 +33,7 @@ func TestPrepareRunsOutsideTheLock(t *testing.T) {
 	var log []string
 	l := &lockLoader{log: &log}
 	h := Handler{Name: "guard", Priority: Critical, Kinds: []event.Kind{event.PreTool},
-		Prepare: func(_ context.Context, c *Call) {
+		Prepare: func(c *Call) {
 			if l.held || c.State != nil {
 				t.Error("Prepare ran under the lock or with state")
 			}
@@ -63,7 +63,7 @@ func TestPrepareRunsOutsideTheLock(t *testing.T) {
 func TestPreparePanicFailsClosed(t *testing.T) {
 	env := &testEnv{}
 	h := Handler{Name: "guard", Priority: Critical, Kinds: []event.Kind{event.PreTool},
-		Prepare: func(context.Context, *Call) { panic("boom") },
+		Prepare: func(*Call) { panic("boom") },
 		Handle: func(c *Call) (event.Result, error) {
 			if _, ok := c.Memo.Get(analysisKey{}); !ok {
 				return event.Result{}, context.DeadlineExceeded

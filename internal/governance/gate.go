@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -33,7 +32,7 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 		Name: "governance", Priority: engine.High,
 		Kinds: []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool,
 			event.SubagentStart, event.SubagentStop, event.Stop, event.SessionEnd},
-		Prepare: func(_ context.Context, c *engine.Call) {
+		Prepare: func(c *engine.Call) {
 			// The scope gate's targets (PreToolUse) and the ledger's
 			// programs (PostToolUse), walked outside the lock.
 			ev := c.Event

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -32,8 +31,8 @@ func Handler(policy Source) engine.Handler {
 	return engine.Handler{
 		Name: "guard", Priority: engine.Critical,
 		Kinds: []event.Kind{event.PreTool, event.PermissionRequest},
-		Prepare: func(ctx context.Context, c *engine.Call) {
-			r, err := judge(ctx, c, policy)
+		Prepare: func(c *engine.Call) {
+			r, err := judge(c, policy)
 			c.Memo.Set(verdictKey{}, verdict{r, err})
 		},
 		Handle: func(c *engine.Call) (event.Result, error) {
@@ -54,7 +53,7 @@ type verdict struct {
 	err error
 }
 
-func judge(ctx context.Context, c *engine.Call, policy Source) (event.Result, error) {
+func judge(c *engine.Call, policy Source) (event.Result, error) {
 	ev := c.Event
 	reqs := Requests(ev)
 	if len(reqs) == 0 {
@@ -67,10 +66,7 @@ func judge(ctx context.Context, c *engine.Call, policy Source) (event.Result, er
 	if p == nil { // the guard is switched off in the configuration
 		return event.Result{}, nil
 	}
-	deadline := time.Now().Add(AnalysisBudget)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
+	deadline := analysisDeadline(c)
 	var worst guard.Result
 	for _, r := range reqs {
 		r.Deadline = deadline
@@ -148,6 +144,17 @@ func NewRequest(tool, arg, cwd, root string) guard.Request {
 	return r
 }
 
+// analysisDeadline is when an analysis for c gives up: after
+// AnalysisBudget, or at the event's deadline if that comes first (a serve
+// request the plugin stopped waiting for).
+func analysisDeadline(c *engine.Call) time.Time {
+	d := time.Now().Add(AnalysisBudget)
+	if !c.Deadline.IsZero() && c.Deadline.Before(d) {
+		return c.Deadline
+	}
+	return d
+}
+
 // effectsKey keeps the event's shell effects in its memo.
 type effectsKey struct{}
 
@@ -166,7 +173,7 @@ func ShellEffects(c *engine.Call) guard.Effects {
 		cwd = ev.ProjectDir
 	}
 	r := EffectsRequest(ev.Tool.Command, cwd, ev.ProjectDir)
-	r.Deadline = time.Now().Add(AnalysisBudget)
+	r.Deadline = analysisDeadline(c)
 	e := guard.ShellEffects(r)
 	c.Memo.Set(effectsKey{}, e)
 	return e

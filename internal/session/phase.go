@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -34,7 +33,7 @@ func PhaseTracker(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "phase", Priority: engine.Normal,
 		Kinds: []event.Kind{event.UserPrompt, event.PostTool},
-		Prepare: func(_ context.Context, c *engine.Call) {
+		Prepare: func(c *engine.Call) {
 			if c.Event.Kind == event.PostTool && c.Event.Tool.Name == event.Shell && !c.Event.InSubagent() {
 				policy.ShellEffects(c) // walked outside the lock
 			}
