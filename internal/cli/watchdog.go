@@ -124,7 +124,7 @@ func writeAnswer(io *IO, ans host.Answer) {
 // cut), keeping what arrived where the watchdog can look for the event's
 // name if the host never finishes writing.
 func (r *hookRun) read(max int) ([]byte, error) {
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, 8<<10) // a payload is a few KB; larger ones take more reads
 	for {
 		n, err := r.io.In.Read(buf)
 		r.mu.Lock()
