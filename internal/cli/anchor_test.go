@@ -7,15 +7,14 @@ import (
 	"testing"
 )
 
-// TestAnchorCommand drives `atreides anchor` directly: it is not yet in
-// commands() (see the report to the lead).
+// TestAnchorCommand drives `atreides anchor` in process.
 func TestAnchorCommand(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(dir+"/.git", 0o755)
 	run := func(args ...string) (string, string, error) {
 		var out, errb bytes.Buffer
 		io := &IO{Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}
-		err := runAnchor(io, args)
+		err := runArgs(io, append([]string{"anchor"}, args...))
 		return out.String(), errb.String(), err
 	}
 	if out, _, err := run("add", "--priority", "critical", "--kind", "constraint", "never", "touch", "prod"); err != nil || !strings.Contains(out, "added anchor #1 (critical constraint): never touch prod") {

@@ -10,20 +10,22 @@ import (
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/spf13/cobra"
 )
 
-const checkUsage = `check [--json] [--explain] [--cwd DIR] [--tool shell|read|write|edit|search] -- ARG
-       check --jsonl < requests.jsonl
-       check --rules
-
-Explain the guard's verdict for one shell command (--tool shell, the
+const checkAbout = `Explain the guard's verdict for one shell command (--tool shell, the
 default) or one path (--tool read|write|edit|search), with this project's
 configuration. With --jsonl, read one JSON object per line on stdin,
 {"command": "...", "cwd": "...", "tool": "...", "path": "..."}, and write
 one JSON verdict per line, in order.
 
 Exit status is 0 whenever the input was evaluated, whatever the verdict;
-2 on bad usage.`
+2 on bad usage.
+
+Examples:
+  atreides check 'git push --force'
+  atreides check --tool write .env
+  atreides check --jsonl < requests.jsonl`
 
 // checkJSON is one verdict as scripts see it.
 type checkJSON struct {
@@ -42,30 +44,50 @@ type checkRequest struct {
 	Tool    string `json:"tool"`
 }
 
-func runCheck(io *IO, args []string) error {
-	fs := newFlags(checkUsage, io)
-	asJSON := fs.Bool("json", false, "print the verdict as JSON")
-	explain := fs.Bool("explain", false, "also list the commands the guard saw after unwrapping")
-	cwd := fs.String("cwd", "", "working directory to judge in (default: the current one)")
-	tool := fs.String("tool", "shell", "shell, read, write, edit or search")
-	jsonl := fs.Bool("jsonl", false, "read JSON requests from stdin, one per line")
-	rules := fs.Bool("rules", false, "list the rule ids, groups and switches")
-	if err := parse(fs, args); err != nil {
-		return err
+// checkOptions are the arguments of 'atreides check'.
+type checkOptions struct {
+	asJSON, explain, jsonl, rules bool
+	cwd, tool                     string
+	args                          []string
+}
+
+func newCheckCmd(io *IO) *cobra.Command {
+	o := &checkOptions{}
+	cmd := &cobra.Command{
+		Use:   "check [flags] [--] COMMAND|PATH\n  atreides check --jsonl < requests.jsonl\n  atreides check --rules",
+		Short: "explain the guard's verdict for a command or path",
+		Long:  checkAbout,
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.args = args
+			return o.run(io)
+		},
 	}
-	if *rules {
+	f := cmd.Flags()
+	f.BoolVar(&o.asJSON, "json", false, "print the verdict as JSON")
+	f.BoolVarP(&o.explain, "explain", "e", false, "also list the commands the guard saw after unwrapping")
+	f.StringVarP(&o.cwd, "cwd", "C", "", "working directory to judge in (default: the current one)")
+	f.StringVarP(&o.tool, "tool", "t", "shell", "shell, read, write, edit or search")
+	f.BoolVar(&o.jsonl, "jsonl", false, "read JSON requests from stdin, one per line")
+	f.BoolVar(&o.rules, "rules", false, "list the rule ids, groups and switches")
+	return cmd
+}
+
+func (o *checkOptions) run(io *IO) error {
+	if o.rules {
 		return listRules(io)
 	}
 	wd, err := io.Getwd()
 	if err != nil {
 		return fmt.Errorf("working directory: %w", err)
 	}
-	if *cwd == "" {
-		*cwd = wd
-	} else if !filepath.IsAbs(*cwd) {
-		*cwd = filepath.Join(wd, *cwd)
+	cwd := o.cwd
+	if cwd == "" {
+		cwd = wd
+	} else if !filepath.IsAbs(cwd) {
+		cwd = filepath.Join(wd, cwd)
 	}
-	root := project.Root("", *cwd)
+	root := project.Root("", cwd)
 	pol, err := newSettings(root).policy()
 	if err != nil {
 		return err
@@ -74,24 +96,24 @@ func runCheck(io *IO, args []string) error {
 		fmt.Fprintln(io.Err, "atreides check: the guard is switched off in the configuration (guard.enabled: false); judging with the built-in policy")
 		pol = guard.DefaultPolicy()
 	}
-	if *jsonl {
-		if fs.NArg() > 0 {
+	if o.jsonl {
+		if len(o.args) > 0 {
 			return usagef("--jsonl reads stdin and takes no arguments")
 		}
-		return checkLines(io, pol, *cwd, root)
+		return checkLines(io, pol, cwd, root)
 	}
-	if fs.NArg() != 1 {
-		return usagef("want exactly one command or path after --, got %d arguments (quote the command)", fs.NArg())
+	if len(o.args) != 1 {
+		return usagef("want exactly one command or path, got %d arguments (quote the command)", len(o.args))
 	}
-	req, err := guardRequest(checkRequest{Tool: *tool, Cwd: *cwd}, fs.Arg(0), root)
+	req, err := guardRequest(checkRequest{Tool: o.tool, Cwd: cwd}, o.args[0], root)
 	if err != nil {
 		return &usageError{err.Error()}
 	}
 	res := pol.Check(req)
-	if *asJSON {
-		return writeJSONLine(io, verdictJSON(res, *explain))
+	if o.asJSON {
+		return writeJSONLine(io, verdictJSON(res, o.explain))
 	}
-	printVerdict(io, res, *explain)
+	printVerdict(io, res, o.explain)
 	return nil
 }
 

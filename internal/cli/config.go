@@ -7,42 +7,44 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/spf13/cobra"
 )
 
-const configUsage = `config <show|validate> [flags]
-
-  atreides config show [--json] [--defaults]
-      The merged configuration of this project: built-in defaults, then
-      ~/.config/atreides/config.yaml, then .atreides/config.yaml, with the
-      source of every value. --defaults prints the documented defaults.
-  atreides config validate [--json]
-      Check both files; every problem is listed with file:line. Exit 3 when
-      there are problems.`
-
-func runConfig(io *IO, args []string) error {
-	if len(args) == 0 {
-		return usagef("missing subcommand (show, validate)")
-	}
-	switch args[0] {
-	case "show":
-		return configShow(io, args[1:])
-	case "validate":
-		return configValidate(io, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprintf(io.Err, "Usage: %s\n", configUsage)
-		return nil
-	}
-	return usagef("unknown subcommand %q (show, validate)", args[0])
+func newConfigCmd(io *IO) *cobra.Command {
+	return newGroupCmd("config <subcommand>",
+		"show or validate the merged configuration",
+		`The configuration is built-in defaults, then ~/.config/atreides/config.yaml,
+then .atreides/config.yaml of this project.`,
+		newConfigShowCmd(io),
+		newConfigValidateCmd(io),
+	)
 }
 
-func configShow(io *IO, args []string) error {
-	fs := newFlags(configUsage, io)
-	asJSON := fs.Bool("json", false, "print JSON: every setting with its value and source")
-	defaults := fs.Bool("defaults", false, "print the built-in defaults, with their documentation")
-	if err := parse(fs, args); err != nil {
-		return err
+// configShowOptions are the flags of 'atreides config show'.
+type configShowOptions struct {
+	asJSON   bool
+	defaults bool
+}
+
+func newConfigShowCmd(io *IO) *cobra.Command {
+	o := &configShowOptions{}
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "the merged configuration, with the source of every value",
+		Long: `The merged configuration of this project: built-in defaults, then
+~/.config/atreides/config.yaml, then .atreides/config.yaml, with the
+source of every value. --defaults prints the documented defaults.`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return o.run(io) },
 	}
-	if *defaults {
+	f := cmd.Flags()
+	f.BoolVar(&o.asJSON, "json", false, "print JSON: every setting with its value and source")
+	f.BoolVar(&o.defaults, "defaults", false, "print the built-in defaults, with their documentation")
+	return cmd
+}
+
+func (o *configShowOptions) run(io *IO) error {
+	if o.defaults {
 		_, err := io.Out.Write(config.DefaultYAML())
 		return err
 	}
@@ -55,7 +57,7 @@ func configShow(io *IO, args []string) error {
 		return err
 	}
 	format := "yaml"
-	if *asJSON {
+	if o.asJSON {
 		format = "json"
 	}
 	return cfg.Show(io.Out, format)
@@ -76,12 +78,26 @@ type configErrorJSON struct {
 	Message string `json:"message"`
 }
 
-func configValidate(io *IO, args []string) error {
-	fs := newFlags(configUsage, io)
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := parse(fs, args); err != nil {
-		return err
+// configValidateOptions are the flags of 'atreides config validate'.
+type configValidateOptions struct {
+	asJSON bool
+}
+
+func newConfigValidateCmd(io *IO) *cobra.Command {
+	o := &configValidateOptions{}
+	cmd := &cobra.Command{
+		Use:   "validate",
+		Short: "check both configuration files; exit 3 on problems",
+		Long: `Check both configuration files; every problem is listed with file:line.
+Exit 3 when there are problems.`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return o.run(io) },
 	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the result as JSON")
+	return cmd
+}
+
+func (o *configValidateOptions) run(io *IO) error {
 	root, err := cwdRoot(io)
 	if err != nil {
 		return err
@@ -102,7 +118,7 @@ func configValidate(io *IO, args []string) error {
 	default:
 		doc.Errors = append(doc.Errors, configErrorJSON{Message: err.Error()})
 	}
-	if *asJSON {
+	if o.asJSON {
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(doc); err != nil {

@@ -10,21 +10,33 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/demo"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/spf13/cobra"
 )
 
-const demoUsage = `demo [--keep]
-
-Create a throwaway project, install the Claude Code hooks into it, and
+const demoAbout = `Create a throwaway project, install the Claude Code hooks into it, and
 replay a recorded Claude Code session through the real 'atreides hook
 claude' process, one process per event, printing what each event got.
 Nothing the recorded agent asks for is executed.`
 
-func runDemo(io *IO, args []string) error {
-	fs := newFlags(demoUsage, io)
-	keep := fs.Bool("keep", false, "keep the throwaway project and print its path")
-	if err := parse(fs, args); err != nil {
-		return err
+// demoOptions are the flags of 'atreides demo'.
+type demoOptions struct {
+	keep bool
+}
+
+func newDemoCmd(io *IO) *cobra.Command {
+	o := &demoOptions{}
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "replay a recorded Claude Code session through a throwaway project",
+		Long:  demoAbout,
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}
+	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the throwaway project and print its path")
+	return cmd
+}
+
+func (opts *demoOptions) run(io *IO) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find this binary: %w", err)
@@ -33,7 +45,7 @@ func runDemo(io *IO, args []string) error {
 	if err != nil {
 		return fmt.Errorf("create the demo project: %w", err)
 	}
-	if !*keep {
+	if !opts.keep {
 		defer os.RemoveAll(proj)
 	}
 	if err := seedDemoProject(proj); err != nil {
@@ -72,7 +84,7 @@ func runDemo(io *IO, args []string) error {
 		return err
 	}
 	io.Out.Write([]byte(o.Stdout))
-	if *keep {
+	if opts.keep {
 		fmt.Fprintf(io.Out, "\nthe demo project is kept at %s\n", proj)
 	}
 	return nil

@@ -14,11 +14,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/spf13/cobra"
 )
 
-const doctorUsage = `doctor [--json]
-
-Check what is installed where: the hook settings of Claude Code, Gemini CLI,
+const doctorAbout = `Check what is installed where: the hook settings of Claude Code, Gemini CLI,
 Codex and OpenCode for this project and for the user, whether the binary each hook
 runs exists, the configuration, and the health of the state store. Exit 3
 when something needs fixing.`
@@ -41,12 +40,25 @@ type doctorJSON struct {
 	OpenCode []install.Status `json:"opencode"`
 }
 
-func runDoctor(io *IO, args []string) error {
-	fs := newFlags(doctorUsage, io)
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	if err := parse(fs, args); err != nil {
-		return err
+// doctorOptions are the flags of 'atreides doctor'.
+type doctorOptions struct {
+	asJSON bool
+}
+
+func newDoctorCmd(io *IO) *cobra.Command {
+	o := &doctorOptions{}
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "check installation, binary paths and the state store",
+		Long:  doctorAbout,
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+func (o *doctorOptions) run(io *IO) error {
 	root, err := cwdRoot(io)
 	if err != nil {
 		return err
@@ -63,7 +75,7 @@ func runDoctor(io *IO, args []string) error {
 	add(configCheck(root))
 	add(storeCheck(root))
 	add(logCheck(root))
-	if *asJSON {
+	if o.asJSON {
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(doc); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/spf13/cobra"
 )
 
 // maxPayload bounds what a hook reads from stdin; a larger payload is
@@ -45,21 +46,38 @@ func hostNames() string {
 	return strings.Join(names, ", ")
 }
 
-func runHook(io *IO, args []string) error {
-	fs := newFlags("hook <host>\n\nAnswer one hook event read from stdin, in the host's protocol.\nHosts: "+hostNames()+". Installed by 'atreides install'; not meant to be run by hand.", io)
-	eventName := fs.String("event", "", "the host's event name, used when stdin cannot be read")
-	if err := parse(fs, args); err != nil {
-		return err
+// hookOptions are the arguments of 'atreides hook'.
+type hookOptions struct {
+	host  string
+	event string
+}
+
+func newHookCmd(io *IO) *cobra.Command {
+	o := &hookOptions{}
+	cmd := &cobra.Command{
+		Use:   "hook <host>",
+		Short: "answer one hook event from an agent host (hosts call this)",
+		Long:  "Answer one hook event read from stdin, in the host's protocol.\nHosts: " + hostNames() + ". Installed by 'atreides install'; not meant to be run by hand.",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("want exactly one host, got %d arguments", len(args))
+			}
+			o.host = args[0]
+			return o.run(io)
+		},
 	}
-	if fs.NArg() != 1 {
-		return usagef("want exactly one host, got %d arguments", fs.NArg())
-	}
+	cmd.Flags().StringVar(&o.event, "event", "", "the host's event name, used when stdin cannot be read")
+	return cmd
+}
+
+func (o *hookOptions) run(io *IO) error {
 	for _, a := range adapters() {
-		if a.Name() == fs.Arg(0) {
-			return answerHook(io, a, *eventName)
+		if a.Name() == o.host {
+			return answerHook(io, a, o.event)
 		}
 	}
-	return usagef("unknown host %q (known: %s)", fs.Arg(0), hostNames())
+	return usagef("unknown host %q (known: %s)", o.host, hostNames())
 }
 
 // hookEnv is the engine's view of the world for one hook process.

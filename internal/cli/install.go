@@ -2,18 +2,17 @@ package cli
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-const installUsage = `install HOST [SCOPE] [--bin PATH] [--timeout SECONDS] [--json]
-
-Register atreides's hooks with an agent host. HOST and its scopes:
+const installAbout = `Register atreides's hooks with an agent host. HOST and its scopes:
 
   claude  Claude Code
     --project  .claude/settings.json of this project (the default; commit it)
@@ -42,9 +41,7 @@ SessionEnd hook gets at most 3 s, its own cap).
 Codex runs hooks only once you trust them: install prints what to do.
 atreides never edits Codex's config.toml.`
 
-const uninstallUsage = `uninstall HOST [SCOPE] [--json]
-
-Remove exactly the hooks 'atreides install' added; everything else in the
+const uninstallAbout = `Remove exactly the hooks 'atreides install' added; everything else in the
 settings file stays as it was. HOST is claude, gemini, codex or opencode;
 the scopes and their defaults are those of install (claude: --project,
 --local or --user; gemini and opencode: --project or --user; codex: --user
@@ -54,14 +51,14 @@ or --project).`
 const knownHosts = "claude, gemini, codex, opencode"
 
 type scopeFlags struct {
-	project, local, user *bool
+	project, local, user bool
 }
 
 // scope is the scope the flags select for host, or the host's default.
 func (s scopeFlags) scope(host string) (install.Scope, error) {
 	n := 0
 	sc := defaultScope(host)
-	for v, set := range map[install.Scope]bool{install.ScopeProject: *s.project, install.ScopeLocal: *s.local, install.ScopeUser: *s.user} {
+	for v, set := range map[install.Scope]bool{install.ScopeProject: s.project, install.ScopeLocal: s.local, install.ScopeUser: s.user} {
 		if set {
 			n++
 			sc = v
@@ -87,26 +84,49 @@ func defaultScope(host string) install.Scope {
 	return install.ScopeProject
 }
 
-func addScopeFlags(fs *flag.FlagSet) scopeFlags {
-	return scopeFlags{
-		project: fs.Bool("project", false, "the project's settings (default for claude and gemini)"),
-		local:   fs.Bool("local", false, "the project's .claude/settings.local.json (claude only)"),
-		user:    fs.Bool("user", false, "the user's settings (default for codex)"),
-	}
+func addScopeFlags(f *pflag.FlagSet, s *scopeFlags) {
+	f.BoolVar(&s.project, "project", false, "the project's settings (default for claude and gemini)")
+	f.BoolVar(&s.local, "local", false, "the project's .claude/settings.local.json (claude only)")
+	f.BoolVar(&s.user, "user", false, "the user's settings (default for codex)")
 }
 
-func runInstall(io *IO, args []string) error {
-	fs := newFlags(installUsage, io)
-	sf := addScopeFlags(fs)
-	bin := fs.String("bin", "", "atreides binary the hooks run (default: this one)")
-	timeout := fs.Int("timeout", install.DefaultTimeoutSeconds, "per-hook timeout in seconds")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	offline := fs.Bool("offline", false, "opencode: mark OpenCode's own dependency install as done (no registry: avoids a ~70 s start-up wait)")
-	host, err := hostArg(fs, args)
-	if err != nil {
-		return err
+// installOptions are the arguments of 'atreides install'.
+type installOptions struct {
+	host            string
+	scope           scopeFlags
+	bin             string
+	timeout         int
+	asJSON, offline bool
+}
+
+func newInstallCmd(io *IO) *cobra.Command {
+	o := &installOptions{}
+	cmd := &cobra.Command{
+		Use:   "install HOST [--project|--local|--user] [flags]",
+		Short: "register atreides in an agent host's settings",
+		Long:  installAbout,
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			host, err := hostArg(args)
+			if err != nil {
+				return err
+			}
+			o.host = host
+			return o.run(io)
+		},
 	}
-	scope, err := sf.scope(host)
+	f := cmd.Flags()
+	addScopeFlags(f, &o.scope)
+	f.StringVar(&o.bin, "bin", "", "atreides binary the hooks run (default: this one)")
+	f.IntVar(&o.timeout, "timeout", install.DefaultTimeoutSeconds, "per-hook timeout in seconds")
+	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	f.BoolVar(&o.offline, "offline", false, "opencode: mark OpenCode's own dependency install as done (no registry: avoids a ~70 s start-up wait)")
+	return cmd
+}
+
+func (o *installOptions) run(io *IO) error {
+	host := o.host
+	scope, err := o.scope.scope(host)
 	if err != nil {
 		return err
 	}
@@ -114,23 +134,23 @@ func runInstall(io *IO, args []string) error {
 	if err != nil {
 		return err
 	}
-	binPath, warn, err := hookBinary(*bin)
+	binPath, warn, err := hookBinary(o.bin)
 	if err != nil {
 		return err
 	}
-	if *timeout < 1 || *timeout > 600 {
+	if o.timeout < 1 || o.timeout > 600 {
 		return usagef("--timeout must be between 1 and 600 seconds")
 	}
 	var rep install.Report
 	switch host {
 	case "gemini":
-		rep, err = install.InstallGemini(install.GeminiOptions{SettingsPath: loc.path, BinaryPath: binPath, TimeoutMillis: *timeout * 1000, Scope: scope})
+		rep, err = install.InstallGemini(install.GeminiOptions{SettingsPath: loc.path, BinaryPath: binPath, TimeoutMillis: o.timeout * 1000, Scope: scope})
 	case "codex":
-		rep, err = install.InstallCodex(install.CodexOptions{HooksPath: loc.path, BinaryPath: binPath, TimeoutSeconds: *timeout, Scope: scope, ProjectDir: loc.root})
+		rep, err = install.InstallCodex(install.CodexOptions{HooksPath: loc.path, BinaryPath: binPath, TimeoutSeconds: o.timeout, Scope: scope, ProjectDir: loc.root})
 	case "opencode":
-		rep, err = install.InstallOpenCode(install.OpenCodeOptions{ConfigDir: openCodeDir(loc), BinaryPath: binPath, Offline: openCodeOffline(io, loc, scope, *offline)})
+		rep, err = install.InstallOpenCode(install.OpenCodeOptions{ConfigDir: openCodeDir(loc), BinaryPath: binPath, Offline: openCodeOffline(io, loc, scope, o.offline)})
 	default:
-		rep, err = install.InstallClaude(install.ClaudeOptions{SettingsPath: loc.path, BinaryPath: binPath, TimeoutSeconds: *timeout})
+		rep, err = install.InstallClaude(install.ClaudeOptions{SettingsPath: loc.path, BinaryPath: binPath, TimeoutSeconds: o.timeout})
 		if err == nil {
 			err = withClaudeMCP(&rep, scope, loc, binPath, true)
 		}
@@ -141,18 +161,41 @@ func runInstall(io *IO, args []string) error {
 	if warn != "" {
 		rep.Warnings = append(rep.Warnings, warn)
 	}
-	return printReport(io, rep, *asJSON)
+	return printReport(io, rep, o.asJSON)
 }
 
-func runUninstall(io *IO, args []string) error {
-	fs := newFlags(uninstallUsage, io)
-	sf := addScopeFlags(fs)
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	host, err := hostArg(fs, args)
-	if err != nil {
-		return err
+// uninstallOptions are the arguments of 'atreides uninstall'.
+type uninstallOptions struct {
+	host   string
+	scope  scopeFlags
+	asJSON bool
+}
+
+func newUninstallCmd(io *IO) *cobra.Command {
+	o := &uninstallOptions{}
+	cmd := &cobra.Command{
+		Use:   "uninstall HOST [--project|--local|--user] [flags]",
+		Short: "remove exactly what install added",
+		Long:  uninstallAbout,
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			host, err := hostArg(args)
+			if err != nil {
+				return err
+			}
+			o.host = host
+			return o.run(io)
+		},
 	}
-	scope, err := sf.scope(host)
+	f := cmd.Flags()
+	addScopeFlags(f, &o.scope)
+	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+func (o *uninstallOptions) run(io *IO) error {
+	host := o.host
+	scope, err := o.scope.scope(host)
 	if err != nil {
 		return err
 	}
@@ -177,24 +220,17 @@ func runUninstall(io *IO, args []string) error {
 	if err != nil {
 		return err
 	}
-	return printReport(io, rep, *asJSON)
+	return printReport(io, rep, o.asJSON)
 }
 
-// hostArg parses flags that may come before or after the host name.
-func hostArg(fs *flag.FlagSet, args []string) (string, error) {
+// hostArg is the one host named on the command line.
+func hostArg(args []string) (string, error) {
 	var host string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		host, args = args[0], args[1:]
+	if len(args) > 0 {
+		host = args[0]
 	}
-	if err := parse(fs, args); err != nil {
-		return "", err
-	}
-	rest := fs.Args()
-	if host == "" && len(rest) > 0 {
-		host, rest = rest[0], rest[1:]
-	}
-	if len(rest) > 0 {
-		return "", usagef("unexpected argument %q", rest[0])
+	if len(args) > 1 {
+		return "", usagef("unexpected argument %q", args[1])
 	}
 	switch host {
 	case "claude", "gemini", "codex", "opencode":

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -62,33 +61,6 @@ type problemsError struct{ n int }
 
 func (e *problemsError) Error() string { return fmt.Sprintf("%d problem(s) found", e.n) }
 
-type command struct {
-	name    string
-	summary string
-	run     func(io *IO, args []string) error
-}
-
-func commands() []command {
-	return []command{
-		{"hook", "answer one hook event from an agent host (hosts call this)", runHook},
-		{"serve", "answer a host plugin's hooks as JSON lines (OpenCode starts this)", runServe},
-		{"install", "register atreides in an agent host's settings", runInstall},
-		{"uninstall", "remove exactly what install added", runUninstall},
-		{"doctor", "check installation, binary paths and the state store", runDoctor},
-		{"status", "show this project's sessions: counters and last tool calls", runStatus},
-		{"check", "explain the guard's verdict for a command or path", runCheck},
-		{"config", "show or validate the merged configuration", runConfig},
-		{"todo", "manage atreides todos: add, done, cancel, list", runTodo},
-		{"anchor", "keep decisions, constraints and facts across compaction: add, list, rm", runAnchor},
-		{"intent", "manage governed intents: list, show, add, close, select", runIntent},
-		{"trace", "verify or show the trace ledger of file changes", runTrace},
-		{"mcp", "serve the agent's tools over MCP (runs atreides-mcp)", runMCP},
-		{"demo", "replay a recorded Claude Code session through a throwaway project", runDemo},
-		{"version", "print the version", runVersion},
-		{"help", "show help for atreides or a command", nil},
-	}
-}
-
 // Main runs atreides with os-level arguments and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return Run(&IO{In: stdin, Out: stdout, Err: stderr, Getenv: os.Getenv, Getwd: os.Getwd}, args[1:])
@@ -96,136 +68,44 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // Run runs one command line (without the program name).
 func Run(io *IO, args []string) int {
-	if len(args) == 0 {
-		writeHelp(io.Err)
-		return ExitUsage
+	name, err := execute(io, args)
+	return exitCode(io, name, err)
+}
+
+// execute runs one command line and returns the path of the command that
+// ran (without "atreides ") with its error.
+func execute(io *IO, args []string) (string, error) {
+	root := newRootCmd(io, args)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	name := strings.TrimPrefix(cmd.CommandPath(), root.Name()+" ")
+	if cmd == root {
+		name = ""
 	}
-	name, rest := args[0], args[1:]
-	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
-		if len(rest) > 0 {
-			return Run(io, []string{rest[0], "--help"})
-		}
-		writeHelp(io.Out)
-		return ExitOK
-	}
-	if name == "--version" || name == "-version" {
-		name = "version"
-	}
-	for _, c := range commands() {
-		if c.name == name && c.run != nil {
-			return exitCode(io, name, c.run(io, rest))
-		}
-	}
-	fmt.Fprintf(io.Err, "atreides: unknown command %q\nRun 'atreides help' for the list of commands.\n", name)
-	return ExitUsage
+	return name, err
 }
 
 func exitCode(io *IO, name string, err error) int {
 	var ue *usageError
 	var pe *problemsError
-	var su *silentUsage
 	var es exitStatus
+	prefix, help := "atreides", "'atreides help' for the list of commands"
+	if name != "" {
+		prefix += " " + name
+		help = "'" + prefix + " --help' for usage"
+	}
 	switch {
 	case errors.As(err, &es):
 		return int(es)
 	case err == nil:
 		return ExitOK
-	case errors.Is(err, flag.ErrHelp):
-		return ExitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(io.Err, "atreides %s: %s\nRun 'atreides %s --help' for usage.\n", name, ue.msg, name)
-		return ExitUsage
-	case errors.As(err, &su):
+		fmt.Fprintf(io.Err, "%s: %s\nRun %s.\n", prefix, ue.msg, help)
 		return ExitUsage
 	case errors.As(err, &pe):
 		return ExitProblems
 	default:
-		fmt.Fprintf(io.Err, "atreides %s: %v\n", name, err)
+		fmt.Fprintf(io.Err, "%s: %v\n", prefix, err)
 		return ExitFailure
 	}
 }
-
-func writeHelp(w io.Writer) {
-	var b strings.Builder
-	b.WriteString(`atreides: guardrails and orchestration for AI coding agents.
-
-Agent hosts (Claude Code, Gemini CLI, Codex) call 'atreides hook <host>' on every hook
-event (OpenCode's plugin talks to 'atreides serve --stdio')
-event; atreides decides allow / ask / deny for commands and file access,
-keeps session state under .atreides/, and injects context.
-
-Usage:
-  atreides <command> [flags] [args]
-
-Commands:
-`)
-	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
-	}
-	b.WriteString(`
-Run 'atreides help <command>' or 'atreides <command> --help' for details.
-
-Getting started:
-  atreides install claude      register the hooks in .claude/settings.json
-  atreides install gemini      ... in .gemini/settings.json
-  atreides install codex       ... in ~/.codex/hooks.json (then trust them in Codex's /hooks)
-  atreides install opencode    a plugin in .opencode/plugin/ that runs 'atreides serve --stdio'
-  atreides doctor              check that everything is in place
-  atreides demo                see it work on a throwaway project
-
-Exit status:
-  0  success (for 'check': the command was evaluated, whatever the verdict)
-  1  the command failed; the message says why
-  2  bad usage; for 'hook', an explicit block that the host reads from stderr
-  3  'doctor' or 'config validate' found problems
-
-Files:
-  .atreides/config.yaml              project policy (commit it)
-  ~/.config/atreides/config.yaml     your defaults for every project
-  .atreides/state.db                 session state (git-ignored)
-  .atreides/log                      what atreides did and why (git-ignored)
-`)
-	io.WriteString(w, b.String())
-}
-
-func runVersion(io *IO, args []string) error {
-	fs := newFlags("version\n\nPrint the atreides version.", io)
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	fmt.Fprintf(io.Out, "atreides %s\n", Version())
-	return nil
-}
-
-// newFlags returns a flag set whose errors and help go through io.
-// The flag set is named after the usage text's first word, the command.
-func newFlags(usage string, io *IO) *flag.FlagSet {
-	name, _, _ := strings.Cut(usage, " ")
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Err)
-	fs.Usage = func() {
-		fmt.Fprintf(io.Err, "Usage: %s\n", usage)
-		var hasFlags bool
-		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-		if hasFlags {
-			fmt.Fprintln(io.Err, "\nFlags:")
-			fs.PrintDefaults()
-		}
-	}
-	return fs
-}
-
-// parse parses flags, turning flag errors into usage errors (flag has
-// already printed them with the usage text).
-func parse(fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return err
-	}
-	return &silentUsage{err}
-}
-
-// silentUsage is a usage error flag has already reported.
-type silentUsage struct{ err error }
-
-func (e *silentUsage) Error() string { return e.err.Error() }

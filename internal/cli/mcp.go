@@ -9,19 +9,33 @@ import (
 	"runtime"
 
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/spf13/cobra"
 )
 
-const mcpUsage = `mcp
-
-Serve atreides's agent tools over MCP on stdin/stdout (select_active_intent,
+const mcpAbout = `Serve atreides's agent tools over MCP on stdin/stdout (select_active_intent,
 list_intents, request_scope_expansion, todo_add, todo_update, todo_list,
 session_status). Runs the atreides-mcp program installed next to atreides.`
 
-func runMCP(io *IO, args []string) error {
-	fs := newFlags(mcpUsage, io)
-	if err := parse(fs, args); err != nil {
-		return err
+// mcpOptions are the arguments 'atreides mcp' passes on to atreides-mcp.
+type mcpOptions struct {
+	args []string
+}
+
+func newMCPCmd(io *IO) *cobra.Command {
+	o := &mcpOptions{}
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "serve the agent's tools over MCP (runs atreides-mcp)",
+		Long:  mcpAbout,
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.args = args
+			return o.run(io)
+		},
 	}
+}
+
+func (o *mcpOptions) run(io *IO) error {
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("mcp: cannot find the atreides binary: %w", err)
@@ -37,7 +51,7 @@ func runMCP(io *IO, args []string) error {
 	if _, err := os.Stat(bin); err != nil {
 		return fmt.Errorf("mcp: %s is not installed next to %s; build it with 'go build -o %s ./cmd/atreides-mcp' (it is a separate program so hooks stay fast)", name, self, bin)
 	}
-	cmd := exec.Command(bin, fs.Args()...)
+	cmd := exec.Command(bin, o.args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = io.In, io.Out, io.Err
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError

@@ -9,11 +9,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/serve"
+	"github.com/spf13/cobra"
 )
 
-const serveUsage = `serve --stdio [--timeout DURATION]
-
-Answer hook requests from a plugin that runs inside its host (OpenCode),
+const serveAbout = `Answer hook requests from a plugin that runs inside its host (OpenCode),
 as JSON lines: one request per line on stdin, one response per line on
 stdout (protocol version 1: {"v":1,"id":N,"method":M,"params":{...}} in,
 {"id":N,"result":{...}} or {"id":N,"error":{"code":C,"message":S}} out;
@@ -24,23 +23,35 @@ as for 'atreides hook'. Exits when stdin closes, after answering every
 request in flight. Started by the atreides OpenCode plugin; not meant to
 be run by hand.`
 
-func runServe(io *IO, args []string) error {
-	fs := newFlags(serveUsage, io)
-	stdio := fs.Bool("stdio", false, "speak JSON lines on stdin and stdout (the only transport)")
-	timeout := fs.Duration("timeout", time.Duration(float64(defaultBudget)*engineShare), "deadline of one request")
-	if err := parse(fs, args); err != nil {
-		return err
+// serveOptions are the flags of 'atreides serve'.
+type serveOptions struct {
+	stdio   bool
+	timeout time.Duration
+}
+
+func newServeCmd(io *IO) *cobra.Command {
+	o := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve --stdio [flags]",
+		Short: "answer a host plugin's hooks as JSON lines (OpenCode starts this)",
+		Long:  serveAbout,
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}
-	if !*stdio {
+	f := cmd.Flags()
+	f.BoolVar(&o.stdio, "stdio", false, "speak JSON lines on stdin and stdout (the only transport)")
+	f.DurationVar(&o.timeout, "timeout", time.Duration(float64(defaultBudget)*engineShare), "deadline of one request")
+	return cmd
+}
+
+func (o *serveOptions) run(io *IO) error {
+	if !o.stdio {
 		return usagef("--stdio is required (the only transport)")
 	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
-	}
-	if *timeout <= 0 {
+	if o.timeout <= 0 {
 		return usagef("--timeout must be positive")
 	}
-	return newServer(io, *timeout).Serve(context.Background(), io.In, io.Out)
+	return newServer(io, o.timeout).Serve(context.Background(), io.In, io.Out)
 }
 
 // newServer is the OpenCode server: the opencode mapping over the engine.

@@ -15,6 +15,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
+	"github.com/spf13/cobra"
 )
 
 // statusJSON is the `status --json` document; its field names are a
@@ -52,29 +53,43 @@ type sessionJSON struct {
 // maxTransitions is how many phase transitions status shows per session.
 const maxTransitions = 10
 
-func runStatus(io *IO, args []string) error {
-	fs := newFlags("status [--json] [--session ID] [--calls N]\n\nShow the sessions atreides has seen in this project, newest first: host,\ncounters and the last tool calls.", io)
-	asJSON := fs.Bool("json", false, "print JSON for scripts")
-	sessionID := fs.String("session", "", "show only this session")
-	ncalls := fs.Int("calls", 10, "how many recent tool calls to show per session")
-	if err := parse(fs, args); err != nil {
-		return err
+// statusOptions are the flags of 'atreides status'.
+type statusOptions struct {
+	asJSON  bool
+	session string
+	calls   int
+}
+
+func newStatusCmd(io *IO) *cobra.Command {
+	o := &statusOptions{}
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "show this project's sessions: counters and last tool calls",
+		Long: `Show the sessions atreides has seen in this project, newest first: host,
+counters and the last tool calls.`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return o.run(io) },
 	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
-	}
+	f := cmd.Flags()
+	f.BoolVar(&o.asJSON, "json", false, "print JSON for scripts")
+	f.StringVarP(&o.session, "session", "s", "", "show only this session")
+	f.IntVarP(&o.calls, "calls", "n", 10, "how many recent tool calls to show per session")
+	return cmd
+}
+
+func (o *statusOptions) run(io *IO) error {
 	root, err := cwdRoot(io)
 	if err != nil {
 		return err
 	}
-	doc, err := loadStatus(root, *sessionID, *ncalls)
+	doc, err := loadStatus(root, o.session, o.calls)
 	if err != nil {
 		return err
 	}
-	if *sessionID != "" && len(doc.Sessions) == 0 {
-		return fmt.Errorf("no session %q in %s", *sessionID, root)
+	if o.session != "" && len(doc.Sessions) == 0 {
+		return fmt.Errorf("no session %q in %s", o.session, root)
 	}
-	if *asJSON {
+	if o.asJSON {
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(doc)

@@ -35,7 +35,7 @@ func TestStatusMasksStoredSecrets(t *testing.T) {
 	for _, args := range [][]string{{}, {"--json"}} {
 		var out, errb bytes.Buffer
 		io := &IO{Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}
-		if err := runStatus(io, args); err != nil {
+		if err := runArgs(io, append([]string{"status"}, args...)); err != nil {
 			t.Fatalf("status %v: %v %s", args, err, errb.String())
 		}
 		if !strings.Contains(out.String(), "sshpass -p ****") {

@@ -2,92 +2,27 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/engine"
-	"github.com/atreides-dev/atreides/internal/governance"
-	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
+	"github.com/spf13/cobra"
 )
 
-const traceUsage = `trace <verify|show> [args]
-
-Read the trace ledger (.atreides/trace.jsonl): one Agent Trace record per
+func newTraceCmd(io *IO) *cobra.Command {
+	return newGroupCmd("trace <subcommand>",
+		"verify or show the trace ledger of file changes",
+		`Read the trace ledger (.atreides/trace.jsonl): one Agent Trace record per
 file change an agent made, hash-chained, its head signed into a checkpoint
-kept in your config directory (see docs/ledger.md).
-
-  atreides trace verify [--json] [--strict]  check the chain and the heads; name the first problem
-  atreides trace show [--intent ID] [--file PATH] [--json]
-
-verify exits 0 when the ledger is intact and matches its signed
-checkpoint (or the state file's head), 1 otherwise, also when no head is
-known. --strict also fails on records no checkpoint of this machine
-vouches for (written elsewhere, or appended behind atreides's back).`
-
-func runTrace(io *IO, args []string) error {
-	if len(args) == 0 {
-		return usagef("missing subcommand (verify, show)")
-	}
-	switch args[0] {
-	case "verify":
-		return traceVerify(io, args[1:])
-	case "show":
-		return traceShow(io, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprintf(io.Err, "Usage: %s\n", traceUsage)
-		return nil
-	}
-	return usagef("unknown subcommand %q (verify, show)", args[0])
-}
-
-func traceVerify(io *IO, args []string) error {
-	fset := newFlags(traceUsage, io)
-	asJSON := fset.Bool("json", false, "print the report as JSON (docs/ledger.md)")
-	strict := fset.Bool("strict", false, "fail on unanchored records too")
-	if err := parse(fset, args); err != nil {
-		return err
-	}
-	if fset.NArg() > 0 {
-		return usagef("unexpected argument %q", fset.Arg(0))
-	}
-	root, err := cwdRoot(io)
-	if err != nil {
-		return err
-	}
-	var anchor *trace.Anchor
-	if dir := policy.ConfigDir(); dir != "" {
-		anchor = trace.NewAnchor(dir, root)
-	}
-	head, stateErr := stateHead(root)
-	rep := trace.Verify(governance.TracePath(root), head, anchor)
-	if stateErr != nil && rep.Head.Source == trace.SourceNone && rep.Problem != nil {
-		rep.Problem.Msg += " (the state file could not be read: " + stateErr.Error() + ")"
-	}
-	if *strict && rep.OK && len(rep.Unanchored) > 0 {
-		rep.OK = false
-	}
-	if *asJSON {
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return err
-		}
-	} else {
-		printVerify(io, &rep)
-	}
-	if !rep.OK {
-		return exitStatus(1)
-	}
-	return nil
+kept in your config directory (see docs/ledger.md).`,
+		newTraceVerifyCmd(io),
+		newTraceShowCmd(io),
+	)
 }
 
 func printVerify(io *IO, rep *trace.Report) {
@@ -133,61 +68,6 @@ func stateHead(root string) (*trace.Head, error) {
 		return nil, err
 	}
 	return &trace.Head{Seq: p.Governance.Trace.Seq, Hash: p.Governance.Trace.Hash}, nil
-}
-
-func traceShow(io *IO, args []string) error {
-	fset := newFlags(traceUsage, io)
-	intentID := fset.String("intent", "", "only changes made under this intent")
-	file := fset.String("file", "", "only changes to this file (project-relative)")
-	asJSON := fset.Bool("json", false, "print the records as JSON lines")
-	if err := parse(fset, args); err != nil {
-		return err
-	}
-	root, err := cwdRoot(io)
-	if err != nil {
-		return err
-	}
-	entries, err := trace.Read(governance.TracePath(root))
-	if errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintln(io.Out, "no trace records")
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	want := strings.TrimPrefix(*file, "./")
-	for _, e := range entries {
-		if e.Err != nil {
-			fmt.Fprintf(io.Out, "line %d: unreadable: %v\n", e.Line, e.Err)
-			continue
-		}
-		m := e.Record.Metadata.Atreides
-		if m == nil {
-			continue
-		}
-		if *intentID != "" && m.Intent != *intentID {
-			continue
-		}
-		if want != "" && !hasFile(e.Record, want) {
-			continue
-		}
-		if *asJSON {
-			b, _ := json.Marshal(e.Record)
-			fmt.Fprintf(io.Out, "%s\n", b)
-			continue
-		}
-		for _, f := range e.Record.Files {
-			var ranges []string
-			for _, c := range f.Conversations {
-				for _, r := range c.Ranges {
-					ranges = append(ranges, fmt.Sprintf("%d-%d", r.StartLine, r.EndLine))
-				}
-			}
-			fmt.Fprintf(io.Out, "#%d %s %-6s %s lines=%s intent=%s session=%s tool=%s\n",
-				m.Seq, e.Record.Timestamp, m.Change, f.Path, strings.Join(ranges, ","), orDash(m.Intent), orDash(m.Session), m.HostTool)
-		}
-	}
-	return nil
 }
 
 func hasFile(r trace.Record, path string) bool {

@@ -59,7 +59,7 @@ func governedProject(t *testing.T) (dir string, env []string) {
 	os.WriteFile(filepath.Join(state, "intents.yaml"), []byte("intents:\n  - id: src\n    title: Source\n    owned_scope: [src/**]\n"), 0o644)
 	t.Setenv("XDG_CONFIG_HOME", cfg)
 	io := &IO{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
-	if err := runIntent(io, []string{"select", "src", "--session", "s1"}); err != nil {
+	if err := runArgs(io, []string{"intent", "select", "src", "--session", "s1"}); err != nil {
 		t.Fatal(err)
 	}
 	return dir, []string{"XDG_CONFIG_HOME=" + cfg}
@@ -154,7 +154,7 @@ func TestTraceVerifyLeavesDamagedStateAlone(t *testing.T) {
 
 	var out, errb bytes.Buffer
 	io := &IO{Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
-	if err := runTrace(io, []string{"verify", "--json"}); err == nil {
+	if err := runArgs(io, []string{"trace", "verify", "--json"}); err == nil {
 		t.Fatalf("verify succeeded: %s", out.String())
 	}
 	var rep trace.Report

@@ -25,7 +25,7 @@ func TestTraceVerify(t *testing.T) {
 	run := func(args ...string) (string, error) {
 		var out, errb bytes.Buffer
 		io := &IO{Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
-		err := runTrace(io, append([]string{"verify"}, args...))
+		err := runArgs(io, append([]string{"trace", "verify"}, args...))
 		return out.String(), err
 	}
 	if out, err := run(); err != nil || !strings.Contains(out, "ledger OK: 0 record(s)") {

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/spf13/cobra"
+)
+
+// anchorListOptions are the flags of 'atreides anchor list'.
+type anchorListOptions struct {
+	asJSON bool
+}
+
+func newAnchorListCmd(io *IO) *cobra.Command {
+	o := &anchorListOptions{}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "list anchors with their age",
+		Args:    noArgs,
+		RunE:    func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+func (o *anchorListOptions) run(io *IO) error {
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	p, err := loadProject(store.Open(project.StateDir(root)))
+	if err != nil {
+		return err
+	}
+	staleAfter := newSettings(root).session().StaleAfter
+	views := anchorViews(p.Anchors, staleAfter, time.Now())
+	if o.asJSON {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(views)
+	}
+	if len(views) == 0 {
+		fmt.Fprintln(io.Out, "no anchors")
+		return nil
+	}
+	printAnchors(io, views, "")
+	return nil
+}

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/intent"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/spf13/cobra"
+)
+
+// intentCloseOptions are the arguments of 'atreides intent close'.
+type intentCloseOptions struct {
+	id     string
+	cancel bool
+}
+
+func newIntentCloseCmd(io *IO) *cobra.Command {
+	o := &intentCloseOptions{}
+	cmd := &cobra.Command{
+		Use:   "close ID",
+		Short: "mark an intent done (or cancelled)",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("intent close needs one intent id")
+			}
+			o.id = args[0]
+			return o.run(io)
+		},
+	}
+	cmd.Flags().BoolVar(&o.cancel, "cancel", false, "mark cancelled instead of done")
+	return cmd
+}
+
+func (o *intentCloseOptions) run(io *IO) error {
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	status := intent.Done
+	if o.cancel {
+		status = intent.Cancelled
+	}
+	if err := intent.SetStatus(governance.IntentsPath(root), o.id, status); err != nil {
+		return err
+	}
+	// A closed intent is held by nobody.
+	err = updateProject(io, func(p *state.Project) error {
+		if l := p.Governance.Lock(o.id); l != nil {
+			p.Governance.Release(l.Session)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.Out, "intent %s is %s\n", o.id, status)
+	return nil
+}

@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// intentRequestsOptions are the (no) arguments of 'atreides intent requests'.
+type intentRequestsOptions struct{}
+
+func newIntentRequestsCmd(io *IO) *cobra.Command {
+	o := &intentRequestsOptions{}
+	return &cobra.Command{
+		Use:   "requests",
+		Short: "scope expansions agents asked for",
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+	}
+}
+
+func (o *intentRequestsOptions) run(io *IO) error {
+	p, err := readProject(io)
+	if err != nil {
+		return err
+	}
+	if len(p.Governance.Expansions) == 0 {
+		fmt.Fprintln(io.Out, "no scope expansion requests")
+		return nil
+	}
+	for _, r := range p.Governance.Expansions {
+		fmt.Fprintf(io.Out, "#%d %s intent=%s session=%s paths=%s reason=%q\n", r.ID, r.Status, r.Intent, r.Session, strings.Join(r.Paths, ","), r.Reason)
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/intent"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/spf13/cobra"
+)
+
+// intentSelectOptions are the arguments of 'atreides intent select'.
+type intentSelectOptions struct {
+	id      string
+	session string
+}
+
+func newIntentSelectCmd(io *IO) *cobra.Command {
+	o := &intentSelectOptions{}
+	cmd := &cobra.Command{
+		Use:   "select ID --session S",
+		Short: "hold an intent for a session",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("intent select needs an intent id and --session")
+			}
+			o.id = args[0]
+			return o.run(io)
+		},
+	}
+	cmd.Flags().StringVarP(&o.session, "session", "s", "", "the session that holds the intent")
+	return cmd
+}
+
+func (o *intentSelectOptions) run(io *IO) error {
+	if o.session == "" {
+		return usagef("intent select needs an intent id and --session")
+	}
+	root, f, err := loadIntents(io)
+	if err != nil {
+		return err
+	}
+	lease := 30 * time.Minute
+	if c, err := config.Load(config.DefaultPaths(root)); err == nil {
+		lease = time.Duration(c.Governance.LeaseMinutes) * time.Minute
+	}
+	var in *intent.Intent
+	err = updateProject(io, func(p *state.Project) error {
+		var err error
+		in, err = governance.Select(&p.Governance, f, o.session, "cli", o.id, time.Now().UTC(), lease)
+		return err
+	})
+	var held *governance.HeldError
+	if errors.As(err, &held) {
+		return fmt.Errorf("%v", held)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.Out, "session %s holds intent %s\n%s\n", o.session, in.ID, in.Summary())
+	return nil
+}

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// intentShowOptions are the arguments of 'atreides intent show'.
+type intentShowOptions struct {
+	id string
+}
+
+func newIntentShowCmd(io *IO) *cobra.Command {
+	o := &intentShowOptions{}
+	return &cobra.Command{
+		Use:   "show ID",
+		Short: "goal, scope, constraints, acceptance",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("intent show needs one intent id")
+			}
+			o.id = args[0]
+			return o.run(io)
+		},
+	}
+}
+
+func (o *intentShowOptions) run(io *IO) error {
+	_, f, err := loadIntents(io)
+	if err != nil {
+		return err
+	}
+	in := f.Find(o.id)
+	if in == nil {
+		return fmt.Errorf("no intent %q", o.id)
+	}
+	fmt.Fprintf(io.Out, "%s\nStatus: %s\n", in.Summary(), in.Status)
+	if p, _ := readProject(io); p != nil {
+		if l := p.Governance.Lock(in.ID); l != nil {
+			fmt.Fprintf(io.Out, "Held by session %s since %s (last active %s)\n", l.Session, l.Since.UTC().Format(time.RFC3339), l.Renewed.UTC().Format(time.RFC3339))
+		}
+		for _, r := range p.Governance.Expansions {
+			if r.Intent == in.ID {
+				fmt.Fprintf(io.Out, "Scope request #%d (%s): %s — %s\n", r.ID, r.Status, strings.Join(r.Paths, ", "), r.Reason)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+const rootAbout = `atreides: guardrails and orchestration for AI coding agents.
+
+Agent hosts call atreides on every hook event: Claude Code, Gemini CLI and
+Codex run 'atreides hook <host>'; OpenCode's plugin keeps one
+'atreides serve --stdio' running. For each event atreides decides allow,
+ask or deny for commands and file access, keeps the session's state under
+.atreides/, and injects context for the agent.`
+
+const rootFooter = `Flags may come before or after arguments; '--' ends the flags.
+Run 'atreides help <command>' or 'atreides <command> --help' for details.
+
+Getting started:
+  atreides install claude      register the hooks in .claude/settings.json
+  atreides install gemini      ... in .gemini/settings.json
+  atreides install codex       ... in ~/.codex/hooks.json (then trust them in Codex's /hooks)
+  atreides install opencode    a plugin in .opencode/plugin/ that runs 'atreides serve --stdio'
+  atreides doctor              check that everything is in place
+  atreides demo                see it work on a throwaway project
+
+Exit status:
+  0  success (for 'check': the command was evaluated, whatever the verdict)
+  1  the command failed; the message says why
+  2  bad usage; for 'hook', an explicit block that the host reads from stderr
+  3  'doctor' or 'config validate' found problems
+
+Files:
+  .atreides/config.yaml              project policy (commit it)
+  ~/.config/atreides/config.yaml     your defaults for every project
+  .atreides/state.db                 session state (git-ignored)
+  .atreides/log                      what atreides did and why (git-ignored)
+`
+
+// rootOptions are the flags of atreides itself.
+type rootOptions struct {
+	version bool
+}
+
+// hotCommands are started by hosts on every event: a command line that
+// starts with one of them gets a tree of that one command, so that the
+// agent's critical path does not build, for every event, the tree of
+// every command (BenchmarkCommandTree).
+var hotCommands = map[string]func(*IO) *cobra.Command{
+	"hook":  newHookCmd,
+	"serve": newServeCmd,
+}
+
+// commands are the constructors of the commands a command line needs, in
+// the order help lists them.
+func commands(args []string) []func(*IO) *cobra.Command {
+	if len(args) > 0 {
+		if c, ok := hotCommands[args[0]]; ok {
+			return []func(*IO) *cobra.Command{c}
+		}
+	}
+	return []func(*IO) *cobra.Command{
+		newHookCmd,
+		newServeCmd,
+		newInstallCmd,
+		newUninstallCmd,
+		newDoctorCmd,
+		newStatusCmd,
+		newCheckCmd,
+		newConfigCmd,
+		newTodoCmd,
+		newAnchorCmd,
+		newIntentCmd,
+		newTraceCmd,
+		newMCPCmd,
+		newDemoCmd,
+		newVersionCmd,
+	}
+}
+
+// newRootCmd builds the command tree for a command line (see commands).
+// Every command reads and writes through io, never through os, so the
+// whole tree runs in tests.
+func newRootCmd(io *IO, args []string) *cobra.Command {
+	o := &rootOptions{}
+	// Commands are listed in the order they are added: the order a user
+	// meets them in, not the alphabet.
+	cobra.EnableCommandSorting = false
+	root := &cobra.Command{
+		Use:           "atreides",
+		Short:         "guardrails and orchestration for AI coding agents",
+		Args:          cobra.ArbitraryArgs,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		// 'atreides completion' is generated from this tree by a command
+		// of ours, not cobra's default one.
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case o.version:
+				return (&versionOptions{}).run(io)
+			case len(args) == 0:
+				writeRootHelp(io.Err, cmd)
+				return exitStatus(ExitUsage)
+			}
+			return unknownCommand(cmd, args[0])
+		},
+	}
+	root.Flags().BoolVar(&o.version, "version", false, "print the version")
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.Err)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	subHelp := root.HelpFunc()
+	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
+		if cmd == root {
+			writeRootHelp(io.Out, cmd)
+			return
+		}
+		subHelp(cmd, args)
+	})
+	for _, c := range commands(args) {
+		root.AddCommand(c(io))
+	}
+	return root
+}
+
+func writeRootHelp(w io.Writer, root *cobra.Command) {
+	var b strings.Builder
+	b.WriteString(rootAbout)
+	b.WriteString("\n\nUsage:\n  atreides <command> [flags] [args]\n\nCommands:\n")
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			fmt.Fprintf(&b, "  %-10s %s\n", c.Name(), c.Short)
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(rootFooter)
+	io.WriteString(w, b.String())
+}
+
+// newGroupCmd is a command that only holds subcommands: without one, or
+// with one it does not know, it is a usage error that names the choices.
+func newGroupCmd(use, short, long string, subs ...*cobra.Command) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Long:  long,
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return usagef("missing subcommand (%s)", subNames(cmd))
+			case args[0] == "help":
+				return cmd.Help()
+			}
+			return unknownCommand(cmd, args[0])
+		},
+	}
+	cmd.AddCommand(subs...)
+	return cmd
+}
+
+func subNames(cmd *cobra.Command) string {
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// unknownCommand is the usage error for a command name cmd does not
+// have, with the names it is closest to.
+func unknownCommand(cmd *cobra.Command, name string) error {
+	kind := "command"
+	if cmd.HasParent() {
+		kind = "subcommand"
+	}
+	msg := fmt.Sprintf("unknown %s %q", kind, name)
+	cmd.SuggestionsMinimumDistance = 2
+	if s := cmd.SuggestionsFor(name); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, " or "))
+	} else if cmd.HasParent() {
+		msg += fmt.Sprintf(" (%s)", subNames(cmd))
+	}
+	return &usageError{msg}
+}
+
+// joinArgs is the text of positional arguments given as separate words.
+func joinArgs(args []string) string { return strings.TrimSpace(strings.Join(args, " ")) }
+
+// noArgs rejects positional arguments as a usage error.
+func noArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("unexpected argument %q", args[0])
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/spf13/cobra"
+)
+
+// todoListOptions are the flags of 'atreides todo list'.
+type todoListOptions struct {
+	all    bool
+	asJSON bool
+}
+
+func newTodoListCmd(io *IO) *cobra.Command {
+	o := &todoListOptions{}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "list open todos, as a tree",
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	f := cmd.Flags()
+	f.BoolVarP(&o.all, "all", "a", false, "include done and cancelled todos")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+func (o *todoListOptions) run(io *IO) error {
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	p, err := loadProject(store.Open(project.StateDir(root)))
+	if err != nil {
+		return err
+	}
+	todos := p.Todos
+	if !o.all {
+		todos = p.OpenTodos()
+	}
+	if todos == nil {
+		todos = []state.Todo{}
+	}
+	if o.asJSON {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(todos)
+	}
+	if len(todos) == 0 {
+		fmt.Fprintln(io.Out, "no open todos")
+		return nil
+	}
+	printTodoTree(io, todos)
+	return nil
+}

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/trace"
+	"github.com/spf13/cobra"
+)
+
+// traceShowOptions are the flags of 'atreides trace show'.
+type traceShowOptions struct {
+	intent string
+	file   string
+	asJSON bool
+}
+
+func newTraceShowCmd(io *IO) *cobra.Command {
+	o := &traceShowOptions{}
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "list the recorded file changes",
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.intent, "intent", "i", "", "only changes made under this intent")
+	f.StringVarP(&o.file, "file", "f", "", "only changes to this file (project-relative)")
+	f.BoolVar(&o.asJSON, "json", false, "print the records as JSON lines")
+	return cmd
+}
+
+func (o *traceShowOptions) run(io *IO) error {
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	entries, err := trace.Read(governance.TracePath(root))
+	if errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintln(io.Out, "no trace records")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	want := strings.TrimPrefix(o.file, "./")
+	for _, e := range entries {
+		if e.Err != nil {
+			fmt.Fprintf(io.Out, "line %d: unreadable: %v\n", e.Line, e.Err)
+			continue
+		}
+		m := e.Record.Metadata.Atreides
+		if m == nil {
+			continue
+		}
+		if o.intent != "" && m.Intent != o.intent {
+			continue
+		}
+		if want != "" && !hasFile(e.Record, want) {
+			continue
+		}
+		if o.asJSON {
+			b, _ := json.Marshal(e.Record)
+			fmt.Fprintf(io.Out, "%s\n", b)
+			continue
+		}
+		for _, f := range e.Record.Files {
+			var ranges []string
+			for _, c := range f.Conversations {
+				for _, r := range c.Ranges {
+					ranges = append(ranges, fmt.Sprintf("%d-%d", r.StartLine, r.EndLine))
+				}
+			}
+			fmt.Fprintf(io.Out, "#%d %s %-6s %s lines=%s intent=%s session=%s tool=%s\n",
+				m.Seq, e.Record.Timestamp, m.Change, f.Path, strings.Join(ranges, ","), orDash(m.Intent), orDash(m.Session), m.HostTool)
+		}
+	}
+	return nil
+}

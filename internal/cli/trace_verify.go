@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"encoding/json"
+
+	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/trace"
+	"github.com/spf13/cobra"
+)
+
+// traceVerifyOptions are the flags of 'atreides trace verify'.
+type traceVerifyOptions struct {
+	asJSON bool
+	strict bool
+}
+
+func newTraceVerifyCmd(io *IO) *cobra.Command {
+	o := &traceVerifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "check the chain and the heads; name the first problem",
+		Long: `Check the ledger's hash chain and its head.
+
+verify exits 0 when the ledger is intact and matches its signed
+checkpoint (or the state file's head), 1 otherwise, also when no head is
+known. --strict also fails on records no checkpoint of this machine
+vouches for (written elsewhere, or appended behind atreides's back).`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON (docs/ledger.md)")
+	f.BoolVar(&o.strict, "strict", false, "fail on unanchored records too")
+	return cmd
+}
+
+func (o *traceVerifyOptions) run(io *IO) error {
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	var anchor *trace.Anchor
+	if dir := policy.ConfigDir(); dir != "" {
+		anchor = trace.NewAnchor(dir, root)
+	}
+	head, stateErr := stateHead(root)
+	rep := trace.Verify(governance.TracePath(root), head, anchor)
+	if stateErr != nil && rep.Head.Source == trace.SourceNone && rep.Problem != nil {
+		rep.Problem.Msg += " (the state file could not be read: " + stateErr.Error() + ")"
+	}
+	if o.strict && rep.OK && len(rep.Unanchored) > 0 {
+		rep.OK = false
+	}
+	if o.asJSON {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printVerify(io, &rep)
+	}
+	if !rep.OK {
+		return exitStatus(1)
+	}
+	return nil
+}
