@@ -279,6 +279,9 @@ type RulesCache struct {
 	ModTime  time.Time `json:"mtime"`
 	Size     int64     `json:"size"`
 	Problems []string  `json:"problems,omitempty"` // empty: the file is usable
+	// Missing is set when there is no rules file: a project may have
+	// none, and then its host's own instruction file may stand in.
+	Missing bool `json:"missing,omitempty"`
 	// Text is the file's content as it will be injected (already cut to
 	// the rules budget at a section boundary); empty when it has problems.
 	Text string `json:"text,omitempty"`
