@@ -118,8 +118,12 @@ func (s *Session) ClearStrike(tool, target string) bool {
 }
 
 // AgentTodo is a todo the agent keeps in its host's own todo tool
-// (Claude Code's TodoWrite), mirrored so that Stop and compaction see it.
+// (Claude Code's TodoWrite, or its per-item TaskCreate/TaskUpdate),
+// mirrored so that Stop and compaction see it.
 type AgentTodo struct {
+	// ID is the host's id of a todo made by a per-item tool (TaskCreate);
+	// empty for the items of a whole-list tool (TodoWrite).
+	ID      string `json:"id,omitempty"`
 	Content string `json:"content"`
 	Status  string `json:"status"` // pending | in_progress | completed (host words)
 	Active  string `json:"active,omitempty"`
