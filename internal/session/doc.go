@@ -36,7 +36,9 @@
 //     last message) and is loop-safe: see its documentation.
 //   - [Memory] makes anchors from "remember:", "decision:" and
 //     "constraint:" prompts, snapshots the session on PreCompact and
-//     re-injects one budgeted state block on SessionStart(compact).
+//     re-injects one budgeted state block on SessionStart(compact), led by
+//     the intent the session holds (goal, scope, constraints, acceptance
+//     criteria, read from .atreides/intents.yaml at that moment).
 //   - [StartContext] injects identity, open todos and AGENTS.md (cached by
 //     mtime and size, checked, never read through a link out of the
 //     project) within Claude Code's 10,000-character cap. Without AGENTS.md
