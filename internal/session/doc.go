@@ -47,6 +47,11 @@
 //     The identity names only agents the host has (hosts.go: the one table
 //     of per-host facts until the hosts registry takes it over).
 //
+//   - [Health] runs quick set-up checks when a session starts or resumes
+//     (the state here; the configuration and the host's installation are
+//     checks the caller passes in) and tells the user once, not at every
+//     event.
+//
 // What is detectable about a user interrupt: Claude Code does not fire Stop
 // when the user interrupts a turn; PostToolUseFailure carries is_interrupt,
 // which the event does not expose yet, so the error text is matched
