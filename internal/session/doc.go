@@ -46,7 +46,6 @@
 //     from atreides; otherwise the defaults, and the user is told once.
 //     The identity names only agents the host has (hosts.go: the one table
 //     of per-host facts until the hosts registry takes it over).
-//
 //   - [Health] runs quick set-up checks when a session starts or resumes
 //     (the state here; the configuration and the host's installation are
 //     checks the caller passes in) and tells the user once, not at every
