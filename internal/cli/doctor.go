@@ -70,7 +70,7 @@ func (o *doctorOptions) run(io *IO) error {
 			doc.OK = false
 		}
 	}
-	hostChecks(io, &doc, root, add)
+	hostChecks(io, &doc, root, "", add)
 	add(mcpCheck(root))
 	add(configCheck(root))
 	add(storeCheck(root))
@@ -99,7 +99,9 @@ type hostFileSpec struct {
 	list       *[]install.Status
 }
 
-func hostChecks(io *IO, doc *doctorJSON, root string, add func(check)) {
+// hostChecks checks the settings files of every host, or only of host
+// when it is not "" (the hook's health check at session start).
+func hostChecks(io *IO, doc *doctorJSON, root, host string, add func(check)) {
 	home, _ := os.UserHomeDir()
 	codexHome := install.CodexHome(io.Getenv("CODEX_HOME"), home)
 	var files []hostFileSpec
@@ -120,6 +122,9 @@ func hostChecks(io *IO, doc *doctorJSON, root string, add func(check)) {
 	var geminiDisabled []string
 	codexProject, codexUser := false, false
 	for _, f := range files {
+		if host != "" && f.host != host {
+			continue
+		}
 		st, err := f.inspect(f.path)
 		if err != nil {
 			add(check{f.name, "problem", fmt.Sprintf("%s: %v", f.path, err)})

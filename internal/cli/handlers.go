@@ -14,7 +14,8 @@ import (
 // settings loads the configuration and the guard policy for one project on
 // first use; an event that needs neither parses nothing.
 type settings struct {
-	cfg *config.Lazy
+	root string
+	cfg  *config.Lazy
 	// builtin is true when neither config file exists: then the built-in
 	// defaults apply and no YAML is parsed at all (TestBuiltinSettings
 	// keeps the Go-side defaults equal to the documented ones).
@@ -25,7 +26,7 @@ type settings struct {
 
 func newSettings(root string) *settings {
 	paths := config.DefaultPaths(root)
-	s := &settings{cfg: config.NewLazy(paths), builtin: sync.OnceValue(func() bool { return !paths.Exist() })}
+	s := &settings{root: root, cfg: config.NewLazy(paths), builtin: sync.OnceValue(func() bool { return !paths.Exist() })}
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) {
 		if s.builtin() {
 			return guard.DefaultPolicy(), nil
@@ -77,5 +78,5 @@ func sessionOptions(c *config.Session) session.Options {
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *settings) []engine.Handler {
-	return append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, session.Handlers(s.session)...)
+	return append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, session.Handlers(s.session, healthChecks(s, s.root)...)...)
 }

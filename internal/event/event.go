@@ -41,8 +41,9 @@ type Event struct {
 	AgentType      string
 	PermissionMode string
 
-	// Source is SessionStart's source (startup, resume, compact, ...), the
-	// compaction trigger, or SessionEnd's reason.
+	// Source is SessionStart's source (startup, resume, compact, ...; prompt
+	// for OpenCode's per-request system prompt, which is no new start),
+	// the compaction trigger, or SessionEnd's reason.
 	Source string
 	Prompt string // UserPrompt
 

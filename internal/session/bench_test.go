@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,6 +17,11 @@ import (
 // state encoded and decoded around every event, as the store does, so the
 // numbers include what a larger state costs.
 func benchRun(b *testing.B, payload string, setup func(*memLoader)) {
+	benchRunIn(b, "/tmp/p", payload, setup)
+}
+
+// benchRunIn is benchRun for a project at projectDir.
+func benchRunIn(b *testing.B, projectDir, payload string, setup func(*memLoader)) {
 	opts := func() Options { return DefaultOptions() }
 	hs := Handlers(opts)
 	for i := range hs {
@@ -25,7 +32,7 @@ func benchRun(b *testing.B, payload string, setup func(*memLoader)) {
 	l := &memLoader{}
 	setup(l)
 	eng := engine.New(l, testEnv{b}, hs...)
-	ev, err := claude.Decode([]byte(payload), "/tmp/p", t0)
+	ev, err := claude.Decode([]byte(payload), projectDir, t0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -99,4 +106,17 @@ func contains(ks []event.Kind, k event.Kind) bool {
 		}
 	}
 	return false
+}
+
+// BenchmarkSessionStart is a session start in a project with CLAUDE.md and
+// no AGENTS.md, with the health check's state check: what the first
+// answer of every session costs here (the cli's set-up checks are measured
+// in internal/cli).
+func BenchmarkSessionStart(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte("# Project\n- rules\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	payload := `{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"SessionStart","source":"startup"}`
+	benchRunIn(b, dir, payload, busySession)
 }

@@ -26,8 +26,9 @@ const capMargin = 100
 const maxStartTodos = 15
 
 // StartContext tells the agent at session start who it is, that atreides
-// is watching, which todos are open, and the project's rules (AGENTS.md,
-// else built-in defaults with a visible warning). Everything is trimmed by
+// is watching, which todos are open, and the project's rules (AGENTS.md;
+// nothing when it is missing and the host reads its own instruction file,
+// such as Claude Code's CLAUDE.md; else built-in defaults, see startRules). Everything is trimmed by
 // priority to what is left of [ContextCap] after the blocks of the
 // handlers before it (the state block after a compaction comes first):
 // identity, then todos, then rules, whole sections only.
@@ -50,31 +51,14 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	var r event.Result
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
-	b.WriteString(identity(o))
+	b.WriteString(identity(o, c.Event.Host))
 	b.WriteString("atreides guards this session: shell commands and file access are checked before they run, and a blocked call says why and what to do instead. Do not try to get around a block; ask the user.\n")
 
-	root := c.Event.ProjectDir
-	if root == "" {
-		root = c.Event.Cwd
+	rules := startRules(c, o)
+	if rules.note != "" {
+		fmt.Fprintf(&b, "Note: %s: %s; using atreides's default rules.\n", o.RulesFile, rules.note)
 	}
-	rules, fallback := DefaultRules, ""
-	if root != "" {
-		cache, update := loadRules(root, c.State.Project.Rules, o)
-		if update != nil {
-			c.State.Project.Rules = update
-		}
-		if len(cache.Problems) == 0 && cache.Text != "" {
-			rules = cache.Text
-		} else {
-			fallback = strings.Join(cache.Problems, "; ")
-		}
-	} else {
-		fallback = "no project directory known"
-	}
-	if fallback != "" {
-		fmt.Fprintf(&b, "Note: %s: %s; using atreides's default rules.\n", o.RulesFile, fallback)
-		r.Warning = fmt.Sprintf("atreides: %s: %s; the agent gets atreides's default rules.", o.RulesFile, fallback)
-	}
+	r.Warning = rules.warning
 
 	if open := c.State.Project.OpenTodos(); len(open) > 0 {
 		var t strings.Builder
@@ -85,22 +69,25 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		}
 	}
 
-	head := "\nProject rules (" + o.RulesFile + "):\n"
-	if fallback != "" {
-		head = "\nRules (atreides defaults):\n"
-	}
-	if left := room - b.Len() - len(head); left > 200 {
-		b.WriteString(head)
-		b.WriteString(fitSections(rules, left))
-	} else {
+	switch left := room - b.Len() - len(rules.head); {
+	case rules.head == "":
+		// The host reads the project's own instruction file itself.
+	case left > 200:
+		b.WriteString(rules.head)
+		b.WriteString(fitSections(rules.text, left))
+	default:
 		b.WriteString("\n[atreides: rules left out to fit the context cap; read " + o.RulesFile + "]")
 	}
 	r.Context = strings.TrimRight(b.String(), "\n")
 	return r, nil
 }
 
-// identity is the persona header.
-func identity(o Options) string {
+// identity is the persona header. It names only the agents the host has
+// (hostTable): an agent named here that the host cannot start would send
+// the lead agent after nothing. A role's configured display name is used,
+// with the host's name for it when the two differ; an empty display name
+// leaves the role out.
+func identity(o Options, host string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are %s, the lead agent of this session.", o.Persona)
 	if o.Prefix {
@@ -109,21 +96,20 @@ func identity(o Options) string {
 	if o.Announce {
 		b.WriteString(" Before delegating to a subagent, announce it in one line (\"Delegating to NAME: why\").")
 	}
-	if len(o.Agents) > 0 {
-		b.WriteString(" Agents:")
-		first := true
-		for _, role := range []string{"oracle", "explore", "librarian", "build", "plan"} {
-			name := o.Agents[role]
-			if name == "" {
-				continue
-			}
-			if !first {
-				b.WriteString(",")
-			}
-			first = false
-			fmt.Fprintf(&b, " %s (%s)", name, roleText[role])
+	var named []string
+	for _, role := range roleOrder {
+		display, native := o.Agents[role], hostTable[host].Agents[role]
+		switch {
+		case display == "" || native == "":
+			continue
+		case strings.EqualFold(display, native):
+			named = append(named, fmt.Sprintf("%s (%s)", native, roleText[role]))
+		default:
+			named = append(named, fmt.Sprintf("%s (%s; the host calls it %s)", display, roleText[role], native))
 		}
-		b.WriteString(".")
+	}
+	if len(named) > 0 {
+		b.WriteString(" Agents you can delegate to: " + strings.Join(named, ", ") + ".")
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -149,4 +135,51 @@ func writeTodos(b *strings.Builder, todos []state.Todo, max int) {
 		}
 		b.WriteByte('\n')
 	}
+}
+
+// rulesChoice is what the session context says about the project's rules.
+type rulesChoice struct {
+	head, text string // the rules block; head "" adds none
+	note       string // for the agent: why the defaults are used
+	warning    string // for the user, only when the finding is new
+}
+
+// startRules decides the rules block. A missing rules file is no problem
+// when the host loads the project's own instruction file (CLAUDE.md for
+// Claude Code): the agent already has the project's rules, so atreides
+// adds none and says nothing. Without either, or with a rules file that
+// fails its checks, the agent gets atreides's defaults; the user is told
+// once, when the finding is new (the rules cache changed), not at every
+// session start.
+func startRules(c *engine.Call, o Options) rulesChoice {
+	root := c.Event.ProjectDir
+	if root == "" {
+		root = c.Event.Cwd
+	}
+	defaults := rulesChoice{head: "\nRules (atreides defaults):\n", text: DefaultRules}
+	if root == "" {
+		defaults.note = "no project directory known"
+		return defaults
+	}
+	cache, update := loadRules(root, c.State.Project.Rules, o)
+	if update != nil {
+		c.State.Project.Rules = update
+	}
+	switch {
+	case len(cache.Problems) == 0 && cache.Text != "":
+		return rulesChoice{head: "\nProject rules (" + o.RulesFile + "):\n", text: cache.Text}
+	case cache.Missing:
+		if hostInstructions(c.Event.Host, root) != "" {
+			return rulesChoice{}
+		}
+		if update != nil {
+			defaults.warning = fmt.Sprintf("atreides: no %s at the project root; the agent gets atreides's default rules. Write your project's rules there to replace them.", o.RulesFile)
+		}
+		return defaults
+	}
+	defaults.note = strings.Join(cache.Problems, "; ")
+	if update != nil {
+		defaults.warning = fmt.Sprintf("atreides: %s: %s; the agent gets atreides's default rules.", o.RulesFile, defaults.note)
+	}
+	return defaults
 }

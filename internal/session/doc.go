@@ -1,8 +1,9 @@
 // Package session holds the engine handlers that orchestrate an agent
 // session. Each works on the session and project state the engine loads
 // once per event; none touches the store, and the only file I/O is the
-// rules file (stat per SessionStart, read when it changed) and the tail of
-// the transcript when a stop block is due.
+// rules file (opened per SessionStart, read when it changed; the host's own
+// instruction file is looked for when it is missing) and the tail of the
+// transcript when a stop block is due.
 //
 //   - [Recorder] keeps counters and tool-call history (runs last).
 //   - [PhaseTracker] infers the workflow phase from the tool stream: a user
@@ -35,10 +36,20 @@
 //     last message) and is loop-safe: see its documentation.
 //   - [Memory] makes anchors from "remember:", "decision:" and
 //     "constraint:" prompts, snapshots the session on PreCompact and
-//     re-injects one budgeted state block on SessionStart(compact).
+//     re-injects one budgeted state block on SessionStart(compact), led by
+//     the intent the session holds (goal, scope, constraints, acceptance
+//     criteria, read from .atreides/intents.yaml at that moment).
 //   - [StartContext] injects identity, open todos and AGENTS.md (cached by
-//     mtime and size, checked, else default rules with a warning) within
-//     Claude Code's 10,000-character cap.
+//     mtime and size, checked, never read through a link out of the
+//     project) within Claude Code's 10,000-character cap. Without AGENTS.md
+//     a host that reads its own instruction file (CLAUDE.md) gets no rules
+//     from atreides; otherwise the defaults, and the user is told once.
+//     The identity names only agents the host has (hosts.go: the one table
+//     of per-host facts until the hosts registry takes it over).
+//   - [Health] runs quick set-up checks when a session starts or resumes
+//     (the state here; the configuration and the host's installation are
+//     checks the caller passes in) and tells the user once, not at every
+//     event.
 //
 // What is detectable about a user interrupt: Claude Code does not fire Stop
 // when the user interrupts a turn; PostToolUseFailure carries is_interrupt,

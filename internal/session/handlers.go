@@ -5,9 +5,12 @@ import "github.com/atreides-dev/atreides/internal/engine"
 // Handlers are the session handlers in registration order: the engine
 // keeps this order among handlers of equal priority, and it is the order
 // of their context blocks. The state block after a compaction comes before
-// the session context, which sizes itself to what is left of the cap.
-func Handlers(opts OptionsFunc) []engine.Handler {
+// the session context, which sizes itself to what is left of the cap; the
+// health check's one line comes first of all. checks are the set-up checks
+// the health check runs besides [StateCheck].
+func Handlers(opts OptionsFunc, checks ...Check) []engine.Handler {
 	return []engine.Handler{
+		Health(append([]Check{StateCheck}, checks...)...),
 		Memory(opts),
 		StartContext(opts),
 		PhaseTracker(opts),

@@ -9,6 +9,8 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -63,7 +65,7 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 			snap = takeSnapshot(p, s, ev)
 		}
 		o := opts().normalize()
-		text := renderState(snap, p.Anchors, o, ev.Time)
+		text := renderState(snap, p.Anchors, heldIntent(c), o, ev.Time)
 		if s.Snapshot != nil {
 			s.Snapshot.Delivered = true
 		}
@@ -156,10 +158,34 @@ type stateItem struct {
 
 var stateSections = []string{"Anchors (decisions, constraints, facts):", "Open todos:", "Repeated failures:", "Last tool calls:"}
 
-// renderState renders the state block within o.MemoryBudget bytes. Items
-// are chosen by score and never cut: one that does not fit is left out,
-// and the block says how many were.
-func renderState(snap *state.Snapshot, anchors []state.Anchor, o Options, now time.Time) string {
+// heldIntent describes the intent the session holds (goal, scope,
+// constraints, acceptance criteria), read from the intents file now, so
+// that an agent whose conversation was compacted still knows what it is
+// working on and where it may write; "" when it holds none. The lock is
+// the session's as of now: a lease another session took over in the
+// meantime is not this session's any more.
+func heldIntent(c *engine.Call) string {
+	lock := c.State.Project.Governance.HeldBy(c.Event.SessionID)
+	if lock == nil || c.Event.SessionID == "" {
+		return ""
+	}
+	f, err := intent.Load(governance.IntentsPath(c.Event.ProjectDir))
+	in := f.Find(lock.Intent)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("Intent %s (its details could not be read: %v)", lock.Intent, oneLine(err.Error()))
+	case in == nil:
+		return fmt.Sprintf("Intent %s (no longer in the intents file: select an open intent before writing)", lock.Intent)
+	}
+	return in.Summary()
+}
+
+// renderState renders the state block within o.MemoryBudget bytes. The
+// held intent comes first and always (cut by lines to half the budget at
+// most): it is the frame of all the rest. The other items are chosen by
+// score and never cut: one that does not fit is left out, and the block
+// says how many were.
+func renderState(snap *state.Snapshot, anchors []state.Anchor, held string, o Options, now time.Time) string {
 	var items []stateItem
 	for i, a := range anchors {
 		score, stale, drop := anchorScore(a, o, now)
@@ -197,6 +223,10 @@ func renderState(snap *state.Snapshot, anchors []state.Anchor, o Options, now ti
 	head.WriteString("). Resume from here; do not restart finished work.\n")
 	if snap.Phase != "" {
 		fmt.Fprintf(&head, "Phase: %s\n", snap.Phase)
+	}
+	if held != "" {
+		head.WriteString("Held intent (write only inside its owned scope):\n")
+		head.WriteString(cutLines(held, o.MemoryBudget/2) + "\n")
 	}
 	const leftOutNote = "(%d lower-priority item(s) left out to fit)\n"
 	budget := o.MemoryBudget - head.Len() - len(StateClose) - len(leftOutNote) - 4
@@ -238,6 +268,20 @@ func renderState(snap *state.Snapshot, anchors []state.Anchor, o Options, now ti
 	}
 	b.WriteString(StateClose)
 	return b.String()
+}
+
+// cutLines keeps the whole lines of s that fit in max bytes, and says so
+// when it left some out.
+func cutLines(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	const note = "\n(… more in .atreides/intents.yaml)"
+	cut := s[:max-len(note)]
+	if i := strings.LastIndexByte(cut, '\n'); i > 0 {
+		cut = cut[:i]
+	}
+	return cut + note
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

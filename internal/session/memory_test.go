@@ -31,7 +31,7 @@ func TestRenderStateBudget(t *testing.T) {
 	for i := range 10 {
 		snap.LastCalls = append(snap.LastCalls, state.ToolCall{Time: now, Raw: "Bash", Outcome: "ok", Summary: fmt.Sprintf("echo %d", i)})
 	}
-	out := renderState(snap, anchors, o, now)
+	out := renderState(snap, anchors, "", o, now)
 	if len(out) > o.MemoryBudget {
 		t.Errorf("state block is %d bytes, budget %d", len(out), o.MemoryBudget)
 	}
@@ -67,7 +67,7 @@ func TestStaleAnchorsDropped(t *testing.T) {
 		{ID: 2, Kind: "constraint", Priority: "critical", Text: "stale critical", Created: t0.Add(-49 * time.Hour)},
 		{ID: 3, Kind: "fact", Priority: "low", Text: "fresh low", Created: t0.Add(-47 * time.Hour)},
 	}
-	out := renderState(&state.Snapshot{Time: t0}, anchors, o, t0)
+	out := renderState(&state.Snapshot{Time: t0}, anchors, "", o, t0)
 	if strings.Contains(out, "stale high") {
 		t.Errorf("stale non-critical anchor kept with drop_stale:\n%s", out)
 	}
@@ -89,7 +89,7 @@ func TestAnchorScore(t *testing.T) {
 
 func startCall(t *testing.T, dir string, p *state.Project, before ...string) *engine.Call {
 	t.Helper()
-	ev := &event.Event{Kind: event.SessionStart, HostEvent: "SessionStart", Source: "startup", ProjectDir: dir, SessionID: "s", Time: t0}
+	ev := &event.Event{Kind: event.SessionStart, Host: "claude", HostEvent: "SessionStart", Source: "startup", ProjectDir: dir, SessionID: "s", Time: t0}
 	d := &event.Decision{}
 	for _, b := range before {
 		d.Context = append(d.Context, event.ContextBlock{Handler: "x", Text: b})
@@ -100,7 +100,7 @@ func startCall(t *testing.T, dir string, p *state.Project, before ...string) *en
 func TestRulesMissingAndBroken(t *testing.T) {
 	opts := func() Options { return DefaultOptions() }
 	for name, content := range map[string]string{
-		"":       "AGENTS.md not found",
+		"":       "no AGENTS.md at the project root",
 		"empty":  "the file is empty",
 		"binary": "NUL bytes",
 		"nohead": "no markdown heading",
@@ -148,7 +148,7 @@ func TestRulesCacheAndIdentity(t *testing.T) {
 	opts := func() Options { return o }
 	p := &state.Project{}
 	r, _ := startContext(startCall(t, dir, p), opts)
-	for _, s := range []string{Marker, "You are Muad'Dib", `"[Muad'Dib]:"`, "Delegating to NAME", "Stilgar (oracle", "Explore (codebase search)", "Project rules (AGENTS.md)", "- use bbolt"} {
+	for _, s := range []string{Marker, "You are Muad'Dib", `"[Muad'Dib]:"`, "Delegating to NAME", "Explore (codebase search)", "Plan (planning)", "Project rules (AGENTS.md)", "- use bbolt"} {
 		if !strings.Contains(r.Context, s) {
 			t.Errorf("context lacks %q:\n%s", s, r.Context)
 		}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -28,40 +30,71 @@ const DefaultRules = `- Understand the request before changing code; ask when it
 // loadRules returns the checked rules file, from the cache when the file's
 // modification time and size (and the check's settings) are unchanged. It
 // returns a new cache value when it had to look at the file; nil when the
-// cache was still good.
+// cache was still good. The file is opened once and everything (the cache
+// check, the checks, the text) comes from that one descriptor, so a file
+// replaced between looking and reading cannot be cached under the other's
+// size and time.
 func loadRules(root string, cache *state.RulesCache, o Options) (*state.RulesCache, *state.RulesCache) {
 	path := filepath.Join(root, o.RulesFile)
 	key := fmt.Sprintf("%d|%s", o.RulesBudget, strings.Join(o.RulesRequired, ","))
-	fi, err := os.Stat(path)
+	problem := func(msg string) (*state.RulesCache, *state.RulesCache) {
+		c := &state.RulesCache{Path: path, Opts: key, Problems: []string{msg}}
+		return c, changed(cache, c)
+	}
+	f, err := openRules(root, o.RulesFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		c := &state.RulesCache{Path: path, Opts: key, Problems: []string{o.RulesFile + " not found at the project root"}}
+		c := &state.RulesCache{Path: path, Opts: key, Missing: true, Problems: []string{o.RulesFile + " not found at the project root"}}
 		return c, changed(cache, c)
+	case errors.Is(err, confined.ErrRefused):
+		return problem(o.RulesFile + " is not a regular file of the project (a link out of it, a pipe or a device)")
 	case err != nil:
-		c := &state.RulesCache{Path: path, Opts: key, Problems: []string{"cannot stat " + o.RulesFile + ": " + err.Error()}}
-		return c, changed(cache, c)
+		return problem("cannot open " + o.RulesFile + ": " + err.Error())
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return problem("cannot stat " + o.RulesFile + ": " + err.Error())
 	}
 	if cache != nil && cache.Path == path && cache.Opts == key && cache.Size == fi.Size() && cache.ModTime.Equal(fi.ModTime()) {
 		return cache, nil
 	}
 	c := &state.RulesCache{Path: path, Opts: key, ModTime: fi.ModTime(), Size: fi.Size()}
+	b, err := io.ReadAll(io.LimitReader(f, maxRulesFile+1))
 	switch {
-	case !fi.Mode().IsRegular():
-		c.Problems = []string{o.RulesFile + " is not a regular file"}
-	case fi.Size() > maxRulesFile:
-		c.Problems = []string{fmt.Sprintf("%s is %d KiB, more than the %d KiB atreides reads", o.RulesFile, fi.Size()>>10, maxRulesFile>>10)}
+	case err != nil:
+		c.Problems = []string{"cannot read " + o.RulesFile + ": " + err.Error()}
+	case len(b) > maxRulesFile:
+		c.Problems = []string{fmt.Sprintf("%s is %d KiB, more than the %d KiB atreides reads", o.RulesFile, max(fi.Size(), int64(len(b)))>>10, maxRulesFile>>10)}
 	default:
-		b, err := os.ReadFile(path)
-		if err != nil {
-			c.Problems = []string{"cannot read " + o.RulesFile + ": " + err.Error()}
-			break
-		}
 		c.Problems = checkRules(b, o.RulesRequired)
 		if len(c.Problems) == 0 {
 			c.Text = fitSections(strings.TrimSpace(string(b)), o.RulesBudget)
 		}
 	}
 	return c, c
+}
+
+// openRules opens the rules file below the project root without following
+// links out of the project: its text goes into the model's context, so a
+// repository whose AGENTS.md links to ~/.ssh/id_ed25519 must not send the
+// key along. A link to another file of the project (AGENTS.md ->
+// CLAUDE.md is common) is read at its target, itself opened confined.
+func openRules(root, rel string) (*os.File, error) {
+	f, err := confined.OpenFile(root, rel, os.O_RDONLY, 0)
+	if !errors.Is(err, confined.ErrRefused) {
+		return f, err
+	}
+	target, terr := filepath.EvalSymlinks(filepath.Join(root, rel))
+	realRoot, rerr := filepath.EvalSymlinks(root)
+	if terr != nil || rerr != nil {
+		return nil, err
+	}
+	inner, ok := strings.CutPrefix(target, realRoot+string(filepath.Separator))
+	if !ok {
+		return nil, err
+	}
+	return confined.OpenFile(realRoot, inner, os.O_RDONLY, 0)
 }
 
 func changed(old, c *state.RulesCache) *state.RulesCache {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -12,10 +13,19 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
-// TodoTracker mirrors the agent's own todo list (the whole-list todo tools:
-// Claude Code's TodoWrite, OpenCode's todowrite, Gemini's write_todos) into
-// the session, so that the stop gate and the compaction
-// snapshot see it. A subagent's todos are its own and are not mirrored.
+// TodoTracker mirrors the agent's own todo list into the session, so that
+// the stop gate and the compaction snapshot see it. Two shapes of todo
+// tool are understood, by their input: whole-list tools (Claude Code's
+// TodoWrite, OpenCode's todowrite, Gemini's write_todos) send every item
+// each time and replace the list; per-item tools (Claude Code's TaskCreate
+// and TaskUpdate) change one item, known by the id the host gave it. A
+// per-item change is taken from PostToolUse only: the id of a new task is
+// in the tool's response, and a call that failed changed nothing. A
+// subagent's todos are its own and are not mirrored.
+//
+// Claude Code also fires TaskCreated and TaskCompleted hook events; they
+// tell nothing the tools' PostToolUse does not, so install does not
+// register them (two more processes per task for no gain).
 func TodoTracker() engine.Handler {
 	return engine.Handler{
 		Name: "todo-tracker", Priority: engine.Normal,
@@ -28,23 +38,39 @@ func TodoTracker() engine.Handler {
 			if ev.Kind == event.PreTool && c.Decision.Verdict == event.Deny {
 				return event.Result{}, nil
 			}
-			todos, whole, err := parseTodoWrite(ev.Tool.Input)
+			ch, err := parseTodoTool(ev.Tool.Input)
 			if err != nil {
 				return event.Result{}, err
 			}
-			if whole {
-				c.State.Session.AgentTodos = todos
+			s := c.State.Session
+			switch {
+			case ch.whole:
+				s.AgentTodos = replaceWhole(s.AgentTodos, ch.todos)
+			case ev.Kind == event.PostTool && ch.item != nil:
+				s.AgentTodos = applyItem(s.AgentTodos, *ch.item, ev.Output)
 			}
 			return event.Result{}, nil
 		},
 	}
 }
 
-// parseTodoWrite reads {todos:[{content|description,status,activeForm}]}.
-// Such tools always send the whole list, so it replaces what was there;
-// whole is false for todo tools of another shape (one task at a time),
-// which leave the mirrored list alone.
-func parseTodoWrite(input json.RawMessage) (todos []state.AgentTodo, whole bool, err error) {
+// todoChange is what one call of a todo tool does to the mirrored list.
+type todoChange struct {
+	whole bool              // todos replace the whole-list items
+	todos []state.AgentTodo // whole: the new list
+	item  *itemChange       // a per-item tool's change
+}
+
+// itemChange is one call of a per-item todo tool: a new task (ID empty;
+// the host's response names it) or a change to task ID.
+type itemChange struct {
+	ID, Subject, Status, Active string
+}
+
+// parseTodoTool reads a todo tool's input: {todos:[{content|description,
+// status,activeForm}]} is a whole list; {taskId, status?, subject?} a
+// change to one task; {subject, description} a new task.
+func parseTodoTool(input json.RawMessage) (todoChange, error) {
 	var in struct {
 		Todos *[]struct {
 			Content     string `json:"content"`
@@ -52,33 +78,93 @@ func parseTodoWrite(input json.RawMessage) (todos []state.AgentTodo, whole bool,
 			Status      string `json:"status"`
 			ActiveForm  string `json:"activeForm"`
 		} `json:"todos"`
+		TaskID     string `json:"taskId"`
+		Subject    string `json:"subject"`
+		Status     string `json:"status"`
+		ActiveForm string `json:"activeForm"`
 	}
 	if len(input) == 0 {
-		return nil, false, nil
+		return todoChange{}, nil
 	}
 	if err := json.Unmarshal(input, &in); err != nil {
-		return nil, false, fmt.Errorf("todo tool input: %w", err)
+		return todoChange{}, fmt.Errorf("todo tool input: %w", err)
 	}
-	if in.Todos == nil {
-		return nil, false, nil
-	}
-	out := make([]state.AgentTodo, 0, len(*in.Todos))
-	for _, t := range *in.Todos {
-		text := strings.TrimSpace(t.Content)
-		if text == "" {
-			text = strings.TrimSpace(t.Description)
+	switch {
+	case in.Todos != nil:
+		out := make([]state.AgentTodo, 0, len(*in.Todos))
+		for _, t := range *in.Todos {
+			text := strings.TrimSpace(t.Content)
+			if text == "" {
+				text = strings.TrimSpace(t.Description)
+			}
+			if text == "" {
+				continue
+			}
+			out = append(out, state.AgentTodo{Content: text, Status: t.Status, Active: t.ActiveForm})
 		}
-		if text == "" {
-			continue
-		}
-		out = append(out, state.AgentTodo{Content: text, Status: t.Status, Active: t.ActiveForm})
+		return todoChange{whole: true, todos: out}, nil
+	case in.TaskID != "":
+		return todoChange{item: &itemChange{ID: in.TaskID, Subject: strings.TrimSpace(in.Subject), Status: in.Status, Active: in.ActiveForm}}, nil
+	case strings.TrimSpace(in.Subject) != "":
+		return todoChange{item: &itemChange{Subject: strings.TrimSpace(in.Subject), Status: state.TodoPending, Active: in.ActiveForm}}, nil
 	}
-	return out, true, nil
+	return todoChange{}, nil
+}
+
+// replaceWhole puts a whole-list tool's items in place of the earlier
+// ones, keeping the per-item tool's tasks.
+func replaceWhole(old, todos []state.AgentTodo) []state.AgentTodo {
+	out := make([]state.AgentTodo, 0, len(old)+len(todos))
+	for _, t := range old {
+		if t.ID != "" {
+			out = append(out, t)
+		}
+	}
+	return append(out, todos...)
+}
+
+// taskDeleted is the status a per-item tool deletes a task with.
+const taskDeleted = "deleted"
+
+// applyItem applies a per-item tool's change, given the tool's response:
+// a new task's id is in it ({"task":{"id":…}}), and a response that says
+// the change failed ({"success":false}) changes nothing. A change to a
+// task atreides never saw (made before atreides was installed) is kept
+// only when it says enough to list it.
+func applyItem(todos []state.AgentTodo, ch itemChange, output string) []state.AgentTodo {
+	var resp struct {
+		Success *bool `json:"success"`
+		Task    struct {
+			ID string `json:"id"`
+		} `json:"task"`
+	}
+	_ = json.Unmarshal([]byte(output), &resp) // a clipped or unexpected response still records the change
+	if resp.Success != nil && !*resp.Success {
+		return todos
+	}
+	if ch.ID == "" {
+		ch.ID = resp.Task.ID
+	}
+	i := slices.IndexFunc(todos, func(t state.AgentTodo) bool { return ch.ID != "" && t.ID == ch.ID })
+	switch {
+	case ch.Status == taskDeleted:
+		if i >= 0 {
+			todos = slices.Delete(todos, i, i+1)
+		}
+	case i >= 0:
+		t := &todos[i]
+		t.Status = cmp.Or(ch.Status, t.Status)
+		t.Content = cmp.Or(ch.Subject, t.Content)
+		t.Active = cmp.Or(ch.Active, t.Active)
+	case ch.Subject != "" && ch.Status != "":
+		todos = append(todos, state.AgentTodo{ID: cmp.Or(ch.ID, "?"), Content: ch.Subject, Status: ch.Status, Active: ch.Active})
+	}
+	return todos
 }
 
 // pendingItem is one open todo as the stop gate lists it.
 type pendingItem struct {
-	Source string // "atreides", "TodoWrite", "message"
+	Source string // "atreides", "TodoWrite", "task ID", "message"
 	Text   string
 }
 
@@ -110,7 +196,11 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 			if t.Status == state.TodoInProgress {
 				text += " (in progress)"
 			}
-			add("TodoWrite", text, t.Content)
+			src := "TodoWrite"
+			if t.ID != "" {
+				src = "task " + t.ID
+			}
+			add(src, text, t.Content)
 		}
 	}
 	for _, box := range uncheckedBoxes(lastMessage) {
@@ -289,7 +379,7 @@ func stopReason(pending []pendingItem, n, max int) string {
 		}
 	}
 	b.WriteString("Continue with them, or mark each one done or cancelled if it no longer applies or only the user can do it ")
-	b.WriteString("(`atreides todo done ID` / `atreides todo cancel ID`; TodoWrite items with TodoWrite; checkboxes by checking them), then stop. ")
+	b.WriteString("(`atreides todo done ID` / `atreides todo cancel ID`; TodoWrite items with TodoWrite; tasks with TaskUpdate, status completed or deleted; checkboxes by checking them), then stop. ")
 	fmt.Fprintf(&b, "Finish at least one before stopping again. (stop block %d of at most %d)", n, max)
 	return b.String()
 }

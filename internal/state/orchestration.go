@@ -118,8 +118,12 @@ func (s *Session) ClearStrike(tool, target string) bool {
 }
 
 // AgentTodo is a todo the agent keeps in its host's own todo tool
-// (Claude Code's TodoWrite), mirrored so that Stop and compaction see it.
+// (Claude Code's TodoWrite, or its per-item TaskCreate/TaskUpdate),
+// mirrored so that Stop and compaction see it.
 type AgentTodo struct {
+	// ID is the host's id of a todo made by a per-item tool (TaskCreate);
+	// empty for the items of a whole-list tool (TodoWrite).
+	ID      string `json:"id,omitempty"`
 	Content string `json:"content"`
 	Status  string `json:"status"` // pending | in_progress | completed (host words)
 	Active  string `json:"active,omitempty"`
@@ -279,6 +283,9 @@ type RulesCache struct {
 	ModTime  time.Time `json:"mtime"`
 	Size     int64     `json:"size"`
 	Problems []string  `json:"problems,omitempty"` // empty: the file is usable
+	// Missing is set when there is no rules file: a project may have
+	// none, and then its host's own instruction file may stand in.
+	Missing bool `json:"missing,omitempty"`
 	// Text is the file's content as it will be injected (already cut to
 	// the rules budget at a section boundary); empty when it has problems.
 	Text string `json:"text,omitempty"`

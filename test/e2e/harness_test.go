@@ -114,21 +114,16 @@ func locateClaude() (string, error) {
 	return p, nil
 }
 
-// scratchDir is a throwaway directory for one scenario's project and HOME.
-// It is kept out of the system temp directory on purpose: the guard treats
-// temp directories as scratch space where deletes are fine, so a HOME under
-// /tmp would make "rm -rf ~/x" harmless and prove nothing.
+// scratchDir is a throwaway directory for one scenario's project and HOME,
+// inside the checkout (test/e2e/.scratch). A checkout in /tmp with HOME in
+// /tmp too (a CI container, a newcomer's first try) is fine: the guard
+// never counts the project or the home directory as temp scratch space
+// (guard/paths.go), and the project root is never found by walking up to
+// a marker in a temp or home directory (project.Root);
+// TestUnderTempWithoutHost proves both without a host.
 func scratchDir(t *testing.T) string {
 	t.Helper()
 	base := filepath.Join(repoRoot, "test", "e2e", ".scratch")
-	if underTemp(base) {
-		// A checkout in /tmp (as CI's may be): use the user's cache instead.
-		home, err := os.UserHomeDir()
-		if err != nil || underTemp(home) {
-			t.Fatalf("no scratch directory outside the temp directories (repo %s, home %q)", repoRoot, home)
-		}
-		base = filepath.Join(home, ".cache", "atreides-e2e")
-	}
 	if err := os.MkdirAll(base, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -142,15 +137,6 @@ func scratchDir(t *testing.T) string {
 		}
 	})
 	return dir
-}
-
-func underTemp(dir string) bool {
-	for _, tmp := range []string{os.TempDir(), "/tmp", "/var/tmp"} {
-		if rel, err := filepath.Rel(tmp, dir); err == nil && !strings.HasPrefix(rel, "..") {
-			return true
-		}
-	}
-	return false
 }
 
 // requireClaude skips (or, under CI / ATREIDES_E2E_REQUIRE=1, fails) when the

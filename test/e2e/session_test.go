@@ -156,3 +156,48 @@ func scenarioCompact(t *testing.T) {
 		t.Errorf("no request after /compact carries the ATREIDES STATE block")
 	}
 }
+
+// TestClaudeTaskTools: Claude Code's per-item task tools count as todos.
+// The model creates two tasks with TaskCreate and tries to stop; atreides
+// keeps it going with both listed. It completes one with TaskUpdate (real
+// progress) and is kept going again for the other; once both are
+// completed the stop goes through.
+func TestClaudeTaskTools(t *testing.T) {
+	requireAtreides(t)
+	create := func(subject string) fa.ToolUse {
+		return fa.ToolUse{Name: "TaskCreate", Input: map[string]any{"subject": subject, "description": "scripted by the fake model"}}
+	}
+	complete := func(id string) fa.ToolUse {
+		return fa.ToolUse{Name: "TaskUpdate", Input: map[string]any{"taskId": id, "status": "completed"}}
+	}
+	p := NewProject(t, fa.Script{Steps: []fa.Step{
+		fa.Call(create("write the report")),
+		fa.Call(create("update the changelog")),
+		fa.Text("All finished."),
+		fa.Call(complete("1")),
+		fa.Text("Report written."),
+		fa.Call(complete("2")),
+		fa.Text("Changelog updated; everything is done."),
+	}})
+	p.InstallAtreides()
+	// Claude Code 2.1.330 keeps its todo tools from newer models (its
+	// default here is one) unless CLAUDE_CODE_ENABLE_TODO_TOOLS=1.
+	p.RunClaude("do the work", RunOpts{Env: []string{"CLAUDE_CODE_ENABLE_TODO_TOOLS=1"}})
+
+	for i := range 2 {
+		p.assertNotError(fa.ToolID("main", i, 0))
+	}
+	main := p.Fake.Main()
+	if len(main) != 7 {
+		t.Fatalf("got %d main requests, want 7 (two creates, block, complete, block, complete, clean stop)", len(main))
+	}
+	if r := main[3]; !r.Contains("2 todo(s) still open") || !r.Contains("write the report") || !r.Contains("update the changelog") || r.CountMessagesContaining("Stop hook feedback") != 1 {
+		t.Errorf("the first stop should be blocked with both tasks listed")
+	}
+	if r := main[5]; !r.Contains("1 todo(s) still open") || r.CountMessagesContaining("Stop hook feedback") != 2 {
+		t.Errorf("the second stop should be blocked with the one task left")
+	}
+	if n := main[6].CountMessagesContaining("Stop hook feedback"); n != 2 {
+		t.Errorf("last request has %d Stop hook feedback messages, want 2 (no third block)", n)
+	}
+}

@@ -204,7 +204,10 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 		if ev.SessionID == "" || (len(out.System) > 0 && strings.HasPrefix(out.System[0], titlePrompt)) {
 			return ev, nil // not a session's main request: nothing to add
 		}
-		ev.Kind, ev.Source = event.SessionStart, "startup"
+		// Every main-agent request: a SessionStart so the session context
+		// rides along (see doc.go), but not a new start; that was
+		// session.created.
+		ev.Kind, ev.Source = event.SessionStart, "prompt"
 	case MethodCompacting:
 		ev.Kind, ev.Source = event.PreCompact, "auto"
 	case MethodChat:

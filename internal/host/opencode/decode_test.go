@@ -370,3 +370,25 @@ func TestMapperWarnsOncePerSession(t *testing.T) {
 		t.Errorf("second: %v", got.Warn)
 	}
 }
+
+// TestMapperFirstSystemPromptOneSessionBlock: OpenCode announces a new
+// session on the bus (session.created, a SessionStart) and then asks for
+// its first system prompt (another SessionStart). The session block the
+// engine decides at both must reach the model once, not once from the
+// prompt and again from the queue.
+func TestMapperFirstSystemPromptOneSessionBlock(t *testing.T) {
+	const block = "<!-- atreides:session --> identity"
+	r := &runner{answer: map[event.Kind]*event.Decision{
+		event.SessionStart: {Context: []event.ContextBlock{{Handler: "session-context", Text: block}}, Warnings: []string{"atreides: a problem"}},
+	}}
+	m := &Mapper{Run: r.run}
+	ctx := context.Background()
+	created := m.Handle(ctx, MethodEvent, req(MethodEvent, `{"type":"session.created","properties":{"info":{"id":"s","directory":"/proj"}}}`))
+	sys := m.Handle(ctx, MethodSystem, req(MethodSystem, `{"sessionID":"s"}`))
+	if n := strings.Count(strings.Join(sys.System, "\n"), "<!-- atreides:session -->"); n != 1 {
+		t.Errorf("first system prompt carries the session block %d times, want 1: %q", n, sys.System)
+	}
+	if len(created.Warn)+len(sys.Warn) != 1 {
+		t.Errorf("warning passed on %d times, want once (created %q, system %q)", len(created.Warn)+len(sys.Warn), created.Warn, sys.Warn)
+	}
+}

@@ -89,6 +89,10 @@ func Encode(ev *event.Event, d *event.Decision) Result {
 		if d.Block {
 			r.Continue = d.BlockReason
 		}
+	case "session.created":
+		// Nothing is queued: every system prompt that follows is a
+		// SessionStart of its own and carries the session context, so
+		// queuing this one would put it in the first prompt twice.
 	default:
 		r.deferred = ctx
 	}

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"os"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/session"
+)
+
+// healthChecks are the set-up checks a hook runs at session start (see
+// [session.Health]) besides the state: the configuration, and this host's
+// installation as doctor sees it. They are doctor's own checks, reduced to
+// the problems of the host the session runs in.
+func healthChecks(s *settings, root string) []session.Check {
+	return []session.Check{s.configProblems, installProblems(root)}
+}
+
+// configProblems reports a configuration the guard cannot be built from:
+// then every tool call is blocked (the guard fails closed), and the user
+// should learn why before the first one.
+func (s *settings) configProblems(*engine.Call) []string {
+	if s.builtin() {
+		return nil
+	}
+	if _, err := s.policy(); err != nil {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return []string{"the configuration is invalid, so every tool call is blocked until it is fixed (" + msg + ")"}
+	}
+	return nil
+}
+
+// installProblems reports what doctor finds wrong with the installation
+// for the event's host: a settings file the host cannot parse (Claude Code
+// then ignores it silently), events without atreides, a hook binary that
+// does not run, atreides registered twice, a broken MCP registration.
+func installProblems(root string) session.Check {
+	return func(c *engine.Call) []string {
+		host := c.Event.Host
+		var problems []string
+		add := func(ch check) {
+			if ch.Status == "problem" && strings.HasPrefix(ch.Name, host+" ") {
+				problems = append(problems, ch.Detail)
+			}
+		}
+		io := &IO{Getenv: os.Getenv}
+		hostChecks(io, &doctorJSON{}, root, host, add)
+		if host == "claude" {
+			add(mcpCheck(root))
+		}
+		return problems
+	}
+}

@@ -1,0 +1,54 @@
+package session
+
+import (
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+// Check is one health check of atreides's own set-up, run at session
+// start: it returns the problems it found, each a sentence for the user.
+// A check must be cheap (a few file reads at most): it delays the first
+// answer of every session.
+type Check func(c *engine.Call) []string
+
+// Health runs quick checks at session start (state readable, configuration
+// valid, installation whole) and tells the user once what is wrong, as a
+// warning (Claude Code's systemMessage), and the agent in one line, so it
+// can explain why something is not enforced. It runs when a session
+// starts or resumes, never after a compaction or on OpenCode's per-request
+// system prompt (source "prompt"), so a problem is not repeated at every
+// event; `atreides doctor` has the details.
+func Health(checks ...Check) engine.Handler {
+	return engine.Handler{
+		Name: "health", Priority: engine.Normal,
+		Kinds: []event.Kind{event.SessionStart},
+		Handle: func(c *engine.Call) (event.Result, error) {
+			if s := c.Event.Source; s == "compact" || s == "prompt" {
+				return event.Result{}, nil
+			}
+			var problems []string
+			for _, check := range checks {
+				problems = append(problems, check(c)...)
+			}
+			if len(problems) == 0 {
+				return event.Result{}, nil
+			}
+			text := strings.Join(problems, "; ")
+			return event.Result{
+				Warning: "atreides: " + text + ". Run `atreides doctor` for details.",
+				Context: "atreides set-up problems the user was told about: " + text + ".",
+			}, nil
+		},
+	}
+}
+
+// StateCheck reports a state store that could not be opened: the handlers
+// then run on a fresh state that is not kept.
+func StateCheck(c *engine.Call) []string {
+	if c.State.Unsaved {
+		return []string{"its state (.atreides/state.db) could not be opened, so todos, the stop gate and history are not kept for now"}
+	}
+	return nil
+}
