@@ -103,10 +103,7 @@ func (o *configValidateOptions) run(io *IO) error {
 		return err
 	}
 	paths := config.DefaultPaths(root)
-	cfg, err := config.Load(paths)
-	if err == nil {
-		_, err = policy.FromConfig(cfg)
-	}
+	err = config.Validate(paths, policy.NameErrors)
 	doc := validateJSON{OK: err == nil, Files: paths, Errors: []configErrorJSON{}}
 	var ve *config.ValidationError
 	switch {
