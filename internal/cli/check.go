@@ -20,7 +20,9 @@ configuration. With --jsonl, read one JSON object per line on stdin,
 one JSON verdict per line, in order.
 
 Exit status is 0 whenever the input was evaluated, whatever the verdict;
-2 on bad usage.
+with --exit-code, 3 when the verdict (or, with --jsonl, any verdict) is
+deny, so a script or CI job can stop on it. 1 when the input could not be
+evaluated, 2 on bad usage.
 
 Examples:
   atreides check 'git push --force'
@@ -47,6 +49,7 @@ type checkRequest struct {
 // checkOptions are the arguments of 'atreides check'.
 type checkOptions struct {
 	asJSON, explain, jsonl, rules bool
+	exitCode                      bool
 	cwd, tool                     string
 	args                          []string
 }
@@ -70,6 +73,7 @@ func newCheckCmd(io *IO) *cobra.Command {
 	f.StringVarP(&o.tool, "tool", "t", "shell", "shell, read, write, edit or search")
 	f.BoolVar(&o.jsonl, "jsonl", false, "read JSON requests from stdin, one per line")
 	f.BoolVar(&o.rules, "rules", false, "list the rule ids, groups and switches")
+	f.BoolVar(&o.exitCode, "exit-code", false, "exit 3 when the verdict is deny")
 	return cmd
 }
 
@@ -100,7 +104,11 @@ func (o *checkOptions) run(io *IO) error {
 		if len(o.args) > 0 {
 			return usagef("--jsonl reads stdin and takes no arguments")
 		}
-		return checkLines(io, pol, cwd, root)
+		denied, err := checkLines(io, pol, cwd, root)
+		if err != nil {
+			return err
+		}
+		return o.status(denied)
 	}
 	if len(o.args) != 1 {
 		return usagef("want exactly one command or path, got %d arguments (quote the command)", len(o.args))
@@ -111,9 +119,15 @@ func (o *checkOptions) run(io *IO) error {
 	}
 	res := pol.Check(req)
 	if o.asJSON {
-		return writeJSONLine(io, verdictJSON(res, o.explain))
+		if err := writeJSONLine(io, verdictJSON(res, o.explain)); err != nil {
+			return err
+		}
+	} else {
+		printVerdict(io, res, o.explain)
 	}
-	printVerdict(io, res, o.explain)
+	if res.Verdict == guard.Deny {
+		return o.status(1)
+	}
 	return nil
 }
 
@@ -128,10 +142,20 @@ func guardRequest(r checkRequest, arg, root string) (guard.Request, error) {
 	return guard.Request{}, fmt.Errorf("unknown tool %q (shell, read, write, edit, search)", r.Tool)
 }
 
-func checkLines(io *IO, pol *guard.Policy, cwd, root string) error {
+// status is the outcome of a check that denied n requests.
+func (o *checkOptions) status(n int) error {
+	if o.exitCode && n > 0 {
+		return &problemsError{n: n}
+	}
+	return nil
+}
+
+// checkLines answers every request on stdin and returns how many it denied.
+func checkLines(io *IO, pol *guard.Policy, cwd, root string) (int, error) {
 	sc := bufio.NewScanner(io.In)
 	sc.Buffer(make([]byte, 0, 64<<10), maxPayload)
 	enc := json.NewEncoder(io.Out)
+	denied := 0
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
@@ -139,6 +163,7 @@ func checkLines(io *IO, pol *guard.Policy, cwd, root string) error {
 		}
 		var r checkRequest
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			denied++
 			// One bad line must not stop a batch, and its answer must not
 			// read as an allow.
 			enc.Encode(checkJSON{Decision: "deny", Rule: "check.bad-input", Reason: "line could not be read", Error: fmt.Sprintf("line %d: %v", n, err)})
@@ -153,17 +178,22 @@ func checkLines(io *IO, pol *guard.Policy, cwd, root string) error {
 		}
 		req, err := guardRequest(r, arg, root)
 		if err != nil {
+			denied++
 			enc.Encode(checkJSON{Decision: "deny", Rule: "check.bad-input", Reason: "request could not be judged", Error: fmt.Sprintf("line %d: %v", n, err)})
 			continue
 		}
-		if err := enc.Encode(verdictJSON(pol.Check(req), false)); err != nil {
-			return fmt.Errorf("write verdict: %w", err)
+		res := pol.Check(req)
+		if res.Verdict == guard.Deny {
+			denied++
+		}
+		if err := enc.Encode(verdictJSON(res, false)); err != nil {
+			return denied, fmt.Errorf("write verdict: %w", err)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("read stdin: %w", err)
+		return denied, fmt.Errorf("read stdin: %w", err)
 	}
-	return nil
+	return denied, nil
 }
 
 func verdictJSON(r guard.Result, explain bool) checkJSON {
