@@ -29,6 +29,8 @@ func newAnchorAddCmd(io *IO) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVarP(&o.priority, "priority", "p", "medium", "critical, high, medium or low")
 	f.StringVarP(&o.kind, "kind", "k", "fact", "decision, constraint or fact")
+	completeValues(cmd, "priority", "critical", "high", "medium", "low")
+	completeValues(cmd, "kind", "decision", "constraint", "fact")
 	return cmd
 }
 

@@ -71,6 +71,7 @@ func newCheckCmd(io *IO) *cobra.Command {
 	f.BoolVarP(&o.explain, "explain", "e", false, "also list the commands the guard saw after unwrapping")
 	f.StringVarP(&o.cwd, "cwd", "C", "", "working directory to judge in (default: the current one)")
 	f.StringVarP(&o.tool, "tool", "t", "shell", "shell, read, write, edit or search")
+	completeValues(cmd, "tool", "shell", "read", "write", "edit", "search")
 	f.BoolVar(&o.jsonl, "jsonl", false, "read JSON requests from stdin, one per line")
 	f.BoolVar(&o.rules, "rules", false, "list the rule ids, groups and switches")
 	f.BoolVar(&o.exitCode, "exit-code", false, "exit 3 when the verdict is deny")

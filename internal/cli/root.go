@@ -78,6 +78,8 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newMCPCmd,
 		newDemoCmd,
 		newVersionCmd,
+		newCompletionCmd,
+		newManCmd,
 	}
 }
 

@@ -29,6 +29,7 @@ func newTodoAddCmd(io *IO) *cobra.Command {
 	f := cmd.Flags()
 	f.IntVarP(&o.parent, "parent", "p", 0, "id of the parent todo")
 	f.StringVarP(&o.level, "level", "l", "", "epic, task or subtask (default: task, or subtask under a parent)")
+	completeValues(cmd, "level", "epic", "task", "subtask")
 	return cmd
 }
 
