@@ -33,10 +33,10 @@ Examples:
 type checkJSON struct {
 	Decision string   `json:"decision"`
 	Rule     string   `json:"rule"`
-	Category string   `json:"category,omitempty"`
+	Category string   `json:"category"`
 	Reason   string   `json:"reason"`
-	Commands []string `json:"commands,omitempty"`
-	Error    string   `json:"error,omitempty"`
+	Commands []string `json:"commands"` // with --explain; [] without
+	Error    string   `json:"error"`    // --jsonl: why a line could not be judged
 }
 
 type checkRequest struct {
@@ -80,7 +80,7 @@ func newCheckCmd(io *IO) *cobra.Command {
 
 func (o *checkOptions) run(io *IO) error {
 	if o.rules {
-		return listRules(io)
+		return listRules(io, o.asJSON)
 	}
 	wd, err := io.Getwd()
 	if err != nil {
@@ -198,9 +198,9 @@ func checkLines(io *IO, pol *guard.Policy, cwd, root string) (int, error) {
 }
 
 func verdictJSON(r guard.Result, explain bool) checkJSON {
-	out := checkJSON{Decision: r.Verdict.String(), Rule: r.Rule, Category: r.Category, Reason: r.Reason}
+	out := checkJSON{Decision: r.Verdict.String(), Rule: r.Rule, Category: r.Category, Reason: r.Reason, Commands: []string{}}
 	if explain {
-		out.Commands = r.Commands
+		out.Commands = nonNil(r.Commands)
 	}
 	return out
 }
@@ -222,7 +222,27 @@ func printVerdict(io *IO, r guard.Result, explain bool) {
 	}
 }
 
-func listRules(io *IO) error {
+// rulesJSON is 'check --rules --json'.
+type rulesJSON struct {
+	Rules    []string     `json:"rules"`
+	Groups   []string     `json:"groups"`
+	Switches []switchJSON `json:"switches"`
+}
+
+type switchJSON struct {
+	Name    string `json:"name"`
+	Default string `json:"default"`
+}
+
+func listRules(io *IO, asJSON bool) error {
+	if asJSON {
+		doc := rulesJSON{Rules: nonNil(guard.RuleIDs()), Groups: nonNil(guard.Groups()), Switches: []switchJSON{}}
+		for _, s := range guard.SwitchNames() {
+			def, _ := guard.SwitchDefault(s)
+			doc.Switches = append(doc.Switches, switchJSON{Name: s, Default: def})
+		}
+		return printJSON(io, doc)
+	}
 	fmt.Fprintln(io.Out, "rules:")
 	for _, id := range guard.RuleIDs() {
 		fmt.Fprintf(io.Out, "  %s\n", id)

@@ -27,10 +27,10 @@ agent that tries to stop is asked to finish or close it first.`,
 
 // printTodoTree prints todos under their parents; a todo whose parent is
 // not in the list is printed at the top level.
-func printTodoTree(io *IO, todos []state.Todo) { printTodoTreeIndent(io, todos, "") }
+func printTodoTree(io *IO, todos []todoJSON) { printTodoTreeIndent(io, todos, "") }
 
 // printTodoTreeIndent is printTodoTree with every line indented.
-func printTodoTreeIndent(io *IO, todos []state.Todo, indent string) {
+func printTodoTreeIndent(io *IO, todos []todoJSON, indent string) {
 	present := map[int]bool{}
 	for _, t := range todos {
 		present[t.ID] = true

@@ -41,7 +41,9 @@ func (o *traceShowOptions) run(io *IO) error {
 	}
 	entries, err := trace.Read(governance.TracePath(root))
 	if errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintln(io.Out, "no trace records")
+		if !o.asJSON { // JSON Lines: no record, no line
+			fmt.Fprintln(io.Out, "no trace records")
+		}
 		return nil
 	}
 	if err != nil {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/policy"
@@ -53,9 +52,7 @@ func (o *traceVerifyOptions) run(io *IO) error {
 		rep.OK = false
 	}
 	if o.asJSON {
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := printJSON(io, rep); err != nil {
 			return err
 		}
 	} else {
