@@ -1,7 +1,6 @@
 package cli
 
 import (
-
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/trace"
