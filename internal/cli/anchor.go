@@ -52,12 +52,20 @@ func anchorViews(as []state.Anchor, staleAfter time.Duration, now time.Time) []a
 }
 
 func printAnchors(io *IO, views []anchorView, indent string) {
+	st := styleOf(io)
 	for _, v := range views {
 		stale := ""
 		if v.Stale {
 			stale = ", stale"
 		}
-		fmt.Fprintf(io.Out, "%s#%d [%s] %s: %s (%s%s)\n", indent, v.ID, v.Priority, v.Kind, oneLine(v.Text, 100), v.Age, stale)
+		priority := v.Priority
+		switch priority {
+		case "critical":
+			priority = st.paint(sgrRed, priority)
+		case "high":
+			priority = st.paint(sgrYellow, priority)
+		}
+		fmt.Fprintf(io.Out, "%s%s [%s] %s: %s %s\n", indent, st.bold(fmt.Sprintf("#%d", v.ID)), priority, v.Kind, oneLine(v.Text, 100), st.dim("("+v.Age+stale+")"))
 	}
 }
 

@@ -206,10 +206,12 @@ func verdictJSON(r guard.Result, explain bool) checkJSON {
 }
 
 func printVerdict(io *IO, r guard.Result, explain bool) {
+	st := styleOf(io)
+	v := st.verdict(r.Verdict.String())
 	if r.Rule == "" {
-		fmt.Fprintf(io.Out, "%s\n", r.Verdict)
+		fmt.Fprintf(io.Out, "%s\n", v)
 	} else {
-		fmt.Fprintf(io.Out, "%s  %s (%s)\n", r.Verdict, r.Rule, r.Category)
+		fmt.Fprintf(io.Out, "%s  %s (%s)\n", v, st.bold(r.Rule), r.Category)
 	}
 	if r.Reason != "" {
 		fmt.Fprintf(io.Out, "  %s\n", r.Reason)

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -42,12 +43,14 @@ func (o *intentListOptions) run(io *IO) error {
 		fmt.Fprintln(io.Out, "no intents (add one with 'atreides intent add')")
 		return nil
 	}
+	st := styleOf(io)
+	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
 	for _, r := range rows {
 		held := ""
 		if r.Since != nil {
-			held = fmt.Sprintf("  [held by %s since %s]", r.Holder, r.Since.UTC().Format(time.RFC3339))
+			held = fmt.Sprintf("[held by %s since %s]", r.Holder, r.Since.UTC().Format(time.RFC3339))
 		}
-		fmt.Fprintf(io.Out, "%-20s %-9s %s  (%s)%s\n", r.ID, r.Status, r.Title, strings.Join(r.Scope, ", "), held)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t(%s)\t%s\n", st.bold(r.ID), st.verdict(r.Status), r.Title, strings.Join(r.Scope, ", "), held)
 	}
-	return nil
+	return tw.Flush()
 }

@@ -174,6 +174,7 @@ func scrub(sj *sessionJSON) {
 }
 
 func printStatus(io *IO, doc *statusJSON) {
+	st := styleOf(io)
 	fmt.Fprintf(io.Out, "project %s\n", doc.Project)
 	if doc.TraceMissing > 0 {
 		fmt.Fprintf(io.Out, "trace ledger: %d record(s) missing (queued, appended with the next change; see atreides trace verify)\n", doc.TraceMissing)
@@ -186,7 +187,7 @@ func printStatus(io *IO, doc *statusJSON) {
 		if s.Ended != "" {
 			state = "ended (" + s.Ended + ")"
 		}
-		fmt.Fprintf(io.Out, "\nsession %s  %s  %s\n", s.ID, s.Host, state)
+		fmt.Fprintf(io.Out, "\n%s  %s  %s\n", st.bold("session "+s.ID), s.Host, state)
 		fmt.Fprintf(io.Out, "  started %s, last event %s\n", s.Started.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime))
 		c := s.Counters
 		fmt.Fprintf(io.Out, "  %d tool calls (%d denied, %d asked, %d failed), %d prompts, %d stops, %d compactions\n",
@@ -202,7 +203,7 @@ func printStatus(io *IO, doc *statusJSON) {
 			if call.Rule != "" {
 				outcome += " (" + call.Rule + ")"
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", call.Time.Local().Format(time.TimeOnly), call.Raw, outcome, oneLine(call.Summary, 70))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", call.Time.Local().Format(time.TimeOnly), call.Raw, st.verdict(outcome), oneLine(call.Summary, 70))
 		}
 		tw.Flush()
 	}
