@@ -11,6 +11,7 @@ require (
 	go.etcd.io/bbolt v1.5.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.47.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 

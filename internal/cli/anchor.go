@@ -24,29 +24,48 @@ makes an anchor.`,
 	)
 }
 
-// anchorView is an anchor with its staleness, for list and status.
+// anchorView is an anchor with its staleness, for list and status; it is
+// also the anchor of --json (docs/json.md).
 type anchorView struct {
-	state.Anchor
-	Stale bool   `json:"stale"`
-	Age   string `json:"age"`
+	ID       int       `json:"id"`
+	Kind     string    `json:"kind"`
+	Priority string    `json:"priority"`
+	Text     string    `json:"text"`
+	Session  string    `json:"session"`
+	Created  time.Time `json:"created"`
+	Stale    bool      `json:"stale"`
+	Age      string    `json:"age"`
+}
+
+func anchorViewOf(a state.Anchor, staleAfter time.Duration, now time.Time) anchorView {
+	d := now.Sub(a.Created)
+	return anchorView{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Session: a.Session, Created: a.Created,
+		Stale: d > staleAfter, Age: shortAge(d)}
 }
 
 func anchorViews(as []state.Anchor, staleAfter time.Duration, now time.Time) []anchorView {
 	out := make([]anchorView, 0, len(as))
 	for _, a := range as {
-		d := now.Sub(a.Created)
-		out = append(out, anchorView{Anchor: a, Stale: d > staleAfter, Age: shortAge(d)})
+		out = append(out, anchorViewOf(a, staleAfter, now))
 	}
 	return out
 }
 
 func printAnchors(io *IO, views []anchorView, indent string) {
+	st := styleOf(io)
 	for _, v := range views {
 		stale := ""
 		if v.Stale {
 			stale = ", stale"
 		}
-		fmt.Fprintf(io.Out, "%s#%d [%s] %s: %s (%s%s)\n", indent, v.ID, v.Priority, v.Kind, oneLine(v.Text, 100), v.Age, stale)
+		priority := v.Priority
+		switch priority {
+		case "critical":
+			priority = st.paint(sgrRed, priority)
+		case "high":
+			priority = st.paint(sgrYellow, priority)
+		}
+		fmt.Fprintf(io.Out, "%s%s [%s] %s: %s %s\n", indent, st.bold(fmt.Sprintf("#%d", v.ID)), priority, v.Kind, oneLine(v.Text, 100), st.dim("("+v.Age+stale+")"))
 	}
 }
 

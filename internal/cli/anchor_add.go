@@ -13,6 +13,7 @@ type anchorAddOptions struct {
 	priority string
 	kind     string
 	text     string
+	asJSON   bool
 }
 
 func newAnchorAddCmd(io *IO) *cobra.Command {
@@ -29,6 +30,9 @@ func newAnchorAddCmd(io *IO) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVarP(&o.priority, "priority", "p", "medium", "critical, high, medium or low")
 	f.StringVarP(&o.kind, "kind", "k", "fact", "decision, constraint or fact")
+	f.BoolVar(&o.asJSON, "json", false, "print the new anchor as JSON")
+	completeValues(cmd, "priority", "critical", "high", "medium", "low")
+	completeValues(cmd, "kind", "decision", "constraint", "fact")
 	return cmd
 }
 
@@ -50,6 +54,13 @@ func (o *anchorAddOptions) run(io *IO) error {
 	})
 	if err != nil {
 		return err
+	}
+	if o.asJSON {
+		root, err := cwdRoot(io)
+		if err != nil {
+			return err
+		}
+		return printJSON(io, anchorViewOf(added, newSettings(root).session().StaleAfter, time.Now()))
 	}
 	fmt.Fprintf(io.Out, "added anchor #%d (%s %s): %s\n", added.ID, added.Priority, added.Kind, added.Text)
 	return nil

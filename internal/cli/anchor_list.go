@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -40,9 +39,7 @@ func (o *anchorListOptions) run(io *IO) error {
 	staleAfter := newSettings(root).session().StaleAfter
 	views := anchorViews(p.Anchors, staleAfter, time.Now())
 	if o.asJSON {
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(views)
+		return printJSON(io, views)
 	}
 	if len(views) == 0 {
 		fmt.Fprintln(io.Out, "no anchors")

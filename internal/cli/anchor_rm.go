@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/spf13/cobra"
@@ -9,12 +11,13 @@ import (
 
 // anchorRmOptions are the arguments of 'atreides anchor rm'.
 type anchorRmOptions struct {
-	ids []string
+	ids    []string
+	asJSON bool
 }
 
 func newAnchorRmCmd(io *IO) *cobra.Command {
 	o := &anchorRmOptions{}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:     "rm ID...",
 		Aliases: []string{"remove"},
 		Short:   "remove anchors",
@@ -24,6 +27,8 @@ func newAnchorRmCmd(io *IO) *cobra.Command {
 			return o.run(io)
 		},
 	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the removed anchors as JSON")
+	return cmd
 }
 
 func (o *anchorRmOptions) run(io *IO) error {
@@ -31,7 +36,18 @@ func (o *anchorRmOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	staleAfter, now := newSettings(root).session().StaleAfter, time.Now()
+	removed := make([]anchorView, 0, len(ids))
 	err = updateProject(io, func(p *state.Project) error {
+		for _, a := range p.Anchors {
+			if slices.Contains(ids, a.ID) {
+				removed = append(removed, anchorViewOf(a, staleAfter, now))
+			}
+		}
 		for _, id := range ids {
 			if err := p.RemoveAnchor(id); err != nil {
 				return err
@@ -41,6 +57,9 @@ func (o *anchorRmOptions) run(io *IO) error {
 	})
 	if err != nil {
 		return err
+	}
+	if o.asJSON {
+		return printJSON(io, removed)
 	}
 	for _, id := range ids {
 		fmt.Fprintf(io.Out, "anchor #%d: removed\n", id)

@@ -20,7 +20,9 @@ configuration. With --jsonl, read one JSON object per line on stdin,
 one JSON verdict per line, in order.
 
 Exit status is 0 whenever the input was evaluated, whatever the verdict;
-2 on bad usage.
+with --exit-code, 3 when the verdict (or, with --jsonl, any verdict) is
+deny, so a script or CI job can stop on it. 1 when the input could not be
+evaluated, 2 on bad usage.
 
 Examples:
   atreides check 'git push --force'
@@ -31,10 +33,10 @@ Examples:
 type checkJSON struct {
 	Decision string   `json:"decision"`
 	Rule     string   `json:"rule"`
-	Category string   `json:"category,omitempty"`
+	Category string   `json:"category"`
 	Reason   string   `json:"reason"`
-	Commands []string `json:"commands,omitempty"`
-	Error    string   `json:"error,omitempty"`
+	Commands []string `json:"commands"` // with --explain; [] without
+	Error    string   `json:"error"`    // --jsonl: why a line could not be judged
 }
 
 type checkRequest struct {
@@ -47,6 +49,7 @@ type checkRequest struct {
 // checkOptions are the arguments of 'atreides check'.
 type checkOptions struct {
 	asJSON, explain, jsonl, rules bool
+	exitCode                      bool
 	cwd, tool                     string
 	args                          []string
 }
@@ -68,14 +71,16 @@ func newCheckCmd(io *IO) *cobra.Command {
 	f.BoolVarP(&o.explain, "explain", "e", false, "also list the commands the guard saw after unwrapping")
 	f.StringVarP(&o.cwd, "cwd", "C", "", "working directory to judge in (default: the current one)")
 	f.StringVarP(&o.tool, "tool", "t", "shell", "shell, read, write, edit or search")
+	completeValues(cmd, "tool", "shell", "read", "write", "edit", "search")
 	f.BoolVar(&o.jsonl, "jsonl", false, "read JSON requests from stdin, one per line")
 	f.BoolVar(&o.rules, "rules", false, "list the rule ids, groups and switches")
+	f.BoolVar(&o.exitCode, "exit-code", false, "exit 3 when the verdict is deny")
 	return cmd
 }
 
 func (o *checkOptions) run(io *IO) error {
 	if o.rules {
-		return listRules(io)
+		return listRules(io, o.asJSON)
 	}
 	wd, err := io.Getwd()
 	if err != nil {
@@ -100,7 +105,11 @@ func (o *checkOptions) run(io *IO) error {
 		if len(o.args) > 0 {
 			return usagef("--jsonl reads stdin and takes no arguments")
 		}
-		return checkLines(io, pol, cwd, root)
+		denied, err := checkLines(io, pol, cwd, root)
+		if err != nil {
+			return err
+		}
+		return o.status(denied)
 	}
 	if len(o.args) != 1 {
 		return usagef("want exactly one command or path, got %d arguments (quote the command)", len(o.args))
@@ -111,9 +120,15 @@ func (o *checkOptions) run(io *IO) error {
 	}
 	res := pol.Check(req)
 	if o.asJSON {
-		return writeJSONLine(io, verdictJSON(res, o.explain))
+		if err := writeJSONLine(io, verdictJSON(res, o.explain)); err != nil {
+			return err
+		}
+	} else {
+		printVerdict(io, res, o.explain)
 	}
-	printVerdict(io, res, o.explain)
+	if res.Verdict == guard.Deny {
+		return o.status(1)
+	}
 	return nil
 }
 
@@ -128,10 +143,20 @@ func guardRequest(r checkRequest, arg, root string) (guard.Request, error) {
 	return guard.Request{}, fmt.Errorf("unknown tool %q (shell, read, write, edit, search)", r.Tool)
 }
 
-func checkLines(io *IO, pol *guard.Policy, cwd, root string) error {
+// status is the outcome of a check that denied n requests.
+func (o *checkOptions) status(n int) error {
+	if o.exitCode && n > 0 {
+		return &problemsError{n: n}
+	}
+	return nil
+}
+
+// checkLines answers every request on stdin and returns how many it denied.
+func checkLines(io *IO, pol *guard.Policy, cwd, root string) (int, error) {
 	sc := bufio.NewScanner(io.In)
 	sc.Buffer(make([]byte, 0, 64<<10), maxPayload)
 	enc := json.NewEncoder(io.Out)
+	denied := 0
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
@@ -139,6 +164,7 @@ func checkLines(io *IO, pol *guard.Policy, cwd, root string) error {
 		}
 		var r checkRequest
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			denied++
 			// One bad line must not stop a batch, and its answer must not
 			// read as an allow.
 			enc.Encode(checkJSON{Decision: "deny", Rule: "check.bad-input", Reason: "line could not be read", Error: fmt.Sprintf("line %d: %v", n, err)})
@@ -153,32 +179,39 @@ func checkLines(io *IO, pol *guard.Policy, cwd, root string) error {
 		}
 		req, err := guardRequest(r, arg, root)
 		if err != nil {
+			denied++
 			enc.Encode(checkJSON{Decision: "deny", Rule: "check.bad-input", Reason: "request could not be judged", Error: fmt.Sprintf("line %d: %v", n, err)})
 			continue
 		}
-		if err := enc.Encode(verdictJSON(pol.Check(req), false)); err != nil {
-			return fmt.Errorf("write verdict: %w", err)
+		res := pol.Check(req)
+		if res.Verdict == guard.Deny {
+			denied++
+		}
+		if err := enc.Encode(verdictJSON(res, false)); err != nil {
+			return denied, fmt.Errorf("write verdict: %w", err)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("read stdin: %w", err)
+		return denied, fmt.Errorf("read stdin: %w", err)
 	}
-	return nil
+	return denied, nil
 }
 
 func verdictJSON(r guard.Result, explain bool) checkJSON {
-	out := checkJSON{Decision: r.Verdict.String(), Rule: r.Rule, Category: r.Category, Reason: r.Reason}
+	out := checkJSON{Decision: r.Verdict.String(), Rule: r.Rule, Category: r.Category, Reason: r.Reason, Commands: []string{}}
 	if explain {
-		out.Commands = r.Commands
+		out.Commands = nonNil(r.Commands)
 	}
 	return out
 }
 
 func printVerdict(io *IO, r guard.Result, explain bool) {
+	st := styleOf(io)
+	v := st.verdict(r.Verdict.String())
 	if r.Rule == "" {
-		fmt.Fprintf(io.Out, "%s\n", r.Verdict)
+		fmt.Fprintf(io.Out, "%s\n", v)
 	} else {
-		fmt.Fprintf(io.Out, "%s  %s (%s)\n", r.Verdict, r.Rule, r.Category)
+		fmt.Fprintf(io.Out, "%s  %s (%s)\n", v, st.bold(r.Rule), r.Category)
 	}
 	if r.Reason != "" {
 		fmt.Fprintf(io.Out, "  %s\n", r.Reason)
@@ -191,7 +224,27 @@ func printVerdict(io *IO, r guard.Result, explain bool) {
 	}
 }
 
-func listRules(io *IO) error {
+// rulesJSON is 'check --rules --json'.
+type rulesJSON struct {
+	Rules    []string     `json:"rules"`
+	Groups   []string     `json:"groups"`
+	Switches []switchJSON `json:"switches"`
+}
+
+type switchJSON struct {
+	Name    string `json:"name"`
+	Default string `json:"default"`
+}
+
+func listRules(io *IO, asJSON bool) error {
+	if asJSON {
+		doc := rulesJSON{Rules: nonNil(guard.RuleIDs()), Groups: nonNil(guard.Groups()), Switches: []switchJSON{}}
+		for _, s := range guard.SwitchNames() {
+			def, _ := guard.SwitchDefault(s)
+			doc.Switches = append(doc.Switches, switchJSON{Name: s, Default: def})
+		}
+		return printJSON(io, doc)
+	}
 	fmt.Fprintln(io.Out, "rules:")
 	for _, id := range guard.RuleIDs() {
 		fmt.Fprintf(io.Out, "  %s\n", id)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -66,15 +65,20 @@ func (o *configShowOptions) run(io *IO) error {
 // validateJSON is `config validate --json`.
 type validateJSON struct {
 	OK     bool              `json:"ok"`
-	Files  config.Paths      `json:"files"`
+	Files  configFilesJSON   `json:"files"`
 	Errors []configErrorJSON `json:"errors"`
+}
+
+type configFilesJSON struct {
+	User    string `json:"user"`
+	Project string `json:"project"`
 }
 
 type configErrorJSON struct {
 	File    string `json:"file"`
-	Line    int    `json:"line,omitempty"`
-	Col     int    `json:"col,omitempty"`
-	Key     string `json:"key,omitempty"`
+	Line    int    `json:"line"` // 0 when unknown
+	Col     int    `json:"col"`
+	Key     string `json:"key"`
 	Message string `json:"message"`
 }
 
@@ -103,11 +107,8 @@ func (o *configValidateOptions) run(io *IO) error {
 		return err
 	}
 	paths := config.DefaultPaths(root)
-	cfg, err := config.Load(paths)
-	if err == nil {
-		_, err = policy.FromConfig(cfg)
-	}
-	doc := validateJSON{OK: err == nil, Files: paths, Errors: []configErrorJSON{}}
+	err = config.Validate(paths, policy.NameErrors)
+	doc := validateJSON{OK: err == nil, Files: configFilesJSON{User: paths.User, Project: paths.Project}, Errors: []configErrorJSON{}}
 	var ve *config.ValidationError
 	switch {
 	case err == nil:
@@ -119,9 +120,7 @@ func (o *configValidateOptions) run(io *IO) error {
 		doc.Errors = append(doc.Errors, configErrorJSON{Message: err.Error()})
 	}
 	if o.asJSON {
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := printJSON(io, doc); err != nil {
 			return err
 		}
 	} else if doc.OK {

@@ -12,6 +12,7 @@ import (
 type intentAddOptions struct {
 	id, title, goal, owner     string
 	scope, constraints, accept []string
+	asJSON                     bool
 }
 
 func newIntentAddCmd(io *IO) *cobra.Command {
@@ -30,6 +31,7 @@ func newIntentAddCmd(io *IO) *cobra.Command {
 	f.StringArrayVarP(&o.scope, "scope", "s", nil, "an owned path glob (repeat)")
 	f.StringArrayVarP(&o.constraints, "constraint", "c", nil, "a constraint (repeat)")
 	f.StringArrayVarP(&o.accept, "accept", "a", nil, "an acceptance criterion (repeat)")
+	f.BoolVar(&o.asJSON, "json", false, "print the new intent as JSON")
 	return cmd
 }
 
@@ -47,6 +49,9 @@ func (o *intentAddOptions) run(io *IO) error {
 	in := intent.Intent{ID: o.id, Title: o.title, Goal: o.goal, Status: intent.Open, Scope: o.scope, Constraints: o.constraints, Acceptance: o.accept, Owner: o.owner}
 	if err := intent.Add(governance.IntentsPath(root), in); err != nil {
 		return err
+	}
+	if o.asJSON {
+		return printJSON(io, intentView(in, nil))
 	}
 	fmt.Fprintf(io.Out, "added intent %s: %s\n", in.ID, in.Title)
 	return nil

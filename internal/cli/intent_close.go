@@ -13,6 +13,7 @@ import (
 type intentCloseOptions struct {
 	id     string
 	cancel bool
+	asJSON bool
 }
 
 func newIntentCloseCmd(io *IO) *cobra.Command {
@@ -30,6 +31,7 @@ func newIntentCloseCmd(io *IO) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&o.cancel, "cancel", false, "mark cancelled instead of done")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the closed intent as JSON")
 	return cmd
 }
 
@@ -54,6 +56,17 @@ func (o *intentCloseOptions) run(io *IO) error {
 	})
 	if err != nil {
 		return err
+	}
+	if o.asJSON {
+		_, f, err := loadIntents(io)
+		if err != nil {
+			return err
+		}
+		in := f.Find(o.id)
+		if in == nil {
+			return fmt.Errorf("no intent %q", o.id)
+		}
+		return printJSON(io, intentView(*in, nil))
 	}
 	fmt.Fprintf(io.Out, "intent %s is %s\n", o.id, status)
 	return nil

@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
+	"text/tabwriter"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/spf13/cobra"
 )
 
@@ -33,39 +32,25 @@ func (o *intentListOptions) run(io *IO) error {
 		return err
 	}
 	p, _ := readProject(io)
-	type row struct {
-		intent.Intent
-		Holder string    `json:"holder,omitempty"`
-		Since  time.Time `json:"since,omitzero"`
-	}
-	var rows []row
+	rows := make([]intentJSON, 0, len(f.Intents))
 	for _, in := range f.Intents {
-		r := row{Intent: in}
-		if p != nil {
-			if l := p.Governance.Lock(in.ID); l != nil {
-				r.Holder, r.Since = l.Session, l.Since
-			}
-		}
-		rows = append(rows, r)
+		rows = append(rows, intentView(in, p))
 	}
 	if o.asJSON {
-		if rows == nil {
-			rows = []row{}
-		}
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return printJSON(io, rows)
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(io.Out, "no intents (add one with 'atreides intent add')")
 		return nil
 	}
+	st := styleOf(io)
+	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
 	for _, r := range rows {
 		held := ""
-		if r.Holder != "" {
-			held = fmt.Sprintf("  [held by %s since %s]", r.Holder, r.Since.UTC().Format(time.RFC3339))
+		if r.Since != nil {
+			held = fmt.Sprintf("[held by %s since %s]", r.Holder, r.Since.UTC().Format(time.RFC3339))
 		}
-		fmt.Fprintf(io.Out, "%-20s %-9s %s  (%s)%s\n", r.ID, r.Status, r.Title, strings.Join(r.Scope, ", "), held)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t(%s)\t%s\n", st.bold(r.ID), st.verdict(r.Status), r.Title, strings.Join(r.Scope, ", "), held)
 	}
-	return nil
+	return tw.Flush()
 }

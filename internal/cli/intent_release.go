@@ -8,6 +8,13 @@ import (
 // intentReleaseOptions are the flags of 'atreides intent release'.
 type intentReleaseOptions struct {
 	session string
+	asJSON  bool
+}
+
+// intentReleaseJSON is 'intent release --json'.
+type intentReleaseJSON struct {
+	Session  string `json:"session"`
+	Released string `json:"released"` // the intent dropped, "" when the session held none
 }
 
 func newIntentReleaseCmd(io *IO) *cobra.Command {
@@ -19,6 +26,7 @@ func newIntentReleaseCmd(io *IO) *cobra.Command {
 		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}
 	cmd.Flags().StringVarP(&o.session, "session", "s", "", "the session whose intent to drop")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print what was released as JSON")
 	return cmd
 }
 
@@ -26,8 +34,16 @@ func (o *intentReleaseOptions) run(io *IO) error {
 	if o.session == "" {
 		return usagef("intent release needs --session")
 	}
-	return updateProject(io, func(p *state.Project) error {
+	doc := intentReleaseJSON{Session: o.session}
+	err := updateProject(io, func(p *state.Project) error {
+		if l := p.Governance.HeldBy(o.session); l != nil {
+			doc.Released = l.Intent
+		}
 		p.Governance.Release(o.session)
 		return nil
 	})
+	if err != nil || !o.asJSON {
+		return err
+	}
+	return printJSON(io, doc)
 }

@@ -7,23 +7,34 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// intentRequestsOptions are the (no) arguments of 'atreides intent requests'.
-type intentRequestsOptions struct{}
+// intentRequestsOptions are the flags of 'atreides intent requests'.
+type intentRequestsOptions struct {
+	asJSON bool
+}
 
 func newIntentRequestsCmd(io *IO) *cobra.Command {
 	o := &intentRequestsOptions{}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "requests",
 		Short: "scope expansions agents asked for",
 		Args:  noArgs,
 		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON")
+	return cmd
 }
 
 func (o *intentRequestsOptions) run(io *IO) error {
 	p, err := readProject(io)
 	if err != nil {
 		return err
+	}
+	if o.asJSON {
+		reqs := make([]scopeRequestJSON, 0, len(p.Governance.Expansions))
+		for _, r := range p.Governance.Expansions {
+			reqs = append(reqs, scopeRequestView(r))
+		}
+		return printJSON(io, reqs)
 	}
 	if len(p.Governance.Expansions) == 0 {
 		fmt.Fprintln(io.Out, "no scope expansion requests")

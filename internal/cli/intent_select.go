@@ -16,6 +16,7 @@ import (
 type intentSelectOptions struct {
 	id      string
 	session string
+	asJSON  bool
 }
 
 func newIntentSelectCmd(io *IO) *cobra.Command {
@@ -33,6 +34,7 @@ func newIntentSelectCmd(io *IO) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&o.session, "session", "s", "", "the session that holds the intent")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the held intent as JSON")
 	return cmd
 }
 
@@ -49,9 +51,13 @@ func (o *intentSelectOptions) run(io *IO) error {
 		lease = time.Duration(c.Governance.LeaseMinutes) * time.Minute
 	}
 	var in *intent.Intent
+	var view intentJSON
 	err = updateProject(io, func(p *state.Project) error {
 		var err error
 		in, err = governance.Select(&p.Governance, f, o.session, "cli", o.id, time.Now().UTC(), lease)
+		if err == nil {
+			view = intentView(*in, p)
+		}
 		return err
 	})
 	var held *governance.HeldError
@@ -60,6 +66,9 @@ func (o *intentSelectOptions) run(io *IO) error {
 	}
 	if err != nil {
 		return err
+	}
+	if o.asJSON {
+		return printJSON(io, view)
 	}
 	fmt.Fprintf(io.Out, "session %s holds intent %s\n%s\n", o.session, in.ID, in.Summary())
 	return nil

@@ -10,12 +10,20 @@ import (
 
 // intentShowOptions are the arguments of 'atreides intent show'.
 type intentShowOptions struct {
-	id string
+	id     string
+	asJSON bool
+}
+
+// intentShowJSON is 'intent show --json': the intent and the scope
+// expansions asked for it.
+type intentShowJSON struct {
+	intentJSON
+	ScopeRequests []scopeRequestJSON `json:"scope_requests"`
 }
 
 func newIntentShowCmd(io *IO) *cobra.Command {
 	o := &intentShowOptions{}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "goal, scope, constraints, acceptance",
 		Args:  cobra.ArbitraryArgs,
@@ -27,6 +35,8 @@ func newIntentShowCmd(io *IO) *cobra.Command {
 			return o.run(io)
 		},
 	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the intent as JSON")
+	return cmd
 }
 
 func (o *intentShowOptions) run(io *IO) error {
@@ -37,6 +47,18 @@ func (o *intentShowOptions) run(io *IO) error {
 	in := f.Find(o.id)
 	if in == nil {
 		return fmt.Errorf("no intent %q", o.id)
+	}
+	if o.asJSON {
+		p, _ := readProject(io)
+		doc := intentShowJSON{intentJSON: intentView(*in, p), ScopeRequests: []scopeRequestJSON{}}
+		if p != nil {
+			for _, r := range p.Governance.Expansions {
+				if r.Intent == in.ID {
+					doc.ScopeRequests = append(doc.ScopeRequests, scopeRequestView(r))
+				}
+			}
+		}
+		return printJSON(io, doc)
 	}
 	fmt.Fprintf(io.Out, "%s\nStatus: %s\n", in.Summary(), in.Status)
 	if p, _ := readProject(io); p != nil {

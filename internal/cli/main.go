@@ -39,6 +39,8 @@ type IO struct {
 	// Getenv and Getwd are swappable for tests.
 	Getenv func(string) string
 	Getwd  func() (string, error)
+	// Color reports whether Out takes colour (style.go); nil means no.
+	Color func() bool
 }
 
 // usageError is bad usage: printed with a hint, exit 2.
@@ -63,7 +65,11 @@ func (e *problemsError) Error() string { return fmt.Sprintf("%d problem(s) found
 
 // Main runs atreides with os-level arguments and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return Run(&IO{In: stdin, Out: stdout, Err: stderr, Getenv: os.Getenv, Getwd: os.Getwd}, args[1:])
+	io := &IO{In: stdin, Out: stdout, Err: stderr, Getenv: os.Getenv, Getwd: os.Getwd}
+	if f, ok := stdout.(*os.File); ok {
+		io.Color = colorFor(f, os.Getenv)
+	}
+	return Run(io, args[1:])
 }
 
 // Run runs one command line (without the program name).

@@ -31,7 +31,7 @@ Exit status:
   0  success (for 'check': the command was evaluated, whatever the verdict)
   1  the command failed; the message says why
   2  bad usage; for 'hook', an explicit block that the host reads from stderr
-  3  'doctor' or 'config validate' found problems
+  3  'doctor' or 'config validate' found problems; 'check --exit-code' denied
 
 Files:
   .atreides/config.yaml              project policy (commit it)
@@ -78,6 +78,8 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newMCPCmd,
 		newDemoCmd,
 		newVersionCmd,
+		newCompletionCmd,
+		newManCmd,
 	}
 }
 

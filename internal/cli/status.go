@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -23,7 +22,7 @@ import (
 type statusJSON struct {
 	Project  string        `json:"project"`
 	Sessions []sessionJSON `json:"sessions"`
-	Todos    []state.Todo  `json:"todos"`
+	Todos    []todoJSON    `json:"todos"`
 	Anchors  []anchorView  `json:"anchors"`
 	// TraceMissing counts ledger records queued and not yet appended.
 	TraceMissing int `json:"trace_missing"`
@@ -34,20 +33,20 @@ type sessionJSON struct {
 	Host      string           `json:"host"`
 	Started   time.Time        `json:"started"`
 	Updated   time.Time        `json:"updated"`
-	Ended     string           `json:"ended,omitempty"`
-	Cwd       string           `json:"cwd,omitempty"`
+	Ended     string           `json:"ended"`
+	Cwd       string           `json:"cwd"`
 	ToolCalls int              `json:"tool_calls"`
 	Counters  state.Counters   `json:"counters"`
 	LastCalls []state.ToolCall `json:"last_calls"`
-	Agents    []state.Agent    `json:"agents,omitempty"`
+	Agents    []state.Agent    `json:"agents"`
 
-	Phase       string             `json:"phase,omitempty"`
+	Phase       string             `json:"phase"`
 	Transitions []state.Transition `json:"transitions"`
 	Strikes     []state.Strike     `json:"strikes"`
-	AgentTodos  []state.AgentTodo  `json:"agent_todos,omitempty"`
+	AgentTodos  []state.AgentTodo  `json:"agent_todos"`
 	Stop        state.StopState    `json:"stop"`
 	StopBlocks  int                `json:"stop_blocks"`
-	Compacted   *time.Time         `json:"last_snapshot,omitempty"`
+	Compacted   *time.Time         `json:"last_snapshot"` // null before the first compaction
 }
 
 // maxTransitions is how many phase transitions status shows per session.
@@ -90,16 +89,14 @@ func (o *statusOptions) run(io *IO) error {
 		return fmt.Errorf("no session %q in %s", o.session, root)
 	}
 	if o.asJSON {
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return printJSON(io, doc)
 	}
 	printStatus(io, doc)
 	return nil
 }
 
 func loadStatus(root, only string, ncalls int) (*statusJSON, error) {
-	doc := &statusJSON{Project: root, Sessions: []sessionJSON{}, Todos: []state.Todo{}, Anchors: []anchorView{}}
+	doc := &statusJSON{Project: root, Sessions: []sessionJSON{}, Todos: []todoJSON{}, Anchors: []anchorView{}}
 	st := store.Open(project.StateDir(root))
 	err := st.View(context.Background(), func(tx *store.Tx) error {
 		return tx.ForEach("sessions", func(key string, val []byte) error {
@@ -121,7 +118,7 @@ func loadStatus(root, only string, ncalls int) (*statusJSON, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc.Todos = append(doc.Todos, p.Todos...)
+	doc.Todos = append(doc.Todos, todoViews(p.Todos)...)
 	doc.TraceMissing = trace.Missing(governance.TracePath(root))
 	doc.Anchors = anchorViews(p.Anchors, newSettings(root).session().StaleAfter, time.Now())
 	slices.SortFunc(doc.Sessions, func(a, b sessionJSON) int { return b.Updated.Compare(a.Updated) })
@@ -142,9 +139,9 @@ func toSessionJSON(s *state.Session, ncalls int) sessionJSON {
 	}
 	sj := sessionJSON{
 		ID: s.ID, Host: s.Host, Started: s.Started, Updated: s.Updated, Ended: s.Ended, Cwd: s.Cwd,
-		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: s.Agents,
+		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: nonNil(s.Agents),
 		Phase: s.Phase, Transitions: append([]state.Transition{}, trans...), Strikes: append([]state.Strike{}, s.Strikes...),
-		AgentTodos: s.AgentTodos, Stop: s.Stop, StopBlocks: s.StopBlocks,
+		AgentTodos: nonNil(s.AgentTodos), Stop: s.Stop, StopBlocks: s.StopBlocks,
 	}
 	if s.Snapshot != nil {
 		t := s.Snapshot.Time
@@ -177,6 +174,7 @@ func scrub(sj *sessionJSON) {
 }
 
 func printStatus(io *IO, doc *statusJSON) {
+	st := styleOf(io)
 	fmt.Fprintf(io.Out, "project %s\n", doc.Project)
 	if doc.TraceMissing > 0 {
 		fmt.Fprintf(io.Out, "trace ledger: %d record(s) missing (queued, appended with the next change; see atreides trace verify)\n", doc.TraceMissing)
@@ -189,7 +187,7 @@ func printStatus(io *IO, doc *statusJSON) {
 		if s.Ended != "" {
 			state = "ended (" + s.Ended + ")"
 		}
-		fmt.Fprintf(io.Out, "\nsession %s  %s  %s\n", s.ID, s.Host, state)
+		fmt.Fprintf(io.Out, "\n%s  %s  %s\n", st.bold("session "+s.ID), s.Host, state)
 		fmt.Fprintf(io.Out, "  started %s, last event %s\n", s.Started.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime))
 		c := s.Counters
 		fmt.Fprintf(io.Out, "  %d tool calls (%d denied, %d asked, %d failed), %d prompts, %d stops, %d compactions\n",
@@ -205,7 +203,7 @@ func printStatus(io *IO, doc *statusJSON) {
 			if call.Rule != "" {
 				outcome += " (" + call.Rule + ")"
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", call.Time.Local().Format(time.TimeOnly), call.Raw, outcome, oneLine(call.Summary, 70))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", call.Time.Local().Format(time.TimeOnly), call.Raw, st.verdict(outcome), oneLine(call.Summary, 70))
 		}
 		tw.Flush()
 	}
@@ -264,10 +262,10 @@ func printOrchestration(io *IO, s *sessionJSON) {
 	}
 }
 
-func openTodos(ts []state.Todo) []state.Todo {
-	var out []state.Todo
+func openTodos(ts []todoJSON) []todoJSON {
+	var out []todoJSON
 	for _, t := range ts {
-		if t.Open() {
+		if (state.Todo{Status: t.Status}).Open() {
 			out = append(out, t)
 		}
 	}

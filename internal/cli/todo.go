@@ -27,10 +27,11 @@ agent that tries to stop is asked to finish or close it first.`,
 
 // printTodoTree prints todos under their parents; a todo whose parent is
 // not in the list is printed at the top level.
-func printTodoTree(io *IO, todos []state.Todo) { printTodoTreeIndent(io, todos, "") }
+func printTodoTree(io *IO, todos []todoJSON) { printTodoTreeIndent(io, todos, "") }
 
 // printTodoTreeIndent is printTodoTree with every line indented.
-func printTodoTreeIndent(io *IO, todos []state.Todo, indent string) {
+func printTodoTreeIndent(io *IO, todos []todoJSON, indent string) {
+	st := styleOf(io)
 	present := map[int]bool{}
 	for _, t := range todos {
 		present[t.ID] = true
@@ -41,7 +42,12 @@ func printTodoTreeIndent(io *IO, todos []state.Todo, indent string) {
 			top := t.Parent == 0 || !present[t.Parent]
 			if (parent == 0 && top) || (parent != 0 && t.Parent == parent) {
 				mark := map[string]string{state.TodoPending: "[ ]", state.TodoInProgress: "[~]", state.TodoDone: "[x]", state.TodoCancelled: "[-]"}[t.Status]
-				fmt.Fprintf(io.Out, "%s%s%s #%d %s (%s)\n", indent, strings.Repeat("  ", depth), mark, t.ID, t.Title, t.Level)
+				if t.Status == state.TodoDone || t.Status == state.TodoCancelled {
+					mark = st.dim(mark)
+				} else if t.Status == state.TodoInProgress {
+					mark = st.paint(sgrYellow, mark)
+				}
+				fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.dim("("+t.Level+")"))
 				walk(t.ID, depth+1)
 			}
 		}

@@ -13,6 +13,7 @@ type todoAddOptions struct {
 	parent int
 	level  string
 	title  string
+	asJSON bool
 }
 
 func newTodoAddCmd(io *IO) *cobra.Command {
@@ -29,6 +30,8 @@ func newTodoAddCmd(io *IO) *cobra.Command {
 	f := cmd.Flags()
 	f.IntVarP(&o.parent, "parent", "p", 0, "id of the parent todo")
 	f.StringVarP(&o.level, "level", "l", "", "epic, task or subtask (default: task, or subtask under a parent)")
+	f.BoolVar(&o.asJSON, "json", false, "print the new todo as JSON")
+	completeValues(cmd, "level", "epic", "task", "subtask")
 	return cmd
 }
 
@@ -53,6 +56,9 @@ func (o *todoAddOptions) run(io *IO) error {
 	})
 	if err != nil {
 		return err
+	}
+	if o.asJSON {
+		return printJSON(io, todoView(added))
 	}
 	fmt.Fprintf(io.Out, "added todo #%d: %s\n", added.ID, added.Title)
 	return nil

@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/spf13/cobra"
 )
@@ -43,18 +41,13 @@ func (o *todoListOptions) run(io *IO) error {
 	if !o.all {
 		todos = p.OpenTodos()
 	}
-	if todos == nil {
-		todos = []state.Todo{}
-	}
 	if o.asJSON {
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(todos)
+		return printJSON(io, todoViews(todos))
 	}
 	if len(todos) == 0 {
 		fmt.Fprintln(io.Out, "no open todos")
 		return nil
 	}
-	printTodoTree(io, todos)
+	printTodoTree(io, todoViews(todos))
 	return nil
 }

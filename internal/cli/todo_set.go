@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,11 +17,12 @@ type todoSetOptions struct {
 	verb   string
 	status string
 	ids    []string
+	asJSON bool
 }
 
 func newTodoSetCmd(io *IO, verb, status, short string) *cobra.Command {
 	o := &todoSetOptions{verb: verb, status: status}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   verb + " ID...",
 		Short: short,
 		Args:  cobra.ArbitraryArgs,
@@ -29,6 +31,8 @@ func newTodoSetCmd(io *IO, verb, status, short string) *cobra.Command {
 			return o.run(io)
 		},
 	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the changed todos as JSON")
+	return cmd
 }
 
 func (o *todoSetOptions) run(io *IO) error {
@@ -36,6 +40,7 @@ func (o *todoSetOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
+	changed := make([]todoJSON, 0, len(ids))
 	err = updateProject(io, func(p *state.Project) error {
 		now := time.Now().UTC()
 		for _, id := range ids {
@@ -43,10 +48,18 @@ func (o *todoSetOptions) run(io *IO) error {
 				return err
 			}
 		}
+		for _, t := range p.Todos {
+			if slices.Contains(ids, t.ID) {
+				changed = append(changed, todoView(t))
+			}
+		}
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	if o.asJSON {
+		return printJSON(io, changed)
 	}
 	for _, id := range ids {
 		fmt.Fprintf(io.Out, "todo #%d: %s\n", id, strings.ReplaceAll(o.status, "_", " "))

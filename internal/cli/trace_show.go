@@ -41,13 +41,16 @@ func (o *traceShowOptions) run(io *IO) error {
 	}
 	entries, err := trace.Read(governance.TracePath(root))
 	if errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintln(io.Out, "no trace records")
+		if !o.asJSON { // JSON Lines: no record, no line
+			fmt.Fprintln(io.Out, "no trace records")
+		}
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	want := strings.TrimPrefix(o.file, "./")
+	st := styleOf(io)
 	for _, e := range entries {
 		if e.Err != nil {
 			fmt.Fprintf(io.Out, "line %d: unreadable: %v\n", e.Line, e.Err)
@@ -75,8 +78,8 @@ func (o *traceShowOptions) run(io *IO) error {
 					ranges = append(ranges, fmt.Sprintf("%d-%d", r.StartLine, r.EndLine))
 				}
 			}
-			fmt.Fprintf(io.Out, "#%d %s %-6s %s lines=%s intent=%s session=%s tool=%s\n",
-				m.Seq, e.Record.Timestamp, m.Change, f.Path, strings.Join(ranges, ","), orDash(m.Intent), orDash(m.Session), m.HostTool)
+			fmt.Fprintf(io.Out, "#%d %s %s %s lines=%s intent=%s session=%s tool=%s\n",
+				m.Seq, st.dim(e.Record.Timestamp), st.paint(sgrCyan, fmt.Sprintf("%-6s", m.Change)), f.Path, strings.Join(ranges, ","), orDash(m.Intent), orDash(m.Session), m.HostTool)
 		}
 	}
 	return nil

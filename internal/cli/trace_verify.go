@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/trace"
@@ -53,9 +51,7 @@ func (o *traceVerifyOptions) run(io *IO) error {
 		rep.OK = false
 	}
 	if o.asJSON {
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := printJSON(io, rep); err != nil {
 			return err
 		}
 	} else {

@@ -6,19 +6,29 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type versionOptions struct{}
+// versionOptions are the flags of 'atreides version'.
+type versionOptions struct {
+	asJSON bool
+}
 
 func newVersionCmd(io *IO) *cobra.Command {
 	o := &versionOptions{}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "print the version",
 		Args:  noArgs,
 		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, `print {"version": ...}`)
+	return cmd
 }
 
 func (o *versionOptions) run(io *IO) error {
+	if o.asJSON {
+		return printJSON(io, struct {
+			Version string `json:"version"`
+		}{Version()})
+	}
 	_, err := fmt.Fprintf(io.Out, "atreides %s\n", Version())
 	return err
 }

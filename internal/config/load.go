@@ -97,6 +97,51 @@ func stripSources(v *value) *value {
 // *ValidationError listing every problem of both files; an unreadable file
 // gives a wrapped I/O error.
 func Load(p Paths) (*Config, error) {
+	layers, err := readLayers(p)
+	if err != nil {
+		return nil, err
+	}
+	return load(layers)
+}
+
+// load is Load of files already read.
+func load(layers []layer) (*Config, error) {
+	c, errs, err := build(layers)
+	if err != nil {
+		return nil, err
+	}
+	if len(errs) > 0 {
+		return nil, newValidationError(errs)
+	}
+	return c, nil
+}
+
+// Validate checks both files in one pass: their form (syntax, keys, types,
+// values) and, through meaning, what only other packages can judge (the
+// guard's rule ids, for one). Load stops at form problems, so a caller
+// that checked meaning only on what Load returned found one kind of
+// problem per run: here the well-formed part of a file with form problems
+// is checked for meaning too, and the result lists every problem of both
+// kinds. meaning may be nil.
+func Validate(p Paths, meaning func(*Config) []FieldError) error {
+	layers, err := readLayers(p)
+	if err != nil {
+		return err
+	}
+	c, errs, err := build(layers)
+	if err != nil {
+		return err
+	}
+	if meaning != nil {
+		errs = append(errs, meaning(c)...)
+	}
+	if len(errs) > 0 {
+		return newValidationError(errs)
+	}
+	return nil
+}
+
+func readLayers(p Paths) ([]layer, error) {
 	var layers []layer
 	for _, f := range []struct {
 		name    string
@@ -114,7 +159,7 @@ func Load(p Paths) (*Config, error) {
 		}
 		layers = append(layers, layer{f.name, data})
 	}
-	return build(layers)
+	return layers, nil
 }
 
 // layer is one config file's name and contents.
@@ -123,31 +168,33 @@ type layer struct {
 	data []byte
 }
 
-// build validates the layers and merges them over the defaults, lowest first.
-func build(layers []layer) (*Config, error) {
+// build validates the layers and merges them over the defaults, lowest
+// first. Every file is checked even after one fails, so that one run
+// reports all problems; the values a file gets right are merged even when
+// others are wrong (Load discards the result then; Validate checks it).
+func build(layers []layer) (*Config, []FieldError, error) {
 	def, err := defaultTree()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	root := def
-	var verr ValidationError
+	var errs []FieldError
 	for _, l := range layers {
-		// Every file is checked even after one fails, so that one run
-		// reports all problems.
-		v, errs := parse(l.file, l.data)
-		if len(errs) > 0 {
-			verr.Errs = append(verr.Errs, errs...)
-			continue
+		v, ferrs := parse(l.file, l.data)
+		errs = append(errs, ferrs...)
+		if v != nil {
+			root = merge(root, v, def)
 		}
-		root = merge(root, v, def)
-	}
-	if len(verr.Errs) > 0 {
-		verr.sort()
-		return nil, &verr
 	}
 	c := &Config{root: root}
 	assign(reflect.ValueOf(c).Elem(), root)
-	return c, nil
+	return c, errs, nil
+}
+
+func newValidationError(errs []FieldError) *ValidationError {
+	verr := &ValidationError{Errs: errs}
+	verr.sort()
+	return verr
 }
 
 // readFile reads one config file, bounded in size and in time: it must be a

@@ -16,8 +16,8 @@ func FromConfig(cfg *config.Config) (*guard.Policy, error) {
 	if !cfg.Guard.Enabled {
 		return nil, nil
 	}
-	if err := validate(cfg); err != nil {
-		return nil, err
+	if errs := NameErrors(cfg); len(errs) > 0 {
+		return nil, &config.ValidationError{Errs: errs}
 	}
 	g := cfg.Guard
 	o := guard.Options{
@@ -49,8 +49,10 @@ func FromConfig(cfg *config.Config) (*guard.Policy, error) {
 	return p, nil
 }
 
-// validate reports every unknown guard name with its position.
-func validate(cfg *config.Config) error {
+// NameErrors lists every guard name in cfg the guard does not know (rule
+// ids, groups, switches), with its position, in file order. It is the
+// meaning check of config.Validate.
+func NameErrors(cfg *config.Config) []config.FieldError {
 	var errs []config.FieldError
 	ids := guard.RuleIDs()
 	for i, id := range cfg.Guard.Disable {
@@ -75,9 +77,6 @@ func validate(cfg *config.Config) error {
 			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown switch %q (known: %v)", name, switches), "guard", "switches", name))
 		}
 	}
-	if len(errs) == 0 {
-		return nil
-	}
 	slices.SortFunc(errs, func(a, b config.FieldError) int { return a.Line - b.Line })
-	return &config.ValidationError{Errs: errs}
+	return errs
 }
