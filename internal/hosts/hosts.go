@@ -214,3 +214,25 @@ func userConfig(env Env, dir string) []string {
 	}
 	return []string{filepath.Join(env.Home, dir)}
 }
+
+// InstructionsFile is where `install --agents-md` puts the managed section
+// for this host: the project's AGENTS.md when there is one (atreides's
+// session context carries it to every host, and Codex and OpenCode read it
+// themselves); else the host's own instructions file when the project has
+// it (CLAUDE.md, GEMINI.md), so a project that keeps its rules there gets
+// no second file; else a new AGENTS.md.
+func (h *Host) InstructionsFile(env Env) string {
+	agents := filepath.Join(env.ProjectDir, "AGENTS.md")
+	if exists(agents) || h.Instructions == "" {
+		return agents
+	}
+	if own := filepath.Join(env.ProjectDir, h.Instructions); exists(own) {
+		return own
+	}
+	return agents
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -337,3 +337,27 @@ func TestSeen(t *testing.T) {
 		t.Error("seen by program on PATH")
 	}
 }
+
+func TestInstructionsFile(t *testing.T) {
+	dir := t.TempDir()
+	env := Env{ProjectDir: dir}
+	agents, claudeMD := filepath.Join(dir, "AGENTS.md"), filepath.Join(dir, "CLAUDE.md")
+	if got := claudeHost.InstructionsFile(env); got != agents {
+		t.Errorf("no file: %s", got)
+	}
+	if err := os.WriteFile(claudeMD, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := claudeHost.InstructionsFile(env); got != claudeMD {
+		t.Errorf("CLAUDE.md only: %s", got)
+	}
+	if got := codexHost.InstructionsFile(env); got != agents {
+		t.Errorf("codex: %s", got)
+	}
+	if err := os.WriteFile(agents, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := claudeHost.InstructionsFile(env); got != agents {
+		t.Errorf("both: %s", got)
+	}
+}
