@@ -94,6 +94,8 @@ func claudeDoctor(env Env, _ []install.Status) []Check {
 		return []Check{{name, Problem, fmt.Sprintf("%s: %s (the agent's intent and todo tools cannot start)", path, problem)}}
 	case problem != "":
 		return []Check{{name, Problem, fmt.Sprintf("%s: %s", path, problem)}}
+	case !reg && env.Governance:
+		return []Check{{name, Note, path + ": not registered (governance is enabled: without these tools a Claude agent cannot select an intent, so its writes are blocked; run 'atreides install claude')"}}
 	case !reg:
 		return []Check{{name, OK, path + ": not registered"}}
 	}

@@ -61,6 +61,9 @@ type Env struct {
 	Home       string
 	Getenv     func(string) string
 	LookPath   func(string) (string, error)
+	// Governance is set when the project's configuration turns governance
+	// on (doctor's checks weigh a missing MCP registration by it).
+	Governance bool
 }
 
 // BackupDir is where install keeps backups for a file of the scope.
