@@ -361,3 +361,22 @@ func TestInstructionsFile(t *testing.T) {
 		t.Errorf("both: %s", got)
 	}
 }
+
+// doctor says plainly when the atreides a project file names is not on
+// PATH, and what to do.
+func TestFileCheckAtreidesNotOnPath(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	env := Env{ProjectDir: t.TempDir(), Home: t.TempDir(), Getenv: func(string) string { return "" }, LookPath: exec.LookPath}
+	path := claudeHost.Path(env, install.ScopeProject)
+	if _, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: path, BinaryPath: install.PortableBinary}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := claudeHost.Inspect(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := claudeHost.FileCheck(install.ScopeProject, st)
+	if c.Status != Problem || !strings.Contains(c.Detail, "atreides is not on PATH") || !strings.Contains(c.Detail, "--local") {
+		t.Errorf("check %+v", c)
+	}
+}
