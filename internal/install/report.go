@@ -32,18 +32,24 @@ type Report struct {
 	// Notes are steps the user still has to take, or facts about the host,
 	// for the hooks to run (Codex's hook trust, Gemini's trusted folders).
 	Notes []string `json:"notes,omitempty"`
+	// what names the change in text: "atreides hooks" when empty.
+	what string
 }
 
 // String renders the report for humans, one fact per line.
 func (r Report) String() string {
 	var b strings.Builder
+	what := r.what
+	if what == "" {
+		what = "atreides hooks"
+	}
 	switch r.Action {
 	case ActionUnchanged:
-		fmt.Fprintf(&b, "%s: atreides hooks already installed; nothing changed", r.Path)
+		fmt.Fprintf(&b, "%s: %s already installed; nothing changed", r.Path, what)
 	case ActionNothingToDo:
-		fmt.Fprintf(&b, "%s: no atreides hooks found; nothing to do", r.Path)
+		fmt.Fprintf(&b, "%s: no %s found; nothing to do", r.Path, what)
 	default:
-		fmt.Fprintf(&b, "%s: %s atreides hooks", r.Path, r.Action)
+		fmt.Fprintf(&b, "%s: %s %s", r.Path, r.Action, what)
 		if r.Created {
 			b.WriteString(" (new file)")
 		}

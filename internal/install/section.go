@@ -32,6 +32,8 @@ Its MCP server ` + "`atreides`" + ` offers: ` + "`select_active_intent`, `list_i
 
 When atreides blocks a call, its reason says why: change approach rather than working around it. ` + "`atreides doctor`" + ` checks the installation.`
 
+const sectionWhat = "atreides's managed section"
+
 func sectionBlock() string { return sectionBegin + "\n" + SectionText + "\n" + sectionEnd + "\n" }
 
 // findSection returns the byte range of the managed block in data, the
@@ -56,7 +58,7 @@ func findSection(data []byte) (int, int, bool) {
 // at path (creating it), or brings an existing one up to date. The file's
 // own text is never touched.
 func AddSection(path, backupDir string) (Report, error) {
-	r := Report{Path: path}
+	r := Report{Path: path, what: sectionWhat}
 	data, err := os.ReadFile(path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -98,7 +100,7 @@ func sectionSeparator(data []byte) string {
 // AddSection created it); otherwise the block and the blank line before it
 // go, and the rest stays.
 func RemoveSection(path, backupDir string) (Report, error) {
-	r := Report{Path: path, Action: ActionNothingToDo}
+	r := Report{Path: path, Action: ActionNothingToDo, what: sectionWhat}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, nil
