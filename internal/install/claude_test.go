@@ -634,12 +634,13 @@ func TestInspectClaude(t *testing.T) {
 }
 
 func TestReportJSONAndText(t *testing.T) {
-	r := Report{Host: "claude", Path: "/p/.claude/settings.json", Action: ActionInstalled, Added: []string{"Stop"}, Backup: "/p/.claude/settings.json.atreides-backup"}
+	r := Report{Host: "claude", Path: "/p/.claude/settings.json", Action: ActionInstalled, Added: []string{"Stop"}, Backup: "/p/.atreides/backups/settings.json-0123456789ab.prev"}
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"host":"claude","path":"/p/.claude/settings.json","action":"installed","added":["Stop"],"backup":"/p/.claude/settings.json.atreides-backup"}`; string(b) != want {
+	// Every key, lists as [] when empty: the same shape whatever happened.
+	if want := `{"host":"claude","path":"/p/.claude/settings.json","action":"installed","created":false,"added":["Stop"],"updated":[],"removed":[],"backup":"/p/.atreides/backups/settings.json-0123456789ab.prev","warnings":[],"notes":[]}`; string(b) != want {
 		t.Errorf("json %s", b)
 	}
 	if s := r.String(); !strings.Contains(s, "installed") || !strings.Contains(s, "added: Stop") || !strings.Contains(s, "backup") {
