@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
+	"os/exec"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -22,7 +23,8 @@ Codex and OpenCode for this project and for the user, whether the binary each ho
 runs exists, the configuration, and the health of the state store. Exit 3
 when something needs fixing.`
 
-// check is one line of the doctor's report.
+// check is one line of the doctor's report; a host's own are
+// hosts.Check, the same shape.
 type check struct {
 	Name   string `json:"name"`
 	Status string `json:"status"` // ok | problem | note
@@ -30,14 +32,20 @@ type check struct {
 }
 
 type doctorJSON struct {
-	OK       bool             `json:"ok"`
-	Version  string           `json:"version"`
-	Project  string           `json:"project"`
-	Checks   []check          `json:"checks"`
-	Claude   []install.Status `json:"claude"`
-	Gemini   []install.Status `json:"gemini"`
-	Codex    []install.Status `json:"codex"`
-	OpenCode []install.Status `json:"opencode"`
+	OK      bool         `json:"ok"`
+	Version string       `json:"version"`
+	Project string       `json:"project"`
+	Checks  []check      `json:"checks"`
+	Hosts   []doctorHost `json:"hosts"`
+}
+
+// doctorHost is what doctor found of one host: whether this machine has
+// it, and each of its settings files (in the order of its scopes).
+type doctorHost struct {
+	Name    string           `json:"name"`
+	Display string           `json:"display"`
+	Seen    bool             `json:"seen"`
+	Files   []install.Status `json:"files"`
 }
 
 // doctorOptions are the flags of 'atreides doctor'.
@@ -63,7 +71,7 @@ func (o *doctorOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	doc := doctorJSON{OK: true, Version: Version(), Project: root, Claude: []install.Status{}, Gemini: []install.Status{}, Codex: []install.Status{}, OpenCode: []install.Status{}}
+	doc := doctorJSON{OK: true, Version: Version(), Project: root, Hosts: []doctorHost{}}
 	add := func(c check) {
 		doc.Checks = append(doc.Checks, c)
 		if c.Status == "problem" {
@@ -71,7 +79,6 @@ func (o *doctorOptions) run(io *IO) error {
 		}
 	}
 	hostChecks(io, &doc, root, "", add)
-	add(mcpCheck(root))
 	add(configCheck(root))
 	add(storeCheck(root))
 	add(logCheck(root))
@@ -90,145 +97,63 @@ func (o *doctorOptions) run(io *IO) error {
 	return nil
 }
 
-// hostFileSpec is one settings file doctor looks at.
-type hostFileSpec struct {
-	host, name string // "gemini", "gemini user settings"
-	scope      install.Scope
-	path       string
-	inspect    func(string) (install.Status, error)
-	list       *[]install.Status
-}
-
-// hostChecks checks the settings files of every host, or only of host
-// when it is not "" (the hook's health check at session start).
+// hostChecks inspects every registered host's settings files, adds the
+// hosts' own checks, and says whether atreides is on PATH; with host set,
+// only that host's files and checks (the hook's health check at session
+// start, which wants problems only and so skips what yields notes).
 func hostChecks(io *IO, doc *doctorJSON, root, host string, add func(check)) {
 	home, _ := os.UserHomeDir()
-	codexHome := install.CodexHome(io.Getenv("CODEX_HOME"), home)
-	var files []hostFileSpec
-	for _, sc := range []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser} {
-		files = append(files, hostFileSpec{"claude", "claude " + sc.String() + " settings", sc, install.ClaudeSettingsPath(sc, root, home), install.InspectClaude, &doc.Claude})
+	env := hosts.Env{ProjectDir: root, Home: home, Getenv: io.Getenv, LookPath: exec.LookPath}
+	if host == "" {
+		if cfg, err := config.Load(config.DefaultPaths(root)); err == nil {
+			env.Governance = cfg.Governance.Enabled
+		}
 	}
-	for _, sc := range []install.Scope{install.ScopeProject, install.ScopeUser} {
-		files = append(files, hostFileSpec{"gemini", "gemini " + sc.String() + " settings", sc, install.GeminiSettingsPath(sc, root, home), install.InspectGemini, &doc.Gemini})
-	}
-	for _, sc := range []install.Scope{install.ScopeProject, install.ScopeUser} {
-		files = append(files, hostFileSpec{"codex", "codex " + sc.String() + " hooks", sc, install.CodexHooksPath(sc, root, codexHome), install.InspectCodex, &doc.Codex})
-	}
-	ocHome := install.OpenCodeConfigHome(io.Getenv("XDG_CONFIG_HOME"), home)
-	for _, sc := range []install.Scope{install.ScopeProject, install.ScopeUser} {
-		files = append(files, hostFileSpec{"opencode", "opencode " + sc.String() + " plugin", sc, install.OpenCodePluginPath(install.OpenCodeConfigDir(sc, root, ocHome)), install.InspectOpenCode, &doc.OpenCode})
-	}
-	installed := map[string]bool{}
-	var geminiDisabled []string
-	codexProject, codexUser := false, false
-	for _, f := range files {
-		if host != "" && f.host != host {
+	installed := false
+	for _, h := range hosts.All() {
+		if host != "" && h.Name != host {
 			continue
 		}
-		st, err := f.inspect(f.path)
-		if err != nil {
-			add(check{f.name, "problem", fmt.Sprintf("%s: %v", f.path, err)})
-			continue
+		dh := doctorHost{Name: h.Name, Display: h.Display, Files: []install.Status{}}
+		if host == "" {
+			dh.Seen = h.Seen(env)
 		}
-		*f.list = append(*f.list, st)
-		add(settingsCheck(f.name, f.host, st))
-		for _, n := range st.Notes {
-			add(check{f.name, "note", st.Path + ": " + n})
-		}
-		if st.Disabled != "" {
-			geminiDisabled = append(geminiDisabled, st.Path+": "+st.Disabled)
-		}
-		if len(st.Events) > 0 {
-			installed[f.host] = true
-			codexProject = codexProject || (f.host == "codex" && f.scope == install.ScopeProject)
-			codexUser = codexUser || (f.host == "codex" && f.scope == install.ScopeUser)
-		}
-	}
-	if len(geminiDisabled) > 0 {
-		// Gemini merges hooksConfig.disabled across its settings files, so
-		// a name disabled in one disables our hooks in all of them.
-		status := "note"
-		if installed["gemini"] {
-			status = "problem"
-		}
-		add(check{"gemini hooks", status, strings.Join(geminiDisabled, "; ")})
-	}
-	if codexProject && codexUser {
-		// Codex runs matching hooks from every file (Gemini deduplicates
-		// identical name+command across its layers; Codex does not say so).
-		add(check{"codex hooks", "problem", "atreides is in both the user and the project hooks.json: Codex runs both, so every call is judged twice; run 'atreides uninstall codex --project' or '--user'"})
-	}
-	if installed["codex"] {
-		sc := install.ScopeUser
-		if codexProject {
-			sc = install.ScopeProject
-		}
-		add(check{"codex trust", "note", "atreides cannot see whether Codex trusts its hooks: " + strings.Join(install.CodexTrustNotes(sc, root), "; ")})
-	}
-	if len(installed) == 0 {
-		add(check{"hooks", "note", "atreides is not installed for any agent host here; run 'atreides install claude' (or gemini, codex)"})
-	}
-}
-
-// hostDisplay are the hosts' names in doctor's messages.
-var hostDisplay = map[string]string{"claude": "Claude Code", "gemini": "Gemini CLI", "codex": "Codex", "opencode": "OpenCode"}
-
-func settingsCheck(name, host string, st install.Status) check {
-	switch {
-	case !st.Exists:
-		return check{name, "ok", st.Path + ": no file"}
-	case !st.Parses && host == "claude":
-		return check{name, "problem", fmt.Sprintf("%s: %s (Claude Code silently ignores a settings file it cannot parse)", st.Path, st.Problem)}
-	case !st.Parses:
-		return check{name, "problem", st.Problem}
-	case len(st.Events) == 0:
-		return check{name, "ok", st.Path + ": no atreides hooks"}
-	}
-	var problems []string
-	if len(st.Missing) > 0 {
-		problems = append(problems, "events without atreides: "+strings.Join(st.Missing, ", ")+" (run 'atreides install "+host+"' again)")
-	}
-	if len(st.Duplicated) > 0 {
-		problems = append(problems, "atreides registered twice for: "+strings.Join(st.Duplicated, ", "))
-	}
-	for _, b := range st.Binaries {
-		if !b.Executable {
-			problems = append(problems, fmt.Sprintf("hook binary %s: %s (the hooks fail open until it is fixed: %s runs on without them)", b.Command, b.Problem, hostDisplay[host]))
-		}
-	}
-	if len(problems) > 0 {
-		return check{name, "problem", st.Path + ": " + strings.Join(problems, "; ")}
-	}
-	bins := make([]string, 0, len(st.Binaries))
-	for _, b := range st.Binaries {
-		bins = append(bins, b.Command)
-	}
-	return check{name, "ok", fmt.Sprintf("%s: %d events, binary %s", st.Path, len(st.Events), strings.Join(bins, ", "))}
-}
-
-func mcpCheck(root string) check {
-	path := install.ClaudeMCPPath(root)
-	reg, problem, err := install.InspectClaudeMCP(path)
-	switch {
-	case err != nil:
-		return check{"claude MCP tools", "problem", fmt.Sprintf("%s: %v", path, err)}
-	case problem != "" && reg:
-		return check{"claude MCP tools", "problem", fmt.Sprintf("%s: %s (the agent's intent and todo tools cannot start)", path, problem)}
-	case problem != "":
-		return check{"claude MCP tools", "problem", fmt.Sprintf("%s: %s", path, problem)}
-	case !reg:
-		msg := path + ": not registered"
-		if self, err := os.Executable(); err == nil {
-			if p := install.MCPBinaryProblem(self); p != "" {
-				msg += "; " + p
+		for _, sc := range h.Scopes {
+			path := h.Path(env, sc)
+			st, err := h.Inspect(path)
+			if err != nil {
+				add(check{h.Name + " " + sc.String(), "problem", fmt.Sprintf("%s: %v", path, err)})
+				st = install.Status{Host: h.Name, Path: path}
 			}
+			dh.Files = append(dh.Files, st)
+			add(check(h.FileCheck(sc, st)))
+			for _, n := range st.Notes {
+				add(check{h.Name + " " + sc.String(), "note", st.Path + ": " + n})
+			}
+			installed = installed || len(st.Events) > 0
 		}
-		if cfg, err := config.Load(config.DefaultPaths(root)); err == nil && cfg.Governance.Enabled {
-			return check{"claude MCP tools", "note", msg + " (governance is enabled: without these tools a Claude agent cannot select an intent, so its writes are blocked; run 'atreides install claude')"}
+		for _, c := range h.Doctor(env, dh.Files) {
+			add(check(c))
 		}
-		return check{"claude MCP tools", "ok", msg}
+		doc.Hosts = append(doc.Hosts, dh)
 	}
-	return check{"claude MCP tools", "ok", path + ": atreides registered"}
+	if host != "" {
+		return
+	}
+	add(pathCheck(env))
+	if !installed {
+		add(check{"hooks", "note", "atreides is not installed for any agent host here; run 'atreides install' to see the hosts on this machine"})
+	}
+}
+
+// pathCheck says plainly whether atreides is on PATH: project settings
+// name it without a path, so a host finds it there or not at all.
+func pathCheck(env hosts.Env) check {
+	p, err := env.LookPath(install.PortableBinary)
+	if err != nil {
+		return check{"PATH", "note", "atreides is not on PATH: hooks in committed project settings name it without a path, so agent hosts cannot run them on this machine (install it, e.g. 'go install ./cmd/...', and put its directory on PATH)"}
+	}
+	return check{"PATH", "ok", "atreides on PATH: " + p}
 }
 
 func configCheck(root string) check {

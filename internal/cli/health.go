@@ -44,10 +44,9 @@ func installProblems(root string) session.Check {
 			}
 		}
 		io := &IO{Getenv: os.Getenv}
+		// The host's own checks (Claude Code's MCP registration) come
+		// with its files, from the hosts registry.
 		hostChecks(io, &doctorJSON{}, root, host, add)
-		if host == "claude" {
-			add(mcpCheck(root))
-		}
 		return problems
 	}
 }

@@ -9,9 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
-	"github.com/atreides-dev/atreides/internal/host/claude"
-	"github.com/atreides-dev/atreides/internal/host/codex"
-	"github.com/atreides-dev/atreides/internal/host/gemini"
+	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/spf13/cobra"
@@ -22,34 +20,42 @@ import (
 const maxPayload = 32 << 20
 
 // defaultBudget is how long a hook process may take to answer, counted
-// from its start, whatever the input. Hosts let a tool call run when its
-// hook outlives their timeout (10 s as installed), so the budget stays
-// well under it: a watchdog answers for a hook still working at the end
-// of it (watchdog.go). ATREIDES_HOOK_BUDGET (a Go duration) sets it for a
-// host configured with a shorter timeout.
+// from its start, whatever the input, when its command carries no
+// --timeout (hooks installed by an older atreides, or written by hand).
+// Hosts let a tool call run when its hook outlives their timeout (10 s as
+// installed), so the budget stays well under it: a watchdog answers for a
+// hook still working at the end of it (watchdog.go).
 const defaultBudget = 5 * time.Second
 
 // engineShare is the part of the budget the engine may use (lock wait,
 // analysis, handlers); the rest is left for the answer to be written.
 const engineShare = 0.8
 
-// adapters are the hosts 'atreides hook' speaks to.
-func adapters() []host.Adapter {
-	return []host.Adapter{claude.Adapter{}, gemini.Adapter{}, codex.Adapter{}}
+// budgetFor is the budget under the timeout install wrote for the hook
+// (its --timeout): the host kills a hook at its timeout and then lets the
+// call run, so the watchdog must answer first. The margin is a fifth of
+// the timeout and at least a second (process start, a loaded machine),
+// but never more than half: 10 s gives 8 s, 3 s gives 2 s, 1 s gives 0.5 s.
+func budgetFor(timeout time.Duration) time.Duration {
+	return max(timeout-max(time.Second, timeout/5), timeout/2)
 }
 
-func hostNames() string {
+// hookHosts lists the hosts 'atreides hook' answers, for messages.
+func hookHosts() string {
 	var names []string
-	for _, a := range adapters() {
-		names = append(names, a.Name())
+	for _, h := range hosts.All() {
+		if h.Via == hosts.Hook {
+			names = append(names, h.Name)
+		}
 	}
 	return strings.Join(names, ", ")
 }
 
 // hookOptions are the arguments of 'atreides hook'.
 type hookOptions struct {
-	host  string
-	event string
+	host    string
+	event   string
+	timeout float64 // seconds; the host's timeout for this hook, as installed
 }
 
 func newHookCmd(io *IO) *cobra.Command {
@@ -57,7 +63,7 @@ func newHookCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hook <host>",
 		Short: "answer one hook event from an agent host (hosts call this)",
-		Long:  "Answer one hook event read from stdin, in the host's protocol.\nHosts: " + hostNames() + ". Installed by 'atreides install'; not meant to be run by hand.",
+		Long:  "Answer one hook event read from stdin, in the host's protocol.\nHosts: " + hookHosts() + ". Installed by 'atreides install', with the timeout\nit gave the host; not meant to be run by hand.",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -68,16 +74,20 @@ func newHookCmd(io *IO) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&o.event, "event", "", "the host's event name, used when stdin cannot be read")
+	cmd.Flags().Float64Var(&o.timeout, "timeout", 0, "the host's timeout for this hook in seconds; atreides answers before it")
 	return cmd
 }
 
 func (o *hookOptions) run(io *IO) error {
-	for _, a := range adapters() {
-		if a.Name() == o.host {
-			return answerHook(io, a, o.event)
-		}
+	h, ok := hosts.Lookup(o.host)
+	if !ok || h.Via != hosts.Hook {
+		return usagef("unknown host %q (known: %s)", o.host, hookHosts())
 	}
-	return usagef("unknown host %q (known: %s)", o.host, hostNames())
+	budget := defaultBudget
+	if o.timeout > 0 {
+		budget = budgetFor(time.Duration(o.timeout * float64(time.Second)))
+	}
+	return answerHook(io, h.Adapter, o.event, hookBudget(io.Getenv, budget))
 }
 
 // hookEnv is the engine's view of the world for one hook process.
@@ -92,9 +102,8 @@ func (e *hookEnv) Now() time.Time                  { return time.Now() }
 // host understands within the budget: a panic anywhere below is
 // recovered, and on a tool call it becomes a block; a hook still working
 // when the budget ends is answered for by the watchdog.
-func answerHook(io *IO, a host.Adapter, eventName string) error {
+func answerHook(io *IO, a host.Adapter, eventName string, budget time.Duration) error {
 	start := time.Now()
-	budget := hookBudget(io.Getenv)
 	run := &hookRun{io: io, adapter: a, hostEvent: eventName, overran: make(chan struct{})}
 	stop := run.watch(budget)
 	defer stop()

@@ -4,362 +4,451 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"text/tabwriter"
 
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-const installAbout = `Register atreides's hooks with an agent host. HOST and its scopes:
+const installAbout = `Register atreides with agent hosts. Without a host, list the hosts this
+machine has (their program on PATH or their settings directory present)
+and what install would write; name hosts to install into them, or --all
+for every host seen.
 
-  claude  Claude Code
-    --project  .claude/settings.json of this project (the default; commit it)
-    --local    .claude/settings.local.json (this machine only)
-    --user     ~/.claude/settings.json (every project)
-  gemini  Gemini CLI
-    --project  .gemini/settings.json of this project (the default; Gemini
-               runs project hooks only in a trusted folder)
-    --user     ~/.gemini/settings.json (every project)
-  codex   Codex CLI
-    --user     ~/.codex/hooks.json, or $CODEX_HOME/hooks.json (the default)
-    --project  .codex/hooks.json of this project (loaded only once the
-               project is trusted in ~/.codex/config.toml)
-  opencode  OpenCode (a plugin that starts 'atreides serve --stdio')
-    --project  .opencode/plugin/ of this project (the default)
-    --user     ~/.config/opencode/plugin/ (every project)
-    --offline  also mark OpenCode's own dependency install as done, so an
-               offline start does not wait ~70 s for the registry
+Scopes (each host's default first, see the list):
+  --project  the project's settings, meant to be committed: the hooks name
+             'atreides', which the host finds on PATH on every machine
+  --local    the project's .claude/settings.local.json (claude only; not
+             committed): the hooks name this machine's binary
+  --user     the user's settings, for every project: the hooks name this
+             machine's binary (or --bin)
 
-Your own settings and hooks are kept, in their order; the previous file is
-kept as <file>.atreides-backup. Running install again changes nothing; with
-another binary path it updates atreides's hooks in place. --timeout is in
-seconds for every host (written as milliseconds for Gemini; Codex's
-SessionEnd hook gets at most 3 s, its own cap).
+What install writes, per host and scope:
+  claude    .claude/settings.json (--local: .claude/settings.local.json,
+            --user: ~/.claude/settings.json); with a project or local
+            install also .mcp.json, registering atreides's MCP tools
+            ('atreides mcp') as the server "atreides"
+  gemini    .gemini/settings.json (--user: ~/.gemini/settings.json); Gemini
+            runs project hooks only in a trusted folder
+  codex     ~/.codex/hooks.json or $CODEX_HOME/hooks.json (the default;
+            --project: .codex/hooks.json, loaded only once the project is
+            trusted in ~/.codex/config.toml, which atreides never edits)
+  opencode  .opencode/plugin/atreides.ts (--user: ~/.config/opencode/plugin/),
+            a plugin that starts 'atreides serve --stdio'; --offline also
+            marks OpenCode's dependency install as done
+--agents-md adds a short marked section to the project's AGENTS.md (or to
+CLAUDE.md or GEMINI.md when the project keeps its rules there and has no
+AGENTS.md) saying what atreides enforces and which tools it offers.
 
-Codex runs hooks only once you trust them: install prints what to do.
-atreides never edits Codex's config.toml.`
+Your settings, comments and layout are kept; the previous content is kept
+under .atreides/backups (user files: ~/.local/state/atreides/backups).
+Running install again changes nothing. --timeout (seconds; default
+hooks.timeout_seconds of the configuration, 10) is what the host waits
+for a hook; atreides answers before it. 'atreides uninstall' gives every
+file back as it was.`
 
-const uninstallAbout = `Remove exactly the hooks 'atreides install' added; everything else in the
-settings file stays as it was. HOST is claude, gemini, codex or opencode;
-the scopes and their defaults are those of install (claude: --project,
---local or --user; gemini and opencode: --project or --user; codex: --user
-or --project).`
-
-// knownHosts are the hosts install, uninstall and doctor handle.
-const knownHosts = "claude, gemini, codex, opencode"
+const uninstallAbout = `Remove exactly what 'atreides install' added: a file still as install left
+it gets its previous content back byte for byte, and files and
+directories install created are removed; a file changed since loses only
+atreides's entries. Name hosts, or --all for every host. The scopes are
+those of install. The managed section of AGENTS.md goes with --agents-md,
+or once no host of this project has atreides any more.`
 
 type scopeFlags struct {
 	project, local, user bool
 }
 
-// scope is the scope the flags select for host, or the host's default.
-func (s scopeFlags) scope(host string) (install.Scope, error) {
+// scope is the scope the flags select for h, or h's default.
+func (s scopeFlags) scope(h *hosts.Host) (install.Scope, error) {
 	n := 0
-	sc := defaultScope(host)
-	for v, set := range map[install.Scope]bool{install.ScopeProject: s.project, install.ScopeLocal: s.local, install.ScopeUser: s.user} {
-		if set {
+	sc := h.DefaultScope()
+	for _, f := range []struct {
+		set   bool
+		scope install.Scope
+	}{{s.project, install.ScopeProject}, {s.local, install.ScopeLocal}, {s.user, install.ScopeUser}} {
+		if f.set {
 			n++
-			sc = v
+			sc = f.scope
 		}
 	}
 	if n > 1 {
 		return sc, usagef("choose one of --project, --local, --user")
 	}
-	if sc == install.ScopeLocal && host != "claude" {
-		return sc, usagef("%s has no local scope (use --project or --user)", host)
+	if !h.HasScope(sc) {
+		return sc, usagef("%s has no %s scope (use %s)", h.Name, sc, scopeFlagsOf(h))
 	}
 	return sc, nil
 }
 
-// defaultScope is the scope used without a flag. Codex defaults to the
-// user's hooks.json: a project's .codex/hooks.json loads only once the
-// project is trusted in ~/.codex/config.toml, which atreides leaves to the
-// user, so a project install would silently do nothing until then.
-func defaultScope(host string) install.Scope {
-	if host == "codex" {
-		return install.ScopeUser
+func scopeFlagsOf(h *hosts.Host) string {
+	var fs []string
+	for _, s := range h.Scopes {
+		fs = append(fs, "--"+s.String())
 	}
-	return install.ScopeProject
+	return strings.Join(fs, " or ")
 }
 
 func addScopeFlags(f *pflag.FlagSet, s *scopeFlags) {
-	f.BoolVar(&s.project, "project", false, "the project's settings (default for claude and gemini)")
+	f.BoolVar(&s.project, "project", false, "the project's settings (default for most hosts)")
 	f.BoolVar(&s.local, "local", false, "the project's .claude/settings.local.json (claude only)")
 	f.BoolVar(&s.user, "user", false, "the user's settings (default for codex)")
 }
 
 // installOptions are the arguments of 'atreides install'.
 type installOptions struct {
-	host            string
+	hosts           []string
+	all             bool
 	scope           scopeFlags
 	bin             string
 	timeout         int
+	timeoutSet      bool
+	agentsMD        bool
 	asJSON, offline bool
 }
 
 func newInstallCmd(io *IO) *cobra.Command {
 	o := &installOptions{}
 	cmd := &cobra.Command{
-		Use:   "install HOST [--project|--local|--user] [flags]",
-		Short: "register atreides in an agent host's settings",
+		Use:   "install [HOST...] [--all] [--project|--local|--user] [flags]",
+		Short: "register atreides in agent hosts' settings",
 		Long:  installAbout,
 		Args:  cobra.ArbitraryArgs,
-		RunE: func(_ *cobra.Command, args []string) error {
-			host, err := hostArg(args)
-			if err != nil {
-				return err
-			}
-			o.host = host
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.hosts, o.timeoutSet = args, cmd.Flags().Changed("timeout")
 			return o.run(io)
 		},
 	}
 	f := cmd.Flags()
 	addScopeFlags(f, &o.scope)
-	f.StringVar(&o.bin, "bin", "", "atreides binary the hooks run (default: this one)")
-	f.IntVar(&o.timeout, "timeout", install.DefaultTimeoutSeconds, "per-hook timeout in seconds")
-	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	f.BoolVar(&o.all, "all", false, "install into every host seen on this machine")
+	f.StringVar(&o.bin, "bin", "", "with --local or --user: the atreides binary the hooks run (default: this one)")
+	f.IntVar(&o.timeout, "timeout", install.DefaultTimeoutSeconds, "per-hook timeout in seconds (default: hooks.timeout_seconds)")
+	f.BoolVar(&o.agentsMD, "agents-md", false, "also add atreides's managed section to AGENTS.md (or CLAUDE.md/GEMINI.md)")
+	f.BoolVar(&o.asJSON, "json", false, "print the reports as JSON")
 	f.BoolVar(&o.offline, "offline", false, "opencode: mark OpenCode's own dependency install as done (no registry: avoids a ~70 s start-up wait)")
 	return cmd
 }
 
+// hostEnv is the machine and project install, uninstall and doctor see.
+func hostEnv(io *IO) (hosts.Env, error) {
+	root, err := cwdRoot(io)
+	if err != nil {
+		return hosts.Env{}, err
+	}
+	home, _ := os.UserHomeDir()
+	return hosts.Env{ProjectDir: root, Home: home, Getenv: io.Getenv, LookPath: exec.LookPath}, nil
+}
+
+// pick resolves the hosts named on the command line, or with --all every
+// host seen on this machine.
+func pick(env hosts.Env, names []string, all bool) ([]*hosts.Host, error) {
+	if all && len(names) > 0 {
+		return nil, usagef("name hosts or give --all, not both")
+	}
+	var out []*hosts.Host
+	if all {
+		for _, h := range hosts.All() {
+			if h.Seen(env) {
+				out = append(out, h)
+			}
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("no agent host seen on this machine (known: %s); name one to install anyway", hosts.Names())
+		}
+		return out, nil
+	}
+	for _, n := range names {
+		h, ok := hosts.Lookup(n)
+		if !ok {
+			return nil, usagef("unknown host %q (known: %s)", n, hosts.Names())
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
 func (o *installOptions) run(io *IO) error {
-	host := o.host
-	scope, err := o.scope.scope(host)
+	env, err := hostEnv(io)
 	if err != nil {
 		return err
 	}
-	loc, err := settingsPath(io, host, scope)
+	if len(o.hosts) == 0 && !o.all {
+		return listHosts(io, env, o.asJSON)
+	}
+	picked, err := pick(env, o.hosts, o.all)
 	if err != nil {
 		return err
 	}
-	binPath, warn, err := hookBinary(o.bin)
+	timeout, err := o.hookTimeout(env.ProjectDir)
 	if err != nil {
 		return err
 	}
-	if o.timeout < 1 || o.timeout > 600 {
-		return usagef("--timeout must be between 1 and 600 seconds")
+	var reps []install.Report
+	for _, h := range picked {
+		scope, err := o.scope.scope(h)
+		if err != nil {
+			return err
+		}
+		bin, err := o.binary(scope)
+		if err != nil {
+			return err
+		}
+		rep, err := h.Install(env, hosts.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline})
+		if err != nil {
+			return fmt.Errorf("%s: %w", h.Name, err)
+		}
+		reps = append(reps, rep)
 	}
-	var rep install.Report
-	switch host {
-	case "gemini":
-		rep, err = install.InstallGemini(install.GeminiOptions{SettingsPath: loc.path, BinaryPath: binPath, TimeoutMillis: o.timeout * 1000, Scope: scope})
-	case "codex":
-		rep, err = install.InstallCodex(install.CodexOptions{HooksPath: loc.path, BinaryPath: binPath, TimeoutSeconds: o.timeout, Scope: scope, ProjectDir: loc.root})
-	case "opencode":
-		rep, err = install.InstallOpenCode(install.OpenCodeOptions{ConfigDir: openCodeDir(loc), BinaryPath: binPath, Offline: openCodeOffline(io, loc, scope, o.offline)})
-	default:
-		rep, err = install.InstallClaude(install.ClaudeOptions{SettingsPath: loc.path, BinaryPath: binPath, TimeoutSeconds: o.timeout})
-		if err == nil {
-			err = withClaudeMCP(&rep, scope, loc, binPath, true)
+	if o.agentsMD {
+		// One section per project, in the file the first host reads.
+		rep, err := install.AddSection(picked[0].InstructionsFile(env), env.BackupDir(install.ScopeProject))
+		if err != nil {
+			return err
+		}
+		reps = append(reps, rep)
+	}
+	return printReports(io, reps, o.asJSON)
+}
+
+// hookTimeout is --timeout, else the configuration's hooks.timeout_seconds:
+// a team sets its hosts' timeout once in the committed configuration, and
+// every teammate's install writes it.
+func (o *installOptions) hookTimeout(root string) (int, error) {
+	t := o.timeout
+	if !o.timeoutSet {
+		cfg, err := config.Load(config.DefaultPaths(root))
+		if err != nil {
+			return 0, fmt.Errorf("%w (hooks.timeout_seconds is install's default timeout; fix the configuration or pass --timeout)", err)
+		}
+		t = cfg.Hooks.TimeoutSeconds
+	}
+	if t < 1 || t > 600 {
+		return 0, usagef("--timeout must be between 1 and 600 seconds")
+	}
+	return t, nil
+}
+
+// binary is what the hooks of a scope run (see hosts.BinaryFor).
+func (o *installOptions) binary(scope install.Scope) (string, error) {
+	if scope == install.ScopeProject {
+		return hosts.BinaryFor(scope, "", o.bin)
+	}
+	self, err := hookBinary(o.bin)
+	if err != nil {
+		return "", err
+	}
+	return hosts.BinaryFor(scope, self, "")
+}
+
+// hostLine is one host in install's list.
+type hostLine struct {
+	Name    string `json:"name"`
+	Display string `json:"display"`
+	Seen    bool   `json:"seen"`
+	Scope   string `json:"default_scope"`
+	Path    string `json:"path"`
+}
+
+// listHosts shows the hosts install knows, and which of them this machine
+// has.
+func listHosts(io *IO, env hosts.Env, asJSON bool) error {
+	lines := []hostLine{}
+	var seen []string
+	for _, h := range hosts.All() {
+		l := hostLine{h.Name, h.Display, h.Seen(env), h.DefaultScope().String(), h.Path(env, h.DefaultScope())}
+		lines = append(lines, l)
+		if l.Seen {
+			seen = append(seen, h.Name)
 		}
 	}
-	if err != nil {
+	if asJSON {
+		return writeJSON(io, struct {
+			Hosts []hostLine `json:"hosts"`
+		}{lines})
+	}
+	tw := tabwriter.NewWriter(io.Out, 0, 2, 2, ' ', 0)
+	fmt.Fprintln(tw, "HOST\tSEEN\tWRITES (default scope)")
+	for _, l := range lines {
+		mark := "-"
+		if l.Seen {
+			mark = "yes"
+		}
+		fmt.Fprintf(tw, "%s (%s)\t%s\t%s (%s)\n", l.Name, l.Display, mark, l.Path, l.Scope)
+	}
+	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if warn != "" {
-		rep.Warnings = append(rep.Warnings, warn)
+	if len(seen) == 0 {
+		fmt.Fprintln(io.Out, "\nno agent host seen on this machine; name one to install anyway: atreides install HOST")
+		return nil
 	}
-	return printReport(io, rep, o.asJSON)
+	fmt.Fprintf(io.Out, "\ninstall into the hosts you use: atreides install %s (or --all)\n", strings.Join(seen, " "))
+	return nil
 }
 
 // uninstallOptions are the arguments of 'atreides uninstall'.
 type uninstallOptions struct {
-	host   string
-	scope  scopeFlags
-	asJSON bool
+	hosts    []string
+	all      bool
+	scope    scopeFlags
+	agentsMD bool
+	asJSON   bool
 }
 
 func newUninstallCmd(io *IO) *cobra.Command {
 	o := &uninstallOptions{}
 	cmd := &cobra.Command{
-		Use:   "uninstall HOST [--project|--local|--user] [flags]",
+		Use:   "uninstall HOST... [--all] [--project|--local|--user] [flags]",
 		Short: "remove exactly what install added",
 		Long:  uninstallAbout,
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(_ *cobra.Command, args []string) error {
-			host, err := hostArg(args)
-			if err != nil {
-				return err
-			}
-			o.host = host
+			o.hosts = args
 			return o.run(io)
 		},
 	}
 	f := cmd.Flags()
 	addScopeFlags(f, &o.scope)
-	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	f.BoolVar(&o.all, "all", false, "uninstall from every host")
+	f.BoolVar(&o.agentsMD, "agents-md", false, "remove atreides's managed section from AGENTS.md (or CLAUDE.md/GEMINI.md)")
+	f.BoolVar(&o.asJSON, "json", false, "print the reports as JSON")
 	return cmd
 }
 
 func (o *uninstallOptions) run(io *IO) error {
-	host := o.host
-	scope, err := o.scope.scope(host)
+	env, err := hostEnv(io)
 	if err != nil {
 		return err
 	}
-	loc, err := settingsPath(io, host, scope)
-	if err != nil {
-		return err
-	}
-	var rep install.Report
-	switch host {
-	case "gemini":
-		rep, err = install.UninstallGemini(loc.path)
-	case "codex":
-		rep, err = install.UninstallCodex(loc.path)
-	case "opencode":
-		rep, err = install.UninstallOpenCode(openCodeDir(loc), []string{openCodeDir(loc)})
+	var picked []*hosts.Host
+	switch {
+	case o.all && len(o.hosts) > 0:
+		return usagef("name hosts or give --all, not both")
+	case o.all:
+		picked = hosts.All()
+	case len(o.hosts) == 0 && !o.agentsMD:
+		return usagef("missing host (known: %s)", hosts.Names())
 	default:
-		rep, err = install.UninstallClaude(loc.path)
-		if err == nil {
-			err = withClaudeMCP(&rep, scope, loc, "", false)
+		if picked, err = pick(env, o.hosts, false); err != nil {
+			return err
 		}
 	}
-	if err != nil {
-		return err
-	}
-	return printReport(io, rep, o.asJSON)
-}
-
-// hostArg is the one host named on the command line.
-func hostArg(args []string) (string, error) {
-	var host string
-	if len(args) > 0 {
-		host = args[0]
-	}
-	if len(args) > 1 {
-		return "", usagef("unexpected argument %q", args[1])
-	}
-	switch host {
-	case "claude", "gemini", "codex", "opencode":
-		return host, nil
-	case "":
-		return "", usagef("missing host (known: %s)", knownHosts)
-	}
-	return "", usagef("unknown host %q (known: %s)", host, knownHosts)
-}
-
-// hostFile is a host's settings file of one scope, with the project root
-// it was resolved against.
-type hostFile struct {
-	path, root string
-}
-
-func settingsPath(io *IO, host string, scope install.Scope) (hostFile, error) {
-	root, err := cwdRoot(io)
-	if err != nil {
-		return hostFile{}, err
-	}
-	home, err := os.UserHomeDir()
-	if err != nil && scope == install.ScopeUser {
-		return hostFile{}, fmt.Errorf("home directory: %w", err)
-	}
-	f := hostFile{root: root}
-	switch host {
-	case "gemini":
-		f.path = install.GeminiSettingsPath(scope, root, home)
-	case "codex":
-		f.path = install.CodexHooksPath(scope, root, install.CodexHome(io.Getenv("CODEX_HOME"), home))
-	case "opencode":
-		f.path = install.OpenCodePluginPath(install.OpenCodeConfigDir(scope, root, install.OpenCodeConfigHome(io.Getenv("XDG_CONFIG_HOME"), home)))
-	default:
-		f.path = install.ClaudeSettingsPath(scope, root, home)
-	}
-	return f, nil
-}
-
-// withClaudeMCP registers (or removes) the agent's MCP tools in the
-// project's .mcp.json alongside a project or local install, and folds what
-// it did into the report. A user install registers no MCP server: Claude
-// Code keeps user servers in ~/.claude.json, a file it rewrites itself.
-func withClaudeMCP(rep *install.Report, scope install.Scope, loc hostFile, bin string, add bool) error {
-	if scope == install.ScopeUser {
-		if add {
-			rep.Notes = append(rep.Notes, "MCP tools are registered per project: run 'atreides install claude' in a project to add them")
+	reps := []install.Report{}
+	for _, h := range picked {
+		scope, err := o.scope.scope(h)
+		if err != nil {
+			if o.all {
+				continue // a scope this host does not have
+			}
+			return err
 		}
-		return nil
+		rep, err := h.Uninstall(env, scope)
+		if err != nil {
+			return fmt.Errorf("%s: %w", h.Name, err)
+		}
+		reps = append(reps, rep)
 	}
-	path := install.ClaudeMCPPath(loc.root)
-	var m install.Report
-	var err error
-	if add {
-		m, err = install.InstallClaudeMCP(path, bin)
-	} else {
-		m, err = install.UninstallClaudeMCP(path)
-	}
-	if err != nil {
-		return err
-	}
-	for _, l := range [][]string{m.Added, m.Updated, m.Removed} {
-		for _, x := range l {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s %s", path, m.Action, x))
+	if o.agentsMD || !installedInProject(env) {
+		for _, path := range sectionFiles(env) {
+			rep, err := install.RemoveSection(path, env.BackupDir(install.ScopeProject))
+			if err != nil {
+				return err
+			}
+			if rep.Action != install.ActionNothingToDo {
+				reps = append(reps, rep)
+			}
 		}
 	}
-	rep.Notes = append(rep.Notes, m.Notes...)
-	if m.Backup != "" {
-		rep.Notes = append(rep.Notes, "backup of the previous .mcp.json: "+m.Backup)
-	}
-	return nil
+	return printReports(io, reps, o.asJSON)
 }
 
-// openCodeDir is the OpenCode config directory holding the plugin file.
-func openCodeDir(loc hostFile) string { return filepath.Dir(filepath.Dir(loc.path)) }
-
-// openCodeOffline lists the config directories whose dependency install
-// OpenCode should consider done: the plugin's own and, for a project
-// install, the user's, since OpenCode installs into both at start.
-func openCodeOffline(io *IO, loc hostFile, scope install.Scope, offline bool) []string {
-	if !offline {
-		return nil
-	}
-	dirs := []string{openCodeDir(loc)}
-	if scope == install.ScopeProject {
-		if home, err := os.UserHomeDir(); err == nil {
-			dirs = append(dirs, filepath.Join(install.OpenCodeConfigHome(io.Getenv("XDG_CONFIG_HOME"), home), "opencode"))
+// installedInProject reports whether any host still has atreides in one
+// of this project's files.
+func installedInProject(env hosts.Env) bool {
+	for _, h := range hosts.All() {
+		for _, sc := range h.Scopes {
+			if sc == install.ScopeUser {
+				continue
+			}
+			if st, err := h.Inspect(h.Path(env, sc)); err != nil || len(st.Events) > 0 {
+				return true
+			}
 		}
 	}
-	return dirs
+	return false
 }
 
-// hookBinary is the absolute path hooks will run. A binary built by 'go
-// run' lives in a temporary directory that is deleted when it exits, and
-// hooks pointing there would fail open, so that is refused.
-func hookBinary(flagPath string) (path, warning string, err error) {
+// sectionFiles are the files the managed section may be in.
+func sectionFiles(env hosts.Env) []string {
+	files := []string{filepath.Join(env.ProjectDir, "AGENTS.md")}
+	for _, h := range hosts.All() {
+		if f := h.InstructionsFile(env); !slices.Contains(files, f) {
+			files = append(files, f)
+		}
+		if h.Instructions != "" {
+			if f := filepath.Join(env.ProjectDir, h.Instructions); !slices.Contains(files, f) {
+				files = append(files, f)
+			}
+		}
+	}
+	return files
+}
+
+// hookBinary is the absolute path hooks of a local or user install will
+// run. A binary built by 'go run' lives in a temporary directory that is
+// deleted when it exits, and hooks pointing there would fail open, so that
+// is refused.
+func hookBinary(flagPath string) (string, error) {
 	if flagPath != "" {
 		p, err := filepath.Abs(flagPath)
 		if err != nil {
-			return "", "", fmt.Errorf("binary path: %w", err)
+			return "", fmt.Errorf("binary path: %w", err)
 		}
 		fi, err := os.Stat(p)
 		if err != nil {
-			return "", "", fmt.Errorf("binary %s: %w", p, err)
+			return "", fmt.Errorf("binary %s: %w", p, err)
 		}
 		if fi.IsDir() || fi.Mode()&0o111 == 0 {
-			return "", "", fmt.Errorf("binary %s is not an executable file", p)
+			return "", fmt.Errorf("binary %s is not an executable file", p)
 		}
-		return p, "", nil
+		return p, nil
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return "", "", fmt.Errorf("find this binary: %w (pass --bin)", err)
+		return "", fmt.Errorf("find this binary: %w (pass --bin)", err)
 	}
 	if r, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = r
 	}
 	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
-		return "", "", fmt.Errorf("this atreides was started by 'go run' from a temporary directory that will be deleted; install it first ('go install ./cmd/atreides') or pass --bin PATH")
+		return "", fmt.Errorf("this atreides was started by 'go run' from a temporary directory that will be deleted; install it first ('go install ./cmd/atreides') or pass --bin PATH")
 	}
-	return exe, "", nil
+	return exe, nil
 }
 
-func printReport(io *IO, rep install.Report, asJSON bool) error {
+// printReports prints one report per file changed; as JSON, always a list.
+func printReports(io *IO, reps []install.Report, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		if reps == nil {
+			reps = []install.Report{}
+		}
+		return writeJSON(io, reps)
 	}
-	fmt.Fprintln(io.Out, rep.String())
+	for _, r := range reps {
+		fmt.Fprintln(io.Out, r.String())
+	}
 	return nil
+}
+
+func writeJSON(io *IO, v any) error {
+	enc := json.NewEncoder(io.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

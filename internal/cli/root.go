@@ -20,6 +20,7 @@ const rootFooter = `Flags may come before or after arguments; '--' ends the flag
 Run 'atreides help <command>' or 'atreides <command> --help' for details.
 
 Getting started:
+  atreides install             list the agent hosts on this machine and what install writes
   atreides install claude      register the hooks in .claude/settings.json
   atreides install gemini      ... in .gemini/settings.json
   atreides install codex       ... in ~/.codex/hooks.json (then trust them in Codex's /hooks)

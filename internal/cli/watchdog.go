@@ -37,14 +37,15 @@ type hookRun struct {
 // errOverBudget is what the watchdog tells the host.
 var errOverBudget = errors.New("atreides did not finish within its time budget")
 
-// hookBudget is the budget from ATREIDES_HOOK_BUDGET, else defaultBudget.
-// A value that does not parse or is not positive is ignored: the
-// default is the safe choice and a hook must not fail over its own knob.
-func hookBudget(getenv func(string) string) time.Duration {
+// hookBudget is the budget from ATREIDES_HOOK_BUDGET, else def (see
+// budgetFor). A value that does not parse or is not positive is ignored:
+// the default is the safe choice and a hook must not fail over its own
+// knob.
+func hookBudget(getenv func(string) string, def time.Duration) time.Duration {
 	if d, err := time.ParseDuration(getenv("ATREIDES_HOOK_BUDGET")); err == nil && d > 0 {
 		return d
 	}
-	return defaultBudget
+	return def
 }
 
 // watch starts the watchdog; the returned function stops it.

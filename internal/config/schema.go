@@ -129,7 +129,8 @@ type Agents struct {
 	Plan      string `yaml:"plan"`
 }
 
-// Hooks configures hook processes.
+// Hooks is what 'atreides install' writes for hook processes (read by
+// install only: the hook takes its timeout from its command line).
 type Hooks struct {
 	TimeoutSeconds int `yaml:"timeout_seconds" min:"1" max:"600"`
 }

@@ -1,4 +1,16 @@
 // Package host defines what every host adapter provides: decoding the
 // host's hook payload into an event and encoding a decision into the
 // host's answer. The adapters live in the subpackages, one per host.
+//
+// What the adapters share lives here, once: [ErrMalformed] and
+// [Malformed] for input that is not a hook payload, [DecodePayload] for
+// the strict decoding and the recovery of the event name from bytes that
+// do not parse (so a cut-off tool call still fails closed), [RequireTool],
+// and on the answer side [JSONAnswer] (empty answer, or the JSON with a
+// block as the fallback when it cannot be encoded), [Block] (JSON deny
+// plus exit 2 and the reason on stderr) and [UnreadableReason].
+//
+// Adding a host: a subpackage with an [Adapter], its conformance
+// expectations in hosttest, a payload set under bench/payloads, and one
+// entry in internal/hosts (whose tests fail until all of them exist).
 package host

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Scope selects which Claude Code settings file to edit.
@@ -114,14 +115,15 @@ const DefaultTimeoutSeconds = 10
 // ClaudeOptions configures InstallClaude.
 type ClaudeOptions struct {
 	SettingsPath   string   // see ClaudeSettingsPath
-	BinaryPath     string   // absolute path of the atreides binary
+	BinaryPath     string   // PortableBinary, or the absolute path of the atreides binary
 	TimeoutSeconds int      // 0 means DefaultTimeoutSeconds
 	Events         []string // nil means DefaultClaudeEvents
+	BackupDir      string   // see BackupDir; "" keeps no backups
 }
 
-// ClaudeCommand is the command string registered for bin.
-func ClaudeCommand(bin string) string {
-	return claudeSpec.hookCommand(bin)
+// ClaudeCommand is the command string registered for bin with a timeout.
+func ClaudeCommand(bin string, timeoutSeconds int) string {
+	return claudeSpec.hookCommand(bin, time.Duration(timeoutSeconds)*time.Second)
 }
 
 // claudeSpec is Claude Code for the shared install machinery.
@@ -144,7 +146,7 @@ func InstallClaude(opts ClaudeOptions) (Report, error) {
 	if err != nil {
 		return Report{Host: claudeSpec.Host, Path: opts.SettingsPath}, err
 	}
-	return claudeSpec.installHooks(opts.SettingsPath, opts.BinaryPath, want)
+	return claudeSpec.installHooks(opts.SettingsPath, opts.BinaryPath, opts.BackupDir, want)
 }
 
 func claudeWant(opts ClaudeOptions) ([]wantGroup, error) {
@@ -166,7 +168,7 @@ func claudeWant(opts ClaudeOptions) ([]wantGroup, error) {
 		seen[ev] = true
 		want = append(want, wantGroup{Event: ev, Matcher: m, Handler: NewObject(
 			Member{Key: "type", Value: NewString("command")},
-			Member{Key: "command", Value: NewString(ClaudeCommand(bin))},
+			Member{Key: "command", Value: NewString(ClaudeCommand(bin, timeout))},
 			Member{Key: "timeout", Value: NewInt(timeout)},
 		)})
 	}
@@ -192,10 +194,11 @@ func checkExecutable(path string) string {
 
 // UninstallClaude removes exactly the handlers of ours from a Claude Code
 // settings file, then the groups, event lists and "hooks" object that their
-// removal left empty. A missing file, or one without our handlers, is not
-// written.
-func UninstallClaude(path string) (Report, error) {
-	return claudeSpec.uninstallHooks(path)
+// removal left empty; a file still exactly as install left it gets its
+// previous content back byte for byte (see backup.go). A missing file, or
+// one without our handlers, is not written.
+func UninstallClaude(path, backupDir string) (Report, error) {
+	return claudeSpec.uninstallHooks(path, backupDir)
 }
 
 // InspectClaude reports what atreides has installed in a Claude Code

@@ -97,25 +97,23 @@ func TestInstallUninstallClaude(t *testing.T) {
 	tests := []struct {
 		name    string
 		content *string // nil: no file
-		// exact: uninstall must give back the original bytes (indented
-		// originals); otherwise the same JSON value.
-		exact bool
 	}{
-		{"missing file", nil, false},
-		{"empty file", ptr(""), false},
-		{"whitespace file", ptr("\n  \n"), false},
-		{"empty object", ptr("{}\n"), true},
-		{"empty object no newline", ptr("{}"), true},
-		{"sample 01 (python indent=1)", ptr(testdata(t, "sample-01-indent1.json")), true},
-		{"sample 03 (one group per line)", ptr(testdata(t, "sample-03-mixed.json")), false},
-		{"sample 10 (compact)", ptr(testdata(t, "sample-10-compact.json")), false},
-		{"user file with own hooks, env, permissions, statusLine", ptr(testdata(t, "user-rich.json")), true},
-		{"only permissions, 4 spaces", ptr("{\n    \"permissions\": {\n        \"allow\": [\n            \"Bash(go test *)\"\n        ]\n    }\n}\n"), true},
+		{"missing file", nil},
+		{"empty file", ptr("")},
+		{"whitespace file", ptr("\n  \n")},
+		{"empty object", ptr("{}\n")},
+		{"empty object no newline", ptr("{}")},
+		{"sample 01 (python indent=1)", ptr(testdata(t, "sample-01-indent1.json"))},
+		{"sample 03 (one group per line)", ptr(testdata(t, "sample-03-mixed.json"))},
+		{"sample 10 (compact)", ptr(testdata(t, "sample-10-compact.json"))},
+		{"user file with own hooks, env, permissions, statusLine", ptr(testdata(t, "user-rich.json"))},
+		{"only permissions, 4 spaces", ptr("{\n    \"permissions\": {\n        \"allow\": [\n            \"Bash(go test *)\"\n        ]\n    }\n}\n")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := settingsIn(t, tt.content, 0o640)
-			r, err := InstallClaude(ClaudeOptions{SettingsPath: path, BinaryPath: testBin})
+			backups := t.TempDir()
+			r, err := InstallClaude(ClaudeOptions{SettingsPath: path, BinaryPath: testBin, BackupDir: backups})
 			if err != nil {
 				t.Fatalf("install: %v", err)
 			}
@@ -140,12 +138,12 @@ func TestInstallUninstallClaude(t *testing.T) {
 				t.Errorf("mode %v, want %v", fi.Mode().Perm(), wantMode)
 			}
 			if tt.content != nil {
-				if r.Backup != path+BackupSuffix {
-					t.Errorf("backup %q", r.Backup)
+				if filepath.Dir(r.Backup) != backups {
+					t.Errorf("backup %q not in %s", r.Backup, backups)
 				} else if b := readFile(t, r.Backup); string(b) != *tt.content {
 					t.Errorf("backup content differs")
 				}
-				if bi, err := os.Stat(r.Backup); err != nil || bi.Mode().Perm() != 0o640 {
+				if bi, err := os.Stat(r.Backup); err != nil || bi.Mode().Perm() != 0o600 {
 					t.Errorf("backup mode: %v %v", bi, err)
 				}
 			} else if r.Backup != "" {
@@ -155,7 +153,7 @@ func TestInstallUninstallClaude(t *testing.T) {
 
 			// Idempotent: same bytes, not even rewritten.
 			before, _ := os.Stat(path)
-			r2, err := InstallClaude(ClaudeOptions{SettingsPath: path, BinaryPath: testBin})
+			r2, err := InstallClaude(ClaudeOptions{SettingsPath: path, BinaryPath: testBin, BackupDir: backups})
 			if err != nil {
 				t.Fatalf("second install: %v", err)
 			}
@@ -169,33 +167,25 @@ func TestInstallUninstallClaude(t *testing.T) {
 				t.Errorf("second install rewrote the file")
 			}
 
-			u, err := UninstallClaude(path)
+			u, err := UninstallClaude(path, backups)
 			if err != nil {
 				t.Fatalf("uninstall: %v", err)
 			}
 			if removed := slices.Sorted(slices.Values(u.Removed)); u.Action != ActionRemoved || !slices.Equal(removed, slices.Sorted(slices.Values(DefaultClaudeEvents))) {
 				t.Errorf("uninstall report = %+v", u)
 			}
-			got := readFile(t, path)
-			switch {
-			case tt.content == nil || strings.TrimSpace(*tt.content) == "":
-				if string(got) != "{}\n" {
-					t.Errorf("after uninstall: %q", got)
+			if tt.content == nil {
+				if _, err := os.Lstat(filepath.Dir(path)); err == nil {
+					t.Errorf("uninstall left %s, which install created", filepath.Dir(path))
 				}
-			case tt.exact:
-				if string(got) != *tt.content {
-					t.Errorf("uninstall did not restore the original bytes\n got: %s\nwant: %s", got, *tt.content)
-				}
-			default:
-				a, _ := Parse([]byte(*tt.content))
-				b, err := Parse(got)
-				if err != nil || !Equal(a, b) {
-					t.Errorf("uninstall did not restore the original value: %s", got)
-				}
+				return
+			}
+			if got := readFile(t, path); string(got) != *tt.content {
+				t.Errorf("uninstall did not restore the original bytes\n got: %q\nwant: %q", got, *tt.content)
 			}
 			noTempFiles(t, filepath.Dir(path))
 
-			u2, err := UninstallClaude(path)
+			u2, err := UninstallClaude(path, backups)
 			if err != nil || u2.Action != ActionNothingToDo || u2.Backup != "" {
 				t.Errorf("second uninstall = %+v, %v", u2, err)
 			}
@@ -234,7 +224,7 @@ func TestInstallClaudeHandlerShape(t *testing.T) {
 			t.Errorf("%s matcher %q want %q", ev, m, wantMatcher[ev])
 		}
 		h := g.Hooks[0]
-		if len(g.Hooks) != 1 || h.Type != "command" || h.Command != "'/home/me/my tools/atreides' hook claude" || h.Timeout != 7 {
+		if len(g.Hooks) != 1 || h.Type != "command" || h.Command != "'/home/me/my tools/atreides' hook claude --timeout 7" || h.Timeout != 7 {
 			t.Errorf("%s handler %+v", ev, g.Hooks)
 		}
 	}
@@ -249,11 +239,12 @@ func TestInstallClaudeHandlerShape(t *testing.T) {
 
 func TestInstallClaudeUpdatesInPlace(t *testing.T) {
 	path := settingsIn(t, ptr(testdata(t, "user-rich.json")), 0o644)
-	if _, err := InstallClaude(ClaudeOptions{SettingsPath: path, BinaryPath: testBin}); err != nil {
+	backups := t.TempDir()
+	if _, err := InstallClaude(ClaudeOptions{SettingsPath: path, BinaryPath: testBin, BackupDir: backups}); err != nil {
 		t.Fatal(err)
 	}
 	newBin := "/usr/local/lib/atreides v2/atreides"
-	r, err := InstallClaude(ClaudeOptions{SettingsPath: path, BinaryPath: newBin})
+	r, err := InstallClaude(ClaudeOptions{SettingsPath: path, BinaryPath: newBin, BackupDir: backups})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +298,7 @@ func TestInstallClaudeMergeCases(t *testing.T) {
 					t.Errorf("user matcher changed to %q", m)
 				}
 				hs := groups[0].Get("hooks").Elems()
-				if c, _ := hs[1].Get("command").Str(); len(hs) != 2 || c != testBin+" hook claude" {
+				if c, _ := hs[1].Get("command").Str(); len(hs) != 2 || c != testBin+" hook claude --timeout 10" {
 					t.Errorf("handlers: %s", groups[0].Encode(Format{}))
 				}
 			},
@@ -360,7 +351,7 @@ func TestInstallClaudeMergeCases(t *testing.T) {
 			action: ActionUpdated, updated: []string{"Stop"},
 			check: func(t *testing.T, doc *Node) {
 				h := doc.Get("hooks").Get("Stop").Elems()[0].Get("hooks").Elems()[0]
-				want := `{"type": "command", "command": "` + testBin + ` hook claude", "statusMessage": "guarding", "timeout": 10}`
+				want := `{"type": "command", "command": "` + testBin + ` hook claude --timeout 10", "statusMessage": "guarding", "timeout": 10}`
 				w, _ := Parse([]byte(want))
 				if !Equal(h, w) {
 					t.Errorf("got %s", h.Encode(Format{}))
@@ -438,7 +429,7 @@ func TestClaudeRefusesBadFiles(t *testing.T) {
 				if op == "install" {
 					_, err = InstallClaude(ClaudeOptions{SettingsPath: path, BinaryPath: testBin})
 				} else {
-					_, err = UninstallClaude(path)
+					_, err = UninstallClaude(path, "")
 				}
 				if err == nil {
 					t.Fatal("want an error")
@@ -504,7 +495,7 @@ func TestUninstallClaudeNothingToDo(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := settingsIn(t, tt.content, 0o644)
-			r, err := UninstallClaude(path)
+			r, err := UninstallClaude(path, "")
 			if err != nil || r.Action != ActionNothingToDo || r.Backup != "" || len(r.Removed) != 0 {
 				t.Fatalf("got %+v, %v", r, err)
 			}
@@ -517,9 +508,7 @@ func TestUninstallClaudeNothingToDo(t *testing.T) {
 			if got := readFile(t, path); string(got) != *tt.content {
 				t.Error("file changed")
 			}
-			if _, err := os.Stat(path + BackupSuffix); err == nil {
-				t.Error("backup written")
-			}
+			noTempFiles(t, filepath.Dir(path))
 		})
 	}
 }
@@ -645,12 +634,13 @@ func TestInspectClaude(t *testing.T) {
 }
 
 func TestReportJSONAndText(t *testing.T) {
-	r := Report{Host: "claude", Path: "/p/.claude/settings.json", Action: ActionInstalled, Added: []string{"Stop"}, Backup: "/p/.claude/settings.json.atreides-backup"}
+	r := Report{Host: "claude", Path: "/p/.claude/settings.json", Action: ActionInstalled, Added: []string{"Stop"}, Backup: "/p/.atreides/backups/settings.json-0123456789ab.prev"}
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"host":"claude","path":"/p/.claude/settings.json","action":"installed","added":["Stop"],"backup":"/p/.claude/settings.json.atreides-backup"}`; string(b) != want {
+	// Every key, lists as [] when empty: the same shape whatever happened.
+	if want := `{"host":"claude","path":"/p/.claude/settings.json","action":"installed","created":false,"added":["Stop"],"updated":[],"removed":[],"backup":"/p/.atreides/backups/settings.json-0123456789ab.prev","warnings":[],"notes":[]}`; string(b) != want {
 		t.Errorf("json %s", b)
 	}
 	if s := r.String(); !strings.Contains(s, "installed") || !strings.Contains(s, "added: Stop") || !strings.Contains(s, "backup") {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Codex CLI (0.169.0) reads hooks from hooks.json next to each config
@@ -87,20 +88,23 @@ func codexMatcher(event string) (string, bool) {
 // CodexOptions configures InstallCodex.
 type CodexOptions struct {
 	HooksPath      string   // see CodexHooksPath
-	BinaryPath     string   // absolute path of the atreides binary
+	BinaryPath     string   // PortableBinary, or the absolute path of the atreides binary
 	TimeoutSeconds int      // 0 means DefaultTimeoutSeconds; SessionEnd gets at most 3
 	Events         []string // nil means DefaultCodexEvents
 	// Scope is which file HooksPath is; it only chooses the notes. For
 	// ScopeProject, ProjectDir names the project to trust.
 	Scope      Scope
 	ProjectDir string
+	BackupDir  string // see BackupDir; "" keeps no backups
 }
 
 // codexSpec is Codex for the shared install machinery.
 var codexSpec = &hostSpec{Host: "codex", Name: "Codex", ConfigDir: ".codex", Events: DefaultCodexEvents}
 
-// CodexCommand is the command string registered for bin.
-func CodexCommand(bin string) string { return codexSpec.hookCommand(bin) }
+// CodexCommand is the command string registered for bin with a timeout.
+func CodexCommand(bin string, timeoutSeconds int) string {
+	return codexSpec.hookCommand(bin, time.Duration(timeoutSeconds)*time.Second)
+}
 
 // InstallCodex registers `<bin> hook codex` in a Codex hooks.json, with the
 // same guarantees as InstallClaude. It never touches config.toml: the
@@ -110,7 +114,7 @@ func InstallCodex(opts CodexOptions) (Report, error) {
 	if err != nil {
 		return Report{Host: codexSpec.Host, Path: opts.HooksPath}, err
 	}
-	r, err := codexSpec.installHooks(opts.HooksPath, opts.BinaryPath, want)
+	r, err := codexSpec.installHooks(opts.HooksPath, opts.BinaryPath, opts.BackupDir, want)
 	if err != nil {
 		return r, err
 	}
@@ -158,7 +162,7 @@ func codexWant(opts CodexOptions) ([]wantGroup, error) {
 		}
 		want = append(want, wantGroup{Event: ev, Matcher: m, Handler: NewObject(
 			Member{Key: "type", Value: NewString("command")},
-			Member{Key: "command", Value: NewString(CodexCommand(bin))},
+			Member{Key: "command", Value: NewString(CodexCommand(bin, t))},
 			Member{Key: "timeout", Value: NewInt(t)},
 		)})
 	}
@@ -167,8 +171,8 @@ func codexWant(opts CodexOptions) ([]wantGroup, error) {
 
 // UninstallCodex removes exactly the handlers of ours from a Codex
 // hooks.json (see UninstallClaude).
-func UninstallCodex(path string) (Report, error) {
-	return codexSpec.uninstallHooks(path)
+func UninstallCodex(path, backupDir string) (Report, error) {
+	return codexSpec.uninstallHooks(path, backupDir)
 }
 
 // InspectCodex reports what atreides has installed in a Codex hooks.json,

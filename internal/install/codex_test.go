@@ -85,7 +85,7 @@ func TestInstallCodexHandlerShape(t *testing.T) {
 				want = tc.wantEnd
 			}
 			h := g[0].Hooks[0]
-			wantH := map[string]any{"type": "command", "command": testBin + " hook codex", "timeout": float64(want)}
+			wantH := map[string]any{"type": "command", "command": testBin + " hook codex --timeout " + fmt.Sprint(want), "timeout": float64(want)}
 			if fmt.Sprint(h) != fmt.Sprint(wantH) {
 				t.Errorf("timeout %d: %s handler %v, want %v", tc.timeout, ev, h, wantH)
 			}

@@ -12,18 +12,24 @@
 //
 // Editing rules:
 //
-//   - Settings are decoded into an order-preserving document (Node): key
-//     order, number literals (1e3, 12345678901234567890) and the original
-//     escapes of strings come back out unchanged. Output uses the file's own
-//     indentation, line endings and final newline when they can be detected,
-//     else two spaces; a file already in that layout round-trips byte for
-//     byte. Duplicate keys are kept; lookups take the last, as the hosts'
-//     JSON.parse does, and a duplicate "hooks" key or event name is refused
-//     as ambiguous.
-//   - A file that is not strict JSON (comments, trailing commas, BOM) is
-//     refused with file:line:col and what to fix: the hosts silently ignore
-//     such a file, so "fixing" it for the user would hide that. A file that
-//     is empty or whitespace-only counts as {}.
+//   - Settings are decoded into an order-preserving document (Node) that
+//     remembers where each value was in the text. A write is an edit of that
+//     text (Node.EncodeOver): what did not change is copied byte for byte,
+//     comments, compact arrays and key order included; what atreides adds
+//     is written in the layout of its siblings, and removing it again gives
+//     back the text it was added to. Duplicate keys are kept; lookups take
+//     the last, as the hosts' JSON.parse does, and a duplicate "hooks" key
+//     or event name is refused as ambiguous.
+//   - A file the host would not read is refused with file:line:col and what
+//     to fix: the hosts silently ignore such a file, so "fixing" it for the
+//     user would hide that. Comments count as readable only for a host that
+//     strips them (Gemini CLI). A file that is empty or whitespace-only
+//     counts as {}.
+//   - Files meant to be committed name the program `atreides`, found through
+//     PATH on every machine (PortableBinary); an absolute path is written
+//     only where the caller asks for one (local and user scopes). Each hook
+//     command carries the timeout written for it (`atreides hook claude
+//     --timeout 10`), from which the hook derives its own deadline.
 //   - Our handlers are recognised by their command (program named atreides,
 //     arguments starting "hook <host>"), never by position. Install appends
 //     our group at the end of each event's list, updates an existing handler
@@ -37,9 +43,12 @@
 //   - No semantic change means no write at all. A write validates the
 //     output by decoding it again, refuses if the file changed on disk since
 //     it was read (hosts write these files too), keeps the previous content
-//     as <file>.atreides-backup (only the latest: every state atreides
-//     produces can be recreated by install or uninstall, the backup is for
-//     the user's own last version), and replaces the file atomically (temp
-//     file in the same directory, fsync, rename, fsync directory) with its
-//     permission bits. A symlinked settings file is edited through the link.
+//     in the backup directory (never beside the user's file; see backup.go
+//     and BackupDir), and replaces the file atomically (temp file in the
+//     same directory, fsync, rename, fsync directory) with its permission
+//     bits. A symlinked settings file is edited through the link.
+//   - Uninstall of a file still exactly as install left it restores the
+//     content from before install byte for byte, or removes the file and
+//     the directories install created for it; a file changed since loses
+//     only atreides's entries.
 package install

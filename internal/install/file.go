@@ -9,10 +9,6 @@ import (
 	"path/filepath"
 )
 
-// BackupSuffix is appended to a settings file's name for the copy of its
-// previous content kept before every change.
-const BackupSuffix = ".atreides-backup"
-
 // settingsFile is a settings file as read, ready to be edited and written.
 type settingsFile struct {
 	path   string // as given, for messages
@@ -22,14 +18,19 @@ type settingsFile struct {
 	mode   fs.FileMode
 	format Format
 	doc    *Node
+	jsonc  bool // the host accepts comments in this file
+	bk     backups
 }
 
 // loadSettings reads and parses path. A missing file, or one holding only
 // whitespace (as left by `touch`), is an empty object. Invalid JSON is
 // refused with the file, line and column, because the hosts silently
-// ignore a settings file they cannot parse.
-func loadSettings(path string) (*settingsFile, error) {
-	f := &settingsFile{path: path, target: path, mode: 0o644, format: DefaultFormat}
+// ignore a settings file they cannot parse; comments are accepted when
+// jsonc is set (the host strips them) and kept when the file is written.
+// backupDir is where writes keep backups and the undo record (see
+// backup.go).
+func loadSettings(path string, jsonc bool, backupDir string) (*settingsFile, error) {
+	f := &settingsFile{path: path, target: path, mode: 0o644, format: DefaultFormat, jsonc: jsonc}
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		// Dotfile managers symlink settings files; renaming over the link
 		// would silently replace it with a plain file, so edit its target.
@@ -39,6 +40,7 @@ func loadSettings(path string) (*settingsFile, error) {
 		}
 		f.target = t
 	}
+	f.bk = backupsFor(backupDir, f.target)
 	data, err := os.ReadFile(f.target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -60,12 +62,21 @@ func loadSettings(path string) (*settingsFile, error) {
 		return f, nil
 	}
 	f.format = DetectFormat(data)
-	doc, err := Parse(data)
+	doc, err := f.parse(data)
 	if err != nil {
 		return nil, parseError(path, err)
 	}
 	f.doc = doc
 	return f, nil
+}
+
+// parse parses the file's text, comments stripped for a JSONC host (they
+// are blanked in place, so offsets stay those of the text).
+func (f *settingsFile) parse(data []byte) (*Node, error) {
+	if f.jsonc {
+		return Parse(stripJSONComments(data))
+	}
+	return Parse(data)
 }
 
 // ParseError is returned when a settings file is not valid JSON. It names
@@ -111,29 +122,115 @@ func (e *ShapeError) Error() string {
 	return fmt.Sprintf("%s: %s; atreides left the file untouched", e.Path, e.Msg)
 }
 
-// save writes doc to the file atomically, after keeping the previous
-// content as the backup. It returns the backup path ("" when there was no
-// previous file).
-func (f *settingsFile) save() (string, error) {
-	out := f.doc.Encode(f.format)
-	// Never hand the host a file it would silently ignore: decode what we
-	// are about to write and check it is the document we meant.
-	back, err := Parse(out)
+// render is the edited document as text: an edit of the file's own text
+// (see EncodeOver), or a new file in the default layout. It is decoded
+// again and checked before anything is written, so the host is never
+// handed a file it would silently ignore.
+func (f *settingsFile) render() ([]byte, error) {
+	var out []byte
+	if f.exists && f.doc.src.end != 0 {
+		out = f.doc.EncodeOver(f.data, f.format)
+	} else {
+		out = f.doc.Encode(f.format)
+	}
+	back, err := f.parse(out)
 	if err != nil {
-		return "", fmt.Errorf("internal error: generated settings for %s do not parse: %w", f.path, err)
+		return nil, fmt.Errorf("internal error: generated settings for %s do not parse: %w", f.path, err)
 	}
 	if !Equal(back, f.doc) {
-		return "", fmt.Errorf("internal error: generated settings for %s do not round-trip", f.path)
+		return nil, fmt.Errorf("internal error: generated settings for %s do not round-trip", f.path)
 	}
-	dir := filepath.Dir(f.target)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("create settings directory: %w", err)
+	return out, nil
+}
+
+// saveInstall writes the document after an install and keeps what
+// uninstall needs to undo it: first is set when the file held nothing of
+// atreides's before. It returns the backup of the previous content ("" for
+// a new file).
+func (f *settingsFile) saveInstall(first bool) (string, error) {
+	out, err := f.render()
+	if err != nil {
+		return "", err
 	}
-	// Hosts (Claude Code's "always allow" answers) write these files too:
-	// refuse to overwrite a change made since we read the file.
+	u := f.bk.load()
+	var orig []byte
+	switch {
+	case first:
+		u = &undo{Path: f.target, Existed: f.exists, Mode: f.mode, Dirs: missingDirs(filepath.Dir(f.target))}
+		if f.exists {
+			orig = append([]byte{}, f.data...)
+		}
+	case u != nil && f.exists && u.Written == digest(f.data):
+		// Only atreides wrote the file since: the original stays valid.
+	default:
+		// Changed by someone else since atreides wrote it: uninstall will
+		// remove atreides's entries rather than restore the original.
+		u = nil
+		f.bk.forget()
+	}
+	backup, err := f.write(out)
+	if err != nil || u == nil {
+		return backup, err
+	}
+	u.Written = digest(out)
+	return backup, f.bk.record(u, orig)
+}
+
+// saveUninstall writes the document after atreides's entries were removed
+// from it. A file that is still exactly what install wrote gets its
+// original content back byte for byte, or is removed, with the directories
+// install created for it, when install created it.
+func (f *settingsFile) saveUninstall() (string, error) {
+	u := f.bk.load()
+	if u != nil && u.Written != digest(f.data) {
+		u = nil
+	}
+	var out []byte
+	var err error
+	switch {
+	case u != nil && u.Existed:
+		out, err = f.bk.original()
+	case u == nil || f.doc.Kind() != KindObject || len(f.doc.Members()) > 0:
+		out, err = f.render()
+	}
+	if err != nil {
+		return "", err
+	}
+	if out == nil {
+		// Created by install, and nothing else is left in it.
+		backup, err := f.remove()
+		if err == nil && u != nil {
+			removeDirs(u.Dirs)
+		}
+		f.bk.forget()
+		return backup, err
+	}
+	backup, err := f.write(out)
+	if err == nil {
+		f.bk.forget()
+	}
+	return backup, err
+}
+
+// unchangedOnDisk refuses to go on when the file changed since it was
+// read: hosts (Claude Code's "always allow" answers) write these files too.
+func (f *settingsFile) unchangedOnDisk() error {
 	now, err := os.ReadFile(f.target)
 	if f.exists != (err == nil) || (err != nil && !errors.Is(err, fs.ErrNotExist)) || !bytes.Equal(now, f.data) {
-		return "", fmt.Errorf("%s changed while atreides was editing it; run the command again", f.path)
+		return fmt.Errorf("%s changed while atreides was editing it; run the command again", f.path)
+	}
+	return nil
+}
+
+// write replaces the file with out atomically, after keeping its previous
+// content in the backups. It returns the backup path ("" when there was no
+// previous file).
+func (f *settingsFile) write(out []byte) (string, error) {
+	if err := os.MkdirAll(filepath.Dir(f.target), 0o755); err != nil {
+		return "", fmt.Errorf("create settings directory: %w", err)
+	}
+	if err := f.unchangedOnDisk(); err != nil {
+		return "", err
 	}
 	if f.exists && f.mode&0o200 == 0 {
 		// Replacing via rename would succeed in a writable directory, but a
@@ -142,13 +239,29 @@ func (f *settingsFile) save() (string, error) {
 	}
 	backup := ""
 	if f.exists {
-		backup = f.target + BackupSuffix
-		if err := writeAtomic(backup, f.data, f.mode); err != nil {
-			return "", fmt.Errorf("write backup: %w", err)
+		var err error
+		if backup, err = f.bk.keepPrevious(f.data); err != nil {
+			return "", err
 		}
 	}
 	if err := writeAtomic(f.target, out, f.mode); err != nil {
 		return "", fmt.Errorf("write settings: %w", err)
+	}
+	return backup, nil
+}
+
+// remove deletes the file install created, keeping its content in the
+// backups first.
+func (f *settingsFile) remove() (string, error) {
+	if err := f.unchangedOnDisk(); err != nil {
+		return "", err
+	}
+	backup, err := f.bk.keepPrevious(f.data)
+	if err != nil {
+		return "", err
+	}
+	if err := os.Remove(f.target); err != nil {
+		return "", fmt.Errorf("remove %s: %w", f.path, err)
 	}
 	return backup, nil
 }

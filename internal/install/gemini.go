@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Gemini CLI (0.61.0) keeps hooks in settings.json under "hooks", in the
@@ -98,10 +98,11 @@ const DefaultGeminiTimeoutMillis = DefaultTimeoutSeconds * 1000
 // GeminiOptions configures InstallGemini.
 type GeminiOptions struct {
 	SettingsPath  string   // see GeminiSettingsPath
-	BinaryPath    string   // absolute path of the atreides binary
+	BinaryPath    string   // PortableBinary, or the absolute path of the atreides binary
 	TimeoutMillis int      // 0 means DefaultGeminiTimeoutMillis
 	Events        []string // nil means DefaultGeminiEvents
 	Scope         Scope    // which file SettingsPath is; only chooses the notes
+	BackupDir     string   // see BackupDir; "" keeps no backups
 }
 
 // geminiSpec is Gemini CLI for the shared install machinery. "enabled",
@@ -110,11 +111,13 @@ type GeminiOptions struct {
 // whose value is not a list is skipped with a warning, not fatal.
 var geminiSpec = &hostSpec{
 	Host: "gemini", Name: "Gemini CLI", ConfigDir: ".gemini", Events: DefaultGeminiEvents,
-	NonEvents: []string{"enabled", "disabled", "notifications"}, LenientEvents: true,
+	NonEvents: []string{"enabled", "disabled", "notifications"}, LenientEvents: true, JSONC: true,
 }
 
-// GeminiCommand is the command string registered for bin.
-func GeminiCommand(bin string) string { return geminiSpec.hookCommand(bin) }
+// GeminiCommand is the command string registered for bin with a timeout.
+func GeminiCommand(bin string, timeoutMillis int) string {
+	return geminiSpec.hookCommand(bin, time.Duration(timeoutMillis)*time.Millisecond)
+}
 
 // InstallGemini registers `<bin> hook gemini` in a Gemini CLI settings
 // file, with the same guarantees as InstallClaude: the user's settings and
@@ -126,7 +129,7 @@ func InstallGemini(opts GeminiOptions) (Report, error) {
 	if err != nil {
 		return r, err
 	}
-	r, err = geminiSpec.installHooks(opts.SettingsPath, opts.BinaryPath, want)
+	r, err = geminiSpec.installHooks(opts.SettingsPath, opts.BinaryPath, opts.BackupDir, want)
 	if err != nil {
 		return r, geminiParseNote(opts.SettingsPath, err)
 	}
@@ -157,7 +160,7 @@ func geminiWant(opts GeminiOptions) ([]wantGroup, error) {
 		want = append(want, wantGroup{Event: ev, Matcher: m, Handler: NewObject(
 			Member{Key: "type", Value: NewString("command")},
 			Member{Key: "name", Value: NewString(GeminiHookName)},
-			Member{Key: "command", Value: NewString(GeminiCommand(bin))},
+			Member{Key: "command", Value: NewString(GeminiCommand(bin, timeout))},
 			Member{Key: "timeout", Value: NewInt(timeout)},
 		)})
 	}
@@ -166,48 +169,35 @@ func geminiWant(opts GeminiOptions) ([]wantGroup, error) {
 
 // UninstallGemini removes exactly the handlers of ours from a Gemini CLI
 // settings file (see UninstallClaude).
-func UninstallGemini(path string) (Report, error) {
-	r, err := geminiSpec.uninstallHooks(path)
+func UninstallGemini(path, backupDir string) (Report, error) {
+	r, err := geminiSpec.uninstallHooks(path, backupDir)
 	return r, geminiParseNote(path, err)
 }
 
 // geminiParseNote replaces the generic parse-error explanation: Gemini CLI
-// accepts comments in settings.json, and reports (rather than ignores) a
-// file it cannot parse.
-func geminiParseNote(path string, err error) error {
+// reports (rather than ignores) a file it cannot parse.
+func geminiParseNote(_ string, err error) error {
 	var pe *ParseError
 	if !errors.As(err, &pe) {
 		return err
 	}
-	if _, cerr := parseJSONC(path); cerr == nil {
-		pe.Note = "Gemini CLI accepts comments in settings.json, but atreides cannot edit the file without dropping them, so it left it untouched: remove the comments, or add the hooks by hand"
-	} else {
-		pe.Note = "Gemini CLI reports an error for a settings file it cannot parse; atreides left it untouched: fix the file and run again"
-	}
+	pe.Note = "Gemini CLI reports an error for a settings file it cannot parse; atreides left it untouched: fix the file and run again"
 	return pe
 }
 
 // InspectGemini reports what atreides has installed in a Gemini CLI
-// settings file, for doctor (see InspectClaude). A file with comments is
-// inspected as Gemini reads it, with a note that atreides cannot edit it.
-// Status.Disabled is set when hooksConfig in this file switches hooks off
-// or lists our name as disabled; Gemini merges hooksConfig.disabled across
-// the user and project files, so a name disabled in one file disables our
-// hooks in both.
+// settings file, for doctor (see InspectClaude); comments are read past,
+// as Gemini does. Status.Disabled is set when hooksConfig in this file
+// switches hooks off or lists our name as disabled; Gemini merges
+// hooksConfig.disabled across the user and project files, so a name
+// disabled in one file disables our hooks in both.
 func InspectGemini(path string) (Status, error) {
 	st, doc, err := geminiSpec.inspectHooks(path)
 	if err != nil {
 		return st, err
 	}
-	if doc == nil && st.Problem != "" {
-		d, cerr := parseJSONC(path)
-		if cerr != nil {
-			st.Problem = geminiParseNote(path, reparseError(path)).Error()
-			return st, nil
-		}
-		st = geminiSpec.inspectDoc(Status{Host: st.Host, Path: path, Exists: true}, d)
-		st.Notes = append(st.Notes, "has comments: Gemini CLI accepts them, but atreides cannot edit this file without dropping them")
-		doc = d
+	if st.Problem != "" && doc == nil {
+		st.Problem = geminiParseNote(path, &ParseError{Path: path, Err: syntaxOf(path)}).Error()
 	}
 	if doc != nil {
 		st.Disabled, st.Notes = geminiDisabled(doc, st.Notes)
@@ -215,10 +205,14 @@ func InspectGemini(path string) (Status, error) {
 	return st, nil
 }
 
-// reparseError reads path again to recover the *ParseError for it.
-func reparseError(path string) error {
-	_, err := loadSettings(path)
-	return err
+// syntaxOf is the syntax error of a settings file Gemini would read.
+func syntaxOf(path string) *SyntaxError {
+	_, err := loadSettings(path, true, "")
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return &SyntaxError{Line: 1, Column: 1, Msg: fmt.Sprint(err)}
 }
 
 // geminiDisabled reports whether doc switches our hooks off.
@@ -238,16 +232,6 @@ func geminiDisabled(doc *Node, notes []string) (string, []string) {
 		}
 	}
 	return "", notes
-}
-
-// parseJSONC parses a settings file the way Gemini CLI does: comments
-// stripped first.
-func parseJSONC(path string) (*Node, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(stripJSONComments(data))
 }
 
 // stripJSONComments blanks out // and /* */ comments outside strings,

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"github.com/atreides-dev/atreides/internal/guard"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"time"
 )
 
 // This file holds the merge machinery for the three-level hooks shape that
@@ -151,6 +154,7 @@ func cloneNode(n *Node) *Node {
 	c := *n
 	c.members = nil
 	c.elems = nil
+	c.src = span{} // a copy is a new node: EncodeOver writes it afresh
 	for _, m := range n.members {
 		c.members = append(c.members, Member{Key: m.Key, keyRaw: m.keyRaw, Value: cloneNode(m.Value)})
 	}
@@ -297,6 +301,9 @@ type hostSpec struct {
 	// LenientEvents is set when the host skips an event whose value is not
 	// a list (with a warning) instead of rejecting the whole file.
 	LenientEvents bool
+	// JSONC is set when the host strips comments from the file before
+	// parsing it; install then edits around them.
+	JSONC bool
 }
 
 // handlerBinary recognises our handler by its command, not its position:
@@ -323,18 +330,34 @@ func (s *hostSpec) isOurs(h *Node) bool {
 	return ok
 }
 
-// hookCommand is the command string registered for bin.
-func (s *hostSpec) hookCommand(bin string) string {
-	return shellQuote(bin) + " hook " + s.Host
+// hookCommand is the command string registered for bin. The timeout the
+// host is given is passed on, so that the hook answers before the host
+// gives up on it (see HookTimeoutFlag).
+func (s *hostSpec) hookCommand(bin string, timeout time.Duration) string {
+	return shellQuote(bin) + " hook " + s.Host + " " + HookTimeoutFlag + " " + strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)
 }
 
-// checkBinaryPath refuses a binary path our handlers could not be found by
-// again, or that would not name the same program from the host's cwd.
+// HookTimeoutFlag is the flag of `atreides hook` that carries the timeout
+// install wrote for the handler, in seconds; the hook's own deadline is
+// derived from it.
+const HookTimeoutFlag = "--timeout"
+
+// PortableBinary is the program name written into files meant to be
+// committed: the host finds atreides through PATH on every machine, where
+// an absolute path would name this machine's binary.
+const PortableBinary = "atreides"
+
+// checkBinaryPath refuses a binary our handlers could not be found by
+// again, or that would not name the same program from the host's cwd:
+// an absolute path, or atreides looked up through PATH.
 func checkBinaryPath(bin string) error {
+	if bin == PortableBinary {
+		return nil
+	}
 	if !filepath.IsAbs(bin) {
 		// Hooks run from the project dir with the host's PATH; only an
 		// absolute path is sure to name the same program.
-		return fmt.Errorf("install: binary path %q is not absolute", bin)
+		return fmt.Errorf("install: binary path %q is neither absolute nor %q", bin, PortableBinary)
 	}
 	if !isAtreidesName(filepath.Base(bin)) {
 		// Our handlers are found again by the program name; another name
@@ -347,12 +370,12 @@ func checkBinaryPath(bin string) error {
 // installHooks merges want into the settings file at path: everything of
 // the user's stays in place and in order, a second run changes nothing,
 // and a new binary path updates our handlers in place.
-func (s *hostSpec) installHooks(path, bin string, want []wantGroup) (Report, error) {
+func (s *hostSpec) installHooks(path, bin, backupDir string, want []wantGroup) (Report, error) {
 	r := Report{Host: s.Host, Path: path}
 	if path == "" {
 		return r, errors.New("install: no settings path")
 	}
-	f, err := loadSettings(path)
+	f, err := loadSettings(path, s.JSONC, backupDir)
 	if err != nil {
 		return r, err
 	}
@@ -381,25 +404,40 @@ func (s *hostSpec) installHooks(path, bin string, want []wantGroup) (Report, err
 	if !hadOurs {
 		r.Action = ActionInstalled
 	}
-	if r.Backup, err = f.save(); err != nil {
+	if r.Backup, err = f.saveInstall(!hadOurs); err != nil {
 		return r, err
 	}
 	return r, nil
 }
 
 func (s *hostSpec) binaryWarnings(bin string) []string {
-	if p := checkExecutable(bin); p != "" {
-		return []string{fmt.Sprintf("binary %s %s; %s fails open when a hook cannot run", bin, p, s.Name)}
+	if p := BinaryProblem(bin); p != "" {
+		return []string{fmt.Sprintf("%s; %s fails open when a hook cannot run", p, s.Name)}
 	}
 	return nil
+}
+
+// BinaryProblem says why bin, as written in a hook, would not run here
+// ("" when it would): a bare atreides is looked up in PATH.
+func BinaryProblem(bin string) string {
+	if bin == PortableBinary {
+		if _, err := exec.LookPath(bin); err != nil {
+			return "atreides is not on PATH, and the hooks name it without a path (put the directory holding atreides on PATH, or install with --local or --user to pin this machine's binary)"
+		}
+		return ""
+	}
+	if p := checkExecutable(bin); p != "" {
+		return "binary " + bin + " " + p
+	}
+	return ""
 }
 
 // uninstallHooks removes exactly the handlers of ours, then the groups,
 // event lists and "hooks" object that their removal left empty. A missing
 // file, or one without our handlers, is not written.
-func (s *hostSpec) uninstallHooks(path string) (Report, error) {
+func (s *hostSpec) uninstallHooks(path, backupDir string) (Report, error) {
 	r := Report{Host: s.Host, Path: path, Action: ActionNothingToDo}
-	f, err := loadSettings(path)
+	f, err := loadSettings(path, s.JSONC, backupDir)
 	if err != nil {
 		return r, err
 	}
@@ -414,7 +452,7 @@ func (s *hostSpec) uninstallHooks(path string) (Report, error) {
 		return r, nil
 	}
 	r.Action, r.Removed = ActionRemoved, removed
-	if r.Backup, err = f.save(); err != nil {
+	if r.Backup, err = f.saveUninstall(); err != nil {
 		return r, err
 	}
 	return r, nil
@@ -426,7 +464,7 @@ func (s *hostSpec) uninstallHooks(path string) (Report, error) {
 // all (e.g. permission denied).
 func (s *hostSpec) inspectHooks(path string) (Status, *Node, error) {
 	st := Status{Host: s.Host, Path: path}
-	f, err := loadSettings(path)
+	f, err := loadSettings(path, s.JSONC, "")
 	if err != nil {
 		var pe *ParseError
 		if errors.As(err, &pe) {

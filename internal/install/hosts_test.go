@@ -28,7 +28,7 @@ var hostsUnderTest = []hostUnderTest{
 		install: func(path, bin string) (Report, error) {
 			return InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: bin})
 		},
-		uninstall: UninstallGemini, inspect: InspectGemini, spec: geminiSpec,
+		uninstall: func(p string) (Report, error) { return UninstallGemini(p, "") }, inspect: InspectGemini, spec: geminiSpec,
 		userFile: `{
   "security": {
     "auth": {
@@ -76,7 +76,7 @@ var hostsUnderTest = []hostUnderTest{
 		install: func(path, bin string) (Report, error) {
 			return InstallCodex(CodexOptions{HooksPath: path, BinaryPath: bin, Scope: ScopeUser})
 		},
-		uninstall: UninstallCodex, inspect: InspectCodex, spec: codexSpec,
+		uninstall: func(p string) (Report, error) { return UninstallCodex(p, "") }, inspect: InspectCodex, spec: codexSpec,
 		userFile: `{
     "hooks": {
         "PreToolUse": [
@@ -175,8 +175,8 @@ func TestInstallUninstallHosts(t *testing.T) {
 				if r.Host != h.name || r.Action != ActionInstalled || !slices.Equal(r.Added, h.spec.Events) || r.Created != (tc.content == nil) || len(r.Warnings) != 0 {
 					t.Errorf("report = %+v", r)
 				}
-				if (tc.content != nil) != (r.Backup == path+BackupSuffix) {
-					t.Errorf("backup %q", r.Backup)
+				if r.Backup != "" {
+					t.Errorf("backup %q without a backup directory", r.Backup)
 				}
 				first := readFile(t, path)
 				ours := countOursIn(t, h.spec, first)
@@ -297,7 +297,7 @@ func TestHostsRecogniseOnlyTheirOwnHandlers(t *testing.T) {
 	if r, err := InstallClaude(ClaudeOptions{SettingsPath: path, BinaryPath: bin}); err != nil || r.Action != ActionInstalled || len(r.Updated) != 0 {
 		t.Fatalf("claude install over codex hooks = %+v, %v", r, err)
 	}
-	if r, err := UninstallClaude(path); err != nil || r.Action != ActionRemoved {
+	if r, err := UninstallClaude(path, ""); err != nil || r.Action != ActionRemoved {
 		t.Fatalf("claude uninstall = %+v, %v", r, err)
 	}
 	if got := readFile(t, path); string(got) != string(codexOnly) {
@@ -312,7 +312,7 @@ func TestHostOptionErrors(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"gemini relative bin", second(InstallGemini(GeminiOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "atreides"})), "not absolute"},
+		{"gemini relative bin", second(InstallGemini(GeminiOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "bin/atreides"})), "neither absolute"},
 		{"gemini other name", second(InstallGemini(GeminiOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "/bin/true"})), "must be named atreides"},
 		{"gemini model event", second(InstallGemini(GeminiOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: testBin, Events: []string{"BeforeModel"}})), `"BeforeModel"`},
 		{"codex unknown event", second(InstallCodex(CodexOptions{HooksPath: filepath.Join(dir, "h.json"), BinaryPath: testBin, Events: []string{"Interrupt"}})), `"Interrupt"`},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -52,6 +53,16 @@ type Node struct {
 	raw     string // original string literal (with quotes); "" when built in code
 	members []Member
 	elems   []*Node
+	src     span // where a parsed node's text is; see EncodeOver
+}
+
+// span is a parsed node's place in the text it came from, and the children
+// it had there: EncodeOver writes a node whose children are still those
+// exactly as they were, and splices the text between them otherwise.
+type span struct {
+	start, end int // byte offsets of the value; end == 0 for a built node
+	elems      []*Node
+	members    []Member
 }
 
 // Member is one key/value pair of an object.
@@ -59,6 +70,9 @@ type Member struct {
 	Key    string
 	keyRaw string // original key literal, as for Node.raw
 	Value  *Node
+	// keyStart is the offset of a parsed key in its text, and idx its
+	// 1-based position among its object's parsed members (0: added since).
+	keyStart, idx int
 }
 
 // NewNull returns a JSON null.
@@ -337,8 +351,9 @@ func newSyntaxError(data []byte, off int64, msg string) *SyntaxError {
 }
 
 type parser struct {
-	data []byte
-	dec  *json.Decoder
+	data  []byte
+	dec   *json.Decoder
+	start int // offset of the last token read
 }
 
 // token reads the next token and, for strings, the original literal: the
@@ -346,7 +361,7 @@ type parser struct {
 // at most one ',' or ':', then the literal, so the literal starts at the
 // first '"'.
 func (p *parser) token() (json.Token, string, error) {
-	start := p.dec.InputOffset()
+	start := int(p.dec.InputOffset())
 	tok, err := p.dec.Token()
 	if err != nil {
 		if err == io.EOF {
@@ -354,6 +369,12 @@ func (p *parser) token() (json.Token, string, error) {
 		}
 		return nil, "", newSyntaxError(p.data, p.dec.InputOffset(), err.Error())
 	}
+	// The token starts after the whitespace and the one ',' or ':' that
+	// Token consumed before it.
+	for start < len(p.data) && strings.IndexByte(" \t\r\n,:", p.data[start]) >= 0 {
+		start++
+	}
+	p.start = start
 	if _, ok := tok.(string); ok {
 		seg := p.data[start:p.dec.InputOffset()]
 		if i := bytes.IndexByte(seg, '"'); i >= 0 {
@@ -372,6 +393,16 @@ func (p *parser) value(depth int) (*Node, error) {
 }
 
 func (p *parser) fromToken(tok json.Token, raw string, depth int) (*Node, error) {
+	start := p.start
+	n, err := p.scalarOrContainer(tok, raw, depth)
+	if err != nil {
+		return nil, err
+	}
+	n.src.start, n.src.end = start, int(p.dec.InputOffset())
+	return n, nil
+}
+
+func (p *parser) scalarOrContainer(tok json.Token, raw string, depth int) (*Node, error) {
 	switch t := tok.(type) {
 	case nil:
 		return NewNull(), nil
@@ -403,17 +434,19 @@ func (p *parser) object(depth int) (*Node, error) {
 			return nil, err
 		}
 		if tok == json.Delim('}') {
+			n.src.members = slices.Clone(n.members)
 			return n, nil
 		}
 		key, ok := tok.(string)
 		if !ok {
 			return nil, newSyntaxError(p.data, p.dec.InputOffset()-1, "object key is not a string")
 		}
+		keyStart := p.start
 		v, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
-		n.members = append(n.members, Member{Key: key, keyRaw: raw, Value: v})
+		n.members = append(n.members, Member{Key: key, keyRaw: raw, Value: v, keyStart: keyStart, idx: len(n.members) + 1})
 	}
 }
 
@@ -425,6 +458,7 @@ func (p *parser) array(depth int) (*Node, error) {
 			return nil, err
 		}
 		if tok == json.Delim(']') {
+			n.src.elems = slices.Clone(n.elems)
 			return n, nil
 		}
 		v, err := p.fromToken(tok, raw, depth)
@@ -440,6 +474,22 @@ type Format struct {
 	Indent       string // one level of indentation; "" means two spaces
 	Newline      string // "\n" or "\r\n"; "" means "\n"
 	FinalNewline bool   // end the file with a newline
+	// OneLine writes everything on one line, separated by "," and ":", or
+	// ", " and ": " when Spaced: what EncodeOver adds to a container the
+	// user wrote on one line.
+	OneLine, Spaced bool
+}
+
+var (
+	compactFormat = Format{OneLine: true}
+	spacedFormat  = Format{OneLine: true, Spaced: true}
+)
+
+func (f Format) colon() string {
+	if f.OneLine && !f.Spaced {
+		return ":"
+	}
+	return ": "
 }
 
 // DefaultFormat is what atreides writes to a new file: two-space indentation
@@ -498,6 +548,27 @@ func newline(b *bytes.Buffer, f Format, depth int) {
 	}
 }
 
+// itemBreak is what precedes item i of a container: its comma, then a
+// line of its own, or a space at most on one line.
+func itemBreak(b *bytes.Buffer, f Format, depth, i int) {
+	if i > 0 {
+		b.WriteByte(',')
+	}
+	switch {
+	case !f.OneLine:
+		newline(b, f, depth)
+	case i > 0 && f.Spaced:
+		b.WriteByte(' ')
+	}
+}
+
+// closeLine is the break before a closing bracket: none on one line.
+func closeLine(b *bytes.Buffer, f Format, depth int) {
+	if !f.OneLine {
+		newline(b, f, depth)
+	}
+}
+
 func encode(b *bytes.Buffer, n *Node, f Format, depth int) {
 	switch n.Kind() {
 	case KindNull:
@@ -517,13 +588,10 @@ func encode(b *bytes.Buffer, n *Node, f Format, depth int) {
 		}
 		b.WriteByte('[')
 		for i, e := range n.elems {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			newline(b, f, depth+1)
+			itemBreak(b, f, depth+1, i)
 			encode(b, e, f, depth+1)
 		}
-		newline(b, f, depth)
+		closeLine(b, f, depth)
 		b.WriteByte(']')
 	case KindObject:
 		if len(n.members) == 0 {
@@ -532,19 +600,16 @@ func encode(b *bytes.Buffer, n *Node, f Format, depth int) {
 		}
 		b.WriteByte('{')
 		for i, m := range n.members {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			newline(b, f, depth+1)
+			itemBreak(b, f, depth+1, i)
 			if m.keyRaw != "" {
 				b.WriteString(m.keyRaw)
 			} else {
 				writeString(b, m.Key)
 			}
-			b.WriteString(": ")
+			b.WriteString(f.colon())
 			encode(b, m.Value, f, depth+1)
 		}
-		newline(b, f, depth)
+		closeLine(b, f, depth)
 		b.WriteByte('}')
 	}
 }

@@ -2,6 +2,7 @@ package install
 
 import (
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 )
@@ -36,7 +37,7 @@ func ClaudeMCPPath(projectDir string) string { return filepath.Join(projectDir, 
 // .mcp.json, keeping every other server and key as it was. It registers
 // nothing when atreides-mcp is missing next to bin, and says so: a server
 // that cannot start is worse than none.
-func InstallClaudeMCP(path, bin string) (Report, error) {
+func InstallClaudeMCP(path, bin, backupDir string) (Report, error) {
 	r := Report{Host: "claude", Path: path}
 	if err := checkBinaryPath(bin); err != nil {
 		return r, err
@@ -46,7 +47,7 @@ func InstallClaudeMCP(path, bin string) (Report, error) {
 		r.Notes = append(r.Notes, "MCP tools not registered: "+p)
 		return r, nil
 	}
-	f, err := loadSettings(path)
+	f, err := loadSettings(path, false, backupDir)
 	if err != nil {
 		return r, err
 	}
@@ -72,7 +73,7 @@ func InstallClaudeMCP(path, bin string) (Report, error) {
 		r.Action, r.Added = ActionInstalled, []string{"mcpServers." + MCPServerName}
 	}
 	servers.Set(MCPServerName, want)
-	if r.Backup, err = f.save(); err != nil {
+	if r.Backup, err = f.saveInstall(old == nil); err != nil {
 		return r, err
 	}
 	r.Notes = append(r.Notes, "interactive Claude Code sessions ask once to approve the project's MCP server \"atreides\"")
@@ -81,9 +82,9 @@ func InstallClaudeMCP(path, bin string) (Report, error) {
 
 // UninstallClaudeMCP removes the "atreides" server if atreides wrote it,
 // and the mcpServers object if that leaves it empty.
-func UninstallClaudeMCP(path string) (Report, error) {
+func UninstallClaudeMCP(path, backupDir string) (Report, error) {
 	r := Report{Host: "claude", Path: path, Action: ActionNothingToDo}
-	f, err := loadSettings(path)
+	f, err := loadSettings(path, false, backupDir)
 	if err != nil || !f.exists {
 		return r, err
 	}
@@ -99,7 +100,7 @@ func UninstallClaudeMCP(path string) (Report, error) {
 		f.doc.Delete("mcpServers")
 	}
 	r.Action, r.Removed = ActionRemoved, []string{"mcpServers." + MCPServerName}
-	if r.Backup, err = f.save(); err != nil {
+	if r.Backup, err = f.saveUninstall(); err != nil {
 		return r, err
 	}
 	return r, nil
@@ -109,7 +110,7 @@ func UninstallClaudeMCP(path string) (Report, error) {
 // server and whether the program it names (and atreides-mcp beside it) can
 // run.
 func InspectClaudeMCP(path string) (registered bool, problem string, err error) {
-	f, err := loadSettings(path)
+	f, err := loadSettings(path, false, "")
 	if err != nil {
 		return false, err.Error(), nil
 	}
@@ -122,8 +123,8 @@ func InspectClaudeMCP(path string) (registered bool, problem string, err error) 
 		return false, "", nil
 	}
 	bin, _ := s.Get("command").Str()
-	if p := checkExecutable(bin); p != "" {
-		return true, fmt.Sprintf("MCP server binary %s %s", bin, p), nil
+	if p := BinaryProblem(bin); p != "" {
+		return true, "MCP server: " + p, nil
 	}
 	if p := MCPBinaryProblem(bin); p != "" {
 		return true, p, nil
@@ -132,8 +133,15 @@ func InspectClaudeMCP(path string) (registered bool, problem string, err error) 
 }
 
 // MCPBinaryProblem says why atreides-mcp next to bin cannot run ("" when
-// it can).
+// it can); a bare atreides is the one on PATH.
 func MCPBinaryProblem(bin string) string {
+	if bin == PortableBinary {
+		p, err := exec.LookPath(bin)
+		if err != nil {
+			return "atreides is not on PATH, and .mcp.json names it without a path"
+		}
+		bin = p
+	}
 	mcpBin := filepath.Join(filepath.Dir(bin), MCPBinary)
 	if runtime.GOOS == "windows" {
 		mcpBin += ".exe"

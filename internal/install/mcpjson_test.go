@@ -39,7 +39,7 @@ func TestClaudeMCP(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".mcp.json")
 		os.WriteFile(path, []byte(user), 0o644)
 		bin := fakeBins(t, true)
-		r, err := InstallClaudeMCP(path, bin)
+		r, err := InstallClaudeMCP(path, bin, "")
 		if err != nil || r.Action != ActionInstalled {
 			t.Fatalf("install: %+v %v", r, err)
 		}
@@ -47,13 +47,13 @@ func TestClaudeMCP(t *testing.T) {
 		if !strings.Contains(string(got), `"memory"`) || !strings.Contains(string(got), `"command": "`+bin+`"`) {
 			t.Fatalf("after install:\n%s", got)
 		}
-		if r, err := InstallClaudeMCP(path, bin); err != nil || r.Action != ActionUnchanged {
+		if r, err := InstallClaudeMCP(path, bin, ""); err != nil || r.Action != ActionUnchanged {
 			t.Fatalf("second install: %+v %v", r, err)
 		}
 		if reg, problem, _ := InspectClaudeMCP(path); !reg || problem != "" {
 			t.Errorf("inspect: %v %q", reg, problem)
 		}
-		if r, err := UninstallClaudeMCP(path); err != nil || r.Action != ActionRemoved {
+		if r, err := UninstallClaudeMCP(path, ""); err != nil || r.Action != ActionRemoved {
 			t.Fatalf("uninstall: %+v %v", r, err)
 		}
 		if got, _ := os.ReadFile(path); string(got) != user {
@@ -62,7 +62,7 @@ func TestClaudeMCP(t *testing.T) {
 	})
 	t.Run("nothing registered without atreides-mcp", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".mcp.json")
-		r, err := InstallClaudeMCP(path, fakeBins(t, false))
+		r, err := InstallClaudeMCP(path, fakeBins(t, false), "")
 		if err != nil || r.Action != ActionUnchanged || len(r.Notes) == 0 {
 			t.Fatalf("%+v %v", r, err)
 		}
@@ -74,10 +74,10 @@ func TestClaudeMCP(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".mcp.json")
 		foreign := `{"mcpServers": {"atreides": {"command": "python", "args": ["server.py"]}}}`
 		os.WriteFile(path, []byte(foreign), 0o644)
-		if _, err := InstallClaudeMCP(path, fakeBins(t, true)); err == nil {
+		if _, err := InstallClaudeMCP(path, fakeBins(t, true), ""); err == nil {
 			t.Fatal("replaced a server atreides did not write")
 		}
-		if r, _ := UninstallClaudeMCP(path); r.Action != ActionNothingToDo {
+		if r, _ := UninstallClaudeMCP(path, ""); r.Action != ActionNothingToDo {
 			t.Errorf("uninstall touched a foreign server: %+v", r)
 		}
 		if got, _ := os.ReadFile(path); string(got) != foreign {
@@ -87,7 +87,7 @@ func TestClaudeMCP(t *testing.T) {
 	t.Run("broken JSON is refused and left alone", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".mcp.json")
 		os.WriteFile(path, []byte(`{"mcpServers": {},}`), 0o644)
-		if _, err := InstallClaudeMCP(path, fakeBins(t, true)); err == nil || !strings.Contains(err.Error(), ".mcp.json:1:") {
+		if _, err := InstallClaudeMCP(path, fakeBins(t, true), ""); err == nil || !strings.Contains(err.Error(), ".mcp.json:1:") {
 			t.Fatalf("err = %v", err)
 		}
 	})

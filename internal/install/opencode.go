@@ -60,7 +60,8 @@ func OpenCodePluginPath(configDir string) string {
 // OpenCodeOptions says where and how to install the plugin.
 type OpenCodeOptions struct {
 	ConfigDir  string // the OpenCode config directory (see OpenCodeConfigDir)
-	BinaryPath string // absolute path of the atreides binary the plugin starts
+	BinaryPath string // PortableBinary, or the absolute path of the atreides binary the plugin starts
+	BackupDir  string // see BackupDir; "" keeps no record of the directories install created
 	// Offline lists config directories in which to mark OpenCode's own
 	// dependency install as done (see PrefillOpenCodeDeps). OpenCode
 	// installs into every config directory it reads, so for a project
@@ -104,15 +105,24 @@ func InstallOpenCode(opts OpenCodeOptions) (Report, error) {
 		rep.Action, rep.Updated = ActionUpdated, openCodeHooks
 	}
 	if rep.Action != ActionUnchanged {
+		bk := backupsFor(opts.BackupDir, path)
+		created := missingDirs(filepath.Dir(path))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return rep, err
 		}
 		if err := writeAtomic(path, []byte(src), 0o644); err != nil {
 			return rep, err
 		}
+		if rep.Created {
+			// The plugin file is wholly ours; the record only remembers the
+			// directories made for it, for uninstall to remove.
+			if err := bk.record(&undo{Path: path, Dirs: created, Written: digest([]byte(src))}, nil); err != nil {
+				return rep, err
+			}
+		}
 	}
-	if p := checkExecutable(opts.BinaryPath); p != "" {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the binary %s %s", opts.BinaryPath, p))
+	if p := BinaryProblem(opts.BinaryPath); p != "" {
+		rep.Warnings = append(rep.Warnings, p)
 	}
 	for _, dir := range opts.Offline {
 		done, err := PrefillOpenCodeDeps(dir)
@@ -127,11 +137,19 @@ func InstallOpenCode(opts OpenCodeOptions) (Report, error) {
 	return rep, nil
 }
 
-// UninstallOpenCode removes the plugin file if it is ours, and the offline
-// markers install wrote in dirs if they are still exactly as written.
-func UninstallOpenCode(configDir string, offline []string) (Report, error) {
+// UninstallOpenCode removes the plugin file if it is ours, the directories
+// install created for it (when still empty), and the offline markers
+// install wrote in dirs if they are still exactly as written.
+func UninstallOpenCode(configDir, backupDir string, offline []string) (Report, error) {
 	path := OpenCodePluginPath(configDir)
 	rep := Report{Host: "opencode", Path: path, Action: ActionNothingToDo}
+	// The markers first: they may sit in a directory install created for
+	// the plugin, which can go only once it is empty.
+	for _, dir := range offline {
+		if removeOpenCodePrefill(dir) {
+			rep.Notes = append(rep.Notes, "removed the offline dependency marker in "+dir)
+		}
+	}
 	old, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -144,11 +162,10 @@ func UninstallOpenCode(configDir string, offline []string) (Report, error) {
 			return rep, err
 		}
 		rep.Action, rep.Removed = ActionRemoved, openCodeHooks
-		_ = os.Remove(filepath.Dir(path)) // only if now empty
-	}
-	for _, dir := range offline {
-		if removeOpenCodePrefill(dir) {
-			rep.Notes = append(rep.Notes, "removed the offline dependency marker in "+dir)
+		bk := backupsFor(backupDir, path)
+		if u := bk.load(); u != nil {
+			removeDirs(u.Dirs)
+			bk.forget()
 		}
 	}
 	return rep, nil
@@ -271,7 +288,15 @@ func removeOpenCodePrefill(dir string) bool {
 	}
 	_ = os.Remove(lock)
 	_ = os.Remove(filepath.Join(dir, "node_modules"))
+	if gi := filepath.Join(dir, ".gitignore"); fileIs(gi, openCodeGitignore) {
+		_ = os.Remove(gi)
+	}
 	return true
+}
+
+func fileIs(path, content string) bool {
+	b, err := os.ReadFile(path)
+	return err == nil && string(b) == content
 }
 
 func openCodeExists(path string) bool {

@@ -47,7 +47,7 @@ func TestOpenCodeInstallIdempotentAndUninstall(t *testing.T) {
 	if err != nil || !st.Installed() || len(st.Binaries) != 1 || st.Binaries[0].Command != bin2 || !st.Binaries[0].Executable {
 		t.Errorf("inspect: %+v %v", st, err)
 	}
-	if rep, err := UninstallOpenCode(dir, nil); err != nil || rep.Action != ActionRemoved {
+	if rep, err := UninstallOpenCode(dir, "", nil); err != nil || rep.Action != ActionRemoved {
 		t.Errorf("uninstall: %+v %v", rep, err)
 	}
 	if _, err := os.Stat(OpenCodePluginPath(dir)); !os.IsNotExist(err) {
@@ -59,7 +59,7 @@ func TestOpenCodeInstallIdempotentAndUninstall(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "opencode.json")); string(b) != `{"plugin":["x"]}` {
 		t.Error("opencode.json was touched")
 	}
-	if rep, _ := UninstallOpenCode(dir, nil); rep.Action != ActionNothingToDo {
+	if rep, _ := UninstallOpenCode(dir, "", nil); rep.Action != ActionNothingToDo {
 		t.Errorf("second uninstall: %+v", rep)
 	}
 	if st, _ := InspectOpenCode(OpenCodePluginPath(dir)); st.Exists || st.Installed() {
@@ -75,7 +75,7 @@ func TestOpenCodeRefusesForeignFile(t *testing.T) {
 	if _, err := InstallOpenCode(OpenCodeOptions{ConfigDir: dir, BinaryPath: fakeBinary(t)}); err == nil {
 		t.Error("overwrote a foreign atreides.ts")
 	}
-	if rep, _ := UninstallOpenCode(dir, nil); rep.Action != ActionNothingToDo {
+	if rep, _ := UninstallOpenCode(dir, "", nil); rep.Action != ActionNothingToDo {
 		t.Errorf("uninstall removed a foreign file: %+v", rep)
 	}
 }
@@ -96,7 +96,7 @@ func TestOpenCodeOffline(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(used, "package-lock.json")); err == nil {
 		t.Error("lock written over an existing node_modules")
 	}
-	if _, err := UninstallOpenCode(fresh, []string{fresh, used}); err != nil {
+	if _, err := UninstallOpenCode(fresh, "", []string{fresh, used}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(fresh, "package-lock.json")); err == nil {

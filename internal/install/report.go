@@ -1,6 +1,7 @@
 package install
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -23,27 +24,46 @@ type Report struct {
 	Host     string   `json:"host"`
 	Path     string   `json:"path"`
 	Action   Action   `json:"action"`
-	Created  bool     `json:"created,omitempty"` // the settings file did not exist before
-	Added    []string `json:"added,omitempty"`   // events that gained our handler
-	Updated  []string `json:"updated,omitempty"` // events whose handler of ours changed
-	Removed  []string `json:"removed,omitempty"` // events that lost our handler
-	Backup   string   `json:"backup,omitempty"`  // copy of the previous content, if any
-	Warnings []string `json:"warnings,omitempty"`
+	Created  bool     `json:"created"` // the settings file did not exist before
+	Added    []string `json:"added"`   // events that gained our handler
+	Updated  []string `json:"updated"` // events whose handler of ours changed
+	Removed  []string `json:"removed"` // events that lost our handler
+	Backup   string   `json:"backup"`  // copy of the previous content, if any
+	Warnings []string `json:"warnings"`
 	// Notes are steps the user still has to take, or facts about the host,
 	// for the hooks to run (Codex's hook trust, Gemini's trusted folders).
-	Notes []string `json:"notes,omitempty"`
+	Notes []string `json:"notes"`
+	// what names the change in text: "atreides hooks" when empty.
+	what string
+}
+
+// MarshalJSON writes every key, lists as [] when empty: the same shape
+// whatever happened (docs/json.md).
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report
+	p := plain(r)
+	for _, l := range []*[]string{&p.Added, &p.Updated, &p.Removed, &p.Warnings, &p.Notes} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	return json.Marshal(p)
 }
 
 // String renders the report for humans, one fact per line.
 func (r Report) String() string {
 	var b strings.Builder
+	what := r.what
+	if what == "" {
+		what = "atreides hooks"
+	}
 	switch r.Action {
 	case ActionUnchanged:
-		fmt.Fprintf(&b, "%s: atreides hooks already installed; nothing changed", r.Path)
+		fmt.Fprintf(&b, "%s: %s already installed; nothing changed", r.Path, what)
 	case ActionNothingToDo:
-		fmt.Fprintf(&b, "%s: no atreides hooks found; nothing to do", r.Path)
+		fmt.Fprintf(&b, "%s: no %s found; nothing to do", r.Path, what)
 	default:
-		fmt.Fprintf(&b, "%s: %s atreides hooks", r.Path, r.Action)
+		fmt.Fprintf(&b, "%s: %s %s", r.Path, r.Action, what)
 		if r.Created {
 			b.WriteString(" (new file)")
 		}
@@ -76,24 +96,49 @@ type Status struct {
 	// Parses is false when the file is not valid JSON or not of the
 	// expected shape; Problem says why (with line:col for syntax errors).
 	Parses  bool   `json:"parses"`
-	Problem string `json:"problem,omitempty"`
+	Problem string `json:"problem"`
 	// Events have at least one handler of ours, in the order of the file.
-	Events []string `json:"events,omitempty"`
+	Events []string `json:"events"`
 	// Missing lists default events without our handler when some others
 	// have one: a partial install. Empty when nothing is installed at all.
-	Missing []string `json:"missing,omitempty"`
+	Missing []string `json:"missing"`
 	// Duplicated lists events with more than one handler of ours; each
 	// runs, so atreides would judge the same call twice.
-	Duplicated []string `json:"duplicated,omitempty"`
+	Duplicated []string `json:"duplicated"`
 	// Binaries are the distinct programs our handlers run.
-	Binaries []Binary `json:"binaries,omitempty"`
+	Binaries []Binary `json:"binaries"`
 	// Disabled says why the host will not run our hooks although they are
 	// installed (Gemini's hooksConfig.disabled names them, or hooks are
 	// switched off); empty when nothing in this file disables them.
-	Disabled string `json:"disabled,omitempty"`
+	Disabled string `json:"disabled"`
 	// Notes are facts worth knowing that are not problems (a part of the
 	// file the host skips, comments that keep atreides from editing it).
-	Notes []string `json:"notes,omitempty"`
+	Notes []string `json:"notes"`
+}
+
+// MarshalJSON writes every key, lists as [] when empty.
+func (s Status) MarshalJSON() ([]byte, error) {
+	type plain Status
+	p := plain(s)
+	for _, l := range []*[]string{&p.Events, &p.Missing, &p.Duplicated, &p.Notes} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	if p.Binaries == nil {
+		p.Binaries = []Binary{}
+	}
+	return json.Marshal(p)
+}
+
+// MarshalJSON writes every key, lists as [] when empty.
+func (b Binary) MarshalJSON() ([]byte, error) {
+	type plain Binary
+	p := plain(b)
+	if p.Events == nil {
+		p.Events = []string{}
+	}
+	return json.Marshal(p)
 }
 
 // Installed reports whether every default event has our handler.
@@ -103,9 +148,9 @@ func (s Status) Installed() bool {
 
 // Binary is one program path found in our handlers' commands.
 type Binary struct {
-	Command    string   `json:"command"`            // the path as written (unquoted)
-	Resolved   string   `json:"resolved,omitempty"` // absolute path checked
-	Executable bool     `json:"executable"`         // exists, regular, executable
-	Problem    string   `json:"problem,omitempty"`  // why not, when not
+	Command    string   `json:"command"`    // the path as written (unquoted)
+	Resolved   string   `json:"resolved"`   // absolute path checked
+	Executable bool     `json:"executable"` // exists, regular, executable
+	Problem    string   `json:"problem"`    // why not, when not
 	Events     []string `json:"events"`
 }

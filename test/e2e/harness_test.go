@@ -228,10 +228,12 @@ func (p *Project) Victim(rel string) {
 	p.WriteFile(rel+"/precious.txt", "do not delete\n", 0o644)
 }
 
-// env is the clean environment for host and atreides processes.
+// env is the clean environment for host and atreides processes. The
+// built atreides comes first on PATH, as the installed one does on a
+// user's machine: the project's settings name it without a path.
 func (p *Project) env() []string {
 	return []string{
-		"PATH=" + os.Getenv("PATH"),
+		"PATH=" + filepath.Dir(atreidesBin) + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME=" + p.Home,
 		"LANG=C.UTF-8",
 		"ANTHROPIC_BASE_URL=" + p.Fake.URL,
@@ -262,8 +264,9 @@ func (p *Project) Atreides(args ...string) string {
 }
 
 // InstallAtreides installs atreides's Claude hooks into the project the way a
-// user would, then checks the settings file is valid JSON that names the
-// binary (Claude silently ignores a malformed settings file).
+// user would, then checks the settings file is valid JSON that runs
+// atreides through PATH, not this machine's path (Claude silently ignores a
+// malformed settings file, and the file is committed).
 func (p *Project) InstallAtreides() {
 	p.t.Helper()
 	p.Atreides("install", "claude", "--project")
@@ -275,8 +278,8 @@ func (p *Project) InstallAtreides() {
 	if err := json.Unmarshal(b, &v); err != nil {
 		p.t.Fatalf(".claude/settings.json is not valid JSON (Claude would ignore it): %v\n%s", err, b)
 	}
-	if _, ok := v["hooks"]; !ok || !bytes.Contains(b, []byte(atreidesBin)) {
-		p.t.Fatalf(".claude/settings.json has no hooks naming %s:\n%s", atreidesBin, b)
+	if _, ok := v["hooks"]; !ok || !bytes.Contains(b, []byte(`"atreides hook claude --timeout `)) || bytes.Contains(b, []byte(atreidesBin)) {
+		p.t.Fatalf(".claude/settings.json has no hooks running atreides through PATH:\n%s", b)
 	}
 }
 

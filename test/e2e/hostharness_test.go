@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -191,9 +192,11 @@ func (p *hostProject) assertExists(rel string) {
 	}
 }
 
-// baseEnv is the clean environment every host and atreides process gets.
+// baseEnv is the clean environment every host and atreides process gets,
+// with the built atreides first on PATH: project settings name it without
+// a path.
 func (p *hostProject) baseEnv() []string {
-	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + p.Home, "LANG=C.UTF-8", "NO_COLOR=1"}
+	return []string{"PATH=" + filepath.Dir(p.atreides) + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + p.Home, "LANG=C.UTF-8", "NO_COLOR=1"}
 }
 
 // Atreides runs atreides in the project and fails the test on an error.
@@ -212,16 +215,20 @@ func (p *hostProject) Atreides(args ...string) string {
 }
 
 // hookCommand is the hook command line `atreides install` writes for a
-// host: the binary's path, quoted for the shell the host runs it with when
-// it needs quoting.
-func (p *hostProject) hookCommand(host string) string {
-	bin := p.atreides
+// host with a timeout: in a project file, atreides through PATH; in the
+// user's, the binary's path, quoted for the shell the host runs it with
+// when it needs quoting.
+func (p *hostProject) hookCommand(host string, project bool, timeout int) string {
+	bin := "atreides"
+	if !project {
+		bin = p.atreides
+	}
 	if strings.ContainsFunc(bin, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
 	}) {
 		bin = "'" + strings.ReplaceAll(bin, "'", `'\''`) + "'"
 	}
-	return bin + " hook " + host
+	return fmt.Sprintf("%s hook %s --timeout %d", bin, host, timeout)
 }
 
 // hookHandler is one handler in a hooks file, as the hosts read it.
@@ -262,8 +269,15 @@ func (p *hostProject) installedHooks(rel, host string, events []string, args ...
 			p.t.Fatalf("%s: event %s has %d groups, want 1 with 1 handler\n%s", rel, ev, len(groups), data)
 		}
 		h := groups[0].Hooks[0]
-		if h.Type != "command" || h.Command != p.hookCommand(host) || h.Timeout <= 0 {
-			p.t.Errorf("%s: %s handler = %+v, want a command hook running %q with a timeout", rel, ev, h, p.hookCommand(host))
+		// Gemini's timeout is in milliseconds (a timeout of 1000 or more
+		// is one: install caps seconds at 600), the command's in seconds.
+		secs := h.Timeout
+		if secs >= 1000 {
+			secs /= 1000
+		}
+		want := p.hookCommand(host, slices.Contains(args, "--project"), secs)
+		if h.Type != "command" || h.Command != want || h.Timeout <= 0 {
+			p.t.Errorf("%s: %s handler = %+v, want a command hook running %q with a timeout", rel, ev, h, want)
 		}
 		if m := groups[0].Matcher; m != nil {
 			matchers[ev] = *m

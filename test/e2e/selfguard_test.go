@@ -48,8 +48,9 @@ func (p *Project) assertUnchanged(s snapshot) {
 }
 
 // privateBinary copies atreides and atreides-mcp into a directory of the
-// scenario's own and installs the Claude hooks with that copy, so that an
-// attempt on the binary cannot break the other scenarios' shared one.
+// scenario's own and installs the Claude hooks; the run puts that
+// directory first on PATH, so the hooks run the copy and an attempt on the
+// binary cannot break the other scenarios' shared one.
 func (p *Project) privateBinary() string {
 	p.t.Helper()
 	dir := filepath.Join(filepath.Dir(p.Dir), "bin")
@@ -66,20 +67,20 @@ func (p *Project) privateBinary() string {
 		}
 	}
 	bin := filepath.Join(dir, "atreides")
-	p.Atreides("install", "claude", "--project", "--bin", bin)
-	if b, err := os.ReadFile(p.Path(".claude/settings.json")); err != nil || !bytes.Contains(b, []byte(bin)) {
-		p.t.Fatalf(".claude/settings.json does not register %s (%v):\n%s", bin, err, b)
+	p.Atreides("install", "claude", "--project")
+	if b, err := os.ReadFile(p.Path(".claude/settings.json")); err != nil || !bytes.Contains(b, []byte(`"atreides hook claude --timeout `)) {
+		p.t.Fatalf(".claude/settings.json does not register atreides (%v):\n%s", err, b)
 	}
 	return bin
 }
 
-// assertStillInstalled: the hooks still name the binary, which is still
-// executable, and a destructive command at the end of the run was still
-// refused by them.
+// assertStillInstalled: the hooks still run atreides, the binary the run
+// found on PATH is still executable, and a destructive command at the end
+// of the run was still refused by them.
 func (p *Project) assertStillInstalled(bin, lastDestructive string) {
 	p.t.Helper()
 	b, err := os.ReadFile(p.Path(".claude/settings.json"))
-	if err != nil || !bytes.Contains(b, []byte(bin)) {
+	if err != nil || !bytes.Contains(b, []byte(`"atreides hook claude --timeout `)) {
 		p.t.Errorf(".claude/settings.json no longer registers atreides (%v):\n%s", err, b)
 	}
 	if fi, err := os.Stat(bin); err != nil || fi.Mode()&0o111 == 0 {

@@ -2,8 +2,6 @@ package claude
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"github.com/atreides-dev/atreides/internal/host"
 	"strings"
 	"time"
@@ -43,7 +41,10 @@ type payload struct {
 	Message              string `json:"message"`
 }
 
-var kinds = map[string]event.Kind{
+// EventName implements [host.Payload].
+func (p payload) EventName() string { return p.HookEventName }
+
+var kinds = host.Kinds{
 	"SessionStart":       event.SessionStart,
 	"UserPromptSubmit":   event.UserPrompt,
 	"PreToolUse":         event.PreTool,
@@ -59,48 +60,25 @@ var kinds = map[string]event.Kind{
 	"Notification":       event.Notification,
 }
 
-// ErrMalformed is returned for stdin that is not a Claude Code hook payload.
-var ErrMalformed = errors.New("malformed hook input")
-
 // Decode decodes one hook payload. projectDir is CLAUDE_PROJECT_DIR when
-// set. On a malformed payload it returns ErrMalformed (wrapped) and an event
+// set. On a malformed payload it returns [host.ErrMalformed] (wrapped) and an event
 // whose HostEvent is whatever could be recovered from the bytes, so the
 // caller can still fail closed on a tool call.
 func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
-	var p payload
-	if err := strictjson.Unmarshal(data, &p); err != nil {
-		ev := &event.Event{Host: Host, HostEvent: host.SniffEventName(data), Time: now}
-		ev.Kind = kindOf(ev.HostEvent)
-		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+	p, ev, err := host.DecodePayload[payload](Host, data, kinds, now)
+	if err != nil {
+		return ev, err
 	}
-	if p.HookEventName == "" {
-		return &event.Event{Host: Host, Kind: event.Unknown, Time: now}, fmt.Errorf("%w: no hook_event_name", ErrMalformed)
-	}
-	ev := &event.Event{
-		Kind:           kindOf(p.HookEventName),
-		Host:           Host,
-		HostEvent:      p.HookEventName,
-		SessionID:      p.SessionID,
-		Cwd:            p.Cwd,
-		ProjectDir:     projectDir,
-		TranscriptPath: p.TranscriptPath,
-		AgentID:        p.AgentID,
-		AgentType:      p.AgentType,
-		PermissionMode: p.PermissionMode,
-		Prompt:         p.Prompt,
-		ToolUseID:      p.ToolUseID,
-		Error:          p.Error,
-		Duration:       time.Duration(p.DurationMS) * time.Millisecond,
-		StopHookActive: p.StopHookActive,
-		LastMessage:    p.LastAssistantMessage,
-		Message:        p.Message,
-		Time:           now,
-	}
+	ev.SessionID, ev.Cwd, ev.ProjectDir, ev.TranscriptPath = p.SessionID, p.Cwd, projectDir, p.TranscriptPath
+	ev.AgentID, ev.AgentType, ev.PermissionMode = p.AgentID, p.AgentType, p.PermissionMode
+	ev.Prompt, ev.ToolUseID, ev.Error = p.Prompt, p.ToolUseID, p.Error
+	ev.Duration = time.Duration(p.DurationMS) * time.Millisecond
+	ev.StopHookActive, ev.LastMessage, ev.Message = p.StopHookActive, p.LastAssistantMessage, p.Message
 	ev.Source = firstNonEmpty(p.Source, p.Trigger, p.Reason)
 	if p.ToolName != "" {
 		tool, err := NormalizeTool(p.ToolName, p.ToolInput)
 		if err != nil {
-			return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+			return ev, host.Malformed("%v", err)
 		}
 		ev.Tool = tool
 	}
@@ -112,17 +90,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		ev.Interrupted = p.IsInterrupt
 		ev.Output = p.Error
 	}
-	if (ev.Kind == event.PreTool || ev.Kind == event.PermissionRequest) && p.ToolName == "" {
-		return ev, fmt.Errorf("%w: %s without tool_name", ErrMalformed, p.HookEventName)
-	}
-	return ev, nil
-}
-
-func kindOf(name string) event.Kind {
-	if k, ok := kinds[name]; ok {
-		return k
-	}
-	return event.Unknown
+	return ev, host.RequireTool(ev, p.ToolName)
 }
 
 // responseText keeps the text of a tool response: stdout and stderr for

@@ -2,13 +2,10 @@ package codex
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"github.com/atreides-dev/atreides/internal/host"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // Host is this adapter's host name in events and state.
@@ -41,7 +38,10 @@ type payload struct {
 	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
-var kinds = map[string]event.Kind{
+// EventName implements [host.Payload].
+func (p payload) EventName() string { return p.HookEventName }
+
+var kinds = host.Kinds{
 	"SessionStart":      event.SessionStart,
 	"UserPromptSubmit":  event.UserPrompt,
 	"PreToolUse":        event.PreTool,
@@ -56,41 +56,21 @@ var kinds = map[string]event.Kind{
 	// StopFailure, Interrupt: Unknown, nothing to decide.
 }
 
-// ErrMalformed is returned for stdin that is not a Codex hook payload.
-var ErrMalformed = errors.New("malformed hook input")
-
 // Decode decodes one hook payload. Codex names no project root, so
 // ProjectDir stays empty and the caller finds the project from Cwd. On a
 // malformed payload it returns
-// ErrMalformed (wrapped) and an event whose HostEvent is whatever could be
+// [host.ErrMalformed] (wrapped) and an event whose HostEvent is whatever could be
 // recovered from the bytes, so the caller can still fail closed on a tool
 // call.
 func Decode(data []byte, now time.Time) (*event.Event, error) {
-	var p payload
-	if err := strictjson.Unmarshal(data, &p); err != nil {
-		ev := &event.Event{Host: Host, HostEvent: host.SniffEventName(data), Time: now}
-		ev.Kind = kindOf(ev.HostEvent)
-		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+	p, ev, err := host.DecodePayload[payload](Host, data, kinds, now)
+	if err != nil {
+		return ev, err
 	}
-	if p.HookEventName == "" {
-		return &event.Event{Host: Host, Kind: event.Unknown, Time: now}, fmt.Errorf("%w: no hook_event_name", ErrMalformed)
-	}
-	ev := &event.Event{
-		Kind:           kindOf(p.HookEventName),
-		Host:           Host,
-		HostEvent:      p.HookEventName,
-		SessionID:      p.SessionID,
-		Cwd:            p.Cwd,
-		TranscriptPath: p.TranscriptPath,
-		AgentID:        p.AgentID,
-		AgentType:      p.AgentType,
-		PermissionMode: p.PermissionMode,
-		Prompt:         p.Prompt,
-		ToolUseID:      p.ToolUseID,
-		StopHookActive: p.StopHookActive,
-		LastMessage:    p.LastAssistantMessage,
-		Time:           now,
-	}
+	ev.SessionID, ev.Cwd, ev.TranscriptPath = p.SessionID, p.Cwd, p.TranscriptPath
+	ev.AgentID, ev.AgentType, ev.PermissionMode = p.AgentID, p.AgentType, p.PermissionMode
+	ev.Prompt, ev.ToolUseID = p.Prompt, p.ToolUseID
+	ev.StopHookActive, ev.LastMessage = p.StopHookActive, p.LastAssistantMessage
 	switch p.HookEventName {
 	case "SessionStart":
 		ev.Source = p.Source
@@ -102,24 +82,14 @@ func Decode(data []byte, now time.Time) (*event.Event, error) {
 	if p.ToolName != "" {
 		tool, err := NormalizeTool(p.ToolName, p.ToolInput)
 		if err != nil {
-			return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+			return ev, host.Malformed("%v", err)
 		}
 		ev.Tool = tool
 	}
 	if p.HookEventName == "PostToolUse" {
 		ev.Output = responseText(p.ToolResponse)
 	}
-	if (ev.Kind == event.PreTool || ev.Kind == event.PermissionRequest) && p.ToolName == "" {
-		return ev, fmt.Errorf("%w: %s without tool_name", ErrMalformed, p.HookEventName)
-	}
-	return ev, nil
-}
-
-func kindOf(name string) event.Kind {
-	if k, ok := kinds[name]; ok {
-		return k
-	}
-	return event.Unknown
+	return ev, host.RequireTool(ev, p.ToolName)
 }
 
 // responseText keeps the text of a tool response: Codex sends a shell

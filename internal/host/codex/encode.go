@@ -100,17 +100,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 	if hs.PermissionDecision != "" || hs.AdditionalContext != "" || hs.Decision != nil {
 		out.HookSpecificOutput = hs
 	}
-	if out == (output{}) {
-		return host.Answer{}
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		// Every field is a string or raw JSON the engine produced; a
-		// failure here means broken UpdatedInput. Fall back to the one
-		// answer that must never be lost: a block.
-		return failClosed(ev.HostEvent, "atreides could not encode its answer: "+err.Error())
-	}
-	return host.Answer{Stdout: append(b, '\n')}
+	return host.JSONAnswer(out, out == (output{}), func(reason string) host.Answer { return failClosed(ev.HostEvent, reason) })
 }
 
 // Unreadable is the answer to a payload that could not be decoded. A tool
@@ -119,7 +109,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 func Unreadable(hostEvent string, err error) host.Answer {
 	switch hostEvent {
 	case "PreToolUse", "PermissionRequest":
-		return failClosed(hostEvent, "atreides could not read this hook event ("+err.Error()+"), so the tool call is blocked. Retry the call; if it keeps failing, ask the user to run `atreides doctor`.")
+		return failClosed(hostEvent, host.UnreadableReason(err))
 	}
 	return host.Answer{}
 }
@@ -138,13 +128,7 @@ func failClosed(hostEvent, reason string) host.Answer {
 		// Not a tool call: nothing to block.
 		return host.Answer{}
 	}
-	b, _ := json.Marshal(out) // plain strings: cannot fail
-	return host.Answer{Stdout: append(b, '\n'), Stderr: reason, Exit: 2}
+	return host.Block(out, reason)
 }
 
-func orDefault(reason string) string {
-	if strings.TrimSpace(reason) == "" {
-		return defaultReason
-	}
-	return reason
-}
+func orDefault(reason string) string { return host.OrDefault(reason, defaultReason) }

@@ -3,8 +3,6 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"github.com/atreides-dev/atreides/internal/host"
 	"time"
 
@@ -58,7 +56,10 @@ type mcpContext struct {
 	ToolName   string `json:"tool_name"`
 }
 
-var kinds = map[string]event.Kind{
+// EventName implements [host.Payload].
+func (p payload) EventName() string { return p.HookEventName }
+
+var kinds = host.Kinds{
 	"SessionStart": event.SessionStart,
 	"BeforeAgent":  event.UserPrompt,
 	"BeforeTool":   event.PreTool,
@@ -70,38 +71,18 @@ var kinds = map[string]event.Kind{
 	// BeforeModel, AfterModel, BeforeToolSelection: Unknown on purpose.
 }
 
-// ErrMalformed is returned for stdin that is not a Gemini CLI hook payload.
-var ErrMalformed = errors.New("malformed hook input")
-
 // Decode decodes one hook payload. projectDir is GEMINI_PROJECT_DIR when
 // set; otherwise ProjectDir stays empty and the caller finds the project
-// from Cwd. On a malformed payload it returns ErrMalformed (wrapped) and an event
+// from Cwd. On a malformed payload it returns [host.ErrMalformed] (wrapped) and an event
 // whose HostEvent is whatever could be recovered from the bytes, so the
 // caller can still fail closed on a tool call.
 func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
-	var p payload
-	if err := strictjson.Unmarshal(data, &p); err != nil {
-		ev := &event.Event{Host: Host, HostEvent: host.SniffEventName(data), Time: now}
-		ev.Kind = kindOf(ev.HostEvent)
-		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+	p, ev, err := host.DecodePayload[payload](Host, data, kinds, now)
+	if err != nil {
+		return ev, err
 	}
-	if p.HookEventName == "" {
-		return &event.Event{Host: Host, Kind: event.Unknown, Time: now}, fmt.Errorf("%w: no hook_event_name", ErrMalformed)
-	}
-	ev := &event.Event{
-		Kind:           kindOf(p.HookEventName),
-		Host:           Host,
-		HostEvent:      p.HookEventName,
-		SessionID:      p.SessionID,
-		Cwd:            p.Cwd,
-		ProjectDir:     projectDir,
-		TranscriptPath: p.TranscriptPath,
-		Prompt:         p.Prompt,
-		StopHookActive: p.StopHookActive,
-		LastMessage:    p.PromptResponse,
-		Message:        p.Message,
-		Time:           now,
-	}
+	ev.SessionID, ev.Cwd, ev.ProjectDir, ev.TranscriptPath = p.SessionID, p.Cwd, projectDir, p.TranscriptPath
+	ev.Prompt, ev.StopHookActive, ev.LastMessage, ev.Message = p.Prompt, p.StopHookActive, p.PromptResponse, p.Message
 	switch p.HookEventName {
 	case "SessionStart":
 		ev.Source = p.Source
@@ -115,7 +96,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 	if p.ToolName != "" {
 		tool, err := NormalizeTool(p.ToolName, p.ToolInput, p.MCPContext)
 		if err != nil {
-			return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+			return ev, host.Malformed("%v", err)
 		}
 		ev.Tool = tool
 	}
@@ -125,17 +106,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 			ev.Failed, ev.Error = true, msg
 		}
 	}
-	if ev.Kind == event.PreTool && p.ToolName == "" {
-		return ev, fmt.Errorf("%w: %s without tool_name", ErrMalformed, p.HookEventName)
-	}
-	return ev, nil
-}
-
-func kindOf(name string) event.Kind {
-	if k, ok := kinds[name]; ok {
-		return k
-	}
-	return event.Unknown
+	return ev, host.RequireTool(ev, p.ToolName)
 }
 
 // contentText flattens llmContent: a string as is, an array of parts by

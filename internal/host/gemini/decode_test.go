@@ -3,6 +3,7 @@ package gemini
 import (
 	"encoding/json"
 	"errors"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"os"
 	"path/filepath"
@@ -193,8 +194,8 @@ func TestDecodeMalformed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ev, err := Decode([]byte(tt.in), "", time.Now())
-			if !errors.Is(err, ErrMalformed) {
-				t.Fatalf("err = %v, want ErrMalformed", err)
+			if !errors.Is(err, host.ErrMalformed) {
+				t.Fatalf("err = %v, want host.ErrMalformed", err)
 			}
 			if ev.HostEvent != tt.event {
 				t.Errorf("recovered event %q, want %q", ev.HostEvent, tt.event)
@@ -247,8 +248,8 @@ func FuzzDecode(f *testing.F) {
 		if ev == nil {
 			t.Fatal("nil event")
 		}
-		if err != nil && !errors.Is(err, ErrMalformed) {
-			t.Fatalf("error not ErrMalformed: %v", err)
+		if err != nil && !errors.Is(err, host.ErrMalformed) {
+			t.Fatalf("error not host.ErrMalformed: %v", err)
 		}
 		ans := Encode(ev, &event.Decision{Verdict: event.Deny, Reason: "r", Context: []event.ContextBlock{{Text: "c"}}})
 		if len(ans.Stdout) > 0 && !json.Valid(ans.Stdout) {

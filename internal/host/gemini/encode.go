@@ -78,20 +78,12 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 	if hs.AdditionalContext != "" || hs.ToolInput != nil {
 		out.HookSpecificOutput = hs
 	}
-	if out == (output{}) {
-		return host.Answer{}
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		// Every field is a string or raw JSON the engine produced; a
-		// failure here means broken UpdatedInput. Fall back to the one
-		// answer that must never be lost: a block.
+	return host.JSONAnswer(out, out == (output{}), func(reason string) host.Answer {
 		if ev.HostEvent == "BeforeTool" {
-			return failClosed("atreides could not encode its answer: " + err.Error())
+			return failClosed(reason)
 		}
 		return host.Answer{}
-	}
-	return host.Answer{Stdout: append(b, '\n')}
+	})
 }
 
 // Unreadable is the answer to a payload that could not be decoded. A tool
@@ -99,7 +91,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 // gets no decision.
 func Unreadable(hostEvent string, err error) host.Answer {
 	if hostEvent == "BeforeTool" {
-		return failClosed("atreides could not read this hook event (" + err.Error() + "), so the tool call is blocked. Retry the call; if it keeps failing, ask the user to run `atreides doctor`.")
+		return failClosed(host.UnreadableReason(err))
 	}
 	return host.Answer{}
 }
@@ -108,13 +100,7 @@ func Unreadable(hostEvent string, err error) host.Answer {
 // Gemini CLI reads exit 2 as a block whose reason is stderr, so the call is
 // refused whichever of the two it heeds.
 func failClosed(reason string) host.Answer {
-	b, _ := json.Marshal(output{Decision: "deny", Reason: reason}) // plain strings: cannot fail
-	return host.Answer{Stdout: append(b, '\n'), Stderr: reason, Exit: 2}
+	return host.Block(output{Decision: "deny", Reason: reason}, reason)
 }
 
-func orDefault(reason string) string {
-	if strings.TrimSpace(reason) == "" {
-		return defaultReason
-	}
-	return reason
-}
+func orDefault(reason string) string { return host.OrDefault(reason, defaultReason) }

@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/host"
 	"strings"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestEncodeBrokenRewriteFailsClosed(t *testing.T) {
 }
 
 func TestUnreadable(t *testing.T) {
-	ans := Unreadable("BeforeTool", ErrMalformed)
+	ans := Unreadable("BeforeTool", host.ErrMalformed)
 	if ans.Exit != 2 || !strings.Contains(ans.Stderr, "could not read") {
 		t.Errorf("BeforeTool: %+v", ans)
 	}
@@ -74,7 +75,7 @@ func TestUnreadable(t *testing.T) {
 		t.Errorf("not a deny with the stderr reason: %s", ans.Stdout)
 	}
 	for _, ev := range []string{"", "AfterAgent", "BeforeAgent", "SessionStart", "AfterTool", "BeforeModel"} {
-		if ans := Unreadable(ev, ErrMalformed); len(ans.Stdout) != 0 || ans.Exit != 0 {
+		if ans := Unreadable(ev, host.ErrMalformed); len(ans.Stdout) != 0 || ans.Exit != 0 {
 			t.Errorf("%q: want no decision, got %+v", ev, ans)
 		}
 	}

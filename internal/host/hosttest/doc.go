@@ -5,9 +5,10 @@
 // going at stop, say nothing, and a tool call that cannot be read) is put
 // to an adapter through its own Decode and Encode, and the wire answer is
 // compared with what that host is known to need. [Run] takes the adapter
-// and its [Expectations]; a new host (OpenCode next) joins by writing one
-// Expectations value: Run fails while any case is left unstated, so a host
-// cannot silently skip a decision the engine can make.
+// and its [Expectations]; a host joins by its entry in [Expected], and
+// internal/hosts runs the suite for every host in its registry, failing
+// for one without an entry. Run fails while any case is left unstated, so
+// a host cannot silently skip a decision the engine can make.
 //
 // Run also puts [KeyAttacks] to every adapter: shell tool inputs with
 // duplicate or case-variant keys, which the host and a case-insensitive

@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"github.com/atreides-dev/atreides/internal/host"
 	"strings"
@@ -57,9 +56,6 @@ type Params struct {
 	Input     json.RawMessage `json:"input"`
 	Output    json.RawMessage `json:"output,omitempty"`
 }
-
-// ErrMalformed is returned for params that are not what the hook sends.
-var ErrMalformed = errors.New("malformed hook params")
 
 type hookInput struct {
 	Tool      string          `json:"tool"`
@@ -136,7 +132,7 @@ func DecodeRequest(data []byte, now time.Time) (*event.Event, error) {
 		if ev.HostEvent == "tool.execute.before" {
 			ev.Kind = event.PreTool
 		}
-		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return ev, host.Malformed("%v", err)
 	}
 	return Decode(r.Method, r.Params, now)
 }
@@ -147,20 +143,20 @@ func DecodeRequest(data []byte, now time.Time) (*event.Event, error) {
 func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, error) {
 	ev := &event.Event{Host: Host, HostEvent: HookName(method), Kind: event.Unknown, Time: now}
 	if ev.HostEvent == "" {
-		return ev, fmt.Errorf("%w: unknown method %q", ErrMalformed, method)
+		return ev, host.Malformed("unknown method %q", method)
 	}
 	if method == MethodToolBefore {
 		ev.Kind = event.PreTool // so that a failure below fails closed
 	}
 	var p Params
 	if err := strictjson.Unmarshal(raw, &p); err != nil {
-		return ev, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return ev, host.Malformed("%v", err)
 	}
 	ev.Cwd = p.Directory
 	var in hookInput
 	if len(p.Input) > 0 {
 		if err := strictjson.Unmarshal(p.Input, &in); err != nil {
-			return ev, fmt.Errorf("%w: input: %v", ErrMalformed, err)
+			return ev, host.Malformed("input: %v", err)
 		}
 	}
 	ev.SessionID = in.SessionID
@@ -171,11 +167,11 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 		}
 		if len(p.Output) > 0 {
 			if err := json.Unmarshal(p.Output, &out); err != nil {
-				return ev, fmt.Errorf("%w: output: %v", ErrMalformed, err)
+				return ev, host.Malformed("output: %v", err)
 			}
 		}
 		if in.Tool == "" {
-			return ev, fmt.Errorf("%w: tool.execute.before without a tool", ErrMalformed)
+			return ev, host.Malformed("tool.execute.before without a tool")
 		}
 		return ev, decodeTool(ev, in, out.Args)
 	case MethodToolAfter:
@@ -183,7 +179,7 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 		var out toolAfterOutput
 		if len(p.Output) > 0 {
 			if err := json.Unmarshal(p.Output, &out); err != nil {
-				return ev, fmt.Errorf("%w: output: %v", ErrMalformed, err)
+				return ev, host.Malformed("output: %v", err)
 			}
 		}
 		ev.Output = host.Clip(out.Output)
@@ -198,7 +194,7 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 		}
 		if len(p.Output) > 0 {
 			if err := json.Unmarshal(p.Output, &out); err != nil {
-				return ev, fmt.Errorf("%w: output: %v", ErrMalformed, err)
+				return ev, host.Malformed("output: %v", err)
 			}
 		}
 		if ev.SessionID == "" || (len(out.System) > 0 && strings.HasPrefix(out.System[0], titlePrompt)) {
@@ -214,7 +210,7 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 		var out chatOutput
 		if len(p.Output) > 0 {
 			if err := json.Unmarshal(p.Output, &out); err != nil {
-				return ev, fmt.Errorf("%w: output: %v", ErrMalformed, err)
+				return ev, host.Malformed("output: %v", err)
 			}
 		}
 		var texts []string
@@ -240,20 +236,20 @@ func decodeTool(ev *event.Event, in hookInput, args json.RawMessage) error {
 		ev.Cwd = workdir
 	}
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformed, err)
+		return host.Malformed("%v", err)
 	}
 	return nil
 }
 
 func decodeBus(ev *event.Event, be *busEvent) error {
 	if be == nil || be.Type == "" {
-		return fmt.Errorf("%w: event without a type", ErrMalformed)
+		return host.Malformed("event without a type")
 	}
 	ev.HostEvent = be.Type
 	var props busProps
 	if len(be.Properties) > 0 && be.Properties[0] == '{' {
 		if err := json.Unmarshal(be.Properties, &props); err != nil {
-			return fmt.Errorf("%w: %s properties: %v", ErrMalformed, be.Type, err)
+			return host.Malformed("%s properties: %v", be.Type, err)
 		}
 	}
 	ev.SessionID = props.SessionID

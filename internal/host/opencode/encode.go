@@ -114,17 +114,12 @@ func blockText(d *event.Decision) string {
 // else gets no answer.
 func Unreadable(hostEvent string, err error) Result {
 	if hostEvent == "tool.execute.before" {
-		return Result{Block: "atreides could not read this tool call (" + err.Error() + "), so it is blocked. Retry the call; if it keeps failing, ask the user to run `atreides doctor`."}
+		return Result{Block: host.UnreadableReason(err)}
 	}
 	return Result{}
 }
 
-func orDefault(s, def string) string {
-	if strings.TrimSpace(s) == "" {
-		return def
-	}
-	return s
-}
+func orDefault(s, def string) string { return host.OrDefault(s, def) }
 
 func joinNonEmpty(ss ...string) string {
 	var out []string

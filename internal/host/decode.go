@@ -1,0 +1,62 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/strictjson"
+)
+
+// ErrMalformed is wrapped by every adapter's error for input that is not
+// its host's hook payload, so callers test one value whatever the host.
+var ErrMalformed = errors.New("malformed hook input")
+
+// Malformed returns an ErrMalformed error with the detail formatted after it.
+func Malformed(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
+}
+
+// Kinds maps a host's event names to atreides's kinds.
+type Kinds map[string]event.Kind
+
+// Of is the kind of a host event; Unknown for a name the host's adapter
+// does not handle.
+func (k Kinds) Of(name string) event.Kind {
+	if kind, ok := k[name]; ok {
+		return kind
+	}
+	return event.Unknown
+}
+
+// Payload is a host's decoded hook payload: every JSON-on-stdin host names
+// the event in it.
+type Payload interface{ EventName() string }
+
+// DecodePayload decodes a hook payload strictly into P and returns it with
+// the event's common part (host, host event, kind, time). On malformed
+// bytes the event is what could be recovered from them (the event name, if
+// it survived, and its kind), so the caller can still fail closed on a tool
+// call; a payload without an event name is an Unknown event.
+func DecodePayload[P Payload](hostName string, data []byte, kinds Kinds, now time.Time) (P, *event.Event, error) {
+	var p P
+	if err := strictjson.Unmarshal(data, &p); err != nil {
+		name := SniffEventName(data)
+		return p, &event.Event{Host: hostName, HostEvent: name, Kind: kinds.Of(name), Time: now}, Malformed("%v", err)
+	}
+	name := p.EventName()
+	if name == "" {
+		return p, &event.Event{Host: hostName, Kind: event.Unknown, Time: now}, Malformed("no hook_event_name")
+	}
+	return p, &event.Event{Host: hostName, HostEvent: name, Kind: kinds.Of(name), Time: now}, nil
+}
+
+// RequireTool is the check every host's tool-call event must pass: a tool
+// call that names no tool cannot be judged.
+func RequireTool(ev *event.Event, toolName string) error {
+	if (ev.Kind == event.PreTool || ev.Kind == event.PermissionRequest) && toolName == "" {
+		return Malformed("%s without tool_name", ev.HostEvent)
+	}
+	return nil
+}

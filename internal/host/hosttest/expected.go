@@ -1,0 +1,154 @@
+package hosttest
+
+import (
+	"encoding/json"
+
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+// The reasons and texts of the suite's table, as each host must carry them.
+const (
+	denyReason = "rm -rf would delete victim"
+	askReason  = "force push rewrites history"
+	stopReason = "todos open: write the report"
+)
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// payloadFunc builds payloads from the fields every host shares; fields
+// maps a kind to the host's event name and the event's own fields, given
+// the command as a JSON string.
+func payloadFunc(fields func(kind event.Kind, cmd string) string) func(event.Kind, string) []byte {
+	return func(kind event.Kind, cmd string) []byte {
+		return []byte(`{"session_id":"s","transcript_path":"/home/t.jsonl","cwd":"/proj",` + fields(kind, jsonString(cmd)) + `}`)
+	}
+}
+
+// Expected is every host's part in the suite, by host name: what it sends
+// and what it must answer. internal/hosts runs the suite over its registry
+// and fails for a registered host without an entry here.
+var Expected = map[string]Expectations{
+	"claude": {
+		Env: map[string]string{"CLAUDE_PROJECT_DIR": "/proj"},
+		Payload: payloadFunc(func(kind event.Kind, cmd string) string {
+			switch kind {
+			case event.PreTool:
+				return `"permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":` + cmd + `,"description":"d"},"tool_use_id":"toolu_1"`
+			case event.PostTool:
+				return `"permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":` + cmd + `},"tool_response":{"stdout":"FAIL","stderr":"","interrupted":false},"tool_use_id":"toolu_1"`
+			case event.SessionStart:
+				return `"hook_event_name":"SessionStart","source":"startup"`
+			case event.Stop:
+				return `"permission_mode":"default","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done"`
+			}
+			return `"hook_event_name":"?"`
+		}),
+		Want: map[Case]Wire{
+			DenyShell:       {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + denyReason + `"}}`},
+			AskShell:        {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"` + askReason + `"}}`},
+			AllowRewrite:    {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -la"}}}`},
+			SessionContext:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: plan"}}`},
+			PostToolContext: {Stdout: `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 tests failed"}}`},
+			KeepGoing:       {Stdout: `{"decision":"block","reason":"` + stopReason + `"}`},
+			Nothing:         {},
+			UnreadableTool:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"<contains:could not read>"}}`, Exit: 2, Stderr: "could not read"},
+		},
+	},
+
+	// Gemini has no ask and no hookSpecificOutput permission field: every
+	// refusal is a top-level decision "deny", and keep-going is a deny of
+	// AfterAgent (Gemini retries the turn with the reason as the prompt).
+	"gemini": {
+		Env: map[string]string{"GEMINI_PROJECT_DIR": "/proj", "CLAUDE_PROJECT_DIR": "/proj"},
+		Payload: payloadFunc(func(kind event.Kind, cmd string) string {
+			const ts = `"timestamp":"2026-11-22T10:30:51.748Z",`
+			switch kind {
+			case event.PreTool:
+				return ts + `"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":` + cmd + `,"description":"d"}`
+			case event.PostTool:
+				return ts + `"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{"command":` + cmd + `},"tool_response":{"llmContent":"Output: FAIL","returnDisplay":"FAIL"}`
+			case event.SessionStart:
+				return ts + `"hook_event_name":"SessionStart","source":"startup"`
+			case event.Stop:
+				return ts + `"hook_event_name":"AfterAgent","prompt":"do it","prompt_response":"done","stop_hook_active":false`
+			}
+			return `"hook_event_name":"?"`
+		}),
+		Want: map[Case]Wire{
+			DenyShell:       {Stdout: `{"decision":"deny","reason":"` + denyReason + `"}`},
+			AskShell:        {Stdout: `{"decision":"deny","reason":"` + Contains(askReason) + `"}`},
+			AllowRewrite:    {Stdout: `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -la"}}}`},
+			SessionContext:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: plan"}}`},
+			PostToolContext: {Stdout: `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"3 tests failed"}}`},
+			KeepGoing:       {Stdout: `{"decision":"deny","reason":"` + stopReason + `"}`},
+			Nothing:         {},
+			UnreadableTool:  {Stdout: `{"decision":"deny","reason":"<contains:could not read>"}`, Exit: 2, Stderr: "could not read"},
+		},
+	},
+
+	// Codex speaks Claude's shapes but rejects "ask" (so it becomes a deny)
+	// and sets no project variable (the project is the cwd).
+	"codex": {
+		Env: map[string]string{"CODEX_MANAGED_BY_NPM": "1"},
+		Payload: payloadFunc(func(kind event.Kind, cmd string) string {
+			const common = `"model":"gpt-fake","permission_mode":"bypassPermissions",`
+			switch kind {
+			case event.PreTool:
+				return common + `"turn_id":"t1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":` + cmd + `},"tool_use_id":"call_1"`
+			case event.PostTool:
+				return common + `"turn_id":"t1","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":` + cmd + `},"tool_response":"FAIL\n","tool_use_id":"call_1"`
+			case event.SessionStart:
+				return common + `"hook_event_name":"SessionStart","source":"startup"`
+			case event.Stop:
+				return common + `"turn_id":"t1","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done"`
+			}
+			return `"hook_event_name":"?"`
+		}),
+		Want: map[Case]Wire{
+			DenyShell:       {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + denyReason + `"}}`},
+			AskShell:        {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + Contains(askReason) + `"}}`},
+			AllowRewrite:    {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -la"}}}`},
+			SessionContext:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: plan"}}`},
+			PostToolContext: {Stdout: `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 tests failed"}}`},
+			KeepGoing:       {Stdout: `{"decision":"block","reason":"` + stopReason + `"}`},
+			Nothing:         {},
+			UnreadableTool:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"<contains:could not read>"}}`, Exit: 2, Stderr: "could not read"},
+		},
+	},
+
+	// OpenCode has no hook process: a payload is a serve request without its
+	// envelope ({method, params}), the answer is what the plugin applies.
+	// There is no ask (permission.ask never fires in 1.18.33), so an ask is a
+	// block that says so; session context goes into the system prompt; a
+	// keep-going is a prompt the plugin sends on session.idle; a tool call
+	// that cannot be read is blocked by a throw, not an exit code.
+	"opencode": {
+		Payload: func(kind event.Kind, cmd string) []byte {
+			const dir = `"directory":"/proj",`
+			switch kind {
+			case event.PreTool:
+				return []byte(`{"method":"tool.before","params":{` + dir + `"input":{"tool":"bash","sessionID":"s","callID":"call_1"},"output":{"args":{"command":` + jsonString(cmd) + `,"description":"d"}}}}`)
+			case event.PostTool:
+				return []byte(`{"method":"tool.after","params":{` + dir + `"input":{"tool":"bash","sessionID":"s","callID":"call_1","args":{"command":` + jsonString(cmd) + `}},"output":{"title":"t","output":"FAIL\n","metadata":{"exit":1}}}}`)
+			case event.SessionStart:
+				return []byte(`{"method":"system.transform","params":{` + dir + `"input":{"sessionID":"s","model":{"id":"m"}},"output":{"system":["You are opencode"]}}}`)
+			case event.Stop:
+				return []byte(`{"method":"event","params":{` + dir + `"input":{"event":{"id":"evt_1","type":"session.idle","properties":{"sessionID":"s"}}}}}`)
+			}
+			return []byte(`{"method":"?"}`)
+		},
+		Want: map[Case]Wire{
+			DenyShell:       {Stdout: `{"block":"` + denyReason + `"}`},
+			AskShell:        {Stdout: `{"block":"` + Contains(askReason) + `"}`},
+			AllowRewrite:    {Stdout: `{"args":{"command":"ls -la"}}`},
+			SessionContext:  {Stdout: `{"system":["phase: plan"]}`},
+			PostToolContext: {Stdout: `{"append":"3 tests failed"}`},
+			KeepGoing:       {Stdout: `{"continue":"` + stopReason + `"}`},
+			Nothing:         {},
+			UnreadableTool:  {Stdout: `{"block":"<contains:could not read>"}`},
+		},
+	},
+}

@@ -1,0 +1,68 @@
+package hosts
+
+import (
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/host/codex"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+// Codex: hooks.json in the user's $CODEX_HOME (the default: a project's
+// .codex/hooks.json loads only once the project is trusted in
+// ~/.codex/config.toml, which atreides leaves to the user, so a project
+// install would silently do nothing until then) or the project.
+var codexHost = Host{
+	Name: "codex", Display: "Codex", Adapter: codex.Adapter{}, Via: Hook,
+	Scopes: []install.Scope{install.ScopeUser, install.ScopeProject},
+	Path:   codexPath,
+	Install: func(env Env, o Options) (install.Report, error) {
+		return install.InstallCodex(install.CodexOptions{
+			HooksPath: codexPath(env, o.Scope), BinaryPath: o.Binary, TimeoutSeconds: o.TimeoutSeconds,
+			Scope: o.Scope, ProjectDir: env.ProjectDir, BackupDir: env.BackupDir(o.Scope),
+		})
+	},
+	Uninstall: func(env Env, scope install.Scope) (install.Report, error) {
+		return install.UninstallCodex(codexPath(env, scope), env.BackupDir(scope))
+	},
+	Inspect:      install.InspectCodex,
+	Programs:     []string{"codex"},
+	ConfigDirs:   func(env Env) []string { return []string{codexHome(env)} },
+	Instructions: "",
+	Doctor:       codexDoctor,
+}
+
+func codexHome(env Env) string { return install.CodexHome(env.Getenv("CODEX_HOME"), env.Home) }
+
+// codexScope is the scope of one of Codex's hooks files.
+func codexScope(env Env, path string) install.Scope {
+	if path == codexPath(env, install.ScopeProject) {
+		return install.ScopeProject
+	}
+	return install.ScopeUser
+}
+
+func codexPath(env Env, scope install.Scope) string {
+	return install.CodexHooksPath(scope, env.ProjectDir, codexHome(env))
+}
+
+// codexDoctor reports atreides installed in both of Codex's files (Codex
+// runs matching hooks from every file, so each call would be judged twice)
+// and reminds that Codex's hook trust cannot be seen from outside.
+func codexDoctor(env Env, found []install.Status) []Check {
+	in := map[install.Scope]bool{}
+	for _, st := range found {
+		in[codexScope(env, st.Path)] = len(st.Events) > 0
+	}
+	var out []Check
+	if in[install.ScopeProject] && in[install.ScopeUser] {
+		out = append(out, Check{"codex hooks", Problem, "atreides is in both the user and the project hooks.json: Codex runs both, so every call is judged twice; run 'atreides uninstall codex --project' or '--user'"})
+	}
+	if in[install.ScopeProject] || in[install.ScopeUser] {
+		sc := install.ScopeUser
+		if in[install.ScopeProject] {
+			sc = install.ScopeProject
+		}
+		out = append(out, Check{"codex trust", Note, "atreides cannot see whether Codex trusts its hooks: " + strings.Join(install.CodexTrustNotes(sc, env.ProjectDir), "; ")})
+	}
+	return out
+}

@@ -1,0 +1,241 @@
+package hosts
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+// Transport is how a host reaches atreides.
+type Transport int
+
+const (
+	// Hook: the host starts `atreides hook <name>` for every event.
+	Hook Transport = iota
+	// Serve: a plugin inside the host talks to `atreides serve --stdio`.
+	Serve
+)
+
+// Host is one agent host.
+type Host struct {
+	Name    string // on the command line, in state and hook commands: "claude"
+	Display string // for people: "Claude Code"
+	Adapter host.Adapter
+	Via     Transport
+	// Scopes are the settings scopes the host has, the default first.
+	Scopes []install.Scope
+	// Path is the file install writes for a scope.
+	Path func(env Env, scope install.Scope) string
+	// Install and Uninstall change the file of o.Scope (and what goes with
+	// it, such as Claude Code's .mcp.json).
+	Install   func(env Env, o Options) (install.Report, error)
+	Uninstall func(env Env, scope install.Scope) (install.Report, error)
+	// Inspect reports what is installed in a file returned by Path.
+	Inspect func(path string) (install.Status, error)
+	// Comments is set when the host reads its settings with comments in
+	// them (install edits around them); otherwise install refuses such a
+	// file, which the host would not read.
+	Comments bool
+	// Programs are the host's executables, and ConfigDirs its directories:
+	// either one present means the host is on this machine (Seen).
+	Programs   []string
+	ConfigDirs func(env Env) []string
+	// Instructions is the host's own instructions file, where the managed
+	// section goes when the project has no AGENTS.md ("" when the host
+	// reads AGENTS.md itself).
+	Instructions string
+	// Doctor adds the host's own checks, given what Inspect found in each
+	// scope's file (indexed like Scopes).
+	Doctor func(env Env, found []install.Status) []Check
+}
+
+// Env is the machine and project install and doctor work on.
+type Env struct {
+	ProjectDir string
+	Home       string
+	Getenv     func(string) string
+	LookPath   func(string) (string, error)
+	// Governance is set when the project's configuration turns governance
+	// on (doctor's checks weigh a missing MCP registration by it).
+	Governance bool
+}
+
+// BackupDir is where install keeps backups for a file of the scope.
+func (e Env) BackupDir(scope install.Scope) string {
+	return install.BackupDir(scope, e.ProjectDir, e.Home, e.Getenv("XDG_STATE_HOME"))
+}
+
+// Options are one install's choices.
+type Options struct {
+	Scope install.Scope
+	// Binary is what the hooks run: install.PortableBinary, or an absolute
+	// path (see BinaryFor).
+	Binary         string
+	TimeoutSeconds int  // 0: install.DefaultTimeoutSeconds
+	Offline        bool // OpenCode: mark its dependency install as done
+}
+
+// Check is one line of doctor's report.
+type Check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"` // ok | problem | note
+	Detail string `json:"detail"`
+}
+
+// Check statuses.
+const (
+	OK      = "ok"
+	Problem = "problem"
+	Note    = "note"
+)
+
+// All is every supported host, in the order they are listed to users.
+func All() []*Host { return table }
+
+var table = []*Host{&claudeHost, &geminiHost, &codexHost, &openCodeHost}
+
+// Lookup finds a host by name.
+func Lookup(name string) (*Host, bool) {
+	i := slices.IndexFunc(table, func(h *Host) bool { return h.Name == name })
+	if i < 0 {
+		return nil, false
+	}
+	return table[i], true
+}
+
+// Names lists the hosts' names, comma-separated, for messages.
+func Names() string {
+	names := make([]string, len(table))
+	for i, h := range table {
+		names[i] = h.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// DefaultScope is the scope used when none is asked for.
+func (h *Host) DefaultScope() install.Scope { return h.Scopes[0] }
+
+// HasScope reports whether the host has a settings file of the scope.
+func (h *Host) HasScope(s install.Scope) bool { return slices.Contains(h.Scopes, s) }
+
+// ScopeNames lists the host's scopes for messages: "project, local or user".
+func (h *Host) ScopeNames() string {
+	names := make([]string, len(h.Scopes))
+	for i, s := range h.Scopes {
+		names[i] = s.String()
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// Seen reports whether the host is on this machine: one of its programs on
+// PATH, or one of its configuration directories present.
+func (h *Host) Seen(env Env) bool {
+	for _, p := range h.Programs {
+		if _, err := env.LookPath(p); err == nil {
+			return true
+		}
+	}
+	for _, d := range h.ConfigDirs(env) {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// BinaryFor is the binary a file of the scope names: atreides through
+// PATH in a project file, which is committed and so must work on every
+// machine; this machine's binary (self, or pinned when given) in a local
+// or user file. Pinning a project file is refused.
+func BinaryFor(scope install.Scope, self, pinned string) (string, error) {
+	if scope == install.ScopeProject {
+		if pinned != "" {
+			return "", errors.New("--bin pins this machine's path, but the project's settings are committed and shared: install with --local or --user to pin a binary")
+		}
+		return install.PortableBinary, nil
+	}
+	if pinned != "" {
+		return pinned, nil
+	}
+	return self, nil
+}
+
+// FileCheck is doctor's verdict on one settings file of a host.
+func (h *Host) FileCheck(scope install.Scope, st install.Status) Check {
+	name := h.Name + " " + scope.String()
+	switch {
+	case !st.Exists:
+		return Check{name, OK, st.Path + ": no file"}
+	case !st.Parses:
+		return Check{name, Problem, st.Problem}
+	case len(st.Events) == 0:
+		return Check{name, OK, st.Path + ": no atreides hooks"}
+	}
+	var problems []string
+	if len(st.Missing) > 0 {
+		problems = append(problems, "events without atreides: "+strings.Join(st.Missing, ", ")+" (run 'atreides install "+h.Name+"' again)")
+	}
+	if len(st.Duplicated) > 0 {
+		problems = append(problems, "atreides registered twice for: "+strings.Join(st.Duplicated, ", "))
+	}
+	for _, b := range st.Binaries {
+		switch {
+		case b.Executable:
+		case b.Command == install.PortableBinary && b.Resolved == "":
+			problems = append(problems, fmt.Sprintf("atreides is not on PATH: these hooks name it without a path, so %s cannot run them and goes on without atreides; put the directory holding atreides on PATH (check the PATH %s is started with), or pin this machine's binary with 'atreides install %s --local' or '--user'", h.Display, h.Display, h.Name))
+		default:
+			problems = append(problems, fmt.Sprintf("hook binary %s: %s (the hooks fail open until it is fixed: %s runs on without them)", b.Command, b.Problem, h.Display))
+		}
+	}
+	if len(problems) > 0 {
+		return Check{name, Problem, st.Path + ": " + strings.Join(problems, "; ")}
+	}
+	bins := make([]string, 0, len(st.Binaries))
+	for _, b := range st.Binaries {
+		bin := b.Command
+		if b.Resolved != "" && b.Resolved != b.Command {
+			bin += " (" + b.Resolved + ")"
+		}
+		bins = append(bins, bin)
+	}
+	return Check{name, OK, fmt.Sprintf("%s: %d events, binary %s", st.Path, len(st.Events), strings.Join(bins, ", "))}
+}
+
+// userConfig is the directory of a host's user settings under home.
+func userConfig(env Env, dir string) []string {
+	if env.Home == "" {
+		return nil
+	}
+	return []string{filepath.Join(env.Home, dir)}
+}
+
+// InstructionsFile is where `install --agents-md` puts the managed section
+// for this host: the project's AGENTS.md when there is one (atreides's
+// session context carries it to every host, and Codex and OpenCode read it
+// themselves); else the host's own instructions file when the project has
+// it (CLAUDE.md, GEMINI.md), so a project that keeps its rules there gets
+// no second file; else a new AGENTS.md.
+func (h *Host) InstructionsFile(env Env) string {
+	agents := filepath.Join(env.ProjectDir, "AGENTS.md")
+	if exists(agents) || h.Instructions == "" {
+		return agents
+	}
+	if own := filepath.Join(env.ProjectDir, h.Instructions); exists(own) {
+		return own
+	}
+	return agents
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

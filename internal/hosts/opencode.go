@@ -1,0 +1,51 @@
+package hosts
+
+import (
+	"path/filepath"
+
+	"github.com/atreides-dev/atreides/internal/host/opencode"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+// OpenCode: a plugin file in the project's .opencode/plugin/ or the
+// user's, which starts `atreides serve --stdio`.
+var openCodeHost = Host{
+	Name: "opencode", Display: "OpenCode", Adapter: opencode.Adapter{}, Via: Serve,
+	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
+	Path: func(env Env, scope install.Scope) string {
+		return install.OpenCodePluginPath(openCodeDir(env, scope))
+	},
+	Install: func(env Env, o Options) (install.Report, error) {
+		return install.InstallOpenCode(install.OpenCodeOptions{
+			ConfigDir: openCodeDir(env, o.Scope), BinaryPath: o.Binary,
+			BackupDir: env.BackupDir(o.Scope), Offline: openCodeOffline(env, o),
+		})
+	},
+	Uninstall: func(env Env, scope install.Scope) (install.Report, error) {
+		dir := openCodeDir(env, scope)
+		return install.UninstallOpenCode(dir, env.BackupDir(scope), []string{dir})
+	},
+	Inspect:      install.InspectOpenCode,
+	Programs:     []string{"opencode"},
+	ConfigDirs:   func(env Env) []string { return []string{openCodeDir(env, install.ScopeUser)} },
+	Instructions: "",
+	Doctor:       func(Env, []install.Status) []Check { return nil },
+}
+
+func openCodeDir(env Env, scope install.Scope) string {
+	return install.OpenCodeConfigDir(scope, env.ProjectDir, install.OpenCodeConfigHome(env.Getenv("XDG_CONFIG_HOME"), env.Home))
+}
+
+// openCodeOffline lists the config directories whose dependency install
+// OpenCode should consider done: the plugin's own and, for a project
+// install, the user's, since OpenCode installs into both at start.
+func openCodeOffline(env Env, o Options) []string {
+	if !o.Offline {
+		return nil
+	}
+	dirs := []string{openCodeDir(env, o.Scope)}
+	if o.Scope == install.ScopeProject && env.Home != "" {
+		dirs = append(dirs, filepath.Join(install.OpenCodeConfigHome(env.Getenv("XDG_CONFIG_HOME"), env.Home), "opencode"))
+	}
+	return dirs
+}

@@ -1,0 +1,88 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Add then remove gives back the file byte for byte, whatever it ended
+// with; a file AddSection created is removed; adding twice changes nothing.
+func TestSectionRoundTrip(t *testing.T) {
+	for name, content := range map[string]*string{
+		"no file":            nil,
+		"empty":              ptr(""),
+		"no final newline":   ptr("# Rules\n\nBe kind."),
+		"final newline":      ptr("# Rules\n\nBe kind.\n"),
+		"ends in blank line": ptr("# Rules\n\n"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "AGENTS.md")
+			if content != nil {
+				if err := os.WriteFile(path, []byte(*content), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			backups := filepath.Join(dir, ".atreides", "backups")
+			r, err := AddSection(path, backups)
+			if err != nil || r.Action != ActionInstalled {
+				t.Fatalf("add: %+v, %v", r, err)
+			}
+			added := string(readFile(t, path))
+			if !strings.Contains(added, SectionText) || (content != nil && !strings.HasPrefix(added, *content)) {
+				t.Errorf("added: %q", added)
+			}
+			if r, err := AddSection(path, backups); err != nil || r.Action != ActionUnchanged {
+				t.Errorf("second add: %+v, %v", r, err)
+			}
+			if r, err := RemoveSection(path, backups); err != nil || r.Action != ActionRemoved {
+				t.Fatalf("remove: %+v, %v", r, err)
+			}
+			got, err := os.ReadFile(path)
+			if content == nil {
+				if err == nil {
+					t.Errorf("the file install created is still there: %q", got)
+				}
+				return
+			}
+			if string(got) != *content {
+				t.Errorf("got %q, want %q", got, *content)
+			}
+			// Without the backup (edited since), the block still goes.
+			if _, err := AddSection(path, ""); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := RemoveSection(path, ""); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(readFile(t, path)); strings.Contains(got, "atreides:begin") || !strings.HasPrefix(*content, strings.TrimRight(got, "\n")) {
+				t.Errorf("without backup: %q", got)
+			}
+		})
+	}
+}
+
+// The section names exactly the tools the MCP server registers.
+func TestSectionNamesTheMCPTools(t *testing.T) {
+	src, err := os.ReadFile("../mcp/server.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []string
+	for _, m := range regexp.MustCompile(`mcp\.Tool\{Name: "([a-z_]+)"`).FindAllStringSubmatch(string(src), -1) {
+		tools = append(tools, m[1])
+	}
+	var named []string
+	for _, m := range regexp.MustCompile("`([a-z]+_[a-z_]+)`").FindAllStringSubmatch(SectionText, -1) {
+		named = append(named, m[1])
+	}
+	slices.Sort(tools)
+	slices.Sort(named)
+	if len(tools) == 0 || !slices.Equal(tools, named) {
+		t.Errorf("MCP tools %v, section names %v", tools, named)
+	}
+}
