@@ -128,14 +128,18 @@ func TestWatchdogAnswersAHungHook(t *testing.T) {
 func TestGuardAnswersWhileTheLockIsHeld(t *testing.T) {
 	dir := servedProject(t)
 	st := store.Open(filepath.Join(dir, ".atreides"))
-	held, release := make(chan struct{}), make(chan struct{})
-	go st.Update(context.Background(), func(*store.Tx) error {
-		close(held)
-		<-release
-		return nil
-	})
+	held, release, done := make(chan struct{}), make(chan struct{}), make(chan error)
+	go func() {
+		done <- st.Update(context.Background(), func(*store.Tx) error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
 	<-held
-	defer close(release)
+	// The holder commits once released: wait for it, or it writes into
+	// the project while the test's temporary directory is being removed.
+	defer func() { close(release); <-done }()
 	out, _, _, took := runHookProcess(t, dir, preToolPayload(dir, "s2", 1, "rm -rf ~"), "ATREIDES_HOOK_BUDGET=1s")
 	var a claudeAnswer
 	if err := json.Unmarshal(out, &a); err != nil || a.HookSpecificOutput.PermissionDecision != "deny" {
