@@ -7,6 +7,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/session"
 )
@@ -38,16 +39,16 @@ func newSettings(root string) *settings {
 		return policy.FromConfig(c)
 	})
 	s.session = sync.OnceValue(func() session.Options {
-		if s.builtin() {
-			return session.DefaultOptions()
+		o := session.DefaultOptions()
+		if !s.builtin() {
+			// A broken file leaves the defaults: the policy handler
+			// reports it, the session handlers carry on.
+			if c, err := s.cfg.Get(); err == nil {
+				o = sessionOptions(&c.Session)
+			}
 		}
-		c, err := s.cfg.Get()
-		if err != nil {
-			// The policy handler reports the broken file; the session
-			// handlers carry on with the defaults.
-			return session.DefaultOptions()
-		}
-		return sessionOptions(&c.Session)
+		o.Hosts = hosts.SessionFacts
+		return o
 	})
 	return s
 }

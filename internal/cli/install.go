@@ -392,8 +392,8 @@ func sectionFiles(env hosts.Env) []string {
 		if f := h.InstructionsFile(env); !slices.Contains(files, f) {
 			files = append(files, f)
 		}
-		if h.Instructions != "" {
-			if f := filepath.Join(env.ProjectDir, h.Instructions); !slices.Contains(files, f) {
+		for _, name := range h.Instructions {
+			if f := filepath.Join(env.ProjectDir, filepath.FromSlash(name)); !slices.Contains(files, f) {
 				files = append(files, f)
 			}
 		}

@@ -11,14 +11,17 @@ import (
 // atreides's MCP tools alongside a project or local install.
 var claudeHost = Host{
 	Name: "claude", Display: "Claude Code", Adapter: claude.Adapter{}, Via: Hook,
-	Scopes:       []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser},
-	Path:         claudePath,
-	Install:      installClaude,
-	Uninstall:    uninstallClaude,
-	Inspect:      install.InspectClaude,
-	Programs:     []string{"claude"},
-	ConfigDirs:   func(env Env) []string { return userConfig(env, ".claude") },
-	Instructions: "CLAUDE.md",
+	Scopes:     []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser},
+	Path:       claudePath,
+	Install:    installClaude,
+	Uninstall:  uninstallClaude,
+	Inspect:    install.InspectClaude,
+	Programs:   []string{"claude"},
+	ConfigDirs: func(env Env) []string { return userConfig(env, ".claude") },
+	// Claude Code 2.1.330 reads these itself, and has the built-in
+	// subagent types Explore and Plan besides general-purpose.
+	Instructions: []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"},
+	Agents:       map[string]string{"explore": "Explore", "plan": "Plan"},
 	Doctor:       claudeDoctor,
 }
 

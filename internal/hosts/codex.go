@@ -24,10 +24,11 @@ var codexHost = Host{
 	Uninstall: func(env Env, scope install.Scope) (install.Report, error) {
 		return install.UninstallCodex(codexPath(env, scope), env.BackupDir(scope))
 	},
-	Inspect:      install.InspectCodex,
-	Programs:     []string{"codex"},
-	ConfigDirs:   func(env Env) []string { return []string{codexHome(env)} },
-	Instructions: "",
+	Inspect:    install.InspectCodex,
+	Programs:   []string{"codex"},
+	ConfigDirs: func(env Env) []string { return []string{codexHome(env)} },
+	// Codex 0.169.0 reads AGENTS.md and has no agents to delegate to.
+	Instructions: []string{"AGENTS.md"},
 	Doctor:       codexDoctor,
 }
 

@@ -23,11 +23,13 @@ var geminiHost = Host{
 	Uninstall: func(env Env, scope install.Scope) (install.Report, error) {
 		return install.UninstallGemini(install.GeminiSettingsPath(scope, env.ProjectDir, env.Home), env.BackupDir(scope))
 	},
-	Inspect:      install.InspectGemini,
-	Comments:     true,
-	Programs:     []string{"gemini"},
-	ConfigDirs:   func(env Env) []string { return userConfig(env, ".gemini") },
-	Instructions: "GEMINI.md",
+	Inspect:    install.InspectGemini,
+	Comments:   true,
+	Programs:   []string{"gemini"},
+	ConfigDirs: func(env Env) []string { return userConfig(env, ".gemini") },
+	// Gemini CLI 0.61.0: its agent codebase_investigator is on by default.
+	Instructions: []string{"GEMINI.md"},
+	Agents:       map[string]string{"explore": "codebase_investigator"},
 	Doctor:       geminiDoctor,
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/session"
 )
 
 // Transport is how a host reaches atreides.
@@ -46,10 +47,14 @@ type Host struct {
 	// either one present means the host is on this machine (Seen).
 	Programs   []string
 	ConfigDirs func(env Env) []string
-	// Instructions is the host's own instructions file, where the managed
-	// section goes when the project has no AGENTS.md ("" when the host
-	// reads AGENTS.md itself).
-	Instructions string
+	// Instructions are the project files, relative to the root, that the
+	// host reads into its agent's context by itself, in the order it
+	// looks for them. Checked against the pinned version.
+	Instructions []string
+	// Agents maps a role (oracle, explore, librarian, build, plan) to the
+	// name of the host's built-in agent that fills it, as its delegation
+	// tool takes it; a role the host has no agent for is absent.
+	Agents map[string]string
 	// Doctor adds the host's own checks, given what Inspect found in each
 	// scope's file (indexed like Scopes).
 	Doctor func(env Env, found []install.Status) []Check
@@ -226,13 +231,26 @@ func userConfig(env Env, dir string) []string {
 // no second file; else a new AGENTS.md.
 func (h *Host) InstructionsFile(env Env) string {
 	agents := filepath.Join(env.ProjectDir, "AGENTS.md")
-	if exists(agents) || h.Instructions == "" {
+	if exists(agents) {
 		return agents
 	}
-	if own := filepath.Join(env.ProjectDir, h.Instructions); exists(own) {
-		return own
+	for _, name := range h.Instructions {
+		if own := filepath.Join(env.ProjectDir, filepath.FromSlash(name)); exists(own) {
+			return own
+		}
 	}
 	return agents
+}
+
+// SessionFacts are what the session handlers must know of the named host:
+// the instruction files it reads and its agents (none for a host not
+// registered).
+func SessionFacts(name string) session.HostFacts {
+	h, ok := Lookup(name)
+	if !ok {
+		return session.HostFacts{}
+	}
+	return session.HostFacts{Instructions: h.Instructions, Agents: h.Agents}
 }
 
 func exists(path string) bool {

@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -378,5 +379,41 @@ func TestFileCheckAtreidesNotOnPath(t *testing.T) {
 	c := claudeHost.FileCheck(install.ScopeProject, st)
 	if c.Status != Problem || !strings.Contains(c.Detail, "atreides is not on PATH") || !strings.Contains(c.Detail, "--local") {
 		t.Errorf("check %+v", c)
+	}
+}
+
+// The session handlers get each host's facts from the registry; the
+// session package's tests use a copy of them (session/hosts_test.go),
+// kept equal here.
+func TestSessionFacts(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "internal", "session", "hosts_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range All() {
+		f := SessionFacts(h.Name)
+		if !slices.Equal(f.Instructions, h.Instructions) || len(f.Agents) != len(h.Agents) {
+			t.Errorf("%s: facts %+v, entry %v %v", h.Name, f, h.Instructions, h.Agents)
+		}
+		i := strings.Index(string(data), fmt.Sprintf("\t%q:", h.Name))
+		if i < 0 {
+			t.Errorf("session's test facts lack %s", h.Name)
+			continue
+		}
+		got := string(data[i:])
+		got = got[:strings.IndexByte(got, '\n')]
+		for _, x := range h.Instructions {
+			if !strings.Contains(got, fmt.Sprintf("%q", x)) {
+				t.Errorf("session's test facts for %s lack instruction file %s", h.Name, x)
+			}
+		}
+		for role, name := range h.Agents {
+			if !strings.Contains(got, fmt.Sprintf("%q: %q", role, name)) {
+				t.Errorf("session's test facts for %s lack agent %s=%s", h.Name, role, name)
+			}
+		}
+	}
+	if f := SessionFacts("no-such-host"); f.Instructions != nil || f.Agents != nil {
+		t.Errorf("unknown host has facts %+v", f)
 	}
 }

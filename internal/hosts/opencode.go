@@ -25,10 +25,14 @@ var openCodeHost = Host{
 		dir := openCodeDir(env, scope)
 		return install.UninstallOpenCode(dir, env.BackupDir(scope), []string{dir})
 	},
-	Inspect:      install.InspectOpenCode,
-	Programs:     []string{"opencode"},
-	ConfigDirs:   func(env Env) []string { return []string{openCodeDir(env, install.ScopeUser)} },
-	Instructions: "",
+	Inspect:    install.InspectOpenCode,
+	Programs:   []string{"opencode"},
+	ConfigDirs: func(env Env) []string { return []string{openCodeDir(env, install.ScopeUser)} },
+	// OpenCode 1.18.33 reads AGENTS.md, and CLAUDE.md when there is none;
+	// its task tool can start the subagent explore (build and plan are
+	// primary agents, which it cannot start).
+	Instructions: []string{"AGENTS.md", "CLAUDE.md"},
+	Agents:       map[string]string{"explore": "explore"},
 	Doctor:       func(Env, []install.Status) []Check { return nil },
 }
 

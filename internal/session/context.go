@@ -83,7 +83,7 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 }
 
 // identity is the persona header. It names only the agents the host has
-// (hostTable): an agent named here that the host cannot start would send
+// ([Options.Hosts]): an agent named here that the host cannot start would send
 // the lead agent after nothing. A role's configured display name is used,
 // with the host's name for it when the two differ; an empty display name
 // leaves the role out.
@@ -98,7 +98,7 @@ func identity(o Options, host string) string {
 	}
 	var named []string
 	for _, role := range roleOrder {
-		display, native := o.Agents[role], hostTable[host].Agents[role]
+		display, native := o.Agents[role], o.host(host).Agents[role]
 		switch {
 		case display == "" || native == "":
 			continue
@@ -169,7 +169,7 @@ func startRules(c *engine.Call, o Options) rulesChoice {
 	case len(cache.Problems) == 0 && cache.Text != "":
 		return rulesChoice{head: "\nProject rules (" + o.RulesFile + "):\n", text: cache.Text}
 	case cache.Missing:
-		if hostInstructions(c.Event.Host, root) != "" {
+		if hostInstructions(o.host(c.Event.Host), root) != "" {
 			return rulesChoice{}
 		}
 		if update != nil {

@@ -40,7 +40,7 @@ func TestStateBlockHeldIntent(t *testing.T) {
 		p := &state.Project{Governance: state.Governance{Locks: []state.IntentLock{{Intent: tt.intentID, Session: tt.holder, Since: t0, Renewed: t0}}}}
 		ev := &event.Event{Kind: event.SessionStart, Host: "claude", Source: "compact", ProjectDir: dir, SessionID: "s", Time: t0}
 		c := &engine.Call{Event: ev, State: &engine.State{Session: state.NewSession("s", "claude", t0), Project: p}, Decision: &event.Decision{}}
-		r, err := memory(c, func() Options { return DefaultOptions() })
+		r, err := memory(c, func() Options { return testOptions() })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestStateBlockHeldIntent(t *testing.T) {
 // TestStateBlockLongIntent: an intent longer than half the budget is cut
 // by whole lines and the block still fits the budget.
 func TestStateBlockLongIntent(t *testing.T) {
-	o := DefaultOptions()
+	o := testOptions()
 	o.MemoryBudget = 1000
 	held := "Intent big: Big\n" + strings.Repeat("  1. a criterion that goes on and on\n", 40)
 	out := renderState(&state.Snapshot{Time: t0, Todos: []string{"#1 write the report"}}, nil, held, o, t0)

@@ -15,7 +15,7 @@ import (
 
 func TestRenderStateBudget(t *testing.T) {
 	now := t0
-	o := DefaultOptions()
+	o := testOptions()
 	o.MemoryBudget = 1200
 	var anchors []state.Anchor
 	for i := range 30 {
@@ -60,7 +60,7 @@ func TestRenderStateBudget(t *testing.T) {
 }
 
 func TestStaleAnchorsDropped(t *testing.T) {
-	o := DefaultOptions()
+	o := testOptions()
 	o.DropStale = true
 	anchors := []state.Anchor{
 		{ID: 1, Kind: "fact", Priority: "high", Text: "stale high", Created: t0.Add(-49 * time.Hour)},
@@ -77,7 +77,7 @@ func TestStaleAnchorsDropped(t *testing.T) {
 }
 
 func TestAnchorScore(t *testing.T) {
-	o := DefaultOptions()
+	o := testOptions()
 	fresh, _, _ := anchorScore(state.Anchor{Priority: "medium", Created: t0}, o, t0)
 	older, _, _ := anchorScore(state.Anchor{Priority: "medium", Created: t0.Add(-24 * time.Hour)}, o, t0)
 	stale, isStale, _ := anchorScore(state.Anchor{Priority: "high", Created: t0.Add(-72 * time.Hour)}, o, t0)
@@ -98,7 +98,7 @@ func startCall(t *testing.T, dir string, p *state.Project, before ...string) *en
 }
 
 func TestRulesMissingAndBroken(t *testing.T) {
-	opts := func() Options { return DefaultOptions() }
+	opts := func() Options { return testOptions() }
 	for name, content := range map[string]string{
 		"":       "no AGENTS.md at the project root",
 		"empty":  "the file is empty",
@@ -131,7 +131,7 @@ func TestRulesMissingAndBroken(t *testing.T) {
 func TestRulesRequiredSections(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("# Rules\n- a\n## testing\n- b\n"), 0o644)
-	o := DefaultOptions()
+	o := testOptions()
 	o.RulesRequired = []string{"Rules", "Testing", "Security"}
 	r, _ := startContext(startCall(t, dir, &state.Project{}), func() Options { return o })
 	if !strings.Contains(r.Warning, `required section "Security" is missing`) || strings.Contains(r.Warning, "Testing") {
@@ -143,7 +143,7 @@ func TestRulesCacheAndIdentity(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "AGENTS.md")
 	os.WriteFile(path, []byte("# Rules\n- use bbolt\n"), 0o644)
-	o := DefaultOptions()
+	o := testOptions()
 	o.Prefix = true
 	opts := func() Options { return o }
 	p := &state.Project{}
@@ -189,7 +189,7 @@ func TestStartContextBudget(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(b.String()), 0o644)
 	stateBlock := StateOpen + "\n" + strings.Repeat("x", 3900) + "\n" + StateClose
 	c := startCall(t, dir, &state.Project{}, stateBlock)
-	r, _ := startContext(c, func() Options { return DefaultOptions() })
+	r, _ := startContext(c, func() Options { return testOptions() })
 	total := len(stateBlock) + 2 + len(r.Context)
 	if total > ContextCap {
 		t.Errorf("total context %d > cap %d", total, ContextCap)

@@ -40,6 +40,9 @@ type Options struct {
 	// Agents maps role (oracle, explore, librarian, build, plan) to the
 	// display name used in context.
 	Agents map[string]string
+	// Hosts returns what the session must know of a host (its agents, the
+	// instruction files it reads); nil knows no host.
+	Hosts func(name string) HostFacts
 }
 
 // hostBlockCap is Claude Code's cap on consecutive Stop blocks; atreides

@@ -14,7 +14,7 @@ import (
 // warning, no note, no default rules. Without either, the user is told
 // once, not at every session start.
 func TestRulesHostInstructions(t *testing.T) {
-	opts := func() Options { return DefaultOptions() }
+	opts := func() Options { return testOptions() }
 	tests := []struct {
 		name, host, file string
 		warn, defaults   bool
@@ -61,7 +61,7 @@ func TestRulesBrokenWarnsOnce(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("no heading\n"), 0o644)
 	p := &state.Project{}
-	opts := func() Options { return DefaultOptions() }
+	opts := func() Options { return testOptions() }
 	first, _ := startContext(startCall(t, dir, p), opts)
 	second, _ := startContext(startCall(t, dir, p), opts)
 	if first.Warning == "" || second.Warning != "" {
@@ -98,7 +98,7 @@ func TestRulesLinks(t *testing.T) {
 		if err := os.Symlink(target, filepath.Join(dir, "AGENTS.md")); err != nil {
 			t.Fatal(err)
 		}
-		c, _ := loadRules(dir, nil, DefaultOptions())
+		c, _ := loadRules(dir, nil, testOptions())
 		if got := len(c.Problems) > 0; got != tt.problem || !strings.Contains(c.Text, tt.want) || strings.Contains(c.Text, "SECRET") {
 			t.Errorf("%s: problems %q, text %q", tt.name, c.Problems, c.Text)
 		}
@@ -108,7 +108,7 @@ func TestRulesLinks(t *testing.T) {
 // TestIdentityNamesHostAgents: only agents the host has are named, by the
 // host's name when the configured one differs.
 func TestIdentityNamesHostAgents(t *testing.T) {
-	renamed := DefaultOptions()
+	renamed := testOptions()
 	renamed.Agents = map[string]string{"explore": "Scout", "plan": ""}
 	tests := []struct {
 		host string
@@ -116,10 +116,10 @@ func TestIdentityNamesHostAgents(t *testing.T) {
 		want []string
 		not  []string
 	}{
-		{"claude", DefaultOptions(), []string{"Explore (codebase search)", "Plan (planning)"}, []string{"Stilgar", "Librarian", "Build"}},
-		{"opencode", DefaultOptions(), []string{"explore (codebase search)"}, []string{"Stilgar", "Librarian", "Plan", "Build"}},
-		{"gemini", DefaultOptions(), []string{"Explore (codebase search; the host calls it codebase_investigator)"}, []string{"Stilgar", "Plan"}},
-		{"codex", DefaultOptions(), nil, []string{"Agents you can delegate to", "Explore"}},
+		{"claude", testOptions(), []string{"Explore (codebase search)", "Plan (planning)"}, []string{"Stilgar", "Librarian", "Build"}},
+		{"opencode", testOptions(), []string{"explore (codebase search)"}, []string{"Stilgar", "Librarian", "Plan", "Build"}},
+		{"gemini", testOptions(), []string{"Explore (codebase search; the host calls it codebase_investigator)"}, []string{"Stilgar", "Plan"}},
+		{"codex", testOptions(), nil, []string{"Agents you can delegate to", "Explore"}},
 		{"claude", renamed, []string{"Scout (codebase search; the host calls it Explore)"}, []string{"Plan"}},
 	}
 	for _, tt := range tests {

@@ -18,7 +18,7 @@ func TestNoSecretsInState(t *testing.T) {
 		"aws configure set aws_secret_access_key AwsSecretV4lue",
 		"curl -X POST https://hooks.slack.com/services/T0KEN-IN-PATH-0123456789abcd -d x",
 	}
-	r := newRun(t, DefaultOptions())
+	r := newRun(t, testOptions())
 	emit := func(ev map[string]any) {
 		ev["session_id"], ev["cwd"], ev["transcript_path"] = "s1", r.dir, "/nonexistent/t.jsonl"
 		b, err := json.Marshal(ev)

@@ -262,7 +262,7 @@ func TestStreams(t *testing.T) {
 	for _, f := range files {
 		name := filepath.Base(f)
 		t.Run(strings.TrimSuffix(name, ".jsonl"), func(t *testing.T) {
-			newRun(t, DefaultOptions()).file(name)
+			newRun(t, testOptions()).file(name)
 		})
 	}
 }
