@@ -184,7 +184,6 @@ func TestOrdering(t *testing.T) {
 
 func TestDeadlineAndPanic(t *testing.T) {
 	block := make(chan struct{})
-	defer close(block)
 	h := func(ctx context.Context, method string, _ json.RawMessage) (any, error) {
 		switch method {
 		case "stuck":
@@ -219,6 +218,7 @@ func TestDeadlineAndPanic(t *testing.T) {
 			t.Errorf("ok: %s", r.Result)
 		}
 	}
+	close(block) // Serve returns once the stuck handler has
 	c.close()
 }
 
