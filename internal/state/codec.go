@@ -46,11 +46,17 @@ func DecodeProject(b []byte) (*Project, error) {
 	if len(b) == 0 {
 		return p, nil
 	}
-	if err := json.Unmarshal(b, p); err != nil {
+	// The version first: a newer record may not fit these types at all,
+	// and must not be taken for a damaged one.
+	v, err := recordVersion(b)
+	if err != nil {
 		return nil, fmt.Errorf("decode project state: %w", err)
 	}
-	if p.Version > ProjectVersion {
-		return nil, fmt.Errorf("decode project state: version %d: %w (this one reads up to %d)", p.Version, ErrNewer, ProjectVersion)
+	if v > ProjectVersion {
+		return nil, fmt.Errorf("decode project state: version %d: %w (this one reads up to %d)", v, ErrNewer, ProjectVersion)
+	}
+	if err := json.Unmarshal(b, p); err != nil {
+		return nil, fmt.Errorf("decode project state: %w", err)
 	}
 	p.Version = ProjectVersion
 	return p, nil

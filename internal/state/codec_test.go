@@ -73,3 +73,22 @@ func TestDecodeSessionVersions(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeProjectVersions(t *testing.T) {
+	for _, tc := range []struct {
+		name, rec string
+		newer     bool
+		fails     bool
+	}{
+		{"empty", ``, false, false},
+		{"v1", `{"v":1,"next_id":2,"todos":[{"id":2,"level":"task","title":"x","status":"pending"}]}`, false, false},
+		{"newer with other types", `{"v":2,"todos":{"by_id":{}}}`, true, true},
+		{"newer, v not first", `{"todos":{},"v":5}`, true, true},
+		{"damaged", `{"v":1,"todos":{}}`, false, true},
+	} {
+		_, err := DecodeProject([]byte(tc.rec))
+		if (err != nil) != tc.fails || errors.Is(err, ErrNewer) != tc.newer {
+			t.Errorf("%s: err %v", tc.name, err)
+		}
+	}
+}

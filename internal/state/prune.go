@@ -18,8 +18,8 @@ func (p *Project) PruneDue(now time.Time) bool {
 	return now.Sub(p.Pruned) >= PruneEvery || now.Before(p.Pruned)
 }
 
-// Pruned is what one [Prune] removed.
-type Pruned struct {
+// PruneCounts is what one [Prune] removed.
+type PruneCounts struct {
 	Sessions    int // sessions without an event for longer than the age
 	Quarantined int // quarantine entries older than the age
 	Damaged     int // undecodable session records moved to the quarantine
@@ -32,8 +32,8 @@ type Pruned struct {
 // nothing. Only the head of each record is read (its "updated" time), so a
 // prune costs a bucket walk, not a decode of every session. An undecodable
 // session record it meets is quarantined like [LoadSession] would.
-func Prune(tx *store.Tx, p *Project, keep string, now time.Time, maxAge time.Duration) (Pruned, error) {
-	var n Pruned
+func Prune(tx *store.Tx, p *Project, keep string, now time.Time, maxAge time.Duration) (PruneCounts, error) {
+	var n PruneCounts
 	p.Pruned = now
 	if maxAge <= 0 {
 		return n, nil

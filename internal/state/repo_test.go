@@ -232,13 +232,13 @@ func TestPrune(t *testing.T) {
 	if !p.PruneDue(now) {
 		t.Fatal("a project never pruned is not due")
 	}
-	var got Pruned
+	var got PruneCounts
 	update(t, st, func(tx *store.Tx) error {
 		var err error
 		got, err = Prune(tx, p, "current", now, 30*24*time.Hour)
 		return err
 	})
-	if got != (Pruned{Sessions: 2, Quarantined: 1, Damaged: 1}) {
+	if got != (PruneCounts{Sessions: 2, Quarantined: 1, Damaged: 1}) {
 		t.Errorf("pruned %+v", got)
 	}
 	if p.PruneDue(now.Add(time.Hour)) || !p.PruneDue(now.Add(25*time.Hour)) {
@@ -264,7 +264,7 @@ func TestPrune(t *testing.T) {
 	// Zero keeps everything.
 	update(t, st, func(tx *store.Tx) error {
 		n, err := Prune(tx, p, "", now.Add(400*24*time.Hour), 0)
-		if n != (Pruned{}) {
+		if n != (PruneCounts{}) {
 			t.Errorf("age 0 pruned %+v", n)
 		}
 		return err
