@@ -33,7 +33,7 @@ func stateChecks(root string) []check {
 			return err
 		}
 		if _, err := state.LoadProject(tx); err != nil {
-			damaged = append(damaged, &state.DamagedError{Kind: "project", Key: "project", Err: err})
+			damaged = append(damaged, projectDamage(err))
 		}
 		quar, err = state.QuarantinedRecords(tx)
 		return err
@@ -46,7 +46,11 @@ func stateChecks(root string) []check {
 	}
 	detail := fmt.Sprintf("%s: readable, %d session(s)", st.Path(), sessions)
 	for _, d := range damaged {
-		detail += fmt.Sprintf("; %s unreadable (%v), moved to the quarantine by the next event", d.Key, d.Err)
+		fate := "moved to the quarantine by the next event"
+		if errors.Is(d, state.ErrNewer) {
+			fate = "left as it is"
+		}
+		detail += fmt.Sprintf("; %s unreadable (%v), %s", d.Key, d.Err, fate)
 	}
 	out := []check{{"state store", "ok", detail}}
 	if len(quar) > 0 {
@@ -68,4 +72,11 @@ func quarantineText(qs []state.Quarantined) string {
 	}
 	return fmt.Sprintf("%d record(s) could not be decoded and were kept aside (their sessions started afresh): %s; removed with old sessions (state.session_retention_days)",
 		len(qs), strings.Join(parts, "; "))
+}
+
+// projectDamage is the project record's read error as a damaged record.
+func projectDamage(err error) *state.DamagedError {
+	d := &state.DamagedError{Kind: "project", Key: "project", Err: err}
+	errors.As(err, &d)
+	return d
 }

@@ -98,3 +98,26 @@ func TestDoctorReportsQuarantine(t *testing.T) {
 		t.Errorf("status after the repair: %v\n%s", err, out)
 	}
 }
+
+// TestStatusNewerProject: a project record a newer atreides wrote is not
+// damage: status shows the sessions and says it is left alone.
+func TestStatusNewerProject(t *testing.T) {
+	dir := damagedProject(t)
+	err := store.Open(project.StateDir(dir)).Update(context.Background(), func(tx *store.Tx) error {
+		return tx.Put("project", "project", []byte(`{"v":99,"todos":{}}`))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := runIn(t, dir, "status", "--json")
+	var doc statusJSON
+	if err != nil || json.Unmarshal([]byte(out), &doc) != nil {
+		t.Fatalf("status --json: %v\n%s", err, out)
+	}
+	if len(doc.Sessions) != 1 || len(doc.Unreadable) != 2 || doc.Unreadable[1].Kind != "project" || !doc.Unreadable[1].Newer || doc.Unreadable[0].Newer {
+		t.Errorf("status --json: %+v", doc)
+	}
+	if out, _ := runIn(t, dir, "status"); !strings.Contains(out, "unreadable project record project:") || !strings.Contains(out, "left as it is") {
+		t.Errorf("status:\n%s", out)
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,6 +36,9 @@ type unreadableJSON struct {
 	Kind  string `json:"kind"` // session | project
 	ID    string `json:"id"`
 	Error string `json:"error"`
+	// Newer is set for a record a newer atreides wrote: it is not damaged
+	// and is left as it is.
+	Newer bool `json:"newer"`
 }
 
 type sessionJSON struct {
@@ -121,11 +125,11 @@ func loadStatus(root, only string, ncalls int) (*statusJSON, error) {
 		if pp, err := state.LoadProject(tx); err == nil {
 			p = pp
 		} else {
-			damaged = append(damaged, &state.DamagedError{Kind: "project", Key: "project", Err: err})
+			damaged = append(damaged, projectDamage(err))
 		}
 		for _, d := range damaged {
 			if only == "" || d.Key == only || d.Kind == "project" {
-				doc.Unreadable = append(doc.Unreadable, unreadableJSON{Kind: d.Kind, ID: d.Key, Error: d.Err.Error()})
+				doc.Unreadable = append(doc.Unreadable, unreadableJSON{Kind: d.Kind, ID: d.Key, Error: d.Err.Error(), Newer: errors.Is(d, state.ErrNewer)})
 			}
 		}
 		return nil
@@ -195,7 +199,11 @@ func printStatus(io *IO, doc *statusJSON) {
 		fmt.Fprintf(io.Out, "trace ledger: %d record(s) missing (queued, appended with the next change; see atreides trace verify)\n", doc.TraceMissing)
 	}
 	for _, u := range doc.Unreadable {
-		fmt.Fprintf(io.Out, "unreadable %s record %s: %s (moved to the quarantine by the next event; see atreides doctor)\n", u.Kind, u.ID, u.Error)
+		fate := "moved to the quarantine by the next event; see atreides doctor"
+		if u.Newer {
+			fate = "left as it is; upgrade atreides to read it"
+		}
+		fmt.Fprintf(io.Out, "unreadable %s record %s: %s (%s)\n", u.Kind, u.ID, u.Error, fate)
 	}
 	if len(doc.Sessions) == 0 && len(doc.Unreadable) == 0 {
 		fmt.Fprintln(io.Out, "no sessions yet: atreides records a session once an agent host calls its hooks ('atreides install claude').")
