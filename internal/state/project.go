@@ -16,4 +16,13 @@ type Project struct {
 	Governance Governance `json:"governance,omitzero"`
 	// Pruned is when old sessions were last removed; see [Prune].
 	Pruned time.Time `json:"pruned,omitzero"`
+	// Salvaged is set when the record could not be decoded and was
+	// rebuilt from its parts; it stays until the user has been told.
+	Salvaged *Salvage `json:"salvaged,omitempty"`
+}
+
+// Salvage says when the project record was rebuilt and what was lost.
+type Salvage struct {
+	Time time.Time `json:"t"`
+	Lost []string  `json:"lost,omitempty"` // what the parts held, for people
 }

@@ -65,10 +65,7 @@ func quarantineProject(tx *store.Tx, b []byte, cause error, lost []string) error
 	if len(lost) == 0 {
 		kept = "nothing was lost"
 	}
-	names := make([]string, len(lost))
-	for i, k := range lost {
-		names[i] = partName(k)
-	}
+	names := partNames(lost)
 	tx.Report(fmt.Sprintf("PROJECT STATE DAMAGED: the project record could not be decoded (%v); LOST: %s; %s. The record's bytes are kept in the quarantine (see atreides doctor); re-add lost todos and anchors, and select intents again.",
 		cause, orNothing(strings.Join(names, ", ")), kept))
 	return nil
@@ -79,6 +76,17 @@ func orNothing(s string) string {
 		return "nothing"
 	}
 	return s
+}
+
+// partNames says what the lost keys of a project record held, once each.
+func partNames(lost []string) []string {
+	var out []string
+	for _, k := range lost {
+		if n := partName(k); !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // partName says what a project record's key holds, for the report.

@@ -116,8 +116,9 @@ func Sessions(tx *store.Tx, fn func(*Session) error) (damaged []*DamagedError, e
 // A record that does not decode is, in a writable tx, quarantined and
 // replaced by what can be salvaged from it, part by part (todos, anchors,
 // governance, ...); what could not be is named in the report, which goes
-// to the project log through [store.Tx.Report] and stays visible in
-// `doctor`. Starting afresh instead of failing is the same choice as for a
+// to the project log through [store.Tx.Report], stays visible in
+// `doctor`, and is kept in [Project.Salvaged] until a session start has
+// told the user. Starting afresh instead of failing is the same choice as for a
 // session, with more at stake, hence the salvage: without it every event
 // of every session would run on state that is never saved. Intent locks
 // lost this way fail closed (the agent must select its intent again);
@@ -140,6 +141,7 @@ func LoadProject(tx *store.Tx) (*Project, error) {
 	if qerr := quarantineProject(tx, b, err, lost); qerr != nil {
 		return nil, errors.Join(err, qerr)
 	}
+	p.Salvaged = &Salvage{Time: time.Now().UTC(), Lost: partNames(lost)}
 	return p, nil
 }
 

@@ -171,6 +171,9 @@ func TestLoadProjectSalvages(t *testing.T) {
 			if len(p.Todos) != 1 || p.Todos[0].Title != "keep me" || len(p.Anchors) != 1 || len(p.Governance.Locks) != 0 {
 				t.Errorf("salvaged %+v", p)
 			}
+			if p.Salvaged == nil || len(p.Salvaged.Lost) != 1 || !strings.HasPrefix(p.Salvaged.Lost[0], "governance (intent locks") {
+				t.Errorf("salvage note %+v", p.Salvaged)
+			}
 			added, err := p.AddTodo(NewTodo{Title: "new"}, t0)
 			if err == nil && added.ID != 8 {
 				t.Errorf("a new todo got id %d, reusing a kept one", added.ID)
