@@ -150,7 +150,7 @@ func TestDoctorReportsRefusals(t *testing.T) {
 		t.Fatalf("log check = %+v", c)
 	}
 	mustSymlink(t, confinedtest.Outside(t), filepath.Join(dir, ".atreides", "state.db"))
-	if c := storeCheck(dir); c.Status != "problem" || !strings.Contains(c.Detail, "state.db: it is a symbolic link") {
+	if c := stateChecks(dir)[0]; c.Status != "problem" || !strings.Contains(c.Detail, "state.db: it is a symbolic link") {
 		t.Errorf("store check = %+v", c)
 	}
 }

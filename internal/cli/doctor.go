@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -80,7 +78,9 @@ func (o *doctorOptions) run(io *IO) error {
 	}
 	hostChecks(io, &doc, root, "", add)
 	add(configCheck(root))
-	add(storeCheck(root))
+	for _, c := range stateChecks(root) {
+		add(c)
+	}
 	add(logCheck(root))
 	if o.asJSON {
 		enc := json.NewEncoder(io.Out)
@@ -165,26 +165,6 @@ func configCheck(root string) check {
 		return check{"configuration", "problem", err.Error() + " (tool calls are blocked until it is fixed: the guard fails closed)"}
 	}
 	return check{"configuration", "ok", "valid"}
-}
-
-func storeCheck(root string) check {
-	st := store.Open(project.StateDir(root))
-	var recovered string
-	st.OnRecover = func(msg string) { recovered = msg }
-	if _, err := os.Stat(st.Path()); errors.Is(err, os.ErrNotExist) {
-		return check{"state store", "ok", st.Path() + ": not created yet (the first hook creates it)"}
-	}
-	sessions := 0
-	err := st.View(context.Background(), func(tx *store.Tx) error {
-		return tx.ForEach("sessions", func(string, []byte) error { sessions++; return nil })
-	})
-	switch {
-	case err != nil:
-		return check{"state store", "problem", fmt.Sprintf("%s: %v", st.Path(), err)}
-	case recovered != "":
-		return check{"state store", "problem", recovered}
-	}
-	return check{"state store", "ok", fmt.Sprintf("%s: readable, %d session(s)", st.Path(), sessions)}
 }
 
 func logCheck(root string) check {

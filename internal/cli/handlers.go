@@ -53,6 +53,18 @@ func newSettings(root string) *settings {
 	return s
 }
 
+// retention is how long a session is kept after its last event. The
+// engine asks for it at most once a day, so it reads the configuration even
+// when no file exists rather than keep a Go copy of the default; a broken
+// file keeps every session (the policy handler reports it).
+func (s *settings) retention() time.Duration {
+	c, err := s.cfg.Get()
+	if err != nil {
+		return 0
+	}
+	return time.Duration(c.State.SessionRetentionDays) * 24 * time.Hour
+}
+
 // sessionOptions maps the session section of the configuration.
 func sessionOptions(c *config.Session) session.Options {
 	return session.Options{

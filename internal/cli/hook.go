@@ -163,7 +163,8 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 func runEngine(ctx context.Context, root string, log *project.Log, ev *event.Event) *event.Decision {
 	st := store.Open(project.StateDir(root))
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
-	eng := engine.New(engine.StoreLoader{Store: st}, &hookEnv{log: log}, handlers(newSettings(root))...)
+	set := newSettings(root)
+	eng := engine.New(engine.StoreLoader{Store: st, Retention: set.retention}, &hookEnv{log: log}, handlers(set)...)
 	d := eng.Run(ctx, ev)
 	logDecision(log, ev, d)
 	return d

@@ -23,18 +23,24 @@ func printJSON(io *IO, v any) error {
 
 // todoJSON is one atreides todo.
 type todoJSON struct {
-	ID      int       `json:"id"`
-	Parent  int       `json:"parent"` // 0: a top-level todo
-	Level   string    `json:"level"`
-	Title   string    `json:"title"`
-	Status  string    `json:"status"`
-	Session string    `json:"session"`
-	Created time.Time `json:"created"`
-	Updated time.Time `json:"updated"`
+	ID      int    `json:"id"`
+	Parent  int    `json:"parent"` // 0: a top-level todo
+	Level   string `json:"level"`
+	Title   string `json:"title"`
+	Status  string `json:"status"`
+	Session string `json:"session"`
+	// Priority, File, Line and Agent are "" (0) when not given.
+	Priority string    `json:"priority"`
+	File     string    `json:"file"`
+	Line     int       `json:"line"`
+	Agent    string    `json:"agent"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
 }
 
 func todoView(t state.Todo) todoJSON {
-	return todoJSON{ID: t.ID, Parent: t.Parent, Level: t.Level, Title: t.Title, Status: t.Status, Session: t.Session, Created: t.Created, Updated: t.Updated}
+	return todoJSON{ID: t.ID, Parent: t.Parent, Level: t.Level, Title: t.Title, Status: t.Status, Session: t.Session,
+		Priority: t.Priority, File: t.File, Line: t.Line, Agent: t.Agent, Created: t.Created, Updated: t.Updated}
 }
 
 func todoViews(ts []state.Todo) []todoJSON {

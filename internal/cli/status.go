@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -26,6 +27,18 @@ type statusJSON struct {
 	Anchors  []anchorView  `json:"anchors"`
 	// TraceMissing counts ledger records queued and not yet appended.
 	TraceMissing int `json:"trace_missing"`
+	// Unreadable lists the records that could not be decoded; the next
+	// event of the session (any event, for the project) quarantines them.
+	Unreadable []unreadableJSON `json:"unreadable"`
+}
+
+type unreadableJSON struct {
+	Kind  string `json:"kind"` // session | project
+	ID    string `json:"id"`
+	Error string `json:"error"`
+	// Newer is set for a record a newer atreides wrote: it is not damaged
+	// and is left as it is.
+	Newer bool `json:"newer"`
 }
 
 type sessionJSON struct {
@@ -85,7 +98,7 @@ func (o *statusOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	if o.session != "" && len(doc.Sessions) == 0 {
+	if o.session != "" && len(doc.Sessions) == 0 && len(doc.Unreadable) == 0 {
 		return fmt.Errorf("no session %q in %s", o.session, root)
 	}
 	if o.asJSON {
@@ -96,27 +109,33 @@ func (o *statusOptions) run(io *IO) error {
 }
 
 func loadStatus(root, only string, ncalls int) (*statusJSON, error) {
-	doc := &statusJSON{Project: root, Sessions: []sessionJSON{}, Todos: []todoJSON{}, Anchors: []anchorView{}}
+	doc := &statusJSON{Project: root, Sessions: []sessionJSON{}, Todos: []todoJSON{}, Anchors: []anchorView{}, Unreadable: []unreadableJSON{}}
 	st := store.Open(project.StateDir(root))
+	p := &state.Project{}
 	err := st.View(context.Background(), func(tx *store.Tx) error {
-		return tx.ForEach("sessions", func(key string, val []byte) error {
-			if only != "" && key != only {
-				return nil
+		damaged, err := state.Sessions(tx, func(s *state.Session) error {
+			if only == "" || s.ID == only {
+				doc.Sessions = append(doc.Sessions, toSessionJSON(s, ncalls))
 			}
-			s, err := state.DecodeSession(val)
-			if err != nil {
-				return fmt.Errorf("session %s: %w", key, err)
-			}
-			doc.Sessions = append(doc.Sessions, toSessionJSON(s, ncalls))
 			return nil
 		})
+		if err != nil {
+			return err
+		}
+		if pp, err := state.LoadProject(tx); err == nil {
+			p = pp
+		} else {
+			damaged = append(damaged, projectDamage(err))
+		}
+		for _, d := range damaged {
+			if only == "" || d.Key == only || d.Kind == "project" {
+				doc.Unreadable = append(doc.Unreadable, unreadableJSON{Kind: d.Kind, ID: d.Key, Error: d.Err.Error(), Newer: errors.Is(d, state.ErrNewer)})
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read state of %s: %w", root, err)
-	}
-	p, err := loadProject(st)
-	if err != nil {
-		return nil, err
 	}
 	doc.Todos = append(doc.Todos, todoViews(p.Todos)...)
 	doc.TraceMissing = trace.Missing(governance.TracePath(root))
@@ -133,18 +152,18 @@ func toSessionJSON(s *state.Session, ncalls int) sessionJSON {
 	if calls == nil {
 		calls = []state.ToolCall{}
 	}
-	trans := s.Transitions
+	trans := s.Phase.Transitions
 	if len(trans) > maxTransitions {
 		trans = trans[len(trans)-maxTransitions:]
 	}
 	sj := sessionJSON{
 		ID: s.ID, Host: s.Host, Started: s.Started, Updated: s.Updated, Ended: s.Ended, Cwd: s.Cwd,
 		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: nonNil(s.Agents),
-		Phase: s.Phase, Transitions: append([]state.Transition{}, trans...), Strikes: append([]state.Strike{}, s.Strikes...),
-		AgentTodos: nonNil(s.AgentTodos), Stop: s.Stop, StopBlocks: s.StopBlocks,
+		Phase: s.Phase.Current, Transitions: append([]state.Transition{}, trans...), Strikes: append([]state.Strike{}, s.Strikes.Targets...),
+		AgentTodos: nonNil(s.Todos.Agent), Stop: s.Stop, StopBlocks: s.Stop.Blocks,
 	}
-	if s.Snapshot != nil {
-		t := s.Snapshot.Time
+	if s.Memory.Snapshot != nil {
+		t := s.Memory.Snapshot.Time
 		sj.Compacted = &t
 	}
 	scrub(&sj)
@@ -179,7 +198,14 @@ func printStatus(io *IO, doc *statusJSON) {
 	if doc.TraceMissing > 0 {
 		fmt.Fprintf(io.Out, "trace ledger: %d record(s) missing (queued, appended with the next change; see atreides trace verify)\n", doc.TraceMissing)
 	}
-	if len(doc.Sessions) == 0 {
+	for _, u := range doc.Unreadable {
+		fate := "moved to the quarantine by the next event; see atreides doctor"
+		if u.Newer {
+			fate = "left as it is; upgrade atreides to read it"
+		}
+		fmt.Fprintf(io.Out, "unreadable %s record %s: %s (%s)\n", u.Kind, u.ID, u.Error, fate)
+	}
+	if len(doc.Sessions) == 0 && len(doc.Unreadable) == 0 {
 		fmt.Fprintln(io.Out, "no sessions yet: atreides records a session once an agent host calls its hooks ('atreides install claude').")
 	}
 	for _, s := range doc.Sessions {

@@ -21,8 +21,8 @@ func TestStatusMasksStoredSecrets(t *testing.T) {
 	now := time.Now()
 	s := state.NewSession("s1", "claude", now)
 	s.AddCall(state.ToolCall{Time: now, Tool: "shell", Raw: "Bash", Summary: "sshpass -p hunter2 ssh db"})
-	s.Transitions = []state.Transition{{From: "", To: "assessment", Cause: "shell PGPASSWORD=S3cretPw", Time: now}}
-	s.Strikes = []state.Strike{{Tool: "shell", Target: "curl -u admin:CurlPw https://x", Count: 2, Class: "exit-code",
+	s.Phase.Transitions = []state.Transition{{From: "", To: "assessment", Cause: "shell PGPASSWORD=S3cretPw", Time: now}}
+	s.Strikes.Targets = []state.Strike{{Tool: "shell", Target: "curl -u admin:CurlPw https://x", Count: 2, Class: "exit-code",
 		Errors: []state.StrikeError{{Class: "exit-code", Excerpt: "aws configure set aws_secret_access_key AwsV4lue", Time: now}}}}
 	b, err := state.Encode(s)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -47,12 +46,27 @@ func printTodoTreeIndent(io *IO, todos []todoJSON, indent string) {
 				} else if t.Status == state.TodoInProgress {
 					mark = st.paint(sgrYellow, mark)
 				}
-				fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.dim("("+t.Level+")"))
+				fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.dim("("+todoDetails(t)+")"))
 				walk(t.ID, depth+1)
 			}
 		}
 	}
 	walk(0, 0)
+}
+
+// todoDetails is a todo's level and whatever else it carries.
+func todoDetails(t todoJSON) string {
+	parts := []string{t.Level}
+	if t.Priority != "" {
+		parts = append(parts, t.Priority)
+	}
+	if loc := (state.Todo{File: t.File, Line: t.Line}).Location(); loc != "" {
+		parts = append(parts, loc)
+	}
+	if t.Agent != "" {
+		parts = append(parts, "agent "+t.Agent)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // updateProject changes the project record in one locked transaction.
@@ -62,23 +76,15 @@ func updateProject(io *IO, fn func(*state.Project) error) error {
 		return err
 	}
 	st := store.Open(project.StateDir(root))
-	return st.Update(context.Background(), func(tx *store.Tx) error {
-		p, err := engine.LoadProject(tx)
-		if err != nil {
-			return err
-		}
-		if err := fn(p); err != nil {
-			return err
-		}
-		return engine.SaveProject(tx, p)
-	})
+	st.OnRecover = func(msg string) { project.NewLog(st.Dir()).Logf("state store: %s", msg) }
+	return st.Update(context.Background(), func(tx *store.Tx) error { return state.UpdateProject(tx, fn) })
 }
 
 func loadProject(st *store.Store) (*state.Project, error) {
 	var p *state.Project
 	err := st.View(context.Background(), func(tx *store.Tx) error {
 		var err error
-		p, err = engine.LoadProject(tx)
+		p, err = state.LoadProject(tx)
 		return err
 	})
 	if err != nil {

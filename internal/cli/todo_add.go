@@ -10,10 +10,14 @@ import (
 
 // todoAddOptions are the arguments of 'atreides todo add'.
 type todoAddOptions struct {
-	parent int
-	level  string
-	title  string
-	asJSON bool
+	parent   int
+	level    string
+	priority string
+	file     string
+	line     int
+	agent    string
+	title    string
+	asJSON   bool
 }
 
 func newTodoAddCmd(io *IO) *cobra.Command {
@@ -29,9 +33,14 @@ func newTodoAddCmd(io *IO) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.IntVarP(&o.parent, "parent", "p", 0, "id of the parent todo")
-	f.StringVarP(&o.level, "level", "l", "", "epic, task or subtask (default: task, or subtask under a parent)")
+	f.StringVarP(&o.level, "level", "l", "", "epic, task or subtask (default: one level below the parent, else task)")
+	f.StringVar(&o.priority, "priority", "", "critical, high, medium or low")
+	f.StringVar(&o.file, "file", "", "the file the work is in (PATH or PATH:LINE)")
+	f.IntVar(&o.line, "line", 0, "the line in --file")
+	f.StringVar(&o.agent, "agent", "", "the agent the todo belongs to (a subagent type or name)")
 	f.BoolVar(&o.asJSON, "json", false, "print the new todo as JSON")
 	completeValues(cmd, "level", "epic", "task", "subtask")
+	completeValues(cmd, "priority", "critical", "high", "medium", "low")
 	return cmd
 }
 
@@ -39,18 +48,20 @@ func (o *todoAddOptions) run(io *IO) error {
 	if o.title == "" {
 		return usagef("todo add needs a title")
 	}
-	lv := o.level
-	switch {
-	case lv == "" && o.parent != 0:
-		lv = "subtask"
-	case lv == "":
-		lv = "task"
-	case lv != "epic" && lv != "task" && lv != "subtask":
-		return usagef("--level must be epic, task or subtask, not %q", lv)
+	// Words are checked before the store is opened, as usage errors; the
+	// rules that need the other todos are package state's.
+	if _, err := state.ParseLevel(o.level); err != nil {
+		return usagef("--level: %v", err)
+	}
+	if _, err := state.ParsePriority(o.priority); err != nil {
+		return usagef("--priority: %v", err)
 	}
 	var added state.Todo
 	err := updateProject(io, func(p *state.Project) error {
-		t, err := p.AddTodo(o.title, lv, o.parent, "", time.Now().UTC())
+		t, err := p.AddTodo(state.NewTodo{
+			Title: o.title, Level: o.level, Parent: o.parent,
+			Priority: o.priority, File: o.file, Line: o.line, Agent: o.agent,
+		}, time.Now().UTC())
 		added = t
 		return err
 	})

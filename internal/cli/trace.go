@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -61,7 +60,7 @@ func stateHead(root string) (*trace.Head, error) {
 	var p *state.Project
 	err := st.ViewNoRepair(context.Background(), func(tx *store.Tx) error {
 		var err error
-		p, err = engine.LoadProject(tx)
+		p, err = state.LoadProject(tx)
 		return err
 	})
 	if err != nil || p.Governance.Trace.Seq == 0 {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -42,7 +41,7 @@ func TestTraceVerify(t *testing.T) {
 	}
 	st := store.Open(project.StateDir(dir))
 	if err := st.Update(context.Background(), func(tx *store.Tx) error {
-		return engine.SaveProject(tx, &state.Project{Version: state.Version, Governance: state.Governance{Trace: state.TraceHead{Seq: h.Seq, Hash: h.Hash}}})
+		return state.SaveProject(tx, &state.Project{Governance: state.Governance{Trace: state.TraceHead{Seq: h.Seq, Hash: h.Hash}}})
 	}); err != nil {
 		t.Fatal(err)
 	}

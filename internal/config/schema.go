@@ -30,6 +30,7 @@ type Config struct {
 	Hooks   Hooks   `yaml:"hooks"`
 
 	Governance Governance `yaml:"governance"`
+	State      State      `yaml:"state"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -133,6 +134,13 @@ type Agents struct {
 // install only: the hook takes its timeout from its command line).
 type Hooks struct {
 	TimeoutSeconds int `yaml:"timeout_seconds" min:"1" max:"600"`
+}
+
+// State configures what atreides keeps in .atreides/state.db.
+type State struct {
+	// SessionRetentionDays: a session with no event for longer is removed
+	// (at a session start, at most once a day); 0 keeps every session.
+	SessionRetentionDays int `yaml:"session_retention_days" min:"0" max:"3650"`
 }
 
 // Governance configures intents, owned scopes, intent locks, delegation

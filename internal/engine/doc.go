@@ -3,6 +3,8 @@
 // failing handler from taking the others down: a failing critical handler
 // becomes a deny, any other failure is logged and skipped.
 //
-// The engine is the only part that touches session state: it loads it once
-// per event, hands it to the handlers, and saves it once.
+// Handlers never touch the store: the engine's [StoreLoader] loads the
+// session and project records once per event through package state (which
+// owns them), hands them to the handlers, and saves them once, in one
+// locked transaction.
 package engine

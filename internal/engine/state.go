@@ -2,7 +2,7 @@ package engine
 
 import (
 	"context"
-	"fmt"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -23,84 +23,44 @@ type State struct {
 func NewState(ev *event.Event) *State {
 	return &State{
 		Session: state.NewSession(ev.SessionID, ev.Host, ev.Time),
-		Project: &state.Project{Version: state.Version},
+		Project: &state.Project{Version: state.ProjectVersion},
 	}
 }
 
-// Buckets and keys in the store.
-const (
-	bucketSessions = "sessions"
-	bucketProject  = "project"
-	keyProject     = "project"
-)
-
 // StoreLoader loads the state from the project's store: one locked
-// transaction per event.
-type StoreLoader struct{ Store *store.Store }
+// transaction per event, through package state, which owns the records
+// (and quarantines one that does not decode, so the event still runs).
+type StoreLoader struct {
+	Store *store.Store
+	// Retention is how long a session is kept after its last event
+	// (zero: for ever). It is asked for only when a prune is due, on a
+	// SessionStart at most once a day, so other events never load the
+	// configuration for it.
+	Retention func() time.Duration
+}
 
 // Update implements [Loader].
 func (l StoreLoader) Update(ctx context.Context, ev *event.Event, fn func(*State) error) error {
 	return l.Store.Update(ctx, func(tx *store.Tx) error {
-		st, err := LoadState(tx, ev)
+		s, err := state.LoadSession(tx, ev.SessionID, ev.Host, ev.Time)
 		if err != nil {
 			return err
 		}
-		if err := fn(st); err != nil {
+		p, err := state.LoadProject(tx)
+		if err != nil {
 			return err
 		}
-		return SaveState(tx, st)
-	})
-}
-
-// LoadState reads the session of the event and the project record. A
-// session that cannot be decoded is started afresh: losing one session's
-// history is better than refusing every event of it.
-func LoadState(tx *store.Tx, ev *event.Event) (*State, error) {
-	st := NewState(ev)
-	if ev.SessionID != "" {
-		if b := tx.Get(bucketSessions, ev.SessionID); b != nil {
-			s, err := state.DecodeSession(b)
-			if err != nil {
-				return nil, fmt.Errorf("session %s: %w", ev.SessionID, err)
+		if ev.Kind == event.SessionStart && l.Retention != nil && p.PruneDue(ev.Time) {
+			if _, err := state.Prune(tx, p, ev.SessionID, ev.Time, l.Retention()); err != nil {
+				return err
 			}
-			st.Session = s
 		}
-	}
-	p, err := LoadProject(tx)
-	if err != nil {
-		return nil, err
-	}
-	st.Project = p
-	return st, nil
-}
-
-// LoadProject reads the project record.
-func LoadProject(tx *store.Tx) (*state.Project, error) {
-	return state.DecodeProject(tx.Get(bucketProject, keyProject))
-}
-
-// SaveProject writes the project record.
-func SaveProject(tx *store.Tx, p *state.Project) error {
-	b, err := state.Encode(p)
-	if err != nil {
-		return err
-	}
-	if err := tx.Put(bucketProject, keyProject, b); err != nil {
-		return fmt.Errorf("save project state: %w", err)
-	}
-	return nil
-}
-
-// SaveState writes the state back in the same transaction.
-func SaveState(tx *store.Tx, st *State) error {
-	if st.Session.ID != "" {
-		b, err := state.Encode(st.Session)
-		if err != nil {
+		if err := fn(&State{Session: s, Project: p}); err != nil {
 			return err
 		}
-		if err := tx.Put(bucketSessions, st.Session.ID, b); err != nil {
-			return fmt.Errorf("save session %s: %w", st.Session.ID, err)
+		if err := state.SaveSession(tx, s); err != nil {
+			return err
 		}
-	}
-	return SaveProject(tx, st.Project)
+		return state.SaveProject(tx, p)
+	})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
@@ -111,14 +112,10 @@ func (f *fixture) selectIntent(session, id string) error {
 		return err
 	}
 	return f.st.Update(context.Background(), func(tx *store.Tx) error {
-		p, err := engine.LoadProject(tx)
-		if err != nil {
+		return state.UpdateProject(tx, func(p *state.Project) error {
+			_, err := Select(&p.Governance, file, session, "test", id, f.env.now, f.opts.Lease)
 			return err
-		}
-		if _, err := Select(&p.Governance, file, session, "test", id, f.env.now, f.opts.Lease); err != nil {
-			return err
-		}
-		return engine.SaveProject(tx, p)
+		})
 	})
 }
 
@@ -307,7 +304,7 @@ func TestLedgerFromHooks(t *testing.T) {
 	}
 	var head trace.Head
 	f.st.View(context.Background(), func(tx *store.Tx) error {
-		p, _ := engine.LoadProject(tx)
+		p, _ := state.LoadProject(tx)
 		head = trace.Head{Seq: p.Governance.Trace.Seq, Hash: p.Governance.Trace.Hash}
 		return nil
 	})

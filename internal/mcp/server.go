@@ -32,8 +32,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/engine"
-	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -53,6 +51,8 @@ type Server struct {
 // New builds the MCP server for the project at root.
 func New(root string, getenv func(string) string, version string) *mcp.Server {
 	s := &Server{Root: root, Getenv: getenv, Now: time.Now, Version: version, st: store.Open(project.StateDir(root))}
+	log := project.NewLog(project.StateDir(root))
+	s.st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
 	srv := mcp.NewServer(&mcp.Implementation{Name: "atreides", Version: version}, nil)
 	s.register(srv)
 	return srv
@@ -76,9 +76,13 @@ type ExpansionIn struct {
 
 // TodoAddIn is todo_add's input.
 type TodoAddIn struct {
-	Title  string `json:"title" jsonschema:"what needs doing"`
-	Level  string `json:"level,omitempty" jsonschema:"epic, task or subtask (default task, or subtask under a parent)"`
-	Parent int    `json:"parent,omitempty" jsonschema:"id of the parent todo"`
+	Title    string `json:"title" jsonschema:"what needs doing"`
+	Level    string `json:"level,omitempty" jsonschema:"epic, task or subtask (default: one level below the parent, else task); a subtask needs a parent, and a todo goes only under a wider one"`
+	Parent   int    `json:"parent,omitempty" jsonschema:"id of the parent todo"`
+	Priority string `json:"priority,omitempty" jsonschema:"critical, high, medium or low"`
+	File     string `json:"file,omitempty" jsonschema:"the file the work is in, project-relative (path or path:line)"`
+	Line     int    `json:"line,omitempty" jsonschema:"the line in file"`
+	Agent    string `json:"agent,omitempty" jsonschema:"the agent the todo belongs to (a subagent type or name)"`
 }
 
 // TodoUpdateIn is todo_update's input.
@@ -134,23 +138,14 @@ func (s *Server) intents() (*intent.File, error) {
 }
 
 func (s *Server) update(ctx context.Context, fn func(p *state.Project) error) error {
-	return s.st.Update(ctx, func(tx *store.Tx) error {
-		p, err := engine.LoadProject(tx)
-		if err != nil {
-			return err
-		}
-		if err := fn(p); err != nil {
-			return err
-		}
-		return engine.SaveProject(tx, p)
-	})
+	return s.st.Update(ctx, func(tx *store.Tx) error { return state.UpdateProject(tx, fn) })
 }
 
 func (s *Server) project(ctx context.Context) (*state.Project, error) {
 	var p *state.Project
 	err := s.st.View(ctx, func(tx *store.Tx) error {
 		var err error
-		p, err = engine.LoadProject(tx)
+		p, err = state.LoadProject(tx)
 		return err
 	})
 	return p, err
@@ -223,34 +218,38 @@ func (s *Server) requestExpansion(ctx context.Context, _ *mcp.CallToolRequest, i
 }
 
 func (s *Server) todoAdd(ctx context.Context, _ *mcp.CallToolRequest, in TodoAddIn) (*mcp.CallToolResult, any, error) {
-	lv := in.Level
-	switch {
-	case lv == "" && in.Parent != 0:
-		lv = "subtask"
-	case lv == "":
-		lv = "task"
-	case lv != "epic" && lv != "task" && lv != "subtask":
-		return nil, nil, fmt.Errorf("level must be epic, task or subtask, not %q", lv)
-	}
 	var t state.Todo
 	err := s.update(ctx, func(p *state.Project) error {
 		session, _ := s.session(p)
 		var err error
-		t, err = p.AddTodo(strings.TrimSpace(in.Title), lv, in.Parent, session, s.Now().UTC())
+		t, err = p.AddTodo(state.NewTodo{
+			Title: in.Title, Level: in.Level, Parent: in.Parent, Priority: in.Priority,
+			File: in.File, Line: in.Line, Agent: in.Agent, Session: session,
+		}, s.Now().UTC())
 		return err
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return text("added todo #%d (%s): %s", t.ID, t.Level, t.Title), nil, nil
+	return text("added todo #%d (%s): %s", t.ID, todoDetails(t), t.Title), nil, nil
+}
+
+// todoDetails is a todo's level and whatever else it carries, for one line.
+func todoDetails(t state.Todo) string {
+	parts := []string{t.Level}
+	if t.Priority != "" {
+		parts = append(parts, t.Priority)
+	}
+	if loc := t.Location(); loc != "" {
+		parts = append(parts, loc)
+	}
+	if t.Agent != "" {
+		parts = append(parts, "agent "+t.Agent)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (s *Server) todoUpdate(ctx context.Context, _ *mcp.CallToolRequest, in TodoUpdateIn) (*mcp.CallToolResult, any, error) {
-	switch in.Status {
-	case state.TodoPending, state.TodoInProgress, state.TodoDone, state.TodoCancelled:
-	default:
-		return nil, nil, fmt.Errorf("status must be pending, in_progress, done or cancelled, not %q", in.Status)
-	}
 	err := s.update(ctx, func(p *state.Project) error { return p.SetStatus(in.ID, in.Status, s.Now().UTC()) })
 	if err != nil {
 		return nil, nil, err
@@ -274,7 +273,7 @@ func renderTodos(p *state.Project, all bool) string {
 			if t.Parent != parent || (!all && !t.Open()) {
 				continue
 			}
-			fmt.Fprintf(&b, "%s- #%d [%s] %s (%s)\n", strings.Repeat("  ", depth), t.ID, t.Status, t.Title, t.Level)
+			fmt.Fprintf(&b, "%s- #%d [%s] %s (%s)\n", strings.Repeat("  ", depth), t.ID, t.Status, t.Title, todoDetails(t))
 			if depth < 3 {
 				walk(t.ID, depth+1)
 			}
@@ -294,20 +293,16 @@ func (s *Server) sessionStatus(ctx context.Context, _ *mcp.CallToolRequest, _ Em
 		id   string
 		how  string
 	)
+	var unreadable error
 	err := s.st.View(ctx, func(tx *store.Tx) error {
 		var err error
-		if p, err = engine.LoadProject(tx); err != nil {
+		if p, err = state.LoadProject(tx); err != nil {
 			return err
 		}
 		id, how = s.session(p)
-		if id == "" {
-			return nil
-		}
-		st, err := engine.LoadState(tx, &event.Event{SessionID: id})
-		if err != nil {
-			return err
-		}
-		sess = st.Session
+		// A damaged record of this session is moved aside by its next
+		// event; until then the status shows the rest.
+		sess, unreadable = state.FindSession(tx, id)
 		return nil
 	})
 	if err != nil {
@@ -328,8 +323,11 @@ func (s *Server) sessionStatus(ctx context.Context, _ *mcp.CallToolRequest, _ Em
 	} else {
 		b.WriteString("No active intent: call select_active_intent before writing.\n")
 	}
+	if unreadable != nil {
+		fmt.Fprintf(&b, "This session's state record is unreadable (%v); it starts afresh with its next event.\n", unreadable)
+	}
 	if sess != nil {
-		fmt.Fprintf(&b, "Phase: %s. Tool calls: %d (denied %d, failed %d).\n", orNone(sess.Phase, "none"), sess.Counters.ToolCalls, sess.Counters.Denied, sess.Counters.Failed)
+		fmt.Fprintf(&b, "Phase: %s. Tool calls: %d (denied %d, failed %d).\n", orNone(sess.Phase.Current, "none"), sess.Counters.ToolCalls, sess.Counters.Denied, sess.Counters.Failed)
 		for _, a := range sess.Governance.Agents {
 			fmt.Fprintf(&b, "Subagent %s (%s) depth %d: %s\n", a.ID, a.Type, a.Depth, orNone(a.Outcome, "running"))
 		}

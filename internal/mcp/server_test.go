@@ -104,7 +104,20 @@ func TestTools(t *testing.T) {
 	if out, isErr := call(t, a, "todo_update", map[string]any{"id": 2, "status": "in_progress"}); isErr {
 		t.Fatal(out)
 	}
-	if out, _ := call(t, a, "todo_list", nil); !strings.Contains(out, "  - #2 [in_progress] child (subtask)") {
+	// Levels are checked by package state, as for the command line.
+	for _, bad := range []map[string]any{
+		{"title": "orphan", "level": "subtask"},
+		{"title": "epic below", "level": "epic", "parent": 2},
+		{"title": "x", "priority": "urgent"},
+	} {
+		if out, isErr := call(t, a, "todo_add", bad); !isErr {
+			t.Errorf("todo_add %v accepted: %s", bad, out)
+		}
+	}
+	if out, isErr := call(t, a, "todo_add", map[string]any{"title": "fix parse", "parent": 2, "priority": "high", "file": "src/auth/p.go:12", "agent": "oracle"}); isErr || !strings.Contains(out, "#3 (subtask, high, src/auth/p.go:12, agent oracle)") {
+		t.Fatalf("todo_add with details: %v %s", isErr, out)
+	}
+	if out, _ := call(t, a, "todo_list", nil); !strings.Contains(out, "  - #2 [in_progress] child (task)") || !strings.Contains(out, "    - #3 [pending] fix parse (subtask, high, src/auth/p.go:12, agent oracle)") {
 		t.Fatalf("todo_list: %s", out)
 	}
 	if out, _ := call(t, a, "session_status", nil); !strings.Contains(out, "Active intent: auth") || !strings.Contains(out, "#1 [pending] epic one") {

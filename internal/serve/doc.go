@@ -24,7 +24,9 @@
 // requests of one session (the key the server is given) are answered one
 // after another in the order they came, requests of different sessions
 // run concurrently. Each request runs under a deadline; a request that
-// outlives it is answered with [CodeDeadline] (the work is not undone).
+// outlives it is answered with [CodeDeadline] (the work is not undone),
+// and keeps its worker and its place in its session's order until its
+// handler really returns.
 //
 // A line that is not a request is answered with an error carrying the id
 // when one can be read from it, else a null id; it never stops the

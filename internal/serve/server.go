@@ -51,8 +51,9 @@ func (s *Server) logf(format string, args ...any) {
 }
 
 // Serve reads requests from r until it ends (or ctx is done) and writes
-// responses to w. It returns after every request in flight is answered;
-// the error is the reason the input ended, nil at a clean end of input.
+// responses to w. It returns after every request in flight is answered
+// and its handler has returned (one past its deadline included); the error
+// is the reason the input ended, nil at a clean end of input.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	timeout := s.Timeout
 	if timeout <= 0 {
@@ -137,9 +138,8 @@ func (s *Server) dispatch(ctx context.Context, line []byte, known map[string]boo
 			<-prev
 		}
 		sem <- struct{}{}
-		resp := s.handle(ctx, req, timeout)
+		s.handle(ctx, req, timeout, out.send)
 		<-sem
-		out.send(resp)
 		if done != nil {
 			close(done)
 			mu.Lock()
@@ -151,9 +151,13 @@ func (s *Server) dispatch(ctx context.Context, line []byte, known map[string]boo
 	}()
 }
 
-// handle runs the handler under the request's deadline. A handler that
-// outlives it is answered for and left to finish on its own.
-func (s *Server) handle(ctx context.Context, req *Request, timeout time.Duration) Response {
+// handle runs the handler under the request's deadline and sends its
+// answer. A handler that outlives the deadline is answered for at once,
+// but handle returns only when the handler does: until then the request
+// keeps its worker slot and its session's place, so the session's next
+// request never runs beside it on the same state, and Workers bounds what
+// really runs, not just what is waited for.
+func (s *Server) handle(ctx context.Context, req *Request, timeout time.Duration, send func(Response)) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type answer struct {
@@ -161,6 +165,7 @@ func (s *Server) handle(ctx context.Context, req *Request, timeout time.Duration
 		err error
 	}
 	ch := make(chan answer, 1)
+	started := time.Now()
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -173,21 +178,28 @@ func (s *Server) handle(ctx context.Context, req *Request, timeout time.Duration
 	}()
 	select {
 	case a := <-ch:
-		if a.err != nil {
-			var e *Error
-			if !errors.As(a.err, &e) {
-				e = &Error{Code: CodeInternal, Message: a.err.Error()}
-			}
-			return Response{ID: req.ID, Error: e}
-		}
-		if a.v == nil {
-			a.v = struct{}{}
-		}
-		return Response{ID: req.ID, Result: a.v}
+		send(response(req, a.v, a.err))
 	case <-ctx.Done():
 		s.logf("serve: %s (id %s) outlived its deadline of %v", req.Method, req.ID, timeout)
-		return Response{ID: req.ID, Error: &Error{Code: CodeDeadline, Message: fmt.Sprintf("no answer within %v", timeout)}}
+		send(Response{ID: req.ID, Error: &Error{Code: CodeDeadline, Message: fmt.Sprintf("no answer within %v", timeout)}})
+		<-ch
+		s.logf("serve: %s (id %s) returned after %v", req.Method, req.ID, time.Since(started).Round(time.Millisecond))
 	}
+}
+
+// response is the answer to req for what its handler returned.
+func response(req *Request, v any, err error) Response {
+	if err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			e = &Error{Code: CodeInternal, Message: err.Error()}
+		}
+		return Response{ID: req.ID, Error: e}
+	}
+	if v == nil {
+		v = struct{}{}
+	}
+	return Response{ID: req.ID, Result: v}
 }
 
 // readLine reads one line without its newline. A line longer than max is

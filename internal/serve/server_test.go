@@ -184,7 +184,6 @@ func TestOrdering(t *testing.T) {
 
 func TestDeadlineAndPanic(t *testing.T) {
 	block := make(chan struct{})
-	defer close(block)
 	h := func(ctx context.Context, method string, _ json.RawMessage) (any, error) {
 		switch method {
 		case "stuck":
@@ -219,7 +218,63 @@ func TestDeadlineAndPanic(t *testing.T) {
 			t.Errorf("ok: %s", r.Result)
 		}
 	}
+	close(block) // Serve returns once the stuck handler has
 	c.close()
+}
+
+// TestTimeoutHoldsSlotAndOrder: a request answered at its deadline keeps
+// its worker slot and its session's place until its handler returns, so
+// the session's next request never runs beside it (two handlers of one
+// session would race on its state) and the workers bound what really runs.
+func TestTimeoutHoldsSlotAndOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		workers int
+		next    string // the request that must wait for the stuck one
+	}{
+		{"same session", 8, `{"v":1,"id":2,"method":"m","params":{"session":"a"}}`},
+		{"last worker", 1, `{"v":1,"id":2,"method":"m","params":{"session":"b"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			entered, release, started := make(chan struct{}), make(chan struct{}), make(chan string, 2)
+			var stuckDone sync.WaitGroup
+			stuckDone.Add(1)
+			h := func(_ context.Context, method string, params json.RawMessage) (any, error) {
+				if method == "stuck" {
+					defer stuckDone.Done()
+					close(entered)
+					<-release // ignores its context, as a handler deep in a lock wait does
+					started <- "stuck returned"
+					return nil, nil
+				}
+				started <- "next started"
+				return "ok", nil
+			}
+			c := start(t, &Server{Handler: h, Methods: []string{"stuck", "m"}, Key: sessionKey, Workers: tc.workers, Timeout: 30 * time.Millisecond})
+			c.send(`{"v":1,"id":1,"method":"stuck","params":{"session":"a"}}`)
+			<-entered // it holds the slot
+			c.send(tc.next)
+			if r := c.recv(); string(r.ID) != "1" || r.Error == nil || r.Error.Code != CodeDeadline {
+				t.Fatalf("first answer %+v, want the deadline error of 1", r)
+			}
+			select {
+			case got := <-started:
+				t.Fatalf("%s while the timed-out handler still runs", got)
+			case <-time.After(150 * time.Millisecond):
+			}
+			close(release)
+			if got := <-started; got != "stuck returned" {
+				t.Fatalf("first to run after the release: %s", got)
+			}
+			if r := c.recv(); string(r.ID) != "2" || r.Error != nil {
+				t.Errorf("second answer %+v", r)
+			}
+			stuckDone.Wait()
+			if err := c.close(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
 }
 
 // TestDrainOnEOF: requests in flight when the input ends are answered

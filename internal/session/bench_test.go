@@ -53,15 +53,15 @@ func busySession(l *memLoader) {
 		_ = i
 	}
 	for i := range 10 {
-		s.SetPhase([]string{"exploration", "implementation"}[i%2], "edit", t0)
-		s.AddStrike("shell", "cmd"+string(rune('a'+i)), state.StrikeError{Class: "test-failure", Excerpt: "--- FAIL", Time: t0})
+		s.Phase.Set([]string{"exploration", "implementation"}[i%2], "edit", t0)
+		s.Strikes.Add("shell", "cmd"+string(rune('a'+i)), state.StrikeError{Class: "test-failure", Excerpt: "--- FAIL", Time: t0})
 	}
-	s.AgentTodos = []state.AgentTodo{{Content: "a", Status: "pending"}, {Content: "b", Status: "completed"}}
+	s.Todos.Agent = []state.AgentTodo{{Content: "a", Status: "pending"}, {Content: "b", Status: "completed"}}
 	l.sessions = map[string][]byte{}
 	l.sessions["s1"], _ = state.Encode(s)
 	p := &state.Project{}
 	for range 20 {
-		p.AddTodo("some todo title", "task", 0, "", t0)
+		p.AddTodo(state.NewTodo{Title: "some todo title", Level: "task"}, t0)
 		p.AddAnchor("fact", "high", "an anchor that must survive "+string(rune('a'+len(p.Anchors))), "", t0)
 	}
 	l.project, _ = state.Encode(p)
@@ -88,7 +88,7 @@ func BenchmarkHandlersOnly(b *testing.B) {
 	hs := Handlers(opts)
 	b.ReportAllocs()
 	for b.Loop() {
-		st.Session.Phase = "exploration"
+		st.Session.Phase.Current = "exploration"
 		d := &event.Decision{}
 		for i := range hs {
 			if hs[i].Kinds == nil || contains(hs[i].Kinds, ev.Kind) {

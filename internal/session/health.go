@@ -2,6 +2,7 @@ package session
 
 import (
 	"strings"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
@@ -49,6 +50,16 @@ func Health(checks ...Check) engine.Handler {
 func StateCheck(c *engine.Call) []string {
 	if c.State.Unsaved {
 		return []string{"its state (.atreides/state.db) could not be opened, so todos, the stop gate and history are not kept for now"}
+	}
+	// A project record rebuilt from its parts is told once, to the first
+	// session that starts after it: what it lost may need doing again.
+	if sv := c.State.Project.Salvaged; sv != nil {
+		c.State.Project.Salvaged = nil
+		lost := "nothing"
+		if len(sv.Lost) > 0 {
+			lost = strings.Join(sv.Lost, ", ")
+		}
+		return []string{"the project's state record was damaged and rebuilt at " + sv.Time.Local().Format(time.DateTime) + "; lost: " + lost}
 	}
 	return nil
 }

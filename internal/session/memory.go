@@ -53,12 +53,12 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	case event.UserPrompt:
 		return promptAnchor(p, s.ID, ev)
 	case event.PreCompact:
-		s.Snapshot = takeSnapshot(p, s, ev)
+		s.Memory.Snapshot = takeSnapshot(p, s, ev)
 	case event.SessionStart:
 		if ev.Source != "compact" {
 			return event.Result{}, nil
 		}
-		snap := s.Snapshot
+		snap := s.Memory.Snapshot
 		if snap == nil || snap.Delivered {
 			// No PreCompact seen (hook missing or failed): the live state
 			// is the next best thing.
@@ -66,8 +66,8 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		}
 		o := opts().normalize()
 		text := renderState(snap, p.Anchors, heldIntent(c), o, ev.Time)
-		if s.Snapshot != nil {
-			s.Snapshot.Delivered = true
+		if s.Memory.Snapshot != nil {
+			s.Memory.Snapshot.Delivered = true
 		}
 		return event.Result{Context: text}, nil
 	}
@@ -95,7 +95,7 @@ func promptAnchor(p *state.Project, session string, ev *event.Event) (event.Resu
 }
 
 func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *state.Snapshot {
-	snap := &state.Snapshot{Time: ev.Time, Trigger: ev.Source, Phase: s.Phase}
+	snap := &state.Snapshot{Time: ev.Time, Trigger: ev.Source, Phase: s.Phase.Current}
 	for _, it := range pendingTodos(p, s, "") {
 		t := it.Text
 		if it.Source != "atreides" {
@@ -103,7 +103,7 @@ func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *state.Sn
 		}
 		snap.Todos = append(snap.Todos, t)
 	}
-	snap.Strikes = slices.Clone(s.Strikes)
+	snap.Strikes = slices.Clone(s.Strikes.Targets)
 	calls := s.History
 	if len(calls) > snapshotCalls {
 		calls = calls[len(calls)-snapshotCalls:]

@@ -53,22 +53,22 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	}
 	switch ev.Kind {
 	case event.UserPrompt:
-		from := s.Phase
-		s.SetPhase(state.PhaseIntent, "user prompt", ev.Time)
-		s.PhaseCalls = 0
+		from := s.Phase.Current
+		s.Phase.Set(state.PhaseIntent, "user prompt", ev.Time)
+		s.Phase.Calls = 0
 		return event.Result{Context: phaseText(from, state.PhaseIntent, "", true, opts)}, nil
 	case event.PostTool:
 		act, cause := classify(c)
 		// The cause quotes the command (its first word may be PGPASSWORD=…)
 		// and is kept in the state: sanitized like every stored command.
 		cause = sanitize.String(cause, 0)
-		from := s.Phase
-		to := nextPhase(from, s.PhaseCalls, act)
-		s.PhaseCalls++
-		if !s.SetPhase(to, cause, ev.Time) {
+		from := s.Phase.Current
+		to := nextPhase(from, s.Phase.Calls, act)
+		s.Phase.Calls++
+		if !s.Phase.Set(to, cause, ev.Time) {
 			return event.Result{}, nil
 		}
-		s.PhaseCalls = 1 // the call that moved the phase is its first
+		s.Phase.Calls = 1 // the call that moved the phase is its first
 		return event.Result{Context: phaseText(from, to, cause, false, opts)}, nil
 	}
 	return event.Result{}, nil

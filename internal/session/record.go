@@ -31,7 +31,7 @@ func record(c *engine.Call) (event.Result, error) {
 	switch ev.Kind {
 	case event.UserPrompt:
 		s.Counters.Prompts++
-		s.StopBlocks = 0
+		s.Stop.Blocks = 0
 	case event.PreTool:
 		recordPreTool(s, ev, c.Decision)
 	case event.PostTool:

@@ -220,7 +220,7 @@ func (r *streamRun) directive(name string, n int, l *line) {
 	}
 	switch {
 	case l.TodoAdd != "":
-		_, err = p.AddTodo(l.TodoAdd, "task", 0, "", r.now)
+		_, err = p.AddTodo(state.NewTodo{Title: l.TodoAdd, Level: "task"}, r.now)
 	case l.TodoDone != 0:
 		err = p.SetStatus(l.TodoDone, state.TodoDone, r.now)
 	case l.TodoStart != 0:

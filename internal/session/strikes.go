@@ -31,30 +31,30 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	ev, s := c.Event, c.State.Session
 	if ev.Kind == event.UserPrompt {
 		// The user has spoken: an interrupt is answered.
-		s.Interrupted = false
+		s.Stop.Interrupted = false
 		return event.Result{}, nil
 	}
 	tool, target := string(ev.Tool.Name), strikeTarget(ev.Tool)
 	text := failureText(ev)
 	failed := ev.Failed || (ev.Tool.Name == event.Shell && strongFailure(ev.Output))
 	if !failed {
-		s.ClearStrike(tool, target)
+		s.Strikes.Clear(tool, target)
 		return event.Result{}, nil
 	}
 	class, excerpt := classifyError(text)
 	if ev.Interrupted || class == "interrupted" {
 		// Not the agent's failure, and a signal for the stop gate.
-		s.Interrupted = true
+		s.Stop.Interrupted = true
 		return event.Result{}, nil
 	}
-	k := s.AddStrike(tool, target, state.StrikeError{
+	k := s.Strikes.Add(tool, target, state.StrikeError{
 		Class: class, Excerpt: sanitize.String(shorten(strings.TrimSpace(excerpt), 160), 200), Time: ev.Time,
 	})
 	o := opts().normalize()
 	switch {
 	case k.Count >= o.EscalateAt:
 		msg := escalation(k, o)
-		s.ClearStrike(tool, target)
+		s.Strikes.Clear(tool, target)
 		s.Counters.Escalations++
 		return event.Result{Context: msg}, nil
 	case k.Count >= o.WarnAt:

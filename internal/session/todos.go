@@ -45,9 +45,9 @@ func TodoTracker() engine.Handler {
 			s := c.State.Session
 			switch {
 			case ch.whole:
-				s.AgentTodos = replaceWhole(s.AgentTodos, ch.todos)
+				s.Todos.Agent = replaceWhole(s.Todos.Agent, ch.todos)
 			case ev.Kind == event.PostTool && ch.item != nil:
-				s.AgentTodos = applyItem(s.AgentTodos, *ch.item, ev.Output)
+				s.Todos.Agent = applyItem(s.Todos.Agent, *ch.item, ev.Output)
 			}
 			return event.Result{}, nil
 		},
@@ -190,7 +190,7 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 		}
 		add("atreides", text, t.Title)
 	}
-	for _, t := range s.AgentTodos {
+	for _, t := range s.Todos.Agent {
 		if t.Open() {
 			text := t.Content
 			if t.Status == state.TodoInProgress {
@@ -253,7 +253,7 @@ func finished(p *state.Project, s *state.Session) int {
 			n++
 		}
 	}
-	for _, t := range s.AgentTodos {
+	for _, t := range s.Todos.Agent {
 		if !t.Open() {
 			n++
 		}
@@ -314,16 +314,16 @@ func stopGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) (
 	}
 	pending := pendingTodos(c.State.Project, s, ev.LastMessage)
 	letGo := func(why string) (event.Result, error) {
-		s.StopBlocks = 0
+		s.Stop.Blocks = 0
 		s.Stop.GaveUp = why
 		return event.Result{}, nil
 	}
 	if len(pending) == 0 {
-		s.StopBlocks = 0
-		s.Stop = state.StopState{}
+		// A fresh gate; an interrupt lasts until the next prompt.
+		s.Stop = state.StopState{Interrupted: s.Stop.Interrupted}
 		return event.Result{}, nil
 	}
-	if s.Interrupted {
+	if s.Stop.Interrupted {
 		return letGo("the user interrupted")
 	}
 	if asksUser(ev.LastMessage) {
@@ -340,8 +340,8 @@ func stopGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) (
 	switch {
 	case ev.StopHookActive && !progress:
 		return letGo("no todo finished since the last block")
-	case s.StopBlocks >= o.MaxBlocks:
-		return letGo(fmt.Sprintf("blocked %d times in a row (session.stop.max_blocks)", s.StopBlocks))
+	case s.Stop.Blocks >= o.MaxBlocks:
+		return letGo(fmt.Sprintf("blocked %d times in a row (session.stop.max_blocks)", s.Stop.Blocks))
 	case s.Stop.Stagnant >= o.StagnantTurns:
 		return letGo(fmt.Sprintf("%d blocked stops without progress", s.Stop.Stagnant))
 	}
@@ -352,14 +352,14 @@ func stopGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) (
 	if path != "" && interrupted(path) {
 		return letGo("the user interrupted (transcript)")
 	}
-	s.StopBlocks++
+	s.Stop.Blocks++
 	s.Stop.Stagnant++
 	s.Stop.Pending = len(pending)
 	s.Stop.Done = done
 	s.Stop.Fingerprint = fingerprint(pending)
 	s.Stop.Last = ev.Time
 	s.Stop.GaveUp = ""
-	return event.Result{Block: true, BlockReason: stopReason(pending, s.StopBlocks, o.MaxBlocks)}, nil
+	return event.Result{Block: true, BlockReason: stopReason(pending, s.Stop.Blocks, o.MaxBlocks)}, nil
 }
 
 func stopReason(pending []pendingItem, n, max int) string {

@@ -27,18 +27,27 @@ type Transition struct {
 	Time  time.Time `json:"t"`
 }
 
-// SetPhase moves the session to phase, recording the transition. It
-// reports whether the phase changed.
-func (s *Session) SetPhase(to, cause string, now time.Time) bool {
-	if to == "" || to == s.Phase {
+// PhaseState is the phase tracker's group: the workflow phase and how it
+// got there.
+type PhaseState struct {
+	Current string `json:"current,omitempty"`
+	// Calls counts tool calls since the last phase transition.
+	Calls       int          `json:"calls,omitempty"`
+	Transitions []Transition `json:"transitions,omitempty"`
+}
+
+// Set moves the session to phase, recording the transition. It reports
+// whether the phase changed.
+func (p *PhaseState) Set(to, cause string, now time.Time) bool {
+	if to == "" || to == p.Current {
 		return false
 	}
-	s.Transitions = append(s.Transitions, Transition{From: s.Phase, To: to, Cause: cause, Time: now})
-	if over := len(s.Transitions) - MaxTransitions; over > 0 {
-		s.Transitions = append(s.Transitions[:0], s.Transitions[over:]...)
+	p.Transitions = append(p.Transitions, Transition{From: p.Current, To: to, Cause: cause, Time: now})
+	if over := len(p.Transitions) - MaxTransitions; over > 0 {
+		p.Transitions = append(p.Transitions[:0], p.Transitions[over:]...)
 	}
-	s.Phase = to
-	s.PhaseCalls = 0
+	p.Current = to
+	p.Calls = 0
 	return true
 }
 
@@ -69,31 +78,36 @@ type StrikeError struct {
 // Key identifies the strike's tool and target.
 func (k Strike) Key() string { return k.Tool + "\x00" + k.Target }
 
-// FindStrike returns the strike for the tool and target, or nil.
-func (s *Session) FindStrike(tool, target string) *Strike {
-	for i := range s.Strikes {
-		if s.Strikes[i].Tool == tool && s.Strikes[i].Target == target {
-			return &s.Strikes[i]
+// StrikeState is the strike counter's group: the targets failing now.
+type StrikeState struct {
+	Targets []Strike `json:"targets,omitempty"`
+}
+
+// Find returns the strike for the tool and target, or nil.
+func (g *StrikeState) Find(tool, target string) *Strike {
+	for i := range g.Targets {
+		if g.Targets[i].Tool == tool && g.Targets[i].Target == target {
+			return &g.Targets[i]
 		}
 	}
 	return nil
 }
 
-// AddStrike records one failure and returns the updated strike.
-func (s *Session) AddStrike(tool, target string, e StrikeError) *Strike {
-	k := s.FindStrike(tool, target)
+// Add records one failure and returns the updated strike.
+func (g *StrikeState) Add(tool, target string, e StrikeError) *Strike {
+	k := g.Find(tool, target)
 	if k == nil {
-		if len(s.Strikes) >= MaxStrikeTargets {
+		if len(g.Targets) >= MaxStrikeTargets {
 			oldest := 0
-			for i := range s.Strikes {
-				if s.Strikes[i].Last.Before(s.Strikes[oldest].Last) {
+			for i := range g.Targets {
+				if g.Targets[i].Last.Before(g.Targets[oldest].Last) {
 					oldest = i
 				}
 			}
-			s.Strikes = append(s.Strikes[:oldest], s.Strikes[oldest+1:]...)
+			g.Targets = append(g.Targets[:oldest], g.Targets[oldest+1:]...)
 		}
-		s.Strikes = append(s.Strikes, Strike{Tool: tool, Target: target})
-		k = &s.Strikes[len(s.Strikes)-1]
+		g.Targets = append(g.Targets, Strike{Tool: tool, Target: target})
+		k = &g.Targets[len(g.Targets)-1]
 	}
 	k.Count++
 	k.Class = e.Class
@@ -105,12 +119,12 @@ func (s *Session) AddStrike(tool, target string, e StrikeError) *Strike {
 	return k
 }
 
-// ClearStrike forgets the strike for the tool and target, reporting
-// whether there was one.
-func (s *Session) ClearStrike(tool, target string) bool {
-	for i := range s.Strikes {
-		if s.Strikes[i].Tool == tool && s.Strikes[i].Target == target {
-			s.Strikes = append(s.Strikes[:i], s.Strikes[i+1:]...)
+// Clear forgets the strike for the tool and target, reporting whether
+// there was one.
+func (g *StrikeState) Clear(tool, target string) bool {
+	for i := range g.Targets {
+		if g.Targets[i].Tool == tool && g.Targets[i].Target == target {
+			g.Targets = append(g.Targets[:i], g.Targets[i+1:]...)
 			return true
 		}
 	}
@@ -134,8 +148,23 @@ func (t AgentTodo) Open() bool {
 	return t.Status == TodoPending || t.Status == TodoInProgress || t.Status == ""
 }
 
-// StopState is what the stop gate remembers between Stop events.
+// TodoState is the todo tracker's group: the agent's own list, as its
+// host's todo tool last sent it.
+type TodoState struct {
+	Agent []AgentTodo `json:"agent,omitempty"`
+}
+
+// StopState is the stop gate's group: what it remembers between Stop
+// events.
 type StopState struct {
+	// Blocks counts consecutive Stop events that atreides blocked; it
+	// resets when a Stop is let through or the user speaks. Tool calls do
+	// not reset it: an agent always works between two blocked stops, and a
+	// count that reset on every call would never reach its limit.
+	Blocks int `json:"blocks,omitempty"`
+	// Interrupted is set when the user interrupted a tool call and cleared
+	// by the next prompt: a stop after an interrupt is never blocked.
+	Interrupted bool `json:"interrupted,omitempty"`
 	// Pending is how many todos were open at the last blocked stop;
 	// progress means fewer are open now.
 	Pending int `json:"pending,omitempty"`
@@ -151,6 +180,11 @@ type StopState struct {
 	// GaveUp says why the gate last let a stop through despite open
 	// todos, for `atreides status`.
 	GaveUp string `json:"gave_up,omitempty"`
+}
+
+// MemoryState is the memory handler's group: what survives a compaction.
+type MemoryState struct {
+	Snapshot *Snapshot `json:"snapshot,omitempty"`
 }
 
 // Snapshot is the session as it was just before a compaction.
@@ -192,13 +226,21 @@ type Anchor struct {
 	Created  time.Time `json:"created"`
 }
 
-// ParsePriority checks an anchor priority.
+// ParsePriority checks an anchor priority; empty is medium.
 func ParsePriority(s string) (string, error) {
+	p, err := checkPriority(s)
+	if p == "" && err == nil {
+		p = AnchorMedium
+	}
+	return p, err
+}
+
+// checkPriority checks a priority word, the same scale for anchors and
+// todos; empty stays empty.
+func checkPriority(s string) (string, error) {
 	switch p := strings.ToLower(strings.TrimSpace(s)); p {
-	case AnchorCritical, AnchorHigh, AnchorMedium, AnchorLow:
+	case AnchorCritical, AnchorHigh, AnchorMedium, AnchorLow, "":
 		return p, nil
-	case "":
-		return AnchorMedium, nil
 	}
 	return "", fmt.Errorf("priority %q is not one of critical, high, medium, low", s)
 }

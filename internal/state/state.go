@@ -1,25 +1,22 @@
 package state
 
-import (
-	"encoding/json"
-	"fmt"
-	"time"
-)
-
-// Version is the encoding version of [Session] and [Project] values.
-const Version = 1
+import "time"
 
 // MaxHistory is how many tool calls a session keeps; older ones are dropped
 // first, the counters keep counting.
 const MaxHistory = 100
 
-// Session is what atreides remembers of one agent session.
+// Session is what atreides remembers of one agent session: who and where
+// it is, its counters and tool-call history (the recorder's), and one
+// group per feature. A new feature adds its own group type (in its own
+// file) and one field here; it does not add fields to another feature's
+// group. Groups are encoded as nested objects, empty ones left out.
 type Session struct {
 	Version    int       `json:"v"`
 	ID         string    `json:"id"`
 	Host       string    `json:"host"`
 	Started    time.Time `json:"started"`
-	Updated    time.Time `json:"updated"`
+	Updated    time.Time `json:"updated"` // keep it among the first fields: pruning reads only the head of a record
 	Cwd        string    `json:"cwd,omitempty"`
 	Transcript string    `json:"transcript,omitempty"`
 	Ended      string    `json:"ended,omitempty"` // the end reason, once ended
@@ -28,25 +25,12 @@ type Session struct {
 	History  []ToolCall `json:"history,omitempty"`
 	Agents   []Agent    `json:"agents,omitempty"`
 
-	// StopBlocks counts consecutive Stop events that atreides blocked; it
-	// resets when a Stop is let through or the user speaks. Tool calls do
-	// not reset it: an agent always works between two blocked stops, and a
-	// count that reset on every call would never reach its limit.
-	StopBlocks int `json:"stop_blocks,omitempty"`
-
-	// Orchestration state; see orchestration.go.
-	Phase string `json:"phase,omitempty"`
-	// PhaseCalls counts tool calls since the last phase transition.
-	PhaseCalls  int          `json:"phase_calls,omitempty"`
-	Transitions []Transition `json:"transitions,omitempty"`
-	Strikes     []Strike     `json:"strikes,omitempty"`
-	AgentTodos  []AgentTodo  `json:"agent_todos,omitempty"`
-	Stop        StopState    `json:"stop,omitzero"`
-	Snapshot    *Snapshot    `json:"snapshot,omitempty"`
-	// Interrupted is set when the user interrupted a tool call and cleared
-	// by the next prompt: a stop after an interrupt is never blocked.
-	Interrupted bool `json:"interrupted,omitempty"`
-	// Governance: delegations and pre-write snapshots; see governance.go.
+	// Feature groups; see orchestration.go and governance.go.
+	Phase      PhaseState        `json:"phase,omitzero"`
+	Strikes    StrikeState       `json:"strikes,omitzero"`
+	Todos      TodoState         `json:"todos,omitzero"`
+	Stop       StopState         `json:"stop,omitzero"`
+	Memory     MemoryState       `json:"memory,omitzero"`
 	Governance SessionGovernance `json:"governance,omitzero"`
 }
 
@@ -88,7 +72,7 @@ type Agent struct {
 
 // NewSession starts the record of a session.
 func NewSession(id, host string, now time.Time) *Session {
-	return &Session{Version: Version, ID: id, Host: host, Started: now, Updated: now}
+	return &Session{Version: SessionVersion, ID: id, Host: host, Started: now, Updated: now}
 }
 
 // AddCall appends a tool call, trimming the oldest beyond [MaxHistory].
@@ -110,26 +94,4 @@ func (s *Session) FindCall(id string) *ToolCall {
 		}
 	}
 	return nil
-}
-
-// DecodeSession decodes a stored session, refusing versions it does not know.
-func DecodeSession(b []byte) (*Session, error) {
-	var s Session
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("decode session: %w", err)
-	}
-	if s.Version > Version {
-		return nil, fmt.Errorf("decode session: version %d is newer than this atreides understands (%d)", s.Version, Version)
-	}
-	s.Version = Version
-	return &s, nil
-}
-
-// Encode encodes a value for storage.
-func Encode(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encode state: %w", err)
-	}
-	return b, nil
 }

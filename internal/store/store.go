@@ -56,7 +56,8 @@ var ErrTxDone = errors.New("state transaction already finished")
 // any goroutine that calls Update or View.
 type Store struct {
 	// OnRecover, if set, is told when the store found an unreadable state
-	// file, moved it aside and started fresh. The message names both files.
+	// file, moved it aside and started fresh (the message names both
+	// files), and of every [Tx.Report] of a committed transaction.
 	// Callers should log it where a user will see it: it means state was lost.
 	// It is called with the state lock held, so it should be quick; a panic
 	// in it is swallowed.
@@ -279,12 +280,14 @@ func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx 
 	}
 	created := false
 	var inner error // what our function gave bbolt; anything else is bbolt's
+	tx := &Tx{writable: true}
 	err = guardTx(func() error {
 		return db.Update(func(btx *bolt.Tx) error {
 			if created, inner = s.schema.prepare(btx, s.Path(), s.version()); inner != nil {
 				return inner
 			}
-			inner = runFn(&Tx{btx: btx, writable: true}, fn)
+			tx.btx = btx
+			inner = runFn(tx, fn)
 			return inner
 		})
 	})
@@ -307,6 +310,11 @@ func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx 
 		// .gitignore cannot be written will show state.db in git status,
 		// which tells the user more than a failed hook would.
 		_ = ensureGitignore(dir)
+	}
+	if err == nil {
+		for _, n := range tx.notes {
+			s.report(n)
+		}
 	}
 	if err == nil && wasEmpty {
 		// Under the exclusive lock nobody is still creating it, so the

@@ -416,3 +416,44 @@ func TestFirstUpdateLaysOutDirectory(t *testing.T) {
 		t.Errorf("user's .gitignore replaced: %q", got)
 	}
 }
+
+// TestReportAfterCommit: a caller's repair notice reaches OnRecover only
+// when the transaction that made the repair committed.
+func TestReportAfterCommit(t *testing.T) {
+	s, notes := newStore(t)
+	ctx := context.Background()
+	fail := errors.New("rolled back")
+	if err := s.Update(ctx, func(tx *Tx) error { tx.Report("lost"); return fail }); !errors.Is(err, fail) {
+		t.Fatal(err)
+	}
+	if err := s.View(ctx, func(tx *Tx) error {
+		if tx.Writable() {
+			t.Error("a view is writable")
+		}
+		tx.Report("seen")
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(*notes) != 0 {
+		t.Fatalf("notes before any commit: %q", *notes)
+	}
+	var escaped *Tx
+	mustUpdate(t, s, func(tx *Tx) error {
+		if !tx.Writable() {
+			t.Error("an update is not writable")
+		}
+		escaped = tx
+		tx.Report("moved aside")
+		if len(*notes) != 0 {
+			t.Error("told before the commit")
+		}
+		return nil
+	})
+	if strings.Join(*notes, "|") != "moved aside" {
+		t.Errorf("notes %q", *notes)
+	}
+	if escaped.Writable() {
+		t.Error("a finished transaction is writable")
+	}
+}

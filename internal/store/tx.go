@@ -22,6 +22,22 @@ type Tx struct {
 	btx      *bolt.Tx // nil: View of a store that does not exist yet
 	writable bool
 	done     bool
+	notes    []string // for OnRecover, once committed
+}
+
+// Writable reports whether the transaction may write: it runs inside
+// [Store.Update].
+func (tx *Tx) Writable() bool { return tx.writable && !tx.done }
+
+// Report hands msg to [Store.OnRecover] once the transaction has
+// committed, for callers that repaired a value of their own (moved an
+// undecodable record aside): like a damaged file, it means state was lost,
+// and it must be told only if the repair was really kept. A read-only or
+// rolled-back transaction drops it.
+func (tx *Tx) Report(msg string) {
+	if tx.Writable() {
+		tx.notes = append(tx.notes, msg)
+	}
 }
 
 // guard re-raises a panic from bbolt (a damaged page, or a memory fault on a

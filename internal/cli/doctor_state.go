@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// stateChecks are the state store's health and its quarantine: records
+// that could not be decoded, kept aside when the session started afresh.
+func stateChecks(root string) []check {
+	st := store.Open(project.StateDir(root))
+	var recovered string
+	st.OnRecover = func(msg string) { recovered = msg }
+	if _, err := os.Stat(st.Path()); errors.Is(err, os.ErrNotExist) {
+		return []check{{"state store", "ok", st.Path() + ": not created yet (the first hook creates it)"}}
+	}
+	sessions := 0
+	var (
+		damaged []*state.DamagedError
+		quar    []state.Quarantined
+	)
+	err := st.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		if damaged, err = state.Sessions(tx, func(*state.Session) error { sessions++; return nil }); err != nil {
+			return err
+		}
+		if _, err := state.LoadProject(tx); err != nil {
+			damaged = append(damaged, projectDamage(err))
+		}
+		quar, err = state.QuarantinedRecords(tx)
+		return err
+	})
+	switch {
+	case err != nil:
+		return []check{{"state store", "problem", fmt.Sprintf("%s: %v", st.Path(), err)}}
+	case recovered != "":
+		return []check{{"state store", "problem", recovered}}
+	}
+	detail := fmt.Sprintf("%s: readable, %d session(s)", st.Path(), sessions)
+	for _, d := range damaged {
+		fate := "moved to the quarantine by the next event"
+		if errors.Is(d, state.ErrNewer) {
+			fate = "left as it is"
+		}
+		detail += fmt.Sprintf("; %s unreadable (%v), %s", d.Key, d.Err, fate)
+	}
+	out := []check{{"state store", "ok", detail}}
+	if len(quar) > 0 {
+		out = append(out, check{"state quarantine", "note", quarantineText(quar)})
+	}
+	return out
+}
+
+// quarantineText says what was kept aside, newest first.
+func quarantineText(qs []state.Quarantined) string {
+	parts := make([]string, 0, len(qs))
+	for i := len(qs) - 1; i >= 0; i-- {
+		q := qs[i]
+		p := fmt.Sprintf("%s %s at %s", q.Kind, q.Key, q.Time.Local().Format(time.DateTime))
+		if q.Kind == "project" {
+			p += " (PROJECT STATE LOST: " + strings.Join(q.Lost, ", ") + ")"
+		}
+		parts = append(parts, p)
+	}
+	return fmt.Sprintf("%d record(s) could not be decoded and were kept aside (their sessions started afresh): %s; removed with old sessions (state.session_retention_days)",
+		len(qs), strings.Join(parts, "; "))
+}
+
+// projectDamage is the project record's read error as a damaged record.
+func projectDamage(err error) *state.DamagedError {
+	d := &state.DamagedError{Kind: "project", Key: "project", Err: err}
+	errors.As(err, &d)
+	return d
+}

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// damagedProject is a project with a good session "good" and a session
+// record "bad" that does not decode, planted where package state keeps
+// sessions.
+func damagedProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
+	good, err := state.Encode(state.NewSession("good", "claude", time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = store.Open(project.StateDir(dir)).Update(context.Background(), func(tx *store.Tx) error {
+		if err := tx.Put("sessions", "good", good); err != nil {
+			return err
+		}
+		return tx.Put("sessions", "bad", []byte(`{"v":2,"id":"bad","counters":[`))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func runIn(t *testing.T, dir string, args ...string) (string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	io := &IO{Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
+	err := runArgs(io, args)
+	return out.String() + errb.String(), err
+}
+
+// TestStatusListsAroundUnreadable: one bad record never hides the others.
+func TestStatusListsAroundUnreadable(t *testing.T) {
+	dir := damagedProject(t)
+	out, err := runIn(t, dir, "status")
+	if err != nil || !strings.Contains(out, "session good") || !strings.Contains(out, "unreadable session record bad") {
+		t.Errorf("status: %v\n%s", err, out)
+	}
+	out, err = runIn(t, dir, "status", "--json")
+	var doc statusJSON
+	if err != nil || json.Unmarshal([]byte(out), &doc) != nil {
+		t.Fatalf("status --json: %v\n%s", err, out)
+	}
+	if len(doc.Sessions) != 1 || doc.Sessions[0].ID != "good" || len(doc.Unreadable) != 1 || doc.Unreadable[0].ID != "bad" || doc.Unreadable[0].Kind != "session" {
+		t.Errorf("status --json: %+v", doc)
+	}
+	if out, err := runIn(t, dir, "status", "--session", "bad"); err != nil || !strings.Contains(out, "unreadable session record bad") {
+		t.Errorf("status --session bad: %v\n%s", err, out)
+	}
+}
+
+// TestDoctorReportsQuarantine: the bad session's next event moves its
+// record to the quarantine, says so once in the log, and doctor shows it.
+func TestDoctorReportsQuarantine(t *testing.T) {
+	dir := damagedProject(t)
+	log := project.NewLog(project.StateDir(dir))
+	for range 2 {
+		d := runEngine(context.Background(), dir, log, &event.Event{Kind: event.UserPrompt, Host: "claude", SessionID: "bad", Cwd: dir, Time: time.Now()})
+		if d.Verdict == event.Deny || d.Block {
+			t.Fatalf("decision %+v", d)
+		}
+	}
+	b, err := os.ReadFile(log.Path())
+	if err != nil || strings.Count(string(b), "session bad: its state record could not be decoded") != 1 {
+		t.Errorf("log: %v\n%s", err, b)
+	}
+	checks := stateChecks(dir)
+	if len(checks) != 2 || checks[0].Status != "ok" || !strings.Contains(checks[0].Detail, "2 session(s)") ||
+		checks[1].Name != "state quarantine" || !strings.Contains(checks[1].Detail, "session bad at") {
+		t.Errorf("doctor state checks: %+v", checks)
+	}
+	if out, _ := runIn(t, dir, "doctor"); !strings.Contains(out, "state quarantine") {
+		t.Errorf("doctor:\n%s", out)
+	}
+	out, err := runIn(t, dir, "status")
+	if err != nil || strings.Contains(out, "unreadable") || !strings.Contains(out, "session bad") {
+		t.Errorf("status after the repair: %v\n%s", err, out)
+	}
+}
+
+// TestStatusNewerProject: a project record a newer atreides wrote is not
+// damage: status shows the sessions and says it is left alone.
+func TestStatusNewerProject(t *testing.T) {
+	dir := damagedProject(t)
+	err := store.Open(project.StateDir(dir)).Update(context.Background(), func(tx *store.Tx) error {
+		return tx.Put("project", "project", []byte(`{"v":99,"todos":{}}`))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := runIn(t, dir, "status", "--json")
+	var doc statusJSON
+	if err != nil || json.Unmarshal([]byte(out), &doc) != nil {
+		t.Fatalf("status --json: %v\n%s", err, out)
+	}
+	if len(doc.Sessions) != 1 || len(doc.Unreadable) != 2 || doc.Unreadable[1].Kind != "project" || !doc.Unreadable[1].Newer || doc.Unreadable[0].Newer {
+		t.Errorf("status --json: %+v", doc)
+	}
+	if out, _ := runIn(t, dir, "status"); !strings.Contains(out, "unreadable project record project:") || !strings.Contains(out, "left as it is") {
+		t.Errorf("status:\n%s", out)
+	}
+}

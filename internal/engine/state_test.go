@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// counting is a handler that counts the session's events in its state.
+var counting = Handler{Name: "count", Priority: Low, Handle: func(c *Call) (event.Result, error) {
+	c.State.Session.Counters.Events++
+	return event.Result{}, nil
+}}
+
+func storeWith(t *testing.T, sessions map[string][]byte) (*store.Store, *[]string) {
+	t.Helper()
+	st := store.Open(filepath.Join(t.TempDir(), ".atreides"))
+	var reports []string
+	st.OnRecover = func(msg string) { reports = append(reports, msg) }
+	err := st.Update(context.Background(), func(tx *store.Tx) error {
+		for id, b := range sessions {
+			// The bucket package state keeps sessions in, planted by hand.
+			if err := tx.Put("sessions", id, b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, &reports
+}
+
+func readSession(t *testing.T, st *store.Store, id string) (s *state.Session, raw []byte) {
+	t.Helper()
+	err := st.View(context.Background(), func(tx *store.Tx) error {
+		raw = tx.Get("sessions", id)
+		var err error
+		s, err = state.FindSession(tx, id)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, raw
+}
+
+// TestUndecodableSessionHeals: a damaged session record costs that
+// session its history once; its events keep being answered and saved,
+// the other sessions are untouched, and the quarantine is reported once.
+func TestUndecodableSessionHeals(t *testing.T) {
+	other, _ := state.Encode(&state.Session{Version: state.SessionVersion, ID: "other", Counters: state.Counters{Events: 5}})
+	st, reports := storeWith(t, map[string][]byte{"bad": []byte(`{"v":2,"id":"bad","history":[{"t":`), "other": other})
+	env := &testEnv{}
+	e := New(StoreLoader{Store: st}, env, say("guard", Critical, event.Result{Verdict: event.Deny, Rule: "r"}), counting)
+	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	for i := range 2 {
+		ev := &event.Event{Kind: event.PreTool, SessionID: "bad", Host: "claude", Time: t0.Add(time.Duration(i) * time.Minute)}
+		if d := e.Run(context.Background(), ev); d.Verdict != event.Deny || d.Rule != "r" {
+			t.Fatalf("event %d: decision %+v", i, d)
+		}
+	}
+	if len(env.logs) != 0 {
+		t.Errorf("engine logged %q: the state was not loaded or saved", env.logs)
+	}
+	s, _ := readSession(t, st, "bad")
+	if s == nil || s.Counters.Events != 2 || !s.Started.Equal(t0) || s.Host != "claude" {
+		t.Errorf("session afresh and saved: %+v", s)
+	}
+	if _, raw := readSession(t, st, "other"); !bytes.Equal(raw, other) {
+		t.Errorf("other session changed: %s", raw)
+	}
+	if len(*reports) != 1 || !strings.Contains((*reports)[0], "session bad") {
+		t.Errorf("reports %q, want one about session bad", *reports)
+	}
+	err := st.View(context.Background(), func(tx *store.Tx) error {
+		qs, err := state.QuarantinedRecords(tx)
+		if len(qs) != 1 || qs[0].Key != "bad" {
+			t.Errorf("quarantine %+v", qs)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPruneAtSessionStart: old sessions go at a session start, at most
+// once a day, and the retention is asked for only then.
+func TestPruneAtSessionStart(t *testing.T) {
+	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	old, _ := state.Encode(state.NewSession("old", "claude", t0.Add(-40*24*time.Hour)))
+	st, _ := storeWith(t, map[string][]byte{"old": old})
+	asked := 0
+	l := StoreLoader{Store: st, Retention: func() time.Duration { asked++; return 30 * 24 * time.Hour }}
+	e := New(l, &testEnv{}, counting)
+	for i, k := range []event.Kind{event.PreTool, event.SessionStart, event.SessionStart, event.PreTool} {
+		e.Run(context.Background(), &event.Event{Kind: k, SessionID: "s", Time: t0.Add(time.Duration(i) * time.Hour)})
+	}
+	if asked != 1 {
+		t.Errorf("retention asked %d times, want once", asked)
+	}
+	if s, _ := readSession(t, st, "old"); s != nil {
+		t.Errorf("old session kept: %+v", s)
+	}
+	e.Run(context.Background(), &event.Event{Kind: event.SessionStart, SessionID: "s", Time: t0.Add(26 * time.Hour)})
+	if asked != 2 {
+		t.Errorf("a day later: retention asked %d times, want 2", asked)
+	}
+}

@@ -1,0 +1,164 @@
+package state
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// Quarantined is a record that could not be decoded, kept aside with its
+// bytes as they were so that nothing is destroyed and a bug can be
+// diagnosed. Records stay there until pruned with old sessions (see
+// [Prune]); at most [MaxQuarantined] are kept.
+type Quarantined struct {
+	Kind   string    `json:"kind"` // session | project
+	Key    string    `json:"key"`  // the session id, or "project"
+	Time   time.Time `json:"t"`
+	Reason string    `json:"reason"`
+	// Lost names the parts of a project record that could not be
+	// salvaged; a session is never salvaged.
+	Lost []string `json:"lost,omitempty"`
+	Data []byte   `json:"data"`
+}
+
+// MaxQuarantined bounds the quarantine; the oldest record goes first.
+const MaxQuarantined = 50
+
+// QuarantinedRecords lists the quarantine, oldest first. An entry that
+// does not decode itself is listed with what its key tells.
+func QuarantinedRecords(tx *store.Tx) ([]Quarantined, error) {
+	var out []Quarantined
+	err := tx.ForEach(bucketQuarantine, func(key string, val []byte) error {
+		var q Quarantined
+		if err := json.Unmarshal(val, &q); err != nil {
+			q = Quarantined{Kind: "unknown", Key: key, Reason: "the quarantine entry itself is unreadable: " + err.Error()}
+		}
+		out = append(out, q)
+		return nil
+	})
+	return out, err
+}
+
+func quarantineSession(tx *store.Tx, id string, cause error, now time.Time) error {
+	q := Quarantined{Kind: "session", Key: id, Time: now.UTC(), Reason: cause.Error(), Data: tx.Get(bucketSessions, id)}
+	if err := putQuarantine(tx, q); err != nil {
+		return err
+	}
+	if err := tx.Delete(bucketSessions, id); err != nil {
+		return err
+	}
+	tx.Report(fmt.Sprintf("session %s: its state record could not be decoded (%v); moved it to the quarantine and started the session afresh (see atreides doctor)", id, cause))
+	return nil
+}
+
+func quarantineProject(tx *store.Tx, b []byte, cause error, lost []string) error {
+	q := Quarantined{Kind: "project", Key: keyProject, Time: time.Now().UTC(), Reason: cause.Error(), Lost: lost, Data: b}
+	if err := putQuarantine(tx, q); err != nil {
+		return err
+	}
+	kept := "everything else was kept"
+	if len(lost) == 0 {
+		kept = "nothing was lost"
+	}
+	names := partNames(lost)
+	tx.Report(fmt.Sprintf("PROJECT STATE DAMAGED: the project record could not be decoded (%v); LOST: %s; %s. The record's bytes are kept in the quarantine (see atreides doctor); re-add lost todos and anchors, and select intents again.",
+		cause, orNothing(strings.Join(names, ", ")), kept))
+	return nil
+}
+
+func orNothing(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return s
+}
+
+// partNames says what the lost keys of a project record held, once each.
+func partNames(lost []string) []string {
+	var out []string
+	for _, k := range lost {
+		if n := partName(k); !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// partName says what a project record's key holds, for the report.
+func partName(key string) string {
+	switch key {
+	case "governance":
+		return "governance (intent locks, scope requests, the ledger head)"
+	case "todos", "next_id":
+		return "todos"
+	case "anchors", "next_anchor":
+		return "anchors"
+	case "rules":
+		return "the AGENTS.md cache (rebuilt at the next session start)"
+	}
+	return key
+}
+
+func putQuarantine(tx *store.Tx, q Quarantined) error {
+	b, err := json.Marshal(q)
+	if err != nil {
+		return fmt.Errorf("quarantine %s %s: %w", q.Kind, q.Key, err)
+	}
+	// Time first, so the bucket's byte order is oldest first.
+	key := q.Time.UTC().Format("20060102T150405.000000000Z") + " " + q.Kind + " " + q.Key
+	if err := tx.Put(bucketQuarantine, key, b); err != nil {
+		return fmt.Errorf("quarantine %s %s: %w", q.Kind, q.Key, err)
+	}
+	var keys []string
+	if err := tx.ForEach(bucketQuarantine, func(k string, _ []byte) error { keys = append(keys, k); return nil }); err != nil {
+		return err
+	}
+	for _, k := range keys[:max(0, len(keys)-MaxQuarantined)] {
+		if err := tx.Delete(bucketQuarantine, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// salvageProject keeps every top-level part of a damaged project record
+// that decodes on its own, and names the parts that do not. Counters are
+// raised past the ids kept, so a lost counter never hands out an id twice.
+func salvageProject(b []byte) (*Project, []string) {
+	p := &Project{Version: ProjectVersion}
+	var parts map[string]json.RawMessage
+	if err := json.Unmarshal(b, &parts); err != nil {
+		return p, []string{"everything (the record is not a JSON object)"}
+	}
+	var lost []string
+	for _, k := range slices.Sorted(maps.Keys(parts)) {
+		if k == "v" {
+			continue
+		}
+		one, err := json.Marshal(map[string]json.RawMessage{k: parts[k]})
+		var probe Project
+		if err == nil {
+			err = json.Unmarshal(one, &probe)
+		}
+		if err != nil {
+			lost = append(lost, k)
+			continue
+		}
+		_ = json.Unmarshal(one, p)
+	}
+	for _, t := range p.Todos {
+		p.NextID = max(p.NextID, t.ID)
+	}
+	for _, a := range p.Anchors {
+		p.NextAnchor = max(p.NextAnchor, a.ID)
+	}
+	for _, r := range p.Governance.Expansions {
+		p.Governance.NextExpansion = max(p.Governance.NextExpansion, r.ID)
+	}
+	return p, lost
+}

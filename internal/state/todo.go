@@ -1,0 +1,256 @@
+package state
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Todo statuses.
+const (
+	TodoPending    = "pending"
+	TodoInProgress = "in_progress"
+	TodoDone       = "done"
+	TodoCancelled  = "cancelled"
+)
+
+// Todo levels, from the widest: an epic holds tasks, a task holds
+// subtasks. A todo goes only under a wider one, so an epic is always at the
+// top and a subtask always has a parent.
+const (
+	LevelEpic    = "epic"
+	LevelTask    = "task"
+	LevelSubtask = "subtask"
+)
+
+// levels lists the levels widest first; a level's index is its depth.
+var levels = []string{LevelEpic, LevelTask, LevelSubtask}
+
+// Todo is one of atreides's own todos.
+type Todo struct {
+	ID      int    `json:"id"`
+	Parent  int    `json:"parent,omitempty"`
+	Level   string `json:"level"` // epic | task | subtask
+	Title   string `json:"title"`
+	Status  string `json:"status"`
+	Session string `json:"session,omitempty"` // the session that created it, if any
+	// Priority is critical, high, medium or low; empty when none was given.
+	Priority string `json:"priority,omitempty"`
+	// File and Line say where the work is (Line only with File).
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	// Agent is the agent the todo belongs to (a subagent type or name);
+	// empty: whoever works in the session.
+	Agent   string    `json:"agent,omitempty"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+}
+
+// Location is "file:line", "file" or "".
+func (t Todo) Location() string {
+	if t.Line > 0 {
+		return t.File + ":" + strconv.Itoa(t.Line)
+	}
+	return t.File
+}
+
+// Open reports whether the todo still needs work.
+func (t Todo) Open() bool { return t.Status == TodoPending || t.Status == TodoInProgress }
+
+// NewTodo is what a caller asks for when it adds a todo; [Project.AddTodo]
+// checks it. Level may be empty: one level below the parent, else a task.
+type NewTodo struct {
+	Title    string
+	Level    string
+	Parent   int
+	Priority string
+	File     string // "path" or "path:line"
+	Line     int
+	Agent    string
+	Session  string
+}
+
+// Bounds of a todo's free text.
+const (
+	maxTodoTitle = 1000
+	maxTodoFile  = 1024
+	maxTodoAgent = 100
+)
+
+// ParseLevel checks a todo level; empty stays empty (the parent decides).
+func ParseLevel(s string) (string, error) {
+	l := strings.ToLower(strings.TrimSpace(s))
+	if l == "" || slices.Contains(levels, l) {
+		return l, nil
+	}
+	return "", fmt.Errorf("level %q is not one of epic, task, subtask", s)
+}
+
+// ParseStatus checks a todo status.
+func ParseStatus(s string) (string, error) {
+	switch st := strings.ToLower(strings.TrimSpace(s)); st {
+	case TodoPending, TodoInProgress, TodoDone, TodoCancelled:
+		return st, nil
+	}
+	return "", fmt.Errorf("status %q is not one of pending, in_progress, done, cancelled", s)
+}
+
+// depth is a level's depth; a level written by an older atreides that is
+// none of the three counts as a task.
+func depth(level string) int {
+	if i := slices.Index(levels, level); i >= 0 {
+		return i
+	}
+	return 1
+}
+
+// AddTodo checks n against the todos there are and adds it as a pending
+// todo. It is the one place todo rules live; the command line and the MCP
+// tools both come here.
+func (p *Project) AddTodo(n NewTodo, now time.Time) (Todo, error) {
+	t, err := p.checkTodo(n)
+	if err != nil {
+		return Todo{}, err
+	}
+	p.NextID++
+	t.ID, t.Status, t.Created, t.Updated = p.NextID, TodoPending, now, now
+	p.Todos = append(p.Todos, t)
+	return t, nil
+}
+
+func (p *Project) checkTodo(n NewTodo) (Todo, error) {
+	t := Todo{Title: strings.TrimSpace(n.Title), Parent: n.Parent, Session: n.Session}
+	switch {
+	case t.Title == "":
+		return Todo{}, fmt.Errorf("a todo needs a title")
+	case len(t.Title) > maxTodoTitle:
+		return Todo{}, fmt.Errorf("a todo title is at most %d bytes (got %d)", maxTodoTitle, len(t.Title))
+	}
+	var err error
+	if t.Level, err = p.checkLevel(n.Level, n.Parent); err != nil {
+		return Todo{}, err
+	}
+	if t.Priority, err = checkPriority(n.Priority); err != nil {
+		return Todo{}, err
+	}
+	if t.File, t.Line, err = checkLocation(n.File, n.Line); err != nil {
+		return Todo{}, err
+	}
+	if t.Agent, err = oneLineField("agent", n.Agent, maxTodoAgent); err != nil {
+		return Todo{}, err
+	}
+	return t, nil
+}
+
+// checkLevel applies the hierarchy: a subtask needs a parent, and a todo
+// goes only under a wider, still open one.
+func (p *Project) checkLevel(level string, parent int) (string, error) {
+	l, err := ParseLevel(level)
+	if err != nil {
+		return "", err
+	}
+	if parent == 0 {
+		switch l {
+		case "":
+			return LevelTask, nil
+		case LevelSubtask:
+			return "", fmt.Errorf("a subtask needs a parent: give the id of its task")
+		}
+		return l, nil
+	}
+	par := p.Todo(parent)
+	if par == nil {
+		return "", fmt.Errorf("no todo #%d to be the parent", parent)
+	}
+	if !par.Open() {
+		return "", fmt.Errorf("todo #%d is %s; a new todo cannot go under it (start it again first)", parent, par.Status)
+	}
+	pd := depth(par.Level)
+	if l == "" {
+		if pd+1 >= len(levels) {
+			return "", fmt.Errorf("todo #%d is %s, which cannot have todos under it", parent, withArticle(par.Level))
+		}
+		return levels[pd+1], nil
+	}
+	if depth(l) <= pd {
+		return "", fmt.Errorf("%s cannot go under %s (#%d): levels go epic > task > subtask", withArticle(l), withArticle(par.Level), parent)
+	}
+	return l, nil
+}
+
+func withArticle(level string) string {
+	if level == LevelEpic {
+		return "an epic"
+	}
+	return "a " + level
+}
+
+// checkLocation checks a file and line; "path:line" in file is split when
+// no line is given.
+func checkLocation(file string, line int) (string, int, error) {
+	file = strings.TrimSpace(file)
+	if line == 0 {
+		if i := strings.LastIndexByte(file, ':'); i > 0 {
+			if n, err := strconv.Atoi(file[i+1:]); err == nil && n > 0 {
+				file, line = file[:i], n
+			}
+		}
+	}
+	switch {
+	case line < 0:
+		return "", 0, fmt.Errorf("line %d is not a line number", line)
+	case line > 0 && file == "":
+		return "", 0, fmt.Errorf("a line needs a file")
+	}
+	file, err := oneLineField("file", file, maxTodoFile)
+	return file, line, err
+}
+
+// oneLineField checks a short free-text field: one line, at most max bytes.
+func oneLineField(name, v string, max int) (string, error) {
+	v = strings.TrimSpace(v)
+	switch {
+	case len(v) > max:
+		return "", fmt.Errorf("%s is at most %d bytes (got %d)", name, max, len(v))
+	case strings.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }):
+		return "", fmt.Errorf("%s %q has a control character", name, v)
+	}
+	return v, nil
+}
+
+// OpenTodos returns the todos that still need work, in id order.
+func (p *Project) OpenTodos() []Todo {
+	var out []Todo
+	for _, t := range p.Todos {
+		if t.Open() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Todo returns the todo with the id, or nil.
+func (p *Project) Todo(id int) *Todo {
+	for i := range p.Todos {
+		if p.Todos[i].ID == id {
+			return &p.Todos[i]
+		}
+	}
+	return nil
+}
+
+// SetStatus changes a todo's status.
+func (p *Project) SetStatus(id int, status string, now time.Time) error {
+	st, err := ParseStatus(status)
+	if err != nil {
+		return err
+	}
+	t := p.Todo(id)
+	if t == nil {
+		return fmt.Errorf("no todo #%d", id)
+	}
+	t.Status, t.Updated = st, now
+	return nil
+}
