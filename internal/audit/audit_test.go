@@ -119,11 +119,13 @@ func TestReadFilters(t *testing.T) {
 	now := time.Now()
 	gem := rec(now.Add(-time.Hour), "e", "allow", "")
 	gem.Host = "gemini"
+	stop := rec(now.Add(-80*time.Minute), "d", "none", "")
+	stop.Event, stop.Block = "stop", true
 	appendAll(t, tr,
 		rec(now.Add(-3*time.Hour), "a", "deny", "git.reset-hard"),
 		rec(now.Add(-2*time.Hour), "b", "ask", "self.config"),
 		rec(now.Add(-90*time.Minute), "c", "deny", "self.trace"),
-		rec(now.Add(-80*time.Minute), "d", "none", ""),
+		stop,
 		gem,
 	)
 	for _, tc := range []struct {
@@ -141,6 +143,7 @@ func TestReadFilters(t *testing.T) {
 		{"rule group", Filter{Rule: "self."}, "b,c"},
 		{"rule star", Filter{Rule: "git.*"}, "a"},
 		{"host", Filter{Host: "gemini"}, "e"},
+		{"block", Filter{Verdicts: []string{"block"}}, "d"},
 		{"together", Filter{Since: now.Add(-2 * time.Hour), Verdicts: []string{"deny"}, Rule: "self."}, "c"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

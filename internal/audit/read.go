@@ -21,7 +21,7 @@ type Filter struct {
 	Since    time.Time // records at or after it
 	Session  string
 	Host     string
-	Verdicts []string // any of them: allow, ask, deny, none
+	Verdicts []string // any of them: allow, ask, deny, none, or block (an event refused or kept going)
 	// Rule is a rule id, or a prefix of one when it ends in "." or "*"
 	// ("self." and "git.*" select every rule of those groups).
 	Rule string
@@ -45,7 +45,7 @@ func (f *Filter) match(v *fields) bool {
 	if f.Host != "" && !eq(v.host, f.Host) {
 		return false
 	}
-	if len(f.Verdicts) > 0 && !slices.ContainsFunc(f.Verdicts, func(s string) bool { return eq(v.verdict, s) }) {
+	if len(f.Verdicts) > 0 && !slices.ContainsFunc(f.Verdicts, func(s string) bool { return eq(v.verdict, s) || (s == "block" && v.block) }) {
 		return false
 	}
 	if f.Rule != "" {

@@ -35,9 +35,9 @@ const (
 // Trail is the audit trail of one project.
 type Trail struct {
 	base, dir string // the project root, trusted, and the state directory's name in it
-	// MaxBytes returns the trail's size limit (all segments together). It
-	// is called at most once per checkEvery bytes written, so it may load
-	// the configuration.
+	// MaxBytes returns the trail's size limit (all segments together; 0
+	// or less: no rotation). It is called at most once per checkEvery
+	// bytes written, so it may load the configuration.
 	MaxBytes func() int64
 }
 
@@ -71,7 +71,10 @@ func (t *Trail) Append(r *Record) error {
 	if err != nil || (end-int64(len(line)))/checkEvery == end/checkEvery {
 		return nil
 	}
-	if t.MaxBytes == nil || end < t.MaxBytes()/Segments {
+	if t.MaxBytes == nil {
+		return nil
+	}
+	if limit := t.MaxBytes(); limit <= 0 || end < limit/Segments {
 		return nil
 	}
 	if err := t.rotate(f); err != nil {
