@@ -59,9 +59,9 @@ func TestNewRecord(t *testing.T) {
 	if r.Reason != "no" || r.TotalUS != 2000 || r.PrepareUS["guard"] != 80 || r.HandleUS["guard"] != 3 || r.HandleUS["phase"] != 1 || len(r.PrepareUS) != 1 {
 		t.Errorf("record %+v", r)
 	}
-	line, err := r.line()
-	if err != nil || !strings.HasSuffix(string(line), "}\n") || strings.Count(string(line), "\n") != 1 {
-		t.Fatalf("line %q, %v: want one JSON line", line, err)
+	line := r.line()
+	if !strings.HasSuffix(string(line), "}\n") || strings.Count(string(line), "\n") != 1 {
+		t.Fatalf("line %q: want one JSON line", line)
 	}
 	if !strings.Contains(string(line), "&& echo <ok>") {
 		t.Errorf("line %s: want the command readable, not HTML-escaped", line)
@@ -228,10 +228,7 @@ func FuzzScan(f *testing.F) {
 	f.Add("s", "r", "deny", `{"rule":"x"}`)
 	f.Fuzz(func(t *testing.T, session, rule, verdict, nested string) {
 		r := &Record{Session: session, Rule: rule, Verdict: verdict, Command: nested, Paths: []string{nested}}
-		line, err := r.line()
-		if err != nil {
-			return
-		}
+		line := r.line()
 		var v fields
 		if !scan(line[:len(line)-1], &v) {
 			t.Fatalf("scan refused %s", line)
@@ -239,6 +236,45 @@ func FuzzScan(f *testing.F) {
 		d, _ := Decode(line)
 		if str(v.session) != d.Session || str(v.rule) != d.Rule || str(v.verdict) != d.Verdict {
 			t.Fatalf("scan of %s = %q %q %q, decode = %q %q %q", line, v.session, v.rule, v.verdict, d.Session, d.Rule, d.Verdict)
+		}
+	})
+}
+
+// encodingJSON is what encoding/json writes for r, HTML escaping off.
+func encodingJSON(t *testing.T, r *Record) string {
+	t.Helper()
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestLineIsJSON: the hand-written line is byte for byte what
+// encoding/json writes, on every field and on the strings that need
+// escaping.
+func TestLineIsJSON(t *testing.T) {
+	tricky := "q\"b\\ <&> \x00\x01\x1f\b\f\n\r\t é \u2028\u2029 \xff\xfe end"
+	for _, r := range []*Record{
+		{},
+		{Time: "t", Host: "h", Session: tricky, Event: "e", HostEvent: "E", Agent: "a", Tool: "Bash", Command: tricky,
+			Paths: []string{"a", tricky}, Verdict: "deny", Rule: "r", Reason: tricky, Block: true, BlockReason: "b", TotalUS: 12,
+			PrepareUS: map[string]int64{"guard": 3}, HandleUS: map[string]int64{"z": 1, "guard": 2, "a\"b": -1}},
+	} {
+		if got, want := string(r.line()), encodingJSON(t, r); got != want {
+			t.Errorf("line\n%s\nencoding/json\n%s", got, want)
+		}
+	}
+}
+
+func FuzzLine(f *testing.F) {
+	f.Add("a\u2028\"\\\x00", "git.reset-hard")
+	f.Fuzz(func(t *testing.T, s, k string) {
+		r := &Record{Session: s, Command: s, Paths: []string{s, k}, Rule: k, HandleUS: map[string]int64{k: 1, s: 2}}
+		if got, want := string(r.line()), encodingJSON(t, r); got != want {
+			t.Fatalf("line\n%s\nencoding/json\n%s", got, want)
 		}
 	})
 }

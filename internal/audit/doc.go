@@ -59,5 +59,7 @@
 // line that is not a record (a torn write after a crash) is skipped and
 // counted; a last line without its newline is a write in progress and
 // left for later. Follow polls the current file and notices a rotation
-// when the name no longer leads to the file it reads.
+// when the name no longer leads to the file it reads; it then reads that
+// file to its end and every segment set aside after it, however many
+// rotations happened between two looks.
 package audit

@@ -251,13 +251,23 @@ func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn fun
 				return err
 			}
 			if t.moved(cur) {
-				// Records a hook appended just before the rename are
-				// in the old file: read it to its end first.
+				// Records a hook appended just before the rename are in
+				// the old file: read it to its end, then every segment set
+				// aside after it (the trail may have rotated more than
+				// once since the last look), then the new current file.
 				if err := readSegment(l, &f, true, &res, pass); err != nil {
 					return err
 				}
+				next, err := t.after(cur, &f, &res, pass)
 				_ = cur.Close()
-				cur = nil
+				cur = next
+				if err != nil {
+					return err
+				}
+				if cur != nil {
+					l = newLines(cur)
+					continue // read what the new file already holds
+				}
 			}
 		}
 		if cur == nil {
@@ -267,7 +277,7 @@ func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn fun
 			}
 			if c != nil {
 				cur, l = c, newLines(c)
-				continue // read what the new file already holds
+				continue
 			}
 		}
 		select {
@@ -276,6 +286,37 @@ func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn fun
 		case <-tick.C:
 		}
 	}
+}
+
+// after passes on the records of the segments rotated after old, and
+// returns the current file (nil if there is none yet).
+func (t *Trail) after(old *os.File, f *Filter, res *Result, fn func([]byte, *fields) error) (*os.File, error) {
+	segs, cur, err := t.open(time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	defer func() { closeAll(segs) }()
+	oi, err := old.Stat()
+	if err != nil {
+		return cur, nil
+	}
+	// Segments are in order; those up to old's new name were read. When
+	// old is gone (removed by retention), every segment left is newer.
+	from := 0
+	for i, s := range segs {
+		if si, err := s.Stat(); err == nil && os.SameFile(si, oi) {
+			from = i + 1
+		}
+	}
+	for _, s := range segs[from:] {
+		if err := readSegment(newLines(s), f, true, res, fn); err != nil {
+			if cur != nil {
+				_ = cur.Close()
+			}
+			return nil, err
+		}
+	}
+	return cur, nil
 }
 
 // openCurrent opens the current file for reading; nil when there is none.

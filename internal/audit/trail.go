@@ -53,10 +53,7 @@ func (t *Trail) Path() string { return filepath.Join(t.base, t.dir, currentName)
 // Append writes one record with one write, then rotates the trail if this
 // write crossed a check boundary of a full segment.
 func (t *Trail) Append(r *Record) error {
-	line, err := r.line()
-	if err != nil {
-		return fmt.Errorf("audit record: %w", err)
-	}
+	line := r.line()
 	f, err := t.openAppend()
 	if err != nil {
 		return fmt.Errorf("open audit trail: %w", err)
