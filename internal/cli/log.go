@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -133,6 +132,7 @@ func (o *logOptions) printer(io *IO) func([]byte) error {
 			return err
 		}
 	}
+	st := styleOf(io)
 	return func(line []byte) error {
 		r, err := audit.Decode(line)
 		if err != nil {
@@ -146,8 +146,9 @@ func (o *logOptions) printer(io *IO) func([]byte) error {
 		if target == "" && len(r.Paths) > 0 {
 			target = strings.Join(r.Paths, " ")
 		}
-		_, err = fmt.Fprintf(io.Out, "%s  %-8s %-8s %-18s %-5s %-24s %-10s %s\n",
-			r.When().In(o.loc).Format(time.DateTime), r.Host, shortID(r.Session), r.HostEvent, verdict, orDash(r.Rule), orDash(r.Tool), oneLine(target, 120))
+		_, err = fmt.Fprintf(io.Out, "%s  %-8s %-8s %-18s %s %-24s %-10s %s\n",
+			st.dim(r.When().In(o.loc).Format(time.DateTime)), r.Host, shortID(r.Session), r.HostEvent,
+			st.verdict(fmt.Sprintf("%-5s", verdict)), orDash(r.Rule), orDash(r.Tool), oneLine(target, 120))
 		return err
 	}
 }
@@ -167,9 +168,7 @@ func (o *logOptions) printStats(io *IO, t *audit.Trail, f audit.Filter) error {
 		return err
 	}
 	if o.asJSON {
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return printJSON(io, st)
 	}
 	if st.Damaged > 0 {
 		fmt.Fprintf(io.Err, "atreides log: %d damaged line(s) in %s skipped\n", st.Damaged, t.Path())
