@@ -65,6 +65,19 @@ func (s *settings) retention() time.Duration {
 	return time.Duration(c.State.SessionRetentionDays) * 24 * time.Hour
 }
 
+// auditMaxBytes is the audit trail's size limit. The trail asks for it
+// once per 64 KiB written, so loading the configuration here costs a hook
+// nothing it would notice; a broken file leaves the trail at the default.
+func (s *settings) auditMaxBytes() int64 {
+	c, err := s.cfg.Get()
+	if err != nil {
+		if c, err = config.Load(config.Paths{}); err != nil {
+			return 0
+		}
+	}
+	return int64(c.Audit.MaxMiB) << 20
+}
+
 // sessionOptions maps the session section of the configuration.
 func sessionOptions(c *config.Session) session.Options {
 	return session.Options{

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
@@ -159,21 +160,27 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 
 // runEngine decides one event of a project: the configuration is loaded
 // lazily and the store is opened for this one event, so long-running
-// servers never hold it.
+// servers never hold it. The decision goes into the audit trail.
 func runEngine(ctx context.Context, root string, log *project.Log, ev *event.Event) *event.Decision {
 	st := store.Open(project.StateDir(root))
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
-	set := newSettings(root)
-	eng := engine.New(engine.StoreLoader{Store: st, Retention: set.retention}, &hookEnv{log: log}, handlers(set)...)
+	s := newSettings(root)
+	eng := engine.New(engine.StoreLoader{Store: st, Retention: s.retention}, &hookEnv{log: log}, handlers(s)...)
+	start := time.Now()
 	d := eng.Run(ctx, ev)
-	logDecision(log, ev, d)
+	recordDecision(root, s, log, ev, d, time.Since(start))
 	return d
 }
 
-func logDecision(log *project.Log, ev *event.Event, d *event.Decision) {
-	if d.Verdict == event.Deny || d.Verdict == event.Ask || d.Block {
-		log.Logf("%s %s session=%s tool=%s verdict=%s rule=%s block=%v reason=%q",
-			ev.Host, ev.HostEvent, ev.SessionID, ev.Tool.Raw, d.Verdict, d.Rule, d.Block, d.Reason+d.BlockReason)
+// recordDecision appends the decision to the audit trail. Failing to is
+// atreides's own error, for the project log; the host hears nothing of it.
+func recordDecision(root string, s *settings, log *project.Log, ev *event.Event, d *event.Decision, took time.Duration) {
+	if !audit.Wanted(ev, d) {
+		return
+	}
+	t := audit.New(project.StateDir(root), s.auditMaxBytes)
+	if err := t.Append(audit.NewRecord(ev, d, took)); err != nil {
+		log.Logf("audit trail: %v", err)
 	}
 }
 

@@ -38,7 +38,8 @@ Files:
   .atreides/config.yaml              project policy (commit it)
   ~/.config/atreides/config.yaml     your defaults for every project
   .atreides/state.db                 session state (git-ignored)
-  .atreides/log                      what atreides did and why (git-ignored)
+  .atreides/audit.jsonl              every decision, for 'atreides log' (git-ignored)
+  .atreides/log                      atreides's own errors and warnings (git-ignored)
 `
 
 // rootOptions are the flags of atreides itself.
@@ -70,6 +71,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newUninstallCmd,
 		newDoctorCmd,
 		newStatusCmd,
+		newLogCmd,
 		newCheckCmd,
 		newConfigCmd,
 		newTodoCmd,

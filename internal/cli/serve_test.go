@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
@@ -132,6 +133,19 @@ func TestServeOpenCode(t *testing.T) {
 	c.in.Close()
 	if err := <-c.done; err != nil {
 		t.Errorf("serve: %v", err)
+	}
+	// Every tool call and the kept-going idle are in the audit trail.
+	var got []string
+	if _, err := audit.New(filepath.Join(dir, ".atreides"), nil).Read(audit.Filter{Host: "opencode", Session: "s1"}, func(line []byte) error {
+		r, err := audit.Decode(line)
+		got = append(got, fmt.Sprintf("%s %s %s block=%v %s", r.Event, r.Verdict, r.Rule, r.Block, r.Command))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || !strings.HasPrefix(got[0], "pre_tool deny ") || !strings.HasSuffix(got[0], " rm -rf ~/victim") ||
+		got[1] != "pre_tool none  block=false ls -la" || !strings.HasPrefix(got[2], "stop none  block=true") {
+		t.Errorf("audit trail:\n%s", strings.Join(got, "\n"))
 	}
 }
 

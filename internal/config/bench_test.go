@@ -3,8 +3,8 @@ package config
 import "testing"
 
 const (
-	benchUser = `log:
-  level: warn
+	benchUser = `audit:
+  max_mib: 20
 session:
   identity:
     name: Paul

@@ -55,7 +55,7 @@ func TestLoadMerge(t *testing.T) {
 			name: "defaults only",
 			want: map[string]string{
 				"version":                 "1 @ default",
-				"log.level":               `"info" @ default`,
+				"audit.max_mib":           "40 @ default",
 				"guard.enabled":           "true @ default",
 				"guard.disable":           "[] @ default",
 				"guard.verdicts":          "{} @ default",
@@ -68,10 +68,10 @@ func TestLoadMerge(t *testing.T) {
 		},
 		{
 			name:    "project over user over defaults",
-			user:    "log:\n  level: warn\nhooks:\n  timeout_seconds: 20\n",
-			project: "log:\n  level: debug\n",
+			user:    "audit:\n  max_mib: 5\nhooks:\n  timeout_seconds: 20\n",
+			project: "audit:\n  max_mib: 7\n",
 			want: map[string]string{
-				"log.level":             `"debug" @ P:2`,
+				"audit.max_mib":         "7 @ P:2",
 				"hooks.timeout_seconds": "20 @ U:4",
 				"guard.enabled":         "true @ default",
 			},
@@ -120,9 +120,9 @@ func TestLoadMerge(t *testing.T) {
 		},
 		{
 			name:    "null resets a setting to its default",
-			user:    "log:\n  level: error\nguard:\n  disable: [a.b]\n",
-			project: "log:\n  level: ~\nguard:\n  disable:\n",
-			want:    map[string]string{"log.level": `"info" @ default`, "guard.disable": "[] @ default"},
+			user:    "audit:\n  max_mib: 5\nguard:\n  disable: [a.b]\n",
+			project: "audit:\n  max_mib: ~\nguard:\n  disable:\n",
+			want:    map[string]string{"audit.max_mib": "40 @ default", "guard.disable": "[] @ default"},
 		},
 		{
 			name:    "null removes a map entry",
@@ -141,12 +141,12 @@ func TestLoadMerge(t *testing.T) {
 			name:    "empty and comment-only files are valid",
 			user:    "\n",
 			project: "# nothing yet\n",
-			want:    map[string]string{"log.level": `"info" @ default`},
+			want:    map[string]string{"audit.max_mib": "40 @ default"},
 		},
 		{
 			name:    "null document is empty",
 			project: "~\n",
-			want:    map[string]string{"log.level": `"info" @ default`},
+			want:    map[string]string{"audit.max_mib": "40 @ default"},
 		},
 		{
 			name: "scalars of other kinds are text for strings; aliases resolve",
@@ -183,12 +183,12 @@ func TestLoadMerge(t *testing.T) {
 
 func TestLoadTyped(t *testing.T) {
 	p, _ := setup(t, "guard:\n  verdicts: {git.reset-hard: ask}\n  switches: {strict: true}\n",
-		"log: {level: debug}\nrules:\n  - {verdict: deny, command: terraform apply, reason: shared}\n  - {verdict: ask, tool: edit, path: 'db/**'}\n")
+		"audit: {max_mib: 7}\nrules:\n  - {verdict: deny, command: terraform apply, reason: shared}\n  - {verdict: ask, tool: edit, path: 'db/**'}\n")
 	c, err := Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Log.Level != "debug" || !c.Guard.Enabled || c.Guard.Verdicts["git.reset-hard"] != Ask || c.Guard.Switches["strict"] != "true" {
+	if c.Audit.MaxMiB != 7 || !c.Guard.Enabled || c.Guard.Verdicts["git.reset-hard"] != Ask || c.Guard.Switches["strict"] != "true" {
 		t.Errorf("unexpected config: %+v", c)
 	}
 	wantRules := []Rule{
@@ -225,7 +225,7 @@ func TestValidationErrors(t *testing.T) {
 		{
 			name:    "unknown top-level key lists the known ones",
 			project: "polcy_xyz: 1\n",
-			want:    []string{`P:1:1: polcy_xyz: unknown key (known: version, log, guard, rules, session, hooks, governance, state)`},
+			want:    []string{`P:1:1: polcy_xyz: unknown key (known: version, audit, guard, rules, session, hooks, governance, state)`},
 		},
 		{
 			name:    "string where a list is expected",
@@ -265,9 +265,9 @@ func TestValidationErrors(t *testing.T) {
 			want:    []string{`P:1:10: version: 2 is not supported (this atreides reads version 1)`},
 		},
 		{
-			name:    "log level",
-			project: "log:\n  level: verbose\n",
-			want:    []string{`P:2:10: log.level: "verbose" is not one of debug, info, warn, error`},
+			name:    "enum",
+			project: "governance:\n  unknown_writes: verbose\n",
+			want:    []string{`P:2:19: governance.unknown_writes: "verbose" is not one of allow, ask, deny`},
 		},
 		{
 			name:    "bad glob",
@@ -308,10 +308,10 @@ func TestValidationErrors(t *testing.T) {
 		},
 		{
 			name:    "duplicate and merge keys",
-			project: "log:\n  level: info\nlog:\n  level: warn\nbase: &b {enabled: true}\nguard:\n  <<: *b\n",
+			project: "audit:\n  max_mib: 1\naudit:\n  max_mib: 2\nbase: &b {enabled: true}\nguard:\n  <<: *b\n",
 			want: []string{
-				`P:3:1: log: duplicate key (first set on line 1)`,
-				`P:5:1: base: unknown key (known: version, log, guard, rules, session, hooks, governance, state)`,
+				`P:3:1: audit: duplicate key (first set on line 1)`,
+				`P:5:1: base: unknown key (known: version, audit, guard, rules, session, hooks, governance, state)`,
 				`P:7:3: guard."<<": YAML merge keys (<<) are not supported; repeat the keys`,
 			},
 		},
@@ -322,9 +322,9 @@ func TestValidationErrors(t *testing.T) {
 		},
 		{
 			name:    "all errors in a file, in line order",
-			project: "log:\n  level: loud\nguard:\n  enabled: maybe\n  verdicts: {x.y: nope}\nhooks: {timeout: 3}\n",
+			project: "governance:\n  unknown_writes: loud\nguard:\n  enabled: maybe\n  verdicts: {x.y: nope}\nhooks: {timeout: 3}\n",
 			want: []string{
-				`P:2:10: log.level: "loud" is not one of debug, info, warn, error`,
+				`P:2:19: governance.unknown_writes: "loud" is not one of allow, ask, deny`,
 				`P:4:12: guard.enabled: expected true or false, got the string "maybe"`,
 				`P:5:19: guard.verdicts."x.y": "nope" is not one of allow, ask, deny`,
 				`P:6:9: hooks.timeout: unknown key (known: timeout_seconds)`,
@@ -342,7 +342,7 @@ func TestValidationErrors(t *testing.T) {
 		},
 		{
 			name:    "syntax error has a line",
-			project: "log:\n  level: info\nguard\n  enabled: true\n",
+			project: "audit:\n  max_mib: 1\nguard\n  enabled: true\n",
 			want:    []string{`P:3: YAML syntax error: could not find expected ':'`},
 		},
 		{
@@ -352,7 +352,7 @@ func TestValidationErrors(t *testing.T) {
 		},
 		{
 			name:    "two documents",
-			project: "log: {level: info}\n---\nlog: {level: warn}\n",
+			project: "audit: {max_mib: 1}\n---\naudit: {max_mib: 2}\n",
 			want:    []string{`P:2:1: more than one YAML document (---); a config file holds one`},
 		},
 	}
@@ -373,10 +373,10 @@ func TestValidationErrors(t *testing.T) {
 }
 
 func TestValidationErrorsBothFiles(t *testing.T) {
-	p, rel := setup(t, "log: {level: x}\n", "hooks: {timeout_seconds: true}\n")
+	p, rel := setup(t, "governance: {unknown_writes: x}\n", "hooks: {timeout_seconds: true}\n")
 	_, err := Load(p)
 	want := "P:1:26: hooks.timeout_seconds: expected an integer, got the boolean true\n" +
-		`U:1:14: log.level: "x" is not one of debug, info, warn, error`
+		`U:1:30: governance.unknown_writes: "x" is not one of allow, ask, deny`
 	if err == nil || rel(err.Error()) != want {
 		t.Errorf("Load error:\n%v\nwant:\n%s", err, want)
 	}
@@ -385,7 +385,7 @@ func TestValidationErrorsBothFiles(t *testing.T) {
 func TestLoadFiles(t *testing.T) {
 	dir := t.TempDir()
 	c, err := Load(Paths{User: filepath.Join(dir, "nope.yaml"), Project: filepath.Join(dir, "no", "such", "config.yaml")})
-	if err != nil || c.Log.Level != "info" {
+	if err != nil || c.Governance.UnknownWrites != Ask {
 		t.Errorf("missing files: Load = %+v, %v; want defaults", c, err)
 	}
 	// A directory where the file should be stands in for an unreadable
@@ -441,13 +441,13 @@ func TestPosKeyErrorAt(t *testing.T) {
 	if got, want := rel(fe.Error()), `P:4:7: guard.disable[1]: unknown rule id "bogus.rule"`; got != want {
 		t.Errorf("ErrorAt = %s, want %s", got, want)
 	}
-	if got := c.ErrorAt("x", "log", "level").Error(); got != "built-in defaults: log.level: x" {
+	if got := c.ErrorAt("x", "audit", "max_mib").Error(); got != "built-in defaults: audit.max_mib: x" {
 		t.Errorf("ErrorAt on a default = %s", got)
 	}
 }
 
 func TestShow(t *testing.T) {
-	p, rel := setup(t, "log:\n  level: warn\n",
+	p, rel := setup(t, "audit:\n  max_mib: 7\n",
 		"guard:\n  verdicts:\n    git.reset-hard: deny\n  switches: {strict: true}\nrules:\n  - verdict: ask\n    path: 'db/**'\n    reason: \"it's: shared\"\n")
 	c, err := Load(p)
 	if err != nil {
@@ -463,7 +463,7 @@ func TestShow(t *testing.T) {
 	yamlOut, jsonOut := rel(yb.String()), rel(jb.String())
 	for _, want := range []string{
 		"version: 1 # from: default\n",
-		"log:\n  level: warn # from: U:2\n",
+		"audit:\n  max_mib: 7 # from: U:2\n",
 		"  disable: [] # from: default\n",
 		"  verdicts:\n    git.reset-hard: deny # from: P:3\n",
 		"    strict: true # from: P:4\n",
@@ -476,11 +476,11 @@ func TestShow(t *testing.T) {
 	}
 	for _, want := range []string{
 		"{\n  \"config\": {\n    \"version\": 1,\n",
-		`"level": "warn"`,
+		`"max_mib": 7`,
 		`"git.reset-hard": "deny"`,
 		`"strict": "true"`,
 		`"guard.verdicts.\"git.reset-hard\"": "P:3"`,
-		`"log.level": "U:2"`,
+		`"audit.max_mib": "U:2"`,
 		`"guard.disable": "default"`,
 		`"rules[0].path": "P:7"`,
 	} {
@@ -498,7 +498,7 @@ func TestShow(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reloading Show output: %v", err)
 	}
-	if c2.Log.Level != c.Log.Level || !slices.Equal(c2.Rules, c.Rules) || c2.Guard.Switches["strict"] != "true" {
+	if c2.Audit.MaxMiB != c.Audit.MaxMiB || !slices.Equal(c2.Rules, c.Rules) || c2.Guard.Switches["strict"] != "true" {
 		t.Errorf("round trip changed the config: %+v vs %+v", c2, c)
 	}
 	if err := c.Show(&yb, "toml"); err == nil {
@@ -536,17 +536,17 @@ func TestDefaultPaths(t *testing.T) {
 }
 
 func TestLazy(t *testing.T) {
-	p, _ := setup(t, "", "log: {level: debug}\n")
+	p, _ := setup(t, "", "audit: {max_mib: 7}\n")
 	l := NewLazy(p)
 	c1, err := l.Get()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p.Project, []byte("log: {level: error}\n"), 0o644); err != nil {
+	if err := os.WriteFile(p.Project, []byte("audit: {max_mib: 9}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c2, err := l.Get()
-	if err != nil || c2 != c1 || c2.Log.Level != "debug" {
+	if err != nil || c2 != c1 || c2.Audit.MaxMiB != 7 {
 		t.Errorf("second Get = %+v, %v; want the first result", c2, err)
 	}
 }

@@ -18,11 +18,11 @@ import (
 // where a config file belongs: Load must answer at once with an error that
 // names the file, never block, and never read through a project link.
 func TestConfigFilesAreRegular(t *testing.T) {
-	const valid = "log: {level: debug}\n"
+	const valid = "audit: {max_mib: 7}\n"
 	for _, tc := range []struct {
 		name  string
 		plant func(t *testing.T, root, user string) Paths
-		want  string // in the error; "" = loads, with the level debug
+		want  string // in the error; "" = loads, with max_mib 7
 	}{
 		{"project FIFO", func(t *testing.T, root, user string) Paths {
 			p := filepath.Join(root, ".atreides", "config.yaml")
@@ -87,7 +87,7 @@ func TestConfigFilesAreRegular(t *testing.T) {
 				t.Fatal("Load blocked")
 			}
 			if tc.want == "" {
-				if err != nil || c.Log.Level != "debug" {
+				if err != nil || c.Audit.MaxMiB != 7 {
 					t.Fatalf("Load = %v, %v", c, err)
 				}
 				return

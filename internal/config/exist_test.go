@@ -15,7 +15,7 @@ func TestPathsExist(t *testing.T) {
 	if (Paths{}).Exist() {
 		t.Fatal("empty paths")
 	}
-	os.WriteFile(p.User, []byte("log: {level: debug}\n"), 0o644)
+	os.WriteFile(p.User, []byte("audit: {max_mib: 7}\n"), 0o644)
 	if !p.Exist() {
 		t.Fatal("user file not seen")
 	}

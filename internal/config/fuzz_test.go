@@ -15,13 +15,13 @@ import (
 func FuzzLoad(f *testing.F) {
 	for _, s := range []string{
 		"",
-		"log: {level: debug}\n",
+		"audit: {max_mib: 7}\n",
 		"guard:\n  verdicts: {git.reset-hard: ask}\n  disable: [a.b]\n  switches: {x: 1.5}\n",
 		"rules:\n  - {verdict: deny, command: rm -rf}\n  - {verdict: ask, tool: write, path: 'db/**'}\n",
 		"a: &a [*a]\nguard: {disable: *a}\n",
 		"- x\n",
 		"guard:\n  <<: {enabled: true}\n",
-		"log:\n  level: ~\nguard:\n",
+		"audit:\n  max_mib: ~\nguard:\n",
 		"session: {identity: {name: 'x', prefix: true}, stop: {max_blocks: 0x10}}\n",
 		"--- \n...\n---\n",
 		"\t\x00",

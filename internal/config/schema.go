@@ -23,7 +23,7 @@ import (
 // it is shared by every caller of [Lazy.Get].
 type Config struct {
 	Version int     `yaml:"version"`
-	Log     Log     `yaml:"log"`
+	Audit   Audit   `yaml:"audit"`
 	Guard   Guard   `yaml:"guard"`
 	Rules   []Rule  `yaml:"rules"`
 	Session Session `yaml:"session"`
@@ -37,9 +37,10 @@ type Config struct {
 	root *value
 }
 
-// Log configures atreides' own diagnostics.
-type Log struct {
-	Level Level `yaml:"level"`
+// Audit configures the audit trail (package audit).
+type Audit struct {
+	// MaxMiB bounds the trail on disk, all its segments together.
+	MaxMiB int `yaml:"max_mib" min:"1" max:"4096"`
 }
 
 // Guard configures the command, path and secret guards. Rule ids, group
@@ -181,11 +182,6 @@ const (
 )
 
 func (Verdict) checkText(s string) string { return oneOf(s, "allow", "ask", "deny") }
-
-// Level is a log level.
-type Level string
-
-func (Level) checkText(s string) string { return oneOf(s, "debug", "info", "warn", "error") }
 
 // Tool is a normalized tool name, or AnyTool.
 type Tool string

@@ -17,8 +17,8 @@ import (
 //
 // "json" is for scripts: {"config": {...}, "sources": {"<key>": "<source>"}}
 // where config is the merged configuration as plain nested JSON (read
-// values with jq '.config.log.level') and sources maps the printable key
-// of every leaf, as used in error messages (log.level, rules[0].path,
+// values with jq '.config.audit.max_mib') and sources maps the printable key
+// of every leaf, as used in error messages (audit.max_mib, rules[0].path,
 // guard.verdicts."git.reset-hard"), to "default" or "file:line". Empty
 // lists and mappings count as leaves. Keys keep the config's order.
 func (c *Config) Show(w io.Writer, format string) error {

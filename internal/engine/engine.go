@@ -121,7 +121,7 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 		d   *event.Decision
 		ran bool
 	)
-	r := run{memo: &Memo{}}
+	r := run{memo: &Memo{}, prepared: make([]time.Duration, len(e.handlers))}
 	r.deadline, _ = ctx.Deadline()
 	e.prepare(ev, r)
 	err := e.loader.Update(ctx, ev, func(st *State) error {
@@ -143,6 +143,7 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 type run struct {
 	memo     *Memo
 	deadline time.Time
+	prepared []time.Duration // each handler's Prepare time, by index
 }
 
 // prepare runs the handlers' Prepare functions, outside the lock. A panic
@@ -153,6 +154,7 @@ func (e *Engine) prepare(ev *event.Event, r run) {
 		if h.Prepare == nil || !h.wants(ev.Kind) {
 			continue
 		}
+		start := time.Now()
 		func() {
 			defer func() {
 				if p := recover(); p != nil {
@@ -161,17 +163,20 @@ func (e *Engine) prepare(ev *event.Event, r run) {
 			}()
 			h.Prepare(&Call{Event: ev, Env: e.env, Memo: r.memo, Deadline: r.deadline})
 		}()
+		r.prepared[i] = time.Since(start)
 	}
 }
 
 func (e *Engine) runHandlers(ev *event.Event, st *State, r run) *event.Decision {
-	d := &event.Decision{}
+	d := &event.Decision{Timings: make([]event.Timing, 0, len(e.handlers))}
 	for i := range e.handlers {
 		h := &e.handlers[i]
 		if !h.wants(ev.Kind) {
 			continue
 		}
+		start := time.Now()
 		res, err := e.call(h, &Call{Event: ev, State: st, Decision: d, Env: e.env, Memo: r.memo, Deadline: r.deadline})
+		d.Timings = append(d.Timings, event.Timing{Handler: h.Name, Prepare: r.prepared[i], Handle: time.Since(start)})
 		if err != nil {
 			if h.Priority == Critical && (ev.Kind == event.PreTool || ev.Kind == event.PermissionRequest) {
 				res = event.Result{

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
 )
@@ -93,5 +95,35 @@ func TestUnsavedStateIsMarked(t *testing.T) {
 	New(&lockLoader{log: &log, failed: context.DeadlineExceeded}, &testEnv{}, h).Run(context.Background(), &event.Event{Kind: event.PostTool})
 	if len(unsaved) != 2 || unsaved[0] || !unsaved[1] {
 		t.Fatalf("Unsaved = %v, want [false true]", unsaved)
+	}
+}
+
+// Every handler that ran is timed, in the order it ran, with its Prepare
+// apart; a handler the event's kind does not concern is not listed, and a
+// failing one still is.
+func TestTimings(t *testing.T) {
+	const nap = 2 * time.Millisecond
+	var log []string
+	hs := []Handler{
+		{Name: "slow-prepare", Priority: Critical,
+			Prepare: func(*Call) { time.Sleep(nap) },
+			Handle:  func(*Call) (event.Result, error) { return event.Result{}, nil }},
+		{Name: "slow-handle", Priority: Normal, Handle: func(*Call) (event.Result, error) { time.Sleep(nap); return event.Result{}, nil }},
+		{Name: "failing", Priority: Low, Handle: func(*Call) (event.Result, error) { return event.Result{}, errors.New("no") }},
+		{Name: "other-kind", Priority: Low, Kinds: []event.Kind{event.Stop}, Handle: func(*Call) (event.Result, error) { return event.Result{}, nil }},
+	}
+	d := New(&lockLoader{log: &log}, &testEnv{}, hs...).Run(context.Background(), &event.Event{Kind: event.PreTool})
+	var names []string
+	for _, tm := range d.Timings {
+		names = append(names, tm.Handler)
+	}
+	if got := strings.Join(names, ","); got != "slow-prepare,slow-handle,failing" {
+		t.Fatalf("timed %s, want slow-prepare,slow-handle,failing", got)
+	}
+	if tm := d.Timings[0]; tm.Prepare < nap || tm.Handle >= nap {
+		t.Errorf("slow-prepare timed %+v, want its Prepare >= %v and its Handle under it", tm, nap)
+	}
+	if tm := d.Timings[1]; tm.Prepare != 0 || tm.Handle < nap {
+		t.Errorf("slow-handle timed %+v, want no Prepare and its Handle >= %v", tm, nap)
 	}
 }

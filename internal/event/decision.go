@@ -3,6 +3,7 @@ package event
 import (
 	"encoding/json"
 	"strings"
+	"time"
 )
 
 // Verdict is a permission answer. The order matters: a stronger verdict wins
@@ -77,6 +78,16 @@ type Decision struct {
 	BlockReason  string
 	Warnings     []string
 	Spoke        []Speaker
+	// Timings says how long each handler that ran took, in the order they
+	// ran; the audit trail records them.
+	Timings []Timing
+}
+
+// Timing is one handler's time on one event: Prepare is spent before the
+// state lock is taken (zero for a handler without one), Handle under it.
+type Timing struct {
+	Handler         string
+	Prepare, Handle time.Duration
 }
 
 // ContextText joins the context blocks in order, separated by blank lines.

@@ -13,13 +13,16 @@ import (
 // gitignoreText keeps machine state out of commits while config.yaml,
 // intents.yaml and trace.jsonl (which teams review and share) stay visible.
 // The ledger's queue holds records not chained yet: committed, they would
-// be appended again on every clone.
+// be appended again on every clone. The audit trail (package audit) and the
+// project log are this machine's.
 const gitignoreText = `# Written by atreides. Machine state that must not be committed.
 # config.yaml, intents.yaml and trace.jsonl are meant to be committed.
 state.db
 state.db.lock
 *.corrupt-*
 log
+log.1
+audit*.jsonl
 trace.jsonl.pending/
 `
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/filelock"
 )
 
 // fileLock is a held lock on the sidecar file, and the state directory it
@@ -43,7 +44,7 @@ func (s *Store) lock(ctx context.Context, exclusive, create bool) (fileLock, err
 		return fileLock{}, err
 	}
 	held := fileLock{f, d}
-	ok, err := tryLockFile(f, exclusive)
+	ok, err := filelock.TryLock(f, exclusive)
 	if err != nil {
 		held.unlock()
 		return fileLock{}, fmt.Errorf("lock %s: %w", f.Name(), err)
@@ -58,7 +59,7 @@ func (s *Store) lock(ctx context.Context, exclusive, create bool) (fileLock, err
 
 	wait := s.lockTimeout()
 	done := make(chan error, 1)
-	go func() { done <- lockFile(f, exclusive) }()
+	go func() { done <- filelock.Lock(f, exclusive) }()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 

@@ -371,7 +371,8 @@ func TestFirstUpdateLaysOutDirectory(t *testing.T) {
 		return false
 	}
 	for name, want := range map[string]bool{
-		"state.db": true, "state.db.lock": true, "state.db.corrupt-20260101T000000.000Z": true, "log": true,
+		"state.db": true, "state.db.lock": true, "state.db.corrupt-20260101T000000.000Z": true, "log": true, "log.1": true,
+		"audit.jsonl": true, "audit-20261123T231135.123456789Z-42.jsonl": true,
 		"trace.jsonl.pending/": true, "trace.jsonl.corrupt-20260101T000000.000Z-abcdef": true,
 		"config.yaml": false, "intents.yaml": false, "trace.jsonl": false, ".gitignore": false,
 	} {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -202,4 +203,73 @@ func TestClaudeProjectPolicy(t *testing.T) {
 			t.Error("the command ran although the policy could not be loaded")
 		}
 	})
+}
+
+// TestClaudeAuditLog: after a real Claude Code session in which two
+// commands were denied and one ran, `atreides log --verdict deny --json`
+// lists the two denials of that session with their rule and command, and
+// the allowed one is in the trail too, without a rule.
+func TestClaudeAuditLog(t *testing.T) {
+	requireAtreides(t)
+	p := NewProject(t, fa.Script{Steps: []fa.Step{
+		fa.Call(fa.Bash("rm -rf ~/victim")),
+		fa.Call(fa.Bash("git reset --hard")),
+		fa.Call(fa.Bash("echo hello > out.txt")),
+		fa.Text("Two were refused."),
+	}})
+	p.Victim(homeVictim("victim"))
+	p.InstallAtreides()
+	res := p.RunClaude("delete the victim, reset the tree, write out.txt", RunOpts{})
+	session := res.SessionID()
+	if session == "" {
+		t.Fatal("no session id in the result event")
+	}
+
+	type record struct {
+		Session   string           `json:"session"`
+		Host      string           `json:"host"`
+		HostEvent string           `json:"host_event"`
+		Tool      string           `json:"tool"`
+		Command   string           `json:"command"`
+		Verdict   string           `json:"verdict"`
+		Rule      string           `json:"rule"`
+		Reason    string           `json:"reason"`
+		HandleUS  map[string]int64 `json:"handle_us"`
+	}
+	read := func(args ...string) []record {
+		var out []record
+		for _, line := range strings.Split(strings.TrimSpace(p.Atreides(append([]string{"log", "--json"}, args...)...)), "\n") {
+			var r record
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("atreides log --json printed %q: %v", line, err)
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	denied := read("--verdict", "deny")
+	if len(denied) != 2 {
+		t.Fatalf("atreides log --verdict deny --json: %d records, want 2: %+v", len(denied), denied)
+	}
+	for i, want := range []struct{ command, rulePrefix string }{{"rm -rf ~/victim", "fs."}, {"git reset --hard", "git.reset-hard"}} {
+		r := denied[i]
+		if r.Session != session || r.Host != "claude" || r.HostEvent != "PreToolUse" || r.Tool != "Bash" || r.Command != want.command ||
+			!strings.HasPrefix(r.Rule, want.rulePrefix) || !strings.Contains(r.Reason, r.Rule) {
+			t.Errorf("denial %d: %+v, want session %s, command %q, a rule starting %q named in the reason", i, r, session, want.command, want.rulePrefix)
+		}
+		if _, ok := r.HandleUS["guard"]; !ok {
+			t.Errorf("denial %d has no guard timing: %+v", i, r.HandleUS)
+		}
+	}
+	all := read("--session", session)
+	var ran bool
+	for _, r := range all {
+		ran = ran || (r.Command == "echo hello > out.txt" && r.Verdict != "deny" && r.Rule == "")
+	}
+	if !ran {
+		t.Errorf("the allowed command is not in the trail: %+v", all)
+	}
+	if stats := p.Atreides("log", "--stats", "--json"); !strings.Contains(stats, `"stopped": 2`) {
+		t.Errorf("atreides log --stats --json:\n%s", stats)
+	}
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package store
+package filelock
 
 import (
 	"os"
@@ -8,8 +8,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// tryLockFile takes the lock if it is free and reports whether it did.
-func tryLockFile(f *os.File, exclusive bool) (bool, error) {
+// TryLock takes the lock if it is free and reports whether it did.
+func TryLock(f *os.File, exclusive bool) (bool, error) {
 	for {
 		err := unix.Flock(int(f.Fd()), lockHow(exclusive)|unix.LOCK_NB)
 		switch err {
@@ -26,8 +26,8 @@ func tryLockFile(f *os.File, exclusive bool) (bool, error) {
 	}
 }
 
-// lockFile blocks in the kernel until the lock is ours.
-func lockFile(f *os.File, exclusive bool) error {
+// Lock blocks in the kernel until the lock is ours.
+func Lock(f *os.File, exclusive bool) error {
 	for {
 		err := unix.Flock(int(f.Fd()), lockHow(exclusive))
 		if err != unix.EINTR {

@@ -1,6 +1,6 @@
 //go:build windows
 
-package store
+package filelock
 
 import (
 	"errors"
@@ -9,10 +9,11 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// LockFileEx on the first byte of the sidecar file; closing the handle
+// LockFileEx on the first byte of the file; closing the handle
 // releases it, as flock does on Unix.
 
-func tryLockFile(f *os.File, exclusive bool) (bool, error) {
+// TryLock takes the lock if it is free and reports whether it did.
+func TryLock(f *os.File, exclusive bool) (bool, error) {
 	err := lockFileEx(f, exclusive, windows.LOCKFILE_FAIL_IMMEDIATELY)
 	if errors.Is(err, windows.ERROR_LOCK_VIOLATION) || errors.Is(err, windows.ERROR_IO_PENDING) {
 		return false, nil
@@ -20,7 +21,8 @@ func tryLockFile(f *os.File, exclusive bool) (bool, error) {
 	return err == nil, err
 }
 
-func lockFile(f *os.File, exclusive bool) error {
+// Lock waits until the lock is ours.
+func Lock(f *os.File, exclusive bool) error {
 	return lockFileEx(f, exclusive, 0)
 }
 

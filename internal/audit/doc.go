@@ -1,0 +1,65 @@
+// Package audit owns a project's audit trail: one JSON line per decided
+// hook event in .atreides/audit.jsonl (who, what, the verdict, the rule,
+// the reason, and where the event's time went), and the reader behind
+// `atreides log`. The project log (.atreides/log) keeps atreides's own
+// errors; what atreides decided is here.
+//
+// # What is recorded
+//
+// Every tool call a host asks about (pre_tool, permission_request), whatever
+// the answer, including "none" (atreides said nothing and the host's own
+// permission flow applied): that is the trail of what an agent ran. Other
+// events only when something was decided (a verdict, or a block such as a
+// Stop kept going): a post_tool or session_start that decided nothing
+// would double the trail's size, and so halve how far back it reaches,
+// without saying anything an auditor asks about. [Wanted] is that rule.
+//
+// Free text (command, paths, reasons) goes through package sanitize, as the
+// project log always has: secrets masked, control characters escaped, long
+// commands capped. A record's keys are documented in docs/audit.md; a
+// reader ignores keys it does not know, so new keys can be added.
+//
+// # Writing without slowing the hook
+//
+// A record is built in memory and written with one write(2) of the whole
+// line to a file opened O_APPEND, so records of concurrent hooks never
+// interleave, and without fsync: losing the last records to a power cut is
+// acceptable for an audit of a developer's machine, waiting for the disk on
+// every tool call is not. The file is opened through package confined, so
+// a trail committed as a link to a file of the user's is refused, not
+// written through. A failure to write is the caller's to log; it never
+// reaches the host.
+//
+// # Bounded retention, and racing hooks
+//
+// The trail is the current file plus at most [Segments]-1 rotated
+// segments (audit-<UTC time>-<pid>.jsonl), each about a fifth of the
+// configured size (audit.max_mib). Whether to rotate is checked only by the
+// write that crosses a 64 KiB boundary of the file (its end offset says so,
+// without a stat), so the configured size is read once per ~64 KiB of
+// records, not per event. Rotation is a rename of the current file under
+// the time it is set aside, by the writer holding an exclusive lock on
+// that file (package filelock; a rotator that finds it taken skips) and
+// only if the name still leads to the file it wrote to; then the segments
+// beyond the limit are removed, oldest first. So rotations of one file
+// happen once, in order, and two hooks rotating at once cannot lose or
+// duplicate a record: a rename moves a file with every record in it, and a
+// hook still holding the old file appends to the renamed segment. The one
+// loss left is a record whose writer stalls between opening the file and
+// its one write for as long as the trail takes to rotate every segment
+// out; one record at most, and not seen in practice.
+//
+// # Reading
+//
+// Segments are read oldest first, the current file last; it is opened
+// before the rotated ones are listed, so a rotation during the listing
+// shows the file twice at most, which the reader notices (same file) and
+// reads once. Filters look at a few top-level fields found by a scan of
+// the line, without decoding it; only the records shown are decoded. A
+// line that is not a record (a torn write after a crash) is skipped and
+// counted; a last line without its newline is a write in progress and
+// left for later. Follow polls the current file and notices a rotation
+// when the name no longer leads to the file it reads; it then reads that
+// file to its end and every segment set aside after it, however many
+// rotations happened between two looks.
+package audit

@@ -1,0 +1,342 @@
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/confined"
+)
+
+// Filter selects records; the zero Filter selects all.
+type Filter struct {
+	Since    time.Time // records at or after it
+	Session  string
+	Host     string
+	Verdicts []string // any of them: allow, ask, deny, none, or block (an event refused or kept going)
+	// Rule is a rule id, or a prefix of one when it ends in "." or "*"
+	// ("self." and "git.*" select every rule of those groups).
+	Rule string
+
+	since string // Since in stampLayout, compared as text
+}
+
+func (f *Filter) prepare() {
+	if !f.Since.IsZero() {
+		f.since = f.Since.UTC().Format(stampLayout)
+	}
+}
+
+func (f *Filter) match(v *fields) bool {
+	if f.since != "" && !f.after(v.time) {
+		return false
+	}
+	if f.Session != "" && !eq(v.session, f.Session) {
+		return false
+	}
+	if f.Host != "" && !eq(v.host, f.Host) {
+		return false
+	}
+	if len(f.Verdicts) > 0 && !slices.ContainsFunc(f.Verdicts, func(s string) bool { return eq(v.verdict, s) || (s == "block" && v.block) }) {
+		return false
+	}
+	if f.Rule != "" {
+		rule := str(v.rule)
+		if p, ok := strings.CutSuffix(f.Rule, "*"); ok {
+			return strings.HasPrefix(rule, p)
+		}
+		if strings.HasSuffix(f.Rule, ".") {
+			return strings.HasPrefix(rule, f.Rule)
+		}
+		return rule == f.Rule
+	}
+	return true
+}
+
+// after reports whether a record's time is at or after f.Since. Records
+// written by atreides compare as text; any other form is parsed.
+func (f *Filter) after(stamp []byte) bool {
+	if len(stamp) == len(f.since) {
+		return string(stamp) >= f.since
+	}
+	t, err := time.Parse(time.RFC3339Nano, str(stamp))
+	return err == nil && !t.Before(f.Since)
+}
+
+// Result counts what a read met besides the records it passed on.
+type Result struct {
+	Damaged int // lines that are not records (a torn write, another program's text), skipped
+}
+
+// Read passes each record matching f to fn, oldest first, as the line
+// stored (valid JSON, no newline; valid only until fn returns). An error
+// from fn stops the read and is returned.
+func (t *Trail) Read(f Filter, fn func(line []byte) error) (Result, error) {
+	return t.each(f, true, func(line []byte, _ *fields) error { return fn(line) })
+}
+
+// each passes the records matching f to fn with their scanned fields;
+// valid asks for a full check of the JSON of each.
+func (t *Trail) each(f Filter, valid bool, fn func([]byte, *fields) error) (Result, error) {
+	f.prepare()
+	var res Result
+	old, cur, err := t.open(f.Since)
+	if err != nil {
+		return res, err
+	}
+	segs := old
+	if cur != nil {
+		segs = append(segs, cur)
+	}
+	defer closeAll(segs)
+	for _, s := range segs {
+		if err := readSegment(newLines(s), &f, valid, &res, fn); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// readSegment passes the matching complete lines of one segment to fn.
+func readSegment(l *lines, f *Filter, valid bool, res *Result, fn func([]byte, *fields) error) error {
+	var v fields
+	for {
+		line, err := l.next()
+		if err == io.EOF {
+			res.Damaged += l.damaged
+			l.damaged = 0
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read audit trail: %w", err)
+		}
+		if len(line) == 0 {
+			continue
+		}
+		if !scan(line, &v) {
+			res.Damaged++
+			continue
+		}
+		if !f.match(&v) {
+			continue
+		}
+		if valid && !json.Valid(line) {
+			res.Damaged++
+			continue
+		}
+		if err := fn(line, &v); err != nil {
+			return err
+		}
+	}
+}
+
+// open opens the rotated segments that may hold records at or after
+// since, oldest first, and the current file (nil if there is none). The
+// current file is opened first: a
+// rotation while the others are listed then shows it under its new name
+// too, which is noticed and read once, and no segment is missed.
+func (t *Trail) open(since time.Time) (old []*os.File, cur *os.File, err error) {
+	d, err := confined.OpenDir(t.base, t.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("open audit trail: %w", err)
+	}
+	defer d.Close()
+	cur, err = d.OpenFile(currentName, os.O_RDONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		cur = nil
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("open audit trail: %w", err)
+	}
+	names, err := rotated(d)
+	if err != nil {
+		if cur != nil {
+			_ = cur.Close()
+		}
+		return nil, nil, fmt.Errorf("list audit trail: %w", err)
+	}
+	var curInfo fs.FileInfo
+	if cur != nil {
+		curInfo, _ = cur.Stat()
+	}
+	for _, n := range names {
+		s, err := d.OpenFile(n, os.O_RDONLY, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed by a rotation meanwhile
+		}
+		if err != nil {
+			closeAll(old)
+			if cur != nil {
+				_ = cur.Close()
+			}
+			return nil, nil, fmt.Errorf("open audit trail: %w", err)
+		}
+		fi, err := s.Stat()
+		// A segment last written before since holds nothing after it: a
+		// record's time is taken before it is written.
+		if err != nil || (curInfo != nil && os.SameFile(fi, curInfo)) || (!since.IsZero() && fi.ModTime().Before(since)) {
+			_ = s.Close()
+			continue
+		}
+		old = append(old, s)
+	}
+	return old, cur, nil
+}
+
+func closeAll(fs []*os.File) {
+	for _, f := range fs {
+		_ = f.Close()
+	}
+}
+
+// Follow passes records matching f to fn as they are written, until ctx
+// ends or fn fails: first the records already there when f.Since is set
+// (else it starts at the end of the trail), then new ones, looking for
+// them every poll. A rotation is noticed when the current name leads to
+// another file: the old one is read to its end, then the new one from its
+// start.
+func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn func(line []byte) error) error {
+	f.prepare()
+	var (
+		res  Result
+		cur  *os.File
+		l    *lines
+		pass = func(line []byte, _ *fields) error { return fn(line) }
+	)
+	defer func() {
+		if cur != nil {
+			_ = cur.Close()
+		}
+	}()
+	if !f.Since.IsZero() {
+		old, c, err := t.open(f.Since)
+		if err != nil {
+			return err
+		}
+		if c != nil {
+			cur, l = c, newLines(c)
+		}
+		for i, s := range old {
+			err := readSegment(newLines(s), &f, true, &res, pass)
+			_ = s.Close()
+			if err != nil {
+				closeAll(old[i+1:])
+				return err
+			}
+		}
+	} else if c, err := t.openCurrent(); err != nil {
+		return err
+	} else if c != nil {
+		if _, err := c.Seek(0, io.SeekEnd); err != nil {
+			_ = c.Close()
+			return fmt.Errorf("read audit trail: %w", err)
+		}
+		cur, l = c, newLines(c)
+	}
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	for {
+		if cur != nil {
+			if err := readSegment(l, &f, true, &res, pass); err != nil {
+				return err
+			}
+			if t.moved(cur) {
+				// Records a hook appended just before the rename are in
+				// the old file: read it to its end, then every segment set
+				// aside after it (the trail may have rotated more than
+				// once since the last look), then the new current file.
+				if err := readSegment(l, &f, true, &res, pass); err != nil {
+					return err
+				}
+				next, err := t.after(cur, &f, &res, pass)
+				_ = cur.Close()
+				cur = next
+				if err != nil {
+					return err
+				}
+				if cur != nil {
+					l = newLines(cur)
+					continue // read what the new file already holds
+				}
+			}
+		}
+		if cur == nil {
+			c, err := t.openCurrent()
+			if err != nil {
+				return err
+			}
+			if c != nil {
+				cur, l = c, newLines(c)
+				continue
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+	}
+}
+
+// after passes on the records of the segments rotated after old, and
+// returns the current file (nil if there is none yet).
+func (t *Trail) after(old *os.File, f *Filter, res *Result, fn func([]byte, *fields) error) (*os.File, error) {
+	segs, cur, err := t.open(time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	defer func() { closeAll(segs) }()
+	oi, err := old.Stat()
+	if err != nil {
+		return cur, nil
+	}
+	// Segments are in order; those up to old's new name were read. When
+	// old is gone (removed by retention), every segment left is newer.
+	from := 0
+	for i, s := range segs {
+		if si, err := s.Stat(); err == nil && os.SameFile(si, oi) {
+			from = i + 1
+		}
+	}
+	for _, s := range segs[from:] {
+		if err := readSegment(newLines(s), f, true, res, fn); err != nil {
+			if cur != nil {
+				_ = cur.Close()
+			}
+			return nil, err
+		}
+	}
+	return cur, nil
+}
+
+// openCurrent opens the current file for reading; nil when there is none.
+func (t *Trail) openCurrent() (*os.File, error) {
+	f, err := confined.OpenFile(t.base, filepath.Join(t.dir, currentName), os.O_RDONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open audit trail: %w", err)
+	}
+	return f, nil
+}
+
+// moved reports whether the current name no longer leads to f.
+func (t *Trail) moved(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil {
+		return true
+	}
+	ni, err := os.Lstat(t.Path())
+	return err != nil || !os.SameFile(fi, ni)
+}

@@ -1,0 +1,197 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/spf13/cobra"
+)
+
+const logLong = `Show the audit trail: every tool call a host asked about, and every other
+event on which atreides decided something (a block, a kept-going Stop),
+oldest first, from .atreides/audit.jsonl and its rotated segments.
+
+Filters combine: --since 2h (or 30m, 7d, 2w, a day 2026-11-23, an RFC 3339
+time), --session ID, --verdict deny (allow, ask, deny, none, or block for an
+event refused or kept going; repeat or comma-separate for several),
+--rule git.reset-hard (a rule id; "self." or "git.*" for a group), --host
+claude.
+
+--json prints the records as JSON lines, exactly as stored (docs/audit.md
+lists the keys); --stats counts what was stopped, by rule and by day (with
+--json, one object). --follow keeps printing records as they are written.`
+
+// logOptions are the flags of 'atreides log'.
+type logOptions struct {
+	since    string
+	session  string
+	verdicts []string
+	rule     string
+	host     string
+	follow   bool
+	asJSON   bool
+	stats    bool
+	// now and loc are the clock and time zone --since and the text view
+	// use (tests fix them).
+	now func() time.Time
+	loc *time.Location
+}
+
+func newLogCmd(io *IO) *cobra.Command {
+	o := &logOptions{now: time.Now, loc: time.Local}
+	cmd := &cobra.Command{
+		Use:   "log",
+		Short: "show the audit trail of decisions (filters, --follow, --stats)",
+		Long:  logLong,
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.since, "since", "", "only records from this time on: 2h, 7d, 2026-11-23, or RFC 3339")
+	f.StringVarP(&o.session, "session", "s", "", "only this session's records")
+	f.StringSliceVar(&o.verdicts, "verdict", nil, "only these verdicts: allow, ask, deny, none, block")
+	f.StringVarP(&o.rule, "rule", "r", "", `only this rule, or a group: "self." or "git.*"`)
+	f.StringVar(&o.host, "host", "", "only this host's records (claude, gemini, codex, opencode)")
+	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing records as they are written")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON lines (with --stats, one JSON object)")
+	f.BoolVar(&o.stats, "stats", false, "count what was stopped, by rule and by day")
+	return cmd
+}
+
+// logVerdicts are the values --verdict takes.
+var logVerdicts = []string{"allow", "ask", "deny", "none", "block"}
+
+func (o *logOptions) filter() (audit.Filter, error) {
+	f := audit.Filter{Session: o.session, Rule: o.rule, Host: o.host}
+	for _, v := range o.verdicts {
+		if !slices.Contains(logVerdicts, v) {
+			return f, usagef("--verdict %q: want one of %s", v, strings.Join(logVerdicts, ", "))
+		}
+		f.Verdicts = append(f.Verdicts, v)
+	}
+	if o.since != "" {
+		t, err := audit.ParseSince(o.since, o.now(), o.loc)
+		if err != nil {
+			return f, usagef("%v", err)
+		}
+		f.Since = t
+	}
+	return f, nil
+}
+
+func (o *logOptions) run(io *IO) error {
+	if o.follow && o.stats {
+		return usagef("--follow and --stats do not go together")
+	}
+	f, err := o.filter()
+	if err != nil {
+		return err
+	}
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	t := audit.New(project.StateDir(root), nil)
+	if o.stats {
+		return o.printStats(io, t, f)
+	}
+	print := o.printer(io)
+	if o.follow {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		return t.Follow(ctx, f, 250*time.Millisecond, print)
+	}
+	n := 0
+	res, err := t.Read(f, func(line []byte) error { n++; return print(line) })
+	if err != nil {
+		return err
+	}
+	if res.Damaged > 0 {
+		fmt.Fprintf(io.Err, "atreides log: %d damaged line(s) in %s skipped\n", res.Damaged, t.Path())
+	}
+	if n == 0 && !o.asJSON {
+		fmt.Fprintln(io.Out, "no matching records")
+	}
+	return nil
+}
+
+// printer prints one record: as stored for --json, else one line of
+// fixed-width columns, so --follow lines up without buffering.
+func (o *logOptions) printer(io *IO) func([]byte) error {
+	if o.asJSON {
+		return func(line []byte) error {
+			_, err := fmt.Fprintf(io.Out, "%s\n", line)
+			return err
+		}
+	}
+	st := styleOf(io)
+	return func(line []byte) error {
+		r, err := audit.Decode(line)
+		if err != nil {
+			return err
+		}
+		verdict := r.Verdict
+		if r.Block && verdict == "none" {
+			verdict = "block"
+		}
+		target := r.Command
+		if target == "" && len(r.Paths) > 0 {
+			target = strings.Join(r.Paths, " ")
+		}
+		_, err = fmt.Fprintf(io.Out, "%s  %-8s %-8s %-18s %s %-24s %-10s %s\n",
+			st.dim(r.When().In(o.loc).Format(time.DateTime)), r.Host, shortID(r.Session), r.HostEvent,
+			st.verdict(fmt.Sprintf("%-5s", verdict)), orDash(r.Rule), orDash(r.Tool), oneLine(target, 120))
+		return err
+	}
+}
+
+// shortID is the start of a session id, enough to tell sessions apart
+// (--session takes the whole id, which --json shows).
+func shortID(s string) string {
+	if len(s) > 8 {
+		return s[:8]
+	}
+	return orDash(s)
+}
+
+func (o *logOptions) printStats(io *IO, t *audit.Trail, f audit.Filter) error {
+	st, err := t.Stats(f, o.loc)
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return printJSON(io, st)
+	}
+	if st.Damaged > 0 {
+		fmt.Fprintf(io.Err, "atreides log: %d damaged line(s) in %s skipped\n", st.Damaged, t.Path())
+	}
+	if st.Records == 0 {
+		fmt.Fprintln(io.Out, "no matching records")
+		return nil
+	}
+	first, _ := time.Parse(time.RFC3339Nano, st.First)
+	last, _ := time.Parse(time.RFC3339Nano, st.Last)
+	fmt.Fprintf(io.Out, "%d records, %s to %s\n\n", st.Records, first.In(o.loc).Format(time.DateTime), last.In(o.loc).Format(time.DateTime))
+	tw := tabwriter.NewWriter(io.Out, 0, 2, 2, ' ', 0)
+	if len(st.Rules) == 0 {
+		fmt.Fprintln(tw, "nothing stopped or asked")
+	} else {
+		fmt.Fprintln(tw, "RULE\tSTOPPED\tDENY\tASK\tBLOCK")
+		for _, r := range st.Rules {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\n", orDash(r.Rule), r.Stopped, r.Deny, r.Ask, r.Block)
+		}
+	}
+	fmt.Fprintln(tw, "\nDAY\tRECORDS\tSTOPPED\tDENY\tASK\tBLOCK")
+	for _, d := range st.Days {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\n", d.Day, d.Records, d.Stopped, d.Deny, d.Ask, d.Block)
+	}
+	return tw.Flush()
+}
