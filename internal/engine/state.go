@@ -54,6 +54,9 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, fn func(*State
 			if _, err := state.Prune(tx, p, ev.SessionID, ev.Time, l.Retention()); err != nil {
 				return err
 			}
+			// Best effort, with the same daily housekeeping: a stale
+			// .gitignore shows new state files in git status, no worse.
+			_ = l.Store.RefreshGitignore()
 		}
 		if err := fn(&State{Session: s, Project: p}); err != nil {
 			return err

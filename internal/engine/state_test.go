@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,7 +112,16 @@ func TestPruneAtSessionStart(t *testing.T) {
 	if s, _ := readSession(t, st, "old"); s != nil {
 		t.Errorf("old session kept: %+v", s)
 	}
+	// The same housekeeping brings an older atreides's .gitignore up to
+	// date (store.RefreshGitignore).
+	ignore := filepath.Join(st.Dir(), ".gitignore")
+	if err := os.WriteFile(ignore, []byte("# Written by atreides. Machine state that must not be committed.\nstate.db\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	e.Run(context.Background(), &event.Event{Kind: event.SessionStart, SessionID: "s", Time: t0.Add(26 * time.Hour)})
+	if b, _ := os.ReadFile(ignore); !strings.Contains(string(b), "audit") {
+		t.Errorf(".gitignore not refreshed by the daily housekeeping:\n%s", b)
+	}
 	if asked != 2 {
 		t.Errorf("a day later: retention asked %d times, want 2", asked)
 	}

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/atreides-dev/atreides/internal/confined"
 )
@@ -34,13 +36,64 @@ trace.jsonl.pending/
 // dir, so a .gitignore committed as a link is left alone, not written
 // through.
 func ensureGitignore(dir *confined.Dir) error {
-	const name = ".gitignore"
-	if f, err := dir.OpenFile(name, os.O_RDONLY, 0); err == nil || !errors.Is(err, fs.ErrNotExist) {
+	if f, err := dir.OpenFile(gitignoreName, os.O_RDONLY, 0); err == nil || !errors.Is(err, fs.ErrNotExist) {
 		if f != nil {
 			_ = f.Close()
 		}
 		return err
 	}
+	return writeGitignore(dir, dir.Link)
+}
+
+const gitignoreName = ".gitignore"
+
+// RefreshGitignore brings a .atreides/.gitignore that atreides wrote (it
+// starts with gitignoreText's first line) up to date when a newer atreides
+// keeps more machine state, such as the audit trail, so an existing project
+// does not start showing it in git status. A file the user wrote or edited
+// (another first line, or lines atreides would not write) is left alone,
+// and a missing one is not created: that is the store's first write's job.
+// The state package calls it with its daily housekeeping, under the lock.
+func (s *Store) RefreshGitignore() error {
+	dir, err := confined.OpenDir(s.base, s.name)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	old, err := dir.ReadFile(gitignoreName, 64<<10)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	if !staleGitignore(string(old)) {
+		return nil
+	}
+	return writeGitignore(dir, dir.Rename)
+}
+
+// staleGitignore reports whether text is an older gitignoreText: its first
+// line, and only lines gitignoreText has, but not all of them.
+func staleGitignore(text string) bool {
+	want := strings.Split(gitignoreText, "\n")
+	have := strings.Split(text, "\n")
+	if text == gitignoreText || len(have) == 0 || have[0] != want[0] {
+		return false
+	}
+	for _, l := range have {
+		if !slices.Contains(want, l) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeGitignore writes gitignoreText to a temporary file and puts it in
+// place with place: a link that fails on an existing name, or a rename
+// that replaces it.
+func writeGitignore(dir *confined.Dir, place func(old, new string) error) error {
+	const name = gitignoreName
 	f, err := dir.CreateTemp(name + ".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", dir.Path(name), err)
@@ -61,7 +114,7 @@ func ensureGitignore(dir *confined.Dir) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", dir.Path(name), err)
 	}
-	if err := dir.Link(tmp, name); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := place(tmp, name); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("write %s: %w", dir.Path(name), err)
 	}
 	return nil

@@ -1,0 +1,75 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// An older .gitignore atreides wrote gains the lines a newer atreides
+// keeps; one the user wrote or edited, or a missing one, is left as is.
+func TestRefreshGitignore(t *testing.T) {
+	older := "# Written by atreides. Machine state that must not be committed.\n# config.yaml, intents.yaml and trace.jsonl are meant to be committed.\nstate.db\nstate.db.lock\n*.corrupt-*\nlog\n"
+	edited := older + "my-notes.txt\n"
+	own := "state.db\n"
+	for _, tc := range []struct {
+		name, before, after string
+	}{
+		{"older atreides file", older, gitignoreText},
+		{"current file", gitignoreText, gitignoreText},
+		{"edited by the user", edited, edited},
+		{"the user's own", own, own},
+		{"missing", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), ".atreides")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, ".gitignore")
+			if tc.before != "" {
+				if err := os.WriteFile(path, []byte(tc.before), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := Open(dir).RefreshGitignore(); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(path)
+			if tc.after == "" {
+				if !os.IsNotExist(err) {
+					t.Fatalf("created %q (%v)", got, err)
+				}
+				return
+			}
+			if string(got) != tc.after {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.after)
+			}
+			left, _ := filepath.Glob(filepath.Join(dir, ".gitignore.tmp-*"))
+			if len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
+}
+
+// A .gitignore that is a link is not written through.
+func TestRefreshGitignoreLink(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, ".atreides")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(base, "elsewhere")
+	old := "# Written by atreides. Machine state that must not be committed.\nstate.db\n"
+	if err := os.WriteFile(target, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, ".gitignore")); err != nil {
+		t.Fatal(err)
+	}
+	_ = Open(dir).RefreshGitignore()
+	if got, _ := os.ReadFile(target); string(got) != old {
+		t.Errorf("wrote through the link: %q", got)
+	}
+}
