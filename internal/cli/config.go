@@ -67,6 +67,8 @@ type validateJSON struct {
 	OK     bool              `json:"ok"`
 	Files  configFilesJSON   `json:"files"`
 	Errors []configErrorJSON `json:"errors"`
+	// Notes are retired keys the files still set: skipped, not errors.
+	Notes []configErrorJSON `json:"notes"`
 }
 
 type configFilesJSON struct {
@@ -107,8 +109,11 @@ func (o *configValidateOptions) run(io *IO) error {
 		return err
 	}
 	paths := config.DefaultPaths(root)
-	err = config.Validate(paths, policy.NameErrors)
-	doc := validateJSON{OK: err == nil, Files: configFilesJSON{User: paths.User, Project: paths.Project}, Errors: []configErrorJSON{}}
+	notes, err := config.Validate(paths, policy.NameErrors)
+	doc := validateJSON{OK: err == nil, Files: configFilesJSON{User: paths.User, Project: paths.Project}, Errors: []configErrorJSON{}, Notes: []configErrorJSON{}}
+	for _, fe := range notes {
+		doc.Notes = append(doc.Notes, configErrorJSON{File: fe.File, Line: fe.Line, Col: fe.Col, Key: fe.Key, Message: fe.Msg})
+	}
 	var ve *config.ValidationError
 	switch {
 	case err == nil:
@@ -123,10 +128,15 @@ func (o *configValidateOptions) run(io *IO) error {
 		if err := printJSON(io, doc); err != nil {
 			return err
 		}
-	} else if doc.OK {
-		fmt.Fprintln(io.Out, "configuration is valid")
 	} else {
-		fmt.Fprintln(io.Out, err)
+		if doc.OK {
+			fmt.Fprintln(io.Out, "configuration is valid")
+		} else {
+			fmt.Fprintln(io.Out, err)
+		}
+		for _, fe := range notes {
+			fmt.Fprintf(io.Out, "note: %s\n", fe.Error())
+		}
 	}
 	if !doc.OK {
 		return &problemsError{n: len(doc.Errors)}

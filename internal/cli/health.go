@@ -18,7 +18,8 @@ func healthChecks(s *settings, root string) []session.Check {
 
 // configProblems reports a configuration the guard cannot be built from:
 // then every tool call is blocked (the guard fails closed), and the user
-// should learn why before the first one.
+// should learn why before the first one. Retired keys the files still set
+// are reported too: they are skipped, and the user can clean them up.
 func (s *settings) configProblems(*engine.Call) []string {
 	if s.builtin() {
 		return nil
@@ -27,7 +28,15 @@ func (s *settings) configProblems(*engine.Call) []string {
 		msg, _, _ := strings.Cut(err.Error(), "\n")
 		return []string{"the configuration is invalid, so every tool call is blocked until it is fixed (" + msg + ")"}
 	}
-	return nil
+	c, err := s.cfg.Get()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, n := range c.Notes() {
+		out = append(out, "configuration: "+n.Error())
+	}
+	return out
 }
 
 // installProblems reports what doctor finds wrong with the installation

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/engine"
@@ -43,6 +44,23 @@ func TestHealthChecksHealthy(t *testing.T) {
 		if p := check(healthCall(root)); len(p) > 0 {
 			t.Errorf("a healthy project has problems: %q", p)
 		}
+	}
+}
+
+// A retired key in the configuration reaches the user at session start,
+// naming its line, while the guard keeps working.
+func TestHealthChecksRetiredKey(t *testing.T) {
+	root := healthProject(t)
+	if err := os.WriteFile(filepath.Join(root, ".atreides", "config.yaml"), []byte("guard:\n  enabled: true\nlog:\n  level: info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newSettings(root)
+	if _, err := s.policy(); err != nil {
+		t.Fatalf("a retired key broke the policy: %v", err)
+	}
+	p := s.configProblems(healthCall(root))
+	if len(p) != 1 || !strings.Contains(p[0], "config.yaml:3:1: log: no longer used") {
+		t.Errorf("problems %q, want the retired key at line 3", p)
 	}
 }
 

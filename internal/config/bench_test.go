@@ -56,7 +56,7 @@ func BenchmarkLoad(b *testing.B) {
 func BenchmarkDefaults(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, errs := parse("", defaultYAML); len(errs) > 0 {
+		if _, errs, _ := parse("", defaultYAML); len(errs) > 0 {
 			b.Fatal(errs)
 		}
 	}

@@ -69,7 +69,7 @@ func DefaultPaths(projectRoot string) Paths {
 // defaultTree parses the embedded defaults once per process; the tree is
 // never modified, so every Load shares it.
 var defaultTree = sync.OnceValues(func() (*value, error) {
-	v, errs := parse("", defaultYAML)
+	v, errs, _ := parse("", defaultYAML)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("config: built-in defaults are invalid: %w", &ValidationError{Errs: errs})
 	}
@@ -122,23 +122,24 @@ func load(layers []layer) (*Config, error) {
 // that checked meaning only on what Load returned found one kind of
 // problem per run: here the well-formed part of a file with form problems
 // is checked for meaning too, and the result lists every problem of both
-// kinds. meaning may be nil.
-func Validate(p Paths, meaning func(*Config) []FieldError) error {
+// kinds. meaning may be nil. Retired keys the files still set come back
+// as notes, whatever the outcome.
+func Validate(p Paths, meaning func(*Config) []FieldError) (notes []FieldError, err error) {
 	layers, err := readLayers(p)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	c, errs, err := build(layers)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if meaning != nil {
 		errs = append(errs, meaning(c)...)
 	}
 	if len(errs) > 0 {
-		return newValidationError(errs)
+		return c.notes, newValidationError(errs)
 	}
-	return nil
+	return c.notes, nil
 }
 
 func readLayers(p Paths) ([]layer, error) {
@@ -178,15 +179,16 @@ func build(layers []layer) (*Config, []FieldError, error) {
 		return nil, nil, err
 	}
 	root := def
-	var errs []FieldError
+	var errs, notes []FieldError
 	for _, l := range layers {
-		v, ferrs := parse(l.file, l.data)
+		v, ferrs, fnotes := parse(l.file, l.data)
 		errs = append(errs, ferrs...)
+		notes = append(notes, fnotes...)
 		if v != nil {
 			root = merge(root, v, def)
 		}
 	}
-	c := &Config{root: root}
+	c := &Config{root: root, notes: notes}
 	assign(reflect.ValueOf(c).Elem(), root)
 	return c, errs, nil
 }

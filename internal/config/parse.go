@@ -32,43 +32,43 @@ var (
 
 // parse decodes and validates one file. It returns the file's value tree
 // (nil for an empty file) or every problem found; it never panics.
-func parse(file string, data []byte) (v *value, errs []FieldError) {
+func parse(file string, data []byte) (v *value, errs, notes []FieldError) {
 	defer func() {
 		// The YAML parser is third-party code fed untrusted bytes; a hook
 		// process must answer rather than crash.
 		if r := recover(); r != nil {
-			v, errs = nil, []FieldError{{File: file, Msg: fmt.Sprintf("internal error parsing YAML: %v", r)}}
+			v, errs, notes = nil, []FieldError{{File: file, Msg: fmt.Sprintf("internal error parsing YAML: %v", r)}}, nil
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return nil, []FieldError{syntaxError(file, err)}
+		return nil, []FieldError{syntaxError(file, err)}, nil
 	}
 	var extra yaml.Node
 	switch err := dec.Decode(&extra); {
 	case err == nil:
-		return nil, []FieldError{{File: file, Line: extra.Line, Col: extra.Column, Msg: "more than one YAML document (---); a config file holds one"}}
+		return nil, []FieldError{{File: file, Line: extra.Line, Col: extra.Column, Msg: "more than one YAML document (---); a config file holds one"}}, nil
 	case !errors.Is(err, io.EOF):
-		return nil, []FieldError{syntaxError(file, err)}
+		return nil, []FieldError{syntaxError(file, err)}, nil
 	}
 	if len(doc.Content) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	top := resolve(doc.Content[0])
 	if isNull(top) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if top.Kind != yaml.MappingNode {
 		return nil, []FieldError{{File: file, Line: top.Line, Col: top.Column,
-			Msg: fmt.Sprintf("the top level must be a mapping (key: value), not %s", describe(top))}}
+			Msg: fmt.Sprintf("the top level must be a mapping (key: value), not %s", describe(top))}}, nil
 	}
 	w := walker{file: file}
 	v = w.walk(top, configType, "", "", top, false)
-	return v, w.errs
+	return v, w.errs, w.notes
 }
 
 // syntaxError turns the parser's "yaml: line N: msg" into a FieldError.
@@ -86,8 +86,18 @@ func syntaxError(file string, err error) FieldError {
 }
 
 type walker struct {
-	file string
-	errs []FieldError
+	file  string
+	errs  []FieldError
+	notes []FieldError // retired keys, skipped
+}
+
+// retiredKeys are keys earlier versions had, with why they are gone. A
+// file that still sets one loads (the key is skipped, and 'config
+// validate' and the session-start health check say so): refusing it would
+// make the guard fail closed on every tool call over a setting that no
+// longer does anything.
+var retiredKeys = map[string]string{
+	"log": "no longer used: atreides's own log keeps only its errors, and its decisions go to the audit trail ('atreides log'); remove this section",
 }
 
 func (w *walker) fail(n *yaml.Node, key, msg string) {
@@ -173,6 +183,10 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, key string, at *yaml.N
 		ck := joinKey(key, k)
 		f, found := fieldByName(t, k)
 		if !found {
+			if why, ok := retiredKeys[ck]; ok {
+				w.notes = append(w.notes, FieldError{File: w.file, Line: kn.Line, Col: kn.Column, Key: ck, Msg: why})
+				return
+			}
 			w.fail(kn, ck, unknownKey(t, k))
 			return
 		}

@@ -35,7 +35,13 @@ type Config struct {
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
 	root *value
+	// notes are the retired keys the files still set (see retiredKeys).
+	notes []FieldError
 }
+
+// Notes are the retired keys the files still set: skipped, not errors,
+// but worth telling the user so the file can be cleaned up.
+func (c *Config) Notes() []FieldError { return c.notes }
 
 // Audit configures the audit trail (package audit).
 type Audit struct {
