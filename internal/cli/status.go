@@ -267,7 +267,7 @@ func printOrchestration(io *IO, s *sessionJSON) {
 		}
 	}
 	if len(s.AgentTodos) > 0 {
-		fmt.Fprintln(io.Out, "  agent todos (TodoWrite):")
+		fmt.Fprintln(io.Out, "  agent todos (the host's todo tools):")
 		for _, t := range s.AgentTodos {
 			mark := map[string]string{"pending": "[ ]", "in_progress": "[~]", "completed": "[x]"}[t.Status]
 			if mark == "" {
