@@ -38,7 +38,7 @@ func newMCPCmd(io *IO) *cobra.Command {
 func (o *mcpOptions) run(io *IO) error {
 	self, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("mcp: cannot find the atreides binary: %w", err)
+		return fmt.Errorf("cannot find the atreides binary: %w", err)
 	}
 	if r, err := filepath.EvalSymlinks(self); err == nil {
 		self = r
@@ -49,7 +49,7 @@ func (o *mcpOptions) run(io *IO) error {
 	}
 	bin := filepath.Join(filepath.Dir(self), name)
 	if _, err := os.Stat(bin); err != nil {
-		return fmt.Errorf("mcp: %s is not installed next to %s; build it with 'go build -o %s ./cmd/atreides-mcp' (it is a separate program so hooks stay fast)", name, self, bin)
+		return fmt.Errorf("%s is not installed next to %s; build it with 'go build -o %s ./cmd/atreides-mcp' (it is a separate program so hooks stay fast)", name, self, bin)
 	}
 	cmd := exec.Command(bin, o.args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = io.In, io.Out, io.Err
@@ -58,7 +58,7 @@ func (o *mcpOptions) run(io *IO) error {
 		if errors.As(err, &ee) {
 			return exitStatus(ee.ExitCode())
 		}
-		return fmt.Errorf("mcp: %w", err)
+		return fmt.Errorf("run %s: %w", bin, err)
 	}
 	return nil
 }
