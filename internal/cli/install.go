@@ -186,7 +186,7 @@ func (o *installOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	timeout, err := o.hookTimeout(env.ProjectDir)
+	timeout, err := o.hookTimeout(io, env.ProjectDir)
 	if err != nil {
 		return err
 	}
@@ -219,13 +219,17 @@ func (o *installOptions) run(io *IO) error {
 
 // hookTimeout is --timeout, else the configuration's hooks.timeout_seconds:
 // a team sets its hosts' timeout once in the committed configuration, and
-// every teammate's install writes it.
-func (o *installOptions) hookTimeout(root string) (int, error) {
+// every teammate's install writes it. A configuration that cannot be read
+// does not stop the install (the hooks are what makes the guard fail
+// closed on it): the default timeout is written and the user is told.
+func (o *installOptions) hookTimeout(io *IO, root string) (int, error) {
 	t := o.timeout
 	if !o.timeoutSet {
 		cfg, err := config.Load(config.DefaultPaths(root))
 		if err != nil {
-			return 0, fmt.Errorf("%w (hooks.timeout_seconds is install's default timeout; fix the configuration or pass --timeout)", err)
+			msg, _, _ := strings.Cut(err.Error(), "\n")
+			fmt.Fprintf(io.Err, "atreides install: warning: the configuration cannot be read (%s); hooks get the default timeout of %d s, and the guard blocks every tool call until it is fixed (see 'atreides config validate')\n", msg, install.DefaultTimeoutSeconds)
+			return install.DefaultTimeoutSeconds, nil
 		}
 		t = cfg.Hooks.TimeoutSeconds
 	}
