@@ -167,3 +167,32 @@ func BackupDir(scope Scope, projectDir, home, xdgStateHome string) string {
 	}
 	return filepath.Join(home, ".local", "state", "atreides", "backups")
 }
+
+// saveInstall writes out, an install's new content of a file that held
+// data (exists says whether it was there), and keeps what uninstall needs
+// to undo it. first is the undo record to start when the file held
+// nothing of atreides's before, else nil: then a file only atreides wrote
+// since keeps its original, and one changed by someone else loses it
+// (uninstall removes atreides's entries instead of restoring). It returns
+// the backup of the previous content ("" for a new file).
+func (b backups) saveInstall(first *undo, exists bool, data, out []byte, write func([]byte) (string, error)) (string, error) {
+	u := b.load()
+	var orig []byte
+	switch {
+	case first != nil:
+		u = first
+		if exists {
+			orig = append([]byte{}, data...)
+		}
+	case u != nil && exists && u.Written == digest(data):
+	default:
+		u = nil
+		b.forget()
+	}
+	backup, err := write(out)
+	if err != nil || u == nil {
+		return backup, err
+	}
+	u.Written = digest(out)
+	return backup, b.record(u, orig)
+}

@@ -144,36 +144,18 @@ func (f *settingsFile) render() ([]byte, error) {
 }
 
 // saveInstall writes the document after an install and keeps what
-// uninstall needs to undo it: first is set when the file held nothing of
-// atreides's before. It returns the backup of the previous content ("" for
-// a new file).
+// uninstall needs to undo it (see backups.saveInstall): first is set when
+// the file held nothing of atreides's before.
 func (f *settingsFile) saveInstall(first bool) (string, error) {
 	out, err := f.render()
 	if err != nil {
 		return "", err
 	}
-	u := f.bk.load()
-	var orig []byte
-	switch {
-	case first:
-		u = &undo{Path: f.target, Existed: f.exists, Mode: f.mode, Dirs: missingDirs(filepath.Dir(f.target))}
-		if f.exists {
-			orig = append([]byte{}, f.data...)
-		}
-	case u != nil && f.exists && u.Written == digest(f.data):
-		// Only atreides wrote the file since: the original stays valid.
-	default:
-		// Changed by someone else since atreides wrote it: uninstall will
-		// remove atreides's entries rather than restore the original.
-		u = nil
-		f.bk.forget()
+	var start *undo
+	if first {
+		start = &undo{Path: f.target, Existed: f.exists, Mode: f.mode, Dirs: missingDirs(filepath.Dir(f.target))}
 	}
-	backup, err := f.write(out)
-	if err != nil || u == nil {
-		return backup, err
-	}
-	u.Written = digest(out)
-	return backup, f.bk.record(u, orig)
+	return f.bk.saveInstall(start, f.exists, f.data, out, f.write)
 }
 
 // saveUninstall writes the document after atreides's entries were removed

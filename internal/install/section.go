@@ -132,25 +132,11 @@ type textFile struct {
 }
 
 func (f *textFile) saveInstall(out []byte, first bool) (string, error) {
-	u := f.bk.load()
-	var orig []byte
-	switch {
-	case first:
-		u = &undo{Path: f.path, Existed: f.exists, Mode: 0o644}
-		if f.exists {
-			orig = append([]byte{}, f.data...)
-		}
-	case u != nil && u.Written == digest(f.data):
-	default:
-		u = nil
-		f.bk.forget()
+	var start *undo
+	if first {
+		start = &undo{Path: f.path, Existed: f.exists, Mode: 0o644}
 	}
-	backup, err := f.write(out)
-	if err != nil || u == nil {
-		return backup, err
-	}
-	u.Written = digest(out)
-	return backup, f.bk.record(u, orig)
+	return f.bk.saveInstall(start, f.exists, f.data, out, f.write)
 }
 
 func (f *textFile) saveUninstall(out []byte) (string, error) {
