@@ -147,7 +147,18 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 	}
 	if err != nil {
 		log.Logf("hook %s: %s event not read: %v", a.Name(), orUnknown(r.event()), err)
-		return a.Unreadable(r.event(), err)
+		ans := a.Unreadable(r.event(), err)
+		if ans.Exit != 0 || len(ans.Stdout) > 0 {
+			// A tool call blocked unread is a decision like any other,
+			// recorded with what could be recovered of it.
+			ev.HostEvent = r.event()
+			if ev.SessionID == "" {
+				ev.SessionID = host.SniffString(data, "session_id")
+			}
+			d := &event.Decision{Verdict: event.Deny, Rule: "atreides.unreadable", Reason: host.UnreadableReason(err)}
+			recordDecision(root, newSettings(root), log, ev, d, time.Since(now))
+		}
+		return ans
 	}
 	if ev.Kind == event.Unknown {
 		log.Logf("hook %s: event %q is not one atreides handles; no decision", a.Name(), ev.HostEvent)

@@ -65,14 +65,18 @@ func (r *hookRun) overrun(budget time.Duration) {
 		return
 	}
 	r.answered = true
-	ans := r.deadlineAnswer(budget)
+	ans, d := r.deadlineAnswer(budget)
 	writeAnswer(r.io, ans)
 	if log := r.log; log != nil {
 		// The log may be what hangs: give it a moment, not the process.
 		msg := fmt.Sprintf("hook %s: %s answered by the watchdog after %v: %v", r.adapter.Name(), orUnknown(r.eventLocked()), budget, errOverBudget)
+		ev := r.ev
 		logged := make(chan struct{})
 		go func() {
 			log.Logf("%s", msg)
+			if d != nil {
+				recordDecision(ev.ProjectDir, newSettings(ev.ProjectDir), log, ev, d, budget)
+			}
 			close(logged)
 		}()
 		select {
@@ -84,19 +88,22 @@ func (r *hookRun) overrun(budget time.Duration) {
 	close(r.overran)
 }
 
-// deadlineAnswer is the watchdog's answer; r.mu is held.
-func (r *hookRun) deadlineAnswer(budget time.Duration) host.Answer {
+// deadlineAnswer is the watchdog's answer, and the decision it stands for
+// when the event was read (for the audit trail; nil otherwise); r.mu is
+// held.
+func (r *hookRun) deadlineAnswer(budget time.Duration) (host.Answer, *event.Decision) {
 	ev := r.ev
 	if ev == nil {
-		return r.adapter.Unreadable(r.eventLocked(), fmt.Errorf("%w (%v)", errOverBudget, budget))
+		return r.adapter.Unreadable(r.eventLocked(), fmt.Errorf("%w (%v)", errOverBudget, budget)), nil
 	}
 	if ev.Kind != event.PreTool && ev.Kind != event.PermissionRequest {
-		return host.Answer{}
+		return host.Answer{}, nil
 	}
-	return r.adapter.Encode(ev, &event.Decision{
+	d := &event.Decision{
 		Verdict: event.Deny, Rule: "atreides.deadline",
 		Reason: fmt.Sprintf("atreides could not finish checking this call within %v, so it is blocked. Retry it, or split a very large command; if it keeps happening, ask the user to run `atreides doctor`.", budget),
-	})
+	}
+	return r.adapter.Encode(ev, d), d
 }
 
 // answer writes the normal path's answer unless the watchdog has; it
