@@ -12,6 +12,9 @@ import (
 type fields struct {
 	time, host, session, verdict, rule []byte
 	block                              bool
+	// For the text view only (see Row).
+	hostEvent, tool, command []byte
+	paths                    []byte // the raw array
 }
 
 // scan reads the top-level keys of one JSON object line into f. It checks
@@ -57,6 +60,9 @@ func scan(line []byte, f *fields) bool {
 			if i = skipNested(line, i); i < 0 {
 				return false
 			}
+			if string(key) == "paths" {
+				f.paths = line[start:i]
+			}
 		default:
 			for i < len(line) && line[i] != ',' && line[i] != '}' && !isSpace(line[i]) {
 				i++
@@ -93,6 +99,12 @@ func (f *fields) set(key, v []byte) {
 		f.verdict = v
 	case "rule":
 		f.rule = v
+	case "host_event":
+		f.hostEvent = v
+	case "tool":
+		f.tool = v
+	case "command":
+		f.command = v
 	}
 }
 

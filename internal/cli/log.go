@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	stdio "io"
 	"os"
 	"os/signal"
 	"slices"
@@ -103,14 +105,26 @@ func (o *logOptions) run(io *IO) error {
 	if o.stats {
 		return o.printStats(io, t, f)
 	}
-	print := o.printer(io)
 	if o.follow {
+		// Unbuffered: each record shows as soon as it is written.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		return t.Follow(ctx, f, 250*time.Millisecond, print)
+		return t.Follow(ctx, f, 250*time.Millisecond, o.lineWriter(io, io.Out))
 	}
+	// Buffered: a read may print tens of thousands of records, and one
+	// write each would take longer than reading them.
+	out := bufio.NewWriterSize(io.Out, 64<<10)
 	n := 0
-	res, err := t.Read(f, func(line []byte) error { n++; return print(line) })
+	var res audit.Result
+	if o.asJSON {
+		res, err = t.Read(f, func(line []byte) error { n++; return writeLine(out, line) })
+	} else {
+		row := o.rowWriter(io, out)
+		res, err = t.ReadRows(f, func(r *audit.Row) error { n++; return row(r) })
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
 	if err != nil {
 		return err
 	}
@@ -123,32 +137,38 @@ func (o *logOptions) run(io *IO) error {
 	return nil
 }
 
-// printer prints one record: as stored for --json, else one line of
-// fixed-width columns, so --follow lines up without buffering.
-func (o *logOptions) printer(io *IO) func([]byte) error {
+// lineWriter prints one stored line to w as --follow passes them: as
+// stored for --json, else as a row.
+func (o *logOptions) lineWriter(io *IO, w stdio.Writer) func([]byte) error {
 	if o.asJSON {
-		return func(line []byte) error {
-			_, err := fmt.Fprintf(io.Out, "%s\n", line)
-			return err
-		}
+		return func(line []byte) error { return writeLine(w, line) }
 	}
-	st := styleOf(io)
+	row := o.rowWriter(io, w)
 	return func(line []byte) error {
-		r, err := audit.Decode(line)
-		if err != nil {
-			return err
+		if r, ok := audit.RowOf(line); ok {
+			return row(&r)
 		}
+		return nil
+	}
+}
+
+func writeLine(w stdio.Writer, line []byte) error {
+	_, err := fmt.Fprintf(w, "%s\n", line)
+	return err
+}
+
+// rowWriter prints one record as a line of fixed-width columns, so
+// --follow lines up without buffering. Colour follows io's terminal.
+func (o *logOptions) rowWriter(io *IO, w stdio.Writer) func(*audit.Row) error {
+	st := styleOf(io)
+	return func(r *audit.Row) error {
 		verdict := r.Verdict
 		if r.Block && verdict == "none" {
 			verdict = "block"
 		}
-		target := r.Command
-		if target == "" && len(r.Paths) > 0 {
-			target = strings.Join(r.Paths, " ")
-		}
-		_, err = fmt.Fprintf(io.Out, "%s  %-8s %-8s %-18s %s %-24s %-10s %s\n",
-			st.dim(r.When().In(o.loc).Format(time.DateTime)), r.Host, shortID(r.Session), r.HostEvent,
-			st.verdict(fmt.Sprintf("%-5s", verdict)), orDash(r.Rule), orDash(r.Tool), oneLine(target, 120))
+		_, err := fmt.Fprintf(w, "%s  %-8s %-8s %-18s %s %-24s %-10s %s\n",
+			st.dim(r.Time.In(o.loc).Format(time.DateTime)), r.Host, shortID(r.Session), r.HostEvent,
+			st.verdict(fmt.Sprintf("%-5s", verdict)), orDash(r.Rule), orDash(r.Tool), oneLine(r.Target, 120))
 		return err
 	}
 }

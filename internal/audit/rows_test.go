@@ -1,0 +1,51 @@
+package audit
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The text view's rows, read from scanned lines, say what the decoded
+// records say: for plain and escaped strings, commands and paths.
+func TestRowsAgreeWithRecords(t *testing.T) {
+	tr := New(t.TempDir()+"/.atreides", nil)
+	at := time.Now().Add(-time.Minute)
+	plain := rec(at, "s1", "deny", "git.reset-hard")
+	escaped := rec(at.Add(time.Second), `s"2\`, "ask", "fs.x")
+	escaped.Command = "printf 'a\tb' && echo \"é\" \\ done"
+	paths := rec(at.Add(2*time.Second), "s3", "none", "")
+	paths.Command, paths.Paths, paths.Tool, paths.Block = "", []string{"a b.go", `c"d`}, "Edit", true
+	appendAll(t, tr, plain, escaped, paths)
+
+	recs, _ := readAll(t, tr, Filter{})
+	var rows []Row
+	if _, err := tr.ReadRows(Filter{}, func(r *Row) error { rows = append(rows, *r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(recs) {
+		t.Fatalf("%d rows, %d records", len(rows), len(recs))
+	}
+	for i, r := range recs {
+		target := r.Command
+		if target == "" {
+			target = strings.Join(r.Paths, " ")
+		}
+		want := Row{Time: r.When(), Host: r.Host, Session: r.Session, HostEvent: r.HostEvent, Verdict: r.Verdict,
+			Rule: r.Rule, Tool: r.Tool, Block: r.Block, Target: target}
+		if !rows[i].Time.Equal(want.Time) {
+			t.Errorf("row %d time %v, want %v", i, rows[i].Time, want.Time)
+		}
+		rows[i].Time = want.Time
+		if rows[i] != want {
+			t.Errorf("row %d\n got %+v\nwant %+v", i, rows[i], want)
+		}
+	}
+	line := plain.line()
+	if r, ok := RowOf(line[:len(line)-1]); !ok || r.Session != "s1" || r.Target != "cmd s1" {
+		t.Errorf("RowOf: %+v %v", r, ok)
+	}
+	if _, ok := RowOf([]byte(`{"time": "x", `)); ok {
+		t.Error("RowOf took a torn line for a record")
+	}
+}
