@@ -7,10 +7,10 @@ import "github.com/atreides-dev/atreides/internal/engine"
 // of their context blocks. The state block after a compaction comes before
 // the session context, which sizes itself to what is left of the cap; the
 // health check's one line comes first of all. checks are the set-up checks
-// the health check runs besides [StateCheck].
+// the health check runs, outside the state lock, besides [StateCheck].
 func Handlers(opts OptionsFunc, checks ...Check) []engine.Handler {
 	return []engine.Handler{
-		Health(append([]Check{StateCheck}, checks...)...),
+		Health(checks...),
 		Memory(opts),
 		StartContext(opts),
 		PhaseTracker(opts),

@@ -11,8 +11,13 @@ import (
 // Check is one health check of atreides's own set-up, run at session
 // start: it returns the problems it found, each a sentence for the user.
 // A check must be cheap (a few file reads at most): it delays the first
-// answer of every session.
+// answer of every session. The set-up checks given to [Health] run before
+// the state lock is taken, so c.State is nil for them.
 type Check func(c *engine.Call) []string
+
+// healthKey keeps the set-up checks' problems in the event's memo, from
+// Prepare to Handle.
+type healthKey struct{}
 
 // Health runs quick checks at session start (state readable, configuration
 // valid, installation whole) and tells the user once what is wrong, as a
@@ -21,17 +26,32 @@ type Check func(c *engine.Call) []string
 // starts or resumes, never after a compaction or on OpenCode's per-request
 // system prompt (source "prompt"), so a problem is not repeated at every
 // event; `atreides doctor` has the details.
-func Health(checks ...Check) engine.Handler {
+//
+// The set-up checks read files (settings, configuration) and need no
+// state: they run in Prepare, outside the lock every other hook of the
+// project waits on. Only [StateCheck] runs under it.
+func Health(setup ...Check) engine.Handler {
+	skip := func(ev *event.Event) bool { return ev.Source == "compact" || ev.Source == "prompt" }
 	return engine.Handler{
 		Name: "health", Priority: engine.Normal,
 		Kinds: []event.Kind{event.SessionStart},
-		Handle: func(c *engine.Call) (event.Result, error) {
-			if s := c.Event.Source; s == "compact" || s == "prompt" {
-				return event.Result{}, nil
+		Prepare: func(c *engine.Call) {
+			if skip(c.Event) {
+				return
 			}
 			var problems []string
-			for _, check := range checks {
+			for _, check := range setup {
 				problems = append(problems, check(c)...)
+			}
+			c.Memo.Set(healthKey{}, problems)
+		},
+		Handle: func(c *engine.Call) (event.Result, error) {
+			if skip(c.Event) {
+				return event.Result{}, nil
+			}
+			problems := StateCheck(c)
+			if p, ok := c.Memo.Get(healthKey{}); ok {
+				problems = append(problems, p.([]string)...)
 			}
 			if len(problems) == 0 {
 				return event.Result{}, nil
