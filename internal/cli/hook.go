@@ -152,9 +152,6 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 			// A tool call blocked unread is a decision like any other,
 			// recorded with what could be recovered of it.
 			ev.HostEvent = r.event()
-			if ev.SessionID == "" {
-				ev.SessionID = host.SniffString(data, "session_id")
-			}
 			d := &event.Decision{Verdict: event.Deny, Rule: "atreides.unreadable", Reason: host.UnreadableReason(err)}
 			recordDecision(root, newSettings(root), log, ev, d, time.Since(now))
 		}

@@ -37,13 +37,15 @@ type Payload interface{ EventName() string }
 // DecodePayload decodes a hook payload strictly into P and returns it with
 // the event's common part (host, host event, kind, time). On malformed
 // bytes the event is what could be recovered from them (the event name, if
-// it survived, and its kind), so the caller can still fail closed on a tool
-// call; a payload without an event name is an Unknown event.
+// it survived, and its kind; the session id, for the audit trail), so the
+// caller can still fail closed on a tool call and say whose it was; a
+// payload without an event name is an Unknown event. Every JSON-on-stdin
+// host names the session session_id.
 func DecodePayload[P Payload](hostName string, data []byte, kinds Kinds, now time.Time) (P, *event.Event, error) {
 	var p P
 	if err := strictjson.Unmarshal(data, &p); err != nil {
 		name := SniffEventName(data)
-		return p, &event.Event{Host: hostName, HostEvent: name, Kind: kinds.Of(name), Time: now}, Malformed("%v", err)
+		return p, &event.Event{Host: hostName, HostEvent: name, Kind: kinds.Of(name), SessionID: SniffString(data, "session_id"), Time: now}, Malformed("%v", err)
 	}
 	name := p.EventName()
 	if name == "" {
