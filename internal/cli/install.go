@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -273,7 +272,7 @@ func listHosts(io *IO, env hosts.Env, asJSON bool) error {
 		}
 	}
 	if asJSON {
-		return writeJSON(io, struct {
+		return printJSON(io, struct {
 			Hosts []hostLine `json:"hosts"`
 		}{lines})
 	}
@@ -393,9 +392,7 @@ func installedInProject(env hosts.Env) bool {
 func sectionFiles(env hosts.Env) []string {
 	files := []string{filepath.Join(env.ProjectDir, "AGENTS.md")}
 	for _, h := range hosts.All() {
-		if f := h.InstructionsFile(env); !slices.Contains(files, f) {
-			files = append(files, f)
-		}
+		// InstructionsFile picks among AGENTS.md and these.
 		for _, name := range h.Instructions {
 			if f := filepath.Join(env.ProjectDir, filepath.FromSlash(name)); !slices.Contains(files, f) {
 				files = append(files, f)
@@ -443,16 +440,10 @@ func printReports(io *IO, reps []install.Report, asJSON bool) error {
 		if reps == nil {
 			reps = []install.Report{}
 		}
-		return writeJSON(io, reps)
+		return printJSON(io, reps)
 	}
 	for _, r := range reps {
 		fmt.Fprintln(io.Out, r.String())
 	}
 	return nil
-}
-
-func writeJSON(io *IO, v any) error {
-	enc := json.NewEncoder(io.Out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
