@@ -420,10 +420,10 @@ func TestClaudeRefusesBadFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, op := range []string{"install", "uninstall"} {
+			if op == "uninstall" && strings.Contains(tt.name, "event is an object") {
+				continue // uninstall leaves a malformed event alone: it cannot hold our handler
+			}
 			t.Run(op+"/"+tt.name, func(t *testing.T) {
-				if op == "uninstall" && strings.Contains(tt.name, "event is an object") {
-					t.Skip("uninstall leaves a malformed event alone: it cannot hold our handler")
-				}
 				path := settingsIn(t, &tt.in, 0o600)
 				var err error
 				if op == "install" {

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/atreides-dev/atreides/internal/tmpfstest"
 )
 
 // TestRealDiskFull appends on a 64 KiB tmpfs until the disk is full: the
@@ -22,15 +24,10 @@ import (
 // anyone else runs the test again in a user and mount namespace of their
 // own, where they may mount a tmpfs.
 func TestRealDiskFull(t *testing.T) {
-	mnt := t.TempDir()
-	if err := unix.Mount("tmpfs", mnt, "tmpfs", 0, "size=64k"); err != nil {
-		if os.Getenv(inNamespace) != "" || !errors.Is(err, syscall.EPERM) {
-			t.Fatalf("mount a small tmpfs: %v", err)
-		}
-		runInNamespace(t)
-		return
+	mnt := tmpfstest.Mount(t, "64k")
+	if mnt == "" {
+		return // ran in a namespace
 	}
-	t.Cleanup(func() { _ = unix.Unmount(mnt, unix.MNT_DETACH) })
 	f := newFixture(t)
 	f.path = filepath.Join(mnt, ".atreides", FileName)
 	f.w.Path = f.path
@@ -54,9 +51,7 @@ func TestRealDiskFull(t *testing.T) {
 		t.Fatalf("full disk: %+v (wrote %d)", rep, n-1)
 	}
 	// Space comes back.
-	if err := unix.Mount("tmpfs", mnt, "tmpfs", unix.MS_REMOUNT, "size=256k"); err != nil {
-		t.Fatalf("remount: %v", err)
-	}
+	tmpfstest.Resize(t, mnt, "256k")
 	f.add(1)
 	if rep := f.verify(nil); !rep.OK || rep.Records != n {
 		t.Fatalf("after space came back: %+v", rep)
@@ -101,25 +96,4 @@ func fileSize(t *testing.T, p string) int64 {
 		t.Fatal(err)
 	}
 	return fi.Size()
-}
-
-// inNamespace marks the test binary run again by runInNamespace.
-const inNamespace = "ATREIDES_TEST_IN_USERNS"
-
-// runInNamespace runs the calling test again in a new user and mount
-// namespace, mapped to the caller's ids, and fails with its output if it
-// fails there.
-func runInNamespace(t *testing.T) {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v")
-	cmd.Env = append(os.Environ(), inNamespace+"=1")
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
-	}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("in a user namespace (needed to mount a tmpfs without root): %v\n%s", err, out)
-	}
 }
