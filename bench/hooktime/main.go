@@ -1,7 +1,18 @@
 // Command hooktime times whole hook processes the way a host runs them: it
 // starts the binary once per run with a payload on stdin and measures from
-// start to reap, plus the child's peak resident memory. Cases are
-// interleaved round-robin so background noise hits all of them alike.
+// start to reap the wall time, the CPU time (user plus system, from the
+// kernel's accounting of the reaped child) and the child's peak resident
+// memory. Cases are interleaved round-robin so background noise hits all of
+// them alike.
+//
+// With -vs it runs a second command side by side: every run of every
+// payload starts A and B back to back (alternating which goes first), each
+// in its own project directory, and prints both medians and the median of
+// the pair-by-pair ratios A/B, which holds when the machine's speed drifts
+// during the run. B is a binary answering 'hook HOST' like atreides (an
+// older build), or a whole command line when the string has spaces (another
+// guard's hook command). -vs floor builds and uses bench/floor, a program
+// that only reads stdin: the least any hook process can cost.
 package main
 
 import (
@@ -13,17 +24,23 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 )
 
 func main() {
 	runs := flag.Int("n", 200, "runs per case")
-	warmup := flag.Int("warmup", 10, "untimed runs per case first")
-	dir := flag.String("dir", "", "working directory and project dir of the hook (default: a fresh temp dir)")
+	warmup := flag.Int("warmup", 30, "untimed runs per case first (they also fill the session's history)")
+	dir := flag.String("dir", "", "working directory and project dir of the hook (default: a fresh temp dir per command)")
 	hostName := flag.String("host", "claude", "host protocol to speak: claude, gemini or codex")
+	vs := flag.String("vs", "", "a second command to run side by side: a binary (run as 'BIN hook HOST'), a command line, or 'floor'")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: hooktime [-n N] [-warmup N] [-dir DIR] [-host HOST] BINARY PAYLOAD.json...\n\nRuns 'BINARY hook HOST' with each payload on stdin and prints the median,\np90 and p99 wall time and the peak RSS per payload. __PROJ__ in a payload\nis replaced by the project dir.\n")
+		fmt.Fprintf(os.Stderr, `usage: hooktime [-n N] [-warmup N] [-dir DIR] [-host HOST] [-vs B] BINARY PAYLOAD.json...
+
+Runs 'BINARY hook HOST' with each payload on stdin and prints the median,
+p90 and p99 wall time, the median CPU time and the peak RSS per payload.
+__PROJ__ in a payload is replaced by the project dir. With -vs, runs B
+alongside and prints the medians of both and of the ratios A/B.
+`)
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -36,7 +53,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "hooktime: unknown host %q\n", *hostName)
 		os.Exit(2)
 	}
-	if err := run(flag.Arg(0), flag.Args()[1:], *runs, *warmup, *dir, *hostName, env); err != nil {
+	if err := run(flag.Arg(0), *vs, flag.Args()[1:], *runs, *warmup, *dir, *hostName, env); err != nil {
 		fmt.Fprintln(os.Stderr, "hooktime:", err)
 		os.Exit(1)
 	}
@@ -51,63 +68,121 @@ var hostEnv = map[string][]string{
 	"codex":  nil,
 }
 
-type sample struct {
-	wall time.Duration
-	rss  int64 // KiB
+// command is one side of a comparison: what to start and where.
+type command struct {
+	label  string // how the report names it
+	argv   []string
+	dir    string
+	inputs [][]byte // the payloads, __PROJ__ replaced by dir
 }
 
-func run(bin string, payloads []string, runs, warmup int, dir, hostName string, envVars []string) error {
-	if dir == "" {
-		d, err := os.MkdirTemp("", "hooktime-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(d)
-		dir = d
+type sample struct {
+	wall, cpu time.Duration
+	rss       int64 // KiB
+}
+
+func run(bin, vs string, payloads []string, runs, warmup int, dir, hostName string, envVars []string) error {
+	tmp, err := os.MkdirTemp("", "hooktime-")
+	if err != nil {
+		return err
 	}
-	inputs := make([][]byte, len(payloads))
+	defer os.RemoveAll(tmp)
+	raw := make([][]byte, len(payloads))
 	for i, p := range payloads {
-		b, err := os.ReadFile(p)
+		if raw[i], err = os.ReadFile(p); err != nil {
+			return err
+		}
+	}
+	a, err := newCommand([]string{bin, "hook", hostName}, dir, filepath.Join(tmp, "a"), raw)
+	if err != nil {
+		return err
+	}
+	cmds := []*command{a}
+	if vs != "" {
+		argv, err := vsArgv(vs, hostName, tmp)
 		if err != nil {
 			return err
 		}
-		inputs[i] = bytes.ReplaceAll(b, []byte("__PROJ__"), []byte(dir))
+		b, err := newCommand(argv, "", filepath.Join(tmp, "b"), raw)
+		if err != nil {
+			return err
+		}
+		b.label = vs
+		if vs == "floor" {
+			b.label = "bench/floor (reads stdin, exits)"
+		}
+		cmds = append(cmds, b)
 	}
-	samples := make([][]sample, len(payloads))
+	// samples[c][i] are command c's samples of payload i.
+	samples := make([][][]sample, len(cmds))
+	for c := range cmds {
+		samples[c] = make([][]sample, len(payloads))
+	}
 	for r := -warmup; r < runs; r++ {
 		for k := range payloads {
 			i := (k + max(r, 0)) % len(payloads) // rotate the order
-			s, err := once(bin, dir, hostName, envVars, inputs[i])
-			if err != nil {
-				return fmt.Errorf("%s: %w", payloads[i], err)
-			}
-			if r >= 0 {
-				samples[i] = append(samples[i], s)
+			for j := range cmds {
+				c := (j + max(r, 0)) % len(cmds) // and who goes first
+				s, err := once(cmds[c], i, envVars)
+				if err != nil {
+					return fmt.Errorf("%s: %w", payloads[i], err)
+				}
+				if r >= 0 {
+					samples[c][i] = append(samples[c][i], s)
+				}
 			}
 		}
 	}
-	fmt.Printf("%-28s %8s %8s %8s %10s  (hook %s, n=%d)\n", "payload", "p50 ms", "p90 ms", "p99 ms", "maxRSS MB", hostName, runs)
-	for i, p := range payloads {
-		walls := make([]time.Duration, len(samples[i]))
-		var rss int64
-		for j, s := range samples[i] {
-			walls[j], rss = s.wall, max(rss, s.rss)
-		}
-		slices.Sort(walls)
-		fmt.Printf("%-28s %8.2f %8.2f %8.2f %10.1f\n", strings.TrimSuffix(filepath.Base(p), ".json"),
-			ms(pct(walls, 50)), ms(pct(walls, 90)), ms(pct(walls, 99)), float64(rss)/1024)
+	if len(cmds) == 1 {
+		report(payloads, samples[0], hostName, runs)
+	} else {
+		reportVs(payloads, samples[0], samples[1], hostName, runs, cmds[1].label)
 	}
 	return nil
 }
 
-func once(bin, dir, hostName string, envVars []string, input []byte) (sample, error) {
-	cmd := exec.Command(bin, "hook", hostName)
-	cmd.Dir = dir
+// newCommand prepares one side. A side with no dir of its own gets a fresh
+// one, with a git repository so the hook finds its project there.
+func newCommand(argv []string, dir, fresh string, raw [][]byte) (*command, error) {
+	if dir == "" {
+		dir = fresh
+		if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	c := &command{argv: argv, dir: dir}
+	for _, b := range raw {
+		c.inputs = append(c.inputs, bytes.ReplaceAll(b, []byte("__PROJ__"), []byte(dir)))
+	}
+	return c, nil
+}
+
+// vsArgv is the command line of -vs: the floor program, a binary that
+// speaks 'hook HOST', or a whole command line.
+func vsArgv(vs, hostName, tmp string) ([]string, error) {
+	switch {
+	case vs == "floor":
+		out := filepath.Join(tmp, "floor")
+		build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./bench/floor")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if msg, err := build.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("build bench/floor (run hooktime from the repository root): %v: %s", err, msg)
+		}
+		return []string{out}, nil
+	case strings.ContainsAny(vs, " \t"):
+		return strings.Fields(vs), nil
+	}
+	return []string{vs, "hook", hostName}, nil
+}
+
+func once(c *command, payload int, envVars []string) (sample, error) {
+	cmd := exec.Command(c.argv[0], c.argv[1:]...)
+	cmd.Dir = c.dir
 	cmd.Env = os.Environ()
 	for _, v := range envVars {
-		cmd.Env = append(cmd.Env, v+"="+dir)
+		cmd.Env = append(cmd.Env, v+"="+c.dir)
 	}
-	cmd.Stdin = bytes.NewReader(input)
+	cmd.Stdin = bytes.NewReader(c.inputs[payload])
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -115,21 +190,86 @@ func once(bin, dir, hostName string, envVars []string, input []byte) (sample, er
 	wall := time.Since(start)
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
-			return sample{}, fmt.Errorf("%v: %s", err, out.String())
+			return sample{}, fmt.Errorf("%s: %v: %s", strings.Join(c.argv, " "), err, out.String())
 		}
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss
-	}
-	return sample{wall: wall, rss: rss}, nil
+	ps := cmd.ProcessState
+	return sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rss: maxRSS(ps)}, nil
 }
 
-func pct(sorted []time.Duration, p int) time.Duration {
-	if len(sorted) == 0 {
+func report(payloads []string, samples [][]sample, hostName string, runs int) {
+	fmt.Printf("%-22s %8s %8s %8s %8s %10s  (hook %s, n=%d)\n", "payload", "p50 ms", "p90 ms", "p99 ms", "cpu ms", "maxRSS MB", hostName, runs)
+	for i, p := range payloads {
+		walls := field(samples[i], func(s sample) time.Duration { return s.wall })
+		fmt.Printf("%-22s %8.2f %8.2f %8.2f %8.2f %10.1f\n", name(p),
+			ms(pct(walls, 50)), ms(pct(walls, 90)), ms(pct(walls, 99)),
+			ms(median(field(samples[i], func(s sample) time.Duration { return s.cpu }))), peak(samples[i]))
+	}
+}
+
+func reportVs(payloads []string, a, b [][]sample, hostName string, runs int, bName string) {
+	fmt.Printf("A: this binary; B: %s (hook %s, n=%d pairs)\n", bName, hostName, runs)
+	fmt.Printf("%-22s %9s %9s %9s %9s %8s %8s %7s %7s\n", "payload", "A wall ms", "B wall ms", "A cpu ms", "B cpu ms", "wall A/B", "cpu A/B", "A MB", "B MB")
+	for i, p := range payloads {
+		wallA := field(a[i], func(s sample) time.Duration { return s.wall })
+		wallB := field(b[i], func(s sample) time.Duration { return s.wall })
+		cpuA := field(a[i], func(s sample) time.Duration { return s.cpu })
+		cpuB := field(b[i], func(s sample) time.Duration { return s.cpu })
+		fmt.Printf("%-22s %9.2f %9.2f %9.2f %9.2f %8.3f %8.3f %7.1f %7.1f\n", name(p),
+			ms(median(wallA)), ms(median(wallB)), ms(median(cpuA)), ms(median(cpuB)),
+			ratio(wallA, wallB), ratio(cpuA, cpuB), peak(a[i]), peak(b[i]))
+	}
+}
+
+// ratio is the median of the pair-by-pair ratios a[k]/b[k]: run k of A
+// and of B ran back to back, so a drift in the machine's speed cancels.
+func ratio(a, b []time.Duration) float64 {
+	var rs []float64
+	for k := range min(len(a), len(b)) {
+		if b[k] > 0 {
+			rs = append(rs, float64(a[k])/float64(b[k]))
+		}
+	}
+	if len(rs) == 0 {
 		return 0
 	}
-	return sorted[(len(sorted)-1)*p/100]
+	slices.Sort(rs)
+	return rs[len(rs)/2]
 }
+
+// field extracts one measure of each sample, in run order.
+func field(ss []sample, f func(sample) time.Duration) []time.Duration {
+	out := make([]time.Duration, len(ss))
+	for i, s := range ss {
+		out[i] = f(s)
+	}
+	return out
+}
+
+func peak(ss []sample) float64 {
+	var rss int64
+	for _, s := range ss {
+		rss = max(rss, s.rss)
+	}
+	return float64(rss) / 1024
+}
+
+func median(d []time.Duration) time.Duration { return pct(sorted(d), 50) }
+
+func sorted(d []time.Duration) []time.Duration {
+	d = slices.Clone(d)
+	slices.Sort(d)
+	return d
+}
+
+func pct(d []time.Duration, p int) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	d = sorted(d)
+	return d[(len(d)-1)*p/100]
+}
+
+func name(p string) string { return strings.TrimSuffix(filepath.Base(p), ".json") }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
