@@ -34,8 +34,9 @@ type Options struct {
 }
 
 type rule struct {
-	m    Match
-	sub  string
+	id, category, label string
+	cli                 bool // a secret.cli rule: its reason says so
+	sub                 string
 	kind ruleKind
 	fn   func(string) bool
 }
@@ -84,20 +85,26 @@ type Checker struct {
 }
 
 func newRule(d ruleDef) *rule {
-	kind := "secret file"
-	if d.cli {
-		kind = "coding-CLI credential or config file, protected because secret.cli rules are on"
-	}
 	return &rule{
-		m: Match{
-			Rule:     d.id,
-			Category: d.category,
-			Reason: fmt.Sprintf("This path is a %s (%s). Do not read, copy, print or edit it, and do not try another path or command to reach it; ask the user to provide the specific non-secret value you need instead.",
-				kind, d.label),
-		},
+		id: d.id, category: d.category, label: d.label, cli: d.cli,
 		sub:  strings.ToLower(d.sub),
 		kind: d.kind,
 		fn:   d.fn,
+	}
+}
+
+// match is what the rule reports. The reason is written when a path
+// matches rather than for every rule when the tables are built: the
+// tables are built in every hook process, and paths rarely match.
+func (r *rule) match() Match {
+	kind := "secret file"
+	if r.cli {
+		kind = "coding-CLI credential or config file, protected because secret.cli rules are on"
+	}
+	return Match{
+		Rule:     r.id,
+		Category: r.category,
+		Reason: "This path is a " + kind + " (" + r.label + "). Do not read, copy, print or edit it, and do not try another path or command to reach it; ask the user to provide the specific non-secret value you need instead.",
 	}
 }
 
@@ -417,14 +424,14 @@ func (c *Checker) matchAnchored(p string, env Env) (Match, bool) {
 					v = ""
 				}
 				if f, ok := anchorDir(one, env); ok && strings.EqualFold(f, p) {
-					return r.m, true
+					return r.match(), true
 				}
 			}
 		}
 	}
 	for _, r := range c.abs {
 		if strings.EqualFold(p, r.sub) {
-			return r.m, true
+			return r.match(), true
 		}
 	}
 	return Match{}, false
@@ -446,7 +453,7 @@ func matchRules(rs []*rule, rel string) (Match, bool) {
 			ok = r.fn(rel)
 		}
 		if ok {
-			return r.m, true
+			return r.match(), true
 		}
 	}
 	return Match{}, false
@@ -551,7 +558,7 @@ func isBackupSuffix(s string) bool {
 func (c *Checker) matchBase(base, p string, exists bool, env Env) (Match, bool) {
 	lb := strings.ToLower(stripCopyMarker(base))
 	if r := c.base[lb]; r != nil {
-		return r.m, true
+		return r.match(), true
 	}
 	// Shape rules read prose as prose unless the file is known to exist.
 	if exists || !hasSpace(lb) {
@@ -560,22 +567,22 @@ func (c *Checker) matchBase(base, p string, exists bool, env Env) (Match, bool) 
 		}
 	}
 	if strings.HasPrefix(lb, "secrets.") && secretsFileExts[lb[len("secrets."):]] {
-		return c.shape[idSecretsFile].m, true
+		return c.shape[idSecretsFile].match(), true
 	}
 	if c.mcpJSON != nil {
 		if lb == ".mcp.json" {
-			return c.mcpJSON.m, true
+			return c.mcpJSON.match(), true
 		}
 		if lb == "settings.local.json" {
 			dir := p[:len(p)-len(base)]
 			dir = strings.TrimSuffix(dir, "/")
 			if strings.EqualFold(dir[strings.LastIndexByte(dir, '/')+1:], ".claude") {
-				return c.claudeLocal.m, true
+				return c.claudeLocal.match(), true
 			}
 		}
 	}
 	if r := c.ext[extOf(lb)]; r != nil && !vendored(p, env) {
-		return r.m, true
+		return r.match(), true
 	}
 	return Match{}, false
 }
@@ -600,7 +607,7 @@ func (c *Checker) matchShape(lb string) (Match, bool) {
 			rest = rest[i+1:]
 		}
 		if !template {
-			return c.shape[idEnvVariant].m, true
+			return c.shape[idEnvVariant].match(), true
 		}
 	}
 	// id_<alg> and its renamed copies.
@@ -611,10 +618,10 @@ func (c *Checker) matchShape(lb string) (Match, bool) {
 			}
 			rest := lb[3+len(alg):]
 			if rest == "" {
-				return c.keyExact[alg].m, true
+				return c.keyExact[alg].match(), true
 			}
 			if renamedKey(rest) {
-				return c.keyVariant[alg].m, true
+				return c.keyVariant[alg].match(), true
 			}
 			break
 		}
@@ -623,19 +630,19 @@ func (c *Checker) matchShape(lb string) (Match, bool) {
 	stem := dropExt(lb, backupExts)
 	for _, suf := range keySuffixAlgs {
 		if len(stem) > len(suf) && strings.HasSuffix(stem, suf) && nameChars(stem[:len(stem)-len(suf)]) {
-			return c.shape[idSSHKeyName].m, true
+			return c.shape[idSSHKeyName].match(), true
 		}
 	}
 	// credentials and its renamed copies (not credentials.json).
 	if strings.HasPrefix(lb, "credentials") {
 		rest := lb[len("credentials"):]
 		if rest == "" || isBackupSuffix(rest) {
-			return c.shape[idCredentials].m, true
+			return c.shape[idCredentials].match(), true
 		}
 		if rest[0] == '-' || rest[0] == '_' {
 			w := dropExt(rest[1:], backupExts)
 			if w != "" && strings.IndexByte(w, '.') < 0 && nameChars(w) {
-				return c.shape[idCredentials].m, true
+				return c.shape[idCredentials].match(), true
 			}
 		}
 	}

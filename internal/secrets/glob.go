@@ -163,7 +163,7 @@ func (c *Checker) globDirs(p string, env Env) (Match, bool) {
 				ok = ok && shellMatch(q, strings.ToLower(s))
 			}
 			if ok && aimed {
-				return r.m, true
+				return r.match(), true
 			}
 		}
 		return Match{}, false
