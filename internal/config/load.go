@@ -66,31 +66,13 @@ func DefaultPaths(projectRoot string) Paths {
 	return p
 }
 
-// defaultTree parses the embedded defaults once per process; the tree is
-// never modified, so every Load shares it.
-var defaultTree = sync.OnceValues(func() (*value, error) {
-	v, errs, _ := parse("", defaultYAML)
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("config: built-in defaults are invalid: %w", &ValidationError{Errs: errs})
-	}
-	return stripSources(v), nil
-})
-
-// stripSources marks every value of the defaults tree as a default, so
-// they print as "default" rather than a line of an embedded file.
-func stripSources(v *value) *value {
-	if v == nil {
-		return nil
-	}
-	v.src = Source{}
-	for _, c := range v.fields {
-		stripSources(c)
-	}
-	for _, c := range v.items {
-		stripSources(c)
-	}
-	return v
-}
+// defaultTree is the built-in defaults, built once per process from Go
+// values generated from defaults.yaml (defaults_gen.go), so a hook that
+// loads a config file parses that file only. The tree is never modified,
+// so every Load shares it.
+//
+//go:generate go test -run ^TestDefaultsGenerated$ -update
+var defaultTree = sync.OnceValue(builtinTree)
 
 // Load reads, validates and merges the defaults, the user file and the
 // project file. A missing file is skipped. Invalid files give a
@@ -174,10 +156,7 @@ type layer struct {
 // reports all problems; the values a file gets right are merged even when
 // others are wrong (Load discards the result then; Validate checks it).
 func build(layers []layer) (*Config, []FieldError, error) {
-	def, err := defaultTree()
-	if err != nil {
-		return nil, nil, err
-	}
+	def := defaultTree()
 	root := def
 	var errs, notes []FieldError
 	for _, l := range layers {

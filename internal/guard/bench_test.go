@@ -60,3 +60,18 @@ func BenchmarkCheckLarge(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkNewPolicy: compiling a project's options over the shared rule
+// tables (built once per process, outside the loop).
+func BenchmarkNewPolicy(b *testing.B) {
+	o := Options{Disabled: []string{"git.reset-hard"}, Groups: []string{"databases", "cloud"},
+		Verdicts: map[string]string{"git.push-force": "deny"}, Switches: map[string]string{"sudo": "ask"},
+		Custom: []CustomRule{{ID: "c0", Verdict: "deny", Command: "terraform apply"}, {ID: "c1", Verdict: "ask", Tool: "write", Path: "migrations/**"}}}
+	if _, err := NewPolicy(o); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		NewPolicy(o)
+	}
+}

@@ -135,7 +135,7 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth 
 // knownProgram: the guard models this program, so its arguments are
 // not an unknown wrapper's command.
 func knownProgram(p *Policy, name string) bool {
-	if _, ok := handlers[name]; ok || isInterpreter(name) || len(p.byName[name]) > 0 {
+	if _, ok := handlers[name]; ok || isInterpreter(name) || p.hasRules(name) {
 		return true
 	}
 	return dataPrograms[name]
@@ -144,7 +144,7 @@ func knownProgram(p *Policy, name string) bool {
 // commandLike: the word names a command with built-in rules or a carrier.
 func commandLike(p *Policy, name string) bool {
 	_, carrier := handlers[name]
-	return len(p.byName[name]) > 0 || carrier && name != "cd" && name != "alias" || name == "git"
+	return p.hasRules(name) || carrier && name != "cd" && name != "alias" || name == "git"
 }
 
 // dataPrograms read, print or look up their arguments; a command line
@@ -243,12 +243,15 @@ func (a *analyzer) record(c *Cmd) {
 
 // applyRules runs the data rules registered for c's name.
 func (a *analyzer) applyRules(c *Cmd) {
-	for _, r := range a.p.byName[c.Name] {
+	for r := range a.p.rulesFor(c.Name) {
 		if r.match(c) {
 			a.fireRule(r, c, "")
 		}
 	}
 	for _, r := range a.p.prefix {
+		if !a.p.selected(r) {
+			continue
+		}
 		for _, n := range r.Names {
 			if strings.HasSuffix(n, "*") && strings.HasPrefix(c.Name, strings.TrimSuffix(n, "*")) && r.match(c) {
 				a.fireRule(r, c, "")

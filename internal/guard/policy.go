@@ -2,6 +2,8 @@ package guard
 
 import (
 	"fmt"
+	"iter"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -105,35 +107,29 @@ var switchDefs = []switchDef{
 }
 
 // Groups lists the opt-in rule groups.
-func Groups() []string {
-	loadRules()
-	seen := map[string]bool{}
-	for _, r := range ruleSet {
-		if r.Group != "" {
-			seen[r.Group] = true
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for g := range seen {
-		out = append(out, g)
+func Groups() []string { return slices.Clone(ruleTables().groups) }
+
+// RuleIDs lists every built-in rule id.
+func RuleIDs() []string {
+	t := ruleTables()
+	out := make([]string, 0, len(t.byID))
+	for id := range t.byID {
+		out = append(out, id)
 	}
 	sort.Strings(out)
 	return out
 }
 
-// RuleIDs lists every built-in rule id.
-func RuleIDs() []string {
-	loadRules()
-	out := make([]string, 0, len(ruleSet))
-	seen := map[string]bool{}
-	for _, r := range ruleSet {
-		if !seen[r.ID] {
-			seen[r.ID] = true
-			out = append(out, r.ID)
-		}
-	}
-	sort.Strings(out)
-	return out
+// IsRule reports whether id names a built-in rule.
+func IsRule(id string) bool { return ruleTables().byID[id] != nil }
+
+// IsGroup reports whether name is an opt-in rule group.
+func IsGroup(name string) bool { return slices.Contains(ruleTables().groups, name) }
+
+// IsSwitch reports whether name is a policy switch.
+func IsSwitch(name string) bool {
+	_, ok := SwitchDefault(name)
+	return ok
 }
 
 // SwitchNames lists the policy switches.
@@ -157,6 +153,8 @@ func SwitchDefault(name string) (string, bool) {
 
 // Policy is a compiled configuration; safe for concurrent use.
 type Policy struct {
+	// byName, prefix and byID are the shared tables (every rule);
+	// selected says which of them this policy runs.
 	byName   map[string][]*Rule
 	prefix   []*Rule
 	byID     map[string]*Rule
@@ -188,29 +186,55 @@ func DefaultPolicy() *Policy {
 	return defaultPolicy
 }
 
-// NewPolicy validates o and compiles the rule tables once.
-func NewPolicy(o Options) (*Policy, error) {
+// tables are what every policy shares, built once per process with the
+// rules: the rules by id, the groups, and every rule filed by command
+// name. A policy selects among them ([Policy.selected]) rather than
+// building its own index, so building one from a project's configuration
+// costs a few small maps.
+type tables struct {
+	byID   map[string]*Rule
+	groups []string // sorted
+	byName map[string][]*Rule
+	prefix []*Rule // rules with a name ending in *
+}
+
+var ruleTables = sync.OnceValue(func() *tables {
 	loadRules()
+	t := &tables{byID: make(map[string]*Rule, len(ruleSet)), byName: map[string][]*Rule{}}
+	for _, r := range ruleSet {
+		if _, dup := t.byID[r.ID]; !dup {
+			t.byID[r.ID] = r
+		}
+		if r.Group != "" && !slices.Contains(t.groups, r.Group) {
+			t.groups = append(t.groups, r.Group)
+		}
+		for _, n := range r.Names {
+			if strings.HasSuffix(n, "*") {
+				t.prefix = append(t.prefix, r)
+				continue
+			}
+			t.byName[n] = append(t.byName[n], r)
+		}
+	}
+	sort.Strings(t.groups)
+	return t
+})
+
+// NewPolicy validates o and compiles it over the shared rule tables.
+func NewPolicy(o Options) (*Policy, error) {
+	t := ruleTables()
 	p := &Policy{
-		byName:   map[string][]*Rule{},
-		byID:     map[string]*Rule{},
+		byName:   t.byName,
+		prefix:   t.prefix,
+		byID:     t.byID,
 		off:      map[string]bool{},
 		verdicts: map[string]Verdict{},
 		groups:   map[string]bool{},
-		switches: map[string]Verdict{},
-	}
-	for _, r := range ruleSet {
-		if _, dup := p.byID[r.ID]; !dup {
-			p.byID[r.ID] = r
-		}
-	}
-	known := map[string]bool{}
-	for _, g := range Groups() {
-		known[g] = true
+		switches: make(map[string]Verdict, len(switchDefs)),
 	}
 	for _, g := range o.Groups {
-		if !known[g] {
-			return nil, fmt.Errorf("guard: unknown group %q (known: %s)", g, strings.Join(Groups(), ", "))
+		if !slices.Contains(t.groups, g) {
+			return nil, fmt.Errorf("guard: unknown group %q (known: %s)", g, strings.Join(t.groups, ", "))
 		}
 		p.groups[g] = true
 	}
@@ -251,18 +275,6 @@ func NewPolicy(o Options) (*Policy, error) {
 		}
 		p.custom = append(p.custom, cr)
 	}
-	for _, r := range ruleSet {
-		if p.off[r.ID] || (r.Group != "" && !p.groups[r.Group] && !askWhenOff[r.Group]) {
-			continue
-		}
-		for _, n := range r.Names {
-			if strings.HasSuffix(n, "*") {
-				p.prefix = append(p.prefix, r)
-				continue
-			}
-			p.byName[n] = append(p.byName[n], r)
-		}
-	}
 	return p, nil
 }
 
@@ -295,6 +307,31 @@ func compileCustom(c CustomRule) (customRule, error) {
 // and enabling the group makes its denies stick. Other groups are off
 // until enabled.
 var askWhenOff = map[string]bool{"cloud": true, "kubernetes": true, "databases": true, "storage": true, "containers": true}
+
+// selected reports whether r can fire under p: it is not disabled, and
+// its group is on or one of askWhenOff.
+func (p *Policy) selected(r *Rule) bool {
+	return !p.off[r.ID] && (r.Group == "" || p.groups[r.Group] || askWhenOff[r.Group])
+}
+
+// rulesFor returns the selected rules filed under a command name.
+func (p *Policy) rulesFor(name string) iter.Seq[*Rule] {
+	return func(yield func(*Rule) bool) {
+		for _, r := range p.byName[name] {
+			if p.selected(r) && !yield(r) {
+				return
+			}
+		}
+	}
+}
+
+// hasRules reports whether a selected rule is filed under name.
+func (p *Policy) hasRules(name string) bool {
+	for range p.rulesFor(name) {
+		return true
+	}
+	return false
+}
 
 // verdictFor applies overrides and switches to a rule's verdict.
 func (p *Policy) verdictFor(r *Rule) (Verdict, bool) {

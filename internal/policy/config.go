@@ -54,27 +54,24 @@ func FromConfig(cfg *config.Config) (*guard.Policy, error) {
 // meaning check of config.Validate.
 func NameErrors(cfg *config.Config) []config.FieldError {
 	var errs []config.FieldError
-	ids := guard.RuleIDs()
 	for i, id := range cfg.Guard.Disable {
-		if !slices.Contains(ids, id) {
+		if !guard.IsRule(id) {
 			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown rule id %q (see 'atreides check --rules')", id), "guard", "disable", strconv.Itoa(i)))
 		}
 	}
 	for id := range cfg.Guard.Verdicts {
-		if !slices.Contains(ids, id) {
+		if !guard.IsRule(id) {
 			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown rule id %q (see 'atreides check --rules')", id), "guard", "verdicts", id))
 		}
 	}
-	groups := guard.Groups()
 	for i, g := range cfg.Guard.Groups {
-		if !slices.Contains(groups, g) {
-			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown group %q (known: %v)", g, groups), "guard", "groups", strconv.Itoa(i)))
+		if !guard.IsGroup(g) {
+			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown group %q (known: %v)", g, guard.Groups()), "guard", "groups", strconv.Itoa(i)))
 		}
 	}
-	switches := guard.SwitchNames()
 	for name := range cfg.Guard.Switches {
-		if !slices.Contains(switches, name) {
-			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown switch %q (known: %v)", name, switches), "guard", "switches", name))
+		if !guard.IsSwitch(name) {
+			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown switch %q (known: %v)", name, guard.SwitchNames()), "guard", "switches", name))
 		}
 	}
 	slices.SortFunc(errs, func(a, b config.FieldError) int { return a.Line - b.Line })

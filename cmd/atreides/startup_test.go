@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// hookDeps are the packages from other modules that the atreides binary
+// links, and so initialises in every hook process. Each was measured
+// before it was let in (GODEBUG=inittrace=1 atreides version, and
+// bench/hooktime for whole hook processes).
+var hookDeps = []string{
+	"github.com/bmatcuk/doublestar/v4",
+	"github.com/spf13/cobra",
+	"github.com/spf13/pflag",
+	"go.etcd.io/bbolt",
+	"go.etcd.io/bbolt/errors",
+	"go.etcd.io/bbolt/internal/common",
+	"go.etcd.io/bbolt/internal/freelist",
+	"go.yaml.in/yaml/v3",
+	"golang.org/x/sys/unix",
+	"golang.org/x/term",
+	"mvdan.cc/sh/v3/expand",
+	"mvdan.cc/sh/v3/fileutil",
+	"mvdan.cc/sh/v3/internal",
+	"mvdan.cc/sh/v3/pattern",
+	"mvdan.cc/sh/v3/syntax",
+}
+
+// TestHookDependencies fails when the binary links a package from another
+// module that is not in hookDeps, or one of the standard library's that a
+// hook must never pay for.
+func TestHookDependencies(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if .Standard}}std {{end}}{{.ImportPath}} {{with .Module}}{{.Path}}{{end}}", ".").Output()
+	if err != nil {
+		t.Fatal("go list:", err)
+	}
+	const self = "github.com/atreides-dev/atreides"
+	var found []string
+	for line := range strings.Lines(string(out)) {
+		f := strings.Fields(line)
+		if f[0] == "std" {
+			switch f[1] {
+			case "net/http", "crypto/tls":
+				// About 1.6 ms of package init per process.
+				t.Errorf("atreides links %s; keep it out of the hook binary", f[1])
+			}
+			continue
+		}
+		if len(f) < 2 || f[1] != self {
+			found = append(found, f[0])
+		}
+	}
+	for _, p := range found {
+		if !slices.Contains(hookDeps, p) {
+			t.Errorf("atreides now links %s, which every hook process initialises: measure its package init (GODEBUG=inittrace=1 atreides version) and a hook's CPU (bench/hooktime) with it, then add it to hookDeps in %s", p, "cmd/atreides/startup_test.go")
+		}
+	}
+	for _, p := range hookDeps {
+		if !slices.Contains(found, p) {
+			t.Errorf("atreides no longer links %s: remove it from hookDeps", p)
+		}
+	}
+}
+
+// Package-init budgets of a hook process, in bytes and allocations (not
+// time, which is noise). Measured at 143 KB and 1,082 allocations in all,
+// of which internal/guard's tables are 62 KB.
+const (
+	initBytesBudget  = 150_000
+	initAllocsBudget = 1_150
+	// ownInitBytes bounds any one atreides package's init; guard's rule
+	// helpers and analysis tables are the one exception.
+	ownInitBytes   = 4096
+	guardInitBytes = 64 << 10
+	// lazyInitBytes bounds the packages whose expensive tables are built
+	// on first use (config's defaults, sanitize's patterns, the policy's
+	// environment): a compiled regexp or a parsed file in their init
+	// would exceed it.
+	lazyInitBytes = 512
+)
+
+var lazyInit = []string{"internal/config", "internal/sanitize", "internal/policy", "internal/cli"}
+
+// TestHookInitBudget builds the binary, runs one PreToolUse hook with
+// GODEBUG=inittrace=1 and checks the package-init allocations against the
+// budgets above.
+func TestHookInitBudget(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "atreides")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	proj := filepath.Join(dir, "proj")
+	if err := os.MkdirAll(filepath.Join(proj, ".atreides"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	payload := `{"session_id":"s1","cwd":"` + proj + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"go test ./... 2>&1 | tail -5"},"tool_use_id":"t1"}`
+	cmd := exec.Command(bin, "hook", "claude")
+	cmd.Dir = proj
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", "CLAUDE_PROJECT_DIR="+proj, "HOME="+dir, "XDG_CONFIG_HOME=")
+	cmd.Stdin = strings.NewReader(payload)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("hook: %v\n%s", err, stderr.Bytes())
+	}
+	inits := parseInitTrace(t, stderr.Bytes())
+	if len(inits) < 10 {
+		t.Fatalf("no init trace in the hook's stderr:\n%s", stderr.Bytes())
+	}
+	var bytesSum, allocsSum int
+	for _, in := range inits {
+		bytesSum += in.bytes
+		allocsSum += in.allocs
+		own, ok := strings.CutPrefix(in.pkg, "github.com/atreides-dev/atreides/")
+		if !ok {
+			continue
+		}
+		limit := ownInitBytes
+		switch {
+		case own == "internal/guard":
+			limit = guardInitBytes
+		case slices.Contains(lazyInit, own):
+			limit = lazyInitBytes
+		}
+		if in.bytes > limit {
+			t.Errorf("%s allocates %d bytes in package init (budget %d): build its tables on first use (sync.OnceValue)", own, in.bytes, limit)
+		}
+	}
+	t.Logf("package init: %d bytes, %d allocations", bytesSum, allocsSum)
+	if bytesSum > initBytesBudget || allocsSum > initAllocsBudget {
+		t.Errorf("package init allocates %d bytes in %d allocations, over the budget of %d bytes and %d allocations: find the package in `GODEBUG=inittrace=1 atreides version` and make its work lazy", bytesSum, allocsSum, initBytesBudget, initAllocsBudget)
+	}
+}
+
+type initTrace struct {
+	pkg           string
+	bytes, allocs int
+}
+
+// parseInitTrace reads the runtime's lines
+// "init PKG @T ms, C ms clock, B bytes, A allocs".
+func parseInitTrace(t *testing.T, stderr []byte) []initTrace {
+	var out []initTrace
+	sc := bufio.NewScanner(bytes.NewReader(stderr))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 11 || f[0] != "init" || f[8] != "bytes," || f[10] != "allocs" {
+			continue
+		}
+		b, err1 := strconv.Atoi(f[7])
+		a, err2 := strconv.Atoi(f[9])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("unexpected init trace line %q", sc.Text())
+		}
+		out = append(out, initTrace{pkg: f[1], bytes: b, allocs: a})
+	}
+	return out
+}
