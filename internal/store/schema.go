@@ -94,15 +94,16 @@ func (sc *schema) check(btx *bolt.Tx, path string) (fresh bool, err error) {
 
 // prepare is the read-write side: it stamps a new file, migrates an older
 // one step by step, and refuses a newer one without writing anything.
-func (sc *schema) prepare(btx *bolt.Tx, path, creator string) (created bool, err error) {
+// migrated says that it migrated the file: that must be committed too.
+func (sc *schema) prepare(btx *bolt.Tx, path, creator string) (created, migrated bool, err error) {
 	v, fresh, err := fileVersion(btx)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	if fresh {
 		meta, err := btx.CreateBucket([]byte(metaBucket))
 		if err != nil {
-			return false, fmt.Errorf("init state %s: %w", path, err)
+			return false, false, fmt.Errorf("init state %s: %w", path, err)
 		}
 		for _, kv := range [][2]string{
 			{keySchemaVersion, strconv.FormatUint(sc.version, 10)},
@@ -110,29 +111,30 @@ func (sc *schema) prepare(btx *bolt.Tx, path, creator string) (created bool, err
 			{keyCreatedAt, time.Now().UTC().Format(time.RFC3339)},
 		} {
 			if err := meta.Put([]byte(kv[0]), []byte(kv[1])); err != nil {
-				return false, fmt.Errorf("init state %s: %w", path, err)
+				return false, false, fmt.Errorf("init state %s: %w", path, err)
 			}
 		}
-		return true, nil
+		return true, false, nil
 	}
 	if v > sc.version {
-		return false, &SchemaError{Path: path, Found: v, Known: sc.version}
+		return false, false, &SchemaError{Path: path, Found: v, Known: sc.version}
 	}
 	for ; v < sc.version; v++ {
 		m := sc.migrations[v]
 		if m == nil {
-			return false, &SchemaError{Path: path, Found: v, Known: sc.version}
+			return false, false, &SchemaError{Path: path, Found: v, Known: sc.version}
 		}
 		if err := runFn(&Tx{btx: btx, writable: true}, func(tx *Tx) error { return m(tx) }); err != nil {
-			return false, fmt.Errorf("migrate state %s from schema %d to %d: %w", path, v, v+1, err)
+			return false, false, fmt.Errorf("migrate state %s from schema %d to %d: %w", path, v, v+1, err)
 		}
 		meta, err := btx.CreateBucketIfNotExists([]byte(metaBucket))
 		if err == nil {
 			err = meta.Put([]byte(keySchemaVersion), []byte(strconv.FormatUint(v+1, 10)))
 		}
 		if err != nil {
-			return false, fmt.Errorf("migrate state %s to schema %d: %w", path, v+1, err)
+			return false, false, fmt.Errorf("migrate state %s to schema %d: %w", path, v+1, err)
 		}
+		migrated = true
 	}
-	return false, nil
+	return false, migrated, nil
 }
