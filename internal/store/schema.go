@@ -20,7 +20,7 @@ const (
 // SchemaVersion is the layout of the state file this code reads and writes.
 // Bump it together with a migration registered in currentSchema whenever
 // stored data changes shape in a way older code would misread.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // A Migration rewrites the data of schema version N into version N+1. It
 // runs inside the same read-write transaction as the Update that found the
@@ -34,10 +34,14 @@ type schema struct {
 	migrations map[uint64]Migration
 }
 
-// currentSchema is the schema of this build. No released atreides wrote
-// an older one yet, so there is nothing to migrate from; the machinery is
-// exercised by tests with fake versions.
-var currentSchema = schema{version: SchemaVersion, migrations: map[uint64]Migration{}}
+// currentSchema is the schema of this build. Schema 2 allows package
+// state's binary records: nothing is rewritten (package state migrates each
+// record when it reads it), but an atreides of schema 1 would take them for
+// damage and replace them with empty ones, so it must refuse the file
+// instead (a [*SchemaError], the file left untouched).
+var currentSchema = schema{version: SchemaVersion, migrations: map[uint64]Migration{
+	1: func(*Tx) error { return nil },
+}}
 
 // SchemaError reports a state file whose schema this code cannot use as is:
 // a newer one (written by a newer atreides; never touched), or an older one

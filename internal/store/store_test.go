@@ -389,7 +389,7 @@ func TestFirstUpdateLaysOutDirectory(t *testing.T) {
 
 	// The creator is recorded; a user's own .gitignore is never replaced.
 	err = s.View(context.Background(), func(tx *Tx) error {
-		if got := string(tx.Get(metaBucket, keySchemaVersion)); got != "1" {
+		if got := string(tx.Get(metaBucket, keySchemaVersion)); got != "2" {
 			t.Errorf("schema_version = %q", got)
 		}
 		if got := string(tx.Get(metaBucket, keyCreatedBy)); got != "v0.0.0-test" {
