@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Priority orders handlers: critical handlers run first and fail closed.
@@ -30,6 +31,12 @@ type Handler struct {
 	Name     string
 	Priority Priority
 	Kinds    []event.Kind // the kinds it handles; empty means all
+	// Groups are the state groups Handle reads or writes; only the groups
+	// of an event's handlers are decoded and saved (package state). Zero
+	// means all of them, so a handler that does not say is slower, never
+	// wrong; [state.NoGroups] says none beyond the session's and the
+	// project's small cores, which are always loaded.
+	Groups state.Groups
 	// Prepare, if set, runs before the state lock is taken, with c.State
 	// nil. Pure analysis goes here (the guard, the shell model), so that
 	// one slow or hostile command never holds the lock other sessions'
@@ -96,8 +103,10 @@ type Env interface {
 // Loader loads and saves the state around a run. Update must call fn at
 // most once; when it fails before calling fn, the engine runs the handlers
 // on a fresh state that is not saved.
+// groups are the state groups the event's handlers touch: the loader need
+// load and save no others.
 type Loader interface {
-	Update(ctx context.Context, ev *event.Event, fn func(*State) error) error
+	Update(ctx context.Context, ev *event.Event, groups state.Groups, fn func(*State) error) error
 }
 
 // Engine holds the registered handlers.
@@ -124,7 +133,7 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 	r := run{memo: &Memo{}, prepared: make([]time.Duration, len(e.handlers))}
 	r.deadline, _ = ctx.Deadline()
 	e.prepare(ev, r)
-	err := e.loader.Update(ctx, ev, func(st *State) error {
+	err := e.loader.Update(ctx, ev, e.groups(ev.Kind), func(st *State) error {
 		d, ran = e.runHandlers(ev, st, r), true
 		return nil
 	})
@@ -137,6 +146,22 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 		d = e.runHandlers(ev, st, r)
 	}
 	return d
+}
+
+// groups is the union of the groups the handlers of kind declare.
+func (e *Engine) groups(k event.Kind) state.Groups {
+	var g state.Groups
+	for i := range e.handlers {
+		h := &e.handlers[i]
+		switch {
+		case !h.wants(k):
+		case h.Groups == 0:
+			return state.AllGroups
+		default:
+			g |= h.Groups
+		}
+	}
+	return g & state.AllGroups
 }
 
 // run is what every handler of one event shares.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
 type memLoader struct {
@@ -17,7 +18,7 @@ type memLoader struct {
 	saved   int
 }
 
-func (l *memLoader) Update(_ context.Context, ev *event.Event, fn func(*State) error) error {
+func (l *memLoader) Update(_ context.Context, ev *event.Event, _ state.Groups, fn func(*State) error) error {
 	if l.failPre != nil {
 		return l.failPre
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // lockLoader records whether the "lock" was held while anything ran.
@@ -17,7 +18,7 @@ type lockLoader struct {
 	log    *[]string
 }
 
-func (l *lockLoader) Update(_ context.Context, ev *event.Event, fn func(*State) error) error {
+func (l *lockLoader) Update(_ context.Context, ev *event.Event, _ state.Groups, fn func(*State) error) error {
 	if l.failed != nil {
 		return l.failed
 	}

@@ -39,17 +39,22 @@ type StoreLoader struct {
 	Retention func() time.Duration
 }
 
-// Update implements [Loader].
-func (l StoreLoader) Update(ctx context.Context, ev *event.Event, fn func(*State) error) error {
+// Update implements [Loader]. It decodes the session's and the project's
+// groups only, and writes back only a record whose encoding changed; an
+// event that changed nothing commits nothing (store.Update then skips the
+// commit and its fsyncs).
+func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.Groups, fn func(*State) error) error {
+	if ev.Kind == event.SessionStart {
+		// A prune, due at most once a day, releases the intent locks of
+		// the sessions it removes.
+		groups |= state.GroupGovernance
+	}
 	return l.Store.Update(ctx, func(tx *store.Tx) error {
-		s, err := state.LoadSession(tx, ev.SessionID, ev.Host, ev.Time)
+		ld, err := state.Load(tx, ev.SessionID, ev.Host, ev.Time, groups)
 		if err != nil {
 			return err
 		}
-		p, err := state.LoadProject(tx)
-		if err != nil {
-			return err
-		}
+		p := ld.Project
 		if ev.Kind == event.SessionStart && l.Retention != nil && p.PruneDue(ev.Time) {
 			if _, err := state.Prune(tx, p, ev.SessionID, ev.Time, l.Retention()); err != nil {
 				return err
@@ -58,12 +63,9 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, fn func(*State
 			// .gitignore shows new state files in git status, no worse.
 			_ = l.Store.RefreshGitignore()
 		}
-		if err := fn(&State{Session: s, Project: p}); err != nil {
+		if err := fn(&State{Session: ld.Session, Project: p}); err != nil {
 			return err
 		}
-		if err := state.SaveSession(tx, s); err != nil {
-			return err
-		}
-		return state.SaveProject(tx, p)
+		return ld.Save(tx)
 	})
 }

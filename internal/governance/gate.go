@@ -32,6 +32,7 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 		Name: "governance", Priority: engine.High,
 		Kinds: []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool,
 			event.SubagentStart, event.SubagentStop, event.Stop, event.SessionEnd},
+		Groups: state.GroupGovernance | state.GroupSessionGovernance,
 		Prepare: func(c *engine.Call) {
 			// The scope gate's targets (PreToolUse) and the ledger's
 			// programs (PostToolUse), walked outside the lock.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
@@ -66,7 +67,7 @@ func TestLedgerKeepsNoCommandText(t *testing.T) {
 // state that is not saved.
 type lockedOut struct{}
 
-func (lockedOut) Update(context.Context, *event.Event, func(*engine.State) error) error {
+func (lockedOut) Update(context.Context, *event.Event, state.Groups, func(*engine.State) error) error {
 	return errors.New("timed out waiting for the state lock")
 }
 

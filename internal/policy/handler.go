@@ -13,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Source builds the guard policy when the first tool call needs it.
@@ -30,7 +31,8 @@ const AnalysisBudget = 2 * time.Second
 func Handler(policy Source) engine.Handler {
 	return engine.Handler{
 		Name: "guard", Priority: engine.Critical,
-		Kinds: []event.Kind{event.PreTool, event.PermissionRequest},
+		Kinds:  []event.Kind{event.PreTool, event.PermissionRequest},
+		Groups: state.NoGroups,
 		Prepare: func(c *engine.Call) {
 			r, err := judge(c, policy)
 			c.Memo.Set(verdictKey{}, verdict{r, err})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Check is one health check of atreides's own set-up, run at session
@@ -34,7 +35,8 @@ func Health(setup ...Check) engine.Handler {
 	skip := func(ev *event.Event) bool { return ev.Source == "compact" || ev.Source == "prompt" }
 	return engine.Handler{
 		Name: "health", Priority: engine.Normal,
-		Kinds: []event.Kind{event.SessionStart},
+		Kinds:  []event.Kind{event.SessionStart},
+		Groups: state.NoGroups, // the salvage notice is in the project's core
 		Prepare: func(c *engine.Call) {
 			if skip(c.Event) {
 				return

@@ -32,7 +32,8 @@ const (
 func PhaseTracker(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "phase", Priority: engine.Normal,
-		Kinds: []event.Kind{event.UserPrompt, event.PostTool},
+		Kinds:  []event.Kind{event.UserPrompt, event.PostTool},
+		Groups: state.GroupPhase,
 		Prepare: func(c *engine.Call) {
 			if c.Event.Kind == event.PostTool && c.Event.Tool.Name == event.Shell && !c.Event.InSubagent() {
 				policy.ShellEffects(c) // walked outside the lock

@@ -12,7 +12,7 @@ import (
 // Recorder keeps the session's counters and tool-call history. It runs last
 // so it can record what the other handlers decided, and never blocks.
 func Recorder() engine.Handler {
-	return engine.Handler{Name: "record", Priority: engine.Low, Handle: record}
+	return engine.Handler{Name: "record", Priority: engine.Low, Groups: state.GroupHistory | state.GroupStop, Handle: record}
 }
 
 func record(c *engine.Call) (event.Result, error) {

@@ -18,37 +18,36 @@ import (
 )
 
 // memLoader keeps the state between events in memory, encoded and decoded
-// like the store does, so a field that does not survive JSON fails here.
+// like the store does, with the groups the handlers declare: a field that
+// does not survive the encoding, or a handler that changes a group it did
+// not declare, fails here.
 type memLoader struct {
 	sessions map[string][]byte
 	project  []byte
 }
 
-func (l *memLoader) Update(_ context.Context, ev *event.Event, fn func(*engine.State) error) error {
-	st := engine.NewState(ev)
-	if b, ok := l.sessions[ev.SessionID]; ok {
-		s, err := state.DecodeSession(b)
-		if err != nil {
-			return err
-		}
-		st.Session = s
-	}
-	p, err := state.DecodeProject(l.project)
+func (l *memLoader) Update(_ context.Context, ev *event.Event, groups state.Groups, fn func(*engine.State) error) error {
+	ld, err := state.LoadBytes(l.sessions[ev.SessionID], l.project, ev.SessionID, ev.Host, ev.Time, groups)
 	if err != nil {
 		return err
 	}
-	st.Project = p
-	if err := fn(st); err != nil {
+	if err := fn(&engine.State{Session: ld.Session, Project: ld.Project}); err != nil {
+		return err
+	}
+	sess, proj, err := ld.Encode()
+	if err != nil {
 		return err
 	}
 	if l.sessions == nil {
 		l.sessions = map[string][]byte{}
 	}
-	if l.sessions[ev.SessionID], err = state.Encode(st.Session); err != nil {
-		return err
+	if sess != nil {
+		l.sessions[ev.SessionID] = sess
 	}
-	l.project, err = state.Encode(st.Project)
-	return err
+	if proj != nil {
+		l.project = proj
+	}
+	return nil
 }
 
 // project decodes the stored project.

@@ -20,7 +20,8 @@ import (
 func Strikes(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "strikes", Priority: engine.Normal,
-		Kinds: []event.Kind{event.PostTool, event.UserPrompt},
+		Kinds:  []event.Kind{event.PostTool, event.UserPrompt},
+		Groups: state.GroupStrikes | state.GroupStop,
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return strike(c, opts)
 		},

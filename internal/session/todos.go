@@ -29,7 +29,8 @@ import (
 func TodoTracker() engine.Handler {
 	return engine.Handler{
 		Name: "todo-tracker", Priority: engine.Normal,
-		Kinds: []event.Kind{event.PreTool, event.PostTool},
+		Kinds:  []event.Kind{event.PreTool, event.PostTool},
+		Groups: state.GroupAgentTodos,
 		Handle: func(c *engine.Call) (event.Result, error) {
 			ev := c.Event
 			if ev.Tool.Name != event.Todo || ev.InSubagent() || ev.Failed {
@@ -300,7 +301,8 @@ func StopGate(opts OptionsFunc) engine.Handler {
 func StopGateWith(opts OptionsFunc, interrupted func(path string) bool) engine.Handler {
 	return engine.Handler{
 		Name: "stop-gate", Priority: engine.Normal,
-		Kinds: []event.Kind{event.Stop},
+		Kinds:  []event.Kind{event.Stop},
+		Groups: state.GroupStop | state.GroupAgentTodos | state.GroupTodos,
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return stopGate(c, opts, interrupted)
 		},

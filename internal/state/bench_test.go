@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +62,115 @@ func BenchmarkSessionsWalk(b *testing.B) {
 			return err
 		})
 		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// busySession is a session after a long day: a full history, agent todos,
+// strikes, a phase history, a compaction snapshot and pending file
+// snapshots, as the hook of a busy session loads and saves it.
+func busySession(id string) *Session {
+	s := NewSession(id, "claude", t0)
+	s.Cwd, s.Transcript = "/home/u/project", "/home/u/.claude/projects/project/"+id+".jsonl"
+	s.Counters = Counters{Events: 4000, Prompts: 40, ToolCalls: 3000, Denied: 12, Asked: 3, Failed: 200, Stops: 40, Compacts: 2}
+	for i := range MaxHistory {
+		s.AddCall(ToolCall{Time: t0.Add(time.Duration(i) * time.Second), ID: fmt.Sprintf("toolu_01ABCDEFGHIJKLMNOP%04d", i), Tool: "shell", Raw: "Bash",
+			Summary: "go test ./internal/... -run 'TestHook' 2>&1 | tail -20", Verdict: "allow", Outcome: "ok", Duration: 900})
+	}
+	s.Agents = []Agent{{ID: "a1", Type: "Explore", Started: t0, Stopped: t0.Add(time.Minute)}}
+	for i := range 8 {
+		s.Phase.Set([]string{PhaseExploration, PhaseImplementation}[i%2], "edit internal/x.go", t0)
+	}
+	s.Strikes.Add("shell", "go test ./...", StrikeError{Class: "test-failure", Excerpt: "--- FAIL: TestX (0.00s)", Time: t0})
+	for i := range 10 {
+		s.Todos.Agent = append(s.Todos.Agent, AgentTodo{ID: fmt.Sprint(i), Content: "write the tests for the parser", Status: TodoInProgress, Active: "Writing tests"})
+	}
+	s.Stop = StopState{Blocks: 1, Pending: 3, Done: 2, Fingerprint: "00ff00ff", Last: t0}
+	s.Memory.Snapshot = &Snapshot{Time: t0, Trigger: "auto", Phase: PhaseImplementation, Todos: []string{"#1 a", "#2 b"}, LastCalls: s.History[90:]}
+	s.Governance.Snaps = []Snap{{ToolUseID: "toolu_x", Intent: "I-1", Time: t0,
+		Files: []FileSnap{{Path: "/home/u/project/x.go", Exists: true, Hash: "sha256:0123456789abcdef", Content: strings.Repeat("package x\n", 50), Kept: true}}}}
+	s.Governance.Agents = []Delegation{{ID: "a1", Type: "Explore", Depth: 1, Started: t0}}
+	return s
+}
+
+// busyProject is a project with todos, anchors, the AGENTS.md cache and
+// governance in use.
+func busyProject() *Project {
+	p := &Project{Version: ProjectVersion}
+	for i := range 30 {
+		if _, err := p.AddTodo(NewTodo{Title: fmt.Sprintf("todo number %d of the busy project", i), Session: "s"}, t0); err != nil {
+			panic(err)
+		}
+	}
+	for i := range 20 {
+		if _, err := p.AddAnchor(AnchorDecision, AnchorHigh, fmt.Sprintf("decision %d: keep the store in one file", i), "s", t0); err != nil {
+			panic(err)
+		}
+	}
+	p.Rules = &RulesCache{Path: "/home/u/project/AGENTS.md", ModTime: t0, Size: 4000, Text: strings.Repeat("Rules of the project.\n", 180)}
+	p.Governance.Locks = []IntentLock{{Intent: "I-1", Session: "s", Host: "claude", Since: t0, Renewed: t0}}
+	p.Governance.Trace = TraceHead{Seq: 1000, Hash: "sha256:0123456789abcdef0123456789abcdef"}
+	p.Governance.Touch("s", "claude", t0)
+	return p
+}
+
+// BenchmarkRoundTrip is one hook event's state work for a busy session,
+// without the store's open and commit: load the session and the project,
+// record a tool call, save what changed. "pre-tool" loads the groups of a
+// PreToolUse with governance on, "all" every group (as before groups).
+func BenchmarkRoundTrip(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		groups Groups
+	}{
+		{"pre-tool", GroupHistory | GroupStop | GroupAgentTodos | GroupSessionGovernance | GroupGovernance},
+		{"all", AllGroups},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			st := store.Open(filepath.Join(b.TempDir(), ".atreides"))
+			err := st.Update(context.Background(), func(tx *store.Tx) error {
+				if err := SaveSession(tx, busySession("s")); err != nil {
+					return err
+				}
+				if err := SaveProject(tx, busyProject()); err != nil {
+					return err
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					l, err := Load(tx, "s", "claude", t0, bc.groups)
+					if err != nil {
+						return err
+					}
+					l.Session.Counters.Events++
+					l.Session.AddCall(ToolCall{Time: t0, ID: "toolu_new", Tool: "shell", Raw: "Bash", Summary: "ls", Outcome: "pending"})
+					l.Project.Governance.Touch("s", "claude", t0)
+					if err := l.Save(tx); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
+
+// BenchmarkCodec is BenchmarkRoundTrip's decoding and encoding alone,
+// without the store's copies in and out.
+func BenchmarkCodec(b *testing.B) {
+	sess, proj := EncodeSession(busySession("s")), EncodeProject(busyProject())
+	b.ReportAllocs()
+	for b.Loop() {
+		l, err := LoadBytes(sess, proj, "s", "claude", t0, GroupHistory|GroupStop|GroupAgentTodos|GroupSessionGovernance|GroupGovernance)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l.Session.Counters.Events++
+		l.Session.AddCall(ToolCall{Time: t0, ID: "toolu_new", Tool: "shell", Raw: "Bash", Summary: "ls", Outcome: "pending"})
+		if _, _, err := l.Encode(); err != nil {
 			b.Fatal(err)
 		}
 	}

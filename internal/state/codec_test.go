@@ -1,9 +1,11 @@
 package state
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
-	"strings"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -43,7 +45,7 @@ func TestDecodeSessionV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(b), `{"v":2,`) || strings.Contains(string(b), "stop_blocks") {
+	if !isBinary(b) {
 		t.Errorf("re-encoded: %s", b)
 	}
 	again, err := DecodeSession(b)
@@ -61,7 +63,10 @@ func TestDecodeSessionVersions(t *testing.T) {
 		{"v2", `{"v":2,"id":"a","host":"h","started":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z","counters":{}}`, false, false},
 		{"v not first", `{"id":"a","v":2,"phase":{"current":"intent"}}`, false, false},
 		{"no version is v1", `{"id":"a","phase":"intent"}`, false, false},
-		{"newer", `{"v":3,"id":"a"}`, true, true},
+		{"newer", `{"v":4,"id":"a"}`, true, true},
+		{"newer binary", "\xa7S\x04\x00\x01\x00\x7f", true, true},
+		{"binary, wrong kind", "\xa7P\x03\x7f", false, true},
+		{"binary, cut in a section", "\xa7S\x03\x00\x10abc", false, true},
 		{"newer, v not first", `{"id":"a","v":30}`, true, true},
 		{"truncated", `{"v":2,"id":"a","hist`, false, true},
 		{"wrong type", `{"v":2,"id":7}`, false, true},
@@ -82,7 +87,8 @@ func TestDecodeProjectVersions(t *testing.T) {
 	}{
 		{"empty", ``, false, false},
 		{"v1", `{"v":1,"next_id":2,"todos":[{"id":2,"level":"task","title":"x","status":"pending"}]}`, false, false},
-		{"newer with other types", `{"v":2,"todos":{"by_id":{}}}`, true, true},
+		{"newer with other types", `{"v":3,"todos":{"by_id":{}}}`, true, true},
+		{"newer binary", "\xa7P\x03\x7f", true, true},
 		{"newer, v not first", `{"todos":{},"v":5}`, true, true},
 		{"damaged", `{"v":1,"todos":{}}`, false, true},
 	} {
@@ -91,4 +97,13 @@ func TestDecodeProjectVersions(t *testing.T) {
 			t.Errorf("%s: err %v", tc.name, err)
 		}
 	}
+}
+
+// jsonOf is a record in an older JSON encoding, version v.
+func jsonOf(x any, v int) ([]byte, error) {
+	b, err := json.Marshal(x)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(`{"v":`+strconv.Itoa(v)+`,`), bytes.TrimPrefix(b, []byte(`{"v":`+strconv.Itoa(reflect.ValueOf(x).Elem().Field(0).Interface().(int))+`,`))...), nil
 }

@@ -3,12 +3,16 @@
 // agent session and the [Project] record shared by all sessions of a
 // repository (todos, anchors, governance).
 //
-// A session is its identity, counters and tool-call history plus one
-// group per feature (phase, strikes, todos, stop gate, memory,
-// governance); a new feature adds a group, not fields to another's. Records
-// are JSON with a version: an older encoding is migrated when read (v1.go)
-// and written back in the current one; a newer one is refused with
-// [ErrNewer] and left untouched.
+// A session is its core (identity, times, counters, subagents) plus its
+// tool-call history and one group per feature (phase, strikes, todos, stop
+// gate, memory, governance); the project is its housekeeping plus todos,
+// anchors, the AGENTS.md cache and governance. A new feature adds a group,
+// not fields to another's. Records are binary (groups.go, sections.go), a
+// section per group: an event decodes the cores and the groups its
+// handlers declare ([Load]), carries the others over byte for byte, and
+// writes back only a record whose bytes changed ([Loaded.Save]). Older
+// encodings (JSON, v1.go) are migrated when read and written back in the
+// current one; a newer one is refused with [ErrNewer] and left untouched.
 //
 // Persistence (repo.go) takes a *store.Tx, so the caller decides the
 // transaction: the engine loads and saves once per event, the commands and

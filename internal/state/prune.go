@@ -92,11 +92,18 @@ func Prune(tx *store.Tx, p *Project, keep string, now time.Time, maxAge time.Dur
 	return n, nil
 }
 
-// sessionUpdated reads a session record's "updated" time. Both encodings
-// write it among the first fields, before the history, so the walk stops
+// sessionUpdated reads a session record's "updated" time: from the core
+// of a binary record; the JSON encodings wrote it among the first fields, before the history, so the walk stops
 // after a few hundred bytes; a record where it is not found early is
 // decoded in full.
 func sessionUpdated(b []byte) (time.Time, error) {
+	if isBinary(b) {
+		s, _, err := decodeSession(b, 0) // the core only
+		if err != nil {
+			return time.Time{}, err
+		}
+		return s.Updated, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
 		for range 8 {

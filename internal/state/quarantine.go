@@ -100,6 +100,8 @@ func partName(key string) string {
 		return "anchors"
 	case "rules":
 		return "the AGENTS.md cache (rebuilt at the next session start)"
+	case "housekeeping":
+		return "housekeeping (when old sessions were last pruned)"
 	}
 	return key
 }
@@ -131,6 +133,9 @@ func putQuarantine(tx *store.Tx, q Quarantined) error {
 // raised past the ids kept, so a lost counter never hands out an id twice.
 func salvageProject(b []byte) (*Project, []string) {
 	p := &Project{Version: ProjectVersion}
+	if isBinary(b) {
+		return salvageBinaryProject(b)
+	}
 	var parts map[string]json.RawMessage
 	if err := json.Unmarshal(b, &parts); err != nil {
 		return p, []string{"everything (the record is not a JSON object)"}
@@ -151,6 +156,36 @@ func salvageProject(b []byte) (*Project, []string) {
 		}
 		_ = json.Unmarshal(one, p)
 	}
+	return raiseCounters(p), lost
+}
+
+// salvageBinaryProject keeps every section of a damaged binary project
+// record that decodes on its own: those before a break in the framing, and
+// each whole one that is not damaged inside.
+func salvageBinaryProject(b []byte) (*Project, []string) {
+	p := &Project{Version: ProjectVersion}
+	rec, err := splitRecord(b, kindProject, ProjectVersion, len(projectSections))
+	var lost []string
+	for tag, sec := range projectSections {
+		if rec[tag] == "" {
+			if err != nil && sec.group != 0 {
+				lost = append(lost, sec.name) // perhaps after the break
+			}
+			continue
+		}
+		var one Project
+		if decodeSection(sec, rec[tag], &one) != nil {
+			lost = append(lost, sec.name)
+			continue
+		}
+		_ = decodeSection(sec, rec[tag], p)
+	}
+	return raiseCounters(p), lost
+}
+
+// raiseCounters raises a salvaged project's counters past the ids kept,
+// so a lost counter never hands out an id twice.
+func raiseCounters(p *Project) *Project {
 	for _, t := range p.Todos {
 		p.NextID = max(p.NextID, t.ID)
 	}
@@ -160,5 +195,5 @@ func salvageProject(b []byte) (*Project, []string) {
 	for _, r := range p.Governance.Expansions {
 		p.Governance.NextExpansion = max(p.Governance.NextExpansion, r.ID)
 	}
-	return p, lost
+	return p
 }

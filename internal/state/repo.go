@@ -62,21 +62,34 @@ func FindSession(tx *store.Tx, id string) (*Session, error) {
 // A record written by a newer atreides is left alone and returned as an
 // error wrapping [ErrNewer].
 func LoadSession(tx *store.Tx, id, host string, now time.Time) (*Session, error) {
-	s, err := FindSession(tx, id)
-	var d *DamagedError
-	switch {
-	case err == nil && s != nil:
-		return s, nil
-	case errors.Is(err, ErrNewer) || (err != nil && !errors.As(err, &d)):
-		return nil, err
-	case err != nil && !tx.Writable():
-		return nil, err
-	case err != nil:
-		if qerr := quarantineSession(tx, id, d.Err, now); qerr != nil {
-			return nil, errors.Join(err, qerr)
-		}
+	s, _, _, err := loadSession(tx, id, host, now, AllGroups)
+	return s, err
+}
+
+// loadSession is [LoadSession] of the core and groups, which also returns
+// the stored bytes (nil when the session starts afresh) and their
+// sections (nil when they must be written in full).
+func loadSession(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Session, []byte, *raw, error) {
+	var b []byte
+	if id != "" {
+		b = tx.Get(bucketSessions, id)
 	}
-	return NewSession(id, host, now), nil
+	if b == nil {
+		return NewSession(id, host, now), nil, &raw{}, nil
+	}
+	s, rec, err := decodeSession(b, groups)
+	switch {
+	case err == nil:
+		return s, b, rec, nil
+	case errors.Is(err, ErrNewer):
+		return nil, nil, nil, &DamagedError{Kind: "session", Key: id, Err: err}
+	case !tx.Writable():
+		return nil, nil, nil, &DamagedError{Kind: "session", Key: id, Err: err}
+	}
+	if qerr := quarantineSession(tx, id, err, now); qerr != nil {
+		return nil, nil, nil, errors.Join(&DamagedError{Kind: "session", Key: id, Err: err}, qerr)
+	}
+	return NewSession(id, host, now), nil, &raw{}, nil
 }
 
 // SaveSession writes the session record; a session without an id (an
@@ -85,12 +98,7 @@ func SaveSession(tx *store.Tx, s *Session) error {
 	if s.ID == "" {
 		return nil
 	}
-	s.Version = SessionVersion
-	b, err := Encode(s)
-	if err != nil {
-		return err
-	}
-	if err := tx.Put(bucketSessions, s.ID, b); err != nil {
+	if err := tx.Put(bucketSessions, s.ID, EncodeSession(s)); err != nil {
 		return fmt.Errorf("save session %s: %w", s.ID, err)
 	}
 	return nil
@@ -127,32 +135,34 @@ func Sessions(tx *store.Tx, fn func(*Session) error) (damaged []*DamagedError, e
 // newer atreides is left alone and returned as an error wrapping
 // [ErrNewer].
 func LoadProject(tx *store.Tx) (*Project, error) {
+	p, _, _, err := loadProject(tx, AllGroups)
+	return p, err
+}
+
+// loadProject is [LoadProject] of the housekeeping and groups; see
+// loadSession.
+func loadProject(tx *store.Tx, groups Groups) (*Project, []byte, *raw, error) {
 	b := tx.Get(bucketProject, keyProject)
-	p, err := DecodeProject(b)
+	p, rec, err := decodeProject(b, groups)
 	switch {
 	case err == nil:
-		return p, nil
+		return p, b, rec, nil
 	case errors.Is(err, ErrNewer):
-		return nil, err
+		return nil, nil, nil, err
 	case !tx.Writable():
-		return nil, &DamagedError{Kind: "project", Key: keyProject, Err: err}
+		return nil, nil, nil, &DamagedError{Kind: "project", Key: keyProject, Err: err}
 	}
 	p, lost := salvageProject(b)
 	if qerr := quarantineProject(tx, b, err, lost); qerr != nil {
-		return nil, errors.Join(err, qerr)
+		return nil, nil, nil, errors.Join(err, qerr)
 	}
 	p.Salvaged = &Salvage{Time: time.Now().UTC(), Lost: partNames(lost)}
-	return p, nil
+	return p, b, nil, nil
 }
 
 // SaveProject writes the project record.
 func SaveProject(tx *store.Tx, p *Project) error {
-	p.Version = ProjectVersion
-	b, err := Encode(p)
-	if err != nil {
-		return err
-	}
-	if err := tx.Put(bucketProject, keyProject, b); err != nil {
+	if err := tx.Put(bucketProject, keyProject, EncodeProject(p)); err != nil {
 		return fmt.Errorf("save project state: %w", err)
 	}
 	return nil

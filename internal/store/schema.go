@@ -20,7 +20,7 @@ const (
 // SchemaVersion is the layout of the state file this code reads and writes.
 // Bump it together with a migration registered in currentSchema whenever
 // stored data changes shape in a way older code would misread.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // A Migration rewrites the data of schema version N into version N+1. It
 // runs inside the same read-write transaction as the Update that found the
@@ -34,10 +34,14 @@ type schema struct {
 	migrations map[uint64]Migration
 }
 
-// currentSchema is the schema of this build. No released atreides wrote
-// an older one yet, so there is nothing to migrate from; the machinery is
-// exercised by tests with fake versions.
-var currentSchema = schema{version: SchemaVersion, migrations: map[uint64]Migration{}}
+// currentSchema is the schema of this build. Schema 2 allows package
+// state's binary records: nothing is rewritten (package state migrates each
+// record when it reads it), but an atreides of schema 1 would take them for
+// damage and replace them with empty ones, so it must refuse the file
+// instead (a [*SchemaError], the file left untouched).
+var currentSchema = schema{version: SchemaVersion, migrations: map[uint64]Migration{
+	1: func(*Tx) error { return nil },
+}}
 
 // SchemaError reports a state file whose schema this code cannot use as is:
 // a newer one (written by a newer atreides; never touched), or an older one
@@ -94,15 +98,16 @@ func (sc *schema) check(btx *bolt.Tx, path string) (fresh bool, err error) {
 
 // prepare is the read-write side: it stamps a new file, migrates an older
 // one step by step, and refuses a newer one without writing anything.
-func (sc *schema) prepare(btx *bolt.Tx, path, creator string) (created bool, err error) {
+// migrated says that it migrated the file: that must be committed too.
+func (sc *schema) prepare(btx *bolt.Tx, path, creator string) (created, migrated bool, err error) {
 	v, fresh, err := fileVersion(btx)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	if fresh {
 		meta, err := btx.CreateBucket([]byte(metaBucket))
 		if err != nil {
-			return false, fmt.Errorf("init state %s: %w", path, err)
+			return false, false, fmt.Errorf("init state %s: %w", path, err)
 		}
 		for _, kv := range [][2]string{
 			{keySchemaVersion, strconv.FormatUint(sc.version, 10)},
@@ -110,29 +115,30 @@ func (sc *schema) prepare(btx *bolt.Tx, path, creator string) (created bool, err
 			{keyCreatedAt, time.Now().UTC().Format(time.RFC3339)},
 		} {
 			if err := meta.Put([]byte(kv[0]), []byte(kv[1])); err != nil {
-				return false, fmt.Errorf("init state %s: %w", path, err)
+				return false, false, fmt.Errorf("init state %s: %w", path, err)
 			}
 		}
-		return true, nil
+		return true, false, nil
 	}
 	if v > sc.version {
-		return false, &SchemaError{Path: path, Found: v, Known: sc.version}
+		return false, false, &SchemaError{Path: path, Found: v, Known: sc.version}
 	}
 	for ; v < sc.version; v++ {
 		m := sc.migrations[v]
 		if m == nil {
-			return false, &SchemaError{Path: path, Found: v, Known: sc.version}
+			return false, false, &SchemaError{Path: path, Found: v, Known: sc.version}
 		}
 		if err := runFn(&Tx{btx: btx, writable: true}, func(tx *Tx) error { return m(tx) }); err != nil {
-			return false, fmt.Errorf("migrate state %s from schema %d to %d: %w", path, v, v+1, err)
+			return false, false, fmt.Errorf("migrate state %s from schema %d to %d: %w", path, v, v+1, err)
 		}
 		meta, err := btx.CreateBucketIfNotExists([]byte(metaBucket))
 		if err == nil {
 			err = meta.Put([]byte(keySchemaVersion), []byte(strconv.FormatUint(v+1, 10)))
 		}
 		if err != nil {
-			return false, fmt.Errorf("migrate state %s to schema %d: %w", path, v+1, err)
+			return false, false, fmt.Errorf("migrate state %s to schema %d: %w", path, v+1, err)
 		}
+		migrated = true
 	}
-	return false, nil
+	return false, migrated, nil
 }

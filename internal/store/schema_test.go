@@ -70,7 +70,7 @@ func TestNewerSchemaIsRefusedAndUntouched(t *testing.T) {
 			if se.Found != 7 || se.Known != SchemaVersion {
 				t.Errorf("SchemaError = %+v", se)
 			}
-			want := "has schema 7, this atreides understands up to 1; upgrade atreides or move the file aside"
+			want := "has schema 7, this atreides understands up to 2; upgrade atreides or move the file aside"
 			if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), s.Path()) {
 				t.Errorf("message %q lacks %q or the path", err, want)
 			}
@@ -218,5 +218,25 @@ func TestOlderSchemaWithoutMigration(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "no migration") {
 		t.Errorf("message: %v", err)
+	}
+}
+
+// TestSchemaOneIsMigrated: a file of schema 1 (before binary records) is
+// taken to schema 2 with its data untouched, so that an older atreides
+// refuses it instead of mistaking binary records for damage.
+func TestSchemaOneIsMigrated(t *testing.T) {
+	s, _ := newStore(t)
+	rawDB(t, s, func(btx *bolt.Tx) error {
+		if err := put(btx, metaBucket, keySchemaVersion, "1"); err != nil {
+			return err
+		}
+		return put(btx, "sessions", "s1", "old")
+	})
+	mustUpdate(t, s, func(*Tx) error { return nil })
+	if v := mustGet(t, s, metaBucket, keySchemaVersion); string(v) != "2" {
+		t.Errorf("schema %q, want 2", v)
+	}
+	if v := mustGet(t, s, "sessions", "s1"); string(v) != "old" {
+		t.Errorf("data %q", v)
 	}
 }

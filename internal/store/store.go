@@ -43,6 +43,9 @@ var ErrReadOnly = errors.New("state transaction is read-only")
 // the store keeps its own metadata in.
 var ErrReservedBucket = errors.New(`bucket "` + metaBucket + `" is reserved for the store`)
 
+// errNothingWritten rolls back an Update whose function wrote nothing.
+var errNothingWritten = errors.New("nothing written")
+
 // ErrTxDone is returned (wrapped) when a [Tx] is used after its function returned.
 var ErrTxDone = errors.New("state transaction already finished")
 
@@ -98,7 +101,9 @@ func (s *Store) Dir() string { return s.dir }
 func (s *Store) Path() string { return filepath.Join(s.dir, DBFile) }
 
 // Update runs fn in one read-write transaction: either everything fn wrote
-// is on disk (fsync'd) when Update returns nil, or nothing is. It creates the
+// is on disk (fsync'd) when Update returns nil, or nothing is. An fn that
+// writes nothing (no Put, Delete or Append) commits nothing: no page is
+// written and nothing is synced. It creates the
 // directory and the database on first use, migrates an older schema, and
 // refuses a newer one with a [*SchemaError]. An error returned by fn is
 // returned unchanged and rolls the transaction back; a panic in fn is
@@ -278,19 +283,26 @@ func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx 
 	if err != nil {
 		return err
 	}
-	created := false
+	created, migrated := false, false
 	var inner error // what our function gave bbolt; anything else is bbolt's
 	tx := &Tx{writable: true}
 	err = guardTx(func() error {
 		return db.Update(func(btx *bolt.Tx) error {
-			if created, inner = s.schema.prepare(btx, s.Path(), s.version()); inner != nil {
+			if created, migrated, inner = s.schema.prepare(btx, s.Path(), s.version()); inner != nil {
 				return inner
 			}
 			tx.btx = btx
-			inner = runFn(tx, fn)
+			if inner = runFn(tx, fn); inner == nil && !created && !migrated && !tx.wrote {
+				// Nothing to commit: roll back instead, which costs no
+				// write and no fsync.
+				inner = errNothingWritten
+			}
 			return inner
 		})
 	})
+	if errors.Is(err, errNothingWritten) {
+		err, inner = nil, nil
+	}
 	if err != nil && err != inner {
 		var c *corruption
 		if !errors.As(err, &c) {

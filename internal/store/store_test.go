@@ -389,7 +389,7 @@ func TestFirstUpdateLaysOutDirectory(t *testing.T) {
 
 	// The creator is recorded; a user's own .gitignore is never replaced.
 	err = s.View(context.Background(), func(tx *Tx) error {
-		if got := string(tx.Get(metaBucket, keySchemaVersion)); got != "1" {
+		if got := string(tx.Get(metaBucket, keySchemaVersion)); got != "2" {
 			t.Errorf("schema_version = %q", got)
 		}
 		if got := string(tx.Get(metaBucket, keyCreatedBy)); got != "v0.0.0-test" {
@@ -456,5 +456,32 @@ func TestReportAfterCommit(t *testing.T) {
 	}
 	if escaped.Writable() {
 		t.Error("a finished transaction is writable")
+	}
+}
+
+// TestUpdateWithoutWritesCommitsNothing: an Update whose function only
+// reads leaves the file byte for byte as it was (no commit, so no fsync);
+// one that writes commits.
+func TestUpdateWithoutWritesCommitsNothing(t *testing.T) {
+	s, _ := newStore(t)
+	mustUpdate(t, s, func(tx *Tx) error { return tx.Put("a", "k", []byte("v")) })
+	before, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustUpdate(t, s, func(tx *Tx) error {
+		if string(tx.Get("a", "k")) != "v" {
+			t.Error("value not read")
+		}
+		return tx.Delete("a", "missing") // a Delete counts as a write, found or not
+	})
+	after, _ := os.ReadFile(s.Path())
+	if bytes.Equal(before, after) {
+		t.Error("an Update that deleted did not commit")
+	}
+	mustUpdate(t, s, func(tx *Tx) error { _ = tx.Get("a", "k"); return nil })
+	again, _ := os.ReadFile(s.Path())
+	if !bytes.Equal(after, again) {
+		t.Error("an Update that wrote nothing changed the file")
 	}
 }

@@ -22,6 +22,7 @@ type Tx struct {
 	btx      *bolt.Tx // nil: View of a store that does not exist yet
 	writable bool
 	done     bool
+	wrote    bool     // a Put, Delete or Append: the Update must commit
 	notes    []string // for OnRecover, once committed
 }
 
@@ -110,6 +111,7 @@ func (tx *Tx) Put(bucket, key string, val []byte) error {
 	defer guard()
 	b, err := tx.writeBucket(bucket)
 	if err == nil {
+		tx.wrote = true
 		err = b.Put([]byte(key), bytes.Clone(nonNil(val)))
 	}
 	if err != nil {
@@ -128,6 +130,7 @@ func (tx *Tx) Delete(bucket, key string) error {
 	if b == nil {
 		return nil
 	}
+	tx.wrote = true
 	if err := b.Delete([]byte(key)); err != nil {
 		return fmt.Errorf("delete %s/%s: %w", bucket, key, err)
 	}
@@ -165,6 +168,7 @@ func (tx *Tx) Append(bucket string, val []byte) (seq uint64, err error) {
 	defer guard()
 	b, err := tx.writeBucket(bucket)
 	if err == nil {
+		tx.wrote = true
 		seq, err = b.NextSequence()
 	}
 	if err == nil {

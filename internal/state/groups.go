@@ -1,0 +1,197 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Groups is a set of state groups: the parts of a session or project
+// record that are decoded and encoded on their own. An event's handlers
+// declare the groups they read or write, and only those are decoded and
+// encoded (see [Load]); the rest of a record is carried over byte for byte.
+type Groups uint32
+
+// The groups. A session's identity, times, counters and subagents (its
+// core) and the project's housekeeping (the last prune, a salvage notice)
+// are small and always loaded, so they are not groups.
+const (
+	GroupHistory           Groups = 1 << iota // Session.History
+	GroupPhase                                // Session.Phase
+	GroupStrikes                              // Session.Strikes
+	GroupAgentTodos                           // Session.Todos
+	GroupStop                                 // Session.Stop
+	GroupMemory                               // Session.Memory
+	GroupSessionGovernance                    // Session.Governance
+	GroupTodos                                // Project.NextID, Project.Todos
+	GroupAnchors                              // Project.NextAnchor, Project.Anchors
+	GroupRules                                // Project.Rules
+	GroupGovernance                           // Project.Governance
+
+	// AllGroups is every group: what readers and commands decode.
+	AllGroups Groups = 1<<iota - 1
+
+	// NoGroups is a declaration of none, for a handler that needs no
+	// state beyond the cores: a handler's zero declaration means all.
+	NoGroups Groups = 1 << 31
+)
+
+var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
+	"todos", "anchors", "rules", "governance"}
+
+func (g Groups) String() string {
+	var names []string
+	for i, n := range groupNames {
+		if g&(1<<i) != 0 {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// A binary record is a magic byte, the record's kind, its encoding
+// version, and then its sections in tag order, each a tag, a length and
+// the section's bytes, and an end mark, so that a record cut between two
+// sections is not taken for one with fewer. Sections of groups that are
+// empty are left out; the core never is. A
+// section can be skipped without being decoded, so a record is split into
+// sections on every load and only the wanted ones are decoded; and one
+// damaged section does not hide the others (the project's salvage).
+const (
+	magic       = 0xA7 // never the first byte of a JSON record, which older encodings are
+	kindSession = 'S'
+	kindProject = 'P'
+	endMark     = 0x7f // a tag no section has
+)
+
+// section is one group's part of a record: its tag is its index in
+// [sessionSections] or [projectSections].
+type section[T any] struct {
+	group Groups // 0: the core, always decoded
+	name  string // for errors and salvage reports
+	put   func(w *writer, v *T)
+	get   func(r *reader, v *T)
+}
+
+// raw is a binary record split into its sections' bytes, by tag.
+type raw [maxSections]string
+
+const maxSections = 8
+
+// splitRecord checks a binary record's head and splits it into sections.
+func splitRecord(b []byte, kind byte, version, n int) (raw, error) {
+	var out raw
+	r := &reader{b: string(b)} // the one copy: sections and their strings are slices of it
+	head := r.bytes(2)
+	if r.err == nil && (head[0] != magic || head[1] != kind) {
+		return out, fmt.Errorf("not a %c record", kind)
+	}
+	if v := r.uint(); r.err == nil && int(v) != version {
+		return out, fmt.Errorf("version %d in a binary record of version %d", v, version)
+	}
+	last := -1
+	for r.err == nil {
+		tag := int(r.uint())
+		if tag == endMark && r.err == nil {
+			break
+		}
+		body := r.bytes(r.uint())
+		if r.err != nil {
+			break
+		}
+		if tag <= last || tag >= n {
+			return out, fmt.Errorf("section %d out of place", tag)
+		}
+		out[tag], last = body, tag
+	}
+	switch {
+	case r.err != nil:
+		return out, r.err
+	case len(r.b) > 0:
+		return out, fmt.Errorf("%d bytes after the end mark", len(r.b))
+	case out[0] == "":
+		return out, errors.New("no core section")
+	}
+	return out, nil
+}
+
+// encodeRecord writes a record of the sections: each section whose group is
+// in groups (or which is the core) from v, each other one as it was in
+// old. A group that was not decoded must not have been changed: its value
+// in v must still be empty, or the change would be lost; that is an error.
+func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups Groups, old *raw, dst []byte) ([]byte, error) {
+	// One allocation each for the record and the section at hand, in
+	// the common case: a record grows by one event's worth at a time.
+	size := 64
+	for _, b := range old {
+		size += len(b)
+	}
+	w := &writer{b: slices.Grow(dst, size+size/4)}
+	w.b = append(w.b, magic, kind)
+	w.uint(uint64(version))
+	body := writer{b: make([]byte, 0, size)}
+	for tag, sec := range secs {
+		body.b = body.b[:0]
+		sec.put(&body, v)
+		fresh := sec.group == 0 || groups&sec.group != 0
+		if !fresh {
+			if len(body.b) > 0 {
+				return nil, fmt.Errorf("the %s group was changed by a handler that did not declare it", sec.name)
+			}
+			body.b = append(body.b, old[tag]...)
+		}
+		if len(body.b) == 0 {
+			continue
+		}
+		w.uint(uint64(tag))
+		w.uint(uint64(len(body.b)))
+		w.b = append(w.b, body.b...)
+	}
+	w.uint(endMark)
+	return w.b, nil
+}
+
+// decodeSections decodes the sections of groups (and the core) into v.
+func decodeSections[T any](secs []section[T], rec *raw, groups Groups, v *T) error {
+	for tag, sec := range secs {
+		if sec.group != 0 && groups&sec.group == 0 || rec[tag] == "" {
+			continue
+		}
+		if err := decodeSection(sec, rec[tag], v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeSection[T any](sec section[T], b string, v *T) error {
+	r := &reader{b: b}
+	sec.get(r, v)
+	if r.err == nil && len(r.b) > 0 {
+		r.err = fmt.Errorf("%d bytes left over", len(r.b))
+	}
+	if r.err != nil {
+		return fmt.Errorf("%s: %w", sec.name, r.err)
+	}
+	return nil
+}
+
+// isBinary reports whether a stored record is in the binary encoding.
+func isBinary(b []byte) bool { return len(b) > 0 && b[0] == magic }
+
+// binaryVersion reads the version of a binary record of kind.
+func binaryVersion(b []byte, kind byte) (int, error) {
+	r := &reader{b: string(b[:min(len(b), 16)])}
+	head := r.bytes(2)
+	v := r.uint()
+	switch {
+	case r.err != nil:
+		return 0, r.err
+	case head[1] != kind:
+		return 0, fmt.Errorf("a record of kind %q where %q was expected", head[1], kind)
+	case v > 1<<20:
+		return 0, fmt.Errorf("version %d", v)
+	}
+	return int(v), nil
+}

@@ -1,0 +1,256 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// fill sets every field reachable from v to a value that differs from
+// field to field: no field of a record may be zero, so one that a codec
+// forgets shows up as a difference.
+func fill(v reflect.Value, n *int) {
+	*n++
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("s" + strings.Repeat("x", *n%7) + string(rune('a'+*n%26)))
+	case reflect.Int, reflect.Int64:
+		v.SetInt(int64(*n))
+	case reflect.Uint64:
+		v.SetUint(uint64(*n))
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem(), n)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		for i := range 2 {
+			fill(v.Index(i), n)
+		}
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			v.Set(reflect.ValueOf(time.Date(2026, 11, 20, 9, 30, *n, *n*1001, time.UTC)))
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i), n)
+			}
+		}
+	default:
+		panic("fill: add " + v.Kind().String())
+	}
+}
+
+// TestRecordsKeepEveryField: every field of a session and of the project
+// survives the binary encoding.
+func TestRecordsKeepEveryField(t *testing.T) {
+	n := 0
+	var s Session
+	fill(reflect.ValueOf(&s).Elem(), &n)
+	s.Version = SessionVersion
+	got, err := DecodeSession(EncodeSession(&s))
+	if err != nil || !reflect.DeepEqual(got, &s) {
+		t.Errorf("session: %v\n got %+v\nwant %+v", err, got, &s)
+	}
+	var p Project
+	fill(reflect.ValueOf(&p).Elem(), &n)
+	p.Version = ProjectVersion
+	gotp, err := DecodeProject(EncodeProject(&p))
+	if err != nil || !reflect.DeepEqual(gotp, &p) {
+		t.Errorf("project: %v\n got %+v\nwant %+v", err, gotp, &p)
+	}
+	// Empty records have their core only, and decode to what they were.
+	empty := NewSession("e", "claude", t0)
+	if got, err := DecodeSession(EncodeSession(empty)); err != nil || !reflect.DeepEqual(got, empty) {
+		t.Errorf("empty session: %v %+v", err, got)
+	}
+}
+
+// TestDamagedRecordsFailToDecode: no truncation of a full record decodes,
+// and none panics or allocates beyond its length.
+func TestDamagedRecordsFailToDecode(t *testing.T) {
+	n := 0
+	var s Session
+	fill(reflect.ValueOf(&s).Elem(), &n)
+	b := EncodeSession(&s)
+	for i := 3; i < len(b); i++ {
+		if _, err := DecodeSession(b[:i]); err == nil {
+			t.Fatalf("record cut at %d of %d decoded", i, len(b))
+		}
+	}
+	huge := append([]byte{magic, kindSession, SessionVersion, 1, 20}, 0xff, 0xff, 0xff, 0xff, 0x0f)
+	if _, err := DecodeSession(append(huge, make([]byte, 12)...)); err == nil {
+		t.Error("a count beyond the record decoded")
+	}
+}
+
+func loadedStore(t *testing.T, s *Session, p *Project) *store.Store {
+	t.Helper()
+	st := store.Open(filepath.Join(t.TempDir(), ".atreides"))
+	err := st.Update(context.Background(), func(tx *store.Tx) error {
+		if s != nil {
+			if err := tx.Put(bucketSessions, s.ID, EncodeSession(s)); err != nil {
+				return err
+			}
+		}
+		if p != nil {
+			return tx.Put(bucketProject, keyProject, EncodeProject(p))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func stored(t *testing.T, st *store.Store) (sess, proj []byte) {
+	t.Helper()
+	err := st.View(context.Background(), func(tx *store.Tx) error {
+		sess, proj = tx.Get(bucketSessions, "s"), tx.Get(bucketProject, keyProject)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sess, proj
+}
+
+// TestLoadSaveGroups: an event decodes only its groups, writes back the
+// others as they were, writes nothing when nothing changed, and refuses to
+// save a change to a group it did not load.
+func TestLoadSaveGroups(t *testing.T) {
+	st := loadedStore(t, busySession("s"), busyProject())
+	sess0, proj0 := stored(t, st)
+	run := func(groups Groups, fn func(*Loaded)) error {
+		return st.Update(context.Background(), func(tx *store.Tx) error {
+			l, err := Load(tx, "s", "claude", t0, groups)
+			if err != nil {
+				return err
+			}
+			fn(l)
+			return l.Save(tx)
+		})
+	}
+	if err := run(GroupStop, func(l *Loaded) {
+		if l.Session.History != nil || l.Project.Todos != nil || l.Session.Stop.Pending != 3 || l.Session.Counters.Events != 4000 {
+			t.Errorf("decoded: history %d, todos %d, stop %+v", len(l.Session.History), len(l.Project.Todos), l.Session.Stop)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if sess, proj := stored(t, st); string(sess) != string(sess0) || string(proj) != string(proj0) {
+		t.Error("an event that changed nothing rewrote the records")
+	}
+	if err := run(GroupStop, func(l *Loaded) { l.Session.Counters.Events++; l.Session.Stop.Blocks = 7 }); err != nil {
+		t.Fatal(err)
+	}
+	sess, proj := stored(t, st)
+	if string(proj) != string(proj0) {
+		t.Error("the project was rewritten though it did not change")
+	}
+	got, err := DecodeSession(sess)
+	want := busySession("s")
+	want.Counters.Events++
+	want.Stop.Blocks = 7
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("after a stop-only change: %v\n got %+v\nwant %+v", err, got, want)
+	}
+	err = run(GroupStop, func(l *Loaded) { l.Session.AddCall(ToolCall{Tool: "x"}) })
+	if err == nil || !strings.Contains(err.Error(), "history") {
+		t.Errorf("a change to a group not loaded: %v", err)
+	}
+	if s, _ := stored(t, st); string(s) != string(sess) {
+		t.Error("a refused save wrote")
+	}
+}
+
+// TestLoadMigratesJSON: a version 2 (JSON) session and a version 1
+// project are read whole and written back in the binary encoding, all of
+// them, whatever groups the event loaded.
+func TestLoadMigratesJSON(t *testing.T) {
+	s := busySession("s")
+	p := busyProject()
+	js, _ := jsonOf(s, 2)
+	jp, _ := jsonOf(p, 1)
+	st := store.Open(filepath.Join(t.TempDir(), ".atreides"))
+	err := st.Update(context.Background(), func(tx *store.Tx) error {
+		if err := tx.Put(bucketSessions, "s", js); err != nil {
+			return err
+		}
+		if err := tx.Put(bucketProject, keyProject, jp); err != nil {
+			return err
+		}
+		l, err := Load(tx, "s", "claude", t0, 0)
+		if err != nil {
+			return err
+		}
+		return l.Save(tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, proj := stored(t, st)
+	gs, err1 := DecodeSession(sess)
+	gp, err2 := DecodeProject(proj)
+	if !isBinary(sess) || !isBinary(proj) || errors.Join(err1, err2) != nil {
+		t.Fatalf("not migrated: %v %v", err1, err2)
+	}
+	if !reflect.DeepEqual(gs, s) || !reflect.DeepEqual(gp, p) {
+		t.Errorf("migration changed the records:\n%+v\n%+v", gs, gp)
+	}
+}
+
+// TestDamagedSectionQuarantinesTheSession: a session whose loaded group
+// is damaged is quarantined whole and starts afresh, as before groups.
+func TestDamagedSectionQuarantinesTheSession(t *testing.T) {
+	b := EncodeSession(busySession("s"))
+	b[len(b)-2] = 0xff // inside the last section
+	st := store.Open(filepath.Join(t.TempDir(), ".atreides"))
+	err := st.Update(context.Background(), func(tx *store.Tx) error {
+		if err := tx.Put(bucketSessions, "s", b); err != nil {
+			return err
+		}
+		l, err := Load(tx, "s", "claude", t0, AllGroups)
+		if err != nil {
+			return err
+		}
+		if len(l.Session.History) != 0 {
+			t.Error("the damaged session was not started afresh")
+		}
+		if qs, _ := QuarantinedRecords(tx); len(qs) != 1 || string(qs[0].Data) != string(b) {
+			t.Errorf("quarantine %+v", qs)
+		}
+		return l.Save(tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSalvageBinaryProject: a damaged section of the project record costs
+// that section only.
+func TestSalvageBinaryProject(t *testing.T) {
+	p := busyProject()
+	b := EncodeProject(p)
+	rec, err := splitRecord(b, kindProject, ProjectVersion, len(projectSections))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Damage the anchors' last time: its nanoseconds become a varint
+	// that does not end inside the section.
+	end := strings.Index(string(b), rec[2]) + len(rec[2])
+	b[end-1], b[end-2] = 0xff, 0xff
+	got, lost := salvageProject(b)
+	if strings.Join(lost, ",") != "anchors" || len(got.Todos) != len(p.Todos) || got.Rules == nil || got.NextAnchor != 0 {
+		t.Errorf("lost %v; todos %d, rules %v", lost, len(got.Todos), got.Rules != nil)
+	}
+}

@@ -1,0 +1,113 @@
+package state
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// Loaded is the state of one event, from [Load] to [Loaded.Save]: the
+// session and the project with their core and the groups the event's
+// handlers touch. The groups not loaded are zero in Session and Project
+// and are saved as they were stored, byte for byte.
+type Loaded struct {
+	Session *Session
+	Project *Project
+
+	groups     Groups
+	sessStored []byte // the session record as stored; nil: none
+	sessRec    *raw   // its sections; nil: write every group
+	projStored []byte
+	projRec    *raw
+}
+
+// Load reads the session id (or starts it, as [LoadSession] does) and the
+// project record (as [LoadProject] does), decoding their cores and groups
+// only. A damaged or newer record is handled as there.
+func Load(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Loaded, error) {
+	l := &Loaded{groups: groups}
+	var err error
+	if l.Session, l.sessStored, l.sessRec, err = loadSession(tx, id, host, now, groups); err != nil {
+		return nil, err
+	}
+	if l.Project, l.projStored, l.projRec, err = loadProject(tx, groups); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// LoadBytes is [Load] of records already read (nil: none), for a caller
+// that keeps them elsewhere than in a store (tests). A record that does not
+// decode is an error here; only Load can quarantine it.
+func LoadBytes(session, project []byte, id, host string, now time.Time, groups Groups) (*Loaded, error) {
+	l := &Loaded{groups: groups, sessStored: session, projStored: project, sessRec: &raw{}}
+	var err error
+	if session == nil {
+		l.Session = NewSession(id, host, now)
+	} else if l.Session, l.sessRec, err = decodeSession(session, groups); err != nil {
+		return nil, err
+	}
+	if l.Project, l.projRec, err = decodeProject(project, groups); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Save writes back the records whose encoding changed ([Loaded.Encode]);
+// an event that changed nothing writes nothing.
+func (l *Loaded) Save(tx *store.Tx) error {
+	sess, proj, err := l.Encode()
+	if err != nil {
+		return err
+	}
+	if sess != nil {
+		if err := tx.Put(bucketSessions, l.Session.ID, sess); err != nil {
+			return fmt.Errorf("save session %s: %w", l.Session.ID, err)
+		}
+	}
+	if proj != nil {
+		if err := tx.Put(bucketProject, keyProject, proj); err != nil {
+			return fmt.Errorf("save project state: %w", err)
+		}
+	}
+	return nil
+}
+
+// Encode encodes the records to save: each is nil when its encoding did
+// not change (and a session without an id is never kept). It fails when a
+// group that was not loaded has a value: a handler changed a group it did
+// not declare, and saving would lose either that change or the stored
+// group.
+func (l *Loaded) Encode() (session, project []byte, err error) {
+	if l.Session.ID != "" {
+		l.Session.Version = SessionVersion
+		b, err := encodeLoaded(kindSession, SessionVersion, sessionSections, l.Session, l.groups, l.sessRec)
+		if err != nil {
+			return nil, nil, fmt.Errorf("save session %s: %w", l.Session.ID, err)
+		}
+		if !bytes.Equal(b, l.sessStored) {
+			session = b
+		}
+	}
+	l.Project.Version = ProjectVersion
+	b, err := encodeLoaded(kindProject, ProjectVersion, projectSections, l.Project, l.groups, l.projRec)
+	if err != nil {
+		return nil, nil, fmt.Errorf("save project state: %w", err)
+	}
+	if !bytes.Equal(b, l.projStored) {
+		project = b
+	}
+	return session, project, nil
+}
+
+// encodeLoaded encodes a loaded record: its loaded groups from v and the
+// others from the stored sections, or every group when the record was
+// decoded in full (rec nil: an older encoding, a salvage).
+func encodeLoaded[T any](kind byte, version int, secs []section[T], v *T, groups Groups, rec *raw) ([]byte, error) {
+	if rec == nil {
+		groups, rec = AllGroups, &raw{}
+	}
+	return encodeRecord(kind, version, secs, v, groups, rec, nil)
+}
