@@ -27,7 +27,10 @@ type settings struct {
 
 func newSettings(root string) *settings {
 	paths := config.DefaultPaths(root)
-	s := &settings{root: root, cfg: config.NewLazy(paths), builtin: sync.OnceValue(func() bool { return !paths.Exist() })}
+	// The configuration is cached once it passes the guard's name checks
+	// too, so a cached one never needs the positions of an error.
+	valid := func(c *config.Config) bool { return len(policy.NameErrors(c)) == 0 }
+	s := &settings{root: root, cfg: config.NewCachedLazy(paths, root, policy.Self(), valid), builtin: sync.OnceValue(func() bool { return !paths.Exist() })}
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) {
 		if s.builtin() {
 			return guard.DefaultPolicy(), nil

@@ -26,6 +26,7 @@ log
 log.1
 audit*.jsonl
 trace.jsonl.pending/
+config.cache*
 `
 
 // ensureGitignore writes .atreides/.gitignore unless one exists. It never

@@ -1,0 +1,138 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/atreides-dev/atreides/internal/confined"
+)
+
+// The compiled configuration is kept in the project's .atreides directory,
+// so that a hook whose configuration files have not changed since the last
+// one reads one small file (cachecodec.go) instead of parsing YAML and walking the
+// schema (about a tenth of a hook process with a project config). It has
+// the trust of config.yaml beside it: the guard denies the agent writes to
+// .atreides, and a link or a non-file there is refused (package confined).
+const (
+	// CacheFile is the cache's name in the .atreides directory.
+	CacheFile = "config.cache"
+	// cacheFormat changes whenever the cached form does.
+	cacheFormat = "1"
+	// maxCacheSize bounds the read: a cached configuration is a few KiB.
+	maxCacheSize = 1 << 20
+	// dirName is the project's atreides directory (project.DirName,
+	// which imports this package).
+	dirName = ".atreides"
+)
+
+// cached is the cache file: the key it was built under, the typed
+// configuration and the notes on retired keys. The value tree with the
+// source of every value is not kept: only a valid configuration is
+// cached, and only error messages need the sources.
+type cached struct {
+	Key    string
+	Config *Config
+	Notes  []FieldError
+}
+
+// NewCachedLazy is [NewLazy] with the cache of the project at root: the
+// configuration comes from the cache when the files are those it was built
+// from (each file's size and modification time, and the executable's, so
+// an edited file or an upgraded atreides rebuilds it). On a miss the files
+// are loaded, and the result is cached when it loaded without errors and
+// valid accepts it (the meaning checks of other packages: a configuration
+// that fails them is loaded afresh each time, so every call reports its
+// errors with their positions). A cache that cannot be read, decoded or
+// written, or whose key differs, is ignored and never reported: it only
+// saves time. exe is the running executable ("" disables the cache).
+func NewCachedLazy(p Paths, root, exe string, valid func(*Config) bool) *Lazy {
+	return &Lazy{get: sync.OnceValues(func() (*Config, error) {
+		key, ok := cacheKey(p, exe)
+		if !ok || root == "" {
+			return Load(p)
+		}
+		if c, ok := readCache(root, key); ok {
+			return c, nil
+		}
+		c, err := Load(p)
+		if err == nil && valid(c) {
+			writeCache(root, cached{Key: key, Config: c, Notes: c.notes})
+		}
+		return c, err
+	})}
+}
+
+// cacheKey names the versions of the configuration files and of the
+// executable; ok is false when one cannot be stat'ed (nothing is cached).
+func cacheKey(p Paths, exe string) (key string, ok bool) {
+	if exe == "" {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteString(cacheFormat)
+	for _, f := range []string{exe, p.User, p.Project} {
+		b.WriteByte(' ')
+		if f == "" {
+			b.WriteByte('-')
+			continue
+		}
+		fi, err := os.Stat(f)
+		switch {
+		case os.IsNotExist(err):
+			b.WriteByte('-')
+			continue
+		case err != nil:
+			return "", false
+		}
+		b.WriteString(strconv.FormatInt(fi.Size(), 10))
+		b.WriteByte(':')
+		b.WriteString(strconv.FormatInt(fi.ModTime().UnixNano(), 10))
+	}
+	return b.String(), true
+}
+
+func readCache(root, key string) (*Config, bool) {
+	data, err := confined.ReadFile(root, filepath.Join(dirName, CacheFile), maxCacheSize)
+	if err != nil {
+		return nil, false
+	}
+	var c cached
+	if decodeCache(data, &c) != nil || c.Key != key || c.Config == nil {
+		return nil, false
+	}
+	c.Config.notes = c.Notes
+	return c.Config, true
+}
+
+// writeCache replaces the cache file atomically (a temporary file renamed
+// over it), so a concurrent hook reads the old one or the new one whole.
+// It writes only into an existing .atreides directory.
+func writeCache(root string, c cached) {
+	data, err := encodeCache(nil, &c)
+	if err != nil {
+		return
+	}
+	d, err := confined.OpenDir(root, dirName)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	f, err := d.CreateTemp(CacheFile + ".*")
+	if err != nil {
+		return
+	}
+	tmp := filepath.Base(f.Name())
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = d.Rename(tmp, CacheFile)
+	}
+	if err != nil {
+		_ = d.Remove(tmp)
+	}
+}
