@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -122,7 +123,12 @@ func answerEarly(ctx context.Context, log *project.Log, run func(decided func(*e
 				give(outcome{panic: p})
 			}
 		}()
-		give(outcome{d: run(func(d *event.Decision) { give(outcome{d: d}) })})
+		give(outcome{d: run(func(d *event.Decision) {
+			give(outcome{d: d})
+			// Let the answer go out before the save: the waiting goroutine
+			// is next on this processor, so yielding runs it now.
+			runtime.Gosched()
+		})})
 	}()
 	o := <-first
 	if !serve.After(ctx, done) {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -114,8 +115,8 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	if readErr == nil && ctx.Err() != nil {
 		readErr = ctx.Err()
 	}
-	if sv.out.err != nil && readErr == nil {
-		readErr = sv.out.err
+	if err := sv.out.error(); err != nil && readErr == nil {
+		readErr = err
 	}
 	return readErr
 }
@@ -199,38 +200,44 @@ func (sv *serving) finish(key string, done chan struct{}, size int) {
 // it left running after its answer (see [After]) is done: until then the
 // request keeps its worker slot and its session's place, so the
 // session's next request never runs beside it on the same state, and
-// Workers bounds what really runs, not just what is waited for.
+// Workers bounds what really runs, not just what is waited for. The
+// handler runs on the request's goroutine, and a timer answers at the
+// deadline: a goroutine more per request would cost a hand-off each way.
 func (sv *serving) handle(req *Request) {
 	ctx, cancel := context.WithTimeout(sv.ctx, sv.timeout)
 	defer cancel()
 	rest := &after{}
 	ctx = context.WithValue(ctx, afterKey{}, rest)
-	type answer struct {
-		v   any
-		err error
+	var answered atomic.Bool
+	started, fired := time.Now(), make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(fired)
+		if answered.CompareAndSwap(false, true) {
+			sv.logf("serve: %s (id %s) outlived its deadline of %v", req.Method, req.ID, sv.timeout)
+			sv.out.send(Response{ID: req.ID, Error: &Error{Code: CodeDeadline, Message: fmt.Sprintf("no answer within %v", sv.timeout)}})
+		}
+	})
+	v, err := sv.call(ctx, req)
+	if !stop() {
+		<-fired // its answer is out before the request counts as done
 	}
-	ch := make(chan answer, 1)
-	started := time.Now()
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				sv.logf("serve: %s panicked: %v\n%s", req.Method, p, debug.Stack())
-				ch <- answer{err: Errorf(CodeInternal, "internal error: %v", p)}
-			}
-		}()
-		v, err := sv.Handler(ctx, req.Method, req.Params)
-		ch <- answer{v, err}
-	}()
-	select {
-	case a := <-ch:
-		sv.out.send(response(req, a.v, a.err))
-	case <-ctx.Done():
-		sv.logf("serve: %s (id %s) outlived its deadline of %v", req.Method, req.ID, sv.timeout)
-		sv.out.send(Response{ID: req.ID, Error: &Error{Code: CodeDeadline, Message: fmt.Sprintf("no answer within %v", sv.timeout)}})
-		<-ch
+	if answered.CompareAndSwap(false, true) {
+		sv.out.send(response(req, v, err))
+	} else {
 		sv.logf("serve: %s (id %s) returned after %v", req.Method, req.ID, time.Since(started).Round(time.Millisecond))
 	}
 	rest.wait()
+}
+
+// call runs the handler, a panic becoming an internal error.
+func (sv *serving) call(ctx context.Context, req *Request) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			sv.logf("serve: %s panicked: %v\n%s", req.Method, p, debug.Stack())
+			v, err = nil, Errorf(CodeInternal, "internal error: %v", p)
+		}
+	}()
+	return sv.Handler(ctx, req.Method, req.Params)
 }
 
 // afterKey finds a request's [after] in its handler's context.
@@ -318,6 +325,13 @@ type writer struct {
 	mu  sync.Mutex
 	w   *bufio.Writer
 	err error
+}
+
+// error is the first failure to write, nil when none.
+func (o *writer) error() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
 }
 
 func (o *writer) send(r Response) {
