@@ -2,7 +2,6 @@ package serve
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -82,14 +81,14 @@ type serving struct {
 // and its handler has returned (one past its deadline included); the error
 // is the reason the input ended, nil at a clean end of input.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	maxLine := cmp.Or(s.MaxLine, 32<<20)
+	maxLine := orDefault(s.MaxLine, 32<<20)
 	sv := &serving{
 		Server:  s,
 		ctx:     ctx,
 		known:   map[string]bool{},
 		out:     &writer{w: bufio.NewWriter(w)},
-		timeout: cmp.Or(s.Timeout, 8*time.Second),
-		sem:     make(chan struct{}, cmp.Or(s.Workers, 8)),
+		timeout: orDefault(s.Timeout, 8*time.Second),
+		sem:     make(chan struct{}, orDefault(s.Workers, 8)),
 		tails:   map[string]chan struct{}{},
 	}
 	for _, m := range s.Methods {
@@ -119,6 +118,14 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		readErr = err
 	}
 	return readErr
+}
+
+// orDefault is v, or def when v is not positive (unset).
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // dispatch answers what needs no handler at once, and starts the rest
@@ -163,7 +170,7 @@ func (sv *serving) dispatch(line []byte) {
 // admit counts a request of size bytes into the queue, or says it is
 // full; an admitted request with a key becomes its key's last, after prev.
 func (sv *serving) admit(key string, size int) (prev, done chan struct{}, ok bool) {
-	maxQueue, maxBytes := cmp.Or(sv.Queue, 128), cmp.Or(sv.QueueBytes, 8<<20)
+	maxQueue, maxBytes := orDefault(sv.Queue, 128), orDefault(sv.QueueBytes, 8<<20)
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
 	if sv.queued >= maxQueue || sv.queued > 0 && sv.queuedBytes+size > maxBytes {
