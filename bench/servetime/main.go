@@ -3,18 +3,20 @@
 // (a directory with .git), spoken to in JSON lines over its stdin and
 // stdout.
 //
-//	go run ./bench/servetime [-n 2000] [-gap 0] [-flood 10000] BINARY...
+//	go run ./bench/servetime [-n 2000] [-gap 0] [-fresh] [-flood 10000] BINARY...
 //
-// First it sends -n tool.before requests (an allowed `ls -la`, one
-// session) one at a time, each written when the previous answer came,
-// after -warmup untimed ones, and prints the p50, p90 and p99 of the
-// time from writing a request to reading its answer. -gap pauses between
-// requests, not timed: the tool runs between two hooks of a real session,
-// and a server that saves its state behind its answer (atreides since
-// issue 13) saves it during the pause; with -gap 0 every request also
-// waits for the previous one's save. With several binaries the requests
-// go round-robin to one server of each, so background noise hits them
-// alike.
+// First it sends -n tool.before requests (an allowed `ls -la`) one at a
+// time, each written when the previous answer came, after -warmup
+// untimed ones, and prints the p50, p90 and p99 of the time from writing
+// a request to reading its answer. They all belong to one session, whose
+// saved state grows to its cap (a busy session); with -fresh each opens
+// a session of its own, so the state read per request stays small. -gap
+// pauses between requests, not timed: the tool runs between two hooks of
+// a real session, and a server that saves its state behind its answer
+// (atreides since issue 13) saves it during the pause; with -gap 0 every
+// request also waits for the previous one's save. With several binaries
+// the requests go round-robin to one server of each, so background noise
+// hits them alike.
 //
 // Then, for each binary, it starts a fresh server and writes -flood
 // requests without waiting for answers (the answers are read as they
@@ -43,6 +45,7 @@ func main() {
 	warmup := flag.Int("warmup", 50, "untimed requests first, per binary")
 	gap := flag.Duration("gap", 0, "pause between two requests sent one at a time (not timed)")
 	flood := flag.Int("flood", 10000, "requests written without waiting for answers (0: none)")
+	flag.BoolVar(&fresh, "fresh", false, "send each request one at a time in a new session")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: servetime [-n N] [-warmup N] [-gap D] [-flood N] BINARY...\n\nTimes tool.before round trips through 'BINARY serve --stdio' and its peak\nmemory under a flood of pipelined requests.\n")
 		flag.PrintDefaults()
@@ -134,9 +137,12 @@ func start(bin string) (*server, error) {
 	return &server{cmd: cmd, dir: dir, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
 }
 
+// fresh is -fresh: requests sent one at a time each open a new session.
+var fresh bool
+
 // request is tool.before for an allowed command, as the plugin sends it.
-func (s *server) request(id int) []byte {
-	return fmt.Appendf(nil, `{"v":1,"id":%d,"method":"tool.before","params":{"directory":%q,"input":{"tool":"bash","sessionID":"bench-session","callID":"call_%d"},"output":{"args":{"command":"ls -la","description":"list"}}}}`+"\n", id, s.dir, id)
+func (s *server) request(id int, session string) []byte {
+	return fmt.Appendf(nil, `{"v":1,"id":%d,"method":"tool.before","params":{"directory":%q,"input":{"tool":"bash","sessionID":%q,"callID":"call_%d"},"output":{"args":{"command":"ls -la","description":"list"}}}}`+"\n", id, s.dir, session, id)
 }
 
 type answer struct {
@@ -149,7 +155,11 @@ type answer struct {
 
 // call sends one request and waits for its answer.
 func (s *server) call(id int) (time.Duration, error) {
-	req := s.request(id)
+	session := "bench-session"
+	if fresh {
+		session = fmt.Sprint("bench-session-", id)
+	}
+	req := s.request(id, session)
 	start := time.Now()
 	if _, err := s.in.Write(req); err != nil {
 		return 0, err
@@ -196,7 +206,7 @@ func floodOne(bin string, n int) (floodResult, error) {
 	go func() {
 		w := bufio.NewWriterSize(s.in, 64<<10)
 		for id := range n {
-			if _, err := w.Write(s.request(id)); err != nil {
+			if _, err := w.Write(s.request(id, "bench-session")); err != nil {
 				wrote <- err
 				return
 			}
