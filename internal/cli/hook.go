@@ -163,17 +163,18 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	return a.Encode(ev, runEngine(ctx, root, log, ev))
+	return a.Encode(ev, runEngine(ctx, root, newSettings(root), log, ev, nil))
 }
 
-// runEngine decides one event of a project: the configuration is loaded
-// lazily and the store is opened for this one event, so long-running
-// servers never hold it. The decision goes into the audit trail.
-func runEngine(ctx context.Context, root string, log *project.Log, ev *event.Event) *event.Decision {
+// runEngine decides one event of a project with its settings: the store
+// is opened for this one event, so long-running servers never hold it.
+// decided, if not nil, is the engine's [engine.Engine.Decided]. The
+// decision goes into the audit trail.
+func runEngine(ctx context.Context, root string, s *settings, log *project.Log, ev *event.Event, decided func(*event.Decision)) *event.Decision {
 	st := store.Open(project.StateDir(root))
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
-	s := newSettings(root)
 	eng := engine.New(engine.StoreLoader{Store: st, Retention: s.retention}, &hookEnv{log: log}, handlers(s)...)
+	eng.Decided = decided
 	start := time.Now()
 	d := eng.Run(ctx, ev)
 	recordDecision(root, s, log, ev, d, time.Since(start))

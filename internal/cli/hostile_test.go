@@ -169,7 +169,7 @@ func TestServeSurvivesHostileRequests(t *testing.T) {
 		t.Errorf("ls after the hostile requests: %v", r)
 	}
 	c.in.Close()
-	if err := <-c.done; err != nil && err != io.EOF {
+	if err := c.wait(); err != nil && err != io.EOF {
 		t.Errorf("serve: %v", err)
 	}
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
@@ -19,7 +21,12 @@ stdout (protocol version 1: {"v":1,"id":N,"method":M,"params":{...}} in,
 method "hello" returns the protocol and atreides versions).
 
 The state store is opened for each request and closed after it, exactly
-as for 'atreides hook'. Exits when stdin closes, after answering every
+as for 'atreides hook'; a request is answered once decided, and its state
+is saved behind the answer (the session's next request waits for it).
+The configuration and the guard policy are kept between requests and
+read again when a config file changes. At most 128 requests are read
+ahead; one read beyond that is answered at once with error -32004 (busy)
+and not handled. Exits when stdin closes, after answering every
 request in flight. Started by the atreides OpenCode plugin; not meant to
 be run by hand.`
 
@@ -58,7 +65,7 @@ func (o *serveOptions) run(io *IO) error {
 func newServer(io *IO, timeout time.Duration) *serve.Server {
 	cwd, _ := io.Getwd()
 	log := project.NewLog(project.StateDir(project.Root("", cwd)))
-	m := &opencode.Mapper{Run: engineRunner(io), Logf: log.Logf}
+	m := &opencode.Mapper{Run: engineRunner(io, &servedRoots{}), Logf: log.Logf}
 	return &serve.Server{
 		Handler: func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 			return m.Handle(ctx, method, params), nil
@@ -71,15 +78,64 @@ func newServer(io *IO, timeout time.Duration) *serve.Server {
 	}
 }
 
-// engineRunner decides one event the way 'atreides hook' does: project
-// root, configuration loaded lazily, the store opened for this one event.
-func engineRunner(io *IO) opencode.Runner {
+// engineRunner decides one event the way 'atreides hook' does, with the
+// project's settings kept between requests (roots), and answers as soon
+// as the handlers decided: saving the state and the audit record go on
+// behind the answer, and the session's next request waits for them (see
+// [serve.After]).
+func engineRunner(io *IO, roots *servedRoots) opencode.Runner {
 	return func(ctx context.Context, ev *event.Event) *event.Decision {
 		if ev.Cwd == "" {
 			ev.Cwd, _ = io.Getwd()
 		}
 		root := project.Root(ev.ProjectDir, ev.Cwd)
 		ev.ProjectDir = root
-		return runEngine(ctx, root, project.NewLog(project.StateDir(root)), ev)
+		s, log := roots.get(root)
+		return answerEarly(ctx, log, func(decided func(*event.Decision)) *event.Decision {
+			return runEngine(ctx, root, s, log, ev, decided)
+		})
 	}
+}
+
+// answerEarly runs run in a goroutine of its own and returns the first
+// decision it gives, through decided or by returning; what run does after
+// that is left to finish behind the answer. A panic before the decision is
+// the caller's (the server answers it as an internal error, which the
+// plugin turns into a block on a tool call); one after it is logged.
+func answerEarly(ctx context.Context, log *project.Log, run func(decided func(*event.Decision)) *event.Decision) *event.Decision {
+	type outcome struct {
+		d     *event.Decision
+		panic any
+	}
+	first := make(chan outcome, 1)
+	give := func(o outcome) {
+		select {
+		case first <- o:
+		default: // already answered
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if p := recover(); p != nil {
+				log.Logf("serve: panic while deciding or saving: %v\n%s", p, debug.Stack())
+				give(outcome{panic: p})
+			}
+		}()
+		give(outcome{d: run(func(d *event.Decision) {
+			give(outcome{d: d})
+			// Let the answer go out before the save: the waiting goroutine
+			// is next on this processor, so yielding runs it now.
+			runtime.Gosched()
+		})})
+	}()
+	o := <-first
+	if !serve.After(ctx, done) {
+		<-done
+	}
+	if o.panic != nil {
+		panic(o.panic)
+	}
+	return o.d
 }

@@ -9,10 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
@@ -22,7 +25,7 @@ type serveClient struct {
 	in   *io.PipeWriter
 	out  *bufio.Reader
 	id   int
-	done chan error
+	wait func() error // waits for Serve to return
 }
 
 func startServe(t testing.TB, dir string) *serveClient {
@@ -30,13 +33,20 @@ func startServe(t testing.TB, dir string) *serveClient {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	tio := &IO{In: inR, Out: outW, Err: io.Discard, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
-	c := &serveClient{t: t, in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
+	done := make(chan error, 1)
+	c := &serveClient{t: t, in: inW, out: bufio.NewReader(outR), wait: sync.OnceValue(func() error { return <-done })}
 	go func() {
 		err := newServer(tio, 5*time.Second).Serve(context.Background(), inR, outW)
 		outW.Close()
-		c.done <- err
+		done <- err
 	}()
-	t.Cleanup(func() { inW.Close(); outR.Close() })
+	t.Cleanup(func() {
+		// The server may still be saving behind its last answer: let it
+		// finish before the project directory is removed.
+		inW.Close()
+		go io.Copy(io.Discard, outR)
+		_ = c.wait()
+	})
 	return c
 }
 
@@ -131,7 +141,7 @@ func TestServeOpenCode(t *testing.T) {
 		t.Errorf("second idle without progress: %v", r)
 	}
 	c.in.Close()
-	if err := <-c.done; err != nil {
+	if err := c.wait(); err != nil {
 		t.Errorf("serve: %v", err)
 	}
 	// Every tool call and the kept-going idle are in the audit trail.
@@ -161,10 +171,103 @@ func BenchmarkServeRoundTrip(b *testing.B) {
 	}
 }
 
+// BenchmarkServeToolBefore is the latency of one tool.before as the
+// plugin sees it: the tool runs between two calls (a millisecond here,
+// not timed), so the state saved behind an answer is usually saved
+// before the next call. BenchmarkServeRoundTrip, calls back to back,
+// includes the previous call's save in each.
+func BenchmarkServeToolBefore(b *testing.B) {
+	dir := servedProject(b)
+	c := startServe(b, dir)
+	c.call("hello", nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.call("tool.before", toolBefore(dir, "s1", fmt.Sprint("c", i), "ls -la"))
+		b.StopTimer()
+		time.Sleep(time.Millisecond)
+		b.StartTimer()
+	}
+}
+
 // BenchmarkServeHello is the protocol alone.
 func BenchmarkServeHello(b *testing.B) {
 	c := startServe(b, servedProject(b))
 	for i := 0; i < b.N; i++ {
 		c.call("hello", nil)
+	}
+}
+
+// TestServeConfigChange: serve keeps the configuration and the guard
+// policy between requests, and sees a config file written, rewritten or
+// removed between two requests.
+func TestServeConfigChange(t *testing.T) {
+	dir := servedProject(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user file of the machine's
+	c := startServe(t, dir)
+	cfg := filepath.Join(dir, ".atreides", "config.yaml")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rule := func(command string) []byte {
+		return []byte("rules:\n  - command: " + command + "\n    verdict: deny\n    reason: not here\n")
+	}
+	for i, step := range []struct {
+		name  string
+		apply func() error
+		block bool
+	}{
+		{"no file", func() error { return nil }, false},
+		{"a deny rule written", func() error { return os.WriteFile(cfg, rule("echo served"), 0o644) }, true},
+		{"unchanged", func() error { return nil }, true},
+		// Same size, so only the time (and the text) tells.
+		{"rewritten for another command", func() error { return os.WriteFile(cfg, rule("echo xerved"), 0o644) }, false},
+		{"back again", func() error { return os.WriteFile(cfg, rule("echo served"), 0o644) }, true},
+		{"removed", func() error { return os.Remove(cfg) }, false},
+	} {
+		if err := step.apply(); err != nil {
+			t.Fatal(err)
+		}
+		r := c.call("tool.before", toolBefore(dir, "s1", fmt.Sprint("c", i), "echo served"))
+		if blocked := r["block"] != nil; blocked != step.block {
+			t.Errorf("%s: %v, want blocked %v", step.name, r, step.block)
+		}
+	}
+}
+
+// TestAnswerEarly: the first decision is the answer, whether given early
+// or returned; a panic before it is the caller's, one after it is only
+// logged; outside a server request the work is waited for.
+func TestAnswerEarly(t *testing.T) {
+	allow, deny := &event.Decision{Verdict: event.Allow}, &event.Decision{Verdict: event.Deny}
+	for _, tc := range []struct {
+		name   string
+		run    func(decided func(*event.Decision)) *event.Decision
+		want   *event.Decision
+		panics bool
+		logged bool
+	}{
+		{"returned", func(func(*event.Decision)) *event.Decision { return allow }, allow, false, false},
+		{"early", func(decided func(*event.Decision)) *event.Decision { decided(deny); return allow }, deny, false, false},
+		{"panic before", func(func(*event.Decision)) *event.Decision { panic("boom") }, nil, true, true},
+		{"panic after", func(decided func(*event.Decision)) *event.Decision { decided(deny); panic("boom") }, deny, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			log := project.NewLog(filepath.Join(dir, ".atreides"))
+			var got *event.Decision
+			panicked := func() (p any) {
+				defer func() { p = recover() }()
+				got = answerEarly(context.Background(), log, tc.run)
+				return nil
+			}()
+			if (panicked != nil) != tc.panics || got != tc.want {
+				t.Errorf("got %v, panic %v", got, panicked)
+			}
+			// Outside a request the work was waited for: its log line is there.
+			b, _ := os.ReadFile(log.Path())
+			if logged := strings.Contains(string(b), "panic while deciding or saving"); logged != tc.logged {
+				t.Errorf("logged %v:\n%s", logged, b)
+			}
+		})
 	}
 }

@@ -76,7 +76,7 @@ func TestDoctorReportsQuarantine(t *testing.T) {
 	dir := damagedProject(t)
 	log := project.NewLog(project.StateDir(dir))
 	for range 2 {
-		d := runEngine(context.Background(), dir, log, &event.Event{Kind: event.UserPrompt, Host: "claude", SessionID: "bad", Cwd: dir, Time: time.Now()})
+		d := runEngine(context.Background(), dir, newSettings(dir), log, &event.Event{Kind: event.UserPrompt, Host: "claude", SessionID: "bad", Cwd: dir, Time: time.Now()}, nil)
 		if d.Verdict == event.Deny || d.Block {
 			t.Fatalf("decision %+v", d)
 		}

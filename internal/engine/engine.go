@@ -114,6 +114,14 @@ type Engine struct {
 	handlers []Handler
 	loader   Loader
 	env      Env
+	// Decided, if set, is given the decision as soon as the handlers made
+	// it, before the state is saved, so that a server can answer while
+	// the save finishes (nothing after it changes the decision). It is
+	// called again if the store has the handlers run again (on a fresh
+	// file, after moving a damaged one aside); the first call is what
+	// was answered. Not called when the state could not be loaded: Run
+	// then decides on a fresh state and returns at once.
+	Decided func(*event.Decision)
 }
 
 // New returns an engine over the handlers, sorted by priority (stable, so
@@ -135,6 +143,9 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 	e.prepare(ev, r)
 	err := e.loader.Update(ctx, ev, e.groups(ev.Kind), func(st *State) error {
 		d, ran = e.runHandlers(ev, st, r), true
+		if e.Decided != nil {
+			e.Decided(d)
+		}
 		return nil
 	})
 	if err != nil {

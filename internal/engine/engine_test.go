@@ -163,3 +163,35 @@ func BenchmarkRun(b *testing.B) {
 		e.Run(context.Background(), ev)
 	}
 }
+
+// TestDecidedBeforeSave: Decided gets the decision Run returns, once,
+// before the loader saves the state; not at all when the state could not
+// be loaded.
+func TestDecidedBeforeSave(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		l     *memLoader
+		calls int
+	}{
+		{"loaded", &memLoader{}, 1},
+		{"not loaded", &memLoader{failPre: errors.New("locked")}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := New(tc.l, &testEnv{}, say("g", Critical, event.Result{Verdict: event.Deny, Rule: "r"}))
+			var got []*event.Decision
+			e.Decided = func(d *event.Decision) {
+				if tc.l.saved != 0 {
+					t.Error("Decided after the save")
+				}
+				got = append(got, d)
+			}
+			d := e.Run(context.Background(), &event.Event{Kind: event.PreTool})
+			if len(got) != tc.calls || tc.calls == 1 && got[0] != d {
+				t.Errorf("Decided got %v, Run returned %v", got, d)
+			}
+			if d.Verdict != event.Deny {
+				t.Errorf("verdict %v", d.Verdict)
+			}
+		})
+	}
+}

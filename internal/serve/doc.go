@@ -28,6 +28,19 @@
 // and keeps its worker and its place in its session's order until its
 // handler really returns.
 //
+// A handler may answer before its work is done (the engine answers once
+// the handlers decided and saves the state behind the answer, see
+// [After]); the request keeps its place until the work is done.
+//
+// The server reads ahead with back-pressure: at most [Server.Queue]
+// requests (and [Server.QueueBytes] of their lines) are read and not yet
+// finished; a request read beyond that is answered at once with
+// [CodeBusy] and not handled, so a client that writes without waiting
+// costs bounded memory. A busy request had no effect: the client may
+// send it again later; the OpenCode plugin treats it like any other
+// error, so a tool call answered busy is blocked. "hello" and malformed
+// lines are answered by the reader and take no room.
+//
 // A line that is not a request is answered with an error carrying the id
 // when one can be read from it, else a null id; it never stops the
 // server. The server returns when its input ends, after answering every

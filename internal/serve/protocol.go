@@ -20,6 +20,7 @@ const (
 	CodeVersion  = -32001 // a protocol version the server does not speak
 	CodeDeadline = -32002 // the request outlived its deadline
 	CodeTooLong  = -32003 // the line is longer than the server reads
+	CodeBusy     = -32004 // too many requests read and not yet answered; not handled
 )
 
 // Request is one decoded request line.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -33,6 +34,15 @@ type Server struct {
 	MaxLine int
 	// Workers bounds the requests handled at once (default 8).
 	Workers int
+	// Queue bounds the requests read and not yet finished, running or
+	// waiting for a worker or for their session (default 128), and
+	// QueueBytes the bytes of their lines (default 8 MiB; a request is
+	// admitted whatever its size when nothing else is queued, so every
+	// line up to MaxLine can be served). A request read while either is
+	// full is answered at once with [CodeBusy] and not handled: what a
+	// client that writes without waiting costs stays bounded.
+	Queue      int
+	QueueBytes int
 	// Logf logs a line (dropped when nil).
 	Logf func(format string, args ...any)
 }
@@ -50,42 +60,48 @@ func (s *Server) logf(format string, args ...any) {
 	}
 }
 
+// serving is one Serve call: its limits and the requests in flight.
+type serving struct {
+	*Server
+	ctx     context.Context
+	known   map[string]bool
+	out     *writer
+	timeout time.Duration
+	sem     chan struct{} // a token per request handled
+	wg      sync.WaitGroup
+
+	mu          sync.Mutex
+	tails       map[string]chan struct{} // the last request of each key
+	queued      int                      // requests admitted and not finished
+	queuedBytes int                      // their lines' bytes
+}
+
 // Serve reads requests from r until it ends (or ctx is done) and writes
 // responses to w. It returns after every request in flight is answered
 // and its handler has returned (one past its deadline included); the error
 // is the reason the input ended, nil at a clean end of input.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	timeout := s.Timeout
-	if timeout <= 0 {
-		timeout = 8 * time.Second
+	maxLine := orDefault(s.MaxLine, 32<<20)
+	sv := &serving{
+		Server:  s,
+		ctx:     ctx,
+		known:   map[string]bool{},
+		out:     &writer{w: bufio.NewWriter(w)},
+		timeout: orDefault(s.Timeout, 8*time.Second),
+		sem:     make(chan struct{}, orDefault(s.Workers, 8)),
+		tails:   map[string]chan struct{}{},
 	}
-	maxLine := s.MaxLine
-	if maxLine <= 0 {
-		maxLine = 32 << 20
-	}
-	workers := s.Workers
-	if workers <= 0 {
-		workers = 8
-	}
-	known := map[string]bool{}
 	for _, m := range s.Methods {
-		known[m] = true
+		sv.known[m] = true
 	}
-	out := &writer{w: bufio.NewWriter(w)}
-	sem := make(chan struct{}, workers)
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		tails = map[string]chan struct{}{} // the last request of each key
-	)
 	br := bufio.NewReaderSize(r, 64<<10)
 	var readErr error
 	for ctx.Err() == nil {
 		line, tooLong, err := readLine(br, maxLine)
 		if tooLong {
-			out.send(Response{ID: sniffID(line), Error: &Error{Code: CodeTooLong, Message: fmt.Sprintf("request longer than %d bytes", maxLine)}})
+			sv.out.send(Response{ID: sniffID(line), Error: &Error{Code: CodeTooLong, Message: fmt.Sprintf("request longer than %d bytes", maxLine)}})
 		} else if len(line) > 0 {
-			s.dispatch(ctx, line, known, out, timeout, sem, &wg, &mu, tails)
+			sv.dispatch(line)
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -94,97 +110,178 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 			break
 		}
 	}
-	wg.Wait()
+	sv.wg.Wait()
 	if readErr == nil && ctx.Err() != nil {
 		readErr = ctx.Err()
 	}
-	if out.err != nil && readErr == nil {
-		readErr = out.err
+	if err := sv.out.error(); err != nil && readErr == nil {
+		readErr = err
 	}
 	return readErr
 }
 
-func (s *Server) dispatch(ctx context.Context, line []byte, known map[string]bool, out *writer, timeout time.Duration,
-	sem chan struct{}, wg *sync.WaitGroup, mu *sync.Mutex, tails map[string]chan struct{}) {
+// orDefault is v, or def when v is not positive (unset).
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// dispatch answers what needs no handler at once, and starts the rest
+// when the queue has room for it.
+func (sv *serving) dispatch(line []byte) {
 	req, id, rerr := DecodeRequest(line)
 	if rerr != nil {
-		out.send(Response{ID: id, Error: rerr})
+		sv.out.send(Response{ID: id, Error: rerr})
 		return
 	}
 	if req.Method == "hello" {
-		out.send(Response{ID: id, Result: Hello{Protocol: Version, Version: s.AppVersion, Methods: s.Methods}})
+		sv.out.send(Response{ID: id, Result: Hello{Protocol: Version, Version: sv.AppVersion, Methods: sv.Methods}})
 		return
 	}
-	if !known[req.Method] {
-		out.send(Response{ID: id, Error: &Error{Code: CodeMethod, Message: fmt.Sprintf("unknown method %q", req.Method)}})
+	if !sv.known[req.Method] {
+		sv.out.send(Response{ID: id, Error: &Error{Code: CodeMethod, Message: fmt.Sprintf("unknown method %q", req.Method)}})
 		return
 	}
 	key := ""
-	if s.Key != nil {
-		key = s.Key(req.Method, req.Params)
+	if sv.Key != nil {
+		key = sv.Key(req.Method, req.Params)
 	}
-	var prev, done chan struct{}
-	if key != "" {
-		done = make(chan struct{})
-		mu.Lock()
-		prev = tails[key]
-		tails[key] = done
-		mu.Unlock()
+	size := len(line)
+	prev, done, ok := sv.admit(key, size)
+	if !ok {
+		sv.out.send(Response{ID: id, Error: &Error{Code: CodeBusy, Message: "busy: too many requests waiting for an answer; not handled"}})
+		return
 	}
-	wg.Add(1)
+	sv.wg.Add(1)
 	go func() {
-		defer wg.Done()
+		defer sv.wg.Done()
 		if prev != nil {
 			<-prev
 		}
-		sem <- struct{}{}
-		s.handle(ctx, req, timeout, out.send)
-		<-sem
-		if done != nil {
-			close(done)
-			mu.Lock()
-			if tails[key] == done {
-				delete(tails, key)
-			}
-			mu.Unlock()
-		}
+		sv.sem <- struct{}{}
+		sv.handle(req)
+		<-sv.sem
+		sv.finish(key, done, size)
 	}()
+}
+
+// admit counts a request of size bytes into the queue, or says it is
+// full; an admitted request with a key becomes its key's last, after prev.
+func (sv *serving) admit(key string, size int) (prev, done chan struct{}, ok bool) {
+	maxQueue, maxBytes := orDefault(sv.Queue, 128), orDefault(sv.QueueBytes, 8<<20)
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if sv.queued >= maxQueue || sv.queued > 0 && sv.queuedBytes+size > maxBytes {
+		return nil, nil, false
+	}
+	sv.queued++
+	sv.queuedBytes += size
+	if key != "" {
+		done = make(chan struct{})
+		prev = sv.tails[key]
+		sv.tails[key] = done
+	}
+	return prev, done, true
+}
+
+// finish takes a handled request out of the queue and lets its key's
+// next request run.
+func (sv *serving) finish(key string, done chan struct{}, size int) {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	sv.queued--
+	sv.queuedBytes -= size
+	if done != nil {
+		close(done)
+		if sv.tails[key] == done {
+			delete(sv.tails, key)
+		}
+	}
 }
 
 // handle runs the handler under the request's deadline and sends its
 // answer. A handler that outlives the deadline is answered for at once,
-// but handle returns only when the handler does: until then the request
-// keeps its worker slot and its session's place, so the session's next
-// request never runs beside it on the same state, and Workers bounds what
-// really runs, not just what is waited for.
-func (s *Server) handle(ctx context.Context, req *Request, timeout time.Duration, send func(Response)) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+// but handle returns only when the handler does, and then when the work
+// it left running after its answer (see [After]) is done: until then the
+// request keeps its worker slot and its session's place, so the
+// session's next request never runs beside it on the same state, and
+// Workers bounds what really runs, not just what is waited for. The
+// handler runs on the request's goroutine, and a timer answers at the
+// deadline: a goroutine more per request would cost a hand-off each way.
+func (sv *serving) handle(req *Request) {
+	ctx, cancel := context.WithTimeout(sv.ctx, sv.timeout)
 	defer cancel()
-	type answer struct {
-		v   any
-		err error
+	rest := &after{}
+	ctx = context.WithValue(ctx, afterKey{}, rest)
+	var answered atomic.Bool
+	started, fired := time.Now(), make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(fired)
+		if answered.CompareAndSwap(false, true) {
+			sv.logf("serve: %s (id %s) outlived its deadline of %v", req.Method, req.ID, sv.timeout)
+			sv.out.send(Response{ID: req.ID, Error: &Error{Code: CodeDeadline, Message: fmt.Sprintf("no answer within %v", sv.timeout)}})
+		}
+	})
+	v, err := sv.call(ctx, req)
+	if !stop() {
+		<-fired // its answer is out before the request counts as done
 	}
-	ch := make(chan answer, 1)
-	started := time.Now()
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				s.logf("serve: %s panicked: %v\n%s", req.Method, p, debug.Stack())
-				ch <- answer{err: Errorf(CodeInternal, "internal error: %v", p)}
-			}
-		}()
-		v, err := s.Handler(ctx, req.Method, req.Params)
-		ch <- answer{v, err}
+	if answered.CompareAndSwap(false, true) {
+		sv.out.send(response(req, v, err))
+	} else {
+		sv.logf("serve: %s (id %s) returned after %v", req.Method, req.ID, time.Since(started).Round(time.Millisecond))
+	}
+	rest.wait()
+}
+
+// call runs the handler, a panic becoming an internal error.
+func (sv *serving) call(ctx context.Context, req *Request) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			sv.logf("serve: %s panicked: %v\n%s", req.Method, p, debug.Stack())
+			v, err = nil, Errorf(CodeInternal, "internal error: %v", p)
+		}
 	}()
-	select {
-	case a := <-ch:
-		send(response(req, a.v, a.err))
-	case <-ctx.Done():
-		s.logf("serve: %s (id %s) outlived its deadline of %v", req.Method, req.ID, timeout)
-		send(Response{ID: req.ID, Error: &Error{Code: CodeDeadline, Message: fmt.Sprintf("no answer within %v", timeout)}})
-		<-ch
-		s.logf("serve: %s (id %s) returned after %v", req.Method, req.ID, time.Since(started).Round(time.Millisecond))
+	return sv.Handler(ctx, req.Method, req.Params)
+}
+
+// afterKey finds a request's [after] in its handler's context.
+type afterKey struct{}
+
+// after is the work a handler left running behind its answer.
+type after struct {
+	mu    sync.Mutex
+	works []<-chan struct{}
+}
+
+func (a *after) wait() {
+	a.mu.Lock()
+	works := a.works
+	a.mu.Unlock()
+	for _, w := range works {
+		<-w
 	}
+}
+
+// After tells the server that the handler serving ctx leaves work running
+// when it returns, done when done is closed: the answer goes out as soon
+// as the handler returns, and the request keeps its worker and its
+// session's place until the work is done. A handler answers this way
+// when what remains cannot change its answer (saving the state it
+// decided on). It must be called before the handler returns; it returns
+// false, and the caller must wait for the work itself, when ctx is not a
+// request's.
+func After(ctx context.Context, done <-chan struct{}) bool {
+	a, ok := ctx.Value(afterKey{}).(*after)
+	if !ok {
+		return false
+	}
+	a.mu.Lock()
+	a.works = append(a.works, done)
+	a.mu.Unlock()
+	return true
 }
 
 // response is the answer to req for what its handler returned.
@@ -235,6 +332,13 @@ type writer struct {
 	mu  sync.Mutex
 	w   *bufio.Writer
 	err error
+}
+
+// error is the first failure to write, nil when none.
+func (o *writer) error() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
 }
 
 func (o *writer) send(r Response) {

@@ -11,13 +11,16 @@
 //
 // When the engine cannot answer: a tool call is blocked (fail closed) with
 // a message saying why; every other hook goes on unchanged (fail open)
-// with one log line. An engine that exits is restarted once.
+// with one log line. An engine that exits is restarted once. "Busy" (too
+// many hooks waiting for an answer; the request was not handled) is such
+// a failure: the tool call is blocked, and the agent may retry it.
 
 import { spawn } from "node:child_process"
 
 const DEFAULT_BIN = ""
 
 const PROTOCOL = 1
+const BUSY = -32004 // the engine's queue was full; the request was not handled
 const TIMEOUT_MS = Number(process.env.ATREIDES_TIMEOUT_MS) || 10_000
 
 // Minimal local types: structurally what @opencode-ai/plugin 1.18.33
@@ -101,7 +104,8 @@ class Engine {
       if (!p) continue
       this.pending.delete(msg.id)
       clearTimeout(p.timer)
-      if (msg.error) p.reject(new Error(`engine error ${msg.error.code}: ${msg.error.message}`))
+      if (msg.error?.code === BUSY) p.reject(new Error("the engine is busy: too many hooks are waiting for its answer"))
+      else if (msg.error) p.reject(new Error(`engine error ${msg.error.code}: ${msg.error.message}`))
       else p.resolve((msg.result ?? {}) as Result)
     }
   }
