@@ -23,7 +23,7 @@ func (a *analyzer) called(name string) {
 }
 
 func (p *Policy) checkShell(r Request) Result {
-	a := &analyzer{p: p, req: &r}
+	a := newAnalyzer(p, &r, len(r.Command))
 	cmd := r.Command
 	if strings.TrimSpace(cmd) == "" {
 		return Result{Verdict: Allow}
@@ -46,7 +46,7 @@ func (p *Policy) checkShell(r Request) Result {
 
 // checkPath judges a file-tool request (read, write, edit, search).
 func (p *Policy) checkPath(r Request) Result {
-	a := &analyzer{p: p, req: &r}
+	a := newAnalyzer(p, &r, len(r.Path)+len(r.Pattern))
 	sc := newScope(path.Clean(r.Cwd))
 	if r.Cwd == "" {
 		sc = newScope("")

@@ -162,7 +162,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	lits := stringLiterals(src)
 	// Code that is itself shell text (`node -e "rm -rf /"`) is judged as
 	// shell; text that is not valid shell is ignored.
-	if f, err := parse(src); err == nil && depth+1 <= maxDepth {
+	if f, err := a.parseText(src); err == nil && depth+1 <= maxDepth {
 		a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
 	}
 	if reShellAPI().MatchString(src) || fam == "pwsh" || fam == "powershell" {

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"path"
 	"strings"
 )
@@ -64,6 +65,38 @@ var homeParents = []string{"/home", "/Users"}
 
 func under(p, dir string) bool {
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+// maxPathLen is the longest path the system calls take (PATH_MAX on
+// Linux, longer than Windows' and macOS's): a longer one names nothing
+// that exists, so it is not handed to the resolver.
+const maxPathLen = 4096
+
+var errPathTooLong = errors.New("path longer than the system resolves")
+
+// memoResolve wraps the request's resolver in a memo for the whole
+// command: a path named again (a repeated argument, the secret check
+// after the classification, a heredoc judged twice) costs no system
+// call. Each new path is charged to the work budget by its length,
+// which is what resolving it grows with.
+func (a *analyzer) memoResolve(resolve func(string) (string, error)) func(string) (string, error) {
+	type answer struct {
+		p   string
+		err error
+	}
+	memo := map[string]answer{}
+	return func(p string) (string, error) {
+		if v, ok := memo[p]; ok {
+			return v.p, v.err
+		}
+		v := answer{err: errPathTooLong}
+		if len(p) <= maxPathLen {
+			a.spend(1 + len(p)/workBytes)
+			v.p, v.err = resolve(p)
+		}
+		memo[p] = v
+		return v.p, v.err
+	}
 }
 
 // canon resolves a path argument to an absolute, clean path. ok=false when
