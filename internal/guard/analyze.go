@@ -144,6 +144,8 @@ type analyzer struct {
 	// work is the command's work budget, shared with the analyzers
 	// started for parts of it (limits.go).
 	work *work
+	// paths memoizes canon and classify for the request (paths.go).
+	paths *pathMemo
 	// derived counts the words of commands below the top level.
 	derived int
 	// src is the script being walked (arithmetic commands re-read it).

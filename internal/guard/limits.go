@@ -64,7 +64,7 @@ func newWork(textLen int) *work {
 // r is the caller's copy: its Resolve is replaced by a memo that charges
 // the work budget.
 func newAnalyzer(p *Policy, r *Request, textLen int) *analyzer {
-	a := &analyzer{p: p, req: r, work: newWork(textLen)}
+	a := &analyzer{p: p, req: r, work: newWork(textLen), paths: newPathMemo()}
 	if r.Resolve != nil {
 		r.Resolve = a.memoResolve(r.Resolve)
 	}
@@ -74,7 +74,7 @@ func newAnalyzer(p *Policy, r *Request, textLen int) *analyzer {
 // sub is an analyzer for a part of a's command that judges on its own
 // (its verdict is weighed by a), spending a's budget.
 func (a *analyzer) sub() *analyzer {
-	return &analyzer{p: a.p, req: a.req, work: a.work}
+	return &analyzer{p: a.p, req: a.req, work: a.work, paths: a.paths}
 }
 
 // spend charges n units of work. Once the budget or the request's

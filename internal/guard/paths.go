@@ -99,12 +99,49 @@ func (a *analyzer) memoResolve(resolve func(string) (string, error)) func(string
 	}
 }
 
+// pathMemo keeps, for one request, the paths canon and classify have
+// worked out: the rules of one command ask about the same argument many
+// times (every rm rule classifies every operand), and a long list often
+// repeats its directories.
+type pathMemo struct {
+	canon   map[canonKey]string
+	targets map[targetKey]target
+}
+
+func newPathMemo() *pathMemo {
+	return &pathMemo{canon: map[canonKey]string{}, targets: map[targetKey]target{}}
+}
+
+// canonKey is everything canon reads: the argument and the directory it
+// is relative to (the home and resolver are the request's).
+type canonKey struct {
+	s, cwd string
+	cwdOK  bool
+}
+
+// targetKey is everything classify reads of its word and scope.
+type targetKey struct {
+	canonKey
+	findDir                   string
+	dyn, glob, stream, envDep bool
+}
+
 // canon resolves a path argument to an absolute, clean path. ok=false when
 // a relative path meets an unknown cwd.
 func (a *analyzer) canon(s string, sc *scope) (string, bool) {
+	k := canonKey{s: s, cwd: sc.cwd, cwdOK: sc.cwdOK}
+	if p, ok := a.paths.canon[k]; ok {
+		return p, p != ""
+	}
+	p := a.canonOnce(s, sc)
+	a.paths.canon[k] = p
+	return p, p != ""
+}
+
+func (a *analyzer) canonOnce(s string, sc *scope) string {
 	s = expandHome(s, a.req.Home)
 	if !path.IsAbs(s) && !sc.cwdOK {
-		return "", false
+		return ""
 	}
 	p := cleanJoin(sc.cwd, s)
 	if a.req.Resolve != nil && p != "" {
@@ -112,12 +149,23 @@ func (a *analyzer) canon(s string, sc *scope) (string, bool) {
 			p = path.Clean(r)
 		}
 	}
-	return p, p != ""
+	return p
 }
 
 // classify places a path argument relative to root, home, system dirs,
 // temp dirs and the project.
 func (a *analyzer) classify(w word, sc *scope) target {
+	k := targetKey{canonKey: canonKey{s: w.s, cwd: sc.cwd, cwdOK: sc.cwdOK}, findDir: sc.findDir,
+		dyn: w.dyn, glob: w.glob, stream: w.stream, envDep: w.envDep}
+	if t, ok := a.paths.targets[k]; ok {
+		return t
+	}
+	t := a.classifyOnce(w, sc)
+	a.paths.targets[k] = t
+	return t
+}
+
+func (a *analyzer) classifyOnce(w word, sc *scope) target {
 	if sc.findDir != "" && !w.dyn && w.s != "" && !strings.HasPrefix(w.s, "/") && !strings.HasPrefix(w.s, "~") && !strings.Contains(w.s, "{}") {
 		w.s = sc.findDir + "\x00/" + w.s
 		w.dyn, w.stream = true, true
