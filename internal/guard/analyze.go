@@ -937,13 +937,14 @@ func (a *analyzer) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool
 		fb.empty = false
 		fb.flush()
 	}
-	// The text the word became: variables and substitutions can make it
-	// far longer than the command ($x$x doubles x).
+	// The words and text the word became: variables and substitutions
+	// can make them far more than the command ($x$x doubles x, "$@"
+	// repeats every argument).
 	n := 0
 	for _, f := range fb.out {
 		n += len(f.s) + len(f.guess)
 	}
-	a.spendText(n)
+	a.spend(len(fb.out) + n/workBytes)
 	return fb.out
 }
 

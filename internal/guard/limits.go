@@ -44,7 +44,7 @@ const (
 	// (a deny in the last statement of a 128 KiB list is found and
 	// reported with its own rule); only work that multiplies runs out
 	// (loops, function calls and expansions of expansions).
-	workFloor   = 20000
+	workFloor   = 50000
 	workPerByte = 3
 	workBytes   = 16
 )
