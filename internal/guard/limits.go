@@ -64,7 +64,7 @@ func newWork(textLen int) *work {
 // r is the caller's copy: its Resolve is replaced by a memo that charges
 // the work budget.
 func newAnalyzer(p *Policy, r *Request, textLen int) *analyzer {
-	a := &analyzer{p: p, req: r, work: newWork(textLen), paths: newPathMemo()}
+	a := &analyzer{p: p, req: r, work: newWork(textLen), paths: &pathMemo{}}
 	if r.Resolve != nil {
 		r.Resolve = a.memoResolve(r.Resolve)
 	}

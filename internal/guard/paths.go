@@ -84,10 +84,13 @@ func (a *analyzer) memoResolve(resolve func(string) (string, error)) func(string
 		p   string
 		err error
 	}
-	memo := map[string]answer{}
+	var memo map[string]answer
 	return func(p string) (string, error) {
 		if v, ok := memo[p]; ok {
 			return v.p, v.err
+		}
+		if memo == nil {
+			memo = map[string]answer{}
 		}
 		v := answer{err: errPathTooLong}
 		if len(p) <= maxPathLen {
@@ -106,10 +109,6 @@ func (a *analyzer) memoResolve(resolve func(string) (string, error)) func(string
 type pathMemo struct {
 	canon   map[canonKey]string
 	targets map[targetKey]target
-}
-
-func newPathMemo() *pathMemo {
-	return &pathMemo{canon: map[canonKey]string{}, targets: map[targetKey]target{}}
 }
 
 // canonKey is everything canon reads: the argument and the directory it
@@ -134,6 +133,9 @@ func (a *analyzer) canon(s string, sc *scope) (string, bool) {
 		return p, p != ""
 	}
 	p := a.canonOnce(s, sc)
+	if a.paths.canon == nil {
+		a.paths.canon = map[canonKey]string{}
+	}
 	a.paths.canon[k] = p
 	return p, p != ""
 }
@@ -161,6 +163,9 @@ func (a *analyzer) classify(w word, sc *scope) target {
 		return t
 	}
 	t := a.classifyOnce(w, sc)
+	if a.paths.targets == nil {
+		a.paths.targets = map[targetKey]target{}
+	}
 	a.paths.targets[k] = t
 	return t
 }
