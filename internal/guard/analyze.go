@@ -13,10 +13,10 @@ import (
 )
 
 // Limits that keep a hostile command from making the analysis slow. When
-// one is hit the analysis stops and the verdict is at least ask.
+// one is hit the analysis stops and the verdict is at least
+// parse.too-complex; the work budget is in limits.go.
 const (
-	maxDepth = 16    // nested shells, evals, substitutions
-	maxSteps = 20000 // simple commands and words examined
+	maxDepth = 16 // nested shells, evals, substitutions
 	// maxDerivedWords bounds the words of commands that carriers derive
 	// (sh -c, eval, "$@", find -exec, xargs, parallel).
 	maxDerivedWords = 16384
@@ -137,11 +137,15 @@ func (s *scope) clone() *scope {
 
 // analyzer holds the state of one Check call.
 type analyzer struct {
-	p     *Policy
-	req   *Request
-	res   Result
-	cmds  []string
-	steps int
+	p    *Policy
+	req  *Request
+	res  Result
+	cmds []string
+	// work is the command's work budget, shared with the analyzers
+	// started for parts of it (limits.go).
+	work *work
+	// paths memoizes canon and classify for the request (paths.go).
+	paths *pathMemo
 	// derived counts the words of commands below the top level.
 	derived int
 	// src is the script being walked (arithmetic commands re-read it).
@@ -212,23 +216,8 @@ func (a *analyzer) strict(c *Cmd, detail string) {
 	}
 }
 
-func (a *analyzer) step() bool {
-	a.steps++
-	if a.stop {
-		return false
-	}
-	if a.steps > maxSteps || a.overDeadline() {
-		a.stop = true
-		detail := ""
-		if a.steps <= maxSteps {
-			detail = "the analysis ran out of time"
-		}
-		a.fire("parse.too-complex", nil, detail)
-		a.unknownWrite("the command is too large to follow", false, "")
-		return false
-	}
-	return true
-}
+// step charges one unit of work: a statement or word part examined.
+func (a *analyzer) step() bool { return a.spend(1) }
 
 // runScript parses src as a shell script and evaluates it.
 func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
@@ -237,7 +226,7 @@ func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
 		a.unknownWrite("the command nests too deeply to follow", false, "")
 		return feed{t: tUnknown}
 	}
-	f, err := parse(src)
+	f, err := a.parseText(src)
 	var tc *tooComplex
 	if errors.As(err, &tc) {
 		a.fire("parse.too-complex", nil, tc.why)
@@ -252,6 +241,13 @@ func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
 	a.src = src
 	defer func() { a.src = saved }()
 	return a.stmts(f.Stmts, sc, depth, in)
+}
+
+// parseText parses text of the command, or text derived from it, charging
+// the work budget.
+func (a *analyzer) parseText(src string) (*syntax.File, error) {
+	a.spendText(len(src))
+	return parse(src)
 }
 
 // parse parses src as a bash script; a script over the limits of
@@ -277,23 +273,18 @@ func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
 		// substitution aborts that one command at run time ("bad
 		// substitution") and the rest of the script runs. Judging the
 		// script with the expansion empty covers everything that can run.
-		if f, e := parse(fixed); e == nil {
+		if f, e := a.parseText(fixed); e == nil {
 			a.stmts(f.Stmts, sc, depth, feed{})
 			a.strict(nil, "bad parameter expansion")
 			return
 		}
 	}
 	before := a.res
-	for _, fix := range []string{"'", "\"", "`", ")", "\"'", "'\"", " }", "\nfi", "\ndone", "\nEOF"} {
-		if f, e := parse(src + fix); e == nil {
-			a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
-			break
-		}
-	}
 	repaired := false
 	for _, fix := range []string{"'", "\"", "`", ")", "\"'", "'\"", " }", "\nfi", "\ndone", "\nEOF"} {
-		if _, e := parse(src + fix); e == nil {
+		if f, e := a.parseText(src + fix); e == nil {
 			repaired = true
+			a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
 			break
 		}
 	}
@@ -547,7 +538,7 @@ func (a *analyzer) arithAsCommand(x *syntax.ArithmCmd, sc *scope, depth int) {
 	if !strings.ContainsAny(body, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 		return
 	}
-	if f, err := parse(body); err == nil {
+	if f, err := a.parseText(body); err == nil {
 		a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
 	}
 }
@@ -756,7 +747,7 @@ func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
 		// text becomes words of another command line.
 		return
 	}
-	sub := &analyzer{p: a.p, req: a.req}
+	sub := a.sub()
 	sub.runQuiet(nil, text, sc, depth)
 	for _, l := range stringLiterals(text) {
 		sub.runQuiet(nil, l, sc, depth)
@@ -826,10 +817,13 @@ func (a *analyzer) fileFeed(w word, sc *scope) feed {
 func (a *analyzer) fields(ws []*syntax.Word, sc *scope, depth int) []word {
 	out := make([]word, 0, len(ws))
 	for _, w := range ws {
-		bws := braces(w)
+		bws, n := braces(w)
 		if bws == nil {
 			a.fire("parse.too-complex", nil, fmt.Sprintf("a brace expansion makes more than %d words", maxBraceWords))
 			a.unknownWrite("the command is too large to follow", false, "")
+		}
+		if n > 1 && !a.spend(n) {
+			break // every word expanded costs, even those not kept
 		}
 		for _, bw := range bws {
 			out = append(out, a.wordFields(bw, sc, depth, false)...)
@@ -840,8 +834,9 @@ func (a *analyzer) fields(ws []*syntax.Word, sc *scope, depth int) []word {
 
 // braces performs bash brace expansion ({a,b}, {1..3}) on a word, capped so
 // that a hostile word cannot multiply the work: nil when the expansion
-// would make more than maxBraceWords words.
-func braces(w *syntax.Word) []*syntax.Word {
+// would make more than maxBraceWords words. n is how many words the
+// expansion makes, of which at most 64 are returned.
+func braces(w *syntax.Word) (ws []*syntax.Word, n int) {
 	hasBrace := false
 	for _, p := range w.Parts {
 		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
@@ -849,17 +844,17 @@ func braces(w *syntax.Word) []*syntax.Word {
 		}
 	}
 	if !hasBrace || !syntax.SplitBraces(w) {
-		return []*syntax.Word{w}
+		return []*syntax.Word{w}, 1
 	}
-	if braceWords(w) > maxBraceWords {
-		return nil
+	if n = braceWords(w); n > maxBraceWords {
+		return nil, n
 	}
 	out := expand.Braces(w)
 	if len(out) > 64 {
 		// Keep both ends: the dangerous element is often last.
 		out = append(out[:32:32], out[len(out)-32:]...)
 	}
-	return out
+	return out, n
 }
 
 // fieldBuilder accumulates the fields of one word.
@@ -942,6 +937,14 @@ func (a *analyzer) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool
 		fb.empty = false
 		fb.flush()
 	}
+	// The words and text the word became: variables and substitutions
+	// can make them far more than the command ($x$x doubles x, "$@"
+	// repeats every argument).
+	n := 0
+	for _, f := range fb.out {
+		n += len(f.s) + len(f.guess)
+	}
+	a.spend(len(fb.out) + n/workBytes)
 	return fb.out
 }
 

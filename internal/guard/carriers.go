@@ -666,7 +666,7 @@ func (a *analyzer) runQuiet(c *Cmd, s string, sc *scope, depth int) {
 	if strings.TrimSpace(s) == "" || depth+1 > maxDepth {
 		return
 	}
-	f, err := parse(s)
+	f, err := a.parseText(s)
 	if err != nil {
 		if dangerousText(s) {
 			a.fire("parse.error", c, "embedded shell text")

@@ -23,10 +23,16 @@ func (a *analyzer) called(name string) {
 }
 
 func (p *Policy) checkShell(r Request) Result {
-	a := &analyzer{p: p, req: &r}
+	return p.runShell(r).res
+}
+
+// runShell judges a shell command and returns the finished analysis.
+func (p *Policy) runShell(r Request) *analyzer {
+	a := newAnalyzer(p, &r, len(r.Command))
 	cmd := r.Command
 	if strings.TrimSpace(cmd) == "" {
-		return Result{Verdict: Allow}
+		a.res = Result{Verdict: Allow}
+		return a
 	}
 	sc := newScope(path.Clean(r.Cwd))
 	if r.Cwd == "" {
@@ -41,12 +47,12 @@ func (p *Policy) checkShell(r Request) Result {
 			a.res.Rule, a.res.Reason = a.customID, "allowed by custom rule"
 		}
 	}
-	return a.res
+	return a
 }
 
 // checkPath judges a file-tool request (read, write, edit, search).
 func (p *Policy) checkPath(r Request) Result {
-	a := &analyzer{p: p, req: &r}
+	a := newAnalyzer(p, &r, len(r.Path)+len(r.Pattern))
 	sc := newScope(path.Clean(r.Cwd))
 	if r.Cwd == "" {
 		sc = newScope("")

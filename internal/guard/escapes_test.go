@@ -110,7 +110,7 @@ func FuzzTextHelpers(f *testing.F) {
 			callArgs(s, i)
 			receiver(s, i)
 		}
-		quotedCommands(s)
+		quotedCommands(newCodeText(s))
 		(&analyzer{req: &Request{Home: "/home/u"}}).argPath(s)
 	})
 }

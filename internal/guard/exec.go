@@ -35,7 +35,11 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		a.derived += len(args)
 		if a.derived > maxDerivedWords {
 			a.fire("parse.too-complex", nil, "derived commands hold more than "+strconv.Itoa(maxDerivedWords)+" words")
+			a.unknownWrite("the command is too large to follow", false, "")
 			a.stop = true
+			return feed{t: tUnknown}
+		}
+		if !a.spend(len(args)) {
 			return feed{t: tUnknown}
 		}
 	}
@@ -124,9 +128,8 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth 
 	if !commandLike(a.p, inner) {
 		return
 	}
-	sub := &analyzer{p: a.p, req: a.req, steps: a.steps}
+	sub := a.sub()
 	sub.exec(c.Args, env, sc.clone(), depth+1, feed{t: tUnknown})
-	a.steps = sub.steps
 	if sub.res.Verdict > Allow && sub.res.Category != "dynamic" && sub.res.Category != "strict" {
 		a.fireRule(a.p.byID[sub.res.Rule], c, "arguments of "+c.Name)
 	}

@@ -139,10 +139,10 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 }
 
 var (
-	reShellAPI  = lazyRegexp(`os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\beval\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`")
-	reDeleteAPI = lazyRegexp(`rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm_f\b|\brm\(|remove_dir|remove_entry|remove_tree|removedirs|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\b|FileUtils\.rm|File\.delete|File\.unlink|Dir\.(?:delete|unlink|rmdir)|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.rmdir\(|fs\.unlink\(|fs\.promises\.(?:rm|rmdir|unlink)|Remove-Item|Deno\.remove|delete_dir`)
-	reFileAPI   = lazyRegexp(`(?i)open\(|read|file|content|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`)
-	reNetAPI    = lazyRegexp(`(?i)urlopen|urllib|requests\.|http\.client|httpx|fetch\(|XMLHttpRequest|axios|net/http|Net::HTTP|LWP|HTTP::|curl_|file_get_contents\(['"]https?|socket|HTTPoison|httr::|HTTP\.request|http::geturl|java\.net\.URL|new URL\(|Invoke-WebRequest|Invoke-RestMethod|https?://`)
+	reShellAPI  = lazyCodePattern(`os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\beval\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`")
+	reDeleteAPI = lazyCodePattern(`rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm_f\b|\brm\(|remove_dir|remove_entry|remove_tree|removedirs|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\b|FileUtils\.rm|File\.delete|File\.unlink|Dir\.(?:delete|unlink|rmdir)|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.rmdir\(|fs\.unlink\(|fs\.promises\.(?:rm|rmdir|unlink)|Remove-Item|Deno\.remove|delete_dir`)
+	reFileAPI   = lazyCodePattern(`(?i)open\(|read|file|content|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`)
+	reNetAPI    = lazyCodePattern(`(?i)urlopen|urllib|requests\.|http\.client|httpx|fetch\(|XMLHttpRequest|axios|net/http|Net::HTTP|LWP|HTTP::|curl_|file_get_contents\(['"]https?|socket|HTTPoison|httr::|HTTP\.request|http::geturl|java\.net\.URL|new URL\(|Invoke-WebRequest|Invoke-RestMethod|https?://`)
 )
 
 // inlineCode analyses a program given on the command line.
@@ -159,13 +159,17 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 		}
 	}
 	src := code.s
+	// The patterns below scan the text a few times over: about a
+	// microsecond per four bytes where they find nothing.
+	a.spend(len(src) / 4)
+	text := newCodeText(src)
 	lits := stringLiterals(src)
 	// Code that is itself shell text (`node -e "rm -rf /"`) is judged as
 	// shell; text that is not valid shell is ignored.
-	if f, err := parse(src); err == nil && depth+1 <= maxDepth {
+	if f, err := a.parseText(src); err == nil && depth+1 <= maxDepth {
 		a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
 	}
-	if reShellAPI().MatchString(src) || fam == "pwsh" || fam == "powershell" {
+	if reShellAPI().MatchString(text) || fam == "pwsh" || fam == "powershell" {
 		for _, l := range lits {
 			a.runQuiet(c, l, sc, depth)
 		}
@@ -173,7 +177,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 			a.runQuiet(c, shellJoin(lits), sc, depth)
 		}
 	}
-	if reDeleteAPI().MatchString(src) {
+	if reDeleteAPI().MatchString(text) {
 		for _, l := range lits {
 			if !looksLikePath(l) {
 				continue
@@ -186,7 +190,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 		}
 	}
 	secret := false
-	if reFileAPI().MatchString(src) {
+	if reFileAPI().MatchString(text) {
 		for _, l := range lits {
 			if a.secretLiteral(c, l, sc) {
 				secret = true
@@ -216,8 +220,8 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 			}
 		}
 	}
-	a.interpAPIs(c, fam, src, sc, depth)
-	if reNetAPI().MatchString(src) {
+	a.interpAPIs(c, fam, text, sc, depth)
+	if reNetAPI().MatchString(text) {
 		for _, l := range lits {
 			if u := urlHost(l); u != "" && suspiciousHost(u) {
 				a.fire("exfil.suspicious-host", c, c.Name+" contacts "+u)

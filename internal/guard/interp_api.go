@@ -2,7 +2,6 @@ package guard
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -43,40 +42,40 @@ func langOf(fam string) string {
 // remoteEval: per language, what fetches from the network and what
 // evaluates text as code or a command. Code that does both runs what it
 // downloaded.
-var remoteEval = map[string][2]func() *regexp.Regexp{
+var remoteEval = map[string][2]func() *codePattern{
 	"py": {
-		lazyRegexp(`urlopen|urllib|requests\.(?:get|post|request|Session)|httpx|http\.client|urlretrieve|aiohttp|pycurl|socket\.`),
-		lazyRegexp(`\b(?:exec|eval|execfile)\b|os\.system|os\.popen|subprocess`),
+		lazyCodePattern(`urlopen|urllib|requests\.(?:get|post|request|Session)|httpx|http\.client|urlretrieve|aiohttp|pycurl|socket\.`),
+		lazyCodePattern(`\b(?:exec|eval|execfile)\b|os\.system|os\.popen|subprocess`),
 	},
 	"js": {
-		lazyRegexp(`\bfetch\s*\(|\bhttps?\.(?:get|request)\s*\(|require\(\s*['"](?:node:)?https?['"]\)|axios|XMLHttpRequest|\bgot\s*\(|node-fetch|undici|Bun\.fetch`),
-		lazyRegexp(`\beval\b|\bFunction\s*\(|new\s+Function\b|runInNewContext|runInThisContext|runInContext|vm\.Script|child_process|execSync|spawnSync`),
+		lazyCodePattern(`\bfetch\s*\(|\bhttps?\.(?:get|request)\s*\(|require\(\s*['"](?:node:)?https?['"]\)|axios|XMLHttpRequest|\bgot\s*\(|node-fetch|undici|Bun\.fetch`),
+		lazyCodePattern(`\beval\b|\bFunction\s*\(|new\s+Function\b|runInNewContext|runInThisContext|runInContext|vm\.Script|child_process|execSync|spawnSync`),
 	},
 	"rb": {
-		lazyRegexp(`Net::HTTP|open-uri|URI\.open|URI\.parse|URI\(|\bopen\s*\(\s*['"]https?:|HTTParty|Faraday|RestClient|Excon|HTTPClient`),
-		lazyRegexp(`\beval\b|_eval\b|instance_exec|\bsystem\b|\bexec\b|%x|` + "`" + `|IO\.popen|Open3`),
+		lazyCodePattern(`Net::HTTP|open-uri|URI\.open|URI\.parse|URI\(|\bopen\s*\(\s*['"]https?:|HTTParty|Faraday|RestClient|Excon|HTTPClient`),
+		lazyCodePattern(`\beval\b|_eval\b|instance_exec|\bsystem\b|\bexec\b|%x|` + "`" + `|IO\.popen|Open3`),
 	},
 	"pl": {
-		lazyRegexp(`LWP|HTTP::Tiny|\bget\s*\(|\bget\s+['"$]|getstore|getprint|IO::Socket|Net::HTTP|Mojo::UserAgent|WWW::Mechanize|Furl`),
-		lazyRegexp(`\beval\b\s*[^\s{]|\bsystem\b|\bexec\b|\bqx\b|` + "`"),
+		lazyCodePattern(`LWP|HTTP::Tiny|\bget\s*\(|\bget\s+['"$]|getstore|getprint|IO::Socket|Net::HTTP|Mojo::UserAgent|WWW::Mechanize|Furl`),
+		lazyCodePattern(`\beval\b\s*[^\s{]|\bsystem\b|\bexec\b|\bqx\b|` + "`"),
 	},
 	"php": {
-		lazyRegexp(`file_get_contents\s*\(\s*(?:['"](?:https?|ftp)://|\$)|curl_exec|fsockopen|stream_socket_client|fopen\s*\(\s*['"](?:https?|ftp)://|\bfile\s*\(\s*['"](?:https?|ftp)://`),
-		lazyRegexp(`\beval\s*\(|\bassert\s*\(|create_function|\bsystem\s*\(|\bexec\s*\(|shell_exec|passthru|popen|proc_open|` + "`"),
+		lazyCodePattern(`file_get_contents\s*\(\s*(?:['"](?:https?|ftp)://|\$)|curl_exec|fsockopen|stream_socket_client|fopen\s*\(\s*['"](?:https?|ftp)://|\bfile\s*\(\s*['"](?:https?|ftp)://`),
+		lazyCodePattern(`\beval\s*\(|\bassert\s*\(|create_function|\bsystem\s*\(|\bexec\s*\(|shell_exec|passthru|popen|proc_open|` + "`"),
 	},
 	"ps": {
-		lazyRegexp(`(?i)Invoke-WebRequest|\biwr\b|Invoke-RestMethod|\birm\b|DownloadString|DownloadData|Net\.WebClient|HttpClient`),
-		lazyRegexp(`(?i)Invoke-Expression|\biex\b|ScriptBlock\]::Create|Invoke-Command|Start-Process`),
+		lazyCodePattern(`(?i)Invoke-WebRequest|\biwr\b|Invoke-RestMethod|\birm\b|DownloadString|DownloadData|Net\.WebClient|HttpClient`),
+		lazyCodePattern(`(?i)Invoke-Expression|\biex\b|ScriptBlock\]::Create|Invoke-Command|Start-Process`),
 	},
 	"": {
 		reNetAPI,
-		lazyRegexp(`\beval\b|\bexec\b|\bload(?:string)?\s*\(|include_string|\bsystem\s*\(`),
+		lazyCodePattern(`\beval\b|\bexec\b|\bload(?:string)?\s*\(|include_string|\bsystem\s*\(`),
 	},
 }
 
 // reRemoteImport: code included straight from a URL (php include, R
 // source(), JavaScript import(), Ruby/Perl require of a URL).
-var reRemoteImport = lazyRegexp(`(?:\binclude|\brequire|\bsource|\bimport)(?:_once)?\s*\(?\s*['"` + "`" + `](?:https?|ftp|data):`)
+var reRemoteImport = lazyCodePattern(`(?:\binclude|\brequire|\bsource|\bimport)(?:_once)?\s*\(?\s*['"` + "`" + `](?:https?|ftp|data):`)
 
 // reHomeExpr matches expressions for the home directory in interpreter
 // code.
@@ -90,7 +89,7 @@ var reEmptyInterp = lazyRegexp(`[#$]?\{\s*\}`)
 // of the path argument, mode the index of an open-mode argument (-1: the
 // call always writes).
 type apiCall struct {
-	re        func() *regexp.Regexp
+	re        func() *codePattern
 	arg, mode int
 	del       bool // a delete rather than a write
 }
@@ -99,75 +98,76 @@ type apiCall struct {
 // blank before paren-less arguments (Ruby, Perl).
 var apiCalls = map[string][]apiCall{
 	"py": {
-		{re: lazyRegexp(`\bopen\s*\(`), arg: 0, mode: 1},
-		{re: lazyRegexp(`\bos\.open\s*\(`), arg: 0, mode: 1},
-		{re: lazyRegexp(`\bshutil\.(?:copy|copy2|copyfile|copytree|move)\s*\(|\bos\.(?:rename|replace|symlink|link)\s*\(`), arg: 1, mode: -1},
-		{re: lazyRegexp(`\bshutil\.rmtree\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs)\s*\(`), arg: 0, mode: -1, del: true},
+		{re: lazyCodePattern(`\bopen\s*\(`), arg: 0, mode: 1},
+		{re: lazyCodePattern(`\bos\.open\s*\(`), arg: 0, mode: 1},
+		{re: lazyCodePattern(`\bshutil\.(?:copy|copy2|copyfile|copytree|move)\s*\(|\bos\.(?:rename|replace|symlink|link)\s*\(`), arg: 1, mode: -1},
+		{re: lazyCodePattern(`\bshutil\.rmtree\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs)\s*\(`), arg: 0, mode: -1, del: true},
 	},
 	"js": {
-		{re: lazyRegexp(`\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|outputFile|outputFileSync|writeTextFile|writeTextFileSync|Bun\.write)\s*\(`), arg: 0, mode: -1},
-		{re: lazyRegexp(`\b(?:open|openSync)\s*\(`), arg: 0, mode: 1},
-		{re: lazyRegexp(`\b(?:copyFile|copyFileSync|rename|renameSync|symlink|symlinkSync|cp|cpSync|link|linkSync)\s*\(`), arg: 1, mode: -1},
-		{re: lazyRegexp(`\b(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|remove|removeSync)\s*\(`), arg: 0, mode: -1, del: true},
+		{re: lazyCodePattern(`\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|outputFile|outputFileSync|writeTextFile|writeTextFileSync|Bun\.write)\s*\(`), arg: 0, mode: -1},
+		{re: lazyCodePattern(`\b(?:open|openSync)\s*\(`), arg: 0, mode: 1},
+		{re: lazyCodePattern(`\b(?:copyFile|copyFileSync|rename|renameSync|symlink|symlinkSync|cp|cpSync|link|linkSync)\s*\(`), arg: 1, mode: -1},
+		{re: lazyCodePattern(`\b(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|remove|removeSync)\s*\(`), arg: 0, mode: -1, del: true},
 	},
 	"rb": {
-		{re: lazyRegexp(`\b(?:File|IO)\.(?:write|binwrite)[\s(]`), arg: 0, mode: -1},
-		{re: lazyRegexp(`\b(?:File\.open|File\.new|IO\.open)[\s(]`), arg: 0, mode: 1},
-		{re: lazyRegexp(`\bFileUtils\.(?:cp|cp_r|mv|copy|move|ln|ln_s|ln_sf|install|copy_file)[\s(]|\bFile\.(?:rename|symlink|link)[\s(]`), arg: 1, mode: -1},
-		{re: lazyRegexp(`\bFileUtils\.touch[\s(]`), arg: 0, mode: -1},
-		{re: lazyRegexp(`\bFileUtils\.(?:rm|rm_r|rm_rf|rm_f|rmtree|remove|remove_dir|remove_entry|remove_entry_secure|rmdir)[\s(]|\b(?:File|Dir)\.(?:delete|unlink|rmdir)[\s(]`), arg: 0, mode: -1, del: true},
+		{re: lazyCodePattern(`\b(?:File|IO)\.(?:write|binwrite)[\s(]`), arg: 0, mode: -1},
+		{re: lazyCodePattern(`\b(?:File\.open|File\.new|IO\.open)[\s(]`), arg: 0, mode: 1},
+		{re: lazyCodePattern(`\bFileUtils\.(?:cp|cp_r|mv|copy|move|ln|ln_s|ln_sf|install|copy_file)[\s(]|\bFile\.(?:rename|symlink|link)[\s(]`), arg: 1, mode: -1},
+		{re: lazyCodePattern(`\bFileUtils\.touch[\s(]`), arg: 0, mode: -1},
+		{re: lazyCodePattern(`\bFileUtils\.(?:rm|rm_r|rm_rf|rm_f|rmtree|remove|remove_dir|remove_entry|remove_entry_secure|rmdir)[\s(]|\b(?:File|Dir)\.(?:delete|unlink|rmdir)[\s(]`), arg: 0, mode: -1, del: true},
 	},
 	"pl": {
-		{re: lazyRegexp(`\bopen\s*[\s(]`), arg: 1, mode: -2},
-		{re: lazyRegexp(`\b(?:copy|move|rename|symlink|link)\s*[\s(]`), arg: 1, mode: -1},
-		{re: lazyRegexp(`\b(?:rmtree|remove_tree|unlink|rmdir)\s*[\s(]`), arg: 0, mode: -1, del: true},
+		{re: lazyCodePattern(`\bopen\s*[\s(]`), arg: 1, mode: -2},
+		{re: lazyCodePattern(`\b(?:copy|move|rename|symlink|link)\s*[\s(]`), arg: 1, mode: -1},
+		{re: lazyCodePattern(`\b(?:rmtree|remove_tree|unlink|rmdir)\s*[\s(]`), arg: 0, mode: -1, del: true},
 	},
 	"php": {
-		{re: lazyRegexp(`\bfile_put_contents\s*\(|\btouch\s*\(`), arg: 0, mode: -1},
-		{re: lazyRegexp(`\bfopen\s*\(`), arg: 0, mode: 1},
-		{re: lazyRegexp(`\b(?:copy|rename|symlink|link)\s*\(`), arg: 1, mode: -1},
-		{re: lazyRegexp(`\b(?:unlink|rmdir)\s*\(`), arg: 0, mode: -1, del: true},
+		{re: lazyCodePattern(`\bfile_put_contents\s*\(|\btouch\s*\(`), arg: 0, mode: -1},
+		{re: lazyCodePattern(`\bfopen\s*\(`), arg: 0, mode: 1},
+		{re: lazyCodePattern(`\b(?:copy|rename|symlink|link)\s*\(`), arg: 1, mode: -1},
+		{re: lazyCodePattern(`\b(?:unlink|rmdir)\s*\(`), arg: 0, mode: -1, del: true},
 	},
 }
 
 // reWriteMethod: a path object's write methods (pathlib, Ruby Pathname).
-var reWriteMethod = lazyRegexp(`\.(?:write_text|write_bytes|touch|symlink_to|hardlink_to)\s*\(|\.open\s*\(\s*['"][wax]|\.(?:unlink|rmdir)\s*\(`)
+var reWriteMethod = lazyCodePattern(`\.(?:write_text|write_bytes|touch|symlink_to|hardlink_to)\s*\(|\.open\s*\(\s*['"][wax]|\.(?:unlink|rmdir)\s*\(`)
 
 // reProcCall: process APIs that take a command as an argument vector or
 // a string.
-var reProcCall = lazyRegexp(`\b(?:system|exec|spawn|execFile|execFileSync|execSync|spawnSync|popen|capture2e?|capture3|popen3|pcntl_exec|proc_open|shell_exec|passthru|call|check_call|check_output|run|Popen|getoutput|getstatusoutput|execv|execvp|execl|execlp|spawnv|spawnvp)\s*[\s(]`)
+var reProcCall = lazyCodePattern(`\b(?:system|exec|spawn|execFile|execFileSync|execSync|spawnSync|popen|capture2e?|capture3|popen3|pcntl_exec|proc_open|shell_exec|passthru|call|check_call|check_output|run|Popen|getoutput|getstatusoutput|execv|execvp|execl|execlp|spawnv|spawnvp)\s*[\s(]`)
 
 // reQuotedCommand: Ruby %x(...) and Perl qx(...) in their bracket forms.
-var reQuotedCommand = lazyRegexp(`(?:%x|\bqx)\s*([({\[<|/!'"])`)
+var reQuotedCommand = lazyCodePattern(`(?:%x|\bqx)\s*([({\[<|/!'"])`)
 
 // interpAPIs runs the API checks on inline program text.
-func (a *analyzer) interpAPIs(c *Cmd, fam, src string, sc *scope, depth int) {
+func (a *analyzer) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, depth int) {
 	lang := langOf(fam)
 	if a.judging() {
-		a.interpAPIVerdicts(c, lang, src, sc)
+		a.interpAPIVerdicts(c, lang, text, sc)
 	}
 	if lang != "" {
-		a.interpProcCalls(c, src, sc, depth)
+		a.interpProcCalls(c, text, sc, depth)
 	}
 }
 
 // interpAPIVerdicts judges remote code and the file APIs' paths; it only
 // fires rules, so an effects-only walk skips it.
-func (a *analyzer) interpAPIVerdicts(c *Cmd, lang, src string, sc *scope) {
-	if pair, ok := remoteEval[lang]; ok && pair[0]().MatchString(src) && pair[1]().MatchString(src) {
+func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *scope) {
+	src := text.src
+	if pair, ok := remoteEval[lang]; ok && pair[0]().MatchString(text) && pair[1]().MatchString(text) {
 		a.fire("rce.remote-code", c, c.Name+" evaluates code it downloads")
 	}
-	if reRemoteImport().MatchString(src) {
+	if reRemoteImport().MatchString(text) {
 		a.fire("rce.remote-code", c, c.Name+" loads code from a URL")
 	}
 	for _, call := range apiCalls[lang] {
-		for _, m := range call.re().FindAllStringIndex(src, 16) {
+		for _, m := range call.re().FindAllStringIndex(text, 16) {
 			args := callArgs(src, m[1]-1)
 			a.apiPath(c, lang, call, args, sc)
 		}
 	}
 	if lang != "" {
-		for _, m := range reWriteMethod().FindAllStringIndex(src, 16) {
+		for _, m := range reWriteMethod().FindAllStringIndex(text, 16) {
 			recv := receiver(src, m[0])
 			p, home, ok := a.argPath(recv)
 			if !ok {
@@ -184,8 +184,9 @@ func (a *analyzer) interpAPIVerdicts(c *Cmd, lang, src string, sc *scope) {
 
 // interpProcCalls runs the command lines inline code hands to a process
 // API (an argv list, %x(), qx{}) as shell text.
-func (a *analyzer) interpProcCalls(c *Cmd, src string, sc *scope, depth int) {
-	for _, m := range reProcCall().FindAllStringIndex(src, 16) {
+func (a *analyzer) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int) {
+	src := text.src
+	for _, m := range reProcCall().FindAllStringIndex(text, 16) {
 		lits := stringLiterals(strings.Join(callArgs(src, m[1]-1), ","))
 		if len(lits) < 2 || strings.ContainsAny(lits[0], " \t\n") || lits[0] == "" {
 			continue
@@ -196,7 +197,7 @@ func (a *analyzer) interpProcCalls(c *Cmd, src string, sc *scope, depth int) {
 		}
 		a.runQuiet(c, strings.Join(q, " "), sc, depth)
 	}
-	for _, body := range quotedCommands(src) {
+	for _, body := range quotedCommands(text) {
 		a.runQuiet(c, body, sc, depth)
 	}
 }
@@ -452,9 +453,10 @@ func receiver(src string, dot int) string {
 }
 
 // quotedCommands returns the bodies of Ruby %x(...) and Perl qx(...).
-func quotedCommands(src string) []string {
+func quotedCommands(text *codeText) []string {
+	src := text.src
 	var out []string
-	for _, m := range reQuotedCommand().FindAllStringSubmatchIndex(src, 16) {
+	for _, m := range reQuotedCommand().FindAllStringSubmatchIndex(text, 16) {
 		open := src[m[2]]
 		closeCh := open
 		switch open {

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"path"
 	"strings"
 )
@@ -66,12 +67,83 @@ func under(p, dir string) bool {
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }
 
+// maxPathLen is the longest path the system calls take (PATH_MAX on
+// Linux, longer than Windows' and macOS's): a longer one names nothing
+// that exists, so it is not handed to the resolver.
+const maxPathLen = 4096
+
+var errPathTooLong = errors.New("path longer than the system resolves")
+
+// memoResolve wraps the request's resolver in a memo for the whole
+// command: a path named again (a repeated argument, the secret check
+// after the classification, a heredoc judged twice) costs no system
+// call. Each new path is charged to the work budget by its length,
+// which is what resolving it grows with.
+func (a *analyzer) memoResolve(resolve func(string) (string, error)) func(string) (string, error) {
+	type answer struct {
+		p   string
+		err error
+	}
+	var memo map[string]answer
+	return func(p string) (string, error) {
+		if v, ok := memo[p]; ok {
+			return v.p, v.err
+		}
+		if memo == nil {
+			memo = map[string]answer{}
+		}
+		v := answer{err: errPathTooLong}
+		if len(p) <= maxPathLen {
+			a.spend(1 + len(p)/workBytes)
+			v.p, v.err = resolve(p)
+		}
+		memo[p] = v
+		return v.p, v.err
+	}
+}
+
+// pathMemo keeps, for one request, the paths canon and classify have
+// worked out: the rules of one command ask about the same argument many
+// times (every rm rule classifies every operand), and a long list often
+// repeats its directories.
+type pathMemo struct {
+	canon   map[canonKey]string
+	targets map[targetKey]target
+}
+
+// canonKey is everything canon reads: the argument and the directory it
+// is relative to (the home and resolver are the request's).
+type canonKey struct {
+	s, cwd string
+	cwdOK  bool
+}
+
+// targetKey is everything classify reads of its word and scope.
+type targetKey struct {
+	canonKey
+	findDir                   string
+	dyn, glob, stream, envDep bool
+}
+
 // canon resolves a path argument to an absolute, clean path. ok=false when
 // a relative path meets an unknown cwd.
 func (a *analyzer) canon(s string, sc *scope) (string, bool) {
+	k := canonKey{s: s, cwd: sc.cwd, cwdOK: sc.cwdOK}
+	if p, ok := a.paths.canon[k]; ok {
+		return p, p != ""
+	}
+	p := a.canonOnce(s, sc)
+	if a.paths.canon == nil {
+		a.paths.canon = map[canonKey]string{}
+	}
+	a.paths.canon[k] = p
+	return p, p != ""
+}
+
+func (a *analyzer) canonOnce(s string, sc *scope) string {
 	s = expandHome(s, a.req.Home)
 	if !path.IsAbs(s) && !sc.cwdOK {
-		return "", false
+		return ""
 	}
 	p := cleanJoin(sc.cwd, s)
 	if a.req.Resolve != nil && p != "" {
@@ -79,12 +151,26 @@ func (a *analyzer) canon(s string, sc *scope) (string, bool) {
 			p = path.Clean(r)
 		}
 	}
-	return p, p != ""
+	return p
 }
 
 // classify places a path argument relative to root, home, system dirs,
 // temp dirs and the project.
 func (a *analyzer) classify(w word, sc *scope) target {
+	k := targetKey{canonKey: canonKey{s: w.s, cwd: sc.cwd, cwdOK: sc.cwdOK}, findDir: sc.findDir,
+		dyn: w.dyn, glob: w.glob, stream: w.stream, envDep: w.envDep}
+	if t, ok := a.paths.targets[k]; ok {
+		return t
+	}
+	t := a.classifyOnce(w, sc)
+	if a.paths.targets == nil {
+		a.paths.targets = map[targetKey]target{}
+	}
+	a.paths.targets[k] = t
+	return t
+}
+
+func (a *analyzer) classifyOnce(w word, sc *scope) target {
 	if sc.findDir != "" && !w.dyn && w.s != "" && !strings.HasPrefix(w.s, "/") && !strings.HasPrefix(w.s, "~") && !strings.Contains(w.s, "{}") {
 		w.s = sc.findDir + "\x00/" + w.s
 		w.dyn, w.stream = true, true
