@@ -37,8 +37,8 @@ type rule struct {
 	id, category, label string
 	cli                 bool // a secret.cli rule: its reason says so
 	sub                 string
-	kind ruleKind
-	fn   func(string) bool
+	kind                ruleKind
+	fn                  func(string) bool
 }
 
 type anchor struct {
@@ -104,7 +104,7 @@ func (r *rule) match() Match {
 	return Match{
 		Rule:     r.id,
 		Category: r.category,
-		Reason: "This path is a " + kind + " (" + r.label + "). Do not read, copy, print or edit it, and do not try another path or command to reach it; ask the user to provide the specific non-secret value you need instead.",
+		Reason:   "This path is a " + kind + " (" + r.label + "). Do not read, copy, print or edit it, and do not try another path or command to reach it; ask the user to provide the specific non-secret value you need instead.",
 	}
 }
 
