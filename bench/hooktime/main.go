@@ -201,7 +201,7 @@ func report(payloads []string, samples [][]sample, hostName string, runs int) {
 	fmt.Printf("%-22s %8s %8s %8s %8s %10s  (hook %s, n=%d)\n", "payload", "p50 ms", "p90 ms", "p99 ms", "cpu ms", "maxRSS MB", hostName, runs)
 	for i, p := range payloads {
 		walls := field(samples[i], func(s sample) time.Duration { return s.wall })
-		fmt.Printf("%-22s %8.2f %8.2f %8.2f %8.2f %10.1f\n", name(p),
+		fmt.Printf("%-22s %8.2f %8.2f %8.2f %8.2f %10s\n", name(p),
 			ms(pct(walls, 50)), ms(pct(walls, 90)), ms(pct(walls, 99)),
 			ms(median(field(samples[i], func(s sample) time.Duration { return s.cpu }))), peak(samples[i]))
 	}
@@ -215,7 +215,7 @@ func reportVs(payloads []string, a, b [][]sample, hostName string, runs int, bNa
 		wallB := field(b[i], func(s sample) time.Duration { return s.wall })
 		cpuA := field(a[i], func(s sample) time.Duration { return s.cpu })
 		cpuB := field(b[i], func(s sample) time.Duration { return s.cpu })
-		fmt.Printf("%-22s %9.2f %9.2f %9.2f %9.2f %8.3f %8.3f %7.1f %7.1f\n", name(p),
+		fmt.Printf("%-22s %9.2f %9.2f %9.2f %9.2f %8.3f %8.3f %7s %7s\n", name(p),
 			ms(median(wallA)), ms(median(wallB)), ms(median(cpuA)), ms(median(cpuB)),
 			ratio(wallA, wallB), ratio(cpuA, cpuB), peak(a[i]), peak(b[i]))
 	}
@@ -246,12 +246,20 @@ func field(ss []sample, f func(sample) time.Duration) []time.Duration {
 	return out
 }
 
-func peak(ss []sample) float64 {
+// peak is the largest peak RSS of the samples, in MB. On Linux a child
+// started by a Go program inherits the starter's peak as its own floor
+// (the exec'd child's accounting begins in the starter's address space),
+// so a figure at hooktime's own peak only says "at most this": it is
+// printed with "<=". /usr/bin/time -f %M gives the exact figure.
+func peak(ss []sample) string {
 	var rss int64
 	for _, s := range ss {
 		rss = max(rss, s.rss)
 	}
-	return float64(rss) / 1024
+	if self := selfRSS(); self > 0 && rss <= self+self/20 {
+		return fmt.Sprintf("<=%.1f", float64(rss)/1024)
+	}
+	return fmt.Sprintf("%.1f", float64(rss)/1024)
 }
 
 func median(d []time.Duration) time.Duration { return pct(sorted(d), 50) }

@@ -20,3 +20,15 @@ func maxRSS(ps *os.ProcessState) int64 {
 	}
 	return int64(ru.Maxrss)
 }
+
+// selfRSS is hooktime's own peak resident set in KiB.
+func selfRSS() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	if runtime.GOOS == "darwin" {
+		return int64(ru.Maxrss) / 1024
+	}
+	return int64(ru.Maxrss)
+}
