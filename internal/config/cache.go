@@ -120,19 +120,5 @@ func writeCache(root string, c cached) {
 		return
 	}
 	defer d.Close()
-	f, err := d.CreateTemp(CacheFile + ".*")
-	if err != nil {
-		return
-	}
-	tmp := filepath.Base(f.Name())
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = d.Rename(tmp, CacheFile)
-	}
-	if err != nil {
-		_ = d.Remove(tmp)
-	}
+	_ = d.ReplaceFile(CacheFile, data, false)
 }

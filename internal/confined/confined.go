@@ -115,6 +115,32 @@ func (d *Dir) CreateTemp(pattern string) (*os.File, error) {
 	return nil, fmt.Errorf("create a temporary file in %s: every name tried exists", d.path)
 }
 
+// ReplaceFile puts data in d under name in one step: a temporary file in
+// d (mode 0600), synced first when durable, then renamed over name, so a
+// reader sees the old file or the new one whole, never part of one. The
+// temporary file is removed when anything fails.
+func (d *Dir) ReplaceFile(name string, data []byte, durable bool) error {
+	f, err := d.CreateTemp("." + name + ".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Base(f.Name())
+	_, err = f.Write(data)
+	if err == nil && durable {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = d.Rename(tmp, name)
+	}
+	if err != nil {
+		_ = d.Remove(tmp)
+	}
+	return err
+}
+
 // elements splits a relative path into the names to walk.
 func elements(rel string) ([]string, error) {
 	if rel == "" || rel == "." {

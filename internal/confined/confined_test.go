@@ -288,3 +288,38 @@ func TestBaseForms(t *testing.T) {
 		t.Error("a file opened as the base directory")
 	}
 }
+
+// ReplaceFile leaves the new content whole under the name and no
+// temporary file, and on failure leaves the directory as it was.
+func TestReplaceFile(t *testing.T) {
+	base := t.TempDir()
+	d, err := OpenDir(base, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, text := range []string{"first", "second, longer"} {
+		if err := d.ReplaceFile("f", []byte(text), true); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(filepath.Join(base, "f")); err != nil || string(got) != text {
+			t.Fatalf("got %q, %v; want %q", got, err, text)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(base, "dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "dir", "x"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.ReplaceFile("dir", []byte("x"), false); err == nil {
+		t.Fatal("replaced a non-empty directory")
+	}
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 {
+		t.Fatalf("left behind: %v", entries)
+	}
+}

@@ -122,22 +122,5 @@ func writeDoc(path string, doc *yaml.Node) error {
 		return err
 	}
 	defer dir.Close()
-	tmp, err := dir.CreateTemp(".intents-*.yaml")
-	if err != nil {
-		return err
-	}
-	tmpName := filepath.Base(tmp.Name())
-	defer dir.Remove(tmpName)
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return dir.Rename(tmpName, filepath.Base(rel))
+	return dir.ReplaceFile(filepath.Base(rel), b.Bytes(), true)
 }

@@ -26,7 +26,8 @@ log
 log.1
 audit*.jsonl
 trace.jsonl.pending/
-config.cache*
+config.cache
+.config.cache.tmp-*
 `
 
 // ensureGitignore writes .atreides/.gitignore unless one exists. It never
