@@ -70,7 +70,8 @@ func TestFlood(t *testing.T) {
 
 	// The answers are read as they come; only counts are kept.
 	answers := make([]uint8, n)
-	var results, busy int
+	var results int
+	var busy atomic.Int32
 	read := make(chan error, 1)
 	go func() {
 		sc := bufio.NewScanner(outR)
@@ -90,7 +91,7 @@ func TestFlood(t *testing.T) {
 			case r.Error == nil:
 				results++
 			case r.Error.Code == CodeBusy:
-				busy++
+				busy.Add(1)
 			default:
 				read <- fmt.Errorf("id %d: %+v", id, r.Error)
 				return
@@ -113,6 +114,13 @@ func TestFlood(t *testing.T) {
 		t.Fatal(err)
 	}
 	peak = max(peak, memInUse())
+	// Flush returns once the server has the bytes, not once it has read
+	// every line from its buffer: the handlers stay stuck until every
+	// request beyond the queue has been answered busy (or it is clear
+	// that they will not be), so a line read late cannot find room.
+	for deadline := time.Now().Add(30 * time.Second); busy.Load() < n-queue && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	close(gate)
 	inW.Close()
 	if err := <-served; err != nil {
@@ -129,8 +137,8 @@ func TestFlood(t *testing.T) {
 	}
 	// The handlers were stuck until every request was written, so the
 	// queue was full from the 65th on: exactly its requests were handled.
-	if results != queue || busy != n-queue {
-		t.Errorf("%d results and %d busy answers, want %d and %d", results, busy, queue, n-queue)
+	if results != queue || int(busy.Load()) != n-queue {
+		t.Errorf("%d results and %d busy answers, want %d and %d", results, busy.Load(), queue, n-queue)
 	}
 	if m := most.Load(); m > workers {
 		t.Errorf("%d handlers ran at once, more than the %d workers", m, workers)
