@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"io/fs"
-	"os"
 	"sync"
 
 	"github.com/atreides-dev/atreides/internal/config"
@@ -19,8 +16,7 @@ const maxServedRoots = 16
 // requests share: the configuration, the guard policy compiled from it
 // and the session options (one [settings]), and the project log. A
 // request stats the configuration files (a few microseconds) and builds
-// them again only when one of them changed: appeared, went, or changed
-// size, time, mode or identity.
+// them again only when their [config.Paths.Stamp] changed.
 type servedRoots struct {
 	mu    sync.Mutex
 	roots map[string]*servedRoot
@@ -29,7 +25,7 @@ type servedRoots struct {
 
 type servedRoot struct {
 	s     *settings
-	stamp []fileStamp
+	stamp string
 	log   *project.Log
 	used  uint64
 }
@@ -40,14 +36,16 @@ type servedRoot struct {
 // by the first handler that needs it while it holds the lock.
 func (r *servedRoots) get(root string) (*settings, *project.Log) {
 	paths := config.DefaultPaths(root)
-	stamp := stampFiles(paths.User, paths.Project)
+	// A stamp holding a stat error stays the same while the error does,
+	// so the settings (which report it) are not rebuilt on every request.
+	stamp, _ := paths.Stamp()
 	r.mu.Lock()
 	if r.roots == nil {
 		r.roots = map[string]*servedRoot{}
 	}
 	r.clock++
 	p := r.roots[root]
-	if p == nil || !sameStamps(p.stamp, stamp) {
+	if p == nil || p.stamp != stamp {
 		if p == nil && len(r.roots) >= maxServedRoots {
 			r.forgetOldest()
 		}
@@ -82,56 +80,4 @@ func (s *settings) load() {
 	_, _ = s.cfg.Get()
 	_, _ = s.policy()
 	s.session()
-}
-
-// fileStamp is what a stat tells of a file without reading it.
-type fileStamp struct {
-	fi  fs.FileInfo // nil when the stat failed
-	err string      // why it failed ("" when it did not)
-}
-
-// stampFiles stats each file, and the target of one that is a link (a
-// user's config.yaml linked from a dotfiles repository is edited there).
-func stampFiles(paths ...string) []fileStamp {
-	var out []fileStamp
-	for _, p := range paths {
-		if p == "" {
-			continue
-		}
-		fi, err := os.Lstat(p)
-		out = append(out, stampOf(fi, err))
-		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			out = append(out, stampOf(os.Stat(p)))
-		}
-	}
-	return out
-}
-
-func stampOf(fi fs.FileInfo, err error) fileStamp {
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fileStamp{err: "not found"}
-		}
-		return fileStamp{err: err.Error()}
-	}
-	return fileStamp{fi: fi}
-}
-
-// sameStamps reports whether two stats of the same files found them
-// unchanged.
-func sameStamps(a, b []fileStamp) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if x.err != y.err || (x.fi == nil) != (y.fi == nil) {
-			return false
-		}
-		if x.fi != nil && (!os.SameFile(x.fi, y.fi) || x.fi.Size() != y.fi.Size() ||
-			!x.fi.ModTime().Equal(y.fi.ModTime()) || x.fi.Mode() != y.fi.Mode()) {
-			return false
-		}
-	}
-	return true
 }

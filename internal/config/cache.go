@@ -1,10 +1,7 @@
 package config
 
 import (
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/atreides-dev/atreides/internal/confined"
@@ -40,8 +37,8 @@ type cached struct {
 
 // NewCachedLazy is [NewLazy] with the cache of the project at root: the
 // configuration comes from the cache when the files are those it was built
-// from (each file's size and modification time, and the executable's, so
-// an edited file or an upgraded atreides rebuilds it). On a miss the files
+// from and the executable is the same ([Paths.Stamp] of both: an edited
+// or replaced file or an upgraded atreides rebuilds it). On a miss the files
 // are loaded, and the result is cached when it loaded without errors and
 // valid accepts it (the meaning checks of other packages: a configuration
 // that fails them is loaded afresh each time, so every call reports its
@@ -66,32 +63,14 @@ func NewCachedLazy(p Paths, root, exe string, valid func(*Config) bool) *Lazy {
 }
 
 // cacheKey names the versions of the configuration files and of the
-// executable; ok is false when one cannot be stat'ed (nothing is cached).
+// executable ([Paths.Stamp]); ok is false when one cannot be stat'ed
+// (nothing is cached).
 func cacheKey(p Paths, exe string) (key string, ok bool) {
 	if exe == "" {
 		return "", false
 	}
-	var b strings.Builder
-	b.WriteString(cacheFormat)
-	for _, f := range []string{exe, p.User, p.Project} {
-		b.WriteByte(' ')
-		if f == "" {
-			b.WriteByte('-')
-			continue
-		}
-		fi, err := os.Stat(f)
-		switch {
-		case os.IsNotExist(err):
-			b.WriteByte('-')
-			continue
-		case err != nil:
-			return "", false
-		}
-		b.WriteString(strconv.FormatInt(fi.Size(), 10))
-		b.WriteByte(':')
-		b.WriteString(strconv.FormatInt(fi.ModTime().UnixNano(), 10))
-	}
-	return b.String(), true
+	stamp, ok := stampFiles(exe, p.User, p.Project)
+	return cacheFormat + stamp, ok
 }
 
 func readCache(root, key string) (*Config, bool) {
