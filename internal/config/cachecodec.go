@@ -1,16 +1,17 @@
 package config
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/binrec"
 )
 
 // The cache's encoding walks the exported fields of the configuration's
-// types in declaration order: strings, integers and booleans as varints
+// types in declaration order, with package binrec's primitives: strings, integers and booleans as varints
 // and bytes, slices and maps as a count and their elements (map keys
 // sorted; a count of zero is nil, so nil and empty come back as they
 // were). Field names are not written: the cache key holds the
@@ -23,198 +24,142 @@ var errCacheCodec = errors.New("config cache: malformed")
 
 // encodeCache appends v (a pointer to a struct) to b.
 func encodeCache(b []byte, v any) ([]byte, error) {
-	return appendValue(b, reflect.ValueOf(v).Elem())
+	w := &binrec.Writer{B: b}
+	err := appendValue(w, reflect.ValueOf(v).Elem())
+	return w.B, err
 }
 
-func appendValue(b []byte, v reflect.Value) ([]byte, error) {
-	var err error
+func appendValue(w *binrec.Writer, v reflect.Value) error {
 	switch v.Kind() {
 	case reflect.String:
-		b = binary.AppendUvarint(b, uint64(v.Len()))
-		b = append(b, v.String()...)
+		w.Str(v.String())
 	case reflect.Int:
-		b = binary.AppendVarint(b, v.Int())
+		w.Int64(v.Int())
 	case reflect.Bool:
-		b = append(b, boolByte(v.Bool()))
+		w.Bool(v.Bool())
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if !v.Type().Field(i).IsExported() {
 				continue
 			}
-			if b, err = appendValue(b, v.Field(i)); err != nil {
-				return nil, err
+			if err := appendValue(w, v.Field(i)); err != nil {
+				return err
 			}
 		}
 	case reflect.Slice:
 		if v.IsNil() {
-			return append(b, 0), nil
+			w.Uint(0)
+			return nil
 		}
-		b = binary.AppendUvarint(b, uint64(v.Len())+1)
+		w.Uint(uint64(v.Len()) + 1)
 		for i := range v.Len() {
-			if b, err = appendValue(b, v.Index(i)); err != nil {
-				return nil, err
+			if err := appendValue(w, v.Index(i)); err != nil {
+				return err
 			}
 		}
 	case reflect.Map:
 		if v.Type().Key().Kind() != reflect.String {
-			return nil, fmt.Errorf("config cache: map key %s", v.Type().Key())
+			return fmt.Errorf("config cache: map key %s", v.Type().Key())
 		}
 		if v.IsNil() {
-			return append(b, 0), nil
+			w.Uint(0)
+			return nil
 		}
 		keys := v.MapKeys()
 		slices.SortFunc(keys, func(x, y reflect.Value) int {
 			return strings.Compare(x.String(), y.String())
 		})
-		b = binary.AppendUvarint(b, uint64(len(keys))+1)
+		w.Uint(uint64(len(keys)) + 1)
 		for _, k := range keys {
-			b = binary.AppendUvarint(b, uint64(k.Len()))
-			b = append(b, k.String()...)
-			if b, err = appendValue(b, v.MapIndex(k)); err != nil {
-				return nil, err
+			w.Str(k.String())
+			if err := appendValue(w, v.MapIndex(k)); err != nil {
+				return err
 			}
 		}
 	case reflect.Pointer:
-		if v.IsNil() {
-			return append(b, 0), nil
+		w.Bool(!v.IsNil())
+		if !v.IsNil() {
+			return appendValue(w, v.Elem())
 		}
-		b = append(b, 1)
-		return appendValue(b, v.Elem())
 	default:
-		return nil, fmt.Errorf("config cache: cannot encode %s", v.Type())
+		return fmt.Errorf("config cache: cannot encode %s", v.Type())
 	}
-	return b, nil
+	return nil
 }
 
 // decodeCache fills v (a pointer to a struct) from b, which it must use up.
 func decodeCache(b []byte, v any) error {
-	d := cacheDecoder{b: b}
-	d.value(reflect.ValueOf(v).Elem())
-	if d.err == nil && len(d.b) != 0 {
-		d.err = errCacheCodec
+	r := binrec.NewReader(string(b))
+	decodeValue(r, reflect.ValueOf(v).Elem())
+	if r.Err() == nil && r.Len() != 0 {
+		r.Fail(errCacheCodec)
 	}
-	return d.err
+	return r.Err()
 }
 
-type cacheDecoder struct {
-	b   []byte
-	err error
-}
-
-func (d *cacheDecoder) fail() { d.err, d.b = errCacheCodec, nil }
-
-func (d *cacheDecoder) uvarint() uint64 {
-	n, k := binary.Uvarint(d.b)
-	if k <= 0 {
-		d.fail()
-		return 0
+// counted reads the count of a slice or map; ok is false for nil. A
+// count the rest of the cache cannot hold is damage.
+func counted(r *binrec.Reader) (n int, ok bool) {
+	c := r.Uint()
+	if c == 0 {
+		return 0, false
 	}
-	d.b = d.b[k:]
-	return n
-}
-
-// count reads a length and checks it against the bytes left, so that a
-// damaged count never allocates more than the cache's size.
-func (d *cacheDecoder) count() int {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.fail()
-		return 0
-	}
-	return int(n)
-}
-
-// counted reads the count of a slice or map; ok is false for nil.
-func (d *cacheDecoder) counted() (n int, ok bool) {
-	c := d.uvarint()
-	if c == 0 || c-1 > uint64(len(d.b)) {
-		if c != 0 {
-			d.fail()
-		}
+	if c-1 > uint64(r.Len()) {
+		r.Fail(errCacheCodec)
 		return 0, false
 	}
 	return int(c - 1), true
 }
 
-func (d *cacheDecoder) str() string {
-	n := d.count()
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
-}
-
-func (d *cacheDecoder) byte1() byte {
-	if len(d.b) == 0 {
-		d.fail()
-		return 0
-	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
-}
-
-func (d *cacheDecoder) value(v reflect.Value) {
-	if d.err != nil {
+func decodeValue(r *binrec.Reader, v reflect.Value) {
+	if r.Err() != nil {
 		return
 	}
 	switch v.Kind() {
 	case reflect.String:
-		v.SetString(d.str())
+		v.SetString(r.Str())
 	case reflect.Int:
-		n, k := binary.Varint(d.b)
-		if k <= 0 {
-			d.fail()
-			return
-		}
-		d.b = d.b[k:]
-		v.SetInt(n)
+		v.SetInt(int64(r.Int()))
 	case reflect.Bool:
-		v.SetBool(d.byte1() == 1)
+		v.SetBool(r.Bool())
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
-				d.value(v.Field(i))
+				decodeValue(r, v.Field(i))
 			}
 		}
 	case reflect.Slice:
-		n, ok := d.counted()
+		n, ok := counted(r)
 		if !ok {
 			return
 		}
 		s := reflect.MakeSlice(v.Type(), n, n)
 		for i := range n {
-			d.value(s.Index(i))
+			decodeValue(r, s.Index(i))
 		}
 		v.Set(s)
 	case reflect.Map:
-		n, ok := d.counted()
+		n, ok := counted(r)
 		if !ok {
 			return
 		}
 		m := reflect.MakeMapWithSize(v.Type(), n)
 		for range n {
 			k := reflect.New(v.Type().Key()).Elem()
-			k.SetString(d.str())
+			k.SetString(r.Str())
 			e := reflect.New(v.Type().Elem()).Elem()
-			d.value(e)
+			decodeValue(r, e)
 			m.SetMapIndex(k, e)
 		}
 		v.Set(m)
 	case reflect.Pointer:
-		if d.byte1() == 0 {
+		if !r.Bool() {
 			return
 		}
 		p := reflect.New(v.Type().Elem())
-		d.value(p.Elem())
+		decodeValue(r, p.Elem())
 		v.Set(p)
 	default:
-		d.err = fmt.Errorf("config cache: cannot decode %s", v.Type())
+		r.Fail(fmt.Errorf("config cache: cannot decode %s", v.Type()))
 	}
-}
-
-func boolByte(b bool) byte {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -3,6 +3,7 @@ package state
 import (
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/binrec"
 	"slices"
 	"strings"
 )
@@ -70,8 +71,8 @@ const (
 type section[T any] struct {
 	group Groups // 0: the core, always decoded
 	name  string // for errors and salvage reports
-	put   func(w *writer, v *T)
-	get   func(r *reader, v *T)
+	put   func(w *binrec.Writer, v *T)
+	get   func(r *binrec.Reader, v *T)
 }
 
 // raw is a binary record split into its sections' bytes, by tag.
@@ -82,22 +83,22 @@ const maxSections = 8
 // splitRecord checks a binary record's head and splits it into sections.
 func splitRecord(b []byte, kind byte, version, n int) (raw, error) {
 	var out raw
-	r := &reader{b: string(b)} // the one copy: sections and their strings are slices of it
-	head := r.bytes(2)
-	if r.err == nil && (head[0] != magic || head[1] != kind) {
+	r := binrec.NewReader(string(b)) // the one copy: sections and their strings are slices of it
+	head := r.Bytes(2)
+	if r.Err() == nil && (head[0] != magic || head[1] != kind) {
 		return out, fmt.Errorf("not a %c record", kind)
 	}
-	if v := r.uint(); r.err == nil && int(v) != version {
+	if v := r.Uint(); r.Err() == nil && int(v) != version {
 		return out, fmt.Errorf("version %d in a binary record of version %d", v, version)
 	}
 	last := -1
-	for r.err == nil {
-		tag := int(r.uint())
-		if tag == endMark && r.err == nil {
+	for r.Err() == nil {
+		tag := int(r.Uint())
+		if tag == endMark && r.Err() == nil {
 			break
 		}
-		body := r.bytes(r.uint())
-		if r.err != nil {
+		body := r.Bytes(r.Uint())
+		if r.Err() != nil {
 			break
 		}
 		if tag <= last || tag >= n {
@@ -106,10 +107,10 @@ func splitRecord(b []byte, kind byte, version, n int) (raw, error) {
 		out[tag], last = body, tag
 	}
 	switch {
-	case r.err != nil:
-		return out, r.err
-	case len(r.b) > 0:
-		return out, fmt.Errorf("%d bytes after the end mark", len(r.b))
+	case r.Err() != nil:
+		return out, r.Err()
+	case r.Len() > 0:
+		return out, fmt.Errorf("%d bytes after the end mark", r.Len())
 	case out[0] == "":
 		return out, errors.New("no core section")
 	}
@@ -127,29 +128,29 @@ func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups
 	for _, b := range old {
 		size += len(b)
 	}
-	w := &writer{b: slices.Grow(dst, size+size/4)}
-	w.b = append(w.b, magic, kind)
-	w.uint(uint64(version))
-	body := writer{b: make([]byte, 0, size)}
+	w := &binrec.Writer{B: slices.Grow(dst, size+size/4)}
+	w.B = append(w.B, magic, kind)
+	w.Uint(uint64(version))
+	body := binrec.Writer{B: make([]byte, 0, size)}
 	for tag, sec := range secs {
-		body.b = body.b[:0]
+		body.B = body.B[:0]
 		sec.put(&body, v)
 		fresh := sec.group == 0 || groups&sec.group != 0
 		if !fresh {
-			if len(body.b) > 0 {
+			if len(body.B) > 0 {
 				return nil, fmt.Errorf("the %s group was changed by a handler that did not declare it", sec.name)
 			}
-			body.b = append(body.b, old[tag]...)
+			body.B = append(body.B, old[tag]...)
 		}
-		if len(body.b) == 0 {
+		if len(body.B) == 0 {
 			continue
 		}
-		w.uint(uint64(tag))
-		w.uint(uint64(len(body.b)))
-		w.b = append(w.b, body.b...)
+		w.Uint(uint64(tag))
+		w.Uint(uint64(len(body.B)))
+		w.B = append(w.B, body.B...)
 	}
-	w.uint(endMark)
-	return w.b, nil
+	w.Uint(endMark)
+	return w.B, nil
 }
 
 // decodeSections decodes the sections of groups (and the core) into v.
@@ -166,13 +167,13 @@ func decodeSections[T any](secs []section[T], rec *raw, groups Groups, v *T) err
 }
 
 func decodeSection[T any](sec section[T], b string, v *T) error {
-	r := &reader{b: b}
+	r := binrec.NewReader(b)
 	sec.get(r, v)
-	if r.err == nil && len(r.b) > 0 {
-		r.err = fmt.Errorf("%d bytes left over", len(r.b))
+	if r.Err() == nil && r.Len() > 0 {
+		r.Fail(fmt.Errorf("%d bytes left over", r.Len()))
 	}
-	if r.err != nil {
-		return fmt.Errorf("%s: %w", sec.name, r.err)
+	if r.Err() != nil {
+		return fmt.Errorf("%s: %w", sec.name, r.Err())
 	}
 	return nil
 }
@@ -182,12 +183,12 @@ func isBinary(b []byte) bool { return len(b) > 0 && b[0] == magic }
 
 // binaryVersion reads the version of a binary record of kind.
 func binaryVersion(b []byte, kind byte) (int, error) {
-	r := &reader{b: string(b[:min(len(b), 16)])}
-	head := r.bytes(2)
-	v := r.uint()
+	r := binrec.NewReader(string(b[:min(len(b), 16)]))
+	head := r.Bytes(2)
+	v := r.Uint()
 	switch {
-	case r.err != nil:
-		return 0, r.err
+	case r.Err() != nil:
+		return 0, r.Err()
 	case head[1] != kind:
 		return 0, fmt.Errorf("a record of kind %q where %q was expected", head[1], kind)
 	case v > 1<<20:

@@ -1,5 +1,7 @@
 package state
 
+import "github.com/atreides-dev/atreides/internal/binrec"
+
 // The sections of the binary records. Each section writes its fields in a
 // fixed order and reads them back in the same order; a field is added at
 // the end of its section together with a new encoding version (the
@@ -10,13 +12,13 @@ package state
 // sessionSections are the session record's sections, by tag.
 var sessionSections = []section[Session]{
 	{0, "core", putSessionCore, getSessionCore},
-	{GroupHistory, "history", func(w *writer, s *Session) { putNonEmpty(w, s.History, putCall) },
-		func(r *reader, s *Session) { s.History = slice(r, 1, getCall) }},
+	{GroupHistory, "history", func(w *binrec.Writer, s *Session) { putNonEmpty(w, s.History, putCall) },
+		func(r *binrec.Reader, s *Session) { s.History = binrec.Slice(r, 1, getCall) }},
 	{GroupPhase, "phase", putPhase, getPhase},
-	{GroupStrikes, "strikes", func(w *writer, s *Session) { putNonEmpty(w, s.Strikes.Targets, putStrike) },
-		func(r *reader, s *Session) { s.Strikes.Targets = slice(r, 0, getStrike) }},
-	{GroupAgentTodos, "agent todos", func(w *writer, s *Session) { putNonEmpty(w, s.Todos.Agent, putAgentTodo) },
-		func(r *reader, s *Session) { s.Todos.Agent = slice(r, 0, getAgentTodo) }},
+	{GroupStrikes, "strikes", func(w *binrec.Writer, s *Session) { putNonEmpty(w, s.Strikes.Targets, putStrike) },
+		func(r *binrec.Reader, s *Session) { s.Strikes.Targets = binrec.Slice(r, 0, getStrike) }},
+	{GroupAgentTodos, "agent todos", func(w *binrec.Writer, s *Session) { putNonEmpty(w, s.Todos.Agent, putAgentTodo) },
+		func(r *binrec.Reader, s *Session) { s.Todos.Agent = binrec.Slice(r, 0, getAgentTodo) }},
 	{GroupStop, "stop", putStop, getStop},
 	{GroupMemory, "memory", putMemory, getMemory},
 	{GroupSessionGovernance, "session governance", putSessionGovernance, getSessionGovernance},
@@ -34,438 +36,438 @@ var projectSections = []section[Project]{
 // Empty groups write nothing (and so are left out of the record); the
 // core always writes something.
 
-func putSessionCore(w *writer, s *Session) {
-	w.str(s.ID)
-	w.str(s.Host)
-	w.time(s.Started)
-	w.time(s.Updated)
-	w.str(s.Cwd)
-	w.str(s.Transcript)
-	w.str(s.Ended)
+func putSessionCore(w *binrec.Writer, s *Session) {
+	w.Str(s.ID)
+	w.Str(s.Host)
+	w.Time(s.Started)
+	w.Time(s.Updated)
+	w.Str(s.Cwd)
+	w.Str(s.Transcript)
+	w.Str(s.Ended)
 	c := &s.Counters
 	for _, n := range []int{c.Events, c.Prompts, c.ToolCalls, c.Denied, c.Asked, c.Failed, c.Stops, c.Compacts, c.Escalations} {
-		w.int(n)
+		w.Int(n)
 	}
-	putSlice(w, s.Agents, func(w *writer, a *Agent) {
-		w.str(a.ID)
-		w.str(a.Type)
-		w.time(a.Started)
-		w.time(a.Stopped)
+	binrec.PutSlice(w, s.Agents, func(w *binrec.Writer, a *Agent) {
+		w.Str(a.ID)
+		w.Str(a.Type)
+		w.Time(a.Started)
+		w.Time(a.Stopped)
 	})
 }
 
-func getSessionCore(r *reader, s *Session) {
-	s.ID = r.str()
-	s.Host = r.str()
-	s.Started = r.time()
-	s.Updated = r.time()
-	s.Cwd = r.str()
-	s.Transcript = r.str()
-	s.Ended = r.str()
+func getSessionCore(r *binrec.Reader, s *Session) {
+	s.ID = r.Str()
+	s.Host = r.Str()
+	s.Started = r.Time()
+	s.Updated = r.Time()
+	s.Cwd = r.Str()
+	s.Transcript = r.Str()
+	s.Ended = r.Str()
 	c := &s.Counters
 	for _, n := range []*int{&c.Events, &c.Prompts, &c.ToolCalls, &c.Denied, &c.Asked, &c.Failed, &c.Stops, &c.Compacts, &c.Escalations} {
-		*n = r.int()
+		*n = r.Int()
 	}
-	s.Agents = slice(r, 0, func(r *reader, a *Agent) {
-		a.ID = r.str()
-		a.Type = r.str()
-		a.Started = r.time()
-		a.Stopped = r.time()
+	s.Agents = binrec.Slice(r, 0, func(r *binrec.Reader, a *Agent) {
+		a.ID = r.Str()
+		a.Type = r.Str()
+		a.Started = r.Time()
+		a.Stopped = r.Time()
 	})
 }
 
-func putCall(w *writer, c *ToolCall) {
-	w.time(c.Time)
-	w.str(c.ID)
-	w.str(c.Tool)
-	w.str(c.Raw)
-	w.str(c.Summary)
-	w.str(c.Agent)
-	w.str(c.Verdict)
-	w.str(c.Rule)
-	w.str(c.Outcome)
-	w.int64(c.Duration)
+func putCall(w *binrec.Writer, c *ToolCall) {
+	w.Time(c.Time)
+	w.Str(c.ID)
+	w.Str(c.Tool)
+	w.Str(c.Raw)
+	w.Str(c.Summary)
+	w.Str(c.Agent)
+	w.Str(c.Verdict)
+	w.Str(c.Rule)
+	w.Str(c.Outcome)
+	w.Int64(c.Duration)
 }
 
-func getCall(r *reader, c *ToolCall) {
-	c.Time = r.time()
-	c.ID = r.str()
-	c.Tool = r.str()
-	c.Raw = r.str()
-	c.Summary = r.str()
-	c.Agent = r.str()
-	c.Verdict = r.str()
-	c.Rule = r.str()
-	c.Outcome = r.str()
-	c.Duration = r.int64()
+func getCall(r *binrec.Reader, c *ToolCall) {
+	c.Time = r.Time()
+	c.ID = r.Str()
+	c.Tool = r.Str()
+	c.Raw = r.Str()
+	c.Summary = r.Str()
+	c.Agent = r.Str()
+	c.Verdict = r.Str()
+	c.Rule = r.Str()
+	c.Outcome = r.Str()
+	c.Duration = r.Int64()
 }
 
-func putPhase(w *writer, s *Session) {
+func putPhase(w *binrec.Writer, s *Session) {
 	p := &s.Phase
 	if p.Current == "" && p.Calls == 0 && len(p.Transitions) == 0 {
 		return
 	}
-	w.str(p.Current)
-	w.int(p.Calls)
-	putSlice(w, p.Transitions, func(w *writer, t *Transition) {
-		w.str(t.From)
-		w.str(t.To)
-		w.str(t.Cause)
-		w.time(t.Time)
+	w.Str(p.Current)
+	w.Int(p.Calls)
+	binrec.PutSlice(w, p.Transitions, func(w *binrec.Writer, t *Transition) {
+		w.Str(t.From)
+		w.Str(t.To)
+		w.Str(t.Cause)
+		w.Time(t.Time)
 	})
 }
 
-func getPhase(r *reader, s *Session) {
+func getPhase(r *binrec.Reader, s *Session) {
 	p := &s.Phase
-	p.Current = r.str()
-	p.Calls = r.int()
-	p.Transitions = slice(r, 0, func(r *reader, t *Transition) {
-		t.From = r.str()
-		t.To = r.str()
-		t.Cause = r.str()
-		t.Time = r.time()
+	p.Current = r.Str()
+	p.Calls = r.Int()
+	p.Transitions = binrec.Slice(r, 0, func(r *binrec.Reader, t *Transition) {
+		t.From = r.Str()
+		t.To = r.Str()
+		t.Cause = r.Str()
+		t.Time = r.Time()
 	})
 }
 
-func putStrike(w *writer, k *Strike) {
-	w.str(k.Tool)
-	w.str(k.Target)
-	w.int(k.Count)
-	w.str(k.Class)
-	putSlice(w, k.Errors, func(w *writer, e *StrikeError) {
-		w.str(e.Class)
-		w.str(e.Excerpt)
-		w.time(e.Time)
+func putStrike(w *binrec.Writer, k *Strike) {
+	w.Str(k.Tool)
+	w.Str(k.Target)
+	w.Int(k.Count)
+	w.Str(k.Class)
+	binrec.PutSlice(w, k.Errors, func(w *binrec.Writer, e *StrikeError) {
+		w.Str(e.Class)
+		w.Str(e.Excerpt)
+		w.Time(e.Time)
 	})
-	w.time(k.Last)
+	w.Time(k.Last)
 }
 
-func getStrike(r *reader, k *Strike) {
-	k.Tool = r.str()
-	k.Target = r.str()
-	k.Count = r.int()
-	k.Class = r.str()
-	k.Errors = slice(r, 0, func(r *reader, e *StrikeError) {
-		e.Class = r.str()
-		e.Excerpt = r.str()
-		e.Time = r.time()
+func getStrike(r *binrec.Reader, k *Strike) {
+	k.Tool = r.Str()
+	k.Target = r.Str()
+	k.Count = r.Int()
+	k.Class = r.Str()
+	k.Errors = binrec.Slice(r, 0, func(r *binrec.Reader, e *StrikeError) {
+		e.Class = r.Str()
+		e.Excerpt = r.Str()
+		e.Time = r.Time()
 	})
-	k.Last = r.time()
+	k.Last = r.Time()
 }
 
 // Slices of a group that is only a slice are written only when not
 // empty, so that an empty group has no section.
-func putNonEmpty[T any](w *writer, v []T, one func(*writer, *T)) {
+func putNonEmpty[T any](w *binrec.Writer, v []T, one func(*binrec.Writer, *T)) {
 	if len(v) > 0 {
-		putSlice(w, v, one)
+		binrec.PutSlice(w, v, one)
 	}
 }
 
-func putAgentTodo(w *writer, t *AgentTodo) {
-	w.str(t.ID)
-	w.str(t.Content)
-	w.str(t.Status)
-	w.str(t.Active)
+func putAgentTodo(w *binrec.Writer, t *AgentTodo) {
+	w.Str(t.ID)
+	w.Str(t.Content)
+	w.Str(t.Status)
+	w.Str(t.Active)
 }
 
-func getAgentTodo(r *reader, t *AgentTodo) {
-	t.ID = r.str()
-	t.Content = r.str()
-	t.Status = r.str()
-	t.Active = r.str()
+func getAgentTodo(r *binrec.Reader, t *AgentTodo) {
+	t.ID = r.Str()
+	t.Content = r.Str()
+	t.Status = r.Str()
+	t.Active = r.Str()
 }
 
-func putStop(w *writer, s *Session) {
+func putStop(w *binrec.Writer, s *Session) {
 	st := &s.Stop
 	if *st == (StopState{}) {
 		return
 	}
-	w.int(st.Blocks)
-	w.bool(st.Interrupted)
-	w.int(st.Pending)
-	w.int(st.Done)
-	w.str(st.Fingerprint)
-	w.int(st.Stagnant)
-	w.time(st.Last)
-	w.str(st.GaveUp)
+	w.Int(st.Blocks)
+	w.Bool(st.Interrupted)
+	w.Int(st.Pending)
+	w.Int(st.Done)
+	w.Str(st.Fingerprint)
+	w.Int(st.Stagnant)
+	w.Time(st.Last)
+	w.Str(st.GaveUp)
 }
 
-func getStop(r *reader, s *Session) {
+func getStop(r *binrec.Reader, s *Session) {
 	st := &s.Stop
-	st.Blocks = r.int()
-	st.Interrupted = r.bool()
-	st.Pending = r.int()
-	st.Done = r.int()
-	st.Fingerprint = r.str()
-	st.Stagnant = r.int()
-	st.Last = r.time()
-	st.GaveUp = r.str()
+	st.Blocks = r.Int()
+	st.Interrupted = r.Bool()
+	st.Pending = r.Int()
+	st.Done = r.Int()
+	st.Fingerprint = r.Str()
+	st.Stagnant = r.Int()
+	st.Last = r.Time()
+	st.GaveUp = r.Str()
 }
 
-func putMemory(w *writer, s *Session) {
+func putMemory(w *binrec.Writer, s *Session) {
 	p := s.Memory.Snapshot
 	if p == nil {
 		return
 	}
-	w.time(p.Time)
-	w.str(p.Trigger)
-	w.str(p.Phase)
-	w.strs(p.Todos)
-	putSlice(w, p.Strikes, putStrike)
-	putSlice(w, p.LastCalls, putCall)
-	w.bool(p.Delivered)
+	w.Time(p.Time)
+	w.Str(p.Trigger)
+	w.Str(p.Phase)
+	w.Strs(p.Todos)
+	binrec.PutSlice(w, p.Strikes, putStrike)
+	binrec.PutSlice(w, p.LastCalls, putCall)
+	w.Bool(p.Delivered)
 }
 
-func getMemory(r *reader, s *Session) {
+func getMemory(r *binrec.Reader, s *Session) {
 	p := &Snapshot{}
-	p.Time = r.time()
-	p.Trigger = r.str()
-	p.Phase = r.str()
-	p.Todos = r.strs()
-	p.Strikes = slice(r, 0, getStrike)
-	p.LastCalls = slice(r, 0, getCall)
-	p.Delivered = r.bool()
+	p.Time = r.Time()
+	p.Trigger = r.Str()
+	p.Phase = r.Str()
+	p.Todos = r.Strs()
+	p.Strikes = binrec.Slice(r, 0, getStrike)
+	p.LastCalls = binrec.Slice(r, 0, getCall)
+	p.Delivered = r.Bool()
 	s.Memory.Snapshot = p
 }
 
-func putSessionGovernance(w *writer, s *Session) {
+func putSessionGovernance(w *binrec.Writer, s *Session) {
 	g := &s.Governance
 	if len(g.Spawns) == 0 && len(g.Agents) == 0 && len(g.Reports) == 0 && len(g.Snaps) == 0 {
 		return
 	}
-	putSlice(w, g.Spawns, func(w *writer, p *Spawn) {
-		w.str(p.Parent)
-		w.str(p.Type)
-		w.str(p.ToolUseID)
-		w.time(p.Time)
+	binrec.PutSlice(w, g.Spawns, func(w *binrec.Writer, p *Spawn) {
+		w.Str(p.Parent)
+		w.Str(p.Type)
+		w.Str(p.ToolUseID)
+		w.Time(p.Time)
 	})
-	putSlice(w, g.Agents, func(w *writer, d *Delegation) {
-		w.str(d.ID)
-		w.str(d.Type)
-		w.str(d.Parent)
-		w.int(d.Depth)
-		w.time(d.Started)
-		w.time(d.Stopped)
-		w.str(d.Outcome)
-		w.str(d.Detail)
+	binrec.PutSlice(w, g.Agents, func(w *binrec.Writer, d *Delegation) {
+		w.Str(d.ID)
+		w.Str(d.Type)
+		w.Str(d.Parent)
+		w.Int(d.Depth)
+		w.Time(d.Started)
+		w.Time(d.Stopped)
+		w.Str(d.Outcome)
+		w.Str(d.Detail)
 	})
-	putSlice(w, g.Reports, func(w *writer, p *Report) {
-		w.str(p.Parent)
-		w.str(p.Text)
+	binrec.PutSlice(w, g.Reports, func(w *binrec.Writer, p *Report) {
+		w.Str(p.Parent)
+		w.Str(p.Text)
 	})
-	putSlice(w, g.Snaps, func(w *writer, p *Snap) {
-		w.str(p.ToolUseID)
-		w.str(p.Intent)
-		putSlice(w, p.Files, func(w *writer, f *FileSnap) {
-			w.str(f.Path)
-			w.bool(f.Exists)
-			w.str(f.Hash)
-			w.str(f.Content)
-			w.bool(f.Kept)
+	binrec.PutSlice(w, g.Snaps, func(w *binrec.Writer, p *Snap) {
+		w.Str(p.ToolUseID)
+		w.Str(p.Intent)
+		binrec.PutSlice(w, p.Files, func(w *binrec.Writer, f *FileSnap) {
+			w.Str(f.Path)
+			w.Bool(f.Exists)
+			w.Str(f.Hash)
+			w.Str(f.Content)
+			w.Bool(f.Kept)
 		})
-		w.time(p.Time)
+		w.Time(p.Time)
 	})
 }
 
-func getSessionGovernance(r *reader, s *Session) {
+func getSessionGovernance(r *binrec.Reader, s *Session) {
 	g := &s.Governance
-	g.Spawns = slice(r, 0, func(r *reader, p *Spawn) {
-		p.Parent = r.str()
-		p.Type = r.str()
-		p.ToolUseID = r.str()
-		p.Time = r.time()
+	g.Spawns = binrec.Slice(r, 0, func(r *binrec.Reader, p *Spawn) {
+		p.Parent = r.Str()
+		p.Type = r.Str()
+		p.ToolUseID = r.Str()
+		p.Time = r.Time()
 	})
-	g.Agents = slice(r, 0, func(r *reader, d *Delegation) {
-		d.ID = r.str()
-		d.Type = r.str()
-		d.Parent = r.str()
-		d.Depth = r.int()
-		d.Started = r.time()
-		d.Stopped = r.time()
-		d.Outcome = r.str()
-		d.Detail = r.str()
+	g.Agents = binrec.Slice(r, 0, func(r *binrec.Reader, d *Delegation) {
+		d.ID = r.Str()
+		d.Type = r.Str()
+		d.Parent = r.Str()
+		d.Depth = r.Int()
+		d.Started = r.Time()
+		d.Stopped = r.Time()
+		d.Outcome = r.Str()
+		d.Detail = r.Str()
 	})
-	g.Reports = slice(r, 0, func(r *reader, p *Report) {
-		p.Parent = r.str()
-		p.Text = r.str()
+	g.Reports = binrec.Slice(r, 0, func(r *binrec.Reader, p *Report) {
+		p.Parent = r.Str()
+		p.Text = r.Str()
 	})
-	g.Snaps = slice(r, 0, func(r *reader, p *Snap) {
-		p.ToolUseID = r.str()
-		p.Intent = r.str()
-		p.Files = slice(r, 0, func(r *reader, f *FileSnap) {
-			f.Path = r.str()
-			f.Exists = r.bool()
-			f.Hash = r.str()
-			f.Content = r.str()
-			f.Kept = r.bool()
+	g.Snaps = binrec.Slice(r, 0, func(r *binrec.Reader, p *Snap) {
+		p.ToolUseID = r.Str()
+		p.Intent = r.Str()
+		p.Files = binrec.Slice(r, 0, func(r *binrec.Reader, f *FileSnap) {
+			f.Path = r.Str()
+			f.Exists = r.Bool()
+			f.Hash = r.Str()
+			f.Content = r.Str()
+			f.Kept = r.Bool()
 		})
-		p.Time = r.time()
+		p.Time = r.Time()
 	})
 }
 
-func putProjectCore(w *writer, p *Project) {
-	w.time(p.Pruned)
-	w.bool(p.Salvaged != nil)
+func putProjectCore(w *binrec.Writer, p *Project) {
+	w.Time(p.Pruned)
+	w.Bool(p.Salvaged != nil)
 	if p.Salvaged != nil {
-		w.time(p.Salvaged.Time)
-		w.strs(p.Salvaged.Lost)
+		w.Time(p.Salvaged.Time)
+		w.Strs(p.Salvaged.Lost)
 	}
 }
 
-func getProjectCore(r *reader, p *Project) {
-	p.Pruned = r.time()
-	if r.bool() {
-		p.Salvaged = &Salvage{Time: r.time(), Lost: r.strs()}
+func getProjectCore(r *binrec.Reader, p *Project) {
+	p.Pruned = r.Time()
+	if r.Bool() {
+		p.Salvaged = &Salvage{Time: r.Time(), Lost: r.Strs()}
 	}
 }
 
-func putTodos(w *writer, p *Project) {
+func putTodos(w *binrec.Writer, p *Project) {
 	if p.NextID == 0 && len(p.Todos) == 0 {
 		return
 	}
-	w.int(p.NextID)
-	putSlice(w, p.Todos, func(w *writer, t *Todo) {
-		w.int(t.ID)
-		w.int(t.Parent)
-		w.str(t.Level)
-		w.str(t.Title)
-		w.str(t.Status)
-		w.str(t.Session)
-		w.str(t.Priority)
-		w.str(t.File)
-		w.int(t.Line)
-		w.str(t.Agent)
-		w.time(t.Created)
-		w.time(t.Updated)
+	w.Int(p.NextID)
+	binrec.PutSlice(w, p.Todos, func(w *binrec.Writer, t *Todo) {
+		w.Int(t.ID)
+		w.Int(t.Parent)
+		w.Str(t.Level)
+		w.Str(t.Title)
+		w.Str(t.Status)
+		w.Str(t.Session)
+		w.Str(t.Priority)
+		w.Str(t.File)
+		w.Int(t.Line)
+		w.Str(t.Agent)
+		w.Time(t.Created)
+		w.Time(t.Updated)
 	})
 }
 
-func getTodos(r *reader, p *Project) {
-	p.NextID = r.int()
-	p.Todos = slice(r, 0, func(r *reader, t *Todo) {
-		t.ID = r.int()
-		t.Parent = r.int()
-		t.Level = r.str()
-		t.Title = r.str()
-		t.Status = r.str()
-		t.Session = r.str()
-		t.Priority = r.str()
-		t.File = r.str()
-		t.Line = r.int()
-		t.Agent = r.str()
-		t.Created = r.time()
-		t.Updated = r.time()
+func getTodos(r *binrec.Reader, p *Project) {
+	p.NextID = r.Int()
+	p.Todos = binrec.Slice(r, 0, func(r *binrec.Reader, t *Todo) {
+		t.ID = r.Int()
+		t.Parent = r.Int()
+		t.Level = r.Str()
+		t.Title = r.Str()
+		t.Status = r.Str()
+		t.Session = r.Str()
+		t.Priority = r.Str()
+		t.File = r.Str()
+		t.Line = r.Int()
+		t.Agent = r.Str()
+		t.Created = r.Time()
+		t.Updated = r.Time()
 	})
 }
 
-func putAnchors(w *writer, p *Project) {
+func putAnchors(w *binrec.Writer, p *Project) {
 	if p.NextAnchor == 0 && len(p.Anchors) == 0 {
 		return
 	}
-	w.int(p.NextAnchor)
-	putSlice(w, p.Anchors, func(w *writer, a *Anchor) {
-		w.int(a.ID)
-		w.str(a.Kind)
-		w.str(a.Priority)
-		w.str(a.Text)
-		w.str(a.Session)
-		w.time(a.Created)
+	w.Int(p.NextAnchor)
+	binrec.PutSlice(w, p.Anchors, func(w *binrec.Writer, a *Anchor) {
+		w.Int(a.ID)
+		w.Str(a.Kind)
+		w.Str(a.Priority)
+		w.Str(a.Text)
+		w.Str(a.Session)
+		w.Time(a.Created)
 	})
 }
 
-func getAnchors(r *reader, p *Project) {
-	p.NextAnchor = r.int()
-	p.Anchors = slice(r, 0, func(r *reader, a *Anchor) {
-		a.ID = r.int()
-		a.Kind = r.str()
-		a.Priority = r.str()
-		a.Text = r.str()
-		a.Session = r.str()
-		a.Created = r.time()
+func getAnchors(r *binrec.Reader, p *Project) {
+	p.NextAnchor = r.Int()
+	p.Anchors = binrec.Slice(r, 0, func(r *binrec.Reader, a *Anchor) {
+		a.ID = r.Int()
+		a.Kind = r.Str()
+		a.Priority = r.Str()
+		a.Text = r.Str()
+		a.Session = r.Str()
+		a.Created = r.Time()
 	})
 }
 
-func putRules(w *writer, p *Project) {
+func putRules(w *binrec.Writer, p *Project) {
 	c := p.Rules
 	if c == nil {
 		return
 	}
-	w.str(c.Path)
-	w.str(c.Opts)
-	w.time(c.ModTime)
-	w.int64(c.Size)
-	w.strs(c.Problems)
-	w.bool(c.Missing)
-	w.str(c.Text)
+	w.Str(c.Path)
+	w.Str(c.Opts)
+	w.Time(c.ModTime)
+	w.Int64(c.Size)
+	w.Strs(c.Problems)
+	w.Bool(c.Missing)
+	w.Str(c.Text)
 }
 
-func getRules(r *reader, p *Project) {
+func getRules(r *binrec.Reader, p *Project) {
 	c := &RulesCache{}
-	c.Path = r.str()
-	c.Opts = r.str()
-	c.ModTime = r.time()
-	c.Size = r.int64()
-	c.Problems = r.strs()
-	c.Missing = r.bool()
-	c.Text = r.str()
+	c.Path = r.Str()
+	c.Opts = r.Str()
+	c.ModTime = r.Time()
+	c.Size = r.Int64()
+	c.Problems = r.Strs()
+	c.Missing = r.Bool()
+	c.Text = r.Str()
 	p.Rules = c
 }
 
-func putGovernance(w *writer, p *Project) {
+func putGovernance(w *binrec.Writer, p *Project) {
 	g := &p.Governance
 	if len(g.Locks) == 0 && len(g.Expansions) == 0 && g.NextExpansion == 0 && g.Trace == (TraceHead{}) && len(g.Recent) == 0 {
 		return
 	}
-	putSlice(w, g.Locks, func(w *writer, l *IntentLock) {
-		w.str(l.Intent)
-		w.str(l.Session)
-		w.str(l.Host)
-		w.time(l.Since)
-		w.time(l.Renewed)
+	binrec.PutSlice(w, g.Locks, func(w *binrec.Writer, l *IntentLock) {
+		w.Str(l.Intent)
+		w.Str(l.Session)
+		w.Str(l.Host)
+		w.Time(l.Since)
+		w.Time(l.Renewed)
 	})
-	putSlice(w, g.Expansions, func(w *writer, q *ScopeRequest) {
-		w.int(q.ID)
-		w.str(q.Intent)
-		w.str(q.Session)
-		w.strs(q.Paths)
-		w.str(q.Reason)
-		w.str(q.Status)
-		w.time(q.Time)
+	binrec.PutSlice(w, g.Expansions, func(w *binrec.Writer, q *ScopeRequest) {
+		w.Int(q.ID)
+		w.Str(q.Intent)
+		w.Str(q.Session)
+		w.Strs(q.Paths)
+		w.Str(q.Reason)
+		w.Str(q.Status)
+		w.Time(q.Time)
 	})
-	w.int(g.NextExpansion)
-	w.uint(g.Trace.Seq)
-	w.str(g.Trace.Hash)
-	putSlice(w, g.Recent, func(w *writer, s *SeenSession) {
-		w.str(s.ID)
-		w.str(s.Host)
-		w.time(s.Seen)
+	w.Int(g.NextExpansion)
+	w.Uint(g.Trace.Seq)
+	w.Str(g.Trace.Hash)
+	binrec.PutSlice(w, g.Recent, func(w *binrec.Writer, s *SeenSession) {
+		w.Str(s.ID)
+		w.Str(s.Host)
+		w.Time(s.Seen)
 	})
 }
 
-func getGovernance(r *reader, p *Project) {
+func getGovernance(r *binrec.Reader, p *Project) {
 	g := &p.Governance
-	g.Locks = slice(r, 0, func(r *reader, l *IntentLock) {
-		l.Intent = r.str()
-		l.Session = r.str()
-		l.Host = r.str()
-		l.Since = r.time()
-		l.Renewed = r.time()
+	g.Locks = binrec.Slice(r, 0, func(r *binrec.Reader, l *IntentLock) {
+		l.Intent = r.Str()
+		l.Session = r.Str()
+		l.Host = r.Str()
+		l.Since = r.Time()
+		l.Renewed = r.Time()
 	})
-	g.Expansions = slice(r, 0, func(r *reader, q *ScopeRequest) {
-		q.ID = r.int()
-		q.Intent = r.str()
-		q.Session = r.str()
-		q.Paths = r.strs()
-		q.Reason = r.str()
-		q.Status = r.str()
-		q.Time = r.time()
+	g.Expansions = binrec.Slice(r, 0, func(r *binrec.Reader, q *ScopeRequest) {
+		q.ID = r.Int()
+		q.Intent = r.Str()
+		q.Session = r.Str()
+		q.Paths = r.Strs()
+		q.Reason = r.Str()
+		q.Status = r.Str()
+		q.Time = r.Time()
 	})
-	g.NextExpansion = r.int()
-	g.Trace.Seq = r.uint()
-	g.Trace.Hash = r.str()
-	g.Recent = slice(r, 0, func(r *reader, s *SeenSession) {
-		s.ID = r.str()
-		s.Host = r.str()
-		s.Seen = r.time()
+	g.NextExpansion = r.Int()
+	g.Trace.Seq = r.Uint()
+	g.Trace.Hash = r.Str()
+	g.Recent = binrec.Slice(r, 0, func(r *binrec.Reader, s *SeenSession) {
+		s.ID = r.Str()
+		s.Host = r.Str()
+		s.Seen = r.Time()
 	})
 }
