@@ -68,6 +68,15 @@ func TestCommittedLinksAreNotWrittenThrough(t *testing.T) {
 		{"the lock is a link", func(t *testing.T, state, outside string) {
 			mustSymlink(t, outside, filepath.Join(state, "state.db.lock"))
 		}, "state.db.lock: it is a symbolic link", nil},
+		{"the sessions directory is a link", func(t *testing.T, state, outside string) {
+			evil := filepath.Join(filepath.Dir(outside), "evil")
+			mustMkdir(t, evil)
+			mustSymlink(t, evil, filepath.Join(state, "sessions"))
+		}, "sessions: it is a symbolic link", nil},
+		{"a session record is a link", func(t *testing.T, state, outside string) {
+			mustMkdir(t, filepath.Join(state, "sessions"))
+			mustSymlink(t, outside, filepath.Join(state, "sessions", "confined.rec"))
+		}, "confined.rec: it is a symbolic link", nil},
 		{".atreides is a link", func(t *testing.T, state, outside string) {
 			// The attacker's directory: every state file name links out.
 			evil := filepath.Join(filepath.Dir(outside), "evil")

@@ -51,12 +51,10 @@ func loadSession(t *testing.T, dir, id string) *state.Session {
 	t.Helper()
 	var s *state.Session
 	err := store.Open(filepath.Join(dir, ".atreides")).View(context.Background(), func(tx *store.Tx) error {
-		b := tx.Get("sessions", id)
-		if b == nil {
-			return fmt.Errorf("no session %s", id)
-		}
 		var err error
-		s, err = state.DecodeSession(b)
+		if s, err = state.FindSession(tx, id); err == nil && s == nil {
+			err = fmt.Errorf("no session %s", id)
+		}
 		return err
 	})
 	if err != nil {
@@ -132,12 +130,8 @@ func TestKilledHooksLeaveLoadableState(t *testing.T) {
 		st := store.Open(filepath.Join(dir, ".atreides"))
 		st.OnRecover = func(msg string) { recovered = msg }
 		err := st.View(context.Background(), func(tx *store.Tx) error {
-			b := tx.Get("sessions", "killed")
-			if b == nil {
-				return nil
-			}
-			s, err := state.DecodeSession(b)
-			if err != nil {
+			s, err := state.FindSession(tx, "killed")
+			if s == nil || err != nil {
 				return err
 			}
 			if s.Counters.ToolCalls != len(s.History) && len(s.History) < state.MaxHistory {

@@ -118,6 +118,16 @@ func (d *Dir) Remove(name string) error {
 	return os.Remove(d.Path(name))
 }
 
+// Names lists the names in d.
+func (d *Dir) Names() ([]string, error) {
+	f, err := os.Open(d.path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
 // Sync does nothing: Windows cannot sync a directory, and NTFS journals
 // its renames.
 func (d *Dir) Sync() error { return nil }

@@ -150,6 +150,24 @@ func (d *Dir) Sync() error {
 	return nil
 }
 
+// Names lists the names in d, in directory order.
+func (d *Dir) Names() ([]string, error) {
+	// The copy shares d's offset, so rewind it: an earlier listing left
+	// it at the end.
+	fd, err := unix.Dup(d.fd)
+	if err == nil {
+		if _, err = unix.Seek(fd, 0, 0); err != nil {
+			unix.Close(fd)
+		}
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "readdir", Path: d.path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), d.path)
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
 // Close releases the directory's descriptor.
 func (d *Dir) Close() error { return unix.Close(d.fd) }
 

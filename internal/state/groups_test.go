@@ -97,7 +97,7 @@ func loadedStore(t *testing.T, s *Session, p *Project) *store.Store {
 	st := store.Open(filepath.Join(t.TempDir(), ".atreides"))
 	err := st.Update(context.Background(), func(tx *store.Tx) error {
 		if s != nil {
-			if err := tx.Put(bucketSessions, s.ID, EncodeSession(s)); err != nil {
+			if err := SaveSession(tx, s); err != nil {
 				return err
 			}
 		}
@@ -115,8 +115,13 @@ func loadedStore(t *testing.T, s *Session, p *Project) *store.Store {
 func stored(t *testing.T, st *store.Store) (sess, proj []byte) {
 	t.Helper()
 	err := st.View(context.Background(), func(tx *store.Tx) error {
-		sess, proj = tx.Get(bucketSessions, "s"), tx.Get(bucketProject, keyProject)
-		return nil
+		if b := tx.Get(bucketSessions, "s"); b != nil {
+			t.Errorf("session s is still in the bucket")
+		}
+		var err error
+		sess, _, err = storedSession(tx, "s")
+		proj = tx.Get(bucketProject, keyProject)
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ type Loaded struct {
 	groups     Groups
 	sessStored []byte // the session record as stored; nil: none
 	sessRec    *raw   // its sections; nil: write every group
+	sessMove   bool   // it is in the bucket of older stores: write it to its record
 	projStored []byte
 	projRec    *raw
 }
@@ -29,7 +30,7 @@ type Loaded struct {
 func Load(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Loaded, error) {
 	l := &Loaded{groups: groups}
 	var err error
-	if l.Session, l.sessStored, l.sessRec, err = loadSession(tx, id, host, now, groups); err != nil {
+	if l.Session, l.sessStored, l.sessRec, l.sessMove, err = loadSession(tx, id, host, now, groups); err != nil {
 		return nil, err
 	}
 	if l.Project, l.projStored, l.projRec, err = loadProject(tx, groups); err != nil {
@@ -63,7 +64,7 @@ func (l *Loaded) Save(tx *store.Tx) error {
 		return err
 	}
 	if sess != nil {
-		if err := tx.Put(bucketSessions, l.Session.ID, sess); err != nil {
+		if err := putSession(tx, l.Session.ID, sess, l.sessMove); err != nil {
 			return fmt.Errorf("save session %s: %w", l.Session.ID, err)
 		}
 	}
@@ -87,7 +88,7 @@ func (l *Loaded) Encode() (session, project []byte, err error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("save session %s: %w", l.Session.ID, err)
 		}
-		if !bytes.Equal(b, l.sessStored) {
+		if !bytes.Equal(b, l.sessStored) || l.sessMove {
 			session = b
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
@@ -40,17 +41,21 @@ func Prune(tx *store.Tx, p *Project, keep string, now time.Time, maxAge time.Dur
 	}
 	cutoff := now.Add(-maxAge)
 	var old, damaged []string
-	err := tx.ForEach(bucketSessions, func(key string, val []byte) error {
-		if key == keep {
+	err := sessionRecords(tx, func(id string, b []byte, err error) error {
+		if id == keep {
 			return nil
 		}
-		t, err := sessionUpdated(val)
+		var t time.Time
+		if err == nil {
+			t, err = sessionUpdated(b)
+		}
 		switch {
-		case errors.Is(err, ErrNewer):
+		case errors.Is(recordErr(err), ErrNewer), errors.Is(err, confined.ErrRefused):
+			// Left alone, as Load leaves them.
 		case err != nil:
-			damaged = append(damaged, key)
+			damaged = append(damaged, id)
 		case t.Before(cutoff):
-			old = append(old, key)
+			old = append(old, id)
 		}
 		return nil
 	})
@@ -58,7 +63,7 @@ func Prune(tx *store.Tx, p *Project, keep string, now time.Time, maxAge time.Dur
 		return n, err
 	}
 	for _, id := range old {
-		if err := tx.Delete(bucketSessions, id); err != nil {
+		if err := deleteSession(tx, id); err != nil {
 			return n, err
 		}
 		p.Governance.Release(id)

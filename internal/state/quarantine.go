@@ -44,12 +44,12 @@ func QuarantinedRecords(tx *store.Tx) ([]Quarantined, error) {
 	return out, err
 }
 
-func quarantineSession(tx *store.Tx, id string, cause error, now time.Time) error {
-	q := Quarantined{Kind: "session", Key: id, Time: now.UTC(), Reason: cause.Error(), Data: tx.Get(bucketSessions, id)}
+func quarantineSession(tx *store.Tx, id string, data []byte, cause error, now time.Time) error {
+	q := Quarantined{Kind: "session", Key: id, Time: now.UTC(), Reason: cause.Error(), Data: data}
 	if err := putQuarantine(tx, q); err != nil {
 		return err
 	}
-	if err := tx.Delete(bucketSessions, id); err != nil {
+	if err := deleteSession(tx, id); err != nil {
 		return err
 	}
 	tx.Report(fmt.Sprintf("session %s: its state record could not be decoded (%v); moved it to the quarantine and started the session afresh (see atreides doctor)", id, cause))

@@ -3,15 +3,19 @@ package state
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // Buckets and keys of the store that hold records. Nothing outside this
 // package reads or writes them.
 const (
-	bucketSessions   = "sessions"
+	bucketSessions   = "sessions" // of stores made before sessions had records
+	setSessions      = "sessions"
 	bucketProject    = "project"
 	bucketQuarantine = "quarantine"
 	keyProject       = "project"
@@ -36,6 +40,83 @@ func (e *DamagedError) Error() string {
 
 func (e *DamagedError) Unwrap() error { return e.Err }
 
+// Sessions live in records (package store): one file each, written with
+// one fdatasync, since every event writes its session. Stores made before
+// that kept them in a bucket; such a session is read from there and moves
+// to its file when next saved. A session whose id cannot name a file
+// ([store.CheckRecordKey]: hosts name sessions with short ids) stays in
+// the bucket.
+
+// storedSession is the bytes of session id as stored, nil when there are
+// none; move says they came from the bucket and belong in a record. A
+// record that cannot be read is a [*store.RecordError].
+func storedSession(tx *store.Tx, id string) (b []byte, move bool, err error) {
+	inRecord := store.CheckRecordKey(id) == nil
+	if inRecord {
+		if b, err = tx.Record(setSessions, id); b != nil || err != nil {
+			return b, false, err
+		}
+	}
+	b = tx.Get(bucketSessions, id)
+	return b, b != nil && inRecord, nil
+}
+
+// putSession stores a session's bytes, in its record where it can be;
+// move removes the bucket's copy.
+func putSession(tx *store.Tx, id string, b []byte, move bool) error {
+	if store.CheckRecordKey(id) != nil {
+		return tx.Put(bucketSessions, id, b)
+	}
+	if move {
+		if err := tx.Delete(bucketSessions, id); err != nil {
+			return err
+		}
+	}
+	return tx.PutRecord(setSessions, id, b)
+}
+
+// deleteSession removes session id wherever it is kept.
+func deleteSession(tx *store.Tx, id string) error {
+	if err := tx.Delete(bucketSessions, id); err != nil {
+		return err
+	}
+	if store.CheckRecordKey(id) != nil {
+		return nil
+	}
+	return tx.DeleteRecord(setSessions, id)
+}
+
+// sessionRecords calls fn with every stored session's bytes, in id order,
+// or with the error of a record that cannot be read (b nil). A session in
+// both a record and the bucket (an older atreides wrote the bucket after
+// the record) is the record's.
+func sessionRecords(tx *store.Tx, fn func(id string, b []byte, err error) error) error {
+	type stored struct {
+		b   []byte
+		err error
+	}
+	all := map[string]stored{}
+	err := tx.ForEach(bucketSessions, func(id string, b []byte) error {
+		all[id] = stored{b: b}
+		return nil
+	})
+	if err == nil {
+		err = tx.ForEachRecord(setSessions, func(id string, b []byte, err error) error {
+			all[id] = stored{b, err}
+			return nil
+		})
+	}
+	if err != nil {
+		return err
+	}
+	for _, id := range slices.Sorted(maps.Keys(all)) {
+		if err := fn(id, all[id].b, all[id].err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // FindSession reads the session record id: nil when there is none, a
 // [*DamagedError] when it does not decode (an error wrapping [ErrNewer]
 // when a newer atreides wrote it). It never changes the store.
@@ -43,7 +124,10 @@ func FindSession(tx *store.Tx, id string) (*Session, error) {
 	if id == "" {
 		return nil, nil
 	}
-	b := tx.Get(bucketSessions, id)
+	b, _, err := storedSession(tx, id)
+	if err != nil {
+		return nil, &DamagedError{Kind: "session", Key: id, Err: recordErr(err)}
+	}
 	if b == nil {
 		return nil, nil
 	}
@@ -54,6 +138,15 @@ func FindSession(tx *store.Tx, id string) (*Session, error) {
 	return s, nil
 }
 
+// recordErr is the error of a record store could not read, wrapping
+// [ErrNewer] when a newer atreides wrote its file.
+func recordErr(err error) error {
+	if errors.Is(err, store.ErrRecordNewer) {
+		return fmt.Errorf("%w (%w)", ErrNewer, err)
+	}
+	return err
+}
+
 // LoadSession reads the session record id for one event, or starts a new
 // one (host, now) when there is none. A record that does not decode is
 // quarantined (see [Quarantined]) and the session starts afresh: losing one
@@ -62,34 +155,47 @@ func FindSession(tx *store.Tx, id string) (*Session, error) {
 // A record written by a newer atreides is left alone and returned as an
 // error wrapping [ErrNewer].
 func LoadSession(tx *store.Tx, id, host string, now time.Time) (*Session, error) {
-	s, _, _, err := loadSession(tx, id, host, now, AllGroups)
+	s, _, _, _, err := loadSession(tx, id, host, now, AllGroups)
 	return s, err
 }
 
 // loadSession is [LoadSession] of the core and groups, which also returns
-// the stored bytes (nil when the session starts afresh) and their
-// sections (nil when they must be written in full).
-func loadSession(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Session, []byte, *raw, error) {
+// the stored bytes (nil when the session starts afresh), their sections
+// (nil when they must be written in full) and whether they must move from
+// the bucket to a record.
+func loadSession(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Session, []byte, *raw, bool, error) {
 	var b []byte
+	var inBucket bool
+	var err error
 	if id != "" {
-		b = tx.Get(bucketSessions, id)
+		b, inBucket, err = storedSession(tx, id)
 	}
-	if b == nil {
-		return NewSession(id, host, now), nil, &raw{}, nil
+	var rec *raw
+	var s *Session
+	if err == nil {
+		if b == nil {
+			return NewSession(id, host, now), nil, &raw{}, false, nil
+		}
+		s, rec, err = decodeSession(b, groups)
+	} else {
+		var re *store.RecordError
+		if !errors.As(err, &re) || errors.Is(err, confined.ErrRefused) {
+			// Not the record's fault: a link or a FIFO planted where
+			// it should be is refused like the store's own files.
+			return nil, nil, nil, false, err
+		}
+		b, err = re.Data, recordErr(err)
 	}
-	s, rec, err := decodeSession(b, groups)
 	switch {
 	case err == nil:
-		return s, b, rec, nil
-	case errors.Is(err, ErrNewer):
-		return nil, nil, nil, &DamagedError{Kind: "session", Key: id, Err: err}
-	case !tx.Writable():
-		return nil, nil, nil, &DamagedError{Kind: "session", Key: id, Err: err}
+		return s, b, rec, inBucket, nil
+	case errors.Is(err, ErrNewer), !tx.Writable():
+		return nil, nil, nil, false, &DamagedError{Kind: "session", Key: id, Err: err}
 	}
-	if qerr := quarantineSession(tx, id, err, now); qerr != nil {
-		return nil, nil, nil, errors.Join(&DamagedError{Kind: "session", Key: id, Err: err}, qerr)
+	if qerr := quarantineSession(tx, id, b, err, now); qerr != nil {
+		return nil, nil, nil, false, errors.Join(&DamagedError{Kind: "session", Key: id, Err: err}, qerr)
 	}
-	return NewSession(id, host, now), nil, &raw{}, nil
+	return NewSession(id, host, now), nil, &raw{}, false, nil
 }
 
 // SaveSession writes the session record; a session without an id (an
@@ -98,7 +204,7 @@ func SaveSession(tx *store.Tx, s *Session) error {
 	if s.ID == "" {
 		return nil
 	}
-	if err := tx.Put(bucketSessions, s.ID, EncodeSession(s)); err != nil {
+	if err := putSession(tx, s.ID, EncodeSession(s), true); err != nil {
 		return fmt.Errorf("save session %s: %w", s.ID, err)
 	}
 	return nil
@@ -108,10 +214,13 @@ func SaveSession(tx *store.Tx, s *Session) error {
 // The others are returned, not passed to fn: one damaged record never
 // hides the rest. An error from fn stops the walk and is returned.
 func Sessions(tx *store.Tx, fn func(*Session) error) (damaged []*DamagedError, err error) {
-	err = tx.ForEach(bucketSessions, func(key string, val []byte) error {
-		s, err := DecodeSession(val)
+	err = sessionRecords(tx, func(id string, b []byte, err error) error {
+		var s *Session
+		if err == nil {
+			s, err = DecodeSession(b)
+		}
 		if err != nil {
-			damaged = append(damaged, &DamagedError{Kind: "session", Key: key, Err: err})
+			damaged = append(damaged, &DamagedError{Kind: "session", Key: id, Err: recordErr(err)})
 			return nil
 		}
 		return fn(s)

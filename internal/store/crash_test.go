@@ -119,3 +119,51 @@ func checkAfterKill(s *Store) (n uint64, entries uint64, err error) {
 	})
 	return n, entries, err
 }
+
+// TestKillDuringRecordWrites is TestKillDuringUpdates for record files:
+// after every kill the record holds one whole value, at least the last
+// one seen.
+func TestKillDuringRecordWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills ~100 processes")
+	}
+	const maxKills, budget = 100, 10 * time.Second
+	s, notes := newStore(t)
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 9))
+	start := time.Now()
+	kills, prev := 0, uint64(0)
+	for kills < maxKills && time.Since(start) < budget {
+		cmd, _, stdout := helper(t, "recloop", s.Dir(), false)
+		if line, err := stdout.ReadString('\n'); err != nil || line != "ready\n" {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("helper did not start: %q, %v", line, err)
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(5 * time.Millisecond))))
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+		kills++
+		var n uint64
+		err := s.View(context.Background(), func(tx *Tx) error {
+			var err error
+			n, err = readRecordCounter(tx)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("after kill %d: %v", kills, err)
+		}
+		if n <= prev {
+			t.Fatalf("after kill %d: counter %d did not grow past %d", kills, n, prev)
+		}
+		prev = n
+		if len(*notes) != 0 {
+			t.Fatalf("after kill %d: recovery was needed: %v", kills, *notes)
+		}
+	}
+	if kills < 10 {
+		t.Fatalf("only %d kills in %v", kills, budget)
+	}
+	t.Logf("%d kills in %v, %d record writes in total", kills, time.Since(start).Round(time.Millisecond), prev)
+}

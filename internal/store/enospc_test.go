@@ -81,3 +81,58 @@ func TestDiskFull(t *testing.T) {
 		t.Errorf("recovery after disk full: %v", notes)
 	}
 }
+
+// TestRecordDiskFull: on a full disk a record write that fits its slot
+// still works (the file keeps its size, so it needs no new blocks); one
+// that must grow the file fails with ENOSPC and keeps the previous value.
+func TestRecordDiskFull(t *testing.T) {
+	mnt := tmpfstest.Mount(t, "512k")
+	if mnt == "" {
+		return // ran in a namespace
+	}
+	s := Open(filepath.Join(mnt, ".atreides"))
+	put := func(val []byte) error {
+		return s.Update(context.Background(), func(tx *Tx) error { return tx.PutRecord("r", "k", val) })
+	}
+	get := func() []byte {
+		var v []byte
+		if err := s.View(context.Background(), func(tx *Tx) (err error) { v, err = tx.Record("r", "k"); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if err := put([]byte("before")); err != nil {
+		t.Fatal(err)
+	}
+	filler := filepath.Join(mnt, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := bytes.Repeat([]byte{1}, 4096)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	_ = f.Close()
+
+	if err := put([]byte("fits")); err != nil {
+		t.Errorf("a write within the slot on a full disk: %v", err)
+	}
+	if v := get(); string(v) != "fits" {
+		t.Errorf("read %q, want fits", v)
+	}
+	if err := put(bytes.Repeat([]byte("x"), 64<<10)); !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("a write that grows the file on a full disk: %v, want ENOSPC", err)
+	}
+	if v := get(); string(v) != "fits" {
+		t.Errorf("after the failed write read %q, want fits", v)
+	}
+	if m, _ := filepath.Glob(filepath.Join(mnt, ".atreides", "r", ".*tmp*")); len(m) != 0 {
+		t.Errorf("temporary files left: %v", m)
+	}
+}

@@ -21,6 +21,7 @@ const gitignoreText = `# Written by atreides. Machine state that must not be com
 # config.yaml, intents.yaml and trace.jsonl are meant to be committed.
 state.db
 state.db.lock
+sessions/
 *.corrupt-*
 log
 log.1

@@ -53,6 +53,35 @@ func incr(tx *Tx, history bool) error {
 	return nil
 }
 
+// incrRecord bumps the counter kept in a record, padded to two pages so
+// that a write spans several.
+func incrRecord(tx *Tx) error {
+	n, err := readRecordCounter(tx)
+	if err == nil {
+		err = tx.PutRecord(recordSet, counterKey, recordCounter(n+1))
+	}
+	return err
+}
+
+const recordSet = "counters"
+
+func recordCounter(n uint64) []byte {
+	return []byte(fmt.Sprintf("%d:%s", n, strings.Repeat(strconv.FormatUint(n%10, 10), 6000)))
+}
+
+func readRecordCounter(tx *Tx) (uint64, error) {
+	raw, err := tx.Record(recordSet, counterKey)
+	if raw == nil || err != nil {
+		return 0, err
+	}
+	head, _, _ := strings.Cut(string(raw), ":")
+	n, err := strconv.ParseUint(head, 10, 64)
+	if err != nil || string(raw) != string(recordCounter(n)) {
+		return 0, fmt.Errorf("record counter holds %.40q...: not one value", raw)
+	}
+	return n, nil
+}
+
 func readCounter(tx *Tx) (uint64, error) {
 	raw := tx.Get(counterBucket, counterKey)
 	if raw == nil {
@@ -90,6 +119,17 @@ func runHelper(mode, dir string) int {
 			return 1
 		}
 		return 0
+	case "recloop":
+		// Record writes as fast as possible until killed.
+		for i := 0; ; i++ {
+			if err := s.Update(ctx, incrRecord); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			if i == 0 {
+				fmt.Println("ready")
+			}
+		}
 	case "loop":
 		// Updates as fast as possible until killed.
 		for i := 0; ; i++ {

@@ -20,7 +20,7 @@ const (
 // SchemaVersion is the layout of the state file this code reads and writes.
 // Bump it together with a migration registered in currentSchema whenever
 // stored data changes shape in a way older code would misread.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // A Migration rewrites the data of schema version N into version N+1. It
 // runs inside the same read-write transaction as the Update that found the
@@ -39,8 +39,14 @@ type schema struct {
 // record when it reads it), but an atreides of schema 1 would take them for
 // damage and replace them with empty ones, so it must refuse the file
 // instead (a [*SchemaError], the file left untouched).
+//
+// Schema 3 adds record files beside the database (package state keeps
+// sessions there and moves each one out of its bucket when it next saves
+// it): an atreides of schema 2 would not see them, start every session
+// afresh in the bucket, and leave behind copies a later one would ignore.
 var currentSchema = schema{version: SchemaVersion, migrations: map[uint64]Migration{
 	1: func(*Tx) error { return nil },
+	2: func(*Tx) error { return nil },
 }}
 
 // SchemaError reports a state file whose schema this code cannot use as is:

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -70,7 +71,7 @@ func TestNewerSchemaIsRefusedAndUntouched(t *testing.T) {
 			if se.Found != 7 || se.Known != SchemaVersion {
 				t.Errorf("SchemaError = %+v", se)
 			}
-			want := "has schema 7, this atreides understands up to 2; upgrade atreides or move the file aside"
+			want := "has schema 7, this atreides understands up to " + strconv.Itoa(SchemaVersion) + "; upgrade atreides or move the file aside"
 			if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), s.Path()) {
 				t.Errorf("message %q lacks %q or the path", err, want)
 			}
@@ -222,8 +223,9 @@ func TestOlderSchemaWithoutMigration(t *testing.T) {
 }
 
 // TestSchemaOneIsMigrated: a file of schema 1 (before binary records) is
-// taken to schema 2 with its data untouched, so that an older atreides
-// refuses it instead of mistaking binary records for damage.
+// taken to the current schema with its data untouched, so that an older
+// atreides refuses it instead of mistaking binary records for damage (or
+// missing record files).
 func TestSchemaOneIsMigrated(t *testing.T) {
 	s, _ := newStore(t)
 	rawDB(t, s, func(btx *bolt.Tx) error {
@@ -233,8 +235,8 @@ func TestSchemaOneIsMigrated(t *testing.T) {
 		return put(btx, "sessions", "s1", "old")
 	})
 	mustUpdate(t, s, func(*Tx) error { return nil })
-	if v := mustGet(t, s, metaBucket, keySchemaVersion); string(v) != "2" {
-		t.Errorf("schema %q, want 2", v)
+	if v := mustGet(t, s, metaBucket, keySchemaVersion); string(v) != strconv.Itoa(SchemaVersion) {
+		t.Errorf("schema %q, want %d", v, SchemaVersion)
 	}
 	if v := mustGet(t, s, "sessions", "s1"); string(v) != "old" {
 		t.Errorf("data %q", v)

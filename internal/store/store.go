@@ -206,7 +206,7 @@ func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error, asIs bool) 
 	// read never creates the lock file (or anything else) in the project.
 	// (Update reports an empty file when it starts it afresh.)
 	if fi, ok := s.dbStat(); !ok {
-		return emptyView(fi, asIs, fn)
+		return s.emptyView(fi, asIs, fn)
 	}
 	lk, err := s.lock(ctx, false, !asIs)
 	if asIs && errors.Is(err, fs.ErrNotExist) {
@@ -216,7 +216,7 @@ func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error, asIs bool) 
 		}
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return runFn(&Tx{}, fn)
+		return runFn(&Tx{store: s}, fn)
 	}
 	if err != nil {
 		return err
@@ -229,7 +229,7 @@ func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error, asIs bool) 
 	// cannot do.
 	fi, ok := s.dbStat()
 	if !ok {
-		return emptyView(fi, asIs, fn)
+		return s.emptyView(fi, asIs, fn)
 	}
 	db, _, err := openDB(lk.dir, s.Path(), true, s.boltTimeout(ctx))
 	if err == nil {
@@ -238,7 +238,7 @@ func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error, asIs bool) 
 				if _, err := s.schema.check(btx, s.Path()); err != nil {
 					return err
 				}
-				return runFn(&Tx{btx: btx}, fn)
+				return runFn(&Tx{btx: btx, store: s}, fn)
 			})
 		})
 		closeDB(db)
@@ -250,13 +250,14 @@ func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error, asIs bool) 
 	return err
 }
 
-// emptyView shows fn an empty store when there is no database file. fi is
-// the file when there is one of zero bytes: damage to ViewNoRepair (asIs).
-func emptyView(fi fs.FileInfo, asIs bool, fn func(tx *Tx) error) error {
+// emptyView shows fn an empty database when there is no database file
+// (the records, outside it, are read as they are). fi is the file when
+// there is one of zero bytes: damage to ViewNoRepair (asIs).
+func (s *Store) emptyView(fi fs.FileInfo, asIs bool, fn func(tx *Tx) error) error {
 	if asIs && fi != nil {
 		return &corruption{cause: errors.New("the file is empty")}
 	}
-	return runFn(&Tx{}, fn)
+	return runFn(&Tx{store: s}, fn)
 }
 
 // recoverForView moves an unreadable file aside on behalf of View. That
@@ -285,7 +286,7 @@ func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx 
 	}
 	created, migrated := false, false
 	var inner error // what our function gave bbolt; anything else is bbolt's
-	tx := &Tx{writable: true}
+	tx := &Tx{writable: true, store: s}
 	err = guardTx(func() error {
 		return db.Update(func(btx *bolt.Tx) error {
 			if created, migrated, inner = s.schema.prepare(btx, s.Path(), s.version()); inner != nil {
@@ -316,6 +317,9 @@ func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx 
 		// The commit is already durable; a failing close (munmap, close of
 		// the descriptor) does not undo it, but the caller should hear of it.
 		err = fmt.Errorf("close state %s: %w", s.Path(), cerr)
+	}
+	if err == nil && len(tx.pending) > 0 {
+		err = s.writeRecords(tx.pending, tx.seen)
 	}
 	if err == nil && created {
 		// Best effort: the state is safe without it, and a project whose

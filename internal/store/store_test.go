@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -373,7 +374,7 @@ func TestFirstUpdateLaysOutDirectory(t *testing.T) {
 	for name, want := range map[string]bool{
 		"state.db": true, "state.db.lock": true, "state.db.corrupt-20260101T000000.000Z": true, "log": true, "log.1": true,
 		"audit.jsonl": true, "audit-20261123T231135.123456789Z-42.jsonl": true,
-		"trace.jsonl.pending/": true, "trace.jsonl.corrupt-20260101T000000.000Z-abcdef": true,
+		"trace.jsonl.pending/": true, "trace.jsonl.corrupt-20260101T000000.000Z-abcdef": true, "sessions/": true,
 		"config.yaml": false, "intents.yaml": false, "trace.jsonl": false, ".gitignore": false,
 	} {
 		if got := ignored(name); got != want {
@@ -389,7 +390,7 @@ func TestFirstUpdateLaysOutDirectory(t *testing.T) {
 
 	// The creator is recorded; a user's own .gitignore is never replaced.
 	err = s.View(context.Background(), func(tx *Tx) error {
-		if got := string(tx.Get(metaBucket, keySchemaVersion)); got != "2" {
+		if got := string(tx.Get(metaBucket, keySchemaVersion)); got != strconv.Itoa(SchemaVersion) {
 			t.Errorf("schema_version = %q", got)
 		}
 		if got := string(tx.Get(metaBucket, keyCreatedBy)); got != "v0.0.0-test" {

@@ -24,6 +24,9 @@ type Tx struct {
 	done     bool
 	wrote    bool     // a Put, Delete or Append: the Update must commit
 	notes    []string // for OnRecover, once committed
+	store    *Store
+	pending  []pendingRecord // record writes, made once the database part committed
+	seen     []seenRecord    // records read, and where their values are
 }
 
 // Writable reports whether the transaction may write: it runs inside

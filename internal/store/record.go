@@ -1,0 +1,210 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+)
+
+// A record file keeps one value outside the database, in a file of its
+// own with two slots. Each write goes to the slot that does not hold the
+// current value and is made durable with one fdatasync, the cheapest sync
+// there is: the file keeps its size, so no metadata has to reach the disk.
+// A write torn by a crash leaves a slot whose checksum fails, and the
+// other slot, the previous value, is read instead. A bbolt commit needs
+// two syncs (its pages, then its meta page), which is why the records
+// every event writes (a session's) live here instead.
+//
+// Layout: two slots of slotSize bytes each, a multiple of the page size so
+// that a torn write of one never touches the other. A slot is a header,
+// the key and the value:
+//
+//	0  magic "atrR"
+//	4  format (recordFormat), 3 bytes zero
+//	8  sequence number, counting the file's writes, little endian
+//	16 key length, value length (uint32 each)
+//	24 FNV-1a (64 bits) of the header's first 24 bytes, the key and the value
+//
+// The key in the slot guards against a file that was renamed or copied:
+// a record is read only under its own key. A later format may change what
+// follows the header but not the header itself, and its checksum, so that
+// a slot torn in its format byte is damage and not a newer file.
+const (
+	recordMagic  = "atrR"
+	recordFormat = 1
+	recordHeader = 32
+	recordPage   = 4096
+	// MaxRecordKey bounds a record's key: it names the file. Hosts name
+	// sessions with ids of a few dozen bytes.
+	MaxRecordKey = 128
+	// maxRecordName bounds the file name a key makes (escaping triples a
+	// byte): with the temporary name of a rewrite it stays within the
+	// 255 bytes file systems allow.
+	maxRecordName = 230
+)
+
+// ErrRecordDamaged is wrapped by the error of a record file none of whose
+// slots holds a whole value of its key.
+var ErrRecordDamaged = errors.New("record file is damaged")
+
+// ErrRecordNewer is wrapped by the error of a record file written in a
+// format newer than this atreides reads; the file is left alone.
+var ErrRecordNewer = errors.New("record file was written by a newer atreides")
+
+// slotView is what a record file holds: the current value, the slot it is
+// in (-1: none) and its sequence number.
+type slotView struct {
+	val  []byte
+	slot int
+	seq  uint64
+}
+
+// parseRecord finds key's current value in the bytes of its record file.
+// The slot whose header claims the later write is checked first; only
+// when it is not whole is the other one read (and checksummed).
+func parseRecord(data []byte, key string) (slotView, error) {
+	if len(data) == 0 || len(data)%(2*recordPage) != 0 {
+		return slotView{slot: -1}, fmt.Errorf("%w: %d bytes is not two whole slots", ErrRecordDamaged, len(data))
+	}
+	size := len(data) / 2
+	first := 0
+	if binary.LittleEndian.Uint64(data[size+8:]) > binary.LittleEndian.Uint64(data[8:]) {
+		first = 1
+	}
+	for _, i := range [2]int{first, 1 - first} {
+		val, seq, err := parseSlot(data[i*size:(i+1)*size], key)
+		switch {
+		case err == nil:
+			return slotView{val: val, slot: i, seq: seq}, nil
+		case errors.Is(err, ErrRecordNewer):
+			// Whatever the other slot holds is older than what the
+			// newer atreides wrote: reading it would go back in time.
+			return slotView{slot: -1}, ErrRecordNewer
+		}
+	}
+	return slotView{slot: -1}, fmt.Errorf("%w: no slot holds a whole value", ErrRecordDamaged)
+}
+
+// parseSlot reads one slot: its value and sequence number, or an error
+// when it holds nothing whole of key.
+func parseSlot(s []byte, key string) ([]byte, uint64, error) {
+	if string(s[:4]) != recordMagic {
+		return nil, 0, ErrRecordDamaged
+	}
+	seq := binary.LittleEndian.Uint64(s[8:])
+	klen := uint64(binary.LittleEndian.Uint32(s[16:]))
+	vlen := uint64(binary.LittleEndian.Uint32(s[20:]))
+	if recordHeader+klen+vlen > uint64(len(s)) {
+		return nil, 0, ErrRecordDamaged
+	}
+	body := s[recordHeader : recordHeader+klen+vlen]
+	switch {
+	case slotSum(s[:recordHeader], body) != binary.LittleEndian.Uint64(s[24:]):
+		return nil, 0, ErrRecordDamaged
+	case s[4] > recordFormat:
+		return nil, 0, ErrRecordNewer
+	case s[4] != recordFormat || string(body[:klen]) != key:
+		return nil, 0, ErrRecordDamaged
+	}
+	return body[klen:], seq, nil
+}
+
+// encodeSlot is the bytes of a slot holding key and val as write seq.
+func encodeSlot(key string, val []byte, seq uint64) []byte {
+	b := make([]byte, recordHeader+len(key)+len(val))
+	copy(b, recordMagic)
+	b[4] = recordFormat
+	binary.LittleEndian.PutUint64(b[8:], seq)
+	binary.LittleEndian.PutUint32(b[16:], uint32(len(key)))
+	binary.LittleEndian.PutUint32(b[20:], uint32(len(val)))
+	copy(b[recordHeader:], key)
+	copy(b[recordHeader+len(key):], val)
+	binary.LittleEndian.PutUint64(b[24:], slotSum(b[:recordHeader], b[recordHeader:]))
+	return b
+}
+
+// slotSum is the checksum of a slot: its header but the checksum itself,
+// and its body. It detects torn and damaged writes, not tampering. FNV
+// needs no tables: a CRC's cost 20–200 µs to build in every process, more
+// than checksumming a session record.
+func slotSum(header, body []byte) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write(header[:24])
+	_, _ = h.Write(body)
+	return h.Sum64()
+}
+
+// slotSizeFor is the slot size of a new file for a slot of n bytes: room
+// to grow by half before the file has to be rewritten.
+func slotSizeFor(n int) int {
+	n += n / 2
+	return (n + recordPage - 1) / recordPage * recordPage
+}
+
+// recordName is the file name of key: the key with every byte outside
+// [A-Za-z0-9_-] (and a leading '.') written as %XX, so that names map back
+// to keys and no key names a hidden, temporary or foreign file.
+func recordName(key string) (string, error) {
+	if key == "" || len(key) > MaxRecordKey {
+		return "", fmt.Errorf("record key of %d bytes: want 1 to %d", len(key), MaxRecordKey)
+	}
+	var b strings.Builder
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' && i > 0 {
+			b.WriteByte(c)
+		} else {
+			const hex = "0123456789ABCDEF"
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	b.WriteString(recordExt)
+	if b.Len() > maxRecordName {
+		return "", fmt.Errorf("record key %q makes a file name of %d bytes: at most %d", key, b.Len(), maxRecordName)
+	}
+	return b.String(), nil
+}
+
+const recordExt = ".rec"
+
+// recordKey turns a file name back into its key; ok is false for names
+// recordName does not make.
+func recordKey(name string) (key string, ok bool) {
+	stem, found := strings.CutSuffix(name, recordExt)
+	if !found || stem == "" {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(stem); i++ {
+		c := stem[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+3 > len(stem) {
+			return "", false
+		}
+		x, err := strconv.ParseUint(stem[i+1:i+3], 16, 8)
+		if err != nil {
+			return "", false
+		}
+		b.WriteByte(byte(x))
+		i += 2
+	}
+	key = b.String()
+	if n, err := recordName(key); err != nil || n != name {
+		return "", false
+	}
+	return key, true
+}
+
+// CheckRecordKey says why key cannot be a record's key, or nil when it can.
+func CheckRecordKey(key string) error {
+	_, err := recordName(key)
+	return err
+}

@@ -1,0 +1,381 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/confined"
+)
+
+const testSet = "sessions"
+
+func putRecord(t *testing.T, s *Store, key string, val []byte) {
+	t.Helper()
+	mustUpdate(t, s, func(tx *Tx) error { return tx.PutRecord(testSet, key, val) })
+}
+
+func getRecord(t *testing.T, s *Store, key string) ([]byte, error) {
+	t.Helper()
+	var v []byte
+	var rerr error
+	if err := s.View(context.Background(), func(tx *Tx) error { v, rerr = tx.Record(testSet, key); return nil }); err != nil {
+		t.Fatalf("View: %v", err)
+	}
+	return v, rerr
+}
+
+func recordPath(s *Store, key string) string {
+	name, _ := recordName(key)
+	return filepath.Join(s.Dir(), testSet, name)
+}
+
+// slotsOf parses both slots of key's file as they are on disk.
+func slotsOf(t *testing.T, s *Store, key string) (vals [2]string, seqs [2]uint64, size int) {
+	t.Helper()
+	data, err := os.ReadFile(recordPath(s, key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	size = len(data) / 2
+	for i := range 2 {
+		v, seq, err := parseSlot(data[i*size:(i+1)*size], key)
+		if err == nil {
+			vals[i], seqs[i] = string(v), seq
+		}
+	}
+	return vals, seqs, size
+}
+
+func TestRecordAlternatesSlots(t *testing.T) {
+	s, notes := newStore(t)
+	if v, err := getRecord(t, s, "s1"); v != nil || err != nil {
+		t.Fatalf("missing record: %q, %v", v, err)
+	}
+	for i, want := range []struct {
+		val   string
+		vals  [2]string
+		seqs  [2]uint64
+		value string
+	}{
+		{"one", [2]string{"one", ""}, [2]uint64{1, 0}, "one"},
+		{"two", [2]string{"one", "two"}, [2]uint64{1, 2}, "two"},
+		{"three", [2]string{"three", "two"}, [2]uint64{3, 2}, "three"},
+	} {
+		putRecord(t, s, "s1", []byte(want.val))
+		vals, seqs, size := slotsOf(t, s, "s1")
+		if vals != want.vals || seqs != want.seqs || size != recordPage {
+			t.Errorf("write %d: slots %q seqs %v size %d, want %q %v %d", i, vals, seqs, size, want.vals, want.seqs, recordPage)
+		}
+		if v, err := getRecord(t, s, "s1"); string(v) != want.value || err != nil {
+			t.Errorf("write %d: read %q, %v", i, v, err)
+		}
+	}
+	if len(*notes) != 0 {
+		t.Errorf("notes: %v", *notes)
+	}
+}
+
+// TestRecordTornWrite stands in for a crash in the middle of a slot write:
+// any byte of the newer slot changed, the previous value is read; both
+// slots damaged, a RecordError with the file's bytes.
+func TestRecordTornWrite(t *testing.T) {
+	for _, off := range []int{0, 4, 8, 16, 20, 24, recordHeader, recordHeader + 2, recordHeader + 5} {
+		s, _ := newStore(t)
+		putRecord(t, s, "k", []byte("first"))
+		putRecord(t, s, "k", []byte("second"))
+		path := recordPath(s, "k")
+		data, _ := os.ReadFile(path)
+		data[recordPage+off] ^= 0x40 // slot 1 holds "second"
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if v, err := getRecord(t, s, "k"); string(v) != "first" || err != nil {
+			t.Errorf("byte %d of the newer slot damaged: read %q, %v, want first", off, v, err)
+		}
+		// The next write goes to the damaged slot and keeps "first".
+		putRecord(t, s, "k", []byte("third"))
+		if vals, _, _ := slotsOf(t, s, "k"); vals != [2]string{"first", "third"} {
+			t.Errorf("byte %d: after the next write slots hold %q", off, vals)
+		}
+		data, _ = os.ReadFile(path)
+		data[off] ^= 0x40
+		data[recordPage+off] ^= 0x40
+		_ = os.WriteFile(path, data, 0o600)
+		v, err := getRecord(t, s, "k")
+		var re *RecordError
+		if v != nil || !errors.As(err, &re) || !errors.Is(err, ErrRecordDamaged) || !bytes.Equal(re.Data, data) || re.Key != "k" {
+			t.Errorf("byte %d of both slots damaged: %q, %v", off, v, err)
+		}
+	}
+}
+
+func TestRecordGrowsAndKeepsValue(t *testing.T) {
+	s, _ := newStore(t)
+	putRecord(t, s, "k", []byte("small"))
+	big := bytes.Repeat([]byte("abcdefgh"), 1000) // 8000 bytes: more than a slot
+	putRecord(t, s, "k", big)
+	vals, seqs, size := slotsOf(t, s, "k")
+	if vals[0] != string(big) || seqs[0] != 2 || size%recordPage != 0 || size < len(big)+recordHeader {
+		t.Errorf("after growing: slot 0 %d bytes seq %d, slot size %d", len(vals[0]), seqs[0], size)
+	}
+	putRecord(t, s, "k", []byte("small again"))
+	if v, _ := getRecord(t, s, "k"); string(v) != "small again" {
+		t.Errorf("read %q", v)
+	}
+	if _, _, size2 := slotsOf(t, s, "k"); size2 != size {
+		t.Errorf("slot size changed from %d to %d on a smaller value", size, size2)
+	}
+}
+
+func TestRecordNewerFormatIsLeftAlone(t *testing.T) {
+	s, _ := newStore(t)
+	putRecord(t, s, "k", []byte("v"))
+	path := recordPath(s, "k")
+	data, _ := os.ReadFile(path)
+	data[4] = recordFormat + 1
+	binary.LittleEndian.PutUint64(data[24:], slotSum(data[:recordHeader], data[recordHeader:recordHeader+2]))
+	_ = os.WriteFile(path, data, 0o600)
+	if _, err := getRecord(t, s, "k"); !errors.Is(err, ErrRecordNewer) {
+		t.Errorf("read of a newer file: %v", err)
+	}
+	err := s.Update(context.Background(), func(tx *Tx) error { return tx.PutRecord(testSet, "k", []byte("w")) })
+	if !errors.Is(err, ErrRecordNewer) {
+		t.Errorf("write over a newer file: %v", err)
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, data) {
+		t.Error("a newer file was changed")
+	}
+}
+
+func TestRecordOfAnotherKeyIsNotRead(t *testing.T) {
+	s, _ := newStore(t)
+	putRecord(t, s, "a", []byte("of a"))
+	if err := os.Rename(recordPath(s, "a"), recordPath(s, "b")); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := getRecord(t, s, "b"); v != nil || !errors.Is(err, ErrRecordDamaged) {
+		t.Errorf("b's file holding a's record: %q, %v", v, err)
+	}
+	putRecord(t, s, "b", []byte("of b"))
+	if v, err := getRecord(t, s, "b"); string(v) != "of b" || err != nil {
+		t.Errorf("after writing b: %q, %v", v, err)
+	}
+}
+
+func TestRecordTransaction(t *testing.T) {
+	s, _ := newStore(t)
+	putRecord(t, s, "keep", []byte("k"))
+	putRecord(t, s, "gone", []byte("g"))
+
+	// A failing Update writes no record.
+	boom := errors.New("boom")
+	err := s.Update(context.Background(), func(tx *Tx) error {
+		if err := tx.PutRecord(testSet, "keep", []byte("changed")); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatal(err)
+	}
+	if v, _ := getRecord(t, s, "keep"); string(v) != "k" {
+		t.Errorf("rolled back Update wrote %q", v)
+	}
+
+	// Writes and removals are seen inside the transaction, in key order.
+	mustUpdate(t, s, func(tx *Tx) error {
+		for _, err := range []error{tx.PutRecord(testSet, "new", []byte("n")), tx.DeleteRecord(testSet, "gone"), tx.PutRecord(testSet, "keep", []byte("k2"))} {
+			if err != nil {
+				return err
+			}
+		}
+		if v, _ := tx.Record(testSet, "gone"); v != nil {
+			t.Errorf("removed record read as %q", v)
+		}
+		if got := listRecords(t, tx); got != "keep=k2 new=n" {
+			t.Errorf("inside the Update: %s", got)
+		}
+		return nil
+	})
+	var got string
+	_ = s.View(context.Background(), func(tx *Tx) error { got = listRecords(t, tx); return nil })
+	if got != "keep=k2 new=n" {
+		t.Errorf("after the Update: %s", got)
+	}
+	if _, err := os.Stat(recordPath(s, "gone")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("removed record's file: %v", err)
+	}
+
+	// Read-only and finished transactions refuse writes.
+	var escaped *Tx
+	_ = s.View(context.Background(), func(tx *Tx) error {
+		escaped = tx
+		if err := tx.PutRecord(testSet, "x", nil); !errors.Is(err, ErrReadOnly) {
+			t.Errorf("PutRecord in View: %v", err)
+		}
+		return nil
+	})
+	if _, err := escaped.Record(testSet, "keep"); !errors.Is(err, ErrTxDone) {
+		t.Errorf("Record after the View: %v", err)
+	}
+}
+
+func listRecords(t *testing.T, tx *Tx) string {
+	var out []string
+	err := tx.ForEachRecord(testSet, func(k string, v []byte, err error) error {
+		if err != nil {
+			t.Errorf("record %s: %v", k, err)
+		}
+		out = append(out, k+"="+string(v))
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestRecordDamagedInListing(t *testing.T) {
+	s, _ := newStore(t)
+	putRecord(t, s, "a", []byte("1"))
+	putRecord(t, s, "b", []byte("2"))
+	_ = os.WriteFile(recordPath(s, "a"), []byte("junk"), 0o600)
+	_ = os.WriteFile(filepath.Join(s.Dir(), testSet, "notes.txt"), []byte("x"), 0o600) // not a record name
+	var got []string
+	_ = s.View(context.Background(), func(tx *Tx) error {
+		return tx.ForEachRecord(testSet, func(k string, v []byte, err error) error {
+			got = append(got, k+"="+string(v)+"/"+boolStr(errors.Is(err, ErrRecordDamaged)))
+			return nil
+		})
+	})
+	if strings.Join(got, " ") != "a=/damaged b=2/ok" {
+		t.Errorf("listing: %v", got)
+	}
+}
+
+func boolStr(damaged bool) string {
+	if damaged {
+		return "damaged"
+	}
+	return "ok"
+}
+
+func TestRecordLinkRefused(t *testing.T) {
+	s, _ := newStore(t)
+	putRecord(t, s, "a", []byte("1"))
+	outside := filepath.Join(t.TempDir(), "victim")
+	_ = os.WriteFile(outside, []byte("mine"), 0o600)
+	_ = os.Remove(recordPath(s, "a"))
+	if err := os.Symlink(outside, recordPath(s, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := getRecord(t, s, "a"); !errors.Is(err, confined.ErrRefused) {
+		t.Errorf("read through a link: %v", err)
+	}
+	err := s.Update(context.Background(), func(tx *Tx) error { return tx.PutRecord(testSet, "a", []byte("2")) })
+	if !errors.Is(err, confined.ErrRefused) {
+		t.Errorf("write through a link: %v", err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "mine" {
+		t.Errorf("file behind the link now holds %q", b)
+	}
+}
+
+func TestRecordNames(t *testing.T) {
+	for _, tc := range []struct{ key, name string }{
+		{"0b7e2f6a-1c2d-4e5f-8a9b-0c1d2e3f4a5b", "0b7e2f6a-1c2d-4e5f-8a9b-0c1d2e3f4a5b.rec"},
+		{"ses_3fAb", "ses_3fAb.rec"},
+		{"a.b", "a.b.rec"},
+		{".hidden", "%2Ehidden.rec"},
+		{"../x", "%2E.%2Fx.rec"},
+		{"a b%", "a%20b%25.rec"},
+		{"é", "%C3%A9.rec"},
+	} {
+		name, err := recordName(tc.key)
+		if name != tc.name || err != nil {
+			t.Errorf("recordName(%q) = %q, %v; want %q", tc.key, name, err, tc.name)
+		}
+		if k, ok := recordKey(name); k != tc.key || !ok {
+			t.Errorf("recordKey(%q) = %q, %v", name, k, ok)
+		}
+	}
+	for _, key := range []string{"", strings.Repeat("x", MaxRecordKey+1)} {
+		if _, err := recordName(key); err == nil {
+			t.Errorf("recordName of %d bytes: no error", len(key))
+		}
+	}
+	for _, name := range []string{"x.txt", ".rec", "a%2.rec", "a%zz.rec", "%61.rec", ".x.rec", "a%2e.rec"} {
+		if k, ok := recordKey(name); ok {
+			t.Errorf("recordKey(%q) = %q: a name recordName does not make", name, k)
+		}
+	}
+}
+
+// FuzzRecordName: every key names one file of safe characters, and the
+// name gives the key back.
+func FuzzRecordName(f *testing.F) {
+	for _, k := range []string{"abc", ".x", "a/b", "%", "ses_1", "\x00"} {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		name, err := recordName(key)
+		if err != nil {
+			if key != "" && len(key) <= MaxRecordKey/3 {
+				t.Fatalf("recordName(%q): %v", key, err)
+			}
+			return
+		}
+		if strings.HasPrefix(name, ".") || strings.ContainsAny(name, "/\\\x00") || len(name) > maxRecordName {
+			t.Fatalf("recordName(%q) = %q", key, name)
+		}
+		if k, ok := recordKey(name); !ok || k != key {
+			t.Fatalf("recordKey(recordName(%q)) = %q, %v", key, k, ok)
+		}
+	})
+}
+
+// FuzzParseRecord: no slot content panics the reader, and what it reads
+// is a value a writer put there: a value read is written back as the same
+// slot, byte for byte. The fuzzer fills the two slots' beginnings (the
+// rest is zero), so that it mutates a few bytes rather than pages.
+func FuzzParseRecord(f *testing.F) {
+	f.Add(encodeSlot("k", []byte("value"), 3), encodeSlot("k", []byte("older"), 2), "k")
+	f.Add(encodeSlot("k", []byte("value"), 3), []byte("atrR"), "k")
+	f.Add([]byte{}, encodeSlot("other", []byte("v"), 1), "k")
+	f.Fuzz(func(t *testing.T, a, b []byte, key string) {
+		if len(a) > recordPage || len(b) > recordPage {
+			return
+		}
+		data := make([]byte, 2*recordPage)
+		copy(data, a)
+		copy(data[recordPage:], b)
+		v, err := parseRecord(data, key)
+		if err != nil {
+			if v.slot != -1 || v.val != nil {
+				t.Fatalf("error %v with a value", err)
+			}
+			return
+		}
+		slot := encodeSlot(key, v.val, v.seq)
+		if !bytes.Equal(slot, data[v.slot*recordPage:v.slot*recordPage+len(slot)]) {
+			t.Fatalf("read %q (seq %d) from slot %d, which does not hold it", v.val, v.seq, v.slot)
+		}
+	})
+}
+
+func TestParseRecordSizes(t *testing.T) {
+	slot := encodeSlot("k", []byte("v"), 1)
+	for _, n := range []int{0, len(slot), recordPage, 3 * recordPage} {
+		data := make([]byte, n)
+		copy(data, slot)
+		if _, err := parseRecord(data, "k"); !errors.Is(err, ErrRecordDamaged) {
+			t.Errorf("a file of %d bytes: %v", n, err)
+		}
+	}
+}

@@ -1,0 +1,317 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"slices"
+
+	"github.com/atreides-dev/atreides/internal/confined"
+)
+
+// maxRecordFile bounds the record files read: a session record is a few
+// KiB; anything near this is not one atreides wrote.
+const maxRecordFile = 64 << 20
+
+// RecordError is a record file that could not be read as one: damaged
+// (wraps [ErrRecordDamaged]), written by a newer atreides (wraps
+// [ErrRecordNewer]), or refused (a link, a FIFO: wraps
+// [confined.ErrRefused]). Data is the file's bytes when they were read, for
+// a caller that keeps them aside before [Tx.DeleteRecord].
+type RecordError struct {
+	Path string
+	Key  string
+	Data []byte
+	Err  error
+}
+
+func (e *RecordError) Error() string { return fmt.Sprintf("record %s: %v", e.Path, e.Err) }
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// pendingRecord is a record write (or, del, a removal) an Update makes
+// once its database part has committed.
+type pendingRecord struct {
+	set, key string
+	val      []byte
+	del      bool
+}
+
+// Record returns the value of key in the record set named set (a
+// directory of the store), nil when there is none. Records are values kept
+// outside the database, each in a file of its own, so that writing one
+// costs a single fdatasync (see record.go); they are for values written
+// on every event. A write of this transaction is seen at once. A file that
+// does not hold a value of key is a [*RecordError].
+func (tx *Tx) Record(set, key string) ([]byte, error) {
+	if tx.done {
+		return nil, fmt.Errorf("record %s/%s: %w", set, key, ErrTxDone)
+	}
+	if p := tx.pendingFor(set, key); p != nil {
+		if p.del {
+			return nil, nil
+		}
+		return slices.Clone(p.val), nil
+	}
+	name, err := recordName(key)
+	if err != nil {
+		return nil, err
+	}
+	d, err := tx.store.openSet(set, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	val, at, err := readRecord(d, name, key)
+	if tx.writable && err == nil {
+		// The lock is held until the write: it can skip reading again.
+		tx.seen = append(tx.seen, seenRecord{set, key, at})
+	}
+	return val, err
+}
+
+// slotAt is where a record file's current value is: the file's slot size
+// (0: no file) and the slot and write number of the value.
+type slotAt struct {
+	size, slot int
+	seq        uint64
+}
+
+// seenRecord is a record read by a writable transaction.
+type seenRecord struct {
+	set, key string
+	at       slotAt
+}
+
+// readRecord reads key's value from the file name in d: nil when there is
+// no such file.
+func readRecord(d *confined.Dir, name, key string) ([]byte, slotAt, error) {
+	data, err := d.ReadFile(name, maxRecordFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, slotAt{}, nil
+	}
+	if err != nil {
+		return nil, slotAt{}, &RecordError{Path: d.Path(name), Key: key, Err: err}
+	}
+	v, err := parseRecord(data, key)
+	if err != nil {
+		return nil, slotAt{}, &RecordError{Path: d.Path(name), Key: key, Data: data, Err: err}
+	}
+	return slices.Clone(v.val), slotAt{len(data) / 2, v.slot, v.seq}, nil
+}
+
+// PutRecord stores a copy of val as key's value in the record set. The
+// file is written when the Update's database part has committed, and
+// Update returns only once it is on disk: a record never runs ahead of
+// the database.
+func (tx *Tx) PutRecord(set, key string, val []byte) error {
+	return tx.addPending(pendingRecord{set: set, key: key, val: slices.Clone(nonNil(val))})
+}
+
+// DeleteRecord removes key's file from the record set, whatever it holds,
+// once the Update's database part has committed. A missing one is not an
+// error.
+func (tx *Tx) DeleteRecord(set, key string) error {
+	return tx.addPending(pendingRecord{set: set, key: key, del: true})
+}
+
+func (tx *Tx) addPending(p pendingRecord) error {
+	if err := tx.checkWrite(""); err != nil {
+		return fmt.Errorf("record %s/%s: %w", p.set, p.key, err)
+	}
+	if _, err := recordName(p.key); err != nil {
+		return fmt.Errorf("record %s/%s: %w", p.set, p.key, err)
+	}
+	tx.pending = append(tx.pending, p)
+	return nil
+}
+
+func (tx *Tx) pendingFor(set, key string) *pendingRecord {
+	for i := len(tx.pending) - 1; i >= 0; i-- {
+		if p := &tx.pending[i]; p.set == set && p.key == key {
+			return p
+		}
+	}
+	return nil
+}
+
+// ForEachRecord calls fn for every record of the set, in key order, with
+// its value, or with a [*RecordError] for a file that does not hold one
+// (val nil). Writes of this transaction are seen. An error from fn stops
+// the walk and is returned.
+func (tx *Tx) ForEachRecord(set string, fn func(key string, val []byte, err error) error) error {
+	if tx.done {
+		return fmt.Errorf("for each record in %s: %w", set, ErrTxDone)
+	}
+	var names []string
+	d, err := tx.store.openSet(set, false)
+	switch {
+	case err == nil:
+		defer d.Close()
+		if names, err = d.Names(); err != nil {
+			return fmt.Errorf("list %s: %w", d.Path(""), err)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	keys := map[string]string{} // key -> file name, "" for a pending write
+	for _, n := range names {
+		if k, ok := recordKey(n); ok {
+			keys[k] = n
+		}
+	}
+	for _, p := range tx.pending {
+		if p.set == set {
+			keys[p.key] = ""
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		var val []byte
+		var err error
+		if p := tx.pendingFor(set, k); p != nil {
+			if p.del {
+				continue
+			}
+			val = slices.Clone(p.val)
+		} else if val, _, err = readRecord(d, keys[k], k); val == nil && err == nil {
+			continue // removed since the listing
+		}
+		if err := fn(k, val, err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// openSet opens the directory of a record set, creating it (and making
+// its entry durable) when create is set.
+func (s *Store) openSet(set string, create bool) (*confined.Dir, error) {
+	rel := s.name + "/" + set
+	d, err := confined.OpenDir(s.base, rel)
+	if err == nil || !create || !errors.Is(err, fs.ErrNotExist) {
+		return d, err
+	}
+	if d, err = confined.MkdirAll(s.base, rel, 0o700); err != nil {
+		return nil, err
+	}
+	if parent, err := confined.OpenDir(s.base, s.name); err == nil {
+		_ = parent.Sync()
+		_ = parent.Close()
+	}
+	return d, nil
+}
+
+// writeRecords makes an Update's record writes, in order; seen says where
+// the records it read are.
+func (s *Store) writeRecords(pending []pendingRecord, seen []seenRecord) error {
+	dirs := map[string]*confined.Dir{}
+	defer func() {
+		for _, d := range dirs {
+			_ = d.Close()
+		}
+	}()
+	removed := map[*confined.Dir]bool{}
+	for _, p := range pending {
+		d := dirs[p.set]
+		if d == nil {
+			var err error
+			if d, err = s.openSet(p.set, !p.del); errors.Is(err, fs.ErrNotExist) {
+				continue // a removal from a set never written
+			} else if err != nil {
+				return fmt.Errorf("write record %s/%s: %w", p.set, p.key, err)
+			}
+			dirs[p.set] = d
+		}
+		name, _ := recordName(p.key) // checked when it was added
+		if p.del {
+			if err := d.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("remove record: %w", err)
+			}
+			removed[d] = true
+			continue
+		}
+		var at *slotAt
+		if i := slices.IndexFunc(seen, func(r seenRecord) bool { return r.set == p.set && r.key == p.key }); i >= 0 {
+			at = &seen[i].at
+			seen = slices.Delete(slices.Clone(seen), i, i+1) // written: no longer where it was
+		}
+		if err := writeRecord(d, name, p.key, p.val, at); err != nil {
+			return fmt.Errorf("write record %s: %w", d.Path(name), err)
+		}
+	}
+	// A removal that comes back after a crash only costs a second prune
+	// or quarantine, but that would report the same damage twice.
+	for d := range removed {
+		if err := d.Sync(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeRecord puts val in the slot of name that does not hold the current
+// value, with one fdatasync; a value that does not fit, or a file that
+// does not exist yet, is written whole to a new file renamed into place.
+// at is where the current value is, when the caller knows; else the file
+// is read.
+func writeRecord(d *confined.Dir, name, key string, val []byte, at *slotAt) error {
+	if at != nil && at.size == 0 {
+		return newRecordFile(d, name, encodeSlot(key, val, 1))
+	}
+	f, err := d.OpenFile(name, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return newRecordFile(d, name, encodeSlot(key, val, 1))
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if at == nil {
+		if at, err = locate(f, key); err != nil {
+			return err
+		}
+	}
+	slot := encodeSlot(key, val, at.seq+1)
+	if at.slot < 0 || len(slot) > at.size {
+		return newRecordFile(d, name, slot)
+	}
+	if _, err := f.WriteAt(slot, int64((1-at.slot)*at.size)); err != nil {
+		return err
+	}
+	return datasync(f)
+}
+
+// locate reads a record file to find where key's value is; a damaged file
+// or another key's is one with nothing worth keeping (slot -1).
+func locate(f *os.File, key string) (*slotAt, error) {
+	data, err := io.ReadAll(io.LimitReader(f, maxRecordFile+1))
+	if err != nil {
+		return nil, err
+	}
+	cur, err := parseRecord(data, key)
+	switch {
+	case errors.Is(err, ErrRecordNewer):
+		return nil, err
+	case err != nil:
+		cur = slotView{slot: -1}
+	}
+	return &slotAt{len(data) / 2, cur.slot, cur.seq}, nil
+}
+
+// newRecordFile writes a record file whose first slot is slot, through a
+// temporary file, so that the old file (if any) stays whole until the new
+// one is.
+func newRecordFile(d *confined.Dir, name string, slot []byte) error {
+	size := slotSizeFor(len(slot))
+	data := make([]byte, 2*size)
+	copy(data, slot)
+	if err := d.ReplaceFile(name, data, true); err != nil {
+		return err
+	}
+	return d.Sync()
+}
