@@ -65,16 +65,24 @@ func TestTraceVerify(t *testing.T) {
 		t.Errorf("--json: %s", out)
 	}
 
-	// A damaged state file is not moved aside by verify (it was, and then
+	// A damaged state file (the database, and the project's record file
+	// that holds the head) is not moved aside by verify (it was, and then
 	// verify said OK on the fresh state).
 	db := filepath.Join(project.StateDir(dir), store.DBFile)
+	rec := filepath.Join(project.StateDir(dir), "project", "project.rec")
 	garbage := bytes.Repeat([]byte("x"), 8192)
-	os.WriteFile(db, garbage, 0o600)
+	for _, f := range []string{db, rec} {
+		if err := os.WriteFile(f, garbage, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if out, err := run(); err != nil || !strings.Contains(out, "ledger OK") {
 		t.Fatalf("damaged state, checkpoint intact: %q %v", out, err)
 	}
-	if b, _ := os.ReadFile(db); !bytes.Equal(b, garbage) {
-		t.Fatal("verify changed the state file")
+	for _, f := range []string{db, rec} {
+		if b, _ := os.ReadFile(f); !bytes.Equal(b, garbage) {
+			t.Fatalf("verify changed %s", f)
+		}
 	}
 	if aside, _ := filepath.Glob(db + ".corrupt-*"); len(aside) != 0 {
 		t.Fatalf("verify moved the state file aside: %v", aside)
@@ -87,6 +95,7 @@ func TestTraceVerify(t *testing.T) {
 		t.Fatalf("head unknown: %q %v", out, err)
 	}
 	os.Remove(db)
+	os.Remove(rec)
 	if out, err := run(); err == nil || !strings.Contains(out, "head unknown") {
 		t.Fatalf("state missing: %q %v", out, err)
 	}

@@ -102,7 +102,7 @@ func loadedStore(t *testing.T, s *Session, p *Project) *store.Store {
 			}
 		}
 		if p != nil {
-			return tx.Put(bucketProject, keyProject, EncodeProject(p))
+			return SaveProject(tx, p)
 		}
 		return nil
 	})
@@ -115,13 +115,13 @@ func loadedStore(t *testing.T, s *Session, p *Project) *store.Store {
 func stored(t *testing.T, st *store.Store) (sess, proj []byte) {
 	t.Helper()
 	err := st.View(context.Background(), func(tx *store.Tx) error {
-		if b := tx.Get(bucketSessions, "s"); b != nil {
-			t.Errorf("session s is still in the bucket")
+		if tx.Get(bucketSessions, "s") != nil || tx.Get(bucketProject, keyProject) != nil {
+			t.Errorf("a record is still in the bucket")
 		}
-		var err error
-		sess, _, err = storedSession(tx, "s")
-		proj = tx.Get(bucketProject, keyProject)
-		return err
+		var err1, err2 error
+		sess, _, err1 = storedSession(tx, "s")
+		proj, _, err2 = storedProject(tx)
+		return errors.Join(err1, err2)
 	})
 	if err != nil {
 		t.Fatal(err)

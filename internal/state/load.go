@@ -22,6 +22,7 @@ type Loaded struct {
 	sessMove   bool   // it is in the bucket of older stores: write it to its record
 	projStored []byte
 	projRec    *raw
+	projMove   bool // it is in the bucket of older stores: write it to its file
 }
 
 // Load reads the session id (or starts it, as [LoadSession] does) and the
@@ -33,7 +34,7 @@ func Load(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Loaded,
 	if l.Session, l.sessStored, l.sessRec, l.sessMove, err = loadSession(tx, id, host, now, groups); err != nil {
 		return nil, err
 	}
-	if l.Project, l.projStored, l.projRec, err = loadProject(tx, groups); err != nil {
+	if l.Project, l.projStored, l.projRec, l.projMove, err = loadProject(tx, groups); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -63,14 +64,19 @@ func (l *Loaded) Save(tx *store.Tx) error {
 	if err != nil {
 		return err
 	}
+	// The project first: records are written in order, and after a crash
+	// between the two, a project ahead of its session is the safe side
+	// (a lock the session does not know it holds is found and reused; a
+	// session that thinks it holds a lock the project never recorded
+	// would not be stopped).
+	if proj != nil {
+		if err := putProject(tx, proj, l.projMove); err != nil {
+			return err
+		}
+	}
 	if sess != nil {
 		if err := putSession(tx, l.Session.ID, sess, l.sessMove); err != nil {
 			return fmt.Errorf("save session %s: %w", l.Session.ID, err)
-		}
-	}
-	if proj != nil {
-		if err := tx.Put(bucketProject, keyProject, proj); err != nil {
-			return fmt.Errorf("save project state: %w", err)
 		}
 	}
 	return nil
@@ -97,7 +103,7 @@ func (l *Loaded) Encode() (session, project []byte, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("save project state: %w", err)
 	}
-	if !bytes.Equal(b, l.projStored) {
+	if !bytes.Equal(b, l.projStored) || l.projMove {
 		project = b
 	}
 	return session, project, nil

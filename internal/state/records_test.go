@@ -135,3 +135,55 @@ func TestPruneRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectRecord: the project moves from the bucket to its record file
+// when loaded for an event; a record file that holds no whole value is
+// quarantined and the project starts afresh, saying everything was lost.
+func TestProjectRecord(t *testing.T) {
+	st, reports := testStore(t)
+	p := &Project{Version: ProjectVersion}
+	if _, err := p.AddTodo(NewTodo{Title: "keep"}, t0); err != nil {
+		t.Fatal(err)
+	}
+	put(t, st, bucketProject, keyProject, EncodeProject(p))
+	update(t, st, func(tx *store.Tx) error {
+		l, err := Load(tx, "s", "claude", t0, NoGroups)
+		if err != nil {
+			return err
+		}
+		return l.Save(tx)
+	})
+	view(t, st, func(tx *store.Tx) error {
+		if tx.Get(bucketProject, keyProject) != nil {
+			t.Error("the project is still in the bucket")
+		}
+		got, err := LoadProject(tx)
+		if err != nil || len(got.Todos) != 1 || got.Todos[0].Title != "keep" {
+			t.Errorf("after the move: %+v, %v", got, err)
+		}
+		return nil
+	})
+
+	junk := bytes.Repeat([]byte{0xee}, 8192)
+	if err := os.WriteFile(filepath.Join(st.Dir(), setProject, keyProject+".rec"), junk, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	update(t, st, func(tx *store.Tx) error {
+		return UpdateProject(tx, func(p *Project) error {
+			if len(p.Todos) != 0 || p.Salvaged == nil || !strings.HasPrefix(strings.Join(p.Salvaged.Lost, ","), "everything") {
+				t.Errorf("after damage: %+v", p)
+			}
+			return nil
+		})
+	})
+	view(t, st, func(tx *store.Tx) error {
+		qs, _ := QuarantinedRecords(tx)
+		if len(qs) != 1 || qs[0].Kind != "project" || !bytes.Equal(qs[0].Data, junk) {
+			t.Errorf("quarantine: %d entries", len(qs))
+		}
+		return nil
+	})
+	if len(*reports) != 1 || !strings.Contains((*reports)[0], "PROJECT STATE DAMAGED") {
+		t.Errorf("reports %q", *reports)
+	}
+}

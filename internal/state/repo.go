@@ -16,7 +16,8 @@ import (
 const (
 	bucketSessions   = "sessions" // of stores made before sessions had records
 	setSessions      = "sessions"
-	bucketProject    = "project"
+	setProject       = "project" // the project record's file: project/project.rec
+	bucketProject    = "project" // of stores made before the project had a record file
 	bucketQuarantine = "quarantine"
 	keyProject       = "project"
 )
@@ -244,37 +245,75 @@ func Sessions(tx *store.Tx, fn func(*Session) error) (damaged []*DamagedError, e
 // newer atreides is left alone and returned as an error wrapping
 // [ErrNewer].
 func LoadProject(tx *store.Tx) (*Project, error) {
-	p, _, _, err := loadProject(tx, AllGroups)
+	p, _, _, _, err := loadProject(tx, AllGroups)
 	return p, err
 }
 
 // loadProject is [LoadProject] of the housekeeping and groups; see
-// loadSession.
-func loadProject(tx *store.Tx, groups Groups) (*Project, []byte, *raw, error) {
-	b := tx.Get(bucketProject, keyProject)
-	p, rec, err := decodeProject(b, groups)
+// loadSession. It also says whether the record must move from the bucket
+// to its record file.
+func loadProject(tx *store.Tx, groups Groups) (*Project, []byte, *raw, bool, error) {
+	b, move, err := storedProject(tx)
+	var p *Project
+	var rec *raw
+	lost := []string{"everything (the record file is damaged)"}
+	if err == nil {
+		p, rec, err = decodeProject(b, groups)
+		lost = nil
+	} else if err, b = recordErr(err), nil; errors.Is(err, confined.ErrRefused) {
+		return nil, nil, nil, false, err
+	}
 	switch {
 	case err == nil:
-		return p, b, rec, nil
+		return p, b, rec, move, nil
 	case errors.Is(err, ErrNewer):
-		return nil, nil, nil, err
+		return nil, nil, nil, false, err
 	case !tx.Writable():
-		return nil, nil, nil, &DamagedError{Kind: "project", Key: keyProject, Err: err}
+		return nil, nil, nil, false, &DamagedError{Kind: "project", Key: keyProject, Err: err}
 	}
-	p, lost := salvageProject(b)
+	if lost == nil {
+		p, lost = salvageProject(b)
+	} else {
+		p = &Project{Version: ProjectVersion}
+		var re *store.RecordError
+		if errors.As(err, &re) {
+			b = re.Data
+		}
+	}
 	if qerr := quarantineProject(tx, b, err, lost); qerr != nil {
-		return nil, nil, nil, errors.Join(err, qerr)
+		return nil, nil, nil, false, errors.Join(err, qerr)
 	}
 	p.Salvaged = &Salvage{Time: time.Now().UTC(), Lost: partNames(lost)}
-	return p, b, nil, nil
+	return p, nil, nil, move, nil
+}
+
+// storedProject is the project record's bytes, from its record file, or
+// from the bucket of older stores (move: it belongs in the file).
+func storedProject(tx *store.Tx) (b []byte, move bool, err error) {
+	if b, err = tx.Record(setProject, keyProject); b != nil || err != nil {
+		return b, false, err
+	}
+	b = tx.Get(bucketProject, keyProject)
+	return b, b != nil, nil
+}
+
+// putProject stores the project record in its file; move removes the
+// bucket's copy.
+func putProject(tx *store.Tx, b []byte, move bool) error {
+	if move {
+		if err := tx.Delete(bucketProject, keyProject); err != nil {
+			return fmt.Errorf("save project state: %w", err)
+		}
+	}
+	if err := tx.PutRecord(setProject, keyProject, b); err != nil {
+		return fmt.Errorf("save project state: %w", err)
+	}
+	return nil
 }
 
 // SaveProject writes the project record.
 func SaveProject(tx *store.Tx, p *Project) error {
-	if err := tx.Put(bucketProject, keyProject, EncodeProject(p)); err != nil {
-		return fmt.Errorf("save project state: %w", err)
-	}
-	return nil
+	return putProject(tx, EncodeProject(p), true)
 }
 
 // UpdateProject runs fn on the project record and saves it, in tx; fn's

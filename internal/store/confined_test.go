@@ -70,10 +70,16 @@ func TestRefusesWhatIsNotItsFile(t *testing.T) {
 			ran := false
 			var err error
 			confinedtest.Within(t, "Update", func() {
-				err = s.Update(context.Background(), func(tx *Tx) error { ran = true; return tx.Put("a", "k", []byte("v")) })
+				err = s.Update(context.Background(), func(tx *Tx) error {
+					if err := tx.Put("a", "k", []byte("v")); err != nil {
+						return err
+					}
+					ran = true
+					return nil
+				})
 			})
 			if !errors.Is(err, confined.ErrRefused) || ran {
-				t.Fatalf("Update: err = %v, ran = %v; want a refusal before fn", err, ran)
+				t.Fatalf("Update: err = %v, ran = %v; want a refusal before fn wrote", err, ran)
 			}
 			confinedtest.Within(t, "View", func() { err = s.View(context.Background(), func(*Tx) error { return nil }) })
 			if !errors.Is(err, confined.ErrRefused) {

@@ -22,6 +22,7 @@ const gitignoreText = `# Written by atreides. Machine state that must not be com
 state.db
 state.db.lock
 sessions/
+project/
 *.corrupt-*
 log
 log.1

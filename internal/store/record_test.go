@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -377,5 +378,28 @@ func TestParseRecordSizes(t *testing.T) {
 		if _, err := parseRecord(data, "k"); !errors.Is(err, ErrRecordDamaged) {
 			t.Errorf("a file of %d bytes: %v", n, err)
 		}
+	}
+}
+
+// TestRecordOnlyUpdate: an Update that reads and writes only records
+// never opens the database (nor creates it), and still keeps its files
+// out of commits.
+func TestRecordOnlyUpdate(t *testing.T) {
+	s, _ := newStore(t)
+	mustUpdate(t, s, func(tx *Tx) error {
+		if v, err := tx.Record(testSet, "k"); v != nil || err != nil {
+			return fmt.Errorf("record: %q, %v", v, err)
+		}
+		return tx.PutRecord(testSet, "k", []byte("v"))
+	})
+	if _, err := os.Lstat(s.Path()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the database was created: %v", err)
+	}
+	gi, err := os.ReadFile(filepath.Join(s.Dir(), ".gitignore"))
+	if err != nil || !strings.Contains(string(gi), "\nsessions/\n") {
+		t.Errorf(".gitignore: %q, %v", gi, err)
+	}
+	if v, err := getRecord(t, s, "k"); string(v) != "v" || err != nil {
+		t.Errorf("read %q, %v", v, err)
 	}
 }

@@ -102,7 +102,7 @@ func readRecord(d *confined.Dir, name, key string) ([]byte, slotAt, error) {
 	if err != nil {
 		return nil, slotAt{}, &RecordError{Path: d.Path(name), Key: key, Data: data, Err: err}
 	}
-	return slices.Clone(v.val), slotAt{len(data) / 2, v.slot, v.seq}, nil
+	return v.val, slotAt{len(data) / 2, v.slot, v.seq}, nil // data is ours alone
 }
 
 // PutRecord stores a copy of val as key's value in the record set. The
@@ -201,6 +201,9 @@ func (s *Store) openSet(set string, create bool) (*confined.Dir, error) {
 	}
 	if parent, err := confined.OpenDir(s.base, s.name); err == nil {
 		_ = parent.Sync()
+		// Records may be the first thing a store writes: keep them
+		// out of commits as the database is (best effort, as there).
+		_ = ensureGitignore(parent)
 		_ = parent.Close()
 	}
 	return d, nil

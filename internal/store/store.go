@@ -43,9 +43,6 @@ var ErrReadOnly = errors.New("state transaction is read-only")
 // the store keeps its own metadata in.
 var ErrReservedBucket = errors.New(`bucket "` + metaBucket + `" is reserved for the store`)
 
-// errNothingWritten rolls back an Update whose function wrote nothing.
-var errNothingWritten = errors.New("nothing written")
-
 // ErrTxDone is returned (wrapped) when a [Tx] is used after its function returned.
 var ErrTxDone = errors.New("state transaction already finished")
 
@@ -165,7 +162,8 @@ func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
 			return err
 		}
 	case errors.As(err, &se) && se.older():
-		if err := s.Update(ctx, func(*Tx) error { return nil }); err != nil {
+		// An Update opens the database only when asked for a bucket.
+		if err := s.Update(ctx, func(tx *Tx) error { tx.bucket(metaBucket); return nil }); err != nil {
 			return fmt.Errorf("migrate state before reading: %w", err)
 		}
 	default:
@@ -279,44 +277,45 @@ func (s *Store) recoverForView(ctx context.Context, c *corruption) error {
 }
 
 // updateLocked is one attempt at an Update with the exclusive lock held.
+// The database is opened when fn first touches a bucket: an Update that
+// only reads and writes records (a hook's, most of the time) never opens
+// it, which saves its open, map and transaction.
 func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx *Tx) error) error {
-	db, wasEmpty, err := openDB(dir, s.Path(), false, s.boltTimeout(ctx))
-	if err != nil {
-		return err
-	}
-	created, migrated := false, false
-	var inner error // what our function gave bbolt; anything else is bbolt's
 	tx := &Tx{writable: true, store: s}
-	err = guardTx(func() error {
-		return db.Update(func(btx *bolt.Tx) error {
-			if created, migrated, inner = s.schema.prepare(btx, s.Path(), s.version()); inner != nil {
-				return inner
-			}
-			tx.btx = btx
-			if inner = runFn(tx, fn); inner == nil && !created && !migrated && !tx.wrote {
-				// Nothing to commit: roll back instead, which costs no
-				// write and no fsync.
-				inner = errNothingWritten
-			}
-			return inner
-		})
-	})
-	if errors.Is(err, errNothingWritten) {
-		err, inner = nil, nil
-	}
-	if err != nil && err != inner {
-		var c *corruption
-		if !errors.As(err, &c) {
-			// Begin or commit failed (a full disk, an I/O error). bbolt
-			// wrote the new pages elsewhere and not the meta page, so the
-			// previous state is intact.
-			err = fmt.Errorf("commit state %s: %w", s.Path(), err)
+	var db *bolt.DB
+	var created, migrated, wasEmpty bool
+	tx.begin = func() *bolt.Tx {
+		var err error
+		if db, wasEmpty, err = openDB(dir, s.Path(), false, s.boltTimeout(ctx)); err != nil {
+			panic(beginFailure{err})
 		}
+		var btx *bolt.Tx
+		err = guardTx(func() error {
+			var err error
+			if btx, err = db.Begin(true); err != nil {
+				return fmt.Errorf("begin state transaction %s: %w", s.Path(), err)
+			}
+			created, migrated, err = s.schema.prepare(btx, s.Path(), s.version())
+			return err
+		})
+		if err != nil {
+			if btx != nil {
+				_ = guardTx(btx.Rollback)
+			}
+			panic(beginFailure{err})
+		}
+		return btx
 	}
-	if cerr := closeDB(db); err == nil && cerr != nil {
-		// The commit is already durable; a failing close (munmap, close of
-		// the descriptor) does not undo it, but the caller should hear of it.
-		err = fmt.Errorf("close state %s: %w", s.Path(), cerr)
+	err := guardTx(func() error { return runFn(tx, fn) })
+	if tx.btx != nil {
+		err = s.finish(tx, err, created || migrated || tx.wrote)
+	}
+	if db != nil {
+		if cerr := closeDB(db); err == nil && cerr != nil {
+			// The commit is already durable; a failing close (munmap, close of
+			// the descriptor) does not undo it, but the caller should hear of it.
+			err = fmt.Errorf("close state %s: %w", s.Path(), cerr)
+		}
 	}
 	if err == nil && len(tx.pending) > 0 {
 		err = s.writeRecords(tx.pending, tx.seen)
@@ -338,6 +337,26 @@ func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx 
 		s.report(fmt.Sprintf("state file %s was empty (a process stopped before writing it, or something truncated it); started with empty state", s.Path()))
 	}
 	return err
+}
+
+// finish commits the database transaction of an Update whose function
+// returned err, or rolls it back when err is set or there is nothing to
+// commit (which costs no write and no fsync).
+func (s *Store) finish(tx *Tx, err error, commit bool) error {
+	if err != nil || !commit {
+		_ = guardTx(tx.btx.Rollback)
+		return err
+	}
+	if err := guardTx(tx.btx.Commit); err != nil {
+		var c *corruption
+		if errors.As(err, &c) {
+			return err
+		}
+		// A full disk, an I/O error: bbolt wrote the new pages elsewhere
+		// and not the meta page, so the previous state is intact.
+		return fmt.Errorf("commit state %s: %w", s.Path(), err)
+	}
+	return nil
 }
 
 // dbStat reports whether there is a database file to open: one with at
@@ -392,8 +411,12 @@ func runFn(tx *Tx, fn func(tx *Tx) error) (err error) {
 				// the file, not the caller, is at fault.
 				panic(cp)
 			}
-			if up, ok := r.(userPanic); ok {
-				err = fmt.Errorf("panic in state transaction: %v\n%s", up.v, up.stack)
+			switch v := r.(type) {
+			case beginFailure:
+				err = v.err // a corruption among them is handled as any other
+				return
+			case userPanic:
+				err = fmt.Errorf("panic in state transaction: %v\n%s", v.v, v.stack)
 				return
 			}
 			err = fmt.Errorf("panic in state transaction: %v\n%s", r, debug.Stack())

@@ -19,7 +19,8 @@ import (
 // Keys of a bucket filled with Append are sequence numbers; use [SeqKey] and
 // [KeySeq] to convert. Do not mix Append and Put in one bucket.
 type Tx struct {
-	btx      *bolt.Tx // nil: View of a store that does not exist yet
+	btx      *bolt.Tx       // nil: not begun yet, or View of a store that does not exist yet
+	begin    func() *bolt.Tx // an Update's: opens the database on first use
 	writable bool
 	done     bool
 	wrote    bool     // a Put, Delete or Append: the Update must commit
@@ -49,8 +50,9 @@ func (tx *Tx) Report(msg string) {
 // corruption. Without the wrapper it would look like a bug in the caller.
 func guard() {
 	if r := recover(); r != nil {
-		if up, ok := r.(userPanic); ok {
-			panic(up) // the caller's own ForEach callback: not the file's fault
+		switch r.(type) {
+		case userPanic, beginFailure:
+			panic(r) // the caller's own callback, or the open: not a page's fault
 		}
 		panic(corruptPanic{r})
 	}
@@ -73,11 +75,25 @@ func callUser(fn func(key string, val []byte) error, k string, v []byte) error {
 }
 
 func (tx *Tx) bucket(name string) *bolt.Bucket {
-	if tx.btx == nil || tx.done {
+	if tx.done || tx.boltTx() == nil {
 		return nil
 	}
 	return tx.btx.Bucket([]byte(name))
 }
+
+// boltTx is the database transaction, begun on first use in an Update.
+// A failure to begin it is raised as a [beginFailure], which runFn turns
+// into the Update's error.
+func (tx *Tx) boltTx() *bolt.Tx {
+	if tx.btx == nil && tx.begin != nil {
+		tx.btx = tx.begin()
+	}
+	return tx.btx
+}
+
+// beginFailure carries the error of opening the database, from inside a
+// Tx method that cannot return one (Get), out of the caller's function.
+type beginFailure struct{ err error }
 
 func (tx *Tx) checkWrite(name string) error {
 	switch {
@@ -95,7 +111,7 @@ func (tx *Tx) writeBucket(name string) (*bolt.Bucket, error) {
 	if err := tx.checkWrite(name); err != nil {
 		return nil, err
 	}
-	return tx.btx.CreateBucketIfNotExists([]byte(name))
+	return tx.boltTx().CreateBucketIfNotExists([]byte(name))
 }
 
 // Get returns a copy of the value of key in bucket, or nil if there is none.
