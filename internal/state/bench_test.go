@@ -116,9 +116,11 @@ func busyProject() *Project {
 }
 
 // BenchmarkRoundTrip is one hook event's state work for a busy session,
-// without the store's open and commit: load the session and the project,
-// record a tool call, save what changed. "pre-tool" loads the groups of a
-// PreToolUse with governance on, "all" every group (as before groups).
+// as a hook does it: one store Update that loads the session and the
+// project, records a tool call and saves what changed (the session's
+// record file, with its one fdatasync on the temporary directory's file
+// system). "pre-tool" loads the groups of a PreToolUse with governance
+// on, "all" every group (as before groups).
 func BenchmarkRoundTrip(b *testing.B) {
 	for _, bc := range []struct {
 		name   string
@@ -133,11 +135,14 @@ func BenchmarkRoundTrip(b *testing.B) {
 				if err := SaveSession(tx, busySession("s")); err != nil {
 					return err
 				}
-				if err := SaveProject(tx, busyProject()); err != nil {
-					return err
-				}
-				b.ReportAllocs()
-				for b.Loop() {
+				return SaveProject(tx, busyProject())
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				err := st.Update(context.Background(), func(tx *store.Tx) error {
 					l, err := Load(tx, "s", "claude", t0, bc.groups)
 					if err != nil {
 						return err
@@ -145,14 +150,11 @@ func BenchmarkRoundTrip(b *testing.B) {
 					l.Session.Counters.Events++
 					l.Session.AddCall(ToolCall{Time: t0, ID: "toolu_new", Tool: "shell", Raw: "Bash", Summary: "ls", Outcome: "pending"})
 					l.Project.Governance.Touch("s", "claude", t0)
-					if err := l.Save(tx); err != nil {
-						return err
-					}
+					return l.Save(tx)
+				})
+				if err != nil {
+					b.Fatal(err)
 				}
-				return nil
-			})
-			if err != nil {
-				b.Fatal(err)
 			}
 		})
 	}
