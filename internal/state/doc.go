@@ -14,6 +14,12 @@
 // encodings (JSON, v1.go) are migrated when read and written back in the
 // current one; a newer one is refused with [ErrNewer] and left untouched.
 //
+// The session and project records are store records (files of two slots,
+// one fdatasync a write), so an event reads and writes two small files and
+// never opens the database; the project's is written first. Records of
+// older stores, in the database's buckets, move to their files when next
+// saved. The quarantine stays in the database.
+//
 // Persistence (repo.go) takes a *store.Tx, so the caller decides the
 // transaction: the engine loads and saves once per event, the commands and
 // the MCP tools in their own. A record that does not decode is never fatal:

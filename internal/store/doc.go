@@ -4,12 +4,23 @@
 // Every hook event is a new, short-lived process, and a host may run several
 // hooks of one session at once, so the store never keeps the database open
 // between calls: [Store.Update] takes an exclusive blocking flock on a sidecar
-// file (state.db.lock), opens bbolt, runs one read-write transaction, closes
-// the file and drops the lock. bbolt's own file lock polls every 50 ms, which
+// file (state.db.lock), runs one read-write transaction (opening bbolt if
+// the function reads or writes a bucket), closes the file and drops the
+// lock. bbolt's own file lock polls every 50 ms, which
 // under contention gave 300–600 ms tails; a blocking flock wakes the next
 // waiter at once. [Store.View] does the same with a shared lock and a
 // read-only open. fsync stays on: after a kill -9 at any instant the file
 // holds either the previous or the new state of a transaction, never a mix.
+//
+// Records are the other half of the store: values kept outside the
+// database, each in a file of its own under a directory named for its set
+// (.atreides/sessions/<key>.rec), written after the database part of an
+// Update commits and under the same lock. A record file has two slots and
+// each write goes to the one not holding the current value, with one
+// fdatasync (record.go): a torn write leaves the previous value readable,
+// a full disk cannot fail a write that fits its slot, and a value written
+// on every event costs one sync where a bbolt commit costs two. An Update opens the database only when its function first asks
+// for a bucket, so one that touches only records never opens bbolt.
 //
 // The store knows nothing of sessions, intents or ledgers; callers encode
 // their own values. A reserved "meta" bucket records the schema version and
