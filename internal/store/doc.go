@@ -18,9 +18,11 @@
 // Update commits and under the same lock. A record file has two slots and
 // each write goes to the one not holding the current value, with one
 // fdatasync (record.go): a torn write leaves the previous value readable,
-// a full disk cannot fail a write that fits its slot, and a value written
-// on every event costs one sync where a bbolt commit costs two. An Update opens the database only when its function first asks
-// for a bucket, so one that touches only records never opens bbolt.
+// a full disk cannot fail a write that fits its slot (on file systems that
+// overwrite in place), and a value written on every event costs one sync
+// where a bbolt commit costs two. An Update opens the database only when
+// its function first asks for a bucket, so one that touches only records
+// never opens bbolt.
 //
 // The store knows nothing of sessions, intents or ledgers; callers encode
 // their own values. A reserved "meta" bucket records the schema version and
