@@ -253,13 +253,19 @@ func (a *analyzer) parseText(src string) (*syntax.File, error) {
 // parse parses src as a bash script; a script over the limits of
 // limits.go is not parsed and the error is a *tooComplex.
 func parse(src string) (*syntax.File, error) {
-	if err := shapeError(src); err != nil {
+	text, quotes, err := shapeError(src)
+	if err != nil {
 		return nil, err
 	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	f, err := p.Parse(strings.NewReader(src), "")
+	f, err := p.Parse(strings.NewReader(text), "")
 	if err != nil {
 		return nil, fmt.Errorf("parse command: %w", err)
+	}
+	if quotes != nil {
+		if err := unblank(f, src, quotes); err != nil {
+			return nil, err
+		}
 	}
 	return f, nil
 }

@@ -677,9 +677,15 @@ func (a *analyzer) runQuiet(c *Cmd, s string, sc *scope, depth int) {
 }
 
 // stringLiterals extracts quoted string literals from program text in
-// C-like, Python, Ruby, Perl or JavaScript syntax.
+// C-like, Python, Ruby, Perl or JavaScript syntax: the first 257.
 func stringLiterals(code string) []string {
-	var out []string
+	l, _ := literalsUpTo(code, 256)
+	return l
+}
+
+// literalsUpTo returns the first n+1 string literals of code at most;
+// all is false when there are more.
+func literalsUpTo(code string, n int) (out []string, all bool) {
 	for i := 0; i < len(code); i++ {
 		q := code[i]
 		if q != '"' && q != '\'' && q != '`' {
@@ -711,11 +717,11 @@ func stringLiterals(code string) []string {
 			j += 2
 		}
 		i = j
-		if len(out) > 256 {
-			break
+		if len(out) > n {
+			return out, strings.IndexAny(code[min(i+1, len(code)):], "\"'`") < 0
 		}
 	}
-	return out
+	return out, true
 }
 
 func isAwk(name string) bool {

@@ -33,8 +33,8 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		// Carriers multiply words ("$@" repeated, generated scripts);
 		// bound the derived work instead of judging a sample.
 		a.derived += len(args)
-		if a.derived > maxDerivedWords {
-			a.fire("parse.too-complex", nil, "derived commands hold more than "+strconv.Itoa(maxDerivedWords)+" words")
+		if a.derived > a.work.derivedMax {
+			a.fire("parse.too-complex", nil, "derived commands hold more than "+strconv.Itoa(a.work.derivedMax)+" words")
 			a.unknownWrite("the command is too large to follow", false, "")
 			a.stop = true
 			return feed{t: tUnknown}

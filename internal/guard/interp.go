@@ -2,6 +2,7 @@ package guard
 
 import (
 	"encoding/base64"
+	"fmt"
 	"strings"
 )
 
@@ -163,7 +164,10 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	// microsecond per four bytes where they find nothing.
 	a.spend(len(src) / 4)
 	text := newCodeText(src)
-	lits := stringLiterals(src)
+	lits, all := literalsUpTo(src, maxInlineLiterals)
+	if !all {
+		a.fire("interp.too-large", c, fmt.Sprintf("%s code holds more than %d string literals the guard checks", c.Name, maxInlineLiterals))
+	}
 	// Code that is itself shell text (`node -e "rm -rf /"`) is judged as
 	// shell; text that is not valid shell is ignored.
 	if f, err := a.parseText(src); err == nil && depth+1 <= maxDepth {
@@ -174,7 +178,15 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 			a.runQuiet(c, l, sc, depth)
 		}
 		if strings.Contains(src, "[") && len(lits) > 1 {
-			a.runQuiet(c, shellJoin(lits), sc, depth)
+			// An argument vector spelled as literals (["git", "reset",
+			// "--hard"]); a long program's literals are joined in
+			// overlapping runs, so that no derived command grows with it.
+			for i := 0; ; i += joinRun / 2 {
+				a.runQuiet(c, shellJoin(lits[i:min(i+joinRun, len(lits))]), sc, depth)
+				if i+joinRun >= len(lits) {
+					break
+				}
+			}
 		}
 	}
 	if reDeleteAPI().MatchString(text) {
@@ -232,6 +244,9 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 		}
 	}
 }
+
+// joinRun is how many string literals are joined into one command.
+const joinRun = 256
 
 func shellJoin(lits []string) string {
 	var parts []string

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"fmt"
 	"path"
 	"strings"
 )
@@ -16,7 +17,9 @@ import (
 func init() {
 	initRules = append(initRules, func() {
 		register(&Rule{ID: "interp.write-protected", Category: "filesystem", Switch: "interpreter_api_calls",
-			Reason: "an inline program writes a protected path (a dotfile or dot-directory of a home directory, .git, a system or secret file); make the change with a reviewed command or ask the user"})
+			Reason: "an inline program writes a protected path (a dotfile or dot-directory of a home directory, .git, a system or secret file); make the change with a reviewed command or ask the user"},
+			&Rule{ID: "interp.too-large", Category: "dynamic", Verdict: Ask,
+				Reason: "the inline program is too large for the guard to check all of it; write it to a file and run the file, or ask the user"})
 	})
 }
 
@@ -139,6 +142,32 @@ var reProcCall = lazyCodePattern(`\b(?:system|exec|spawn|execFile|execFileSync|e
 // reQuotedCommand: Ruby %x(...) and Perl qx(...) in their bracket forms.
 var reQuotedCommand = lazyCodePattern(`(?:%x|\bqx)\s*([({\[<|/!'"])`)
 
+// Limits of the checks on one inline program, far above what real
+// programs hold; the work each item costs is bounded, so the checks stay
+// linear. A program over a limit is asked about (interp.too-large), since
+// what lies past it is not checked.
+const (
+	maxInlineLiterals = 1 << 17  // string literals
+	maxInlineCalls    = 256      // matches of one API pattern
+	maxCallText       = 64 << 10 // bytes of one call's arguments read
+)
+
+// apiMatches returns the first maxInlineCalls matches of p, and fires
+// interp.too-large when there are more.
+func (a *analyzer) apiMatches(c *Cmd, p *codePattern, text *codeText, submatches bool) [][]int {
+	var m [][]int
+	if submatches {
+		m = p.FindAllStringSubmatchIndex(text, maxInlineCalls+1)
+	} else {
+		m = p.FindAllStringIndex(text, maxInlineCalls+1)
+	}
+	if len(m) > maxInlineCalls {
+		a.fire("interp.too-large", c, fmt.Sprintf("%s code makes more than %d calls the guard checks", c.Name, maxInlineCalls))
+		m = m[:maxInlineCalls]
+	}
+	return m
+}
+
 // interpAPIs runs the API checks on inline program text.
 func (a *analyzer) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, depth int) {
 	lang := langOf(fam)
@@ -161,13 +190,13 @@ func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *sc
 		a.fire("rce.remote-code", c, c.Name+" loads code from a URL")
 	}
 	for _, call := range apiCalls[lang] {
-		for _, m := range call.re().FindAllStringIndex(text, 16) {
+		for _, m := range a.apiMatches(c, call.re(), text, false) {
 			args := callArgs(src, m[1]-1)
 			a.apiPath(c, lang, call, args, sc)
 		}
 	}
 	if lang != "" {
-		for _, m := range reWriteMethod().FindAllStringIndex(text, 16) {
+		for _, m := range a.apiMatches(c, reWriteMethod(), text, false) {
 			recv := receiver(src, m[0])
 			p, home, ok := a.argPath(recv)
 			if !ok {
@@ -186,7 +215,7 @@ func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *sc
 // API (an argv list, %x(), qx{}) as shell text.
 func (a *analyzer) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int) {
 	src := text.src
-	for _, m := range reProcCall().FindAllStringIndex(text, 16) {
+	for _, m := range a.apiMatches(c, reProcCall(), text, false) {
 		lits := stringLiterals(strings.Join(callArgs(src, m[1]-1), ","))
 		if len(lits) < 2 || strings.ContainsAny(lits[0], " \t\n") || lits[0] == "" {
 			continue
@@ -197,7 +226,7 @@ func (a *analyzer) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int)
 		}
 		a.runQuiet(c, strings.Join(q, " "), sc, depth)
 	}
-	for _, body := range quotedCommands(text) {
+	for _, body := range quotedCommands(a.apiMatches(c, reQuotedCommand(), text, true), text.src) {
 		a.runQuiet(c, body, sc, depth)
 	}
 }
@@ -372,6 +401,7 @@ func callArgs(src string, open int) []string {
 		return nil
 	}
 	paren := src[open] == '('
+	src = src[:min(len(src), open+maxCallText)]
 	i := open + 1
 	depth := 0
 	var out []string
@@ -428,6 +458,9 @@ func receiver(src string, dot int) string {
 	depth := 0
 	i := dot - 1
 	for ; i >= 0; i-- {
+		if dot-i > maxCallText {
+			return "" // too long to be a path anyway
+		}
 		ch := src[i]
 		switch ch {
 		case ')', ']', '}':
@@ -452,11 +485,11 @@ func receiver(src string, dot int) string {
 	return src[:dot]
 }
 
-// quotedCommands returns the bodies of Ruby %x(...) and Perl qx(...).
-func quotedCommands(text *codeText) []string {
-	src := text.src
+// quotedCommands returns the bodies of Ruby %x(...) and Perl qx(...),
+// given the matches of reQuotedCommand in src.
+func quotedCommands(matches [][]int, src string) []string {
 	var out []string
-	for _, m := range reQuotedCommand().FindAllStringSubmatchIndex(text, 16) {
+	for _, m := range matches {
 		open := src[m[2]]
 		closeCh := open
 		switch open {

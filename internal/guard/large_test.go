@@ -230,11 +230,9 @@ func benchCheck(b *testing.B, cmd string) {
 	b.ReportMetric(float64(resolves)/float64(b.N), "resolves/op")
 }
 
-// BenchmarkInlineCode: the scan of a 1 MiB inline program (bodies this
-// large only arrive through expansions; the command itself is limited to
-// 128 KiB).
+// BenchmarkInlineCode: the scan of a 100 KiB and a 1 MiB inline program.
 func BenchmarkInlineCode(b *testing.B) {
-	for _, n := range []int{120 << 10, 1 << 20} {
+	for _, n := range []int{100 << 10, 1 << 20} {
 		src := pyBody(n)
 		b.Run(fmt.Sprintf("python %d KiB", n>>10), func(b *testing.B) {
 			r := shellReq("python3 -c x", testProject)
@@ -243,6 +241,55 @@ func BenchmarkInlineCode(b *testing.B) {
 			for b.Loop() {
 				a := newAnalyzer(DefaultPolicy(), &r, len(src))
 				a.inlineCode(c, "python", lit(src), newScope(testProject), 0)
+			}
+		})
+	}
+}
+
+// A large inline program is scanned whole: harmless, it is allowed; a
+// dangerous call at its start, middle or end is denied with its own rule.
+func TestLargeInlineProgram(t *testing.T) {
+	p := DefaultPolicy()
+	for _, n := range []int{100 << 10, 1 << 20} {
+		body := pyBody(n)
+		mid := strings.LastIndex(body[:len(body)/2], "\n") + 1
+		for _, tc := range []struct {
+			name, call, rule string
+			verdict          Verdict
+		}{
+			{"harmless", "", "", Allow},
+			{"os.system", "import os; os.system(\"rm -rf ~\")\n", "", Deny},
+			{"subprocess.run", "import subprocess; subprocess.run([\"git\",\"reset\",\"--hard\"])\n", "git.reset-hard", Deny},
+			{"shutil.rmtree", "import shutil, os; shutil.rmtree(os.path.expanduser(\"~\"))\n", "interp.delete-api", Deny},
+		} {
+			for _, where := range []string{"start", "middle", "end"} {
+				if tc.call == "" && where != "start" {
+					continue
+				}
+				src := map[string]string{"start": tc.call + body, "middle": body[:mid] + tc.call + body[mid:], "end": body + tc.call}[where]
+				t.Run(fmt.Sprintf("%s at the %s of %d KiB", tc.name, where, n>>10), func(t *testing.T) {
+					r := p.check(shellReq("python3 -c '"+src+"'", testProject))
+					if r.Verdict != tc.verdict || tc.rule != "" && r.Rule != tc.rule || r.Rule == "parse.too-complex" {
+						t.Errorf("got %v (%s: %.200s), want %v (%s)", r.Verdict, r.Rule, r.Reason, tc.verdict, tc.rule)
+					}
+				})
+			}
+		}
+	}
+}
+
+// Past the limits of what the guard checks in one program, what is left
+// unchecked is asked about, never allowed silently.
+func TestInlineProgramOverALimitIsAsked(t *testing.T) {
+	p := DefaultPolicy()
+	for name, src := range map[string]string{
+		"string literals": repeatTo("x = 'a'\n", 9*(maxInlineLiterals+2)) + "import os; os.system(\"git reset --hard\")\n",
+		"API calls":       repeatTo("open('a.txt')\n", 14*(maxInlineCalls+2)) + "open('/home/user/.bashrc', 'w')\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := p.check(shellReq("python3 -c \""+src+"\"", testProject))
+			if r.Verdict < Ask || r.Rule != "interp.too-large" && r.Verdict != Deny {
+				t.Errorf("got %v (%s: %.200s), want ask (interp.too-large) or a deny", r.Verdict, r.Rule, r.Reason)
 			}
 		})
 	}

@@ -14,12 +14,26 @@ import (
 // nested "$(" take seconds. So the text's size and nesting are measured
 // first, by a scan that costs one pass, and a script over a limit is never
 // parsed: it is judged parse.too-complex.
+//
+// The text of a long single-quoted string is one word to the parser and
+// cannot nest, whatever it holds: a megabyte program given to python -c
+// is parsed with its text blanked (see blankQuotes), so that only the
+// shell around it counts towards maxScript and maxOpeners.
 const (
-	// maxScript bounds the bytes of any script parsed: the command, or
-	// one derived from it (sh -c, eval, a decoded payload). The largest
-	// command in the corpora is about 90 KB; a bigger one is better
-	// written to a file with the file tool and run from there.
+	// maxScript bounds the bytes of any script parsed, the text of long
+	// single-quoted strings aside: the command, or one derived from it
+	// (sh -c, eval, a decoded payload). The largest command in the
+	// corpora is about 90 KB; a bigger one is better written to a file
+	// with the file tool and run from there.
 	maxScript = 128 << 10
+	// maxQuotedScript bounds the bytes of a script with its quoted text.
+	// Inline programs are scanned at about 20 ms a MiB (at most about
+	// 150 ms a MiB for text made to slow the scan down), so this keeps a
+	// command well under a second of analysis.
+	maxQuotedScript = 4 << 20
+	// minBlank is the shortest single-quoted text blanked: shorter
+	// strings hold too few nesting tokens to matter.
+	minBlank = 64
 	// maxNesting bounds how deeply constructs nest as the shell reads
 	// them: subshells, groups, substitutions, parameter expansions,
 	// quotes, if/while/for/case. Real commands stay under ten.
@@ -54,10 +68,14 @@ const (
 type work struct {
 	spent, budget int
 	clockAt       int // spent at the next look at the clock
+	// derivedMax bounds the words of derived commands: maxDerivedWords,
+	// or more for a long text, whose string literals a large inline
+	// program hands to the shell analysis one by one.
+	derivedMax int
 }
 
 func newWork(textLen int) *work {
-	return &work{budget: workFloor + workPerByte*textLen, clockAt: deadlineEvery}
+	return &work{budget: workFloor + workPerByte*textLen, clockAt: deadlineEvery, derivedMax: max(maxDerivedWords, textLen/4)}
 }
 
 // newAnalyzer starts the analysis of r, whose text is textLen bytes long.
@@ -110,20 +128,83 @@ type tooComplex struct{ why string }
 
 func (e *tooComplex) Error() string { return e.why }
 
-// shapeError says why src may not be parsed, nil when it may.
-func shapeError(src string) error {
-	if len(src) > maxScript {
-		return &tooComplex{fmt.Sprintf("the script is %d KiB, over the %d KiB the guard parses", len(src)>>10, maxScript>>10)}
+// shapeError says why src may not be parsed, nil when it may. text is
+// what the parser is to read: src, or src with the text of its long
+// single-quoted strings blanked when src is over maxScript or
+// maxOpeners, quotes then being their spans.
+func shapeError(src string) (text string, quotes [][2]int, err error) {
+	if len(src) > maxQuotedScript {
+		return "", nil, &tooComplex{fmt.Sprintf("the script is %d KiB, over the %d KiB the guard reads", len(src)>>10, maxQuotedScript>>10)}
 	}
 	if len(src) <= maxNesting {
-		return nil // each level takes a byte at least
+		return src, nil, nil // each level takes a byte at least
 	}
-	depth, openers := shape(src)
-	switch {
-	case depth > maxNesting:
-		return &tooComplex{fmt.Sprintf("constructs nest %d levels deep, over the %d the guard parses", depth, maxNesting)}
-	case openers > maxOpeners:
-		return &tooComplex{fmt.Sprintf("%d nesting tokens, over the %d the guard parses", openers, maxOpeners)}
+	s := scanner{src: src, cmdStart: true}
+	s.scan()
+	if s.depth > maxNesting {
+		return "", nil, &tooComplex{fmt.Sprintf("constructs nest %d levels deep, over the %d the guard parses", s.depth, maxNesting)}
+	}
+	text, size := src, len(src)
+	if len(src) > maxScript || len(src) > maxOpeners && countOpeners(src) > maxOpeners {
+		text, quotes = blankQuotes(src, s.quotes)
+		for _, q := range quotes {
+			size -= q[1] - q[0]
+		}
+	}
+	if size > maxScript {
+		return "", nil, &tooComplex{fmt.Sprintf("the script is %d KiB, over the %d KiB the guard parses", size>>10, maxScript>>10)}
+	}
+	if len(text) > maxOpeners {
+		if n := countOpeners(text); n > maxOpeners {
+			return "", nil, &tooComplex{fmt.Sprintf("%d nesting tokens, over the %d the guard parses", n, maxOpeners)}
+		}
+	}
+	return text, quotes, nil
+}
+
+// blankQuotes replaces the text of the single-quoted strings at quotes
+// with letters, keeping newlines (here-documents start after a line) and
+// every offset. The parser of the result cannot recurse on what the
+// strings held; unblank checks that it read them as the strings the scan
+// found, so a misreading of the scan costs a refusal, never a wrong
+// parse.
+func blankQuotes(src string, quotes [][2]int) (string, [][2]int) {
+	if len(quotes) == 0 {
+		return src, nil
+	}
+	b := []byte(src)
+	for _, q := range quotes {
+		for i := q[0]; i < q[1]; i++ {
+			if b[i] != '\n' {
+				b[i] = 'x'
+			}
+		}
+	}
+	return string(b), quotes
+}
+
+// unblank puts the text of blanked single-quoted strings back into f,
+// parsed from the blanked text of src; an error when the parser did not
+// read every blanked span as a single-quoted string.
+func unblank(f *syntax.File, src string, quotes [][2]int) error {
+	at := make(map[int]int, len(quotes)) // start -> end
+	for _, q := range quotes {
+		at[q[0]] = q[1]
+	}
+	found := 0
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if q, ok := n.(*syntax.SglQuoted); ok && !q.Dollar {
+			start := int(q.Left.Offset()) + 1
+			if end, ok := at[start]; ok && int(q.Right.Offset()) == end {
+				q.Value = src[start:end]
+				delete(at, start)
+				found++
+			}
+		}
+		return true
+	})
+	if found != len(quotes) {
+		return &tooComplex{"the guard's scan and the parser read the script's quotes differently"}
 	}
 	return nil
 }
@@ -150,18 +231,7 @@ type scanner struct {
 	depth    int
 	cmdStart bool     // the next word is in command position
 	heredocs []string // delimiters of here-documents whose bodies follow the line
-}
-
-// shape returns how deeply constructs nest in src and how many tokens
-// could open one, quoted or not (not counted when src is too short to
-// hold more than the limit).
-func shape(src string) (depth, openers int) {
-	s := scanner{src: src, cmdStart: true}
-	s.scan()
-	if len(src) > maxOpeners {
-		openers = countOpeners(src)
-	}
-	return s.depth, openers
+	quotes   [][2]int // the text of single-quoted strings of minBlank bytes or more
 }
 
 // wordEnd marks the bytes that end a plain word.
@@ -201,7 +271,11 @@ func (s *scanner) scan() {
 		case '\\':
 			i++
 		case '\'':
-			i = skipTo(src, i+1, '\'')
+			j := skipTo(src, i+1, '\'')
+			if j-i-1 >= minBlank && j < len(src) {
+				s.quotes = append(s.quotes, [2]int{i + 1, j})
+			}
+			i = j
 			s.cmdStart = false
 		case '"':
 			s.push(nQuote)

@@ -84,8 +84,9 @@ func TestShapeCountsNesting(t *testing.T) {
 		{"a=1 # (((( \nls", 0},
 		{"echo a#((", 2},
 	} {
-		if got, _ := shape(tc.src); got != tc.depth {
-			t.Errorf("shape(%q) depth = %d, want %d", tc.src, got, tc.depth)
+		s := scanner{src: tc.src, cmdStart: true}
+		if s.scan(); s.depth != tc.depth {
+			t.Errorf("scan of %q: depth %d, want %d", tc.src, s.depth, tc.depth)
 		}
 	}
 }
