@@ -3,8 +3,10 @@ package sanitize
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // CommandMax is the cap Command applies: long enough for nearly every
@@ -26,8 +28,27 @@ func String(s string, max int) string {
 	return capLen(s, max)
 }
 
-// Command is String for shell commands with the CommandMax cap.
-func Command(s string) string { return String(s, CommandMax) }
+// Command is String for shell commands with the CommandMax cap. The
+// last command's result is kept: one event's command is logged by
+// several writers (the session's history, the audit trail), and masking
+// a megabyte command costs tens of milliseconds each time.
+func Command(s string) string {
+	lastCommand.Lock()
+	defer lastCommand.Unlock()
+	// The same bytes in memory are the same string: strings are
+	// immutable, so comparing where they are is enough.
+	if len(s) == len(lastCommand.in) && unsafe.StringData(s) == unsafe.StringData(lastCommand.in) {
+		return lastCommand.out
+	}
+	out := String(s, CommandMax)
+	lastCommand.in, lastCommand.out = s, out
+	return out
+}
+
+var lastCommand struct {
+	sync.Mutex
+	in, out string
+}
 
 // unsafeRune reports runes that must not reach a log verbatim: C0/C1
 // controls, DEL, and invisible format characters (bidi overrides, zero-width

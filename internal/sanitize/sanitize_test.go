@@ -143,3 +143,15 @@ func BenchmarkCommand(b *testing.B) {
 		Command(cmds[i%len(cmds)])
 	}
 }
+
+// TestCommandRemembersOnlyTheSameString: the kept result is given back
+// for the very same string only, never for another one of equal length.
+func TestCommandRemembersOnlyTheSameString(t *testing.T) {
+	a := "echo ghp_" + strings.Repeat("a", 36)
+	b := "echo hello-" + strings.Repeat("b", 34)
+	for i, s := range []string{a, a, b, a, strings.Clone(a), "", b} {
+		if got, want := Command(s), String(s, CommandMax); got != want {
+			t.Errorf("%d: Command(%q) = %q, want %q", i, s, got, want)
+		}
+	}
+}
