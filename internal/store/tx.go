@@ -19,7 +19,7 @@ import (
 // Keys of a bucket filled with Append are sequence numbers; use [SeqKey] and
 // [KeySeq] to convert. Do not mix Append and Put in one bucket.
 type Tx struct {
-	btx      *bolt.Tx       // nil: not begun yet, or View of a store that does not exist yet
+	btx      *bolt.Tx        // nil: not begun yet, or View of a store that does not exist yet
 	begin    func() *bolt.Tx // an Update's: opens the database on first use
 	writable bool
 	done     bool
