@@ -57,13 +57,20 @@ const gitignoreName = ".gitignore"
 // does not start showing it in git status. A file the user wrote or edited
 // (another first line, or lines atreides would not write) is left alone,
 // and a missing one is not created: that is the store's first write's job.
-// The state package calls it with its daily housekeeping, under the lock.
+// The state package calls it with its daily housekeeping, under the lock;
+// the store itself when it creates a record set's directory, which an
+// older .gitignore does not name.
 func (s *Store) RefreshGitignore() error {
 	dir, err := confined.OpenDir(s.base, s.name)
 	if err != nil {
 		return err
 	}
 	defer dir.Close()
+	return refreshGitignore(dir)
+}
+
+// refreshGitignore is [Store.RefreshGitignore] in dir.
+func refreshGitignore(dir *confined.Dir) error {
 	old, err := dir.ReadFile(gitignoreName, 64<<10)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -73,3 +73,23 @@ func TestRefreshGitignoreLink(t *testing.T) {
 		t.Errorf("wrote through the link: %q", got)
 	}
 }
+
+// TestRecordSetRefreshesGitignore: the first record written into an
+// existing project, whose .gitignore an older atreides wrote, brings the
+// .gitignore up to date at once (the record files would otherwise show in
+// git status until the daily housekeeping).
+func TestRecordSetRefreshesGitignore(t *testing.T) {
+	older := "# Written by atreides. Machine state that must not be committed.\n# config.yaml, intents.yaml and trace.jsonl are meant to be committed.\nstate.db\nstate.db.lock\n*.corrupt-*\nlog\n"
+	s, _ := newStore(t)
+	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(s.Dir(), ".gitignore")
+	if err := os.WriteFile(path, []byte(older), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustUpdate(t, s, func(tx *Tx) error { return tx.PutRecord("sessions", "s", []byte("v")) })
+	if got, _ := os.ReadFile(path); string(got) != gitignoreText {
+		t.Errorf(".gitignore after the first record:\n%s", got)
+	}
+}

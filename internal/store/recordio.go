@@ -201,9 +201,12 @@ func (s *Store) openSet(set string, create bool) (*confined.Dir, error) {
 	}
 	if parent, err := confined.OpenDir(s.base, s.name); err == nil {
 		_ = parent.Sync()
-		// Records may be the first thing a store writes: keep them
-		// out of commits as the database is (best effort, as there).
-		_ = ensureGitignore(parent)
+		// Records may be the first thing a store writes, or the first
+		// an older .gitignore does not name: keep them out of commits as
+		// the database is (best effort, as there).
+		if ensureGitignore(parent) == nil {
+			_ = refreshGitignore(parent)
+		}
 		_ = parent.Close()
 	}
 	return d, nil
