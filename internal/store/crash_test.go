@@ -37,22 +37,7 @@ func TestKillDuringUpdates(t *testing.T) {
 	start := time.Now()
 	kills, prev := 0, uint64(0)
 	for kills < maxKills && time.Since(start) < budget {
-		cmd, _, stdout := helper(t, "loop", s.Dir(), false)
-		// Wait until the helper is inside its loop, then let it run for a
-		// random part of a few transactions' time before the kill.
-		if line, err := stdout.ReadString('\n'); err != nil || line != "ready\n" {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-			t.Fatalf("helper did not start: %q, %v", line, err)
-		}
-		time.Sleep(time.Duration(rng.Int64N(int64(8 * time.Millisecond))))
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		err := cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
-			t.Fatalf("helper was not killed but ended: %v", err)
-		}
+		killLooping(t, "loop", s.Dir(), time.Duration(rng.Int64N(int64(8*time.Millisecond))))
 		kills++
 
 		n, entries, err := checkAfterKill(s)
@@ -133,17 +118,7 @@ func TestKillDuringRecordWrites(t *testing.T) {
 	start := time.Now()
 	kills, prev := 0, uint64(0)
 	for kills < maxKills && time.Since(start) < budget {
-		cmd, _, stdout := helper(t, "recloop", s.Dir(), false)
-		if line, err := stdout.ReadString('\n'); err != nil || line != "ready\n" {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-			t.Fatalf("helper did not start: %q, %v", line, err)
-		}
-		time.Sleep(time.Duration(rng.Int64N(int64(5 * time.Millisecond))))
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		_ = cmd.Wait()
+		killLooping(t, "recloop", s.Dir(), time.Duration(rng.Int64N(int64(5*time.Millisecond))))
 		kills++
 		var n uint64
 		err := s.View(context.Background(), func(tx *Tx) error {
@@ -166,4 +141,24 @@ func TestKillDuringRecordWrites(t *testing.T) {
 		t.Fatalf("only %d kills in %v", kills, budget)
 	}
 	t.Logf("%d kills in %v, %d record writes in total", kills, time.Since(start).Round(time.Millisecond), prev)
+}
+
+// killLooping starts a looping helper on dir, waits until it is inside its
+// loop, lets it run for after and SIGKILLs it.
+func killLooping(t *testing.T, mode, dir string, after time.Duration) {
+	t.Helper()
+	cmd, _, stdout := helper(t, mode, dir, false)
+	if line, err := stdout.ReadString('\n'); err != nil || line != "ready\n" {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("helper did not start: %q, %v", line, err)
+	}
+	time.Sleep(after)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+		t.Fatalf("helper was not killed but ended: %v", err)
+	}
 }

@@ -29,25 +29,10 @@ func TestDiskFull(t *testing.T) {
 	s.OnRecover = func(msg string) { notes = append(notes, msg) }
 	mustUpdate(t, s, func(tx *Tx) error { return tx.Put("a", "k", []byte("before")) })
 
-	// Fill the file system to the last block.
-	filler := filepath.Join(mnt, "filler")
-	f, err := os.Create(filler)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunk := bytes.Repeat([]byte{1}, 4096)
-	for {
-		if _, err := f.Write(chunk); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatal(err)
-			}
-			break
-		}
-	}
-	_ = f.Close()
+	filler := fillDisk(t, mnt)
 
 	big := bytes.Repeat([]byte("x"), 64<<10) // needs new pages: cannot fit
-	err = s.Update(context.Background(), func(tx *Tx) error {
+	err := s.Update(context.Background(), func(tx *Tx) error {
 		if err := tx.Put("a", "k", []byte("after")); err != nil {
 			return err
 		}
@@ -104,21 +89,7 @@ func TestRecordDiskFull(t *testing.T) {
 	if err := put([]byte("before")); err != nil {
 		t.Fatal(err)
 	}
-	filler := filepath.Join(mnt, "filler")
-	f, err := os.Create(filler)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunk := bytes.Repeat([]byte{1}, 4096)
-	for {
-		if _, err := f.Write(chunk); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatal(err)
-			}
-			break
-		}
-	}
-	_ = f.Close()
+	fillDisk(t, mnt)
 
 	if err := put([]byte("fits")); err != nil {
 		t.Errorf("a write within the slot on a full disk: %v", err)
@@ -134,5 +105,26 @@ func TestRecordDiskFull(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(mnt, ".atreides", "r", ".*tmp*")); len(m) != 0 {
 		t.Errorf("temporary files left: %v", m)
+	}
+}
+
+// fillDisk fills the file system at mnt to its last block with a file,
+// whose path it returns.
+func fillDisk(t *testing.T, mnt string) string {
+	t.Helper()
+	filler := filepath.Join(mnt, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	chunk := bytes.Repeat([]byte{1}, 4096)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatal(err)
+			}
+			return filler
+		}
 	}
 }
