@@ -178,7 +178,7 @@ func (a *analyzer) fire(id string, c *Cmd, detail string) {
 	if !a.judging() {
 		return
 	}
-	r := a.p.byID[id]
+	r := ruleByID(id)
 	if r == nil {
 		panic("guard: unregistered rule " + id)
 	}

@@ -65,7 +65,7 @@ func (e Effects) Empty() bool { return len(e.Writes) == 0 && len(e.Unknown) == 0
 var noRules = &Policy{}
 
 // judging is false for an effects-only analysis.
-func (a *analyzer) judging() bool { return a.p.byID != nil }
+func (a *analyzer) judging() bool { return a.p != noRules }
 
 // ShellEffects lists what a shell command writes and whether it verifies,
 // without judging it. It is pure (the Request's Resolve is the only file

@@ -131,7 +131,7 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth 
 	sub := a.sub()
 	sub.exec(c.Args, env, sc.clone(), depth+1, feed{t: tUnknown})
 	if sub.res.Verdict > Allow && sub.res.Category != "dynamic" && sub.res.Category != "strict" {
-		a.fireRule(a.p.byID[sub.res.Rule], c, "arguments of "+c.Name)
+		a.fireRule(ruleByID(sub.res.Rule), c, "arguments of "+c.Name)
 	}
 }
 
@@ -251,7 +251,7 @@ func (a *analyzer) applyRules(c *Cmd) {
 			a.fireRule(r, c, "")
 		}
 	}
-	for _, r := range a.p.prefix {
+	for r := range prefixRules() {
 		if !a.p.selected(r) {
 			continue
 		}

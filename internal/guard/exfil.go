@@ -436,8 +436,7 @@ func (a *analyzer) credOutput(c *Cmd) (feed, bool) {
 		}
 		return feed{}, false
 	}
-	loadRules()
-	for _, p := range credPrinters[c.Name] {
+	for _, p := range credPrintersOf(c.Name) {
 		if !p.rule.match(c) {
 			continue
 		}

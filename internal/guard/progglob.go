@@ -21,7 +21,6 @@ var everydayPrograms = []string{
 // knownProgramNames lists the program names the guard models: handlers,
 // rule names, shells, interpreters, data programs. Built on first use.
 var knownProgramNames = sync.OnceValue(func() []string {
-	loadRules()
 	seen := map[string]bool{}
 	add := func(n string) {
 		n = strings.TrimSuffix(n, "*")
@@ -33,9 +32,11 @@ var knownProgramNames = sync.OnceValue(func() []string {
 	for n := range handlers {
 		add(n)
 	}
-	for _, r := range ruleSet {
-		for _, n := range r.Names {
-			add(n)
+	for b := range batchesOf(allBatches) {
+		for _, r := range b.rules {
+			for _, n := range r.Names {
+				add(n)
+			}
 		}
 	}
 	for n := range interpCodeFlags {

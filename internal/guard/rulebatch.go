@@ -1,0 +1,184 @@
+package guard
+
+//go:generate go test -run ^TestRuleIndexGenerated$ -update
+
+import (
+	"iter"
+	"math/bits"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Rules are loaded one batch at a time, on first use: batch i is what the
+// registration initRules[i] adds (one init function of a rules_*.go
+// file). Building every rule with its option tables costs about 1,100
+// allocations and 200 KB of fresh heap, which a hook checking `go test`
+// would pay for rules about git, cloud CLIs and databases; it now loads
+// the batches that file something under `go` and the prefix rules.
+// ruleindex_gen.go, generated from the registrations themselves
+// (TestRuleIndexGenerated), says which batches those are, so no batch is
+// loaded to find out. Within a command name, rules keep the order of
+// registration: batches are visited in order.
+
+// ruleBatch is one registration's rules and tables.
+type ruleBatch struct {
+	rules  []*Rule
+	byName map[string][]*Rule
+	prefix []*Rule // rules with a name ending in *
+	byID   map[string]*Rule
+	// valueOpts: per command name, its options that take a separate
+	// value (setValueOpts).
+	valueOpts map[string]map[string]bool
+	// credPrinters: per command name, the commands that print a stored
+	// credential (registerCredPrinters).
+	credPrinters map[string][]credPrinter
+}
+
+var (
+	batchMu sync.Mutex
+	// loading is the batch whose registration runs, under batchMu: what
+	// register and setValueOpts fill.
+	loading *ruleBatch
+	batches [ruleBatchCount]atomic.Pointer[ruleBatch]
+)
+
+// batch returns batch i, loading it on first use.
+func batch(i int) *ruleBatch {
+	if b := batches[i].Load(); b != nil {
+		return b
+	}
+	batchMu.Lock()
+	defer batchMu.Unlock()
+	if b := batches[i].Load(); b != nil {
+		return b
+	}
+	b := &ruleBatch{byName: map[string][]*Rule{}, byID: map[string]*Rule{}, valueOpts: map[string]map[string]bool{}}
+	loading = b
+	initRules[i]()
+	loading = nil
+	for _, r := range b.rules {
+		if _, dup := b.byID[r.ID]; !dup {
+			b.byID[r.ID] = r
+		}
+		for _, n := range r.Names {
+			if n != "" && n[len(n)-1] == '*' {
+				b.prefix = append(b.prefix, r)
+				continue
+			}
+			b.byName[n] = append(b.byName[n], r)
+		}
+	}
+	batches[i].Store(b)
+	return b
+}
+
+// batchesOf yields the batches of a set (bit i is batch i), in order.
+func batchesOf(set uint64) iter.Seq[*ruleBatch] {
+	return func(yield func(*ruleBatch) bool) {
+		for set != 0 {
+			i := bits.TrailingZeros64(set)
+			set &^= 1 << i
+			if !yield(batch(i)) {
+				return
+			}
+		}
+	}
+}
+
+// allBatches is the set of every batch.
+const allBatches = 1<<ruleBatchCount - 1
+
+// rulesNamed yields the rules filed under a command name, in order of
+// registration.
+func rulesNamed(name string) iter.Seq[*Rule] {
+	return func(yield func(*Rule) bool) {
+		for b := range batchesOf(batchesNamed(name)) {
+			for _, r := range b.byName[name] {
+				if !yield(r) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// prefixRules yields the rules with a name ending in *, in order of
+// registration.
+func prefixRules() iter.Seq[*Rule] {
+	return func(yield func(*Rule) bool) {
+		for b := range batchesOf(prefixBatches) {
+			for _, r := range b.prefix {
+				if !yield(r) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// ruleByID returns the built-in rule id (its first registration), or nil.
+func ruleByID(id string) *Rule {
+	i := batchOfID(id)
+	if i < 0 {
+		return nil
+	}
+	return batch(i).byID[id]
+}
+
+// valueOptsOf returns a command's options that take a separate value.
+// The result is shared: read it only.
+func valueOptsOf(name string) map[string]bool {
+	var out map[string]bool
+	merged := false
+	for b := range batchesOf(batchesNamed(name)) {
+		m := b.valueOpts[name]
+		switch {
+		case len(m) == 0:
+		case out == nil:
+			out = m
+		default:
+			if !merged {
+				out, merged = cloneSet(out), true
+			}
+			for o := range m {
+				out[o] = true
+			}
+		}
+	}
+	return out
+}
+
+func cloneSet(m map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// credPrintersOf returns the credential printers named name.
+func credPrintersOf(name string) []credPrinter {
+	var out []credPrinter
+	for b := range batchesOf(batchesNamed(name)) {
+		if out == nil {
+			out = b.credPrinters[name]
+			continue
+		}
+		out = append(slices.Clip(out), b.credPrinters[name]...)
+	}
+	return out
+}
+
+// registerCredPrinters files credential printers in the batch being
+// loaded, by command name.
+func registerCredPrinters(cps []credPrinter) {
+	if loading.credPrinters == nil {
+		loading.credPrinters = map[string][]credPrinter{}
+	}
+	for _, cp := range cps {
+		for n := range cp.names {
+			loading.credPrinters[n] = append(loading.credPrinters[n], cp)
+		}
+	}
+}
