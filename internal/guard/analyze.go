@@ -741,7 +741,7 @@ func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
 	if a.p.sw("heredoc_to_non_shell") == Allow || text == "" || depth+1 > maxDepth || isShell(a.consumer) {
 		return
 	}
-	if quoted && dataConsumers[a.consumer] && a.inSubst == 0 {
+	if quoted && dataConsumers.get()[a.consumer] && a.inSubst == 0 {
 		// A quoted body to a known text consumer is inert prose, unless
 		// the output is captured by a command substitution: there the
 		// text becomes words of another command line.
@@ -762,11 +762,13 @@ func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
 }
 
 // dataConsumers store or display text and never execute it.
-var dataConsumers = map[string]bool{
-	"cat": true, "tee": true, "git": true, "gh": true, "glab": true, "wc": true, "head": true, "tail": true,
-	"sort": true, "uniq": true, "grep": true, "less": true, "more": true, "base64": true, "md5sum": true,
-	"sha256sum": true, "jq": true, "pbcopy": true, "xclip": true, "printf": true, "echo": true,
-}
+var dataConsumers = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"cat": true, "tee": true, "git": true, "gh": true, "glab": true, "wc": true, "head": true, "tail": true,
+		"sort": true, "uniq": true, "grep": true, "less": true, "more": true, "base64": true, "md5sum": true,
+		"sha256sum": true, "jq": true, "pbcopy": true, "xclip": true, "printf": true, "echo": true,
+	}
+}}
 
 func heredocQuoted(w *syntax.Word) bool {
 	if w == nil {

@@ -29,7 +29,7 @@ var knownProgramNames = sync.OnceValue(func() []string {
 			seen[n] = true
 		}
 	}
-	for n := range handlers {
+	for n := range handlers.get() {
 		add(n)
 	}
 	for b := range batchesOf(allBatches) {
@@ -42,7 +42,7 @@ var knownProgramNames = sync.OnceValue(func() []string {
 	for n := range interpCodeFlags {
 		add(n)
 	}
-	for n := range dataPrograms {
+	for n := range dataPrograms.get() {
 		add(n)
 	}
 	for _, n := range everydayPrograms {
