@@ -114,10 +114,10 @@ func RuleIDs() []string {
 	seen := map[string]bool{}
 	var out []string
 	for b := range batchesOf(allBatches) {
-		for id := range b.byID {
-			if !seen[id] {
-				seen[id] = true
-				out = append(out, id)
+		for _, r := range b.rules {
+			if !seen[r.ID] {
+				seen[r.ID] = true
+				out = append(out, r.ID)
 			}
 		}
 	}

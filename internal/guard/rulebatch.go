@@ -26,7 +26,6 @@ type ruleBatch struct {
 	rules  []*Rule
 	byName map[string][]*Rule
 	prefix []*Rule // rules with a name ending in *
-	byID   map[string]*Rule
 	// valueOpts: per command name, its options that take a separate
 	// value (setValueOpts).
 	valueOpts map[string]map[string]bool
@@ -53,14 +52,11 @@ func batch(i int) *ruleBatch {
 	if b := batches[i].Load(); b != nil {
 		return b
 	}
-	b := &ruleBatch{byName: map[string][]*Rule{}, byID: map[string]*Rule{}, valueOpts: map[string]map[string]bool{}}
+	b := &ruleBatch{byName: map[string][]*Rule{}, valueOpts: map[string]map[string]bool{}}
 	loading = b
 	initRules[i]()
 	loading = nil
 	for _, r := range b.rules {
-		if _, dup := b.byID[r.ID]; !dup {
-			b.byID[r.ID] = r
-		}
 		for _, n := range r.Names {
 			if n != "" && n[len(n)-1] == '*' {
 				b.prefix = append(b.prefix, r)
@@ -123,36 +119,37 @@ func ruleByID(id string) *Rule {
 	if i < 0 {
 		return nil
 	}
-	return batch(i).byID[id]
-}
-
-// valueOptsOf returns a command's options that take a separate value.
-// The result is shared: read it only.
-func valueOptsOf(name string) map[string]bool {
-	var out map[string]bool
-	merged := false
-	for b := range batchesOf(batchesNamed(name)) {
-		m := b.valueOpts[name]
-		switch {
-		case len(m) == 0:
-		case out == nil:
-			out = m
-		default:
-			if !merged {
-				out, merged = cloneSet(out), true
-			}
-			for o := range m {
-				out[o] = true
-			}
+	// A batch holds a few dozen rules: a scan costs less than filing
+	// them all by id when the batch loads.
+	for _, r := range batch(i).rules {
+		if r.ID == id {
+			return r
 		}
 	}
-	return out
+	return nil
 }
 
-func cloneSet(m map[string]bool) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k := range m {
-		out[k] = true
+// optSets are a command's options that take a separate value, as the
+// batches that file the command declare them: looked up in each rather
+// than merged, which would cost a map per command checked.
+type optSets []map[string]bool
+
+func (s optSets) has(opt string) bool {
+	for _, m := range s {
+		if m[opt] {
+			return true
+		}
+	}
+	return false
+}
+
+// valueOptsOf returns the options of a command that take a separate value.
+func valueOptsOf(name string) optSets {
+	var out optSets
+	for b := range batchesOf(batchesNamed(name)) {
+		if m := b.valueOpts[name]; len(m) > 0 {
+			out = append(out, m)
+		}
 	}
 	return out
 }

@@ -97,7 +97,7 @@ func (c *Cmd) parse() {
 			return
 		case strings.HasPrefix(s, "--") && !w.dyn:
 			name, val, has := strings.Cut(s, "=")
-			if !has && vo[name] && i+1 < len(c.Args) {
+			if !has && vo.has(name) && i+1 < len(c.Args) {
 				val = c.Args[i+1].s
 				i++
 			}
@@ -109,7 +109,7 @@ func (c *Cmd) parse() {
 		case len(s) > 1 && s[0] == '-' && !w.dyn && !isNumber(s[1:]):
 			for j := 1; j < len(s); j++ {
 				f := "-" + s[j:j+1]
-				if vo[f] {
+				if vo.has(f) {
 					if j+1 < len(s) {
 						c.flags[f] = s[j+1:]
 					} else if i+1 < len(c.Args) {
