@@ -52,6 +52,14 @@ func batch(i int) *ruleBatch {
 	if b := batches[i].Load(); b != nil {
 		return b
 	}
+	b := runRegistration(i)
+	batches[i].Store(b)
+	return b
+}
+
+// runRegistration runs initRules[i] and files what it registers; the
+// caller holds batchMu.
+func runRegistration(i int) *ruleBatch {
 	b := &ruleBatch{byName: map[string][]*Rule{}, valueOpts: map[string]map[string]bool{}}
 	loading = b
 	initRules[i]()
@@ -65,7 +73,6 @@ func batch(i int) *ruleBatch {
 			b.byName[n] = append(b.byName[n], r)
 		}
 	}
-	batches[i].Store(b)
 	return b
 }
 

@@ -21,9 +21,6 @@ var update = flag.Bool("update", false, "rewrite ruleindex_gen.go from the rule 
 // unloaded, so after changing a rules file run `go generate
 // ./internal/guard` and commit the result.
 func TestRuleIndexGenerated(t *testing.T) {
-	if len(initRules) != ruleBatchCount {
-		t.Errorf("%d rule registrations, the index knows %d: run `go generate ./internal/guard`", len(initRules), ruleBatchCount)
-	}
 	src, err := generateRuleIndex()
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +42,9 @@ func TestRuleIndexGenerated(t *testing.T) {
 // TestRuleLookups checks the lazy lookups against a scan of every rule in
 // registration order, the way one table of all rules would file them.
 func TestRuleLookups(t *testing.T) {
+	if len(initRules) != ruleBatchCount {
+		t.Fatal("the rule index is stale: run `go generate ./internal/guard`")
+	}
 	byName := map[string][]*Rule{}
 	byID := map[string]*Rule{}
 	var prefix []*Rule
@@ -90,8 +90,12 @@ func generateRuleIndex() ([]byte, error) {
 	ids := map[string]int{}
 	groups := map[string]bool{}
 	var prefix uint64
+	batchMu.Lock()
+	defer batchMu.Unlock()
 	for i := range len(initRules) {
-		b := batch(i)
+		// Run each registration afresh: the committed index may know
+		// fewer batches than there are.
+		b := runRegistration(i)
 		bit := uint64(1) << i
 		for _, r := range b.rules {
 			if _, ok := ids[r.ID]; !ok {
