@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -851,7 +850,10 @@ func braces(w *syntax.Word) (ws []*syntax.Word, n int) {
 	if n = braceWords(w); n > maxBraceWords {
 		return nil, n
 	}
-	out := expand.Braces(w)
+	out, ok := expandBraces(w, maxBraceWords)
+	if !ok {
+		return nil, maxBraceWords + 1
+	}
 	if len(out) > 64 {
 		// Keep both ends: the dangerous element is often last.
 		out = append(out[:32:32], out[len(out)-32:]...)
