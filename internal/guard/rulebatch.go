@@ -92,6 +92,10 @@ func batchesOf(set uint64) iter.Seq[*ruleBatch] {
 // allBatches is the set of every batch.
 const allBatches = 1<<ruleBatchCount - 1
 
+// A set of batches is a uint64: past 64 registrations this does not
+// compile, and files must register more rules each.
+const _ uint64 = allBatches
+
 // rulesNamed yields the rules filed under a command name, in order of
 // registration.
 func rulesNamed(name string) iter.Seq[*Rule] {
