@@ -105,6 +105,7 @@ func (e *hookEnv) Now() time.Time                  { return time.Now() }
 // when the budget ends is answered for by the watchdog.
 func answerHook(io *IO, a host.Adapter, eventName string, budget time.Duration) error {
 	start := time.Now()
+	growStack()
 	run := &hookRun{io: io, adapter: a, hostEvent: eventName, overran: make(chan struct{})}
 	stop := run.watch(budget)
 	defer stop()

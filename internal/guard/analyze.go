@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -178,7 +177,7 @@ func (a *analyzer) fire(id string, c *Cmd, detail string) {
 	if !a.judging() {
 		return
 	}
-	r := a.p.byID[id]
+	r := ruleByID(id)
 	if r == nil {
 		panic("guard: unregistered rule " + id)
 	}
@@ -747,7 +746,7 @@ func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
 	if a.p.sw("heredoc_to_non_shell") == Allow || text == "" || depth+1 > maxDepth || isShell(a.consumer) {
 		return
 	}
-	if quoted && dataConsumers[a.consumer] && a.inSubst == 0 {
+	if quoted && dataConsumers.get()[a.consumer] && a.inSubst == 0 {
 		// A quoted body to a known text consumer is inert prose, unless
 		// the output is captured by a command substitution: there the
 		// text becomes words of another command line.
@@ -768,11 +767,13 @@ func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
 }
 
 // dataConsumers store or display text and never execute it.
-var dataConsumers = map[string]bool{
-	"cat": true, "tee": true, "git": true, "gh": true, "glab": true, "wc": true, "head": true, "tail": true,
-	"sort": true, "uniq": true, "grep": true, "less": true, "more": true, "base64": true, "md5sum": true,
-	"sha256sum": true, "jq": true, "pbcopy": true, "xclip": true, "printf": true, "echo": true,
-}
+var dataConsumers = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"cat": true, "tee": true, "git": true, "gh": true, "glab": true, "wc": true, "head": true, "tail": true,
+		"sort": true, "uniq": true, "grep": true, "less": true, "more": true, "base64": true, "md5sum": true,
+		"sha256sum": true, "jq": true, "pbcopy": true, "xclip": true, "printf": true, "echo": true,
+	}
+}}
 
 func heredocQuoted(w *syntax.Word) bool {
 	if w == nil {
@@ -855,7 +856,10 @@ func braces(w *syntax.Word) (ws []*syntax.Word, n int) {
 	if n = braceWords(w); n > maxBraceWords {
 		return nil, n
 	}
-	out := expand.Braces(w)
+	out, ok := expandBraces(w, maxBraceWords)
+	if !ok {
+		return nil, maxBraceWords + 1
+	}
 	if len(out) > 64 {
 		// Keep both ends: the dangerous element is often last.
 		out = append(out[:32:32], out[len(out)-32:]...)

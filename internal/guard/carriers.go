@@ -106,14 +106,16 @@ type parallelOpts struct {
 }
 
 // parallelValued are GNU parallel options that take a separate value.
-var parallelValued = map[string]bool{
-	"--nice": true, "--rpl": true, "-j": true, "-n": true, "-N": true, "-S": true, "--sshlogin": true,
-	"--jobs": true, "--max-args": true, "--header": true, "--env": true, "-I": true, "--colsep": true,
-	"-C": true, "--delay": true, "--timeout": true, "--retries": true, "--tag-string": true, "--tagstring": true,
-	"--workdir": true, "--wd": true, "-L": true, "-P": true, "-s": true, "-d": true, "--delimiter": true,
-	"-a": true, "--arg-file": true, "--basefile": true, "--results": true, "--res": true, "--joblog": true,
-	"--tmpdir": true, "--slf": true, "--sshloginfile": true, "--replace": true,
-}
+var parallelValued = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"--nice": true, "--rpl": true, "-j": true, "-n": true, "-N": true, "-S": true, "--sshlogin": true,
+		"--jobs": true, "--max-args": true, "--header": true, "--env": true, "-I": true, "--colsep": true,
+		"-C": true, "--delay": true, "--timeout": true, "--retries": true, "--tag-string": true, "--tagstring": true,
+		"--workdir": true, "--wd": true, "-L": true, "-P": true, "-s": true, "-d": true, "--delimiter": true,
+		"-a": true, "--arg-file": true, "--basefile": true, "--results": true, "--res": true, "--joblog": true,
+		"--tmpdir": true, "--slf": true, "--sshloginfile": true, "--replace": true,
+	}
+}}
 
 // parallelMaxJobs bounds the jobs judged one by one (the Cartesian product
 // of the ::: sources); more is reported as too complex rather than
@@ -145,7 +147,7 @@ func parseParallelOpts(args []word) (parallelOpts, int) {
 		case name == "--rpl":
 			o.rpl = true
 		}
-		if parallelValued[s] {
+		if parallelValued.get()[s] {
 			i++
 		}
 	}
@@ -446,15 +448,17 @@ func replaceParallel(tmpl []word, v word) []word {
 }
 
 // findValueOpts are find primaries that take one value (two for -fprintf).
-var findValueOpts = map[string]int{
-	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-regex": 1, "-iregex": 1, "-type": 1, "-xtype": 1,
-	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1,
-	"-amin": 1, "-cmin": 1, "-size": 1, "-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-perm": 1,
-	"-maxdepth": 1, "-mindepth": 1, "-printf": 1, "-fprintf": 2, "-fprint": 1, "-fprint0": 1,
-	"-fls": 1, "-wholename": 1, "-iwholename": 1, "-lname": 1, "-ilname": 1, "-samefile": 1,
-	"-inum": 1, "-links": 1, "-used": 1, "-context": 1, "-files0-from": 1, "-regextype": 1,
-	"-newermt": 1, "-newerct": 1, "-newerat": 1, "-fstype": 1,
-}
+var findValueOpts = &lazy[map[string]int]{build: func() map[string]int {
+	return map[string]int{
+		"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-regex": 1, "-iregex": 1, "-type": 1, "-xtype": 1,
+		"-newer": 1, "-anewer": 1, "-cnewer": 1, "-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1,
+		"-amin": 1, "-cmin": 1, "-size": 1, "-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-perm": 1,
+		"-maxdepth": 1, "-mindepth": 1, "-printf": 1, "-fprintf": 2, "-fprint": 1, "-fprint0": 1,
+		"-fls": 1, "-wholename": 1, "-iwholename": 1, "-lname": 1, "-ilname": 1, "-samefile": 1,
+		"-inum": 1, "-links": 1, "-used": 1, "-context": 1, "-files0-from": 1, "-regextype": 1,
+		"-newermt": 1, "-newerct": 1, "-newerat": 1, "-fstype": 1,
+	}
+}}
 
 func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	args := c.Args
@@ -502,8 +506,8 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 			continue
 		}
 		switch s := w.s; {
-		case findValueOpts[s] > 0:
-			i += findValueOpts[s]
+		case findValueOpts.get()[s] > 0:
+			i += findValueOpts.get()[s]
 		case s == "-delete":
 			a.findDelete(c, roots, sc)
 		case s == "-exec" || s == "-execdir" || s == "-ok" || s == "-okdir":
@@ -815,7 +819,7 @@ func blankStrings(code string) string {
 // reading command; a -name/-path naming a secret file makes that a
 // secret read.
 func (a *analyzer) findSecret(c *Cmd, inner, roots, args []word, sc *scope) {
-	if len(inner) == 0 || inner[0].dyn || metadataOnly[normName(inner[0].s)] {
+	if len(inner) == 0 || inner[0].dyn || metadataOnly.get()[normName(inner[0].s)] {
 		return
 	}
 	for i, w := range args {

@@ -65,7 +65,7 @@ func (e Effects) Empty() bool { return len(e.Writes) == 0 && len(e.Unknown) == 0
 var noRules = &Policy{}
 
 // judging is false for an effects-only analysis.
-func (a *analyzer) judging() bool { return a.p.byID != nil }
+func (a *analyzer) judging() bool { return a.p != noRules }
 
 // ShellEffects lists what a shell command writes and whether it verifies,
 // without judging it. It is pure (the Request's Resolve is the only file
@@ -186,7 +186,7 @@ func (a *analyzer) effects(c *Cmd) {
 	if a.eff.Verifies == "" {
 		a.eff.Verifies = verifier(c.Name, c.Args)
 	}
-	if f := writers[c.Name]; f != nil {
+	if f := writers.get()[c.Name]; f != nil {
 		f(a, c)
 		return
 	}
@@ -202,10 +202,10 @@ func (a *analyzer) effects(c *Cmd) {
 		}
 		return
 	}
-	if _, known := handlers[c.Name]; !known && !dataPrograms[c.Name] && !metadataOnly[c.Name] && len(c.Args) > 1 && !c.Args[0].dyn {
+	if _, known := handlers.get()[c.Name]; !known && !dataPrograms.get()[c.Name] && !metadataOnly.get()[c.Name] && len(c.Args) > 1 && !c.Args[0].dyn {
 		// `tool rm -rf x`: a program the guard does not model whose
 		// arguments start with a file writer probably runs them.
-		if inner := normName(c.Args[0].s); writers[inner] != nil || isInterpreter(inner) {
+		if inner := normName(c.Args[0].s); writers.get()[inner] != nil || isInterpreter(inner) {
 			a.unknownWrite(c.Name+" may run "+inner+" with its arguments", false, c.Name)
 		}
 	}
@@ -339,10 +339,14 @@ func hasOption(args []word, short string, long ...string) bool {
 type writer func(a *analyzer, c *Cmd)
 
 // writers know where a program writes. Built on first use.
-var writers map[string]writer
+var writers lazy[map[string]writer]
 
-func init() {
-	writers = map[string]writer{
+// The builder is set here, not in the declaration: writers look
+// programs up in the tables that refer to them.
+func init() { writers.build = buildWriters }
+
+func buildWriters() map[string]writer {
+	return map[string]writer{
 		"rm": wOperands(""), "rmdir": wOperands(""), "unlink": wOperands(""), "shred": wOperands("ns", "--iterations", "--size"),
 		"touch": wOperands("dtr", "--date", "--reference"), "mkdir": wOperands("m", "--mode"), "mkfifo": wOperands("mZ", "--mode"),
 		"tee": wContent(""), "sponge": wOperands(""), "truncate": wContent("sr", "--size", "--reference"),
@@ -884,67 +888,65 @@ func wGit(a *analyzer, c *Cmd) {
 // history; read-only ones (status, diff, log, show) are exploration.
 const gitChangers = "commit|apply|checkout|switch|restore|reset|merge|rebase|cherry-pick|revert|stash|pull|am|mv|rm|clean|add"
 
-// mayWriteAnything are programs (or program and subcommand) whose writes
-// cannot be listed: task runners run arbitrary recipes, package managers
-// install and run install scripts, npx and friends run a package's
-// program. A build's outputs (go build, cargo build) are left out: they
-// go where the project puts its artefacts.
-var mayWriteAnything = map[string]bool{
-	"make": true, "gmake": true, "bmake": true, "ninja": true, "just": true, "task": true, "rake": true,
-	"mage": true, "invoke": true, "scons": true, "xmake": true, "meson install": true,
-	"cmake --install": true, "npx": true, "pnpx": true, "bunx": true,
-	"npm install": true, "npm i": true, "npm ci": true, "npm add": true, "npm uninstall": true, "npm remove": true,
-	"npm rm": true, "npm update": true, "npm up": true, "npm link": true, "npm dedupe": true, "npm prune": true,
-	"npm exec": true, "npm init": true, "npm pkg": true, "npm version": true,
-	"pnpm install": true, "pnpm i": true, "pnpm add": true, "pnpm remove": true, "pnpm rm": true, "pnpm update": true,
-	"pnpm up": true, "pnpm dlx": true, "pnpm exec": true, "pnpm link": true, "pnpm prune": true, "pnpm import": true,
-	"yarn install": true, "yarn add": true, "yarn remove": true, "yarn up": true, "yarn upgrade": true,
-	"yarn dlx": true, "yarn link": true, "bun install": true, "bun i": true, "bun add": true,
-	"bun remove": true, "bun update": true, "bun x": true, "bun create": true,
-	"pip install": true, "pip uninstall": true, "pip3 install": true, "pip3 uninstall": true, "pip download": true,
-	"pipx install": true, "pipx run": true, "uv add": true, "uv remove": true, "uv sync": true, "uv lock": true,
-	"uv pip": true, "uv init": true, "uv tool": true, "uvx": true, "poetry add": true, "poetry remove": true,
-	"poetry install": true, "poetry lock": true, "poetry update": true, "poetry new": true, "poetry init": true,
-	"pipenv install": true, "pipenv uninstall": true, "pipenv lock": true, "pipenv update": true,
-	"cargo add": true, "cargo remove": true, "cargo install": true, "cargo update": true, "cargo fix": true,
-	"cargo fmt": true, "cargo new": true, "cargo init": true, "cargo generate-lockfile": true,
-	"go generate": true, "go get": true, "go mod": true, "go fmt": true, "go fix": true, "go work": true, "go install": true,
-	"gem install": true, "gem uninstall": true, "bundle install": true, "bundle update": true, "bundle add": true,
-	"composer install": true, "composer require": true, "composer update": true, "composer remove": true,
-	"brew install": true, "brew uninstall": true, "apt": true, "apt-get": true, "dnf": true,
-	"yum": true, "pacman": true, "apk": true, "nix-env": true, "dotnet add": true, "dotnet new": true,
-	"dotnet format": true, "deno fmt": true, "deno install": true, "deno add": true, "mix deps.get": true,
-	"flutter pub": true, "dart pub": true, "dart format": true, "swift package": true,
+// mayWriteAnything reports whether a program, or a program and its
+// subcommand ("npm install"), writes what cannot be listed: task runners
+// run arbitrary recipes, package managers install and run install
+// scripts, npx and friends run a package's program. A build's outputs (go
+// build, cargo build) are left out: they go where the project puts its
+// artefacts. A switch rather than a map: it costs nothing to build.
+func mayWriteAnything(key string) bool {
+	switch key {
+	case "make", "gmake", "bmake", "ninja", "just", "task", "rake",
+		"mage", "invoke", "scons", "xmake", "meson install",
+		"cmake --install", "npx", "pnpx", "bunx",
+		"npm install", "npm i", "npm ci", "npm add", "npm uninstall", "npm remove",
+		"npm rm", "npm update", "npm up", "npm link", "npm dedupe", "npm prune",
+		"npm exec", "npm init", "npm pkg", "npm version",
+		"pnpm install", "pnpm i", "pnpm add", "pnpm remove", "pnpm rm", "pnpm update",
+		"pnpm up", "pnpm dlx", "pnpm exec", "pnpm link", "pnpm prune", "pnpm import",
+		"yarn install", "yarn add", "yarn remove", "yarn up", "yarn upgrade",
+		"yarn dlx", "yarn link", "bun install", "bun i", "bun add",
+		"bun remove", "bun update", "bun x", "bun create",
+		"pip install", "pip uninstall", "pip3 install", "pip3 uninstall", "pip download",
+		"pipx install", "pipx run", "uv add", "uv remove", "uv sync", "uv lock",
+		"uv pip", "uv init", "uv tool", "uvx", "poetry add", "poetry remove",
+		"poetry install", "poetry lock", "poetry update", "poetry new", "poetry init",
+		"pipenv install", "pipenv uninstall", "pipenv lock", "pipenv update",
+		"cargo add", "cargo remove", "cargo install", "cargo update", "cargo fix",
+		"cargo fmt", "cargo new", "cargo init", "cargo generate-lockfile",
+		"go generate", "go get", "go mod", "go fmt", "go fix", "go work", "go install",
+		"gem install", "gem uninstall", "bundle install", "bundle update", "bundle add",
+		"composer install", "composer require", "composer update", "composer remove",
+		"brew install", "brew uninstall", "apt", "apt-get", "dnf",
+		"yum", "pacman", "apk", "nix-env", "dotnet add", "dotnet new",
+		"dotnet format", "deno fmt", "deno install", "deno add", "mix deps.get",
+		"flutter pub", "dart pub", "dart format", "swift package":
+		return true
+	}
+	return false
 }
+
+// longestSub bounds the subcommands mayWriteAnything knows, so that a
+// long first operand is not copied into a key that cannot match.
+const longestSub = len("generate-lockfile")
 
 // writesAnything looks c up in mayWriteAnything by its name, then by its
 // name and first operand, and names what it found.
 func writesAnything(c *Cmd) (string, bool) {
-	if mayWriteAnything[c.Name] {
+	if mayWriteAnything(c.Name) {
 		return c.Name, true
 	}
-	if !mayWriteSub[c.Name] {
+	op := firstOperand(c.Args)
+	if op == "" || len(op) > longestSub {
 		return "", false
 	}
-	w := c.Name + " " + firstOperand(c.Args)
-	return w, mayWriteAnything[w]
+	w := c.Name + " " + op
+	return w, mayWriteAnything(w)
 }
-
-// mayWriteSub are the programs of mayWriteAnything's "program subcommand"
-// entries, so that other programs are looked up without building a key.
-var mayWriteSub = func() map[string]bool {
-	m := map[string]bool{}
-	for k := range mayWriteAnything {
-		if name, _, ok := strings.Cut(k, " "); ok {
-			m[name] = true
-		}
-	}
-	return m
-}()
 
 // verifier names the test, build or lint run a resolved command is ("").
 func verifier(name string, args []word) string {
-	if f := verifiers[name]; f != nil {
+	if f := verifiers.get()[name]; f != nil {
 		return f(name, firstOperand(args), args)
 	}
 	if interpFamily(name) == "python" {
@@ -959,9 +961,13 @@ type verifyFunc func(name, sub string, args []word) string
 
 // verifiers recognise a program's test, build and lint runs by its
 // subcommand (sub) and options.
-var verifiers = map[string]verifyFunc{}
+var verifiers lazy[map[string]verifyFunc]
 
-func init() {
+// The builder is set here, not in the declaration, like writers'.
+func init() { verifiers.build = buildVerifiers }
+
+func buildVerifiers() map[string]verifyFunc {
+	verifiers := map[string]verifyFunc{}
 	subIn := func(subs string) verifyFunc {
 		return func(name, sub string, _ []word) string {
 			if oneOf(sub, subs) {
@@ -1026,6 +1032,7 @@ func init() {
 		}
 		return ""
 	}
+	return verifiers
 }
 
 const verifyModules = "pytest|unittest|mypy|ruff|flake8|pylint|tox|nox|pyright"

@@ -52,7 +52,7 @@ var notWrappers = map[string]string{
 }
 
 func TestWrappersKeepWrites(t *testing.T) {
-	for name := range handlers {
+	for name := range handlers.get() {
 		if isShell(name) {
 			continue // covered below with -c
 		}

@@ -88,7 +88,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	if a.selfProgram(c, head.s, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
 	}
-	if h, ok := handlers[c.Name]; ok {
+	if h, ok := handlers.get()[c.Name]; ok {
 		return h(a, c, env, sc, depth, in)
 	}
 	if isInterpreter(c.Name) {
@@ -131,41 +131,43 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth 
 	sub := a.sub()
 	sub.exec(c.Args, env, sc.clone(), depth+1, feed{t: tUnknown})
 	if sub.res.Verdict > Allow && sub.res.Category != "dynamic" && sub.res.Category != "strict" {
-		a.fireRule(a.p.byID[sub.res.Rule], c, "arguments of "+c.Name)
+		a.fireRule(ruleByID(sub.res.Rule), c, "arguments of "+c.Name)
 	}
 }
 
 // knownProgram: the guard models this program, so its arguments are
 // not an unknown wrapper's command.
 func knownProgram(p *Policy, name string) bool {
-	if _, ok := handlers[name]; ok || isInterpreter(name) || p.hasRules(name) {
+	if _, ok := handlers.get()[name]; ok || isInterpreter(name) || p.hasRules(name) {
 		return true
 	}
-	return dataPrograms[name]
+	return dataPrograms.get()[name]
 }
 
 // commandLike: the word names a command with built-in rules or a carrier.
 func commandLike(p *Policy, name string) bool {
-	_, carrier := handlers[name]
+	_, carrier := handlers.get()[name]
 	return p.hasRules(name) || carrier && name != "cd" && name != "alias" || name == "git"
 }
 
 // dataPrograms read, print or look up their arguments; a command line
 // among them is text.
-var dataPrograms = map[string]bool{
-	"echo": true, "printf": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true,
-	"man": true, "info": true, "help": true, "tldr": true, "which": true, "type": true, "whatis": true,
-	"apropos": true, "whereis": true, "hash": true, "complete": true, "compgen": true, "history": true,
-	"fc": true, "git": true, "cat": true, "less": true, "more": true, "head": true, "tail": true, "wc": true,
-	"jq": true, "yq": true, "sed": true, "tr": true, "cut": true, "sort": true, "uniq": true, "column": true,
-	"printenv": true, "test": true, "[": true, "expr": true, "let": true, "read": true, "export": true,
-	"local": true, "declare": true, "readonly": true, "unset": true, "set": true, "shift": true,
-	"logger": true, "notify-send": true, "say": true, "banner": true, "figlet": true, "cowsay": true,
-	"shellcheck": true, "shfmt": true, "explainshell": true, "base64": true, "xxd": true, "od": true,
-	"tee": true, "true": true, "false": true, ":": true, "return": true, "exit": true, "wait": true,
-	"kill": true, "pgrep": true, "pkill": true, "ps": true, "lsof": true, "fuser": true, "zle": true,
-	"bind": true, "bindkey": true, "compdef": true, "setopt": true, "unsetopt": true, "autoload": true,
-}
+var dataPrograms = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "printf": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true,
+		"man": true, "info": true, "help": true, "tldr": true, "which": true, "type": true, "whatis": true,
+		"apropos": true, "whereis": true, "hash": true, "complete": true, "compgen": true, "history": true,
+		"fc": true, "git": true, "cat": true, "less": true, "more": true, "head": true, "tail": true, "wc": true,
+		"jq": true, "yq": true, "sed": true, "tr": true, "cut": true, "sort": true, "uniq": true, "column": true,
+		"printenv": true, "test": true, "[": true, "expr": true, "let": true, "read": true, "export": true,
+		"local": true, "declare": true, "readonly": true, "unset": true, "set": true, "shift": true,
+		"logger": true, "notify-send": true, "say": true, "banner": true, "figlet": true, "cowsay": true,
+		"shellcheck": true, "shfmt": true, "explainshell": true, "base64": true, "xxd": true, "od": true,
+		"tee": true, "true": true, "false": true, ":": true, "return": true, "exit": true, "wait": true,
+		"kill": true, "pgrep": true, "pkill": true, "ps": true, "lsof": true, "fuser": true, "zle": true,
+		"bind": true, "bindkey": true, "compdef": true, "setopt": true, "unsetopt": true, "autoload": true,
+	}
+}}
 
 // dynamicProgram handles a command whose program name is not static.
 func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
@@ -251,7 +253,7 @@ func (a *analyzer) applyRules(c *Cmd) {
 			a.fireRule(r, c, "")
 		}
 	}
-	for _, r := range a.p.prefix {
+	for r := range prefixRules() {
 		if !a.p.selected(r) {
 			continue
 		}
@@ -267,10 +269,16 @@ func (a *analyzer) applyRules(c *Cmd) {
 
 type handler func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed
 
-var handlers map[string]handler
+// handlers are the programs the analysis follows into (wrappers,
+// shells, carriers of other commands). Built on first use.
+var handlers lazy[map[string]handler]
 
-func init() {
-	handlers = map[string]handler{
+// The builder is set here, not in the declaration: the handlers
+// themselves look programs up in the table.
+func init() { handlers.build = buildHandlers }
+
+func buildHandlers() map[string]handler {
+	h := map[string]handler{
 		"sudo": hSudo, "doas": hSudo, "run0": hSudo, "pkexec": hSudo,
 		"env": hEnv, "command": hCommand, "builtin": hSkip(0, ""), "exec": hSkip(0, "a"),
 		"nice": hNice, "nohup": hSkip(0, ""), "timeout": hTimeout, "time": hSkip(0, "of"),
@@ -292,9 +300,10 @@ func init() {
 		"atreides": hAtreides, // selfguard.go
 	}
 	for _, s := range shellNames {
-		handlers[s] = hShell
+		h[s] = hShell
 	}
-	addWrapperHandlers()
+	addWrapperHandlers(h)
+	return h
 }
 
 var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "loksh", "pdksh", "hush"}

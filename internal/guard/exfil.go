@@ -234,7 +234,7 @@ var credSinks = map[string]bool{"ssh": true, "rsync": true, "sftp": true}
 // api.github.com), asked otherwise. Never a silent deny: the destination
 // may be the user's own service.
 func (a *analyzer) credSend(c *Cmd, in feed) {
-	if !networkSinks[c.Name] && !credSinks[c.Name] && c.Name != "git" || clipboardSinks[c.Name] {
+	if !networkSinks.get()[c.Name] && !credSinks[c.Name] && c.Name != "git" || clipboardSinks[c.Name] {
 		return
 	}
 	tainted := in.t&tCred != 0
@@ -436,8 +436,7 @@ func (a *analyzer) credOutput(c *Cmd) (feed, bool) {
 		}
 		return feed{}, false
 	}
-	loadRules()
-	for _, p := range credPrinters[c.Name] {
+	for _, p := range credPrintersOf(c.Name) {
 		if !p.rule.match(c) {
 			continue
 		}
@@ -478,15 +477,17 @@ func stdoutDiscarded(rs []*syntax.Redirect) bool {
 }
 
 // nonReaders ignore their stdin.
-var nonReaders = map[string]bool{
-	"echo": true, "printf": true, "true": true, "false": true, ":": true, "test": true, "[": true, "ls": true,
-	"cd": true, "pwd": true, "mkdir": true, "touch": true, "which": true, "type": true, "command": true, "sleep": true,
-}
+var nonReaders = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "printf": true, "true": true, "false": true, ":": true, "test": true, "[": true, "ls": true,
+		"cd": true, "pwd": true, "mkdir": true, "touch": true, "which": true, "type": true, "command": true, "sleep": true,
+	}
+}}
 
 // stdinSecret: `cat < .env`, `while read l; do ...; done < .env`,
 // `base64 < ~/.ssh/id_rsa` read the secret like an argument would.
 func (a *analyzer) stdinSecret(w word, sc *scope) {
-	if w.dyn || w.proc != nil || nonReaders[a.consumer] {
+	if w.dyn || w.proc != nil || nonReaders.get()[a.consumer] {
 		return
 	}
 	if m, ok := a.secretFile(w, sc); ok {
@@ -599,10 +600,12 @@ var metadataHosts = map[string]bool{
 }
 
 // metadataClients are the programs checked for metadata addresses.
-var metadataClients = map[string]bool{
-	"curl": true, "wget": true, "http": true, "https": true, "xh": true, "xhs": true, "fetch": true,
-	"aria2c": true, "lynx": true, "links": true, "nc": true, "ncat": true, "netcat": true, "telnet": true, "socat": true,
-}
+var metadataClients = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"curl": true, "wget": true, "http": true, "https": true, "xh": true, "xhs": true, "fetch": true,
+		"aria2c": true, "lynx": true, "links": true, "nc": true, "ncat": true, "netcat": true, "telnet": true, "socat": true,
+	}
+}}
 
 // metadataCredPaths are the endpoints that return credentials or tokens
 // (AWS role credentials, GCP service-account tokens, Azure managed
@@ -612,7 +615,7 @@ var metadataCredPaths = []string{"security-credentials", "service-accounts", "/i
 // cloudMetadata flags network commands that reach a metadata endpoint,
 // in any spelling of its address (decimal, hex, octal, IPv4-mapped IPv6).
 func (a *analyzer) cloudMetadata(c *Cmd) {
-	if !metadataClients[c.Name] {
+	if !metadataClients.get()[c.Name] {
 		return
 	}
 	raw := oneOf(c.Name, "nc|ncat|netcat|telnet|socat")

@@ -38,9 +38,10 @@ func TestNameLookups(t *testing.T) {
 // index and select from it.
 func TestPolicySelectsGroups(t *testing.T) {
 	var r *Rule
-	for _, x := range ruleTables().byID {
+	for _, id := range RuleIDs() {
+		x := ruleByID(id)
 		if x.Group != "" && !askWhenOff[x.Group] && len(x.Names) > 0 && !endsWithStar(x.Names[0]) {
-			if len(ruleTables().byName[x.Names[0]]) == 1 {
+			if len(slices.Collect(rulesNamed(x.Names[0]))) == 1 {
 				r = x
 				break
 			}

@@ -491,16 +491,18 @@ func (a *analyzer) secretPath(s string, sc *scope) (string, bool) {
 
 // metadataOnly commands use a path without reading its contents (or use a
 // key for its purpose), so a secret argument is not a read.
-var metadataOnly = map[string]bool{
-	"echo": true, "printf": true, "test": true, "[": true, "[[": true, "ls": true, "stat": true,
-	"file": true, "du": true, "touch": true, "mkdir": true, "which": true, "type": true, "command": true,
-	"basename": true, "dirname": true, "realpath": true, "readlink": true, "chmod": true, "chown": true,
-	"chgrp": true, "ssh": true, "ssh-add": true, "ssh-keygen": true, "scp": true, "sftp": true,
-	"git": true, "export": true, "local": true, "declare": true, "cd": true, "pushd": true,
-	"find": true, "sudo": true, "env": true, "xargs": true, "parallel": true, "time": true,
-	"timeout": true, "nice": true, "nohup": true, "exec": true, "builtin": true, "doas": true,
-	"watch": true, "busybox": true, "trap": true, "eval": true, "alias": true, "unalias": true,
-}
+var metadataOnly = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "printf": true, "test": true, "[": true, "[[": true, "ls": true, "stat": true,
+		"file": true, "du": true, "touch": true, "mkdir": true, "which": true, "type": true, "command": true,
+		"basename": true, "dirname": true, "realpath": true, "readlink": true, "chmod": true, "chown": true,
+		"chgrp": true, "ssh": true, "ssh-add": true, "ssh-keygen": true, "scp": true, "sftp": true,
+		"git": true, "export": true, "local": true, "declare": true, "cd": true, "pushd": true,
+		"find": true, "sudo": true, "env": true, "xargs": true, "parallel": true, "time": true,
+		"timeout": true, "nice": true, "nohup": true, "exec": true, "builtin": true, "doas": true,
+		"watch": true, "busybox": true, "trap": true, "eval": true, "alias": true, "unalias": true,
+	}
+}}
 
 // secretArgs flags commands that read, copy or send a secret file named in
 // their arguments (including `@file` and `--opt=file` forms).
@@ -508,7 +510,7 @@ func (a *analyzer) secretArgs(c *Cmd) {
 	if templateSources(c) {
 		return // the sources are templates; the destination is a write
 	}
-	if metadataOnly[c.Name] || isShell(c.Name) || isInterpreter(c.Name) && c.Name != "source" {
+	if metadataOnly.get()[c.Name] || isShell(c.Name) || isInterpreter(c.Name) && c.Name != "source" {
 		if c.Name == "ssh" || c.Name == "scp" || c.Name == "git" {
 			return
 		}
@@ -573,10 +575,12 @@ func (a *analyzer) secretArgs(c *Cmd) {
 func grepLike(n string) bool { return oneOf(n, "grep|egrep|fgrep|rg|ag|ack|git-grep") }
 
 // grepValued are grep/rg options that take a separate value.
-var grepValued = map[string]bool{"-A": true, "-B": true, "-C": true, "-m": true, "-e": true, "-f": true,
-	"--regexp": true, "--file": true, "-g": true, "--glob": true, "-t": true, "--type": true, "-T": true,
-	"--type-not": true, "--max-count": true, "--context": true, "--after-context": true, "--before-context": true,
-	"-d": true, "-D": true, "--include": true, "--exclude": true, "--exclude-dir": true, "-M": true, "-j": true}
+var grepValued = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"-A": true, "-B": true, "-C": true, "-m": true, "-e": true, "-f": true,
+		"--regexp": true, "--file": true, "-g": true, "--glob": true, "-t": true, "--type": true, "-T": true,
+		"--type-not": true, "--max-count": true, "--context": true, "--after-context": true, "--before-context": true,
+		"-d": true, "-D": true, "--include": true, "--exclude": true, "--exclude-dir": true, "-M": true, "-j": true}
+}}
 
 // grepFiles returns what grep/rg read: the files named as operands (the
 // first operand is the pattern unless -e/-f gave one) and -f pattern
@@ -603,7 +607,7 @@ func (a *analyzer) grepFiles(c *Cmd) []word {
 			// letter takes the rest of the word or the next argument.
 			name, val, eq = "", "", false
 			for j := 1; j < len(s); j++ {
-				if f := "-" + s[j:j+1]; grepValued[f] {
+				if f := "-" + s[j:j+1]; grepValued.get()[f] {
 					name, val, eq = f, s[j+1:], j+1 < len(s)
 					break
 				}
@@ -612,7 +616,7 @@ func (a *analyzer) grepFiles(c *Cmd) []word {
 				continue
 			}
 		}
-		if !eq && grepValued[name] && i+1 < len(args) {
+		if !eq && grepValued.get()[name] && i+1 < len(args) {
 			i++
 			val = args[i].s
 		}
@@ -635,7 +639,7 @@ func (a *analyzer) grepFiles(c *Cmd) []word {
 // secretMetadata: ls/stat/test on a secret path does not read it, but
 // strict mode does not allow touching secrets at all.
 func (a *analyzer) secretMetadata(c *Cmd) {
-	if a.p.sw("strict_unverifiable") == Allow || handlers[c.Name] != nil {
+	if a.p.sw("strict_unverifiable") == Allow || handlers.get()[c.Name] != nil {
 		return
 	}
 	for _, w := range c.Args {

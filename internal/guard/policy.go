@@ -107,24 +107,29 @@ var switchDefs = []switchDef{
 }
 
 // Groups lists the opt-in rule groups.
-func Groups() []string { return slices.Clone(ruleTables().groups) }
+func Groups() []string { return slices.Clone(ruleGroups) }
 
 // RuleIDs lists every built-in rule id.
 func RuleIDs() []string {
-	t := ruleTables()
-	out := make([]string, 0, len(t.byID))
-	for id := range t.byID {
-		out = append(out, id)
+	seen := map[string]bool{}
+	var out []string
+	for b := range batchesOf(allBatches) {
+		for _, r := range b.rules {
+			if !seen[r.ID] {
+				seen[r.ID] = true
+				out = append(out, r.ID)
+			}
+		}
 	}
 	sort.Strings(out)
 	return out
 }
 
 // IsRule reports whether id names a built-in rule.
-func IsRule(id string) bool { return ruleTables().byID[id] != nil }
+func IsRule(id string) bool { return batchOfID(id) >= 0 }
 
 // IsGroup reports whether name is an opt-in rule group.
-func IsGroup(name string) bool { return slices.Contains(ruleTables().groups, name) }
+func IsGroup(name string) bool { return slices.Contains(ruleGroups, name) }
 
 // IsSwitch reports whether name is a policy switch.
 func IsSwitch(name string) bool {
@@ -153,11 +158,8 @@ func SwitchDefault(name string) (string, bool) {
 
 // Policy is a compiled configuration; safe for concurrent use.
 type Policy struct {
-	// byName, prefix and byID are the shared tables (every rule);
-	// selected says which of them this policy runs.
-	byName   map[string][]*Rule
-	prefix   []*Rule
-	byID     map[string]*Rule
+	// The rules are shared by every policy (rulebatch.go); selected says
+	// which of them this policy runs.
 	off      map[string]bool
 	verdicts map[string]Verdict
 	groups   map[string]bool
@@ -186,66 +188,28 @@ func DefaultPolicy() *Policy {
 	return defaultPolicy
 }
 
-// tables are what every policy shares, built once per process with the
-// rules: the rules by id, the groups, and every rule filed by command
-// name. A policy selects among them ([Policy.selected]) rather than
-// building its own index, so building one from a project's configuration
-// costs a few small maps.
-type tables struct {
-	byID   map[string]*Rule
-	groups []string // sorted
-	byName map[string][]*Rule
-	prefix []*Rule // rules with a name ending in *
-}
-
-var ruleTables = sync.OnceValue(func() *tables {
-	loadRules()
-	t := &tables{byID: make(map[string]*Rule, len(ruleSet)), byName: map[string][]*Rule{}}
-	for _, r := range ruleSet {
-		if _, dup := t.byID[r.ID]; !dup {
-			t.byID[r.ID] = r
-		}
-		if r.Group != "" && !slices.Contains(t.groups, r.Group) {
-			t.groups = append(t.groups, r.Group)
-		}
-		for _, n := range r.Names {
-			if strings.HasSuffix(n, "*") {
-				t.prefix = append(t.prefix, r)
-				continue
-			}
-			t.byName[n] = append(t.byName[n], r)
-		}
-	}
-	sort.Strings(t.groups)
-	return t
-})
-
 // NewPolicy validates o and compiles it over the shared rule tables.
 func NewPolicy(o Options) (*Policy, error) {
-	t := ruleTables()
 	p := &Policy{
-		byName:   t.byName,
-		prefix:   t.prefix,
-		byID:     t.byID,
 		off:      map[string]bool{},
 		verdicts: map[string]Verdict{},
 		groups:   map[string]bool{},
 		switches: make(map[string]Verdict, len(switchDefs)),
 	}
 	for _, g := range o.Groups {
-		if !slices.Contains(t.groups, g) {
-			return nil, fmt.Errorf("guard: unknown group %q (known: %s)", g, strings.Join(t.groups, ", "))
+		if !IsGroup(g) {
+			return nil, fmt.Errorf("guard: unknown group %q (known: %s)", g, strings.Join(ruleGroups, ", "))
 		}
 		p.groups[g] = true
 	}
 	for _, id := range o.Disabled {
-		if _, ok := p.byID[id]; !ok {
+		if !IsRule(id) {
 			return nil, fmt.Errorf("guard: cannot disable unknown rule %q", id)
 		}
 		p.off[id] = true
 	}
 	for id, v := range o.Verdicts {
-		if _, ok := p.byID[id]; !ok {
+		if !IsRule(id) {
 			return nil, fmt.Errorf("guard: verdict override for unknown rule %q", id)
 		}
 		vv, err := ParseVerdict(v)
@@ -317,7 +281,7 @@ func (p *Policy) selected(r *Rule) bool {
 // rulesFor returns the selected rules filed under a command name.
 func (p *Policy) rulesFor(name string) iter.Seq[*Rule] {
 	return func(yield func(*Rule) bool) {
-		for _, r := range p.byName[name] {
+		for r := range rulesNamed(name) {
 			if p.selected(r) && !yield(r) {
 				return
 			}

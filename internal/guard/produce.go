@@ -258,13 +258,15 @@ func (a *analyzer) noteDownload(c *Cmd, sc *scope) {
 }
 
 // networkSinks send their stdin or arguments off the machine.
-var networkSinks = map[string]bool{
-	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true,
-	"http": true, "https": true, "xh": true, "ftp": true, "tftp": true, "sftp": true, "mail": true,
-	"sendmail": true, "mutt": true, "dnscat": true, "dnscat2": true, "openssl": true, "nslookup": true,
-	"dig": true, "host": true, "pbcopy": true, "xclip": true, "xsel": true, "wl-copy": true,
-	"clip": true, "clip.exe": true, "nix": true, "aws": true, "gsutil": true, "rclone": true, "scp": true,
-}
+var networkSinks = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true,
+		"http": true, "https": true, "xh": true, "ftp": true, "tftp": true, "sftp": true, "mail": true,
+		"sendmail": true, "mutt": true, "dnscat": true, "dnscat2": true, "openssl": true, "nslookup": true,
+		"dig": true, "host": true, "pbcopy": true, "xclip": true, "xsel": true, "wl-copy": true,
+		"clip": true, "clip.exe": true, "nix": true, "aws": true, "gsutil": true, "rclone": true, "scp": true,
+	}
+}}
 
 func init() {
 	initRules = append(initRules, func() {
@@ -289,7 +291,7 @@ func (a *analyzer) networkArgs(c *Cmd, in feed) {
 	a.credSend(c, in)
 	a.uploads(c, in)
 	a.cloudMetadata(c)
-	if !networkSinks[c.Name] {
+	if !networkSinks.get()[c.Name] {
 		return
 	}
 	if c.Name == "iodine" {

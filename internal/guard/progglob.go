@@ -21,7 +21,6 @@ var everydayPrograms = []string{
 // knownProgramNames lists the program names the guard models: handlers,
 // rule names, shells, interpreters, data programs. Built on first use.
 var knownProgramNames = sync.OnceValue(func() []string {
-	loadRules()
 	seen := map[string]bool{}
 	add := func(n string) {
 		n = strings.TrimSuffix(n, "*")
@@ -30,18 +29,20 @@ var knownProgramNames = sync.OnceValue(func() []string {
 			seen[n] = true
 		}
 	}
-	for n := range handlers {
+	for n := range handlers.get() {
 		add(n)
 	}
-	for _, r := range ruleSet {
-		for _, n := range r.Names {
-			add(n)
+	for b := range batchesOf(allBatches) {
+		for _, r := range b.rules {
+			for _, n := range r.Names {
+				add(n)
+			}
 		}
 	}
 	for n := range interpCodeFlags {
 		add(n)
 	}
-	for n := range dataPrograms {
+	for n := range dataPrograms.get() {
 		add(n)
 	}
 	for _, n := range everydayPrograms {

@@ -39,32 +39,22 @@ type Rule struct {
 	When func(c *Cmd) bool
 }
 
-// ruleSet is filled by the rules_*.go files, on first use: building ~1,500
-// rules and option tables costs ~0.2 ms and 700 allocations, which every
-// hook process would pay at start-up even for events that check nothing.
-var ruleSet []*Rule
-
-// initRules are the rule files' registrations, in file order; loadRules
-// runs them once.
+// The rules_*.go files register their rules as batches: each of their
+// init functions appends one registration to initRules, which runs only
+// when a command needs it (rulebatch.go).
 var initRules []func()
 
-var loadRules = sync.OnceFunc(func() {
-	for _, f := range initRules {
-		f()
-	}
-})
+// register adds rules to the batch being loaded.
+func register(rs ...*Rule) { loading.rules = append(loading.rules, rs...) }
 
-func register(rs ...*Rule) { ruleSet = append(ruleSet, rs...) }
-
-// valueOpts lists options that take a separate value, so that their value is
-// not mistaken for a subcommand or target. Keyed by command name.
-var valueOpts = map[string]map[string]bool{}
-
+// setValueOpts declares, in the batch being loaded, options of a command
+// that take a separate value, so that their value is not mistaken for a
+// subcommand or target.
 func setValueOpts(name string, opts ...string) {
-	m := valueOpts[name]
+	m := loading.valueOpts[name]
 	if m == nil {
 		m = map[string]bool{}
-		valueOpts[name] = m
+		loading.valueOpts[name] = m
 	}
 	for _, o := range opts {
 		m[o] = true
@@ -96,9 +86,8 @@ func (c *Cmd) parse() {
 	if c.flags != nil {
 		return
 	}
-	loadRules() // valueOpts is filled with the rules
 	c.flags = map[string]string{}
-	vo := valueOpts[c.Name]
+	vo := valueOptsOf(c.Name)
 	for i := 0; i < len(c.Args); i++ {
 		w := c.Args[i]
 		s := asciiDashes(w.s)
@@ -108,7 +97,7 @@ func (c *Cmd) parse() {
 			return
 		case strings.HasPrefix(s, "--") && !w.dyn:
 			name, val, has := strings.Cut(s, "=")
-			if !has && vo[name] && i+1 < len(c.Args) {
+			if !has && vo.has(name) && i+1 < len(c.Args) {
 				val = c.Args[i+1].s
 				i++
 			}
@@ -120,7 +109,7 @@ func (c *Cmd) parse() {
 		case len(s) > 1 && s[0] == '-' && !w.dyn && !isNumber(s[1:]):
 			for j := 1; j < len(s); j++ {
 				f := "-" + s[j:j+1]
-				if vo[f] {
+				if vo.has(f) {
 					if j+1 < len(s) {
 						c.flags[f] = s[j+1:]
 					} else if i+1 < len(c.Args) {

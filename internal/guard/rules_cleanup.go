@@ -74,23 +74,27 @@ func isPubName(s string) bool {
 // cleanupNames are build outputs and caches that are regenerated on
 // demand; find -name/-path filters naming them (or *.<ext> patterns)
 // select a clean-up, not the project.
-var cleanupNames = map[string]bool{
-	"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, ".cache": true,
-	".tox": true, ".nox": true, ".hypothesis": true, ".ipynb_checkpoints": true, ".eggs": true, "node_modules": true,
-	".next": true, ".nuxt": true, ".turbo": true, ".parcel-cache": true, ".nyc_output": true, "coverage": true,
-	".coverage": true, "htmlcov": true, "dist": true, "build": true, "target": true, ".gradle": true,
-	".DS_Store": true, "Thumbs.db": true, ".sass-cache": true, ".angular": true, ".svelte-kit": true, ".vite": true,
-	"tmp": true, ".terraform": true, "obj": true, ".dart_tool": true, ".build": true, "DerivedData": true,
-}
+var cleanupNames = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, ".cache": true,
+		".tox": true, ".nox": true, ".hypothesis": true, ".ipynb_checkpoints": true, ".eggs": true, "node_modules": true,
+		".next": true, ".nuxt": true, ".turbo": true, ".parcel-cache": true, ".nyc_output": true, "coverage": true,
+		".coverage": true, "htmlcov": true, "dist": true, "build": true, "target": true, ".gradle": true,
+		".DS_Store": true, "Thumbs.db": true, ".sass-cache": true, ".angular": true, ".svelte-kit": true, ".vite": true,
+		"tmp": true, ".terraform": true, "obj": true, ".dart_tool": true, ".build": true, "DerivedData": true,
+	}
+}}
 
 // junkExts are extensions of regenerated or leftover files: bytecode,
 // objects, editor swap files, backups and merge leftovers. Content types
 // (*.txt, *.log, *.json) are not junk: a find deleting them asks.
-var junkExts = map[string]bool{
-	"pyc": true, "pyo": true, "bak": true, "orig": true, "rej": true, "tmp": true, "temp": true, "swp": true,
-	"swo": true, "swn": true, "o": true, "obj": true, "class": true, "d": true, "gcda": true, "gcno": true,
-	"gcov": true, "tsbuildinfo": true, "egg-info": true, "old": true, "retry": true, "pytest_cache": true,
-}
+var junkExts = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"pyc": true, "pyo": true, "bak": true, "orig": true, "rej": true, "tmp": true, "temp": true, "swp": true,
+		"swo": true, "swn": true, "o": true, "obj": true, "class": true, "d": true, "gcda": true, "gcno": true,
+		"gcov": true, "tsbuildinfo": true, "egg-info": true, "old": true, "retry": true, "pytest_cache": true,
+	}
+}}
 
 // findCleanup: the find expression selects files by name or path patterns
 // that are all clean-up patterns (a known cache or build directory, or
@@ -131,18 +135,18 @@ func findCleanup(expr []word) bool {
 func cleanupPattern(pat string, isPath bool) bool {
 	if isPath {
 		for _, part := range strings.Split(pat, "/") {
-			if cleanupNames[part] {
+			if cleanupNames.get()[part] {
 				return true
 			}
 		}
 		base := pat[strings.LastIndexByte(pat, '/')+1:]
 		return extPattern(base)
 	}
-	return cleanupNames[pat] || extPattern(pat) || strings.HasSuffix(pat, "~") && len(pat) > 1 && !hasGlob(pat[:len(pat)-1]) || pat == "*~"
+	return cleanupNames.get()[pat] || extPattern(pat) || strings.HasSuffix(pat, "~") && len(pat) > 1 && !hasGlob(pat[:len(pat)-1]) || pat == "*~"
 }
 
 // extPattern: *.ext (also *.ext~) for a junk extension.
 func extPattern(pat string) bool {
 	ext, ok := strings.CutPrefix(pat, "*.")
-	return ok && junkExts[strings.ToLower(strings.TrimSuffix(ext, "~"))]
+	return ok && junkExts.get()[strings.ToLower(strings.TrimSuffix(ext, "~"))]
 }

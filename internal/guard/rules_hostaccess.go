@@ -45,21 +45,23 @@ func init() {
 
 // containerRun are the options of docker/podman run|create that take a
 // separate value (so that it is not mistaken for the image).
-var containerRunValued = map[string]bool{
-	"-a": true, "-c": true, "-e": true, "-h": true, "-l": true, "-m": true, "-p": true, "-u": true, "-v": true, "-w": true,
-	"--add-host": true, "--annotation": true, "--attach": true, "--blkio-weight": true, "--cap-add": true, "--cap-drop": true,
-	"--cgroup-parent": true, "--cgroupns": true, "--cidfile": true, "--cpu-period": true, "--cpu-quota": true, "--cpu-shares": true,
-	"--cpus": true, "--cpuset-cpus": true, "--cpuset-mems": true, "--device": true, "--device-cgroup-rule": true, "--dns": true,
-	"--dns-option": true, "--dns-search": true, "--domainname": true, "--entrypoint": true, "--env": true, "--env-file": true,
-	"--expose": true, "--gpus": true, "--group-add": true, "--health-cmd": true, "--health-interval": true, "--health-retries": true,
-	"--hostname": true, "--ip": true, "--ip6": true, "--ipc": true, "--isolation": true, "--label": true, "--label-file": true,
-	"--link": true, "--log-driver": true, "--log-opt": true, "--mac-address": true, "--memory": true, "--memory-swap": true,
-	"--mount": true, "--name": true, "--network": true, "--net": true, "--network-alias": true, "--pid": true, "--pids-limit": true,
-	"--platform": true, "--publish": true, "--pull": true, "--restart": true, "--runtime": true, "--security-opt": true,
-	"--shm-size": true, "--stop-signal": true, "--stop-timeout": true, "--storage-opt": true, "--sysctl": true, "--tmpfs": true,
-	"--ulimit": true, "--user": true, "--userns": true, "--uts": true, "--volume": true, "--volume-driver": true,
-	"--volumes-from": true, "--workdir": true, "--health-timeout": true, "--oom-score-adj": true, "--secret": true,
-}
+var containerRunValued = &lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"-a": true, "-c": true, "-e": true, "-h": true, "-l": true, "-m": true, "-p": true, "-u": true, "-v": true, "-w": true,
+		"--add-host": true, "--annotation": true, "--attach": true, "--blkio-weight": true, "--cap-add": true, "--cap-drop": true,
+		"--cgroup-parent": true, "--cgroupns": true, "--cidfile": true, "--cpu-period": true, "--cpu-quota": true, "--cpu-shares": true,
+		"--cpus": true, "--cpuset-cpus": true, "--cpuset-mems": true, "--device": true, "--device-cgroup-rule": true, "--dns": true,
+		"--dns-option": true, "--dns-search": true, "--domainname": true, "--entrypoint": true, "--env": true, "--env-file": true,
+		"--expose": true, "--gpus": true, "--group-add": true, "--health-cmd": true, "--health-interval": true, "--health-retries": true,
+		"--hostname": true, "--ip": true, "--ip6": true, "--ipc": true, "--isolation": true, "--label": true, "--label-file": true,
+		"--link": true, "--log-driver": true, "--log-opt": true, "--mac-address": true, "--memory": true, "--memory-swap": true,
+		"--mount": true, "--name": true, "--network": true, "--net": true, "--network-alias": true, "--pid": true, "--pids-limit": true,
+		"--platform": true, "--publish": true, "--pull": true, "--restart": true, "--runtime": true, "--security-opt": true,
+		"--shm-size": true, "--stop-signal": true, "--stop-timeout": true, "--storage-opt": true, "--sysctl": true, "--tmpfs": true,
+		"--ulimit": true, "--user": true, "--userns": true, "--uts": true, "--volume": true, "--volume-driver": true,
+		"--volumes-from": true, "--workdir": true, "--health-timeout": true, "--oom-score-adj": true, "--secret": true,
+	}
+}}
 
 type runOpts struct {
 	hostRoot string // a mounted host path that exposes the system or a home
@@ -98,13 +100,13 @@ func runOptions(c *Cmd) (runOpts, bool) {
 		if !hasVal && !strings.HasPrefix(name, "--") && len(name) > 2 {
 			// -v/src:/dst written together, or a cluster like -itv.
 			last := name[len(name)-1:]
-			if containerRunValued["-"+last] && len(name) > 2 && strings.Trim(name[1:len(name)-1], "itdPq") == "" {
+			if containerRunValued.get()["-"+last] && len(name) > 2 && strings.Trim(name[1:len(name)-1], "itdPq") == "" {
 				name = "-" + last
-			} else if containerRunValued[name[:2]] {
+			} else if containerRunValued.get()[name[:2]] {
 				name, val, hasVal = name[:2], name[2:], true
 			}
 		}
-		if !hasVal && containerRunValued[name] && i+1 < len(args) {
+		if !hasVal && containerRunValued.get()[name] && i+1 < len(args) {
 			i++
 			val = args[i].s
 			if args[i].dyn {

@@ -79,12 +79,7 @@ func init() {
 			&Rule{ID: "secret.cloud-metadata", Category: "secret", Verdict: Ask,
 				Reason: "this queries the cloud instance metadata service, which also serves the machine's credentials; ask the user"},
 		)
-		credPrinters = map[string][]credPrinter{}
-		for _, cp := range credPrinterTable() {
-			for n := range cp.names {
-				credPrinters[n] = append(credPrinters[n], cp)
-			}
-		}
+		registerCredPrinters(credPrinterTable())
 		setValueOpts("glab", "-h", "--hostname")
 		setValueOpts("heroku", "-a", "--app")
 		setValueOpts("bw", "--session")
@@ -105,9 +100,6 @@ type credPrinter struct {
 	// credSrc.printOK.
 	printOK bool
 }
-
-// credPrinters is keyed by command name.
-var credPrinters map[string][]credPrinter
 
 func credPrinterTable() []credPrinter {
 	p := func(family, what string, names []string, r Rule) credPrinter {

@@ -100,7 +100,7 @@ func hOpts(n int, valued string, long ...string) handler {
 	}
 }
 
-func addWrapperHandlers() {
+func addWrapperHandlers(handlers map[string]handler) {
 	for name, h := range map[string]handler{
 		"runuser": hRunuser, "systemd-run": hSystemdRun, "tmux": hTmux, "screen": hScreen,
 		"at": hAt, "batch": hAt, "ionice": hIonice, "nsenter": hOpts(0, "tSG", "--target", "--setuid", "--setgid"),
@@ -492,16 +492,18 @@ func screenText(s string) string {
 }
 
 // bwrapValues are bubblewrap options and the number of values they take.
-var bwrapValues = map[string]int{
-	"--bind": 2, "--bind-try": 2, "--ro-bind": 2, "--ro-bind-try": 2, "--dev-bind": 2, "--dev-bind-try": 2,
-	"--symlink": 2, "--setenv": 2, "--file": 2, "--bind-data": 2, "--ro-bind-data": 2, "--chmod": 2,
-	"--tmpfs": 1, "--proc": 1, "--dev": 1, "--dir": 1, "--chdir": 1, "--unsetenv": 1, "--uid": 1, "--gid": 1,
-	"--hostname": 1, "--seccomp": 1, "--lock-file": 1, "--cap-add": 1, "--cap-drop": 1, "--args": 1,
-	"--info-fd": 1, "--json-status-fd": 1, "--sync-fd": 1, "--block-fd": 1, "--userns-block-fd": 1,
-	"--userns": 1, "--userns2": 1, "--pidns": 1, "--mqueue": 1, "--remount-ro": 1, "--exec-label": 1,
-	"--file-label": 1, "--perms": 1, "--size": 1, "--add-seccomp-fd": 1, "--overlay-src": 1,
-	"--overlay": 3, "--tmp-overlay": 1, "--ro-overlay": 1, "--argv0": 1,
-}
+var bwrapValues = &lazy[map[string]int]{build: func() map[string]int {
+	return map[string]int{
+		"--bind": 2, "--bind-try": 2, "--ro-bind": 2, "--ro-bind-try": 2, "--dev-bind": 2, "--dev-bind-try": 2,
+		"--symlink": 2, "--setenv": 2, "--file": 2, "--bind-data": 2, "--ro-bind-data": 2, "--chmod": 2,
+		"--tmpfs": 1, "--proc": 1, "--dev": 1, "--dir": 1, "--chdir": 1, "--unsetenv": 1, "--uid": 1, "--gid": 1,
+		"--hostname": 1, "--seccomp": 1, "--lock-file": 1, "--cap-add": 1, "--cap-drop": 1, "--args": 1,
+		"--info-fd": 1, "--json-status-fd": 1, "--sync-fd": 1, "--block-fd": 1, "--userns-block-fd": 1,
+		"--userns": 1, "--userns2": 1, "--pidns": 1, "--mqueue": 1, "--remount-ro": 1, "--exec-label": 1,
+		"--file-label": 1, "--perms": 1, "--size": 1, "--add-seccomp-fd": 1, "--overlay-src": 1,
+		"--overlay": 3, "--tmp-overlay": 1, "--ro-overlay": 1, "--argv0": 1,
+	}
+}}
 
 func hBwrap(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	args := c.Args
@@ -511,7 +513,7 @@ func hBwrap(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 			i++
 			break
 		}
-		i += 1 + bwrapValues[args[i].s]
+		i += 1 + bwrapValues.get()[args[i].s]
 	}
 	return a.exec(at(args, i), env, external(sc, c.Name), depth, in)
 }

@@ -61,17 +61,18 @@ func ClaudeSettingsPath(scope Scope, projectDir, home string) string {
 	return ""
 }
 
-// ClaudeJudgedTools are the Claude Code tools atreides' guard understands.
-// PreToolUse and PermissionRequest fire only for these and MCP tools, so a
-// tool atreides has no opinion on does not cost a process start.
-var ClaudeJudgedTools = claude.JudgedTools()
-
-// claudeJudgedMatcher is anchored because Claude Code treats a matcher with
-// any character outside [A-Za-z0-9_ ,|-] as an unanchored JavaScript regex:
+// claudeJudgedMatcher limits PreToolUse and PermissionRequest to the
+// Claude Code tools atreides' guard understands (claude.JudgedTools) and
+// MCP tools, so a tool atreides has no opinion on does not cost a process
+// start. The list is built here rather than in a package variable, whose
+// init every hook process would run.
+//
+// The matcher is anchored because Claude Code treats a matcher with any
+// character outside [A-Za-z0-9_ ,|-] as an unanchored JavaScript regex:
 // without ^…$ "Edit" would also match "NotebookEditFoo", "Read" any
 // "…Read…" MCP tool, and so on.
 func claudeJudgedMatcher() string {
-	return "^(" + strings.Join(ClaudeJudgedTools, "|") + ")$|^mcp__"
+	return "^(" + strings.Join(claude.JudgedTools(), "|") + ")$|^mcp__"
 }
 
 // DefaultClaudeEvents are the events atreides registers for, in the order

@@ -38,18 +38,19 @@ func GeminiSettingsPath(scope Scope, projectDir, home string) string {
 	return ""
 }
 
-// GeminiJudgedTools are the Gemini CLI built-in tools the gemini adapter
-// judges; BeforeTool fires only for these and MCP tools.
-var GeminiJudgedTools = gemini.JudgedTools()
-
-// geminiJudgedMatcher limits BeforeTool to the judged tools and MCP tools.
+// geminiJudgedMatcher limits BeforeTool to the Gemini CLI built-in tools
+// the gemini adapter judges (gemini.JudgedTools) and MCP tools. The list is
+// built here rather than in a package variable, whose init every hook
+// process would run.
+//
 // Gemini tests a matcher as an unanchored JavaScript regex (only "" and "*"
 // mean all), so the names are anchored: without ^…$ "read_file" would also
 // match "mcp_x_read_file_fast". Gemini 0.61.0 names MCP tools
 // "mcp_<server>_<tool>" (one underscore, unlike Claude's mcp__).
 func geminiJudgedMatcher() string {
-	quoted := make([]string, len(GeminiJudgedTools))
-	for i, n := range GeminiJudgedTools {
+	tools := gemini.JudgedTools()
+	quoted := make([]string, len(tools))
+	for i, n := range tools {
 		quoted[i] = regexp.QuoteMeta(n)
 	}
 	return "^(" + strings.Join(quoted, "|") + ")$|^mcp_"

@@ -39,7 +39,7 @@ func TestGeminiEventsAndToolsMatchAdapter(t *testing.T) {
 			t.Errorf("%s is registered by default", ev)
 		}
 	}
-	for _, tool := range GeminiJudgedTools {
+	for _, tool := range gemini.JudgedTools() {
 		if tt, _ := gemini.NormalizeTool(tool, nil, nil); tt.Name == event.Other {
 			t.Errorf("%s is not a tool the adapter judges", tool)
 		}

@@ -81,6 +81,9 @@ type Checker struct {
 	mcpJSON     *rule            // nil unless CLIConfigs
 	extra       []glob
 	allow       []glob
+	// samples are built on the first search checked (sampleMatches):
+	// most processes check paths, not Glob/Grep filters.
+	samplesOnce sync.Once
 	samples     []sample
 }
 
@@ -171,16 +174,23 @@ func NewChecker(o Options) (*Checker, error) {
 	if c.allow, err = compileGlobs(o.Allow, false); err != nil {
 		return nil, err
 	}
-	// Representative secret names a Glob/Grep filter is tested against.
-	for _, n := range []string{".env", ".env.local", ".env.production", "id_rsa", "id_ed25519",
-		"deploy_key_rsa", "server.pem", "server.key", "cert.p12", "cert.pfx", "app.jks",
-		"vault.kdbx", ".npmrc", ".pypirc", ".netrc", ".git-credentials", "credentials",
-		".vault-token", ".pgpass", "secrets.yaml", "secrets.json", "terraform.tfstate", "kubeconfig"} {
-		if m, ok := c.matchBase(n, "/"+n, false, Env{}); ok {
-			c.samples = append(c.samples, sample{name: n, m: m})
-		}
-	}
 	return c, nil
+}
+
+// sampleMatches returns representative secret names, each with its match,
+// that a Glob/Grep filter is tested against.
+func (c *Checker) sampleMatches() []sample {
+	c.samplesOnce.Do(func() {
+		for _, n := range []string{".env", ".env.local", ".env.production", "id_rsa", "id_ed25519",
+			"deploy_key_rsa", "server.pem", "server.key", "cert.p12", "cert.pfx", "app.jks",
+			"vault.kdbx", ".npmrc", ".pypirc", ".netrc", ".git-credentials", "credentials",
+			".vault-token", ".pgpass", "secrets.yaml", "secrets.json", "terraform.tfstate", "kubeconfig"} {
+			if m, ok := c.matchBase(n, "/"+n, false, Env{}); ok {
+				c.samples = append(c.samples, sample{name: n, m: m})
+			}
+		}
+	})
+	return c.samples
 }
 
 func compileGlobs(pats []string, deny bool) ([]glob, error) {
@@ -295,12 +305,12 @@ func (c *Checker) CheckSearch(root, pattern string, env Env) (Match, bool) {
 	if len(last) > 200 || strings.Count(last, "{") > 3 || strings.Count(last, ",") > 12 {
 		for _, w := range secretWords {
 			if strings.Contains(last, w) {
-				return c.samples[0].m, true
+				return c.sampleMatches()[0].m, true
 			}
 		}
 		return Match{}, false
 	}
-	for _, s := range c.samples {
+	for _, s := range c.sampleMatches() {
 		if ok, _ := doublestar.Match(last, s.name); ok {
 			return s.m, true
 		}

@@ -1,0 +1,192 @@
+package guard
+
+//go:generate go test -run ^TestRuleIndexGenerated$ -update
+
+import (
+	"iter"
+	"math/bits"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Rules are loaded one batch at a time, on first use: batch i is what the
+// registration initRules[i] adds (one init function of a rules_*.go
+// file). Building every rule with its option tables costs about 1,100
+// allocations and 200 KB of fresh heap, which a hook checking `go test`
+// would pay for rules about git, cloud CLIs and databases; it now loads
+// the batches that file something under `go` and the prefix rules.
+// ruleindex_gen.go, generated from the registrations themselves
+// (TestRuleIndexGenerated), says which batches those are, so no batch is
+// loaded to find out. Within a command name, rules keep the order of
+// registration: batches are visited in order.
+
+// ruleBatch is one registration's rules and tables.
+type ruleBatch struct {
+	rules  []*Rule
+	byName map[string][]*Rule
+	prefix []*Rule // rules with a name ending in *
+	// valueOpts: per command name, its options that take a separate
+	// value (setValueOpts).
+	valueOpts map[string]map[string]bool
+	// credPrinters: per command name, the commands that print a stored
+	// credential (registerCredPrinters).
+	credPrinters map[string][]credPrinter
+}
+
+var (
+	batchMu sync.Mutex
+	// loading is the batch whose registration runs, under batchMu: what
+	// register and setValueOpts fill.
+	loading *ruleBatch
+	batches [ruleBatchCount]atomic.Pointer[ruleBatch]
+)
+
+// batch returns batch i, loading it on first use.
+func batch(i int) *ruleBatch {
+	if b := batches[i].Load(); b != nil {
+		return b
+	}
+	batchMu.Lock()
+	defer batchMu.Unlock()
+	if b := batches[i].Load(); b != nil {
+		return b
+	}
+	b := runRegistration(i)
+	batches[i].Store(b)
+	return b
+}
+
+// runRegistration runs initRules[i] and files what it registers; the
+// caller holds batchMu.
+func runRegistration(i int) *ruleBatch {
+	b := &ruleBatch{byName: map[string][]*Rule{}, valueOpts: map[string]map[string]bool{}}
+	loading = b
+	initRules[i]()
+	loading = nil
+	for _, r := range b.rules {
+		for _, n := range r.Names {
+			if n != "" && n[len(n)-1] == '*' {
+				b.prefix = append(b.prefix, r)
+				continue
+			}
+			b.byName[n] = append(b.byName[n], r)
+		}
+	}
+	return b
+}
+
+// batchesOf yields the batches of a set (bit i is batch i), in order.
+func batchesOf(set uint64) iter.Seq[*ruleBatch] {
+	return func(yield func(*ruleBatch) bool) {
+		for set != 0 {
+			i := bits.TrailingZeros64(set)
+			set &^= 1 << i
+			if !yield(batch(i)) {
+				return
+			}
+		}
+	}
+}
+
+// allBatches is the set of every batch.
+const allBatches = 1<<ruleBatchCount - 1
+
+// A set of batches is a uint64: past 64 registrations this does not
+// compile, and files must register more rules each.
+const _ uint64 = allBatches
+
+// rulesNamed yields the rules filed under a command name, in order of
+// registration.
+func rulesNamed(name string) iter.Seq[*Rule] {
+	return func(yield func(*Rule) bool) {
+		for b := range batchesOf(batchesNamed(name)) {
+			for _, r := range b.byName[name] {
+				if !yield(r) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// prefixRules yields the rules with a name ending in *, in order of
+// registration.
+func prefixRules() iter.Seq[*Rule] {
+	return func(yield func(*Rule) bool) {
+		for b := range batchesOf(prefixBatches) {
+			for _, r := range b.prefix {
+				if !yield(r) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// ruleByID returns the built-in rule id (its first registration), or nil.
+func ruleByID(id string) *Rule {
+	i := batchOfID(id)
+	if i < 0 {
+		return nil
+	}
+	// A batch holds a few dozen rules: a scan costs less than filing
+	// them all by id when the batch loads.
+	for _, r := range batch(i).rules {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// optSets are a command's options that take a separate value, as the
+// batches that file the command declare them: looked up in each rather
+// than merged, which would cost a map per command checked.
+type optSets []map[string]bool
+
+func (s optSets) has(opt string) bool {
+	for _, m := range s {
+		if m[opt] {
+			return true
+		}
+	}
+	return false
+}
+
+// valueOptsOf returns the options of a command that take a separate value.
+func valueOptsOf(name string) optSets {
+	var out optSets
+	for b := range batchesOf(batchesNamed(name)) {
+		if m := b.valueOpts[name]; len(m) > 0 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// credPrintersOf returns the credential printers named name.
+func credPrintersOf(name string) []credPrinter {
+	var out []credPrinter
+	for b := range batchesOf(batchesNamed(name)) {
+		if out == nil {
+			out = b.credPrinters[name]
+			continue
+		}
+		out = append(slices.Clip(out), b.credPrinters[name]...)
+	}
+	return out
+}
+
+// registerCredPrinters files credential printers in the batch being
+// loaded, by command name.
+func registerCredPrinters(cps []credPrinter) {
+	if loading.credPrinters == nil {
+		loading.credPrinters = map[string][]credPrinter{}
+	}
+	for _, cp := range cps {
+		for n := range cp.names {
+			loading.credPrinters[n] = append(loading.credPrinters[n], cp)
+		}
+	}
+}
