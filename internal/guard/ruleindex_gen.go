@@ -122,7 +122,7 @@ func batchesNamed(name string) uint64 {
 // batchOfID returns the batch that registers rule id first, or -1.
 func batchOfID(id string) int {
 	switch id {
-	case "interp.write-protected":
+	case "interp.too-large", "interp.write-protected":
 		return 0
 	case "cloud.apigee-delete", "cloud.aws-destroy", "cloud.aws-disrupt", "cloud.az-destroy", "cloud.az-disrupt", "cloud.gcloud-destroy":
 		return 2
