@@ -70,7 +70,7 @@ func (g *gov) handle() (event.Result, error) {
 	g.p().Touch(ev.SessionID, ev.Host, g.now)
 	// Any activity of the session renews its lease.
 	if l := g.p().HeldBy(ev.SessionID); l != nil && ev.SessionID != "" {
-		l.Renewed = g.now
+		l.Renew(g.now)
 	}
 	var r event.Result
 	var err error

@@ -93,9 +93,14 @@ func (g *Governance) Release(session string) {
 	g.Locks = out
 }
 
-// Touch records that the session sent an event at now.
+// Touch records that the session sent an event at now: it moves to the
+// front of Recent, with now as its time, unless it is there already and
+// was seen less than TouchEvery ago.
 func (g *Governance) Touch(session, host string, now time.Time) {
 	if session == "" {
+		return
+	}
+	if len(g.Recent) > 0 && g.Recent[0].ID == session && g.Recent[0].Host == host && fresh(g.Recent[0].Seen, now) {
 		return
 	}
 	out := []SeenSession{{ID: session, Host: host, Seen: now}}
@@ -105,6 +110,27 @@ func (g *Governance) Touch(session, host string, now time.Time) {
 		}
 	}
 	g.Recent = out
+}
+
+// TouchEvery is how stale a session's last-seen time and its lease's
+// renewal may grow: an event within it changes neither, so that they
+// rewrite the project record (and pay its fdatasync) once a minute at
+// most rather than on every event. Leases last tens of minutes.
+const TouchEvery = time.Minute
+
+// Renew renews the lease at now, unless it was renewed less than
+// TouchEvery ago.
+func (l *IntentLock) Renew(now time.Time) {
+	if !fresh(l.Renewed, now) {
+		l.Renewed = now
+	}
+}
+
+// fresh reports whether t is less than TouchEvery before now (a clock
+// that went back is not fresh).
+func fresh(t, now time.Time) bool {
+	d := now.Sub(t)
+	return d >= 0 && d < TouchEvery
 }
 
 // SessionGovernance is what governance remembers of one session: the

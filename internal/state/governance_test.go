@@ -1,0 +1,44 @@
+package state
+
+import (
+	"testing"
+	"time"
+)
+
+// TestTouchAndRenewWithinAMinute: an event less than TouchEvery after the
+// last one of the same session changes neither Recent nor the lease, so
+// the project record is not rewritten; a later one, another session, or a
+// clock that went back does.
+func TestTouchAndRenewWithinAMinute(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		session string
+		after   time.Duration
+		changed bool
+	}{
+		{"same session, 10 s later", "a", 10 * time.Second, false},
+		{"same session, a minute later", "a", TouchEvery, true},
+		{"another session, 10 s later", "b", 10 * time.Second, true},
+		{"the clock went back", "a", -time.Second, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var g Governance
+			g.Touch("a", "claude", t0)
+			lock := IntentLock{Intent: "I-1", Session: "a", Since: t0, Renewed: t0}
+			before := EncodeProject(&Project{Governance: g})
+			now := t0.Add(tc.after)
+			g.Touch(tc.session, "claude", now)
+			lock.Renew(now)
+			changed := string(EncodeProject(&Project{Governance: g})) != string(before)
+			if changed != tc.changed {
+				t.Errorf("Recent changed = %v, want %v: %+v", changed, tc.changed, g.Recent)
+			}
+			if renewed := !lock.Renewed.Equal(t0); tc.session == "a" && renewed != tc.changed {
+				t.Errorf("lease renewed = %v, want %v", renewed, tc.changed)
+			}
+			if g.Recent[0].ID != tc.session {
+				t.Errorf("newest session %s, want %s", g.Recent[0].ID, tc.session)
+			}
+		})
+	}
+}
