@@ -54,20 +54,21 @@ var ErrRecordDamaged = errors.New("record file is damaged")
 // format newer than this atreides reads; the file is left alone.
 var ErrRecordNewer = errors.New("record file was written by a newer atreides")
 
-// slotView is what a record file holds: the current value, the slot it is
-// in (-1: none) and its sequence number.
-type slotView struct {
-	val  []byte
-	slot int
-	seq  uint64
+// slotAt is where a record file's current value is: the file's slot size
+// (0: no file), and the slot (-1: none) and write number of the value.
+type slotAt struct {
+	size, slot int
+	seq        uint64
 }
 
-// parseRecord finds key's current value in the bytes of its record file.
-// The slot whose header claims the later write is checked first; only
-// when it is not whole is the other one read (and checksummed).
-func parseRecord(data []byte, key string) (slotView, error) {
+// parseRecord finds key's current value in the bytes of its record file,
+// and where it is. The slot whose header claims the later write is
+// checked first; only when it is not whole is the other one read (and
+// checksummed).
+func parseRecord(data []byte, key string) ([]byte, slotAt, error) {
+	none := slotAt{size: len(data) / 2, slot: -1}
 	if len(data) == 0 || len(data)%(2*recordPage) != 0 {
-		return slotView{slot: -1}, fmt.Errorf("%w: %d bytes is not two whole slots", ErrRecordDamaged, len(data))
+		return nil, none, fmt.Errorf("%w: %d bytes is not two whole slots", ErrRecordDamaged, len(data))
 	}
 	size := len(data) / 2
 	first := 0
@@ -78,14 +79,14 @@ func parseRecord(data []byte, key string) (slotView, error) {
 		val, seq, err := parseSlot(data[i*size:(i+1)*size], key)
 		switch {
 		case err == nil:
-			return slotView{val: val, slot: i, seq: seq}, nil
+			return val, slotAt{size, i, seq}, nil
 		case errors.Is(err, ErrRecordNewer):
 			// Whatever the other slot holds is older than what the
 			// newer atreides wrote: reading it would go back in time.
-			return slotView{slot: -1}, ErrRecordNewer
+			return nil, none, ErrRecordNewer
 		}
 	}
-	return slotView{slot: -1}, fmt.Errorf("%w: no slot holds a whole value", ErrRecordDamaged)
+	return nil, none, fmt.Errorf("%w: no slot holds a whole value", ErrRecordDamaged)
 }
 
 // parseSlot reads one slot: its value and sequence number, or an error

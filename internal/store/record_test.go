@@ -356,16 +356,16 @@ func FuzzParseRecord(f *testing.F) {
 		data := make([]byte, 2*recordPage)
 		copy(data, a)
 		copy(data[recordPage:], b)
-		v, err := parseRecord(data, key)
+		val, at, err := parseRecord(data, key)
 		if err != nil {
-			if v.slot != -1 || v.val != nil {
+			if at.slot != -1 || val != nil {
 				t.Fatalf("error %v with a value", err)
 			}
 			return
 		}
-		slot := encodeSlot(key, v.val, v.seq)
-		if !bytes.Equal(slot, data[v.slot*recordPage:v.slot*recordPage+len(slot)]) {
-			t.Fatalf("read %q (seq %d) from slot %d, which does not hold it", v.val, v.seq, v.slot)
+		slot := encodeSlot(key, val, at.seq)
+		if !bytes.Equal(slot, data[at.slot*recordPage:at.slot*recordPage+len(slot)]) {
+			t.Fatalf("read %q (seq %d) from slot %d, which does not hold it", val, at.seq, at.slot)
 		}
 	})
 }
@@ -375,7 +375,7 @@ func TestParseRecordSizes(t *testing.T) {
 	for _, n := range []int{0, len(slot), recordPage, 3 * recordPage} {
 		data := make([]byte, n)
 		copy(data, slot)
-		if _, err := parseRecord(data, "k"); !errors.Is(err, ErrRecordDamaged) {
+		if _, _, err := parseRecord(data, "k"); !errors.Is(err, ErrRecordDamaged) {
 			t.Errorf("a file of %d bytes: %v", n, err)
 		}
 	}

@@ -59,27 +59,19 @@ func (tx *Tx) Record(set, key string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := tx.store.openSet(set, false)
+	d, err := tx.setDir(set, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer d.Close()
 	val, at, err := readRecord(d, name, key)
 	if tx.writable && err == nil {
 		// The lock is held until the write: it can skip reading again.
 		tx.seen = append(tx.seen, seenRecord{set, key, at})
 	}
 	return val, err
-}
-
-// slotAt is where a record file's current value is: the file's slot size
-// (0: no file) and the slot and write number of the value.
-type slotAt struct {
-	size, slot int
-	seq        uint64
 }
 
 // seenRecord is a record read by a writable transaction.
@@ -98,11 +90,11 @@ func readRecord(d *confined.Dir, name, key string) ([]byte, slotAt, error) {
 	if err != nil {
 		return nil, slotAt{}, &RecordError{Path: d.Path(name), Key: key, Err: err}
 	}
-	v, err := parseRecord(data, key)
+	val, at, err := parseRecord(data, key)
 	if err != nil {
 		return nil, slotAt{}, &RecordError{Path: d.Path(name), Key: key, Data: data, Err: err}
 	}
-	return v.val, slotAt{len(data) / 2, v.slot, v.seq}, nil // data is ours alone
+	return val, at, nil // val is in data, which is ours alone
 }
 
 // PutRecord stores a copy of val as key's value in the record set. The
@@ -149,10 +141,9 @@ func (tx *Tx) ForEachRecord(set string, fn func(key string, val []byte, err erro
 		return fmt.Errorf("for each record in %s: %w", set, ErrTxDone)
 	}
 	var names []string
-	d, err := tx.store.openSet(set, false)
+	d, err := tx.setDir(set, false)
 	switch {
 	case err == nil:
-		defer d.Close()
 		if names, err = d.Names(); err != nil {
 			return fmt.Errorf("list %s: %w", d.Path(""), err)
 		}
@@ -188,6 +179,32 @@ func (tx *Tx) ForEachRecord(set string, fn func(key string, val []byte, err erro
 	return nil
 }
 
+// setDir is the directory of a record set, opened (or, with create,
+// made) once per transaction: a hook reads and then writes the same
+// record, and walking to it again costs system calls on every event.
+func (tx *Tx) setDir(set string, create bool) (*confined.Dir, error) {
+	if d := tx.sets[set]; d != nil {
+		return d, nil
+	}
+	d, err := tx.store.openSet(set, create)
+	if err != nil {
+		return nil, err
+	}
+	if tx.sets == nil {
+		tx.sets = map[string]*confined.Dir{}
+	}
+	tx.sets[set] = d
+	return d, nil
+}
+
+// closeSets closes the record sets' directories the transaction opened.
+func (tx *Tx) closeSets() {
+	for _, d := range tx.sets {
+		_ = d.Close()
+	}
+	tx.sets = nil
+}
+
 // openSet opens the directory of a record set, creating it (and making
 // its entry durable) when create is set.
 func (s *Store) openSet(set string, create bool) (*confined.Dir, error) {
@@ -212,33 +229,26 @@ func (s *Store) openSet(set string, create bool) (*confined.Dir, error) {
 	return d, nil
 }
 
-// writeRecords makes an Update's record writes, in order; seen says where
-// the records it read are.
-func (s *Store) writeRecords(pending []pendingRecord, seen []seenRecord) error {
-	dirs := map[string]*confined.Dir{}
-	defer func() {
-		for _, d := range dirs {
-			_ = d.Close()
-		}
-	}()
-	removed := map[*confined.Dir]bool{}
-	for _, p := range pending {
-		d := dirs[p.set]
-		if d == nil {
-			var err error
-			if d, err = s.openSet(p.set, !p.del); errors.Is(err, fs.ErrNotExist) {
-				continue // a removal from a set never written
-			} else if err != nil {
-				return fmt.Errorf("write record %s/%s: %w", p.set, p.key, err)
-			}
-			dirs[p.set] = d
+// writeRecords makes an Update's record writes, in order, once its
+// database part has committed.
+func (tx *Tx) writeRecords() error {
+	seen := tx.seen
+	var removed []*confined.Dir
+	for _, p := range tx.pending {
+		d, err := tx.setDir(p.set, !p.del)
+		if p.del && errors.Is(err, fs.ErrNotExist) {
+			continue // a removal from a set never written
+		} else if err != nil {
+			return fmt.Errorf("write record %s/%s: %w", p.set, p.key, err)
 		}
 		name, _ := recordName(p.key) // checked when it was added
 		if p.del {
 			if err := d.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("remove record: %w", err)
 			}
-			removed[d] = true
+			if !slices.Contains(removed, d) {
+				removed = append(removed, d)
+			}
 			continue
 		}
 		var at *slotAt
@@ -252,7 +262,7 @@ func (s *Store) writeRecords(pending []pendingRecord, seen []seenRecord) error {
 	}
 	// A removal that comes back after a crash only costs a second prune
 	// or quarantine, but that would report the same damage twice.
-	for d := range removed {
+	for _, d := range removed {
 		if err := d.Sync(); err != nil {
 			return err
 		}
@@ -299,14 +309,11 @@ func locate(f *os.File, key string) (*slotAt, error) {
 	if err != nil {
 		return nil, err
 	}
-	cur, err := parseRecord(data, key)
-	switch {
-	case errors.Is(err, ErrRecordNewer):
+	_, at, err := parseRecord(data, key)
+	if errors.Is(err, ErrRecordNewer) {
 		return nil, err
-	case err != nil:
-		cur = slotView{slot: -1}
 	}
-	return &slotAt{len(data) / 2, cur.slot, cur.seq}, nil
+	return &at, nil // damaged or another key's: slot -1
 }
 
 // newRecordFile writes a record file whose first slot is slot, through a

@@ -214,7 +214,7 @@ func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error, asIs bool) 
 		}
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return runFn(&Tx{store: s}, fn)
+		return runView(&Tx{store: s}, fn)
 	}
 	if err != nil {
 		return err
@@ -236,7 +236,7 @@ func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error, asIs bool) 
 				if _, err := s.schema.check(btx, s.Path()); err != nil {
 					return err
 				}
-				return runFn(&Tx{btx: btx, store: s}, fn)
+				return runView(&Tx{btx: btx, store: s}, fn)
 			})
 		})
 		closeDB(db)
@@ -255,7 +255,7 @@ func (s *Store) emptyView(fi fs.FileInfo, asIs bool, fn func(tx *Tx) error) erro
 	if asIs && fi != nil {
 		return &corruption{cause: errors.New("the file is empty")}
 	}
-	return runFn(&Tx{store: s}, fn)
+	return runView(&Tx{store: s}, fn)
 }
 
 // recoverForView moves an unreadable file aside on behalf of View. That
@@ -318,8 +318,9 @@ func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx 
 		}
 	}
 	if err == nil && len(tx.pending) > 0 {
-		err = s.writeRecords(tx.pending, tx.seen)
+		err = tx.writeRecords()
 	}
+	tx.closeSets()
 	if err == nil && created {
 		// Best effort: the state is safe without it, and a project whose
 		// .gitignore cannot be written will show state.db in git status,
@@ -396,6 +397,13 @@ func (s *Store) boltTimeout(ctx context.Context) time.Duration {
 		}
 	}
 	return max(t, time.Millisecond)
+}
+
+// runView is runFn for a read-only transaction, which has nothing to do
+// after its function but close the record sets it opened.
+func runView(tx *Tx, fn func(tx *Tx) error) error {
+	defer tx.closeSets()
+	return runFn(tx, fn)
 }
 
 // runFn runs the caller's function and marks the Tx finished afterwards, so

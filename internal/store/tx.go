@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/confined"
 	"runtime/debug"
 
 	bolt "go.etcd.io/bbolt"
@@ -28,6 +29,7 @@ type Tx struct {
 	store    *Store
 	pending  []pendingRecord // record writes, made once the database part committed
 	seen     []seenRecord    // records read, and where their values are
+	sets     map[string]*confined.Dir
 }
 
 // Writable reports whether the transaction may write: it runs inside
