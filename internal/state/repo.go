@@ -166,37 +166,45 @@ func LoadSession(tx *store.Tx, id, host string, now time.Time) (*Session, error)
 // the bucket to a record.
 func loadSession(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Session, []byte, *raw, bool, error) {
 	var b []byte
-	var inBucket bool
+	var move bool
 	var err error
 	if id != "" {
-		b, inBucket, err = storedSession(tx, id)
+		b, move, err = storedSession(tx, id)
 	}
-	var rec *raw
 	var s *Session
-	if err == nil {
-		if b == nil {
-			return NewSession(id, host, now), nil, &raw{}, false, nil
-		}
-		s, rec, err = decodeSession(b, groups)
-	} else {
-		var re *store.RecordError
-		if !errors.As(err, &re) || errors.Is(err, confined.ErrRefused) {
-			// Not the record's fault: a link or a FIFO planted where
-			// it should be is refused like the store's own files.
+	var rec *raw
+	switch {
+	case err != nil:
+		var ok bool
+		if b, err, ok = unreadable(err); !ok {
 			return nil, nil, nil, false, err
 		}
-		b, err = re.Data, recordErr(err)
+	case b == nil:
+		return NewSession(id, host, now), nil, &raw{}, false, nil
+	default:
+		if s, rec, err = decodeSession(b, groups); err == nil {
+			return s, b, rec, move, nil
+		}
 	}
-	switch {
-	case err == nil:
-		return s, b, rec, inBucket, nil
-	case errors.Is(err, ErrNewer), !tx.Writable():
+	if errors.Is(err, ErrNewer) || !tx.Writable() {
 		return nil, nil, nil, false, &DamagedError{Kind: "session", Key: id, Err: err}
 	}
 	if qerr := quarantineSession(tx, id, b, err, now); qerr != nil {
 		return nil, nil, nil, false, errors.Join(&DamagedError{Kind: "session", Key: id, Err: err}, qerr)
 	}
 	return NewSession(id, host, now), nil, &raw{}, false, nil
+}
+
+// unreadable splits the error of a record the store could not read into
+// the file's bytes and the cause to quarantine them under; ok is false for
+// an error that is not the record's (a link or a FIFO planted in its
+// place, refused like the store's own files), to be returned as it is.
+func unreadable(err error) (data []byte, cause error, ok bool) {
+	var re *store.RecordError
+	if !errors.As(err, &re) || errors.Is(err, confined.ErrRefused) {
+		return nil, err, false
+	}
+	return re.Data, recordErr(err), true
 }
 
 // SaveSession writes the session record; a session without an id (an
@@ -256,16 +264,17 @@ func loadProject(tx *store.Tx, groups Groups) (*Project, []byte, *raw, bool, err
 	b, move, err := storedProject(tx)
 	var p *Project
 	var rec *raw
-	lost := []string{"everything (the record file is damaged)"}
-	if err == nil {
-		p, rec, err = decodeProject(b, groups)
-		lost = nil
-	} else if err, b = recordErr(err), nil; errors.Is(err, confined.ErrRefused) {
-		return nil, nil, nil, false, err
+	var lost []string // nil: salvage what decodes
+	if err != nil {
+		var ok bool
+		if b, err, ok = unreadable(err); !ok {
+			return nil, nil, nil, false, err
+		}
+		lost = []string{"everything (the record file is damaged)"}
+	} else if p, rec, err = decodeProject(b, groups); err == nil {
+		return p, b, rec, move, nil
 	}
 	switch {
-	case err == nil:
-		return p, b, rec, move, nil
 	case errors.Is(err, ErrNewer):
 		return nil, nil, nil, false, err
 	case !tx.Writable():
@@ -275,10 +284,6 @@ func loadProject(tx *store.Tx, groups Groups) (*Project, []byte, *raw, bool, err
 		p, lost = salvageProject(b)
 	} else {
 		p = &Project{Version: ProjectVersion}
-		var re *store.RecordError
-		if errors.As(err, &re) {
-			b = re.Data
-		}
 	}
 	if qerr := quarantineProject(tx, b, err, lost); qerr != nil {
 		return nil, nil, nil, false, errors.Join(err, qerr)
