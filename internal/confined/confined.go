@@ -83,7 +83,7 @@ func (d *Dir) Path(name string) string { return filepath.Join(d.path, name) }
 
 // ReadFile reads the file name in d, at most max bytes.
 func (d *Dir) ReadFile(name string, max int64) ([]byte, error) {
-	f, err := d.OpenFile(name, os.O_RDONLY, 0)
+	f, size, err := d.open(name, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -91,8 +91,8 @@ func (d *Dir) ReadFile(name string, max int64) ([]byte, error) {
 	// Sized from the file, so that one read fills it instead of a dozen
 	// doublings of a buffer (each a fresh allocation of a one-shot process).
 	var buf bytes.Buffer
-	if fi, err := f.Stat(); err == nil && fi.Size() < max {
-		buf.Grow(int(fi.Size()) + bytes.MinRead)
+	if size < max {
+		buf.Grow(int(size) + bytes.MinRead)
 	}
 	_, err = buf.ReadFrom(io.LimitReader(f, max+1))
 	data := buf.Bytes()

@@ -56,24 +56,30 @@ func walk(base, rel string, create bool, perm fs.FileMode) (*Dir, error) {
 // returns it only if it is a regular file and the very file Lstat saw under
 // that name; anything else is a [*RefusedError].
 func (d *Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, _, err := d.open(name, flag, perm)
+	return f, err
+}
+
+// open is [Dir.OpenFile] that also returns the file's size.
+func (d *Dir) open(name string, flag int, perm fs.FileMode) (*os.File, int64, error) {
 	if err := checkName(name); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	path := d.Path(name)
 	before, err := os.Lstat(path)
 	switch {
 	case err == nil:
 		if what := describe(before.Mode(), false); what != "" {
-			return nil, &RefusedError{Path: path, What: what}
+			return nil, 0, &RefusedError{Path: path, What: what}
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		before = nil
 	default:
-		return nil, err
+		return nil, 0, err
 	}
 	f, err := os.OpenFile(path, flag, perm)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	after, err := f.Stat()
 	if err == nil && before == nil {
@@ -81,7 +87,7 @@ func (d *Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error
 	}
 	if err != nil {
 		_ = f.Close()
-		return nil, err
+		return nil, 0, err
 	}
 	what := describe(after.Mode(), false)
 	if what == "" && !os.SameFile(before, after) {
@@ -89,9 +95,9 @@ func (d *Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error
 	}
 	if what != "" {
 		_ = f.Close()
-		return nil, &RefusedError{Path: path, What: what}
+		return nil, 0, &RefusedError{Path: path, What: what}
 	}
-	return f, nil
+	return f, after.Size(), nil
 }
 
 // Rename renames old to new inside d.

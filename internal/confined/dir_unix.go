@@ -78,22 +78,29 @@ func openDirAt(dirfd int, name string) (int, error) {
 // never follows a link, never blocks on a FIFO or device, and returns only
 // a regular file; anything else is a [*RefusedError].
 func (d *Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, _, err := d.open(name, flag, perm)
+	return f, err
+}
+
+// open is [Dir.OpenFile] that also returns the file's size, from the
+// check it makes anyway.
+func (d *Dir) open(name string, flag int, perm fs.FileMode) (*os.File, int64, error) {
 	if err := checkName(name); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	path := d.Path(name)
 	fd, err := openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, uint32(perm.Perm()))
 	if err != nil {
-		return nil, refusal(d.fd, name, path, false, err)
+		return nil, 0, refusal(d.fd, name, path, false, err)
 	}
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
 		_ = unix.Close(fd)
-		return nil, &fs.PathError{Op: "fstat", Path: path, Err: err}
+		return nil, 0, &fs.PathError{Op: "fstat", Path: path, Err: err}
 	}
 	if what := describe(modeOf(uint32(st.Mode)), false); what != "" {
 		_ = unix.Close(fd)
-		return nil, &RefusedError{Path: path, What: what}
+		return nil, 0, &RefusedError{Path: path, What: what}
 	}
 	if flag&unix.O_NONBLOCK == 0 {
 		// Harmless on a regular file, but os.NewFile would see the flag and
@@ -101,10 +108,10 @@ func (d *Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error
 		// flags in flag (POSIX), so this only drops O_NONBLOCK.
 		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFL, flag&^unix.O_NONBLOCK); err != nil {
 			_ = unix.Close(fd)
-			return nil, &fs.PathError{Op: "fcntl", Path: path, Err: err}
+			return nil, 0, &fs.PathError{Op: "fcntl", Path: path, Err: err}
 		}
 	}
-	return os.NewFile(uintptr(fd), path), nil
+	return os.NewFile(uintptr(fd), path), st.Size, nil
 }
 
 // Rename renames old to new inside d. Like rename(2) it never follows a
