@@ -72,24 +72,38 @@ func (e *KeyError) at(seg string) *KeyError {
 // comment). Structs nested in structs, pointers and slices are decoded the
 // same way; every other value is left to encoding/json.
 func Unmarshal(data []byte, v any) error {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return errors.New("strictjson: Unmarshal needs a non-nil pointer")
+	rv, err := pointee(v)
+	if err != nil {
+		return err
 	}
 	if !json.Valid(data) {
 		return json.Unmarshal(data, v) // encoding/json's syntax error
 	}
-	return decode(trimSpace(data), rv.Elem())
+	return decode(trimSpace(data), rv)
 }
 
 // UnmarshalInput decodes a tool call's input into v after checking, with
 // [UniqueKeys], the whole input and not only the fields v reads: other
-// handlers decode the same input again with their own structs.
+// handlers decode the same input again with their own structs. UniqueKeys
+// has checked the syntax, so it is not checked again.
 func UnmarshalInput(data []byte, v any) error {
+	rv, err := pointee(v)
+	if err != nil {
+		return err
+	}
 	if err := UniqueKeys(data); err != nil {
 		return err
 	}
-	return Unmarshal(data, v)
+	return decode(trimSpace(data), rv)
+}
+
+// pointee is the value v points to.
+func pointee(v any) (reflect.Value, error) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return reflect.Value{}, errors.New("strictjson: Unmarshal needs a non-nil pointer")
+	}
+	return rv.Elem(), nil
 }
 
 var (
