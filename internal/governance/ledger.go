@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -44,11 +45,16 @@ type target struct {
 // have been swapped meanwhile). Links are followed: the tool wrote
 // through them too.
 func readTarget(p string) target {
-	if _, err := os.Lstat(p); err != nil {
-		return target{}
+	fi, err := os.Stat(p)
+	if err != nil {
+		// A dangling link exists all the same.
+		if _, err := os.Lstat(p); err != nil {
+			return target{}
+		}
+		return target{exists: true}
 	}
 	t := target{exists: true}
-	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+	if !fi.Mode().IsRegular() {
 		return t
 	}
 	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -56,7 +62,7 @@ func readTarget(p string) target {
 		return t
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	fi, err = f.Stat()
 	switch {
 	case err != nil || !fi.Mode().IsRegular():
 		return t
@@ -64,7 +70,11 @@ func readTarget(p string) target {
 		t.hash = fmt.Sprintf("size:%d,mtime:%d", fi.Size(), fi.ModTime().UnixNano())
 		return t
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxHashed+1))
+	// Sized from fstat, so one read fills it; the limit still catches a
+	// file that grew meanwhile.
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	_, err = buf.ReadFrom(io.LimitReader(f, maxHashed+1))
+	b := buf.Bytes()
 	if err != nil || len(b) > maxHashed { // unreadable, or grown past the bound while read
 		return t
 	}
