@@ -30,7 +30,8 @@ func newSettings(root string) *settings {
 	// The configuration is cached once it passes the guard's name checks
 	// too, so a cached one never needs the positions of an error.
 	valid := func(c *config.Config) bool { return len(policy.NameErrors(c)) == 0 }
-	s := &settings{root: root, cfg: config.NewCachedLazy(paths, root, policy.Self(), valid), builtin: sync.OnceValue(func() bool { return !paths.Exist() })}
+	cfg := config.NewCachedLazy(paths, root, policy.Self, valid)
+	s := &settings{root: root, cfg: cfg, builtin: func() bool { return !cfg.Exist() }}
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) {
 		if s.builtin() {
 			return guard.DefaultPolicy(), nil

@@ -35,19 +35,22 @@ type cached struct {
 	Notes  []FieldError
 }
 
-// NewCachedLazy is [NewLazy] with the cache of the project at root: the
-// configuration comes from the cache when the files are those it was built
-// from and the executable is the same ([Paths.Stamp] of both: an edited
-// or replaced file or an upgraded atreides rebuilds it). On a miss the files
-// are loaded, and the result is cached when it loaded without errors and
-// valid accepts it (the meaning checks of other packages: a configuration
-// that fails them is loaded afresh each time, so every call reports its
-// errors with their positions). A cache that cannot be read, decoded or
-// written, or whose key differs, is ignored and never reported: it only
-// saves time. exe is the running executable ("" disables the cache).
-func NewCachedLazy(p Paths, root, exe string, valid func(*Config) bool) *Lazy {
-	return &Lazy{get: sync.OnceValues(func() (*Config, error) {
-		key, ok := cacheKey(p, exe)
+// NewCachedLazy returns a [Lazy] of the files p with the cache of the
+// project at root: the configuration comes from the cache when the files
+// are those it was built from and the executable is the same
+// ([Paths.Stamp] of both: an edited or replaced file or an upgraded
+// atreides rebuilds it). On a miss the files are loaded, and the result is
+// cached when it loaded without errors and valid accepts it (the meaning
+// checks of other packages: a configuration that fails them is loaded
+// afresh each time, so every call reports its errors with their
+// positions). A cache that cannot be read, decoded or written, or whose
+// key differs, is ignored and never reported: it only saves time. exe
+// gives the running executable, asked for only when the cache is; nil or
+// "" disables the cache.
+func NewCachedLazy(p Paths, root string, exe func() string, valid func(*Config) bool) *Lazy {
+	stamp := sync.OnceValues(p.Stamp)
+	return &Lazy{stamp: stamp, get: sync.OnceValues(func() (*Config, error) {
+		key, ok := cacheKey(stamp, exe)
 		if !ok || root == "" {
 			return Load(p)
 		}
@@ -62,15 +65,16 @@ func NewCachedLazy(p Paths, root, exe string, valid func(*Config) bool) *Lazy {
 	})}
 }
 
-// cacheKey names the versions of the configuration files and of the
-// executable ([Paths.Stamp]); ok is false when one cannot be stat'ed
-// (nothing is cached).
-func cacheKey(p Paths, exe string) (key string, ok bool) {
-	if exe == "" {
+// cacheKey names the versions of the executable and of the configuration
+// files (files, their [Paths.Stamp]); ok is false when one cannot be
+// stat'ed (nothing is cached).
+func cacheKey(files func() (string, bool), exe func() string) (key string, ok bool) {
+	if exe == nil || exe() == "" {
 		return "", false
 	}
-	stamp, ok := stampFiles(exe, p.User, p.Project)
-	return cacheFormat + stamp, ok
+	self, ok := stampFiles(exe())
+	stamp, filesOK := files()
+	return cacheFormat + self + stamp, ok && filesOK
 }
 
 func readCache(root, key string) (*Config, bool) {

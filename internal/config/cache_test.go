@@ -60,7 +60,7 @@ func always(*Config) bool { return true }
 
 func cacheLoad(t *testing.T, p Paths, root, exe string, valid func(*Config) bool) *Config {
 	t.Helper()
-	c, err := NewCachedLazy(p, root, exe, valid).Get()
+	c, err := NewCachedLazy(p, root, func() string { return exe }, valid).Get()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestCacheDistrust(t *testing.T) {
 	t.Run("invalid", func(t *testing.T) {
 		root, p, exe := cacheProject(t, "guard:\n  enabled: maybe\n")
 		for range 2 {
-			if _, err := NewCachedLazy(p, root, exe, always).Get(); err == nil {
+			if _, err := NewCachedLazy(p, root, func() string { return exe }, always).Get(); err == nil {
 				t.Fatal("an invalid configuration loaded")
 			}
 		}
@@ -237,7 +237,7 @@ func BenchmarkCachedLoad(b *testing.B) {
 	})
 	b.Run("cached", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := NewCachedLazy(p, root, exe, always).Get(); err != nil {
+			if _, err := NewCachedLazy(p, root, func() string { return exe }, always).Get(); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -537,7 +537,7 @@ func TestDefaultPaths(t *testing.T) {
 
 func TestLazy(t *testing.T) {
 	p, _ := setup(t, "", "audit: {max_mib: 7}\n")
-	l := NewLazy(p)
+	l := NewCachedLazy(p, "", nil, nil)
 	c1, err := l.Get()
 	if err != nil {
 		t.Fatal(err)

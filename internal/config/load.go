@@ -37,11 +37,16 @@ type Paths struct {
 // that cannot even be stat'ed counts as existing, so that Load reports it,
 // and so does a link that leads nowhere, which Load refuses in a project.
 func (p Paths) Exist() bool {
-	for _, f := range []string{p.User, p.Project} {
-		if f == "" {
-			continue
-		}
-		if _, err := os.Lstat(f); !errors.Is(err, fs.ErrNotExist) {
+	stamp, _ := p.Stamp()
+	return stampExists(stamp)
+}
+
+// stampExists reads [Paths.Exist] off the files' stamp: a part that is
+// neither empty (no path) nor "-" (no file) names something there, even
+// one that cannot be stat'ed or a dangling link, which Load reports.
+func stampExists(stamp string) bool {
+	for _, part := range strings.Split(stamp, "|")[1:] {
+		if part != "" && part != "-" {
 			return true
 		}
 	}
@@ -215,17 +220,20 @@ func notExistOr(err error) error {
 // Lazy loads the configuration on first use, at most once; an event that
 // needs no configuration never reads a file. It is safe for concurrent use.
 type Lazy struct {
-	get func() (*Config, error)
-}
-
-// NewLazy returns a Lazy that will load p.
-func NewLazy(p Paths) *Lazy {
-	return &Lazy{get: sync.OnceValues(func() (*Config, error) { return Load(p) })}
+	get   func() (*Config, error)
+	stamp func() (string, bool) // of the files, taken once
 }
 
 // Get loads the configuration the first time and returns the same result,
 // or the same error, ever after.
 func (l *Lazy) Get() (*Config, error) { return l.get() }
+
+// Exist is [Paths.Exist] of the files, from the one look at them that Get
+// keys its cache by.
+func (l *Lazy) Exist() bool {
+	stamp, _ := l.stamp()
+	return stampExists(stamp)
+}
 
 // merge layers src over dst. Mappings merge per key; lists and scalars
 // replace. A null in src resets the key to its value in def (the defaults
