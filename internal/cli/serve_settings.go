@@ -49,9 +49,11 @@ func (r *servedRoots) get(root string) (*settings, *project.Log) {
 		if p == nil && len(r.roots) >= maxServedRoots {
 			r.forgetOldest()
 		}
-		log := project.NewLog(project.StateDir(root))
+		var log *project.Log
 		if p != nil {
 			log = p.log
+		} else {
+			log = project.NewLog(project.StateDir(root))
 		}
 		p = &servedRoot{s: newSettings(root), stamp: stamp, log: log}
 		r.roots[root] = p

@@ -67,8 +67,10 @@ type serving struct {
 	known   map[string]bool
 	out     *writer
 	timeout time.Duration
-	sem     chan struct{} // a token per request handled
-	wg      sync.WaitGroup
+	// maxQueue and maxBytes bound the requests admitted and not finished.
+	maxQueue, maxBytes int
+	sem                chan struct{} // a token per request handled
+	wg                 sync.WaitGroup
 
 	mu          sync.Mutex
 	tails       map[string]chan struct{} // the last request of each key
@@ -83,13 +85,15 @@ type serving struct {
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	maxLine := orDefault(s.MaxLine, 32<<20)
 	sv := &serving{
-		Server:  s,
-		ctx:     ctx,
-		known:   map[string]bool{},
-		out:     &writer{w: bufio.NewWriter(w)},
-		timeout: orDefault(s.Timeout, 8*time.Second),
-		sem:     make(chan struct{}, orDefault(s.Workers, 8)),
-		tails:   map[string]chan struct{}{},
+		Server:   s,
+		ctx:      ctx,
+		known:    map[string]bool{},
+		out:      &writer{w: bufio.NewWriter(w)},
+		timeout:  orDefault(s.Timeout, 8*time.Second),
+		maxQueue: orDefault(s.Queue, 128),
+		maxBytes: orDefault(s.QueueBytes, 8<<20),
+		sem:      make(chan struct{}, orDefault(s.Workers, 8)),
+		tails:    map[string]chan struct{}{},
 	}
 	for _, m := range s.Methods {
 		sv.known[m] = true
@@ -170,10 +174,9 @@ func (sv *serving) dispatch(line []byte) {
 // admit counts a request of size bytes into the queue, or says it is
 // full; an admitted request with a key becomes its key's last, after prev.
 func (sv *serving) admit(key string, size int) (prev, done chan struct{}, ok bool) {
-	maxQueue, maxBytes := orDefault(sv.Queue, 128), orDefault(sv.QueueBytes, 8<<20)
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
-	if sv.queued >= maxQueue || sv.queued > 0 && sv.queuedBytes+size > maxBytes {
+	if sv.queued >= sv.maxQueue || sv.queued > 0 && sv.queuedBytes+size > sv.maxBytes {
 		return nil, nil, false
 	}
 	sv.queued++
