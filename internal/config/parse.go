@@ -31,7 +31,9 @@ var (
 )
 
 // parse decodes and validates one file. It returns the file's value tree
-// (nil for an empty file) or every problem found; it never panics.
+// (nil for an empty or unparsable file) with every problem found in it and
+// the notes on retired keys: a file with errors in its values still has a
+// tree. It never panics.
 func parse(file string, data []byte) (v *value, errs, notes []FieldError) {
 	defer func() {
 		// The YAML parser is third-party code fed untrusted bytes; a hook
