@@ -253,7 +253,7 @@ func (a *analyzer) applyRules(c *Cmd) {
 			a.fireRule(r, c, "")
 		}
 	}
-	for r := range prefixRules() {
+	for r := range prefixRules(c.Name) {
 		if !a.p.selected(r) {
 			continue
 		}
