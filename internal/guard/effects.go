@@ -343,7 +343,7 @@ var writers lazy[map[string]writer]
 
 // The builder is set here, not in the declaration: writers look
 // programs up in the tables that refer to them.
-func init() { writers.build = buildWriters }
+func init() { writers.src = buildWriters }
 
 func buildWriters() map[string]writer {
 	return map[string]writer{
@@ -964,7 +964,7 @@ type verifyFunc func(name, sub string, args []word) string
 var verifiers lazy[map[string]verifyFunc]
 
 // The builder is set here, not in the declaration, like writers'.
-func init() { verifiers.build = buildVerifiers }
+func init() { verifiers.src = buildVerifiers }
 
 func buildVerifiers() map[string]verifyFunc {
 	verifiers := map[string]verifyFunc{}
