@@ -767,7 +767,7 @@ func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
 }
 
 // dataConsumers store or display text and never execute it.
-var dataConsumers = &lazy[map[string]bool]{build: func() map[string]bool {
+var dataConsumers = &lazy[map[string]bool]{src: func() map[string]bool {
 	return map[string]bool{
 		"cat": true, "tee": true, "git": true, "gh": true, "glab": true, "wc": true, "head": true, "tail": true,
 		"sort": true, "uniq": true, "grep": true, "less": true, "more": true, "base64": true, "md5sum": true,

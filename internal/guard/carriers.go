@@ -106,7 +106,7 @@ type parallelOpts struct {
 }
 
 // parallelValued are GNU parallel options that take a separate value.
-var parallelValued = &lazy[map[string]bool]{build: func() map[string]bool {
+var parallelValued = &lazy[map[string]bool]{src: func() map[string]bool {
 	return map[string]bool{
 		"--nice": true, "--rpl": true, "-j": true, "-n": true, "-N": true, "-S": true, "--sshlogin": true,
 		"--jobs": true, "--max-args": true, "--header": true, "--env": true, "-I": true, "--colsep": true,
@@ -448,7 +448,7 @@ func replaceParallel(tmpl []word, v word) []word {
 }
 
 // findValueOpts are find primaries that take one value (two for -fprintf).
-var findValueOpts = &lazy[map[string]int]{build: func() map[string]int {
+var findValueOpts = &lazy[map[string]int]{src: func() map[string]int {
 	return map[string]int{
 		"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-regex": 1, "-iregex": 1, "-type": 1, "-xtype": 1,
 		"-newer": 1, "-anewer": 1, "-cnewer": 1, "-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1,
@@ -643,7 +643,7 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		a.strict(c, "awk program is computed at run time")
 		return feed{t: tUnknown}
 	}
-	if reAwkDynSystem().MatchString(blankStrings(prog.s)) {
+	if reAwkDynSystem.get().MatchString(blankStrings(prog.s)) {
 		if c.Stream {
 			a.fire("dynamic.stream-code", c, "awk runs input lines as shell commands")
 		} else {
@@ -662,7 +662,7 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 }
 
 // reAwkDynSystem: system() or a pipe with a non-literal command.
-var reAwkDynSystem = lazyRegexp(`system\(\s*[^"\s)]|[^"\s]\s*\|\s*getline|print[^;}]*\|\s*[^"\s]`)
+var reAwkDynSystem = &lazyRegexp{src: `system\(\s*[^"\s)]|[^"\s]\s*\|\s*getline|print[^;}]*\|\s*[^"\s]`}
 
 // runQuiet analyses a string that may be shell code; text that does not
 // parse as shell is ignored because it was probably not meant as code.

@@ -83,7 +83,7 @@ func (p *Policy) checkPath(r Request) Result {
 		env := secretEnv{Cwd: r.Cwd, Home: r.Home, ProjectRoot: r.ProjectRoot, Resolve: r.Resolve}
 		m, ok := secrets.CheckSearch(raw, r.Pattern, env)
 		if !ok && p.sw("secret_cli_configs") > Allow {
-			m, ok = cliSecrets().CheckSearch(raw, r.Pattern, env)
+			m, ok = cliSecrets.get().CheckSearch(raw, r.Pattern, env)
 		}
 		if ok {
 			a.fire("secret.read", nil, m.Rule+": "+raw+" "+r.Pattern+" ("+m.Reason+")")

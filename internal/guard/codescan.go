@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -35,16 +34,6 @@ type codePattern struct {
 	// word: the pattern tests word boundaries, so a window must not cut
 	// a word.
 	word bool
-}
-
-// codePatterns are all the patterns, for the tests.
-var codePatterns []func() *codePattern
-
-// lazyCodePattern compiles expr on first use.
-func lazyCodePattern(expr string) func() *codePattern {
-	p := sync.OnceValue(func() *codePattern { return compileCodePattern(expr) })
-	codePatterns = append(codePatterns, p)
-	return p
 }
 
 func compileCodePattern(expr string) *codePattern {

@@ -1,7 +1,11 @@
 package guard
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math/rand/v2"
+	"path/filepath"
 	"reflect"
 	"regexp/syntax"
 	"slices"
@@ -37,6 +41,61 @@ func TestRequiredLiterals(t *testing.T) {
 	}
 }
 
+// allCodePatterns compiles the guard's code patterns: the named ones and
+// those of the remoteEval and apiCalls tables.
+func allCodePatterns() []*codePattern {
+	var out []*codePattern
+	for l := range listedCodePatterns() {
+		out = append(out, l.get())
+	}
+	return out
+}
+
+func listedCodePatterns() map[*lazyCode]bool {
+	listed := map[*lazyCode]bool{}
+	for _, l := range []*lazyCode{reShellAPI, reDeleteAPI, reFileAPI, reNetAPI, reRemoteImport, reWriteMethod, reProcCall, reQuotedCommand} {
+		listed[l] = true
+	}
+	for _, pair := range remoteEval {
+		listed[pair[0]], listed[pair[1]] = true, true
+	}
+	for _, calls := range apiCalls {
+		for _, c := range calls {
+			listed[c.re] = true
+		}
+	}
+	return listed
+}
+
+// The tests that run every code pattern see each one the sources declare.
+func TestAllCodePatternsListed(t *testing.T) {
+	declared := 0
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.CompositeLit); ok {
+				if id, ok := lit.Type.(*ast.Ident); ok && id.Name == "lazyCode" {
+					declared++
+				}
+			}
+			return true
+		})
+	}
+	if n := len(listedCodePatterns()); declared != n {
+		t.Errorf("the sources declare %d code patterns, allCodePatterns lists %d: add the new one to it", declared, n)
+	}
+}
+
 // The prefilter never hides a match: every pattern that matches a text
 // is tried on it, case folding included.
 func TestCodePatternPrefilterIsSound(t *testing.T) {
@@ -48,17 +107,7 @@ func TestCodePatternPrefilterIsSound(t *testing.T) {
 			texts = append(texts, r.cmd)
 		}
 	}
-	pats := []func() *codePattern{reShellAPI, reDeleteAPI, reFileAPI, reNetAPI, reRemoteImport, reWriteMethod, reProcCall, reQuotedCommand}
-	for _, pair := range remoteEval {
-		pats = append(pats, pair[0], pair[1])
-	}
-	for _, calls := range apiCalls {
-		for _, c := range calls {
-			pats = append(pats, c.re)
-		}
-	}
-	for _, p := range pats {
-		c := p()
+	for _, c := range allCodePatterns() {
 		for _, s := range texts {
 			if c.re.MatchString(s) && !c.mayMatch(newCodeText(s)) {
 				t.Errorf("%s matches %q but the prefilter skips it", c.re, s)
@@ -92,8 +141,8 @@ func TestFoldCoversCaseInsensitiveLetters(t *testing.T) {
 // Every pattern is scanned in windows: none falls back to a run over the
 // whole text.
 func TestCodePatternsAreWindowed(t *testing.T) {
-	for _, p := range codePatterns {
-		if c := p(); c.fixed < 0 {
+	for _, c := range allCodePatterns() {
+		if c.fixed < 0 {
 			t.Errorf("%s runs over the whole text", c.re)
 		}
 	}
@@ -104,9 +153,7 @@ func TestCodePatternsAreWindowed(t *testing.T) {
 func windowedAgrees(t *testing.T, text string, pats ...*codePattern) {
 	t.Helper()
 	if pats == nil {
-		for _, p := range codePatterns {
-			pats = append(pats, p())
-		}
+		pats = allCodePatterns()
 	}
 	for _, c := range pats {
 		want := c.re.FindAllStringSubmatchIndex(text, -1)

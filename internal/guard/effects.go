@@ -343,7 +343,7 @@ var writers lazy[map[string]writer]
 
 // The builder is set here, not in the declaration: writers look
 // programs up in the tables that refer to them.
-func init() { writers.build = buildWriters }
+func init() { writers.src = buildWriters }
 
 func buildWriters() map[string]writer {
 	return map[string]writer{
@@ -893,55 +893,133 @@ const gitChangers = "commit|apply|checkout|switch|restore|reset|merge|rebase|che
 // run arbitrary recipes, package managers install and run install
 // scripts, npx and friends run a package's program. A build's outputs (go
 // build, cargo build) are left out: they go where the project puts its
-// artefacts. A switch rather than a map: it costs nothing to build.
-func mayWriteAnything(key string) bool {
-	switch key {
-	case "make", "gmake", "bmake", "ninja", "just", "task", "rake",
-		"mage", "invoke", "scons", "xmake", "meson install",
-		"cmake --install", "npx", "pnpx", "bunx",
-		"npm install", "npm i", "npm ci", "npm add", "npm uninstall", "npm remove",
-		"npm rm", "npm update", "npm up", "npm link", "npm dedupe", "npm prune",
-		"npm exec", "npm init", "npm pkg", "npm version",
-		"pnpm install", "pnpm i", "pnpm add", "pnpm remove", "pnpm rm", "pnpm update",
-		"pnpm up", "pnpm dlx", "pnpm exec", "pnpm link", "pnpm prune", "pnpm import",
-		"yarn install", "yarn add", "yarn remove", "yarn up", "yarn upgrade",
-		"yarn dlx", "yarn link", "bun install", "bun i", "bun add",
-		"bun remove", "bun update", "bun x", "bun create",
-		"pip install", "pip uninstall", "pip3 install", "pip3 uninstall", "pip download",
-		"pipx install", "pipx run", "uv add", "uv remove", "uv sync", "uv lock",
-		"uv pip", "uv init", "uv tool", "uvx", "poetry add", "poetry remove",
-		"poetry install", "poetry lock", "poetry update", "poetry new", "poetry init",
-		"pipenv install", "pipenv uninstall", "pipenv lock", "pipenv update",
-		"cargo add", "cargo remove", "cargo install", "cargo update", "cargo fix",
-		"cargo fmt", "cargo new", "cargo init", "cargo generate-lockfile",
-		"go generate", "go get", "go mod", "go fmt", "go fix", "go work", "go install",
-		"gem install", "gem uninstall", "bundle install", "bundle update", "bundle add",
-		"composer install", "composer require", "composer update", "composer remove",
-		"brew install", "brew uninstall", "apt", "apt-get", "dnf",
-		"yum", "pacman", "apk", "nix-env", "dotnet add", "dotnet new",
-		"dotnet format", "deno fmt", "deno install", "deno add", "mix deps.get",
-		"flutter pub", "dart pub", "dart format", "swift package":
+// artefacts. sub is the program's first operand, "" for the program
+// alone. A switch rather than a map: it costs nothing to build.
+func mayWriteAnything(name, sub string) bool {
+	switch name {
+	case "make", "gmake", "bmake", "ninja", "just", "task", "rake", "mage", "invoke", "scons",
+		"xmake", "npx", "pnpx", "bunx", "uvx", "apt", "apt-get", "dnf", "yum", "pacman", "apk",
+		"nix-env":
 		return true
+	case "meson":
+		return sub == "install"
+	case "npm":
+		switch sub {
+		case "install", "i", "ci", "add", "uninstall", "remove", "rm", "update", "up", "link", "dedupe",
+			"prune", "exec", "init", "pkg", "version":
+			return true
+		}
+	case "pnpm":
+		switch sub {
+		case "install", "i", "add", "remove", "rm", "update", "up", "dlx", "exec", "link", "prune",
+			"import":
+			return true
+		}
+	case "yarn":
+		switch sub {
+		case "install", "add", "remove", "up", "upgrade", "dlx", "link":
+			return true
+		}
+	case "bun":
+		switch sub {
+		case "install", "i", "add", "remove", "update", "x", "create":
+			return true
+		}
+	case "pip":
+		switch sub {
+		case "install", "uninstall", "download":
+			return true
+		}
+	case "pip3":
+		switch sub {
+		case "install", "uninstall":
+			return true
+		}
+	case "pipx":
+		switch sub {
+		case "install", "run":
+			return true
+		}
+	case "uv":
+		switch sub {
+		case "add", "remove", "sync", "lock", "pip", "init", "tool":
+			return true
+		}
+	case "poetry":
+		switch sub {
+		case "add", "remove", "install", "lock", "update", "new", "init":
+			return true
+		}
+	case "pipenv":
+		switch sub {
+		case "install", "uninstall", "lock", "update":
+			return true
+		}
+	case "cargo":
+		switch sub {
+		case "add", "remove", "install", "update", "fix", "fmt", "new", "init", "generate-lockfile":
+			return true
+		}
+	case "go":
+		switch sub {
+		case "generate", "get", "mod", "fmt", "fix", "work", "install":
+			return true
+		}
+	case "gem":
+		switch sub {
+		case "install", "uninstall":
+			return true
+		}
+	case "bundle":
+		switch sub {
+		case "install", "update", "add":
+			return true
+		}
+	case "composer":
+		switch sub {
+		case "install", "require", "update", "remove":
+			return true
+		}
+	case "brew":
+		switch sub {
+		case "install", "uninstall":
+			return true
+		}
+	case "dotnet":
+		switch sub {
+		case "add", "new", "format":
+			return true
+		}
+	case "deno":
+		switch sub {
+		case "fmt", "install", "add":
+			return true
+		}
+	case "mix":
+		return sub == "deps.get"
+	case "flutter":
+		return sub == "pub"
+	case "dart":
+		switch sub {
+		case "pub", "format":
+			return true
+		}
+	case "swift":
+		return sub == "package"
 	}
 	return false
 }
 
-// longestSub bounds the subcommands mayWriteAnything knows, so that a
-// long first operand is not copied into a key that cannot match.
-const longestSub = len("generate-lockfile")
-
 // writesAnything looks c up in mayWriteAnything by its name, then by its
 // name and first operand, and names what it found.
 func writesAnything(c *Cmd) (string, bool) {
-	if mayWriteAnything(c.Name) {
+	if mayWriteAnything(c.Name, "") {
 		return c.Name, true
 	}
-	op := firstOperand(c.Args)
-	if op == "" || len(op) > longestSub {
-		return "", false
+	if op := firstOperand(c.Args); op != "" && mayWriteAnything(c.Name, op) {
+		return c.Name + " " + op, true
 	}
-	w := c.Name + " " + op
-	return w, mayWriteAnything(w)
+	return "", false
 }
 
 // verifier names the test, build or lint run a resolved command is ("").
@@ -964,7 +1042,7 @@ type verifyFunc func(name, sub string, args []word) string
 var verifiers lazy[map[string]verifyFunc]
 
 // The builder is set here, not in the declaration, like writers'.
-func init() { verifiers.build = buildVerifiers }
+func init() { verifiers.src = buildVerifiers }
 
 func buildVerifiers() map[string]verifyFunc {
 	verifiers := map[string]verifyFunc{}

@@ -110,7 +110,7 @@ func FuzzTextHelpers(f *testing.F) {
 			callArgs(s, i)
 			receiver(s, i)
 		}
-		quotedCommands(reQuotedCommand().FindAllStringSubmatchIndex(newCodeText(s), -1), s)
+		quotedCommands(reQuotedCommand.get().FindAllStringSubmatchIndex(newCodeText(s), -1), s)
 		(&analyzer{req: &Request{Home: "/home/u"}}).argPath(s)
 	})
 }

@@ -152,7 +152,7 @@ func commandLike(p *Policy, name string) bool {
 
 // dataPrograms read, print or look up their arguments; a command line
 // among them is text.
-var dataPrograms = &lazy[map[string]bool]{build: func() map[string]bool {
+var dataPrograms = &lazy[map[string]bool]{src: func() map[string]bool {
 	return map[string]bool{
 		"echo": true, "printf": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true,
 		"man": true, "info": true, "help": true, "tldr": true, "which": true, "type": true, "whatis": true,
@@ -253,7 +253,7 @@ func (a *analyzer) applyRules(c *Cmd) {
 			a.fireRule(r, c, "")
 		}
 	}
-	for r := range prefixRules() {
+	for r := range prefixRules(c.Name) {
 		if !a.p.selected(r) {
 			continue
 		}
@@ -275,7 +275,7 @@ var handlers lazy[map[string]handler]
 
 // The builder is set here, not in the declaration: the handlers
 // themselves look programs up in the table.
-func init() { handlers.build = buildHandlers }
+func init() { handlers.src = buildHandlers }
 
 func buildHandlers() map[string]handler {
 	h := map[string]handler{

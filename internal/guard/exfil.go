@@ -477,7 +477,7 @@ func stdoutDiscarded(rs []*syntax.Redirect) bool {
 }
 
 // nonReaders ignore their stdin.
-var nonReaders = &lazy[map[string]bool]{build: func() map[string]bool {
+var nonReaders = &lazy[map[string]bool]{src: func() map[string]bool {
 	return map[string]bool{
 		"echo": true, "printf": true, "true": true, "false": true, ":": true, "test": true, "[": true, "ls": true,
 		"cd": true, "pwd": true, "mkdir": true, "touch": true, "which": true, "type": true, "command": true, "sleep": true,
@@ -515,7 +515,7 @@ func (a *analyzer) secretGlob(w word, sc *scope) (string, bool) {
 	}
 	m, ok := secrets.CheckGlob(w.s, env)
 	if !ok && a.p.sw("secret_cli_configs") > Allow {
-		m, ok = cliSecrets().CheckGlob(w.s, env)
+		m, ok = cliSecrets.get().CheckGlob(w.s, env)
 	}
 	if !ok {
 		return "", false
@@ -600,7 +600,7 @@ var metadataHosts = map[string]bool{
 }
 
 // metadataClients are the programs checked for metadata addresses.
-var metadataClients = &lazy[map[string]bool]{build: func() map[string]bool {
+var metadataClients = &lazy[map[string]bool]{src: func() map[string]bool {
 	return map[string]bool{
 		"curl": true, "wget": true, "http": true, "https": true, "xh": true, "xhs": true, "fetch": true,
 		"aria2c": true, "lynx": true, "links": true, "nc": true, "ncat": true, "netcat": true, "telnet": true, "socat": true,

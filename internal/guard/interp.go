@@ -140,10 +140,10 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 }
 
 var (
-	reShellAPI  = lazyCodePattern(`os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\beval\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`")
-	reDeleteAPI = lazyCodePattern(`rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm_f\b|\brm\(|remove_dir|remove_entry|remove_tree|removedirs|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\b|FileUtils\.rm|File\.delete|File\.unlink|Dir\.(?:delete|unlink|rmdir)|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.rmdir\(|fs\.unlink\(|fs\.promises\.(?:rm|rmdir|unlink)|Remove-Item|Deno\.remove|delete_dir`)
-	reFileAPI   = lazyCodePattern(`(?i)open\(|read|file|content|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`)
-	reNetAPI    = lazyCodePattern(`(?i)urlopen|urllib|requests\.|http\.client|httpx|fetch\(|XMLHttpRequest|axios|net/http|Net::HTTP|LWP|HTTP::|curl_|file_get_contents\(['"]https?|socket|HTTPoison|httr::|HTTP\.request|http::geturl|java\.net\.URL|new URL\(|Invoke-WebRequest|Invoke-RestMethod|https?://`)
+	reShellAPI  = &lazyCode{src: `os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\beval\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`"}
+	reDeleteAPI = &lazyCode{src: `rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm_f\b|\brm\(|remove_dir|remove_entry|remove_tree|removedirs|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\b|FileUtils\.rm|File\.delete|File\.unlink|Dir\.(?:delete|unlink|rmdir)|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.rmdir\(|fs\.unlink\(|fs\.promises\.(?:rm|rmdir|unlink)|Remove-Item|Deno\.remove|delete_dir`}
+	reFileAPI   = &lazyCode{src: `(?i)open\(|read|file|content|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`}
+	reNetAPI    = &lazyCode{src: `(?i)urlopen|urllib|requests\.|http\.client|httpx|fetch\(|XMLHttpRequest|axios|net/http|Net::HTTP|LWP|HTTP::|curl_|file_get_contents\(['"]https?|socket|HTTPoison|httr::|HTTP\.request|http::geturl|java\.net\.URL|new URL\(|Invoke-WebRequest|Invoke-RestMethod|https?://`}
 )
 
 // inlineCode analyses a program given on the command line.
@@ -173,7 +173,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	if f, err := a.parseText(src); err == nil && depth+1 <= maxDepth {
 		a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
 	}
-	if reShellAPI().MatchString(text) || fam == "pwsh" || fam == "powershell" {
+	if reShellAPI.get().MatchString(text) || fam == "pwsh" || fam == "powershell" {
 		for _, l := range lits {
 			a.runQuiet(c, l, sc, depth)
 		}
@@ -189,7 +189,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 			}
 		}
 	}
-	if reDeleteAPI().MatchString(text) {
+	if reDeleteAPI.get().MatchString(text) {
 		for _, l := range lits {
 			if !looksLikePath(l) {
 				continue
@@ -202,7 +202,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 		}
 	}
 	secret := false
-	if reFileAPI().MatchString(text) {
+	if reFileAPI.get().MatchString(text) {
 		for _, l := range lits {
 			if a.secretLiteral(c, l, sc) {
 				secret = true
@@ -233,7 +233,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 		}
 	}
 	a.interpAPIs(c, fam, text, sc, depth)
-	if reNetAPI().MatchString(text) {
+	if reNetAPI.get().MatchString(text) {
 		for _, l := range lits {
 			if u := urlHost(l); u != "" && suspiciousHost(u) {
 				a.fire("exfil.suspicious-host", c, c.Name+" contacts "+u)

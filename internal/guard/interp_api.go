@@ -45,54 +45,54 @@ func langOf(fam string) string {
 // remoteEval: per language, what fetches from the network and what
 // evaluates text as code or a command. Code that does both runs what it
 // downloaded.
-var remoteEval = map[string][2]func() *codePattern{
+var remoteEval = map[string][2]*lazyCode{
 	"py": {
-		lazyCodePattern(`urlopen|urllib|requests\.(?:get|post|request|Session)|httpx|http\.client|urlretrieve|aiohttp|pycurl|socket\.`),
-		lazyCodePattern(`\b(?:exec|eval|execfile)\b|os\.system|os\.popen|subprocess`),
+		&lazyCode{src: `urlopen|urllib|requests\.(?:get|post|request|Session)|httpx|http\.client|urlretrieve|aiohttp|pycurl|socket\.`},
+		&lazyCode{src: `\b(?:exec|eval|execfile)\b|os\.system|os\.popen|subprocess`},
 	},
 	"js": {
-		lazyCodePattern(`\bfetch\s*\(|\bhttps?\.(?:get|request)\s*\(|require\(\s*['"](?:node:)?https?['"]\)|axios|XMLHttpRequest|\bgot\s*\(|node-fetch|undici|Bun\.fetch`),
-		lazyCodePattern(`\beval\b|\bFunction\s*\(|new\s+Function\b|runInNewContext|runInThisContext|runInContext|vm\.Script|child_process|execSync|spawnSync`),
+		&lazyCode{src: `\bfetch\s*\(|\bhttps?\.(?:get|request)\s*\(|require\(\s*['"](?:node:)?https?['"]\)|axios|XMLHttpRequest|\bgot\s*\(|node-fetch|undici|Bun\.fetch`},
+		&lazyCode{src: `\beval\b|\bFunction\s*\(|new\s+Function\b|runInNewContext|runInThisContext|runInContext|vm\.Script|child_process|execSync|spawnSync`},
 	},
 	"rb": {
-		lazyCodePattern(`Net::HTTP|open-uri|URI\.open|URI\.parse|URI\(|\bopen\s*\(\s*['"]https?:|HTTParty|Faraday|RestClient|Excon|HTTPClient`),
-		lazyCodePattern(`\beval\b|_eval\b|instance_exec|\bsystem\b|\bexec\b|%x|` + "`" + `|IO\.popen|Open3`),
+		&lazyCode{src: `Net::HTTP|open-uri|URI\.open|URI\.parse|URI\(|\bopen\s*\(\s*['"]https?:|HTTParty|Faraday|RestClient|Excon|HTTPClient`},
+		&lazyCode{src: `\beval\b|_eval\b|instance_exec|\bsystem\b|\bexec\b|%x|` + "`" + `|IO\.popen|Open3`},
 	},
 	"pl": {
-		lazyCodePattern(`LWP|HTTP::Tiny|\bget\s*\(|\bget\s+['"$]|getstore|getprint|IO::Socket|Net::HTTP|Mojo::UserAgent|WWW::Mechanize|Furl`),
-		lazyCodePattern(`\beval\b\s*[^\s{]|\bsystem\b|\bexec\b|\bqx\b|` + "`"),
+		&lazyCode{src: `LWP|HTTP::Tiny|\bget\s*\(|\bget\s+['"$]|getstore|getprint|IO::Socket|Net::HTTP|Mojo::UserAgent|WWW::Mechanize|Furl`},
+		&lazyCode{src: `\beval\b\s*[^\s{]|\bsystem\b|\bexec\b|\bqx\b|` + "`"},
 	},
 	"php": {
-		lazyCodePattern(`file_get_contents\s*\(\s*(?:['"](?:https?|ftp)://|\$)|curl_exec|fsockopen|stream_socket_client|fopen\s*\(\s*['"](?:https?|ftp)://|\bfile\s*\(\s*['"](?:https?|ftp)://`),
-		lazyCodePattern(`\beval\s*\(|\bassert\s*\(|create_function|\bsystem\s*\(|\bexec\s*\(|shell_exec|passthru|popen|proc_open|` + "`"),
+		&lazyCode{src: `file_get_contents\s*\(\s*(?:['"](?:https?|ftp)://|\$)|curl_exec|fsockopen|stream_socket_client|fopen\s*\(\s*['"](?:https?|ftp)://|\bfile\s*\(\s*['"](?:https?|ftp)://`},
+		&lazyCode{src: `\beval\s*\(|\bassert\s*\(|create_function|\bsystem\s*\(|\bexec\s*\(|shell_exec|passthru|popen|proc_open|` + "`"},
 	},
 	"ps": {
-		lazyCodePattern(`(?i)Invoke-WebRequest|\biwr\b|Invoke-RestMethod|\birm\b|DownloadString|DownloadData|Net\.WebClient|HttpClient`),
-		lazyCodePattern(`(?i)Invoke-Expression|\biex\b|ScriptBlock\]::Create|Invoke-Command|Start-Process`),
+		&lazyCode{src: `(?i)Invoke-WebRequest|\biwr\b|Invoke-RestMethod|\birm\b|DownloadString|DownloadData|Net\.WebClient|HttpClient`},
+		&lazyCode{src: `(?i)Invoke-Expression|\biex\b|ScriptBlock\]::Create|Invoke-Command|Start-Process`},
 	},
 	"": {
 		reNetAPI,
-		lazyCodePattern(`\beval\b|\bexec\b|\bload(?:string)?\s*\(|include_string|\bsystem\s*\(`),
+		&lazyCode{src: `\beval\b|\bexec\b|\bload(?:string)?\s*\(|include_string|\bsystem\s*\(`},
 	},
 }
 
 // reRemoteImport: code included straight from a URL (php include, R
 // source(), JavaScript import(), Ruby/Perl require of a URL).
-var reRemoteImport = lazyCodePattern(`(?:\binclude|\brequire|\bsource|\bimport)(?:_once)?\s*\(?\s*['"` + "`" + `](?:https?|ftp|data):`)
+var reRemoteImport = &lazyCode{src: `(?:\binclude|\brequire|\bsource|\bimport)(?:_once)?\s*\(?\s*['"` + "`" + `](?:https?|ftp|data):`}
 
 // reHomeExpr matches expressions for the home directory in interpreter
 // code.
-var reHomeExpr = lazyRegexp(`process\.env\.HOME\b|process\.env\[\s*['"]HOME['"]\s*\]|(?:require\(\s*['"](?:node:)?os['"]\s*\)\.|\b\w+\.)?homedir\(\)|\bDir\.home\b|ENV\[\s*['"]HOME['"]\s*\]|ENV\.fetch\(\s*['"]HOME['"]\s*\)|Path\.home\(\)|os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|\$ENV\{\s*['"]?HOME['"]?\s*\}|\bgetenv\(\s*['"]HOME['"]\s*\)|\$_SERVER\[\s*['"]HOME['"]\s*\]|File\.expand_path\(\s*['"]~/?['"]\s*\)|Deno\.env\.get\(\s*['"]HOME['"]\s*\)`)
+var reHomeExpr = &lazyRegexp{src: `process\.env\.HOME\b|process\.env\[\s*['"]HOME['"]\s*\]|(?:require\(\s*['"](?:node:)?os['"]\s*\)\.|\b\w+\.)?homedir\(\)|\bDir\.home\b|ENV\[\s*['"]HOME['"]\s*\]|ENV\.fetch\(\s*['"]HOME['"]\s*\)|Path\.home\(\)|os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*['"]HOME['"]\s*\)|\$ENV\{\s*['"]?HOME['"]?\s*\}|\bgetenv\(\s*['"]HOME['"]\s*\)|\$_SERVER\[\s*['"]HOME['"]\s*\]|File\.expand_path\(\s*['"]~/?['"]\s*\)|Deno\.env\.get\(\s*['"]HOME['"]\s*\)`}
 
 // reEmptyInterp is what an interpolation of a home expression leaves
 // once the expression is removed: #{}, ${}, {}.
-var reEmptyInterp = lazyRegexp(`[#$]?\{\s*\}`)
+var reEmptyInterp = &lazyRegexp{src: `[#$]?\{\s*\}`}
 
 // apiCall describes a call whose argument names a path: arg is the index
 // of the path argument, mode the index of an open-mode argument (-1: the
 // call always writes).
 type apiCall struct {
-	re        func() *codePattern
+	re        *lazyCode
 	arg, mode int
 	del       bool // a delete rather than a write
 }
@@ -101,46 +101,46 @@ type apiCall struct {
 // blank before paren-less arguments (Ruby, Perl).
 var apiCalls = map[string][]apiCall{
 	"py": {
-		{re: lazyCodePattern(`\bopen\s*\(`), arg: 0, mode: 1},
-		{re: lazyCodePattern(`\bos\.open\s*\(`), arg: 0, mode: 1},
-		{re: lazyCodePattern(`\bshutil\.(?:copy|copy2|copyfile|copytree|move)\s*\(|\bos\.(?:rename|replace|symlink|link)\s*\(`), arg: 1, mode: -1},
-		{re: lazyCodePattern(`\bshutil\.rmtree\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs)\s*\(`), arg: 0, mode: -1, del: true},
+		{re: &lazyCode{src: `\bopen\s*\(`}, arg: 0, mode: 1},
+		{re: &lazyCode{src: `\bos\.open\s*\(`}, arg: 0, mode: 1},
+		{re: &lazyCode{src: `\bshutil\.(?:copy|copy2|copyfile|copytree|move)\s*\(|\bos\.(?:rename|replace|symlink|link)\s*\(`}, arg: 1, mode: -1},
+		{re: &lazyCode{src: `\bshutil\.rmtree\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs)\s*\(`}, arg: 0, mode: -1, del: true},
 	},
 	"js": {
-		{re: lazyCodePattern(`\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|outputFile|outputFileSync|writeTextFile|writeTextFileSync|Bun\.write)\s*\(`), arg: 0, mode: -1},
-		{re: lazyCodePattern(`\b(?:open|openSync)\s*\(`), arg: 0, mode: 1},
-		{re: lazyCodePattern(`\b(?:copyFile|copyFileSync|rename|renameSync|symlink|symlinkSync|cp|cpSync|link|linkSync)\s*\(`), arg: 1, mode: -1},
-		{re: lazyCodePattern(`\b(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|remove|removeSync)\s*\(`), arg: 0, mode: -1, del: true},
+		{re: &lazyCode{src: `\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|outputFile|outputFileSync|writeTextFile|writeTextFileSync|Bun\.write)\s*\(`}, arg: 0, mode: -1},
+		{re: &lazyCode{src: `\b(?:open|openSync)\s*\(`}, arg: 0, mode: 1},
+		{re: &lazyCode{src: `\b(?:copyFile|copyFileSync|rename|renameSync|symlink|symlinkSync|cp|cpSync|link|linkSync)\s*\(`}, arg: 1, mode: -1},
+		{re: &lazyCode{src: `\b(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|remove|removeSync)\s*\(`}, arg: 0, mode: -1, del: true},
 	},
 	"rb": {
-		{re: lazyCodePattern(`\b(?:File|IO)\.(?:write|binwrite)[\s(]`), arg: 0, mode: -1},
-		{re: lazyCodePattern(`\b(?:File\.open|File\.new|IO\.open)[\s(]`), arg: 0, mode: 1},
-		{re: lazyCodePattern(`\bFileUtils\.(?:cp|cp_r|mv|copy|move|ln|ln_s|ln_sf|install|copy_file)[\s(]|\bFile\.(?:rename|symlink|link)[\s(]`), arg: 1, mode: -1},
-		{re: lazyCodePattern(`\bFileUtils\.touch[\s(]`), arg: 0, mode: -1},
-		{re: lazyCodePattern(`\bFileUtils\.(?:rm|rm_r|rm_rf|rm_f|rmtree|remove|remove_dir|remove_entry|remove_entry_secure|rmdir)[\s(]|\b(?:File|Dir)\.(?:delete|unlink|rmdir)[\s(]`), arg: 0, mode: -1, del: true},
+		{re: &lazyCode{src: `\b(?:File|IO)\.(?:write|binwrite)[\s(]`}, arg: 0, mode: -1},
+		{re: &lazyCode{src: `\b(?:File\.open|File\.new|IO\.open)[\s(]`}, arg: 0, mode: 1},
+		{re: &lazyCode{src: `\bFileUtils\.(?:cp|cp_r|mv|copy|move|ln|ln_s|ln_sf|install|copy_file)[\s(]|\bFile\.(?:rename|symlink|link)[\s(]`}, arg: 1, mode: -1},
+		{re: &lazyCode{src: `\bFileUtils\.touch[\s(]`}, arg: 0, mode: -1},
+		{re: &lazyCode{src: `\bFileUtils\.(?:rm|rm_r|rm_rf|rm_f|rmtree|remove|remove_dir|remove_entry|remove_entry_secure|rmdir)[\s(]|\b(?:File|Dir)\.(?:delete|unlink|rmdir)[\s(]`}, arg: 0, mode: -1, del: true},
 	},
 	"pl": {
-		{re: lazyCodePattern(`\bopen\s*[\s(]`), arg: 1, mode: -2},
-		{re: lazyCodePattern(`\b(?:copy|move|rename|symlink|link)\s*[\s(]`), arg: 1, mode: -1},
-		{re: lazyCodePattern(`\b(?:rmtree|remove_tree|unlink|rmdir)\s*[\s(]`), arg: 0, mode: -1, del: true},
+		{re: &lazyCode{src: `\bopen\s*[\s(]`}, arg: 1, mode: -2},
+		{re: &lazyCode{src: `\b(?:copy|move|rename|symlink|link)\s*[\s(]`}, arg: 1, mode: -1},
+		{re: &lazyCode{src: `\b(?:rmtree|remove_tree|unlink|rmdir)\s*[\s(]`}, arg: 0, mode: -1, del: true},
 	},
 	"php": {
-		{re: lazyCodePattern(`\bfile_put_contents\s*\(|\btouch\s*\(`), arg: 0, mode: -1},
-		{re: lazyCodePattern(`\bfopen\s*\(`), arg: 0, mode: 1},
-		{re: lazyCodePattern(`\b(?:copy|rename|symlink|link)\s*\(`), arg: 1, mode: -1},
-		{re: lazyCodePattern(`\b(?:unlink|rmdir)\s*\(`), arg: 0, mode: -1, del: true},
+		{re: &lazyCode{src: `\bfile_put_contents\s*\(|\btouch\s*\(`}, arg: 0, mode: -1},
+		{re: &lazyCode{src: `\bfopen\s*\(`}, arg: 0, mode: 1},
+		{re: &lazyCode{src: `\b(?:copy|rename|symlink|link)\s*\(`}, arg: 1, mode: -1},
+		{re: &lazyCode{src: `\b(?:unlink|rmdir)\s*\(`}, arg: 0, mode: -1, del: true},
 	},
 }
 
 // reWriteMethod: a path object's write methods (pathlib, Ruby Pathname).
-var reWriteMethod = lazyCodePattern(`\.(?:write_text|write_bytes|touch|symlink_to|hardlink_to)\s*\(|\.open\s*\(\s*['"][wax]|\.(?:unlink|rmdir)\s*\(`)
+var reWriteMethod = &lazyCode{src: `\.(?:write_text|write_bytes|touch|symlink_to|hardlink_to)\s*\(|\.open\s*\(\s*['"][wax]|\.(?:unlink|rmdir)\s*\(`}
 
 // reProcCall: process APIs that take a command as an argument vector or
 // a string.
-var reProcCall = lazyCodePattern(`\b(?:system|exec|spawn|execFile|execFileSync|execSync|spawnSync|popen|capture2e?|capture3|popen3|pcntl_exec|proc_open|shell_exec|passthru|call|check_call|check_output|run|Popen|getoutput|getstatusoutput|execv|execvp|execl|execlp|spawnv|spawnvp)\s*[\s(]`)
+var reProcCall = &lazyCode{src: `\b(?:system|exec|spawn|execFile|execFileSync|execSync|spawnSync|popen|capture2e?|capture3|popen3|pcntl_exec|proc_open|shell_exec|passthru|call|check_call|check_output|run|Popen|getoutput|getstatusoutput|execv|execvp|execl|execlp|spawnv|spawnvp)\s*[\s(]`}
 
 // reQuotedCommand: Ruby %x(...) and Perl qx(...) in their bracket forms.
-var reQuotedCommand = lazyCodePattern(`(?:%x|\bqx)\s*([({\[<|/!'"])`)
+var reQuotedCommand = &lazyCode{src: `(?:%x|\bqx)\s*([({\[<|/!'"])`}
 
 // Limits of the checks on one inline program, far above what real
 // programs hold; the work each item costs is bounded, so the checks stay
@@ -183,20 +183,20 @@ func (a *analyzer) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, dep
 // fires rules, so an effects-only walk skips it.
 func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *scope) {
 	src := text.src
-	if pair, ok := remoteEval[lang]; ok && pair[0]().MatchString(text) && pair[1]().MatchString(text) {
+	if pair, ok := remoteEval[lang]; ok && pair[0].get().MatchString(text) && pair[1].get().MatchString(text) {
 		a.fire("rce.remote-code", c, c.Name+" evaluates code it downloads")
 	}
-	if reRemoteImport().MatchString(text) {
+	if reRemoteImport.get().MatchString(text) {
 		a.fire("rce.remote-code", c, c.Name+" loads code from a URL")
 	}
 	for _, call := range apiCalls[lang] {
-		for _, m := range a.apiMatches(c, call.re(), text, false) {
+		for _, m := range a.apiMatches(c, call.re.get(), text, false) {
 			args := callArgs(src, m[1]-1)
 			a.apiPath(c, lang, call, args, sc)
 		}
 	}
 	if lang != "" {
-		for _, m := range a.apiMatches(c, reWriteMethod(), text, false) {
+		for _, m := range a.apiMatches(c, reWriteMethod.get(), text, false) {
 			recv := receiver(src, m[0])
 			p, home, ok := a.argPath(recv)
 			if !ok {
@@ -215,7 +215,7 @@ func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *sc
 // API (an argv list, %x(), qx{}) as shell text.
 func (a *analyzer) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int) {
 	src := text.src
-	for _, m := range a.apiMatches(c, reProcCall(), text, false) {
+	for _, m := range a.apiMatches(c, reProcCall.get(), text, false) {
 		lits := stringLiterals(strings.Join(callArgs(src, m[1]-1), ","))
 		if len(lits) < 2 || strings.ContainsAny(lits[0], " \t\n") || lits[0] == "" {
 			continue
@@ -226,7 +226,7 @@ func (a *analyzer) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int)
 		}
 		a.runQuiet(c, strings.Join(q, " "), sc, depth)
 	}
-	for _, body := range quotedCommands(a.apiMatches(c, reQuotedCommand(), text, true), text.src) {
+	for _, body := range quotedCommands(a.apiMatches(c, reQuotedCommand.get(), text, true), text.src) {
 		a.runQuiet(c, body, sc, depth)
 	}
 }
@@ -249,7 +249,7 @@ func (a *analyzer) apiPath(c *Cmd, lang string, call apiCall, args []string, sc 
 			}
 			p := strings.TrimSpace(strings.TrimLeft(spec, "+<>"))
 			if a.req.Home != "" {
-				p = reHomeExpr().ReplaceAllLiteralString(p, a.req.Home) // ">>$ENV{HOME}/.bashrc"
+				p = reHomeExpr.get().ReplaceAllLiteralString(p, a.req.Home) // ">>$ENV{HOME}/.bashrc"
 			}
 			if p != "" {
 				a.apiWrite(c, p, sc)
@@ -360,10 +360,10 @@ func (a *analyzer) argPath(arg string) (p string, home, ok bool) {
 	if arg == "" || len(arg) > 4096 {
 		return "", false, false
 	}
-	if reHomeExpr().MatchString(arg) {
+	if reHomeExpr.get().MatchString(arg) {
 		home = true
-		arg = reHomeExpr().ReplaceAllString(arg, "")
-		arg = reEmptyInterp().ReplaceAllString(arg, "")
+		arg = reHomeExpr.get().ReplaceAllString(arg, "")
+		arg = reEmptyInterp.get().ReplaceAllString(arg, "")
 	}
 	lits := stringLiterals(arg)
 	if len(lits) == 0 && !home {

@@ -145,8 +145,17 @@ func shapeError(src string) (text string, quotes [][2]int, err error) {
 		return "", nil, &tooComplex{fmt.Sprintf("constructs nest %d levels deep, over the %d the guard parses", s.depth, maxNesting)}
 	}
 	text, size := src, len(src)
-	if len(src) > maxScript || len(src) > maxOpeners && countOpeners(src) > maxOpeners {
-		text, quotes = blankQuotes(src, s.quotes)
+	// openers are text's nesting tokens, -1 until counted: a script over
+	// maxScript is blanked without counting, and one blanked is counted
+	// again, as the parser reads it.
+	openers := -1
+	blank := len(src) > maxScript
+	if !blank && len(src) > maxOpeners {
+		openers = countOpeners(src)
+		blank = openers > maxOpeners
+	}
+	if blank && len(s.quotes) > 0 {
+		text, quotes, openers = blankQuotes(src, s.quotes), s.quotes, -1
 		for _, q := range quotes {
 			size -= q[1] - q[0]
 		}
@@ -154,10 +163,11 @@ func shapeError(src string) (text string, quotes [][2]int, err error) {
 	if size > maxScript {
 		return "", nil, &tooComplex{fmt.Sprintf("the script is %d KiB, over the %d KiB the guard parses", size>>10, maxScript>>10)}
 	}
-	if len(text) > maxOpeners {
-		if n := countOpeners(text); n > maxOpeners {
-			return "", nil, &tooComplex{fmt.Sprintf("%d nesting tokens, over the %d the guard parses", n, maxOpeners)}
-		}
+	if openers < 0 && len(text) > maxOpeners {
+		openers = countOpeners(text)
+	}
+	if openers > maxOpeners {
+		return "", nil, &tooComplex{fmt.Sprintf("%d nesting tokens, over the %d the guard parses", openers, maxOpeners)}
 	}
 	return text, quotes, nil
 }
@@ -168,10 +178,7 @@ func shapeError(src string) (text string, quotes [][2]int, err error) {
 // strings held; unblank checks that it read them as the strings the scan
 // found, so a misreading of the scan costs a refusal, never a wrong
 // parse.
-func blankQuotes(src string, quotes [][2]int) (string, [][2]int) {
-	if len(quotes) == 0 {
-		return src, nil
-	}
+func blankQuotes(src string, quotes [][2]int) string {
 	b := []byte(src)
 	for _, q := range quotes {
 		for i := q[0]; i < q[1]; i++ {
@@ -180,7 +187,7 @@ func blankQuotes(src string, quotes [][2]int) (string, [][2]int) {
 			}
 		}
 	}
-	return string(b), quotes
+	return string(b)
 }
 
 // unblank puts the text of blanked single-quoted strings back into f,

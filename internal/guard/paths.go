@@ -491,7 +491,7 @@ func (a *analyzer) secretPath(s string, sc *scope) (string, bool) {
 
 // metadataOnly commands use a path without reading its contents (or use a
 // key for its purpose), so a secret argument is not a read.
-var metadataOnly = &lazy[map[string]bool]{build: func() map[string]bool {
+var metadataOnly = &lazy[map[string]bool]{src: func() map[string]bool {
 	return map[string]bool{
 		"echo": true, "printf": true, "test": true, "[": true, "[[": true, "ls": true, "stat": true,
 		"file": true, "du": true, "touch": true, "mkdir": true, "which": true, "type": true, "command": true,
@@ -575,7 +575,7 @@ func (a *analyzer) secretArgs(c *Cmd) {
 func grepLike(n string) bool { return oneOf(n, "grep|egrep|fgrep|rg|ag|ack|git-grep") }
 
 // grepValued are grep/rg options that take a separate value.
-var grepValued = &lazy[map[string]bool]{build: func() map[string]bool {
+var grepValued = &lazy[map[string]bool]{src: func() map[string]bool {
 	return map[string]bool{"-A": true, "-B": true, "-C": true, "-m": true, "-e": true, "-f": true,
 		"--regexp": true, "--file": true, "-g": true, "--glob": true, "-t": true, "--type": true, "-T": true,
 		"--type-not": true, "--max-count": true, "--context": true, "--after-context": true, "--before-context": true,

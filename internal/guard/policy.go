@@ -299,13 +299,11 @@ func (p *Policy) hasRules(name string) bool {
 
 // verdictFor applies overrides and switches to a rule's verdict.
 func (p *Policy) verdictFor(r *Rule) (Verdict, bool) {
-	if p.off[r.ID] {
+	if !p.selected(r) {
 		return Allow, false
 	}
+	// A selected rule whose group is off is one of askWhenOff's.
 	groupOff := r.Group != "" && !p.groups[r.Group]
-	if groupOff && !askWhenOff[r.Group] {
-		return Allow, false
-	}
 	v := r.Verdict
 	if r.Switch != "" {
 		v = p.switches[r.Switch]

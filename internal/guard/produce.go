@@ -258,7 +258,7 @@ func (a *analyzer) noteDownload(c *Cmd, sc *scope) {
 }
 
 // networkSinks send their stdin or arguments off the machine.
-var networkSinks = &lazy[map[string]bool]{build: func() map[string]bool {
+var networkSinks = &lazy[map[string]bool]{src: func() map[string]bool {
 	return map[string]bool{
 		"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true,
 		"http": true, "https": true, "xh": true, "ftp": true, "tftp": true, "sftp": true, "mail": true,

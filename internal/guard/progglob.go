@@ -4,7 +4,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"sync"
 )
 
 // binDirs are the directories a globbed program word is resolved in.
@@ -20,7 +19,7 @@ var everydayPrograms = []string{
 
 // knownProgramNames lists the program names the guard models: handlers,
 // rule names, shells, interpreters, data programs. Built on first use.
-var knownProgramNames = sync.OnceValue(func() []string {
+var knownProgramNames = &lazy[[]string]{src: func() []string {
 	seen := map[string]bool{}
 	add := func(n string) {
 		n = strings.TrimSuffix(n, "*")
@@ -54,7 +53,7 @@ var knownProgramNames = sync.OnceValue(func() []string {
 	}
 	sort.Strings(out)
 	return out
-})
+}}
 
 // globProgram judges a program word with unquoted glob characters
 // (`/???/r? -rf ~`, `/bin/r[m]`). The guard does not read the file
@@ -92,7 +91,7 @@ func (a *analyzer) globProgram(args []word, env map[string]word, sc *scope, dept
 		}
 	}
 	var matched []string
-	for _, n := range knownProgramNames() {
+	for _, n := range knownProgramNames.get() {
 		if ok, _ := path.Match(base, n); ok {
 			matched = append(matched, n)
 		}

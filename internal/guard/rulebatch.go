@@ -15,7 +15,8 @@ import (
 // file). Building every rule with its option tables costs about 1,100
 // allocations and 200 KB of fresh heap, which a hook checking `go test`
 // would pay for rules about git, cloud CLIs and databases; it now loads
-// the batches that file something under `go` and the prefix rules.
+// the batches that file something under `go`, and those with a prefix
+// rule ("mkfs*") only for a command the prefix begins.
 // ruleindex_gen.go, generated from the registrations themselves
 // (TestRuleIndexGenerated), says which batches those are, so no batch is
 // loaded to find out. Within a command name, rules keep the order of
@@ -110,11 +111,14 @@ func rulesNamed(name string) iter.Seq[*Rule] {
 	}
 }
 
-// prefixRules yields the rules with a name ending in *, in order of
-// registration.
-func prefixRules() iter.Seq[*Rule] {
+// prefixRules yields the rules with a name ending in * from the batches
+// where such a name is a prefix of name, in order of registration: a
+// command no prefix rule can match loads no batch for them. Rules of
+// those batches whose prefix does not match are yielded too; the caller
+// tests each name.
+func prefixRules(name string) iter.Seq[*Rule] {
 	return func(yield func(*Rule) bool) {
-		for b := range batchesOf(prefixBatches) {
+		for b := range batchesOf(prefixBatchesOf(name)) {
 			for _, r := range b.prefix {
 				if !yield(r) {
 					return

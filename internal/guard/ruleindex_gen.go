@@ -2,11 +2,23 @@
 
 package guard
 
+import "strings"
+
 // ruleBatchCount is the number of rule registrations (initRules).
 const ruleBatchCount = 28
 
-// prefixBatches are the batches with rules whose name ends in *.
-const prefixBatches uint64 = 0x40
+// prefixBatchesOf returns the batches with a rule whose name ending in *
+// is a prefix of name.
+func prefixBatchesOf(name string) uint64 {
+	var set uint64
+	if strings.HasPrefix(name, "mkfs") {
+		set |= 0x40
+	}
+	if strings.HasPrefix(name, "newfs") {
+		set |= 0x40
+	}
+	return set
+}
 
 // ruleGroups are the opt-in rule groups, sorted.
 var ruleGroups = []string{"cloud", "containers", "databases", "kubernetes", "messaging", "monitoring", "network", "packages", "platform", "protected-branches", "remote", "saas", "secrets", "storage"}

@@ -1,10 +1,8 @@
 package guard
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -34,7 +32,7 @@ type Rule struct {
 	AllFlag []string
 	NoFlag  []string
 	// Pattern is matched against the arguments joined by spaces.
-	Pattern func() *regexp.Regexp // lazyRegexp: compiled on first use
+	Pattern *lazyRegexp
 	// When is an escape hatch for conditions that are not flag-shaped.
 	When func(c *Cmd) bool
 }
@@ -235,7 +233,7 @@ func (r *Rule) match(c *Cmd) bool {
 	if len(r.NoFlag) > 0 && c.Has(r.NoFlag...) {
 		return false
 	}
-	if r.Pattern != nil && !r.Pattern().MatchString(c.joined()) {
+	if r.Pattern != nil && !r.Pattern.get().MatchString(c.joined()) {
 		return false
 	}
 	if r.When != nil && !r.When(c) {
@@ -274,10 +272,4 @@ func (c *Cmd) posAfterSub(n int) []word {
 		return nil
 	}
 	return p[n:]
-}
-
-// lazyRegexp compiles expr on first use: the guard package's init runs in
-// every hook process, most of which never check a command.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

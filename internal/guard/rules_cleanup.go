@@ -74,7 +74,7 @@ func isPubName(s string) bool {
 // cleanupNames are build outputs and caches that are regenerated on
 // demand; find -name/-path filters naming them (or *.<ext> patterns)
 // select a clean-up, not the project.
-var cleanupNames = &lazy[map[string]bool]{build: func() map[string]bool {
+var cleanupNames = &lazy[map[string]bool]{src: func() map[string]bool {
 	return map[string]bool{
 		"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, ".cache": true,
 		".tox": true, ".nox": true, ".hypothesis": true, ".ipynb_checkpoints": true, ".eggs": true, "node_modules": true,
@@ -88,7 +88,7 @@ var cleanupNames = &lazy[map[string]bool]{build: func() map[string]bool {
 // junkExts are extensions of regenerated or leftover files: bytecode,
 // objects, editor swap files, backups and merge leftovers. Content types
 // (*.txt, *.log, *.json) are not junk: a find deleting them asks.
-var junkExts = &lazy[map[string]bool]{build: func() map[string]bool {
+var junkExts = &lazy[map[string]bool]{src: func() map[string]bool {
 	return map[string]bool{
 		"pyc": true, "pyo": true, "bak": true, "orig": true, "rej": true, "tmp": true, "temp": true, "swp": true,
 		"swo": true, "swn": true, "o": true, "obj": true, "class": true, "d": true, "gcda": true, "gcno": true,

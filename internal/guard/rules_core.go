@@ -313,7 +313,7 @@ func init() {
 					})
 				}, Reason: "changing permissions of a system file; ask the user"},
 			&Rule{ID: "perm.world-writable-recursive", Category: "permissions", Verdict: Ask, Names: []string{"chmod"},
-				AnyFlag: []string{"-R", "--recursive"}, Pattern: lazyRegexp(`(^|\s)(0?777|a\+rwx|o\+w|ugo\+rwx)(\s|$)`),
+				AnyFlag: []string{"-R", "--recursive"}, Pattern: &lazyRegexp{src: `(^|\s)(0?777|a\+rwx|o\+w|ugo\+rwx)(\s|$)`},
 				Reason: "recursively making files world-writable; use narrower permissions"},
 			&Rule{ID: "privilege.su", Category: "privilege", Verdict: Ask, Names: []string{"passwd", "chpasswd", "usermod", "useradd", "userdel", "visudo", "adduser", "deluser", "groupmod"},
 				Reason: "changing system accounts or sudoers; ask the user"},
@@ -393,7 +393,7 @@ func anyPosSub(c *Cmd, s string) bool {
 // add more).
 func init() {
 	initRules = append(initRules, func() {
-		sqlDestroy := lazyRegexp(`(?i)\b(drop\s+(database|schema|table|user|role)|truncate\s+(table\s+)?\w|delete\s+from\s+\w+\s*(;|$|"|')|flushall|flushdb|dropdatabase\(\))`)
+		sqlDestroy := &lazyRegexp{src: `(?i)\b(drop\s+(database|schema|table|user|role)|truncate\s+(table\s+)?\w|delete\s+from\s+\w+\s*(;|$|"|')|flushall|flushdb|dropdatabase\(\))`}
 		register(
 			&Rule{ID: "infra.kubectl-delete", Category: "infra", Verdict: Ask, Names: []string{"kubectl", "oc", "kubecolor"},
 				Sub: []string{"delete|drain|replace"}, Reason: "deleting Kubernetes resources affects a live cluster; ask the user"},

@@ -1,10 +1,5 @@
 package guard
 
-import (
-	"regexp"
-	"sync"
-)
-
 // Opt-in group "databases": destructive statements and commands of database
 // CLIs beyond the default infra.sql-destroy (which asks), and the search
 // engines that hold indexed data (Elasticsearch, OpenSearch, Meilisearch,
@@ -14,7 +9,7 @@ func init() {
 		register(
 			&Rule{ID: "db.destructive-sql", Category: "databases", Group: "databases", Verdict: Deny,
 				Names:  []string{"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "mongo", "mongosh", "redis-cli", "cqlsh", "duckdb", "snowsql", "bq"},
-				When:   func(c *Cmd) bool { return destructiveSQL().MatchString(c.joined()) },
+				When:   func(c *Cmd) bool { return destructiveSQL.get().MatchString(c.joined()) },
 				Reason: "this statement drops or empties data; take a backup and ask the user"},
 			// SQL sent as the shell command itself: the agent mistook the shell
 			// tool for a database console (or the host's shell is attached to
@@ -26,7 +21,7 @@ func init() {
 					if c.Name == "truncate" && c.Has("-s", "--size", "-r", "--reference") {
 						return false
 					}
-					return destructiveSQL().MatchString(c.Name + " " + c.joined())
+					return destructiveSQL.get().MatchString(c.Name + " " + c.joined())
 				}, Reason: "this is a destructive SQL statement; run it through the database client after asking the user"},
 			&Rule{ID: "db.drop-command", Category: "databases", Group: "databases", Verdict: Deny,
 				Names: []string{"dropdb", "dropuser", "pg_dropcluster"}, Reason: "dropping a database; ask the user"},
@@ -48,9 +43,7 @@ func init() {
 // DELETE without WHERE, GRANT ALL on every database, Redis FLUSHALL and
 // MongoDB drops. It is compiled on first use, not at init, so that the
 // many processes that never enable this group do not pay for it.
-var destructiveSQL = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(drop\s+(database|schema|table|index|view|user|role|owned)|truncate\s|delete\s+from\s+[^\s;]+\s*(;|$|"|')|alter\s+table\s+\w+\s+drop|grant\s+all(\s+privileges)?\s+on\s+\*\.\*|flushall|flushdb|dropDatabase\(|\.drop\(|deleteMany\(\s*\{\s*\}\s*\)|remove\(\s*\{\s*\}\s*\))`)
-})
+var destructiveSQL = &lazyRegexp{src: `(?i)\b(drop\s+(database|schema|table|index|view|user|role|owned)|truncate\s|delete\s+from\s+[^\s;]+\s*(;|$|"|')|alter\s+table\s+\w+\s+drop|grant\s+all(\s+privileges)?\s+on\s+\*\.\*|flushall|flushdb|dropDatabase\(|\.drop\(|deleteMany\(\s*\{\s*\}\s*\)|remove\(\s*\{\s*\}\s*\))`}
 
 // searchAPIs: the default ports and hosted domains of search engines.
 var searchAPIs = []apiEndpoint{

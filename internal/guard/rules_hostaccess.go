@@ -45,7 +45,7 @@ func init() {
 
 // containerRun are the options of docker/podman run|create that take a
 // separate value (so that it is not mistaken for the image).
-var containerRunValued = &lazy[map[string]bool]{build: func() map[string]bool {
+var containerRunValued = &lazy[map[string]bool]{src: func() map[string]bool {
 	return map[string]bool{
 		"-a": true, "-c": true, "-e": true, "-h": true, "-l": true, "-m": true, "-p": true, "-u": true, "-v": true, "-w": true,
 		"--add-host": true, "--annotation": true, "--attach": true, "--blkio-weight": true, "--cap-add": true, "--cap-drop": true,

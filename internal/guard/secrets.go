@@ -1,8 +1,6 @@
 package guard
 
 import (
-	"sync"
-
 	"github.com/atreides-dev/atreides/internal/secrets"
 )
 
@@ -19,13 +17,13 @@ var secretCheck = func(p string, env secretEnv) (rule, category, reason string, 
 // cliSecrets is the checker with the default-off secret.cli.* rules (coding
 // CLI credentials and settings) turned on, for the secret_cli_configs
 // switch. Built on first use.
-var cliSecrets = sync.OnceValue(func() *secrets.Checker {
+var cliSecrets = &lazy[*secrets.Checker]{src: func() *secrets.Checker {
 	c, err := secrets.NewChecker(secrets.Options{CLIConfigs: true})
 	if err != nil {
 		panic(err) // static tables; covered by the secrets tests
 	}
 	return c
-})
+}}
 
 // checkSecret runs the default rules, then (with secret_cli_configs on)
 // the secret.cli.* family.
@@ -34,7 +32,7 @@ func (a *analyzer) checkSecret(p string, env secretEnv) (reason string, ok bool)
 		return reason, true
 	}
 	if a.p.sw("secret_cli_configs") > Allow {
-		if m, ok := cliSecrets().Check(p, env); ok {
+		if m, ok := cliSecrets.get().Check(p, env); ok {
 			return m.Reason, true
 		}
 	}

@@ -143,18 +143,13 @@ func (a *analyzer) own() *ownPaths {
 	}
 	r := a.req
 	o := &ownPaths{}
-	// resolve memoizes Request.Resolve: the entries share a few
-	// directories, and each call costs system calls in the hook.
-	memo := map[string]string{}
+	// The entries share a few directories: r.Resolve is the analyzer's
+	// memo (memoResolve), so each costs its system calls once.
 	resolve := func(p string) string {
-		q, ok := memo[p]
-		if !ok {
-			if v, err := r.Resolve(p); err == nil && v != "" {
-				q = path.Clean(v)
-			}
-			memo[p] = q
+		if v, err := r.Resolve(p); err == nil && v != "" {
+			return path.Clean(v)
 		}
-		return q
+		return ""
 	}
 	forms := func(p string) []string {
 		p = path.Clean(p)

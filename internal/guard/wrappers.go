@@ -492,7 +492,7 @@ func screenText(s string) string {
 }
 
 // bwrapValues are bubblewrap options and the number of values they take.
-var bwrapValues = &lazy[map[string]int]{build: func() map[string]int {
+var bwrapValues = &lazy[map[string]int]{src: func() map[string]int {
 	return map[string]int{
 		"--bind": 2, "--bind-try": 2, "--ro-bind": 2, "--ro-bind-try": 2, "--dev-bind": 2, "--dev-bind-try": 2,
 		"--symlink": 2, "--setenv": 2, "--file": 2, "--bind-data": 2, "--ro-bind-data": 2, "--chmod": 2,
