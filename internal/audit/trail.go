@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -149,7 +148,7 @@ func sameFile(f *os.File, d *confined.Dir, name string) bool {
 // rotated lists the rotated segments, oldest first (their names sort by
 // the time they were set aside).
 func rotated(d *confined.Dir) ([]string, error) {
-	entries, err := os.ReadDir(d.Path("."))
+	entries, err := d.Entries()
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +159,5 @@ func rotated(d *confined.Dir) ([]string, error) {
 			names = append(names, n)
 		}
 	}
-	slices.Sort(names)
 	return names, nil
 }
