@@ -504,3 +504,16 @@ func TestParseSince(t *testing.T) {
 		}
 	}
 }
+
+// Decode reads one stored record.
+func Decode(line []byte) (Record, error) {
+	var r Record
+	err := json.Unmarshal(line, &r)
+	return r, err
+}
+
+// When is the record's time; zero if it cannot be read.
+func (r *Record) When() time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, r.Time)
+	return t
+}

@@ -55,11 +55,12 @@
 // before the rotated ones are listed, so a rotation during the listing
 // shows the file twice at most, which the reader notices (same file) and
 // reads once. Filters look at a few top-level fields found by a scan of
-// the line, without decoding it; only the records shown are decoded. A
-// line that is not a record (a torn write after a crash) is skipped and
-// counted; a last line without its newline is a write in progress and
-// left for later. Follow polls the current file and notices a rotation
-// when the name no longer leads to the file it reads; it then reads that
-// file to its end and every segment set aside after it, however many
-// rotations happened between two looks.
+// the line, without decoding it, and no record is decoded whole: the text
+// view builds its rows from that scan, and --json prints the lines as
+// stored, once checked to be valid JSON. A line that is not a record (a
+// torn write after a crash) is skipped and counted; a last line without
+// its newline is a write in progress and left for later. Follow polls the
+// current file and notices a rotation when the name no longer leads to
+// the file it reads; it then reads that file to its end and every segment
+// set aside after it, however many rotations happened between two looks.
 package audit

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -124,7 +123,7 @@ func (v *fields) row(r *Row) {
 func (t *Trail) each(f Filter, valid bool, fn func([]byte, *fields) error) (Result, error) {
 	f.prepare()
 	var res Result
-	old, cur, err := t.open(f.Since)
+	old, _, cur, err := t.open(f.Since)
 	if err != nil {
 		return res, err
 	}
@@ -133,12 +132,19 @@ func (t *Trail) each(f Filter, valid bool, fn func([]byte, *fields) error) (Resu
 		segs = append(segs, cur)
 	}
 	defer closeAll(segs)
+	err = readSegments(segs, &f, valid, &res, fn)
+	return res, err
+}
+
+// readSegments passes the matching complete lines of each segment in turn
+// to fn.
+func readSegments(segs []*os.File, f *Filter, valid bool, res *Result, fn func([]byte, *fields) error) error {
 	for _, s := range segs {
-		if err := readSegment(newLines(s), &f, valid, &res, fn); err != nil {
-			return res, err
+		if err := readSegment(newLines(s), f, valid, res, fn); err != nil {
+			return err
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // readSegment passes the matching complete lines of one segment to fn.
@@ -175,31 +181,31 @@ func readSegment(l *lines, f *Filter, valid bool, res *Result, fn func([]byte, *
 }
 
 // open opens the rotated segments that may hold records at or after
-// since, oldest first, and the current file (nil if there is none). The
-// current file is opened first: a
-// rotation while the others are listed then shows it under its new name
-// too, which is noticed and read once, and no segment is missed.
-func (t *Trail) open(since time.Time) (old []*os.File, cur *os.File, err error) {
+// since, oldest first, with their infos, and the current file (nil if
+// there is none). The current file is opened first: a rotation while the
+// others are listed then shows it under its new name too, which is
+// noticed and read once, and no segment is missed.
+func (t *Trail) open(since time.Time) (old []*os.File, infos []fs.FileInfo, cur *os.File, err error) {
 	d, err := confined.OpenDir(t.base, t.dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("open audit trail: %w", err)
+		return nil, nil, nil, fmt.Errorf("open audit trail: %w", err)
 	}
 	defer d.Close()
 	cur, err = d.OpenFile(currentName, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		cur = nil
 	} else if err != nil {
-		return nil, nil, fmt.Errorf("open audit trail: %w", err)
+		return nil, nil, nil, fmt.Errorf("open audit trail: %w", err)
 	}
 	names, err := rotated(d)
 	if err != nil {
 		if cur != nil {
 			_ = cur.Close()
 		}
-		return nil, nil, fmt.Errorf("list audit trail: %w", err)
+		return nil, nil, nil, fmt.Errorf("list audit trail: %w", err)
 	}
 	var curInfo fs.FileInfo
 	if cur != nil {
@@ -215,7 +221,7 @@ func (t *Trail) open(since time.Time) (old []*os.File, cur *os.File, err error) 
 			if cur != nil {
 				_ = cur.Close()
 			}
-			return nil, nil, fmt.Errorf("open audit trail: %w", err)
+			return nil, nil, nil, fmt.Errorf("open audit trail: %w", err)
 		}
 		fi, err := s.Stat()
 		// A segment last written before since holds nothing after it: a
@@ -224,9 +230,9 @@ func (t *Trail) open(since time.Time) (old []*os.File, cur *os.File, err error) 
 			_ = s.Close()
 			continue
 		}
-		old = append(old, s)
+		old, infos = append(old, s), append(infos, fi)
 	}
-	return old, cur, nil
+	return old, infos, cur, nil
 }
 
 func closeAll(fs []*os.File) {
@@ -255,23 +261,20 @@ func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn fun
 		}
 	}()
 	if !f.Since.IsZero() {
-		old, c, err := t.open(f.Since)
+		old, _, c, err := t.open(f.Since)
 		if err != nil {
 			return err
 		}
 		if c != nil {
 			cur, l = c, newLines(c)
 		}
-		for i, s := range old {
-			err := readSegment(newLines(s), &f, true, &res, pass)
-			_ = s.Close()
-			if err != nil {
-				closeAll(old[i+1:])
-				return err
-			}
+		err = readSegments(old, &f, true, &res, pass)
+		closeAll(old)
+		if err != nil {
+			return err
 		}
-	} else if c, err := t.openCurrent(); err != nil {
-		return err
+	} else if c, err := t.openCurrent(os.O_RDONLY, 0); err != nil {
+		return fmt.Errorf("open audit trail: %w", err)
 	} else if c != nil {
 		if _, err := c.Seek(0, io.SeekEnd); err != nil {
 			_ = c.Close()
@@ -286,7 +289,7 @@ func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn fun
 			if err := readSegment(l, &f, true, &res, pass); err != nil {
 				return err
 			}
-			if t.moved(cur) {
+			if !t.isCurrent(cur) {
 				// Records a hook appended just before the rename are in
 				// the old file: read it to its end, then every segment set
 				// aside after it (the trail may have rotated more than
@@ -307,9 +310,9 @@ func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn fun
 			}
 		}
 		if cur == nil {
-			c, err := t.openCurrent()
+			c, err := t.openCurrent(os.O_RDONLY, 0)
 			if err != nil {
-				return err
+				return fmt.Errorf("open audit trail: %w", err)
 			}
 			if c != nil {
 				cur, l = c, newLines(c)
@@ -327,11 +330,11 @@ func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn fun
 // after passes on the records of the segments rotated after old, and
 // returns the current file (nil if there is none yet).
 func (t *Trail) after(old *os.File, f *Filter, res *Result, fn func([]byte, *fields) error) (*os.File, error) {
-	segs, cur, err := t.open(time.Time{})
+	segs, infos, cur, err := t.open(time.Time{})
 	if err != nil {
 		return nil, err
 	}
-	defer func() { closeAll(segs) }()
+	defer closeAll(segs)
 	oi, err := old.Stat()
 	if err != nil {
 		return cur, nil
@@ -339,42 +342,18 @@ func (t *Trail) after(old *os.File, f *Filter, res *Result, fn func([]byte, *fie
 	// Segments are in order; those up to old's new name were read. When
 	// old is gone (removed by retention), every segment left is newer.
 	from := 0
-	for i, s := range segs {
-		if si, err := s.Stat(); err == nil && os.SameFile(si, oi) {
+	for i, si := range infos {
+		if os.SameFile(si, oi) {
 			from = i + 1
 		}
 	}
-	for _, s := range segs[from:] {
-		if err := readSegment(newLines(s), f, true, res, fn); err != nil {
-			if cur != nil {
-				_ = cur.Close()
-			}
-			return nil, err
+	if err := readSegments(segs[from:], f, true, res, fn); err != nil {
+		if cur != nil {
+			_ = cur.Close()
 		}
+		return nil, err
 	}
 	return cur, nil
-}
-
-// openCurrent opens the current file for reading; nil when there is none.
-func (t *Trail) openCurrent() (*os.File, error) {
-	f, err := confined.OpenFile(t.base, filepath.Join(t.dir, currentName), os.O_RDONLY, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open audit trail: %w", err)
-	}
-	return f, nil
-}
-
-// moved reports whether the current name no longer leads to f.
-func (t *Trail) moved(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil {
-		return true
-	}
-	ni, err := os.Lstat(t.Path())
-	return err != nil || !os.SameFile(fi, ni)
 }
 
 // RowOf is the Row of one stored line, such as Follow passes; ok is false

@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strconv"
@@ -106,12 +105,6 @@ func NewRecord(ev *event.Event, d *event.Decision, total time.Duration) *Record 
 		}
 	}
 	return r
-}
-
-// When is the record's time; zero if it cannot be read.
-func (r *Record) When() time.Time {
-	t, _ := time.Parse(time.RFC3339Nano, r.Time)
-	return t
 }
 
 // line is the record as written: one JSON object and a newline, the
@@ -228,11 +221,4 @@ func appendString(b []byte, s string) []byte {
 		i += size
 	}
 	return append(append(b, s[start:]...), '"')
-}
-
-// Decode reads one stored record.
-func Decode(line []byte) (Record, error) {
-	var r Record
-	err := json.Unmarshal(line, &r)
-	return r, err
 }

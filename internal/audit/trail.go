@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -82,8 +81,7 @@ func (t *Trail) Append(r *Record) error {
 
 func (t *Trail) openAppend() (*os.File, error) {
 	const flag = os.O_WRONLY | os.O_APPEND | os.O_CREATE
-	f, err := confined.OpenFile(t.base, filepath.Join(t.dir, currentName), flag, 0o644)
-	if !errors.Is(err, fs.ErrNotExist) {
+	if f, err := t.openCurrent(flag, 0o644); f != nil || err != nil {
 		return f, err
 	}
 	// The state directory is made by the store before any decision; this
@@ -96,6 +94,31 @@ func (t *Trail) openAppend() (*os.File, error) {
 	return d.OpenFile(currentName, flag, 0o644)
 }
 
+// openCurrent opens the current file with the flags of [os.OpenFile]; nil,
+// and no error, when it or the state directory is missing.
+func (t *Trail) openCurrent(flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := confined.OpenFile(t.base, filepath.Join(t.dir, currentName), flag, perm)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return f, err
+}
+
+// isCurrent reports whether the current name leads to the file f has open.
+func (t *Trail) isCurrent(f *os.File) bool {
+	g, err := t.openCurrent(os.O_RDONLY, 0)
+	if g == nil || err != nil {
+		return false
+	}
+	defer g.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	gi, err := g.Stat()
+	return err == nil && os.SameFile(fi, gi)
+}
+
 // rotate sets the current file aside under a new name, if it still is the
 // file f, and removes the segments beyond the limit. The lock on f makes
 // the rotations of one file one at a time: a second rotator either waits
@@ -106,14 +129,14 @@ func (t *Trail) rotate(f *os.File) error {
 	if ok, err := filelock.TryLock(f, true); err != nil || !ok {
 		return err // another process is rotating it
 	}
+	if !t.isCurrent(f) {
+		return nil // another process rotated it
+	}
 	d, err := confined.OpenDir(t.base, t.dir)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	if !sameFile(f, d, currentName) {
-		return nil // another process rotated it
-	}
 	name := rotatedPrefix + time.Now().UTC().Format(rotatedLayout) + fmt.Sprintf("-%d", os.Getpid()) + rotatedSuffix
 	if err := d.Rename(currentName, name); err != nil {
 		return err
@@ -131,25 +154,10 @@ func (t *Trail) rotate(f *os.File) error {
 	return nil
 }
 
-// sameFile reports whether name in d is the file f has open.
-func sameFile(f *os.File, d *confined.Dir, name string) bool {
-	fi, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	g, err := d.OpenFile(name, os.O_RDONLY, 0)
-	if err != nil {
-		return false
-	}
-	defer g.Close()
-	gi, err := g.Stat()
-	return err == nil && os.SameFile(fi, gi)
-}
-
 // rotated lists the rotated segments, oldest first (their names sort by
 // the time they were set aside).
 func rotated(d *confined.Dir) ([]string, error) {
-	entries, err := os.ReadDir(d.Path("."))
+	entries, err := d.Entries()
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +168,5 @@ func rotated(d *confined.Dir) ([]string, error) {
 			names = append(names, n)
 		}
 	}
-	slices.Sort(names)
 	return names, nil
 }

@@ -147,7 +147,8 @@ func TestServeOpenCode(t *testing.T) {
 	// Every tool call and the kept-going idle are in the audit trail.
 	var got []string
 	if _, err := audit.New(filepath.Join(dir, ".atreides"), nil).Read(audit.Filter{Host: "opencode", Session: "s1"}, func(line []byte) error {
-		r, err := audit.Decode(line)
+		var r audit.Record
+		err := json.Unmarshal(line, &r)
 		got = append(got, fmt.Sprintf("%s %s %s block=%v %s", r.Event, r.Verdict, r.Rule, r.Block, r.Command))
 		return err
 	}); err != nil {

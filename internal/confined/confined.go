@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -80,6 +81,13 @@ func ReadFile(base, rel string, max int64) ([]byte, error) {
 
 // Path is the path of name in d, for messages.
 func (d *Dir) Path(name string) string { return filepath.Join(d.path, name) }
+
+// sortEntries sorts a listing by name, as [os.ReadDir] does, for the
+// callers of [Dir.Entries] that go by the order of names.
+func sortEntries(es []fs.DirEntry, err error) ([]fs.DirEntry, error) {
+	slices.SortFunc(es, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return es, err
+}
 
 // ReadFile reads the file name in d, at most max bytes.
 func (d *Dir) ReadFile(name string, max int64) ([]byte, error) {

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -321,5 +322,31 @@ func TestReplaceFile(t *testing.T) {
 	}
 	if len(entries) != 2 {
 		t.Fatalf("left behind: %v", entries)
+	}
+}
+
+// TestEntries lists a directory twice through one Dir: the second listing
+// must start from the top again, and both come sorted by name with the
+// entries' types.
+func TestEntries(t *testing.T) {
+	base, _ := tree(t)
+	mustWrite(t, filepath.Join(base, ".atreides", "a"), "a\n")
+	d, err := OpenDir(base, ".atreides")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for range 2 {
+		es, err := d.Entries()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range es {
+			got = append(got, e.Name()+":"+strconv.FormatBool(e.Type().IsRegular()))
+		}
+		if want := "a:true log:true sub:false"; strings.Join(got, " ") != want {
+			t.Errorf("Entries = %q, want %q", got, want)
+		}
 	}
 }

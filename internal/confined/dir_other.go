@@ -134,6 +134,17 @@ func (d *Dir) Names() ([]string, error) {
 	return f.Readdirnames(-1)
 }
 
+// Entries lists the entries in d, sorted by name as [os.ReadDir] sorts
+// them.
+func (d *Dir) Entries() ([]fs.DirEntry, error) {
+	f, err := os.Open(d.path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return sortEntries(f.ReadDir(-1))
+}
+
 // Sync does nothing: Windows cannot sync a directory, and NTFS journals
 // its renames.
 func (d *Dir) Sync() error { return nil }

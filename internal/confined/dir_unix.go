@@ -159,8 +159,30 @@ func (d *Dir) Sync() error {
 
 // Names lists the names in d, in directory order.
 func (d *Dir) Names() ([]string, error) {
-	// The copy shares d's offset, so rewind it: an earlier listing left
-	// it at the end.
+	f, err := d.list()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// Entries lists the entries in d, sorted by name as [os.ReadDir] sorts
+// them. Their types come from the listing (d_type), not from a stat of
+// each name.
+func (d *Dir) Entries() ([]fs.DirEntry, error) {
+	f, err := d.list()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return sortEntries(f.ReadDir(-1))
+}
+
+// list returns a copy of d's descriptor to read its entries from. The
+// copy shares d's offset, so it is rewound: an earlier listing left it at
+// the end.
+func (d *Dir) list() (*os.File, error) {
 	fd, err := unix.Dup(d.fd)
 	if err == nil {
 		if _, err = unix.Seek(fd, 0, 0); err != nil {
@@ -170,9 +192,7 @@ func (d *Dir) Names() ([]string, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: d.path, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), d.path)
-	defer f.Close()
-	return f.Readdirnames(-1)
+	return os.NewFile(uintptr(fd), d.path), nil
 }
 
 // Close releases the directory's descriptor.

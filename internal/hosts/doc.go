@@ -19,6 +19,7 @@
 // binary that installed them, which keeps working when the host is
 // started without the user's shell PATH (a desktop launcher).
 //
-// The table is a package-level composite literal of functions and
-// strings: linking it into the hook binary costs no init work.
+// The table is package-level composite literals of functions, strings and
+// slices, which the linker lays out: linking it into the hook binary costs
+// no init work beyond building the small Agents maps.
 package hosts

@@ -24,7 +24,6 @@ var geminiHost = Host{
 		return install.UninstallGemini(install.GeminiSettingsPath(scope, env.ProjectDir, env.Home), env.BackupDir(scope))
 	},
 	Inspect:    install.InspectGemini,
-	Comments:   true,
 	Programs:   []string{"gemini"},
 	ConfigDirs: func(env Env) []string { return userConfig(env, ".gemini") },
 	// Gemini CLI 0.61.0: its agent codebase_investigator is on by default.

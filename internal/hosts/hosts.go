@@ -39,10 +39,6 @@ type Host struct {
 	Uninstall func(env Env, scope install.Scope) (install.Report, error)
 	// Inspect reports what is installed in a file returned by Path.
 	Inspect func(path string) (install.Status, error)
-	// Comments is set when the host reads its settings with comments in
-	// them (install edits around them); otherwise install refuses such a
-	// file, which the host would not read.
-	Comments bool
 	// Programs are the host's executables, and ConfigDirs its directories:
 	// either one present means the host is on this machine (Seen).
 	Programs   []string

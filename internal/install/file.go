@@ -85,7 +85,7 @@ type ParseError struct {
 	Path string
 	Err  *SyntaxError
 	// Note replaces the generic explanation after the position and message
-	// when a host knows better (Gemini CLI accepts comments).
+	// for a host that does not silently ignore the file (hostSpec.ParseNote).
 	Note string
 }
 

@@ -1,7 +1,6 @@
 package install
 
 import (
-	"errors"
 	"fmt"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"path/filepath"
@@ -113,6 +112,7 @@ type GeminiOptions struct {
 var geminiSpec = &hostSpec{
 	Host: "gemini", Name: "Gemini CLI", ConfigDir: ".gemini", Events: DefaultGeminiEvents,
 	NonEvents: []string{"enabled", "disabled", "notifications"}, LenientEvents: true, JSONC: true,
+	ParseNote: "Gemini CLI reports an error for a settings file it cannot parse; atreides left it untouched: fix the file and run again",
 }
 
 // GeminiCommand is the command string registered for bin with a timeout.
@@ -132,7 +132,7 @@ func InstallGemini(opts GeminiOptions) (Report, error) {
 	}
 	r, err = geminiSpec.installHooks(opts.SettingsPath, opts.BinaryPath, opts.BackupDir, want)
 	if err != nil {
-		return r, geminiParseNote(opts.SettingsPath, err)
+		return r, err
 	}
 	if opts.Scope == ScopeProject && r.Action != ActionUnchanged {
 		r.Notes = append(r.Notes, "Gemini CLI runs project hooks only in a trusted folder, and warns about them once when they are new or changed")
@@ -171,19 +171,7 @@ func geminiWant(opts GeminiOptions) ([]wantGroup, error) {
 // UninstallGemini removes exactly the handlers of ours from a Gemini CLI
 // settings file (see UninstallClaude).
 func UninstallGemini(path, backupDir string) (Report, error) {
-	r, err := geminiSpec.uninstallHooks(path, backupDir)
-	return r, geminiParseNote(path, err)
-}
-
-// geminiParseNote replaces the generic parse-error explanation: Gemini CLI
-// reports (rather than ignores) a file it cannot parse.
-func geminiParseNote(_ string, err error) error {
-	var pe *ParseError
-	if !errors.As(err, &pe) {
-		return err
-	}
-	pe.Note = "Gemini CLI reports an error for a settings file it cannot parse; atreides left it untouched: fix the file and run again"
-	return pe
+	return geminiSpec.uninstallHooks(path, backupDir)
 }
 
 // InspectGemini reports what atreides has installed in a Gemini CLI
@@ -197,23 +185,10 @@ func InspectGemini(path string) (Status, error) {
 	if err != nil {
 		return st, err
 	}
-	if st.Problem != "" && doc == nil {
-		st.Problem = geminiParseNote(path, &ParseError{Path: path, Err: syntaxOf(path)}).Error()
-	}
 	if doc != nil {
 		st.Disabled, st.Notes = geminiDisabled(doc, st.Notes)
 	}
 	return st, nil
-}
-
-// syntaxOf is the syntax error of a settings file Gemini would read.
-func syntaxOf(path string) *SyntaxError {
-	_, err := loadSettings(path, true, "")
-	var pe *ParseError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return &SyntaxError{Line: 1, Column: 1, Msg: fmt.Sprint(err)}
 }
 
 // geminiDisabled reports whether doc switches our hooks off.

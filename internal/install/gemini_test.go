@@ -213,3 +213,23 @@ func TestStripJSONComments(t *testing.T) {
 		}
 	}
 }
+
+// Gemini CLI reports a settings file it cannot parse instead of ignoring
+// it: install, uninstall and doctor all say so, with the position.
+func TestGeminiParseNote(t *testing.T) {
+	in := "{\n  \"hooks\": {,}\n}\n"
+	path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
+	writeAt(t, path, &in)
+	const note = "Gemini CLI reports an error for a settings file it cannot parse"
+	_, ierr := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin})
+	_, uerr := UninstallGemini(path, "")
+	st, err := InspectGemini(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, msg := range map[string]string{"install": fmt.Sprint(ierr), "uninstall": fmt.Sprint(uerr), "inspect": st.Problem} {
+		if !strings.HasPrefix(msg, path+":2:") || !strings.Contains(msg, note) {
+			t.Errorf("%s: %q, want %s:2:...: %s", what, msg, path, note)
+		}
+	}
+}

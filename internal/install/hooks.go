@@ -304,6 +304,20 @@ type hostSpec struct {
 	// JSONC is set when the host strips comments from the file before
 	// parsing it; install then edits around them.
 	JSONC bool
+	// ParseNote, when set, replaces the generic explanation of a
+	// ParseError: what this host does with a file it cannot parse.
+	ParseNote string
+}
+
+// load is loadSettings for one of the host's files, its parse errors
+// carrying the host's ParseNote.
+func (s *hostSpec) load(path, backupDir string) (*settingsFile, error) {
+	f, err := loadSettings(path, s.JSONC, backupDir)
+	var pe *ParseError
+	if s.ParseNote != "" && errors.As(err, &pe) {
+		pe.Note = s.ParseNote
+	}
+	return f, err
 }
 
 // handlerBinary recognises our handler by its command, not its position:
@@ -375,7 +389,7 @@ func (s *hostSpec) installHooks(path, bin, backupDir string, want []wantGroup) (
 	if path == "" {
 		return r, errors.New("install: no settings path")
 	}
-	f, err := loadSettings(path, s.JSONC, backupDir)
+	f, err := s.load(path, backupDir)
 	if err != nil {
 		return r, err
 	}
@@ -437,7 +451,7 @@ func BinaryProblem(bin string) string {
 // file, or one without our handlers, is not written.
 func (s *hostSpec) uninstallHooks(path, backupDir string) (Report, error) {
 	r := Report{Host: s.Host, Path: path, Action: ActionNothingToDo}
-	f, err := loadSettings(path, s.JSONC, backupDir)
+	f, err := s.load(path, backupDir)
 	if err != nil {
 		return r, err
 	}
@@ -464,7 +478,7 @@ func (s *hostSpec) uninstallHooks(path, backupDir string) (Report, error) {
 // all (e.g. permission denied).
 func (s *hostSpec) inspectHooks(path string) (Status, *Node, error) {
 	st := Status{Host: s.Host, Path: path}
-	f, err := loadSettings(path, s.JSONC, "")
+	f, err := s.load(path, "")
 	if err != nil {
 		var pe *ParseError
 		if errors.As(err, &pe) {

@@ -42,12 +42,18 @@ type Report struct {
 func (r Report) MarshalJSON() ([]byte, error) {
 	type plain Report
 	p := plain(r)
-	for _, l := range []*[]string{&p.Added, &p.Updated, &p.Removed, &p.Warnings, &p.Notes} {
+	emptyNil(&p.Added, &p.Updated, &p.Removed, &p.Warnings, &p.Notes)
+	return json.Marshal(p)
+}
+
+// emptyNil makes each nil list empty, which JSON writes as [] rather than
+// null.
+func emptyNil[T any](lists ...*[]T) {
+	for _, l := range lists {
 		if *l == nil {
-			*l = []string{}
+			*l = []T{}
 		}
 	}
-	return json.Marshal(p)
 }
 
 // String renders the report for humans, one fact per line.
@@ -120,14 +126,8 @@ type Status struct {
 func (s Status) MarshalJSON() ([]byte, error) {
 	type plain Status
 	p := plain(s)
-	for _, l := range []*[]string{&p.Events, &p.Missing, &p.Duplicated, &p.Notes} {
-		if *l == nil {
-			*l = []string{}
-		}
-	}
-	if p.Binaries == nil {
-		p.Binaries = []Binary{}
-	}
+	emptyNil(&p.Events, &p.Missing, &p.Duplicated, &p.Notes)
+	emptyNil(&p.Binaries)
 	return json.Marshal(p)
 }
 
@@ -135,9 +135,7 @@ func (s Status) MarshalJSON() ([]byte, error) {
 func (b Binary) MarshalJSON() ([]byte, error) {
 	type plain Binary
 	p := plain(b)
-	if p.Events == nil {
-		p.Events = []string{}
-	}
+	emptyNil(&p.Events)
 	return json.Marshal(p)
 }
 

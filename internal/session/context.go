@@ -97,8 +97,9 @@ func identity(o Options, host string) string {
 		b.WriteString(" Before delegating to a subagent, announce it in one line (\"Delegating to NAME: why\").")
 	}
 	var named []string
+	agents := o.host(host).Agents
 	for _, role := range roleOrder {
-		display, native := o.Agents[role], o.host(host).Agents[role]
+		display, native := o.Agents[role], agents[role]
 		switch {
 		case display == "" || native == "":
 			continue

@@ -101,11 +101,9 @@ func openQueue(path string, create bool) (*confined.Dir, error) {
 }
 
 // queuedNames lists the names of the records in the queue directory d,
-// oldest first. The listing goes by d's path (confined opens, it does not
-// list), which is safe because only names are taken from it: each record
-// is then opened through d, never through the path.
+// oldest first.
 func queuedNames(d *confined.Dir) ([]string, error) {
-	es, err := os.ReadDir(d.Path(""))
+	es, err := d.Entries()
 	if err != nil {
 		return nil, err
 	}

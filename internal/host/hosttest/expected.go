@@ -27,6 +27,22 @@ func payloadFunc(fields func(kind event.Kind, cmd string) string) func(event.Kin
 	}
 }
 
+// claudeShapes is what a host speaking Claude's output shapes must answer;
+// such hosts differ only in how they carry an ask: its decision and the
+// reason as matched.
+func claudeShapes(askDecision, askReason string) map[Case]Wire {
+	return map[Case]Wire{
+		DenyShell:       {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + denyReason + `"}}`},
+		AskShell:        {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"` + askDecision + `","permissionDecisionReason":"` + askReason + `"}}`},
+		AllowRewrite:    {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -la"}}}`},
+		SessionContext:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: plan"}}`},
+		PostToolContext: {Stdout: `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 tests failed"}}`},
+		KeepGoing:       {Stdout: `{"decision":"block","reason":"` + stopReason + `"}`},
+		Nothing:         {},
+		UnreadableTool:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"<contains:could not read>"}}`, Exit: 2, Stderr: "could not read"},
+	}
+}
+
 // Expected is every host's part in the suite, by host name: what it sends
 // and what it must answer. internal/hosts runs the suite over its registry
 // and fails for a registered host without an entry here.
@@ -46,16 +62,7 @@ var Expected = map[string]Expectations{
 			}
 			return `"hook_event_name":"?"`
 		}),
-		Want: map[Case]Wire{
-			DenyShell:       {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + denyReason + `"}}`},
-			AskShell:        {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"` + askReason + `"}}`},
-			AllowRewrite:    {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -la"}}}`},
-			SessionContext:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: plan"}}`},
-			PostToolContext: {Stdout: `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 tests failed"}}`},
-			KeepGoing:       {Stdout: `{"decision":"block","reason":"` + stopReason + `"}`},
-			Nothing:         {},
-			UnreadableTool:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"<contains:could not read>"}}`, Exit: 2, Stderr: "could not read"},
-		},
+		Want: claudeShapes("ask", askReason),
 	},
 
 	// Gemini has no ask and no hookSpecificOutput permission field: every
@@ -107,16 +114,7 @@ var Expected = map[string]Expectations{
 			}
 			return `"hook_event_name":"?"`
 		}),
-		Want: map[Case]Wire{
-			DenyShell:       {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + denyReason + `"}}`},
-			AskShell:        {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + Contains(askReason) + `"}}`},
-			AllowRewrite:    {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -la"}}}`},
-			SessionContext:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: plan"}}`},
-			PostToolContext: {Stdout: `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 tests failed"}}`},
-			KeepGoing:       {Stdout: `{"decision":"block","reason":"` + stopReason + `"}`},
-			Nothing:         {},
-			UnreadableTool:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"<contains:could not read>"}}`, Exit: 2, Stderr: "could not read"},
-		},
+		Want: claudeShapes("deny", Contains(askReason)),
 	},
 
 	// OpenCode has no hook process: a payload is a serve request without its
