@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -85,9 +84,7 @@ func (o *doctorOptions) run(io *IO) error {
 	}
 	add(logCheck(root))
 	if o.asJSON {
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := printJSON(io, doc); err != nil {
 			return err
 		}
 	} else {
