@@ -21,11 +21,8 @@ func newIntentCloseCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "close ID",
 		Short: "mark an intent done (or cancelled)",
-		Args:  cobra.ArbitraryArgs,
+		Args:  exactlyOne("intent close needs one intent id"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usagef("intent close needs one intent id")
-			}
 			o.id = args[0]
 			return o.run(io)
 		},

@@ -24,11 +24,8 @@ func newIntentSelectCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "select ID --session S",
 		Short: "hold an intent for a session",
-		Args:  cobra.ArbitraryArgs,
+		Args:  exactlyOne("intent select needs an intent id and --session"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usagef("intent select needs an intent id and --session")
-			}
 			o.id = args[0]
 			return o.run(io)
 		},
