@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -85,6 +86,15 @@ func loadIntents(io *IO) (string, *intent.File, error) {
 		return root, f, err
 	}
 	return root, f, nil
+}
+
+// findIntent is the intent id in f, or an error naming the id.
+func findIntent(f *intent.File, id string) (*intent.Intent, error) {
+	in := f.Find(id)
+	if in == nil {
+		return nil, fmt.Errorf("no intent %q", id)
+	}
+	return in, nil
 }
 
 func readProject(io *IO) (*state.Project, error) {

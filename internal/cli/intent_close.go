@@ -59,9 +59,9 @@ func (o *intentCloseOptions) run(io *IO) error {
 		if err != nil {
 			return err
 		}
-		in := f.Find(o.id)
-		if in == nil {
-			return fmt.Errorf("no intent %q", o.id)
+		in, err := findIntent(f, o.id)
+		if err != nil {
+			return err
 		}
 		return printJSON(io, intentView(*in, nil))
 	}

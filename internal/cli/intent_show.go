@@ -41,9 +41,9 @@ func (o *intentShowOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	in := f.Find(o.id)
-	if in == nil {
-		return fmt.Errorf("no intent %q", o.id)
+	in, err := findIntent(f, o.id)
+	if err != nil {
+		return err
 	}
 	if o.asJSON {
 		p, _ := readProject(io)
