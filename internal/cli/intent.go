@@ -81,11 +81,18 @@ func loadIntents(io *IO) (string, *intent.File, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	f, err := loadIntentsAt(root)
+	return root, f, err
+}
+
+// loadIntentsAt reads the intents of the project at root: none when it
+// has no intents file.
+func loadIntentsAt(root string) (*intent.File, error) {
 	f, err := intent.Load(governance.IntentsPath(root))
 	if err != nil && !intent.NotExist(err) {
-		return root, f, err
+		return f, err
 	}
-	return root, f, nil
+	return f, nil
 }
 
 // findIntent is the intent id in f, or an error naming the id.

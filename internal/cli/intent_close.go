@@ -45,7 +45,7 @@ func (o *intentCloseOptions) run(io *IO) error {
 		return err
 	}
 	// A closed intent is held by nobody.
-	err = updateProject(io, func(p *state.Project) error {
+	err = updateProjectAt(root, func(p *state.Project) error {
 		if l := p.Governance.Lock(o.id); l != nil {
 			p.Governance.Release(l.Session)
 		}
@@ -55,7 +55,7 @@ func (o *intentCloseOptions) run(io *IO) error {
 		return err
 	}
 	if o.asJSON {
-		_, f, err := loadIntents(io)
+		f, err := loadIntentsAt(root)
 		if err != nil {
 			return err
 		}
