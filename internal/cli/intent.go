@@ -109,5 +109,11 @@ func readProject(io *IO) (*state.Project, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readProjectAt(root)
+}
+
+// readProjectAt reads the record of the project at root, for a command
+// that has found the root already.
+func readProjectAt(root string) (*state.Project, error) {
 	return loadProject(store.Open(project.StateDir(root)))
 }
