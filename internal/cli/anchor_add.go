@@ -60,7 +60,7 @@ func (o *anchorAddOptions) run(io *IO) error {
 		if err != nil {
 			return err
 		}
-		return printJSON(io, anchorViewOf(added, newSettings(root).session().StaleAfter, time.Now()))
+		return printJSON(io, anchorViewOf(added, anchorStaleAfter(root), time.Now()))
 	}
 	fmt.Fprintf(io.Out, "added anchor #%d (%s %s): %s\n", added.ID, added.Priority, added.Kind, added.Text)
 	return nil

@@ -34,8 +34,7 @@ func (o *anchorListOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	staleAfter := newSettings(root).session().StaleAfter
-	views := anchorViews(p.Anchors, staleAfter, time.Now())
+	views := anchorViews(p.Anchors, anchorStaleAfter(root), time.Now())
 	if o.asJSON {
 		return printJSON(io, views)
 	}

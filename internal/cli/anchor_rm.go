@@ -40,7 +40,7 @@ func (o *anchorRmOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	staleAfter, now := newSettings(root).session().StaleAfter, time.Now()
+	staleAfter, now := anchorStaleAfter(root), time.Now()
 	removed := make([]anchorView, 0, len(ids))
 	err = updateProject(io, func(p *state.Project) error {
 		for _, a := range p.Anchors {
