@@ -42,7 +42,7 @@ func (o *anchorRmOptions) run(io *IO) error {
 	}
 	staleAfter, now := anchorStaleAfter(root), time.Now()
 	removed := make([]anchorView, 0, len(ids))
-	err = updateProject(io, func(p *state.Project) error {
+	err = updateProjectAt(root, func(p *state.Project) error {
 		for _, a := range p.Anchors {
 			if slices.Contains(ids, a.ID) {
 				removed = append(removed, anchorViewOf(a, staleAfter, now))
