@@ -37,6 +37,10 @@ type anchorView struct {
 	Age      string    `json:"age"`
 }
 
+// anchorStaleAfter is the age at which an anchor of the project at root
+// is stale: session.memory.stale_hours, or its default.
+func anchorStaleAfter(root string) time.Duration { return newSettings(root).session().StaleAfter }
+
 func anchorViewOf(a state.Anchor, staleAfter time.Duration, now time.Time) anchorView {
 	d := now.Sub(a.Created)
 	return anchorView{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Session: a.Session, Created: a.Created,

@@ -46,8 +46,12 @@ func (o *anchorAddOptions) run(io *IO) error {
 	if _, err := state.ParseKind(o.kind); err != nil {
 		return usagef("%v", err)
 	}
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
 	var added state.Anchor
-	err := updateProject(io, func(p *state.Project) error {
+	err = updateProjectAt(root, func(p *state.Project) error {
 		a, err := p.AddAnchor(o.kind, o.priority, o.text, "", time.Now().UTC())
 		added = a
 		return err
@@ -56,11 +60,7 @@ func (o *anchorAddOptions) run(io *IO) error {
 		return err
 	}
 	if o.asJSON {
-		root, err := cwdRoot(io)
-		if err != nil {
-			return err
-		}
-		return printJSON(io, anchorViewOf(added, newSettings(root).session().StaleAfter, time.Now()))
+		return printJSON(io, anchorViewOf(added, anchorStaleAfter(root), time.Now()))
 	}
 	fmt.Fprintf(io.Out, "added anchor #%d (%s %s): %s\n", added.ID, added.Priority, added.Kind, added.Text)
 	return nil

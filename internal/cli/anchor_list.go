@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -32,12 +30,11 @@ func (o *anchorListOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	p, err := loadProject(store.Open(project.StateDir(root)))
+	p, err := readProjectAt(root)
 	if err != nil {
 		return err
 	}
-	staleAfter := newSettings(root).session().StaleAfter
-	views := anchorViews(p.Anchors, staleAfter, time.Now())
+	views := anchorViews(p.Anchors, anchorStaleAfter(root), time.Now())
 	if o.asJSON {
 		return printJSON(io, views)
 	}

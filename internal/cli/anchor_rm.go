@@ -40,9 +40,9 @@ func (o *anchorRmOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	staleAfter, now := newSettings(root).session().StaleAfter, time.Now()
+	staleAfter, now := anchorStaleAfter(root), time.Now()
 	removed := make([]anchorView, 0, len(ids))
-	err = updateProject(io, func(p *state.Project) error {
+	err = updateProjectAt(root, func(p *state.Project) error {
 		for _, a := range p.Anchors {
 			if slices.Contains(ids, a.ID) {
 				removed = append(removed, anchorViewOf(a, staleAfter, now))

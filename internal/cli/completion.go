@@ -24,11 +24,8 @@ values in your shell. Load it once per session, or install it:
   zsh   atreides completion zsh > "${fpath[1]}/_atreides"   (compinit must be on)
   fish  atreides completion fish > ~/.config/fish/completions/atreides.fish`,
 		ValidArgs: []string{"bash", "zsh", "fish"},
-		Args:      cobra.ArbitraryArgs,
+		Args:      exactlyOne("want one shell: bash, zsh or fish"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usagef("want one shell: bash, zsh or fish")
-			}
 			o.shell = args[0]
 			return o.run(io, cmd.Root())
 		},

@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/confined"
@@ -69,23 +66,25 @@ func (o *doctorOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	doc := doctorJSON{OK: true, Version: Version(), Project: root, Hosts: []doctorHost{}}
+	doc := doctorJSON{OK: true, Version: Version(), Project: root}
 	add := func(c check) {
 		doc.Checks = append(doc.Checks, c)
 		if c.Status == "problem" {
 			doc.OK = false
 		}
 	}
-	hostChecks(io, &doc, root, "", add)
+	env := hostEnvAt(io.Getenv, root)
+	if cfg, err := config.Load(config.DefaultPaths(root)); err == nil {
+		env.Governance = cfg.Governance.Enabled
+	}
+	doc.Hosts = hostChecks(env, "", add)
 	add(configCheck(root))
 	for _, c := range stateChecks(root) {
 		add(c)
 	}
 	add(logCheck(root))
 	if o.asJSON {
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := printJSON(io, doc); err != nil {
 			return err
 		}
 	} else {
@@ -98,17 +97,12 @@ func (o *doctorOptions) run(io *IO) error {
 }
 
 // hostChecks inspects every registered host's settings files, adds the
-// hosts' own checks, and says whether atreides is on PATH; with host set,
-// only that host's files and checks (the hook's health check at session
-// start, which wants problems only and so skips what yields notes).
-func hostChecks(io *IO, doc *doctorJSON, root, host string, add func(check)) {
-	home, _ := os.UserHomeDir()
-	env := hosts.Env{ProjectDir: root, Home: home, Getenv: io.Getenv, LookPath: exec.LookPath}
-	if host == "" {
-		if cfg, err := config.Load(config.DefaultPaths(root)); err == nil {
-			env.Governance = cfg.Governance.Enabled
-		}
-	}
+// hosts' own checks, says whether atreides is on PATH, and returns what it
+// found of each host; with host set, only that host's files and checks
+// (the hook's health check at session start, which wants problems only and
+// so skips what yields notes).
+func hostChecks(env hosts.Env, host string, add func(check)) []doctorHost {
+	found := make([]doctorHost, 0, len(hosts.All()))
 	installed := false
 	for _, h := range hosts.All() {
 		if host != "" && h.Name != host {
@@ -135,15 +129,16 @@ func hostChecks(io *IO, doc *doctorJSON, root, host string, add func(check)) {
 		for _, c := range h.Doctor(env, dh.Files) {
 			add(check(c))
 		}
-		doc.Hosts = append(doc.Hosts, dh)
+		found = append(found, dh)
 	}
 	if host != "" {
-		return
+		return found
 	}
 	add(pathCheck(env))
 	if !installed {
 		add(check{"hooks", "note", "atreides is not installed for any agent host here; run 'atreides install' to see the hosts on this machine"})
 	}
+	return found
 }
 
 // pathCheck says plainly whether atreides is on PATH: project settings

@@ -45,17 +45,14 @@ func (s *settings) configProblems(*engine.Call) []string {
 // does not run, atreides registered twice, a broken MCP registration.
 func installProblems(root string) session.Check {
 	return func(c *engine.Call) []string {
-		host := c.Event.Host
 		var problems []string
-		add := func(ch check) {
-			if ch.Status == "problem" && strings.HasPrefix(ch.Name, host+" ") {
-				problems = append(problems, ch.Detail)
-			}
-		}
-		io := &IO{Getenv: os.Getenv}
 		// The host's own checks (Claude Code's MCP registration) come
 		// with its files, from the hosts registry.
-		hostChecks(io, &doctorJSON{}, root, host, add)
+		hostChecks(hostEnvAt(os.Getenv, root), c.Event.Host, func(ch check) {
+			if ch.Status == "problem" {
+				problems = append(problems, ch.Detail)
+			}
+		})
 		return problems
 	}
 }

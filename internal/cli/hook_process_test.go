@@ -30,11 +30,40 @@ func TestMain(m *testing.M) {
 
 // hookCmd is one `atreides hook claude` process in project dir.
 func hookCmd(ctx context.Context, dir string, payload []byte) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, os.Args[0], "hook", "claude")
+	return mainCmd(ctx, dir, payload, "hook", "claude")
+}
+
+// mainCmd is one atreides process (the test binary, see TestMain) in dir
+// with args and stdin, with dir as its project and its home.
+func mainCmd(ctx context.Context, dir string, stdin []byte, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "ATREIDES_TEST_AS_MAIN=1", "CLAUDE_PROJECT_DIR="+dir, "HOME="+dir)
-	cmd.Stdin = bytes.NewReader(payload)
+	cmd.Stdin = bytes.NewReader(stdin)
 	return cmd
+}
+
+// runMain runs one atreides process in dir with args, stdin and extra
+// environment, and returns what it wrote, its exit code and how long it
+// took. It fails the test if the process has not ended within timeout.
+func runMain(t *testing.T, timeout time.Duration, dir string, stdin []byte, env []string, args ...string) (stdout, stderr []byte, code int, took time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := mainCmd(ctx, dir, stdin, args...)
+	cmd.Env = append(cmd.Env, env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	err := cmd.Run()
+	took = time.Since(start)
+	if ctx.Err() != nil {
+		t.Fatalf("atreides %s did not end in %v", strings.Join(args, " "), timeout)
+	}
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatal(err)
+	}
+	return out.Bytes(), errOut.Bytes(), cmd.ProcessState.ExitCode(), took
 }
 
 func preToolPayload(dir, session string, n int, command string) []byte {

@@ -34,23 +34,11 @@ type claudeAnswer struct {
 	} `json:"hookSpecificOutput"`
 }
 
+// runHookProcess runs one `atreides hook claude` process for payload in
+// dir, with extra environment, failing the test after a minute.
 func runHookProcess(t *testing.T, dir string, payload []byte, env ...string) (stdout, stderr []byte, code int, took time.Duration) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := hookCmd(ctx, dir, payload)
-	cmd.Env = append(cmd.Env, env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	took = time.Since(start)
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes(), errb.Bytes(), code, took
+	return runMain(t, time.Minute, dir, payload, env, "hook", "claude")
 }
 
 // Each hostile command is denied as too complex, in protocol, within the

@@ -135,14 +135,20 @@ func newInstallCmd(io *IO) *cobra.Command {
 	return cmd
 }
 
-// hostEnv is the machine and project install, uninstall and doctor see.
+// hostEnv is the machine and project install and uninstall see.
 func hostEnv(io *IO) (hosts.Env, error) {
 	root, err := cwdRoot(io)
 	if err != nil {
 		return hosts.Env{}, err
 	}
+	return hostEnvAt(io.Getenv, root), nil
+}
+
+// hostEnvAt is the machine and the project at root as install, uninstall
+// and doctor see them, with the environment read through getenv.
+func hostEnvAt(getenv func(string) string, root string) hosts.Env {
 	home, _ := os.UserHomeDir()
-	return hosts.Env{ProjectDir: root, Home: home, Getenv: io.Getenv, LookPath: exec.LookPath}, nil
+	return hosts.Env{ProjectDir: root, Home: home, Getenv: getenv, LookPath: exec.LookPath}
 }
 
 // pick resolves the hosts named on the command line, or with --all every

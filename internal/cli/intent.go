@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -80,11 +81,27 @@ func loadIntents(io *IO) (string, *intent.File, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	f, err := loadIntentsAt(root)
+	return root, f, err
+}
+
+// loadIntentsAt reads the intents of the project at root: none when it
+// has no intents file.
+func loadIntentsAt(root string) (*intent.File, error) {
 	f, err := intent.Load(governance.IntentsPath(root))
 	if err != nil && !intent.NotExist(err) {
-		return root, f, err
+		return f, err
 	}
-	return root, f, nil
+	return f, nil
+}
+
+// findIntent is the intent id in f, or an error naming the id.
+func findIntent(f *intent.File, id string) (*intent.Intent, error) {
+	in := f.Find(id)
+	if in == nil {
+		return nil, fmt.Errorf("no intent %q", id)
+	}
+	return in, nil
 }
 
 func readProject(io *IO) (*state.Project, error) {
@@ -92,5 +109,11 @@ func readProject(io *IO) (*state.Project, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readProjectAt(root)
+}
+
+// readProjectAt reads the record of the project at root, for a command
+// that has found the root already.
+func readProjectAt(root string) (*state.Project, error) {
 	return loadProject(store.Open(project.StateDir(root)))
 }

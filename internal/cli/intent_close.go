@@ -21,11 +21,8 @@ func newIntentCloseCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "close ID",
 		Short: "mark an intent done (or cancelled)",
-		Args:  cobra.ArbitraryArgs,
+		Args:  exactlyOne("intent close needs one intent id"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usagef("intent close needs one intent id")
-			}
 			o.id = args[0]
 			return o.run(io)
 		},
@@ -48,7 +45,7 @@ func (o *intentCloseOptions) run(io *IO) error {
 		return err
 	}
 	// A closed intent is held by nobody.
-	err = updateProject(io, func(p *state.Project) error {
+	err = updateProjectAt(root, func(p *state.Project) error {
 		if l := p.Governance.Lock(o.id); l != nil {
 			p.Governance.Release(l.Session)
 		}
@@ -58,13 +55,13 @@ func (o *intentCloseOptions) run(io *IO) error {
 		return err
 	}
 	if o.asJSON {
-		_, f, err := loadIntents(io)
+		f, err := loadIntentsAt(root)
 		if err != nil {
 			return err
 		}
-		in := f.Find(o.id)
-		if in == nil {
-			return fmt.Errorf("no intent %q", o.id)
+		in, err := findIntent(f, o.id)
+		if err != nil {
+			return err
 		}
 		return printJSON(io, intentView(*in, nil))
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -24,11 +23,8 @@ func newIntentSelectCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "select ID --session S",
 		Short: "hold an intent for a session",
-		Args:  cobra.ArbitraryArgs,
+		Args:  exactlyOne("intent select needs an intent id and --session"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usagef("intent select needs an intent id and --session")
-			}
 			o.id = args[0]
 			return o.run(io)
 		},
@@ -46,9 +42,13 @@ func (o *intentSelectOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	lease := 30 * time.Minute
-	if c, err := config.Load(config.DefaultPaths(root)); err == nil {
-		lease = time.Duration(c.Governance.LeaseMinutes) * time.Minute
+	// The lease the hooks would use: the default when there is no
+	// configuration, and when it does not load (select still works then).
+	lease := governance.DefaultOptions().Lease
+	if s := newSettings(root); !s.builtin() {
+		if c, err := s.cfg.Get(); err == nil {
+			lease = governanceOptions(&c.Governance).Lease
+		}
 	}
 	var in *intent.Intent
 	var view intentJSON

@@ -26,11 +26,8 @@ func newIntentShowCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "goal, scope, constraints, acceptance",
-		Args:  cobra.ArbitraryArgs,
+		Args:  exactlyOne("intent show needs one intent id"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usagef("intent show needs one intent id")
-			}
 			o.id = args[0]
 			return o.run(io)
 		},
@@ -44,9 +41,9 @@ func (o *intentShowOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	in := f.Find(o.id)
-	if in == nil {
-		return fmt.Errorf("no intent %q", o.id)
+	in, err := findIntent(f, o.id)
+	if err != nil {
+		return err
 	}
 	if o.asJSON {
 		p, _ := readProject(io)

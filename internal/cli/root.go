@@ -206,3 +206,14 @@ func noArgs(_ *cobra.Command, args []string) error {
 	}
 	return nil
 }
+
+// exactlyOne accepts one positional argument; any other number is the
+// usage error msg.
+func exactlyOne(msg string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return &usageError{msg}
+		}
+		return nil
+	}
+}

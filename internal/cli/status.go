@@ -139,7 +139,7 @@ func loadStatus(root, only string, ncalls int) (*statusJSON, error) {
 	}
 	doc.Todos = append(doc.Todos, todoViews(p.Todos)...)
 	doc.TraceMissing = trace.Missing(governance.TracePath(root))
-	doc.Anchors = anchorViews(p.Anchors, newSettings(root).session().StaleAfter, time.Now())
+	doc.Anchors = anchorViews(p.Anchors, anchorStaleAfter(root), time.Now())
 	slices.SortFunc(doc.Sessions, func(a, b sessionJSON) int { return b.Updated.Compare(a.Updated) })
 	return doc, nil
 }

@@ -75,6 +75,12 @@ func updateProject(io *IO, fn func(*state.Project) error) error {
 	if err != nil {
 		return err
 	}
+	return updateProjectAt(root, fn)
+}
+
+// updateProjectAt is updateProject for the project at root, for a command
+// that has found the root already.
+func updateProjectAt(root string, fn func(*state.Project) error) error {
 	st := store.Open(project.StateDir(root))
 	st.OnRecover = func(msg string) { project.NewLog(st.Dir()).Logf("state store: %s", msg) }
 	return st.Update(context.Background(), func(tx *store.Tx) error { return state.UpdateProject(tx, fn) })

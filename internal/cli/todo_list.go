@@ -3,8 +3,6 @@ package cli
 import (
 	"fmt"
 
-	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -29,11 +27,7 @@ func newTodoListCmd(io *IO) *cobra.Command {
 }
 
 func (o *todoListOptions) run(io *IO) error {
-	root, err := cwdRoot(io)
-	if err != nil {
-		return err
-	}
-	p, err := loadProject(store.Open(project.StateDir(root)))
+	p, err := readProject(io)
 	if err != nil {
 		return err
 	}

@@ -4,10 +4,8 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -19,32 +17,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
-
-// runMain runs one atreides process in dir with args, stdin and extra
-// environment, and returns its stdout and exit code. It fails the test if
-// the process has not ended after 20 s.
-func runMain(t *testing.T, dir string, stdin []byte, env []string, args ...string) (string, int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "ATREIDES_TEST_AS_MAIN=1", "CLAUDE_PROJECT_DIR="+dir, "HOME="+dir), env...)
-	cmd.Stdin = bytes.NewReader(stdin)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("atreides %s did not end in 20 s", strings.Join(args, " "))
-	}
-	if _, ok := err.(*exec.ExitError); err != nil && !ok {
-		t.Fatal(err)
-	}
-	if args[0] == "hook" && errOut.Len() != 0 {
-		t.Errorf("the hook wrote to stderr: %q", errOut.String())
-	}
-	return out.String(), cmd.ProcessState.ExitCode()
-}
 
 // governedProject is a project with governance on and intent "src" held by
 // session "s1", and a config directory for the signing key.
@@ -79,11 +51,18 @@ func writeThroughHooks(t *testing.T, dir string, env []string, rel, content stri
 		})
 		return b
 	}
-	if out, _ := runMain(t, dir, payload("PreToolUse"), env, "hook", "claude"); isDeny(out) {
+	hook := func(event string) string {
+		out, errOut, _, _ := runMain(t, 20*time.Second, dir, payload(event), env, "hook", "claude")
+		if len(errOut) != 0 {
+			t.Errorf("the hook wrote to stderr: %q", errOut)
+		}
+		return string(out)
+	}
+	if out := hook("PreToolUse"); isDeny(out) {
 		t.Fatalf("write denied: %s", out)
 	}
 	os.WriteFile(p, []byte(content), 0o644)
-	runMain(t, dir, payload("PostToolUse"), env, "hook", "claude")
+	hook("PostToolUse")
 }
 
 // The attack end to end: a repository commits .atreides/trace.jsonl as a
@@ -126,8 +105,8 @@ func TestCommittedLedgerIsNotFollowed(t *testing.T) {
 				t.Errorf("%d records queued, want 1", n)
 			}
 
-			out, code := runMain(t, dir, nil, env, "trace", "verify")
-			if code != 1 || !strings.Contains(out, tc.what) {
+			out, _, code, _ := runMain(t, 20*time.Second, dir, nil, env, "trace", "verify")
+			if code != 1 || !strings.Contains(string(out), tc.what) {
 				t.Errorf("verify: exit %d, %q", code, out)
 			}
 		})
