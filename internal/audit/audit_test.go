@@ -28,7 +28,7 @@ func TestWanted(t *testing.T) {
 		{event.PreTool, event.Decision{Verdict: event.Allow}, true},
 		{event.PermissionRequest, event.Decision{}, true},
 		{event.PostTool, event.Decision{}, false},
-		{event.PostTool, event.Decision{Context: []event.ContextBlock{{Text: "x"}}}, false},
+		{event.PostTool, event.Decision{Context: []event.Entry{{Text: "x"}}}, false},
 		{event.SessionStart, event.Decision{}, false},
 		{event.Stop, event.Decision{Block: true}, true},
 		{event.UserPrompt, event.Decision{Verdict: event.Deny}, true},

@@ -5,6 +5,11 @@
 // handler that runs ([event.Decision.Timings]) with one clock reading
 // before and after, so the audit trail can say where an event's time went.
 //
+// Handlers register context entries rather than write to the host; after
+// they ran, the engine hands the entries to package collector, which
+// decides what this event carries (its ContextCap, set by the host's
+// adapter) and keeps the rest in the session for the next carrier.
+//
 // Handlers never touch the store: the engine's [StoreLoader] loads the
 // session and project records once per event through package state (which
 // owns them), hands them to the handlers, and saves them once, in one

@@ -7,24 +7,23 @@ import (
 	"slices"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
-// Priority orders handlers: critical handlers run first and fail closed.
-type Priority int
+// Priority orders handlers: critical handlers run first and fail closed
+// (security: a failure denies), high ones are governance, normal ones
+// session orchestration, low ones recording, which never blocks.
+type Priority = event.Priority
 
-// Priorities, from first to last.
+// Handler priorities, from first to last.
 const (
-	Critical Priority = iota // security: a failure denies
-	High                     // governance
-	Normal                   // session orchestration
-	Low                      // recording; never blocks
+	Critical = event.Critical
+	High     = event.High
+	Normal   = event.Normal
+	Low      = event.Low
 )
-
-func (p Priority) String() string {
-	return [...]string{"critical", "high", "normal", "low"}[p]
-}
 
 // Handler reacts to events of the kinds it lists.
 type Handler struct {
@@ -141,8 +140,9 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 	r := run{memo: &Memo{}, prepared: make([]time.Duration, len(e.handlers))}
 	r.deadline, _ = ctx.Deadline()
 	e.prepare(ev, r)
-	err := e.loader.Update(ctx, ev, e.groups(ev.Kind), func(st *State) error {
+	err := e.loader.Update(ctx, ev, e.groups(ev.Kind)|state.GroupContext, func(st *State) error {
 		d, ran = e.runHandlers(ev, st, r), true
+		e.deliver(ev, st, d)
 		if e.Decided != nil {
 			e.Decided(d)
 		}
@@ -155,8 +155,31 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 		st := NewState(ev)
 		st.Unsaved = true
 		d = e.runHandlers(ev, st, r)
+		e.deliver(ev, st, d)
 	}
 	return d
+}
+
+// deliver replaces the context the handlers registered with what the
+// event carries (package collector), leaving the rest to wait in the
+// session. After a compaction once-only context may come again; what
+// waits for a subagent that stopped is dropped.
+func (e *Engine) deliver(ev *event.Event, st *State, d *event.Decision) {
+	cs := &st.Session.Context
+	if ev.Compacted() {
+		collector.Forget(cs)
+	}
+	if ev.Kind == event.SubagentStop {
+		collector.DropAgent(cs, ev.AgentID)
+	}
+	res := collector.Deliver(cs, ev.AgentID, d.Context, ev.ContextCap, ev.Time)
+	d.Context = res.Carried
+	if res.Dropped > 0 {
+		e.env.Logf("session %s: %d context entries dropped, the waiting list was full", ev.SessionID, res.Dropped)
+	}
+	if res.Cut {
+		e.env.Logf("session %s: a context entry longer than %s's cap on %s was cut", ev.SessionID, ev.Host, ev.HostEvent)
+	}
 }
 
 // groups is the union of the groups the handlers of kind declare.

@@ -57,13 +57,13 @@ func TestMerge(t *testing.T) {
 			[]Handler{say("low", Low, event.Result{Verdict: event.Deny, Rule: "low"}), say("crit", Critical, event.Result{Verdict: event.Deny, Rule: "crit"})},
 			event.Deny, "crit", "crit,low", ""},
 		{"silent handlers are not named",
-			[]Handler{say("quiet", Critical, event.Result{}), say("ctx", Normal, event.Result{Context: "two"}), say("ctx0", High, event.Result{Context: "one"})},
+			[]Handler{say("quiet", Critical, event.Result{}), say("ctx", Normal, event.Result{Context: event.Note("t", "two", event.Normal, "two")}), say("ctx0", High, event.Result{Context: event.Note("t", "one", event.Normal, "one")})},
 			event.None, "", "ctx0,ctx", "one\n\ntwo"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := New(&memLoader{}, &testEnv{}, tt.handlers...)
-			d := e.Run(context.Background(), &event.Event{Kind: event.PreTool, SessionID: "s"})
+			d := e.Run(context.Background(), &event.Event{Kind: event.PreTool, SessionID: "s", ContextCap: 1000})
 			var names []string
 			for _, s := range d.Spoke {
 				names = append(names, s.Handler)
@@ -92,8 +92,8 @@ func TestFailingHandlers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := &testEnv{}
-			after := say("after", Low, event.Result{Context: "still ran"})
-			d := New(&memLoader{}, env, tt.h, after).Run(context.Background(), &event.Event{Kind: tt.kind})
+			after := say("after", Low, event.Result{Context: event.Note("t", "still ran", event.Normal, "still ran")})
+			d := New(&memLoader{}, env, tt.h, after).Run(context.Background(), &event.Event{Kind: tt.kind, ContextCap: 1000})
 			if d.Verdict != tt.verdict {
 				t.Fatalf("verdict %v, want %v", d.Verdict, tt.verdict)
 			}
@@ -153,7 +153,7 @@ func TestStateIsSharedAndSaved(t *testing.T) {
 func BenchmarkRun(b *testing.B) {
 	hs := []Handler{
 		say("guard", Critical, event.Result{Verdict: event.Allow}),
-		say("phase", Normal, event.Result{Context: "phase: exploration"}),
+		say("phase", Normal, event.Result{Context: event.Note("t", "phase: exploration", event.Normal, "phase: exploration")}),
 		{Name: "record", Priority: Low, Handle: func(c *Call) (event.Result, error) { c.State.Session.Counters.Events++; return event.Result{}, nil }},
 	}
 	e := New(&memLoader{}, &testEnv{}, hs...)

@@ -2,7 +2,6 @@ package event
 
 import (
 	"encoding/json"
-	"strings"
 	"time"
 )
 
@@ -38,8 +37,9 @@ type Result struct {
 	Reason  string // for the model
 	// UpdatedInput replaces the tool input (PreTool only).
 	UpdatedInput json.RawMessage
-	// Context is injected into the agent's context where the host allows.
-	Context string
+	// Context is what the handler registers for the agent's context; the
+	// engine's collector decides which event carries it (see [Entry]).
+	Context []Entry
 	// Block asks the host to keep the agent going (Stop) or to refuse the
 	// event (UserPrompt, PreCompact); BlockReason tells the agent why.
 	Block       bool
@@ -50,7 +50,7 @@ type Result struct {
 
 // Empty reports whether the result says nothing at all.
 func (r Result) Empty() bool {
-	return r.Verdict == None && r.UpdatedInput == nil && r.Context == "" && !r.Block && r.Warning == ""
+	return r.Verdict == None && r.UpdatedInput == nil && len(r.Context) == 0 && !r.Block && r.Warning == ""
 }
 
 // Speaker names a handler that said something, with its verdict and rule.
@@ -60,24 +60,21 @@ type Speaker struct {
 	Rule    string  `json:"rule,omitempty"`
 }
 
-// ContextBlock is a piece of context with the priority of the handler that
-// wrote it; blocks are ordered by priority when merged.
-type ContextBlock struct {
-	Handler string
-	Text    string
-}
-
 // Decision is the merged answer for one event.
 type Decision struct {
 	Verdict      Verdict
 	Rule         string // the rule of the winning verdict
 	Reason       string // for the model; the winning handler's reason
 	UpdatedInput json.RawMessage
-	Context      []ContextBlock
-	Block        bool
-	BlockReason  string
-	Warnings     []string
-	Spoke        []Speaker
+	// Context is what this event carries to the agent, in delivery order,
+	// already fitted to the host's cap by the engine's collector; the
+	// adapter joins it. Before the collector runs it is what the handlers
+	// registered, in registration order.
+	Context     []Entry
+	Block       bool
+	BlockReason string
+	Warnings    []string
+	Spoke       []Speaker
 	// Timings says how long each handler that ran took, in the order they
 	// ran; the audit trail records them.
 	Timings []Timing
@@ -90,16 +87,8 @@ type Timing struct {
 	Prepare, Handle time.Duration
 }
 
-// ContextText joins the context blocks in order, separated by blank lines.
-func (d *Decision) ContextText() string {
-	parts := make([]string, 0, len(d.Context))
-	for _, c := range d.Context {
-		if c.Text != "" {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.Join(parts, "\n\n")
-}
+// ContextText joins the context entries in order, separated by blank lines.
+func (d *Decision) ContextText() string { return JoinEntries(d.Context) }
 
 // Merge folds one handler's result into the decision. Results must be merged
 // in priority order: among equal verdicts the first (highest priority) keeps
@@ -115,8 +104,10 @@ func (d *Decision) Merge(handler string, r Result) {
 	if r.UpdatedInput != nil && d.UpdatedInput == nil {
 		d.UpdatedInput = r.UpdatedInput
 	}
-	if r.Context != "" {
-		d.Context = append(d.Context, ContextBlock{Handler: handler, Text: r.Context})
+	for _, e := range r.Context {
+		if e.Text != "" {
+			d.Context = append(d.Context, e)
+		}
 	}
 	if r.Block {
 		if d.Block {

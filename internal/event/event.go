@@ -61,7 +61,19 @@ type Event struct {
 	LastMessage    string // Stop/SubagentStop: the agent's final message
 	Message        string // Notification text
 
+	// ContextCap is how many bytes of context the host lets this event
+	// carry to the agent: 0 for an event whose answer the host does not
+	// put into the agent's context. The adapter sets it; the engine's
+	// collector fits context into it and keeps the rest for later.
+	ContextCap int
+
 	Time time.Time
+}
+
+// Compacted reports whether the event follows a compaction of the agent's
+// context: what was put into it before is gone.
+func (e *Event) Compacted() bool {
+	return e.Kind == PostCompact || e.Kind == SessionStart && e.Source == "compact"
 }
 
 // InSubagent reports whether the event fired inside a delegated agent.

@@ -104,18 +104,18 @@ func (g *gov) subagentStart() event.Result {
 			})
 		}
 	}
-	var ctx []string
+	var r event.Result
 	if l := g.p().HeldBy(ev.SessionID); l != nil {
 		if f, err := g.intents(ev.ProjectDir); err == nil {
 			if in := f.Find(l.Intent); in != nil {
-				ctx = append(ctx, "You work under the session's active intent; writes outside its scope are blocked.\n"+in.Summary())
+				r.Context = event.Note("intent", in.ID, event.High, "You work under the session's active intent; writes outside its scope are blocked.\n"+in.Summary())
 			}
 		}
 	}
 	if g.o.structured(ev.AgentType) {
-		ctx = append(ctx, ReturnInstructions)
+		r.Context = append(r.Context, event.Note("delegation", "return-format", event.High, ReturnInstructions)...)
 	}
-	return event.Result{Context: strings.Join(ctx, "\n\n")}
+	return r
 }
 
 // ReturnInstructions tell a subagent how to end.

@@ -92,19 +92,10 @@ func (g *gov) handle() (event.Result, error) {
 	switch ev.Kind {
 	case event.UserPrompt, event.PostTool, event.PreTool, event.SessionStart:
 		if r.Verdict != event.Deny {
-			if ctx := g.takeReports(); ctx != "" {
-				r.Context = joinText(r.Context, ctx)
-			}
+			r.Context = append(r.Context, event.Message("delegation", event.High, g.takeReports())...)
 		}
 	}
 	return r, nil
-}
-
-func joinText(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "\n\n" + b
 }
 
 // targets lists what a tool call writes: paths, and descriptions of writes

@@ -89,6 +89,10 @@ func (f *fixture) run(ev *event.Event) *event.Decision {
 		ev.Cwd = f.root
 	}
 	ev.Time = f.env.now
+	switch ev.Kind {
+	case event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool, event.SubagentStart:
+		ev.ContextCap = 10000 // as Claude Code's adapter sets it for these events
+	}
 	eng := engine.New(engine.StoreLoader{Store: f.st}, f.env,
 		Handler(func() Options { return f.opts }, LoadIntents()))
 	return eng.Run(context.Background(), ev)

@@ -78,7 +78,7 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	default:
 		b.WriteString("\n[atreides: rules left out to fit the context cap; read " + o.RulesFile + "]")
 	}
-	r.Context = strings.TrimRight(b.String(), "\n")
+	r.Context = event.Note("session", "start", event.High, strings.TrimRight(b.String(), "\n"))
 	return r, nil
 }
 

@@ -61,7 +61,7 @@ func Health(setup ...Check) engine.Handler {
 			text := strings.Join(problems, "; ")
 			return event.Result{
 				Warning: "atreides: " + text + ". Run `atreides doctor` for details.",
-				Context: "atreides set-up problems the user was told about: " + text + ".",
+				Context: event.Note("health", "setup", event.High, "atreides set-up problems the user was told about: "+text+"."),
 			}, nil
 		},
 	}

@@ -44,17 +44,17 @@ func TestStateBlockHeldIntent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(r.Context, StateOpen) || !strings.HasSuffix(r.Context, StateClose) {
-			t.Fatalf("%s: not a state block:\n%s", tt.name, r.Context)
+		if !strings.HasPrefix(event.JoinEntries(r.Context), StateOpen) || !strings.HasSuffix(event.JoinEntries(r.Context), StateClose) {
+			t.Fatalf("%s: not a state block:\n%s", tt.name, event.JoinEntries(r.Context))
 		}
 		for _, w := range tt.want {
-			if !strings.Contains(r.Context, w) {
-				t.Errorf("%s: state block lacks %q:\n%s", tt.name, w, r.Context)
+			if !strings.Contains(event.JoinEntries(r.Context), w) {
+				t.Errorf("%s: state block lacks %q:\n%s", tt.name, w, event.JoinEntries(r.Context))
 			}
 		}
 		for _, n := range tt.not {
-			if strings.Contains(r.Context, n) {
-				t.Errorf("%s: state block has %q:\n%s", tt.name, n, r.Context)
+			if strings.Contains(event.JoinEntries(r.Context), n) {
+				t.Errorf("%s: state block has %q:\n%s", tt.name, n, event.JoinEntries(r.Context))
 			}
 		}
 	}

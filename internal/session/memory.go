@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,7 +70,7 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		if s.Memory.Snapshot != nil {
 			s.Memory.Snapshot.Delivered = true
 		}
-		return event.Result{Context: text}, nil
+		return event.Result{Context: event.Note("memory", "state", event.Critical, text)}, nil
 	}
 	return event.Result{}, nil
 }
@@ -89,7 +90,8 @@ func promptAnchor(p *state.Project, session string, ev *event.Event) (event.Resu
 		if err != nil {
 			return event.Result{}, nil // an empty "remember:" is just a prompt
 		}
-		return event.Result{Context: fmt.Sprintf("atreides: kept as anchor #%d (%s %s); it will survive compaction.", a.ID, a.Priority, a.Kind)}, nil
+		return event.Result{Context: event.Note("memory", "anchor-"+strconv.Itoa(a.ID), event.Low,
+			fmt.Sprintf("atreides: kept as anchor #%d (%s %s); it will survive compaction.", a.ID, a.Priority, a.Kind))}, nil
 	}
 	return event.Result{}, nil
 }

@@ -92,7 +92,7 @@ func startCall(t *testing.T, dir string, p *state.Project, before ...string) *en
 	ev := &event.Event{Kind: event.SessionStart, Host: "claude", HostEvent: "SessionStart", Source: "startup", ProjectDir: dir, SessionID: "s", Time: t0}
 	d := &event.Decision{}
 	for _, b := range before {
-		d.Context = append(d.Context, event.ContextBlock{Handler: "x", Text: b})
+		d.Context = append(d.Context, event.Entry{Source: "x", Text: b})
 	}
 	return &engine.Call{Event: ev, State: &engine.State{Session: state.NewSession("s", "claude", t0), Project: p}, Decision: d}
 }
@@ -122,8 +122,8 @@ func TestRulesMissingAndBroken(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(r.Warning, content) || !strings.Contains(r.Context, "Rules (atreides defaults)") || !strings.Contains(r.Context, Marker) {
-			t.Errorf("%s: want a warning %q and the default rules, got warning %q context:\n%s", name, content, r.Warning, r.Context)
+		if !strings.Contains(r.Warning, content) || !strings.Contains(event.JoinEntries(r.Context), "Rules (atreides defaults)") || !strings.Contains(event.JoinEntries(r.Context), Marker) {
+			t.Errorf("%s: want a warning %q and the default rules, got warning %q context:\n%s", name, content, r.Warning, event.JoinEntries(r.Context))
 		}
 	}
 }
@@ -149,8 +149,8 @@ func TestRulesCacheAndIdentity(t *testing.T) {
 	p := &state.Project{}
 	r, _ := startContext(startCall(t, dir, p), opts)
 	for _, s := range []string{Marker, "You are Muad'Dib", `"[Muad'Dib]:"`, "Delegating to NAME", "Explore (codebase search)", "Plan (planning)", "Project rules (AGENTS.md)", "- use bbolt"} {
-		if !strings.Contains(r.Context, s) {
-			t.Errorf("context lacks %q:\n%s", s, r.Context)
+		if !strings.Contains(event.JoinEntries(r.Context), s) {
+			t.Errorf("context lacks %q:\n%s", s, event.JoinEntries(r.Context))
 		}
 	}
 	if r.Warning != "" || p.Rules == nil || p.Rules.Text == "" {
@@ -161,19 +161,19 @@ func TestRulesCacheAndIdentity(t *testing.T) {
 	os.WriteFile(path, []byte("# Rules\n- use bolt!\n"), 0o644)
 	os.Chtimes(path, fi.ModTime(), fi.ModTime())
 	r, _ = startContext(startCall(t, dir, p), opts)
-	if !strings.Contains(r.Context, "use bbolt") {
-		t.Errorf("cache not used:\n%s", r.Context)
+	if !strings.Contains(event.JoinEntries(r.Context), "use bbolt") {
+		t.Errorf("cache not used:\n%s", event.JoinEntries(r.Context))
 	}
 	// A new mtime: read again.
 	os.Chtimes(path, fi.ModTime().Add(time.Second), fi.ModTime().Add(time.Second))
 	r, _ = startContext(startCall(t, dir, p), opts)
-	if !strings.Contains(r.Context, "use bolt!") {
-		t.Errorf("changed file not re-read:\n%s", r.Context)
+	if !strings.Contains(event.JoinEntries(r.Context), "use bolt!") {
+		t.Errorf("changed file not re-read:\n%s", event.JoinEntries(r.Context))
 	}
 	o.Announce, o.Prefix = false, false
 	r, _ = startContext(startCall(t, dir, p), opts)
-	if strings.Contains(r.Context, "[Muad'Dib]:") || strings.Contains(r.Context, "Delegating to") {
-		t.Errorf("prefix and announcements are off:\n%s", r.Context)
+	if strings.Contains(event.JoinEntries(r.Context), "[Muad'Dib]:") || strings.Contains(event.JoinEntries(r.Context), "Delegating to") {
+		t.Errorf("prefix and announcements are off:\n%s", event.JoinEntries(r.Context))
 	}
 }
 
@@ -190,15 +190,15 @@ func TestStartContextBudget(t *testing.T) {
 	stateBlock := StateOpen + "\n" + strings.Repeat("x", 3900) + "\n" + StateClose
 	c := startCall(t, dir, &state.Project{}, stateBlock)
 	r, _ := startContext(c, func() Options { return testOptions() })
-	total := len(stateBlock) + 2 + len(r.Context)
+	total := len(stateBlock) + 2 + len(event.JoinEntries(r.Context))
 	if total > ContextCap {
 		t.Errorf("total context %d > cap %d", total, ContextCap)
 	}
-	if !strings.HasPrefix(r.Context, Marker) || !strings.Contains(r.Context, "Short first section.") || !strings.Contains(r.Context, "section(s) of the rules file left out") {
-		t.Errorf("context:\n%s", r.Context)
+	if !strings.HasPrefix(event.JoinEntries(r.Context), Marker) || !strings.Contains(event.JoinEntries(r.Context), "Short first section.") || !strings.Contains(event.JoinEntries(r.Context), "section(s) of the rules file left out") {
+		t.Errorf("context:\n%s", event.JoinEntries(r.Context))
 	}
-	if strings.Count(r.Context, "```")%2 != 0 {
-		t.Errorf("a code fence was cut:\n%s", r.Context)
+	if strings.Count(event.JoinEntries(r.Context), "```")%2 != 0 {
+		t.Errorf("a code fence was cut:\n%s", event.JoinEntries(r.Context))
 	}
 }
 

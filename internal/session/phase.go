@@ -57,7 +57,7 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		from := s.Phase.Current
 		s.Phase.Set(state.PhaseIntent, "user prompt", ev.Time)
 		s.Phase.Calls = 0
-		return event.Result{Context: phaseText(from, state.PhaseIntent, "", true, opts)}, nil
+		return event.Result{Context: event.Note("phase", "", event.Normal, phaseText(from, state.PhaseIntent, "", true, opts))}, nil
 	case event.PostTool:
 		act, cause := classify(c)
 		// The cause quotes the command (its first word may be PGPASSWORD=…)
@@ -70,7 +70,7 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 			return event.Result{}, nil
 		}
 		s.Phase.Calls = 1 // the call that moved the phase is its first
-		return event.Result{Context: phaseText(from, to, cause, false, opts)}, nil
+		return event.Result{Context: event.Note("phase", "", event.Normal, phaseText(from, to, cause, false, opts))}, nil
 	}
 	return event.Result{}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -40,11 +41,11 @@ func TestRulesHostInstructions(t *testing.T) {
 		if got := r.Warning != ""; got != tt.warn {
 			t.Errorf("%s: warning %q, want one: %v", tt.name, r.Warning, tt.warn)
 		}
-		if got := strings.Contains(r.Context, "Rules (atreides defaults)"); got != tt.defaults {
-			t.Errorf("%s: default rules injected %v, want %v:\n%s", tt.name, got, tt.defaults, r.Context)
+		if got := strings.Contains(event.JoinEntries(r.Context), "Rules (atreides defaults)"); got != tt.defaults {
+			t.Errorf("%s: default rules injected %v, want %v:\n%s", tt.name, got, tt.defaults, event.JoinEntries(r.Context))
 		}
-		if strings.Contains(r.Context, "not found") || strings.Contains(r.Context, "Note:") {
-			t.Errorf("%s: a missing rules file is no note for the agent:\n%s", tt.name, r.Context)
+		if strings.Contains(event.JoinEntries(r.Context), "not found") || strings.Contains(event.JoinEntries(r.Context), "Note:") {
+			t.Errorf("%s: a missing rules file is no note for the agent:\n%s", tt.name, event.JoinEntries(r.Context))
 		}
 		c = startCall(t, dir, p)
 		c.Event.Host = tt.host
@@ -67,8 +68,8 @@ func TestRulesBrokenWarnsOnce(t *testing.T) {
 	if first.Warning == "" || second.Warning != "" {
 		t.Errorf("warnings %q then %q, want one then none", first.Warning, second.Warning)
 	}
-	if !strings.Contains(second.Context, "Note: AGENTS.md: no markdown heading") {
-		t.Errorf("the agent is not told why it gets the defaults:\n%s", second.Context)
+	if !strings.Contains(event.JoinEntries(second.Context), "Note: AGENTS.md: no markdown heading") {
+		t.Errorf("the agent is not told why it gets the defaults:\n%s", event.JoinEntries(second.Context))
 	}
 }
 

@@ -57,9 +57,9 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		msg := escalation(k, o)
 		s.Strikes.Clear(tool, target)
 		s.Counters.Escalations++
-		return event.Result{Context: msg}, nil
+		return event.Result{Context: event.Note("strikes", tool+" "+target, event.High, msg)}, nil
 	case k.Count >= o.WarnAt:
-		return event.Result{Context: warning(k, o)}, nil
+		return event.Result{Context: event.Note("strikes", tool+" "+target, event.Normal, warning(k, o))}, nil
 	}
 	return event.Result{}, nil
 }

@@ -53,7 +53,7 @@ func decodeSession(b []byte, groups Groups) (s *Session, rec *raw, err error) {
 		s.Version = SessionVersion
 		return s, nil, nil
 	}
-	sec, err := splitRecord(b, kindSession, SessionVersion, len(sessionSections))
+	sec, err := splitRecord(b, kindSession, SessionVersion)
 	if err == nil {
 		s = &Session{Version: SessionVersion}
 		err = decodeSections(sessionSections, &sec, groups, s)
@@ -93,7 +93,7 @@ func decodeProject(b []byte, groups Groups) (*Project, *raw, error) {
 		p.Version = ProjectVersion
 		return p, nil, nil
 	}
-	sec, err := splitRecord(b, kindProject, ProjectVersion, len(projectSections))
+	sec, err := splitRecord(b, kindProject, ProjectVersion)
 	if err == nil {
 		err = decodeSections(projectSections, &sec, groups, p)
 	}

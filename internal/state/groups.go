@@ -25,6 +25,7 @@ const (
 	GroupStop                                 // Session.Stop
 	GroupMemory                               // Session.Memory
 	GroupSessionGovernance                    // Session.Governance
+	GroupContext                              // Session.Context
 	GroupTodos                                // Project.NextID, Project.Todos
 	GroupAnchors                              // Project.NextAnchor, Project.Anchors
 	GroupRules                                // Project.Rules
@@ -39,7 +40,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"todos", "anchors", "rules", "governance"}
+	"context", "todos", "anchors", "rules", "governance"}
 
 func (g Groups) String() string {
 	var names []string
@@ -78,10 +79,10 @@ type section[T any] struct {
 // raw is a binary record split into its sections' bytes, by tag.
 type raw [maxSections]string
 
-const maxSections = 8
+const maxSections = 16
 
 // splitRecord checks a binary record's head and splits it into sections.
-func splitRecord(b []byte, kind byte, version, n int) (raw, error) {
+func splitRecord(b []byte, kind byte, version int) (raw, error) {
 	var out raw
 	r := binrec.NewReader(string(b)) // the one copy: sections and their strings are slices of it
 	head := r.Bytes(2)
@@ -101,7 +102,9 @@ func splitRecord(b []byte, kind byte, version, n int) (raw, error) {
 		if r.Err() != nil {
 			break
 		}
-		if tag <= last || tag >= n {
+		// A tag past this build's sections is a newer build's group:
+		// kept as it is and written back (encodeRecord), not damage.
+		if tag <= last || tag >= maxSections {
 			return out, fmt.Errorf("section %d out of place", tag)
 		}
 		out[tag], last = body, tag
@@ -142,15 +145,24 @@ func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups
 			}
 			body.B = append(body.B, old[tag]...)
 		}
-		if len(body.B) == 0 {
-			continue
+		putSection(w, tag, body.B)
+	}
+	for tag := len(secs); tag < maxSections; tag++ {
+		if old[tag] != "" {
+			putSection(w, tag, []byte(old[tag]))
 		}
-		w.Uint(uint64(tag))
-		w.Uint(uint64(len(body.B)))
-		w.B = append(w.B, body.B...)
 	}
 	w.Uint(endMark)
 	return w.B, nil
+}
+
+func putSection(w *binrec.Writer, tag int, body []byte) {
+	if len(body) == 0 {
+		return
+	}
+	w.Uint(uint64(tag))
+	w.Uint(uint64(len(body)))
+	w.B = append(w.B, body...)
 }
 
 // decodeSections decodes the sections of groups (and the core) into v.

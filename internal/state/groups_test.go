@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/binrec"
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
@@ -246,7 +248,7 @@ func TestDamagedSectionQuarantinesTheSession(t *testing.T) {
 func TestSalvageBinaryProject(t *testing.T) {
 	p := busyProject()
 	b := EncodeProject(p)
-	rec, err := splitRecord(b, kindProject, ProjectVersion, len(projectSections))
+	rec, err := splitRecord(b, kindProject, ProjectVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,5 +259,31 @@ func TestSalvageBinaryProject(t *testing.T) {
 	got, lost := salvageProject(b)
 	if strings.Join(lost, ",") != "anchors" || len(got.Todos) != len(p.Todos) || got.Rules == nil || got.NextAnchor != 0 {
 		t.Errorf("lost %v; todos %d, rules %v", lost, len(got.Todos), got.Rules != nil)
+	}
+}
+
+// TestNewerSectionsKept: a section a newer atreides added (a tag past this
+// build's sections) is no damage: it is read past and written back as it
+// was, so that running an older build between two newer ones loses
+// nothing of the newer groups.
+func TestNewerSectionsKept(t *testing.T) {
+	s := NewSession("s", "claude", time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
+	b, err := encodeRecord(kindSession, SessionVersion, sessionSections, s, AllGroups, &raw{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &binrec.Writer{B: append([]byte(nil), b[:len(b)-1]...)} // drop the end mark
+	putSection(w, maxSections-1, []byte("from the future"))
+	w.Uint(endMark)
+	rec, err := splitRecord(w.B, kindSession, SessionVersion)
+	if err != nil {
+		t.Fatalf("a newer section taken for damage: %v", err)
+	}
+	again, err := encodeRecord(kindSession, SessionVersion, sessionSections, s, GroupHistory, &rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, w.B) {
+		t.Errorf("re-encoded record differs:\n%q\n%q", again, w.B)
 	}
 }

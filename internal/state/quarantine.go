@@ -164,7 +164,7 @@ func salvageProject(b []byte) (*Project, []string) {
 // each whole one that is not damaged inside.
 func salvageBinaryProject(b []byte) (*Project, []string) {
 	p := &Project{Version: ProjectVersion}
-	rec, err := splitRecord(b, kindProject, ProjectVersion, len(projectSections))
+	rec, err := splitRecord(b, kindProject, ProjectVersion)
 	var lost []string
 	for tag, sec := range projectSections {
 		if rec[tag] == "" {

@@ -22,6 +22,7 @@ var sessionSections = []section[Session]{
 	{GroupStop, "stop", putStop, getStop},
 	{GroupMemory, "memory", putMemory, getMemory},
 	{GroupSessionGovernance, "session governance", putSessionGovernance, getSessionGovernance},
+	{GroupContext, "context", putContext, getContext},
 }
 
 // projectSections are the project record's sections, by tag.
@@ -303,6 +304,37 @@ func getSessionGovernance(r *binrec.Reader, s *Session) {
 		})
 		p.Time = r.Time()
 	})
+}
+
+func putContext(w *binrec.Writer, s *Session) {
+	c := &s.Context
+	if len(c.Pending) == 0 && len(c.Delivered) == 0 {
+		return
+	}
+	binrec.PutSlice(w, c.Pending, func(w *binrec.Writer, p *PendingEntry) {
+		w.Str(p.Agent)
+		w.Str(p.Source)
+		w.Str(p.ID)
+		w.Int(p.Priority)
+		w.Str(p.Text)
+		w.Bool(p.Once)
+		w.Time(p.Time)
+	})
+	w.Strs(c.Delivered)
+}
+
+func getContext(r *binrec.Reader, s *Session) {
+	c := &s.Context
+	c.Pending = binrec.Slice(r, 0, func(r *binrec.Reader, p *PendingEntry) {
+		p.Agent = r.Str()
+		p.Source = r.Str()
+		p.ID = r.Str()
+		p.Priority = r.Int()
+		p.Text = r.Str()
+		p.Once = r.Bool()
+		p.Time = r.Time()
+	})
+	c.Delivered = r.Strs()
 }
 
 func putProjectCore(w *binrec.Writer, p *Project) {

@@ -32,6 +32,7 @@ type Session struct {
 	Stop       StopState         `json:"stop,omitzero"`
 	Memory     MemoryState       `json:"memory,omitzero"`
 	Governance SessionGovernance `json:"governance,omitzero"`
+	Context    ContextState      `json:"context,omitzero"`
 }
 
 // Counters are running totals; they survive history trimming.

@@ -60,6 +60,15 @@ var kinds = host.Kinds{
 	"Notification":       event.Notification,
 }
 
+// carriers are the events whose additionalContext Claude Code puts into
+// the model's context (verified for SessionStart, UserPromptSubmit and
+// Pre/PostToolUse; SubagentStart's goes into the subagent), each with
+// Claude Code's cap on a hook's strings.
+var carriers = map[string]int{
+	"SessionStart": MaxContext, "UserPromptSubmit": MaxContext, "PreToolUse": MaxContext,
+	"PostToolUse": MaxContext, "PostToolUseFailure": MaxContext, "SubagentStart": MaxContext,
+}
+
 // Decode decodes one hook payload. projectDir is CLAUDE_PROJECT_DIR when
 // set. On a malformed payload it returns [host.ErrMalformed] (wrapped) and an event
 // whose HostEvent is whatever could be recovered from the bytes, so the
@@ -70,6 +79,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		return ev, err
 	}
 	ev.SessionID, ev.Cwd, ev.ProjectDir, ev.TranscriptPath = p.SessionID, p.Cwd, projectDir, p.TranscriptPath
+	ev.ContextCap = carriers[p.HookEventName]
 	ev.AgentID, ev.AgentType, ev.PermissionMode = p.AgentID, p.AgentType, p.PermissionMode
 	ev.Prompt, ev.ToolUseID, ev.Error = p.Prompt, p.ToolUseID, p.Error
 	ev.Duration = time.Duration(p.DurationMS) * time.Millisecond

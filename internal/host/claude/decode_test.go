@@ -171,7 +171,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil && !errors.Is(err, host.ErrMalformed) {
 			t.Fatalf("error not host.ErrMalformed: %v", err)
 		}
-		ans := Encode(ev, &event.Decision{Verdict: event.Deny, Reason: "r", Context: []event.ContextBlock{{Text: "c"}}})
+		ans := Encode(ev, &event.Decision{Verdict: event.Deny, Reason: "r", Context: []event.Entry{{Text: "c"}}})
 		if len(ans.Stdout) > 0 && !json.Valid(ans.Stdout) {
 			t.Fatalf("invalid JSON answer %q", ans.Stdout)
 		}

@@ -12,7 +12,7 @@ import (
 func TestEncode(t *testing.T) {
 	deny := &event.Decision{Verdict: event.Deny, Rule: "git.reset-hard", Reason: "use git stash"}
 	ask := &event.Decision{Verdict: event.Ask, Reason: "unsure"}
-	ctx := &event.Decision{Context: []event.ContextBlock{{Text: "phase: implementation"}}}
+	ctx := &event.Decision{Context: []event.Entry{{Text: "phase: implementation"}}}
 	block := &event.Decision{Block: true, BlockReason: "todos open"}
 	rewrite := &event.Decision{UpdatedInput: json.RawMessage(`{"command":"ls -a"}`)}
 	tests := []struct {

@@ -56,6 +56,11 @@ var kinds = host.Kinds{
 	// StopFailure, Interrupt: Unknown, nothing to decide.
 }
 
+// carriers are the events whose additionalContext Codex puts into the
+// model's input as a developer message (PreToolUse's is left unused: no
+// run has shown where it goes).
+var carriers = map[string]int{"SessionStart": MaxContext, "SubagentStart": MaxContext, "UserPromptSubmit": MaxContext, "PostToolUse": MaxContext}
+
 // Decode decodes one hook payload. Codex names no project root, so
 // ProjectDir stays empty and the caller finds the project from Cwd. On a
 // malformed payload it returns
@@ -68,6 +73,7 @@ func Decode(data []byte, now time.Time) (*event.Event, error) {
 		return ev, err
 	}
 	ev.SessionID, ev.Cwd, ev.TranscriptPath = p.SessionID, p.Cwd, p.TranscriptPath
+	ev.ContextCap = carriers[p.HookEventName]
 	ev.AgentID, ev.AgentType, ev.PermissionMode = p.AgentID, p.AgentType, p.PermissionMode
 	ev.Prompt, ev.ToolUseID = p.Prompt, p.ToolUseID
 	ev.StopHookActive, ev.LastMessage = p.StopHookActive, p.LastAssistantMessage

@@ -55,7 +55,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 	}
 	var out output
 	hs := &hookSpecific{HookEventName: ev.HostEvent}
-	ctx := host.FitContext(d.Context, MaxContext)
+	ctx := d.ContextText() // fitted to the event's ContextCap by the engine
 	switch ev.HostEvent {
 	case "PreToolUse":
 		// Context is not sent here: the schema allows it but no run has

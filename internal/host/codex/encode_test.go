@@ -13,7 +13,7 @@ func TestEncode(t *testing.T) {
 	deny := &event.Decision{Verdict: event.Deny, Rule: "fs.rm-rf", Reason: "rm -rf is blocked"}
 	ask := &event.Decision{Verdict: event.Ask, Reason: "unsure"}
 	allow := &event.Decision{Verdict: event.Allow, Reason: "fine"}
-	ctx := &event.Decision{Context: []event.ContextBlock{{Text: "phase: implementation"}}}
+	ctx := &event.Decision{Context: []event.Entry{{Text: "phase: implementation"}}}
 	block := &event.Decision{Block: true, BlockReason: "todos open"}
 	rewrite := &event.Decision{UpdatedInput: json.RawMessage(`{"command":"ls -a"}`)}
 	tests := []struct {

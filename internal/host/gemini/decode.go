@@ -71,6 +71,11 @@ var kinds = host.Kinds{
 	// BeforeModel, AfterModel, BeforeToolSelection: Unknown on purpose.
 }
 
+// carriers are the events whose additionalContext Gemini CLI puts into the
+// model's context (verified: SessionStart and BeforeAgent as
+// <hook_context> on the user turn, AfterTool appended to the result).
+var carriers = map[string]int{"SessionStart": MaxContext, "BeforeAgent": MaxContext, "AfterTool": MaxContext}
+
 // Decode decodes one hook payload. projectDir is GEMINI_PROJECT_DIR when
 // set; otherwise ProjectDir stays empty and the caller finds the project
 // from Cwd. On a malformed payload it returns [host.ErrMalformed] (wrapped) and an event
@@ -82,6 +87,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		return ev, err
 	}
 	ev.SessionID, ev.Cwd, ev.ProjectDir, ev.TranscriptPath = p.SessionID, p.Cwd, projectDir, p.TranscriptPath
+	ev.ContextCap = carriers[p.HookEventName]
 	ev.Prompt, ev.StopHookActive, ev.LastMessage, ev.Message = p.Prompt, p.StopHookActive, p.PromptResponse, p.Message
 	switch p.HookEventName {
 	case "SessionStart":

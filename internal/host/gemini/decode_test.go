@@ -63,7 +63,7 @@ func TestDecodeCaptured(t *testing.T) {
 			}
 			checkKind(t, ev, raw)
 			// Every captured event must get an answer Gemini can parse.
-			ans := Encode(ev, &event.Decision{Verdict: event.Deny, Reason: "r", Block: true, BlockReason: "b", Context: []event.ContextBlock{{Text: "c"}}})
+			ans := Encode(ev, &event.Decision{Verdict: event.Deny, Reason: "r", Block: true, BlockReason: "b", Context: []event.Entry{{Text: "c"}}})
 			if len(ans.Stdout) > 0 && !json.Valid(ans.Stdout) {
 				t.Errorf("invalid JSON answer %q", ans.Stdout)
 			}
@@ -251,7 +251,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil && !errors.Is(err, host.ErrMalformed) {
 			t.Fatalf("error not host.ErrMalformed: %v", err)
 		}
-		ans := Encode(ev, &event.Decision{Verdict: event.Deny, Reason: "r", Context: []event.ContextBlock{{Text: "c"}}})
+		ans := Encode(ev, &event.Decision{Verdict: event.Deny, Reason: "r", Context: []event.Entry{{Text: "c"}}})
 		if len(ans.Stdout) > 0 && !json.Valid(ans.Stdout) {
 			t.Fatalf("invalid JSON answer %q", ans.Stdout)
 		}

@@ -40,7 +40,7 @@ const defaultReason = "blocked by atreides"
 func Encode(ev *event.Event, d *event.Decision) host.Answer {
 	var out output
 	hs := &hookSpecific{HookEventName: ev.HostEvent}
-	ctx := host.FitContext(d.Context, MaxContext)
+	ctx := d.ContextText() // fitted to the event's ContextCap by the engine
 	switch ev.HostEvent {
 	case "BeforeTool":
 		switch {

@@ -175,7 +175,7 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 		}
 		return ev, decodeTool(ev, in, out.Args)
 	case MethodToolAfter:
-		ev.Kind = event.PostTool
+		ev.Kind, ev.ContextCap = event.PostTool, MaxContext
 		var out toolAfterOutput
 		if len(p.Output) > 0 {
 			if err := json.Unmarshal(p.Output, &out); err != nil {
@@ -203,7 +203,7 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 		// Every main-agent request: a SessionStart so the session context
 		// rides along (see doc.go), but not a new start; that was
 		// session.created.
-		ev.Kind, ev.Source = event.SessionStart, "prompt"
+		ev.Kind, ev.Source, ev.ContextCap = event.SessionStart, "prompt", MaxContext
 	case MethodCompacting:
 		ev.Kind, ev.Source = event.PreCompact, "auto"
 	case MethodChat:

@@ -289,31 +289,30 @@ func TestMapperContinuation(t *testing.T) {
 	}
 }
 
-// TestMapperContextDelivery: context from hooks that cannot carry it waits
-// for the next system prompt; after a compaction the system prompt gets
-// the state block (SessionStart source compact).
+// TestMapperContextDelivery: a prompt carries no context (what it
+// registers waits in the session, the engine's collector's part) and the
+// system prompt carries what the engine gives it; after a compaction the
+// system prompt gets the state block (SessionStart source compact).
 func TestMapperContextDelivery(t *testing.T) {
 	r := &runner{answer: map[event.Kind]*event.Decision{
-		event.UserPrompt:   {Context: []event.ContextBlock{{Handler: "memory", Text: "kept as anchor #1"}}},
-		event.SessionStart: {Context: []event.ContextBlock{{Handler: "session-context", Text: "<!-- atreides:session -->"}}},
+		event.SessionStart: {Context: []event.Entry{{Source: "session", Text: "<!-- atreides:session -->"}, {Source: "memory", Text: "kept as anchor #1"}}},
 	}}
 	m := &Mapper{Run: r.run}
 	ctx := context.Background()
-	m.Handle(ctx, MethodChat, req(MethodChat, `"remember: x"`))
-	sys := m.Handle(ctx, MethodSystem, req(MethodSystem, `{"sessionID":"s"}`))
-	if len(sys.System) != 2 || sys.System[0] != "<!-- atreides:session -->" || sys.System[1] != "kept as anchor #1" {
-		t.Fatalf("system %q", sys.System)
+	if chat := m.Handle(ctx, MethodChat, req(MethodChat, `"remember: x"`)); !chat.Empty() || r.events[0].ContextCap != 0 {
+		t.Fatalf("chat.message: %+v, cap %d", chat, r.events[0].ContextCap)
 	}
-	if again := m.Handle(ctx, MethodSystem, req(MethodSystem, `{"sessionID":"s"}`)); len(again.System) != 1 {
-		t.Errorf("queued context delivered twice: %q", again.System)
+	sys := m.Handle(ctx, MethodSystem, req(MethodSystem, `{"sessionID":"s"}`))
+	if len(sys.System) != 1 || sys.System[0] != "<!-- atreides:session -->\n\nkept as anchor #1" || r.events[1].ContextCap != MaxContext {
+		t.Fatalf("system %q", sys.System)
 	}
 	title := json.RawMessage(`{"directory":"/proj","input":{"sessionID":"s"},"output":{"system":["You are a title generator. You output ONLY a thread title."]}}`)
 	if got := m.Handle(ctx, MethodSystem, title); !got.Empty() {
 		t.Errorf("title request got %+v", got)
 	}
 
-	r.answer[event.SessionStart] = &event.Decision{Context: []event.ContextBlock{
-		{Handler: "memory", Text: "<!-- ATREIDES STATE -->"}, {Handler: "session-context", Text: "identity"}}}
+	r.answer[event.SessionStart] = &event.Decision{Context: []event.Entry{
+		{Source: "memory", Text: "<!-- ATREIDES STATE -->"}, {Source: "session", Text: "identity"}}}
 	comp := m.Handle(ctx, MethodCompacting, req(MethodCompacting, `{"sessionID":"s"}`))
 	if len(comp.Context) != 1 || comp.Context[0] != "<!-- ATREIDES STATE -->" {
 		t.Errorf("compacting context %q", comp.Context)
@@ -379,7 +378,7 @@ func TestMapperWarnsOncePerSession(t *testing.T) {
 func TestMapperFirstSystemPromptOneSessionBlock(t *testing.T) {
 	const block = "<!-- atreides:session --> identity"
 	r := &runner{answer: map[event.Kind]*event.Decision{
-		event.SessionStart: {Context: []event.ContextBlock{{Handler: "session-context", Text: block}}, Warnings: []string{"atreides: a problem"}},
+		event.SessionStart: {Context: []event.Entry{{Source: "session-context", Text: block}}, Warnings: []string{"atreides: a problem"}},
 	}}
 	m := &Mapper{Run: r.run}
 	ctx := context.Background()

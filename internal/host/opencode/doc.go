@@ -14,9 +14,9 @@
 // OpenCode has no per-session start hook that can inject context, and the
 // system prompt a plugin edits is not persisted, so the session context is
 // pushed on every main-agent LLM request (system.transform decodes to
-// SessionStart), context the engine produced at other events is queued and
-// delivered with the next one, and after a compaction the state block
-// rides along every request. [Mapper] keeps that per-session bookkeeping in
+// SessionStart); context registered at hooks that cannot carry it waits in
+// the session (the engine's collector) for the next system prompt or tool
+// result; and after a compaction the state block rides along every request. [Mapper] keeps that per-session bookkeeping in
 // memory: none of it is needed for safety (the engine's stop gate and
 // state store are the source of truth), so losing it on a restart only
 // costs one missed reminder.

@@ -36,10 +36,6 @@ type Result struct {
 	Continue string `json:"continue,omitempty"`
 	// Warn lines are for the user, not the model: the plugin logs them.
 	Warn []string `json:"warn,omitempty"`
-
-	// deferred is context the hook cannot carry; the mapper delivers it
-	// with the session's next system prompt.
-	deferred string
 }
 
 // Empty reports whether the result asks for nothing.
@@ -48,9 +44,6 @@ func (r *Result) Empty() bool {
 		len(r.Context) == 0 && r.Continue == "" && len(r.Warn) == 0
 }
 
-// Deferred is the context this result could not carry itself.
-func (r *Result) Deferred() string { return r.deferred }
-
 // askNote explains why an ask becomes a block: OpenCode 1.18.33 never
 // calls a plugin's permission.ask hook, so a plugin cannot ask the user.
 const askNote = " (atreides would ask the user first, but an OpenCode plugin cannot ask: the call is blocked. Ask the user to run it themselves, or to allow it in .atreides/config.yaml.)"
@@ -58,7 +51,7 @@ const askNote = " (atreides would ask the user first, but an OpenCode plugin can
 // Encode turns a decision into the plugin's answer for the event.
 func Encode(ev *event.Event, d *event.Decision) Result {
 	var r Result
-	ctx := host.FitContext(d.Context, MaxContext)
+	ctx := d.ContextText() // fitted to the event's ContextCap by the engine
 	switch ev.HostEvent {
 	case "tool.execute.before":
 		switch d.Verdict {
@@ -69,7 +62,6 @@ func Encode(ev *event.Event, d *event.Decision) Result {
 		default:
 			r.Args = d.UpdatedInput
 		}
-		r.deferred = ctx
 	case "tool.execute.after":
 		r.Append = joinNonEmpty(ctx, blockText(d))
 	case "experimental.chat.system.transform":
@@ -84,18 +76,14 @@ func Encode(ev *event.Event, d *event.Decision) Result {
 		if d.Block {
 			r.Block = orDefault(d.BlockReason, "atreides refused this prompt.")
 		}
-		r.deferred = ctx
 	case "session.idle":
 		if d.Block {
 			r.Continue = d.BlockReason
 		}
-	case "session.created":
-		// Nothing is queued: every system prompt that follows is a
-		// SessionStart of its own and carries the session context, so
-		// queuing this one would put it in the first prompt twice.
-	default:
-		r.deferred = ctx
 	}
+	// Every other hook carries no context (its ContextCap is 0): the
+	// engine keeps what they register for the next request's system
+	// prompt or tool result.
 	r.Warn = d.Warnings
 	return r
 }

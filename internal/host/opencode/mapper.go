@@ -39,7 +39,6 @@ type tracked struct {
 	compacted  bool   // the state block rides along every system prompt
 	continuing bool   // the last idle was answered with a continuation
 	injected   string // the continuation prompt sent
-	pending    []string
 	lastText   string // the assistant's last finished text
 	assistant  map[string]bool
 	warned     map[string]bool // warnings already passed on
@@ -112,9 +111,10 @@ func (m *Mapper) compacting(ctx context.Context, ev *event.Event) Result {
 	r := Encode(ev, m.Run(ctx, ev))
 	after := *ev
 	after.Kind, after.Source, after.HostEvent = event.SessionStart, "compact", "experimental.session.compacting"
+	after.ContextCap = MaxContext
 	d := m.Run(ctx, &after)
 	for _, c := range d.Context {
-		if c.Handler == "memory" && c.Text != "" {
+		if c.Source == "memory" && c.Text != "" {
 			r.Context = append(r.Context, c.Text)
 		}
 	}
@@ -204,16 +204,6 @@ func (m *Mapper) after(ev *event.Event, r *Result) {
 		}
 	}
 	r.Warn = warn
-	if r.deferred != "" {
-		t.pending = append(t.pending, r.deferred)
-		if len(t.pending) > 8 {
-			t.pending = t.pending[len(t.pending)-8:]
-		}
-	}
-	if ev.HostEvent == "experimental.chat.system.transform" && len(t.pending) > 0 {
-		r.System = append(r.System, strings.Join(t.pending, "\n\n"))
-		t.pending = nil
-	}
 }
 
 func createdInfo(params json.RawMessage) sessionInfo {

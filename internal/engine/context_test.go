@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// TestContextAcrossProcesses: context registered on an event that cannot
+// carry it (a Stop) is delivered by the next event of the same agent that
+// can, in another process (a fresh store and engine on the same
+// directory), once; a once-only entry is not delivered again by a later
+// process, until a compaction.
+func TestContextAcrossProcesses(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".atreides")
+	t0 := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	register := Handler{Name: "reg", Priority: Normal, Handle: func(c *Call) (event.Result, error) {
+		switch c.Event.Kind {
+		case event.Stop:
+			return event.Result{Context: event.Note("task", "t1", event.High, "background task t1 finished")}, nil
+		case event.PostTool:
+			return event.Result{Context: []event.Entry{{Source: "rules", ID: "pkg/AGENTS.md", Priority: event.Normal, Text: "pkg rules", Once: true}}}, nil
+		}
+		return event.Result{}, nil
+	}}
+	process := func(i int, k event.Kind, agent string, cap int) string {
+		e := New(StoreLoader{Store: store.Open(dir)}, &testEnv{}, register)
+		d := e.Run(context.Background(), &event.Event{Kind: k, SessionID: "s", AgentID: agent, ContextCap: cap, Time: t0.Add(time.Duration(i) * time.Second)})
+		return d.ContextText()
+	}
+	steps := []struct {
+		kind  event.Kind
+		agent string
+		cap   int
+		want  string
+	}{
+		{event.Stop, "", 0, ""},
+		{event.PostTool, "sub", 10000, "pkg rules"}, // a subagent's event: the lead's entry waits
+		{event.PostTool, "", 10000, "background task t1 finished\n\npkg rules"},
+		{event.PostTool, "", 10000, ""},
+		{event.PostCompact, "", 0, ""},
+		{event.PostTool, "", 10000, "pkg rules"},
+	}
+	for i, s := range steps {
+		if got := process(i, s.kind, s.agent, s.cap); got != s.want {
+			t.Errorf("step %d (%s, agent %q): carried %q, want %q", i, s.kind, s.agent, got, s.want)
+		}
+	}
+}
