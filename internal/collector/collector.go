@@ -64,6 +64,9 @@ func Deliver(cs *state.ContextState, agent string, fresh []event.Entry, budget i
 			// wait for ever, so it goes now, cut at a line.
 			c.Text, fits, r.Cut = cutAtLine(c.Text, budget-len(cutNote))+cutNote, true, true
 		}
+		if !fits && c.Standing {
+			continue // decided afresh at the next session start: a copy would be stale
+		}
 		if !fits {
 			r.Dropped += cs.Queue(state.PendingEntry{Agent: agent, Source: c.Source, ID: c.ID, Priority: int(c.Priority), Text: c.Text, Once: c.Once, Time: c.at})
 			continue
@@ -95,7 +98,7 @@ func merge(cands []candidate, c candidate) []candidate {
 		return append(cands, c)
 	}
 	o := &cands[i]
-	o.Text, o.Once = c.Text, c.Once
+	o.Text, o.Once, o.Standing = c.Text, c.Once, c.Standing
 	o.Priority = min(o.Priority, c.Priority)
 	return cands
 }

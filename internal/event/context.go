@@ -43,6 +43,11 @@ type Entry struct {
 	// delivered is dropped. A compaction forgets what was delivered, since
 	// the agent's context no longer holds it.
 	Once bool
+	// Standing context (who the agent is, the project's rules) is decided
+	// afresh at every session start; a host that rebuilds its system
+	// prompt for every model request (OpenCode) carries it there, and the
+	// rest in the conversation.
+	Standing bool
 }
 
 // Key is what entries are deduplicated by.

@@ -79,6 +79,7 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		b.WriteString("\n[atreides: rules left out to fit the context cap; read " + o.RulesFile + "]")
 	}
 	r.Context = event.Note("session", "start", event.High, strings.TrimRight(b.String(), "\n"))
+	r.Context[0].Standing = true
 	return r, nil
 }
 

@@ -33,6 +33,7 @@ type Result = {
   args?: Record<string, Json>
   append?: string
   system?: string[]
+  inject?: { messageID: string; id: string; text: string }[]
   context?: string[]
   continue?: string
   warn?: string[]
@@ -199,6 +200,18 @@ export const AtreidesPlugin = async (input: PluginInput, options?: Record<string
     "tool.execute.after": async (i, o) => {
       const r = await ask("tool.after", { input: i, output: { title: o?.title, output: o?.output, metadata: o?.metadata } })
       if (r.append && o) o.output = (typeof o.output === "string" && o.output ? o.output + "\n\n" : "") + r.append
+    },
+    "experimental.chat.messages.transform": async (_i, o) => {
+      const msgs: Json[] = Array.isArray(o?.messages) ? o.messages : []
+      const sessionID = msgs.at(-1)?.info?.sessionID
+      if (!sessionID) return
+      const list = msgs.map((m) => ({ id: m?.info?.id, role: m?.info?.role }))
+      const r = await ask("messages.transform", { input: { sessionID }, output: { messages: list } })
+      for (const p of r.inject ?? []) {
+        const m = msgs.find((m) => m?.info?.id === p.messageID)
+        if (!m || !Array.isArray(m.parts) || m.parts.some((x: Json) => x?.id === p.id)) continue
+        m.parts.push({ id: p.id, sessionID, messageID: p.messageID, type: "text", text: p.text, synthetic: true })
+      }
     },
     "experimental.chat.system.transform": async (i, o) => {
       const r = await ask("system.transform", { input: { sessionID: i?.sessionID }, output: { system: o?.system?.slice(0, 1) } })

@@ -104,7 +104,9 @@ func TestOpenCodeTodoContinuation(t *testing.T) {
 
 // checkCompaction compacts the session through the HTTP API (what the TUI's
 // /compact does) and checks that the compaction request carried atreides's
-// state block, and that the next turn's system prompt carries it too.
+// state block, and that the next turn carries it too, in the conversation
+// (anchored to the turn's message), with the session context in the
+// system prompt.
 func checkCompaction(t *testing.T, p *ocProject, srv *ocServer, sid string) {
 	t.Helper()
 	if t.Failed() {
@@ -131,11 +133,11 @@ func checkCompaction(t *testing.T, p *ocProject, srv *ocServer, sid string) {
 	srv.waitQuiet(2*time.Second, 60*time.Second)
 	found := false
 	for _, r := range p.Fake.Requests()[before:] {
-		if r.Main() && strings.Contains(r.System(), session.StateOpen) && strings.Contains(r.System(), session.Marker) {
+		if r.Main() && userSays(r, session.StateOpen) && strings.Contains(r.System(), session.Marker) {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("no request after the compaction carried the state block in its system prompt:\n%s", p.Fake.Summary())
+		t.Errorf("no request after the compaction carried the state block in its conversation:\n%s", p.Fake.Summary())
 	}
 }

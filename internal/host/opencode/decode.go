@@ -20,6 +20,7 @@ const (
 	MethodToolBefore = "tool.before"
 	MethodToolAfter  = "tool.after"
 	MethodSystem     = "system.transform"
+	MethodMessages   = "messages.transform"
 	MethodCompacting = "session.compacting"
 	MethodChat       = "chat.message"
 	MethodEvent      = "event"
@@ -27,7 +28,7 @@ const (
 
 // Methods lists the hook methods, in the order the plugin registers them.
 func Methods() []string {
-	return []string{MethodToolBefore, MethodToolAfter, MethodSystem, MethodCompacting, MethodChat, MethodEvent}
+	return []string{MethodToolBefore, MethodToolAfter, MethodMessages, MethodSystem, MethodCompacting, MethodChat, MethodEvent}
 }
 
 // hookNames are OpenCode's names for the hooks behind each method; they
@@ -36,6 +37,7 @@ var hookNames = map[string]string{
 	MethodToolBefore: "tool.execute.before",
 	MethodToolAfter:  "tool.execute.after",
 	MethodSystem:     "experimental.chat.system.transform",
+	MethodMessages:   "experimental.chat.messages.transform",
 	MethodCompacting: "experimental.session.compacting",
 	MethodChat:       "chat.message",
 }
@@ -203,6 +205,14 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 		// Every main-agent request: a SessionStart so the session context
 		// rides along (see doc.go), but not a new start; that was
 		// session.created.
+		ev.Kind, ev.Source, ev.ContextCap = event.SessionStart, "prompt", MaxContext
+	case MethodMessages:
+		if ev.SessionID == "" {
+			return ev, nil // no message names its session: nothing to add
+		}
+		// Before every model request of a session: its start context is
+		// decided here, as system.transform did, and what the request
+		// carries is split by the mapper (see doc.go).
 		ev.Kind, ev.Source, ev.ContextCap = event.SessionStart, "prompt", MaxContext
 	case MethodCompacting:
 		ev.Kind, ev.Source = event.PreCompact, "auto"

@@ -4,19 +4,25 @@
 // OpenCode runs plugins in its own process, so there is no hook process
 // per event: the shim in plugins/opencode starts `atreides serve --stdio`
 // once and sends every hook as a request whose method names the hook
-// (tool.before, tool.after, system.transform, session.compacting,
-// chat.message, event) and whose params carry the hook's own input and
+// (tool.before, tool.after, messages.transform, system.transform,
+// session.compacting, chat.message, event) and whose params carry the hook's own input and
 // output objects verbatim, plus the directory OpenCode runs in. The
 // answer is a [Result]: what to throw, which args to put in place, which
 // strings to push into the system prompt or the compaction context, and
 // which prompt to send to keep a session going.
 //
-// OpenCode has no per-session start hook that can inject context, and the
-// system prompt a plugin edits is not persisted, so the session context is
-// pushed on every main-agent LLM request (system.transform decodes to
-// SessionStart); context registered at hooks that cannot carry it waits in
-// the session (the engine's collector) for the next system prompt or tool
-// result; and after a compaction the state block rides along every request. [Mapper] keeps that per-session bookkeeping in
+// OpenCode has no per-session start hook that can inject context, and what
+// a plugin adds to a request's system prompt or messages is not kept. So
+// every main-agent model request is a SessionStart of its own, decided at
+// its messages.transform: the standing context (identity, rules) goes to
+// that request's system prompt (system.transform, which comes next), and
+// everything else the request carries (context that waited in the session
+// since a hook that cannot carry it, such as chat.message; the state block
+// after a compaction) is anchored to the turn's user message as a
+// synthetic text part, which the mapper has the plugin add again, with the
+// same id, to every later request that still sends that message: the
+// model sees it once, where it arrived, as Claude Code's transcript would
+// keep it. Tool results carry their context themselves (tool.after). [Mapper] keeps that per-session bookkeeping in
 // memory: none of it is needed for safety (the engine's stop gate and
 // state store are the source of truth), so losing it on a restart only
 // costs one missed reminder.

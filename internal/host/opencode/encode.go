@@ -28,6 +28,10 @@ type Result struct {
 	// System entries are pushed onto output.system (each becomes a system
 	// message of this request only).
 	System []string `json:"system,omitempty"`
+	// Inject are text parts messages.transform adds to the messages they
+	// name, each once (a part with the same id already there is left),
+	// marked synthetic: context delivered into the conversation.
+	Inject []Injection `json:"inject,omitempty"`
 	// Context entries are pushed onto output.context of
 	// experimental.session.compacting.
 	Context []string `json:"context,omitempty"`
@@ -38,9 +42,16 @@ type Result struct {
 	Warn []string `json:"warn,omitempty"`
 }
 
+// Injection is a text part for one message of the conversation.
+type Injection struct {
+	MessageID string `json:"messageID"`
+	ID        string `json:"id"` // the part's id, stable across requests
+	Text      string `json:"text"`
+}
+
 // Empty reports whether the result asks for nothing.
 func (r *Result) Empty() bool {
-	return r.Block == "" && r.Args == nil && r.Append == "" && len(r.System) == 0 &&
+	return r.Block == "" && r.Args == nil && r.Append == "" && len(r.System) == 0 && len(r.Inject) == 0 &&
 		len(r.Context) == 0 && r.Continue == "" && len(r.Warn) == 0
 }
 

@@ -36,9 +36,11 @@ const maxTracked = 512
 // tracked is what the mapper remembers of one session between hooks.
 type tracked struct {
 	parent     string // the session that delegated to this one
-	compacted  bool   // the state block rides along every system prompt
+	compacted  bool   // the next request is the session's start after a compaction
 	continuing bool   // the last idle was answered with a continuation
 	injected   string // the continuation prompt sent
+	anchors    []anchor
+	standing   []string // the next system transform's context; nil: not decided
 	lastText   string // the assistant's last finished text
 	assistant  map[string]bool
 	warned     map[string]bool // warnings already passed on
@@ -95,9 +97,14 @@ func (m *Mapper) Handle(ctx context.Context, method string, params json.RawMessa
 		return Result{}
 	}
 	var r Result
-	if ev.Kind == event.PreCompact {
+	switch {
+	case ev.Kind == event.PreCompact:
 		r = m.compacting(ctx, ev)
-	} else {
+	case ev.HostEvent == HookName(MethodMessages):
+		r = m.messagesTransform(ctx, ev, params)
+	case ev.HostEvent == HookName(MethodSystem):
+		r = m.systemTransform(ctx, ev)
+	default:
 		r = Encode(ev, m.Run(ctx, ev))
 	}
 	m.after(ev, &r)
@@ -160,9 +167,12 @@ func (m *Mapper) before(ev *event.Event, params json.RawMessage) bool {
 		if msg, text, ok := finishedText(params); ok && t.assistant[msg] {
 			t.lastText = text
 		}
-	case "experimental.chat.system.transform":
+	case "experimental.chat.messages.transform", "experimental.chat.system.transform":
+		// The first request after a compaction is the session's start
+		// after it (the state block comes back, anchored into the
+		// conversation); later ones are ordinary requests.
 		if t.compacted {
-			ev.Source = "compact"
+			ev.Source, t.compacted = "compact", false
 		}
 	case "chat.message":
 		if t.injected != "" && strings.TrimSpace(ev.Prompt) == strings.TrimSpace(t.injected) {
@@ -183,11 +193,7 @@ func (m *Mapper) after(ev *event.Event, r *Result) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	key := ev.SessionID
-	if ev.AgentID != "" {
-		key = ev.AgentID
-	}
-	t := m.session(key)
+	t := m.session(sessionKey(ev))
 	if ev.HostEvent == "session.idle" {
 		t.continuing, t.injected = r.Continue != "", r.Continue
 	}

@@ -1,0 +1,56 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/session"
+	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
+)
+
+// TestOpenCodeConversationContext: context registered where OpenCode
+// cannot carry it (the prompt's chat.message: here the "remember:" anchor's
+// acknowledgement) reaches the model through the messages transform, as a
+// part of the prompt's user message, exactly once in every request of the
+// turn (OpenCode does not keep what a transform adds: the plugin adds it
+// again, never twice); the session context stays in the system prompt.
+func TestOpenCodeConversationContext(t *testing.T) {
+	t.Parallel()
+	p := newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		if countToolResults(r) == 0 {
+			return fakeopenaichat.Bash("call_ls", "ls")
+		}
+		return fakeopenaichat.Reply{Text: "Done."}
+	})
+	p.runOC("remember: the cache lives in bbolt\n\nThen list the files.")
+
+	const ack = "kept as anchor #1"
+	mains := p.Fake.MainRequests()
+	if len(mains) < 2 {
+		t.Fatalf("%d main requests, want 2:\n%s", len(mains), p.Fake.Summary())
+	}
+	for _, r := range mains {
+		if n := strings.Count(r.Body(), ack); n != 1 {
+			t.Errorf("request #%d carries %q %d times, want once:\n%s", r.Seq, ack, n, r.Body())
+		}
+		if strings.Contains(r.System(), ack) {
+			t.Errorf("request #%d: the acknowledgement is in the system prompt, not the conversation", r.Seq)
+		}
+		if !userSays(r, ack) {
+			t.Errorf("request #%d: the acknowledgement is not in a user message", r.Seq)
+		}
+		if !strings.Contains(r.System(), session.Marker) {
+			t.Errorf("request #%d: system prompt without %s", r.Seq, session.Marker)
+		}
+	}
+}
+
+// userSays reports whether a user message of the request contains s.
+func userSays(r *fakeopenaichat.Request, s string) bool {
+	for _, m := range r.Messages {
+		if m.Role == "user" && strings.Contains(m.Content, s) {
+			return true
+		}
+	}
+	return false
+}
