@@ -41,7 +41,7 @@ type tracked struct {
 	injected   string // the continuation prompt sent
 	anchors    []anchor
 	standing   []string // the next system transform's context; nil: not decided
-	lastText   string // the assistant's last finished text
+	lastText   string   // the assistant's last finished text
 	assistant  map[string]bool
 	warned     map[string]bool // warnings already passed on
 	seen       time.Time
