@@ -23,6 +23,7 @@ type settings struct {
 	builtin func() bool
 	policy  func() (*guard.Policy, error)
 	session func() session.Options
+	context func() config.Context
 }
 
 func newSettings(root string) *settings {
@@ -54,6 +55,7 @@ func newSettings(root string) *settings {
 		o.Hosts = hosts.SessionFacts
 		return o
 	})
+	s.context = sync.OnceValue(func() config.Context { return contextSection(s) })
 	return s
 }
 
@@ -108,5 +110,6 @@ func sessionOptions(c *config.Session) session.Options {
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *settings) []engine.Handler {
-	return append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, session.Handlers(s.session, healthChecks(s, s.root)...)...)
+	return append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), readFirstHandler(s), editCheckHandler(s)},
+		session.Handlers(s.session, healthChecks(s, s.root)...)...)
 }

@@ -24,6 +24,9 @@ func TestBuiltinSettings(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("session defaults differ:\nconfig: %+v\nGo:     %+v", got, want)
 	}
+	if got := cfg.Context; got.ReadBeforeWrite != builtinContext.ReadBeforeWrite || got.Checks.BudgetMS != builtinContext.Checks.BudgetMS || len(got.Checks.Run) != 0 {
+		t.Errorf("context defaults differ:\nconfig: %+v\nGo:     %+v", got, builtinContext)
+	}
 	if governanceOptions(&cfg.Governance).Enabled {
 		t.Error("governance is on in the documented defaults, but the no-file path assumes it is off")
 	}

@@ -31,6 +31,7 @@ type Config struct {
 
 	Governance Governance `yaml:"governance"`
 	State      State      `yaml:"state"`
+	Context    Context    `yaml:"context"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -175,6 +176,40 @@ type Delegation struct {
 	// StructuredReturn lists the subagent types whose final message must be
 	// the standard return object ("*" for all).
 	StructuredReturn []string `yaml:"structured_return"`
+}
+
+// Context configures what atreides adds to the agent's context.
+type Context struct {
+	ReadBeforeWrite ReadBeforeWrite `yaml:"read_before_write"`
+	Checks          Checks          `yaml:"checks"`
+}
+
+// ReadBeforeWrite is the read-before-write mode: off, note or block.
+type ReadBeforeWrite string
+
+func (ReadBeforeWrite) checkText(s string) string { return oneOf(s, "off", "note", "block") }
+
+// Checks are the commands run after an edit (package editcheck).
+type Checks struct {
+	BudgetMS int     `yaml:"budget_ms" min:"100" max:"600000"`
+	Run      []Check `yaml:"run"`
+}
+
+// Check is one command run after an edit of a file matching its globs.
+type Check struct {
+	Globs        []Glob `yaml:"globs"`
+	Command      string `yaml:"command"`
+	TimeoutMS    int    `yaml:"timeout_ms" min:"0" max:"600000"`
+	FailOnOutput bool   `yaml:"fail_on_output"`
+}
+
+func (Check) checkMapping(m *mappingCheck) {
+	if g := m.get("globs"); !m.has("globs") || g != nil && g.kind == kindList && len(g.items) == 0 {
+		m.errorf("a check needs globs: the files it runs after")
+	}
+	if c := m.get("command"); !m.has("command") || c != nil && strings.TrimSpace(c.scalar.(string)) == "" {
+		m.errorf("a check needs a command")
+	}
 }
 
 // Verdict is a guard answer.

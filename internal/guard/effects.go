@@ -28,6 +28,11 @@ type Effects struct {
 	Changes string
 	// Verifies names the first test, build or lint run ("go test").
 	Verifies string
+	// Reads are the files a plain reader prints for whoever runs the
+	// command (cat, head, tail, nl, less, bat, sed without -i): what an
+	// agent has seen of a file through the shell. Absolute and cleaned
+	// like Writes; a computed path is left out.
+	Reads []string
 	// Programs names the programs the command runs, by base name, in the
 	// order first seen, at most maxPrograms: what the trace ledger keeps
 	// of a command instead of its text. A program word known only at run
@@ -186,6 +191,7 @@ func (a *analyzer) effects(c *Cmd) {
 	if a.eff.Verifies == "" {
 		a.eff.Verifies = verifier(c.Name, c.Args)
 	}
+	a.reads(c)
 	if f := writers.get()[c.Name]; f != nil {
 		f(a, c)
 		return
@@ -207,6 +213,40 @@ func (a *analyzer) effects(c *Cmd) {
 		// arguments start with a file writer probably runs them.
 		if inner := normName(c.Args[0].s); writers.get()[inner] != nil || isInterpreter(inner) {
 			a.unknownWrite(c.Name+" may run "+inner+" with its arguments", false, c.Name)
+		}
+	}
+}
+
+// readers are the programs that print the files they are given, with the
+// short options that take a value (head -n 5).
+var readers = map[string]string{
+	"cat": "", "tac": "", "nl": "bdfhilnsvw", "head": "nc", "tail": "ncs",
+	"less": "", "more": "", "bat": "lmrH", "sed": "efl",
+}
+
+// reads records the files c prints whole or in part (Effects.Reads).
+func (a *analyzer) reads(c *Cmd) {
+	valued, ok := readers[c.Name]
+	if !ok || c.sc.findDir != "" {
+		return
+	}
+	files := operands(c.Args, valued)
+	if c.Name == "sed" {
+		if inPlaceFlag(c.Args, valued) {
+			return // an edit, recorded as a write
+		}
+		if _, e := optValue(c.Args, 'e', "--expression"); !e {
+			if _, f := optValue(c.Args, 'f', "--file"); !f && len(files) > 0 {
+				files = files[1:] // the script
+			}
+		}
+	}
+	for _, w := range files {
+		if w.dyn || w.proc != nil || w.s == "-" {
+			continue
+		}
+		if p, ok := a.canon(w.s, c.sc); ok && !slices.Contains(a.eff.Reads, p) && len(a.eff.Reads) < 256 {
+			a.eff.Reads = append(a.eff.Reads, p)
 		}
 	}
 }

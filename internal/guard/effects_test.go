@@ -217,3 +217,42 @@ func TestProgramName(t *testing.T) {
 		}
 	}
 }
+
+// TestEffectsReads: plain readers' files are reads, whatever wraps them;
+// an option's value, a script, a computed path or an in-place edit is not.
+func TestEffectsReads(t *testing.T) {
+	cases := []struct {
+		cmd   string
+		reads []string
+	}{
+		{"cat a.go", []string{"a.go"}},
+		{"cat -n a.go b.go | head", []string{"a.go", "b.go"}},
+		{"head -n 50 a.go", []string{"a.go"}},
+		{"tail -n50 -f log.txt", []string{"log.txt"}},
+		{"sed -n '1,200p' pkg/x.go", []string{"pkg/x.go"}},
+		{"sed -e 's/a/b/' -n x.go", []string{"x.go"}},
+		{"nl -ba x.go | sed -n '10,40p'", []string{"x.go"}},
+		{"cd pkg && cat ../README.md", []string{"README.md"}},
+		{"bash -c 'cat inner.go'", []string{"inner.go"}},
+		{"cat /etc/hosts", []string{"/etc/hosts"}},
+		{"sed -i 's/a/b/' x.go", nil},
+		{"cat $F", nil},
+		{"cat < a.go", nil}, // stdin: the walk sees no file argument
+		{"cat -", nil},
+		{"grep -n foo a.go", nil},
+		{"find . -name '*.go' -exec cat {} +", nil},
+	}
+	for _, c := range cases {
+		e := ShellEffects(Request{Tool: "shell", Command: c.cmd, Cwd: testProject, ProjectRoot: testProject, Home: testHome})
+		var want []string
+		for _, p := range c.reads {
+			if !strings.HasPrefix(p, "/") {
+				p = testProject + "/" + p
+			}
+			want = append(want, p)
+		}
+		if !slices.Equal(e.Reads, want) {
+			t.Errorf("%q: reads %q, want %q", c.cmd, e.Reads, want)
+		}
+	}
+}

@@ -22,7 +22,11 @@ var claudeHost = Host{
 	// subagent types Explore and Plan besides general-purpose.
 	Instructions: []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"},
 	Agents:       map[string]string{"explore": "Explore", "plan": "Plan"},
-	Doctor:       claudeDoctor,
+	// Its Edit and Write refuse a file not read first ("File has not been
+	// read yet. Read it first before writing to it."), and one changed
+	// since it was read.
+	ReadsBeforeWrite: true,
+	Doctor:           claudeDoctor,
 }
 
 func claudePath(env Env, scope install.Scope) string {

@@ -51,6 +51,10 @@ type Host struct {
 	// name of the host's built-in agent that fills it, as its delegation
 	// tool takes it; a role the host has no agent for is absent.
 	Agents map[string]string
+	// ReadsBeforeWrite is set when the host itself refuses to edit or
+	// overwrite an existing file its agent has not read in the session:
+	// atreides's own check (package readfirst) then skips it.
+	ReadsBeforeWrite bool
 	// Doctor adds the host's own checks, given what Inspect found in each
 	// scope's file (indexed like Scopes).
 	Doctor func(env Env, found []install.Status) []Check
@@ -247,6 +251,13 @@ func SessionFacts(name string) session.HostFacts {
 		return session.HostFacts{}
 	}
 	return session.HostFacts{Instructions: h.Instructions, Agents: h.Agents}
+}
+
+// ReadsBeforeWrite reports whether the named host refuses an edit of a
+// file its agent has not read (false for a host not registered).
+func ReadsBeforeWrite(name string) bool {
+	h, ok := Lookup(name)
+	return ok && h.ReadsBeforeWrite
 }
 
 func exists(path string) bool {

@@ -429,3 +429,17 @@ func TestSessionFacts(t *testing.T) {
 		t.Errorf("unknown host has facts %+v", f)
 	}
 }
+
+// TestReadsBeforeWrite: only Claude Code refuses an edit of an unread file
+// by itself (its Edit and Write; OpenCode 1.18.33's tools no longer check
+// although their descriptions say so), so atreides checks the others.
+func TestReadsBeforeWrite(t *testing.T) {
+	for _, h := range All() {
+		if got, want := ReadsBeforeWrite(h.Name), h.Name == "claude"; got != want {
+			t.Errorf("%s: ReadsBeforeWrite %v, want %v", h.Name, got, want)
+		}
+	}
+	if ReadsBeforeWrite("no-such-host") {
+		t.Error("an unknown host checks by itself")
+	}
+}

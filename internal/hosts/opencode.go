@@ -33,7 +33,10 @@ var openCodeHost = Host{
 	// primary agents, which it cannot start).
 	Instructions: []string{"AGENTS.md", "CLAUDE.md"},
 	Agents:       map[string]string{"explore": "explore"},
-	Doctor:       func(Env, []install.Status) []Check { return nil },
+	// OpenCode 1.18.33's edit and write tools say they fail on a file not
+	// read first, but their code no longer checks: ReadsBeforeWrite stays
+	// false, and atreides checks.
+	Doctor: func(Env, []install.Status) []Check { return nil },
 }
 
 func openCodeDir(env Env, scope install.Scope) string {

@@ -30,6 +30,7 @@ const (
 	GroupAnchors                              // Project.NextAnchor, Project.Anchors
 	GroupRules                                // Project.Rules
 	GroupGovernance                           // Project.Governance
+	GroupReads                                // Session.Reads
 
 	// AllGroups is every group: what readers and commands decode.
 	AllGroups Groups = 1<<iota - 1
@@ -40,7 +41,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "todos", "anchors", "rules", "governance"}
+	"context", "todos", "anchors", "rules", "governance", "reads"}
 
 func (g Groups) String() string {
 	var names []string

@@ -23,6 +23,7 @@ var sessionSections = []section[Session]{
 	{GroupMemory, "memory", putMemory, getMemory},
 	{GroupSessionGovernance, "session governance", putSessionGovernance, getSessionGovernance},
 	{GroupContext, "context", putContext, getContext},
+	{GroupReads, "reads", putReads, getReads},
 }
 
 // projectSections are the project record's sections, by tag.
@@ -501,5 +502,21 @@ func getGovernance(r *binrec.Reader, p *Project) {
 		s.ID = r.Str()
 		s.Host = r.Str()
 		s.Seen = r.Time()
+	})
+}
+
+func putReads(w *binrec.Writer, s *Session) {
+	putNonEmpty(w, s.Reads.Known, func(w *binrec.Writer, k *KnownFile) {
+		w.Str(k.Agent)
+		w.Str(k.Path)
+		w.Time(k.ModTime)
+	})
+}
+
+func getReads(r *binrec.Reader, s *Session) {
+	s.Reads.Known = binrec.Slice(r, 0, func(r *binrec.Reader, k *KnownFile) {
+		k.Agent = r.Str()
+		k.Path = r.Str()
+		k.ModTime = r.Time()
 	})
 }

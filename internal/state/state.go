@@ -33,6 +33,7 @@ type Session struct {
 	Memory     MemoryState       `json:"memory,omitzero"`
 	Governance SessionGovernance `json:"governance,omitzero"`
 	Context    ContextState      `json:"context,omitzero"`
+	Reads      ReadState         `json:"reads,omitzero"`
 }
 
 // Counters are running totals; they survive history trimming.

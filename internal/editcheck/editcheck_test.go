@@ -1,0 +1,175 @@
+package editcheck
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+type testEnv struct{ logs *[]string }
+
+func (e testEnv) Logf(f string, a ...any) {
+	if e.logs != nil {
+		*e.logs = append(*e.logs, f)
+	}
+}
+func (testEnv) Now() time.Time { return time.Now() }
+
+// edit runs the handler on a successful PostTool of tool on paths, as the
+// engine does, and returns what it says and what it logged.
+func edit(t testing.TB, o Options, root string, deadline time.Time, tool event.ToolName, paths ...string) (string, []string) {
+	var logs []string
+	h := Handler(func() Options { return o })
+	ev := &event.Event{Kind: event.PostTool, Host: "claude", ProjectDir: root, Cwd: root, Tool: event.Tool{Name: tool, Paths: paths}}
+	c := &engine.Call{Event: ev, Env: testEnv{&logs}, Memo: &engine.Memo{}, Deadline: deadline}
+	h.Prepare(c)
+	r, err := h.Handle(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return event.JoinEntries(r.Context), logs
+}
+
+func project(t *testing.T, files map[string]string) string {
+	root := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestChecksRunAfterAnEdit(t *testing.T) {
+	if _, err := exec.LookPath("gofmt"); err != nil {
+		t.Fatal("gofmt is needed: it ships with Go")
+	}
+	gofmt := Check{Globs: []string{"**/*.go"}, Command: "gofmt -l {file}", FailOnOutput: true}
+	root := project(t, map[string]string{
+		"good.go":           "package a\n",
+		"pkg/bad.go":        "package a\nfunc  f( ) {}\n",
+		"it's a file.go":    "package a\nfunc  f( ) {}\n",
+		"-dash.go":          "package a\n",
+		"notes.md":          "x\n",
+		"secret/leak.sh":    "x\n",
+		"pkg/sub/deeper.go": "package sub\n",
+	})
+	long := strings.Repeat("line\n", 50)
+	cases := []struct {
+		name   string
+		checks []Check
+		tool   event.ToolName
+		paths  []string
+		want   []string // substrings of what is said; none for silence
+		absent []string
+	}{
+		{"a clean run says nothing", []Check{gofmt}, event.Write, []string{"good.go"}, nil, nil},
+		{"gofmt -l lists a badly formatted file", []Check{gofmt}, event.Edit, []string{root + "/pkg/bad.go"},
+			[]string{"the check `gofmt -l {file}` on pkg/bad.go reported", "pkg/bad.go"}, nil},
+		{"a name with quotes and blanks is one argument", []Check{gofmt}, event.Write, []string{"it's a file.go"},
+			[]string{"on it's a file.go reported", "it's a file.go"}, nil},
+		{"a leading dash is no option", []Check{{Globs: []string{"*.go"}, Command: "cat {file} >/dev/null"}}, event.Write, []string{"-dash.go"}, nil, nil},
+		{"no matching glob runs nothing", []Check{{Globs: []string{"**/*.py"}, Command: "exit 1"}}, event.Write, []string{"good.go"}, nil, nil},
+		{"a non-zero exit is a finding with its first lines", []Check{{Globs: []string{"**"}, Command: "printf '" + strings.ReplaceAll(long, "\n", `\n`) + "'; exit 3"}},
+			event.Write, []string{"notes.md"}, []string{"failed (exit status 3)", "line\nline", "(30 more lines)"}, nil},
+		{"output with exit 0 is clean unless fail_on_output", []Check{{Globs: []string{"**"}, Command: "echo All checks passed!"}}, event.Write, []string{"notes.md"}, nil, nil},
+		{"secrets are masked", []Check{{Globs: []string{"secret/*"}, Command: "echo token=ghp_abcdefghijklmnopqrstuvwxyz0123456789; exit 1"}},
+			event.Edit, []string{"secret/leak.sh"}, []string{"token=****"}, []string{"ghp_abcdef"}},
+		{"{dir} is the file's directory", []Check{{Globs: []string{"**/*.go"}, Command: "echo dir=[{dir}]; exit 1"}},
+			event.Edit, []string{"pkg/sub/deeper.go"}, []string{"dir=[pkg/sub]"}, nil},
+		{"a command without {file} runs once for many files", []Check{{Globs: []string{"**/*.go"}, Command: "echo ran; exit 1"}},
+			event.Edit, []string{"good.go", "pkg/bad.go"}, []string{"ran"}, nil},
+		{"a file outside the project is not checked", []Check{{Globs: []string{"**"}, Command: "exit 1"}}, event.Write, []string{"/etc/hosts"}, nil, nil},
+		{"a read is no edit", []Check{{Globs: []string{"**"}, Command: "exit 1"}}, event.Read, []string{"notes.md"}, nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, _ := edit(t, Options{Checks: c.checks, Budget: 5 * time.Second}, root, time.Time{}, c.tool, c.paths...)
+			if len(c.want) == 0 && got != "" {
+				t.Errorf("said %q, want nothing", got)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("said %q, want it to contain %q", got, w)
+				}
+			}
+			for _, a := range c.absent {
+				if strings.Contains(got, a) {
+					t.Errorf("said %q, must not contain %q", got, a)
+				}
+			}
+			if n := strings.Count(got, "atreides: the check"); n > 1 {
+				t.Errorf("%d findings, want at most one: %q", n, got)
+			}
+		})
+	}
+}
+
+// TestChecksTimeOut: a check that hangs is killed with its children at its
+// timeout, or at the budget, or before the hook's deadline, whichever is
+// first; the rest are skipped and the agent is told in a line.
+func TestChecksTimeOut(t *testing.T) {
+	root := project(t, map[string]string{"a.go": "package a\n"})
+	hang := Check{Globs: []string{"*.go"}, Command: "sleep 30 & sleep 30; wait"}
+	after := Check{Globs: []string{"*.go"}, Command: "exit 1"}
+	cases := []struct {
+		name     string
+		o        Options
+		deadline time.Duration
+		max      time.Duration
+		want     []string
+	}{
+		{"its own timeout", Options{Checks: []Check{{Globs: hang.Globs, Command: hang.Command, Timeout: 200 * time.Millisecond}, after}, Budget: 5 * time.Second},
+			0, 2 * time.Second, []string{"did not finish within 200ms", "`exit 1` failed (exit status 1), without output."}},
+		{"the budget", Options{Checks: []Check{hang, after}, Budget: 300 * time.Millisecond},
+			0, 2 * time.Second, []string{"did not finish within 300ms", "1 check(s) after this edit did not run"}},
+		{"the hook's deadline", Options{Checks: []Check{hang}, Budget: 30 * time.Second},
+			reserve + 250*time.Millisecond, 2 * time.Second, []string{"did not finish within"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var deadline time.Time
+			if c.deadline > 0 {
+				deadline = time.Now().Add(c.deadline)
+			}
+			start := time.Now()
+			got, logs := edit(t, c.o, root, deadline, event.Write, "a.go")
+			if took := time.Since(start); took > c.max {
+				t.Errorf("took %s, want under %s: the children were not killed", took, c.max)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("said %q, want it to contain %q", got, w)
+				}
+			}
+			if len(logs) == 0 {
+				t.Error("a timeout was not logged")
+			}
+		})
+	}
+}
+
+// BenchmarkNoChecks is the handler's cost on a write when no check is
+// configured: it must be next to nothing.
+func BenchmarkNoChecks(b *testing.B) {
+	h := Handler(func() Options { return Options{Budget: 4 * time.Second} })
+	ev := &event.Event{Kind: event.PostTool, Host: "claude", ProjectDir: "/p", Cwd: "/p", Tool: event.Tool{Name: event.Write, Paths: []string{"/p/a.go"}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		c := &engine.Call{Event: ev, Env: testEnv{}, Memo: &engine.Memo{}}
+		h.Prepare(c)
+		if r, _ := h.Handle(c); !r.Empty() {
+			b.Fatal(r)
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package state
+
+import (
+	"slices"
+	"time"
+)
+
+// MaxKnown bounds the files a session remembers as read or written: the
+// oldest are forgotten first, and a forgotten file only means one more
+// "read it first" than needed.
+const MaxKnown = 512
+
+// ReadState is what the read-before-write check (package readfirst)
+// remembers: the files each agent of the session read or wrote itself,
+// with their modification time then, so that a change made behind the
+// agent's back is seen too.
+type ReadState struct {
+	Known []KnownFile `json:"known,omitempty"` // oldest first
+}
+
+// KnownFile is one file an agent has in its context.
+type KnownFile struct {
+	Agent   string    `json:"agent,omitempty"` // "" for the lead agent
+	Path    string    `json:"path"`            // absolute, cleaned
+	ModTime time.Time `json:"mtime,omitzero"`  // zero: not known
+}
+
+// Find returns the agent's record of the file, or nil.
+func (r *ReadState) Find(agent, path string) *KnownFile {
+	i := slices.IndexFunc(r.Known, func(k KnownFile) bool { return k.Agent == agent && k.Path == path })
+	if i < 0 {
+		return nil
+	}
+	return &r.Known[i]
+}
+
+// Add records that the agent has the file in its context as of modTime,
+// moving it to the newest end and forgetting the oldest beyond [MaxKnown].
+func (r *ReadState) Add(agent, path string, modTime time.Time) {
+	r.Known = slices.DeleteFunc(r.Known, func(k KnownFile) bool { return k.Agent == agent && k.Path == path })
+	r.Known = append(r.Known, KnownFile{Agent: agent, Path: path, ModTime: modTime})
+	if over := len(r.Known) - MaxKnown; over > 0 {
+		r.Known = append(r.Known[:0], r.Known[over:]...)
+	}
+}
