@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/serve"
+	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/spf13/cobra"
 )
 
@@ -65,7 +66,8 @@ func (o *serveOptions) run(io *IO) error {
 func newServer(io *IO, timeout time.Duration) *serve.Server {
 	cwd, _ := io.Getwd()
 	log := project.NewLog(project.StateDir(project.Root("", cwd)))
-	m := &opencode.Mapper{Run: engineRunner(io, &servedRoots{}), Logf: log.Logf}
+	roots := &servedRoots{}
+	m := &opencode.Mapper{Run: engineRunner(io, roots), Reply: identityReply(io, roots), Logf: log.Logf}
 	return &serve.Server{
 		Handler: func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 			return m.Handle(ctx, method, params), nil
@@ -94,6 +96,22 @@ func engineRunner(io *IO, roots *servedRoots) opencode.Runner {
 		return answerEarly(ctx, log, func(decided func(*event.Decision)) *event.Decision {
 			return runEngine(ctx, root, s, log, ev, decided)
 		})
+	}
+}
+
+// identityReply normalizes the lead agent's finished text to the identity
+// prefix, when the project's settings ask for one.
+func identityReply(io *IO, roots *servedRoots) func(*event.Event, string) string {
+	return func(ev *event.Event, text string) string {
+		cwd := ev.Cwd
+		if cwd == "" {
+			cwd, _ = io.Getwd()
+		}
+		s, _ := roots.get(project.Root(ev.ProjectDir, cwd))
+		if o := s.session(); o.Prefix {
+			return session.Prefixed(text, o.Persona)
+		}
+		return text
 	}
 }
 

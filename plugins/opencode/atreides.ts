@@ -36,6 +36,7 @@ type Result = {
   inject?: { messageID: string; id: string; text: string }[]
   context?: string[]
   continue?: string
+  text?: string
   warn?: string[]
 }
 type Pending = { resolve: (r: Result) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }
@@ -220,6 +221,10 @@ export const AtreidesPlugin = async (input: PluginInput, options?: Record<string
     "experimental.session.compacting": async (i, o) => {
       const r = await ask("session.compacting", { input: i, output: {} })
       if (r.context?.length && Array.isArray(o?.context)) o.context.push(...r.context)
+    },
+    "experimental.text.complete": async (i, o) => {
+      const r = await ask("text.complete", { input: i, output: { text: o?.text } })
+      if (typeof r.text === "string" && o) o.text = r.text
     },
     "chat.message": async (i, o) => {
       const r = await ask("chat.message", { input: i, output: { parts: o?.parts } })

@@ -54,3 +54,27 @@ func userSays(r *fakeopenaichat.Request, s string) bool {
 	}
 	return false
 }
+
+// TestOpenCodeIdentityPrefix: with session.identity.prefix set, the lead
+// agent's finished text is normalized to begin with "[Muad'Dib]: " once,
+// whatever the model wrote (here a bold tag, then none).
+func TestOpenCodeIdentityPrefix(t *testing.T) {
+	t.Parallel()
+	p := newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		if countToolResults(r) == 0 {
+			return fakeopenaichat.Bash("call_ls", "ls")
+		}
+		return fakeopenaichat.Reply{Text: "**[Muad'Dib]:** Listed."}
+	})
+	p.WriteFile(".atreides/config.yaml", "version: 1\nsession:\n  identity:\n    prefix: true\n")
+	events, _ := p.runOC("List the files.")
+	var texts []string
+	for _, e := range events {
+		if e.Type == "text" && e.Part.Text != "" {
+			texts = append(texts, e.Part.Text)
+		}
+	}
+	if len(texts) == 0 || texts[len(texts)-1] != "[Muad'Dib]: Listed." {
+		t.Errorf("finished texts %q, want the last to be %q", texts, "[Muad'Dib]: Listed.")
+	}
+}

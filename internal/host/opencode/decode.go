@@ -21,6 +21,7 @@ const (
 	MethodToolAfter  = "tool.after"
 	MethodSystem     = "system.transform"
 	MethodMessages   = "messages.transform"
+	MethodText       = "text.complete"
 	MethodCompacting = "session.compacting"
 	MethodChat       = "chat.message"
 	MethodEvent      = "event"
@@ -28,7 +29,7 @@ const (
 
 // Methods lists the hook methods, in the order the plugin registers them.
 func Methods() []string {
-	return []string{MethodToolBefore, MethodToolAfter, MethodMessages, MethodSystem, MethodCompacting, MethodChat, MethodEvent}
+	return []string{MethodToolBefore, MethodToolAfter, MethodMessages, MethodSystem, MethodCompacting, MethodChat, MethodText, MethodEvent}
 }
 
 // hookNames are OpenCode's names for the hooks behind each method; they
@@ -38,6 +39,7 @@ var hookNames = map[string]string{
 	MethodToolAfter:  "tool.execute.after",
 	MethodSystem:     "experimental.chat.system.transform",
 	MethodMessages:   "experimental.chat.messages.transform",
+	MethodText:       "experimental.text.complete",
 	MethodCompacting: "experimental.session.compacting",
 	MethodChat:       "chat.message",
 }

@@ -5,7 +5,7 @@
 // per event: the shim in plugins/opencode starts `atreides serve --stdio`
 // once and sends every hook as a request whose method names the hook
 // (tool.before, tool.after, messages.transform, system.transform,
-// session.compacting, chat.message, event) and whose params carry the hook's own input and
+// session.compacting, chat.message, text.complete, event) and whose params carry the hook's own input and
 // output objects verbatim, plus the directory OpenCode runs in. The
 // answer is a [Result]: what to throw, which args to put in place, which
 // strings to push into the system prompt or the compaction context, and
@@ -22,7 +22,9 @@
 // synthetic text part, which the mapper has the plugin add again, with the
 // same id, to every later request that still sends that message: the
 // model sees it once, where it arrived, as Claude Code's transcript would
-// keep it. Tool results carry their context themselves (tool.after). [Mapper] keeps that per-session bookkeeping in
+// keep it. Tool results carry their context themselves (tool.after). The
+// lead agent's finished text (text.complete) gets the identity prefix put
+// right when the settings ask for one. [Mapper] keeps that per-session bookkeeping in
 // memory: none of it is needed for safety (the engine's stop gate and
 // state store are the source of truth), so losing it on a restart only
 // costs one missed reminder.

@@ -38,6 +38,9 @@ type Result struct {
 	// Continue is a prompt to send to the session (session.idle: the
 	// engine wants the agent to keep going).
 	Continue string `json:"continue,omitempty"`
+	// Text replaces output.text of experimental.text.complete: the
+	// agent's finished text as it is shown and kept.
+	Text *string `json:"text,omitempty"`
 	// Warn lines are for the user, not the model: the plugin logs them.
 	Warn []string `json:"warn,omitempty"`
 }
@@ -51,7 +54,7 @@ type Injection struct {
 
 // Empty reports whether the result asks for nothing.
 func (r *Result) Empty() bool {
-	return r.Block == "" && r.Args == nil && r.Append == "" && len(r.System) == 0 && len(r.Inject) == 0 &&
+	return r.Block == "" && r.Args == nil && r.Append == "" && len(r.System) == 0 && len(r.Inject) == 0 && r.Text == nil &&
 		len(r.Context) == 0 && r.Continue == "" && len(r.Warn) == 0
 }
 

@@ -24,6 +24,10 @@ type Mapper struct {
 	Now func() time.Time
 	// Logf logs a line for the user (dropped when nil).
 	Logf func(format string, args ...any)
+	// Reply, if set, is given the lead agent's finished text and returns
+	// it as it should stand (the identity prefix): ev says where it was
+	// written (its Cwd and session).
+	Reply func(ev *event.Event, text string) string
 
 	mu       sync.Mutex
 	sessions map[string]*tracked
@@ -92,6 +96,9 @@ func (m *Mapper) Handle(ctx context.Context, method string, params json.RawMessa
 	}
 	if !m.before(ev, params) {
 		return Result{}
+	}
+	if ev.HostEvent == HookName(MethodText) {
+		return m.textComplete(ev, params)
 	}
 	if ev.Kind == event.Unknown {
 		return Result{}
