@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "state"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "state", "context"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -76,6 +76,16 @@ func builtinTree() *value {
 		}},
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
+		}},
+		"context": &value{kind: kindMapping, keys: []string{"monitor"}, fields: map[string]*value{
+			"monitor": &value{kind: kindMapping, keys: []string{"window_tokens", "thresholds", "compaction_prompt"}, fields: map[string]*value{
+				"window_tokens": &value{kind: kindScalar, scalar: 200000},
+				"thresholds": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: 70},
+					&value{kind: kindScalar, scalar: 85},
+				}},
+				"compaction_prompt": &value{kind: kindScalar, scalar: ""},
+			}},
 		}},
 	}}
 }

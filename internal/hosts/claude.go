@@ -22,6 +22,7 @@ var claudeHost = Host{
 	// subagent types Explore and Plan besides general-purpose.
 	Instructions: []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"},
 	Agents:       map[string]string{"explore": "Explore", "plan": "Plan"},
+	Compact:      "/compact",
 	Doctor:       claudeDoctor,
 }
 

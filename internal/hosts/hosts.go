@@ -51,6 +51,9 @@ type Host struct {
 	// name of the host's built-in agent that fills it, as its delegation
 	// tool takes it; a role the host has no agent for is absent.
 	Agents map[string]string
+	// Compact is the command the user types to compact the agent's
+	// context (the agent cannot run it itself).
+	Compact string
 	// Doctor adds the host's own checks, given what Inspect found in each
 	// scope's file (indexed like Scopes).
 	Doctor func(env Env, found []install.Status) []Check
@@ -246,7 +249,7 @@ func SessionFacts(name string) session.HostFacts {
 	if !ok {
 		return session.HostFacts{}
 	}
-	return session.HostFacts{Instructions: h.Instructions, Agents: h.Agents}
+	return session.HostFacts{Instructions: h.Instructions, Agents: h.Agents, Compact: h.Compact}
 }
 
 func exists(path string) bool {

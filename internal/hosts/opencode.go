@@ -33,6 +33,7 @@ var openCodeHost = Host{
 	// primary agents, which it cannot start).
 	Instructions: []string{"AGENTS.md", "CLAUDE.md"},
 	Agents:       map[string]string{"explore": "explore"},
+	Compact:      "/compact",
 	Doctor:       func(Env, []install.Status) []Check { return nil },
 }
 
