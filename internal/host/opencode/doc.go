@@ -17,7 +17,12 @@
 // SessionStart); context registered at hooks that cannot carry it waits in
 // the session (the engine's collector) for the next system prompt or tool
 // result; and after a compaction the state block rides along every request. [Mapper] keeps that per-session bookkeeping in
-// memory: none of it is needed for safety (the engine's stop gate and
+// memory, with the token count of each session's last assistant message
+// (message.updated; not the compaction's summary; unknown again after a
+// compaction), which it puts into every event of the session
+// (event.Event.ContextUsed) for the context monitor; and it hands the
+// configured compaction prompt to experimental.session.compacting. None
+// of the bookkeeping is needed for safety (the engine's stop gate and
 // state store are the source of truth), so losing it on a restart only
 // costs one missed reminder.
 package opencode
