@@ -22,7 +22,8 @@
 // Only the tail of a transcript is read: it is scanned backwards in
 // chunks, at most [MaxTail] bytes, since transcripts grow to hundreds of
 // megabytes and a hook is on the agent's critical path. A line cut by a
-// write in progress is skipped. Results are cached by file, size and
+// write in progress is skipped. Claude Code writes its transcript
+// asynchronously: the figure a hook reads may be one answer old. Results are cached by file, size and
 // modification time, so the handlers of one event read a transcript once.
 //
 // The window is the host's figure when it gives one (Codex), else the
