@@ -157,3 +157,33 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMonitorPostTool is the monitor's cost on a PostTool of a
+// session whose 50 MB transcript changed since the last event (the tail
+// read) and below every threshold (no note).
+func BenchmarkMonitorPostTool(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	entry := `{"isSidechain":false,"type":"assistant","message":{"role":"assistant","model":"m","usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":90000,"output_tokens":0}}}` + "\n" +
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"` + strings.Repeat("x", 2000) + `"}]}}` + "\n"
+	for size := 0; size < 50<<20; size += len(entry) {
+		f.WriteString(entry)
+	}
+	f.Close()
+	opts := DefaultOptions()
+	h := Monitor(func() Options { return opts })
+	ev := &event.Event{Kind: event.PostTool, Host: "claude", SessionID: "s", TranscriptPath: path, Time: t0}
+	st := engine.NewState(ev)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		// A new modification time: the cache misses, as in a new hook process.
+		os.Chtimes(path, t0, t0.Add(time.Duration(i)*time.Second))
+		if r, err := h.Handle(&engine.Call{Event: ev, State: st}); err != nil || len(r.Context) != 0 {
+			b.Fatalf("%+v, %v", r, err)
+		}
+	}
+}
