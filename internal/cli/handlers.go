@@ -49,7 +49,7 @@ func newSettings(root string) *settings {
 			// A broken file leaves the defaults: the policy handler
 			// reports it, the session handlers carry on.
 			if c, err := s.cfg.Get(); err == nil {
-				o = sessionOptions(&c.Session)
+				o = sessionOptions(&c.Session, &c.Context.Monitor)
 			}
 		}
 		o.Hosts = hosts.SessionFacts
@@ -84,9 +84,11 @@ func (s *settings) auditMaxBytes() int64 {
 	return int64(c.Audit.MaxMiB) << 20
 }
 
-// sessionOptions maps the session section of the configuration.
-func sessionOptions(c *config.Session) session.Options {
+// sessionOptions maps the session section of the configuration, and the
+// context monitor's.
+func sessionOptions(c *config.Session, m *config.ContextMonitor) session.Options {
 	return session.Options{
+		ContextWindow: m.WindowTokens, ContextThresholds: m.Thresholds,
 		Guidance: map[string]string{
 			"intent":         c.Phases.Intent,
 			"assessment":     c.Phases.Assessment,

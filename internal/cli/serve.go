@@ -67,7 +67,7 @@ func newServer(io *IO, timeout time.Duration) *serve.Server {
 	cwd, _ := io.Getwd()
 	log := project.NewLog(project.StateDir(project.Root("", cwd)))
 	roots := &servedRoots{}
-	m := &opencode.Mapper{Run: engineRunner(io, roots), Reply: identityReply(io, roots), Logf: log.Logf}
+	m := &opencode.Mapper{Run: engineRunner(io, roots), Reply: identityReply(io, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots)}
 	return &serve.Server{
 		Handler: func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 			return m.Handle(ctx, method, params), nil
@@ -77,6 +77,20 @@ func newServer(io *IO, timeout time.Duration) *serve.Server {
 		AppVersion: Version(),
 		Timeout:    timeout,
 		Logf:       log.Logf,
+	}
+}
+
+// compactionPrompt is the configured replacement of OpenCode's compaction
+// prompt for the event's project ("" when none, or the configuration
+// cannot be read: the policy handler reports that).
+func compactionPrompt(roots *servedRoots) func(ev *event.Event) string {
+	return func(ev *event.Event) string {
+		s, _ := roots.get(project.Root(ev.ProjectDir, ev.Cwd))
+		c, err := s.cfg.Get()
+		if err != nil {
+			return ""
+		}
+		return c.Context.Monitor.CompactionPrompt
 	}
 }
 

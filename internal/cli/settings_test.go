@@ -17,7 +17,7 @@ func TestBuiltinSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, want := sessionOptions(&cfg.Session), session.DefaultOptions()
+	got, want := sessionOptions(&cfg.Session, &cfg.Context.Monitor), session.DefaultOptions()
 	if len(got.RulesRequired) == 0 && len(want.RulesRequired) == 0 {
 		got.RulesRequired, want.RulesRequired = nil, nil // none either way
 	}

@@ -239,6 +239,16 @@ func TestValidationErrors(t *testing.T) {
 			},
 		},
 		{
+			name:    "context monitor thresholds out of range",
+			project: "context:\n  monitor:\n    thresholds: [70, 100]\n",
+			want:    []string{`P:3:17: context.monitor.thresholds: 100 is not a percentage between 1 and 99`},
+		},
+		{
+			name:    "context monitor thresholds out of order",
+			project: "context:\n  monitor:\n    thresholds: [85, 70]\n",
+			want:    []string{`P:3:17: context.monitor.thresholds: percentages must be in ascending order, each once`},
+		},
+		{
 			name:    "string where a list is expected",
 			project: "guard:\n  disable: git.reset-hard\n",
 			want:    []string{`P:2:12: guard.disable: expected a list, got the string "git.reset-hard"`},

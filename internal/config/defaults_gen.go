@@ -77,11 +77,19 @@ func builtinTree() *value {
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
 		}},
-		"context": &value{kind: kindMapping, keys: []string{"read_before_write", "checks"}, fields: map[string]*value{
+		"context": &value{kind: kindMapping, keys: []string{"read_before_write", "checks", "monitor"}, fields: map[string]*value{
 			"read_before_write": &value{kind: kindScalar, scalar: "note"},
 			"checks": &value{kind: kindMapping, keys: []string{"budget_ms", "run"}, fields: map[string]*value{
 				"budget_ms": &value{kind: kindScalar, scalar: 4000},
 				"run":       &value{kind: kindList, items: []*value{}},
+			}},
+			"monitor": &value{kind: kindMapping, keys: []string{"window_tokens", "thresholds", "compaction_prompt"}, fields: map[string]*value{
+				"window_tokens": &value{kind: kindScalar, scalar: 200000},
+				"thresholds": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: 70},
+					&value{kind: kindScalar, scalar: 85},
+				}},
+				"compaction_prompt": &value{kind: kindScalar, scalar: ""},
 			}},
 		}},
 	}}

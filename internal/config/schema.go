@@ -182,6 +182,7 @@ type Delegation struct {
 type Context struct {
 	ReadBeforeWrite ReadBeforeWrite `yaml:"read_before_write"`
 	Checks          Checks          `yaml:"checks"`
+	Monitor         ContextMonitor  `yaml:"monitor"`
 }
 
 // ReadBeforeWrite is the read-before-write mode: off, note or block.
@@ -284,4 +285,38 @@ func oneOf(s string, allowed ...string) string {
 		return ""
 	}
 	return fmt.Sprintf("%q is not one of %s", s, strings.Join(allowed, ", "))
+}
+
+// ContextMonitor configures the context-window monitor (package session's
+// Monitor, over package usage).
+type ContextMonitor struct {
+	// WindowTokens is the window assumed when neither the host nor the
+	// model says how large it is.
+	WindowTokens int `yaml:"window_tokens" min:"1000" max:"100000000"`
+	// Thresholds are the percentages of the window at which the agent is
+	// told, ascending; the last asks it to compact.
+	Thresholds []int `yaml:"thresholds"`
+	// CompactionPrompt replaces OpenCode's compaction prompt ("" keeps
+	// OpenCode's own).
+	CompactionPrompt string `yaml:"compaction_prompt"`
+}
+
+func (ContextMonitor) checkMapping(m *mappingCheck) {
+	v := m.get("thresholds")
+	if v == nil {
+		return
+	}
+	prev := 0
+	for _, it := range v.items {
+		n, _ := it.scalar.(int)
+		switch {
+		case n < 1 || n > 99:
+			m.errorAt("thresholds", fmt.Sprintf("%d is not a percentage between 1 and 99", n))
+			return
+		case n <= prev:
+			m.errorAt("thresholds", "percentages must be in ascending order, each once")
+			return
+		}
+		prev = n
+	}
 }

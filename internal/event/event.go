@@ -67,6 +67,13 @@ type Event struct {
 	// collector fits context into it and keeps the rest for later.
 	ContextCap int
 
+	// ContextUsed and ContextWindow are the tokens in the agent's context
+	// and the size of its window as the host last reported them, when the
+	// adapter has them without reading a file (OpenCode's mapper keeps the
+	// last assistant message's count); 0 is unknown: package usage reads
+	// the transcript instead.
+	ContextUsed, ContextWindow int
+
 	Time time.Time
 }
 

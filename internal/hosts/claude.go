@@ -26,6 +26,7 @@ var claudeHost = Host{
 	// read yet. Read it first before writing to it."), and one changed
 	// since it was read.
 	ReadsBeforeWrite: true,
+	Compact:          "/compact",
 	Doctor:           claudeDoctor,
 }
 

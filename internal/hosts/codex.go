@@ -29,6 +29,7 @@ var codexHost = Host{
 	ConfigDirs: func(env Env) []string { return []string{codexHome(env)} },
 	// Codex 0.169.0 reads AGENTS.md and has no agents to delegate to.
 	Instructions: []string{"AGENTS.md"},
+	Compact:      "/compact",
 	Doctor:       codexDoctor,
 }
 

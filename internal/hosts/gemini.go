@@ -29,6 +29,7 @@ var geminiHost = Host{
 	// Gemini CLI 0.61.0: its agent codebase_investigator is on by default.
 	Instructions: []string{"GEMINI.md"},
 	Agents:       map[string]string{"explore": "codebase_investigator"},
+	Compact:      "/compress",
 	Doctor:       geminiDoctor,
 }
 

@@ -55,6 +55,9 @@ type Host struct {
 	// overwrite an existing file its agent has not read in the session:
 	// atreides's own check (package readfirst) then skips it.
 	ReadsBeforeWrite bool
+	// Compact is the command the user types to compact the agent's
+	// context (the agent cannot run it itself).
+	Compact string
 	// Doctor adds the host's own checks, given what Inspect found in each
 	// scope's file (indexed like Scopes).
 	Doctor func(env Env, found []install.Status) []Check
@@ -250,7 +253,7 @@ func SessionFacts(name string) session.HostFacts {
 	if !ok {
 		return session.HostFacts{}
 	}
-	return session.HostFacts{Instructions: h.Instructions, Agents: h.Agents}
+	return session.HostFacts{Instructions: h.Instructions, Agents: h.Agents, Compact: h.Compact}
 }
 
 // ReadsBeforeWrite reports whether the named host refuses an edit of a

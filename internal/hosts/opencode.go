@@ -36,7 +36,8 @@ var openCodeHost = Host{
 	// OpenCode 1.18.33's edit and write tools say they fail on a file not
 	// read first, but their code no longer checks: ReadsBeforeWrite stays
 	// false, and atreides checks.
-	Doctor: func(Env, []install.Status) []Check { return nil },
+	Compact: "/compact",
+	Doctor:  func(Env, []install.Status) []Check { return nil },
 }
 
 func openCodeDir(env Env, scope install.Scope) string {

@@ -2,8 +2,9 @@
 // session. Each works on the session and project state the engine loads
 // once per event; none touches the store, and the only file I/O is the
 // rules file (opened per SessionStart, read when it changed; the host's own
-// instruction file is looked for when it is missing) and the tail of the
-// transcript when a stop block is due.
+// instruction file is looked for when it is missing), the tail of the
+// transcript when a stop block is due, and the transcript's usage figures
+// (package usage) for the context monitor.
 //
 //   - [Recorder] keeps counters and tool-call history (runs last).
 //   - [PhaseTracker] infers the workflow phase from the tool stream: a user
@@ -39,6 +40,13 @@
 //     re-injects one budgeted state block on SessionStart(compact), led by
 //     the intent the session holds (goal, scope, constraints, acceptance
 //     criteria, read from .atreides/intents.yaml at that moment).
+//   - [Monitor] reads how full the agent's context window is (package
+//     usage: the host's own figures, the transcript's tail) on PostTool
+//     and UserPrompt, and at each threshold tells the agent once (again
+//     after a compaction) what to do: finish its step and record anchors,
+//     and at the last one wrap up and have the context compacted, with
+//     the held intent re-read into the note and the compaction snapshot
+//     taken then too. Unknown figures say nothing.
 //   - [StartContext] injects identity, open todos and AGENTS.md (cached by
 //     mtime and size, checked, never read through a link out of the
 //     project) within Claude Code's 10,000-character cap. Without AGENTS.md

@@ -13,6 +13,7 @@ func Handlers(opts OptionsFunc, checks ...Check) []engine.Handler {
 		Health(checks...),
 		Memory(opts),
 		StartContext(opts),
+		Monitor(opts),
 		PhaseTracker(opts),
 		Strikes(opts),
 		TodoTracker(),

@@ -18,6 +18,9 @@ type HostFacts struct {
 	// built-in agent that fills it, as it must be passed to the host's
 	// delegation tool. A role without an agent on the host is never named.
 	Agents map[string]string
+	// Compact is the command the user types to compact the agent's
+	// context ("" when unknown).
+	Compact string
 }
 
 // roleOrder is the order roles are named in.

@@ -40,6 +40,13 @@ type Options struct {
 	// Agents maps role (oracle, explore, librarian, build, plan) to the
 	// display name used in context.
 	Agents map[string]string
+	// ContextWindow is the context window assumed, in tokens, when
+	// neither the host nor the model says; ContextThresholds are the
+	// percentages of it at which the monitor tells the agent, ascending
+	// (none: the monitor is off).
+	ContextWindow     int
+	ContextThresholds []int
+
 	// Hosts returns what the session must know of a host (its agents, the
 	// instruction files it reads); nil knows no host.
 	Hosts func(name string) HostFacts
@@ -67,6 +74,7 @@ func DefaultOptions() Options {
 		MemoryBudget: 4000, StaleAfter: 48 * time.Hour,
 		RulesFile: "AGENTS.md", RulesBudget: 6000,
 		Persona: "Muad'Dib", Announce: true,
+		ContextWindow: 200_000, ContextThresholds: []int{70, 85},
 		Agents: map[string]string{
 			"oracle": "Stilgar", "explore": "Explore", "librarian": "Librarian", "build": "Build", "plan": "Plan",
 		},

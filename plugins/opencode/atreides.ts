@@ -221,6 +221,7 @@ export const AtreidesPlugin = async (input: PluginInput, options?: Record<string
     "experimental.session.compacting": async (i, o) => {
       const r = await ask("session.compacting", { input: i, output: {} })
       if (r.context?.length && Array.isArray(o?.context)) o.context.push(...r.context)
+      if (r.prompt && o) o.prompt = r.prompt
     },
     "experimental.text.complete": async (i, o) => {
       const r = await ask("text.complete", { input: i, output: { text: o?.text } })

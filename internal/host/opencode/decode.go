@@ -88,6 +88,23 @@ type sessionInfo struct {
 	ParentID  string `json:"parentID"`
 	Directory string `json:"directory"`
 	Role      string `json:"role"`
+	// An assistant message's token counts; Summary marks the compaction's
+	// own message, whose counts are the context before it.
+	Tokens  *messageTokens `json:"tokens"`
+	Summary bool           `json:"summary"`
+}
+
+// messageTokens are an assistant message's token counts.
+type messageTokens struct {
+	Input, Output int
+	Cache         struct{ Read, Write int }
+}
+
+// contextSize is what the message's request put into the context and
+// its answer added: OpenCode counts cached input apart from input.
+// Reasoning is left out: it is not sent back with later requests.
+func (t *messageTokens) contextSize() int {
+	return t.Input + t.Cache.Read + t.Cache.Write + t.Output
 }
 
 type toolAfterOutput struct {

@@ -24,8 +24,13 @@
 // model sees it once, where it arrived, as Claude Code's transcript would
 // keep it. Tool results carry their context themselves (tool.after). The
 // lead agent's finished text (text.complete) gets the identity prefix put
-// right when the settings ask for one. [Mapper] keeps that per-session bookkeeping in
-// memory: none of it is needed for safety (the engine's stop gate and
+// right when the settings ask for one. [Mapper] keeps that per-session
+// bookkeeping in memory, with the token count of each session's last
+// assistant message (message.updated; not the compaction's summary;
+// unknown again after a compaction), which it puts into every event of the
+// session (event.Event.ContextUsed) for the context monitor; and it hands
+// the configured compaction prompt to experimental.session.compacting.
+// None of the bookkeeping is needed for safety (the engine's stop gate and
 // state store are the source of truth), so losing it on a restart only
 // costs one missed reminder.
 package opencode

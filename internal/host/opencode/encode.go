@@ -35,6 +35,10 @@ type Result struct {
 	// Context entries are pushed onto output.context of
 	// experimental.session.compacting.
 	Context []string `json:"context,omitempty"`
+	// Prompt replaces output.prompt of experimental.session.compacting:
+	// the prompt of the compaction's summary request (the configured
+	// context.monitor.compaction_prompt; "" keeps OpenCode's own).
+	Prompt string `json:"prompt,omitempty"`
 	// Continue is a prompt to send to the session (session.idle: the
 	// engine wants the agent to keep going).
 	Continue string `json:"continue,omitempty"`
@@ -55,7 +59,7 @@ type Injection struct {
 // Empty reports whether the result asks for nothing.
 func (r *Result) Empty() bool {
 	return r.Block == "" && r.Args == nil && r.Append == "" && len(r.System) == 0 && len(r.Inject) == 0 && r.Text == nil &&
-		len(r.Context) == 0 && r.Continue == "" && len(r.Warn) == 0
+		len(r.Context) == 0 && r.Prompt == "" && r.Continue == "" && len(r.Warn) == 0
 }
 
 // askNote explains why an ask becomes a block: OpenCode 1.18.33 never

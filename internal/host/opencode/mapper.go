@@ -28,6 +28,9 @@ type Mapper struct {
 	// it as it should stand (the identity prefix): ev says where it was
 	// written (its Cwd and session).
 	Reply func(ev *event.Event, text string) string
+	// CompactionPrompt, if set, gives the prompt that replaces OpenCode's
+	// own for a compaction of ev's session ("" keeps OpenCode's).
+	CompactionPrompt func(ev *event.Event) string
 
 	mu       sync.Mutex
 	sessions map[string]*tracked
@@ -48,6 +51,7 @@ type tracked struct {
 	lastText   string   // the assistant's last finished text
 	assistant  map[string]bool
 	warned     map[string]bool // warnings already passed on
+	used       int             // tokens in the context, after the last assistant message (0: unknown)
 	seen       time.Time
 }
 
@@ -133,6 +137,9 @@ func (m *Mapper) compacting(ctx context.Context, ev *event.Event) Result {
 		}
 	}
 	r.Warn = append(r.Warn, d.Warnings...)
+	if m.CompactionPrompt != nil {
+		r.Prompt = m.CompactionPrompt(ev)
+	}
 	return r
 }
 
@@ -163,12 +170,15 @@ func (m *Mapper) before(ev *event.Event, params json.RawMessage) bool {
 			ev.Kind = event.SubagentStop
 		}
 	case "session.compacted":
-		t.compacted = true
+		t.compacted, t.used = true, 0
 	case "session.deleted":
 		delete(m.sessions, id)
 	case "message.updated":
-		if id, role := messageRole(params); role == "assistant" {
-			t.assistant[id] = true
+		if info := createdInfo(params); info.Role == "assistant" {
+			t.assistant[info.ID] = true
+			if n := info.Tokens; n != nil && !info.Summary && n.contextSize() > 0 {
+				t.used = n.contextSize()
+			}
 		}
 	case "message.part.updated":
 		if msg, text, ok := finishedText(params); ok && t.assistant[msg] {
@@ -190,6 +200,9 @@ func (m *Mapper) before(ev *event.Event, params json.RawMessage) bool {
 		t.continuing, t.injected = false, ""
 		t.lastText, t.assistant = "", map[string]bool{}
 	}
+	// The session's own count (a child session's is its own too), for
+	// the context monitor and the room left for tool output.
+	ev.ContextUsed = t.used
 	return true
 }
 
@@ -231,11 +244,6 @@ func createdInfo(params json.RawMessage) sessionInfo {
 	}
 	_ = json.Unmarshal(params, &p)
 	return p.Input.Event.Properties.Info
-}
-
-func messageRole(params json.RawMessage) (id, role string) {
-	info := createdInfo(params)
-	return info.ID, info.Role
 }
 
 // finishedText returns the text of a finished text part.

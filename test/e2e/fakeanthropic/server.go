@@ -63,6 +63,9 @@ func FirstUserMatches(expr string) func(*Request) bool {
 type Step struct {
 	Text  string
 	Tools []ToolUse
+	// InputTokens is the input_tokens the reply reports (0: 100), so a
+	// test can make the context look full.
+	InputTokens int
 }
 
 // ToolUse is a tool call the fake model makes. An empty ID is filled in
@@ -395,7 +398,8 @@ func (s *Server) messages(w http.ResponseWriter, r *Request) {
 		model = "claude-fake"
 	}
 	msgID := fmt.Sprintf("msg_fake_%d", seq)
-	usage := map[string]any{"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+	input := s.inputTokens(r)
+	usage := map[string]any{"input_tokens": input, "output_tokens": 20, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	w.Header().Set("request-id", fmt.Sprintf("req_fake_%d", seq))
 
 	if !r.Msg.Stream {
@@ -408,7 +412,7 @@ func (s *Server) messages(w http.ResponseWriter, r *Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	startUsage := map[string]any{"input_tokens": 100, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+	startUsage := map[string]any{"input_tokens": input, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	sse(w, "message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": msgID, "type": "message", "role": "assistant", "model": model, "content": []any{},
 		"stop_reason": nil, "stop_sequence": nil, "usage": startUsage,
@@ -431,6 +435,15 @@ func (s *Server) messages(w http.ResponseWriter, r *Request) {
 	sse(w, "message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 20}})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
+}
+
+// inputTokens is what a reply reports as its input: the main step's
+// InputTokens when set, else 100.
+func (s *Server) inputTokens(r *Request) int {
+	if r.Kind == KindMain && r.Step >= 0 && r.Step < len(s.script.Steps) && s.script.Steps[r.Step].InputTokens > 0 {
+		return s.script.Steps[r.Step].InputTokens
+	}
+	return 100
 }
 
 func sse(w http.ResponseWriter, event string, data any) {
