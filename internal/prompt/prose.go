@@ -126,7 +126,8 @@ func fenceMarker(s string) string {
 }
 
 // splitChunks splits a prose line into whitespace-separated chunks, with
-// inline code spans (`x`, ``x``) as chunks of their own. A backtick run
+// inline code spans (a run of backticks to the next run of the same
+// length) as chunks of their own. A backtick run
 // without a closing run of the same length is literal, and makes its chunk
 // a non-word.
 func splitChunks(line string) []chunk {
