@@ -26,6 +26,7 @@ const (
 	GroupMemory                               // Session.Memory
 	GroupSessionGovernance                    // Session.Governance
 	GroupContext                              // Session.Context
+	GroupWork                                 // Session.Work
 	GroupTodos                                // Project.NextID, Project.Todos
 	GroupAnchors                              // Project.NextAnchor, Project.Anchors
 	GroupRules                                // Project.Rules
@@ -40,7 +41,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "todos", "anchors", "rules", "governance"}
+	"context", "work", "todos", "anchors", "rules", "governance"}
 
 func (g Groups) String() string {
 	var names []string
