@@ -125,9 +125,8 @@ var clauseBreaks = map[string]bool{"and": true, "then": true, "also": true, "so"
 // broken") 1 each. Cues inside questions count for nothing: "why does the
 // build fail?" asks for an answer, "why does the build fail? fix it" for a
 // fix. A prompt with no points is a question when it asks one, else
-// Unknown.
-func Classify(text string) Class {
-	words := Prose(text)
+// Unknown. words are the prompt's [Prose].
+func Classify(words []Word) Class {
 	score := map[Class]int{}
 	asked := false
 	for start := 0; start < len(words); {

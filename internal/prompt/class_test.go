@@ -71,7 +71,7 @@ func TestClassify(t *testing.T) {
 		// Words inside code and paths say nothing.
 		{"run `make fix-bug`", Unknown},
 	} {
-		if got := Classify(tc.prompt); got != tc.want {
+		if got := Classify(Prose(tc.prompt)); got != tc.want {
 			t.Errorf("Classify(%q) = %q, want %q", tc.prompt, got, tc.want)
 		}
 	}
