@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/policy"
@@ -20,10 +23,11 @@ type settings struct {
 	// builtin is true when neither config file exists: then the built-in
 	// defaults apply and no YAML is parsed at all (TestBuiltinSettings
 	// keeps the Go-side defaults equal to the documented ones).
-	builtin func() bool
-	policy  func() (*guard.Policy, error)
-	session func() session.Options
-	context func() config.Context
+	builtin  func() bool
+	policy   func() (*guard.Policy, error)
+	session  func() session.Options
+	context  func() config.Context
+	keywords func() session.KeywordOptions
 }
 
 func newSettings(root string) *settings {
@@ -50,12 +54,23 @@ func newSettings(root string) *settings {
 			// reports it, the session handlers carry on.
 			if c, err := s.cfg.Get(); err == nil {
 				o = sessionOptions(&c.Session, &c.Context.Monitor)
+				workOptions(&o, &c.Context.Work)
 			}
 		}
 		o.Hosts = hosts.SessionFacts
 		return o
 	})
 	s.context = sync.OnceValue(func() config.Context { return contextSection(s) })
+	// The modes' texts live in the configuration only (no Go copy of the
+	// ultrawork block): read on a user prompt, from the built-in defaults
+	// when no file exists. A broken file leaves no modes.
+	s.keywords = sync.OnceValue(func() session.KeywordOptions {
+		c, err := s.cfg.Get()
+		if err != nil {
+			return session.KeywordOptions{}
+		}
+		return keywordOptions(&c.Context.Keywords)
+	})
 	return s
 }
 
@@ -109,9 +124,49 @@ func sessionOptions(c *config.Session, m *config.ContextMonitor) session.Options
 	}
 }
 
+// workOptions maps context.work: the class guidance and the verify nudge.
+func workOptions(o *session.Options, c *config.ContextWork) {
+	o.VerifyBeforeStop = c.VerifyBeforeStop
+	o.Classes = map[string]string{
+		"question": c.Classes.Question, "bugfix": c.Classes.Bugfix, "feature": c.Classes.Feature,
+		"refactor": c.Classes.Refactor, "review": c.Classes.Review, "research": c.Classes.Research,
+		"chore": c.Classes.Chore,
+	}
+}
+
+// keywordOptions maps context.keywords, the modes in name order (the
+// order their blocks are registered in when two fire at once).
+func keywordOptions(c *config.ContextKeywords) session.KeywordOptions {
+	o := session.KeywordOptions{Variant: c.Variant}
+	for _, name := range slices.Sorted(maps.Keys(c.Modes)) {
+		m := c.Modes[name]
+		kw := make([]string, len(m.Keywords))
+		for i, k := range m.Keywords {
+			kw[i] = string(k)
+		}
+		o.Modes = append(o.Modes, session.KeywordMode{Name: name, Keywords: kw, Text: m.Text,
+			Priority: contextPriority(m.Priority), Once: m.Once})
+	}
+	return o
+}
+
+// contextPriority maps a configured priority; "" is normal.
+func contextPriority(p config.ContextPriority) event.Priority {
+	switch p {
+	case "critical":
+		return event.Critical
+	case "high":
+		return event.High
+	case "low":
+		return event.Low
+	}
+	return event.Normal
+}
+
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *settings) []engine.Handler {
-	return append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), readFirstHandler(s), editCheckHandler(s)},
+	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), readFirstHandler(s), editCheckHandler(s)},
 		session.Handlers(s.session, healthChecks(s, s.root)...)...)
+	return append(hs, session.Keywords(s.keywords))
 }

@@ -18,6 +18,7 @@ func TestBuiltinSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, want := sessionOptions(&cfg.Session, &cfg.Context.Monitor), session.DefaultOptions()
+	workOptions(&got, &cfg.Context.Work)
 	if len(got.RulesRequired) == 0 && len(want.RulesRequired) == 0 {
 		got.RulesRequired, want.RulesRequired = nil, nil // none either way
 	}

@@ -77,7 +77,7 @@ func builtinTree() *value {
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
 		}},
-		"context": &value{kind: kindMapping, keys: []string{"read_before_write", "checks", "monitor"}, fields: map[string]*value{
+		"context": &value{kind: kindMapping, keys: []string{"read_before_write", "checks", "monitor", "keywords", "work"}, fields: map[string]*value{
 			"read_before_write": &value{kind: kindScalar, scalar: "note"},
 			"checks": &value{kind: kindMapping, keys: []string{"budget_ms", "run"}, fields: map[string]*value{
 				"budget_ms": &value{kind: kindScalar, scalar: 4000},
@@ -90,6 +90,32 @@ func builtinTree() *value {
 					&value{kind: kindScalar, scalar: 85},
 				}},
 				"compaction_prompt": &value{kind: kindScalar, scalar: ""},
+			}},
+			"keywords": &value{kind: kindMapping, keys: []string{"modes", "variant"}, fields: map[string]*value{
+				"modes": &value{kind: kindMapping, free: true, keys: []string{"ultrawork"}, fields: map[string]*value{
+					"ultrawork": &value{kind: kindMapping, keys: []string{"keywords", "text", "priority", "once"}, fields: map[string]*value{
+						"keywords": &value{kind: kindList, items: []*value{
+							&value{kind: kindScalar, scalar: "ultrawork"},
+							&value{kind: kindScalar, scalar: "ulw"},
+						}},
+						"text":     &value{kind: kindScalar, scalar: "ultrawork: the user wants maximum effort on this task. Hold the work to this standard until it is done.\n1. Plan before acting: break the request into a todo list (TodoWrite, or `atreides todo add`), one checkable item per step, and keep it current as you learn.\n2. Explore in parallel: hand independent questions to exploring and research subagents at once (where is the code, who calls it, what do the library's docs say) instead of reading everything yourself in sequence.\n3. Change in small steps and check each one: build, run the tests it touches, read your own diff.\n4. Before you call it done, run the project's full tests, build and linters and fix what fails; never weaken, skip or delete a test to get green.\n5. Do not stop while a todo is open. If you are truly blocked, say on what, what you tried, and what you need.\n6. End with evidence: the files you changed, the commands you ran with their results, and anything left undone."},
+						"priority": &value{kind: kindScalar, scalar: "high"},
+						"once":     &value{kind: kindScalar, scalar: true},
+					}},
+				}},
+				"variant": &value{kind: kindScalar, scalar: ""},
+			}},
+			"work": &value{kind: kindMapping, keys: []string{"verify_before_stop", "classes"}, fields: map[string]*value{
+				"verify_before_stop": &value{kind: kindScalar, scalar: true},
+				"classes": &value{kind: kindMapping, keys: []string{"question", "bugfix", "feature", "refactor", "review", "research", "chore"}, fields: map[string]*value{
+					"question": &value{kind: kindScalar, scalar: "The user asked a question: answer it from the code and the facts, citing files and lines; change no files unless asked to."},
+					"bugfix":   &value{kind: kindScalar, scalar: "A bug fix: reproduce the failure first (a failing test or command), then fix its cause, then keep a test that proves the fix."},
+					"feature":  &value{kind: kindScalar, scalar: "A feature: settle the expected behaviour, build it in small steps, add tests for it, and update user-facing docs."},
+					"refactor": &value{kind: kindScalar, scalar: "A refactor: behaviour must not change; run the tests before and after, and change structure only."},
+					"review":   &value{kind: kindScalar, scalar: "A review: read, then report findings by severity with file:line; change no files unless asked to."},
+					"research": &value{kind: kindScalar, scalar: "Research: investigate and report what you found with evidence (files, commands, sources); change no files."},
+					"chore":    &value{kind: kindScalar, scalar: "A chore: keep the change mechanical and minimal, then check that the build still passes."},
+				}},
 			}},
 		}},
 	}}

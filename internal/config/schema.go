@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -183,6 +184,8 @@ type Context struct {
 	ReadBeforeWrite ReadBeforeWrite `yaml:"read_before_write"`
 	Checks          Checks          `yaml:"checks"`
 	Monitor         ContextMonitor  `yaml:"monitor"`
+	Keywords        ContextKeywords `yaml:"keywords"`
+	Work            ContextWork     `yaml:"work"`
 }
 
 // ReadBeforeWrite is the read-before-write mode: off, note or block.
@@ -211,6 +214,69 @@ func (Check) checkMapping(m *mappingCheck) {
 	if c := m.get("command"); !m.has("command") || c != nil && strings.TrimSpace(c.scalar.(string)) == "" {
 		m.errorf("a check needs a command")
 	}
+}
+
+// ContextKeywords configures keyword modes and OpenCode's first-message
+// variant.
+type ContextKeywords struct {
+	// Modes by name: a map, so that a layer adds, changes or (with ~)
+	// removes one mode without repeating the others.
+	Modes map[string]KeywordMode `yaml:"modes"`
+	// Variant is the model variant OpenCode's first message of a main
+	// session gets when none was chosen; "" sets none.
+	Variant string `yaml:"variant"`
+}
+
+// KeywordMode is a block of context added when the user's prompt names
+// one of its keywords. A mode without keywords or text never fires.
+type KeywordMode struct {
+	Keywords []Keyword       `yaml:"keywords"`
+	Text     string          `yaml:"text"`
+	Priority ContextPriority `yaml:"priority"`
+	Once     bool            `yaml:"once"`
+}
+
+// Keyword is a word, or words, matched in a prompt's prose.
+type Keyword string
+
+func (Keyword) checkText(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "empty keyword"
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' {
+			return fmt.Sprintf("%q: a keyword is letters, digits and spaces (prompts are matched on whole words)", s)
+		}
+	}
+	return ""
+}
+
+// ContextPriority is a context entry's priority; "" is normal.
+type ContextPriority string
+
+func (ContextPriority) checkText(s string) string {
+	return oneOf(s, "critical", "high", "normal", "low")
+}
+
+// ContextWork configures what the phase tracker does with the kind of
+// work a prompt asks for, and the nudge to verify before stopping.
+type ContextWork struct {
+	// VerifyBeforeStop holds back, once per batch of changes, a stop with
+	// source files changed since the last test, build or lint run.
+	VerifyBeforeStop bool `yaml:"verify_before_stop"`
+	// Classes is the guidance offered with each class of prompt.
+	Classes WorkClasses `yaml:"classes"`
+}
+
+// WorkClasses is the guidance for each class of prompt (package prompt).
+type WorkClasses struct {
+	Question string `yaml:"question"`
+	Bugfix   string `yaml:"bugfix"`
+	Feature  string `yaml:"feature"`
+	Refactor string `yaml:"refactor"`
+	Review   string `yaml:"review"`
+	Research string `yaml:"research"`
+	Chore    string `yaml:"chore"`
 }
 
 // Verdict is a guard answer.

@@ -46,11 +46,15 @@ type Result struct {
 	BlockReason string
 	// Warning is shown to the user, not the model.
 	Warning string
+	// Variant is the model variant the host should give this prompt's
+	// message (UserPrompt; OpenCode's chat.message, whose message has
+	// one). Hosts without variants ignore it.
+	Variant string
 }
 
 // Empty reports whether the result says nothing at all.
 func (r Result) Empty() bool {
-	return r.Verdict == None && r.UpdatedInput == nil && len(r.Context) == 0 && !r.Block && r.Warning == ""
+	return r.Verdict == None && r.UpdatedInput == nil && len(r.Context) == 0 && !r.Block && r.Warning == "" && r.Variant == ""
 }
 
 // Speaker names a handler that said something, with its verdict and rule.
@@ -78,6 +82,8 @@ type Decision struct {
 	// Timings says how long each handler that ran took, in the order they
 	// ran; the audit trail records them.
 	Timings []Timing
+	// Variant is the first handler's model variant (see [Result.Variant]).
+	Variant string
 }
 
 // Timing is one handler's time on one event: Prepare is spent before the
@@ -118,5 +124,8 @@ func (d *Decision) Merge(handler string, r Result) {
 	}
 	if r.Warning != "" {
 		d.Warnings = append(d.Warnings, r.Warning)
+	}
+	if d.Variant == "" {
+		d.Variant = r.Variant
 	}
 }

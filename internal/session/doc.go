@@ -23,7 +23,17 @@
 //     unwraps (sudo, env, timeout, npx, bash -c, ...) is looked through.
 //     Every transition is recorded;
 //     context is offered on every prompt and after a call only when the
-//     phase changed.
+//     phase changed. A prompt is classified (package prompt: question, bug
+//     fix, feature, refactor, review, research, chore) and its class, kept
+//     in the work group, adds its own guidance to the phase line. The
+//     tracker also counts, for every agent, the calls that changed source
+//     files of the project since the last verification.
+//   - [VerifyGate] holds back a stop once per batch of such changes, after
+//     the stop gate (one block per stop; open todos come first), never in a
+//     subagent, after an interrupt or when the agent asks the user.
+//   - [Keywords] adds a keyword mode's block when the user's prompt names
+//     one of its keywords in prose, and gives the first prompt of a
+//     session the configured model variant (OpenCode).
 //   - [Strikes] counts consecutive failures per tool and normalized target
 //     (command without output filters, or path), recognised from
 //     PostToolUseFailure, and from unambiguous markers in a shell call the

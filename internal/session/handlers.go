@@ -18,6 +18,7 @@ func Handlers(opts OptionsFunc, checks ...Check) []engine.Handler {
 		Strikes(opts),
 		TodoTracker(),
 		StopGate(opts),
+		VerifyGate(opts),
 		Recorder(),
 	}
 }

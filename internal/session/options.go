@@ -8,6 +8,12 @@ import "time"
 type Options struct {
 	// Phase guidance offered with the current phase, by phase name.
 	Guidance map[string]string
+	// Classes is the guidance offered on a prompt with its class, by
+	// class name (package prompt).
+	Classes map[string]string
+	// VerifyBeforeStop holds back a stop once per batch of changed source
+	// files that no test, build or lint run followed ([VerifyGate]).
+	VerifyBeforeStop bool
 
 	// WarnAt and EscalateAt are the strike counts that warn and escalate.
 	WarnAt, EscalateAt int
@@ -68,7 +74,17 @@ func DefaultOptions() Options {
 			"implementation": "Make small, focused changes; keep the build green; no unrelated edits.",
 			"verification":   "Run the tests, build and linters; fix what fails before reporting done.",
 		},
-		WarnAt: 2, EscalateAt: 3,
+		Classes: map[string]string{
+			"question": "The user asked a question: answer it from the code and the facts, citing files and lines; change no files unless asked to.",
+			"bugfix":   "A bug fix: reproduce the failure first (a failing test or command), then fix its cause, then keep a test that proves the fix.",
+			"feature":  "A feature: settle the expected behaviour, build it in small steps, add tests for it, and update user-facing docs.",
+			"refactor": "A refactor: behaviour must not change; run the tests before and after, and change structure only.",
+			"review":   "A review: read, then report findings by severity with file:line; change no files unless asked to.",
+			"research": "Research: investigate and report what you found with evidence (files, commands, sources); change no files.",
+			"chore":    "A chore: keep the change mechanical and minimal, then check that the build still passes.",
+		},
+		VerifyBeforeStop: true,
+		WarnAt:           2, EscalateAt: 3,
 		Oracle: "Stilgar", OracleType: "general-purpose",
 		MaxBlocks: 3, StagnantTurns: 3,
 		MemoryBudget: 4000, StaleAfter: 48 * time.Hour,

@@ -7,6 +7,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/prompt"
 	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -33,9 +34,9 @@ func PhaseTracker(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "phase", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.UserPrompt, event.PostTool},
-		Groups: state.GroupPhase,
+		Groups: state.GroupPhase | state.GroupWork,
 		Prepare: func(c *engine.Call) {
-			if c.Event.Kind == event.PostTool && c.Event.Tool.Name == event.Shell && !c.Event.InSubagent() {
+			if c.Event.Kind == event.PostTool && c.Event.Tool.Name == event.Shell {
 				policy.ShellEffects(c) // walked outside the lock
 			}
 		},
@@ -47,6 +48,17 @@ func PhaseTracker(opts OptionsFunc) engine.Handler {
 
 func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	ev, s := c.Event, c.State.Session
+	var act activity
+	var cause string
+	if ev.Kind == event.PostTool {
+		// Every agent's changes and checks count for the work to verify:
+		// a subagent's edits are files changed all the same.
+		act, cause = classify(c)
+		// The cause quotes the command (its first word may be PGPASSWORD=…)
+		// and is kept in the state: sanitized like every stored command.
+		cause = sanitize.String(cause, 0)
+		trackWork(c, act, cause)
+	}
 	if ev.InSubagent() {
 		// A subagent's reads and edits are its own; the parent's phase
 		// moves when the delegation returns.
@@ -55,14 +67,16 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	switch ev.Kind {
 	case event.UserPrompt:
 		from := s.Phase.Current
-		s.Phase.Set(state.PhaseIntent, "user prompt", ev.Time)
+		class := prompt.Classify(promptWords(c))
+		s.Work.Class = string(class)
+		s.Phase.Set(state.PhaseIntent, promptCause(class), ev.Time)
 		s.Phase.Calls = 0
-		return event.Result{Context: event.Note("phase", "", event.Normal, phaseText(from, state.PhaseIntent, "", true, opts))}, nil
+		text := phaseText(from, state.PhaseIntent, "", true, opts)
+		if class != prompt.Unknown {
+			text = classText(text, class, opts)
+		}
+		return event.Result{Context: event.Note("phase", "", event.Normal, text)}, nil
 	case event.PostTool:
-		act, cause := classify(c)
-		// The cause quotes the command (its first word may be PGPASSWORD=…)
-		// and is kept in the state: sanitized like every stored command.
-		cause = sanitize.String(cause, 0)
 		from := s.Phase.Current
 		to := nextPhase(from, s.Phase.Calls, act)
 		s.Phase.Calls++
@@ -78,9 +92,9 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 // phaseText is the short context line for a phase. On a prompt the
 // previous phase is left out: the agent needs to know where it is, not
 // where it was.
-func phaseText(from, to, cause string, prompt bool, opts OptionsFunc) string {
+func phaseText(from, to, cause string, onPrompt bool, opts OptionsFunc) string {
 	var b strings.Builder
-	if prompt || from == "" {
+	if onPrompt || from == "" {
 		fmt.Fprintf(&b, "atreides phase: %s.", to)
 	} else {
 		fmt.Fprintf(&b, "atreides phase: %s → %s (after %s).", from, to, cause)
@@ -90,6 +104,25 @@ func phaseText(from, to, cause string, prompt bool, opts OptionsFunc) string {
 		b.WriteString(g)
 	}
 	return b.String()
+}
+
+// promptCause is the phase transition's cause for a prompt of a class.
+func promptCause(class prompt.Class) string {
+	if class == prompt.Unknown {
+		return "user prompt"
+	}
+	return "user prompt (" + string(class) + ")"
+}
+
+// classText puts the prompt's class into the phase line, with the class's
+// guidance after the phase's: "atreides phase: intent (bugfix). ...".
+func classText(line string, class prompt.Class, opts OptionsFunc) string {
+	head, rest, _ := strings.Cut(line, ".")
+	line = head + " (" + string(class) + ")." + rest
+	if g := opts().Classes[string(class)]; g != "" {
+		line += " " + g
+	}
+	return line
 }
 
 // classify says what a finished tool call means for the phase, with a short

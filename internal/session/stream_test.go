@@ -73,7 +73,8 @@ func (e testEnv) Now() time.Time                  { return time.Time{} }
 // Claude Code payload under "_want" (the decoder ignores unknown keys).
 type want struct {
 	Block     *bool    `json:"block"`
-	Reason    []string `json:"reason"`     // substrings of the block reason
+	Reason    []string `json:"reason"` // substrings of the block reason
+	NotReason []string `json:"not_in_reason"`
 	Context   []string `json:"context"`    // substrings of the joined context
 	NoContext bool     `json:"no_context"` // no context at all
 	NotInCtx  []string `json:"not_in_context"`
@@ -184,6 +185,11 @@ func check(t *testing.T, name string, n int, ev *event.Event, d *event.Decision,
 	for _, s := range w.Reason {
 		if !strings.Contains(d.BlockReason, s) {
 			t.Errorf("%s: block reason lacks %q:\n%s", where(), s, d.BlockReason)
+		}
+	}
+	for _, s := range w.NotReason {
+		if strings.Contains(d.BlockReason, s) {
+			t.Errorf("%s: block reason has %q:\n%s", where(), s, d.BlockReason)
 		}
 	}
 	if w.NoContext && ctx != "" {

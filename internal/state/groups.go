@@ -26,11 +26,12 @@ const (
 	GroupMemory                               // Session.Memory
 	GroupSessionGovernance                    // Session.Governance
 	GroupContext                              // Session.Context
+	GroupWork                                 // Session.Work
+	GroupReads                                // Session.Reads
 	GroupTodos                                // Project.NextID, Project.Todos
 	GroupAnchors                              // Project.NextAnchor, Project.Anchors
 	GroupRules                                // Project.Rules
 	GroupGovernance                           // Project.Governance
-	GroupReads                                // Session.Reads
 
 	// AllGroups is every group: what readers and commands decode.
 	AllGroups Groups = 1<<iota - 1
@@ -41,7 +42,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "todos", "anchors", "rules", "governance", "reads"}
+	"context", "work", "reads", "todos", "anchors", "rules", "governance"}
 
 func (g Groups) String() string {
 	var names []string

@@ -23,6 +23,7 @@ var sessionSections = []section[Session]{
 	{GroupMemory, "memory", putMemory, getMemory},
 	{GroupSessionGovernance, "session governance", putSessionGovernance, getSessionGovernance},
 	{GroupContext, "context", putContext, getContext},
+	{GroupWork, "work", putWork, getWork},
 	{GroupReads, "reads", putReads, getReads},
 }
 
@@ -336,6 +337,25 @@ func getContext(r *binrec.Reader, s *Session) {
 		p.Time = r.Time()
 	})
 	c.Delivered = r.Strs()
+}
+
+func putWork(w *binrec.Writer, s *Session) {
+	k := &s.Work
+	if *k == (WorkState{}) {
+		return
+	}
+	w.Str(k.Class)
+	w.Int(k.Changes)
+	w.Str(k.First)
+	w.Bool(k.Nudged)
+}
+
+func getWork(r *binrec.Reader, s *Session) {
+	k := &s.Work
+	k.Class = r.Str()
+	k.Changes = r.Int()
+	k.First = r.Str()
+	k.Nudged = r.Bool()
 }
 
 func putProjectCore(w *binrec.Writer, p *Project) {

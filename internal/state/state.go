@@ -33,6 +33,7 @@ type Session struct {
 	Memory     MemoryState       `json:"memory,omitzero"`
 	Governance SessionGovernance `json:"governance,omitzero"`
 	Context    ContextState      `json:"context,omitzero"`
+	Work       WorkState         `json:"work,omitzero"`
 	Reads      ReadState         `json:"reads,omitzero"`
 }
 

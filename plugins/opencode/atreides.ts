@@ -38,6 +38,7 @@ type Result = {
   continue?: string
   text?: string
   warn?: string[]
+  variant?: string
 }
 type Pending = { resolve: (r: Result) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }
 
@@ -230,6 +231,9 @@ export const AtreidesPlugin = async (input: PluginInput, options?: Record<string
     "chat.message": async (i, o) => {
       const r = await ask("chat.message", { input: i, output: { parts: o?.parts } })
       if (r.block) throw new Error(r.block)
+      // The first message of a main session: the configured model variant,
+      // unless the user picked one (the message then carries it).
+      if (r.variant && o?.message && o.message.variant == null) o.message.variant = r.variant
     },
     event: async ({ event }) => {
       if (!event || !EVENTS.has(event.type)) return

@@ -47,6 +47,10 @@ type Result struct {
 	Text *string `json:"text,omitempty"`
 	// Warn lines are for the user, not the model: the plugin logs them.
 	Warn []string `json:"warn,omitempty"`
+	// Variant is set on output.message.variant of chat.message when the
+	// message has none (the user chose none): the first message of a
+	// main session gets the configured model variant.
+	Variant string `json:"variant,omitempty"`
 }
 
 // Injection is a text part for one message of the conversation.
@@ -59,7 +63,7 @@ type Injection struct {
 // Empty reports whether the result asks for nothing.
 func (r *Result) Empty() bool {
 	return r.Block == "" && r.Args == nil && r.Append == "" && len(r.System) == 0 && len(r.Inject) == 0 && r.Text == nil &&
-		len(r.Context) == 0 && r.Prompt == "" && r.Continue == "" && len(r.Warn) == 0
+		len(r.Context) == 0 && r.Prompt == "" && r.Continue == "" && len(r.Warn) == 0 && r.Variant == ""
 }
 
 // askNote explains why an ask becomes a block: OpenCode 1.18.33 never
@@ -94,6 +98,7 @@ func Encode(ev *event.Event, d *event.Decision) Result {
 		if d.Block {
 			r.Block = orDefault(d.BlockReason, "atreides refused this prompt.")
 		}
+		r.Variant = d.Variant
 	case "session.idle":
 		if d.Block {
 			r.Continue = d.BlockReason

@@ -1,0 +1,85 @@
+package session
+
+import (
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/prompt"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// KeywordMode is a block of context that the user's prompt brings in by
+// naming one of its keywords.
+type KeywordMode struct {
+	Name     string
+	Keywords []string
+	Text     string
+	Priority event.Priority
+	// Once adds the block once per session (again after a compaction);
+	// otherwise every prompt that names a keyword adds it.
+	Once bool
+}
+
+// KeywordOptions are the keyword handler's settings, mapped from the
+// configuration's context.keywords by the caller.
+type KeywordOptions struct {
+	Modes []KeywordMode // in the order their blocks are registered
+	// Variant is the model variant for the first prompt of a session's
+	// lead agent ("" for none); only OpenCode has variants.
+	Variant string
+}
+
+// Keywords adds a mode's block when the user's prompt names one of its
+// keywords as a whole word of its prose (package prompt: never in code,
+// inline code, URLs, paths or longer words), and gives the first prompt
+// of a session's lead agent the configured model variant. Prompts inside
+// a subagent (OpenCode's child sessions; Claude Code fires no prompt event
+// there) are written by the agent, not the user, and trigger nothing. The
+// collector delivers a once-only block once per session and agent, so the
+// handler keeps no state of its own.
+func Keywords(opts func() KeywordOptions) engine.Handler {
+	return engine.Handler{
+		Name: "keywords", Priority: engine.Normal,
+		Kinds:  []event.Kind{event.UserPrompt},
+		Groups: state.NoGroups,
+		Handle: func(c *engine.Call) (event.Result, error) {
+			return keywordModes(c, opts()), nil
+		},
+	}
+}
+
+func keywordModes(c *engine.Call, o KeywordOptions) event.Result {
+	ev := c.Event
+	if ev.InSubagent() {
+		return event.Result{}
+	}
+	var r event.Result
+	if o.Variant != "" && c.State.Session.Counters.Prompts == 0 {
+		r.Variant = o.Variant
+	}
+	if len(o.Modes) == 0 {
+		return r
+	}
+	words := promptWords(c)
+	for _, m := range o.Modes {
+		if m.Text == "" {
+			continue
+		}
+		if _, ok := prompt.Find(words, m.Keywords); ok {
+			r.Context = append(r.Context, event.Entry{Source: "keyword", ID: m.Name, Priority: m.Priority, Text: m.Text, Once: m.Once})
+		}
+	}
+	return r
+}
+
+// wordsKey keeps the prompt's prose words in the event's memo: the
+// keyword handler and the phase tracker both read them.
+type wordsKey struct{}
+
+func promptWords(c *engine.Call) []prompt.Word {
+	if v, ok := c.Memo.Get(wordsKey{}); ok {
+		return v.([]prompt.Word)
+	}
+	w := prompt.Prose(c.Event.Prompt)
+	c.Memo.Set(wordsKey{}, w)
+	return w
+}
