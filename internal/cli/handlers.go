@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/comments"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/guard"
@@ -21,8 +22,9 @@ type settings struct {
 	// defaults apply and no YAML is parsed at all (TestBuiltinSettings
 	// keeps the Go-side defaults equal to the documented ones).
 	builtin func() bool
-	policy  func() (*guard.Policy, error)
-	session func() session.Options
+	policy   func() (*guard.Policy, error)
+	session  func() session.Options
+	comments func() comments.Options
 }
 
 func newSettings(root string) *settings {
@@ -54,7 +56,21 @@ func newSettings(root string) *settings {
 		o.Hosts = hosts.SessionFacts
 		return o
 	})
+	s.comments = sync.OnceValue(func() comments.Options {
+		if !s.builtin() {
+			// A broken file leaves the defaults, as for the session.
+			if c, err := s.cfg.Get(); err == nil {
+				return commentsOptions(&c.Context.Comments)
+			}
+		}
+		return comments.DefaultOptions()
+	})
 	return s
+}
+
+// commentsOptions maps the context.comments section of the configuration.
+func commentsOptions(c *config.Comments) comments.Options {
+	return comments.Options{Enabled: c.Enabled, RatioPercent: c.RatioPercent, MinLines: c.MinLines}
 }
 
 // retention is how long a session is kept after its last event. The
@@ -108,5 +124,6 @@ func sessionOptions(c *config.Session) session.Options {
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *settings) []engine.Handler {
-	return append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, session.Handlers(s.session, healthChecks(s, s.root)...)...)
+	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, session.Handlers(s.session, healthChecks(s, s.root)...)...)
+	return append(hs, comments.Handler(s.comments))
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/atreides-dev/atreides/internal/comments"
 	"reflect"
 	"testing"
 
@@ -23,6 +24,9 @@ func TestBuiltinSettings(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("session defaults differ:\nconfig: %+v\nGo:     %+v", got, want)
+	}
+	if got, want := commentsOptions(&cfg.Context.Comments), comments.DefaultOptions(); got != want {
+		t.Errorf("comment checker defaults differ:\nconfig: %+v\nGo:     %+v", got, want)
 	}
 	if governanceOptions(&cfg.Governance).Enabled {
 		t.Error("governance is on in the documented defaults, but the no-file path assumes it is off")

@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "state"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "state", "context"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -76,6 +76,13 @@ func builtinTree() *value {
 		}},
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
+		}},
+		"context": &value{kind: kindMapping, keys: []string{"comments"}, fields: map[string]*value{
+			"comments": &value{kind: kindMapping, keys: []string{"enabled", "ratio_percent", "min_lines"}, fields: map[string]*value{
+				"enabled":       &value{kind: kindScalar, scalar: true},
+				"ratio_percent": &value{kind: kindScalar, scalar: 35},
+				"min_lines":     &value{kind: kindScalar, scalar: 10},
+			}},
 		}},
 	}}
 }

@@ -31,6 +31,7 @@ type Config struct {
 
 	Governance Governance `yaml:"governance"`
 	State      State      `yaml:"state"`
+	Context    Context    `yaml:"context"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -141,6 +142,20 @@ type Agents struct {
 // install only: the hook takes its timeout from its command line).
 type Hooks struct {
 	TimeoutSeconds int `yaml:"timeout_seconds" min:"1" max:"600"`
+}
+
+// Context configures what atreides adds to the agent's context.
+type Context struct {
+	Comments Comments `yaml:"comments"`
+}
+
+// Comments configures the comment checker (package comments): a note after
+// a write or edit whose added lines are mostly comments, or hold notes
+// about the change.
+type Comments struct {
+	Enabled      bool `yaml:"enabled"`
+	RatioPercent int  `yaml:"ratio_percent" min:"1" max:"100"`
+	MinLines     int  `yaml:"min_lines" min:"1" max:"10000"`
 }
 
 // State configures what atreides keeps in .atreides/state.db.
