@@ -21,7 +21,7 @@ type settings struct {
 	// builtin is true when neither config file exists: then the built-in
 	// defaults apply and no YAML is parsed at all (TestBuiltinSettings
 	// keeps the Go-side defaults equal to the documented ones).
-	builtin func() bool
+	builtin  func() bool
 	policy   func() (*guard.Policy, error)
 	session  func() session.Options
 	comments func() comments.Options

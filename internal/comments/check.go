@@ -102,13 +102,10 @@ func classify(sx *syntax, f event.FileLines, infos []lineInfo) []kind {
 			kinds[i] = doc
 		case !li.comment:
 			kinds[i] = plain
-		case li.code:
-			kinds[i] = trailing
-			if isDirective(li.text) {
-				kinds[i] = directive
-			}
 		case isDirective(li.text):
 			kinds[i] = directive
+		case li.code:
+			kinds[i] = trailing
 		case isMarker(li.text, test):
 			kinds[i] = marker
 		case li.doc:
@@ -149,7 +146,9 @@ func header(kinds []kind, lines []string) {
 	}
 }
 
-func commentOnly(k kind) bool { return k == noise || k == doc || k == directive || k == marker || k == license }
+func commentOnly(k kind) bool {
+	return k == noise || k == doc || k == directive || k == marker || k == license
+}
 
 // markRun marks the comment run kinds[start:end] as a license header or as
 // documentation of the declaration right below it.
@@ -162,7 +161,7 @@ func markRun(sx *syntax, lines []string, infos []lineInfo, kinds []kind, start, 
 			return
 		}
 	}
-	if end >= len(lines) || !infos[end].code || !documents(sx, infos[start].text, lines[end]) {
+	if end >= len(lines) || !infos[end].code || !documents(sx, lines[start], lines[end]) {
 		return
 	}
 	for j := start; j < end; j++ {
@@ -172,15 +171,16 @@ func markRun(sx *syntax, lines []string, infos []lineInfo, kinds []kind, start, 
 	}
 }
 
-// documents reports whether a comment starting with text, right above the
-// code line, documents it: the line declares something, or it begins with
-// the word the comment begins with (Go's "// Name does ..." above a field
-// or constant).
-func documents(sx *syntax, text, code string) bool {
+// documents reports whether a comment run starting with the line first,
+// right above the code line, documents it: the line declares something,
+// or it begins with the word the comment begins with, in the same case
+// (Go's "// Name does ..." above a field or constant; "// Return the
+// result" above "return r" is narration).
+func documents(sx *syntax, first, code string) bool {
 	if sx.decl != nil && sx.decl(code) {
 		return true
 	}
-	cw, lw := firstWords(text, 1), firstWords(code, 1)
+	cw, lw := firstWords(strings.TrimLeft(first, " \t/#*-;!<{["), 1), firstWords(code, 1)
 	return len(cw) == 1 && len(lw) == 1 && cw[0] == lw[0]
 }
 

@@ -211,7 +211,7 @@ func TestMemoPhrases(t *testing.T) {
 		{"the counter is updated on every call", ""},
 	}
 	for _, tt := range tests {
-		if got := memoPhrase(tt.text); got != tt.want {
+		if got := memoPhrase(strings.ToLower(tt.text)); got != tt.want {
 			t.Errorf("memoPhrase(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}

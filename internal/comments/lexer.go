@@ -6,7 +6,7 @@ import "strings"
 type lineInfo struct {
 	code    bool   // code outside comments (a string is code)
 	comment bool   // a comment, or part of one, is on the line
-	text    string // the comments' text, markers removed
+	text    string // the comments' text, markers removed, in lower case
 	doc     bool   // a documentation comment or a docstring
 }
 
@@ -17,7 +17,8 @@ func (li *lineInfo) addComment(s string, doc bool) {
 		if li.text != "" {
 			li.text += " "
 		}
-		li.text += s
+		// Every test on comment text ignores case: lowered once here.
+		li.text += strings.ToLower(s)
 	}
 }
 

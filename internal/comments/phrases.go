@@ -35,12 +35,12 @@ var memoAnywhere = []string{
 // memoLeads are words a note about the change may start with.
 var memoLeads = []string{"note:", "nb:", "fix:", "fixed:", "update:", "updated:", "change:", "changed:", "edit:", "todo:"}
 
-// memoPhrase is the first memo phrase in text, "" for none.
+// memoPhrase is the first memo phrase in text (in lower case), "" for none.
 func memoPhrase(text string) string {
 	if text == "" {
 		return ""
 	}
-	low := strings.ToLower(strings.TrimLeft(text, " \t*-/#>.:;!"))
+	low := strings.TrimLeft(text, " \t*-/#>.:;!")
 	for _, l := range memoLeads {
 		if rest, ok := strings.CutPrefix(low, l); ok {
 			low = strings.TrimSpace(rest)
@@ -105,9 +105,9 @@ var directiveWords = []string{
 	"noinspection", "fmt: off", "fmt: on", "fmt: skip", "isort: skip", "pyright: ignore", "mypy: ignore",
 }
 
-// isDirective reports whether the comment text is a directive.
-func isDirective(text string) bool {
-	low := strings.ToLower(strings.TrimSpace(text))
+// isDirective reports whether the comment text (in lower case) is a
+// directive.
+func isDirective(low string) bool {
 	for _, p := range directivePrefixes {
 		if strings.HasPrefix(low, p) {
 			return true
@@ -127,8 +127,9 @@ var licenseWords = []string{
 	"general public license", "apache license", "mit license", "without warranty", "mozilla public license",
 }
 
-func isLicense(text string) bool {
-	low := strings.ToLower(text)
+// isLicense reports whether the comment text (in lower case) is part of
+// a license notice.
+func isLicense(low string) bool {
 	for _, w := range licenseWords {
 		if strings.Contains(low, w) {
 			return true
@@ -140,23 +141,26 @@ func isLicense(text string) bool {
 // isMarker reports whether the comment text marks a step of a test:
 // "Arrange", "act and assert", "Given:"; in a test file also a step told
 // in prose ("Given a user with no session").
-func isMarker(text string, test bool) bool {
-	words := strings.FieldsFunc(strings.ToLower(text), notWord)
-	if len(words) == 0 {
-		return false
-	}
-	if test {
-		switch words[0] {
-		case "given", "when", "then":
-			return true
+func isMarker(low string, test bool) bool {
+	first := true
+	for rest := low; ; first = false {
+		rest = strings.TrimLeftFunc(rest, notWord)
+		if rest == "" {
+			return !first
 		}
-	}
-	for _, w := range words {
-		switch w {
-		case "given", "when", "then", "and", "but", "arrange", "act", "assert", "setup", "teardown", "exercise", "verify", "expect":
+		end := strings.IndexFunc(rest, notWord)
+		if end < 0 {
+			end = len(rest)
+		}
+		switch rest[:end] {
+		case "given", "when", "then":
+			if first && test {
+				return true
+			}
+		case "and", "but", "arrange", "act", "assert", "setup", "teardown", "exercise", "verify", "expect":
 		default:
 			return false
 		}
+		rest = rest[end:]
 	}
-	return true
 }

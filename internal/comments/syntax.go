@@ -41,12 +41,12 @@ var (
 		quotes: `"'`, spanning: "`", raw: "`",
 		doc: []string{"///", "//!", "/**", "/*!"}, decl: cDecl,
 	}
-	cssLike = syntax{name: "css", block: [][2]string{{"/*", "*/"}}, quotes: `"'`, doc: []string{"/**"}}
+	cssLike  = syntax{name: "css", block: [][2]string{{"/*", "*/"}}, quotes: `"'`, doc: []string{"/**"}}
 	scssLike = syntax{
 		name: "scss", line: []string{"//"}, block: [][2]string{{"/*", "*/"}}, quotes: `"'`,
 		doc: []string{"///", "/**"},
 	}
-	python = syntax{name: "python", line: []string{"#"}, quotes: `"'`, triple: true, decl: hashDecl}
+	python   = syntax{name: "python", line: []string{"#"}, quotes: `"'`, triple: true, decl: hashDecl}
 	hashLike = syntax{
 		name: "hash", line: []string{"#"}, quotes: `"'`, spanning: `"'`, decl: hashDecl,
 	}
