@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/comments"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
@@ -28,6 +29,7 @@ type settings struct {
 	session  func() session.Options
 	context  func() config.Context
 	keywords func() session.KeywordOptions
+	comments func() comments.Options
 }
 
 func newSettings(root string) *settings {
@@ -71,7 +73,21 @@ func newSettings(root string) *settings {
 		}
 		return keywordOptions(&c.Context.Keywords)
 	})
+	s.comments = sync.OnceValue(func() comments.Options {
+		if !s.builtin() {
+			// A broken file leaves the defaults, as for the session.
+			if c, err := s.cfg.Get(); err == nil {
+				return commentsOptions(&c.Context.Comments)
+			}
+		}
+		return comments.DefaultOptions()
+	})
 	return s
+}
+
+// commentsOptions maps the context.comments section of the configuration.
+func commentsOptions(c *config.Comments) comments.Options {
+	return comments.Options{Enabled: c.Enabled, RatioPercent: c.RatioPercent, MinLines: c.MinLines}
 }
 
 // retention is how long a session is kept after its last event. The
@@ -168,5 +184,5 @@ func contextPriority(p config.ContextPriority) event.Priority {
 func handlers(s *settings) []engine.Handler {
 	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), readFirstHandler(s), editCheckHandler(s)},
 		session.Handlers(s.session, healthChecks(s, s.root)...)...)
-	return append(hs, session.Keywords(s.keywords))
+	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments))
 }

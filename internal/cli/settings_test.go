@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/atreides-dev/atreides/internal/comments"
 	"reflect"
 	"testing"
 
@@ -27,6 +28,9 @@ func TestBuiltinSettings(t *testing.T) {
 	}
 	if got := cfg.Context; got.ReadBeforeWrite != builtinContext.ReadBeforeWrite || got.Checks.BudgetMS != builtinContext.Checks.BudgetMS || len(got.Checks.Run) != 0 {
 		t.Errorf("context defaults differ:\nconfig: %+v\nGo:     %+v", got, builtinContext)
+	}
+	if got, want := commentsOptions(&cfg.Context.Comments), comments.DefaultOptions(); got != want {
+		t.Errorf("comment checker defaults differ:\nconfig: %+v\nGo:     %+v", got, want)
 	}
 	if governanceOptions(&cfg.Governance).Enabled {
 		t.Error("governance is on in the documented defaults, but the no-file path assumes it is off")

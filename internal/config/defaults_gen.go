@@ -77,7 +77,7 @@ func builtinTree() *value {
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
 		}},
-		"context": &value{kind: kindMapping, keys: []string{"read_before_write", "checks", "monitor", "keywords", "work"}, fields: map[string]*value{
+		"context": &value{kind: kindMapping, keys: []string{"read_before_write", "checks", "monitor", "keywords", "work", "comments"}, fields: map[string]*value{
 			"read_before_write": &value{kind: kindScalar, scalar: "note"},
 			"checks": &value{kind: kindMapping, keys: []string{"budget_ms", "run"}, fields: map[string]*value{
 				"budget_ms": &value{kind: kindScalar, scalar: 4000},
@@ -116,6 +116,11 @@ func builtinTree() *value {
 					"research": &value{kind: kindScalar, scalar: "Research: investigate and report what you found with evidence (files, commands, sources); change no files."},
 					"chore":    &value{kind: kindScalar, scalar: "A chore: keep the change mechanical and minimal, then check that the build still passes."},
 				}},
+			}},
+			"comments": &value{kind: kindMapping, keys: []string{"enabled", "ratio_percent", "min_lines"}, fields: map[string]*value{
+				"enabled":       &value{kind: kindScalar, scalar: true},
+				"ratio_percent": &value{kind: kindScalar, scalar: 35},
+				"min_lines":     &value{kind: kindScalar, scalar: 10},
 			}},
 		}},
 	}}

@@ -145,6 +145,15 @@ type Hooks struct {
 	TimeoutSeconds int `yaml:"timeout_seconds" min:"1" max:"600"`
 }
 
+// Comments configures the comment checker (package comments): a note after
+// a write or edit whose added lines are mostly comments, or hold notes
+// about the change.
+type Comments struct {
+	Enabled      bool `yaml:"enabled"`
+	RatioPercent int  `yaml:"ratio_percent" min:"1" max:"100"`
+	MinLines     int  `yaml:"min_lines" min:"1" max:"10000"`
+}
+
 // State configures what atreides keeps in .atreides/state.db.
 type State struct {
 	// SessionRetentionDays: a session with no event for longer is removed
@@ -186,6 +195,7 @@ type Context struct {
 	Monitor         ContextMonitor  `yaml:"monitor"`
 	Keywords        ContextKeywords `yaml:"keywords"`
 	Work            ContextWork     `yaml:"work"`
+	Comments        Comments        `yaml:"comments"`
 }
 
 // ReadBeforeWrite is the read-before-write mode: off, note or block.

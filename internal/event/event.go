@@ -95,7 +95,27 @@ type Tool struct {
 	Command string   // shell tools: the command line
 	Paths   []string // file tools: the paths the call reads or writes; search tools: the directory searched
 	Pattern string   // search tools: the glob searched for
+	// Added is what a write or edit put into files, per file; the
+	// adapters fill it on PostTool, from the input and, where the host
+	// reports it, the tool's response.
+	Added []FileLines
 }
+
+// FileLines are lines a write or edit put into one file: a run of the
+// file's new lines, with the ones the call added marked. The unchanged
+// lines around them are context, so that a reader sees a string or block
+// comment that began before an added line.
+type FileLines struct {
+	Path  string
+	Lines []string
+	// New marks the lines of Lines the call added; nil means all of them.
+	New []bool
+	// Whole is set when Lines are the whole file, from its first line.
+	Whole bool
+}
+
+// IsNew reports whether line i was added by the call.
+func (f FileLines) IsNew(i int) bool { return f.New == nil || i < len(f.New) && f.New[i] }
 
 // ToolName is a normalized tool name.
 type ToolName string

@@ -95,6 +95,9 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 	switch p.HookEventName {
 	case "PostToolUse":
 		ev.Output = responseText(p.ToolResponse)
+		if ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit {
+			ev.Tool.Added = addedLines(ev.Tool, p.ToolResponse)
+		}
 	case "PostToolUseFailure":
 		ev.Failed = true
 		ev.Interrupted = p.IsInterrupt

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
@@ -93,4 +94,51 @@ func nonEmpty(ss ...string) []string {
 		}
 	}
 	return out
+}
+
+// edited holds the input fields of Write, Edit and MultiEdit that say
+// what they put into the file.
+type edited struct {
+	FilePath  string `json:"file_path"`
+	Content   string `json:"content"`
+	OldString string `json:"old_string"`
+	NewString string `json:"new_string"`
+	Edits     []struct {
+		OldString string `json:"old_string"`
+		NewString string `json:"new_string"`
+	} `json:"edits"`
+}
+
+// addedLines is what a successful Write, Edit or MultiEdit added to its
+// file. Write's response holds the file's original content when the file
+// existed: then only the lines it did not hold count. A payload that does
+// not parse adds nothing; the comment checker fails open.
+func addedLines(t event.Tool, response json.RawMessage) []event.FileLines {
+	var in edited
+	if strictjson.Unmarshal(t.Input, &in) != nil || in.FilePath == "" {
+		return nil
+	}
+	switch t.Raw {
+	case "Write":
+		var resp struct {
+			OriginalFile *string `json:"originalFile"`
+		}
+		if len(response) > 0 && response[0] == '{' {
+			_ = strictjson.Unmarshal(response, &resp) // best effort: without it every line counts
+		}
+		orig := ""
+		if resp.OriginalFile != nil {
+			orig = *resp.OriginalFile
+		}
+		return []event.FileLines{host.Written(in.FilePath, in.Content, orig)}
+	case "Edit":
+		return []event.FileLines{host.Replaced(in.FilePath, in.OldString, in.NewString)}
+	case "MultiEdit":
+		var out []event.FileLines
+		for _, e := range in.Edits {
+			out = append(out, host.Replaced(in.FilePath, e.OldString, e.NewString))
+		}
+		return out
+	}
+	return nil
 }

@@ -94,6 +94,9 @@ func Decode(data []byte, now time.Time) (*event.Event, error) {
 	}
 	if p.HookEventName == "PostToolUse" {
 		ev.Output = responseText(p.ToolResponse)
+		if ev.Tool.Name == event.Edit {
+			ev.Tool.Added = addedLines(ev.Tool)
+		}
 	}
 	return ev, host.RequireTool(ev, p.ToolName)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
@@ -69,4 +70,15 @@ func PatchPaths(patch string) []string {
 		}
 	}
 	return paths
+}
+
+// addedLines is what an apply_patch added: the + lines of its envelope,
+// per file. Codex reports no failed patch apart, so a patch that did not
+// apply is read too; the comment checker only advises.
+func addedLines(t event.Tool) []event.FileLines {
+	var in toolInput
+	if strictjson.Unmarshal(t.Input, &in) != nil {
+		return nil
+	}
+	return host.PatchAdded(in.Command)
 }

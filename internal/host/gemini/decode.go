@@ -47,6 +47,9 @@ type payload struct {
 type toolResponse struct {
 	LLMContent json.RawMessage `json:"llmContent"`
 	Error      json.RawMessage `json:"error"`
+	// ReturnDisplay is what the user is shown; for write_file an object
+	// holding the file's originalContent.
+	ReturnDisplay json.RawMessage `json:"returnDisplay"`
 }
 
 // mcpContext names the MCP server behind a tool call [read in the 0.61.0
@@ -110,6 +113,8 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		ev.Output = host.Clip(contentText(p.ToolResponse.LLMContent))
 		if msg, failed := errorText(p.ToolResponse.Error); failed {
 			ev.Failed, ev.Error = true, msg
+		} else if ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit {
+			ev.Tool.Added = addedLines(ev.Tool, p.ToolResponse.ReturnDisplay)
 		}
 	}
 	return ev, host.RequireTool(ev, p.ToolName)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
@@ -96,4 +97,41 @@ func nonEmpty(ss ...string) []string {
 		}
 	}
 	return out
+}
+
+// edited holds the input fields of write_file and replace that say what
+// they put into the file.
+type edited struct {
+	FilePath  string `json:"file_path"`
+	Content   string `json:"content"`
+	OldString string `json:"old_string"`
+	NewString string `json:"new_string"`
+}
+
+// addedLines is what a successful write_file or replace added to its
+// file. write_file's returnDisplay holds the file's originalContent when
+// the file existed: then only the lines it did not hold count. A payload
+// that does not parse adds nothing; the comment checker fails open.
+func addedLines(t event.Tool, display json.RawMessage) []event.FileLines {
+	var in edited
+	if strictjson.Unmarshal(t.Input, &in) != nil || in.FilePath == "" {
+		return nil
+	}
+	switch t.Raw {
+	case "write_file":
+		var d struct {
+			OriginalContent *string `json:"originalContent"`
+		}
+		if len(display) > 0 && display[0] == '{' {
+			_ = strictjson.Unmarshal(display, &d) // best effort: without it every line counts
+		}
+		orig := ""
+		if d.OriginalContent != nil {
+			orig = *d.OriginalContent
+		}
+		return []event.FileLines{host.Written(in.FilePath, in.Content, orig)}
+	case "replace":
+		return []event.FileLines{host.Replaced(in.FilePath, in.OldString, in.NewString)}
+	}
+	return nil
 }

@@ -208,7 +208,15 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 			ev.Failed = true
 			ev.Error = fmt.Sprintf("exit status %d", *out.Metadata.Exit)
 		}
-		return ev, decodeTool(ev, in, in.Args)
+		if err := decodeTool(ev, in, in.Args); err != nil {
+			return ev, err
+		}
+		// apply_patch (1.18's patch tool) has no normalized name yet: the
+		// guard does not judge it, but what it adds is read all the same.
+		if !ev.Failed && (ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit || ev.Tool.Raw == "apply_patch") {
+			ev.Tool.Added = addedLines(ev.Tool)
+		}
+		return ev, nil
 	case MethodSystem:
 		var out struct {
 			System []string `json:"system"`

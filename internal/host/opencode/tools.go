@@ -1,12 +1,14 @@
 package opencode
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
@@ -84,4 +86,52 @@ func nonEmpty(ss ...string) []string {
 		}
 	}
 	return out
+}
+
+// edited holds the argument fields of write, edit, multiedit and the patch
+// tools that say what they put into files.
+type edited struct {
+	FilePath  string `json:"filePath"`
+	Content   string `json:"content"`
+	OldString string `json:"oldString"`
+	NewString string `json:"newString"`
+	Edits     []struct {
+		FilePath  string `json:"filePath"`
+		OldString string `json:"oldString"`
+		NewString string `json:"newString"`
+	} `json:"edits"`
+	PatchText string `json:"patchText"`
+}
+
+// addedLines is what a write, edit, multiedit or patch added. OpenCode's
+// write arguments do not say what the file held before, so every line of
+// a write counts. Arguments that do not parse add nothing; the comment
+// checker fails open.
+func addedLines(t event.Tool) []event.FileLines {
+	var in edited
+	if strictjson.Unmarshal(t.Input, &in) != nil {
+		return nil
+	}
+	switch t.Raw {
+	case "write":
+		if in.FilePath != "" {
+			return []event.FileLines{host.Written(in.FilePath, in.Content, "")}
+		}
+	case "edit":
+		if in.FilePath != "" {
+			return []event.FileLines{host.Replaced(in.FilePath, in.OldString, in.NewString)}
+		}
+	case "multiedit":
+		var out []event.FileLines
+		for _, e := range in.Edits {
+			path := cmp.Or(e.FilePath, in.FilePath)
+			if path != "" {
+				out = append(out, host.Replaced(path, e.OldString, e.NewString))
+			}
+		}
+		return out
+	case "patch", "apply_patch":
+		return host.PatchAdded(in.PatchText)
+	}
+	return nil
 }

@@ -1,0 +1,117 @@
+package host
+
+import (
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/event"
+)
+
+// Every host's write and edit tools say what they put into a file in one of
+// three shapes: the whole new content (with, on some hosts, the content it
+// replaced), a replacement of one string by another, or a patch. These
+// turn each shape into [event.FileLines] for [event.Tool.Added], so that
+// every adapter marks added lines the same way.
+
+// Written is a write of content to path; original is what the file held
+// before ("" for a new file). A line counts as added when the original did
+// not hold it as often.
+func Written(path, content, original string) event.FileLines {
+	lines := splitLines(content)
+	if original == "" {
+		return event.FileLines{Path: path, Lines: lines, Whole: true}
+	}
+	return event.FileLines{Path: path, Lines: lines, New: notIn(lines, splitLines(original)), Whole: true}
+}
+
+// Replaced is an edit of path that replaced old by new: the lines of new
+// that old did not hold as often are added.
+func Replaced(path, old, new string) event.FileLines {
+	lines := splitLines(new)
+	return event.FileLines{Path: path, Lines: lines, New: notIn(lines, splitLines(old))}
+}
+
+// PatchAdded reads an apply_patch envelope (Codex's, and OpenCode's
+// apply_patch): an added file's lines are all added; an updated file's
+// hunks are kept as their context and added lines, in order, with the
+// removed lines left out. A file moved by the patch is named by its new
+// path. Files that gain no line are left out.
+func PatchAdded(patch string) []event.FileLines {
+	var (
+		out []event.FileLines
+		cur *event.FileLines
+	)
+	flush := func() {
+		if cur != nil && hasNew(*cur) {
+			out = append(out, *cur)
+		}
+		cur = nil
+	}
+	for line := range strings.Lines(patch) {
+		line = strings.TrimRight(line, "\r\n")
+		if rest, ok := strings.CutPrefix(line, "***"); ok {
+			rest = strings.TrimSpace(rest)
+			switch {
+			case strings.HasPrefix(rest, "Add File:"), strings.HasPrefix(rest, "Update File:"):
+				flush()
+				_, p, _ := strings.Cut(rest, ":")
+				cur = &event.FileLines{Path: strings.TrimSpace(p), New: []bool{}, Whole: strings.HasPrefix(rest, "Add")}
+			case strings.HasPrefix(rest, "Move to:") && cur != nil:
+				cur.Path = strings.TrimSpace(strings.TrimPrefix(rest, "Move to:"))
+			case strings.HasPrefix(rest, "Delete File:"), rest == "End Patch":
+				flush()
+			}
+			continue
+		}
+		if cur == nil || line == "" {
+			continue
+		}
+		switch line[0] {
+		case '+', ' ':
+			cur.Lines = append(cur.Lines, line[1:])
+			cur.New = append(cur.New, line[0] == '+')
+		}
+	}
+	flush()
+	return out
+}
+
+func hasNew(f event.FileLines) bool {
+	for i := range f.Lines {
+		if f.IsNew(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitLines splits text into lines without their ends; a final newline
+// does not start another line.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// notIn marks the lines of lines that old does not hold as often,
+// counting repeats: a line written twice where the original had it once
+// is added once.
+func notIn(lines, old []string) []bool {
+	count := make(map[string]int, len(old))
+	for _, l := range old {
+		count[l]++
+	}
+	marks := make([]bool, len(lines))
+	for i, l := range lines {
+		if count[l] > 0 {
+			count[l]--
+			continue
+		}
+		marks[i] = true
+	}
+	return marks
+}
