@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/rulefiles"
 	"github.com/atreides-dev/atreides/internal/session"
 )
 
@@ -23,6 +24,7 @@ type settings struct {
 	builtin func() bool
 	policy  func() (*guard.Policy, error)
 	session func() session.Options
+	rules   func() rulefiles.Options
 }
 
 func newSettings(root string) *settings {
@@ -54,8 +56,28 @@ func newSettings(root string) *settings {
 		o.Hosts = hosts.SessionFacts
 		return o
 	})
+	s.rules = sync.OnceValue(func() rulefiles.Options {
+		o := rulefiles.DefaultOptions()
+		if !s.builtin() {
+			if c, err := s.cfg.Get(); err == nil {
+				o = rulesOptions(c)
+			}
+		}
+		o.Instructions = hostInstructions
+		return o
+	})
 	return s
 }
+
+// rulesOptions maps context.rules; the file name is the session's rules
+// file, the one the root's rules come from.
+func rulesOptions(c *config.Config) rulefiles.Options {
+	r := c.Context.Rules
+	return rulefiles.Options{Enabled: r.Enabled, File: c.Session.Rules.File, Readme: r.Readme, Budget: r.Budget, Dirs: r.Dirs}
+}
+
+// hostInstructions are the files the named host reads itself at the root.
+func hostInstructions(name string) []string { return hosts.SessionFacts(name).Instructions }
 
 // retention is how long a session is kept after its last event. The
 // engine asks for it at most once a day, so it reads the configuration even
@@ -108,5 +130,6 @@ func sessionOptions(c *config.Session) session.Options {
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *settings) []engine.Handler {
-	return append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, session.Handlers(s.session, healthChecks(s, s.root)...)...)
+	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, session.Handlers(s.session, healthChecks(s, s.root)...)...)
+	return append(hs, rulefiles.Handler(s.rules))
 }

@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "state"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "state", "context"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -76,6 +76,18 @@ func builtinTree() *value {
 		}},
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
+		}},
+		"context": &value{kind: kindMapping, keys: []string{"rules"}, fields: map[string]*value{
+			"rules": &value{kind: kindMapping, keys: []string{"enabled", "readme", "budget", "dirs"}, fields: map[string]*value{
+				"enabled": &value{kind: kindScalar, scalar: true},
+				"readme":  &value{kind: kindScalar, scalar: false},
+				"budget":  &value{kind: kindScalar, scalar: 4000},
+				"dirs": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: ".atreides/rules"},
+					&value{kind: kindScalar, scalar: ".claude/rules"},
+					&value{kind: kindScalar, scalar: ".cursor/rules"},
+				}},
+			}},
 		}},
 	}}
 }

@@ -31,6 +31,7 @@ type Config struct {
 
 	Governance Governance `yaml:"governance"`
 	State      State      `yaml:"state"`
+	Context    Context    `yaml:"context"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -249,4 +250,22 @@ func oneOf(s string, allowed ...string) string {
 		return ""
 	}
 	return fmt.Sprintf("%q is not one of %s", s, strings.Join(allowed, ", "))
+}
+
+// Context configures what atreides adds to the agent's context besides the
+// session's own blocks.
+type Context struct {
+	Rules ContextRules `yaml:"rules"`
+}
+
+// ContextRules configures the rules injected when a file is read or
+// written (package rulefiles).
+type ContextRules struct {
+	Enabled bool `yaml:"enabled"`
+	// Readme adds each directory's README.md besides its rules file.
+	Readme bool `yaml:"readme"`
+	// Budget is the most bytes of rules one tool call brings.
+	Budget int `yaml:"budget" min:"500" max:"9000"`
+	// Dirs are the project-relative directories of conditional rules.
+	Dirs []string `yaml:"dirs"`
 }
