@@ -20,7 +20,7 @@ func (e *testEnv) Logf(f string, a ...any) { e.logs = append(e.logs, fmt.Sprintf
 func (e *testEnv) Now() time.Time          { return time.Unix(0, 0) }
 
 // project writes files (relative path: content) below a fresh root.
-func project(t *testing.T, files map[string]string) string {
+func project(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for rel, content := range files {
@@ -29,7 +29,7 @@ func project(t *testing.T, files map[string]string) string {
 	return root
 }
 
-func write(t *testing.T, root, rel, content string) {
+func write(t testing.TB, root, rel, content string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
