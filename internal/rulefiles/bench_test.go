@@ -61,7 +61,8 @@ func BenchmarkFind(b *testing.B) {
 	s := scope{root: root, files: []string{"pkg/a/b/x.go"}, cwd: ".", host: "gemini"}
 	logf := func(string, ...any) {}
 	for b.Loop() {
-		if fs := append(dirRules(s, o, logf), condRules(s, o, logf)...); len(fs) != 3 {
+		sk := o.hostLoads(s.host, s.root)
+		if fs := append(dirRules(s, o, sk, logf), condRules(s, o, sk, logf)...); len(fs) != 3 {
 			b.Fatalf("found %d", len(fs))
 		}
 	}

@@ -81,8 +81,7 @@ func inside(root, p, cwd string) string {
 
 // dirRules are the rules files of the directories from the root down to
 // each touched file's directory, parents first, each once.
-func dirRules(s scope, o Options, logf func(string, ...any)) []found {
-	sk := o.hostLoads(s.host, s.root)
+func dirRules(s scope, o Options, sk skip, logf func(string, ...any)) []found {
 	var names []string
 	if o.File != "" && !isClaudeFile(o.File) {
 		names = append(names, o.File)
@@ -169,8 +168,7 @@ func readRules(root, rel string, budget int, logf func(string, ...any)) (found, 
 }
 
 // condRules are the conditional rules whose globs match a touched file.
-func condRules(s scope, o Options, logf func(string, ...any)) []found {
-	sk := o.hostLoads(s.host, s.root)
+func condRules(s scope, o Options, sk skip, logf func(string, ...any)) []found {
 	var out []found
 	for _, dir := range o.Dirs {
 		dir = path.Clean(filepath.ToSlash(dir))

@@ -33,7 +33,8 @@ func Handler(opts func() Options) engine.Handler {
 			if !o.Enabled || o.Budget <= 0 {
 				return
 			}
-			fs := append(dirRules(s, o, c.Env.Logf), condRules(s, o, c.Env.Logf)...)
+			sk := o.hostLoads(s.host, s.root)
+			fs := append(dirRules(s, o, sk, c.Env.Logf), condRules(s, o, sk, c.Env.Logf)...)
 			c.Memo.Set(memoKey{}, fs)
 		},
 		Handle: func(c *engine.Call) (event.Result, error) {
