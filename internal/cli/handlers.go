@@ -13,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/rulefiles"
 	"github.com/atreides-dev/atreides/internal/session"
 )
 
@@ -30,6 +31,7 @@ type settings struct {
 	context  func() config.Context
 	keywords func() session.KeywordOptions
 	comments func() comments.Options
+	rules    func() rulefiles.Options
 }
 
 func newSettings(root string) *settings {
@@ -82,6 +84,16 @@ func newSettings(root string) *settings {
 		}
 		return comments.DefaultOptions()
 	})
+	s.rules = sync.OnceValue(func() rulefiles.Options {
+		o := rulefiles.DefaultOptions()
+		if !s.builtin() {
+			if c, err := s.cfg.Get(); err == nil {
+				o = rulesOptions(c)
+			}
+		}
+		o.Instructions = hostInstructions
+		return o
+	})
 	return s
 }
 
@@ -89,6 +101,16 @@ func newSettings(root string) *settings {
 func commentsOptions(c *config.Comments) comments.Options {
 	return comments.Options{Enabled: c.Enabled, RatioPercent: c.RatioPercent, MinLines: c.MinLines}
 }
+
+// rulesOptions maps context.rules; the file name is the session's rules
+// file, the one the root's rules come from.
+func rulesOptions(c *config.Config) rulefiles.Options {
+	r := c.Context.Rules
+	return rulefiles.Options{Enabled: r.Enabled, File: c.Session.Rules.File, Readme: r.Readme, Budget: r.Budget, Dirs: r.Dirs}
+}
+
+// hostInstructions are the files the named host reads itself at the root.
+func hostInstructions(name string) []string { return hosts.SessionFacts(name).Instructions }
 
 // retention is how long a session is kept after its last event. The
 // engine asks for it at most once a day, so it reads the configuration even
@@ -184,5 +206,5 @@ func contextPriority(p config.ContextPriority) event.Priority {
 func handlers(s *settings) []engine.Handler {
 	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), readFirstHandler(s), editCheckHandler(s)},
 		session.Handlers(s.session, healthChecks(s, s.root)...)...)
-	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments))
+	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules))
 }

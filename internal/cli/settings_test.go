@@ -8,6 +8,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/rulefiles"
 	"github.com/atreides-dev/atreides/internal/session"
 )
 
@@ -31,6 +32,9 @@ func TestBuiltinSettings(t *testing.T) {
 	}
 	if got, want := commentsOptions(&cfg.Context.Comments), comments.DefaultOptions(); got != want {
 		t.Errorf("comment checker defaults differ:\nconfig: %+v\nGo:     %+v", got, want)
+	}
+	if got, want := rulesOptions(cfg), rulefiles.DefaultOptions(); !reflect.DeepEqual(got, want) {
+		t.Errorf("context.rules defaults differ:\nconfig: %+v\nGo:     %+v", got, want)
 	}
 	if governanceOptions(&cfg.Governance).Enabled {
 		t.Error("governance is on in the documented defaults, but the no-file path assumes it is off")

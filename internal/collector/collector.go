@@ -90,6 +90,13 @@ func onceKey(agent string, e event.Entry) string {
 	return agent + "/" + e.Key()
 }
 
+// Delivered reports whether the once-only entry e was delivered to agent
+// in this session (since the last compaction), so that a handler can leave
+// out what the agent already has before it sizes what it registers.
+func Delivered(cs *state.ContextState, agent string, e event.Entry) bool {
+	return cs.WasDelivered(onceKey(agent, e))
+}
+
 // merge adds c, or puts its text in place of an earlier entry's with the
 // same key (which keeps its place and the stronger of the two priorities).
 func merge(cands []candidate, c candidate) []candidate {

@@ -173,6 +173,16 @@ func TestAgents(t *testing.T) {
 	}
 }
 
+// TestDelivered: a handler asks per agent, as the collector remembers.
+func TestDelivered(t *testing.T) {
+	cs := &state.ContextState{}
+	once := event.Entry{Source: "rules", ID: "x", Text: "rules", Once: true}
+	Deliver(cs, "sub", []event.Entry{once}, 1000, t0)
+	if !Delivered(cs, "sub", once) || Delivered(cs, "", once) {
+		t.Fatalf("delivered to sub: %v, to the lead: %v", Delivered(cs, "sub", once), Delivered(cs, "", once))
+	}
+}
+
 func TestCutAtLineKeepsRunes(t *testing.T) {
 	s := strings.Repeat("é", 100)
 	for n := range 50 {

@@ -77,7 +77,7 @@ func builtinTree() *value {
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
 		}},
-		"context": &value{kind: kindMapping, keys: []string{"read_before_write", "checks", "monitor", "keywords", "work", "comments"}, fields: map[string]*value{
+		"context": &value{kind: kindMapping, keys: []string{"read_before_write", "checks", "monitor", "keywords", "work", "comments", "rules"}, fields: map[string]*value{
 			"read_before_write": &value{kind: kindScalar, scalar: "note"},
 			"checks": &value{kind: kindMapping, keys: []string{"budget_ms", "run"}, fields: map[string]*value{
 				"budget_ms": &value{kind: kindScalar, scalar: 4000},
@@ -121,6 +121,16 @@ func builtinTree() *value {
 				"enabled":       &value{kind: kindScalar, scalar: true},
 				"ratio_percent": &value{kind: kindScalar, scalar: 35},
 				"min_lines":     &value{kind: kindScalar, scalar: 10},
+			}},
+			"rules": &value{kind: kindMapping, keys: []string{"enabled", "readme", "budget", "dirs"}, fields: map[string]*value{
+				"enabled": &value{kind: kindScalar, scalar: true},
+				"readme":  &value{kind: kindScalar, scalar: false},
+				"budget":  &value{kind: kindScalar, scalar: 4000},
+				"dirs": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: ".atreides/rules"},
+					&value{kind: kindScalar, scalar: ".claude/rules"},
+					&value{kind: kindScalar, scalar: ".cursor/rules"},
+				}},
 			}},
 		}},
 	}}

@@ -196,6 +196,7 @@ type Context struct {
 	Keywords        ContextKeywords `yaml:"keywords"`
 	Work            ContextWork     `yaml:"work"`
 	Comments        Comments        `yaml:"comments"`
+	Rules           ContextRules    `yaml:"rules"`
 }
 
 // ReadBeforeWrite is the read-before-write mode: off, note or block.
@@ -395,4 +396,16 @@ func (ContextMonitor) checkMapping(m *mappingCheck) {
 		}
 		prev = n
 	}
+}
+
+// ContextRules configures the rules injected when a file is read or
+// written (package rulefiles).
+type ContextRules struct {
+	Enabled bool `yaml:"enabled"`
+	// Readme adds each directory's README.md besides its rules file.
+	Readme bool `yaml:"readme"`
+	// Budget is the most bytes of rules one tool call brings.
+	Budget int `yaml:"budget" min:"500" max:"9000"`
+	// Dirs are the project-relative directories of conditional rules.
+	Dirs []string `yaml:"dirs"`
 }
