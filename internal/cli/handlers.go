@@ -108,5 +108,5 @@ func sessionOptions(c *config.Session) session.Options {
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *settings) []engine.Handler {
-	return append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, session.Handlers(s.session, healthChecks(s, s.root)...)...)
+	return append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), outputsHandler(s)}, session.Handlers(s.session, healthChecks(s, s.root)...)...)
 }

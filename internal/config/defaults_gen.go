@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "state"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "state", "context"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -76,6 +76,16 @@ func builtinTree() *value {
 		}},
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
+		}},
+		"context": &value{kind: kindMapping, keys: []string{"output"}, fields: map[string]*value{
+			"output": &value{kind: kindMapping, keys: []string{"shell", "search", "fetch", "mcp", "keep_files", "keep_mib"}, fields: map[string]*value{
+				"shell":      &value{kind: kindScalar, scalar: 16000},
+				"search":     &value{kind: kindScalar, scalar: 16000},
+				"fetch":      &value{kind: kindScalar, scalar: 8000},
+				"mcp":        &value{kind: kindScalar, scalar: 16000},
+				"keep_files": &value{kind: kindScalar, scalar: 50},
+				"keep_mib":   &value{kind: kindScalar, scalar: 100},
+			}},
 		}},
 	}}
 }

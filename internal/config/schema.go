@@ -31,6 +31,7 @@ type Config struct {
 
 	Governance Governance `yaml:"governance"`
 	State      State      `yaml:"state"`
+	Context    Context    `yaml:"context"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -148,6 +149,24 @@ type State struct {
 	// SessionRetentionDays: a session with no event for longer is removed
 	// (at a session start, at most once a day); 0 keeps every session.
 	SessionRetentionDays int `yaml:"session_retention_days" min:"0" max:"3650"`
+}
+
+// Context configures what atreides puts into, and keeps out of, the
+// agent's context.
+type Context struct {
+	Output ContextOutput `yaml:"output"`
+}
+
+// ContextOutput configures the cutting of large tool outputs (package
+// outputs): limits in bytes by kind of tool, 0 for none.
+type ContextOutput struct {
+	Shell  int `yaml:"shell" min:"0" max:"1000000"`
+	Search int `yaml:"search" min:"0" max:"1000000"`
+	Fetch  int `yaml:"fetch" min:"0" max:"1000000"`
+	MCP    int `yaml:"mcp" min:"0" max:"1000000"`
+	// KeepFiles and KeepMiB bound the saved whole outputs.
+	KeepFiles int `yaml:"keep_files" min:"1" max:"10000"`
+	KeepMiB   int `yaml:"keep_mib" min:"1" max:"10000"`
 }
 
 // Governance configures intents, owned scopes, intent locks, delegation
