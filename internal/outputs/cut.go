@@ -57,7 +57,7 @@ func (c Cut) Note(path string) string {
 		removed = fmt.Sprintf("%d of %d bytes", c.Bytes-len(c.Kept), c.Bytes)
 		shown = "the first line is shown cut short"
 	}
-	return fmt.Sprintf("[atreides: output cut to fit the context: %s; %s removed. The whole output is in %s: read on with Read (offset/limit) or search it with grep.]", shown, removed, path)
+	return fmt.Sprintf("[atreides: output cut to fit the context: %s; %s removed. The output before this cut is in %s: read on with Read (offset/limit) or search it with grep.]", shown, removed, path)
 }
 
 // Text is the kept part followed by the note after a blank line.

@@ -46,7 +46,7 @@ func TestCutText(t *testing.T) {
 	c := CutHead(b.String(), 95)
 	got := c.Text("/p/.atreides/outputs/x.txt")
 	want := "line 0000\n" + "line 0001\n" + "line 0002\n" + "line 0003\n" + "line 0004\n" + "line 0005\n" + "line 0006\n" + "line 0007\n" + "line 0008\n" +
-		"\n[atreides: output cut to fit the context: the first 9 lines are shown; 991 of 1000 lines (9910 of 10000 bytes) removed. The whole output is in /p/.atreides/outputs/x.txt: read on with Read (offset/limit) or search it with grep.]"
+		"\n[atreides: output cut to fit the context: the first 9 lines are shown; 991 of 1000 lines (9910 of 10000 bytes) removed. The output before this cut is in /p/.atreides/outputs/x.txt: read on with Read (offset/limit) or search it with grep.]"
 	if got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}

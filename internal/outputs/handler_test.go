@@ -280,7 +280,7 @@ func FuzzReplacement(f *testing.F) {
 		if !strings.HasPrefix(out, kept) {
 			t.Fatalf("kept part is not a prefix of the output")
 		}
-		path := text[strings.Index(text, "The whole output is in ")+len("The whole output is in "):]
+		path := text[strings.Index(text, "The output before this cut is in ")+len("The output before this cut is in "):]
 		path = path[:strings.Index(path, ": read on")]
 		b, err := os.ReadFile(path)
 		if err != nil || string(b) != out {
