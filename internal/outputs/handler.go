@@ -110,11 +110,10 @@ func replacement(ev *event.Event, o Options) (string, error) {
 	full := ev.FullOutput
 	if ev.OutputFile != "" {
 		// The host sent only the start; the whole output is its file.
-		b, err := readHostFile(ev.OutputFile)
-		if err != nil {
+		var err error
+		if full, err = readHostFile(ev.OutputFile); err != nil {
 			return "", fmt.Errorf("left whole: %w", err)
 		}
-		full = string(b)
 	}
 	if len(full) <= limit {
 		return "", nil
@@ -131,21 +130,30 @@ func replacement(ev *event.Event, o Options) (string, error) {
 	return cut.Text(path), err
 }
 
-// readHostFile reads a whole output the host saved, up to maxHostFile.
-func readHostFile(path string) ([]byte, error) {
+// readHostFile reads a whole output the host saved, up to maxHostFile,
+// into one buffer of its size.
+func readHostFile(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxHostFile+1))
+	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	if len(b) > maxHostFile {
-		return nil, errors.New(path + " is too large to read")
+	if fi.Size() > maxHostFile {
+		return "", errors.New(path + " is too large to read")
 	}
-	return b, nil
+	var b strings.Builder
+	b.Grow(int(fi.Size()) + 1)
+	if _, err := io.Copy(&b, io.LimitReader(f, maxHostFile+1)); err != nil {
+		return "", err
+	}
+	if b.Len() > maxHostFile {
+		return "", errors.New(path + " is too large to read")
+	}
+	return b.String(), nil
 }
 
 // toolLabel names a saved file's tool: its kind, "mcp" for MCP tools.
