@@ -51,7 +51,7 @@ func (o Options) Cap(ev *event.Event) int {
 	if room, ok := o.Room(ev); ok {
 		// Some output is always shown, even with no room left: the
 		// agent must learn where the rest is.
-		limit = max(min(limit, room/2), minCap)
+		limit = min(limit, max(room/2, minCap))
 	}
 	return limit
 }
@@ -100,6 +100,8 @@ type textKey struct{}
 
 // replacement is the cut output for ev, or "" when it stays as it is.
 func replacement(ev *event.Event, o Options) (string, error) {
+	// A failed command's output is left to the host: its errors are
+	// mostly at the end, which a cut to the first lines would remove.
 	if !ev.ReplacesOutput || ev.Failed || ev.ProjectDir == "" {
 		return "", nil
 	}

@@ -56,23 +56,28 @@ func TestCap(t *testing.T) {
 		name string
 		tool event.ToolName
 		room func(*event.Event) (int, bool)
+		mcp  int // the MCP limit, when not o's
 		want int
 	}{
-		{"shell limit", event.Shell, nil, 16000},
-		{"search limit", event.Search, nil, 12000},
-		{"fetch is lower", event.Fetch, nil, 8000},
-		{"mcp tools", "mcp:github__search", nil, 10000},
-		{"other tools are not cut", event.Read, nil, 0},
-		{"room unknown: the limit", event.Shell, room(0, false), 16000},
-		{"plenty of room: the limit", event.Shell, room(1 << 20, true), 16000},
-		{"half the room left when smaller", event.Shell, room(10000, true), 5000},
-		{"no room: still a minimum", event.Shell, room(0, true), minCap},
-		{"room never raises a limit", event.Fetch, room(100000, true), 8000},
-		{"room does not turn on a tool set to 0", event.Read, room(100, true), 0},
+		{"shell limit", event.Shell, nil, 0, 16000},
+		{"search limit", event.Search, nil, 0, 12000},
+		{"fetch is lower", event.Fetch, nil, 0, 8000},
+		{"mcp tools", "mcp:github__search", nil, 0, 10000},
+		{"other tools are not cut", event.Read, nil, 0, 0},
+		{"room unknown: the limit", event.Shell, room(0, false), 0, 16000},
+		{"plenty of room: the limit", event.Shell, room(1<<20, true), 0, 16000},
+		{"half the room left when smaller", event.Shell, room(10000, true), 0, 5000},
+		{"no room: still a minimum", event.Shell, room(0, true), 0, minCap},
+		{"room never raises a limit", event.Fetch, room(100000, true), 0, 8000},
+		{"nor does the minimum", "mcp:tiny__t", room(0, true), 500, 500},
+		{"room does not turn on a tool set to 0", event.Read, room(100, true), 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := o
+			if tt.mcp != 0 {
+				o.MCP = tt.mcp
+			}
 			o.Room = tt.room
 			if got := o.Cap(&event.Event{Tool: event.Tool{Name: tt.tool}}); got != tt.want {
 				t.Errorf("Cap = %d, want %d", got, tt.want)

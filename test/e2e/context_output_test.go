@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -171,5 +172,35 @@ func TestGeminiOutputNotReplaced(t *testing.T) {
 	}
 	if _, err := os.Stat(p.Path(".atreides/outputs")); err == nil {
 		t.Error("atreides saved an output it could not replace")
+	}
+}
+
+// TestClaudeMCPOutputCut: a 72,000-byte MCP result (under Claude Code's
+// own MCP output limit) reaches the model cut by atreides, through
+// updatedMCPToolOutput.
+func TestClaudeMCPOutputCut(t *testing.T) {
+	requireAtreides(t)
+	server := filepath.Join(t.TempDir(), "mcpdump")
+	if out, err := exec.Command("go", "build", "-o", server, "./testdata/mcpdump").CombinedOutput(); err != nil {
+		t.Fatalf("build the MCP server: %v\n%s", err, out)
+	}
+	p := NewProject(t, fa.Script{Steps: []fa.Step{
+		fa.Call(fa.ToolUse{Name: "mcp__dump__dump", Input: map[string]any{}}),
+		fa.Text("done"),
+	}})
+	p.WriteFile("mcp.json", `{"mcpServers":{"dump":{"type":"stdio","command":"`+server+`"}}}`, 0o644)
+	p.InstallAtreides()
+	p.RunClaude("dump", RunOpts{Args: []string{"--mcp-config", p.Path("mcp.json")}})
+	tr := p.toolResult(fa.ToolID("main", 0, 0))
+	t.Logf("the model received %d bytes, ending: %s", len(tr.Text), tail(tr.Text, 400))
+	if tr.IsError || !strings.HasPrefix(tr.Text, "record 00000 of the dump") || len(tr.Text) > 20000 || !strings.Contains(tr.Text, "[atreides: output cut to fit the context") {
+		t.Fatalf("the MCP result was not cut by atreides")
+	}
+	m := savedOutputRE.FindStringSubmatch(tr.Text)
+	if m == nil {
+		t.Fatal("no saved path")
+	}
+	if saved, err := os.ReadFile(m[1]); err != nil || strings.Count(string(saved), "\n") != 1500 || !strings.HasSuffix(string(saved), "record 01499 of the dump with some padding text\n") {
+		t.Errorf("saved file is not the whole result: %d bytes, %v", len(saved), err)
 	}
 }
