@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
@@ -133,9 +134,10 @@ func replacement(ev *event.Event, o Options) (string, error) {
 }
 
 // readHostFile reads a whole output the host saved, up to maxHostFile,
-// into one buffer of its size.
+// into one buffer of its size. Only a regular file is read: the open does
+// not wait on a FIFO put in its place.
 func readHostFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", err
 	}
@@ -143,6 +145,9 @@ func readHostFile(path string) (string, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", errors.New(path + " is not a regular file")
 	}
 	if fi.Size() > maxHostFile {
 		return "", errors.New(path + " is too large to read")
@@ -163,5 +168,5 @@ func toolLabel(n event.ToolName) string {
 	if n.IsMCP() {
 		return "mcp"
 	}
-	return strings.ReplaceAll(string(n), "/", "-")
+	return string(n)
 }

@@ -30,39 +30,40 @@ type response struct {
 // else) and whether atreides can put a replacement of it back.
 func readResponse(ev *event.Event, raw json.RawMessage) {
 	ev.Response = raw
-	text, replaceable := responseText(ev.Tool, raw, &ev.OutputFile)
-	ev.FullOutput, ev.Output, ev.ReplacesOutput = text, host.Clip(text), replaceable
+	ev.FullOutput, ev.OutputFile, ev.ReplacesOutput = responseText(ev.Tool, raw)
+	ev.Output = host.Clip(ev.FullOutput)
 }
 
-func responseText(tool event.Tool, raw json.RawMessage, file *string) (string, bool) {
+// responseText is the text of a tool's response, the file Claude Code
+// saved it to (if it did), and whether a replacement can be put back.
+func responseText(tool event.Tool, raw json.RawMessage) (text, file string, replaceable bool) {
 	if len(raw) == 0 {
-		return "", false
+		return "", "", false
 	}
 	if tool.Name.IsMCP() {
 		if s, ok := mcpText(raw); ok {
-			return s, true
+			return s, "", true
 		}
 	}
 	var r response
 	if raw[0] == '{' && strictjson.Unmarshal(raw, &r) == nil {
 		switch {
 		case r.Stdout != nil:
-			*file = r.PersistedOutputPath
-			return strings.TrimRight(*r.Stdout+"\n"+r.Stderr, "\n"), tool.Raw == "Bash"
+			return strings.TrimRight(*r.Stdout+"\n"+r.Stderr, "\n"), r.PersistedOutputPath, tool.Raw == "Bash"
 		case tool.Raw == "Grep" && len(r.Content) > 0 && r.Content[0] == '"':
 			var s string
 			if json.Unmarshal(r.Content, &s) == nil {
-				return s, true
+				return s, "", true
 			}
 		case tool.Raw == "WebFetch" && r.Result != nil:
-			return *r.Result, true
+			return *r.Result, "", true
 		}
 	}
 	var s string
 	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
-		return s, false
+		return s, "", false
 	}
-	return string(raw), false
+	return string(raw), "", false
 }
 
 // textBlock is an MCP content block; only text blocks are read.
