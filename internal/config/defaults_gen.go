@@ -77,7 +77,7 @@ func builtinTree() *value {
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
 		}},
-		"context": &value{kind: kindMapping, keys: []string{"read_before_write", "checks", "monitor", "keywords", "work", "comments", "rules"}, fields: map[string]*value{
+		"context": &value{kind: kindMapping, keys: []string{"read_before_write", "checks", "monitor", "keywords", "work", "comments", "rules", "output"}, fields: map[string]*value{
 			"read_before_write": &value{kind: kindScalar, scalar: "note"},
 			"checks": &value{kind: kindMapping, keys: []string{"budget_ms", "run"}, fields: map[string]*value{
 				"budget_ms": &value{kind: kindScalar, scalar: 4000},
@@ -131,6 +131,14 @@ func builtinTree() *value {
 					&value{kind: kindScalar, scalar: ".claude/rules"},
 					&value{kind: kindScalar, scalar: ".cursor/rules"},
 				}},
+			}},
+			"output": &value{kind: kindMapping, keys: []string{"shell", "search", "fetch", "mcp", "keep_files", "keep_mib"}, fields: map[string]*value{
+				"shell":      &value{kind: kindScalar, scalar: 16000},
+				"search":     &value{kind: kindScalar, scalar: 16000},
+				"fetch":      &value{kind: kindScalar, scalar: 8000},
+				"mcp":        &value{kind: kindScalar, scalar: 16000},
+				"keep_files": &value{kind: kindScalar, scalar: 50},
+				"keep_mib":   &value{kind: kindScalar, scalar: 100},
 			}},
 		}},
 	}}

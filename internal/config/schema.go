@@ -161,6 +161,18 @@ type State struct {
 	SessionRetentionDays int `yaml:"session_retention_days" min:"0" max:"3650"`
 }
 
+// ContextOutput configures the cutting of large tool outputs (package
+// outputs): limits in bytes by kind of tool, 0 for none.
+type ContextOutput struct {
+	Shell  int `yaml:"shell" min:"0" max:"1000000"`
+	Search int `yaml:"search" min:"0" max:"1000000"`
+	Fetch  int `yaml:"fetch" min:"0" max:"1000000"`
+	MCP    int `yaml:"mcp" min:"0" max:"1000000"`
+	// KeepFiles and KeepMiB bound the saved whole outputs.
+	KeepFiles int `yaml:"keep_files" min:"1" max:"10000"`
+	KeepMiB   int `yaml:"keep_mib" min:"1" max:"10000"`
+}
+
 // Governance configures intents, owned scopes, intent locks, delegation
 // limits and the trace ledger. Off by default.
 type Governance struct {
@@ -188,7 +200,8 @@ type Delegation struct {
 	StructuredReturn []string `yaml:"structured_return"`
 }
 
-// Context configures what atreides adds to the agent's context.
+// Context configures what atreides puts into, and keeps out of, the
+// agent's context, one subsection per feature.
 type Context struct {
 	ReadBeforeWrite ReadBeforeWrite `yaml:"read_before_write"`
 	Checks          Checks          `yaml:"checks"`
@@ -197,6 +210,7 @@ type Context struct {
 	Work            ContextWork     `yaml:"work"`
 	Comments        Comments        `yaml:"comments"`
 	Rules           ContextRules    `yaml:"rules"`
+	Output          ContextOutput   `yaml:"output"`
 }
 
 // ReadBeforeWrite is the read-before-write mode: off, note or block.

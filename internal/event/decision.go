@@ -37,6 +37,10 @@ type Result struct {
 	Reason  string // for the model
 	// UpdatedInput replaces the tool input (PreTool only).
 	UpdatedInput json.RawMessage
+	// ReplaceOutput, if set, replaces the text of the tool's result the
+	// model sees (PostTool, on events whose ReplacesOutput is set); the
+	// adapter puts it into the host's own shape.
+	ReplaceOutput *string
 	// Context is what the handler registers for the agent's context; the
 	// engine's collector decides which event carries it (see [Entry]).
 	Context []Entry
@@ -54,7 +58,7 @@ type Result struct {
 
 // Empty reports whether the result says nothing at all.
 func (r Result) Empty() bool {
-	return r.Verdict == None && r.UpdatedInput == nil && len(r.Context) == 0 && !r.Block && r.Warning == "" && r.Variant == ""
+	return r.Verdict == None && r.UpdatedInput == nil && r.ReplaceOutput == nil && len(r.Context) == 0 && !r.Block && r.Warning == "" && r.Variant == ""
 }
 
 // Speaker names a handler that said something, with its verdict and rule.
@@ -70,6 +74,9 @@ type Decision struct {
 	Rule         string // the rule of the winning verdict
 	Reason       string // for the model; the winning handler's reason
 	UpdatedInput json.RawMessage
+	// ReplaceOutput replaces the text of the tool's result (the first
+	// handler's that set it).
+	ReplaceOutput *string
 	// Context is what this event carries to the agent, in delivery order,
 	// already fitted to the host's cap by the engine's collector; the
 	// adapter joins it. Before the collector runs it is what the handlers
@@ -109,6 +116,9 @@ func (d *Decision) Merge(handler string, r Result) {
 	}
 	if r.UpdatedInput != nil && d.UpdatedInput == nil {
 		d.UpdatedInput = r.UpdatedInput
+	}
+	if r.ReplaceOutput != nil && d.ReplaceOutput == nil {
+		d.ReplaceOutput = r.ReplaceOutput
 	}
 	for _, e := range r.Context {
 		if e.Text != "" {

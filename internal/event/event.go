@@ -56,6 +56,20 @@ type Event struct {
 	Interrupted bool
 	Error       string // PostTool: the host's error text
 	Duration    time.Duration
+	// Response is the host's whole tool response, raw (PostTool): Claude
+	// Code's, Gemini CLI's and Codex's tool_response, OpenCode's output
+	// string. An adapter that replaces the output rebuilds the host's own
+	// shape from it.
+	Response json.RawMessage
+	// FullOutput is the whole text of the tool's result the model would
+	// see (PostTool), which Output shortens. OutputFile is where the host
+	// saved the whole output when it sent only its start (Claude Code's
+	// persistedOutputPath); empty otherwise.
+	FullOutput, OutputFile string
+	// ReplacesOutput is set when the host lets this event's answer
+	// replace the tool's output the model sees ([Result.ReplaceOutput]);
+	// the adapter knows for which hosts and tools.
+	ReplacesOutput bool
 
 	StopHookActive bool   // Stop/SubagentStop: already continuing because of a stop hook
 	LastMessage    string // Stop/SubagentStop: the agent's final message

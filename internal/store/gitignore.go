@@ -28,6 +28,7 @@ log
 log.1
 audit*.jsonl
 trace.jsonl.pending/
+outputs/
 config.cache
 .config.cache.tmp-*
 `

@@ -32,6 +32,7 @@ type Result = {
   block?: string
   args?: Record<string, Json>
   append?: string
+  output?: string
   system?: string[]
   inject?: { messageID: string; id: string; text: string }[]
   context?: string[]
@@ -201,6 +202,7 @@ export const AtreidesPlugin = async (input: PluginInput, options?: Record<string
     },
     "tool.execute.after": async (i, o) => {
       const r = await ask("tool.after", { input: i, output: { title: o?.title, output: o?.output, metadata: o?.metadata } })
+      if (r.output && o) o.output = r.output
       if (r.append && o) o.output = (typeof o.output === "string" && o.output ? o.output + "\n\n" : "") + r.append
     },
     "experimental.chat.messages.transform": async (_i, o) => {

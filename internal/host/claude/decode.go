@@ -2,12 +2,10 @@ package claude
 
 import (
 	"encoding/json"
-	"github.com/atreides-dev/atreides/internal/host"
-	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/host/strictjson"
+	"github.com/atreides-dev/atreides/internal/host"
 )
 
 // Host is this adapter's host name in events and state.
@@ -94,7 +92,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 	}
 	switch p.HookEventName {
 	case "PostToolUse":
-		ev.Output = responseText(p.ToolResponse)
+		readResponse(ev, p.ToolResponse)
 		if ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit {
 			ev.Tool.Added = addedLines(ev.Tool, p.ToolResponse)
 		}
@@ -104,26 +102,6 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		ev.Output = p.Error
 	}
 	return ev, host.RequireTool(ev, p.ToolName)
-}
-
-// responseText keeps the text of a tool response: stdout and stderr for
-// Bash, the whole JSON (shortened) for anything else.
-func responseText(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	var bash struct {
-		Stdout *string `json:"stdout"`
-		Stderr string  `json:"stderr"`
-	}
-	if raw[0] == '{' && strictjson.Unmarshal(raw, &bash) == nil && bash.Stdout != nil {
-		return host.Clip(strings.TrimRight(*bash.Stdout+"\n"+bash.Stderr, "\n"))
-	}
-	var s string
-	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
-		return host.Clip(s)
-	}
-	return host.Clip(string(raw))
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -30,6 +30,11 @@ type hookSpecific struct {
 	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
 	AdditionalContext        string          `json:"additionalContext,omitempty"`
 	Decision                 *permission     `json:"decision,omitempty"`
+	// UpdatedToolOutput replaces a tool's response (PostToolUse), checked
+	// by Claude Code against the tool's output schema;
+	// UpdatedMCPToolOutput an MCP tool's.
+	UpdatedToolOutput    json.RawMessage `json:"updatedToolOutput,omitempty"`
+	UpdatedMCPToolOutput json.RawMessage `json:"updatedMCPToolOutput,omitempty"`
 }
 
 type permission struct {
@@ -84,6 +89,14 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 			out.Decision, out.Reason = "block", d.BlockReason
 		}
 		hs.AdditionalContext = ctx
+		if d.ReplaceOutput != nil && ev.ReplacesOutput {
+			// A response that cannot be rebuilt keeps the tool's output.
+			if b, err := updatedOutput(ev, *d.ReplaceOutput); err == nil && ev.Tool.Name.IsMCP() {
+				hs.UpdatedMCPToolOutput = b
+			} else if err == nil {
+				hs.UpdatedToolOutput = b
+			}
+		}
 	case "PostToolUseFailure", "SessionStart", "SubagentStart":
 		hs.AdditionalContext = ctx
 	case "Stop", "SubagentStop":
@@ -98,7 +111,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 	if len(d.Warnings) > 0 {
 		out.SystemMessage = strings.Join(d.Warnings, "\n")
 	}
-	if hs.PermissionDecision != "" || hs.AdditionalContext != "" || hs.Decision != nil {
+	if hs.PermissionDecision != "" || hs.AdditionalContext != "" || hs.Decision != nil || hs.UpdatedToolOutput != nil || hs.UpdatedMCPToolOutput != nil {
 		out.HookSpecificOutput = hs
 	}
 	return host.JSONAnswer(out, out == (output{}), func(reason string) host.Answer { return failClosed(ev.HostEvent, reason) })

@@ -93,7 +93,9 @@ func Decode(data []byte, now time.Time) (*event.Event, error) {
 		ev.Tool = tool
 	}
 	if p.HookEventName == "PostToolUse" {
-		ev.Output = responseText(p.ToolResponse)
+		ev.Response = p.ToolResponse
+		ev.FullOutput, ev.ReplacesOutput = responseText(p.ToolResponse)
+		ev.Output = host.Clip(ev.FullOutput)
 		if ev.Tool.Name == event.Edit {
 			ev.Tool.Added = addedLines(ev.Tool)
 		}
@@ -101,17 +103,19 @@ func Decode(data []byte, now time.Time) (*event.Event, error) {
 	return ev, host.RequireTool(ev, p.ToolName)
 }
 
-// responseText keeps the text of a tool response: Codex sends a shell
+// responseText is the text of a tool response: Codex sends a shell
 // command's output as a JSON string; anything else (MCP results) is kept
-// as its JSON, shortened. Codex reports no exit status here, so a failed
-// command cannot be told from a successful one.
-func responseText(raw json.RawMessage) string {
+// as its JSON. Codex reports no exit status here, so a failed command
+// cannot be told from a successful one. Only a string response is
+// replaceable: a block's reason replaced a command's output in 0.169.0;
+// what it does to an MCP result has not been seen.
+func responseText(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return ""
+		return "", false
 	}
 	var s string
 	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
-		return host.Clip(s)
+		return s, true
 	}
-	return host.Clip(string(raw))
+	return string(raw), false
 }

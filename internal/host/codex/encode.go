@@ -84,6 +84,11 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 			// UserPromptSubmit: the prompt is rejected.
 			out.Decision, out.Reason = "block", orDefault(d.BlockReason)
 		}
+		if d.ReplaceOutput != nil && ev.ReplacesOutput {
+			// The same block is how a new output gets to the model;
+			// another handler's reason follows it.
+			out.Decision, out.Reason = "block", orDefault(joinNonEmpty(*d.ReplaceOutput, blockReason(d)))
+		}
 		hs.AdditionalContext = ctx
 	case "SessionStart", "SubagentStart":
 		hs.AdditionalContext = ctx
@@ -132,3 +137,18 @@ func failClosed(hostEvent, reason string) host.Answer {
 }
 
 func orDefault(reason string) string { return host.OrDefault(reason, defaultReason) }
+
+// blockReason is a block's reason, or nothing without a block.
+func blockReason(d *event.Decision) string {
+	if !d.Block {
+		return ""
+	}
+	return d.BlockReason
+}
+
+func joinNonEmpty(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "\n\n" + b
+}

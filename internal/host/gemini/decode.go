@@ -30,7 +30,7 @@ type payload struct {
 
 	ToolName     string          `json:"tool_name"`
 	ToolInput    json.RawMessage `json:"tool_input"`
-	ToolResponse *toolResponse   `json:"tool_response"`
+	ToolResponse json.RawMessage `json:"tool_response"`
 	MCPContext   *mcpContext     `json:"mcp_context"`
 
 	PromptResponse string `json:"prompt_response"` // AfterAgent
@@ -109,12 +109,22 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		}
 		ev.Tool = tool
 	}
-	if p.HookEventName == "AfterTool" && p.ToolResponse != nil {
-		ev.Output = host.Clip(contentText(p.ToolResponse.LLMContent))
-		if msg, failed := errorText(p.ToolResponse.Error); failed {
+	if p.HookEventName == "AfterTool" && len(p.ToolResponse) > 0 && string(p.ToolResponse) != "null" {
+		// No ReplacesOutput: 0.61.0 reads no replacement of a tool's
+		// output from AfterTool (its hook output class has none; a deny
+		// shows the model an error instead), and truncates large shell
+		// and MCP outputs to a file itself.
+		var r toolResponse
+		if err := strictjson.Unmarshal(p.ToolResponse, &r); err != nil {
+			return ev, host.Malformed("tool_response: %v", err)
+		}
+		ev.Response = p.ToolResponse
+		ev.FullOutput = contentText(r.LLMContent)
+		ev.Output = host.Clip(ev.FullOutput)
+		if msg, failed := errorText(r.Error); failed {
 			ev.Failed, ev.Error = true, msg
 		} else if ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit {
-			ev.Tool.Added = addedLines(ev.Tool, p.ToolResponse.ReturnDisplay)
+			ev.Tool.Added = addedLines(ev.Tool, r.ReturnDisplay)
 		}
 	}
 	return ev, host.RequireTool(ev, p.ToolName)

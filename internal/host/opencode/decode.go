@@ -108,10 +108,13 @@ func (t *messageTokens) contextSize() int {
 }
 
 type toolAfterOutput struct {
-	Title    string `json:"title"`
-	Output   string `json:"output"`
+	Title    string          `json:"title"`
+	Output   json.RawMessage `json:"output"` // a string; kept raw as the event's Response
 	Metadata struct {
 		Exit *int `json:"exit"`
+		// OutputPath is where OpenCode saved an output it truncated
+		// itself (metadata.truncated): output then holds only part of it.
+		OutputPath string `json:"outputPath"`
 	} `json:"metadata"`
 }
 
@@ -203,7 +206,15 @@ func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, er
 				return ev, host.Malformed("output: %v", err)
 			}
 		}
-		ev.Output = host.Clip(out.Output)
+		var text string
+		if len(out.Output) > 0 && string(out.Output) != "null" {
+			if err := json.Unmarshal(out.Output, &text); err != nil {
+				return ev, host.Malformed("output.output: %v", err)
+			}
+		}
+		// Every tool's output is a string the plugin may replace.
+		ev.Response, ev.FullOutput, ev.OutputFile, ev.ReplacesOutput = out.Output, text, out.Metadata.OutputPath, true
+		ev.Output = host.Clip(text)
 		if out.Metadata.Exit != nil && *out.Metadata.Exit != 0 {
 			ev.Failed = true
 			ev.Error = fmt.Sprintf("exit status %d", *out.Metadata.Exit)

@@ -25,6 +25,9 @@ type Result struct {
 	// Append is added to output.output of tool.execute.after, after a
 	// blank line: what the model sees of the tool's result.
 	Append string `json:"append,omitempty"`
+	// Output replaces output.output of tool.execute.after, before Append
+	// is added.
+	Output string `json:"output,omitempty"`
 	// System entries are pushed onto output.system (each becomes a system
 	// message of this request only).
 	System []string `json:"system,omitempty"`
@@ -62,7 +65,7 @@ type Injection struct {
 
 // Empty reports whether the result asks for nothing.
 func (r *Result) Empty() bool {
-	return r.Block == "" && r.Args == nil && r.Append == "" && len(r.System) == 0 && len(r.Inject) == 0 && r.Text == nil &&
+	return r.Block == "" && r.Args == nil && r.Append == "" && r.Output == "" && len(r.System) == 0 && len(r.Inject) == 0 && r.Text == nil &&
 		len(r.Context) == 0 && r.Prompt == "" && r.Continue == "" && len(r.Warn) == 0 && r.Variant == ""
 }
 
@@ -86,6 +89,9 @@ func Encode(ev *event.Event, d *event.Decision) Result {
 		}
 	case "tool.execute.after":
 		r.Append = joinNonEmpty(ctx, blockText(d))
+		if d.ReplaceOutput != nil && ev.ReplacesOutput {
+			r.Output = *d.ReplaceOutput
+		}
 	case "experimental.chat.system.transform":
 		if ctx != "" {
 			r.System = []string{ctx}

@@ -1,0 +1,172 @@
+package outputs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// Options configure the handler (config context.output).
+type Options struct {
+	// Shell, Search, Fetch and MCP are the bytes of a tool's output the
+	// model sees at most, by kind of tool; 0 leaves that kind's outputs
+	// whole.
+	Shell, Search, Fetch, MCP int
+	// Keep bounds the saved outputs.
+	Keep Limits
+	// Room, if set, is how many bytes of context the agent has left, when
+	// the host's usage figures tell it; the cap is then at most half of it.
+	Room func(ev *event.Event) (bytesLeft int, ok bool)
+}
+
+// DefaultOptions are the documented defaults (internal/config
+// defaults.yaml, context.output).
+func DefaultOptions() Options {
+	return Options{Shell: 16000, Search: 16000, Fetch: 8000, MCP: 16000, Keep: Limits{Files: 50, Bytes: 100 << 20}}
+}
+
+// Cap is the most bytes of ev's output the model sees, or 0 for a tool
+// whose outputs are not cut.
+func (o Options) Cap(ev *event.Event) int {
+	var limit int
+	switch n := ev.Tool.Name; {
+	case n == event.Shell:
+		limit = o.Shell
+	case n == event.Search:
+		limit = o.Search
+	case n == event.Fetch:
+		limit = o.Fetch
+	case n.IsMCP():
+		limit = o.MCP
+	}
+	if limit <= 0 || o.Room == nil {
+		return limit
+	}
+	if room, ok := o.Room(ev); ok {
+		// Some output is always shown, even with no room left: the
+		// agent must learn where the rest is.
+		limit = min(limit, max(room/2, minCap))
+	}
+	return limit
+}
+
+// minCap is the smallest cap: the note and a few lines.
+const minCap = 1024
+
+// noteRoom is what the kept part leaves of the cap for the note (its
+// counts and the saved file's path).
+const noteRoom = 512
+
+// maxHostFile bounds what is read of a host's own saved output: a bigger
+// one is left to the host's own truncation.
+const maxHostFile = 64 << 20
+
+// Handler cuts large outputs of shell, search, fetch and MCP tools, saving
+// the whole output (see the package doc). It works before the state lock
+// is taken and needs no state.
+func Handler(opts func() Options) engine.Handler {
+	return engine.Handler{
+		Name: "outputs", Priority: engine.Normal,
+		Kinds:  []event.Kind{event.PostTool},
+		Groups: state.NoGroups,
+		Prepare: func(c *engine.Call) {
+			text, err := replacement(c.Event, opts())
+			if err != nil {
+				c.Env.Logf("outputs: %s output of session %s: %v", c.Event.Tool.Raw, c.Event.SessionID, err)
+			}
+			if text != "" {
+				c.Memo.Set(textKey{}, text)
+			}
+		},
+		Handle: func(c *engine.Call) (event.Result, error) {
+			text, ok := c.Memo.Get(textKey{})
+			if !ok {
+				return event.Result{}, nil
+			}
+			s := text.(string)
+			return event.Result{ReplaceOutput: &s}, nil
+		},
+	}
+}
+
+// textKey keeps the replacement output in the event's memo.
+type textKey struct{}
+
+// replacement is the cut output for ev, or "" when it stays as it is.
+func replacement(ev *event.Event, o Options) (string, error) {
+	// A failed command's output is left to the host: its errors are
+	// mostly at the end, which a cut to the first lines would remove.
+	if !ev.ReplacesOutput || ev.Failed || ev.ProjectDir == "" {
+		return "", nil
+	}
+	limit := o.Cap(ev)
+	if limit <= 0 || len(ev.FullOutput) <= limit && ev.OutputFile == "" {
+		return "", nil
+	}
+	full := ev.FullOutput
+	if ev.OutputFile != "" {
+		// The host sent only the start; the whole output is its file.
+		var err error
+		if full, err = readHostFile(ev.OutputFile); err != nil {
+			return "", fmt.Errorf("left whole: %w", err)
+		}
+	}
+	if len(full) <= limit {
+		return "", nil
+	}
+	cut := CutHead(full, limit-noteRoom)
+	path, err := save(ev.ProjectDir, toolLabel(ev.Tool.Name), full, ev.Time, o.Keep)
+	if path == "" {
+		return "", fmt.Errorf("left whole: %w", err)
+	}
+	if err != nil {
+		// Saved, but older outputs were not all removed: say so, go on.
+		err = fmt.Errorf("%w (the output was cut all the same)", err)
+	}
+	return cut.Text(path), err
+}
+
+// readHostFile reads a whole output the host saved, up to maxHostFile,
+// into one buffer of its size. Only a regular file is read: the open does
+// not wait on a FIFO put in its place.
+func readHostFile(path string) (string, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", errors.New(path + " is not a regular file")
+	}
+	if fi.Size() > maxHostFile {
+		return "", errors.New(path + " is too large to read")
+	}
+	var b strings.Builder
+	b.Grow(int(fi.Size()) + 1)
+	if _, err := io.Copy(&b, io.LimitReader(f, maxHostFile+1)); err != nil {
+		return "", err
+	}
+	if b.Len() > maxHostFile {
+		return "", errors.New(path + " is too large to read")
+	}
+	return b.String(), nil
+}
+
+// toolLabel names a saved file's tool: its kind, "mcp" for MCP tools.
+func toolLabel(n event.ToolName) string {
+	if n.IsMCP() {
+		return "mcp"
+	}
+	return string(n)
+}
