@@ -1,9 +1,11 @@
 package host
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // Every host's write and edit tools say what they put into a file in one of
@@ -21,6 +23,23 @@ func Written(path, content, original string) event.FileLines {
 		return event.FileLines{Path: path, Lines: lines, Whole: true}
 	}
 	return event.FileLines{Path: path, Lines: lines, New: notIn(lines, splitLines(original)), Whole: true}
+}
+
+// OriginalIn is the file's content before a write, as a host's tool
+// response holds it under key (Claude Code's "originalFile", Gemini CLI's
+// "originalContent"); "" when it is not there or does not parse, and then
+// every line of the write counts as added (the comment checker fails
+// open).
+func OriginalIn(response json.RawMessage, key string) string {
+	if len(response) == 0 || response[0] != '{' {
+		return ""
+	}
+	var fields map[string]json.RawMessage
+	var s string
+	if strictjson.Unmarshal(response, &fields) != nil || json.Unmarshal(fields[key], &s) != nil {
+		return ""
+	}
+	return s
 }
 
 // Replaced is an edit of path that replaced old by new: the lines of new

@@ -120,17 +120,7 @@ func addedLines(t event.Tool, response json.RawMessage) []event.FileLines {
 	}
 	switch t.Raw {
 	case "Write":
-		var resp struct {
-			OriginalFile *string `json:"originalFile"`
-		}
-		if len(response) > 0 && response[0] == '{' {
-			_ = strictjson.Unmarshal(response, &resp) // best effort: without it every line counts
-		}
-		orig := ""
-		if resp.OriginalFile != nil {
-			orig = *resp.OriginalFile
-		}
-		return []event.FileLines{host.Written(in.FilePath, in.Content, orig)}
+		return []event.FileLines{host.Written(in.FilePath, in.Content, host.OriginalIn(response, "originalFile"))}
 	case "Edit":
 		return []event.FileLines{host.Replaced(in.FilePath, in.OldString, in.NewString)}
 	case "MultiEdit":

@@ -119,17 +119,7 @@ func addedLines(t event.Tool, display json.RawMessage) []event.FileLines {
 	}
 	switch t.Raw {
 	case "write_file":
-		var d struct {
-			OriginalContent *string `json:"originalContent"`
-		}
-		if len(display) > 0 && display[0] == '{' {
-			_ = strictjson.Unmarshal(display, &d) // best effort: without it every line counts
-		}
-		orig := ""
-		if d.OriginalContent != nil {
-			orig = *d.OriginalContent
-		}
-		return []event.FileLines{host.Written(in.FilePath, in.Content, orig)}
+		return []event.FileLines{host.Written(in.FilePath, in.Content, host.OriginalIn(display, "originalContent"))}
 	case "replace":
 		return []event.FileLines{host.Replaced(in.FilePath, in.OldString, in.NewString)}
 	}
