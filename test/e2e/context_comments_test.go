@@ -51,6 +51,9 @@ func TestClaudeCommentChecker(t *testing.T) {
 		fa.Call(writeTool("weather/normalize.go", cleanGo)),
 		fa.Text("Both files written."),
 	}})
+	// The stop after two unverified Go writes would get the verify nudge
+	// (one more request); this test is about the comment note only.
+	p.WriteFile(".atreides/config.yaml", "version: 1\ncontext:\n  work:\n    verify_before_stop: false\n", 0o644)
 	p.InstallAtreides()
 	p.RunClaude("write the weather package", RunOpts{})
 
