@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -176,11 +177,11 @@ func Handler(opts func() Options) engine.Handler {
 
 // relative is p relative to the project root when it lies inside it.
 func relative(root, p string) string {
-	if root == "" || !filepath.IsAbs(p) {
+	if !filepath.IsAbs(p) {
 		return p
 	}
-	if rel, err := filepath.Rel(root, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(rel)
+	if rel, ok := project.Rel(root, "", p); ok {
+		return rel
 	}
 	return p
 }

@@ -7,12 +7,12 @@ import (
 
 	"os/exec"
 	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/bmatcuk/doublestar/v4"
@@ -92,7 +92,7 @@ func jobsFor(checks []Check, root, cwd string, paths []string) []job {
 		ch := &checks[i]
 		usesFile, usesDir := strings.Contains(ch.Command, "{file}"), strings.Contains(ch.Command, "{dir}")
 		for _, p := range paths {
-			rel, ok := relative(root, cwd, p)
+			rel, ok := project.Rel(root, cwd, p)
 			if !ok || !matches(ch.Globs, rel) {
 				continue
 			}
@@ -111,24 +111,6 @@ func jobsFor(checks []Check, root, cwd string, paths []string) []job {
 		}
 	}
 	return out
-}
-
-// relative is p relative to root, slash-separated, when p is inside root.
-func relative(root, cwd, p string) (string, bool) {
-	if root == "" {
-		return "", false
-	}
-	if !filepath.IsAbs(p) {
-		if cwd == "" {
-			cwd = root
-		}
-		p = filepath.Join(cwd, p)
-	}
-	rel, err := filepath.Rel(root, filepath.Clean(p))
-	if err != nil || !filepath.IsLocal(rel) {
-		return "", false
-	}
-	return filepath.ToSlash(rel), true
 }
 
 func matches(globs []string, rel string) bool {

@@ -36,7 +36,7 @@ func edit(t testing.TB, o Options, root string, deadline time.Time, tool event.T
 	return event.JoinEntries(r.Context), logs
 }
 
-func project(t *testing.T, files map[string]string) string {
+func projectDir(t *testing.T, files map[string]string) string {
 	root := t.TempDir()
 	for name, body := range files {
 		p := filepath.Join(root, name)
@@ -55,7 +55,7 @@ func TestChecksRunAfterAnEdit(t *testing.T) {
 		t.Fatal("gofmt is needed: it ships with Go")
 	}
 	gofmt := Check{Globs: []string{"**/*.go"}, Command: "gofmt -l {file}", FailOnOutput: true}
-	root := project(t, map[string]string{
+	root := projectDir(t, map[string]string{
 		"good.go":           "package a\n",
 		"pkg/bad.go":        "package a\nfunc  f( ) {}\n",
 		"it's a file.go":    "package a\nfunc  f( ) {}\n",
@@ -119,7 +119,7 @@ func TestChecksRunAfterAnEdit(t *testing.T) {
 // timeout, or at the budget, or before the hook's deadline, whichever is
 // first; the rest are skipped and the agent is told in a line.
 func TestChecksTimeOut(t *testing.T) {
-	root := project(t, map[string]string{"a.go": "package a\n"})
+	root := projectDir(t, map[string]string{"a.go": "package a\n"})
 	hang := Check{Globs: []string{"*.go"}, Command: "sleep 30 & sleep 30; wait"}
 	after := Check{Globs: []string{"*.go"}, Command: "exit 1"}
 	cases := []struct {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/atreides-dev/atreides/internal/project"
 )
 
 // Scope decides whether a path lies inside a set of owned-scope globs.
@@ -84,15 +86,9 @@ func matchGlob(g, p string) bool {
 	return ok
 }
 
-// within returns p relative to root, slash-separated, when p is root or
-// below it.
-func within(root, p string) (string, bool) {
-	rel, err := filepath.Rel(root, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
-	}
-	return filepath.ToSlash(rel), true
-}
+// within returns p (absolute) relative to root, slash-separated, when p is
+// root or below it.
+func within(root, p string) (string, bool) { return project.Rel(root, "", p) }
 
 // resolve follows symlinks in the longest existing prefix of p and keeps
 // the rest as written; a path that does not exist yet is judged by the

@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -229,10 +230,8 @@ func plural(s []string, one, many string) string {
 
 // show is a path as the agent knows it: relative to the project when in it.
 func show(ev *event.Event, p string) string {
-	if ev.ProjectDir != "" {
-		if r, err := filepath.Rel(ev.ProjectDir, p); err == nil && filepath.IsLocal(r) {
-			return r
-		}
+	if r, ok := project.Rel(ev.ProjectDir, "", p); ok {
+		return r
 	}
 	return p
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/project"
 )
 
 // maxRuleFile bounds a conditional rules file read to learn its globs; a
@@ -66,17 +67,8 @@ func touched(ev *event.Event) (scope, bool) {
 // inside is p relative to root, slash-separated, or "" when p is not below
 // root. A relative p is taken from cwd.
 func inside(root, p, cwd string) string {
-	if p == "" {
-		return ""
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
-	}
-	rel, err := filepath.Rel(root, p)
-	if err != nil || !filepath.IsLocal(rel) && rel != "." {
-		return ""
-	}
-	return filepath.ToSlash(rel)
+	rel, _ := project.Rel(root, cwd, p)
+	return rel
 }
 
 // dirRules are the rules files of the directories from the root down to

@@ -19,8 +19,8 @@ type testEnv struct{ logs []string }
 func (e *testEnv) Logf(f string, a ...any) { e.logs = append(e.logs, fmt.Sprintf(f, a...)) }
 func (e *testEnv) Now() time.Time          { return time.Unix(0, 0) }
 
-// project writes files (relative path: content) below a fresh root.
-func project(t testing.TB, files map[string]string) string {
+// projectDir writes files (relative path: content) below a fresh root.
+func projectDir(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for rel, content := range files {
@@ -179,7 +179,7 @@ func TestNested(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := project(t, nested)
+			root := projectDir(t, nested)
 			for rel, c := range tt.files {
 				write(t, root, rel, c)
 			}
@@ -203,7 +203,7 @@ func TestNested(t *testing.T) {
 // one larger than the budget is never read, only noted, once.
 func TestBudget(t *testing.T) {
 	big := strings.Repeat("B", 700)
-	root := project(t, map[string]string{
+	root := projectDir(t, map[string]string{
 		"pkg/AGENTS.md":     "PKG " + strings.Repeat("p", 300),
 		"pkg/a/AGENTS.md":   "PKGA " + strings.Repeat("a", 300),
 		"pkg/a/x.go":        "package a",
@@ -224,8 +224,8 @@ func TestBudget(t *testing.T) {
 // TestLinks: a rules file reached through a link, or a link in place of
 // one, is skipped and logged; nothing is read outside the project.
 func TestLinks(t *testing.T) {
-	outside := project(t, map[string]string{"AGENTS.md": "OUTSIDE-RULES", "x.go": "x", "rules/go.md": "---\npaths: ['**/*.go']\n---\nOUTSIDE-COND"})
-	root := project(t, map[string]string{"real/x.go": "x", "real/AGENTS.md": "REAL-RULES"})
+	outside := projectDir(t, map[string]string{"AGENTS.md": "OUTSIDE-RULES", "x.go": "x", "rules/go.md": "---\npaths: ['**/*.go']\n---\nOUTSIDE-COND"})
+	root := projectDir(t, map[string]string{"real/x.go": "x", "real/AGENTS.md": "REAL-RULES"})
 	for link, target := range map[string]string{
 		"linked":             outside,
 		"real/sub/AGENTS.md": filepath.Join(outside, "AGENTS.md"),
@@ -285,7 +285,7 @@ func TestConditional(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			run(t, project(t, files), DefaultOptions(), tt.steps)
+			run(t, projectDir(t, files), DefaultOptions(), tt.steps)
 		})
 	}
 }

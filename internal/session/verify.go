@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -53,17 +54,11 @@ var proseExt = map[string]bool{".md": true, ".mdx": true, ".markdown": true, ".t
 // sourcePath reports whether p (absolute, or relative to cwd) is inside
 // root, outside git's and atreides's own directories, and not a document.
 func sourcePath(root, cwd, p string) bool {
-	if root == "" || p == "" {
+	rel, ok := project.Rel(root, cwd, p)
+	if !ok {
 		return false
 	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
-	}
-	rel, err := filepath.Rel(root, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return false
-	}
-	top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	top, _, _ := strings.Cut(rel, "/")
 	return top != ".git" && top != ".atreides" && !proseExt[strings.ToLower(filepath.Ext(p))]
 }
 
