@@ -14,6 +14,8 @@ type Project struct {
 	Rules *RulesCache `json:"rules,omitempty"`
 	// Governance holds intent locks and the ledger head; see governance.go.
 	Governance Governance `json:"governance,omitzero"`
+	// Background holds the background tasks; see background.go.
+	Background Background `json:"background,omitzero"`
 	// Pruned is when old sessions were last removed; see [Prune].
 	Pruned time.Time `json:"pruned,omitzero"`
 	// Salvaged is set when the record could not be decoded and was

@@ -34,6 +34,7 @@ var projectSections = []section[Project]{
 	{GroupAnchors, "anchors", putAnchors, getAnchors},
 	{GroupRules, "rules", putRules, getRules},
 	{GroupGovernance, "governance", putGovernance, getGovernance},
+	{GroupBackground, "background", putBackground, getBackground},
 }
 
 // Empty groups write nothing (and so are left out of the record); the
@@ -538,5 +539,58 @@ func getReads(r *binrec.Reader, s *Session) {
 		k.Agent = r.Str()
 		k.Path = r.Str()
 		k.ModTime = r.Time()
+	})
+}
+
+func putBackground(w *binrec.Writer, p *Project) {
+	b := &p.Background
+	if b.NextID == 0 && len(b.Tasks) == 0 {
+		return
+	}
+	w.Int(b.NextID)
+	binrec.PutSlice(w, b.Tasks, func(w *binrec.Writer, t *BgTask) {
+		for _, s := range []string{t.ID, t.Parent, t.ParentAgent, t.Host, t.Runner, t.Agent, t.Description, t.Prompt} {
+			w.Str(s)
+		}
+		w.Strs(t.Skills)
+		w.Str(t.Key)
+		w.Str(t.Status)
+		w.Time(t.Created)
+		w.Time(t.Started)
+		w.Time(t.Ended)
+		w.Int(t.PID)
+		w.Uint(t.PIDStart)
+		w.Str(t.Child)
+		w.Time(t.Observed)
+		w.Int(t.Messages)
+		w.Time(t.Changed)
+		w.Str(t.Result)
+		w.Str(t.Error)
+		w.Bool(t.Notified)
+	})
+}
+
+func getBackground(r *binrec.Reader, p *Project) {
+	b := &p.Background
+	b.NextID = r.Int()
+	b.Tasks = binrec.Slice(r, 0, func(r *binrec.Reader, t *BgTask) {
+		for _, s := range []*string{&t.ID, &t.Parent, &t.ParentAgent, &t.Host, &t.Runner, &t.Agent, &t.Description, &t.Prompt} {
+			*s = r.Str()
+		}
+		t.Skills = r.Strs()
+		t.Key = r.Str()
+		t.Status = r.Str()
+		t.Created = r.Time()
+		t.Started = r.Time()
+		t.Ended = r.Time()
+		t.PID = r.Int()
+		t.PIDStart = r.Uint()
+		t.Child = r.Str()
+		t.Observed = r.Time()
+		t.Messages = r.Int()
+		t.Changed = r.Time()
+		t.Result = r.Str()
+		t.Error = r.Str()
+		t.Notified = r.Bool()
 	})
 }
