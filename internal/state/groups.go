@@ -32,6 +32,7 @@ const (
 	GroupAnchors                              // Project.NextAnchor, Project.Anchors
 	GroupRules                                // Project.Rules
 	GroupGovernance                           // Project.Governance
+	GroupDelegation                           // Session.Delegation
 
 	// AllGroups is every group: what readers and commands decode.
 	AllGroups Groups = 1<<iota - 1
@@ -42,7 +43,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "work", "reads", "todos", "anchors", "rules", "governance"}
+	"context", "work", "reads", "todos", "anchors", "rules", "governance", "delegation"}
 
 func (g Groups) String() string {
 	var names []string
