@@ -50,7 +50,7 @@ type run struct {
 	now time.Time
 }
 
-func (r *run) ev() *event.Event            { return r.c.Event }
+func (r *run) ev() *event.Event          { return r.c.Event }
 func (r *run) s() *state.DelegationState { return &r.c.State.Session.Delegation }
 
 func (r *run) handle() event.Result {
