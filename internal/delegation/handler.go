@@ -206,7 +206,7 @@ func (r *run) sweep(res *event.Result) {
 		ran := r.now.Sub(a.Started).Round(time.Second)
 		r.c.Env.Logf("error: session %s: subagent %s (%s, path %s) is past its deadline: running %s, deadline %s",
 			r.ev().SessionID, a.ID, a.Type, strings.Join(a.Path, " → "), ran, a.Deadline.Sub(a.Started))
-		text := fmt.Sprintf("atreides: subagent %s (%s) is still running %s after it started, past its deadline of %s (delegation.deadlines). Decide whether to wait for it, stop it, or do the work another way.",
+		text := fmt.Sprintf("atreides: subagent %s (%s) is still running %s after it started, past its deadline of %s (delegation.deadline_minutes). Decide whether to wait for it, stop it, or do the work another way.",
 			a.ID, a.Type, ran, a.Deadline.Sub(a.Started))
 		if a.Partial != "" {
 			text += "\nIts last message so far:\n" + a.Partial

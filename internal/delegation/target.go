@@ -55,6 +55,9 @@ func retarget(input json.RawMessage, key, to string) (json.RawMessage, error) {
 			return nil, fmt.Errorf("delegation input: %w", err)
 		}
 	}
+	if in == nil {
+		in = map[string]json.RawMessage{} // the input was null
+	}
 	v, _ := json.Marshal(to)
 	in[key] = v
 	return json.Marshal(in)
