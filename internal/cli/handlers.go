@@ -204,7 +204,8 @@ func contextPriority(p config.ContextPriority) event.Priority {
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *settings) []engine.Handler {
-	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), readFirstHandler(s), editCheckHandler(s), outputsHandler(s)},
-		session.Handlers(s.session, healthChecks(s, s.root)...)...)
+	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, delegationHandlers(s)...)
+	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
+	hs = append(hs, session.Handlers(s.session, healthChecks(s, s.root)...)...)
 	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules))
 }

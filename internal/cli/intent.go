@@ -38,11 +38,7 @@ func governanceHandler(s *settings) engine.Handler {
 func governanceOptions(c *config.Governance) governance.Options {
 	o := governance.Options{
 		Enabled: c.Enabled, Lease: time.Duration(c.LeaseMinutes) * time.Minute,
-		Trace: c.Trace, MaxDepth: c.Delegation.MaxDepth,
-		StructuredReturn: c.Delegation.StructuredReturn,
-		Timeouts:         map[string]time.Duration{},
-		Version:          Version(),
-		KeyDir:           policy.ConfigDir(),
+		Trace: c.Trace, Version: Version(), KeyDir: policy.ConfigDir(),
 	}
 	switch c.UnknownWrites {
 	case config.Allow:
@@ -54,9 +50,6 @@ func governanceOptions(c *config.Governance) governance.Options {
 	}
 	for _, g := range c.Exempt {
 		o.Exempt = append(o.Exempt, string(g))
-	}
-	for t, m := range c.Delegation.TimeoutMinutes {
-		o.Timeouts[t] = time.Duration(m) * time.Minute
 	}
 	return o
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/atreides-dev/atreides/internal/comments"
+	"github.com/atreides-dev/atreides/internal/delegation"
 	"reflect"
 	"testing"
 
@@ -35,6 +36,9 @@ func TestBuiltinSettings(t *testing.T) {
 	}
 	if got, want := rulesOptions(cfg), rulefiles.DefaultOptions(); !reflect.DeepEqual(got, want) {
 		t.Errorf("context.rules defaults differ:\nconfig: %+v\nGo:     %+v", got, want)
+	}
+	if got, want := delegationOptions(&cfg.Delegation), delegation.DefaultOptions(); !reflect.DeepEqual(got, want) {
+		t.Errorf("delegation defaults differ:\nconfig: %+v\nGo:     %+v", got, want)
 	}
 	if governanceOptions(&cfg.Governance).Enabled {
 		t.Error("governance is on in the documented defaults, but the no-file path assumes it is off")

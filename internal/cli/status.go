@@ -60,6 +60,7 @@ type sessionJSON struct {
 	Stop        state.StopState    `json:"stop"`
 	StopBlocks  int                `json:"stop_blocks"`
 	Compacted   *time.Time         `json:"last_snapshot"` // null before the first compaction
+	Delegations []delegationJSON   `json:"delegations"`
 }
 
 // maxTransitions is how many phase transitions status shows per session.
@@ -161,6 +162,7 @@ func toSessionJSON(s *state.Session, ncalls int) sessionJSON {
 		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: nonNil(s.Agents),
 		Phase: s.Phase.Current, Transitions: append([]state.Transition{}, trans...), Strikes: append([]state.Strike{}, s.Strikes.Targets...),
 		AgentTodos: nonNil(s.Todos.Agent), Stop: s.Stop, StopBlocks: s.Stop.Blocks,
+		Delegations: delegationViews(s.Delegation.Agents),
 	}
 	if s.Memory.Snapshot != nil {
 		t := s.Memory.Snapshot.Time
@@ -181,6 +183,10 @@ func scrub(sj *sessionJSON) {
 	}
 	for i := range sj.Transitions {
 		sj.Transitions[i].Cause = sanitize.String(sj.Transitions[i].Cause, 0)
+	}
+	for i := range sj.Delegations {
+		d := &sj.Delegations[i]
+		d.Detail, d.Partial = sanitize.String(d.Detail, 0), sanitize.String(d.Partial, 0)
 	}
 	for i := range sj.Strikes {
 		k := &sj.Strikes[i]
@@ -283,6 +289,7 @@ func printOrchestration(io *IO, s *sessionJSON) {
 		}
 		fmt.Fprintln(io.Out)
 	}
+	printDelegations(io, s.Delegations)
 	if s.Compacted != nil {
 		fmt.Fprintf(io.Out, "  last compaction snapshot: %s\n", s.Compacted.Local().Format(time.DateTime))
 	}

@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "state", "context"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -62,17 +62,21 @@ func builtinTree() *value {
 		"hooks": &value{kind: kindMapping, keys: []string{"timeout_seconds"}, fields: map[string]*value{
 			"timeout_seconds": &value{kind: kindScalar, scalar: 10},
 		}},
-		"governance": &value{kind: kindMapping, keys: []string{"enabled", "lease_minutes", "unknown_writes", "exempt", "trace", "delegation"}, fields: map[string]*value{
+		"governance": &value{kind: kindMapping, keys: []string{"enabled", "lease_minutes", "unknown_writes", "exempt", "trace"}, fields: map[string]*value{
 			"enabled":        &value{kind: kindScalar, scalar: false},
 			"lease_minutes":  &value{kind: kindScalar, scalar: 30},
 			"unknown_writes": &value{kind: kindScalar, scalar: "ask"},
 			"exempt":         &value{kind: kindList, items: []*value{}},
 			"trace":          &value{kind: kindScalar, scalar: true},
-			"delegation": &value{kind: kindMapping, keys: []string{"max_depth", "timeout_minutes", "structured_return"}, fields: map[string]*value{
-				"max_depth":         &value{kind: kindScalar, scalar: 3},
-				"timeout_minutes":   &value{kind: kindMapping, free: true, fields: map[string]*value{}},
-				"structured_return": &value{kind: kindList, items: []*value{}},
+		}},
+		"delegation": &value{kind: kindMapping, keys: []string{"max_depth", "deadline_minutes", "redirect", "require_todo", "structured_return"}, fields: map[string]*value{
+			"max_depth": &value{kind: kindScalar, scalar: 3},
+			"deadline_minutes": &value{kind: kindMapping, free: true, keys: []string{"*"}, fields: map[string]*value{
+				"*": &value{kind: kindScalar, scalar: 30},
 			}},
+			"redirect":          &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+			"require_todo":      &value{kind: kindScalar, scalar: false},
+			"structured_return": &value{kind: kindList, items: []*value{}},
 		}},
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},

@@ -31,6 +31,7 @@ type Config struct {
 	Hooks   Hooks   `yaml:"hooks"`
 
 	Governance Governance `yaml:"governance"`
+	Delegation Delegation `yaml:"delegation"`
 	State      State      `yaml:"state"`
 	Context    Context    `yaml:"context"`
 
@@ -173,8 +174,8 @@ type ContextOutput struct {
 	KeepMiB   int `yaml:"keep_mib" min:"1" max:"10000"`
 }
 
-// Governance configures intents, owned scopes, intent locks, delegation
-// limits and the trace ledger. Off by default.
+// Governance configures intents, owned scopes, intent locks and the trace
+// ledger. Off by default.
 type Governance struct {
 	Enabled bool `yaml:"enabled"`
 	// LeaseMinutes is how long an intent stays held by a session that does
@@ -186,17 +187,22 @@ type Governance struct {
 	// Exempt globs may be written without an intent and outside any scope.
 	Exempt []Glob `yaml:"exempt"`
 	// Trace appends an Agent Trace record per file change to .atreides/trace.jsonl.
-	Trace      bool       `yaml:"trace"`
-	Delegation Delegation `yaml:"delegation"`
+	Trace bool `yaml:"trace"`
 }
 
-// Delegation limits subagent spawning.
+// Delegation limits delegations to subagents on every host, whatever the
+// governance setting (package delegation).
 type Delegation struct {
 	MaxDepth int `yaml:"max_depth" min:"1" max:"10"`
-	// TimeoutMinutes per subagent type; "*" applies to every other type.
-	TimeoutMinutes map[string]int `yaml:"timeout_minutes"`
-	// StructuredReturn lists the subagent types whose final message must be
-	// the standard return object ("*" for all).
+	// DeadlineMinutes per agent type; "*" applies to every other type; 0
+	// is none.
+	DeadlineMinutes map[string]int `yaml:"deadline_minutes"`
+	// Redirect sends a delegation to the key's agent type to the value's.
+	Redirect map[string]string `yaml:"redirect"`
+	// RequireTodo refuses a delegation while the session has no open todo.
+	RequireTodo bool `yaml:"require_todo"`
+	// StructuredReturn lists the agent types whose final message must be
+	// the return object ("*" for all).
 	StructuredReturn []string `yaml:"structured_return"`
 }
 

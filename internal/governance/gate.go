@@ -31,7 +31,7 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 	return engine.Handler{
 		Name: "governance", Priority: engine.High,
 		Kinds: []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool,
-			event.SubagentStart, event.SubagentStop, event.Stop, event.SessionEnd},
+			event.SubagentStart, event.Stop, event.SessionEnd},
 		Groups: state.GroupGovernance | state.GroupSessionGovernance,
 		Prepare: func(c *engine.Call) {
 			// The scope gate's targets (PreToolUse) and the ledger's
@@ -81,21 +81,10 @@ func (g *gov) handle() (event.Result, error) {
 		err = g.postTool()
 	case event.SubagentStart:
 		r = g.subagentStart()
-	case event.SubagentStop:
-		g.subagentStop()
 	case event.SessionEnd:
 		g.p().Release(ev.SessionID)
 	}
-	if err != nil {
-		return r, err
-	}
-	switch ev.Kind {
-	case event.UserPrompt, event.PostTool, event.PreTool, event.SessionStart:
-		if r.Verdict != event.Deny {
-			r.Context = append(r.Context, event.Message("delegation", event.High, g.takeReports())...)
-		}
-	}
-	return r, nil
+	return r, err
 }
 
 // targets lists what a tool call writes: paths, and descriptions of writes
@@ -144,9 +133,6 @@ func (g *gov) preTool() (event.Result, error) {
 		// only change atreides's own state (a lease, todos, a request to a
 		// human), never the project's files.
 		return event.Result{Verdict: event.Allow, Rule: "governance.own-tools", Reason: ownToolAllowed}, nil
-	}
-	if ev.Tool.Name == event.Delegate {
-		return g.delegate(), nil
 	}
 	paths, unknown := g.targets()
 	if len(paths) == 0 && len(unknown) == 0 {

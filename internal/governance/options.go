@@ -1,6 +1,8 @@
 // Package governance is the engine's governance handler: the intent gate
 // (no write before an intent is selected, no write outside its owned scope),
-// intent leases, delegation limits for subagents, and the trace ledger.
+// intent leases, the intent a subagent works under, and the trace ledger.
+// (Delegation limits are package delegation's, and apply whatever the
+// governance setting.)
 //
 // All shared state (who holds which intent, expansion requests, the ledger
 // head) lives in state.Project and is read and written in the engine's one
@@ -12,7 +14,6 @@ package governance
 
 import (
 	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
@@ -29,12 +30,6 @@ type Options struct {
 	UnknownWrites event.Verdict
 	Exempt        []string
 	Trace         bool
-	MaxDepth      int
-	// Timeouts by subagent type; "*" for the rest.
-	Timeouts map[string]time.Duration
-	// StructuredReturn lists subagent types ("*" for all) whose final
-	// message must be the standard return object.
-	StructuredReturn []string
 	// Version is atreides's version, written into trace records.
 	Version string
 	// KeyDir is the user's configuration directory, which holds the key
@@ -48,7 +43,7 @@ type Options struct {
 
 // DefaultOptions match the configuration defaults (governance off).
 func DefaultOptions() Options {
-	return Options{Lease: 30 * time.Minute, UnknownWrites: event.Ask, Trace: true, MaxDepth: 3}
+	return Options{Lease: 30 * time.Minute, UnknownWrites: event.Ask, Trace: true}
 }
 
 // OptionsFunc returns the options on first use.
@@ -79,15 +74,4 @@ func IntentsPath(root string) string {
 // TracePath is the ledger of the project at root.
 func TracePath(root string) string {
 	return filepath.Join(project.StateDir(root), "trace.jsonl")
-}
-
-func (o *Options) timeout(agentType string) time.Duration {
-	if d, ok := o.Timeouts[agentType]; ok {
-		return d
-	}
-	return o.Timeouts["*"]
-}
-
-func (o *Options) structured(agentType string) bool {
-	return slices.Contains(o.StructuredReturn, agentType) || slices.Contains(o.StructuredReturn, "*")
 }

@@ -328,7 +328,7 @@ func (s *Server) sessionStatus(ctx context.Context, _ *mcp.CallToolRequest, _ Em
 	}
 	if sess != nil {
 		fmt.Fprintf(&b, "Phase: %s. Tool calls: %d (denied %d, failed %d).\n", orNone(sess.Phase.Current, "none"), sess.Counters.ToolCalls, sess.Counters.Denied, sess.Counters.Failed)
-		for _, a := range sess.Governance.Agents {
+		for _, a := range sess.Delegation.Agents {
 			fmt.Fprintf(&b, "Subagent %s (%s) depth %d: %s\n", a.ID, a.Type, a.Depth, orNone(a.Outcome, "running"))
 		}
 	}

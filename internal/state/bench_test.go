@@ -90,7 +90,7 @@ func busySession(id string) *Session {
 	s.Memory.Snapshot = &Snapshot{Time: t0, Trigger: "auto", Phase: PhaseImplementation, Todos: []string{"#1 a", "#2 b"}, LastCalls: s.History[90:]}
 	s.Governance.Snaps = []Snap{{ToolUseID: "toolu_x", Intent: "I-1", Time: t0,
 		Files: []FileSnap{{Path: "/home/u/project/x.go", Exists: true, Hash: "sha256:0123456789abcdef", Content: strings.Repeat("package x\n", 50), Kept: true}}}}
-	s.Governance.Agents = []Delegation{{ID: "a1", Type: "Explore", Depth: 1, Started: t0}}
+	s.Delegation.Agents = []Delegation{{ID: "a1", Type: "Explore", Depth: 1, Path: []string{"main", "Explore"}, Started: t0}}
 	return s
 }
 
@@ -126,7 +126,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		name   string
 		groups Groups
 	}{
-		{"pre-tool", GroupHistory | GroupStop | GroupAgentTodos | GroupSessionGovernance | GroupGovernance},
+		{"pre-tool", GroupHistory | GroupStop | GroupAgentTodos | GroupSessionGovernance | GroupGovernance | GroupDelegation},
 		{"all", AllGroups},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

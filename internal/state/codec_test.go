@@ -35,7 +35,7 @@ func TestDecodeSessionV1(t *testing.T) {
 		Todos:      TodoState{Agent: []AgentTodo{{Content: "write tests", Status: "in_progress", Active: "Writing tests"}}},
 		Stop:       StopState{Blocks: 2, Interrupted: true, Pending: 1, Done: 2, Fingerprint: "00ff", Stagnant: 1, Last: t0, GaveUp: "x"},
 		Memory:     MemoryState{Snapshot: &Snapshot{Time: t0, Trigger: "auto", Phase: "implementation", Todos: []string{"#1 a"}, Delivered: true}},
-		Governance: SessionGovernance{Agents: []Delegation{{ID: "ag1", Type: "Explore", Depth: 1, Started: t0}}},
+		Delegation: DelegationState{Agents: []Delegation{{ID: "ag1", Type: "Explore", Depth: 1, Started: t0}}},
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Fatalf("migrated v1 record:\n got %+v\nwant %+v", s, want)

@@ -134,47 +134,12 @@ func fresh(t, now time.Time) bool {
 }
 
 // SessionGovernance is what governance remembers of one session: the
-// subagents it delegated to, and the file snapshots taken before a write so
-// the ledger can record what changed.
+// file snapshots taken before a write so the ledger can record what
+// changed. (Subagents are the delegation registry's: DelegationState.)
 type SessionGovernance struct {
-	// Spawns are delegations asked for (PreToolUse of the Agent tool) and
-	// not yet matched to a started subagent.
-	Spawns []Spawn `json:"spawns,omitempty"`
-	// Agents are the subagents started in this session, live or finished.
-	Agents []Delegation `json:"agents,omitempty"`
-	// Reports are findings about finished subagents (a malformed return
-	// object, a timeout) not yet told to the agent that delegated.
-	Reports []Report `json:"reports,omitempty"`
 	// Snaps are the files a pending tool call may change, hashed before
 	// the call, keyed by tool-use id.
 	Snaps []Snap `json:"snaps,omitempty"`
-}
-
-// Spawn is a delegation asked for and not yet started.
-type Spawn struct {
-	Parent    string    `json:"parent,omitempty"` // agent id of the delegating agent; "" is the main agent
-	Type      string    `json:"type"`
-	ToolUseID string    `json:"tool_use_id,omitempty"`
-	Time      time.Time `json:"t"`
-}
-
-// Delegation is one subagent's record.
-type Delegation struct {
-	ID      string    `json:"id"`
-	Type    string    `json:"type"`
-	Parent  string    `json:"parent,omitempty"`
-	Depth   int       `json:"depth"`
-	Started time.Time `json:"started"`
-	Stopped time.Time `json:"stopped,omitzero"`
-	// Outcome is ok, timeout, invalid_return or empty while running.
-	Outcome string `json:"outcome,omitempty"`
-	Detail  string `json:"detail,omitempty"`
-}
-
-// Report is a message for the agent (Parent) about a finished subagent.
-type Report struct {
-	Parent string `json:"parent,omitempty"`
-	Text   string `json:"text"`
 }
 
 // Snap is a file's state before a tool call.
@@ -198,16 +163,3 @@ type FileSnap struct {
 // MaxSnaps bounds pending snapshots per session; stale ones (a PostToolUse
 // that never came) are dropped oldest first.
 const MaxSnaps = 16
-
-// MaxDelegations bounds the subagent records kept per session.
-const MaxDelegations = 50
-
-// Agent returns the delegation record of the subagent, or nil.
-func (g *SessionGovernance) Agent(id string) *Delegation {
-	for i := len(g.Agents) - 1; i >= 0; i-- {
-		if g.Agents[i].ID == id {
-			return &g.Agents[i]
-		}
-	}
-	return nil
-}

@@ -33,6 +33,7 @@ const (
 	GroupRules                                // Project.Rules
 	GroupGovernance                           // Project.Governance
 	GroupBackground                           // Project.Background
+	GroupDelegation                           // Session.Delegation
 
 	// AllGroups is every group: what readers and commands decode.
 	AllGroups Groups = 1<<iota - 1
@@ -43,7 +44,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "work", "reads", "todos", "anchors", "rules", "governance", "background"}
+	"context", "work", "reads", "todos", "anchors", "rules", "governance", "background", "delegation"}
 
 func (g Groups) String() string {
 	var names []string

@@ -25,6 +25,7 @@ var sessionSections = []section[Session]{
 	{GroupContext, "context", putContext, getContext},
 	{GroupWork, "work", putWork, getWork},
 	{GroupReads, "reads", putReads, getReads},
+	{GroupDelegation, "delegation", putDelegation, getDelegation},
 }
 
 // projectSections are the project record's sections, by tag.
@@ -234,31 +235,18 @@ func getMemory(r *binrec.Reader, s *Session) {
 	s.Memory.Snapshot = p
 }
 
+// The session governance section began with three lists (spawns,
+// subagents, reports) that moved to the delegation group; it still writes
+// them empty and skips what an older record holds, so that the section's
+// layout, and with it the record's version, stay as they were.
 func putSessionGovernance(w *binrec.Writer, s *Session) {
 	g := &s.Governance
-	if len(g.Spawns) == 0 && len(g.Agents) == 0 && len(g.Reports) == 0 && len(g.Snaps) == 0 {
+	if len(g.Snaps) == 0 {
 		return
 	}
-	binrec.PutSlice(w, g.Spawns, func(w *binrec.Writer, p *Spawn) {
-		w.Str(p.Parent)
-		w.Str(p.Type)
-		w.Str(p.ToolUseID)
-		w.Time(p.Time)
-	})
-	binrec.PutSlice(w, g.Agents, func(w *binrec.Writer, d *Delegation) {
-		w.Str(d.ID)
-		w.Str(d.Type)
-		w.Str(d.Parent)
-		w.Int(d.Depth)
-		w.Time(d.Started)
-		w.Time(d.Stopped)
-		w.Str(d.Outcome)
-		w.Str(d.Detail)
-	})
-	binrec.PutSlice(w, g.Reports, func(w *binrec.Writer, p *Report) {
-		w.Str(p.Parent)
-		w.Str(p.Text)
-	})
+	for range 3 {
+		w.Uint(0)
+	}
 	binrec.PutSlice(w, g.Snaps, func(w *binrec.Writer, p *Snap) {
 		w.Str(p.ToolUseID)
 		w.Str(p.Intent)
@@ -275,25 +263,15 @@ func putSessionGovernance(w *binrec.Writer, s *Session) {
 
 func getSessionGovernance(r *binrec.Reader, s *Session) {
 	g := &s.Governance
-	g.Spawns = binrec.Slice(r, 0, func(r *binrec.Reader, p *Spawn) {
-		p.Parent = r.Str()
-		p.Type = r.Str()
-		p.ToolUseID = r.Str()
-		p.Time = r.Time()
+	binrec.Slice(r, 0, func(r *binrec.Reader, p *Spawn) { // spawns
+		p.Parent, p.Type, p.ToolUseID, p.Time = r.Str(), r.Str(), r.Str(), r.Time()
 	})
-	g.Agents = binrec.Slice(r, 0, func(r *binrec.Reader, d *Delegation) {
-		d.ID = r.Str()
-		d.Type = r.Str()
-		d.Parent = r.Str()
-		d.Depth = r.Int()
-		d.Started = r.Time()
-		d.Stopped = r.Time()
-		d.Outcome = r.Str()
-		d.Detail = r.Str()
+	binrec.Slice(r, 0, func(r *binrec.Reader, d *Delegation) { // subagents
+		d.ID, d.Type, d.Parent, d.Depth = r.Str(), r.Str(), r.Str(), r.Int()
+		d.Started, d.Stopped, d.Outcome, d.Detail = r.Time(), r.Time(), r.Str(), r.Str()
 	})
-	g.Reports = binrec.Slice(r, 0, func(r *binrec.Reader, p *Report) {
-		p.Parent = r.Str()
-		p.Text = r.Str()
+	binrec.Slice(r, 0, func(r *binrec.Reader, p *Spawn) { // reports: parent, text
+		p.Parent, p.Type = r.Str(), r.Str()
 	})
 	g.Snaps = binrec.Slice(r, 0, func(r *binrec.Reader, p *Snap) {
 		p.ToolUseID = r.Str()

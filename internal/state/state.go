@@ -35,6 +35,7 @@ type Session struct {
 	Context    ContextState      `json:"context,omitzero"`
 	Work       WorkState         `json:"work,omitzero"`
 	Reads      ReadState         `json:"reads,omitzero"`
+	Delegation DelegationState   `json:"delegation,omitzero"`
 }
 
 // Counters are running totals; they survive history trimming.

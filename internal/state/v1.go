@@ -22,16 +22,24 @@ type sessionV1 struct {
 	History  []ToolCall `json:"history,omitempty"`
 	Agents   []Agent    `json:"agents,omitempty"`
 
-	StopBlocks  int               `json:"stop_blocks,omitempty"`
-	Phase       string            `json:"phase,omitempty"`
-	PhaseCalls  int               `json:"phase_calls,omitempty"`
-	Transitions []Transition      `json:"transitions,omitempty"`
-	Strikes     []Strike          `json:"strikes,omitempty"`
-	AgentTodos  []AgentTodo       `json:"agent_todos,omitempty"`
-	Stop        StopState         `json:"stop,omitzero"` // pending, done, fp, stagnant, last, gave_up
-	Snapshot    *Snapshot         `json:"snapshot,omitempty"`
-	Interrupted bool              `json:"interrupted,omitempty"`
-	Governance  SessionGovernance `json:"governance,omitzero"`
+	StopBlocks  int          `json:"stop_blocks,omitempty"`
+	Phase       string       `json:"phase,omitempty"`
+	PhaseCalls  int          `json:"phase_calls,omitempty"`
+	Transitions []Transition `json:"transitions,omitempty"`
+	Strikes     []Strike     `json:"strikes,omitempty"`
+	AgentTodos  []AgentTodo  `json:"agent_todos,omitempty"`
+	Stop        StopState    `json:"stop,omitzero"` // pending, done, fp, stagnant, last, gave_up
+	Snapshot    *Snapshot    `json:"snapshot,omitempty"`
+	Interrupted bool         `json:"interrupted,omitempty"`
+	Governance  governanceV1 `json:"governance,omitzero"`
+}
+
+// governanceV1 is version 1's governance object, which also held the
+// subagents the delegation group now keeps.
+type governanceV1 struct {
+	Spawns []Spawn      `json:"spawns,omitempty"`
+	Agents []Delegation `json:"agents,omitempty"`
+	Snaps  []Snap       `json:"snaps,omitempty"`
 }
 
 // decodeSessionV1 reads a version 1 record into the current groups.
@@ -49,7 +57,8 @@ func decodeSessionV1(b []byte) (*Session, error) {
 		Todos:      TodoState{Agent: o.AgentTodos},
 		Stop:       o.Stop,
 		Memory:     MemoryState{Snapshot: o.Snapshot},
-		Governance: o.Governance,
+		Governance: SessionGovernance{Snaps: o.Governance.Snaps},
+		Delegation: DelegationState{Spawns: o.Governance.Spawns, Agents: o.Governance.Agents},
 	}
 	s.Stop.Blocks, s.Stop.Interrupted = o.StopBlocks, o.Interrupted
 	return s, nil

@@ -148,7 +148,7 @@ func TestGovernanceDelegationDepth(t *testing.T) {
 			Steps: []fa.Step{fa.Call(agent("NESTED: go deeper")), fa.Text("Could not delegate further.")},
 		}},
 	})
-	p.WriteFile(".atreides/config.yaml", "governance:\n  enabled: true\n  delegation:\n    max_depth: 1\n", 0o644)
+	p.WriteFile(".atreides/config.yaml", "governance:\n  enabled: true\ndelegation:\n  max_depth: 1\n", 0o644)
 	p.WriteFile(".atreides/intents.yaml", intentsYAML, 0o644)
 	p.InstallAtreides()
 	p.RunClaude("delegate the survey", RunOpts{})

@@ -184,6 +184,7 @@ func TestNormalizeTool(t *testing.T) {
 		{"apply_patch", `{"command":"  *** Add File: indented.txt\r\n"}`, event.Edit, "", []string{"indented.txt"}},
 		{"apply_patch", `{}`, event.Edit, "", nil},
 		{"mcp__memory__store", `{}`, "mcp:memory__store", "", nil},
+		{"spawn_agent", `{"agent_type":"explorer","message":"look"}`, event.Delegate, "", nil},
 		{"web_search", `{}`, event.Other, "", nil},
 	}
 	for _, tt := range tests {

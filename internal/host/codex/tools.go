@@ -26,6 +26,11 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 		t.Name = event.Shell
 	case name == "apply_patch":
 		t.Name = event.Edit
+	case name == "spawn_agent":
+		// Its multi-agent tool ({agent_type, message, ...}): a delegation,
+		// should Codex hook it (0.169.0 documents hooks for shell,
+		// apply_patch and MCP tools only).
+		t.Name = event.Delegate
 	case strings.HasPrefix(name, "mcp__"):
 		t.Name = event.ToolName("mcp:" + strings.TrimPrefix(name, "mcp__"))
 	}

@@ -1,0 +1,239 @@
+package delegation
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// source is the context entries' source.
+const source = "delegation"
+
+// Handlers are the delegation handlers, high priority (after the guard):
+// the todo rule, which needs the session's and the project's todos and so
+// runs on the delegating tool call only, and the registry, which runs on
+// every event (a deadline passes while other agents work).
+func Handlers(opts OptionsFunc) []engine.Handler {
+	return []engine.Handler{
+		{
+			Name: "delegation-todo", Priority: engine.High,
+			Kinds:  []event.Kind{event.PreTool},
+			Groups: state.GroupAgentTodos | state.GroupTodos,
+			Handle: func(c *engine.Call) (event.Result, error) {
+				if c.Event.Tool.Name != event.Delegate || c.Decision.Verdict == event.Deny {
+					return event.Result{}, nil
+				}
+				o := opts()
+				return todoRule(c, &o), nil
+			},
+		},
+		{
+			Name: "delegation", Priority: engine.High,
+			Groups: state.GroupDelegation | state.GroupContext,
+			Handle: func(c *engine.Call) (event.Result, error) {
+				o := opts()
+				r := &run{c: c, o: &o, now: c.Env.Now()}
+				return r.handle(), nil
+			},
+		},
+	}
+}
+
+type run struct {
+	c   *engine.Call
+	o   *Options
+	now time.Time
+}
+
+func (r *run) ev() *event.Event          { return r.c.Event }
+func (r *run) s() *state.DelegationState { return &r.c.State.Session.Delegation }
+
+func (r *run) handle() event.Result {
+	var res event.Result
+	switch ev := r.ev(); {
+	case ev.Kind == event.PreTool && ev.Tool.Name == event.Delegate && r.c.Decision.Verdict != event.Deny:
+		res = r.delegate()
+	case ev.Kind == event.SubagentStart:
+		res = r.start()
+	case ev.Kind == event.SubagentStop:
+		r.stop()
+	}
+	r.sweep(&res)
+	return res
+}
+
+// Path is the delegation path of the agent with the id ("" is the main
+// agent): the agent types from the main agent down. fallbackType is the
+// type of an agent atreides did not see start (one level assumed).
+func Path(s *state.DelegationState, id, fallbackType string) []string {
+	if id == "" {
+		return []string{MainAgent}
+	}
+	if a := s.Agent(id); a != nil && len(a.Path) > 0 {
+		return a.Path
+	}
+	if fallbackType == "" {
+		fallbackType = "?"
+	}
+	return []string{MainAgent, fallbackType}
+}
+
+// delegate redirects, checks and records a delegation.
+func (r *run) delegate() event.Result {
+	ev := r.ev()
+	var res event.Result
+	typ, key := Target(ev.Host, ev.Tool.Input)
+	if to := r.o.Redirect[typ]; to != "" && to != typ {
+		in, err := retarget(ev.Tool.Input, key, to)
+		if err != nil {
+			r.c.Env.Logf("delegation redirect %s → %s not applied: %v", typ, to, err)
+		} else {
+			res.UpdatedInput = in
+			res.Context = event.Note(source, "redirect:"+typ, event.High, fmt.Sprintf(
+				"atreides: delegations to %q go to %q in this project (delegation.redirect in .atreides/config.yaml); yours was sent there.", typ, to))
+			res.Context[0].Once = true
+			typ = to
+		}
+	}
+	if v, why := Check(Path(r.s(), ev.AgentID, ev.AgentType), typ, r.o); v != Allowed {
+		return event.Result{Verdict: event.Deny, Rule: v.Rule(), Reason: why}
+	}
+	s := r.s()
+	s.Spawns = append(s.Spawns, state.Spawn{Parent: ev.AgentID, Type: typ, ToolUseID: ev.ToolUseID, Time: r.now})
+	if over := len(s.Spawns) - state.MaxSnaps; over > 0 {
+		s.Spawns = slices.Delete(s.Spawns, 0, over)
+	}
+	return res
+}
+
+// start records a started subagent under the delegation that asked for
+// it: the oldest spawn of its type, else (OpenCode names every child
+// "task") the oldest spawn.
+func (r *run) start() event.Result {
+	ev := r.ev()
+	s := r.s()
+	if ev.AgentID == "" || ev.AgentType == "" || s.Agent(ev.AgentID) != nil {
+		return event.Result{} // e.g. /compact's hidden agent, or a repeat
+	}
+	typ, parent := ev.AgentType, ""
+	i := slices.IndexFunc(s.Spawns, func(x state.Spawn) bool { return x.Type == typ })
+	if i < 0 && len(s.Spawns) > 0 && ev.Host == "opencode" {
+		i, typ = 0, s.Spawns[0].Type
+	}
+	if i >= 0 {
+		parent = s.Spawns[i].Parent
+		s.Spawns = slices.Delete(s.Spawns, i, i+1)
+	}
+	path := append(slices.Clone(Path(s, parent, "")), typ)
+	d := state.Delegation{ID: ev.AgentID, Type: typ, Parent: parent, Depth: len(path) - 1, Path: path, Started: r.now}
+	if dl := r.o.Deadline(typ); dl > 0 {
+		d.Deadline = r.now.Add(dl)
+	}
+	r.add(d)
+	if r.o.Structured(typ) {
+		return event.Result{Context: event.Note(source, "return-format", event.High, ReturnInstructions(ev.SessionID))}
+	}
+	return event.Result{}
+}
+
+// add records d, dropping the oldest finished records beyond the bound.
+func (r *run) add(d state.Delegation) {
+	s := r.s()
+	s.Agents = append(s.Agents, d)
+	over := len(s.Agents) - state.MaxDelegations
+	s.Agents = slices.DeleteFunc(s.Agents, func(d state.Delegation) bool {
+		if over > 0 && !d.Running() {
+			over--
+			return true
+		}
+		return false
+	})
+}
+
+// stop records a subagent's end and checks its return object.
+func (r *run) stop() {
+	ev := r.ev()
+	if ev.AgentID == "" {
+		return
+	}
+	s := r.s()
+	a := s.Agent(ev.AgentID)
+	if a == nil {
+		typ := ev.AgentType
+		r.add(state.Delegation{ID: ev.AgentID, Type: typ, Depth: 1, Path: []string{MainAgent, typ}, Started: r.now})
+		a = s.Agent(ev.AgentID)
+	}
+	if !a.Running() {
+		return // SubagentStop fires again after a blocked stop
+	}
+	a.Stopped, a.Outcome = r.now, "ok"
+	var problems []string
+	if !a.Deadline.IsZero() && r.now.After(a.Deadline) && a.Overdue.IsZero() {
+		problems = append(problems, fmt.Sprintf("it ran %s, past its deadline of %s", r.now.Sub(a.Started).Round(time.Second), a.Deadline.Sub(a.Started)))
+		a.Overdue = r.now
+	}
+	if r.o.Structured(a.Type) {
+		ret, bad := ValidateReturn(ev.LastMessage, ev.ProjectDir, ev.SessionID)
+		if len(bad) > 0 {
+			a.Outcome = "invalid_return"
+			problems = append(problems, "its final message is not a valid return object: "+strings.Join(bad, "; "))
+		} else {
+			a.Outcome = ret.Status
+		}
+	}
+	if len(problems) > 0 {
+		a.Detail = strings.Join(problems, "; ")
+		r.tell(a.Parent, "finished:"+a.ID, fmt.Sprintf(
+			"atreides: subagent %s (%s) finished with problems: %s. Treat its result with care; check its work or re-run it.", a.ID, a.Type, a.Detail), nil)
+	}
+}
+
+// sweep reports the running subagents past their deadline, once each.
+func (r *run) sweep(res *event.Result) {
+	s := r.s()
+	for i := range s.Agents {
+		a := &s.Agents[i]
+		if !a.Running() || a.Deadline.IsZero() || !r.now.After(a.Deadline) || !a.Overdue.IsZero() {
+			continue
+		}
+		a.Overdue = r.now
+		a.Partial = lastText(subagentTranscript(r.ev().Host, r.transcript(), a.ID))
+		ran := r.now.Sub(a.Started).Round(time.Second)
+		r.c.Env.Logf("error: session %s: subagent %s (%s, path %s) is past its deadline: running %s, deadline %s",
+			r.ev().SessionID, a.ID, a.Type, strings.Join(a.Path, " → "), ran, a.Deadline.Sub(a.Started))
+		text := fmt.Sprintf("atreides: subagent %s (%s) is still running %s after it started, past its deadline of %s (delegation.deadline_minutes). Decide whether to wait for it, stop it, or do the work another way.",
+			a.ID, a.Type, ran, a.Deadline.Sub(a.Started))
+		if a.Partial != "" {
+			text += "\nIts last message so far:\n" + a.Partial
+		}
+		r.tell(a.Parent, "overdue:"+a.ID, text, res)
+	}
+}
+
+// transcript is the session's transcript path.
+func (r *run) transcript() string {
+	if t := r.c.State.Session.Transcript; t != "" {
+		return t
+	}
+	return r.ev().TranscriptPath
+}
+
+// tell gives the agent parent a once-only entry: in this event's result
+// when the event is the parent's (and res is given), else waiting in the
+// session for the parent's next event that can carry it.
+func (r *run) tell(parent, id, text string, res *event.Result) {
+	e := event.Entry{Source: source, ID: id, Priority: event.High, Text: text, Once: true}
+	if res != nil && parent == r.ev().AgentID {
+		res.Context = append(res.Context, e)
+		return
+	}
+	cs := &r.c.State.Session.Context
+	if n := cs.Queue(state.PendingEntry{Agent: parent, Source: e.Source, ID: e.ID, Priority: int(e.Priority), Text: e.Text, Once: true, Time: r.now}); n > 0 {
+		r.c.Env.Logf("session %s: %d context entries dropped, the waiting list was full", r.ev().SessionID, n)
+	}
+}

@@ -1,0 +1,46 @@
+package delegation
+
+import (
+	"slices"
+	"time"
+)
+
+// Options are the delegation settings, mapped from the configuration's
+// delegation section by the caller.
+type Options struct {
+	// MaxDepth is the deepest nesting allowed (the main agent is depth 0);
+	// 0 is no limit.
+	MaxDepth int
+	// Deadlines by agent type; "*" for the rest; 0 is none.
+	Deadlines map[string]time.Duration
+	// Redirect maps an agent type to the type a delegation to it goes to.
+	Redirect map[string]string
+	// RequireTodo refuses a delegation while the session has no open todo.
+	RequireTodo bool
+	// StructuredReturn lists the agent types ("*" for all) whose final
+	// message must be the return object.
+	StructuredReturn []string
+}
+
+// DefaultOptions match the configuration defaults.
+func DefaultOptions() Options {
+	return Options{MaxDepth: 3, Deadlines: map[string]time.Duration{"*": 30 * time.Minute}}
+}
+
+// OptionsFunc returns the options on first use.
+type OptionsFunc func() Options
+
+// Deadline is how long a subagent of the type may run before it is
+// reported; 0 is no deadline.
+func (o *Options) Deadline(agentType string) time.Duration {
+	if d, ok := o.Deadlines[agentType]; ok {
+		return d
+	}
+	return o.Deadlines["*"]
+}
+
+// Structured reports whether agents of the type must end with the return
+// object.
+func (o *Options) Structured(agentType string) bool {
+	return slices.Contains(o.StructuredReturn, agentType) || slices.Contains(o.StructuredReturn, "*")
+}

@@ -1,0 +1,42 @@
+package delegation
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// todoTools names how an agent adds a todo on each host: its own todo
+// tool, which atreides mirrors (Codex's plan tool fires no hook, so there
+// only atreides's own todos count).
+var todoTools = map[string]string{
+	"claude":   "with your TodoWrite (or TaskCreate) tool",
+	"gemini":   "with your write_todos tool",
+	"opencode": "with your todowrite tool",
+}
+
+// todoRule refuses a delegation while the session has no open todo, when
+// the rule is on: a delegation should serve a tracked piece of work.
+func todoRule(c *engine.Call, o *Options) event.Result {
+	if !o.RequireTodo || hasOpenTodo(c.State) {
+		return event.Result{}
+	}
+	if c.State.Unsaved {
+		// The todos could not be read: not a security rule, so it fails open.
+		c.Env.Logf("delegation.require_todo not checked: the session's state could not be loaded")
+		return event.Result{}
+	}
+	how := "with atreides's todo_add tool, or ask the user to run `atreides todo add \"<title>\"`"
+	if t, ok := todoTools[c.Event.Host]; ok {
+		how = t + ", or with atreides's todo_add tool"
+	}
+	return event.Result{Verdict: event.Deny, Rule: "delegation.no-todo", Reason: fmt.Sprintf(
+		"Delegation refused: this project delegates only work that is on the todo list (delegation.require_todo), and this session has no open todo. Add one for the work you want to delegate %s, then delegate again.", how)}
+}
+
+func hasOpenTodo(st *engine.State) bool {
+	return slices.ContainsFunc(st.Session.Todos.Agent, state.AgentTodo.Open) || len(st.Project.OpenTodos()) > 0
+}
