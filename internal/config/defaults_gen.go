@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "state", "context"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "state", "context", "background"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -139,6 +139,13 @@ func builtinTree() *value {
 				"mcp":        &value{kind: kindScalar, scalar: 16000},
 				"keep_files": &value{kind: kindScalar, scalar: 50},
 				"keep_mib":   &value{kind: kindScalar, scalar: 100},
+			}},
+		}},
+		"background": &value{kind: kindMapping, keys: []string{"opencode"}, fields: map[string]*value{
+			"opencode": &value{kind: kindMapping, keys: []string{"poll_ms", "stable_ms", "stale_seconds"}, fields: map[string]*value{
+				"poll_ms":       &value{kind: kindScalar, scalar: 1000},
+				"stable_ms":     &value{kind: kindScalar, scalar: 3000},
+				"stale_seconds": &value{kind: kindScalar, scalar: 600},
 			}},
 		}},
 	}}

@@ -33,6 +33,7 @@ type Config struct {
 	Governance Governance `yaml:"governance"`
 	State      State      `yaml:"state"`
 	Context    Context    `yaml:"context"`
+	Background Background `yaml:"background"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -422,4 +423,17 @@ type ContextRules struct {
 	Budget int `yaml:"budget" min:"500" max:"9000"`
 	// Dirs are the project-relative directories of conditional rules.
 	Dirs []string `yaml:"dirs"`
+}
+
+// Background configures background tasks (package background).
+type Background struct {
+	OpenCode BackgroundOpenCode `yaml:"opencode"`
+}
+
+// BackgroundOpenCode times the OpenCode runner: how often the plugin
+// looks at the child sessions, and when a child is complete or stale.
+type BackgroundOpenCode struct {
+	PollMS       int `yaml:"poll_ms" min:"100" max:"60000"`
+	StableMS     int `yaml:"stable_ms" min:"0" max:"600000"`
+	StaleSeconds int `yaml:"stale_seconds" min:"10" max:"86400"`
 }
