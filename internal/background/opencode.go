@@ -14,10 +14,10 @@ import (
 // ([Tick]); the plugin only does the I/O.
 const RunnerOpenCode = "opencode"
 
-// Launch asks the plugin to start a task: create a child session of
+// Start asks the plugin to start a task: create a child session of
 // Parent titled Title, prompt it with Prompt as Agent ("" for OpenCode's
 // default agent), and report the child's id in the next tick.
-type Launch struct {
+type Start struct {
 	Task   string `json:"task"`
 	Parent string `json:"parent"`
 	Agent  string `json:"agent,omitempty"`
@@ -49,10 +49,10 @@ type TickIn struct {
 // next tick, abort Abort; Pending says whether OpenCode tasks are queued
 // or running, so whether to tick again.
 type TickOut struct {
-	Launch  []Launch `json:"launch,omitempty"`
-	Watch   []Child  `json:"watch,omitempty"`
-	Abort   []Child  `json:"abort,omitempty"`
-	Pending bool     `json:"pending"`
+	Launch  []Start `json:"launch,omitempty"`
+	Watch   []Child `json:"watch,omitempty"`
+	Abort   []Child `json:"abort,omitempty"`
+	Pending bool    `json:"pending"`
 	// Ended are the tasks this tick ended, and Others the tasks of other
 	// runners it started (a slot they waited for was freed here), for
 	// the caller to launch.
@@ -127,7 +127,7 @@ func Tick(b *state.Background, in TickIn, l Limits, tm Timing, now time.Time) Ti
 			// Handed out once: Observed marks it taken until the child's
 			// id comes back (or LaunchLost gives up on it).
 			t.Observed = now
-			out.Launch = append(out.Launch, Launch{Task: t.ID, Parent: t.Parent, Agent: t.Agent, Prompt: t.Prompt, Title: title(t)})
+			out.Launch = append(out.Launch, Start{Task: t.ID, Parent: t.Parent, Agent: t.Agent, Prompt: t.Prompt, Title: title(t)})
 		}
 	}
 	return out
