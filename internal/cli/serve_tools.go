@@ -122,18 +122,20 @@ func openStore(root string, log *project.Log) *store.Store {
 }
 
 // tick is one step of the OpenCode runner, in one transaction of the
-// project state: the plugin's reports in, its next actions out.
+// registry (which also fails lost process runners and launches the
+// process tasks whose slot this tick freed): the plugin's reports in, its
+// next actions out.
 func (ts *toolServer) tick(ctx context.Context, p opencode.Tick) (opencode.TickResult, error) {
 	root := ts.root(p.Directory)
 	_, log := ts.roots.get(root)
 	rc := ts.runnerConfig(root)
 	tm := background.Timing{Stable: time.Duration(rc.StableMS) * time.Millisecond, Stale: time.Duration(rc.StaleSeconds) * time.Second}
+	r := background.Open(root, background.LoadOptions(root))
+	r.Now, r.Logf = ts.now, log.Logf
 	var out background.TickOut
-	err := openStore(root, log).Update(ctx, func(tx *store.Tx) error {
-		return state.UpdateProject(tx, func(pr *state.Project) error {
-			out = background.Tick(&pr.Background, p.TickIn, bgLimits(root), tm, ts.now())
-			return nil
-		})
+	err := r.Update(ctx, func(pr *state.Project, now time.Time) error {
+		out = background.Tick(&pr.Background, p.TickIn, r.Opts.Limits, tm, now)
+		return nil
 	})
 	if err != nil {
 		return opencode.TickResult{}, fmt.Errorf("background tick: %w", err)
@@ -141,20 +143,29 @@ func (ts *toolServer) tick(ctx context.Context, p opencode.Tick) (opencode.TickR
 	for _, id := range out.Ended {
 		log.Logf("background: %s ended (OpenCode child session)", id)
 	}
-	launchOthers(root, out.Others, log)
+	launchProcesses(ctx, r, out.Others)
+	// The registry keeps the head of a prompt; the child gets it whole.
+	for i := range out.Launch {
+		if full, err := background.PromptOf(root, out.Launch[i].Task); err == nil {
+			out.Launch[i].Prompt = full
+		}
+	}
 	return opencode.TickResult{TickOut: out, PollMS: rc.PollMS}, nil
 }
 
-// TEMPORARY until the background core is merged: its configured limits
-// (background.LoadOptions(root).Limits) and its process runner's launch
-// of the tasks of other runners a tick started (bgLimits, launchOthers),
-// and agenttools.All from the MCP tools branch (servedTools).
-func bgLimits(string) background.Limits { return background.Limits{Default: 5} }
-
-func launchOthers(_ string, ids []string, log *project.Log) {
-	if len(ids) > 0 {
-		log.Logf("background: %v started by an OpenCode tick; their runner is not wired here yet", ids)
+// launchProcesses starts the supervisors of process tasks a tick
+// scheduled, failing a task whose supervisor does not start. TEMPORARY:
+// the same as the registry's own launch, which is not exported.
+func launchProcesses(ctx context.Context, r *background.Registry, ids []string) {
+	for _, id := range ids {
+		if err := background.Launch(r.Opts.Exe, r.Root, id); err != nil {
+			r.Logf("background task %s: supervisor not started: %v", id, err)
+			_ = r.Update(ctx, func(p *state.Project, now time.Time) error {
+				_, err := background.Finish(&p.Background, id, background.Failed, "", "the supervisor did not start: "+err.Error(), now)
+				return err
+			})
+		}
 	}
 }
 
-var servedTools = func() []agenttools.Tool { return nil }
+var servedTools = agenttools.ServedOnOpenCode
