@@ -20,26 +20,38 @@ const usage = `Usage: atreides-mcp
 
 Serve atreides's agent tools over MCP on stdin and stdout, for the
 project of the current directory (or $CLAUDE_PROJECT_DIR). Agent hosts
-start it from .mcp.json or their MCP settings; it takes no arguments.
+start it from .mcp.json or their MCP settings.
 
-  -h, --help     print this help
-      --version  print the version
+      --host NAME  the host that starts it (claude, gemini, codex, opencode),
+                   which decides how messages name the tools; without it the
+                   host is recognised by its environment where it can be
+  -h, --help       print this help
+      --version    print the version
 `
 
 func main() {
 	// Arguments are answered before stdin is touched: a person typing
 	// 'atreides-mcp --help' must not be left waiting on an MCP handshake.
-	if len(os.Args) > 1 {
-		switch os.Args[1] {
+	host := ""
+	for args := os.Args[1:]; len(args) > 0; args = args[1:] {
+		switch args[0] {
 		case "-h", "--help", "help":
 			fmt.Print(usage)
 			return
 		case "--version", "version":
 			fmt.Println("atreides-mcp", version())
 			return
+		case "--host":
+			if len(args) > 1 {
+				host, args = args[1], args[1:]
+				continue
+			}
 		}
-		fmt.Fprintf(os.Stderr, "atreides-mcp: unexpected argument %q\n%s", os.Args[1], usage)
+		fmt.Fprintf(os.Stderr, "atreides-mcp: unexpected argument %q\n%s", args[0], usage)
 		os.Exit(2)
+	}
+	if host == "" {
+		host = mcpserver.HostFromEnv(os.Getenv)
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -47,7 +59,7 @@ func main() {
 		os.Exit(1)
 	}
 	root := project.Root(os.Getenv("CLAUDE_PROJECT_DIR"), cwd)
-	srv := mcpserver.New(root, os.Getenv, version())
+	srv := mcpserver.New(root, host, os.Getenv, version())
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "atreides-mcp:", err)
 		os.Exit(1)

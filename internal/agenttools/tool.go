@@ -33,4 +33,15 @@ type Env struct {
 	Getenv func(string) string
 	// Logf writes to the project log.
 	Logf func(format string, args ...any)
+	// ToolName is what the calling host calls one of these tools, for
+	// messages that name one (hosts.ToolName); nil leaves names bare.
+	ToolName func(tool string) string
+}
+
+// toolName is what the caller's host calls the tool.
+func (e *Env) toolName(tool string) string {
+	if e.ToolName == nil {
+		return tool
+	}
+	return e.ToolName(tool)
 }

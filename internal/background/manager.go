@@ -161,3 +161,34 @@ func prune(b *state.Background) {
 		}
 	}
 }
+
+// CancelTask cancels a pending task and stops its runner's process.
+func CancelTask(b *state.Background, id string, now time.Time, alive Alive) error {
+	t := b.Task(id)
+	if t == nil {
+		return fmt.Errorf("no background task %s", id)
+	}
+	pid, start := t.PID, t.PIDStart
+	running, err := Cancel(b, id, now)
+	if err == nil && running && t.Runner == "process" {
+		Kill(pid, start, alive)
+	}
+	return err
+}
+
+// Runtime is how long a task has run (or waited, while queued), rounded
+// for people.
+func Runtime(t *state.BgTask, now time.Time) string {
+	from, to := t.Started, t.Ended
+	if from.IsZero() {
+		from = t.Created
+	}
+	if to.IsZero() {
+		to = now
+	}
+	d := max(to.Sub(from), 0)
+	if d < time.Minute {
+		return d.Round(time.Second).String()
+	}
+	return d.Round(time.Minute).String()
+}

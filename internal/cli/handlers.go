@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/comments"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
@@ -32,6 +33,8 @@ type settings struct {
 	keywords func() session.KeywordOptions
 	comments func() comments.Options
 	rules    func() rulefiles.Options
+	// background is asked for only by a session with background tasks.
+	background func() background.Options
 }
 
 func newSettings(root string) *settings {
@@ -41,6 +44,13 @@ func newSettings(root string) *settings {
 	valid := func(c *config.Config) bool { return len(policy.NameErrors(c)) == 0 }
 	cfg := config.NewCachedLazy(paths, root, policy.Self, valid)
 	s := &settings{root: root, cfg: cfg, builtin: func() bool { return !cfg.Exist() }}
+	s.background = sync.OnceValue(func() background.Options {
+		c, err := s.cfg.Get()
+		if err != nil {
+			return background.LoadOptions("")
+		}
+		return background.FromConfig(&c.Background, c.Session.Stop.MaxBlocks)
+	})
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) {
 		if s.builtin() {
 			return guard.DefaultPolicy(), nil
@@ -207,5 +217,5 @@ func handlers(s *settings) []engine.Handler {
 	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s, s.root)...)...)
-	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules))
+	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background))
 }

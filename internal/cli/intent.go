@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -28,6 +29,7 @@ func governanceHandler(s *settings) engine.Handler {
 		if err != nil {
 			o := governance.DefaultOptions()
 			o.ConfigErr = err
+			o.ToolName = hosts.ToolName
 			return o
 		}
 		return governanceOptions(&c.Governance)
@@ -39,6 +41,7 @@ func governanceOptions(c *config.Governance) governance.Options {
 	o := governance.Options{
 		Enabled: c.Enabled, Lease: time.Duration(c.LeaseMinutes) * time.Minute,
 		Trace: c.Trace, Version: Version(), KeyDir: policy.ConfigDir(),
+		ToolName: hosts.ToolName,
 	}
 	switch c.UnknownWrites {
 	case config.Allow:

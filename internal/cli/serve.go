@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -68,14 +70,19 @@ func newServer(io *IO, timeout time.Duration) *serve.Server {
 	log := project.NewLog(project.StateDir(project.Root("", cwd)))
 	roots := &servedRoots{}
 	m := &opencode.Mapper{Run: engineRunner(io, roots), Reply: identityReply(io, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots)}
+	tools := &toolServer{io: io, roots: roots, m: m, tools: func() []agenttools.Tool { return servedTools() }, now: time.Now}
 	return &serve.Server{
 		Handler: func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+			if slices.Contains(opencode.ToolMethods(), method) {
+				return tools.handle(ctx, method, params)
+			}
 			return m.Handle(ctx, method, params), nil
 		},
 		Key:        opencode.SessionKey,
-		Methods:    opencode.Methods(),
+		Methods:    append(opencode.Methods(), opencode.ToolMethods()...),
 		AppVersion: Version(),
 		Timeout:    timeout,
+		Timeouts:   map[string]time.Duration{opencode.MethodToolCall: toolCallTimeout},
 		Logf:       log.Logf,
 	}
 }

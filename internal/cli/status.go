@@ -25,6 +25,8 @@ type statusJSON struct {
 	Sessions []sessionJSON `json:"sessions"`
 	Todos    []todoJSON    `json:"todos"`
 	Anchors  []anchorView  `json:"anchors"`
+	// Background is the project's background tasks (atreides bg list).
+	Background []bgJSON `json:"background"`
 	// TraceMissing counts ledger records queued and not yet appended.
 	TraceMissing int `json:"trace_missing"`
 	// Unreadable lists the records that could not be decoded; the next
@@ -139,6 +141,10 @@ func loadStatus(root, only string, ncalls int) (*statusJSON, error) {
 		return nil, fmt.Errorf("read state of %s: %w", root, err)
 	}
 	doc.Todos = append(doc.Todos, todoViews(p.Todos)...)
+	doc.Background = bgViews(&p.Background, time.Now())
+	if only != "" {
+		doc.Background = slices.DeleteFunc(doc.Background, func(v bgJSON) bool { return v.Parent != only })
+	}
 	doc.TraceMissing = trace.Missing(governance.TracePath(root))
 	doc.Anchors = anchorViews(p.Anchors, anchorStaleAfter(root), time.Now())
 	slices.SortFunc(doc.Sessions, func(a, b sessionJSON) int { return b.Updated.Compare(a.Updated) })
@@ -201,6 +207,7 @@ func scrub(sj *sessionJSON) {
 func printStatus(io *IO, doc *statusJSON) {
 	st := styleOf(io)
 	fmt.Fprintf(io.Out, "project %s\n", doc.Project)
+	printStatusBackground(io, doc.Background)
 	if doc.TraceMissing > 0 {
 		fmt.Fprintf(io.Out, "trace ledger: %d record(s) missing (queued, appended with the next change; see atreides trace verify)\n", doc.TraceMissing)
 	}
@@ -320,4 +327,17 @@ func cwdRoot(io *IO) (string, error) {
 		return "", fmt.Errorf("working directory: %w", err)
 	}
 	return project.Root("", wd), nil
+}
+
+// printStatusBackground lists the pending background tasks and the last
+// ended ones.
+func printStatusBackground(io *IO, views []bgJSON) {
+	if len(views) == 0 {
+		return
+	}
+	fmt.Fprintf(io.Out, "background tasks (%d; atreides bg show ID):\n", len(views))
+	const shown = 10
+	for _, v := range views[max(len(views)-shown, 0):] {
+		printBg(io, v, "  ")
+	}
 }

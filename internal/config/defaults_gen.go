@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -143,6 +143,73 @@ func builtinTree() *value {
 				"mcp":        &value{kind: kindScalar, scalar: 16000},
 				"keep_files": &value{kind: kindScalar, scalar: 50},
 				"keep_mib":   &value{kind: kindScalar, scalar: 100},
+			}},
+		}},
+		"background": &value{kind: kindMapping, keys: []string{"key", "concurrency", "commands", "resume", "timeout_minutes", "result_kib", "wait_seconds", "max_depth", "notify", "opencode"}, fields: map[string]*value{
+			"key": &value{kind: kindScalar, scalar: "agent"},
+			"concurrency": &value{kind: kindMapping, keys: []string{"default", "keys"}, fields: map[string]*value{
+				"default": &value{kind: kindScalar, scalar: 5},
+				"keys":    &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+			}},
+			"commands": &value{kind: kindMapping, free: true, keys: []string{"claude", "gemini", "codex"}, fields: map[string]*value{
+				"claude": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: "claude"},
+					&value{kind: kindScalar, scalar: "-p"},
+					&value{kind: kindScalar, scalar: "{prompt}"},
+					&value{kind: kindScalar, scalar: "--output-format"},
+					&value{kind: kindScalar, scalar: "json"},
+					&value{kind: kindScalar, scalar: "--permission-mode"},
+					&value{kind: kindScalar, scalar: "acceptEdits"},
+				}},
+				"gemini": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: "gemini"},
+					&value{kind: kindScalar, scalar: "-p"},
+					&value{kind: kindScalar, scalar: "{prompt}"},
+					&value{kind: kindScalar, scalar: "--output-format"},
+					&value{kind: kindScalar, scalar: "json"},
+					&value{kind: kindScalar, scalar: "--yolo"},
+				}},
+				"codex": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: "codex"},
+					&value{kind: kindScalar, scalar: "exec"},
+					&value{kind: kindScalar, scalar: "--json"},
+					&value{kind: kindScalar, scalar: "--skip-git-repo-check"},
+					&value{kind: kindScalar, scalar: "-s"},
+					&value{kind: kindScalar, scalar: "workspace-write"},
+					&value{kind: kindScalar, scalar: "{prompt}"},
+				}},
+			}},
+			"resume": &value{kind: kindMapping, free: true, keys: []string{"claude", "codex"}, fields: map[string]*value{
+				"claude": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: "claude"},
+					&value{kind: kindScalar, scalar: "-p"},
+					&value{kind: kindScalar, scalar: "{prompt}"},
+					&value{kind: kindScalar, scalar: "--resume"},
+					&value{kind: kindScalar, scalar: "{session}"},
+					&value{kind: kindScalar, scalar: "--output-format"},
+					&value{kind: kindScalar, scalar: "json"},
+					&value{kind: kindScalar, scalar: "--permission-mode"},
+					&value{kind: kindScalar, scalar: "acceptEdits"},
+				}},
+				"codex": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: "codex"},
+					&value{kind: kindScalar, scalar: "exec"},
+					&value{kind: kindScalar, scalar: "resume"},
+					&value{kind: kindScalar, scalar: "--json"},
+					&value{kind: kindScalar, scalar: "--skip-git-repo-check"},
+					&value{kind: kindScalar, scalar: "{session}"},
+					&value{kind: kindScalar, scalar: "{prompt}"},
+				}},
+			}},
+			"timeout_minutes": &value{kind: kindScalar, scalar: 30},
+			"result_kib":      &value{kind: kindScalar, scalar: 4},
+			"wait_seconds":    &value{kind: kindScalar, scalar: 600},
+			"max_depth":       &value{kind: kindScalar, scalar: 2},
+			"notify":          &value{kind: kindScalar, scalar: true},
+			"opencode": &value{kind: kindMapping, keys: []string{"poll_ms", "stable_ms", "stale_seconds"}, fields: map[string]*value{
+				"poll_ms":       &value{kind: kindScalar, scalar: 1000},
+				"stable_ms":     &value{kind: kindScalar, scalar: 3000},
+				"stale_seconds": &value{kind: kindScalar, scalar: 600},
 			}},
 		}},
 	}}

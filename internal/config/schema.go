@@ -34,6 +34,7 @@ type Config struct {
 	Delegation Delegation `yaml:"delegation"`
 	State      State      `yaml:"state"`
 	Context    Context    `yaml:"context"`
+	Background Background `yaml:"background"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -429,3 +430,50 @@ type ContextRules struct {
 	// Dirs are the project-relative directories of conditional rules.
 	Dirs []string `yaml:"dirs"`
 }
+
+// Background configures background tasks (package background): how many
+// run at once, the headless command each host's tasks run as, and how
+// long and how much of them is kept.
+type Background struct {
+	// Key is what tasks queue by: "agent" (the roster agent or category
+	// the task runs as) or "provider" (the host's model provider, so all
+	// of a host's tasks share one limit).
+	Key         BackgroundKey         `yaml:"key"`
+	Concurrency BackgroundConcurrency `yaml:"concurrency"`
+	// Commands are the headless command of each host, as an argv
+	// template; Resume the one that continues an earlier task's session.
+	Commands map[string][]string `yaml:"commands"`
+	Resume   map[string][]string `yaml:"resume"`
+	// TimeoutMinutes: a task running longer is killed and failed.
+	TimeoutMinutes int `yaml:"timeout_minutes" min:"1" max:"1440"`
+	// ResultKiB bounds the result kept in the project state per task.
+	ResultKiB int `yaml:"result_kib" min:"1" max:"16"`
+	// WaitSeconds bounds background_output's wait and a synchronous
+	// delegate_task's.
+	WaitSeconds int `yaml:"wait_seconds" min:"1" max:"3600"`
+	// MaxDepth bounds the nesting of background tasks.
+	MaxDepth int  `yaml:"max_depth" min:"1" max:"10"`
+	Notify   bool `yaml:"notify"`
+	// OpenCode times the OpenCode runner.
+	OpenCode BackgroundOpenCode `yaml:"opencode"`
+}
+
+// BackgroundOpenCode times the OpenCode runner: how often the plugin
+// looks at the child sessions, and when a child is complete or stale.
+type BackgroundOpenCode struct {
+	PollMS       int `yaml:"poll_ms" min:"100" max:"60000"`
+	StableMS     int `yaml:"stable_ms" min:"0" max:"600000"`
+	StaleSeconds int `yaml:"stale_seconds" min:"10" max:"86400"`
+}
+
+// BackgroundConcurrency is the number of tasks of one key that may run
+// at once: Keys by key, Default for the others.
+type BackgroundConcurrency struct {
+	Default int            `yaml:"default" min:"1" max:"100"`
+	Keys    map[string]int `yaml:"keys"`
+}
+
+// BackgroundKey is what background tasks queue by.
+type BackgroundKey string
+
+func (BackgroundKey) checkText(s string) string { return oneOf(s, "agent", "provider") }

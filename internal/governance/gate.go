@@ -14,9 +14,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
-// ToolPrefix is how Claude Code names atreides's MCP tools.
-const ToolPrefix = "mcp__atreides__"
-
 // ownTools is the normalised name prefix of atreides's MCP tools
 // (event.ToolName "mcp:<server>__<tool>").
 const ownTools = "mcp:atreides__"
@@ -150,7 +147,7 @@ func (g *gov) preTool() (event.Result, error) {
 	in := f.Find(held.Intent)
 	if in == nil || !in.Selectable() {
 		g.p().Release(ev.SessionID)
-		return deny("governance.intent-closed", fmt.Sprintf("Your intent %s is no longer open (removed or closed in .atreides/intents.yaml), so you hold no intent. Call select_active_intent with an open intent before writing.", held.Intent)), nil
+		return deny("governance.intent-closed", fmt.Sprintf("Your intent %s is no longer open (removed or closed in .atreides/intents.yaml), so you hold no intent. Call %s with an open intent before writing.", held.Intent, g.tool("select_active_intent"))), nil
 	}
 	sc := intent.NewScope(root, in.Scope)
 	var outside []string
@@ -161,8 +158,8 @@ func (g *gov) preTool() (event.Result, error) {
 	}
 	if len(outside) > 0 {
 		return deny("governance.out-of-scope", fmt.Sprintf(
-			"Blocked: %s is outside the owned scope of intent %s (%s): %s.\nWrite only inside the scope. If the change is really needed, call request_scope_expansion with the intent id, the paths and a reason; a human decides, and nothing outside the scope may be written until then.",
-			strings.Join(outside, ", "), in.ID, in.Title, strings.Join(in.Scope, ", "))), nil
+			"Blocked: %s is outside the owned scope of intent %s (%s): %s.\nWrite only inside the scope. If the change is really needed, call %s with the intent id, the paths and a reason; a human decides, and nothing outside the scope may be written until then.",
+			strings.Join(outside, ", "), in.ID, in.Title, strings.Join(in.Scope, ", "), g.tool("request_scope_expansion"))), nil
 	}
 	if g.o.Trace && ev.ToolUseID != "" && len(paths) > 0 {
 		g.snapshot(in.ID, paths)
@@ -173,6 +170,14 @@ func (g *gov) preTool() (event.Result, error) {
 			strings.Join(unknown, "; "), in.ID, strings.Join(in.Scope, ", "))}, nil
 	}
 	return event.Result{}, nil
+}
+
+// tool is what the event's host calls one of atreides's agent tools.
+func (g *gov) tool(name string) string {
+	if g.o.ToolName == nil {
+		return name
+	}
+	return g.o.ToolName(g.ev().Host, name)
 }
 
 func deny(rule, reason string) event.Result {
@@ -189,7 +194,7 @@ func (g *gov) noIntentMessage(f *intent.File, paths, unknown []string) string {
 		}
 		what = "the write to " + strings.Join(shown, ", ")
 	}
-	fmt.Fprintf(&b, "Blocked: %s needs an active intent, and this session has not selected one. Call the select_active_intent tool (MCP server \"atreides\": %sselect_active_intent) with the id of the intent this work belongs to, then retry.", what, ToolPrefix)
+	fmt.Fprintf(&b, "Blocked: %s needs an active intent, and this session has not selected one. Call atreides's tool %s with the id of the intent this work belongs to, then retry.", what, g.tool("select_active_intent"))
 	open := f.OpenIntents()
 	if len(open) == 0 {
 		b.WriteString(" There is no open intent in .atreides/intents.yaml: ask the user to add one (`atreides intent add`).")

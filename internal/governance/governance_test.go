@@ -84,7 +84,10 @@ func newFixture(t *testing.T) *fixture {
 }
 
 func (f *fixture) run(ev *event.Event) *event.Decision {
-	ev.ProjectDir, ev.Host = f.root, "claude"
+	ev.ProjectDir = f.root
+	if ev.Host == "" {
+		ev.Host = "claude"
+	}
 	if ev.Cwd == "" {
 		ev.Cwd = f.root
 	}
@@ -314,5 +317,26 @@ func TestLedgerFromHooks(t *testing.T) {
 	})
 	if rep := trace.Verify(TracePath(f.root), &head, nil); !rep.OK || rep.Records != 2 || head.Seq != 2 {
 		t.Fatalf("verify: %+v head %+v", rep, head)
+	}
+}
+
+// TestGateNamesHostsTools: the gate's messages name atreides's tools as
+// the event's host calls them.
+func TestGateNamesHostsTools(t *testing.T) {
+	f := newFixture(t)
+	f.opts.ToolName = func(host, tool string) string { return host + "-prefix_" + tool }
+	p := filepath.Join(f.root, "src/auth/a.go")
+	d := f.run(&event.Event{Kind: event.PreTool, Host: "gemini", SessionID: "s1", ToolUseID: "w1",
+		Tool: event.Tool{Name: event.Write, Raw: "write_file", Paths: []string{p}}})
+	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "Call atreides's tool gemini-prefix_select_active_intent with the id") {
+		t.Fatalf("no intent: %v %q", d.Verdict, d.Reason)
+	}
+	if err := f.selectIntent("s1", "auth"); err != nil {
+		t.Fatal(err)
+	}
+	d = f.run(&event.Event{Kind: event.PreTool, Host: "codex", SessionID: "s1", ToolUseID: "w2",
+		Tool: event.Tool{Name: event.Write, Raw: "apply_patch", Paths: []string{filepath.Join(f.root, "README.md")}}})
+	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "call codex-prefix_request_scope_expansion with") {
+		t.Fatalf("out of scope: %v %q", d.Verdict, d.Reason)
 	}
 }

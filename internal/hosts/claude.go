@@ -26,8 +26,10 @@ var claudeHost = Host{
 	// read yet. Read it first before writing to it."), and one changed
 	// since it was read.
 	ReadsBeforeWrite: true,
-	Compact:          "/compact",
-	Doctor:           claudeDoctor,
+	// Claude Code 2.1.330 names an MCP tool mcp__<server>__<tool>.
+	ToolPrefix: "mcp__atreides__",
+	Compact:    "/compact",
+	Doctor:     claudeDoctor,
 }
 
 func claudePath(env Env, scope install.Scope) string {

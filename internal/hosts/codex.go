@@ -29,8 +29,13 @@ var codexHost = Host{
 	ConfigDirs: func(env Env) []string { return []string{codexHome(env)} },
 	// Codex 0.169.0 reads AGENTS.md and has no agents to delegate to.
 	Instructions: []string{"AGENTS.md"},
-	Compact:      "/compact",
-	Doctor:       codexDoctor,
+	// Codex 0.169.0 shows an MCP server's tools to the model as a
+	// namespace "mcp__<server>" holding each tool under its own name (the
+	// request the fake model receives), and its hooks call them
+	// mcp__<server>__<tool>: the model calls the bare name.
+	ToolPrefix: "",
+	Compact:    "/compact",
+	Doctor:     codexDoctor,
 }
 
 func codexHome(env Env) string { return install.CodexHome(env.Getenv("CODEX_HOME"), env.Home) }

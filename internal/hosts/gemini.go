@@ -29,8 +29,11 @@ var geminiHost = Host{
 	// Gemini CLI 0.61.0: its agent codebase_investigator is on by default.
 	Instructions: []string{"GEMINI.md"},
 	Agents:       map[string]string{"explore": "codebase_investigator"},
-	Compact:      "/compress",
-	Doctor:       geminiDoctor,
+	// Gemini CLI 0.61.0 names an MCP tool mcp_<server>_<tool> (its
+	// generateValidName; seen in the declarations the fake model receives).
+	ToolPrefix: "mcp_atreides_",
+	Compact:    "/compress",
+	Doctor:     geminiDoctor,
 }
 
 // geminiDoctor reports hooks switched off in any of Gemini's files: it

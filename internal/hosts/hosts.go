@@ -55,6 +55,9 @@ type Host struct {
 	// overwrite an existing file its agent has not read in the session:
 	// atreides's own check (package readfirst) then skips it.
 	ReadsBeforeWrite bool
+	// ToolPrefix is what the host puts before the name of one of
+	// atreides's tools when it shows the tool to the model (see ToolName).
+	ToolPrefix string
 	// Compact is the command the user types to compact the agent's
 	// context (the agent cannot run it itself).
 	Compact string
@@ -254,6 +257,17 @@ func SessionFacts(name string) session.HostFacts {
 		return session.HostFacts{}
 	}
 	return session.HostFacts{Instructions: h.Instructions, Agents: h.Agents, Compact: h.Compact}
+}
+
+// ToolName is what the named host calls one of atreides's own tools (as
+// agenttools names it) to its model, for messages that tell the agent to
+// call it; the bare name for a host not registered.
+func ToolName(host, tool string) string {
+	h, ok := Lookup(host)
+	if !ok {
+		return tool
+	}
+	return h.ToolPrefix + tool
 }
 
 // ReadsBeforeWrite reports whether the named host refuses an edit of a

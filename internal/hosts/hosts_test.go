@@ -443,3 +443,19 @@ func TestReadsBeforeWrite(t *testing.T) {
 		t.Error("an unknown host checks by itself")
 	}
 }
+
+// TestToolName: each host's name for atreides's tools, as its pinned
+// version shows them to the model.
+func TestToolName(t *testing.T) {
+	for _, tc := range []struct{ host, want string }{
+		{"claude", "mcp__atreides__todo_add"},
+		{"gemini", "mcp_atreides_todo_add"},
+		{"codex", "todo_add"},
+		{"opencode", "atreides_todo_add"},
+		{"nosuchhost", "todo_add"},
+	} {
+		if got := ToolName(tc.host, "todo_add"); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.host, got, tc.want)
+		}
+	}
+}

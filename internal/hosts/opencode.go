@@ -36,8 +36,10 @@ var openCodeHost = Host{
 	// OpenCode 1.18.33's edit and write tools say they fail on a file not
 	// read first, but their code no longer checks: ReadsBeforeWrite stays
 	// false, and atreides checks.
-	Compact: "/compact",
-	Doctor:  func(Env, []install.Status) []Check { return nil },
+	// The plugin registers atreides's tools as atreides_<tool>.
+	ToolPrefix: "atreides_",
+	Compact:    "/compact",
+	Doctor:     func(Env, []install.Status) []Check { return nil },
 }
 
 func openCodeDir(env Env, scope install.Scope) string {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/atreides-dev/atreides/internal/agenttools"
 )
 
 // The hook binary must not link the MCP SDK or net/http: their package
@@ -46,8 +48,12 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any)
 	return b.String(), res.IsError
 }
 
-func connect(t *testing.T, root string, env map[string]string) *mcp.ClientSession {
-	srv := New(root, func(k string) string { return env[k] }, "test")
+// TestServer: New serves every agent tool over MCP, bound to the session
+// the environment names and naming tools as the host calls them.
+func TestServer(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
+	srv := New(root, "gemini", func(k string) string { return map[string]string{"ATREIDES_SESSION_ID": "s-a"}[k] }, "test")
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := srv.Connect(ctx, st, nil); err != nil {
@@ -57,70 +63,29 @@ func connect(t *testing.T, root string, env map[string]string) *mcp.ClientSessio
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-func TestTools(t *testing.T) {
-	root := t.TempDir()
-	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
-	os.WriteFile(filepath.Join(root, ".atreides", "intents.yaml"), []byte(`intents:
-  - id: auth
-    title: Auth rework
-    owned_scope: [src/auth/**]
-    acceptance_criteria: [tests pass]
-`), 0o644)
-	a := connect(t, root, map[string]string{"ATREIDES_SESSION_ID": "s-a"})
-	b := connect(t, root, map[string]string{"CLAUDE_CODE_SESSION_ID": "s-b"})
-
-	tools, err := a.ListTools(context.Background(), nil)
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
+	if len(tools.Tools) != len(agenttools.All()) {
+		t.Errorf("%d tools served, want %d", len(tools.Tools), len(agenttools.All()))
 	}
-	if got := strings.Join(names, ","); !strings.Contains(got, "select_active_intent") || len(names) != 7 {
-		t.Fatalf("tools: %s", got)
+	if out, isErr := call(t, cs, "todo_add", map[string]any{"title": "over mcp"}); isErr || out != "added todo #1 (task): over mcp" {
+		t.Errorf("todo_add = %q %v", out, isErr)
 	}
-	if out, isErr := call(t, a, "select_active_intent", map[string]any{"intent_id": "auth"}); isErr || !strings.Contains(out, "Owned scope (you may write only here): src/auth/**") || !strings.Contains(out, "tests pass") {
-		t.Fatalf("select: %v %s", isErr, out)
+	if out, isErr := call(t, cs, "todo_add", map[string]any{"titel": "typo"}); !isErr || !strings.Contains(out, "title") {
+		t.Errorf("todo_add without title = %q %v", out, isErr)
 	}
-	if out, isErr := call(t, b, "select_active_intent", map[string]any{"intent_id": "auth"}); !isErr || !strings.Contains(out, "held by session s-a") {
-		t.Fatalf("second session: %v %s", isErr, out)
+	if out, _ := call(t, cs, "session_status", nil); !strings.Contains(out, "Session s-a (from $ATREIDES_SESSION_ID)") || !strings.Contains(out, "call mcp_atreides_select_active_intent before writing") {
+		t.Errorf("session_status = %q", out)
 	}
-	if out, isErr := call(t, b, "select_active_intent", map[string]any{"intent_id": "nope"}); !isErr || !strings.Contains(out, "open intents: auth") {
-		t.Fatalf("unknown intent: %v %s", isErr, out)
-	}
-	if out, _ := call(t, a, "list_intents", nil); !strings.Contains(out, "held by session s-a") {
-		t.Fatalf("list: %s", out)
-	}
-	if out, isErr := call(t, a, "request_scope_expansion", map[string]any{"intent_id": "auth", "paths": []string{"README.md"}, "reason": "docs"}); isErr || !strings.Contains(out, "request #1") {
-		t.Fatalf("expansion: %v %s", isErr, out)
-	}
-	call(t, a, "todo_add", map[string]any{"title": "epic one", "level": "epic"})
-	call(t, a, "todo_add", map[string]any{"title": "child", "parent": 1})
-	if out, isErr := call(t, a, "todo_update", map[string]any{"id": 2, "status": "in_progress"}); isErr {
-		t.Fatal(out)
-	}
-	// Levels are checked by package state, as for the command line.
-	for _, bad := range []map[string]any{
-		{"title": "orphan", "level": "subtask"},
-		{"title": "epic below", "level": "epic", "parent": 2},
-		{"title": "x", "priority": "urgent"},
-	} {
-		if out, isErr := call(t, a, "todo_add", bad); !isErr {
-			t.Errorf("todo_add %v accepted: %s", bad, out)
+}
+
+func TestHostFromEnv(t *testing.T) {
+	for env, want := range map[string]string{"CLAUDECODE": "claude", "GEMINI_CLI": "gemini", "": ""} {
+		if got := HostFromEnv(func(k string) string { return map[string]string{env: "1"}[k] }); got != want {
+			t.Errorf("%s=1: %q, want %q", env, got, want)
 		}
-	}
-	if out, isErr := call(t, a, "todo_add", map[string]any{"title": "fix parse", "parent": 2, "priority": "high", "file": "src/auth/p.go:12", "agent": "oracle"}); isErr || !strings.Contains(out, "#3 (subtask, high, src/auth/p.go:12, agent oracle)") {
-		t.Fatalf("todo_add with details: %v %s", isErr, out)
-	}
-	if out, _ := call(t, a, "todo_list", nil); !strings.Contains(out, "  - #2 [in_progress] child (task)") || !strings.Contains(out, "    - #3 [pending] fix parse (subtask, high, src/auth/p.go:12, agent oracle)") {
-		t.Fatalf("todo_list: %s", out)
-	}
-	if out, _ := call(t, a, "session_status", nil); !strings.Contains(out, "Active intent: auth") || !strings.Contains(out, "#1 [pending] epic one") {
-		t.Fatalf("status: %s", out)
 	}
 }

@@ -28,8 +28,10 @@ type Server struct {
 	Methods []string
 	// AppVersion is atreides's version, for hello.
 	AppVersion string
-	// Timeout is each request's deadline (default 8 s).
-	Timeout time.Duration
+	// Timeout is each request's deadline (default 8 s); Timeouts
+	// overrides it per method (a tool that may wait for other work).
+	Timeout  time.Duration
+	Timeouts map[string]time.Duration
 	// MaxLine bounds one request line (default 32 MiB).
 	MaxLine int
 	// Workers bounds the requests handled at once (default 8).
@@ -214,7 +216,11 @@ func (sv *serving) finish(key string, done chan struct{}, size int) {
 // handler runs on the request's goroutine, and a timer answers at the
 // deadline: a goroutine more per request would cost a hand-off each way.
 func (sv *serving) handle(req *Request) {
-	ctx, cancel := context.WithTimeout(sv.ctx, sv.timeout)
+	timeout := sv.timeout
+	if d, ok := sv.Timeouts[req.Method]; ok && d > 0 {
+		timeout = d
+	}
+	ctx, cancel := context.WithTimeout(sv.ctx, timeout)
 	defer cancel()
 	rest := &after{}
 	ctx = context.WithValue(ctx, afterKey{}, rest)
@@ -223,8 +229,8 @@ func (sv *serving) handle(req *Request) {
 	stop := context.AfterFunc(ctx, func() {
 		defer close(fired)
 		if answered.CompareAndSwap(false, true) {
-			sv.logf("serve: %s (id %s) outlived its deadline of %v", req.Method, req.ID, sv.timeout)
-			sv.out.send(Response{ID: req.ID, Error: &Error{Code: CodeDeadline, Message: fmt.Sprintf("no answer within %v", sv.timeout)}})
+			sv.logf("serve: %s (id %s) outlived its deadline of %v", req.Method, req.ID, timeout)
+			sv.out.send(Response{ID: req.ID, Error: &Error{Code: CodeDeadline, Message: fmt.Sprintf("no answer within %v", timeout)}})
 		}
 	})
 	v, err := sv.call(ctx, req)

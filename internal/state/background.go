@@ -50,6 +50,15 @@ type BgTask struct {
 	Result   string `json:"result,omitempty"` // the child's last answer, bounded
 	Error    string `json:"error,omitempty"`
 	Notified bool   `json:"notified,omitempty"` // the parent was told it ended
+
+	// Depth is the task's nesting: 1 for a task the lead agent launched,
+	// one more for each task launched from inside a task.
+	Depth int `json:"depth,omitempty"`
+	// Resume is the earlier task whose session this one continues.
+	Resume string `json:"resume,omitempty"`
+	// Blocks counts the parent's stops blocked while this task was
+	// pending (the stop gate's bound holds per batch).
+	Blocks int `json:"blocks,omitempty"`
 }
 
 // Task returns the task with the id, or nil.

@@ -545,6 +545,9 @@ func putBackground(w *binrec.Writer, p *Project) {
 		w.Str(t.Result)
 		w.Str(t.Error)
 		w.Bool(t.Notified)
+		w.Int(t.Depth)
+		w.Str(t.Resume)
+		w.Int(t.Blocks)
 	})
 }
 
@@ -570,5 +573,8 @@ func getBackground(r *binrec.Reader, p *Project) {
 		t.Result = r.Str()
 		t.Error = r.Str()
 		t.Notified = r.Bool()
+		t.Depth = r.Int()
+		t.Resume = r.Str()
+		t.Blocks = r.Int()
 	})
 }

@@ -114,7 +114,7 @@ class Engine {
     }
   }
 
-  call(method: string, params: Json): Promise<Result> {
+  call(method: string, params: Json, timeoutMs = TIMEOUT_MS): Promise<Result> {
     if (!this.proc) {
       // First use, or the engine died: start it (a crash is restarted once).
       if (this.starts >= 2) return Promise.reject(new Error(`the engine is down: ${this.failure}`))
@@ -126,8 +126,8 @@ class Engine {
     return new Promise<Result>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id)
-        reject(new Error(`no answer within ${TIMEOUT_MS} ms`))
-      }, TIMEOUT_MS)
+        reject(new Error(`no answer within ${timeoutMs} ms`))
+      }, timeoutMs)
       this.pending.set(id, { resolve, reject, timer })
       try {
         this.proc!.stdin!.write(line)
@@ -182,7 +182,11 @@ export const AtreidesPlugin = async (input: PluginInput, options?: Record<string
     }
   }
 
+  const runner = backgroundRunner(engine, directory, input.client, log)
+  const tools = await agentTools(engine, directory, log, runner)
+
   return {
+    tool: tools,
     "tool.execute.before": async (i, o) => {
       let r: Result
       try {
@@ -238,6 +242,7 @@ export const AtreidesPlugin = async (input: PluginInput, options?: Record<string
       if (r.variant && o?.message && o.message.variant == null) o.message.variant = r.variant
     },
     event: async ({ event }) => {
+      if (event?.type === "session.idle" || event?.type === "session.status") runner.nudge()
       if (!event || !EVENTS.has(event.type)) return
       const part = event.properties?.part
       if (event.type === "message.part.updated" && (part?.type !== "text" || !part?.time?.end)) return
@@ -245,6 +250,177 @@ export const AtreidesPlugin = async (input: PluginInput, options?: Record<string
       const sessionID = event.properties?.sessionID
       if (r.continue && event.type === "session.idle" && sessionID) await continuePrompt(sessionID, r.continue)
     },
-    dispose: async () => engine.stop(),
+    dispose: async () => {
+      runner.stop()
+      engine.stop()
+    },
   } as Hooks
+}
+
+// ---- atreides's tools as plugin tools -------------------------------------
+
+// A tool call may wait for background work (background_output's wait), so
+// it has a deadline of its own, a little past the engine's.
+const TOOL_TIMEOUT_MS = 66 * 60_000
+
+// agentTools asks the engine for atreides's tools once, at start (OpenCode
+// reads the tool map once), and registers each as atreides_<name> with
+// its JSON Schema as is: plain JSON-Schema args (no zod) make OpenCode
+// pass the schema through and the engine validate. A call runs in the
+// engine for the calling session and agent; a tool's error is thrown, so
+// the model reads it as the tool's failure.
+async function agentTools(engine: Engine, directory: string, log: (m: string) => void, runner: Runner): Promise<Record<string, Json>> {
+  let list: Json
+  try {
+    list = await engine.call("tools.list", { directory })
+  } catch (err) {
+    log(`no atreides tools in this session: ${(err as Error).message}`)
+    return {}
+  }
+  if (list.poll_ms) runner.pollMs = list.poll_ms
+  const out: Record<string, Json> = {}
+  for (const t of list.tools ?? []) {
+    const schema = t.schema ?? {}
+    out[t.name] = {
+      description: t.description,
+      args: schema.properties ?? {},
+      execute: async (args: Json, ctx: Json) => {
+        const r: Json = await engine.call(
+          "tool.call",
+          { directory, tool: t.name, sessionID: ctx?.sessionID, agent: ctx?.agent, args: args ?? {} },
+          TOOL_TIMEOUT_MS,
+        )
+        if (r.tick) runner.nudge()
+        if (r.error) throw new Error(r.error)
+        return r.output ?? ""
+      },
+    }
+  }
+  return out
+}
+
+// ---- the background runner -------------------------------------------------
+
+type Runner = { nudge: () => void; stop: () => void; pollMs: number }
+
+// backgroundRunner runs atreides's background tasks launched from OpenCode
+// sessions as child sessions, through OpenCode's in-process client (there
+// is no HTTP server in `opencode run`). The engine decides everything in a
+// background.tick: the plugin reports what it launched and what it sees of
+// the children it was told to watch, then does what the answer says
+// (launch, abort). It ticks on a timer only while the engine says tasks
+// are pending, and right away after a tool call or a session going idle.
+function backgroundRunner(engine: Engine, directory: string, client: Json, log: (m: string) => void): Runner {
+  let watch: { task: string; child: string }[] = []
+  let launched: Json[] = []
+  let running = false
+  let again = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let stopped = false
+  const self: Runner = { nudge: () => void tick(), stop: () => { stopped = true; if (timer) clearTimeout(timer) }, pollMs: 1000 }
+
+  const tick = async (): Promise<void> => {
+    if (stopped) return
+    if (running) {
+      again = true // one tick at a time; a nudge during one runs another after it
+      return
+    }
+    running = true
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    let pending = false
+    try {
+      const observed = await observe(client, watch)
+      const report = launched
+      launched = []
+      const r: Json = await engine.call("background.tick", { directory, launched: report, observed })
+      if (r.poll_ms) self.pollMs = r.poll_ms
+      watch = r.watch ?? []
+      pending = !!r.pending
+      for (const a of r.abort ?? []) {
+        try {
+          await client.session.abort({ path: { id: a.child } })
+        } catch (err) {
+          log(`background ${a.task}: could not abort ${a.child}: ${(err as Error).message}`)
+        }
+      }
+      for (const l of r.launch ?? []) launched.push(await launch(client, l))
+      if (launched.length) again = true
+    } catch (err) {
+      log(`background tick: ${(err as Error).message}`)
+      pending = watch.length > 0 || launched.length > 0
+    } finally {
+      running = false
+    }
+    if (stopped) return
+    if (again) {
+      again = false
+      setTimeout(() => void tick(), 0)
+    } else if (pending) {
+      timer = setTimeout(() => void tick(), self.pollMs)
+      ;(timer as Json).unref?.()
+    }
+  }
+  return self
+}
+
+// launch starts one task: a child session of its parent, prompted without
+// waiting; the report names the child or why it did not start.
+async function launch(client: Json, l: Json): Promise<Json> {
+  try {
+    const created = await client.session.create({ body: { parentID: l.parent, title: l.title } })
+    const child = created?.data?.id ?? created?.id
+    if (!child) throw new Error(`no session id in ${JSON.stringify(created?.error ?? created).slice(0, 200)}`)
+    const body: Json = { parts: [{ type: "text", text: l.prompt }] }
+    // An agent OpenCode does not know (the roster not installed) would
+    // fail the prompt after it was accepted: its default agent runs it.
+    if (l.agent && (await openCodeAgents(client)).has(l.agent)) body.agent = l.agent
+    const r = await client.session.promptAsync({ path: { id: child }, body })
+    if (r?.error) return { task: l.task, child, error: JSON.stringify(r.error).slice(0, 300) }
+    return { task: l.task, child }
+  } catch (err) {
+    return { task: l.task, error: (err as Error).message }
+  }
+}
+
+let agentNames: Promise<Set<string>> | undefined
+
+// openCodeAgents is the agents OpenCode knows, asked once.
+function openCodeAgents(client: Json): Promise<Set<string>> {
+  agentNames ??= Promise.resolve(client.app?.agents?.())
+    .then((r: Json) => new Set<string>((r?.data ?? []).map((a: Json) => a?.name)))
+    .catch(() => new Set<string>())
+  return agentNames
+}
+
+// observe looks at each watched child: its status, message count, whether
+// and what it last answered, its open todos and the error its last
+// answer ended in.
+async function observe(client: Json, watch: { task: string; child: string }[]): Promise<Json[]> {
+  if (!watch.length) return []
+  const status = (await client.session.status())?.data ?? {}
+  const out: Json[] = []
+  for (const w of watch) {
+    const o: Json = { task: w.task, child: w.child, status: status[w.child]?.type ?? "idle", messages: 0, answered: false, open_todos: 0 }
+    const msgs = await client.session.messages({ path: { id: w.child } })
+    if (msgs?.error || !Array.isArray(msgs?.data)) {
+      o.status = msgs?.response?.status === 404 ? "missing" : o.status
+      out.push(o)
+      continue
+    }
+    o.messages = msgs.data.length
+    for (const m of msgs.data) {
+      if (m?.info?.role !== "assistant") continue
+      const text = (m.parts ?? []).filter((p: Json) => p?.type === "text" && !p.synthetic).map((p: Json) => p.text ?? "").join("").trim()
+      if (text) {
+        o.answered = true
+        o.last = text
+      }
+      o.error = m.info.error ? String(m.info.error.data?.message ?? m.info.error.name ?? "error") : undefined
+    }
+    const todos = await client.session.todo({ path: { id: w.child } })
+    o.open_todos = (todos?.data ?? []).filter((t: Json) => t?.status !== "completed" && t?.status !== "cancelled").length
+    out.push(o)
+  }
+  return out
 }

@@ -185,6 +185,9 @@ func TestNormalizeTool(t *testing.T) {
 		{"apply_patch", `{}`, event.Edit, "", nil},
 		{"mcp__memory__store", `{}`, "mcp:memory__store", "", nil},
 		{"spawn_agent", `{"agent_type":"explorer","message":"look"}`, event.Delegate, "", nil},
+		// Codex 0.169.0's hooks name an MCP tool mcp__<server>__<tool>,
+		// though its model sees <tool> in the namespace mcp__<server>.
+		{"mcp__atreides__todo_add", `{}`, "mcp:atreides__todo_add", "", nil},
 		{"web_search", `{}`, event.Other, "", nil},
 	}
 	for _, tt := range tests {

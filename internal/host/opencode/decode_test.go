@@ -211,6 +211,8 @@ func TestNormalizeTool(t *testing.T) {
 		{"grep", `{"pattern":"foo","include":"*.ts"}`, event.Search, "", nil, "*.ts", ""},
 		{"webfetch", `{"url":"https://x"}`, event.Fetch, "", nil, "", ""},
 		{"github_create_issue", `{}`, event.Other, "", nil, "", ""},
+		{"atreides_todo_add", `{"title":"x"}`, "mcp:atreides__todo_add", "", nil, "", ""},
+		{"atreides_", `{}`, event.Other, "", nil, "", ""},
 	} {
 		tool, wd, err := NormalizeTool(tc.name, json.RawMessage(tc.args))
 		if err != nil || tool.Name != tc.want || tool.Command != tc.command || strings.Join(tool.Paths, ",") != strings.Join(tc.paths, ",") || tool.Pattern != tc.pattern || wd != tc.workdir {

@@ -43,11 +43,16 @@ type toolInput struct {
 // NormalizeTool maps an OpenCode tool call to atreides's names and pulls
 // out the command or paths the guard judges. MCP tools arrive as
 // "<server>_<tool>"; they cannot be told from plugin tools by name, so
-// they stay "other" with the raw name kept.
+// they stay "other" with the raw name kept. atreides's own tools, which the
+// plugin registers as "atreides_<tool>" (hosts.ToolName), become
+// "mcp:atreides__<tool>", the name they have on every other host, so that
+// governance knows them.
 func NormalizeTool(name string, args json.RawMessage) (event.Tool, string, error) {
 	t := event.Tool{Raw: name, Input: args, Name: event.Other}
 	if n, ok := toolNames[name]; ok {
 		t.Name = n
+	} else if tool, ok := strings.CutPrefix(name, "atreides_"); ok && tool != "" {
+		t.Name = event.ToolName("mcp:atreides__" + tool)
 	}
 	var in toolInput
 	if len(args) > 0 && args[0] == '{' {

@@ -42,6 +42,9 @@ type Step struct {
 type Call struct {
 	Name      string
 	Arguments map[string]any
+	// Namespace is set for a tool Codex declares inside a namespace (its
+	// MCP tools: namespace "mcp__<server>", name "<tool>").
+	Namespace string
 }
 
 // Text returns a step that answers with text (the turn ends).
@@ -173,6 +176,9 @@ func (s *Server) stream(w http.ResponseWriter, req *Request, step Step) {
 	if step.Call != nil {
 		args, _ := json.Marshal(step.Call.Arguments) // plain values: cannot fail
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_fake_%d", req.Seq), "call_id": CallID(req.Step), "name": step.Call.Name, "arguments": string(args), "status": "completed"}
+		if step.Call.Namespace != "" {
+			item["namespace"] = step.Call.Namespace
+		}
 		send("response.output_item.added", map[string]any{"output_index": 0, "item": with(item, "arguments", "")})
 	} else {
 		msgID := fmt.Sprintf("msg_fake_%d", req.Seq)

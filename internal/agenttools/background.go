@@ -1,0 +1,413 @@
+package agenttools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// launchExe overrides the supervisor's argv in tests (nil: atreides bg run).
+var launchExe []string
+
+// backgroundTools are the background task tools (package background).
+func backgroundTools() []Tool {
+	return []Tool{
+		{Name: "background_task", Description: "Start a task in the background: another agent works on the prompt in this project while you continue. Returns the task id at once (and its queue position when the concurrency limit is full). You are told when all your background tasks have ended; read a result with background_output.",
+			Schema: json.RawMessage(taskSchema), Call: backgroundTask},
+		{Name: "background_output", Description: "Show a background task's status and result (or all of yours without task_id). With wait, wait up to that many seconds for it (or all of them) to end.",
+			Schema: json.RawMessage(outputSchema), Call: backgroundOutput},
+		{Name: "background_cancel", Description: "Cancel a background task (task_id), or all of your pending ones (all: true). A running task's process is stopped.",
+			Schema: json.RawMessage(cancelSchema), Call: backgroundCancel},
+		{Name: "delegate_task", Description: "Hand a task to an agent (agent) or a category of agent (category). run_in_background false runs it and waits for its answer (bounded; past the bound it keeps running in the background); true returns at once like background_task. resume continues an earlier task's conversation with a new prompt.",
+			Schema: json.RawMessage(delegateSchema), Call: delegateTask},
+	}
+}
+
+const agentProp = `{"type":"string","description":"the agent to run it: explore (read-only search), librarian (docs and references), build (implementation), plan (plans only), stilgar (hard decisions), or a category: quick, deep, writing, general"}`
+
+const taskSchema = `{"type":"object","properties":{
+"description":{"type":"string","description":"a few words on what the task does, shown in lists"},
+"prompt":{"type":"string","description":"the whole task: the agent sees nothing of your conversation"},
+"agent":` + agentProp + `,
+"skills":{"type":"array","items":{"type":"string"},"description":"skills (.atreides/skills/<name>/SKILL.md) to give the agent"}},
+"required":["description","prompt","agent"],"additionalProperties":false}`
+
+const outputSchema = `{"type":"object","properties":{
+"task_id":{"type":"string","description":"the task (bg-N); omitted: all of yours"},
+"wait":{"type":"integer","minimum":0,"description":"seconds to wait for it to end (bounded by background.wait_seconds)"}},
+"additionalProperties":false}`
+
+const cancelSchema = `{"type":"object","properties":{
+"task_id":{"type":"string","description":"the task to cancel (bg-N)"},
+"all":{"type":"boolean","description":"cancel all of your pending tasks"}},
+"additionalProperties":false}`
+
+const delegateSchema = `{"type":"object","properties":{
+"description":{"type":"string","description":"a few words on what the task does"},
+"prompt":{"type":"string","description":"the whole task: the agent sees nothing of your conversation"},
+"agent":` + agentProp + `,
+"category":{"type":"string","description":"a category instead of an agent: quick, deep, writing, general"},
+"run_in_background":{"type":"boolean","description":"true: return at once with the task id; false: wait for the answer"},
+"skills":{"type":"array","items":{"type":"string"},"description":"skills (.atreides/skills/<name>/SKILL.md) to give the agent"},
+"resume":{"type":"string","description":"an earlier task (bg-N) whose conversation to continue with this prompt"}},
+"required":["prompt","run_in_background"],"additionalProperties":false}`
+
+type taskIn struct {
+	Description string   `json:"description"`
+	Prompt      string   `json:"prompt"`
+	Agent       string   `json:"agent"`
+	Category    string   `json:"category"`
+	Skills      []string `json:"skills"`
+	Resume      string   `json:"resume"`
+	Background  *bool    `json:"run_in_background"`
+}
+
+func registry(env *Env) *background.Registry {
+	o := background.LoadOptions(env.Root)
+	o.Exe = launchExe
+	st := env.Store
+	if st == nil {
+		st = store.Open(filepath.Join(env.Root, ".atreides"))
+	}
+	logf := env.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	now := env.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &background.Registry{Root: env.Root, Store: st, Opts: o, Alive: background.ProcAlive, Now: now, Logf: logf}
+}
+
+// caller is the calling session: the one the host names, else the
+// project's most recently active one (the MCP server's binding).
+func caller(env *Env, p *state.Project) string {
+	if env.Session != "" {
+		return env.Session
+	}
+	for _, k := range []string{"ATREIDES_SESSION_ID", "CLAUDE_CODE_SESSION_ID"} {
+		if v := env.getenv(k); v != "" {
+			return v
+		}
+	}
+	if len(p.Governance.Recent) > 0 {
+		return p.Governance.Recent[0].ID
+	}
+	return ""
+}
+
+func (env *Env) getenv(k string) string {
+	if env.Getenv == nil {
+		return os.Getenv(k)
+	}
+	return env.Getenv(k)
+}
+
+// depth is the caller's background nesting, from the environment the
+// supervisor gives its CLI (see background.Supervise); it stands in for
+// the delegation limits' check.
+func depth(env *Env) int {
+	n, _ := strconv.Atoi(env.getenv(background.DepthEnv))
+	return max(n, 0)
+}
+
+// launch queues a task for the calling session and returns it and its
+// queue position.
+func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (state.BgTask, int, error) {
+	var (
+		t   state.BgTask
+		pos int
+	)
+	err := r.Update(ctx, func(p *state.Project, now time.Time) error {
+		parent := caller(env, p)
+		if parent == "" {
+			return errors.New("atreides has not seen a session of this project yet; make any tool call first, then retry")
+		}
+		host := env.Host
+		if host == "" {
+			host = hostOf(ctx, r, parent)
+		}
+		q := background.Request{Parent: parent, ParentAgent: env.Agent, Host: host, Agent: in.Agent,
+			Description: in.Description, Prompt: in.Prompt, Skills: in.Skills, Resume: in.Resume, Depth: depth(env)}
+		if in.Resume != "" {
+			if err := resumable(&p.Background, r.Opts, in.Resume, host); err != nil {
+				return err
+			}
+		}
+		added, err := r.Add(p, q, now)
+		if err != nil {
+			return err
+		}
+		t = *added
+		return nil
+	})
+	if err != nil {
+		return t, 0, err
+	}
+	// Schedule ran at the end of the update: read where it left the task.
+	err = r.View(ctx, func(p *state.Project) error {
+		if cur := p.Background.Task(t.ID); cur != nil {
+			t = *cur
+		}
+		pos = background.QueuePosition(&p.Background, t.ID)
+		return nil
+	})
+	return t, pos, err
+}
+
+// hostOf is the host of a session atreides has a record of; a caller
+// without one is taken for Claude Code, the host whose MCP server knows
+// its session.
+func hostOf(ctx context.Context, r *background.Registry, id string) string {
+	host := "claude"
+	_ = r.Store.View(ctx, func(tx *store.Tx) error {
+		if s, _ := state.FindSession(tx, id); s != nil && s.Host != "" {
+			host = s.Host
+		}
+		return nil
+	})
+	return host
+}
+
+// resumable checks that a task can continue the earlier one: it ended,
+// its CLI reported a session, and the host's CLI can resume one.
+func resumable(b *state.Background, o background.Options, id, host string) error {
+	old := b.Task(id)
+	switch {
+	case old == nil:
+		return fmt.Errorf("cannot resume %s: no such task (it may have been forgotten)", id)
+	case background.Pending(old):
+		return fmt.Errorf("cannot resume %s: it is still %s; wait for it (background_output wait) first", id, old.Status)
+	case o.Resume[host] == nil:
+		return fmt.Errorf("cannot resume %s: %s's headless CLI has no resume command configured (background.resume); start a new task and include what it needs", id, host)
+	case old.Child == "":
+		return fmt.Errorf("cannot resume %s: its CLI reported no session id", id)
+	case old.Host != host:
+		return fmt.Errorf("cannot resume %s: it ran on %s, not %s", id, old.Host, host)
+	}
+	return nil
+}
+
+func backgroundTask(ctx context.Context, env *Env, args json.RawMessage) (string, error) {
+	var in taskIn
+	if err := json.Unmarshal(args, &in); err != nil {
+		return "", fmt.Errorf("invalid arguments: %w", err)
+	}
+	t, pos, err := launch(ctx, env, registry(env), in)
+	if err != nil {
+		return "", err
+	}
+	return launched(t, pos), nil
+}
+
+func launched(t state.BgTask, pos int) string {
+	if pos > 0 {
+		return fmt.Sprintf("Background task %s (%s) queued: position %d for %s's concurrency limit. You will be told when your background tasks have ended; background_output task_id=%s shows it meanwhile.", t.ID, t.Agent, pos, t.Key, t.ID)
+	}
+	return fmt.Sprintf("Background task %s (%s) started. You will be told when your background tasks have ended; background_output task_id=%s shows it meanwhile.", t.ID, t.Agent, t.ID)
+}
+
+type outputIn struct {
+	TaskID string `json:"task_id"`
+	Wait   int    `json:"wait"`
+}
+
+// pollEvery is how often a wait looks at the registry; the store's lock
+// is held only for each look.
+var pollEvery = 500 * time.Millisecond
+
+func backgroundOutput(ctx context.Context, env *Env, args json.RawMessage) (string, error) {
+	var in outputIn
+	if err := json.Unmarshal(args, &in); err != nil {
+		return "", fmt.Errorf("invalid arguments: %w", err)
+	}
+	if in.Wait < 0 {
+		return "", errors.New("wait must be 0 or more seconds")
+	}
+	r := registry(env)
+	wait := min(time.Duration(in.Wait)*time.Second, r.Opts.WaitMax)
+	tasks, waited, err := await(ctx, env, r, in.TaskID, wait)
+	if err != nil {
+		return "", err
+	}
+	return render(r, tasks, waited, wait), nil
+}
+
+// await polls until the task (or every task of the caller) has ended or
+// wait passed; it returns the tasks as last seen and whether it gave up
+// waiting.
+func await(ctx context.Context, env *Env, r *background.Registry, id string, wait time.Duration) ([]state.BgTask, bool, error) {
+	deadline := r.Now().Add(wait)
+	for {
+		var (
+			tasks []state.BgTask
+			pend  bool
+		)
+		// An update, not a view: a lost runner must end the wait.
+		err := r.Update(ctx, func(p *state.Project, _ time.Time) error {
+			tasks, pend = nil, false
+			if id != "" {
+				t := p.Background.Task(id)
+				if t == nil {
+					return fmt.Errorf("no background task %s", id)
+				}
+				tasks = append(tasks, *t)
+			} else {
+				for _, t := range background.Of(&p.Background, caller(env, p)) {
+					tasks = append(tasks, *t)
+				}
+			}
+			for i := range tasks {
+				pend = pend || background.Pending(&tasks[i])
+			}
+			return nil
+		})
+		if err != nil || !pend || !r.Now().Before(deadline) {
+			return tasks, pend && wait > 0, err
+		}
+		select {
+		case <-ctx.Done():
+			return tasks, true, nil
+		case <-time.After(min(pollEvery, time.Until(deadline))):
+		}
+	}
+}
+
+// maxOutput bounds the result text background_output returns per task.
+const maxOutput = 32 << 10
+
+func render(r *background.Registry, tasks []state.BgTask, timedOut bool, wait time.Duration) string {
+	if len(tasks) == 0 {
+		return "You have no background tasks."
+	}
+	var b strings.Builder
+	now := r.Now()
+	for i := range tasks {
+		t := &tasks[i]
+		fmt.Fprintf(&b, "%s (%s, %s): %s — %s\n", t.ID, t.Agent, background.Runtime(t, now), t.Status, t.Description)
+		switch {
+		case t.Status == background.Queued:
+			fmt.Fprintf(&b, "queued behind other %s tasks\n", t.Key)
+		case t.Error != "":
+			fmt.Fprintf(&b, "error: %s\n", t.Error)
+		}
+		if !background.Pending(t) {
+			res := background.ResultOf(r.Root, t)
+			if len(res) > maxOutput {
+				res = res[:maxOutput] + fmt.Sprintf("\n… cut; the whole answer is in %s", filepath.Join(".atreides", "background", t.ID, "result.md"))
+			}
+			if res != "" {
+				fmt.Fprintf(&b, "result:\n%s\n", res)
+			}
+		}
+		b.WriteString("\n")
+	}
+	if timedOut {
+		fmt.Fprintf(&b, "Still pending after waiting %s; wait again, continue other work, or cancel with background_cancel.\n", wait)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+type cancelIn struct {
+	TaskID string `json:"task_id"`
+	All    bool   `json:"all"`
+}
+
+func backgroundCancel(ctx context.Context, env *Env, args json.RawMessage) (string, error) {
+	var in cancelIn
+	if err := json.Unmarshal(args, &in); err != nil {
+		return "", fmt.Errorf("invalid arguments: %w", err)
+	}
+	if (in.TaskID == "") == !in.All {
+		return "", errors.New("give task_id, or all: true (not both)")
+	}
+	r := registry(env)
+	var done []string
+	err := r.Update(ctx, func(p *state.Project, now time.Time) error {
+		done = nil
+		ids := []string{in.TaskID}
+		if in.All {
+			ids = nil
+			for _, t := range background.Of(&p.Background, caller(env, p)) {
+				if background.Pending(t) {
+					ids = append(ids, t.ID)
+				}
+			}
+		}
+		for _, id := range ids {
+			if err := background.CancelTask(&p.Background, id, now, r.Alive); err != nil {
+				return err
+			}
+			done = append(done, id)
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return "", err
+	case len(done) == 0:
+		return "You have no pending background tasks.", nil
+	}
+	return "Cancelled " + strings.Join(done, ", ") + ".", nil
+}
+
+func delegateTask(ctx context.Context, env *Env, args json.RawMessage) (string, error) {
+	var in taskIn
+	if err := json.Unmarshal(args, &in); err != nil {
+		return "", fmt.Errorf("invalid arguments: %w", err)
+	}
+	switch {
+	case in.Background == nil:
+		return "", errors.New("run_in_background is required: true to continue while it runs, false to wait for its answer")
+	case in.Agent != "" && in.Category != "":
+		return "", errors.New("give agent or category, not both")
+	case in.Agent == "":
+		in.Agent = in.Category
+	}
+	if in.Agent == "" && in.Resume == "" {
+		return "", errors.New("give agent or category")
+	}
+	r := registry(env)
+	if in.Agent == "" { // a resume runs as the agent it continues
+		_ = r.View(ctx, func(p *state.Project) error {
+			if t := p.Background.Task(in.Resume); t != nil {
+				in.Agent = t.Agent
+			}
+			return nil
+		})
+	}
+	if in.Description == "" {
+		in.Description = firstLine(in.Prompt)
+	}
+	t, pos, err := launch(ctx, env, r, in)
+	if err != nil || *in.Background {
+		return launched(t, pos), err
+	}
+	tasks, pending, err := await(ctx, env, r, t.ID, r.Opts.WaitMax)
+	if err != nil {
+		return "", err
+	}
+	if pending {
+		return fmt.Sprintf("%s is still running after %s; it continues in the background and you will be told when it ends (background_output task_id=%s wait=… to wait more).", t.ID, r.Opts.WaitMax, t.ID), nil
+	}
+	return render(r, tasks, false, 0), nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 60 {
+		s = s[:60] + "…"
+	}
+	return s
+}

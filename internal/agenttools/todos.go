@@ -1,0 +1,138 @@
+package agenttools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// todoTools add, update and list the project's todos; package state checks
+// levels, parents, priorities and statuses, as for the command line.
+func todoTools() []Tool {
+	return []Tool{{
+		Name:        "todo_add",
+		Description: "Add a todo to atreides's project todo list (epic > task > subtask).",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"title":{"type":"string","description":"what needs doing"},` +
+			`"level":{"type":"string","description":"epic, task or subtask (default: one level below the parent, else task); a subtask needs a parent, and a todo goes only under a wider one"},` +
+			`"parent":{"type":"integer","description":"id of the parent todo"},` +
+			`"priority":{"type":"string","description":"critical, high, medium or low"},` +
+			`"file":{"type":"string","description":"the file the work is in, project-relative (path or path:line)"},` +
+			`"line":{"type":"integer","description":"the line in file"},` +
+			`"agent":{"type":"string","description":"the agent the todo belongs to (a subagent type or name)"}` +
+			`},"required":["title"],"additionalProperties":false}`),
+		Call: todoAdd,
+	}, {
+		Name:        "todo_update",
+		Description: "Change a todo's status.",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"id":{"type":"integer","description":"the todo's id"},` +
+			`"status":{"type":"string","description":"pending, in_progress, done or cancelled"}` +
+			`},"required":["id","status"],"additionalProperties":false}`),
+		Call: todoUpdate,
+	}, {
+		Name:        "todo_list",
+		Description: "List the project's todos.",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"all":{"type":"boolean","description":"include done and cancelled todos"}` +
+			`},"additionalProperties":false}`),
+		Call: todoList,
+	}}
+}
+
+func todoAdd(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
+	var in struct {
+		Title    string `json:"title"`
+		Level    string `json:"level"`
+		Parent   int    `json:"parent"`
+		Priority string `json:"priority"`
+		File     string `json:"file"`
+		Line     int    `json:"line"`
+		Agent    string `json:"agent"`
+	}
+	if err := parse(args, &in, "title"); err != nil {
+		return "", err
+	}
+	var t state.Todo
+	err := e.update(ctx, func(p *state.Project) error {
+		session, _ := e.session(p)
+		var err error
+		t, err = p.AddTodo(state.NewTodo{
+			Title: in.Title, Level: in.Level, Parent: in.Parent, Priority: in.Priority,
+			File: in.File, Line: in.Line, Agent: in.Agent, Session: session,
+		}, e.Now().UTC())
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("added todo #%d (%s): %s", t.ID, todoDetails(t), t.Title), nil
+}
+
+func todoUpdate(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
+	var in struct {
+		ID     int    `json:"id"`
+		Status string `json:"status"`
+	}
+	if err := parse(args, &in, "id", "status"); err != nil {
+		return "", err
+	}
+	if err := e.update(ctx, func(p *state.Project) error { return p.SetStatus(in.ID, in.Status, e.Now().UTC()) }); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("todo #%d is %s", in.ID, in.Status), nil
+}
+
+func todoList(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
+	var in struct {
+		All bool `json:"all"`
+	}
+	if err := parse(args, &in); err != nil {
+		return "", err
+	}
+	p, err := e.project(ctx)
+	if err != nil {
+		return "", err
+	}
+	return renderTodos(p, in.All), nil
+}
+
+// todoDetails is a todo's level and whatever else it carries, for one line.
+func todoDetails(t state.Todo) string {
+	parts := []string{t.Level}
+	if t.Priority != "" {
+		parts = append(parts, t.Priority)
+	}
+	if loc := t.Location(); loc != "" {
+		parts = append(parts, loc)
+	}
+	if t.Agent != "" {
+		parts = append(parts, "agent "+t.Agent)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// renderTodos is the todo tree, open todos only unless all.
+func renderTodos(p *state.Project, all bool) string {
+	var b strings.Builder
+	var walk func(parent, depth int)
+	walk = func(parent, depth int) {
+		for _, t := range p.Todos {
+			if t.Parent != parent || (!all && !t.Open()) {
+				continue
+			}
+			fmt.Fprintf(&b, "%s- #%d [%s] %s (%s)\n", strings.Repeat("  ", depth), t.ID, t.Status, t.Title, todoDetails(t))
+			if depth < 3 {
+				walk(t.ID, depth+1)
+			}
+		}
+	}
+	walk(0, 0)
+	if b.Len() == 0 {
+		return "no todos\n"
+	}
+	return b.String()
+}

@@ -1,0 +1,166 @@
+package background
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// Handler tells a parent agent when its background tasks have ended (one
+// batched notification, through the context collector, on the parent's
+// next event that carries context) and keeps its Stop from ending the
+// turn silently while they run. It declares only the background group:
+// a project with no tasks stores an empty section, which costs nothing
+// to load, and the handler returns at once.
+//
+// Lost runners are recovered on the events that start or end a turn,
+// not on every tool call (that would read /proc per running task).
+func Handler(root string, opts func() Options) engine.Handler {
+	return engine.Handler{
+		Name: "background", Priority: engine.Normal,
+		Kinds:  []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool, event.Stop, event.SubagentStop},
+		Groups: state.GroupBackground,
+		Handle: func(c *engine.Call) (event.Result, error) { return handle(c, root, opts) },
+	}
+}
+
+func handle(c *engine.Call, root string, opts func() Options) (event.Result, error) {
+	b, ev := &c.State.Project.Background, c.Event
+	if len(b.Tasks) == 0 {
+		return event.Result{}, nil
+	}
+	if ev.Kind == event.Stop || ev.Kind == event.UserPrompt || ev.Kind == event.SessionStart {
+		if lost := Recover(b, ProcAlive, ev.Time); len(lost) > 0 {
+			c.Env.Logf("background tasks %s: runner lost, failed", strings.Join(lost, ", "))
+			o := opts()
+			for _, id := range Schedule(b, o.Limits, ev.Time) {
+				// The supervisor waits for this transaction's lock,
+				// so it sees the task running once this commits.
+				if err := Launch(o.Exe, root, id); err != nil {
+					c.Env.Logf("background task %s: supervisor not started: %v", id, err)
+				}
+			}
+		}
+	}
+	if !mine(b, ev.SessionID) {
+		return event.Result{}, nil
+	}
+	o := opts()
+	var res event.Result
+	if o.Notify {
+		if done := TakeNotification(b, ev.SessionID, ev.AgentID); len(done) > 0 {
+			text := Notification(done, ev.Host)
+			if ev.Kind == event.Stop && !ev.InSubagent() {
+				// The agent is about to stop: it reads the results now.
+				return event.Result{Block: true, BlockReason: text}, nil
+			}
+			res.Context = event.Note("background", "done-"+done[len(done)-1].ID, event.High, text)
+		}
+	}
+	if ev.Kind == event.Stop && !ev.InSubagent() {
+		if pending := pendingOf(b, ev.SessionID, ev.AgentID); len(pending) > 0 {
+			gate(c, b, pending, o, &res)
+		}
+	}
+	return res, nil
+}
+
+// mine reports whether the session launched any task.
+func mine(b *state.Background, session string) bool {
+	for i := range b.Tasks {
+		if b.Tasks[i].Parent == session {
+			return true
+		}
+	}
+	return false
+}
+
+func pendingOf(b *state.Background, parent, agent string) []*state.BgTask {
+	var out []*state.BgTask
+	for _, t := range Of(b, parent) {
+		if t.ParentAgent == agent && Pending(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// gate blocks a stop while tasks are pending, at most MaxBlocks times per
+// batch (each pending task counts the blocks it has seen, so a new task
+// is a new batch). It joins a block the todo stop gate already made
+// rather than adding one: the reasons are merged into one.
+func gate(c *engine.Call, b *state.Background, pending []*state.BgTask, o Options, res *event.Result) {
+	most := 0
+	for _, t := range pending {
+		most = max(most, t.Blocks)
+	}
+	if most >= o.MaxBlocks {
+		c.Env.Logf("session %s: stop let through with %d background task(s) pending, blocked %d times (session.stop.max_blocks)", c.Event.SessionID, len(pending), most)
+		return
+	}
+	for _, t := range pending {
+		t.Blocks++
+	}
+	res.Block, res.BlockReason = true, stopReason(b, pending, c.Event.Host, most+1, o.MaxBlocks, c.Event.Time)
+}
+
+func stopReason(b *state.Background, pending []*state.BgTask, host string, n, limit int, now time.Time) string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "atreides: %d background task(s) you launched are still pending:\n", len(pending))
+	for _, t := range pending {
+		if t.Status == Queued {
+			fmt.Fprintf(&s, "- %s (%s): queued %s, position %d — %s\n", t.ID, t.Agent, Runtime(t, now), QueuePosition(b, t.ID), t.Description)
+		} else {
+			fmt.Fprintf(&s, "- %s (%s): running for %s — %s\n", t.ID, t.Agent, Runtime(t, now), t.Description)
+		}
+	}
+	fmt.Fprintf(&s, "Wait for them with %s (wait: seconds), or cancel those you no longer need with %s, then stop. (stop block %d of at most %d)",
+		ToolName(host, "background_output"), ToolName(host, "background_cancel"), n, limit)
+	return s.String()
+}
+
+// ToolName is the tool as the host calls it; it stands in for the
+// hosts' table of MCP tool names.
+func ToolName(host, tool string) string {
+	if host == "claude" {
+		return "mcp__atreides__" + tool
+	}
+	return tool
+}
+
+// summaryLen bounds each task's summary in a notification.
+const summaryLen = 600
+
+// Notification is the one message that tells the parent its batch ended.
+func Notification(done []*state.BgTask, host string) string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "atreides: your background task(s) ended (%d):\n", len(done))
+	for _, t := range done {
+		fmt.Fprintf(&s, "- %s (%s) %s — %s\n", t.ID, t.Agent, t.Status, t.Description)
+		if t.Error != "" {
+			fmt.Fprintf(&s, "  error: %s\n", t.Error)
+		}
+		if sum := summary(t.Result); sum != "" {
+			fmt.Fprintf(&s, "  result: %s\n", sum)
+		}
+	}
+	fmt.Fprintf(&s, "Read a whole result with %s (task_id), or .atreides/background/<id>/result.md.", ToolName(host, "background_output"))
+	return s.String()
+}
+
+// summary is the first paragraph of a result, bounded, on one line.
+func summary(r string) string {
+	r = strings.TrimSpace(r)
+	if i := strings.Index(r, "\n\n"); i >= 0 {
+		r = r[:i]
+	}
+	r = strings.Join(strings.Fields(r), " ")
+	if len(r) > summaryLen {
+		r = r[:summaryLen] + "…"
+	}
+	return r
+}

@@ -1,0 +1,153 @@
+package background
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// Supervise is `atreides bg run <id>`: it records itself as the task's
+// runner, runs the host's headless CLI in the project with its output in
+// the task's directory, records the answer and the status when the CLI
+// exits (failed on a non-zero exit, a reported error, or the timeout),
+// and then launches the supervisors of the tasks that may start next. A
+// task that is not its to run (cancelled, already taken) ends it quietly.
+func (r *Registry) Supervise(ctx context.Context, id string) error {
+	self := os.Getpid()
+	start, _ := ProcStart(self)
+	var t state.BgTask
+	var session string
+	mine := false
+	err := r.Update(ctx, func(p *state.Project, _ time.Time) error {
+		mine = false
+		cur := p.Background.Task(id)
+		if cur == nil || cur.Status != Running || cur.Runner != "process" || cur.PID != 0 && cur.PID != self {
+			return nil
+		}
+		cur.PID, cur.PIDStart, mine, t = self, start, true, *cur
+		if old := p.Background.Task(cur.Resume); old != nil {
+			session = old.Child
+		}
+		return nil
+	})
+	if err != nil || !mine {
+		return err
+	}
+	status, ans, errText := r.run(ctx, &t, session)
+	return r.Update(ctx, func(p *state.Project, now time.Time) error {
+		cur := p.Background.Task(id)
+		if cur == nil {
+			return nil
+		}
+		if ans.Session != "" {
+			cur.Child = ans.Session
+		}
+		summary := ans.Text
+		if r.Opts.ResultMax > 0 && len(summary) > r.Opts.ResultMax {
+			summary = summary[:r.Opts.ResultMax] + "…"
+		}
+		_, err := Finish(&p.Background, id, status, summary, errText, now)
+		return err
+	})
+}
+
+// run runs the task's CLI and says how it ended.
+func (r *Registry) run(ctx context.Context, t *state.BgTask, session string) (string, Answer, string) {
+	dir := Dir(r.Root, t.ID)
+	prompt, err := PromptOf(r.Root, t.ID)
+	if err != nil {
+		return Failed, Answer{}, "the prompt file is missing: " + err.Error()
+	}
+	tmpl := r.Opts.Commands[t.Host]
+	if t.Resume != "" {
+		tmpl = r.Opts.Resume[t.Host]
+	}
+	if len(tmpl) == 0 {
+		return Failed, Answer{}, "no headless command is configured for host " + t.Host
+	}
+	argv := Argv(tmpl, prompt, dir, session)
+	stdout, err1 := os.Create(filepath.Join(dir, "stdout"))
+	stderr, err2 := os.Create(filepath.Join(dir, "stderr"))
+	if err := errors.Join(err1, err2); err != nil {
+		return Failed, Answer{}, err.Error()
+	}
+	defer stdout.Close()
+	defer stderr.Close()
+	timeout := r.Opts.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Minute
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = r.Root, stdout, stderr
+	cmd.Env = append(os.Environ(), TaskEnv+"="+t.ID, DepthEnv+"="+strconv.Itoa(t.Depth), "ATREIDES_BG_PARENT="+t.Parent)
+	// Its own group, so that a timeout or a cancel stops what it started.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	started := time.Now()
+	if err := cmd.Start(); err != nil {
+		return Failed, Answer{}, fmt.Sprintf("%s did not start: %v", argv[0], err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer signal.Stop(term)
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var werr error
+	select {
+	case werr = <-done:
+	case <-timer.C:
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		return Failed, Answer{}, fmt.Sprintf("timed out after %s (background.timeout_minutes); output in %s", timeout, rel(t.ID))
+	case <-term: // cancelled: the task is already marked so
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		return Cancelled, Answer{}, "cancelled"
+	}
+	out, _ := os.ReadFile(stdout.Name())
+	ans := ParseAnswer(out)
+	_ = os.WriteFile(filepath.Join(dir, "result.md"), []byte(ans.Text), 0o600)
+	var ee *exec.ExitError
+	switch {
+	case errors.As(werr, &ee):
+		return Failed, ans, fmt.Sprintf("%s exited with status %d after %s%s; output in %s", argv[0], ee.ExitCode(), time.Since(started).Round(time.Second), tail(filepath.Join(dir, "stderr"), ans.Error), rel(t.ID))
+	case werr != nil:
+		return Failed, ans, werr.Error()
+	case ans.Error != "":
+		return Failed, ans, ans.Error
+	}
+	return Completed, ans, ""
+}
+
+func rel(id string) string { return filepath.Join(".atreides", "background", id) }
+
+// tail is the reported error, else the last line of stderr, for the
+// failure's one line.
+func tail(path, reported string) string {
+	if reported != "" {
+		return ": " + reported
+	}
+	b, _ := os.ReadFile(path)
+	s := strings.TrimSpace(string(b))
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}

@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/spf13/cobra"
+)
+
+func newBgCmd(io *IO) *cobra.Command {
+	return newGroupCmd("bg <subcommand>",
+		"background tasks: list, show, cancel",
+		`Background tasks are work an agent handed to another agent with
+background_task or delegate_task: queued per concurrency key (config
+background:), run by the host's headless CLI, their output kept in
+.atreides/background/<id>/.`,
+		newBgListCmd(io), newBgShowCmd(io), newBgCancelCmd(io), newBgRunCmd(io),
+	)
+}
+
+// bgJSON is a task as commands print it.
+type bgJSON struct {
+	ID          string    `json:"id"`
+	Parent      string    `json:"parent"`
+	Agent       string    `json:"agent"`
+	Host        string    `json:"host"`
+	Key         string    `json:"key"`
+	Status      string    `json:"status"`
+	Description string    `json:"description,omitempty"`
+	Queue       int       `json:"queue_position,omitempty"`
+	Runtime     string    `json:"runtime"`
+	Created     time.Time `json:"created"`
+	Summary     string    `json:"summary,omitempty"`
+	Error       string    `json:"error,omitempty"`
+	Output      string    `json:"output"`
+}
+
+func bgViews(b *state.Background, now time.Time) []bgJSON {
+	out := make([]bgJSON, 0, len(b.Tasks))
+	for i := range b.Tasks {
+		t := &b.Tasks[i]
+		out = append(out, bgJSON{ID: t.ID, Parent: t.Parent, Agent: t.Agent, Host: t.Host, Key: t.Key, Status: t.Status,
+			Description: t.Description, Queue: background.QueuePosition(b, t.ID), Runtime: background.Runtime(t, now),
+			Created: t.Created, Summary: t.Result, Error: t.Error, Output: ".atreides/background/" + t.ID})
+	}
+	return out
+}
+
+// bgRegistry opens the registry of the project of the working directory;
+// every command updates it, so lost runners are failed first.
+func bgRegistry(io *IO) (*background.Registry, error) {
+	root, err := cwdRoot(io)
+	if err != nil {
+		return nil, err
+	}
+	return background.Open(root, background.LoadOptions(root)), nil
+}
+
+func bgList(io *IO) ([]bgJSON, error) {
+	r, err := bgRegistry(io)
+	if err != nil {
+		return nil, err
+	}
+	var views []bgJSON
+	err = r.Update(context.Background(), func(p *state.Project, now time.Time) error {
+		views = bgViews(&p.Background, now)
+		return nil
+	})
+	return views, err
+}
+
+func printBg(io *IO, v bgJSON, indent string) {
+	st := styleOf(io)
+	status := v.Status
+	switch v.Status {
+	case background.Completed:
+		status = st.paint(sgrGreen, status)
+	case background.Failed:
+		status = st.paint(sgrRed, status)
+	case background.Running:
+		status = st.paint(sgrYellow, status)
+	case background.Queued:
+		status = fmt.Sprintf("%s #%d", status, v.Queue)
+	case background.Cancelled:
+		status = st.dim(status)
+	}
+	fmt.Fprintf(io.Out, "%s%s %s %s %s %s\n", indent, st.bold(v.ID), status, v.Agent, st.dim(v.Runtime), v.Description)
+	if v.Error != "" {
+		fmt.Fprintf(io.Out, "%s  %s\n", indent, st.paint(sgrRed, v.Error))
+	}
+}
+
+func newBgListCmd(io *IO) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use: "list", Short: "list background tasks", Args: noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			views, err := bgList(io)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(io, views)
+			}
+			if len(views) == 0 {
+				fmt.Fprintln(io.Out, "no background tasks")
+			}
+			for _, v := range views {
+				printBg(io, v, "")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+func newBgShowCmd(io *IO) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use: "show <id>", Short: "show a background task and its result", Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			views, err := bgList(io)
+			if err != nil {
+				return err
+			}
+			for _, v := range views {
+				if v.ID != args[0] {
+					continue
+				}
+				if asJSON {
+					return printJSON(io, v)
+				}
+				printBg(io, v, "")
+				root, _ := cwdRoot(io)
+				if res := background.ResultOf(root, &state.BgTask{ID: v.ID, Result: v.Summary}); res != "" {
+					fmt.Fprintf(io.Out, "\n%s\n", res)
+				}
+				fmt.Fprintf(io.Out, "\n%s\n", styleOf(io).dim("output: "+v.Output))
+				return nil
+			}
+			return fmt.Errorf("no background task %s", args[0])
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+func newBgCancelCmd(io *IO) *cobra.Command {
+	return &cobra.Command{
+		Use: "cancel <id>...", Short: "cancel background tasks (stops a running one's process)", Args: cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			r, err := bgRegistry(io)
+			if err != nil {
+				return err
+			}
+			err = r.Update(context.Background(), func(p *state.Project, now time.Time) error {
+				for _, id := range args {
+					if err := background.CancelTask(&p.Background, id, now, r.Alive); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err == nil {
+				fmt.Fprintf(io.Out, "cancelled %d background task(s)\n", len(args))
+			}
+			return err
+		},
+	}
+}
+
+// newBgRunCmd is the detached supervisor of one task (background.Launch
+// starts it); not for people.
+func newBgRunCmd(io *IO) *cobra.Command {
+	return &cobra.Command{
+		Use: "run <id>", Short: "run a background task (internal)", Args: cobra.ExactArgs(1), Hidden: true,
+		RunE: func(_ *cobra.Command, args []string) error {
+			r, err := bgRegistry(io)
+			if err != nil {
+				return err
+			}
+			return r.Supervise(context.Background(), args[0])
+		},
+	}
+}
