@@ -178,9 +178,9 @@ func UninstallGemini(path, backupDir string) (Report, error) {
 // MCP server in a Gemini CLI settings file (mcpServers, next to our hooks),
 // keeping every other server as it was. Gemini CLI 0.61.0 starts it in a
 // trusted folder, names its tools mcp_atreides_<tool>, and sets
-// GEMINI_CLI=1 but no session id in its environment (test/e2e
-// mcp_hosts_test.go). Nothing is registered when atreides-mcp is missing
-// next to bin.
+// GEMINI_CLI=1 but no session id in its environment (observed; the tools
+// are asserted in test/e2e/mcp_hosts_test.go). Nothing is registered when
+// atreides-mcp is missing next to bin.
 func InstallGeminiMCP(path, bin, backupDir string) (Report, error) {
 	return installMCPServer(geminiMCP(path, backupDir), bin)
 }
