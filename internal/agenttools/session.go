@@ -8,8 +8,9 @@ import "github.com/atreides-dev/atreides/internal/state"
 // sets CLAUDE_CODE_SESSION_ID to the session_id its hooks receive
 // (asserted in test/e2e/governance_test.go). Gemini CLI 0.61.0 and Codex
 // 0.169.0 set no session id for an MCP server (observed with a wrapper that
-// dumped the server's environment, see test/e2e/mcp_hosts_test.go), so
-// their calls bind to the project's most recent session.
+// dumped the server's environment, run by the real CLIs against the
+// e2e fake model servers), so their calls bind to the project's most
+// recent session.
 var sessionVars = []string{"ATREIDES_SESSION_ID", "CLAUDE_CODE_SESSION_ID"}
 
 // session returns the session a call acts for and how it was found: the

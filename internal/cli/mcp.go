@@ -14,7 +14,8 @@ import (
 
 const mcpAbout = `Serve atreides's agent tools over MCP on stdin/stdout (select_active_intent,
 list_intents, request_scope_expansion, todo_add, todo_update, todo_list,
-session_status). Runs the atreides-mcp program installed next to atreides.`
+session_status). Runs the atreides-mcp program installed next to atreides,
+passing it every argument (--host NAME: the host that starts it).`
 
 // mcpOptions are the arguments 'atreides mcp' passes on to atreides-mcp.
 type mcpOptions struct {
@@ -28,6 +29,8 @@ func newMCPCmd(io *IO) *cobra.Command {
 		Short: "serve the agent's tools over MCP (runs atreides-mcp)",
 		Long:  mcpAbout,
 		Args:  cobra.ArbitraryArgs,
+		// Every argument, --host included, is atreides-mcp's.
+		DisableFlagParsing: true,
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.args = args
 			return o.run(io)

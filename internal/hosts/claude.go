@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/install"
@@ -80,34 +81,45 @@ func withClaudeMCP(env Env, rep *install.Report, scope install.Scope, bin string
 	if err != nil {
 		return err
 	}
+	foldMCP(rep, m)
+	return nil
+}
+
+// foldMCP adds what an MCP registration did (m) to the host's report.
+func foldMCP(rep *install.Report, m install.Report) {
 	for _, l := range [][]string{m.Added, m.Updated, m.Removed} {
 		for _, x := range l {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s %s", path, m.Action, x))
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s %s", m.Path, m.Action, x))
 		}
 	}
 	rep.Notes = append(rep.Notes, m.Notes...)
-	if m.Backup != "" {
-		rep.Notes = append(rep.Notes, "backup of the previous .mcp.json: "+m.Backup)
+	if m.Backup != "" && m.Path != rep.Path {
+		rep.Notes = append(rep.Notes, "backup of the previous "+filepath.Base(m.Path)+": "+m.Backup)
 	}
-	return nil
+}
+
+// mcpCheck is doctor's verdict on the MCP registration of a host in path
+// (registered, problem, err from the install package's Inspect…MCP).
+func mcpCheck(host, path string, reg bool, problem string, err error, governance bool) Check {
+	name := host + " MCP tools"
+	switch {
+	case err != nil:
+		return Check{name, Problem, fmt.Sprintf("%s: %v", path, err)}
+	case problem != "" && reg:
+		return Check{name, Problem, fmt.Sprintf("%s: %s (the agent's intent and todo tools cannot start)", path, problem)}
+	case problem != "":
+		return Check{name, Problem, fmt.Sprintf("%s: %s", path, problem)}
+	case !reg && governance:
+		return Check{name, Note, fmt.Sprintf("%s: not registered (governance is enabled: without these tools the agent cannot select an intent, so its writes are blocked; run 'atreides install %s')", path, host)}
+	case !reg:
+		return Check{name, OK, path + ": not registered"}
+	}
+	return Check{name, OK, path + ": atreides registered"}
 }
 
 // claudeDoctor checks the MCP registration in .mcp.json.
 func claudeDoctor(env Env, _ []install.Status) []Check {
-	const name = "claude MCP tools"
 	path := install.ClaudeMCPPath(env.ProjectDir)
 	reg, problem, err := install.InspectClaudeMCP(path)
-	switch {
-	case err != nil:
-		return []Check{{name, Problem, fmt.Sprintf("%s: %v", path, err)}}
-	case problem != "" && reg:
-		return []Check{{name, Problem, fmt.Sprintf("%s: %s (the agent's intent and todo tools cannot start)", path, problem)}}
-	case problem != "":
-		return []Check{{name, Problem, fmt.Sprintf("%s: %s", path, problem)}}
-	case !reg && env.Governance:
-		return []Check{{name, Note, path + ": not registered (governance is enabled: without these tools a Claude agent cannot select an intent, so its writes are blocked; run 'atreides install claude')"}}
-	case !reg:
-		return []Check{{name, OK, path + ": not registered"}}
-	}
-	return []Check{{name, OK, path + ": atreides registered"}}
+	return []Check{mcpCheck("claude", path, reg, problem, err, env.Governance)}
 }

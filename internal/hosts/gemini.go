@@ -14,15 +14,8 @@ var geminiHost = Host{
 	Path: func(env Env, scope install.Scope) string {
 		return install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
 	},
-	Install: func(env Env, o Options) (install.Report, error) {
-		return install.InstallGemini(install.GeminiOptions{
-			SettingsPath: install.GeminiSettingsPath(o.Scope, env.ProjectDir, env.Home), BinaryPath: o.Binary,
-			TimeoutMillis: o.TimeoutSeconds * 1000, Scope: o.Scope, BackupDir: env.BackupDir(o.Scope),
-		})
-	},
-	Uninstall: func(env Env, scope install.Scope) (install.Report, error) {
-		return install.UninstallGemini(install.GeminiSettingsPath(scope, env.ProjectDir, env.Home), env.BackupDir(scope))
-	},
+	Install:    installGemini,
+	Uninstall:  uninstallGemini,
 	Inspect:    install.InspectGemini,
 	Programs:   []string{"gemini"},
 	ConfigDirs: func(env Env) []string { return userConfig(env, ".gemini") },
@@ -36,10 +29,71 @@ var geminiHost = Host{
 	Doctor:     geminiDoctor,
 }
 
+// installGemini writes the hooks, then the MCP server, into the same
+// settings file: its undo record, started by the hooks, covers both, so
+// uninstalling an unchanged file gives back its bytes from before.
+func installGemini(env Env, o Options) (install.Report, error) {
+	path := install.GeminiSettingsPath(o.Scope, env.ProjectDir, env.Home)
+	rep, err := install.InstallGemini(install.GeminiOptions{
+		SettingsPath: path, BinaryPath: o.Binary,
+		TimeoutMillis: o.TimeoutSeconds * 1000, Scope: o.Scope, BackupDir: env.BackupDir(o.Scope),
+	})
+	if err != nil {
+		return rep, err
+	}
+	m, err := install.InstallGeminiMCP(path, o.Binary, env.BackupDir(o.Scope))
+	if err != nil {
+		return rep, err
+	}
+	if rep.Action == install.ActionUnchanged && m.Action != install.ActionUnchanged {
+		rep.Action = install.ActionUpdated
+	}
+	foldMCP(&rep, m)
+	return rep, nil
+}
+
+// uninstallGemini removes the hooks, then the MCP server (if restoring
+// the file's old bytes did not take it already).
+func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
+	path := install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
+	rep, err := install.UninstallGemini(path, env.BackupDir(scope))
+	if err != nil {
+		return rep, err
+	}
+	m, err := install.UninstallGeminiMCP(path, env.BackupDir(scope))
+	if err != nil {
+		return rep, err
+	}
+	if rep.Action == install.ActionNothingToDo && m.Action == install.ActionRemoved {
+		rep.Action = install.ActionRemoved
+	}
+	foldMCP(&rep, m)
+	return rep, nil
+}
+
 // geminiDoctor reports hooks switched off in any of Gemini's files: it
 // merges hooksConfig.disabled across them, so a name disabled in one
 // disables atreides's hooks in all of them.
-func geminiDoctor(_ Env, found []install.Status) []Check {
+func geminiDoctor(env Env, found []install.Status) []Check {
+	out := geminiHooksDoctor(found)
+	// The MCP server of each file that has our hooks, else the project's.
+	var paths []string
+	for _, st := range found {
+		if len(st.Events) > 0 {
+			paths = append(paths, st.Path)
+		}
+	}
+	if len(paths) == 0 {
+		paths = []string{install.GeminiSettingsPath(install.ScopeProject, env.ProjectDir, env.Home)}
+	}
+	for _, path := range paths {
+		reg, problem, err := install.InspectGeminiMCP(path)
+		out = append(out, mcpCheck("gemini", path, reg, problem, err, env.Governance))
+	}
+	return out
+}
+
+func geminiHooksDoctor(found []install.Status) []Check {
 	var disabled []string
 	installed := false
 	for _, st := range found {

@@ -172,7 +172,10 @@ func (f *settingsFile) saveUninstall() (string, error) {
 	switch {
 	case u != nil && u.Existed:
 		out, err = f.bk.original()
-	case u == nil || f.doc.Kind() != KindObject || len(f.doc.Members()) > 0:
+	case u == nil:
+		// (A file install created and nobody changed since holds only
+		// what atreides wrote, such as Gemini's MCP server next to the
+		// hooks being removed: it goes whole.)
 		out, err = f.render()
 	}
 	if err != nil {

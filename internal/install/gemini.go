@@ -174,6 +174,32 @@ func UninstallGemini(path, backupDir string) (Report, error) {
 	return geminiSpec.uninstallHooks(path, backupDir)
 }
 
+// InstallGeminiMCP registers `<bin> mcp --host gemini` as the "atreides"
+// MCP server in a Gemini CLI settings file (mcpServers, next to our hooks),
+// keeping every other server as it was. Gemini CLI 0.61.0 starts it in a
+// trusted folder, names its tools mcp_atreides_<tool>, and sets
+// GEMINI_CLI=1 but no session id in its environment (observed; the tools
+// are asserted in test/e2e/mcp_hosts_test.go). Nothing is registered when
+// atreides-mcp is missing next to bin.
+func InstallGeminiMCP(path, bin, backupDir string) (Report, error) {
+	return installMCPServer(geminiMCP(path, backupDir), bin)
+}
+
+// UninstallGeminiMCP removes the "atreides" server if atreides wrote it.
+func UninstallGeminiMCP(path, backupDir string) (Report, error) {
+	return uninstallMCPServer(geminiMCP(path, backupDir))
+}
+
+// InspectGeminiMCP reports whether a Gemini settings file registers our
+// server and whether it can start.
+func InspectGeminiMCP(path string) (registered bool, problem string, err error) {
+	return inspectMCPServer(geminiMCP(path, ""))
+}
+
+func geminiMCP(path, backupDir string) mcpFile {
+	return mcpFile{host: "gemini", path: path, backupDir: backupDir, spec: geminiSpec, hostArg: true}
+}
+
 // InspectGemini reports what atreides has installed in a Gemini CLI
 // settings file, for doctor (see InspectClaude); comments are read past,
 // as Gemini does. Status.Disabled is set when hooksConfig in this file

@@ -320,6 +320,20 @@ func (s *hostSpec) load(path, backupDir string) (*settingsFile, error) {
 	return f, err
 }
 
+// hasOurHooks reports whether the document holds a handler of ours.
+func (s *hostSpec) hasOurHooks(doc *Node) bool {
+	h, err := hooksObject(doc, false)
+	if err != nil || h == nil {
+		return false
+	}
+	for _, m := range h.Members() {
+		if countOurs(m.Value, s.isOurs) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // handlerBinary recognises our handler by its command, not its position:
 // a shell-form command hook whose program is named atreides and whose
 // arguments start with "hook <host>". Exec-form handlers (with "args") are
@@ -394,14 +408,7 @@ func (s *hostSpec) installHooks(path, bin, backupDir string, want []wantGroup) (
 		return r, err
 	}
 	r.Created = !f.exists
-	hadOurs := false
-	if h, err := hooksObject(f.doc, false); err == nil && h != nil {
-		for _, m := range h.Members() {
-			if countOurs(m.Value, s.isOurs) > 0 {
-				hadOurs = true
-			}
-		}
-	}
+	hadOurs := s.hasOurHooks(f.doc)
 	ch, err := applyHooks(f.doc, want, s.isOurs)
 	if err != nil {
 		return r, &ShapeError{Path: path, Msg: err.Error()}

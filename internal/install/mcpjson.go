@@ -38,7 +38,62 @@ func ClaudeMCPPath(projectDir string) string { return filepath.Join(projectDir, 
 // nothing when atreides-mcp is missing next to bin, and says so: a server
 // that cannot start is worse than none.
 func InstallClaudeMCP(path, bin, backupDir string) (Report, error) {
-	r := Report{Host: "claude", Path: path}
+	r, err := installMCPServer(mcpFile{host: "claude", path: path, backupDir: backupDir}, bin)
+	if err == nil && (r.Action == ActionInstalled || r.Action == ActionUpdated) {
+		r.Notes = append(r.Notes, "interactive Claude Code sessions ask once to approve the project's MCP server \"atreides\"")
+	}
+	return r, err
+}
+
+// UninstallClaudeMCP removes the "atreides" server if atreides wrote it,
+// and the mcpServers object if that leaves it empty.
+func UninstallClaudeMCP(path, backupDir string) (Report, error) {
+	return uninstallMCPServer(mcpFile{host: "claude", path: path, backupDir: backupDir})
+}
+
+// InspectClaudeMCP reports whether the project's .mcp.json registers our
+// server and whether the program it names (and atreides-mcp beside it) can
+// run.
+func InspectClaudeMCP(path string) (registered bool, problem string, err error) {
+	return inspectMCPServer(mcpFile{host: "claude", path: path})
+}
+
+// mcpFile is a JSON file with an "mcpServers" object: Claude Code's
+// .mcp.json, Gemini CLI's settings.json (which also holds our hooks).
+type mcpFile struct {
+	host      string
+	path      string
+	backupDir string
+	// spec is the host whose hooks share the file (nil for .mcp.json):
+	// its comment rules apply, and the file's undo record is started only
+	// when it holds neither our hooks nor our server.
+	spec *hostSpec
+	// hostArg is written as `--host <host>` after "mcp" for a host that
+	// does not show itself in the server's environment.
+	hostArg bool
+}
+
+func (m mcpFile) load() (*settingsFile, error) {
+	if m.spec != nil {
+		return m.spec.load(m.path, m.backupDir)
+	}
+	return loadSettings(m.path, false, m.backupDir)
+}
+
+// entry is the server entry written for bin.
+func (m mcpFile) entry(bin string) *Node {
+	args := []*Node{NewString("mcp")}
+	if m.hostArg {
+		args = append(args, NewString("--host"), NewString(m.host))
+	}
+	return NewObject(
+		Member{Key: "command", Value: NewString(bin)},
+		Member{Key: "args", Value: NewArray(args...)},
+	)
+}
+
+func installMCPServer(m mcpFile, bin string) (Report, error) {
+	r := Report{Host: m.host, Path: m.path}
 	if err := checkBinaryPath(bin); err != nil {
 		return r, err
 	}
@@ -47,50 +102,45 @@ func InstallClaudeMCP(path, bin, backupDir string) (Report, error) {
 		r.Notes = append(r.Notes, "MCP tools not registered: "+p)
 		return r, nil
 	}
-	f, err := loadSettings(path, false, backupDir)
+	f, err := m.load()
 	if err != nil {
 		return r, err
 	}
 	r.Created = !f.exists
 	servers, err := mcpServers(f.doc, true)
 	if err != nil {
-		return r, &ShapeError{Path: path, Msg: err.Error()}
+		return r, &ShapeError{Path: m.path, Msg: err.Error()}
 	}
-	want := NewObject(
-		Member{Key: "command", Value: NewString(bin)},
-		Member{Key: "args", Value: NewArray(NewString("mcp"))},
-	)
+	want := m.entry(bin)
 	old := servers.Get(MCPServerName)
 	switch {
 	case old != nil && Equal(old, want):
 		r.Action = ActionUnchanged
 		return r, nil
 	case old != nil && !isOurMCPServer(old):
-		return r, &ShapeError{Path: path, Msg: fmt.Sprintf("an MCP server named %q that atreides did not write is already there", MCPServerName)}
+		return r, &ShapeError{Path: m.path, Msg: fmt.Sprintf("an MCP server named %q that atreides did not write is already there", MCPServerName)}
 	case old != nil:
 		r.Action, r.Updated = ActionUpdated, []string{"mcpServers." + MCPServerName}
 	default:
 		r.Action, r.Added = ActionInstalled, []string{"mcpServers." + MCPServerName}
 	}
+	first := old == nil && (m.spec == nil || !m.spec.hasOurHooks(f.doc))
 	servers.Set(MCPServerName, want)
-	if r.Backup, err = f.saveInstall(old == nil); err != nil {
+	if r.Backup, err = f.saveInstall(first); err != nil {
 		return r, err
 	}
-	r.Notes = append(r.Notes, "interactive Claude Code sessions ask once to approve the project's MCP server \"atreides\"")
 	return r, nil
 }
 
-// UninstallClaudeMCP removes the "atreides" server if atreides wrote it,
-// and the mcpServers object if that leaves it empty.
-func UninstallClaudeMCP(path, backupDir string) (Report, error) {
-	r := Report{Host: "claude", Path: path, Action: ActionNothingToDo}
-	f, err := loadSettings(path, false, backupDir)
+func uninstallMCPServer(m mcpFile) (Report, error) {
+	r := Report{Host: m.host, Path: m.path, Action: ActionNothingToDo}
+	f, err := m.load()
 	if err != nil || !f.exists {
 		return r, err
 	}
 	servers, err := mcpServers(f.doc, false)
 	if err != nil {
-		return r, &ShapeError{Path: path, Msg: err.Error()}
+		return r, &ShapeError{Path: m.path, Msg: err.Error()}
 	}
 	if servers == nil || !isOurMCPServer(servers.Get(MCPServerName)) {
 		return r, nil
@@ -106,11 +156,8 @@ func UninstallClaudeMCP(path, backupDir string) (Report, error) {
 	return r, nil
 }
 
-// InspectClaudeMCP reports whether the project's .mcp.json registers our
-// server and whether the program it names (and atreides-mcp beside it) can
-// run.
-func InspectClaudeMCP(path string) (registered bool, problem string, err error) {
-	f, err := loadSettings(path, false, "")
+func inspectMCPServer(m mcpFile) (registered bool, problem string, err error) {
+	f, err := m.load()
 	if err != nil {
 		return false, err.Error(), nil
 	}
@@ -123,13 +170,16 @@ func InspectClaudeMCP(path string) (registered bool, problem string, err error) 
 		return false, "", nil
 	}
 	bin, _ := s.Get("command").Str()
+	return true, mcpServerProblem(bin), nil
+}
+
+// mcpServerProblem says why a registered server naming bin cannot start
+// ("" when it can).
+func mcpServerProblem(bin string) string {
 	if p := BinaryProblem(bin); p != "" {
-		return true, "MCP server: " + p, nil
+		return "MCP server: " + p
 	}
-	if p := MCPBinaryProblem(bin); p != "" {
-		return true, p, nil
-	}
-	return true, "", nil
+	return MCPBinaryProblem(bin)
 }
 
 // MCPBinaryProblem says why atreides-mcp next to bin cannot run ("" when
@@ -138,7 +188,7 @@ func MCPBinaryProblem(bin string) string {
 	if bin == PortableBinary {
 		p, err := exec.LookPath(bin)
 		if err != nil {
-			return "atreides is not on PATH, and .mcp.json names it without a path"
+			return "atreides is not on PATH, and the MCP server's settings name it without a path"
 		}
 		bin = p
 	}
@@ -169,17 +219,25 @@ func mcpServers(doc *Node, create bool) (*Node, error) {
 	return s, nil
 }
 
-// isOurMCPServer recognises what InstallClaudeMCP writes: a command whose
-// program is named atreides, run with the single argument "mcp".
+// isOurMCPServer recognises what install writes: a command whose program
+// is named atreides, run with the arguments "mcp" or "mcp --host <name>".
 func isOurMCPServer(s *Node) bool {
 	if s == nil || s.Kind() != KindObject {
 		return false
 	}
 	cmd, _ := s.Get("command").Str()
-	args := s.Get("args")
-	if !isAtreidesName(baseName(cmd)) || args == nil || len(args.Elems()) != 1 {
+	if !isAtreidesName(baseName(cmd)) || s.Get("args") == nil {
 		return false
 	}
-	a, _ := args.Elems()[0].Str()
-	return a == "mcp"
+	var args []string
+	for _, a := range s.Get("args").Elems() {
+		v, _ := a.Str()
+		args = append(args, v)
+	}
+	return isOurMCPArgs(args)
+}
+
+// isOurMCPArgs recognises the arguments install gives the server.
+func isOurMCPArgs(args []string) bool {
+	return (len(args) == 1 || len(args) == 3 && args[1] == "--host") && args[0] == "mcp"
 }

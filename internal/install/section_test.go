@@ -3,8 +3,6 @@ package install
 import (
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -63,26 +61,5 @@ func TestSectionRoundTrip(t *testing.T) {
 				t.Errorf("without backup: %q", got)
 			}
 		})
-	}
-}
-
-// The section names exactly the tools the MCP server registers.
-func TestSectionNamesTheMCPTools(t *testing.T) {
-	src, err := os.ReadFile("../mcp/server.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tools []string
-	for _, m := range regexp.MustCompile(`mcp\.Tool\{Name: "([a-z_]+)"`).FindAllStringSubmatch(string(src), -1) {
-		tools = append(tools, m[1])
-	}
-	var named []string
-	for _, m := range regexp.MustCompile("`([a-z]+_[a-z_]+)`").FindAllStringSubmatch(SectionText, -1) {
-		named = append(named, m[1])
-	}
-	slices.Sort(tools)
-	slices.Sort(named)
-	if len(tools) == 0 || !slices.Equal(tools, named) {
-		t.Errorf("MCP tools %v, section names %v", tools, named)
 	}
 }

@@ -1,0 +1,84 @@
+package install
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/mcp")
+
+// golden compares got with testdata/mcp/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "mcp", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s:\n got: %s\nwant: %s", name, got, want)
+	}
+}
+
+// TestGeminiMCP: hooks and server go into the same settings file, the
+// user's servers, comments and layout stay, and uninstall gives back the
+// file's bytes.
+func TestGeminiMCP(t *testing.T) {
+	for _, name := range []string{"gemini-none", "gemini-servers", "gemini-empty-servers"} {
+		t.Run(name, func(t *testing.T) {
+			orig, err := os.ReadFile(filepath.Join("testdata", "mcp", name+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "settings.json")
+			backups := t.TempDir()
+			os.WriteFile(path, orig, 0o644)
+			bin := fakeBins(t, true)
+			if _, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: bin, Scope: ScopeUser, BackupDir: backups}); err != nil {
+				t.Fatal(err)
+			}
+			r, err := InstallGeminiMCP(path, bin, backups)
+			if err != nil || r.Action != ActionInstalled {
+				t.Fatalf("install = %+v, %v", r, err)
+			}
+			if r, err := InstallGeminiMCP(path, bin, backups); err != nil || r.Action != ActionUnchanged {
+				t.Errorf("second install = %+v, %v", r, err)
+			}
+			got := readFile(t, path)
+			golden(t, name+".want", []byte(strings.ReplaceAll(string(got), bin, "/bin/atreides")))
+			if reg, problem, err := InspectGeminiMCP(path); !reg || problem != "" || err != nil {
+				t.Errorf("inspect = %v %q %v", reg, problem, err)
+			}
+			// Uninstalling the server alone removes only it; then the
+			// hooks' uninstall restores the original bytes.
+			if r, err := UninstallGeminiMCP(path, backups); err != nil || r.Action != ActionRemoved {
+				t.Fatalf("uninstall mcp = %+v, %v", r, err)
+			}
+			if strings.Contains(string(readFile(t, path)), `"atreides": {`) && strings.Contains(string(readFile(t, path)), `"--host"`) {
+				t.Errorf("server still there:\n%s", readFile(t, path))
+			}
+			if _, err := UninstallGemini(path, backups); err != nil {
+				t.Fatal(err)
+			}
+			if got := readFile(t, path); string(got) != string(orig) {
+				t.Errorf("uninstall did not restore the file:\n got: %s\nwant: %s", got, orig)
+			}
+		})
+	}
+	t.Run("a server of the user's named atreides is refused", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		os.WriteFile(path, []byte(`{"mcpServers": {"atreides": {"command": "node", "args": ["x.js"]}}}`), 0o644)
+		if _, err := InstallGeminiMCP(path, fakeBins(t, true), ""); err == nil || !strings.Contains(err.Error(), "did not write") {
+			t.Errorf("err = %v", err)
+		}
+	})
+}
