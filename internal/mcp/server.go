@@ -1,7 +1,8 @@
 // Package mcpserver serves atreides's agent tools over MCP (stdio) with the
 // official Go SDK: select_active_intent, list_intents,
 // request_scope_expansion, todo_add, todo_update, todo_list and
-// session_status.
+// session_status, and the background task tools of package agenttools
+// (background_task, background_output, background_cancel, delegate_task).
 //
 // It is linked only into cmd/atreides-mcp, never into the hook binary: the
 // SDK and net/http would add about 1.6 ms of package init to every hook
@@ -31,6 +32,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
@@ -46,16 +48,47 @@ type Server struct {
 	Now     func() time.Time
 	Version string
 	st      *store.Store
+	log     *project.Log
 }
 
 // New builds the MCP server for the project at root.
 func New(root string, getenv func(string) string, version string) *mcp.Server {
 	s := &Server{Root: root, Getenv: getenv, Now: time.Now, Version: version, st: store.Open(project.StateDir(root))}
-	log := project.NewLog(project.StateDir(root))
-	s.st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
+	s.log = project.NewLog(project.StateDir(root))
+	s.st.OnRecover = func(msg string) { s.log.Logf("state store: %s", msg) }
 	srv := mcp.NewServer(&mcp.Implementation{Name: "atreides", Version: version}, nil)
 	s.register(srv)
+	AddTools(srv, s.env, agenttools.Background())
 	return srv
+}
+
+// env is who calls the agent tools: the session as [Server.session]
+// binds it (the tools resolve it per call), the host as its environment
+// shows it.
+func (s *Server) env() *agenttools.Env {
+	return &agenttools.Env{Root: s.Root, Store: s.st, Host: HostOf(s.Getenv), Now: s.Now, Getenv: s.Getenv, Logf: s.log.Logf}
+}
+
+// HostOf is the host that started the server, from the variables it sets
+// in an MCP server's environment: Claude Code CLAUDECODE=1 (and
+// CLAUDE_CODE_SESSION_ID), Gemini CLI GEMINI_CLI=1; ATREIDES_HOST, which
+// an install may put in the server's env, wins. Codex gives its servers
+// only a fixed allowlist of variables, none its own. "" when unknown or
+// ambiguous (a headless child inherits its launcher's markers): the tools
+// then take the host from the calling session's record.
+func HostOf(getenv func(string) string) string {
+	if h := getenv("ATREIDES_HOST"); h != "" {
+		return h
+	}
+	claude := getenv("CLAUDECODE") == "1" || getenv("CLAUDE_CODE_SESSION_ID") != ""
+	gemini := getenv("GEMINI_CLI") == "1"
+	switch {
+	case claude && !gemini:
+		return "claude"
+	case gemini && !claude:
+		return "gemini"
+	}
+	return ""
 }
 
 func text(format string, args ...any) *mcp.CallToolResult {

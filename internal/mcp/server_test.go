@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/atreides-dev/atreides/internal/agenttools"
 )
 
 // The hook binary must not link the MCP SDK or net/http: their package
@@ -81,7 +83,7 @@ func TestTools(t *testing.T) {
 	for _, tl := range tools.Tools {
 		names = append(names, tl.Name)
 	}
-	if got := strings.Join(names, ","); !strings.Contains(got, "select_active_intent") || len(names) != 7 {
+	if got := strings.Join(names, ","); !strings.Contains(got, "select_active_intent") || len(names) != 7+len(agenttools.Background()) {
 		t.Fatalf("tools: %s", got)
 	}
 	if out, isErr := call(t, a, "select_active_intent", map[string]any{"intent_id": "auth"}); isErr || !strings.Contains(out, "Owned scope (you may write only here): src/auth/**") || !strings.Contains(out, "tests pass") {
@@ -122,5 +124,24 @@ func TestTools(t *testing.T) {
 	}
 	if out, _ := call(t, a, "session_status", nil); !strings.Contains(out, "Active intent: auth") || !strings.Contains(out, "#1 [pending] epic one") {
 		t.Fatalf("status: %s", out)
+	}
+}
+
+func TestHostOf(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": "s"}, "claude"},
+		{map[string]string{"CLAUDE_CODE_SESSION_ID": "s"}, "claude"},
+		{map[string]string{"GEMINI_CLI": "1"}, "gemini"},
+		{map[string]string{"GEMINI_CLI": "1", "CLAUDECODE": "1"}, ""}, // a child inherits its launcher's
+		{map[string]string{"GEMINI_CLI": "1", "CLAUDECODE": "1", "ATREIDES_HOST": "gemini"}, "gemini"},
+		{map[string]string{"ATREIDES_HOST": "codex"}, "codex"},
+		{nil, ""},
+	} {
+		if got := HostOf(func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("%v: %q, want %q", c.env, got, c.want)
+		}
 	}
 }
