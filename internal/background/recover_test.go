@@ -147,7 +147,7 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // BenchmarkHandlerNoTasks is the handler's cost for a session that
 // launched nothing in a project with none; BenchmarkHandlerOthers with
-// 200 tasks of other sessions.
+// the most tasks (state.MaxBackground) of other sessions.
 func BenchmarkHandlerNoTasks(b *testing.B) {
 	h := Handler("", func() Options { return Options{} })
 	c, _ := call(state.Background{}, event.PostTool)
@@ -168,10 +168,11 @@ func BenchmarkHandlerOthers(b *testing.B) {
 	}
 }
 
-// BenchmarkDecode200 is the cost the background group adds to a hook's
-// load when the project holds 200 tasks (an empty group costs nothing:
-// its section is absent).
-func BenchmarkDecode200(b *testing.B) {
+// BenchmarkDecodeMax is the cost the background group adds to a hook's
+// load when the project holds the most tasks it keeps
+// (state.MaxBackground; an empty group costs nothing: its section is
+// absent).
+func BenchmarkDecodeMax(b *testing.B) {
 	p := &state.Project{Version: state.ProjectVersion}
 	for i := range state.MaxBackground {
 		Add(&p.Background, state.BgTask{Parent: "other", Key: "explore", Agent: "explore", Host: "claude", Runner: "process",
