@@ -11,5 +11,6 @@ func All() []Tool {
 		intentTools(),
 		todoTools(),
 		statusTools(),
+		Background(),
 	)
 }

@@ -19,8 +19,8 @@ import (
 // launchExe overrides the supervisor's argv in tests (nil: atreides bg run).
 var launchExe []string
 
-// backgroundTools are the background task tools (package background).
-func backgroundTools() []Tool {
+// Background is the background task tools (package background).
+func Background() []Tool {
 	return []Tool{
 		{Name: "background_task", Description: "Start a task in the background: another agent works on the prompt in this project while you continue. Returns the task id at once (and its queue position when the concurrency limit is full). You are told when all your background tasks have ended; read a result with background_output.",
 			Schema: json.RawMessage(taskSchema), Call: backgroundTask},

@@ -54,6 +54,9 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 	case r.Opts.Commands[q.Host] == nil:
 		return nil, fmt.Errorf("no headless command is configured for host %q (background.commands)", q.Host)
 	}
+	if n := pendingCount(&p.Background); n >= state.MaxBackground {
+		return nil, fmt.Errorf("the project already has %d pending background tasks, the most it keeps: wait for some (background_output wait) or cancel them", n)
+	}
 	if q.Depth >= r.Opts.MaxDepth {
 		return nil, fmt.Errorf("background tasks nest at most %d deep (background.max_depth): this task is at depth %d; do the work here", r.Opts.MaxDepth, q.Depth)
 	}
@@ -83,6 +86,18 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 		return nil, err
 	}
 	return t, nil
+}
+
+// pendingCount is the project's queued and running tasks: the registry
+// never forgets those, so they alone bound what a new task may add.
+func pendingCount(b *state.Background) int {
+	n := 0
+	for i := range b.Tasks {
+		if Pending(&b.Tasks[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 func knownAgent(name string) bool {

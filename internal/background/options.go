@@ -39,7 +39,7 @@ func FromConfig(c *config.Background, maxBlocks int) Options {
 		KeyBy:    string(c.Key),
 		Commands: c.Commands, Resume: c.Resume,
 		Timeout:   time.Duration(c.TimeoutMinutes) * time.Minute,
-		ResultMax: c.ResultKiB << 10,
+		ResultMax: c.SummaryBytes,
 		WaitMax:   time.Duration(c.WaitSeconds) * time.Second,
 		MaxDepth:  c.MaxDepth, Notify: c.Notify,
 		MaxBlocks: min(max(maxBlocks, 0), hostBlockCap-1),
@@ -54,7 +54,7 @@ func LoadOptions(root string) Options {
 		c, _ = config.Load(config.Paths{})
 	}
 	if c == nil {
-		return Options{Limits: Limits{Default: 5}, KeyBy: "agent", Timeout: 30 * time.Minute, ResultMax: MaxResult, WaitMax: 10 * time.Minute, MaxDepth: 2, Notify: true, MaxBlocks: 3}
+		return Options{Limits: Limits{Default: 5}, KeyBy: "agent", Timeout: 30 * time.Minute, ResultMax: 600, WaitMax: 10 * time.Minute, MaxDepth: 2, Notify: true, MaxBlocks: 3}
 	}
 	return FromConfig(&c.Background, c.Session.Stop.MaxBlocks)
 }

@@ -168,4 +168,4 @@ func launchProcesses(ctx context.Context, r *background.Registry, ids []string) 
 	}
 }
 
-var servedTools = agenttools.ServedOnOpenCode
+var servedTools = agenttools.All

@@ -446,8 +446,8 @@ type Background struct {
 	Resume   map[string][]string `yaml:"resume"`
 	// TimeoutMinutes: a task running longer is killed and failed.
 	TimeoutMinutes int `yaml:"timeout_minutes" min:"1" max:"1440"`
-	// ResultKiB bounds the result kept in the project state per task.
-	ResultKiB int `yaml:"result_kib" min:"1" max:"16"`
+	// SummaryBytes bounds the result kept in the project state per task.
+	SummaryBytes int `yaml:"summary_bytes" min:"100" max:"16384"`
 	// WaitSeconds bounds background_output's wait and a synchronous
 	// delegate_task's.
 	WaitSeconds int `yaml:"wait_seconds" min:"1" max:"3600"`

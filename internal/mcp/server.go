@@ -38,15 +38,23 @@ func New(root, host string, getenv func(string) string, version string) *mcp.Ser
 }
 
 // HostFromEnv recognises the host that started the server by what it puts
-// in the server's environment: Claude Code 2.1.330 sets CLAUDECODE=1,
-// Gemini CLI 0.61.0 GEMINI_CLI=1 (both observed with a wrapper that dumped
-// the environment). Codex 0.169.0 sets nothing of its own, hence the
-// --host flag install writes for it. "" when none is recognised.
+// in the server's environment: Claude Code 2.1.330 sets CLAUDECODE=1 (and
+// CLAUDE_CODE_SESSION_ID), Gemini CLI 0.61.0 GEMINI_CLI=1 (both observed
+// with a wrapper that dumped the environment); ATREIDES_HOST wins. Codex
+// 0.169.0 gives its servers a fixed allowlist of variables, none its own,
+// hence the --host flag install writes for it. "" when none is recognised
+// or the markers disagree (a background task's headless CLI inherits its
+// launcher's): the tools then take the host from the calling session.
 func HostFromEnv(getenv func(string) string) string {
+	if h := getenv("ATREIDES_HOST"); h != "" {
+		return h
+	}
+	claude := getenv("CLAUDECODE") == "1" || getenv("CLAUDE_CODE_SESSION_ID") != ""
+	gemini := getenv("GEMINI_CLI") == "1"
 	switch {
-	case getenv("CLAUDECODE") == "1":
+	case claude && !gemini:
 		return "claude"
-	case getenv("GEMINI_CLI") == "1":
+	case gemini && !claude:
 		return "gemini"
 	}
 	return ""

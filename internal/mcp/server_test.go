@@ -83,9 +83,20 @@ func TestServer(t *testing.T) {
 }
 
 func TestHostFromEnv(t *testing.T) {
-	for env, want := range map[string]string{"CLAUDECODE": "claude", "GEMINI_CLI": "gemini", "": ""} {
-		if got := HostFromEnv(func(k string) string { return map[string]string{env: "1"}[k] }); got != want {
-			t.Errorf("%s=1: %q, want %q", env, got, want)
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": "s"}, "claude"},
+		{map[string]string{"CLAUDE_CODE_SESSION_ID": "s"}, "claude"},
+		{map[string]string{"GEMINI_CLI": "1"}, "gemini"},
+		{map[string]string{"GEMINI_CLI": "1", "CLAUDECODE": "1"}, ""}, // a child inherits its launcher's
+		{map[string]string{"GEMINI_CLI": "1", "CLAUDECODE": "1", "ATREIDES_HOST": "gemini"}, "gemini"},
+		{map[string]string{"ATREIDES_HOST": "codex"}, "codex"},
+		{nil, ""},
+	} {
+		if got := HostFromEnv(func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("%v: %q, want %q", c.env, got, c.want)
 		}
 	}
 }

@@ -4,7 +4,7 @@ import "time"
 
 // MaxBackground bounds the background tasks a project remembers: the
 // oldest finished ones whose parent was told are forgotten first.
-const MaxBackground = 200
+const MaxBackground = 50
 
 // Background is the project's background tasks (package background owns
 // their rules: queueing, concurrency, completion and notification). They
