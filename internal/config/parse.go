@@ -99,7 +99,9 @@ type walker struct {
 // make the guard fail closed on every tool call over a setting that no
 // longer does anything.
 var retiredKeys = map[string]string{
-	"log": "no longer used: atreides's own log keeps only its errors, and its decisions go to the audit trail ('atreides log'); remove this section",
+	"session.agents":                       "moved: the agents are defined in the top-level agents section (agents.<id>.name); remove this section",
+	"session.strikes.oracle_subagent_type": "no longer used: the escalation names the enabled agent of role oracle (agents.stilgar by default) as the host calls it; remove this key",
+	"log":                                  "no longer used: atreides's own log keeps only its errors, and its decisions go to the audit trail ('atreides log'); remove this section",
 }
 
 func (w *walker) fail(n *yaml.Node, key, msg string) {
