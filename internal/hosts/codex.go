@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/host/codex"
@@ -13,24 +14,23 @@ import (
 // install would silently do nothing until then) or the project.
 var codexHost = Host{
 	Name: "codex", Display: "Codex", Adapter: codex.Adapter{}, Via: Hook,
-	Scopes: []install.Scope{install.ScopeUser, install.ScopeProject},
-	Path:   codexPath,
-	Install: func(env Env, o Options) (install.Report, error) {
-		return install.InstallCodex(install.CodexOptions{
-			HooksPath: codexPath(env, o.Scope), BinaryPath: o.Binary, TimeoutSeconds: o.TimeoutSeconds,
-			Scope: o.Scope, ProjectDir: env.ProjectDir, BackupDir: env.BackupDir(o.Scope),
-		})
-	},
-	Uninstall: func(env Env, scope install.Scope) (install.Report, error) {
-		return install.UninstallCodex(codexPath(env, scope), env.BackupDir(scope))
-	},
+	Scopes:     []install.Scope{install.ScopeUser, install.ScopeProject},
+	Path:       codexPath,
+	Install:    installCodex,
+	Uninstall:  uninstallCodex,
 	Inspect:    install.InspectCodex,
 	Programs:   []string{"codex"},
 	ConfigDirs: func(env Env) []string { return []string{codexHome(env)} },
-	// Codex 0.169.0 reads AGENTS.md and has no agents to delegate to.
+	// Codex 0.169.0 reads AGENTS.md.
 	Instructions: []string{"AGENTS.md"},
-	Compact:      "/compact",
-	Doctor:       codexDoctor,
+	// Its agent roles are TOML files in agents/ of $CODEX_HOME or the
+	// project's .codex, started with spawn_agent's agent_type.
+	// SubagentStart names the role (agent_type), so skills are injected
+	// when the agent starts.
+	Agents: codexAgents,
+
+	Compact: "/compact",
+	Doctor:  codexDoctor,
 }
 
 func codexHome(env Env) string { return install.CodexHome(env.Getenv("CODEX_HOME"), env.Home) }
@@ -67,4 +67,36 @@ func codexDoctor(env Env, found []install.Status) []Check {
 		out = append(out, Check{"codex trust", Note, "atreides cannot see whether Codex trusts its hooks: " + strings.Join(install.CodexTrustNotes(sc, env.ProjectDir), "; ")})
 	}
 	return out
+}
+
+func installCodex(env Env, o Options) (install.Report, error) {
+	rep, err := install.InstallCodex(install.CodexOptions{
+		HooksPath: codexPath(env, o.Scope), BinaryPath: o.Binary, TimeoutSeconds: o.TimeoutSeconds,
+		Scope: o.Scope, ProjectDir: env.ProjectDir, BackupDir: env.BackupDir(o.Scope),
+	})
+	if err != nil {
+		return rep, err
+	}
+	return rep, withAgents(env, &rep, "codex", codexAgents, o.Scope, o.Roster, true)
+}
+
+func uninstallCodex(env Env, scope install.Scope) (install.Report, error) {
+	rep, err := install.UninstallCodex(codexPath(env, scope), env.BackupDir(scope))
+	if err != nil {
+		return rep, err
+	}
+	return rep, withAgents(env, &rep, "codex", codexAgents, scope, nil, false)
+}
+
+// codexAgents is how codex takes the roster (see the host entry).
+var codexAgents = AgentFacts{
+	Call: `the spawn_agent tool with agent_type "%[1]s"`,
+	Dir: func(env Env, scope install.Scope) string {
+		if scope == install.ScopeUser {
+			return filepath.Join(codexHome(env), "agents")
+		}
+		return filepath.Join(env.ProjectDir, ".codex", "agents")
+	},
+	Form:      install.CodexAgentForm,
+	SkillDirs: []string{".agents/skills"},
 }

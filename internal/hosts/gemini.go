@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/host/gemini"
@@ -14,23 +15,23 @@ var geminiHost = Host{
 	Path: func(env Env, scope install.Scope) string {
 		return install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
 	},
-	Install: func(env Env, o Options) (install.Report, error) {
-		return install.InstallGemini(install.GeminiOptions{
-			SettingsPath: install.GeminiSettingsPath(o.Scope, env.ProjectDir, env.Home), BinaryPath: o.Binary,
-			TimeoutMillis: o.TimeoutSeconds * 1000, Scope: o.Scope, BackupDir: env.BackupDir(o.Scope),
-		})
-	},
-	Uninstall: func(env Env, scope install.Scope) (install.Report, error) {
-		return install.UninstallGemini(install.GeminiSettingsPath(scope, env.ProjectDir, env.Home), env.BackupDir(scope))
-	},
-	Inspect:    install.InspectGemini,
-	Programs:   []string{"gemini"},
-	ConfigDirs: func(env Env) []string { return userConfig(env, ".gemini") },
-	// Gemini CLI 0.61.0: its agent codebase_investigator is on by default.
+	Install:      installGemini,
+	Uninstall:    uninstallGemini,
+	Inspect:      install.InspectGemini,
+	Programs:     []string{"gemini"},
+	ConfigDirs:   func(env Env) []string { return userConfig(env, ".gemini") },
 	Instructions: []string{"GEMINI.md"},
-	Agents:       map[string]string{"explore": "codebase_investigator"},
-	Compact:      "/compress",
-	Doctor:       geminiDoctor,
+	// Gemini CLI 0.61.0 loads local agents from .gemini/agents/*.md and
+	// ~/.gemini/agents/*.md (experimental.enableAgents, on by default) and
+	// starts them with invoke_agent. A project's agents load only in a
+	// trusted folder and once the user acknowledged each file's content in
+	// the interactive CLI (~/.gemini/acknowledgments/agents.json, which
+	// atreides never writes); the user's load as they are. It has no
+	// subagent-start event to inject skills on: they go into the prompt.
+	Agents: geminiAgents,
+
+	Compact: "/compress",
+	Doctor:  geminiDoctor,
 }
 
 // geminiDoctor reports hooks switched off in any of Gemini's files: it
@@ -53,4 +54,42 @@ func geminiDoctor(_ Env, found []install.Status) []Check {
 		status = Problem
 	}
 	return []Check{{"gemini hooks", status, strings.Join(disabled, "; ")}}
+}
+
+func installGemini(env Env, o Options) (install.Report, error) {
+	rep, err := install.InstallGemini(install.GeminiOptions{
+		SettingsPath: install.GeminiSettingsPath(o.Scope, env.ProjectDir, env.Home), BinaryPath: o.Binary,
+		TimeoutMillis: o.TimeoutSeconds * 1000, Scope: o.Scope, BackupDir: env.BackupDir(o.Scope),
+	})
+	if err != nil {
+		return rep, err
+	}
+	if err := withAgents(env, &rep, "gemini", geminiAgents, o.Scope, o.Roster, true); err != nil {
+		return rep, err
+	}
+	if o.Scope == install.ScopeProject && len(o.Roster.Subagents()) > 0 {
+		rep.Notes = append(rep.Notes, "Gemini CLI loads a project's agents only once you accept them in an interactive session (it asks when it finds new or changed agent files; headless runs skip them until then); 'atreides install gemini --user' installs them for you alone, without that step")
+	}
+	return rep, nil
+}
+
+func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
+	rep, err := install.UninstallGemini(install.GeminiSettingsPath(scope, env.ProjectDir, env.Home), env.BackupDir(scope))
+	if err != nil {
+		return rep, err
+	}
+	return rep, withAgents(env, &rep, "gemini", geminiAgents, scope, nil, false)
+}
+
+// geminiAgents is how gemini takes the roster (see the host entry).
+var geminiAgents = AgentFacts{
+	Call: `the invoke_agent tool with agent_name "%[1]s"`,
+	Dir: func(env Env, scope install.Scope) string {
+		if scope == install.ScopeUser {
+			return filepath.Join(env.Home, ".gemini", "agents")
+		}
+		return filepath.Join(env.ProjectDir, ".gemini", "agents")
+	},
+	Form: install.GeminiAgentForm, InlineSkills: true,
+	SkillDirs: []string{".gemini/skills"},
 }
