@@ -54,14 +54,19 @@ func installClaude(env Env, o Options) (install.Report, error) {
 }
 
 func uninstallClaude(env Env, scope install.Scope) (install.Report, error) {
+	// The agent files first: the settings' uninstall removes the
+	// directories install created (.claude) only once they are empty.
+	var agentsRep install.Report
+	if err := withAgents(env, &agentsRep, "claude", claudeAgents, scope, nil, false); err != nil {
+		return agentsRep, err
+	}
 	rep, err := install.UninstallClaude(claudePath(env, scope), env.BackupDir(scope))
+	rep.Notes = append(rep.Notes, agentsRep.Notes...)
+	rep.Warnings = append(rep.Warnings, agentsRep.Warnings...)
 	if err != nil {
 		return rep, err
 	}
-	if err := withClaudeMCP(env, &rep, scope, "", false); err != nil {
-		return rep, err
-	}
-	return rep, withAgents(env, &rep, "claude", claudeAgents, scope, nil, false)
+	return rep, withClaudeMCP(env, &rep, scope, "", false)
 }
 
 // withClaudeMCP registers (or removes) the agent's MCP tools in the

@@ -81,11 +81,16 @@ func installCodex(env Env, o Options) (install.Report, error) {
 }
 
 func uninstallCodex(env Env, scope install.Scope) (install.Report, error) {
-	rep, err := install.UninstallCodex(codexPath(env, scope), env.BackupDir(scope))
-	if err != nil {
-		return rep, err
+	// The agent files first: the settings' uninstall removes the
+	// directories install created (.claude) only once they are empty.
+	var agentsRep install.Report
+	if err := withAgents(env, &agentsRep, "codex", codexAgents, scope, nil, false); err != nil {
+		return agentsRep, err
 	}
-	return rep, withAgents(env, &rep, "codex", codexAgents, scope, nil, false)
+	rep, err := install.UninstallCodex(codexPath(env, scope), env.BackupDir(scope))
+	rep.Notes = append(rep.Notes, agentsRep.Notes...)
+	rep.Warnings = append(rep.Warnings, agentsRep.Warnings...)
+	return rep, err
 }
 
 // codexAgents is how codex takes the roster (see the host entry).

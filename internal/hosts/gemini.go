@@ -74,11 +74,16 @@ func installGemini(env Env, o Options) (install.Report, error) {
 }
 
 func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
-	rep, err := install.UninstallGemini(install.GeminiSettingsPath(scope, env.ProjectDir, env.Home), env.BackupDir(scope))
-	if err != nil {
-		return rep, err
+	// The agent files first: the settings' uninstall removes the
+	// directories install created (.claude) only once they are empty.
+	var agentsRep install.Report
+	if err := withAgents(env, &agentsRep, "gemini", geminiAgents, scope, nil, false); err != nil {
+		return agentsRep, err
 	}
-	return rep, withAgents(env, &rep, "gemini", geminiAgents, scope, nil, false)
+	rep, err := install.UninstallGemini(install.GeminiSettingsPath(scope, env.ProjectDir, env.Home), env.BackupDir(scope))
+	rep.Notes = append(rep.Notes, agentsRep.Notes...)
+	rep.Warnings = append(rep.Warnings, agentsRep.Warnings...)
+	return rep, err
 }
 
 // geminiAgents is how gemini takes the roster (see the host entry).

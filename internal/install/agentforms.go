@@ -2,7 +2,9 @@ package install
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/atreides-dev/atreides/internal/agents"
 )
@@ -115,18 +117,17 @@ func frontMatterList(body string, tools []string, kv ...string) string {
 	return b.String()
 }
 
-// yamlString is s as one YAML scalar on one line: a JSON string, which
-// is a YAML double-quoted scalar, unless s is a plain word.
+// yamlString is s as one YAML scalar on one line: plain when it starts
+// with a letter and holds nothing YAML would read otherwise (so "Read,
+// Grep, Glob" stays as people write it), else a JSON string, which is a
+// YAML double-quoted scalar.
 func yamlString(s string) string {
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' && s[0] > '9' || c == '-' || c == '_' || c == '.' || c == '/') {
-			return jsonString(s)
-		}
+	plain := s != "" && unicode.IsLetter(rune(s[0])) && strings.TrimSpace(s) == s &&
+		!strings.ContainsAny(s, ":#\"'\n\r\t{}[]&*!|>%@`\\") && !slices.Contains([]string{"true", "false", "null", "yes", "no", "on", "off", "y", "n"}, strings.ToLower(s))
+	if plain {
+		return s
 	}
-	if s == "" || s == "true" || s == "false" || s == "null" || s == "yes" || s == "no" || s == "on" || s == "off" {
-		return jsonString(s)
-	}
-	return s
+	return jsonString(s)
 }
 
 // tomlString is s as a TOML basic string: JSON's escapes are TOML's.
