@@ -1,0 +1,73 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
+)
+
+// TestRosterClaudeStilgar: after install, three failures of the same
+// command bring the escalation naming stilgar as Claude Code starts it;
+// the model's Agent call with subagent_type "stilgar" runs the installed
+// agent file (the subagent's request carries Stilgar's prompt), and the
+// skill attached to stilgar in the configuration reaches that request
+// through SubagentStart.
+func TestRosterClaudeStilgar(t *testing.T) {
+	requireAtreides(t)
+	const cmd = "ls missing-dir-xyz"
+	const skillMark = "TRIAGE-SKILL-7f3a: bisect the last change first."
+	stilgar := fa.ToolUse{Name: "Agent", Input: map[string]any{
+		"description": "consult the oracle", "prompt": "DIAGNOSE: ls keeps failing on missing-dir-xyz",
+		"subagent_type": "stilgar", "run_in_background": false}}
+	p := NewProject(t, fa.Script{
+		Steps: []fa.Step{
+			fa.Call(fa.Bash(cmd)), fa.Call(fa.Bash(cmd)), fa.Call(fa.Bash(cmd)),
+			fa.Call(stilgar),
+			fa.Text("Stilgar says the directory does not exist."),
+		},
+		Agents: []fa.AgentScript{{
+			Name: "stilgar", Match: fa.FirstUserMatches(`DIAGNOSE:`),
+			Steps: []fa.Step{fa.Text("Diagnosis: missing-dir-xyz does not exist; create it or list another.")},
+		}},
+	})
+	p.WriteFile(".atreides/skills/triage/SKILL.md", "---\nname: triage\ndescription: How to triage a failure.\n---\n"+skillMark+"\n", 0o644)
+	p.WriteFile(".atreides/config.yaml", "agents:\n  stilgar:\n    skills: [triage]\n", 0o644)
+	p.InstallAtreides()
+	p.RunClaude("list the directory", RunOpts{})
+
+	main := p.Fake.Main()
+	if len(main) < 5 {
+		t.Fatalf("got %d main requests, want 5; requests:\n%s", len(main), p.Fake.Summary())
+	}
+	for _, s := range []string{"atreides escalation", "consult Stilgar", `the Agent tool with subagent_type "stilgar"`} {
+		if !main[3].Contains(s) {
+			t.Errorf("request after the 3rd failure lacks %q", s)
+		}
+	}
+	if !main[0].Contains(`Stilgar (oracle: diagnosis and hard decisions; the Agent tool with subagent_type "stilgar")`) {
+		t.Errorf("the identity does not name stilgar as Claude Code starts it")
+	}
+	var sub *fa.Request
+	for _, r := range p.Fake.RequestsOf(fa.KindAgent) {
+		if r.Agent == "stilgar" {
+			sub = r
+			break
+		}
+	}
+	if sub == nil {
+		t.Fatalf("no request of the stilgar subagent; requests:\n%s", p.Fake.Summary())
+	}
+	if !sub.Contains("You are Stilgar, the oracle") {
+		t.Errorf("the stilgar subagent's request lacks its prompt (agent file not loaded)")
+	}
+	if !sub.Contains(skillMark) {
+		t.Errorf("the stilgar subagent's request lacks the triage skill")
+	}
+	if main[4].Contains(skillMark) {
+		t.Errorf("the skill leaked into the lead agent's context")
+	}
+	if strings.Contains(p.Fake.Summary(), "unknown agent") {
+		t.Errorf("Claude Code did not know the agent stilgar")
+	}
+}
