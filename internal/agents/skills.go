@@ -42,7 +42,7 @@ const maxSkillBytes = 64 << 10
 // allowed-tools, are ignored), then the body. A file without a name in its
 // front matter is named by its directory (dirName).
 func ParseSkill(data []byte, dirName string) (Skill, error) {
-	text := strings.ReplaceAll(string(bytes.TrimPrefix(data, []byte("\ufeff"))), "\r\n", "\n")
+	text := unixLines(string(bytes.TrimPrefix(data, []byte("\ufeff"))))
 	s := Skill{Name: dirName}
 	if rest, ok := strings.CutPrefix(text, "---\n"); ok {
 		front, body, found := cutFence(rest)
@@ -72,6 +72,20 @@ func ParseSkill(data []byte, dirName string) (Skill, error) {
 	}
 	s.Body = strings.TrimSpace(text)
 	return s, nil
+}
+
+// unixLines drops the carriage returns that end lines ("\r\n", and
+// "\r\r\n" from a file converted twice), so that a file reads the same
+// whatever its line endings, and reading it again changes nothing.
+func unixLines(s string) string {
+	if !strings.Contains(s, "\r\n") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines[:len(lines)-1] {
+		lines[i] = strings.TrimRight(l, "\r")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // cutFence splits front matter from the body at the first line that is
