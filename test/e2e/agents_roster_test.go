@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
+	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
+	fo "github.com/atreides-dev/atreides/test/e2e/fakeopenai"
 )
 
 // TestRosterClaudeStilgar: after install, three failures of the same
@@ -69,5 +71,53 @@ func TestRosterClaudeStilgar(t *testing.T) {
 	}
 	if strings.Contains(p.Fake.Summary(), "unknown agent") {
 		t.Errorf("Claude Code did not know the agent stilgar")
+	}
+}
+
+// TestRosterCodexAgents: after `atreides install codex --user`, Codex
+// knows the roster's agent roles: the first request's spawn_agent tool
+// offers stilgar, with its description.
+func TestRosterCodexAgents(t *testing.T) {
+	p := newCodexProject(t, fo.Script{Steps: []fo.Step{fo.Text("Hello.")}})
+	out := p.Atreides("install", "codex", "--user")
+	if !strings.Contains(out, "installed agents build, explore, librarian, plan, stilgar") {
+		t.Errorf("install codex did not install the agents:\n%s", out)
+	}
+	p.Run("say hello")
+	main := p.Fake.Main()
+	if len(main) == 0 {
+		t.Fatal("no model request reached the fake")
+	}
+	raw := string(main[0].Raw)
+	for _, s := range []string{"stilgar", "Oracle: read-only adviser"} {
+		if !strings.Contains(raw, s) {
+			t.Errorf("the first request does not offer %q", s)
+		}
+	}
+	p.saveArtifact("first-request.json", main[0].Raw)
+}
+
+// TestRosterGeminiAgents: after `atreides install gemini --user`, Gemini
+// CLI registers the roster's agents: the first request offers stilgar to
+// invoke_agent, with its description.
+func TestRosterGeminiAgents(t *testing.T) {
+	p := newGeminiProject(t, fg.Script{Steps: []fg.Step{fg.Text("Hello.")}})
+	out := p.Atreides("install", "gemini", "--user")
+	if !strings.Contains(out, "installed agents build, explore, librarian, plan, stilgar") {
+		t.Errorf("install gemini did not install the agents:\n%s", out)
+	}
+	p.Run("say hello")
+	main := p.Fake.Main()
+	if len(main) == 0 {
+		t.Fatal("no model request reached the fake")
+	}
+	raw := string(main[0].Raw)
+	for _, s := range []string{"stilgar", "Oracle: read-only adviser"} {
+		if !strings.Contains(raw, s) {
+			t.Errorf("the first request does not offer %q", s)
+		}
+	}
+	if t.Failed() {
+		p.saveArtifact("first-request.json", main[0].Raw)
 	}
 }
