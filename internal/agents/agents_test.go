@@ -160,3 +160,25 @@ func FuzzParseSkill(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSubagentSkills is the handler's work on a SubagentStart with
+// two skills attached: reading and parsing them, and fitting the entries.
+func BenchmarkSubagentSkills(b *testing.B) {
+	root := b.TempDir()
+	for _, n := range []string{"go", "sql"} {
+		p := filepath.Join(root, SkillsDir, n, "SKILL.md")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("---\nname: "+n+"\ndescription: d\n---\n"+strings.Repeat("A line of guidance.\n", 100)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		skills, err := LoadSkills(root, []string{"go", "sql"}, ".claude/skills")
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = skillEntries("a1", skills, DefaultSkillBudget)
+	}
+}

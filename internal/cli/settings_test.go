@@ -5,9 +5,9 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/guard"
-	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/rulefiles"
 	"github.com/atreides-dev/atreides/internal/session"

@@ -2,9 +2,9 @@ package session
 
 import (
 	"fmt"
-	"slices"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // HostFacts is what the session handlers must know of the host an event

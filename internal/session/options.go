@@ -102,7 +102,7 @@ func DefaultOptions() Options {
 		},
 		VerifyBeforeStop: true,
 		WarnAt:           2, EscalateAt: 3,
-		Oracle: "stilgar",
+		Oracle:    "stilgar",
 		MaxBlocks: 3, StagnantTurns: 3,
 		MemoryBudget: 4000, StaleAfter: 48 * time.Hour,
 		RulesFile: "AGENTS.md", RulesBudget: 6000,

@@ -1,12 +1,14 @@
 package e2e
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
 	fo "github.com/atreides-dev/atreides/test/e2e/fakeopenai"
+	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
 
 // TestRosterClaudeStilgar: after install, three failures of the same
@@ -119,5 +121,53 @@ func TestRosterGeminiAgents(t *testing.T) {
 	}
 	if t.Failed() {
 		p.saveArtifact("first-request.json", main[0].Raw)
+	}
+}
+
+// TestRosterOpenCode: the plugin's config hook adds the roster to OpenCode
+// in memory: the task tool offers stilgar with its description (and not
+// the roster's build or plan, which are OpenCode's own primary agents);
+// a task call with subagent_type "stilgar" runs a child session whose
+// system prompt is Stilgar's, with the skill attached to it in config.
+func TestRosterOpenCode(t *testing.T) {
+	const skillMark = "TRIAGE-SKILL-91c2: bisect the last change first."
+	task, _ := json.Marshal(map[string]string{"description": "consult the oracle", "prompt": "DIAGNOSE: why does it fail?", "subagent_type": "stilgar"})
+	p := newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		if strings.Contains(r.System(), "You are Stilgar, the oracle") {
+			return fakeopenaichat.Reply{Text: "Diagnosis: the directory is missing."}
+		}
+		if countToolResults(r) == 0 {
+			return fakeopenaichat.Reply{Calls: []fakeopenaichat.Call{{ID: "call_task", Name: "task", Arguments: string(task)}}}
+		}
+		return fakeopenaichat.Reply{Text: "Done."}
+	})
+	p.WriteFile(".atreides/skills/triage/SKILL.md", "---\nname: triage\ndescription: How to triage a failure.\n---\n"+skillMark+"\n")
+	p.WriteFile(".atreides/config.yaml", "agents:\n  stilgar:\n    skills: [triage]\n")
+	p.runOC("Find out why it fails.")
+
+	mains := p.Fake.MainRequests()
+	if len(mains) == 0 {
+		t.Fatal("no model request reached the fake")
+	}
+	first := mains[0].Body()
+	for _, s := range []string{"stilgar", "Oracle: read-only adviser", "librarian"} {
+		if !strings.Contains(first, s) {
+			t.Errorf("the first request does not offer %q", s)
+		}
+	}
+	var child *fakeopenaichat.Request
+	for _, r := range mains {
+		if strings.Contains(r.System(), "You are Stilgar, the oracle") {
+			child = r
+		}
+	}
+	if child == nil {
+		t.Fatalf("no request of a stilgar child session:\n%s", p.Fake.Summary())
+	}
+	if !strings.Contains(child.System(), skillMark) {
+		t.Errorf("the stilgar child session lacks the triage skill")
+	}
+	if strings.Contains(mains[0].System(), skillMark) {
+		t.Errorf("the skill leaked into the lead agent's system prompt")
 	}
 }
