@@ -2,6 +2,8 @@ package cli
 
 import (
 	"maps"
+
+	"github.com/atreides-dev/atreides/internal/agents"
 	"slices"
 	"sync"
 	"time"
@@ -69,6 +71,8 @@ func newSettings(root string) *settings {
 			if c, err := s.cfg.Get(); err == nil {
 				o = sessionOptions(&c.Session, &c.Context.Monitor)
 				workOptions(&o, &c.Context.Work)
+				r, _ := agents.FromConfig(c.Agents)
+				rosterOptions(&o, r)
 			}
 		}
 		o.Hosts = hosts.SessionFacts
@@ -160,16 +164,54 @@ func sessionOptions(c *config.Session, m *config.ContextMonitor) session.Options
 			"verification":   c.Phases.Verification,
 		},
 		WarnAt: c.Strikes.Warn, EscalateAt: c.Strikes.Escalate,
-		Oracle: c.Agents.Oracle, OracleType: c.Strikes.OracleSubagentType,
 		MaxBlocks: c.Stop.MaxBlocks, StagnantTurns: c.Stop.StagnantTurns,
 		MemoryBudget: c.Memory.Budget, StaleAfter: time.Duration(c.Memory.StaleHours) * time.Hour, DropStale: c.Memory.DropStale,
 		RulesFile: c.Rules.File, RulesRequired: c.Rules.Required, RulesBudget: c.Rules.Budget,
 		Persona: c.Identity.Name, Prefix: c.Identity.Prefix, Announce: c.Identity.Announce,
-		Agents: map[string]string{
-			"oracle": c.Agents.Oracle, "explore": c.Agents.Explore, "librarian": c.Agents.Librarian,
-			"build": c.Agents.Build, "plan": c.Agents.Plan,
-		},
 	}
+}
+
+// rosterOptions names the roster's subagents and its oracle in the
+// session's options. An incomplete agent is left out (the roster's
+// error is reported by install and 'config validate').
+func rosterOptions(o *session.Options, r agents.Roster) {
+	o.Agents, o.Oracle = nil, ""
+	for _, a := range r.Subagents() {
+		o.Agents = append(o.Agents, session.Agent{ID: a.ID, Name: a.Name, Role: roleWords(a.Role)})
+	}
+	if a, ok := r.Oracle(); ok {
+		o.Oracle = a.ID
+	}
+}
+
+// roleWords says what a role is for, in the identity's list.
+func roleWords(role string) string {
+	switch role {
+	case "oracle":
+		return "oracle: diagnosis and hard decisions"
+	case "explore":
+		return "codebase search"
+	case "librarian":
+		return "docs and references"
+	case "build":
+		return "implementation"
+	case "plan":
+		return "planning"
+	}
+	return role
+}
+
+// roster is the project's agent roster; a configuration that cannot be
+// read gives the built-in one.
+func (s *settings) roster() agents.Roster {
+	c, err := s.cfg.Get()
+	if err != nil {
+		if c, err = config.Load(config.Paths{}); err != nil {
+			return nil
+		}
+	}
+	r, _ := agents.FromConfig(c.Agents)
+	return r
 }
 
 // workOptions maps context.work: the class guidance and the verify nudge.
@@ -217,5 +259,8 @@ func handlers(s *settings) []engine.Handler {
 	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s, s.root)...)...)
-	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background))
+	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background),
+		agents.SkillsHandler(func() agents.SkillOptions {
+			return agents.SkillOptions{Roster: s.roster(), Dirs: hosts.SkillDirs()}
+		}))
 }

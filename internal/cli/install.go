@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/install"
@@ -195,6 +196,10 @@ func (o *installOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
+	roster, err := installRoster(env.ProjectDir)
+	if err != nil {
+		return err
+	}
 	var reps []install.Report
 	for _, h := range picked {
 		scope, err := o.scope.scope(h)
@@ -205,7 +210,7 @@ func (o *installOptions) run(io *IO) error {
 		if err != nil {
 			return err
 		}
-		rep, err := h.Install(env, hosts.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline})
+		rep, err := h.Install(env, hosts.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline, Roster: roster})
 		if err != nil {
 			return fmt.Errorf("%s: %w", h.Name, err)
 		}
@@ -242,6 +247,24 @@ func (o *installOptions) hookTimeout(io *IO, root string) (int, error) {
 		return 0, usagef("--timeout must be between 1 and 600 seconds")
 	}
 	return t, nil
+}
+
+// installRoster is the agent roster install writes: the configuration's,
+// or the built-in one when the configuration cannot be read (hookTimeout
+// has warned). An agent the configuration leaves incomplete stops the
+// install: writing the rest would leave the user guessing which is missing.
+func installRoster(root string) (agents.Roster, error) {
+	c, err := config.Load(config.DefaultPaths(root))
+	if err != nil {
+		if c, err = config.Load(config.Paths{}); err != nil {
+			return nil, err
+		}
+	}
+	r, err := agents.FromConfig(c.Agents)
+	if err != nil {
+		return nil, fmt.Errorf("the agent roster: %w", err)
+	}
+	return r, nil
 }
 
 // binary is what the hooks of a scope run (see hosts.BinaryFor).

@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
+	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
+	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/serve"
 	"github.com/atreides-dev/atreides/internal/session"
@@ -69,7 +71,7 @@ func newServer(io *IO, timeout time.Duration) *serve.Server {
 	cwd, _ := io.Getwd()
 	log := project.NewLog(project.StateDir(project.Root("", cwd)))
 	roots := &servedRoots{}
-	m := &opencode.Mapper{Run: engineRunner(io, roots), Reply: identityReply(io, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots)}
+	m := &opencode.Mapper{Run: engineRunner(io, roots), Reply: identityReply(io, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots), Agents: openCodeAgents(roots)}
 	tools := &toolServer{io: io, roots: roots, m: m, tools: func() []agenttools.Tool { return servedTools() }, now: time.Now}
 	return &serve.Server{
 		Handler: func(ctx context.Context, method string, params json.RawMessage) (any, error) {
@@ -98,6 +100,31 @@ func compactionPrompt(roots *servedRoots) func(ev *event.Event) string {
 			return ""
 		}
 		return c.Context.Monitor.CompactionPrompt
+	}
+}
+
+// openCodeAgents are the roster's agents in OpenCode's form for the
+// project at dir, skills written into their prompts (OpenCode gives a
+// plugin no event on which a subagent's run could get them otherwise),
+// leaving out those under ids OpenCode keeps for its own agents. A skill
+// that cannot be read is left out and logged.
+func openCodeAgents(roots *servedRoots) func(dir string) map[string]opencode.Agent {
+	return func(dir string) map[string]opencode.Agent {
+		root := project.Root("", dir)
+		s, log := roots.get(root)
+		h, _ := hosts.Lookup("opencode")
+		out := map[string]opencode.Agent{}
+		for _, a := range s.roster() {
+			if _, native := h.Agents.Native[a.ID]; native {
+				continue
+			}
+			skills, err := agents.LoadSkills(root, a.Skills, hosts.SkillDirs()...)
+			if err != nil {
+				log.Logf("agent %s: %v", a.ID, err)
+			}
+			out[a.ID] = opencode.AgentConfig(a, agents.Prompt(a, skills))
+		}
+		return out
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/policy"
@@ -22,6 +23,11 @@ func TestBuiltinSettings(t *testing.T) {
 	}
 	got, want := sessionOptions(&cfg.Session, &cfg.Context.Monitor), session.DefaultOptions()
 	workOptions(&got, &cfg.Context.Work)
+	r, err := agents.FromConfig(cfg.Agents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rosterOptions(&got, r)
 	if len(got.RulesRequired) == 0 && len(want.RulesRequired) == 0 {
 		got.RulesRequired, want.RulesRequired = nil, nil // none either way
 	}

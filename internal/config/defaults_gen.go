@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "agents"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -19,7 +19,7 @@ func builtinTree() *value {
 			"switches": &value{kind: kindMapping, free: true, fields: map[string]*value{}},
 		}},
 		"rules": &value{kind: kindList, items: []*value{}},
-		"session": &value{kind: kindMapping, keys: []string{"identity", "stop", "phases", "strikes", "memory", "rules", "agents"}, fields: map[string]*value{
+		"session": &value{kind: kindMapping, keys: []string{"identity", "stop", "phases", "strikes", "memory", "rules"}, fields: map[string]*value{
 			"identity": &value{kind: kindMapping, keys: []string{"name", "prefix", "announce"}, fields: map[string]*value{
 				"name":     &value{kind: kindScalar, scalar: "Muad'Dib"},
 				"prefix":   &value{kind: kindScalar, scalar: false},
@@ -36,10 +36,9 @@ func builtinTree() *value {
 				"implementation": &value{kind: kindScalar, scalar: "Make small, focused changes; keep the build green; no unrelated edits."},
 				"verification":   &value{kind: kindScalar, scalar: "Run the tests, build and linters; fix what fails before reporting done."},
 			}},
-			"strikes": &value{kind: kindMapping, keys: []string{"warn", "escalate", "oracle_subagent_type"}, fields: map[string]*value{
-				"warn":                 &value{kind: kindScalar, scalar: 2},
-				"escalate":             &value{kind: kindScalar, scalar: 3},
-				"oracle_subagent_type": &value{kind: kindScalar, scalar: "general-purpose"},
+			"strikes": &value{kind: kindMapping, keys: []string{"warn", "escalate"}, fields: map[string]*value{
+				"warn":     &value{kind: kindScalar, scalar: 2},
+				"escalate": &value{kind: kindScalar, scalar: 3},
 			}},
 			"memory": &value{kind: kindMapping, keys: []string{"budget", "stale_hours", "drop_stale"}, fields: map[string]*value{
 				"budget":      &value{kind: kindScalar, scalar: 4000},
@@ -50,13 +49,6 @@ func builtinTree() *value {
 				"file":     &value{kind: kindScalar, scalar: "AGENTS.md"},
 				"required": &value{kind: kindList, items: []*value{}},
 				"budget":   &value{kind: kindScalar, scalar: 6000},
-			}},
-			"agents": &value{kind: kindMapping, keys: []string{"oracle", "explore", "librarian", "build", "plan"}, fields: map[string]*value{
-				"oracle":    &value{kind: kindScalar, scalar: "Stilgar"},
-				"explore":   &value{kind: kindScalar, scalar: "Explore"},
-				"librarian": &value{kind: kindScalar, scalar: "Librarian"},
-				"build":     &value{kind: kindScalar, scalar: "Build"},
-				"plan":      &value{kind: kindScalar, scalar: "Plan"},
 			}},
 		}},
 		"hooks": &value{kind: kindMapping, keys: []string{"timeout_seconds"}, fields: map[string]*value{
@@ -210,6 +202,74 @@ func builtinTree() *value {
 				"poll_ms":       &value{kind: kindScalar, scalar: 1000},
 				"stable_ms":     &value{kind: kindScalar, scalar: 3000},
 				"stale_seconds": &value{kind: kindScalar, scalar: 600},
+			}},
+		}},
+		"agents": &value{kind: kindMapping, free: true, keys: []string{"muaddib", "stilgar", "explore", "librarian", "build", "plan"}, fields: map[string]*value{
+			"muaddib": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+				"enabled":     &value{kind: kindScalar, scalar: true},
+				"name":        &value{kind: kindScalar, scalar: "Muad'Dib"},
+				"role":        &value{kind: kindScalar, scalar: "orchestrator"},
+				"mode":        &value{kind: kindScalar, scalar: "primary"},
+				"description": &value{kind: kindScalar, scalar: "Lead agent: understands the request, plans, delegates to specialists and verifies the result."},
+				"prompt":      &value{kind: kindScalar, scalar: "You are Muad'Dib, the lead agent. Turn the user's request into a clear goal and a short todo list, then drive it to done.\n- Delegate focused work: Explore to find code, Librarian for documentation and references, Plan for a written plan of a large change, Build for a well-specified implementation step, Stilgar when you are stuck or face a hard decision.\n- Give every subagent a self-contained task: the goal, the files or facts it needs, the constraints and the form of the answer you want.\n- Check what subagents return before you rely on it; you own the result.\n- Finish with evidence: what changed, which commands you ran and their results, what is left."},
+				"tools":       &value{kind: kindScalar, scalar: "full"},
+				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"skills":      &value{kind: kindList, items: []*value{}},
+			}},
+			"stilgar": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+				"enabled":     &value{kind: kindScalar, scalar: true},
+				"name":        &value{kind: kindScalar, scalar: "Stilgar"},
+				"role":        &value{kind: kindScalar, scalar: "oracle"},
+				"mode":        &value{kind: kindScalar, scalar: "subagent"},
+				"description": &value{kind: kindScalar, scalar: "Oracle: read-only adviser for repeated failures, hard bugs and design decisions. Give it the goal, the error history and what was tried; it returns a diagnosis and a recommendation, and changes nothing."},
+				"prompt":      &value{kind: kindScalar, scalar: "You are Stilgar, the oracle. You are consulted when the lead agent is stuck or faces a decision that is hard to undo. You change nothing: you read, search and reason.\n1. Restate the problem in one or two sentences, with the exact error if there is one.\n2. Check the facts yourself: read the code and logs involved; do not trust a summary you can verify.\n3. Name the most likely cause, the evidence for it, and what would rule it out. List other causes only if they are plausible.\n4. Recommend one next step, concrete enough to act on (file, function, command), and say how to tell it worked.\nIf the approach itself is wrong, say so plainly and propose the simpler one. Be brief: the lead agent needs a decision, not an essay."},
+				"tools":       &value{kind: kindScalar, scalar: "read-only"},
+				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"skills":      &value{kind: kindList, items: []*value{}},
+			}},
+			"explore": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+				"enabled":     &value{kind: kindScalar, scalar: true},
+				"name":        &value{kind: kindScalar, scalar: "Explore"},
+				"role":        &value{kind: kindScalar, scalar: "explore"},
+				"mode":        &value{kind: kindScalar, scalar: "subagent"},
+				"description": &value{kind: kindScalar, scalar: "Fast read-only search of the codebase: where something is defined, who calls it, how a feature is wired. Say how thorough to be."},
+				"prompt":      &value{kind: kindScalar, scalar: "You are Explore, a read-only search agent for this codebase. Answer the question you are given by searching and reading, never by editing.\n- Start broad (file names, grep for identifiers), then read only the parts that matter.\n- Search several likely spellings and places in parallel when you can.\n- Answer with paths and line numbers, a one-line note per finding, and the direct answer first. Say what you did not find and where you looked."},
+				"tools":       &value{kind: kindScalar, scalar: "read-only"},
+				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"skills":      &value{kind: kindList, items: []*value{}},
+			}},
+			"librarian": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+				"enabled":     &value{kind: kindScalar, scalar: true},
+				"name":        &value{kind: kindScalar, scalar: "Librarian"},
+				"role":        &value{kind: kindScalar, scalar: "librarian"},
+				"mode":        &value{kind: kindScalar, scalar: "subagent"},
+				"description": &value{kind: kindScalar, scalar: "Documentation and references: how a library, API, tool or standard works, from its official docs, source and examples, with sources cited."},
+				"prompt":      &value{kind: kindScalar, scalar: "You are Librarian, the research agent for documentation and references. You answer how external things work: libraries, APIs, command-line tools, file formats, standards.\n- Prefer primary sources: the official documentation of the version this project uses (check its manifest or lock file), the library's source, its changelog.\n- Quote the smallest passage that settles the question, with its link or path; give a short example adapted to this project when it helps.\n- Say which version your answer holds for, and flag anything deprecated, changed or uncertain. Do not edit files."},
+				"tools":       &value{kind: kindScalar, scalar: "read-web"},
+				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"skills":      &value{kind: kindList, items: []*value{}},
+			}},
+			"build": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+				"enabled":     &value{kind: kindScalar, scalar: true},
+				"name":        &value{kind: kindScalar, scalar: "Build"},
+				"role":        &value{kind: kindScalar, scalar: "build"},
+				"mode":        &value{kind: kindScalar, scalar: "subagent"},
+				"description": &value{kind: kindScalar, scalar: "Implementation of a well-specified change: edits code and tests, runs the build and tests, reports the diff and results."},
+				"prompt":      &value{kind: kindScalar, scalar: "You are Build, the implementation agent. You get a well-specified change; make it, and prove it works.\n- Read the code you are about to change and follow the project's conventions.\n- Make the smallest change that does the job; no unrelated edits or refactors.\n- Add or update tests for the behaviour you changed; run the build, the tests and the linters that apply, and fix what fails. Never weaken or skip a test to get green.\n- Report the files you changed, the commands you ran with their results, and anything you could not do."},
+				"tools":       &value{kind: kindScalar, scalar: "full"},
+				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"skills":      &value{kind: kindList, items: []*value{}},
+			}},
+			"plan": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+				"enabled":     &value{kind: kindScalar, scalar: true},
+				"name":        &value{kind: kindScalar, scalar: "Plan"},
+				"role":        &value{kind: kindScalar, scalar: "plan"},
+				"mode":        &value{kind: kindScalar, scalar: "subagent"},
+				"description": &value{kind: kindScalar, scalar: "Planning: turns a goal into a written, step-by-step plan after reading the code; writes only plan files, never code."},
+				"prompt":      &value{kind: kindScalar, scalar: "You are Plan, the planning agent. You turn a goal into a plan someone else can carry out, and you write only the plan.\n- Read the relevant code first; base every step on what is actually there.\n- Write the plan as ordered steps, each small enough to verify: what to change (files, functions), why, and how to check it (the test or command).\n- Call out risks, open questions and decisions the user must take, and what is out of scope.\n- Save it as a markdown file under .atreides/plans/ and answer with its path and a short summary. Do not change any other file."},
+				"tools":       &value{kind: kindScalar, scalar: "plans-only"},
+				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"skills":      &value{kind: kindList, items: []*value{}},
 			}},
 		}},
 	}}

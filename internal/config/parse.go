@@ -99,8 +99,10 @@ type walker struct {
 // make the guard fail closed on every tool call over a setting that no
 // longer does anything.
 var retiredKeys = map[string]string{
-	"log":                   "no longer used: atreides's own log keeps only its errors, and its decisions go to the audit trail ('atreides log'); remove this section",
-	"governance.delegation": "moved to the top-level delegation section, which applies whatever governance.enabled says (timeout_minutes is now deadline_minutes); move its keys there",
+	"session.agents":                       "moved: the agents are defined in the top-level agents section (agents.<id>.name); remove this section",
+	"session.strikes.oracle_subagent_type": "no longer used: the escalation names the enabled agent of role oracle (agents.stilgar by default) as the host calls it; remove this key",
+	"log":                                  "no longer used: atreides's own log keeps only its errors, and its decisions go to the audit trail ('atreides log'); remove this section",
+	"governance.delegation":                "moved to the top-level delegation section, which applies whatever governance.enabled says (timeout_minutes is now deadline_minutes); move its keys there",
 }
 
 func (w *walker) fail(n *yaml.Node, key, msg string) {

@@ -35,6 +35,8 @@ type Config struct {
 	State      State      `yaml:"state"`
 	Context    Context    `yaml:"context"`
 	Background Background `yaml:"background"`
+	// Agents is the roster by id (package agents).
+	Agents map[string]Agent `yaml:"agents"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -84,7 +86,6 @@ type Session struct {
 	Strikes  Strikes      `yaml:"strikes"`
 	Memory   Memory       `yaml:"memory"`
 	Rules    SessionRules `yaml:"rules"`
-	Agents   Agents       `yaml:"agents"`
 }
 
 // Identity is how the agent is addressed.
@@ -113,9 +114,8 @@ type Phases struct {
 // Strikes configures error recovery: the consecutive failures of one
 // target that warn and that escalate to the oracle agent.
 type Strikes struct {
-	Warn               int    `yaml:"warn" min:"1" max:"20"`
-	Escalate           int    `yaml:"escalate" min:"2" max:"20"`
-	OracleSubagentType string `yaml:"oracle_subagent_type"`
+	Warn     int `yaml:"warn" min:"1" max:"20"`
+	Escalate int `yaml:"escalate" min:"2" max:"20"`
 }
 
 // Memory configures what survives compaction.
@@ -132,13 +132,37 @@ type SessionRules struct {
 	Budget   int      `yaml:"budget" min:"500" max:"9000"`
 }
 
-// Agents are the display names of the agents atreides talks about.
-type Agents struct {
-	Oracle    string `yaml:"oracle"`
-	Explore   string `yaml:"explore"`
-	Librarian string `yaml:"librarian"`
-	Build     string `yaml:"build"`
-	Plan      string `yaml:"plan"`
+// Agent is one agent of the roster (package agents, which checks that an
+// enabled agent is complete: a layer may set a single field of one).
+type Agent struct {
+	Enabled     bool              `yaml:"enabled"`
+	Name        string            `yaml:"name"`
+	Role        AgentRole         `yaml:"role"`
+	Mode        AgentMode         `yaml:"mode"`
+	Description string            `yaml:"description"`
+	Prompt      string            `yaml:"prompt"`
+	Tools       AgentTools        `yaml:"tools"`
+	Model       map[string]string `yaml:"model"`
+	Skills      []string          `yaml:"skills"`
+}
+
+// AgentRole is what an agent is for; "" is other.
+type AgentRole string
+
+func (AgentRole) checkText(s string) string {
+	return oneOf(s, "orchestrator", "oracle", "explore", "librarian", "build", "plan", "other")
+}
+
+// AgentMode is primary (a lead agent) or subagent; "" is subagent.
+type AgentMode string
+
+func (AgentMode) checkText(s string) string { return oneOf(s, "primary", "subagent") }
+
+// AgentTools is an agent's tool permission; "" is read-only.
+type AgentTools string
+
+func (AgentTools) checkText(s string) string {
+	return oneOf(s, "read-only", "read-web", "plans-only", "full")
 }
 
 // Hooks is what 'atreides install' writes for hook processes (read by

@@ -19,10 +19,14 @@ var claudeHost = Host{
 	Inspect:    install.InspectClaude,
 	Programs:   []string{"claude"},
 	ConfigDirs: func(env Env) []string { return userConfig(env, ".claude") },
-	// Claude Code 2.1.330 reads these itself, and has the built-in
-	// subagent types Explore and Plan besides general-purpose.
+	// Claude Code 2.1.330 reads these itself.
 	Instructions: []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"},
-	Agents:       map[string]string{"explore": "Explore", "plan": "Plan"},
+	// Its agents are .claude/agents/<name>.md, started with the Agent
+	// tool; its own Explore and Plan are other names (case counts), so the
+	// roster's explore and plan stand beside them. SubagentStart carries
+	// the agent type, so skills are injected when the agent starts.
+	Agents: claudeAgents,
+
 	// Its Edit and Write refuse a file not read first ("File has not been
 	// read yet. Read it first before writing to it."), and one changed
 	// since it was read.
@@ -45,11 +49,22 @@ func installClaude(env Env, o Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	return rep, withClaudeMCP(env, &rep, o.Scope, o.Binary, true)
+	if err := withClaudeMCP(env, &rep, o.Scope, o.Binary, true); err != nil {
+		return rep, err
+	}
+	return rep, withAgents(env, &rep, "claude", claudeAgents, o.Scope, o.Roster, true)
 }
 
 func uninstallClaude(env Env, scope install.Scope) (install.Report, error) {
+	// The agent files first: the settings' uninstall removes the
+	// directories install created (.claude) only once they are empty.
+	var agentsRep install.Report
+	if err := withAgents(env, &agentsRep, "claude", claudeAgents, scope, nil, false); err != nil {
+		return agentsRep, err
+	}
 	rep, err := install.UninstallClaude(claudePath(env, scope), env.BackupDir(scope))
+	rep.Notes = append(rep.Notes, agentsRep.Notes...)
+	rep.Warnings = append(rep.Warnings, agentsRep.Warnings...)
 	if err != nil {
 		return rep, err
 	}
@@ -122,4 +137,17 @@ func claudeDoctor(env Env, _ []install.Status) []Check {
 	path := install.ClaudeMCPPath(env.ProjectDir)
 	reg, problem, err := install.InspectClaudeMCP(path)
 	return []Check{mcpCheck("claude", path, reg, problem, err, env.Governance)}
+}
+
+// claudeAgents is how claude takes the roster (see the host entry).
+var claudeAgents = AgentFacts{
+	Call: `the Agent tool with subagent_type "%[1]s"`,
+	Dir: func(env Env, scope install.Scope) string {
+		if scope == install.ScopeUser {
+			return filepath.Join(env.Home, ".claude", "agents")
+		}
+		return filepath.Join(env.ProjectDir, ".claude", "agents")
+	},
+	Form:      install.ClaudeAgentForm,
+	SkillDirs: []string{".claude/skills"},
 }

@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/host/codex"
@@ -13,29 +14,28 @@ import (
 // install would silently do nothing until then) or the project.
 var codexHost = Host{
 	Name: "codex", Display: "Codex", Adapter: codex.Adapter{}, Via: Hook,
-	Scopes: []install.Scope{install.ScopeUser, install.ScopeProject},
-	Path:   codexPath,
-	Install: func(env Env, o Options) (install.Report, error) {
-		return install.InstallCodex(install.CodexOptions{
-			HooksPath: codexPath(env, o.Scope), BinaryPath: o.Binary, TimeoutSeconds: o.TimeoutSeconds,
-			Scope: o.Scope, ProjectDir: env.ProjectDir, BackupDir: env.BackupDir(o.Scope),
-		})
-	},
-	Uninstall: func(env Env, scope install.Scope) (install.Report, error) {
-		return install.UninstallCodex(codexPath(env, scope), env.BackupDir(scope))
-	},
+	Scopes:     []install.Scope{install.ScopeUser, install.ScopeProject},
+	Path:       codexPath,
+	Install:    installCodex,
+	Uninstall:  uninstallCodex,
 	Inspect:    install.InspectCodex,
 	Programs:   []string{"codex"},
 	ConfigDirs: func(env Env) []string { return []string{codexHome(env)} },
-	// Codex 0.169.0 reads AGENTS.md and has no agents to delegate to.
+	// Codex 0.169.0 reads AGENTS.md.
 	Instructions: []string{"AGENTS.md"},
+	// Its agent roles are TOML files in agents/ of $CODEX_HOME or the
+	// project's .codex, started with spawn_agent's agent_type.
+	// SubagentStart names the role (agent_type), so skills are injected
+	// when the agent starts.
+	Agents: codexAgents,
 	// Codex 0.169.0 shows an MCP server's tools to the model as a
 	// namespace "mcp__<server>" holding each tool under its own name (the
 	// request the fake model receives), and its hooks call them
 	// mcp__<server>__<tool>: the model calls the bare name.
 	ToolPrefix: "",
-	Compact:    "/compact",
-	Doctor:     codexDoctor,
+
+	Compact: "/compact",
+	Doctor:  codexDoctor,
 }
 
 func codexHome(env Env) string { return install.CodexHome(env.Getenv("CODEX_HOME"), env.Home) }
@@ -72,4 +72,41 @@ func codexDoctor(env Env, found []install.Status) []Check {
 		out = append(out, Check{"codex trust", Note, "atreides cannot see whether Codex trusts its hooks: " + strings.Join(install.CodexTrustNotes(sc, env.ProjectDir), "; ")})
 	}
 	return out
+}
+
+func installCodex(env Env, o Options) (install.Report, error) {
+	rep, err := install.InstallCodex(install.CodexOptions{
+		HooksPath: codexPath(env, o.Scope), BinaryPath: o.Binary, TimeoutSeconds: o.TimeoutSeconds,
+		Scope: o.Scope, ProjectDir: env.ProjectDir, BackupDir: env.BackupDir(o.Scope),
+	})
+	if err != nil {
+		return rep, err
+	}
+	return rep, withAgents(env, &rep, "codex", codexAgents, o.Scope, o.Roster, true)
+}
+
+func uninstallCodex(env Env, scope install.Scope) (install.Report, error) {
+	// The agent files first: the settings' uninstall removes the
+	// directories install created (.claude) only once they are empty.
+	var agentsRep install.Report
+	if err := withAgents(env, &agentsRep, "codex", codexAgents, scope, nil, false); err != nil {
+		return agentsRep, err
+	}
+	rep, err := install.UninstallCodex(codexPath(env, scope), env.BackupDir(scope))
+	rep.Notes = append(rep.Notes, agentsRep.Notes...)
+	rep.Warnings = append(rep.Warnings, agentsRep.Warnings...)
+	return rep, err
+}
+
+// codexAgents is how codex takes the roster (see the host entry).
+var codexAgents = AgentFacts{
+	Call: `the spawn_agent tool with agent_type "%[1]s"`,
+	Dir: func(env Env, scope install.Scope) string {
+		if scope == install.ScopeUser {
+			return filepath.Join(codexHome(env), "agents")
+		}
+		return filepath.Join(env.ProjectDir, ".codex", "agents")
+	},
+	Form:      install.CodexAgentForm,
+	SkillDirs: []string{".agents/skills"},
 }

@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/host/gemini"
@@ -14,61 +15,26 @@ var geminiHost = Host{
 	Path: func(env Env, scope install.Scope) string {
 		return install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
 	},
-	Install:    installGemini,
-	Uninstall:  uninstallGemini,
-	Inspect:    install.InspectGemini,
-	Programs:   []string{"gemini"},
-	ConfigDirs: func(env Env) []string { return userConfig(env, ".gemini") },
-	// Gemini CLI 0.61.0: its agent codebase_investigator is on by default.
+	Install:      installGemini,
+	Uninstall:    uninstallGemini,
+	Inspect:      install.InspectGemini,
+	Programs:     []string{"gemini"},
+	ConfigDirs:   func(env Env) []string { return userConfig(env, ".gemini") },
 	Instructions: []string{"GEMINI.md"},
-	Agents:       map[string]string{"explore": "codebase_investigator"},
+	// Gemini CLI 0.61.0 loads local agents from .gemini/agents/*.md and
+	// ~/.gemini/agents/*.md (experimental.enableAgents, on by default) and
+	// starts them with invoke_agent. A project's agents load only in a
+	// trusted folder and once the user acknowledged each file's content in
+	// the interactive CLI (~/.gemini/acknowledgments/agents.json, which
+	// atreides never writes); the user's load as they are. It has no
+	// subagent-start event to inject skills on: they go into the prompt.
+	Agents: geminiAgents,
 	// Gemini CLI 0.61.0 names an MCP tool mcp_<server>_<tool> (its
 	// generateValidName; seen in the declarations the fake model receives).
 	ToolPrefix: "mcp_atreides_",
-	Compact:    "/compress",
-	Doctor:     geminiDoctor,
-}
 
-// installGemini writes the hooks, then the MCP server, into the same
-// settings file: its undo record, started by the hooks, covers both, so
-// uninstalling an unchanged file gives back its bytes from before.
-func installGemini(env Env, o Options) (install.Report, error) {
-	path := install.GeminiSettingsPath(o.Scope, env.ProjectDir, env.Home)
-	rep, err := install.InstallGemini(install.GeminiOptions{
-		SettingsPath: path, BinaryPath: o.Binary,
-		TimeoutMillis: o.TimeoutSeconds * 1000, Scope: o.Scope, BackupDir: env.BackupDir(o.Scope),
-	})
-	if err != nil {
-		return rep, err
-	}
-	m, err := install.InstallGeminiMCP(path, o.Binary, env.BackupDir(o.Scope))
-	if err != nil {
-		return rep, err
-	}
-	if rep.Action == install.ActionUnchanged && m.Action != install.ActionUnchanged {
-		rep.Action = install.ActionUpdated
-	}
-	foldMCP(&rep, m)
-	return rep, nil
-}
-
-// uninstallGemini removes the hooks, then the MCP server (if restoring
-// the file's old bytes did not take it already).
-func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
-	path := install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
-	rep, err := install.UninstallGemini(path, env.BackupDir(scope))
-	if err != nil {
-		return rep, err
-	}
-	m, err := install.UninstallGeminiMCP(path, env.BackupDir(scope))
-	if err != nil {
-		return rep, err
-	}
-	if rep.Action == install.ActionNothingToDo && m.Action == install.ActionRemoved {
-		rep.Action = install.ActionRemoved
-	}
-	foldMCP(&rep, m)
-	return rep, nil
+	Compact: "/compress",
+	Doctor:  geminiDoctor,
 }
 
 // geminiDoctor reports hooks switched off in any of Gemini's files: it
@@ -110,4 +76,74 @@ func geminiHooksDoctor(found []install.Status) []Check {
 		status = Problem
 	}
 	return []Check{{"gemini hooks", status, strings.Join(disabled, "; ")}}
+}
+
+// installGemini writes the hooks, then the MCP server, into the same
+// settings file (its undo record, started by the hooks, covers both, so
+// uninstalling an unchanged file gives back its bytes from before), then
+// the agent files.
+func installGemini(env Env, o Options) (install.Report, error) {
+	path := install.GeminiSettingsPath(o.Scope, env.ProjectDir, env.Home)
+	rep, err := install.InstallGemini(install.GeminiOptions{
+		SettingsPath: path, BinaryPath: o.Binary,
+		TimeoutMillis: o.TimeoutSeconds * 1000, Scope: o.Scope, BackupDir: env.BackupDir(o.Scope),
+	})
+	if err != nil {
+		return rep, err
+	}
+	m, err := install.InstallGeminiMCP(path, o.Binary, env.BackupDir(o.Scope))
+	if err != nil {
+		return rep, err
+	}
+	if rep.Action == install.ActionUnchanged && m.Action != install.ActionUnchanged {
+		rep.Action = install.ActionUpdated
+	}
+	foldMCP(&rep, m)
+	if err := withAgents(env, &rep, "gemini", geminiAgents, o.Scope, o.Roster, true); err != nil {
+		return rep, err
+	}
+	if o.Scope == install.ScopeProject && len(o.Roster.Subagents()) > 0 {
+		rep.Notes = append(rep.Notes, "Gemini CLI loads a project's agents only once you accept them in an interactive session (it asks when it finds new or changed agent files; headless runs skip them until then); 'atreides install gemini --user' installs them for you alone, without that step")
+	}
+	return rep, nil
+}
+
+// uninstallGemini removes the agent files first (the settings' uninstall
+// removes the directories install created only once they are empty), then
+// the hooks, then the MCP server (if restoring the file's old bytes did
+// not take it already).
+func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
+	var agentsRep install.Report
+	if err := withAgents(env, &agentsRep, "gemini", geminiAgents, scope, nil, false); err != nil {
+		return agentsRep, err
+	}
+	path := install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
+	rep, err := install.UninstallGemini(path, env.BackupDir(scope))
+	rep.Notes = append(rep.Notes, agentsRep.Notes...)
+	rep.Warnings = append(rep.Warnings, agentsRep.Warnings...)
+	if err != nil {
+		return rep, err
+	}
+	m, err := install.UninstallGeminiMCP(path, env.BackupDir(scope))
+	if err != nil {
+		return rep, err
+	}
+	if rep.Action == install.ActionNothingToDo && m.Action == install.ActionRemoved {
+		rep.Action = install.ActionRemoved
+	}
+	foldMCP(&rep, m)
+	return rep, nil
+}
+
+// geminiAgents is how gemini takes the roster (see the host entry).
+var geminiAgents = AgentFacts{
+	Call: `the invoke_agent tool with agent_name "%[1]s"`,
+	Dir: func(env Env, scope install.Scope) string {
+		if scope == install.ScopeUser {
+			return filepath.Join(env.Home, ".gemini", "agents")
+		}
+		return filepath.Join(env.ProjectDir, ".gemini", "agents")
+	},
+	Form: install.GeminiAgentForm, InlineSkills: true,
+	SkillDirs: []string{".gemini/skills"},
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/session"
@@ -47,10 +48,8 @@ type Host struct {
 	// host reads into its agent's context by itself, in the order it
 	// looks for them. Checked against the pinned version.
 	Instructions []string
-	// Agents maps a role (oracle, explore, librarian, build, plan) to the
-	// name of the host's built-in agent that fills it, as its delegation
-	// tool takes it; a role the host has no agent for is absent.
-	Agents map[string]string
+	// Agents is how the host takes atreides's agent roster.
+	Agents AgentFacts
 	// ReadsBeforeWrite is set when the host itself refuses to edit or
 	// overwrite an existing file its agent has not read in the session:
 	// atreides's own check (package readfirst) then skips it.
@@ -64,6 +63,28 @@ type Host struct {
 	// Doctor adds the host's own checks, given what Inspect found in each
 	// scope's file (indexed like Scopes).
 	Doctor func(env Env, found []install.Status) []Check
+}
+
+// AgentFacts are what atreides knows of a host's agents (checked against
+// the pinned version).
+type AgentFacts struct {
+	// Call is how the lead agent starts the agent of an id: a format
+	// whose %[1]s is the id. Empty: the host cannot start named agents.
+	Call string
+	// Native are the host's own agents under ids of the roster: atreides
+	// installs none of its own under such an id. True marks one the lead
+	// agent can delegate to (it is named), false a primary agent.
+	Native map[string]bool
+	// Dir is the agent directory of a scope; nil: the agents do not go
+	// into files (OpenCode's plugin injects them).
+	Dir  func(env Env, scope install.Scope) string
+	Form install.AgentForm
+	// InlineSkills is set when the host has no event on which a subagent's
+	// skills can reach it: they are written into its prompt instead.
+	InlineSkills bool
+	// SkillDirs are the host's own skill folders, relative to the project
+	// root, searched by name after .atreides/skills.
+	SkillDirs []string
 }
 
 // Env is the machine and project install and doctor work on.
@@ -90,6 +111,9 @@ type Options struct {
 	Binary         string
 	TimeoutSeconds int  // 0: install.DefaultTimeoutSeconds
 	Offline        bool // OpenCode: mark its dependency install as done
+	// Roster is the agents to install (none: no agent files are written,
+	// and those of an earlier install are removed).
+	Roster agents.Roster
 }
 
 // Check is one line of doctor's report.
@@ -256,7 +280,13 @@ func SessionFacts(name string) session.HostFacts {
 	if !ok {
 		return session.HostFacts{}
 	}
-	return session.HostFacts{Instructions: h.Instructions, Agents: h.Agents, Compact: h.Compact}
+	f := session.HostFacts{Instructions: h.Instructions, Call: h.Agents.Call, Compact: h.Compact}
+	for id, callable := range h.Agents.Native {
+		if !callable {
+			f.Native = append(f.Native, id)
+		}
+	}
+	return f
 }
 
 // ToolName is what the named host calls one of atreides's own tools (as
@@ -280,4 +310,70 @@ func ReadsBeforeWrite(name string) bool {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// SkillDirs are every host's own skill folders, for loading a skill by
+// name whichever host runs (.atreides/skills comes first; see
+// agents.LoadSkills).
+func SkillDirs() []string {
+	var out []string
+	// The host entries' own values: reading the table from here would
+	// make its initialization depend on itself (install uses this).
+	for _, f := range []AgentFacts{claudeAgents, geminiAgents, codexAgents, openCodeAgents} {
+		for _, d := range f.SkillDirs {
+			if !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// withAgents installs (add) or removes the roster's agent files of the
+// host for a scope and folds what it did into the hooks' report.
+func withAgents(env Env, rep *install.Report, host string, f AgentFacts, scope install.Scope, roster agents.Roster, add bool) error {
+	if f.Dir == nil {
+		return nil
+	}
+	dir := f.Dir(env, scope)
+	var a install.Report
+	var err error
+	if add {
+		a, err = install.InstallAgents(install.AgentsOptions{
+			Dir: dir, Form: f.Form, Roster: roster, BackupDir: env.BackupDir(scope),
+			Prompt: agentPrompt(env, f, rep),
+		})
+	} else {
+		a, err = install.UninstallAgents(dir, host, f.Form.Ext, env.BackupDir(scope))
+	}
+	if err != nil {
+		return fmt.Errorf("agents in %s: %w", dir, err)
+	}
+	for _, l := range []struct {
+		what string
+		ids  []string
+	}{{"installed", a.Added}, {"updated", a.Updated}, {"removed", a.Removed}} {
+		if len(l.ids) > 0 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s agents %s", dir, l.what, strings.Join(l.ids, ", ")))
+		}
+	}
+	rep.Warnings = append(rep.Warnings, a.Warnings...)
+	rep.Notes = append(rep.Notes, a.Notes...)
+	return nil
+}
+
+// agentPrompt is an agent's prompt as the host installs it: with its
+// skills written in when the host cannot inject them at run time. A
+// skill that cannot be read is left out, with a warning in rep.
+func agentPrompt(env Env, f AgentFacts, rep *install.Report) func(a agents.Agent) string {
+	if !f.InlineSkills {
+		return nil
+	}
+	return func(a agents.Agent) string {
+		skills, err := agents.LoadSkills(env.ProjectDir, a.Skills, SkillDirs()...)
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("agent %s: %v; installed without it", a.ID, err))
+		}
+		return agents.Prompt(a, skills)
+	}
 }

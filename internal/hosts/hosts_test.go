@@ -404,8 +404,8 @@ func TestSessionFacts(t *testing.T) {
 	}
 	for _, h := range All() {
 		f := SessionFacts(h.Name)
-		if !slices.Equal(f.Instructions, h.Instructions) || len(f.Agents) != len(h.Agents) {
-			t.Errorf("%s: facts %+v, entry %v %v", h.Name, f, h.Instructions, h.Agents)
+		if !slices.Equal(f.Instructions, h.Instructions) || f.Call != h.Agents.Call {
+			t.Errorf("%s: facts %+v, entry %v %v", h.Name, f, h.Instructions, h.Agents.Call)
 		}
 		i := strings.Index(string(data), fmt.Sprintf("\t%q:", h.Name))
 		if i < 0 {
@@ -419,13 +419,16 @@ func TestSessionFacts(t *testing.T) {
 				t.Errorf("session's test facts for %s lack instruction file %s", h.Name, x)
 			}
 		}
-		for role, name := range h.Agents {
-			if !strings.Contains(got, fmt.Sprintf("%q: %q", role, name)) {
-				t.Errorf("session's test facts for %s lack agent %s=%s", h.Name, role, name)
+		if !strings.Contains(got, "Call: `"+h.Agents.Call+"`") {
+			t.Errorf("session's test facts for %s lack the call %s", h.Name, h.Agents.Call)
+		}
+		for _, id := range f.Native {
+			if !strings.Contains(got, fmt.Sprintf("%q", id)) {
+				t.Errorf("session's test facts for %s lack native agent %s", h.Name, id)
 			}
 		}
 	}
-	if f := SessionFacts("no-such-host"); f.Instructions != nil || f.Agents != nil {
+	if f := SessionFacts("no-such-host"); f.Instructions != nil || f.Call != "" {
 		t.Errorf("unknown host has facts %+v", f)
 	}
 }

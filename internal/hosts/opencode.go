@@ -28,11 +28,16 @@ var openCodeHost = Host{
 	Inspect:    install.InspectOpenCode,
 	Programs:   []string{"opencode"},
 	ConfigDirs: func(env Env) []string { return []string{openCodeDir(env, install.ScopeUser)} },
-	// OpenCode 1.18.33 reads AGENTS.md, and CLAUDE.md when there is none;
-	// its task tool can start the subagent explore (build and plan are
-	// primary agents, which it cannot start).
+	// OpenCode 1.18.33 reads AGENTS.md, and CLAUDE.md when there is none.
 	Instructions: []string{"AGENTS.md", "CLAUDE.md"},
-	Agents:       map[string]string{"explore": "explore"},
+	// The plugin's config hook adds the roster to OpenCode's agents in
+	// memory (nothing on disk), with skills in their prompts; the task
+	// tool starts a subagent. OpenCode's own build and plan (its primary
+	// agents, which the user switches between) and explore and general
+	// (its subagents) are kept: the roster's agents of those ids are not
+	// injected, and explore is OpenCode's.
+	Agents: openCodeAgents,
+
 	// OpenCode 1.18.33's edit and write tools say they fail on a file not
 	// read first, but their code no longer checks: ReadsBeforeWrite stays
 	// false, and atreides checks.
@@ -58,4 +63,11 @@ func openCodeOffline(env Env, o Options) []string {
 		dirs = append(dirs, filepath.Join(install.OpenCodeConfigHome(env.Getenv("XDG_CONFIG_HOME"), env.Home), "opencode"))
 	}
 	return dirs
+}
+
+// openCodeAgents is how opencode takes the roster (see the host entry).
+var openCodeAgents = AgentFacts{
+	Call:      `the task tool with subagent_type "%[1]s"`,
+	Native:    map[string]bool{"build": false, "plan": false, "explore": true, "general": true},
+	SkillDirs: []string{".opencode/skill", ".claude/skills"},
 }

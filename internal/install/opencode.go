@@ -26,7 +26,7 @@ const OpenCodePluginFile = "atreides.ts"
 // openCodeHooks are the hooks the plugin registers (for doctor).
 var openCodeHooks = []string{
 	"tool.execute.before", "tool.execute.after", "experimental.chat.messages.transform", "experimental.chat.system.transform",
-	"experimental.session.compacting", "chat.message", "experimental.text.complete", "event",
+	"experimental.session.compacting", "chat.message", "experimental.text.complete", "event", "config",
 }
 
 // pluginMarker identifies a plugin file as ours.

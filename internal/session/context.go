@@ -83,11 +83,9 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	return r, nil
 }
 
-// identity is the persona header. It names only the agents the host has
-// ([Options.Hosts]): an agent named here that the host cannot start would send
-// the lead agent after nothing. A role's configured display name is used,
-// with the host's name for it when the two differ; an empty display name
-// leaves the role out.
+// identity is the persona header. It names the roster's subagents as the
+// host starts them ([HostFacts.CallOf]): an agent the host cannot start is
+// not named, since it would send the lead agent after nothing.
 func identity(o Options, host string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are %s, the lead agent of this session.", o.Persona)
@@ -98,16 +96,10 @@ func identity(o Options, host string) string {
 		b.WriteString(" Before delegating to a subagent, announce it in one line (\"Delegating to NAME: why\").")
 	}
 	var named []string
-	agents := o.host(host).Agents
-	for _, role := range roleOrder {
-		display, native := o.Agents[role], agents[role]
-		switch {
-		case display == "" || native == "":
-			continue
-		case strings.EqualFold(display, native):
-			named = append(named, fmt.Sprintf("%s (%s)", native, roleText[role]))
-		default:
-			named = append(named, fmt.Sprintf("%s (%s; the host calls it %s)", display, roleText[role], native))
+	facts := o.host(host)
+	for _, a := range o.Agents {
+		if call := facts.CallOf(a.ID); call != "" {
+			named = append(named, fmt.Sprintf("%s (%s; %s)", a.Name, a.Role, call))
 		}
 	}
 	if len(named) > 0 {
@@ -115,14 +107,6 @@ func identity(o Options, host string) string {
 	}
 	b.WriteString("\n")
 	return b.String()
-}
-
-var roleText = map[string]string{
-	"oracle":    "oracle: diagnosis after repeated failures",
-	"explore":   "codebase search",
-	"librarian": "docs and references",
-	"build":     "implementation",
-	"plan":      "planning",
 }
 
 func writeTodos(b *strings.Builder, todos []state.Todo, max int) {

@@ -1,8 +1,10 @@
 package session
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // HostFacts is what the session handlers must know of the host an event
@@ -14,17 +16,26 @@ type HostFacts struct {
 	// reads itself: when the rules file is missing and one of these is
 	// there, the project has rules and atreides adds none.
 	Instructions []string
-	// Agents maps a role (see roleOrder) to the name the host gives the
-	// built-in agent that fills it, as it must be passed to the host's
-	// delegation tool. A role without an agent on the host is never named.
-	Agents map[string]string
+	// Call says how the host's lead agent starts the agent of an id: a
+	// format whose %[1]s is the id, e.g. `the Agent tool with
+	// subagent_type "%[1]s"`. Empty: the host cannot start the roster's
+	// agents, and none is named.
+	Call string
+	// Native are the agents the host has itself under the roster's ids:
+	// atreides installs no agent of such an id there, so it is not named.
+	Native []string
 	// Compact is the command the user types to compact the agent's
 	// context ("" when unknown).
 	Compact string
 }
 
-// roleOrder is the order roles are named in.
-var roleOrder = []string{"oracle", "explore", "librarian", "build", "plan"}
+// CallOf is how the host starts the agent id ("" when it cannot).
+func (f HostFacts) CallOf(id string) string {
+	if f.Call == "" || slices.Contains(f.Native, id) {
+		return ""
+	}
+	return fmt.Sprintf(f.Call, id)
+}
 
 // host returns the facts of the named host.
 func (o Options) host(name string) HostFacts {

@@ -4,10 +4,10 @@ package session
 // the facts of the pinned hosts as internal/hosts holds them
 // (TestSessionFacts there keeps the two in step).
 var testFacts = map[string]HostFacts{
-	"claude":   {Instructions: []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"}, Agents: map[string]string{"explore": "Explore", "plan": "Plan"}},
-	"gemini":   {Instructions: []string{"GEMINI.md"}, Agents: map[string]string{"explore": "codebase_investigator"}},
-	"codex":    {Instructions: []string{"AGENTS.md"}},
-	"opencode": {Instructions: []string{"AGENTS.md", "CLAUDE.md"}, Agents: map[string]string{"explore": "explore"}},
+	"claude":   {Instructions: []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"}, Call: `the Agent tool with subagent_type "%[1]s"`},
+	"gemini":   {Instructions: []string{"GEMINI.md"}, Call: `the invoke_agent tool with agent_name "%[1]s"`},
+	"codex":    {Instructions: []string{"AGENTS.md"}, Call: `the spawn_agent tool with agent_type "%[1]s"`},
+	"opencode": {Instructions: []string{"AGENTS.md", "CLAUDE.md"}, Call: `the task tool with subagent_type "%[1]s"`, Native: []string{"build", "plan"}},
 }
 
 // testOptions are the defaults with the pinned hosts' facts, as the

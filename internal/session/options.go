@@ -17,9 +17,9 @@ type Options struct {
 
 	// WarnAt and EscalateAt are the strike counts that warn and escalate.
 	WarnAt, EscalateAt int
-	// Oracle is the display name of the agent failures are escalated to,
-	// OracleType the host's subagent type to start it with.
-	Oracle, OracleType string
+	// Oracle is the id of the roster agent failures are escalated to (""
+	// none: the agent is told to diagnose and ask the user).
+	Oracle string
 
 	// MaxBlocks is how many stops in a row may be blocked (kept below the
 	// host's own cap of 8); StagnantTurns how many blocked stops without
@@ -43,9 +43,9 @@ type Options struct {
 	Persona  string
 	Prefix   bool
 	Announce bool
-	// Agents maps role (oracle, explore, librarian, build, plan) to the
-	// display name used in context.
-	Agents map[string]string
+	// Agents are the roster's subagents the identity names (package
+	// agents), in order.
+	Agents []Agent
 	// ContextWindow is the context window assumed, in tokens, when
 	// neither the host nor the model says; ContextThresholds are the
 	// percentages of it at which the monitor tells the agent, ascending
@@ -56,6 +56,23 @@ type Options struct {
 	// Hosts returns what the session must know of a host (its agents, the
 	// instruction files it reads); nil knows no host.
 	Hosts func(name string) HostFacts
+}
+
+// Agent is one subagent of the roster as the session's text names it.
+type Agent struct {
+	ID   string // what the host's delegation tool takes
+	Name string // display name
+	Role string // a few words on what it is for
+}
+
+// agent finds the roster agent of an id.
+func (o Options) agent(id string) (Agent, bool) {
+	for _, a := range o.Agents {
+		if a.ID == id {
+			return a, true
+		}
+	}
+	return Agent{}, false
 }
 
 // hostBlockCap is Claude Code's cap on consecutive Stop blocks; atreides
@@ -85,14 +102,16 @@ func DefaultOptions() Options {
 		},
 		VerifyBeforeStop: true,
 		WarnAt:           2, EscalateAt: 3,
-		Oracle: "Stilgar", OracleType: "general-purpose",
+		Oracle:    "stilgar",
 		MaxBlocks: 3, StagnantTurns: 3,
 		MemoryBudget: 4000, StaleAfter: 48 * time.Hour,
 		RulesFile: "AGENTS.md", RulesBudget: 6000,
 		Persona: "Muad'Dib", Announce: true,
 		ContextWindow: 200_000, ContextThresholds: []int{70, 85},
-		Agents: map[string]string{
-			"oracle": "Stilgar", "explore": "Explore", "librarian": "Librarian", "build": "Build", "plan": "Plan",
+		Agents: []Agent{
+			{ID: "build", Name: "Build", Role: "implementation"}, {ID: "explore", Name: "Explore", Role: "codebase search"},
+			{ID: "librarian", Name: "Librarian", Role: "docs and references"}, {ID: "plan", Name: "Plan", Role: "planning"},
+			{ID: "stilgar", Name: "Stilgar", Role: "oracle: diagnosis and hard decisions"},
 		},
 	}
 }
@@ -113,12 +132,6 @@ func (o Options) normalize() Options {
 	}
 	if o.EscalateAt <= o.WarnAt {
 		o.EscalateAt = o.WarnAt + 1
-	}
-	if o.Oracle == "" {
-		o.Oracle = "Stilgar"
-	}
-	if o.OracleType == "" {
-		o.OracleType = "general-purpose"
 	}
 	if o.MemoryBudget <= 0 {
 		o.MemoryBudget = 4000

@@ -106,22 +106,23 @@ func TestRulesLinks(t *testing.T) {
 	}
 }
 
-// TestIdentityNamesHostAgents: only agents the host has are named, by the
-// host's name when the configured one differs.
+// TestIdentityNamesHostAgents: the roster's subagents are named as each
+// host starts them; one the host keeps its own primary agent under is not.
 func TestIdentityNamesHostAgents(t *testing.T) {
 	renamed := testOptions()
-	renamed.Agents = map[string]string{"explore": "Scout", "plan": ""}
+	renamed.Agents = []Agent{{ID: "scout", Name: "Scout", Role: "codebase search"}}
 	tests := []struct {
 		host string
 		o    Options
 		want []string
 		not  []string
 	}{
-		{"claude", testOptions(), []string{"Explore (codebase search)", "Plan (planning)"}, []string{"Stilgar", "Librarian", "Build"}},
-		{"opencode", testOptions(), []string{"explore (codebase search)"}, []string{"Stilgar", "Librarian", "Plan", "Build"}},
-		{"gemini", testOptions(), []string{"Explore (codebase search; the host calls it codebase_investigator)"}, []string{"Stilgar", "Plan"}},
-		{"codex", testOptions(), nil, []string{"Agents you can delegate to", "Explore"}},
-		{"claude", renamed, []string{"Scout (codebase search; the host calls it Explore)"}, []string{"Plan"}},
+		{"claude", testOptions(), []string{`Stilgar (oracle: diagnosis and hard decisions; the Agent tool with subagent_type "stilgar")`, `Explore (codebase search; the Agent tool with subagent_type "explore")`, "Librarian", "Build", "Plan ("}, nil},
+		{"opencode", testOptions(), []string{`Stilgar (oracle: diagnosis and hard decisions; the task tool with subagent_type "stilgar")`, "Explore ("}, []string{"Build (", "Plan ("}},
+		{"gemini", testOptions(), []string{`the invoke_agent tool with agent_name "stilgar"`}, nil},
+		{"codex", testOptions(), []string{`the spawn_agent tool with agent_type "stilgar"`}, nil},
+		{"unknown", testOptions(), nil, []string{"Agents you can delegate to"}},
+		{"claude", renamed, []string{`Scout (codebase search; the Agent tool with subagent_type "scout")`}, []string{"Stilgar"}},
 	}
 	for _, tt := range tests {
 		got := identity(tt.o, tt.host)

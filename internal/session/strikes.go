@@ -54,12 +54,12 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	o := opts().normalize()
 	switch {
 	case k.Count >= o.EscalateAt:
-		msg := escalation(k, o)
+		msg := escalation(k, o, ev.Host)
 		s.Strikes.Clear(tool, target)
 		s.Counters.Escalations++
 		return event.Result{Context: event.Note("strikes", tool+" "+target, event.High, msg)}, nil
 	case k.Count >= o.WarnAt:
-		return event.Result{Context: event.Note("strikes", tool+" "+target, event.Normal, warning(k, o))}, nil
+		return event.Result{Context: event.Note("strikes", tool+" "+target, event.Normal, warning(k, o, ev.Host))}, nil
 	}
 	return event.Result{}, nil
 }
@@ -127,26 +127,47 @@ func describeTarget(k *state.Strike) string {
 	return fmt.Sprintf("%s `%s`", k.Tool, k.Target)
 }
 
-func warning(k *state.Strike, o Options) string {
+func warning(k *state.Strike, o Options, host string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "atreides: %s failed %d times in a row (%s). Do not retry it unchanged.\n", describeTarget(k), k.Count, k.Class)
 	fmt.Fprintf(&b, "Suggestion: %s\n", adviceFor(k.Class))
-	fmt.Fprintf(&b, "After %d failures atreides will ask you to stop and consult %s.", o.EscalateAt, o.Oracle)
+	fmt.Fprintf(&b, "After %d failures atreides will ask you to stop and %s.", o.EscalateAt, consultWhom(o, host))
 	return b.String()
 }
 
-func escalation(k *state.Strike, o Options) string {
+func escalation(k *state.Strike, o Options, host string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "atreides escalation: %s failed %d times in a row. STOP repeating it.\n", describeTarget(k), k.Count)
 	b.WriteString("Error history:\n")
 	for _, e := range k.Errors {
 		fmt.Fprintf(&b, "- %s %s: %s\n", e.Time.UTC().Format("15:04:05"), e.Class, e.Excerpt)
 	}
-	fmt.Fprintf(&b, "Next: consult %s, the oracle. Start a subagent (Agent/Task tool, subagent_type %q) whose prompt begins \"You are %s, the oracle: diagnose this failure.\" and give it the target, the error history above and what you already tried. ",
-		o.Oracle, o.OracleType, o.Oracle)
-	if o.Announce {
-		fmt.Fprintf(&b, "Tell the user you are consulting %s. ", o.Oracle)
+	if a, call := oracle(o, host); call != "" {
+		fmt.Fprintf(&b, "Next: consult %s, the oracle: start the %s subagent (%s) and give it the target, the error history above and what you already tried. ", a.Name, a.ID, call)
+		if o.Announce {
+			fmt.Fprintf(&b, "Tell the user you are consulting %s. ", a.Name)
+		}
+	} else {
+		b.WriteString("Next: stop and diagnose it: re-read the error history above, check your assumptions against the code, and change your approach before you try again. ")
 	}
 	b.WriteString("If the diagnosis does not resolve it, revert your last changes to a working state and ask the user.")
 	return b.String()
+}
+
+// oracle is the agent failures are escalated to and how the host starts
+// it; call is "" when there is none the host can start.
+func oracle(o Options, host string) (a Agent, call string) {
+	a, ok := o.agent(o.Oracle)
+	if !ok {
+		return Agent{}, ""
+	}
+	return a, o.host(host).CallOf(a.ID)
+}
+
+// consultWhom is what the warning says the escalation will ask for.
+func consultWhom(o Options, host string) string {
+	if a, call := oracle(o, host); call != "" {
+		return "consult " + a.Name + " (" + call + ")"
+	}
+	return "diagnose before trying again"
 }

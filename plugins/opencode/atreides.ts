@@ -40,6 +40,7 @@ type Result = {
   text?: string
   warn?: string[]
   variant?: string
+  agents?: Record<string, Json>
 }
 type Pending = { resolve: (r: Result) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }
 
@@ -187,6 +188,14 @@ export const AtreidesPlugin = async (input: PluginInput, options?: Record<string
 
   return {
     tool: tools,
+    // The roster's agents, added to OpenCode's configuration in memory; an
+    // agent the user configured under the same id keeps the user's fields.
+    config: async (cfg: Json) => {
+      const r = await ask("config", {})
+      if (!r.agents || !cfg) return
+      cfg.agent = cfg.agent ?? {}
+      for (const [id, a] of Object.entries(r.agents)) cfg.agent[id] = { ...(a as Json), ...(cfg.agent[id] ?? {}) }
+    },
     "tool.execute.before": async (i, o) => {
       let r: Result
       try {

@@ -29,7 +29,7 @@ const (
 
 // Methods lists the hook methods, in the order the plugin registers them.
 func Methods() []string {
-	return []string{MethodToolBefore, MethodToolAfter, MethodMessages, MethodSystem, MethodCompacting, MethodChat, MethodText, MethodEvent}
+	return []string{MethodToolBefore, MethodToolAfter, MethodMessages, MethodSystem, MethodCompacting, MethodChat, MethodText, MethodEvent, MethodConfig}
 }
 
 // hookNames are OpenCode's names for the hooks behind each method; they

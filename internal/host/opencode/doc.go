@@ -5,7 +5,8 @@
 // per event: the shim in plugins/opencode starts `atreides serve --stdio`
 // once and sends every hook as a request whose method names the hook
 // (tool.before, tool.after, messages.transform, system.transform,
-// session.compacting, chat.message, text.complete, event) and whose params carry the hook's own input and
+// session.compacting, chat.message, text.complete, event, and config, which
+// answers the agents the plugin's config hook adds: see agents.go) and whose params carry the hook's own input and
 // output objects verbatim, plus the directory OpenCode runs in. The
 // answer is a [Result]: what to throw, which args to put in place, which
 // strings to push into the system prompt or the compaction context, and

@@ -20,6 +20,10 @@ type Result struct {
 	// model sees it as the tool's result and carries on); chat.message
 	// throws it too, which aborts the prompt.
 	Block string `json:"block,omitempty"`
+	// Agents are added to OpenCode's cfg.agent by the config hook, by id
+	// (an agent the user configured under the same id keeps the user's
+	// fields).
+	Agents map[string]Agent `json:"agents,omitempty"`
 	// Args replaces output.args of tool.execute.before (the whole object).
 	Args json.RawMessage `json:"args,omitempty"`
 	// Append is added to output.output of tool.execute.after, after a

@@ -31,6 +31,9 @@ type Mapper struct {
 	// CompactionPrompt, if set, gives the prompt that replaces OpenCode's
 	// own for a compaction of ev's session ("" keeps OpenCode's).
 	CompactionPrompt func(ev *event.Event) string
+	// Agents, if set, gives the agents the config hook adds for the
+	// project OpenCode runs in (MethodConfig).
+	Agents func(directory string) map[string]Agent
 
 	mu       sync.Mutex
 	sessions map[string]*tracked
@@ -93,6 +96,9 @@ func (m *Mapper) session(id string) *tracked {
 
 // Handle answers one hook request.
 func (m *Mapper) Handle(ctx context.Context, method string, params json.RawMessage) Result {
+	if method == MethodConfig {
+		return m.config(params)
+	}
 	ev, err := Decode(method, params, m.now())
 	if err != nil {
 		m.logf("opencode %s: not read: %v", orUnknown(ev.HostEvent), err)

@@ -1,0 +1,215 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/agents"
+)
+
+// Agent files. atreides writes one file per roster agent into a host's
+// agent directory (Claude Code .claude/agents/<id>.md, Gemini CLI
+// .gemini/agents/<id>.md, Codex agents/<id>.toml). Each carries a marker
+// comment with a digest of the rest of its content, so the file says
+// itself whose it is and whether it changed since:
+//
+//   - a file without the marker is the user's: install leaves it alone
+//     and says the agent of that id was not installed; uninstall never
+//     touches it;
+//   - a file with the marker and a matching digest is atreides's as
+//     written: install replaces it, uninstall removes it;
+//   - a file with the marker whose digest no longer matches was edited by
+//     the user: both leave it, with a note.
+//
+// A marked file of an agent no longer in the roster is removed by install.
+// The directories install created are recorded like a settings file's
+// (backup.go) and removed by uninstall once empty.
+
+// agentMarker starts the marker line; the digest follows it.
+const agentMarker = "# atreides agent file: 'atreides uninstall' removes it, keeping it if you edit it; digest "
+
+// AgentForm is how one host takes an agent file.
+type AgentForm struct {
+	Host string // as in Report.Host
+	Ext  string // ".md", ".toml"
+	// Render is the file's content without the marker; the marker goes on
+	// the line after the first line of the result when that line is
+	// "---" (a front matter), else first.
+	Render func(a agents.Agent, prompt string) string
+	// Installs reports whether the host gets a file for a (Claude Code
+	// does not for the lead agent, which is its session's own identity).
+	Installs func(a agents.Agent) bool
+}
+
+// AgentsOptions configure InstallAgents.
+type AgentsOptions struct {
+	Dir    string // the host's agent directory
+	Form   AgentForm
+	Roster agents.Roster
+	// Prompt is an agent's prompt as installed (its skills appended where
+	// the host has no event to inject them on); nil: the prompt.
+	Prompt    func(a agents.Agent) string
+	BackupDir string
+}
+
+// withMarker puts the marker line into a rendered file.
+func withMarker(content string) string {
+	line := agentMarker + digest([]byte(content))[:16] + "\n"
+	if rest, ok := strings.CutPrefix(content, "---\n"); ok {
+		return "---\n" + line + rest
+	}
+	return line + content
+}
+
+// agentFileState tells whose a file is: not ours, ours as written, or
+// ours but edited since.
+type agentFileState int
+
+const (
+	userFile agentFileState = iota
+	oursAsWritten
+	oursEdited
+)
+
+func classifyAgentFile(data []byte) agentFileState {
+	i := bytes.Index(data, []byte(agentMarker))
+	if i < 0 || i > 4 {
+		return userFile
+	}
+	end := bytes.IndexByte(data[i:], '\n')
+	if end < 0 {
+		return oursEdited
+	}
+	sum := string(data[i+len(agentMarker) : i+end])
+	rest := append(append([]byte{}, data[:i]...), data[i+end+1:]...)
+	if len(sum) == 16 && digest(rest)[:16] == sum {
+		return oursAsWritten
+	}
+	return oursEdited
+}
+
+// InstallAgents writes the roster's agent files into o.Dir.
+func InstallAgents(o AgentsOptions) (Report, error) {
+	rep := Report{Host: o.Form.Host, Path: o.Dir, Action: ActionUnchanged, what: "atreides agents"}
+	want := map[string]string{}
+	var ids []string
+	for _, a := range o.Roster {
+		if o.Form.Installs != nil && !o.Form.Installs(a) {
+			continue
+		}
+		prompt := a.Prompt
+		if o.Prompt != nil {
+			prompt = o.Prompt(a)
+		}
+		want[a.ID] = withMarker(o.Form.Render(a, prompt))
+		ids = append(ids, a.ID)
+	}
+	bk := backupsFor(o.BackupDir, o.Dir)
+	if len(ids) > 0 {
+		created := missingDirs(o.Dir)
+		if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+			return rep, err
+		}
+		if len(created) > 0 {
+			rep.Created = true
+			if err := bk.record(&undo{Path: o.Dir, Dirs: created}, nil); err != nil {
+				return rep, err
+			}
+		}
+	}
+	for _, id := range ids {
+		path := filepath.Join(o.Dir, id+o.Form.Ext)
+		old, err := os.ReadFile(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			rep.Added = append(rep.Added, id)
+		case err != nil:
+			return rep, fmt.Errorf("read %s: %w", path, err)
+		case string(old) == want[id]:
+			continue
+		case classifyAgentFile(old) == userFile:
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s is not atreides's; the agent %s was not installed for %s (rename your file to install it)", path, id, o.Form.Host))
+			continue
+		case classifyAgentFile(old) == oursEdited:
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s was edited since atreides installed it; kept as it is (delete it to get atreides's again)", path))
+			continue
+		default:
+			rep.Updated = append(rep.Updated, id)
+		}
+		if err := writeAtomic(path, []byte(want[id]), 0o644); err != nil {
+			return rep, err
+		}
+	}
+	removed, err := removeAgentFiles(o.Dir, o.Form.Ext, func(id string) bool { return !slices.Contains(ids, id) }, &rep)
+	if err != nil {
+		return rep, err
+	}
+	rep.Removed = removed
+	if len(rep.Added)+len(rep.Updated)+len(rep.Removed) > 0 {
+		rep.Action = ActionUpdated
+		if len(rep.Updated)+len(rep.Removed) == 0 {
+			rep.Action = ActionInstalled
+		}
+	}
+	return rep, nil
+}
+
+// UninstallAgents removes atreides's agent files from dir (keeping those
+// edited since, with a note) and the directories install created for
+// them, once empty.
+func UninstallAgents(dir, host, ext, backupDir string) (Report, error) {
+	rep := Report{Host: host, Path: dir, Action: ActionNothingToDo, what: "atreides agents"}
+	removed, err := removeAgentFiles(dir, ext, func(string) bool { return true }, &rep)
+	if err != nil {
+		return rep, err
+	}
+	if rep.Removed = removed; len(removed) > 0 {
+		rep.Action = ActionRemoved
+	}
+	bk := backupsFor(backupDir, dir)
+	if u := bk.load(); u != nil {
+		removeDirs(u.Dirs)
+		bk.forget()
+	}
+	return rep, nil
+}
+
+// removeAgentFiles removes the files of ours in dir whose id drop
+// selects, as long as they are as atreides wrote them.
+func removeAgentFiles(dir, ext string, drop func(id string) bool, rep *Report) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	var removed []string
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ext)
+		if !ok || !e.Type().IsRegular() || !drop(id) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return removed, fmt.Errorf("read %s: %w", path, err)
+		}
+		switch classifyAgentFile(data) {
+		case oursEdited:
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s was edited since atreides installed it; kept (delete it yourself if you no longer want it)", path))
+		case oursAsWritten:
+			if err := os.Remove(path); err != nil {
+				return removed, err
+			}
+			removed = append(removed, id)
+		}
+	}
+	return removed, nil
+}
