@@ -1,13 +1,19 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/state"
 	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
+	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
+	fo "github.com/atreides-dev/atreides/test/e2e/fakeopenai"
 )
 
 // childAnswer is the headless child's final text, which must reach the
@@ -81,5 +87,75 @@ func TestBackgroundClaude(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "result.md")); string(b) != childAnswer {
 		t.Errorf("result.md: %q", b)
+	}
+}
+
+// TestBackgroundHeadless runs one background task on each of Gemini CLI
+// and Codex through their headless CLIs as atreides configures them by
+// default (background.commands): the task is queued in the registry as
+// the MCP tool would queue it, atreides's own supervisor (atreides bg run)
+// starts `gemini -p … --output-format json` or `codex exec --json …`
+// against the fake model, and the answer parser reads the real CLI's
+// output: the task completes with the model's answer and the CLI's
+// session id. The parent side (the tools served to these hosts over MCP)
+// is the MCP install's part.
+func TestBackgroundHeadless(t *testing.T) {
+	const answer = "HEADLESS-ANSWER-5c1"
+	for _, c := range []struct {
+		host  string
+		setup func(t *testing.T) (dir, home, bin string, env []string)
+	}{
+		{"codex", func(t *testing.T) (string, string, string, []string) {
+			p := newCodexProject(t, fo.Script{Steps: []fo.Step{fo.Text(answer)}})
+			return p.Dir, p.Home, p.bin, []string{"FAKE_OPENAI_KEY=sk-fake"}
+		}},
+		{"gemini", func(t *testing.T) (string, string, string, []string) {
+			p := newGeminiProject(t, fg.Script{Steps: []fg.Step{fg.Text(answer)}})
+			return p.Dir, p.Home, p.bin, []string{"GOOGLE_GEMINI_BASE_URL=" + p.Fake.URL, "GEMINI_API_KEY=fake-key", "GEMINI_CLI_TRUST_WORKSPACE=true"}
+		}},
+	} {
+		t.Run(c.host, func(t *testing.T) {
+			dir, home, bin, env := c.setup(t)
+			atreides := atreidesFor(t)
+			// The supervisor, and the CLI it starts, inherit this
+			// process's environment, as they inherit the MCP server's.
+			t.Setenv("HOME", home)
+			t.Setenv("PATH", strings.Join([]string{filepath.Dir(bin), filepath.Dir(atreides), os.Getenv("PATH")}, string(os.PathListSeparator)))
+			for _, kv := range env {
+				k, v, _ := strings.Cut(kv, "=")
+				t.Setenv(k, v)
+			}
+			r := background.Open(dir, background.LoadOptions(dir))
+			r.Opts.Exe = []string{atreides, "bg", "run"}
+			ctx := context.Background()
+			err := r.Update(ctx, func(p *state.Project, now time.Time) error {
+				_, err := r.Add(p, background.Request{Parent: "parent-1", Host: c.host, Agent: "explore", Description: "answer", Prompt: "Give the answer."}, now)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := background.Dir(dir, "bg-1")
+			var task state.BgTask
+			for deadline := time.Now().Add(runTimeout); ; time.Sleep(200 * time.Millisecond) {
+				err := r.Update(ctx, func(p *state.Project, _ time.Time) error { task = *p.Background.Task("bg-1"); return nil })
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !background.Pending(&task) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("bg-1 still %s after %s", task.Status, runTimeout)
+				}
+			}
+			stdout, _ := os.ReadFile(filepath.Join(out, "stdout"))
+			if task.Status != background.Completed || task.Result != answer || task.Child == "" {
+				stderr, _ := os.ReadFile(filepath.Join(out, "stderr"))
+				sup, _ := os.ReadFile(filepath.Join(out, "supervisor.log"))
+				t.Errorf("bg-1: %s, result %q, error %q, session %q\nstdout:\n%s\nstderr:\n%s\nsupervisor.log:\n%s",
+					task.Status, task.Result, task.Error, task.Child, tail(string(stdout), 3000), tail(string(stderr), 3000), sup)
+			}
+		})
 	}
 }
