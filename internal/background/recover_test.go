@@ -2,6 +2,7 @@ package background
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,25 @@ func TestParseAnswer(t *testing.T) {
 		a := ParseAnswer([]byte(c.out))
 		if a.Text != c.text || a.Session != c.session || a.Error != c.err {
 			t.Errorf("%s: %+v", c.name, a)
+		}
+	}
+}
+
+// The recorded outputs are real runs of the pinned CLIs against the e2e
+// fake models (test/e2e TestBackgroundHeadless): codex exec --json 0.169.0,
+// which reports a warning as an item of type error that must not fail the
+// task, and gemini -p --output-format json 0.61.0.
+func TestParseAnswerRecorded(t *testing.T) {
+	for _, c := range []struct{ file, text, session string }{
+		{"codex-exec-json.jsonl", "HEADLESS-ANSWER-5c1", "01a20b99-79e7-76b2-b818-ea2a2b91d177"},
+		{"gemini-p-json.json", "HEADLESS-ANSWER-5c1", "351d2b85-b669-4685-ba52-bcd4912f3c4a"},
+	} {
+		out, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ParseAnswer(out); a.Text != c.text || a.Session != c.session || a.Error != "" {
+			t.Errorf("%s: %+v", c.file, a)
 		}
 	}
 }

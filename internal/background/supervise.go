@@ -23,6 +23,13 @@ import (
 // and then launches the supervisors of the tasks that may start next. A
 // task that is not its to run (cancelled, already taken) ends it quietly.
 func (r *Registry) Supervise(ctx context.Context, id string) error {
+	// A cancel signals the supervisor as soon as its pid is recorded;
+	// caught from here on, it cannot kill the supervisor between starting
+	// the CLI (in a process group of its own) and watching it, which
+	// would leave the CLI running.
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer signal.Stop(term)
 	self := os.Getpid()
 	start, _ := ProcStart(self)
 	var t state.BgTask
@@ -43,7 +50,7 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 	if err != nil || !mine {
 		return err
 	}
-	status, ans, errText := r.run(ctx, &t, session)
+	status, ans, errText := r.run(&t, session, term)
 	return r.Update(ctx, func(p *state.Project, now time.Time) error {
 		cur := p.Background.Task(id)
 		if cur == nil {
@@ -61,8 +68,9 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 	})
 }
 
-// run runs the task's CLI and says how it ended.
-func (r *Registry) run(ctx context.Context, t *state.BgTask, session string) (string, Answer, string) {
+// run runs the task's CLI and says how it ended; a signal on term
+// cancels it.
+func (r *Registry) run(t *state.BgTask, session string, term <-chan os.Signal) (string, Answer, string) {
 	dir := Dir(r.Root, t.ID)
 	prompt, err := PromptOf(r.Root, t.ID)
 	if err != nil {
@@ -92,15 +100,17 @@ func (r *Registry) run(ctx context.Context, t *state.BgTask, session string) (st
 	cmd.Env = append(os.Environ(), TaskEnv+"="+t.ID, DepthEnv+"="+strconv.Itoa(t.Depth), "ATREIDES_BG_PARENT="+t.Parent)
 	// Its own group, so that a timeout or a cancel stops what it started.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	select {
+	case <-term:
+		return Cancelled, Answer{}, "cancelled"
+	default:
+	}
 	started := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Failed, Answer{}, fmt.Sprintf("%s did not start: %v", argv[0], err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	term := make(chan os.Signal, 1)
-	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	defer signal.Stop(term)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	var werr error
