@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -74,6 +73,7 @@ type taskIn struct {
 
 func registry(env *Env) *background.Registry {
 	o := background.LoadOptions(env.Root)
+	o.SkillDirs = env.SkillDirs
 	o.Exe = launchExe
 	st := env.Store
 	if st == nil {
@@ -114,12 +114,13 @@ func (env *Env) getenv(k string) string {
 	return env.Getenv(k)
 }
 
-// depth is the caller's background nesting, from the environment the
-// supervisor gives its CLI (see background.Supervise); it stands in for
-// the delegation limits' check.
-func depth(env *Env) int {
-	n, _ := strconv.Atoi(env.getenv(background.DepthEnv))
-	return max(n, 0)
+// path is the caller's chain of background agents, from the environment
+// the supervisor gives its CLI (see background.Supervise).
+func path(env *Env) []string {
+	if p := env.getenv(background.PathEnv); p != "" {
+		return strings.Split(p, ",")
+	}
+	return nil
 }
 
 // launch queues a task for the calling session and returns it and its
@@ -139,7 +140,7 @@ func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (s
 			host = hostOf(ctx, r, parent)
 		}
 		q := background.Request{Parent: parent, ParentAgent: env.Agent, Host: host, Agent: in.Agent,
-			Description: in.Description, Prompt: in.Prompt, Skills: in.Skills, Resume: in.Resume, Depth: depth(env)}
+			Description: in.Description, Prompt: in.Prompt, Skills: in.Skills, Resume: in.Resume, Path: path(env)}
 		if in.Resume != "" {
 			if err := resumable(&p.Background, r.Opts, in.Resume, host); err != nil {
 				return err

@@ -2,7 +2,6 @@ package agenttools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,9 +45,9 @@ func testExe() []string {
 const runner = `s=$(printf %s "$1" | sed -n 's/.*sleep=\([0-9.]*\).*/\1/p'); sleep ${s:-0}
 case "$1" in *plain*) echo "plain answer of $ATREIDES_BG_TASK";; *) printf '{"type":"result","result":"answer of %s","session_id":"s-%s"}' $ATREIDES_BG_TASK $ATREIDES_BG_TASK;; esac`
 
-// project writes a project whose claude tasks run [runner] with the given
+// bgProject writes a project whose claude tasks run [runner] with the given
 // concurrency limit and longest wait, and a skill named tests.
-func project(t *testing.T, limit, waitSeconds int) string {
+func bgProject(t *testing.T, limit, waitSeconds int) string {
 	t.Helper()
 	root := t.TempDir()
 	cfg := fmt.Sprintf(`background:
@@ -75,18 +74,6 @@ func project(t *testing.T, limit, waitSeconds int) string {
 
 func envOf(root, session string) *Env {
 	return &Env{Root: root, Host: "claude", Session: session, Getenv: func(string) string { return "" }}
-}
-
-// call runs the named background tool with JSON arguments.
-func call(t *testing.T, env *Env, name, args string) (string, error) {
-	t.Helper()
-	for _, tl := range Background() {
-		if tl.Name == name {
-			return tl.Call(context.Background(), env, json.RawMessage(args))
-		}
-	}
-	t.Fatalf("no tool %s", name)
-	return "", nil
 }
 
 // must is a call that has to succeed.
@@ -169,15 +156,15 @@ func TestBackgroundTools(t *testing.T) {
 		{name: "resume continues a finished task as its agent", limit: 5, wait: 10, before: []string{`{"description":"f","prompt":"first","agent":"librarian"}`, `wait`}, tool: "delegate_task", args: `{"resume":"bg-1","prompt":"more","run_in_background":false}`,
 			want: []string{"bg-2 (librarian, ", "answer of bg-2"}},
 		{name: "unknown agent", limit: 5, wait: 5, tool: "background_task", args: `{"description":"x","prompt":"x","agent":"wizard"}`,
-			want: []string{`unknown agent "wizard": use one of explore, librarian`}, wantErr: true},
+			want: []string{`unknown agent "wizard": use one of build, explore, librarian, plan, stilgar, quick`}, wantErr: true},
 		{name: "unknown skill", limit: 5, wait: 5, tool: "background_task", args: `{"description":"x","prompt":"x","agent":"explore","skills":["tests","nope"]}`,
-			want: []string{`skill "nope"`, ".atreides/skills/<name>/SKILL.md"}, wantErr: true},
+			want: []string{`skill "nope"`, "looked for .atreides/skills/nope/SKILL.md"}, wantErr: true},
 		{name: "a known skill goes into the prompt", limit: 5, wait: 5, tool: "background_task", args: `{"description":"x","prompt":"x sleep=30","agent":"explore","skills":["tests"]}`,
 			want: []string{"bg-1 (explore) started"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			root := project(t, c.limit, c.wait)
+			root := bgProject(t, c.limit, c.wait)
 			p1, p2 := envOf(root, "p1"), envOf(root, "p2")
 			for _, a := range c.before {
 				if a == "wait" {
@@ -258,7 +245,7 @@ func busy(root string) bool {
 // A task's prompt file holds the agent's role, the skills' text and the
 // prompt, in that order.
 func TestSkillInPrompt(t *testing.T) {
-	root := project(t, 5, 5)
+	root := bgProject(t, 5, 5)
 	env := envOf(root, "p1")
 	must(t, env, "background_task", `{"description":"x","prompt":"the task sleep=0","agent":"explore","skills":["tests"]}`)
 	must(t, env, "background_output", `{"wait":10}`)
@@ -277,7 +264,7 @@ func TestSkillInPrompt(t *testing.T) {
 // The registry keeps every pending task, so it refuses one more past
 // state.MaxBackground instead of growing the state each hook reads.
 func TestPendingBound(t *testing.T) {
-	root := project(t, 1, 1)
+	root := bgProject(t, 1, 1)
 	r := registry(envOf(root, "p1"))
 	// Written directly, not through the registry, which would start one.
 	err := r.Store.Update(context.Background(), func(tx *store.Tx) error {
@@ -294,5 +281,32 @@ func TestPendingBound(t *testing.T) {
 	_, err = call(t, envOf(root, "p1"), "background_task", `{"description":"x","prompt":"x","agent":"explore"}`)
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("already has %d pending background tasks", state.MaxBackground)) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestBackgroundObeysDelegationLimits: a task launched from inside a
+// background task (its chain of agents in the environment the supervisor
+// gives its CLI) is checked like any delegation: depth and cycles.
+func TestBackgroundObeysDelegationLimits(t *testing.T) {
+	root := bgProject(t, 5, 5)
+	for _, c := range []struct {
+		path, agent, want string
+	}{
+		{"explore,build,plan", "librarian", "over the limit of 3"},
+		{"explore", "explore", "cycle"},
+	} {
+		env := envOf(root, "p1")
+		env.Getenv = func(k string) string { return map[string]string{"ATREIDES_BG_PATH": c.path}[k] }
+		_, err := call(t, env, "background_task", `{"description":"x","prompt":"x","agent":"`+c.agent+`"}`)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s → %s: %v, want %q", c.path, c.agent, err, c.want)
+		}
+	}
+	env := envOf(root, "p1")
+	env.Getenv = func(k string) string { return map[string]string{"ATREIDES_BG_PATH": "explore"}[k] }
+	must(t, env, "background_task", `{"description":"x","prompt":"x sleep=30","agent":"librarian"}`)
+	t.Cleanup(func() { stop(t, root, env) })
+	if got := task(t, root, "bg-1"); strings.Join(got.Path, ",") != "explore,librarian" {
+		t.Errorf("path = %v", got.Path)
 	}
 }

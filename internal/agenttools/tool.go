@@ -36,6 +36,9 @@ type Env struct {
 	// ToolName is what the calling host calls one of these tools, for
 	// messages that name one (hosts.ToolName); nil leaves names bare.
 	ToolName func(tool string) string
+	// SkillDirs are the hosts' own skill folders (hosts.SkillDirs), where
+	// a skill not in .atreides/skills is looked for.
+	SkillDirs []string
 }
 
 // toolName is what the caller's host calls the tool.

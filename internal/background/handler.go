@@ -40,6 +40,9 @@ func handle(c *engine.Call, root string, opts func() Options) (event.Result, err
 			for _, id := range Schedule(b, o.Limits, ev.Time) {
 				// The supervisor waits for this transaction's lock,
 				// so it sees the task running once this commits.
+				if b.Task(id).Runner == "opencode" {
+					continue // the plugin runs it
+				}
 				if err := Launch(o.Exe, root, id); err != nil {
 					c.Env.Logf("background task %s: supervisor not started: %v", id, err)
 				}
@@ -53,7 +56,7 @@ func handle(c *engine.Call, root string, opts func() Options) (event.Result, err
 	var res event.Result
 	if o.Notify {
 		if done := TakeNotification(b, ev.SessionID, ev.AgentID); len(done) > 0 {
-			text := Notification(done, ev.Host)
+			text := Notification(done, o.toolName(ev.Host))
 			if ev.Kind == event.Stop && !ev.InSubagent() {
 				// The agent is about to stop: it reads the results now.
 				return event.Result{Block: true, BlockReason: text}, nil
@@ -105,10 +108,10 @@ func gate(c *engine.Call, b *state.Background, pending []*state.BgTask, o Option
 	for _, t := range pending {
 		t.Blocks++
 	}
-	res.Block, res.BlockReason = true, stopReason(b, pending, c.Event.Host, most+1, o.MaxBlocks, c.Event.Time)
+	res.Block, res.BlockReason = true, stopReason(b, pending, o.toolName(c.Event.Host), most+1, o.MaxBlocks, c.Event.Time)
 }
 
-func stopReason(b *state.Background, pending []*state.BgTask, host string, n, limit int, now time.Time) string {
+func stopReason(b *state.Background, pending []*state.BgTask, name func(string) string, n, limit int, now time.Time) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "atreides: %d background task(s) you launched are still pending:\n", len(pending))
 	for _, t := range pending {
@@ -119,24 +122,15 @@ func stopReason(b *state.Background, pending []*state.BgTask, host string, n, li
 		}
 	}
 	fmt.Fprintf(&s, "Wait for them with %s (wait: seconds), or cancel those you no longer need with %s, then stop. (stop block %d of at most %d)",
-		ToolName(host, "background_output"), ToolName(host, "background_cancel"), n, limit)
+		name("background_output"), name("background_cancel"), n, limit)
 	return s.String()
-}
-
-// ToolName is the tool as the host calls it; it stands in for the
-// hosts' table of MCP tool names.
-func ToolName(host, tool string) string {
-	if host == "claude" {
-		return "mcp__atreides__" + tool
-	}
-	return tool
 }
 
 // summaryLen bounds each task's summary in a notification.
 const summaryLen = 600
 
 // Notification is the one message that tells the parent its batch ended.
-func Notification(done []*state.BgTask, host string) string {
+func Notification(done []*state.BgTask, name func(string) string) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "atreides: your background task(s) ended (%d):\n", len(done))
 	for _, t := range done {
@@ -148,7 +142,7 @@ func Notification(done []*state.BgTask, host string) string {
 			fmt.Fprintf(&s, "  result: %s\n", sum)
 		}
 	}
-	fmt.Fprintf(&s, "Read a whole result with %s (task_id), or .atreides/background/<id>/result.md.", ToolName(host, "background_output"))
+	fmt.Fprintf(&s, "Read a whole result with %s (task_id), or .atreides/background/<id>/result.md.", name("background_output"))
 	return s.String()
 }
 

@@ -3,9 +3,12 @@ package background
 import (
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/delegation"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -21,8 +24,9 @@ type Request struct {
 	Skills                    []string
 	// Resume is an earlier task whose CLI session this one continues.
 	Resume string
-	// Depth is the launcher's own nesting (0 for the lead agent).
-	Depth int
+	// Path is the chain of background agents the launcher runs under
+	// (empty for a session's own agents), from its environment.
+	Path []string
 }
 
 // MaxPrompt bounds a prompt: it is passed to the CLI as one argument.
@@ -32,9 +36,10 @@ const MaxPrompt = 100 << 10
 // one is in prompt.md.
 const promptHead = 200
 
-// Roster is the agents a task may run as until the roster's lookup is
-// merged: the seeds' agents and the delegation categories.
-var Roster = []string{"explore", "librarian", "build", "plan", "stilgar", "quick", "deep", "writing", "general"}
+// Categories are the kinds of work delegate_task may name instead of an
+// agent; a category runs with the host's own default agent and no roster
+// prompt.
+var Categories = []string{"quick", "deep", "writing", "general"}
 
 var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]{0,39}$`) })
 
@@ -48,8 +53,8 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 		return nil, errors.New("the prompt is empty: say what the task must do")
 	case len(q.Prompt) > MaxPrompt:
 		return nil, fmt.Errorf("the prompt is %d bytes, more than %d: put the material in a file and name it in the prompt", len(q.Prompt), MaxPrompt)
-	case !nameRE().MatchString(q.Agent) || !knownAgent(q.Agent):
-		return nil, fmt.Errorf("unknown agent %q: use one of %s", q.Agent, strings.Join(Roster, ", "))
+	case !nameRE().MatchString(q.Agent) || !r.known(q.Agent):
+		return nil, fmt.Errorf("unknown agent %q: use one of %s", q.Agent, strings.Join(r.names(), ", "))
 	case q.Host == "opencode":
 	case r.Opts.Commands[q.Host] == nil:
 		return nil, fmt.Errorf("no headless command is configured for host %q (background.commands)", q.Host)
@@ -57,10 +62,12 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 	if n := pendingCount(&p.Background); n >= state.MaxBackground {
 		return nil, fmt.Errorf("the project already has %d pending background tasks, the most it keeps: wait for some (background_output wait) or cancel them", n)
 	}
-	if q.Depth >= r.Opts.MaxDepth {
-		return nil, fmt.Errorf("background tasks nest at most %d deep (background.max_depth): this task is at depth %d; do the work here", r.Opts.MaxDepth, q.Depth)
+	// A background task is a delegation like any other: the same depth
+	// and cycle limits, over the chain of background agents.
+	if v, reason := delegation.Check(append([]string{delegation.MainAgent}, q.Path...), q.Agent, &r.Opts.Delegation); v != delegation.Allowed {
+		return nil, errors.New(reason)
 	}
-	skills, err := loadSkills(r.Root, q.Skills)
+	role, skills, err := r.brief(q.Agent, q.Skills)
 	if err != nil {
 		return nil, err
 	}
@@ -75,13 +82,13 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 	t := Add(&p.Background, state.BgTask{
 		Parent: q.Parent, ParentAgent: q.ParentAgent, Host: q.Host, Runner: runner,
 		Agent: q.Agent, Description: q.Description, Prompt: head, Skills: q.Skills,
-		Key: r.Opts.KeyOf(q.Host, q.Agent), Depth: q.Depth + 1, Resume: q.Resume,
+		Key: r.Opts.KeyOf(q.Host, q.Agent), Path: append(slices.Clone(q.Path), q.Agent), Resume: q.Resume,
 	}, now)
 	dir := Dir(r.Root, t.ID)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	full := fmt.Sprintf("You are the %s agent, running as atreides background task %s for another agent. Work in this project; when done, answer with your findings or what you changed, as the final message.\n\n%s%s", q.Agent, t.ID, skills, q.Prompt)
+	full := fmt.Sprintf("You are the %s agent, running as atreides background task %s for another agent. Work in this project; when done, answer with your findings or what you changed, as the final message.\n\n%s%s%s", q.Agent, t.ID, role, skills, q.Prompt)
 	if err := os.WriteFile(filepath.Join(dir, "prompt.md"), []byte(full), 0o600); err != nil {
 		return nil, err
 	}
@@ -100,30 +107,43 @@ func pendingCount(b *state.Background) int {
 	return n
 }
 
-func knownAgent(name string) bool {
-	for _, a := range Roster {
-		if a == name {
-			return true
-		}
+// known reports whether a task may run as the agent: a roster subagent
+// or a category.
+func (r *Registry) known(name string) bool {
+	if a, ok := r.Opts.Roster.Get(name); ok {
+		return a.Mode == agents.Subagent
 	}
-	return false
+	return slices.Contains(Categories, name)
 }
 
-// loadSkills reads the named skills (.atreides/skills/<name>/SKILL.md)
-// into one block; it stands in for the roster's skill lookup.
-func loadSkills(root string, names []string) (string, error) {
-	var b strings.Builder
-	for _, n := range names {
-		if !nameRE().MatchString(n) {
-			return "", fmt.Errorf("invalid skill name %q", n)
-		}
-		data, err := os.ReadFile(filepath.Join(root, ".atreides", "skills", n, "SKILL.md"))
-		if err != nil {
-			return "", fmt.Errorf("skill %q: %w (skills live in .atreides/skills/<name>/SKILL.md)", n, err)
-		}
-		fmt.Fprintf(&b, "<skill name=%q>\n%s\n</skill>\n\n", n, strings.TrimSpace(string(data)))
+func (r *Registry) names() []string {
+	var out []string
+	for _, a := range r.Opts.Roster.Subagents() {
+		out = append(out, a.ID)
 	}
-	return b.String(), nil
+	return append(out, Categories...)
+}
+
+// brief is what a task's prompt starts with: its roster agent's own
+// prompt, then its skills (the agent's configured ones and those the
+// launch names), each read once.
+func (r *Registry) brief(agent string, named []string) (role, skills string, err error) {
+	a, ok := r.Opts.Roster.Get(agent)
+	names := named
+	if ok {
+		role = strings.TrimSpace(a.Prompt) + "\n\n"
+		names = append(slices.Clone(a.Skills), named...)
+	}
+	slices.Sort(names)
+	loaded, err := agents.LoadSkills(r.Root, slices.Compact(names), r.Opts.SkillDirs...)
+	if err != nil {
+		return "", "", err
+	}
+	var b strings.Builder
+	for _, sk := range loaded {
+		fmt.Fprintf(&b, "<skill name=%q>\n%s\n</skill>\n\n", sk.Name, sk.Body)
+	}
+	return role, b.String(), nil
 }
 
 // PromptOf is a task's whole prompt, as its runner sends it.

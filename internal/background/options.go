@@ -1,6 +1,8 @@
 package background
 
 import (
+	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/delegation"
 	"maps"
 	"slices"
 	"time"
@@ -18,8 +20,18 @@ type Options struct {
 	Timeout          time.Duration
 	ResultMax        int // bytes of a result kept in the state
 	WaitMax          time.Duration
-	MaxDepth         int
-	Notify           bool
+	// Delegation is the delegation limits a launch obeys, like any other
+	// delegation (depth, cycles, redirect).
+	Delegation delegation.Options
+	// Roster is the agents a task may run as; SkillDirs the hosts' skill
+	// folders searched after .atreides/skills (hosts.SkillDirs, set by the
+	// caller: the host registry links this package).
+	Roster    agents.Roster
+	SkillDirs []string
+	// ToolName is what a host calls one of atreides's tools
+	// (hosts.ToolName, set by the caller); nil leaves names bare.
+	ToolName func(host, tool string) string
+	Notify   bool
 	// MaxBlocks bounds the stops blocked per batch of tasks (the
 	// session's stop.max_blocks, below Claude Code's cap of 8).
 	MaxBlocks int
@@ -31,19 +43,24 @@ type Options struct {
 // hostBlockCap is Claude Code's cap on consecutive blocked stops.
 const hostBlockCap = 8
 
-// FromConfig maps the configuration's background section; maxBlocks is
-// the session's stop.max_blocks.
-func FromConfig(c *config.Background, maxBlocks int) Options {
-	return Options{
+// FromConfig maps the configuration: its background section, the
+// delegation limits, the roster and the session's stop.max_blocks.
+func FromConfig(cfg *config.Config) Options {
+	c, maxBlocks := &cfg.Background, cfg.Session.Stop.MaxBlocks
+	o := Options{
 		Limits:   Limits{Default: c.Concurrency.Default, Keys: maps.Clone(c.Concurrency.Keys)},
 		KeyBy:    string(c.Key),
 		Commands: c.Commands, Resume: c.Resume,
-		Timeout:   time.Duration(c.TimeoutMinutes) * time.Minute,
-		ResultMax: c.SummaryBytes,
-		WaitMax:   time.Duration(c.WaitSeconds) * time.Second,
-		MaxDepth:  c.MaxDepth, Notify: c.Notify,
-		MaxBlocks: min(max(maxBlocks, 0), hostBlockCap-1),
+		Timeout:    time.Duration(c.TimeoutMinutes) * time.Minute,
+		ResultMax:  c.SummaryBytes,
+		WaitMax:    time.Duration(c.WaitSeconds) * time.Second,
+		Notify:     c.Notify,
+		MaxBlocks:  min(max(maxBlocks, 0), hostBlockCap-1),
+		Delegation: delegation.FromConfig(&cfg.Delegation),
 	}
+	// A roster with a broken agent keeps the rest (the hook reports it).
+	o.Roster, _ = agents.FromConfig(cfg.Agents)
+	return o
 }
 
 // LoadOptions reads the project's configuration; a broken file leaves
@@ -54,9 +71,9 @@ func LoadOptions(root string) Options {
 		c, _ = config.Load(config.Paths{})
 	}
 	if c == nil {
-		return Options{Limits: Limits{Default: 5}, KeyBy: "agent", Timeout: 30 * time.Minute, ResultMax: 600, WaitMax: 10 * time.Minute, MaxDepth: 2, Notify: true, MaxBlocks: 3}
+		return Options{Limits: Limits{Default: 5}, KeyBy: "agent", Timeout: 30 * time.Minute, ResultMax: 600, WaitMax: 10 * time.Minute, Notify: true, MaxBlocks: 3, Delegation: delegation.DefaultOptions()}
 	}
-	return FromConfig(&c.Background, c.Session.Stop.MaxBlocks)
+	return FromConfig(c)
 }
 
 // providers are the model providers of the hosts' headless CLIs.
@@ -88,4 +105,14 @@ func Argv(tmpl []string, prompt, dir, session string) []string {
 		}
 	}
 	return out
+}
+
+// toolName names atreides's tools as the host calls them.
+func (o Options) toolName(host string) func(string) string {
+	return func(tool string) string {
+		if o.ToolName == nil {
+			return tool
+		}
+		return o.ToolName(host, tool)
+	}
 }

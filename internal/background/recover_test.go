@@ -124,7 +124,9 @@ func call(b state.Background, kind event.Kind) (*engine.Call, *state.Project) {
 }
 
 func TestStopGateAndNotification(t *testing.T) {
-	o := func() Options { return Options{Limits: Limits{Default: 1}, Notify: true, MaxBlocks: 2} }
+	o := func() Options {
+		return Options{Limits: Limits{Default: 1}, Notify: true, MaxBlocks: 2, ToolName: func(host, tool string) string { return "mcp__atreides__" + tool }}
+	}
 	var b state.Background
 	Add(&b, state.BgTask{Parent: "p", Key: "k", Agent: "explore", Description: "look"}, t0)
 	Add(&b, state.BgTask{Parent: "p", Key: "k", Agent: "build"}, t0)

@@ -123,7 +123,7 @@ func (r *Registry) Update(ctx context.Context, fn func(p *state.Project, now tim
 	if err != nil {
 		return err
 	}
-	r.launch(ctx, started)
+	r.Launch(ctx, started)
 	return nil
 }
 
@@ -141,8 +141,25 @@ func (r *Registry) View(ctx context.Context, fn func(p *state.Project) error) er
 
 // launch starts the supervisors of the tasks that were scheduled; one
 // that does not start fails its task.
-func (r *Registry) launch(ctx context.Context, ids []string) {
+// Launch starts the supervisors of the started tasks that a process runs
+// (an OpenCode task's runner is the plugin); a supervisor that cannot
+// start fails its task.
+func (r *Registry) Launch(ctx context.Context, ids []string) {
+	var runners map[string]string
+	_ = r.Store.View(ctx, func(tx *store.Tx) error {
+		p, err := state.LoadProject(tx)
+		if err == nil {
+			runners = map[string]string{}
+			for _, t := range p.Background.Tasks {
+				runners[t.ID] = t.Runner
+			}
+		}
+		return err
+	})
 	for _, id := range ids {
+		if runners[id] == "opencode" {
+			continue
+		}
 		if err := Launch(r.Opts.Exe, r.Root, id); err != nil {
 			r.Logf("background task %s: supervisor not started: %v", id, err)
 			_ = r.Update(ctx, func(p *state.Project, now time.Time) error {

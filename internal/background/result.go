@@ -7,11 +7,12 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
-// DepthEnv and TaskEnv name, in a task's CLI environment, its nesting
-// and its id, so that a task launched from inside it nests one deeper.
+// PathEnv and TaskEnv name, in a task's CLI environment, its chain of
+// background agents (comma-separated, its own last) and its id, so that a
+// task launched from inside it nests one deeper.
 const (
-	DepthEnv = "ATREIDES_BG_DEPTH"
-	TaskEnv  = "ATREIDES_BG_TASK"
+	PathEnv = "ATREIDES_BG_PATH"
+	TaskEnv = "ATREIDES_BG_TASK"
 )
 
 // ResultOf is a task's whole answer: result.md, else the summary kept in

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -97,7 +96,7 @@ func (r *Registry) run(t *state.BgTask, session string, term <-chan os.Signal) (
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = r.Root, stdout, stderr
-	cmd.Env = append(os.Environ(), TaskEnv+"="+t.ID, DepthEnv+"="+strconv.Itoa(t.Depth), "ATREIDES_BG_PARENT="+t.Parent)
+	cmd.Env = append(os.Environ(), TaskEnv+"="+t.ID, PathEnv+"="+strings.Join(t.Path, ","), "ATREIDES_BG_PARENT="+t.Parent)
 	// Its own group, so that a timeout or a cancel stops what it started.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	select {

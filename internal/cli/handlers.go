@@ -47,11 +47,12 @@ func newSettings(root string) *settings {
 	cfg := config.NewCachedLazy(paths, root, policy.Self, valid)
 	s := &settings{root: root, cfg: cfg, builtin: func() bool { return !cfg.Exist() }}
 	s.background = sync.OnceValue(func() background.Options {
-		c, err := s.cfg.Get()
-		if err != nil {
-			return background.LoadOptions("")
+		o := background.LoadOptions("")
+		if c, err := s.cfg.Get(); err == nil {
+			o = background.FromConfig(c)
 		}
-		return background.FromConfig(&c.Background, c.Session.Stop.MaxBlocks)
+		o.ToolName = hosts.ToolName
+		return o
 	})
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) {
 		if s.builtin() {

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/hosts"

@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
+	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/serve"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -101,7 +102,8 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 	_, log := ts.roots.get(root)
 	sess, agent := ts.m.Caller(p.SessionID)
 	env := &agenttools.Env{Root: root, Store: openStore(root, log), Host: opencode.Host, Session: sess, Agent: agent,
-		Now: ts.now, Getenv: ts.io.Getenv, Logf: log.Logf}
+		Now: ts.now, Getenv: ts.io.Getenv, Logf: log.Logf, SkillDirs: hosts.SkillDirs(),
+		ToolName: func(tool string) string { return hosts.ToolName(opencode.Host, tool) }}
 	args := p.Args
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
@@ -143,7 +145,7 @@ func (ts *toolServer) tick(ctx context.Context, p opencode.Tick) (opencode.TickR
 	for _, id := range out.Ended {
 		log.Logf("background: %s ended (OpenCode child session)", id)
 	}
-	launchProcesses(ctx, r, out.Others)
+	r.Launch(ctx, out.Others)
 	// The registry keeps the head of a prompt; the child gets it whole.
 	for i := range out.Launch {
 		if full, err := background.PromptOf(root, out.Launch[i].Task); err == nil {
@@ -151,21 +153,6 @@ func (ts *toolServer) tick(ctx context.Context, p opencode.Tick) (opencode.TickR
 		}
 	}
 	return opencode.TickResult{TickOut: out, PollMS: rc.PollMS}, nil
-}
-
-// launchProcesses starts the supervisors of process tasks a tick
-// scheduled, failing a task whose supervisor does not start. TEMPORARY:
-// the same as the registry's own launch, which is not exported.
-func launchProcesses(ctx context.Context, r *background.Registry, ids []string) {
-	for _, id := range ids {
-		if err := background.Launch(r.Opts.Exe, r.Root, id); err != nil {
-			r.Logf("background task %s: supervisor not started: %v", id, err)
-			_ = r.Update(ctx, func(p *state.Project, now time.Time) error {
-				_, err := background.Finish(&p.Background, id, background.Failed, "", "the supervisor did not start: "+err.Error(), now)
-				return err
-			})
-		}
-	}
 }
 
 var servedTools = agenttools.All

@@ -43,7 +43,7 @@ func TestBuiltinSettings(t *testing.T) {
 	if got, want := rulesOptions(cfg), rulefiles.DefaultOptions(); !reflect.DeepEqual(got, want) {
 		t.Errorf("context.rules defaults differ:\nconfig: %+v\nGo:     %+v", got, want)
 	}
-	if got, want := delegationOptions(&cfg.Delegation), delegation.DefaultOptions(); !reflect.DeepEqual(got, want) {
+	if got, want := delegation.FromConfig(&cfg.Delegation), delegation.DefaultOptions(); !reflect.DeepEqual(got, want) {
 		t.Errorf("delegation defaults differ:\nconfig: %+v\nGo:     %+v", got, want)
 	}
 	if governanceOptions(&cfg.Governance).Enabled {

@@ -137,7 +137,7 @@ func builtinTree() *value {
 				"keep_mib":   &value{kind: kindScalar, scalar: 100},
 			}},
 		}},
-		"background": &value{kind: kindMapping, keys: []string{"key", "concurrency", "commands", "resume", "timeout_minutes", "summary_bytes", "wait_seconds", "max_depth", "notify", "opencode"}, fields: map[string]*value{
+		"background": &value{kind: kindMapping, keys: []string{"key", "concurrency", "commands", "resume", "timeout_minutes", "summary_bytes", "wait_seconds", "notify", "opencode"}, fields: map[string]*value{
 			"key": &value{kind: kindScalar, scalar: "agent"},
 			"concurrency": &value{kind: kindMapping, keys: []string{"default", "keys"}, fields: map[string]*value{
 				"default": &value{kind: kindScalar, scalar: 5},
@@ -196,7 +196,6 @@ func builtinTree() *value {
 			"timeout_minutes": &value{kind: kindScalar, scalar: 30},
 			"summary_bytes":   &value{kind: kindScalar, scalar: 600},
 			"wait_seconds":    &value{kind: kindScalar, scalar: 600},
-			"max_depth":       &value{kind: kindScalar, scalar: 2},
 			"notify":          &value{kind: kindScalar, scalar: true},
 			"opencode": &value{kind: kindMapping, keys: []string{"poll_ms", "stable_ms", "stale_seconds"}, fields: map[string]*value{
 				"poll_ms":       &value{kind: kindScalar, scalar: 1000},

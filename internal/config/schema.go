@@ -474,10 +474,8 @@ type Background struct {
 	SummaryBytes int `yaml:"summary_bytes" min:"100" max:"16384"`
 	// WaitSeconds bounds background_output's wait and a synchronous
 	// delegate_task's.
-	WaitSeconds int `yaml:"wait_seconds" min:"1" max:"3600"`
-	// MaxDepth bounds the nesting of background tasks.
-	MaxDepth int  `yaml:"max_depth" min:"1" max:"10"`
-	Notify   bool `yaml:"notify"`
+	WaitSeconds int  `yaml:"wait_seconds" min:"1" max:"3600"`
+	Notify      bool `yaml:"notify"`
 	// OpenCode times the OpenCode runner.
 	OpenCode BackgroundOpenCode `yaml:"opencode"`
 }

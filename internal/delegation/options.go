@@ -1,6 +1,8 @@
 package delegation
 
 import (
+	"github.com/atreides-dev/atreides/internal/config"
+	"maps"
 	"slices"
 	"time"
 )
@@ -43,4 +45,19 @@ func (o *Options) Deadline(agentType string) time.Duration {
 // object.
 func (o *Options) Structured(agentType string) bool {
 	return slices.Contains(o.StructuredReturn, agentType) || slices.Contains(o.StructuredReturn, "*")
+}
+
+// FromConfig maps the delegation section of the configuration.
+func FromConfig(c *config.Delegation) Options {
+	o := Options{MaxDepth: c.MaxDepth, RequireTodo: c.RequireTodo, Deadlines: map[string]time.Duration{}}
+	if len(c.Redirect) > 0 {
+		o.Redirect = maps.Clone(c.Redirect)
+	}
+	if len(c.StructuredReturn) > 0 {
+		o.StructuredReturn = c.StructuredReturn
+	}
+	for t, m := range c.DeadlineMinutes {
+		o.Deadlines[t] = time.Duration(m) * time.Minute
+	}
+	return o
 }

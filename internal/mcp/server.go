@@ -29,7 +29,8 @@ func New(root, host string, getenv func(string) string, version string) *mcp.Ser
 	env := func() *agenttools.Env {
 		return &agenttools.Env{
 			Root: root, Store: st, Host: host, Now: time.Now, Getenv: getenv, Logf: log.Logf,
-			ToolName: func(tool string) string { return hosts.ToolName(host, tool) },
+			ToolName:  func(tool string) string { return hosts.ToolName(host, tool) },
+			SkillDirs: hosts.SkillDirs(),
 		}
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "atreides", Version: version}, nil)

@@ -51,9 +51,10 @@ type BgTask struct {
 	Error    string `json:"error,omitempty"`
 	Notified bool   `json:"notified,omitempty"` // the parent was told it ended
 
-	// Depth is the task's nesting: 1 for a task the lead agent launched,
-	// one more for each task launched from inside a task.
-	Depth int `json:"depth,omitempty"`
+	// Path is the chain of background agents this task runs under, its
+	// own agent last (["explore"] for a task the lead agent launched): the
+	// delegation limits' depth and cycle check see it.
+	Path []string `json:"path,omitempty"`
 	// Resume is the earlier task whose session this one continues.
 	Resume string `json:"resume,omitempty"`
 	// Blocks counts the parent's stops blocked while this task was
