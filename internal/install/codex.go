@@ -182,3 +182,96 @@ func InspectCodex(path string) (Status, error) {
 	st, _, err := codexSpec.inspectHooks(path)
 	return st, err
 }
+
+// CodexConfigPath returns the config.toml of a scope, beside its hooks.json
+// (see CodexHooksPath).
+func CodexConfigPath(scope Scope, projectDir, codexHome string) string {
+	if p := CodexHooksPath(scope, projectDir, codexHome); p != "" {
+		return filepath.Join(filepath.Dir(p), "config.toml")
+	}
+	return ""
+}
+
+// InstallCodexMCP registers `<bin> mcp --host codex` as the server
+// [mcp_servers.atreides] in a Codex config.toml (see codextoml.go for how
+// the file is edited). Codex 0.169.0 starts it and shows its tools to the
+// model as the namespace mcp__atreides; the server's environment does not
+// name Codex, hence --host. A project's .codex/config.toml is read only
+// in a trusted project, like its hooks. Nothing is registered when
+// atreides-mcp is missing next to bin.
+func InstallCodexMCP(path, bin, backupDir string) (Report, error) {
+	r := Report{Host: codexSpec.Host, Path: path, what: "atreides MCP server"}
+	if err := checkBinaryPath(bin); err != nil {
+		return r, err
+	}
+	if p := MCPBinaryProblem(bin); p != "" {
+		r.Action = ActionUnchanged
+		r.Notes = append(r.Notes, "MCP tools not registered: "+p)
+		return r, nil
+	}
+	f, err := readSettings(path, backupDir)
+	if err != nil {
+		return r, err
+	}
+	c, err := parseCodexConfig(path, f.data)
+	if err != nil {
+		return r, err
+	}
+	out, action, err := c.install(bin)
+	if err != nil || action == ActionUnchanged {
+		r.Action = action
+		return r, err
+	}
+	r.Created, r.Action = !f.exists, action
+	item := []string{"mcp_servers." + MCPServerName}
+	var first *undo
+	if action == ActionInstalled {
+		r.Added = item
+		first = &undo{Path: f.target, Existed: f.exists, Mode: f.mode, Dirs: missingDirs(filepath.Dir(f.target))}
+	} else {
+		r.Updated = item
+	}
+	r.Backup, err = f.bk.saveInstall(first, f.exists, f.data, out, f.write)
+	return r, err
+}
+
+// UninstallCodexMCP removes the server if atreides wrote it: a file still
+// as install left it gets its bytes from before back (or goes, with the
+// directories install created, when install created it); otherwise only
+// the lines defining the server are cut.
+func UninstallCodexMCP(path, backupDir string) (Report, error) {
+	r := Report{Host: codexSpec.Host, Path: path, Action: ActionNothingToDo, what: "atreides MCP server"}
+	f, err := readSettings(path, backupDir)
+	if err != nil || !f.exists {
+		return r, err
+	}
+	c, err := parseCodexConfig(path, f.data)
+	if err != nil {
+		return r, err
+	}
+	out, err := c.uninstall()
+	if err != nil || out == nil {
+		return r, err
+	}
+	r.Action, r.Removed = ActionRemoved, []string{"mcp_servers." + MCPServerName}
+	r.Backup, err = f.saveUninstallOf(func() ([]byte, error) { return out, nil })
+	return r, err
+}
+
+// InspectCodexMCP reports whether a Codex config.toml registers our server
+// and whether it can start.
+func InspectCodexMCP(path string) (registered bool, problem string, err error) {
+	f, err := readSettings(path, "")
+	if err != nil {
+		return false, err.Error(), nil
+	}
+	c, err := parseCodexConfig(path, f.data)
+	if err != nil {
+		return false, err.Error(), nil
+	}
+	if !c.ours {
+		return false, "", nil
+	}
+	bin, _ := c.server["command"].(string)
+	return true, mcpServerProblem(bin), nil
+}
