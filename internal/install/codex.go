@@ -11,8 +11,8 @@ import (
 // Codex CLI (0.169.0) reads hooks from hooks.json next to each config
 // layer, in Claude Code's event → matcher group → handler shape with the
 // timeout in seconds. Two trust gates decide whether they run, and atreides
-// deliberately leaves both to the user (they are security decisions, and
-// config.toml is not ours to edit):
+// deliberately leaves both to the user (they are security decisions; in
+// config.toml atreides writes only its MCP server, see InstallCodexMCP):
 //
 //   - every non-managed hook must be trusted by its hash, recorded when the
 //     user reviews it under /hooks in an interactive session; `codex exec`
@@ -107,8 +107,8 @@ func CodexCommand(bin string, timeoutSeconds int) string {
 }
 
 // InstallCodex registers `<bin> hook codex` in a Codex hooks.json, with the
-// same guarantees as InstallClaude. It never touches config.toml: the
-// report's Notes say how to trust the hooks (and the project).
+// same guarantees as InstallClaude. It never writes trust: the report's
+// Notes say how to trust the hooks (and the project).
 func InstallCodex(opts CodexOptions) (Report, error) {
 	want, err := codexWant(opts)
 	if err != nil {
@@ -134,7 +134,7 @@ func CodexTrustNotes(scope Scope, projectDir string) []string {
 		if p == "" {
 			p = "<project>"
 		}
-		notes = append(notes, fmt.Sprintf("Codex loads .codex/hooks.json only in a trusted project: trust it when Codex asks, or add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml (atreides does not edit config.toml)", p))
+		notes = append(notes, fmt.Sprintf("Codex loads .codex/hooks.json only in a trusted project: trust it when Codex asks, or add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml (atreides never writes trust settings)", p))
 	}
 	return notes
 }
