@@ -134,7 +134,7 @@ func CodexTrustNotes(scope Scope, projectDir string) []string {
 		if p == "" {
 			p = "<project>"
 		}
-		notes = append(notes, fmt.Sprintf("Codex loads .codex/hooks.json only in a trusted project: trust it when Codex asks, or add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml (atreides never writes trust settings)", p))
+		notes = append(notes, fmt.Sprintf("Codex loads .codex/hooks.json and .codex/config.toml (atreides's MCP server) only in a trusted project: trust it when Codex asks, or add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml (atreides never writes trust settings)", p))
 	}
 	return notes
 }
@@ -197,7 +197,8 @@ func CodexConfigPath(scope Scope, projectDir, codexHome string) string {
 // the file is edited). Codex 0.169.0 starts it and shows its tools to the
 // model as the namespace mcp__atreides; the server's environment does not
 // name Codex, hence --host. A project's .codex/config.toml is read only
-// in a trusted project, like its hooks. Nothing is registered when
+// in a trusted project, like its hooks (both seen with the real CLI in
+// test/e2e/mcp_hosts_test.go). Nothing is registered when
 // atreides-mcp is missing next to bin.
 func InstallCodexMCP(path, bin, backupDir string) (Report, error) {
 	r := Report{Host: codexSpec.Host, Path: path, what: "atreides MCP server"}
