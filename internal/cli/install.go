@@ -39,7 +39,9 @@ What install writes, per host and scope:
             runs project hooks only in a trusted folder
   codex     ~/.codex/hooks.json or $CODEX_HOME/hooks.json (the default;
             --project: .codex/hooks.json, loaded only once the project is
-            trusted in ~/.codex/config.toml, which atreides never edits)
+            trusted in ~/.codex/config.toml, which atreides never does for
+            you), and the MCP server [mcp_servers.atreides] in the
+            config.toml beside it
   opencode  .opencode/plugin/atreides.ts (--user: ~/.config/opencode/plugin/),
             a plugin that starts 'atreides serve --stdio'; --offline also
             marks OpenCode's dependency install as done

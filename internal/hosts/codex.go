@@ -8,10 +8,11 @@ import (
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
-// Codex: hooks.json in the user's $CODEX_HOME (the default: a project's
-// .codex/hooks.json loads only once the project is trusted in
-// ~/.codex/config.toml, which atreides leaves to the user, so a project
-// install would silently do nothing until then) or the project.
+// Codex: hooks.json, and atreides's MCP server in the config.toml beside
+// it, in the user's $CODEX_HOME (the default: a project's .codex loads
+// only once the project is trusted in ~/.codex/config.toml, which atreides
+// leaves to the user, so a project install would silently do nothing until
+// then) or the project.
 var codexHost = Host{
 	Name: "codex", Display: "Codex", Adapter: codex.Adapter{}, Via: Hook,
 	Scopes:     []install.Scope{install.ScopeUser, install.ScopeProject},
@@ -60,7 +61,7 @@ func codexDoctor(env Env, found []install.Status) []Check {
 	for _, st := range found {
 		in[codexScope(env, st.Path)] = len(st.Events) > 0
 	}
-	var out []Check
+	out := codexMCPDoctor(env, in)
 	if in[install.ScopeProject] && in[install.ScopeUser] {
 		out = append(out, Check{"codex hooks", Problem, "atreides is in both the user and the project hooks.json: Codex runs both, so every call is judged twice; run 'atreides uninstall codex --project' or '--user'"})
 	}
@@ -74,6 +75,26 @@ func codexDoctor(env Env, found []install.Status) []Check {
 	return out
 }
 
+// codexMCPDoctor checks the MCP server in the config.toml of each scope
+// whose hooks.json has atreides, else in the user's.
+func codexMCPDoctor(env Env, in map[install.Scope]bool) []Check {
+	var out []Check
+	for _, sc := range []install.Scope{install.ScopeUser, install.ScopeProject} {
+		if in[sc] || sc == install.ScopeUser && !in[install.ScopeProject] {
+			path := codexConfigPath(env, sc)
+			reg, problem, err := install.InspectCodexMCP(path)
+			out = append(out, mcpCheck("codex", path, reg, problem, err, env.Governance))
+		}
+	}
+	return out
+}
+
+func codexConfigPath(env Env, scope install.Scope) string {
+	return install.CodexConfigPath(scope, env.ProjectDir, codexHome(env))
+}
+
+// installCodex writes the hooks, then the MCP server into the config.toml
+// beside them, then the agent files.
 func installCodex(env Env, o Options) (install.Report, error) {
 	rep, err := install.InstallCodex(install.CodexOptions{
 		HooksPath: codexPath(env, o.Scope), BinaryPath: o.Binary, TimeoutSeconds: o.TimeoutSeconds,
@@ -82,19 +103,40 @@ func installCodex(env Env, o Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	m, err := install.InstallCodexMCP(codexConfigPath(env, o.Scope), o.Binary, env.BackupDir(o.Scope))
+	if err != nil {
+		return rep, err
+	}
+	if rep.Action == install.ActionUnchanged && m.Action != install.ActionUnchanged {
+		rep.Action = install.ActionUpdated
+	}
+	foldMCP(&rep, m)
 	return rep, withAgents(env, &rep, "codex", codexAgents, o.Scope, o.Roster, true)
 }
 
+// uninstallCodex undoes installCodex in reverse order: each step removes
+// the directories install created (.codex) only once they are empty.
 func uninstallCodex(env Env, scope install.Scope) (install.Report, error) {
-	// The agent files first: the settings' uninstall removes the
-	// directories install created (.claude) only once they are empty.
+	// A hooks.json that cannot be read stops the uninstall before
+	// anything changed, not halfway.
+	if _, err := install.InspectCodex(codexPath(env, scope)); err != nil {
+		return install.Report{Host: "codex", Path: codexPath(env, scope)}, err
+	}
 	var agentsRep install.Report
 	if err := withAgents(env, &agentsRep, "codex", codexAgents, scope, nil, false); err != nil {
 		return agentsRep, err
 	}
+	m, err := install.UninstallCodexMCP(codexConfigPath(env, scope), env.BackupDir(scope))
+	if err != nil {
+		return m, err
+	}
 	rep, err := install.UninstallCodex(codexPath(env, scope), env.BackupDir(scope))
 	rep.Notes = append(rep.Notes, agentsRep.Notes...)
 	rep.Warnings = append(rep.Warnings, agentsRep.Warnings...)
+	if rep.Action == install.ActionNothingToDo && m.Action == install.ActionRemoved {
+		rep.Action = install.ActionRemoved
+	}
+	foldMCP(&rep, m)
 	return rep, err
 }
 

@@ -11,8 +11,8 @@ import (
 // Codex CLI (0.169.0) reads hooks from hooks.json next to each config
 // layer, in Claude Code's event → matcher group → handler shape with the
 // timeout in seconds. Two trust gates decide whether they run, and atreides
-// deliberately leaves both to the user (they are security decisions, and
-// config.toml is not ours to edit):
+// deliberately leaves both to the user (they are security decisions; in
+// config.toml atreides writes only its MCP server, see InstallCodexMCP):
 //
 //   - every non-managed hook must be trusted by its hash, recorded when the
 //     user reviews it under /hooks in an interactive session; `codex exec`
@@ -107,8 +107,8 @@ func CodexCommand(bin string, timeoutSeconds int) string {
 }
 
 // InstallCodex registers `<bin> hook codex` in a Codex hooks.json, with the
-// same guarantees as InstallClaude. It never touches config.toml: the
-// report's Notes say how to trust the hooks (and the project).
+// same guarantees as InstallClaude. It never writes trust: the report's
+// Notes say how to trust the hooks (and the project).
 func InstallCodex(opts CodexOptions) (Report, error) {
 	want, err := codexWant(opts)
 	if err != nil {
@@ -134,7 +134,7 @@ func CodexTrustNotes(scope Scope, projectDir string) []string {
 		if p == "" {
 			p = "<project>"
 		}
-		notes = append(notes, fmt.Sprintf("Codex loads .codex/hooks.json only in a trusted project: trust it when Codex asks, or add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml (atreides does not edit config.toml)", p))
+		notes = append(notes, fmt.Sprintf("Codex loads .codex/hooks.json and .codex/config.toml (atreides's MCP server) only in a trusted project: trust it when Codex asks, or add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml (atreides never writes trust settings)", p))
 	}
 	return notes
 }
@@ -181,4 +181,98 @@ func UninstallCodex(path, backupDir string) (Report, error) {
 func InspectCodex(path string) (Status, error) {
 	st, _, err := codexSpec.inspectHooks(path)
 	return st, err
+}
+
+// CodexConfigPath returns the config.toml of a scope, beside its hooks.json
+// (see CodexHooksPath).
+func CodexConfigPath(scope Scope, projectDir, codexHome string) string {
+	if p := CodexHooksPath(scope, projectDir, codexHome); p != "" {
+		return filepath.Join(filepath.Dir(p), "config.toml")
+	}
+	return ""
+}
+
+// InstallCodexMCP registers `<bin> mcp --host codex` as the server
+// [mcp_servers.atreides] in a Codex config.toml (see codextoml.go for how
+// the file is edited). Codex 0.169.0 starts it and shows its tools to the
+// model as the namespace mcp__atreides; the server's environment does not
+// name Codex, hence --host. A project's .codex/config.toml is read only
+// in a trusted project, like its hooks (both seen with the real CLI in
+// test/e2e/mcp_hosts_test.go). Nothing is registered when
+// atreides-mcp is missing next to bin.
+func InstallCodexMCP(path, bin, backupDir string) (Report, error) {
+	r := Report{Host: codexSpec.Host, Path: path, what: "atreides MCP server"}
+	if err := checkBinaryPath(bin); err != nil {
+		return r, err
+	}
+	if p := MCPBinaryProblem(bin); p != "" {
+		r.Action = ActionUnchanged
+		r.Notes = append(r.Notes, "MCP tools not registered: "+p)
+		return r, nil
+	}
+	f, err := readSettings(path, backupDir)
+	if err != nil {
+		return r, err
+	}
+	c, err := parseCodexConfig(path, f.data)
+	if err != nil {
+		return r, err
+	}
+	out, action, err := c.install(bin)
+	if err != nil || action == ActionUnchanged {
+		r.Action = action
+		return r, err
+	}
+	r.Created, r.Action = !f.exists, action
+	item := []string{"mcp_servers." + MCPServerName}
+	var first *undo
+	if action == ActionInstalled {
+		r.Added = item
+		first = &undo{Path: f.target, Existed: f.exists, Mode: f.mode, Dirs: missingDirs(filepath.Dir(f.target))}
+	} else {
+		r.Updated = item
+	}
+	r.Backup, err = f.bk.saveInstall(first, f.exists, f.data, out, f.write)
+	return r, err
+}
+
+// UninstallCodexMCP removes the server if atreides wrote it: a file still
+// as install left it gets its bytes from before back (or goes, with the
+// directories install created, when install created it); otherwise only
+// the lines defining the server are cut.
+func UninstallCodexMCP(path, backupDir string) (Report, error) {
+	r := Report{Host: codexSpec.Host, Path: path, Action: ActionNothingToDo, what: "atreides MCP server"}
+	f, err := readSettings(path, backupDir)
+	if err != nil || !f.exists {
+		return r, err
+	}
+	c, err := parseCodexConfig(path, f.data)
+	if err != nil {
+		return r, err
+	}
+	out, err := c.uninstall()
+	if err != nil || out == nil {
+		return r, err
+	}
+	r.Action, r.Removed = ActionRemoved, []string{"mcp_servers." + MCPServerName}
+	r.Backup, err = f.saveUninstallOf(func() ([]byte, error) { return out, nil })
+	return r, err
+}
+
+// InspectCodexMCP reports whether a Codex config.toml registers our server
+// and whether it can start.
+func InspectCodexMCP(path string) (registered bool, problem string, err error) {
+	f, err := readSettings(path, "")
+	if err != nil {
+		return false, err.Error(), nil
+	}
+	c, err := parseCodexConfig(path, f.data)
+	if err != nil {
+		return false, err.Error(), nil
+	}
+	if !c.ours {
+		return false, "", nil
+	}
+	bin, _ := c.server["command"].(string)
+	return true, mcpServerProblem(bin), nil
 }

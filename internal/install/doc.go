@@ -8,7 +8,10 @@
 // its paths, the handler it writes per event, and how to recognise that
 // handler. Gemini's timeout is in milliseconds and its handlers carry the
 // name "atreides"; Codex runs hooks only once the user trusts them, which
-// atreides reports (Report.Notes) but never does for them.
+// atreides reports (Report.Notes) but never does for them. atreides's MCP
+// server goes into .mcp.json (Claude Code), the settings.json of the hooks
+// (Gemini CLI) and the config.toml beside hooks.json (Codex: TOML, edited
+// as text under the same rules; see codextoml.go).
 //
 // Editing rules:
 //

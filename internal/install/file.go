@@ -30,7 +30,28 @@ type settingsFile struct {
 // backupDir is where writes keep backups and the undo record (see
 // backup.go).
 func loadSettings(path string, jsonc bool, backupDir string) (*settingsFile, error) {
-	f := &settingsFile{path: path, target: path, mode: 0o644, format: DefaultFormat, jsonc: jsonc}
+	f, err := readSettings(path, backupDir)
+	if err != nil {
+		return nil, err
+	}
+	f.jsonc = jsonc
+	if len(bytes.TrimSpace(f.data)) == 0 {
+		f.doc = NewObject()
+		return f, nil
+	}
+	f.format = DetectFormat(f.data)
+	doc, err := f.parse(f.data)
+	if err != nil {
+		return nil, parseError(path, err)
+	}
+	f.doc = doc
+	return f, nil
+}
+
+// readSettings reads path (through a symlink) as it is, unparsed: a missing
+// file has no data and exists unset.
+func readSettings(path, backupDir string) (*settingsFile, error) {
+	f := &settingsFile{path: path, target: path, mode: 0o644, format: DefaultFormat}
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		// Dotfile managers symlink settings files; renaming over the link
 		// would silently replace it with a plain file, so edit its target.
@@ -44,7 +65,6 @@ func loadSettings(path string, jsonc bool, backupDir string) (*settingsFile, err
 	data, err := os.ReadFile(f.target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		f.doc = NewObject()
 		return f, nil
 	case err != nil:
 		return nil, fmt.Errorf("read settings: %w", err)
@@ -57,16 +77,6 @@ func loadSettings(path string, jsonc bool, backupDir string) (*settingsFile, err
 		return nil, fmt.Errorf("settings %s is not a regular file", path)
 	}
 	f.exists, f.data, f.mode = true, data, fi.Mode().Perm()
-	if len(bytes.TrimSpace(data)) == 0 {
-		f.doc = NewObject()
-		return f, nil
-	}
-	f.format = DetectFormat(data)
-	doc, err := f.parse(data)
-	if err != nil {
-		return nil, parseError(path, err)
-	}
-	f.doc = doc
 	return f, nil
 }
 
@@ -163,6 +173,11 @@ func (f *settingsFile) saveInstall(first bool) (string, error) {
 // original content back byte for byte, or is removed, with the directories
 // install created for it, when install created it.
 func (f *settingsFile) saveUninstall() (string, error) {
+	return f.saveUninstallOf(f.render)
+}
+
+// saveUninstallOf is saveUninstall with the edited text from render.
+func (f *settingsFile) saveUninstallOf(render func() ([]byte, error)) (string, error) {
 	u := f.bk.load()
 	if u != nil && u.Written != digest(f.data) {
 		u = nil
@@ -176,7 +191,7 @@ func (f *settingsFile) saveUninstall() (string, error) {
 		// (A file install created and nobody changed since holds only
 		// what atreides wrote, such as Gemini's MCP server next to the
 		// hooks being removed: it goes whole.)
-		out, err = f.render()
+		out, err = render()
 	}
 	if err != nil {
 		return "", err
