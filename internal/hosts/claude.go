@@ -113,6 +113,17 @@ func foldMCP(rep *install.Report, m install.Report) {
 	}
 }
 
+// foldUninstall adds to an uninstall's report of the hooks what removing
+// the agent files and the MCP server (m) did.
+func foldUninstall(rep *install.Report, agents, m install.Report) {
+	rep.Notes = append(rep.Notes, agents.Notes...)
+	rep.Warnings = append(rep.Warnings, agents.Warnings...)
+	if rep.Action == install.ActionNothingToDo && m.Action == install.ActionRemoved {
+		rep.Action = install.ActionRemoved
+	}
+	foldMCP(rep, m)
+}
+
 // mcpCheck is doctor's verdict on the MCP registration of a host in path
 // (registered, problem, err from the install package's Inspect…MCP).
 func mcpCheck(host, path string, reg bool, problem string, err error, governance bool) Check {

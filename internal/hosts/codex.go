@@ -131,12 +131,7 @@ func uninstallCodex(env Env, scope install.Scope) (install.Report, error) {
 		return m, err
 	}
 	rep, err := install.UninstallCodex(codexPath(env, scope), env.BackupDir(scope))
-	rep.Notes = append(rep.Notes, agentsRep.Notes...)
-	rep.Warnings = append(rep.Warnings, agentsRep.Warnings...)
-	if rep.Action == install.ActionNothingToDo && m.Action == install.ActionRemoved {
-		rep.Action = install.ActionRemoved
-	}
-	foldMCP(&rep, m)
+	foldUninstall(&rep, agentsRep, m)
 	return rep, err
 }
 

@@ -119,20 +119,13 @@ func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
 	}
 	path := install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
 	rep, err := install.UninstallGemini(path, env.BackupDir(scope))
-	rep.Notes = append(rep.Notes, agentsRep.Notes...)
-	rep.Warnings = append(rep.Warnings, agentsRep.Warnings...)
 	if err != nil {
+		foldUninstall(&rep, agentsRep, install.Report{})
 		return rep, err
 	}
 	m, err := install.UninstallGeminiMCP(path, env.BackupDir(scope))
-	if err != nil {
-		return rep, err
-	}
-	if rep.Action == install.ActionNothingToDo && m.Action == install.ActionRemoved {
-		rep.Action = install.ActionRemoved
-	}
-	foldMCP(&rep, m)
-	return rep, nil
+	foldUninstall(&rep, agentsRep, m)
+	return rep, err
 }
 
 // geminiAgents is how gemini takes the roster (see the host entry).
