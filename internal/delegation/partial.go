@@ -3,11 +3,10 @@ package delegation
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/atreides-dev/atreides/internal/transcript"
 )
 
 // partialTail is how much of the end of a subagent's transcript is read
@@ -17,41 +16,28 @@ const partialTail = 64 << 10
 // MaxPartial bounds the partial result kept and shown, in bytes.
 const MaxPartial = 1500
 
-// subagentTranscript is where Claude Code keeps a subagent's transcript:
-// <transcript dir>/<session>/subagents/agent-<id>.jsonl, next to the
-// session's own <session>.jsonl. Other hosts keep none atreides can read.
+// subagentTranscript is the subagent's transcript when the host keeps
+// one atreides can read: Claude Code only.
 func subagentTranscript(host, sessionTranscript, agentID string) string {
-	if host != "claude" || sessionTranscript == "" || agentID == "" || strings.ContainsAny(agentID, `/\`) {
+	if host != "claude" {
 		return ""
 	}
-	return filepath.Join(strings.TrimSuffix(sessionTranscript, ".jsonl"), "subagents", "agent-"+agentID+".jsonl")
+	return transcript.ClaudeSubagent(sessionTranscript, agentID)
 }
 
 // lastText is the last assistant text in a Claude Code transcript (JSONL),
 // cut to [MaxPartial] bytes; "" when there is none or it cannot be read
 // (the partial result is a courtesy, never a reason to fail).
 func lastText(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
+	var text string
+	if path == "" {
 		return ""
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return ""
-	}
-	off := max(st.Size()-partialTail, 0)
-	buf := make([]byte, st.Size()-off)
-	if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
-		return ""
-	}
-	lines := bytes.Split(buf, []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
-		if t := assistantText(lines[i]); t != "" {
-			return bounded(t, MaxPartial)
-		}
-	}
-	return ""
+	_ = transcript.ScanFile(path, partialTail, func(l []byte) bool {
+		text = assistantText(l)
+		return text != ""
+	})
+	return bounded(text, MaxPartial)
 }
 
 func assistantText(line []byte) string {

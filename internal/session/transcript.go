@@ -3,8 +3,8 @@ package session
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"os"
+
+	transcripts "github.com/atreides-dev/atreides/internal/transcript"
 )
 
 // transcriptTail is how much of the end of a transcript is read to find
@@ -22,38 +22,25 @@ var interruptMarker = []byte("[Request interrupted by user")
 // asynchronously and may lag, so this complements, not replaces, the
 // interrupt seen in a failed tool call.
 func transcriptInterrupted(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	off := max(st.Size()-transcriptTail, 0)
-	buf := make([]byte, st.Size()-off)
-	if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
-		return false
-	}
-	lines := bytes.Split(buf, []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := bytes.TrimSpace(lines[i])
-		if len(l) == 0 || l[0] != '{' {
-			continue
+	interrupted := false
+	_ = transcripts.ScanFile(path, transcriptTail, func(l []byte) bool {
+		if l = bytes.TrimSpace(l); l[0] != '{' {
+			return false
 		}
 		var entry struct {
 			Type string `json:"type"`
 		}
 		if json.Unmarshal(l, &entry) != nil {
-			continue // the first line of the tail may be cut
+			return false
 		}
 		switch entry.Type {
 		case "user":
-			return bytes.Contains(l, interruptMarker)
+			interrupted = bytes.Contains(l, interruptMarker)
+			return true
 		case "assistant":
-			return false
+			return true
 		}
-	}
-	return false
+		return false
+	})
+	return interrupted
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/transcript"
 )
 
 // step is what one transcript line says about the context's size.
@@ -23,7 +25,7 @@ type lineFunc func(line []byte) (Usage, step)
 func last(r io.ReaderAt, size int64, line lineFunc) (Usage, bool) {
 	var u Usage
 	var ok bool
-	_, _ = scanTail(r, size, MaxTail, chunk, func(l []byte) bool {
+	_, _ = transcript.ScanTail(r, size, MaxTail, chunk, func(l []byte) bool {
 		got, s := line(l)
 		if s == next {
 			return false

@@ -2,12 +2,11 @@ package usage
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/transcript"
 )
 
 // Usage is how full an agent's context window is, in tokens.
@@ -100,13 +99,11 @@ func source(ev *event.Event) (string, lineFunc) {
 		if !ev.InSubagent() {
 			return ev.TranscriptPath, claudeLine(true)
 		}
-		if !safeID(ev.AgentID) {
+		p := transcript.ClaudeSubagent(ev.TranscriptPath, ev.AgentID)
+		if p == "" {
 			return "", nil
 		}
-		// Claude Code keeps each subagent's transcript beside the
-		// session's: <session>.jsonl → <session>/subagents/agent-<id>.jsonl
-		dir := strings.TrimSuffix(ev.TranscriptPath, ".jsonl")
-		return filepath.Join(dir, "subagents", "agent-"+ev.AgentID+".jsonl"), claudeLine(false)
+		return p, claudeLine(false)
 	case "codex":
 		if !ev.InSubagent() {
 			return ev.TranscriptPath, codexLine
@@ -117,19 +114,6 @@ func source(ev *event.Event) (string, lineFunc) {
 		}
 	}
 	return "", nil
-}
-
-// safeID reports whether an agent id can be a file name part.
-func safeID(id string) bool {
-	if id == "" || len(id) > 128 {
-		return false
-	}
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // cacheSize is how many transcripts' figures are kept: one event needs
