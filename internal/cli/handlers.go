@@ -37,6 +37,8 @@ type settings struct {
 	rules    func() rulefiles.Options
 	// background is asked for only by a session with background tasks.
 	background func() background.Options
+	// roster is the agent roster, built once per process.
+	roster func() agents.Roster
 }
 
 func newSettings(root string) *settings {
@@ -47,13 +49,16 @@ func newSettings(root string) *settings {
 	cfg := config.NewCachedLazy(paths, root, policy.Self, valid)
 	s := &settings{root: root, cfg: cfg, builtin: func() bool { return !cfg.Exist() }}
 	s.background = sync.OnceValue(func() background.Options {
-		o := background.LoadOptions("")
+		var o background.Options
 		if c, err := s.cfg.Get(); err == nil {
 			o = background.FromConfig(c)
+		} else {
+			o = background.LoadOptions("")
 		}
 		o.ToolName = hosts.ToolName
 		return o
 	})
+	s.roster = sync.OnceValue(s.loadRoster)
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) {
 		if s.builtin() {
 			return guard.DefaultPolicy(), nil
@@ -72,8 +77,7 @@ func newSettings(root string) *settings {
 			if c, err := s.cfg.Get(); err == nil {
 				o = sessionOptions(&c.Session, &c.Context.Monitor)
 				workOptions(&o, &c.Context.Work)
-				r, _ := agents.FromConfig(c.Agents)
-				rosterOptions(&o, r)
+				rosterOptions(&o, s.roster())
 			}
 		}
 		o.Hosts = hosts.SessionFacts
@@ -202,9 +206,9 @@ func roleWords(role string) string {
 	return role
 }
 
-// roster is the project's agent roster; a configuration that cannot be
-// read gives the built-in one.
-func (s *settings) roster() agents.Roster {
+// loadRoster is the project's agent roster; a configuration that cannot
+// be read gives the built-in one.
+func (s *settings) loadRoster() agents.Roster {
 	c, err := s.cfg.Get()
 	if err != nil {
 		if c, err = config.Load(config.Paths{}); err != nil {
