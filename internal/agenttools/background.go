@@ -90,21 +90,10 @@ func registry(env *Env) *background.Registry {
 	return &background.Registry{Root: env.Root, Store: st, Opts: o, Alive: background.ProcAlive, Now: now, Logf: logf}
 }
 
-// caller is the calling session: the one the host names, else the
-// project's most recently active one (the MCP server's binding).
+// caller is the calling session (see [Env.session]).
 func caller(env *Env, p *state.Project) string {
-	if env.Session != "" {
-		return env.Session
-	}
-	for _, k := range []string{"ATREIDES_SESSION_ID", "CLAUDE_CODE_SESSION_ID"} {
-		if v := env.getenv(k); v != "" {
-			return v
-		}
-	}
-	if len(p.Governance.Recent) > 0 {
-		return p.Governance.Recent[0].ID
-	}
-	return ""
+	id, _ := env.session(p)
+	return id
 }
 
 func (env *Env) getenv(k string) string {
