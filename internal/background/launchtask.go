@@ -7,10 +7,8 @@ import (
 	"github.com/atreides-dev/atreides/internal/delegation"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/state"
@@ -41,8 +39,6 @@ const promptHead = 200
 // prompt.
 var Categories = []string{"quick", "deep", "writing", "general"}
 
-var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]{0,39}$`) })
-
 // Add validates a request, queues its task and writes its prompt file
 // (the agent's role, the skills' text, then the prompt). Call it inside
 // [Registry.Update], which starts it when its key has room.
@@ -53,7 +49,7 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 		return nil, errors.New("the prompt is empty: say what the task must do")
 	case len(q.Prompt) > MaxPrompt:
 		return nil, fmt.Errorf("the prompt is %d bytes, more than %d: put the material in a file and name it in the prompt", len(q.Prompt), MaxPrompt)
-	case !nameRE().MatchString(q.Agent) || !r.known(q.Agent):
+	case !r.known(q.Agent):
 		return nil, fmt.Errorf("unknown agent %q: use one of %s", q.Agent, strings.Join(r.names(), ", "))
 	case q.Host == "opencode":
 	case r.Opts.Commands[q.Host] == nil:
