@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "agents"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "tasks", "agents"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -202,6 +202,9 @@ func builtinTree() *value {
 				"stable_ms":     &value{kind: kindScalar, scalar: 3000},
 				"stale_seconds": &value{kind: kindScalar, scalar: 600},
 			}},
+		}},
+		"tasks": &value{kind: kindMapping, keys: []string{"dir"}, fields: map[string]*value{
+			"dir": &value{kind: kindScalar, scalar: ".atreides/specs"},
 		}},
 		"agents": &value{kind: kindMapping, free: true, keys: []string{"muaddib", "stilgar", "explore", "librarian", "build", "plan"}, fields: map[string]*value{
 			"muaddib": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{

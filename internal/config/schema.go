@@ -35,6 +35,7 @@ type Config struct {
 	State      State      `yaml:"state"`
 	Context    Context    `yaml:"context"`
 	Background Background `yaml:"background"`
+	Tasks      Tasks      `yaml:"tasks"`
 	// Agents is the roster by id (package agents).
 	Agents map[string]Agent `yaml:"agents"`
 
@@ -499,3 +500,9 @@ type BackgroundConcurrency struct {
 type BackgroundKey string
 
 func (BackgroundKey) checkText(s string) string { return oneOf(s, "agent", "provider") }
+
+// Tasks configures the task system (package tasks).
+type Tasks struct {
+	// Dir is the specs directory, relative to the project root.
+	Dir string `yaml:"dir"`
+}

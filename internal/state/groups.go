@@ -34,6 +34,8 @@ const (
 	GroupGovernance                           // Project.Governance
 	GroupBackground                           // Project.Background
 	GroupDelegation                           // Session.Delegation
+	GroupTasks                                // Project.Tasks
+	GroupErrorOutbox                          // Session.ErrorOutbox
 
 	// AllGroups is every group: what readers and commands decode.
 	AllGroups Groups = 1<<iota - 1
@@ -44,7 +46,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "work", "reads", "todos", "anchors", "rules", "governance", "background", "delegation"}
+	"context", "work", "reads", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "error outbox"}
 
 func (g Groups) String() string {
 	var names []string

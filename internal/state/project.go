@@ -16,6 +16,8 @@ type Project struct {
 	Governance Governance `json:"governance,omitzero"`
 	// Background holds the background tasks; see background.go.
 	Background Background `json:"background,omitzero"`
+	// Tasks is the task board and error log; see tasks.go.
+	Tasks Tasks `json:"tasks,omitzero"`
 	// Pruned is when old sessions were last removed; see [Prune].
 	Pruned time.Time `json:"pruned,omitzero"`
 	// Salvaged is set when the record could not be decoded and was

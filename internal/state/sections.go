@@ -26,6 +26,8 @@ var sessionSections = []section[Session]{
 	{GroupWork, "work", putWork, getWork},
 	{GroupReads, "reads", putReads, getReads},
 	{GroupDelegation, "delegation", putDelegation, getDelegation},
+	{GroupErrorOutbox, "error outbox", func(w *binrec.Writer, s *Session) { putNonEmpty(w, s.ErrorOutbox, putErrorEvent) },
+		func(r *binrec.Reader, s *Session) { s.ErrorOutbox = binrec.Slice(r, 0, getErrorEvent) }},
 }
 
 // projectSections are the project record's sections, by tag.
@@ -36,6 +38,7 @@ var projectSections = []section[Project]{
 	{GroupRules, "rules", putRules, getRules},
 	{GroupGovernance, "governance", putGovernance, getGovernance},
 	{GroupBackground, "background", putBackground, getBackground},
+	{GroupTasks, "tasks", putTasks, getTasks},
 }
 
 // Empty groups write nothing (and so are left out of the record); the

@@ -36,6 +36,9 @@ type Session struct {
 	Work       WorkState         `json:"work,omitzero"`
 	Reads      ReadState         `json:"reads,omitzero"`
 	Delegation DelegationState   `json:"delegation,omitzero"`
+	// ErrorOutbox holds errors the task board has not recorded yet; see
+	// tasks.go.
+	ErrorOutbox []ErrorEvent `json:"error_outbox,omitempty"`
 }
 
 // Counters are running totals; they survive history trimming.

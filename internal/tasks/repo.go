@@ -1,0 +1,94 @@
+package tasks
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// Options are the task system's settings, from the configuration's tasks
+// section.
+type Options struct {
+	// Dir is the specs directory, relative to the project root.
+	Dir string
+}
+
+// DefaultDir is the specs directory when the configuration cannot be read.
+const DefaultDir = ".atreides/specs"
+
+// FromConfig maps the configuration's tasks section.
+func FromConfig(c *config.Config) Options {
+	return Options{Dir: c.Tasks.Dir}
+}
+
+// LoadOptions reads the options of the project at root; a configuration
+// that cannot be read gives the defaults (the task system is not a
+// security decision).
+func LoadOptions(root string) Options {
+	c, err := config.Load(config.DefaultPaths(root))
+	if err != nil || c == nil {
+		return Options{Dir: DefaultDir}
+	}
+	return FromConfig(c)
+}
+
+// Repo is the task board of one project.
+type Repo struct {
+	Root  string
+	Store *store.Store
+	Opts  Options
+	Now   func() time.Time
+}
+
+// Open returns the board of the project at root.
+func Open(root string, opts Options) *Repo {
+	if opts.Dir == "" {
+		opts.Dir = DefaultDir
+	}
+	return &Repo{Root: root, Store: store.Open(project.StateDir(root)), Opts: opts, Now: time.Now}
+}
+
+// SpecsDir is the absolute specs directory.
+func (r *Repo) SpecsDir() string {
+	if filepath.IsAbs(r.Opts.Dir) {
+		return r.Opts.Dir
+	}
+	return filepath.Join(r.Root, r.Opts.Dir)
+}
+
+// Update runs fn on the board in one store transaction: a change is all
+// or nothing, and numbers and claims are compare-and-swap under the
+// store's lock. After fn the board's generation moves on and the files
+// are written, still under the lock, so that two changes never write
+// them at once; a failure to write them does not undo the change (the
+// store is the truth), it is recorded on the board and reported by
+// doctor and the next command.
+func (r *Repo) Update(ctx context.Context, fn func(b *state.Tasks, now time.Time) error) error {
+	return r.Store.Update(ctx, func(tx *store.Tx) error {
+		return state.UpdateProject(tx, func(p *state.Project) error {
+			now := r.Now().UTC()
+			if err := fn(&p.Tasks, now); err != nil {
+				return err
+			}
+			p.Tasks.Gen++
+			r.writeFiles(&p.Tasks, now)
+			return nil
+		})
+	})
+}
+
+// View reads the board without changing it.
+func (r *Repo) View(ctx context.Context, fn func(b *state.Tasks) error) error {
+	return r.Store.View(ctx, func(tx *store.Tx) error {
+		p, err := state.LoadProject(tx)
+		if err != nil {
+			return err
+		}
+		return fn(&p.Tasks)
+	})
+}
