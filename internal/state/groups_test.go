@@ -65,6 +65,12 @@ func TestRecordsKeepEveryField(t *testing.T) {
 	var p Project
 	fill(reflect.ValueOf(&p).Elem(), &n)
 	p.Version = ProjectVersion
+	// The task board is a record of its own.
+	gott, err := decodeTasks(encodeTasks(&p.Tasks, 0))
+	if err != nil || !reflect.DeepEqual(gott, &p.Tasks) {
+		t.Errorf("tasks: %v\n got %+v\nwant %+v", err, gott, &p.Tasks)
+	}
+	p.Tasks = Tasks{}
 	gotp, err := DecodeProject(EncodeProject(&p))
 	if err != nil || !reflect.DeepEqual(gotp, &p) {
 		t.Errorf("project: %v\n got %+v\nwant %+v", err, gotp, &p)

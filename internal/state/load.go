@@ -23,6 +23,9 @@ type Loaded struct {
 	projStored []byte
 	projRec    *raw
 	projMove   bool // it is in the bucket of older stores: write it to its file
+	// tasksStored is the task board as stored, when GroupTasks is loaded
+	// (the board is a record of its own; see taskrec.go).
+	tasksStored []byte
 }
 
 // Load reads the session id (or starts it, as [LoadSession] does) and the
@@ -36,6 +39,13 @@ func Load(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Loaded,
 	}
 	if l.Project, l.projStored, l.projRec, l.projMove, err = loadProject(tx, groups); err != nil {
 		return nil, err
+	}
+	if groups&GroupTasks != 0 {
+		t, stored, err := loadTasks(tx)
+		if err != nil {
+			return nil, err
+		}
+		l.Project.Tasks, l.tasksStored = *t, stored
 	}
 	return l, nil
 }
@@ -74,6 +84,11 @@ func (l *Loaded) Save(tx *store.Tx) error {
 			return err
 		}
 	}
+	if l.groups&GroupTasks != 0 {
+		if err := saveTasks(tx, &l.Project.Tasks, l.tasksStored); err != nil {
+			return err
+		}
+	}
 	if sess != nil {
 		if err := putSession(tx, l.Session.ID, sess, l.sessMove); err != nil {
 			return fmt.Errorf("save session %s: %w", l.Session.ID, err)
@@ -97,6 +112,9 @@ func (l *Loaded) Encode() (session, project []byte, err error) {
 		if !bytes.Equal(b, l.sessStored) || l.sessMove {
 			session = b
 		}
+	}
+	if l.groups&GroupTasks == 0 && !l.Project.Tasks.empty() {
+		return nil, nil, fmt.Errorf("save project state: the tasks group was changed by a handler that did not declare it")
 	}
 	l.Project.Version = ProjectVersion
 	b, err := encodeLoaded(kindProject, ProjectVersion, projectSections, l.Project, l.groups, l.projRec)

@@ -253,8 +253,23 @@ func Sessions(tx *store.Tx, fn func(*Session) error) (damaged []*DamagedError, e
 // newer atreides is left alone and returned as an error wrapping
 // [ErrNewer].
 func LoadProject(tx *store.Tx) (*Project, error) {
-	p, _, _, _, err := loadProject(tx, AllGroups)
+	p, _, err := loadProjectAll(tx)
 	return p, err
+}
+
+// loadProjectAll is the project record with every group and the task
+// board, and the board as stored.
+func loadProjectAll(tx *store.Tx) (*Project, []byte, error) {
+	p, _, _, _, err := loadProject(tx, AllGroups)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, stored, err := loadTasks(tx)
+	if err != nil {
+		return nil, nil, err
+	}
+	p.Tasks = *t
+	return p, stored, nil
 }
 
 // loadProject is [LoadProject] of the housekeeping and groups; see
@@ -318,18 +333,27 @@ func putProject(tx *store.Tx, b []byte, move bool) error {
 
 // SaveProject writes the project record.
 func SaveProject(tx *store.Tx, p *Project) error {
-	return putProject(tx, EncodeProject(p), true)
+	return saveProject(tx, p, nil)
+}
+
+// saveProject writes the project record, and the task board when it
+// differs from stored.
+func saveProject(tx *store.Tx, p *Project, storedTasks []byte) error {
+	if err := putProject(tx, EncodeProject(p), true); err != nil {
+		return err
+	}
+	return saveTasks(tx, &p.Tasks, storedTasks)
 }
 
 // UpdateProject runs fn on the project record and saves it, in tx; fn's
 // error is returned unchanged and nothing is saved.
 func UpdateProject(tx *store.Tx, fn func(*Project) error) error {
-	p, err := LoadProject(tx)
+	p, tasks, err := loadProjectAll(tx)
 	if err != nil {
 		return err
 	}
 	if err := fn(p); err != nil {
 		return err
 	}
-	return SaveProject(tx, p)
+	return saveProject(tx, p, tasks)
 }

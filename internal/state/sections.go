@@ -38,7 +38,6 @@ var projectSections = []section[Project]{
 	{GroupRules, "rules", putRules, getRules},
 	{GroupGovernance, "governance", putGovernance, getGovernance},
 	{GroupBackground, "background", putBackground, getBackground},
-	{GroupTasks, "tasks", putTasks, getTasks},
 }
 
 // Empty groups write nothing (and so are left out of the record); the

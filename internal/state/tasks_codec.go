@@ -2,14 +2,12 @@ package state
 
 import "github.com/atreides-dev/atreides/internal/binrec"
 
-// The task board's section and the error outbox's (see sections.go for
+// The task board record's section and the error outbox's (see sections.go for
 // the rules: fields in a fixed order, new ones at the end).
 
-func putTasks(w *binrec.Writer, p *Project) {
-	t := &p.Tasks
-	if t.Next == 0 && len(t.List) == 0 && t.NextError == 0 && len(t.Errors) == 0 && t.Gen == 0 && t.Files == (TaskFiles{}) {
-		return
-	}
+// putTasks writes the board record's one section, the core: always
+// written, even for an empty board.
+func putTasks(w *binrec.Writer, t *Tasks) {
 	w.Int(t.Next)
 	binrec.PutSlice(w, t.List, putTask)
 	w.Int(t.NextError)
@@ -21,8 +19,7 @@ func putTasks(w *binrec.Writer, p *Project) {
 	w.Str(t.Files.Err)
 }
 
-func getTasks(r *binrec.Reader, p *Project) {
-	t := &p.Tasks
+func getTasks(r *binrec.Reader, t *Tasks) {
 	t.Next = r.Int()
 	t.List = binrec.Slice(r, 0, getTask)
 	t.NextError = r.Int()
