@@ -113,6 +113,16 @@ func Depend(b *state.Tasks, n, on int) error {
 	return nil
 }
 
+// Undepend makes task n no longer wait for task on.
+func Undepend(b *state.Tasks, n, on int) error {
+	t, err := Get(b, n)
+	if err != nil {
+		return err
+	}
+	t.BlockedBy = slices.DeleteFunc(t.BlockedBy, func(d int) bool { return d == on })
+	return nil
+}
+
 // reaches reports whether task from waits, directly or not, for task to.
 func reaches(b *state.Tasks, from, to int) bool {
 	seen := map[int]bool{}
