@@ -101,3 +101,81 @@ func nonNil[T any](s []T) []T {
 	}
 	return s
 }
+
+// taskJSON is one task of the board.
+type taskJSON struct {
+	Number      int        `json:"number"`
+	Title       string     `json:"title"`
+	Description string     `json:"description"`
+	Status      string     `json:"status"`
+	Reason      string     `json:"reason"`
+	Priority    string     `json:"priority"`
+	Effort      string     `json:"effort"`
+	Language    string     `json:"language"`
+	Parent      int        `json:"parent"` // 0: none
+	BlockedBy   []int      `json:"blocked_by"`
+	Research    []string   `json:"research"`
+	Plans       []string   `json:"plans"`
+	Approved    int        `json:"approved_plan"` // 0: none
+	Phase       int        `json:"phase"`         // 0: none
+	Errors      []int      `json:"errors"`
+	Created     time.Time  `json:"created"`
+	Updated     time.Time  `json:"updated"`
+	Started     *time.Time `json:"started"`
+	Completed   *time.Time `json:"completed"`
+	ClaimedBy   claimJSON  `json:"claimed_by"`
+}
+
+// claimJSON is who holds a task: session "" when nobody does.
+type claimJSON struct {
+	Session string     `json:"session"`
+	Agent   string     `json:"agent"`
+	Since   *time.Time `json:"since"`
+}
+
+// claimErrorJSON is what a task command prints with --json when another
+// session holds the task: the one error printed as JSON (exit status 1).
+type claimErrorJSON struct {
+	Error     string    `json:"error"`
+	Task      int       `json:"task"`
+	ClaimedBy claimJSON `json:"claimed_by"`
+}
+
+// taskDetailJSON is 'task show': the task with its dependencies and
+// children as they stand.
+type taskDetailJSON struct {
+	taskJSON
+	Dependencies []taskRefJSON `json:"dependencies"`
+	Children     []taskRefJSON `json:"children"`
+}
+
+// taskRefJSON is a task named by another.
+type taskRefJSON struct {
+	Number int    `json:"number"`
+	Title  string `json:"title"`
+	Status string `json:"status"`
+}
+
+func taskView(t *state.Task) taskJSON {
+	v := taskJSON{Number: t.Number, Title: t.Title, Description: t.Description, Status: t.Status, Reason: t.Reason,
+		Priority: t.Priority, Effort: t.Effort, Language: t.Language, Parent: t.Parent, BlockedBy: nonNil(t.BlockedBy),
+		Research: nonNil(t.Research), Plans: nonNil(t.Plans), Approved: t.Approved, Phase: t.Phase, Errors: nonNil(t.Errors),
+		Created: t.Created, Updated: t.Updated, Started: timeOrNil(t.Started), Completed: timeOrNil(t.Completed),
+		ClaimedBy: claimJSON{Session: t.Claim.Session, Agent: t.Claim.Agent, Since: timeOrNil(t.Claim.Time)}}
+	return v
+}
+
+func taskViews(ts []*state.Task) []taskJSON {
+	out := make([]taskJSON, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, taskView(t))
+	}
+	return out
+}
+
+func timeOrNil(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}

@@ -103,13 +103,26 @@ func Depend(b *state.Tasks, n, on int) error {
 	if _, err := Get(b, on); err != nil {
 		return err
 	}
-	if n == on || reaches(b, on, n) {
+	if n == on {
+		return fmt.Errorf("task %d cannot wait for itself", n)
+	}
+	if reaches(b, on, n) {
 		return fmt.Errorf("task %d cannot wait for task %d: task %d already waits for task %d (a cycle)", n, on, on, n)
 	}
 	if !slices.Contains(t.BlockedBy, on) {
 		t.BlockedBy = append(t.BlockedBy, on)
 		slices.Sort(t.BlockedBy)
 	}
+	return nil
+}
+
+// Undepend makes task n no longer wait for task on.
+func Undepend(b *state.Tasks, n, on int) error {
+	t, err := Get(b, n)
+	if err != nil {
+		return err
+	}
+	t.BlockedBy = slices.DeleteFunc(t.BlockedBy, func(d int) bool { return d == on })
 	return nil
 }
 
@@ -231,8 +244,13 @@ func SetStatus(b *state.Tasks, n int, status, reason string, now time.Time) (*st
 	if !slices.Contains(Statuses, status) {
 		return nil, fmt.Errorf("status %q is not one of %s", status, strings.Join(Statuses, ", "))
 	}
-	if Closed(t.Status) && t.Status != status {
-		return nil, fmt.Errorf("task %d is already %s", n, t.Status)
+	if Closed(t.Status) {
+		if t.Status != status {
+			return nil, fmt.Errorf("task %d is already %s", n, t.Status)
+		}
+		// Closing a closed task again (a retried done) keeps when and
+		// why it closed.
+		return t, nil
 	}
 	switch status {
 	case InProgress:

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/spf13/cobra"
+)
+
+// taskListOptions are the flags of 'atreides task list'.
+type taskListOptions struct {
+	statuses []string
+	all      bool
+	asJSON   bool
+}
+
+func newTaskListCmd(io *IO) *cobra.Command {
+	o := &taskListOptions{}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "list open tasks (--all: closed ones too)",
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&o.statuses, "status", nil, "only tasks with these statuses (in-progress,blocked)")
+	f.BoolVarP(&o.all, "all", "a", false, "include completed and abandoned tasks")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+func (o *taskListOptions) run(io *IO) error {
+	var want []string
+	for _, s := range o.statuses {
+		st, err := parseTaskStatus(s)
+		if err != nil {
+			return err
+		}
+		want = append(want, st)
+	}
+	r, err := taskRepo(io)
+	if err != nil {
+		return err
+	}
+	var views []taskJSON
+	var notices []string
+	err = r.View(context.Background(), func(b *state.Tasks) error {
+		views = make([]taskJSON, 0, len(b.List))
+		for i := range b.List {
+			t := &b.List[i]
+			if (len(want) > 0 && !slices.Contains(want, t.Status)) || (len(want) == 0 && !o.all && tasks.Closed(t.Status)) {
+				continue
+			}
+			views = append(views, taskView(t))
+		}
+		notices = taskNotices(r, b)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return printJSON(io, views)
+	}
+	if len(views) == 0 {
+		fmt.Fprintln(io.Out, "no tasks")
+	}
+	printTaskTable(io, views)
+	st := styleOf(io)
+	for _, n := range notices {
+		fmt.Fprintln(io.Out, st.paint(sgrYellow, "note: ")+n)
+	}
+	return nil
+}
+
+// printTaskTable lists tasks one per row: number, status marker,
+// priority, title and who claimed it.
+func printTaskTable(io *IO, views []taskJSON) {
+	st := styleOf(io)
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 2, 2, ' ', 0)
+	for _, v := range views {
+		claim := ""
+		if v.ClaimedBy.Session != "" {
+			claim = st.dim(claimerName(v.ClaimedBy))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.bold(fmt.Sprintf("#%d", v.Number)), paintMarker(st, v.Status), v.Priority, v.Title, claim)
+	}
+	tw.Flush()
+	// A row without a claim would end in the title's padding.
+	for line := range strings.Lines(buf.String()) {
+		fmt.Fprintln(io.Out, strings.TrimRight(line, " \n"))
+	}
+}
+
+// taskNotices are what the check of the generated files found, shown
+// after the list.
+// TODO(issue 16, lead): return the Text of each r.Check(b) problem once
+// the generated files' check is on main.
+func taskNotices(_ *tasks.Repo, b *state.Tasks) []string {
+	if b.Files.Err != "" {
+		return []string{"the task files could not be written: " + b.Files.Err}
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/spf13/cobra"
+)
+
+// taskSetOptions are the arguments of 'atreides task done|abandon|block':
+// one status given to one task.
+type taskSetOptions struct {
+	verb, status string
+	arg, reason  string
+	asJSON       bool
+}
+
+func newTaskSetCmd(io *IO, verb, status, short string) *cobra.Command {
+	o := &taskSetOptions{verb: verb, status: status}
+	cmd := &cobra.Command{
+		Use:   verb + " N",
+		Short: short,
+		Args:  exactlyOne("task " + verb + " needs one task number"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.arg = args[0]
+			return o.run(io)
+		},
+	}
+	if status != tasks.Completed {
+		cmd.Flags().StringVar(&o.reason, "reason", "", "why")
+	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the task as JSON")
+	return cmd
+}
+
+func (o *taskSetOptions) run(io *IO) error {
+	n, err := taskNumber(o.arg)
+	if err != nil {
+		return err
+	}
+	if o.status == tasks.Blocked && strings.TrimSpace(o.reason) == "" {
+		return usagef("task block needs --reason: what the task waits for")
+	}
+	return taskChange(io, "task "+o.verb, o.asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
+		return tasks.SetStatus(b, n, o.status, o.reason, now)
+	})
+}
