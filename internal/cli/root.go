@@ -76,6 +76,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newConfigCmd,
 		newTodoCmd,
 		newBgCmd,
+		newErrorsCmd,
 		newAnchorCmd,
 		newIntentCmd,
 		newTraceCmd,

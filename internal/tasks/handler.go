@@ -1,0 +1,32 @@
+package tasks
+
+import (
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// ErrorsHandler moves the errors hooks saw (the session's outbox: strike
+// escalations, delegation failures) into the task board's error log and
+// writes the generated files. It runs last, on the events that start or
+// end a turn and at the session's end, the only hook events that load the
+// board: the hooks that see errors run on every tool call, where the
+// board (up to thousands of tasks) must not be decoded. An empty outbox
+// returns at once.
+func ErrorsHandler(root string, opts func() Options) engine.Handler {
+	return engine.Handler{
+		Name: "errors", Priority: engine.Low,
+		Kinds:  []event.Kind{event.Stop, event.SessionEnd, event.UserPrompt},
+		Groups: state.GroupTasks | state.GroupErrorOutbox,
+		Handle: func(c *engine.Call) (event.Result, error) {
+			s := c.State.Session
+			if len(s.ErrorOutbox) == 0 {
+				return event.Result{}, nil
+			}
+			b, now := &c.State.Project.Tasks, c.Env.Now().UTC()
+			DrainOutbox(b, s, now)
+			Open(root, opts()).Changed(b, now)
+			return event.Result{}, nil
+		},
+	}
+}
