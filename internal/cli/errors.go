@@ -63,7 +63,7 @@ type errorJSON struct {
 	Session  string    `json:"session"`
 	Fix      string    `json:"fix_status"` // "", planned, fixed, recurred
 	FixRefs  []string  `json:"fix_refs"`
-	Fixed    time.Time `json:"fixed"` // zero: never
+	Fixed    string    `json:"fixed"` // RFC 3339; "": never
 	Recurred int       `json:"recurred_after_fix"`
 	// Held is true while a recorded fix holds (fixed, not seen since).
 	Held bool `json:"held"`
@@ -77,9 +77,16 @@ func errorView(e state.TaskError) errorJSON {
 	return errorJSON{
 		ID: e.Number, Type: e.Type, Severity: e.Severity, Cause: e.Cause, Message: e.Message, Count: e.Count,
 		First: e.First, Last: e.Last, Command: e.Context.Command, Task: e.Context.Task, Agent: e.Context.Agent,
-		Session: e.Context.Session, Fix: e.Fix, FixRefs: refs, Fixed: e.Fixed, Recurred: e.Recurred,
+		Session: e.Context.Session, Fix: e.Fix, FixRefs: refs, Fixed: timeOrEmpty(e.Fixed), Recurred: e.Recurred,
 		Held: e.Fix == tasks.FixFixed,
 	}
+}
+
+func timeOrEmpty(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }
 
 // errorsBoard records every session's waiting errors and returns the

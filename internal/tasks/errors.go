@@ -208,7 +208,7 @@ func evictBefore(x, y state.TaskError) bool {
 var causePatterns = sync.OnceValue(func() [4]*regexp.Regexp {
 	return [4]*regexp.Regexp{
 		regexp.MustCompile(`(?:/private)?(?:/tmp|/var/folders|/var/tmp)(?:/[^\s'"` + "`" + `:;,()]*)?`),
-		regexp.MustCompile(`(?i)\b(?:0x)?[0-9a-f]{7,}\b|\b[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b|\b\w{16,}\b`),
+		regexp.MustCompile(`(?i)\b[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b|\b(?:0x)?[0-9a-f]{7,}\b|\b\w{16,}\b`),
 		regexp.MustCompile(`[0-9]+`),
 		regexp.MustCompile(`\s+`),
 	}
