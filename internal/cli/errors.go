@@ -49,22 +49,22 @@ resolve' records a fix made without one.`,
 
 // errorJSON is one entry of the error log in 'errors --json'.
 type errorJSON struct {
-	ID       int       `json:"id"`
-	Type     string    `json:"type"`
-	Severity string    `json:"severity"`
-	Cause    string    `json:"cause"`
-	Message  string    `json:"message"`
-	Count    int       `json:"count"`
-	First    time.Time `json:"first_seen"`
-	Last     time.Time `json:"last_seen"`
-	Command  string    `json:"command"`
-	Task     int       `json:"task"` // 0: none
-	Agent    string    `json:"agent"`
-	Session  string    `json:"session"`
-	Fix      string    `json:"fix_status"` // "", planned, fixed, recurred
-	FixRefs  []string  `json:"fix_refs"`
-	Fixed    string    `json:"fixed"` // RFC 3339; "": never
-	Recurred int       `json:"recurred_after_fix"`
+	ID       int        `json:"id"`
+	Type     string     `json:"type"`
+	Severity string     `json:"severity"`
+	Cause    string     `json:"cause"`
+	Message  string     `json:"message"`
+	Count    int        `json:"count"`
+	First    time.Time  `json:"first_seen"`
+	Last     time.Time  `json:"last_seen"`
+	Command  string     `json:"command"`
+	Task     int        `json:"task"` // 0: none
+	Agent    string     `json:"agent"`
+	Session  string     `json:"session"`
+	Fix      string     `json:"fix_status"` // "", planned, fixed, recurred
+	FixRefs  []string   `json:"fix_refs"`
+	Fixed    *time.Time `json:"fixed"` // null: never
+	Recurred int        `json:"recurred_after_fix"`
 	// Held is true while a recorded fix holds (fixed, not seen since).
 	Held bool `json:"held"`
 }
@@ -77,16 +77,17 @@ func errorView(e state.TaskError) errorJSON {
 	return errorJSON{
 		ID: e.Number, Type: e.Type, Severity: e.Severity, Cause: e.Cause, Message: e.Message, Count: e.Count,
 		First: e.First, Last: e.Last, Command: e.Context.Command, Task: e.Context.Task, Agent: e.Context.Agent,
-		Session: e.Context.Session, Fix: e.Fix, FixRefs: refs, Fixed: timeOrEmpty(e.Fixed), Recurred: e.Recurred,
+		Session: e.Context.Session, Fix: e.Fix, FixRefs: refs, Fixed: timeOrNull(e.Fixed), Recurred: e.Recurred,
 		Held: e.Fix == tasks.FixFixed,
 	}
 }
 
-func timeOrEmpty(t time.Time) string {
+// timeOrNull is a time for JSON: null when it has no value.
+func timeOrNull(t time.Time) *time.Time {
 	if t.IsZero() {
-		return ""
+		return nil
 	}
-	return t.UTC().Format(time.RFC3339)
+	return &t
 }
 
 // errorsBoard records every session's waiting errors and returns the

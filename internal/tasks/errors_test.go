@@ -255,8 +255,8 @@ func (testEnv) Logf(string, ...any) {}
 func (e testEnv) Now() time.Time    { return e.now }
 
 // The drain handler runs through the engine over a real store: an outbox
-// filled by one event is on the board after the next Stop, and a prompt
-// with an empty outbox changes nothing.
+// filled by one event is on the board after the next Stop (a prompt
+// does not drain it), and a Stop with an empty outbox changes nothing.
 func TestErrorsHandlerDrains(t *testing.T) {
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
@@ -281,6 +281,7 @@ func TestErrorsHandlerDrains(t *testing.T) {
 	}
 	run(event.PostTool)
 	run(event.PostTool)
+	run(event.UserPrompt)
 	if b, n := board(); n != 2 || len(b.Errors) != 0 {
 		t.Fatalf("before the stop: outbox %d, board %d", n, len(b.Errors))
 	}
@@ -289,7 +290,7 @@ func TestErrorsHandlerDrains(t *testing.T) {
 	if n != 0 || len(b.Errors) != 1 || b.Errors[0].Count != 2 || b.Errors[0].Type != "compile_error" || b.Errors[0].Context.Session != "s1" || b.Gen != 1 || b.Files.Gen != 1 {
 		t.Fatalf("after the stop: outbox %d, board %+v", n, b)
 	}
-	run(event.UserPrompt)
+	run(event.Stop)
 	if b, _ := board(); b.Gen != 1 {
 		t.Fatalf("an empty outbox changed the board: gen %d", b.Gen)
 	}
