@@ -13,17 +13,19 @@ import (
 // Handler tells a parent agent when its background tasks have ended (one
 // batched notification, through the context collector, on the parent's
 // next event that carries context) and keeps its Stop from ending the
-// turn silently while they run. It declares only the background group:
-// a project with no tasks stores an empty section, which costs nothing
-// to load, and the handler returns at once.
+// turn silently while they run. It declares only the background group
+// and the session's error outbox: a project with no tasks stores an
+// empty section, as a session with no waiting errors does, which costs
+// nothing to load, and the handler returns at once.
 //
 // Lost runners are recovered on the events that start or end a turn,
-// not on every tool call (that would read /proc per running task).
+// not on every tool call (that would read /proc per running task); they
+// go to the error log through the session's outbox.
 func Handler(root string, opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "background", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool, event.Stop, event.SubagentStop},
-		Groups: state.GroupBackground,
+		Groups: state.GroupBackground | state.GroupErrorOutbox,
 		Handle: func(c *engine.Call) (event.Result, error) { return handle(c, root, opts) },
 	}
 }
@@ -36,6 +38,11 @@ func handle(c *engine.Call, root string, opts func() Options) (event.Result, err
 	if ev.Kind == event.Stop || ev.Kind == event.UserPrompt || ev.Kind == event.SessionStart {
 		if lost := Recover(b, ProcAlive, ev.Time); len(lost) > 0 {
 			c.Env.Logf("background tasks %s: runner lost, failed", strings.Join(lost, ", "))
+			for _, id := range lost {
+				// The board is not loaded here: the session's outbox
+				// takes the failure to it.
+				c.State.Session.QueueError(failureEvent(b.Task(id)))
+			}
 			o := opts()
 			for _, id := range Schedule(b, o.Limits, ev.Time) {
 				// The supervisor waits for this transaction's lock,

@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // Dir is a task's output directory: its prompt, the CLI's stdout and
@@ -112,11 +113,15 @@ func (r *Registry) Update(ctx context.Context, fn func(p *state.Project, now tim
 		started = nil
 		return state.UpdateProject(tx, func(p *state.Project) error {
 			now := r.Now().UTC()
+			before := pending(&p.Background)
 			Recover(&p.Background, r.Alive, now)
 			if err := fn(p, now); err != nil {
 				return err
 			}
 			started = Schedule(&p.Background, r.Opts.Limits, now)
+			if recordFailures(p, before, now) {
+				tasks.Open(r.Root, tasks.LoadOptions(r.Root)).Changed(&p.Tasks, now)
+			}
 			return nil
 		})
 	})

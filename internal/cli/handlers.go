@@ -18,6 +18,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/rulefiles"
 	"github.com/atreides-dev/atreides/internal/session"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // settings loads the configuration and the guard policy for one project on
@@ -114,6 +115,15 @@ func newSettings(root string) *settings {
 		return o
 	})
 	return s
+}
+
+// tasksOptions are the task board's options, read only when a hook has
+// errors to record; a broken file leaves the defaults.
+func (s *settings) tasksOptions() tasks.Options {
+	if c, err := s.cfg.Get(); err == nil {
+		return tasks.FromConfig(c)
+	}
+	return tasks.Options{Dir: tasks.DefaultDir}
 }
 
 // commentsOptions maps the context.comments section of the configuration.
@@ -264,6 +274,7 @@ func handlers(s *settings) []engine.Handler {
 	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s, s.root)...)...)
+	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))
 	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background),
 		agents.SkillsHandler(func() agents.SkillOptions {
 			return agents.SkillOptions{Roster: s.roster(), Dirs: hosts.SkillDirs()}

@@ -77,6 +77,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newTodoCmd,
 		newTaskCmd,
 		newBgCmd,
+		newErrorsCmd,
 		newAnchorCmd,
 		newIntentCmd,
 		newTraceCmd,

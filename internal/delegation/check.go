@@ -30,6 +30,14 @@ func (v Verdict) Rule() string {
 	return ""
 }
 
+// errorType is the error log's type of a refusal.
+func (v Verdict) errorType() string {
+	if v == Cycle {
+		return "cycle_detected"
+	}
+	return "max_depth_exceeded"
+}
+
 // Check decides whether the agent at the end of path (agent types from
 // the main agent down, path[0] being [MainAgent]) may delegate to an agent
 // of type target, and says why not. A delegation is refused when the new

@@ -34,7 +34,7 @@ func Handlers(opts OptionsFunc) []engine.Handler {
 		},
 		{
 			Name: "delegation", Priority: engine.High,
-			Groups: state.GroupDelegation | state.GroupContext,
+			Groups: state.GroupDelegation | state.GroupContext | state.GroupErrorOutbox,
 			Handle: func(c *engine.Call) (event.Result, error) {
 				o := opts()
 				r := &run{c: c, o: &o, now: c.Env.Now()}
@@ -100,7 +100,9 @@ func (r *run) delegate() event.Result {
 			typ = to
 		}
 	}
-	if v, why := Check(Path(r.s(), ev.AgentID, ev.AgentType), typ, r.o); v != Allowed {
+	path := Path(r.s(), ev.AgentID, ev.AgentType)
+	if v, why := Check(path, typ, r.o); v != Allowed {
+		r.queueError(v.errorType(), strings.Join(append(slices.Clone(path), typ), " → "), why, ev.AgentID)
 		return event.Result{Verdict: event.Deny, Rule: v.Rule(), Reason: why}
 	}
 	s := r.s()
@@ -176,6 +178,7 @@ func (r *run) stop() {
 	if !a.Deadline.IsZero() && r.now.After(a.Deadline) && a.Overdue.IsZero() {
 		problems = append(problems, fmt.Sprintf("it ran %s, past its deadline of %s", r.now.Sub(a.Started).Round(time.Second), a.Deadline.Sub(a.Started)))
 		a.Overdue = r.now
+		r.queueError("delegation_hang", strings.Join(a.Path, " → "), "subagent "+a.ID+" ("+a.Type+") "+problems[0], a.ID)
 	}
 	if r.o.Structured(a.Type) {
 		ret, bad := ValidateReturn(ev.LastMessage, ev.ProjectDir, ev.SessionID)
@@ -188,6 +191,9 @@ func (r *run) stop() {
 	}
 	if len(problems) > 0 {
 		a.Detail = strings.Join(problems, "; ")
+		if a.Outcome == "invalid_return" {
+			r.queueError("validation_failed", "return object of "+a.Type, a.Detail, a.ID)
+		}
 		r.tell(a.Parent, "finished:"+a.ID, fmt.Sprintf(
 			"atreides: subagent %s (%s) finished with problems: %s. Treat its result with care; check its work or re-run it.", a.ID, a.Type, a.Detail), nil)
 	}
@@ -206,6 +212,8 @@ func (r *run) sweep(res *event.Result) {
 		ran := r.now.Sub(a.Started).Round(time.Second)
 		r.c.Env.Logf("error: session %s: subagent %s (%s, path %s) is past its deadline: running %s, deadline %s",
 			r.ev().SessionID, a.ID, a.Type, strings.Join(a.Path, " → "), ran, a.Deadline.Sub(a.Started))
+		r.queueError("delegation_hang", strings.Join(a.Path, " → "),
+			fmt.Sprintf("subagent %s (%s) still running %s, past its deadline of %s", a.ID, a.Type, ran, a.Deadline.Sub(a.Started)), a.ID)
 		text := fmt.Sprintf("atreides: subagent %s (%s) is still running %s after it started, past its deadline of %s (delegation.deadline_minutes). Decide whether to wait for it, stop it, or do the work another way.",
 			a.ID, a.Type, ran, a.Deadline.Sub(a.Started))
 		if a.Partial != "" {
@@ -236,4 +244,11 @@ func (r *run) tell(parent, id, text string, res *event.Result) {
 	if n := cs.Queue(state.PendingEntry{Agent: parent, Source: e.Source, ID: e.ID, Priority: int(e.Priority), Text: e.Text, Once: true, Time: r.now}); n > 0 {
 		r.c.Env.Logf("session %s: %d context entries dropped, the waiting list was full", r.ev().SessionID, n)
 	}
+}
+
+// queueError keeps a delegation failure in the session's error outbox for
+// the task board's error log; the cause is the delegation path, so the
+// same failing delegation recurs in one entry.
+func (r *run) queueError(typ, cause, msg, agent string) {
+	r.c.State.Session.QueueError(state.ErrorEvent{Type: typ, Cause: cause, Message: msg, Agent: agent, Time: r.now})
 }

@@ -21,7 +21,7 @@ func Strikes(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "strikes", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.PostTool, event.UserPrompt},
-		Groups: state.GroupStrikes | state.GroupStop,
+		Groups: state.GroupStrikes | state.GroupStop | state.GroupErrorOutbox,
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return strike(c, opts)
 		},
@@ -55,6 +55,7 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	switch {
 	case k.Count >= o.EscalateAt:
 		msg := escalation(k, o, ev.Host)
+		s.QueueError(escalationError(k, ev))
 		s.Strikes.Clear(tool, target)
 		s.Counters.Escalations++
 		return event.Result{Context: event.Note("strikes", tool+" "+target, event.High, msg)}, nil
@@ -62,6 +63,24 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		return event.Result{Context: event.Note("strikes", tool+" "+target, event.Normal, warning(k, o, ev.Host))}, nil
 	}
 	return event.Result{}, nil
+}
+
+// escalationError is an escalation as the task board's error log keeps
+// it: the strike's class, and the tool and its target as the cause, so
+// the same failing command recurs in one entry.
+func escalationError(k *state.Strike, ev *event.Event) state.ErrorEvent {
+	var last string
+	if n := len(k.Errors); n > 0 {
+		last = k.Errors[n-1].Excerpt
+	}
+	e := state.ErrorEvent{
+		Type: k.Class, Cause: strings.TrimSpace(k.Tool + " " + k.Target), Agent: ev.AgentID, Time: ev.Time,
+		Message: fmt.Sprintf("%s failed %d times in a row: %s", describeTarget(k), k.Count, last),
+	}
+	if ev.Tool.Command != "" {
+		e.Command = k.Target
+	}
+	return e
 }
 
 // failureText is what the error patterns are matched against: the host's

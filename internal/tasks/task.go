@@ -271,6 +271,7 @@ func SetStatus(b *state.Tasks, n int, status, reason string, now time.Time) (*st
 		}
 	}
 	t.Status, t.Reason, t.Updated = status, strings.TrimSpace(reason), now
+	settleFixes(b, t, now) // a fix task's errors follow it (errors.go)
 	return t, nil
 }
 
