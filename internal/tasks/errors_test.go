@@ -183,7 +183,7 @@ func TestPlanFixAndTheFixCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := b.Error(2)
-	if e.Fix != FixFixed || !e.Fixed.Equal(at(10)) || FixState(e) != "fixed, held since 2026-03-01" {
+	if e.Fix != FixFixed || !e.Fixed.Equal(at(10)) || FixState(e) != "fixed, held since 2026-11-23" {
 		t.Fatalf("after completion: %+v", e)
 	}
 	Record(&b, state.ErrorEvent{Type: "compile_error", Cause: "go build ./...", Time: at(20)}, state.TaskErrorContext{}, at(20))
