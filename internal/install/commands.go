@@ -78,7 +78,7 @@ var OpenCodeCommandForm = CommandForm{
 // GeminiCommandForm is Gemini CLI's .gemini/commands/<name>.toml (0.61.0):
 // description and prompt, with {{args}} for what the user typed. The
 // prompt is a TOML multi-line literal string, as people write them, when
-// it holds no ''' (else a basic string).
+// it holds no ”' (else a basic string).
 var GeminiCommandForm = CommandForm{
 	Host: "gemini", Ext: ".toml", Args: "{{args}}",
 	Render: func(c slash.Command, body string) string {
