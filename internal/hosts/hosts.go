@@ -394,7 +394,13 @@ func withCommands(env Env, rep *install.Report, host, toolPrefix string, f Comma
 	var c install.Report
 	var err error
 	if add {
-		cmds, lerr := slash.All()
+		// A user install is for every project: the project's own
+		// commands go only where the project is.
+		load := func() ([]slash.Command, error) { return slash.ForProject(env.ProjectDir) }
+		if scope == install.ScopeUser {
+			load = slash.All
+		}
+		cmds, lerr := load()
 		if lerr != nil {
 			return lerr
 		}

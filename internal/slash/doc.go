@@ -13,6 +13,11 @@
 // name of an MCP tool). Where the files go and in which format is the
 // host registry's (internal/hosts) and the installer's (internal/install).
 //
+// A project adds commands of its own, or replaces one of atreides's, as
+// markdown files of the same form in .atreides/commands ([ForProject]; /meta
+// writes them there), and `atreides install` spells them for each host
+// like atreides's own.
+//
 // The texts avoid what a host would expand by itself in a command file:
 // shell injection (!`…`, !{…}), file references (@path) and positional
 // arguments ($1); a test holds them to that.

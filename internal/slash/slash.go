@@ -2,8 +2,13 @@ package slash
 
 import (
 	"embed"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -97,4 +102,61 @@ func (c Command) Body(args string, tool func(string) string) string {
 		}
 		out = out[:i] + name + out[i+j+2:]
 	}
+}
+
+// ProjectDir is where a project keeps commands of its own (written by
+// /meta), relative to its root, in the same form as atreides's texts.
+const ProjectDir = ".atreides/commands"
+
+// ForProject is every command installed into the project at root:
+// atreides's, then the project's own from ProjectDir, one of the same name
+// replacing atreides's. A project command that does not parse is an
+// error naming its file: installing it half would hide the mistake.
+func ForProject(root string) ([]Command, error) {
+	cmds, err := All()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(root, filepath.FromSlash(ProjectDir))
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cmds, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".md")
+		if !ok || !e.Type().IsRegular() || !validName(name) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		c, err := parse(name, strings.ReplaceAll(string(data), "\r\n", "\n"))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, e.Name()), err)
+		}
+		if i := slices.IndexFunc(cmds, func(x Command) bool { return x.Name == name }); i >= 0 {
+			cmds[i] = c
+		} else {
+			cmds = append(cmds, c)
+		}
+	}
+	return cmds, nil
+}
+
+// validName is a command name every host takes as a file name and after
+// a slash: lower-case letters, digits and dashes.
+func validName(s string) bool {
+	if s == "" || s[0] == '-' {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
 }

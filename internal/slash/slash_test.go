@@ -1,6 +1,8 @@
 package slash
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -56,5 +58,44 @@ func TestParseRefuses(t *testing.T) {
 		if _, err := parse("x", data); err == nil {
 			t.Errorf("parsed %q", data)
 		}
+	}
+}
+
+// TestForProject: a project's command is added, one named like atreides's
+// replaces it, a file not named like a command is left out, and one that
+// does not parse is an error naming it.
+func TestForProject(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ProjectDir)
+	write := func(name, data string) {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cmds, err := ForProject(root); err != nil || len(cmds) != 9 {
+		t.Fatalf("no project commands: %d %v", len(cmds), err)
+	}
+	write("deploy.md", "---\ndescription: Deploy to staging\nargument-hint: <service>\n---\nDeploy $ARGUMENTS.\n")
+	write("todo.md", "---\ndescription: Our todo\n---\nOurs: $ARGUMENTS\n")
+	write("Bad Name.md", "not a command")
+	write("notes.txt", "not a command")
+	cmds, err := ForProject(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Command{}
+	for _, c := range cmds {
+		byName[c.Name] = c
+	}
+	if len(cmds) != 10 || byName["deploy"].Body("{{args}}", nil) != "Deploy {{args}}.\n" || byName["todo"].Description != "Our todo" {
+		t.Errorf("project commands: %+v", cmds)
+	}
+	write("broken.md", "no front matter")
+	if _, err := ForProject(root); err == nil || !strings.Contains(err.Error(), "broken.md") {
+		t.Errorf("broken command: %v", err)
 	}
 }
