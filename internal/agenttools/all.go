@@ -11,6 +11,7 @@ func All() []Tool {
 		intentTools(),
 		todoTools(),
 		statusTools(),
+		taskTools(),
 		Background(),
 	)
 }

@@ -26,15 +26,17 @@ var claudeHost = Host{
 	// roster's explore and plan stand beside them. SubagentStart carries
 	// the agent type, so skills are injected when the agent starts.
 	Agents: claudeAgents,
+	// Its slash commands are .claude/commands/<name>.md (project) or
+	// ~/.claude/commands (user), with $ARGUMENTS.
+	Commands: claudeCommands,
 
 	// Its Edit and Write refuse a file not read first ("File has not been
 	// read yet. Read it first before writing to it."), and one changed
 	// since it was read.
 	ReadsBeforeWrite: true,
-	// Claude Code 2.1.330 names an MCP tool mcp__<server>__<tool>.
-	ToolPrefix: "mcp__atreides__",
-	Compact:    "/compact",
-	Doctor:     claudeDoctor,
+	ToolPrefix:       claudePrefix,
+	Compact:          "/compact",
+	Doctor:           claudeDoctor,
 }
 
 func claudePath(env Env, scope install.Scope) string {
@@ -52,7 +54,10 @@ func installClaude(env Env, o Options) (install.Report, error) {
 	if err := withClaudeMCP(env, &rep, o.Scope, o.Binary, true); err != nil {
 		return rep, err
 	}
-	return rep, withAgents(env, &rep, "claude", claudeAgents, o.Scope, o.Roster, true)
+	if err := withAgents(env, &rep, "claude", claudeAgents, o.Scope, o.Roster, true); err != nil {
+		return rep, err
+	}
+	return rep, withCommands(env, &rep, "claude", claudePrefix, claudeCommands, o.Scope, true)
 }
 
 func uninstallClaude(env Env, scope install.Scope) (install.Report, error) {
@@ -60,6 +65,9 @@ func uninstallClaude(env Env, scope install.Scope) (install.Report, error) {
 	// directories install created (.claude) only once they are empty.
 	var agentsRep install.Report
 	if err := withAgents(env, &agentsRep, "claude", claudeAgents, scope, nil, false); err != nil {
+		return agentsRep, err
+	}
+	if err := withCommands(env, &agentsRep, "claude", claudePrefix, claudeCommands, scope, false); err != nil {
 		return agentsRep, err
 	}
 	rep, err := install.UninstallClaude(claudePath(env, scope), env.BackupDir(scope))
@@ -161,4 +169,18 @@ var claudeAgents = AgentFacts{
 	},
 	Form:      install.ClaudeAgentForm,
 	SkillDirs: []string{".claude/skills"},
+}
+
+// claudePrefix: Claude Code 2.1.330 names an MCP tool mcp__<server>__<tool>.
+const claudePrefix = "mcp__atreides__"
+
+// claudeCommands is how claude takes the slash commands (see the entry).
+var claudeCommands = CommandFacts{
+	Dir: func(env Env, scope install.Scope) string {
+		if scope == install.ScopeUser {
+			return filepath.Join(env.Home, ".claude", "commands")
+		}
+		return filepath.Join(env.ProjectDir, ".claude", "commands")
+	},
+	Form: install.ClaudeCommandForm,
 }

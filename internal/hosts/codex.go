@@ -29,6 +29,10 @@ var codexHost = Host{
 	// SubagentStart names the role (agent_type), so skills are injected
 	// when the agent starts.
 	Agents: codexAgents,
+	// No slash commands: Codex 0.169.0 no longer reads custom prompt
+	// files ($CODEX_HOME/prompts/*.md, user scope only, were its form);
+	// its binary has neither the prompts folder nor the /prompts: command
+	// prefix, only skills ($name) and presets kept in its own state.
 	// Codex 0.169.0 shows an MCP server's tools to the model as a
 	// namespace "mcp__<server>" holding each tool under its own name (the
 	// request the fake model receives), and its hooks call them

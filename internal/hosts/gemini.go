@@ -29,9 +29,11 @@ var geminiHost = Host{
 	// atreides never writes); the user's load as they are. It has no
 	// subagent-start event to inject skills on: they go into the prompt.
 	Agents: geminiAgents,
-	// Gemini CLI 0.61.0 names an MCP tool mcp_<server>_<tool> (its
-	// generateValidName; seen in the declarations the fake model receives).
-	ToolPrefix: "mcp_atreides_",
+	// Its custom commands are .gemini/commands/<name>.toml (project, read
+	// in a trusted folder) or ~/.gemini/commands: description and prompt,
+	// with {{args}}.
+	Commands:   geminiCommands,
+	ToolPrefix: geminiPrefix,
 
 	Compact: "/compress",
 	Doctor:  geminiDoctor,
@@ -102,6 +104,9 @@ func installGemini(env Env, o Options) (install.Report, error) {
 	if err := withAgents(env, &rep, "gemini", geminiAgents, o.Scope, o.Roster, true); err != nil {
 		return rep, err
 	}
+	if err := withCommands(env, &rep, "gemini", geminiPrefix, geminiCommands, o.Scope, true); err != nil {
+		return rep, err
+	}
 	if o.Scope == install.ScopeProject && len(o.Roster.Subagents()) > 0 {
 		rep.Notes = append(rep.Notes, "Gemini CLI loads a project's agents only once you accept them in an interactive session (it asks when it finds new or changed agent files; headless runs skip them until then); 'atreides install gemini --user' installs them for you alone, without that step")
 	}
@@ -115,6 +120,9 @@ func installGemini(env Env, o Options) (install.Report, error) {
 func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
 	var agentsRep install.Report
 	if err := withAgents(env, &agentsRep, "gemini", geminiAgents, scope, nil, false); err != nil {
+		return agentsRep, err
+	}
+	if err := withCommands(env, &agentsRep, "gemini", geminiPrefix, geminiCommands, scope, false); err != nil {
 		return agentsRep, err
 	}
 	path := install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
@@ -139,4 +147,20 @@ var geminiAgents = AgentFacts{
 	},
 	Form: install.GeminiAgentForm, InlineSkills: true,
 	SkillDirs: []string{".gemini/skills"},
+}
+
+// geminiPrefix: Gemini CLI 0.61.0 names an MCP tool mcp_<server>_<tool>
+// (its generateValidName; seen in the declarations the fake model
+// receives).
+const geminiPrefix = "mcp_atreides_"
+
+// geminiCommands is how gemini takes the slash commands (see the entry).
+var geminiCommands = CommandFacts{
+	Dir: func(env Env, scope install.Scope) string {
+		if scope == install.ScopeUser {
+			return filepath.Join(env.Home, ".gemini", "commands")
+		}
+		return filepath.Join(env.ProjectDir, ".gemini", "commands")
+	},
+	Form: install.GeminiCommandForm,
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/session"
+	"github.com/atreides-dev/atreides/internal/slash"
 )
 
 // Transport is how a host reaches atreides.
@@ -50,6 +51,8 @@ type Host struct {
 	Instructions []string
 	// Agents is how the host takes atreides's agent roster.
 	Agents AgentFacts
+	// Commands is how the host takes atreides's slash commands.
+	Commands CommandFacts
 	// ReadsBeforeWrite is set when the host itself refuses to edit or
 	// overwrite an existing file its agent has not read in the session:
 	// atreides's own check (package readfirst) then skips it.
@@ -85,6 +88,16 @@ type AgentFacts struct {
 	// SkillDirs are the host's own skill folders, relative to the project
 	// root, searched by name after .atreides/skills.
 	SkillDirs []string
+}
+
+// CommandFacts are how a host takes slash commands (checked against the
+// pinned version): the folder of a scope, and the file format with its
+// spelling of the user's arguments (install.CommandForm.Args).
+type CommandFacts struct {
+	// Dir is the command directory of a scope; nil: atreides installs no
+	// commands for the host (see the entry for why).
+	Dir  func(env Env, scope install.Scope) string
+	Form install.CommandForm
 }
 
 // Env is the machine and project install and doctor work on.
@@ -349,16 +362,7 @@ func withAgents(env Env, rep *install.Report, host string, f AgentFacts, scope i
 	if err != nil {
 		return fmt.Errorf("agents in %s: %w", dir, err)
 	}
-	for _, l := range []struct {
-		what string
-		ids  []string
-	}{{"installed", a.Added}, {"updated", a.Updated}, {"removed", a.Removed}} {
-		if len(l.ids) > 0 {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s agents %s", dir, l.what, strings.Join(l.ids, ", ")))
-		}
-	}
-	rep.Warnings = append(rep.Warnings, a.Warnings...)
-	rep.Notes = append(rep.Notes, a.Notes...)
+	foldFiles(rep, dir, "agents", a)
 	return nil
 }
 
@@ -376,4 +380,55 @@ func agentPrompt(env Env, f AgentFacts, rep *install.Report) func(a agents.Agent
 		}
 		return agents.Prompt(a, skills)
 	}
+}
+
+// withCommands installs (add) or removes atreides's slash command files
+// of the host for a scope and folds what it did into rep. toolPrefix is
+// the host's (Host.ToolPrefix: the host entry cannot be read from here
+// without its initialization depending on itself).
+func withCommands(env Env, rep *install.Report, host, toolPrefix string, f CommandFacts, scope install.Scope, add bool) error {
+	if f.Dir == nil {
+		return nil
+	}
+	dir := f.Dir(env, scope)
+	var c install.Report
+	var err error
+	if add {
+		// A user install is for every project: the project's own
+		// commands go only where the project is.
+		load := func() ([]slash.Command, error) { return slash.ForProject(env.ProjectDir) }
+		if scope == install.ScopeUser {
+			load = slash.All
+		}
+		cmds, lerr := load()
+		if lerr != nil {
+			return lerr
+		}
+		c, err = install.InstallCommands(install.CommandsOptions{
+			Dir: dir, Form: f.Form, Commands: cmds, BackupDir: env.BackupDir(scope),
+			Tool: func(tool string) string { return toolPrefix + tool },
+		})
+	} else {
+		c, err = install.UninstallCommands(dir, host, f.Form.Ext, env.BackupDir(scope))
+	}
+	if err != nil {
+		return fmt.Errorf("commands in %s: %w", dir, err)
+	}
+	foldFiles(rep, dir, "commands", c)
+	return nil
+}
+
+// foldFiles adds what installing or removing a set of files of ours (a)
+// did to the host's report.
+func foldFiles(rep *install.Report, dir, what string, a install.Report) {
+	for _, l := range []struct {
+		what string
+		ids  []string
+	}{{"installed", a.Added}, {"updated", a.Updated}, {"removed", a.Removed}} {
+		if len(l.ids) > 0 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s %s %s", dir, l.what, what, strings.Join(l.ids, ", ")))
+		}
+	}
+	rep.Warnings = append(rep.Warnings, a.Warnings...)
+	rep.Notes = append(rep.Notes, a.Notes...)
 }

@@ -15,16 +15,8 @@ var openCodeHost = Host{
 	Path: func(env Env, scope install.Scope) string {
 		return install.OpenCodePluginPath(openCodeDir(env, scope))
 	},
-	Install: func(env Env, o Options) (install.Report, error) {
-		return install.InstallOpenCode(install.OpenCodeOptions{
-			ConfigDir: openCodeDir(env, o.Scope), BinaryPath: o.Binary,
-			BackupDir: env.BackupDir(o.Scope), Offline: openCodeOffline(env, o),
-		})
-	},
-	Uninstall: func(env Env, scope install.Scope) (install.Report, error) {
-		dir := openCodeDir(env, scope)
-		return install.UninstallOpenCode(dir, env.BackupDir(scope), []string{dir})
-	},
+	Install:    installOpenCode,
+	Uninstall:  uninstallOpenCode,
 	Inspect:    install.InspectOpenCode,
 	Programs:   []string{"opencode"},
 	ConfigDirs: func(env Env) []string { return []string{openCodeDir(env, install.ScopeUser)} },
@@ -37,12 +29,14 @@ var openCodeHost = Host{
 	// (its subagents) are kept: the roster's agents of those ids are not
 	// injected, and explore is OpenCode's.
 	Agents: openCodeAgents,
+	// Its commands are markdown files in commands/ of the config
+	// directory (.opencode or ~/.config/opencode), with $ARGUMENTS.
+	Commands: openCodeCommands,
 
 	// OpenCode 1.18.33's edit and write tools say they fail on a file not
 	// read first, but their code no longer checks: ReadsBeforeWrite stays
 	// false, and atreides checks.
-	// The plugin registers atreides's tools as atreides_<tool>.
-	ToolPrefix: "atreides_",
+	ToolPrefix: openCodePrefix,
 	Compact:    "/compact",
 	Doctor:     func(Env, []install.Status) []Check { return nil },
 }
@@ -70,4 +64,44 @@ var openCodeAgents = AgentFacts{
 	Call:      `the task tool with subagent_type "%[1]s"`,
 	Native:    map[string]bool{"build": false, "plan": false, "explore": true, "general": true},
 	SkillDirs: []string{".opencode/skill", ".claude/skills"},
+}
+
+// The plugin registers atreides's tools as atreides_<tool>.
+const openCodePrefix = "atreides_"
+
+// installOpenCode writes the plugin, then the command files.
+func installOpenCode(env Env, o Options) (install.Report, error) {
+	rep, err := install.InstallOpenCode(install.OpenCodeOptions{
+		ConfigDir: openCodeDir(env, o.Scope), BinaryPath: o.Binary,
+		BackupDir: env.BackupDir(o.Scope), Offline: openCodeOffline(env, o),
+	})
+	if err != nil {
+		return rep, err
+	}
+	return rep, withCommands(env, &rep, "opencode", openCodePrefix, openCodeCommands, o.Scope, true)
+}
+
+// uninstallOpenCode removes the command files first: the plugin's
+// uninstall removes the directories install created (.opencode) only once
+// they are empty.
+func uninstallOpenCode(env Env, scope install.Scope) (install.Report, error) {
+	var cmdRep install.Report
+	if err := withCommands(env, &cmdRep, "opencode", openCodePrefix, openCodeCommands, scope, false); err != nil {
+		return cmdRep, err
+	}
+	dir := openCodeDir(env, scope)
+	rep, err := install.UninstallOpenCode(dir, env.BackupDir(scope), []string{dir})
+	rep.Notes = append(rep.Notes, cmdRep.Notes...)
+	rep.Warnings = append(rep.Warnings, cmdRep.Warnings...)
+	return rep, err
+}
+
+// openCodeCommands is how opencode takes the slash commands (see the
+// entry). 1.18.33 loads {command,commands}/**/*.md; atreides writes
+// commands/, the folder OpenCode's own tips name.
+var openCodeCommands = CommandFacts{
+	Dir: func(env Env, scope install.Scope) string {
+		return filepath.Join(openCodeDir(env, scope), "commands")
+	},
+	Form: install.OpenCodeCommandForm,
 }

@@ -59,26 +59,27 @@ type AgentsOptions struct {
 }
 
 // withMarker puts the marker line into a rendered file.
-func withMarker(content string) string {
-	line := agentMarker + digest([]byte(content))[:16] + "\n"
+func withMarker(marker, content string) string {
+	line := marker + digest([]byte(content))[:16] + "\n"
 	if rest, ok := strings.CutPrefix(content, "---\n"); ok {
 		return "---\n" + line + rest
 	}
 	return line + content
 }
 
-// agentFileState tells whose a file is: not ours, ours as written, or
+// markedFileState tells whose a file is: not ours, ours as written, or
 // ours but edited since.
-type agentFileState int
+type markedFileState int
 
 const (
-	userFile agentFileState = iota
+	userFile markedFileState = iota
 	oursAsWritten
 	oursEdited
 )
 
-func classifyAgentFile(data []byte) agentFileState {
-	i := bytes.Index(data, []byte(agentMarker))
+// classifyMarked tells whose a file is by the marker line near its start.
+func classifyMarked(marker string, data []byte) markedFileState {
+	i := bytes.Index(data, []byte(marker))
 	if i < 0 || i > 4 {
 		return userFile
 	}
@@ -86,7 +87,7 @@ func classifyAgentFile(data []byte) agentFileState {
 	if end < 0 {
 		return oursEdited
 	}
-	sum := string(data[i+len(agentMarker) : i+end])
+	sum := string(data[i+len(marker) : i+end])
 	rest := append(append([]byte{}, data[:i]...), data[i+end+1:]...)
 	if len(sum) == 16 && digest(rest)[:16] == sum {
 		return oursAsWritten
@@ -94,11 +95,21 @@ func classifyAgentFile(data []byte) agentFileState {
 	return oursEdited
 }
 
+// markedFiles is a set of atreides's own files in one directory, one per
+// id, each carrying the marker of its kind: the roster's agent files, the
+// slash commands.
+type markedFiles struct {
+	host, dir, ext string
+	kind           string // "agent", "command": for messages
+	marker         string
+	ids            []string          // in the order to report them
+	want           map[string]string // id → content, marker included
+	backupDir      string
+}
+
 // InstallAgents writes the roster's agent files into o.Dir.
 func InstallAgents(o AgentsOptions) (Report, error) {
-	rep := Report{Host: o.Form.Host, Path: o.Dir, Action: ActionUnchanged, what: "atreides agents"}
-	want := map[string]string{}
-	var ids []string
+	m := markedFiles{host: o.Form.Host, dir: o.Dir, ext: o.Form.Ext, kind: "agent", marker: agentMarker, want: map[string]string{}, backupDir: o.BackupDir}
 	for _, a := range o.Roster {
 		if o.Form.Installs != nil && !o.Form.Installs(a) {
 			continue
@@ -107,46 +118,53 @@ func InstallAgents(o AgentsOptions) (Report, error) {
 		if o.Prompt != nil {
 			prompt = o.Prompt(a)
 		}
-		want[a.ID] = withMarker(o.Form.Render(a, prompt))
-		ids = append(ids, a.ID)
+		m.want[a.ID] = withMarker(agentMarker, o.Form.Render(a, prompt))
+		m.ids = append(m.ids, a.ID)
 	}
-	bk := backupsFor(o.BackupDir, o.Dir)
-	if len(ids) > 0 {
-		created := missingDirs(o.Dir)
-		if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+	return m.install()
+}
+
+// install writes the files of m.ids, removes files of ours whose id is
+// no longer wanted, and records the directories it created.
+func (m markedFiles) install() (Report, error) {
+	rep := Report{Host: m.host, Path: m.dir, Action: ActionUnchanged, what: "atreides " + m.kind + "s"}
+	bk := backupsFor(m.backupDir, m.dir)
+	if len(m.ids) > 0 {
+		created := missingDirs(m.dir)
+		if err := os.MkdirAll(m.dir, 0o755); err != nil {
 			return rep, err
 		}
 		if len(created) > 0 {
 			rep.Created = true
-			if err := bk.record(&undo{Path: o.Dir, Dirs: created}, nil); err != nil {
+			if err := bk.record(&undo{Path: m.dir, Dirs: created}, nil); err != nil {
 				return rep, err
 			}
 		}
 	}
-	for _, id := range ids {
-		path := filepath.Join(o.Dir, id+o.Form.Ext)
+	for _, id := range m.ids {
+		path := filepath.Join(m.dir, id+m.ext)
 		old, err := os.ReadFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			rep.Added = append(rep.Added, id)
 		case err != nil:
 			return rep, fmt.Errorf("read %s: %w", path, err)
-		case string(old) == want[id]:
+		case string(old) == m.want[id]:
 			continue
-		case classifyAgentFile(old) == userFile:
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s is not atreides's; the agent %s was not installed for %s (rename your file to install it)", path, id, o.Form.Host))
+		case classifyMarked(m.marker, old) == userFile:
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s is not atreides's; the %s %s was not installed for %s (rename your file to install it)", path, m.kind, id, m.host))
 			continue
-		case classifyAgentFile(old) == oursEdited:
+		case classifyMarked(m.marker, old) == oursEdited:
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s was edited since atreides installed it; kept as it is (delete it to get atreides's again)", path))
 			continue
 		default:
 			rep.Updated = append(rep.Updated, id)
 		}
-		if err := writeAtomic(path, []byte(want[id]), 0o644); err != nil {
+		if err := writeAtomic(path, []byte(m.want[id]), 0o644); err != nil {
 			return rep, err
 		}
 	}
-	removed, err := removeAgentFiles(o.Dir, o.Form.Ext, func(id string) bool { return !slices.Contains(ids, id) }, &rep)
+	removed, err := removeMarked(m.dir, m.ext, m.marker, func(id string) bool { return !slices.Contains(m.ids, id) }, &rep)
 	if err != nil {
 		return rep, err
 	}
@@ -164,15 +182,21 @@ func InstallAgents(o AgentsOptions) (Report, error) {
 // edited since, with a note) and the directories install created for
 // them, once empty.
 func UninstallAgents(dir, host, ext, backupDir string) (Report, error) {
-	rep := Report{Host: host, Path: dir, Action: ActionNothingToDo, what: "atreides agents"}
-	removed, err := removeAgentFiles(dir, ext, func(string) bool { return true }, &rep)
+	return uninstallMarked(markedFiles{host: host, dir: dir, ext: ext, kind: "agent", marker: agentMarker, backupDir: backupDir})
+}
+
+// uninstallMarked removes m's files of ours as written and the
+// directories install created for them, once empty.
+func uninstallMarked(m markedFiles) (Report, error) {
+	rep := Report{Host: m.host, Path: m.dir, Action: ActionNothingToDo, what: "atreides " + m.kind + "s"}
+	removed, err := removeMarked(m.dir, m.ext, m.marker, func(string) bool { return true }, &rep)
 	if err != nil {
 		return rep, err
 	}
 	if rep.Removed = removed; len(removed) > 0 {
 		rep.Action = ActionRemoved
 	}
-	bk := backupsFor(backupDir, dir)
+	bk := backupsFor(m.backupDir, m.dir)
 	if u := bk.load(); u != nil {
 		removeDirs(u.Dirs)
 		bk.forget()
@@ -180,9 +204,9 @@ func UninstallAgents(dir, host, ext, backupDir string) (Report, error) {
 	return rep, nil
 }
 
-// removeAgentFiles removes the files of ours in dir whose id drop
+// removeMarked removes the files of ours (by marker) in dir whose id drop
 // selects, as long as they are as atreides wrote them.
-func removeAgentFiles(dir, ext string, drop func(id string) bool, rep *Report) ([]string, error) {
+func removeMarked(dir, ext, marker string, drop func(id string) bool, rep *Report) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -201,7 +225,7 @@ func removeAgentFiles(dir, ext string, drop func(id string) bool, rep *Report) (
 		if err != nil {
 			return removed, fmt.Errorf("read %s: %w", path, err)
 		}
-		switch classifyAgentFile(data) {
+		switch classifyMarked(marker, data) {
 		case oursEdited:
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s was edited since atreides installed it; kept (delete it yourself if you no longer want it)", path))
 		case oursAsWritten:

@@ -34,7 +34,7 @@ func TestAgentForms(t *testing.T) {
 				}
 				continue
 			}
-			got := withMarker(form.Render(a, a.Prompt))
+			got := withMarker(agentMarker, form.Render(a, a.Prompt))
 			if *updateAgentGolden {
 				if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 					t.Fatal(err)
@@ -51,7 +51,7 @@ func TestAgentForms(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("%s:\n%s\nwant:\n%s", name, got, want)
 			}
-			if classifyAgentFile([]byte(got)) != oursAsWritten {
+			if classifyMarked(agentMarker, []byte(got)) != oursAsWritten {
 				t.Errorf("%s: not recognised as ours as written", name)
 			}
 		}
@@ -61,11 +61,11 @@ func TestAgentForms(t *testing.T) {
 // TestAgentFileMarker: a file is ours only with the marker near its
 // start, and an edit anywhere, the marker line included, shows.
 func TestAgentFileMarker(t *testing.T) {
-	ours := withMarker("---\nname: x\n---\nbody\n")
+	ours := withMarker(agentMarker, "---\nname: x\n---\nbody\n")
 	tests := []struct {
 		name string
 		data string
-		want agentFileState
+		want markedFileState
 	}{
 		{"as written", ours, oursAsWritten},
 		{"body edited", ours + "more\n", oursEdited},
@@ -74,7 +74,7 @@ func TestAgentFileMarker(t *testing.T) {
 		{"marker quoted in the body", "---\nname: x\n---\n" + ours, userFile},
 	}
 	for _, tt := range tests {
-		if got := classifyAgentFile([]byte(tt.data)); got != tt.want {
+		if got := classifyMarked(agentMarker, []byte(tt.data)); got != tt.want {
 			t.Errorf("%s: %d, want %d", tt.name, got, tt.want)
 		}
 	}

@@ -1,0 +1,209 @@
+package agenttools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
+)
+
+// taskTools create tasks on the project's task board, move them through
+// their lifecycle, claim them and list those ready to start; package
+// tasks checks every change, as for the command line. The caller's
+// session (the tools' one session binding) is the claimer.
+func taskTools() []Tool {
+	return []Tool{{
+		Name:        "task_create",
+		Description: "Create a task on atreides's task board (.atreides/specs/TODO.md); returns its number.",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"title":{"type":"string","description":"what the task is, one line"},` +
+			`"description":{"type":"string","description":"details: the goal, constraints, acceptance"},` +
+			`"priority":{"type":"string","description":"critical, high, medium (default) or low"},` +
+			`"effort":{"type":"string","description":"an estimate, e.g. 2h"},` +
+			`"language":{"type":"string","description":"the task's main language, e.g. go"},` +
+			`"parent":{"type":"integer","description":"the number of the parent task"},` +
+			`"blocked_by":{"type":"array","items":{"type":"integer"},"description":"numbers of the tasks that must be completed first"}` +
+			`},"required":["title"],"additionalProperties":false}`),
+		Call: taskCreate,
+	}, {
+		Name:        "task_update_status",
+		Description: "Move a task on: start, done, abandon, block (with a reason), researched or planned.",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"number":{"type":"integer","description":"the task's number"},` +
+			`"status":{"type":"string","enum":["start","done","abandon","block","researched","planned"],"description":"start (in progress), done (completed), abandon, block, researched or planned"},` +
+			`"reason":{"type":"string","description":"why: required to block, kept for abandon"}` +
+			`},"required":["number","status"],"additionalProperties":false}`),
+		Call: taskUpdateStatus,
+	}, {
+		Name:        "task_claim",
+		Description: "Claim a task for this session, so no other session or agent works on it; fails naming the holder when someone else has it.",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"number":{"type":"integer","description":"the task's number"}` +
+			`},"required":["number"],"additionalProperties":false}`),
+		Call: taskClaim,
+	}, {
+		Name:        "task_ready",
+		Description: "List the tasks that can start now (no open dependency, not claimed by someone else), most urgent first.",
+		Schema:      json.RawMessage(noArgs),
+		Call:        taskReady,
+	}}
+}
+
+// lifecycleStatus maps the tool's status word to the lifecycle's (a
+// switch, not a map: no init work in the hook binary).
+func lifecycleStatus(word string) (string, bool) {
+	switch word {
+	case "start":
+		return tasks.InProgress, true
+	case "done":
+		return tasks.Completed, true
+	case "abandon":
+		return tasks.Abandoned, true
+	case "block":
+		return tasks.Blocked, true
+	case "researched":
+		return tasks.Researched, true
+	case "planned":
+		return tasks.Planned, true
+	}
+	return "", false
+}
+
+// board opens the project's task board on the caller's store and clock.
+func (e *Env) board() *tasks.Repo {
+	r := tasks.Open(e.Root, tasks.LoadOptions(e.Root))
+	r.Store, r.Now = e.Store, e.Now
+	return r
+}
+
+// claimer is who the call acts for on the board: the caller's session
+// and agent. The session is read before the board's transaction (it may
+// need the project's recent sessions); an unknown session is "".
+func (e *Env) claimer(ctx context.Context) (state.TaskClaim, error) {
+	if e.Session != "" {
+		return state.TaskClaim{Session: e.Session, Agent: e.Agent}, nil
+	}
+	p, err := e.project(ctx)
+	if err != nil {
+		return state.TaskClaim{}, err
+	}
+	id, _ := e.session(p)
+	return state.TaskClaim{Session: id, Agent: e.Agent}, nil
+}
+
+func taskCreate(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
+	var in struct {
+		Title       string `json:"title"`
+		Description string `json:"description"`
+		Priority    string `json:"priority"`
+		Effort      string `json:"effort"`
+		Language    string `json:"language"`
+		Parent      int    `json:"parent"`
+		BlockedBy   []int  `json:"blocked_by"`
+	}
+	if err := parse(args, &in, "title"); err != nil {
+		return "", err
+	}
+	var t state.Task
+	err := e.board().Update(ctx, func(b *state.Tasks, now time.Time) error {
+		added, err := tasks.Add(b, tasks.NewTask{
+			Title: in.Title, Description: in.Description, Priority: in.Priority, Effort: in.Effort,
+			Lang: in.Language, Parent: in.Parent, BlockedBy: in.BlockedBy,
+		}, now)
+		if err == nil {
+			t = *added
+		}
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("created task %d (%s): %s", t.Number, t.Priority, t.Title), nil
+}
+
+func taskUpdateStatus(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
+	var in struct {
+		Number int    `json:"number"`
+		Status string `json:"status"`
+		Reason string `json:"reason"`
+	}
+	if err := parse(args, &in, "number", "status"); err != nil {
+		return "", err
+	}
+	status, ok := lifecycleStatus(in.Status)
+	if !ok {
+		return "", fmt.Errorf("invalid arguments: status %q is not one of start, done, abandon, block, researched, planned", in.Status)
+	}
+	var t state.Task
+	err := e.board().Update(ctx, func(b *state.Tasks, now time.Time) error {
+		changed, err := tasks.SetStatus(b, in.Number, status, in.Reason, now)
+		if err == nil {
+			t = *changed
+		}
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	out := fmt.Sprintf("task %d is now %s: %s", t.Number, t.Status, t.Title)
+	if t.Reason != "" {
+		out += " (" + t.Reason + ")"
+	}
+	return out, nil
+}
+
+func taskClaim(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
+	var in struct {
+		Number int `json:"number"`
+	}
+	if err := parse(args, &in, "number"); err != nil {
+		return "", err
+	}
+	by, err := e.claimer(ctx)
+	if err != nil {
+		return "", err
+	}
+	if by.Session == "" {
+		return "", fmt.Errorf("cannot claim task %d: atreides has not seen a session of this project yet", in.Number)
+	}
+	err = e.board().Update(ctx, func(b *state.Tasks, now time.Time) error {
+		_, err := tasks.Claim(b, in.Number, by, false, now)
+		return err
+	})
+	if ce := (*tasks.ClaimedError)(nil); errors.As(err, &ce) {
+		return "", fmt.Errorf("%w: choose another task (%s lists those free), or ask the user before taking it over", err, e.toolName("task_ready"))
+	}
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("task %d is claimed by session %s", in.Number, by.Session), nil
+}
+
+func taskReady(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
+	if err := parse(args, &struct{}{}); err != nil {
+		return "", err
+	}
+	by, err := e.claimer(ctx)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	err = e.board().View(ctx, func(board *state.Tasks) error {
+		for _, t := range tasks.Ready(board, by) {
+			fmt.Fprintf(&b, "%d %s %s: %s\n", t.Number, tasks.Marker(t.Status), t.Priority, t.Title)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if b.Len() == 0 {
+		return "No task is ready to start.", nil
+	}
+	return b.String(), nil
+}
