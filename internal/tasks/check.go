@@ -73,7 +73,7 @@ func (r *Repo) Check(b *state.Tasks) []Problem {
 	if len(gens) > 1 {
 		add(Mixed, "the task files are of different generations (%s): a write was interrupted; run 'atreides task sync --write'", strings.Join(seen, ", "))
 	}
-	if data, err := d.ReadFile(TodoFile, maxTodo); err == nil && sum(data) != b.Files.TodoHash {
+	if data, err := d.ReadFile(TodoFile, maxTodo); err == nil && sum(data) != b.Files.TodoHash && !sealed(data) {
 		add(HandEdited, "%s was edited by hand since atreides wrote it; the next change keeps a copy in %s and rewrites it ('atreides task sync' shows the difference)", d.Path(TodoFile), r.backupPath())
 	} else if errors.Is(err, confined.ErrRefused) {
 		add(Refused, "%v", err)

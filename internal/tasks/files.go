@@ -123,7 +123,7 @@ func (r *Repo) specsRel() string {
 
 // openSpecs opens the specs directory without following a link below
 // the project root (it comes from the repository); an absolute specs
-// directory is the user's own choice and opened as given.
+// directory is the user's own choice and followed up to its parent.
 func (r *Repo) openSpecs(create bool) (*confined.Dir, error) { return r.openBelow(".", create) }
 
 // openBackup opens the directory of TODO.md's hand-edited copies.
@@ -132,7 +132,10 @@ func (r *Repo) openBackup(create bool) (*confined.Dir, error) { return r.openBel
 func (r *Repo) openBelow(sub string, create bool) (*confined.Dir, error) {
 	base, rel := r.Root, filepath.Join(r.Opts.Dir, sub)
 	if filepath.IsAbs(r.Opts.Dir) {
-		base, rel = r.Opts.Dir, sub
+		// The user's own choice: trusted up to its last element, which is
+		// created when missing.
+		base, rel = confined.Split(r.Opts.Dir, 1)
+		rel = filepath.Join(rel, sub)
 	}
 	if create {
 		return confined.MkdirAll(base, rel, 0o755)
@@ -276,8 +279,8 @@ func recoverDir(d *confined.Dir, gen int) ([]string, error) {
 
 // keepHandEdit copies TODO.md to the backup directory when its content is
 // none of the known hashes (what atreides wrote last, what an interrupted
-// write put there, what is about to be written): a hand edit is never
-// overwritten without a copy. A failed copy fails the write.
+// write put there, what is about to be written) and its seal is broken: a
+// hand edit is never overwritten without a copy. A failed copy fails the write.
 func (r *Repo) keepHandEdit(d *confined.Dir, known []string, now time.Time) error {
 	data, err := d.ReadFile(TodoFile, maxTodo)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -286,7 +289,7 @@ func (r *Repo) keepHandEdit(d *confined.Dir, known []string, now time.Time) erro
 	if err != nil {
 		return fmt.Errorf("read %s: %w", d.Path(TodoFile), err)
 	}
-	if slices.Contains(known, sum(data)) {
+	if slices.Contains(known, sum(data)) || sealed(data) {
 		return nil
 	}
 	_, err = r.backup(data, now)
@@ -334,7 +337,6 @@ func (r *Repo) backup(data []byte, now time.Time) (string, error) {
 		return bd.Path(name), nil
 	}
 }
-
 
 func sum(data []byte) string {
 	h := sha256.Sum256(data)

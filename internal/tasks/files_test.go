@@ -51,7 +51,7 @@ func sampleBoard(t *testing.T) *state.Tasks {
 	b.Errors = []state.TaskError{
 		{Number: 2, Type: "tool_failure", Severity: "medium", Cause: "tool_failure:go test", Message: "go test failed 3 times",
 			Context: state.TaskErrorContext{Command: "go test ./...", Task: 2, Agent: "oracle", Session: "s-1"},
-			First: at(3), Last: at(9), Count: 4},
+			First:   at(3), Last: at(9), Count: 4},
 		{Number: 1, Type: "delegation_hang", Severity: "high", Cause: "delegation_hang:librarian", Message: "librarian <hung>",
 			First: at(1), Last: at(2), Count: 2, Fix: "fixed", FixRefs: []string{"task 3", "abc123"}, Fixed: at(4)},
 	}

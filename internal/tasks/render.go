@@ -85,7 +85,24 @@ func RenderTodo(b *state.Tasks, specsRel string) []byte {
 			writeTask(&w, b, t, specsRel)
 		}
 	}
-	return w.Bytes()
+	return sign(w.Bytes())
+}
+
+// sealPrefix starts TODO.md's last line, which carries the sha256 of
+// everything before it: a TODO.md atreides wrote is recognized as its own
+// by its content alone, even when the store never recorded the write (a
+// process killed between the renames and the store's commit), and any
+// hand edit breaks the seal. It is an HTML comment, which markdown hides.
+const sealPrefix = "\n<!-- atreides sha256 "
+
+func sign(body []byte) []byte {
+	return fmt.Appendf(body, "%s%s -->\n", sealPrefix, sum(body))
+}
+
+// sealed reports whether a TODO.md carries an intact seal.
+func sealed(data []byte) bool {
+	i := bytes.LastIndex(data, []byte(sealPrefix))
+	return i >= 0 && bytes.Equal(data, sign(data[:i]))
 }
 
 // splitOpen returns the open and the closed tasks, each by number.
