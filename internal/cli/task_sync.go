@@ -59,12 +59,18 @@ func (o *taskSyncOptions) run(io *IO) error {
 		return fmt.Errorf("task files: %w", err)
 	}
 	out := taskSyncJSON{Written: o.write}
+	var failed string
 	err = r.View(ctx, func(b *state.Tasks) error {
 		out.Generation, out.Files, out.Problems = b.Gen, r.Diff(b), r.Check(b)
+		failed = b.Files.Err
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	if o.write && failed != "" {
+		// The store keeps the failure for doctor and the next command.
+		return fmt.Errorf("task files not written: %s", failed)
 	}
 	if out.Generation == 0 && differing(out.Files) == len(out.Files) && !o.write {
 		fmt.Fprintln(io.Out, "no tasks yet: nothing to compare")
