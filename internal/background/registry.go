@@ -120,7 +120,7 @@ func (r *Registry) Update(ctx context.Context, fn func(p *state.Project, now tim
 			}
 			started = Schedule(&p.Background, r.Opts.Limits, now)
 			if recordFailures(p, before, now) {
-				tasks.Open(r.Root, tasks.LoadOptions(r.Root)).Changed(&p.Tasks, now)
+				tasks.Open(r.Root, tasks.LoadOptions(r.Root)).WriteFiles(&p.Tasks, now)
 			}
 			return nil
 		})

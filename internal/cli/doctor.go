@@ -82,6 +82,9 @@ func (o *doctorOptions) run(io *IO) error {
 	for _, c := range stateChecks(root) {
 		add(c)
 	}
+	for _, c := range taskFileChecks(root) {
+		add(c)
+	}
 	add(logCheck(root))
 	if o.asJSON {
 		if err := printJSON(io, doc); err != nil {

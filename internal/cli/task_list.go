@@ -101,11 +101,10 @@ func printTaskTable(io *IO, views []taskJSON) {
 
 // taskNotices are what the check of the generated files found, shown
 // after the list.
-// TODO(issue 16, lead): return the Text of each r.Check(b) problem once
-// the generated files' check is on main.
-func taskNotices(_ *tasks.Repo, b *state.Tasks) []string {
-	if b.Files.Err != "" {
-		return []string{"the task files could not be written: " + b.Files.Err}
+func taskNotices(r *tasks.Repo, b *state.Tasks) []string {
+	var out []string
+	for _, p := range r.Check(b) {
+		out = append(out, p.Text)
 	}
-	return nil
+	return out
 }

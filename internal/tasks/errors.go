@@ -424,15 +424,6 @@ func ErrorsByType(errs []state.TaskError) []state.TaskError {
 	return out
 }
 
-// Changed finishes a change made to the board inside a store transaction
-// the caller already holds (a hook's, the background registry's): the
-// generation moves on and the files are written, as [Repo.Update] does
-// for its own transactions.
-func (r *Repo) Changed(b *state.Tasks, now time.Time) {
-	b.Gen++
-	r.writeFiles(b, now)
-}
-
 // DrainOutboxes records every session's outbox on the board in one
 // transaction, so that the errors of a session that never reached a Stop
 // (killed, or still working) are not left waiting; it returns how many
@@ -460,7 +451,7 @@ func (r *Repo) DrainOutboxes(ctx context.Context) (int, error) {
 					return err
 				}
 			}
-			r.Changed(&p.Tasks, now)
+			r.WriteFiles(&p.Tasks, now)
 			return nil
 		})
 	})

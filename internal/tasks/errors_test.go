@@ -17,7 +17,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
-
 func at(min int) time.Time { return t0.Add(time.Duration(min) * time.Minute) }
 
 func TestNormalizeCause(t *testing.T) {

@@ -28,7 +28,7 @@ func ErrorsHandler(root string, opts func() Options) engine.Handler {
 			}
 			b, now := &c.State.Project.Tasks, c.Env.Now().UTC()
 			DrainOutbox(b, s, now)
-			Open(root, opts()).Changed(b, now)
+			Open(root, opts()).WriteFiles(b, now)
 			return event.Result{}, nil
 		},
 	}

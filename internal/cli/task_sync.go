@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/spf13/cobra"
+)
+
+const taskSyncAbout = `Compare TODO.md, state.json and errors.json in the specs directory with what
+the task store generates, and say how they differ: for a hand-edited TODO.md, a
+diff of the edit against the generated text. The store is the truth; the files
+are never read back. With --write, write them again from the store (a
+hand-edited TODO.md is first kept in the specs directory's backup/).
+Exit 3 when the files differ and --write was not given.`
+
+// taskSyncOptions are the flags of 'atreides task sync'.
+type taskSyncOptions struct {
+	write, asJSON bool
+}
+
+type taskSyncJSON struct {
+	Generation int              `json:"generation"`
+	Written    bool             `json:"written"`
+	Files      []tasks.FileDiff `json:"files"`
+	Problems   []tasks.Problem  `json:"problems"`
+}
+
+func newTaskSyncCmd(io *IO) *cobra.Command {
+	o := &taskSyncOptions{}
+	cmd := &cobra.Command{
+		Use:   "sync",
+		Short: "show how the task files differ from the store, or write them again",
+		Long:  taskSyncAbout,
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	cmd.Flags().BoolVar(&o.write, "write", false, "write the files again from the store")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the comparison as JSON")
+	return cmd
+}
+
+func (o *taskSyncOptions) run(io *IO) error {
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	r := tasks.Open(root, tasks.LoadOptions(root))
+	ctx := context.Background()
+	if o.write {
+		err = r.Regenerate(ctx)
+	} else {
+		err = r.Recover(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("task files: %w", err)
+	}
+	out := taskSyncJSON{Written: o.write}
+	var failed string
+	err = r.View(ctx, func(b *state.Tasks) error {
+		out.Generation, out.Files, out.Problems = b.Gen, r.Diff(b), r.Check(b)
+		failed = b.Files.Err
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if o.write && failed != "" {
+		// The store keeps the failure for doctor and the next command.
+		return fmt.Errorf("task files not written: %s", failed)
+	}
+	if out.Generation == 0 && differing(out.Files) == len(out.Files) && !o.write {
+		fmt.Fprintln(io.Out, "no tasks yet: nothing to compare")
+		return nil
+	}
+	if out.Problems == nil {
+		out.Problems = []tasks.Problem{}
+	}
+	if o.asJSON {
+		if err := printJSON(io, out); err != nil {
+			return err
+		}
+	} else {
+		printTaskSync(io, &out)
+	}
+	if n := differing(out.Files); n > 0 && !o.write {
+		return &problemsError{n}
+	}
+	return nil
+}
+
+func differing(fs []tasks.FileDiff) int {
+	n := 0
+	for _, f := range fs {
+		if f.Status != "same" {
+			n++
+		}
+	}
+	return n
+}
+
+func printTaskSync(io *IO, out *taskSyncJSON) {
+	if out.Written {
+		fmt.Fprintf(io.Out, "wrote the task files of generation %d\n", out.Generation)
+	}
+	for _, f := range out.Files {
+		switch f.Status {
+		case "same":
+			fmt.Fprintf(io.Out, "%s: as the store generates it (generation %d)\n", f.Path, out.Generation)
+		case "missing":
+			fmt.Fprintf(io.Out, "%s: missing ('atreides task sync --write' writes it)\n", f.Path)
+		case "refused":
+			fmt.Fprintf(io.Out, "%s: %s\n", f.Path, f.Diff)
+		default:
+			fmt.Fprintf(io.Out, "%s: differs from what the store generates\n", f.Path)
+			if f.Diff != "" {
+				fmt.Fprint(io.Out, f.Diff)
+			}
+		}
+	}
+	for _, p := range out.Problems {
+		fmt.Fprintf(io.Out, "%s: %s\n", p.Kind, p.Text)
+	}
+	if !out.Written && differing(out.Files) > 0 {
+		fmt.Fprintln(io.Out, "the store is the truth: 'atreides task sync --write' writes the files again (a hand-edited TODO.md is kept in backup/ first); change tasks with 'atreides task ...'")
+	}
+}
+
+// taskFileChecks are doctor's lines on the task files: one per problem,
+// or one saying they are in sync. Doctor only looks; it repairs nothing.
+func taskFileChecks(root string) []check {
+	r := tasks.Open(root, tasks.LoadOptions(root))
+	if _, err := os.Stat(r.Store.Path()); err != nil {
+		return nil // no state yet, so no tasks
+	}
+	var out []check
+	err := r.View(context.Background(), func(b *state.Tasks) error {
+		if b.Gen == 0 {
+			return nil
+		}
+		for _, p := range r.Check(b) {
+			status := "problem"
+			if p.Kind == tasks.Backups || p.Kind == tasks.Unfinished {
+				status = "note"
+			}
+			out = append(out, check{"task files", status, p.Text})
+		}
+		if len(out) == 0 {
+			out = append(out, check{"task files", "ok", fmt.Sprintf("%s: generation %d, as the store generates them", r.SpecsDir(), b.Gen)})
+		}
+		return nil
+	})
+	if err != nil {
+		return []check{{"task files", "problem", err.Error()}}
+	}
+	return out
+}
