@@ -18,6 +18,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/rulefiles"
 	"github.com/atreides-dev/atreides/internal/session"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // settings loads the configuration and the guard policy for one project on
@@ -261,7 +262,7 @@ func contextPriority(p config.ContextPriority) event.Priority {
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *settings) []engine.Handler {
-	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, delegationHandlers(s)...)
+	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s, s.root)...)...)
 	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background),
