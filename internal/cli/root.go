@@ -75,6 +75,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newCheckCmd,
 		newConfigCmd,
 		newTodoCmd,
+		newPlanCmd,
 		newBgCmd,
 		newAnchorCmd,
 		newIntentCmd,

@@ -114,14 +114,27 @@ func (r *Repo) ReadTaskFile(p string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s is not under the specs directory %s", p, specs)
 	}
-	return confined.ReadFile(r.SpecsDir(), filepath.FromSlash(rel), maxPlanBytes)
+	base, prefix := r.specsBase()
+	return confined.ReadFile(base, filepath.Join(prefix, filepath.FromSlash(rel)), maxPlanBytes)
+}
+
+// specsBase is where the task files are opened from: the project root
+// and the specs directory below it (nothing below the root is followed
+// through a link), or the specs directory itself when it is configured
+// outside the project.
+func (r *Repo) specsBase() (base, prefix string) {
+	if rel := r.relSpecs(); !filepath.IsAbs(rel) {
+		return r.Root, rel
+	}
+	return r.SpecsDir(), ""
 }
 
 // writeTaskFile puts data at rel (below the specs directory) in one step;
 // fresh refuses to replace a file that exists.
 func (r *Repo) writeTaskFile(rel string, data []byte, fresh bool) error {
 	dir, name := path.Split(rel)
-	d, err := confined.MkdirAll(r.SpecsDir(), filepath.FromSlash(path.Clean(dir)), 0o755)
+	base, prefix := r.specsBase()
+	d, err := confined.MkdirAll(base, filepath.Join(prefix, filepath.FromSlash(path.Clean(dir))), 0o755)
 	if err != nil {
 		return err
 	}
@@ -299,7 +312,7 @@ func PlanTemplate(t *state.Task, verify string) string {
 	if verify != "" {
 		fmt.Fprintf(&b, "- Verify: `%s`\n", verify)
 	} else {
-		b.WriteString("- Verify: (the command that proves this phase works, e.g. its tests)\n")
+		b.WriteString("- How it is checked: a line \"Verify: <command>\" (the tests that prove this phase works).\n")
 	}
 	b.WriteString("\n## Risks and open questions\n\n- None yet.\n")
 	return b.String()
