@@ -70,11 +70,11 @@ func TestSetMarker(t *testing.T) {
 
 func TestSlug(t *testing.T) {
 	for in, want := range map[string]string{
-		"Add a /health endpoint!":  "add-a-health-endpoint",
-		"  Ünïcode — titles  ":     "n-code-titles",
-		"":                         "task",
-		"???":                      "task",
-		"fix bug 42 in parser.go":  "fix-bug-42-in-parser-go",
+		"Add a /health endpoint!":   "add-a-health-endpoint",
+		"  Ünïcode — titles  ":      "n-code-titles",
+		"":                          "task",
+		"???":                       "task",
+		"fix bug 42 in parser.go":   "fix-bug-42-in-parser-go",
 		strings.Repeat("word ", 20): "word-word-word-word-word-word-word-word",
 	} {
 		if got := Slug(in); got != want {
