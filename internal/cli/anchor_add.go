@@ -14,6 +14,35 @@ type anchorAddOptions struct {
 	kind     string
 	text     string
 	asJSON   bool
+	// what the anchor is about, at most one of them (a phase with a task)
+	task, phase int
+	file, agent string
+}
+
+// target is what the anchor is about: "task 3", "task 3 phase 2",
+// "file x.go", "agent oracle"; "" for nothing in particular.
+func (o *anchorAddOptions) target() (string, error) {
+	n := 0
+	for _, set := range []bool{o.task > 0, o.file != "", o.agent != ""} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return "", usagef("an anchor is about one thing: give one of --task, --file and --agent")
+	case o.phase > 0 && o.task == 0:
+		return "", usagef("--phase needs --task")
+	case o.phase > 0:
+		return fmt.Sprintf("task %d phase %d", o.task, o.phase), nil
+	case o.task > 0:
+		return fmt.Sprintf("task %d", o.task), nil
+	case o.file != "":
+		return "file " + o.file, nil
+	case o.agent != "":
+		return "agent " + o.agent, nil
+	}
+	return "", nil
 }
 
 func newAnchorAddCmd(io *IO) *cobra.Command {
@@ -31,6 +60,10 @@ func newAnchorAddCmd(io *IO) *cobra.Command {
 	f.StringVarP(&o.priority, "priority", "p", "medium", "critical, high, medium or low")
 	f.StringVarP(&o.kind, "kind", "k", "fact", "decision, constraint or fact")
 	f.BoolVar(&o.asJSON, "json", false, "print the new anchor as JSON")
+	f.IntVar(&o.task, "task", 0, "the task the anchor is about (ranked higher while it or a task near it is in progress)")
+	f.IntVar(&o.phase, "phase", 0, "the phase of --task the anchor is about")
+	f.StringVar(&o.file, "file", "", "the file the anchor is about")
+	f.StringVar(&o.agent, "agent", "", "the agent the anchor is about")
 	completeValues(cmd, "priority", "critical", "high", "medium", "low")
 	completeValues(cmd, "kind", "decision", "constraint", "fact")
 	return cmd
@@ -46,6 +79,10 @@ func (o *anchorAddOptions) run(io *IO) error {
 	if _, err := state.ParseKind(o.kind); err != nil {
 		return usagef("%v", err)
 	}
+	target, err := o.target()
+	if err != nil {
+		return err
+	}
 	root, err := cwdRoot(io)
 	if err != nil {
 		return err
@@ -53,6 +90,12 @@ func (o *anchorAddOptions) run(io *IO) error {
 	var added state.Anchor
 	err = updateProjectAt(root, func(p *state.Project) error {
 		a, err := p.AddAnchor(o.kind, o.priority, o.text, "", time.Now().UTC())
+		for i := range p.Anchors {
+			if p.Anchors[i].ID == a.ID && target != "" {
+				p.Anchors[i].Target = target
+				a.Target = target
+			}
+		}
 		added = a
 		return err
 	})
@@ -62,6 +105,10 @@ func (o *anchorAddOptions) run(io *IO) error {
 	if o.asJSON {
 		return printJSON(io, anchorViewOf(added, anchorStaleAfter(root), time.Now()))
 	}
-	fmt.Fprintf(io.Out, "added anchor #%d (%s %s): %s\n", added.ID, added.Priority, added.Kind, added.Text)
+	about := ""
+	if added.Target != "" {
+		about = ", about " + added.Target
+	}
+	fmt.Fprintf(io.Out, "added anchor #%d (%s %s%s): %s\n", added.ID, added.Priority, added.Kind, about, added.Text)
 	return nil
 }

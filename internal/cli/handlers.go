@@ -271,7 +271,7 @@ func contextPriority(p config.ContextPriority) event.Priority {
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *settings) []engine.Handler {
-	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s)}, delegationHandlers(s)...)
+	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s, s.root)...)...)
 	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))

@@ -203,8 +203,13 @@ func builtinTree() *value {
 				"stale_seconds": &value{kind: kindScalar, scalar: 600},
 			}},
 		}},
-		"tasks": &value{kind: kindMapping, keys: []string{"dir"}, fields: map[string]*value{
+		"tasks": &value{kind: kindMapping, keys: []string{"dir", "plans"}, fields: map[string]*value{
 			"dir": &value{kind: kindScalar, scalar: ".atreides/specs"},
+			"plans": &value{kind: kindMapping, keys: []string{"require_approval", "verify", "verify_timeout_seconds"}, fields: map[string]*value{
+				"require_approval":       &value{kind: kindScalar, scalar: true},
+				"verify":                 &value{kind: kindScalar, scalar: ""},
+				"verify_timeout_seconds": &value{kind: kindScalar, scalar: 600},
+			}},
 		}},
 		"agents": &value{kind: kindMapping, free: true, keys: []string{"muaddib", "stilgar", "explore", "librarian", "build", "plan"}, fields: map[string]*value{
 			"muaddib": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
@@ -268,7 +273,7 @@ func builtinTree() *value {
 				"role":        &value{kind: kindScalar, scalar: "plan"},
 				"mode":        &value{kind: kindScalar, scalar: "subagent"},
 				"description": &value{kind: kindScalar, scalar: "Planning: turns a goal into a written, step-by-step plan after reading the code; writes only plan files, never code."},
-				"prompt":      &value{kind: kindScalar, scalar: "You are Plan, the planning agent. You turn a goal into a plan someone else can carry out, and you write only the plan.\n- Read the relevant code first; base every step on what is actually there.\n- Write the plan as ordered steps, each small enough to verify: what to change (files, functions), why, and how to check it (the test or command).\n- Call out risks, open questions and decisions the user must take, and what is out of scope.\n- Save it as a markdown file under .atreides/plans/ and answer with its path and a short summary. Do not change any other file."},
+				"prompt":      &value{kind: kindScalar, scalar: "You are Plan, the planning agent. You turn a goal into a plan someone else can carry out, and you write only the plan.\n- Read the relevant code first; base every step on what is actually there.\n- Write the plan as ordered steps, each small enough to verify: what to change (files, functions), why, and how to check it (the test or command).\n- Call out risks, open questions and decisions the user must take, and what is out of scope.\n- For a task, run `atreides plan new N`: it creates the next plan version in the task's plans directory (.atreides/specs/<number>_<slug>/plans/) and prints its path; fill in that file, each phase a \"## Phase K: title [NOT STARTED]\" heading with a \"Verify: <command>\" line. Without a task, save the plan under .atreides/plans/. Answer with its path and a short summary. Do not change any other file."},
 				"tools":       &value{kind: kindScalar, scalar: "plans-only"},
 				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
 				"skills":      &value{kind: kindList, items: []*value{}},

@@ -504,5 +504,17 @@ func (BackgroundKey) checkText(s string) string { return oneOf(s, "agent", "prov
 // Tasks configures the task system (package tasks).
 type Tasks struct {
 	// Dir is the specs directory, relative to the project root.
-	Dir string `yaml:"dir"`
+	Dir   string     `yaml:"dir"`
+	Plans TasksPlans `yaml:"plans"`
+}
+
+// TasksPlans is tasks.plans: approval and verification of plans.
+type TasksPlans struct {
+	// RequireApproval gates the writes of a task in progress on the
+	// user's approval of its current plan.
+	RequireApproval bool `yaml:"require_approval"`
+	// Verify is the default verification command of a phase.
+	Verify string `yaml:"verify"`
+	// VerifyTimeoutSeconds bounds a verification run.
+	VerifyTimeoutSeconds int `yaml:"verify_timeout_seconds" min:"1" max:"86400"`
 }

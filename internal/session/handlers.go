@@ -9,9 +9,9 @@ import "github.com/atreides-dev/atreides/internal/engine"
 // health check's one line comes first of all. checks are the set-up checks
 // the health check runs, outside the state lock, besides [StateCheck].
 func Handlers(opts OptionsFunc, checks ...Check) []engine.Handler {
-	return []engine.Handler{
-		Health(checks...),
-		Memory(opts),
+	hs := []engine.Handler{Health(checks...)}
+	hs = append(hs, Memory(opts)...)
+	return append(hs,
 		StartContext(opts),
 		Monitor(opts),
 		PhaseTracker(opts),
@@ -20,5 +20,5 @@ func Handlers(opts OptionsFunc, checks ...Check) []engine.Handler {
 		StopGate(opts),
 		VerifyGate(opts),
 		Recorder(),
-	}
+	)
 }

@@ -38,14 +38,25 @@ var promptAnchors = []struct{ prefix, kind, priority string }{
 // snapshots the phase, open todos, strikes and the last tool calls; and a
 // SessionStart with source "compact" re-injects one state block within the
 // memory budget.
-func Memory(opts OptionsFunc) engine.Handler {
-	return engine.Handler{
+//
+// Its prompt side is a handler of its own that loads only the anchors: the
+// compaction side reads every group, the task board included, and a user
+// prompt must not pay for that.
+func Memory(opts OptionsFunc) []engine.Handler {
+	return []engine.Handler{{
 		Name: "memory", Priority: engine.Normal,
-		Kinds: []event.Kind{event.UserPrompt, event.PreCompact, event.SessionStart},
+		Kinds: []event.Kind{event.PreCompact, event.SessionStart},
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return memory(c, opts)
 		},
-	}
+	}, {
+		Name: "memory-anchors", Priority: engine.Normal,
+		Kinds:  []event.Kind{event.UserPrompt},
+		Groups: state.GroupAnchors,
+		Handle: func(c *engine.Call) (event.Result, error) {
+			return memory(c, opts)
+		},
+	}}
 }
 
 func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
@@ -66,7 +77,8 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 			snap = takeSnapshot(p, s, ev)
 		}
 		o := opts().normalize()
-		text := renderState(snap, p.Anchors, heldIntent(c), o, ev.Time)
+		tasks, depths := taskItems(&p.Tasks, &s.Task, 0)
+		text := renderState(snap, p.Anchors, heldIntent(c), tasks, depths, o, ev.Time)
 		if s.Memory.Snapshot != nil {
 			s.Memory.Snapshot.Delivered = true
 		}
@@ -158,7 +170,21 @@ type stateItem struct {
 	text    string
 }
 
-var stateSections = []string{"Anchors (decisions, constraints, facts):", "Open todos:", "Repeated failures:", "Last tool calls:"}
+var stateSections = []string{"Task in progress and the tasks near it:", "Anchors (decisions, constraints, facts):", "Open todos:", "Repeated failures:", "Last tool calls:"}
+
+// The sections' indexes.
+const (
+	secTasks = iota
+	secAnchors
+	secTodos
+	secStrikes
+	secCalls
+)
+
+// nearBonus is what an anchor about the task in progress adds to its
+// score; an anchor about a task further away gets less (depthMalus/3 a
+// step).
+const nearBonus = 200
 
 // heldIntent describes the intent the session holds (goal, scope,
 // constraints, acceptance criteria), read from the intents file now, so
@@ -187,32 +213,42 @@ func heldIntent(c *engine.Call) string {
 // most): it is the frame of all the rest. The other items are chosen by
 // score and never cut: one that does not fit is left out, and the block
 // says how many were.
-func renderState(snap *state.Snapshot, anchors []state.Anchor, held string, o Options, now time.Time) string {
-	var items []stateItem
+//
+// tasks are the lines of the task in progress and the tasks near it
+// (taskItems); depths says how near each is, for the anchors about them.
+func renderState(snap *state.Snapshot, anchors []state.Anchor, held string, tasks []stateItem, depths map[int]int, o Options, now time.Time) string {
+	items := slices.Clone(tasks)
 	for i, a := range anchors {
 		score, stale, drop := anchorScore(a, o, now)
 		if drop {
 			continue
 		}
-		t := fmt.Sprintf("- [%s] %s: %s (%s)", a.Priority, a.Kind, oneLine(a.Text), age(now.Sub(a.Created)))
-		if stale {
-			t = fmt.Sprintf("- [%s, stale] %s: %s (%s; check it still holds)", a.Priority, a.Kind, oneLine(a.Text), age(now.Sub(a.Created)))
+		about := ""
+		if a.Target != "" {
+			about = "; about " + a.Target
+			if d, ok := depths[targetTask(a.Target)]; ok {
+				score += max(0, nearBonus-d*depthMalus/3)
+			}
 		}
-		items = append(items, stateItem{section: 0, score: score, order: i, text: t})
+		t := fmt.Sprintf("- [%s] %s: %s (%s%s)", a.Priority, a.Kind, oneLine(a.Text), age(now.Sub(a.Created)), about)
+		if stale {
+			t = fmt.Sprintf("- [%s, stale] %s: %s (%s%s; check it still holds)", a.Priority, a.Kind, oneLine(a.Text), age(now.Sub(a.Created)), about)
+		}
+		items = append(items, stateItem{section: secAnchors, score: score, order: i, text: t})
 	}
 	for i, t := range snap.Todos {
-		items = append(items, stateItem{section: 1, score: scoreTodo, order: i, text: "- [ ] " + oneLine(t)})
+		items = append(items, stateItem{section: secTodos, score: scoreTodo, order: i, text: "- [ ] " + oneLine(t)})
 	}
 	for i, k := range snap.Strikes {
 		last := ""
 		if n := len(k.Errors); n > 0 {
 			last = ", last: " + k.Errors[n-1].Excerpt
 		}
-		items = append(items, stateItem{section: 2, score: scoreStrike, order: i,
+		items = append(items, stateItem{section: secStrikes, score: scoreStrike, order: i,
 			text: fmt.Sprintf("- %s failed %d× (%s%s)", describeTarget(&k), k.Count, k.Class, oneLine(last))})
 	}
 	for i, c := range snap.LastCalls {
-		items = append(items, stateItem{section: 3, score: scoreCall + i, order: i,
+		items = append(items, stateItem{section: secCalls, score: scoreCall + i, order: i,
 			text: fmt.Sprintf("- %s %s %s %s", c.Time.UTC().Format("15:04:05"), c.Raw, cmp.Or(c.Outcome, "?"), shorten(oneLine(c.Summary), 100))})
 	}
 
@@ -255,7 +291,7 @@ func renderState(snap *state.Snapshot, anchors []state.Anchor, held string, o Op
 		if len(sec) == 0 {
 			continue
 		}
-		if i != 0 {
+		if i != secAnchors {
 			// Anchors stay in score order (most important first); the
 			// rest read best in their own order.
 			slices.SortFunc(sec, func(a, b stateItem) int { return a.order - b.order })

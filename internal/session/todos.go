@@ -207,7 +207,28 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 	for _, box := range uncheckedBoxes(lastMessage) {
 		add("message", box, box)
 	}
+	if text := taskPhaseItem(&s.Task); text != "" {
+		add("plan", text, text)
+	}
 	return out
+}
+
+// taskPhaseItem is the open work of the task the session holds in
+// progress: its current plan phase, or, once every phase is completed,
+// the task itself. A task without a plan, or whose plan waits for the
+// user's approval, has nothing for the agent to go on with.
+func taskPhaseItem(t *state.SessionTask) string {
+	switch {
+	case t.Number == 0 || t.Plan == "" || !t.Approved || t.Phases == 0:
+		return ""
+	case t.Phase == 0:
+		return fmt.Sprintf("task %d (%s): every phase of its plan is completed; mark the task done (`atreides task done %d`)", t.Number, t.Title, t.Number)
+	}
+	text := fmt.Sprintf("task %d (%s), phase %d of %d: %s", t.Number, t.Title, t.Phase, t.Phases, t.PhaseTitle)
+	if t.Verify != "" {
+		text += fmt.Sprintf(" (verify: `%s`)", t.Verify)
+	}
+	return text + fmt.Sprintf("; when it is done, `atreides plan phase-done %d` runs the verification and marks the phase completed", t.Number)
 }
 
 // uncheckedBoxes finds markdown task items that are not checked, outside
@@ -259,7 +280,7 @@ func finished(p *state.Project, s *state.Session) int {
 			n++
 		}
 	}
-	return n
+	return n + s.Task.Done
 }
 
 func fingerprint(items []pendingItem) string {
@@ -302,7 +323,7 @@ func StopGateWith(opts OptionsFunc, interrupted func(path string) bool) engine.H
 	return engine.Handler{
 		Name: "stop-gate", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.Stop},
-		Groups: state.GroupStop | state.GroupAgentTodos | state.GroupTodos,
+		Groups: state.GroupStop | state.GroupAgentTodos | state.GroupTodos | state.GroupSessionTask,
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return stopGate(c, opts, interrupted)
 		},

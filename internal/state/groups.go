@@ -36,6 +36,7 @@ const (
 	GroupDelegation                           // Session.Delegation
 	GroupTasks                                // Project.Tasks
 	GroupErrorOutbox                          // Session.ErrorOutbox
+	GroupSessionTask                          // Session.Task
 
 	// AllGroups is every group: what readers and commands decode.
 	AllGroups Groups = 1<<iota - 1
@@ -46,7 +47,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "work", "reads", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "error outbox"}
+	"context", "work", "reads", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "error outbox", "session task"}
 
 func (g Groups) String() string {
 	var names []string

@@ -224,6 +224,11 @@ type Anchor struct {
 	Text     string    `json:"text"`
 	Session  string    `json:"session,omitempty"`
 	Created  time.Time `json:"created"`
+	// Target is what the anchor is about, when it is about one thing:
+	// "task 12", "task 12 phase 2", "file internal/x.go", "agent oracle".
+	// The compaction memory ranks an anchor about the task in progress,
+	// or one near it, above the others.
+	Target string `json:"target,omitempty"`
 }
 
 // ParsePriority checks an anchor priority; empty is medium.

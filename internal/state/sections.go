@@ -1,6 +1,11 @@
 package state
 
-import "github.com/atreides-dev/atreides/internal/binrec"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/atreides-dev/atreides/internal/binrec"
+)
 
 // The sections of the binary records. Each section writes its fields in a
 // fixed order and reads them back in the same order; a field is added at
@@ -28,6 +33,7 @@ var sessionSections = []section[Session]{
 	{GroupDelegation, "delegation", putDelegation, getDelegation},
 	{GroupErrorOutbox, "error outbox", func(w *binrec.Writer, s *Session) { putNonEmpty(w, s.ErrorOutbox, putErrorEvent) },
 		func(r *binrec.Reader, s *Session) { s.ErrorOutbox = binrec.Slice(r, 0, getErrorEvent) }},
+	{GroupSessionTask, "session task", putSessionTask, getSessionTask},
 }
 
 // projectSections are the project record's sections, by tag.
@@ -407,6 +413,12 @@ func putAnchors(w *binrec.Writer, p *Project) {
 		w.Str(a.Session)
 		w.Time(a.Created)
 	})
+	// The targets came later: they follow the list, one per anchor, and
+	// only when one is set, so that a record without any is byte for byte
+	// what it was and an older record reads as targets all empty.
+	if slices.ContainsFunc(p.Anchors, func(a Anchor) bool { return a.Target != "" }) {
+		binrec.PutSlice(w, p.Anchors, func(w *binrec.Writer, a *Anchor) { w.Str(a.Target) })
+	}
 }
 
 func getAnchors(r *binrec.Reader, p *Project) {
@@ -419,6 +431,17 @@ func getAnchors(r *binrec.Reader, p *Project) {
 		a.Session = r.Str()
 		a.Created = r.Time()
 	})
+	if r.Len() == 0 {
+		return
+	}
+	targets := binrec.Slice(r, 0, func(r *binrec.Reader, t *string) { *t = r.Str() })
+	if len(targets) != len(p.Anchors) {
+		r.Fail(fmt.Errorf("%d anchor targets for %d anchors", len(targets), len(p.Anchors)))
+		return
+	}
+	for i, t := range targets {
+		p.Anchors[i].Target = t
+	}
 }
 
 func putRules(w *binrec.Writer, p *Project) {

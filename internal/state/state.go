@@ -39,6 +39,8 @@ type Session struct {
 	// ErrorOutbox holds errors the task board has not recorded yet; see
 	// tasks.go.
 	ErrorOutbox []ErrorEvent `json:"error_outbox,omitempty"`
+	// Task is the task the session holds in progress; see sessiontask.go.
+	Task SessionTask `json:"task,omitzero"`
 }
 
 // Counters are running totals; they survive history trimming.

@@ -16,6 +16,8 @@ import (
 type Options struct {
 	// Dir is the specs directory, relative to the project root.
 	Dir string
+	// Plans are the plans' approval and verification settings.
+	Plans PlanOptions
 }
 
 // DefaultDir is the specs directory when the configuration cannot be read.
@@ -23,7 +25,7 @@ const DefaultDir = ".atreides/specs"
 
 // FromConfig maps the configuration's tasks section.
 func FromConfig(c *config.Config) Options {
-	return Options{Dir: c.Tasks.Dir}
+	return Options{Dir: c.Tasks.Dir, Plans: planOptions(&c.Tasks.Plans)}
 }
 
 // LoadOptions reads the options of the project at root; a configuration
@@ -32,7 +34,7 @@ func FromConfig(c *config.Config) Options {
 func LoadOptions(root string) Options {
 	c, err := config.Load(config.DefaultPaths(root))
 	if err != nil || c == nil {
-		return Options{Dir: DefaultDir}
+		return Options{Dir: DefaultDir, Plans: DefaultPlanOptions()}
 	}
 	return FromConfig(c)
 }
@@ -72,12 +74,13 @@ func (r *Repo) Update(ctx context.Context, fn func(b *state.Tasks, now time.Time
 	return r.Store.Update(ctx, func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
 			now := r.Now().UTC()
+			before := claimKeys(&p.Tasks)
 			if err := fn(&p.Tasks, now); err != nil {
 				return err
 			}
 			p.Tasks.Gen++
 			r.writeFiles(&p.Tasks, now)
-			return nil
+			return r.syncSessions(tx, &p.Tasks, before)
 		})
 	})
 }

@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func newPlanNewCmd(io *IO) *cobra.Command {
+	return &cobra.Command{
+		Use:   "new N",
+		Short: "write the next plan version of task N and print its path",
+		Long: `Write the next plan version of task N. The first comes from a template to
+fill in; a later one is a revision: a copy of the version before, whose
+completed phases stay completed (their work is done) and whose other phases
+start again. A new version needs its own approval.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			n, err := taskNumber(args[0])
+			if err != nil {
+				return err
+			}
+			r, err := taskRepo(io)
+			if err != nil {
+				return err
+			}
+			p, version, err := r.NewPlan(context.Background(), n)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(io.Out, "task %d: plan version %d: %s\n", n, version, p)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,67 @@
+package state
+
+import "github.com/atreides-dev/atreides/internal/binrec"
+
+// SessionTask is the task a session holds in progress, as its hooks need
+// it: the write gate on PreToolUse and the stop gate read this small record
+// instead of the task board, which can hold a thousand tasks. Package tasks
+// rewrites it, in the same store transaction, whenever a change of the
+// board touches a task the session claims (start, claim, plan, approval,
+// phase); it is zero while the session holds no task in progress.
+type SessionTask struct {
+	Number int    `json:"number,omitempty"`
+	Title  string `json:"title,omitempty"`
+	// Plan is the current plan version's path, relative to the project
+	// root; "" when the task has no plan.
+	Plan    string `json:"plan,omitempty"`
+	Version int    `json:"version,omitempty"`
+	// Approved is true when the current plan needs no more approval: the
+	// user approved this version, or the project does not ask for it.
+	Approved bool `json:"approved,omitempty"`
+	// Phase is the current phase (the first one not completed), 1-based;
+	// 0 when every phase is done or there is no plan.
+	Phase      int    `json:"phase,omitempty"`
+	PhaseTitle string `json:"phase_title,omitempty"`
+	// Verify is the current phase's verification command.
+	Verify string `json:"verify,omitempty"`
+	Phases int    `json:"phases,omitempty"`
+	// Done counts the completed phases: the stop gate's measure of
+	// progress.
+	Done int `json:"done,omitempty"`
+	// SpecsDir is the specs directory, relative to the project root: the
+	// writes the approval gate lets through.
+	SpecsDir string `json:"specs_dir,omitempty"`
+}
+
+func putSessionTask(w *binrec.Writer, s *Session) {
+	t := &s.Task
+	if *t == (SessionTask{}) {
+		return
+	}
+	w.Int(t.Number)
+	w.Str(t.Title)
+	w.Str(t.Plan)
+	w.Int(t.Version)
+	w.Bool(t.Approved)
+	w.Int(t.Phase)
+	w.Str(t.PhaseTitle)
+	w.Str(t.Verify)
+	w.Int(t.Phases)
+	w.Int(t.Done)
+	w.Str(t.SpecsDir)
+}
+
+func getSessionTask(r *binrec.Reader, s *Session) {
+	t := &s.Task
+	t.Number = r.Int()
+	t.Title = r.Str()
+	t.Plan = r.Str()
+	t.Version = r.Int()
+	t.Approved = r.Bool()
+	t.Phase = r.Int()
+	t.PhaseTitle = r.Str()
+	t.Verify = r.Str()
+	t.Phases = r.Int()
+	t.Done = r.Int()
+	t.SpecsDir = r.Str()
+}

@@ -1,0 +1,127 @@
+package tasks
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+var gateT0 = time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+
+func gateCall(root string, task state.SessionTask, tool event.ToolName, paths []string, command string) *engine.Call {
+	s := state.NewSession("s", "claude", gateT0)
+	s.Task = task
+	ev := &event.Event{Kind: event.PreTool, SessionID: "s", ProjectDir: root, Cwd: root, Time: gateT0,
+		Tool: event.Tool{Name: tool, Paths: paths, Command: command}}
+	return &engine.Call{Event: ev, State: &engine.State{Session: s, Project: &state.Project{}}, Decision: &event.Decision{}, Memo: &engine.Memo{}}
+}
+
+func TestGate(t *testing.T) {
+	root := t.TempDir()
+	shut := state.SessionTask{Number: 3, Title: "Health", Plan: ".atreides/specs/3_health/plans/implementation-001.md", Version: 1, SpecsDir: ".atreides/specs"}
+	open := shut
+	open.Approved = true
+	for name, tc := range map[string]struct {
+		task    state.SessionTask
+		tool    event.ToolName
+		paths   []string
+		command string
+		deny    string
+	}{
+		"no task":             {state.SessionTask{}, event.Write, []string{"main.go"}, "", ""},
+		"approved":            {open, event.Write, []string{"main.go"}, "", ""},
+		"write source":        {shut, event.Write, []string{"main.go"}, "", "the write to main.go. The plan of task 3 (Health), version 1"},
+		"edit absolute":       {shut, event.Edit, []string{filepath.Join(root, "x", "y.go")}, "", "the write to x/y.go"},
+		"the plan itself":     {shut, event.Edit, []string{shut.Plan}, "", ""},
+		"outside the project": {shut, event.Write, []string{"/tmp/scratch.txt"}, "", ""},
+		"a read":              {shut, event.Read, []string{"main.go"}, "", ""},
+		"shell redirect":      {shut, event.Shell, nil, "echo hi > out.txt", "the write to out.txt"},
+		"shell test":          {shut, event.Shell, nil, "go test ./...", ""},
+		"shell into specs":    {shut, event.Shell, nil, "echo x > .atreides/specs/3_health/notes.md", ""},
+		"no plan":             {state.SessionTask{Number: 3, Title: "Health", SpecsDir: ".atreides/specs"}, event.Write, []string{"a.go"}, "", "without a plan"},
+	} {
+		r := gate(gateCall(root, tc.task, tc.tool, tc.paths, tc.command))
+		switch {
+		case tc.deny == "" && r.Verdict == event.Deny:
+			t.Errorf("%s: denied: %s", name, r.Reason)
+		case tc.deny != "" && (r.Verdict != event.Deny || !strings.Contains(r.Reason, tc.deny)):
+			t.Errorf("%s: %v %q, want a denial with %q", name, r.Verdict, r.Reason, tc.deny)
+		case tc.deny != "" && !strings.Contains(r.Reason, "atreides plan"):
+			t.Errorf("%s: the reason does not say what to run: %s", name, r.Reason)
+		}
+	}
+}
+
+// TestSessionRecordFollowsTheBoard: a change of the board rewrites the
+// record of the session that claims the task, in the same transaction.
+func TestSessionRecordFollowsTheBoard(t *testing.T) {
+	root := t.TempDir()
+	r := Open(root, Options{Dir: DefaultDir, Plans: DefaultPlanOptions()})
+	ctx := context.Background()
+	must(t, r.Store.Update(ctx, func(tx *store.Tx) error { return state.SaveSession(tx, state.NewSession("s1", "claude", gateT0)) }))
+	record := func() state.SessionTask {
+		var s *state.Session
+		must(t, r.Store.View(ctx, func(tx *store.Tx) (err error) { s, err = state.FindSession(tx, "s1"); return err }))
+		return s.Task
+	}
+	must(t, r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+		if _, err := Add(b, NewTask{Title: "Health endpoint"}, now); err != nil {
+			return err
+		}
+		if _, err := Claim(b, 1, state.TaskClaim{Session: "s1"}, false, now); err != nil {
+			return err
+		}
+		_, err := SetStatus(b, 1, InProgress, "", now)
+		return err
+	}))
+	if rec := record(); rec.Number != 1 || rec.Approved || rec.Plan != "" {
+		t.Fatalf("record after start = %+v", rec)
+	}
+	p, _, err := r.NewPlan(ctx, 1)
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(root, p), []byte("## Phase 1: One [NOT STARTED]\nVerify: true\n## Phase 2: Two\n"), 0o644))
+	_, err = r.Approve(ctx, 1)
+	must(t, err)
+	rec := record()
+	if !rec.Approved || rec.Phase != 1 || rec.Phases != 2 || rec.Verify != "true" || rec.Plan != p {
+		t.Fatalf("record after approval = %+v", rec)
+	}
+	_, _, err = r.SetPhase(ctx, 1, 1, Completed)
+	must(t, err)
+	if rec := record(); rec.Phase != 2 || rec.Done != 1 || rec.PhaseTitle != "Phase 2: Two" {
+		t.Fatalf("record after phase 1 = %+v", rec)
+	}
+	must(t, r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+		_, err := SetStatus(b, 1, Completed, "", now)
+		return err
+	}))
+	if rec := record(); rec != (state.SessionTask{}) {
+		t.Fatalf("record after done = %+v", rec)
+	}
+}
+
+// BenchmarkGate is the PreToolUse cost of the gate: a session without a
+// task (every session, most of the time) and one held at the gate.
+func BenchmarkGate(b *testing.B) {
+	root := b.TempDir()
+	shut := state.SessionTask{Number: 3, Plan: "p", SpecsDir: ".atreides/specs"}
+	for _, bc := range []struct {
+		name string
+		task state.SessionTask
+	}{{"no-task", state.SessionTask{}}, {"unapproved", shut}} {
+		b.Run(bc.name, func(b *testing.B) {
+			c := gateCall(root, bc.task, event.Write, []string{"main.go"}, "")
+			for b.Loop() {
+				gate(c)
+			}
+		})
+	}
+}
