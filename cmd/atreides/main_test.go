@@ -24,7 +24,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"jsonshape": jsonShape, "seedtask": seedTask},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"jsonshape": jsonShape},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", env.WorkDir+"/home")
 			env.Setenv("XDG_CONFIG_HOME", "")
