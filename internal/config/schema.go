@@ -505,4 +505,28 @@ func (BackgroundKey) checkText(s string) string { return oneOf(s, "agent", "prov
 type Tasks struct {
 	// Dir is the specs directory, relative to the project root.
 	Dir string `yaml:"dir"`
+	// Commits are the scoped commits after a task or a phase completes.
+	Commits TaskCommits `yaml:"commits"`
+	// Routing names the agents that research and implement a task, by
+	// the task's language.
+	Routing TaskRouting `yaml:"routing"`
+}
+
+// TaskCommits configures the scoped commits (package tasks).
+type TaskCommits struct {
+	Enabled bool `yaml:"enabled"`
+}
+
+// TaskRouting is the agents a task goes to: Languages by language, Default
+// for a language not listed or not known.
+type TaskRouting struct {
+	Default   TaskRoute            `yaml:"default"`
+	Languages map[string]TaskRoute `yaml:"languages"`
+}
+
+// TaskRoute names roster agents by id (the agents section); "" takes the
+// default route's.
+type TaskRoute struct {
+	Research  string `yaml:"research"`
+	Implement string `yaml:"implement"`
 }
