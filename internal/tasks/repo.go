@@ -16,6 +16,8 @@ import (
 type Options struct {
 	// Dir is the specs directory, relative to the project root.
 	Dir string
+	// Commits turns the scoped commits on (commit.go).
+	Commits bool
 }
 
 // DefaultDir is the specs directory when the configuration cannot be read.
@@ -23,7 +25,7 @@ const DefaultDir = ".atreides/specs"
 
 // FromConfig maps the configuration's tasks section.
 func FromConfig(c *config.Config) Options {
-	return Options{Dir: c.Tasks.Dir}
+	return Options{Dir: c.Tasks.Dir, Commits: c.Tasks.Commits.Enabled}
 }
 
 // LoadOptions reads the options of the project at root; a configuration
