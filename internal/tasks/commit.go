@@ -264,3 +264,16 @@ func recordCommitFailure(b *state.Tasks, ev state.ErrorEvent, ctx state.TaskErro
 	b.NextError++
 	return &b.Errors[len(b.Errors)-1]
 }
+
+// WrittenFiles are the project files the session that claims task t wrote
+// since the task started, as the trace ledger records them, without
+// atreides's own (the specs directory, .atreides): what the task's
+// language is inferred from.
+func (r *Repo) WrittenFiles(t state.Task) ([]string, error) {
+	t.Committed = 0
+	files, _, err := ledgerFiles(r.Root, t.Claim.Session, t)
+	specs := r.relative(r.SpecsDir()) + "/"
+	return slices.DeleteFunc(files, func(p string) bool {
+		return !inProject(p) || strings.HasPrefix(p, specs) || strings.HasPrefix(p, ".atreides/")
+	}), err
+}
