@@ -78,6 +78,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newBgCmd,
 		newAnchorCmd,
 		newIntentCmd,
+		newTmpTaskCmd,
 		newTraceCmd,
 		newMCPCmd,
 		newDemoCmd,
@@ -217,4 +218,9 @@ func exactlyOne(msg string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// newTmpTaskCmd wires task route until the task group (task.go) does.
+func newTmpTaskCmd(io *IO) *cobra.Command {
+	return newGroupCmd("task <subcommand>", "the project's tasks", "The project's tasks.", newTaskRouteCmd(io))
 }
