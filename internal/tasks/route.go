@@ -88,7 +88,7 @@ func taskLanguage(t *state.Task, files []string) (lang, why string) {
 		return Language(t.Language), "the task's language"
 	}
 	if lang, n, of := mostCommon(files); lang != "" {
-		return lang, fmt.Sprintf("inferred from the files the task wrote (%d of %d are %s)", n, of, lang)
+		return lang, fmt.Sprintf("inferred from the files (%d of %d are %s)", n, of, lang)
 	}
 	if lang, _, _ := mostCommon(mentionedFiles(t.Title + "\n" + t.Description)); lang != "" {
 		return lang, "inferred from the file names in the task's title and description"
