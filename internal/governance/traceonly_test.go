@@ -100,3 +100,22 @@ func TestTraceOnlyLeavesGateAlone(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTraceOnlyWrite is a Write's PreToolUse and PostToolUse
+// through the engine and a real store, with the handler off and in
+// trace-only mode: the work the scoped commits add to a hook.
+func BenchmarkTraceOnlyWrite(b *testing.B) {
+	for _, traceOnly := range []bool{false, true} {
+		b.Run(map[bool]string{false: "off", true: "trace-only"}[traceOnly], func(b *testing.B) {
+			f := newFixture(b)
+			f.opts.Enabled, f.opts.TraceOnly = false, traceOnly
+			p := filepath.Join(f.root, "src/main.go")
+			for i := 0; b.Loop(); i++ {
+				f.write("s1", "src/main.go")
+				os.WriteFile(p, []byte(strings.Repeat("x", i%100)), 0o644)
+				f.run(&event.Event{Kind: event.PostTool, SessionID: "s1", ToolUseID: "w-src/main.go",
+					Tool: event.Tool{Name: event.Write, Raw: "Write", Paths: []string{p}}})
+			}
+		})
+	}
+}
