@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -129,7 +130,7 @@ func mentionedFiles(s string) []string {
 	var out []string
 	for _, w := range words {
 		w = strings.TrimRight(w, ".")
-		if strings.Contains(w, ".") || fileNames[strings.ToLower(path.Base(w))] != "" {
+		if strings.Contains(w, ".") || fileNames()[strings.ToLower(path.Base(w))] != "" {
 			out = append(out, w)
 		}
 	}
@@ -140,11 +141,11 @@ func mentionedFiles(s string) []string {
 // when unknown.
 func FileLanguage(name string) string {
 	base := strings.ToLower(path.Base(strings.ReplaceAll(name, `\`, "/")))
-	if l := fileNames[base]; l != "" {
+	if l := fileNames()[base]; l != "" {
 		return l
 	}
 	if i := strings.LastIndexByte(base, '.'); i >= 0 {
-		return extensions[base[i:]]
+		return extensions()[base[i:]]
 	}
 	return ""
 }
@@ -153,34 +154,42 @@ func FileLanguage(name string) string {
 // "Golang" and "go" are go, "C++" is cpp.
 func Language(s string) string {
 	l := strings.ToLower(strings.TrimSpace(s))
-	if a, ok := aliases[l]; ok {
+	if a, ok := aliases()[l]; ok {
 		return a
 	}
 	return l
 }
 
-var aliases = map[string]string{
-	"golang": "go", "py": "python", "python3": "python", "ts": "typescript", "js": "javascript",
-	"node": "javascript", "nodejs": "javascript", "rs": "rust", "kt": "kotlin", "c++": "cpp",
-	"cxx": "cpp", "c#": "csharp", "cs": "csharp", "rb": "ruby", "sh": "shell", "bash": "shell",
-	"zsh": "shell", "tf": "terraform", "hcl": "terraform", "docker": "dockerfile", "yml": "yaml",
-	"md": "markdown",
-}
+// The tables are built on first use: no work at package init, which
+// every hook process would pay.
+var aliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"golang": "go", "py": "python", "python3": "python", "ts": "typescript", "js": "javascript",
+		"node": "javascript", "nodejs": "javascript", "rs": "rust", "kt": "kotlin", "c++": "cpp",
+		"cxx": "cpp", "c#": "csharp", "cs": "csharp", "rb": "ruby", "sh": "shell", "bash": "shell",
+		"zsh": "shell", "tf": "terraform", "hcl": "terraform", "docker": "dockerfile", "yml": "yaml",
+		"md": "markdown",
+	}
+})
 
 // extensions are the languages by file extension; every language here has
 // a route in the defaults (a test keeps them so).
-var extensions = map[string]string{
-	".go": "go", ".py": "python", ".pyi": "python", ".ts": "typescript", ".tsx": "typescript",
-	".mts": "typescript", ".cts": "typescript", ".js": "javascript", ".jsx": "javascript",
-	".mjs": "javascript", ".cjs": "javascript", ".rs": "rust", ".java": "java", ".kt": "kotlin",
-	".kts": "kotlin", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp",
-	".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".cs": "csharp", ".rb": "ruby", ".php": "php",
-	".swift": "swift", ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".sql": "sql",
-	".tf": "terraform", ".tfvars": "terraform", ".yaml": "yaml", ".yml": "yaml",
-	".md": "markdown", ".markdown": "markdown",
-}
+var extensions = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		".go": "go", ".py": "python", ".pyi": "python", ".ts": "typescript", ".tsx": "typescript",
+		".mts": "typescript", ".cts": "typescript", ".js": "javascript", ".jsx": "javascript",
+		".mjs": "javascript", ".cjs": "javascript", ".rs": "rust", ".java": "java", ".kt": "kotlin",
+		".kts": "kotlin", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp",
+		".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".cs": "csharp", ".rb": "ruby", ".php": "php",
+		".swift": "swift", ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".sql": "sql",
+		".tf": "terraform", ".tfvars": "terraform", ".yaml": "yaml", ".yml": "yaml",
+		".md": "markdown", ".markdown": "markdown",
+	}
+})
 
 // fileNames are the languages of files known by name.
-var fileNames = map[string]string{
-	"dockerfile": "dockerfile", "containerfile": "dockerfile", "gemfile": "ruby", "rakefile": "ruby",
-}
+var fileNames = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"dockerfile": "dockerfile", "containerfile": "dockerfile", "gemfile": "ruby", "rakefile": "ruby",
+	}
+})
