@@ -79,6 +79,9 @@ func (o *doctorOptions) run(io *IO) error {
 	}
 	doc.Hosts = hostChecks(env, "", add)
 	add(configCheck(root))
+	if c := routingCheck(root); c != nil {
+		add(*c)
+	}
 	for _, c := range stateChecks(root) {
 		add(c)
 	}

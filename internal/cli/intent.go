@@ -32,7 +32,13 @@ func governanceHandler(s *settings) engine.Handler {
 			o.ToolName = hosts.ToolName
 			return o
 		}
-		return governanceOptions(&c.Governance)
+		o := governanceOptions(&c.Governance)
+		// The scoped commits find a task's files in the ledger: keep it,
+		// without the gate when governance is off.
+		if c.Tasks.Commits.Enabled {
+			o.Trace, o.TraceOnly = true, !o.Enabled
+		}
+		return o
 	})
 	return governance.Handler(opts, governance.LoadIntents())
 }

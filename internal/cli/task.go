@@ -36,6 +36,7 @@ most recently active session, else "user" (a person at a terminal).`,
 		newTaskClaimCmd(io),
 		newTaskReadyCmd(io),
 		newTaskDependCmd(io),
+		newTaskRouteCmd(io),
 		newTaskSyncCmd(io),
 	)
 }

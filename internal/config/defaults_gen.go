@@ -203,12 +203,99 @@ func builtinTree() *value {
 				"stale_seconds": &value{kind: kindScalar, scalar: 600},
 			}},
 		}},
-		"tasks": &value{kind: kindMapping, keys: []string{"dir", "plans"}, fields: map[string]*value{
+		"tasks": &value{kind: kindMapping, keys: []string{"dir", "plans", "commits", "routing"}, fields: map[string]*value{
 			"dir": &value{kind: kindScalar, scalar: ".atreides/specs"},
 			"plans": &value{kind: kindMapping, keys: []string{"require_approval", "verify", "verify_timeout_seconds"}, fields: map[string]*value{
 				"require_approval":       &value{kind: kindScalar, scalar: true},
 				"verify":                 &value{kind: kindScalar, scalar: ""},
 				"verify_timeout_seconds": &value{kind: kindScalar, scalar: 600},
+			}},
+			"commits": &value{kind: kindMapping, keys: []string{"enabled"}, fields: map[string]*value{
+				"enabled": &value{kind: kindScalar, scalar: false},
+			}},
+			"routing": &value{kind: kindMapping, keys: []string{"default", "languages"}, fields: map[string]*value{
+				"default": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+					"research":  &value{kind: kindScalar, scalar: "explore"},
+					"implement": &value{kind: kindScalar, scalar: "build"},
+				}},
+				"languages": &value{kind: kindMapping, free: true, keys: []string{"go", "python", "typescript", "javascript", "rust", "java", "kotlin", "c", "cpp", "csharp", "ruby", "php", "swift", "shell", "sql", "terraform", "dockerfile", "yaml", "markdown"}, fields: map[string]*value{
+					"go": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"python": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"typescript": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"javascript": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"rust": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"java": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"kotlin": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"c": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"cpp": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"csharp": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"ruby": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"php": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"swift": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"shell": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"sql": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "librarian"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"terraform": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "librarian"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"dockerfile": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "librarian"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"yaml": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "librarian"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"markdown": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+				}},
 			}},
 		}},
 		"agents": &value{kind: kindMapping, free: true, keys: []string{"muaddib", "stilgar", "explore", "librarian", "build", "plan"}, fields: map[string]*value{

@@ -506,6 +506,11 @@ type Tasks struct {
 	// Dir is the specs directory, relative to the project root.
 	Dir   string     `yaml:"dir"`
 	Plans TasksPlans `yaml:"plans"`
+	// Commits are the scoped commits after a task or a phase completes.
+	Commits TaskCommits `yaml:"commits"`
+	// Routing names the agents that research and implement a task, by
+	// the task's language.
+	Routing TaskRouting `yaml:"routing"`
 }
 
 // TasksPlans is tasks.plans: approval and verification of plans.
@@ -517,4 +522,23 @@ type TasksPlans struct {
 	Verify string `yaml:"verify"`
 	// VerifyTimeoutSeconds bounds a verification run.
 	VerifyTimeoutSeconds int `yaml:"verify_timeout_seconds" min:"1" max:"86400"`
+}
+
+// TaskCommits configures the scoped commits (package tasks).
+type TaskCommits struct {
+	Enabled bool `yaml:"enabled"`
+}
+
+// TaskRouting is the agents a task goes to: Languages by language, Default
+// for a language not listed or not known.
+type TaskRouting struct {
+	Default   TaskRoute            `yaml:"default"`
+	Languages map[string]TaskRoute `yaml:"languages"`
+}
+
+// TaskRoute names roster agents by id (the agents section); "" takes the
+// default route's.
+type TaskRoute struct {
+	Research  string `yaml:"research"`
+	Implement string `yaml:"implement"`
 }

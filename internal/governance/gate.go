@@ -34,16 +34,20 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 			// The scope gate's targets (PreToolUse) and the ledger's
 			// programs (PostToolUse), walked outside the lock.
 			ev := c.Event
-			if (ev.Kind == event.PreTool || ev.Kind == event.PostTool) && ev.Tool.Name == event.Shell && opts().Enabled {
+			if (ev.Kind == event.PreTool || ev.Kind == event.PostTool) && ev.Tool.Name == event.Shell && opts().active() {
 				policy.ShellEffects(c)
 			}
 		},
 		Handle: func(c *engine.Call) (event.Result, error) {
 			o := opts()
-			if !o.Enabled {
+			if !o.active() {
 				return event.Result{}, nil
 			}
 			g := &gov{c: c, o: &o, intents: intents, now: c.Env.Now()}
+			if !o.Enabled {
+				o.Trace = true
+				return event.Result{}, g.traceOnly()
+			}
 			return g.handle()
 		},
 	}
@@ -170,6 +174,25 @@ func (g *gov) preTool() (event.Result, error) {
 			strings.Join(unknown, "; "), in.ID, strings.Join(in.Scope, ", "))}, nil
 	}
 	return event.Result{}, nil
+}
+
+// traceOnly keeps the ledger without the gate (Options.TraceOnly): the
+// files a call is about to write are snapshot, whatever intent the session
+// holds or not, and its changes recorded after it. Nothing is refused.
+func (g *gov) traceOnly() error {
+	ev := g.ev()
+	switch ev.Kind {
+	case event.PreTool:
+		if g.c.Decision.Verdict == event.Deny || ev.ToolUseID == "" || strings.HasPrefix(string(ev.Tool.Name), ownTools) {
+			return nil
+		}
+		if paths, _ := g.targets(); len(paths) > 0 {
+			g.snapshot("", paths)
+		}
+	case event.PostTool:
+		return g.postTool()
+	}
+	return nil
 }
 
 // tool is what the event's host calls one of atreides's agent tools.

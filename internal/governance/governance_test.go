@@ -53,7 +53,7 @@ func (e *env) logged(parts ...string) bool {
 // fixture is a project with intents and a real store, run through the
 // engine like a hook process does.
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 	env  *env
 	opts Options
@@ -72,7 +72,7 @@ const intentsYAML = `intents:
     owned_scope: [docs]
 `
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
 	os.MkdirAll(filepath.Join(root, "src", "auth"), 0o755)

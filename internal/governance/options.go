@@ -30,6 +30,11 @@ type Options struct {
 	UnknownWrites event.Verdict
 	Exempt        []string
 	Trace         bool
+	// TraceOnly keeps the ledger while Enabled is false: writes are
+	// snapshot and recorded as with governance on, but nothing is gated
+	// and no intent is asked for (Trace is implied). The task system's scoped commits
+	// (tasks.commits.enabled) need the ledger to know a task's files.
+	TraceOnly bool
 	// Version is atreides's version, written into trace records.
 	Version string
 	// KeyDir is the user's configuration directory, which holds the key
@@ -49,6 +54,9 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{Lease: 30 * time.Minute, UnknownWrites: event.Ask, Trace: true}
 }
+
+// active reports whether the handler has anything to do.
+func (o Options) active() bool { return o.Enabled || o.TraceOnly }
 
 // OptionsFunc returns the options on first use.
 type OptionsFunc func() Options

@@ -55,6 +55,10 @@ type Task struct {
 	Completed time.Time `json:"completed,omitzero"`
 
 	Claim TaskClaim `json:"claimed_by,omitzero"`
+	// Committed is the trace ledger's sequence number up to which the
+	// task's file changes were committed by a scoped commit (package
+	// tasks, commit.go); the next one looks only at later records.
+	Committed uint64 `json:"committed_seq,omitempty"`
 }
 
 // TaskClaim is who works on a task: a session, and the agent in it ("" for

@@ -58,6 +58,7 @@ func putTask(w *binrec.Writer, t *Task) {
 	w.Str(t.Claim.Session)
 	w.Str(t.Claim.Agent)
 	w.Time(t.Claim.Time)
+	w.Uint(t.Committed)
 }
 
 func getTask(r *binrec.Reader, t *Task) {
@@ -79,6 +80,7 @@ func getTask(r *binrec.Reader, t *Task) {
 	t.Claim.Session = r.Str()
 	t.Claim.Agent = r.Str()
 	t.Claim.Time = r.Time()
+	t.Committed = r.Uint()
 }
 
 func putTaskError(w *binrec.Writer, e *TaskError) {

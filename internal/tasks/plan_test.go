@@ -11,8 +11,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
-
-
 const samplePlan = "# Plan\n\n## Goal\nVerify: not-a-phase\n\n" +
 	"## Phase 1: Add the handler [COMPLETED]\n- Verify: `go test ./x/`\n\n" +
 	"## Phase 2: Wire it [IN PROGRESS]  \n**Verify**: make check\n\n" +

@@ -18,6 +18,8 @@ type Options struct {
 	Dir string
 	// Plans are the plans' approval and verification settings.
 	Plans PlanOptions
+	// Commits turns the scoped commits on (commit.go).
+	Commits bool
 }
 
 // DefaultDir is the specs directory when the configuration cannot be read.
@@ -25,7 +27,7 @@ const DefaultDir = ".atreides/specs"
 
 // FromConfig maps the configuration's tasks section.
 func FromConfig(c *config.Config) Options {
-	return Options{Dir: c.Tasks.Dir, Plans: planOptions(&c.Tasks.Plans)}
+	return Options{Dir: c.Tasks.Dir, Plans: planOptions(&c.Tasks.Plans), Commits: c.Tasks.Commits.Enabled}
 }
 
 // LoadOptions reads the options of the project at root; a configuration

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/spf13/cobra"
+)
+
+// taskRouteOptions are the arguments of 'atreides task route'.
+type taskRouteOptions struct {
+	task     int
+	language string
+	files    []string
+	asJSON   bool
+}
+
+// taskRouteJSON is 'task route --json'.
+type taskRouteJSON struct {
+	Task int `json:"task,omitempty"`
+	tasks.Routing
+	// Files are the files the language was inferred from: the ones the
+	// task wrote, or those given.
+	Files []string `json:"files"`
+	// Problems are configured agents that are not in the roster.
+	Problems []string `json:"problems"`
+}
+
+func newTaskRouteCmd(io *IO) *cobra.Command {
+	o := &taskRouteOptions{}
+	cmd := &cobra.Command{
+		Use:   "route [N]",
+		Short: "the agents to research and implement a task with, by its language",
+		Long: `Show which roster agents research and implement task N (config
+tasks.routing), by the task's language: its own, else the language of the
+files it wrote (the trace ledger), else of the file names in its title
+and description. Without N, --language or --file says what to route.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				n, err := strconv.Atoi(strings.TrimPrefix(args[0], "#"))
+				if err != nil || n <= 0 {
+					return usagef("%q is not a task number", args[0])
+				}
+				o.task = n
+			}
+			return o.run(io)
+		},
+	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the route as JSON")
+	cmd.Flags().StringVar(&o.language, "language", "", "route a language instead of a task")
+	cmd.Flags().StringArrayVar(&o.files, "file", nil, "route by the language of these files instead of a task (repeatable)")
+	return cmd
+}
+
+func (o *taskRouteOptions) run(io *IO) error {
+	switch {
+	case o.task == 0 && o.language == "" && len(o.files) == 0:
+		return usagef("task route needs a task number, or --language or --file")
+	case o.task != 0 && (o.language != "" || len(o.files) > 0):
+		return usagef("task route takes a task number or --language/--file, not both")
+	}
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	c, err := config.Load(config.DefaultPaths(root))
+	if err != nil {
+		return err
+	}
+	ro := tasks.RouteOptionsFromConfig(c)
+	doc := taskRouteJSON{Task: o.task, Files: o.files, Problems: routeProblems(c, ro)}
+	t := state.Task{Language: o.language}
+	if o.task != 0 {
+		repo := tasks.Open(root, tasks.FromConfig(c))
+		if err := repo.View(context.Background(), func(b *state.Tasks) error {
+			tp, err := tasks.Get(b, o.task)
+			if err == nil {
+				t = *tp
+			}
+			return err
+		}); err != nil {
+			return err
+		}
+		if doc.Files, err = repo.WrittenFiles(t); err != nil {
+			fmt.Fprintf(io.Err, "warning: the trace ledger cannot be read, the task's files are not known: %v\n", err)
+		}
+	}
+	if doc.Files == nil {
+		doc.Files = []string{}
+	}
+	doc.Routing = tasks.Route(ro, &t, doc.Files)
+	for _, p := range doc.Problems {
+		fmt.Fprintf(io.Err, "warning: %s\n", p)
+	}
+	if o.asJSON {
+		return printJSON(io, doc)
+	}
+	if o.task != 0 {
+		fmt.Fprintf(io.Out, "task %d: %s\n", t.Number, t.Title)
+	}
+	fmt.Fprintf(io.Out, "language:  %s\nresearch:  %s\nimplement: %s\nwhy:       %s\n",
+		orNone(doc.Language), orNone(doc.Research), orNone(doc.Implement), doc.Why)
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// routeProblems are the routes' agents missing from the roster.
+func routeProblems(c *config.Config, ro tasks.RouteOptions) []string {
+	roster, _ := agents.FromConfig(c.Agents)
+	p := ro.Check(func(id string) bool { _, ok := roster.Get(id); return ok })
+	if p == nil {
+		p = []string{}
+	}
+	return p
+}
+
+// routingCheck is doctor's note on routes to agents the roster lacks; nil
+// when there is none (or the configuration is invalid: configCheck says
+// so).
+func routingCheck(root string) *check {
+	c, err := config.Load(config.DefaultPaths(root))
+	if err != nil {
+		return nil
+	}
+	p := routeProblems(c, tasks.RouteOptionsFromConfig(c))
+	if len(p) == 0 {
+		return nil
+	}
+	return &check{"task routing", "note", strings.Join(p, "; ")}
+}
