@@ -24,8 +24,15 @@ const (
 // Writes reports whether the permission lets the agent write files.
 func (t Tools) Writes() bool { return t == PlansOnly || t == Full }
 
-// PlansDir is where a plans-only agent writes, relative to the root.
-const PlansDir = ".atreides/plans"
+// PlanFiles are the files a plans-only agent writes, as globs relative
+// to the root: a task's plans and research reports under the default
+// specs directory (package tasks); 'atreides plan new|research N' makes
+// them and the agent fills them in.
+var PlanFiles = []string{".atreides/specs/*/plans/*", ".atreides/specs/*/reports/*"}
+
+// PlanCommands are the shell commands a plans-only agent may run, as
+// globs: the plan commands that make and read plan files.
+var PlanCommands = []string{"atreides plan *", "atreides task show *"}
 
 // Mode is whether an agent leads a session or is delegated to.
 type Mode string

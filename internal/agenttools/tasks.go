@@ -140,7 +140,12 @@ func taskUpdateStatus(ctx context.Context, e *Env, args json.RawMessage) (string
 		return "", fmt.Errorf("invalid arguments: status %q is not one of start, done, abandon, block, researched, planned", in.Status)
 	}
 	var t state.Task
-	err := e.board().Update(ctx, func(b *state.Tasks, now time.Time) error {
+	var worker string // the claim completing clears: the scoped commit's session
+	r := e.board()
+	err := r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+		if t := b.Task(in.Number); t != nil {
+			worker = t.Claim.Session
+		}
 		changed, err := tasks.SetStatus(b, in.Number, status, in.Reason, now)
 		if err == nil {
 			t = *changed
@@ -153,6 +158,15 @@ func taskUpdateStatus(ctx context.Context, e *Env, args json.RawMessage) (string
 	out := fmt.Sprintf("task %d is now %s: %s", t.Number, t.Status, t.Title)
 	if t.Reason != "" {
 		out += " (" + t.Reason + ")"
+	}
+	if status == tasks.Completed {
+		res, err := r.CommitScoped(ctx, tasks.Commit{Task: t.Number, Session: worker})
+		if err != nil {
+			return "", err
+		}
+		if s := res.Summary(); s != "" {
+			out += "\n" + s
+		}
 	}
 	return out, nil
 }

@@ -84,6 +84,9 @@ func phaseDone(io *IO, n, k int) error {
 		return err
 	}
 	fmt.Fprintf(io.Out, "task %d: phase %d %s %s\n", n, k, tasks.Marker(done.Status), done.Title)
+	if err := scopedCommit(io, tasks.Commit{Task: n, Phase: k, PhaseTitle: done.Title}); err != nil {
+		return err
+	}
 	if next == 0 {
 		fmt.Fprintf(io.Out, "every phase is completed: the task can be marked done\n")
 		return nil

@@ -10,19 +10,19 @@ import (
 
 func newPlanPhaseStartCmd(io *IO) *cobra.Command {
 	return &cobra.Command{
-		Use:   "phase-start N K",
-		Short: "mark phase K of task N's plan in progress",
-		Args:  cobra.ExactArgs(2),
+		Use:   "phase-start N [K]",
+		Short: "mark phase K (default: the first not completed) of task N's plan in progress",
+		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(_ *cobra.Command, args []string) error {
 			n, err := taskNumber(args[0])
 			if err != nil {
 				return err
 			}
-			k, err := phaseNumber(args[1], "plan phase-start")
+			r, err := taskRepo(io)
 			if err != nil {
 				return err
 			}
-			r, err := taskRepo(io)
+			k, err := phaseArg(r, n, args[1:])
 			if err != nil {
 				return err
 			}
@@ -34,4 +34,25 @@ func newPlanPhaseStartCmd(io *IO) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// phaseArg is the phase a command names, or else the first phase of the
+// task's current plan that is not completed.
+func phaseArg(r *tasks.Repo, n int, args []string) (int, error) {
+	if len(args) > 0 {
+		return phaseNumber(args[0], "plan phase-start")
+	}
+	t, err := viewTask(r, n)
+	if err != nil {
+		return 0, err
+	}
+	_, _, plan, _, err := r.CurrentPlan(&t)
+	if err != nil {
+		return 0, err
+	}
+	k := plan.Current()
+	if k == 0 {
+		return 0, fmt.Errorf("task %d: every phase of its plan is completed", n)
+	}
+	return k, nil
 }

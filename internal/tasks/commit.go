@@ -268,3 +268,21 @@ func (r *Repo) WrittenFiles(t state.Task) ([]string, error) {
 		return !inProject(p) || strings.HasPrefix(p, specs) || strings.HasPrefix(p, ".atreides/")
 	}), err
 }
+
+// Summary is the one line a command or tool prints about a scoped
+// commit; "" when commits are off.
+func (c CommitResult) Summary() string {
+	switch {
+	case c.Off:
+		return ""
+	case c.Failure != "":
+		return fmt.Sprintf("scoped commit not made: %s (error %d in errors.json); the task is not affected", c.Failure, c.Error)
+	case c.Commit == "":
+		return "scoped commit: nothing of the task's to commit"
+	}
+	s := fmt.Sprintf("committed %s %q: %s", c.Commit[:min(len(c.Commit), 12)], c.Message, strings.Join(c.Files, ", "))
+	if len(c.Outside) > 0 {
+		s += fmt.Sprintf(" (not committed, outside the project: %s)", strings.Join(c.Outside, ", "))
+	}
+	return s
+}

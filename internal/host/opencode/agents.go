@@ -34,7 +34,14 @@ func AgentConfig(a agents.Agent, prompt string) Agent {
 	case agents.ReadWeb:
 		c.Permission = map[string]any{"edit": "deny", "bash": "deny"}
 	case agents.PlansOnly:
-		c.Permission = map[string]any{"edit": map[string]string{"*": "deny", agents.PlansDir + "/*": "allow"}, "bash": "deny"}
+		edit, bash := map[string]string{"*": "deny"}, map[string]string{"*": "deny"}
+		for _, g := range agents.PlanFiles {
+			edit[g] = "allow"
+		}
+		for _, g := range agents.PlanCommands {
+			bash[g] = "allow"
+		}
+		c.Permission = map[string]any{"edit": edit, "bash": bash}
 	}
 	return c
 }
