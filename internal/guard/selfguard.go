@@ -23,7 +23,7 @@ func init() {
 			&Rule{ID: "self.host-settings", Category: "self", Verdict: Ask,
 				Reason: "this changes an agent host's settings that register atreides's hooks (they can switch the guard off); ask the user to make or confirm this change themselves"},
 			&Rule{ID: "self.command", Category: "self", Verdict: Deny,
-				Reason: "this atreides command changes the policy that governs you (install, uninstall, adding or closing intents, configuration); only the user may run it, ask the user to run it themselves. " +
+				Reason: "this atreides command changes the policy that governs you (install, uninstall, adding or closing intents, approving plans, configuration); only the user may run it, ask the user to run it themselves. " +
 					"You may run: atreides " + agentVerbList},
 		)
 	})
@@ -32,16 +32,33 @@ func init() {
 // agentVerbs are the atreides commands an agent may run through the shell:
 // its own bookkeeping and read-only views. A nil list allows every
 // subcommand; otherwise only those listed (and help). Everything else,
-// including a verb the guard does not know, is denied.
-var agentVerbs = map[string][]string{
-	"todo": nil, "anchor": nil, "status": nil, "check": nil, "doctor": nil,
-	"version": nil, "help": nil, "demo": nil,
-	"intent": {"list", "show", "select", "release", "requests"},
-	"trace":  {"verify", "show"},
-	"config": {"show", "validate"},
+// including a verb the guard does not know (ok false), is denied. A
+// switch, not a map: no init work in the hook binary.
+//
+// The task system is the agent's work as much as the user's: the slash
+// commands (/task, /plan, /implement, /errors) drive it through these
+// verbs. All but `plan approve`: approving a plan is what opens the
+// approval gate on the task's writes, so it is the user's.
+func agentVerbs(verb string) (subs []string, ok bool) {
+	switch verb {
+	case "todo", "anchor", "status", "check", "doctor", "version", "help", "demo", "errors":
+		return nil, true
+	case "intent":
+		return []string{"list", "show", "select", "release", "requests"}, true
+	case "trace":
+		return []string{"verify", "show"}, true
+	case "config":
+		return []string{"show", "validate"}, true
+	case "task":
+		return []string{"add", "list", "show", "start", "done", "abandon", "block", "claim", "ready", "depend", "route", "sync"}, true
+	case "plan":
+		return []string{"show", "next", "new", "research", "phase-start", "phase-done"}, true
+	}
+	return nil, false
 }
 
-const agentVerbList = "todo, anchor, status, check, doctor, demo, version, help, intent list|show|select|release|requests, trace verify|show, config show|validate"
+const agentVerbList = "todo, anchor, status, check, doctor, demo, version, help, errors, intent list|show|select|release|requests, trace verify|show, config show|validate, " +
+	"task add|list|show|start|done|abandon|block|claim|ready|depend|route|sync, plan show|next|new|research|phase-start|phase-done"
 
 // hAtreides judges an atreides command line (see agentVerbs).
 func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
@@ -59,7 +76,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 	case "-h", "--help", "-help", "--version", "-version":
 		return feed{t: tUnknown}
 	}
-	subs, ok := agentVerbs[verb]
+	subs, ok := agentVerbs(verb)
 	if !ok {
 		if atreidesVerbWord(verb) {
 			a.fire("self.command", c, "atreides "+verb)
@@ -240,7 +257,7 @@ func (a *analyzer) ownWrite(c *Cmd, p string) {
 	}
 	o := a.own()
 	switch {
-	case a.ownConfig(o, p):
+	case a.ownConfig(o, p) && !taskDocument(p):
 		a.fire("self.config-write", c, detail)
 	case oneOfPaths(p, o.bins):
 		a.fire("self.binary-write", c, detail)
@@ -278,6 +295,34 @@ func (a *analyzer) ownConfig(o *ownPaths, p string) bool {
 			}
 		}
 	}
+}
+
+// taskDocument: p is a plan or a research report of a task, the markdown
+// the agents of the task system write (/plan, /research, /revise), in its
+// folder under the specs directory (tasks.dir, .atreides/specs by
+// default): <number>_<slug>/plans/*.md or reports/*.md. Those are the
+// task's work and switch nothing off; the files atreides generates beside
+// them (TODO.md, state.json, errors.json) and every other file under
+// .atreides stay atreides's own. p is cleaned, so ".." cannot lead out.
+func taskDocument(p string) bool {
+	dir, file := path.Split(p)
+	if path.Ext(file) != ".md" || len(file) == len(".md") {
+		return false
+	}
+	dir = path.Clean(dir)
+	if kind := path.Base(dir); kind != "plans" && kind != "reports" {
+		return false
+	}
+	n, slug, ok := strings.Cut(path.Base(path.Dir(dir)), "_")
+	if !ok || n == "" || slug == "" {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if n[i] < '0' || n[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // ownWriteTarget judges the file a write names against atreides's own
@@ -320,6 +365,9 @@ func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
 // is unknown: a path through a .atreides directory is atreides's.
 func (a *analyzer) ownWriteRel(c *Cmd, s string) {
 	s = path.Clean(s)
+	if taskDocument(s) {
+		return
+	}
 	if s == ".atreides" || strings.HasPrefix(s, ".atreides/") || strings.Contains("/"+s+"/", "/.atreides/") {
 		detail := "writes " + s + " (in a directory the guard cannot determine)"
 		if c != nil {

@@ -65,6 +65,12 @@ func TestSelfConfigWrites(t *testing.T) {
 	runSelfCases(t, DefaultPolicy(), []selfCase{
 		{`echo 'guard: {enabled: false}' > .atreides/config.yaml`, Deny, cw},
 		{`echo '{}' >> .atreides/trace.jsonl`, Deny, cw},
+		{`cat > .atreides/specs/1_x/plans/implementation-001.md <<'EOF'
+## Phase 1: a [NOT STARTED]
+EOF`, Allow, ""},
+		{`rm -rf .atreides/specs/1_x/plans`, Deny, cw},
+		{`mv .atreides/config.yaml .atreides/specs/1_x/plans/a.md`, Deny, cw},
+		{`cp x.md .atreides/specs/1_x/plans/a.md && echo y > .atreides/specs/errors.json`, Deny, cw},
 		{`printf 'intents: []\n' >| .atreides/intents.yaml`, Deny, cw},
 		{`: > .atreides/state.db`, Deny, cw},
 		{`echo x &> .atreides/log`, Deny, cw},
@@ -231,6 +237,18 @@ func TestSelfFileTools(t *testing.T) {
 		{"write", ".claude/commands/x.md", Allow, ""},
 		{"write", "README.md", Allow, ""},
 		{"write", ".atreides-notes.md", Allow, ""},
+		// A task's plans and reports are the agent's work; the files
+		// generated beside them, and look-alikes, are not.
+		{"write", ".atreides/specs/1_add-a-health-endpoint/plans/implementation-001.md", Allow, ""},
+		{"edit", "/home/user/proj/.atreides/specs/12_fix-it/reports/research-002.md", Allow, ""},
+		{"write", ".atreides/specs/TODO.md", Deny, "self.config-write"},
+		{"write", ".atreides/specs/state.json", Deny, "self.config-write"},
+		{"write", ".atreides/specs/1_x/plans/implementation-001.json", Deny, "self.config-write"},
+		{"write", ".atreides/specs/1_x/plans/.md", Deny, "self.config-write"},
+		{"write", ".atreides/specs/x_y/plans/a.md", Deny, "self.config-write"},
+		{"write", ".atreides/specs/1_/plans/a.md", Deny, "self.config-write"},
+		{"write", ".atreides/specs/1_x/notes/a.md", Deny, "self.config-write"},
+		{"write", ".atreides/specs/1_x/plans/../../../config.yaml", Deny, "self.config-write"},
 	}
 	for _, tc := range cases {
 		r := DefaultPolicy().Check(selfReq(tc.tool, tc.path))
@@ -277,6 +295,9 @@ func TestSelfCommands(t *testing.T) {
 		{`sh -c "$(printf 'atreides uninstall claude')"`, Deny, sc},
 		{`mytool atreides uninstall claude`, Deny, sc},
 		{`$(which atreides) uninstall claude`, Ask, ""},
+		{`atreides plan approve 1`, Deny, sc},
+		{`atreides plan --json approve 1`, Deny, sc},
+		{`atreides task frobnicate 1`, Deny, sc},
 		// The agent's own verbs and read-only views.
 		{`atreides`, Allow, ""},
 		{`atreides todo add "write the tests"`, Allow, ""},
@@ -294,6 +315,23 @@ func TestSelfCommands(t *testing.T) {
 		{`atreides trace show --json`, Allow, ""},
 		{`atreides config show`, Allow, ""},
 		{`atreides config validate`, Allow, ""},
+		// The task system the slash commands drive.
+		{`atreides task add 'add a health endpoint' --priority high`, Allow, ""},
+		{`atreides task show 1 --json`, Allow, ""},
+		{`atreides task start 1`, Allow, ""},
+		{`atreides task done 1`, Allow, ""},
+		{`atreides task block 1 --reason "waits for the API"`, Allow, ""},
+		{`atreides task claim 1`, Allow, ""},
+		{`atreides task ready`, Allow, ""},
+		{`atreides task sync`, Allow, ""},
+		{`atreides plan new 1`, Allow, ""},
+		{`atreides plan next 1`, Allow, ""},
+		{`atreides plan show 1`, Allow, ""},
+		{`atreides plan phase-start 1`, Allow, ""},
+		{`atreides plan phase-done 1`, Allow, ""},
+		{`atreides plan research 1`, Allow, ""},
+		{`atreides errors --json`, Allow, ""},
+		{`atreides errors plan 3`, Allow, ""},
 		{`atreides doctor`, Allow, ""},
 		{`atreides version`, Allow, ""},
 		{`atreides --version`, Allow, ""},
@@ -325,7 +363,7 @@ func TestSelfCommands(t *testing.T) {
 	}, renamed)
 
 	r := DefaultPolicy().Check(selfReq("shell", "atreides uninstall claude"))
-	for _, want := range []string{"ask the user", "atreides todo", "intent list|show|select"} {
+	for _, want := range []string{"ask the user", "atreides todo", "intent list|show|select", "plan show|next|new"} {
 		if !strings.Contains(r.Reason, want) {
 			t.Errorf("reason %q does not say %q", r.Reason, want)
 		}
