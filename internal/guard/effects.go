@@ -1109,6 +1109,13 @@ func buildVerifiers() map[string]verifyFunc {
 		verifiers[n] = js
 	}
 	verifiers["go"] = subIn("test|vet|build")
+	// A plan phase is completed only when its Verify command passes.
+	verifiers["atreides"] = func(name, sub string, args []word) string {
+		if i := slices.IndexFunc(args, func(w word) bool { return w.s == sub }); sub == "plan" && firstOperand(args[i+1:]) == "phase-done" {
+			return name + " plan phase-done"
+		}
+		return ""
+	}
 	verifiers["cargo"] = subIn("test|build|check|clippy|nextest")
 	for _, n := range []string{"mvn", "gradle", "gradlew", "dotnet", "bazel", "bazelisk", "swift", "zig"} {
 		verifiers[n] = subIn("test|build|verify|package|check|compile|install")

@@ -186,7 +186,7 @@ func batchOfID(id string) int {
 		return 25
 	case "tamper.git-config", "tamper.history", "tamper.package-index", "tamper.registry":
 		return 26
-	case "self.binary-write", "self.command", "self.config-write", "self.host-settings":
+	case "self.binary-write", "self.command", "self.config-write", "self.host-settings", "self.plan-approve":
 		return 27
 	}
 	return -1

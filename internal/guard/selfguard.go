@@ -23,8 +23,10 @@ func init() {
 			&Rule{ID: "self.host-settings", Category: "self", Verdict: Ask,
 				Reason: "this changes an agent host's settings that register atreides's hooks (they can switch the guard off); ask the user to make or confirm this change themselves"},
 			&Rule{ID: "self.command", Category: "self", Verdict: Deny,
-				Reason: "this atreides command changes the policy that governs you (install, uninstall, adding or closing intents, approving plans, configuration); only the user may run it, ask the user to run it themselves. " +
+				Reason: "this atreides command changes the policy that governs you (install, uninstall, adding or closing intents, configuration); only the user may run it, ask the user to run it themselves. " +
 					"You may run: atreides " + agentVerbList},
+			&Rule{ID: "self.plan-approve", Category: "self", Verdict: Ask,
+				Reason: "approving a plan opens the task's writes: the user confirms it (here, or by running atreides plan approve N themselves)"},
 		)
 	})
 }
@@ -38,7 +40,8 @@ func init() {
 // The task system is the agent's work as much as the user's: the slash
 // commands (/task, /plan, /implement, /errors) drive it through these
 // verbs. All but `plan approve`: approving a plan is what opens the
-// approval gate on the task's writes, so it is the user's.
+// approval gate on the task's writes, so the user confirms it (an ask:
+// the host's permission prompt is the confirmation).
 func agentVerbs(verb string) (subs []string, ok bool) {
 	switch verb {
 	case "todo", "anchor", "status", "check", "doctor", "version", "help", "demo", "errors":
@@ -102,6 +105,10 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		if sub.s == s {
 			return feed{t: tUnknown}
 		}
+	}
+	if verb == "plan" && sub.s == "approve" {
+		a.fire("self.plan-approve", c, "atreides plan approve")
+		return feed{t: tUnknown}
 	}
 	a.fire("self.command", c, "atreides "+verb+" "+sub.s)
 	return feed{t: tUnknown}
