@@ -40,10 +40,16 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 		},
 		Handle: func(c *engine.Call) (event.Result, error) {
 			o := opts()
+			g := &gov{c: c, o: &o, intents: intents, now: c.Env.Now()}
+			// Governance on or off: the commands an agent runs through
+			// its shell on a host that names no session in their
+			// environment (OpenCode, Gemini CLI, Codex) bind to the
+			// project's most recent session (state.Governance.Caller);
+			// `atreides task start` must claim the task for it.
+			g.p().Touch(c.Event.SessionID, c.Event.Host, g.now)
 			if !o.active() {
 				return event.Result{}, nil
 			}
-			g := &gov{c: c, o: &o, intents: intents, now: c.Env.Now()}
 			if !o.Enabled {
 				o.Trace = true
 				return event.Result{}, g.traceOnly()
@@ -68,7 +74,6 @@ func (g *gov) s() *state.SessionGovernance { return &g.c.State.Session.Governanc
 
 func (g *gov) handle() (event.Result, error) {
 	ev := g.ev()
-	g.p().Touch(ev.SessionID, ev.Host, g.now)
 	// Any activity of the session renews its lease.
 	if l := g.p().HeldBy(ev.SessionID); l != nil && ev.SessionID != "" {
 		l.Renew(g.now)

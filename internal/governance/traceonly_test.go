@@ -1,12 +1,15 @@
 package governance
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
@@ -115,6 +118,32 @@ func BenchmarkTraceOnlyWrite(b *testing.B) {
 				os.WriteFile(p, []byte(strings.Repeat("x", i%100)), 0o644)
 				f.run(&event.Event{Kind: event.PostTool, SessionID: "s1", ToolUseID: "w-src/main.go",
 					Tool: event.Tool{Name: event.Write, Raw: "Write", Paths: []string{p}}})
+			}
+		})
+	}
+}
+
+// Every mode records the sessions the project sees: the task commands an
+// agent runs through its shell bind to the most recent one when the host
+// names none (OpenCode, Gemini CLI, Codex), governance on or off.
+func TestRecentSessionsInEveryMode(t *testing.T) {
+	for _, m := range []struct {
+		name               string
+		enabled, traceOnly bool
+	}{{"governance", true, false}, {"trace-only", false, true}, {"off", false, false}} {
+		t.Run(m.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.opts.Enabled, f.opts.TraceOnly = m.enabled, m.traceOnly
+			f.run(&event.Event{Kind: event.SessionStart, SessionID: "s1"})
+			f.shell("s2", "ls", "b1", event.PreTool)
+			var id string
+			err := f.st.View(context.Background(), func(tx *store.Tx) error {
+				p, err := state.LoadProject(tx)
+				id, _ = p.Governance.Caller(nil)
+				return err
+			})
+			if err != nil || id != "s2" {
+				t.Fatalf("caller %q (%v), want s2", id, err)
 			}
 		})
 	}

@@ -112,14 +112,15 @@ type ocEvent struct {
 	} `json:"part"`
 }
 
-// runOC runs `opencode run --format json` with the prompt on stdin.
-func (p *ocProject) runOC(prompt string) ([]ocEvent, *hostRun) {
+// runOC runs `opencode run --format json` with the prompt on stdin and
+// any further arguments (`--command name` and its arguments) after it.
+func (p *ocProject) runOC(prompt string, args ...string) ([]ocEvent, *hostRun) {
 	p.t.Helper()
 	runSlots <- struct{}{}
 	defer func() { <-runSlots }()
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, p.bin, "run", "--format", "json", "--print-logs", "--log-level", "INFO")
+	cmd := exec.CommandContext(ctx, p.bin, append([]string{"run", "--format", "json", "--print-logs", "--log-level", "INFO"}, args...)...)
 	cmd.Dir = p.Dir
 	cmd.Env = p.env()
 	cmd.Stdin = strings.NewReader(prompt)
