@@ -17,7 +17,7 @@ import (
 
 // The plan the test writes for task 1: two phases, each verified by a
 // command that passes only once the phase's file exists.
-const healthPlan = `# Plan: add a health endpoint
+const ocHealthPlan = `# Plan: add a health endpoint
 
 ## Phase 1: Handler [NOT STARTED]
 - Write health.go with the health handler.
@@ -102,7 +102,7 @@ func TestTasksOpenCode(t *testing.T) {
 	// The plan, as /plan 1 would write it, approved by the user.
 	plan := strings.TrimSpace(p.Atreides("plan", "new", "1"))
 	plan = plan[strings.LastIndex(plan, ": ")+2:]
-	p.WriteFile(plan, healthPlan)
+	p.WriteFile(plan, ocHealthPlan)
 	p.Atreides("plan", "approve", "1")
 
 	// Run 2: /implement 1, attached to a served OpenCode.
