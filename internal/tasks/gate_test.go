@@ -96,7 +96,7 @@ func TestSessionRecordFollowsTheBoard(t *testing.T) {
 	}
 	_, _, err = r.SetPhase(ctx, 1, 1, Completed)
 	must(t, err)
-	if rec := record(); rec.Phase != 2 || rec.Done != 1 || rec.PhaseTitle != "Phase 2: Two" {
+	if rec := record(); rec.Phase != 2 || rec.Done != 1 || rec.PhaseTitle != "Two" {
 		t.Fatalf("record after phase 1 = %+v", rec)
 	}
 	must(t, r.Update(ctx, func(b *state.Tasks, now time.Time) error {

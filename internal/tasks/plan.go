@@ -115,8 +115,24 @@ func parseHeading(line string, off int) (Phase, bool) {
 			}
 		}
 	}
-	ph.Title = strings.TrimSpace(strings.TrimPrefix(title, "## "))
+	ph.Title = phaseTitle(strings.TrimSpace(strings.TrimPrefix(title, "## ")))
 	return ph, true
+}
+
+// phaseTitle is a heading's title without its "Phase K:" label, which
+// every message already gives as a number: "Phase 2: Tests" is "Tests".
+// A heading that is only the label keeps it.
+func phaseTitle(h string) string {
+	rest := strings.TrimLeft(h[len("phase"):], " \t")
+	digits := strings.TrimLeft(rest, "0123456789")
+	if len(digits) == len(rest) {
+		return h
+	}
+	t := strings.TrimSpace(strings.TrimLeft(digits, " \t:.)-–—"))
+	if t == "" {
+		return h
+	}
+	return t
 }
 
 func markerStatus(m string) (string, bool) {

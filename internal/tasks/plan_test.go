@@ -20,9 +20,9 @@ const samplePlan = "# Plan\n\n## Goal\nVerify: not-a-phase\n\n" +
 func TestParsePlan(t *testing.T) {
 	p := ParsePlan([]byte(samplePlan))
 	want := []Phase{
-		{Title: "Phase 1: Add the handler", Status: Completed, Verify: "go test ./x/"},
-		{Title: "Phase 2: Wire it", Status: InProgress, Verify: "make check"},
-		{Title: "phase 3 - Docs", Status: NotStarted},
+		{Title: "Add the handler", Status: Completed, Verify: "go test ./x/"},
+		{Title: "Wire it", Status: InProgress, Verify: "make check"},
+		{Title: "Docs", Status: NotStarted},
 	}
 	if len(p.Phases) != len(want) {
 		t.Fatalf("phases = %+v", p.Phases)
@@ -151,7 +151,7 @@ func TestPlanFiles(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(root, pp), []byte("# P\n## Phase 1: One [NOT STARTED]\nVerify: true\n## Phase 2: Two [NOT STARTED]\n"), 0o644))
 	ph, next, err := r.SetPhase(ctx, 1, 0, Completed)
 	must(t, err)
-	if ph.Title != "Phase 1: One" || next != 2 || status().Phase != 2 {
+	if ph.Title != "One" || next != 2 || status().Phase != 2 {
 		t.Errorf("phase done: %+v next %d task phase %d", ph, next, status().Phase)
 	}
 	data, _ := os.ReadFile(filepath.Join(root, pp))
