@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,7 +52,31 @@ func taskTools() []Tool {
 		Description: "List the tasks that can start now (no open dependency, not claimed by someone else), most urgent first.",
 		Schema:      json.RawMessage(noArgs),
 		Call:        taskReady,
+	}, {
+		Name:        "error_record",
+		Description: "Record an error on the project's error log (.atreides/specs/errors.json), tied to this session and the task it claims; the same type and cause recurring is counted on one entry. Returns the error's number and whether it recurred.",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"type":{"type":"string","enum":` + jsonList(tasks.ErrorTypes()) + `,"description":"the kind of error"},` +
+			`"message":{"type":"string","description":"what happened, e.g. the failing command's error line"},` +
+			`"cause":{"type":"string","description":"the cause in a few words, what recurrences share (default: the message)"},` +
+			`"command":{"type":"string","description":"the command that failed"},` +
+			`"severity":{"type":"string","enum":` + jsonList(tasks.Severities) + `,"description":"default: the type's"}` +
+			`},"required":["type","message"],"additionalProperties":false}`),
+		Call: errorRecord,
+	}, {
+		Name:        "phase_done",
+		Description: "Verify a phase of a task's plan (its Verify: command) and, only when it passes, mark it [COMPLETED] and make the scoped commit; returns the verification's result and the next phase.",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"number":{"type":"integer","description":"the task's number"},` +
+			`"phase":{"type":"integer","description":"the phase (1-based); default: the first one not completed"}` +
+			`},"required":["number"],"additionalProperties":false}`),
+		Call: phaseDone,
 	}}
+}
+
+// jsonList is a JSON array of the strings (plain words: no escaping).
+func jsonList(words []string) string {
+	return `["` + strings.Join(words, `","`) + `"]`
 }
 
 // lifecycleStatus maps the tool's status word to the lifecycle's (a
@@ -218,6 +243,108 @@ func taskReady(ctx context.Context, e *Env, args json.RawMessage) (string, error
 	}
 	if b.Len() == 0 {
 		return "No task is ready to start.", nil
+	}
+	return b.String(), nil
+}
+
+func errorRecord(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
+	var in struct {
+		Type     string `json:"type"`
+		Message  string `json:"message"`
+		Cause    string `json:"cause"`
+		Command  string `json:"command"`
+		Severity string `json:"severity"`
+	}
+	if err := parse(args, &in, "type", "message"); err != nil {
+		return "", err
+	}
+	if !tasks.KnownErrorType(in.Type) {
+		return "", fmt.Errorf("invalid arguments: type %q is not one of %s", in.Type, strings.Join(tasks.ErrorTypes(), ", "))
+	}
+	if in.Severity != "" && !slices.Contains(tasks.Severities, in.Severity) {
+		return "", fmt.Errorf("invalid arguments: severity %q is not one of %s", in.Severity, strings.Join(tasks.Severities, ", "))
+	}
+	if strings.TrimSpace(in.Message) == "" {
+		return "", errors.New("invalid arguments: the message is empty")
+	}
+	by, err := e.claimer(ctx)
+	if err != nil {
+		return "", err
+	}
+	var rec state.TaskError
+	err = e.board().Update(ctx, func(b *state.Tasks, now time.Time) error {
+		where := state.TaskErrorContext{Session: by.Session, Agent: by.Agent}
+		if t := claimedTask(b, by); t != nil {
+			where.Task = t.Number
+		}
+		ev := state.ErrorEvent{Type: in.Type, Severity: in.Severity, Cause: in.Cause, Message: in.Message, Command: in.Command, Time: now}
+		rec = *tasks.Record(b, ev, where, now)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	out := fmt.Sprintf("recorded error %d (%s, %s)", rec.Number, rec.Type, rec.Severity)
+	switch {
+	case rec.Fix == tasks.FixRecurred:
+		out = fmt.Sprintf("error %d (%s) recurred after its fix: seen %d times; its fix did not hold", rec.Number, rec.Type, rec.Count)
+	case rec.Count > 1:
+		out = fmt.Sprintf("error %d (%s) recurred: seen %d times since %s", rec.Number, rec.Type, rec.Count, rec.First.UTC().Format(time.RFC3339))
+	}
+	if rec.Context.Task > 0 {
+		out += fmt.Sprintf("; task %d", rec.Context.Task)
+	}
+	return out, nil
+}
+
+// claimedTask is the task the caller works on: the one its agent claims,
+// else one its session claims (in progress first); nil when none.
+func claimedTask(b *state.Tasks, by state.TaskClaim) *state.Task {
+	for _, agent := range []string{by.Agent, "*"} {
+		if ts := tasks.Claimed(b, by.Session, agent); len(ts) > 0 {
+			return ts[0]
+		}
+	}
+	return nil
+}
+
+func phaseDone(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
+	var in struct {
+		Number int `json:"number"`
+		Phase  int `json:"phase"`
+	}
+	if err := parse(args, &in, "number"); err != nil {
+		return "", err
+	}
+	if in.Phase < 0 {
+		return "", fmt.Errorf("invalid arguments: phase %d is not a phase number", in.Phase)
+	}
+	d, err := e.board().CompletePhase(ctx, in.Number, in.Phase)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	switch v := d.Verification; {
+	case d.Already && d.Phase == 0:
+		return fmt.Sprintf("every phase of task %d's plan is completed already: the task can be marked done", in.Number), nil
+	case d.Already:
+		return fmt.Sprintf("phase %d of task %d is completed already", d.Phase, in.Number), nil
+	case v == nil:
+		fmt.Fprintf(&b, "phase %d of task %d has no verification command (a \"Verify:\" line, or tasks.plans.verify): marked completed unverified", d.Phase, in.Number)
+	case !v.Passed:
+		return "", fmt.Errorf("phase %d of task %d is not completed: its verification `%s` failed: %s. The end of its output:\n%s",
+			d.Phase, in.Number, v.Command, v.Problem, strings.TrimRight(v.Tail, "\n"))
+	default:
+		fmt.Fprintf(&b, "phase %d of task %d verified: `%s` passed (%s); marked completed", d.Phase, in.Number, v.Command, v.Duration.Round(10*time.Millisecond))
+	}
+	fmt.Fprintf(&b, ": %s\n", d.Title)
+	if s := d.Commit.Summary(); s != "" {
+		b.WriteString(s + "\n")
+	}
+	if d.Next == 0 {
+		fmt.Fprintf(&b, "every phase is completed: the task can be marked done (%s, status done)", e.toolName("task_update_status"))
+	} else {
+		fmt.Fprintf(&b, "next: phase %d: %s", d.Next, d.NextTitle)
 	}
 	return b.String(), nil
 }

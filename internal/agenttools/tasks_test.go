@@ -2,10 +2,16 @@ package agenttools
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // TestTaskTools: create, claim (a lost claim names the holder), ready,
@@ -81,4 +87,193 @@ func TestTaskClaimWithoutSession(t *testing.T) {
 	if _, err := call(t, e, "task_claim", `{"number":1}`); err == nil || !strings.Contains(err.Error(), "has not seen a session") {
 		t.Errorf("claim without a session: %v", err)
 	}
+}
+
+// ticking makes e's clock move on a second per reading, so that a
+// recurrence after a fix is later than the fix.
+func ticking(e *Env) *Env {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	e.Now = func() time.Time { now = now.Add(time.Second); return now }
+	return e
+}
+
+// TestErrorRecord: an error is recorded with the caller's session and
+// claimed task, a recurrence counts on its entry, a recurrence after a
+// fix says the fix did not hold, and errors.json carries it.
+func TestErrorRecord(t *testing.T) {
+	root := newProject(t)
+	a := ticking(testEnv(root, map[string]string{"ATREIDES_SESSION_ID": "s-a"}))
+	b := ticking(testEnv(root, map[string]string{"ATREIDES_SESSION_ID": "s-b"}))
+	for _, c := range []struct{ tool, args string }{
+		{"task_create", `{"title":"build the thing"}`},
+		{"task_claim", `{"number":1}`},
+	} {
+		if _, err := call(t, a, c.tool, c.args); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fix := func() {
+		err := a.board().Update(context.Background(), func(bd *state.Tasks, now time.Time) error {
+			_, err := tasks.ResolveError(bd, 1, "commit abc123", now)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		env    *Env
+		before func()
+		args   string
+		want   []string
+		err    bool
+	}{
+		{a, nil, `{"type":"build_error","message":"go build: undefined: Foo","command":"go build ./..."}`, []string{"recorded error 1 (build_error, high); task 1"}, false},
+		{a, nil, `{"type":"build_error","message":"go build: undefined: Foo"}`, []string{"error 1 (build_error) recurred: seen 2 times since 2026-01-02T03:04:"}, false},
+		{b, nil, `{"type":"file-not-found","message":"no such file: x.go","cause":"x.go missing"}`, []string{"recorded error 2 (file_not_found, low)"}, false},
+		{b, nil, `{"type":"timeout","message":"the suite hung","severity":"critical"}`, []string{"recorded error 3 (timeout, critical)"}, false},
+		{a, fix, `{"type":"build_error","message":"go build: undefined: Foo"}`, []string{"error 1 (build_error) recurred after its fix: seen 3 times; its fix did not hold; task 1"}, false},
+		{a, nil, `{"type":"oops","message":"x"}`, []string{`type "oops" is not one of delegation_hang, tool_failure`}, true},
+		{a, nil, `{"type":"timeout","message":"x","severity":"urgent"}`, []string{`severity "urgent" is not one of critical, high, medium, low`}, true},
+		{a, nil, `{"type":"timeout","message":"  "}`, []string{"the message is empty"}, true},
+		{a, nil, `{"type":"timeout"}`, []string{`"message" is required`}, true},
+		{a, nil, `{"type":"timeout","message":"x","task":1}`, []string{`unknown field "task"`}, true},
+	} {
+		if tc.before != nil {
+			tc.before()
+		}
+		out, err := call(t, tc.env, "error_record", tc.args)
+		got := out
+		if err != nil {
+			got = err.Error()
+		}
+		if (err != nil) != tc.err {
+			t.Errorf("error_record %s: error %v, want error %v (%q)", tc.args, err, tc.err, got)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("error_record %s = %q, want %q in it", tc.args, got, w)
+			}
+		}
+	}
+	// The board wrote errors.json with the entries as recorded.
+	data, err := os.ReadFile(filepath.Join(root, ".atreides", "specs", "errors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Errors []struct {
+			ID      int    `json:"id"`
+			Type    string `json:"type"`
+			Count   int    `json:"count"`
+			Context struct {
+				Command string `json:"command"`
+				Task    int    `json:"task"`
+				Session string `json:"session"`
+			} `json:"context"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Errors) != 3 || doc.Errors[0].Count != 3 || doc.Errors[0].Context.Task != 1 || doc.Errors[0].Context.Session != "s-a" ||
+		doc.Errors[1].Context.Task != 0 || doc.Errors[1].Context.Session != "s-b" {
+		t.Errorf("errors.json:\n%s", data)
+	}
+}
+
+// TestPhaseDone: the tool verifies a phase before marking it, keeps it
+// open when its verification fails (with the output's end), says the
+// next phase, and reports the scoped commit.
+func TestPhaseDone(t *testing.T) {
+	root := gitProject(t)
+	os.WriteFile(filepath.Join(root, ".atreides", "config.yaml"), []byte("tasks:\n  commits:\n    enabled: true\n"), 0o644)
+	a := testEnv(root, map[string]string{"ATREIDES_SESSION_ID": "s-a"})
+	a.ToolName = func(s string) string { return "mcp__atreides__" + s }
+	if _, err := call(t, a, "task_create", `{"title":"add a health endpoint"}`); err != nil {
+		t.Fatal(err)
+	}
+	var plan string
+	writePlan := func(text string) func() {
+		return func() {
+			if plan == "" {
+				p, _, err := a.board().NewPlan(context.Background(), 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				plan = filepath.Join(root, p)
+			}
+			if err := os.WriteFile(plan, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	fixVerify := func() { // keeps the markers: only the command changes
+		src, err := os.ReadFile(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(plan, []byte(strings.Replace(string(src), "echo broken; false", "true", 1)), 0o644)
+	}
+	const phases = "# Plan\n\n## Phase 1: Route\n\nVerify: `true`\n\n## Phase 2: Docs\n\n- Verify: `echo broken; false`\n\n## Phase 3: Notes\n"
+	for _, tc := range []struct {
+		before func()
+		args   string
+		want   []string
+		err    bool
+	}{
+		{nil, `{"number":1}`, []string{"task 1 has no plan yet"}, true},
+		{writePlan(phases), `{"number":1,"phase":2}`, []string{"phase 2 of task 1 is not completed: its verification `echo broken; false` failed: it exited with status 1", "output:\nbroken"}, true},
+		{nil, `{"number":1}`, []string{"phase 1 of task 1 verified: `true` passed", "marked completed: Phase 1: Route\n", `committed `, `"todo: task 1 phase 1 completed`, "next: phase 2: Phase 2: Docs"}, false},
+		{nil, `{"number":1,"phase":1}`, []string{"phase 1 of task 1 is completed already"}, false},
+		{nil, `{"number":1,"phase":3}`, []string{"phase 3 of task 1 has no verification command", "marked completed unverified: Phase 3: Notes", "next: phase 2: Phase 2: Docs"}, false},
+		{nil, `{"number":1,"phase":9}`, []string{"the plan has 3 phases, no phase 9"}, true},
+		{nil, `{"number":1,"phase":-1}`, []string{"phase -1 is not a phase number"}, true},
+		{nil, `{"number":2}`, []string{"task 2 does not exist"}, true},
+		{nil, `{"phase":1}`, []string{`"number" is required`}, true},
+		{fixVerify, `{"number":1}`, []string{"phase 2 of task 1 verified", "every phase is completed: the task can be marked done (mcp__atreides__task_update_status, status done)"}, false},
+		{nil, `{"number":1}`, []string{"every phase of task 1's plan is completed already"}, false},
+	} {
+		if tc.before != nil {
+			tc.before()
+		}
+		out, err := call(t, a, "phase_done", tc.args)
+		got := out
+		if err != nil {
+			got = err.Error()
+		}
+		if (err != nil) != tc.err {
+			t.Errorf("phase_done %s: error %v, want error %v (%q)", tc.args, err, tc.err, got)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("phase_done %s = %q, want %q in it", tc.args, got, w)
+			}
+		}
+	}
+	src, err := os.ReadFile(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tasks.ParsePlan(src); got.Done() != 3 {
+		t.Errorf("plan after the calls:\n%s", src)
+	}
+}
+
+// gitProject is newProject inside a git repository with one commit, for
+// the scoped commits.
+func gitProject(t *testing.T) string {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
+		t.Setenv(k, "t@example.com")
+	}
+	root := newProject(t)
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "init"}} {
+		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return root
 }

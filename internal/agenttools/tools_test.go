@@ -69,7 +69,7 @@ func TestSchemas(t *testing.T) {
 		}
 		seen[tl.Name] = true
 	}
-	if want := 11 + len(Background()); len(seen) != want {
+	if want := 13 + len(Background()); len(seen) != want {
 		t.Errorf("%d tools, want %d", len(seen), want)
 	}
 }

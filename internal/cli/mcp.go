@@ -14,8 +14,8 @@ import (
 
 const mcpAbout = `Serve atreides's agent tools over MCP on stdin/stdout (select_active_intent,
 list_intents, request_scope_expansion, todo_add, todo_update, todo_list,
-session_status, task_create, task_update_status, task_claim, task_ready, and
-the background tools). Runs the atreides-mcp program installed next to atreides,
+session_status, task_create, task_update_status, task_claim, task_ready,
+error_record, phase_done, and the background tools). Runs the atreides-mcp program installed next to atreides,
 passing it every argument (--host NAME: the host that starts it).`
 
 // mcpOptions are the arguments 'atreides mcp' passes on to atreides-mcp.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -42,58 +41,34 @@ func phaseDone(io *IO, n, k int) error {
 	if err != nil {
 		return err
 	}
-	t, err := viewTask(r, n)
+	d, err := r.CompletePhase(context.Background(), n, k)
 	if err != nil {
 		return err
 	}
-	_, _, plan, _, err := r.CurrentPlan(&t)
-	if err != nil {
-		return err
-	}
-	if k == 0 {
-		if k = plan.Current(); k == 0 {
-			fmt.Fprintf(io.Out, "task %d: every phase is completed already\n", n)
-			return nil
-		}
-	}
-	if k > len(plan.Phases) {
-		return fmt.Errorf("task %d: the plan has %d phase(s), no phase %d", n, len(plan.Phases), k)
-	}
-	ph := plan.Phases[k-1]
-	if ph.Status == tasks.Completed {
-		fmt.Fprintf(io.Out, "task %d: phase %d is completed already\n", n, k)
+	switch v := d.Verification; {
+	case d.Already && d.Phase == 0:
+		fmt.Fprintf(io.Out, "task %d: every phase is completed already\n", n)
 		return nil
+	case d.Already:
+		fmt.Fprintf(io.Out, "task %d: phase %d is completed already\n", n, d.Phase)
+		return nil
+	case v == nil:
+		fmt.Fprintf(io.Out, "task %d: phase %d has no verification command (a \"Verify:\" line, or tasks.plans.verify): marked completed unverified\n", n, d.Phase)
+	case !v.Passed:
+		fmt.Fprintf(io.Err, "task %d: phase %d is not completed: its verification `%s` failed: %s. The end of its output:\n%s\n",
+			n, d.Phase, v.Command, v.Problem, strings.TrimRight(v.Tail, "\n"))
+		return exitStatus(ExitFailure)
+	default:
+		fmt.Fprintf(io.Out, "task %d: phase %d verified: `%s` passed (%s)\n", n, d.Phase, v.Command, v.Duration.Round(10e6))
 	}
-	command := cmp.Or(ph.Verify, r.Opts.Plans.Verify)
-	if command == "" {
-		fmt.Fprintf(io.Out, "task %d: phase %d has no verification command (a \"Verify:\" line, or tasks.plans.verify): marked completed unverified\n", n, k)
-	} else {
-		v, err := tasks.Verify(context.Background(), r.Root, command, r.Opts.Plans.VerifyTimeout)
-		if err != nil {
-			return err
-		}
-		if !v.Passed {
-			fmt.Fprintf(io.Err, "task %d: phase %d is not completed: its verification `%s` failed: %s. The end of its output:\n%s\n",
-				n, k, command, v.Problem, strings.TrimRight(v.Tail, "\n"))
-			return exitStatus(ExitFailure)
-		}
-		fmt.Fprintf(io.Out, "task %d: phase %d verified: `%s` passed (%s)\n", n, k, command, v.Duration.Round(10e6))
+	fmt.Fprintf(io.Out, "task %d: phase %d %s %s\n", n, d.Phase, tasks.Marker(tasks.Completed), d.Title)
+	if s := d.Commit.Summary(); s != "" {
+		fmt.Fprintln(io.Err, s)
 	}
-	done, next, err := r.SetPhase(context.Background(), n, k, tasks.Completed)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(io.Out, "task %d: phase %d %s %s\n", n, k, tasks.Marker(done.Status), done.Title)
-	if err := scopedCommit(io, tasks.Commit{Task: n, Phase: k, PhaseTitle: done.Title}); err != nil {
-		return err
-	}
-	if next == 0 {
+	if d.Next == 0 {
 		fmt.Fprintf(io.Out, "every phase is completed: the task can be marked done\n")
 		return nil
 	}
-	v, err := currentPlan(io, n)
-	if err == nil {
-		fmt.Fprintf(io.Out, "next: phase %d: %s\n", next, v.Phases[next-1].Title)
-	}
+	fmt.Fprintf(io.Out, "next: phase %d: %s\n", d.Next, d.NextTitle)
 	return nil
 }

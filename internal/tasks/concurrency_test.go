@@ -5,8 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,7 +42,9 @@ type writerResult struct {
 // TestConcurrentWriters runs 20 processes at once, each adding tasks,
 // moving them through the lifecycle one change per transaction and
 // racing for one claim: numbers are unique and dense, no change is lost,
-// and exactly one process holds the contested claim.
+// and exactly one process holds the contested claim. A reader checks the
+// three files while they run (see readFiles), and at the end they are
+// what the stored board generates.
 func TestConcurrentWriters(t *testing.T) {
 	if os.Getenv(writerEnv) != "" {
 		runWriter(t)
@@ -66,6 +72,7 @@ func TestConcurrentWriters(t *testing.T) {
 		}
 		cmds[i] = c
 	}
+	reader := startReader(root, time.Unix(0, start))
 	var results []writerResult
 	for i, c := range cmds {
 		if err := c.Wait(); err != nil {
@@ -83,6 +90,9 @@ func TestConcurrentWriters(t *testing.T) {
 	}
 	if len(results) != writers {
 		t.Fatalf("%d writers reported, want %d", len(results), writers)
+	}
+	for _, p := range reader.stop() {
+		t.Error(p)
 	}
 
 	var b state.Tasks
@@ -124,6 +134,213 @@ func TestConcurrentWriters(t *testing.T) {
 	if winners != 1 {
 		t.Errorf("%d writers won the claim of task 1, want 1", winners)
 	}
+	// At the end the files are exactly what the stored board generates.
+	if b.Files.Gen != b.Gen || b.Files.Err != "" {
+		t.Errorf("files recorded at generation %d (%q), the board is at %d", b.Files.Gen, b.Files.Err, b.Gen)
+	}
+	files := Render(&b, r.specsRel())
+	for _, name := range fileNames {
+		got, err := os.ReadFile(filepath.Join(r.SpecsDir(), name))
+		if err != nil || !bytes.Equal(got, files.file(name)) {
+			t.Errorf("%s is not what the stored board generates (%v)", name, err)
+		}
+	}
+	if got := specNames(t, r); !slices.Equal(got, slices.Sorted(slices.Values(fileNames))) {
+		t.Errorf("the specs directory holds %v, want only %v", got, fileNames)
+	}
+}
+
+// reader checks the task files at random moments while the writers run,
+// as a person's editor, a script or another atreides command would read
+// them: Recover first (what read-only commands do), then the files. Some
+// of its goroutines read the files without the store's lock, one under
+// it (see readFiles).
+type reader struct {
+	done     chan struct{}
+	finished chan []string // the problems each goroutine saw
+}
+
+// readers is how many goroutines read without the lock.
+const readers = 2
+
+// startReader starts reading at start, when the writers start.
+func startReader(root string, start time.Time) *reader {
+	rd := &reader{done: make(chan struct{}), finished: make(chan []string, readers+1)}
+	for i := range readers + 1 {
+		locked := i == readers
+		go func() {
+			r := Open(root, Options{})
+			rng := rand.New(rand.NewPCG(1, uint64(i)))
+			time.Sleep(time.Until(start))
+			var problems []string
+			// At least one check, however fast the writers are.
+			for {
+				problems = append(problems, readFiles(r, locked)...)
+				select {
+				case <-rd.done:
+					rd.finished <- problems
+					return
+				case <-time.After(time.Duration(rng.IntN(1000)) * time.Microsecond):
+				}
+			}
+		}()
+	}
+	return rd
+}
+
+// stop ends the reader after its current checks, and returns what it saw.
+func (rd *reader) stop() []string {
+	close(rd.done)
+	var all []string
+	for range readers + 1 {
+		all = append(all, <-rd.finished...)
+	}
+	return all
+}
+
+// readFiles is one check of the files while writers may be changing the
+// board. Read without the store's lock, each file is whole (renamed into
+// place) and, when all three carry one generation, they agree with each
+// other: the renames of one write are three, so a reader between them
+// sees two generations, never a torn file. Read under the store's shared
+// lock (as a command reads the board), they are exactly what the board of
+// that generation generates: its task numbers and statuses, byte for byte.
+func readFiles(r *Repo, locked bool) []string {
+	ctx := context.Background()
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if err := r.Recover(ctx); err != nil {
+		bad("recover: %v", err)
+	}
+	if !locked {
+		snap, err := readSnapshot(r)
+		if err != nil {
+			bad("without the lock: %v", err)
+		} else if snap.todoGen == snap.state.Generation && snap.state.Generation == snap.errorsGen && !maps.Equal(snap.todo, snap.state.statuses()) {
+			bad("generation %d without the lock: TODO.md says %v, state.json %v", snap.todoGen, snap.todo, snap.state.statuses())
+		}
+		return problems
+	}
+	err := r.View(ctx, func(b *state.Tasks) error {
+		snap, err := readSnapshot(r)
+		if err != nil {
+			return err
+		}
+		if b.Files.Gen != b.Gen || snap.todoGen != b.Gen || snap.state.Generation != b.Gen || snap.errorsGen != b.Gen {
+			bad("under the lock the board is at %d (files recorded at %d), TODO.md at %d, state.json at %d, errors.json at %d",
+				b.Gen, b.Files.Gen, snap.todoGen, snap.state.Generation, snap.errorsGen)
+		}
+		want := map[int]string{}
+		for _, t := range b.List {
+			want[t.Number] = t.Status
+		}
+		if got := snap.state.statuses(); !maps.Equal(got, want) || snap.state.NextTask != b.Next {
+			bad("generation %d: state.json has %v (next %d), the board %v (next %d)", b.Gen, got, snap.state.NextTask, want, b.Next)
+		}
+		files := Render(b, r.specsRel())
+		for name, data := range snap.raw {
+			if !bytes.Equal(data, files.file(name)) {
+				bad("generation %d: %s is not what the board generates", b.Gen, name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		bad("under the lock: %v", err)
+	}
+	return problems
+}
+
+// snapshot is the three files as read once, parsed.
+type snapshot struct {
+	raw       map[string][]byte
+	todoGen   int
+	todo      map[int]string // task number → status, from TODO.md's markers
+	state     stateFile
+	errorsGen int
+}
+
+type stateFile struct {
+	Generation int `json:"generation"`
+	NextTask   int `json:"next_task"`
+	Tasks      []struct {
+		Number int    `json:"number"`
+		Status string `json:"status"`
+	} `json:"tasks"`
+}
+
+func (s stateFile) statuses() map[int]string {
+	out := map[int]string{}
+	for _, t := range s.Tasks {
+		out[t.Number] = t.Status
+	}
+	return out
+}
+
+// readSnapshot reads and parses the three files: each must be whole.
+func readSnapshot(r *Repo) (snapshot, error) {
+	s := snapshot{raw: map[string][]byte{}, todo: map[int]string{}}
+	for _, name := range fileNames {
+		data, err := os.ReadFile(filepath.Join(r.SpecsDir(), name))
+		if err != nil {
+			return s, err
+		}
+		s.raw[name] = data
+	}
+	todo := s.raw[TodoFile]
+	gen, ok := readGen(TodoFile, todo)
+	if !ok || !sealed(todo) {
+		return s, fmt.Errorf("TODO.md is not whole:\n%s", todo)
+	}
+	s.todoGen = gen
+	n := 0
+	for line := range strings.Lines(string(todo)) {
+		if _, err := fmt.Sscanf(line, "### %d.", &n); err == nil {
+			continue
+		}
+		if m, ok := strings.CutPrefix(strings.TrimSpace(line), "- **Status**: "); ok && n > 0 {
+			st, known := statusOfMarker(m)
+			if !known {
+				return s, fmt.Errorf("TODO.md: task %d has the marker %q", n, m)
+			}
+			s.todo[n] = st
+		}
+	}
+	if err := json.Unmarshal(s.raw[StateFile], &s.state); err != nil {
+		return s, fmt.Errorf("state.json: %w", err)
+	}
+	var errs struct {
+		Generation int `json:"generation"`
+	}
+	if err := json.Unmarshal(s.raw[ErrorsFile], &errs); err != nil {
+		return s, fmt.Errorf("errors.json: %w", err)
+	}
+	s.errorsGen = errs.Generation
+	return s, nil
+}
+
+// statusOfMarker reads a marker such as "[IN PROGRESS]" back; a marker
+// may be followed by a reason.
+func statusOfMarker(m string) (string, bool) {
+	for _, st := range []string{NotStarted, Researched, Planned, InProgress, Completed, Abandoned, Blocked} {
+		if strings.HasPrefix(m, Marker(st)) {
+			return st, true
+		}
+	}
+	return "", false
+}
+
+func specNames(t *testing.T, r *Repo) []string {
+	t.Helper()
+	es, err := os.ReadDir(r.SpecsDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
 }
 
 // taskIndex is k of a title "writer W task k".

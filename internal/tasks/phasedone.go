@@ -1,0 +1,114 @@
+package tasks
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// PhaseDone is what completing a plan phase did: 'atreides plan
+// phase-done' and the phase_done tool say it each in their own words.
+type PhaseDone struct {
+	Task int
+	// Phase is the phase (1-based) it was about; 0 with Already set when
+	// every phase was completed before.
+	Phase int
+	// Title is the phase's title.
+	Title string
+	// Already is set when the phase was completed before: nothing ran.
+	Already bool
+	// Verification is the verification's outcome; nil when the phase has
+	// no command (neither a "Verify:" line nor tasks.plans.verify), so it
+	// was marked completed unverified. A verification that did not pass
+	// leaves the phase as it was.
+	Verification *Verification
+	// Next is the next phase not completed, 0 when none is left;
+	// NextTitle its title.
+	Next      int
+	NextTitle string
+	// Commit is the scoped commit made after it.
+	Commit CommitResult
+}
+
+// Completed reports whether the phase is completed now, before or by
+// this call.
+func (d PhaseDone) Completed() bool {
+	return d.Already || d.Verification == nil || d.Verification.Passed
+}
+
+// CompletePhase verifies phase k (0: the current one) of task n's plan
+// and, only when its verification passes, marks it completed and makes
+// the scoped commit. The verification runs before any lock is taken (a
+// test suite can take minutes; every hook of the project waits for the
+// store's lock), so the phase is looked up again when it is marked. A
+// verification that fails is a PhaseDone that is not Completed, not an
+// error: errors are about the board and the plan (no such task, no plan,
+// no such phase) or a command that could not start.
+func (r *Repo) CompletePhase(ctx context.Context, n, k int) (PhaseDone, error) {
+	d := PhaseDone{Task: n, Phase: k}
+	t, err := r.task(ctx, n)
+	if err != nil {
+		return d, err
+	}
+	_, _, plan, _, err := r.CurrentPlan(&t)
+	if err != nil {
+		return d, err
+	}
+	if d.Phase == 0 {
+		if d.Phase = plan.Current(); d.Phase == 0 {
+			d.Already = true
+			return d, nil
+		}
+	}
+	if d.Phase > len(plan.Phases) {
+		return d, fmt.Errorf("task %d: the plan has %s, no phase %d", n, phasesWord(len(plan.Phases)), d.Phase)
+	}
+	ph := plan.Phases[d.Phase-1]
+	d.Title = ph.Title
+	if ph.Status == Completed {
+		d.Already = true
+		return d, nil
+	}
+	if command := cmp.Or(ph.Verify, r.Opts.Plans.Verify); command != "" {
+		v, err := Verify(ctx, r.Root, command, r.Opts.Plans.VerifyTimeout)
+		if err != nil {
+			return d, err
+		}
+		if d.Verification = &v; !v.Passed {
+			return d, nil
+		}
+	}
+	done, next, err := r.SetPhase(ctx, n, d.Phase, Completed)
+	if err != nil {
+		return d, err
+	}
+	d.Title, d.Next = done.Title, next
+	if d.Commit, err = r.CommitScoped(ctx, Commit{Task: n, Phase: d.Phase, PhaseTitle: done.Title}); err != nil {
+		return d, err
+	}
+	if next > 0 {
+		// Read after the commit, as the next command would: the plan file
+		// is the one SetPhase wrote.
+		if t, err := r.task(ctx, n); err == nil {
+			if _, _, p, _, err := r.CurrentPlan(&t); err == nil && next <= len(p.Phases) {
+				d.NextTitle = p.Phases[next-1].Title
+			}
+		}
+	}
+	return d, nil
+}
+
+// task is a copy of task n as the store holds it.
+func (r *Repo) task(ctx context.Context, n int) (state.Task, error) {
+	var t state.Task
+	err := r.View(ctx, func(b *state.Tasks) error {
+		got, err := Get(b, n)
+		if err == nil {
+			t = *got
+		}
+		return err
+	})
+	return t, err
+}
