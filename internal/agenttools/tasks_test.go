@@ -224,9 +224,9 @@ func TestPhaseDone(t *testing.T) {
 	}{
 		{nil, `{"number":1}`, []string{"task 1 has no plan yet"}, true},
 		{writePlan(phases), `{"number":1,"phase":2}`, []string{"phase 2 of task 1 is not completed: its verification `echo broken; false` failed: it exited with status 1", "output:\nbroken"}, true},
-		{nil, `{"number":1}`, []string{"phase 1 of task 1 verified: `true` passed", "marked completed: Phase 1: Route\n", `committed `, `"todo: task 1 phase 1 completed`, "next: phase 2: Phase 2: Docs"}, false},
+		{nil, `{"number":1}`, []string{"phase 1 of task 1 verified: `true` passed", "marked completed: Route\n", `committed `, `"todo: task 1 phase 1 completed`, "next: phase 2: Docs"}, false},
 		{nil, `{"number":1,"phase":1}`, []string{"phase 1 of task 1 is completed already"}, false},
-		{nil, `{"number":1,"phase":3}`, []string{"phase 3 of task 1 has no verification command", "marked completed unverified: Phase 3: Notes", "next: phase 2: Phase 2: Docs"}, false},
+		{nil, `{"number":1,"phase":3}`, []string{"phase 3 of task 1 has no verification command", "marked completed unverified: Notes", "next: phase 2: Docs"}, false},
 		{nil, `{"number":1,"phase":9}`, []string{"the plan has 3 phases, no phase 9"}, true},
 		{nil, `{"number":1,"phase":-1}`, []string{"phase -1 is not a phase number"}, true},
 		{nil, `{"number":2}`, []string{"task 2 does not exist"}, true},
