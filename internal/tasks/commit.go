@@ -230,30 +230,12 @@ func (r *Repo) setCommitted(ctx context.Context, n int, old, seq uint64) error {
 func (r *Repo) commitFailed(ctx context.Context, c Commit, res CommitResult, why string) (CommitResult, error) {
 	res.Failure = why
 	err := r.Update(ctx, func(b *state.Tasks, now time.Time) error {
-		e := recordCommitFailure(b, state.ErrorEvent{Type: GitCommitFailure, Severity: "medium", Cause: why, Message: why, Time: now},
+		e := Record(b, state.ErrorEvent{Type: GitCommitFailure, Severity: "medium", Cause: why, Message: why, Time: now},
 			state.TaskErrorContext{Command: "scoped commit", Task: c.Task, Session: c.Session}, now)
 		res.Error = e.Number
 		return nil
 	})
 	return res, err
-}
-
-// recordCommitFailure adds the error to the log, or counts a recurrence
-// of the same cause. It stands in for the error log's own Record (same
-// signature) until that is on main: then its body is one call to it.
-func recordCommitFailure(b *state.Tasks, ev state.ErrorEvent, ctx state.TaskErrorContext, now time.Time) *state.TaskError {
-	for i := range b.Errors {
-		if e := &b.Errors[i]; e.Type == ev.Type && e.Cause == ev.Cause {
-			e.Count++
-			e.Last, e.Message, e.Context = now, ev.Message, ctx
-			return e
-		}
-	}
-	b.NextError = max(b.NextError, 1)
-	b.Errors = append(b.Errors, state.TaskError{Number: b.NextError, Type: ev.Type, Severity: ev.Severity,
-		Cause: ev.Cause, Message: ev.Message, Context: ctx, First: now, Last: now, Count: 1})
-	b.NextError++
-	return &b.Errors[len(b.Errors)-1]
 }
 
 // WrittenFiles are the project files the session that claims task t wrote
