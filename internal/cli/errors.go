@@ -93,11 +93,10 @@ func timeOrNull(t time.Time) *time.Time {
 // errorsBoard records every session's waiting errors and returns the
 // board of the project at the working directory.
 func errorsBoard(io *IO) (*tasks.Repo, *state.Tasks, error) {
-	root, err := cwdRoot(io)
+	r, err := taskRepo(io)
 	if err != nil {
 		return nil, nil, err
 	}
-	r := tasks.Open(root, tasks.LoadOptions(root))
 	if _, err := r.DrainOutboxes(context.Background()); err != nil {
 		return nil, nil, fmt.Errorf("recording the sessions' errors: %w", err)
 	}

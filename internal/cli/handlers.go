@@ -123,7 +123,7 @@ func (s *settings) tasksOptions() tasks.Options {
 	if c, err := s.cfg.Get(); err == nil {
 		return tasks.FromConfig(c)
 	}
-	return tasks.Options{Dir: tasks.DefaultDir}
+	return tasks.DefaultOptions()
 }
 
 // commentsOptions maps the context.comments section of the configuration.

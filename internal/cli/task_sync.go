@@ -44,11 +44,10 @@ func newTaskSyncCmd(io *IO) *cobra.Command {
 }
 
 func (o *taskSyncOptions) run(io *IO) error {
-	root, err := cwdRoot(io)
+	r, err := taskRepo(io)
 	if err != nil {
 		return err
 	}
-	r := tasks.Open(root, tasks.LoadOptions(root))
 	ctx := context.Background()
 	if o.write {
 		err = r.Regenerate(ctx)

@@ -36,9 +36,14 @@ func FromConfig(c *config.Config) Options {
 func LoadOptions(root string) Options {
 	c, err := config.Load(config.DefaultPaths(root))
 	if err != nil || c == nil {
-		return Options{Dir: DefaultDir, Plans: DefaultPlanOptions()}
+		return DefaultOptions()
 	}
 	return FromConfig(c)
+}
+
+// DefaultOptions are the options when the configuration cannot be read.
+func DefaultOptions() Options {
+	return Options{Dir: DefaultDir, Plans: DefaultPlanOptions()}
 }
 
 // Repo is the task board of one project.
