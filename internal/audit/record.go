@@ -63,12 +63,9 @@ func Wanted(ev *event.Event, d *event.Decision) bool {
 	switch ev.Kind {
 	case event.PreTool, event.PermissionRequest, event.SessionEnd, event.PreCompact, event.SubagentStart, event.SubagentStop:
 		return true
-	case event.SessionStart:
-		// OpenCode's per-request system prompt comes as a session start
-		// (Source "prompt") on every model request: not a start.
-		if ev.Source != "prompt" {
-			return true
-		}
+	}
+	if ev.Starts() {
+		return true
 	}
 	return d.Verdict != event.None || d.Block || len(d.Marks) > 0
 }
