@@ -28,6 +28,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", env.WorkDir+"/home")
 			env.Setenv("XDG_CONFIG_HOME", "")
+			env.Setenv("XDG_STATE_HOME", "")
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
 		},

@@ -29,13 +29,27 @@ func TestWanted(t *testing.T) {
 		{event.PermissionRequest, event.Decision{}, true},
 		{event.PostTool, event.Decision{}, false},
 		{event.PostTool, event.Decision{Context: []event.Entry{{Text: "x"}}}, false},
-		{event.SessionStart, event.Decision{}, false},
+		{event.PostTool, event.Decision{Marks: []event.Mark{{Kind: event.MarkToolFailed, Text: "Bash `make`"}}}, true},
+		{event.Stop, event.Decision{}, false},
 		{event.Stop, event.Decision{Block: true}, true},
 		{event.UserPrompt, event.Decision{Verdict: event.Deny}, true},
+		{event.UserPrompt, event.Decision{Marks: []event.Mark{{Kind: event.MarkPhase, Text: "x"}}}, true},
+		// The few lifecycle events of a session, whatever was decided.
+		{event.SessionStart, event.Decision{}, true},
+		{event.SessionEnd, event.Decision{}, true},
+		{event.PreCompact, event.Decision{}, true},
+		{event.SubagentStart, event.Decision{}, true},
+		{event.SubagentStop, event.Decision{}, true},
+		{event.PostCompact, event.Decision{}, false},
+		{event.Notification, event.Decision{}, false},
 	} {
 		if got := Wanted(&event.Event{Kind: tc.kind}, &tc.d); got != tc.want {
 			t.Errorf("Wanted(%s, %+v) = %v, want %v", tc.kind, tc.d, got, tc.want)
 		}
+	}
+	// OpenCode's session start on every model request is no start.
+	if Wanted(&event.Event{Kind: event.SessionStart, Source: "prompt"}, &event.Decision{}) {
+		t.Error("an OpenCode per-request session start was wanted")
 	}
 }
 
@@ -70,6 +84,18 @@ func TestNewRecord(t *testing.T) {
 		if !strings.Contains(string(line), `"`+key+`":`) {
 			t.Errorf("line %s lacks %q", line, key)
 		}
+	}
+	// Marks are sanitized and bounded like every free text.
+	d.Marks = []event.Mark{{Kind: event.MarkStrike, Text: "Bash `curl -H 'Authorization: Bearer sk-abcdefghijklmnopqrstuvwxyz0123'`\nfailed"}}
+	for range maxMarks + 5 {
+		d.Marks = append(d.Marks, event.Mark{Kind: event.MarkTodoOpen, Text: strings.Repeat("x", 2*maxMark)})
+	}
+	r = NewRecord(ev, d, 0)
+	if m := r.Marks[0].Text; strings.Contains(m, "sk-abcdef") || strings.Contains(m, "\n") {
+		t.Errorf("mark not sanitized: %q", m)
+	}
+	if len(r.Marks) != maxMarks+1 || r.Marks[maxMarks] != (event.Mark{Kind: MarkMore, Text: "6 more"}) || len(r.Marks[1].Text) > maxMark+20 {
+		t.Errorf("marks not bounded: %d, last %+v", len(r.Marks), r.Marks[len(r.Marks)-1])
 	}
 	// An allow says nothing of a reason a handler may have left.
 	if r := NewRecord(ev, &event.Decision{Verdict: event.Allow, Reason: "x"}, 0); r.Reason != "" {
@@ -261,7 +287,8 @@ func TestLineIsJSON(t *testing.T) {
 		{},
 		{Time: "t", Host: "h", Session: tricky, Event: "e", HostEvent: "E", Agent: "a", Tool: "Bash", Command: tricky,
 			Paths: []string{"a", tricky}, Verdict: "deny", Rule: "r", Reason: tricky, Block: true, BlockReason: "b", TotalUS: 12,
-			PrepareUS: map[string]int64{"guard": 3}, HandleUS: map[string]int64{"z": 1, "guard": 2, "a\"b": -1}},
+			PrepareUS: map[string]int64{"guard": 3}, HandleUS: map[string]int64{"z": 1, "guard": 2, "a\"b": -1},
+			Marks: []event.Mark{{Kind: "phase", Text: tricky}, {Kind: tricky, Text: ""}}},
 	} {
 		if got, want := string(r.line()), encodingJSON(t, r); got != want {
 			t.Errorf("line\n%s\nencoding/json\n%s", got, want)
@@ -272,7 +299,7 @@ func TestLineIsJSON(t *testing.T) {
 func FuzzLine(f *testing.F) {
 	f.Add("a\u2028\"\\\x00", "git.reset-hard")
 	f.Fuzz(func(t *testing.T, s, k string) {
-		r := &Record{Session: s, Command: s, Paths: []string{s, k}, Rule: k, HandleUS: map[string]int64{k: 1, s: 2}}
+		r := &Record{Session: s, Command: s, Paths: []string{s, k}, Rule: k, HandleUS: map[string]int64{k: 1, s: 2}, Marks: []event.Mark{{Kind: k, Text: s}}}
 		if got, want := string(r.line()), encodingJSON(t, r); got != want {
 			t.Fatalf("line\n%s\nencoding/json\n%s", got, want)
 		}

@@ -8,13 +8,18 @@
 //
 // Every tool call a host asks about (pre_tool, permission_request), whatever
 // the answer, including "none" (atreides said nothing and the host's own
-// permission flow applied): that is the trail of what an agent ran. Other
-// events only when something was decided (a verdict, or a block such as a
-// Stop kept going): a post_tool or session_start that decided nothing
-// would double the trail's size, and so halve how far back it reaches,
-// without saying anything an auditor asks about. [Wanted] is that rule.
+// permission flow applied): that is the trail of what an agent ran. The
+// few lifecycle events of a session (session_start, session_end,
+// pre_compact, subagent_start, subagent_stop), decided or not: a handful
+// per session, and a session's timeline starts, ends and splits there.
+// Other events only when something was decided (a verdict, or a block such
+// as a Stop kept going) or when the event left marks ([event.Mark]: a phase
+// transition, a strike, a todo closed): a post_tool that did neither would
+// double the trail's size, and so halve how far back it reaches, without
+// saying anything an auditor, or a session's timeline, asks about.
+// [Wanted] is that rule.
 //
-// Free text (command, paths, reasons) goes through package sanitize, as the
+// Free text (command, paths, reasons, marks) goes through package sanitize, as the
 // project log always has: secrets masked, control characters escaped, long
 // commands capped. A record's keys are documented in docs/audit.md; a
 // reader ignores keys it does not know, so new keys can be added.

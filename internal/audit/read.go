@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/event"
 )
 
 // Filter selects records; the zero Filter selects all.
@@ -89,6 +90,8 @@ type Row struct {
 	Block                                         bool
 	// Target is the command, else the paths joined by spaces.
 	Target string
+	// Marks are the record's marks as "kind: text", joined by "; ".
+	Marks string
 }
 
 // ReadRows is Read for the text view: each matching record's Row, built
@@ -114,6 +117,18 @@ func (v *fields) row(r *Row) {
 		var paths []string
 		if json.Unmarshal(v.paths, &paths) == nil {
 			r.Target = strings.Join(paths, " ")
+		}
+	}
+	r.Marks = ""
+	if len(v.marks) > 0 {
+		// Rare (a few records of a session), so decoded when there.
+		var ms []event.Mark
+		if json.Unmarshal(v.marks, &ms) == nil {
+			parts := make([]string, len(ms))
+			for i, m := range ms {
+				parts[i] = m.Kind + ": " + m.Text
+			}
+			r.Marks = strings.Join(parts, "; ")
 		}
 	}
 }

@@ -21,6 +21,8 @@ const (
 	maxPath   = 500
 	maxPaths  = 20
 	maxName   = 200
+	maxMark   = 300
+	maxMarks  = 40 // a todo list written whole may open that many at once
 )
 
 // Record is one decided event, as stored and as `atreides log --json`
@@ -43,17 +45,29 @@ type Record struct {
 	TotalUS     int64            `json:"total_us"`             // the engine's time: preparation, state lock, handlers, save
 	PrepareUS   map[string]int64 `json:"prepare_us,omitempty"` // per handler, before the state lock
 	HandleUS    map[string]int64 `json:"handle_us,omitempty"`  // per handler, under it
+	// Marks are what the event changed in the session's story (package
+	// marks): the session timeline's points besides the tool calls.
+	Marks []event.Mark `json:"marks,omitempty"`
 }
 
+// MarkMore is the kind of a record's last mark when the event had more
+// than a record keeps; its text says how many were left out.
+const MarkMore = "more"
+
 // Wanted reports whether an event's decision goes into the trail: every
-// tool call a host asks permission for, and any other event on which
-// something was decided (see the package comment).
+// tool call a host asks permission for, the few lifecycle events of a
+// session (start, end, compaction, subagents), and any other event on
+// which something was decided or that left marks (see the package
+// comment).
 func Wanted(ev *event.Event, d *event.Decision) bool {
 	switch ev.Kind {
-	case event.PreTool, event.PermissionRequest:
+	case event.PreTool, event.PermissionRequest, event.SessionEnd, event.PreCompact, event.SubagentStart, event.SubagentStop:
 		return true
 	}
-	return d.Verdict != event.None || d.Block
+	if ev.Starts() {
+		return true
+	}
+	return d.Verdict != event.None || d.Block || len(d.Marks) > 0
 }
 
 // NewRecord describes one decided event; total is the engine's time on it.
@@ -91,6 +105,13 @@ func NewRecord(ev *event.Event, d *event.Decision, total time.Duration) *Record 
 	}
 	if d.Block {
 		r.BlockReason = sanitize.String(d.BlockReason, maxReason)
+	}
+	for i, m := range d.Marks {
+		if i == maxMarks {
+			r.Marks = append(r.Marks, event.Mark{Kind: MarkMore, Text: strconv.Itoa(len(d.Marks)-i) + " more"})
+			break
+		}
+		r.Marks = append(r.Marks, event.Mark{Kind: sanitize.String(m.Kind, maxName), Text: sanitize.String(m.Text, maxMark)})
 	}
 	if len(d.Timings) > 0 {
 		r.HandleUS = make(map[string]int64, len(d.Timings))
@@ -152,6 +173,17 @@ func (r *Record) line() []byte {
 	}
 	if len(r.HandleUS) > 0 {
 		b = appendMicros(append(b, `,"handle_us":`...), r.HandleUS)
+	}
+	if len(r.Marks) > 0 {
+		b = append(b, `,"marks":[`...)
+		for i, m := range r.Marks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendField(b, `{"kind":`, m.Kind)
+			b = append(appendField(b, `,"text":`, m.Text), '}')
+		}
+		b = append(b, ']')
 	}
 	return append(b, "}\n"...)
 }

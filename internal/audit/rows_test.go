@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
 )
 
 // The text view's rows, read from scanned lines, say what the decoded
@@ -16,6 +18,7 @@ func TestRowsAgreeWithRecords(t *testing.T) {
 	escaped.Command = "printf 'a\tb' && echo \"é\" \\ done"
 	paths := rec(at.Add(2*time.Second), "s3", "none", "")
 	paths.Command, paths.Paths, paths.Tool, paths.Block = "", []string{"a b.go", `c"d`}, "Edit", true
+	paths.Marks = []event.Mark{{Kind: event.MarkToolFailed, Text: "Edit `a b.go`"}, {Kind: event.MarkStrike, Text: `c"d failed 2 times`}}
 	appendAll(t, tr, plain, escaped, paths)
 
 	recs, _ := readAll(t, tr, Filter{})
@@ -31,8 +34,12 @@ func TestRowsAgreeWithRecords(t *testing.T) {
 		if target == "" {
 			target = strings.Join(r.Paths, " ")
 		}
+		var marks []string
+		for _, m := range r.Marks {
+			marks = append(marks, m.Kind+": "+m.Text)
+		}
 		want := Row{Time: r.When(), Host: r.Host, Session: r.Session, HostEvent: r.HostEvent, Verdict: r.Verdict,
-			Rule: r.Rule, Tool: r.Tool, Block: r.Block, Target: target}
+			Rule: r.Rule, Tool: r.Tool, Block: r.Block, Target: target, Marks: strings.Join(marks, "; ")}
 		if !rows[i].Time.Equal(want.Time) {
 			t.Errorf("row %d time %v, want %v", i, rows[i].Time, want.Time)
 		}

@@ -15,6 +15,7 @@ type fields struct {
 	// For the text view only (see Row).
 	hostEvent, tool, command []byte
 	paths                    []byte // the raw array
+	marks                    []byte // the raw array
 }
 
 // scan reads the top-level keys of one JSON object line into f. It checks
@@ -60,8 +61,11 @@ func scan(line []byte, f *fields) bool {
 			if i = skipNested(line, i); i < 0 {
 				return false
 			}
-			if string(key) == "paths" {
+			switch string(key) {
+			case "paths":
 				f.paths = line[start:i]
+			case "marks":
+				f.marks = line[start:i]
 			}
 		default:
 			for i < len(line) && line[i] != ',' && line[i] != '}' && !isSpace(line[i]) {

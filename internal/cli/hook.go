@@ -179,6 +179,13 @@ func runEngine(ctx context.Context, root string, s *settings, log *project.Log, 
 	start := time.Now()
 	d := eng.Run(ctx, ev)
 	recordDecision(root, s, log, ev, d, time.Since(start))
+	if ev.Starts() {
+		// For `atreides ui --all`; a file read on a session start, a
+		// write at most hourly per project.
+		if err := project.Remember(root, ev.Time); err != nil {
+			log.Logf("%v", err)
+		}
+	}
 	return d
 }
 

@@ -166,9 +166,14 @@ func (o *logOptions) rowWriter(io *IO, w stdio.Writer) func(*audit.Row) error {
 		if r.Block && verdict == "none" {
 			verdict = "block"
 		}
-		_, err := fmt.Fprintf(w, "%s  %-8s %-8s %-18s %s %-24s %-10s %s\n",
+		marks := ""
+		if r.Marks != "" {
+			// What the event changed (a phase, a strike), after the call.
+			marks = "  " + st.dim("["+oneLine(r.Marks, 160)+"]")
+		}
+		_, err := fmt.Fprintf(w, "%s  %-8s %-8s %-18s %s %-24s %-10s %s%s\n",
 			st.dim(r.Time.In(o.loc).Format(time.DateTime)), r.Host, shortID(r.Session), r.HostEvent,
-			st.verdict(fmt.Sprintf("%-5s", verdict)), orDash(r.Rule), orDash(r.Tool), oneLine(r.Target, 120))
+			st.verdict(fmt.Sprintf("%-5s", verdict)), orDash(r.Rule), orDash(r.Tool), oneLine(r.Target, 120), marks)
 		return err
 	}
 }

@@ -10,6 +10,12 @@
 // decides what this event carries (its ContextCap, set by the host's
 // adapter) and keeps the rest in the session for the next carrier.
 //
+// What an event changed in the session's story (a phase transition, a
+// strike, a todo closed) is found by comparing the state before and after
+// the handlers (package marks) and attached to the decision as its Marks,
+// for the audit trail; the handlers do nothing for it. A run on a state
+// that could not be loaded has none.
+//
 // Handlers never touch the store: the engine's [StoreLoader] loads the
 // session and project records once per event through package state (which
 // owns them), hands them to the handlers, and saves them once, in one

@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/marks"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -140,8 +141,11 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 	r := run{memo: &Memo{}, prepared: make([]time.Duration, len(e.handlers))}
 	r.deadline, _ = ctx.Deadline()
 	e.prepare(ev, r)
-	err := e.loader.Update(ctx, ev, e.groups(ev.Kind)|state.GroupContext, func(st *State) error {
+	groups := e.groups(ev.Kind) | state.GroupContext
+	err := e.loader.Update(ctx, ev, groups, func(st *State) error {
+		before := marks.Take(st.Session, st.Project, groups)
 		d, ran = e.runHandlers(ev, st, r), true
+		d.Marks = marks.Diff(&before, st.Session, st.Project)
 		e.deliver(ev, st, d)
 		if e.Decided != nil {
 			e.Decided(d)

@@ -195,3 +195,38 @@ func TestDecidedBeforeSave(t *testing.T) {
 		})
 	}
 }
+
+// TestPhaseChangeMarksTheDecision: a handler that moves the phase leaves a
+// phase mark on the decision, without saying anything itself; a handler
+// that declares no phase group cannot, and an event that changes nothing
+// has no marks.
+func TestPhaseChangeMarksTheDecision(t *testing.T) {
+	move := func(groups state.Groups) Handler {
+		return Handler{Name: "phase", Groups: groups, Handle: func(c *Call) (event.Result, error) {
+			c.State.Session.Phase.Set(state.PhaseImplementation, "edit x.go", c.Event.Time)
+			return event.Result{}, nil
+		}}
+	}
+	for _, tc := range []struct {
+		name string
+		h    Handler
+		want []event.Mark
+	}{
+		{"moves", move(state.GroupPhase), []event.Mark{{Kind: event.MarkPhase, Text: "start → implementation: edit x.go"}}},
+		{"nothing", say("quiet", Normal, event.Result{}), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := New(&memLoader{}, &testEnv{}, tc.h)
+			var decided *event.Decision
+			e.Decided = func(d *event.Decision) { decided = d }
+			d := e.Run(context.Background(), &event.Event{Kind: event.PreTool, SessionID: "s"})
+			if fmt.Sprint(d.Marks) != fmt.Sprint(tc.want) || decided != d {
+				t.Errorf("marks %v, want %v", d.Marks, tc.want)
+			}
+			// Once moved, the same move again marks nothing.
+			if d := e.Run(context.Background(), &event.Event{Kind: event.PreTool, SessionID: "s"}); len(d.Marks) != 0 {
+				t.Errorf("second run marks %v", d.Marks)
+			}
+		})
+	}
+}

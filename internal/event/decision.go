@@ -91,6 +91,9 @@ type Decision struct {
 	Timings []Timing
 	// Variant is the first handler's model variant (see [Result.Variant]).
 	Variant string
+	// Marks are what the event changed in the session's story (package
+	// marks); the engine sets them after the handlers ran.
+	Marks []Mark
 }
 
 // Timing is one handler's time on one event: Prepare is spent before the

@@ -97,6 +97,11 @@ func (e *Event) Compacted() bool {
 	return e.Kind == PostCompact || e.Kind == SessionStart && e.Source == "compact"
 }
 
+// Starts reports whether the event starts or resumes a session: a
+// SessionStart other than the one OpenCode's adapter makes of every model
+// request (Source "prompt"), which is no start.
+func (e *Event) Starts() bool { return e.Kind == SessionStart && e.Source != "prompt" }
+
 // InSubagent reports whether the event fired inside a delegated agent.
 func (e *Event) InSubagent() bool { return e.AgentID != "" }
 

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/atreides-dev/atreides/internal/project"
 )
 
 // Backups live in one directory of atreides's own, never beside the
@@ -162,10 +164,7 @@ func BackupDir(scope Scope, projectDir, home, xdgStateHome string) string {
 	if scope != ScopeUser {
 		return filepath.Join(projectDir, ".atreides", "backups")
 	}
-	if filepath.IsAbs(xdgStateHome) {
-		return filepath.Join(xdgStateHome, "atreides", "backups")
-	}
-	return filepath.Join(home, ".local", "state", "atreides", "backups")
+	return filepath.Join(project.UserStateDir(home, xdgStateHome), "backups")
 }
 
 // saveInstall writes out, an install's new content of a file that held

@@ -1,0 +1,62 @@
+package marks
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// realistic is a long session of a busy project: a full history, 12
+// transitions, 4 failing targets, 12 agent todos, 60 project todos, 8
+// subagents and 20 background tasks.
+func realistic() (*state.Session, *state.Project) {
+	s, p := base()
+	for i := range state.MaxHistory {
+		s.AddCall(state.ToolCall{Time: t0, Tool: "shell", Raw: "Bash", Summary: fmt.Sprintf("go test ./internal/x%d/", i), Outcome: "ok"})
+	}
+	for i := range 12 {
+		s.Phase.Set([]string{state.PhaseImplementation, state.PhaseVerification}[i%2], "edit x.go", t0)
+	}
+	for i := range 3 {
+		s.Strikes.Add("shell", fmt.Sprintf("make t%d", i), state.StrikeError{Class: "test", Time: t0})
+	}
+	for i := range 10 {
+		s.Todos.Agent = append(s.Todos.Agent, state.AgentTodo{Content: fmt.Sprintf("step %d of the plan", i), Status: "pending"})
+	}
+	for i := range 59 {
+		p.AddTodo(state.NewTodo{Title: fmt.Sprintf("todo %d", i)}, t0)
+	}
+	for i := range 7 {
+		s.Delegation.Agents = append(s.Delegation.Agents, state.Delegation{ID: fmt.Sprint("a", i+2), Type: "explore", Depth: 1, Started: t0, Stopped: t0, Outcome: "ok"})
+	}
+	for i := range 19 {
+		p.Background.Tasks = append(p.Background.Tasks, state.BgTask{ID: fmt.Sprint("bg-", i+2), Status: "completed"})
+	}
+	return s, p
+}
+
+// BenchmarkTakeDiff is the engine's cost per event: summary and diff of
+// a post_tool that changed nothing in the summarized lists, with every
+// group loaded (the worst case) and with a tool call's usual groups.
+func BenchmarkTakeDiff(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		groups state.Groups
+	}{
+		{"all groups", state.AllGroups},
+		{"post_tool groups", state.GroupHistory | state.GroupPhase | state.GroupStrikes | state.GroupAgentTodos | state.GroupStop | state.GroupContext},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			s, p := realistic()
+			b.ReportAllocs()
+			for b.Loop() {
+				before := Take(s, p, bc.groups)
+				s.Counters.Events++
+				if ms := Diff(&before, s, p); ms != nil {
+					b.Fatal(ms)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,184 @@
+package marks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+var t0 = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+
+// base is a session in the middle of its work: a phase, a failing
+// command, agent todos, a project todo, a subagent and a background task.
+func base() (*state.Session, *state.Project) {
+	s := state.NewSession("s1", "claude", t0)
+	s.Phase.Set(state.PhaseExploration, "read x.go", t0)
+	s.AddCall(state.ToolCall{Time: t0, Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed"})
+	s.Counters.Failed = 1
+	s.Strikes.Add("shell", "go test ./...", state.StrikeError{Class: "compile", Time: t0})
+	s.Todos.Agent = []state.AgentTodo{{Content: "write tests", Status: "in_progress"}, {Content: "ship", Status: "pending"}}
+	s.Delegation.Agents = []state.Delegation{{ID: "a1", Type: "explore", Depth: 1, Started: t0}}
+	p := &state.Project{Version: state.ProjectVersion}
+	p.AddTodo(state.NewTodo{Title: "fix the parser"}, t0)
+	p.Background.Tasks = []state.BgTask{{ID: "bg-1", Parent: "s1", Agent: "oracle", Status: "queued"}}
+	return s, p
+}
+
+func TestDiff(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		groups state.Groups
+		change func(*state.Session, *state.Project)
+		want   string // kind: text lines
+	}{
+		{"nothing", state.AllGroups, func(*state.Session, *state.Project) {}, ""},
+		{"phase", state.GroupPhase, func(s *state.Session, _ *state.Project) {
+			s.Phase.Set(state.PhaseImplementation, "edit x.go", t0)
+		}, "phase: exploration → implementation: edit x.go"},
+		{"phase at its bound", state.GroupPhase, func(s *state.Session, _ *state.Project) {
+			for i := range state.MaxTransitions + 2 {
+				s.Phase.Set([]string{"a", "b"}[i%2], "", t0)
+			}
+			s.Phase.Set("c", "why", t0.Add(time.Second))
+		}, phaseLines()},
+		{"tool failed", state.GroupHistory, func(s *state.Session, _ *state.Project) {
+			s.AddCall(state.ToolCall{Tool: "edit", Raw: "Edit", Summary: "x.go", Outcome: "failed"})
+			s.Counters.Failed++
+		}, "tool_failed: Edit `x.go`"},
+		{"strike", state.GroupStrikes | state.GroupHistory, func(s *state.Session, _ *state.Project) {
+			s.Strikes.Add("shell", "go test ./...", state.StrikeError{Class: "compile", Time: t0})
+		}, "strike: Bash `go test ./...` failed 2 times (compile)"},
+		{"a first failure is no strike", state.GroupStrikes, func(s *state.Session, _ *state.Project) {
+			s.Strikes.Add("shell", "make", state.StrikeError{Class: "build", Time: t0})
+		}, ""},
+		{"a cleared strike is no mark", state.GroupStrikes, func(s *state.Session, _ *state.Project) {
+			s.Strikes.Clear("shell", "go test ./...")
+		}, ""},
+		{"escalation", state.GroupStrikes | state.GroupHistory, func(s *state.Session, _ *state.Project) {
+			s.Strikes.Clear("shell", "go test ./...")
+			s.Counters.Escalations++
+		}, "escalation: Bash `go test ./...` failed 2 times in a row"},
+		{"agent todos", state.GroupAgentTodos, func(s *state.Session, _ *state.Project) {
+			s.Todos.Agent = []state.AgentTodo{{Content: "write tests", Status: "completed"}, {Content: "docs", Status: "pending"}}
+		}, "todo_close: closed (completed): write tests\ntodo_open: opened: docs\ntodo_close: closed (removed): ship"},
+		{"agent todo by id", state.GroupAgentTodos, func(s *state.Session, _ *state.Project) {
+			s.Todos.Agent = append(s.Todos.Agent, state.AgentTodo{ID: "7", Content: "lint", Status: "pending"})
+		}, "todo_open: opened: lint"},
+		{"in progress is still open", state.GroupAgentTodos, func(s *state.Session, _ *state.Project) {
+			s.Todos.Agent[1].Status = "in_progress"
+		}, ""},
+		{"project todos", state.GroupTodos, func(_ *state.Session, p *state.Project) {
+			p.SetStatus(1, state.TodoDone, t0)
+			p.AddTodo(state.NewTodo{Title: "write docs"}, t0)
+		}, "todo_close: closed #1 (done): fix the parser\ntodo_open: opened #2: write docs"},
+		{"compaction", state.GroupMemory, func(s *state.Session, _ *state.Project) {
+			s.Counters.Compacts++
+			s.Memory.Snapshot = &state.Snapshot{Trigger: "auto", Phase: "exploration", Todos: []string{"a", "b"}}
+		}, "compaction: context compacted (auto), phase exploration, 2 open todos"},
+		{"compaction without memory", 0, func(s *state.Session, _ *state.Project) {
+			s.Counters.Compacts++
+		}, "compaction: context compacted"},
+		{"delegations", state.GroupDelegation, func(s *state.Session, _ *state.Project) {
+			s.Delegation.Agents[0].Stopped, s.Delegation.Agents[0].Outcome = t0, "completed"
+			s.Delegation.Agents = append(s.Delegation.Agents, state.Delegation{ID: "a2", Type: "oracle", Depth: 2, Started: t0})
+		}, "delegation_stop: explore, depth 1: completed\ndelegation_start: oracle, depth 2"},
+		{"background", state.GroupBackground, func(_ *state.Session, p *state.Project) {
+			p.Background.Tasks[0].Status = "running"
+			p.Background.Tasks = append(p.Background.Tasks, state.BgTask{ID: "bg-2", Parent: "s1", Status: "failed", Ended: t0, Error: "no runner"},
+				state.BgTask{ID: "bg-3", Parent: "another session", Status: "queued"})
+		}, "background: bg-1 (oracle): running\nbackground: bg-2: created, failed: no runner"},
+		// Groups not loaded for the event did not change: even a
+		// state that differs is not looked at.
+		{"groups not loaded", state.GroupHistory, func(s *state.Session, p *state.Project) {
+			s.Phase.Set(state.PhaseVerification, "go test", t0)
+			s.Strikes.Add("shell", "go test ./...", state.StrikeError{Class: "compile", Time: t0})
+			s.Todos.Agent = nil
+			p.Todos = nil
+			s.Delegation.Agents = nil
+			p.Background.Tasks = nil
+		}, ""},
+		{"no groups", state.NoGroups, func(s *state.Session, _ *state.Project) {
+			s.Phase.Set(state.PhaseVerification, "go test", t0)
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, p := base()
+			b := Take(s, p, tc.groups)
+			tc.change(s, p)
+			var got []string
+			for _, m := range Diff(&b, s, p) {
+				got = append(got, m.Kind+": "+m.Text)
+			}
+			if g := strings.Join(got, "\n"); g != tc.want {
+				t.Errorf("marks\n%s\nwant\n%s", g, tc.want)
+			}
+		})
+	}
+}
+
+// phaseLines are the marks of the "phase at its bound" case: every
+// transition after the one that was last before, though the list stayed
+// at its bound.
+func phaseLines() string {
+	var l []string
+	from := state.PhaseExploration
+	for i := range state.MaxTransitions + 2 {
+		to := []string{"a", "b"}[i%2]
+		l = append(l, fmt.Sprintf("phase: %s → %s", from, to))
+		from = to
+	}
+	l = append(l, "phase: "+from+" → c: why")
+	// Only the last MaxTransitions are kept; b's last one fell out, so
+	// all that are kept are new.
+	return strings.Join(l[len(l)-state.MaxTransitions:], "\n")
+}
+
+// A mark's text stays short whatever the state holds.
+func TestLongTextIsCut(t *testing.T) {
+	s, p := base()
+	b := Take(s, p, state.AllGroups)
+	s.Todos.Agent = append(s.Todos.Agent, state.AgentTodo{Content: strings.Repeat("é", 500), Status: "pending"})
+	ms := Diff(&b, s, p)
+	if len(ms) != 1 || len(ms[0].Text) > maxPart+20 || !strings.HasSuffix(ms[0].Text, "…") {
+		t.Fatalf("marks %v", ms)
+	}
+}
+
+// Take keeps nothing that a handler's change to the state could alter:
+// the summary's lists are its own.
+func TestTakeIsNotAliased(t *testing.T) {
+	s, p := base()
+	b := Take(s, p, state.AllGroups)
+	s.Strikes.Targets[0].Count = 1 // unchanged
+	s.Todos.Agent[0].Status = "completed"
+	p.Background.Tasks[0].Status = "running"
+	want := []event.Mark{
+		{Kind: event.MarkTodoClose, Text: "closed (completed): write tests"},
+		{Kind: event.MarkBackground, Text: "bg-1 (oracle): running"},
+	}
+	if got := Diff(&b, s, p); !slices.Equal(got, want) {
+		t.Fatalf("marks %v, want %v", got, want)
+	}
+}
+
+// A todo reopened after it was closed says so.
+func TestReopened(t *testing.T) {
+	s, p := base()
+	s.Todos.Agent[0].Status = "completed"
+	p.SetStatus(1, state.TodoDone, t0)
+	b := Take(s, p, state.AllGroups)
+	s.Todos.Agent[0].Status = "pending"
+	p.SetStatus(1, state.TodoPending, t0)
+	want := []event.Mark{
+		{Kind: event.MarkTodoOpen, Text: "reopened: write tests"},
+		{Kind: event.MarkTodoOpen, Text: "reopened #1: fix the parser"},
+	}
+	if got := Diff(&b, s, p); !slices.Equal(got, want) {
+		t.Fatalf("marks %v, want %v", got, want)
+	}
+}
