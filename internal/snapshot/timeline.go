@@ -17,9 +17,8 @@ type Item struct {
 	Time time.Time `json:"t"`
 	// Kind is tool (a tool call and its verdict), decision (another event
 	// something was decided on), event (a session's start, end or
-	// compaction, a subagent's start or stop), or a mark's kind: phase,
-	// strike, escalation, todo_open, todo_close, tool_failed, compaction,
-	// delegation_start, delegation_stop; or background.
+	// compaction, a subagent's start or stop, without marks), or a mark's
+	// kind (event.Mark*).
 	Kind    string `json:"kind"`
 	Title   string `json:"title"`
 	Detail  string `json:"detail,omitempty"`
@@ -31,17 +30,6 @@ type Item struct {
 	// session's or project's record, for what the trail did not mark).
 	Source string `json:"source"`
 }
-
-// Kinds the session and project records can also tell, for sessions whose
-// trail has no marks of them (recorded before marks, or rotated out).
-const (
-	KindPhase           = "phase"
-	KindDelegationStart = "delegation_start"
-	KindDelegationStop  = "delegation_stop"
-	KindTodoOpen        = "todo_open"
-	KindTodoClose       = "todo_close"
-	KindBackground      = "background"
-)
 
 // TimelineFilter bounds a timeline.
 type TimelineFilter struct {
@@ -72,7 +60,7 @@ func (s *Snapshot) Timeline(t *audit.Trail, session string, f TimelineFilter) ([
 }
 
 // auditItems turns records into items; marked is the kinds of mark seen.
-func auditItems(lines []auditLine) (items []Item, marked map[string]bool) {
+func auditItems(lines []audit.Record) (items []Item, marked map[string]bool) {
 	marked = map[string]bool{}
 	for i := range lines {
 		l := &lines[i]
@@ -84,7 +72,7 @@ func auditItems(lines []auditLine) (items []Item, marked map[string]bool) {
 			items = append(items, it)
 		}
 		for _, m := range l.Marks {
-			if m.Kind == KindBackground {
+			if m.Kind == event.MarkBackground {
 				continue // the project's record tells it whole; see stateItems
 			}
 			marked[m.Kind] = true
@@ -96,11 +84,11 @@ func auditItems(lines []auditLine) (items []Item, marked map[string]bool) {
 
 // recordItem is the item of the record itself: a tool call, a decision, or
 // a lifecycle event without marks (its marks say more than its name).
-func recordItem(l *auditLine, at time.Time) (Item, bool) {
+func recordItem(l *audit.Record, at time.Time) (Item, bool) {
 	it := Item{Time: at, Tool: l.Tool, Agent: l.Agent, Verdict: l.Verdict, Rule: l.Rule, Source: "audit"}
 	switch {
 	case l.Event == string(event.PreTool) || l.Event == string(event.PermissionRequest):
-		it.Kind, it.Title, it.Detail = "tool", toolTitle(&l.Record), l.Reason
+		it.Kind, it.Title, it.Detail = "tool", toolTitle(l), l.Reason
 	case l.Verdict != event.None.String() || l.Block:
 		it.Kind, it.Title, it.Detail = "decision", l.HostEvent, cmp.Or(l.BlockReason, l.Reason)
 		if l.Block {
@@ -137,27 +125,27 @@ func (s *Snapshot) stateItems(sess *state.Session, marked map[string]bool) []Ite
 		}
 	}
 	for _, t := range sess.Phase.Transitions {
-		add(t.Time, KindPhase, cmp.Or(t.From, "start")+" → "+t.To, t.Cause, "")
+		add(t.Time, event.MarkPhase, cmp.Or(t.From, "start")+" → "+t.To, t.Cause, "")
 	}
 	for _, d := range sess.Delegation.Agents {
-		add(d.Started, KindDelegationStart, fmt.Sprintf("%s started (depth %d)", d.Type, d.Depth), strings.Join(d.Path, " › "), d.Type)
-		add(d.Stopped, KindDelegationStop, d.Type+" stopped: "+cmp.Or(d.Outcome, "ok"), d.Detail, d.Type)
+		add(d.Started, event.MarkDelegationStart, fmt.Sprintf("%s started (depth %d)", d.Type, d.Depth), strings.Join(d.Path, " › "), d.Type)
+		add(d.Stopped, event.MarkDelegationStop, d.Type+" stopped: "+cmp.Or(d.Outcome, "ok"), d.Detail, d.Type)
 	}
 	for _, t := range s.Project.Todos {
 		if t.Session != sess.ID {
 			continue
 		}
-		add(t.Created, KindTodoOpen, "opened: "+t.Title, t.Level, t.Agent)
+		add(t.Created, event.MarkTodoOpen, "opened: "+t.Title, t.Level, t.Agent)
 		if !t.Open() {
-			add(t.Updated, KindTodoClose, "closed ("+t.Status+"): "+t.Title, t.Level, t.Agent)
+			add(t.Updated, event.MarkTodoClose, "closed ("+t.Status+"): "+t.Title, t.Level, t.Agent)
 		}
 	}
 	// Background tasks run outside hooks, so only their records tell.
 	for _, b := range s.Background(sess.ID) {
 		title := b.ID + " " + cmp.Or(b.Agent, "task")
-		out = append(out, Item{Time: b.Created, Kind: KindBackground, Title: title + " launched", Detail: b.Description, Agent: b.Agent, Source: "state"})
+		out = append(out, Item{Time: b.Created, Kind: event.MarkBackground, Title: title + " launched", Detail: b.Description, Agent: b.Agent, Source: "state"})
 		if !b.Ended.IsZero() {
-			out = append(out, Item{Time: b.Ended, Kind: KindBackground, Title: title + " " + b.Status, Detail: cmp.Or(b.Error, firstLine(b.Result)), Agent: b.Agent, Source: "state"})
+			out = append(out, Item{Time: b.Ended, Kind: event.MarkBackground, Title: title + " " + b.Status, Detail: cmp.Or(b.Error, firstLine(b.Result)), Agent: b.Agent, Source: "state"})
 		}
 	}
 	return out
