@@ -94,8 +94,8 @@ func TestTimelineMergesTrailAndState(t *testing.T) {
 
 func TestTimelinePrefersMarks(t *testing.T) {
 	root := snapshottest.Project(t)
-	// A phase mark in the trail: the state's transitions are not shown
-	// beside it.
+	// A phase mark in the trail: the state's transition of that second is
+	// not shown beside it; the one the trail did not mark is.
 	ev := &event.Event{Kind: event.PostTool, Host: "claude", SessionID: snapshottest.Active, HostEvent: "PostToolUse", Time: snapshottest.At(10)}
 	snapshottest.Record(t, root, ev, &event.Decision{})
 	line := `{"time":"2026-11-20T09:10:00.500000Z","host":"claude","session":"` + snapshottest.Active + `","event":"post_tool","host_event":"PostToolUse","tool":"Edit","verdict":"none","rule":"","block":false,"total_us":1,"marks":[{"kind":"phase","text":"exploration → implementation"}]}` + "\n"
@@ -111,8 +111,8 @@ func TestTimelinePrefersMarks(t *testing.T) {
 			phases = append(phases, it)
 		}
 	}
-	if len(phases) != 1 || phases[0].Source != "audit" {
-		t.Errorf("phase items %+v, want the trail's one mark only", phases)
+	if len(phases) != 2 || phases[0].Source != "state" || phases[1].Source != "audit" {
+		t.Errorf("phase items %+v, want the unmarked one from the state and the marked one from the trail", phases)
 	}
 }
 

@@ -59,9 +59,16 @@ func (s *Snapshot) Timeline(t *audit.Trail, session string, f TimelineFilter) ([
 	return items, nil
 }
 
-// auditItems turns records into items; marked is the kinds of mark seen.
-func auditItems(lines []audit.Record) (items []Item, marked map[string]bool) {
-	marked = map[string]bool{}
+// markKey identifies a mark by kind and second: a state item with the same
+// key is the same happening, which the trail already shows.
+type markKey struct {
+	kind string
+	sec  int64
+}
+
+// auditItems turns records into items; marked is the marks seen.
+func auditItems(lines []audit.Record) (items []Item, marked map[markKey]bool) {
+	marked = map[markKey]bool{}
 	for i := range lines {
 		l := &lines[i]
 		at, err := time.Parse(time.RFC3339Nano, l.Time)
@@ -75,7 +82,7 @@ func auditItems(lines []audit.Record) (items []Item, marked map[string]bool) {
 			if m.Kind == event.MarkBackground {
 				continue // the project's record tells it whole; see stateItems
 			}
-			marked[m.Kind] = true
+			marked[markKey{m.Kind, at.Unix()}] = true
 			items = append(items, Item{Time: at, Kind: m.Kind, Title: m.Text, Tool: l.Tool, Agent: l.Agent, Source: "audit"})
 		}
 	}
@@ -114,13 +121,15 @@ func toolTitle(r *audit.Record) string {
 	return r.Tool + ": " + target
 }
 
-// stateItems is what the session's and project's records tell with a time:
-// phase transitions, subagents, todos and background tasks, each kind only
-// when the trail marked none of it.
-func (s *Snapshot) stateItems(sess *state.Session, marked map[string]bool) []Item {
+// stateItems is what the session's and project's records tell with a time
+// that the trail did not mark: phase transitions and subagents of a
+// session recorded before marks existed, atreides's todos changed outside
+// a hook (the CLI, the agent tools), and background tasks, which run
+// outside hooks.
+func (s *Snapshot) stateItems(sess *state.Session, marked map[markKey]bool) []Item {
 	var out []Item
 	add := func(at time.Time, kind, title, detail, agent string) {
-		if !at.IsZero() && !marked[kind] {
+		if !at.IsZero() && !marked[markKey{kind, at.Unix()}] {
 			out = append(out, Item{Time: at, Kind: kind, Title: title, Detail: detail, Agent: agent, Source: "state"})
 		}
 	}
