@@ -179,6 +179,7 @@ func runEngine(ctx context.Context, root string, s *settings, log *project.Log, 
 	start := time.Now()
 	d := eng.Run(ctx, ev)
 	recordDecision(root, s, log, ev, d, time.Since(start))
+	exportAtEnd(root, s, log, ev)
 	return d
 }
 
