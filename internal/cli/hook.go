@@ -186,6 +186,7 @@ func runEngine(ctx context.Context, root string, s *settings, log *project.Log, 
 			log.Logf("%v", err)
 		}
 	}
+	exportAtEnd(root, s, log, ev)
 	return d
 }
 

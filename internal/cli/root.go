@@ -72,6 +72,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newDoctorCmd,
 		newStatusCmd,
 		newLogCmd,
+		newExportCmd,
 		newCheckCmd,
 		newConfigCmd,
 		newTodoCmd,

@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "tasks", "agents"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "tasks", "agents", "export"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -365,6 +365,11 @@ func builtinTree() *value {
 				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
 				"skills":      &value{kind: kindList, items: []*value{}},
 			}},
+		}},
+		"export": &value{kind: kindMapping, keys: []string{"on_session_end", "dir", "keep"}, fields: map[string]*value{
+			"on_session_end": &value{kind: kindScalar, scalar: false},
+			"dir":            &value{kind: kindScalar, scalar: ".atreides/exports"},
+			"keep":           &value{kind: kindScalar, scalar: 50},
 		}},
 	}}
 }

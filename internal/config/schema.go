@@ -38,6 +38,8 @@ type Config struct {
 	Tasks      Tasks      `yaml:"tasks"`
 	// Agents is the roster by id (package agents).
 	Agents map[string]Agent `yaml:"agents"`
+	// Export is the session export (package export).
+	Export Export `yaml:"export"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -49,6 +51,18 @@ type Config struct {
 // Notes are the retired keys the files still set: skipped, not errors,
 // but worth telling the user so the file can be cleaned up.
 func (c *Config) Notes() []FieldError { return c.notes }
+
+// Export configures the session export written at SessionEnd (package
+// export; `atreides export` writes one on demand).
+type Export struct {
+	// OnSessionEnd writes the session's document when its host ends it.
+	OnSessionEnd bool `yaml:"on_session_end"`
+	// Dir is where, relative to the project root.
+	Dir string `yaml:"dir"`
+	// Keep bounds the documents kept there; the oldest go first. 0 keeps
+	// every one.
+	Keep int `yaml:"keep" min:"0" max:"100000"`
+}
 
 // Audit configures the audit trail (package audit).
 type Audit struct {

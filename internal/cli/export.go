@@ -1,0 +1,235 @@
+package cli
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	stdio "io"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/export"
+	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/snapshot"
+	"github.com/spf13/cobra"
+)
+
+const exportLong = `Write one session as a document: its phase history, tool calls and
+decisions, strikes, todos with their hierarchy, anchors with their
+staleness, intents and ledger records, subagents and background tasks, and
+a validation section that says whether the session is complete and, if
+not, why (docs/export.md lists the issue codes).
+
+--format json (the default) matches docs/export.schema.json; --format md
+is a report for people. The session defaults to the project's most
+recently active one. -o FILE writes the file whole (a temporary file
+renamed over it) and prints its path on stderr.
+
+With export.on_session_end: true in the configuration, each session's
+document is also written when its host ends it, into export.dir.`
+
+// exportOptions are the flags of 'atreides export'.
+type exportOptions struct {
+	session string
+	format  string
+	out     string
+}
+
+func newExportCmd(io *IO) *cobra.Command {
+	o := &exportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "write a session as one document (JSON or Markdown) with its validation",
+		Long:  exportLong,
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.session, "session", "s", "", "the session to export (default: the most recently active)")
+	f.StringVar(&o.format, "format", "json", "json or md")
+	f.StringVarP(&o.out, "output", "o", "", "write to this file instead of stdout")
+	return cmd
+}
+
+func (o *exportOptions) run(io *IO) error {
+	render, ok := exportFormats[o.format]
+	if !ok {
+		return usagef("--format %q: want json or md", o.format)
+	}
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
+	doc, err := exportSession(context.Background(), root, loadConfig(root), o.session, time.Now())
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := render(&buf, doc); err != nil {
+		return err
+	}
+	if o.out == "" {
+		_, err = io.Out.Write(buf.Bytes())
+		return err
+	}
+	path, err := filepath.Abs(o.out)
+	if err != nil {
+		return err
+	}
+	if err := replaceFile(filepath.Dir(path), ".", filepath.Base(path), buf.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintln(io.Err, path)
+	return nil
+}
+
+// exportFormats are the renderers --format names.
+var exportFormats = map[string]func(stdio.Writer, *export.Document) error{
+	"json": export.JSON,
+	"md":   export.Markdown,
+}
+
+// loadConfig is the project's configuration; one that cannot be read
+// gives the built-in defaults (the hook and 'config validate' report it).
+func loadConfig(root string) *config.Config {
+	c, err := config.Load(config.DefaultPaths(root))
+	if err != nil {
+		c, _ = config.Load(config.Paths{})
+	}
+	return c
+}
+
+// snapshotOptions maps the configuration the read side needs.
+func snapshotOptions(c *config.Config) snapshot.Options {
+	o := snapshot.Options{KeyDir: policy.ConfigDir()}
+	if c != nil {
+		o.StaleAfter = time.Duration(c.Session.Memory.StaleHours) * time.Hour
+		o.Lease = time.Duration(c.Governance.LeaseMinutes) * time.Minute
+	}
+	return o
+}
+
+// exportSession builds the document of session ("" the most recently
+// active one) of the project at root.
+func exportSession(ctx context.Context, root string, c *config.Config, session string, now time.Time) (*export.Document, error) {
+	s, err := snapshot.Take(ctx, root, snapshotOptions(c))
+	if err != nil {
+		return nil, err
+	}
+	if session == "" {
+		if len(s.Sessions) == 0 {
+			return nil, fmt.Errorf("no session to export: %s has no sessions yet", root)
+		}
+		session = s.Sessions[0].ID
+	}
+	doc, err := export.Build(s, audit.New(project.StateDir(root), nil), session, now)
+	if err != nil {
+		return nil, err
+	}
+	doc.Atreides = Version()
+	return doc, nil
+}
+
+// replaceFile writes data to name in the directory rel below base, whole,
+// without following a link below base.
+func replaceFile(base, rel, name string, data []byte) error {
+	d, err := confined.MkdirAll(base, rel, 0o755)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.ReplaceFile(name, data, true); err != nil {
+		return fmt.Errorf("write %s: %w", d.Path(name), err)
+	}
+	return nil
+}
+
+// exportAtEnd writes the session's document into export.dir when its host
+// ends it and the configuration asks for it. It runs after the engine's
+// transaction: the snapshot takes the store's shared lock, which the
+// transaction's exclusive one would keep waiting. Every failure goes to
+// the project log; the host's answer never depends on it.
+func exportAtEnd(root string, s *settings, log *project.Log, ev *event.Event) {
+	if ev.Kind != event.SessionEnd || s.builtin() {
+		return // the built-in default is off
+	}
+	c, err := s.cfg.Get()
+	if err != nil || !c.Export.OnSessionEnd {
+		return
+	}
+	if err := writeExport(root, c, ev.SessionID); err != nil {
+		log.Logf("export at session end: %v", err)
+	}
+}
+
+func writeExport(root string, c *config.Config, session string) error {
+	if session == "" || strings.ContainsAny(session, `/\`) || strings.HasPrefix(session, ".") {
+		return fmt.Errorf("session id %q cannot name a file; not exported", session)
+	}
+	doc, err := exportSession(context.Background(), root, c, session, time.Now())
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := export.JSON(&buf, doc); err != nil {
+		return err
+	}
+	dir := cmp.Or(c.Export.Dir, ".atreides/exports")
+	if filepath.IsAbs(dir) {
+		return fmt.Errorf("export.dir %q must be relative to the project root", dir)
+	}
+	if err := replaceFile(root, dir, session+".json", buf.Bytes()); err != nil {
+		return err
+	}
+	return pruneExports(root, dir, c.Export.Keep)
+}
+
+// pruneExports keeps the newest keep exports of dir (0: all).
+func pruneExports(root, dir string, keep int) error {
+	if keep <= 0 {
+		return nil
+	}
+	d, err := confined.OpenDir(root, dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	es, err := d.Entries()
+	if err != nil {
+		return err
+	}
+	type exp struct {
+		name string
+		mod  time.Time
+	}
+	var all []exp
+	for _, e := range es {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			all = append(all, exp{e.Name(), info.ModTime()})
+		}
+	}
+	if len(all) <= keep {
+		return nil
+	}
+	slices.SortFunc(all, func(a, b exp) int { return cmp.Or(b.mod.Compare(a.mod), strings.Compare(a.name, b.name)) })
+	var errs []error
+	for _, e := range all[keep:] {
+		if err := d.Remove(e.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
