@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
@@ -38,10 +39,25 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/events", s.apiEvents)
 	m.HandleFunc("POST /api/sessions/{id}/release", s.action(s.release))
 	m.HandleFunc("POST /api/background/{id}/cancel", s.action(s.cancelTask))
-	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "no endpoint %s %s", r.Method, r.URL.Path)
-	})
 	s.mux = m
+}
+
+// serve routes r, answering an unknown endpoint or method in JSON.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if _, p := s.mux.Handler(r); p != "" || !strings.HasPrefix(r.URL.Path, "/api/") {
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		r2 := r.Clone(r.Context())
+		r2.Method = m
+		if _, p := s.mux.Handler(r2); p != "" {
+			w.Header().Set("Allow", m)
+			writeError(w, http.StatusMethodNotAllowed, "%s %s: use %s", r.Method, r.URL.Path, m)
+			return
+		}
+	}
+	writeError(w, http.StatusNotFound, "no endpoint %s", r.URL.Path)
 }
 
 // withSnap resolves ?project= and reads its snapshot for h.

@@ -97,7 +97,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Token != "" && !s.authorized(w, r) {
 		return
 	}
-	s.mux.ServeHTTP(w, r)
+	s.serve(w, r)
 }
 
 // hostAllowed is the DNS rebinding check: a page of another site whose
