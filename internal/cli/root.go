@@ -82,6 +82,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newAnchorCmd,
 		newIntentCmd,
 		newTraceCmd,
+		newUICmd,
 		newMCPCmd,
 		newDemoCmd,
 		newVersionCmd,

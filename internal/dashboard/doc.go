@@ -30,7 +30,7 @@
 // # Safety
 //
 // The server binds a loopback address unless told otherwise with a token
-// ([Listen]); with a token every request must carry it. The Host header is
+// (package listen); with a token every request must carry it. The Host header is
 // checked against the names of the bound address (DNS rebinding). The
 // only changes it makes are releasing an intent lease and cancelling a
 // background task, by POST with the page's per-server CSRF token, through
