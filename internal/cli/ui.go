@@ -90,8 +90,9 @@ func (o *uiOptions) run(io *IO) error {
 	cmd.Dir = wd
 	cmd.Env = append(os.Environ(), "ATREIDES_UI_TOKEN="+o.token)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = io.In, io.Out, io.Err
-	// Ctrl-C reaches the program from the terminal; atreides waits for
-	// it to shut down rather than dying first, and passes on a SIGTERM.
+	// atreides waits for the program to shut down rather than dying
+	// first, and passes a signal on (Ctrl-C in a terminal reaches both;
+	// the program shuts down once).
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer func() { signal.Stop(sig); close(sig) }()
@@ -100,9 +101,7 @@ func (o *uiOptions) run(io *IO) error {
 	}
 	go func() {
 		for s := range sig {
-			if s == syscall.SIGTERM {
-				_ = cmd.Process.Signal(s)
-			}
+			_ = cmd.Process.Signal(s)
 		}
 	}()
 	return runExit(bin, cmd.Wait())
