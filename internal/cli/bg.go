@@ -157,14 +157,7 @@ func newBgCancelCmd(io *IO) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			err = r.Update(context.Background(), func(p *state.Project, now time.Time) error {
-				for _, id := range args {
-					if err := background.CancelTask(&p.Background, id, now, r.Alive); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
+			err = r.Cancel(context.Background(), args...)
 			if err == nil {
 				fmt.Fprintf(io.Out, "cancelled %d background task(s)\n", len(args))
 			}

@@ -1,7 +1,9 @@
 package cli
 
 import (
-	"github.com/atreides-dev/atreides/internal/state"
+	"context"
+
+	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/spf13/cobra"
 )
 
@@ -34,14 +36,12 @@ func (o *intentReleaseOptions) run(io *IO) error {
 	if o.session == "" {
 		return usagef("intent release needs --session")
 	}
+	root, err := cwdRoot(io)
+	if err != nil {
+		return err
+	}
 	doc := intentReleaseJSON{Session: o.session}
-	err := updateProject(io, func(p *state.Project) error {
-		if l := p.Governance.HeldBy(o.session); l != nil {
-			doc.Released = l.Intent
-		}
-		p.Governance.Release(o.session)
-		return nil
-	})
+	doc.Released, err = governance.Release(context.Background(), root, o.session)
 	if err != nil || !o.asJSON {
 		return err
 	}

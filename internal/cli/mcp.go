@@ -1,12 +1,7 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/spf13/cobra"
@@ -40,29 +35,11 @@ func newMCPCmd(io *IO) *cobra.Command {
 }
 
 func (o *mcpOptions) run(io *IO) error {
-	self, err := os.Executable()
+	bin, err := sibling(install.MCPBinary, "./cmd/atreides-mcp")
 	if err != nil {
-		return fmt.Errorf("cannot find the atreides binary: %w", err)
-	}
-	if r, err := filepath.EvalSymlinks(self); err == nil {
-		self = r
-	}
-	name := install.MCPBinary
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	bin := filepath.Join(filepath.Dir(self), name)
-	if _, err := os.Stat(bin); err != nil {
-		return fmt.Errorf("%s is not installed next to %s; build it with 'go build -o %s ./cmd/atreides-mcp' (it is a separate program so hooks stay fast)", name, self, bin)
+		return err
 	}
 	cmd := exec.Command(bin, o.args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = io.In, io.Out, io.Err
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return exitStatus(ee.ExitCode())
-		}
-		return fmt.Errorf("run %s: %w", bin, err)
-	}
-	return nil
+	return runExit(bin, cmd.Run())
 }

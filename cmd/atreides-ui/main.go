@@ -1,0 +1,49 @@
+// Command atreides-ui serves the dashboard (package dashboard). It is a
+// separate program from atreides so that the hook binary, started once per
+// hook event, does not pay net/http's package init; 'atreides ui' checks
+// its flags and runs it when it is installed next to atreides.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/atreides-dev/atreides/internal/dashboard"
+	"github.com/atreides-dev/atreides/internal/dashboard/listen"
+	"github.com/atreides-dev/atreides/internal/project"
+)
+
+func main() {
+	o := dashboard.RunOptions{Out: os.Stdout, Err: os.Stderr}
+	fs := flag.NewFlagSet("atreides-ui", flag.ContinueOnError)
+	fs.StringVar(&o.Addr, "addr", listen.DefaultAddr, "the address to listen on (host:port)")
+	fs.BoolVar(&o.Open, "open", false, "open the dashboard in the browser")
+	fs.BoolVar(&o.All, "all", false, "show every project atreides knows")
+	fs.BoolVar(&o.AllowRemote, "allow-remote", false, "allow a non-loopback --addr (needs a token)")
+	// The token comes from the environment, not the command line, where
+	// every user of the machine could read it in the process list.
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		os.Exit(2)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "atreides-ui: unexpected argument %q (see 'atreides ui --help')\n", fs.Arg(0))
+		os.Exit(2)
+	}
+	o.Token = os.Getenv("ATREIDES_UI_TOKEN")
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "atreides-ui: working directory:", err)
+		os.Exit(1)
+	}
+	o.Root = project.Root("", wd)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := dashboard.Run(ctx, o); err != nil {
+		fmt.Fprintln(os.Stderr, "atreides ui:", err)
+		os.Exit(1)
+	}
+}

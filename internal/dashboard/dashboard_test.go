@@ -1,0 +1,470 @@
+package dashboard
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/dashboard/listen"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/snapshot"
+	"github.com/atreides-dev/atreides/internal/snapshot/snapshottest"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+const addr = "127.0.0.1:7433"
+
+func newServer(t testing.TB, root, token string) *Server {
+	t.Helper()
+	s := New(Config{Root: root, Addr: addr, Token: token})
+	t.Cleanup(s.Close)
+	return s
+}
+
+func do(s *Server, method, target string, hdr map[string]string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(method, target, nil)
+	r.Host = addr
+	for k, v := range hdr {
+		r.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	return w
+}
+
+func decode(t *testing.T, w *httptest.ResponseRecorder) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
+		t.Fatalf("not JSON (%d): %s", w.Code, w.Body)
+	}
+	return m
+}
+
+func TestEndpoints(t *testing.T) {
+	s := newServer(t, snapshottest.Project(t), "")
+	tests := []struct {
+		target string
+		status int
+		keys   []string
+		check  func(t *testing.T, m map[string]any)
+	}{
+		{"/api/projects", 200, []string{"all", "projects"}, nil},
+		{"/api/sessions", 200, []string{"sessions"}, func(t *testing.T, m map[string]any) {
+			rows := m["sessions"].([]any)
+			if len(rows) != 2 || rows[0].(map[string]any)["id"] != snapshottest.Active || rows[0].(map[string]any)["project"] == "" {
+				t.Errorf("sessions = %v", rows)
+			}
+		}},
+		{"/api/sessions/" + snapshottest.Active, 200, []string{"session", "todos", "anchors", "delegations", "background", "strikes", "transitions", "task", "compaction"}, func(t *testing.T, m map[string]any) {
+			if n := len(m["transitions"].([]any)); n != 2 {
+				t.Errorf("%d transitions, want 2", n)
+			}
+			if n := len(m["delegations"].([]any)); n != 2 {
+				t.Errorf("%d delegations, want 2", n)
+			}
+		}},
+		{"/api/sessions/nope", 404, []string{"error"}, nil},
+		{"/api/sessions/nope/timeline", 404, []string{"error"}, nil},
+		{"/api/sessions/" + snapshottest.Active + "/timeline", 200, []string{"items"}, func(t *testing.T, m map[string]any) {
+			if n := len(m["items"].([]any)); n < 10 {
+				t.Errorf("%d items", n)
+			}
+		}},
+		{"/api/sessions/" + snapshottest.Active + "/timeline?since=" + snapshottest.At(30).Format(time.RFC3339) + "&limit=2", 200, []string{"items"}, func(t *testing.T, m map[string]any) {
+			items := m["items"].([]any)
+			if len(items) != 2 {
+				t.Fatalf("%d items, want 2", len(items))
+			}
+			for _, it := range items {
+				if at, _ := time.Parse(time.RFC3339, it.(map[string]any)["t"].(string)); !at.After(snapshottest.At(30)) {
+					t.Errorf("item at %v, not after since", at)
+				}
+			}
+		}},
+		{"/api/sessions/" + snapshottest.Active + "/timeline?since=yesterday", 400, []string{"error"}, nil},
+		{"/api/decisions", 200, []string{"records", "total"}, func(t *testing.T, m map[string]any) {
+			if m["total"].(float64) != 7 {
+				t.Errorf("total = %v, want 7", m["total"])
+			}
+		}},
+		{"/api/decisions?verdict=deny", 200, nil, func(t *testing.T, m map[string]any) {
+			recs := m["records"].([]any)
+			if len(recs) != 1 || recs[0].(map[string]any)["rule"] != "secrets.read" || recs[0].(map[string]any)["reason"] == "" {
+				t.Errorf("denials = %v", recs)
+			}
+		}},
+		{"/api/decisions?verdict=block", 200, nil, func(t *testing.T, m map[string]any) {
+			if m["total"].(float64) != 1 {
+				t.Errorf("blocks = %v", m["total"])
+			}
+		}},
+		{"/api/decisions?rule=git.*&host=claude&session=" + snapshottest.Active, 200, nil, func(t *testing.T, m map[string]any) {
+			recs := m["records"].([]any)
+			if len(recs) != 1 || recs[0].(map[string]any)["command"] != "git push --force" {
+				t.Errorf("git records = %v", recs)
+			}
+		}},
+		{"/api/decisions?host=gemini&limit=1", 200, nil, func(t *testing.T, m map[string]any) {
+			if len(m["records"].([]any)) != 1 || m["total"].(float64) != 1 {
+				t.Errorf("gemini = %v", m)
+			}
+		}},
+		{"/api/decisions?verdict=maybe", 400, []string{"error"}, nil},
+		{"/api/decisions?limit=-1", 400, []string{"error"}, nil},
+		{"/api/governance", 200, []string{"intents", "leases", "expansions"}, func(t *testing.T, m map[string]any) {
+			if n := len(m["leases"].([]any)); n != 1 {
+				t.Errorf("%d leases", n)
+			}
+		}},
+		{"/api/ledger", 200, []string{"verify", "records", "files", "intents", "total"}, func(t *testing.T, m map[string]any) {
+			if !m["verify"].(map[string]any)["ok"].(bool) || m["total"].(float64) != 2 {
+				t.Errorf("ledger = %v", m)
+			}
+		}},
+		{"/api/ledger?file=README.md", 200, nil, func(t *testing.T, m map[string]any) {
+			if m["total"].(float64) != 0 {
+				t.Errorf("README.md has %v records", m["total"])
+			}
+		}},
+		{"/api/ledger?intent=auth&limit=1", 200, nil, func(t *testing.T, m map[string]any) {
+			if len(m["records"].([]any)) != 1 || m["total"].(float64) != 2 {
+				t.Errorf("auth = %v", m)
+			}
+		}},
+		{"/api/ledger/1/diff", 200, []string{"diff", "why"}, func(t *testing.T, m map[string]any) {
+			if m["diff"] != nil {
+				t.Errorf("a diff without git history: %v", m)
+			}
+		}},
+		{"/api/ledger/99/diff", 404, []string{"error"}, nil},
+		{"/api/ledger/x/diff", 400, []string{"error"}, nil},
+		{"/api/tasks", 200, []string{"tasks", "errors", "plans"}, func(t *testing.T, m map[string]any) {
+			if len(m["tasks"].([]any)) != 1 || len(m["plans"].([]any)) != 1 {
+				t.Errorf("tasks = %v", m)
+			}
+		}},
+		{"/api/background", 200, []string{"tasks"}, nil},
+		{"/api/background?session=nope", 200, nil, func(t *testing.T, m map[string]any) {
+			if len(m["tasks"].([]any)) != 0 {
+				t.Errorf("tasks = %v", m)
+			}
+		}},
+		{"/api/health", 200, []string{"held_us", "damaged", "quarantined"}, nil},
+		{"/api/sessions?project=/elsewhere", 404, []string{"error"}, nil},
+		{"/api/nothing", 404, []string{"error"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.target, func(t *testing.T) {
+			w := do(s, "GET", tt.target, nil)
+			if w.Code != tt.status {
+				t.Fatalf("status %d, want %d: %s", w.Code, tt.status, w.Body)
+			}
+			if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+				t.Errorf("Content-Type %q", ct)
+			}
+			m := decode(t, w)
+			for _, k := range tt.keys {
+				if _, ok := m[k]; !ok {
+					t.Errorf("no key %q in %s", k, w.Body)
+				}
+			}
+			if tt.check != nil {
+				tt.check(t, m)
+			}
+		})
+	}
+}
+
+func TestHealthHidesQuarantinedBytes(t *testing.T) {
+	root := snapshottest.Project(t)
+	snapshottest.Quarantine(t, root, "sess-broken")
+	w := do(newServer(t, root, ""), "GET", "/api/health", nil)
+	m := decode(t, w)
+	q := m["quarantined"].([]any)
+	if len(q) != 1 || strings.Contains(w.Body.String(), "not a record") || strings.Contains(w.Body.String(), `"data"`) {
+		t.Errorf("health = %s", w.Body)
+	}
+}
+
+func TestAllProjects(t *testing.T) {
+	a, b := snapshottest.Project(t), snapshottest.Project(t)
+	s := New(Config{Root: a, Addr: addr, Projects: func() ([]string, error) { return []string{a, b}, nil }})
+	t.Cleanup(s.Close)
+	m := decode(t, do(s, "GET", "/api/sessions?all=1", nil))
+	if n := len(m["sessions"].([]any)); n != 4 {
+		t.Errorf("%d sessions of two projects, want 4", n)
+	}
+	if w := do(s, "GET", "/api/governance?project="+b, nil); w.Code != 200 {
+		t.Errorf("the other project: %d %s", w.Code, w.Body)
+	}
+}
+
+func TestPageAndHeaders(t *testing.T) {
+	s := newServer(t, snapshottest.Project(t), "")
+	w := do(s, "GET", "/", nil)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `<meta name="csrf-token" content="`+s.csrf+`">`) {
+		t.Fatalf("page: %d %s", w.Code, w.Body)
+	}
+	csp := w.Header().Get("Content-Security-Policy")
+	if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("CSP %q", csp)
+	}
+	if w.Header().Get("X-Content-Type-Options") != "nosniff" || w.Header().Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("headers %v", w.Header())
+	}
+	for _, f := range []string{"/app.js", "/style.css"} {
+		if w := do(s, "GET", f, nil); w.Code != 200 || w.Body.Len() < 1000 {
+			t.Errorf("%s: %d, %d bytes", f, w.Code, w.Body.Len())
+		}
+	}
+}
+
+func TestHostCheck(t *testing.T) {
+	s := newServer(t, snapshottest.Project(t), "")
+	for host, ok := range map[string]bool{"127.0.0.1:7433": true, "localhost:7433": true, "[::1]:7433": true, "evil.example:7433": false, "127.0.0.1:80": false, "evil.example": false} {
+		r := httptest.NewRequest("GET", "/api/projects", nil)
+		r.Host = host
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if (w.Code == 200) != ok {
+			t.Errorf("Host %s: %d", host, w.Code)
+		}
+	}
+}
+
+func TestToken(t *testing.T) {
+	const token = "0123456789abcdef-token"
+	s := newServer(t, snapshottest.Project(t), token)
+	if w := do(s, "GET", "/api/sessions", nil); w.Code != 401 {
+		t.Errorf("no token: %d", w.Code)
+	}
+	if w := do(s, "GET", "/api/sessions", map[string]string{"Authorization": "Bearer wrong"}); w.Code != 401 {
+		t.Errorf("wrong token: %d", w.Code)
+	}
+	if w := do(s, "GET", "/api/sessions", map[string]string{"Authorization": "Bearer " + token}); w.Code != 200 {
+		t.Errorf("bearer: %d", w.Code)
+	}
+	if w := do(s, "GET", "/api/sessions?token="+token, nil); w.Code != 401 {
+		t.Errorf("?token= on an endpoint: %d, want 401 (only the page load takes it)", w.Code)
+	}
+	w := do(s, "GET", "/?token="+token, nil)
+	c := w.Result().Cookies()
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/" || len(c) != 1 || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
+		t.Fatalf("page load with the token: %d %v %v", w.Code, w.Header(), c)
+	}
+	if w := do(s, "GET", "/api/sessions", map[string]string{"Cookie": tokenCookie + "=" + token}); w.Code != 200 {
+		t.Errorf("cookie: %d", w.Code)
+	}
+}
+
+func lockHolder(t *testing.T, root string) []state.IntentLock {
+	t.Helper()
+	s, err := snapshot.Take(context.Background(), root, snapshot.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Project.Governance.Locks
+}
+
+func TestReleaseAction(t *testing.T) {
+	root := snapshottest.Project(t)
+	s := newServer(t, root, "")
+	path := "/api/sessions/" + snapshottest.Active + "/release"
+	if w := do(s, "GET", path, nil); w.Code != 405 {
+		t.Errorf("GET of an action: %d", w.Code)
+	}
+	if w := do(s, "POST", path, nil); w.Code != 403 || len(lockHolder(t, root)) != 1 {
+		t.Errorf("without CSRF: %d, locks %v", w.Code, lockHolder(t, root))
+	}
+	if w := do(s, "POST", path, map[string]string{csrfHeader: s.csrf, "Sec-Fetch-Site": "cross-site"}); w.Code != 403 {
+		t.Errorf("cross-site: %d", w.Code)
+	}
+	w := do(s, "POST", path, map[string]string{csrfHeader: s.csrf})
+	if w.Code != 200 || decode(t, w)["released"] != "auth" {
+		t.Fatalf("release: %d %s", w.Code, w.Body)
+	}
+	if l := lockHolder(t, root); len(l) != 0 {
+		t.Errorf("the lease is still held: %v", l)
+	}
+	// The next read sees it at once: the action marked the store changed.
+	if m := decode(t, do(s, "GET", "/api/governance", nil)); len(m["leases"].([]any)) != 0 {
+		t.Errorf("governance after release: %v", m)
+	}
+}
+
+func TestCancelAction(t *testing.T) {
+	root := snapshottest.Project(t)
+	snapshottest.Update(t, root, func(tx *store.Tx) error {
+		return state.UpdateProject(tx, func(p *state.Project) error {
+			p.Background.Tasks = append(p.Background.Tasks, state.BgTask{ID: "bg-2", Parent: snapshottest.Active, Host: "opencode", Runner: "opencode", Status: "running", Created: snapshottest.At(43), Started: snapshottest.At(43)})
+			return nil
+		})
+	})
+	s := newServer(t, root, "")
+	if w := do(s, "POST", "/api/background/bg-2/cancel", nil); w.Code != 403 {
+		t.Errorf("without CSRF: %d", w.Code)
+	}
+	hdr := map[string]string{csrfHeader: s.csrf}
+	if w := do(s, "POST", "/api/background/bg-2/cancel", hdr); w.Code != 200 {
+		t.Fatalf("cancel: %d %s", w.Code, w.Body)
+	}
+	m := decode(t, do(s, "GET", "/api/background", nil))
+	for _, x := range m["tasks"].([]any) {
+		if x := x.(map[string]any); x["id"] == "bg-2" && x["status"] != "cancelled" {
+			t.Errorf("bg-2 is %v", x["status"])
+		}
+	}
+	if w := do(s, "POST", "/api/background/bg-1/cancel", hdr); w.Code != 409 {
+		t.Errorf("cancelling an ended task: %d %s", w.Code, w.Body)
+	}
+}
+
+// serve starts s on a real listener; the test's requests go there.
+func serve(t *testing.T, root string) (*Server, string, *atomic.Int64) {
+	t.Helper()
+	l, err := listen.Listen("127.0.0.1:0", false, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Config{Root: root, Addr: l.Addr().String()})
+	var takes atomic.Int64
+	s.take = func(ctx context.Context, root string, o snapshot.Options) (*snapshot.Snapshot, error) {
+		takes.Add(1)
+		return snapshot.Take(ctx, root, o)
+	}
+	hs := &http.Server{Handler: s}
+	go hs.Serve(l)
+	t.Cleanup(func() { s.Close(); hs.Close() })
+	return s, "http://" + l.Addr().String(), &takes
+}
+
+// stream opens the event stream and passes its events (name and data)
+// to a channel.
+func stream(t *testing.T, url string) <-chan [2]string {
+	t.Helper()
+	res, err := http.Get(url + "/api/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	t.Cleanup(func() { res.Body.Close() })
+	ch := make(chan [2]string, 100)
+	go func() {
+		sc := bufio.NewScanner(res.Body)
+		var name string
+		for sc.Scan() {
+			line := sc.Text()
+			if v, ok := strings.CutPrefix(line, "event: "); ok {
+				name = v
+			} else if v, ok := strings.CutPrefix(line, "data: "); ok {
+				ch <- [2]string{name, v}
+			}
+		}
+		close(ch)
+	}()
+	return ch
+}
+
+func await(t *testing.T, ch <-chan [2]string, name string) string {
+	t.Helper()
+	timeout := time.After(5 * time.Second)
+	for {
+		select {
+		case e, ok := <-ch:
+			if !ok {
+				t.Fatalf("the stream ended before a %q event", name)
+			}
+			if e[0] == name {
+				return e[1]
+			}
+		case <-timeout:
+			t.Fatalf("no %q event", name)
+		}
+	}
+}
+
+func TestEventsAudit(t *testing.T) {
+	root := snapshottest.Project(t)
+	_, url, _ := serve(t, root)
+	ch := stream(t, url)
+	await(t, ch, "hello")
+	ev := &event.Event{Kind: event.PreTool, Host: "claude", SessionID: snapshottest.Active, HostEvent: "PreToolUse", Time: snapshottest.At(44)}
+	ev.Tool.Raw, ev.Tool.Command = "Bash", "rm -rf /"
+	snapshottest.Record(t, root, ev, &event.Decision{Verdict: event.Deny, Rule: "fs.rm-root"})
+	var a auditEvent
+	if err := json.Unmarshal([]byte(await(t, ch, "audit")), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Session != snapshottest.Active || a.Verdict != "deny" || a.Rule != "fs.rm-root" || a.Project != root {
+		t.Errorf("audit event = %+v", a)
+	}
+}
+
+// TestEventsShareSnapshots: 20 pages on the stream, each reading the
+// sessions on every change, cost one snapshot per change.
+func TestEventsShareSnapshots(t *testing.T) {
+	root := snapshottest.Project(t)
+	_, url, takes := serve(t, root)
+	const clients = 20
+	chans := make([]<-chan [2]string, clients)
+	for i := range chans {
+		chans[i] = stream(t, url)
+		await(t, chans[i], "hello")
+	}
+	read := func() {
+		res, err := http.Get(url + "/api/sessions")
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		res.Body.Close()
+	}
+	read()
+	before := takes.Load()
+	for change := 1; change <= 3; change++ {
+		snapshottest.Update(t, root, func(tx *store.Tx) error {
+			return state.UpdateProject(tx, func(p *state.Project) error {
+				p.Anchors = append(p.Anchors, state.Anchor{ID: 10 + change, Kind: "note", Text: "x", Created: snapshottest.At(44)})
+				return nil
+			})
+		})
+		var wg sync.WaitGroup
+		for _, ch := range chans {
+			wg.Add(1)
+			go func() { defer wg.Done(); await(t, ch, "state"); read() }()
+		}
+		wg.Wait()
+		if got := takes.Load() - before; got != int64(change) {
+			t.Fatalf("after %d changes read by %d pages: %d snapshots", change, clients, got)
+		}
+	}
+}
+
+func BenchmarkSessions(b *testing.B) {
+	s := newServer(b, snapshottest.Project(b), "")
+	for b.Loop() {
+		if w := do(s, "GET", "/api/sessions", nil); w.Code != 200 {
+			b.Fatal(w.Code)
+		}
+	}
+}
+
+func BenchmarkTimeline(b *testing.B) {
+	s := newServer(b, snapshottest.Project(b), "")
+	for b.Loop() {
+		if w := do(s, "GET", "/api/sessions/"+snapshottest.Active+"/timeline", nil); w.Code != 200 {
+			b.Fatal(w.Code)
+		}
+	}
+}

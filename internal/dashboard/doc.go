@@ -1,0 +1,39 @@
+// Package dashboard is `atreides ui`: an http.Handler serving one embedded
+// page (web/, hand-written, no build step, nothing fetched from elsewhere)
+// and the JSON endpoints under /api/ it reads, over one project or, for
+// --all, every project a function lists.
+//
+// # Reading
+//
+// Every view is read through package snapshot. A project's snapshot is
+// shared: it is taken again only after the project's store changed, and
+// at most once per [minTake] however many pages ask (they wait for the one
+// read in flight and share it), so the store's lock is taken for one short
+// copy per change, never per client. The audit trail and the ledger are
+// append-only files read without a lock.
+//
+// # Live updates
+//
+// GET /api/events is a server-sent event stream. Per project, one goroutine
+// follows the audit trail (audit.Trail.Follow) and sends "audit" with the
+// new record's session, time and verdict; another stats the store's files
+// (state.db, the record files under .atreides/<set>/, the intents file and
+// the ledger) every [pollEvery] and sends "state" when a size or
+// modification time moved. Stat polling rather than inotify: it needs no
+// dependency linked into the binary, works the same on every file system
+// (network mounts and containers' overlay included, where inotify misses
+// writes or is unavailable) and costs a few stat calls four times a
+// second. Records are rewritten in place (package store), so the files,
+// not the directories, are what is watched. The page then fetches only
+// what the event concerns.
+//
+// # Safety
+//
+// The server binds a loopback address unless told otherwise with a token
+// (package listen); with a token every request must carry it. The Host header is
+// checked against the names of the bound address (DNS rebinding). The
+// only changes it makes are releasing an intent lease and cancelling a
+// background task, by POST with the page's per-server CSRF token, through
+// the same functions as `atreides intent release` and `atreides bg
+// cancel` (governance.Release, background.Registry.Cancel).
+package dashboard

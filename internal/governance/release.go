@@ -1,0 +1,29 @@
+package governance
+
+import (
+	"context"
+
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// Release drops the intent lease the session holds in the project at
+// root, in one store transaction, and returns the intent it held ("" when
+// it held none). `atreides intent release` and the dashboard's Release
+// button both call it, so the two cannot drift apart.
+func Release(ctx context.Context, root, session string) (released string, err error) {
+	st := store.Open(project.StateDir(root))
+	st.OnRecover = func(msg string) { project.NewLog(st.Dir()).Logf("state store: %s", msg) }
+	err = st.Update(ctx, func(tx *store.Tx) error {
+		return state.UpdateProject(tx, func(p *state.Project) error {
+			released = ""
+			if l := p.Governance.HeldBy(session); l != nil {
+				released = l.Intent
+			}
+			p.Governance.Release(session)
+			return nil
+		})
+	})
+	return released, err
+}
