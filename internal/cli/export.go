@@ -109,20 +109,10 @@ func loadConfig(root string) *config.Config {
 	return c
 }
 
-// snapshotOptions maps the configuration the read side needs.
-func snapshotOptions(c *config.Config) snapshot.Options {
-	o := snapshot.Options{KeyDir: policy.ConfigDir()}
-	if c != nil {
-		o.StaleAfter = time.Duration(c.Session.Memory.StaleHours) * time.Hour
-		o.Lease = time.Duration(c.Governance.LeaseMinutes) * time.Minute
-	}
-	return o
-}
-
 // exportSession builds the document of session ("" the most recently
 // active one) of the project at root.
 func exportSession(ctx context.Context, root string, c *config.Config, session string, now time.Time) (*export.Document, error) {
-	s, err := snapshot.Take(ctx, root, snapshotOptions(c))
+	s, err := snapshot.Take(ctx, root, snapshot.OptionsOf(c, policy.ConfigDir()))
 	if err != nil {
 		return nil, err
 	}

@@ -39,9 +39,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	log := project.NewLog(project.StateDir(o.Root))
 	cfg := Config{Root: o.Root, Addr: l.Addr().String(), Token: o.Token, Options: ProjectOptions, Logf: log.Logf}
 	if o.All {
-		// Until the registry of known projects is wired in, --all is
-		// this project.
-		cfg.Projects = func() ([]string, error) { return []string{o.Root}, nil }
+		cfg.Projects = func() ([]string, error) { return knownRoots(o.Root) }
 	}
 	srv := New(cfg)
 	defer srv.Close()
@@ -81,9 +79,21 @@ func ProjectOptions(root string) snapshot.Options {
 			return o
 		}
 	}
-	o.StaleAfter = time.Duration(c.Session.Memory.StaleHours) * time.Hour
-	o.Lease = time.Duration(c.Governance.LeaseMinutes) * time.Minute
-	return o
+	return snapshot.OptionsOf(c, o.KeyDir)
+}
+
+// knownRoots is every project the user has run atreides in (package
+// project's registry, kept at session starts), this one first even before
+// its first session.
+func knownRoots(root string) ([]string, error) {
+	known, err := project.Known()
+	roots := []string{root}
+	for _, k := range known {
+		if k.Root != root {
+			roots = append(roots, k.Root)
+		}
+	}
+	return roots, err
 }
 
 // openBrowser opens url with the system's opener; without one the URL

@@ -54,7 +54,7 @@ func LedgerDiff(ctx context.Context, root string, r *LedgerRecord) Diff {
 	}
 	switch {
 	case r.Revision == "":
-		return why(d, "the record has no revision: the project was not a git repository when the change was made")
+		return why(d, "the record has no revision: the project had no commit yet (or was not a git repository) when the change was made")
 	case !commitID(r.Revision):
 		return why(d, "the record's revision is not a commit id")
 	case d.Path == "" || strings.HasPrefix(d.Path, "/") || strings.HasPrefix(d.Path, "-"):

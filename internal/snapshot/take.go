@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -26,6 +27,16 @@ type Options struct {
 	// Idle is how long after its last event a session that has not
 	// ended still counts as active.
 	Idle time.Duration
+}
+
+// OptionsOf are the options a project's configuration sets; keyDir is
+// the user's configuration directory (policy.ConfigDir).
+func OptionsOf(c *config.Config, keyDir string) Options {
+	return Options{
+		StaleAfter: time.Duration(c.Session.Memory.StaleHours) * time.Hour,
+		Lease:      time.Duration(c.Governance.LeaseMinutes) * time.Minute,
+		KeyDir:     keyDir,
+	}
 }
 
 // DefaultIdle is the default of [Options.Idle].

@@ -116,7 +116,8 @@ func toolTitle(r *audit.Record) string {
 		target = strings.Join(r.Paths, " ")
 	}
 	if target == "" {
-		return r.Tool
+		// A call whose payload could not be read names no tool.
+		return cmp.Or(r.Tool, r.HostEvent)
 	}
 	return r.Tool + ": " + target
 }

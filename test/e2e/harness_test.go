@@ -86,7 +86,7 @@ func findRepoRoot() (string, error) {
 // buildAtreides builds atreides and, next to it, atreides-mcp (the agent's
 // MCP tools, which 'atreides install claude' registers when it is there).
 func buildAtreides(dir string) (string, error) {
-	for _, name := range []string{"atreides", "atreides-mcp"} {
+	for _, name := range []string{"atreides", "atreides-mcp", "atreides-ui"} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./cmd/"+name)
 		cmd.Dir = repoRoot
 		if b, err := cmd.CombinedOutput(); err != nil {

@@ -212,7 +212,7 @@ async function renderDecisions() {
     if (document.activeElement !== input) input.value = f[k];
   }
   const data = await api("decisions", { ...f, limit: "500" });
-  $("#decisions-count").textContent = data.total > data.records.length ? `newest ${data.records.length} of ${data.total}` : `${data.total} records`;
+  $("#decisions-count").textContent = data.total > data.records.length ? `newest ${data.records.length} of ${data.total}` : records(data.total);
   fill("#decisions-table", data.records.slice().reverse().map((r) => {
     const v = r.block ? "block" : r.verdict;
     return el("tr", { "data-id": r.time + " " + r.session, "data-verdict": v },
@@ -268,14 +268,14 @@ async function renderLedger() {
   const v = l.verify;
   const st = $("#ledger-status");
   st.className = "banner " + (v.ok ? "good" : "bad");
-  st.textContent = (v.ok ? "Chain verified" : "Chain NOT verified") + ` · ${v.records ?? l.total} records` +
+  st.textContent = (v.ok ? "Chain verified" : "Chain NOT verified") + ` · ${records(v.records ?? l.total)}` +
     (v.problem ? " · " + (v.problem.msg || JSON.stringify(v.problem)) : "") + (l.error ? " · " + l.error : "");
   const keys = (ul, list, key) => $(ul).replaceChildren(...list.map((k) => el("li", { class: f[key] === k.key ? "active" : "" },
     el("a", { href: "#/ledger?" + new URLSearchParams({ [key]: k.key }) }, k.key || "(no intent)"), ` ${k.records}`)));
   keys("#ledger-files", l.files, "file");
   keys("#ledger-intents", l.intents, "intent");
   const filtered = f.file || f.intent;
-  $("#ledger-count").replaceChildren(`${l.total} records`, filtered ? [" · ", el("a", { href: "#/ledger" }, "show all")] : "");
+  $("#ledger-count").replaceChildren(records(l.total), filtered ? [" · ", el("a", { href: "#/ledger" }, "show all")] : "");
   fill("#ledger-table", l.records.slice().reverse().map((r) => el("tr", { "data-id": r.seq },
     el("td", { class: "num" }, r.seq),
     el("td", {}, when(r.time)),
@@ -392,3 +392,6 @@ async function start() {
 }
 
 start();
+
+// records is "1 record" or "N records".
+function records(n) { return n === 1 ? "1 record" : `${n} records`; }
