@@ -544,3 +544,63 @@ func (r *Record) When() time.Time {
 	t, _ := time.Parse(time.RFC3339Nano, r.Time)
 	return t
 }
+
+// TestFollowAfterGap is the race CI once lost a segment to: the follower
+// looks while a rotation has left no current file, and before its next
+// look the next file fills and is rotated too. The segments after the
+// file it read last are read before the new current file, once each.
+func TestFollowAfterGap(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".atreides")
+	tr := New(dir, nil)
+	now := time.Now()
+	appendAll(t, tr, rec(now, "a1", "deny", "r"))
+	a := openCurrentForTest(t, tr)
+	rotateForTest(t, tr)
+	var got []string
+	fn := func(line []byte, _ *fields) error {
+		r, err := Decode(line)
+		got = append(got, r.Session)
+		return err
+	}
+	var res Result
+	f := Filter{}
+	prev := a
+	if c, err := tr.next(&prev, &f, &res, fn); err != nil || c != nil || len(got) != 0 {
+		t.Fatalf("with no current file: %v, %v, read %v", c, err, got)
+	}
+	appendAll(t, tr, rec(now, "b1", "deny", "r"), rec(now, "b2", "deny", "r"))
+	rotateForTest(t, tr)
+	appendAll(t, tr, rec(now, "c1", "deny", "r"))
+	c, err := tr.next(&prev, &f, &res, fn)
+	if err != nil || c == nil {
+		t.Fatalf("next = %v, %v", c, err)
+	}
+	defer c.Close()
+	defer prev.Close()
+	if !slices.Equal(got, []string{"b1", "b2"}) {
+		t.Fatalf("read %v before the new current file, want [b1 b2]", got)
+	}
+	// prev moved to the segment read: a further look reads it no more.
+	got = nil
+	if _, last, err := tr.after(prev, &f, &res, fn); err != nil || last != nil || len(got) != 0 {
+		t.Errorf("a second look read %v again (last %v, %v)", got, last, err)
+	}
+}
+
+func openCurrentForTest(t *testing.T, tr *Trail) *os.File {
+	t.Helper()
+	f, err := tr.openCurrent(os.O_RDONLY, 0)
+	if err != nil || f == nil {
+		t.Fatalf("open current: %v", err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+func rotateForTest(t *testing.T, tr *Trail) {
+	t.Helper()
+	f := openCurrentForTest(t, tr)
+	if err := tr.rotate(f); err != nil {
+		t.Fatal(err)
+	}
+}

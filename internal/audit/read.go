@@ -265,14 +265,21 @@ func closeAll(fs []*os.File) {
 func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn func(line []byte) error) error {
 	f.prepare()
 	var (
-		res  Result
-		cur  *os.File
+		res Result
+		cur *os.File
+		// prev is the file read last, kept open while the trail has no
+		// current file after a rotation: when one appears, the segments
+		// set aside after prev are read first (the new file may have
+		// filled and rotated before the next look).
+		prev *os.File
 		l    *lines
 		pass = func(line []byte, _ *fields) error { return fn(line) }
 	)
 	defer func() {
-		if cur != nil {
-			_ = cur.Close()
+		for _, f := range []*os.File{cur, prev} {
+			if f != nil {
+				_ = f.Close()
+			}
 		}
 	}()
 	if !f.Since.IsZero() {
@@ -312,8 +319,19 @@ func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn fun
 				if err := readSegment(l, &f, true, &res, pass); err != nil {
 					return err
 				}
-				next, err := t.after(cur, &f, &res, pass)
-				_ = cur.Close()
+				next, last, err := t.after(cur, &f, &res, pass)
+				switch {
+				case next != nil:
+					_ = cur.Close()
+					if last != nil {
+						_ = last.Close()
+					}
+				case last != nil:
+					_ = cur.Close()
+					prev = last
+				default:
+					prev = cur
+				}
 				cur = next
 				if err != nil {
 					return err
@@ -325,11 +343,15 @@ func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn fun
 			}
 		}
 		if cur == nil {
-			c, err := t.openCurrent(os.O_RDONLY, 0)
+			c, err := t.next(&prev, &f, &res, pass)
 			if err != nil {
-				return fmt.Errorf("open audit trail: %w", err)
+				return err
 			}
 			if c != nil {
+				if prev != nil {
+					_ = prev.Close()
+					prev = nil
+				}
 				cur, l = c, newLines(c)
 				continue
 			}
@@ -342,17 +364,39 @@ func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn fun
 	}
 }
 
+// next opens the current file, if there is one yet; after a rotation
+// (prev, the file read last, not nil) it first passes on the records of
+// the segments rotated after prev, and prev becomes the last of them.
+func (t *Trail) next(prev **os.File, f *Filter, res *Result, fn func([]byte, *fields) error) (*os.File, error) {
+	if *prev == nil {
+		c, err := t.openCurrent(os.O_RDONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("open audit trail: %w", err)
+		}
+		return c, nil
+	}
+	cur, last, err := t.after(*prev, f, res, fn)
+	if last != nil {
+		_ = (*prev).Close()
+		*prev = last
+	}
+	return cur, err
+}
+
 // after passes on the records of the segments rotated after old, and
-// returns the current file (nil if there is none yet).
-func (t *Trail) after(old *os.File, f *Filter, res *Result, fn func([]byte, *fields) error) (*os.File, error) {
+// returns the current file (nil if there is none yet) and the last
+// segment it read, left open (nil if it read none): a file held open
+// cannot have its inode reused, so it still tells where the next look
+// starts after retention removed it.
+func (t *Trail) after(old *os.File, f *Filter, res *Result, fn func([]byte, *fields) error) (cur, last *os.File, err error) {
 	segs, infos, cur, err := t.open(time.Time{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer closeAll(segs)
 	oi, err := old.Stat()
 	if err != nil {
-		return cur, nil
+		closeAll(segs)
+		return cur, nil, nil
 	}
 	// Segments are in order; those up to old's new name were read. When
 	// old is gone (removed by retention), every segment left is newer.
@@ -362,13 +406,19 @@ func (t *Trail) after(old *os.File, f *Filter, res *Result, fn func([]byte, *fie
 			from = i + 1
 		}
 	}
-	if err := readSegments(segs[from:], f, true, res, fn); err != nil {
+	err = readSegments(segs[from:], f, true, res, fn)
+	if from < len(segs) && err == nil {
+		last = segs[len(segs)-1]
+		segs = segs[:len(segs)-1]
+	}
+	closeAll(segs)
+	if err != nil {
 		if cur != nil {
 			_ = cur.Close()
 		}
-		return nil, err
+		return nil, nil, err
 	}
-	return cur, nil
+	return cur, last, nil
 }
 
 // RowOf is the Row of one stored line, such as Follow passes; ok is false
