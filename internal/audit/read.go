@@ -16,6 +16,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 )
 
+// FilterVerdicts are the values a Filter's Verdicts takes: the four
+// verdicts, and block for an event refused or kept going.
+var FilterVerdicts = []string{"allow", "ask", "deny", "none", "block"}
+
 // Filter selects records; the zero Filter selects all.
 type Filter struct {
 	Since    time.Time // records at or after it

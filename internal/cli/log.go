@@ -68,14 +68,11 @@ func newLogCmd(io *IO) *cobra.Command {
 	return cmd
 }
 
-// logVerdicts are the values --verdict takes.
-var logVerdicts = []string{"allow", "ask", "deny", "none", "block"}
-
 func (o *logOptions) filter() (audit.Filter, error) {
 	f := audit.Filter{Session: o.session, Rule: o.rule, Host: o.host}
 	for _, v := range o.verdicts {
-		if !slices.Contains(logVerdicts, v) {
-			return f, usagef("--verdict %q: want one of %s", v, strings.Join(logVerdicts, ", "))
+		if !slices.Contains(audit.FilterVerdicts, v) {
+			return f, usagef("--verdict %q: want one of %s", v, strings.Join(audit.FilterVerdicts, ", "))
 		}
 		f.Verdicts = append(f.Verdicts, v)
 	}

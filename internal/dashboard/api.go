@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -228,8 +229,6 @@ func (s *Server) apiTimeline(w http.ResponseWriter, r *http.Request, snap *snaps
 
 func trail(root string) *audit.Trail { return audit.New(project.StateDir(root), nil) }
 
-// decisionVerdicts are the values ?verdict= takes (as atreides log).
-var decisionVerdicts = map[string]bool{"allow": true, "ask": true, "deny": true, "none": true, "block": true}
 
 // apiDecisions is GET /api/decisions?verdict=&rule=&host=&session=&since=&limit=.
 func (s *Server) apiDecisions(w http.ResponseWriter, r *http.Request) {
@@ -244,7 +243,7 @@ func (s *Server) apiDecisions(w http.ResponseWriter, r *http.Request) {
 		if v == "" {
 			continue
 		}
-		if !decisionVerdicts[v] {
+		if !slices.Contains(audit.FilterVerdicts, v) {
 			writeError(w, http.StatusBadRequest, "verdict %q: want allow, ask, deny, none or block", v)
 			return
 		}
