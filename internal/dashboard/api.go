@@ -173,9 +173,8 @@ func (s *Server) apiSession(w http.ResponseWriter, r *http.Request, snap *snapsh
 		writeError(w, http.StatusNotFound, "no session %s", id)
 		return
 	}
-	row := snap.SessionRows()[indexOf(snap, id)]
 	d := sessionDetail{
-		Session: row, Todos: nonNil(snapshot.Todos(sess, snap.Project)), Anchors: nonNil(snap.Anchors(id)),
+		Session: snap.Row(sess), Todos: nonNil(snapshot.Todos(sess, snap.Project)), Anchors: nonNil(snap.Anchors(id)),
 		Delegations: nonNil(sess.Delegation.Agents), Background: nonNil(snap.Background(id)),
 		Strikes: nonNil(sess.Strikes.Targets), Transitions: nonNil(sess.Phase.Transitions),
 		Compaction: sess.Memory.Snapshot,
@@ -184,15 +183,6 @@ func (s *Server) apiSession(w http.ResponseWriter, r *http.Request, snap *snapsh
 		d.Task = &sess.Task
 	}
 	writeJSON(w, http.StatusOK, d)
-}
-
-func indexOf(snap *snapshot.Snapshot, id string) int {
-	for i, sess := range snap.Sessions {
-		if sess.ID == id {
-			return i
-		}
-	}
-	return -1
 }
 
 func nonNil[T any](s []T) []T {
@@ -228,7 +218,6 @@ func (s *Server) apiTimeline(w http.ResponseWriter, r *http.Request, snap *snaps
 }
 
 func trail(root string) *audit.Trail { return audit.New(project.StateDir(root), nil) }
-
 
 // apiDecisions is GET /api/decisions?verdict=&rule=&host=&session=&since=&limit=.
 func (s *Server) apiDecisions(w http.ResponseWriter, r *http.Request) {
@@ -293,13 +282,15 @@ func (s *Server) apiLedgerDiff(w http.ResponseWriter, r *http.Request, snap *sna
 		writeError(w, http.StatusBadRequest, "seq %q is not a record number", r.PathValue("seq"))
 		return
 	}
-	for _, rec := range snap.Ledger(snapshot.LedgerFilter{}).Records {
-		if rec.Seq == seq {
-			writeJSON(w, http.StatusOK, snapshot.LedgerDiff(r.Context(), snap.Root, &rec))
-			return
-		}
+	rec, err := snap.LedgerRecord(seq)
+	switch {
+	case err != nil:
+		writeError(w, http.StatusInternalServerError, "%v", err)
+	case rec == nil:
+		writeError(w, http.StatusNotFound, "no ledger record %d", seq)
+	default:
+		writeJSON(w, http.StatusOK, snapshot.LedgerDiff(r.Context(), snap.Root, rec))
 	}
-	writeError(w, http.StatusNotFound, "no ledger record %d", seq)
 }
 
 // apiTasks is GET /api/tasks: the task board, its errors and each task's

@@ -116,6 +116,22 @@ func (s *Snapshot) Ledger(f LedgerFilter) Ledger {
 	return l
 }
 
+// LedgerRecord reads the record seq of the ledger, without verifying the
+// chain (the ledger view does that): nil when there is none.
+func (s *Snapshot) LedgerRecord(seq uint64) (*LedgerRecord, error) {
+	entries, err := trace.Read(governance.TracePath(s.Root))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.Err == nil && e.Record.Metadata.Atreides != nil && e.Record.Metadata.Atreides.Seq == seq {
+			r := recordOf(e)
+			return &r, nil
+		}
+	}
+	return nil, nil
+}
+
 func recordOf(e trace.Entry) LedgerRecord {
 	rec, m := &e.Record, e.Record.Metadata.Atreides
 	r := LedgerRecord{

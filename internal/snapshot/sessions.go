@@ -34,12 +34,13 @@ type SessionRow struct {
 func (s *Snapshot) SessionRows() []SessionRow {
 	rows := make([]SessionRow, 0, len(s.Sessions))
 	for _, sess := range s.Sessions {
-		rows = append(rows, s.row(sess))
+		rows = append(rows, s.Row(sess))
 	}
 	return rows
 }
 
-func (s *Snapshot) row(sess *state.Session) SessionRow {
+// Row is one session's row.
+func (s *Snapshot) Row(sess *state.Session) SessionRow {
 	r := SessionRow{
 		ID: sess.ID, Host: sess.Host, Phase: sess.Phase.Current, Cwd: sess.Cwd,
 		Started: sess.Started, Updated: sess.Updated, Ended: sess.Ended,
