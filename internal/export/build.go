@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/snapshot"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -35,7 +36,7 @@ func Build(s *snapshot.Snapshot, trail *audit.Trail, session string, now time.Ti
 	}
 	var err error
 	if trail != nil {
-		if err = doc.fromTrail(s, trail, session); err != nil {
+		if err = doc.fromTrail(trail, session); err != nil {
 			return nil, err
 		}
 	}
@@ -91,28 +92,25 @@ func sessionOf(sess *state.Session, id string) Session {
 }
 
 // fromTrail fills the tool calls, the decisions and the escalations the
-// trail marked.
-func (d *Document) fromTrail(s *snapshot.Snapshot, trail *audit.Trail, id string) error {
-	items, err := s.Timeline(trail, id, snapshot.TimelineFilter{})
-	if err != nil {
-		return err
-	}
-	for _, it := range items {
-		switch {
-		case it.Kind == "tool" && it.Source == "audit":
-			d.ToolCalls = append(d.ToolCalls, ToolCall{Time: it.Time.UTC(), Tool: it.Tool,
-				Target:  strings.TrimPrefix(strings.TrimPrefix(it.Title, it.Tool), ": "),
-				Verdict: it.Verdict, Rule: it.Rule, Reason: it.Detail, Agent: it.Agent})
-		case it.Kind == "escalation":
-			d.Escalations.Events = append(d.Escalations.Events, Mark{Time: it.Time.UTC(), Text: it.Title, Tool: it.Tool})
-		}
-	}
+// trail marked, from one read of the session's records.
+func (d *Document) fromTrail(trail *audit.Trail, id string) error {
 	recs, _, err := snapshot.Decisions(trail, audit.Filter{Session: id}, 0)
 	if err != nil {
 		return err
 	}
-	for _, r := range recs {
-		d.Decisions = append(d.Decisions, decisionOf(&r))
+	for i := range recs {
+		r := &recs[i]
+		at, _ := time.Parse(time.RFC3339Nano, r.Time)
+		if r.Event == string(event.PreTool) || r.Event == string(event.PermissionRequest) {
+			d.ToolCalls = append(d.ToolCalls, ToolCall{Time: at.UTC(), Tool: r.Tool, Target: snapshot.ToolTarget(r),
+				Verdict: r.Verdict, Rule: r.Rule, Reason: r.Reason, Agent: r.Agent})
+		}
+		for _, m := range r.Marks {
+			if m.Kind == event.MarkEscalation {
+				d.Escalations.Events = append(d.Escalations.Events, Mark{Time: at.UTC(), Text: m.Text, Tool: r.Tool})
+			}
+		}
+		d.Decisions = append(d.Decisions, decisionOf(r))
 		if d.Session.Host == "" {
 			d.Session.Host = r.Host // a session the store lost
 		}

@@ -110,11 +110,16 @@ func recordItem(l *audit.Record, at time.Time) (Item, bool) {
 	return it, true
 }
 
-func toolTitle(r *audit.Record) string {
-	target := r.Command
-	if target == "" {
-		target = strings.Join(r.Paths, " ")
+// ToolTarget is what a tool call acted on: its command, else its paths.
+func ToolTarget(r *audit.Record) string {
+	if r.Command != "" {
+		return r.Command
 	}
+	return strings.Join(r.Paths, " ")
+}
+
+func toolTitle(r *audit.Record) string {
+	target := ToolTarget(r)
 	if target == "" {
 		// A call whose payload could not be read names no tool.
 		return cmp.Or(r.Tool, r.HostEvent)
