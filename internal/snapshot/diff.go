@@ -33,14 +33,6 @@ const diffTimeout = 5 * time.Second
 // revision are looked at for the record's content.
 const diffSearch = 50
 
-// commitID reports whether rev is a commit id as the ledger stores it
-// (7 to 64 lower-case hex digits). Checked before it reaches git's command
-// line: the ledger is a file in the repository, so a "revision" could be
-// an option.
-func commitID(rev string) bool {
-	return len(rev) >= 7 && len(rev) <= 64 && strings.Trim(rev, "0123456789abcdef") == ""
-}
-
 // LedgerDiff is the diff of the record's change in the project at root,
 // where the file's history allows: git must hold the record's revision,
 // and a commit after it that touched the file with exactly the content
@@ -55,7 +47,7 @@ func LedgerDiff(ctx context.Context, root string, r *LedgerRecord) Diff {
 	switch {
 	case r.Revision == "":
 		return why(d, "the record has no revision: the project had no commit yet (or was not a git repository) when the change was made")
-	case !commitID(r.Revision):
+	case !trace.ValidRevision(r.Revision):
 		return why(d, "the record's revision is not a commit id")
 	case d.Path == "" || strings.HasPrefix(d.Path, "/") || strings.HasPrefix(d.Path, "-"):
 		return why(d, "the record names no file of the project")

@@ -48,6 +48,10 @@ func GitRevision(root string) string {
 	return ""
 }
 
+// ValidRevision reports whether s is a commit id as the ledger records
+// one: a full SHA-1 or SHA-256 in hex.
+func ValidRevision(s string) bool { return validSHA(s) != "" }
+
 func validSHA(s string) string {
 	if len(s) == 40 || len(s) == 64 {
 		if _, err := hex.DecodeString(s); err == nil {
