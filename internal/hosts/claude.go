@@ -161,12 +161,7 @@ func claudeDoctor(env Env, _ []install.Status) []Check {
 // claudeAgents is how claude takes the roster (see the host entry).
 var claudeAgents = AgentFacts{
 	Call: `the Agent tool with subagent_type "%[1]s"`,
-	Dir: func(env Env, scope install.Scope) string {
-		if scope == install.ScopeUser {
-			return filepath.Join(env.Home, ".claude", "agents")
-		}
-		return filepath.Join(env.ProjectDir, ".claude", "agents")
-	},
+	Dir: func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "agents") },
 	Form:      install.ClaudeAgentForm,
 	SkillDirs: []string{".claude/skills"},
 }
@@ -176,11 +171,6 @@ const claudePrefix = "mcp__atreides__"
 
 // claudeCommands is how claude takes the slash commands (see the entry).
 var claudeCommands = CommandFacts{
-	Dir: func(env Env, scope install.Scope) string {
-		if scope == install.ScopeUser {
-			return filepath.Join(env.Home, ".claude", "commands")
-		}
-		return filepath.Join(env.ProjectDir, ".claude", "commands")
-	},
+	Dir: func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "commands") },
 	Form: install.ClaudeCommandForm,
 }
