@@ -71,8 +71,7 @@ func uninstallClaude(env Env, scope install.Scope) (install.Report, error) {
 		return agentsRep, err
 	}
 	rep, err := install.UninstallClaude(claudePath(env, scope), env.BackupDir(scope))
-	rep.Notes = append(rep.Notes, agentsRep.Notes...)
-	rep.Warnings = append(rep.Warnings, agentsRep.Warnings...)
+	foldUninstall(&rep, agentsRep, install.Report{})
 	if err != nil {
 		return rep, err
 	}
@@ -119,6 +118,15 @@ func foldMCP(rep *install.Report, m install.Report) {
 	if m.Backup != "" && m.Path != rep.Path {
 		rep.Notes = append(rep.Notes, "backup of the previous "+filepath.Base(m.Path)+": "+m.Backup)
 	}
+}
+
+// foldInstall adds what registering the MCP server (m) did to the report
+// of installing the hooks beside it: a change to either is an update.
+func foldInstall(rep *install.Report, m install.Report) {
+	if rep.Action == install.ActionUnchanged && m.Action != install.ActionUnchanged {
+		rep.Action = install.ActionUpdated
+	}
+	foldMCP(rep, m)
 }
 
 // foldUninstall adds to an uninstall's report of the hooks what removing

@@ -96,10 +96,7 @@ func installGemini(env Env, o Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	if rep.Action == install.ActionUnchanged && m.Action != install.ActionUnchanged {
-		rep.Action = install.ActionUpdated
-	}
-	foldMCP(&rep, m)
+	foldInstall(&rep, m)
 	if err := withAgents(env, &rep, "gemini", geminiAgents, o.Scope, o.Roster, true); err != nil {
 		return rep, err
 	}
