@@ -67,8 +67,7 @@ func (ts *toolServer) root(dir string) string {
 
 // runnerConfig is the project's background.opencode section (the
 // defaults when the configuration cannot be read: the hooks report that).
-func (ts *toolServer) runnerConfig(root string) config.BackgroundOpenCode {
-	s, _ := ts.roots.get(root)
+func runnerConfig(s *settings) config.BackgroundOpenCode {
 	if c, err := s.cfg.Get(); err == nil {
 		return c.Background.OpenCode
 	}
@@ -76,8 +75,19 @@ func (ts *toolServer) runnerConfig(root string) config.BackgroundOpenCode {
 	return c.Background.OpenCode
 }
 
+// tickOptions are the background options of the project's cached
+// configuration, read on every tick without parsing a file; when it
+// cannot be read, [background.LoadOptions]'s defaults.
+func tickOptions(s *settings, root string) background.Options {
+	if c, err := s.cfg.Get(); err == nil {
+		return background.FromConfig(c)
+	}
+	return background.LoadOptions(root)
+}
+
 func (ts *toolServer) list(root string) opencode.ToolList {
-	out := opencode.ToolList{Tools: []opencode.ToolSpec{}, PollMS: ts.runnerConfig(root).PollMS}
+	s, _ := ts.roots.get(root)
+	out := opencode.ToolList{Tools: []opencode.ToolSpec{}, PollMS: runnerConfig(s).PollMS}
 	for _, t := range ts.tools() {
 		out.Tools = append(out.Tools, opencode.ToolSpec{Name: opencode.ToolPrefix + t.Name, Description: t.Description, Schema: t.Schema})
 	}
@@ -129,10 +139,10 @@ func openStore(root string, log *project.Log) *store.Store {
 // next actions out.
 func (ts *toolServer) tick(ctx context.Context, p opencode.Tick) (opencode.TickResult, error) {
 	root := ts.root(p.Directory)
-	_, log := ts.roots.get(root)
-	rc := ts.runnerConfig(root)
+	s, log := ts.roots.get(root)
+	rc := runnerConfig(s)
 	tm := background.Timing{Stable: time.Duration(rc.StableMS) * time.Millisecond, Stale: time.Duration(rc.StaleSeconds) * time.Second}
-	r := background.Open(root, background.LoadOptions(root))
+	r := background.Open(root, tickOptions(s, root))
 	r.Now, r.Logf = ts.now, log.Logf
 	var out background.TickOut
 	err := r.Update(ctx, func(pr *state.Project, now time.Time) error {

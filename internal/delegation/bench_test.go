@@ -36,3 +36,18 @@ func BenchmarkNonDelegationEvent(b *testing.B) {
 		}
 	}
 }
+
+// TestNonDelegationEventLoadsNoOptions: the registry handler runs on every
+// event, but only a delegation, a subagent's start or its stop asks for
+// the options (which parse the configuration in a hook).
+func TestNonDelegationEventLoadsNoOptions(t *testing.T) {
+	sess := &state.Session{ID: "s1"}
+	h := Handlers(func() Options { t.Fatal("options asked for"); return Options{} })[1]
+	for _, k := range []event.Kind{event.PreTool, event.PostTool, event.UserPrompt, event.Stop} {
+		ev := &event.Event{Kind: k, Host: "claude", SessionID: "s1", Tool: event.Tool{Name: event.Read}}
+		c := &engine.Call{Event: ev, State: &engine.State{Session: sess, Project: &state.Project{}}, Decision: &event.Decision{}, Env: &env{}}
+		if r, _ := h.Handle(c); !r.Empty() {
+			t.Errorf("%s: %+v", k, r)
+		}
+	}
+}

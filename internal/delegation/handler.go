@@ -17,7 +17,8 @@ const source = "delegation"
 // Handlers are the delegation handlers, high priority (after the guard):
 // the todo rule, which needs the session's and the project's todos and so
 // runs on the delegating tool call only, and the registry, which runs on
-// every event (a deadline passes while other agents work).
+// every event (a deadline passes while other agents work) but asks for the
+// options only on a delegation, a subagent's start or its stop.
 func Handlers(opts OptionsFunc) []engine.Handler {
 	return []engine.Handler{
 		{
@@ -36,8 +37,7 @@ func Handlers(opts OptionsFunc) []engine.Handler {
 			Name: "delegation", Priority: engine.High,
 			Groups: state.GroupDelegation | state.GroupContext | state.GroupErrorOutbox,
 			Handle: func(c *engine.Call) (event.Result, error) {
-				o := opts()
-				r := &run{c: c, o: &o, now: c.Env.Now()}
+				r := &run{c: c, opts: opts, now: c.Env.Now()}
 				return r.handle(), nil
 			},
 		},
@@ -45,9 +45,20 @@ func Handlers(opts OptionsFunc) []engine.Handler {
 }
 
 type run struct {
-	c   *engine.Call
-	o   *Options
-	now time.Time
+	c    *engine.Call
+	opts OptionsFunc
+	o    *Options // opts(), once asked for
+	now  time.Time
+}
+
+// opt is the options, asked for on first use: the sweep, which runs on
+// every event, needs none.
+func (r *run) opt() *Options {
+	if r.o == nil {
+		o := r.opts()
+		r.o = &o
+	}
+	return r.o
 }
 
 func (r *run) ev() *event.Event          { return r.c.Event }
@@ -88,7 +99,7 @@ func (r *run) delegate() event.Result {
 	ev := r.ev()
 	var res event.Result
 	typ, key := Target(ev.Host, ev.Tool.Input)
-	if to := r.o.Redirect[typ]; to != "" && to != typ {
+	if to := r.opt().Redirect[typ]; to != "" && to != typ {
 		in, err := retarget(ev.Tool.Input, key, to)
 		if err != nil {
 			r.c.Env.Logf("delegation redirect %s → %s not applied: %v", typ, to, err)
@@ -101,7 +112,7 @@ func (r *run) delegate() event.Result {
 		}
 	}
 	path := Path(r.s(), ev.AgentID, ev.AgentType)
-	if v, why := Check(path, typ, r.o); v != Allowed {
+	if v, why := Check(path, typ, r.opt()); v != Allowed {
 		r.queueError(v.errorType(), strings.Join(append(slices.Clone(path), typ), " → "), why, ev.AgentID)
 		return event.Result{Verdict: event.Deny, Rule: v.Rule(), Reason: why}
 	}
@@ -133,11 +144,11 @@ func (r *run) start() event.Result {
 	}
 	path := append(slices.Clone(Path(s, parent, "")), typ)
 	d := state.Delegation{ID: ev.AgentID, Type: typ, Parent: parent, Depth: len(path) - 1, Path: path, Started: r.now}
-	if dl := r.o.Deadline(typ); dl > 0 {
+	if dl := r.opt().Deadline(typ); dl > 0 {
 		d.Deadline = r.now.Add(dl)
 	}
 	r.add(d)
-	if r.o.Structured(typ) {
+	if r.opt().Structured(typ) {
 		return event.Result{Context: event.Note(source, "return-format", event.High, ReturnInstructions(ev.SessionID))}
 	}
 	return event.Result{}
@@ -180,7 +191,7 @@ func (r *run) stop() {
 		a.Overdue = r.now
 		r.queueError("delegation_hang", strings.Join(a.Path, " → "), "subagent "+a.ID+" ("+a.Type+") "+problems[0], a.ID)
 	}
-	if r.o.Structured(a.Type) {
+	if r.opt().Structured(a.Type) {
 		ret, bad := ValidateReturn(ev.LastMessage, ev.ProjectDir, ev.SessionID)
 		if len(bad) > 0 {
 			a.Outcome = "invalid_return"

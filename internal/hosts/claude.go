@@ -71,8 +71,7 @@ func uninstallClaude(env Env, scope install.Scope) (install.Report, error) {
 		return agentsRep, err
 	}
 	rep, err := install.UninstallClaude(claudePath(env, scope), env.BackupDir(scope))
-	rep.Notes = append(rep.Notes, agentsRep.Notes...)
-	rep.Warnings = append(rep.Warnings, agentsRep.Warnings...)
+	foldUninstall(&rep, agentsRep, install.Report{})
 	if err != nil {
 		return rep, err
 	}
@@ -121,6 +120,15 @@ func foldMCP(rep *install.Report, m install.Report) {
 	}
 }
 
+// foldInstall adds what registering the MCP server (m) did to the report
+// of installing the hooks beside it: a change to either is an update.
+func foldInstall(rep *install.Report, m install.Report) {
+	if rep.Action == install.ActionUnchanged && m.Action != install.ActionUnchanged {
+		rep.Action = install.ActionUpdated
+	}
+	foldMCP(rep, m)
+}
+
 // foldUninstall adds to an uninstall's report of the hooks what removing
 // the agent files and the MCP server (m) did.
 func foldUninstall(rep *install.Report, agents, m install.Report) {
@@ -161,12 +169,7 @@ func claudeDoctor(env Env, _ []install.Status) []Check {
 // claudeAgents is how claude takes the roster (see the host entry).
 var claudeAgents = AgentFacts{
 	Call: `the Agent tool with subagent_type "%[1]s"`,
-	Dir: func(env Env, scope install.Scope) string {
-		if scope == install.ScopeUser {
-			return filepath.Join(env.Home, ".claude", "agents")
-		}
-		return filepath.Join(env.ProjectDir, ".claude", "agents")
-	},
+	Dir: func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "agents") },
 	Form:      install.ClaudeAgentForm,
 	SkillDirs: []string{".claude/skills"},
 }
@@ -176,11 +179,6 @@ const claudePrefix = "mcp__atreides__"
 
 // claudeCommands is how claude takes the slash commands (see the entry).
 var claudeCommands = CommandFacts{
-	Dir: func(env Env, scope install.Scope) string {
-		if scope == install.ScopeUser {
-			return filepath.Join(env.Home, ".claude", "commands")
-		}
-		return filepath.Join(env.ProjectDir, ".claude", "commands")
-	},
+	Dir: func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "commands") },
 	Form: install.ClaudeCommandForm,
 }

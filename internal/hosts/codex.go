@@ -111,10 +111,7 @@ func installCodex(env Env, o Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	if rep.Action == install.ActionUnchanged && m.Action != install.ActionUnchanged {
-		rep.Action = install.ActionUpdated
-	}
-	foldMCP(&rep, m)
+	foldInstall(&rep, m)
 	return rep, withAgents(env, &rep, "codex", codexAgents, o.Scope, o.Roster, true)
 }
 

@@ -1,7 +1,6 @@
 package hosts
 
 import (
-	"path/filepath"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/host/gemini"
@@ -97,10 +96,7 @@ func installGemini(env Env, o Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	if rep.Action == install.ActionUnchanged && m.Action != install.ActionUnchanged {
-		rep.Action = install.ActionUpdated
-	}
-	foldMCP(&rep, m)
+	foldInstall(&rep, m)
 	if err := withAgents(env, &rep, "gemini", geminiAgents, o.Scope, o.Roster, true); err != nil {
 		return rep, err
 	}
@@ -139,12 +135,7 @@ func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
 // geminiAgents is how gemini takes the roster (see the host entry).
 var geminiAgents = AgentFacts{
 	Call: `the invoke_agent tool with agent_name "%[1]s"`,
-	Dir: func(env Env, scope install.Scope) string {
-		if scope == install.ScopeUser {
-			return filepath.Join(env.Home, ".gemini", "agents")
-		}
-		return filepath.Join(env.ProjectDir, ".gemini", "agents")
-	},
+	Dir: func(env Env, scope install.Scope) string { return dotDir(env, scope, ".gemini", "agents") },
 	Form: install.GeminiAgentForm, InlineSkills: true,
 	SkillDirs: []string{".gemini/skills"},
 }
@@ -156,11 +147,6 @@ const geminiPrefix = "mcp_atreides_"
 
 // geminiCommands is how gemini takes the slash commands (see the entry).
 var geminiCommands = CommandFacts{
-	Dir: func(env Env, scope install.Scope) string {
-		if scope == install.ScopeUser {
-			return filepath.Join(env.Home, ".gemini", "commands")
-		}
-		return filepath.Join(env.ProjectDir, ".gemini", "commands")
-	},
+	Dir: func(env Env, scope install.Scope) string { return dotDir(env, scope, ".gemini", "commands") },
 	Form: install.GeminiCommandForm,
 }

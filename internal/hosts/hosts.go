@@ -320,6 +320,16 @@ func ReadsBeforeWrite(name string) bool {
 	return ok && h.ReadsBeforeWrite
 }
 
+// dotDir is the folder sub of a host's dot directory (".claude") for a
+// scope: in the user's home for the user scope, else in the project.
+func dotDir(env Env, scope install.Scope, dot, sub string) string {
+	base := env.ProjectDir
+	if scope == install.ScopeUser {
+		base = env.Home
+	}
+	return filepath.Join(base, dot, sub)
+}
+
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil

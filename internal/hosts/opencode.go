@@ -91,8 +91,7 @@ func uninstallOpenCode(env Env, scope install.Scope) (install.Report, error) {
 	}
 	dir := openCodeDir(env, scope)
 	rep, err := install.UninstallOpenCode(dir, env.BackupDir(scope), []string{dir})
-	rep.Notes = append(rep.Notes, cmdRep.Notes...)
-	rep.Warnings = append(rep.Warnings, cmdRep.Warnings...)
+	foldUninstall(&rep, cmdRep, install.Report{})
 	return rep, err
 }
 

@@ -1,7 +1,6 @@
 package install
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,8 +8,6 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agents"
 )
-
-var updateAgentGolden = flag.Bool("update-agents", false, "rewrite testdata/agents/*.golden")
 
 // goldenRoster covers every tool permission, a model for one host, and
 // text that needs quoting.
@@ -35,22 +32,7 @@ func TestAgentForms(t *testing.T) {
 				continue
 			}
 			got := withMarker(agentMarker, form.Render(a, a.Prompt))
-			if *updateAgentGolden {
-				if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(name, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("%s:\n%s\nwant:\n%s", name, got, want)
-			}
+			golden(t, name, []byte(got))
 			if classifyMarked(agentMarker, []byte(got)) != oursAsWritten {
 				t.Errorf("%s: not recognised as ours as written", name)
 			}

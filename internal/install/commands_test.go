@@ -25,28 +25,13 @@ func command(t *testing.T, name string) slash.Command {
 }
 
 // TestCommandForms: /plan in each host's format, against golden files
-// (-update-agents rewrites them with the agents').
+// (-update rewrites them).
 func TestCommandForms(t *testing.T) {
 	c := command(t, "plan")
 	for _, form := range []CommandForm{ClaudeCommandForm, OpenCodeCommandForm, GeminiCommandForm} {
 		name := filepath.Join("testdata", "commands", form.Host+"-"+c.Name+form.Ext+".golden")
 		got := withMarker(commandMarker, form.Render(c, c.Body(form.Args, func(s string) string { return "pfx_" + s })))
-		if *updateAgentGolden {
-			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(name, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != string(want) {
-			t.Errorf("%s:\n%s\nwant:\n%s", name, got, want)
-		}
+		golden(t, name, []byte(got))
 		if classifyMarked(commandMarker, []byte(got)) != oursAsWritten || classifyMarked(agentMarker, []byte(got)) != userFile {
 			t.Errorf("%s: not recognised as a command file of ours as written", name)
 		}

@@ -1,33 +1,11 @@
 package install
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/mcp")
-
-// golden compares got with testdata/mcp/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "mcp", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s:\n got: %s\nwant: %s", name, got, want)
-	}
-}
 
 // TestGeminiMCP: hooks and server go into the same settings file, the
 // user's servers, comments and layout stay, and uninstall gives back the
@@ -54,7 +32,7 @@ func TestGeminiMCP(t *testing.T) {
 				t.Errorf("second install = %+v, %v", r, err)
 			}
 			got := readFile(t, path)
-			golden(t, name+".want", []byte(strings.ReplaceAll(string(got), bin, "/bin/atreides")))
+			golden(t, filepath.Join("testdata", "mcp", name+".want"), []byte(strings.ReplaceAll(string(got), bin, "/bin/atreides")))
 			if reg, problem, err := InspectGeminiMCP(path); !reg || problem != "" || err != nil {
 				t.Errorf("inspect = %v %q %v", reg, problem, err)
 			}
