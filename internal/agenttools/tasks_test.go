@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/taskgit/gittest"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -263,17 +263,7 @@ func TestPhaseDone(t *testing.T) {
 // gitProject is newProject inside a git repository with one commit, for
 // the scoped commits.
 func gitProject(t *testing.T) string {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", "")
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
-		t.Setenv(k, "t@example.com")
-	}
 	root := newProject(t)
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "init"}} {
-		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	gittest.Init(t, root)
 	return root
 }

@@ -70,47 +70,34 @@ type errorJSON struct {
 }
 
 func errorView(e state.TaskError) errorJSON {
-	refs := e.FixRefs
-	if refs == nil {
-		refs = []string{}
-	}
 	return errorJSON{
 		ID: e.Number, Type: e.Type, Severity: e.Severity, Cause: e.Cause, Message: e.Message, Count: e.Count,
 		First: e.First, Last: e.Last, Command: e.Context.Command, Task: e.Context.Task, Agent: e.Context.Agent,
-		Session: e.Context.Session, Fix: e.Fix, FixRefs: refs, Fixed: timeOrNull(e.Fixed), Recurred: e.Recurred,
+		Session: e.Context.Session, Fix: e.Fix, FixRefs: nonNil(e.FixRefs), Fixed: timeOrNil(e.Fixed), Recurred: e.Recurred,
 		Held: e.Fix == tasks.FixFixed,
 	}
 }
 
-// timeOrNull is a time for JSON: null when it has no value.
-func timeOrNull(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
-}
-
-// errorsBoard records every session's waiting errors and returns the
-// board of the project at the working directory.
-func errorsBoard(io *IO) (*tasks.Repo, *state.Tasks, error) {
+// errorsBoard opens the board of the project at the working directory
+// with every session's waiting errors recorded on it.
+func errorsBoard(io *IO) (*tasks.Repo, error) {
 	r, err := taskRepo(io)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if _, err := r.DrainOutboxes(context.Background()); err != nil {
-		return nil, nil, fmt.Errorf("recording the sessions' errors: %w", err)
+		return nil, fmt.Errorf("recording the sessions' errors: %w", err)
 	}
-	var b state.Tasks
-	err = r.View(context.Background(), func(t *state.Tasks) error {
-		b = *t
-		return nil
-	})
-	return r, &b, err
+	return r, nil
 }
 
 func (o *errorsOptions) run(io *IO) error {
-	_, b, err := errorsBoard(io)
+	r, err := errorsBoard(io)
 	if err != nil {
+		return err
+	}
+	var b state.Tasks
+	if err := r.View(context.Background(), func(t *state.Tasks) error { b = *t; return nil }); err != nil {
 		return err
 	}
 	typ := tasks.ErrorType(o.typ)
@@ -206,7 +193,7 @@ func (o *errorsPlanOptions) run(io *IO, args []string) error {
 			return err
 		}
 	}
-	r, _, err := errorsBoard(io)
+	r, err := errorsBoard(io)
 	if err != nil {
 		return err
 	}
@@ -274,7 +261,7 @@ is seen again.`,
 			if strings.TrimSpace(ref) == "" {
 				return usagef("errors resolve needs --ref: the commit or a few words naming the fix")
 			}
-			r, _, err := errorsBoard(io)
+			r, err := errorsBoard(io)
 			if err != nil {
 				return err
 			}

@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"context"
 	"strconv"
 
-	"github.com/atreides-dev/atreides/internal/state"
-	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
 
@@ -37,17 +34,4 @@ func phaseNumber(arg, cmd string) (int, error) {
 		return 0, usagef("%s: %q is not a phase number", cmd, arg)
 	}
 	return n, nil
-}
-
-// viewTask reads task n from the board.
-func viewTask(r *tasks.Repo, n int) (state.Task, error) {
-	var t state.Task
-	err := r.View(context.Background(), func(b *state.Tasks) error {
-		got, err := tasks.Get(b, n)
-		if err == nil {
-			t = *got
-		}
-		return err
-	})
-	return t, err
 }

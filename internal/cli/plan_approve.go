@@ -13,11 +13,7 @@ func newPlanApproveCmd(io *IO) *cobra.Command {
 		Short: "approve the current plan version of task N: its work may start",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			n, err := taskNumber(args[0])
-			if err != nil {
-				return err
-			}
-			r, err := taskRepo(io)
+			r, n, err := taskArg(io, args[0])
 			if err != nil {
 				return err
 			}

@@ -17,11 +17,7 @@ completed phases stay completed (their work is done) and whose other phases
 start again. A new version needs its own approval.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			n, err := taskNumber(args[0])
-			if err != nil {
-				return err
-			}
-			r, err := taskRepo(io)
+			r, n, err := taskArg(io, args[0])
 			if err != nil {
 				return err
 			}

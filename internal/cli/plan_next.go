@@ -14,11 +14,7 @@ func newPlanNextCmd(io *IO) *cobra.Command {
 		Short: "print the next unfinished phase of task N's plan; exit 1 when none remains",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			n, err := taskNumber(args[0])
-			if err != nil {
-				return err
-			}
-			v, err := currentPlan(io, n)
+			v, err := currentPlan(io, args[0])
 			if err != nil {
 				return err
 			}
@@ -26,7 +22,7 @@ func newPlanNextCmd(io *IO) *cobra.Command {
 				if asJSON {
 					_ = printJSON(io, nil)
 				} else {
-					fmt.Fprintf(io.Out, "task %d: every phase of plan version %d is completed\n", n, v.Version)
+					fmt.Fprintf(io.Out, "task %d: every phase of plan version %d is completed\n", v.Task, v.Version)
 				}
 				return exitStatus(ExitFailure)
 			}

@@ -14,11 +14,7 @@ func newPlanPhaseStartCmd(io *IO) *cobra.Command {
 		Short: "mark phase K (default: the first not completed) of task N's plan in progress",
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(_ *cobra.Command, args []string) error {
-			n, err := taskNumber(args[0])
-			if err != nil {
-				return err
-			}
-			r, err := taskRepo(io)
+			r, n, err := taskArg(io, args[0])
 			if err != nil {
 				return err
 			}
@@ -42,7 +38,7 @@ func phaseArg(r *tasks.Repo, n int, args []string) (int, error) {
 	if len(args) > 0 {
 		return phaseNumber(args[0], "plan phase-start")
 	}
-	t, err := viewTask(r, n)
+	t, err := r.Task(context.Background(), n)
 	if err != nil {
 		return 0, err
 	}

@@ -15,11 +15,7 @@ func newPlanResearchCmd(io *IO) *cobra.Command {
 		Short: "write the next research report of task N from a template and print its path",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			n, err := taskNumber(args[0])
-			if err != nil {
-				return err
-			}
-			r, err := taskRepo(io)
+			r, n, err := taskArg(io, args[0])
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/state"
@@ -33,11 +34,7 @@ func newPlanShowCmd(io *IO) *cobra.Command {
 		Short: "show the current plan of task N: its phases and where it stands",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			n, err := taskNumber(args[0])
-			if err != nil {
-				return err
-			}
-			v, err := currentPlan(io, n)
+			v, err := currentPlan(io, args[0])
 			if err != nil {
 				return err
 			}
@@ -52,13 +49,13 @@ func newPlanShowCmd(io *IO) *cobra.Command {
 	return cmd
 }
 
-// currentPlan reads task n's current plan.
-func currentPlan(io *IO, n int) (planJSON, error) {
-	r, err := taskRepo(io)
+// currentPlan reads the current plan of the task arg names.
+func currentPlan(io *IO, arg string) (planJSON, error) {
+	r, n, err := taskArg(io, arg)
 	if err != nil {
 		return planJSON{}, err
 	}
-	t, err := viewTask(r, n)
+	t, err := r.Task(context.Background(), n)
 	if err != nil {
 		return planJSON{}, err
 	}

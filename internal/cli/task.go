@@ -51,6 +51,17 @@ func taskRepo(io *IO) (*tasks.Repo, error) {
 	return tasks.Open(root, tasks.LoadOptions(root)), nil
 }
 
+// taskArg reads a command's task number argument and opens the board of
+// the working directory's project.
+func taskArg(io *IO, arg string) (*tasks.Repo, int, error) {
+	n, err := taskNumber(arg)
+	if err != nil {
+		return nil, 0, err
+	}
+	r, err := taskRepo(io)
+	return r, n, err
+}
+
 // taskNumber reads a task number, with or without a leading '#'.
 func taskNumber(arg string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimPrefix(arg, "#"))
@@ -106,16 +117,38 @@ func (c *claimer) resolve(io *IO, r *tasks.Repo) (state.TaskClaim, error) {
 	return state.TaskClaim{Session: id, Agent: c.agent}, err
 }
 
-// taskChange runs fn on the board and prints the task it returns, as
-// JSON or as one line; a claim refused for another holder ends the
-// command as taskFailed says.
+// change is taskChange of the task named by arg, for the session
+// and agent c resolves to (start, claim).
+func (c *claimer) change(io *IO, arg, cmdName string, asJSON bool, fn func(b *state.Tasks, n int, by state.TaskClaim, now time.Time) (*state.Task, error)) error {
+	r, n, err := taskArg(io, arg)
+	if err != nil {
+		return err
+	}
+	by, err := c.resolve(io, r)
+	if err != nil {
+		return err
+	}
+	return updateTask(io, r, cmdName, asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
+		return fn(b, n, by, now)
+	})
+}
+
+// taskChange runs fn on the board of the working directory's project as
+// updateTask does.
 func taskChange(io *IO, cmdName string, asJSON bool, fn func(b *state.Tasks, now time.Time) (*state.Task, error)) error {
 	r, err := taskRepo(io)
 	if err != nil {
 		return err
 	}
+	return updateTask(io, r, cmdName, asJSON, fn)
+}
+
+// updateTask runs fn on r's board and prints the task it returns, as
+// JSON or as one line; a claim refused for another holder ends the
+// command as taskFailed says.
+func updateTask(io *IO, r *tasks.Repo, cmdName string, asJSON bool, fn func(b *state.Tasks, now time.Time) (*state.Task, error)) error {
 	var view taskJSON
-	err = r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
+	err := r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
 		t, err := fn(b, now)
 		if err == nil {
 			view = taskView(t)

@@ -35,19 +35,7 @@ func newTaskClaimCmd(io *IO) *cobra.Command {
 }
 
 func (o *taskClaimOptions) run(io *IO) error {
-	n, err := taskNumber(o.arg)
-	if err != nil {
-		return err
-	}
-	r, err := taskRepo(io)
-	if err != nil {
-		return err
-	}
-	by, err := o.resolve(io, r)
-	if err != nil {
-		return err
-	}
-	return taskChange(io, "task claim", o.asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
+	return o.change(io, o.arg, "task claim", o.asJSON, func(b *state.Tasks, n int, by state.TaskClaim, now time.Time) (*state.Task, error) {
 		if !o.release {
 			return tasks.Claim(b, n, by, o.force, now)
 		}

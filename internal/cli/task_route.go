@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/agents"
@@ -44,9 +43,9 @@ and description. Without N, --language or --file says what to route.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) == 1 {
-				n, err := strconv.Atoi(strings.TrimPrefix(args[0], "#"))
-				if err != nil || n <= 0 {
-					return usagef("%q is not a task number", args[0])
+				n, err := taskNumber(args[0])
+				if err != nil {
+					return err
 				}
 				o.task = n
 			}
@@ -79,13 +78,7 @@ func (o *taskRouteOptions) run(io *IO) error {
 	t := state.Task{Language: o.language}
 	if o.task != 0 {
 		repo := tasks.Open(root, tasks.FromConfig(c))
-		if err := repo.View(context.Background(), func(b *state.Tasks) error {
-			tp, err := tasks.Get(b, o.task)
-			if err == nil {
-				t = *tp
-			}
-			return err
-		}); err != nil {
+		if t, err = repo.Task(context.Background(), o.task); err != nil {
 			return err
 		}
 		if doc.Files, err = repo.WrittenFiles(t); err != nil {

@@ -45,8 +45,12 @@ func (o *taskSetOptions) run(io *IO) error {
 	if o.status == tasks.Blocked && strings.TrimSpace(o.reason) == "" {
 		return usagef("task block needs --reason: what the task waits for")
 	}
+	r, err := taskRepo(io)
+	if err != nil {
+		return err
+	}
 	var worker string // the claim completing clears: the scoped commit's session
-	err = taskChange(io, "task "+o.verb, o.asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
+	err = updateTask(io, r, "task "+o.verb, o.asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
 		if t := b.Task(n); t != nil {
 			worker = t.Claim.Session
 		}
@@ -55,17 +59,13 @@ func (o *taskSetOptions) run(io *IO) error {
 	if err != nil || o.status != tasks.Completed {
 		return err
 	}
-	return scopedCommit(io, tasks.Commit{Task: n, Session: worker})
+	return scopedCommit(io, r, tasks.Commit{Task: n, Session: worker})
 }
 
 // scopedCommit commits what the task (or its phase) changed when scoped
 // commits are on, and says what it did; a refused commit never fails the
 // command (it is recorded in errors.json).
-func scopedCommit(io *IO, c tasks.Commit) error {
-	r, err := taskRepo(io)
-	if err != nil {
-		return err
-	}
+func scopedCommit(io *IO, r *tasks.Repo, c tasks.Commit) error {
 	res, err := r.CommitScoped(context.Background(), c)
 	if err != nil {
 		return err

@@ -33,11 +33,7 @@ func newTaskShowCmd(io *IO) *cobra.Command {
 }
 
 func (o *taskShowOptions) run(io *IO) error {
-	n, err := taskNumber(o.arg)
-	if err != nil {
-		return err
-	}
-	r, err := taskRepo(io)
+	r, n, err := taskArg(io, o.arg)
 	if err != nil {
 		return err
 	}

@@ -34,19 +34,7 @@ func newTaskStartCmd(io *IO) *cobra.Command {
 }
 
 func (o *taskStartOptions) run(io *IO) error {
-	n, err := taskNumber(o.arg)
-	if err != nil {
-		return err
-	}
-	r, err := taskRepo(io)
-	if err != nil {
-		return err
-	}
-	by, err := o.resolve(io, r)
-	if err != nil {
-		return err
-	}
-	return taskChange(io, "task start", o.asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
+	return o.change(io, o.arg, "task start", o.asJSON, func(b *state.Tasks, n int, by state.TaskClaim, now time.Time) (*state.Task, error) {
 		// The claim first: a task someone else holds is refused as held,
 		// whatever its dependencies.
 		if _, err := tasks.Claim(b, n, by, o.force, now); err != nil {

@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -12,46 +11,18 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/taskgit/gittest"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
 // gitRepo is a repository in a temporary directory with one commit, and
 // the user's and the system's git configuration kept out.
 func gitRepo(t *testing.T) string {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", "")
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
-		t.Setenv(k, "T")
-	}
-	for _, k := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
-		t.Setenv(k, "t@example.com")
-	}
 	root := t.TempDir()
-	git(t, root, "init", "-q", "-b", "main")
-	put(t, root, "README.md", "readme\n")
-	put(t, root, "other.go", "package other\n")
-	git(t, root, "add", "-A")
-	git(t, root, "commit", "-q", "-m", "init")
+	gittest.Write(t, root, "README.md", "readme\n")
+	gittest.Write(t, root, "other.go", "package other\n")
+	gittest.Init(t, root)
 	return root
-}
-
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-func put(t *testing.T, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, rel)
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // traced writes the file as session did at, and records it in the ledger
@@ -59,7 +30,7 @@ func put(t *testing.T, root, rel, content string) {
 func traced(t *testing.T, root, session string, at time.Time, rel, content string) {
 	t.Helper()
 	if !filepath.IsAbs(rel) {
-		put(t, root, rel, content)
+		gittest.Write(t, root, rel, content)
 	}
 	w := &trace.Writer{Path: filepath.Join(project.StateDir(root), trace.FileName)}
 	_, err := w.Append(&trace.Record{Timestamp: at.UTC().Format(time.RFC3339Nano),
@@ -93,7 +64,7 @@ func startedTask(t *testing.T, root string) *Repo {
 }
 
 func userState(t *testing.T, root string) string {
-	return git(t, root, "status", "--porcelain=v1", "--untracked-files=all") + "---\n" + git(t, root, "diff", "--cached")
+	return gittest.Git(t, root, "status", "--porcelain=v1", "--untracked-files=all") + "---\n" + gittest.Git(t, root, "diff", "--cached")
 }
 
 // The commit holds the files the claiming session wrote since the task
@@ -108,9 +79,9 @@ func TestCommitScoped(t *testing.T) {
 	traced(t, root, "s1", t0.Add(time.Minute), "health.go", "package health\n")
 	traced(t, root, "s2", t0.Add(time.Minute), "other.go", "package other // s2\n")
 	traced(t, root, "s1", t0.Add(2*time.Minute), "/tmp/scratch.txt", "")
-	put(t, root, "README.md", "user's staged edit\n")
-	git(t, root, "add", "README.md")
-	put(t, root, "notes.txt", "user's untracked file\n")
+	gittest.Write(t, root, "README.md", "user's staged edit\n")
+	gittest.Git(t, root, "add", "README.md")
+	gittest.Write(t, root, "notes.txt", "user's untracked file\n")
 	before := userState(t, root)
 	for _, f := range []string{".atreides/specs/TODO.md", ".atreides/specs/errors.json", ".atreides/specs/state.json", "health.go"} {
 		before = strings.ReplaceAll(before, "?? "+f+"\n", "")
@@ -123,7 +94,7 @@ func TestCommitScoped(t *testing.T) {
 	if want := []string{".atreides/specs/TODO.md", ".atreides/specs/errors.json", ".atreides/specs/state.json", "health.go"}; !slices.Equal(res.Files, want) {
 		t.Fatalf("committed %q, want %q", res.Files, want)
 	}
-	if got := git(t, root, "log", "-1", "--format=%s"); got != "task 1 phase 1: The route\n" || res.Message != "task 1 phase 1: The route" {
+	if got := gittest.Git(t, root, "log", "-1", "--format=%s"); got != "task 1 phase 1: The route\n" || res.Message != "task 1 phase 1: The route" {
 		t.Fatalf("message %q", got)
 	}
 	if !slices.Equal(res.Outside, []string{"/tmp/scratch.txt"}) {
@@ -139,7 +110,7 @@ func TestCommitScoped(t *testing.T) {
 	// The next commit looks only at later records; the task is done, its
 	// claim cleared, so the done path names the session.
 	traced(t, root, "s1", t0.Add(3*time.Minute), "health_test.go", "package health\n")
-	put(t, root, "health.go", "package health // changed outside the ledger's later records\n")
+	gittest.Write(t, root, "health.go", "package health // changed outside the ledger's later records\n")
 	r.Update(ctx, func(b *state.Tasks, now time.Time) error { _, err := SetStatus(b, 1, Completed, "", now); return err })
 	res, err = r.CommitScoped(ctx, Commit{Task: 1, Session: "s1"})
 	if err != nil || res.Message != "task 1: Add a health endpoint" || slices.Contains(res.Files, "health.go") || !slices.Contains(res.Files, "health_test.go") {
@@ -173,19 +144,19 @@ func TestCommitMessages(t *testing.T) {
 // leaves the task's files to the next commit.
 func TestCommitRefusedDuringRebase(t *testing.T) {
 	root := gitRepo(t)
-	git(t, root, "checkout", "-q", "-b", "side")
-	put(t, root, "other.go", "package other // side\n")
-	git(t, root, "commit", "-q", "-am", "side")
-	git(t, root, "checkout", "-q", "main")
-	put(t, root, "other.go", "package other // main\n")
-	git(t, root, "commit", "-q", "-am", "main")
-	git(t, root, "checkout", "-q", "side")
+	gittest.Git(t, root, "checkout", "-q", "-b", "side")
+	gittest.Write(t, root, "other.go", "package other // side\n")
+	gittest.Git(t, root, "commit", "-q", "-am", "side")
+	gittest.Git(t, root, "checkout", "-q", "main")
+	gittest.Write(t, root, "other.go", "package other // main\n")
+	gittest.Git(t, root, "commit", "-q", "-am", "main")
+	gittest.Git(t, root, "checkout", "-q", "side")
 	if out, err := exec.Command("git", "-C", root, "rebase", "main").CombinedOutput(); err == nil {
 		t.Fatalf("rebase did not stop: %s", out)
 	}
 	r := startedTask(t, root)
 	traced(t, root, "s1", t0.Add(time.Minute), "health.go", "package health\n")
-	head := git(t, root, "rev-parse", "HEAD")
+	head := gittest.Git(t, root, "rev-parse", "HEAD")
 	for i := 1; i <= 2; i++ {
 		res, err := r.CommitScoped(context.Background(), Commit{Task: 1})
 		if err != nil || res.Commit != "" || !strings.Contains(res.Failure, "rebase is in progress") || res.Error != 1 {
@@ -199,14 +170,14 @@ func TestCommitRefusedDuringRebase(t *testing.T) {
 			t.Fatalf("commit point moved on a refusal: %d", b.Task(1).Committed)
 		}
 	}
-	if git(t, root, "rev-parse", "HEAD") != head {
+	if gittest.Git(t, root, "rev-parse", "HEAD") != head {
 		t.Fatal("committed during a rebase")
 	}
 }
 
 func TestCommitRefusedDetached(t *testing.T) {
 	root := gitRepo(t)
-	git(t, root, "checkout", "-q", "--detach")
+	gittest.Git(t, root, "checkout", "-q", "--detach")
 	r := startedTask(t, root)
 	traced(t, root, "s1", t0.Add(time.Minute), "health.go", "package health\n")
 	res, err := r.CommitScoped(context.Background(), Commit{Task: 1})
@@ -235,8 +206,8 @@ func TestCommitOff(t *testing.T) {
 	r := startedTask(t, root)
 	r.Opts.Commits = false
 	traced(t, root, "s1", t0.Add(time.Minute), "health.go", "package health\n")
-	head := git(t, root, "rev-parse", "HEAD")
-	if res, err := r.CommitScoped(context.Background(), Commit{Task: 1}); err != nil || !res.Off || git(t, root, "rev-parse", "HEAD") != head {
+	head := gittest.Git(t, root, "rev-parse", "HEAD")
+	if res, err := r.CommitScoped(context.Background(), Commit{Task: 1}); err != nil || !res.Off || gittest.Git(t, root, "rev-parse", "HEAD") != head {
 		t.Fatalf("%+v %v", res, err)
 	}
 }

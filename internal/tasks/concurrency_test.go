@@ -145,7 +145,7 @@ func TestConcurrentWriters(t *testing.T) {
 			t.Errorf("%s is not what the stored board generates (%v)", name, err)
 		}
 	}
-	if got := specNames(t, r); !slices.Equal(got, slices.Sorted(slices.Values(fileNames))) {
+	if got := specFiles(t, r); !slices.Equal(got, slices.Sorted(slices.Values(fileNames))) {
 		t.Errorf("the specs directory holds %v, want only %v", got, fileNames)
 	}
 }
@@ -328,19 +328,6 @@ func statusOfMarker(m string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func specNames(t *testing.T, r *Repo) []string {
-	t.Helper()
-	es, err := os.ReadDir(r.SpecsDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
 }
 
 // taskIndex is k of a title "writer W task k".

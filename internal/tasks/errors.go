@@ -231,15 +231,7 @@ func NormalizeCause(s string) string {
 	})
 	s = re[2].ReplaceAllString(s, "N")
 	s = re[3].ReplaceAllString(s, " ")
-	s = strings.TrimSpace(s)
-	if len(s) > maxCause {
-		cut := maxCause
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
+	return shortCause(strings.TrimSpace(s), maxCause)
 }
 
 // DrainOutbox records the session's outbox on the board and empties it;

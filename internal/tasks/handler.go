@@ -9,13 +9,14 @@ import (
 // ErrorsHandler moves the errors hooks saw (the session's outbox: strike
 // escalations, delegation failures) into the task board's error log and
 // writes the generated files. It runs last, on the turn's end and the
-// session's, which load the board anyway for the stop gate: the hooks
-// that see errors run on every tool call, where the board (up to
-// thousands of tasks) must not be decoded. Not on the user's prompt:
-// declaring the board there costs every prompt its decoding and encoding
-// (1.3 ms with 1,000 tasks, BenchmarkErrorsHandlerStop) to save only
-// the wait until the turn's Stop; a session killed before one is drained
-// by 'atreides errors'. An empty outbox returns at once.
+// session's: the hooks that see errors run on every tool call, where the
+// board (up to thousands of tasks) must not be decoded. No other handler
+// of those events reads the board (the stop gate reads the session's
+// state.SessionTask), so declaring it costs each Stop and SessionEnd its
+// decoding and encoding even when the outbox is empty (about 1 ms with
+// 1,000 tasks, BenchmarkErrorsHandlerStop); on the user's prompt it would
+// cost every prompt that to save only the wait until the turn's Stop. A
+// session killed before one is drained by 'atreides errors'.
 func ErrorsHandler(root string, opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "errors", Priority: engine.Low,

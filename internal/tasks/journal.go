@@ -93,12 +93,14 @@ func parseJournal(data []byte) (*journal, error) {
 	return &j, nil
 }
 
-// genMarkers are what precedes the generation number in each file, in
-// its first bytes (readGen reads no further).
-var genMarkers = map[string]string{
-	TodoFile:   "(" + genMarker,
-	StateFile:  `"generation": `,
-	ErrorsFile: `"generation": `,
+// genMarkerOf is what precedes the generation number in the file, in its
+// first bytes (readGen reads no further). A switch, not a map: no init
+// work in the hook binary.
+func genMarkerOf(name string) string {
+	if name == TodoFile {
+		return "(" + genMarker
+	}
+	return `"generation": ` // state.json, errors.json
 }
 
 // genPrefix is how much of a file readGen looks at.
@@ -107,7 +109,7 @@ const genPrefix = 512
 // readGen finds the generation a file's first bytes carry; ok is false
 // when they carry none (a hand edit removed it, or not our file).
 func readGen(name string, head []byte) (gen int, ok bool) {
-	_, rest, found := bytes.Cut(head[:min(len(head), genPrefix)], []byte(genMarkers[name]))
+	_, rest, found := bytes.Cut(head[:min(len(head), genPrefix)], []byte(genMarkerOf(name)))
 	if !found {
 		return 0, false
 	}

@@ -48,7 +48,7 @@ func (d PhaseDone) Completed() bool {
 // no such phase) or a command that could not start.
 func (r *Repo) CompletePhase(ctx context.Context, n, k int) (PhaseDone, error) {
 	d := PhaseDone{Task: n, Phase: k}
-	t, err := r.task(ctx, n)
+	t, err := r.Task(ctx, n)
 	if err != nil {
 		return d, err
 	}
@@ -91,7 +91,7 @@ func (r *Repo) CompletePhase(ctx context.Context, n, k int) (PhaseDone, error) {
 	if next > 0 {
 		// Read after the commit, as the next command would: the plan file
 		// is the one SetPhase wrote.
-		if t, err := r.task(ctx, n); err == nil {
+		if t, err := r.Task(ctx, n); err == nil {
 			if _, _, p, _, err := r.CurrentPlan(&t); err == nil && next <= len(p.Phases) {
 				d.NextTitle = p.Phases[next-1].Title
 			}
@@ -100,8 +100,8 @@ func (r *Repo) CompletePhase(ctx context.Context, n, k int) (PhaseDone, error) {
 	return d, nil
 }
 
-// task is a copy of task n as the store holds it.
-func (r *Repo) task(ctx context.Context, n int) (state.Task, error) {
+// Task is a copy of task n as the store holds it.
+func (r *Repo) Task(ctx context.Context, n int) (state.Task, error) {
 	var t state.Task
 	err := r.View(ctx, func(b *state.Tasks) error {
 		got, err := Get(b, n)
