@@ -31,6 +31,11 @@ type Handler struct {
 	Name     string
 	Priority Priority
 	Kinds    []event.Kind // the kinds it handles; empty means all
+	// When, if set, narrows Kinds to the events it accepts, judged from
+	// the event alone before any state is loaded: a handler that has work
+	// on some events of a kind only (a session start after a compaction)
+	// says so here, so that the others neither run it nor load its groups.
+	When func(*event.Event) bool
 	// Groups are the state groups Handle reads or writes; only the groups
 	// of an event's handlers are decoded and saved (package state). Zero
 	// means all of them, so a handler that does not say is slower, never
@@ -46,8 +51,8 @@ type Handler struct {
 	Handle func(c *Call) (event.Result, error)
 }
 
-func (h *Handler) wants(k event.Kind) bool {
-	return len(h.Kinds) == 0 || slices.Contains(h.Kinds, k)
+func (h *Handler) wants(ev *event.Event) bool {
+	return (len(h.Kinds) == 0 || slices.Contains(h.Kinds, ev.Kind)) && (h.When == nil || h.When(ev))
 }
 
 // Call is what a handler sees of one event.
@@ -141,7 +146,7 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 	r := run{memo: &Memo{}, prepared: make([]time.Duration, len(e.handlers))}
 	r.deadline, _ = ctx.Deadline()
 	e.prepare(ev, r)
-	groups := e.groups(ev.Kind) | state.GroupContext
+	groups := e.groups(ev) | state.GroupContext
 	err := e.loader.Update(ctx, ev, groups, func(st *State) error {
 		before := marks.Take(st.Session, st.Project, groups)
 		d, ran = e.runHandlers(ev, st, r), true
@@ -186,13 +191,13 @@ func (e *Engine) deliver(ev *event.Event, st *State, d *event.Decision) {
 	}
 }
 
-// groups is the union of the groups the handlers of kind declare.
-func (e *Engine) groups(k event.Kind) state.Groups {
+// groups is the union of the groups the handlers of ev declare.
+func (e *Engine) groups(ev *event.Event) state.Groups {
 	var g state.Groups
 	for i := range e.handlers {
 		h := &e.handlers[i]
 		switch {
-		case !h.wants(k):
+		case !h.wants(ev):
 		case h.Groups == 0:
 			return state.AllGroups
 		default:
@@ -214,7 +219,7 @@ type run struct {
 func (e *Engine) prepare(ev *event.Event, r run) {
 	for i := range e.handlers {
 		h := &e.handlers[i]
-		if h.Prepare == nil || !h.wants(ev.Kind) {
+		if h.Prepare == nil || !h.wants(ev) {
 			continue
 		}
 		start := time.Now()
@@ -234,7 +239,7 @@ func (e *Engine) runHandlers(ev *event.Event, st *State, r run) *event.Decision 
 	d := &event.Decision{Timings: make([]event.Timing, 0, len(e.handlers))}
 	for i := range e.handlers {
 		h := &e.handlers[i]
-		if !h.wants(ev.Kind) {
+		if !h.wants(ev) {
 			continue
 		}
 		start := time.Now()

@@ -230,3 +230,33 @@ func TestPhaseChangeMarksTheDecision(t *testing.T) {
 		})
 	}
 }
+
+// groupsLoader records the groups the engine asked it for.
+type groupsLoader struct{ groups state.Groups }
+
+func (l *groupsLoader) Update(_ context.Context, ev *event.Event, groups state.Groups, fn func(*State) error) error {
+	l.groups = groups
+	return fn(NewState(ev))
+}
+
+// TestWhenNarrowsKinds: a handler whose When refuses the event neither
+// runs nor has its groups loaded; one it accepts does both.
+func TestWhenNarrowsKinds(t *testing.T) {
+	ran := false
+	h := Handler{Name: "compact-only", Kinds: []event.Kind{event.SessionStart}, Groups: state.GroupMemory,
+		When:   func(ev *event.Event) bool { return ev.Source == "compact" },
+		Handle: func(*Call) (event.Result, error) { ran = true; return event.Result{}, nil }}
+	for _, tc := range []struct {
+		source string
+		want   bool
+	}{{"startup", false}, {"compact", true}} {
+		ran = false
+		l := &groupsLoader{}
+		other := say("other", Normal, event.Result{})
+		other.Groups = state.NoGroups
+		New(l, &testEnv{}, h, other).Run(context.Background(), &event.Event{Kind: event.SessionStart, Source: tc.source, SessionID: "s"})
+		if ran != tc.want || (l.groups&state.GroupMemory != 0) != tc.want {
+			t.Errorf("source %s: ran %v, groups %v; want %v", tc.source, ran, l.groups, tc.want)
+		}
+	}
+}

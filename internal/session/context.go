@@ -36,6 +36,8 @@ func StartContext(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "session-context", Priority: engine.Normal,
 		Kinds: []event.Kind{event.SessionStart},
+		// The open todos, and the rules cache kept in the project.
+		Groups: state.GroupTodos | state.GroupRules,
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return startContext(c, opts)
 		},

@@ -41,11 +41,14 @@ var promptAnchors = []struct{ prefix, kind, priority string }{
 //
 // Its prompt side is a handler of its own that loads only the anchors: the
 // compaction side reads every group, the task board included, and a user
-// prompt must not pay for that.
+// prompt or another session start must not pay for that.
 func Memory(opts OptionsFunc) []engine.Handler {
 	return []engine.Handler{{
 		Name: "memory", Priority: engine.Normal,
 		Kinds: []event.Kind{event.PreCompact, event.SessionStart},
+		// Only a compaction's session start gets the state block: other
+		// starts (and OpenCode's one per model request) skip it.
+		When: func(ev *event.Event) bool { return ev.Kind == event.PreCompact || ev.Source == "compact" },
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return memory(c, opts)
 		},
