@@ -23,10 +23,12 @@ func Handlers(opts OptionsFunc) []engine.Handler {
 	return []engine.Handler{
 		{
 			Name: "delegation-todo", Priority: engine.High,
-			Kinds:  []event.Kind{event.PreTool},
+			Kinds: []event.Kind{event.PreTool},
+			// Only a delegation needs the todos loaded.
+			When:   func(ev *event.Event) bool { return ev.Tool.Name == event.Delegate },
 			Groups: state.GroupAgentTodos | state.GroupTodos,
 			Handle: func(c *engine.Call) (event.Result, error) {
-				if c.Event.Tool.Name != event.Delegate || c.Decision.Verdict == event.Deny {
+				if c.Decision.Verdict == event.Deny {
 					return event.Result{}, nil
 				}
 				o := opts()
