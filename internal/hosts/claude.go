@@ -168,8 +168,8 @@ func claudeDoctor(env Env, _ []install.Status) []Check {
 
 // claudeAgents is how claude takes the roster (see the host entry).
 var claudeAgents = AgentFacts{
-	Call: `the Agent tool with subagent_type "%[1]s"`,
-	Dir: func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "agents") },
+	Call:      `the Agent tool with subagent_type "%[1]s"`,
+	Dir:       func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "agents") },
 	Form:      install.ClaudeAgentForm,
 	SkillDirs: []string{".claude/skills"},
 }
@@ -179,6 +179,6 @@ const claudePrefix = "mcp__atreides__"
 
 // claudeCommands is how claude takes the slash commands (see the entry).
 var claudeCommands = CommandFacts{
-	Dir: func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "commands") },
+	Dir:  func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "commands") },
 	Form: install.ClaudeCommandForm,
 }

@@ -135,7 +135,7 @@ func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
 // geminiAgents is how gemini takes the roster (see the host entry).
 var geminiAgents = AgentFacts{
 	Call: `the invoke_agent tool with agent_name "%[1]s"`,
-	Dir: func(env Env, scope install.Scope) string { return dotDir(env, scope, ".gemini", "agents") },
+	Dir:  func(env Env, scope install.Scope) string { return dotDir(env, scope, ".gemini", "agents") },
 	Form: install.GeminiAgentForm, InlineSkills: true,
 	SkillDirs: []string{".gemini/skills"},
 }
@@ -147,6 +147,6 @@ const geminiPrefix = "mcp_atreides_"
 
 // geminiCommands is how gemini takes the slash commands (see the entry).
 var geminiCommands = CommandFacts{
-	Dir: func(env Env, scope install.Scope) string { return dotDir(env, scope, ".gemini", "commands") },
+	Dir:  func(env Env, scope install.Scope) string { return dotDir(env, scope, ".gemini", "commands") },
 	Form: install.GeminiCommandForm,
 }
