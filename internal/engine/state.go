@@ -17,6 +17,21 @@ type State struct {
 	// that timed out, a refused file): the handlers run on this fresh
 	// state and nothing they change is kept.
 	Unsaved bool
+	// loadTasks loads the task board on demand; nil: none to load.
+	loadTasks func() error
+}
+
+// LoadTasks loads the project's task board into Project.Tasks, in the
+// event's transaction, for a handler that needs it only sometimes and so
+// does not declare state.GroupTasks (declaring it decodes and encodes the
+// board, which can hold a thousand tasks, on every event the handler
+// runs on). The board is saved with the event. On a state that is not
+// saved it stays empty.
+func (s *State) LoadTasks() error {
+	if s.loadTasks == nil {
+		return nil
+	}
+	return s.loadTasks()
 }
 
 // NewState is the state of a session atreides has not seen before.
@@ -63,7 +78,7 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.G
 			// .gitignore shows new state files in git status, no worse.
 			_ = l.Store.RefreshGitignore()
 		}
-		if err := fn(&State{Session: ld.Session, Project: p}); err != nil {
+		if err := fn(&State{Session: ld.Session, Project: p, loadTasks: ld.LoadTasks}); err != nil {
 			return err
 		}
 		return ld.Save(tx)

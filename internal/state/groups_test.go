@@ -293,3 +293,49 @@ func TestNewerSectionsKept(t *testing.T) {
 		t.Errorf("re-encoded record differs:\n%q\n%q", again, w.B)
 	}
 }
+
+// TestLoadTasksOnDemand: a board not declared is not read by Load; asked
+// for in the transaction, it is read once (a second call keeps the
+// handler's change) and saved with the event.
+func TestLoadTasksOnDemand(t *testing.T) {
+	st := store.Open(filepath.Join(t.TempDir(), ".atreides"))
+	update := func(fn func(tx *store.Tx) error) {
+		t.Helper()
+		if err := st.Update(context.Background(), fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	update(func(tx *store.Tx) error {
+		return UpdateProject(tx, func(p *Project) error {
+			p.Tasks.Next, p.Tasks.List = 2, []Task{{Number: 1, Title: "one", Status: "not_started"}}
+			return nil
+		})
+	})
+	update(func(tx *store.Tx) error {
+		l, err := Load(tx, "s", "claude", t0, GroupErrorOutbox)
+		if err != nil {
+			return err
+		}
+		if len(l.Project.Tasks.List) != 0 {
+			t.Error("Load read the board no handler declared")
+		}
+		if err := l.LoadTasks(); err != nil {
+			return err
+		}
+		if len(l.Project.Tasks.List) != 1 {
+			t.Fatalf("LoadTasks gave %+v", l.Project.Tasks)
+		}
+		l.Project.Tasks.List[0].Title = "changed"
+		if err := l.LoadTasks(); err != nil || l.Project.Tasks.List[0].Title != "changed" {
+			t.Errorf("a second LoadTasks read the board again (%v)", err)
+		}
+		return l.Save(tx)
+	})
+	update(func(tx *store.Tx) error {
+		p, err := LoadProject(tx)
+		if err == nil && p.Tasks.List[0].Title != "changed" {
+			t.Errorf("the board loaded on demand was not saved: %+v", p.Tasks.List)
+		}
+		return err
+	})
+}

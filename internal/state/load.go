@@ -26,13 +26,15 @@ type Loaded struct {
 	// tasksStored is the task board as stored, when GroupTasks is loaded
 	// (the board is a record of its own; see taskrec.go).
 	tasksStored []byte
+	tasksLoaded bool
+	tx          *store.Tx // the transaction of Load, for [Loaded.LoadTasks]; nil for LoadBytes
 }
 
 // Load reads the session id (or starts it, as [LoadSession] does) and the
 // project record (as [LoadProject] does), decoding their cores and groups
 // only. A damaged or newer record is handled as there.
 func Load(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Loaded, error) {
-	l := &Loaded{groups: groups}
+	l := &Loaded{groups: groups, tx: tx}
 	var err error
 	if l.Session, l.sessStored, l.sessRec, l.sessMove, err = loadSession(tx, id, host, now, groups); err != nil {
 		return nil, err
@@ -41,13 +43,29 @@ func Load(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Loaded,
 		return nil, err
 	}
 	if groups&GroupTasks != 0 {
-		t, stored, err := loadTasks(tx)
-		if err != nil {
+		if err := l.LoadTasks(); err != nil {
 			return nil, err
 		}
-		l.Project.Tasks, l.tasksStored = *t, stored
 	}
 	return l, nil
+}
+
+// LoadTasks reads the task board into Project.Tasks, in the transaction of
+// [Load], if it is not loaded yet; [Loaded.Save] then saves it. It is for
+// a handler that needs the board only sometimes (the error log's drain,
+// when errors wait): declaring [GroupTasks] would decode and encode the
+// board on every event it runs on.
+func (l *Loaded) LoadTasks() error {
+	if l.tasksLoaded || l.tx == nil {
+		return nil
+	}
+	t, stored, err := loadTasks(l.tx)
+	if err != nil {
+		return err
+	}
+	l.Project.Tasks, l.tasksStored, l.tasksLoaded = *t, stored, true
+	l.groups |= GroupTasks
+	return nil
 }
 
 // LoadBytes is [Load] of records already read (nil: none), for a caller

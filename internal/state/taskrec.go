@@ -10,8 +10,8 @@ import (
 // The task board is a record of its own (project/tasks.rec), not a
 // section of the project record: a board of a thousand tasks is a few
 // hundred kilobytes, and the project record is read, and often written,
-// by every hook event. Only an event whose handlers declare GroupTasks,
-// and the commands, read it.
+// by every hook event. Only an event whose handlers declare GroupTasks or
+// ask for it ([Loaded.LoadTasks]), and the commands, read it.
 const (
 	keyTasks     = "tasks"
 	kindTasks    = 'T'

@@ -16,9 +16,8 @@ import (
 
 // BenchmarkErrorsHandlerStop is a Stop's hook in a project with 1,000
 // tasks and 200 errors and an empty outbox: what the drain handler costs
-// a turn when nothing else loads the board (it is decoded and encoded
-// because the handler declares the group), against the same event
-// without it. The same cost on every prompt is why it does not run there.
+// a turn when nothing else loads the board (the handler loads it only
+// when errors wait), against the same event without it.
 func BenchmarkErrorsHandlerStop(b *testing.B) {
 	root := b.TempDir()
 	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
