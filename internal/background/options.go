@@ -66,10 +66,7 @@ func FromConfig(cfg *config.Config) Options {
 // LoadOptions reads the project's configuration; a broken file leaves
 // the defaults (the hook's policy handler reports it).
 func LoadOptions(root string) Options {
-	c, err := config.Load(config.DefaultPaths(root))
-	if err != nil {
-		c, _ = config.Load(config.Paths{})
-	}
+	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
 	if c == nil {
 		return Options{Limits: Limits{Default: 5}, KeyBy: "agent", Timeout: 30 * time.Minute, ResultMax: 600, WaitMax: 10 * time.Minute, Notify: true, MaxBlocks: 3, Delegation: delegation.DefaultOptions()}
 	}

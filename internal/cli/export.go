@@ -70,7 +70,7 @@ func (o *exportOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	doc, err := exportSession(context.Background(), root, loadConfig(root), o.session, time.Now())
+	doc, err := exportSession(context.Background(), root, newSettings(root).configOrBuiltin(), o.session, time.Now())
 	if err != nil {
 		return err
 	}
@@ -97,16 +97,6 @@ func (o *exportOptions) run(io *IO) error {
 var exportFormats = map[string]func(stdio.Writer, *export.Document) error{
 	"json": export.JSON,
 	"md":   export.Markdown,
-}
-
-// loadConfig is the project's configuration; one that cannot be read
-// gives the built-in defaults (the hook and 'config validate' report it).
-func loadConfig(root string) *config.Config {
-	c, err := config.Load(config.DefaultPaths(root))
-	if err != nil {
-		c, _ = config.Load(config.Paths{})
-	}
-	return c
 }
 
 // exportSession builds the document of session ("" the most recently

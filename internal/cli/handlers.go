@@ -153,15 +153,24 @@ func (s *settings) retention() time.Duration {
 	return time.Duration(c.State.SessionRetentionDays) * 24 * time.Hour
 }
 
+// configOrBuiltin is the project's configuration, or the built-in one
+// when its files cannot be read (the hook's health check reports that);
+// nil only if the built-in one fails too.
+func (s *settings) configOrBuiltin() *config.Config {
+	if c, err := s.cfg.Get(); err == nil {
+		return c
+	}
+	c, _ := config.Load(config.Paths{})
+	return c
+}
+
 // auditMaxBytes is the audit trail's size limit. The trail asks for it
 // once per 64 KiB written, so loading the configuration here costs a hook
 // nothing it would notice; a broken file leaves the trail at the default.
 func (s *settings) auditMaxBytes() int64 {
-	c, err := s.cfg.Get()
-	if err != nil {
-		if c, err = config.Load(config.Paths{}); err != nil {
-			return 0
-		}
+	c := s.configOrBuiltin()
+	if c == nil {
+		return 0
 	}
 	return int64(c.Audit.MaxMiB) << 20
 }
@@ -219,11 +228,9 @@ func roleWords(role string) string {
 // loadRoster is the project's agent roster; a configuration that cannot
 // be read gives the built-in one.
 func (s *settings) loadRoster() agents.Roster {
-	c, err := s.cfg.Get()
-	if err != nil {
-		if c, err = config.Load(config.Paths{}); err != nil {
-			return nil
-		}
+	c := s.configOrBuiltin()
+	if c == nil {
+		return nil
 	}
 	r, _ := agents.FromConfig(c.Agents)
 	return r

@@ -256,11 +256,9 @@ func (o *installOptions) hookTimeout(io *IO, root string) (int, error) {
 // has warned). An agent the configuration leaves incomplete stops the
 // install: writing the rest would leave the user guessing which is missing.
 func installRoster(root string) (agents.Roster, error) {
-	c, err := config.Load(config.DefaultPaths(root))
-	if err != nil {
-		if c, err = config.Load(config.Paths{}); err != nil {
-			return nil, err
-		}
+	c, err := config.LoadOrBuiltin(config.DefaultPaths(root))
+	if c == nil {
+		return nil, err
 	}
 	r, err := agents.FromConfig(c.Agents)
 	if err != nil {

@@ -68,11 +68,7 @@ func (ts *toolServer) root(dir string) string {
 // runnerConfig is the project's background.opencode section (the
 // defaults when the configuration cannot be read: the hooks report that).
 func runnerConfig(s *settings) config.BackgroundOpenCode {
-	if c, err := s.cfg.Get(); err == nil {
-		return c.Background.OpenCode
-	}
-	c, _ := config.Load(config.Paths{})
-	return c.Background.OpenCode
+	return s.configOrBuiltin().Background.OpenCode
 }
 
 // tickOptions are the background options of the project's cached

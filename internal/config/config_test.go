@@ -571,3 +571,25 @@ func TestLazy(t *testing.T) {
 		t.Errorf("second Get = %+v, %v; want the first result", c2, err)
 	}
 }
+
+// TestLoadOrBuiltin: a file that cannot be read gives the built-in
+// configuration and the error; a good one gives itself.
+func TestLoadOrBuiltin(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	good := filepath.Join(dir, "good.yaml")
+	os.WriteFile(bad, []byte("audit: [not, a, mapping\n"), 0o644)
+	os.WriteFile(good, []byte("audit:\n  max_mib: 7\n"), 0o644)
+	builtin, err := Load(Paths{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadOrBuiltin(Paths{Project: bad})
+	if err == nil || c == nil || c.Audit.MaxMiB != builtin.Audit.MaxMiB {
+		t.Errorf("a broken file gave %v, %v; want the built-in configuration and an error", c, err)
+	}
+	c, err = LoadOrBuiltin(Paths{Project: good})
+	if err != nil || c.Audit.MaxMiB != 7 {
+		t.Errorf("a good file gave %v, %v", c, err)
+	}
+}

@@ -32,6 +32,21 @@ type Paths struct {
 	User, Project string
 }
 
+// LoadOrBuiltin is [Load] of p or, when its files cannot be read, the
+// built-in configuration with the error that says why: for a reader that
+// goes on with the defaults (the hooks and 'config validate' report a
+// broken file). The Config is nil only if the built-in one fails too.
+func LoadOrBuiltin(p Paths) (*Config, error) {
+	c, err := Load(p)
+	if err == nil {
+		return c, nil
+	}
+	if b, berr := Load(Paths{}); berr == nil {
+		return b, err
+	}
+	return nil, err
+}
+
 // Exist reports whether either file may exist. A hook uses it to skip
 // parsing altogether when the built-in defaults are all there is; a file
 // that cannot even be stat'ed counts as existing, so that Load reports it,

@@ -73,11 +73,9 @@ func Run(ctx context.Context, o RunOptions) error {
 // configuration; a configuration that does not load leaves the defaults.
 func ProjectOptions(root string) snapshot.Options {
 	o := snapshot.Options{KeyDir: policy.ConfigDir()}
-	c, err := config.Load(config.DefaultPaths(root))
-	if err != nil {
-		if c, err = config.Load(config.Paths{}); err != nil {
-			return o
-		}
+	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
+	if c == nil {
+		return o
 	}
 	return snapshot.OptionsOf(c, o.KeyDir)
 }
