@@ -26,7 +26,6 @@ type (
 
 var (
 	configType         = reflect.TypeFor[Config]()
-	textCheckerType    = reflect.TypeFor[textChecker]()
 	mappingCheckerType = reflect.TypeFor[mappingChecker]()
 )
 
