@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
@@ -77,7 +78,7 @@ func registry(env *Env) *background.Registry {
 	o.Exe = launchExe
 	st := env.Store
 	if st == nil {
-		st = store.Open(filepath.Join(env.Root, ".atreides"))
+		st = fleet.Open(env.Root)
 	}
 	logf := env.Logf
 	if logf == nil {

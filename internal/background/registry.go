@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -98,7 +99,7 @@ type Registry struct {
 
 // Open returns the registry of the project at root.
 func Open(root string, o Options) *Registry {
-	st := store.Open(project.StateDir(root))
+	st := fleet.Open(root)
 	log := project.NewLog(project.StateDir(root))
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
 	return &Registry{Root: root, Store: st, Opts: o, Alive: ProcAlive, Now: time.Now, Logf: log.Logf}

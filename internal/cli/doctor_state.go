@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
@@ -16,7 +16,7 @@ import (
 // stateChecks are the state store's health and its quarantine: records
 // that could not be decoded, kept aside when the session started afresh.
 func stateChecks(root string) []check {
-	st := store.Open(project.StateDir(root))
+	st := fleet.Open(root)
 	var recovered string
 	st.OnRecover = func(msg string) { recovered = msg }
 	if _, err := os.Stat(st.Path()); errors.Is(err, os.ErrNotExist) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"maps"
+	"os"
 
 	"github.com/atreides-dev/atreides/internal/agents"
 	"slices"
@@ -13,11 +14,14 @@ import (
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/rulefiles"
 	"github.com/atreides-dev/atreides/internal/session"
+	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -40,6 +44,22 @@ type settings struct {
 	background func() background.Options
 	// roster is the agent roster, built once per process.
 	roster func() agents.Roster
+}
+
+// store is the project's store as its configuration says. With only the
+// built-in configuration it is the embedded one, and nothing is parsed; a
+// configuration that cannot be read keeps the state there too, as every
+// other setting falls back to the built-in one, and says so in the log.
+func (s *settings) store(log *project.Log) *store.Store {
+	if s.builtin() {
+		return store.Open(project.StateDir(s.root))
+	}
+	c, err := s.cfg.Get()
+	if err != nil {
+		log.Logf("state store: configuration unreadable, the state stays on this machine: %v", err)
+		return store.Open(project.StateDir(s.root))
+	}
+	return fleet.OpenWith(s.root, c, os.Getenv)
 }
 
 func newSettings(root string) *settings {

@@ -12,7 +12,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -172,7 +171,7 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 // decided, if not nil, is the engine's [engine.Engine.Decided]. The
 // decision goes into the audit trail.
 func runEngine(ctx context.Context, root string, s *settings, log *project.Log, ev *event.Event, decided func(*event.Decision)) *event.Decision {
-	st := store.Open(project.StateDir(root))
+	st := s.store(log)
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
 	eng := engine.New(engine.StoreLoader{Store: st, Retention: s.retention}, &hookEnv{log: log}, handlers(s)...)
 	eng.Decided = decided

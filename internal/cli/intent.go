@@ -8,13 +8,12 @@ import (
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/policy"
-	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
-	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -117,5 +116,5 @@ func readProject(io *IO) (*state.Project, error) {
 // readProjectAt reads the record of the project at root, for a command
 // that has found the root already.
 func readProjectAt(root string) (*state.Project, error) {
-	return loadProject(store.Open(project.StateDir(root)))
+	return loadProject(fleet.Open(root))
 }

@@ -83,6 +83,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newAnchorCmd,
 		newIntentCmd,
 		newTraceCmd,
+		newStoreCmd,
 		newUICmd,
 		newMCPCmd,
 		newDemoCmd,

@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -124,7 +125,7 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 }
 
 func openStore(root string, log *project.Log) *store.Store {
-	st := store.Open(project.StateDir(root))
+	st := fleet.Open(root)
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
 	return st
 }

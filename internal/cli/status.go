@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/sanitize"
@@ -113,7 +114,7 @@ func (o *statusOptions) run(io *IO) error {
 
 func loadStatus(root, only string, ncalls int) (*statusJSON, error) {
 	doc := &statusJSON{Project: root, Sessions: []sessionJSON{}, Todos: []todoJSON{}, Anchors: []anchorView{}, Unreadable: []unreadableJSON{}}
-	st := store.Open(project.StateDir(root))
+	st := fleet.Open(root)
 	p := &state.Project{}
 	err := st.View(context.Background(), func(tx *store.Tx) error {
 		damaged, err := state.Sessions(tx, func(s *state.Session) error {

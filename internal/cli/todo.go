@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -81,7 +82,7 @@ func updateProject(io *IO, fn func(*state.Project) error) error {
 // updateProjectAt is updateProject for the project at root, for a command
 // that has found the root already.
 func updateProjectAt(root string, fn func(*state.Project) error) error {
-	st := store.Open(project.StateDir(root))
+	st := fleet.Open(root)
 	st.OnRecover = func(msg string) { project.NewLog(st.Dir()).Logf("state store: %s", msg) }
 	return st.Update(context.Background(), func(tx *store.Tx) error { return state.UpdateProject(tx, fn) })
 }

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
@@ -55,7 +55,7 @@ func printVerify(io *IO, rep *trace.Report) {
 // there is none. A verifier must not change what it checks, so the file is
 // read as it is: a damaged one is reported, not moved aside (View would).
 func stateHead(root string) (*trace.Head, error) {
-	st := store.Open(project.StateDir(root))
+	st := fleet.Open(root)
 	st.LockTimeout = 2 * time.Second
 	var p *state.Project
 	err := st.ViewNoRepair(context.Background(), func(tx *store.Tx) error {

@@ -40,6 +40,10 @@ type Config struct {
 	Agents map[string]Agent `yaml:"agents"`
 	// Export is the session export (package export).
 	Export Export `yaml:"export"`
+	// Project names the project across machines (package fleet).
+	Project Project `yaml:"project"`
+	// Store is where the state lives (packages store and fleet).
+	Store Store `yaml:"store"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -63,6 +67,42 @@ type Export struct {
 	// every one.
 	Keep int `yaml:"keep" min:"0" max:"100000"`
 }
+
+// Project is the project's identity across checkouts.
+type Project struct {
+	// ID names the project in a shared store; empty: the hash of the
+	// repository's first commit.
+	ID ProjectID `yaml:"id"`
+}
+
+// ProjectID is a project's id: short, printable, no spaces, since it is
+// a key in a database and appears in messages.
+type ProjectID string
+
+func (ProjectID) checkText(s string) string {
+	if len(s) > 200 {
+		return "at most 200 characters"
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-:", r)) {
+			return fmt.Sprintf("%q is not allowed: use letters, digits and . _ - :", r)
+		}
+	}
+	return ""
+}
+
+// Store selects the state's back end.
+type Store struct {
+	// Backend is bbolt (a file of this machine's) or postgres (shared).
+	Backend StoreBackend `yaml:"backend"`
+	// DSN is the database's connection string; ATREIDES_STORE_DSN wins.
+	DSN string `yaml:"dsn"`
+}
+
+// StoreBackend names a store back end.
+type StoreBackend string
+
+func (StoreBackend) checkText(s string) string { return oneOf(s, "bbolt", "postgres") }
 
 // Audit configures the audit trail (package audit).
 type Audit struct {

@@ -14,16 +14,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // New builds the MCP server for the project at root. host is the host that
 // started the server (from `atreides-mcp --host <name>`, which install
 // writes), "" when unknown: it decides how messages name the tools.
 func New(root, host string, getenv func(string) string, version string) *mcp.Server {
-	st := store.Open(project.StateDir(root))
+	st := fleet.Open(root)
 	log := project.NewLog(project.StateDir(root))
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
 	env := func() *agenttools.Env {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
@@ -59,7 +59,7 @@ type Snapshot struct {
 // Take reads the store of the project at root. A project without a store
 // is an empty snapshot, not an error: the read never creates one.
 func Take(ctx context.Context, root string, o Options) (*Snapshot, error) {
-	st := store.Open(project.StateDir(root))
+	st := fleet.Open(root)
 	var raw *state.Raw
 	var held time.Duration
 	err := st.View(ctx, func(tx *store.Tx) error {

@@ -78,7 +78,7 @@ func TestFreshProcessUpdate(t *testing.T) {
 	for range 30 {
 		for _, mode := range []string{"once", "noop"} {
 			start := time.Now()
-			cmd, _, _ := helper(t, mode, s.Dir(), false)
+			cmd, _, _ := helper(t, mode, s, false)
 			err := cmd.Wait()
 			if err != nil {
 				t.Fatal(err)

@@ -21,8 +21,11 @@ func TestConcurrentProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts 20 processes")
 	}
+	forEachBackend(t, concurrentProcesses)
+}
+
+func concurrentProcesses(t *testing.T, s *Store, notes *[]string) {
 	const procs = 20
-	s, notes := newStore(t)
 	mustUpdate(t, s, func(*Tx) error { return nil }) // steady state: the file exists
 
 	type result struct {
@@ -33,7 +36,7 @@ func TestConcurrentProcesses(t *testing.T) {
 	var stdins []io.Closer
 	var waits []func() result
 	for i := range procs {
-		cmd, stdin, stdout := helper(t, "incr", s.Dir(), true)
+		cmd, stdin, stdout := helper(t, "incr", s, true)
 		if line, err := stdout.ReadString('\n'); err != nil || line != "ready\n" {
 			t.Fatalf("helper %d: %q, %v", i, line, err)
 		}
@@ -84,14 +87,19 @@ func TestConcurrentProcesses(t *testing.T) {
 // opens its own descriptor, and flock excludes descriptors, not processes.
 // Readers run alongside and must never see a half-done transaction.
 func TestConcurrentGoroutines(t *testing.T) {
-	for _, readers := range []int{0, 2} {
-		t.Run(fmt.Sprintf("%d readers", readers), func(t *testing.T) { concurrentGoroutines(t, readers) })
-	}
+	forEachBackend(t, func(t *testing.T, s *Store, notes *[]string) {
+		for _, readers := range []int{0, 2} {
+			t.Run(fmt.Sprintf("%d readers", readers), func(t *testing.T) { concurrentGoroutines(t, s, notes, readers) })
+		}
+	})
 }
 
-func concurrentGoroutines(t *testing.T, readers int) {
+func concurrentGoroutines(t *testing.T, s *Store, notes *[]string, readers int) {
 	const writers, perWriter = 8, 25
-	s, notes := newStore(t)
+	var base uint64 // the counter before: the store is shared by the subtests
+	if err := s.View(context.Background(), func(tx *Tx) (err error) { base, err = readCounter(tx); return err }); err != nil {
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	var lat []time.Duration
 
@@ -158,8 +166,8 @@ func concurrentGoroutines(t *testing.T, readers int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != writers*perWriter || entries != writers*perWriter {
-		t.Errorf("counter %d, history %d, want %d", n, entries, writers*perWriter)
+	if want := base + writers*perWriter; n != want || uint64(entries) != want {
+		t.Errorf("counter %d, history %d, want %d", n, entries, want)
 	}
 	if len(*notes) != 0 {
 		t.Errorf("unexpected recovery: %v", *notes)

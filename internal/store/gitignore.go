@@ -31,6 +31,7 @@ trace.jsonl.pending/
 outputs/
 config.cache
 .config.cache.tmp-*
+project-id
 `
 
 // ensureGitignore writes .atreides/.gitignore unless one exists. It never

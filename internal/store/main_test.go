@@ -16,13 +16,15 @@ import (
 // The multi-process tests re-run this test binary as a helper process: with
 // helperEnv set, TestMain runs the named helper instead of the tests.
 const (
-	helperEnv    = "ATREIDES_STORE_HELPER"
-	helperDirEnv = "ATREIDES_STORE_HELPER_DIR"
+	helperEnv        = "ATREIDES_STORE_HELPER"
+	helperDirEnv     = "ATREIDES_STORE_HELPER_DIR"
+	helperDSNEnv     = "ATREIDES_STORE_HELPER_DSN" // a PostgreSQL store's
+	helperProjectEnv = "ATREIDES_STORE_HELPER_PROJECT"
 )
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
-		os.Exit(runHelper(mode, os.Getenv(helperDirEnv)))
+		os.Exit(runHelper(mode, helperStore()))
 	}
 	os.Exit(m.Run())
 }
@@ -94,8 +96,15 @@ func readCounter(tx *Tx) (uint64, error) {
 	return n, nil
 }
 
-func runHelper(mode, dir string) int {
-	s := Open(dir)
+// helperStore is the store a helper process was started on (see helper).
+func helperStore() *Store {
+	if dsn := os.Getenv(helperDSNEnv); dsn != "" {
+		return OpenPostgres(os.Getenv(helperDirEnv), Postgres{DSN: dsn, Project: os.Getenv(helperProjectEnv)})
+	}
+	return Open(os.Getenv(helperDirEnv))
+}
+
+func runHelper(mode string, s *Store) int {
 	s.OnRecover = func(msg string) { fmt.Fprintln(os.Stderr, "RECOVERED:", msg) }
 	ctx := context.Background()
 	switch mode {
@@ -146,12 +155,16 @@ func runHelper(mode, dir string) int {
 	return 2
 }
 
-// helper starts this test binary as helper mode on dir. With stdin, the
-// caller gets the helper's stdin to close as a start signal.
-func helper(t testing.TB, mode, dir string, wantStdin bool) (cmd *exec.Cmd, stdin io.WriteCloser, stdout *bufio.Reader) {
+// helper starts this test binary as helper mode on the store s. With
+// stdin, the caller gets the helper's stdin to close as a start signal.
+func helper(t testing.TB, mode string, s *Store, wantStdin bool) (cmd *exec.Cmd, stdin io.WriteCloser, stdout *bufio.Reader) {
 	t.Helper()
 	cmd = exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), helperEnv+"="+mode, helperDirEnv+"="+dir,
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode, helperDirEnv+"="+s.Dir())
+	if s.remote != nil {
+		cmd.Env = append(cmd.Env, helperDSNEnv+"="+s.remote.cfg.DSN, helperProjectEnv+"="+s.remote.cfg.Project)
+	}
+	cmd.Env = append(cmd.Env,
 		// A -race binary otherwise sleeps 1 s on exit waiting for reports.
 		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	cmd.Stderr = os.Stderr

@@ -59,6 +59,9 @@ func (tx *Tx) Record(set, key string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if tx.remote != nil {
+		return tx.remote.get(recordSpace(set), key), nil
+	}
 	d, err := tx.setDir(set, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -119,6 +122,15 @@ func (tx *Tx) addPending(p pendingRecord) error {
 	if _, err := recordName(p.key); err != nil {
 		return fmt.Errorf("record %s/%s: %w", p.set, p.key, err)
 	}
+	if tx.remote != nil {
+		// One transaction holds both halves: nothing waits for a commit.
+		if p.del {
+			tx.remote.delete(recordSpace(p.set), p.key)
+		} else {
+			tx.remote.put(recordSpace(p.set), p.key, p.val)
+		}
+		return nil
+	}
 	tx.pending = append(tx.pending, p)
 	return nil
 }
@@ -139,6 +151,9 @@ func (tx *Tx) pendingFor(set, key string) *pendingRecord {
 func (tx *Tx) ForEachRecord(set string, fn func(key string, val []byte, err error) error) error {
 	if tx.done {
 		return fmt.Errorf("for each record in %s: %w", set, ErrTxDone)
+	}
+	if tx.remote != nil {
+		return tx.remote.each(recordSpace(set), func(k string, v []byte) error { return fn(k, v, nil) })
 	}
 	var names []string
 	d, err := tx.setDir(set, false)

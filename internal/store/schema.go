@@ -53,12 +53,22 @@ var currentSchema = schema{version: SchemaVersion, migrations: map[uint64]Migrat
 // a newer one (written by a newer atreides; never touched), or an older one
 // without a registered migration path.
 type SchemaError struct {
-	Path  string // the state file
-	Found uint64 // schema version in the file
-	Known uint64 // newest schema version this code understands
+	Path   string // the state file; of a PostgreSQL store, the database
+	Found  uint64 // schema version in the file
+	Known  uint64 // newest schema version this code understands
+	Remote bool   // a PostgreSQL database, which only 'atreides store migrate' changes
 }
 
 func (e *SchemaError) Error() string {
+	if e.Remote {
+		switch {
+		case e.Found > e.Known:
+			return fmt.Sprintf("state database %s has schema %d, this atreides understands up to %d; upgrade atreides", e.Path, e.Found, e.Known)
+		case e.Found == 0:
+			return fmt.Sprintf("state database %s has no atreides tables yet; run 'atreides store migrate'", e.Path)
+		}
+		return fmt.Sprintf("state database %s has schema %d, this atreides needs %d; run 'atreides store migrate'", e.Path, e.Found, e.Known)
+	}
 	if e.Found > e.Known {
 		return fmt.Sprintf("state file %s has schema %d, this atreides understands up to %d; upgrade atreides or move the file aside",
 			e.Path, e.Found, e.Known)

@@ -75,6 +75,8 @@ type Store struct {
 	base   string // dir's parent, trusted: the project root
 	name   string // dir's last element, never followed, nor anything in it
 	schema *schema
+	remote *pgBackend // a PostgreSQL store (OpenPostgres); nil: the embedded one
+	broken error      // Unavailable's reason
 }
 
 // Open returns the store kept in dir, the project's .atreides directory. It
@@ -94,8 +96,14 @@ func Open(dir string) *Store {
 // Dir is the directory the store keeps its files in.
 func (s *Store) Dir() string { return s.dir }
 
-// Path is the path of the state database.
-func (s *Store) Path() string { return filepath.Join(s.dir, DBFile) }
+// Path is the path of the state database; of a PostgreSQL store, the
+// database (its DSN without the password) and the project.
+func (s *Store) Path() string {
+	if s.remote != nil {
+		return s.remote.where()
+	}
+	return filepath.Join(s.dir, DBFile)
+}
 
 // Update runs fn in one read-write transaction: either everything fn wrote
 // is on disk (fsync'd) when Update returns nil, or nothing is. An fn that
@@ -111,6 +119,12 @@ func (s *Store) Path() string { return filepath.Join(s.dir, DBFile) }
 // the Tx. fn must not call Update or View on the same Store: the lock is not
 // re-entrant and the inner call would wait for the outer one until timeout.
 func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	if s.broken != nil {
+		return s.broken
+	}
+	if s.remote != nil {
+		return s.remote.update(ctx, s, fn)
+	}
 	// Reading a truncated file through bbolt's mmap raises SIGBUS; let the
 	// runtime turn that into a panic we can recover as corruption instead of
 	// killing the process (and every later hook with it).
@@ -151,6 +165,12 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
 // second code path for a damaged file. In both of these cases fn may run twice (the
 // first run saw the damage); keep it free of effects outside the Tx.
 func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
+	if s.broken != nil {
+		return s.broken
+	}
+	if s.remote != nil {
+		return s.remote.view(ctx, s, fn)
+	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 
 	err := s.viewOnce(ctx, fn, false)
@@ -185,6 +205,12 @@ func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
 // another schema is a [*SchemaError]. It is for commands that check what
 // is on disk (trace verify), which must not change what they check.
 func (s *Store) ViewNoRepair(ctx context.Context, fn func(tx *Tx) error) error {
+	if s.broken != nil {
+		return s.broken
+	}
+	if s.remote != nil {
+		return s.remote.view(ctx, s, fn)
+	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 
 	err := s.viewOnce(ctx, fn, true)
@@ -287,7 +313,7 @@ func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx 
 	tx.begin = func() *bolt.Tx {
 		var err error
 		if db, wasEmpty, err = openDB(dir, s.Path(), false, s.boltTimeout(ctx)); err != nil {
-			panic(beginFailure{err})
+			panic(backendFailure{err})
 		}
 		var btx *bolt.Tx
 		err = guardTx(func() error {
@@ -302,7 +328,7 @@ func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx 
 			if btx != nil {
 				_ = guardTx(btx.Rollback)
 			}
-			panic(beginFailure{err})
+			panic(backendFailure{err})
 		}
 		return btx
 	}
@@ -420,7 +446,7 @@ func runFn(tx *Tx, fn func(tx *Tx) error) (err error) {
 				panic(cp)
 			}
 			switch v := r.(type) {
-			case beginFailure:
+			case backendFailure:
 				err = v.err // a corruption among them is handled as any other
 				return
 			case userPanic:
@@ -431,4 +457,14 @@ func runFn(tx *Tx, fn func(tx *Tx) error) (err error) {
 		}
 	}()
 	return fn(tx)
+}
+
+// Unavailable is a store that cannot be used, for the reason err (a team
+// store configured without a database to use): every Update and View
+// fails with err, so callers take the path they take for any store that
+// fails, and nothing is written to a store the project did not choose.
+func Unavailable(dir string, err error) *Store {
+	s := Open(dir)
+	s.broken = err
+	return s
 }

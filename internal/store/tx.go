@@ -30,6 +30,7 @@ type Tx struct {
 	pending  []pendingRecord // record writes, made once the database part committed
 	seen     []seenRecord    // records read, and where their values are
 	sets     map[string]*confined.Dir
+	remote   *pgTx // a PostgreSQL store's transaction; nil: the embedded one's
 }
 
 // Writable reports whether the transaction may write: it runs inside
@@ -53,7 +54,7 @@ func (tx *Tx) Report(msg string) {
 func guard() {
 	if r := recover(); r != nil {
 		switch r.(type) {
-		case userPanic, beginFailure:
+		case userPanic, backendFailure:
 			panic(r) // the caller's own callback, or the open: not a page's fault
 		}
 		panic(corruptPanic{r})
@@ -84,7 +85,7 @@ func (tx *Tx) bucket(name string) *bolt.Bucket {
 }
 
 // boltTx is the database transaction, begun on first use in an Update.
-// A failure to begin it is raised as a [beginFailure], which runFn turns
+// A failure to begin it is raised as a [backendFailure], which runFn turns
 // into the Update's error.
 func (tx *Tx) boltTx() *bolt.Tx {
 	if tx.btx == nil && tx.begin != nil {
@@ -93,9 +94,10 @@ func (tx *Tx) boltTx() *bolt.Tx {
 	return tx.btx
 }
 
-// beginFailure carries the error of opening the database, from inside a
-// Tx method that cannot return one (Get), out of the caller's function.
-type beginFailure struct{ err error }
+// backendFailure carries the error of opening the database, or of a
+// statement of a remote one, from inside a Tx method that cannot return
+// one (Get), out of the caller's function.
+type backendFailure struct{ err error }
 
 func (tx *Tx) checkWrite(name string) error {
 	switch {
@@ -119,6 +121,9 @@ func (tx *Tx) writeBucket(name string) (*bolt.Bucket, error) {
 // Get returns a copy of the value of key in bucket, or nil if there is none.
 // A key stored with an empty value returns an empty, non-nil slice.
 func (tx *Tx) Get(bucket, key string) []byte {
+	if tx.remote != nil && !tx.done {
+		return tx.remote.get(bucketSpace(bucket), key)
+	}
 	defer guard()
 	b := tx.bucket(bucket)
 	if b == nil {
@@ -129,6 +134,13 @@ func (tx *Tx) Get(bucket, key string) []byte {
 
 // Put stores a copy of val under key, creating the bucket if needed.
 func (tx *Tx) Put(bucket, key string, val []byte) error {
+	if tx.remote != nil {
+		if err := tx.checkWrite(bucket); err != nil {
+			return fmt.Errorf("put %s/%s: %w", bucket, key, err)
+		}
+		tx.remote.put(bucketSpace(bucket), key, val)
+		return nil
+	}
 	defer guard()
 	b, err := tx.writeBucket(bucket)
 	if err == nil {
@@ -147,6 +159,10 @@ func (tx *Tx) Delete(bucket, key string) error {
 	if err := tx.checkWrite(bucket); err != nil {
 		return fmt.Errorf("delete %s/%s: %w", bucket, key, err)
 	}
+	if tx.remote != nil {
+		tx.remote.delete(bucketSpace(bucket), key)
+		return nil
+	}
 	b := tx.bucket(bucket)
 	if b == nil {
 		return nil
@@ -162,6 +178,9 @@ func (tx *Tx) Delete(bucket, key string) error {
 // the value. An error from fn stops the walk and is returned unchanged. fn
 // must not write to the same bucket (bbolt's cursor would lose its place).
 func (tx *Tx) ForEach(bucket string, fn func(key string, val []byte) error) error {
+	if tx.remote != nil && !tx.done {
+		return tx.remote.each(bucketSpace(bucket), fn)
+	}
 	defer guard()
 	b := tx.bucket(bucket)
 	if b == nil {
@@ -186,6 +205,12 @@ func (tx *Tx) ForEach(bucket string, fn func(key string, val []byte) error) erro
 // (1, 2, 3, ...) and returns that number. Keys are 8-byte big-endian, so
 // ForEach walks entries in the order they were appended.
 func (tx *Tx) Append(bucket string, val []byte) (seq uint64, err error) {
+	if tx.remote != nil {
+		if err := tx.checkWrite(bucket); err != nil {
+			return 0, fmt.Errorf("append to %s: %w", bucket, err)
+		}
+		return tx.remote.append(bucket, val), nil
+	}
 	defer guard()
 	b, err := tx.writeBucket(bucket)
 	if err == nil {
@@ -205,6 +230,9 @@ func (tx *Tx) Append(bucket string, val []byte) (seq uint64, err error) {
 // filled by Append, the newest entry and its sequence number. An empty or
 // missing bucket gives 0, nil.
 func (tx *Tx) Last(bucket string) (seq uint64, val []byte) {
+	if tx.remote != nil && !tx.done {
+		return tx.remote.last(bucket)
+	}
 	defer guard()
 	b := tx.bucket(bucket)
 	if b == nil {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
@@ -59,7 +59,7 @@ func Open(root string, opts Options) *Repo {
 	if opts.Dir == "" {
 		opts.Dir = DefaultDir
 	}
-	return &Repo{Root: root, Store: store.Open(project.StateDir(root)), Opts: opts, Now: time.Now}
+	return &Repo{Root: root, Store: fleet.Open(root), Opts: opts, Now: time.Now}
 }
 
 // SpecsDir is the absolute specs directory.

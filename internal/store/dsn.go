@@ -1,0 +1,58 @@
+package store
+
+import (
+	"errors"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// RedactDSN is dsn as it may be printed: a URL without its password (and
+// without query parameters that may carry one), key=value pairs without
+// password=. A DSN that does not parse is named only by its scheme.
+func RedactDSN(dsn string) string {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return "postgres://(unparsable DSN)"
+		}
+		if u.User != nil {
+			u.User = url.User(u.User.Username())
+		}
+		u.RawQuery = ""
+		u.Fragment = ""
+		return u.String()
+	}
+	return kvPassword().ReplaceAllString(dsn, "${1}***")
+}
+
+// kvPassword finds the password of a key=value DSN, quoted or not.
+var kvPassword = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+})
+
+// redactErr is err with the DSN's password, should the driver have quoted
+// any of it, replaced.
+func redactErr(err error, dsn string) error {
+	pw := dsnPassword(dsn)
+	if pw == "" || !strings.Contains(err.Error(), pw) {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), pw, "***"))
+}
+
+// dsnPassword is the password written in dsn, if any.
+func dsnPassword(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		pw, _ := u.User.Password()
+		return pw
+	}
+	if m := kvPassword().FindStringSubmatch(dsn); m != nil {
+		return strings.Trim(m[2], "'")
+	}
+	return ""
+}
+
+// sqlString is s for a single-quoted SQL literal.
+func sqlString(s string) string { return strings.ReplaceAll(s, "'", "''") }
