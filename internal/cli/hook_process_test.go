@@ -17,6 +17,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/store/pgtest"
 )
 
 // TestMain lets the test binary act as the atreides binary, so process
@@ -25,7 +26,8 @@ func TestMain(m *testing.M) {
 	if os.Getenv("ATREIDES_TEST_AS_MAIN") == "1" {
 		os.Exit(Main(append([]string{"atreides"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	pgtest.Main(m) // the team store's tests share one throwaway cluster
+
 }
 
 // hookCmd is one `atreides hook claude` process in project dir.

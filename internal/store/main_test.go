@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/store/pgtest"
 )
 
 // The multi-process tests re-run this test binary as a helper process: with
@@ -26,7 +28,7 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
 		os.Exit(runHelper(mode, helperStore()))
 	}
-	os.Exit(m.Run())
+	pgtest.Main(m)
 }
 
 // Buckets and keys used by the helpers and the tests that check them.

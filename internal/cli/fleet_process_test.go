@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/store/pgtest"
+)
+
+// teamConfig is a committed configuration that keeps the state in the
+// team's database; the DSN comes from each machine's environment.
+const teamConfig = "store:\n  backend: postgres\n"
+
+// teamCheckouts makes a repository with atreides's team configuration and
+// one intent, and two clones of it standing in for two machines. It
+// migrates a fresh database with the owner's DSN and returns the DSN of a
+// role with only the privileges docs/team.md grants the hooks.
+func teamCheckouts(t *testing.T) (a, b, dsn string) {
+	t.Helper()
+	base := t.TempDir()
+	origin := filepath.Join(base, "origin")
+	git(t, "", "init", "-q", "-b", "main", origin)
+	writeFile(t, filepath.Join(origin, ".atreides", "config.yaml"), teamConfig)
+	writeFile(t, filepath.Join(origin, ".atreides", "intents.yaml"),
+		"intents:\n  - id: docs\n    title: Docs\n    owned_scope: ['docs/**']\n    acceptance_criteria: ['reviewed']\n")
+	git(t, origin, "add", "-A")
+	git(t, origin, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "start")
+	a, b = filepath.Join(base, "laptop"), filepath.Join(base, "desktop")
+	git(t, "", "clone", "-q", origin, a)
+	git(t, "", "clone", "-q", origin, b)
+
+	owner := pgtest.NewDatabase(t)
+	if _, stderr, code, _ := runMain(t, time.Minute, a, nil, []string{"ATREIDES_STORE_DSN=" + owner}, "store", "migrate"); code != 0 {
+		t.Fatalf("store migrate: exit %d: %s", code, stderr)
+	}
+	dsn = pgtest.NewRole(t, owner)
+	role := strings.TrimPrefix(strings.SplitN(dsn, "@", 2)[0], "postgres://")
+	role, _, _ = strings.Cut(role, ":")
+	grantHookPrivileges(t, owner, role)
+	return a, b, dsn
+}
+
+// grantHookPrivileges gives role what docs/team.md says hooks need.
+func grantHookPrivileges(t *testing.T, owner, role string) {
+	t.Helper()
+	sql := fmt.Sprintf(`GRANT USAGE ON SCHEMA public TO %[1]s;
+		GRANT SELECT ON atreides_schema TO %[1]s;
+		GRANT SELECT, INSERT, UPDATE, DELETE ON atreides_values, atreides_sequences TO %[1]s`, role)
+	if out, err := exec.Command("psql", owner, "-v", "ON_ERROR_STOP=1", "-qc", sql).CombinedOutput(); err != nil {
+		t.Fatalf("grant: %v: %s", err, out)
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+}
+
+// TestTeamStoreTwoCheckouts: two checkouts of one repository, standing in
+// for two machines, share one database. 20 hook processes in each at once,
+// all on one session, lose no update; two sessions racing for one intent
+// from the two checkouts, exactly one wins, and both see the winner.
+func TestTeamStoreTwoCheckouts(t *testing.T) {
+	a, b, dsn := teamCheckouts(t)
+	env := []string{"ATREIDES_STORE_DSN=" + dsn}
+	const perCheckout = 20
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*perCheckout)
+	for _, dir := range []string{a, b} {
+		for i := range perCheckout {
+			wg.Go(func() {
+				cmd := hookCmd(context.Background(), dir, preToolPayload(dir, "shared", i, "git status --short"))
+				cmd.Env = append(cmd.Env, env...)
+				var out, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &stderr
+				if err := cmd.Run(); err != nil {
+					errs <- fmt.Errorf("hook %d in %s: %v: %s", i, filepath.Base(dir), err, stderr.String())
+				}
+			})
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for _, dir := range []string{a, b} {
+		if log := readLog(t, dir); log != "" {
+			t.Errorf("%s's project log: %s", filepath.Base(dir), log)
+		}
+	}
+	var s *state.Session
+	err := store.OpenPostgres(t.TempDir(), store.Postgres{DSN: dsn, Project: firstCommit(t, a)}).View(context.Background(), func(tx *store.Tx) (err error) {
+		s, err = state.FindSession(tx, "shared")
+		return err
+	})
+	if err != nil || s == nil {
+		t.Fatalf("session in the database: %v, %v", s, err)
+	}
+	if s.Counters.ToolCalls != 2*perCheckout {
+		t.Errorf("tool_calls = %d, want %d: updates from the two checkouts were lost", s.Counters.ToolCalls, 2*perCheckout)
+	}
+
+	// The intent race.
+	type res struct {
+		code   int
+		stderr string
+	}
+	results := make([]res, 2)
+	for i, dir := range []string{a, b} {
+		wg.Go(func() {
+			_, stderr, code, _ := runMain(t, time.Minute, dir, nil, env, "intent", "select", "docs", "--session", fmt.Sprintf("s-%d", i))
+			results[i] = res{code, string(stderr)}
+		})
+	}
+	wg.Wait()
+	winners, winner := 0, 0
+	for i, r := range results {
+		if r.code == 0 {
+			winners, winner = winners+1, i
+		} else if !strings.Contains(r.stderr, "held") && !strings.Contains(r.stderr, "holds") {
+			t.Errorf("loser %d: exit %d, %s (want a message naming the holder)", i, r.code, r.stderr)
+		}
+	}
+	if winners != 1 {
+		t.Fatalf("%d sessions hold intent docs: %+v", winners, results)
+	}
+	for _, dir := range []string{a, b} {
+		out, _, _, _ := runMain(t, time.Minute, dir, nil, env, "intent", "list", "--json")
+		if want := fmt.Sprintf(`"holder": "s-%d"`, winner); !strings.Contains(string(out), want) {
+			t.Errorf("%s does not see the intent held by s-%d: %s", filepath.Base(dir), winner, out)
+		}
+	}
+}
+
+func firstCommit(t *testing.T, dir string) string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", dir, "rev-list", "--max-parents=0", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readLog is the project log of dir, empty when there is none.
+func readLog(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ".atreides", "log"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return string(b)
+}
