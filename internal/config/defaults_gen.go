@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "tasks", "agents", "export"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "tasks", "agents", "export", "otel"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -370,6 +370,12 @@ func builtinTree() *value {
 			"on_session_end": &value{kind: kindScalar, scalar: false},
 			"dir":            &value{kind: kindScalar, scalar: ".atreides/exports"},
 			"keep":           &value{kind: kindScalar, scalar: 50},
+		}},
+		"otel": &value{kind: kindMapping, keys: []string{"enabled", "endpoint", "headers", "spool_mib"}, fields: map[string]*value{
+			"enabled":   &value{kind: kindScalar, scalar: false},
+			"endpoint":  &value{kind: kindScalar, scalar: ""},
+			"headers":   &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+			"spool_mib": &value{kind: kindScalar, scalar: 20},
 		}},
 	}}
 }

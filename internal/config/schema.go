@@ -40,6 +40,8 @@ type Config struct {
 	Agents map[string]Agent `yaml:"agents"`
 	// Export is the session export (package export).
 	Export Export `yaml:"export"`
+	// Otel is the OpenTelemetry span spool and its exporter (package spans).
+	Otel Otel `yaml:"otel"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -62,6 +64,17 @@ type Export struct {
 	// Keep bounds the documents kept there; the oldest go first. 0 keeps
 	// every one.
 	Keep int `yaml:"keep" min:"0" max:"100000"`
+}
+
+// Otel configures the span spool the hooks append to and the OTLP
+// exporter that ships it (packages spans and otlpexport).
+type Otel struct {
+	Enabled bool `yaml:"enabled"`
+	// Endpoint is the OTLP/HTTP base URL; empty: the environment's.
+	Endpoint string `yaml:"endpoint"`
+	// Headers are sent with every export; their values are secrets.
+	Headers  map[string]string `yaml:"headers"`
+	SpoolMiB int               `yaml:"spool_mib" min:"1" max:"4096"`
 }
 
 // Audit configures the audit trail (package audit).
