@@ -84,6 +84,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newIntentCmd,
 		newTraceCmd,
 		newUICmd,
+		newOtelCmd,
 		newMCPCmd,
 		newDemoCmd,
 		newVersionCmd,

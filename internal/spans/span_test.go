@@ -56,7 +56,7 @@ func TestLinks(t *testing.T) {
 
 func TestAttributesAndSanitizing(t *testing.T) {
 	ev := &event.Event{Kind: event.PreTool, Host: "claude", HostEvent: "PreToolUse", SessionID: "s1",
-		Tool: event.Tool{Raw: "Bash\x1b[2J", Command: "curl -H 'Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789' x", Paths: []string{"/secret/file"}},
+		Tool:   event.Tool{Raw: "Bash\x1b[2J", Command: "curl -H 'Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789' x", Paths: []string{"/secret/file"}},
 		Prompt: "my password is hunter2"}
 	s := New("/p", ev, decision(), t0, 0)
 	line := string(s.Line())
