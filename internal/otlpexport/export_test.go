@@ -348,3 +348,27 @@ func attrsOf(kvs []*commonpb.KeyValue) map[string]string {
 	}
 	return m
 }
+
+// Whatever OTEL_EXPORTER_OTLP_HEADERS holds, parsing it never panics and
+// an error never quotes a value.
+func FuzzParseHeaders(f *testing.F) {
+	for _, s := range []string{"a=1,b=2", "k=%zz", "=v", "a", "a=b=c", " , "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		h, err := ParseHeaders(s)
+		if err != nil {
+			for _, kv := range strings.Split(s, ",") {
+				if _, v, ok := strings.Cut(kv, "="); ok && len(strings.TrimSpace(v)) > 3 && strings.Contains(err.Error(), strings.TrimSpace(v)) && !strings.Contains(kv[:strings.Index(kv, "=")], strings.TrimSpace(v)) {
+					t.Fatalf("error %q quotes the value %q", err, v)
+				}
+			}
+			return
+		}
+		for k := range h {
+			if k == "" || k != strings.TrimSpace(k) {
+				t.Fatalf("header name %q", k)
+			}
+		}
+	})
+}
