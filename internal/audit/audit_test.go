@@ -312,7 +312,7 @@ func TestRefusesALink(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(outside, filepath.Join(dir, currentName)); err != nil {
+	if err := os.Symlink(outside, filepath.Join(dir, auditName+rotatedSuffix)); err != nil {
 		t.Fatal(err)
 	}
 	tr := New(dir, nil)
@@ -335,7 +335,7 @@ func segmentsOf(t *testing.T, dir string) []string {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	names, err := rotated(d)
+	names, err := New(dir, nil).rotated(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +358,7 @@ func TestRotationKeepsTheNewest(t *testing.T) {
 	}
 	got, _ := readAll(t, tr, Filter{})
 	var size int64
-	for _, n := range append(segmentsOf(t, dir), currentName) {
+	for _, n := range append(segmentsOf(t, dir), auditName+rotatedSuffix) {
 		fi, err := os.Stat(filepath.Join(dir, n))
 		if err != nil {
 			t.Fatal(err)

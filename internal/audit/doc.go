@@ -68,4 +68,8 @@
 // current file and notices a rotation when the name no longer leads to
 // the file it reads; it then reads that file to its end and every segment
 // set aside after it, however many rotations happened between two looks.
+//
+// The same writing, rotation and retention keep the OpenTelemetry span
+// spool (package spans) under another name ([NewNamed]); its exporter
+// keeps its own place in it with [Trail.Files] and [Trail.OpenFile].
 package audit

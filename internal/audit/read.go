@@ -213,13 +213,13 @@ func (t *Trail) open(since time.Time) (old []*os.File, infos []fs.FileInfo, cur 
 		return nil, nil, nil, fmt.Errorf("open audit trail: %w", err)
 	}
 	defer d.Close()
-	cur, err = d.OpenFile(currentName, os.O_RDONLY, 0)
+	cur, err = d.OpenFile(t.currentName, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		cur = nil
 	} else if err != nil {
 		return nil, nil, nil, fmt.Errorf("open audit trail: %w", err)
 	}
-	names, err := rotated(d)
+	names, err := t.rotated(d)
 	if err != nil {
 		if cur != nil {
 			_ = cur.Close()

@@ -154,7 +154,7 @@ func (r *Record) line() []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, p)
+			b = AppendString(b, p)
 		}
 		b = append(b, ']')
 	}
@@ -188,7 +188,7 @@ func (r *Record) line() []byte {
 	return append(b, "}\n"...)
 }
 
-func appendField(b []byte, key, v string) []byte { return appendString(append(b, key...), v) }
+func appendField(b []byte, key, v string) []byte { return AppendString(append(b, key...), v) }
 
 // appendMicros writes a map as encoding/json does: keys sorted.
 func appendMicros(b []byte, m map[string]int64) []byte {
@@ -197,15 +197,15 @@ func appendMicros(b []byte, m map[string]int64) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(append(appendString(b, k), ':'), m[k], 10)
+		b = strconv.AppendInt(append(AppendString(b, k), ':'), m[k], 10)
 	}
 	return append(b, '}')
 }
 
-// appendString writes s as a JSON string, escaped as encoding/json does
+// AppendString writes s as a JSON string, escaped as encoding/json does
 // without HTML escaping: quote, backslash and control characters, U+2028
 // and U+2029 (which end a line in JavaScript), invalid UTF-8 as U+FFFD.
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0

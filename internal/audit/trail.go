@@ -23,17 +23,21 @@ const Segments = 5
 // crosses a multiple of it asks for the size limit.
 const checkEvery = 64 << 10
 
-// The trail's file names in the state directory.
+// The trail's file names in the state directory: <name>.jsonl, and
+// <name>-<UTC time>-<pid>.jsonl for a rotated segment.
 const (
-	currentName   = "audit.jsonl"
-	rotatedPrefix = "audit-"
+	auditName     = "audit"
 	rotatedSuffix = ".jsonl"
 	rotatedLayout = "20060102T150405.000000000Z"
 )
 
-// Trail is the audit trail of one project.
+// Trail is the audit trail of one project, or another bounded log of
+// JSON lines kept the same way (the span spool, package spans).
 type Trail struct {
 	base, dir string // the project root, trusted, and the state directory's name in it
+	// currentName is the current file's name, rotatedPrefix what the
+	// rotated segments' names start with.
+	currentName, rotatedPrefix string
 	// MaxBytes returns the trail's size limit (all segments together; 0
 	// or less: no rotation). It is called at most once per checkEvery
 	// bytes written, so it may load the configuration.
@@ -42,24 +46,33 @@ type Trail struct {
 
 // New returns the trail kept in a project's state directory.
 func New(stateDir string, maxBytes func() int64) *Trail {
+	return NewNamed(stateDir, auditName, maxBytes)
+}
+
+// NewNamed returns a log kept like the audit trail in a project's state
+// directory, in name.jsonl and its rotated segments.
+func NewNamed(stateDir, name string, maxBytes func() int64) *Trail {
 	base, dir := confined.Split(stateDir, 1)
-	return &Trail{base: base, dir: dir, MaxBytes: maxBytes}
+	return &Trail{base: base, dir: dir, currentName: name + rotatedSuffix, rotatedPrefix: name + "-", MaxBytes: maxBytes}
 }
 
 // Path is the current file's path.
-func (t *Trail) Path() string { return filepath.Join(t.base, t.dir, currentName) }
+func (t *Trail) Path() string { return filepath.Join(t.base, t.dir, t.currentName) }
 
 // Append writes one record with one write, then rotates the trail if this
 // write crossed a check boundary of a full segment.
-func (t *Trail) Append(r *Record) error {
-	line := r.line()
+func (t *Trail) Append(r *Record) error { return t.AppendLine(r.line()) }
+
+// AppendLine is Append for a line made elsewhere: one JSON object ending
+// in a newline, written with one write.
+func (t *Trail) AppendLine(line []byte) error {
 	f, err := t.openAppend()
 	if err != nil {
-		return fmt.Errorf("open audit trail: %w", err)
+		return fmt.Errorf("open %s: %w", t.currentName, err)
 	}
 	defer f.Close()
 	if _, err := f.Write(line); err != nil {
-		return fmt.Errorf("write audit trail %s: %w", f.Name(), err)
+		return fmt.Errorf("write %s: %w", f.Name(), err)
 	}
 	// With O_APPEND the offset after the write is the end of this record,
 	// whatever other processes appended meanwhile.
@@ -74,7 +87,7 @@ func (t *Trail) Append(r *Record) error {
 		return nil
 	}
 	if err := t.rotate(f); err != nil {
-		return fmt.Errorf("rotate audit trail: %w", err)
+		return fmt.Errorf("rotate %s: %w", t.currentName, err)
 	}
 	return nil
 }
@@ -91,13 +104,13 @@ func (t *Trail) openAppend() (*os.File, error) {
 		return nil, err
 	}
 	defer d.Close()
-	return d.OpenFile(currentName, flag, 0o644)
+	return d.OpenFile(t.currentName, flag, 0o644)
 }
 
 // openCurrent opens the current file with the flags of [os.OpenFile]; nil,
 // and no error, when it or the state directory is missing.
 func (t *Trail) openCurrent(flag int, perm fs.FileMode) (*os.File, error) {
-	f, err := confined.OpenFile(t.base, filepath.Join(t.dir, currentName), flag, perm)
+	f, err := confined.OpenFile(t.base, filepath.Join(t.dir, t.currentName), flag, perm)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -137,11 +150,11 @@ func (t *Trail) rotate(f *os.File) error {
 		return err
 	}
 	defer d.Close()
-	name := rotatedPrefix + time.Now().UTC().Format(rotatedLayout) + fmt.Sprintf("-%d", os.Getpid()) + rotatedSuffix
-	if err := d.Rename(currentName, name); err != nil {
+	name := t.rotatedPrefix + time.Now().UTC().Format(rotatedLayout) + fmt.Sprintf("-%d", os.Getpid()) + rotatedSuffix
+	if err := d.Rename(t.currentName, name); err != nil {
 		return err
 	}
-	names, err := rotated(d)
+	names, err := t.rotated(d)
 	if err != nil {
 		return err
 	}
@@ -156,7 +169,7 @@ func (t *Trail) rotate(f *os.File) error {
 
 // rotated lists the rotated segments, oldest first (their names sort by
 // the time they were set aside).
-func rotated(d *confined.Dir) ([]string, error) {
+func (t *Trail) rotated(d *confined.Dir) ([]string, error) {
 	entries, err := d.Entries()
 	if err != nil {
 		return nil, err
@@ -164,9 +177,44 @@ func rotated(d *confined.Dir) ([]string, error) {
 	var names []string
 	for _, e := range entries {
 		n := e.Name()
-		if strings.HasPrefix(n, rotatedPrefix) && strings.HasSuffix(n, rotatedSuffix) && e.Type().IsRegular() {
+		if strings.HasPrefix(n, t.rotatedPrefix) && strings.HasSuffix(n, rotatedSuffix) && e.Type().IsRegular() {
 			names = append(names, n)
 		}
 	}
 	return names, nil
 }
+
+// Files lists the files of the trail, oldest first: the rotated segments,
+// then the current file when there is one. A reader that keeps its own
+// place (the span exporter's cursor) opens them with [Trail.OpenFile]; one
+// may be gone by then, removed by a rotation.
+func (t *Trail) Files() ([]string, error) {
+	d, err := confined.OpenDir(t.base, t.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	names, err := t.rotated(d)
+	if err != nil {
+		return nil, err
+	}
+	if f, err := d.OpenFile(t.currentName, os.O_RDONLY, 0); err == nil {
+		_ = f.Close()
+		names = append(names, t.currentName)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return names, nil
+}
+
+// OpenFile opens one of the trail's files, named as [Trail.Files] names
+// it, for reading.
+func (t *Trail) OpenFile(name string) (*os.File, error) {
+	return confined.OpenFile(t.base, filepath.Join(t.dir, name), os.O_RDONLY, 0)
+}
+
+// CurrentName is the current file's name, as [Trail.Files] lists it.
+func (t *Trail) CurrentName() string { return t.currentName }

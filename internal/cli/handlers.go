@@ -195,6 +195,27 @@ func (s *settings) auditMaxBytes() int64 {
 	return int64(c.Audit.MaxMiB) << 20
 }
 
+// otelEnabled reports whether hooks spool spans (otel.enabled): off
+// without parsing anything when no config file exists, and off when the
+// files cannot be read (the hook's health check reports that).
+func (s *settings) otelEnabled() bool {
+	if s.builtin() {
+		return false
+	}
+	c, err := s.cfg.Get()
+	return err == nil && c.Otel.Enabled
+}
+
+// spoolMaxBytes is the span spool's size limit, asked for like
+// auditMaxBytes once per 64 KiB written.
+func (s *settings) spoolMaxBytes() int64 {
+	c := s.configOrBuiltin()
+	if c == nil {
+		return 0
+	}
+	return int64(c.Otel.SpoolMiB) << 20
+}
+
 // sessionOptions maps the session section of the configuration, and the
 // context monitor's.
 func sessionOptions(c *config.Session, m *config.ContextMonitor) session.Options {

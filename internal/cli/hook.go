@@ -12,6 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/spans"
 	"github.com/spf13/cobra"
 )
 
@@ -177,7 +178,9 @@ func runEngine(ctx context.Context, root string, s *settings, log *project.Log, 
 	eng.Decided = decided
 	start := time.Now()
 	d := eng.Run(ctx, ev)
-	recordDecision(root, s, log, ev, d, time.Since(start))
+	took := time.Since(start)
+	recordDecision(root, s, log, ev, d, took)
+	spoolSpan(root, s, log, ev, d, start, took)
 	if ev.Starts() {
 		// For `atreides ui --all`; a file read on a session start, a
 		// write at most hourly per project.
@@ -198,6 +201,17 @@ func recordDecision(root string, s *settings, log *project.Log, ev *event.Event,
 	t := audit.New(project.StateDir(root), s.auditMaxBytes)
 	if err := t.Append(audit.NewRecord(ev, d, took)); err != nil {
 		log.Logf("audit trail: %v", err)
+	}
+}
+
+// spoolSpan appends the event's span to the span spool when otel is on;
+// failing to is, like the audit trail's failures, for the project log.
+func spoolSpan(root string, s *settings, log *project.Log, ev *event.Event, d *event.Decision, start time.Time, took time.Duration) {
+	if !s.otelEnabled() {
+		return
+	}
+	if err := spans.Spool(project.StateDir(root), s.spoolMaxBytes).AppendLine(spans.New(root, ev, d, start, took).Line()); err != nil {
+		log.Logf("span spool: %v", err)
 	}
 }
 

@@ -85,6 +85,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newTraceCmd,
 		newStoreCmd,
 		newUICmd,
+		newOtelCmd,
 		newMCPCmd,
 		newDemoCmd,
 		newVersionCmd,

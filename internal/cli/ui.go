@@ -2,9 +2,6 @@ package cli
 
 import (
 	"os"
-	"os/exec"
-	"os/signal"
-	"syscall"
 
 	"github.com/atreides-dev/atreides/internal/dashboard/listen"
 	"github.com/spf13/cobra"
@@ -86,23 +83,5 @@ func (o *uiOptions) run(io *IO) error {
 			args = append(args, flag)
 		}
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = wd
-	cmd.Env = append(os.Environ(), "ATREIDES_UI_TOKEN="+o.token)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = io.In, io.Out, io.Err
-	// atreides waits for the program to shut down rather than dying
-	// first, and passes a signal on (Ctrl-C in a terminal reaches both;
-	// the program shuts down once).
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer func() { signal.Stop(sig); close(sig) }()
-	if err := cmd.Start(); err != nil {
-		return runExit(bin, err)
-	}
-	go func() {
-		for s := range sig {
-			_ = cmd.Process.Signal(s)
-		}
-	}()
-	return runExit(bin, cmd.Wait())
+	return runCompanion(io, bin, wd, args, append(os.Environ(), "ATREIDES_UI_TOKEN="+o.token))
 }

@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "tasks", "agents", "export", "project", "store"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "tasks", "agents", "export", "project", "store", "otel"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
@@ -377,6 +377,12 @@ func builtinTree() *value {
 		"store": &value{kind: kindMapping, keys: []string{"backend", "dsn"}, fields: map[string]*value{
 			"backend": &value{kind: kindScalar, scalar: "bbolt"},
 			"dsn":     &value{kind: kindScalar, scalar: ""},
+		}},
+		"otel": &value{kind: kindMapping, keys: []string{"enabled", "endpoint", "headers", "spool_mib"}, fields: map[string]*value{
+			"enabled":   &value{kind: kindScalar, scalar: false},
+			"endpoint":  &value{kind: kindScalar, scalar: ""},
+			"headers":   &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+			"spool_mib": &value{kind: kindScalar, scalar: 20},
 		}},
 	}}
 }

@@ -44,6 +44,8 @@ type Config struct {
 	Project Project `yaml:"project"`
 	// Store is where the state lives (packages store and fleet).
 	Store Store `yaml:"store"`
+	// Otel is the OpenTelemetry span spool and its exporter (package spans).
+	Otel Otel `yaml:"otel"`
 
 	// root is the merged value tree with the source of every value; the
 	// fields above are a typed copy of it.
@@ -103,6 +105,17 @@ type Store struct {
 type StoreBackend string
 
 func (StoreBackend) checkText(s string) string { return oneOf(s, "bbolt", "postgres") }
+
+// Otel configures the span spool the hooks append to and the OTLP
+// exporter that ships it (packages spans and otlpexport).
+type Otel struct {
+	Enabled bool `yaml:"enabled"`
+	// Endpoint is the OTLP/HTTP base URL; empty: the environment's.
+	Endpoint string `yaml:"endpoint"`
+	// Headers are sent with every export; their values are secrets.
+	Headers  map[string]string `yaml:"headers"`
+	SpoolMiB int               `yaml:"spool_mib" min:"1" max:"4096"`
+}
 
 // Audit configures the audit trail (package audit).
 type Audit struct {

@@ -15,8 +15,9 @@ import (
 // gitignoreText keeps machine state out of commits while config.yaml,
 // intents.yaml and trace.jsonl (which teams review and share) stay visible.
 // The ledger's queue holds records not chained yet: committed, they would
-// be appended again on every clone. The audit trail (package audit) and the
-// project log are this machine's.
+// be appended again on every clone. The audit trail (package audit), the
+// span spool and its exporter's cursor (package spans) and the project log
+// are this machine's.
 const gitignoreText = `# Written by atreides. Machine state that must not be committed.
 # config.yaml, intents.yaml and trace.jsonl are meant to be committed.
 state.db
@@ -27,6 +28,8 @@ project/
 log
 log.1
 audit*.jsonl
+spans*.jsonl
+spans.cursor
 trace.jsonl.pending/
 outputs/
 config.cache
