@@ -14,6 +14,8 @@ import (
 
 	mcpserver "github.com/atreides-dev/atreides/internal/mcp"
 	"github.com/atreides-dev/atreides/internal/project"
+	// A team's project keeps its state in PostgreSQL (see atreides-team).
+	_ "github.com/atreides-dev/atreides/internal/store/pgstore"
 )
 
 const usage = `Usage: atreides-mcp

@@ -15,6 +15,8 @@ import (
 	"github.com/atreides-dev/atreides/internal/dashboard"
 	"github.com/atreides-dev/atreides/internal/dashboard/listen"
 	"github.com/atreides-dev/atreides/internal/project"
+	// A team's project keeps its state in PostgreSQL (see atreides-team).
+	_ "github.com/atreides-dev/atreides/internal/store/pgstore"
 )
 
 func main() {

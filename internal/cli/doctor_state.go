@@ -19,7 +19,14 @@ func stateChecks(root string) []check {
 	st := fleet.Open(root)
 	var recovered string
 	st.OnRecover = func(msg string) { recovered = msg }
-	if _, err := os.Stat(st.Path()); errors.Is(err, os.ErrNotExist) {
+	var out []check
+	if st.Remote() != nil {
+		c := teamStoreCheck(root)
+		if c.Status != "ok" {
+			return []check{c}
+		}
+		out = append(out, c)
+	} else if _, err := os.Stat(st.Path()); errors.Is(err, os.ErrNotExist) {
 		return []check{{"state store", "ok", st.Path() + ": not created yet (the first hook creates it)"}}
 	}
 	sessions := 0
@@ -52,7 +59,7 @@ func stateChecks(root string) []check {
 		}
 		detail += fmt.Sprintf("; %s unreadable (%v), %s", d.Key, d.Err, fate)
 	}
-	out := []check{{"state store", "ok", detail}}
+	out = append(out, check{"state store", "ok", detail})
 	if len(quar) > 0 {
 		out = append(out, check{"state quarantine", "note", quarantineText(quar)})
 	}
@@ -79,4 +86,14 @@ func projectDamage(err error) *state.DamagedError {
 	d := &state.DamagedError{Kind: "project", Key: "project", Err: err}
 	errors.As(err, &d)
 	return d
+}
+
+// teamStoreCheck is doctor's look at a team's database: reachable, at the
+// schema this atreides needs, and how long a round trip takes.
+func teamStoreCheck(root string) check {
+	doc := storeStatus(root, os.Getenv)
+	if doc.Error != "" {
+		return check{"team store", "problem", doc.Error}
+	}
+	return check{"team store", "ok", fmt.Sprintf("%s %s, project %s: schema %d, round trip %.2f ms", doc.Backend, doc.Where, doc.Project, *doc.Schema, doc.LatencyMS)}
 }

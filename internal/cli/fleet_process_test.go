@@ -14,8 +14,13 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/store/pgstore"
 	"github.com/atreides-dev/atreides/internal/store/pgtest"
 )
+
+// The test binary, which stands in for atreides in these tests (TestMain),
+// links the PostgreSQL back end as atreides-team does; team_test.go in
+// cmd/atreides covers atreides handing a hook to atreides-team.
 
 // teamConfig is a committed configuration that keeps the state in the
 // team's database; the DSN comes from each machine's environment.
@@ -104,7 +109,11 @@ func TestTeamStoreTwoCheckouts(t *testing.T) {
 		}
 	}
 	var s *state.Session
-	err := store.OpenPostgres(t.TempDir(), store.Postgres{DSN: dsn, Project: firstCommit(t, a)}).View(context.Background(), func(tx *store.Tx) (err error) {
+	st, err := store.OpenRemote(t.TempDir(), pgstore.Name, dsn, firstCommit(t, a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.View(context.Background(), func(tx *store.Tx) (err error) {
 		s, err = state.FindSession(tx, "shared")
 		return err
 	})

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -106,7 +107,7 @@ func (e *hookEnv) Now() time.Time                  { return time.Now() }
 func answerHook(io *IO, a host.Adapter, eventName string, budget time.Duration) error {
 	start := time.Now()
 	growStack()
-	run := &hookRun{io: io, adapter: a, hostEvent: eventName, overran: make(chan struct{})}
+	run := &hookRun{io: io, adapter: a, hostEvent: eventName, overran: make(chan struct{}), until: start.Add(budget)}
 	stop := run.watch(budget)
 	defer stop()
 	ans := run.decide(start.Add(time.Duration(float64(budget) * engineShare)))
@@ -162,9 +163,11 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 		log.Logf("hook %s: event %q is not one atreides handles; no decision", a.Name(), ev.HostEvent)
 		return host.Answer{}
 	}
+	s := newSettings(root)
+	r.toTeam(s, data, log)
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	return a.Encode(ev, runEngine(ctx, root, newSettings(root), log, ev, nil))
+	return a.Encode(ev, runEngine(ctx, root, s, log, ev, nil))
 }
 
 // runEngine decides one event of a project with its settings: the store
@@ -220,4 +223,20 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
+}
+
+// toTeam hands the event to atreides-team when the project's state is in
+// a team database this binary does not link (see team.go). It returns
+// only when it does not, or could not: then the store says why it cannot
+// be used, and governance fails closed with that reason.
+func (r *hookRun) toTeam(s *settings, data []byte, log *project.Log) {
+	if s.builtin() {
+		return
+	}
+	c, err := s.cfg.Get()
+	if err != nil || !needsTeam(c, r.io.Getenv) {
+		return
+	}
+	err = teamExec(os.Args[1:], data, time.Until(r.until))
+	log.Logf("state store: %v", err)
 }

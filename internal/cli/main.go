@@ -74,6 +74,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // Run runs one command line (without the program name).
 func Run(io *IO, args []string) int {
+	teamExecFor(io, args)
 	name, err := execute(io, args)
 	return exitCode(io, name, err)
 }

@@ -82,24 +82,30 @@ func storeStatus(root string, getenv func(string) string) storeStatusJSON {
 	if err != nil && c == nil {
 		return storeStatusJSON{Backend: "unknown", Error: err.Error()}
 	}
-	if c.Store.Backend != "postgres" {
+	remote, _ := fleet.Remote(c)
+	if !remote {
 		return storeStatusJSON{Backend: "bbolt", Where: fleet.OpenWith(root, c, getenv).Path()}
 	}
-	doc := storeStatusJSON{Backend: "postgres", Where: store.RedactDSN(fleet.DSN(c, getenv))}
-	pg, err := fleet.Postgres(root, c, getenv)
+	doc := storeStatusJSON{Backend: string(c.Store.Backend), Where: store.RedactDSN(fleet.DSN(c, getenv))}
+	t, err := fleet.Team(root, c, getenv)
 	if err != nil {
 		doc.Error = err.Error()
 		return doc
 	}
-	doc.Project = pg.Project
+	doc.Project = t.Project
+	kind, err := remoteKind(c)
+	if err != nil {
+		doc.Error = err.Error()
+		return doc
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	h, err := store.ProbePostgres(ctx, pg.DSN, 5)
+	h, err := kind.Probe(ctx, t.DSN, 5)
 	if err != nil {
 		doc.Error = err.Error()
 		return doc
 	}
-	wanted := store.PostgresSchemaVersion
+	wanted := kind.SchemaVersion
 	doc.Schema, doc.Wanted = &h.Schema, &wanted
 	doc.LatencyMS = float64(h.Latency.Microseconds()) / 1000
 	if h.Schema != wanted {
@@ -136,8 +142,12 @@ func (o *storeMigrateOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	if c.Store.Backend != "postgres" {
-		return usagef("store.backend is %s: only a PostgreSQL store is migrated by hand (the embedded one migrates itself)", c.Store.Backend)
+	if remote, _ := fleet.Remote(c); !remote {
+		return usagef("store.backend is %s: only a team's database is migrated by hand (the embedded store migrates itself)", c.Store.Backend)
+	}
+	kind, err := remoteKind(c)
+	if err != nil {
+		return err
 	}
 	dsn := fleet.DSN(c, io.Getenv)
 	if dsn == "" {
@@ -145,7 +155,7 @@ func (o *storeMigrateOptions) run(io *IO) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	m, err := store.MigratePostgres(ctx, dsn, Version())
+	m, err := kind.Migrate(ctx, dsn, Version())
 	if err != nil {
 		return err
 	}
@@ -158,4 +168,14 @@ func (o *storeMigrateOptions) run(io *IO) error {
 	}
 	fmt.Fprintf(io.Out, "%s: migrated from schema %d to %d\n", store.RedactDSN(dsn), m.From, m.To)
 	return nil
+}
+
+// remoteKind is the registered back end the configuration names: linked
+// into atreides-team, which atreides runs for these commands.
+func remoteKind(c *config.Config) (store.Kind, error) {
+	k, ok := store.Lookup(string(c.Store.Backend))
+	if !ok {
+		return k, fmt.Errorf("store back end %s: %w (run %s, installed next to atreides)", c.Store.Backend, store.ErrNotLinked, fleet.Companion)
+	}
+	return k, nil
 }

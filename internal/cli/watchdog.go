@@ -21,6 +21,7 @@ var exitProcess = os.Exit
 type hookRun struct {
 	io      *IO
 	adapter host.Adapter
+	until   time.Time // when the budget ends
 
 	// overran is closed after the watchdog answered and exitProcess
 	// returned (only in tests: in a real process it does not return).

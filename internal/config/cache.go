@@ -2,6 +2,7 @@ package config
 
 import (
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/atreides-dev/atreides/internal/confined"
@@ -54,12 +55,13 @@ func NewCachedLazy(p Paths, root string, exe func() string, valid func(*Config) 
 		if !ok || root == "" {
 			return Load(p)
 		}
-		if c, ok := readCache(root, key); ok {
+		name := cacheName(exe())
+		if c, ok := readCache(root, name, key); ok {
 			return c, nil
 		}
 		c, err := Load(p)
 		if err == nil && valid(c) {
-			writeCache(root, cached{Key: key, Config: c, Notes: c.notes})
+			writeCache(root, name, cached{Key: key, Config: c, Notes: c.notes})
 		}
 		return c, err
 	})}
@@ -77,8 +79,21 @@ func cacheKey(files func() (string, bool), exe func() string) (key string, ok bo
 	return cacheFormat + self + stamp, ok && filesOK
 }
 
-func readCache(root, key string) (*Config, bool) {
-	data, err := confined.ReadFile(root, filepath.Join(dirName, CacheFile), maxCacheSize)
+// cacheName is the cache file of the program exe. The key holds the
+// program's own stamp, so two programs sharing one file would each find
+// the other's entry stale and rewrite it on every call; atreides-team,
+// which atreides runs in its own place for a team's project, is one.
+// Programs named atreides-<x> keep config.<x>.cache; the rest (atreides
+// itself, tests) config.cache.
+func cacheName(exe string) string {
+	if rest, ok := strings.CutPrefix(filepath.Base(exe), "atreides-"); ok && rest != "" {
+		return "config." + rest + ".cache"
+	}
+	return CacheFile
+}
+
+func readCache(root, name, key string) (*Config, bool) {
+	data, err := confined.ReadFile(root, filepath.Join(dirName, name), maxCacheSize)
 	if err != nil {
 		return nil, false
 	}
@@ -93,7 +108,7 @@ func readCache(root, key string) (*Config, bool) {
 // writeCache replaces the cache file atomically (a temporary file renamed
 // over it), so a concurrent hook reads the old one or the new one whole.
 // It writes only into an existing .atreides directory.
-func writeCache(root string, c cached) {
+func writeCache(root, name string, c cached) {
 	data, err := encodeCache(nil, &c)
 	if err != nil {
 		return
@@ -103,5 +118,5 @@ func writeCache(root string, c cached) {
 		return
 	}
 	defer d.Close()
-	_ = d.ReplaceFile(CacheFile, data, false)
+	_ = d.ReplaceFile(name, data, false)
 }

@@ -276,3 +276,19 @@ func FuzzCacheDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestCacheName: atreides and atreides-team, which runs in atreides's
+// place for a team's project, keep caches apart; otherwise each would find
+// the other's key stale and parse the YAML on every hook.
+func TestCacheName(t *testing.T) {
+	for exe, want := range map[string]string{
+		"/usr/local/bin/atreides":      "config.cache",
+		"/usr/local/bin/atreides-team": "config.team.cache",
+		"/tmp/go-build1/cli.test":      "config.cache",
+		"atreides-":                    "config.cache",
+	} {
+		if got := cacheName(exe); got != want {
+			t.Errorf("cacheName(%q) = %q, want %q", exe, got, want)
+		}
+	}
+}

@@ -162,7 +162,7 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 	}
 	if !ran {
 		st := NewState(ev)
-		st.Unsaved = true
+		st.Unsaved, st.LoadErr = true, err
 		d = e.runHandlers(ev, st, r)
 		e.deliver(ev, st, d)
 	}

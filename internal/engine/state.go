@@ -17,6 +17,9 @@ type State struct {
 	// that timed out, a refused file): the handlers run on this fresh
 	// state and nothing they change is kept.
 	Unsaved bool
+	// LoadErr is why, when Unsaved: for a handler that must fail closed
+	// without the store (governance) and says so.
+	LoadErr error
 	// loadTasks loads the task board on demand; nil: none to load.
 	loadTasks func() error
 }

@@ -35,28 +35,53 @@ func Open(root string) *store.Store {
 // [DSNEnv]. A nil configuration is the built-in one: the embedded store.
 func OpenWith(root string, c *config.Config, getenv func(string) string) *store.Store {
 	dir := project.StateDir(root)
-	if c == nil || c.Store.Backend != "postgres" {
+	if remote, _ := Remote(c); !remote {
 		return store.Open(dir)
 	}
-	pg, err := Postgres(root, c, getenv)
+	t, err := Team(root, c, getenv)
 	if err != nil {
 		return store.Unavailable(dir, err)
 	}
-	return store.OpenPostgres(dir, pg)
+	s, err := store.OpenRemote(dir, string(c.Store.Backend), t.DSN, t.Project)
+	if err != nil {
+		return store.Unavailable(dir, fmt.Errorf("%w; the project keeps its state in %s, which %s runs", err, c.Store.Backend, Companion))
+	}
+	return s
 }
 
-// Postgres is the team store of the project at root: its DSN and the
+// Companion is the program that links the team store's database driver;
+// atreides runs it in its own place for a project whose store is one
+// (see Reexec).
+const Companion = "atreides-team"
+
+// TeamStore is where a team's state is: the database and the project.
+type TeamStore struct {
+	DSN     string // may hold a password: print store.RedactDSN of it
+	Project string
+}
+
+// Team is the team store of the project at root: its DSN and the
 // project's id.
-func Postgres(root string, c *config.Config, getenv func(string) string) (store.Postgres, error) {
+func Team(root string, c *config.Config, getenv func(string) string) (TeamStore, error) {
 	dsn := DSN(c, getenv)
 	if dsn == "" {
-		return store.Postgres{}, fmt.Errorf("store.backend is postgres but no database is named: set %s or store.dsn", DSNEnv)
+		return TeamStore{}, fmt.Errorf("store.backend is %s but no database is named: set %s or store.dsn", c.Store.Backend, DSNEnv)
 	}
 	id, err := ProjectID(root, c)
 	if err != nil {
-		return store.Postgres{}, err
+		return TeamStore{}, err
 	}
-	return store.Postgres{DSN: dsn, Project: id}, nil
+	return TeamStore{DSN: dsn, Project: id}, nil
+}
+
+// Remote reports whether the configuration keeps the state in a remote
+// back end, and whether this program links it.
+func Remote(c *config.Config) (remote, linked bool) {
+	if c == nil || c.Store.Backend == "" || c.Store.Backend == "bbolt" {
+		return false, true
+	}
+	_, linked = store.Lookup(string(c.Store.Backend))
+	return true, linked
 }
 
 // DSN is the connection string the configuration and the environment

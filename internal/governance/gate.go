@@ -144,6 +144,12 @@ func (g *gov) preTool() (event.Result, error) {
 	if len(paths) == 0 && len(unknown) == 0 {
 		return event.Result{}, nil
 	}
+	if st := g.c.State; st.Unsaved {
+		// Without the store there are no leases to check a write against,
+		// and a write allowed now could take another session's files.
+		return deny("governance.state-unavailable", fmt.Sprintf(
+			"Writes are blocked: governance checks every write against the intents and leases in the project's state store, and the store is unavailable (%v). Commands that write nothing still run. Retry when it is back; `atreides store status` tells.", st.LoadErr)), nil
+	}
 	root := ev.ProjectDir
 	f, err := g.intents(root)
 	if err != nil && !intent.NotExist(err) {

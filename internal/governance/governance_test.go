@@ -3,6 +3,7 @@ package governance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -338,5 +339,24 @@ func TestGateNamesHostsTools(t *testing.T) {
 		Tool: event.Tool{Name: event.Write, Raw: "apply_patch", Paths: []string{filepath.Join(f.root, "README.md")}}})
 	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "call codex-prefix_request_scope_expansion with") {
 		t.Fatalf("out of scope: %v %q", d.Verdict, d.Reason)
+	}
+}
+
+// TestGateStoreUnavailable: without the store there are no leases to check
+// a write against, so every governed write fails closed with the store's
+// reason, even for a session that held an intent; reads still run.
+func TestGateStoreUnavailable(t *testing.T) {
+	f := newFixture(t)
+	if err := f.selectIntent("s1", "auth"); err != nil {
+		t.Fatal(err)
+	}
+	down := errors.New(`state database postgres://atreides@db:5432/atreides unreachable: connection refused`)
+	f.st = store.Unavailable(f.st.Dir(), down)
+	d := f.write("s1", "src/auth/a.go")
+	if d.Verdict != event.Deny || d.Rule != "governance.state-unavailable" || !strings.Contains(d.Reason, "connection refused") {
+		t.Fatalf("write while the store is down: %v %s %q", d.Verdict, d.Rule, d.Reason)
+	}
+	if d := f.shell("s1", "cat src/auth/a.go", "r1", event.PreTool); d.Verdict != event.None {
+		t.Fatalf("read while the store is down: %v %q", d.Verdict, d.Reason)
 	}
 }

@@ -21,7 +21,7 @@ func TestConcurrentProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts 20 processes")
 	}
-	forEachBackend(t, concurrentProcesses)
+	withStore(t, concurrentProcesses)
 }
 
 func concurrentProcesses(t *testing.T, s *Store, notes *[]string) {
@@ -87,7 +87,7 @@ func concurrentProcesses(t *testing.T, s *Store, notes *[]string) {
 // opens its own descriptor, and flock excludes descriptors, not processes.
 // Readers run alongside and must never see a half-done transaction.
 func TestConcurrentGoroutines(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, s *Store, notes *[]string) {
+	withStore(t, func(t *testing.T, s *Store, notes *[]string) {
 		for _, readers := range []int{0, 2} {
 			t.Run(fmt.Sprintf("%d readers", readers), func(t *testing.T) { concurrentGoroutines(t, s, notes, readers) })
 		}

@@ -24,7 +24,7 @@ func TestKillDuringUpdates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills ~200 processes")
 	}
-	forEachBackend(t, killDuringUpdates)
+	withStore(t, killDuringUpdates)
 }
 
 func killDuringUpdates(t *testing.T, s *Store, notes *[]string) {

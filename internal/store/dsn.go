@@ -32,9 +32,9 @@ var kvPassword = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
 })
 
-// redactErr is err with the DSN's password, should the driver have quoted
-// any of it, replaced.
-func redactErr(err error, dsn string) error {
+// HidePassword is err with dsn's password, should a driver have quoted any
+// of it, replaced.
+func HidePassword(err error, dsn string) error {
 	pw := dsnPassword(dsn)
 	if pw == "" || !strings.Contains(err.Error(), pw) {
 		return err
@@ -53,6 +53,3 @@ func dsnPassword(dsn string) string {
 	}
 	return ""
 }
-
-// sqlString is s for a single-quoted SQL literal.
-func sqlString(s string) string { return strings.ReplaceAll(s, "'", "''") }

@@ -34,6 +34,8 @@ trace.jsonl.pending/
 outputs/
 config.cache
 .config.cache.tmp-*
+config.*.cache
+.config.*.cache.tmp-*
 project-id
 `
 

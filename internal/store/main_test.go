@@ -11,24 +11,20 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/atreides-dev/atreides/internal/store/pgtest"
 )
 
 // The multi-process tests re-run this test binary as a helper process: with
 // helperEnv set, TestMain runs the named helper instead of the tests.
 const (
-	helperEnv        = "ATREIDES_STORE_HELPER"
-	helperDirEnv     = "ATREIDES_STORE_HELPER_DIR"
-	helperDSNEnv     = "ATREIDES_STORE_HELPER_DSN" // a PostgreSQL store's
-	helperProjectEnv = "ATREIDES_STORE_HELPER_PROJECT"
+	helperEnv    = "ATREIDES_STORE_HELPER"
+	helperDirEnv = "ATREIDES_STORE_HELPER_DIR"
 )
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
 		os.Exit(runHelper(mode, helperStore()))
 	}
-	pgtest.Main(m)
+	os.Exit(m.Run())
 }
 
 // Buckets and keys used by the helpers and the tests that check them.
@@ -99,12 +95,7 @@ func readCounter(tx *Tx) (uint64, error) {
 }
 
 // helperStore is the store a helper process was started on (see helper).
-func helperStore() *Store {
-	if dsn := os.Getenv(helperDSNEnv); dsn != "" {
-		return OpenPostgres(os.Getenv(helperDirEnv), Postgres{DSN: dsn, Project: os.Getenv(helperProjectEnv)})
-	}
-	return Open(os.Getenv(helperDirEnv))
-}
+func helperStore() *Store { return Open(os.Getenv(helperDirEnv)) }
 
 func runHelper(mode string, s *Store) int {
 	s.OnRecover = func(msg string) { fmt.Fprintln(os.Stderr, "RECOVERED:", msg) }
@@ -162,11 +153,7 @@ func runHelper(mode string, s *Store) int {
 func helper(t testing.TB, mode string, s *Store, wantStdin bool) (cmd *exec.Cmd, stdin io.WriteCloser, stdout *bufio.Reader) {
 	t.Helper()
 	cmd = exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), helperEnv+"="+mode, helperDirEnv+"="+s.Dir())
-	if s.remote != nil {
-		cmd.Env = append(cmd.Env, helperDSNEnv+"="+s.remote.cfg.DSN, helperProjectEnv+"="+s.remote.cfg.Project)
-	}
-	cmd.Env = append(cmd.Env,
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode, helperDirEnv+"="+s.Dir(),
 		// A -race binary otherwise sleeps 1 s on exit waiting for reports.
 		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	cmd.Stderr = os.Stderr

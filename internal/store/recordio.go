@@ -60,7 +60,7 @@ func (tx *Tx) Record(set, key string) ([]byte, error) {
 		return nil, err
 	}
 	if tx.remote != nil {
-		return tx.remote.get(recordSpace(set), key), nil
+		return tx.remote.Get(recordSpace(set), key), nil
 	}
 	d, err := tx.setDir(set, false)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -125,9 +125,9 @@ func (tx *Tx) addPending(p pendingRecord) error {
 	if tx.remote != nil {
 		// One transaction holds both halves: nothing waits for a commit.
 		if p.del {
-			tx.remote.delete(recordSpace(p.set), p.key)
+			tx.remote.Delete(recordSpace(p.set), p.key)
 		} else {
-			tx.remote.put(recordSpace(p.set), p.key, p.val)
+			tx.remote.Put(recordSpace(p.set), p.key, p.val)
 		}
 		return nil
 	}
@@ -153,7 +153,7 @@ func (tx *Tx) ForEachRecord(set string, fn func(key string, val []byte, err erro
 		return fmt.Errorf("for each record in %s: %w", set, ErrTxDone)
 	}
 	if tx.remote != nil {
-		return tx.remote.each(recordSpace(set), func(k string, v []byte) error { return fn(k, v, nil) })
+		return tx.remote.Each(recordSpace(set), func(k string, v []byte) error { return fn(k, v, nil) })
 	}
 	var names []string
 	d, err := tx.setDir(set, false)

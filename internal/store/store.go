@@ -75,8 +75,8 @@ type Store struct {
 	base   string // dir's parent, trusted: the project root
 	name   string // dir's last element, never followed, nor anything in it
 	schema *schema
-	remote *pgBackend // a PostgreSQL store (OpenPostgres); nil: the embedded one
-	broken error      // Unavailable's reason
+	remote Remote // a remote back end (OpenRemote); nil: the embedded one
+	broken error  // Unavailable's reason
 }
 
 // Open returns the store kept in dir, the project's .atreides directory. It
@@ -100,7 +100,7 @@ func (s *Store) Dir() string { return s.dir }
 // database (its DSN without the password) and the project.
 func (s *Store) Path() string {
 	if s.remote != nil {
-		return s.remote.where()
+		return s.remote.Where()
 	}
 	return filepath.Join(s.dir, DBFile)
 }
@@ -123,7 +123,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		return s.broken
 	}
 	if s.remote != nil {
-		return s.remote.update(ctx, s, fn)
+		return s.remoteUpdate(ctx, fn)
 	}
 	// Reading a truncated file through bbolt's mmap raises SIGBUS; let the
 	// runtime turn that into a panic we can recover as corruption instead of
@@ -169,7 +169,7 @@ func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
 		return s.broken
 	}
 	if s.remote != nil {
-		return s.remote.view(ctx, s, fn)
+		return s.remoteView(ctx, fn)
 	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 
@@ -209,7 +209,7 @@ func (s *Store) ViewNoRepair(ctx context.Context, fn func(tx *Tx) error) error {
 		return s.broken
 	}
 	if s.remote != nil {
-		return s.remote.view(ctx, s, fn)
+		return s.remoteView(ctx, fn)
 	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 

@@ -23,6 +23,14 @@ func newStore(t *testing.T) (*Store, *[]string) {
 	return s, &notes
 }
 
+// withStore runs fn on a new store. The conformance suite (package
+// storetest, run against every back end by package pgstore) has its own
+// versions of these tests; these also check the file's own consistency.
+func withStore(t *testing.T, fn func(t *testing.T, s *Store, notes *[]string)) {
+	s, notes := newStore(t)
+	fn(t, s, notes)
+}
+
 func mustUpdate(t *testing.T, s *Store, fn func(tx *Tx) error) {
 	t.Helper()
 	if err := s.Update(context.Background(), fn); err != nil {

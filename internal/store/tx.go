@@ -30,7 +30,7 @@ type Tx struct {
 	pending  []pendingRecord // record writes, made once the database part committed
 	seen     []seenRecord    // records read, and where their values are
 	sets     map[string]*confined.Dir
-	remote   *pgTx // a PostgreSQL store's transaction; nil: the embedded one's
+	remote   RemoteTx // a remote store's transaction; nil: the embedded one's
 }
 
 // Writable reports whether the transaction may write: it runs inside
@@ -122,7 +122,7 @@ func (tx *Tx) writeBucket(name string) (*bolt.Bucket, error) {
 // A key stored with an empty value returns an empty, non-nil slice.
 func (tx *Tx) Get(bucket, key string) []byte {
 	if tx.remote != nil && !tx.done {
-		return tx.remote.get(bucketSpace(bucket), key)
+		return tx.remote.Get(bucketSpace(bucket), key)
 	}
 	defer guard()
 	b := tx.bucket(bucket)
@@ -138,7 +138,7 @@ func (tx *Tx) Put(bucket, key string, val []byte) error {
 		if err := tx.checkWrite(bucket); err != nil {
 			return fmt.Errorf("put %s/%s: %w", bucket, key, err)
 		}
-		tx.remote.put(bucketSpace(bucket), key, val)
+		tx.remote.Put(bucketSpace(bucket), key, val)
 		return nil
 	}
 	defer guard()
@@ -160,7 +160,7 @@ func (tx *Tx) Delete(bucket, key string) error {
 		return fmt.Errorf("delete %s/%s: %w", bucket, key, err)
 	}
 	if tx.remote != nil {
-		tx.remote.delete(bucketSpace(bucket), key)
+		tx.remote.Delete(bucketSpace(bucket), key)
 		return nil
 	}
 	b := tx.bucket(bucket)
@@ -179,7 +179,7 @@ func (tx *Tx) Delete(bucket, key string) error {
 // must not write to the same bucket (bbolt's cursor would lose its place).
 func (tx *Tx) ForEach(bucket string, fn func(key string, val []byte) error) error {
 	if tx.remote != nil && !tx.done {
-		return tx.remote.each(bucketSpace(bucket), fn)
+		return tx.remote.Each(bucketSpace(bucket), fn)
 	}
 	defer guard()
 	b := tx.bucket(bucket)
@@ -209,7 +209,7 @@ func (tx *Tx) Append(bucket string, val []byte) (seq uint64, err error) {
 		if err := tx.checkWrite(bucket); err != nil {
 			return 0, fmt.Errorf("append to %s: %w", bucket, err)
 		}
-		return tx.remote.append(bucket, val), nil
+		return tx.remote.Append(bucket, val), nil
 	}
 	defer guard()
 	b, err := tx.writeBucket(bucket)
@@ -231,7 +231,7 @@ func (tx *Tx) Append(bucket string, val []byte) (seq uint64, err error) {
 // missing bucket gives 0, nil.
 func (tx *Tx) Last(bucket string) (seq uint64, val []byte) {
 	if tx.remote != nil && !tx.done {
-		return tx.remote.last(bucket)
+		return tx.remote.Last(bucketSpace(bucket))
 	}
 	defer guard()
 	b := tx.bucket(bucket)

@@ -84,10 +84,10 @@ func findRepoRoot() (string, error) {
 }
 
 // buildAtreides builds atreides and, next to it, its companion programs:
-// atreides-ui, atreides-otel and atreides-mcp (the agent's
+// atreides-ui, atreides-otel, atreides-team (the team store) and atreides-mcp (the agent's
 // MCP tools, which 'atreides install claude' registers when it is there).
 func buildAtreides(dir string) (string, error) {
-	for _, name := range []string{"atreides", "atreides-mcp", "atreides-ui", "atreides-otel"} {
+	for _, name := range []string{"atreides", "atreides-mcp", "atreides-ui", "atreides-otel", "atreides-team"} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./cmd/"+name)
 		cmd.Dir = repoRoot
 		if b, err := cmd.CombinedOutput(); err != nil {

@@ -1,4 +1,4 @@
-package store
+package pgstore
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/store/pgtest"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -17,24 +19,27 @@ import (
 // and says what to do.
 func TestPostgresMigrate(t *testing.T) {
 	ctx := context.Background()
-	dsn := testDatabase(t)
-	s := OpenPostgres(filepath.Join(t.TempDir(), ".atreides"), Postgres{DSN: dsn, Project: "p"})
+	dsn := pgtest.NewDatabase(t)
+	s, err := store.OpenRemote(filepath.Join(t.TempDir(), ".atreides"), Name, dsn, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
 
-	err := s.Update(ctx, func(tx *Tx) error { return tx.Put("b", "k", nil) })
-	var se *SchemaError
+	err = s.Update(ctx, func(tx *store.Tx) error { return tx.Put("b", "k", nil) })
+	var se *store.SchemaError
 	if !errors.As(err, &se) || se.Found != 0 || !strings.Contains(err.Error(), "atreides store migrate") {
 		t.Fatalf("Update on an empty database: %v, want a SchemaError saying to migrate", err)
 	}
-	if err := s.View(ctx, func(*Tx) error { return nil }); !errors.As(err, &se) {
+	if err := s.View(ctx, func(*store.Tx) error { return nil }); !errors.As(err, &se) {
 		t.Fatalf("View on an empty database: %v, want a SchemaError", err)
 	}
 
 	var wg sync.WaitGroup
-	got := make([]Migrated, 2)
+	got := make([]store.Migrated, 2)
 	for i := range got {
 		wg.Go(func() {
 			var err error
-			if got[i], err = MigratePostgres(ctx, dsn, "v-test"); err != nil {
+			if got[i], err = Migrate(ctx, dsn, "v-test"); err != nil {
 				t.Error(err)
 			}
 		})
@@ -42,30 +47,32 @@ func TestPostgresMigrate(t *testing.T) {
 	wg.Wait()
 	steps := 0
 	for _, m := range got {
-		if m.To != PostgresSchemaVersion {
-			t.Errorf("migration ended at %d, want %d", m.To, PostgresSchemaVersion)
+		if m.To != SchemaVersion {
+			t.Errorf("migration ended at %d, want %d", m.To, SchemaVersion)
 		}
 		steps += m.To - m.From
 	}
-	if steps != PostgresSchemaVersion {
-		t.Errorf("two concurrent migrations made %d steps together (%+v), want %d", steps, got, PostgresSchemaVersion)
+	if steps != SchemaVersion {
+		t.Errorf("two concurrent migrations made %d steps together (%+v), want %d", steps, got, SchemaVersion)
 	}
-	if m, err := MigratePostgres(ctx, dsn, "v-test"); err != nil || m.From != m.To {
+	if m, err := Migrate(ctx, dsn, "v-test"); err != nil || m.From != m.To {
 		t.Errorf("migrating again: %+v, %v; want no change", m, err)
 	}
-	mustUpdate(t, s, func(tx *Tx) error { return tx.Put("b", "k", []byte("v")) })
+	if err := s.Update(ctx, func(tx *store.Tx) error { return tx.Put("b", "k", []byte("v")) }); err != nil {
+		t.Fatal(err)
+	}
 
-	h, err := ProbePostgres(ctx, dsn, 3)
-	if err != nil || h.Schema != PostgresSchemaVersion || h.Latency <= 0 {
+	h, err := Probe(ctx, dsn, 3)
+	if err != nil || h.Schema != SchemaVersion || h.Latency <= 0 {
 		t.Errorf("probe: %+v, %v", h, err)
 	}
 
 	// A newer atreides migrated it: refused, and left alone.
 	execSQL(t, dsn, "INSERT INTO atreides_schema (version, applied_by) VALUES (99, 'future')")
-	if err := s.Update(ctx, func(*Tx) error { return nil }); !errors.As(err, &se) || se.Found != 99 || !strings.Contains(err.Error(), "upgrade atreides") {
+	if err := s.Update(ctx, func(*store.Tx) error { return nil }); !errors.As(err, &se) || se.Found != 99 || !strings.Contains(err.Error(), "upgrade atreides") {
 		t.Errorf("Update on a newer schema: %v", err)
 	}
-	if _, err := MigratePostgres(ctx, dsn, "v-test"); !errors.As(err, &se) {
+	if _, err := Migrate(ctx, dsn, "v-test"); !errors.As(err, &se) {
 		t.Errorf("migrating a newer schema: %v, want a SchemaError", err)
 	}
 }
@@ -74,9 +81,9 @@ func TestPostgresMigrate(t *testing.T) {
 // *UnreachableError that names it without its password.
 func TestPostgresUnreachable(t *testing.T) {
 	dsn := "postgres://atreides:s3cret-pw@127.0.0.1:1/db?sslmode=disable&connect_timeout=2"
-	s := OpenPostgres(filepath.Join(t.TempDir(), ".atreides"), Postgres{DSN: dsn, Project: "p"})
-	err := s.Update(context.Background(), func(*Tx) error { return nil })
-	var ue *UnreachableError
+	s, _ := store.OpenRemote(filepath.Join(t.TempDir(), ".atreides"), Name, dsn, "p")
+	err := s.Update(context.Background(), func(*store.Tx) error { return nil })
+	var ue *store.UnreachableError
 	if !errors.As(err, &ue) {
 		t.Fatalf("Update on a closed port: %v, want an UnreachableError", err)
 	}
@@ -93,7 +100,7 @@ func TestRedactDSN(t *testing.T) {
 		{"host=h password='se cret' dbname=d", "host=h password=*** dbname=d"},
 		{"host=h PASSWORD = x", "host=h PASSWORD = ***"},
 	} {
-		if got := RedactDSN(c.in); got != c.want {
+		if got := store.RedactDSN(c.in); got != c.want {
 			t.Errorf("RedactDSN(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}

@@ -1,63 +1,74 @@
-package store
+package storetest
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/store"
 )
 
-// The conformance suite: what every back end of the store must do alike.
-// The tests here, TestConcurrentProcesses, TestConcurrentGoroutines and
-// TestKillDuringUpdates run against each one; the embedded store's own
-// machinery (damaged files, records' slots, the file lock, bbolt's
-// schema) has tests of its own beside them. A new back end is one more
-// entry in storeBackends.
-
-// storeBackend is one implementation of the store under test. open gives
-// an empty store, and the list OnRecover reports go to.
-type storeBackend struct {
-	name string
-	open func(t *testing.T) (*Store, *[]string)
+// Backend is one implementation of the store under test.
+type Backend struct {
+	Name string
+	// New is an empty store for t, and the environment (NAME=value) a
+	// helper process needs to open the same store with Reopen.
+	New func(t *testing.T) (*store.Store, []string)
+	// Other is a store of another project beside s (in the same database,
+	// for a remote back end).
+	Other func(t *testing.T, s *store.Store) *store.Store
 }
 
-func storeBackends() []storeBackend {
-	return []storeBackend{{"bbolt", newStore}, {"postgres", newPostgresStore}}
-}
-
-func forEachBackend(t *testing.T, fn func(t *testing.T, s *Store, notes *[]string)) {
-	t.Helper()
-	for _, b := range storeBackends() {
-		t.Run(b.name, func(t *testing.T) {
-			s, notes := b.open(t)
-			fn(t, s, notes)
+// Run runs the whole suite against each back end, as subtests named for
+// them, so one test's results for every back end sit side by side.
+func Run(t *testing.T, backends []Backend) {
+	for _, c := range []struct {
+		name string
+		fn   func(*testing.T, Backend)
+	}{
+		{"Values", values},
+		{"Append", appendSeq},
+		{"Records", records},
+		{"Rollback", rollback},
+		{"LeaseRace", leaseRace},
+		{"ProjectsApart", projectsApart},
+		{"ConcurrentGoroutines", concurrentGoroutines},
+		{"ConcurrentProcesses", concurrentProcesses},
+		{"KillDuringUpdates", killDuringUpdates},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, b := range backends {
+				t.Run(b.Name, func(t *testing.T) { c.fn(t, b) })
+			}
 		})
 	}
 }
 
-// newPostgresStore is an empty PostgreSQL store: a database of its own on
-// the test cluster, migrated, and a project of the test's name.
-func newPostgresStore(t *testing.T) (*Store, *[]string) {
+func mustUpdate(t *testing.T, s *store.Store, fn func(tx *store.Tx) error) {
 	t.Helper()
-	dsn := testDatabase(t)
-	if _, err := MigratePostgres(context.Background(), dsn, "v0.0.0-test"); err != nil {
-		t.Fatal(err)
+	if err := s.Update(context.Background(), fn); err != nil {
+		t.Fatalf("Update: %v", err)
 	}
-	s := OpenPostgres(filepath.Join(t.TempDir(), ".atreides"), Postgres{DSN: dsn, Project: "project-" + t.Name()})
-	var mu sync.Mutex
-	var notes []string
-	s.OnRecover = func(msg string) { mu.Lock(); notes = append(notes, msg); mu.Unlock() }
-	return s, &notes
 }
 
-func TestConformanceValues(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, s *Store, _ *[]string) {
+func mustGet(t *testing.T, s *store.Store, bucket, key string) []byte {
+	t.Helper()
+	var v []byte
+	if err := s.View(context.Background(), func(tx *store.Tx) error { v = tx.Get(bucket, key); return nil }); err != nil {
+		t.Fatalf("View: %v", err)
+	}
+	return v
+}
+
+func values(t *testing.T, b Backend) {
+	func() {
+		s, _ := b.New(t)
 		ctx := context.Background()
-		mustUpdate(t, s, func(tx *Tx) error {
+		mustUpdate(t, s, func(tx *store.Tx) error {
 			for _, kv := range [][2]string{{"b", "2"}, {"a", "1"}, {"\x00\xff", "bin"}, {"empty", ""}, {"c", "3"}} {
 				if err := tx.Put("bk", kv[0], []byte(kv[1])); err != nil {
 					return err
@@ -68,7 +79,7 @@ func TestConformanceValues(t *testing.T) {
 			}
 			return tx.Delete("bk", "c")
 		})
-		err := s.View(ctx, func(tx *Tx) error {
+		err := s.View(ctx, func(tx *store.Tx) error {
 			if v := tx.Get("bk", "missing"); v != nil {
 				t.Errorf("missing key = %q, want nil", v)
 			}
@@ -89,22 +100,23 @@ func TestConformanceValues(t *testing.T) {
 			if err := tx.ForEach("bk", func(string, []byte) error { return stop }); err != stop {
 				t.Errorf("ForEach's callback error = %v, want it unchanged", err)
 			}
-			if err := tx.Put("bk", "x", nil); !errors.Is(err, ErrReadOnly) {
-				t.Errorf("Put in a View: %v, want ErrReadOnly", err)
+			if err := tx.Put("bk", "x", nil); !errors.Is(err, store.ErrReadOnly) {
+				t.Errorf("Put in a View: %v, want store.ErrReadOnly", err)
 			}
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-	})
+	}()
 }
 
-func TestConformanceAppend(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, s *Store, _ *[]string) {
+func appendSeq(t *testing.T, b Backend) {
+	func() {
+		s, _ := b.New(t)
 		var seqs []uint64
 		for i := range 3 {
-			mustUpdate(t, s, func(tx *Tx) error {
+			mustUpdate(t, s, func(tx *store.Tx) error {
 				seq, err := tx.Append("log", fmt.Appendf(nil, "e%d", i))
 				seqs = append(seqs, seq)
 				return err
@@ -114,15 +126,15 @@ func TestConformanceAppend(t *testing.T) {
 			t.Fatalf("sequence numbers %v, want 1 2 3", seqs)
 		}
 		// A removed last entry's number is not given again.
-		mustUpdate(t, s, func(tx *Tx) error { return tx.Delete("log", SeqKey(3)) })
-		mustUpdate(t, s, func(tx *Tx) error {
+		mustUpdate(t, s, func(tx *store.Tx) error { return tx.Delete("log", store.SeqKey(3)) })
+		mustUpdate(t, s, func(tx *store.Tx) error {
 			seq, err := tx.Append("log", []byte("e4"))
 			if err == nil && seq != 4 {
 				err = fmt.Errorf("after removing 3, Append gave %d, want 4", seq)
 			}
 			return err
 		})
-		err := s.View(context.Background(), func(tx *Tx) error {
+		err := s.View(context.Background(), func(tx *store.Tx) error {
 			seq, v := tx.Last("log")
 			if seq != 4 || string(v) != "e4" {
 				t.Errorf("Last = %d %q, want 4 e4", seq, v)
@@ -132,7 +144,7 @@ func TestConformanceAppend(t *testing.T) {
 			}
 			var got []uint64
 			err := tx.ForEach("log", func(k string, _ []byte) error {
-				n, _ := KeySeq(k)
+				n, _ := store.KeySeq(k)
 				got = append(got, n)
 				return nil
 			})
@@ -144,12 +156,13 @@ func TestConformanceAppend(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	})
+	}()
 }
 
-func TestConformanceRecords(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, s *Store, _ *[]string) {
-		mustUpdate(t, s, func(tx *Tx) error {
+func records(t *testing.T, b Backend) {
+	func() {
+		s, _ := b.New(t)
+		mustUpdate(t, s, func(tx *store.Tx) error {
 			for _, k := range []string{"s2", "s1", "s3"} {
 				if err := tx.PutRecord("set", k, []byte("v-"+k)); err != nil {
 					return err
@@ -160,7 +173,7 @@ func TestConformanceRecords(t *testing.T) {
 			}
 			return tx.DeleteRecord("set", "s3")
 		})
-		err := s.View(context.Background(), func(tx *Tx) error {
+		err := s.View(context.Background(), func(tx *store.Tx) error {
 			var got []string
 			err := tx.ForEachRecord("set", func(k string, v []byte, err error) error {
 				if err != nil {
@@ -184,17 +197,18 @@ func TestConformanceRecords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	})
+	}()
 }
 
-// TestConformanceRollback: a failing or panicking function leaves nothing
+// rollback: a failing or panicking function leaves nothing
 // behind, and a Tx kept past its function refuses to work.
-func TestConformanceRollback(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, s *Store, _ *[]string) {
+func rollback(t *testing.T, b Backend) {
+	func() {
+		s, _ := b.New(t)
 		ctx := context.Background()
-		mustUpdate(t, s, func(tx *Tx) error { return tx.Put("b", "k", []byte("before")) })
+		mustUpdate(t, s, func(tx *store.Tx) error { return tx.Put("b", "k", []byte("before")) })
 		boom := errors.New("boom")
-		err := s.Update(ctx, func(tx *Tx) error {
+		err := s.Update(ctx, func(tx *store.Tx) error {
 			_ = tx.Put("b", "k", []byte("after"))
 			_ = tx.PutRecord("r", "k", []byte("after"))
 			_, _ = tx.Append("log", []byte("x"))
@@ -203,25 +217,25 @@ func TestConformanceRollback(t *testing.T) {
 		if err != boom {
 			t.Errorf("Update returned %v, want the function's error unchanged", err)
 		}
-		err = s.Update(ctx, func(tx *Tx) error {
+		err = s.Update(ctx, func(tx *store.Tx) error {
 			_ = tx.Put("b", "k", []byte("after"))
 			panic("in the middle")
 		})
 		if err == nil {
 			t.Error("a panicking function committed")
 		}
-		var kept *Tx
-		mustUpdate(t, s, func(tx *Tx) error { kept = tx; return nil })
-		if err := kept.Put("b", "k", []byte("late")); !errors.Is(err, ErrTxDone) {
-			t.Errorf("Put after the function returned: %v, want ErrTxDone", err)
+		var kept *store.Tx
+		mustUpdate(t, s, func(tx *store.Tx) error { kept = tx; return nil })
+		if err := kept.Put("b", "k", []byte("late")); !errors.Is(err, store.ErrTxDone) {
+			t.Errorf("Put after the function returned: %v, want store.ErrTxDone", err)
 		}
-		if err := kept.Put(metaBucket, "k", nil); err == nil {
+		if err := kept.Put("meta", "k", nil); err == nil {
 			t.Error("write to the reserved bucket taken")
 		}
 		if v := mustGet(t, s, "b", "k"); !bytes.Equal(v, []byte("before")) {
 			t.Errorf("after rollbacks b/k = %q, want before", v)
 		}
-		err = s.View(ctx, func(tx *Tx) error {
+		err = s.View(ctx, func(tx *store.Tx) error {
 			if v, _ := tx.Record("r", "k"); v != nil {
 				t.Errorf("rolled-back record = %q", v)
 			}
@@ -233,20 +247,21 @@ func TestConformanceRollback(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	})
+	}()
 }
 
-// TestConformanceLeaseRace is governance's compare-and-swap: many
+// leaseRace is governance's compare-and-swap: many
 // contenders read a lease and take it when free, at once; exactly one
 // may win, and every other must see the winner.
-func TestConformanceLeaseRace(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, s *Store, _ *[]string) {
+func leaseRace(t *testing.T, b Backend) {
+	func() {
+		s, _ := b.New(t)
 		const contenders = 16
 		var wg sync.WaitGroup
 		won := make([]bool, contenders)
 		for i := range contenders {
 			wg.Go(func() {
-				err := s.Update(context.Background(), func(tx *Tx) error {
+				err := s.Update(context.Background(), func(tx *store.Tx) error {
 					won[i] = false // the function may run again
 					if tx.Get("leases", "intent-a") != nil {
 						return nil
@@ -272,23 +287,21 @@ func TestConformanceLeaseRace(t *testing.T) {
 		if v := mustGet(t, s, "leases", "intent-a"); string(v) != fmt.Sprintf("session-%d", winners[0]) {
 			t.Errorf("lease holds %q, winner was %d", v, winners[0])
 		}
-	})
+	}()
 }
 
-// TestConformanceProjectsApart: two projects in one database never see
+// projectsApart: two projects in one database never see
 // each other's values (the embedded store is one directory per project).
-func TestConformanceProjectsApart(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, s *Store, _ *[]string) {
-		other := Open(filepath.Join(t.TempDir(), ".atreides"))
-		if s.remote != nil {
-			other = OpenPostgres(other.Dir(), Postgres{DSN: s.remote.cfg.DSN, Project: s.remote.cfg.Project + "-other"})
-		}
-		mustUpdate(t, s, func(tx *Tx) error { return tx.Put("b", "k", []byte("mine")) })
-		mustUpdate(t, other, func(tx *Tx) error { return tx.PutRecord("r", "k", []byte("theirs")) })
+func projectsApart(t *testing.T, b Backend) {
+	func() {
+		s, _ := b.New(t)
+		other := b.Other(t, s)
+		mustUpdate(t, s, func(tx *store.Tx) error { return tx.Put("b", "k", []byte("mine")) })
+		mustUpdate(t, other, func(tx *store.Tx) error { return tx.PutRecord("r", "k", []byte("theirs")) })
 		if v := mustGet(t, other, "b", "k"); v != nil {
 			t.Errorf("the other project sees %q", v)
 		}
-		err := s.View(context.Background(), func(tx *Tx) error {
+		err := s.View(context.Background(), func(tx *store.Tx) error {
 			if v, _ := tx.Record("r", "k"); v != nil {
 				t.Errorf("this project sees the other's record %q", v)
 			}
@@ -297,5 +310,5 @@ func TestConformanceProjectsApart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	})
+	}()
 }

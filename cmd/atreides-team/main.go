@@ -1,0 +1,17 @@
+// Command atreides-team is atreides with the team store's database driver
+// linked in (package pgstore). atreides runs it in its own place for a
+// project whose state is in a team's PostgreSQL database, so that the hook
+// binary of every other project does not pay the driver's start-up; it
+// can also be run, or installed as the hook command, directly.
+package main
+
+import (
+	"os"
+
+	"github.com/atreides-dev/atreides/internal/cli"
+	_ "github.com/atreides-dev/atreides/internal/store/pgstore"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
