@@ -51,7 +51,7 @@ func OpenWith(root string, c *config.Config, getenv func(string) string) *store.
 
 // Companion is the program that links the team store's database driver;
 // atreides runs it in its own place for a project whose store is one
-// (see Reexec).
+// (package cli, team.go).
 const Companion = "atreides-team"
 
 // TeamStore is where a team's state is: the database and the project.

@@ -43,4 +43,11 @@
 // regular files. A state.db or lock committed as a link (or a FIFO) makes
 // Update and View fail with a refusal before the caller's function runs;
 // the engine then answers on fresh state that is not saved.
+//
+// A team's project keeps the same values in a database server instead: a
+// [Remote] back end registered by name (package pgstore, PostgreSQL),
+// opened with [OpenRemote]. Its transactions carry the same [Tx] API, so
+// package state and everything above it work unchanged; remote.go says
+// what a back end must provide, and package storetest is the conformance
+// suite every back end passes, the embedded one included.
 package store
