@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"sync"
 	"time"
 )
@@ -86,18 +85,6 @@ func Lookup(name string) (Kind, bool) {
 	defer kindsMu.Unlock()
 	k, ok := kinds[name]
 	return k, ok
-}
-
-// Kinds are the names of the registered remote back ends, sorted.
-func Kinds() []string {
-	kindsMu.Lock()
-	defer kindsMu.Unlock()
-	names := make([]string, 0, len(kinds))
-	for n := range kinds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // ErrNotLinked is returned (wrapped) by [OpenRemote] for a back end this

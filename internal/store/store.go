@@ -75,8 +75,7 @@ type Store struct {
 	base   string // dir's parent, trusted: the project root
 	name   string // dir's last element, never followed, nor anything in it
 	schema *schema
-	remote Remote // a remote back end (OpenRemote); nil: the embedded one
-	broken error  // Unavailable's reason
+	remote Remote // a remote back end (OpenRemote, Unavailable); nil: the embedded one
 }
 
 // Open returns the store kept in dir, the project's .atreides directory. It
@@ -119,9 +118,6 @@ func (s *Store) Path() string {
 // the Tx. fn must not call Update or View on the same Store: the lock is not
 // re-entrant and the inner call would wait for the outer one until timeout.
 func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
-	if s.broken != nil {
-		return s.broken
-	}
 	if s.remote != nil {
 		return s.remoteUpdate(ctx, fn)
 	}
@@ -165,9 +161,6 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
 // second code path for a damaged file. In both of these cases fn may run twice (the
 // first run saw the damage); keep it free of effects outside the Tx.
 func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
-	if s.broken != nil {
-		return s.broken
-	}
 	if s.remote != nil {
 		return s.remoteView(ctx, fn)
 	}
@@ -205,9 +198,6 @@ func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
 // another schema is a [*SchemaError]. It is for commands that check what
 // is on disk (trace verify), which must not change what they check.
 func (s *Store) ViewNoRepair(ctx context.Context, fn func(tx *Tx) error) error {
-	if s.broken != nil {
-		return s.broken
-	}
 	if s.remote != nil {
 		return s.remoteView(ctx, fn)
 	}
@@ -460,11 +450,19 @@ func runFn(tx *Tx, fn func(tx *Tx) error) (err error) {
 }
 
 // Unavailable is a store that cannot be used, for the reason err (a team
-// store configured without a database to use): every Update and View
-// fails with err, so callers take the path they take for any store that
-// fails, and nothing is written to a store the project did not choose.
+// store configured without a database to use): a remote back end whose
+// every Update and View fails with err, so callers take the path they
+// take for any store that fails, and nothing is written to a store the
+// project did not choose.
 func Unavailable(dir string, err error) *Store {
 	s := Open(dir)
-	s.broken = err
+	s.remote = unavailable{err}
 	return s
 }
+
+// unavailable is Unavailable's back end.
+type unavailable struct{ err error }
+
+func (u unavailable) Update(context.Context, time.Duration, func(RemoteTx) error) error { return u.err }
+func (u unavailable) View(context.Context, func(RemoteTx) error) error                  { return u.err }
+func (u unavailable) Where() string                                                     { return "the team store (unusable)" }
