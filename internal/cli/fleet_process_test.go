@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,11 +17,12 @@ import (
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/store/pgstore"
 	"github.com/atreides-dev/atreides/internal/store/pgtest"
+	"github.com/atreides-dev/atreides/internal/taskgit/gittest"
 )
 
 // The test binary, which stands in for atreides in these tests (TestMain),
-// links the PostgreSQL back end as atreides-team does; team_test.go in
-// cmd/atreides covers atreides handing a hook to atreides-team.
+// links the PostgreSQL back end as atreides-team does; test/e2e's
+// team_test.go covers atreides handing a hook to atreides-team.
 
 // teamConfig is a committed configuration that keeps the state in the
 // team's database; the DSN comes from each machine's environment.
@@ -34,24 +36,24 @@ func teamCheckouts(t *testing.T) (a, b, dsn string) {
 	t.Helper()
 	base := t.TempDir()
 	origin := filepath.Join(base, "origin")
-	git(t, "", "init", "-q", "-b", "main", origin)
-	writeFile(t, filepath.Join(origin, ".atreides", "config.yaml"), teamConfig)
-	writeFile(t, filepath.Join(origin, ".atreides", "intents.yaml"),
+	gittest.Write(t, origin, ".atreides/config.yaml", teamConfig)
+	gittest.Write(t, origin, ".atreides/intents.yaml",
 		"intents:\n  - id: docs\n    title: Docs\n    owned_scope: ['docs/**']\n    acceptance_criteria: ['reviewed']\n")
-	git(t, origin, "add", "-A")
-	git(t, origin, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "start")
+	gittest.Init(t, origin)
 	a, b = filepath.Join(base, "laptop"), filepath.Join(base, "desktop")
-	git(t, "", "clone", "-q", origin, a)
-	git(t, "", "clone", "-q", origin, b)
+	gittest.Git(t, base, "clone", "-q", origin, a)
+	gittest.Git(t, base, "clone", "-q", origin, b)
 
 	owner := pgtest.NewDatabase(t)
 	if _, stderr, code, _ := runMain(t, time.Minute, a, nil, []string{"ATREIDES_STORE_DSN=" + owner}, "store", "migrate"); code != 0 {
 		t.Fatalf("store migrate: exit %d: %s", code, stderr)
 	}
 	dsn = pgtest.NewRole(t, owner)
-	role := strings.TrimPrefix(strings.SplitN(dsn, "@", 2)[0], "postgres://")
-	role, _, _ = strings.Cut(role, ":")
-	grantHookPrivileges(t, owner, role)
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grantHookPrivileges(t, owner, u.User.Username())
 	return a, b, dsn
 }
 
@@ -63,15 +65,6 @@ func grantHookPrivileges(t *testing.T, owner, role string) {
 		GRANT SELECT, INSERT, UPDATE, DELETE ON atreides_values, atreides_sequences TO %[1]s`, role)
 	if out, err := exec.Command("psql", owner, "-v", "ON_ERROR_STOP=1", "-qc", sql).CombinedOutput(); err != nil {
 		t.Fatalf("grant: %v: %s", err, out)
-	}
-}
-
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
 	}
 }
 
@@ -109,11 +102,8 @@ func TestTeamStoreTwoCheckouts(t *testing.T) {
 		}
 	}
 	var s *state.Session
-	st, err := store.OpenRemote(t.TempDir(), pgstore.Name, dsn, firstCommit(t, a))
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = st.View(context.Background(), func(tx *store.Tx) (err error) {
+	st := store.OpenRemote(t.TempDir(), pgstore.Open(dsn, strings.TrimSpace(gittest.Git(t, a, "rev-list", "--max-parents=0", "HEAD"))))
+	err := st.View(context.Background(), func(tx *store.Tx) (err error) {
 		s, err = state.FindSession(tx, "shared")
 		return err
 	})
@@ -153,25 +143,6 @@ func TestTeamStoreTwoCheckouts(t *testing.T) {
 		if want := fmt.Sprintf(`"holder": "s-%d"`, winner); !strings.Contains(string(out), want) {
 			t.Errorf("%s does not see the intent held by s-%d: %s", filepath.Base(dir), winner, out)
 		}
-	}
-}
-
-func firstCommit(t *testing.T, dir string) string {
-	t.Helper()
-	out, err := exec.Command("git", "-C", dir, "rev-list", "--max-parents=0", "HEAD").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/spf13/cobra"
 )
@@ -84,7 +85,7 @@ func storeStatus(root string, getenv func(string) string) storeStatusJSON {
 	}
 	remote, _ := fleet.Remote(c)
 	if !remote {
-		return storeStatusJSON{Backend: "bbolt", Where: fleet.OpenWith(root, c, getenv).Path()}
+		return storeStatusJSON{Backend: "bbolt", Where: store.Open(project.StateDir(root)).Path()}
 	}
 	doc := storeStatusJSON{Backend: string(c.Store.Backend), Where: store.RedactDSN(fleet.DSN(c, getenv))}
 	t, err := fleet.Team(root, c, getenv)
@@ -93,7 +94,7 @@ func storeStatus(root string, getenv func(string) string) storeStatusJSON {
 		return doc
 	}
 	doc.Project = t.Project
-	kind, err := remoteKind(c)
+	kind, err := fleet.Kind(c)
 	if err != nil {
 		doc.Error = err.Error()
 		return doc
@@ -145,7 +146,7 @@ func (o *storeMigrateOptions) run(io *IO) error {
 	if remote, _ := fleet.Remote(c); !remote {
 		return usagef("store.backend is %s: only a team's database is migrated by hand (the embedded store migrates itself)", c.Store.Backend)
 	}
-	kind, err := remoteKind(c)
+	kind, err := fleet.Kind(c)
 	if err != nil {
 		return err
 	}
@@ -170,12 +171,3 @@ func (o *storeMigrateOptions) run(io *IO) error {
 	return nil
 }
 
-// remoteKind is the registered back end the configuration names: linked
-// into atreides-team, which atreides runs for these commands.
-func remoteKind(c *config.Config) (store.Kind, error) {
-	k, ok := store.Lookup(string(c.Store.Backend))
-	if !ok {
-		return k, fmt.Errorf("store back end %s: %w (run %s, installed next to atreides)", c.Store.Backend, store.ErrNotLinked, fleet.Companion)
-	}
-	return k, nil
-}

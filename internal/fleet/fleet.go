@@ -42,11 +42,21 @@ func OpenWith(root string, c *config.Config, getenv func(string) string) *store.
 	if err != nil {
 		return store.Unavailable(dir, err)
 	}
-	s, err := store.OpenRemote(dir, string(c.Store.Backend), t.DSN, t.Project)
+	k, err := Kind(c)
 	if err != nil {
-		return store.Unavailable(dir, fmt.Errorf("%w; the project keeps its state in %s, which %s runs", err, c.Store.Backend, Companion))
+		return store.Unavailable(dir, err)
 	}
-	return s
+	return store.OpenRemote(dir, k.Open(t.DSN, t.Project))
+}
+
+// Kind is the remote back end the configuration names, or why this
+// program cannot use it.
+func Kind(c *config.Config) (store.Kind, error) {
+	k, ok := store.Lookup(string(c.Store.Backend))
+	if !ok {
+		return k, fmt.Errorf("store back end %s: %w; the project keeps its state there, which %s (installed next to atreides) runs", c.Store.Backend, store.ErrNotLinked, Companion)
+	}
+	return k, nil
 }
 
 // Companion is the program that links the team store's database driver;

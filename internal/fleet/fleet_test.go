@@ -4,35 +4,23 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/taskgit/gittest"
 )
-
-func gitRun(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 // repo is a repository with two commits, and the hash of the first.
 func repo(t *testing.T) (dir, first string) {
 	t.Helper()
 	dir = t.TempDir()
-	gitRun(t, dir, "init", "-q")
-	gitRun(t, dir, "commit", "-q", "--allow-empty", "-m", "one")
-	first = gitRun(t, dir, "rev-parse", "HEAD")
-	gitRun(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	gittest.Write(t, dir, "README", "a project\n")
+	gittest.Init(t, dir)
+	first = strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
 	return dir, first
 }
 
@@ -51,7 +39,7 @@ func builtin(t *testing.T) *config.Config {
 func TestProjectID(t *testing.T) {
 	dir, first := repo(t)
 	clone := filepath.Join(t.TempDir(), "clone")
-	gitRun(t, "", "clone", "-q", dir, clone)
+	gittest.Git(t, dir, "clone", "-q", dir, clone)
 	c := builtin(t)
 	for _, d := range []string{dir, clone} {
 		id, err := ProjectID(d, c)
@@ -71,7 +59,7 @@ func TestProjectID(t *testing.T) {
 	}
 
 	shallow := filepath.Join(t.TempDir(), "shallow")
-	gitRun(t, "", "clone", "-q", "--depth", "1", "file://"+dir, shallow)
+	gittest.Git(t, dir, "clone", "-q", "--depth", "1", "file://"+dir, shallow)
 	if _, err := ProjectID(shallow, c); err == nil || !strings.Contains(err.Error(), "shallow") || !strings.Contains(err.Error(), "project.id") {
 		t.Errorf("shallow clone: %v", err)
 	}

@@ -87,20 +87,17 @@ func Lookup(name string) (Kind, bool) {
 	return k, ok
 }
 
-// ErrNotLinked is returned (wrapped) by [OpenRemote] for a back end this
-// program was built without.
+// ErrNotLinked is the error (wrapped) of a back end this program was
+// built without: no [Lookup] finds it.
 var ErrNotLinked = errors.New("this program was built without that store back end")
 
-// OpenRemote is the store of project in the remote back end name, dir
-// being the project's .atreides directory (for what stays local).
-func OpenRemote(dir, name, dsn, project string) (*Store, error) {
-	k, ok := Lookup(name)
-	if !ok {
-		return nil, fmt.Errorf("store back end %s: %w", name, ErrNotLinked)
-	}
+// OpenRemote is the store kept in the remote back end r (a [Kind]'s
+// Open), dir being the project's .atreides directory (for what stays
+// local).
+func OpenRemote(dir string, r Remote) *Store {
 	s := Open(dir)
-	s.remote = k.Open(dsn, project)
-	return s, nil
+	s.remote = r
+	return s
 }
 
 // Remote is the store's remote back end; nil for the embedded store.

@@ -27,11 +27,7 @@ func TestMain(m *testing.M) {
 
 func reopen(getenv func(string) string) *store.Store {
 	if dsn := getenv(envDSN); dsn != "" {
-		s, err := store.OpenRemote(getenv(envDir), Name, dsn, getenv(envProject))
-		if err != nil {
-			panic(err)
-		}
-		return s
+		return store.OpenRemote(getenv(envDir), Open(dsn, getenv(envProject)))
 	}
 	return store.Open(getenv(envDir))
 }
@@ -54,18 +50,10 @@ func backends() []storetest.Backend {
 			New: func(t *testing.T) (*store.Store, []string) {
 				dsn := migrated(t)
 				dir := filepath.Join(t.TempDir(), ".atreides")
-				s, err := store.OpenRemote(dir, Name, dsn, "project-a")
-				if err != nil {
-					t.Fatal(err)
-				}
-				return s, []string{envDir + "=" + dir, envDSN + "=" + dsn, envProject + "=project-a"}
+				return store.OpenRemote(dir, Open(dsn, "project-a")), []string{envDir + "=" + dir, envDSN + "=" + dsn, envProject + "=project-a"}
 			},
 			Other: func(t *testing.T, s *store.Store) *store.Store {
-				o, err := store.OpenRemote(t.TempDir(), Name, s.Remote().(*Remote).dsn, "project-b")
-				if err != nil {
-					t.Fatal(err)
-				}
-				return o
+				return store.OpenRemote(t.TempDir(), Open(s.Remote().(*Remote).dsn, "project-b"))
 			},
 		},
 	}

@@ -20,12 +20,9 @@ import (
 func TestPostgresMigrate(t *testing.T) {
 	ctx := context.Background()
 	dsn := pgtest.NewDatabase(t)
-	s, err := store.OpenRemote(filepath.Join(t.TempDir(), ".atreides"), Name, dsn, "p")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := store.OpenRemote(filepath.Join(t.TempDir(), ".atreides"), Open(dsn, "p"))
 
-	err = s.Update(ctx, func(tx *store.Tx) error { return tx.Put("b", "k", nil) })
+	err := s.Update(ctx, func(tx *store.Tx) error { return tx.Put("b", "k", nil) })
 	var se *store.SchemaError
 	if !errors.As(err, &se) || se.Found != 0 || !strings.Contains(err.Error(), "atreides store migrate") {
 		t.Fatalf("Update on an empty database: %v, want a SchemaError saying to migrate", err)
@@ -81,7 +78,7 @@ func TestPostgresMigrate(t *testing.T) {
 // *UnreachableError that names it without its password.
 func TestPostgresUnreachable(t *testing.T) {
 	dsn := "postgres://atreides:s3cret-pw@127.0.0.1:1/db?sslmode=disable&connect_timeout=2"
-	s, _ := store.OpenRemote(filepath.Join(t.TempDir(), ".atreides"), Name, dsn, "p")
+	s := store.OpenRemote(filepath.Join(t.TempDir(), ".atreides"), Open(dsn, "p"))
 	err := s.Update(context.Background(), func(*store.Tx) error { return nil })
 	var ue *store.UnreachableError
 	if !errors.As(err, &ue) {
