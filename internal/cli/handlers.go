@@ -51,13 +51,13 @@ type settings struct {
 // configuration that cannot be read keeps the state there too, as every
 // other setting falls back to the built-in one, and says so in the log.
 func (s *settings) store(log *project.Log) *store.Store {
-	if s.builtin() {
-		return store.Open(project.StateDir(s.root))
-	}
-	c, err := s.cfg.Get()
-	if err != nil {
-		log.Logf("state store: configuration unreadable, the state stays on this machine: %v", err)
-		return store.Open(project.StateDir(s.root))
+	var c *config.Config // nil: the built-in configuration's store
+	if !s.builtin() {
+		var err error
+		if c, err = s.cfg.Get(); err != nil {
+			log.Logf("state store: configuration unreadable, the state stays on this machine: %v", err)
+			c = nil
+		}
 	}
 	return fleet.OpenWith(s.root, c, os.Getenv)
 }

@@ -42,12 +42,12 @@ func teamExecFor(io *IO, args []string) {
 	if err != nil {
 		return
 	}
-	root := project.Root("", wd)
-	if !config.DefaultPaths(root).Exist() {
+	// The hook's cached configuration: read, not parsed, most times.
+	s := newSettings(project.Root("", wd))
+	if s.builtin() {
 		return
 	}
-	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
-	if needsTeam(c, io.Getenv) {
+	if c, err := s.cfg.Get(); err == nil && needsTeam(c, io.Getenv) {
 		if err := teamExec(args, nil, 0); err != nil {
 			fmt.Fprintf(io.Err, "atreides: %v\n", err)
 		}
