@@ -170,4 +170,3 @@ func (o *storeMigrateOptions) run(io *IO) error {
 	fmt.Fprintf(io.Out, "%s: migrated from schema %d to %d\n", store.RedactDSN(dsn), m.From, m.To)
 	return nil
 }
-
