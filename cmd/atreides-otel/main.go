@@ -8,14 +8,11 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/companion"
 	"github.com/atreides-dev/atreides/internal/otlpexport"
-	"github.com/atreides-dev/atreides/internal/project"
 )
 
 func main() {
@@ -24,23 +21,8 @@ func main() {
 	fs.StringVar(&o.Endpoint, "endpoint", "", "the OTLP/HTTP base URL")
 	fs.BoolVar(&o.Follow, "follow", false, "keep shipping spans as hooks write them")
 	fs.DurationVar(&o.Poll, "poll", 500*time.Millisecond, "with --follow, how often to look for new spans")
-	if err := fs.Parse(os.Args[1:]); err != nil {
-		os.Exit(2)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "atreides-otel: unexpected argument %q (see 'atreides otel export --help')\n", fs.Arg(0))
-		os.Exit(2)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "atreides-otel: working directory:", err)
-		os.Exit(1)
-	}
-	o.Root = project.Root("", wd)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := otlpexport.Run(ctx, o); err != nil {
-		fmt.Fprintln(os.Stderr, "atreides otel:", err)
-		os.Exit(1)
-	}
+	companion.Main(fs, "atreides otel export", func(ctx context.Context, root string) error {
+		o.Root = root
+		return otlpexport.Run(ctx, o)
+	})
 }

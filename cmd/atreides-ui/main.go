@@ -7,14 +7,11 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
+	"github.com/atreides-dev/atreides/internal/companion"
 	"github.com/atreides-dev/atreides/internal/dashboard"
 	"github.com/atreides-dev/atreides/internal/dashboard/listen"
-	"github.com/atreides-dev/atreides/internal/project"
 	// A team's project keeps its state in PostgreSQL (see atreides-team).
 	_ "github.com/atreides-dev/atreides/internal/store/pgstore"
 )
@@ -28,24 +25,9 @@ func main() {
 	fs.BoolVar(&o.AllowRemote, "allow-remote", false, "allow a non-loopback --addr (needs a token)")
 	// The token comes from the environment, not the command line, where
 	// every user of the machine could read it in the process list.
-	if err := fs.Parse(os.Args[1:]); err != nil {
-		os.Exit(2)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "atreides-ui: unexpected argument %q (see 'atreides ui --help')\n", fs.Arg(0))
-		os.Exit(2)
-	}
 	o.Token = os.Getenv("ATREIDES_UI_TOKEN")
-	wd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "atreides-ui: working directory:", err)
-		os.Exit(1)
-	}
-	o.Root = project.Root("", wd)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := dashboard.Run(ctx, o); err != nil {
-		fmt.Fprintln(os.Stderr, "atreides ui:", err)
-		os.Exit(1)
-	}
+	companion.Main(fs, "atreides ui", func(ctx context.Context, root string) error {
+		o.Root = root
+		return dashboard.Run(ctx, o)
+	})
 }

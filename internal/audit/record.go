@@ -169,10 +169,10 @@ func (r *Record) line() []byte {
 	}
 	b = strconv.AppendInt(append(b, `,"total_us":`...), r.TotalUS, 10)
 	if len(r.PrepareUS) > 0 {
-		b = appendMicros(append(b, `,"prepare_us":`...), r.PrepareUS)
+		b = AppendMicros(append(b, `,"prepare_us":`...), r.PrepareUS)
 	}
 	if len(r.HandleUS) > 0 {
-		b = appendMicros(append(b, `,"handle_us":`...), r.HandleUS)
+		b = AppendMicros(append(b, `,"handle_us":`...), r.HandleUS)
 	}
 	if len(r.Marks) > 0 {
 		b = append(b, `,"marks":[`...)
@@ -190,8 +190,9 @@ func (r *Record) line() []byte {
 
 func appendField(b []byte, key, v string) []byte { return AppendString(append(b, key...), v) }
 
-// appendMicros writes a map as encoding/json does: keys sorted.
-func appendMicros(b []byte, m map[string]int64) []byte {
+// AppendMicros writes a map as encoding/json does: keys sorted (the
+// handler times of a record, and of a span in package spans).
+func AppendMicros(b []byte, m map[string]int64) []byte {
 	b = append(b, '{')
 	for i, k := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {

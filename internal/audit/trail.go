@@ -215,6 +215,3 @@ func (t *Trail) Files() ([]string, error) {
 func (t *Trail) OpenFile(name string) (*os.File, error) {
 	return confined.OpenFile(t.base, filepath.Join(t.dir, name), os.O_RDONLY, 0)
 }
-
-// CurrentName is the current file's name, as [Trail.Files] lists it.
-func (t *Trail) CurrentName() string { return t.currentName }

@@ -3,9 +3,7 @@ package spans
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"maps"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"time"
 
@@ -159,10 +157,10 @@ func (s *Span) Line() []byte {
 	b = optional(b, `,"agent_id":`, s.AgentID)
 	b = optional(b, `,"agent_type":`, s.AgentType)
 	if len(s.PrepareUS) > 0 {
-		b = micros(append(b, `,"prepare_us":`...), s.PrepareUS)
+		b = audit.AppendMicros(append(b, `,"prepare_us":`...), s.PrepareUS)
 	}
 	if len(s.HandleUS) > 0 {
-		b = micros(append(b, `,"handle_us":`...), s.HandleUS)
+		b = audit.AppendMicros(append(b, `,"handle_us":`...), s.HandleUS)
 	}
 	return append(b, "}\n"...)
 }
@@ -174,16 +172,4 @@ func optional(b []byte, key, v string) []byte {
 		return b
 	}
 	return field(b, key, v)
-}
-
-// micros writes a map as encoding/json does: keys sorted.
-func micros(b []byte, m map[string]int64) []byte {
-	b = append(b, '{')
-	for i, k := range slices.Sorted(maps.Keys(m)) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(append(audit.AppendString(b, k), ':'), m[k], 10)
-	}
-	return append(b, '}')
 }
