@@ -127,6 +127,11 @@ type Engine struct {
 	// was answered. Not called when the state could not be loaded: Run
 	// then decides on a fresh state and returns at once.
 	Decided func(*event.Decision)
+	// Saving, if set, is called inside the event's transaction once the
+	// decision is made, before the state is saved: what it appends to the
+	// state (State.Append) is kept with the event. Not called on a state
+	// that is not saved.
+	Saving func(st *State, d *event.Decision)
 }
 
 // New returns an engine over the handlers, sorted by priority (stable, so
@@ -154,6 +159,9 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 		e.deliver(ev, st, d)
 		if e.Decided != nil {
 			e.Decided(d)
+		}
+		if e.Saving != nil {
+			e.Saving(st, d)
 		}
 		return nil
 	})

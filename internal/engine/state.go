@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
@@ -22,7 +23,27 @@ type State struct {
 	LoadErr error
 	// loadTasks loads the task board on demand; nil: none to load.
 	loadTasks func() error
+	// appends are what the handlers added with Append, in order.
+	appends []Appended
 }
+
+// Appended is one entry for an append-only bucket of the store.
+type Appended struct {
+	Bucket string
+	Value  []byte
+}
+
+// Append adds value to the store's append-only bucket in the event's
+// transaction, after the handlers: it is kept with the event's state
+// changes or lost with them (the team store's ledger and audit trail,
+// which must be shared by every machine, go there). On a state that is not
+// saved nothing is kept.
+func (s *State) Append(bucket string, value []byte) {
+	s.appends = append(s.appends, Appended{Bucket: bucket, Value: value})
+}
+
+// Appends are the entries added with Append so far.
+func (s *State) Appends() []Appended { return s.appends }
 
 // LoadTasks loads the project's task board into Project.Tasks, in the
 // event's transaction, for a handler that needs it only sometimes and so
@@ -81,8 +102,14 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.G
 			// .gitignore shows new state files in git status, no worse.
 			_ = l.Store.RefreshGitignore()
 		}
-		if err := fn(&State{Session: ld.Session, Project: p, loadTasks: ld.LoadTasks}); err != nil {
+		st := &State{Session: ld.Session, Project: p, loadTasks: ld.LoadTasks}
+		if err := fn(st); err != nil {
 			return err
+		}
+		for _, a := range st.appends {
+			if _, err := tx.Append(a.Bucket, a.Value); err != nil {
+				return fmt.Errorf("append to %s: %w", a.Bucket, err)
+			}
 		}
 		return ld.Save(tx)
 	})

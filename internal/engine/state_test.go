@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,5 +125,45 @@ func TestPruneAtSessionStart(t *testing.T) {
 	}
 	if asked != 2 {
 		t.Errorf("a day later: retention asked %d times, want 2", asked)
+	}
+}
+
+// TestAppendsKeptWithTheEvent: what handlers and Saving append goes into
+// the store in the event's transaction, in order; and nothing is kept when the state could not be loaded.
+func TestAppendsKeptWithTheEvent(t *testing.T) {
+	st, _ := storeWith(t, nil)
+	appending := Handler{Name: "append", Priority: Low, Handle: func(c *Call) (event.Result, error) {
+		c.State.Append("ledger", []byte("from the handler"))
+		return event.Result{}, nil
+	}}
+	eng := New(StoreLoader{Store: st}, &testEnv{}, appending)
+	eng.Saving = func(s *State, d *event.Decision) { s.Append("audit", []byte("from saving")) }
+	ev := &event.Event{Kind: event.PostTool, SessionID: "s1", Time: time.Now()}
+	eng.Run(context.Background(), ev)
+	eng.Run(context.Background(), ev)
+	got := map[string][]string{}
+	err := st.View(context.Background(), func(tx *store.Tx) error {
+		for _, b := range []string{"ledger", "audit"} {
+			if err := tx.ForEach(b, func(_ string, v []byte) error { got[b] = append(got[b], string(v)); return nil }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got["ledger"]) != 2 || got["ledger"][0] != "from the handler" || len(got["audit"]) != 2 || got["audit"][1] != "from saving" {
+		t.Fatalf("appended %q", got)
+	}
+
+	// A store that cannot be opened keeps nothing and calls no Saving.
+	bad := store.Unavailable("nowhere", errors.New("down"))
+	eng = New(StoreLoader{Store: bad}, &testEnv{}, appending)
+	called := false
+	eng.Saving = func(*State, *event.Decision) { called = true }
+	eng.Run(context.Background(), ev)
+	if called {
+		t.Fatal("Saving called on a state that is not saved")
 	}
 }
