@@ -12,6 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/outbox"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/spans"
 	"github.com/spf13/cobra"
@@ -177,11 +178,28 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 func runEngine(ctx context.Context, root string, s *settings, log *project.Log, ev *event.Event, decided func(*event.Decision)) *event.Decision {
 	st := s.store(log)
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
-	eng := engine.New(engine.StoreLoader{Store: st, Retention: s.retention}, &hookEnv{log: log}, handlers(s)...)
+	env, hs := &hookEnv{log: log}, handlers(s)
+	loader := engine.StoreLoader{Store: st, Retention: s.retention}
+	id := outbox.NewID()
+	if st.Remote() != nil {
+		// A COMMIT whose answer the connection lost may have been made:
+		// the session remembers the id, so that the outbox's replay of
+		// this event is not applied twice.
+		loader.EventID = id
+	}
+	var l engine.Loader = loader
+	left, rerr := replayOutbox(ctx, project.StateDir(root), loader, env, hs)
+	if left > 0 {
+		l = waitingLoader{waitingErr(left, rerr)}
+	}
+	eng := engine.New(l, env, hs...)
 	eng.Decided = decided
 	start := time.Now()
-	d := eng.Run(ctx, ev)
+	d, err := eng.Answer(ctx, ev)
 	took := time.Since(start)
+	if err != nil && (left > 0 || queueable(err)) {
+		queueEvent(root, ev, d, id, err, log)
+	}
 	recordDecision(root, s, log, ev, d, took)
 	spoolSpan(root, s, log, ev, d, start, took)
 	if ev.Starts() {

@@ -55,6 +55,9 @@ func Handler(opts func() Options) engine.Handler {
 		Name: "edit-checks", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.PostTool},
 		Groups: state.NoGroups,
+		// The checks ran when the edit was made; a replay of the event
+		// would run them on the file as it is now.
+		Outside: true,
 		Prepare: func(c *engine.Call) {
 			ev := c.Event
 			if ev.Failed || ev.Tool.Name != event.Write && ev.Tool.Name != event.Edit || len(ev.Tool.Paths) == 0 {

@@ -49,10 +49,20 @@ type Handler struct {
 	Prepare func(c *Call)
 	// Handle answers one event. It may change c.State.
 	Handle func(c *Call) (event.Result, error)
+	// Outside is set on a handler whose work is outside the state (the
+	// checks it runs after an edit): it is done once, when the event
+	// comes, and not again when an event kept in the outbox is replayed
+	// ([Engine.Replay]).
+	Outside bool
 }
 
 func (h *Handler) wants(ev *event.Event) bool {
 	return (len(h.Kinds) == 0 || slices.Contains(h.Kinds, ev.Kind)) && (h.When == nil || h.When(ev))
+}
+
+// runs reports whether the handler runs on ev in this run.
+func (h *Handler) runs(ev *event.Event, r run) bool {
+	return h.wants(ev) && !(r.replay && h.Outside)
 }
 
 // Call is what a handler sees of one event.
@@ -144,17 +154,68 @@ func New(loader Loader, env Env, hs ...Handler) *Engine {
 
 // Run answers one event.
 func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
-	var (
-		d   *event.Decision
-		ran bool
-	)
-	r := run{memo: &Memo{}, prepared: make([]time.Duration, len(e.handlers))}
+	d, _ := e.Answer(ctx, ev)
+	return d
+}
+
+// Answer is Run, and also returns why the event's state was not saved
+// (nil: it was), for a caller that keeps such events for later (package
+// outbox).
+func (e *Engine) Answer(ctx context.Context, ev *event.Event) (*event.Decision, error) {
+	r := e.newRun(ctx, false)
+	d, ran, err := e.update(ctx, ev, r, nil)
+	if err != nil {
+		e.env.Logf("state for session %s not loaded or saved: %v", ev.SessionID, err)
+	}
+	if !ran {
+		st := NewState(ev)
+		st.Unsaved, st.LoadErr = true, err
+		d = e.runHandlers(ev, st, r, nil)
+		e.deliver(ev, st, d)
+	}
+	return d, err
+}
+
+// Replay applies to the state an event that was answered without it (kept
+// in the outbox while the store could not be reached): its handlers run
+// again, with the event's time as the clock, on the state as it is now,
+// which is the state the event would have found had the outbox's earlier
+// events been saved in their time. answered is what the host was told: a
+// tool call that was denied did not run, and the handlers see it denied.
+// Handlers whose work is Outside the state are not run again; the
+// decision is told to nobody. The error is the loader's: nil when the
+// event's changes were saved, [ErrApplied] when they had been before.
+func (e *Engine) Replay(ctx context.Context, ev *event.Event, answered *event.Decision) error {
+	re := *e
+	re.env = replayEnv{Env: e.env, now: ev.Time}
+	re.Decided = nil
+	_, _, err := re.update(ctx, ev, re.newRun(ctx, true), answered)
+	return err
+}
+
+// replayEnv is the environment of a replay: its clock is the event's.
+type replayEnv struct {
+	Env
+	now time.Time
+}
+
+func (e replayEnv) Now() time.Time { return e.now }
+
+func (e *Engine) newRun(ctx context.Context, replay bool) run {
+	r := run{memo: &Memo{}, prepared: make([]time.Duration, len(e.handlers)), replay: replay}
 	r.deadline, _ = ctx.Deadline()
+	return r
+}
+
+// update runs the handlers of ev in the loader's transaction; ran is false
+// when the state could not be loaded. answered, if not nil, is the
+// verdict the handlers start from (a replay's).
+func (e *Engine) update(ctx context.Context, ev *event.Event, r run, answered *event.Decision) (d *event.Decision, ran bool, err error) {
 	e.prepare(ev, r)
-	groups := e.groups(ev) | state.GroupContext
-	err := e.loader.Update(ctx, ev, groups, func(st *State) error {
+	groups := e.groups(ev, r) | state.GroupContext
+	err = e.loader.Update(ctx, ev, groups, func(st *State) error {
 		before := marks.Take(st.Session, st.Project, groups)
-		d, ran = e.runHandlers(ev, st, r), true
+		d, ran = e.runHandlers(ev, st, r, answered), true
 		d.Marks = marks.Diff(&before, st.Session, st.Project)
 		e.deliver(ev, st, d)
 		if e.Decided != nil {
@@ -165,16 +226,7 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 		}
 		return nil
 	})
-	if err != nil {
-		e.env.Logf("state for session %s not loaded or saved: %v", ev.SessionID, err)
-	}
-	if !ran {
-		st := NewState(ev)
-		st.Unsaved, st.LoadErr = true, err
-		d = e.runHandlers(ev, st, r)
-		e.deliver(ev, st, d)
-	}
-	return d
+	return d, ran, err
 }
 
 // deliver replaces the context the handlers registered with what the
@@ -200,12 +252,12 @@ func (e *Engine) deliver(ev *event.Event, st *State, d *event.Decision) {
 }
 
 // groups is the union of the groups the handlers of ev declare.
-func (e *Engine) groups(ev *event.Event) state.Groups {
+func (e *Engine) groups(ev *event.Event, r run) state.Groups {
 	var g state.Groups
 	for i := range e.handlers {
 		h := &e.handlers[i]
 		switch {
-		case !h.wants(ev):
+		case !h.runs(ev, r):
 		case h.Groups == 0:
 			return state.AllGroups
 		default:
@@ -220,6 +272,7 @@ type run struct {
 	memo     *Memo
 	deadline time.Time
 	prepared []time.Duration // each handler's Prepare time, by index
+	replay   bool            // an event replayed from the outbox (Replay)
 }
 
 // prepare runs the handlers' Prepare functions, outside the lock. A panic
@@ -227,7 +280,7 @@ type run struct {
 func (e *Engine) prepare(ev *event.Event, r run) {
 	for i := range e.handlers {
 		h := &e.handlers[i]
-		if h.Prepare == nil || !h.wants(ev) {
+		if h.Prepare == nil || !h.runs(ev, r) {
 			continue
 		}
 		start := time.Now()
@@ -243,11 +296,14 @@ func (e *Engine) prepare(ev *event.Event, r run) {
 	}
 }
 
-func (e *Engine) runHandlers(ev *event.Event, st *State, r run) *event.Decision {
+func (e *Engine) runHandlers(ev *event.Event, st *State, r run, answered *event.Decision) *event.Decision {
 	d := &event.Decision{Timings: make([]event.Timing, 0, len(e.handlers))}
+	if answered != nil && answered.Verdict == event.Deny {
+		d.Merge("answered", event.Result{Verdict: event.Deny, Rule: answered.Rule, Reason: answered.Reason})
+	}
 	for i := range e.handlers {
 		h := &e.handlers[i]
-		if !h.wants(ev) {
+		if !h.runs(ev, r) {
 			continue
 		}
 		start := time.Now()

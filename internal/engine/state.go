@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -76,7 +77,17 @@ type StoreLoader struct {
 	// SessionStart at most once a day, so other events never load the
 	// configuration for it.
 	Retention func() time.Duration
+	// EventID, if set, is the event's id: the session remembers it with
+	// the event's changes, and an event whose id it already remembers is
+	// not applied again ([ErrApplied]). The team store's hooks set it, so
+	// that an event queued in the outbox after a COMMIT whose answer was
+	// lost is not counted twice; the outbox's replays set it too.
+	EventID string
 }
+
+// ErrApplied is the error of an update of an event that was applied
+// before (StoreLoader.EventID): nothing was done.
+var ErrApplied = errors.New("the event was applied before")
 
 // Update implements [Loader]. It decodes the session's and the project's
 // groups only, and writes back only a record whose encoding changed; an
@@ -88,10 +99,19 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.G
 		// the sessions it removes.
 		groups |= state.GroupGovernance
 	}
+	if l.EventID != "" {
+		groups |= state.GroupApplied
+	}
 	return l.Store.Update(ctx, func(tx *store.Tx) error {
 		ld, err := state.Load(tx, ev.SessionID, ev.Host, ev.Time, groups)
 		if err != nil {
 			return err
+		}
+		if l.EventID != "" {
+			if ld.Session.AppliedEvent(l.EventID) {
+				return ErrApplied
+			}
+			ld.Session.MarkApplied(l.EventID)
 		}
 		p := ld.Project
 		if ev.Kind == event.SessionStart && l.Retention != nil && p.PruneDue(ev.Time) {

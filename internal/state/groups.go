@@ -37,6 +37,7 @@ const (
 	GroupTasks                                // Project.Tasks
 	GroupErrorOutbox                          // Session.ErrorOutbox
 	GroupSessionTask                          // Session.Task
+	GroupApplied                              // Session.Applied
 
 	// AllGroups is every group: what readers and commands decode.
 	AllGroups Groups = 1<<iota - 1
@@ -47,7 +48,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "work", "reads", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "error outbox", "session task"}
+	"context", "work", "reads", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "error outbox", "session task", "applied"}
 
 func (g Groups) String() string {
 	var names []string

@@ -34,6 +34,7 @@ var sessionSections = []section[Session]{
 	{GroupErrorOutbox, "error outbox", func(w *binrec.Writer, s *Session) { putNonEmpty(w, s.ErrorOutbox, putErrorEvent) },
 		func(r *binrec.Reader, s *Session) { s.ErrorOutbox = binrec.Slice(r, 0, getErrorEvent) }},
 	{GroupSessionTask, "session task", putSessionTask, getSessionTask},
+	{GroupApplied, "applied", putApplied, getApplied},
 }
 
 // projectSections are the project record's sections, by tag.

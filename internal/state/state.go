@@ -41,6 +41,9 @@ type Session struct {
 	ErrorOutbox []ErrorEvent `json:"error_outbox,omitempty"`
 	// Task is the task the session holds in progress; see sessiontask.go.
 	Task SessionTask `json:"task,omitzero"`
+	// Applied are the ids of the session's last events applied with an
+	// id (the team store's, and the outbox's replays); see applied.go.
+	Applied []string `json:"applied,omitempty"`
 }
 
 // Counters are running totals; they survive history trimming.

@@ -16,8 +16,9 @@ import (
 // intents.yaml and trace.jsonl (which teams review and share) stay visible.
 // The ledger's queue holds records not chained yet: committed, they would
 // be appended again on every clone. The audit trail (package audit), the
-// span spool and its exporter's cursor (package spans) and the project log
-// are this machine's.
+// span spool and its exporter's cursor (package spans), the outbox of
+// events waiting for the store (package outbox) and the project log are
+// this machine's.
 const gitignoreText = `# Written by atreides. Machine state that must not be committed.
 # config.yaml, intents.yaml and trace.jsonl are meant to be committed.
 state.db
@@ -37,6 +38,7 @@ config.cache
 config.*.cache
 .config.*.cache.tmp-*
 project-id
+outbox/
 `
 
 // ensureGitignore writes .atreides/.gitignore unless one exists. It never
