@@ -141,17 +141,14 @@ func (t *tail) load(notes *[]string) error {
 
 // add chains r to the head and writes it as one line.
 func (t *tail) add(r *Record) error {
-	prepare(r)
-	m := r.Metadata.Atreides
-	m.Seq, m.Prev = t.head.Seq+1, t.head.Hash
-	line, err := seal(r)
+	line, head, err := Seal(r, t.head)
 	if err != nil {
 		return err
 	}
 	if err := t.write(append(line, '\n')); err != nil {
 		return err
 	}
-	t.head = Head{Seq: m.Seq, Hash: m.Hash}
+	t.head = head
 	return nil
 }
 

@@ -169,6 +169,22 @@ func NewID() string {
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
+// Seal chains r to head (sequence number head.Seq+1, the previous hash
+// head.Hash), fills what it lacks (id, time, version), sets its hash, and
+// returns its line without a newline and the head it makes. Both places
+// a record is written use it: the file ([Writer.Append]) and the team
+// store's [Bucket].
+func Seal(r *Record, head Head) ([]byte, Head, error) {
+	prepare(r)
+	m := r.Metadata.Atreides
+	m.Seq, m.Prev = head.Seq+1, head.Hash
+	line, err := seal(r)
+	if err != nil {
+		return nil, head, err
+	}
+	return line, Head{Seq: m.Seq, Hash: m.Hash}, nil
+}
+
 // seal sets the record's hash and returns its line (without newline).
 func seal(r *Record) ([]byte, error) {
 	m := r.Metadata.Atreides
