@@ -198,7 +198,7 @@ func (t *tail) hashAt(seq uint64) string {
 	if err != nil {
 		return ""
 	}
-	for _, e := range parseLines(all) {
+	for _, e := range Parse(all) {
 		if r, err := check(e.Raw); err == nil && r.Metadata.Atreides.Seq == seq {
 			return r.Metadata.Atreides.Hash
 		}

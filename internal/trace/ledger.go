@@ -99,7 +99,7 @@ func (l *Ledger) Entries() ([]Entry, error) {
 	if l.err != nil {
 		return nil, l.err
 	}
-	return parseLines(l.data), nil
+	return Parse(l.data), nil
 }
 
 // Head is the head the project's state keeps (nil: none), and why it is
@@ -113,7 +113,7 @@ func (l *Ledger) Head() (*Head, error) { return l.head, l.hErr }
 // that keeps them refuses to change them (docs/ledger.md).
 func (l *Ledger) Verify(a *Anchor) Report {
 	if l.Team {
-		return verify(l.data, nil, heads{state: l.head, team: true})
+		return VerifyTeam(l.data, l.head)
 	}
 	rep := verify(l.data, l.err, heads{state: l.head, anchor: a})
 	rep.Missing = Missing(l.Path)
@@ -121,4 +121,12 @@ func (l *Ledger) Verify(a *Anchor) Report {
 		rep.Problem.Msg += " (the state file could not be read: " + l.hErr.Error() + ")"
 	}
 	return rep
+}
+
+// VerifyTeam checks a team store's ledger, its records one per line in
+// data (the [Bucket]'s entries in order), as [Verify] checks the file,
+// against head, the head of the project's state in the same store read.
+// No checkpoint is involved (see [Ledger.Verify]).
+func VerifyTeam(data []byte, head *Head) Report {
+	return verify(data, nil, heads{state: head, team: true})
 }

@@ -152,7 +152,7 @@ func verify(data []byte, readErr error, h heads) Report {
 // the hashes and line numbers of the records that check out, in order.
 func (rep *Report) chain(data []byte, problem func(*Problem)) (hashes []string, lines []int) {
 	prev, seq := "", uint64(0)
-	for _, e := range parseLines(data) {
+	for _, e := range Parse(data) {
 		want := seq + 1
 		r, err := check(e.Raw)
 		if err != nil && e.Torn {
