@@ -33,6 +33,12 @@
 //     head (sequence number and hash) of the project's ledger; see
 //     checkpoint.go and docs/ledger.md for what this does and does not
 //     detect.
+//
+// With a team store (store.Remote() != nil) the ledger is the store's
+// append-only [Bucket] instead, shared by every checkout: records are
+// sealed with [Seal] against the head in the shared project state, no
+// file, queue or checkpoint is written, and [Load] is what every reader
+// goes through, for either kind.
 package trace
 
 import (
