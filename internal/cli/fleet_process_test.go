@@ -28,17 +28,18 @@ import (
 // team's database; the DSN comes from each machine's environment.
 const teamConfig = "store:\n  backend: postgres\n"
 
-// teamCheckouts makes a repository with atreides's team configuration and
-// one intent, and two clones of it standing in for two machines. It
+// teamCheckouts makes a repository with config, atreides's team
+// configuration, and two intents, and two clones of it standing in for two machines. It
 // migrates a fresh database with the owner's DSN and returns the DSN of a
 // role with only the privileges docs/team.md grants the hooks.
-func teamCheckouts(t *testing.T) (a, b, dsn string) {
+func teamCheckouts(t *testing.T, config string) (a, b, dsn string) {
 	t.Helper()
 	base := t.TempDir()
 	origin := filepath.Join(base, "origin")
-	gittest.Write(t, origin, ".atreides/config.yaml", teamConfig)
+	gittest.Write(t, origin, ".atreides/config.yaml", config)
 	gittest.Write(t, origin, ".atreides/intents.yaml",
-		"intents:\n  - id: docs\n    title: Docs\n    owned_scope: ['docs/**']\n    acceptance_criteria: ['reviewed']\n")
+		"intents:\n  - id: docs\n    title: Docs\n    owned_scope: ['docs/**']\n    acceptance_criteria: ['reviewed']\n"+
+			"  - id: src\n    title: Source\n    owned_scope: ['src/**']\n    acceptance_criteria: ['tested']\n")
 	gittest.Init(t, origin)
 	a, b = filepath.Join(base, "laptop"), filepath.Join(base, "desktop")
 	gittest.Git(t, base, "clone", "-q", origin, a)
@@ -73,7 +74,7 @@ func grantHookPrivileges(t *testing.T, owner, role string) {
 // all on one session, lose no update; two sessions racing for one intent
 // from the two checkouts, exactly one wins, and both see the winner.
 func TestTeamStoreTwoCheckouts(t *testing.T) {
-	a, b, dsn := teamCheckouts(t)
+	a, b, dsn := teamCheckouts(t, teamConfig)
 	env := []string{"ATREIDES_STORE_DSN=" + dsn}
 	const perCheckout = 20
 	var wg sync.WaitGroup

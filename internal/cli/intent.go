@@ -32,6 +32,7 @@ func governanceHandler(s *settings) engine.Handler {
 			return o
 		}
 		o := governanceOptions(&c.Governance)
+		o.Team, _ = fleet.Remote(c)
 		// The scoped commits find a task's files in the ledger: keep it,
 		// without the gate when governance is off.
 		if c.Tasks.Commits.Enabled {

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/fleet"
-	"github.com/atreides-dev/atreides/internal/state"
-	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
 	"github.com/spf13/cobra"
 )
@@ -16,9 +14,10 @@ import (
 func newTraceCmd(io *IO) *cobra.Command {
 	return newGroupCmd("trace <subcommand>",
 		"verify or show the trace ledger of file changes",
-		`Read the trace ledger (.atreides/trace.jsonl): one Agent Trace record per
-file change an agent made, hash-chained, its head signed into a checkpoint
-kept in your config directory (see docs/ledger.md).`,
+		`Read the trace ledger (.atreides/trace.jsonl, or the team store's when the
+project keeps its state in one): one Agent Trace record per file change an
+agent made, hash-chained, its head signed into a checkpoint kept in your
+config directory (see docs/ledger.md).`,
 		newTraceVerifyCmd(io),
 		newTraceShowCmd(io),
 	)
@@ -31,10 +30,11 @@ func printVerify(io *IO, rep *trace.Report) {
 	case rep.Problem != nil:
 		fmt.Fprintf(io.Out, "ledger NOT VERIFIED (%d record(s) chain intact): %v\n", rep.Records, rep.Problem)
 	default:
-		src := map[string]string{trace.SourceCheckpoint: "the signed checkpoint", trace.SourceState: "the state file (no signed checkpoint)", trace.SourceNone: "nothing: the ledger is empty"}
+		src := map[string]string{trace.SourceCheckpoint: "the signed checkpoint", trace.SourceState: "the state file (no signed checkpoint)",
+			trace.SourceStore: "the team store's project state", trace.SourceNone: "nothing: the ledger is empty"}
 		fmt.Fprintf(io.Out, "ledger OK: %d record(s), chain intact, head #%d matches %s\n", rep.Records, rep.Head.Seq, src[rep.Head.Source])
 	}
-	if c := rep.Checkpoint; c.Status != trace.CheckpointOK {
+	if c := rep.Checkpoint; c.Status != trace.CheckpointOK && c.Status != trace.CheckpointTeam {
 		fmt.Fprintf(io.Out, "  checkpoint: %s %s\n", c.Status, c.Path)
 	}
 	for _, s := range rep.Unanchored {
@@ -51,22 +51,12 @@ func printVerify(io *IO, rep *trace.Report) {
 	}
 }
 
-// stateHead reads the ledger head from the project's state file, nil when
-// there is none. A verifier must not change what it checks, so the file is
-// read as it is: a damaged one is reported, not moved aside (View would).
-func stateHead(root string) (*trace.Head, error) {
+// loadLedger reads the ledger of the project at root, the team store's
+// when the project has one (trace.Load).
+func loadLedger(root string) (*trace.Ledger, error) {
 	st := fleet.Open(root)
 	st.LockTimeout = 2 * time.Second
-	var p *state.Project
-	err := st.ViewNoRepair(context.Background(), func(tx *store.Tx) error {
-		var err error
-		p, err = state.LoadProject(tx)
-		return err
-	})
-	if err != nil || p.Governance.Trace.Seq == 0 {
-		return nil, err
-	}
-	return &trace.Head{Seq: p.Governance.Trace.Seq, Hash: p.Governance.Trace.Hash}, nil
+	return trace.Load(context.Background(), st)
 }
 
 func hasFile(r trace.Record, path string) bool {

@@ -2,13 +2,9 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 
-	"github.com/atreides-dev/atreides/internal/governance"
-	"github.com/atreides-dev/atreides/internal/trace"
 	"github.com/spf13/cobra"
 )
 
@@ -39,15 +35,19 @@ func (o *traceShowOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	entries, err := trace.Read(governance.TracePath(root))
-	if errors.Is(err, fs.ErrNotExist) {
+	l, err := loadLedger(root)
+	if err != nil {
+		return err
+	}
+	entries, err := l.Entries()
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
 		if !o.asJSON { // JSON Lines: no record, no line
 			fmt.Fprintln(io.Out, "no trace records")
 		}
 		return nil
-	}
-	if err != nil {
-		return err
 	}
 	want := strings.TrimPrefix(o.file, "./")
 	st := styleOf(io)

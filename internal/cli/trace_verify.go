@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/trace"
 	"github.com/spf13/cobra"
@@ -38,15 +37,15 @@ func (o *traceVerifyOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
+	l, err := loadLedger(root)
+	if err != nil {
+		return err
+	}
 	var anchor *trace.Anchor
 	if dir := policy.ConfigDir(); dir != "" {
 		anchor = trace.NewAnchor(dir, root)
 	}
-	head, stateErr := stateHead(root)
-	rep := trace.Verify(governance.TracePath(root), head, anchor)
-	if stateErr != nil && rep.Head.Source == trace.SourceNone && rep.Problem != nil {
-		rep.Problem.Msg += " (the state file could not be read: " + stateErr.Error() + ")"
-	}
+	rep := l.Verify(anchor)
 	if o.strict && rep.OK && len(rep.Unanchored) > 0 {
 		rep.OK = false
 	}

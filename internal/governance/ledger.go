@@ -244,6 +244,9 @@ func (g *gov) revision() string {
 // queued for the next append, never dropped; only if even that fails is
 // it an error, which the engine logs.
 func (g *gov) appendRecord(rec *trace.Record, queue bool) error {
+	if g.o.Team {
+		return g.appendTeam(rec, queue)
+	}
 	path := TracePath(g.ev().ProjectDir)
 	if queue {
 		return trace.Queue(path, rec)
@@ -266,5 +269,28 @@ func (g *gov) appendRecord(rec *trace.Record, queue bool) error {
 		return fmt.Errorf("%w; the record could not be queued either: %v", err, qerr)
 	}
 	g.c.Env.Logf("trace: record queued for the next append: %v", err)
+	return nil
+}
+
+// appendTeam appends rec to the team store's ledger: chained to the head
+// in the shared project state, which the store's per-project lock
+// serializes across machines, and written in the event's transaction, so
+// the record and the head are kept or lost together. On a state that is
+// not saved (the store unreachable) there is no head to chain to and no
+// transaction to write in: the record is not kept, and the log says so;
+// governance denies the writes it checks while the store is down, so only
+// a write allowed before the outage and finished during it is affected.
+func (g *gov) appendTeam(rec *trace.Record, unsaved bool) error {
+	if unsaved {
+		g.c.Env.Logf("trace: record of %s not kept: the team store is unavailable (%v)", rec.Files[0].Path, g.c.State.LoadErr)
+		return nil
+	}
+	h := g.p().Trace
+	line, head, err := trace.Seal(rec, trace.Head{Seq: h.Seq, Hash: h.Hash})
+	if err != nil {
+		return fmt.Errorf("trace: seal a record: %w", err)
+	}
+	g.c.State.Append(trace.Bucket, line)
+	g.p().Trace = state.TraceHead{Seq: head.Seq, Hash: head.Hash}
 	return nil
 }

@@ -41,6 +41,11 @@ type Options struct {
 	// that signs the ledger's checkpoints and the checkpoints themselves;
 	// "" signs none.
 	KeyDir string
+	// Team is set when the project's state is in a team store
+	// (store.backend other than the embedded one): the ledger is then the
+	// store's trace.Bucket, appended in the event's transaction, and
+	// neither trace.jsonl, its queue nor a checkpoint is written.
+	Team bool
 	// ConfigErr is set when the configuration could not be read; the gate
 	// then fails closed on writes only if Enabled could be read as true.
 	ConfigErr error

@@ -2,11 +2,10 @@ package snapshot
 
 import (
 	"cmp"
-	"errors"
-	"io/fs"
+	"context"
 	"slices"
 
-	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
@@ -73,20 +72,23 @@ type LedgerFilter struct {
 	Limit int
 }
 
-// Ledger reads and verifies the project's ledger.
+// Ledger reads and verifies the project's ledger: the team store's when
+// the project keeps its state in one (trace.Load).
 func (s *Snapshot) Ledger(f LedgerFilter) Ledger {
-	path := governance.TracePath(s.Root)
+	l := Ledger{Records: []LedgerRecord{}, Files: []LedgerKey{}, Intents: []LedgerKey{}}
+	tl, err := s.loadLedger()
+	if err != nil {
+		l.Error = err.Error()
+		l.Verify = trace.Report{Problem: &trace.Problem{Msg: l.Error}, Unanchored: []trace.Span{}}
+		return l
+	}
 	var anchor *trace.Anchor
 	if s.Opts.KeyDir != "" {
 		anchor = trace.NewAnchor(s.Opts.KeyDir, s.Root)
 	}
-	var head *trace.Head
-	if h := s.Project.Governance.Trace; h.Seq > 0 {
-		head = &trace.Head{Seq: h.Seq, Hash: h.Hash}
-	}
-	l := Ledger{Verify: trace.Verify(path, head, anchor), Records: []LedgerRecord{}}
-	entries, err := trace.Read(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	l.Verify = tl.Verify(anchor)
+	entries, err := tl.Entries()
+	if err != nil {
 		l.Error = err.Error()
 	}
 	files, intents := map[string]*LedgerKey{}, map[string]*LedgerKey{}
@@ -119,8 +121,12 @@ func (s *Snapshot) Ledger(f LedgerFilter) Ledger {
 // LedgerRecord reads the record seq of the ledger, without verifying the
 // chain (the ledger view does that): nil when there is none.
 func (s *Snapshot) LedgerRecord(seq uint64) (*LedgerRecord, error) {
-	entries, err := trace.Read(governance.TracePath(s.Root))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	l, err := s.loadLedger()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := l.Entries()
+	if err != nil {
 		return nil, err
 	}
 	for _, e := range entries {
@@ -130,6 +136,12 @@ func (s *Snapshot) LedgerRecord(seq uint64) (*LedgerRecord, error) {
 		}
 	}
 	return nil, nil
+}
+
+// loadLedger reads the project's ledger, from its store as of now: the
+// ledger is not part of the snapshot's read of the state.
+func (s *Snapshot) loadLedger() (*trace.Ledger, error) {
+	return trace.Load(context.Background(), fleet.Open(s.Root))
 }
 
 func recordOf(e trace.Entry) LedgerRecord {

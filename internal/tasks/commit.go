@@ -2,15 +2,12 @@ package tasks
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/taskgit"
 	"github.com/atreides-dev/atreides/internal/trace"
@@ -88,7 +85,7 @@ func (r *Repo) CommitScoped(ctx context.Context, c Commit) (CommitResult, error)
 		c.Session = t.Claim.Session
 	}
 	var res CommitResult
-	files, seq, err := ledgerFiles(r.Root, c.Session, t)
+	files, seq, err := r.ledgerFiles(ctx, c.Session, t)
 	if err != nil {
 		return r.commitFailed(ctx, c, res, fmt.Sprintf("the trace ledger cannot be read: %v", err))
 	}
@@ -126,11 +123,13 @@ func (r *Repo) CommitScoped(ctx context.Context, c Commit) (CommitResult, error)
 // the project) of the ledger records session wrote for task t: after the
 // task's last scoped commit and not before it started. seq is the
 // ledger's last sequence number read.
-func ledgerFiles(root, session string, t state.Task) (files []string, seq uint64, err error) {
-	entries, err := trace.Read(filepath.Join(project.StateDir(root), trace.FileName))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, 0, nil
+// The ledger is the team store's when the project has one (trace.Load).
+func (r *Repo) ledgerFiles(ctx context.Context, session string, t state.Task) (files []string, seq uint64, err error) {
+	l, err := trace.Load(ctx, r.Store)
+	if err != nil {
+		return nil, 0, err
 	}
+	entries, err := l.Entries()
 	if err != nil {
 		return nil, 0, err
 	}
@@ -244,7 +243,7 @@ func (r *Repo) commitFailed(ctx context.Context, c Commit, res CommitResult, why
 // language is inferred from.
 func (r *Repo) WrittenFiles(t state.Task) ([]string, error) {
 	t.Committed = 0
-	files, _, err := ledgerFiles(r.Root, t.Claim.Session, t)
+	files, _, err := r.ledgerFiles(context.Background(), t.Claim.Session, t)
 	specs := r.relative(r.SpecsDir()) + "/"
 	return slices.DeleteFunc(files, func(p string) bool {
 		return !inProject(p) || strings.HasPrefix(p, specs) || strings.HasPrefix(p, ".atreides/")

@@ -141,17 +141,14 @@ func (t *tail) load(notes *[]string) error {
 
 // add chains r to the head and writes it as one line.
 func (t *tail) add(r *Record) error {
-	prepare(r)
-	m := r.Metadata.Atreides
-	m.Seq, m.Prev = t.head.Seq+1, t.head.Hash
-	line, err := seal(r)
+	line, head, err := Seal(r, t.head)
 	if err != nil {
 		return err
 	}
 	if err := t.write(append(line, '\n')); err != nil {
 		return err
 	}
-	t.head = Head{Seq: m.Seq, Hash: m.Hash}
+	t.head = head
 	return nil
 }
 
@@ -201,7 +198,7 @@ func (t *tail) hashAt(seq uint64) string {
 	if err != nil {
 		return ""
 	}
-	for _, e := range parseLines(all) {
+	for _, e := range Parse(all) {
 		if r, err := check(e.Raw); err == nil && r.Metadata.Atreides.Seq == seq {
 			return r.Metadata.Atreides.Hash
 		}

@@ -26,10 +26,12 @@ func Read(path string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseLines(data), nil
+	return Parse(data), nil
 }
 
-func parseLines(data []byte) []Entry {
+// Parse reads a ledger's lines: the file's content, or the team store's
+// entries joined by newlines.
+func Parse(data []byte) []Entry {
 	var out []Entry
 	split := bytes.Split(data, []byte{'\n'})
 	for i, line := range split {

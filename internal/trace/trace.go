@@ -33,6 +33,12 @@
 //     head (sequence number and hash) of the project's ledger; see
 //     checkpoint.go and docs/ledger.md for what this does and does not
 //     detect.
+//
+// With a team store (store.Remote() != nil) the ledger is the store's
+// append-only [Bucket] instead, shared by every checkout: records are
+// sealed with [Seal] against the head in the shared project state, no
+// file, queue or checkpoint is written, and [Load] is what every reader
+// goes through, for either kind.
 package trace
 
 import (
@@ -167,6 +173,22 @@ func NewID() string {
 	b[8] = b[8]&0x3f | 0x80
 	h := hex.EncodeToString(b[:])
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// Seal chains r to head (sequence number head.Seq+1, the previous hash
+// head.Hash), fills what it lacks (id, time, version), sets its hash, and
+// returns its line without a newline and the head it makes. Both places
+// a record is written use it: the file ([Writer.Append]) and the team
+// store's [Bucket].
+func Seal(r *Record, head Head) ([]byte, Head, error) {
+	prepare(r)
+	m := r.Metadata.Atreides
+	m.Seq, m.Prev = head.Seq+1, head.Hash
+	line, err := seal(r)
+	if err != nil {
+		return nil, head, err
+	}
+	return line, Head{Seq: m.Seq, Hash: m.Hash}, nil
 }
 
 // seal sets the record's hash and returns its line (without newline).

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -391,5 +392,45 @@ func TestTornCheckpointFallsBack(t *testing.T) {
 	f.add(1)
 	if rep := f.verify(nil); !rep.OK || rep.Head.Seq != 5 {
 		t.Fatalf("after the next append: %+v", rep)
+	}
+}
+
+// TestVerifyTeam: a team store's ledger (records sealed against the
+// state's head, one per entry) verifies with the same chain checking as
+// the file, against the head of the team store's project state, and
+// names no checkpoint.
+func TestVerifyTeam(t *testing.T) {
+	var lines [][]byte
+	var head Head
+	for i := range 3 {
+		line, h, err := Seal(&Record{Metadata: Metadata{Atreides: &Meta{Session: fmt.Sprintf("s%d", i), Change: Create}}}, head)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, head = append(lines, line), h
+	}
+	join := func(ls [][]byte) []byte { return append(bytes.Join(ls, []byte{'\n'}), '\n') }
+	edited := bytes.Replace(lines[1], []byte(`"s1"`), []byte(`"sX"`), 1)
+	for _, c := range []struct {
+		name    string
+		data    []byte
+		head    *Head
+		ok      bool
+		records int
+	}{
+		{"intact", join(lines), &head, true, 3},
+		{"empty", nil, nil, true, 0},
+		{"edited", join([][]byte{lines[0], edited, lines[2]}), &head, false, 1},
+		{"deleted in the middle", join([][]byte{lines[0], lines[2]}), &head, false, 1},
+		{"cut short", join(lines[:2]), &head, false, 2},
+		{"head unknown", join(lines), nil, false, 3},
+	} {
+		rep := VerifyTeam(c.data, c.head)
+		if rep.OK != c.ok || rep.Records != c.records || rep.Checkpoint.Status != CheckpointTeam {
+			t.Errorf("%s: %+v", c.name, rep)
+		}
+		if c.ok && c.records > 0 && (rep.Head.Source != SourceStore || rep.Head.Seq != 3) {
+			t.Errorf("%s: head %+v", c.name, rep.Head)
+		}
 	}
 }

@@ -25,6 +25,7 @@ func (p *Problem) Error() string {
 const (
 	SourceCheckpoint = "checkpoint" // the signed checkpoint in the user's config directory
 	SourceState      = "state"      // the project's state file (git-ignored, but in the repository's directory)
+	SourceStore      = "store"      // the project's state in the team store, beside the ledger
 	SourceNone       = "none"
 )
 
@@ -34,6 +35,7 @@ const (
 	CheckpointMissing   = "missing"   // no checkpoint for this project
 	CheckpointUntrusted = "untrusted" // unreadable, bad signature, or the key is gone
 	CheckpointOff       = "off"       // no configuration directory to keep one in
+	CheckpointTeam      = "team"      // none kept: the ledger is in the team store, which refuses edits
 )
 
 // Report is the outcome of [Verify]; its JSON form is what `atreides
@@ -82,6 +84,27 @@ type CheckpointReport struct {
 // records and no head to check against is not OK ("head unknown"). Verify
 // only reads.
 func Verify(path string, state *Head, a *Anchor) Report {
+	data, err := readLedger(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil
+	}
+	rep := verify(data, err, heads{state: state, anchor: a})
+	rep.Missing = Missing(path)
+	return rep
+}
+
+// heads are what a ledger is checked against.
+type heads struct {
+	state  *Head   // the head the project's state keeps
+	anchor *Anchor // the signed checkpoint; nil: none
+	// team: the ledger and the state are the team store's, which keeps
+	// no checkpoint (docs/ledger.md says why).
+	team bool
+}
+
+// verify is [Verify] of a ledger's lines, data, which could not be read
+// when readErr is set.
+func verify(data []byte, readErr error, h heads) Report {
 	rep := Report{Unanchored: []Span{}}
 	rep.Head.Source = SourceNone
 	problem := func(p *Problem) {
@@ -89,12 +112,10 @@ func Verify(path string, state *Head, a *Anchor) Report {
 			rep.Problem = p
 		}
 	}
-	data, err := readLedger(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		problem(&Problem{Msg: err.Error()})
+	if readErr != nil {
+		problem(&Problem{Msg: readErr.Error()})
 	}
 	hashes, lines := rep.chain(data, problem)
-	rep.Missing = Missing(path)
 
 	check := func(h Head, source string) {
 		switch {
@@ -107,11 +128,17 @@ func Verify(path string, state *Head, a *Anchor) Report {
 			problem(&Problem{Line: lines[h.Seq-1], Seq: h.Seq, Msg: fmt.Sprintf("not the record the %s says was written (its hash differs): it was rewritten", source)})
 		}
 	}
-	rep.anchor(a, len(hashes), check, problem)
-	if state != nil {
-		check(*state, "state file")
+	stateName, stateSource := "state file", SourceState
+	if h.team {
+		rep.Checkpoint.Status = CheckpointTeam
+		stateName, stateSource = "team store's project state", SourceStore
+	} else {
+		rep.anchor(h.anchor, len(hashes), check, problem)
+	}
+	if h.state != nil {
+		check(*h.state, stateName)
 		if rep.Head.Source == SourceNone {
-			rep.Head.Seq, rep.Head.Hash, rep.Head.Source = state.Seq, state.Hash, SourceState
+			rep.Head.Seq, rep.Head.Hash, rep.Head.Source = h.state.Seq, h.state.Hash, stateSource
 		}
 	}
 	if rep.Head.Source == SourceNone && rep.Records > 0 {
@@ -125,7 +152,7 @@ func Verify(path string, state *Head, a *Anchor) Report {
 // the hashes and line numbers of the records that check out, in order.
 func (rep *Report) chain(data []byte, problem func(*Problem)) (hashes []string, lines []int) {
 	prev, seq := "", uint64(0)
-	for _, e := range parseLines(data) {
+	for _, e := range Parse(data) {
 		want := seq + 1
 		r, err := check(e.Raw)
 		if err != nil && e.Torn {

@@ -9,7 +9,9 @@
 // where space is a bucket or a record set of package store's API; keys are
 // bytes, so they sort as bbolt sorts them. Sequence numbers of appends are
 // kept in atreides_sequences, so a removed last entry's number is not
-// given again. Every row carries the project's id: one database serves
+// given again. The rows of the trace ledger's bucket can be inserted and
+// never updated or deleted, by anyone but the tables' owner (schema 2's
+// triggers). Every row carries the project's id: one database serves
 // many projects, and two never see each other's rows.
 //
 // Each Update and View connects, runs one transaction and disconnects, so
@@ -276,7 +278,11 @@ func (t *tx) Last(space string) (uint64, []byte) {
 }
 
 // SchemaVersion is the layout of the tables this code reads and writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
+
+// ledgerSpace is the space of the trace ledger's bucket (trace.Bucket),
+// which schema 2 makes append-only in the database itself.
+const ledgerSpace = "b:ledger"
 
 const selectSchemaVersion = `SELECT coalesce(max(version), 0) FROM atreides_schema`
 
@@ -300,6 +306,22 @@ var migrations = []string{
 		seq bigint NOT NULL,
 		PRIMARY KEY (project, bucket)
 	);`,
+	// The trace ledger is append-only in the database itself: a row of
+	// its bucket can be inserted, never updated or deleted, nor another
+	// row turned into one, so a role with the hooks' grants (any hook,
+	// any machine) cannot rewrite its history; only the tables' owner,
+	// who can drop the trigger, could. The triggers fire only for rows of
+	// that bucket (their WHEN clause), so other updates pay nothing.
+	1: `CREATE FUNCTION atreides_ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		RAISE EXCEPTION 'the trace ledger is append-only: % of its rows is refused', TG_OP;
+	END $$;
+	CREATE TRIGGER atreides_ledger_no_update BEFORE UPDATE ON atreides_values FOR EACH ROW
+		WHEN (OLD.space = '` + ledgerSpace + `' OR NEW.space = '` + ledgerSpace + `')
+		EXECUTE FUNCTION atreides_ledger_append_only();
+	CREATE TRIGGER atreides_ledger_no_delete BEFORE DELETE ON atreides_values FOR EACH ROW
+		WHEN (OLD.space = '` + ledgerSpace + `')
+		EXECUTE FUNCTION atreides_ledger_append_only();`,
 }
 
 // migrateLockKey serializes migrations of one database.
@@ -310,6 +332,12 @@ const migrateLockKey = 0x61747265_6d696772 // "atremigr"
 // once. A database of a newer schema is refused with a *store.SchemaError
 // and left as it is. version is recorded as who applied each step.
 func Migrate(ctx context.Context, dsn, version string) (store.Migrated, error) {
+	return migrateTo(ctx, dsn, version, SchemaVersion)
+}
+
+// migrateTo is [Migrate] up to schema target (tests start from an older
+// schema with it).
+func migrateTo(ctx context.Context, dsn, version string, target int) (store.Migrated, error) {
 	conn, err := connect(ctx, dsn)
 	if err != nil {
 		return store.Migrated{}, err
@@ -339,7 +367,7 @@ func Migrate(ctx context.Context, dsn, version string) (store.Migrated, error) {
 		_, _ = conn.Exec(ctx, "ROLLBACK").ReadAll()
 		return m, &store.SchemaError{Path: where, Found: uint64(from), Known: SchemaVersion, Remote: true}
 	}
-	for v := from; v < SchemaVersion; v++ {
+	for v := from; v < target; v++ {
 		step := migrations[v] + fmt.Sprintf(`; INSERT INTO atreides_schema (version, applied_by) VALUES (%d, '%s')`,
 			v+1, sqlString(version))
 		if _, err := conn.Exec(ctx, step).ReadAll(); err != nil {

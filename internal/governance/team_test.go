@@ -1,0 +1,102 @@
+package governance
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/trace"
+)
+
+// teamLedger is the team store's ledger bucket, its entries one per line,
+// and the head of the project's state, from one read.
+func teamLedger(t *testing.T, st *store.Store) ([]byte, *trace.Head) {
+	t.Helper()
+	var data []byte
+	var head *trace.Head
+	err := st.View(context.Background(), func(tx *store.Tx) error {
+		p, err := state.LoadProject(tx)
+		if err != nil {
+			return err
+		}
+		head = &trace.Head{Seq: p.Governance.Trace.Seq, Hash: p.Governance.Trace.Hash}
+		return tx.ForEach(trace.Bucket, func(_ string, v []byte) error {
+			data = append(append(data, v...), '\n')
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, head
+}
+
+// TestTeamLedger: with a team store (Options.Team; an embedded store
+// stands in for the database, which serves the bucket the same way), two
+// checkouts sharing the store append to one chain in the store's ledger
+// bucket, chained to the shared project state's head: no trace.jsonl, no
+// queue and no checkpoint in either checkout, and the chain verifies with
+// the records of both. A record made while the store is unavailable is
+// not queued in the checkout.
+func TestTeamLedger(t *testing.T) {
+	laptop, desktop := newFixture(t), newFixture(t)
+	desktop.st = laptop.st // one store, two checkouts
+	for _, f := range []*fixture{laptop, desktop} {
+		f.opts.Team = true
+		f.signed()
+	}
+	laptop.selectIntent("s1", "auth")
+	desktop.selectIntent("s2", "docs")
+	laptop.shellWrite("tee src/auth/a.go", "t1", "src/auth/a.go", "package a\n")
+	os.MkdirAll(filepath.Join(desktop.root, "docs"), 0o755)
+	desktop.env.now = desktop.env.now.Add(1)
+	desktop.shell("s2", "tee docs/x.md", "t2", event.PreTool)
+	os.WriteFile(filepath.Join(desktop.root, "docs/x.md"), []byte("# x\n"), 0o644)
+	desktop.shell("s2", "tee docs/x.md", "t2", event.PostTool)
+	laptop.shellWrite("tee src/auth/b.go", "t3", "src/auth/b.go", "package b\n")
+
+	data, head := teamLedger(t, laptop.st)
+	rep := trace.VerifyTeam(data, head)
+	if !rep.OK || rep.Records != 3 || rep.Head.Seq != 3 || rep.Head.Source != trace.SourceStore {
+		t.Fatalf("team ledger: %+v\n%s", rep, data)
+	}
+	var sessions []string
+	for _, e := range trace.Parse(data) {
+		sessions = append(sessions, e.Record.Metadata.Atreides.Session)
+	}
+	if want := []string{"s1", "s2", "s1"}; !slices.Equal(sessions, want) {
+		t.Errorf("sessions %q, want %q", sessions, want)
+	}
+	for _, f := range []*fixture{laptop, desktop} {
+		for _, p := range []string{TracePath(f.root), trace.PendingDir(TracePath(f.root))} {
+			if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("%s exists in team mode", p)
+			}
+		}
+		if _, err := trace.NewAnchor(f.opts.KeyDir, f.root).Load(); !errors.Is(err, trace.ErrNoCheckpoint) {
+			t.Errorf("a checkpoint was signed in team mode: %v", err)
+		}
+	}
+
+	// The store unavailable: the record is not kept (and not queued in
+	// the checkout), and the log says so.
+	os.WriteFile(filepath.Join(laptop.root, "src/auth/c.go"), []byte("package c\n"), 0o644)
+	laptop.runLockedOut(&event.Event{Kind: event.PostTool, SessionID: "s1", ToolUseID: "t4",
+		Tool: event.Tool{Name: event.Write, Raw: "Write", Paths: []string{filepath.Join(laptop.root, "src/auth/c.go")}}})
+	if _, err := os.Lstat(trace.PendingDir(TracePath(laptop.root))); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a record was queued in the checkout in team mode")
+	}
+	if !laptop.env.logged("src/auth/c.go", "not kept") {
+		t.Error("the record that was not kept is not logged")
+	}
+	if after, _ := teamLedger(t, laptop.st); !bytes.Equal(after, data) {
+		t.Error("the ledger changed without the store")
+	}
+}
