@@ -277,12 +277,13 @@ func (g *gov) appendRecord(rec *trace.Record, queue bool) error {
 // serializes across machines, and written in the event's transaction, so
 // the record and the head are kept or lost together. On a state that is
 // not saved (the store unreachable) there is no head to chain to and no
-// transaction to write in: the record is not kept, and the log says so;
-// governance denies the writes it checks while the store is down, so only
-// a write allowed before the outage and finished during it is affected.
+// transaction to write in: the event waits in the outbox, and its replay
+// makes the record then (governance denies the writes it checks while the
+// store is down, so only a write allowed before the outage and finished
+// during it is recorded late).
 func (g *gov) appendTeam(rec *trace.Record, unsaved bool) error {
 	if unsaved {
-		g.c.Env.Logf("trace: record of %s not kept: the team store is unavailable (%v)", rec.Files[0].Path, g.c.State.LoadErr)
+		g.c.Env.Logf("trace: record of %s waits with its event for the team store (%v)", rec.Files[0].Path, g.c.State.LoadErr)
 		return nil
 	}
 	h := g.p().Trace
