@@ -85,16 +85,17 @@ func TestTeamLedger(t *testing.T) {
 		}
 	}
 
-	// The store unavailable: the record is not kept (and not queued in
-	// the checkout), and the log says so.
+	// The store unavailable: the record is not made now (nor queued in
+	// the checkout's file queue): it waits with its event in the outbox,
+	// and the log says so.
 	os.WriteFile(filepath.Join(laptop.root, "src/auth/c.go"), []byte("package c\n"), 0o644)
 	laptop.runLockedOut(&event.Event{Kind: event.PostTool, SessionID: "s1", ToolUseID: "t4",
 		Tool: event.Tool{Name: event.Write, Raw: "Write", Paths: []string{filepath.Join(laptop.root, "src/auth/c.go")}}})
 	if _, err := os.Lstat(trace.PendingDir(TracePath(laptop.root))); !errors.Is(err, os.ErrNotExist) {
 		t.Error("a record was queued in the checkout in team mode")
 	}
-	if !laptop.env.logged("src/auth/c.go", "not kept") {
-		t.Error("the record that was not kept is not logged")
+	if !laptop.env.logged("src/auth/c.go", "waits with its event") {
+		t.Error("the record that waits is not logged")
 	}
 	if after, _ := teamLedger(t, laptop.st); !bytes.Equal(after, data) {
 		t.Error("the ledger changed without the store")
