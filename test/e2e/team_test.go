@@ -17,8 +17,9 @@ import (
 // and hook to atreides-team, which links the driver. Then the database is
 // killed in the middle of the run: the guard's decisions keep coming,
 // since they need no store; a governed write fails closed and says why;
-// and when the database is back, the session's intent is still held and
-// the write goes through.
+// and when the database is back, the events that waited in the outbox
+// are replayed, the session's intent is still held and the write goes
+// through.
 func TestTeamStoreOutage(t *testing.T) {
 	requireAtreides(t)
 	cluster := pgtest.New(t)
@@ -104,11 +105,22 @@ func TestTeamStoreOutage(t *testing.T) {
 		t.Errorf("the reason shows connection secrets: %q", r)
 	}
 
+	outbox := filepath.Join(dir, ".atreides", "outbox")
+	if waiting, _ := filepath.Glob(filepath.Join(outbox, "*.json")); len(waiting) != 2 {
+		t.Errorf("%d events wait in the outbox while the database is down, want 2", len(waiting))
+	}
+
 	if err := cluster.Start(); err != nil {
 		t.Fatal(err)
 	}
 	if v, r := hook("Write", map[string]string{"file_path": doc, "content": "z"}); v == "deny" {
 		t.Errorf("governed write after the database came back: denied: %s", r)
+	}
+	if waiting, _ := filepath.Glob(filepath.Join(outbox, "*.json")); len(waiting) != 0 {
+		t.Errorf("%d events still wait in the outbox after the database came back", len(waiting))
+	}
+	if out, _, _ := run("", "status", "--json", "--session", "s1"); !strings.Contains(out, `"tool_calls": 4`) {
+		t.Errorf("the session does not count the 4 tool calls, 2 of them made while the database was down: %s", out)
 	}
 	if out, _, _ := run("", "intent", "list", "--json"); !strings.Contains(out, `"holder": "s1"`) {
 		t.Errorf("after the outage s1 no longer holds docs: %s", out)
