@@ -76,6 +76,10 @@ type StoreLoader struct {
 	// SessionStart at most once a day, so other events never load the
 	// configuration for it.
 	Retention func() time.Duration
+	// AfterAppend, if set, is called in the transaction after each entry
+	// of State.Append is stored, with its sequence number: where an
+	// append-only bucket is kept bounded (the team store's audit trail).
+	AfterAppend func(tx *store.Tx, bucket string, seq uint64) error
 }
 
 // Update implements [Loader]. It decodes the session's and the project's
@@ -107,7 +111,11 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.G
 			return err
 		}
 		for _, a := range st.appends {
-			if _, err := tx.Append(a.Bucket, a.Value); err != nil {
+			seq, err := tx.Append(a.Bucket, a.Value)
+			if err == nil && l.AfterAppend != nil {
+				err = l.AfterAppend(tx, a.Bucket, seq)
+			}
+			if err != nil {
 				return fmt.Errorf("append to %s: %w", a.Bucket, err)
 			}
 		}
