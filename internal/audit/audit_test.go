@@ -288,7 +288,7 @@ func TestLineIsJSON(t *testing.T) {
 		{Time: "t", Host: "h", Session: tricky, Event: "e", HostEvent: "E", Agent: "a", Tool: "Bash", Command: tricky,
 			Paths: []string{"a", tricky}, Verdict: "deny", Rule: "r", Reason: tricky, Block: true, BlockReason: "b", TotalUS: 12,
 			PrepareUS: map[string]int64{"guard": 3}, HandleUS: map[string]int64{"z": 1, "guard": 2, "a\"b": -1},
-			Marks: []event.Mark{{Kind: "phase", Text: tricky}, {Kind: tricky, Text: ""}}},
+			Marks: []event.Mark{{Kind: "phase", Text: tricky}, {Kind: tricky, Text: ""}}, Machine: tricky, Checkout: "/home/a b"},
 	} {
 		if got, want := string(r.line()), encodingJSON(t, r); got != want {
 			t.Errorf("line\n%s\nencoding/json\n%s", got, want)

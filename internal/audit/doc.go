@@ -69,6 +69,16 @@
 // the file it reads; it then reads that file to its end and every segment
 // set aside after it, however many rotations happened between two looks.
 //
+// # A team's shared trail
+//
+// In a team's project the same line ([Line], which names the machine and
+// checkout it came from) is also appended to the team store's [Bucket] in
+// the event's transaction, and [Bound] keeps that bucket to audit.max_mib
+// counted in records, pruning the oldest once every [PruneEvery] appends
+// with one range delete. [Shared] reads it with the same filters; [Of]
+// picks the trail a project's store keeps, for `atreides log`, the
+// snapshot's decisions and the dashboard alike.
+//
 // The same writing, rotation and retention keep the OpenTelemetry span
 // spool (package spans) under another name ([NewNamed]); its exporter
 // keeps its own place in it with [Trail.Files] and [Trail.OpenFile].

@@ -80,6 +80,34 @@ type Result struct {
 	Damaged int // lines that are not records (a torn write, another program's text), skipped
 }
 
+// Reader is an audit trail to read: the project's own file ([Trail]) or
+// the one a team's machines share in the team store ([Shared]). [Of]
+// picks the one a project keeps.
+type Reader interface {
+	// Read passes each record matching f to fn, oldest first, as the
+	// line stored (valid JSON, no newline; valid only until fn returns).
+	Read(f Filter, fn func(line []byte) error) (Result, error)
+	// ReadRows is Read for the text view (see [Row]).
+	ReadRows(f Filter, fn func(*Row) error) (Result, error)
+	// Stats summarizes the records matching f, with days in loc.
+	Stats(f Filter, loc *time.Location) (*Stats, error)
+	// Follow passes records matching f to fn as they are written, until
+	// ctx ends or fn fails, looking for them every poll.
+	Follow(ctx context.Context, f Filter, poll time.Duration, fn func(line []byte) error) error
+	// Where names the trail for messages.
+	Where() string
+}
+
+// trail is what the readers of both trails are built on: each passes
+// the records matching f with their scanned fields; valid asks for a
+// full check of the JSON of each.
+type trail interface {
+	each(f Filter, valid bool, fn func([]byte, *fields) error) (Result, error)
+}
+
+// Where is the current file's path.
+func (t *Trail) Where() string { return t.Path() }
+
 // Read passes each record matching f to fn, oldest first, as the line
 // stored (valid JSON, no newline; valid only until fn returns). An error
 // from fn stops the read and is returned.
@@ -96,6 +124,8 @@ type Row struct {
 	Target string
 	// Marks are the record's marks as "kind: text", joined by "; ".
 	Marks string
+	// Machine is where the record was written, in a shared trail.
+	Machine string
 }
 
 // ReadRows is Read for the text view: each matching record's Row, built
@@ -103,7 +133,10 @@ type Row struct {
 // in full (its timings, its reason) took most of the time of a view of
 // tens of thousands of records; the view checks each line's structure,
 // and --json, which prints the lines themselves, checks them in full.
-func (t *Trail) ReadRows(f Filter, fn func(*Row) error) (Result, error) {
+func (t *Trail) ReadRows(f Filter, fn func(*Row) error) (Result, error) { return readRows(t, f, fn) }
+
+// readRows is ReadRows of either trail.
+func readRows(t trail, f Filter, fn func(*Row) error) (Result, error) {
 	var r Row
 	return t.each(f, false, func(_ []byte, v *fields) error {
 		v.row(&r)
@@ -116,7 +149,7 @@ func (v *fields) row(r *Row) {
 	r.Time, _ = time.Parse(time.RFC3339Nano, str(v.time))
 	r.Host, r.Session, r.HostEvent = str(v.host), str(v.session), str(v.hostEvent)
 	r.Verdict, r.Rule, r.Tool, r.Block = str(v.verdict), str(v.rule), str(v.tool), v.block
-	r.Target = str(v.command)
+	r.Target, r.Machine = str(v.command), str(v.machine)
 	if r.Target == "" && len(v.paths) > 0 {
 		var paths []string
 		if json.Unmarshal(v.paths, &paths) == nil {
@@ -179,24 +212,30 @@ func readSegment(l *lines, f *Filter, valid bool, res *Result, fn func([]byte, *
 		if err != nil {
 			return fmt.Errorf("read audit trail: %w", err)
 		}
-		if len(line) == 0 {
-			continue
-		}
-		if !scan(line, &v) {
-			res.Damaged++
-			continue
-		}
-		if !f.match(&v) {
-			continue
-		}
-		if valid && !json.Valid(line) {
-			res.Damaged++
-			continue
-		}
-		if err := fn(line, &v); err != nil {
+		if err := passLine(line, &v, f, valid, res, fn); err != nil {
 			return err
 		}
 	}
+}
+
+// passLine passes one stored line (without its newline) to fn if it is a
+// record matching f, and counts it in res if it is not a record.
+func passLine(line []byte, v *fields, f *Filter, valid bool, res *Result, fn func([]byte, *fields) error) error {
+	if len(line) == 0 {
+		return nil
+	}
+	if !scan(line, v) {
+		res.Damaged++
+		return nil
+	}
+	if !f.match(v) {
+		return nil
+	}
+	if valid && !json.Valid(line) {
+		res.Damaged++
+		return nil
+	}
+	return fn(line, v)
 }
 
 // open opens the rotated segments that may hold records at or after

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"time"
@@ -48,6 +49,33 @@ type Record struct {
 	// Marks are what the event changed in the session's story (package
 	// marks): the session timeline's points besides the tool calls.
 	Marks []event.Mark `json:"marks,omitempty"`
+	// Machine and Checkout say where a record of a team's shared trail
+	// was written (see [Origin]); empty in a trail of one machine.
+	Machine  string `json:"machine,omitempty"`
+	Checkout string `json:"checkout,omitempty"`
+}
+
+// Origin is where a decision was made, for a trail shared by a team's
+// machines: the host name of the machine and the absolute path of the
+// project's checkout on it. Two clones on one machine differ by path, two
+// machines by name; both read better in `atreides log` than an id
+// would. The zero Origin, for a trail of one machine, adds nothing.
+type Origin struct{ Machine, Checkout string }
+
+// Here is the origin of decisions made in the checkout at root.
+func Here(root string) Origin {
+	name, _ := os.Hostname()
+	return Origin{Machine: name, Checkout: root}
+}
+
+// Line is one decided event's line as the trail stores it, the project's
+// file and a team store's bucket alike (the same bytes): one JSON object
+// and a newline. took is the engine's time on the event so far; from is
+// where it was decided (the zero Origin outside a team's project).
+func Line(ev *event.Event, d *event.Decision, took time.Duration, from Origin) []byte {
+	r := NewRecord(ev, d, took)
+	r.Machine, r.Checkout = sanitize.String(from.Machine, maxName), sanitize.String(from.Checkout, maxPath)
+	return r.line()
 }
 
 // MarkMore is the kind of a record's last mark when the event had more
@@ -184,6 +212,12 @@ func (r *Record) line() []byte {
 			b = append(appendField(b, `,"text":`, m.Text), '}')
 		}
 		b = append(b, ']')
+	}
+	if r.Machine != "" {
+		b = appendField(b, `,"machine":`, r.Machine)
+	}
+	if r.Checkout != "" {
+		b = appendField(b, `,"checkout":`, r.Checkout)
 	}
 	return append(b, "}\n"...)
 }

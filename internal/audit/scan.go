@@ -14,6 +14,7 @@ type fields struct {
 	block                              bool
 	// For the text view only (see Row).
 	hostEvent, tool, command []byte
+	machine                  []byte
 	paths                    []byte // the raw array
 	marks                    []byte // the raw array
 }
@@ -109,6 +110,8 @@ func (f *fields) set(key, v []byte) {
 		f.tool = v
 	case "command":
 		f.command = v
+	case "machine":
+		f.machine = v
 	}
 }
 

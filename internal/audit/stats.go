@@ -76,7 +76,10 @@ func outcomeOf(v *fields) outcome {
 }
 
 // Stats summarizes the records matching f, with days in loc.
-func (t *Trail) Stats(f Filter, loc *time.Location) (*Stats, error) {
+func (t *Trail) Stats(f Filter, loc *time.Location) (*Stats, error) { return stats(t, f, loc) }
+
+// stats is Stats of either trail.
+func stats(t trail, f Filter, loc *time.Location) (*Stats, error) {
 	st := &Stats{Rules: []RuleStats{}, Days: []DayStats{}}
 	rules := map[string]*Outcomes{}
 	days := map[string]*DayStats{}

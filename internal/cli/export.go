@@ -18,6 +18,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/export"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/snapshot"
@@ -112,7 +113,7 @@ func exportSession(ctx context.Context, root string, c *config.Config, session s
 		}
 		session = s.Sessions[0].ID
 	}
-	doc, err := export.Build(s, audit.New(project.StateDir(root), nil), session, now)
+	doc, err := export.Build(s, audit.Of(fleet.Open(root)), session, now)
 	if err != nil {
 		return nil, err
 	}

@@ -174,33 +174,65 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 // runEngine decides one event of a project with its settings: the store
 // is opened for this one event, so long-running servers never hold it.
 // decided, if not nil, is the engine's [engine.Engine.Decided]. The
-// decision goes into the audit trail.
+// decision goes into the audit trail: the project's file, and in a team's
+// project also the team store's shared trail, in the event's transaction
+// (so its total_us is the engine's time up to the decision, without the
+// save; the file gets the same line).
 func runEngine(ctx context.Context, root string, s *settings, log *project.Log, ev *event.Event, decided func(*event.Decision)) *event.Decision {
 	st := s.store(log)
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
 	env, hs := &hookEnv{log: log}, handlers(s)
 	loader := engine.StoreLoader{Store: st, Retention: s.retention}
 	id := outbox.NewID()
-	if st.Remote() != nil {
+	var (
+		start time.Time
+		from  audit.Origin
+		line  []byte // the audit line, when the team store has it too
+	)
+	team := st.Remote() != nil
+	if team {
 		// A COMMIT whose answer the connection lost may have been made:
 		// the session remembers the id, so that the outbox's replay of
 		// this event is not applied twice.
 		loader.EventID = id
+		// A team's trail: the line goes into the team store with the
+		// event's state, and the same bytes into this machine's file.
+		from = audit.Here(root)
+		loader.AfterAppend = audit.Bound(s.auditMaxBytes)
 	}
 	var l engine.Loader = loader
-	left, rerr := replayOutbox(ctx, project.StateDir(root), loader, env, hs)
+	var shared *audit.Origin
+	if team {
+		shared = &from
+	}
+	left, rerr := replayOutbox(ctx, project.StateDir(root), loader, env, hs, shared)
 	if left > 0 {
 		l = waitingLoader{waitingErr(left, rerr)}
 	}
 	eng := engine.New(l, env, hs...)
 	eng.Decided = decided
-	start := time.Now()
+	if team {
+		eng.Saving = func(es *engine.State, d *event.Decision) {
+			if audit.Wanted(ev, d) {
+				line = audit.Line(ev, d, time.Since(start), from)
+				es.Append(audit.Bucket, line)
+			}
+		}
+	}
+	start = time.Now()
 	d, err := eng.Answer(ctx, ev)
 	took := time.Since(start)
-	if err != nil && (left > 0 || queueable(err)) {
-		queueEvent(root, ev, d, id, err, log)
+	if line == nil && audit.Wanted(ev, d) {
+		line = audit.Line(ev, d, took, from)
 	}
-	recordDecision(root, s, log, ev, d, took)
+	if err != nil && (left > 0 || queueable(err)) {
+		var shared []byte // the line the team store's trail gets on replay
+		if team {
+			shared = line
+		}
+		queueEvent(root, ev, d, id, shared, err, log)
+	}
+	appendAudit(root, s, log, line)
 	spoolSpan(root, s, log, ev, d, start, took)
 	if ev.Starts() {
 		// For `atreides ui --all`; a file read on a session start, a
@@ -216,11 +248,18 @@ func runEngine(ctx context.Context, root string, s *settings, log *project.Log, 
 // recordDecision appends the decision to the audit trail. Failing to is
 // atreides's own error, for the project log; the host hears nothing of it.
 func recordDecision(root string, s *settings, log *project.Log, ev *event.Event, d *event.Decision, took time.Duration) {
-	if !audit.Wanted(ev, d) {
+	if audit.Wanted(ev, d) {
+		appendAudit(root, s, log, audit.Line(ev, d, took, audit.Origin{}))
+	}
+}
+
+// appendAudit appends a line of the audit trail (nil: none) to the
+// project's file, this machine's own record, in a team's project too.
+func appendAudit(root string, s *settings, log *project.Log, line []byte) {
+	if line == nil {
 		return
 	}
-	t := audit.New(project.StateDir(root), s.auditMaxBytes)
-	if err := t.Append(audit.NewRecord(ev, d, took)); err != nil {
+	if err := audit.New(project.StateDir(root), s.auditMaxBytes).AppendLine(line); err != nil {
 		log.Logf("audit trail: %v", err)
 	}
 }

@@ -13,13 +13,17 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/spf13/cobra"
 )
 
 const logLong = `Show the audit trail: every tool call a host asked about, and every other
 event on which atreides decided something (a block, a kept-going Stop),
-oldest first, from .atreides/audit.jsonl and its rotated segments.
+oldest first, from .atreides/audit.jsonl and its rotated segments; in a
+team's project (store.backend postgres), from the trail every checkout
+shares in the team store, each record naming the machine and checkout it
+came from (--local reads this checkout's own file instead).
 
 Filters combine: --since 2h (or 30m, 7d, 2w, a day 2026-11-23, an RFC 3339
 time), --session ID, --verdict deny (allow, ask, deny, none, or block for an
@@ -41,6 +45,7 @@ type logOptions struct {
 	follow   bool
 	asJSON   bool
 	stats    bool
+	local    bool
 	// now and loc are the clock and time zone --since and the text view
 	// use (tests fix them).
 	now func() time.Time
@@ -65,6 +70,7 @@ func newLogCmd(io *IO) *cobra.Command {
 	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing records as they are written")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON lines (with --stats, one JSON object)")
 	f.BoolVar(&o.stats, "stats", false, "count what was stopped, by rule and by day")
+	f.BoolVar(&o.local, "local", false, "in a team's project, read this checkout's own file, not the shared trail")
 	return cmd
 }
 
@@ -98,7 +104,13 @@ func (o *logOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	t := audit.New(project.StateDir(root), nil)
+	var t audit.Reader = audit.New(project.StateDir(root), nil)
+	poll := 250 * time.Millisecond
+	if !o.local {
+		if sh, ok := audit.Of(fleet.Open(root)).(*audit.Shared); ok {
+			t, poll = sh, time.Second // a poll is a connection and a transaction
+		}
+	}
 	if o.stats {
 		return o.printStats(io, t, f)
 	}
@@ -106,7 +118,7 @@ func (o *logOptions) run(io *IO) error {
 		// Unbuffered: each record shows as soon as it is written.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		return t.Follow(ctx, f, 250*time.Millisecond, o.lineWriter(io, io.Out))
+		return t.Follow(ctx, f, poll, o.lineWriter(io, io.Out))
 	}
 	// Buffered: a read may print tens of thousands of records, and one
 	// write each would take longer than reading them.
@@ -126,7 +138,7 @@ func (o *logOptions) run(io *IO) error {
 		return err
 	}
 	if res.Damaged > 0 {
-		fmt.Fprintf(io.Err, "atreides log: %d damaged line(s) in %s skipped\n", res.Damaged, t.Path())
+		fmt.Fprintf(io.Err, "atreides log: %d damaged line(s) in %s skipped\n", res.Damaged, t.Where())
 	}
 	if n == 0 && !o.asJSON {
 		fmt.Fprintln(io.Out, "no matching records")
@@ -168,8 +180,13 @@ func (o *logOptions) rowWriter(io *IO, w stdio.Writer) func(*audit.Row) error {
 			// What the event changed (a phase, a strike), after the call.
 			marks = "  " + st.dim("["+oneLine(r.Marks, 160)+"]")
 		}
-		_, err := fmt.Fprintf(w, "%s  %-8s %-8s %-18s %s %-24s %-10s %s%s\n",
-			st.dim(r.Time.In(o.loc).Format(time.DateTime)), r.Host, shortID(r.Session), r.HostEvent,
+		machine := ""
+		if r.Machine != "" {
+			// A shared trail's: which of the team's machines.
+			machine = fmt.Sprintf("%-12s ", oneLine(r.Machine, 24))
+		}
+		_, err := fmt.Fprintf(w, "%s  %-8s %-8s %s%-18s %s %-24s %-10s %s%s\n",
+			st.dim(r.Time.In(o.loc).Format(time.DateTime)), r.Host, shortID(r.Session), machine, r.HostEvent,
 			st.verdict(fmt.Sprintf("%-5s", verdict)), orDash(r.Rule), orDash(r.Tool), oneLine(r.Target, 120), marks)
 		return err
 	}
@@ -184,7 +201,7 @@ func shortID(s string) string {
 	return orDash(s)
 }
 
-func (o *logOptions) printStats(io *IO, t *audit.Trail, f audit.Filter) error {
+func (o *logOptions) printStats(io *IO, t audit.Reader, f audit.Filter) error {
 	st, err := t.Stats(f, o.loc)
 	if err != nil {
 		return err
@@ -193,7 +210,7 @@ func (o *logOptions) printStats(io *IO, t *audit.Trail, f audit.Filter) error {
 		return printJSON(io, st)
 	}
 	if st.Damaged > 0 {
-		fmt.Fprintf(io.Err, "atreides log: %d damaged line(s) in %s skipped\n", st.Damaged, t.Path())
+		fmt.Fprintf(io.Err, "atreides log: %d damaged line(s) in %s skipped\n", st.Damaged, t.Where())
 	}
 	if st.Records == 0 {
 		fmt.Fprintln(io.Out, "no matching records")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/outbox"
@@ -31,8 +32,9 @@ const replayShare = 0.5
 // replayOutbox applies the events waiting in the project's outbox, oldest
 // first, before the hook's own event. It returns how many still wait (the
 // store is still out of reach, or the time ran out) and why: then the
-// hook's event must wait behind them.
-func replayOutbox(ctx context.Context, dir string, loader engine.StoreLoader, env engine.Env, hs []engine.Handler) (left int, err error) {
+// hook's event must wait behind them. from, when the store is a team's,
+// is this checkout's origin in the shared audit trail.
+func replayOutbox(ctx context.Context, dir string, loader engine.StoreLoader, env engine.Env, hs []engine.Handler, from *audit.Origin) (left int, err error) {
 	n, err := outbox.Waiting(dir)
 	if n == 0 {
 		if err != nil {
@@ -49,7 +51,15 @@ func replayOutbox(ctx context.Context, dir string, loader engine.StoreLoader, en
 	left, err = outbox.Replay(ctx, dir, func(e *outbox.Entry) error {
 		l := loader
 		l.EventID = e.ID
-		err := engine.New(l, env, hs...).Replay(ctx, e.Event, e.Answered.Decision())
+		eng := engine.New(l, env, hs...)
+		if from != nil {
+			eng.Saving = func(es *engine.State, d *event.Decision) {
+				if line := replayedLine(e, d, *from); line != nil {
+					es.Append(audit.Bucket, line)
+				}
+			}
+		}
+		err := eng.Replay(ctx, e.Event, e.Answered.Decision())
 		switch {
 		case err == nil:
 			replayed++
@@ -69,6 +79,21 @@ func replayOutbox(ctx context.Context, dir string, loader engine.StoreLoader, en
 	return left, err
 }
 
+// replayedLine is what the team's shared trail gets for a replayed event:
+// the line of the decision the host was given, as this machine's file got
+// it; or, for an event that left none (its outage run had no state, so
+// no marks to record), the replay's own when the marks it made now
+// (a strike, a todo, a phase) ask for one.
+func replayedLine(e *outbox.Entry, d *event.Decision, from audit.Origin) []byte {
+	if e.Audit != nil {
+		return e.Audit
+	}
+	if audit.Wanted(e.Event, d) {
+		return audit.Line(e.Event, d, 0, from)
+	}
+	return nil
+}
+
 // waitingLoader is the loader of an event that must wait behind the
 // outbox's: its state is not loaded, and the handlers say why.
 type waitingLoader struct{ err error }
@@ -80,8 +105,8 @@ func (l waitingLoader) Update(context.Context, *event.Event, state.Groups, func(
 // queueEvent puts an event whose state was not saved into the outbox. A
 // failure is the log's: the event's changes are then lost, as they were
 // before the outbox.
-func queueEvent(root string, ev *event.Event, d *event.Decision, id string, why error, log *project.Log) {
-	e := &outbox.Entry{ID: id, Event: ev, Why: why.Error(),
+func queueEvent(root string, ev *event.Event, d *event.Decision, id string, auditLine []byte, why error, log *project.Log) {
+	e := &outbox.Entry{ID: id, Event: ev, Why: why.Error(), Audit: auditLine,
 		Answered: outbox.Answer{Verdict: d.Verdict, Rule: d.Rule, Reason: d.Reason}}
 	if err := outbox.Put(project.StateDir(root), e); err != nil {
 		log.Logf("state for session %s lost: %v", ev.SessionID, err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/filelock"
 	"github.com/atreides-dev/atreides/internal/outbox"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -141,18 +142,30 @@ var times = regexp.MustCompile(`"\d{4}-\d\d-\d\dT[0-9:.]+(Z|[+-]\d\d:\d\d)"`)
 
 // dumpState is the session's and the project's state in the database as
 // JSON, times blanked, and without the event ids the session remembers
-// (each run's own, random).
+// (each run's own, random), with the shared audit trail's decisions.
 func dumpState(t *testing.T, dsn, project string) string {
 	t.Helper()
 	var s *state.Session
 	var p *state.Project
+	var trail []string
 	st := store.OpenRemote(t.TempDir(), pgstore.Open(dsn, project))
 	err := st.View(context.Background(), func(tx *store.Tx) (err error) {
 		if s, err = state.FindSession(tx, "s1"); err != nil {
 			return err
 		}
-		p, err = state.LoadProject(tx)
-		return err
+		if p, err = state.LoadProject(tx); err != nil {
+			return err
+		}
+		// The shared audit trail: the decisions as answered, which the
+		// outage changes only in what they carried (marks, context).
+		return tx.ForEach(audit.Bucket, func(_ string, v []byte) error {
+			var r audit.Record
+			if err := json.Unmarshal(v, &r); err != nil {
+				return err
+			}
+			trail = append(trail, strings.Join([]string{r.HostEvent, r.Tool, r.Verdict, r.Rule}, " "))
+			return nil
+		})
 	})
 	if err != nil || s == nil {
 		t.Fatalf("state in the database: %v, %v", s, err)
@@ -161,10 +174,14 @@ func dumpState(t *testing.T, dsn, project string) string {
 		t.Error("the session remembers no event ids")
 	}
 	s.Applied = nil
+	if len(trail) == 0 {
+		t.Error("the shared audit trail is empty")
+	}
 	b, err := json.Marshal(struct {
 		Session *state.Session
 		Project *state.Project
-	}{s, p})
+		Trail   []string
+	}{s, p, trail})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ const teamExecEnv = "ATREIDES_TEAM_EXEC"
 // teamCommands are the commands that use the project's store; the others
 // run here whatever the store is. ui and mcp start companions of their
 // own, which link the driver too.
-var teamCommands = []string{"serve", "doctor", "status", "export", "todo", "task", "plan", "errors", "bg", "anchor", "intent", "trace", "store"}
+var teamCommands = []string{"serve", "doctor", "status", "export", "todo", "task", "plan", "errors", "bg", "anchor", "intent", "trace", "store", "log"}
 
 // teamExecFor runs the companion in place of this process for a command
 // line of a project whose store needs it, and returns only when it does

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
-	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/snapshot"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -217,7 +217,8 @@ func (s *Server) apiTimeline(w http.ResponseWriter, r *http.Request, snap *snaps
 	writeJSON(w, http.StatusOK, map[string]any{"items": nonNil(items)})
 }
 
-func trail(root string) *audit.Trail { return audit.New(project.StateDir(root), nil) }
+// trail is the project's audit trail: the shared one of a team's project.
+func trail(root string) audit.Reader { return audit.Of(fleet.Open(root)) }
 
 // apiDecisions is GET /api/decisions?verdict=&rule=&host=&session=&since=&limit=.
 func (s *Server) apiDecisions(w http.ResponseWriter, r *http.Request) {

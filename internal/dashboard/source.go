@@ -198,9 +198,9 @@ type auditEvent struct {
 // from the end of the trail as it is now; a failed follow is logged and
 // retried.
 func (src *source) followAudit(ctx context.Context) {
-	trail := audit.New(project.StateDir(src.root), nil)
+	t := trail(src.root)
 	for ctx.Err() == nil {
-		err := trail.Follow(ctx, audit.Filter{}, pollEvery, func(line []byte) error {
+		err := t.Follow(ctx, audit.Filter{}, pollEvery, func(line []byte) error {
 			if row, ok := audit.RowOf(line); ok {
 				src.publish(message{Event: "audit", Data: auditEvent{Project: src.root, Session: row.Session, Host: row.Host, Time: row.Time, Verdict: row.Verdict, Rule: row.Rule, Block: row.Block}})
 			}

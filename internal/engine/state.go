@@ -83,6 +83,10 @@ type StoreLoader struct {
 	// that an event queued in the outbox after a COMMIT whose answer was
 	// lost is not counted twice; the outbox's replays set it too.
 	EventID string
+	// AfterAppend, if set, is called in the transaction after each entry
+	// of State.Append is stored, with its sequence number: where an
+	// append-only bucket is kept bounded (the team store's audit trail).
+	AfterAppend func(tx *store.Tx, bucket string, seq uint64) error
 }
 
 // ErrApplied is the error of an update of an event that was applied
@@ -127,7 +131,11 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.G
 			return err
 		}
 		for _, a := range st.appends {
-			if _, err := tx.Append(a.Bucket, a.Value); err != nil {
+			seq, err := tx.Append(a.Bucket, a.Value)
+			if err == nil && l.AfterAppend != nil {
+				err = l.AfterAppend(tx, a.Bucket, seq)
+			}
+			if err != nil {
 				return fmt.Errorf("append to %s: %w", a.Bucket, err)
 			}
 		}

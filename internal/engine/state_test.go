@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,5 +166,28 @@ func TestAppendsKeptWithTheEvent(t *testing.T) {
 	eng.Run(context.Background(), ev)
 	if called {
 		t.Fatal("Saving called on a state that is not saved")
+	}
+}
+
+// TestAfterAppend: the loader's AfterAppend sees each appended entry's
+// bucket and number in the event's transaction, and may change it.
+func TestAfterAppend(t *testing.T) {
+	st, _ := storeWith(t, nil)
+	var seen []string
+	l := StoreLoader{Store: st, AfterAppend: func(tx *store.Tx, bucket string, seq uint64) error {
+		seen = append(seen, fmt.Sprintf("%s %d", bucket, seq))
+		return tx.DeleteBefore(bucket, seq)
+	}}
+	eng := New(l, &testEnv{})
+	eng.Saving = func(s *State, d *event.Decision) { s.Append("audit", []byte("x")) }
+	ev := &event.Event{Kind: event.PostTool, SessionID: "s1", Time: time.Now()}
+	eng.Run(context.Background(), ev)
+	eng.Run(context.Background(), ev)
+	n := 0
+	err := st.View(context.Background(), func(tx *store.Tx) error {
+		return tx.ForEach("audit", func(string, []byte) error { n++; return nil })
+	})
+	if err != nil || n != 1 || strings.Join(seen, ",") != "audit 1,audit 2" {
+		t.Fatalf("seen %q, %d entries left (%v); want audit 1,audit 2 and 1", seen, n, err)
 	}
 }

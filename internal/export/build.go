@@ -25,7 +25,7 @@ const recentShown = 5
 // audit trail (nil: none), as of now. A session the store does not hold
 // but whose record was quarantined or is damaged is still exported, from
 // what the trail and the project's records tell.
-func Build(s *snapshot.Snapshot, trail *audit.Trail, session string, now time.Time) (*Document, error) {
+func Build(s *snapshot.Snapshot, trail audit.Reader, session string, now time.Time) (*Document, error) {
 	sess := s.Session(session)
 	if sess == nil && !lost(s, session) {
 		return nil, unknown(s, session)
@@ -93,7 +93,7 @@ func sessionOf(sess *state.Session, id string) Session {
 
 // fromTrail fills the tool calls, the decisions and the escalations the
 // trail marked, from one read of the session's records.
-func (d *Document) fromTrail(trail *audit.Trail, id string) error {
+func (d *Document) fromTrail(trail audit.Reader, id string) error {
 	recs, _, err := snapshot.Decisions(trail, audit.Filter{Session: id}, 0)
 	if err != nil {
 		return err

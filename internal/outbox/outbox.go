@@ -34,9 +34,9 @@ type Entry struct {
 	Event *event.Event `json:"event"`
 	// Answered is what the host was told.
 	Answered Answer `json:"answered"`
-	// Audit is the line the decision added to the audit trail, for a
-	// store that keeps a copy of the trail (the team's).
-	Audit json.RawMessage `json:"audit,omitempty"`
+	// Audit is the line the decision added to the audit trail, byte for
+	// byte, for a store that keeps a copy of the trail (the team's).
+	Audit []byte `json:"audit,omitempty"`
 	// Why is the store's error that kept the event out.
 	Why string `json:"why"`
 

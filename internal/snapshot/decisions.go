@@ -12,7 +12,7 @@ import (
 // newest limit (0: all) in time order; total counts every match. A line
 // that does not decode is skipped: the trail's reader already checked it
 // is JSON, so only a record of another shape is lost, never the view.
-func Decisions(t *audit.Trail, f audit.Filter, limit int) (recs []audit.Record, total int, err error) {
+func Decisions(t audit.Reader, f audit.Filter, limit int) (recs []audit.Record, total int, err error) {
 	lines, total, err := readLines(t, f, limit)
 	return lines, total, err
 }
@@ -20,7 +20,7 @@ func Decisions(t *audit.Trail, f audit.Filter, limit int) (recs []audit.Record, 
 // readLines is the decoded records that match f, the newest limit of
 // them (0: all), in a ring so that a trail of a million lines costs the
 // memory of limit records.
-func readLines(t *audit.Trail, f audit.Filter, limit int) ([]audit.Record, int, error) {
+func readLines(t audit.Reader, f audit.Filter, limit int) ([]audit.Record, int, error) {
 	var ring []audit.Record
 	total := 0
 	_, err := t.Read(f, func(line []byte) error {

@@ -42,7 +42,7 @@ type TimelineFilter struct {
 // Timeline is the session's history on one time axis, oldest first: the
 // audit trail's records and marks of the session, and what its state
 // records with a time that the trail did not mark.
-func (s *Snapshot) Timeline(t *audit.Trail, session string, f TimelineFilter) ([]Item, error) {
+func (s *Snapshot) Timeline(t audit.Reader, session string, f TimelineFilter) ([]Item, error) {
 	lines, _, err := readLines(t, audit.Filter{Session: session, Since: f.Since}, 0)
 	if err != nil {
 		return nil, err

@@ -153,3 +153,10 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 // Name spaces of a remote store's one table.
 func bucketSpace(bucket string) string { return "b:" + bucket }
 func recordSpace(set string) string    { return "r:" + set }
+
+// RangeDeleter is a [RemoteTx] that removes every key of a space below
+// one in one operation (see [Tx.DeleteBefore]); a back end without it has
+// the keys listed and removed one by one.
+type RangeDeleter interface {
+	DeleteBelow(space, key string)
+}

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"github.com/atreides-dev/atreides/internal/confined"
 	"runtime/debug"
@@ -281,4 +282,50 @@ func nonNil(v []byte) []byte {
 		return []byte{}
 	}
 	return v
+}
+
+// DeleteBefore removes the entries of a bucket filled by Append whose
+// sequence numbers are below seq, and nothing else: the way an
+// append-only bucket is kept bounded (the team store's audit trail). On a
+// remote store that implements [RangeDeleter] it is one statement,
+// however many entries go.
+func (tx *Tx) DeleteBefore(bucket string, seq uint64) error {
+	if err := tx.checkWrite(bucket); err != nil {
+		return fmt.Errorf("delete from %s: %w", bucket, err)
+	}
+	if tx.remote != nil {
+		if rd, ok := tx.remote.(RangeDeleter); ok {
+			rd.DeleteBelow(bucketSpace(bucket), SeqKey(seq))
+			return nil
+		}
+		return tx.deleteKeys(bucket, seq)
+	}
+	defer guard()
+	if tx.bucket(bucket) == nil {
+		return nil
+	}
+	return tx.deleteKeys(bucket, seq)
+}
+
+// deleteKeys is DeleteBefore one key at a time: the keys are listed
+// first, as a bbolt cursor loses its place when its bucket changes.
+func (tx *Tx) deleteKeys(bucket string, seq uint64) error {
+	var keys []string
+	stop := errors.New("stop")
+	err := tx.ForEach(bucket, func(k string, _ []byte) error {
+		if s, ok := KeySeq(k); !ok || s >= seq {
+			return stop
+		}
+		keys = append(keys, k)
+		return nil
+	})
+	if err != nil && err != stop {
+		return fmt.Errorf("delete from %s: %w", bucket, err)
+	}
+	for _, k := range keys {
+		if err := tx.Delete(bucket, k); err != nil {
+			return err
+		}
+	}
+	return nil
 }

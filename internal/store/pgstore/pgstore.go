@@ -431,3 +431,10 @@ func versionOf(rs []*pgconn.Result) (int, error) {
 
 // sqlString is s for a single-quoted SQL literal.
 func sqlString(s string) string { return strings.ReplaceAll(s, "'", "''") }
+
+// DeleteBelow implements [store.RangeDeleter]: one statement, a range of
+// the primary key's index.
+func (t *tx) DeleteBelow(space, key string) {
+	t.exec(`DELETE FROM atreides_values WHERE project = $1 AND space = $2 AND key < $3`,
+		[][]byte{t.project(), []byte(space), []byte(key)}, fmtNameKey, nil)
+}

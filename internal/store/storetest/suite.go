@@ -39,6 +39,7 @@ func Run(t *testing.T, backends []Backend) {
 		{"ConcurrentGoroutines", concurrentGoroutines},
 		{"ConcurrentProcesses", concurrentProcesses},
 		{"KillDuringUpdates", killDuringUpdates},
+		{"DeleteBefore", deleteBefore},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, b := range backends {
@@ -311,4 +312,49 @@ func projectsApart(t *testing.T, b Backend) {
 			t.Fatal(err)
 		}
 	}()
+}
+
+// deleteBefore: an append-only bucket's oldest entries go, the rest and
+// other buckets stay, and the numbering goes on.
+func deleteBefore(t *testing.T, b Backend) {
+	s, _ := b.New(t)
+	mustUpdate(t, s, func(tx *store.Tx) error {
+		for i := range 10 {
+			if _, err := tx.Append("log", fmt.Appendf(nil, "e%d", i+1)); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Append("other", []byte("x"))
+		return err
+	})
+	mustUpdate(t, s, func(tx *store.Tx) error { return tx.DeleteBefore("log", 8) })
+	mustUpdate(t, s, func(tx *store.Tx) error { return tx.DeleteBefore("missing", 8) })
+	mustUpdate(t, s, func(tx *store.Tx) error {
+		seq, err := tx.Append("log", []byte("e11"))
+		if err == nil && seq != 11 {
+			err = fmt.Errorf("after a delete, Append gave %d, want 11", seq)
+		}
+		return err
+	})
+	err := s.View(context.Background(), func(tx *store.Tx) error {
+		var got []uint64
+		err := tx.ForEach("log", func(k string, _ []byte) error {
+			n, _ := store.KeySeq(k)
+			got = append(got, n)
+			return nil
+		})
+		if !slices.Equal(got, []uint64{8, 9, 10, 11}) {
+			t.Errorf("entries %v, want 8 9 10 11", got)
+		}
+		if v := tx.Get("other", store.SeqKey(1)); string(v) != "x" {
+			t.Errorf("another bucket lost its entry: %q", v)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.View(context.Background(), func(tx *store.Tx) error { return tx.DeleteBefore("log", 100) }); !errors.Is(err, store.ErrReadOnly) {
+		t.Errorf("DeleteBefore in a View = %v, want ErrReadOnly", err)
+	}
 }
