@@ -25,13 +25,13 @@ type State struct {
 	// loadTasks loads the task board on demand; nil: none to load.
 	loadTasks func() error
 	// appends are what the handlers added with Append, in order.
-	appends []Appended
+	appends []appended
 }
 
-// Appended is one entry for an append-only bucket of the store.
-type Appended struct {
-	Bucket string
-	Value  []byte
+// appended is one entry for an append-only bucket of the store.
+type appended struct {
+	bucket string
+	value  []byte
 }
 
 // Append adds value to the store's append-only bucket in the event's
@@ -40,11 +40,8 @@ type Appended struct {
 // which must be shared by every machine, go there). On a state that is not
 // saved nothing is kept.
 func (s *State) Append(bucket string, value []byte) {
-	s.appends = append(s.appends, Appended{Bucket: bucket, Value: value})
+	s.appends = append(s.appends, appended{bucket: bucket, value: value})
 }
-
-// Appends are the entries added with Append so far.
-func (s *State) Appends() []Appended { return s.appends }
 
 // LoadTasks loads the project's task board into Project.Tasks, in the
 // event's transaction, for a handler that needs it only sometimes and so
@@ -131,12 +128,12 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.G
 			return err
 		}
 		for _, a := range st.appends {
-			seq, err := tx.Append(a.Bucket, a.Value)
+			seq, err := tx.Append(a.bucket, a.value)
 			if err == nil && l.AfterAppend != nil {
-				err = l.AfterAppend(tx, a.Bucket, seq)
+				err = l.AfterAppend(tx, a.bucket, seq)
 			}
 			if err != nil {
-				return fmt.Errorf("append to %s: %w", a.Bucket, err)
+				return fmt.Errorf("append to %s: %w", a.bucket, err)
 			}
 		}
 		return ld.Save(tx)
