@@ -183,38 +183,33 @@ func runEngine(ctx context.Context, root string, s *settings, log *project.Log, 
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
 	env, hs := &hookEnv{log: log}, handlers(s)
 	loader := engine.StoreLoader{Store: st, Retention: s.retention}
-	id := outbox.NewID()
-	var (
-		start time.Time
-		from  audit.Origin
-		line  []byte // the audit line, when the team store has it too
-	)
-	team := st.Remote() != nil
-	if team {
+	var from *audit.Origin // this checkout in a team's shared audit trail; nil: none
+	if st.Remote() != nil {
 		// A COMMIT whose answer the connection lost may have been made:
 		// the session remembers the id, so that the outbox's replay of
 		// this event is not applied twice.
-		loader.EventID = id
+		loader.EventID = outbox.NewID()
 		// A team's trail: the line goes into the team store with the
 		// event's state, and the same bytes into this machine's file.
-		from = audit.Here(root)
+		here := audit.Here(root)
+		from = &here
 		loader.AfterAppend = audit.Bound(s.auditMaxBytes)
 	}
 	var l engine.Loader = loader
-	var shared *audit.Origin
-	if team {
-		shared = &from
-	}
-	left, rerr := replayOutbox(ctx, project.StateDir(root), loader, env, hs, shared)
+	left, rerr := replayOutbox(ctx, project.StateDir(root), loader, env, hs, from)
 	if left > 0 {
 		l = waitingLoader{waitingErr(left, rerr)}
 	}
 	eng := engine.New(l, env, hs...)
 	eng.Decided = decided
-	if team {
+	var (
+		start time.Time
+		line  []byte // the audit line
+	)
+	if from != nil {
 		eng.Saving = func(es *engine.State, d *event.Decision) {
 			if audit.Wanted(ev, d) {
-				line = audit.Line(ev, d, time.Since(start), from)
+				line = audit.Line(ev, d, time.Since(start), *from)
 				es.Append(audit.Bucket, line)
 			}
 		}
@@ -223,14 +218,10 @@ func runEngine(ctx context.Context, root string, s *settings, log *project.Log, 
 	d, err := eng.Answer(ctx, ev)
 	took := time.Since(start)
 	if line == nil && audit.Wanted(ev, d) {
-		line = audit.Line(ev, d, took, from)
+		line = audit.Line(ev, d, took, originOf(from))
 	}
 	if err != nil && (left > 0 || queueable(err)) {
-		var shared []byte // the line the team store's trail gets on replay
-		if team {
-			shared = line
-		}
-		queueEvent(root, ev, d, id, shared, err, log)
+		queueEvent(root, ev, d, loader.EventID, from != nil, line, err, log)
 	}
 	appendAudit(root, s, log, line)
 	spoolSpan(root, s, log, ev, d, start, took)

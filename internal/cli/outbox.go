@@ -102,17 +102,32 @@ func (l waitingLoader) Update(context.Context, *event.Event, state.Groups, func(
 	return l.err
 }
 
-// queueEvent puts an event whose state was not saved into the outbox. A
-// failure is the log's: the event's changes are then lost, as they were
-// before the outbox.
-func queueEvent(root string, ev *event.Event, d *event.Decision, id string, auditLine []byte, why error, log *project.Log) {
-	e := &outbox.Entry{ID: id, Event: ev, Why: why.Error(), Audit: auditLine,
+// queueEvent puts an event whose state was not saved into the outbox,
+// under id (none yet: a new one), with the audit line of its answer when
+// the team store keeps a shared trail. A failure is the log's: the
+// event's changes are then lost, as they were before the outbox.
+func queueEvent(root string, ev *event.Event, d *event.Decision, id string, shared bool, line []byte, why error, log *project.Log) {
+	if id == "" {
+		id = outbox.NewID()
+	}
+	e := &outbox.Entry{ID: id, Event: ev, Why: why.Error(),
 		Answered: outbox.Answer{Verdict: d.Verdict, Rule: d.Rule, Reason: d.Reason}}
+	if shared {
+		e.Audit = line
+	}
 	if err := outbox.Put(project.StateDir(root), e); err != nil {
 		log.Logf("state for session %s lost: %v", ev.SessionID, err)
 		return
 	}
 	log.Logf("outbox: %s of session %s queued until the store can be reached", ev.Kind, ev.SessionID)
+}
+
+// originOf is the origin a line records: none outside a team's trail.
+func originOf(from *audit.Origin) audit.Origin {
+	if from == nil {
+		return audit.Origin{}
+	}
+	return *from
 }
 
 // waitingErr says why an event's state waits behind the outbox's.

@@ -95,12 +95,18 @@ func Put(stateDir string, e *Entry) error {
 // Waiting counts the entries waiting in the outbox; no outbox is none. It
 // is one failed open on the common path, where no outbox was ever made.
 func Waiting(stateDir string) (int, error) {
-	names, err := list(stateDir)
+	d, err := openDir(stateDir)
+	if d == nil {
+		return 0, err
+	}
+	defer d.Close()
+	names, err := list(d)
 	return len(names), err
 }
 
-// list returns the names of the waiting entries, oldest first.
-func list(stateDir string) ([]string, error) {
+// openDir opens the outbox of the state directory: nil and no error when
+// there is none.
+func openDir(stateDir string) (*confined.Dir, error) {
 	base, rel := confined.Split(stateDir, 1)
 	d, err := confined.OpenDir(base, filepath.Join(rel, DirName))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -109,7 +115,11 @@ func list(stateDir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("outbox: %w", err)
 	}
-	defer d.Close()
+	return d, nil
+}
+
+// list returns the names of the entries waiting in d, oldest first.
+func list(d *confined.Dir) ([]string, error) {
 	all, err := d.Names()
 	if err != nil {
 		return nil, fmt.Errorf("outbox: %w", err)
@@ -134,23 +144,22 @@ var ErrBusy = errors.New("another hook is replaying the outbox")
 // is done; left is how many entries still wait then. logf is told of
 // entries set aside.
 func Replay(ctx context.Context, stateDir string, apply func(*Entry) error, logf func(string, ...any)) (left int, err error) {
-	names, err := list(stateDir)
+	d, err := openDir(stateDir)
+	if d == nil {
+		return 0, err
+	}
+	defer d.Close()
+	names, err := list(d)
 	if err != nil || len(names) == 0 {
 		return len(names), err
 	}
-	base, rel := confined.Split(stateDir, 1)
-	d, err := confined.OpenDir(base, filepath.Join(rel, DirName))
-	if err != nil {
-		return len(names), fmt.Errorf("outbox: %w", err)
-	}
-	defer d.Close()
 	unlock, err := lock(ctx, d)
 	if err != nil {
 		return len(names), err
 	}
 	defer unlock()
 	// Listed again under the lock: the hook that held it removed some.
-	if names, err = list(stateDir); err != nil {
+	if names, err = list(d); err != nil {
 		return len(names), err
 	}
 	for i, name := range names {
