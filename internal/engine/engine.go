@@ -62,7 +62,7 @@ func (h *Handler) wants(ev *event.Event) bool {
 
 // runs reports whether the handler runs on ev in this run.
 func (h *Handler) runs(ev *event.Event, r run) bool {
-	return h.wants(ev) && !(r.replay && h.Outside)
+	return h.wants(ev) && !(r.answered != nil && h.Outside)
 }
 
 // Call is what a handler sees of one event.
@@ -162,15 +162,15 @@ func (e *Engine) Run(ctx context.Context, ev *event.Event) *event.Decision {
 // (nil: it was), for a caller that keeps such events for later (package
 // outbox).
 func (e *Engine) Answer(ctx context.Context, ev *event.Event) (*event.Decision, error) {
-	r := e.newRun(ctx, false)
-	d, ran, err := e.update(ctx, ev, r, nil)
+	r := e.newRun(ctx, nil)
+	d, ran, err := e.update(ctx, ev, r)
 	if err != nil {
 		e.env.Logf("state for session %s not loaded or saved: %v", ev.SessionID, err)
 	}
 	if !ran {
 		st := NewState(ev)
 		st.Unsaved, st.LoadErr = true, err
-		d = e.runHandlers(ev, st, r, nil)
+		d = e.runHandlers(ev, st, r)
 		e.deliver(ev, st, d)
 	}
 	return d, err
@@ -186,10 +186,13 @@ func (e *Engine) Answer(ctx context.Context, ev *event.Event) (*event.Decision, 
 // decision is told to nobody. The error is the loader's: nil when the
 // event's changes were saved, [ErrApplied] when they had been before.
 func (e *Engine) Replay(ctx context.Context, ev *event.Event, answered *event.Decision) error {
+	if answered == nil {
+		answered = &event.Decision{}
+	}
 	re := *e
 	re.env = replayEnv{Env: e.env, now: ev.Time}
 	re.Decided = nil
-	_, _, err := re.update(ctx, ev, re.newRun(ctx, true), answered)
+	_, _, err := re.update(ctx, ev, re.newRun(ctx, answered))
 	return err
 }
 
@@ -201,21 +204,21 @@ type replayEnv struct {
 
 func (e replayEnv) Now() time.Time { return e.now }
 
-func (e *Engine) newRun(ctx context.Context, replay bool) run {
-	r := run{memo: &Memo{}, prepared: make([]time.Duration, len(e.handlers)), replay: replay}
+// newRun starts a run; answered is set for a replay (see run).
+func (e *Engine) newRun(ctx context.Context, answered *event.Decision) run {
+	r := run{memo: &Memo{}, prepared: make([]time.Duration, len(e.handlers)), answered: answered}
 	r.deadline, _ = ctx.Deadline()
 	return r
 }
 
 // update runs the handlers of ev in the loader's transaction; ran is false
-// when the state could not be loaded. answered, if not nil, is the
-// verdict the handlers start from (a replay's).
-func (e *Engine) update(ctx context.Context, ev *event.Event, r run, answered *event.Decision) (d *event.Decision, ran bool, err error) {
+// when the state could not be loaded.
+func (e *Engine) update(ctx context.Context, ev *event.Event, r run) (d *event.Decision, ran bool, err error) {
 	e.prepare(ev, r)
 	groups := e.groups(ev, r) | state.GroupContext
 	err = e.loader.Update(ctx, ev, groups, func(st *State) error {
 		before := marks.Take(st.Session, st.Project, groups)
-		d, ran = e.runHandlers(ev, st, r, answered), true
+		d, ran = e.runHandlers(ev, st, r), true
 		d.Marks = marks.Diff(&before, st.Session, st.Project)
 		e.deliver(ev, st, d)
 		if e.Decided != nil {
@@ -272,7 +275,10 @@ type run struct {
 	memo     *Memo
 	deadline time.Time
 	prepared []time.Duration // each handler's Prepare time, by index
-	replay   bool            // an event replayed from the outbox (Replay)
+	// answered is what the host was told of an event replayed from the
+	// outbox (Replay), the verdict its handlers start from; nil: not a
+	// replay.
+	answered *event.Decision
 }
 
 // prepare runs the handlers' Prepare functions, outside the lock. A panic
@@ -296,10 +302,10 @@ func (e *Engine) prepare(ev *event.Event, r run) {
 	}
 }
 
-func (e *Engine) runHandlers(ev *event.Event, st *State, r run, answered *event.Decision) *event.Decision {
+func (e *Engine) runHandlers(ev *event.Event, st *State, r run) *event.Decision {
 	d := &event.Decision{Timings: make([]event.Timing, 0, len(e.handlers))}
-	if answered != nil && answered.Verdict == event.Deny {
-		d.Merge("answered", event.Result{Verdict: event.Deny, Rule: answered.Rule, Reason: answered.Reason})
+	if a := r.answered; a != nil && a.Verdict == event.Deny {
+		d.Merge("answered", event.Result{Verdict: event.Deny, Rule: a.Rule, Reason: a.Reason})
 	}
 	for i := range e.handlers {
 		h := &e.handlers[i]
