@@ -61,6 +61,13 @@ func main() {
 		os.Exit(1)
 	}
 	root := project.Root(os.Getenv("CLAUDE_PROJECT_DIR"), cwd)
+	if root == "" {
+		// Started outside any project: the tools have no state to work on.
+		if root, err = project.ForCommand(cwd); err != nil {
+			fmt.Fprintln(os.Stderr, "atreides-mcp:", err)
+			os.Exit(1)
+		}
+	}
 	srv := mcpserver.New(root, host, os.Getenv, version())
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "atreides-mcp:", err)

@@ -93,13 +93,17 @@ func (o *checkOptions) run(io *IO) error {
 		cwd = filepath.Join(wd, cwd)
 	}
 	root := project.Root("", cwd)
-	pol, err := newSettings(root).policy()
+	s := newSettings(root)
+	pol, err := s.policy()
 	if err != nil {
 		return err
 	}
+	if c, err := s.cfg.Get(); err == nil {
+		noteUntrusted(io.Err, c.Trust())
+	}
 	if pol == nil {
-		fmt.Fprintln(io.Err, "atreides check: the guard is switched off in the configuration (guard.enabled: false); judging with the built-in policy")
-		pol = guard.DefaultPolicy()
+		// The hook then allows every call: check says what the hook does.
+		fmt.Fprintln(io.Err, "atreides check: the guard is switched off in the configuration (guard.enabled: false): every call is allowed")
 	}
 	if o.jsonl {
 		if len(o.args) > 0 {
@@ -118,7 +122,7 @@ func (o *checkOptions) run(io *IO) error {
 	if err != nil {
 		return &usageError{err.Error()}
 	}
-	res := pol.Check(req)
+	res := judgeOrAllow(pol, req)
 	if o.asJSON {
 		if err := writeJSONLine(io, verdictJSON(res, o.explain)); err != nil {
 			return err
@@ -183,7 +187,7 @@ func checkLines(io *IO, pol *guard.Policy, cwd, root string) (int, error) {
 			enc.Encode(checkJSON{Decision: "deny", Rule: "check.bad-input", Reason: "request could not be judged", Error: fmt.Sprintf("line %d: %v", n, err)})
 			continue
 		}
-		res := pol.Check(req)
+		res := judgeOrAllow(pol, req)
 		if res.Verdict == guard.Deny {
 			denied++
 		}
@@ -260,4 +264,13 @@ func listRules(io *IO, asJSON bool) error {
 
 func writeJSONLine(io *IO, v any) error {
 	return json.NewEncoder(io.Out).Encode(v)
+}
+
+// judgeOrAllow is the guard's verdict, or allow when the guard is off
+// (pol nil), as the hook answers then.
+func judgeOrAllow(pol *guard.Policy, req guard.Request) guard.Result {
+	if pol == nil {
+		return guard.Result{Verdict: guard.Allow, Reason: "the guard is switched off in the configuration"}
+	}
+	return pol.Check(req)
 }

@@ -55,6 +55,8 @@ func (o *configShowOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
+	// What trust left out goes to stderr: stdout stays a configuration.
+	noteUntrusted(io.Err, cfg.Trust())
 	format := "yaml"
 	if o.asJSON {
 		format = "json"

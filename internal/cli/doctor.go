@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/confined"
@@ -79,6 +80,10 @@ func (o *doctorOptions) run(io *IO) error {
 	}
 	doc.Hosts = hostChecks(env, "", add)
 	add(configCheck(root))
+	wd, _ := io.Getwd()
+	for _, c := range trustChecks(root, wd) {
+		add(c)
+	}
 	if c := routingCheck(root); c != nil {
 		add(*c)
 	}
@@ -166,6 +171,40 @@ func configCheck(root string) check {
 		return check{"configuration", "problem", err.Error() + " (tool calls are blocked until it is fixed: the guard fails closed)"}
 	}
 	return check{"configuration", "ok", "valid"}
+}
+
+// trustChecks say what the project configuration's trust leaves out, a
+// guard switched off by a trusted file, and a config that does not count.
+func trustChecks(root, wd string) []check {
+	var out []check
+	if cfg, err := config.Load(config.DefaultPaths(root)); err == nil {
+		t := cfg.Trust()
+		switch {
+		case t.Untrusted() && len(t.Ignored) > 0:
+			out = append(out, check{"trust", "problem", fmt.Sprintf("%s is not trusted: %d of its settings are ignored (%s); review and trust it with 'atreides trust'",
+				t.File, len(t.Ignored), ignoredKeys(t.Ignored))})
+		case t.Untrusted():
+			out = append(out, check{"trust", "ok", t.File + " is not trusted; nothing in it needs trust"})
+		case t.Trusted:
+			out = append(out, check{"trust", "ok", t.File + " is trusted (sha256 " + short(t.Digest) + ")"})
+		}
+		if !cfg.Guard.Enabled {
+			out = append(out, check{"guard", "note", "switched off at " + cfg.Pos("guard", "enabled").String() + ": commands and file access are not checked"})
+		}
+	}
+	if stray := project.StrayConfig(root, wd); stray != "" {
+		out = append(out, check{"trust", "note", stray + " is ignored: only the project root's .atreides/config.yaml counts"})
+	}
+	return out
+}
+
+// ignoredKeys lists ignored settings' keys for one line.
+func ignoredKeys(ignored []config.Ignored) string {
+	keys := make([]string, 0, len(ignored))
+	for _, ig := range ignored {
+		keys = append(keys, ig.Key)
+	}
+	return strings.Join(keys, ", ")
 }
 
 func logCheck(root string) check {

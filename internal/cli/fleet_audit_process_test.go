@@ -58,6 +58,7 @@ func TestTeamAuditTwoCheckouts(t *testing.T) {
 	// records and at most a prune stride more. The bucket is filled up to
 	// one short of a prune, the next hook prunes it.
 	gittest.Write(t, a, ".atreides/config.yaml", teamConfig+"audit:\n  max_mib: 1\n")
+	trustProject(t, a) // a shorter trail loosens: the user trusts the changed file
 	keep := audit.Keep(1 << 20)
 	id := strings.TrimSpace(gittest.Git(t, a, "rev-list", "--max-parents=0", "HEAD"))
 	st := store.OpenRemote(t.TempDir(), pgstore.Open(dsn, id))

@@ -44,6 +44,8 @@ func teamCheckouts(t *testing.T, config string) (a, b, dsn string) {
 	a, b = filepath.Join(base, "laptop"), filepath.Join(base, "desktop")
 	gittest.Git(t, base, "clone", "-q", origin, a)
 	gittest.Git(t, base, "clone", "-q", origin, b)
+	trustProject(t, a)
+	trustProject(t, b)
 
 	owner := pgtest.NewDatabase(t)
 	if _, stderr, code, _ := runMain(t, time.Minute, a, nil, []string{"ATREIDES_STORE_DSN=" + owner}, "store", "migrate"); code != 0 {

@@ -97,6 +97,7 @@ func newSettings(root string) *settings {
 			// reports it, the session handlers carry on.
 			if c, err := s.cfg.Get(); err == nil {
 				o = sessionOptions(&c.Session, &c.Context.Monitor)
+				o.GuardOff = !c.Guard.Enabled
 				workOptions(&o, &c.Context.Work)
 				rosterOptions(&o, s.roster())
 			}

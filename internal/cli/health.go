@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/session"
 )
 
@@ -13,7 +18,44 @@ import (
 // installation as doctor sees it. They are doctor's own checks, reduced to
 // the problems of the host the session runs in.
 func healthChecks(s *settings, root string) []session.Check {
-	return []session.Check{s.configProblems, installProblems(root)}
+	return []session.Check{s.configProblems, s.trustProblems, installProblems(root)}
+}
+
+// trustProblems tells, once at session start, what an untrusted project
+// configuration was not allowed to do, and that a config in a
+// subdirectory does not count: both are the user's to act on, and the
+// agent should know why a setting it reads in the file is not in force.
+func (s *settings) trustProblems(c *engine.Call) []string {
+	var out []string
+	if !s.builtin() {
+		if cfg, err := s.cfg.Get(); err == nil {
+			if t := cfg.Trust(); t.Untrusted() && len(t.Ignored) > 0 {
+				out = append(out, untrustedNote(t))
+			}
+		}
+	}
+	if stray := project.StrayConfig(s.root, c.Event.Cwd); stray != "" {
+		rel, _ := filepath.Rel(s.root, stray)
+		out = append(out, rel+" is ignored: only the project root's .atreides/config.yaml counts")
+	}
+	return out
+}
+
+// untrustedNote is one sentence on what an untrusted project
+// configuration lost: at most three keys named.
+func untrustedNote(t config.Trust) string {
+	var keys []string
+	for _, ig := range t.Ignored {
+		k, _, _ := strings.Cut(ig.Key, "[")
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	named := strings.Join(keys[:min(len(keys), 3)], ", ")
+	if len(keys) > 3 {
+		named += fmt.Sprintf(" and %d more", len(keys)-3)
+	}
+	return fmt.Sprintf("the project config .atreides/config.yaml is not trusted, so its settings that loosen the guard or run programs are ignored (%s); the user can review and trust it with `atreides trust`", named)
 }
 
 // configProblems reports a configuration the guard cannot be built from:

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -13,8 +14,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/outbox"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/spans"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/spf13/cobra"
 )
 
@@ -156,7 +159,9 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 			// recorded with what could be recovered of it.
 			ev.HostEvent = r.event()
 			d := &event.Decision{Verdict: event.Deny, Rule: "atreides.unreadable", Reason: host.UnreadableReason(err)}
-			recordDecision(root, newSettings(root), log, ev, d, time.Since(now))
+			if root != "" {
+				recordDecision(root, newSettings(root), log, ev, d, time.Since(now))
+			}
 		}
 		return ans
 	}
@@ -165,7 +170,9 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 		return host.Answer{}
 	}
 	s := newSettings(root)
-	r.toTeam(s, data, log)
+	if root != "" {
+		r.toTeam(s, data, log)
+	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	return a.Encode(ev, runEngine(ctx, root, s, log, ev, nil))
@@ -179,6 +186,9 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 // (so its total_us is the engine's time up to the decision, without the
 // save; the file gets the same line).
 func runEngine(ctx context.Context, root string, s *settings, log *project.Log, ev *event.Event, decided func(*event.Decision)) *event.Decision {
+	if root == "" {
+		return guardOnly(ctx, s, ev, decided)
+	}
 	st := s.store(log)
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
 	env, hs := &hookEnv{log: log}, handlers(s)
@@ -288,3 +298,30 @@ func (r *hookRun) toTeam(s *settings, data []byte, log *project.Log) {
 	err = teamExec(os.Args[1:], data, time.Until(r.until))
 	log.Logf("state store: %v", err)
 }
+
+// guardOnly decides an event outside any project (its directory is /, the
+// home directory, a temp directory, or none that a repository or the user
+// marked): the guard judges tool calls on the built-in and user policy,
+// and nothing is kept, neither state nor log nor audit line, so that no
+// .atreides is ever made there.
+func guardOnly(ctx context.Context, s *settings, ev *event.Event, decided func(*event.Decision)) *event.Decision {
+	eng := engine.New(noState{}, quietEnv{}, policy.Handler(s.policy))
+	eng.Decided = decided
+	return eng.Run(ctx, ev)
+}
+
+// noState is the loader of an event outside any project: nothing to load
+// or save, so the handlers run on a fresh state that is not saved.
+type noState struct{}
+
+func (noState) Update(context.Context, *event.Event, state.Groups, func(*engine.State) error) error {
+	return errNoProject
+}
+
+var errNoProject = errors.New("outside any project: no state is kept")
+
+// quietEnv logs nothing: outside a project there is no log.
+type quietEnv struct{}
+
+func (quietEnv) Logf(string, ...any) {}
+func (quietEnv) Now() time.Time      { return time.Now() }

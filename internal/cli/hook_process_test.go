@@ -36,13 +36,25 @@ func hookCmd(ctx context.Context, dir string, payload []byte) *exec.Cmd {
 }
 
 // mainCmd is one atreides process (the test binary, see TestMain) in dir
-// with args and stdin, with dir as its project and its home.
+// with args and stdin, with dir as its project and a home beside it (the
+// home directory itself is never a project).
 func mainCmd(ctx context.Context, dir string, stdin []byte, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "ATREIDES_TEST_AS_MAIN=1", "CLAUDE_PROJECT_DIR="+dir, "HOME="+dir)
+	home := filepath.Join(filepath.Dir(dir), "home-"+filepath.Base(dir))
+	_ = os.MkdirAll(home, 0o755) // a failure shows as the test's own
+	cmd.Env = append(os.Environ(), "ATREIDES_TEST_AS_MAIN=1", "CLAUDE_PROJECT_DIR="+dir, "HOME="+home)
 	cmd.Stdin = bytes.NewReader(stdin)
 	return cmd
+}
+
+// trustProject has the user of dir's machine trust its project config
+// (a team's store setting is ignored until then).
+func trustProject(t *testing.T, dir string) {
+	t.Helper()
+	if _, stderr, code, _ := runMain(t, time.Minute, dir, nil, nil, "trust", "--yes"); code != 0 {
+		t.Fatalf("trust: exit %d: %s", code, stderr)
+	}
 }
 
 // runMain runs one atreides process in dir with args, stdin and extra

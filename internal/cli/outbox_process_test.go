@@ -78,6 +78,7 @@ func TestOutboxReplayEqualsNoOutage(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "checkout")
 	gittest.Write(t, dir, ".atreides/config.yaml", teamConfig)
 	gittest.Init(t, dir)
+	trustProject(t, dir)
 	project := strings.TrimSpace(gittest.Git(t, dir, "rev-list", "--max-parents=0", "HEAD"))
 
 	var dumps []string

@@ -75,6 +75,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 		newExportCmd,
 		newCheckCmd,
 		newConfigCmd,
+		newTrustCmd,
 		newTodoCmd,
 		newTaskCmd,
 		newPlanCmd,

@@ -106,6 +106,9 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 		return opencode.ToolResult{Error: fmt.Sprintf("atreides has no tool %q", p.Tool)}
 	}
 	root := ts.root(p.Directory)
+	if root == "" {
+		return opencode.ToolResult{Error: project.ErrNoProject.Error()}
+	}
 	_, log := ts.roots.get(root)
 	sess, agent := ts.m.Caller(p.SessionID)
 	env := &agenttools.Env{Root: root, Store: openStore(root, log), Host: opencode.Host, Session: sess, Agent: agent,
@@ -136,6 +139,9 @@ func openStore(root string, log *project.Log) *store.Store {
 // next actions out.
 func (ts *toolServer) tick(ctx context.Context, p opencode.Tick) (opencode.TickResult, error) {
 	root := ts.root(p.Directory)
+	if root == "" {
+		return opencode.TickResult{}, nil // no project, no background tasks
+	}
 	s, log := ts.roots.get(root)
 	rc := runnerConfig(s)
 	tm := background.Timing{Stable: time.Duration(rc.StableMS) * time.Millisecond, Stale: time.Duration(rc.StaleSeconds) * time.Second}

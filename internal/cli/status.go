@@ -327,7 +327,7 @@ func cwdRoot(io *IO) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("working directory: %w", err)
 	}
-	return project.Root("", wd), nil
+	return project.ForCommand(wd)
 }
 
 // printStatusBackground lists the pending background tasks and the last

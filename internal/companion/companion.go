@@ -36,7 +36,11 @@ func Main(fs *flag.FlagSet, help string, run func(ctx context.Context, root stri
 		fmt.Fprintln(os.Stderr, name+": working directory:", err)
 		os.Exit(1)
 	}
-	root := project.Root("", wd)
+	root, err := project.ForCommand(wd)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		os.Exit(1)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, root); err != nil {

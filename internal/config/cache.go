@@ -18,7 +18,7 @@ const (
 	// CacheFile is the cache's name in the .atreides directory.
 	CacheFile = "config.cache"
 	// cacheFormat changes whenever the cached form does.
-	cacheFormat = "1"
+	cacheFormat = "2"
 	// maxCacheSize bounds the read: a cached configuration is a few KiB.
 	maxCacheSize = 1 << 20
 	// dirName is the project's atreides directory (project.DirName,
@@ -34,6 +34,11 @@ type cached struct {
 	Key    string
 	Config *Config
 	Notes  []FieldError
+	// Trust is the project file's trust, and RefStamp the stamp of the
+	// files it pins besides itself (Trust.Refs): an edited script makes
+	// a trusted file untrusted again, so it misses the cache too.
+	Trust    Trust
+	RefStamp string
 }
 
 // NewCachedLazy returns a [Lazy] of the files p with the cache of the
@@ -61,7 +66,7 @@ func NewCachedLazy(p Paths, root string, exe func() string, valid func(*Config) 
 		}
 		c, err := Load(p)
 		if err == nil && valid(c) {
-			writeCache(root, name, cached{Key: key, Config: c, Notes: c.notes})
+			writeCache(root, name, cached{Key: key, Config: c, Notes: c.notes, Trust: c.trust, RefStamp: refStamp(root, c.trust.Refs)})
 		}
 		return c, err
 	})}
@@ -101,7 +106,11 @@ func readCache(root, name, key string) (*Config, bool) {
 	if decodeCache(data, &c) != nil || c.Key != key || c.Config == nil {
 		return nil, false
 	}
+	if len(c.Trust.Refs) > 0 && refStamp(root, c.Trust.Refs) != c.RefStamp {
+		return nil, false
+	}
 	c.Config.notes = c.Notes
+	c.Config.trust = c.Trust
 	return c.Config, true
 }
 
@@ -119,4 +128,17 @@ func writeCache(root, name string, c cached) {
 	}
 	defer d.Close()
 	_ = d.ReplaceFile(name, data, false)
+}
+
+// refStamp is the stamp of the project files a project file pins.
+func refStamp(root string, refs []string) string {
+	if len(refs) == 0 {
+		return ""
+	}
+	files := make([]string, len(refs))
+	for i, r := range refs {
+		files[i] = filepath.Join(root, r)
+	}
+	s, _ := stampFiles(files...)
+	return s
 }

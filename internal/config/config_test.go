@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // setup writes the user and project files ("" leaves a file out) under a
@@ -30,7 +31,23 @@ func setup(t testing.TB, user, project string) (Paths, func(string) string) {
 		}
 	}
 	rel := strings.NewReplacer(p.User, "U", p.Project, "P").Replace
-	return p, rel
+	return trusted(t, p), rel
+}
+
+// trusted records the user's trust in p's project file as it is now
+// (tests of merging, where the project file is the user's own).
+func trusted(t testing.TB, p Paths) Paths {
+	t.Helper()
+	p.Trust = filepath.Join(t.TempDir(), TrustFileName)
+	data, err := os.ReadFile(p.Project)
+	if err != nil {
+		return p
+	}
+	v, _, _ := parse(p.Project, data)
+	if err := TrustProject(p, p.trustOf(data, v), false, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // leaves flattens a config to "key" -> "value @ source".
@@ -515,7 +532,7 @@ func TestShow(t *testing.T) {
 	if err := os.WriteFile(round, yb.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c2, err := Load(Paths{Project: round})
+	c2, err := Load(Paths{User: round})
 	if err != nil {
 		t.Fatalf("reloading Show output: %v", err)
 	}
@@ -547,7 +564,7 @@ func TestDefaults(t *testing.T) {
 func TestDefaultPaths(t *testing.T) {
 	t.Setenv("HOME", "/home/u")
 	t.Setenv("XDG_CONFIG_HOME", "/xdg")
-	if got := DefaultPaths("/repo"); got != (Paths{User: "/xdg/atreides/config.yaml", Project: "/repo/.atreides/config.yaml"}) {
+	if got := DefaultPaths("/repo"); got != (Paths{User: "/xdg/atreides/config.yaml", Project: "/repo/.atreides/config.yaml", Trust: "/xdg/atreides/trusted.json"}) {
 		t.Errorf("with XDG: %+v", got)
 	}
 	t.Setenv("XDG_CONFIG_HOME", "rel")
@@ -588,7 +605,7 @@ func TestLoadOrBuiltin(t *testing.T) {
 	if err == nil || c == nil || c.Audit.MaxMiB != builtin.Audit.MaxMiB {
 		t.Errorf("a broken file gave %v, %v; want the built-in configuration and an error", c, err)
 	}
-	c, err = LoadOrBuiltin(Paths{Project: good})
+	c, err = LoadOrBuiltin(Paths{User: good})
 	if err != nil || c.Audit.MaxMiB != 7 {
 		t.Errorf("a good file gave %v, %v", c, err)
 	}

@@ -30,7 +30,7 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const file = "p.yaml"
-		c, err := load([]layer{{"u.yaml", []byte("guard: {verdicts: {a.b: deny}}\n")}, {file, data}})
+		c, err := load(Paths{}, []layer{{"u.yaml", []byte("guard: {verdicts: {a.b: deny}}\n"), false}, {file, data, false}})
 		if err != nil {
 			var verr *ValidationError
 			if !errors.As(err, &verr) || len(verr.Errs) == 0 {
@@ -47,7 +47,7 @@ func FuzzLoad(f *testing.F) {
 		if err := c.Show(&out, "yaml"); err != nil {
 			t.Fatalf("Show: %v", err)
 		}
-		c2, err := load([]layer{{"show.yaml", out.Bytes()}})
+		c2, err := load(Paths{}, []layer{{"show.yaml", out.Bytes(), false}})
 		if err != nil {
 			t.Fatalf("reloading Show output failed: %v\n%s", err, out.String())
 		}

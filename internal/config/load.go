@@ -30,6 +30,12 @@ const maxFileSize = 1 << 20
 // skipped, and so is a file that does not exist.
 type Paths struct {
 	User, Project string
+	// Trust is the user's trust record (trust.go): the project file is
+	// applied whole only when the record trusts it as it is now, and is
+	// screened otherwise. "" trusts no project file.
+	Trust string
+	// trustAll checks the project file as written (Validate).
+	trustAll bool
 }
 
 // LoadOrBuiltin is [Load] of p or, when its files cannot be read, the
@@ -60,6 +66,7 @@ func (p Paths) Exist() bool {
 // neither empty (no path) nor "-" (no file) names something there, even
 // one that cannot be stat'ed or a dangling link, which Load reports.
 func stampExists(stamp string) bool {
+	stamp, _, _ = strings.Cut(stamp, "#") // the trust record alone is no configuration
 	for _, part := range strings.Split(stamp, "|")[1:] {
 		if part != "" && part != "-" {
 			return true
@@ -82,6 +89,9 @@ func DefaultPaths(projectRoot string) Paths {
 	}
 	if projectRoot != "" {
 		p.Project = filepath.Join(projectRoot, ".atreides", "config.yaml")
+		if p.User != "" {
+			p.Trust = filepath.Join(filepath.Dir(p.User), TrustFileName)
+		}
 	}
 	return p
 }
@@ -103,12 +113,12 @@ func Load(p Paths) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return load(layers)
+	return load(p, layers)
 }
 
 // load is Load of files already read.
-func load(layers []layer) (*Config, error) {
-	c, errs, err := build(layers)
+func load(p Paths, layers []layer) (*Config, error) {
+	c, errs, err := build(p, layers)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +141,11 @@ func Validate(p Paths, meaning func(*Config) []FieldError) (notes []FieldError, 
 	if err != nil {
 		return nil, err
 	}
-	c, errs, err := build(layers)
+	// The files are checked as written: a setting that trust would
+	// leave out is still one the user will want right once trusted.
+	asWritten := p
+	asWritten.Trust, asWritten.trustAll = "", true
+	c, errs, err := build(asWritten, layers)
 	if err != nil {
 		return nil, err
 	}
@@ -160,34 +174,42 @@ func readLayers(p Paths) ([]layer, error) {
 		if err != nil {
 			return nil, err
 		}
-		layers = append(layers, layer{f.name, data})
+		layers = append(layers, layer{f.name, data, f.project})
 	}
 	return layers, nil
 }
 
 // layer is one config file's name and contents.
 type layer struct {
-	file string
-	data []byte
+	file    string
+	data    []byte
+	project bool
 }
 
 // build validates the layers and merges them over the defaults, lowest
 // first. Every file is checked even after one fails, so that one run
 // reports all problems; the values a file gets right are merged even when
 // others are wrong (Load discards the result then; Validate checks it).
-func build(layers []layer) (*Config, []FieldError, error) {
+func build(p Paths, layers []layer) (*Config, []FieldError, error) {
 	def := defaultTree()
 	root := def
 	var errs, notes []FieldError
+	var trust Trust
 	for _, l := range layers {
 		v, ferrs, fnotes := parse(l.file, l.data)
 		errs = append(errs, ferrs...)
 		notes = append(notes, fnotes...)
+		if l.project && !p.trustAll {
+			trust = p.trustOf(l.data, v)
+			if v != nil && !trust.Trusted {
+				v, trust.Ignored = screen(root, v)
+			}
+		}
 		if v != nil {
 			root = merge(root, v, def)
 		}
 	}
-	c := &Config{root: root, notes: notes}
+	c := &Config{root: root, notes: notes, trust: trust}
 	assign(reflect.ValueOf(c).Elem(), root)
 	return c, errs, nil
 }

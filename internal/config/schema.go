@@ -52,6 +52,8 @@ type Config struct {
 	root *value
 	// notes are the retired keys the files still set (see retiredKeys).
 	notes []FieldError
+	// trust is what the project file's trust did (trust.go).
+	trust Trust
 }
 
 // Notes are the retired keys the files still set: skipped, not errors,

@@ -16,8 +16,16 @@ import (
 // does. The config cache is keyed by it and serve rebuilds a project's
 // settings when it changes. ok is false when a file could not be stat'ed
 // for another reason than not existing; the stamp then holds the error.
+//
+// The trust record's stamp follows the files' after a '#': trusting or
+// revoking changes the configuration a project file gives.
 func (p Paths) Stamp() (stamp string, ok bool) {
-	return stampFiles(p.User, p.Project)
+	files, ok := stampFiles(p.User, p.Project)
+	if p.Trust == "" {
+		return files, ok
+	}
+	trust, tok := stampFiles(p.Trust)
+	return files + "#" + trust, ok && tok
 }
 
 func stampFiles(files ...string) (string, bool) {

@@ -42,8 +42,13 @@ type Log struct {
 	Err error
 }
 
-// NewLog returns the log of a project's state directory.
+// NewLog returns the log of a project's state directory. Outside any
+// project (stateDir "") it keeps nothing: there is no place of the
+// project's to write, and none of the user's that anyone would read.
 func NewLog(stateDir string) *Log {
+	if stateDir == "" {
+		return &Log{}
+	}
 	base, dir := confined.Split(stateDir, 1)
 	return &Log{base: base, dir: dir, pid: os.Getpid()}
 }
@@ -72,6 +77,9 @@ func (l *Log) Logf(format string, args ...any) {
 }
 
 func (l *Log) write(line string) error {
+	if l.dir == "" {
+		return nil
+	}
 	d, err := confined.MkdirAll(l.base, l.dir, 0o755)
 	if err != nil {
 		return fmt.Errorf("log dir: %w", err)

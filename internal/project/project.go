@@ -1,50 +1,96 @@
 package project
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // DirName is the per-project directory atreides owns.
 const DirName = ".atreides"
 
-// Root finds the project root for a start directory: the nearest ancestor
-// that already has a .atreides directory of the user's own, else the
-// nearest with .git, else start itself. A hint (such as CLAUDE_PROJECT_DIR)
-// wins when set.
+// Root finds the project a start directory belongs to, "" when it
+// belongs to none. Install, the hooks, doctor and every command find it
+// here, so that they agree:
 //
-// A .atreides that is a link, or that another user owns, does not make a
-// root: anyone can create /tmp/.atreides, and it would otherwise capture
-// every project below /tmp, with a config.yaml that user wrote.
+//   - a hint (the host's project directory, such as CLAUDE_PROJECT_DIR)
+//     wins when it is one a project can have;
+//   - else the repository: the nearest ancestor with .git (a directory,
+//     or a file in a worktree or submodule);
+//   - else, outside any repository, the nearest ancestor with a .atreides
+//     directory of the user's own (not a link, not another user's: anyone
+//     can create /tmp/.atreides).
 //
-// Nor does a marker in the home directory or a temp directory itself
-// (~/.atreides left by a command run in ~, a dotfiles ~/.git, a stray
-// /tmp/.atreides of one's own) make that directory the root of what lies
-// below it: every project there without a .atreides of its own yet would
-// share its state, and the guard would count the whole home or temp
-// directory as the project. Started in such a directory, it is the root.
+// A repository wins over any .atreides above or below its root, so a
+// .atreides in a subdirectory of a repository never makes a root (its
+// config is ignored, see [StrayConfig]) and neither does a stray one in an
+// ancestor. No root is ever /, the home directory itself or a temp
+// directory itself: a marker there (a dotfiles ~/.git, a ~/.atreides left
+// by a command run in ~, /tmp/.atreides) would make every project below it
+// one, whose state and config.yaml the guard would then count as the
+// project's. An event outside any project gets the guard on the built-in
+// and user policy and keeps no state.
 func Root(hint, start string) string {
+	shared := sharedDirs()
 	if hint != "" {
-		return filepath.Clean(hint)
+		if h := filepath.Clean(hint); filepath.IsAbs(h) && !shared[h] && h != "/" {
+			return h
+		}
 	}
 	if start == "" {
 		start, _ = os.Getwd()
 	}
+	if !filepath.IsAbs(start) {
+		// A host that sent a relative directory means the hook's own.
+		wd, err := os.Getwd()
+		if err != nil {
+			return ""
+		}
+		start = filepath.Join(wd, start)
+	}
 	start = filepath.Clean(start)
-	shared := sharedDirs()
-	marks := func(ok func(string) bool) func(string) bool {
+	eligible := func(ok func(string) bool) func(string) bool {
 		return func(path string) bool {
 			dir := filepath.Dir(path)
-			return ok(path) && (dir == start || !shared[dir])
+			return dir != "/" && !shared[dir] && ok(path)
 		}
 	}
-	if dir, ok := findUp(start, DirName, marks(ownDir)); ok {
+	if dir, ok := findUp(start, ".git", eligible(exists)); ok {
 		return dir
 	}
-	if dir, ok := findUp(start, ".git", marks(exists)); ok {
+	if dir, ok := findUp(start, DirName, eligible(ownDir)); ok {
 		return dir
 	}
-	return start
+	return ""
+}
+
+// Eligible reports whether dir may be a project root: not /, the home
+// directory or a temp directory itself. A command run from a terminal
+// outside any project works in its directory when it is eligible.
+func Eligible(dir string) bool {
+	dir = filepath.Clean(dir)
+	return filepath.IsAbs(dir) && dir != "/" && !sharedDirs()[dir]
+}
+
+// StrayConfig is the nearest .atreides/config.yaml between start and the
+// project root (the root's own excluded): a config that does not count,
+// for doctor and the session start to say so. "" when there is none.
+func StrayConfig(root, start string) string {
+	if root == "" || start == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(root, start)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	for dir := filepath.Clean(start); dir != root && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if f := filepath.Join(dir, DirName, "config.yaml"); exists(f) {
+			return f
+		}
+	}
+	return ""
 }
 
 // sharedDirs are the directories whose markers count only for themselves:
@@ -81,5 +127,28 @@ func findUp(dir, name string, ok func(string) bool) (string, bool) {
 	}
 }
 
-// StateDir is the .atreides directory of a project root.
-func StateDir(root string) string { return filepath.Join(root, DirName) }
+// StateDir is the .atreides directory of a project root; "" for none (an
+// event outside any project), never a relative ".atreides".
+func StateDir(root string) string {
+	if root == "" {
+		return ""
+	}
+	return filepath.Join(root, DirName)
+}
+
+// ErrNoProject is a command's error outside any project, in a directory
+// that cannot be one.
+var ErrNoProject = errors.New("not in a project: run atreides inside a repository or a directory of your own (not /, your home directory or a temp directory itself)")
+
+// ForCommand is the project of a command run in wd: its [Root], or, when
+// wd belongs to none, wd itself if it may be a root (the user runs
+// `atreides install` in a directory that is no repository).
+func ForCommand(wd string) (string, error) {
+	if root := Root("", wd); root != "" {
+		return root, nil
+	}
+	if !Eligible(wd) {
+		return "", fmt.Errorf("%s: %w", wd, ErrNoProject)
+	}
+	return filepath.Clean(wd), nil
+}

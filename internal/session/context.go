@@ -54,7 +54,11 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
 	b.WriteString(identity(o, c.Event.Host))
-	b.WriteString("atreides guards this session: shell commands and file access are checked before they run, and a blocked call says why and what to do instead. Do not try to get around a block; ask the user.\n")
+	if o.GuardOff {
+		b.WriteString("atreides's guard is switched off in the user's configuration: shell commands and file access are not checked.\n")
+	} else {
+		b.WriteString("atreides guards this session: shell commands and file access are checked before they run, and a blocked call says why and what to do instead. Do not try to get around a block; ask the user.\n")
+	}
 
 	rules := startRules(c, o)
 	if rules.note != "" {

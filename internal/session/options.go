@@ -6,6 +6,10 @@ import "time"
 // section of the configuration by the caller. Handlers ask for them through
 // a func only when they need them, so that most events parse no config.
 type Options struct {
+	// GuardOff is set when the user's (or a trusted project's)
+	// configuration switched the guard off: the session start must not
+	// tell the agent it is guarded.
+	GuardOff bool
 	// Phase guidance offered with the current phase, by phase name.
 	Guidance map[string]string
 	// Classes is the guidance offered on a prompt with its class, by

@@ -25,6 +25,7 @@ func TestClaudeEditChecks(t *testing.T) {
         command: "gofmt -l {file}"
         fail_on_output: true
 `, 0o644)
+	p.Atreides("trust", "--yes") // a check runs a program: the user trusts the file
 	p.InstallAtreides()
 	p.RunClaude("write the program", RunOpts{})
 

@@ -74,6 +74,7 @@ func TestOtelExportClaudeSession(t *testing.T) {
 		}},
 	})
 	p.WriteFile(".atreides/config.yaml", "otel:\n  enabled: true\n", 0o644)
+	p.Atreides("trust", "--yes") // otel settings send data out: the user trusts them
 	p.InstallAtreides()
 	p.RunClaude("look around", RunOpts{})
 	if !p.Exists(".atreides/spans.jsonl") {

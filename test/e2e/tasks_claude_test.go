@@ -70,6 +70,7 @@ func TestTasksClaude(t *testing.T) {
 		fa.Text("Created task 1: add a health endpoint. Next: /research 1 or /plan 1."),
 	}})
 	p.WriteFile(".atreides/config.yaml", "tasks:\n  commits:\n    enabled: true\n", 0o644)
+	p.Atreides("trust", "--yes") // scoped commits run git: the user trusts the file
 	p.WriteFile("README.md", "# demo\n", 0o644)
 	p.git("config", "user.name", "E2E User")
 	p.git("config", "user.email", "e2e@example.invalid")

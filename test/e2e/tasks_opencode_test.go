@@ -64,6 +64,7 @@ func TestTasksOpenCode(t *testing.T) {
 	})
 	p.WriteFile("../home/.gitconfig", "[user]\n\tname = E2E\n\temail = e2e@example.com\n")
 	p.WriteFile(".atreides/config.yaml", "tasks:\n  commits:\n    enabled: true\n")
+	p.Atreides("trust", "--yes") // scoped commits run git: the user trusts the file
 	p.WriteFile("README.md", "# demo\n")
 	p.git("add", "-A")
 	p.git("commit", "-q", "-m", "initial")

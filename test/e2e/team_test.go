@@ -46,7 +46,12 @@ func TestTeamStoreOutage(t *testing.T) {
 	git("init", "-q")
 	git("add", "-A")
 	git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "start")
-	env := append(os.Environ(), "ATREIDES_STORE_DSN="+dsn, "HOME="+dir, "CLAUDE_PROJECT_DIR="+dir)
+	// The home directory is never a project: HOME is beside the checkout.
+	home := dir + "-home"
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "ATREIDES_STORE_DSN="+dsn, "HOME="+home, "CLAUDE_PROJECT_DIR="+dir)
 	run := func(stdin string, args ...string) (string, string, int) {
 		cmd := exec.Command(atreidesBin, args...)
 		cmd.Dir, cmd.Env = dir, env
@@ -81,6 +86,9 @@ func TestTeamStoreOutage(t *testing.T) {
 	}
 	doc := filepath.Join(dir, "docs", "a.md")
 
+	if out, stderr, code := run("", "trust", "--yes"); code != 0 {
+		t.Fatalf("trust: exit %d: %s%s", code, out, stderr)
+	}
 	if out, stderr, code := run("", "store", "migrate"); code != 0 || !strings.Contains(out, "migrated from schema 0 to") {
 		t.Fatalf("store migrate through atreides: exit %d: %s%s", code, out, stderr)
 	}
