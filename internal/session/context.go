@@ -47,8 +47,10 @@ func StartContext(opts OptionsFunc) engine.Handler {
 func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	o := opts().normalize()
 	room := ContextCap - capMargin
+	said := false // the state block before this one said what "from ..." means
 	for _, blk := range c.Decision.Context {
 		room -= len(blk.Text) + 2
+		said = said || strings.Contains(blk.Text, elsewhereNote)
 	}
 	var r event.Result
 	var b strings.Builder
@@ -65,7 +67,7 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	if open := c.State.Project.OpenTodos(); len(open) > 0 {
 		var t strings.Builder
 		t.WriteString("\nOpen todos (atreides):\n")
-		writeTodos(&t, c.State.Project, open, maxStartTodos)
+		writeTodos(&t, c.State.Project, open, maxStartTodos, said)
 		if b.Len()+t.Len() <= room {
 			b.WriteString(t.String())
 		}
@@ -112,8 +114,9 @@ func identity(o Options, host string) string {
 }
 
 // writeTodos lists todos of p, at most max, each added in another
-// checkout marked with where, and then says once what the mark means.
-func writeTodos(b *strings.Builder, p *state.Project, todos []state.Todo, max int) {
+// checkout marked with where, and then says what the mark means unless it
+// was said already.
+func writeTodos(b *strings.Builder, p *state.Project, todos []state.Todo, max int, said bool) {
 	marked := false
 	for i, t := range todos {
 		if i == max {
@@ -130,7 +133,7 @@ func writeTodos(b *strings.Builder, p *state.Project, todos []state.Todo, max in
 		}
 		b.WriteByte('\n')
 	}
-	if marked {
+	if marked && !said {
 		b.WriteString(elsewhereNote + "\n")
 	}
 }

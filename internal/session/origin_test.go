@@ -114,6 +114,14 @@ func TestEntriesFromElsewhere(t *testing.T) {
 		t.Errorf("a store of one checkout: %s", r.Context[0].Text)
 	}
 
+	// After a compaction the state block comes first: said there, the
+	// meaning of the mark is not said again.
+	p = projectAs(t, dir, desktop, none)
+	r, _ := startContext(startCall(t, dir, p, renderState(&state.Snapshot{Time: t0}, p, "", nil, nil, testOptions(), t0)), opts)
+	if text := r.Context[0].Text; !strings.Contains(text, "(from machine laptop)") || strings.Contains(text, elsewhereNote) {
+		t.Errorf("the session start after the state block:\n%s", text)
+	}
+
 	// The stop gate and the compaction's state block, on the desktop
 	// with a todo of its own.
 	p = projectAs(t, dir, desktop, func(p *state.Project) error {
