@@ -220,6 +220,8 @@ func heldIntent(c *engine.Call) string {
 //
 // tasks are the lines of the task in progress and the tasks near it
 // (taskItems); depths says how near each is, for the anchors about them.
+// An anchor of p added in another checkout is marked with where, and the
+// block says once what the mark means.
 func renderState(snap *state.Snapshot, p *state.Project, held string, tasks []stateItem, depths map[int]int, o Options, now time.Time) string {
 	items := slices.Clone(tasks)
 	elsewhere := false // an anchor was added in another checkout

@@ -283,7 +283,8 @@ func loadProject(tx *store.Tx, groups Groups) (*Project, []byte, *raw, bool, err
 	return p, b, rec, move, err
 }
 
-// readProject is loadProject but for where the transaction writes from.
+// readProject is loadProject without setting where the record is written
+// from.
 func readProject(tx *store.Tx, groups Groups) (*Project, []byte, *raw, bool, error) {
 	b, move, err := storedProject(tx)
 	var p *Project

@@ -332,8 +332,8 @@ var migrations = []string{
 	CREATE TRIGGER atreides_ledger_no_delete BEFORE DELETE ON atreides_values FOR EACH ROW
 		WHEN (OLD.space = '` + ledgerSpace + `')
 		EXECUTE FUNCTION atreides_ledger_append_only();`,
-	// What the hooks never do, no role but the owner may do either: a
-	// project's records (the project record, which holds the ledger's
+	// What the hooks never do, the schema refuses to every role but the
+	// tables' owner: a project's records (the project record, which holds the ledger's
 	// head, and the task board) are updated, never deleted, so no machine
 	// can remove a project or leave its ledger without a head; a row
 	// keeps its project, space and key (the store only rewrites values),
@@ -360,8 +360,8 @@ var migrations = []string{
 		EXECUTE FUNCTION atreides_refuse('a sequence only goes up');`,
 }
 
-// HookGrants is what a migrated database grants role, the hooks' role,
-// and nothing more: to read the schema's version; to read, add, rewrite
+// HookGrants is the SQL that grants role, the hooks' role, what hooks
+// need of a migrated database and nothing more: to read the schema's version; to read, add, rewrite
 // the value of and remove rows of atreides_values (sessions, quarantined
 // records and the audit trail's oldest records are removed; a row's
 // project, space and key are never changed); to read, add and advance
