@@ -2,7 +2,6 @@ package audit
 
 import (
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"time"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/sanitize"
+	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // stampLayout is a record's time: UTC, fixed width, so records compare
@@ -56,17 +56,9 @@ type Record struct {
 }
 
 // Origin is where a decision was made, for a trail shared by a team's
-// machines: the host name of the machine and the absolute path of the
-// project's checkout on it. Two clones on one machine differ by path, two
-// machines by name; both read better in `atreides log` than an id
-// would. The zero Origin, for a trail of one machine, adds nothing.
-type Origin struct{ Machine, Checkout string }
-
-// Here is the origin of decisions made in the checkout at root.
-func Here(root string) Origin {
-	name, _ := os.Hostname()
-	return Origin{Machine: name, Checkout: root}
-}
+// machines (the store's [store.Origin] of the team store). The zero
+// Origin, for a trail of one machine, adds nothing.
+type Origin = store.Origin
 
 // Line is one decided event's line as the trail stores it, the project's
 // file and a team store's bucket alike (the same bytes): one JSON object

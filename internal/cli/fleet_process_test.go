@@ -63,9 +63,7 @@ func teamCheckouts(t *testing.T, config string) (a, b, dsn string) {
 // grantHookPrivileges gives role what docs/team.md says hooks need.
 func grantHookPrivileges(t *testing.T, owner, role string) {
 	t.Helper()
-	sql := fmt.Sprintf(`GRANT USAGE ON SCHEMA public TO %[1]s;
-		GRANT SELECT ON atreides_schema TO %[1]s;
-		GRANT SELECT, INSERT, UPDATE, DELETE ON atreides_values, atreides_sequences TO %[1]s`, role)
+	sql := pgstore.HookGrants(role)
 	if out, err := exec.Command("psql", owner, "-v", "ON_ERROR_STOP=1", "-qc", sql).CombinedOutput(); err != nil {
 		t.Fatalf("grant: %v: %s", err, out)
 	}

@@ -201,8 +201,7 @@ func runEngine(ctx context.Context, root string, s *settings, log *project.Log, 
 		loader.EventID = outbox.NewID()
 		// A team's trail: the line goes into the team store with the
 		// event's state, and the same bytes into this machine's file.
-		here := audit.Here(root)
-		from = &here
+		from = &st.Origin
 		loader.AfterAppend = audit.Bound(s.auditMaxBytes)
 	}
 	var l engine.Loader = loader

@@ -46,7 +46,9 @@ func OpenWith(root string, c *config.Config, getenv func(string) string) *store.
 	if err != nil {
 		return store.Unavailable(dir, err)
 	}
-	return store.OpenRemote(dir, k.Open(t.DSN, t.Project))
+	s := store.OpenRemote(dir, k.Open(t.DSN, t.Project))
+	s.Origin = store.Here(root)
+	return s
 }
 
 // Kind is the remote back end the configuration names, or why this

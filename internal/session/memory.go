@@ -81,7 +81,7 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		}
 		o := opts().normalize()
 		tasks, depths := taskItems(&p.Tasks, &s.Task, 0)
-		text := renderState(snap, p.Anchors, heldIntent(c), tasks, depths, o, ev.Time)
+		text := renderState(snap, p, heldIntent(c), tasks, depths, o, ev.Time)
 		if s.Memory.Snapshot != nil {
 			s.Memory.Snapshot.Delivered = true
 		}
@@ -167,10 +167,11 @@ func anchorScore(a state.Anchor, o Options, now time.Time) (score int, stale, dr
 }
 
 type stateItem struct {
-	section int // index into stateSections
-	score   int
-	order   int
-	text    string
+	section   int // index into stateSections
+	score     int
+	order     int
+	text      string
+	elsewhere bool // added in another checkout: marked, and elsewhereNote said
 }
 
 var stateSections = []string{"Task in progress and the tasks near it:", "Anchors (decisions, constraints, facts):", "Open todos:", "Repeated failures:", "Last tool calls:"}
@@ -219,9 +220,12 @@ func heldIntent(c *engine.Call) string {
 //
 // tasks are the lines of the task in progress and the tasks near it
 // (taskItems); depths says how near each is, for the anchors about them.
-func renderState(snap *state.Snapshot, anchors []state.Anchor, held string, tasks []stateItem, depths map[int]int, o Options, now time.Time) string {
+// An anchor of p added in another checkout is marked with where, and the
+// block says once what the mark means.
+func renderState(snap *state.Snapshot, p *state.Project, held string, tasks []stateItem, depths map[int]int, o Options, now time.Time) string {
 	items := slices.Clone(tasks)
-	for i, a := range anchors {
+	elsewhere := false // an anchor was added in another checkout
+	for i, a := range p.Anchors {
 		score, stale, drop := anchorScore(a, o, now)
 		if drop {
 			continue
@@ -233,11 +237,16 @@ func renderState(snap *state.Snapshot, anchors []state.Anchor, held string, task
 				score += max(0, nearBonus-d*depthMalus/3)
 			}
 		}
+		from := p.Elsewhere(a.Origin)
+		if from != "" {
+			about += "; from " + from
+			elsewhere = true
+		}
 		t := fmt.Sprintf("- [%s] %s: %s (%s%s)", a.Priority, a.Kind, oneLine(a.Text), age(now.Sub(a.Created)), about)
 		if stale {
 			t = fmt.Sprintf("- [%s, stale] %s: %s (%s%s; check it still holds)", a.Priority, a.Kind, oneLine(a.Text), age(now.Sub(a.Created)), about)
 		}
-		items = append(items, stateItem{section: secAnchors, score: score, order: i, text: t})
+		items = append(items, stateItem{section: secAnchors, score: score, order: i, text: t, elsewhere: from != ""})
 	}
 	for i, t := range snap.Todos {
 		items = append(items, stateItem{section: secTodos, score: scoreTodo, order: i, text: "- [ ] " + oneLine(t)})
@@ -271,6 +280,9 @@ func renderState(snap *state.Snapshot, anchors []state.Anchor, held string, task
 	}
 	const leftOutNote = "(%d lower-priority item(s) left out to fit)\n"
 	budget := o.MemoryBudget - head.Len() - len(StateClose) - len(leftOutNote) - 4
+	if elsewhere {
+		budget -= len(elsewhereNote) + 1
+	}
 
 	ranked := slices.Clone(items)
 	slices.SortStableFunc(ranked, func(a, b stateItem) int { return b.score - a.score })
@@ -290,6 +302,7 @@ func renderState(snap *state.Snapshot, anchors []state.Anchor, held string, task
 	}
 	var b strings.Builder
 	b.WriteString(head.String())
+	marked := false
 	for i, sec := range chosen {
 		if len(sec) == 0 {
 			continue
@@ -302,7 +315,11 @@ func renderState(snap *state.Snapshot, anchors []state.Anchor, held string, task
 		b.WriteString(stateSections[i] + "\n")
 		for _, it := range sec {
 			b.WriteString(it.text + "\n")
+			marked = marked || it.elsewhere
 		}
+	}
+	if marked {
+		b.WriteString(elsewhereNote + "\n")
 	}
 	if left > 0 {
 		fmt.Fprintf(&b, leftOutNote, left)

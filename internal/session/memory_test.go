@@ -31,7 +31,7 @@ func TestRenderStateBudget(t *testing.T) {
 	for i := range 10 {
 		snap.LastCalls = append(snap.LastCalls, state.ToolCall{Time: now, Raw: "Bash", Outcome: "ok", Summary: fmt.Sprintf("echo %d", i)})
 	}
-	out := renderState(snap, anchors, "", nil, nil, o, now)
+	out := renderState(snap, &state.Project{Anchors: anchors}, "", nil, nil, o, now)
 	if len(out) > o.MemoryBudget {
 		t.Errorf("state block is %d bytes, budget %d", len(out), o.MemoryBudget)
 	}
@@ -67,7 +67,7 @@ func TestStaleAnchorsDropped(t *testing.T) {
 		{ID: 2, Kind: "constraint", Priority: "critical", Text: "stale critical", Created: t0.Add(-49 * time.Hour)},
 		{ID: 3, Kind: "fact", Priority: "low", Text: "fresh low", Created: t0.Add(-47 * time.Hour)},
 	}
-	out := renderState(&state.Snapshot{Time: t0}, anchors, "", nil, nil, o, t0)
+	out := renderState(&state.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", nil, nil, o, t0)
 	if strings.Contains(out, "stale high") {
 		t.Errorf("stale non-critical anchor kept with drop_stale:\n%s", out)
 	}

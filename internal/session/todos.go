@@ -169,9 +169,10 @@ type pendingItem struct {
 	Text   string
 }
 
-// pendingTodos gathers every open todo: atreides's own store, the mirrored
-// TodoWrite list, and unchecked markdown boxes (`- [ ] ...`) in the
-// agent's last message. Boxes are taken from the current message only, so
+// pendingTodos gathers every open todo: atreides's own store (but those
+// added in another checkout of a team's project), the mirrored TodoWrite
+// list, and unchecked markdown boxes (`- [ ] ...`) in the agent's last
+// message. Boxes are taken from the current message only, so
 // a list the agent stops repeating is not chased forever.
 func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pendingItem {
 	var out []pendingItem
@@ -185,6 +186,11 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 		out = append(out, pendingItem{Source: src, Text: text})
 	}
 	for _, t := range p.OpenTodos() {
+		if p.Elsewhere(t.Origin) != "" {
+			// Another checkout's todo is another party's: the session
+			// start shows it, marked; this agent is not held to it.
+			continue
+		}
 		text := fmt.Sprintf("#%d %s", t.ID, t.Title)
 		if t.Status == state.TodoInProgress {
 			text += " (in progress)"

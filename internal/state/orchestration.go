@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // Workflow phases, in the order a task usually goes through them.
@@ -229,6 +231,9 @@ type Anchor struct {
 	// The compaction memory ranks an anchor about the task in progress,
 	// or one near it, above the others.
 	Target string `json:"target,omitempty"`
+	// Origin is the checkout that added it, in a team's store (the zero
+	// Origin elsewhere).
+	Origin store.Origin `json:"origin,omitzero"`
 }
 
 // ParsePriority checks an anchor priority; empty is medium.
@@ -305,7 +310,7 @@ func (p *Project) AddAnchor(kind, priority, text, session string, now time.Time)
 		p.Anchors = append(p.Anchors[:drop], p.Anchors[drop+1:]...)
 	}
 	p.NextAnchor++
-	a := Anchor{ID: p.NextAnchor, Kind: k, Priority: pr, Text: text, Session: session, Created: now}
+	a := Anchor{ID: p.NextAnchor, Kind: k, Priority: pr, Text: text, Session: session, Created: now, Origin: p.here}
 	p.Anchors = append(p.Anchors, a)
 	return a, nil
 }

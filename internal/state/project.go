@@ -1,6 +1,10 @@
 package state
 
-import "time"
+import (
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/store"
+)
 
 // Project is the state shared by every session of one repository.
 type Project struct {
@@ -23,6 +27,12 @@ type Project struct {
 	// Salvaged is set when the record could not be decoded and was
 	// rebuilt from its parts; it stays until the user has been told.
 	Salvaged *Salvage `json:"salvaged,omitempty"`
+
+	// here is where the record is read and written: the store's origin
+	// (store.Tx.Origin), set by every load in a transaction. A todo or an
+	// anchor added now is stamped with it, and one from elsewhere is told
+	// apart from this checkout's by it ([Project.Elsewhere]).
+	here store.Origin
 }
 
 // Salvage says when the project record was rebuilt and what was lost.

@@ -276,6 +276,16 @@ func loadProjectAll(tx *store.Tx) (*Project, []byte, error) {
 // loadSession. It also says whether the record must move from the bucket
 // to its record file.
 func loadProject(tx *store.Tx, groups Groups) (*Project, []byte, *raw, bool, error) {
+	p, b, rec, move, err := readProject(tx, groups)
+	if p != nil {
+		p.here = tx.Origin()
+	}
+	return p, b, rec, move, err
+}
+
+// readProject is loadProject without setting where the record is written
+// from.
+func readProject(tx *store.Tx, groups Groups) (*Project, []byte, *raw, bool, error) {
 	b, move, err := storedProject(tx)
 	var p *Project
 	var rec *raw

@@ -45,6 +45,11 @@ var projectSections = []section[Project]{
 	{GroupRules, "rules", putRules, getRules},
 	{GroupGovernance, "governance", putGovernance, getGovernance},
 	{GroupBackground, "background", putBackground, getBackground},
+	// Origins came later, in sections of their own, so that an older
+	// atreides keeps them as a newer build's groups (splitRecord) instead
+	// of finding bytes it does not know in its todos and anchors.
+	{GroupTodos, "todo origins", putTodoOrigins, getTodoOrigins},
+	{GroupAnchors, "anchor origins", putAnchorOrigins, getAnchorOrigins},
 }
 
 // Empty groups write nothing (and so are left out of the record); the

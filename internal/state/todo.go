@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // Todo statuses.
@@ -46,6 +48,9 @@ type Todo struct {
 	Agent   string    `json:"agent,omitempty"`
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
+	// Origin is the checkout that added it, in a team's store (the zero
+	// Origin elsewhere).
+	Origin store.Origin `json:"origin,omitzero"`
 }
 
 // Location is "file:line", "file" or "".
@@ -115,7 +120,7 @@ func (p *Project) AddTodo(n NewTodo, now time.Time) (Todo, error) {
 		return Todo{}, err
 	}
 	p.NextID++
-	t.ID, t.Status, t.Created, t.Updated = p.NextID, TodoPending, now, now
+	t.ID, t.Status, t.Created, t.Updated, t.Origin = p.NextID, TodoPending, now, now, p.here
 	p.Todos = append(p.Todos, t)
 	return t, nil
 }

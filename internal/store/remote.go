@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 )
@@ -136,6 +137,25 @@ func (s *Store) remoteView(ctx context.Context, fn func(tx *Tx) error) error {
 		return guardTx(func() error { return runView(&Tx{store: s, remote: ops}, fn) })
 	})
 }
+
+// Origin is where a write to a store shared by a team's machines was made:
+// the host name of the machine and the absolute path of the project's
+// checkout on it. Two clones on one machine differ by path, two machines
+// by name; both read better to people (and agents) than an id would. The
+// audit trail names each decision's, and the project record each todo's
+// and anchor's (package state), so that what another checkout wrote is
+// told apart from what this one did. It is what the writer says: a
+// machine that writes the database with SQL of its own can claim any.
+type Origin struct{ Machine, Checkout string }
+
+// Here is the origin of writes made in the checkout at root.
+func Here(root string) Origin {
+	name, _ := os.Hostname()
+	return Origin{Machine: name, Checkout: root}
+}
+
+// Origin is where the transaction's writes are made ([Store.Origin]).
+func (tx *Tx) Origin() Origin { return tx.store.Origin }
 
 // UnreachableError is a remote store that could not be reached: the
 // connection failed or broke. Callers that can work without the store

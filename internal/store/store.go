@@ -71,6 +71,11 @@ type Store struct {
 	// main module's version from the build info.
 	Version string
 
+	// Origin is where this store's writes are made, for a store several
+	// machines share ([Here]; package fleet sets it); the zero Origin for
+	// the embedded store, which only this checkout writes.
+	Origin Origin
+
 	dir    string
 	base   string // dir's parent, trusted: the project root
 	name   string // dir's last element, never followed, nor anything in it

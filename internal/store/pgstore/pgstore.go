@@ -11,8 +11,12 @@
 // kept in atreides_sequences, so a removed last entry's number is not
 // given again. The rows of the trace ledger's bucket can be inserted and
 // never updated or deleted, by anyone but the tables' owner (schema 2's
-// triggers). Every row carries the project's id: one database serves
-// many projects, and two never see each other's rows.
+// triggers); a project's records are never deleted, a row never changes
+// its project, space or key, and a sequence only goes up (schema 3's).
+// Every row carries the project's id: one database serves many projects,
+// and two never see each other's rows through the store; the database
+// does not keep them apart from a role that writes SQL of its own (one
+// database per team keeps teams apart; docs/team.md).
 //
 // Each Update and View connects, runs one transaction and disconnects, so
 // a hook process holds nothing open and a server holds no connection
@@ -278,11 +282,17 @@ func (t *tx) Last(space string) (uint64, []byte) {
 }
 
 // SchemaVersion is the layout of the tables this code reads and writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // ledgerSpace is the space of the trace ledger's bucket (trace.Bucket),
 // which schema 2 makes append-only in the database itself.
 const ledgerSpace = "b:ledger"
+
+// projectSpace is the space of package state's record set "project": the
+// project record (intent leases, todos, anchors, the ledger's head) and
+// the task board. Every event may rewrite them; nothing removes them, and
+// schema 3 makes sure nothing can.
+const projectSpace = "r:project"
 
 const selectSchemaVersion = `SELECT coalesce(max(version), 0) FROM atreides_schema`
 
@@ -322,6 +332,48 @@ var migrations = []string{
 	CREATE TRIGGER atreides_ledger_no_delete BEFORE DELETE ON atreides_values FOR EACH ROW
 		WHEN (OLD.space = '` + ledgerSpace + `')
 		EXECUTE FUNCTION atreides_ledger_append_only();`,
+	// What the hooks never do, the schema refuses to every role but the
+	// tables' owner: a project's records (the project record, which holds the ledger's
+	// head, and the task board) are updated, never deleted, so no machine
+	// can remove a project or leave its ledger without a head; a row
+	// keeps its project, space and key (the store only rewrites values),
+	// so none is moved into another project or out of a protected space;
+	// and a bucket's sequence only goes up and is never removed, so no
+	// number is given twice (the ledger's next append would collide with
+	// a row that cannot be removed, for good). A WHEN clause is checked
+	// without calling the function, so the updates hooks make pay a
+	// comparison each.
+	2: `CREATE FUNCTION atreides_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		RAISE EXCEPTION 'atreides: % of this row is refused: %', TG_OP, TG_ARGV[0];
+	END $$;
+	CREATE TRIGGER atreides_project_no_delete BEFORE DELETE ON atreides_values FOR EACH ROW
+		WHEN (OLD.space = '` + projectSpace + `')
+		EXECUTE FUNCTION atreides_refuse('a project''s records are never deleted');
+	CREATE TRIGGER atreides_values_keep_key BEFORE UPDATE ON atreides_values FOR EACH ROW
+		WHEN (OLD.project <> NEW.project OR OLD.space <> NEW.space OR OLD.key <> NEW.key)
+		EXECUTE FUNCTION atreides_refuse('a row keeps its project, space and key');
+	CREATE TRIGGER atreides_sequences_no_delete BEFORE DELETE ON atreides_sequences FOR EACH ROW
+		EXECUTE FUNCTION atreides_refuse('a sequence is never removed');
+	CREATE TRIGGER atreides_sequences_forward BEFORE UPDATE ON atreides_sequences FOR EACH ROW
+		WHEN (NEW.seq < OLD.seq OR OLD.project <> NEW.project OR OLD.bucket <> NEW.bucket)
+		EXECUTE FUNCTION atreides_refuse('a sequence only goes up');`,
+}
+
+// HookGrants is the SQL that grants role, the hooks' role, what hooks
+// need of a migrated database and nothing more: to read the schema's version; to read, add, rewrite
+// the value of and remove rows of atreides_values (sessions, quarantined
+// records and the audit trail's oldest records are removed; a row's
+// project, space and key are never changed); to read, add and advance
+// atreides_sequences. What the grants still allow and the hooks never do
+// (removing the project's records, rewriting the ledger, moving a
+// sequence back) the schema's triggers refuse. docs/team.md quotes it for
+// role atreides_app, and the tests run the hooks with exactly it.
+func HookGrants(role string) string {
+	return fmt.Sprintf(`GRANT USAGE ON SCHEMA public TO %[1]s;
+GRANT SELECT ON atreides_schema TO %[1]s;
+GRANT SELECT, INSERT, DELETE, UPDATE (value) ON atreides_values TO %[1]s;
+GRANT SELECT, INSERT, UPDATE (seq) ON atreides_sequences TO %[1]s;`, role)
 }
 
 // migrateLockKey serializes migrations of one database.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -248,4 +249,151 @@ func trySQL(dsn, sql string) error {
 	defer conn.Close(context.Background())
 	_, err = conn.Exec(context.Background(), sql).ReadAll()
 	return err
+}
+
+// TestPostgresMigrateFromSchema2: a database of schema 2 with a project in
+// it is brought to the current schema with every row kept; then the
+// hooks' role, granted exactly [HookGrants] (as docs/team.md says), can
+// neither remove a project's records nor change a row's project, space or
+// key, nor move a sequence back or remove it, by SQL or through the store,
+// while everything the hooks do (rewrite the project record, append to
+// the ledger and the audit trail, prune the trail, remove a session)
+// still works. The owner can still remove a project.
+func TestPostgresMigrateFromSchema2(t *testing.T) {
+	ctx := context.Background()
+	owner := pgtest.NewDatabase(t)
+	if m, err := migrateTo(ctx, owner, "v-old", 2); err != nil || m.To != 2 {
+		t.Fatalf("migrate to schema 2: %+v, %v", m, err)
+	}
+	execSQL(t, owner, `INSERT INTO atreides_values (project, space, key, value) VALUES
+		('p', 'r:project', 'project', 'record'),
+		('p', 'r:project', 'tasks', 'board'),
+		('p', 'r:sessions', 's1', 'session'),
+		('p', 'b:audit', int8send(1), 'a1'),
+		('p', 'b:audit', int8send(2), 'a2'),
+		('p', 'b:ledger', int8send(1), 'rec1'),
+		('q', 'r:project', 'project', 'other project');
+		INSERT INTO atreides_sequences (project, bucket, seq) VALUES ('p', 'audit', 2), ('p', 'ledger', 1)`)
+	before := dump(t, owner)
+	if m, err := Migrate(ctx, owner, "v-new"); err != nil || m.From != 2 || m.To != SchemaVersion {
+		t.Fatalf("migrate from schema 2: %+v, %v", m, err)
+	}
+	if after := dump(t, owner); after != before {
+		t.Fatalf("rows changed by the migration:\nbefore %s\nafter  %s", before, after)
+	}
+
+	app := pgtest.NewRole(t, owner)
+	u, err := url.Parse(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	execSQL(t, owner, HookGrants(u.User.Username()))
+
+	const (
+		denied  = "permission denied"
+		refused = "is refused"
+	)
+	for _, c := range []struct {
+		sql  string
+		want string // the error's text; "" for none
+	}{
+		{`DELETE FROM atreides_values WHERE space = 'r:project' AND key = 'project'`, refused},
+		{`DELETE FROM atreides_values WHERE project = 'p' AND space = 'r:project'`, refused},
+		{`DELETE FROM atreides_values WHERE project = 'q'`, refused},
+		{`UPDATE atreides_values SET space = 'r:gone' WHERE space = 'r:project'`, denied},
+		{`UPDATE atreides_values SET project = 'q' WHERE project = 'p' AND space = 'r:sessions'`, denied},
+		{`DELETE FROM atreides_sequences WHERE bucket = 'ledger'`, denied},
+		{`UPDATE atreides_sequences SET seq = 0 WHERE bucket = 'ledger'`, refused},
+		{`UPDATE atreides_values SET value = 'forged' WHERE space = 'b:ledger'`, "append-only"},
+		{`TRUNCATE atreides_values`, denied},
+		{`DROP TRIGGER atreides_project_no_delete ON atreides_values`, "must be owner"},
+		{`ALTER TABLE atreides_values DISABLE TRIGGER USER`, "must be owner"},
+		{`UPDATE atreides_values SET value = 'record2' WHERE project = 'p' AND space = 'r:project' AND key = 'project'`, ""},
+		{`DELETE FROM atreides_values WHERE project = 'p' AND space = 'b:audit' AND key < int8send(2)`, ""},
+		{`UPDATE atreides_sequences SET seq = seq + 1 WHERE project = 'p' AND bucket = 'audit'`, ""},
+	} {
+		err := trySQL(app, c.sql)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.sql, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want refused (%q)", c.sql, err, c.want)
+		}
+	}
+	// The triggers hold against the broader grants docs/team.md gave
+	// before schema 3 too.
+	execSQL(t, owner, fmt.Sprintf(`GRANT UPDATE, DELETE ON atreides_values, atreides_sequences TO %s`, u.User.Username()))
+	for _, sql := range []string{
+		`DELETE FROM atreides_values WHERE project = 'p' AND space = 'r:project'`,
+		`UPDATE atreides_values SET space = 'r:gone' WHERE space = 'r:project'`,
+		`UPDATE atreides_values SET project = 'q' WHERE project = 'p' AND space = 'r:sessions'`,
+		`DELETE FROM atreides_sequences WHERE bucket = 'ledger'`,
+		`UPDATE atreides_sequences SET bucket = 'gone' WHERE bucket = 'ledger'`,
+	} {
+		if err := trySQL(app, sql); err == nil || !strings.Contains(err.Error(), refused) {
+			t.Errorf("with UPDATE and DELETE granted, %s: %v, want refused", sql, err)
+		}
+	}
+	execSQL(t, owner, fmt.Sprintf(`REVOKE UPDATE, DELETE ON atreides_values, atreides_sequences FROM %[1]s; %s`,
+		u.User.Username(), HookGrants(u.User.Username())))
+
+	// Through the store, as the hooks' role: what an event does works,
+	// removing the project's records does not.
+	s := store.OpenRemote(filepath.Join(t.TempDir(), ".atreides"), Open(app, "p"))
+	if err := s.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.PutRecord("project", "project", []byte("record3")); err != nil {
+			return err
+		}
+		if _, err := tx.Append("ledger", []byte("rec2")); err != nil {
+			return err
+		}
+		seq, err := tx.Append("audit", []byte("a4"))
+		if err != nil {
+			return err
+		}
+		if err := tx.DeleteBefore("audit", seq); err != nil {
+			return err
+		}
+		return tx.DeleteRecord("sessions", "s1")
+	}); err != nil {
+		t.Fatalf("an event's writes through the store: %v", err)
+	}
+	for name, fn := range map[string]func(*store.Tx) error{
+		"project record": func(tx *store.Tx) error { return tx.DeleteRecord("project", "project") },
+		"task board":     func(tx *store.Tx) error { return tx.DeleteRecord("project", "tasks") },
+	} {
+		if err := s.Update(ctx, fn); err == nil || !strings.Contains(err.Error(), refused) {
+			t.Errorf("removing the %s through the store: %v, want refused", name, err)
+		}
+	}
+	want := "p r:project 70726f6a656374 7265636f726433 | p r:project 7461736b73 626f617264 |"
+	if got := dump(t, owner); !strings.Contains(got, want) || strings.Contains(got, "r:sessions") || !strings.Contains(got, "p audit 4 | p ledger 2 |") {
+		t.Errorf("after the store's writes: %s", got)
+	}
+
+	// The owner removes a project, with the triggers off for the one
+	// transaction.
+	execSQL(t, owner, `BEGIN;
+		ALTER TABLE atreides_values DISABLE TRIGGER USER;
+		ALTER TABLE atreides_sequences DISABLE TRIGGER USER;
+		DELETE FROM atreides_values WHERE project = 'q';
+		DELETE FROM atreides_sequences WHERE project = 'q';
+		ALTER TABLE atreides_values ENABLE TRIGGER USER;
+		ALTER TABLE atreides_sequences ENABLE TRIGGER USER;
+		COMMIT`)
+	if got := dump(t, owner); strings.Contains(got, "q ") {
+		t.Errorf("the owner's removal of project q left %s", got)
+	}
+}
+
+// TestTeamDocGrants: docs/team.md gives the hooks' role exactly the grants
+// the tests run the hooks with.
+func TestTeamDocGrants(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/team.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := HookGrants("atreides_app"); !strings.Contains(string(doc), "```sql\n"+want+"\n```") {
+		t.Errorf("docs/team.md does not give the hooks' role the grants the tests use:\n%s", want)
+	}
 }
