@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -32,6 +33,13 @@ func (r *Refusal) Error() string {
 		return fmt.Sprintf("it needs the user's confirmation (%s): %s", r.Rule, r.Reason)
 	}
 	return fmt.Sprintf("atreides blocked it (%s): %s", r.Rule, r.Reason)
+}
+
+// Asks reports whether err is a Refusal the user could lift by confirming
+// the command: the guard asks rather than denies.
+func Asks(err error) bool {
+	var r *Refusal
+	return errors.As(err, &r) && r.Verdict == guard.Ask
 }
 
 // JudgeRun judges command, which atreides is about to run with `sh -c` in
