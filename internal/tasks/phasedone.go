@@ -42,9 +42,10 @@ func (d PhaseDone) Completed() bool {
 
 // CompletePhase verifies phase k (0: the current one) of task n's plan
 // and, only when its verification passes, marks it completed and makes
-// the scoped commit. The verification command runs only as mayRun allows. The verification runs before any lock is taken (a
-// test suite can take minutes; every hook of the project waits for the
-// store's lock), so the phase is looked up again when it is marked. A
+// the scoped commit. The command runs only as mayRun allows, and before
+// any lock is taken (a test suite can take minutes; every hook of the
+// project waits for the store's lock), so the phase is looked up again
+// when it is marked. A
 // verification that fails is a PhaseDone that is not Completed, not an
 // error: errors are about the board and the plan (no such task, no plan,
 // no such phase) or a command that could not start.
