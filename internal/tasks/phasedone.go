@@ -45,10 +45,10 @@ func (d PhaseDone) Completed() bool {
 // the scoped commit. The command runs only as mayRun allows, and before
 // any lock is taken (a test suite can take minutes; every hook of the
 // project waits for the store's lock), so the phase is looked up again
-// when it is marked. A
-// verification that fails is a PhaseDone that is not Completed, not an
-// error: errors are about the board and the plan (no such task, no plan,
-// no such phase) or a command that could not start.
+// when it is marked. A verification that fails or may not run is a
+// PhaseDone that is not Completed, not an error: errors are about the
+// board and the plan (no such task, no plan, no such phase) or a command
+// that could not start.
 func (r *Repo) CompletePhase(ctx context.Context, n, k int) (PhaseDone, error) {
 	d := PhaseDone{Task: n, Phase: k}
 	t, err := r.Task(ctx, n)
