@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
@@ -331,6 +332,14 @@ func phaseDone(ctx context.Context, e *Env, args json.RawMessage) (string, error
 		return fmt.Sprintf("phase %d of task %d is completed already", d.Phase, in.Number), nil
 	case v == nil:
 		fmt.Fprintf(&b, "phase %d of task %d has no verification command (a \"Verify:\" line, or tasks.plans.verify): marked completed unverified", d.Phase, in.Number)
+	case v.Refused != nil:
+		// No one to ask here: a command the guard asks about waits for
+		// the user at a terminal.
+		msg := fmt.Sprintf("phase %d of task %d is not completed: verify not run: %v (the command: `%s`)", d.Phase, in.Number, v.Refused, v.Command)
+		if policy.Asks(v.Refused) {
+			msg += fmt.Sprintf("; ask the user to confirm it by running `atreides plan phase-done %d %d` at a terminal", in.Number, d.Phase)
+		}
+		return "", errors.New(msg)
 	case !v.Passed:
 		return "", fmt.Errorf("phase %d of task %d is not completed: its verification `%s` failed: %s. The end of its output:\n%s",
 			d.Phase, in.Number, v.Command, v.Problem, strings.TrimRight(v.Tail, "\n"))

@@ -7,6 +7,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/editcheck"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/readfirst"
 )
 
@@ -36,10 +37,13 @@ func readFirstHandler(s *settings) engine.Handler {
 	})
 }
 
-// editCheckHandler runs the configured checks after an edit.
+// editCheckHandler runs the configured checks after an edit, each only
+// when the guard, with the hook's own policy, allows its command.
 func editCheckHandler(s *settings) engine.Handler {
 	return editcheck.Handler(func() editcheck.Options {
-		return editCheckOptions(s.context().Checks)
+		o := editCheckOptions(s.context().Checks)
+		o.Judge = func(command string) error { return policy.JudgeRun(s.policy, command, s.root, s.root) }
+		return o
 	})
 }
 

@@ -63,11 +63,9 @@ func (s *settings) store(log *project.Log) *store.Store {
 }
 
 func newSettings(root string) *settings {
-	paths := config.DefaultPaths(root)
 	// The configuration is cached once it passes the guard's name checks
 	// too, so a cached one never needs the positions of an error.
-	valid := func(c *config.Config) bool { return len(policy.NameErrors(c)) == 0 }
-	cfg := config.NewCachedLazy(paths, root, policy.Self, valid)
+	cfg := policy.ProjectConfig(root)
 	s := &settings{root: root, cfg: cfg, builtin: func() bool { return !cfg.Exist() }}
 	s.background = sync.OnceValue(func() background.Options {
 		var o background.Options
@@ -80,16 +78,7 @@ func newSettings(root string) *settings {
 		return o
 	})
 	s.roster = sync.OnceValue(s.loadRoster)
-	s.policy = sync.OnceValues(func() (*guard.Policy, error) {
-		if s.builtin() {
-			return guard.DefaultPolicy(), nil
-		}
-		c, err := s.cfg.Get()
-		if err != nil {
-			return nil, err
-		}
-		return policy.FromConfig(c)
-	})
+	s.policy = sync.OnceValues(func() (*guard.Policy, error) { return policy.ForConfig(s.cfg) })
 	s.session = sync.OnceValue(func() session.Options {
 		o := session.DefaultOptions()
 		if !s.builtin() {

@@ -11,17 +11,29 @@ func newPlanApproveCmd(io *IO) *cobra.Command {
 	return &cobra.Command{
 		Use:   "approve N",
 		Short: "approve the current plan version of task N: its work may start",
-		Args:  cobra.ExactArgs(1),
+		Long: `Approve the current plan version of task N: its work may start, and
+'plan phase-done' may run the plan's "Verify:" commands (each still judged
+by the guard). The approval is pinned to the plan's content: once the plan
+is edited (other than the phase markers atreides moves), its Verify lines
+no longer run until it is approved again.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			r, n, err := taskArg(io, args[0])
 			if err != nil {
 				return err
 			}
-			version, err := r.Approve(context.Background(), n)
+			version, plan, err := r.Approve(context.Background(), n)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(io.Out, "task %d: plan version %d approved\n", n, version)
+			// What the approval lets 'plan phase-done' run, as the user
+			// approved it: an edit of the plan takes the approval back.
+			for k, ph := range plan.Phases {
+				if ph.Verify != "" {
+					fmt.Fprintf(io.Out, "  phase %d verifies with: %s\n", k+1, ph.Verify)
+				}
+			}
 			return nil
 		},
 	}

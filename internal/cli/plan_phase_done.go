@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 func newPlanPhaseDoneCmd(io *IO) *cobra.Command {
@@ -18,7 +22,12 @@ tasks.plans.verify) from the project root, and only when it passes mark the
 phase [COMPLETED] and move the task on to the next phase. When it fails the
 end of its output is shown and the phase stays as it was. A phase with no
 verification command at all is marked completed, unverified, and the
-command says so.`,
+command says so.
+
+The command is judged by the guard first, as the agent's own would be: one
+it denies is not run, and one it asks about runs only when you confirm it
+here at a terminal. A plan's "Verify:" line runs only while the plan is the
+version you approved, unchanged since ('atreides plan approve N').`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(_ *cobra.Command, args []string) error {
 			n, err := taskNumber(args[0])
@@ -36,11 +45,35 @@ command says so.`,
 	}
 }
 
+// confirmAtTerminal is the question put to the user about a verification
+// command the guard asks about, when stdin is a terminal; nil otherwise (a
+// script, an agent's shell): then such a command is not run.
+func confirmAtTerminal(io *IO) func(command string, why error) bool {
+	f, ok := io.In.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return func(command string, why error) bool { return confirm(io, command, why) }
+}
+
+// confirm asks whether to run command and reads the answer: only "y" or
+// "yes" runs it.
+func confirm(io *IO, command string, why error) bool {
+	fmt.Fprintf(io.Err, "the verification `%s`: %v\nrun it? [y/N] ", command, why)
+	line, _ := bufio.NewReader(io.In).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true
+	}
+	return false
+}
+
 func phaseDone(io *IO, n, k int) error {
 	r, err := taskRepo(io)
 	if err != nil {
 		return err
 	}
+	r.Confirm = confirmAtTerminal(io)
 	d, err := r.CompletePhase(context.Background(), n, k)
 	if err != nil {
 		return err
@@ -54,6 +87,12 @@ func phaseDone(io *IO, n, k int) error {
 		return nil
 	case v == nil:
 		fmt.Fprintf(io.Out, "task %d: phase %d has no verification command (a \"Verify:\" line, or tasks.plans.verify): marked completed unverified\n", n, d.Phase)
+	case v.Refused != nil:
+		fmt.Fprintf(io.Err, "task %d: phase %d is not completed: verify not run: %v (the command: `%s`)\n", n, d.Phase, v.Refused, v.Command)
+		if policy.Asks(v.Refused) && r.Confirm == nil {
+			fmt.Fprintf(io.Err, "the user confirms it by running `atreides plan phase-done %d %d` at a terminal\n", n, d.Phase)
+		}
+		return exitStatus(ExitFailure)
 	case !v.Passed:
 		fmt.Fprintf(io.Err, "task %d: phase %d is not completed: its verification `%s` failed: %s. The end of its output:\n%s\n",
 			n, d.Phase, v.Command, v.Problem, strings.TrimRight(v.Tail, "\n"))

@@ -14,6 +14,13 @@
 // whose command names no file runs once per event, one naming only {dir}
 // once per directory.
 //
+// Each command is judged by the guard before it runs, as the agent's own
+// shell command would be (Options.Judge, policy.JudgeRun), with the file
+// and directory quoted in place: atreides does not run for the agent what
+// the guard would refuse it. A check the guard denies or asks about (a
+// hook has no one to ask) is skipped and logged once per event; it never
+// reaches the model, which cannot change it.
+//
 // A clean run (exit status 0, and no output when fail_on_output) says
 // nothing. A failure's first lines, masked for secrets and stripped of
 // control characters (package sanitize), become one High-priority context

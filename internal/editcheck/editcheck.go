@@ -16,6 +16,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/bmatcuk/doublestar/v4"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Check is one configured command.
@@ -34,6 +35,11 @@ type Options struct {
 	Checks []Check
 	// Budget bounds all the checks of one event together.
 	Budget time.Duration
+	// Judge is the guard's judgement of a command before it runs
+	// (policy.JudgeRun): nil when it may run, else why not. A check it
+	// refuses is skipped and logged, never run; without a Judge no check
+	// runs at all.
+	Judge func(command string) error
 }
 
 // Output limits: what is read of a check's output, and what of it reaches
@@ -138,7 +144,18 @@ func run(c *engine.Call, o Options) []event.Entry {
 		end = c.Deadline.Add(-reserve)
 	}
 	var out []event.Entry
+	refused := map[*Check]bool{}
 	for i, j := range jobs {
+		if refused[j.check] {
+			continue
+		}
+		if err := judge(o.Judge, j); err != nil {
+			// The log, not the model: the agent cannot change a check, and
+			// it would hear the same refusal after every edit.
+			refused[j.check] = true
+			c.Env.Logf("check %q not run after an edit: %v", j.check.Command, err)
+			continue
+		}
 		left := time.Until(end)
 		if left <= 0 {
 			c.Env.Logf("checks after an edit: %d of %d not run, their time budget was spent", len(jobs)-i, len(jobs))
@@ -191,6 +208,23 @@ func runOne(root string, j job, limit time.Duration) result {
 		r.err = err
 	}
 	return r
+}
+
+// judge asks the guard about the job's command as `sh -c` will run it:
+// the script with the file and directory quoted where "$1" and "$2" are.
+func judge(judge func(string) error, j job) error {
+	if judge == nil {
+		return errors.New("no guard to judge it")
+	}
+	file, err := syntax.Quote(argPath(j.file), syntax.LangBash)
+	if err != nil {
+		return fmt.Errorf("file name %q: %w", j.file, err)
+	}
+	dir, err := syntax.Quote(argPath(j.dir), syntax.LangBash)
+	if err != nil {
+		return fmt.Errorf("directory name %q: %w", j.dir, err)
+	}
+	return judge(strings.NewReplacer("{file}", file, "{dir}", dir).Replace(j.check.Command))
 }
 
 // argPath keeps a relative path that starts with a dash from being read

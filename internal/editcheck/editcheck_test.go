@@ -13,6 +13,8 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/policy"
 )
 
 type testEnv struct{ logs *[]string }
@@ -37,6 +39,47 @@ func edit(t testing.TB, o Options, root string, deadline time.Time, tool event.T
 		t.Fatal(err)
 	}
 	return event.JoinEntries(r.Context), logs
+}
+
+// guarded gives o the judge the hook gives it: the guard's default policy
+// for the project at root.
+func guarded(o Options, root string) Options {
+	def := func() (*guard.Policy, error) { return guard.DefaultPolicy(), nil }
+	o.Judge = func(command string) error { return policy.JudgeRun(def, command, root, root) }
+	return o
+}
+
+// TestRefusedChecksDoNotRun: a check whose command the guard denies or
+// asks about is not run (its first command would leave a file), is logged
+// once per event however many files it matched, and never reaches the
+// model; a check the guard allows still runs beside it. Without a judge
+// nothing runs.
+func TestRefusedChecksDoNotRun(t *testing.T) {
+	root := projectDir(t, map[string]string{"a.go": "package a\n", "b.go": "package a\n", ".atreides/keep": ""})
+	checks := []Check{
+		{Globs: []string{"*.go"}, Command: "touch denied-{file}; echo x > .atreides/config.yaml"},
+		{Globs: []string{"*.go"}, Command: "touch asked-{file}; git config core.hooksPath x"},
+		{Globs: []string{"*.go"}, Command: "echo allowed {file}; exit 1"},
+	}
+	got, logs := edit(t, guarded(Options{Checks: checks, Budget: 5 * time.Second}, root), root, time.Time{}, event.Write, "a.go", "b.go")
+	for _, name := range []string{"denied-a.go", "denied-b.go", "asked-a.go", "asked-b.go", ".atreides/config.yaml"} {
+		if _, err := os.Stat(filepath.Join(root, name)); err == nil {
+			t.Errorf("%s exists: a refused check ran", name)
+		}
+	}
+	if !strings.Contains(got, "allowed a.go") || !strings.Contains(got, "allowed b.go") {
+		t.Errorf("said %q, want the allowed check's findings", got)
+	}
+	if strings.Contains(got, "config.yaml") || strings.Contains(got, "hooksPath") {
+		t.Errorf("said %q: a refused check reached the model", got)
+	}
+	if len(logs) != 2 {
+		t.Errorf("logged %q, want one line for each refused check", logs)
+	}
+	o := Options{Checks: checks[2:], Budget: 5 * time.Second}
+	if got, logs := edit(t, o, root, time.Time{}, event.Write, "a.go"); got != "" || len(logs) != 1 {
+		t.Errorf("without a judge: said %q, logged %q; want nothing run and one line logged", got, logs)
+	}
 }
 
 func projectDir(t *testing.T, files map[string]string) string {
@@ -97,7 +140,7 @@ func TestChecksRunAfterAnEdit(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, _ := edit(t, Options{Checks: c.checks, Budget: 5 * time.Second}, root, time.Time{}, c.tool, c.paths...)
+			got, _ := edit(t, guarded(Options{Checks: c.checks, Budget: 5 * time.Second}, root), root, time.Time{}, c.tool, c.paths...)
 			if len(c.want) == 0 && got != "" {
 				t.Errorf("said %q, want nothing", got)
 			}
@@ -147,7 +190,7 @@ func TestChecksTimeOut(t *testing.T) {
 				deadline = time.Now().Add(c.deadline)
 			}
 			os.Remove(filepath.Join(root, "pids"))
-			got, logs := edit(t, c.o, root, deadline, event.Write, "a.go")
+			got, logs := edit(t, guarded(c.o, root), root, deadline, event.Write, "a.go")
 			if _, err := os.Stat(filepath.Join(root, "finished")); err == nil {
 				t.Fatal("the hanging check ran to its end: it was not killed")
 			}

@@ -339,3 +339,22 @@ func TestLoadTasksOnDemand(t *testing.T) {
 		return err
 	})
 }
+
+// TestTaskApprovals: the approvals' hashes come back on their tasks, and a
+// board with none pinned is encoded byte for byte as before they existed,
+// so an older build reads it and a board it wrote reads here unchanged.
+func TestTaskApprovals(t *testing.T) {
+	b := &Tasks{Next: 4, List: []Task{{Number: 1, Title: "a"}, {Number: 2, Title: "b", Approved: 1}, {Number: 3, Title: "c", Approved: 2}}}
+	old, _ := encodeRecord(kindTasks, TasksVersion, tasksSections[:1], b, AllGroups, &raw{}, nil)
+	if got := encodeTasks(b, 0); !bytes.Equal(got, old) {
+		t.Errorf("a board without pinned approvals changed its encoding:\n got %x\nwant %x", got, old)
+	}
+	if got, err := decodeTasks(old); err != nil || !reflect.DeepEqual(got, b) {
+		t.Errorf("board without approvals: %v %+v", err, got)
+	}
+	b.List[1].ApprovedHash, b.List[2].ApprovedHash = "h2", "h3"
+	got, err := decodeTasks(encodeTasks(b, 0))
+	if err != nil || !reflect.DeepEqual(got, b) {
+		t.Errorf("approvals: %v\n got %+v\nwant %+v", err, got, b)
+	}
+}

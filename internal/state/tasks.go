@@ -44,6 +44,10 @@ type Task struct {
 	Plans    []string `json:"plans,omitempty"`
 	// Approved is the plan version (1-based) the user approved; 0: none.
 	Approved int `json:"approved,omitempty"`
+	// ApprovedHash pins the approval to the plan's content (package
+	// tasks, PlanHash): "" for an approval recorded before approvals were
+	// pinned.
+	ApprovedHash string `json:"approved_hash,omitempty"`
 	// Phase is the plan phase last started (1-based); 0: none.
 	Phase int `json:"phase,omitempty"`
 	// Errors are the numbers of the errors this task was created to fix.

@@ -31,6 +31,43 @@ func getTasks(r *binrec.Reader, t *Tasks) {
 	t.Files.Err = r.Str()
 }
 
+// putApprovals writes each task's ApprovedHash with its number; nothing
+// when no task has one.
+func putApprovals(w *binrec.Writer, t *Tasks) {
+	n := 0
+	for i := range t.List {
+		if t.List[i].ApprovedHash != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	w.Uint(uint64(n))
+	for i := range t.List {
+		if task := &t.List[i]; task.ApprovedHash != "" {
+			w.Int(task.Number)
+			w.Str(task.ApprovedHash)
+		}
+	}
+}
+
+// getApprovals gives each task its ApprovedHash. They were written in the
+// board's order, so one pass finds them; one for a task the board does
+// not hold is dropped.
+func getApprovals(r *binrec.Reader, t *Tasks) {
+	i := 0
+	for n := r.Count(2); n > 0 && r.Err() == nil; n-- {
+		number, hash := r.Int(), r.Str()
+		for j := i; j < len(t.List); j++ {
+			if t.List[j].Number == number {
+				t.List[j].ApprovedHash, i = hash, j+1
+				break
+			}
+		}
+	}
+}
+
 func putInts(w *binrec.Writer, v []int) {
 	binrec.PutSlice(w, v, func(w *binrec.Writer, n *int) { w.Int(*n) })
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -21,8 +22,9 @@ type PhaseDone struct {
 	Already bool
 	// Verification is the verification's outcome; nil when the phase has
 	// no command (neither a "Verify:" line nor tasks.plans.verify), so it
-	// was marked completed unverified. A verification that did not pass
-	// leaves the phase as it was.
+	// was marked completed unverified. A verification that did not pass,
+	// or was not run at all (Verification.Refused), leaves the phase as it
+	// was.
 	Verification *Verification
 	// Next is the next phase not completed, 0 when none is left;
 	// NextTitle its title.
@@ -40,19 +42,20 @@ func (d PhaseDone) Completed() bool {
 
 // CompletePhase verifies phase k (0: the current one) of task n's plan
 // and, only when its verification passes, marks it completed and makes
-// the scoped commit. The verification runs before any lock is taken (a
-// test suite can take minutes; every hook of the project waits for the
-// store's lock), so the phase is looked up again when it is marked. A
-// verification that fails is a PhaseDone that is not Completed, not an
-// error: errors are about the board and the plan (no such task, no plan,
-// no such phase) or a command that could not start.
+// the scoped commit. The command runs only as mayRun allows, and before
+// any lock is taken (a test suite can take minutes; every hook of the
+// project waits for the store's lock), so the phase is looked up again
+// when it is marked. A verification that fails or may not run is a
+// PhaseDone that is not Completed, not an error: errors are about the
+// board and the plan (no such task, no plan, no such phase) or a command
+// that could not start.
 func (r *Repo) CompletePhase(ctx context.Context, n, k int) (PhaseDone, error) {
 	d := PhaseDone{Task: n, Phase: k}
 	t, err := r.Task(ctx, n)
 	if err != nil {
 		return d, err
 	}
-	_, _, plan, _, err := r.CurrentPlan(&t)
+	version, _, plan, src, err := r.CurrentPlan(&t)
 	if err != nil {
 		return d, err
 	}
@@ -72,6 +75,10 @@ func (r *Repo) CompletePhase(ctx context.Context, n, k int) (PhaseDone, error) {
 		return d, nil
 	}
 	if command := cmp.Or(ph.Verify, r.Opts.Plans.Verify); command != "" {
+		if err := r.mayRun(&t, version, src, ph.Verify != "", command); err != nil {
+			d.Verification = &Verification{Command: command, Refused: err}
+			return d, nil
+		}
 		v, err := Verify(ctx, r.Root, command, r.Opts.Plans.VerifyTimeout)
 		if err != nil {
 			return d, err
@@ -98,6 +105,28 @@ func (r *Repo) CompletePhase(ctx context.Context, n, k int) (PhaseDone, error) {
 		}
 	}
 	return d, nil
+}
+
+// mayRun says why a phase's verification command must not run; nil when
+// it may. A command from the plan, which the agent writes, runs only while
+// the plan is word for word the version the user approved (PlanHash); one
+// from the configuration needs no approval. Either way it runs only when
+// the guard allows it as it would the agent's own command, or asks and
+// the user confirms it (r.Confirm).
+func (r *Repo) mayRun(t *state.Task, version int, src []byte, fromPlan bool, command string) error {
+	if fromPlan {
+		switch {
+		case t.Approved != version:
+			return fmt.Errorf("plan version %d of task %d is not approved: ask the user to approve it (atreides plan approve %d)", version, t.Number, t.Number)
+		case t.ApprovedHash != PlanHash(src):
+			return fmt.Errorf("plan changed since approval: ask the user to approve it again (atreides plan approve %d)", t.Number)
+		}
+	}
+	err := policy.JudgeRun(policy.ForProject(r.Root), command, r.Root, r.Root)
+	if policy.Asks(err) && r.Confirm != nil && r.Confirm(command, err) {
+		return nil
+	}
+	return err
 }
 
 // Task is a copy of task n as the store holds it.

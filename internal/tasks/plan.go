@@ -2,6 +2,8 @@ package tasks
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -164,6 +166,22 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 		return s, false
 	}
 	return s[len(prefix):], true
+}
+
+// PlanHash identifies a plan's text apart from its phase markers, which
+// atreides itself moves as phases start and complete (with the blanks
+// before them, since a heading without a marker gets " [MARKER]"). An
+// approval pins it: a plan whose prose, phases or Verify lines changed
+// since is not the plan the user approved.
+func PlanHash(src []byte) string {
+	h := sha256.New()
+	prev := 0
+	for _, ph := range ParsePlan(src).Phases {
+		h.Write(bytes.TrimRight(src[prev:ph.start], " \t"))
+		prev = ph.end
+	}
+	h.Write(src[prev:])
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // SetMarker gives phase k (1-based) of src the status's marker. Only the

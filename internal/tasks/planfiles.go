@@ -228,8 +228,10 @@ func (r *Repo) NewResearch(ctx context.Context, n int) (p string, number int, er
 	return p, number, err
 }
 
-// Approve records the user's approval of the task's current plan version.
-func (r *Repo) Approve(ctx context.Context, n int) (version int, err error) {
+// Approve records the user's approval of the task's current plan version,
+// pinned to its content as it is now (PlanHash): its Verify lines run only
+// while it stays so. It returns the plan approved.
+func (r *Repo) Approve(ctx context.Context, n int) (version int, plan Plan, err error) {
 	err = r.Update(ctx, func(b *state.Tasks, now time.Time) error {
 		t, err := Get(b, n)
 		if err != nil {
@@ -238,11 +240,14 @@ func (r *Repo) Approve(ctx context.Context, n int) (version int, err error) {
 		if len(t.Plans) == 0 {
 			return fmt.Errorf("task %d has no plan to approve (atreides plan new %d)", n, n)
 		}
-		version = len(t.Plans)
-		t.Approved, t.Updated = version, now
+		var src []byte
+		if version, _, plan, src, err = r.CurrentPlan(t); err != nil {
+			return err
+		}
+		t.Approved, t.ApprovedHash, t.Updated = version, PlanHash(src), now
 		return nil
 	})
-	return version, err
+	return version, plan, err
 }
 
 // SetPhase gives phase k of the task's current plan the status, rewriting

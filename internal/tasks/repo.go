@@ -52,6 +52,10 @@ type Repo struct {
 	Store *store.Store
 	Opts  Options
 	Now   func() time.Time
+	// Confirm asks the user whether to run a verification command the
+	// guard asks about (why says what it asks); nil when there is no one
+	// to ask, as for the agent's tools: then such a command is not run.
+	Confirm func(command string, why error) bool
 }
 
 // Open returns the board of the project at root.

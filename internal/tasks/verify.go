@@ -21,6 +21,9 @@ type Verification struct {
 	Duration time.Duration
 	// Problem says why it did not pass: the exit status, the timeout.
 	Problem string
+	// Refused says why the command was not run at all: a plan not
+	// approved as it is now, or the guard's verdict (a *policy.Refusal).
+	Refused error
 }
 
 // Verify runs command through the shell, from root, within timeout. The
