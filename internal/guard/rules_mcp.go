@@ -8,7 +8,7 @@ func init() {
 	initRules = append(initRules, func() {
 		register(
 			&Rule{ID: "mcp.unknown-write", Category: "mcp", Verdict: Ask,
-				Reason: "atreides cannot see which files this MCP tool changes or which command it runs; ask the user"},
+				Reason: "atreides cannot check what this MCP tool changes; ask the user"},
 		)
 	})
 }

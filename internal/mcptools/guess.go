@@ -75,7 +75,7 @@ func guess(name []string, a args) Calls {
 		}
 	}
 	if runs && !reads {
-		return Calls{Unknown: "its name says it runs commands, and its arguments show none the guard can read"}
+		return Calls{Unknown: "its name says it runs commands, and its arguments show none"}
 	}
 	if isRemote(a) {
 		return Calls{}

@@ -174,7 +174,7 @@ var (
 func run(a args) Calls {
 	cmds, unreadable := commands(a, true)
 	if len(cmds) == 0 && !unreadable {
-		return Calls{Unknown: "it runs a command the guard cannot read from its arguments"}
+		return Calls{Unknown: "it runs a command its arguments do not show"}
 	}
 	return shellCalls(a, cmds, unreadable)
 }

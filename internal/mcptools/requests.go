@@ -6,10 +6,7 @@ import "strings"
 // that reads a URL reads no local file).
 func paths(tool string, ps []string) []Request {
 	var out []Request
-	for _, p := range ps {
-		if strings.Contains(p, "://") {
-			continue
-		}
+	for _, p := range noURLs(ps) {
 		out = append(out, Request{Tool: tool, Arg: p})
 	}
 	return out
@@ -72,10 +69,11 @@ func pathCommand(prog string, opts []string, ps []string) string {
 	return strings.Join(parts, " ")
 }
 
+// noURLs leaves out URLs and blank names, which name no local file.
 func noURLs(ps []string) []string {
 	var out []string
 	for _, p := range ps {
-		if !strings.Contains(p, "://") {
+		if !strings.Contains(p, "://") && strings.TrimSpace(p) != "" {
 			out = append(out, p)
 		}
 	}
