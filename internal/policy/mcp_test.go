@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -16,6 +17,11 @@ import (
 // handler under the default policy, in a project at root.
 func mcpVerdict(t *testing.T, root, host, name, input string) event.Result {
 	t.Helper()
+	return mcpVerdictUnder(t, guard.DefaultPolicy(), root, host, name, input)
+}
+
+func mcpVerdictUnder(t *testing.T, p *guard.Policy, root, host, name, input string) event.Result {
+	t.Helper()
 	if !json.Valid([]byte(input)) {
 		t.Fatalf("%s: invalid test input %s", name, input)
 	}
@@ -26,7 +32,7 @@ func mcpVerdict(t *testing.T, root, host, name, input string) event.Result {
 		tool.Name = event.ToolName("mcp:" + rest)
 	}
 	ev := &event.Event{Kind: event.PreTool, Host: host, Cwd: root, ProjectDir: root, Tool: tool}
-	h := Handler(func() (*guard.Policy, error) { return guard.DefaultPolicy(), nil })
+	h := Handler(func() (*guard.Policy, error) { return p, nil })
 	c := &engine.Call{Event: ev, Memo: &engine.Memo{}, Deadline: time.Now().Add(time.Minute)}
 	h.Prepare(c)
 	r, err := h.Handle(c)
@@ -182,6 +188,23 @@ func TestOpenCodeMCPTools(t *testing.T) {
 	// Claude Code's own tools without a name atreides knows stay unjudged.
 	if r := mcpVerdict(t, root, "claude", "ExitPlanMode", `{"plan":"rm -rf ~"}`); r.Verdict != event.None {
 		t.Errorf("ExitPlanMode judged: %+v", r)
+	}
+}
+
+// GitHub's server pushing files straight to main is a push to a protected
+// branch for the protected-branches group, as `git push origin main` is.
+func TestMCPRemotePushFollowsProtectedBranches(t *testing.T) {
+	p, err := guard.NewPolicy(guard.Options{Groups: []string{"protected-branches"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	in := `{"owner":"o","repo":"r","path":"a.go","content":"x","message":"m","branch":"%s"}`
+	if r := mcpVerdictUnder(t, p, root, "claude", "mcp__github__create_or_update_file", fmt.Sprintf(in, "main")); r.Verdict != event.Ask || r.Rule != "git.push-protected" {
+		t.Errorf("push to main: %+v", r)
+	}
+	if r := mcpVerdictUnder(t, p, root, "claude", "mcp__github__create_or_update_file", fmt.Sprintf(in, "feature")); r.Verdict != event.None {
+		t.Errorf("push to a feature branch: %+v", r)
 	}
 }
 
