@@ -53,8 +53,9 @@ var sourceKeys = []string{"source", "sourcepath", "src", "from", "oldpath"}
 // A remote repository's arguments (owner and repo, project_id) name no
 // local path.
 func guess(name []string, a args) Calls {
-	if len(name) > 0 && name[0] == "git" && len(name) > 1 {
-		return otherGit(name[1:], a)
+	if i := slices.IndexFunc(name, func(w string) bool { return w != "git" }); i > 0 {
+		// git_push; git_git_push on OpenCode, from a server named git.
+		return otherGit(name[i:], a)
 	}
 	has := func(vs []string) bool {
 		return slices.ContainsFunc(name, func(w string) bool { return slices.Contains(vs, w) })
@@ -145,7 +146,7 @@ func isVerb(w string) bool {
 func prefixed(prog string, cmds []string, a args) []string {
 	if len(cmds) == 0 {
 		if argv := a.strs(argvKeys...); len(argv) > 0 {
-			return []string{command(prog, argv...)}
+			return argvLines(append([]string{prog}, argv...))
 		}
 		return nil
 	}

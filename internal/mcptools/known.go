@@ -191,14 +191,19 @@ func commands(a args, exec bool) (cmds []string, unreadable bool) {
 				cmds = append(cmds, v)
 			}
 		case []any:
-			if argv := strs(v); len(argv) > 0 {
-				cmds = append(cmds, command(argv[0], argv[1:]...))
+			if normKey(k) == "commands" { // a list of command lines
+				cmds = append(cmds, strs(v)...)
+			} else {
+				cmds = append(cmds, argvLines(strs(v))...)
 			}
 		}
 	}
 	if len(cmds) == 1 {
-		if argv := a.strs(argvKeys...); len(argv) > 0 {
-			cmds[0] += " " + command(argv[0], argv[1:]...)
+		if lines := argvLines(a.strs(argvKeys...)); len(lines) > 0 {
+			for i, l := range lines {
+				lines[i] = cmds[0] + " " + l
+			}
+			cmds = lines
 		}
 	}
 	lang := a.str(langKeys...)

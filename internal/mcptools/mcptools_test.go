@@ -21,12 +21,17 @@ func TestRead(t *testing.T) {
 		{"filesystem", "create_directory", `{"path":"~/x y"}`, []Request{{Tool: "shell", Arg: "mkdir -p -- ~/'x y'"}}, false},
 		{"filesystem", "search_files", `{"path":"src","pattern":"*.go"}`, []Request{{Tool: "search", Arg: "src", Pattern: "*.go"}}, false},
 		{"desktop-commander", "read_file", `{"path":"https://example.com/x","isUrl":true}`, nil, false},
+		{"x", "read_file", `{"path":"file:///home/u/.ssh/id%5Frsa"}`, []Request{{Tool: "read", Arg: "/home/u/.ssh/id_rsa"}}, false},
 		{"desktop-commander", "start_process", `{"command":"ls","shell":"python3"}`, []Request{{Tool: "shell", Arg: "python3 -c ls"}}, false},
 		{"desktop-commander", "start_process", `{"command":"ls","shell":"/bin/zsh"}`, []Request{{Tool: "shell", Arg: "ls"}}, false},
 		{"s", "run_command", `{"command":"cat","stdin":"it's","cwd":"sub"}`,
 			[]Request{{Tool: "shell", Arg: "{ cat\n} <<< 'it'\\''s'", Dir: "sub"}}, false},
 		{"s", "shell_execute", `{"command":["rm","-rf","a b"]}`, []Request{{Tool: "shell", Arg: "rm -rf 'a b'"}}, false},
 		{"s", "execute", `{"command":"git","args":["status","--short"]}`, []Request{{Tool: "shell", Arg: "git status --short"}}, false},
+		// An argv with shell syntax in a word is also read as a shell would.
+		{"s", "execute", `{"command":"rm","args":["-rf","$HOME/x"]}`,
+			[]Request{{Tool: "shell", Arg: "rm -rf '$HOME/x'"}, {Tool: "shell", Arg: "rm -rf $HOME/x"}}, false},
+		{"s", "run_command", `{"commands":["ls","rm -rf ~"]}`, []Request{{Tool: "shell", Arg: "ls"}, {Tool: "shell", Arg: "rm -rf ~"}}, false},
 		// Two spellings of one name: both are judged.
 		{"s", "exec", `{"cmd":"ls","Cmd":"rm -rf ~"}`,
 			[]Request{{Tool: "shell", Arg: "rm -rf ~"}, {Tool: "shell", Arg: "ls"}}, false},
@@ -54,6 +59,7 @@ func TestRead(t *testing.T) {
 		// OpenCode: the server's name is in the tool's.
 		{"", "desktop-commander_edit_block", `{"file_path":"a"}`, []Request{{Tool: "edit", Arg: "a"}}, false},
 		{"", "git_git_status", `{"repo_path":"/r"}`, []Request{{Tool: "shell", Arg: "git -C /r status"}}, false},
+		{"", "git_git_push", `{"path":"/r","force":true}`, []Request{{Tool: "shell", Arg: "git -C /r push --force"}}, false},
 		// Not an object.
 		{"x", "y", `[1]`, nil, true},
 		{"x", "y", ``, nil, false},

@@ -1,6 +1,10 @@
 package mcptools
 
-import "strings"
+import (
+	"net/url"
+	"slices"
+	"strings"
+)
 
 // paths are requests of one tool for each path, URLs left out (a tool
 // that reads a URL reads no local file).
@@ -30,6 +34,26 @@ func command(prog string, argv ...string) string {
 		b.WriteString(quote(a))
 	}
 	return b.String()
+}
+
+// argvLines are the command lines an argv given to a server stands for:
+// its words quoted one by one (a leading ~ left to expand), as a server
+// that executes an argv runs it, and, when a word holds shell syntax, also
+// the words joined as they are, as a server that hands them to a shell
+// runs them. Nil for an empty argv.
+func argvLines(argv []string) []string {
+	if len(argv) == 0 {
+		return nil
+	}
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = quotePath(w)
+	}
+	lines := []string{strings.Join(words, " ")}
+	if slices.ContainsFunc(argv, func(w string) bool { return strings.ContainsAny(w, "$`;|&<>*?(){}\n\\") }) {
+		lines = append(lines, strings.Join(argv, " "))
+	}
+	return lines
 }
 
 // quote quotes s as one shell word; single quotes keep every character.
@@ -69,10 +93,17 @@ func pathCommand(prog string, opts []string, ps []string) string {
 	return strings.Join(parts, " ")
 }
 
-// noURLs leaves out URLs and blank names, which name no local file.
+// noURLs leaves out URLs and blank names, which name no local file; a
+// file: URL is the path it names.
 func noURLs(ps []string) []string {
 	var out []string
 	for _, p := range ps {
+		if len(p) > len("file://") && strings.EqualFold(p[:len("file://")], "file://") {
+			p = strings.TrimPrefix(p[len("file://"):], "localhost")
+			if u, err := url.PathUnescape(p); err == nil {
+				p = u
+			}
+		}
 		if !strings.Contains(p, "://") && strings.TrimSpace(p) != "" {
 			out = append(out, p)
 		}
