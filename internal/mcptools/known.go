@@ -1,6 +1,10 @@
 package mcptools
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"sync"
+)
 
 // A reader reads the arguments of a known tool; false when they do not
 // have the shape the tool's schema gives them (another server's tool of
@@ -20,9 +24,10 @@ type reader func(server string, a args) (Calls, bool)
 //     command the tool runs);
 //   - GitHub's and GitLab's servers: owner and repo, or project_id, name a
 //     remote repository (their paths are in it, not on this machine).
-var known = map[string]reader{}
-
-func init() {
+//
+// Built on first use: package init runs in every hook process.
+var known = sync.OnceValue(func() map[string]reader {
+	known := map[string]reader{}
 	for _, n := range []string{"read_file", "read_text_file", "read_media_file", "get_file_info", "read_multiple_files",
 		"list_directory", "list_directory_with_sizes", "directory_tree", "search_code"} {
 		known[n] = local(func(a args) Calls { return Calls{Requests: paths("read", a.strs("path", "paths"))} })
@@ -76,7 +81,8 @@ func init() {
 		}
 		return Calls{Requests: shell(command("gh", argv...), "")}
 	})
-}
+	return known
+})
 
 // local reads a tool of a server on this machine, unless the arguments
 // name a remote repository.
@@ -246,7 +252,7 @@ func shellCalls(a args, cmds []string, unreadable bool) Calls {
 }
 
 func isPosixShell(sh string) bool {
-	return posixShells[strings.TrimSuffix(strings.ToLower(pathBase(sh)), ".exe")]
+	return slices.Contains(posixShells, strings.TrimSuffix(strings.ToLower(pathBase(sh)), ".exe"))
 }
 
 func pathBase(p string) string {

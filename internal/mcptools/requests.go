@@ -112,8 +112,7 @@ func noURLs(ps []string) []string {
 }
 
 // posixShells run their -c argument as shell code.
-var posixShells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
-	"ash": true, "busybox": true, "shell": true, "posix": true, "fish": true}
+var posixShells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox", "shell", "posix", "fish"}
 
 // program is the command that runs code written in lang: the code itself
 // for a shell, an interpreter's one-liner form for the languages whose
@@ -123,7 +122,7 @@ var posixShells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash":
 func program(lang, code string) (string, bool) {
 	lang = strings.TrimSuffix(strings.ToLower(pathBase(strings.TrimSpace(lang))), ".exe")
 	switch {
-	case posixShells[lang]:
+	case slices.Contains(posixShells, lang):
 		return code, true
 	case lang == "python" || lang == "py" || strings.HasPrefix(lang, "python3"):
 		return command("python3", "-c", code), true
