@@ -109,9 +109,7 @@ func (g *gov) targets() (paths, unknown []string) {
 		e := policy.ShellEffects(g.c)
 		paths, unknown = e.Writes, e.Unknown
 	default:
-		if strings.HasPrefix(string(ev.Tool.Name), "mcp:") {
-			paths, unknown = mcpTargets(ev.Tool, ev.Cwd)
-		}
+		paths, unknown = mcpTargets(ev)
 	}
 	if len(g.o.Exempt) > 0 && len(paths) > 0 {
 		ex := intent.NewScope(ev.ProjectDir, g.o.Exempt)

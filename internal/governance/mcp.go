@@ -1,74 +1,44 @@
 package governance
 
 import (
-	"encoding/json"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/policy"
 )
 
-// An MCP tool is a write when its name says so; reads (read_file,
-// search) are never gated. Words, not regexps: this package's init runs
-// in every hook process.
-var mcpWriteWords = []string{"write", "edit", "create", "delete", "remove", "move", "rename", "mkdir", "patch",
-	"apply", "insert", "replace", "append", "save", "upload", "overwrite", "truncate", "chmod"}
-
-// mcpPathKeys are the input keys that name files, compared lower-case
-// without underscores.
-var mcpPathKeys = map[string]bool{"path": true, "paths": true, "file": true, "files": true, "filepath": true,
-	"filename": true, "dir": true, "directory": true, "dest": true, "destination": true, "source": true,
-	"src": true, "target": true, "oldpath": true, "newpath": true}
-
-// mcpTargets lists the paths an MCP tool that writes names in its input
-// (path, file_path, destination, ...), gated like the file tools. A tool
-// that writes files (its name says file, dir or path) but names none is an
-// unknown write, since what it changes cannot be checked against the
-// scope; one that writes elsewhere (create_issue) is not gated.
-func mcpTargets(t event.Tool, cwd string) (paths, unknown []string) {
-	name := t.Raw
-	if name == "" {
-		name = string(t.Name)
+// mcpTargets lists what a third-party MCP tool call writes, read from its
+// arguments as the guard reads them (policy.MCPRequests): the paths it
+// writes or edits, the writes of the commands it runs (the shell model's,
+// as for the shell tool), and, as unknown, a call that runs commands or
+// writes files it names no path for. Reads are never gated, nor a tool
+// that writes elsewhere (create_issue).
+func mcpTargets(ev *event.Event) (paths, unknown []string) {
+	reqs, why := policy.MCPRequests(ev)
+	if why != "" {
+		unknown = append(unknown, "the MCP tool "+ev.Tool.Raw+": "+why)
 	}
-	lower := strings.ToLower(name)
-	if !slices.ContainsFunc(mcpWriteWords, func(w string) bool { return strings.Contains(lower, w) }) {
-		return nil, nil
-	}
-	var in map[string]any
-	_ = json.Unmarshal(t.Input, &in)
-	for k, v := range in {
-		if !mcpPathKeys[strings.ReplaceAll(strings.ToLower(k), "_", "")] {
-			continue
+	for _, r := range reqs {
+		switch r.Tool {
+		case "write", "edit":
+			paths = append(paths, absolute(r.Path, r.Cwd, r.Home))
+		case "shell":
+			e := guard.ShellEffects(r)
+			paths = append(paths, e.Writes...)
+			unknown = append(unknown, e.Unknown...)
 		}
-		for _, p := range strs(v) {
-			if p == "" || strings.Contains(p, "://") {
-				continue
-			}
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(cwd, p)
-			}
-			paths = append(paths, filepath.Clean(p))
-		}
-	}
-	if len(paths) == 0 && (strings.Contains(lower, "file") || strings.Contains(lower, "dir") || strings.Contains(lower, "path")) {
-		unknown = []string{"the MCP tool " + name + " writes files it names no path for"}
 	}
 	return paths, unknown
 }
 
-func strs(v any) []string {
-	switch x := v.(type) {
-	case string:
-		return []string{x}
-	case []any:
-		var out []string
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
+func absolute(p, cwd, home string) string {
+	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		p = home + p[1:]
 	}
-	return nil
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	return filepath.Clean(p)
 }

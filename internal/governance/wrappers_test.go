@@ -92,6 +92,11 @@ func TestMCPToolsGated(t *testing.T) {
 		{"fs__edit_file", map[string]any{"content": "x"}, event.Ask},
 		{"fs__read_file", map[string]any{"path": "/etc/hosts"}, event.None},
 		{"github__create_issue", map[string]any{"title": "x"}, event.None},
+		// A command an MCP tool runs writes what the shell model says.
+		{"shell__run_command", map[string]any{"command": "rm " + f.root + "/README.md"}, event.Deny},
+		{"shell__run_command", map[string]any{"command": "rm src/auth/old.go", "cwd": f.root}, event.None},
+		{"shell__run_command", map[string]any{"command": "ls"}, event.None},
+		{"shell__run_command", map[string]any{}, event.Ask},
 	} {
 		if d := mcp(tt.name, tt.in); d.Verdict != tt.want {
 			t.Errorf("%s %v: verdict %v, want %v (%q)", tt.name, tt.in, d.Verdict, tt.want, d.Reason)

@@ -5,7 +5,7 @@ package guard
 import "strings"
 
 // ruleBatchCount is the number of rule registrations (initRules).
-const ruleBatchCount = 28
+const ruleBatchCount = 29
 
 // prefixBatchesOf returns the batches with a rule whose name ending in *
 // is a prefix of name.
@@ -56,77 +56,77 @@ func batchesNamed(name string) uint64 {
 	case "kubecolor":
 		return 0x1080
 	case "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-delete-records", "kafka-delete-records.sh", "nats", "rabbitmqadmin", "rabbitmqctl", "rpk":
-		return 0x2000
-	case "kafka-topics", "kafka-topics.sh":
-		return 0x2080
-	case "datadog-ci", "grafana", "grafana-cli", "newrelic", "opsgenie", "pd", "promtool", "sentry-cli", "splunk":
 		return 0x4000
-	case "deck", "dig", "drill", "fastly", "haproxy", "host", "nginx", "nsupdate", "openresty", "rc-service", "wrangler":
+	case "kafka-topics", "kafka-topics.sh":
+		return 0x4080
+	case "datadog-ci", "grafana", "grafana-cli", "newrelic", "opsgenie", "pd", "promtool", "sentry-cli", "splunk":
 		return 0x8000
-	case "service":
-		return 0x8040
-	case "composer", "mamba", "micromamba":
+	case "deck", "dig", "drill", "fastly", "haproxy", "host", "nginx", "nsupdate", "openresty", "rc-service", "wrangler":
 		return 0x10000
-	case "conda", "pipx":
+	case "service":
 		return 0x10040
-	case "chmod", "chown", "crontab", "launchctl", "loginctl":
+	case "composer", "mamba", "micromamba":
+		return 0x20000
+	case "conda", "pipx":
 		return 0x20040
+	case "chmod", "chown", "crontab", "launchctl", "loginctl":
+		return 0x40040
 	case "systemctl":
-		return 0x28040
+		return 0x50040
 	case "circleci", "gitlab-rails", "gitlab-rake", "gitlab-runner", "java", "jenkins-cli":
-		return 0x40000
+		return 0x80000
 	case "anaconda", "buildah", "cabal", "changeset", "crane", "dart", "deno", "depot", "dotnet", "flit", "flutter", "gcrane", "goreleaser", "hatch", "jsr", "ko", "lein", "lerna", "maturin", "mix", "nuget", "oras", "ovsx", "pod", "rebar3", "sbt", "semantic-release", "skopeo", "snapcraft", "stack", "swift", "twine", "vsce":
-		return 0x100000
-	case "helm":
-		return 0x101080
-	case "nerdctl":
-		return 0x108808
-	case "docker", "podman":
-		return 0x108888
-	case "gradle", "gradlew", "mvn", "mvnw", "pdm", "poetry":
-		return 0x110000
-	case "scp", "ssh-add", "ssh-keygen":
 		return 0x200000
-	case "rsync":
-		return 0x200020
-	case "flipt", "ldcli", "split", "square", "stripe", "unleash":
+	case "helm":
+		return 0x201080
+	case "nerdctl":
+		return 0x210808
+	case "docker", "podman":
+		return 0x210888
+	case "gradle", "gradlew", "mvn", "mvnw", "pdm", "poetry":
+		return 0x220000
+	case "scp", "ssh-add", "ssh-keygen":
 		return 0x400000
+	case "rsync":
+		return 0x400020
+	case "flipt", "ldcli", "split", "square", "stripe", "unleash":
+		return 0x800000
 	case "http", "https", "xh", "xhs":
-		return 0x44c100
+		return 0x898100
 	case "curl", "wget":
-		return 0x44c102
+		return 0x898102
 	case "bw", "docker-credential-desktop", "docker-credential-ecr-login", "docker-credential-gcloud", "docker-credential-gcr", "docker-credential-osxkeychain", "docker-credential-pass", "docker-credential-secretservice", "docker-credential-wincred", "gopass", "heroku", "keyctl", "kwallet-query", "pass", "secret-tool", "security":
-		return 0x1000000
-	case "kubectl", "oc":
-		return 0x1001080
-	case "gh", "glab":
-		return 0x1140000
-	case "doppler", "op", "vault":
-		return 0x1800000
-	case "azcopy", "borg", "borgbackup", "gsutil", "mc", "restic", "s3cmd", "velero":
 		return 0x2000000
-	case "rclone":
-		return 0x2000020
-	case "az":
-		return 0x3800004
-	case "aws", "gcloud":
-		return 0x3802004
-	case "history", "set", "unset":
+	case "kubectl", "oc":
+		return 0x2001080
+	case "gh", "glab":
+		return 0x2280000
+	case "doppler", "op", "vault":
+		return 0x3000000
+	case "azcopy", "borg", "borgbackup", "gsutil", "mc", "restic", "s3cmd", "velero":
 		return 0x4000000
-	case "rm", "srm", "unlink":
+	case "rclone":
 		return 0x4000020
+	case "az":
+		return 0x7000004
+	case "aws", "gcloud":
+		return 0x7004004
+	case "history", "set", "unset":
+		return 0x8000000
+	case "rm", "srm", "unlink":
+		return 0x8000020
 	case "shred":
-		return 0x4000060
+		return 0x8000060
 	case "pip", "pip3":
-		return 0x4010040
+		return 0x8020040
 	case "bun", "uv":
-		return 0x4110000
+		return 0x8220000
 	case "cargo", "gem":
-		return 0x4110040
+		return 0x8220040
 	case "git":
-		return 0x5080400
+		return 0xa100400
 	case "npm", "pnpm", "yarn":
-		return 0x5110040
+		return 0xa220040
 	}
 	return 0
 }
@@ -158,36 +158,38 @@ func batchOfID(id string) int {
 		return 11
 	case "k8s.delete-all", "k8s.delete-namespace", "k8s.drain", "k8s.helm-uninstall", "k8s.scale-zero":
 		return 12
-	case "messaging.aws-delete", "messaging.kafka-delete", "messaging.nats-delete", "messaging.pubsub-delete", "messaging.rabbitmq-delete", "messaging.rpk-delete", "messaging.sqs-delete-message":
+	case "mcp.unknown-write":
 		return 13
-	case "monitoring.api-delete", "monitoring.cli-delete", "monitoring.grafana-plugin-remove", "monitoring.promtool-delete", "monitoring.splunk-delete":
+	case "messaging.aws-delete", "messaging.kafka-delete", "messaging.nats-delete", "messaging.pubsub-delete", "messaging.rabbitmq-delete", "messaging.rpk-delete", "messaging.sqs-delete-message":
 		return 14
-	case "network.api-delete", "network.deck-reset", "network.deck-sync", "network.fastly-activate", "network.fastly-delete", "network.nsupdate", "network.proxy-stop", "network.wrangler-delete", "network.zone-transfer":
+	case "monitoring.api-delete", "monitoring.cli-delete", "monitoring.grafana-plugin-remove", "monitoring.promtool-delete", "monitoring.splunk-delete":
 		return 15
-	case "packages.publish", "packages.uninstall":
+	case "network.api-delete", "network.deck-reset", "network.deck-sync", "network.fastly-activate", "network.fastly-delete", "network.nsupdate", "network.proxy-stop", "network.wrangler-delete", "network.zone-transfer":
 		return 16
-	case "persist.crontab", "persist.git-hook", "persist.service":
+	case "packages.publish", "packages.uninstall":
 		return 17
-	case "platform.api-delete", "platform.circleci-delete", "platform.gh-delete", "platform.gh-disrupt", "platform.gitlab-admin", "platform.glab-delete", "platform.glab-disrupt", "platform.jenkins-delete", "platform.runner-unregister":
+	case "persist.crontab", "persist.git-hook", "persist.service":
 		return 18
-	case "git.push-protected":
+	case "platform.api-delete", "platform.circleci-delete", "platform.gh-delete", "platform.gh-disrupt", "platform.gitlab-admin", "platform.glab-delete", "platform.glab-disrupt", "platform.jenkins-delete", "platform.runner-unregister":
 		return 19
-	case "publish.image", "publish.package", "publish.release":
+	case "git.push-protected":
 		return 20
-	case "remote.forget-keys", "remote.rsync-delete", "remote.scp-system":
+	case "publish.image", "publish.package", "publish.release":
 		return 21
-	case "saas.api-delete", "saas.flags-delete", "saas.payments-delete", "saas.stripe-keys":
+	case "remote.forget-keys", "remote.rsync-delete", "remote.scp-system":
 		return 22
-	case "secrets.1password-delete", "secrets.aws-delete", "secrets.aws-overwrite", "secrets.cloud-vault-delete", "secrets.doppler-delete", "secrets.vault-destroy":
+	case "saas.api-delete", "saas.flags-delete", "saas.payments-delete", "saas.stripe-keys":
 		return 23
-	case "exfil.credential", "secret.cloud-metadata", "secret.cloud-metadata-credentials", "secret.print-env", "secret.print-token":
+	case "secrets.1password-delete", "secrets.aws-delete", "secrets.aws-overwrite", "secrets.cloud-vault-delete", "secrets.doppler-delete", "secrets.vault-destroy":
 		return 24
-	case "backup.borg-delete", "backup.borg-maintenance", "backup.restic-cache", "backup.restic-delete", "backup.velero-delete", "backup.velero-restore-delete", "storage.azcopy-delete", "storage.azure-delete", "storage.gcs-delete", "storage.minio-delete", "storage.minio-policy", "storage.rclone-delete", "storage.rclone-move", "storage.s3-delete", "storage.s3cmd-delete":
+	case "exfil.credential", "secret.cloud-metadata", "secret.cloud-metadata-credentials", "secret.print-env", "secret.print-token":
 		return 25
-	case "tamper.git-config", "tamper.history", "tamper.package-index", "tamper.registry":
+	case "backup.borg-delete", "backup.borg-maintenance", "backup.restic-cache", "backup.restic-delete", "backup.velero-delete", "backup.velero-restore-delete", "storage.azcopy-delete", "storage.azure-delete", "storage.gcs-delete", "storage.minio-delete", "storage.minio-policy", "storage.rclone-delete", "storage.rclone-move", "storage.s3-delete", "storage.s3cmd-delete":
 		return 26
-	case "self.binary-write", "self.command", "self.config-write", "self.host-settings", "self.plan-approve":
+	case "tamper.git-config", "tamper.history", "tamper.package-index", "tamper.registry":
 		return 27
+	case "self.binary-write", "self.command", "self.config-write", "self.host-settings", "self.plan-approve":
+		return 28
 	}
 	return -1
 }

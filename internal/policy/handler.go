@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/mcptools"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -57,8 +59,8 @@ type verdict struct {
 
 func judge(c *engine.Call, policy Source) (event.Result, error) {
 	ev := c.Event
-	reqs := Requests(ev)
-	if len(reqs) == 0 {
+	reqs, unknown := Requests(ev)
+	if len(reqs) == 0 && unknown == "" {
 		return event.Result{}, nil
 	}
 	p, err := policy()
@@ -70,10 +72,13 @@ func judge(c *engine.Call, policy Source) (event.Result, error) {
 	}
 	deadline := analysisDeadline(c)
 	var worst guard.Result
+	if unknown != "" {
+		worst = p.UnknownWrite(unknown)
+	}
 	for _, r := range reqs {
 		r.Deadline = deadline
 		res := p.Check(r)
-		if r.Tool == "shell" {
+		if r.Tool == "shell" && ev.Tool.Name == event.Shell {
 			// The judging walk is the shell model: governance and the
 			// session read its effects instead of walking again.
 			c.Memo.Set(effectsKey{}, res.Effects)
@@ -103,8 +108,10 @@ func toResult(r guard.Result) event.Result {
 }
 
 // Requests turns a tool call into guard requests: one for a shell command,
-// one per path for file tools, none for tools the guard does not judge.
-func Requests(ev *event.Event) []guard.Request {
+// one per path for file tools, what a third-party MCP tool's arguments
+// name (MCPRequests), none for tools the guard does not judge. unknown,
+// when set, says that the call also does what no request shows.
+func Requests(ev *event.Event) (reqs []guard.Request, unknown string) {
 	cwd := ev.Cwd
 	if cwd == "" {
 		cwd = ev.ProjectDir
@@ -112,22 +119,67 @@ func Requests(ev *event.Event) []guard.Request {
 	t := ev.Tool
 	switch t.Name {
 	case event.Shell:
-		return []guard.Request{NewRequest("shell", t.Command, cwd, ev.ProjectDir)}
+		return []guard.Request{NewRequest("shell", t.Command, cwd, ev.ProjectDir)}, ""
 	case event.Search:
 		r := NewRequest("search", "", cwd, ev.ProjectDir)
 		if len(t.Paths) > 0 {
 			r.Path = t.Paths[0]
 		}
 		r.Pattern = t.Pattern
-		return []guard.Request{r}
+		return []guard.Request{r}, ""
 	case event.Read, event.Write, event.Edit:
 		out := make([]guard.Request, 0, len(t.Paths))
 		for _, p := range t.Paths {
 			out = append(out, NewRequest(string(t.Name), p, cwd, ev.ProjectDir))
 		}
-		return out
+		return out, ""
 	}
-	return nil
+	return MCPRequests(ev)
+}
+
+// ownServer is the normalised name prefix of atreides's own MCP tools,
+// which change only atreides's state and are left to governance.
+const ownServer = "mcp:atreides__"
+
+// MCPRequests are the guard requests for what a third-party MCP tool's
+// arguments name (internal/mcptools), and why the call is an unknown
+// write if it is one. OpenCode reports MCP tools as "<server>_<tool>",
+// which stay event.Other: theirs are read with the server's name left in
+// the tool's. Governance's scope gate reads the same requests.
+func MCPRequests(ev *event.Event) (reqs []guard.Request, unknown string) {
+	t := ev.Tool
+	var server, tool string
+	switch {
+	case strings.HasPrefix(string(t.Name), ownServer):
+		return nil, ""
+	case t.Name.IsMCP():
+		server, tool, _ = strings.Cut(string(t.Name)[len("mcp:"):], "__")
+		if tool == "" {
+			server, tool = "", server
+		}
+	case t.Name == event.Other && ev.Host == "opencode" && t.Raw != "":
+		tool = t.Raw
+	default:
+		return nil, ""
+	}
+	cwd := ev.Cwd
+	if cwd == "" {
+		cwd = ev.ProjectDir
+	}
+	calls := mcptools.Read(server, tool, t.Input)
+	for _, r := range calls.Requests {
+		dir := cwd
+		if r.Dir != "" {
+			dir = r.Dir
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(cwd, dir)
+			}
+		}
+		q := NewRequest(r.Tool, r.Arg, dir, ev.ProjectDir)
+		q.Pattern = r.Pattern
+		reqs = append(reqs, q)
+	}
+	return reqs, calls.Unknown
 }
 
 // NewRequest is a guard request for a shell command (tool "shell") or a

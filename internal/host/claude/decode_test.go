@@ -145,6 +145,9 @@ func TestNormalizeTool(t *testing.T) {
 		{"Grep", `{"pattern":"x"}`, event.Search, nil},
 		{"Agent", `{"prompt":"x","subagent_type":"general-purpose"}`, event.Delegate, nil},
 		{"mcp__memory__store", `{}`, "mcp:memory__store", nil},
+		// An MCP tool's arguments have their own types.
+		{"mcp__shell__shell_execute", `{"command":["ls","-la"],"path":5}`, "mcp:shell__shell_execute", nil},
+		{"SomethingNew", `{"command":["ls"]}`, event.Other, nil},
 		{"SomethingNew", `{}`, event.Other, nil},
 	}
 	for _, tt := range tests {
@@ -181,4 +184,14 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// An MCP tool's arguments are still checked: a duplicate key (which one
+// would the server use?) or broken syntax is malformed.
+func TestNormalizeToolChecksMCPInput(t *testing.T) {
+	for _, in := range []string{`{"command":"ls","command":"rm -rf ~"}`, `{"command":`} {
+		if _, err := NormalizeTool("mcp__shell__run_command", json.RawMessage(in)); err == nil {
+			t.Errorf("%s: accepted", in)
+		}
+	}
 }

@@ -184,6 +184,7 @@ func TestNormalizeTool(t *testing.T) {
 		{"apply_patch", `{"command":"  *** Add File: indented.txt\r\n"}`, event.Edit, "", []string{"indented.txt"}},
 		{"apply_patch", `{}`, event.Edit, "", nil},
 		{"mcp__memory__store", `{}`, "mcp:memory__store", "", nil},
+		{"mcp__shell__shell_execute", `{"command":["ls","-la"],"path":5}`, "mcp:shell__shell_execute", "", nil},
 		{"spawn_agent", `{"agent_type":"explorer","message":"look"}`, event.Delegate, "", nil},
 		// Codex 0.169.0's hooks name an MCP tool mcp__<server>__<tool>,
 		// though its model sees <tool> in the namespace mcp__<server>.

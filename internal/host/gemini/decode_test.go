@@ -225,6 +225,7 @@ func TestNormalizeTool(t *testing.T) {
 		{"invoke_agent", `{"name":"x"}`, nil, event.Delegate, "", nil},
 		{"activate_skill", `{}`, nil, event.Other, "", nil},
 		{"store", `{}`, &mcpContext{ServerName: "memory", ToolName: "store"}, "mcp:memory__store", "", nil},
+		{"shell_execute", `{"command":["ls","-la"],"file_path":5}`, &mcpContext{ServerName: "shell", ToolName: "shell_execute"}, "mcp:shell__shell_execute", "", nil},
 		{"SomethingNew", `{}`, nil, event.Other, "", nil},
 	}
 	for _, tt := range tests {

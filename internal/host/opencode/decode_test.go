@@ -211,6 +211,7 @@ func TestNormalizeTool(t *testing.T) {
 		{"grep", `{"pattern":"foo","include":"*.ts"}`, event.Search, "", nil, "*.ts", ""},
 		{"webfetch", `{"url":"https://x"}`, event.Fetch, "", nil, "", ""},
 		{"github_create_issue", `{}`, event.Other, "", nil, "", ""},
+		{"shell_shell_execute", `{"command":["ls","-la"],"path":5}`, event.Other, "", nil, "", ""},
 		{"atreides_todo_add", `{"title":"x"}`, "mcp:atreides__todo_add", "", nil, "", ""},
 		{"atreides_", `{}`, event.Other, "", nil, "", ""},
 	} {

@@ -1,0 +1,31 @@
+package guard
+
+// Third-party MCP tools (internal/mcptools reads their arguments): the
+// paths and commands a call names are judged as the file and shell tools'
+// are; a call that runs commands or writes files it does not name is an
+// unknown write, which this rule decides.
+func init() {
+	initRules = append(initRules, func() {
+		register(
+			&Rule{ID: "mcp.unknown-write", Category: "mcp", Verdict: Ask,
+				Reason: "atreides cannot check what this MCP tool changes; ask the user"},
+		)
+	})
+}
+
+// UnknownWrite judges an MCP tool call whose effects cannot be listed;
+// detail says why (mcptools.Calls.Unknown). The verdict is rule
+// mcp.unknown-write's under this policy: ask by default; a user may
+// change it or turn it off like any other rule.
+func (p *Policy) UnknownWrite(detail string) Result {
+	r := ruleByID("mcp.unknown-write")
+	v, on := p.verdictFor(r)
+	if !on {
+		return Result{}
+	}
+	reason := r.Reason
+	if detail != "" {
+		reason = detail + ": " + reason
+	}
+	return Result{Verdict: v, Rule: r.ID, Category: r.Category, Reason: reason}
+}
