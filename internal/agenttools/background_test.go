@@ -3,6 +3,7 @@ package agenttools
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/config/configtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,7 @@ func bgProject(t *testing.T, limit, waitSeconds int) string {
 	if err := os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("Run go test."), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	configtest.Trust(t, root) // the background commands run programs
 	return root
 }
 
@@ -102,6 +104,7 @@ func task(t *testing.T, root, id string) state.BgTask {
 }
 
 func TestBackgroundTools(t *testing.T) {
+	configtest.Home(t)
 	const (
 		slow = `{"description":"slow","prompt":"work sleep=30","agent":"explore"}`
 		fast = `{"description":"fast","prompt":"work sleep=0.2","agent":"explore"}`
@@ -245,6 +248,7 @@ func busy(root string) bool {
 // A task's prompt file holds the agent's role, the skills' text and the
 // prompt, in that order.
 func TestSkillInPrompt(t *testing.T) {
+	configtest.Home(t)
 	root := bgProject(t, 5, 5)
 	env := envOf(root, "p1")
 	must(t, env, "background_task", `{"description":"x","prompt":"the task sleep=0","agent":"explore","skills":["tests"]}`)
@@ -264,6 +268,7 @@ func TestSkillInPrompt(t *testing.T) {
 // The registry keeps every pending task, so it refuses one more past
 // state.MaxBackground instead of growing the state each hook reads.
 func TestPendingBound(t *testing.T) {
+	configtest.Home(t)
 	root := bgProject(t, 1, 1)
 	r := registry(envOf(root, "p1"))
 	// Written directly, not through the registry, which would start one.
@@ -288,6 +293,7 @@ func TestPendingBound(t *testing.T) {
 // background task (its chain of agents in the environment the supervisor
 // gives its CLI) is checked like any delegation: depth and cycles.
 func TestBackgroundObeysDelegationLimits(t *testing.T) {
+	configtest.Home(t)
 	root := bgProject(t, 5, 5)
 	for _, c := range []struct {
 		path, agent, want string

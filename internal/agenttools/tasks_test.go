@@ -3,6 +3,7 @@ package agenttools
 import (
 	"context"
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/config/configtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,8 +188,10 @@ func TestErrorRecord(t *testing.T) {
 // (a plan not approved, or changed since), says the next phase, and
 // reports the scoped commit.
 func TestPhaseDone(t *testing.T) {
+	configtest.Home(t)
 	root := gitProject(t)
 	os.WriteFile(filepath.Join(root, ".atreides", "config.yaml"), []byte("tasks:\n  commits:\n    enabled: true\n"), 0o644)
+	configtest.Trust(t, root) // scoped commits run git
 	a := testEnv(root, map[string]string{"ATREIDES_SESSION_ID": "s-a"})
 	a.ToolName = func(s string) string { return "mcp__atreides__" + s }
 	if _, err := call(t, a, "task_create", `{"title":"add a health endpoint"}`); err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/filelock"
 )
 
 // The user trusts a project's config file the way direnv and mise do:
@@ -200,6 +201,19 @@ func TrustProject(p Paths, t Trust, revoke bool, now time.Time) error {
 	if p.Trust == "" {
 		return errors.New("trust: no user configuration directory (set HOME or XDG_CONFIG_HOME)")
 	}
+	dir := filepath.Dir(p.Trust)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	// Two trusts at once must not lose each other's entry.
+	lock, err := os.OpenFile(p.Trust+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	defer lock.Close()
+	if err := filelock.Lock(lock, true); err != nil {
+		return fmt.Errorf("trust: lock: %w", err)
+	}
 	rec, err := readTrust(p.Trust)
 	if err != nil {
 		return err
@@ -217,10 +231,6 @@ func TrustProject(p Paths, t Trust, revoke bool, now time.Time) error {
 	data, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return err
-	}
-	dir := filepath.Dir(p.Trust)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("trust: %w", err)
 	}
 	tmp, err := os.CreateTemp(dir, ".trusted-*.json")
 	if err != nil {
