@@ -23,6 +23,11 @@ import (
 // started the server (from `atreides-mcp --host <name>`, which install
 // writes), "" when unknown: it decides how messages name the tools.
 func New(root, host string, getenv func(string) string, version string) *mcp.Server {
+	return newServer(root, host, getenv, version, agenttools.All())
+}
+
+// newServer is New serving the given tools.
+func newServer(root, host string, getenv func(string) string, version string, tools []agenttools.Tool) *mcp.Server {
 	st := fleet.Open(root)
 	log := project.NewLog(project.StateDir(root))
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
@@ -34,7 +39,7 @@ func New(root, host string, getenv func(string) string, version string) *mcp.Ser
 		}
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "atreides", Version: version}, nil)
-	AddTools(srv, env, agenttools.All())
+	AddTools(srv, env, tools)
 	return srv
 }
 
