@@ -148,7 +148,7 @@ func TestSession(t *testing.T) {
 		want string
 	}{
 		{"named by the host", &Env{Root: root, Store: st, Session: "s-host", Getenv: func(string) string { return "s-env" }}, "Session s-host (named by the host)"},
-		{"atreides var first", testEnv(root, map[string]string{"ATREIDES_SESSION_ID": "s1", "CLAUDE_CODE_SESSION_ID": "s2"}), "Session s1 (from $ATREIDES_SESSION_ID)"},
+		{"the host's var first: ATREIDES_SESSION_ID cannot impersonate", testEnv(root, map[string]string{"ATREIDES_SESSION_ID": "s1", "CLAUDE_CODE_SESSION_ID": "s2"}), "Session s2 (from $CLAUDE_CODE_SESSION_ID)"},
 		{"most recent", testEnv(root, nil), "Session recent (the project's most recently active session)"},
 		{"host's tool name", &Env{Root: root, Store: st, ToolName: prefixed}, "call mcp_atreides_select_active_intent before writing"},
 	} {
