@@ -43,7 +43,7 @@ type Server struct {
 	csrf string
 	// confirm is the code every action needs (see [Server.Confirmation]).
 	confirm string
-	mux  *http.ServeMux
+	mux     *http.ServeMux
 	// take reads a snapshot; a test counts the calls through it.
 	take func(ctx context.Context, root string, o snapshot.Options) (*snapshot.Snapshot, error)
 	now  func() time.Time
