@@ -3,6 +3,11 @@
 // session binding live in agenttools, so that the OpenCode plugin gets the
 // same tools through `atreides serve`.
 //
+// It reads stdio itself (LineTransport): a line that is not one JSON-RPC
+// message (not JSON, a batch, nested deeper than MaxDepth, longer than
+// MaxLine) is answered with a JSON-RPC error and the next line is served,
+// where the SDK's transport ends the session on the first such line.
+//
 // It is linked only into cmd/atreides-mcp, never into the hook binary: the
 // SDK and net/http would add about 1.6 ms of package init to every hook
 // call (see TestHookBinaryDoesNotLinkMCP).
