@@ -10,8 +10,6 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	mcpserver "github.com/atreides-dev/atreides/internal/mcp"
 	"github.com/atreides-dev/atreides/internal/project"
 	// A team's project keeps its state in PostgreSQL (see atreides-team).
@@ -69,7 +67,7 @@ func main() {
 		}
 	}
 	srv := mcpserver.New(root, host, os.Getenv, version())
-	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if err := srv.Run(context.Background(), &mcpserver.LineTransport{In: os.Stdin, Out: os.Stdout}); err != nil {
 		fmt.Fprintln(os.Stderr, "atreides-mcp:", err)
 		os.Exit(1)
 	}

@@ -33,33 +33,33 @@ func Background() []Tool {
 	}
 }
 
-const agentProp = `{"type":"string","description":"the agent to run it: explore (read-only search), librarian (docs and references), build (implementation), plan (plans only), stilgar (hard decisions), or a category: quick, deep, writing, general"}`
+const agentProp = `{"type":"string","maxLength":4096,"description":"the agent to run it: explore (read-only search), librarian (docs and references), build (implementation), plan (plans only), stilgar (hard decisions), or a category: quick, deep, writing, general"}`
 
 const taskSchema = `{"type":"object","properties":{
-"description":{"type":"string","description":"a few words on what the task does, shown in lists"},
-"prompt":{"type":"string","description":"the whole task: the agent sees nothing of your conversation"},
+"description":{"type":"string","maxLength":4096,"description":"a few words on what the task does, shown in lists"},
+"prompt":{"type":"string","maxLength":65536,"description":"the whole task: the agent sees nothing of your conversation"},
 "agent":` + agentProp + `,
-"skills":{"type":"array","items":{"type":"string"},"description":"skills (.atreides/skills/<name>/SKILL.md) to give the agent"}},
+"skills":{"type":"array","maxItems":256,"items":{"type":"string","maxLength":4096},"description":"skills (.atreides/skills/<name>/SKILL.md) to give the agent"}},
 "required":["description","prompt","agent"],"additionalProperties":false}`
 
 const outputSchema = `{"type":"object","properties":{
-"task_id":{"type":"string","description":"the task (bg-N); omitted: all of yours"},
+"task_id":{"type":"string","maxLength":4096,"description":"the task (bg-N); omitted: all of yours"},
 "wait":{"type":"integer","minimum":0,"description":"seconds to wait for it to end (bounded by background.wait_seconds)"}},
 "additionalProperties":false}`
 
 const cancelSchema = `{"type":"object","properties":{
-"task_id":{"type":"string","description":"the task to cancel (bg-N)"},
+"task_id":{"type":"string","maxLength":4096,"description":"the task to cancel (bg-N)"},
 "all":{"type":"boolean","description":"cancel all of your pending tasks"}},
 "additionalProperties":false}`
 
 const delegateSchema = `{"type":"object","properties":{
-"description":{"type":"string","description":"a few words on what the task does"},
-"prompt":{"type":"string","description":"the whole task: the agent sees nothing of your conversation"},
+"description":{"type":"string","maxLength":4096,"description":"a few words on what the task does"},
+"prompt":{"type":"string","maxLength":65536,"description":"the whole task: the agent sees nothing of your conversation"},
 "agent":` + agentProp + `,
-"category":{"type":"string","description":"a category instead of an agent: quick, deep, writing, general"},
+"category":{"type":"string","maxLength":4096,"description":"a category instead of an agent: quick, deep, writing, general"},
 "run_in_background":{"type":"boolean","description":"true: return at once with the task id; false: wait for the answer"},
-"skills":{"type":"array","items":{"type":"string"},"description":"skills (.atreides/skills/<name>/SKILL.md) to give the agent"},
-"resume":{"type":"string","description":"an earlier task (bg-N) whose conversation to continue with this prompt"}},
+"skills":{"type":"array","maxItems":256,"items":{"type":"string","maxLength":4096},"description":"skills (.atreides/skills/<name>/SKILL.md) to give the agent"},
+"resume":{"type":"string","maxLength":4096,"description":"an earlier task (bg-N) whose conversation to continue with this prompt"}},
 "required":["prompt","run_in_background"],"additionalProperties":false}`
 
 type taskIn struct {
@@ -132,7 +132,7 @@ func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (s
 		q := background.Request{Parent: parent, ParentAgent: env.Agent, Host: host, Agent: in.Agent,
 			Description: in.Description, Prompt: in.Prompt, Skills: in.Skills, Resume: in.Resume, Path: path(env)}
 		if in.Resume != "" {
-			if err := resumable(&p.Background, r.Opts, in.Resume, host); err != nil {
+			if err := resumable(&p.Background, r.Opts, in.Resume, host, parent); err != nil {
 				return err
 			}
 		}
@@ -171,13 +171,16 @@ func hostOf(ctx context.Context, r *background.Registry, id string) string {
 	return host
 }
 
-// resumable checks that a task can continue the earlier one: it ended,
-// its CLI reported a session, and the host's CLI can resume one.
-func resumable(b *state.Background, o background.Options, id, host string) error {
+// resumable checks that a task can continue the earlier one: it is the
+// caller's, it ended, its CLI reported a session, and the host's CLI can
+// resume one.
+func resumable(b *state.Background, o background.Options, id, host, caller string) error {
 	old := b.Task(id)
 	switch {
 	case old == nil:
 		return fmt.Errorf("cannot resume %s: no such task (it may have been forgotten)", id)
+	case old.Parent != caller:
+		return errNotYours(id)
 	case background.Pending(old):
 		return fmt.Errorf("cannot resume %s: it is still %s; wait for it (background_output wait) first", id, old.Status)
 	case o.Resume[host] == nil:
@@ -249,9 +252,9 @@ func await(ctx context.Context, env *Env, r *background.Registry, id string, wai
 		err := r.Update(ctx, func(p *state.Project, _ time.Time) error {
 			tasks, pend = nil, false
 			if id != "" {
-				t := p.Background.Task(id)
-				if t == nil {
-					return fmt.Errorf("no background task %s", id)
+				t, err := ownTask(env, p, id)
+				if err != nil {
+					return err
 				}
 				tasks = append(tasks, *t)
 			} else {
@@ -336,6 +339,11 @@ func backgroundCancel(ctx context.Context, env *Env, args json.RawMessage) (stri
 				}
 			}
 		}
+		if !in.All {
+			if _, err := ownTask(env, p, in.TaskID); err != nil {
+				return err
+			}
+		}
 		for _, id := range ids {
 			if err := background.CancelTask(&p.Background, id, now, r.Alive); err != nil {
 				return err
@@ -351,6 +359,24 @@ func backgroundCancel(ctx context.Context, env *Env, args json.RawMessage) (stri
 		return "You have no pending background tasks.", nil
 	}
 	return "Cancelled " + strings.Join(done, ", ") + ".", nil
+}
+
+// ownTask is the caller's task with the id: a session sees and acts on
+// its own background tasks only (another's prompt and result are that
+// session's, and cancelling them would stop its work).
+func ownTask(env *Env, p *state.Project, id string) (*state.BgTask, error) {
+	t := p.Background.Task(id)
+	switch {
+	case t == nil:
+		return nil, fmt.Errorf("no background task %s", id)
+	case t.Parent != caller(env, p):
+		return nil, errNotYours(id)
+	}
+	return t, nil
+}
+
+func errNotYours(id string) error {
+	return fmt.Errorf("task %s belongs to another session: a session can read, cancel and resume only its own background tasks", id)
 }
 
 func delegateTask(ctx context.Context, env *Env, args json.RawMessage) (string, error) {

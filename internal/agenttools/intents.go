@@ -20,7 +20,7 @@ func intentTools() []Tool {
 		Name:        "select_active_intent",
 		Description: "Select the intent your work belongs to. Required before any write when governance is on; returns the intent's goal, owned scope, constraints and acceptance criteria. An intent is held by one session at a time.",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
-			`"intent_id":{"type":"string","description":"the id of the intent this work belongs to (see list_intents)"}` +
+			`"intent_id":{"type":"string","maxLength":4096,"description":"the id of the intent this work belongs to (see list_intents)"}` +
 			`},"required":["intent_id"],"additionalProperties":false}`),
 		Call: selectIntent,
 	}, {
@@ -32,9 +32,9 @@ func intentTools() []Tool {
 		Name:        "request_scope_expansion",
 		Description: "Ask a human to let an intent own more paths. Records the request; it does not grant it.",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
-			`"intent_id":{"type":"string","description":"the intent whose owned scope should grow"},` +
-			`"paths":{"type":"array","items":{"type":"string"},"description":"project-relative path globs the intent should also own"},` +
-			`"reason":{"type":"string","description":"why the change needs these paths"}` +
+			`"intent_id":{"type":"string","maxLength":4096,"description":"the intent whose owned scope should grow"},` +
+			`"paths":{"type":"array","maxItems":256,"items":{"type":"string","maxLength":4096},"description":"project-relative path globs the intent should also own"},` +
+			`"reason":{"type":"string","maxLength":65536,"description":"why the change needs these paths"}` +
 			`},"required":["intent_id","paths","reason"],"additionalProperties":false}`),
 		Call: requestExpansion,
 	}}

@@ -23,13 +23,13 @@ func taskTools() []Tool {
 		Name:        "task_create",
 		Description: "Create a task on atreides's task board (.atreides/specs/TODO.md); returns its number.",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
-			`"title":{"type":"string","description":"what the task is, one line"},` +
-			`"description":{"type":"string","description":"details: the goal, constraints, acceptance"},` +
-			`"priority":{"type":"string","description":"critical, high, medium (default) or low"},` +
-			`"effort":{"type":"string","description":"an estimate, e.g. 2h"},` +
-			`"language":{"type":"string","description":"the task's main language, e.g. go"},` +
+			`"title":{"type":"string","maxLength":4096,"description":"what the task is, one line"},` +
+			`"description":{"type":"string","maxLength":65536,"description":"details: the goal, constraints, acceptance"},` +
+			`"priority":{"type":"string","maxLength":4096,"description":"critical, high, medium (default) or low"},` +
+			`"effort":{"type":"string","maxLength":4096,"description":"an estimate, e.g. 2h"},` +
+			`"language":{"type":"string","maxLength":4096,"description":"the task's main language, e.g. go"},` +
 			`"parent":{"type":"integer","description":"the number of the parent task"},` +
-			`"blocked_by":{"type":"array","items":{"type":"integer"},"description":"numbers of the tasks that must be completed first"}` +
+			`"blocked_by":{"type":"array","maxItems":256,"items":{"type":"integer"},"description":"numbers of the tasks that must be completed first"}` +
 			`},"required":["title"],"additionalProperties":false}`),
 		Call: taskCreate,
 	}, {
@@ -37,8 +37,8 @@ func taskTools() []Tool {
 		Description: "Move a task on: start, done, abandon, block (with a reason), researched or planned.",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"number":{"type":"integer","description":"the task's number"},` +
-			`"status":{"type":"string","enum":["start","done","abandon","block","researched","planned"],"description":"start (in progress), done (completed), abandon, block, researched or planned"},` +
-			`"reason":{"type":"string","description":"why: required to block, kept for abandon"}` +
+			`"status":{"type":"string","maxLength":4096,"enum":["start","done","abandon","block","researched","planned"],"description":"start (in progress), done (completed), abandon, block, researched or planned"},` +
+			`"reason":{"type":"string","maxLength":65536,"description":"why: required to block, kept for abandon"}` +
 			`},"required":["number","status"],"additionalProperties":false}`),
 		Call: taskUpdateStatus,
 	}, {
@@ -57,11 +57,11 @@ func taskTools() []Tool {
 		Name:        "error_record",
 		Description: "Record an error on the project's error log (.atreides/specs/errors.json), tied to this session and the task it claims; the same type and cause recurring is counted on one entry. Returns the error's number and whether it recurred.",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
-			`"type":{"type":"string","enum":` + jsonList(tasks.ErrorTypes()) + `,"description":"the kind of error"},` +
-			`"message":{"type":"string","description":"what happened, e.g. the failing command's error line"},` +
-			`"cause":{"type":"string","description":"the cause in a few words, what recurrences share (default: the message)"},` +
-			`"command":{"type":"string","description":"the command that failed"},` +
-			`"severity":{"type":"string","enum":` + jsonList(tasks.Severities) + `,"description":"default: the type's"}` +
+			`"type":{"type":"string","maxLength":4096,"enum":` + jsonList(tasks.ErrorTypes()) + `,"description":"the kind of error"},` +
+			`"message":{"type":"string","maxLength":65536,"description":"what happened, e.g. the failing command's error line"},` +
+			`"cause":{"type":"string","maxLength":65536,"description":"the cause in a few words, what recurrences share (default: the message)"},` +
+			`"command":{"type":"string","maxLength":65536,"description":"the command that failed"},` +
+			`"severity":{"type":"string","maxLength":4096,"enum":` + jsonList(tasks.Severities) + `,"description":"default: the type's"}` +
 			`},"required":["type","message"],"additionalProperties":false}`),
 		Call: errorRecord,
 	}, {

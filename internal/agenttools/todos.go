@@ -16,13 +16,13 @@ func todoTools() []Tool {
 		Name:        "todo_add",
 		Description: "Add a todo to atreides's project todo list (epic > task > subtask).",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
-			`"title":{"type":"string","description":"what needs doing"},` +
-			`"level":{"type":"string","description":"epic, task or subtask (default: one level below the parent, else task); a subtask needs a parent, and a todo goes only under a wider one"},` +
+			`"title":{"type":"string","maxLength":4096,"description":"what needs doing"},` +
+			`"level":{"type":"string","maxLength":4096,"description":"epic, task or subtask (default: one level below the parent, else task); a subtask needs a parent, and a todo goes only under a wider one"},` +
 			`"parent":{"type":"integer","description":"id of the parent todo"},` +
-			`"priority":{"type":"string","description":"critical, high, medium or low"},` +
-			`"file":{"type":"string","description":"the file the work is in, project-relative (path or path:line)"},` +
+			`"priority":{"type":"string","maxLength":4096,"description":"critical, high, medium or low"},` +
+			`"file":{"type":"string","maxLength":4096,"description":"the file the work is in, project-relative (path or path:line)"},` +
 			`"line":{"type":"integer","description":"the line in file"},` +
-			`"agent":{"type":"string","description":"the agent the todo belongs to (a subagent type or name)"}` +
+			`"agent":{"type":"string","maxLength":4096,"description":"the agent the todo belongs to (a subagent type or name)"}` +
 			`},"required":["title"],"additionalProperties":false}`),
 		Call: todoAdd,
 	}, {
@@ -30,7 +30,7 @@ func todoTools() []Tool {
 		Description: "Change a todo's status.",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"id":{"type":"integer","description":"the todo's id"},` +
-			`"status":{"type":"string","description":"pending, in_progress, done or cancelled"}` +
+			`"status":{"type":"string","maxLength":4096,"description":"pending, in_progress, done or cancelled"}` +
 			`},"required":["id","status"],"additionalProperties":false}`),
 		Call: todoUpdate,
 	}, {

@@ -3,6 +3,7 @@ package agenttools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,7 +148,7 @@ func TestSession(t *testing.T) {
 		want string
 	}{
 		{"named by the host", &Env{Root: root, Store: st, Session: "s-host", Getenv: func(string) string { return "s-env" }}, "Session s-host (named by the host)"},
-		{"atreides var first", testEnv(root, map[string]string{"ATREIDES_SESSION_ID": "s1", "CLAUDE_CODE_SESSION_ID": "s2"}), "Session s1 (from $ATREIDES_SESSION_ID)"},
+		{"the host's var first: ATREIDES_SESSION_ID cannot impersonate", testEnv(root, map[string]string{"ATREIDES_SESSION_ID": "s1", "CLAUDE_CODE_SESSION_ID": "s2"}), "Session s2 (from $CLAUDE_CODE_SESSION_ID)"},
 		{"most recent", testEnv(root, nil), "Session recent (the project's most recently active session)"},
 		{"host's tool name", &Env{Root: root, Store: st, ToolName: prefixed}, "call mcp_atreides_select_active_intent before writing"},
 	} {
@@ -155,6 +156,51 @@ func TestSession(t *testing.T) {
 		out, err := call(t, tc.env, "session_status", `{}`)
 		if err != nil || !strings.Contains(out, tc.want) {
 			t.Errorf("%s: %q %v, want %q", tc.name, out, err, tc.want)
+		}
+	}
+}
+
+// TestEverySchemaCapsItsArguments: every string argument declares a
+// maxLength and every array a maxItems (and its string items a
+// maxLength), which capped enforces; a new argument without one fails
+// here.
+func TestEverySchemaCapsItsArguments(t *testing.T) {
+	for _, tl := range All() {
+		var s struct {
+			Properties map[string]propCaps `json:"properties"`
+		}
+		if err := json.Unmarshal(tl.Schema, &s); err != nil {
+			t.Fatalf("%s: %v", tl.Name, err)
+		}
+		for name, p := range s.Properties {
+			switch {
+			case p.Type == "string" && p.MaxLength == 0:
+				t.Errorf("%s: %s has no maxLength", tl.Name, name)
+			case p.Type == "array" && p.MaxItems == 0:
+				t.Errorf("%s: %s has no maxItems", tl.Name, name)
+			case p.Type == "array" && p.Items != nil && p.Items.Type == "string" && p.Items.MaxLength == 0:
+				t.Errorf("%s: %s's items have no maxLength", tl.Name, name)
+			}
+		}
+	}
+}
+
+func TestCheckCaps(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{
+"title":{"type":"string","maxLength":4},
+"paths":{"type":"array","maxItems":2,"items":{"type":"string","maxLength":3}}}}`)
+	for _, tc := range []struct{ args, err string }{
+		{`{"title":"abcd","paths":["a","bcd"]}`, ""},
+		{`{"title":"ééé"}`, ""}, // characters, not bytes
+		{`{"title":"abcde"}`, "title is 5 characters; at most 4"},
+		{`{"paths":["a","b","c"]}`, "paths has 3 items; at most 2"},
+		{`{"paths":["a","bcde"]}`, "paths[1] is 4 characters; at most 3"},
+		{`{"title":7}`, ""}, // a wrong type is the tool's parsing's to report
+		{`[1]`, ""},
+	} {
+		err := checkCaps(schema, json.RawMessage(tc.args))
+		if got := fmt.Sprint(err); tc.err == "" && err != nil || tc.err != "" && !strings.Contains(got, tc.err) {
+			t.Errorf("%s: %v, want %q", tc.args, err, tc.err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // governanceHandler is the governance handler with its options read from
@@ -118,4 +120,11 @@ func readProject(io *IO) (*state.Project, error) {
 // that has found the root already.
 func readProjectAt(root string) (*state.Project, error) {
 	return loadProject(fleet.Open(root))
+}
+
+// stdinTerminal reports whether the command's stdin is a terminal: a
+// person's (package actor); an agent's shell tool gives none.
+func stdinTerminal(io *IO) bool {
+	f, ok := io.In.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

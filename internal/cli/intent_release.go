@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/spf13/cobra"
 )
@@ -24,8 +25,11 @@ func newIntentReleaseCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "release --session S",
 		Short: "drop the session's intent",
-		Args:  noArgs,
-		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+		Long: `Drop the intent the session holds. An agent's command may release only its
+own session's lease (its host names the session); releasing another
+session's is the user's, at a terminal or in the dashboard.`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return o.run(io) },
 	}
 	cmd.Flags().StringVarP(&o.session, "session", "s", "", "the session whose intent to drop")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print what was released as JSON")
@@ -35,6 +39,10 @@ func newIntentReleaseCmd(io *IO) *cobra.Command {
 func (o *intentReleaseOptions) run(io *IO) error {
 	if o.session == "" {
 		return usagef("intent release needs --session")
+	}
+	// Another session's lease is the user's to release (package actor).
+	if err := actor.MayRelease(o.session, io.Getenv, stdinTerminal(io)); err != nil {
+		return err
 	}
 	root, err := cwdRoot(io)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -37,6 +38,9 @@ func newIntentSelectCmd(io *IO) *cobra.Command {
 func (o *intentSelectOptions) run(io *IO) error {
 	if o.session == "" {
 		return usagef("intent select needs an intent id and --session")
+	}
+	if err := actor.ActAs(o.session, io.Getenv, stdinTerminal(io)); err != nil {
+		return err
 	}
 	root, f, err := loadIntents(io)
 	if err != nil {

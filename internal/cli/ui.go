@@ -18,7 +18,8 @@ It reads the store with one short read per change, however many pages are
 open, so hooks never wait for it. It changes nothing except through two
 confirmed actions, the same as the commands: release an intent lease
 (atreides intent release) and cancel a background task (atreides bg
-cancel).
+cancel). Actions need the confirmation code printed on this terminal
+(stderr) at start, typed once in the page; no page or endpoint serves it.
 
 It listens on 127.0.0.1:7433 (--addr). A non-loopback address is refused
 unless --allow-remote is given with a token of 16 characters or more

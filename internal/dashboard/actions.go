@@ -7,12 +7,19 @@ import (
 	"github.com/atreides-dev/atreides/internal/governance"
 )
 
-// action wraps a state-changing endpoint: the CSRF check, the project,
-// and, once it succeeded, the news that the store changed.
+// action wraps a state-changing endpoint: the CSRF check, the
+// confirmation code (see [Server.Confirmation]), the project, and, once it
+// succeeded, the news that the store changed.
 func (s *Server) action(h func(r *http.Request, root string) (any, int, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !s.csrfOK(r) {
 			writeError(w, http.StatusForbidden, "missing or wrong %s header: actions come from the dashboard's own page", csrfHeader)
+			return
+		}
+		if !s.confirmed(r) {
+			// confirm tells the page to ask for the code (again).
+			writeJSON(w, http.StatusForbidden, map[string]any{"confirm": true,
+				"error": "missing or wrong confirmation code: type the code atreides ui printed in the terminal that started it"})
 			return
 		}
 		root, err := s.project(r)

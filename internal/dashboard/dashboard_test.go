@@ -2,10 +2,12 @@ package dashboard
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -285,10 +287,19 @@ func TestReleaseAction(t *testing.T) {
 	if w := do(s, "POST", path, nil); w.Code != 403 || len(lockHolder(t, root)) != 1 {
 		t.Errorf("without CSRF: %d, locks %v", w.Code, lockHolder(t, root))
 	}
-	if w := do(s, "POST", path, map[string]string{csrfHeader: s.csrf, "Sec-Fetch-Site": "cross-site"}); w.Code != 403 {
+	if w := do(s, "POST", path, map[string]string{csrfHeader: s.csrf, confirmHeader: s.Confirmation(), "Sec-Fetch-Site": "cross-site"}); w.Code != 403 {
 		t.Errorf("cross-site: %d", w.Code)
 	}
-	w := do(s, "POST", path, map[string]string{csrfHeader: s.csrf})
+	// The CSRF token is in the page, which the agent can fetch; without
+	// the code printed to the terminal the action is refused.
+	for _, code := range []string{"", "0000-0000-0000-0000"} {
+		if w := do(s, "POST", path, map[string]string{csrfHeader: s.csrf, confirmHeader: code}); w.Code != 403 || decode(t, w)["confirm"] != true || len(lockHolder(t, root)) != 1 {
+			t.Errorf("with the CSRF token and confirmation %q: %d %s, locks %v", code, w.Code, w.Body, lockHolder(t, root))
+		}
+	}
+	// As typed: lower case and spaces for dashes are the same code.
+	typed := strings.ToLower(strings.ReplaceAll(s.Confirmation(), "-", " "))
+	w := do(s, "POST", path, map[string]string{csrfHeader: s.csrf, confirmHeader: typed})
 	if w.Code != 200 || decode(t, w)["released"] != "auth" {
 		t.Fatalf("release: %d %s", w.Code, w.Body)
 	}
@@ -313,7 +324,10 @@ func TestCancelAction(t *testing.T) {
 	if w := do(s, "POST", "/api/background/bg-2/cancel", nil); w.Code != 403 {
 		t.Errorf("without CSRF: %d", w.Code)
 	}
-	hdr := map[string]string{csrfHeader: s.csrf}
+	if w := do(s, "POST", "/api/background/bg-2/cancel", map[string]string{csrfHeader: s.csrf}); w.Code != 403 {
+		t.Errorf("without the confirmation code: %d", w.Code)
+	}
+	hdr := map[string]string{csrfHeader: s.csrf, confirmHeader: s.Confirmation()}
 	if w := do(s, "POST", "/api/background/bg-2/cancel", hdr); w.Code != 200 {
 		t.Fatalf("cancel: %d %s", w.Code, w.Body)
 	}
@@ -467,4 +481,76 @@ func BenchmarkTimeline(b *testing.B) {
 			b.Fatal(w.Code)
 		}
 	}
+}
+
+// TestConfirmationIsServedNowhere: no GET endpoint (the page, its
+// scripts, the API) carries the confirmation code, so nothing that can
+// reach the port can read it; two servers have different codes.
+func TestConfirmationIsServedNowhere(t *testing.T) {
+	root := snapshottest.Project(t)
+	s := newServer(t, root, "")
+	code := s.Confirmation()
+	if len(code) != 19 || code == newServer(t, root, "").Confirmation() {
+		t.Fatalf("confirmation %q", code)
+	}
+	bare := strings.ReplaceAll(code, "-", "")
+	for _, path := range []string{"/", "/app.js", "/style.css", "/api/projects", "/api/sessions", "/api/sessions/" + snapshottest.Active,
+		"/api/sessions/" + snapshottest.Active + "/timeline", "/api/decisions", "/api/governance", "/api/ledger", "/api/tasks", "/api/background", "/api/health"} {
+		w := do(s, "GET", path, nil)
+		if w.Code != 200 {
+			t.Errorf("GET %s: %d", path, w.Code)
+		}
+		if body := w.Body.String(); strings.Contains(body, code) || strings.Contains(body, bare) {
+			t.Errorf("GET %s serves the confirmation code", path)
+		}
+	}
+}
+
+// TestRunPrintsConfirmationOnStderr: `atreides ui` prints the code on
+// stderr only, the terminal that started it, never on stdout (which a
+// caller may capture and pass on).
+func TestRunPrintsConfirmationOnStderr(t *testing.T) {
+	root := snapshottest.Project(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var out bytes.Buffer
+	errb := &signalWriter{written: make(chan struct{})}
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, RunOptions{Root: root, Addr: "127.0.0.1:0", Out: &out, Err: errb}) }()
+	select {
+	case <-errb.written:
+	case err := <-done:
+		t.Fatalf("Run returned before printing: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run printed nothing on stderr within 10 s")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return within 10 s of its context's end")
+	}
+	re := regexp.MustCompile(`[0-9A-Z]{4}(-[0-9A-Z]{4}){3}`)
+	if !re.MatchString(errb.buf.String()) || !strings.Contains(errb.buf.String(), "confirmation code") {
+		t.Errorf("stderr %q has no confirmation code", errb.buf.String())
+	}
+	if re.MatchString(out.String()) {
+		t.Errorf("stdout %q shows the code", out.String())
+	}
+}
+
+// signalWriter closes written on its first write (Run's writes and the
+// test's read are ordered by that and by Run's return).
+type signalWriter struct {
+	buf     bytes.Buffer
+	once    sync.Once
+	written chan struct{}
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	n, err := w.buf.Write(p)
+	w.once.Do(func() { close(w.written) })
+	return n, err
 }

@@ -33,7 +33,11 @@
 // (package listen); with a token every request must carry it. The Host header is
 // checked against the names of the bound address (DNS rebinding). The
 // only changes it makes are releasing an intent lease and cancelling a
-// background task, by POST with the page's per-server CSRF token, through
-// the same functions as `atreides intent release` and `atreides bg
-// cancel` (governance.Release, background.Registry.Cancel).
+// background task, by POST with the page's per-server CSRF token and the
+// confirmation code printed only on the stderr of the terminal that
+// started it (Server.Confirmation: the page is readable by anything that
+// reaches the port, the agent's curl included, so the CSRF token alone
+// does not make an action the user's), through the same functions as
+// `atreides intent release` and `atreides bg cancel` (governance.Release,
+// background.Registry.Cancel).
 package dashboard

@@ -48,6 +48,9 @@ func Run(ctx context.Context, o RunOptions) error {
 	if o.Token != "" {
 		fmt.Fprintln(o.Out, "every request needs the token: open the page once with ?token=<your token>")
 	}
+	// Only here, and on stderr: the code is what makes an action the
+	// user's (see Server.Confirmation).
+	fmt.Fprintf(o.Err, "confirmation code for the dashboard's actions (type it in the page when asked): %s\n", srv.Confirmation())
 	fmt.Fprintln(o.Out, "Ctrl-C stops")
 	if o.Open {
 		openBrowser(o.Err, url)

@@ -41,7 +41,9 @@ type Config struct {
 type Server struct {
 	cfg  Config
 	csrf string
-	mux  *http.ServeMux
+	// confirm is the code every action needs (see [Server.Confirmation]).
+	confirm string
+	mux     *http.ServeMux
 	// take reads a snapshot; a test counts the calls through it.
 	take func(ctx context.Context, root string, o snapshot.Options) (*snapshot.Snapshot, error)
 	now  func() time.Time
@@ -60,6 +62,9 @@ const tokenCookie = "atreides_ui_token"
 // csrfHeader carries the page's CSRF token on every POST.
 const csrfHeader = "X-Atreides-CSRF"
 
+// confirmHeader carries the confirmation code on every action.
+const confirmHeader = "X-Atreides-Confirm"
+
 // New returns the dashboard of cfg.
 func New(cfg Config) *Server {
 	if cfg.Options == nil {
@@ -70,7 +75,7 @@ func New(cfg Config) *Server {
 	}
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	s := &Server{cfg: cfg, csrf: hex.EncodeToString(b[:]), take: snapshot.Take, now: time.Now, sources: map[string]*source{}}
+	s := &Server{cfg: cfg, csrf: hex.EncodeToString(b[:]), confirm: newConfirmation(), take: snapshot.Take, now: time.Now, sources: map[string]*source{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	return s
@@ -154,6 +159,46 @@ func (s *Server) csrfOK(r *http.Request) bool {
 	}
 	site := r.Header.Get("Sec-Fetch-Site")
 	return site == "" || site == "same-origin"
+}
+
+// Confirmation is the code the dashboard's actions need: printed only to
+// the terminal that started `atreides ui` (stderr) and served by no
+// endpoint. The CSRF token is in the page, which anyone who can reach the
+// port can fetch (the agent with curl among them); the code is typed by
+// the person who started the dashboard, once per browser tab, so an
+// action through the dashboard is the user's and never the agent's.
+func (s *Server) Confirmation() string { return s.confirm }
+
+// confirmAlphabet is Crockford's base32: no I, L, O or U to misread.
+const confirmAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// newConfirmation is a fresh code of 16 characters (80 bits), in groups
+// of four for typing.
+func newConfirmation() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	var out []byte
+	for i, c := range b {
+		if i > 0 && i%4 == 0 {
+			out = append(out, '-')
+		}
+		out = append(out, confirmAlphabet[int(c)%len(confirmAlphabet)])
+	}
+	return string(out)
+}
+
+// confirmed checks the action's confirmation code, as typed: case,
+// spaces and dashes do not matter.
+func (s *Server) confirmed(r *http.Request) bool {
+	norm := func(v string) string {
+		return strings.Map(func(c rune) rune {
+			if c == '-' || c == ' ' {
+				return -1
+			}
+			return c
+		}, strings.ToUpper(v))
+	}
+	return subtle.ConstantTimeCompare([]byte(norm(r.Header.Get(confirmHeader))), []byte(norm(s.confirm))) == 1
 }
 
 // projects lists the roots served, the current one first.

@@ -3,6 +3,11 @@
 // session binding live in agenttools, so that the OpenCode plugin gets the
 // same tools through `atreides serve`.
 //
+// It reads stdio itself (LineTransport): a line that is not one JSON-RPC
+// message (not JSON, a batch, nested deeper than MaxDepth, longer than
+// MaxLine) is answered with a JSON-RPC error and the next line is served,
+// where the SDK's transport ends the session on the first such line.
+//
 // It is linked only into cmd/atreides-mcp, never into the hook binary: the
 // SDK and net/http would add about 1.6 ms of package init to every hook
 // call (see TestHookBinaryDoesNotLinkMCP).
@@ -23,6 +28,11 @@ import (
 // started the server (from `atreides-mcp --host <name>`, which install
 // writes), "" when unknown: it decides how messages name the tools.
 func New(root, host string, getenv func(string) string, version string) *mcp.Server {
+	return newServer(root, host, getenv, version, agenttools.All())
+}
+
+// newServer is New serving the given tools.
+func newServer(root, host string, getenv func(string) string, version string, tools []agenttools.Tool) *mcp.Server {
 	st := fleet.Open(root)
 	log := project.NewLog(project.StateDir(root))
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
@@ -34,7 +44,7 @@ func New(root, host string, getenv func(string) string, version string) *mcp.Ser
 		}
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "atreides", Version: version}, nil)
-	AddTools(srv, env, agenttools.All())
+	AddTools(srv, env, tools)
 	return srv
 }
 

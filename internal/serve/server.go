@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/jsonl"
 )
 
 // Handler answers one request. A returned *Error keeps its code; any
@@ -103,7 +105,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var readErr error
 	for ctx.Err() == nil {
-		line, tooLong, err := readLine(br, maxLine)
+		line, tooLong, err := jsonl.ReadLine(br, maxLine)
 		if tooLong {
 			sv.out.send(Response{ID: sniffID(line), Error: &Error{Code: CodeTooLong, Message: fmt.Sprintf("request longer than %d bytes", maxLine)}})
 		} else if len(line) > 0 {
@@ -306,34 +308,6 @@ func response(req *Request, v any, err error) Response {
 		v = struct{}{}
 	}
 	return Response{ID: req.ID, Result: v}
-}
-
-// readLine reads one line without its newline. A line longer than max is
-// skipped to its end and reported with its first bytes.
-func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
-	var buf []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) > max+1 {
-			if !tooLong {
-				head := append(buf, chunk...)
-				if len(head) > 256 {
-					head = head[:256]
-				}
-				buf = append([]byte(nil), head...)
-				tooLong = true
-			}
-		} else if !tooLong {
-			buf = append(buf, chunk...)
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if !tooLong && len(buf) > 0 && buf[len(buf)-1] == '\n' {
-			buf = buf[:len(buf)-1]
-		}
-		return buf, tooLong, err
-	}
 }
 
 // writer serializes response lines.

@@ -114,6 +114,9 @@ func TestMalformedLines(t *testing.T) {
 		{`{"v":1,"id":9}`, "9", CodeInvalid},
 		{`[]`, "null", CodeInvalid},
 		{`{"v":1,"id":1e3,"method":"a"}`, "null", CodeInvalid},
+		{`[{"v":1,"id":4,"method":"a"}]`, "4", CodeInvalid}, // a batch: the id is sniffed
+		{strings.Repeat("[", 100000) + strings.Repeat("]", 100000), "null", CodeParse},
+		{`{"v":1,"id":11,"method":"a","params":{"x":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}}`, "11", CodeParse},
 	} {
 		c.send(tc.line)
 		r := c.recv()
@@ -364,6 +367,95 @@ func FuzzDecodeRequest(f *testing.F) {
 		// Whatever came in, the answer line must encode.
 		if _, e := json.Marshal(Response{ID: id, Error: err}); e != nil {
 			t.Fatal(e)
+		}
+	})
+}
+
+// FuzzServe: every line gets exactly one answer (none for a blank one)
+// and the server keeps serving: a hello after it still answers.
+func FuzzServe(f *testing.F) {
+	for _, s := range []string{
+		`{"v":1,"id":1,"method":"a","params":{"k":1}}`,
+		`{"v":1,"id":2,"method":"hello"}`,
+		`{"v":1,"id":3,"method":"zz"}`,
+		`[{"v":1,"id":4,"method":"a"}]`,
+		`[[[[[[]]]]]]`,
+		`not json`,
+		` `,
+		``,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		line = strings.ReplaceAll(line, "\n", " ")
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		s := &Server{Handler: echo, Methods: []string{"a"}}
+		go func() {
+			_ = s.Serve(context.Background(), inR, outW)
+			outW.Close()
+		}()
+		defer outR.Close()
+		answers := make(chan resp)
+		go func() {
+			defer close(answers)
+			sc := bufio.NewScanner(outR)
+			for sc.Scan() {
+				var r resp
+				if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+					r.Error = &Error{Message: "unreadable answer " + sc.Text()}
+				}
+				answers <- r
+			}
+		}()
+		// One writer keeps the lines in order; a write that blocks because
+		// the server stopped reading shows as a missing answer below.
+		lines := make(chan string, 4)
+		defer close(lines)
+		go func() {
+			for l := range lines {
+				_, _ = io.WriteString(inW, l+"\n")
+			}
+			inW.Close()
+		}()
+		const probe = "9223372036854775807"
+		// until collects answers up to the probe's; the server must answer it.
+		until := func() (got []resp) {
+			lines <- `{"v":1,"id":` + probe + `,"method":"hello"}`
+			deadline := time.After(20 * time.Second)
+			for {
+				select {
+				case r, ok := <-answers:
+					if !ok {
+						t.Fatalf("the server stopped serving after %q", line)
+					}
+					if string(r.ID) == probe && r.Error == nil {
+						return got
+					}
+					got = append(got, r)
+				case <-deadline:
+					t.Fatalf("no answer to hello within 20s after %q", line)
+				}
+			}
+		}
+		want := 1
+		if line == "" {
+			want = 0
+		}
+		lines <- line
+		got := until()
+		// A handled request's answer may come after the probe's: wait for
+		// it (bounded), then probe once more for any extra answer.
+		if len(got) < want {
+			select {
+			case r := <-answers:
+				got = append(got, r)
+			case <-time.After(20 * time.Second):
+			}
+		}
+		got = append(got, until()...)
+		if len(got) != want {
+			t.Fatalf("line %.200q: %d answers, want %d: %+v", line, len(got), want, got)
 		}
 	})
 }

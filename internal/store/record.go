@@ -40,6 +40,12 @@ const (
 	// MaxRecordKey bounds a record's key: it names the file. Hosts name
 	// sessions with ids of a few dozen bytes.
 	MaxRecordKey = 128
+	// MaxRecordValue bounds a record's value. A project record holds a
+	// few hundred KiB at most; a write past this is refused, so that no
+	// input can grow a record into a file the reader refuses (its file is
+	// two slots half again the value's size, read up to maxRecordFile)
+	// and its contents are lost with it.
+	MaxRecordValue = 16 << 20
 	// maxRecordName bounds the file name a key makes (escaping triples a
 	// byte): with the temporary name of a rewrite it stays within the
 	// 255 bytes file systems allow.
@@ -49,6 +55,10 @@ const (
 // ErrRecordDamaged is wrapped by the error of a record file none of whose
 // slots holds a whole value of its key.
 var ErrRecordDamaged = errors.New("record file is damaged")
+
+// ErrRecordTooLarge is wrapped by the error of a record write whose value
+// is over MaxRecordValue; nothing is written and the transaction fails.
+var ErrRecordTooLarge = errors.New("record value is over its size limit")
 
 // ErrRecordNewer is wrapped by the error of a record file written in a
 // format newer than this atreides reads; the file is left alone.

@@ -403,3 +403,32 @@ func TestRecordOnlyUpdate(t *testing.T) {
 		t.Errorf("read %q, %v", v, err)
 	}
 }
+
+// TestRecordTooLargeIsRefused: a value over MaxRecordValue fails the
+// transaction with ErrRecordTooLarge and leaves the stored value, and
+// the rest of the transaction, as they were; the largest value allowed
+// makes a file the reader still reads.
+func TestRecordTooLargeIsRefused(t *testing.T) {
+	s, _ := newStore(t)
+	putRecord(t, s, "k", []byte("kept"))
+	err := s.Update(context.Background(), func(tx *Tx) error {
+		if err := tx.PutRecord(testSet, "other", []byte("same transaction")); err != nil {
+			return err
+		}
+		return tx.PutRecord(testSet, "k", make([]byte, MaxRecordValue+1))
+	})
+	if !errors.Is(err, ErrRecordTooLarge) {
+		t.Fatalf("Update = %v, want ErrRecordTooLarge", err)
+	}
+	if v, err := getRecord(t, s, "k"); err != nil || string(v) != "kept" {
+		t.Errorf("after the refused write: %q, %v", v, err)
+	}
+	if v, err := getRecord(t, s, "other"); err != nil || v != nil {
+		t.Errorf("the failed transaction's other write: %q, %v", v, err)
+	}
+	largest := bytes.Repeat([]byte("v"), MaxRecordValue)
+	putRecord(t, s, "k", largest)
+	if v, err := getRecord(t, s, "k"); err != nil || !bytes.Equal(v, largest) {
+		t.Errorf("the largest value: %d bytes read back, %v", len(v), err)
+	}
+}

@@ -122,6 +122,9 @@ func (tx *Tx) addPending(p pendingRecord) error {
 	if _, err := recordName(p.key); err != nil {
 		return fmt.Errorf("record %s/%s: %w", p.set, p.key, err)
 	}
+	if len(p.val) > MaxRecordValue {
+		return fmt.Errorf("record %s/%s: %w: %d bytes, at most %d; nothing was written", p.set, p.key, ErrRecordTooLarge, len(p.val), MaxRecordValue)
+	}
 	if tx.remote != nil {
 		// One transaction holds both halves: nothing waits for a commit.
 		if p.del {

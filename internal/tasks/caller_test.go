@@ -18,7 +18,8 @@ func TestCaller(t *testing.T) {
 		want        string
 	}{
 		{name: "flag first", named: "flag", env: map[string]string{"ATREIDES_SESSION_ID": "env"}, recent: "r", want: "flag"},
-		{name: "atreides variable", env: map[string]string{"ATREIDES_SESSION_ID": "a", "CLAUDE_CODE_SESSION_ID": "c"}, recent: "r", want: "a"},
+		{name: "the host's variable wins", env: map[string]string{"ATREIDES_SESSION_ID": "a", "CLAUDE_CODE_SESSION_ID": "c"}, recent: "r", want: "c"},
+		{name: "atreides variable", env: map[string]string{"ATREIDES_SESSION_ID": "a"}, recent: "r", want: "a"},
 		{name: "claude variable", env: map[string]string{"CLAUDE_CODE_SESSION_ID": "c"}, recent: "r", want: "c"},
 		{name: "most recent session", recent: "r", want: "r"},
 		{name: "a person", want: UserSession},

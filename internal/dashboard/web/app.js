@@ -41,12 +41,23 @@ async function api(path, params) {
   return body;
 }
 
+// confirmKey keeps the confirmation code for this tab: the code atreides
+// ui printed in its terminal, typed once by the person who started it.
+const confirmKey = "atreides-confirm";
+
 async function post(path, question) {
   if (!confirm(question)) return;
+  let code = sessionStorage.getItem(confirmKey);
+  if (!code) {
+    code = prompt("Type the confirmation code that atreides ui printed in the terminal where it runs:");
+    if (!code) return;
+  }
   const res = await fetch("/api/" + path + projectQuery(), {
-    method: "POST", credentials: "same-origin", headers: { "X-Atreides-CSRF": csrf },
+    method: "POST", credentials: "same-origin", headers: { "X-Atreides-CSRF": csrf, "X-Atreides-Confirm": code },
   });
   const body = await res.json().catch(() => ({}));
+  if (body.confirm) sessionStorage.removeItem(confirmKey);
+  else if (res.ok) sessionStorage.setItem(confirmKey, code);
   if (!res.ok) showError(body.error || res.statusText);
   else refresh();
 }

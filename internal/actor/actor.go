@@ -1,0 +1,78 @@
+// Package actor tells who runs a command, a person at a terminal or an
+// agent through its host, and so whether it may act for a session that is
+// not its own. A session acts on its own leases, requests and tasks; one
+// session acting for another (releasing its lease, selecting an intent in
+// its name) is the user's.
+//
+// An agent's commands are recognised by what the hosts put in the
+// environment of the commands they run (Claude Code 2.1.330: CLAUDECODE=1
+// and CLAUDE_CODE_SESSION_ID; Gemini CLI 0.61.0: GEMINI_CLI=1; Codex:
+// CODEX_* variables of its sandbox; OpenCode: OPENCODE=1) and by a stdin
+// that is not a terminal: a host runs its shell tool without one. A person
+// is a terminal on stdin and none of the markers. The agent can unset
+// variables, so the markers alone would not do; the terminal alone would
+// let `script -c` through. Both together leave the agent a command that
+// strips its environment and makes a pseudo-terminal, which the guard
+// judges.
+package actor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// hostVars are set by a host in every command it runs; prefixes end in _.
+var hostVars = []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_CLI", "OPENCODE", "CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_THREAD_ID"}
+
+// ByAgent reports whether the environment carries a host's marks.
+func ByAgent(getenv func(string) string) bool {
+	for _, k := range hostVars {
+		if getenv(k) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Person reports whether a person runs the command: a terminal on stdin
+// and no host's marks in the environment.
+func Person(getenv func(string) string, terminal bool) bool {
+	return terminal && !ByAgent(getenv)
+}
+
+// Own is the session the host says runs the command ("" when it says
+// none): Claude Code names it in CLAUDE_CODE_SESSION_ID; the other hosts
+// name none in their commands' environment.
+func Own(getenv func(string) string) string {
+	return strings.TrimSpace(getenv("CLAUDE_CODE_SESSION_ID"))
+}
+
+// ActAs checks that a command that changes state may act as the named
+// session: a person may act for any; a command whose host names its
+// session may act only for that one. A command whose session is unknown
+// and that is not a person's is left to the command's own rules (a
+// script or CI job naming a session).
+func ActAs(named string, getenv func(string) string, terminal bool) error {
+	own := Own(getenv)
+	if named == "" || own == "" || named == own || Person(getenv, terminal) {
+		return nil
+	}
+	return fmt.Errorf("this command runs in session %s and cannot act for session %s: acting for another session is the user's, at a terminal", own, named)
+}
+
+// MayRelease checks that the command may drop the named session's lease:
+// its own session's, or any when a person runs it. Releasing a lease an
+// agent may hold is never another agent's: without a session named by
+// the host, a command that is not a person's is refused.
+func MayRelease(named string, getenv func(string) string, terminal bool) error {
+	if Person(getenv, terminal) {
+		return nil
+	}
+	switch own := Own(getenv); {
+	case own == named:
+		return nil
+	case own != "":
+		return fmt.Errorf("session %s cannot release session %s's lease: releasing another session's lease is the user's, at a terminal or in the dashboard", own, named)
+	}
+	return fmt.Errorf("cannot release session %s's lease: this command is not run by a person at a terminal and no host names its session; run it at a terminal, or release it in the dashboard", named)
+}

@@ -1,0 +1,56 @@
+package actor
+
+import (
+	"strings"
+	"testing"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestMayRelease(t *testing.T) {
+	claude := map[string]string{"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": "s-a"}
+	for _, tc := range []struct {
+		name     string
+		env      map[string]string
+		terminal bool
+		session  string
+		err      string
+	}{
+		{"person at a terminal, any session", nil, true, "s-b", ""},
+		{"agent, its own session", claude, false, "s-a", ""},
+		{"agent, another session", claude, false, "s-b", "session s-a cannot release session s-b's lease"},
+		{"agent with a pseudo-terminal", claude, true, "s-b", "cannot release session s-b's lease"},
+		{"gemini agent, session unknown", map[string]string{"GEMINI_CLI": "1"}, false, "s-b", "not run by a person"},
+		{"codex agent at a pty", map[string]string{"CODEX_SANDBOX": "seatbelt"}, true, "s-b", "not run by a person"},
+		{"opencode agent", map[string]string{"OPENCODE": "1"}, false, "s-b", "not run by a person"},
+		{"no terminal, no marks (a stripped environment)", nil, false, "s-b", "not run by a person"},
+		{"user config variables are not marks", map[string]string{"CODEX_HOME": "/h", "OPENCODE_CONFIG": "/c"}, true, "s-b", ""},
+	} {
+		err := MayRelease(tc.session, env(tc.env), tc.terminal)
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
+		}
+	}
+}
+
+func TestActAs(t *testing.T) {
+	claude := map[string]string{"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": "s-a"}
+	for _, tc := range []struct {
+		name     string
+		env      map[string]string
+		terminal bool
+		session  string
+		ok       bool
+	}{
+		{"own session", claude, false, "s-a", true},
+		{"another session", claude, false, "s-b", false},
+		{"another session at a pty", claude, true, "s-b", false},
+		{"a person", nil, true, "s-b", true},
+		{"a script naming a session (no host names one)", nil, false, "s1", true},
+		{"no session named", claude, false, "", true},
+	} {
+		if err := ActAs(tc.session, env(tc.env), tc.terminal); (err == nil) != tc.ok {
+			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}
