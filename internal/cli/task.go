@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/actor"
 	"strconv"
 	"strings"
 	"time"
@@ -23,9 +24,10 @@ dependencies and a claim (the session, and agent, working on one).
 They are kept in the project's state; the files under .atreides/specs
 (config tasks.dir) are generated from it after every change.
 
-start, claim and ready act for the calling session: --session, else
-$ATREIDES_SESSION_ID, else $CLAUDE_CODE_SESSION_ID, else the project's
-most recently active session, else "user" (a person at a terminal).`,
+start, claim and ready act for the calling session: --session (another
+session's only for a person at a terminal), else $CLAUDE_CODE_SESSION_ID,
+else $ATREIDES_SESSION_ID, else the project's most recently active
+session, else "user" (a person at a terminal).`,
 		newTaskAddCmd(io),
 		newTaskListCmd(io),
 		newTaskShowCmd(io),
@@ -113,6 +115,9 @@ func (c *claimer) flags(cmd *cobra.Command) {
 
 // resolve binds the claim to the calling session (tasks.Repo.Caller).
 func (c *claimer) resolve(io *IO, r *tasks.Repo) (state.TaskClaim, error) {
+	if err := actor.ActAs(c.session, io.Getenv, stdinTerminal(io)); err != nil {
+		return state.TaskClaim{}, err
+	}
 	id, _, err := r.Caller(context.Background(), c.session, io.Getenv)
 	return state.TaskClaim{Session: id, Agent: c.agent}, err
 }
