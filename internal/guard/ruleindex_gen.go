@@ -186,7 +186,7 @@ func batchOfID(id string) int {
 		return 25
 	case "tamper.git-config", "tamper.history", "tamper.package-index", "tamper.registry":
 		return 26
-	case "self.binary-write", "self.command", "self.config-write", "self.host-settings", "self.plan-approve":
+	case "self.agent-settings", "self.binary-write", "self.command", "self.config-write", "self.host-settings", "self.plan-approve", "self.state-lock", "self.tree-write", "self.unguarded-agent", "self.unknown-write":
 		return 27
 	}
 	return -1

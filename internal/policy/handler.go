@@ -139,6 +139,8 @@ func NewRequest(tool, arg, cwd, root string) guard.Request {
 		r.Command, r.Path = "", arg
 	}
 	r.Self, r.ConfigDir = Self(), ConfigDir()
+	r.PathDirs = PathDirs(os.Getenv("PATH"))
+	r.Readlink, r.SameBinary = os.Readlink, SameBinary
 	r.HostSettings = install.HookFiles(root, r.Home, install.HookEnv{
 		XDGConfigHome: os.Getenv("XDG_CONFIG_HOME"), CodexHome: os.Getenv("CODEX_HOME"),
 		OpenCodeConfig: os.Getenv("OPENCODE_CONFIG"), OpenCodeConfigDir: os.Getenv("OPENCODE_CONFIG_DIR"),
