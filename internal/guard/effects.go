@@ -170,8 +170,8 @@ func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content boo
 		a.unknownWrite(what+" writes to "+s+" in the directories find visits under "+sc.findDir, true, what)
 		return
 	}
-	if a.judging() {
-		a.noteMade(p, madeFile{})
+	if _, ok := a.paths.made[p]; a.judging() && (content || !ok) {
+		a.noteMade(p, madeFile{}) // chmod +x keeps what is known of its text
 	}
 	a.changed(what)
 	if !slices.Contains(a.eff.Writes, p) && len(a.eff.Writes) < 256 {

@@ -474,8 +474,8 @@ func (a *analyzer) ownTail(p string, o *ownPaths, anyDir bool) string {
 // (an unknown program, an interpreter, an editor in batch mode, sqlite3)
 // given a protected path anywhere in its arguments: for self-protection
 // that is an unknown write of it.
-func (a *analyzer) unreadWrites(c *Cmd) {
-	if !a.judging() || len(c.Args) == 0 || listedWrites(a.p, c.Name) {
+func (a *analyzer) unreadWrites(c *Cmd, in feed) {
+	if !a.judging() || listedWrites(a.p, c.Name) {
 		return
 	}
 	args := c.Args
@@ -484,6 +484,10 @@ func (a *analyzer) unreadWrites(c *Cmd) {
 		args = awkProgram(c)
 	case c.Name == "sed":
 		args = sedScripts(c) // its w command writes a file
+	case oneOf(c.Name, "vim|vi|nvim|ex|view"):
+		args = editorCommands(c)
+	case isInterpreter(c.Name) && in.known:
+		args = append(args[:len(args):len(args)], lit(in.text)) // code from a heredoc
 	}
 	if m := a.mentionsOwn(args, c.sc); m != "" {
 		a.fire("self.unknown-write", c, c.Name+" is given "+m+" and the guard cannot list what it writes")
@@ -494,10 +498,10 @@ func (a *analyzer) unreadWrites(c *Cmd) {
 // it as commands of its own (carriers, shells), or knows it only reads
 // or prints its arguments.
 func listedWrites(p *Policy, name string) bool {
-	if isAwk(name) {
-		return false
+	if isAwk(name) || oneOf(name, "sed|vim|vi|nvim|ex|view") {
+		return false // their scripts are scanned
 	}
-	if writers.get()[name] != nil && name != "perl" && name != "ruby" && name != "sed" {
+	if writers.get()[name] != nil && name != "perl" && name != "ruby" {
 		return true
 	}
 	if _, ok := handlers.get()[name]; ok {
@@ -507,7 +511,7 @@ func listedWrites(p *Policy, name string) bool {
 		return true
 	}
 	_, reader := readers[name]
-	return reader && name != "sed" || readOnlyProgram(name)
+	return reader || readOnlyProgram(name)
 }
 
 // readOnlyProgram: programs that read or compare the files they are given
@@ -517,7 +521,7 @@ func readOnlyProgram(name string) bool {
 	case "diff", "diff3", "sdiff", "cmp", "comm", "colordiff", "delta", "difft", "icdiff", "wc",
 		"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum",
 		"md5", "shasum", "tree", "lsattr", "getfacl", "namei", "hexdump", "strings", "fmt", "expand",
-		"unexpand", "view", "yamllint", "jsonlint", "json_pp", "xmllint", "look", "gh", "glab", "hub",
+		"unexpand", "yamllint", "jsonlint", "json_pp", "xmllint", "look", "gh", "glab", "hub",
 		"atreides", "open", "xdg-open", "code", "cursor", "subl", "bat", "sleep", "date", "id", "whoami",
 		"uname", "hostname", "printenv", "env", "true", "false":
 		return true
@@ -550,6 +554,24 @@ func sedScripts(c *Cmd) []word {
 	return out
 }
 
+// editorCommands are the commands vim runs (-c, --cmd, +cmd): an ex
+// command can write any file.
+func editorCommands(c *Cmd) []word {
+	var out []word
+	for i := 0; i < len(c.Args); i++ {
+		w := c.Args[i]
+		switch {
+		case w.dyn:
+		case (w.s == "-c" || w.s == "--cmd") && i+1 < len(c.Args):
+			out = append(out, c.Args[i+1])
+			i++
+		case strings.HasPrefix(w.s, "+") && len(w.s) > 1:
+			out = append(out, lit(w.s[1:]))
+		}
+	}
+	return out
+}
+
 // awkProgram is the program text of an awk command (its output
 // redirections are its writes); the files it reads are not scanned.
 func awkProgram(c *Cmd) []word {
@@ -572,7 +594,7 @@ func awkProgram(c *Cmd) []word {
 func (a *analyzer) selfEffects(c *Cmd, head word, env map[string]word, depth int, in feed) {
 	defer a.linksMade()
 	a.runsMade(c, head, depth)
-	a.unreadWrites(c)
+	a.unreadWrites(c, in)
 	a.unguardedAgent(c)
 	switch {
 	case c.Name == "patch":
