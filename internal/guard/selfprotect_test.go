@@ -31,26 +31,26 @@ func newSelfFixture(t *testing.T) *selfFixture {
 	f := &selfFixture{root: root, home: root + "/home", proj: root + "/home/proj"}
 	bin := []byte("\x7fELF atreides build 1\n" + strings.Repeat("x", 4096))
 	files := map[string][]byte{
-		"home/.claude/settings.json":          []byte(`{"hooks":{}}`),
-		"home/.config/atreides/config.yaml":   []byte("guard: {}\n"),
-		"home/go/bin/atreides":                bin,
-		"home/go/bin/atreides-mcp":            []byte("\x7fELF atreides-mcp\n"),
-		"home/bin/atreides":                   []byte("#!/bin/sh\nexec ~/go/bin/atreides \"$@\"\n"),
-		"home/proj/.atreides/config.yaml":     []byte("guard: {}\n"),
-		"home/proj/.atreides/state.db":        nil,
-		"home/proj/.atreides/state.db.lock":   nil,
-		"home/proj/.claude/settings.json":     []byte(`{"hooks":{}}`),
-		"home/proj/.git/HEAD":                 []byte("ref: refs/heads/main\n"),
-		"home/proj/src/main.go":               []byte("package main\n"),
-		"home/proj/docs/readme.md":            []byte("# docs\n"),
-		"home/proj/lib/.keep":                 nil,
-		"home/proj/tools/g":                   bin, // a renamed copy of the binary
-		"home/proj/tools/app":                 []byte("\x7fELF app\n"),
-		"home/proj/cmd/atreides/main.go":      []byte("package main\n"),
-		"tmp/evil/.atreides/config.yaml":      []byte("guard: {enabled: false}\n"),
-		"tmp/evil/.claude/settings.json":      []byte(`{"disableAllHooks":true}`),
-		"tmp/other-project/.atreides/log":     nil,
-		"home/proj/.opencode/opencode.json":   []byte("{}"),
+		"home/.claude/settings.json":           []byte(`{"hooks":{}}`),
+		"home/.config/atreides/config.yaml":    []byte("guard: {}\n"),
+		"home/go/bin/atreides":                 bin,
+		"home/go/bin/atreides-mcp":             []byte("\x7fELF atreides-mcp\n"),
+		"home/bin/atreides":                    []byte("#!/bin/sh\nexec ~/go/bin/atreides \"$@\"\n"),
+		"home/proj/.atreides/config.yaml":      []byte("guard: {}\n"),
+		"home/proj/.atreides/state.db":         nil,
+		"home/proj/.atreides/state.db.lock":    nil,
+		"home/proj/.claude/settings.json":      []byte(`{"hooks":{}}`),
+		"home/proj/.git/HEAD":                  []byte("ref: refs/heads/main\n"),
+		"home/proj/src/main.go":                []byte("package main\n"),
+		"home/proj/docs/readme.md":             []byte("# docs\n"),
+		"home/proj/lib/.keep":                  nil,
+		"home/proj/tools/g":                    bin, // a renamed copy of the binary
+		"home/proj/tools/app":                  []byte("\x7fELF app\n"),
+		"home/proj/cmd/atreides/main.go":       []byte("package main\n"),
+		"tmp/evil/.atreides/config.yaml":       []byte("guard: {enabled: false}\n"),
+		"tmp/evil/.claude/settings.json":       []byte(`{"disableAllHooks":true}`),
+		"tmp/other-project/.atreides/log":      nil,
+		"home/proj/.opencode/opencode.json":    []byte("{}"),
 		"home/proj/testdata/fixture/README.md": nil,
 	}
 	for name, data := range files {
@@ -101,9 +101,9 @@ func (f *selfFixture) expand(s string) string {
 }
 
 type selfRow struct {
-	line                  int
-	family, expect, rule  string
-	cmd, note             string
+	line                 int
+	family, expect, rule string
+	cmd, note            string
 }
 
 // loadSelfRows reads testdata/selfprotect.tsv: family, expected verdict
@@ -172,5 +172,30 @@ func TestSelfProtectionSuite(t *testing.T) {
 	}
 	if total < 150 {
 		t.Errorf("%d ways to switch atreides off, want at least 150", total)
+	}
+}
+
+// TestSelfProtectionOpenCodePlugin: `opencode run` is an unguarded agent
+// unless atreides's plugin is where OpenCode loads it for the project.
+func TestSelfProtectionOpenCodePlugin(t *testing.T) {
+	f := newSelfFixture(t)
+	check := func() guard.Result {
+		req := f.req
+		req.Resolve = policy.Resolver()
+		req.Command = `opencode run "fix the tests"`
+		return guard.DefaultPolicy().Check(req)
+	}
+	if r := check(); r.Verdict != guard.Deny || r.Rule != "self.unguarded-agent" {
+		t.Fatalf("without the plugin: %s %s, want deny self.unguarded-agent", r.Verdict, r.Rule)
+	}
+	plugin := filepath.Join(f.proj, ".opencode", "plugin", install.OpenCodePluginFile)
+	if err := os.MkdirAll(filepath.Dir(plugin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plugin, []byte("export default {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := check(); r.Verdict != guard.Allow {
+		t.Errorf("with the plugin installed: %s %s (%s), want allow", r.Verdict, r.Rule, r.Reason)
 	}
 }
