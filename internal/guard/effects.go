@@ -524,6 +524,14 @@ func wCopy(a *analyzer, c *Cmd) {
 // is .claude/x.json); a link is remembered for the rest of the command;
 // a copy of an installed atreides program is atreides under a new name.
 func (a *analyzer) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
+	if c.Name == "ln" {
+		for _, s := range srcs {
+			if len(srcs) == 1 && !intoDir {
+				a.noteLink(c, s, dst, false)
+			}
+			a.noteLink(c, s, dst, true)
+		}
+	}
 	if !a.judging() {
 		return
 	}
@@ -531,13 +539,7 @@ func (a *analyzer) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
 	lands := make([]landing, 0, len(srcs))
 	for _, s := range srcs {
 		lands = append(lands, sourceLanding(s, false))
-		switch c.Name {
-		case "ln":
-			if len(srcs) == 1 && !intoDir {
-				a.noteLink(c, s, dst, false)
-			}
-			a.noteLink(c, s, dst, true)
-		case "cp", "install":
+		if c.Name == "cp" || c.Name == "install" {
 			a.noteCopy(c, s, dst)
 		}
 	}

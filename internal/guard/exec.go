@@ -76,6 +76,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		c.Stream = c.Stream || w.stream
 	}
 	a.effects(c)
+	defer a.linksMade() // links c creates lead elsewhere for the commands after it
 	if c.Name == "git" {
 		return a.git(c, env, sc, depth, in)
 	}

@@ -242,7 +242,7 @@ func (a *analyzer) ownExtract(c *Cmd, dir *word, what string) {
 // noteLink remembers a link the command creates (ln [-s] TARGET LINK):
 // later words of the same command that pass through LINK reach TARGET.
 func (a *analyzer) noteLink(c *Cmd, target, link word, intoDir bool) {
-	if !a.judging() || target.dyn || link.dyn || target.s == "" {
+	if target.dyn || link.dyn || target.s == "" {
 		return
 	}
 	l, ok := a.canon(link.s, c.sc)
@@ -268,9 +268,10 @@ func (a *analyzer) noteLink(c *Cmd, target, link word, intoDir bool) {
 	}
 }
 
-// linksMade makes the links the command just judged created part of the
+// linksMade makes the links the command just walked created part of the
 // paths of the commands after it (not its own: ln's operands name the
-// link, not its target).
+// link, not its target). Both walks follow them, so the judging walk and
+// ShellEffects list the same writes.
 func (a *analyzer) linksMade() {
 	if len(a.newLinks) == 0 {
 		return
@@ -592,7 +593,6 @@ func awkProgram(c *Cmd) []word {
 // unguarded, builds whose output could shadow atreides, and the state
 // lock held from the shell.
 func (a *analyzer) selfEffects(c *Cmd, head word, env map[string]word, depth int, in feed) {
-	defer a.linksMade()
 	a.runsMade(c, head, depth)
 	a.unreadWrites(c, in)
 	a.unguardedAgent(c)
