@@ -173,8 +173,10 @@ type analyzer struct {
 	// (exfil.go).
 	piped int
 	creds []credSrc
-	// outFiles are the files the statement being evaluated redirects its
-	// output to (selfeffect.go keeps their text when it is known).
+	// outFiles are the files the statements being evaluated redirect
+	// their output to, each statement's after the mark it took (nested
+	// statements leave it as they found it); selfeffect.go keeps their
+	// text when it is known.
 	outFiles []string
 	// newLinks are the links the command being judged creates, link and
 	// target; they take effect after it (selfeffect.go).
@@ -380,16 +382,11 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
 	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
 		a.consumer = normName(ce.Args[0].Lit())
 	}
-	saved := a.outFiles
-	a.outFiles = nil
+	mark := len(a.outFiles)
 	in = a.redirects(st.Redirs, sc, depth, in)
-	outFiles := a.outFiles
-	a.outFiles = saved
 	out := a.command(st.Cmd, sc, depth, in, st.Redirs)
-	if out.known {
-		for _, p := range outFiles {
-			a.noteMade(p, madeFile{text: out.text, known: true}) // cat > x.sh <<EOF
-		}
+	if len(a.outFiles) > mark {
+		a.madeText(mark, out)
 	}
 	if out.t&tCred != 0 && a.inSubst == 0 && a.piped == 0 {
 		a.printedCred(st)

@@ -536,9 +536,14 @@ func (a *analyzer) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
 		return
 	}
 	recursive := c.Name == "mv" || c.Name == "cp" && hasOption(c.Args, "rRa", "--recursive", "--archive")
-	lands := make([]landing, 0, len(srcs))
+	var lands []landing
 	for _, s := range srcs {
-		lands = append(lands, sourceLanding(s, false))
+		// A long list repeats its names: each lands once.
+		if l := sourceLanding(s, false); !slices.Contains(lands, l) && len(lands) < 64 {
+			lands = append(lands, l)
+		} else if len(lands) >= 64 && !l.contents {
+			lands[0] = landing{contents: true} // more names than judged one by one
+		}
 		if c.Name == "cp" || c.Name == "install" {
 			a.noteCopy(c, s, dst)
 		}

@@ -175,9 +175,12 @@ func (a *analyzer) canonOnce(s string, sc *scope) string {
 // when it is a dangling link (notes.txt -> .claude/settings.local.json,
 // which writing notes.txt creates).
 func (a *analyzer) resolveMissing(p string, hops int) string {
+	if len(p) > maxPathLen || hops > maxLinkHops {
+		return p // names nothing on disk
+	}
 	dir, base := path.Split(p)
 	dir = path.Clean(dir)
-	if dir == p || hops > maxLinkHops {
+	if dir == p {
 		return p
 	}
 	d, err := a.req.Resolve(dir)

@@ -53,8 +53,8 @@ func onPath(o *ownPaths, p string) bool {
 	return atreidesProgramName(path.Base(p)) && oneOfPaths(path.Dir(p), o.pathDirs)
 }
 
-// ownEntries are every protected path of the request, for the checks
-// that ask what lies under a directory.
+// entries are every protected path of the request, for the checks that
+// ask what lies under a directory.
 func (o *ownPaths) entries() [][]string {
 	return [][]string{o.trees, o.bins, o.hostFiles, o.hostDirs, o.containers}
 }
@@ -62,7 +62,7 @@ func (o *ownPaths) entries() [][]string {
 // ownChildren are the names directly under the directory d through which
 // a protected path is reached: a tree copied or extracted into d may
 // create or replace them. A directory on PATH contributes the atreides
-// program names as patterns.
+// programs' names.
 func (a *analyzer) ownChildren(o *ownPaths, d string) []string {
 	d = a.fold(d)
 	var out []string
@@ -94,11 +94,15 @@ func (a *analyzer) ownChildren(o *ownPaths, d string) []string {
 		}
 	}
 	if oneOfPaths(d, o.pathDirs) {
-		add("atreides")
-		add("atreides-*")
+		for _, n := range atreidesPrograms {
+			add(n)
+		}
 	}
 	return out
 }
+
+// atreidesPrograms are the names of atreides's programs.
+var atreidesPrograms = []string{"atreides", "atreides-team", "atreides-mcp", "atreides-ui", "atreides-otel"}
 
 // fold lowers p where the file system ignores case.
 func (a *analyzer) fold(p string) string {
@@ -206,20 +210,13 @@ func matchingKids(kids []string, l landing) string {
 		case strings.HasPrefix(k, ".") && !strings.HasPrefix(l.name, "."):
 			continue
 		default:
-			if ok, _ := path.Match(l.name, k); !ok && !(strings.HasSuffix(k, "*") && globOverlap(l.name, k)) {
+			if ok, _ := path.Match(l.name, k); !ok {
 				continue
 			}
 		}
 		hit = append(hit, k)
 	}
 	return strings.Join(hit, ", ")
-}
-
-// globOverlap: the pattern l and the pattern k ("atreides-*") may name
-// the same file; judged by whether l matches k's fixed prefix extended.
-func globOverlap(l, k string) bool {
-	ok, _ := path.Match(l, strings.TrimSuffix(k, "*")+"x")
-	return ok
 }
 
 // ownExtract judges an archive, patch or merge that writes files it names
@@ -306,6 +303,18 @@ func (a *analyzer) noteMade(p string, f madeFile) {
 	if _, ok := a.paths.made[p]; ok || len(a.paths.made) < 256 {
 		a.paths.made[p] = f
 	}
+}
+
+// madeText records the text a statement wrote into the files it
+// redirected its output to (a.outFiles[mark:]), when the guard knows it
+// (cat > x.sh <<EOF), and drops them from the list.
+func (a *analyzer) madeText(mark int, out feed) {
+	if out.known {
+		for _, p := range a.outFiles[mark:] {
+			a.noteMade(p, madeFile{text: out.text, known: true})
+		}
+	}
+	a.outFiles = a.outFiles[:mark]
 }
 
 // runsMade judges a program run from a file the command wrote first
@@ -831,7 +840,7 @@ func (a *analyzer) holdsAtreides(c *Cmd, pattern string) bool {
 	if !ok {
 		return true
 	}
-	for _, n := range []string{"atreides", "atreides-team", "atreides-mcp", "atreides-ui", "atreides-otel"} {
+	for _, n := range atreidesPrograms {
 		for _, p := range []string{r + "/cmd/" + n, r + "/" + n} {
 			if _, err := a.req.Resolve(p); err == nil {
 				return true
