@@ -494,7 +494,7 @@ func (a *analyzer) unreadWrites(c *Cmd, in feed) {
 		args = awkProgram(c)
 	case c.Name == "sed":
 		args = sedScripts(c) // its w command writes a file
-	case oneOf(c.Name, "vim|vi|nvim|ex|view"):
+	case c.Name == "vim" || c.Name == "vi" || c.Name == "nvim" || c.Name == "ex" || c.Name == "view":
 		args = editorCommands(c)
 	case isInterpreter(c.Name) && in.known:
 		args = append(args[:len(args):len(args)], lit(in.text)) // code from a heredoc
@@ -505,11 +505,18 @@ func (a *analyzer) unreadWrites(c *Cmd, in feed) {
 }
 
 // listedWrites: the guard lists what the program writes (writers), runs
-// it as commands of its own (carriers, shells), or knows it only reads
-// or prints its arguments.
+// it as commands of its own (carriers, shells), judges it otherwise
+// (atreides's programs, agent hosts), or knows it only reads or prints
+// its arguments.
 func listedWrites(p *Policy, name string) bool {
-	if isAwk(name) || oneOf(name, "sed|vim|vi|nvim|ex|view") {
+	switch name {
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk", "sed", "vim", "vi", "nvim", "ex", "view":
 		return false // their scripts are scanned
+	}
+	if _, ok := companionVerb(name); ok || agentHost(name) != "" {
+		// Judged as atreides; an agent host started normally runs its
+		// own hooks, which judge what it writes.
+		return true
 	}
 	if writers.get()[name] != nil && name != "perl" && name != "ruby" {
 		return true

@@ -48,3 +48,36 @@ func TestPathDirs(t *testing.T) {
 		t.Errorf("PathDirs = %q, want %q", got, want)
 	}
 }
+
+// BenchmarkSameBinary: what judging a program run by a path in the
+// project costs: one stat for a file of another size, a hash of both
+// files (the installed one once per process) for a copy.
+func BenchmarkSameBinary(b *testing.B) {
+	dir := b.TempDir()
+	small := filepath.Join(dir, "app")
+	if err := os.WriteFile(small, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile(Self())
+	if err != nil {
+		b.Fatal(err)
+	}
+	copyPath := filepath.Join(dir, "renamed")
+	if err := os.WriteFile(copyPath, data, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("other size", func(b *testing.B) {
+		for b.Loop() {
+			if SameBinary(small) {
+				b.Fatal("a shell script is not atreides")
+			}
+		}
+	})
+	b.Run("copy", func(b *testing.B) {
+		for b.Loop() {
+			if !SameBinary(copyPath) {
+				b.Fatal("a copy is atreides")
+			}
+		}
+	})
+}
