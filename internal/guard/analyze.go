@@ -81,11 +81,14 @@ func dynWord() word { return word{s: "\x00", dyn: true} }
 
 // scope is the shell state the analysis tracks through a script.
 type scope struct {
-	vars      map[string]word
-	funcs     map[string]*syntax.Stmt
-	calling   map[string]bool
-	cwd       string
-	cwdOK     bool
+	vars    map[string]word
+	funcs   map[string]*syntax.Stmt
+	calling map[string]bool
+	cwd     string
+	cwdOK   bool
+	// oldpwd is $OLDPWD once the command changed directory (cd -, ~-).
+	oldpwd    string
+	oldOK     bool
 	ifsOK     bool
 	ifs       string // field separators when known
 	downloads map[string]bool
@@ -170,6 +173,14 @@ type analyzer struct {
 	// (exfil.go).
 	piped int
 	creds []credSrc
+	// outFiles are the files the statements being evaluated redirect
+	// their output to, each statement's after the mark it took (nested
+	// statements leave it as they found it); selfeffect.go keeps their
+	// text when it is known.
+	outFiles []string
+	// newLinks are the links the command being judged creates, link and
+	// target; they take effect after it (selfeffect.go).
+	newLinks [][2]string
 }
 
 // fire records a finding for rule id unless a stronger one exists.
@@ -371,8 +382,12 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
 	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
 		a.consumer = normName(ce.Args[0].Lit())
 	}
+	mark := len(a.outFiles)
 	in = a.redirects(st.Redirs, sc, depth, in)
 	out := a.command(st.Cmd, sc, depth, in, st.Redirs)
+	if len(a.outFiles) > mark {
+		a.madeText(mark, out)
+	}
 	if out.t&tCred != 0 && a.inSubst == 0 && a.piped == 0 {
 		a.printedCred(st)
 	}
@@ -732,6 +747,11 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in fee
 		default:
 			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
 			a.wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.display())
+			if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && !w.dyn && a.judging() {
+				if p, ok := a.canon(w.s, sc); ok {
+					a.outFiles = append(a.outFiles, p)
+				}
+			}
 		}
 	}
 	return in
@@ -973,6 +993,13 @@ func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth in
 		if first && strings.HasPrefix(v, "~") {
 			if rest, ok := tildeRest(v); ok && a.req.Home != "" {
 				v = a.req.Home + rest
+			} else if dir, rest, form, known := tildeDir(v, sc); known {
+				v = dir + rest // ~+ and ~-: $PWD and $OLDPWD
+			} else if form {
+				fb.add("\x00")
+				fb.guessOK = false
+				fb.cur.dyn = true
+				v = rest
 			}
 		}
 		if hasGlob(v) {
@@ -1085,6 +1112,26 @@ func tildeRest(v string) (string, bool) {
 		return v[1:], true
 	}
 	return "", false
+}
+
+// tildeDir expands ~+ (the working directory) and ~- (the previous
+// one): form says v starts with one of them, known that its directory is
+// known; rest is what follows it.
+func tildeDir(v string, sc *scope) (dir, rest string, form, known bool) {
+	for _, t := range []string{"~+", "~-"} {
+		if v != t && !strings.HasPrefix(v, t+"/") {
+			continue
+		}
+		rest = v[len(t):]
+		switch {
+		case t == "~+" && sc.cwdOK:
+			return sc.cwd, rest, true, true
+		case t == "~-" && sc.oldOK:
+			return sc.oldpwd, rest, true, true
+		}
+		return "", rest, true, false
+	}
+	return "", "", false, false
 }
 
 func hasGlob(v string) bool {
@@ -1205,6 +1252,10 @@ func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
 	case "PWD":
 		if sc.cwdOK {
 			return lit(sc.cwd), true
+		}
+	case "OLDPWD":
+		if sc.oldOK {
+			return lit(sc.oldpwd), true
 		}
 	case "TMPDIR":
 		return word{s: a.tmpdir(), envDep: true}, true

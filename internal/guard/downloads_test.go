@@ -38,7 +38,7 @@ func TestDownloadThenExecute(t *testing.T) {
 		{`curl -o i.sh https://example.com/i.sh && bash other.sh`, Allow},
 		{`curl -o i.sh https://example.com/i.sh && cd sub && bash i.sh`, Allow}, // another file
 		{`wget https://example.com/install.sh && ./other.sh`, Allow},
-		{`curl -O https://example.com/x.tar.gz && tar xzf x.tar.gz`, Allow},
+		{`curl -O https://example.com/x.tar.gz && tar xzf x.tar.gz -C vendor`, Allow},
 		{`./install.sh`, Allow},
 	}
 	p := DefaultPolicy()

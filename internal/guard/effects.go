@@ -170,6 +170,9 @@ func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content boo
 		a.unknownWrite(what+" writes to "+s+" in the directories find visits under "+sc.findDir, true, what)
 		return
 	}
+	if _, ok := a.paths.made[p]; a.judging() && (content || !ok) {
+		a.noteMade(p, madeFile{}) // chmod +x keeps what is known of its text
+	}
 	a.changed(what)
 	if !slices.Contains(a.eff.Writes, p) && len(a.eff.Writes) < 256 {
 		a.eff.Writes = append(a.eff.Writes, p)
@@ -405,15 +408,19 @@ func buildWriters() map[string]writer {
 		"prettier": wFormatter("--write", "--check -c"), "eslint": wFormatter("--fix", ""),
 		"black": wFormatter("", "--check --diff"), "isort": wFormatter("", "--check --check-only --diff"),
 		"autopep8": wFormatter("-i --in-place", ""), "clang-format": wFormatter("-i", ""), "rustfmt": wFormatter("", "--check"),
-		"ruff": wRuff, "find": wFind,
+		"ruff": wRuff, "find": wFind, "yq": wYq,
 	}
 }
 
 // wOperands: every operand is written (rm, touch, mkdir).
 func wOperands(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
+		tree := c.Name == "rm" && hasOption(c.Args, "rR", "--recursive")
 		for _, w := range operands(c.Args, short, long...) {
 			a.wrote(c, w, c.sc, c.Name)
+			if tree {
+				a.ownTree(c, w, c.sc)
+			}
 		}
 	}
 }
@@ -435,8 +442,12 @@ func wAfterFirst(short string, long ...string) writer {
 		if _, ref := optValue(c.Args, 0, "--reference"); !ref && len(ops) > 0 {
 			ops = ops[1:]
 		}
+		tree := hasOption(c.Args, "R", "--recursive")
 		for _, w := range ops {
 			a.wrote(c, w, c.sc, c.Name)
+			if tree {
+				a.ownTree(c, w, c.sc)
+			}
 		}
 	}
 }
@@ -461,6 +472,9 @@ func wChmod(a *analyzer, c *Cmd) {
 			modeSeen = true
 		default:
 			a.wrote(c, w, c.sc, "chmod")
+			if hasOption(c.Args, "R", "--recursive") {
+				a.ownTree(c, w, c.sc)
+			}
 		}
 	}
 }
@@ -479,13 +493,19 @@ func wCopy(a *analyzer, c *Cmd) {
 		return
 	}
 	srcs := ops
+	var dst word
+	intoDir := false
 	if dir, ok := optValue(c.Args, 't', "--target-directory"); ok {
 		a.wroteContent(c, dir, c.sc, c.Name)
+		dst, intoDir = dir, true
 	} else if len(ops) >= 2 {
 		srcs = ops[:len(ops)-1]
-		a.wroteContent(c, ops[len(ops)-1], c.sc, c.Name)
+		dst, intoDir = ops[len(ops)-1], len(ops) > 2
+		a.wroteContent(c, dst, c.sc, c.Name)
 	} else if c.Name == "ln" && len(ops) == 1 && !ops[0].dyn {
-		a.wrote(c, lit(path.Base(ops[0].s)), c.sc, c.Name) // ln -s /x/y: ./y
+		dst = lit(path.Base(ops[0].s)) // ln -s /x/y: ./y
+		a.wrote(c, dst, c.sc, c.Name)
+		a.noteLink(c, ops[0], dst, false)
 		return
 	} else {
 		return
@@ -493,8 +513,64 @@ func wCopy(a *analyzer, c *Cmd) {
 	if c.Name == "mv" {
 		for _, s := range srcs {
 			a.wrote(c, s, c.sc, c.Name)
+			a.ownTree(c, s, c.sc)
 		}
 	}
+	a.copyEffects(c, srcs, dst, intoDir)
+}
+
+// copyEffects follows a copy, move or link into atreides's own files:
+// each source may land inside the destination directory (cp x.json .claude
+// is .claude/x.json); a link is remembered for the rest of the command;
+// a copy of an installed atreides program is atreides under a new name.
+func (a *analyzer) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
+	if c.Name == "ln" {
+		for _, s := range srcs {
+			if len(srcs) == 1 && !intoDir {
+				a.noteLink(c, s, dst, false)
+			}
+			a.noteLink(c, s, dst, true)
+		}
+	}
+	if !a.judging() {
+		return
+	}
+	recursive := c.Name == "mv" || c.Name == "cp" && hasOption(c.Args, "rRa", "--recursive", "--archive")
+	var lands []landing
+	for _, s := range srcs {
+		// A long list repeats its names: each lands once.
+		if l := sourceLanding(s, false); !slices.Contains(lands, l) && len(lands) < 64 {
+			lands = append(lands, l)
+		} else if len(lands) >= 64 && !l.contents {
+			lands[0] = landing{contents: true} // more names than judged one by one
+		}
+		if c.Name == "cp" || c.Name == "install" {
+			a.noteCopy(c, s, dst)
+		}
+	}
+	a.ownLanding(c, dst, lands, recursive)
+}
+
+// noteCopy remembers a copy of an installed atreides program (the
+// destination, and the source's name inside it when it is a directory).
+func (a *analyzer) noteCopy(c *Cmd, src, dst word) {
+	if src.dyn || dst.dyn {
+		return
+	}
+	sp, ok := a.canon(src.s, c.sc)
+	o := a.own()
+	if !ok || !oneOfPaths(a.fold(sp), o.bins) && !onPath(o, a.fold(sp)) {
+		return
+	}
+	d, ok := a.canon(dst.s, c.sc)
+	if !ok {
+		return
+	}
+	if a.paths.copies == nil {
+		a.paths.copies = map[string]bool{}
+	}
+	a.paths.copies[d] = true
+	a.paths.copies[path.Join(d, path.Base(sp))] = true
 }
 
 // remote reports an rsync/scp operand on another host (host:path).
@@ -511,6 +587,15 @@ func wRsync(a *analyzer, c *Cmd) {
 	dst := ops[len(ops)-1]
 	if !remote(dst) {
 		a.wroteContent(c, dst, c.sc, c.Name)
+		var lands []landing
+		for _, s := range ops[:len(ops)-1] {
+			if !remote(s) {
+				lands = append(lands, sourceLanding(s, true))
+			} else {
+				lands = append(lands, landing{contents: true}) // host:dir, its name unknown here
+			}
+		}
+		a.ownLanding(c, dst, lands, true)
 	}
 	if hasOption(c.Args, "", "--remove-source-files") {
 		for _, s := range ops[:len(ops)-1] {
@@ -546,6 +631,21 @@ func wInPlace(short string, long ...string) writer {
 		for _, w := range files {
 			a.wroteContent(c, w, c.sc, c.Name+" -i")
 		}
+	}
+}
+
+// wYq: yq -i edits its file operands in place; the first operand is the
+// expression.
+func wYq(a *analyzer, c *Cmd) {
+	if !inPlaceFlag(c.Args, "opIs") {
+		return
+	}
+	files := operands(c.Args, "opIs", "--output-format", "--input-format", "--indent", "--split-exp")
+	if _, f := optValue(c.Args, 0, "--from-file"); !f && len(files) > 0 {
+		files = files[1:]
+	}
+	for _, w := range files {
+		a.wroteContent(c, w, c.sc, "yq -i")
 	}
 }
 
@@ -689,17 +789,25 @@ func wTar(a *analyzer, c *Cmd) {
 	}
 	switch {
 	case has("x", "--extract") || has("x", "--get"):
+		if has("O", "--to-stdout") {
+			return
+		}
+		if hasOption(args, "P", "--absolute-names") {
+			a.unknownWrite("tar -P extracts members to the paths they name", true, "tar -x")
+			if a.judging() {
+				a.fire("self.tree-write", c, "tar -P extracts members to any path they name")
+			}
+			return
+		}
 		if d, ok := optValue(args, 'C', "--directory"); ok {
 			// Members land under -C (tar strips leading / and refuses
 			// ".." unless -P): a scope holding the directory holds them.
-			if hasOption(args, "P", "--absolute-names") {
-				a.unknownWrite("tar -P extracts members to the paths they name", true, "tar -x")
-				return
-			}
 			a.wrote(c, d, c.sc, "tar -x")
+			a.ownExtract(c, &d, "tar -x")
 			return
 		}
 		a.unknownWrite("tar extracts the archive's files into the working directory", true, "tar -x")
+		a.ownExtract(c, nil, "tar -x")
 	case has("c", "--create") || has("r", "--append") || has("u", "--update"):
 		if f, ok := optValue(args, 'f', "--file"); ok {
 			a.wrote(c, f, c.sc, "tar")
@@ -718,15 +826,26 @@ func wUnzip(a *analyzer, c *Cmd) {
 	}
 	if d, ok := optValue(c.Args, 'd', ""); ok {
 		a.wrote(c, d, c.sc, "unzip") // unzip skips members that climb out with ".."
+		a.ownExtract(c, &d, "unzip")
 		return
 	}
 	a.unknownWrite("unzip extracts the archive's files into the working directory", true, "unzip")
+	a.ownExtract(c, nil, "unzip")
 }
 
 func wUnpack(subs string) writer {
 	return func(a *analyzer, c *Cmd) {
 		if len(c.Args) > 0 && oneOf(c.Args[0].s, subs) {
 			a.unknownWrite(c.Name+" extracts an archive's files", true, c.Name)
+			var dir *word
+			for _, w := range c.Args {
+				if v, ok := strings.CutPrefix(w.s, "-o"); ok && v != "" {
+					d := w
+					d.s = v
+					dir = &d // 7z x a.7z -obuild
+				}
+			}
+			a.ownExtract(c, dir, c.Name+" "+c.Args[0].s)
 		}
 	}
 }

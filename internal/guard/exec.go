@@ -76,6 +76,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		c.Stream = c.Stream || w.stream
 	}
 	a.effects(c)
+	defer a.linksMade() // links c creates lead elsewhere for the commands after it
 	if c.Name == "git" {
 		return a.git(c, env, sc, depth, in)
 	}
@@ -84,9 +85,13 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		a.judge(c, in)
 		a.downloadedProgram(c, head, sc)
 		a.judgeContentWrites()
+		a.selfEffects(c, head, env, depth, in)
 	}
 	if a.selfProgram(c, head.s, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
+	}
+	if verb, ok := companionVerb(c.Name); ok {
+		return hCompanion(a, c, verb, env, sc, depth, in)
 	}
 	if h, ok := handlers.get()[c.Name]; ok {
 		return h(a, c, env, sc, depth, in)
@@ -130,7 +135,7 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth 
 	}
 	sub := a.sub()
 	sub.exec(c.Args, env, sc.clone(), depth+1, feed{t: tUnknown})
-	if sub.res.Verdict > Allow && sub.res.Category != "dynamic" && sub.res.Category != "strict" {
+	if sub.res.Verdict > Allow && sub.res.Category != "dynamic" && sub.res.Category != "strict" && sub.res.Rule != "self.unknown-write" {
 		a.fireRule(ruleByID(sub.res.Rule), c, "arguments of "+c.Name)
 	}
 }
@@ -504,6 +509,12 @@ func (a *analyzer) splitWords(w word, sc *scope, depth int) []word {
 }
 
 func (a *analyzer) chdir(sc *scope, w word) *scope {
+	prev, prevOK := sc.cwd, sc.cwdOK
+	defer func() {
+		if sc.cwd != prev || sc.cwdOK != prevOK {
+			sc.oldpwd, sc.oldOK = prev, prevOK
+		}
+	}()
 	if w.dyn {
 		sc.cwdOK = false
 		return sc
@@ -513,6 +524,10 @@ func (a *analyzer) chdir(sc *scope, w word) *scope {
 		p = a.req.Home
 	}
 	if p == "-" {
+		if sc.oldOK {
+			sc.cwd, sc.cwdOK = sc.oldpwd, true
+			return sc
+		}
 		sc.cwdOK = false
 		return sc
 	}

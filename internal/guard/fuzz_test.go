@@ -101,6 +101,11 @@ func FuzzCheck(f *testing.F) {
 				checkResult(t, tool, p.check(Request{Tool: tool, Path: cmd, Cwd: testProject, Home: testHome, ProjectRoot: testProject, TempDirs: testTemps}))
 			}
 		}
+		// With atreides's own paths and PATH filled in, as the hook
+		// sends them (selfguard.go, selfeffect.go).
+		own := selfReq("shell", cmd)
+		own.PathDirs = []string{testHome + "/bin", "/usr/local/bin", "/usr/bin"}
+		checkResult(t, "shell with own paths", pols[0].check(own))
 	})
 }
 

@@ -102,8 +102,27 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	a.gitSecretObjects(gc)
 	a.networkArgs(gc, in)
 	a.gitPatchTargets(gc, in)
+	a.gitSelf(gc, in)
 	if f, ok := a.credOutput(gc); ok {
 		return f // git credential fill
+	}
+	return a.gitPaths(gc, i > 0, sc)
+}
+
+// gitPaths is what `git rev-parse --show-toplevel` (or --git-dir)
+// prints, as a guess: the project root, which is the repository's
+// (issue 30: the nearest .git decides the root). With global options
+// (-C elsewhere) it is not known.
+func (a *analyzer) gitPaths(c *Cmd, globals bool, sc *scope) feed {
+	if globals || len(c.Args) != 2 || c.Args[0].s != "rev-parse" || c.Args[1].dyn || a.req.ProjectRoot == "" {
+		return feed{t: tUnknown}
+	}
+	root := a.projectRoot(sc)
+	switch c.Args[1].s {
+	case "--show-toplevel":
+		return feed{known: true, text: root + "\n", from: "git rev-parse"}
+	case "--git-dir", "--absolute-git-dir":
+		return feed{known: true, text: root + "/.git\n", from: "git rev-parse"}
 	}
 	return feed{t: tUnknown}
 }

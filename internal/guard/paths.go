@@ -109,6 +109,15 @@ func (a *analyzer) memoResolve(resolve func(string) (string, error)) func(string
 type pathMemo struct {
 	canon   map[canonKey]string
 	targets map[targetKey]target
+	// links are the symbolic and hard links the command creates, link
+	// to target, absolute (selfeffect.go); a new one clears the memos.
+	links map[string]string
+	// made are the files the command writes, for a script or binary
+	// run from disk after it was written (selfeffect.go).
+	made map[string]madeFile
+	// copies are the copies the command makes of an installed atreides
+	// program: running one is running atreides.
+	copies map[string]bool
 }
 
 // canonKey is everything canon reads: the argument and the directory it
@@ -146,9 +155,80 @@ func (a *analyzer) canonOnce(s string, sc *scope) string {
 		return ""
 	}
 	p := cleanJoin(sc.cwd, s)
-	if a.req.Resolve != nil && p != "" {
+	if p == "" {
+		return ""
+	}
+	if len(a.paths.links) > 0 {
+		p = a.throughLinks(p)
+	}
+	if a.req.Resolve != nil {
 		if r, err := a.req.Resolve(p); err == nil && r != "" {
-			p = path.Clean(r)
+			return path.Clean(r)
+		}
+		return a.resolveMissing(p, 0)
+	}
+	return p
+}
+
+// resolveMissing resolves a path that does not exist (yet): its existing
+// directory through the resolver, then its last element, following it
+// when it is a dangling link (notes.txt -> .claude/settings.local.json,
+// which writing notes.txt creates).
+func (a *analyzer) resolveMissing(p string, hops int) string {
+	if len(p) > maxPathLen || hops > maxLinkHops {
+		return p // names nothing on disk
+	}
+	dir, base := path.Split(p)
+	dir = path.Clean(dir)
+	if dir == p {
+		return p
+	}
+	d, err := a.req.Resolve(dir)
+	switch {
+	case err == nil && d != "":
+		d = path.Clean(d)
+	case dir != "/" && hops < maxLinkHops:
+		d = a.resolveMissing(dir, hops+1)
+	default:
+		d = dir
+	}
+	q := path.Join(d, base)
+	if a.req.Readlink == nil || !a.spend(1) {
+		return q
+	}
+	t, lerr := a.req.Readlink(q)
+	if lerr != nil || t == "" {
+		return q
+	}
+	if !path.IsAbs(t) {
+		t = path.Join(d, t) // relative to the link's directory
+	}
+	t = path.Clean(t)
+	if r, err := a.req.Resolve(t); err == nil && r != "" {
+		return path.Clean(r)
+	}
+	return a.resolveMissing(t, hops+1)
+}
+
+// maxLinkHops bounds the links and missing directories resolveMissing
+// follows (the system's own limit is 40 links).
+const maxLinkHops = 40
+
+// throughLinks rewrites p through the symbolic links the command itself
+// creates before this point (`ln -s .atreides cfg && echo x >
+// cfg/config.yaml`): they are not on disk when the guard looks.
+func (a *analyzer) throughLinks(p string) string {
+	for range maxLinkHops {
+		changed := false
+		for q := p; q != "/" && q != "."; q = path.Dir(q) {
+			if t, ok := a.paths.links[q]; ok {
+				p = path.Join(t, strings.TrimPrefix(p, q))
+				changed = true
+				break
+			}
+		}
+		if !changed {
+			return p
 		}
 	}
 	return p

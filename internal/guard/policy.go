@@ -35,6 +35,19 @@ type Request struct {
 	Self         string
 	ConfigDir    string
 	HostSettings []string
+	// PathDirs are the directories of the PATH the agent's shell
+	// searches: a file named like an atreides program in one of them
+	// shadows or replaces atreides (self.binary-write).
+	PathDirs []string
+	// Readlink reads a symbolic link (os.Readlink); with it a link whose
+	// target does not exist yet is followed, so a dangling link to a
+	// protected file is that file. Nil: such links are not followed.
+	Readlink func(path string) (string, error)
+	// SameBinary reports whether the file at an absolute path has the
+	// content of an installed atreides program (a renamed copy). It is
+	// asked only for a program run by a path in the project or a temp
+	// directory; nil: copies are known only by name and by links.
+	SameBinary func(path string) bool
 
 	// Deadline, if set, is when the analysis gives up: the command is
 	// then judged parse.too-complex, so a slow input costs at most this.

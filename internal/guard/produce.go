@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net"
 	"net/url"
+	"path"
 	"strings"
 	"unicode"
 )
@@ -27,6 +28,10 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 	case "pwd":
 		if sc.cwdOK {
 			return feed{cwd: true}
+		}
+	case "realpath", "readlink", "dirname":
+		if f, ok := a.pathOutput(c, sc); ok {
+			return f
 		}
 	case "cat", "tac", "head", "tail", "less", "more", "bat", "nl", "strings", "xxd", "od", "hexdump":
 		if c.Name == "xxd" && c.Has("-r", "-revert") {
@@ -409,4 +414,28 @@ func dangerousText(s string) bool {
 		}
 	}
 	return false
+}
+
+// pathOutput is what realpath, readlink -f and dirname print for one known
+// path: the guard resolves it as they would, so a write to
+// "$(realpath .)/.atreides/config.yaml" is known to be atreides's.
+func (a *analyzer) pathOutput(c *Cmd, sc *scope) (feed, bool) {
+	ops := operands(c.Args, "")
+	if len(ops) != 1 || ops[0].dyn {
+		return feed{}, false
+	}
+	s := ops[0].s
+	switch c.Name {
+	case "dirname":
+		return feed{known: true, text: path.Dir(s) + "\n", from: c.Name}, true
+	case "readlink":
+		if !hasOption(c.Args, "fem", "--canonicalize", "--canonicalize-existing", "--canonicalize-missing") {
+			return feed{}, false
+		}
+	}
+	p, ok := a.canon(s, sc)
+	if !ok {
+		return feed{}, false
+	}
+	return feed{known: true, text: p + "\n", from: c.Name}, true
 }

@@ -188,7 +188,7 @@ func batchOfID(id string) int {
 		return 26
 	case "tamper.git-config", "tamper.history", "tamper.package-index", "tamper.registry":
 		return 27
-	case "self.binary-write", "self.command", "self.config-write", "self.host-settings", "self.plan-approve":
+	case "self.agent-settings", "self.binary-write", "self.command", "self.config-write", "self.host-settings", "self.plan-approve", "self.state-lock", "self.tree-write", "self.unguarded-agent", "self.unknown-write":
 		return 28
 	}
 	return -1

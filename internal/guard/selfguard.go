@@ -27,6 +27,16 @@ func init() {
 					"You may run: atreides " + agentVerbList},
 			&Rule{ID: "self.plan-approve", Category: "self", Verdict: Ask,
 				Reason: "approving a plan opens the task's writes: the user confirms it (here, or by running atreides plan approve N themselves)"},
+			&Rule{ID: "self.tree-write", Category: "self", Verdict: Ask,
+				Reason: "this copies, extracts, merges or changes a whole tree that holds atreides's own files or an agent host's hook settings, and may replace them; name the files instead, or ask the user to confirm"},
+			&Rule{ID: "self.unknown-write", Category: "self", Verdict: Ask,
+				Reason: "this runs a program whose writes the guard cannot list, and it could reach atreides's own files or an agent host's hook settings; ask the user to confirm"},
+			&Rule{ID: "self.state-lock", Category: "self", Verdict: Deny,
+				Reason: "holding a lock on atreides's state stops every hook from recording or checking; only atreides takes that lock"},
+			&Rule{ID: "self.unguarded-agent", Category: "self", Verdict: Deny,
+				Reason: "this starts an agent with its guard or permission prompts off, which is atreides switched off; start it normally, or ask the user to run it themselves"},
+			&Rule{ID: "self.agent-settings", Category: "self", Verdict: Ask,
+				Reason: "this starts an agent with settings the guard cannot read, which may switch its hooks off; ask the user to confirm"},
 		)
 	})
 }
@@ -115,14 +125,21 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 }
 
 // selfProgram reports whether the command word names the installed
-// atreides under another name: the basename of Request.Self, or a path
-// that resolves to it. (The name "atreides" has its handler.)
+// atreides under another name: the basename of Request.Self, a path that
+// resolves to an installed atreides program, a copy the command made of
+// one, or a file in the project or a temp directory with the content of
+// one (Request.SameBinary, asked only there: a program run by a path
+// elsewhere, or by name, costs nothing). (The name "atreides" has its
+// handler.)
 func (a *analyzer) selfProgram(c *Cmd, head string, sc *scope) bool {
-	self := a.req.Self
-	if self == "" || c.Name == "atreides" || !a.judging() {
+	if c.Name == "atreides" || !a.judging() {
 		return false
 	}
-	if c.Name == normName(path.Base(self)) {
+	if _, ok := companionVerb(c.Name); ok {
+		return false
+	}
+	self := a.req.Self
+	if self != "" && c.Name == normName(path.Base(self)) {
 		// A test binary or a renamed install; never a program the
 		// guard models for what it is (a binary called "git").
 		return !knownProgram(a.p, c.Name)
@@ -131,7 +148,29 @@ func (a *analyzer) selfProgram(c *Cmd, head string, sc *scope) bool {
 		return false
 	}
 	p, ok := a.canon(head, sc)
-	return ok && p == path.Clean(self)
+	if !ok {
+		return false
+	}
+	o := a.own()
+	switch fp := a.fold(p); {
+	case oneOfPaths(fp, o.bins) || onPath(o, fp) || a.paths.copies[p]:
+		return true
+	case a.req.SameBinary != nil && (a.inProject(p, sc) || a.isTemp(p)) && !knownProgram(a.p, c.Name):
+		return a.req.SameBinary(p)
+	}
+	return false
+}
+
+// hCompanion judges an atreides companion program like the atreides
+// command it stands for: atreides-team is atreides, atreides-mcp is
+// `atreides mcp` and so on.
+func hCompanion(a *analyzer, c *Cmd, verb string, env map[string]word, sc *scope, depth int, in feed) feed {
+	if verb == "" || len(c.Args) > 0 && !c.Args[0].dyn && oneOf(c.Args[0].s, "-h|--help|-help|--version|-version|help") {
+		return hAtreides(a, c, env, sc, depth, in)
+	}
+	as := *c
+	as.Args = append([]word{lit(verb)}, c.Args...)
+	return hAtreides(a, &as, env, sc, depth, in)
 }
 
 // atreidesVerbWord: text that could name an atreides command (they are all
@@ -155,6 +194,13 @@ type ownPaths struct {
 	hostFiles  []string // files registering the hooks
 	hostDirs   []string // directories of such files (plugin directories)
 	containers []string // a host's own directory holding such a file
+	// pathDirs are the directories on PATH and the install directory: a
+	// file named like an atreides program there is atreides to a shell.
+	pathDirs []string
+	// tails are the host files' paths relative to the project or the
+	// home ("/.claude/settings.json"; "/" suffix: a directory), matched
+	// against a path whose leading part is not known.
+	tails []string
 }
 
 // mcpBinary is the MCP server installed beside atreides
@@ -241,6 +287,27 @@ func (a *analyzer) own() *ownPaths {
 		if c := path.Dir(d); dedicated(c) {
 			o.containers = append(o.containers, forms(c)...)
 		}
+		for _, b := range append(rawRoots, path.Clean(r.Home)) {
+			if b != "" && b != "/" && b != "." && strings.HasPrefix(h, b+"/") {
+				o.tails = append(o.tails, h[len(b):])
+				break
+			}
+		}
+	}
+	for _, d := range r.PathDirs {
+		if path.IsAbs(d) {
+			o.pathDirs = append(o.pathDirs, forms(d)...)
+		}
+	}
+	if path.IsAbs(r.Self) {
+		o.pathDirs = append(o.pathDirs, path.Dir(path.Clean(r.Self)))
+	}
+	if foldCase {
+		for _, l := range []*[]string{&o.roots, &o.trees, &o.bins, &o.hostFiles, &o.hostDirs, &o.containers, &o.pathDirs, &o.tails} {
+			for i, p := range *l {
+				(*l)[i] = strings.ToLower(p)
+			}
+		}
 	}
 	r.own = o
 	return o
@@ -263,12 +330,13 @@ func (a *analyzer) ownWrite(c *Cmd, p string) {
 		detail = c.Name + " changes " + p
 	}
 	o := a.own()
+	fp := a.fold(p)
 	switch {
-	case a.ownConfig(o, p) && !taskDocument(p):
+	case a.ownConfig(o, fp) && !taskDocument(p):
 		a.fire("self.config-write", c, detail)
-	case oneOfPaths(p, o.bins):
+	case oneOfPaths(fp, o.bins) || onPath(o, fp):
 		a.fire("self.binary-write", c, detail)
-	case oneOfPaths(p, o.hostFiles) || oneOfPaths(p, o.containers) || underAny(p, o.hostDirs):
+	case oneOfPaths(fp, o.hostFiles) || oneOfPaths(fp, o.containers) || underAny(fp, o.hostDirs):
 		a.fire("self.host-settings", c, detail)
 	}
 }
@@ -358,6 +426,14 @@ func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
 		}
 		return
 	}
+	if i := strings.LastIndexByte(w.s, 0); i >= 0 {
+		// $OLDPWD/.atreides/config.yaml, $BIN/atreides: whatever the
+		// unknown part, the known end names a protected path.
+		if id := a.ownTail(a.fold(path.Clean("/"+w.s[i+1:])), a.own(), true); id != "" {
+			a.fire(id, c, a.writer(c)+" "+w.display()+", whatever the part computed at run time")
+			return
+		}
+	}
 	prefix, _, _ := strings.Cut(w.s, "\x00")
 	i := strings.LastIndexByte(prefix, '/')
 	if i <= 0 {
@@ -368,6 +444,14 @@ func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
 	}
 }
 
+// writer names what writes, for a reason.
+func (a *analyzer) writer(c *Cmd) string {
+	if c == nil {
+		return "writes"
+	}
+	return c.Name + " changes"
+}
+
 // ownWriteRel judges a relative write target when the working directory
 // is unknown: a path through a .atreides directory is atreides's.
 func (a *analyzer) ownWriteRel(c *Cmd, s string) {
@@ -375,12 +459,8 @@ func (a *analyzer) ownWriteRel(c *Cmd, s string) {
 	if taskDocument(s) {
 		return
 	}
-	if s == ".atreides" || strings.HasPrefix(s, ".atreides/") || strings.Contains("/"+s+"/", "/.atreides/") {
-		detail := "writes " + s + " (in a directory the guard cannot determine)"
-		if c != nil {
-			detail = c.Name + " changes " + s + " (in a directory the guard cannot determine)"
-		}
-		a.fire("self.config-write", c, detail)
+	if id := a.ownTail(a.fold(path.Clean("/"+s)), a.own(), false); id != "" {
+		a.fire(id, c, a.writer(c)+" "+s+" (in a directory the guard cannot determine)")
 	}
 }
 

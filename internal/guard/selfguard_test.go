@@ -436,3 +436,29 @@ func TestSelfNoPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfCaseInsensitive: where the file system ignores case (macOS and
+// Windows by default) a path equal to a protected one but for case is
+// that path; where it does not, it is another file.
+func TestSelfCaseInsensitive(t *testing.T) {
+	cases := []selfCase{
+		{`echo x > .Atreides/CONFIG.yaml`, Deny, "self.config-write"},
+		{`rm -rf .ATREIDES`, Deny, "self.config-write"},
+		{`echo '{}' > .Claude/Settings.json`, Ask, "self.host-settings"},
+		{`cp /tmp/fake ~/go/bin/Atreides`, Deny, "self.binary-write"},
+		{`cp /tmp/fake ~/go/bin/ATREIDES-MCP.exe`, Deny, "self.binary-write"},
+		{`echo x > ~/.Config/Atreides/config.yaml`, Deny, "self.config-write"},
+		{`echo x > .Atreides-notes.md`, Allow, ""},
+		{`echo x > Docs/Atreides.md`, Allow, ""},
+	}
+	saved := foldCase
+	defer func() { foldCase = saved }()
+	foldCase = true
+	runSelfCases(t, DefaultPolicy(), cases, nil)
+	foldCase = false
+	runSelfCases(t, DefaultPolicy(), []selfCase{
+		{`echo x > .Atreides/CONFIG.yaml`, Allow, ""},
+		{`echo '{}' > .Claude/Settings.json`, Allow, ""},
+		{`echo x > .atreides/config.yaml`, Deny, "self.config-write"},
+	}, nil)
+}

@@ -191,6 +191,7 @@ func NewRequest(tool, arg, cwd, root string) guard.Request {
 		r.Command, r.Path = "", arg
 	}
 	r.Self, r.ConfigDir = Self(), ConfigDir()
+	r.PathDirs, r.SameBinary = PathDirs(os.Getenv("PATH")), SameBinary
 	r.HostSettings = install.HookFiles(root, r.Home, install.HookEnv{
 		XDGConfigHome: os.Getenv("XDG_CONFIG_HOME"), CodexHome: os.Getenv("CODEX_HOME"),
 		OpenCodeConfig: os.Getenv("OPENCODE_CONFIG"), OpenCodeConfigDir: os.Getenv("OPENCODE_CONFIG_DIR"),
@@ -238,7 +239,7 @@ func ShellEffects(c *engine.Call) guard.Effects {
 // judging walk uses.
 func EffectsRequest(cmd, cwd, root string) guard.Request {
 	return guard.Request{Tool: "shell", Command: cmd, Cwd: cwd, Home: Home(), ProjectRoot: root,
-		TempDirs: TempDirs(), Resolve: Resolver()}
+		TempDirs: TempDirs(), Resolve: Resolver(), Readlink: os.Readlink}
 }
 
 // Self is the running atreides binary with symlinks resolved, "" when

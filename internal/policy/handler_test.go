@@ -23,6 +23,11 @@ func TestNewRequestOwnPaths(t *testing.T) {
 	if !slices.Equal(r.HostSettings, want) || !slices.Contains(r.HostSettings, "/srv/codex/hooks.json") {
 		t.Fatalf("host settings %q, want %q", r.HostSettings, want)
 	}
+	t.Setenv("PATH", "/opt/tools/bin"+string(os.PathListSeparator)+"rel")
+	r = NewRequest("shell", "ls", "/p", "/p")
+	if !slices.Equal(r.PathDirs, []string{"/opt/tools/bin"}) || r.Readlink == nil || r.SameBinary == nil {
+		t.Fatalf("PATH directories %q, readlink set %v, same-binary set %v", r.PathDirs, r.Readlink != nil, r.SameBinary != nil)
+	}
 	if s := NewRequest("shell", "ls", "/p", "/p"); s.Command != "ls" || s.Path != "" {
 		t.Fatalf("shell request %+v", s)
 	}

@@ -1,0 +1,1075 @@
+package guard
+
+import (
+	"path"
+	"runtime"
+	"strings"
+)
+
+// Self-protection by effect: what a command does to atreides's own
+// files, however it spells them. selfguard.go lists the protected set and
+// judges a single written path; this file follows the ways a write
+// reaches that set without naming it: links the command creates, trees
+// copied, synced, extracted or merged over a directory that holds it,
+// programs whose writes cannot be listed given a protected path, scripts
+// and binaries written and then run, and the binary replaced or shadowed
+// through PATH. See docs/guard-policy.md, "The guard protects itself".
+
+// foldCase: the file system may ignore case (macOS and Windows by
+// default), so .Atreides/CONFIG.yaml is .atreides/config.yaml. Judged
+// conservatively: on those systems a path equal to a protected one but
+// for case is that path.
+var foldCase = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+
+// companions are the atreides programs installed beside atreides, and
+// the atreides verb each one is (atreides-team is atreides itself).
+func companionVerb(name string) (verb string, ok bool) {
+	switch name {
+	case "atreides-team":
+		return "", true
+	case "atreides-mcp":
+		return "mcp", true
+	case "atreides-ui":
+		return "ui", true
+	case "atreides-otel":
+		return "otel", true
+	}
+	return "", false
+}
+
+// atreidesProgramName: a file of this name in a directory on PATH is (or
+// shadows) an atreides program.
+func atreidesProgramName(base string) bool {
+	if foldCase {
+		base = strings.ToLower(base)
+	}
+	base = strings.TrimSuffix(base, ".exe")
+	return base == "atreides" || strings.HasPrefix(base, "atreides-")
+}
+
+// onPath: p is a file named like an atreides program in a directory on
+// PATH or in the install directory.
+func onPath(o *ownPaths, p string) bool {
+	return atreidesProgramName(path.Base(p)) && oneOfPaths(path.Dir(p), o.pathDirs)
+}
+
+// entries are every protected path of the request, for the checks that
+// ask what lies under a directory.
+func (o *ownPaths) entries() [][]string {
+	return [][]string{o.trees, o.bins, o.hostFiles, o.hostDirs, o.containers}
+}
+
+// ownChildren are the names directly under the directory d through which
+// a protected path is reached: a tree copied or extracted into d may
+// create or replace them. A directory on PATH contributes the atreides
+// programs' names.
+func (a *analyzer) ownChildren(o *ownPaths, d string) []string {
+	d = a.fold(d)
+	var out []string
+	add := func(n string) {
+		for _, x := range out {
+			if x == n {
+				return
+			}
+		}
+		out = append(out, n)
+	}
+	for _, list := range o.entries() {
+		for _, e := range list {
+			if e != d && under(e, d) {
+				rest := strings.TrimPrefix(e[len(d):], "/")
+				n, _, _ := strings.Cut(rest, "/")
+				add(n)
+			}
+		}
+	}
+	for _, r := range o.roots {
+		// The .atreides of a root or of one of its ancestors.
+		if under(r, d) {
+			add(".atreides")
+			if r != d {
+				n, _, _ := strings.Cut(strings.TrimPrefix(r[len(d):], "/"), "/")
+				add(n)
+			}
+		}
+	}
+	if oneOfPaths(d, o.pathDirs) {
+		for _, n := range atreidesPrograms {
+			add(n)
+		}
+	}
+	return out
+}
+
+// atreidesPrograms are the names of atreides's programs.
+var atreidesPrograms = []string{"atreides", "atreides-team", "atreides-mcp", "atreides-ui", "atreides-otel"}
+
+// fold lowers p where the file system ignores case.
+func (a *analyzer) fold(p string) string {
+	if foldCase {
+		return strings.ToLower(p)
+	}
+	return p
+}
+
+// ownTree judges a recursive change under the directory named by w (rm
+// -r, mv, chmod -R, find -delete, a pathspec): it reaches every protected
+// path below it.
+func (a *analyzer) ownTree(c *Cmd, w word, sc *scope) {
+	if !a.judging() || w.proc != nil {
+		return
+	}
+	if w.dyn {
+		return // the written prefix is judged by ownWriteWord
+	}
+	p, ok := a.canon(w.s, sc)
+	if !ok {
+		return
+	}
+	if kids := a.ownChildren(a.own(), p); len(kids) > 0 {
+		a.fire("self.tree-write", c, c.Name+" changes everything under "+p+", which holds "+strings.Join(kids, ", "))
+	}
+}
+
+// landing says where a copy puts a source: a name under the destination
+// directory (literal), a pattern of names (glob), or the source's
+// contents or an unknown name (contents).
+type landing struct {
+	name     string
+	glob     bool
+	contents bool
+}
+
+// sourceLanding is where cp, mv, ln or rsync puts the source w inside a
+// destination directory: its base name, its contents when it ends in
+// "/." (or "/" for rsync), unknown when computed.
+func sourceLanding(w word, rsync bool) landing {
+	s := w.s
+	if w.dyn {
+		if !w.hasGuess {
+			return landing{contents: true}
+		}
+		s = w.guess
+	}
+	if strings.HasSuffix(s, "/.") || s == "." || rsync && strings.HasSuffix(s, "/") {
+		return landing{contents: true}
+	}
+	b := path.Base(strings.TrimRight(s, "/"))
+	if b == ".." || b == "/" {
+		return landing{contents: true}
+	}
+	return landing{name: b, glob: w.glob && hasGlob(b)}
+}
+
+// ownLanding judges sources put into the destination directory dst by c:
+// a source landing on a protected path is a write of it, one landing on
+// a directory that holds one (recursive copies), or whose name is a
+// pattern or unknown, may replace what that directory holds.
+func (a *analyzer) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) {
+	if !a.judging() || dst.proc != nil || len(srcs) == 0 {
+		return
+	}
+	if dst.dyn {
+		if !dst.hasGuess {
+			return
+		}
+		dst = lit(dst.guess)
+	}
+	d, ok := a.canon(dst.s, c.sc)
+	if !ok {
+		return
+	}
+	o := a.own()
+	kids := a.ownChildren(o, d)
+	for _, l := range srcs {
+		switch {
+		case l.contents || l.glob:
+			if hit := matchingKids(kids, l); hit != "" {
+				a.fire("self.tree-write", c, c.Name+" puts files into "+d+", which holds "+hit)
+			}
+		default:
+			p := path.Join(d, l.name)
+			a.ownWrite(c, p)
+			if recursive {
+				if sub := a.ownChildren(o, p); len(sub) > 0 {
+					a.fire("self.tree-write", c, c.Name+" merges a tree into "+p+", which holds "+strings.Join(sub, ", "))
+				}
+			}
+		}
+	}
+}
+
+// matchingKids names the protected children a source can land on: all of
+// them for contents or an unknown name, those its pattern matches as the
+// shell would (a pattern not starting with "." skips hidden names).
+func matchingKids(kids []string, l landing) string {
+	var hit []string
+	for _, k := range kids {
+		switch {
+		case l.contents:
+		case strings.HasPrefix(k, ".") && !strings.HasPrefix(l.name, "."):
+			continue
+		default:
+			if ok, _ := path.Match(l.name, k); !ok {
+				continue
+			}
+		}
+		hit = append(hit, k)
+	}
+	return strings.Join(hit, ", ")
+}
+
+// ownExtract judges an archive, patch or merge that writes files it names
+// itself under dir (nil: the working directory).
+func (a *analyzer) ownExtract(c *Cmd, dir *word, what string) {
+	if !a.judging() {
+		return
+	}
+	w := lit(".")
+	if dir != nil {
+		w = *dir
+	}
+	if w.dyn && !w.hasGuess {
+		a.fire("self.tree-write", c, what+" writes the files it names into a directory computed at run time")
+		return
+	}
+	a.ownLanding(c, w, []landing{{contents: true}}, true)
+}
+
+// noteLink remembers a link the command creates (ln [-s] TARGET LINK):
+// later words of the same command that pass through LINK reach TARGET.
+func (a *analyzer) noteLink(c *Cmd, target, link word, intoDir bool) {
+	if target.dyn || link.dyn || target.s == "" {
+		return
+	}
+	l, ok := a.canon(link.s, c.sc)
+	if !ok {
+		return
+	}
+	if intoDir {
+		l = path.Join(l, path.Base(target.s))
+	}
+	t := target.s
+	symbolic := hasOption(c.Args, "s", "--symbolic")
+	switch {
+	case symbolic && !path.IsAbs(expandHome(t, a.req.Home)):
+		t = cleanJoin(path.Dir(l), t) // relative to the link's directory
+	default:
+		var ok bool
+		if t, ok = a.canon(t, c.sc); !ok {
+			return
+		}
+	}
+	if len(a.newLinks) < 64 {
+		a.newLinks = append(a.newLinks, [2]string{l, path.Clean(expandHome(t, a.req.Home))})
+	}
+}
+
+// linksMade makes the links the command just walked created part of the
+// paths of the commands after it (not its own: ln's operands name the
+// link, not its target). Both walks follow them, so the judging walk and
+// ShellEffects list the same writes.
+func (a *analyzer) linksMade() {
+	if len(a.newLinks) == 0 {
+		return
+	}
+	if a.paths.links == nil {
+		a.paths.links = map[string]string{}
+	}
+	for _, l := range a.newLinks {
+		if len(a.paths.links) < 64 {
+			a.paths.links[l[0]] = l[1]
+		}
+	}
+	a.newLinks = a.newLinks[:0]
+	// Paths worked out before the links existed are stale now.
+	clear(a.paths.canon)
+	clear(a.paths.targets)
+}
+
+// madeFile is a file the command writes: its text when the guard knows
+// it (a heredoc or echo redirected into it).
+type madeFile struct {
+	text  string
+	known bool
+}
+
+// noteMade records a file the command writes, so that running it later in
+// the same command is not running a program the guard has never seen.
+func (a *analyzer) noteMade(p string, f madeFile) {
+	if a.paths.made == nil {
+		a.paths.made = map[string]madeFile{}
+	}
+	if _, ok := a.paths.made[p]; ok || len(a.paths.made) < 256 {
+		a.paths.made[p] = f
+	}
+}
+
+// madeText records the text a statement wrote into the files it
+// redirected its output to (a.outFiles[mark:]), when the guard knows it
+// (cat > x.sh <<EOF), and drops them from the list.
+func (a *analyzer) madeText(mark int, out feed) {
+	if out.known {
+		for _, p := range a.outFiles[mark:] {
+			a.noteMade(p, madeFile{text: out.text, known: true})
+		}
+	}
+	a.outFiles = a.outFiles[:mark]
+}
+
+// runsMade judges a program run from a file the command wrote first
+// (`cc -o x x.c && ./x`, `cat > x.sh <<EOF ... EOF; sh x.sh`). A shell
+// script whose text the guard knows is judged as the commands it holds,
+// other code by the protected paths it names; a file of unknown content
+// cannot be listed, so for self-protection it is an unknown write.
+func (a *analyzer) runsMade(c *Cmd, head word, depth int) {
+	if !a.judging() || len(a.paths.made) == 0 {
+		return
+	}
+	script, shell := head, false
+	if !strings.Contains(head.s, "/") {
+		if !isShell(c.Name) && !isInterpreter(c.Name) && c.Name != "source" && c.Name != "." {
+			return
+		}
+		ops := operands(c.Args, "")
+		if len(ops) == 0 {
+			return
+		}
+		script, shell = ops[0], !isInterpreter(c.Name)
+	}
+	if script.dyn || script.s == "" || c.sc.downloaded(script.s) {
+		return // a download run is judged as one (downloads.go)
+	}
+	p, ok := a.canon(script.s, c.sc)
+	f, made := a.paths.made[p]
+	switch {
+	case !ok || !made:
+	case !f.known:
+		a.fire("self.unknown-write", c, "runs "+p+", which this command writes first with content the guard cannot read")
+	case shell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
+		if depth+1 <= maxDepth {
+			a.runScript(f.text, c.sc.clone(), depth+1, feed{})
+		}
+	default:
+		if m := a.mentionsOwn([]word{lit(f.text)}, c.sc); m != "" {
+			a.fire("self.unknown-write", c, "runs "+p+", written first, which names "+m)
+		}
+	}
+}
+
+// shellShebang: the script's first line runs a shell.
+func shellShebang(text string) bool {
+	line, _, _ := strings.Cut(text, "\n")
+	f := strings.Fields(strings.TrimPrefix(line, "#!"))
+	if len(f) == 0 {
+		return false
+	}
+	n := normName(f[0])
+	if n == "env" && len(f) > 1 {
+		n = normName(f[1])
+	}
+	return isShell(n)
+}
+
+// mentionHints are the texts a protected path's spelling holds; an
+// argument without any of them names none, and costs no more than these
+// searches.
+var mentionHints = []string{"atreides", ".claude", ".gemini", ".codex", ".opencode", "opencode.json", ".mcp.json", "disableAllHooks", "hooks.json"}
+
+// mentionsOwn reports the first text in args that names a protected path
+// or turns hooks off, inside any word (code, a SQL script, an editor's
+// command): a path token is canonicalised and checked against the
+// protected set, and a token ending in a protected path's tail (as
+// relative to the project or the home) counts whatever comes before it.
+func (a *analyzer) mentionsOwn(args []word, sc *scope) string {
+	for _, w := range args {
+		s := w.s
+		if w.dyn {
+			if !w.hasGuess {
+				s = strings.ReplaceAll(s, "\x00", " ")
+			} else {
+				s = w.guess
+			}
+		}
+		if !hinted(s) {
+			continue
+		}
+		for _, tok := range strings.FieldsFunc(s, tokenSep) {
+			if !hinted(tok) {
+				continue
+			}
+			if tok == "disableAllHooks" {
+				return tok
+			}
+			if a.namesOwn(tok, sc) {
+				return tok
+			}
+		}
+	}
+	return ""
+}
+
+func hinted(s string) bool {
+	for _, h := range mentionHints {
+		if strings.Contains(s, h) {
+			return true
+		}
+	}
+	return foldCase && strings.Contains(strings.ToLower(s), "atreides")
+}
+
+// tokenSep splits code and scripts into path-like tokens.
+func tokenSep(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\r', '\'', '"', '`', '(', ')', '[', ']', '{', '}', ',', ';', '=', '<', '>', '|', '&', '+', ':', '!', '?', '$', '\\':
+		return true
+	}
+	return false
+}
+
+// namesOwn: the token, as a path, is or holds a protected path, or ends
+// in the tail of one.
+func (a *analyzer) namesOwn(tok string, sc *scope) bool {
+	o := a.own()
+	if p, ok := a.canon(tok, sc); ok {
+		fp := a.fold(p)
+		if a.ownConfig(o, fp) || oneOfPaths(fp, o.bins) || onPath(o, fp) || oneOfPaths(fp, o.hostFiles) ||
+			oneOfPaths(fp, o.containers) || underAny(fp, o.hostDirs) || len(a.ownChildren(o, p)) > 0 && p != "/" && !a.broadDir(p) {
+			return true
+		}
+	}
+	return a.ownTail(a.fold(path.Clean("/"+strings.TrimLeft(tok, "./~"))), o, true) != ""
+}
+
+// broadDir: the project, the home or a directory above them; a token
+// naming one (".", "..", "~") names everything, not atreides's files.
+func (a *analyzer) broadDir(p string) bool {
+	for _, b := range []string{a.req.ProjectRoot, a.req.Cwd, a.req.Home} {
+		if b != "" && under(path.Clean(b), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownTail matches a path whose leading part is unknown by its end: a
+// .atreides directory anywhere, a host's settings file by its path under
+// the project or the home, an atreides program's name after a "/bin/"
+// directory (when anyDir: the unknown part may be any directory, not
+// only the working one). It returns the rule, "" when none.
+func (a *analyzer) ownTail(p string, o *ownPaths, anyDir bool) string {
+	if strings.Contains(p+"/", "/.atreides/") && !taskDocument(p) {
+		return "self.config-write"
+	}
+	for _, t := range o.tails {
+		if strings.HasSuffix(p, t) || strings.HasSuffix(t, "/") && strings.Contains(p+"/", t) {
+			return "self.host-settings"
+		}
+	}
+	if !anyDir {
+		return ""
+	}
+	// Unknown leading directories may be the user's configuration
+	// directory or a directory on PATH.
+	if strings.HasSuffix(p, "/atreides/config.yaml") {
+		return "self.config-write"
+	}
+	if atreidesProgramName(path.Base(p)) && strings.HasSuffix(path.Dir(p), "/bin") {
+		return "self.binary-write"
+	}
+	return ""
+}
+
+// unreadWrites judges a program whose writes the guard cannot list
+// (an unknown program, an interpreter, an editor in batch mode, sqlite3)
+// given a protected path anywhere in its arguments: for self-protection
+// that is an unknown write of it.
+func (a *analyzer) unreadWrites(c *Cmd, in feed) {
+	if !a.judging() || listedWrites(a.p, c.Name) {
+		return
+	}
+	args := c.Args
+	switch {
+	case isAwk(c.Name):
+		args = awkProgram(c)
+	case c.Name == "sed":
+		args = sedScripts(c) // its w command writes a file
+	case c.Name == "vim" || c.Name == "vi" || c.Name == "nvim" || c.Name == "ex" || c.Name == "view":
+		args = editorCommands(c)
+	case isInterpreter(c.Name) && in.known:
+		args = append(args[:len(args):len(args)], lit(in.text)) // code from a heredoc
+	}
+	if m := a.mentionsOwn(args, c.sc); m != "" {
+		a.fire("self.unknown-write", c, c.Name+" is given "+m+" and the guard cannot list what it writes")
+	}
+}
+
+// listedWrites: the guard lists what the program writes (writers), runs
+// it as commands of its own (carriers, shells), judges it otherwise
+// (atreides's programs, agent hosts), or knows it only reads or prints
+// its arguments.
+func listedWrites(p *Policy, name string) bool {
+	switch name {
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk", "sed", "vim", "vi", "nvim", "ex", "view":
+		return false // their scripts are scanned
+	}
+	if _, ok := companionVerb(name); ok || agentHost(name) != "" {
+		// Judged as atreides; an agent host started normally runs its
+		// own hooks, which judge what it writes.
+		return true
+	}
+	if writers.get()[name] != nil && name != "perl" && name != "ruby" {
+		return true
+	}
+	if _, ok := handlers.get()[name]; ok {
+		return true
+	}
+	if dataPrograms.get()[name] || metadataOnly.get()[name] || isShell(name) {
+		return true
+	}
+	_, reader := readers[name]
+	return reader || readOnlyProgram(name)
+}
+
+// readOnlyProgram: programs that read or compare the files they are given
+// and write nothing but their output; a switch, no init work.
+func readOnlyProgram(name string) bool {
+	switch name {
+	case "diff", "diff3", "sdiff", "cmp", "comm", "colordiff", "delta", "difft", "icdiff", "wc",
+		"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum",
+		"md5", "shasum", "tree", "lsattr", "getfacl", "namei", "hexdump", "strings", "fmt", "expand",
+		"unexpand", "yamllint", "jsonlint", "json_pp", "xmllint", "look", "gh", "glab", "hub",
+		"atreides", "open", "xdg-open", "code", "cursor", "subl", "bat", "sleep", "date", "id", "whoami",
+		"uname", "hostname", "printenv", "env", "true", "false":
+		return true
+	}
+	return false
+}
+
+// sedScripts are a sed command's scripts (-e values, else the first
+// operand), the part that can name a file to write (w, s///w).
+func sedScripts(c *Cmd) []word {
+	var out []word
+	for i := 0; i < len(c.Args); i++ {
+		w := c.Args[i]
+		switch {
+		case w.dyn:
+		case w.s == "-e" || w.s == "--expression":
+			if i+1 < len(c.Args) {
+				out = append(out, c.Args[i+1])
+				i++
+			}
+		case strings.HasPrefix(w.s, "--expression="):
+			out = append(out, lit(strings.TrimPrefix(w.s, "--expression=")))
+		}
+	}
+	if len(out) == 0 {
+		if ops := operands(c.Args, "efl", "--expression", "--file", "--line-length"); len(ops) > 0 {
+			out = ops[:1]
+		}
+	}
+	return out
+}
+
+// editorCommands are the commands vim runs (-c, --cmd, +cmd): an ex
+// command can write any file.
+func editorCommands(c *Cmd) []word {
+	var out []word
+	for i := 0; i < len(c.Args); i++ {
+		w := c.Args[i]
+		switch {
+		case w.dyn:
+		case (w.s == "-c" || w.s == "--cmd") && i+1 < len(c.Args):
+			out = append(out, c.Args[i+1])
+			i++
+		case strings.HasPrefix(w.s, "+") && len(w.s) > 1:
+			out = append(out, lit(w.s[1:]))
+		}
+	}
+	return out
+}
+
+// awkProgram is the program text of an awk command (its output
+// redirections are its writes); the files it reads are not scanned.
+func awkProgram(c *Cmd) []word {
+	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
+	if i >= len(c.Args) || hasOption(c.Args, "f", "--file") {
+		return nil
+	}
+	p := c.Args[i]
+	if !strings.ContainsAny(p.s+p.guess, ">|") && !strings.Contains(p.s+p.guess, "system") {
+		return nil
+	}
+	return []word{p}
+}
+
+// selfEffects runs the self-protection checks of a resolved command that
+// its writers (effects.go) do not: programs run from files the command
+// wrote, programs whose writes cannot be listed, agent hosts started
+// unguarded, builds whose output could shadow atreides, and the state
+// lock held from the shell.
+func (a *analyzer) selfEffects(c *Cmd, head word, env map[string]word, depth int, in feed) {
+	a.runsMade(c, head, depth)
+	a.unreadWrites(c, in)
+	a.unguardedAgent(c)
+	switch {
+	case c.Name == "patch":
+		a.ownPatch(c, in)
+	case c.Name == "go":
+		a.goBuild(c, env)
+	case compiler(c.Name):
+		a.compilerOutput(c)
+	case c.Name == "flock":
+		a.stateLock(c)
+	}
+}
+
+// stateLock: `flock .atreides/state.db.lock sleep 3600 &` holds
+// atreides's state lock, so every hook waits and gives up (the stop gate
+// then lets the agent stop with open todos).
+func (a *analyzer) stateLock(c *Cmd) {
+	ops := operands(c.Args, "wEc", "--timeout", "--wait", "--conflict-exit-code", "--command")
+	if len(ops) == 0 {
+		return
+	}
+	w := ops[0]
+	if w.dyn && w.hasGuess {
+		w = lit(w.guess)
+	}
+	if w.dyn {
+		if a.ownTail(a.fold(path.Clean("/"+w.s[strings.LastIndexByte(w.s, 0)+1:])), a.own(), true) == "self.config-write" {
+			a.fire("self.state-lock", c, "flock "+w.display())
+		}
+		return
+	}
+	p, ok := a.canon(w.s, c.sc)
+	if !ok {
+		if a.ownTail(a.fold(path.Clean("/"+w.s)), a.own(), false) == "self.config-write" {
+			a.fire("self.state-lock", c, "flock "+w.s)
+		}
+		return
+	}
+	if o := a.own(); a.ownConfig(o, a.fold(p)) {
+		a.fire("self.state-lock", c, "flock "+p)
+	}
+}
+
+// compiler: programs whose -o names the executable they write.
+func compiler(name string) bool {
+	switch name {
+	case "cc", "gcc", "g++", "c++", "clang", "clang++", "tcc", "rustc", "swiftc", "ghc", "gccgo", "ld", "ld.lld", "nim", "fpc", "gfortran", "zig":
+		return true
+	}
+	return false
+}
+
+// compilerOutput: the executable a compiler writes (-o FILE, else a.out)
+// may replace or shadow atreides on PATH, and running it later in the
+// command runs what the guard has not seen.
+func (a *analyzer) compilerOutput(c *Cmd) {
+	out, ok := optValue(c.Args, 'o', "")
+	if !ok {
+		if versionQuery(c) || hasOption(c.Args, "cSE", "") {
+			return // objects, assembly or preprocessed text, not a program
+		}
+		out = lit("a.out")
+	}
+	a.builtExecutable(c, out, nil)
+}
+
+// builtExecutable judges an executable a build writes at out: one landing
+// on PATH under an atreides program's name is the binary replaced or
+// shadowed. names are the executables a build into a directory creates
+// ("" for one it cannot name).
+func (a *analyzer) builtExecutable(c *Cmd, out word, names []string) {
+	if out.dyn {
+		if out.hasGuess {
+			out = lit(out.guess)
+		} else {
+			a.ownWriteWord(c, out, c.sc)
+			return
+		}
+	}
+	p, ok := a.canon(out.s, c.sc)
+	if !ok {
+		return
+	}
+	o := a.own()
+	targets := []string{p}
+	if oneOfPaths(a.fold(p), o.pathDirs) || strings.HasSuffix(out.s, "/") {
+		targets = targets[:0]
+		for _, n := range names {
+			if n == "" && oneOfPaths(a.fold(p), o.pathDirs) {
+				a.fire("self.binary-write", c, c.Name+" builds into "+p+", on PATH, programs it names at run time")
+				return
+			}
+			targets = append(targets, path.Join(p, n))
+		}
+	}
+	for _, t := range targets {
+		a.ownWrite(c, t)
+		a.noteMade(t, madeFile{})
+	}
+}
+
+// goBuild judges go build, go install and go run for atreides: a program
+// built onto PATH under an atreides name, installed where PATH finds it,
+// or run from atreides's own source.
+func (a *analyzer) goBuild(c *Cmd, env map[string]word) {
+	ops := goOperands(c.Args)
+	if len(ops) == 0 || ops[0].dyn {
+		return
+	}
+	sub, pkgs := ops[0].s, ops[1:]
+	switch sub {
+	case "build":
+		names := a.goNames(c, pkgs)
+		if out, ok := goOutput(c.Args); ok {
+			a.builtExecutable(c, out, names)
+			return
+		}
+		if len(pkgs) <= 1 && len(names) == 1 && names[0] != "" {
+			a.builtExecutable(c, lit(names[0]), nil)
+		}
+	case "install":
+		if !a.goBinOnPath(c, env) {
+			return
+		}
+		for _, n := range a.goNames(c, pkgs) {
+			if n == "" || atreidesProgramName(n) {
+				a.fire("self.binary-write", c, "go install puts "+orDefault(n, "a program named at run time")+" where PATH finds it")
+				return
+			}
+		}
+	case "run":
+		if len(pkgs) > 0 && !pkgs[0].dyn && atreidesProgramName(goPkgName(a, c, pkgs[0].s)) {
+			run := &Cmd{Name: "atreides", Args: pkgs[1:], a: a, sc: c.sc}
+			hAtreides(a, run, env, c.sc, 0, feed{})
+		}
+	}
+}
+
+// goOperands are the go command's words that are not flags; go spells
+// its flags with one dash, and these take the next word as their value.
+func goOperands(args []word) []word {
+	var out []word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.dyn || !strings.HasPrefix(w.s, "-") {
+			out = append(out, w)
+			continue
+		}
+		if strings.Contains(w.s, "=") {
+			continue
+		}
+		switch strings.TrimPrefix(w.s, "-") {
+		case "o", "-o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "modfile", "pkgdir", "toolexec",
+			"overlay", "pgo", "buildmode", "compiler", "gccgoflags", "installsuffix", "exec", "covermode", "coverpkg",
+			"run", "bench", "count", "timeout", "cpu", "parallel", "coverprofile", "cpuprofile", "memprofile", "outputdir":
+			i++
+		}
+	}
+	return out
+}
+
+// goOutput is go build's -o value (a single dash, as go spells it).
+func goOutput(args []word) (word, bool) {
+	for i, w := range args {
+		switch {
+		case w.dyn:
+		case w.s == "-o" || w.s == "--o":
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+		case strings.HasPrefix(w.s, "-o="):
+			return lit(w.s[3:]), true
+		}
+	}
+	return word{}, false
+}
+
+// goNames are the executables go builds from the package patterns: the
+// last element of each import path ("" when computed, or for a pattern
+// with "..." that holds an atreides command: it is probed on disk for
+// cmd/atreides*, the layout atreides's own repository has).
+func (a *analyzer) goNames(c *Cmd, pkgs []word) []string {
+	if len(pkgs) == 0 {
+		pkgs = []word{lit(".")}
+	}
+	var out []string
+	for _, w := range pkgs {
+		switch {
+		case w.dyn:
+			out = append(out, "")
+		case strings.Contains(w.s, "..."):
+			if a.holdsAtreides(c, w.s) {
+				out = append(out, "")
+			}
+		case strings.HasSuffix(w.s, ".go"):
+			out = append(out, strings.TrimSuffix(path.Base(w.s), ".go"))
+		default:
+			out = append(out, goPkgName(a, c, w.s))
+		}
+	}
+	return out
+}
+
+// goPkgName is the executable name of a package pattern: the last
+// element of its path, without a version; for "." the directory's name.
+func goPkgName(a *analyzer, c *Cmd, s string) string {
+	s, _, _ = strings.Cut(s, "@")
+	if s == "." || s == "./" || strings.HasPrefix(s, ".") && path.Base(s) == ".." {
+		if p, ok := a.canon(s, c.sc); ok {
+			return path.Base(p)
+		}
+		return ""
+	}
+	b := path.Base(strings.TrimSuffix(s, "/"))
+	if len(b) > 1 && b[0] == 'v' && b[1] >= '0' && b[1] <= '9' && strings.Count(s, "/") > 1 {
+		b = path.Base(path.Dir(s)) // example.com/x/cmd/atreides/v2
+	}
+	return b
+}
+
+// holdsAtreides: a ./... pattern's directory has an atreides command
+// (cmd/atreides*, or atreides* at its top), looked up through the
+// resolver, which fails for a path that does not exist.
+func (a *analyzer) holdsAtreides(c *Cmd, pattern string) bool {
+	if a.req.Resolve == nil {
+		return false
+	}
+	root, _, _ := strings.Cut(pattern, "...")
+	root = strings.TrimSuffix(root, "/")
+	if root == "" {
+		root = "."
+	}
+	r, ok := a.canon(root, c.sc)
+	if !ok {
+		return true
+	}
+	for _, n := range atreidesPrograms {
+		for _, p := range []string{r + "/cmd/" + n, r + "/" + n} {
+			if _, err := a.req.Resolve(p); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// goBinOnPath: go install puts programs where PATH may find them: GOBIN
+// (or GOPATH/bin) as the command sets it, when on PATH; when the command
+// does not set them the user's environment decides, and its default
+// (~/go/bin) is on PATH for most Go users, so it counts.
+func (a *analyzer) goBinOnPath(c *Cmd, env map[string]word) bool {
+	dir, set := env["GOBIN"]
+	if !set {
+		if gp, ok := env["GOPATH"]; ok && !gp.dyn {
+			first, _, _ := strings.Cut(gp.s, ":")
+			dir, set = lit(first+"/bin"), true
+		}
+	}
+	if !set {
+		if v, ok := c.sc.vars["GOBIN"]; ok {
+			dir, set = v, true
+		}
+	}
+	if !set || dir.dyn {
+		return true
+	}
+	p, ok := a.canon(dir.s, c.sc)
+	return !ok || oneOfPaths(a.fold(p), a.own().pathDirs)
+}
+
+// ownPatch judges `patch` writing the files its patch names: each target
+// when the patch is text the guard holds (a heredoc), else everything
+// under the directory it works in.
+func (a *analyzer) ownPatch(c *Cmd, in feed) {
+	if hasOption(c.Args, "", "--dry-run", "--check") {
+		return
+	}
+	if _, ok := optValue(c.Args, 'o', "--output"); ok {
+		return // one output file, judged as a write
+	}
+	if ops := operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
+		return // the file to patch, judged as a write
+	}
+	var dir *word
+	if d, ok := optValue(c.Args, 'd', "--directory"); ok {
+		dir = &d
+	}
+	_, fromFile := optValue(c.Args, 'i', "--input")
+	a.ownPatchText(c, in, dir, fromFile, "patch")
+}
+
+// ownPatchText judges the targets of a patch fed on stdin, or, when its
+// text is not known, the tree it is applied to.
+func (a *analyzer) ownPatchText(c *Cmd, in feed, dir *word, fromFile bool, what string) {
+	if fromFile || !in.known || in.text == "" {
+		a.ownExtract(c, dir, what)
+		return
+	}
+	sc := c.sc
+	if dir != nil {
+		if dir.dyn {
+			a.ownExtract(c, dir, what)
+			return
+		}
+		sc = a.chdir(sc.clone(), *dir)
+	}
+	for _, n := range patchTargets(in.text) {
+		// -p0 keeps a/x, -p1 strips it: judge both readings.
+		for _, s := range []string{n, stripComponent(n)} {
+			if p, ok := a.canon(s, sc); ok && s != "" {
+				a.ownWrite(c, p)
+			}
+		}
+	}
+}
+
+// patchTargets are the file names a unified or git diff writes.
+func patchTargets(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		var names []string
+		switch {
+		case strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "):
+			names = []string{strings.Fields(line[4:] + " x")[0]}
+		case strings.HasPrefix(line, "diff --git "):
+			names = strings.Fields(line[len("diff --git "):])
+		case strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "):
+			_, n, _ := strings.Cut(line, " to ")
+			names = []string{n}
+		}
+		for _, n := range names {
+			if n != "/dev/null" && len(out) < 256 {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// stripComponent drops a path's first element (patch -p1).
+func stripComponent(s string) string {
+	_, rest, ok := strings.Cut(s, "/")
+	if !ok {
+		return ""
+	}
+	return rest
+}
+
+// gitSelf judges the git commands that write the work tree from content
+// the guard does not see (a patch file, the index, trees built by
+// plumbing) or that take untracked or ignored files away: the project's
+// work tree holds .atreides and the hosts' settings, so they are tree
+// writes. Merges, rebases and pulls bring the repository's own history
+// (the project configuration in it is subject to trust); the commits an
+// agent could craft for them without writing the work tree need the
+// plumbing judged here. `git stash` without untracked files and `git
+// stash pop` stay allowed.
+func (a *analyzer) gitSelf(c *Cmd, in feed) {
+	if len(c.Args) == 0 || c.Args[0].dyn {
+		return
+	}
+	sub, rest := c.Args[0].s, c.Args[1:]
+	tree := func(why string) {
+		a.fire("self.tree-write", c, "git "+sub+" "+why)
+	}
+	switch sub {
+	case "apply", "am":
+		if hasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached", "--abort", "--quit", "--show-current-patch") {
+			return
+		}
+		ops := operands(rest, "pC", "--directory", "--exclude", "--include", "--whitespace")
+		a.ownPatchText(c, in, nil, len(ops) > 0, "git "+sub)
+	case "update-index":
+		// Staging content for a path without the work tree: a commit
+		// made of it reaches the work tree through an ordinary merge.
+		switch {
+		case hasOption(rest, "", "--index-info"):
+			tree("--index-info stages content for paths read from stdin")
+		case hasOption(rest, "", "--cacheinfo"):
+			if m := a.mentionsOwn(rest, c.sc); m != "" {
+				tree("--cacheinfo stages content for " + m)
+			}
+		}
+	case "mktree", "fast-import":
+		tree("builds trees or commits from text the guard does not follow")
+	case "read-tree":
+		if hasOption(rest, "u") {
+			tree("-u writes the tree into the work tree")
+		}
+	case "checkout-index":
+		if hasOption(rest, "a", "--all", "--prefix", "--stdin") {
+			tree("writes files from the index")
+			return
+		}
+		for _, w := range operands(rest, "") {
+			a.ownWriteTarget(c, w, c.sc)
+		}
+	case "stash":
+		a.gitStash(c, rest)
+	case "clean":
+		// -x/-X also delete ignored files: atreides's state and the
+		// hosts' local settings are ignored files. Without them git
+		// keeps what .gitignore names.
+		if !hasOption(rest, "xX") || hasOption(rest, "n") || gitDryRun(rest) {
+			return
+		}
+		ops := operands(rest, "e", "--exclude")
+		if len(ops) == 0 {
+			tree("-x deletes ignored files across the work tree")
+		}
+		for _, w := range ops {
+			a.ownWriteTarget(c, w, c.sc)
+			a.ownTree(c, w, c.sc)
+		}
+	case "rm":
+		if hasOption(rest, "r", "") && !hasOption(rest, "n", "--cached", "--dry-run") {
+			for _, w := range operands(rest, "", "--pathspec-from-file") {
+				a.ownTree(c, w, c.sc)
+			}
+		}
+	}
+}
+
+// gitDryRun: --dry-run, or an abbreviation git accepts (--dry-r).
+func gitDryRun(args []word) bool {
+	for _, w := range args {
+		if !w.dyn && len(w.s) >= len("--d") && strings.HasPrefix("--dry-run", w.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitStash: stash with untracked (or all) files removes them from the
+// work tree, atreides's state and the hosts' local settings among them;
+// a pathspec reverts and removes what it names.
+func (a *analyzer) gitStash(c *Cmd, rest []word) {
+	op := firstOperand(rest)
+	if op != "" && op != "push" && op != "save" && !strings.HasPrefix(op, "-") {
+		return // pop, apply, list, show, drop ...
+	}
+	if hasOption(rest, "ua", "--include-untracked", "--all") {
+		a.fire("self.tree-write", c, "git stash with untracked files removes them from the work tree")
+		return
+	}
+	i := -1
+	for j, w := range rest {
+		if !w.dyn && w.s == "--" {
+			i = j
+		}
+	}
+	var specs []word
+	if i >= 0 {
+		specs = rest[i+1:]
+	} else if op == "push" {
+		specs = operands(rest, "m", "--message", "--pathspec-from-file")[1:]
+	}
+	for _, w := range specs {
+		a.ownWriteTarget(c, w, c.sc)
+		a.ownTree(c, w, c.sc)
+	}
+}
