@@ -3,6 +3,7 @@ package background
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/config/configtest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -53,8 +54,10 @@ func loadProject(t *testing.T, root string, limit int) {
 }
 
 func TestLoadTwentyTasksFourKeys(t *testing.T) {
+	configtest.Home(t)
 	root := t.TempDir()
 	loadProject(t, root, 2)
+	configtest.Trust(t, root) // the background command runs a program
 	o := LoadOptions(root)
 	o.Exe = testExe()
 	r := Open(root, o)
