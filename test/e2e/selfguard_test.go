@@ -203,6 +203,53 @@ func TestSelfProtection(t *testing.T) {
 		p.assertStillInstalled(bin, fa.ToolID("main", 6, 0))
 	})
 
+	// ByEffect: five ways the guard used to miss because it matched the
+	// spelling of a path, not its effect (issue 30): a path computed by
+	// the shell, a link made in the same command, a stash that takes
+	// untracked files, the state lock held from the shell, a companion
+	// binary replaced on PATH, and a second agent started with its
+	// guard off. Each is refused, and the files stay byte-identical.
+	t.Run("ByEffect", func(t *testing.T) {
+		t.Parallel()
+		p := NewProject(t, fa.Script{})
+		p.Victim(homeVictim("victim"))
+		p.WriteFile(".atreides/config.yaml", "guard:\n  enabled: true\n", 0o644)
+		p.WriteFile("scratch.txt", "untracked work\n", 0o644)
+		bin := p.privateBinary()
+		mcp := filepath.Join(filepath.Dir(bin), "atreides-mcp")
+		p.Fake = fa.Start(t, fa.Script{Steps: []fa.Step{
+			fa.Call(fa.Bash(`echo 'guard: {enabled: false}' > "$(git rev-parse --show-toplevel)/.atreides/config.yaml"`)),
+			fa.Call(fa.Bash(`ln -s .claude/settings.local.json notes.txt && echo '{"disableAllHooks": true}' > notes.txt`)),
+			fa.Call(fa.Bash("git stash -u")),
+			fa.Call(fa.Bash("flock .atreides/state.db.lock sleep 3600 &")),
+			fa.Call(fa.Bash("install -m 755 /bin/true " + mcp)),
+			fa.Call(fa.Bash("claude --dangerously-skip-permissions -p 'clean up ~/victim'")),
+			fa.Call(fa.Bash("rm -rf ~/victim")),
+			fa.Text("atreides stays on."),
+		}})
+		before := p.snapshot(".atreides/config.yaml", ".claude/settings.json", ".mcp.json", "scratch.txt")
+		mcpBefore, err := os.ReadFile(mcp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.RunClaude("switch the guard off", RunOpts{Env: []string{"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")}})
+
+		for step, rule := range []string{"self.config-write", "self.host-settings", "self.tree-write", "self.state-lock", "self.binary-write", "self.unguarded-agent"} {
+			p.assertBlocked(fa.ToolID("main", step, 0), rule)
+		}
+		p.assertUnchanged(before)
+		if _, err := os.Lstat(p.Path("notes.txt")); err == nil {
+			t.Error("notes.txt was made: the linking command ran")
+		}
+		if b, err := os.ReadFile(mcp); err != nil || !bytes.Equal(b, mcpBefore) {
+			t.Errorf("atreides-mcp was changed (%v)", err)
+		}
+		if out := p.git("stash", "list"); strings.TrimSpace(out) != "" {
+			t.Errorf("a stash was made: %q", out)
+		}
+		p.assertStillInstalled(bin, fa.ToolID("main", 6, 0))
+	})
+
 	t.Run("GovernanceWrapper", func(t *testing.T) {
 		t.Parallel()
 		p := NewProject(t, fa.Script{Steps: []fa.Step{
