@@ -201,12 +201,22 @@ func TrustProject(p Paths, t Trust, revoke bool, now time.Time) error {
 	if p.Trust == "" {
 		return errors.New("trust: no user configuration directory (set HOME or XDG_CONFIG_HOME)")
 	}
+	// The user's own directory, a link maybe (dotfiles managers make
+	// one): followed, as the user's config.yaml is.
 	dir := filepath.Dir(p.Trust)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	d, err := confined.OpenDir(filepath.Dir(dir), filepath.Base(dir))
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	defer d.Close()
 	// Two trusts at once must not lose each other's entry.
-	lock, err := os.OpenFile(p.Trust+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	lock, err := d.OpenFile(TrustFileName+".lock", os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
@@ -232,23 +242,7 @@ func TrustProject(p Paths, t Trust, revoke bool, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".trusted-*.json")
-	if err != nil {
-		return fmt.Errorf("trust: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("trust: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("trust: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("trust: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), p.Trust); err != nil {
+	if err := d.ReplaceFile(filepath.Base(p.Trust), append(data, '\n'), true); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
 	return nil

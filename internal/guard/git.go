@@ -138,28 +138,13 @@ func (a *analyzer) gitPatchTargets(c *Cmd, in feed) {
 	if c.Has("--check", "--stat", "--numstat", "--summary") && !c.Has("--apply") {
 		return
 	}
-	for _, line := range strings.Split(in.text, "\n") {
-		var names []string
-		switch {
-		case strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "):
-			names = []string{strings.Fields(line[4:] + " x")[0]}
-		case strings.HasPrefix(line, "diff --git "):
-			names = strings.Fields(line[len("diff --git "):])
-		case strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "):
-			_, n, _ := strings.Cut(line, " to ")
-			names = []string{n}
+	for _, n := range patchTargets(in.text) {
+		if len(n) > 2 && (n[:2] == "a/" || n[:2] == "b/") {
+			n = n[2:]
 		}
-		for _, n := range names {
-			if n == "/dev/null" {
-				continue
-			}
-			if len(n) > 2 && (n[:2] == "a/" || n[:2] == "b/") {
-				n = n[2:]
-			}
-			if m, ok := a.secretPath(n, c.sc); ok {
-				a.fire("secret.write", c, m)
-				return
-			}
+		if m, ok := a.secretPath(n, c.sc); ok {
+			a.fire("secret.write", c, m)
+			return
 		}
 	}
 }
