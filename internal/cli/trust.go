@@ -45,7 +45,7 @@ func newTrustCmd(io *IO) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVarP(&o.yes, "yes", "y", false, "trust without asking (for scripts)")
 	f.BoolVar(&o.revoke, "revoke", false, "stop trusting this project's configuration")
-	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON")
+	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON (without --yes, only what trust would change)")
 	return cmd
 }
 
@@ -92,7 +92,8 @@ func (o *trustOptions) run(io *IO) error {
 			return err
 		}
 		view.Trusted, view.Action = false, "revoked"
-	case t.Trusted:
+	case t.Trusted, o.asJSON && !o.yes:
+		// Trusted already, or asked for a report: nothing to do.
 	default:
 		if !o.asJSON {
 			o.describe(io, view)
