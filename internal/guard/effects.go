@@ -809,12 +809,23 @@ func wTar(a *analyzer, c *Cmd) {
 		a.unknownWrite("tar extracts the archive's files into the working directory", true, "tar -x")
 		a.ownExtract(c, nil, "tar -x")
 	case has("c", "--create") || has("r", "--append") || has("u", "--update"):
-		if f, ok := optValue(args, 'f', "--file"); ok {
-			a.wrote(c, f, c.sc, "tar")
-		} else if strings.Contains(mode, "f") {
-			// tar cf out.tar dir: the bundle's f takes the next word.
-			if ops := args[1:]; len(ops) > 0 {
-				a.wrote(c, ops[0], c.sc, "tar")
+		archive, ok := optValue(args, 'f', "--file")
+		if !ok && strings.Contains(mode, "f") && len(args) > 1 {
+			archive, ok = args[1], true // tar cf out.tar dir: the bundle's f takes the next word
+		}
+		if ok {
+			a.wrote(c, archive, c.sc, "tar")
+		}
+		if hasOption(args, "", "--remove-files") {
+			// The members are deleted once archived: each is written.
+			members := args
+			if mode != "" {
+				members = args[1:]
+			}
+			for _, w := range operands(members, "fCT", "--file", "--directory", "--files-from") {
+				if !ok || w.s != archive.s {
+					a.wrote(c, w, c.sc, "tar --remove-files")
+				}
 			}
 		}
 	}

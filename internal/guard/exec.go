@@ -555,6 +555,9 @@ func hCd(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed
 func hCommand(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	i := skipOptions(c.Args, "")
 	if c.Has("-v", "-V") && len(c.Args)-i <= 1 {
+		if f, ok := a.lookupOutput(c); ok {
+			return f // the path of an atreides program
+		}
 		return feed{t: tUnknown} // a lookup: nothing runs
 	}
 	return a.exec(at(c.Args, i), env, sc, depth, in)

@@ -33,6 +33,10 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 		if f, ok := a.pathOutput(c, sc); ok {
 			return f
 		}
+	case "which", "type":
+		if f, ok := a.lookupOutput(c); ok {
+			return f
+		}
 	case "cat", "tac", "head", "tail", "less", "more", "bat", "nl", "strings", "xxd", "od", "hexdump":
 		if c.Name == "xxd" && c.Has("-r", "-revert") {
 			return decoded(in, "xxd -r")
@@ -414,6 +418,23 @@ func dangerousText(s string) bool {
 		}
 	}
 	return false
+}
+
+// lookupOutput is what `which NAME`, `command -v NAME` and `type -P NAME`
+// print for an atreides program: its file in the first directory of PATH
+// (every file of that name on PATH is atreides's), so that
+// `rm "$(command -v atreides)"` is known to remove atreides. Other names
+// stay unknown, as before.
+func (a *analyzer) lookupOutput(c *Cmd) (feed, bool) {
+	switch {
+	case c.Name == "type" && !hasOption(c.Args, "pP"):
+		return feed{}, false
+	}
+	ops := operands(c.Args, "")
+	if len(ops) != 1 || ops[0].dyn || !atreidesProgramName(ops[0].s) || len(a.req.PathDirs) == 0 {
+		return feed{}, false
+	}
+	return feed{known: true, text: path.Join(a.req.PathDirs[0], ops[0].s) + "\n", from: c.Name}, true
 }
 
 // pathOutput is what realpath, readlink -f and dirname print for one known

@@ -485,7 +485,7 @@ func (a *analyzer) ownTail(p string, o *ownPaths, anyDir bool) string {
 // given a protected path anywhere in its arguments: for self-protection
 // that is an unknown write of it.
 func (a *analyzer) unreadWrites(c *Cmd, in feed) {
-	if !a.judging() || listedWrites(a.p, c.Name) {
+	if !a.judging() || listedWrites(a.p, c.Name) || readsOnly(c, in) {
 		return
 	}
 	args := c.Args
@@ -502,6 +502,114 @@ func (a *analyzer) unreadWrites(c *Cmd, in feed) {
 	if m := a.mentionsOwn(args, c.sc); m != "" {
 		a.fire("self.unknown-write", c, c.Name+" is given "+m+" and the guard cannot list what it writes")
 	}
+}
+
+// readsOnly: the command only reads what it names, as far as its text
+// shows: inline Python, Node, Perl or Ruby code (or a heredoc program)
+// with no API or
+// syntax that writes, moves, deletes or runs anything and no in-place
+// flag (`python3 -c "print(open('.claude/settings.json').read())"`,
+// `perl -ne 'print if /hook/' .claude/settings.json`); sqlite3 opening a
+// database read-only with no dot-command that writes; a go command that
+// builds, whose outputs (-o, GOBIN) the binary rules judge. Reading
+// atreides's files is allowed; anything the text does not show is not
+// read-only.
+func readsOnly(c *Cmd, in feed) bool {
+	switch {
+	case c.Name == "go":
+		sub := ""
+		if ops := operands(c.Args, ""); len(ops) > 0 && !ops[0].dyn {
+			sub = ops[0].s
+		}
+		return sub != "" && sub != "run" && sub != "generate" && sub != "tool" && sub != "exec"
+	case c.Name == "sqlite3":
+		ro := false
+		for _, w := range c.Args {
+			if w.dyn || sqliteWrites(w.s) {
+				return false
+			}
+			ro = ro || w.s == "-readonly"
+		}
+		return ro
+	}
+	fam := interpFamily(c.Name)
+	switch fam {
+	case "python", "pypy", "node", "nodejs", "perl", "ruby":
+	default:
+		return false // interpreters whose write APIs writeWords does not know
+	}
+	code, inline := "", in.known
+	if in.known {
+		code = in.text
+	}
+	for i, w := range c.Args {
+		if w.dyn {
+			return false
+		}
+		s := w.s
+		if strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && (fam == "perl" || fam == "ruby") && strings.ContainsRune(s[1:], 'i') {
+			return false // in-place editing
+		}
+		if codeFlag(fam, s) && i+1 < len(c.Args) {
+			inline = true
+			code += "\n" + c.Args[i+1].s
+		}
+	}
+	return inline && !writingCode(code)
+}
+
+// codeFlag: s introduces inline code for the interpreter family (perl
+// and ruby bundles such as -ne, -lne, -pe included).
+func codeFlag(fam, s string) bool {
+	for _, f := range interpCodeFlags[fam] {
+		if strings.EqualFold(s, f) {
+			return true
+		}
+	}
+	return (fam == "perl" || fam == "ruby") && len(s) > 2 && s[0] == '-' && s[1] != '-' && (strings.HasSuffix(s, "e") || strings.HasSuffix(s, "E"))
+}
+
+// writeWords are the marks of code that may write, move, delete or run:
+// any of them makes a program's effects unknown to self-protection.
+var writeWords = []string{
+	"write", "Write", "WRITE", "append", "Append", "unlink", "remove", "Remove", "rename", "Rename",
+	"rmtree", "rmdir", "rmSync", "rm(", "mkdir", "chmod", "chown", "truncate", "Truncate", "utime",
+	"copy", "Copy", "cpSync", "move", "Move", "symlink", "link", "replace", "Replace", "creat",
+	"system", "exec", "Exec", "spawn", "popen", "Popen", "subprocess", "shutil", "fork", "eval",
+	"dump", "save", "put", "`", "\">", "'>", "+<", "open(F", "sysopen", "IO.", "Pathname",
+	"lock", "fcntl", "signal", "kill",
+}
+
+// writingCode reports whether code may write anything: a write word, or
+// an open() given a mode that writes.
+func writingCode(code string) bool {
+	for _, w := range writeWords {
+		if strings.Contains(code, w) {
+			return true
+		}
+	}
+	for rest := code; ; {
+		i := strings.Index(rest, "open(")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len("open("):]
+		arg, _, _ := strings.Cut(rest, ")")
+		if _, mode, ok := strings.Cut(arg, ","); ok && strings.ContainsAny(mode, "wax+") {
+			return true
+		}
+	}
+}
+
+// sqliteWrites: an sqlite3 argument that writes a file or runs a command.
+func sqliteWrites(s string) bool {
+	l := strings.ToLower(s)
+	for _, w := range []string{".output", ".once", ".save", ".backup", ".import", ".shell", ".system", ".excel", ".dump", "attach", "vacuum", ".restore", ".clone", ".load", "-cmd", "-init", "writefile", "edit("} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // listedWrites: the guard lists what the program writes (writers), runs

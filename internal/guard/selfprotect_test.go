@@ -199,3 +199,47 @@ func TestSelfProtectionOpenCodePlugin(t *testing.T) {
 		t.Errorf("with the plugin installed: %s %s (%s), want allow", r.Verdict, r.Rule, r.Reason)
 	}
 }
+
+// blindFloor is the agreement the blind set must keep. The set was
+// written by someone who had not read the rules; measured before any
+// change made for it, the guard agreed on 92.1% of its rows (139 of 151).
+// The misses it showed were fixed (lookups of atreides's path, tar
+// --remove-files, reads through interpreters and sqlite3 -readonly).
+// Its remaining disagreements are policy the set's author did not know
+// (git checkout -- FILE discards changes; a rm -rf glob beside the
+// project; codex with approvals off still runs atreides's hooks) or lie
+// beyond what the shell text shows (xargs building a mv from echo), each
+// listed by the test.
+const blindFloor = 0.96
+
+// TestSelfProtectionBlind runs testdata/selfprotect-blind.tsv (command,
+// expected block or allow, note) under the default policy in the
+// fixture: block is a deny or an ask.
+func TestSelfProtectionBlind(t *testing.T) {
+	f := newSelfFixture(t)
+	p := guard.DefaultPolicy()
+	data, err := os.ReadFile("testdata/selfprotect-blind.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var agree, total int
+	for n, line := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		c := strings.Split(line, "\t")
+		if len(c) != 3 || c[1] != "block" && c[1] != "allow" {
+			t.Fatalf("selfprotect-blind.tsv:%d: want command, block|allow, note", n+2)
+		}
+		req := f.req
+		req.Resolve = policy.Resolver()
+		req.Command = c[0]
+		got := p.Check(req)
+		total++
+		if (got.Verdict > guard.Allow) == (c[1] == "block") {
+			agree++
+			continue
+		}
+		t.Logf("selfprotect-blind.tsv:%d: want %s, got %s %s: %s", n+2, c[1], got.Verdict, got.Rule, c[0])
+	}
+	if rate := float64(agree) / float64(total); rate < blindFloor {
+		t.Errorf("blind set: %d of %d agree (%.1f%%), below the floor of %.0f%%", agree, total, 100*rate, 100*blindFloor)
+	}
+}
