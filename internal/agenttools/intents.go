@@ -108,7 +108,7 @@ func listIntents(ctx context.Context, e *Env, args json.RawMessage) (string, err
 	for _, in := range f.Intents {
 		fmt.Fprintf(&b, "- %s [%s]: %s; owned scope: %s", in.ID, in.Status, in.Title, strings.Join(in.Scope, ", "))
 		if l := p.Governance.Lock(in.ID); l != nil {
-			fmt.Fprintf(&b, "; held by session %s since %s", l.Session, l.Since.UTC().Format(time.RFC3339))
+			fmt.Fprintf(&b, "; held by session %s%s since %s", l.Session, governance.From(p, l.Origin), l.Since.UTC().Format(time.RFC3339))
 		}
 		b.WriteString("\n")
 	}
