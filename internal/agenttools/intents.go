@@ -80,7 +80,7 @@ func selectIntent(ctx context.Context, e *Env, args json.RawMessage) (string, er
 			return errors.New("atreides has not seen a session of this project yet; make any tool call first, then retry")
 		}
 		var err error
-		got, err = governance.Select(&p.Governance, f, session, "mcp", strings.TrimSpace(in.IntentID), e.Now().UTC(), lease)
+		got, err = governance.Select(p, f, session, "mcp", strings.TrimSpace(in.IntentID), e.Now().UTC(), lease)
 		return err
 	})
 	if err != nil {
@@ -108,7 +108,7 @@ func listIntents(ctx context.Context, e *Env, args json.RawMessage) (string, err
 	for _, in := range f.Intents {
 		fmt.Fprintf(&b, "- %s [%s]: %s; owned scope: %s", in.ID, in.Status, in.Title, strings.Join(in.Scope, ", "))
 		if l := p.Governance.Lock(in.ID); l != nil {
-			fmt.Fprintf(&b, "; held by session %s since %s", l.Session, l.Since.UTC().Format(time.RFC3339))
+			fmt.Fprintf(&b, "; held by session %s%s since %s", l.Session, governance.From(p, l.Origin), l.Since.UTC().Format(time.RFC3339))
 		}
 		b.WriteString("\n")
 	}
@@ -132,7 +132,7 @@ func requestExpansion(ctx context.Context, e *Env, args json.RawMessage) (string
 	err = e.update(ctx, func(p *state.Project) error {
 		session, _ := e.session(p)
 		var err error
-		r, err = governance.RequestExpansion(&p.Governance, f, session, in.IntentID, in.Paths, in.Reason, e.Now().UTC())
+		r, err = governance.RequestExpansion(p, f, session, in.IntentID, in.Paths, in.Reason, e.Now().UTC())
 		return err
 	})
 	if err != nil {

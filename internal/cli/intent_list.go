@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/spf13/cobra"
 )
 
@@ -47,8 +48,9 @@ func (o *intentListOptions) run(io *IO) error {
 	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
 	for _, r := range rows {
 		held := ""
-		if r.Since != nil {
-			held = fmt.Sprintf("[held by %s since %s]", r.Holder, r.Since.UTC().Format(time.RFC3339))
+		if r.Since != nil { // the project was read, and the intent is held
+			from := governance.From(p, p.Governance.Lock(r.ID).Origin)
+			held = fmt.Sprintf("[held by %s%s since %s]", r.Holder, from, r.Since.UTC().Format(time.RFC3339))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t(%s)\t%s\n", st.bold(r.ID), st.verdict(r.Status), r.Title, strings.Join(r.Scope, ", "), held)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/spf13/cobra"
 )
 
@@ -41,7 +42,7 @@ func (o *intentRequestsOptions) run(io *IO) error {
 		return nil
 	}
 	for _, r := range p.Governance.Expansions {
-		fmt.Fprintf(io.Out, "#%d %s intent=%s session=%s paths=%s reason=%q\n", r.ID, r.Status, r.Intent, r.Session, strings.Join(r.Paths, ","), r.Reason)
+		fmt.Fprintf(io.Out, "#%d %s intent=%s session=%s%s paths=%s reason=%q\n", r.ID, r.Status, r.Intent, r.Session, governance.From(p, r.Origin), strings.Join(r.Paths, ","), r.Reason)
 	}
 	return nil
 }

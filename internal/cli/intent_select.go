@@ -58,7 +58,7 @@ func (o *intentSelectOptions) run(io *IO) error {
 	var view intentJSON
 	err = updateProject(io, func(p *state.Project) error {
 		var err error
-		in, err = governance.Select(&p.Governance, f, o.session, "cli", o.id, time.Now().UTC(), lease)
+		in, err = governance.Select(p, f, o.session, "cli", o.id, time.Now().UTC(), lease)
 		if err == nil {
 			view = intentView(*in, p)
 		}

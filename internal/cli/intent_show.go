@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/spf13/cobra"
 )
 
@@ -60,11 +61,11 @@ func (o *intentShowOptions) run(io *IO) error {
 	fmt.Fprintf(io.Out, "%s\nStatus: %s\n", in.Summary(), in.Status)
 	if p, _ := readProject(io); p != nil {
 		if l := p.Governance.Lock(in.ID); l != nil {
-			fmt.Fprintf(io.Out, "Held by session %s since %s (last active %s)\n", l.Session, l.Since.UTC().Format(time.RFC3339), l.Renewed.UTC().Format(time.RFC3339))
+			fmt.Fprintf(io.Out, "Held by session %s%s since %s (last active %s)\n", l.Session, governance.From(p, l.Origin), l.Since.UTC().Format(time.RFC3339), l.Renewed.UTC().Format(time.RFC3339))
 		}
 		for _, r := range p.Governance.Expansions {
 			if r.Intent == in.ID {
-				fmt.Fprintf(io.Out, "Scope request #%d (%s): %s — %s\n", r.ID, r.Status, strings.Join(r.Paths, ", "), r.Reason)
+				fmt.Fprintf(io.Out, "Scope request #%d (%s)%s: %s — %s\n", r.ID, r.Status, governance.From(p, r.Origin), strings.Join(r.Paths, ", "), r.Reason)
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // ownTools is the normalised name prefix of atreides's MCP tools
@@ -76,7 +77,7 @@ func (g *gov) handle() (event.Result, error) {
 	ev := g.ev()
 	// Any activity of the session renews its lease.
 	if l := g.p().HeldBy(ev.SessionID); l != nil && ev.SessionID != "" {
-		l.Renew(g.now)
+		g.c.State.Project.RenewLease(l, g.now)
 	}
 	var r event.Result
 	var err error
@@ -236,7 +237,7 @@ func (g *gov) noIntentMessage(f *intent.File, paths, unknown []string) string {
 	for _, in := range open {
 		fmt.Fprintf(&b, "\n- %s: %s (scope: %s)", in.ID, in.Title, strings.Join(in.Scope, ", "))
 		if l := g.p().Lock(in.ID); l != nil && !l.Expired(g.now, g.o.Lease) {
-			fmt.Fprintf(&b, " [held by session %s since %s]", l.Session, l.Since.UTC().Format(time.RFC3339))
+			fmt.Fprintf(&b, " [held by session %s%s since %s]", l.Session, From(g.c.State.Project, l.Origin), l.Since.UTC().Format(time.RFC3339))
 		}
 	}
 	_ = unknown
@@ -247,14 +248,17 @@ func (g *gov) noIntentMessage(f *intent.File, paths, unknown []string) string {
 type HeldError struct {
 	Intent  string
 	Session string
+	// From is where the session is when that is another checkout
+	// ([From]), "" when it is this one.
+	From    string
 	Since   time.Time
 	Renewed time.Time
 	Lease   time.Duration
 }
 
 func (e *HeldError) Error() string {
-	msg := fmt.Sprintf("intent %s is held by session %s since %s (last active %s)",
-		e.Intent, e.Session, e.Since.UTC().Format(time.RFC3339), e.Renewed.UTC().Format(time.RFC3339))
+	msg := fmt.Sprintf("intent %s is held by session %s%s since %s (last active %s)",
+		e.Intent, e.Session, e.From, e.Since.UTC().Format(time.RFC3339), e.Renewed.UTC().Format(time.RFC3339))
 	if e.Lease > 0 {
 		msg += fmt.Sprintf("; the lease lapses after %s without activity", e.Lease)
 	}
@@ -264,12 +268,24 @@ func (e *HeldError) Error() string {
 // ErrNoIntent is returned for an unknown or closed intent.
 var ErrNoIntent = errors.New("no such open intent")
 
+// From is " (from machine X)" or " (from checkout PATH)" for what was
+// written in another checkout than p's ([state.Project.Elsewhere]), ""
+// for this checkout's: how a lease holder or a scope request of another
+// party is marked to the agent.
+func From(p *state.Project, o store.Origin) string {
+	if from := p.Elsewhere(o); from != "" {
+		return " (from " + from + ")"
+	}
+	return ""
+}
+
 // Select makes session the holder of intent id, or reports who holds it.
-// It must run inside a store transaction (it reads and writes p), which
+// It must run inside a store transaction (it reads and writes pr), which
 // makes it a compare-and-swap: of many sessions selecting one intent,
 // exactly one wins. A session holds one intent at a time; selecting
 // another releases the first. A lapsed lease is taken over.
-func Select(p *state.Governance, f *intent.File, session, host, id string, now time.Time, lease time.Duration) (*intent.Intent, error) {
+func Select(pr *state.Project, f *intent.File, session, host, id string, now time.Time, lease time.Duration) (*intent.Intent, error) {
+	p := &pr.Governance
 	if session == "" {
 		return nil, errors.New("no session to hold the intent")
 	}
@@ -281,21 +297,14 @@ func Select(p *state.Governance, f *intent.File, session, host, id string, now t
 		return nil, fmt.Errorf("%w: %q is %s (open intents: %s)", ErrNoIntent, id, in.Status, openIDs(f))
 	}
 	if l := p.Lock(id); l != nil && l.Session != session && !l.Expired(now, lease) {
-		return nil, &HeldError{Intent: id, Session: l.Session, Since: l.Since, Renewed: l.Renewed, Lease: lease}
+		return nil, &HeldError{Intent: id, Session: l.Session, From: From(pr, l.Origin), Since: l.Since, Renewed: l.Renewed, Lease: lease}
 	}
 	if l := p.Lock(id); l != nil && l.Session == session {
-		l.Renewed = now
+		pr.RenewLease(l, now)
 		return in, nil
 	}
-	p.Release(session)
-	// Drop a lapsed lock on this intent held by someone else.
-	out := p.Locks[:0]
-	for _, l := range p.Locks {
-		if l.Intent != id {
-			out = append(out, l)
-		}
-	}
-	p.Locks = append(out, state.IntentLock{Intent: id, Session: session, Host: host, Since: now, Renewed: now})
+	// A lapsed lock on this intent held by someone else is dropped.
+	pr.TakeLease(id, session, host, now)
 	return in, nil
 }
 
@@ -311,17 +320,14 @@ func openIDs(f *intent.File) string {
 }
 
 // RequestExpansion records an agent's request to widen an intent's scope.
-func RequestExpansion(p *state.Governance, f *intent.File, session, id string, paths []string, reason string, now time.Time) (state.ScopeRequest, error) {
+func RequestExpansion(p *state.Project, f *intent.File, session, id string, paths []string, reason string, now time.Time) (state.ScopeRequest, error) {
 	if f.Find(id) == nil {
 		return state.ScopeRequest{}, fmt.Errorf("%w: %q", ErrNoIntent, id)
 	}
 	if len(paths) == 0 {
 		return state.ScopeRequest{}, errors.New("name the paths (globs) the intent should also own")
 	}
-	p.NextExpansion++
-	r := state.ScopeRequest{ID: p.NextExpansion, Intent: id, Session: session, Paths: paths, Reason: reason, Status: "pending", Time: now}
-	p.Expansions = append(p.Expansions, r)
-	return r, nil
+	return p.RequestScope(id, session, paths, reason, now), nil
 }
 
 // Active returns the intent the session holds (nil if none) and its lock.

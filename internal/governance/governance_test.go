@@ -121,7 +121,7 @@ func (f *fixture) selectIntent(session, id string) error {
 	}
 	return f.st.Update(context.Background(), func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			_, err := Select(&p.Governance, file, session, "test", id, f.env.now, f.opts.Lease)
+			_, err := Select(p, file, session, "test", id, f.env.now, f.opts.Lease)
 			return err
 		})
 	})

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
@@ -99,5 +101,49 @@ func TestTeamLedger(t *testing.T) {
 	}
 	if after, _ := teamLedger(t, laptop.st); !bytes.Equal(after, data) {
 		t.Error("the ledger changed without the store")
+	}
+}
+
+// TestLeaseFromAnotherCheckout: in a team's store, a session of another
+// checkout that wants the intent a session here holds is told where that
+// session is, when it selects the intent and when it writes without one;
+// a session of the holder's own checkout is told no origin.
+func TestLeaseFromAnotherCheckout(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		machine string // the other checkout's
+		want    func(holder string) string
+	}{
+		{"another machine", "desktop", func(string) string { return " (from machine laptop)" }},
+		{"another checkout on this machine", "laptop", func(holder string) string { return " (from checkout " + holder + ")" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			here, other := newFixture(t), newFixture(t)
+			dir := project.StateDir(here.root) // one store, two checkouts
+			here.st.Origin = store.Origin{Machine: "laptop", Checkout: here.root}
+			other.st = store.Open(dir)
+			other.st.Origin = store.Origin{Machine: tc.machine, Checkout: other.root}
+			if err := here.selectIntent("s1", "auth"); err != nil {
+				t.Fatal(err)
+			}
+			from := tc.want(here.root)
+
+			var held *HeldError
+			if err := other.selectIntent("s2", "auth"); !asHeld(err, &held) || held.From != from || !strings.Contains(err.Error(), "held by session s1"+from+" since") {
+				t.Errorf("selecting the held intent: %v, want it held by s1%s", err, from)
+			}
+			d := other.write("s2", "src/auth/a.go")
+			if d.Verdict != event.Deny || !strings.Contains(d.Reason, "[held by session s1"+from+" since") {
+				t.Errorf("writing without an intent: %v %q", d.Verdict, d.Reason)
+			}
+
+			err := here.selectIntent("s3", "auth")
+			if !asHeld(err, &held) || held.From != "" || strings.Contains(err.Error(), "(from") {
+				t.Errorf("this checkout's lease, selected here: %v", err)
+			}
+			if d := here.write("s3", "src/auth/a.go"); !strings.Contains(d.Reason, "[held by session s1 since") {
+				t.Errorf("this checkout's lease, written here: %q", d.Reason)
+			}
+		})
 	}
 }

@@ -1,6 +1,11 @@
 package state
 
-import "time"
+import (
+	"slices"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/store"
+)
 
 // Governance is the project-wide governance state: who holds which intent,
 // the scope expansions agents asked for, and the head of the trace ledger.
@@ -27,6 +32,9 @@ type IntentLock struct {
 	Host    string    `json:"host,omitempty"`
 	Since   time.Time `json:"since"`
 	Renewed time.Time `json:"renewed"`
+	// Origin is the checkout that took or last renewed it, in a team's
+	// store (the zero Origin elsewhere).
+	Origin store.Origin `json:"origin,omitzero"`
 }
 
 // Expired reports whether the lease lapsed at now given the idle time.
@@ -44,6 +52,9 @@ type ScopeRequest struct {
 	Reason  string    `json:"reason,omitempty"`
 	Status  string    `json:"status"` // pending | approved | rejected
 	Time    time.Time `json:"t"`
+	// Origin is the checkout that asked, in a team's store (the zero
+	// Origin elsewhere).
+	Origin store.Origin `json:"origin,omitzero"`
 }
 
 // TraceHead is the last record appended to the ledger.
@@ -124,6 +135,35 @@ func (l *IntentLock) Renew(now time.Time) {
 	if !fresh(l.Renewed, now) {
 		l.Renewed = now
 	}
+}
+
+// TakeLease makes session, seen on host, the holder of intent from now,
+// in place of any lease the session or the intent had; whether it may is
+// package governance's to decide. The lease is stamped with where the
+// record is written, as a todo is.
+func (p *Project) TakeLease(intent, session, host string, now time.Time) {
+	g := &p.Governance
+	g.Locks = slices.DeleteFunc(g.Locks, func(l IntentLock) bool { return l.Session == session || l.Intent == intent })
+	g.Locks = append(g.Locks, IntentLock{Intent: intent, Session: session, Host: host, Since: now, Renewed: now, Origin: p.here})
+}
+
+// RenewLease renews l at now as [IntentLock.Renew] does, and stamps it
+// with where the record is written, so that a lease an older atreides
+// took gains its origin when its session next acts.
+func (p *Project) RenewLease(l *IntentLock, now time.Time) {
+	l.Renew(now)
+	l.Origin = p.here
+}
+
+// RequestScope records a request of session to widen intent's scope by
+// paths, pending a human's decision, numbered and stamped with where the
+// record is written; whether it may is package governance's to decide.
+func (p *Project) RequestScope(intent, session string, paths []string, reason string, now time.Time) ScopeRequest {
+	g := &p.Governance
+	g.NextExpansion++
+	r := ScopeRequest{ID: g.NextExpansion, Intent: intent, Session: session, Paths: paths, Reason: reason, Status: "pending", Time: now, Origin: p.here}
+	g.Expansions = append(g.Expansions, r)
+	return r
 }
 
 // fresh reports whether t is less than TouchEvery before now (a clock

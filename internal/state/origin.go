@@ -7,10 +7,11 @@ import (
 )
 
 // In a team's store every machine's agents add todos and anchors to the
-// one project record, and each is shown to every agent. What another
-// checkout added is another party's input, not this user's instruction:
-// it is stamped with its origin when added ([Project.AddTodo],
-// [Project.AddAnchor]) and shown with it ([Project.Elsewhere]).
+// one project record, take leases on intents and ask for scope, and each
+// is shown to every agent. What another checkout wrote is another party's
+// input, not this user's instruction: it is stamped with its origin when
+// written ([Project.AddTodo], [Project.AddAnchor], [Project.TakeLease],
+// [Project.RequestScope]) and shown with it ([Project.Elsewhere]).
 
 // Bounds of an origin as shown: a record any machine may write could
 // hold anything there.
@@ -33,10 +34,14 @@ func (p *Project) Elsewhere(o store.Origin) string {
 	return "checkout " + sanitize.String(o.Checkout, maxOriginCheckout)
 }
 
+// originID is what an entry with an origin is known by in its origins
+// section: a todo's, anchor's or scope request's number, a lease's session.
+type originID interface{ ~int | ~string }
+
 // putOrigins writes the origins of the entries that have one, by id; an
 // entry gone since (removed by an older atreides, which keeps this
 // section as it was) is skipped when read back.
-func putOrigins[T any](w *binrec.Writer, entries []T, of func(*T) (int, store.Origin)) {
+func putOrigins[T any, K originID](w *binrec.Writer, entries []T, of func(*T) (K, store.Origin)) {
 	var n int
 	for i := range entries {
 		if _, o := of(&entries[i]); o != (store.Origin{}) {
@@ -49,7 +54,7 @@ func putOrigins[T any](w *binrec.Writer, entries []T, of func(*T) (int, store.Or
 	w.Uint(uint64(n))
 	for i := range entries {
 		if id, o := of(&entries[i]); o != (store.Origin{}) {
-			w.Int(id)
+			putOriginID(w, id)
 			w.Str(o.Machine)
 			w.Str(o.Checkout)
 		}
@@ -57,10 +62,10 @@ func putOrigins[T any](w *binrec.Writer, entries []T, of func(*T) (int, store.Or
 }
 
 // getOrigins reads what putOrigins wrote into the entries of the ids.
-func getOrigins[T any](r *binrec.Reader, entries []T, at func(*T) (int, *store.Origin)) {
-	byID := make(map[int]store.Origin)
+func getOrigins[T any, K originID](r *binrec.Reader, entries []T, at func(*T) (K, *store.Origin)) {
+	byID := make(map[K]store.Origin)
 	for range r.Count(3) {
-		id := r.Int()
+		id := getOriginID[K](r)
 		byID[id] = store.Origin{Machine: r.Str(), Checkout: r.Str()}
 	}
 	for i := range entries {
@@ -68,6 +73,26 @@ func getOrigins[T any](r *binrec.Reader, entries []T, at func(*T) (int, *store.O
 			*o = byID[id]
 		}
 	}
+}
+
+func putOriginID[K originID](w *binrec.Writer, id K) {
+	switch id := any(id).(type) {
+	case int:
+		w.Int(id)
+	case string:
+		w.Str(id)
+	}
+}
+
+func getOriginID[K originID](r *binrec.Reader) K {
+	var id K
+	switch p := any(&id).(type) {
+	case *int:
+		*p = r.Int()
+	case *string:
+		*p = r.Str()
+	}
+	return id
 }
 
 func putTodoOrigins(w *binrec.Writer, p *Project) {
@@ -84,4 +109,23 @@ func putAnchorOrigins(w *binrec.Writer, p *Project) {
 
 func getAnchorOrigins(r *binrec.Reader, p *Project) {
 	getOrigins(r, p.Anchors, func(a *Anchor) (int, *store.Origin) { return a.ID, &a.Origin })
+}
+
+// A lease is known by its session, which holds one at a time and is made
+// in one checkout: keyed by intent, the lease an older build gives another
+// session would take the origin of the one it replaced.
+func putLeaseOrigins(w *binrec.Writer, p *Project) {
+	putOrigins(w, p.Governance.Locks, func(l *IntentLock) (string, store.Origin) { return l.Session, l.Origin })
+}
+
+func getLeaseOrigins(r *binrec.Reader, p *Project) {
+	getOrigins(r, p.Governance.Locks, func(l *IntentLock) (string, *store.Origin) { return l.Session, &l.Origin })
+}
+
+func putRequestOrigins(w *binrec.Writer, p *Project) {
+	putOrigins(w, p.Governance.Expansions, func(q *ScopeRequest) (int, store.Origin) { return q.ID, q.Origin })
+}
+
+func getRequestOrigins(r *binrec.Reader, p *Project) {
+	getOrigins(r, p.Governance.Expansions, func(q *ScopeRequest) (int, *store.Origin) { return q.ID, &q.Origin })
 }

@@ -50,6 +50,8 @@ var projectSections = []section[Project]{
 	// of finding bytes it does not know in its todos and anchors.
 	{GroupTodos, "todo origins", putTodoOrigins, getTodoOrigins},
 	{GroupAnchors, "anchor origins", putAnchorOrigins, getAnchorOrigins},
+	{GroupGovernance, "lease origins", putLeaseOrigins, getLeaseOrigins},
+	{GroupGovernance, "scope request origins", putRequestOrigins, getRequestOrigins},
 }
 
 // Empty groups write nothing (and so are left out of the record); the
