@@ -139,8 +139,11 @@ func (s *scope) clone() *scope {
 
 // analyzer holds the state of one Check call.
 type analyzer struct {
-	p    *Policy
-	req  *Request
+	p   *Policy
+	req *Request
+	// pty counts the terminals the command makes around the command
+	// being walked (script, unbuffer): see posingAsUser.
+	pty  int
 	res  Result
 	cmds []string
 	// work is the command's work budget, shared with the analyzers

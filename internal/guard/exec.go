@@ -288,7 +288,7 @@ func buildHandlers() map[string]handler {
 		"env": hEnv, "command": hCommand, "builtin": hSkip(0, ""), "exec": hSkip(0, "a"),
 		"nice": hNice, "nohup": hSkip(0, ""), "timeout": hTimeout, "time": hSkip(0, "of"),
 		"setsid":  hSkip(0, ""),
-		"taskset": hTaskset, "chrt": hChrt, "unbuffer": hSkip(0, ""), "caffeinate": hSkip(0, "tw"),
+		"taskset": hTaskset, "chrt": hChrt, "unbuffer": hUnbuffer, "caffeinate": hSkip(0, "tw"),
 		"fakeroot": hSkip(0, ""), "torsocks": hSkip(0, ""), "proxychains": hSkip(0, "f"),
 		"proxychains4": hSkip(0, "f"), "strace": hSkip(0, "oepsSuEXPIab"), "ltrace": hSkip(0, "oepsuAnaDlLxXF"),
 		"xvfb-run": hSkip(0, "nslfe"), "dbus-run-session": hSkip(0, ""), "firejail": hSkip(0, ""),

@@ -99,6 +99,10 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		// atreides would print "unknown command" and exit.
 		return feed{t: tUnknown}
 	}
+	if why := a.posingAsUser(); why != "" && !viewVerb(verb, args) {
+		a.fire("self.command", c, "atreides "+verb+" "+why)
+		return feed{t: tUnknown}
+	}
 	if subs == nil || len(args) == 1 {
 		return feed{t: tUnknown}
 	}
@@ -171,6 +175,41 @@ func hCompanion(a *analyzer, c *Cmd, verb string, env map[string]word, sc *scope
 	as := *c
 	as.Args = append([]word{lit(verb)}, c.Args...)
 	return hAtreides(a, &as, env, sc, depth, in)
+}
+
+// posingAs is an atreides command line that takes away what tells the
+// agent from the user: the host's variables that name the agent and its
+// session (assigned, unset, or the whole environment cleared). The CLI
+// treats a caller without them at a terminal as the user (package actor).
+var posingAs = &lazyRegexp{src: `(?:\b(?:CLAUDECODE|CLAUDE_CODE_SESSION_ID|GEMINI_CLI|OPENCODE|CODEX_SANDBOX\w*|CODEX_THREAD_ID|ATREIDES_SESSION_ID)=|\bunset\b[^;&|\n]*\b(?:CLAUDECODE|CLAUDE_CODE_SESSION_ID|GEMINI_CLI|OPENCODE|CODEX_\w+)\b|(?:-u\s*|--unset=)(?:CLAUDECODE|CLAUDE_CODE_SESSION_ID|GEMINI_CLI|OPENCODE|CODEX_\w+)\b|\benv\s+(?:-\w*i\b|-\s|--ignore-environment))`}
+
+// posingAsUser says why an atreides command here would pass for the
+// user's, "" when it would not: it runs under a terminal the command
+// makes (script, unbuffer), where the CLI would take it for a person's,
+// or the command strips the host's marks of the agent.
+func (a *analyzer) posingAsUser() string {
+	if a.pty > 0 {
+		return "runs under a terminal the command makes, where it would pass for the user's"
+	}
+	if posingAs.get().MatchString(a.req.Command) {
+		return "runs with the agent's host variables changed, where it would pass for the user's or another session's"
+	}
+	return ""
+}
+
+// viewVerb: atreides commands that only show things, whoever runs them.
+func viewVerb(verb string, args []word) bool {
+	switch verb {
+	case "status", "check", "doctor", "version", "help", "log", "errors":
+		return true
+	}
+	if len(args) > 1 && !args[1].dyn {
+		switch args[1].s {
+		case "list", "show", "verify", "requests", "next":
+			return true
+		}
+	}
+	return false
 }
 
 // atreidesVerbWord: text that could name an atreides command (they are all

@@ -185,6 +185,9 @@ func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 		// util-linux reads options after the typescript file too.
 		ops = o.scan(ops, true, get)
 	}
+	// The command runs on a terminal script makes (posingAsUser).
+	a.pty++
+	defer func() { a.pty-- }()
 	if found {
 		return a.runText(c, code, sc.clone(), depth, "script -c")
 	}
@@ -193,6 +196,13 @@ func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 		return a.exec(ops[1:], env, external(sc, c.Name), depth, in)
 	}
 	return feed{t: tUnknown}
+}
+
+// hUnbuffer: the command runs on a terminal unbuffer makes.
+func hUnbuffer(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	a.pty++
+	defer func() { a.pty-- }()
+	return hSkip(0, "")(a, c, env, sc, depth, in)
 }
 
 // hSystemdRun: the command runs as a transient unit, in / (system) or the
