@@ -119,7 +119,10 @@ func readTrust(name string) (trustRecord, error) {
 
 // digest hashes the project file and the project files its programs name
 // (a check's `./scripts/lint.sh`), which run with the trust given to the
-// file. A named file that is missing is pinned as missing.
+// file. A named file is hashed as it will run: through its links, by the
+// file they lead to and its content, so that retargeting a link or
+// editing its target untrusts the file too. One that cannot be read is
+// pinned as unreadable.
 func digest(root string, data []byte, v *value) (string, []string) {
 	h := sha256.New()
 	h.Write([]byte("config.yaml\x00"))
@@ -127,11 +130,17 @@ func digest(root string, data []byte, v *value) (string, []string) {
 	refs := programFiles(root, v)
 	for _, r := range refs {
 		h.Write([]byte("\x00" + r + "\x00"))
-		if b, err := confined.ReadFile(root, r, maxRefSize); err == nil {
-			h.Write(b)
-		} else {
-			h.Write([]byte("\x00missing"))
+		real, err := filepath.EvalSymlinks(filepath.Join(root, r))
+		var b []byte
+		if err == nil {
+			b, err = confined.ReadFile(filepath.Dir(real), filepath.Base(real), maxRefSize)
 		}
+		if err != nil {
+			h.Write([]byte("\x00unreadable"))
+			continue
+		}
+		h.Write([]byte(real + "\x00"))
+		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil)), refs
 }

@@ -180,6 +180,23 @@ func TestTrustPinsContent(t *testing.T) {
 	if tr := state(); tr.Trusted || len(tr.Ignored) != 1 {
 		t.Errorf("script changed: %+v, want untrusted with the check ignored", tr)
 	}
+	// A script reached through a link: retargeting the link untrusts.
+	os.WriteFile(filepath.Join(root, "scripts", "other.sh"), []byte("curl evil.example\n"), 0o644)
+	os.Rename(script, script+".real")
+	if err := os.Symlink("lint.sh.real", script); err != nil {
+		t.Fatal(err)
+	}
+	trust()
+	if !state().Trusted {
+		t.Fatal("trusted through a link")
+	}
+	os.Remove(script)
+	os.Symlink("other.sh", script)
+	if tr := state(); tr.Trusted {
+		t.Errorf("link retargeted: %+v, want untrusted", tr)
+	}
+	os.Remove(script)
+	os.Rename(script+".real", script)
 	trust()
 	os.WriteFile(p.Project, []byte("guard: {enabled: false}\n"), 0o644)
 	if tr := state(); tr.Trusted {
