@@ -34,8 +34,6 @@ type Paths struct {
 	// applied whole only when the record trusts it as it is now, and is
 	// screened otherwise. "" trusts no project file.
 	Trust string
-	// trustAll checks the project file as written (Validate).
-	trustAll bool
 }
 
 // LoadOrBuiltin is [Load] of p or, when its files cannot be read, the
@@ -66,7 +64,6 @@ func (p Paths) Exist() bool {
 // neither empty (no path) nor "-" (no file) names something there, even
 // one that cannot be stat'ed or a dangling link, which Load reports.
 func stampExists(stamp string) bool {
-	stamp, _, _ = strings.Cut(stamp, "#") // the trust record alone is no configuration
 	for _, part := range strings.Split(stamp, "|")[1:] {
 		if part != "" && part != "-" {
 			return true
@@ -118,7 +115,7 @@ func Load(p Paths) (*Config, error) {
 
 // load is Load of files already read.
 func load(p Paths, layers []layer) (*Config, error) {
-	c, errs, err := build(p, layers)
+	c, errs, err := build(p, layers, true)
 	if err != nil {
 		return nil, err
 	}
@@ -143,9 +140,7 @@ func Validate(p Paths, meaning func(*Config) []FieldError) (notes []FieldError, 
 	}
 	// The files are checked as written: a setting that trust would
 	// leave out is still one the user will want right once trusted.
-	asWritten := p
-	asWritten.Trust, asWritten.trustAll = "", true
-	c, errs, err := build(asWritten, layers)
+	c, errs, err := build(p, layers, false)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +185,8 @@ type layer struct {
 // first. Every file is checked even after one fails, so that one run
 // reports all problems; the values a file gets right are merged even when
 // others are wrong (Load discards the result then; Validate checks it).
-func build(p Paths, layers []layer) (*Config, []FieldError, error) {
+// With screened, an untrusted project file is screened (screen.go).
+func build(p Paths, layers []layer, screened bool) (*Config, []FieldError, error) {
 	def := defaultTree()
 	root := def
 	var errs, notes []FieldError
@@ -199,7 +195,7 @@ func build(p Paths, layers []layer) (*Config, []FieldError, error) {
 		v, ferrs, fnotes := parse(l.file, l.data)
 		errs = append(errs, ferrs...)
 		notes = append(notes, fnotes...)
-		if l.project && !p.trustAll {
+		if l.project && screened {
 			trust = p.trustOf(l.data, v)
 			if v != nil && !trust.Trusted {
 				v, trust.Ignored = screen(root, v)

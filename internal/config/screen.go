@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,15 +36,14 @@ type Ignored struct {
 type screenKind uint8
 
 const (
-	free          screenKind = iota // any value: it changes nothing that matters to safety
-	loosens                         // ignored unless it equals the value below it
+	loosens       screenKind = iota // ignored unless it equals the value below it
 	runs                            // a program atreides would run: ignored unless unchanged
 	connects                        // a connection or a destination: ignored unless unchanged
 	boolOn                          // true is the stricter value
 	lowerInt                        // a lower number is stricter
 	lowerNonZero                    // a lower number is stricter, 0 (none) the loosest
 	higherInt                       // a higher number is stricter (keeps more)
-	ranked                          // a value of ranks; a higher rank is stricter
+	ranked                          // a value of levels; a higher level is stricter
 	union                           // a list whose items each tighten: the base's stay
 	subset                          // a list whose items each loosen: only the base's may stay
 	ruleVerdict                     // guard.verdicts.<rule>
@@ -52,60 +52,53 @@ const (
 )
 
 type screenRule struct {
-	path  string // dotted; "*" matches any one key
-	kind  screenKind
-	ranks func(string) int
+	path   string // dotted; "*" matches any one key
+	kind   screenKind
+	levels [][]string // ranked: the values from loosest to strictest
+	// known, for a subset list, tells a name that means something: an
+	// item it does not know loosens nothing and stays (guard.disable: a
+	// name that is no rule stays, for the guard to refuse the file as it
+	// refuses any typo).
+	known func(string) bool
 }
 
-// The ranks of ranked values: a switch each, no maps built at init.
-func verdictRank(s string) int {
-	switch s {
-	case "ask":
-		return 1
-	case "deny":
-		return 2
+// The levels of ranked values, loosest first. A string no level holds
+// ranks lowest.
+var (
+	verdictLevels = [][]string{{"allow"}, {"ask"}, {"deny"}}
+	readLevels    = [][]string{{"off"}, {"note"}, {"block"}}
+	toolLevels    = [][]string{{"full"}, {"read-web", "plans-only"}, {"read-only", ""}}
+)
+
+func rank(levels [][]string, s string) int {
+	for i, l := range levels {
+		if slices.Contains(l, s) {
+			return i
+		}
 	}
 	return 0
 }
 
-func readRank(s string) int {
-	switch s {
-	case "note":
-		return 1
-	case "block":
-		return 2
-	}
-	return 0
-}
-
-func toolRank(s string) int {
-	switch s {
-	case "read-web", "plans-only":
-		return 1
-	case "read-only", "":
-		return 2
-	}
-	return 0
-}
+func verdictRank(s string) int { return rank(verdictLevels, s) }
 
 // screens lists every key that is not free. A key not listed (and not
 // under a listed one) is free.
 var screens = []screenRule{
 	{path: "guard.enabled", kind: boolOn},
-	{path: "guard.disable", kind: subset},
+	{path: "guard.disable", kind: subset, known: guard.IsRule},
 	{path: "guard.verdicts.*", kind: ruleVerdict},
 	{path: "guard.groups", kind: union},
 	{path: "guard.switches.*", kind: switchVerdict},
 	{path: "rules", kind: customRules},
 	{path: "governance.enabled", kind: boolOn},
-	{path: "governance.unknown_writes", kind: ranked, ranks: verdictRank},
+	{path: "governance.unknown_writes", kind: ranked, levels: verdictLevels},
 	{path: "governance.exempt", kind: subset},
 	{path: "governance.trace", kind: boolOn},
 	{path: "delegation.max_depth", kind: lowerInt},
 	{path: "delegation.deadline_minutes.*", kind: lowerNonZero},
 	{path: "delegation.require_todo", kind: boolOn},
 	{path: "delegation.structured_return", kind: union},
-	{path: "context.read_before_write", kind: ranked, ranks: readRank},
+	{path: "context.read_before_write", kind: ranked, levels: readLevels},
 	{path: "context.checks.run", kind: runs},
 	{path: "background.commands", kind: runs},
 	{path: "background.resume", kind: runs},
@@ -116,7 +109,7 @@ var screens = []screenRule{
 	{path: "export.dir", kind: loosens},
 	{path: "session.rules.file", kind: loosens},
 	{path: "context.rules.dirs", kind: loosens},
-	{path: "agents.*.tools", kind: ranked, ranks: toolRank},
+	{path: "agents.*.tools", kind: ranked, levels: toolLevels},
 	{path: "audit.max_mib", kind: higherInt},
 	{path: "state.session_retention_days", kind: higherInt},
 	{path: "store", kind: connects},
@@ -128,7 +121,7 @@ var screens = []screenRule{
 // judged against base (the merged defaults and user file), and the
 // settings it removed.
 func screen(base, proj *value) (*value, []Ignored) {
-	s := &screener{}
+	s := &screener{base: base}
 	out := s.walk(nil, base, proj)
 	return out, s.ignored
 }
@@ -146,9 +139,6 @@ func (s *screener) ignore(key string, v *value, why string) {
 // place (nil where base has nothing there). It returns what may stay, nil
 // for nothing.
 func (s *screener) walk(path []string, base, proj *value) *value {
-	if len(path) == 0 {
-		s.base = base
-	}
 	if r, ok := screenFor(path); ok {
 		return s.apply(r, path, base, proj)
 	}
@@ -196,7 +186,7 @@ func (s *screener) apply(r screenRule, path []string, base, proj *value) *value 
 	if proj.kind == kindNull {
 		// A reset to the default: the user's own value may be the
 		// stricter one.
-		if base == nil || r.kind == free {
+		if base == nil {
 			return proj
 		}
 		s.ignore(key, proj, whyOf(r.kind))
@@ -212,7 +202,7 @@ func (s *screener) apply(r screenRule, path []string, base, proj *value) *value 
 	case union:
 		return unionList(base, proj)
 	case subset:
-		return s.subsetList(key, base, proj)
+		return s.subsetList(r, key, base, proj)
 	case customRules:
 		return s.rules(key, base, proj)
 	}
@@ -243,7 +233,7 @@ func (s *screener) tighter(r screenRule, path []string, base, proj *value) bool 
 		}
 		return !ok || p <= b
 	case ranked:
-		return rankOf(r.ranks, proj) >= rankOf(r.ranks, base)
+		return rank(r.levels, str(proj)) >= rank(r.levels, str(base))
 	case ruleVerdict:
 		// A name that is no rule stays, for the guard to refuse.
 		id := path[len(path)-1]
@@ -260,15 +250,14 @@ func (s *screener) tighter(r screenRule, path []string, base, proj *value) bool 
 // the user's override, else the built-in one, and for a rule that takes
 // its verdict from a switch, at least the switch's value there.
 func (s *screener) ruleBase(id string, base *value) int {
-	v, sw, _ := guard.BuiltinVerdict(id)
-	rank := verdictRank(v)
 	if base != nil {
 		return verdictRank(str(base))
 	}
+	v, sw, _ := guard.BuiltinVerdict(id)
 	if sw != "" {
-		rank = max(rank, s.switchBase(sw, s.at("guard", "switches", sw)))
+		return max(verdictRank(v), s.switchBase(sw, s.at("guard", "switches", sw)))
 	}
-	return rank
+	return verdictRank(v)
 }
 
 // switchBase is the rank of a switch's value below the project file.
@@ -310,12 +299,10 @@ func (s *screener) rules(key string, base, proj *value) *value {
 
 // subsetList keeps the items of proj that base has too: each item of
 // such a list (a disabled rule, an exempt glob) loosens.
-func (s *screener) subsetList(key string, base, proj *value) *value {
+func (s *screener) subsetList(r screenRule, key string, base, proj *value) *value {
 	out := &value{kind: kindList, src: proj.src}
 	for i, it := range proj.items {
-		if base != nil && containsScalar(base.items, it) || key == "guard.disable" && !guard.IsRule(str(it)) {
-			// A name that is no rule disables nothing: it stays, for
-			// the guard to refuse the file as it refuses any typo.
+		if base != nil && containsScalar(base.items, it) || r.known != nil && !r.known(str(it)) {
 			out.items = append(out.items, it)
 			continue
 		}
@@ -405,10 +392,6 @@ func str(v *value) string {
 	}
 	s, _ := v.scalar.(string)
 	return s
-}
-
-func rankOf(ranks func(string) int, v *value) int {
-	return ranks(str(v))
 }
 
 func printKey(path []string) string {

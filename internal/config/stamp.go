@@ -17,15 +17,17 @@ import (
 // settings when it changes. ok is false when a file could not be stat'ed
 // for another reason than not existing; the stamp then holds the error.
 //
-// The trust record's stamp follows the files' after a '#': trusting or
-// revoking changes the configuration a project file gives.
+// When a project file is there, the trust record's stamp follows:
+// trusting or revoking changes the configuration it gives. Without one the
+// record is not looked at, so a project with no config.yaml pays nothing
+// for it.
 func (p Paths) Stamp() (stamp string, ok bool) {
 	files, ok := stampFiles(p.User, p.Project)
-	if p.Trust == "" {
+	if p.Trust == "" || strings.HasSuffix(files, "|-") || strings.HasSuffix(files, "|") {
 		return files, ok
 	}
 	trust, tok := stampFiles(p.Trust)
-	return files + "#" + trust, ok && tok
+	return files + trust, ok && tok
 }
 
 func stampFiles(files ...string) (string, bool) {
