@@ -75,13 +75,14 @@ func (o *doctorOptions) run(io *IO) error {
 		}
 	}
 	env := hostEnvAt(io.Getenv, root)
-	if cfg, err := config.Load(config.DefaultPaths(root)); err == nil {
+	cfg, cfgErr := config.Load(config.DefaultPaths(root))
+	if cfgErr == nil {
 		env.Governance = cfg.Governance.Enabled
 	}
 	doc.Hosts = hostChecks(env, "", add)
-	add(configCheck(root))
+	add(configCheck(cfg, cfgErr))
 	wd, _ := io.Getwd()
-	for _, c := range trustChecks(root, wd) {
+	for _, c := range trustChecks(cfg, root, wd) {
 		add(c)
 	}
 	if c := routingCheck(root); c != nil {
@@ -162,8 +163,9 @@ func pathCheck(env hosts.Env) check {
 	return check{"PATH", "ok", "atreides on PATH: " + p}
 }
 
-func configCheck(root string) check {
-	cfg, err := config.Load(config.DefaultPaths(root))
+// configCheck: the configuration loaded (cfg, or err) and the guard
+// policy builds from it.
+func configCheck(cfg *config.Config, err error) check {
 	if err == nil {
 		_, err = policy.FromConfig(cfg)
 	}
@@ -174,15 +176,16 @@ func configCheck(root string) check {
 }
 
 // trustChecks say what the project configuration's trust leaves out, a
-// guard switched off by a trusted file, and a config that does not count.
-func trustChecks(root, wd string) []check {
+// guard switched off by a trusted file, and a config that does not count
+// (cfg nil: the configuration did not load, configCheck says so).
+func trustChecks(cfg *config.Config, root, wd string) []check {
 	var out []check
-	if cfg, err := config.Load(config.DefaultPaths(root)); err == nil {
+	if cfg != nil {
 		t := cfg.Trust()
 		switch {
 		case t.Untrusted() && len(t.Ignored) > 0:
 			out = append(out, check{"trust", "problem", fmt.Sprintf("%s is not trusted: %d of its settings are ignored (%s); review and trust it with 'atreides trust'",
-				t.File, len(t.Ignored), ignoredKeys(t.Ignored))})
+				t.File, len(t.Ignored), strings.Join(ignoredKeys(t.Ignored), ", "))})
 		case t.Untrusted():
 			out = append(out, check{"trust", "ok", t.File + " is not trusted; nothing in it needs trust"})
 		case t.Trusted:
@@ -196,15 +199,6 @@ func trustChecks(root, wd string) []check {
 		out = append(out, check{"trust", "note", stray + " is ignored: only the project root's .atreides/config.yaml counts"})
 	}
 	return out
-}
-
-// ignoredKeys lists ignored settings' keys for one line.
-func ignoredKeys(ignored []config.Ignored) string {
-	keys := make([]string, 0, len(ignored))
-	for _, ig := range ignored {
-		keys = append(keys, ig.Key)
-	}
-	return strings.Join(keys, ", ")
 }
 
 func logCheck(root string) check {

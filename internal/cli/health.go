@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/config"
@@ -44,13 +43,7 @@ func (s *settings) trustProblems(c *engine.Call) []string {
 // untrustedNote is one sentence on what an untrusted project
 // configuration lost: at most three keys named.
 func untrustedNote(t config.Trust) string {
-	var keys []string
-	for _, ig := range t.Ignored {
-		k, _, _ := strings.Cut(ig.Key, "[")
-		if !slices.Contains(keys, k) {
-			keys = append(keys, k)
-		}
-	}
+	keys := ignoredKeys(t.Ignored)
 	named := strings.Join(keys[:min(len(keys), 3)], ", ")
 	if len(keys) > 3 {
 		named += fmt.Sprintf(" and %d more", len(keys)-3)

@@ -187,7 +187,7 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 // save; the file gets the same line).
 func runEngine(ctx context.Context, root string, s *settings, log *project.Log, ev *event.Event, decided func(*event.Decision)) *event.Decision {
 	if root == "" {
-		return guardOnly(ctx, s, ev, decided)
+		return guardOnly(ctx, s, log, ev, decided)
 	}
 	st := s.store(log)
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
@@ -302,9 +302,10 @@ func (r *hookRun) toTeam(s *settings, data []byte, log *project.Log) {
 // home directory, a temp directory, or none that a repository or the user
 // marked): the guard judges tool calls on the built-in and user policy,
 // and nothing is kept, neither state nor log nor audit line, so that no
-// .atreides is ever made there.
-func guardOnly(ctx context.Context, s *settings, ev *event.Event, decided func(*event.Decision)) *event.Decision {
-	eng := engine.New(noState{}, quietEnv{}, policy.Handler(s.policy))
+// .atreides is ever made there (log is the log of no project, which
+// keeps nothing).
+func guardOnly(ctx context.Context, s *settings, log *project.Log, ev *event.Event, decided func(*event.Decision)) *event.Decision {
+	eng := engine.New(noState{}, &hookEnv{log: log}, policy.Handler(s.policy))
 	eng.Decided = decided
 	return eng.Run(ctx, ev)
 }
@@ -318,9 +319,3 @@ func (noState) Update(context.Context, *event.Event, state.Groups, func(*engine.
 }
 
 var errNoProject = errors.New("outside any project: no state is kept")
-
-// quietEnv logs nothing: outside a project there is no log.
-type quietEnv struct{}
-
-func (quietEnv) Logf(string, ...any) {}
-func (quietEnv) Now() time.Time      { return time.Now() }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -71,7 +72,7 @@ func (o *trustOptions) run(io *IO) error {
 		return fmt.Errorf("%w\n(fix the file first: 'atreides config validate')", err)
 	}
 	t := now.Trust()
-	if t.File == "" || !fileExists(t.File) {
+	if t.File == "" { // no project file was read
 		if o.asJSON {
 			return printJSON(io, trustJSON{Action: "none", Pins: []string{}, Ignored: []config.Ignored{}})
 		}
@@ -149,6 +150,19 @@ func (o *trustOptions) report(io *IO, v trustJSON) {
 	}
 }
 
+// ignoredKeys are the keys of ignored settings, each once, without list
+// indices (rules[2] is rules).
+func ignoredKeys(ignored []config.Ignored) []string {
+	var keys []string
+	for _, ig := range ignored {
+		k, _, _ := strings.Cut(ig.Key, "[")
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
 // printIgnored lists ignored settings, one a line.
 func printIgnored(w io.Writer, ignored []config.Ignored) {
 	for _, ig := range ignored {
@@ -192,9 +206,4 @@ func short(digest string) string {
 		return digest[:12]
 	}
 	return digest
-}
-
-func fileExists(name string) bool {
-	_, err := os.Lstat(name)
-	return err == nil
 }

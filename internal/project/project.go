@@ -34,10 +34,8 @@ const DirName = ".atreides"
 // and user policy and keeps no state.
 func Root(hint, start string) string {
 	shared := sharedDirs()
-	if hint != "" {
-		if h := filepath.Clean(hint); filepath.IsAbs(h) && !shared[h] && h != "/" {
-			return h
-		}
+	if h := filepath.Clean(hint); hint != "" && eligible(shared, h) {
+		return h
 	}
 	if start == "" {
 		start, _ = os.Getwd()
@@ -51,16 +49,13 @@ func Root(hint, start string) string {
 		start = filepath.Join(wd, start)
 	}
 	start = filepath.Clean(start)
-	eligible := func(ok func(string) bool) func(string) bool {
-		return func(path string) bool {
-			dir := filepath.Dir(path)
-			return dir != "/" && !shared[dir] && ok(path)
-		}
+	marks := func(ok func(string) bool) func(string) bool {
+		return func(path string) bool { return eligible(shared, filepath.Dir(path)) && ok(path) }
 	}
-	if dir, ok := findUp(start, ".git", eligible(exists)); ok {
+	if dir, ok := findUp(start, ".git", marks(exists)); ok {
 		return dir
 	}
-	if dir, ok := findUp(start, DirName, eligible(ownDir)); ok {
+	if dir, ok := findUp(start, DirName, marks(ownDir)); ok {
 		return dir
 	}
 	return ""
@@ -69,9 +64,11 @@ func Root(hint, start string) string {
 // Eligible reports whether dir may be a project root: not /, the home
 // directory or a temp directory itself. A command run from a terminal
 // outside any project works in its directory when it is eligible.
-func Eligible(dir string) bool {
-	dir = filepath.Clean(dir)
-	return filepath.IsAbs(dir) && dir != "/" && !sharedDirs()[dir]
+func Eligible(dir string) bool { return eligible(sharedDirs(), filepath.Clean(dir)) }
+
+// eligible is [Eligible] of a clean dir, given the shared directories.
+func eligible(shared map[string]bool, dir string) bool {
+	return filepath.IsAbs(dir) && dir != "/" && !shared[dir]
 }
 
 // StrayConfig is the nearest .atreides/config.yaml between start and the
