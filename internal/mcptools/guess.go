@@ -34,8 +34,16 @@ var pathKeys = []string{"path", "paths", "file", "files", "filepath", "filepaths
 	"source", "sourcepath", "src", "destination", "destinationpath", "dest", "target", "targetpath", "dir",
 	"directory", "dirpath", "directorypath", "folder", "folderpath", "oldpath", "newpath", "outputpath", "notebookpath"}
 
-// Of those, the ones a copy reads.
-var sourceKeys = []string{"source", "sourcepath", "src", "from", "oldpath"}
+// Of those, the ones a copy reads, and the ones that say where something
+// goes.
+var (
+	sourceKeys = []string{"source", "sourcepath", "src", "from", "oldpath"}
+	destKeys   = []string{"destination", "destinationpath", "dest", "target", "targetpath", "newpath", "outputpath"}
+)
+
+// fetchKeys carry something in from elsewhere: a tool with no verb the
+// guard knows and one of them writes the paths it names.
+var fetchKeys = []string{"url", "uri", "content", "contents", "data", "body", "text"}
 
 // guess reads a tool no table knows, from the verb in its name and the
 // names of its arguments:
@@ -50,8 +58,9 @@ var sourceKeys = []string{"source", "sourcepath", "src", "from", "oldpath"}
 //     arguments name no command or path, is an unknown write;
 //   - anything else (get-library-docs, create_issue) asks for nothing.
 //
-// A remote repository's arguments (owner and repo, project_id) name no
-// local path.
+// A reading tool's arguments that name a remote repository (owner and
+// repo, project_id) name no local path; a writing tool's paths are judged
+// whatever else it is given.
 func guess(name []string, a args) Calls {
 	if i := slices.IndexFunc(name, func(w string) bool { return w != "git" }); i > 0 {
 		// git_push; git_git_push on OpenCode, from a server named git.
@@ -78,13 +87,18 @@ func guess(name []string, a args) Calls {
 	if runs && !reads {
 		return Calls{Unknown: "its name says it runs commands, and its arguments show none"}
 	}
-	if isRemote(a) {
-		return Calls{}
-	}
 	ps := a.strs(pathKeys...)
 	switch {
-	case reads:
-		return Calls{Requests: paths("read", ps)}
+	case reads || !isVerb(name...):
+		if isRemote(a) {
+			return Calls{} // the paths are the hosted repository's
+		}
+		if !reads && a.has(fetchKeys...) {
+			// download_file {url, path}, export {data, output}: what
+			// it writes is what the arguments carry in.
+			return Calls{Requests: paths("write", ps)}
+		}
+		return readOrWrite(a, ps)
 	case has(removeVerbs):
 		if len(ps) == 0 {
 			return unnamed(name)
@@ -119,7 +133,22 @@ func guess(name []string, a args) Calls {
 		}
 		return Calls{Requests: paths("edit", ps)}
 	}
-	return Calls{Requests: paths("read", ps)}
+	return readOrWrite(a, ps)
+}
+
+// readOrWrite reads the paths, but for those under a name that says where
+// something goes (destination, output_path, new_path), written whatever
+// the tool's verb: extract_archive {destination}, browser_screenshot
+// {filename} write there.
+func readOrWrite(a args, ps []string) Calls {
+	dst := a.strs(destKeys...)
+	var rs []Request
+	for _, p := range ps {
+		if !slices.Contains(dst, p) {
+			rs = append(rs, paths("read", []string{p})...)
+		}
+	}
+	return Calls{Requests: append(rs, paths("write", dst)...)}
 }
 
 // unnamed: a tool that changes something and names no path writes files
@@ -132,9 +161,10 @@ func unnamed(name []string) Calls {
 	return Calls{}
 }
 
-func isVerb(w string) bool {
+// isVerb reports whether any of the words is a verb the guard knows.
+func isVerb(ws ...string) bool {
 	for _, vs := range [][]string{removeVerbs, moveVerbs, copyVerbs, mkdirVerbs, editVerbs, writeVerbs, readVerbs, execWords, execObjects} {
-		if slices.Contains(vs, w) {
+		if slices.ContainsFunc(ws, func(w string) bool { return slices.Contains(vs, w) }) {
 			return true
 		}
 	}

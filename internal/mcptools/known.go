@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/atreides-dev/atreides/internal/sanitize"
 )
 
 // A reader reads the arguments of a known tool; false when they do not
@@ -58,11 +60,6 @@ var known = sync.OnceValue(func() map[string]reader {
 		}
 		return Calls{Unknown: "it kills a process it does not name"}
 	})
-	for _, n := range []string{"run_command", "execute_command", "start_process", "shell", "exec", "execute", "bash", "sh",
-		"run_shell_command", "shell_execute", "execute_shell", "shell_exec", "run_shell", "run_in_terminal", "terminal",
-		"exec_command", "run_script", "execute_script", "run_code", "execute_code", "command", "cmd"} {
-		known[n] = local(run)
-	}
 	for _, n := range []string{"git_status", "git_diff_unstaged", "git_diff_staged", "git_diff", "git_commit",
 		"git_commit_signed", "git_add", "git_reset", "git_log", "git_create_branch", "git_checkout", "git_show",
 		"git_branch", "git_init"} {
@@ -84,15 +81,11 @@ var known = sync.OnceValue(func() map[string]reader {
 	return known
 })
 
-// local reads a tool of a server on this machine, unless the arguments
-// name a remote repository.
+// local reads a tool of a server on this machine. Arguments naming a
+// remote repository besides do not change what it does here (the
+// server ignores names it does not know).
 func local(f func(args) Calls) reader {
-	return func(_ string, a args) (Calls, bool) {
-		if isRemote(a) {
-			return Calls{}, false
-		}
-		return f(a), true
-	}
+	return func(_ string, a args) (Calls, bool) { return f(a), true }
 }
 
 // remote reads a code-hosting server's tool: owner and repo, or a
@@ -262,11 +255,7 @@ func pathBase(p string) string {
 	return p
 }
 
-// oneLine keeps a value short and on one line for a reason.
+// oneLine keeps a value short, printable and on one line for a reason.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 80 {
-		s = s[:80] + "…"
-	}
-	return s
+	return sanitize.String(strings.Join(strings.Fields(s), " "), 80)
 }

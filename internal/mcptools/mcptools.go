@@ -17,8 +17,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
+	"unicode"
+
+	"github.com/atreides-dev/atreides/internal/jsonl"
 )
 
 // Request is one thing for the guard to judge, in the terms of its file
@@ -58,12 +62,15 @@ func Read(server, tool string, input []byte) Calls {
 	if len(input) > MaxInput {
 		return Calls{Unknown: "its arguments are larger than 1 MiB"}
 	}
-	if depth(input) > MaxDepth {
+	if jsonl.Deeper(input, MaxDepth) {
 		return Calls{Unknown: fmt.Sprintf("its arguments nest deeper than %d levels", MaxDepth)}
 	}
 	a, ok := parse(input)
 	if !ok {
 		return Calls{Unknown: "its arguments are not a JSON object"}
+	}
+	if name := a.twice(); name != "" {
+		return Calls{Unknown: "it gives " + name + " twice, with different values, and the server reads only one of them"}
 	}
 	c := read(strings.ToLower(server), words(tool), server == "", a)
 	if len(c.Requests) > MaxRequests {
@@ -117,31 +124,6 @@ func words(name string) []string {
 	return out
 }
 
-// depth is how deeply the JSON text nests arrays and objects, counted
-// without decoding it (strings are skipped, escapes included).
-func depth(b []byte) int {
-	d, most, inStr, esc := 0, 0, false, false
-	for _, c := range b {
-		switch {
-		case inStr && esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case inStr && c == '"':
-			inStr = false
-		case inStr:
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			d++
-			most = max(most, d)
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return most
-}
-
 // args are a call's arguments, looked up by normalised name (lower case,
 // without '_' and '-': file_path, filePath and FILEPATH are one name).
 type args map[string]any
@@ -161,7 +143,38 @@ func parse(input []byte) (args, bool) {
 }
 
 func normKey(k string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, k)
+}
+
+// singleKeys are the names read as one value each (a command's working
+// directory, its stdin, its language or shell, a git tool's repository):
+// spelled or named twice over, the value the server takes is not known.
+var singleKeys = [][]string{dirKeys, stdinKeys, langKeys, {"shell"}, {"repopath", "repository"}, {"branch"},
+	{"mode", "action", "operation", "subcommand"}, {"dryrun"}}
+
+// twice names an argument read as one value that the call gives twice
+// with different values: under two spellings of one name (cwd and CWD,
+// repo_path and repoPath) or two names (cwd and working_dir). A server
+// reads one of them; the guard, judging the other, would judge another
+// call. "" when there is none. (Commands and paths are all judged, however
+// many are given.)
+func (a args) twice() string {
+	for _, names := range singleKeys {
+		var first any
+		for _, k := range a.keys(names...) {
+			if first == nil {
+				first = a[k]
+			} else if !reflect.DeepEqual(first, a[k]) {
+				return k
+			}
+		}
+	}
+	return ""
 }
 
 // keys are the call's argument names matching one of the normalised

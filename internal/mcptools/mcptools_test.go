@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -83,8 +84,9 @@ func TestReadBounds(t *testing.T) {
 		}
 	}
 	// Brackets inside strings do not count as depth.
-	if d := depth([]byte(`{"a":"[[[[\"{{{{"}`)); d != 1 {
-		t.Errorf("depth %d, want 1", d)
+	in := `{"path":"` + strings.Repeat(`[\"{`, MaxDepth+1) + `"}`
+	if c := Read("filesystem", "read_file", []byte(in)); c.Unknown != "" || len(c.Requests) != 1 {
+		t.Errorf("brackets in a string: %d requests, unknown %q", len(c.Requests), c.Unknown)
 	}
 }
 
@@ -138,4 +140,31 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadNotFooled: arguments an agent adds beside the real ones do not
+// change what is judged: a remote repository's names on a local tool, a
+// second working directory, a write under a verb the guard does not know.
+func TestReadNotFooled(t *testing.T) {
+	for _, c := range []struct {
+		server, tool, in string
+		want             []Request
+		unknown          bool
+	}{
+		{"filesystem", "write_file", `{"path":"~/.bashrc","content":"x","owner":"a","repo":"b"}`,
+			[]Request{{Tool: "write", Arg: "~/.bashrc"}}, false},
+		{"s", "run_command", `{"command":"rm -rf .ssh","working_dir":"~","cwd":"/tmp/p"}`, nil, true},
+		{"s", "run_command", `{"command":"ls","cwd":"/tmp/p","CWD":"/tmp/p"}`,
+			[]Request{{Tool: "shell", Arg: "ls", Dir: "/tmp/p"}}, false},
+		{"x", "download_file", `{"url":"https://x.example/a","path":"~/.bashrc"}`,
+			[]Request{{Tool: "write", Arg: "~/.bashrc"}}, false},
+		{"x", "extract_archive", `{"archive":"a.zip","destination":".claude"}`,
+			[]Request{{Tool: "write", Arg: ".claude"}}, false},
+		{"github", "get_file_contents", `{"owner":"a","repo":"b","path":".env"}`, nil, false},
+	} {
+		got := Read(c.server, c.tool, []byte(c.in))
+		if !reflect.DeepEqual(got.Requests, c.want) || (got.Unknown != "") != c.unknown {
+			t.Errorf("%s %s: got %+v unknown %q, want %+v unknown %v", c.tool, c.in, got.Requests, got.Unknown, c.want, c.unknown)
+		}
+	}
 }
