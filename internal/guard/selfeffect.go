@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -50,7 +51,7 @@ func atreidesProgramName(base string) bool {
 // onPath: p is a file named like an atreides program in a directory on
 // PATH or in the install directory.
 func onPath(o *ownPaths, p string) bool {
-	return atreidesProgramName(path.Base(p)) && oneOfPaths(path.Dir(p), o.pathDirs)
+	return atreidesProgramName(path.Base(p)) && oneOfPaths(path.Dir(p), o.dirsOnPath())
 }
 
 // entries are every protected path of the request, for the checks that
@@ -93,7 +94,7 @@ func (a *analyzer) ownChildren(o *ownPaths, d string) []string {
 			}
 		}
 	}
-	if oneOfPaths(d, o.pathDirs) {
+	if oneOfPaths(d, o.dirsOnPath()) {
 		for _, n := range atreidesPrograms {
 			add(n)
 		}
@@ -103,6 +104,9 @@ func (a *analyzer) ownChildren(o *ownPaths, d string) []string {
 
 // atreidesPrograms are the names of atreides's programs.
 var atreidesPrograms = []string{"atreides", "atreides-team", "atreides-mcp", "atreides-ui", "atreides-otel"}
+
+// Programs are the names of atreides's programs, installed side by side.
+func Programs() []string { return slices.Clone(atreidesPrograms) }
 
 // fold lowers p where the file system ignores case.
 func (a *analyzer) fold(p string) string {
@@ -804,10 +808,10 @@ func (a *analyzer) builtExecutable(c *Cmd, out word, names []string) {
 	}
 	o := a.own()
 	targets := []string{p}
-	if oneOfPaths(a.fold(p), o.pathDirs) || strings.HasSuffix(out.s, "/") {
+	if oneOfPaths(a.fold(p), o.dirsOnPath()) || strings.HasSuffix(out.s, "/") {
 		targets = targets[:0]
 		for _, n := range names {
-			if n == "" && oneOfPaths(a.fold(p), o.pathDirs) {
+			if n == "" && oneOfPaths(a.fold(p), o.dirsOnPath()) {
 				a.fire("self.binary-write", c, c.Name+" builds into "+p+", on PATH, programs it names at run time")
 				return
 			}
@@ -986,7 +990,7 @@ func (a *analyzer) goBinOnPath(c *Cmd, env map[string]word) bool {
 		return true
 	}
 	p, ok := a.canon(dir.s, c.sc)
-	return !ok || oneOfPaths(a.fold(p), a.own().pathDirs)
+	return !ok || oneOfPaths(a.fold(p), a.own().dirsOnPath())
 }
 
 // ownPatch judges `patch` writing the files its patch names: each target

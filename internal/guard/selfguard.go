@@ -155,11 +155,19 @@ func (a *analyzer) selfProgram(c *Cmd, head string, sc *scope) bool {
 	if !ok {
 		return false
 	}
-	o := a.own()
-	switch fp := a.fold(p); {
-	case oneOfPaths(fp, o.bins) || onPath(o, fp) || a.paths.copies[p]:
+	fp := a.fold(p)
+	switch {
+	case self != "" && fp == a.fold(path.Clean(self)) || a.paths.copies[p]:
 		return true
-	case a.req.SameBinary != nil && (a.inProject(p, sc) || a.isTemp(p)) && !knownProgram(a.p, c.Name):
+	case atreidesProgramName(path.Base(fp)):
+		// Every other installed program and file on PATH the guard
+		// protects is named like one; only then is the protected set
+		// built (a command run by path, ./gradlew, costs nothing).
+		if o := a.own(); oneOfPaths(fp, o.bins) || onPath(o, fp) {
+			return true
+		}
+	}
+	if a.req.SameBinary != nil && (a.inProject(p, sc) || a.isTemp(p)) && !knownProgram(a.p, c.Name) {
 		return a.req.SameBinary(p)
 	}
 	return false
@@ -235,7 +243,10 @@ type ownPaths struct {
 	containers []string // a host's own directory holding such a file
 	// pathDirs are the directories on PATH and the install directory: a
 	// file named like an atreides program there is atreides to a shell.
-	pathDirs []string
+	// Resolved on first use ([ownPaths.dirsOnPath]): only a path named
+	// like an atreides program, or a build's output, needs them.
+	pathDirs   []string
+	pathDirsOf func() []string
 	// tails are the host files' paths relative to the project or the
 	// home ("/.claude/settings.json"; "/" suffix: a directory), matched
 	// against a path whose leading part is not known.
@@ -333,23 +344,43 @@ func (a *analyzer) own() *ownPaths {
 			}
 		}
 	}
-	for _, d := range r.PathDirs {
-		if path.IsAbs(d) {
-			o.pathDirs = append(o.pathDirs, forms(d)...)
-		}
-	}
-	if path.IsAbs(r.Self) {
-		o.pathDirs = append(o.pathDirs, path.Dir(path.Clean(r.Self)))
-	}
-	if foldCase {
-		for _, l := range []*[]string{&o.roots, &o.trees, &o.bins, &o.hostFiles, &o.hostDirs, &o.containers, &o.pathDirs, &o.tails} {
-			for i, p := range *l {
-				(*l)[i] = strings.ToLower(p)
+	o.pathDirsOf = func() []string {
+		var dirs []string
+		for _, d := range r.PathDirs {
+			if path.IsAbs(d) {
+				dirs = append(dirs, forms(d)...)
 			}
 		}
+		if path.IsAbs(r.Self) {
+			dirs = append(dirs, path.Dir(path.Clean(r.Self)))
+		}
+		lowerAll(dirs)
+		return dirs
+	}
+	for _, l := range [][]string{o.roots, o.trees, o.bins, o.hostFiles, o.hostDirs, o.containers, o.tails} {
+		lowerAll(l)
 	}
 	r.own = o
 	return o
+}
+
+// dirsOnPath are [ownPaths.pathDirs], resolved on the first call.
+func (o *ownPaths) dirsOnPath() []string {
+	if o.pathDirsOf != nil {
+		o.pathDirs, o.pathDirsOf = o.pathDirsOf(), nil
+	}
+	return o.pathDirs
+}
+
+// lowerAll lower-cases the paths in place where the file system folds
+// case (foldCase), so that they compare with folded paths.
+func lowerAll(ps []string) {
+	if !foldCase {
+		return
+	}
+	for i, p := range ps {
+		ps[i] = strings.ToLower(p)
+	}
 }
 
 // ownWrite judges a write, creation, move, deletion or mode change of

@@ -3,10 +3,10 @@ package policy
 import (
 	"bytes"
 	"crypto/sha256"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 )
 
@@ -53,24 +53,22 @@ func SameBinary(p string) bool {
 // binary is an installed atreides program, its content hashed on first
 // need.
 type binary struct {
-	path string
 	size int64
 	sum  func() []byte
 }
 
-// installed lists the running binary and the atreides-* programs beside
-// it, once per process.
+// installed lists the running binary and the other atreides programs
+// beside it, once per process: a stat of each name, never a listing of
+// the directory (atreides may live in /usr/bin).
 var installed = sync.OnceValue(func() []binary {
 	self := Self()
 	if self == "" {
 		return nil
 	}
-	dir := filepath.Dir(self)
-	entries, _ := os.ReadDir(dir)
 	paths := []string{self}
-	for _, e := range entries {
-		if n := e.Name(); strings.HasPrefix(n, "atreides-") && filepath.Join(dir, n) != self {
-			paths = append(paths, filepath.Join(dir, n))
+	for _, n := range guard.Programs() {
+		if p := filepath.Join(filepath.Dir(self), n); p != self {
+			paths = append(paths, p)
 		}
 	}
 	var out []binary
@@ -79,7 +77,7 @@ var installed = sync.OnceValue(func() []binary {
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		out = append(out, binary{path: p, size: fi.Size(), sum: sync.OnceValue(func() []byte { return fileSum(p) })})
+		out = append(out, binary{size: fi.Size(), sum: sync.OnceValue(func() []byte { return fileSum(p) })})
 	}
 	return out
 })
