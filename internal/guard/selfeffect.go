@@ -510,11 +510,10 @@ func (a *analyzer) unreadWrites(c *Cmd, in feed) {
 
 // readsOnly: the command only reads what it names, as far as its text
 // shows: inline Python, Node, Perl or Ruby code (or a heredoc program)
-// with no API or
-// syntax that writes, moves, deletes or runs anything and no in-place
-// flag (`python3 -c "print(open('.claude/settings.json').read())"`,
+// made only of names that read and print ([readingCode]) with no
+// in-place flag (`python3 -c "print(open('.claude/settings.json').read())"`,
 // `perl -ne 'print if /hook/' .claude/settings.json`); sqlite3 opening a
-// database read-only with no dot-command that writes; a go command that
+// database read-only with SQL alone, no dot-command; a go command that
 // builds, whose outputs (-o, GOBIN) the binary rules judge. Reading
 // atreides's files is allowed; anything the text does not show is not
 // read-only.
@@ -529,18 +528,22 @@ func readsOnly(c *Cmd, in feed) bool {
 	case c.Name == "sqlite3":
 		ro := false
 		for _, w := range c.Args {
-			if w.dyn || sqliteWrites(w.s) {
+			if w.dyn || w.s == "-cmd" || w.s == "-init" {
 				return false
 			}
 			ro = ro || w.s == "-readonly"
 		}
+		ops := operands(c.Args, "")
+		for _, w := range ops[min(1, len(ops)):] { // after the database
+			if sqliteWrites(w.s) {
+				return false
+			}
+		}
 		return ro
 	}
 	fam := interpFamily(c.Name)
-	switch fam {
-	case "python", "pypy", "node", "nodejs", "perl", "ruby":
-	default:
-		return false // interpreters whose write APIs writeWords does not know
+	if readNames(fam) == nil {
+		return false
 	}
 	code, inline := "", in.known
 	if in.known {
@@ -559,7 +562,7 @@ func readsOnly(c *Cmd, in feed) bool {
 			code += "\n" + c.Args[i+1].s
 		}
 	}
-	return inline && !writingCode(code)
+	return inline && readingCode(fam, code)
 }
 
 // codeFlag: s introduces inline code for the interpreter family (perl
@@ -573,42 +576,95 @@ func codeFlag(fam, s string) bool {
 	return (fam == "perl" || fam == "ruby") && len(s) > 2 && s[0] == '-' && s[1] != '-' && (strings.HasSuffix(s, "e") || strings.HasSuffix(s, "E"))
 }
 
-// writeWords are the marks of code that may write, move, delete or run:
-// any of them makes a program's effects unknown to self-protection.
-var writeWords = []string{
-	"write", "Write", "WRITE", "append", "Append", "unlink", "remove", "Remove", "rename", "Rename",
-	"rmtree", "rmdir", "rmSync", "rm(", "mkdir", "chmod", "chown", "truncate", "Truncate", "utime",
-	"copy", "Copy", "cpSync", "move", "Move", "symlink", "link", "replace", "Replace", "creat",
-	"system", "exec", "Exec", "spawn", "popen", "Popen", "subprocess", "shutil", "fork", "eval",
-	"dump", "save", "put", "`", "\">", "'>", "+<", "open(F", "sysopen", "IO.", "Pathname",
-	"lock", "fcntl", "signal", "kill",
+// readNames are the only names inline code of a family may use to count
+// as reading: reading and printing calls, parsing, and the language's
+// plain keywords. A name not listed (a write API, os, io, a variable that
+// could hold a mode) makes the code's effects unknown. Nil for a family
+// whose code is never taken as reading.
+func readNames(fam string) []string {
+	switch fam {
+	case "python", "pypy":
+		return []string{"print", "open", "read", "readlines", "readline", "json", "load", "loads", "dumps", "yaml", "safe_load",
+			"len", "sorted", "str", "int", "repr", "keys", "items", "values", "get", "strip", "rstrip", "lstrip", "split",
+			"splitlines", "join", "lower", "upper", "startswith", "endswith", "find", "count", "enumerate", "range", "sys",
+			"argv", "stdin", "for", "in", "if", "else", "elif", "not", "and", "or", "is", "None", "True", "False", "import",
+			"line", "l", "x", "k", "v", "d", "f", "s", "p", "data", "indent"}
+	case "node", "nodejs":
+		return []string{"console", "log", "require", "readFileSync", "JSON", "parse", "stringify", "toString", "split",
+			"length", "keys", "Object", "map", "filter", "join", "includes", "trim", "argv", "const", "let", "var", "for",
+			"of", "in", "if", "else", "true", "false", "null", "x", "d", "s", "f", "l", "data", "line", "lines"}
+	case "perl":
+		return []string{"print", "say", "if", "unless", "chomp", "next", "last", "and", "or", "not", "lc", "uc", "split",
+			"join", "length", "my", "for", "foreach", "while", "eq", "ne", "STDIN", "ARGV"}
+	case "ruby":
+		return []string{"puts", "print", "p", "File", "read", "readlines", "each_line", "ARGF", "STDIN", "each", "if",
+			"unless", "do", "end", "JSON", "YAML", "parse", "load_file", "require", "json", "yaml", "split", "strip",
+			"chomp", "line", "l", "x"}
+	}
+	return nil
 }
 
-// writingCode reports whether code may write anything: a write word, or
-// an open() given a mode that writes.
-func writingCode(code string) bool {
-	for _, w := range writeWords {
-		if strings.Contains(code, w) {
-			return true
-		}
-	}
-	for rest := code; ; {
-		i := strings.Index(rest, "open(")
-		if i < 0 {
+// readingCode reports whether code uses only [readNames] outside its
+// string literals (and Perl's /regex/), with no open() given a second
+// argument (a mode), no interpolation that runs code inside a string
+// (f"{…}", `${…}`, "#{…}", "@{[…]}") and no command substitution.
+func readingCode(fam, code string) bool {
+	for _, m := range []string{"`", "${", "#{", "@{[", "$^I", "f\"", "f'", "__"} {
+		if strings.Contains(code, m) {
 			return false
 		}
-		rest = rest[i+len("open("):]
-		arg, _, _ := strings.Cut(rest, ")")
-		if _, mode, ok := strings.Cut(arg, ","); ok && strings.ContainsAny(mode, "wax+") {
-			return true
+	}
+	code = stripLiterals(code, fam == "perl")
+	if reOpenMode.get().MatchString(code) {
+		return false
+	}
+	names := readNames(fam)
+	for _, w := range reName.get().FindAllString(code, -1) {
+		if !slices.Contains(names, w) {
+			return false
 		}
 	}
+	return true
 }
 
-// sqliteWrites: an sqlite3 argument that writes a file or runs a command.
+var (
+	reName     = &lazyRegexp{src: `[A-Za-z_][A-Za-z0-9_]*`}
+	reOpenMode = &lazyRegexp{src: `\bopen\s*\([^()]*,`}
+)
+
+// stripLiterals blanks the string literals of code ('…', "…", and with
+// regex Perl's /…/), so that what they say is not taken for names.
+func stripLiterals(code string, regex bool) string {
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || regex && c == '/':
+			quote = c
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// sqliteWrites: sqlite3 text after the database that is no plain SQL (a
+// dot-command, abbreviated as sqlite accepts them) or SQL that writes a
+// file.
 func sqliteWrites(s string) bool {
-	l := strings.ToLower(s)
-	for _, w := range []string{".output", ".once", ".save", ".backup", ".import", ".shell", ".system", ".excel", ".dump", "attach", "vacuum", ".restore", ".clone", ".load", "-cmd", "-init", "writefile", "edit("} {
+	l := strings.ToLower(strings.TrimSpace(s))
+	if strings.HasPrefix(l, ".") || strings.Contains(l, "\n.") || strings.Contains(l, ";.") {
+		return true
+	}
+	for _, w := range []string{"attach", "vacuum", "writefile", "edit(", "load_extension"} {
 		if strings.Contains(l, w) {
 			return true
 		}
