@@ -722,8 +722,20 @@ func sedScripts(c *Cmd) []word {
 		w := c.Args[i]
 		switch {
 		case w.dyn:
-		case w.s == "-e" || w.s == "--expression":
+		case w.s == "--expression":
 			if i+1 < len(c.Args) {
+				out = append(out, c.Args[i+1])
+				i++
+			}
+		case len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-':
+			// -e SCRIPT, -eSCRIPT, and bundled with sed's flags: -ne.
+			k := strings.IndexByte(w.s, 'e')
+			if k < 1 || strings.Trim(w.s[1:k], "nErsuz") != "" {
+				continue
+			}
+			if v := w.s[k+1:]; v != "" {
+				out = append(out, lit(v))
+			} else if i+1 < len(c.Args) {
 				out = append(out, c.Args[i+1])
 				i++
 			}
@@ -1216,8 +1228,13 @@ func gitDryRun(args []word) bool {
 // work tree, atreides's state and the hosts' local settings among them;
 // a pathspec reverts and removes what it names.
 func (a *analyzer) gitStash(c *Cmd, rest []word) {
-	op := firstOperand(rest)
-	if op != "" && op != "push" && op != "save" && !strings.HasPrefix(op, "-") {
+	// The subcommand is the first word; an option there (-u, -m wip)
+	// is push's.
+	op := ""
+	if len(rest) > 0 && !rest[0].dyn && !strings.HasPrefix(rest[0].s, "-") {
+		op = rest[0].s
+	}
+	if op != "" && op != "push" && op != "save" {
 		return // pop, apply, list, show, drop ...
 	}
 	if hasOption(rest, "ua", "--include-untracked", "--all") {
