@@ -49,22 +49,32 @@ func Own(getenv func(string) string) string {
 
 // ActAs checks that a command that changes state may act as the named
 // session: a person may act for any; a command whose host names its
-// session may act only for that one. A command whose session is unknown
-// and that is not a person's is left to the command's own rules (a
-// script or CI job naming a session).
+// session only for that one; an agent whose host names none (Gemini CLI,
+// Codex, OpenCode) for none but by the user's hand. A script or CI job,
+// with no host's marks and no terminal, is left to the command's own
+// rules.
 func ActAs(named string, getenv func(string) string, terminal bool) error {
-	own := Own(getenv)
-	if named == "" || own == "" || named == own || Person(getenv, terminal) {
+	if named == "" {
 		return nil
 	}
-	return fmt.Errorf("this command runs in session %s and cannot act for session %s: acting for another session is the user's, at a terminal", own, named)
+	return mayActFor(named, getenv, terminal, !ByAgent(getenv),
+		"this command runs in session %[1]s and cannot act for session %[2]s: acting for another session is the user's, at a terminal",
+		"this command runs in an agent's session that its host does not name, and cannot act for session %[2]s: acting for another session is the user's, at a terminal")
 }
 
 // MayRelease checks that the command may drop the named session's lease:
-// its own session's, or any when a person runs it. Releasing a lease an
-// agent may hold is never another agent's: without a session named by
-// the host, a command that is not a person's is refused.
+// as [ActAs], but a lease an agent may hold is never dropped by a command
+// that is neither a person's nor its own session's, a script's included.
 func MayRelease(named string, getenv func(string) string, terminal bool) error {
+	return mayActFor(named, getenv, terminal, false,
+		"session %[1]s cannot release session %[2]s's lease: releasing another session's lease is the user's, at a terminal or in the dashboard",
+		"cannot release session %[2]s's lease: this command is not run by a person at a terminal and no host names its session; run it at a terminal, or release it in the dashboard")
+}
+
+// mayActFor is what ActAs and MayRelease share: a person may, a command
+// may for the session its host names, and one whose session is unknown
+// may when unknown is. The messages take the own and the named session.
+func mayActFor(named string, getenv func(string) string, terminal, unknown bool, other, unnamed string) error {
 	if Person(getenv, terminal) {
 		return nil
 	}
@@ -72,7 +82,9 @@ func MayRelease(named string, getenv func(string) string, terminal bool) error {
 	case own == named:
 		return nil
 	case own != "":
-		return fmt.Errorf("session %s cannot release session %s's lease: releasing another session's lease is the user's, at a terminal or in the dashboard", own, named)
+		return fmt.Errorf(other, own, named)
+	case unknown:
+		return nil
 	}
-	return fmt.Errorf("cannot release session %s's lease: this command is not run by a person at a terminal and no host names its session; run it at a terminal, or release it in the dashboard", named)
+	return fmt.Errorf(unnamed, "", named)
 }

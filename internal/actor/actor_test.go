@@ -48,6 +48,7 @@ func TestActAs(t *testing.T) {
 		{"a person", nil, true, "s-b", true},
 		{"a script naming a session (no host names one)", nil, false, "s1", true},
 		{"no session named", claude, false, "", true},
+		{"an agent whose host names no session", map[string]string{"GEMINI_CLI": "1"}, false, "s1", false},
 	} {
 		if err := ActAs(tc.session, env(tc.env), tc.terminal); (err == nil) != tc.ok {
 			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)

@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"os"
+	"github.com/atreides-dev/atreides/internal/actor"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 func newPlanPhaseDoneCmd(io *IO) *cobra.Command {
@@ -46,11 +45,12 @@ version you approved, unchanged since ('atreides plan approve N').`,
 }
 
 // confirmAtTerminal is the question put to the user about a verification
-// command the guard asks about, when stdin is a terminal; nil otherwise (a
-// script, an agent's shell): then such a command is not run.
+// command the guard asks about, when a person runs the command (package
+// actor: a terminal and no host's marks); nil otherwise (a script, an
+// agent's shell, an agent's made-up terminal): then such a command is not
+// run.
 func confirmAtTerminal(io *IO) func(command string, why error) bool {
-	f, ok := io.In.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	if !actor.Person(io.Getenv, stdinTerminal(io)) {
 		return nil
 	}
 	return func(command string, why error) bool { return confirm(io, command, why) }

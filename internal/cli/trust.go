@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/atreides-dev/atreides/internal/config"
 )
@@ -185,8 +184,7 @@ func (o *trustOptions) confirm(io *IO) (bool, error) {
 	if o.yes {
 		return true, nil
 	}
-	f, ok := io.In.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	if !stdinTerminal(io) {
 		return false, usagef("not a terminal: run 'atreides trust' yourself, or with --yes in a script")
 	}
 	fmt.Fprint(io.Out, "Trust this file as it is now? [y/N] ")
