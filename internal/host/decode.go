@@ -62,3 +62,15 @@ func RequireTool(ev *event.Event, toolName string) error {
 	}
 	return nil
 }
+
+// DecodeToolInput reads the fields of a host's own tool into in (a
+// pointer to the adapter's input struct), strictly. An MCP tool's or an
+// unknown tool's arguments have types of their own (a command as an argv
+// array): they are only checked (syntax, no duplicate keys), and read by
+// whoever knows the tool (internal/mcptools).
+func DecodeToolInput(input []byte, name event.ToolName, in any) error {
+	if name == event.Other || name.IsMCP() {
+		return strictjson.UniqueKeys(input)
+	}
+	return strictjson.UnmarshalInput(input, in)
+}

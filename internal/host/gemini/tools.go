@@ -68,7 +68,7 @@ func NormalizeTool(name string, input json.RawMessage, mcp *mcpContext) (event.T
 	}
 	var in toolInput
 	if len(input) > 0 && input[0] == '{' {
-		if err := decodeInput(input, t.Name, &in); err != nil {
+		if err := host.DecodeToolInput(input, t.Name, &in); err != nil {
 			return t, fmt.Errorf("tool_input of %s: %w", name, err)
 		}
 	} else if len(input) > 0 && string(input) != "null" {
@@ -124,15 +124,4 @@ func addedLines(t event.Tool, display json.RawMessage) []event.FileLines {
 		return []event.FileLines{host.Replaced(in.FilePath, in.OldString, in.NewString)}
 	}
 	return nil
-}
-
-// decodeInput reads the fields of the host's own tools. An MCP tool's or
-// an unknown tool's arguments have types of their own (a command as an
-// argv array): they are only checked (syntax, no duplicate keys), and read
-// by whoever knows the tool (internal/mcptools).
-func decodeInput(input json.RawMessage, name event.ToolName, in *toolInput) error {
-	if name == event.Other || name.IsMCP() {
-		return strictjson.UniqueKeys(input)
-	}
-	return strictjson.UnmarshalInput(input, in)
 }

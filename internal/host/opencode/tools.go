@@ -56,7 +56,7 @@ func NormalizeTool(name string, args json.RawMessage) (event.Tool, string, error
 	}
 	var in toolInput
 	if len(args) > 0 && args[0] == '{' {
-		if err := decodeInput(args, t.Name, &in); err != nil {
+		if err := host.DecodeToolInput(args, t.Name, &in); err != nil {
 			return t, "", fmt.Errorf("args of %s: %w", name, err)
 		}
 	} else if len(args) > 0 && string(args) != "null" {
@@ -139,15 +139,4 @@ func addedLines(t event.Tool) []event.FileLines {
 		return host.PatchAdded(in.PatchText)
 	}
 	return nil
-}
-
-// decodeInput reads the fields of the host's own tools. An MCP tool's or
-// an unknown tool's arguments have types of their own (a command as an
-// argv array): they are only checked (syntax, no duplicate keys), and read
-// by whoever knows the tool (internal/mcptools).
-func decodeInput(input json.RawMessage, name event.ToolName, in *toolInput) error {
-	if name == event.Other || name.IsMCP() {
-		return strictjson.UniqueKeys(input)
-	}
-	return strictjson.UnmarshalInput(input, in)
 }
