@@ -27,10 +27,15 @@ type propCaps struct {
 // capped is the tool with its schema's caps checked before its call runs:
 // an argument over one is the call's error, naming the argument and its
 // cap, and the tool does nothing.
+// The schema is read once, when the tool is made.
 func capped(t Tool) Tool {
 	call := t.Call
+	caps, err := schemaCaps(t.Schema)
 	t.Call = func(ctx context.Context, env *Env, args json.RawMessage) (string, error) {
-		if err := checkCaps(t.Schema, args); err != nil {
+		if err != nil {
+			return "", err
+		}
+		if err := checkCaps(caps, args); err != nil {
 			return "", err
 		}
 		return call(ctx, env, args)
@@ -38,22 +43,27 @@ func capped(t Tool) Tool {
 	return t
 }
 
-// checkCaps checks args against the caps the schema declares. Arguments
-// that are not an object, or not of their declared type, are left to the
-// tool's own parsing, which reports them.
-func checkCaps(schema, args json.RawMessage) error {
+// schemaCaps are the caps a tool's schema declares, by argument.
+func schemaCaps(schema json.RawMessage) (map[string]propCaps, error) {
 	var s struct {
 		Properties map[string]propCaps `json:"properties"`
 	}
 	if err := json.Unmarshal(schema, &s); err != nil {
-		return fmt.Errorf("the tool's schema: %w", err)
+		return nil, fmt.Errorf("the tool's schema: %w", err)
 	}
+	return s.Properties, nil
+}
+
+// checkCaps checks args against the caps. Arguments that are not an
+// object, or not of their declared type, are left to the tool's own
+// parsing, which reports them.
+func checkCaps(caps map[string]propCaps, args json.RawMessage) error {
 	var in map[string]json.RawMessage
 	if json.Unmarshal(args, &in) != nil {
 		return nil
 	}
 	for name, raw := range in {
-		p, ok := s.Properties[name]
+		p, ok := caps[name]
 		if !ok {
 			continue
 		}

@@ -198,7 +198,10 @@ func TestCheckCaps(t *testing.T) {
 		{`{"title":7}`, ""}, // a wrong type is the tool's parsing's to report
 		{`[1]`, ""},
 	} {
-		err := checkCaps(schema, json.RawMessage(tc.args))
+		caps, err := schemaCaps(schema)
+		if err == nil {
+			err = checkCaps(caps, json.RawMessage(tc.args))
+		}
 		if got := fmt.Sprint(err); tc.err == "" && err != nil || tc.err != "" && !strings.Contains(got, tc.err) {
 			t.Errorf("%s: %v, want %q", tc.args, err, tc.err)
 		}
