@@ -142,10 +142,13 @@ type analyzer struct {
 	p   *Policy
 	req *Request
 	// pty counts the terminals the command makes around the command
-	// being walked (script, unbuffer): see posingAsUser.
-	pty  int
-	res  Result
-	cmds []string
+	// being walked (script, unbuffer), and posing is set once the command
+	// sets, unsets or clears the host's variables (hostVar): see
+	// posingAsUser.
+	pty    int
+	posing bool
+	res    Result
+	cmds   []string
 	// work is the command's work budget, shared with the analyzers
 	// started for parts of it (limits.go).
 	work *work
@@ -644,6 +647,11 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 	case as.Value != nil:
 		w = a.joinFields(a.wordFields(as.Value, sc, depth, true))
 	case as.Naked:
+		// export -n NAME, declare +x NAME, local NAME: the name alone
+		// changes what the commands after it are given.
+		if hostVar(name) {
+			a.posing = true
+		}
 		return
 	}
 	if as.Append || as.Index != nil {

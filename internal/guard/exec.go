@@ -72,6 +72,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		return a.exec(args[1:], env, sc, depth, in)
 	}
 	c := &Cmd{Name: normName(head.s), Args: args[1:], a: a, sc: sc, stdin: in != (feed{})}
+	a.notePosing(c)
 	for _, w := range args {
 		c.Stream = c.Stream || w.stream
 	}
@@ -425,7 +426,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			out = append(out, at(args, i+1)...)
 			i = len(args)
 		case s == "-":
-			// same as -i
+			a.posing = true // same as -i: the host's marks go
 		case s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2):
 			var str word
 			switch {
@@ -446,6 +447,9 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			i = len(args)
 		case s == "-u" || s == "--unset" || s == "-C" || s == "--chdir" || s == "-P":
 			if i+1 < len(args) {
+				if s != "-C" && s != "--chdir" && s != "-P" && (args[i+1].dyn || hostVar(args[i+1].s)) {
+					a.posing = true
+				}
 				if s == "-C" || s == "--chdir" {
 					inner = a.chdir(sc.clone(), args[i+1])
 				}
@@ -457,6 +461,10 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			inner = a.chdir(sc.clone(), word{s: s[2:], dyn: w.dyn})
 		case strings.HasPrefix(s, "-") && len(s) > 1:
 			// -i, -0, -v, -uNAME, --unset=NAME, --ignore-environment ...
+			if w.dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
+				!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && hostVar(s[2:])) {
+				a.posing = true
+			}
 		case strings.Contains(s, "=") && isAssignName(s[:strings.Index(s, "=")]):
 			name, val, _ := strings.Cut(s, "=")
 			a.envRule(name, word{s: val, dyn: w.dyn, t: w.t}, sc, depth)

@@ -219,6 +219,9 @@ func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scop
 // configuration (aliases) that the command line does not show.
 func (a *analyzer) envRule(name string, w word, sc *scope, depth int) {
 	a.historyEnv(name, w)
+	if hostVar(name) {
+		a.posing = true
+	}
 	switch {
 	case name == "GIT_SSH_COMMAND" || name == "GIT_SSH" || name == "GIT_SSH_VARIANT" || name == "GIT_PROXY_COMMAND" || name == "GIT_EXTERNAL_DIFF" || name == "GIT_SEQUENCE_EDITOR":
 		if !w.dyn {

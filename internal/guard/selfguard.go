@@ -185,11 +185,34 @@ func hCompanion(a *analyzer, c *Cmd, verb string, env map[string]word, sc *scope
 	return hAtreides(a, &as, env, sc, depth, in)
 }
 
-// posingAs is an atreides command line that takes away what tells the
-// agent from the user: the host's variables that name the agent and its
-// session (assigned, unset, or the whole environment cleared). The CLI
-// treats a caller without them at a terminal as the user (package actor).
-var posingAs = &lazyRegexp{src: `(?:\b(?:CLAUDECODE|CLAUDE_CODE_SESSION_ID|GEMINI_CLI|OPENCODE|CODEX_SANDBOX\w*|CODEX_THREAD_ID|ATREIDES_SESSION_ID)=|\bunset\b[^;&|\n]*\b(?:CLAUDECODE|CLAUDE_CODE_SESSION_ID|GEMINI_CLI|OPENCODE|CODEX_\w+)\b|(?:-u\s*|--unset=)(?:CLAUDECODE|CLAUDE_CODE_SESSION_ID|GEMINI_CLI|OPENCODE|CODEX_\w+)\b|\benv\s+(?:-\w*i\b|-\s|--ignore-environment))`}
+// hostVar: a variable by which the host tells its agent's commands and
+// their session (package actor); a command that sets, unsets or clears
+// one would pass for the user's or another session's.
+func hostVar(name string) bool {
+	switch name {
+	case "CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_CLI", "OPENCODE", "CODEX_THREAD_ID", "ATREIDES_SESSION_ID":
+		return true
+	}
+	return strings.HasPrefix(name, "CODEX_SANDBOX")
+}
+
+// notePosing marks the command line as posing (posingAsUser) when a
+// builtin unsets, exports away or reads into a host variable (unset,
+// export -n, read, printf -v, declare, typeset, local, readonly).
+func (a *analyzer) notePosing(c *Cmd) {
+	switch c.Name {
+	case "unset", "export", "read", "printf", "declare", "typeset", "local", "readonly", "mapfile", "readarray":
+	default:
+		return
+	}
+	for _, w := range c.Args {
+		name, _, _ := strings.Cut(w.s, "=")
+		if w.dyn && c.Name != "printf" || hostVar(name) {
+			a.posing = true
+			return
+		}
+	}
+}
 
 // posingAsUser says why an atreides command here would pass for the
 // user's, "" when it would not: it runs under a terminal the command
@@ -199,7 +222,7 @@ func (a *analyzer) posingAsUser() string {
 	if a.pty > 0 {
 		return "runs under a terminal the command makes, where it would pass for the user's"
 	}
-	if posingAs.get().MatchString(a.req.Command) {
+	if a.posing {
 		return "runs with the agent's host variables changed, where it would pass for the user's or another session's"
 	}
 	return ""
