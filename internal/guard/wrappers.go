@@ -336,6 +336,10 @@ var tmuxCommands = map[string]struct {
 // `tmux -c CMD`) and the text send-keys types into a pane. Commands may
 // be chained with a ";" word.
 func hTmux(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	// What it starts runs on a terminal it makes, in an environment of
+	// the terminal server's, not the agent's (posingAsUser).
+	a.pty++
+	defer func() { a.pty-- }()
 	g := optScan{valued: "cfLST"}
 	var code word
 	found := false
@@ -440,6 +444,10 @@ func (a *analyzer) tmuxKeys(c *Cmd, args []word, sc *scope, depth int) {
 // detached session); `screen -X stuff TEXT` types TEXT and `-X screen|exec
 // CMD...` starts CMD in a running session.
 func hScreen(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	// What it starts runs on a terminal it makes, in an environment of
+	// the terminal server's, not the agent's (posingAsUser).
+	a.pty++
+	defer func() { a.pty-- }()
 	args := c.Args
 	var norm []word
 	for i := 0; i < len(args); i++ {
