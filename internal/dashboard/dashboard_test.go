@@ -390,9 +390,12 @@ func stream(t *testing.T, url string) <-chan [2]string {
 	return ch
 }
 
+// await waits for the named event. The bound fails the test; it is wide
+// because the source polls and a -race run beside the guard's suite on two
+// busy cores was seen to take over 5 s to deliver one.
 func await(t *testing.T, ch <-chan [2]string, name string) string {
 	t.Helper()
-	timeout := time.After(5 * time.Second)
+	timeout := time.After(30 * time.Second)
 	for {
 		select {
 		case e, ok := <-ch:
