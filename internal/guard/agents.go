@@ -44,7 +44,7 @@ func (a *analyzer) unguardedAgent(c *Cmd) {
 		return
 	}
 	deny := func(what string) {
-		a.fire("self.unguarded-agent", c, c.Name+" "+what)
+		a.fire(ruleSelfUnguardedAgent, c, c.Name+" "+what)
 	}
 	args := c.Args
 	for i := 0; i < len(args); i++ {
@@ -80,7 +80,7 @@ func (a *analyzer) unguardedAgent(c *Cmd) {
 				}
 			case "--setting-sources":
 				if v, ok := next(); ok {
-					a.fire("self.agent-settings", c, c.Name+" --setting-sources "+v.display()+" chooses which settings (and their hooks) load")
+					a.fire(ruleSelfAgentSettings, c, c.Name+" --setting-sources "+v.display()+" chooses which settings (and their hooks) load")
 				}
 			}
 		case "codex":
@@ -151,7 +151,7 @@ func shortFlags(s string) bool {
 func (a *analyzer) claudeSettings(c *Cmd, v word) {
 	s := strings.TrimSpace(v.s)
 	if v.dyn || !strings.HasPrefix(s, "{") {
-		a.fire("self.agent-settings", c, c.Name+" --settings "+v.display()+" loads settings the guard cannot read")
+		a.fire(ruleSelfAgentSettings, c, c.Name+" --settings "+v.display()+" loads settings the guard cannot read")
 		return
 	}
 	var set struct {
@@ -163,11 +163,11 @@ func (a *analyzer) claudeSettings(c *Cmd, v word) {
 	}
 	switch err := json.Unmarshal([]byte(s), &set); {
 	case err != nil:
-		a.fire("self.agent-settings", c, c.Name+" --settings holds text the guard cannot read as settings")
+		a.fire(ruleSelfAgentSettings, c, c.Name+" --settings holds text the guard cannot read as settings")
 	case set.DisableAllHooks != nil && *set.DisableAllHooks || set.Permissions.DefaultMode == "bypassPermissions":
-		a.fire("self.unguarded-agent", c, c.Name+" --settings turns hooks or permission prompts off")
+		a.fire(ruleSelfUnguardedAgent, c, c.Name+" --settings turns hooks or permission prompts off")
 	case len(set.Hooks) > 0:
-		a.fire("self.agent-settings", c, c.Name+" --settings changes the hooks")
+		a.fire(ruleSelfAgentSettings, c, c.Name+" --settings changes the hooks")
 	}
 }
 

@@ -190,13 +190,13 @@ type analyzer struct {
 }
 
 // fire records a finding for rule id unless a stronger one exists.
-func (a *analyzer) fire(id string, c *Cmd, detail string) {
+func (a *analyzer) fire(id RuleID, c *Cmd, detail string) {
 	if !a.judging() {
 		return
 	}
 	r := ruleByID(id)
 	if r == nil {
-		panic("guard: unregistered rule " + id)
+		panic("guard: unregistered rule " + id.name)
 	}
 	a.fireRule(r, c, detail)
 }
@@ -221,14 +221,14 @@ func (a *analyzer) fireRule(r *Rule, c *Cmd, detail string) {
 	case detail != "":
 		reason = detail + ": " + reason
 	}
-	a.res = Result{Verdict: v, Rule: r.ID, Category: r.Category, Reason: reason}
+	a.res = Result{Verdict: v, Rule: r.ID.name, Category: r.Category, Reason: reason}
 }
 
 // strict records something the guard cannot fully verify; it only
 // matters when the strict_unverifiable switch is on.
 func (a *analyzer) strict(c *Cmd, detail string) {
 	if a.p.sw("strict_unverifiable") > Allow {
-		a.fire("strict.unverifiable", c, detail)
+		a.fire(ruleStrictUnverifiable, c, detail)
 	}
 }
 
@@ -238,14 +238,14 @@ func (a *analyzer) step() bool { return a.spend(1) }
 // runScript parses src as a shell script and evaluates it.
 func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
 	if depth > maxDepth {
-		a.fire("parse.too-complex", nil, fmt.Sprintf("shells, evals and substitutions nest deeper than %d", maxDepth))
+		a.fire(ruleParseTooComplex, nil, fmt.Sprintf("shells, evals and substitutions nest deeper than %d", maxDepth))
 		a.unknownWrite("the command nests too deeply to follow", false, "")
 		return feed{t: tUnknown}
 	}
 	f, err := a.parseText(src)
 	var tc *tooComplex
 	if errors.As(err, &tc) {
-		a.fire("parse.too-complex", nil, tc.why)
+		a.fire(ruleParseTooComplex, nil, tc.why)
 		a.unknownWrite("the command is too large to follow", false, "")
 		return feed{t: tUnknown}
 	}
@@ -318,9 +318,9 @@ func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
 	}
 	switch {
 	case dangerousText(src) && !repaired:
-		a.fire("parse.error", nil, "unparseable command with dangerous text")
+		a.fire(ruleParseError, nil, "unparseable command with dangerous text")
 	case !repaired:
-		a.fire("parse.unreadable", nil, fmt.Sprintf("could not parse (%v)", err))
+		a.fire(ruleParseUnreadable, nil, fmt.Sprintf("could not parse (%v)", err))
 	default:
 		// The repaired command was analysed above and nothing fired:
 		// bash rejects the text without running anything, and the
@@ -589,7 +589,7 @@ func (a *analyzer) funcDecl(x *syntax.FuncDecl, sc *scope) {
 	sc.funcs[name] = x.Body
 	a.defined = append(a.defined, funcDef{name: name, body: x.Body, sc: sc.clone()})
 	if selfRecursiveBackground(name, x.Body) {
-		a.fire("system.fork-bomb", nil, "function "+name+" starts copies of itself")
+		a.fire(ruleSystemForkBomb, nil, "function "+name+" starts copies of itself")
 	}
 }
 
@@ -793,7 +793,7 @@ func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
 		return
 	}
 	if sub.res.Verdict > Allow {
-		a.fire("heredoc.dangerous-data", nil, "heredoc text ("+sub.res.Rule+")")
+		a.fire(ruleHeredocDangerousData, nil, "heredoc text ("+sub.res.Rule+")")
 	}
 }
 
@@ -857,7 +857,7 @@ func (a *analyzer) fields(ws []*syntax.Word, sc *scope, depth int) []word {
 	for _, w := range ws {
 		bws, n := braces(w)
 		if bws == nil {
-			a.fire("parse.too-complex", nil, fmt.Sprintf("a brace expansion makes more than %d words", maxBraceWords))
+			a.fire(ruleParseTooComplex, nil, fmt.Sprintf("a brace expansion makes more than %d words", maxBraceWords))
 			a.unknownWrite("the command is too large to follow", false, "")
 		}
 		if n > 1 && !a.spend(n) {
@@ -1164,7 +1164,7 @@ func hasGlob(v string) bool {
 // output as far as it is known.
 func (a *analyzer) subst(list []*syntax.Stmt, sc *scope, depth int) feed {
 	if depth+1 > maxDepth {
-		a.fire("parse.too-complex", nil, "substitutions nested too deeply")
+		a.fire(ruleParseTooComplex, nil, "substitutions nested too deeply")
 		return feed{t: tUnknown}
 	}
 	a.inSubst++

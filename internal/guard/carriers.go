@@ -174,7 +174,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 	// parallel itself, even for a dry run; a remote --workdir makes
 	// parallel run its own setup commands on the host.
 	if o.rpl || o.workdir && o.remote || anyContains(tmpl, "{=") {
-		a.fire("dynamic.stream-command", c, "parallel runs code of its own (--rpl, {= =}, remote --workdir)")
+		a.fire(ruleDynamicStreamCommand, c, "parallel runs code of its own (--rpl, {= =}, remote --workdir)")
 		return feed{t: tUnknown}
 	}
 	if len(tmpl) == 0 {
@@ -186,7 +186,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 	}
 	vals := parallelJobs(sources)
 	if len(vals) > parallelMaxJobs {
-		a.fire("parse.too-complex", c, "parallel starts more than "+strconv.Itoa(parallelMaxJobs)+" jobs")
+		a.fire(ruleParseTooComplex, c, "parallel starts more than "+strconv.Itoa(parallelMaxJobs)+" jobs")
 		return feed{t: tUnknown}
 	}
 	switch {
@@ -201,7 +201,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		return feed{t: tUnknown}
 	}
 	if fromStdin && parallelRmOptions(tmpl) {
-		a.fire("dynamic.stream-command", c, "a value read from stdin lands in rm's options")
+		a.fire(ruleDynamicStreamCommand, c, "a value read from stdin lands in rm's options")
 	}
 	for k, v := range vals {
 		if k >= 32 {
@@ -289,12 +289,12 @@ func parallelJobs(sources [][]word) []word {
 // never fully known, even from a literal producer.
 func (a *analyzer) parallelCommands(c *Cmd, sources [][]word, fromStdin bool, sc *scope, depth int) {
 	if fromStdin {
-		a.fire("dynamic.stream-command", c, "parallel runs command lines read from stdin")
+		a.fire(ruleDynamicStreamCommand, c, "parallel runs command lines read from stdin")
 		return
 	}
 	jobs := parallelJobs(sources)
 	if len(jobs) > parallelMaxJobs {
-		a.fire("parse.too-complex", c, "parallel starts more than "+strconv.Itoa(parallelMaxJobs)+" jobs")
+		a.fire(ruleParseTooComplex, c, "parallel starts more than "+strconv.Itoa(parallelMaxJobs)+" jobs")
 		return
 	}
 	for k, s := range jobs {
@@ -330,12 +330,12 @@ func (a *analyzer) parallelShell(c *Cmd, tmpl []word, env map[string]word, vals 
 		return false // bash SCRIPTFILE {}: judged as a script file
 	}
 	if script >= len(sh) || isParallelPlaceholder(sh[script].s) {
-		a.fire("dynamic.stream-code", c, "parallel passes the values as shell code")
+		a.fire(ruleDynamicStreamCode, c, "parallel passes the values as shell code")
 		return true
 	}
 	for j, w := range tmpl {
 		if j != k+script && hasParallelPlaceholder(w.s) {
-			a.fire("dynamic.stream-code", c, "parallel puts values into the shell's arguments or environment")
+			a.fire(ruleDynamicStreamCode, c, "parallel puts values into the shell's arguments or environment")
 			return true
 		}
 	}
@@ -476,7 +476,7 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 			break
 		}
 		if args[i].stream && strings.IndexByte(s, 0) == 0 {
-			a.fire("dynamic.stream-command", c, "find's start point or expression arrives on stdin")
+			a.fire(ruleDynamicStreamCommand, c, "find's start point or expression arrives on stdin")
 		}
 		roots = append(roots, args[i])
 		i++
@@ -492,14 +492,14 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 		if m, ok := a.secretPath(r.s, sc); ok && !r.dyn {
 			// Listing a credentials directory discloses what is there
 			// and feeds its files to the expression.
-			a.fire("secret.read", c, m)
+			a.fire(ruleSecretRead, c, m)
 		}
 	}
 	for ; i < len(args); i++ {
 		w := args[i]
 		if w.dyn {
 			if c.Stream || w.stream {
-				a.fire("dynamic.stream-command", c, "find expression arrives on stdin")
+				a.fire(ruleDynamicStreamCommand, c, "find expression arrives on stdin")
 			} else {
 				a.strict(c, "find expression "+w.display()+" is computed at run time")
 			}
@@ -546,14 +546,14 @@ func (a *analyzer) findDelete(c *Cmd, roots []word, sc *scope) {
 		}
 		switch t.class {
 		case pcRoot, pcHome, pcSystem, pcOutside, pcProject, pcUnknown:
-			a.fire("fs.find-delete-outside", c, "find "+r.display()+" -delete")
+			a.fire(ruleFsFindDeleteOutside, c, "find "+r.display()+" -delete")
 		case pcInside, pcTemp:
 			if !sc.findClean {
-				a.fire("fs.find-delete", c, "find "+r.display()+" -delete")
+				a.fire(ruleFsFindDelete, c, "find "+r.display()+" -delete")
 			}
 		}
 		if t.git {
-			a.fire("fs.rm-git-metadata", c, "find -delete inside .git")
+			a.fire(ruleFsRmGitMetadata, c, "find -delete inside .git")
 		}
 	}
 }
@@ -632,7 +632,7 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
 	if i >= len(c.Args) {
 		if c.Stream {
-			a.fire("dynamic.stream-code", c, "awk program arrives on stdin")
+			a.fire(ruleDynamicStreamCode, c, "awk program arrives on stdin")
 		}
 		return feed{t: tUnknown}
 	}
@@ -645,9 +645,9 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	}
 	if reAwkDynSystem.get().MatchString(blankStrings(prog.s)) {
 		if c.Stream {
-			a.fire("dynamic.stream-code", c, "awk runs input lines as shell commands")
+			a.fire(ruleDynamicStreamCode, c, "awk runs input lines as shell commands")
 		} else {
-			a.fire("dynamic.code", c, "awk runs a computed shell command")
+			a.fire(ruleDynamicCode, c, "awk runs a computed shell command")
 		}
 	}
 	if strings.Contains(prog.s, "system") || strings.Contains(prog.s, "getline") || strings.Contains(prog.s, "| \"") || strings.Contains(prog.s, "|\"") {
@@ -673,7 +673,7 @@ func (a *analyzer) runQuiet(c *Cmd, s string, sc *scope, depth int) {
 	f, err := a.parseText(s)
 	if err != nil {
 		if dangerousText(s) {
-			a.fire("parse.error", c, "embedded shell text")
+			a.fire(ruleParseError, c, "embedded shell text")
 		}
 		return
 	}
@@ -765,7 +765,7 @@ func (a *analyzer) streamInterp(c *Cmd) {
 		}
 		if w.stream || !strings.HasPrefix(w.s, "-") {
 			if w.stream {
-				a.fire("dynamic.stream-command", c, "a value read from stdin lands in "+c.Name+"'s options")
+				a.fire(ruleDynamicStreamCommand, c, "a value read from stdin lands in "+c.Name+"'s options")
 			}
 			return // the script / program operand: the rest is data
 		}
@@ -782,7 +782,7 @@ func (a *analyzer) streamInterp(c *Cmd) {
 		i++
 		v := args[i]
 		if v.stream && (codeOpts[w.s] || moduleOpts[w.s]) {
-			a.fire("dynamic.stream-command", c, "a value read from stdin is "+c.Name+" code or a module ("+w.s+")")
+			a.fire(ruleDynamicStreamCommand, c, "a value read from stdin is "+c.Name+" code or a module ("+w.s+")")
 			return
 		}
 		if codeOpts[w.s] || moduleOpts[w.s] {
@@ -829,7 +829,7 @@ func (a *analyzer) findSecret(c *Cmd, inner, roots, args []word, sc *scope) {
 		switch w.s {
 		case "-name", "-iname", "-path", "-ipath", "-wholename":
 			if m, ok := a.secretPath(path.Base(args[i+1].s), sc); ok {
-				a.fire("secret.read", c, m)
+				a.fire(ruleSecretRead, c, m)
 				return
 			}
 		}

@@ -72,9 +72,9 @@ func (p *Policy) checkPath(r Request) Result {
 		}
 	}
 	if m, ok := a.secretPath(raw, sc); ok {
-		id := "secret.read"
+		id := ruleSecretRead
 		if tool == "write" || tool == "edit" {
-			id = "secret.write"
+			id = ruleSecretWrite
 		}
 		a.fire(id, nil, m)
 		return a.res
@@ -86,7 +86,7 @@ func (p *Policy) checkPath(r Request) Result {
 			m, ok = cliSecrets.get().CheckSearch(raw, r.Pattern, env)
 		}
 		if ok {
-			a.fire("secret.read", nil, m.Rule+": "+raw+" "+r.Pattern+" ("+m.Reason+")")
+			a.fire(ruleSecretRead, nil, m.Rule+": "+raw+" "+r.Pattern+" ("+m.Reason+")")
 			return a.res
 		}
 	}

@@ -308,7 +308,7 @@ func TestGroupAskWhenOff(t *testing.T) {
 		}
 	}
 	// A group that does not destroy state stays off until enabled.
-	if v, on := DefaultPolicy().verdictFor(ruleByID("messaging.kafka-delete")); on {
+	if v, on := DefaultPolicy().verdictFor(ruleByID(ruleMessagingKafkaDelete)); on {
 		t.Errorf("messaging group off: messaging.kafka-delete = %s, want off", v)
 	}
 	// Disabling a rule still turns it off.

@@ -23,7 +23,8 @@
 // resolver) arrives in the Request.
 //
 // Rules live in rules_*.go files as data (Rule values); adding a rule does
-// not touch the analysis. They are built one registration at a time, when
+// not touch the analysis. Rule ids are typed values declared in ruleids.go,
+// so the analysis fires a rule by a name the compiler checks. They are built one registration at a time, when
 // a command needs them, through a generated index (rulebatch.go): after
 // changing a rules file, run `go generate ./internal/guard`. Policy choices where reference guards disagree are
 // switches, documented in docs/guard-policy.md.

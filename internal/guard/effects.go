@@ -795,7 +795,7 @@ func wTar(a *analyzer, c *Cmd) {
 		if hasOption(args, "P", "--absolute-names") {
 			a.unknownWrite("tar -P extracts members to the paths they name", true, "tar -x")
 			if a.judging() {
-				a.fire("self.tree-write", c, "tar -P extracts members to any path they name")
+				a.fire(ruleSelfTreeWrite, c, "tar -P extracts members to any path they name")
 			}
 			return
 		}

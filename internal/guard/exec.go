@@ -17,7 +17,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		return feed{}
 	}
 	if depth > maxDepth {
-		a.fire("parse.too-complex", nil, "nesting too deep")
+		a.fire(ruleParseTooComplex, nil, "nesting too deep")
 		return feed{t: tUnknown}
 	}
 	head := args[0]
@@ -34,7 +34,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		// bound the derived work instead of judging a sample.
 		a.derived += len(args)
 		if a.derived > a.work.derivedMax {
-			a.fire("parse.too-complex", nil, "derived commands hold more than "+strconv.Itoa(a.work.derivedMax)+" words")
+			a.fire(ruleParseTooComplex, nil, "derived commands hold more than "+strconv.Itoa(a.work.derivedMax)+" words")
 			a.unknownWrite("the command is too large to follow", false, "")
 			a.stop = true
 			return feed{t: tUnknown}
@@ -61,7 +61,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	}
 	if body, ok := sc.funcs[head.s]; ok {
 		if sc.calling[head.s] {
-			a.fire("system.fork-bomb", nil, "function "+head.s+" calls itself without end")
+			a.fire(ruleSystemForkBomb, nil, "function "+head.s+" calls itself without end")
 			return feed{t: tUnknown}
 		}
 		return a.callFunc(head.s, body, args[1:], sc, depth, in)
@@ -136,8 +136,8 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth 
 	}
 	sub := a.sub()
 	sub.exec(c.Args, env, sc.clone(), depth+1, feed{t: tUnknown})
-	if sub.res.Verdict > Allow && sub.res.Category != "dynamic" && sub.res.Category != "strict" && sub.res.Rule != "self.unknown-write" {
-		a.fireRule(ruleByID(sub.res.Rule), c, "arguments of "+c.Name)
+	if sub.res.Verdict > Allow && sub.res.Category != "dynamic" && sub.res.Category != "strict" && sub.res.Rule != ruleSelfUnknownWrite.name {
+		a.fireRule(ruleNamed(sub.res.Rule), c, "arguments of "+c.Name)
 	}
 }
 
@@ -183,15 +183,15 @@ func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
 	a.unknownWrite("a program computed at run time ("+head.display()+") may write anything", false, "")
 	switch {
 	case head.t&tRemote != 0:
-		a.fire("rce.remote-code", c, "program name is downloaded text")
+		a.fire(ruleRceRemoteCode, c, "program name is downloaded text")
 	case head.stream:
-		a.fire("dynamic.stream-command", c, "program comes from stdin ("+head.display()+")")
+		a.fire(ruleDynamicStreamCommand, c, "program comes from stdin ("+head.display()+")")
 	case c.Has("--version", "--help"):
 		// Whatever the program, it prints and exits (the convention the
 		// rules honour for static names too).
 		a.strict(c, "program name "+head.display()+" is computed at run time")
 	default:
-		a.fire("dynamic.command", c, "program name "+head.display()+" is computed at run time")
+		a.fire(ruleDynamicCommand, c, "program name "+head.display()+" is computed at run time")
 	}
 	a.secretArgs(c)
 	return feed{t: tUnknown}
@@ -203,7 +203,7 @@ func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
 // probe or a mistake worth stopping.
 func (a *analyzer) rawText(head word) {
 	if strings.ContainsAny(head.s, " \t\n;|&") && strings.ContainsAny(head.s, "-+:") && dangerousText(head.s+" ") {
-		a.fire("parse.raw-text", nil, "program name "+head.display())
+		a.fire(ruleParseRawText, nil, "program name "+head.display())
 	}
 }
 
@@ -381,7 +381,7 @@ func hSudo(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	i := skipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
 	rest := at(c.Args, i)
 	shellFlag := c.Has("-i", "-s", "--login", "--shell")
-	a.fire("privilege.sudo", c, "")
+	a.fire(rulePrivilegeSudo, c, "")
 	if v, ok := c.Flag("-D", "--chdir"); ok {
 		sc = a.chdir(sc.clone(), word{s: v})
 	}
@@ -390,13 +390,13 @@ func hSudo(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	}
 	if len(rest) == 0 {
 		if shellFlag {
-			a.fire("privilege.root-shell", c, "")
+			a.fire(rulePrivilegeRootShell, c, "")
 		}
 		return feed{t: tUnknown}
 	}
 	inner := normName(rest[0].s)
 	if !rest[0].dyn && len(rest) == 1 && isShell(inner) || inner == "su" {
-		a.fire("privilege.root-shell", c, "")
+		a.fire(rulePrivilegeRootShell, c, "")
 	}
 	return a.exec(rest, env, sc, depth, in)
 }
@@ -678,26 +678,26 @@ func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) 
 	}
 	switch {
 	case code.t&tRemote != 0:
-		a.fire("rce.remote-code", c, via+" runs downloaded text")
+		a.fire(ruleRceRemoteCode, c, via+" runs downloaded text")
 		return feed{t: tUnknown}
 	case code.dyn && code.hasGuess:
 		// Substitution output the guard computed (printf, base64 -d):
 		// judge the text, and still flag that it was hidden.
 		out := a.runScript(code.guess, sc, depth+1, feed{})
 		if code.t&tDecoded != 0 {
-			a.fire("rce.obfuscated", c, via+" runs decoded text")
+			a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 		} else {
-			a.fire("dynamic.code", c, via+" runs text assembled at run time")
+			a.fire(ruleDynamicCode, c, via+" runs text assembled at run time")
 		}
 		return out
 	case code.dyn && code.t&tDecoded != 0:
-		a.fire("rce.decode-to-shell", c, via+" runs decoded text")
+		a.fire(ruleRceDecodeToShell, c, via+" runs decoded text")
 		return feed{t: tUnknown}
 	case code.dyn && code.stream:
-		a.fire("dynamic.stream-code", c, via+" runs code that arrives on stdin")
+		a.fire(ruleDynamicStreamCode, c, via+" runs code that arrives on stdin")
 		return feed{t: tUnknown}
 	case code.dyn:
-		a.fire("dynamic.code", c, via+" runs code computed at run time ("+code.display()+")")
+		a.fire(ruleDynamicCode, c, via+" runs code computed at run time ("+code.display()+")")
 		// Still analyse the known parts: a dynamic tail does not hide a
 		// literal `rm -rf /` in front of it.
 		a.runScript(strings.ReplaceAll(code.s, "\x00", "__dyn__"), sc, depth+1, feed{})
@@ -705,7 +705,7 @@ func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) 
 	}
 	out := a.runScript(code.s, sc, depth+1, feed{})
 	if code.t&tDecoded != 0 {
-		a.fire("rce.obfuscated", c, via+" runs decoded text")
+		a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 	}
 	return out
 }
@@ -717,16 +717,16 @@ func (a *analyzer) runFeed(c *Cmd, in feed, sc *scope, depth int) feed {
 	}
 	switch {
 	case in.t&tRemote != 0:
-		a.fire("rce.pipe-to-shell", c, "downloaded text piped into "+c.Name)
+		a.fire(ruleRcePipeToShell, c, "downloaded text piped into "+c.Name)
 	case in.known:
 		a.runScript(in.text, sc.clone(), depth+1, feed{})
 		if in.t&tDecoded != 0 {
-			a.fire("rce.obfuscated", c, "decoded text piped into "+c.Name)
+			a.fire(ruleRceObfuscated, c, "decoded text piped into "+c.Name)
 		}
 	case in.t&tDecoded != 0:
-		a.fire("rce.decode-to-shell", c, "decoded text piped into "+c.Name)
+		a.fire(ruleRceDecodeToShell, c, "decoded text piped into "+c.Name)
 	case in.t != 0:
-		a.fire("dynamic.stdin-script", c, "script on stdin of "+c.Name+" comes from "+orDefault(in.from, "another command"))
+		a.fire(ruleDynamicStdinScript, c, "script on stdin of "+c.Name+" comes from "+orDefault(in.from, "another command"))
 	}
 	return feed{t: tUnknown}
 }
@@ -785,7 +785,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 	if hasC {
 		if len(rest) == 0 {
 			if c.Stream {
-				a.fire("dynamic.stream-code", c, c.Name+" -c code arrives on stdin")
+				a.fire(ruleDynamicStreamCode, c, c.Name+" -c code arrives on stdin")
 			}
 			return feed{t: tUnknown}
 		}
@@ -804,7 +804,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
 	check := func(what string, w word) {
 		if t := a.classify(w, sc); w.dyn || t.class != pcInside {
-			a.fire("dynamic.script", c, what+" "+w.display()+" runs first")
+			a.fire(ruleDynamicScript, c, what+" "+w.display()+" runs first")
 		}
 	}
 	// bash reads BASH_ENV only when not interactive; ENV and
@@ -832,13 +832,13 @@ func (a *analyzer) scriptFile(c *Cmd, f word, sc *scope, depth int) feed {
 	case f.proc != nil:
 		return a.runFeed(c, *f.proc, sc, depth)
 	case f.t&tRemote != 0:
-		a.fire("rce.remote-code", c, "script path is downloaded text")
+		a.fire(ruleRceRemoteCode, c, "script path is downloaded text")
 	case f.stream:
-		a.fire("dynamic.stream-code", c, "script path arrives on stdin")
+		a.fire(ruleDynamicStreamCode, c, "script path arrives on stdin")
 	case f.dyn:
-		a.fire("dynamic.script", c, "script path "+f.display()+" is computed at run time")
+		a.fire(ruleDynamicScript, c, "script path "+f.display()+" is computed at run time")
 	case sc.downloaded(f.s):
-		a.fire("rce.download-exec", c, f.s+" was just downloaded")
+		a.fire(ruleRceDownloadExec, c, f.s+" was just downloaded")
 	}
 	return feed{t: tUnknown}
 }
@@ -862,7 +862,7 @@ func (a *analyzer) runTextShared(c *Cmd, code word, sc *scope, depth int, via st
 func hSource(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	i := skipOptions(c.Args, "p")
 	if len(c.Args) > 1 && c.Args[0].s == "-p" && c.Args[1].dyn {
-		a.fire("dynamic.script", c, "search path "+c.Args[1].display()+" is computed at run time")
+		a.fire(ruleDynamicScript, c, "search path "+c.Args[1].display()+" is computed at run time")
 	}
 	rest := at(c.Args, i)
 	if len(rest) == 0 {

@@ -264,7 +264,7 @@ func (a *analyzer) credSend(c *Cmd, in feed) {
 	if len(hosts) > 0 {
 		dest = strings.Join(hosts, ", ")
 	}
-	a.fire("exfil.credential", c, c.Name+" sends "+a.credNames()+" to "+dest)
+	a.fire(ruleExfilCredential, c, c.Name+" sends "+a.credNames()+" to "+dest)
 }
 
 // destHosts lists the hosts a network command talks to; known=false when
@@ -456,13 +456,13 @@ func (a *analyzer) printedCred(st *syntax.Stmt) {
 	env := false
 	for _, s := range a.creds {
 		if s.cli && !s.printOK {
-			a.fire("secret.print-token", nil, a.credNames()+" would be printed")
+			a.fire(ruleSecretPrintToken, nil, a.credNames()+" would be printed")
 			return
 		}
 		env = env || !s.cli
 	}
 	if env {
-		a.fire("secret.print-env", nil, a.credNames()+" would be printed")
+		a.fire(ruleSecretPrintEnv, nil, a.credNames()+" would be printed")
 	}
 }
 
@@ -491,7 +491,7 @@ func (a *analyzer) stdinSecret(w word, sc *scope) {
 		return
 	}
 	if m, ok := a.secretFile(w, sc); ok {
-		a.fire("secret.read", nil, m)
+		a.fire(ruleSecretRead, nil, m)
 	}
 }
 
@@ -530,7 +530,7 @@ func (a *analyzer) uploads(c *Cmd, in feed) {
 	check := func(s string, glob bool) bool {
 		m, ok := a.secretFile(word{s: s, glob: glob && hasGlob(s)}, c.sc)
 		if ok {
-			a.fire("exfil.upload-sensitive", c, c.Name+" sends "+m)
+			a.fire(ruleExfilUploadSensitive, c, c.Name+" sends "+m)
 		}
 		return ok
 	}
@@ -655,10 +655,10 @@ func (a *analyzer) cloudMetadata(c *Cmd) {
 			continue
 		}
 		if raw || metadataCredPath(host, rest) {
-			a.fire("secret.cloud-metadata-credentials", c, c.Name+" reads cloud credentials from the instance metadata service ("+w.display()+")")
+			a.fire(ruleSecretCloudMetadataCredentials, c, c.Name+" reads cloud credentials from the instance metadata service ("+w.display()+")")
 			return
 		}
-		a.fire("secret.cloud-metadata", c, c.Name+" queries the instance metadata service ("+w.display()+")")
+		a.fire(ruleSecretCloudMetadata, c, c.Name+" queries the instance metadata service ("+w.display()+")")
 		return
 	}
 }
@@ -792,7 +792,7 @@ func (a *analyzer) gitSecretObjects(gc *Cmd) {
 				p = p[2:]
 			}
 			if m, ok := a.secretPath(p, gc.sc); ok && p != "" {
-				a.fire("secret.read", gc, "git "+pos[0].s+" "+s+": "+m)
+				a.fire(ruleSecretRead, gc, "git "+pos[0].s+" "+s+": "+m)
 				return
 			}
 			continue
@@ -802,7 +802,7 @@ func (a *analyzer) gitSecretObjects(gc *Cmd) {
 		}
 		// Pathspecs are git's own globs, quoted or not.
 		if m, ok := a.secretFile(word{s: s, glob: hasGlob(s)}, gc.sc); ok {
-			a.fire("secret.read", gc, "git "+pos[0].s+" "+m)
+			a.fire(ruleSecretRead, gc, "git "+pos[0].s+" "+m)
 			return
 		}
 	}

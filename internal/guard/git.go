@@ -70,9 +70,9 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		gc := &Cmd{Name: "git", Args: rest, a: a, sc: sc, Stream: c.Stream}
 		a.record(gc)
 		if rest[0].stream {
-			a.fire("dynamic.stream-command", gc, "git subcommand arrives on stdin")
+			a.fire(ruleDynamicStreamCommand, gc, "git subcommand arrives on stdin")
 		} else {
-			a.fire("dynamic.command", gc, "git subcommand is computed at run time")
+			a.fire(ruleDynamicCommand, gc, "git subcommand is computed at run time")
 		}
 		return feed{t: tUnknown}
 	}
@@ -143,7 +143,7 @@ func (a *analyzer) gitPatchTargets(c *Cmd, in feed) {
 			n = n[2:]
 		}
 		if m, ok := a.secretPath(n, c.sc); ok {
-			a.fire("secret.write", c, m)
+			a.fire(ruleSecretWrite, c, m)
 			return
 		}
 	}
@@ -187,7 +187,7 @@ func configRunsCode(k string) bool {
 
 func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope, depth int) {
 	if cfg.stream {
-		a.fire("dynamic.stream-command", c, "git configuration arrives on stdin")
+		a.fire(ruleDynamicStreamCommand, c, "git configuration arrives on stdin")
 		return
 	}
 	key, val, _ := strings.Cut(cfg.s, "=")
@@ -199,18 +199,18 @@ func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scop
 		a.strict(c, "git config key computed at run time")
 	case strings.HasPrefix(lk, "alias."):
 		if cfg.dyn || strings.HasPrefix(val, "!") {
-			a.fire("git.alias-config", c, "git -c "+key+" defines a shell alias")
+			a.fire(ruleGitAliasConfig, c, "git -c "+key+" defines a shell alias")
 		}
 		aliases[strings.TrimPrefix(lk, "alias.")] = word{s: val, dyn: cfg.dyn}
 	case cfg.dyn:
-		a.fire("git.alias-config", c, "git config key computed at run time")
+		a.fire(ruleGitAliasConfig, c, "git config key computed at run time")
 	case lk == "core.sshcommand" && !plainSSH(val):
 		sc.vars["\x00sshcmd"] = word{s: val}
 	case lk == "core.sshcommand" || lk == "core.pager" || lk == "core.editor" || lk == "core.fsmonitor" || lk == "sequence.editor" || lk == "diff.external":
 		a.runQuiet(c, val, sc, depth)
 	}
 	if !cfg.dyn && !strings.HasPrefix(lk, "alias.") && lk != "core.sshcommand" && gitKeyTampers(lk, word{s: val}) {
-		a.fire("tamper.git-config", c, "git -c "+key)
+		a.fire(ruleTamperGitConfig, c, "git -c "+key)
 	}
 }
 
@@ -229,7 +229,7 @@ func (a *analyzer) envRule(name string, w word, sc *scope, depth int) {
 		}
 	case name == "GIT_CONFIG_PARAMETERS":
 		if w.dyn || strings.Contains(strings.ToLower(w.s), "alias.") || strings.Contains(strings.ToLower(w.s), "command") {
-			a.fire("git.alias-config", nil, name)
+			a.fire(ruleGitAliasConfig, nil, name)
 		}
 	}
 }
@@ -255,14 +255,14 @@ func (a *analyzer) gitConfigEnv(c *Cmd, env map[string]word, aliases map[string]
 	}
 	n, err := strconv.Atoi(cw.s)
 	if cw.dyn || err != nil || n < 0 || n > maxEnvConfig {
-		a.fire("git.alias-config", c, "GIT_CONFIG_COUNT="+cw.display())
+		a.fire(ruleGitAliasConfig, c, "GIT_CONFIG_COUNT="+cw.display())
 		return
 	}
 	for i := 0; i < n; i++ {
 		k, okK := get("GIT_CONFIG_KEY_" + strconv.Itoa(i))
 		v, okV := get("GIT_CONFIG_VALUE_" + strconv.Itoa(i))
 		if !okK || !okV || k.dyn || k.s == "" {
-			a.fire("git.alias-config", c, "GIT_CONFIG_KEY_"+strconv.Itoa(i)+" missing or computed")
+			a.fire(ruleGitAliasConfig, c, "GIT_CONFIG_KEY_"+strconv.Itoa(i)+" missing or computed")
 			return
 		}
 		if strings.EqualFold(k.s, "core.sshCommand") {
@@ -286,11 +286,11 @@ func (a *analyzer) gitSSH(gc *Cmd, env map[string]word, sc *scope) {
 			w, ok = sc.vars[n]
 		}
 		if ok && (w.dyn || !plainSSH(w.s) && !(n == "GIT_SSH_VARIANT" && w.s == "ssh")) {
-			a.fire("git.ssh-env", gc, n+"="+w.display())
+			a.fire(ruleGitSshEnv, gc, n+"="+w.display())
 		}
 	}
 	if sc.vars["\x00sshcmd"].s != "" {
-		a.fire("git.ssh-env", gc, "core.sshCommand="+sc.vars["\x00sshcmd"].s)
+		a.fire(ruleGitSshEnv, gc, "core.sshCommand="+sc.vars["\x00sshcmd"].s)
 	}
 }
 
@@ -324,7 +324,7 @@ func (a *analyzer) streamStructural(c *Cmd) {
 			continue
 		}
 		if j := strings.IndexByte(w.s, 0); j == 0 || strings.HasPrefix(w.s, "-") || c.Name == "git" && i == 0 {
-			a.fire("dynamic.stream-command", c, "a value read from stdin lands in "+c.Name+"'s options or subcommand")
+			a.fire(ruleDynamicStreamCommand, c, "a value read from stdin lands in "+c.Name+"'s options or subcommand")
 			return
 		}
 	}

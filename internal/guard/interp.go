@@ -57,7 +57,7 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 		}
 		if w.dyn && codes == nil && script == nil && !strings.HasPrefix(s, "-") {
 			if w.stream {
-				a.fire("dynamic.stream-code", c, c.Name+" program arrives on stdin")
+				a.fire(ruleDynamicStreamCode, c, c.Name+" program arrives on stdin")
 			}
 			script = &args[i]
 			break
@@ -115,7 +115,7 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 	}
 	switch {
 	case len(codes) > 0:
-		a.fire("interp.one-liner", c, "")
+		a.fire(ruleInterpOneLiner, c, "")
 		for _, code := range codes {
 			a.inlineCode(c, fam, code, sc, depth)
 		}
@@ -129,11 +129,11 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 	default:
 		switch {
 		case in.t&tRemote != 0:
-			a.fire("rce.pipe-to-shell", c, "downloaded program piped into "+c.Name)
+			a.fire(ruleRcePipeToShell, c, "downloaded program piped into "+c.Name)
 		case in.known:
 			a.inlineCode(c, fam, word{s: in.text, t: in.t}, sc, depth)
 		case in.t&tDecoded != 0:
-			a.fire("rce.decode-to-shell", c, "decoded program piped into "+c.Name)
+			a.fire(ruleRceDecodeToShell, c, "decoded program piped into "+c.Name)
 		}
 	}
 	return feed{t: tUnknown}
@@ -150,9 +150,9 @@ var (
 func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth int) {
 	if code.dyn {
 		if code.t&tRemote != 0 {
-			a.fire("rce.remote-code", c, c.Name+" runs downloaded code")
+			a.fire(ruleRceRemoteCode, c, c.Name+" runs downloaded code")
 		} else if code.stream {
-			a.fire("dynamic.stream-code", c, c.Name+" code arrives on stdin")
+			a.fire(ruleDynamicStreamCode, c, c.Name+" code arrives on stdin")
 		}
 		code.s = strings.ReplaceAll(code.s, "\x00", "")
 		if code.hasGuess {
@@ -166,7 +166,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	text := newCodeText(src)
 	lits, all := literalsUpTo(src, maxInlineLiterals)
 	if !all {
-		a.fire("interp.too-large", c, fmt.Sprintf("%s code holds more than %d string literals the guard checks", c.Name, maxInlineLiterals))
+		a.fire(ruleInterpTooLarge, c, fmt.Sprintf("%s code holds more than %d string literals the guard checks", c.Name, maxInlineLiterals))
 	}
 	// Code that is itself shell text (`node -e "rm -rf /"`) is judged as
 	// shell; text that is not valid shell is ignored.
@@ -195,9 +195,9 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 				continue
 			}
 			if t := a.classify(lit(l), sc); t.critical() {
-				a.fire("interp.delete-api", c, c.Name+" deletes "+l)
+				a.fire(ruleInterpDeleteApi, c, c.Name+" deletes "+l)
 			} else {
-				a.fire("interp.delete-any", c, c.Name+" deletes "+l)
+				a.fire(ruleInterpDeleteAny, c, c.Name+" deletes "+l)
 			}
 		}
 	}
@@ -228,7 +228,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 		// follow; text naming a secret file there is not plain data.
 		for _, l := range taggedTemplates(src) {
 			if m, ok := a.inlineSecretName(l, sc); ok {
-				a.fire("secret.inline-name", c, c.Name+" passes "+m+" to a template tag")
+				a.fire(ruleSecretInlineName, c, c.Name+" passes "+m+" to a template tag")
 			}
 		}
 	}
@@ -236,11 +236,11 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	if reNetAPI.get().MatchString(text) {
 		for _, l := range lits {
 			if u := urlHost(l); u != "" && suspiciousHost(u) {
-				a.fire("exfil.suspicious-host", c, c.Name+" contacts "+u)
+				a.fire(ruleExfilSuspiciousHost, c, c.Name+" contacts "+u)
 			}
 		}
 		if secret || sensitiveLiteral(lits) {
-			a.fire("exfil.inline", c, c.Name+" reads a sensitive file and talks to the network")
+			a.fire(ruleExfilInline, c, c.Name+" reads a sensitive file and talks to the network")
 		}
 	}
 }
@@ -368,7 +368,7 @@ func (a *analyzer) secretLiteral(c *Cmd, l string, sc *scope) bool {
 			s = a.req.Home + s[1:]
 		}
 		if m, ok := a.secretPath(s, sc); ok {
-			a.fire("secret.read", c, m)
+			a.fire(ruleSecretRead, c, m)
 			return true
 		}
 	}

@@ -16,9 +16,9 @@ import (
 
 func init() {
 	initRules = append(initRules, func() {
-		register(&Rule{ID: "interp.write-protected", Category: "filesystem", Switch: "interpreter_api_calls",
+		register(&Rule{ID: ruleInterpWriteProtected, Category: "filesystem", Switch: "interpreter_api_calls",
 			Reason: "an inline program writes a protected path (a dotfile or dot-directory of a home directory, .git, a system or secret file); make the change with a reviewed command or ask the user"},
-			&Rule{ID: "interp.too-large", Category: "dynamic", Verdict: Ask,
+			&Rule{ID: ruleInterpTooLarge, Category: "dynamic", Verdict: Ask,
 				Reason: "the inline program is too large for the guard to check all of it; write it to a file and run the file, or ask the user"})
 	})
 }
@@ -162,7 +162,7 @@ func (a *analyzer) apiMatches(c *Cmd, p *codePattern, text *codeText, submatches
 		m = p.FindAllStringIndex(text, maxInlineCalls+1)
 	}
 	if len(m) > maxInlineCalls {
-		a.fire("interp.too-large", c, fmt.Sprintf("%s code makes more than %d calls the guard checks", c.Name, maxInlineCalls))
+		a.fire(ruleInterpTooLarge, c, fmt.Sprintf("%s code makes more than %d calls the guard checks", c.Name, maxInlineCalls))
 		m = m[:maxInlineCalls]
 	}
 	return m
@@ -184,10 +184,10 @@ func (a *analyzer) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, dep
 func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *scope) {
 	src := text.src
 	if pair, ok := remoteEval[lang]; ok && pair[0].get().MatchString(text) && pair[1].get().MatchString(text) {
-		a.fire("rce.remote-code", c, c.Name+" evaluates code it downloads")
+		a.fire(ruleRceRemoteCode, c, c.Name+" evaluates code it downloads")
 	}
 	if reRemoteImport.get().MatchString(text) {
-		a.fire("rce.remote-code", c, c.Name+" loads code from a URL")
+		a.fire(ruleRceRemoteCode, c, c.Name+" loads code from a URL")
 	}
 	for _, call := range apiCalls[lang] {
 		for _, m := range a.apiMatches(c, call.re.get(), text, false) {
@@ -305,9 +305,9 @@ func (a *analyzer) apiDelete(c *Cmd, p string, home bool, sc *scope) {
 		return
 	}
 	if t := a.classify(lit(p), sc); t.critical() {
-		a.fire("interp.delete-api", c, c.Name+" deletes "+p)
+		a.fire(ruleInterpDeleteApi, c, c.Name+" deletes "+p)
 	} else {
-		a.fire("interp.delete-any", c, c.Name+" deletes "+p)
+		a.fire(ruleInterpDeleteAny, c, c.Name+" deletes "+p)
 	}
 }
 
@@ -323,13 +323,13 @@ func (a *analyzer) apiWrite(c *Cmd, p string, sc *scope) {
 	abs, ok := a.canon(p, sc)
 	if !ok {
 		if strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") {
-			a.fire("interp.write-protected", c, c.Name+" writes "+p)
+			a.fire(ruleInterpWriteProtected, c, c.Name+" writes "+p)
 		}
 		return
 	}
 	t := a.classify(lit(abs), sc)
 	if t.git && t.class != pcTemp || a.homeDotPath(abs) {
-		a.fire("interp.write-protected", c, c.Name+" writes "+abs)
+		a.fire(ruleInterpWriteProtected, c, c.Name+" writes "+abs)
 	}
 }
 

@@ -112,7 +112,7 @@ func (a *analyzer) spend(n int) bool {
 		if w.spent > w.budget {
 			detail = fmt.Sprintf("the analysis needs more than the %d units of work a command of this size may take", w.budget)
 		}
-		a.fire("parse.too-complex", nil, detail)
+		a.fire(ruleParseTooComplex, nil, detail)
 		a.unknownWrite("the command is too large to follow", false, "")
 		return false
 	}

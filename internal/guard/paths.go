@@ -610,7 +610,7 @@ func (a *analyzer) secretArgs(c *Cmd) {
 		for _, w := range c.Args {
 			if strings.HasPrefix(w.s, "if=") && !w.dyn {
 				if m, ok := a.secretPath(w.s[3:], c.sc); ok {
-					a.fire("secret.read", c, m)
+					a.fire(ruleSecretRead, c, m)
 					return
 				}
 			}
@@ -630,7 +630,7 @@ func (a *analyzer) secretArgs(c *Cmd) {
 		if w.glob && !w.dyn {
 			// The shell expands it: judge the names it can match.
 			if m, ok := a.secretGlob(w, c.sc); ok {
-				a.fire("secret.read", c, m)
+				a.fire(ruleSecretRead, c, m)
 				return
 			}
 			continue
@@ -645,7 +645,7 @@ func (a *analyzer) secretArgs(c *Cmd) {
 		}
 		for _, s := range cands {
 			if m, ok := a.secretPath(s, c.sc); ok {
-				a.fire("secret.read", c, m)
+				a.fire(ruleSecretRead, c, m)
 				return
 			}
 		}
@@ -739,7 +739,7 @@ func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
 	}
 	s := w.s
 	if strings.HasPrefix(s, "/dev/tcp/") || strings.HasPrefix(s, "/dev/udp/") {
-		a.fire("exfil.dev-tcp", c, "writes to "+s)
+		a.fire(ruleExfilDevTcp, c, "writes to "+s)
 		return
 	}
 	p, ok := a.canon(s, sc)
@@ -747,20 +747,20 @@ func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
 		// Unknown cwd: the location is unknown, but a secret's name
 		// (.env, id_rsa) is enough.
 		if m, ok := a.secretPath(s, sc); ok {
-			a.fire("secret.write", c, m)
+			a.fire(ruleSecretWrite, c, m)
 		}
 		return
 	}
 	switch {
 	case isBlockDevice(p):
-		a.fire("disk.write-device", c, "writes to "+p)
+		a.fire(ruleDiskWriteDevice, c, "writes to "+p)
 	case isCriticalFile(p):
-		a.fire("fs.write-critical", c, "writes to "+p)
+		a.fire(ruleFsWriteCritical, c, "writes to "+p)
 	case a.isStartupFile(p):
-		a.fire("fs.write-startup", c, "writes to "+p)
+		a.fire(ruleFsWriteStartup, c, "writes to "+p)
 	default:
 		if m, ok := a.secretPath(s, sc); ok && !a.templateCopy(c, p) {
-			a.fire("secret.write", c, m)
+			a.fire(ruleSecretWrite, c, m)
 			return
 		}
 		if a.specialWrite(c, p) {
@@ -771,7 +771,7 @@ func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
 		}
 		for _, d := range []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/boot", "/System", "/Library", "/sys"} {
 			if under(p, d) {
-				a.fire("fs.write-system", c, "writes to "+p)
+				a.fire(ruleFsWriteSystem, c, "writes to "+p)
 			}
 		}
 	}

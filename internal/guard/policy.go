@@ -128,9 +128,9 @@ func RuleIDs() []string {
 	var out []string
 	for b := range batchesOf(allBatches) {
 		for _, r := range b.rules {
-			if !seen[r.ID] {
-				seen[r.ID] = true
-				out = append(out, r.ID)
+			if !seen[r.ID.name] {
+				seen[r.ID.name] = true
+				out = append(out, r.ID.name)
 			}
 		}
 	}
@@ -288,7 +288,7 @@ var askWhenOff = map[string]bool{"cloud": true, "kubernetes": true, "databases":
 // selected reports whether r can fire under p: it is not disabled, and
 // its group is on or one of askWhenOff.
 func (p *Policy) selected(r *Rule) bool {
-	return !p.off[r.ID] && (r.Group == "" || p.groups[r.Group] || askWhenOff[r.Group])
+	return !p.off[r.ID.name] && (r.Group == "" || p.groups[r.Group] || askWhenOff[r.Group])
 }
 
 // rulesFor returns the selected rules filed under a command name.
@@ -324,7 +324,7 @@ func (p *Policy) verdictFor(r *Rule) (Verdict, bool) {
 	if groupOff && v > Ask {
 		v = Ask
 	}
-	if o, ok := p.verdicts[r.ID]; ok {
+	if o, ok := p.verdicts[r.ID.name]; ok {
 		v = o
 	}
 	return v, v > Allow
@@ -340,7 +340,7 @@ func protected(r *Rule) bool {
 	case "secret", "parse", "dynamic", "exfiltration", "self":
 		return true
 	}
-	return r.ID == "fs.rm-root-home"
+	return r.ID == ruleFsRmRootHome
 }
 
 // Check decides one request. It never panics: an internal failure is a

@@ -307,21 +307,21 @@ func (a *analyzer) networkArgs(c *Cmd, in feed) {
 		return
 	}
 	if in.t&(tSecret|tEnv) != 0 && c.Name != "openssl" {
-		a.fire("exfil.pipe-to-network", c, "secret or environment data piped into "+c.Name)
+		a.fire(ruleExfilPipeToNetwork, c, "secret or environment data piped into "+c.Name)
 	} else if in.t&tDecoded != 0 && c.Name != "openssl" {
-		a.fire("exfil.obfuscated", c, "decoded data piped into "+c.Name)
+		a.fire(ruleExfilObfuscated, c, "decoded data piped into "+c.Name)
 	}
 	for _, w := range c.Args {
 		if w.t&(tSecret|tEnv) != 0 {
-			a.fire("exfil.pipe-to-network", c, "secret or environment data in the arguments of "+c.Name)
+			a.fire(ruleExfilPipeToNetwork, c, "secret or environment data in the arguments of "+c.Name)
 		}
 		if h := urlHost(w.s); h != "" && suspiciousHost(h) {
-			a.fire("exfil.suspicious-host", c, c.Name+" contacts "+h)
+			a.fire(ruleExfilSuspiciousHost, c, c.Name+" contacts "+h)
 		}
 		if c.Name == "nix" && strings.Contains(w.s, "fetchurl") {
 			for _, f := range strings.FieldsFunc(w.s, func(r rune) bool { return r == '"' || r == ' ' || r == '\'' }) {
 				if h := urlHost(f); h != "" && suspiciousHost(h) {
-					a.fire("exfil.suspicious-host", c, "nix fetches from "+h)
+					a.fire(ruleExfilSuspiciousHost, c, "nix fetches from "+h)
 				}
 			}
 		}
@@ -345,9 +345,9 @@ func (a *analyzer) networkArgs(c *Cmd, in feed) {
 				continue
 			}
 			if a.sensitive(expandHome(file, a.req.Home), c.sc) {
-				a.fire("exfil.upload-sensitive", c, c.Name+" uploads "+file)
+				a.fire(ruleExfilUploadSensitive, c, c.Name+" uploads "+file)
 			} else {
-				a.fire("exfil.file-upload", c, c.Name+" uploads "+file)
+				a.fire(ruleExfilFileUpload, c, c.Name+" uploads "+file)
 			}
 		}
 	}

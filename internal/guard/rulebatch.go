@@ -129,8 +129,8 @@ func prefixRules(name string) iter.Seq[*Rule] {
 }
 
 // ruleByID returns the built-in rule id (its first registration), or nil.
-func ruleByID(id string) *Rule {
-	i := batchOfID(id)
+func ruleByID(id RuleID) *Rule {
+	i := batchOfID(id.name)
 	if i < 0 {
 		return nil
 	}

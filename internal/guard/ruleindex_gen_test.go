@@ -51,8 +51,8 @@ func TestRuleLookups(t *testing.T) {
 	stems := map[string]bool{}
 	for i := range len(initRules) {
 		for _, r := range batch(i).rules {
-			if byID[r.ID] == nil {
-				byID[r.ID] = r
+			if byID[r.ID.String()] == nil {
+				byID[r.ID.String()] = r
 			}
 			for _, n := range r.Names {
 				if stem, ok := strings.CutSuffix(n, "*"); ok {
@@ -91,11 +91,11 @@ func TestRuleLookups(t *testing.T) {
 		t.Errorf("prefixRules(\"ls\") = %d rules, want none", len(got))
 	}
 	for id, want := range byID {
-		if got := ruleByID(id); got != want {
+		if got := ruleNamed(id); got != want {
 			t.Errorf("ruleByID(%q) is not its first registration", id)
 		}
 	}
-	if ruleByID("no.such-rule") != nil || IsRule("no.such-rule") {
+	if ruleNamed("no.such-rule") != nil || IsRule("no.such-rule") {
 		t.Error("an unknown id is a rule")
 	}
 	if got := RuleIDs(); len(got) != len(byID) {
@@ -118,8 +118,8 @@ func generateRuleIndex() ([]byte, error) {
 		b := runRegistration(i)
 		bit := uint64(1) << i
 		for _, r := range b.rules {
-			if _, ok := ids[r.ID]; !ok {
-				ids[r.ID] = i
+			if _, ok := ids[r.ID.String()]; !ok {
+				ids[r.ID.String()] = i
 			}
 			if r.Group != "" {
 				groups[r.Group] = true

@@ -9,7 +9,7 @@ import "strings"
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "system.kill-all", Category: "system", Verdict: Deny, Names: []string{"kill"},
+			&Rule{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"kill"},
 				When: func(c *Cmd) bool {
 					for _, w := range killPIDs(c) {
 						if w.s == "-1" {
@@ -18,13 +18,13 @@ func init() {
 					}
 					return false
 				}, Reason: "kill with pid -1 signals every process you can reach (the session, the editor, the desktop); name the process to stop"},
-			&Rule{ID: "system.kill-all", Category: "system", Verdict: Deny, Names: []string{"killall5"},
+			&Rule{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"killall5"},
 				Reason: "killall5 signals every process on the machine; name the process to stop"},
-			&Rule{ID: "system.kill-all", Category: "system", Verdict: Deny, Names: []string{"pkill", "pgrep", "killall", "skill", "slay"},
+			&Rule{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"pkill", "pgrep", "killall", "skill", "slay"},
 				When: killsEverything, Reason: "this matches every process of a user (or every process); name the process to stop"},
-			&Rule{ID: "system.sysrq", Category: "system", Verdict: Deny,
+			&Rule{ID: ruleSystemSysrq, Category: "system", Verdict: Deny,
 				Reason: "the magic SysRq trigger reboots, crashes or freezes the machine at once; ask the user"},
-			&Rule{ID: "system.sysctl", Category: "system", Verdict: Ask, Names: []string{"sysctl"},
+			&Rule{ID: ruleSystemSysctl, Category: "system", Verdict: Ask, Names: []string{"sysctl"},
 				When: func(c *Cmd) bool {
 					if c.Has("-w", "--write", "-p", "--load", "--system") {
 						return true

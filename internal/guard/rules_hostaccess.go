@@ -14,17 +14,17 @@ func init() {
 	initRules = append(initRules, func() {
 		ct := []string{"docker", "podman", "nerdctl"}
 		register(
-			&Rule{ID: "containers.host-mount", Category: "containers", Verdict: Deny, Names: ct,
+			&Rule{ID: ruleContainersHostMount, Category: "containers", Verdict: Deny, Names: ct,
 				When: func(c *Cmd) bool {
 					o, ok := runOptions(c)
 					return ok && o.hostRoot != ""
 				}, Reason: "this mounts the host's root, /etc, a home directory, a credentials directory or another system tree into a container, which can then read and rewrite them as root; mount only the project directory"},
-			&Rule{ID: "containers.privileged", Category: "containers", Verdict: Ask, Names: ct,
+			&Rule{ID: ruleContainersPrivileged, Category: "containers", Verdict: Ask, Names: ct,
 				When: func(c *Cmd) bool {
 					o, ok := runOptions(c)
 					return ok && o.escape != ""
 				}, Reason: "this container gets host privileges (--privileged, host PID namespace, SYS_ADMIN, no seccomp, the Docker socket), which amounts to root on the host; ask the user"},
-			&Rule{ID: "containers.host-mount", Category: "containers", Verdict: Deny, Names: []string{"nsenter"},
+			&Rule{ID: ruleContainersHostMount, Category: "containers", Verdict: Deny, Names: []string{"nsenter"},
 				When: func(c *Cmd) bool {
 					for i, w := range c.Args {
 						s := w.s

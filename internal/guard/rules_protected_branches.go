@@ -10,7 +10,7 @@ import "strings"
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "git.push-protected", Category: "git", Group: "protected-branches", Verdict: Ask, Names: []string{"git"},
+			&Rule{ID: ruleGitPushProtected, Category: "git", Group: "protected-branches", Verdict: Ask, Names: []string{"git"},
 				Sub: []string{"push"}, NoFlag: []string{"-n", "--dry-run"},
 				When: func(c *Cmd) bool {
 					for _, w := range c.posAfterSub(1) {

@@ -10,23 +10,23 @@ import "strings"
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "secrets.vault-destroy", Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"vault"},
+			&Rule{ID: ruleSecretsVaultDestroy, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"vault"},
 				When: vaultDestroys, Reason: "this deletes or destroys secrets, disables a secrets/auth engine or revokes credentials; ask the user"},
-			&Rule{ID: "secrets.aws-delete", Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"aws"},
+			&Rule{ID: ruleSecretsAwsDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"aws"},
 				When: func(c *Cmd) bool {
 					return oneOf(posLower(c, 0), "secretsmanager|ssm") && hasPrefixAny(posLower(c, 1), "delete-", "remove-regions-")
 				}, Reason: "this deletes secrets or parameters; ask the user"},
-			&Rule{ID: "secrets.aws-overwrite", Category: "secrets", Group: "secrets", Verdict: Ask, Names: []string{"aws"},
+			&Rule{ID: ruleSecretsAwsOverwrite, Category: "secrets", Group: "secrets", Verdict: Ask, Names: []string{"aws"},
 				When: func(c *Cmd) bool {
 					op := posLower(c, 1)
 					return posLower(c, 0) == "secretsmanager" && oneOf(op, "update-secret|put-secret-value|rotate-secret|cancel-rotate-secret") ||
 						posLower(c, 0) == "ssm" && op == "put-parameter" && c.Has("--overwrite")
 				}, Reason: "this replaces a secret's current value; ask the user"},
-			&Rule{ID: "secrets.doppler-delete", Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"doppler"},
+			&Rule{ID: ruleSecretsDopplerDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"doppler"},
 				When: verbIn(2, "delete|rm|remove"), Reason: "this deletes Doppler secrets, configs, environments or projects; ask the user"},
-			&Rule{ID: "secrets.1password-delete", Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"op"},
+			&Rule{ID: ruleSecrets1passwordDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"op"},
 				When: verbIn(3, "delete|remove|rm"), Reason: "this deletes 1Password items, vaults, users or tokens; ask the user"},
-			&Rule{ID: "secrets.cloud-vault-delete", Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"az", "gcloud"},
+			&Rule{ID: ruleSecretsCloudVaultDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"az", "gcloud"},
 				When: func(c *Cmd) bool {
 					return oneOf(posLower(c, 0), "keyvault|secrets|kms") && cliVerb(c, 5, []string{"delete", "purge", "destroy", "disable"})
 				}, Reason: "this deletes or destroys cloud secrets or keys; ask the user"},
@@ -68,15 +68,15 @@ func vaultDestroys(c *Cmd) bool {
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "secret.print-token", Category: "secret", Verdict: Deny,
+			&Rule{ID: ruleSecretPrintToken, Category: "secret", Verdict: Deny,
 				Reason: "this prints a stored credential (token, password, key or Kubernetes secret) where the conversation or a file keeps it; use it inside the command that needs it (`curl -H \"Authorization: Bearer $(gh auth token)\" https://api.github.com/...`) or pipe it into the tool that consumes it (`... | docker login --password-stdin`), or ask the user"},
-			&Rule{ID: "secret.print-env", Category: "secret", Verdict: Ask,
+			&Rule{ID: ruleSecretPrintEnv, Category: "secret", Verdict: Ask,
 				Reason: "this prints the value of a secret environment variable into the conversation; check that it is set with `test -n \"$VAR\"` instead, or ask the user"},
-			&Rule{ID: "exfil.credential", Category: "exfiltration", Verdict: Ask,
+			&Rule{ID: ruleExfilCredential, Category: "exfiltration", Verdict: Ask,
 				Reason: "a credential (secret environment variable, CLI token or password-store entry) is sent somewhere other than its own service's API or this machine; ask the user"},
-			&Rule{ID: "secret.cloud-metadata-credentials", Category: "secret", Verdict: Deny,
+			&Rule{ID: ruleSecretCloudMetadataCredentials, Category: "secret", Verdict: Deny,
 				Reason: "the cloud instance metadata service hands out this machine's cloud credentials; do not fetch them, ask the user"},
-			&Rule{ID: "secret.cloud-metadata", Category: "secret", Verdict: Ask,
+			&Rule{ID: ruleSecretCloudMetadata, Category: "secret", Verdict: Ask,
 				Reason: "this queries the cloud instance metadata service, which also serves the machine's credentials; ask the user"},
 		)
 		registerCredPrinters(credPrinterTable())

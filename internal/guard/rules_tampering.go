@@ -13,26 +13,26 @@ import (
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "tamper.git-config", Category: "tampering", Verdict: Ask, Names: []string{"git"}, Sub: []string{"config"},
+			&Rule{ID: ruleTamperGitConfig, Category: "tampering", Verdict: Ask, Names: []string{"git"}, Sub: []string{"config"},
 				When:   gitConfigTampers,
 				Reason: "this git setting changes where credentials go, where code is fetched from, or runs a command on later git operations; ask the user"},
-			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"npm", "pnpm", "yarn", "bun"},
+			&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"npm", "pnpm", "yarn", "bun"},
 				When:   npmRegistrySet,
 				Reason: "this changes the package registry or its credentials for every later install; ask the user (a one-off --registry on the install command is fine)"},
-			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3"},
+			&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3"},
 				When: func(c *Cmd) bool {
 					return posLower(c, 0) == "config" && oneOf(posLower(c, 1), "set|unset|edit") && pipIndexKey(posLower(c, 2))
 				}, Reason: "this changes pip's package index for every later install; ask the user"},
-			&Rule{ID: "tamper.package-index", Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3", "uv"},
+			&Rule{ID: ruleTamperPackageIndex, Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3", "uv"},
 				When:   foreignIndex,
 				Reason: "this installs from a package index other than PyPI (dependency confusion, typo-squatted mirrors); check the URL with the user"},
-			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"cargo"},
+			&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"cargo"},
 				Sub: []string{"login"}, Reason: "cargo login stores a registry token; ask the user to do it"},
-			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"gem"},
+			&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"gem"},
 				Sub: []string{"sources"}, AnyFlag: []string{"-a", "--add"}, Reason: "this adds a gem source for every later install; ask the user"},
-			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"history"},
+			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"history"},
 				AnyFlag: []string{"-c", "-d"}, Reason: "this erases shell history, which hides what ran; ask the user"},
-			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"unset"},
+			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"unset"},
 				When: func(c *Cmd) bool {
 					for _, w := range c.Args {
 						if oneOf(w.s, "HISTFILE|HISTSIZE|HISTFILESIZE") {
@@ -41,7 +41,7 @@ func init() {
 					}
 					return false
 				}, Reason: "this turns shell history off, which hides what runs; ask the user"},
-			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"set"},
+			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"set"},
 				When: func(c *Cmd) bool {
 					for i, w := range c.Args {
 						if w.s == "+o" && i+1 < len(c.Args) && c.Args[i+1].s == "history" {
@@ -50,7 +50,7 @@ func init() {
 					}
 					return false
 				}, Reason: "this turns shell history off, which hides what runs; ask the user"},
-			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"rm", "shred", "unlink", "srm"},
+			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"rm", "shred", "unlink", "srm"},
 				When: func(c *Cmd) bool {
 					return anyTarget(c, func(t target) bool { return t.abs != "" && c.a.historyFile(t.abs) })
 				}, Reason: "this deletes a shell history file, which hides what ran; ask the user"},
@@ -262,11 +262,11 @@ func (a *analyzer) historyEnv(name string, w word) {
 	switch name {
 	case "HISTFILE":
 		if !w.dyn && (w.s == "" || w.s == "/dev/null") {
-			a.fire("tamper.history", nil, name+"="+w.s)
+			a.fire(ruleTamperHistory, nil, name+"="+w.s)
 		}
 	case "HISTSIZE", "HISTFILESIZE", "SAVEHIST":
 		if !w.dyn && (w.s == "0" || w.s == "") {
-			a.fire("tamper.history", nil, name+"="+w.s)
+			a.fire(ruleTamperHistory, nil, name+"="+w.s)
 		}
 	}
 }

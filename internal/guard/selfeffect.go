@@ -131,7 +131,7 @@ func (a *analyzer) ownTree(c *Cmd, w word, sc *scope) {
 		return
 	}
 	if kids := a.ownChildren(a.own(), p); len(kids) > 0 {
-		a.fire("self.tree-write", c, c.Name+" changes everything under "+p+", which holds "+strings.Join(kids, ", "))
+		a.fire(ruleSelfTreeWrite, c, c.Name+" changes everything under "+p+", which holds "+strings.Join(kids, ", "))
 	}
 }
 
@@ -189,14 +189,14 @@ func (a *analyzer) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) 
 		switch {
 		case l.contents || l.glob:
 			if hit := matchingKids(kids, l); hit != "" {
-				a.fire("self.tree-write", c, c.Name+" puts files into "+d+", which holds "+hit)
+				a.fire(ruleSelfTreeWrite, c, c.Name+" puts files into "+d+", which holds "+hit)
 			}
 		default:
 			p := path.Join(d, l.name)
 			a.ownWrite(c, p)
 			if recursive {
 				if sub := a.ownChildren(o, p); len(sub) > 0 {
-					a.fire("self.tree-write", c, c.Name+" merges a tree into "+p+", which holds "+strings.Join(sub, ", "))
+					a.fire(ruleSelfTreeWrite, c, c.Name+" merges a tree into "+p+", which holds "+strings.Join(sub, ", "))
 				}
 			}
 		}
@@ -234,7 +234,7 @@ func (a *analyzer) ownExtract(c *Cmd, dir *word, what string) {
 		w = *dir
 	}
 	if w.dyn && !w.hasGuess {
-		a.fire("self.tree-write", c, what+" writes the files it names into a directory computed at run time")
+		a.fire(ruleSelfTreeWrite, c, what+" writes the files it names into a directory computed at run time")
 		return
 	}
 	a.ownLanding(c, w, []landing{{contents: true}}, true)
@@ -349,14 +349,14 @@ func (a *analyzer) runsMade(c *Cmd, head word, depth int) {
 	switch {
 	case !ok || !made:
 	case !f.known:
-		a.fire("self.unknown-write", c, "runs "+p+", which this command writes first with content the guard cannot read")
+		a.fire(ruleSelfUnknownWrite, c, "runs "+p+", which this command writes first with content the guard cannot read")
 	case shell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
 		if depth+1 <= maxDepth {
 			a.runScript(f.text, c.sc.clone(), depth+1, feed{})
 		}
 	default:
 		if m := a.mentionsOwn([]word{lit(f.text)}, c.sc); m != "" {
-			a.fire("self.unknown-write", c, "runs "+p+", written first, which names "+m)
+			a.fire(ruleSelfUnknownWrite, c, "runs "+p+", written first, which names "+m)
 		}
 	}
 }
@@ -442,7 +442,8 @@ func (a *analyzer) namesOwn(tok string, sc *scope) bool {
 			return true
 		}
 	}
-	return a.ownTail(a.fold(path.Clean("/"+strings.TrimLeft(tok, "./~"))), o, true) != ""
+	_, ok := a.ownTail(a.fold(path.Clean("/"+strings.TrimLeft(tok, "./~"))), o, true)
+	return ok
 }
 
 // broadDir: the project, the home or a directory above them; a token
@@ -460,28 +461,28 @@ func (a *analyzer) broadDir(p string) bool {
 // .atreides directory anywhere, a host's settings file by its path under
 // the project or the home, an atreides program's name after a "/bin/"
 // directory (when anyDir: the unknown part may be any directory, not
-// only the working one). It returns the rule, "" when none.
-func (a *analyzer) ownTail(p string, o *ownPaths, anyDir bool) string {
+// only the working one). It returns the rule, ok false when none.
+func (a *analyzer) ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
 	if strings.Contains(p+"/", "/.atreides/") && !taskDocument(p) {
-		return "self.config-write"
+		return ruleSelfConfigWrite, true
 	}
 	for _, t := range o.tails {
 		if strings.HasSuffix(p, t) || strings.HasSuffix(t, "/") && strings.Contains(p+"/", t) {
-			return "self.host-settings"
+			return ruleSelfHostSettings, true
 		}
 	}
 	if !anyDir {
-		return ""
+		return RuleID{}, false
 	}
 	// Unknown leading directories may be the user's configuration
 	// directory or a directory on PATH.
 	if strings.HasSuffix(p, "/atreides/config.yaml") {
-		return "self.config-write"
+		return ruleSelfConfigWrite, true
 	}
 	if atreidesProgramName(path.Base(p)) && strings.HasSuffix(path.Dir(p), "/bin") {
-		return "self.binary-write"
+		return ruleSelfBinaryWrite, true
 	}
-	return ""
+	return RuleID{}, false
 }
 
 // unreadWrites judges a program whose writes the guard cannot list
@@ -504,7 +505,7 @@ func (a *analyzer) unreadWrites(c *Cmd, in feed) {
 		args = append(args[:len(args):len(args)], lit(in.text)) // code from a heredoc
 	}
 	if m := a.mentionsOwn(args, c.sc); m != "" {
-		a.fire("self.unknown-write", c, c.Name+" is given "+m+" and the guard cannot list what it writes")
+		a.fire(ruleSelfUnknownWrite, c, c.Name+" is given "+m+" and the guard cannot list what it writes")
 	}
 }
 
@@ -817,20 +818,20 @@ func (a *analyzer) stateLock(c *Cmd) {
 		w = lit(w.guess)
 	}
 	if w.dyn {
-		if a.ownTail(a.fold(path.Clean("/"+w.s[strings.LastIndexByte(w.s, 0)+1:])), a.own(), true) == "self.config-write" {
-			a.fire("self.state-lock", c, "flock "+w.display())
+		if id, _ := a.ownTail(a.fold(path.Clean("/"+w.s[strings.LastIndexByte(w.s, 0)+1:])), a.own(), true); id == ruleSelfConfigWrite {
+			a.fire(ruleSelfStateLock, c, "flock "+w.display())
 		}
 		return
 	}
 	p, ok := a.canon(w.s, c.sc)
 	if !ok {
-		if a.ownTail(a.fold(path.Clean("/"+w.s)), a.own(), false) == "self.config-write" {
-			a.fire("self.state-lock", c, "flock "+w.s)
+		if id, _ := a.ownTail(a.fold(path.Clean("/"+w.s)), a.own(), false); id == ruleSelfConfigWrite {
+			a.fire(ruleSelfStateLock, c, "flock "+w.s)
 		}
 		return
 	}
 	if o := a.own(); a.ownConfig(o, a.fold(p)) {
-		a.fire("self.state-lock", c, "flock "+p)
+		a.fire(ruleSelfStateLock, c, "flock "+p)
 	}
 }
 
@@ -880,7 +881,7 @@ func (a *analyzer) builtExecutable(c *Cmd, out word, names []string) {
 		targets = targets[:0]
 		for _, n := range names {
 			if n == "" && oneOfPaths(a.fold(p), o.dirsOnPath()) {
-				a.fire("self.binary-write", c, c.Name+" builds into "+p+", on PATH, programs it names at run time")
+				a.fire(ruleSelfBinaryWrite, c, c.Name+" builds into "+p+", on PATH, programs it names at run time")
 				return
 			}
 			targets = append(targets, path.Join(p, n))
@@ -917,7 +918,7 @@ func (a *analyzer) goBuild(c *Cmd, env map[string]word) {
 		}
 		for _, n := range a.goNames(c, pkgs) {
 			if n == "" || atreidesProgramName(n) {
-				a.fire("self.binary-write", c, "go install puts "+orDefault(n, "a program named at run time")+" where PATH finds it")
+				a.fire(ruleSelfBinaryWrite, c, "go install puts "+orDefault(n, "a program named at run time")+" where PATH finds it")
 				return
 			}
 		}
@@ -1154,7 +1155,7 @@ func (a *analyzer) gitSelf(c *Cmd, in feed) {
 	}
 	sub, rest := c.Args[0].s, c.Args[1:]
 	tree := func(why string) {
-		a.fire("self.tree-write", c, "git "+sub+" "+why)
+		a.fire(ruleSelfTreeWrite, c, "git "+sub+" "+why)
 	}
 	switch sub {
 	case "apply", "am":
@@ -1238,7 +1239,7 @@ func (a *analyzer) gitStash(c *Cmd, rest []word) {
 		return // pop, apply, list, show, drop ...
 	}
 	if hasOption(rest, "ua", "--include-untracked", "--all") {
-		a.fire("self.tree-write", c, "git stash with untracked files removes them from the work tree")
+		a.fire(ruleSelfTreeWrite, c, "git stash with untracked files removes them from the work tree")
 		return
 	}
 	i := -1

@@ -16,26 +16,26 @@ import (
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "self.config-write", Category: "self", Verdict: Deny,
+			&Rule{ID: ruleSelfConfigWrite, Category: "self", Verdict: Deny,
 				Reason: "atreides's own configuration, intents, state, log and trace ledger can only be changed by the user; ask the user to make this change themselves"},
-			&Rule{ID: "self.binary-write", Category: "self", Verdict: Deny,
+			&Rule{ID: ruleSelfBinaryWrite, Category: "self", Verdict: Deny,
 				Reason: "this replaces, removes or disables the installed atreides binary; only the user may change it, ask the user to do it themselves"},
-			&Rule{ID: "self.host-settings", Category: "self", Verdict: Ask,
+			&Rule{ID: ruleSelfHostSettings, Category: "self", Verdict: Ask,
 				Reason: "this changes an agent host's settings that register atreides's hooks (they can switch the guard off); ask the user to make or confirm this change themselves"},
-			&Rule{ID: "self.command", Category: "self", Verdict: Deny,
+			&Rule{ID: ruleSelfCommand, Category: "self", Verdict: Deny,
 				Reason: "this atreides command changes the policy that governs you (install, uninstall, adding or closing intents, configuration); only the user may run it, ask the user to run it themselves. " +
 					"You may run: atreides " + agentVerbList},
-			&Rule{ID: "self.plan-approve", Category: "self", Verdict: Ask,
+			&Rule{ID: ruleSelfPlanApprove, Category: "self", Verdict: Ask,
 				Reason: "approving a plan opens the task's writes: the user confirms it (here, or by running atreides plan approve N themselves)"},
-			&Rule{ID: "self.tree-write", Category: "self", Verdict: Ask,
+			&Rule{ID: ruleSelfTreeWrite, Category: "self", Verdict: Ask,
 				Reason: "this copies, extracts, merges or changes a whole tree that holds atreides's own files or an agent host's hook settings, and may replace them; name the files instead, or ask the user to confirm"},
-			&Rule{ID: "self.unknown-write", Category: "self", Verdict: Ask,
+			&Rule{ID: ruleSelfUnknownWrite, Category: "self", Verdict: Ask,
 				Reason: "this runs a program whose writes the guard cannot list, and it could reach atreides's own files or an agent host's hook settings; ask the user to confirm"},
-			&Rule{ID: "self.state-lock", Category: "self", Verdict: Deny,
+			&Rule{ID: ruleSelfStateLock, Category: "self", Verdict: Deny,
 				Reason: "holding a lock on atreides's state stops every hook from recording or checking; only atreides takes that lock"},
-			&Rule{ID: "self.unguarded-agent", Category: "self", Verdict: Deny,
+			&Rule{ID: ruleSelfUnguardedAgent, Category: "self", Verdict: Deny,
 				Reason: "this starts an agent with its guard or permission prompts off, which is atreides switched off; start it normally, or ask the user to run it themselves"},
-			&Rule{ID: "self.agent-settings", Category: "self", Verdict: Ask,
+			&Rule{ID: ruleSelfAgentSettings, Category: "self", Verdict: Ask,
 				Reason: "this starts an agent with settings the guard cannot read, which may switch its hooks off; ask the user to confirm"},
 		)
 	})
@@ -81,7 +81,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 	case len(args) == 0:
 		return feed{t: tUnknown}
 	case args[0].dyn:
-		a.fire("self.command", c, "the atreides command "+args[0].display()+" is computed at run time")
+		a.fire(ruleSelfCommand, c, "the atreides command "+args[0].display()+" is computed at run time")
 		return feed{t: tUnknown}
 	}
 	verb = args[0].s
@@ -92,7 +92,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 	subs, ok := agentVerbs(verb)
 	if !ok {
 		if atreidesVerbWord(verb) {
-			a.fire("self.command", c, "atreides "+verb)
+			a.fire(ruleSelfCommand, c, "atreides "+verb)
 		}
 		// Otherwise no atreides command has that name, now or later
 		// (`cp atreides ./bin/`, seen as a command by unknownWrapper):
@@ -100,7 +100,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		return feed{t: tUnknown}
 	}
 	if why := a.posingAsUser(); why != "" && !viewVerb(verb, args) {
-		a.fire("self.command", c, "atreides "+verb+" "+why)
+		a.fire(ruleSelfCommand, c, "atreides "+verb+" "+why)
 		return feed{t: tUnknown}
 	}
 	if subs == nil || len(args) == 1 {
@@ -108,7 +108,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 	}
 	sub := args[1]
 	if sub.dyn {
-		a.fire("self.command", c, "atreides "+verb+" "+sub.display()+" is computed at run time")
+		a.fire(ruleSelfCommand, c, "atreides "+verb+" "+sub.display()+" is computed at run time")
 		return feed{t: tUnknown}
 	}
 	switch sub.s {
@@ -121,10 +121,10 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		}
 	}
 	if verb == "plan" && sub.s == "approve" {
-		a.fire("self.plan-approve", c, "atreides plan approve")
+		a.fire(ruleSelfPlanApprove, c, "atreides plan approve")
 		return feed{t: tUnknown}
 	}
-	a.fire("self.command", c, "atreides "+verb+" "+sub.s)
+	a.fire(ruleSelfCommand, c, "atreides "+verb+" "+sub.s)
 	return feed{t: tUnknown}
 }
 
@@ -426,11 +426,11 @@ func (a *analyzer) ownWrite(c *Cmd, p string) {
 	fp := a.fold(p)
 	switch {
 	case a.ownConfig(o, fp) && !taskDocument(p):
-		a.fire("self.config-write", c, detail)
+		a.fire(ruleSelfConfigWrite, c, detail)
 	case oneOfPaths(fp, o.bins) || onPath(o, fp):
-		a.fire("self.binary-write", c, detail)
+		a.fire(ruleSelfBinaryWrite, c, detail)
 	case oneOfPaths(fp, o.hostFiles) || oneOfPaths(fp, o.containers) || underAny(fp, o.hostDirs):
-		a.fire("self.host-settings", c, detail)
+		a.fire(ruleSelfHostSettings, c, detail)
 	}
 }
 
@@ -522,7 +522,7 @@ func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
 	if i := strings.LastIndexByte(w.s, 0); i >= 0 {
 		// $OLDPWD/.atreides/config.yaml, $BIN/atreides: whatever the
 		// unknown part, the known end names a protected path.
-		if id := a.ownTail(a.fold(path.Clean("/"+w.s[i+1:])), a.own(), true); id != "" {
+		if id, ok := a.ownTail(a.fold(path.Clean("/"+w.s[i+1:])), a.own(), true); ok {
 			a.fire(id, c, a.writer(c)+" "+w.display()+", whatever the part computed at run time")
 			return
 		}
@@ -552,7 +552,7 @@ func (a *analyzer) ownWriteRel(c *Cmd, s string) {
 	if taskDocument(s) {
 		return
 	}
-	if id := a.ownTail(a.fold(path.Clean("/"+s)), a.own(), false); id != "" {
+	if id, ok := a.ownTail(a.fold(path.Clean("/"+s)), a.own(), false); ok {
 		a.fire(id, c, a.writer(c)+" "+s+" (in a directory the guard cannot determine)")
 	}
 }

@@ -140,10 +140,10 @@ func suCommand(args []word) (word, bool) {
 
 func hSu(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	if code, ok := suCommand(c.Args); ok {
-		a.fire("privilege.sudo", c, "")
+		a.fire(rulePrivilegeSudo, c, "")
 		return a.runText(c, code, sc.clone(), depth, "su -c")
 	}
-	a.fire("privilege.root-shell", c, "")
+	a.fire(rulePrivilegeRootShell, c, "")
 	return feed{t: tUnknown}
 }
 
@@ -154,10 +154,10 @@ func hRunuser(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in
 	rest := suOpts.scan(c.Args, false, func(name string, v word) {
 		user = user || name == "-u" || name == "--user"
 	})
-	a.fire("privilege.sudo", c, "")
+	a.fire(rulePrivilegeSudo, c, "")
 	if user {
 		if len(rest) == 0 {
-			a.fire("privilege.root-shell", c, "")
+			a.fire(rulePrivilegeRootShell, c, "")
 			return feed{t: tUnknown}
 		}
 		return a.exec(rest, env, external(sc, c.Name), depth, in)
@@ -165,7 +165,7 @@ func hRunuser(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in
 	if code, ok := suCommand(c.Args); ok {
 		return a.runText(c, code, sc.clone(), depth, "runuser -c")
 	}
-	a.fire("privilege.root-shell", c, "")
+	a.fire(rulePrivilegeRootShell, c, "")
 	return feed{t: tUnknown}
 }
 
