@@ -82,7 +82,7 @@ func newWork(textLen int) *work {
 // r is the caller's copy: its Resolve is replaced by a memo that charges
 // the work budget.
 func newAnalyzer(p *Policy, r *Request, textLen int) *analyzer {
-	a := &analyzer{p: p, req: r, work: newWork(textLen), paths: &pathMemo{}}
+	a := &analyzer{p: p, req: r, work: newWork(textLen), paths: &pathMemo{}, res: Result{Verdict: Allow}}
 	if r.Resolve != nil {
 		r.Resolve = a.memoResolve(r.Resolve)
 	}
@@ -92,7 +92,7 @@ func newAnalyzer(p *Policy, r *Request, textLen int) *analyzer {
 // sub is an analyzer for a part of a's command that judges on its own
 // (its verdict is weighed by a), spending a's budget.
 func (a *analyzer) sub() *analyzer {
-	return &analyzer{p: a.p, req: a.req, work: a.work, paths: a.paths, pty: a.pty, posing: a.posing}
+	return &analyzer{p: a.p, req: a.req, work: a.work, paths: a.paths, pty: a.pty, posing: a.posing, res: Result{Verdict: Allow}}
 }
 
 // spend charges n units of work. Once the budget or the request's

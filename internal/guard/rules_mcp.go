@@ -21,7 +21,7 @@ func (p *Policy) UnknownWrite(detail string) Result {
 	r := ruleByID(ruleMcpUnknownWrite)
 	v, on := p.verdictFor(r)
 	if !on {
-		return Result{}
+		return Result{Verdict: Allow}
 	}
 	reason := r.Reason
 	if detail != "" {

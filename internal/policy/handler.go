@@ -90,21 +90,17 @@ func judge(c *engine.Call, policy Source) (event.Result, error) {
 	return toResult(worst), nil
 }
 
+// toResult is the guard's answer as the handler's: an allow says nothing
+// (other handlers may still speak), an ask or a deny keeps its verdict.
 func toResult(r guard.Result) event.Result {
-	var v event.Verdict
-	switch r.Verdict {
-	case guard.Deny:
-		v = event.Deny
-	case guard.Ask:
-		v = event.Ask
-	default:
+	if r.Verdict < event.Ask {
 		return event.Result{}
 	}
 	reason := r.Reason
 	if r.Rule != "" {
 		reason = fmt.Sprintf("atreides blocked this (%s): %s", r.Rule, r.Reason)
 	}
-	return event.Result{Verdict: v, Rule: r.Rule, Reason: reason}
+	return event.Result{Verdict: r.Verdict, Rule: r.Rule, Reason: reason}
 }
 
 // Requests turns a tool call into guard requests: one for a shell command,
