@@ -3,10 +3,12 @@ package guard
 import (
 	"errors"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/secrets"
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/secrets"
+	"github.com/atreides-dev/atreides/internal/shell"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -172,7 +174,7 @@ type analyzer struct {
 	inSubst int
 	// eff collects what the command writes and whether it verifies;
 	// contentWrites are the current command's writes still to judge.
-	eff           Effects
+	eff           shell.Effects
 	contentWrites []pendingWrite
 	// piped counts the pipeline stages being evaluated whose output
 	// feeds the next stage; creds are the credential sources seen
@@ -695,7 +697,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redi
 		a.fields(ce.Args[1:], sc, depth)
 		a.strict(nil, "shell-init idiom runs generated code")
 		a.cmds = append(a.cmds, ce.Args[0].Lit()+" <init idiom>")
-		a.ran(ce.Args[0].Lit())
+		a.eff.Ran(ce.Args[0].Lit())
 		return feed{}
 	}
 	env := map[string]word{}
@@ -887,7 +889,7 @@ func braces(w *syntax.Word) (ws []*syntax.Word, n int) {
 	if n = braceWords(w); n > maxBraceWords {
 		return nil, n
 	}
-	out, ok := expandBraces(w, maxBraceWords)
+	out, ok := shell.ExpandBraces(w, maxBraceWords)
 	if !ok {
 		return nil, maxBraceWords + 1
 	}
@@ -1019,7 +1021,7 @@ func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth in
 		fb.add(unescapeBare(v))
 	case *syntax.SglQuoted:
 		if x.Dollar {
-			fb.add(ansiC(x.Value))
+			fb.add(shell.ANSIC(x.Value))
 		} else {
 			fb.add(x.Value)
 		}

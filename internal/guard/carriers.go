@@ -4,6 +4,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // streamWord stands for an argument that arrives on stdin at run time.
@@ -716,7 +718,7 @@ func literalsUpTo(code string, n int) (out []string, all bool) {
 			b.WriteByte(ch)
 			j++
 		}
-		out = append(out, ansiC(b.String()))
+		out = append(out, shell.ANSIC(b.String()))
 		if triple {
 			j += 2
 		}

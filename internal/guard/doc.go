@@ -11,8 +11,9 @@
 // rather than silently allowed.
 //
 // The same walk records what the command writes and whether it runs a
-// test, build or lint, and the files plain readers print (Effects,
-// effects.go): it is the one shell model
+// test, build or lint, and the files plain readers print (shell.Effects;
+// package shell holds the parts of the shell model that judge nothing): it
+// is the one shell model
 // that governance's scope gate and the session's phase inference read, so
 // no consumer parses shell on its own. ShellEffects runs the walk with a
 // policy that has no rules, which collects effects without building the

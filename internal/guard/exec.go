@@ -246,7 +246,7 @@ func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []word, sc *sco
 }
 
 func (a *analyzer) record(c *Cmd) {
-	a.ran(c.Name)
+	a.eff.Ran(c.Name)
 	if len(a.cmds) < 256 {
 		a.cmds = append(a.cmds, c.Argv())
 	}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/shell"
+
 	"github.com/bmatcuk/doublestar/v4"
 )
 
@@ -64,7 +66,7 @@ type Result struct {
 	Reason   string
 	Commands []string
 	// Effects is what a shell command writes and whether it verifies.
-	Effects Effects
+	Effects shell.Effects
 }
 
 // Options configures a Policy; see docs/guard-policy.md.

@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 	"unicode"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // produce computes the stdout of commands that matter for pipelines:
@@ -128,7 +130,7 @@ func echoOut(c *Cmd) feed {
 	s := strings.Join(texts, " ")
 	if esc {
 		var stop bool
-		if s, stop = decodeEscapes(s, escArg); stop {
+		if s, stop = shell.DecodeEscapes(s, shell.PrintfArg); stop {
 			nl = false // \c: no further output, not even the newline
 		}
 	}
@@ -172,7 +174,7 @@ func printfOut(c *Cmd) feed {
 	texts, t, ok := argTexts(args)
 	if name != "" && c.sc != nil {
 		if ok && len(texts) > 0 && isAssignName(name) {
-			c.sc.vars[name] = word{s: printfText(texts[0], texts[1:]), t: t}
+			c.sc.vars[name] = word{s: shell.Printf(texts[0], texts[1:]), t: t}
 		} else {
 			delete(c.sc.vars, name)
 		}
@@ -184,7 +186,7 @@ func printfOut(c *Cmd) feed {
 	if !ok {
 		return feed{t: t | tUnknown, from: "printf"}
 	}
-	return feed{known: true, text: printfText(texts[0], texts[1:]), t: t, from: "printf"}
+	return feed{known: true, text: shell.Printf(texts[0], texts[1:]), t: t, from: "printf"}
 }
 
 func decodeB64(s string) (string, bool) {

@@ -2,6 +2,8 @@ package guard
 
 import (
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Wrappers that run a command later (at, batch, systemd-run, tmux,
@@ -506,7 +508,7 @@ func hScreen(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 // \r, \NNN, ^M).
 func screenText(s string) string {
 	s = strings.NewReplacer("^M", "\n", "^J", "\n", `\r`, "\n").Replace(s)
-	return ansiC(s)
+	return shell.ANSIC(s)
 }
 
 // bwrapValues are bubblewrap options and the number of values they take.

@@ -15,6 +15,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/mcptools"
+	"github.com/atreides-dev/atreides/internal/shell"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -210,13 +211,13 @@ func analysisDeadline(c *engine.Call) time.Time {
 type effectsKey struct{}
 
 // ShellEffects is what the event's shell command writes and whether it
-// verifies (guard.Effects), computed once per event: by the guard's own
+// verifies (shell.Effects), computed once per event: by the guard's own
 // walk when it judged the command, else here, within AnalysisBudget.
 // Handlers that need it call it from Prepare, so the walk runs before the
 // state lock is taken.
-func ShellEffects(c *engine.Call) guard.Effects {
+func ShellEffects(c *engine.Call) shell.Effects {
 	if v, ok := c.Memo.Get(effectsKey{}); ok {
-		return v.(guard.Effects)
+		return v.(shell.Effects)
 	}
 	ev := c.Event
 	cwd := ev.Cwd
