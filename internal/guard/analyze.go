@@ -647,7 +647,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 		a.walkSubst(as.Array, sc, depth)
 		w = dynWord()
 	case as.Value != nil:
-		w = a.joinFields(a.wordFields(as.Value, sc, depth, true))
+		w = joinFields(a.wordFields(as.Value, sc, depth, true))
 	case as.Naked:
 		// export -n NAME, declare +x NAME, local NAME: the name alone
 		// changes what the commands after it are given.
@@ -670,7 +670,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 	a.envRule(name, w, sc, depth)
 }
 
-func (a *analyzer) joinFields(ws []word) word {
+func joinFields(ws []word) word {
 	if len(ws) == 0 {
 		return lit("")
 	}
@@ -706,7 +706,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redi
 		if as.Name == nil || as.Value == nil {
 			continue
 		}
-		w := a.joinFields(a.wordFields(as.Value, sc, depth, true))
+		w := joinFields(a.wordFields(as.Value, sc, depth, true))
 		env[as.Name.Value] = w
 		a.envRule(as.Name.Value, w, sc, depth)
 	}
@@ -733,32 +733,32 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in fee
 				a.heredocData(in.text, true, sc, depth)
 				continue
 			}
-			w := a.joinRaw(a.wordFields(r.Hdoc, sc, depth, true))
+			w := joinRaw(a.wordFields(r.Hdoc, sc, depth, true))
 			in = feed{known: !w.dyn, text: w.s, t: w.t}
 			if w.dyn {
 				in.t |= tUnknown
 			}
 			a.heredocData(strings.ReplaceAll(w.s, "\x00", ""), false, sc, depth)
 		case syntax.WordHdoc:
-			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
+			w := joinFields(a.wordFields(r.Word, sc, depth, true))
 			in = feed{known: !w.dyn, text: w.s + "\n", t: w.t}
 			if w.dyn {
 				in.t |= tUnknown
 			}
 			a.heredocData(strings.ReplaceAll(w.s, "\x00", ""), false, sc, depth)
 		case syntax.RdrIn, syntax.RdrInOut:
-			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
+			w := joinFields(a.wordFields(r.Word, sc, depth, true))
 			in = a.fileFeed(w, sc)
 			if r.Op == syntax.RdrInOut {
 				a.wroteContent(nil, w, sc, "redirect <> "+w.display())
 			}
 		case syntax.DplIn, syntax.DplOut:
-			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
+			w := joinFields(a.wordFields(r.Word, sc, depth, true))
 			if r.Op == syntax.DplOut && !fdWord(w) {
 				a.wroteContent(nil, w, sc, "redirect >& "+w.display()) // stdout and stderr to a file
 			}
 		default:
-			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
+			w := joinFields(a.wordFields(r.Word, sc, depth, true))
 			a.wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.display())
 			if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && !w.dyn && a.judging() {
 				if p, ok := a.canon(w.s, sc); ok {
@@ -831,8 +831,8 @@ func rawHdoc(w *syntax.Word) string {
 	return b.String()
 }
 
-func (a *analyzer) joinRaw(ws []word) word {
-	w := a.joinFields(ws)
+func joinRaw(ws []word) word {
+	w := joinFields(ws)
 	return w
 }
 
@@ -1222,7 +1222,7 @@ func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) 
 		if ok && !(val.s == "" && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.AssignUnsetOrNull)) {
 			return val, true
 		}
-		d := a.joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
+		d := joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
 		d.t |= val.t & tCred // ${TOKEN:-}: the variable is usually set
 		if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
 			sc.vars[name] = d
@@ -1232,7 +1232,7 @@ func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) 
 		return d, !d.dyn
 	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 		if ok {
-			d := a.joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
+			d := joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
 			return d, !d.dyn
 		}
 		return word{}, false
@@ -1271,7 +1271,7 @@ func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
 			return lit(sc.oldpwd), true
 		}
 	case "TMPDIR":
-		return word{s: a.tmpdir(), envDep: true}, true
+		return word{s: a.req.tmpdir(), envDep: true}, true
 	case "@", "*":
 		if sc.hasPos {
 			var parts []string
@@ -1302,8 +1302,8 @@ func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
 	return a.envCred(name), false
 }
 
-func (a *analyzer) tmpdir() string {
-	for _, t := range a.req.TempDirs {
+func (req *Request) tmpdir() string {
+	for _, t := range req.TempDirs {
 		if t != "/tmp" && t != "/var/tmp" && t != "" {
 			return t
 		}

@@ -543,7 +543,7 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 func (a *analyzer) findDelete(c *Cmd, roots []word, sc *scope) {
 	for _, r := range roots {
 		t := a.classify(r, sc)
-		if t.class == pcProject && (t.abs == sc.cwdIf() || t.abs == a.projectRoot(sc)) {
+		if t.class == pcProject && (t.abs == sc.cwdIf() || t.abs == a.req.projectRoot(sc)) {
 			t.class = pcInside
 		}
 		switch t.class {

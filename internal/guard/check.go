@@ -111,7 +111,7 @@ func (a *analyzer) customPath(tool, abs string) (customRule, bool) {
 		}
 		pat := cr.Path
 		if !path.IsAbs(pat) && !strings.HasPrefix(pat, "~") {
-			pat = path.Join(a.projectRoot(newScope(a.req.Cwd)), pat)
+			pat = path.Join(a.req.projectRoot(newScope(a.req.Cwd)), pat)
 		}
 		pat = expandHome(pat, a.req.Home)
 		if ok, _ := doublestar.Match(pat, abs); ok && (!found || cr.verdict > best.verdict) {

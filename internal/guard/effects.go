@@ -501,8 +501,8 @@ func (a *analyzer) noteCopy(c *Cmd, src, dst word) {
 		return
 	}
 	sp, ok := a.canon(src.s, c.sc)
-	o := a.own()
-	if !ok || !oneOfPaths(a.fold(sp), o.bins) && !onPath(o, a.fold(sp)) {
+	o := a.req.ownFiles()
+	if !ok || !oneOfPaths(foldPath(sp), o.bins) && !onPath(o, foldPath(sp)) {
 		return
 	}
 	d, ok := a.canon(dst.s, c.sc)
@@ -928,7 +928,7 @@ func wGit(a *analyzer, c *Cmd) {
 		s := args[0].s
 		if oneOf(s, "-C|-c|--git-dir|--work-tree|--namespace|--config-env") && len(args) > 1 {
 			if s == "-C" {
-				sc = a.chdir(sc.clone(), args[1])
+				sc = a.req.chdir(sc.clone(), args[1])
 			}
 			args = args[2:]
 			continue

@@ -76,6 +76,6 @@ func FuzzTextHelpers(f *testing.F) {
 			receiver(s, i)
 		}
 		quotedCommands(reQuotedCommand.get().FindAllStringSubmatchIndex(newCodeText(s), -1), s)
-		(&analyzer{req: &Request{Home: "/home/u"}}).argPath(s)
+		(&Request{Home: "/home/u"}).argPath(s)
 	})
 }

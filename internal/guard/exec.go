@@ -383,7 +383,7 @@ func hSudo(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	shellFlag := c.Has("-i", "-s", "--login", "--shell")
 	a.fire(rulePrivilegeSudo, c, "")
 	if v, ok := c.Flag("-D", "--chdir"); ok {
-		sc = a.chdir(sc.clone(), word{s: v})
+		sc = a.req.chdir(sc.clone(), word{s: v})
 	}
 	if c.Has("-e", "--edit") || c.Name == "sudoedit" {
 		return feed{t: tUnknown} // the files it edits are writes (effects.go)
@@ -451,14 +451,14 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 					a.posing = true
 				}
 				if s == "-C" || s == "--chdir" {
-					inner = a.chdir(sc.clone(), args[i+1])
+					inner = a.req.chdir(sc.clone(), args[i+1])
 				}
 				i++
 			}
 		case strings.HasPrefix(s, "--chdir="):
-			inner = a.chdir(sc.clone(), word{s: strings.TrimPrefix(s, "--chdir="), dyn: w.dyn})
+			inner = a.req.chdir(sc.clone(), word{s: strings.TrimPrefix(s, "--chdir="), dyn: w.dyn})
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			inner = a.chdir(sc.clone(), word{s: s[2:], dyn: w.dyn})
+			inner = a.req.chdir(sc.clone(), word{s: s[2:], dyn: w.dyn})
 		case strings.HasPrefix(s, "-") && len(s) > 1:
 			// -i, -0, -v, -uNAME, --unset=NAME, --ignore-environment ...
 			if w.dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
@@ -516,7 +516,7 @@ func (a *analyzer) splitWords(w word, sc *scope, depth int) []word {
 	return out
 }
 
-func (a *analyzer) chdir(sc *scope, w word) *scope {
+func (req *Request) chdir(sc *scope, w word) *scope {
 	prev, prevOK := sc.cwd, sc.cwdOK
 	defer func() {
 		if sc.cwd != prev || sc.cwdOK != prevOK {
@@ -529,7 +529,7 @@ func (a *analyzer) chdir(sc *scope, w word) *scope {
 	}
 	p := w.s
 	if p == "" || p == "~" {
-		p = a.req.Home
+		p = req.Home
 	}
 	if p == "-" {
 		if sc.oldOK {
@@ -553,17 +553,17 @@ func (a *analyzer) chdir(sc *scope, w word) *scope {
 func hCd(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	pos := c.Pos()
 	if len(pos) == 0 {
-		a.chdir(sc, lit(a.req.Home))
+		a.req.chdir(sc, lit(a.req.Home))
 		return feed{}
 	}
-	a.chdir(sc, pos[0])
+	a.req.chdir(sc, pos[0])
 	return feed{}
 }
 
 func hCommand(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	i := skipOptions(c.Args, "")
 	if c.Has("-v", "-V") && len(c.Args)-i <= 1 {
-		if f, ok := a.lookupOutput(c); ok {
+		if f, ok := a.req.lookupOutput(c); ok {
 			return f // the path of an atreides program
 		}
 		return feed{t: tUnknown} // a lookup: nothing runs

@@ -244,7 +244,7 @@ func (a *analyzer) credSend(c *Cmd, in feed) {
 	if !tainted {
 		return
 	}
-	hosts, known := a.destHosts(c)
+	hosts, known := destHosts(c)
 	if known && len(hosts) > 0 {
 		ok := true
 		for _, h := range hosts {
@@ -269,7 +269,7 @@ func (a *analyzer) credSend(c *Cmd, in feed) {
 
 // destHosts lists the hosts a network command talks to; known=false when
 // some destination cannot be read statically.
-func (a *analyzer) destHosts(c *Cmd) (hosts []string, known bool) {
+func destHosts(c *Cmd) (hosts []string, known bool) {
 	known = true
 	add := func(h string) {
 		h = strings.ToLower(strings.TrimSuffix(h, "."))

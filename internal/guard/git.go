@@ -46,7 +46,7 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			cfg = &v
 		case s == "--config-env":
 			if i < len(args) {
-				v := a.configEnv(args[i], env, sc)
+				v := configEnv(args[i], env, sc)
 				cfg = &v
 				i++
 			}
@@ -57,7 +57,7 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 					v.s, v.dyn = raw, true // the variable's name is computed
 				}
 			}
-			v = a.configEnv(v, env, sc)
+			v = configEnv(v, env, sc)
 			cfg = &v
 		}
 		if cfg != nil {
@@ -106,18 +106,18 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	if f, ok := a.credOutput(gc); ok {
 		return f // git credential fill
 	}
-	return a.gitPaths(gc, i > 0, sc)
+	return a.req.gitPaths(gc, i > 0, sc)
 }
 
 // gitPaths is what `git rev-parse --show-toplevel` (or --git-dir)
 // prints, as a guess: the project root, which is the repository's
 // (issue 30: the nearest .git decides the root). With global options
 // (-C elsewhere) it is not known.
-func (a *analyzer) gitPaths(c *Cmd, globals bool, sc *scope) feed {
-	if globals || len(c.Args) != 2 || c.Args[0].s != "rev-parse" || c.Args[1].dyn || a.req.ProjectRoot == "" {
+func (req *Request) gitPaths(c *Cmd, globals bool, sc *scope) feed {
+	if globals || len(c.Args) != 2 || c.Args[0].s != "rev-parse" || c.Args[1].dyn || req.ProjectRoot == "" {
 		return feed{t: tUnknown}
 	}
-	root := a.projectRoot(sc)
+	root := req.projectRoot(sc)
 	switch c.Args[1].s {
 	case "--show-toplevel":
 		return feed{known: true, text: root + "\n", from: "git rev-parse"}
@@ -156,7 +156,7 @@ func (a *analyzer) gitPatchTargets(c *Cmd, in feed) {
 // typed, a name). A variable whose name is computed at run time is
 // unknown: for keys whose value is code (aliases, commands) that hides
 // what runs.
-func (a *analyzer) configEnv(cfg word, env map[string]word, sc *scope) word {
+func configEnv(cfg word, env map[string]word, sc *scope) word {
 	key, name, has := strings.Cut(cfg.s, "=")
 	if !has || strings.ContainsRune(key, 0) {
 		return cfg

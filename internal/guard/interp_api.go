@@ -198,7 +198,7 @@ func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *sc
 	if lang != "" {
 		for _, m := range a.apiMatches(c, reWriteMethod.get(), text, false) {
 			recv := receiver(src, m[0])
-			p, home, ok := a.argPath(recv)
+			p, home, ok := a.req.argPath(recv)
 			if !ok {
 				continue
 			}
@@ -278,7 +278,7 @@ func (a *analyzer) apiPath(c *Cmd, lang string, call apiCall, args []string, sc 
 			return
 		}
 	}
-	p, home, ok := a.argPath(args[idx])
+	p, home, ok := a.req.argPath(args[idx])
 	if !ok {
 		return
 	}
@@ -328,15 +328,15 @@ func (a *analyzer) apiWrite(c *Cmd, p string, sc *scope) {
 		return
 	}
 	t := a.classify(lit(abs), sc)
-	if t.git && t.class != pcTemp || a.homeDotPath(abs) {
+	if t.git && t.class != pcTemp || a.req.homeDotPath(abs) {
 		a.fire(ruleInterpWriteProtected, c, c.Name+" writes "+abs)
 	}
 }
 
 // homeDotPath: a path inside a dotfile or dot-directory of a home
 // directory (~/.bashrc, ~/.config/git/config).
-func (a *analyzer) homeDotPath(p string) bool {
-	for _, h := range a.homes() {
+func (req *Request) homeDotPath(p string) bool {
+	for _, h := range req.homes() {
 		if rest, ok := strings.CutPrefix(p, h+"/"); ok && strings.HasPrefix(rest, ".") {
 			return true
 		}
@@ -355,7 +355,7 @@ func (a *analyzer) homeDotPath(p string) bool {
 // a home expression, or a join of them (os.path.join, path.join,
 // File.join, Path.home() / "x", "#{Dir.home}/x", HOME + "/x"). home
 // reports a home expression in it.
-func (a *analyzer) argPath(arg string) (p string, home, ok bool) {
+func (req *Request) argPath(arg string) (p string, home, ok bool) {
 	arg = strings.TrimSpace(arg)
 	if arg == "" || len(arg) > 4096 {
 		return "", false, false
@@ -376,10 +376,10 @@ func (a *analyzer) argPath(arg string) (p string, home, ok bool) {
 	}
 	p = path.Join(lits...)
 	if home {
-		if a.req.Home == "" {
+		if req.Home == "" {
 			return "", true, false
 		}
-		p = path.Join(a.req.Home, p)
+		p = path.Join(req.Home, p)
 	}
 	return p, home, p != ""
 }

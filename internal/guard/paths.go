@@ -36,8 +36,8 @@ type target struct {
 	allChildren bool
 }
 
-func (a *analyzer) underHome(p string) bool {
-	for _, h := range a.homes() {
+func (req *Request) underHome(p string) bool {
+	for _, h := range req.homes() {
 		if strings.HasPrefix(p, h+"/") {
 			return true
 		}
@@ -295,14 +295,14 @@ func (a *analyzer) classifyOnce(w word, sc *scope) target {
 	}
 	t.abs = p
 	t.git = strings.Contains(p+"/", "/.git/")
-	t.class = a.classAbs(p, sc)
-	if t.glob && t.class == pcProject && (p == sc.cwdIf() || p == a.projectRoot(sc)) {
+	t.class = a.req.classAbs(p, sc)
+	if t.glob && t.class == pcProject && (p == sc.cwdIf() || p == a.req.projectRoot(sc)) {
 		// ./build-* or ./*: the children of the project, not the project.
 		t.class = pcInside
 	}
-	t.underHome = a.underHome(p)
+	t.underHome = a.req.underHome(p)
 	if t.class == pcOutside || t.class == pcInside {
-		for _, h := range a.homes() {
+		for _, h := range a.req.homes() {
 			if path.Dir(p) == h && strings.HasPrefix(path.Base(p), ".") {
 				t.homeFile = true
 			}
@@ -329,25 +329,25 @@ func globBase(s string) string {
 	return s
 }
 
-func (a *analyzer) homes() []string {
-	if a.req.Home != "" {
-		return []string{path.Clean(a.req.Home)}
+func (req *Request) homes() []string {
+	if req.Home != "" {
+		return []string{path.Clean(req.Home)}
 	}
 	return nil
 }
 
-func (a *analyzer) classAbs(p string, sc *scope) pathClass {
+func (req *Request) classAbs(p string, sc *scope) pathClass {
 	if p == "/" {
 		return pcRoot
 	}
-	for _, h := range a.homes() {
+	for _, h := range req.homes() {
 		if p == h {
 			return pcHome
 		}
 	}
 	for _, hp := range homeParents {
 		if p == hp || path.Dir(p) == hp {
-			if !a.inProject(p, sc) {
+			if !req.inProject(p, sc) {
 				return pcHome
 			}
 		}
@@ -356,7 +356,7 @@ func (a *analyzer) classAbs(p string, sc *scope) pathClass {
 	// directory are never scratch space, even when they live under a
 	// temp dir (HOME=/tmp in containers, a checkout in /tmp): decide them
 	// before the temp exemption, like `..`.
-	proj := a.projectRoot(sc)
+	proj := req.projectRoot(sc)
 	for _, base := range []string{proj, sc.cwdIf()} {
 		if base == "" {
 			continue
@@ -367,10 +367,10 @@ func (a *analyzer) classAbs(p string, sc *scope) pathClass {
 	}
 	// Inside the project before the temp exemption: a checkout under /tmp
 	// keeps its .git and .atreides protected.
-	if a.inProject(p, sc) {
+	if req.inProject(p, sc) {
 		return pcInside
 	}
-	if a.isTemp(p) && !a.inTempHome(p) && !keptInTemp(p) {
+	if req.isTemp(p) && !req.inTempHome(p) && !keptInTemp(p) {
 		return pcTemp
 	}
 	for _, d := range systemDirs {
@@ -383,9 +383,9 @@ func (a *analyzer) classAbs(p string, sc *scope) pathClass {
 
 // inTempHome: p is inside a home directory that itself lies in a temp
 // dir; the home's contents are the user's files, not scratch.
-func (a *analyzer) inTempHome(p string) bool {
-	for _, h := range a.homes() {
-		if h != "/" && under(p, h) && a.isTemp(h) {
+func (req *Request) inTempHome(p string) bool {
+	for _, h := range req.homes() {
+		if h != "/" && under(p, h) && req.isTemp(h) {
 			return true
 		}
 	}
@@ -399,8 +399,8 @@ func keptInTemp(p string) bool {
 }
 
 // isTemp: p is in a temp dir of the request or a well-known one.
-func (a *analyzer) isTemp(p string) bool {
-	for _, t := range a.req.TempDirs {
+func (req *Request) isTemp(p string) bool {
+	for _, t := range req.TempDirs {
 		if t != "" && under(p, path.Clean(t)) {
 			return true
 		}
@@ -415,16 +415,16 @@ func (sc *scope) cwdIf() string {
 	return ""
 }
 
-func (a *analyzer) projectRoot(sc *scope) string {
-	if a.req.ProjectRoot != "" {
-		return path.Clean(a.req.ProjectRoot)
+func (req *Request) projectRoot(sc *scope) string {
+	if req.ProjectRoot != "" {
+		return path.Clean(req.ProjectRoot)
 	}
-	return path.Clean(a.req.Cwd)
+	return path.Clean(req.Cwd)
 }
 
-func (a *analyzer) inProject(p string, sc *scope) bool {
-	proj := a.projectRoot(sc)
-	if a.req.ProjectRoot == "" && a.req.Cwd == "" {
+func (req *Request) inProject(p string, sc *scope) bool {
+	proj := req.projectRoot(sc)
+	if req.ProjectRoot == "" && req.Cwd == "" {
 		proj = ""
 	}
 	if proj != "" && proj != "/" && proj != "." && strings.HasPrefix(p, proj+"/") {
@@ -432,15 +432,15 @@ func (a *analyzer) inProject(p string, sc *scope) bool {
 	}
 	cwd := sc.cwdIf()
 	if cwd != "" && cwd != "/" && strings.HasPrefix(p, cwd+"/") {
-		return cwdIsSafe(cwd, a)
+		return cwdIsSafe(cwd, req)
 	}
 	return false
 }
 
 // cwdIsSafe: a cwd that is the home directory or a system directory does
 // not make its subtree "the project".
-func cwdIsSafe(cwd string, a *analyzer) bool {
-	for _, h := range a.homes() {
+func cwdIsSafe(cwd string, req *Request) bool {
+	for _, h := range req.homes() {
 		if cwd == h {
 			return false
 		}
@@ -498,13 +498,13 @@ func matchEntry(rel, f string) bool {
 	return rel == f
 }
 
-func (a *analyzer) isStartupFile(p string) bool {
+func (req *Request) isStartupFile(p string) bool {
 	for _, f := range systemStartup {
 		if matchEntry(p, f) {
 			return true
 		}
 	}
-	for _, rel := range a.homeRels(p) {
+	for _, rel := range req.homeRels(p) {
 		for _, f := range startupFiles {
 			if matchEntry(rel, f) {
 				return true
@@ -516,9 +516,9 @@ func (a *analyzer) isStartupFile(p string) bool {
 
 // homeRels returns p relative to the request's home and to any user's home
 // under /home or /Users (a path may be both).
-func (a *analyzer) homeRels(p string) []string {
+func (req *Request) homeRels(p string) []string {
 	var out []string
-	for _, h := range a.homes() {
+	for _, h := range req.homes() {
 		if strings.HasPrefix(p, h+"/") {
 			out = append(out, p[len(h)+1:])
 		}
@@ -604,7 +604,7 @@ func (a *analyzer) secretArgs(c *Cmd) {
 	}
 	args := c.Args
 	if grepLike(c.Name) {
-		args = a.grepFiles(c)
+		args = grepFiles(c)
 	}
 	if c.Name == "dd" {
 		for _, w := range c.Args {
@@ -665,7 +665,7 @@ var grepValued = &lazy[map[string]bool]{src: func() map[string]bool {
 // grepFiles returns what grep/rg read: the files named as operands (the
 // first operand is the pattern unless -e/-f gave one) and -f pattern
 // files. Patterns (-e values, the first operand) are search text.
-func (a *analyzer) grepFiles(c *Cmd) []word {
+func grepFiles(c *Cmd) []word {
 	var files []word
 	patternGiven := false
 	var operands []word
@@ -756,7 +756,7 @@ func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
 		a.fire(ruleDiskWriteDevice, c, "writes to "+p)
 	case isCriticalFile(p):
 		a.fire(ruleFsWriteCritical, c, "writes to "+p)
-	case a.isStartupFile(p):
+	case a.req.isStartupFile(p):
 		a.fire(ruleFsWriteStartup, c, "writes to "+p)
 	default:
 		if m, ok := a.secretPath(s, sc); ok && !a.templateCopy(c, p) {
@@ -792,8 +792,8 @@ func isBlockDevice(p string) bool {
 
 // repoMetadata: the project's own .git directory, its hooks or config
 // (stale lock files and other internals are routinely removed).
-func (a *analyzer) repoMetadata(p string, sc *scope) bool {
-	for _, base := range []string{a.projectRoot(sc), sc.cwdIf()} {
+func (req *Request) repoMetadata(p string, sc *scope) bool {
+	for _, base := range []string{req.projectRoot(sc), sc.cwdIf()} {
 		if base == "" {
 			continue
 		}

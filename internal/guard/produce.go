@@ -36,7 +36,7 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 			return f
 		}
 	case "which", "type":
-		if f, ok := a.lookupOutput(c); ok {
+		if f, ok := a.req.lookupOutput(c); ok {
 			return f
 		}
 	case "cat", "tac", "head", "tail", "less", "more", "bat", "nl", "strings", "xxd", "od", "hexdump":
@@ -89,7 +89,7 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 		return feed{t: in.t | tUnknown, from: c.Name}
 	case "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links":
 		if a.judging() {
-			a.noteDownload(c, sc)
+			noteDownload(c, sc)
 		}
 		return feed{t: tRemote, from: c.Name}
 	case "printenv", "set", "export", "declare", "compgen":
@@ -261,7 +261,7 @@ func trSet(s string) ([]rune, bool) {
 	return out, true
 }
 
-func (a *analyzer) noteDownload(c *Cmd, sc *scope) {
+func noteDownload(c *Cmd, sc *scope) {
 	files, _ := downloadTargets(c)
 	for _, f := range files {
 		sc.downloads[downloadKey(sc, f)] = true
@@ -427,16 +427,16 @@ func dangerousText(s string) bool {
 // (every file of that name on PATH is atreides's), so that
 // `rm "$(command -v atreides)"` is known to remove atreides. Other names
 // stay unknown, as before.
-func (a *analyzer) lookupOutput(c *Cmd) (feed, bool) {
+func (req *Request) lookupOutput(c *Cmd) (feed, bool) {
 	switch {
 	case c.Name == "type" && !hasOption(c.Args, "pP"):
 		return feed{}, false
 	}
 	ops := operands(c.Args, "")
-	if len(ops) != 1 || ops[0].dyn || !atreidesProgramName(ops[0].s) || len(a.req.PathDirs) == 0 {
+	if len(ops) != 1 || ops[0].dyn || !atreidesProgramName(ops[0].s) || len(req.PathDirs) == 0 {
 		return feed{}, false
 	}
-	return feed{known: true, text: path.Join(a.req.PathDirs[0], ops[0].s) + "\n", from: c.Name}, true
+	return feed{known: true, text: path.Join(req.PathDirs[0], ops[0].s) + "\n", from: c.Name}, true
 }
 
 // pathOutput is what realpath, readlink -f and dirname print for one known

@@ -109,7 +109,7 @@ func init() {
 				Reason: "recursive delete of a system directory; ask the user"},
 			&Rule{ID: ruleFsRmCriticalFile, Category: "filesystem", Verdict: Deny, Names: []string{"rm", "unlink", "shred"},
 				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.abs != "" && (isCriticalFile(t.abs) || t.homeFile || c.a.isStartupFile(t.abs) || (t.class == pcSystem && !strings.HasPrefix(t.abs, "/dev/")))
+					return t.abs != "" && (isCriticalFile(t.abs) || t.homeFile || c.a.req.isStartupFile(t.abs) || (t.class == pcSystem && !strings.HasPrefix(t.abs, "/dev/")))
 				}),
 				Reason: "deleting a critical system or account file (passwd, sudoers, dotfiles, keys); ask the user"},
 			&Rule{ID: ruleFsRmProjectRoot, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
@@ -119,7 +119,7 @@ func init() {
 				Reason: "recursive delete of the project root, the working directory or a parent; delete specific subdirectories instead"},
 			&Rule{ID: ruleFsRmProjectContents, Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
 				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.allChildren && rec && !t.stream && (t.abs == c.a.projectRoot(c.sc) || t.abs == c.sc.cwdIf())
+					return t.allChildren && rec && !t.stream && (t.abs == c.a.req.projectRoot(c.sc) || t.abs == c.sc.cwdIf())
 				}),
 				Reason: "recursive delete of everything in the project root (rm -rf *) wipes the project but its dotfiles; delete specific subdirectories, or ask the user"},
 			&Rule{ID: ruleFsRmOutsideProject, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
@@ -168,10 +168,10 @@ func init() {
 				Reason: "deleting outside the project is not allowed in this mode; ask the user"},
 			&Rule{ID: ruleFsRmGitMetadata, Category: "filesystem", Verdict: Deny, Names: []string{"rm", "rmdir"},
 				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					if t.dotGlob && t.abs != "" && c.a.repoMetadata(t.abs+"/.git", c.sc) {
+					if t.dotGlob && t.abs != "" && c.a.req.repoMetadata(t.abs+"/.git", c.sc) {
 						return true // rm .* in the repository root matches .git
 					}
-					return t.git && t.class != pcTemp && c.a.repoMetadata(t.abs, c.sc)
+					return t.git && t.class != pcTemp && c.a.req.repoMetadata(t.abs, c.sc)
 				}),
 				Reason: "deleting .git (history, hooks, config) destroys the repository; use git commands instead"},
 			&Rule{ID: ruleFsFindDeleteOutside, Category: "filesystem", Verdict: Deny,

@@ -178,7 +178,7 @@ func (o *runOpts) mount(c *Cmd, src string) {
 		o.escape = "-v " + src
 	case p == "/" || oneOf(p, "/etc|/root|/boot|/proc|/sys|/dev|/var|/usr|/bin|/sbin|/lib|/home|/Users|/private|/System|/Library|/var/lib/docker") ||
 		strings.HasPrefix(p, "/root/") || strings.HasPrefix(p, "/boot/") ||
-		strings.HasPrefix(p, "/etc/") && (isCriticalFile(p) || c.a.isStartupFile(p) || under(p, "/etc/ssh") || under(p, "/etc/systemd") || under(p, "/etc/cron.d")):
+		strings.HasPrefix(p, "/etc/") && (isCriticalFile(p) || c.a.req.isStartupFile(p) || under(p, "/etc/ssh") || under(p, "/etc/systemd") || under(p, "/etc/cron.d")):
 		// Single files such as /etc/localtime or /etc/ssl/certs are the
 		// usual read-only mounts and stay allowed.
 		o.hostRoot = src

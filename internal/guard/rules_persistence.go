@@ -66,9 +66,9 @@ func (a *analyzer) specialWrite(c *Cmd, p string) bool {
 		a.fire(ruleSystemSysrq, c, "writes to "+p)
 	case strings.HasPrefix(p, "/proc/sys/"):
 		a.fire(ruleSystemSysctl, c, "writes to "+p)
-	case a.historyFile(p):
+	case a.req.historyFile(p):
 		a.fire(ruleTamperHistory, c, "writes to "+p)
-	case a.registryConfig(p):
+	case a.req.registryConfig(p):
 		a.fire(ruleTamperRegistry, c, "writes to "+p)
 	default:
 		return false

@@ -52,7 +52,7 @@ func init() {
 				}, Reason: "this turns shell history off, which hides what runs; ask the user"},
 			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"rm", "shred", "unlink", "srm"},
 				When: func(c *Cmd) bool {
-					return anyTarget(c, func(t target) bool { return t.abs != "" && c.a.historyFile(t.abs) })
+					return anyTarget(c, func(t target) bool { return t.abs != "" && c.a.req.historyFile(t.abs) })
 				}, Reason: "this deletes a shell history file, which hides what ran; ask the user"},
 		)
 		setValueOpts("npm", "--registry", "-w", "--workspace", "--prefix", "--userconfig", "--location")
@@ -230,8 +230,8 @@ func foreignIndex(c *Cmd) bool {
 }
 
 // historyFile: a shell or REPL history file in a home directory.
-func (a *analyzer) historyFile(p string) bool {
-	if !a.underHome(p) {
+func (req *Request) historyFile(p string) bool {
+	if !req.underHome(p) {
 		return false
 	}
 	b := path.Base(p)
@@ -245,8 +245,8 @@ var registryFiles = []string{".cargo/config.toml", ".cargo/config", ".config/pip
 	".m2/settings.xml", ".gradle/init.gradle", ".gradle/init.d/", ".gradle/gradle.properties", ".config/nuget/NuGet.Config",
 	".nuget/NuGet/NuGet.Config", ".config/go/env", ".docker/config.json"}
 
-func (a *analyzer) registryConfig(p string) bool {
-	for _, rel := range a.homeRels(p) {
+func (req *Request) registryConfig(p string) bool {
+	for _, rel := range req.homeRels(p) {
 		for _, f := range registryFiles {
 			if matchEntry(rel, f) {
 				return true

@@ -64,8 +64,8 @@ func (o *ownPaths) entries() [][]string {
 // a protected path is reached: a tree copied or extracted into d may
 // create or replace them. A directory on PATH contributes the atreides
 // programs' names.
-func (a *analyzer) ownChildren(o *ownPaths, d string) []string {
-	d = a.fold(d)
+func ownChildren(o *ownPaths, d string) []string {
+	d = foldPath(d)
 	var out []string
 	add := func(n string) {
 		for _, x := range out {
@@ -108,8 +108,8 @@ var atreidesPrograms = []string{"atreides", "atreides-team", "atreides-mcp", "at
 // Programs are the names of atreides's programs, installed side by side.
 func Programs() []string { return slices.Clone(atreidesPrograms) }
 
-// fold lowers p where the file system ignores case.
-func (a *analyzer) fold(p string) string {
+// foldPath lowers p where the file system ignores case.
+func foldPath(p string) string {
 	if foldCase {
 		return strings.ToLower(p)
 	}
@@ -130,7 +130,7 @@ func (a *analyzer) ownTree(c *Cmd, w word, sc *scope) {
 	if !ok {
 		return
 	}
-	if kids := a.ownChildren(a.own(), p); len(kids) > 0 {
+	if kids := ownChildren(a.req.ownFiles(), p); len(kids) > 0 {
 		a.fire(ruleSelfTreeWrite, c, c.Name+" changes everything under "+p+", which holds "+strings.Join(kids, ", "))
 	}
 }
@@ -183,8 +183,8 @@ func (a *analyzer) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) 
 	if !ok {
 		return
 	}
-	o := a.own()
-	kids := a.ownChildren(o, d)
+	o := a.req.ownFiles()
+	kids := ownChildren(o, d)
 	for _, l := range srcs {
 		switch {
 		case l.contents || l.glob:
@@ -195,7 +195,7 @@ func (a *analyzer) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) 
 			p := path.Join(d, l.name)
 			a.ownWrite(c, p)
 			if recursive {
-				if sub := a.ownChildren(o, p); len(sub) > 0 {
+				if sub := ownChildren(o, p); len(sub) > 0 {
 					a.fire(ruleSelfTreeWrite, c, c.Name+" merges a tree into "+p+", which holds "+strings.Join(sub, ", "))
 				}
 			}
@@ -434,22 +434,22 @@ func tokenSep(r rune) bool {
 // namesOwn: the token, as a path, is or holds a protected path, or ends
 // in the tail of one.
 func (a *analyzer) namesOwn(tok string, sc *scope) bool {
-	o := a.own()
+	o := a.req.ownFiles()
 	if p, ok := a.canon(tok, sc); ok {
-		fp := a.fold(p)
-		if a.ownConfig(o, fp) || oneOfPaths(fp, o.bins) || onPath(o, fp) || oneOfPaths(fp, o.hostFiles) ||
-			oneOfPaths(fp, o.containers) || underAny(fp, o.hostDirs) || len(a.ownChildren(o, p)) > 0 && p != "/" && !a.broadDir(p) {
+		fp := foldPath(p)
+		if ownConfig(o, fp) || oneOfPaths(fp, o.bins) || onPath(o, fp) || oneOfPaths(fp, o.hostFiles) ||
+			oneOfPaths(fp, o.containers) || underAny(fp, o.hostDirs) || len(ownChildren(o, p)) > 0 && p != "/" && !a.req.broadDir(p) {
 			return true
 		}
 	}
-	_, ok := a.ownTail(a.fold(path.Clean("/"+strings.TrimLeft(tok, "./~"))), o, true)
+	_, ok := ownTail(foldPath(path.Clean("/"+strings.TrimLeft(tok, "./~"))), o, true)
 	return ok
 }
 
 // broadDir: the project, the home or a directory above them; a token
 // naming one (".", "..", "~") names everything, not atreides's files.
-func (a *analyzer) broadDir(p string) bool {
-	for _, b := range []string{a.req.ProjectRoot, a.req.Cwd, a.req.Home} {
+func (req *Request) broadDir(p string) bool {
+	for _, b := range []string{req.ProjectRoot, req.Cwd, req.Home} {
 		if b != "" && under(path.Clean(b), p) {
 			return true
 		}
@@ -462,7 +462,7 @@ func (a *analyzer) broadDir(p string) bool {
 // the project or the home, an atreides program's name after a "/bin/"
 // directory (when anyDir: the unknown part may be any directory, not
 // only the working one). It returns the rule, ok false when none.
-func (a *analyzer) ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
+func ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
 	if strings.Contains(p+"/", "/.atreides/") && !taskDocument(p) {
 		return ruleSelfConfigWrite, true
 	}
@@ -818,19 +818,19 @@ func (a *analyzer) stateLock(c *Cmd) {
 		w = lit(w.guess)
 	}
 	if w.dyn {
-		if id, _ := a.ownTail(a.fold(path.Clean("/"+w.s[strings.LastIndexByte(w.s, 0)+1:])), a.own(), true); id == ruleSelfConfigWrite {
+		if id, _ := ownTail(foldPath(path.Clean("/"+w.s[strings.LastIndexByte(w.s, 0)+1:])), a.req.ownFiles(), true); id == ruleSelfConfigWrite {
 			a.fire(ruleSelfStateLock, c, "flock "+w.display())
 		}
 		return
 	}
 	p, ok := a.canon(w.s, c.sc)
 	if !ok {
-		if id, _ := a.ownTail(a.fold(path.Clean("/"+w.s)), a.own(), false); id == ruleSelfConfigWrite {
+		if id, _ := ownTail(foldPath(path.Clean("/"+w.s)), a.req.ownFiles(), false); id == ruleSelfConfigWrite {
 			a.fire(ruleSelfStateLock, c, "flock "+w.s)
 		}
 		return
 	}
-	if o := a.own(); a.ownConfig(o, a.fold(p)) {
+	if o := a.req.ownFiles(); ownConfig(o, foldPath(p)) {
 		a.fire(ruleSelfStateLock, c, "flock "+p)
 	}
 }
@@ -875,12 +875,12 @@ func (a *analyzer) builtExecutable(c *Cmd, out word, names []string) {
 	if !ok {
 		return
 	}
-	o := a.own()
+	o := a.req.ownFiles()
 	targets := []string{p}
-	if oneOfPaths(a.fold(p), o.dirsOnPath()) || strings.HasSuffix(out.s, "/") {
+	if oneOfPaths(foldPath(p), o.dirsOnPath()) || strings.HasSuffix(out.s, "/") {
 		targets = targets[:0]
 		for _, n := range names {
-			if n == "" && oneOfPaths(a.fold(p), o.dirsOnPath()) {
+			if n == "" && oneOfPaths(foldPath(p), o.dirsOnPath()) {
 				a.fire(ruleSelfBinaryWrite, c, c.Name+" builds into "+p+", on PATH, programs it names at run time")
 				return
 			}
@@ -1059,7 +1059,7 @@ func (a *analyzer) goBinOnPath(c *Cmd, env map[string]word) bool {
 		return true
 	}
 	p, ok := a.canon(dir.s, c.sc)
-	return !ok || oneOfPaths(a.fold(p), a.own().dirsOnPath())
+	return !ok || oneOfPaths(foldPath(p), a.req.ownFiles().dirsOnPath())
 }
 
 // ownPatch judges `patch` writing the files its patch names: each target
@@ -1096,7 +1096,7 @@ func (a *analyzer) ownPatchText(c *Cmd, in feed, dir *word, fromFile bool, what 
 			a.ownExtract(c, dir, what)
 			return
 		}
-		sc = a.chdir(sc.clone(), *dir)
+		sc = a.req.chdir(sc.clone(), *dir)
 	}
 	for _, n := range patchTargets(in.text) {
 		// -p0 keeps a/x, -p1 strips it: judge both readings.

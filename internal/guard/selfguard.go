@@ -155,19 +155,19 @@ func (a *analyzer) selfProgram(c *Cmd, head string, sc *scope) bool {
 	if !ok {
 		return false
 	}
-	fp := a.fold(p)
+	fp := foldPath(p)
 	switch {
-	case self != "" && fp == a.fold(path.Clean(self)) || a.paths.copies[p]:
+	case self != "" && fp == foldPath(path.Clean(self)) || a.paths.copies[p]:
 		return true
 	case atreidesProgramName(path.Base(fp)):
 		// Every other installed program and file on PATH the guard
 		// protects is named like one; only then is the protected set
 		// built (a command run by path, ./gradlew, costs nothing).
-		if o := a.own(); oneOfPaths(fp, o.bins) || onPath(o, fp) {
+		if o := a.req.ownFiles(); oneOfPaths(fp, o.bins) || onPath(o, fp) {
 			return true
 		}
 	}
-	if a.req.SameBinary != nil && (a.inProject(p, sc) || a.isTemp(p)) && !knownProgram(a.p, c.Name) {
+	if a.req.SameBinary != nil && (a.req.inProject(p, sc) || a.req.isTemp(p)) && !knownProgram(a.p, c.Name) {
 		return a.req.SameBinary(p)
 	}
 	return false
@@ -280,11 +280,13 @@ type ownPaths struct {
 // (install.MCPBinary; the guard imports nothing of atreides's).
 const mcpBinary = "atreides-mcp"
 
-func (a *analyzer) own() *ownPaths {
-	if a.req.own != nil {
-		return a.req.own
+// ownFiles lists atreides's own files as the request names them (its
+// binary, configuration, state and hosts' settings), built once per request.
+func (req *Request) ownFiles() *ownPaths {
+	if req.own != nil {
+		return req.own
 	}
-	r := a.req
+	r := req
 	o := &ownPaths{}
 	// The entries share a few directories: r.Resolve is the analyzer's
 	// memo (memoResolve), so each costs its system calls once.
@@ -422,10 +424,10 @@ func (a *analyzer) ownWrite(c *Cmd, p string) {
 	if c != nil {
 		detail = c.Name + " changes " + p
 	}
-	o := a.own()
-	fp := a.fold(p)
+	o := a.req.ownFiles()
+	fp := foldPath(p)
 	switch {
-	case a.ownConfig(o, fp) && !taskDocument(p):
+	case ownConfig(o, fp) && !taskDocument(p):
 		a.fire(ruleSelfConfigWrite, c, detail)
 	case oneOfPaths(fp, o.bins) || onPath(o, fp):
 		a.fire(ruleSelfBinaryWrite, c, detail)
@@ -438,7 +440,7 @@ func (a *analyzer) ownWrite(c *Cmd, p string) {
 // configuration directory, or the .atreides directory of the project, the
 // working directory or one of their ancestors (project.Root finds the
 // nearest one walking up).
-func (a *analyzer) ownConfig(o *ownPaths, p string) bool {
+func ownConfig(o *ownPaths, p string) bool {
 	if underAny(p, o.trees) {
 		return true
 	}
@@ -522,8 +524,8 @@ func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
 	if i := strings.LastIndexByte(w.s, 0); i >= 0 {
 		// $OLDPWD/.atreides/config.yaml, $BIN/atreides: whatever the
 		// unknown part, the known end names a protected path.
-		if id, ok := a.ownTail(a.fold(path.Clean("/"+w.s[i+1:])), a.own(), true); ok {
-			a.fire(id, c, a.writer(c)+" "+w.display()+", whatever the part computed at run time")
+		if id, ok := ownTail(foldPath(path.Clean("/"+w.s[i+1:])), a.req.ownFiles(), true); ok {
+			a.fire(id, c, writerOf(c)+" "+w.display()+", whatever the part computed at run time")
 			return
 		}
 	}
@@ -537,8 +539,8 @@ func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
 	}
 }
 
-// writer names what writes, for a reason.
-func (a *analyzer) writer(c *Cmd) string {
+// writerOf names what writes, for a reason.
+func writerOf(c *Cmd) string {
 	if c == nil {
 		return "writes"
 	}
@@ -552,8 +554,8 @@ func (a *analyzer) ownWriteRel(c *Cmd, s string) {
 	if taskDocument(s) {
 		return
 	}
-	if id, ok := a.ownTail(a.fold(path.Clean("/"+s)), a.own(), false); ok {
-		a.fire(id, c, a.writer(c)+" "+s+" (in a directory the guard cannot determine)")
+	if id, ok := ownTail(foldPath(path.Clean("/"+s)), a.req.ownFiles(), false); ok {
+		a.fire(id, c, writerOf(c)+" "+s+" (in a directory the guard cannot determine)")
 	}
 }
 

@@ -231,12 +231,12 @@ func hSystemdRun(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int,
 	inner := external(sc, c.Name).clone()
 	switch {
 	case hasDir:
-		inner = a.chdir(inner, dir)
+		inner = a.req.chdir(inner, dir)
 	case same:
 	case user:
-		inner = a.chdir(inner, lit(a.req.Home))
+		inner = a.req.chdir(inner, lit(a.req.Home))
 	default:
-		inner = a.chdir(inner, lit("/"))
+		inner = a.req.chdir(inner, lit("/"))
 	}
 	return a.exec(rest, env, inner, depth, in)
 }
@@ -383,7 +383,7 @@ func (a *analyzer) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *sco
 	inner := sc.clone()
 	ops := optScan{valued: spec.valued}.scan(argv[1:], false, func(name string, v word) {
 		if name == "-c" && sub != "run-shell" && sub != "run" {
-			inner = a.chdir(inner, v)
+			inner = a.req.chdir(inner, v)
 		}
 	})
 	if spec.arg >= len(ops) {
