@@ -241,14 +241,14 @@ func (a *analyzer) step() bool { return a.spend(1) }
 func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
 	if depth > maxDepth {
 		a.fire(ruleParseTooComplex, nil, fmt.Sprintf("shells, evals and substitutions nest deeper than %d", maxDepth))
-		a.unknownWrite("the command nests too deeply to follow", false, "")
+		a.writes().unknownWrite("the command nests too deeply to follow", false, "")
 		return feed{t: tUnknown}
 	}
 	f, err := a.parseText(src)
 	var tc *tooComplex
 	if errors.As(err, &tc) {
 		a.fire(ruleParseTooComplex, nil, tc.why)
-		a.unknownWrite("the command is too large to follow", false, "")
+		a.writes().unknownWrite("the command is too large to follow", false, "")
 		return feed{t: tUnknown}
 	}
 	if err != nil {
@@ -316,7 +316,7 @@ func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
 		return
 	}
 	if !repaired {
-		a.unknownWrite("the command does not parse as shell", false, "")
+		a.writes().unknownWrite("the command does not parse as shell", false, "")
 	}
 	switch {
 	case dangerousText(src) && !repaired:
@@ -394,10 +394,10 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
 	in = a.redirects(st.Redirs, sc, depth, in)
 	out := a.command(st.Cmd, sc, depth, in, st.Redirs)
 	if len(a.outFiles) > mark {
-		a.madeText(mark, out)
+		a.self().madeText(mark, out)
 	}
 	if out.t&tCred != 0 && a.inSubst == 0 && a.piped == 0 {
-		a.printedCred(st)
+		a.exfil().printedCred(st)
 	}
 	if subs := outputProcSubsts(st); len(subs) > 0 {
 		// `cmd > >(bash)`, `tee >(sh)`: what the command writes is the
@@ -467,7 +467,7 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 		a.stmts(x.Do, sc, depth, in)
 	case *syntax.ForClause:
 		if wi, ok := x.Loop.(*syntax.WordIter); ok {
-			items := a.fields(wi.Items, sc, depth)
+			items := a.expand().fields(wi.Items, sc, depth)
 			static := len(items) > 1 && len(items) <= maxLoopItems
 			for _, it := range items {
 				static = static && !it.dyn && !it.glob
@@ -490,7 +490,7 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 		}
 		a.stmts(x.Do, sc, depth, in)
 	case *syntax.CaseClause:
-		a.fields([]*syntax.Word{x.Word}, sc, depth)
+		a.expand().fields([]*syntax.Word{x.Word}, sc, depth)
 		for _, it := range x.Items {
 			a.stmts(it.Stmts, sc, depth, in)
 		}
@@ -629,7 +629,7 @@ func callsName(st *syntax.Stmt, name string) bool {
 func (a *analyzer) decl(x *syntax.DeclClause, sc *scope, depth int) {
 	for _, as := range x.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
-			a.fields([]*syntax.Word{as.Value}, sc, depth)
+			a.expand().fields([]*syntax.Word{as.Value}, sc, depth)
 			continue
 		}
 		a.assign(as, sc, depth)
@@ -647,7 +647,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 		a.walkSubst(as.Array, sc, depth)
 		w = dynWord()
 	case as.Value != nil:
-		w = joinFields(a.wordFields(as.Value, sc, depth, true))
+		w = joinFields(a.expand().wordFields(as.Value, sc, depth, true))
 	case as.Naked:
 		// export -n NAME, declare +x NAME, local NAME: the name alone
 		// changes what the commands after it are given.
@@ -667,7 +667,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 		sc.ifsOK, sc.ifs = !w.dyn, w.s
 	}
 	sc.vars[name] = w
-	a.envRule(name, w, sc, depth)
+	a.vcs().envRule(name, w, sc, depth)
 }
 
 func joinFields(ws []word) word {
@@ -694,7 +694,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redi
 	if len(redirs) == 0 && isInitIdiom(ce) {
 		// The generator itself still runs and is judged; its output is
 		// trusted shell-init code.
-		a.fields(ce.Args[1:], sc, depth)
+		a.expand().fields(ce.Args[1:], sc, depth)
 		a.strict(nil, "shell-init idiom runs generated code")
 		a.cmds = append(a.cmds, ce.Args[0].Lit()+" <init idiom>")
 		a.eff.Ran(ce.Args[0].Lit())
@@ -706,11 +706,11 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redi
 		if as.Name == nil || as.Value == nil {
 			continue
 		}
-		w := joinFields(a.wordFields(as.Value, sc, depth, true))
+		w := joinFields(a.expand().wordFields(as.Value, sc, depth, true))
 		env[as.Name.Value] = w
-		a.envRule(as.Name.Value, w, sc, depth)
+		a.vcs().envRule(as.Name.Value, w, sc, depth)
 	}
-	args := a.fields(ce.Args, local, depth)
+	args := a.expand().fields(ce.Args, local, depth)
 	return a.exec(args, env, sc, depth, in)
 }
 
@@ -733,35 +733,35 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in fee
 				a.heredocData(in.text, true, sc, depth)
 				continue
 			}
-			w := joinRaw(a.wordFields(r.Hdoc, sc, depth, true))
+			w := joinRaw(a.expand().wordFields(r.Hdoc, sc, depth, true))
 			in = feed{known: !w.dyn, text: w.s, t: w.t}
 			if w.dyn {
 				in.t |= tUnknown
 			}
 			a.heredocData(strings.ReplaceAll(w.s, "\x00", ""), false, sc, depth)
 		case syntax.WordHdoc:
-			w := joinFields(a.wordFields(r.Word, sc, depth, true))
+			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
 			in = feed{known: !w.dyn, text: w.s + "\n", t: w.t}
 			if w.dyn {
 				in.t |= tUnknown
 			}
 			a.heredocData(strings.ReplaceAll(w.s, "\x00", ""), false, sc, depth)
 		case syntax.RdrIn, syntax.RdrInOut:
-			w := joinFields(a.wordFields(r.Word, sc, depth, true))
+			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
 			in = a.fileFeed(w, sc)
 			if r.Op == syntax.RdrInOut {
-				a.wroteContent(nil, w, sc, "redirect <> "+w.display())
+				a.writes().wroteContent(nil, w, sc, "redirect <> "+w.display())
 			}
 		case syntax.DplIn, syntax.DplOut:
-			w := joinFields(a.wordFields(r.Word, sc, depth, true))
+			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
 			if r.Op == syntax.DplOut && !fdWord(w) {
-				a.wroteContent(nil, w, sc, "redirect >& "+w.display()) // stdout and stderr to a file
+				a.writes().wroteContent(nil, w, sc, "redirect >& "+w.display()) // stdout and stderr to a file
 			}
 		default:
-			w := joinFields(a.wordFields(r.Word, sc, depth, true))
-			a.wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.display())
+			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
+			a.writes().wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.display())
 			if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && !w.dyn && a.judging() {
-				if p, ok := a.canon(w.s, sc); ok {
+				if p, ok := a.files().canon(w.s, sc); ok {
 					a.outFiles = append(a.outFiles, p)
 				}
 			}
@@ -786,9 +786,9 @@ func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
 		return
 	}
 	sub := a.sub()
-	sub.runQuiet(nil, text, sc, depth)
+	sub.code().runQuiet(nil, text, sc, depth)
 	for _, l := range stringLiterals(text) {
-		sub.runQuiet(nil, l, sc, depth)
+		sub.code().runQuiet(nil, l, sc, depth)
 	}
 	switch sub.res.Category {
 	case "", "parse", "dynamic", "strict", "secret":
@@ -845,22 +845,22 @@ func (a *analyzer) fileFeed(w word, sc *scope) feed {
 	if !a.judging() {
 		return f // secret taints only matter to a verdict
 	}
-	if !w.dyn && a.sensitive(w.s, sc) {
+	if !w.dyn && a.files().sensitive(w.s, sc) {
 		f.t |= tSecret
 	}
-	a.stdinSecret(w, sc)
+	a.exfil().stdinSecret(w, sc)
 	return f
 }
 
 // fields resolves words to argv, applying field splitting of unquoted
 // expansions.
-func (a *analyzer) fields(ws []*syntax.Word, sc *scope, depth int) []word {
+func (a expander) fields(ws []*syntax.Word, sc *scope, depth int) []word {
 	out := make([]word, 0, len(ws))
 	for _, w := range ws {
 		bws, n := braces(w)
 		if bws == nil {
 			a.fire(ruleParseTooComplex, nil, fmt.Sprintf("a brace expansion makes more than %d words", maxBraceWords))
-			a.unknownWrite("the command is too large to follow", false, "")
+			a.writes().unknownWrite("the command is too large to follow", false, "")
 		}
 		if n > 1 && !a.spend(n) {
 			break // every word expanded costs, even those not kept
@@ -968,7 +968,7 @@ func (f *fieldBuilder) flush() {
 
 // wordFields resolves one word. noSplit is for assignments and redirection
 // targets, where bash does not split.
-func (a *analyzer) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool) []word {
+func (a expander) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool) []word {
 	fb := &fieldBuilder{empty: true, guessOK: true}
 	if w == nil {
 		return nil
@@ -991,7 +991,7 @@ func (a *analyzer) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool
 	return fb.out
 }
 
-func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int, quoted, first, noSplit bool) {
+func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int, quoted, first, noSplit bool) {
 	if !a.step() {
 		fb.cur.dyn = true
 		return
@@ -1164,7 +1164,7 @@ func hasGlob(v string) bool {
 
 // subst evaluates a command substitution in a subshell and returns its
 // output as far as it is known.
-func (a *analyzer) subst(list []*syntax.Stmt, sc *scope, depth int) feed {
+func (a expander) subst(list []*syntax.Stmt, sc *scope, depth int) feed {
 	if depth+1 > maxDepth {
 		a.fire(ruleParseTooComplex, nil, "substitutions nested too deeply")
 		return feed{t: tUnknown}
@@ -1175,7 +1175,7 @@ func (a *analyzer) subst(list []*syntax.Stmt, sc *scope, depth int) feed {
 }
 
 // param resolves a parameter expansion. ok=false means unknown.
-func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) {
+func (a expander) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) {
 	if x.Param == nil || x.Excl || x.Length || x.Index != nil || x.Names != 0 || x.NestedParam != nil || x.Repl != nil {
 		a.walkSubst(x, sc, depth)
 		return word{}, false
@@ -1253,7 +1253,7 @@ func arithLit(e syntax.ArithmExpr) (int, bool) {
 }
 
 // lookup resolves a variable the guard can know without the environment.
-func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
+func (a expander) lookup(name string, sc *scope) (word, bool) {
 	if w, ok := sc.vars[name]; ok {
 		return w, !w.dyn
 	}
@@ -1299,7 +1299,7 @@ func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
 	if !a.judging() {
 		return word{}, false
 	}
-	return a.envCred(name), false
+	return a.exfil().envCred(name), false
 }
 
 func (req *Request) tmpdir() string {

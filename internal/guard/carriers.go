@@ -180,7 +180,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		return feed{t: tUnknown}
 	}
 	if len(tmpl) == 0 {
-		a.parallelCommands(c, sources, fromStdin, sc, depth)
+		a.code().parallelCommands(c, sources, fromStdin, sc, depth)
 		return feed{t: tUnknown}
 	}
 	if o.dry {
@@ -199,7 +199,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		// the agent means to run.
 		vals = []word{{}}
 	}
-	if a.parallelShell(c, tmpl, env, vals, sc, depth) {
+	if a.code().parallelShell(c, tmpl, env, vals, sc, depth) {
 		return feed{t: tUnknown}
 	}
 	if fromStdin && parallelRmOptions(tmpl) {
@@ -289,7 +289,7 @@ func parallelJobs(sources [][]word) []word {
 // line) and `parallel` reading command lines from stdin. parallel expands
 // its replacement strings inside stdin lines, so a command stream is
 // never fully known, even from a literal producer.
-func (a *analyzer) parallelCommands(c *Cmd, sources [][]word, fromStdin bool, sc *scope, depth int) {
+func (a codeJudge) parallelCommands(c *Cmd, sources [][]word, fromStdin bool, sc *scope, depth int) {
 	if fromStdin {
 		a.fire(ruleDynamicStreamCommand, c, "parallel runs command lines read from stdin")
 		return
@@ -312,7 +312,7 @@ func (a *analyzer) parallelCommands(c *Cmd, sources [][]word, fromStdin bool, sc
 // the script is one quoted word of data. A value that becomes the whole
 // script (`bash -c ::: CODE`, `bash -c {}`), or that lands in the shell's
 // other arguments or environment, is chosen at run time: deny.
-func (a *analyzer) parallelShell(c *Cmd, tmpl []word, env map[string]word, vals []word, sc *scope, depth int) bool {
+func (a codeJudge) parallelShell(c *Cmd, tmpl []word, env map[string]word, vals []word, sc *scope, depth int) bool {
 	k := 0
 	for k < len(tmpl) && !tmpl[k].dyn && (tmpl[k].s == "env" || isAssignWord(tmpl[k].s)) {
 		k++
@@ -491,7 +491,7 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 		sc.findClean = true
 	}
 	for _, r := range roots {
-		if m, ok := a.secretPath(r.s, sc); ok && !r.dyn {
+		if m, ok := a.files().secretPath(r.s, sc); ok && !r.dyn {
 			// Listing a credentials directory discloses what is there
 			// and feeds its files to the expression.
 			a.fire(ruleSecretRead, c, m)
@@ -511,7 +511,7 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 		case findValueOpts.get()[s] > 0:
 			i += findValueOpts.get()[s]
 		case s == "-delete":
-			a.findDelete(c, roots, sc)
+			a.code().findDelete(c, roots, sc)
 		case s == "-exec" || s == "-execdir" || s == "-ok" || s == "-okdir":
 			j := i + 1
 			for j < len(args) && !(args[j].s == ";" || (args[j].s == "+" && j > i+1 && args[j-1].s == "{}")) {
@@ -532,17 +532,17 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 				i = j
 				continue
 			}
-			a.findExec(c, inner, roots, env, sc, depth, dir)
-			a.findSecret(c, inner, roots, args, sc)
+			a.code().findExec(c, inner, roots, env, sc, depth, dir)
+			a.code().findSecret(c, inner, roots, args, sc)
 			i = j
 		}
 	}
 	return feed{t: tUnknown}
 }
 
-func (a *analyzer) findDelete(c *Cmd, roots []word, sc *scope) {
+func (a codeJudge) findDelete(c *Cmd, roots []word, sc *scope) {
 	for _, r := range roots {
-		t := a.classify(r, sc)
+		t := a.files().classify(r, sc)
 		if t.class == pcProject && (t.abs == sc.cwdIf() || t.abs == a.req.projectRoot(sc)) {
 			t.class = pcInside
 		}
@@ -564,7 +564,7 @@ func (a *analyzer) findDelete(c *Cmd, roots []word, sc *scope) {
 // standing for the files found. -execdir/-okdir run it in the directory of
 // each match: a relative operand there names a path somewhere under the
 // start point, as unknown as {} itself.
-func (a *analyzer) findExec(c *Cmd, inner []word, roots []word, env map[string]word, sc *scope, depth int, dir bool) {
+func (a codeJudge) findExec(c *Cmd, inner []word, roots []word, env map[string]word, sc *scope, depth int, dir bool) {
 	if len(inner) == 0 {
 		return
 	}
@@ -654,11 +654,11 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	}
 	if strings.Contains(prog.s, "system") || strings.Contains(prog.s, "getline") || strings.Contains(prog.s, "| \"") || strings.Contains(prog.s, "|\"") {
 		for _, s := range stringLiterals(prog.s) {
-			a.runQuiet(c, s, sc, depth)
+			a.code().runQuiet(c, s, sc, depth)
 		}
 	}
 	for _, s := range stringLiterals(prog.s) {
-		a.secretLiteral(c, s, sc)
+		a.code().secretLiteral(c, s, sc)
 	}
 	return feed{t: tUnknown}
 }
@@ -668,7 +668,7 @@ var reAwkDynSystem = &lazyRegexp{src: `system\(\s*[^"\s)]|[^"\s]\s*\|\s*getline|
 
 // runQuiet analyses a string that may be shell code; text that does not
 // parse as shell is ignored because it was probably not meant as code.
-func (a *analyzer) runQuiet(c *Cmd, s string, sc *scope, depth int) {
+func (a codeJudge) runQuiet(c *Cmd, s string, sc *scope, depth int) {
 	if strings.TrimSpace(s) == "" || depth+1 > maxDepth {
 		return
 	}
@@ -752,7 +752,7 @@ var codeOpts = map[string]bool{"-c": true, "-e": true, "-E": true, "--eval": tru
 // reads as options, code or a module: they decide what runs. Values after
 // `--`, after the script or program operand, or after python's -c/-m are
 // plain arguments.
-func (a *analyzer) streamInterp(c *Cmd) {
+func (a codeJudge) streamInterp(c *Cmd) {
 	python := interpFamily(c.Name) == "python" || interpFamily(c.Name) == "pypy"
 	valued := interpValued[interpFamily(c.Name)]
 	if isAwk(c.Name) {
@@ -820,7 +820,7 @@ func blankStrings(code string) string {
 // findSecret: `find . -name .env -exec cat {} +` reads every match with a
 // reading command; a -name/-path naming a secret file makes that a
 // secret read.
-func (a *analyzer) findSecret(c *Cmd, inner, roots, args []word, sc *scope) {
+func (a codeJudge) findSecret(c *Cmd, inner, roots, args []word, sc *scope) {
 	if len(inner) == 0 || inner[0].dyn || metadataOnly.get()[normName(inner[0].s)] {
 		return
 	}
@@ -830,7 +830,7 @@ func (a *analyzer) findSecret(c *Cmd, inner, roots, args []word, sc *scope) {
 		}
 		switch w.s {
 		case "-name", "-iname", "-path", "-ipath", "-wholename":
-			if m, ok := a.secretPath(path.Base(args[i+1].s), sc); ok {
+			if m, ok := a.files().secretPath(path.Base(args[i+1].s), sc); ok {
 				a.fire(ruleSecretRead, c, m)
 				return
 			}

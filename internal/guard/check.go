@@ -65,13 +65,13 @@ func (p *Policy) checkPath(r Request) Result {
 	}
 	raw = expandHome(raw, r.Home)
 	tool := strings.ToLower(r.Tool)
-	abs, _ := a.canon(raw, sc)
+	abs, _ := a.files().canon(raw, sc)
 	if cr, ok := a.customPath(tool, abs); ok {
 		if cr.verdict > Allow {
 			return Result{Verdict: cr.verdict, Rule: cr.ID, Category: "custom", Reason: orDefault(cr.Reason, "blocked by custom rule")}
 		}
 	}
-	if m, ok := a.secretPath(raw, sc); ok {
+	if m, ok := a.files().secretPath(raw, sc); ok {
 		id := ruleSecretRead
 		if tool == "write" || tool == "edit" {
 			id = ruleSecretWrite
@@ -91,13 +91,13 @@ func (p *Policy) checkPath(r Request) Result {
 		}
 	}
 	if (tool == "write" || tool == "edit") && abs != "" {
-		if a.ownWrite(nil, abs); a.res.Category == "self" {
+		if a.self().ownWrite(nil, abs); a.res.Category == "self" {
 			return a.res // no custom allow overrides atreides's own files
 		}
 		if cr, ok := a.customPath(tool, abs); ok && cr.verdict == Allow {
 			return Result{Verdict: Allow, Rule: cr.ID, Reason: "allowed by custom rule"}
 		}
-		a.writeTarget(nil, lit(abs), sc)
+		a.files().writeTarget(nil, lit(abs), sc)
 	}
 	return a.res
 }

@@ -29,7 +29,7 @@ func ShellEffects(r Request) (e shell.Effects) {
 }
 
 // changed records the first certain change.
-func (a *analyzer) changed(what string) {
+func (a effectWalk) changed(what string) {
 	if a.eff.Changes == "" {
 		a.eff.Changes = what
 	}
@@ -37,7 +37,7 @@ func (a *analyzer) changed(what string) {
 
 // unknownWrite records a write whose target cannot be listed; certain
 // says the command does change files (tar -x), not only that it may.
-func (a *analyzer) unknownWrite(why string, certain bool, what string) {
+func (a effectWalk) unknownWrite(why string, certain bool, what string) {
 	if certain {
 		a.changed(what)
 	}
@@ -50,7 +50,7 @@ func (a *analyzer) unknownWrite(why string, certain bool, what string) {
 // Changes ("rm", "redirect >"). In the judging walk the path is checked
 // against atreides's own files (selfguard.go): a deletion, move or mode
 // change is otherwise judged by the command's own rules.
-func (a *analyzer) wrote(c *Cmd, w word, sc *scope, what string) {
+func (a effectWalk) wrote(c *Cmd, w word, sc *scope, what string) {
 	a.noteWrite(c, w, sc, what, false)
 }
 
@@ -58,7 +58,7 @@ func (a *analyzer) wrote(c *Cmd, w word, sc *scope, what string) {
 // a copy's destination, sed -i, dd of=, a named download): the judging
 // walk also checks the target like any written file (writeTarget:
 // devices, critical and startup files, secrets, atreides's own files).
-func (a *analyzer) wroteContent(c *Cmd, w word, sc *scope, what string) {
+func (a effectWalk) wroteContent(c *Cmd, w word, sc *scope, what string) {
 	a.noteWrite(c, w, sc, what, true)
 }
 
@@ -72,14 +72,14 @@ type pendingWrite struct {
 }
 
 // judgeContentWrites judges the content writes the current command made.
-func (a *analyzer) judgeContentWrites() {
+func (a effectWalk) judgeContentWrites() {
 	for _, p := range a.contentWrites {
-		a.writeTarget(p.c, p.w, p.sc)
+		a.files().writeTarget(p.c, p.w, p.sc)
 	}
 	a.contentWrites = a.contentWrites[:0]
 }
 
-func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content bool) {
+func (a effectWalk) noteWrite(c *Cmd, w word, sc *scope, what string, content bool) {
 	if w.proc != nil {
 		return // >(cmd): the substitution's own commands are walked
 	}
@@ -87,12 +87,12 @@ func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content boo
 		return // 2>/dev/null: nothing to judge or record
 	}
 	if a.judging() {
-		a.ownWriteTarget(c, w, sc)
+		a.self().ownWriteTarget(c, w, sc)
 		switch {
 		case content && c != nil:
 			a.contentWrites = append(a.contentWrites, pendingWrite{c, w, sc})
 		case content:
-			a.writeTarget(c, w, sc) // a redirection, judged before its command
+			a.files().writeTarget(c, w, sc) // a redirection, judged before its command
 		}
 	}
 	if w.dyn {
@@ -104,7 +104,7 @@ func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content boo
 		return
 	}
 	s := w.s
-	p, ok := a.canon(s, sc)
+	p, ok := a.files().canon(s, sc)
 	if !ok {
 		a.unknownWrite(what+" writes to "+s+" in an unknown directory", true, what)
 		return
@@ -114,7 +114,7 @@ func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content boo
 		return
 	}
 	if _, ok := a.paths.made[p]; a.judging() && (content || !ok) {
-		a.noteMade(p, madeFile{}) // chmod +x keeps what is known of its text
+		a.self().noteMade(p, madeFile{}) // chmod +x keeps what is known of its text
 	}
 	a.changed(what)
 	if !slices.Contains(a.eff.Writes, p) && len(a.eff.Writes) < 256 {
@@ -133,13 +133,13 @@ func harmlessDevice(s string) bool {
 // effects records what the resolved simple command c writes and whether
 // it verifies. Wrappers reach here twice: as themselves (no effect) and,
 // through their handler, as the command they run.
-func (a *analyzer) effects(c *Cmd) {
+func (a effectWalk) effects(c *Cmd) {
 	if a.eff.Verifies == "" {
 		a.eff.Verifies = verifier(c.Name, c.Args)
 	}
 	a.reads(c)
 	if f := writers.get()[c.Name]; f != nil {
-		f(a, c)
+		f(a.analyzer, c)
 		return
 	}
 	if isInterpreter(c.Name) {
@@ -171,7 +171,7 @@ var readers = map[string]string{
 }
 
 // reads records the files c prints whole or in part (Effects.Reads).
-func (a *analyzer) reads(c *Cmd) {
+func (a effectWalk) reads(c *Cmd) {
 	valued, ok := readers[c.Name]
 	if !ok || c.sc.findDir != "" {
 		return
@@ -191,7 +191,7 @@ func (a *analyzer) reads(c *Cmd) {
 		if w.dyn || w.proc != nil || w.s == "-" {
 			continue
 		}
-		if p, ok := a.canon(w.s, c.sc); ok && !slices.Contains(a.eff.Reads, p) && len(a.eff.Reads) < 256 {
+		if p, ok := a.files().canon(w.s, c.sc); ok && !slices.Contains(a.eff.Reads, p) && len(a.eff.Reads) < 256 {
 			a.eff.Reads = append(a.eff.Reads, p)
 		}
 	}
@@ -360,9 +360,9 @@ func wOperands(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
 		tree := c.Name == "rm" && hasOption(c.Args, "rR", "--recursive")
 		for _, w := range operands(c.Args, short, long...) {
-			a.wrote(c, w, c.sc, c.Name)
+			a.writes().wrote(c, w, c.sc, c.Name)
 			if tree {
-				a.ownTree(c, w, c.sc)
+				a.self().ownTree(c, w, c.sc)
 			}
 		}
 	}
@@ -372,7 +372,7 @@ func wOperands(short string, long ...string) writer {
 func wContent(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
 		for _, w := range operands(c.Args, short, long...) {
-			a.wroteContent(c, w, c.sc, c.Name)
+			a.writes().wroteContent(c, w, c.sc, c.Name)
 		}
 	}
 }
@@ -387,9 +387,9 @@ func wAfterFirst(short string, long ...string) writer {
 		}
 		tree := hasOption(c.Args, "R", "--recursive")
 		for _, w := range ops {
-			a.wrote(c, w, c.sc, c.Name)
+			a.writes().wrote(c, w, c.sc, c.Name)
 			if tree {
-				a.ownTree(c, w, c.sc)
+				a.self().ownTree(c, w, c.sc)
 			}
 		}
 	}
@@ -414,9 +414,9 @@ func wChmod(a *analyzer, c *Cmd) {
 		case !modeSeen:
 			modeSeen = true
 		default:
-			a.wrote(c, w, c.sc, "chmod")
+			a.writes().wrote(c, w, c.sc, "chmod")
 			if hasOption(c.Args, "R", "--recursive") {
-				a.ownTree(c, w, c.sc)
+				a.self().ownTree(c, w, c.sc)
 			}
 		}
 	}
@@ -431,7 +431,7 @@ func wCopy(a *analyzer, c *Cmd) {
 	ops := operands(c.Args, "tSmogTbZ", "--target-directory", "--suffix", "--mode", "--owner", "--group")
 	if c.Name == "install" && hasOption(c.Args, "d", "--directory") {
 		for _, w := range ops {
-			a.wrote(c, w, c.sc, c.Name)
+			a.writes().wrote(c, w, c.sc, c.Name)
 		}
 		return
 	}
@@ -439,40 +439,40 @@ func wCopy(a *analyzer, c *Cmd) {
 	var dst word
 	intoDir := false
 	if dir, ok := optValue(c.Args, 't', "--target-directory"); ok {
-		a.wroteContent(c, dir, c.sc, c.Name)
+		a.writes().wroteContent(c, dir, c.sc, c.Name)
 		dst, intoDir = dir, true
 	} else if len(ops) >= 2 {
 		srcs = ops[:len(ops)-1]
 		dst, intoDir = ops[len(ops)-1], len(ops) > 2
-		a.wroteContent(c, dst, c.sc, c.Name)
+		a.writes().wroteContent(c, dst, c.sc, c.Name)
 	} else if c.Name == "ln" && len(ops) == 1 && !ops[0].dyn {
 		dst = lit(path.Base(ops[0].s)) // ln -s /x/y: ./y
-		a.wrote(c, dst, c.sc, c.Name)
-		a.noteLink(c, ops[0], dst, false)
+		a.writes().wrote(c, dst, c.sc, c.Name)
+		a.self().noteLink(c, ops[0], dst, false)
 		return
 	} else {
 		return
 	}
 	if c.Name == "mv" {
 		for _, s := range srcs {
-			a.wrote(c, s, c.sc, c.Name)
-			a.ownTree(c, s, c.sc)
+			a.writes().wrote(c, s, c.sc, c.Name)
+			a.self().ownTree(c, s, c.sc)
 		}
 	}
-	a.copyEffects(c, srcs, dst, intoDir)
+	a.writes().copyEffects(c, srcs, dst, intoDir)
 }
 
 // copyEffects follows a copy, move or link into atreides's own files:
 // each source may land inside the destination directory (cp x.json .claude
 // is .claude/x.json); a link is remembered for the rest of the command;
 // a copy of an installed atreides program is atreides under a new name.
-func (a *analyzer) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
+func (a effectWalk) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
 	if c.Name == "ln" {
 		for _, s := range srcs {
 			if len(srcs) == 1 && !intoDir {
-				a.noteLink(c, s, dst, false)
+				a.self().noteLink(c, s, dst, false)
 			}
-			a.noteLink(c, s, dst, true)
+			a.self().noteLink(c, s, dst, true)
 		}
 	}
 	if !a.judging() {
@@ -491,21 +491,21 @@ func (a *analyzer) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
 			a.noteCopy(c, s, dst)
 		}
 	}
-	a.ownLanding(c, dst, lands, recursive)
+	a.self().ownLanding(c, dst, lands, recursive)
 }
 
 // noteCopy remembers a copy of an installed atreides program (the
 // destination, and the source's name inside it when it is a directory).
-func (a *analyzer) noteCopy(c *Cmd, src, dst word) {
+func (a effectWalk) noteCopy(c *Cmd, src, dst word) {
 	if src.dyn || dst.dyn {
 		return
 	}
-	sp, ok := a.canon(src.s, c.sc)
+	sp, ok := a.files().canon(src.s, c.sc)
 	o := a.req.ownFiles()
 	if !ok || !oneOfPaths(foldPath(sp), o.bins) && !onPath(o, foldPath(sp)) {
 		return
 	}
-	d, ok := a.canon(dst.s, c.sc)
+	d, ok := a.files().canon(dst.s, c.sc)
 	if !ok {
 		return
 	}
@@ -529,7 +529,7 @@ func wRsync(a *analyzer, c *Cmd) {
 	}
 	dst := ops[len(ops)-1]
 	if !remote(dst) {
-		a.wroteContent(c, dst, c.sc, c.Name)
+		a.writes().wroteContent(c, dst, c.sc, c.Name)
 		var lands []landing
 		for _, s := range ops[:len(ops)-1] {
 			if !remote(s) {
@@ -538,12 +538,12 @@ func wRsync(a *analyzer, c *Cmd) {
 				lands = append(lands, landing{contents: true}) // host:dir, its name unknown here
 			}
 		}
-		a.ownLanding(c, dst, lands, true)
+		a.self().ownLanding(c, dst, lands, true)
 	}
 	if hasOption(c.Args, "", "--remove-source-files") {
 		for _, s := range ops[:len(ops)-1] {
 			if !remote(s) {
-				a.wrote(c, s, c.sc, c.Name)
+				a.writes().wrote(c, s, c.sc, c.Name)
 			}
 		}
 	}
@@ -553,7 +553,7 @@ func wDD(a *analyzer, c *Cmd) {
 	for _, w := range c.Args {
 		if of, ok := strings.CutPrefix(w.s, "of="); ok {
 			w.s = of
-			a.wroteContent(c, w, c.sc, "dd")
+			a.writes().wroteContent(c, w, c.sc, "dd")
 		}
 	}
 }
@@ -572,7 +572,7 @@ func wInPlace(short string, long ...string) writer {
 			}
 		}
 		for _, w := range files {
-			a.wroteContent(c, w, c.sc, c.Name+" -i")
+			a.writes().wroteContent(c, w, c.sc, c.Name+" -i")
 		}
 	}
 }
@@ -588,7 +588,7 @@ func wYq(a *analyzer, c *Cmd) {
 		files = files[1:]
 	}
 	for _, w := range files {
-		a.wroteContent(c, w, c.sc, "yq -i")
+		a.writes().wroteContent(c, w, c.sc, "yq -i")
 	}
 }
 
@@ -597,7 +597,7 @@ func wYq(a *analyzer, c *Cmd) {
 func wPerlRuby(a *analyzer, c *Cmd) {
 	if !inPlaceFlag(c.Args, "eEIMlx") {
 		if !versionQuery(c) {
-			a.unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
+			a.writes().unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
 		}
 		return
 	}
@@ -606,10 +606,10 @@ func wPerlRuby(a *analyzer, c *Cmd) {
 		files = files[1:]
 	}
 	for _, w := range files {
-		a.wrote(c, w, c.sc, c.Name+" -i")
+		a.writes().wrote(c, w, c.sc, c.Name+" -i")
 	}
 	if hasOption(c.Args, "eE") {
-		a.unknownWrite(c.Name+" -e code may write other files", false, c.Name)
+		a.writes().unknownWrite(c.Name+" -e code may write other files", false, c.Name)
 	}
 }
 
@@ -645,7 +645,7 @@ func inPlaceFlag(args []word, valued string) bool {
 func wOutputOpt(short byte, long string) writer {
 	return func(a *analyzer, c *Cmd) {
 		if w, ok := optValue(c.Args, short, long); ok {
-			a.wrote(c, w, c.sc, c.Name+" "+long)
+			a.writes().wrote(c, w, c.sc, c.Name+" "+long)
 		}
 	}
 }
@@ -665,12 +665,12 @@ func wSplit(a *analyzer, c *Cmd) {
 		}
 	}
 	if prefix.dyn {
-		a.wrote(c, prefix, c.sc, c.Name)
+		a.writes().wrote(c, prefix, c.sc, c.Name)
 		return
 	}
 	prefix.s += "*"
 	prefix.glob = true
-	a.wrote(c, prefix, c.sc, c.Name)
+	a.writes().wrote(c, prefix, c.sc, c.Name)
 }
 
 // sideFile is an option naming a file a downloader writes besides what
@@ -689,33 +689,33 @@ var sideFiles = map[string][]sideFile{
 // download-then-execute shares), and curl's and wget's side files.
 func wDownload(a *analyzer, c *Cmd) {
 	if c.Name == "wget" && hasOption(c.Args, "rmp", "--recursive", "--mirror", "--page-requisites") {
-		a.unknownWrite("wget writes the files it fetches under the working directory or -P", true, "wget")
+		a.writes().unknownWrite("wget writes the files it fetches under the working directory or -P", true, "wget")
 		return
 	}
 	files, named := downloadTargets(c)
 	for i, f := range files {
 		if i < named {
-			a.wroteContent(c, lit(f), c.sc, c.Name)
+			a.writes().wroteContent(c, lit(f), c.sc, c.Name)
 		} else {
 			// A name taken from the URL: wget saves x.1 rather than
 			// overwrite, so it is recorded but not judged as a write.
-			a.wrote(c, lit(f), c.sc, c.Name)
+			a.writes().wrote(c, lit(f), c.sc, c.Name)
 		}
 	}
 	if c.Name == "wget" || hasOption(c.Args, "O", "--remote-name", "--remote-name-all") {
 		for _, w := range c.Pos() {
 			if w.dyn {
-				a.unknownWrite(c.Name+" names its output file after a URL computed at run time", true, c.Name)
+				a.writes().unknownWrite(c.Name+" names its output file after a URL computed at run time", true, c.Name)
 			}
 		}
 	}
 	for _, o := range sideFiles[c.Name] {
 		if w, ok := optValue(c.Args, o.short, o.long); ok {
-			a.wrote(c, w, c.sc, c.Name+" "+o.long)
+			a.writes().wrote(c, w, c.sc, c.Name+" "+o.long)
 		}
 	}
 	if c.Name == "curl" && hasOption(c.Args, "J", "--remote-header-name") {
-		a.unknownWrite("curl -J names its output file after the server's answer", true, "curl -O")
+		a.writes().unknownWrite("curl -J names its output file after the server's answer", true, "curl -O")
 	}
 }
 
@@ -736,7 +736,7 @@ func wTar(a *analyzer, c *Cmd) {
 			return
 		}
 		if hasOption(args, "P", "--absolute-names") {
-			a.unknownWrite("tar -P extracts members to the paths they name", true, "tar -x")
+			a.writes().unknownWrite("tar -P extracts members to the paths they name", true, "tar -x")
 			if a.judging() {
 				a.fire(ruleSelfTreeWrite, c, "tar -P extracts members to any path they name")
 			}
@@ -745,19 +745,19 @@ func wTar(a *analyzer, c *Cmd) {
 		if d, ok := optValue(args, 'C', "--directory"); ok {
 			// Members land under -C (tar strips leading / and refuses
 			// ".." unless -P): a scope holding the directory holds them.
-			a.wrote(c, d, c.sc, "tar -x")
-			a.ownExtract(c, &d, "tar -x")
+			a.writes().wrote(c, d, c.sc, "tar -x")
+			a.self().ownExtract(c, &d, "tar -x")
 			return
 		}
-		a.unknownWrite("tar extracts the archive's files into the working directory", true, "tar -x")
-		a.ownExtract(c, nil, "tar -x")
+		a.writes().unknownWrite("tar extracts the archive's files into the working directory", true, "tar -x")
+		a.self().ownExtract(c, nil, "tar -x")
 	case has("c", "--create") || has("r", "--append") || has("u", "--update"):
 		archive, ok := optValue(args, 'f', "--file")
 		if !ok && strings.Contains(mode, "f") && len(args) > 1 {
 			archive, ok = args[1], true // tar cf out.tar dir: the bundle's f takes the next word
 		}
 		if ok {
-			a.wrote(c, archive, c.sc, "tar")
+			a.writes().wrote(c, archive, c.sc, "tar")
 		}
 		if hasOption(args, "", "--remove-files") {
 			// The members are deleted once archived: each is written.
@@ -767,7 +767,7 @@ func wTar(a *analyzer, c *Cmd) {
 			}
 			for _, w := range operands(members, "fCT", "--file", "--directory", "--files-from") {
 				if !ok || w.s != archive.s {
-					a.wrote(c, w, c.sc, "tar --remove-files")
+					a.writes().wrote(c, w, c.sc, "tar --remove-files")
 				}
 			}
 		}
@@ -779,18 +779,18 @@ func wUnzip(a *analyzer, c *Cmd) {
 		return // list, test or print to stdout
 	}
 	if d, ok := optValue(c.Args, 'd', ""); ok {
-		a.wrote(c, d, c.sc, "unzip") // unzip skips members that climb out with ".."
-		a.ownExtract(c, &d, "unzip")
+		a.writes().wrote(c, d, c.sc, "unzip") // unzip skips members that climb out with ".."
+		a.self().ownExtract(c, &d, "unzip")
 		return
 	}
-	a.unknownWrite("unzip extracts the archive's files into the working directory", true, "unzip")
-	a.ownExtract(c, nil, "unzip")
+	a.writes().unknownWrite("unzip extracts the archive's files into the working directory", true, "unzip")
+	a.self().ownExtract(c, nil, "unzip")
 }
 
 func wUnpack(subs string) writer {
 	return func(a *analyzer, c *Cmd) {
 		if len(c.Args) > 0 && oneOf(c.Args[0].s, subs) {
-			a.unknownWrite(c.Name+" extracts an archive's files", true, c.Name)
+			a.writes().unknownWrite(c.Name+" extracts an archive's files", true, c.Name)
 			var dir *word
 			for _, w := range c.Args {
 				if v, ok := strings.CutPrefix(w.s, "-o"); ok && v != "" {
@@ -799,7 +799,7 @@ func wUnpack(subs string) writer {
 					dir = &d // 7z x a.7z -obuild
 				}
 			}
-			a.ownExtract(c, dir, c.Name+" "+c.Args[0].s)
+			a.self().ownExtract(c, dir, c.Name+" "+c.Args[0].s)
 		}
 	}
 }
@@ -811,13 +811,13 @@ func wCompress(a *analyzer, c *Cmd) {
 		return
 	}
 	for _, w := range operands(c.Args, "S", "--suffix") {
-		a.wrote(c, w, c.sc, c.Name)
+		a.writes().wrote(c, w, c.sc, c.Name)
 	}
 }
 
 func wZip(a *analyzer, c *Cmd) {
 	if ops := operands(c.Args, "bnPtx"); len(ops) > 0 {
-		a.wrote(c, ops[0], c.sc, "zip")
+		a.writes().wrote(c, ops[0], c.sc, "zip")
 	}
 }
 
@@ -826,20 +826,20 @@ func wPatch(a *analyzer, c *Cmd) {
 		return
 	}
 	if o, ok := optValue(c.Args, 'o', "--output"); ok {
-		a.wrote(c, o, c.sc, "patch")
+		a.writes().wrote(c, o, c.sc, "patch")
 		return
 	}
 	if ops := operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
-		a.wrote(c, ops[0], c.sc, "patch")
+		a.writes().wrote(c, ops[0], c.sc, "patch")
 		return
 	}
-	a.unknownWrite("patch writes the files its patch names", true, "patch")
+	a.writes().unknownWrite("patch writes the files its patch names", true, "patch")
 }
 
 // wVim: vim -es / ex mode runs commands that may write the files named.
 func wVim(a *analyzer, c *Cmd) {
 	for _, w := range operands(c.Args, "cSuUiTwWt", "--cmd") {
-		a.wrote(c, w, c.sc, c.Name)
+		a.writes().wrote(c, w, c.sc, c.Name)
 	}
 }
 
@@ -857,11 +857,11 @@ func wFormatter(flag, check string) writer {
 		}
 		files := operands(c.Args, "", "--config", "--ignore-path", "--plugin", "--parser", "--ext", "-c", "--rule", "--line-length", "-l")
 		if len(files) == 0 {
-			a.unknownWrite(what+" rewrites files under the working directory", true, what)
+			a.writes().unknownWrite(what+" rewrites files under the working directory", true, what)
 			return
 		}
 		for _, w := range files {
-			a.wrote(c, w, c.sc, what)
+			a.writes().wrote(c, w, c.sc, what)
 		}
 	}
 }
@@ -890,11 +890,11 @@ func wRuff(a *analyzer, c *Cmd) {
 	}
 	files := operands(c.Args, "", "--config", "--select", "--ignore", "--extend-select", "--line-length", "--target-version")[1:]
 	if len(files) == 0 {
-		a.unknownWrite("ruff "+sub+" rewrites files under the working directory", true, "ruff "+sub)
+		a.writes().unknownWrite("ruff "+sub+" rewrites files under the working directory", true, "ruff "+sub)
 		return
 	}
 	for _, w := range files {
-		a.wrote(c, w, c.sc, "ruff "+sub)
+		a.writes().wrote(c, w, c.sc, "ruff "+sub)
 	}
 }
 
@@ -910,14 +910,14 @@ func wFind(a *analyzer, c *Cmd) {
 			break
 		}
 		roots = append(roots, w.display())
-		if p, ok := a.canon(w.s, c.sc); ok && !w.dyn && a.judging() {
-			a.ownWrite(c, p)
+		if p, ok := a.files().canon(w.s, c.sc); ok && !w.dyn && a.judging() {
+			a.self().ownWrite(c, p)
 		}
 	}
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
-	a.unknownWrite("find -delete removes the matches under "+strings.Join(roots, " "), true, "find -delete")
+	a.writes().unknownWrite("find -delete removes the matches under "+strings.Join(roots, " "), true, "find -delete")
 }
 
 // wGit: the subcommands that write the work tree.
@@ -940,51 +940,51 @@ func wGit(a *analyzer, c *Cmd) {
 	}
 	sub, rest := args[0].s, args[1:]
 	if oneOf(sub, gitChangers) {
-		a.changed("git " + sub)
+		a.writes().changed("git " + sub)
 	}
 	g := &Cmd{Name: "git " + sub, Args: rest, a: a, sc: sc}
 	switch sub {
 	case "apply", "am":
 		if !hasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached") {
-			a.unknownWrite("git "+sub+" writes the files its patch names", true, "git "+sub)
+			a.writes().unknownWrite("git "+sub+" writes the files its patch names", true, "git "+sub)
 		}
 	case "checkout", "restore":
 		if i := slices.IndexFunc(rest, func(w word) bool { return !w.dyn && w.s == "--" }); i >= 0 {
 			for _, p := range rest[i+1:] {
-				a.wrote(g, p, sc, "git "+sub)
+				a.writes().wrote(g, p, sc, "git "+sub)
 			}
 			return
 		}
 		ops := operands(rest, "sbBU", "--source", "--conflict", "--pathspec-from-file")
 		if sub == "restore" {
 			for _, p := range ops {
-				a.wrote(g, p, sc, "git restore")
+				a.writes().wrote(g, p, sc, "git restore")
 			}
 			return
 		}
 		if len(ops) == 0 && hasOption(rest, "bB", "--orphan") {
 			return // a new branch at HEAD: the tree stays as it is
 		}
-		a.unknownWrite("git checkout may rewrite any tracked file", true, "git checkout")
+		a.writes().unknownWrite("git checkout may rewrite any tracked file", true, "git checkout")
 	case "rm", "mv":
 		if hasOption(rest, "n", "--cached", "--dry-run") {
 			return
 		}
 		for _, p := range operands(rest, "", "--pathspec-from-file") {
-			a.wrote(g, p, sc, "git "+sub)
+			a.writes().wrote(g, p, sc, "git "+sub)
 		}
 	case "reset":
 		if hasOption(rest, "", "--hard", "--merge", "--keep") {
-			a.unknownWrite("git reset "+"--hard rewrites the working tree", true, "git reset")
+			a.writes().unknownWrite("git reset "+"--hard rewrites the working tree", true, "git reset")
 		}
 	case "clean":
 		if !hasOption(rest, "n", "--dry-run") {
-			a.unknownWrite("git clean deletes untracked files", true, "git clean")
+			a.writes().unknownWrite("git clean deletes untracked files", true, "git clean")
 		}
 	case "stash":
 		if len(rest) == 0 || oneOf(firstOperand(rest), "push|save|pop|apply|drop|clear") || firstOperand(rest) == "" {
 			if sub := firstOperand(rest); sub != "drop" && sub != "clear" {
-				a.unknownWrite("git stash rewrites the working tree", true, "git stash")
+				a.writes().unknownWrite("git stash rewrites the working tree", true, "git stash")
 			}
 		}
 	case "merge", "rebase", "pull", "cherry-pick", "revert", "switch", "worktree", "submodule", "clone", "init":
@@ -993,7 +993,7 @@ func wGit(a *analyzer, c *Cmd) {
 				return
 			}
 		}
-		a.unknownWrite("git "+sub+" rewrites the working tree", true, "git "+sub)
+		a.writes().unknownWrite("git "+sub+" rewrites the working tree", true, "git "+sub)
 	}
 }
 

@@ -26,7 +26,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		// computed exactly: judge the command it spells. Nothing is
 		// unknown, so only strict mode objects to the indirection.
 		a.strict(nil, "program name "+head.guess+" is assembled at run time")
-		guessed := append(a.splitWords(lit(head.guess), sc, depth), args[1:]...)
+		guessed := append(a.expand().splitWords(lit(head.guess), sc, depth), args[1:]...)
 		return a.exec(guessed, env, sc, depth+1, in)
 	}
 	if depth > 0 {
@@ -35,7 +35,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		a.derived += len(args)
 		if a.derived > a.work.derivedMax {
 			a.fire(ruleParseTooComplex, nil, "derived commands hold more than "+strconv.Itoa(a.work.derivedMax)+" words")
-			a.unknownWrite("the command is too large to follow", false, "")
+			a.writes().unknownWrite("the command is too large to follow", false, "")
 			a.stop = true
 			return feed{t: tUnknown}
 		}
@@ -72,23 +72,23 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		return a.exec(args[1:], env, sc, depth, in)
 	}
 	c := &Cmd{Name: normName(head.s), Args: args[1:], a: a, sc: sc, stdin: in != (feed{})}
-	a.notePosing(c)
+	a.self().notePosing(c)
 	for _, w := range args {
 		c.Stream = c.Stream || w.stream
 	}
-	a.effects(c)
-	defer a.linksMade() // links c creates lead elsewhere for the commands after it
+	a.writes().effects(c)
+	defer a.self().linksMade() // links c creates lead elsewhere for the commands after it
 	if c.Name == "git" {
-		return a.git(c, env, sc, depth, in)
+		return a.vcs().git(c, env, sc, depth, in)
 	}
 	a.record(c)
 	if a.judging() {
 		a.judge(c, in)
 		a.downloadedProgram(c, head, sc)
-		a.judgeContentWrites()
-		a.selfEffects(c, head, env, depth, in)
+		a.writes().judgeContentWrites()
+		a.self().selfEffects(c, head, env, depth, in)
 	}
-	if a.selfProgram(c, head.s, sc) {
+	if a.self().selfProgram(c, head.s, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
 	}
 	if verb, ok := companionVerb(c.Name); ok {
@@ -98,7 +98,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		return h(a, c, env, sc, depth, in)
 	}
 	if isInterpreter(c.Name) {
-		return a.interpreter(c, sc, depth, in)
+		return a.code().interpreter(c, sc, depth, in)
 	}
 	a.unknownWrapper(c, env, sc, depth)
 	return a.produce(c, sc, in)
@@ -109,15 +109,15 @@ func (a *analyzer) judge(c *Cmd, in feed) {
 	if !c.Has("--help", "--version") {
 		a.applyRules(c)
 	}
-	a.streamStructural(c)
+	a.vcs().streamStructural(c)
 	if c.Stream && (isInterpreter(c.Name) || isAwk(c.Name)) {
-		a.streamInterp(c)
+		a.code().streamInterp(c)
 	}
 	if c.Name == "rm" || c.Name == "find" {
 		a.dynStructure(c, c.Args)
 	}
-	a.secretArgs(c)
-	a.networkArgs(c, in)
+	a.files().secretArgs(c)
+	a.exfil().networkArgs(c, in)
 }
 
 // unknownWrapper judges `tool rm -rf /`: a program the guard does not know,
@@ -180,7 +180,7 @@ func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
 	head := args[0]
 	c := &Cmd{Name: head.display(), Args: args[1:], a: a, sc: sc}
 	a.record(c)
-	a.unknownWrite("a program computed at run time ("+head.display()+") may write anything", false, "")
+	a.writes().unknownWrite("a program computed at run time ("+head.display()+") may write anything", false, "")
 	switch {
 	case head.t&tRemote != 0:
 		a.fire(ruleRceRemoteCode, c, "program name is downloaded text")
@@ -193,7 +193,7 @@ func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
 	default:
 		a.fire(ruleDynamicCommand, c, "program name "+head.display()+" is computed at run time")
 	}
-	a.secretArgs(c)
+	a.files().secretArgs(c)
 	return feed{t: tUnknown}
 }
 
@@ -441,7 +441,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 				}
 			}
 			a.strict(c, "env -S splits a string into a command")
-			split := a.splitWords(str, sc, depth)
+			split := a.expand().splitWords(str, sc, depth)
 			out = append(out, split...)
 			out = append(out, at(args, i+1)...)
 			i = len(args)
@@ -467,7 +467,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			}
 		case strings.Contains(s, "=") && isAssignName(s[:strings.Index(s, "=")]):
 			name, val, _ := strings.Cut(s, "=")
-			a.envRule(name, word{s: val, dyn: w.dyn, t: w.t}, sc, depth)
+			a.vcs().envRule(name, word{s: val, dyn: w.dyn, t: w.t}, sc, depth)
 		default:
 			out = append(out, args[i:]...)
 			i = len(args)
@@ -498,7 +498,7 @@ func isAssignName(s string) bool {
 
 // splitWords splits a string the way `env -S` and `watch` do: shell-like
 // quoting, no expansion beyond what the parser resolves.
-func (a *analyzer) splitWords(w word, sc *scope, depth int) []word {
+func (a expander) splitWords(w word, sc *scope, depth int) []word {
 	if w.dyn {
 		return []word{w}
 	}
@@ -674,7 +674,7 @@ func hAlias(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 // runText evaluates a string that a carrier will execute as shell code.
 func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) feed {
 	if code.t&tRemote != 0 || code.dyn && !code.hasGuess {
-		a.unknownWrite(via+" runs code the guard cannot read", false, "")
+		a.writes().unknownWrite(via+" runs code the guard cannot read", false, "")
 	}
 	switch {
 	case code.t&tRemote != 0:
@@ -713,7 +713,7 @@ func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) 
 // runFeed evaluates stdin that a shell reads as its script.
 func (a *analyzer) runFeed(c *Cmd, in feed, sc *scope, depth int) feed {
 	if !in.known && in.t != 0 {
-		a.unknownWrite(c.Name+" runs a script that arrives on stdin", false, "")
+		a.writes().unknownWrite(c.Name+" runs a script that arrives on stdin", false, "")
 	}
 	switch {
 	case in.t&tRemote != 0:
@@ -803,7 +803,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 // project) is unknowable code.
 func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
 	check := func(what string, w word) {
-		if t := a.classify(w, sc); w.dyn || t.class != pcInside {
+		if t := a.files().classify(w, sc); w.dyn || t.class != pcInside {
 			a.fire(ruleDynamicScript, c, what+" "+w.display()+" runs first")
 		}
 	}
@@ -826,7 +826,7 @@ func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
 // scriptFile judges `bash FILE`, `python FILE`, `source FILE`.
 func (a *analyzer) scriptFile(c *Cmd, f word, sc *scope, depth int) feed {
 	if f.proc == nil {
-		a.unknownWrite(c.Name+" runs "+f.display()+", whose writes cannot be listed", false, "")
+		a.writes().unknownWrite(c.Name+" runs "+f.display()+", whose writes cannot be listed", false, "")
 	}
 	switch {
 	case f.proc != nil:

@@ -26,7 +26,7 @@ type credSrc struct {
 	printOK bool
 }
 
-func (a *analyzer) noteCred(s credSrc) {
+func (a exfilJudge) noteCred(s credSrc) {
 	for _, o := range a.creds {
 		if o == s {
 			return
@@ -38,7 +38,7 @@ func (a *analyzer) noteCred(s credSrc) {
 }
 
 // credNames lists the credential sources for a reason.
-func (a *analyzer) credNames() string {
+func (a exfilJudge) credNames() string {
 	var parts []string
 	for _, s := range a.creds {
 		n := s.name
@@ -55,7 +55,7 @@ func (a *analyzer) credNames() string {
 
 // envCred is the value of a variable the script did not set: a secret one
 // (by name) carries the credential taint.
-func (a *analyzer) envCred(name string) word {
+func (a exfilJudge) envCred(name string) word {
 	if !secretVarName(name) {
 		return word{}
 	}
@@ -233,7 +233,7 @@ var credSinks = map[string]bool{"ssh": true, "rsync": true, "sftp": true}
 // API host of the credential's own service (a GitHub token to
 // api.github.com), asked otherwise. Never a silent deny: the destination
 // may be the user's own service.
-func (a *analyzer) credSend(c *Cmd, in feed) {
+func (a exfilJudge) credSend(c *Cmd, in feed) {
 	if !networkSinks.get()[c.Name] && !credSinks[c.Name] && c.Name != "git" || clipboardSinks[c.Name] {
 		return
 	}
@@ -421,7 +421,7 @@ func socatHost(s string) (string, bool) {
 
 // credOutput: the stdout of a command that prints a stored credential
 // (token CLIs, password stores, keychains, Kubernetes secrets).
-func (a *analyzer) credOutput(c *Cmd) (feed, bool) {
+func (a exfilJudge) credOutput(c *Cmd) (feed, bool) {
 	if c.Name == "printenv" {
 		// printenv GITHUB_TOKEN prints one variable, like echo "$X".
 		found := false
@@ -449,7 +449,7 @@ func (a *analyzer) credOutput(c *Cmd) (feed, bool) {
 // printedCred judges a statement whose output (to the conversation, or a
 // file) carries a credential. Output captured by $(...) or piped into
 // another command is judged where it lands instead.
-func (a *analyzer) printedCred(st *syntax.Stmt) {
+func (a exfilJudge) printedCred(st *syntax.Stmt) {
 	if stdoutDiscarded(st.Redirs) {
 		return
 	}
@@ -486,7 +486,7 @@ var nonReaders = &lazy[map[string]bool]{src: func() map[string]bool {
 
 // stdinSecret: `cat < .env`, `while read l; do ...; done < .env`,
 // `base64 < ~/.ssh/id_rsa` read the secret like an argument would.
-func (a *analyzer) stdinSecret(w word, sc *scope) {
+func (a exfilJudge) stdinSecret(w word, sc *scope) {
 	if w.dyn || w.proc != nil || nonReaders.get()[a.consumer] {
 		return
 	}
@@ -497,15 +497,15 @@ func (a *analyzer) stdinSecret(w word, sc *scope) {
 
 // secretFile checks one file word: a glob by the names it can expand to,
 // anything else as the path it names.
-func (a *analyzer) secretFile(w word, sc *scope) (string, bool) {
+func (a exfilJudge) secretFile(w word, sc *scope) (string, bool) {
 	if w.glob {
 		return a.secretGlob(w, sc)
 	}
-	return a.secretPath(w.s, sc)
+	return a.files().secretPath(w.s, sc)
 }
 
 // secretGlob: an unquoted glob that can expand to a secret file name.
-func (a *analyzer) secretGlob(w word, sc *scope) (string, bool) {
+func (a exfilJudge) secretGlob(w word, sc *scope) (string, bool) {
 	if !w.glob || w.dyn || w.s == "" {
 		return "", false
 	}
@@ -526,7 +526,7 @@ func (a *analyzer) secretGlob(w word, sc *scope) (string, bool) {
 // uploads: secret files sent by tools whose arguments secretArgs does not
 // read as files: scp sources, sftp batch commands, socat file addresses,
 // HTTPie file fields (`field@file`, `field=@file`, `field:=@file`).
-func (a *analyzer) uploads(c *Cmd, in feed) {
+func (a exfilJudge) uploads(c *Cmd, in feed) {
 	check := func(s string, glob bool) bool {
 		m, ok := a.secretFile(word{s: s, glob: glob && hasGlob(s)}, c.sc)
 		if ok {
@@ -614,7 +614,7 @@ var metadataCredPaths = []string{"security-credentials", "service-accounts", "/i
 
 // cloudMetadata flags network commands that reach a metadata endpoint,
 // in any spelling of its address (decimal, hex, octal, IPv4-mapped IPv6).
-func (a *analyzer) cloudMetadata(c *Cmd) {
+func (a exfilJudge) cloudMetadata(c *Cmd) {
 	if !metadataClients.get()[c.Name] {
 		return
 	}
@@ -751,7 +751,7 @@ func inetAton(h string) (string, bool) {
 // .env`. Summaries (--stat, --name-only, `git log -- .env`, `cat-file
 // -t/-s/-e`) and blob ids (`git cat-file -p <sha>`, which names no path)
 // are left alone, as is `git archive HEAD` of the whole tree.
-func (a *analyzer) gitSecretObjects(gc *Cmd) {
+func (a exfilJudge) gitSecretObjects(gc *Cmd) {
 	pos := gc.Pos()
 	if len(pos) < 2 || pos[0].dyn {
 		return
@@ -791,7 +791,7 @@ func (a *analyzer) gitSecretObjects(gc *Cmd) {
 			if len(p) > 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' && i == 0 {
 				p = p[2:]
 			}
-			if m, ok := a.secretPath(p, gc.sc); ok && p != "" {
+			if m, ok := a.files().secretPath(p, gc.sc); ok && p != "" {
 				a.fire(ruleSecretRead, gc, "git "+pos[0].s+" "+s+": "+m)
 				return
 			}
@@ -804,6 +804,66 @@ func (a *analyzer) gitSecretObjects(gc *Cmd) {
 		if m, ok := a.secretFile(word{s: s, glob: hasGlob(s)}, gc.sc); ok {
 			a.fire(ruleSecretRead, gc, "git "+pos[0].s+" "+m)
 			return
+		}
+	}
+}
+
+// networkArgs finds exfiltration through a network sink: tainted stdin or
+// arguments, uploads of files, and destinations that are raw public IPs or
+// well-known capture services.
+func (a exfilJudge) networkArgs(c *Cmd, in feed) {
+	a.exfil().credSend(c, in)
+	a.exfil().uploads(c, in)
+	a.exfil().cloudMetadata(c)
+	if !networkSinks.get()[c.Name] {
+		return
+	}
+	if c.Name == "iodine" {
+		return
+	}
+	if in.t&(tSecret|tEnv) != 0 && c.Name != "openssl" {
+		a.fire(ruleExfilPipeToNetwork, c, "secret or environment data piped into "+c.Name)
+	} else if in.t&tDecoded != 0 && c.Name != "openssl" {
+		a.fire(ruleExfilObfuscated, c, "decoded data piped into "+c.Name)
+	}
+	for _, w := range c.Args {
+		if w.t&(tSecret|tEnv) != 0 {
+			a.fire(ruleExfilPipeToNetwork, c, "secret or environment data in the arguments of "+c.Name)
+		}
+		if h := urlHost(w.s); h != "" && suspiciousHost(h) {
+			a.fire(ruleExfilSuspiciousHost, c, c.Name+" contacts "+h)
+		}
+		if c.Name == "nix" && strings.Contains(w.s, "fetchurl") {
+			for _, f := range strings.FieldsFunc(w.s, func(r rune) bool { return r == '"' || r == ' ' || r == '\'' }) {
+				if h := urlHost(f); h != "" && suspiciousHost(h) {
+					a.fire(ruleExfilSuspiciousHost, c, "nix fetches from "+h)
+				}
+			}
+		}
+	}
+	if c.Name == "curl" || c.Name == "wget" || c.Name == "http" || c.Name == "xh" {
+		for _, f := range []string{"-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--post-file", "--body-file"} {
+			v, ok := c.Flag(f)
+			if !ok {
+				continue
+			}
+			file := v
+			if i := strings.Index(v, "@"); i >= 0 && (f == "-F" || f == "--form" || f == "--data-urlencode") {
+				file = v[i:]
+			}
+			isFile := strings.HasPrefix(file, "@") || f == "-T" || f == "--upload-file" || f == "--post-file" || f == "--body-file"
+			file = strings.TrimPrefix(file, "@")
+			if i := strings.IndexAny(file, ";"); i >= 0 {
+				file = file[:i]
+			}
+			if !isFile || file == "-" || file == "" {
+				continue
+			}
+			if a.files().sensitive(expandHome(file, a.req.Home), c.sc) {
+				a.fire(ruleExfilUploadSensitive, c, c.Name+" uploads "+file)
+			} else {
+				a.fire(ruleExfilFileUpload, c, c.Name+" uploads "+file)
+			}
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 // git strips global options (-C, --git-dir, --work-tree, -c ...), expands
 // aliases defined on the command line, and runs the git rules on
 // `git <subcommand> args`.
-func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func (a gitJudge) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	args := c.Args
 	aliases := map[string]word{}
 	i := 0
@@ -67,7 +67,7 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	a.gitConfigEnv(c, env, aliases, sc, depth)
 	rest := at(args, i)
 	if len(rest) > 0 && rest[0].dyn {
-		gc := &Cmd{Name: "git", Args: rest, a: a, sc: sc, Stream: c.Stream}
+		gc := &Cmd{Name: "git", Args: rest, a: a.analyzer, sc: sc, Stream: c.Stream}
 		a.record(gc)
 		if rest[0].stream {
 			a.fire(ruleDynamicStreamCommand, gc, "git subcommand arrives on stdin")
@@ -83,11 +83,11 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 				code.s = strings.TrimPrefix(v.s, "!") + " " + joinWords(rest[1:]).s
 				return a.runText(c, code, sc.clone(), depth, "git alias")
 			}
-			expanded := a.splitWords(v, sc, depth)
+			expanded := a.expand().splitWords(v, sc, depth)
 			rest = append(expanded, rest[1:]...)
 		}
 	}
-	gc := &Cmd{Name: "git", Args: rest, a: a, sc: sc, Stream: c.Stream}
+	gc := &Cmd{Name: "git", Args: rest, a: a.analyzer, sc: sc, Stream: c.Stream}
 	a.record(gc)
 	a.gitSSH(gc, env, sc)
 	if !a.judging() {
@@ -98,12 +98,12 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	if !gc.Has("--help", "-h", "--version") {
 		a.applyRules(gc)
 	}
-	a.secretArgs(gc)
-	a.gitSecretObjects(gc)
-	a.networkArgs(gc, in)
+	a.files().secretArgs(gc)
+	a.exfil().gitSecretObjects(gc)
+	a.exfil().networkArgs(gc, in)
 	a.gitPatchTargets(gc, in)
-	a.gitSelf(gc, in)
-	if f, ok := a.credOutput(gc); ok {
+	a.self().gitSelf(gc, in)
+	if f, ok := a.exfil().credOutput(gc); ok {
 		return f // git credential fill
 	}
 	return a.req.gitPaths(gc, i > 0, sc)
@@ -130,7 +130,7 @@ func (req *Request) gitPaths(c *Cmd, globals bool, sc *scope) feed {
 // gitPatchTargets: `git apply` / `git am` with the patch on stdin (a
 // heredoc) write the files the patch names; a patch naming a secret file
 // edits that secret.
-func (a *analyzer) gitPatchTargets(c *Cmd, in feed) {
+func (a gitJudge) gitPatchTargets(c *Cmd, in feed) {
 	pos := c.Pos()
 	if len(pos) == 0 || (pos[0].s != "apply" && pos[0].s != "am") || in.text == "" {
 		return
@@ -142,7 +142,7 @@ func (a *analyzer) gitPatchTargets(c *Cmd, in feed) {
 		if len(n) > 2 && (n[:2] == "a/" || n[:2] == "b/") {
 			n = n[2:]
 		}
-		if m, ok := a.secretPath(n, c.sc); ok {
+		if m, ok := a.files().secretPath(n, c.sc); ok {
 			a.fire(ruleSecretWrite, c, m)
 			return
 		}
@@ -185,7 +185,7 @@ func configRunsCode(k string) bool {
 		k == "core.fsmonitor" || k == "sequence.editor" || k == "diff.external" || strings.HasSuffix(k, ".command")
 }
 
-func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope, depth int) {
+func (a gitJudge) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope, depth int) {
 	if cfg.stream {
 		a.fire(ruleDynamicStreamCommand, c, "git configuration arrives on stdin")
 		return
@@ -207,7 +207,7 @@ func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scop
 	case lk == "core.sshcommand" && !plainSSH(val):
 		sc.vars["\x00sshcmd"] = word{s: val}
 	case lk == "core.sshcommand" || lk == "core.pager" || lk == "core.editor" || lk == "core.fsmonitor" || lk == "sequence.editor" || lk == "diff.external":
-		a.runQuiet(c, val, sc, depth)
+		a.code().runQuiet(c, val, sc, depth)
 	}
 	if !cfg.dyn && !strings.HasPrefix(lk, "alias.") && lk != "core.sshcommand" && gitKeyTampers(lk, word{s: val}) {
 		a.fire(ruleTamperGitConfig, c, "git -c "+key)
@@ -217,15 +217,15 @@ func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scop
 // envRule judges environment assignments that make git or the shell run
 // code: GIT_SSH_COMMAND and friends carry a command, GIT_CONFIG_* inject
 // configuration (aliases) that the command line does not show.
-func (a *analyzer) envRule(name string, w word, sc *scope, depth int) {
-	a.historyEnv(name, w)
+func (a gitJudge) envRule(name string, w word, sc *scope, depth int) {
+	a.files().historyEnv(name, w)
 	if hostVar(name) {
 		a.posing = true
 	}
 	switch {
 	case name == "GIT_SSH_COMMAND" || name == "GIT_SSH" || name == "GIT_SSH_VARIANT" || name == "GIT_PROXY_COMMAND" || name == "GIT_EXTERNAL_DIFF" || name == "GIT_SEQUENCE_EDITOR":
 		if !w.dyn {
-			a.runQuiet(nil, w.s, sc, depth)
+			a.code().runQuiet(nil, w.s, sc, depth)
 		}
 	case name == "GIT_CONFIG_PARAMETERS":
 		if w.dyn || strings.Contains(strings.ToLower(w.s), "alias.") || strings.Contains(strings.ToLower(w.s), "command") {
@@ -241,7 +241,7 @@ const maxEnvConfig = 64
 // GIT_CONFIG_VALUE_n as git does: every key below the count must be set
 // (git refuses otherwise), and each pair is judged like `git -c key=value`
 // (aliases are expanded, shell aliases and command-valued keys flagged).
-func (a *analyzer) gitConfigEnv(c *Cmd, env map[string]word, aliases map[string]word, sc *scope, depth int) {
+func (a gitJudge) gitConfigEnv(c *Cmd, env map[string]word, aliases map[string]word, sc *scope, depth int) {
 	get := func(n string) (word, bool) {
 		if w, ok := env[n]; ok {
 			return w, true
@@ -275,7 +275,7 @@ func (a *analyzer) gitConfigEnv(c *Cmd, env map[string]word, aliases map[string]
 
 // gitSSH: a custom ssh program (GIT_SSH_COMMAND, core.sshCommand) runs
 // when git talks to a remote.
-func (a *analyzer) gitSSH(gc *Cmd, env map[string]word, sc *scope) {
+func (a gitJudge) gitSSH(gc *Cmd, env map[string]word, sc *scope) {
 	p := gc.Pos()
 	if len(p) == 0 || !(oneOf(p[0].s, "fetch|pull|push|clone|ls-remote|submodule") || p[0].s == "remote" && len(p) > 1 && p[1].s == "update" || p[0].s == "archive" && gc.Has("--remote")) {
 		return
@@ -304,7 +304,7 @@ func plainSSH(v string) bool {
 // streamStructural denies run-time (stdin) values that land where they
 // change what a command does: a git subcommand or option, an rm option, a
 // find expression. Values after `--` are plain operands.
-func (a *analyzer) streamStructural(c *Cmd) {
+func (a gitJudge) streamStructural(c *Cmd) {
 	if !c.Stream {
 		return
 	}

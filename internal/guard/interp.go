@@ -37,7 +37,7 @@ func isInterpreter(name string) bool { return interpFamily(name) != "" }
 
 // interpreter judges `python -c CODE`, `node -e CODE`, `python FILE`, and
 // interpreters reading their program from stdin.
-func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
+func (a codeJudge) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 	fam := interpFamily(c.Name)
 	flags := interpCodeFlags[fam]
 	valued := interpValued[fam]
@@ -147,7 +147,7 @@ var (
 )
 
 // inlineCode analyses a program given on the command line.
-func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth int) {
+func (a codeJudge) inlineCode(c *Cmd, fam string, code word, sc *scope, depth int) {
 	if code.dyn {
 		if code.t&tRemote != 0 {
 			a.fire(ruleRceRemoteCode, c, c.Name+" runs downloaded code")
@@ -194,7 +194,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 			if !looksLikePath(l) {
 				continue
 			}
-			if t := a.classify(lit(l), sc); t.critical() {
+			if t := a.files().classify(lit(l), sc); t.critical() {
 				a.fire(ruleInterpDeleteApi, c, c.Name+" deletes "+l)
 			} else {
 				a.fire(ruleInterpDeleteAny, c, c.Name+" deletes "+l)
@@ -217,7 +217,7 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 		}
 	} else if a.p.sw("strict_unverifiable") > Allow {
 		for _, l := range lits {
-			if _, ok := a.secretPath(strings.TrimSpace(l), sc); ok {
+			if _, ok := a.files().secretPath(strings.TrimSpace(l), sc); ok {
 				a.strict(c, c.Name+" code names a secret path "+l)
 			}
 		}
@@ -265,7 +265,7 @@ func looksLikePath(s string) bool {
 
 // inlineSecretName finds a secret path named by a string literal of
 // inline code, or by one of its whitespace-separated words.
-func (a *analyzer) inlineSecretName(l string, sc *scope) (string, bool) {
+func (a codeJudge) inlineSecretName(l string, sc *scope) (string, bool) {
 	if len(l) > 4096 {
 		return "", false
 	}
@@ -278,7 +278,7 @@ func (a *analyzer) inlineSecretName(l string, sc *scope) (string, bool) {
 		if strings.HasPrefix(f, "~/") && a.req.Home != "" {
 			f = a.req.Home + f[1:]
 		}
-		if m, ok := a.secretPath(f, sc); ok {
+		if m, ok := a.files().secretPath(f, sc); ok {
 			return m, true
 		}
 	}
@@ -349,7 +349,7 @@ func barePaths(src string) []string {
 	return out
 }
 
-func (a *analyzer) secretLiteral(c *Cmd, l string, sc *scope) bool {
+func (a codeJudge) secretLiteral(c *Cmd, l string, sc *scope) bool {
 	cands := []string{l}
 	if len(l) >= 4 && !strings.ContainsAny(l, " ./~") {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
@@ -367,7 +367,7 @@ func (a *analyzer) secretLiteral(c *Cmd, l string, sc *scope) bool {
 		if strings.HasPrefix(s, "~/") && a.req.Home != "" {
 			s = a.req.Home + s[1:]
 		}
-		if m, ok := a.secretPath(s, sc); ok {
+		if m, ok := a.files().secretPath(s, sc); ok {
 			a.fire(ruleSecretRead, c, m)
 			return true
 		}

@@ -154,7 +154,7 @@ const (
 
 // apiMatches returns the first maxInlineCalls matches of p, and fires
 // interp.too-large when there are more.
-func (a *analyzer) apiMatches(c *Cmd, p *codePattern, text *codeText, submatches bool) [][]int {
+func (a codeJudge) apiMatches(c *Cmd, p *codePattern, text *codeText, submatches bool) [][]int {
 	var m [][]int
 	if submatches {
 		m = p.FindAllStringSubmatchIndex(text, maxInlineCalls+1)
@@ -169,7 +169,7 @@ func (a *analyzer) apiMatches(c *Cmd, p *codePattern, text *codeText, submatches
 }
 
 // interpAPIs runs the API checks on inline program text.
-func (a *analyzer) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, depth int) {
+func (a codeJudge) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, depth int) {
 	lang := langOf(fam)
 	if a.judging() {
 		a.interpAPIVerdicts(c, lang, text, sc)
@@ -181,7 +181,7 @@ func (a *analyzer) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, dep
 
 // interpAPIVerdicts judges remote code and the file APIs' paths; it only
 // fires rules, so an effects-only walk skips it.
-func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *scope) {
+func (a codeJudge) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *scope) {
 	src := text.src
 	if pair, ok := remoteEval[lang]; ok && pair[0].get().MatchString(text) && pair[1].get().MatchString(text) {
 		a.fire(ruleRceRemoteCode, c, c.Name+" evaluates code it downloads")
@@ -213,7 +213,7 @@ func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *sc
 
 // interpProcCalls runs the command lines inline code hands to a process
 // API (an argv list, %x(), qx{}) as shell text.
-func (a *analyzer) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int) {
+func (a codeJudge) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int) {
 	src := text.src
 	for _, m := range a.apiMatches(c, reProcCall.get(), text, false) {
 		lits := stringLiterals(strings.Join(callArgs(src, m[1]-1), ","))
@@ -232,7 +232,7 @@ func (a *analyzer) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int)
 }
 
 // apiPath judges one path-taking call.
-func (a *analyzer) apiPath(c *Cmd, lang string, call apiCall, args []string, sc *scope) {
+func (a codeJudge) apiPath(c *Cmd, lang string, call apiCall, args []string, sc *scope) {
 	idx := call.arg
 	if call.mode == -2 {
 		// Perl open: open(FH, MODE, PATH) or open(FH, ">PATH").
@@ -300,11 +300,11 @@ func writeMode(arg string) bool {
 
 // apiDelete: a delete whose target involved a home expression (literal
 // targets are judged by inlineCode's delete check).
-func (a *analyzer) apiDelete(c *Cmd, p string, home bool, sc *scope) {
+func (a codeJudge) apiDelete(c *Cmd, p string, home bool, sc *scope) {
 	if !home {
 		return
 	}
-	if t := a.classify(lit(p), sc); t.critical() {
+	if t := a.files().classify(lit(p), sc); t.critical() {
 		a.fire(ruleInterpDeleteApi, c, c.Name+" deletes "+p)
 	} else {
 		a.fire(ruleInterpDeleteAny, c, c.Name+" deletes "+p)
@@ -313,21 +313,21 @@ func (a *analyzer) apiDelete(c *Cmd, p string, home bool, sc *scope) {
 
 // apiWrite judges a write by inline code like a shell write to the same
 // path, and also protects home dotfiles and .git.
-func (a *analyzer) apiWrite(c *Cmd, p string, sc *scope) {
+func (a codeJudge) apiWrite(c *Cmd, p string, sc *scope) {
 	if p == "" || strings.ContainsRune(p, 0) {
 		return
 	}
 	p = expandHome(p, a.req.Home)
-	a.ownWriteTarget(c, lit(p), sc)
-	a.writeTarget(c, lit(p), sc)
-	abs, ok := a.canon(p, sc)
+	a.self().ownWriteTarget(c, lit(p), sc)
+	a.files().writeTarget(c, lit(p), sc)
+	abs, ok := a.files().canon(p, sc)
 	if !ok {
 		if strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") {
 			a.fire(ruleInterpWriteProtected, c, c.Name+" writes "+p)
 		}
 		return
 	}
-	t := a.classify(lit(abs), sc)
+	t := a.files().classify(lit(abs), sc)
 	if t.git && t.class != pcTemp || a.req.homeDotPath(abs) {
 		a.fire(ruleInterpWriteProtected, c, c.Name+" writes "+abs)
 	}

@@ -84,7 +84,7 @@ func newWork(textLen int) *work {
 func newAnalyzer(p *Policy, r *Request, textLen int) *analyzer {
 	a := &analyzer{p: p, req: r, work: newWork(textLen), paths: &pathMemo{}, res: Result{Verdict: Allow}}
 	if r.Resolve != nil {
-		r.Resolve = a.memoResolve(r.Resolve)
+		r.Resolve = a.files().memoResolve(r.Resolve)
 	}
 	return a
 }
@@ -113,7 +113,7 @@ func (a *analyzer) spend(n int) bool {
 			detail = fmt.Sprintf("the analysis needs more than the %d units of work a command of this size may take", w.budget)
 		}
 		a.fire(ruleParseTooComplex, nil, detail)
-		a.unknownWrite("the command is too large to follow", false, "")
+		a.writes().unknownWrite("the command is too large to follow", false, "")
 		return false
 	}
 	return true

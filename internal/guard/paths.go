@@ -79,7 +79,7 @@ var errPathTooLong = errors.New("path longer than the system resolves")
 // after the classification, a heredoc judged twice) costs no system
 // call. Each new path is charged to the work budget by its length,
 // which is what resolving it grows with.
-func (a *analyzer) memoResolve(resolve func(string) (string, error)) func(string) (string, error) {
+func (a pathJudge) memoResolve(resolve func(string) (string, error)) func(string) (string, error) {
 	type answer struct {
 		p   string
 		err error
@@ -136,7 +136,7 @@ type targetKey struct {
 
 // canon resolves a path argument to an absolute, clean path. ok=false when
 // a relative path meets an unknown cwd.
-func (a *analyzer) canon(s string, sc *scope) (string, bool) {
+func (a pathJudge) canon(s string, sc *scope) (string, bool) {
 	k := canonKey{s: s, cwd: sc.cwd, cwdOK: sc.cwdOK}
 	if p, ok := a.paths.canon[k]; ok {
 		return p, p != ""
@@ -149,7 +149,7 @@ func (a *analyzer) canon(s string, sc *scope) (string, bool) {
 	return p, p != ""
 }
 
-func (a *analyzer) canonOnce(s string, sc *scope) string {
+func (a pathJudge) canonOnce(s string, sc *scope) string {
 	s = expandHome(s, a.req.Home)
 	if !path.IsAbs(s) && !sc.cwdOK {
 		return ""
@@ -174,7 +174,7 @@ func (a *analyzer) canonOnce(s string, sc *scope) string {
 // directory through the resolver, then its last element, following it
 // when it is a dangling link (notes.txt -> .claude/settings.local.json,
 // which writing notes.txt creates).
-func (a *analyzer) resolveMissing(p string, hops int) string {
+func (a pathJudge) resolveMissing(p string, hops int) string {
 	if len(p) > maxPathLen || hops > maxLinkHops {
 		return p // names nothing on disk
 	}
@@ -217,7 +217,7 @@ const maxLinkHops = 40
 // throughLinks rewrites p through the symbolic links the command itself
 // creates before this point (`ln -s .atreides cfg && echo x >
 // cfg/config.yaml`): they are not on disk when the guard looks.
-func (a *analyzer) throughLinks(p string) string {
+func (a pathJudge) throughLinks(p string) string {
 	for range maxLinkHops {
 		changed := false
 		for q := p; q != "/" && q != "."; q = path.Dir(q) {
@@ -236,7 +236,7 @@ func (a *analyzer) throughLinks(p string) string {
 
 // classify places a path argument relative to root, home, system dirs,
 // temp dirs and the project.
-func (a *analyzer) classify(w word, sc *scope) target {
+func (a pathJudge) classify(w word, sc *scope) target {
 	k := targetKey{canonKey: canonKey{s: w.s, cwd: sc.cwd, cwdOK: sc.cwdOK}, findDir: sc.findDir,
 		dyn: w.dyn, glob: w.glob, stream: w.stream, envDep: w.envDep}
 	if t, ok := a.paths.targets[k]; ok {
@@ -250,7 +250,7 @@ func (a *analyzer) classify(w word, sc *scope) target {
 	return t
 }
 
-func (a *analyzer) classifyOnce(w word, sc *scope) target {
+func (a pathJudge) classifyOnce(w word, sc *scope) target {
 	if sc.findDir != "" && !w.dyn && w.s != "" && !strings.HasPrefix(w.s, "/") && !strings.HasPrefix(w.s, "~") && !strings.Contains(w.s, "{}") {
 		w.s = sc.findDir + "\x00/" + w.s
 		w.dyn, w.stream = true, true
@@ -535,7 +535,7 @@ func (req *Request) homeRels(p string) []string {
 }
 
 // sensitive: secret files plus system files that are worth stealing.
-func (a *analyzer) sensitive(s string, sc *scope) bool {
+func (a pathJudge) sensitive(s string, sc *scope) bool {
 	if _, ok := a.secretPath(s, sc); ok {
 		return true
 	}
@@ -547,7 +547,7 @@ func (a *analyzer) sensitive(s string, sc *scope) bool {
 }
 
 // secretPath asks the secret checker about one path argument.
-func (a *analyzer) secretPath(s string, sc *scope) (string, bool) {
+func (a pathJudge) secretPath(s string, sc *scope) (string, bool) {
 	if s == "" || strings.ContainsRune(s, 0) {
 		return "", false
 	}
@@ -586,7 +586,7 @@ var metadataOnly = &lazy[map[string]bool]{src: func() map[string]bool {
 
 // secretArgs flags commands that read, copy or send a secret file named in
 // their arguments (including `@file` and `--opt=file` forms).
-func (a *analyzer) secretArgs(c *Cmd) {
+func (a pathJudge) secretArgs(c *Cmd) {
 	if templateSources(c) {
 		return // the sources are templates; the destination is a write
 	}
@@ -629,7 +629,7 @@ func (a *analyzer) secretArgs(c *Cmd) {
 		}
 		if w.glob && !w.dyn {
 			// The shell expands it: judge the names it can match.
-			if m, ok := a.secretGlob(w, c.sc); ok {
+			if m, ok := a.exfil().secretGlob(w, c.sc); ok {
 				a.fire(ruleSecretRead, c, m)
 				return
 			}
@@ -718,7 +718,7 @@ func grepFiles(c *Cmd) []word {
 
 // secretMetadata: ls/stat/test on a secret path does not read it, but
 // strict mode does not allow touching secrets at all.
-func (a *analyzer) secretMetadata(c *Cmd) {
+func (a pathJudge) secretMetadata(c *Cmd) {
 	if a.p.sw("strict_unverifiable") == Allow || handlers.get()[c.Name] != nil {
 		return
 	}
@@ -733,7 +733,7 @@ func (a *analyzer) secretMetadata(c *Cmd) {
 // writeTarget judges a file whose contents a command writes. Whether it
 // is one of atreides's own files is ownWriteTarget's to say, once per
 // write (noteWrite, checkPath, apiWrite).
-func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
+func (a pathJudge) writeTarget(c *Cmd, w word, sc *scope) {
 	if !a.judging() || w.dyn || w.proc != nil {
 		return
 	}

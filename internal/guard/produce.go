@@ -18,7 +18,7 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 	if a.judging() {
 		// Credentials only matter to a verdict; an effects-only walk does
 		// not build the credential-printer table (rules.go's loadRules).
-		if f, ok := a.credOutput(c); ok {
+		if f, ok := a.exfil().credOutput(c); ok {
 			return f
 		}
 	}
@@ -55,7 +55,7 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 			if w.proc != nil {
 				f.t |= w.proc.t
 			}
-			if !w.dyn && a.judging() && a.sensitive(w.s, sc) {
+			if !w.dyn && a.judging() && a.files().sensitive(w.s, sc) {
 				f.t |= tSecret
 			}
 		}
@@ -295,66 +295,6 @@ func init() {
 	})
 }
 
-// networkArgs finds exfiltration through a network sink: tainted stdin or
-// arguments, uploads of files, and destinations that are raw public IPs or
-// well-known capture services.
-func (a *analyzer) networkArgs(c *Cmd, in feed) {
-	a.credSend(c, in)
-	a.uploads(c, in)
-	a.cloudMetadata(c)
-	if !networkSinks.get()[c.Name] {
-		return
-	}
-	if c.Name == "iodine" {
-		return
-	}
-	if in.t&(tSecret|tEnv) != 0 && c.Name != "openssl" {
-		a.fire(ruleExfilPipeToNetwork, c, "secret or environment data piped into "+c.Name)
-	} else if in.t&tDecoded != 0 && c.Name != "openssl" {
-		a.fire(ruleExfilObfuscated, c, "decoded data piped into "+c.Name)
-	}
-	for _, w := range c.Args {
-		if w.t&(tSecret|tEnv) != 0 {
-			a.fire(ruleExfilPipeToNetwork, c, "secret or environment data in the arguments of "+c.Name)
-		}
-		if h := urlHost(w.s); h != "" && suspiciousHost(h) {
-			a.fire(ruleExfilSuspiciousHost, c, c.Name+" contacts "+h)
-		}
-		if c.Name == "nix" && strings.Contains(w.s, "fetchurl") {
-			for _, f := range strings.FieldsFunc(w.s, func(r rune) bool { return r == '"' || r == ' ' || r == '\'' }) {
-				if h := urlHost(f); h != "" && suspiciousHost(h) {
-					a.fire(ruleExfilSuspiciousHost, c, "nix fetches from "+h)
-				}
-			}
-		}
-	}
-	if c.Name == "curl" || c.Name == "wget" || c.Name == "http" || c.Name == "xh" {
-		for _, f := range []string{"-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--post-file", "--body-file"} {
-			v, ok := c.Flag(f)
-			if !ok {
-				continue
-			}
-			file := v
-			if i := strings.Index(v, "@"); i >= 0 && (f == "-F" || f == "--form" || f == "--data-urlencode") {
-				file = v[i:]
-			}
-			isFile := strings.HasPrefix(file, "@") || f == "-T" || f == "--upload-file" || f == "--post-file" || f == "--body-file"
-			file = strings.TrimPrefix(file, "@")
-			if i := strings.IndexAny(file, ";"); i >= 0 {
-				file = file[:i]
-			}
-			if !isFile || file == "-" || file == "" {
-				continue
-			}
-			if a.sensitive(expandHome(file, a.req.Home), c.sc) {
-				a.fire(ruleExfilUploadSensitive, c, c.Name+" uploads "+file)
-			} else {
-				a.fire(ruleExfilFileUpload, c, c.Name+" uploads "+file)
-			}
-		}
-	}
-}
-
 func expandHome(p, home string) string {
 	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
 		return home + p[1:]
@@ -456,7 +396,7 @@ func (a *analyzer) pathOutput(c *Cmd, sc *scope) (feed, bool) {
 			return feed{}, false
 		}
 	}
-	p, ok := a.canon(s, sc)
+	p, ok := a.files().canon(s, sc)
 	if !ok {
 		return feed{}, false
 	}

@@ -190,7 +190,7 @@ func init() {
 			&Rule{ID: ruleFsTruncateOutside, Category: "filesystem", Verdict: Ask, Names: []string{"truncate"},
 				When: func(c *Cmd) bool {
 					for _, w := range c.Pos() {
-						if t := c.a.classify(w, c.sc); t.class != pcInside && t.class != pcTemp {
+						if t := c.a.files().classify(w, c.sc); t.class != pcInside && t.class != pcTemp {
 							return true
 						}
 					}
@@ -243,7 +243,7 @@ func rmWhen(f func(c *Cmd, t target, rec, force bool) bool) func(*Cmd) bool {
 			if dynFlags && w.dyn && strings.HasPrefix(w.s, "-") {
 				continue // the computed options, not an operand
 			}
-			if f(c, c.a.classify(w, c.sc), rec, force) {
+			if f(c, c.a.files().classify(w, c.sc), rec, force) {
 				return true
 			}
 		}
@@ -367,7 +367,7 @@ func init() {
 
 func anyTarget(c *Cmd, f func(target) bool) bool {
 	for _, w := range c.Pos() {
-		if f(c.a.classify(w, c.sc)) {
+		if f(c.a.files().classify(w, c.sc)) {
 			return true
 		}
 	}
@@ -502,6 +502,6 @@ func outsideSide(c *Cmd, w word) bool {
 	if i := strings.IndexByte(w.s, ':'); i > 0 && !strings.Contains(w.s[:i], "/") {
 		return true // host:path or remote:bucket
 	}
-	t := c.a.classify(w, c.sc)
+	t := c.a.files().classify(w, c.sc)
 	return t.class != pcInside && t.class != pcTemp
 }

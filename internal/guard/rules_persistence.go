@@ -56,7 +56,7 @@ func inGitHooks(p string) bool {
 // specialWrite judges writes to files that persist code, redirect package
 // installs, erase history or reach the kernel. It reports whether a rule
 // fired (the caller then skips its generic checks).
-func (a *analyzer) specialWrite(c *Cmd, p string) bool {
+func (a pathJudge) specialWrite(c *Cmd, p string) bool {
 	switch {
 	case inGitHooks(p):
 		a.fire(rulePersistGitHook, c, "writes to "+p)

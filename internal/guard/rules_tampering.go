@@ -258,7 +258,7 @@ func (req *Request) registryConfig(p string) bool {
 
 // historyEnv judges assignments that switch history off (HISTFILE=/dev/null,
 // HISTSIZE=0); called from envRule.
-func (a *analyzer) historyEnv(name string, w word) {
+func (a pathJudge) historyEnv(name string, w word) {
 	switch name {
 	case "HISTFILE":
 		if !w.dyn && (w.s == "" || w.s == "/dev/null") {

@@ -119,14 +119,14 @@ func foldPath(p string) string {
 // ownTree judges a recursive change under the directory named by w (rm
 // -r, mv, chmod -R, find -delete, a pathspec): it reaches every protected
 // path below it.
-func (a *analyzer) ownTree(c *Cmd, w word, sc *scope) {
+func (a selfJudge) ownTree(c *Cmd, w word, sc *scope) {
 	if !a.judging() || w.proc != nil {
 		return
 	}
 	if w.dyn {
 		return // the written prefix is judged by ownWriteWord
 	}
-	p, ok := a.canon(w.s, sc)
+	p, ok := a.files().canon(w.s, sc)
 	if !ok {
 		return
 	}
@@ -169,7 +169,7 @@ func sourceLanding(w word, rsync bool) landing {
 // a source landing on a protected path is a write of it, one landing on
 // a directory that holds one (recursive copies), or whose name is a
 // pattern or unknown, may replace what that directory holds.
-func (a *analyzer) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) {
+func (a selfJudge) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) {
 	if !a.judging() || dst.proc != nil || len(srcs) == 0 {
 		return
 	}
@@ -179,7 +179,7 @@ func (a *analyzer) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) 
 		}
 		dst = lit(dst.guess)
 	}
-	d, ok := a.canon(dst.s, c.sc)
+	d, ok := a.files().canon(dst.s, c.sc)
 	if !ok {
 		return
 	}
@@ -225,7 +225,7 @@ func matchingKids(kids []string, l landing) string {
 
 // ownExtract judges an archive, patch or merge that writes files it names
 // itself under dir (nil: the working directory).
-func (a *analyzer) ownExtract(c *Cmd, dir *word, what string) {
+func (a selfJudge) ownExtract(c *Cmd, dir *word, what string) {
 	if !a.judging() {
 		return
 	}
@@ -242,11 +242,11 @@ func (a *analyzer) ownExtract(c *Cmd, dir *word, what string) {
 
 // noteLink remembers a link the command creates (ln [-s] TARGET LINK):
 // later words of the same command that pass through LINK reach TARGET.
-func (a *analyzer) noteLink(c *Cmd, target, link word, intoDir bool) {
+func (a selfJudge) noteLink(c *Cmd, target, link word, intoDir bool) {
 	if target.dyn || link.dyn || target.s == "" {
 		return
 	}
-	l, ok := a.canon(link.s, c.sc)
+	l, ok := a.files().canon(link.s, c.sc)
 	if !ok {
 		return
 	}
@@ -260,7 +260,7 @@ func (a *analyzer) noteLink(c *Cmd, target, link word, intoDir bool) {
 		t = cleanJoin(path.Dir(l), t) // relative to the link's directory
 	default:
 		var ok bool
-		if t, ok = a.canon(t, c.sc); !ok {
+		if t, ok = a.files().canon(t, c.sc); !ok {
 			return
 		}
 	}
@@ -273,7 +273,7 @@ func (a *analyzer) noteLink(c *Cmd, target, link word, intoDir bool) {
 // paths of the commands after it (not its own: ln's operands name the
 // link, not its target). Both walks follow them, so the judging walk and
 // ShellEffects list the same writes.
-func (a *analyzer) linksMade() {
+func (a selfJudge) linksMade() {
 	if len(a.newLinks) == 0 {
 		return
 	}
@@ -300,7 +300,7 @@ type madeFile struct {
 
 // noteMade records a file the command writes, so that running it later in
 // the same command is not running a program the guard has never seen.
-func (a *analyzer) noteMade(p string, f madeFile) {
+func (a selfJudge) noteMade(p string, f madeFile) {
 	if a.paths.made == nil {
 		a.paths.made = map[string]madeFile{}
 	}
@@ -312,7 +312,7 @@ func (a *analyzer) noteMade(p string, f madeFile) {
 // madeText records the text a statement wrote into the files it
 // redirected its output to (a.outFiles[mark:]), when the guard knows it
 // (cat > x.sh <<EOF), and drops them from the list.
-func (a *analyzer) madeText(mark int, out feed) {
+func (a selfJudge) madeText(mark int, out feed) {
 	if out.known {
 		for _, p := range a.outFiles[mark:] {
 			a.noteMade(p, madeFile{text: out.text, known: true})
@@ -326,7 +326,7 @@ func (a *analyzer) madeText(mark int, out feed) {
 // script whose text the guard knows is judged as the commands it holds,
 // other code by the protected paths it names; a file of unknown content
 // cannot be listed, so for self-protection it is an unknown write.
-func (a *analyzer) runsMade(c *Cmd, head word, depth int) {
+func (a selfJudge) runsMade(c *Cmd, head word, depth int) {
 	if !a.judging() || len(a.paths.made) == 0 {
 		return
 	}
@@ -344,7 +344,7 @@ func (a *analyzer) runsMade(c *Cmd, head word, depth int) {
 	if script.dyn || script.s == "" || c.sc.downloaded(script.s) {
 		return // a download run is judged as one (downloads.go)
 	}
-	p, ok := a.canon(script.s, c.sc)
+	p, ok := a.files().canon(script.s, c.sc)
 	f, made := a.paths.made[p]
 	switch {
 	case !ok || !made:
@@ -385,7 +385,7 @@ var mentionHints = []string{"atreides", ".claude", ".gemini", ".codex", ".openco
 // command): a path token is canonicalised and checked against the
 // protected set, and a token ending in a protected path's tail (as
 // relative to the project or the home) counts whatever comes before it.
-func (a *analyzer) mentionsOwn(args []word, sc *scope) string {
+func (a selfJudge) mentionsOwn(args []word, sc *scope) string {
 	for _, w := range args {
 		s := w.s
 		if w.dyn {
@@ -433,9 +433,9 @@ func tokenSep(r rune) bool {
 
 // namesOwn: the token, as a path, is or holds a protected path, or ends
 // in the tail of one.
-func (a *analyzer) namesOwn(tok string, sc *scope) bool {
+func (a selfJudge) namesOwn(tok string, sc *scope) bool {
 	o := a.req.ownFiles()
-	if p, ok := a.canon(tok, sc); ok {
+	if p, ok := a.files().canon(tok, sc); ok {
 		fp := foldPath(p)
 		if ownConfig(o, fp) || oneOfPaths(fp, o.bins) || onPath(o, fp) || oneOfPaths(fp, o.hostFiles) ||
 			oneOfPaths(fp, o.containers) || underAny(fp, o.hostDirs) || len(ownChildren(o, p)) > 0 && p != "/" && !a.req.broadDir(p) {
@@ -489,7 +489,7 @@ func ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
 // (an unknown program, an interpreter, an editor in batch mode, sqlite3)
 // given a protected path anywhere in its arguments: for self-protection
 // that is an unknown write of it.
-func (a *analyzer) unreadWrites(c *Cmd, in feed) {
+func (a selfJudge) unreadWrites(c *Cmd, in feed) {
 	if !a.judging() || listedWrites(a.p, c.Name) || readsOnly(c, in) {
 		return
 	}
@@ -789,7 +789,7 @@ func awkProgram(c *Cmd) []word {
 // wrote, programs whose writes cannot be listed, agent hosts started
 // unguarded, builds whose output could shadow atreides, and the state
 // lock held from the shell.
-func (a *analyzer) selfEffects(c *Cmd, head word, env map[string]word, depth int, in feed) {
+func (a selfJudge) selfEffects(c *Cmd, head word, env map[string]word, depth int, in feed) {
 	a.runsMade(c, head, depth)
 	a.unreadWrites(c, in)
 	a.unguardedAgent(c)
@@ -808,7 +808,7 @@ func (a *analyzer) selfEffects(c *Cmd, head word, env map[string]word, depth int
 // stateLock: `flock .atreides/state.db.lock sleep 3600 &` holds
 // atreides's state lock, so every hook waits and gives up (the stop gate
 // then lets the agent stop with open todos).
-func (a *analyzer) stateLock(c *Cmd) {
+func (a selfJudge) stateLock(c *Cmd) {
 	ops := operands(c.Args, "wEc", "--timeout", "--wait", "--conflict-exit-code", "--command")
 	if len(ops) == 0 {
 		return
@@ -823,7 +823,7 @@ func (a *analyzer) stateLock(c *Cmd) {
 		}
 		return
 	}
-	p, ok := a.canon(w.s, c.sc)
+	p, ok := a.files().canon(w.s, c.sc)
 	if !ok {
 		if id, _ := ownTail(foldPath(path.Clean("/"+w.s)), a.req.ownFiles(), false); id == ruleSelfConfigWrite {
 			a.fire(ruleSelfStateLock, c, "flock "+w.s)
@@ -847,7 +847,7 @@ func compiler(name string) bool {
 // compilerOutput: the executable a compiler writes (-o FILE, else a.out)
 // may replace or shadow atreides on PATH, and running it later in the
 // command runs what the guard has not seen.
-func (a *analyzer) compilerOutput(c *Cmd) {
+func (a selfJudge) compilerOutput(c *Cmd) {
 	out, ok := optValue(c.Args, 'o', "")
 	if !ok {
 		if versionQuery(c) || hasOption(c.Args, "cSE", "") {
@@ -862,7 +862,7 @@ func (a *analyzer) compilerOutput(c *Cmd) {
 // on PATH under an atreides program's name is the binary replaced or
 // shadowed. names are the executables a build into a directory creates
 // ("" for one it cannot name).
-func (a *analyzer) builtExecutable(c *Cmd, out word, names []string) {
+func (a selfJudge) builtExecutable(c *Cmd, out word, names []string) {
 	if out.dyn {
 		if out.hasGuess {
 			out = lit(out.guess)
@@ -871,7 +871,7 @@ func (a *analyzer) builtExecutable(c *Cmd, out word, names []string) {
 			return
 		}
 	}
-	p, ok := a.canon(out.s, c.sc)
+	p, ok := a.files().canon(out.s, c.sc)
 	if !ok {
 		return
 	}
@@ -896,7 +896,7 @@ func (a *analyzer) builtExecutable(c *Cmd, out word, names []string) {
 // goBuild judges go build, go install and go run for atreides: a program
 // built onto PATH under an atreides name, installed where PATH finds it,
 // or run from atreides's own source.
-func (a *analyzer) goBuild(c *Cmd, env map[string]word) {
+func (a selfJudge) goBuild(c *Cmd, env map[string]word) {
 	ops := goOperands(c.Args)
 	if len(ops) == 0 || ops[0].dyn {
 		return
@@ -923,9 +923,9 @@ func (a *analyzer) goBuild(c *Cmd, env map[string]word) {
 			}
 		}
 	case "run":
-		if len(pkgs) > 0 && !pkgs[0].dyn && atreidesProgramName(goPkgName(a, c, pkgs[0].s)) {
-			run := &Cmd{Name: "atreides", Args: pkgs[1:], a: a, sc: c.sc}
-			hAtreides(a, run, env, c.sc, 0, feed{})
+		if len(pkgs) > 0 && !pkgs[0].dyn && atreidesProgramName(goPkgName(a.analyzer, c, pkgs[0].s)) {
+			run := &Cmd{Name: "atreides", Args: pkgs[1:], a: a.analyzer, sc: c.sc}
+			hAtreides(a.analyzer, run, env, c.sc, 0, feed{})
 		}
 	}
 }
@@ -973,7 +973,7 @@ func goOutput(args []word) (word, bool) {
 // last element of each import path ("" when computed, or for a pattern
 // with "..." that holds an atreides command: it is probed on disk for
 // cmd/atreides*, the layout atreides's own repository has).
-func (a *analyzer) goNames(c *Cmd, pkgs []word) []string {
+func (a selfJudge) goNames(c *Cmd, pkgs []word) []string {
 	if len(pkgs) == 0 {
 		pkgs = []word{lit(".")}
 	}
@@ -989,7 +989,7 @@ func (a *analyzer) goNames(c *Cmd, pkgs []word) []string {
 		case strings.HasSuffix(w.s, ".go"):
 			out = append(out, strings.TrimSuffix(path.Base(w.s), ".go"))
 		default:
-			out = append(out, goPkgName(a, c, w.s))
+			out = append(out, goPkgName(a.analyzer, c, w.s))
 		}
 	}
 	return out
@@ -1000,7 +1000,7 @@ func (a *analyzer) goNames(c *Cmd, pkgs []word) []string {
 func goPkgName(a *analyzer, c *Cmd, s string) string {
 	s, _, _ = strings.Cut(s, "@")
 	if s == "." || s == "./" || strings.HasPrefix(s, ".") && path.Base(s) == ".." {
-		if p, ok := a.canon(s, c.sc); ok {
+		if p, ok := a.files().canon(s, c.sc); ok {
 			return path.Base(p)
 		}
 		return ""
@@ -1015,7 +1015,7 @@ func goPkgName(a *analyzer, c *Cmd, s string) string {
 // holdsAtreides: a ./... pattern's directory has an atreides command
 // (cmd/atreides*, or atreides* at its top), looked up through the
 // resolver, which fails for a path that does not exist.
-func (a *analyzer) holdsAtreides(c *Cmd, pattern string) bool {
+func (a selfJudge) holdsAtreides(c *Cmd, pattern string) bool {
 	if a.req.Resolve == nil {
 		return false
 	}
@@ -1024,7 +1024,7 @@ func (a *analyzer) holdsAtreides(c *Cmd, pattern string) bool {
 	if root == "" {
 		root = "."
 	}
-	r, ok := a.canon(root, c.sc)
+	r, ok := a.files().canon(root, c.sc)
 	if !ok {
 		return true
 	}
@@ -1042,7 +1042,7 @@ func (a *analyzer) holdsAtreides(c *Cmd, pattern string) bool {
 // (or GOPATH/bin) as the command sets it, when on PATH; when the command
 // does not set them the user's environment decides, and its default
 // (~/go/bin) is on PATH for most Go users, so it counts.
-func (a *analyzer) goBinOnPath(c *Cmd, env map[string]word) bool {
+func (a selfJudge) goBinOnPath(c *Cmd, env map[string]word) bool {
 	dir, set := env["GOBIN"]
 	if !set {
 		if gp, ok := env["GOPATH"]; ok && !gp.dyn {
@@ -1058,14 +1058,14 @@ func (a *analyzer) goBinOnPath(c *Cmd, env map[string]word) bool {
 	if !set || dir.dyn {
 		return true
 	}
-	p, ok := a.canon(dir.s, c.sc)
+	p, ok := a.files().canon(dir.s, c.sc)
 	return !ok || oneOfPaths(foldPath(p), a.req.ownFiles().dirsOnPath())
 }
 
 // ownPatch judges `patch` writing the files its patch names: each target
 // when the patch is text the guard holds (a heredoc), else everything
 // under the directory it works in.
-func (a *analyzer) ownPatch(c *Cmd, in feed) {
+func (a selfJudge) ownPatch(c *Cmd, in feed) {
 	if hasOption(c.Args, "", "--dry-run", "--check") {
 		return
 	}
@@ -1085,7 +1085,7 @@ func (a *analyzer) ownPatch(c *Cmd, in feed) {
 
 // ownPatchText judges the targets of a patch fed on stdin, or, when its
 // text is not known, the tree it is applied to.
-func (a *analyzer) ownPatchText(c *Cmd, in feed, dir *word, fromFile bool, what string) {
+func (a selfJudge) ownPatchText(c *Cmd, in feed, dir *word, fromFile bool, what string) {
 	if fromFile || !in.known || in.text == "" {
 		a.ownExtract(c, dir, what)
 		return
@@ -1101,7 +1101,7 @@ func (a *analyzer) ownPatchText(c *Cmd, in feed, dir *word, fromFile bool, what 
 	for _, n := range patchTargets(in.text) {
 		// -p0 keeps a/x, -p1 strips it: judge both readings.
 		for _, s := range []string{n, stripComponent(n)} {
-			if p, ok := a.canon(s, sc); ok && s != "" {
+			if p, ok := a.files().canon(s, sc); ok && s != "" {
 				a.ownWrite(c, p)
 			}
 		}
@@ -1149,7 +1149,7 @@ func stripComponent(s string) string {
 // agent could craft for them without writing the work tree need the
 // plumbing judged here. `git stash` without untracked files and `git
 // stash pop` stay allowed.
-func (a *analyzer) gitSelf(c *Cmd, in feed) {
+func (a selfJudge) gitSelf(c *Cmd, in feed) {
 	if len(c.Args) == 0 || c.Args[0].dyn {
 		return
 	}
@@ -1228,7 +1228,7 @@ func gitDryRun(args []word) bool {
 // gitStash: stash with untracked (or all) files removes them from the
 // work tree, atreides's state and the hosts' local settings among them;
 // a pathspec reverts and removes what it names.
-func (a *analyzer) gitStash(c *Cmd, rest []word) {
+func (a selfJudge) gitStash(c *Cmd, rest []word) {
 	// The subcommand is the first word; an option there (-u, -m wip)
 	// is push's.
 	op := ""

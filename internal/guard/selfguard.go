@@ -99,7 +99,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		// atreides would print "unknown command" and exit.
 		return feed{t: tUnknown}
 	}
-	if why := a.posingAsUser(); why != "" && !viewVerb(verb, args) {
+	if why := a.self().posingAsUser(); why != "" && !viewVerb(verb, args) {
 		a.fire(ruleSelfCommand, c, "atreides "+verb+" "+why)
 		return feed{t: tUnknown}
 	}
@@ -135,7 +135,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 // one (Request.SameBinary, asked only there: a program run by a path
 // elsewhere, or by name, costs nothing). (The name "atreides" has its
 // handler.)
-func (a *analyzer) selfProgram(c *Cmd, head string, sc *scope) bool {
+func (a selfJudge) selfProgram(c *Cmd, head string, sc *scope) bool {
 	if c.Name == "atreides" || !a.judging() {
 		return false
 	}
@@ -151,7 +151,7 @@ func (a *analyzer) selfProgram(c *Cmd, head string, sc *scope) bool {
 	if !strings.Contains(head, "/") {
 		return false
 	}
-	p, ok := a.canon(head, sc)
+	p, ok := a.files().canon(head, sc)
 	if !ok {
 		return false
 	}
@@ -199,7 +199,7 @@ func hostVar(name string) bool {
 // notePosing marks the command line as posing (posingAsUser) when a
 // builtin unsets, exports away or reads into a host variable (unset,
 // export -n, read, printf -v, declare, typeset, local, readonly).
-func (a *analyzer) notePosing(c *Cmd) {
+func (a selfJudge) notePosing(c *Cmd) {
 	switch c.Name {
 	case "unset", "export", "read", "printf", "declare", "typeset", "local", "readonly", "mapfile", "readarray":
 	default:
@@ -218,7 +218,7 @@ func (a *analyzer) notePosing(c *Cmd) {
 // user's, "" when it would not: it runs under a terminal the command
 // makes (script, unbuffer), where the CLI would take it for a person's,
 // or the command strips the host's marks of the agent.
-func (a *analyzer) posingAsUser() string {
+func (a selfJudge) posingAsUser() string {
 	if a.pty > 0 {
 		return "runs under a terminal the command makes, where it would pass for the user's"
 	}
@@ -411,7 +411,7 @@ func lowerAll(ps []string) {
 // ownWrite judges a write, creation, move, deletion or mode change of
 // the absolute, cleaned path p by command c (nil for a redirection or
 // a file tool).
-func (a *analyzer) ownWrite(c *Cmd, p string) {
+func (a selfJudge) ownWrite(c *Cmd, p string) {
 	if p == "" || !path.IsAbs(p) {
 		return
 	}
@@ -497,13 +497,13 @@ func taskDocument(p string) bool {
 
 // ownWriteTarget judges the file a write names against atreides's own
 // files, however much of it is known.
-func (a *analyzer) ownWriteTarget(c *Cmd, w word, sc *scope) {
+func (a selfJudge) ownWriteTarget(c *Cmd, w word, sc *scope) {
 	switch {
 	case w.proc != nil:
 	case w.dyn:
 		a.ownWriteWord(c, w, sc)
 	default:
-		if p, ok := a.canon(w.s, sc); ok {
+		if p, ok := a.files().canon(w.s, sc); ok {
 			a.ownWrite(c, p)
 		} else {
 			a.ownWriteRel(c, w.s)
@@ -514,9 +514,9 @@ func (a *analyzer) ownWriteTarget(c *Cmd, w word, sc *scope) {
 // ownWriteWord judges a write target that is not fully known: the value
 // the guard computed for it, else the directory its literal part names
 // (`> .atreides/$f` writes somewhere in .atreides).
-func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
+func (a selfJudge) ownWriteWord(c *Cmd, w word, sc *scope) {
 	if w.hasGuess {
-		if p, ok := a.canon(w.guess, sc); ok {
+		if p, ok := a.files().canon(w.guess, sc); ok {
 			a.ownWrite(c, p)
 		}
 		return
@@ -534,7 +534,7 @@ func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
 	if i <= 0 {
 		return
 	}
-	if p, ok := a.canon(prefix[:i], sc); ok {
+	if p, ok := a.files().canon(prefix[:i], sc); ok {
 		a.ownWrite(c, p)
 	}
 }
@@ -549,7 +549,7 @@ func writerOf(c *Cmd) string {
 
 // ownWriteRel judges a relative write target when the working directory
 // is unknown: a path through a .atreides directory is atreides's.
-func (a *analyzer) ownWriteRel(c *Cmd, s string) {
+func (a selfJudge) ownWriteRel(c *Cmd, s string) {
 	s = path.Clean(s)
 	if taskDocument(s) {
 		return

@@ -361,13 +361,13 @@ func hTmux(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 				break
 			}
 		}
-		a.tmuxCommand(c, rest[:end], env, sc, depth)
+		a.code().tmuxCommand(c, rest[:end], env, sc, depth)
 		rest = at(rest, end+1)
 	}
 	return feed{t: tUnknown}
 }
 
-func (a *analyzer) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *scope, depth int) {
+func (a codeJudge) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *scope, depth int) {
 	if len(argv) == 0 || argv[0].dyn {
 		return
 	}
@@ -403,7 +403,7 @@ func (a *analyzer) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *sco
 
 // tmuxKeys judges what send-keys types: key names that end a line (Enter,
 // C-m, C-j, KPEnter) submit it, C-c discards it, Space and Tab are blanks.
-func (a *analyzer) tmuxKeys(c *Cmd, args []word, sc *scope, depth int) {
+func (a codeJudge) tmuxKeys(c *Cmd, args []word, sc *scope, depth int) {
 	literal := false
 	keys := optScan{valued: "cNt"}.scan(args, false, func(name string, v word) {
 		literal = literal || name == "-l"
