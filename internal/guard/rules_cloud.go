@@ -12,16 +12,9 @@ func init() {
 	initRules = append(initRules, func() {
 		register(
 			&Rule{ID: ruleCloudAwsDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"aws"},
-				When: func(c *Cmd) bool {
-					svc, op := posLower(c, 0), posLower(c, 1)
-					return awsDeleteOp(op) || svc == "s3" && s3Deletes(c, op) ||
-						svc == "route53" && op == "change-resource-record-sets" && changeBatchDeletes(c)
-				}, Reason: "this deletes or terminates cloud resources; ask the user"},
+				When: whenCloudAwsDestroy, Reason: "this deletes or terminates cloud resources; ask the user"},
 			&Rule{ID: ruleCloudAwsDisrupt, Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"aws"},
-				When: func(c *Cmd) bool {
-					op := posLower(c, 1)
-					return hasPrefixAny(op, "stop-", "reboot-", "create-invalidation", "disable-")
-				}, Reason: "this stops, disables or invalidates a live cloud resource; ask the user"},
+				When: whenCloudAwsDisrupt, Reason: "this stops, disables or invalidates a live cloud resource; ask the user"},
 			&Rule{ID: ruleCloudGcloudDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"gcloud"},
 				When:   func(c *Cmd) bool { return cliVerb(c, 5, gcloudDeleteVerbs) },
 				Reason: "this deletes Google Cloud resources; ask the user"},
@@ -104,4 +97,17 @@ func commandWord(s string) bool {
 		}
 	}
 	return true
+}
+
+// whenCloudAwsDestroy is the condition of rule cloud.aws-destroy.
+func whenCloudAwsDestroy(c *Cmd) bool {
+	svc, op := posLower(c, 0), posLower(c, 1)
+	return awsDeleteOp(op) || svc == "s3" && s3Deletes(c, op) ||
+		svc == "route53" && op == "change-resource-record-sets" && changeBatchDeletes(c)
+}
+
+// whenCloudAwsDisrupt is the condition of rule cloud.aws-disrupt.
+func whenCloudAwsDisrupt(c *Cmd) bool {
+	op := posLower(c, 1)
+	return hasPrefixAny(op, "stop-", "reboot-", "create-invalidation", "disable-")
 }

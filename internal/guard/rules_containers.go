@@ -6,21 +6,9 @@ func init() {
 		dk := []string{"docker", "podman", "nerdctl"}
 		register(
 			&Rule{ID: ruleContainersPrune, Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					if len(p) >= 2 && oneOf(p[1].s, "prune") || len(p) >= 1 && oneOf(p[0].s, "prune") {
-						return pruneConfirmed(c)
-					}
-					return false
-				}, Reason: "docker prune deletes containers, images, volumes or networks; ask the user"},
+				When: whenContainersPrune, Reason: "docker prune deletes containers, images, volumes or networks; ask the user"},
 			&Rule{ID: ruleContainersRemove, Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					if len(p) >= 1 && oneOf(p[0].s, "rm|rmi") && c.Has("-f", "--force") {
-						return true
-					}
-					return len(p) >= 2 && oneOf(p[0].s, "volume|network|image|container") && oneOf(p[1].s, "rm|remove") && (p[0].s == "volume" || c.Has("-f", "--force"))
-				}, Reason: "force-removing containers, images or volumes loses their data; ask the user"},
+				When: whenContainersRemove, Reason: "force-removing containers, images or volumes loses their data; ask the user"},
 			&Rule{ID: ruleContainersComposeDownVolumes, Category: "containers", Group: "containers", Verdict: Deny,
 				Names: []string{"docker-compose", "podman-compose"}, Sub: []string{"down"}, AnyFlag: []string{"-v", "--volumes", "--rmi"},
 				Reason: "compose down -v deletes named volumes; ask the user"},
@@ -29,4 +17,22 @@ func init() {
 				Reason: "compose down -v deletes named volumes; ask the user"},
 		)
 	})
+}
+
+// whenContainersPrune is the condition of rule containers.prune.
+func whenContainersPrune(c *Cmd) bool {
+	p := c.Pos()
+	if len(p) >= 2 && oneOf(p[1].s, "prune") || len(p) >= 1 && oneOf(p[0].s, "prune") {
+		return pruneConfirmed(c)
+	}
+	return false
+}
+
+// whenContainersRemove is the condition of rule containers.remove.
+func whenContainersRemove(c *Cmd) bool {
+	p := c.Pos()
+	if len(p) >= 1 && oneOf(p[0].s, "rm|rmi") && c.Has("-f", "--force") {
+		return true
+	}
+	return len(p) >= 2 && oneOf(p[0].s, "volume|network|image|container") && oneOf(p[1].s, "rm|remove") && (p[0].s == "volume" || c.Has("-f", "--force"))
 }

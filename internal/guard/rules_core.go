@@ -98,104 +98,58 @@ func init() {
 	initRules = append(initRules, func() {
 		register(
 			&Rule{ID: ruleFsRmRootHome, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return (t.class == pcRoot || t.class == pcHome) && (rec || t.glob)
-				}),
+				When:   rmWhen(whenFsRmRootHome),
 				Reason: "recursive delete of / or a home directory; never delete outside the project"},
 			&Rule{ID: ruleFsRmSystem, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.class == pcSystem && (rec || t.glob)
-				}),
+				When:   rmWhen(whenFsRmSystem),
 				Reason: "recursive delete of a system directory; ask the user"},
 			&Rule{ID: ruleFsRmCriticalFile, Category: "filesystem", Verdict: Deny, Names: []string{"rm", "unlink", "shred"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.abs != "" && (isCriticalFile(t.abs) || t.homeFile || c.a.req.isStartupFile(t.abs) || (t.class == pcSystem && !strings.HasPrefix(t.abs, "/dev/")))
-				}),
+				When:   rmWhen(whenFsRmCriticalFile),
 				Reason: "deleting a critical system or account file (passwd, sudoers, dotfiles, keys); ask the user"},
 			&Rule{ID: ruleFsRmProjectRoot, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.class == pcProject && rec && !t.stream
-				}),
+				When:   rmWhen(whenFsRmProjectRoot),
 				Reason: "recursive delete of the project root, the working directory or a parent; delete specific subdirectories instead"},
 			&Rule{ID: ruleFsRmProjectContents, Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.allChildren && rec && !t.stream && (t.abs == c.a.req.projectRoot(c.sc) || t.abs == c.sc.cwdIf())
-				}),
+				When:   rmWhen(whenFsRmProjectContents),
 				Reason: "recursive delete of everything in the project root (rm -rf *) wipes the project but its dotfiles; delete specific subdirectories, or ask the user"},
 			&Rule{ID: ruleFsRmOutsideProject, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return (t.class == pcOutside || t.class == pcProject && t.stream) && rec && force
-				}),
+				When:   rmWhen(whenFsRmOutsideProject),
 				Reason: "recursive forced delete outside the project and temp dirs; only delete inside the project, or ask the user"},
 			&Rule{ID: ruleFsRmRecursiveOutside, Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.class == pcOutside && rec && !force && t.underHome
-				}),
+				When:   rmWhen(whenFsRmRecursiveOutside),
 				Reason: "recursive delete of a directory in a home folder outside the project; ask the user first"},
 			&Rule{ID: ruleFsRmInProject, Category: "filesystem", Switch: "rm_recursive_in_project", Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.class == pcInside && rec && !t.stream
-				}),
+				When:   rmWhen(whenFsRmInProject),
 				Reason: "recursive delete inside the project is not allowed in this mode; ask the user"},
 			&Rule{ID: ruleFsRmStreamTarget, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.stream && rec && force && !findCleans(c, t)
-				}),
+				When:   rmWhen(whenFsRmStreamTarget),
 				Reason: "recursive forced delete of paths produced at run time (xargs, find -exec, parallel); list the paths explicitly"},
 			&Rule{ID: ruleFsRmStreamBulk, Category: "filesystem", Switch: "find_exec_rm", Names: []string{"rm", "unlink"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					// Root, homes and system dirs are denied by the rm rules
-					// whatever this switch says.
-					return t.stream && t.fromFind && !(rec && force) && t.class != pcTemp && !findCleans(c, t)
-				}),
+				When:   rmWhen(whenFsRmStreamBulk),
 				Reason: "bulk delete of files selected at run time; review the list first (run it with -print) and ask the user"},
 			&Rule{ID: ruleFsRmDynamicTarget, Category: "dynamic", Switch: "dynamic_targets", Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					// Unknown paths, plus (for strict setups) globs and paths
-					// resolved through an assumed $TMPDIR.
-					return !t.stream && rec && (t.class == pcUnknown || t.envDep || t.glob && (t.class == pcInside || t.class == pcProject))
-				}),
+				When:   rmWhen(whenFsRmDynamicTarget),
 				Reason: "recursive delete of a path computed at run time; write the path literally"},
 			&Rule{ID: ruleFsRmGlobOutside, Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.class == pcOutside && t.glob && !rec && !t.stream
-				}),
+				When:   rmWhen(whenFsRmGlobOutside),
 				Reason: "wildcard delete outside the project; ask the user first"},
 			&Rule{ID: ruleFsRmOutside, Category: "filesystem", Switch: "rm_outside_project", Names: []string{"rm", "rmdir", "unlink"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return (t.class == pcOutside || t.class == pcTemp && c.Name != "rm") && !t.stream && !(rec && (force || t.underHome)) || c.Name == "rmdir" && t.class == pcTemp
-				}),
+				When:   rmWhen(whenFsRmOutside),
 				Reason: "deleting outside the project is not allowed in this mode; ask the user"},
 			&Rule{ID: ruleFsRmGitMetadata, Category: "filesystem", Verdict: Deny, Names: []string{"rm", "rmdir"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					if t.dotGlob && t.abs != "" && c.a.req.repoMetadata(t.abs+"/.git", c.sc) {
-						return true // rm .* in the repository root matches .git
-					}
-					return t.git && t.class != pcTemp && c.a.req.repoMetadata(t.abs, c.sc)
-				}),
+				When:   rmWhen(whenFsRmGitMetadata),
 				Reason: "deleting .git (history, hooks, config) destroys the repository; use git commands instead"},
 			&Rule{ID: ruleFsFindDeleteOutside, Category: "filesystem", Verdict: Deny,
 				Reason: "find -delete outside the project (or from /, ~, system dirs); never bulk-delete outside the project"},
 			&Rule{ID: ruleFsFindDelete, Category: "filesystem", Switch: "find_delete_in_project",
 				Reason: "find -delete removes every match; run with -print first and ask the user"},
 			&Rule{ID: ruleFsShred, Category: "filesystem", Verdict: Ask, Names: []string{"shred", "srm", "wipe"},
-				When: func(c *Cmd) bool {
-					// Inside the project or temp it is a delete like rm;
-					// elsewhere the loss is unrecoverable.
-					return anyTarget(c, func(t target) bool { return t.class != pcInside && t.class != pcTemp })
-				},
+				When:   whenFsShred,
 				Reason: "shred destroys file contents irrecoverably; ask the user"},
 			&Rule{ID: ruleFsSyncDelete, Category: "filesystem", Switch: "sync_delete", Names: []string{"rsync", "rclone"},
 				When: syncDeletes, Reason: "this sync deletes files on its destination (or its source) outside the project; run it with --dry-run first and ask the user"},
 			&Rule{ID: ruleFsTruncateOutside, Category: "filesystem", Verdict: Ask, Names: []string{"truncate"},
-				When: func(c *Cmd) bool {
-					for _, w := range c.Pos() {
-						if t := c.a.files().classify(w, c.sc); t.class != pcInside && t.class != pcTemp {
-							return true
-						}
-					}
-					return false
-				},
+				When:   whenFsTruncateOutside,
 				Reason: "truncating a file outside the project destroys its contents; ask the user"},
 		)
 		setValueOpts("truncate", "-s", "--size", "-r", "--reference")
@@ -254,44 +208,13 @@ func rmWhen(f func(c *Cmd, t target, rec, force bool) bool) func(*Cmd) bool {
 // Disks, power, permissions, privilege, processes, packages.
 func init() {
 	initRules = append(initRules, func() {
-		devArg := func(c *Cmd) bool {
-			for _, w := range c.Args {
-				if strings.HasPrefix(w.s, "/dev/") || strings.Contains(w.s, "=/dev/") {
-					return true
-				}
-			}
-			return false
-		}
 		register(
 			&Rule{ID: ruleDiskMkfs, Category: "disk", Verdict: Deny, Names: []string{"mkfs*", "mke2fs", "mkswap", "mkdosfs", "newfs*"},
 				When: devArg, Reason: "formatting a device destroys all data on it; use an image file"},
 			&Rule{ID: ruleDiskDdDevice, Category: "disk", Verdict: Deny, Names: []string{"dd"},
-				When: func(c *Cmd) bool {
-					for _, w := range c.Args {
-						if strings.HasPrefix(w.s, "of=") && isBlockDevice(strings.TrimPrefix(w.s, "of=")) {
-							return true
-						}
-					}
-					return false
-				}, Reason: "dd onto a block device overwrites the disk; write to an image file"},
+				When: whenDiskDdDevice, Reason: "dd onto a block device overwrites the disk; write to an image file"},
 			&Rule{ID: ruleDiskWipe, Category: "disk", Verdict: Deny, Names: []string{"wipefs", "blkdiscard", "sgdisk", "sfdisk", "cfdisk", "gdisk", "fdisk", "parted", "mdadm", "pvremove", "vgremove", "lvremove", "cryptsetup", "badblocks", "hdparm", "nvme", "shred", "zpool", "mkswap"},
-				When: func(c *Cmd) bool {
-					if c.Name == "fdisk" && c.Has("-l", "--list") {
-						return false
-					}
-					if c.Name == "parted" && c.Has("-l", "--list") {
-						return false
-					}
-					if c.Name == "zpool" {
-						p := c.Pos()
-						return len(p) > 0 && (p[0].s == "destroy" || p[0].s == "labelclear")
-					}
-					if c.Name == "nvme" {
-						p := c.Pos()
-						return len(p) > 0 && (p[0].s == "format" || p[0].s == "sanitize")
-					}
-					return devArg(c) || c.Name == "pvremove" || c.Name == "vgremove" || c.Name == "lvremove"
-				}, Reason: "this erases or repartitions a disk; ask the user"},
+				When: whenDiskWipe, Reason: "this erases or repartitions a disk; ask the user"},
 			&Rule{ID: ruleDiskDiskutil, Category: "disk", Verdict: Deny, Names: []string{"diskutil"},
 				Sub:    []string{"erasedisk|erasevolume|partitiondisk|zerodisk|securerase|secureerase|randomdisk|reformat|apfs"},
 				Reason: "diskutil erase/partition destroys data on a disk; ask the user"},
@@ -303,15 +226,9 @@ func init() {
 				Sub: []string{"reboot|poweroff|halt|kexec|emergency|rescue|soft-reboot|suspend|hibernate|hybrid-sleep|suspend-then-hibernate"}, Reason: "rebooting, suspending or shutting down the machine; ask the user"},
 			&Rule{ID: rulePermRecursiveSystem, Category: "permissions", Verdict: Deny, Names: []string{"chmod", "chown", "chgrp", "setfacl"},
 				AnyFlag: []string{"-R", "--recursive"},
-				When: func(c *Cmd) bool {
-					return anyTarget(c, func(t target) bool { return t.critical() || t.class == pcProject && t.abs == "/" })
-				}, Reason: "recursive permission/ownership change of /, a home or a system directory breaks the system; limit it to project files"},
+				When:    whenPermRecursiveSystem, Reason: "recursive permission/ownership change of /, a home or a system directory breaks the system; limit it to project files"},
 			&Rule{ID: rulePermSystemFile, Category: "permissions", Verdict: Ask, Names: []string{"chmod", "chown", "chgrp", "chattr"},
-				When: func(c *Cmd) bool {
-					return anyTarget(c, func(t target) bool {
-						return t.class == pcSystem || t.class == pcRoot || t.abs != "" && isCriticalFile(t.abs)
-					})
-				}, Reason: "changing permissions of a system file; ask the user"},
+				When: whenPermSystemFile, Reason: "changing permissions of a system file; ask the user"},
 			&Rule{ID: rulePermWorldWritableRecursive, Category: "permissions", Verdict: Ask, Names: []string{"chmod"},
 				AnyFlag: []string{"-R", "--recursive"}, Pattern: &lazyRegexp{src: `(^|\s)(0?777|a\+rwx|o\+w|ugo\+rwx)(\s|$)`},
 				Reason: "recursively making files world-writable; use narrower permissions"},
@@ -320,44 +237,18 @@ func init() {
 			&Rule{ID: ruleProcessKill, Category: "system", Switch: "process_control", Names: []string{"kill", "killall", "pkill", "skill", "xkill"},
 				NoFlag: []string{"-l", "-0"}, When: killsOthers, Reason: "this kills processes by name or with SIGKILL, which can reach processes this session did not start; stop your own jobs with `kill %1` or `kill <pid>`, or ask the user"},
 			&Rule{ID: ruleProcessServiceStop, Category: "system", Switch: "process_control", Names: []string{"systemctl", "service"},
-				When: func(c *Cmd) bool {
-					return anyPos(c, "stop|disable|mask|kill|isolate")
-				}, Reason: "stopping system services; ask the user"},
+				When: whenProcessServiceStop, Reason: "stopping system services; ask the user"},
 			&Rule{ID: ruleProcessServiceStop, Category: "system", Switch: "process_control", Names: []string{"launchctl"},
 				Sub: []string{"unload|remove|bootout|stop|disable"}, Reason: "stopping system services; ask the user"},
 			&Rule{ID: ruleSystemCrontabRemove, Category: "system", Verdict: Ask, Names: []string{"crontab"},
 				AnyFlag: []string{"-r"}, Reason: "crontab -r deletes every scheduled job; edit with crontab -e instead"},
 			&Rule{ID: ruleSystemFirewallFlush, Category: "system", Verdict: Ask, Names: []string{"iptables", "ip6tables", "nft", "ufw", "pfctl"},
-				When: func(c *Cmd) bool {
-					return c.Has("-F", "--flush", "-X", "--delete-chain") || anyPos(c, "flush|disable|reset") || c.Name == "pfctl" && c.Has("-d")
-				}, Reason: "flushing or disabling the firewall; ask the user"},
+				When: whenSystemFirewallFlush, Reason: "flushing or disabling the firewall; ask the user"},
 			&Rule{ID: ruleSystemNixGc, Category: "system", Verdict: Ask, Names: []string{"nix-collect-garbage", "nixos-rebuild", "nix-env", "nix"},
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					switch c.Name {
-					case "nix-collect-garbage":
-						return true
-					case "nixos-rebuild":
-						return len(p) > 0 && (p[0].s == "switch" || p[0].s == "boot")
-					case "nix-env":
-						return c.Has("-e", "--uninstall", "--delete-generations")
-					}
-					return len(p) >= 2 && (p[0].s == "store" && (p[1].s == "gc" || p[1].s == "delete") || p[0].s == "profile" && (p[1].s == "remove" || p[1].s == "wipe-history"))
-				}, Reason: "this removes Nix store paths, generations or profile packages; ask the user"},
+				When: whenSystemNixGc, Reason: "this removes Nix store paths, generations or profile packages; ask the user"},
 			&Rule{ID: rulePackageUninstall, Category: "packages", Switch: "package_uninstall",
 				Names: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "brew", "pip", "pip3", "pipx", "cargo", "gem", "port", "snap", "flatpak", "npm", "pnpm", "yarn", "choco", "winget", "scoop", "conda"},
-				When: func(c *Cmd) bool {
-					if c.Name == "pacman" {
-						return c.Has("-R") || anyPosSub(c, "-rs")
-					}
-					if !anyPos(c, "remove|uninstall|purge|autoremove|erase|rm|un") {
-						return false
-					}
-					if c.Name == "npm" || c.Name == "pnpm" || c.Name == "yarn" {
-						return c.Has("-g", "--global") || anyPos(c, "global")
-					}
-					return true
-				}, Reason: "uninstalling system or global packages affects more than the project; ask the user"},
+				When:  whenPackageUninstall, Reason: "uninstalling system or global packages affects more than the project; ask the user"},
 		)
 		setValueOpts("chmod", "--reference")
 		setValueOpts("chown", "--reference", "--from")
@@ -398,33 +289,15 @@ func init() {
 			&Rule{ID: ruleInfraKubectlDelete, Category: "infra", Verdict: Ask, Names: []string{"kubectl", "oc", "kubecolor"},
 				Sub: []string{"delete|drain|replace"}, Reason: "deleting Kubernetes resources affects a live cluster; ask the user"},
 			&Rule{ID: ruleInfraTerraformDestroy, Category: "infra", Verdict: Ask, Names: []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "sam", "sst"},
-				When: func(c *Cmd) bool {
-					switch c.Name {
-					case "cdk", "cdktf":
-						return anyPos(c, "destroy")
-					case "serverless", "sls", "sst":
-						return anyPos(c, "remove")
-					case "sam":
-						return anyPos(c, "delete")
-					}
-					return anyPos(c, "destroy") || c.Has("-destroy") || anyPos(c, "apply") && c.Has("-auto-approve", "--auto-approve", "-y", "--yes") || c.Name == "pulumi" && anyPos(c, "destroy|down")
-				}, Reason: "destroying or auto-applying infrastructure; run a plan and ask the user"},
+				When: whenInfraTerraformDestroy, Reason: "destroying or auto-applying infrastructure; run a plan and ask the user"},
 			&Rule{ID: ruleInfraHelmUninstall, Category: "infra", Verdict: Ask, Names: []string{"helm"},
 				Sub: []string{"uninstall|delete|del|un"}, Reason: "uninstalling a Helm release deletes its resources; ask the user"},
 			&Rule{ID: ruleInfraSqlDestroy, Category: "infra", Verdict: Ask, Names: []string{"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "redis-cli", "mongo", "mongosh", "cqlsh"},
 				Pattern: sqlDestroy, Reason: "this SQL drops or empties data; take a backup and ask the user"},
 			&Rule{ID: ruleInfraDbDrop, Category: "infra", Verdict: Ask, Names: []string{"dropdb", "dropuser", "mysqladmin"},
-				When: func(c *Cmd) bool {
-					return c.Name != "mysqladmin" || anyPos(c, "drop")
-				}, Reason: "dropping a database or user; ask the user"},
+				When: whenInfraDbDrop, Reason: "dropping a database or user; ask the user"},
 			&Rule{ID: ruleInfraDockerPrune, Category: "containers", Verdict: Ask, Names: []string{"docker", "podman"},
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					if len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder|buildx") && p[1].s == "prune" {
-						return pruneConfirmed(c)
-					}
-					return len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder") && p[1].s == "rm"
-				}, Reason: "pruning or removing Docker data (volumes, images) deletes it; ask the user"},
+				When: whenInfraDockerPrune, Reason: "pruning or removing Docker data (volumes, images) deletes it; ask the user"},
 			&Rule{ID: ruleInfraKafkaDelete, Category: "infra", Verdict: Ask, Names: []string{"kafka-topics", "kafka-topics.sh"},
 				AnyFlag: []string{"--delete"}, Reason: "deleting Kafka topics loses their data; ask the user"},
 		)
@@ -504,4 +377,214 @@ func outsideSide(c *Cmd, w word) bool {
 	}
 	t := c.a.files().classify(w, c.sc)
 	return t.class != pcInside && t.class != pcTemp
+}
+
+// devArg: an argument names a device file.
+func devArg(c *Cmd) bool {
+	for _, w := range c.Args {
+		if strings.HasPrefix(w.s, "/dev/") || strings.Contains(w.s, "=/dev/") {
+			return true
+		}
+	}
+	return false
+}
+
+// whenFsRmRootHome is the condition of rule fs.rm-root-home.
+func whenFsRmRootHome(c *Cmd, t target, rec, force bool) bool {
+	return (t.class == pcRoot || t.class == pcHome) && (rec || t.glob)
+}
+
+// whenFsRmSystem is the condition of rule fs.rm-system.
+func whenFsRmSystem(c *Cmd, t target, rec, force bool) bool {
+	return t.class == pcSystem && (rec || t.glob)
+}
+
+// whenFsRmCriticalFile is the condition of rule fs.rm-critical-file.
+func whenFsRmCriticalFile(c *Cmd, t target, rec, force bool) bool {
+	return t.abs != "" && (isCriticalFile(t.abs) || t.homeFile || c.a.req.isStartupFile(t.abs) || (t.class == pcSystem && !strings.HasPrefix(t.abs, "/dev/")))
+}
+
+// whenFsRmProjectRoot is the condition of rule fs.rm-project-root.
+func whenFsRmProjectRoot(c *Cmd, t target, rec, force bool) bool {
+	return t.class == pcProject && rec && !t.stream
+}
+
+// whenFsRmProjectContents is the condition of rule fs.rm-project-contents.
+func whenFsRmProjectContents(c *Cmd, t target, rec, force bool) bool {
+	return t.allChildren && rec && !t.stream && (t.abs == c.a.req.projectRoot(c.sc) || t.abs == c.sc.cwdIf())
+}
+
+// whenFsRmOutsideProject is the condition of rule fs.rm-outside-project.
+func whenFsRmOutsideProject(c *Cmd, t target, rec, force bool) bool {
+	return (t.class == pcOutside || t.class == pcProject && t.stream) && rec && force
+}
+
+// whenFsRmRecursiveOutside is the condition of rule fs.rm-recursive-outside.
+func whenFsRmRecursiveOutside(c *Cmd, t target, rec, force bool) bool {
+	return t.class == pcOutside && rec && !force && t.underHome
+}
+
+// whenFsRmInProject is the condition of rule fs.rm-in-project.
+func whenFsRmInProject(c *Cmd, t target, rec, force bool) bool {
+	return t.class == pcInside && rec && !t.stream
+}
+
+// whenFsRmStreamTarget is the condition of rule fs.rm-stream-target.
+func whenFsRmStreamTarget(c *Cmd, t target, rec, force bool) bool {
+	return t.stream && rec && force && !findCleans(c, t)
+}
+
+// whenFsRmStreamBulk is the condition of rule fs.rm-stream-bulk.
+func whenFsRmStreamBulk(c *Cmd, t target, rec, force bool) bool {
+	// Root, homes and system dirs are denied by the rm rules
+	// whatever this switch says.
+	return t.stream && t.fromFind && !(rec && force) && t.class != pcTemp && !findCleans(c, t)
+}
+
+// whenFsRmDynamicTarget is the condition of rule fs.rm-dynamic-target.
+func whenFsRmDynamicTarget(c *Cmd, t target, rec, force bool) bool {
+	// Unknown paths, plus (for strict setups) globs and paths
+	// resolved through an assumed $TMPDIR.
+	return !t.stream && rec && (t.class == pcUnknown || t.envDep || t.glob && (t.class == pcInside || t.class == pcProject))
+}
+
+// whenFsRmGlobOutside is the condition of rule fs.rm-glob-outside.
+func whenFsRmGlobOutside(c *Cmd, t target, rec, force bool) bool {
+	return t.class == pcOutside && t.glob && !rec && !t.stream
+}
+
+// whenFsRmOutside is the condition of rule fs.rm-outside.
+func whenFsRmOutside(c *Cmd, t target, rec, force bool) bool {
+	return (t.class == pcOutside || t.class == pcTemp && c.Name != "rm") && !t.stream && !(rec && (force || t.underHome)) || c.Name == "rmdir" && t.class == pcTemp
+}
+
+// whenFsRmGitMetadata is the condition of rule fs.rm-git-metadata.
+func whenFsRmGitMetadata(c *Cmd, t target, rec, force bool) bool {
+	if t.dotGlob && t.abs != "" && c.a.req.repoMetadata(t.abs+"/.git", c.sc) {
+		return true // rm .* in the repository root matches .git
+	}
+	return t.git && t.class != pcTemp && c.a.req.repoMetadata(t.abs, c.sc)
+}
+
+// whenFsShred is the condition of rule fs.shred.
+func whenFsShred(c *Cmd) bool {
+	// Inside the project or temp it is a delete like rm;
+	// elsewhere the loss is unrecoverable.
+	return anyTarget(c, func(t target) bool { return t.class != pcInside && t.class != pcTemp })
+}
+
+// whenFsTruncateOutside is the condition of rule fs.truncate-outside.
+func whenFsTruncateOutside(c *Cmd) bool {
+	for _, w := range c.Pos() {
+		if t := c.a.files().classify(w, c.sc); t.class != pcInside && t.class != pcTemp {
+			return true
+		}
+	}
+	return false
+}
+
+// whenDiskDdDevice is the condition of rule disk.dd-device.
+func whenDiskDdDevice(c *Cmd) bool {
+	for _, w := range c.Args {
+		if strings.HasPrefix(w.s, "of=") && isBlockDevice(strings.TrimPrefix(w.s, "of=")) {
+			return true
+		}
+	}
+	return false
+}
+
+// whenDiskWipe is the condition of rule disk.wipe.
+func whenDiskWipe(c *Cmd) bool {
+	if c.Name == "fdisk" && c.Has("-l", "--list") {
+		return false
+	}
+	if c.Name == "parted" && c.Has("-l", "--list") {
+		return false
+	}
+	if c.Name == "zpool" {
+		p := c.Pos()
+		return len(p) > 0 && (p[0].s == "destroy" || p[0].s == "labelclear")
+	}
+	if c.Name == "nvme" {
+		p := c.Pos()
+		return len(p) > 0 && (p[0].s == "format" || p[0].s == "sanitize")
+	}
+	return devArg(c) || c.Name == "pvremove" || c.Name == "vgremove" || c.Name == "lvremove"
+}
+
+// whenPermRecursiveSystem is the condition of rule perm.recursive-system.
+func whenPermRecursiveSystem(c *Cmd) bool {
+	return anyTarget(c, func(t target) bool { return t.critical() || t.class == pcProject && t.abs == "/" })
+}
+
+// whenPermSystemFile is the condition of rule perm.system-file.
+func whenPermSystemFile(c *Cmd) bool {
+	return anyTarget(c, func(t target) bool {
+		return t.class == pcSystem || t.class == pcRoot || t.abs != "" && isCriticalFile(t.abs)
+	})
+}
+
+// whenProcessServiceStop is the condition of rule process.service-stop.
+func whenProcessServiceStop(c *Cmd) bool {
+	return anyPos(c, "stop|disable|mask|kill|isolate")
+}
+
+// whenSystemFirewallFlush is the condition of rule system.firewall-flush.
+func whenSystemFirewallFlush(c *Cmd) bool {
+	return c.Has("-F", "--flush", "-X", "--delete-chain") || anyPos(c, "flush|disable|reset") || c.Name == "pfctl" && c.Has("-d")
+}
+
+// whenSystemNixGc is the condition of rule system.nix-gc.
+func whenSystemNixGc(c *Cmd) bool {
+	p := c.Pos()
+	switch c.Name {
+	case "nix-collect-garbage":
+		return true
+	case "nixos-rebuild":
+		return len(p) > 0 && (p[0].s == "switch" || p[0].s == "boot")
+	case "nix-env":
+		return c.Has("-e", "--uninstall", "--delete-generations")
+	}
+	return len(p) >= 2 && (p[0].s == "store" && (p[1].s == "gc" || p[1].s == "delete") || p[0].s == "profile" && (p[1].s == "remove" || p[1].s == "wipe-history"))
+}
+
+// whenPackageUninstall is the condition of rule package.uninstall.
+func whenPackageUninstall(c *Cmd) bool {
+	if c.Name == "pacman" {
+		return c.Has("-R") || anyPosSub(c, "-rs")
+	}
+	if !anyPos(c, "remove|uninstall|purge|autoremove|erase|rm|un") {
+		return false
+	}
+	if c.Name == "npm" || c.Name == "pnpm" || c.Name == "yarn" {
+		return c.Has("-g", "--global") || anyPos(c, "global")
+	}
+	return true
+}
+
+// whenInfraTerraformDestroy is the condition of rule infra.terraform-destroy.
+func whenInfraTerraformDestroy(c *Cmd) bool {
+	switch c.Name {
+	case "cdk", "cdktf":
+		return anyPos(c, "destroy")
+	case "serverless", "sls", "sst":
+		return anyPos(c, "remove")
+	case "sam":
+		return anyPos(c, "delete")
+	}
+	return anyPos(c, "destroy") || c.Has("-destroy") || anyPos(c, "apply") && c.Has("-auto-approve", "--auto-approve", "-y", "--yes") || c.Name == "pulumi" && anyPos(c, "destroy|down")
+}
+
+// whenInfraDbDrop is the condition of rule infra.db-drop.
+func whenInfraDbDrop(c *Cmd) bool {
+	return c.Name != "mysqladmin" || anyPos(c, "drop")
+}
+
+// whenInfraDockerPrune is the condition of rule infra.docker-prune.
+func whenInfraDockerPrune(c *Cmd) bool {
+	p := c.Pos()
+	if len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder|buildx") && p[1].s == "prune" {
+		return pruneConfirmed(c)
+	}
+	return len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder") && p[1].s == "rm"
 }

@@ -17,19 +17,14 @@ func init() {
 			// truncate always needs -s or -r, so without them it is SQL too.
 			&Rule{ID: ruleDbBareSql, Category: "databases", Group: "databases", Verdict: Deny,
 				Names: []string{"drop", "truncate", "delete", "grant", "alter"},
-				When: func(c *Cmd) bool {
-					if c.Name == "truncate" && c.Has("-s", "--size", "-r", "--reference") {
-						return false
-					}
-					return destructiveSQL.get().MatchString(c.Name + " " + c.joined())
-				}, Reason: "this is a destructive SQL statement; run it through the database client after asking the user"},
+				When:  whenDbBareSql, Reason: "this is a destructive SQL statement; run it through the database client after asking the user"},
 			&Rule{ID: ruleDbDropCommand, Category: "databases", Group: "databases", Verdict: Deny,
 				Names: []string{"dropdb", "dropuser", "pg_dropcluster"}, Reason: "dropping a database; ask the user"},
 			&Rule{ID: ruleDbRestoreClean, Category: "databases", Group: "databases", Verdict: Deny,
 				Names: []string{"pg_restore"}, AnyFlag: []string{"-c", "--clean"},
 				Reason: "pg_restore --clean drops objects before restoring; ask the user"},
 			&Rule{ID: ruleDbMysqladminDrop, Category: "databases", Group: "databases", Verdict: Deny,
-				Names: []string{"mysqladmin"}, When: func(c *Cmd) bool { return hasVerb(c, 3, "drop") }, Reason: "dropping a database; ask the user"},
+				Names: []string{"mysqladmin"}, When: whenDbMysqladminDrop, Reason: "dropping a database; ask the user"},
 			httpRule(ruleDbSearchHttpDelete, "databases", searchAPIs,
 				"this deletes search indexes, documents or snapshots (or closes an index); ask the user"),
 			&Rule{ID: ruleDbAlgoliaDelete, Category: "databases", Group: "databases", Verdict: Deny, Names: []string{"algolia"},
@@ -51,3 +46,14 @@ var searchAPIs = []apiEndpoint{
 	{host: "elastic"}, {host: "opensearch"}, {host: "meili"}, {host: "algolia"}, {host: "bonsai"}, {host: "typesense"},
 	{host: ".es.amazonaws.com"},
 }
+
+// whenDbBareSql is the condition of rule db.bare-sql.
+func whenDbBareSql(c *Cmd) bool {
+	if c.Name == "truncate" && c.Has("-s", "--size", "-r", "--reference") {
+		return false
+	}
+	return destructiveSQL.get().MatchString(c.Name + " " + c.joined())
+}
+
+// whenDbMysqladminDrop is the condition of rule db.mysqladmin-drop.
+func whenDbMysqladminDrop(c *Cmd) bool { return hasVerb(c, 3, "drop") }

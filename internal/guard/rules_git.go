@@ -28,16 +28,9 @@ func init() {
 			&Rule{ID: ruleGitPushDelete, Category: "git", Verdict: Deny, Names: g, Sub: []string{"push"},
 				When: pushDelete, Reason: "this deletes a remote branch or tag; ask the user"},
 			&Rule{ID: ruleGitBranchForceDelete, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"branch"},
-				When: func(c *Cmd) bool {
-					return c.Has("-D") || c.Has("-d", "--delete") && c.Has("-f", "--force")
-				}, Reason: "git branch -D deletes a branch even if unmerged; use `git branch -d` or ask the user"},
+				When: whenGitBranchForceDelete, Reason: "git branch -D deletes a branch even if unmerged; use `git branch -d` or ask the user"},
 			&Rule{ID: ruleGitBranchForceReset, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"branch"},
-				When: func(c *Cmd) bool {
-					// git branch -f NAME moves an existing branch to HEAD,
-					// dropping its own commits from it; with a start point
-					// (git branch -f main origin/main) the target is named.
-					return c.Has("-f", "--force") && !c.Has("-d", "-D", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy") && len(c.Pos()) == 2
-				}, Reason: "git branch -f NAME moves an existing branch to the current commit and drops its own commits from it; name the start point, use `git switch -c`, or ask the user"},
+				When: whenGitBranchForceReset, Reason: "git branch -f NAME moves an existing branch to the current commit and drops its own commits from it; name the start point, use `git switch -c`, or ask the user"},
 			&Rule{ID: ruleGitStashDrop, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"stash", "drop|pop"},
 				When:   func(c *Cmd) bool { return strings.EqualFold(c.Pos()[1].s, "drop") },
 				Reason: "git stash drop deletes stashed work; ask the user"},
@@ -58,10 +51,7 @@ func init() {
 			&Rule{ID: ruleGitReflogExpire, Category: "git", Verdict: Deny, Names: g, Sub: []string{"reflog", "expire|delete"},
 				Reason: "expiring the reflog removes the safety net for lost commits; ask the user"},
 			&Rule{ID: ruleGitGcPrune, Category: "git", Verdict: Ask, Names: g, Sub: []string{"gc|prune"},
-				When: func(c *Cmd) bool {
-					v, ok := c.Flag("--prune")
-					return strings.EqualFold(c.Pos()[0].s, "prune") || ok && v == "now"
-				}, Reason: "pruning unreachable objects makes lost commits unrecoverable; ask the user"},
+				When: whenGitGcPrune, Reason: "pruning unreachable objects makes lost commits unrecoverable; ask the user"},
 			&Rule{ID: ruleGitWorktreeRemoveForce, Category: "git", Verdict: Deny, Names: g, Sub: []string{"worktree", "remove"},
 				AnyFlag: []string{"-f", "--force"}, Reason: "removing a worktree with --force deletes its uncommitted changes; ask the user"},
 			&Rule{ID: ruleGitUpdateRefDelete, Category: "git", Verdict: Ask, Names: g, Sub: []string{"update-ref"},
@@ -202,4 +192,23 @@ func optBefore(c *Cmd, val string) bool {
 		}
 	}
 	return false
+}
+
+// whenGitBranchForceDelete is the condition of rule git.branch-force-delete.
+func whenGitBranchForceDelete(c *Cmd) bool {
+	return c.Has("-D") || c.Has("-d", "--delete") && c.Has("-f", "--force")
+}
+
+// whenGitBranchForceReset is the condition of rule git.branch-force-reset.
+func whenGitBranchForceReset(c *Cmd) bool {
+	// git branch -f NAME moves an existing branch to HEAD,
+	// dropping its own commits from it; with a start point
+	// (git branch -f main origin/main) the target is named.
+	return c.Has("-f", "--force") && !c.Has("-d", "-D", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy") && len(c.Pos()) == 2
+}
+
+// whenGitGcPrune is the condition of rule git.gc-prune.
+func whenGitGcPrune(c *Cmd) bool {
+	v, ok := c.Flag("--prune")
+	return strings.EqualFold(c.Pos()[0].s, "prune") || ok && v == "now"
 }

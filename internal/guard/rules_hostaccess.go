@@ -15,30 +15,11 @@ func init() {
 		ct := []string{"docker", "podman", "nerdctl"}
 		register(
 			&Rule{ID: ruleContainersHostMount, Category: "containers", Verdict: Deny, Names: ct,
-				When: func(c *Cmd) bool {
-					o, ok := runOptions(c)
-					return ok && o.hostRoot != ""
-				}, Reason: "this mounts the host's root, /etc, a home directory, a credentials directory or another system tree into a container, which can then read and rewrite them as root; mount only the project directory"},
+				When: whenContainersHostMount, Reason: "this mounts the host's root, /etc, a home directory, a credentials directory or another system tree into a container, which can then read and rewrite them as root; mount only the project directory"},
 			&Rule{ID: ruleContainersPrivileged, Category: "containers", Verdict: Ask, Names: ct,
-				When: func(c *Cmd) bool {
-					o, ok := runOptions(c)
-					return ok && o.escape != ""
-				}, Reason: "this container gets host privileges (--privileged, host PID namespace, SYS_ADMIN, no seccomp, the Docker socket), which amounts to root on the host; ask the user"},
+				When: whenContainersPrivileged, Reason: "this container gets host privileges (--privileged, host PID namespace, SYS_ADMIN, no seccomp, the Docker socket), which amounts to root on the host; ask the user"},
 			&Rule{ID: ruleContainersHostMount, Category: "containers", Verdict: Deny, Names: []string{"nsenter"},
-				When: func(c *Cmd) bool {
-					for i, w := range c.Args {
-						s := w.s
-						if s == "-t" || s == "--target" {
-							if i+1 < len(c.Args) && c.Args[i+1].s == "1" {
-								return true
-							}
-						}
-						if s == "-t1" || s == "--target=1" {
-							return true
-						}
-					}
-					return false
-				}, Reason: "nsenter into pid 1 enters the host's namespaces as root; ask the user"},
+				When: whenContainersHostMount2, Reason: "nsenter into pid 1 enters the host's namespaces as root; ask the user"},
 		)
 	})
 }
@@ -188,4 +169,32 @@ func (o *runOpts) mount(c *Cmd, src string) {
 			o.hostRoot = src
 		}
 	}
+}
+
+// whenContainersHostMount is the condition of rule containers.host-mount.
+func whenContainersHostMount(c *Cmd) bool {
+	o, ok := runOptions(c)
+	return ok && o.hostRoot != ""
+}
+
+// whenContainersPrivileged is the condition of rule containers.privileged.
+func whenContainersPrivileged(c *Cmd) bool {
+	o, ok := runOptions(c)
+	return ok && o.escape != ""
+}
+
+// whenContainersHostMount2 is the condition of rule containers.host-mount.
+func whenContainersHostMount2(c *Cmd) bool {
+	for i, w := range c.Args {
+		s := w.s
+		if s == "-t" || s == "--target" {
+			if i+1 < len(c.Args) && c.Args[i+1].s == "1" {
+				return true
+			}
+		}
+		if s == "-t1" || s == "--target=1" {
+			return true
+		}
+	}
+	return false
 }

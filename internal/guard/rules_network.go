@@ -12,9 +12,7 @@ func init() {
 	initRules = append(initRules, func() {
 		register(
 			&Rule{ID: ruleNetworkWranglerDelete, Category: "network", Group: "network", Verdict: Deny, Names: []string{"wrangler"},
-				When: func(c *Cmd) bool {
-					return hasVerb(c, 3, "delete|rollback") || strings.HasSuffix(posLower(c, 0), ":bulk") && posLower(c, 1) == "delete"
-				}, Reason: "this deletes or rolls back Cloudflare Workers, KV, R2, D1 or DNS resources; ask the user"},
+				When: whenNetworkWranglerDelete, Reason: "this deletes or rolls back Cloudflare Workers, KV, R2, D1 or DNS resources; ask the user"},
 			&Rule{ID: ruleNetworkFastlyDelete, Category: "network", Group: "network", Verdict: Deny, Names: []string{"fastly"},
 				When: verbIn(3, "delete|purge"), Reason: "this deletes Fastly services, domains, backends or configuration (or purges the cache); ask the user"},
 			&Rule{ID: ruleNetworkFastlyActivate, Category: "network", Group: "network", Verdict: Ask, Names: []string{"fastly"},
@@ -28,15 +26,7 @@ func init() {
 			&Rule{ID: ruleNetworkNsupdate, Category: "network", Group: "network", Verdict: Ask, Names: []string{"nsupdate"},
 				Reason: "nsupdate changes live DNS records; ask the user"},
 			&Rule{ID: ruleNetworkZoneTransfer, Category: "network", Group: "network", Verdict: Ask, Names: []string{"dig", "host", "drill"},
-				When: func(c *Cmd) bool {
-					for _, w := range c.Args {
-						if s := strings.ToLower(w.s); s == "axfr" || s == "-l" && c.Name == "host" || s == "ixfr" {
-							return true
-						}
-					}
-					t, _ := c.Flag("-t")
-					return strings.EqualFold(t, "axfr")
-				}, Reason: "a zone transfer dumps a whole DNS zone; ask the user"},
+				When: whenNetworkZoneTransfer, Reason: "a zone transfer dumps a whole DNS zone; ask the user"},
 			&Rule{ID: ruleNetworkProxyStop, Category: "network", Group: "network", Verdict: Ask, Names: []string{"nginx", "openresty"},
 				When:   func(c *Cmd) bool { s, _ := c.Flag("-s"); return oneOf(s, "stop|quit") },
 				Reason: "this stops the web server or proxy serving traffic; ask the user"},
@@ -114,4 +104,20 @@ func serviceStopsProxy(c *Cmd) bool {
 var networkAPIs = []apiEndpoint{
 	{port: "8001"}, {port: "8444"}, {host: "kong"}, {host: "api.cloudflare.com"}, {host: "api.fastly.com"},
 	{host: "api.netlify.com"}, {host: "api.vercel.com"}, {host: "api.digitalocean.com", path: "/domains"},
+}
+
+// whenNetworkWranglerDelete is the condition of rule network.wrangler-delete.
+func whenNetworkWranglerDelete(c *Cmd) bool {
+	return hasVerb(c, 3, "delete|rollback") || strings.HasSuffix(posLower(c, 0), ":bulk") && posLower(c, 1) == "delete"
+}
+
+// whenNetworkZoneTransfer is the condition of rule network.zone-transfer.
+func whenNetworkZoneTransfer(c *Cmd) bool {
+	for _, w := range c.Args {
+		if s := strings.ToLower(w.s); s == "axfr" || s == "-l" && c.Name == "host" || s == "ixfr" {
+			return true
+		}
+	}
+	t, _ := c.Flag("-t")
+	return strings.EqualFold(t, "axfr")
 }

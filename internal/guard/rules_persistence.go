@@ -15,21 +15,13 @@ func init() {
 	initRules = append(initRules, func() {
 		register(
 			&Rule{ID: rulePersistCrontab, Category: "persistence", Verdict: Ask, Names: []string{"crontab"},
-				When: func(c *Cmd) bool {
-					// -l lists, -r is system.crontab-remove; everything else
-					// (a file, `-` or no operand = stdin, -e) installs a table.
-					return !c.Has("-l", "-r", "-V", "-h", "--help", "--version")
-				}, Reason: "this installs or edits a crontab (commands that run on a schedule, after the session); ask the user"},
+				When: whenPersistCrontab, Reason: "this installs or edits a crontab (commands that run on a schedule, after the session); ask the user"},
 			&Rule{ID: rulePersistGitHook, Category: "persistence", Verdict: Ask,
 				Reason: "this writes a git hook, code that runs on every commit, checkout or push in that repository; ask the user (the project's hook manager, e.g. .husky/ or pre-commit, is the reviewable way)"},
 			&Rule{ID: rulePersistGitHook, Category: "persistence", Verdict: Ask, Names: []string{"chmod", "chown"},
-				When: func(c *Cmd) bool {
-					return anyTarget(c, func(t target) bool { return t.abs != "" && inGitHooks(t.abs) })
-				}, Reason: "this makes a git hook executable, code that runs on every commit, checkout or push; ask the user"},
+				When: whenPersistGitHook, Reason: "this makes a git hook executable, code that runs on every commit, checkout or push; ask the user"},
 			&Rule{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"systemctl"},
-				When: func(c *Cmd) bool {
-					return anyPos(c, "enable|reenable|link|preset|preset-all|set-default|edit|add-wants|add-requires")
-				}, Reason: "this installs or enables a service that starts at boot or login; ask the user"},
+				When: whenPersistService, Reason: "this installs or enables a service that starts at boot or login; ask the user"},
 			&Rule{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"launchctl"},
 				Sub: []string{"load|bootstrap|enable|submit"}, Reason: "this loads a launch agent or daemon that starts at login; ask the user"},
 			&Rule{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"loginctl"},
@@ -74,4 +66,21 @@ func (a pathJudge) specialWrite(c *Cmd, p string) bool {
 		return false
 	}
 	return true
+}
+
+// whenPersistCrontab is the condition of rule persist.crontab.
+func whenPersistCrontab(c *Cmd) bool {
+	// -l lists, -r is system.crontab-remove; everything else
+	// (a file, `-` or no operand = stdin, -e) installs a table.
+	return !c.Has("-l", "-r", "-V", "-h", "--help", "--version")
+}
+
+// whenPersistGitHook is the condition of rule persist.git-hook.
+func whenPersistGitHook(c *Cmd) bool {
+	return anyTarget(c, func(t target) bool { return t.abs != "" && inGitHooks(t.abs) })
+}
+
+// whenPersistService is the condition of rule persist.service.
+func whenPersistService(c *Cmd) bool {
+	return anyPos(c, "enable|reenable|link|preset|preset-all|set-default|edit|add-wants|add-requires")
 }

@@ -17,14 +17,7 @@ func init() {
 				NoFlag: []string{"-n", "--dry-run", "--list-only"},
 				Reason: "rsync --delete removes destination files missing from the source; run it with --dry-run and ask the user"},
 			&Rule{ID: ruleRemoteScpSystem, Category: "remote", Group: "remote", Verdict: Deny, Names: []string{"scp"},
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					if len(p) < 2 || p[len(p)-1].dyn {
-						return false
-					}
-					_, path, remote := strings.Cut(p[len(p)-1].s, ":")
-					return remote && remoteSystemPath(path)
-				}, Reason: "this overwrites files in a system directory of the remote machine; ask the user"},
+				When: whenRemoteScpSystem, Reason: "this overwrites files in a system directory of the remote machine; ask the user"},
 			&Rule{ID: ruleRemoteForgetKeys, Category: "remote", Group: "remote", Verdict: Ask, Names: []string{"ssh-keygen"},
 				AnyFlag: []string{"-R"}, Reason: "this removes a host's key from known_hosts; ask the user"},
 			&Rule{ID: ruleRemoteForgetKeys, Category: "remote", Group: "remote", Verdict: Ask, Names: []string{"ssh-add"},
@@ -50,4 +43,14 @@ func remoteSystemPath(p string) bool {
 		}
 	}
 	return false
+}
+
+// whenRemoteScpSystem is the condition of rule remote.scp-system.
+func whenRemoteScpSystem(c *Cmd) bool {
+	p := c.Pos()
+	if len(p) < 2 || p[len(p)-1].dyn {
+		return false
+	}
+	_, path, remote := strings.Cut(p[len(p)-1].s, ":")
+	return remote && remoteSystemPath(path)
 }

@@ -20,9 +20,7 @@ func init() {
 				When:   npmRegistrySet,
 				Reason: "this changes the package registry or its credentials for every later install; ask the user (a one-off --registry on the install command is fine)"},
 			&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3"},
-				When: func(c *Cmd) bool {
-					return posLower(c, 0) == "config" && oneOf(posLower(c, 1), "set|unset|edit") && pipIndexKey(posLower(c, 2))
-				}, Reason: "this changes pip's package index for every later install; ask the user"},
+				When: whenTamperRegistry, Reason: "this changes pip's package index for every later install; ask the user"},
 			&Rule{ID: ruleTamperPackageIndex, Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3", "uv"},
 				When:   foreignIndex,
 				Reason: "this installs from a package index other than PyPI (dependency confusion, typo-squatted mirrors); check the URL with the user"},
@@ -33,27 +31,11 @@ func init() {
 			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"history"},
 				AnyFlag: []string{"-c", "-d"}, Reason: "this erases shell history, which hides what ran; ask the user"},
 			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"unset"},
-				When: func(c *Cmd) bool {
-					for _, w := range c.Args {
-						if oneOf(w.s, "HISTFILE|HISTSIZE|HISTFILESIZE") {
-							return true
-						}
-					}
-					return false
-				}, Reason: "this turns shell history off, which hides what runs; ask the user"},
+				When: whenTamperHistory, Reason: "this turns shell history off, which hides what runs; ask the user"},
 			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"set"},
-				When: func(c *Cmd) bool {
-					for i, w := range c.Args {
-						if w.s == "+o" && i+1 < len(c.Args) && c.Args[i+1].s == "history" {
-							return true
-						}
-					}
-					return false
-				}, Reason: "this turns shell history off, which hides what runs; ask the user"},
+				When: whenTamperHistory2, Reason: "this turns shell history off, which hides what runs; ask the user"},
 			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"rm", "shred", "unlink", "srm"},
-				When: func(c *Cmd) bool {
-					return anyTarget(c, func(t target) bool { return t.abs != "" && c.a.req.historyFile(t.abs) })
-				}, Reason: "this deletes a shell history file, which hides what ran; ask the user"},
+				When: whenTamperHistory3, Reason: "this deletes a shell history file, which hides what ran; ask the user"},
 		)
 		setValueOpts("npm", "--registry", "-w", "--workspace", "--prefix", "--userconfig", "--location")
 		setValueOpts("pip", "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "-r", "--requirement", "-c", "--constraint", "-t", "--target")
@@ -269,4 +251,34 @@ func (a pathJudge) historyEnv(name string, w word) {
 			a.fire(ruleTamperHistory, nil, name+"="+w.s)
 		}
 	}
+}
+
+// whenTamperRegistry is the condition of rule tamper.registry.
+func whenTamperRegistry(c *Cmd) bool {
+	return posLower(c, 0) == "config" && oneOf(posLower(c, 1), "set|unset|edit") && pipIndexKey(posLower(c, 2))
+}
+
+// whenTamperHistory is the condition of rule tamper.history.
+func whenTamperHistory(c *Cmd) bool {
+	for _, w := range c.Args {
+		if oneOf(w.s, "HISTFILE|HISTSIZE|HISTFILESIZE") {
+			return true
+		}
+	}
+	return false
+}
+
+// whenTamperHistory2 is the condition of rule tamper.history.
+func whenTamperHistory2(c *Cmd) bool {
+	for i, w := range c.Args {
+		if w.s == "+o" && i+1 < len(c.Args) && c.Args[i+1].s == "history" {
+			return true
+		}
+	}
+	return false
+}
+
+// whenTamperHistory3 is the condition of rule tamper.history.
+func whenTamperHistory3(c *Cmd) bool {
+	return anyTarget(c, func(t target) bool { return t.abs != "" && c.a.req.historyFile(t.abs) })
 }
