@@ -1186,22 +1186,7 @@ func (a expander) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) {
 		if !ok || val.dyn {
 			return val, false
 		}
-		off, ok1 := arithLit(x.Slice.Offset)
-		s := val.s
-		if !ok1 || off < 0 || off > len(s) {
-			return word{}, false
-		}
-		s = s[off:]
-		if x.Slice.Length != nil {
-			n, ok2 := arithLit(x.Slice.Length)
-			if !ok2 || n < 0 {
-				return word{}, false
-			}
-			if n < len(s) {
-				s = s[:n]
-			}
-		}
-		return word{s: s, t: val.t}, true
+		return sliceParam(val, x.Slice)
 	}
 	if x.Exp == nil {
 		if !ok && !val.dyn {
@@ -1241,6 +1226,27 @@ func (a expander) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) {
 	}
 	a.walkSubst(x, sc, depth)
 	return word{}, false
+}
+
+// sliceParam is ${v:off:len} of the known value val, when its offset and
+// length are literal and in range.
+func sliceParam(val word, sl *syntax.Slice) (word, bool) {
+	off, ok := arithLit(sl.Offset)
+	s := val.s
+	if !ok || off < 0 || off > len(s) {
+		return word{}, false
+	}
+	s = s[off:]
+	if sl.Length != nil {
+		n, ok := arithLit(sl.Length)
+		if !ok || n < 0 {
+			return word{}, false
+		}
+		if n < len(s) {
+			s = s[:n]
+		}
+	}
+	return word{s: s, t: val.t}, true
 }
 
 func arithLit(e syntax.ArithmExpr) (int, bool) {

@@ -13,10 +13,9 @@ func streamWord(prefix string) word {
 	return word{s: prefix + "\x00", dyn: true, stream: true, appended: true}
 }
 
-func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	args := c.Args
-	repl := ""
-	i := 0
+// xargsOptions reads xargs's options: the replacement string of -I/-i
+// ("" for none) and the index of the command.
+func xargsOptions(args []word) (repl string, i int) {
 	for i < len(args) {
 		s := args[i].s
 		if args[i].dyn || s == "" || s[0] != '-' {
@@ -25,7 +24,7 @@ func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 		i++
 		switch {
 		case s == "--":
-			goto done
+			return repl, i
 		case s == "-I" || s == "-J":
 			if i < len(args) {
 				repl = args[i].s
@@ -51,7 +50,12 @@ func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 			}
 		}
 	}
-done:
+	return repl, i
+}
+
+func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	args := c.Args
+	repl, i := xargsOptions(args)
 	inner := at(args, i)
 	if len(inner) == 0 {
 		inner = []word{lit("echo")}

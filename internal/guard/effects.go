@@ -920,10 +920,9 @@ func wFind(a *analyzer, c *Cmd) {
 	a.writes().unknownWrite("find -delete removes the matches under "+strings.Join(roots, " "), true, "find -delete")
 }
 
-// wGit: the subcommands that write the work tree.
-func wGit(a *analyzer, c *Cmd) {
-	args := c.Args
-	sc := c.sc
+// gitGlobalOptions skips git's options before the subcommand and returns
+// the arguments from the subcommand on, in the directory -C names.
+func gitGlobalOptions(a *analyzer, args []word, sc *scope) ([]word, *scope) {
 	for len(args) > 0 && !args[0].dyn && strings.HasPrefix(args[0].s, "-") {
 		s := args[0].s
 		if oneOf(s, "-C|-c|--git-dir|--work-tree|--namespace|--config-env") && len(args) > 1 {
@@ -935,6 +934,34 @@ func wGit(a *analyzer, c *Cmd) {
 		}
 		args = args[1:]
 	}
+	return args, sc
+}
+
+// wGitCheckout records the writes of git checkout or restore (sub): the
+// paths after --, restore's operands, or any tracked file.
+func wGitCheckout(a *analyzer, g *Cmd, sub string, rest []word, sc *scope) {
+	if i := slices.IndexFunc(rest, func(w word) bool { return !w.dyn && w.s == "--" }); i >= 0 {
+		for _, p := range rest[i+1:] {
+			a.writes().wrote(g, p, sc, "git "+sub)
+		}
+		return
+	}
+	ops := operands(rest, "sbBU", "--source", "--conflict", "--pathspec-from-file")
+	if sub == "restore" {
+		for _, p := range ops {
+			a.writes().wrote(g, p, sc, "git restore")
+		}
+		return
+	}
+	if len(ops) == 0 && hasOption(rest, "bB", "--orphan") {
+		return // a new branch at HEAD: the tree stays as it is
+	}
+	a.writes().unknownWrite("git checkout may rewrite any tracked file", true, "git checkout")
+}
+
+// wGit: the subcommands that write the work tree.
+func wGit(a *analyzer, c *Cmd) {
+	args, sc := gitGlobalOptions(a, c.Args, c.sc)
 	if len(args) == 0 || args[0].dyn {
 		return
 	}
@@ -949,23 +976,7 @@ func wGit(a *analyzer, c *Cmd) {
 			a.writes().unknownWrite("git "+sub+" writes the files its patch names", true, "git "+sub)
 		}
 	case "checkout", "restore":
-		if i := slices.IndexFunc(rest, func(w word) bool { return !w.dyn && w.s == "--" }); i >= 0 {
-			for _, p := range rest[i+1:] {
-				a.writes().wrote(g, p, sc, "git "+sub)
-			}
-			return
-		}
-		ops := operands(rest, "sbBU", "--source", "--conflict", "--pathspec-from-file")
-		if sub == "restore" {
-			for _, p := range ops {
-				a.writes().wrote(g, p, sc, "git restore")
-			}
-			return
-		}
-		if len(ops) == 0 && hasOption(rest, "bB", "--orphan") {
-			return // a new branch at HEAD: the tree stays as it is
-		}
-		a.writes().unknownWrite("git checkout may rewrite any tracked file", true, "git checkout")
+		wGitCheckout(a, g, sub, rest, sc)
 	case "rm", "mv":
 		if hasOption(rest, "n", "--cached", "--dry-run") {
 			return
@@ -1001,124 +1012,69 @@ func wGit(a *analyzer, c *Cmd) {
 // history; read-only ones (status, diff, log, show) are exploration.
 const gitChangers = "commit|apply|checkout|switch|restore|reset|merge|rebase|cherry-pick|revert|stash|pull|am|mv|rm|clean|add"
 
+// writingTools are the programs that may write anything: task runners,
+// package managers, formatters; subs are the subcommands that do,
+// "a|b" for alternatives, "*" for every one.
+var writingTools = []struct{ name, subs string }{
+	{"make", "*"},
+	{"gmake", "*"},
+	{"bmake", "*"},
+	{"ninja", "*"},
+	{"just", "*"},
+	{"task", "*"},
+	{"rake", "*"},
+	{"mage", "*"},
+	{"invoke", "*"},
+	{"scons", "*"},
+	{"xmake", "*"},
+	{"npx", "*"},
+	{"pnpx", "*"},
+	{"bunx", "*"},
+	{"uvx", "*"},
+	{"apt", "*"},
+	{"apt-get", "*"},
+	{"dnf", "*"},
+	{"yum", "*"},
+	{"pacman", "*"},
+	{"apk", "*"},
+	{"nix-env", "*"},
+	{"meson", "install"},
+	{"npm", "install|i|ci|add|uninstall|remove|rm|update|up|link|dedupe|prune|exec|init|pkg|version"},
+	{"pnpm", "install|i|add|remove|rm|update|up|dlx|exec|link|prune|import"},
+	{"yarn", "install|add|remove|up|upgrade|dlx|link"},
+	{"bun", "install|i|add|remove|update|x|create"},
+	{"pip", "install|uninstall|download"},
+	{"pip3", "install|uninstall"},
+	{"pipx", "install|run"},
+	{"uv", "add|remove|sync|lock|pip|init|tool"},
+	{"poetry", "add|remove|install|lock|update|new|init"},
+	{"pipenv", "install|uninstall|lock|update"},
+	{"cargo", "add|remove|install|update|fix|fmt|new|init|generate-lockfile"},
+	{"go", "generate|get|mod|fmt|fix|work|install"},
+	{"gem", "install|uninstall"},
+	{"bundle", "install|update|add"},
+	{"composer", "install|require|update|remove"},
+	{"brew", "install|uninstall"},
+	{"dotnet", "add|new|format"},
+	{"deno", "fmt|install|add"},
+	{"mix", "deps.get"},
+	{"flutter", "pub"},
+	{"dart", "pub|format"},
+	{"swift", "package"},
+}
+
 // mayWriteAnything reports whether a program, or a program and its
 // subcommand ("npm install"), writes what cannot be listed: task runners
 // run arbitrary recipes, package managers install and run install
 // scripts, npx and friends run a package's program. A build's outputs (go
 // build, cargo build) are left out: they go where the project puts its
 // artefacts. sub is the program's first operand, "" for the program
-// alone. A switch rather than a map: it costs nothing to build.
+// alone. A table rather than a map: it costs nothing to build.
 func mayWriteAnything(name, sub string) bool {
-	switch name {
-	case "make", "gmake", "bmake", "ninja", "just", "task", "rake", "mage", "invoke", "scons",
-		"xmake", "npx", "pnpx", "bunx", "uvx", "apt", "apt-get", "dnf", "yum", "pacman", "apk",
-		"nix-env":
-		return true
-	case "meson":
-		return sub == "install"
-	case "npm":
-		switch sub {
-		case "install", "i", "ci", "add", "uninstall", "remove", "rm", "update", "up", "link", "dedupe",
-			"prune", "exec", "init", "pkg", "version":
-			return true
+	for _, t := range writingTools {
+		if t.name == name {
+			return t.subs == "*" || oneOf(sub, t.subs)
 		}
-	case "pnpm":
-		switch sub {
-		case "install", "i", "add", "remove", "rm", "update", "up", "dlx", "exec", "link", "prune",
-			"import":
-			return true
-		}
-	case "yarn":
-		switch sub {
-		case "install", "add", "remove", "up", "upgrade", "dlx", "link":
-			return true
-		}
-	case "bun":
-		switch sub {
-		case "install", "i", "add", "remove", "update", "x", "create":
-			return true
-		}
-	case "pip":
-		switch sub {
-		case "install", "uninstall", "download":
-			return true
-		}
-	case "pip3":
-		switch sub {
-		case "install", "uninstall":
-			return true
-		}
-	case "pipx":
-		switch sub {
-		case "install", "run":
-			return true
-		}
-	case "uv":
-		switch sub {
-		case "add", "remove", "sync", "lock", "pip", "init", "tool":
-			return true
-		}
-	case "poetry":
-		switch sub {
-		case "add", "remove", "install", "lock", "update", "new", "init":
-			return true
-		}
-	case "pipenv":
-		switch sub {
-		case "install", "uninstall", "lock", "update":
-			return true
-		}
-	case "cargo":
-		switch sub {
-		case "add", "remove", "install", "update", "fix", "fmt", "new", "init", "generate-lockfile":
-			return true
-		}
-	case "go":
-		switch sub {
-		case "generate", "get", "mod", "fmt", "fix", "work", "install":
-			return true
-		}
-	case "gem":
-		switch sub {
-		case "install", "uninstall":
-			return true
-		}
-	case "bundle":
-		switch sub {
-		case "install", "update", "add":
-			return true
-		}
-	case "composer":
-		switch sub {
-		case "install", "require", "update", "remove":
-			return true
-		}
-	case "brew":
-		switch sub {
-		case "install", "uninstall":
-			return true
-		}
-	case "dotnet":
-		switch sub {
-		case "add", "new", "format":
-			return true
-		}
-	case "deno":
-		switch sub {
-		case "fmt", "install", "add":
-			return true
-		}
-	case "mix":
-		return sub == "deps.get"
-	case "flutter":
-		return sub == "pub"
-	case "dart":
-		switch sub {
-		case "pub", "format":
-			return true
-		}
-	case "swift":
-		return sub == "package"
 	}
 	return false
 }

@@ -427,19 +427,9 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			i = len(args)
 		case s == "-":
 			a.posing = true // same as -i: the host's marks go
-		case s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2):
+		case envSplitOpt(s):
 			var str word
-			switch {
-			case strings.HasPrefix(s, "--split-string="):
-				str = word{s: strings.TrimPrefix(s, "--split-string="), dyn: w.dyn}
-			case strings.HasPrefix(s, "-S") && len(s) > 2:
-				str = word{s: s[2:], dyn: w.dyn}
-			default:
-				if i+1 < len(args) {
-					i++
-					str = args[i]
-				}
-			}
+			str, i = envSplitString(args, i)
 			a.strict(c, "env -S splits a string into a command")
 			split := a.expand().splitWords(str, sc, depth)
 			out = append(out, split...)
@@ -447,9 +437,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			i = len(args)
 		case s == "-u" || s == "--unset" || s == "-C" || s == "--chdir" || s == "-P":
 			if i+1 < len(args) {
-				if s != "-C" && s != "--chdir" && s != "-P" && (args[i+1].dyn || hostVar(args[i+1].s)) {
-					a.posing = true
-				}
+				a.posing = a.posing || envUnsetsHostVar(s, args[i+1])
 				if s == "-C" || s == "--chdir" {
 					inner = a.req.chdir(sc.clone(), args[i+1])
 				}
@@ -460,11 +448,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
 			inner = a.req.chdir(sc.clone(), word{s: s[2:], dyn: w.dyn})
 		case strings.HasPrefix(s, "-") && len(s) > 1:
-			// -i, -0, -v, -uNAME, --unset=NAME, --ignore-environment ...
-			if w.dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
-				!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && hostVar(s[2:])) {
-				a.posing = true
-			}
+			a.posing = a.posing || envOptClearsHost(w)
 		case strings.Contains(s, "=") && isAssignName(s[:strings.Index(s, "=")]):
 			name, val, _ := strings.Cut(s, "=")
 			a.vcs().envRule(name, word{s: val, dyn: w.dyn, t: w.t}, sc, depth)
@@ -481,6 +465,43 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		out = out[1:]
 	}
 	return a.exec(out, env, inner, depth, in)
+}
+
+// envSplitOpt: s is env's -S (--split-string), alone, with its string
+// attached, or last in a cluster of short options.
+func envSplitOpt(s string) bool {
+	return s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2)
+}
+
+// envSplitString returns the string of env's -S at args[i] and the index
+// of the last argument it used.
+func envSplitString(args []word, i int) (word, int) {
+	w := args[i]
+	s := w.s
+	switch {
+	case strings.HasPrefix(s, "--split-string="):
+		return word{s: strings.TrimPrefix(s, "--split-string="), dyn: w.dyn}, i
+	case strings.HasPrefix(s, "-S") && len(s) > 2:
+		return word{s: s[2:], dyn: w.dyn}, i
+	case i+1 < len(args):
+		return args[i+1], i + 1
+	}
+	return word{}, i
+}
+
+// envUnsetsHostVar: env's option opt, given val, unsets one of the host's
+// variables (-u NAME), or one the guard cannot name.
+func envUnsetsHostVar(opt string, val word) bool {
+	return opt != "-C" && opt != "--chdir" && opt != "-P" && (val.dyn || hostVar(val.s))
+}
+
+// envOptClearsHost: an option of env clears the environment or unsets
+// one of the host's variables (-i, -uNAME, --unset=NAME,
+// --ignore-environment), or cannot be read.
+func envOptClearsHost(w word) bool {
+	s := w.s
+	return w.dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
+		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && hostVar(s[2:]))
 }
 
 func isAssignName(s string) bool {

@@ -270,15 +270,6 @@ func (a exfilJudge) credSend(c *Cmd, in feed) {
 // destHosts lists the hosts a network command talks to; known=false when
 // some destination cannot be read statically.
 func destHosts(c *Cmd) (hosts []string, known bool) {
-	known = true
-	add := func(h string) {
-		h = strings.ToLower(strings.TrimSuffix(h, "."))
-		if h == "" || strings.ContainsRune(h, 0) {
-			known = false
-			return
-		}
-		hosts = append(hosts, h)
-	}
 	switch c.Name {
 	case "aws":
 		if _, ok := c.Flag("--endpoint-url"); !ok {
@@ -287,79 +278,125 @@ func destHosts(c *Cmd) (hosts []string, known bool) {
 	case "gsutil":
 		return []string{"googleapis.com"}, true
 	}
+	l := &hostList{known: true}
 	pos := c.Pos()
-	switch c.Name {
-	case "nc", "ncat", "netcat", "telnet":
-		if len(pos) == 0 {
-			return nil, false
-		}
-		add(pos[0].s)
+	if hosts, known, ok := l.operandHosts(c.Name, pos); ok {
 		return hosts, known
-	case "ssh":
+	}
+	l.urlHosts(c.Args)
+	if c.Name == "git" {
+		l.gitRemoteHosts(pos)
+		return l.result()
+	}
+	if len(l.hosts) == 0 {
+		l.bareHosts(c.Name, pos)
+	}
+	return l.result()
+}
+
+// hostList collects the hosts a command names; known is false once one
+// cannot be read.
+type hostList struct {
+	hosts []string
+	known bool
+}
+
+func (l *hostList) add(h string) {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	if h == "" || strings.ContainsRune(h, 0) {
+		l.known = false
+		return
+	}
+	l.hosts = append(l.hosts, h)
+}
+
+// result: the hosts, known when every one was read and there is one.
+func (l *hostList) result() ([]string, bool) { return l.hosts, l.known && len(l.hosts) > 0 }
+
+// operandHosts reads the hosts of the programs that take them as
+// operands (nc, ssh, socat, scp, rsync, sftp); ok is false for others.
+func (l *hostList) operandHosts(name string, pos []word) (hosts []string, known, ok bool) {
+	switch name {
+	case "nc", "ncat", "netcat", "telnet", "ssh":
 		if len(pos) == 0 {
-			return nil, false
+			return nil, false, true
 		}
-		add(sshHost(pos[0].s))
-		return hosts, known
+		if name == "ssh" {
+			l.add(sshHost(pos[0].s))
+		} else {
+			l.add(pos[0].s)
+		}
+		return l.hosts, l.known, true
 	case "socat":
 		for _, w := range pos {
 			if h, ok := socatHost(w.s); ok {
-				add(h)
+				l.add(h)
 			}
 		}
-		return hosts, known && len(hosts) > 0
 	case "scp", "rsync", "sftp":
 		for _, w := range pos {
 			if remote(w) {
-				add(sshHost(w.s[:strings.IndexByte(w.s, ':')]))
-			} else if c.Name == "sftp" {
-				add(sshHost(w.s))
+				l.add(sshHost(w.s[:strings.IndexByte(w.s, ':')]))
+			} else if name == "sftp" {
+				l.add(sshHost(w.s))
 			}
 		}
-		return hosts, known && len(hosts) > 0
+	default:
+		return nil, false, false
 	}
-	for _, w := range c.Args {
+	hosts, known = l.result()
+	return hosts, known, true
+}
+
+// urlHosts reads the host of every URL among args.
+func (l *hostList) urlHosts(args []word) {
+	for _, w := range args {
 		if strings.Contains(w.s, "://") {
 			if h := urlHost(userinfoKnown(w.s)); h != "" {
-				add(h)
+				l.add(h)
 			} else {
-				known = false
+				l.known = false
 			}
 		}
 	}
-	if c.Name == "git" {
-		for _, w := range pos {
-			if i := strings.IndexByte(w.s, ':'); i > 0 && strings.Contains(w.s[:i], "@") && !strings.Contains(w.s, "://") {
-				add(sshHost(w.s[:i]))
-			}
+}
+
+// gitRemoteHosts reads the hosts of git's scp-like remotes (git@host:path).
+func (l *hostList) gitRemoteHosts(pos []word) {
+	for _, w := range pos {
+		if i := strings.IndexByte(w.s, ':'); i > 0 && strings.Contains(w.s[:i], "@") && !strings.Contains(w.s, "://") {
+			l.add(sshHost(w.s[:i]))
 		}
-		return hosts, known && len(hosts) > 0
 	}
-	if len(hosts) == 0 && (c.Name == "curl" || c.Name == "wget") && len(pos) > 0 {
+}
+
+// bareHosts reads the hosts of URLs written without a scheme, which curl,
+// wget and HTTPie take as http.
+func (l *hostList) bareHosts(name string, pos []word) {
+	switch name {
+	case "curl", "wget":
 		// curl example.com/x: the scheme defaults to http.
 		for _, w := range pos {
 			if h := urlHost("http://" + w.s); h != "" && !w.dyn {
-				add(h)
+				l.add(h)
 			}
 		}
-	}
-	if len(hosts) == 0 && (c.Name == "http" || c.Name == "https" || c.Name == "xh") {
+	case "http", "https", "xh":
 		for _, w := range pos {
 			s := w.s
 			if isHTTPMethod(s) {
 				continue
 			}
 			if strings.HasPrefix(s, ":") {
-				add("localhost") // HTTPie's :3000/path shorthand
+				l.add("localhost") // HTTPie's :3000/path shorthand
 			} else if h := urlHost("http://" + s); h != "" && !w.dyn {
-				add(h)
+				l.add(h)
 			} else {
-				known = false
+				l.known = false
 			}
 			break
 		}
 	}
-	return hosts, known && len(hosts) > 0
 }
 
 // userinfoKnown replaces an unknown password in https://user:$TOKEN@host/
@@ -552,14 +589,9 @@ func (a exfilJudge) uploads(c *Cmd, in feed) {
 		if !in.known {
 			return
 		}
-		for _, line := range strings.Split(in.text, "\n") {
-			f := strings.Fields(line)
-			if len(f) >= 2 && oneOf(strings.ToLower(f[0]), "put|mput|reput") {
-				for _, arg := range f[1:] {
-					if !strings.HasPrefix(arg, "-") && check(expandHome(arg, a.req.Home), true) {
-						return
-					}
-				}
+		for _, arg := range sftpPuts(in.text) {
+			if check(expandHome(arg, a.req.Home), true) {
+				return
 			}
 		}
 	case "socat":
@@ -589,6 +621,23 @@ func (a exfilJudge) uploads(c *Cmd, in feed) {
 			}
 		}
 	}
+}
+
+// sftpPuts are the local files an sftp batch uploads (put, mput, reput),
+// in order.
+func sftpPuts(batch string) []string {
+	var out []string
+	for _, line := range strings.Split(batch, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && oneOf(strings.ToLower(f[0]), "put|mput|reput") {
+			for _, arg := range f[1:] {
+				if !strings.HasPrefix(arg, "-") {
+					out = append(out, arg)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Cloud instance metadata services hand out the machine's cloud

@@ -410,14 +410,7 @@ func callArgs(src string, open int) []string {
 		ch := src[i]
 		switch ch {
 		case '"', '\'', '`':
-			j := i + 1
-			for j < len(src) && src[j] != ch {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			i = j
+			i = stringEnd(src, i)
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -436,12 +429,8 @@ func callArgs(src string, open int) []string {
 			if depth == 0 && !paren {
 				return append(out, src[start:i])
 			}
-		case '|', '&':
-			if depth == 0 && !paren && i+1 < len(src) && src[i+1] == ch {
-				return append(out, src[start:i])
-			}
-		case ' ':
-			if depth == 0 && !paren && (strings.HasPrefix(src[i:], " or ") || strings.HasPrefix(src[i:], " and ") || strings.HasPrefix(src[i:], " if ") || strings.HasPrefix(src[i:], " unless ")) {
+		case '|', '&', ' ':
+			if depth == 0 && !paren && endsBareCall(src, i) {
 				return append(out, src[start:i])
 			}
 		}
@@ -450,6 +439,30 @@ func callArgs(src string, open int) []string {
 		}
 	}
 	return append(out, src[min(start, len(src)):])
+}
+
+// stringEnd returns the index of the quote that closes the string literal
+// opened at src[i] (len(src) when none does), skipping escaped quotes.
+func stringEnd(src string, i int) int {
+	ch := src[i]
+	j := i + 1
+	for j < len(src) && src[j] != ch {
+		if src[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	return j
+}
+
+// endsBareCall: at src[i] (a '|', '&' or blank) the arguments of a call
+// without parentheses end: || or &&, or Perl's and, or, if and unless.
+func endsBareCall(src string, i int) bool {
+	if ch := src[i]; ch != ' ' {
+		return i+1 < len(src) && src[i+1] == ch
+	}
+	rest := src[i:]
+	return strings.HasPrefix(rest, " or ") || strings.HasPrefix(rest, " and ") || strings.HasPrefix(rest, " if ") || strings.HasPrefix(rest, " unless ")
 }
 
 // receiver is the expression a method call at src[dot] is made on:

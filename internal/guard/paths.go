@@ -251,32 +251,16 @@ func (a pathJudge) classify(w word, sc *scope) target {
 }
 
 func (a pathJudge) classifyOnce(w word, sc *scope) target {
-	if sc.findDir != "" && !w.dyn && w.s != "" && !strings.HasPrefix(w.s, "/") && !strings.HasPrefix(w.s, "~") && !strings.Contains(w.s, "{}") {
-		w.s = sc.findDir + "\x00/" + w.s
-		w.dyn, w.stream = true, true
-	}
+	w = underFindDir(w, sc)
 	s := w.s
 	t := target{glob: w.glob, stream: w.stream, envDep: w.envDep}
 	t.dotGlob = w.glob && !w.dyn && strings.HasPrefix(path.Base(s), ".") && hasGlob(path.Base(s))
 	t.allChildren = w.glob && !w.dyn && path.Base(s) == "*"
 	if w.dyn {
-		i := strings.IndexByte(s, 0)
-		prefix := s[:i]
-		t.fromFind = w.stream && strings.HasSuffix(prefix, "/")
-		if prefix == "" || !strings.HasSuffix(prefix, "/") {
-			if prefix != "" && i > 0 {
-				prefix = path.Dir(prefix)
-				if prefix == "." {
-					prefix = ""
-				}
-			}
-			if prefix == "" {
-				if w.stream && sc.cwdOK {
-					prefix = "."
-				} else {
-					return t
-				}
-			}
+		t.fromFind = w.stream && strings.HasSuffix(s[:strings.IndexByte(s, 0)], "/")
+		prefix, ok := knownPrefix(w, sc)
+		if !ok {
+			return t
 		}
 		s = prefix
 		t.glob = true
@@ -309,6 +293,40 @@ func (a pathJudge) classifyOnce(w word, sc *scope) target {
 		}
 	}
 	return t
+}
+
+// underFindDir: a relative path in the command of find -execdir is
+// relative to each match's directory, somewhere under find's start point.
+func underFindDir(w word, sc *scope) word {
+	if sc.findDir != "" && !w.dyn && w.s != "" && !strings.HasPrefix(w.s, "/") && !strings.HasPrefix(w.s, "~") && !strings.Contains(w.s, "{}") {
+		w.s = sc.findDir + "\x00/" + w.s
+		w.dyn, w.stream = true, true
+	}
+	return w
+}
+
+// knownPrefix is the directory a computed path certainly lies under: the
+// known text before its unknown part, up to a slash; "." for a stream
+// word in a known directory; ok is false when nothing is known.
+func knownPrefix(w word, sc *scope) (string, bool) {
+	i := strings.IndexByte(w.s, 0)
+	prefix := w.s[:i]
+	if prefix != "" && strings.HasSuffix(prefix, "/") {
+		return prefix, true
+	}
+	if prefix != "" && i > 0 {
+		prefix = path.Dir(prefix)
+		if prefix == "." {
+			prefix = ""
+		}
+	}
+	if prefix == "" {
+		if w.stream && sc.cwdOK {
+			return ".", true
+		}
+		return "", false
+	}
+	return prefix, true
 }
 
 // globBase strips the glob components: /home/u/*.md -> /home/u.
@@ -617,14 +635,8 @@ func (a pathJudge) secretArgs(c *Cmd) {
 		}
 	}
 	for _, w := range args {
-		if w.dyn && !w.hasGuess {
-			continue
-		}
-		s0 := w.s
-		if w.dyn {
-			s0 = w.guess
-		}
-		if strings.ContainsAny(s0, " \t\n") || strings.Contains(s0, "://") {
+		s0, ok := argPathText(w)
+		if !ok {
 			continue
 		}
 		if w.glob && !w.dyn {
@@ -635,21 +647,40 @@ func (a pathJudge) secretArgs(c *Cmd) {
 			}
 			continue
 		}
-		cands := []string{s0}
-		w.s = s0
-		if strings.HasPrefix(w.s, "@") {
-			cands = append(cands, w.s[1:])
-		}
-		if i := strings.IndexByte(w.s, '='); i > 0 && strings.HasPrefix(w.s, "-") {
-			cands = append(cands, strings.TrimPrefix(w.s[i+1:], "@"))
-		}
-		for _, s := range cands {
+		for _, s := range pathCandidates(s0) {
 			if m, ok := a.secretPath(s, c.sc); ok {
 				a.fire(ruleSecretRead, c, m)
 				return
 			}
 		}
 	}
+}
+
+// argPathText is the text of an argument that may name a file: its own,
+// or the guess of a computed one; ok is false for a computed argument
+// without a guess and for text that is no path (blanks, a URL).
+func argPathText(w word) (string, bool) {
+	if w.dyn && !w.hasGuess {
+		return "", false
+	}
+	s := w.s
+	if w.dyn {
+		s = w.guess
+	}
+	return s, !strings.ContainsAny(s, " \t\n") && !strings.Contains(s, "://")
+}
+
+// pathCandidates are the paths an argument may name: itself, a file
+// given as @file, an option's value (--data=@file).
+func pathCandidates(s string) []string {
+	cands := []string{s}
+	if strings.HasPrefix(s, "@") {
+		cands = append(cands, s[1:])
+	}
+	if i := strings.IndexByte(s, '='); i > 0 && strings.HasPrefix(s, "-") {
+		cands = append(cands, strings.TrimPrefix(s[i+1:], "@"))
+	}
+	return cands
 }
 
 func grepLike(n string) bool { return oneOf(n, "grep|egrep|fgrep|rg|ag|ack|git-grep") }

@@ -53,15 +53,8 @@ type runOpts struct {
 // OPTIONS IMAGE ...` up to the image.
 func runOptions(c *Cmd) (runOpts, bool) {
 	var o runOpts
-	p := c.Pos()
-	if len(p) == 0 || p[0].dyn {
-		return o, false
-	}
-	sub := p[0].s
-	if sub == "container" && len(p) > 1 {
-		sub = p[1].s
-	}
-	if sub != "run" && sub != "create" {
+	sub, ok := runSubcommand(c)
+	if !ok {
 		return o, false
 	}
 	// Start after the subcommand word.
@@ -71,70 +64,104 @@ func runOptions(c *Cmd) (runOpts, bool) {
 		i++
 	}
 	i++
-	privileged, hostNet := false, false
+	var f runFlags
 	for ; i < len(args); i++ {
 		w := args[i]
 		if w.dyn || !strings.HasPrefix(w.s, "-") {
 			break // the image
 		}
-		name, val, hasVal := strings.Cut(w.s, "=")
-		if !hasVal && !strings.HasPrefix(name, "--") && len(name) > 2 {
-			// -v/src:/dst written together, or a cluster like -itv.
-			last := name[len(name)-1:]
-			if containerRunValued.get()["-"+last] && len(name) > 2 && strings.Trim(name[1:len(name)-1], "itdPq") == "" {
-				name = "-" + last
-			} else if containerRunValued.get()[name[:2]] {
-				name, val, hasVal = name[:2], name[2:], true
-			}
-		}
-		if !hasVal && containerRunValued.get()[name] && i+1 < len(args) {
-			i++
-			val = args[i].s
-			if args[i].dyn {
-				val = "\x00"
-			}
-		}
-		switch name {
-		case "--privileged":
-			if !hasVal || val == "true" {
-				privileged = true
-				o.escape = "--privileged"
-			}
-		case "-v", "--volume":
-			src, _, _ := strings.Cut(val, ":")
-			o.mount(c, src)
-		case "--mount":
-			for _, kv := range strings.Split(val, ",") {
-				k, v, _ := strings.Cut(kv, "=")
-				if k == "source" || k == "src" {
-					o.mount(c, v)
-				}
-			}
-		case "--pid", "--ipc", "--userns", "--uts", "--cgroupns":
-			if val == "host" && (name == "--pid" || name == "--userns") {
-				o.escape = name + "=host"
-			}
-		case "--net", "--network":
-			hostNet = val == "host"
-		case "--cap-add":
-			if oneOf(strings.TrimPrefix(strings.ToUpper(val), "CAP_"), "ALL|SYS_ADMIN|SYS_MODULE|SYS_PTRACE|SYS_RAWIO|DAC_READ_SEARCH|SYS_BOOT") {
-				o.escape = "--cap-add=" + val
-			}
-		case "--security-opt":
-			if strings.Contains(val, "unconfined") || val == "label=disable" || val == "label:disable" {
-				o.escape = "--security-opt=" + val
-			}
-		case "--device":
-			src, _, _ := strings.Cut(val, ":")
-			if isBlockDevice(src) || src == "/dev/mem" || src == "/dev/kmem" {
-				o.escape = "--device=" + val
-			}
-		}
+		var name, val string
+		var hasVal bool
+		name, val, hasVal, i = runOption(args, i)
+		o.option(c, name, val, hasVal, &f)
 	}
-	if privileged && hostNet {
+	if f.privileged && f.hostNet {
 		o.escape = "--privileged --net=host"
 	}
 	return o, true
+}
+
+// runSubcommand returns run or create, the subcommand of a container
+// CLI that starts a container (after "container" for `docker container
+// run`); ok is false for any other.
+func runSubcommand(c *Cmd) (string, bool) {
+	p := c.Pos()
+	if len(p) == 0 || p[0].dyn {
+		return "", false
+	}
+	sub := p[0].s
+	if sub == "container" && len(p) > 1 {
+		sub = p[1].s
+	}
+	return sub, sub == "run" || sub == "create"
+}
+
+// runOption reads the option at args[i] of a container run: its name and
+// value, whether written together (-v/src:/dst, --net=host), in a cluster
+// (-itv) or as the next argument; next is the index of the last argument
+// it used.
+func runOption(args []word, i int) (name, val string, hasVal bool, next int) {
+	name, val, hasVal = strings.Cut(args[i].s, "=")
+	if !hasVal && !strings.HasPrefix(name, "--") && len(name) > 2 {
+		// -v/src:/dst written together, or a cluster like -itv.
+		last := name[len(name)-1:]
+		if containerRunValued.get()["-"+last] && len(name) > 2 && strings.Trim(name[1:len(name)-1], "itdPq") == "" {
+			name = "-" + last
+		} else if containerRunValued.get()[name[:2]] {
+			name, val, hasVal = name[:2], name[2:], true
+		}
+	}
+	if !hasVal && containerRunValued.get()[name] && i+1 < len(args) {
+		i++
+		val = args[i].s
+		if args[i].dyn {
+			val = "\x00"
+		}
+	}
+	return name, val, hasVal, i
+}
+
+// runFlags are the options of a container run that escape only together.
+type runFlags struct{ privileged, hostNet bool }
+
+// option judges one option of a container run.
+func (o *runOpts) option(c *Cmd, name, val string, hasVal bool, f *runFlags) {
+	switch name {
+	case "--privileged":
+		if !hasVal || val == "true" {
+			f.privileged = true
+			o.escape = "--privileged"
+		}
+	case "-v", "--volume":
+		src, _, _ := strings.Cut(val, ":")
+		o.mount(c, src)
+	case "--mount":
+		for _, kv := range strings.Split(val, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			if k == "source" || k == "src" {
+				o.mount(c, v)
+			}
+		}
+	case "--pid", "--ipc", "--userns", "--uts", "--cgroupns":
+		if val == "host" && (name == "--pid" || name == "--userns") {
+			o.escape = name + "=host"
+		}
+	case "--net", "--network":
+		f.hostNet = val == "host"
+	case "--cap-add":
+		if oneOf(strings.TrimPrefix(strings.ToUpper(val), "CAP_"), "ALL|SYS_ADMIN|SYS_MODULE|SYS_PTRACE|SYS_RAWIO|DAC_READ_SEARCH|SYS_BOOT") {
+			o.escape = "--cap-add=" + val
+		}
+	case "--security-opt":
+		if strings.Contains(val, "unconfined") || val == "label=disable" || val == "label:disable" {
+			o.escape = "--security-opt=" + val
+		}
+	case "--device":
+		src, _, _ := strings.Cut(val, ":")
+		if isBlockDevice(src) || src == "/dev/mem" || src == "/dev/kmem" {
+			o.escape = "--device=" + val
+		}
+	}
 }
 
 // mount judges one bind-mount source.

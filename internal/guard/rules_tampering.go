@@ -84,15 +84,10 @@ func gitConfigTampers(c *Cmd) bool {
 func gitKeyTampers(k string, v word) bool {
 	sect, rest, _ := strings.Cut(k, ".")
 	name := rest[strings.LastIndexByte(rest, '.')+1:]
+	if gitKeyRedirects(k, sect, name, v) {
+		return true
+	}
 	switch {
-	case sect == "credential" && name == "helper":
-		return true
-	case sect == "url" && (name == "insteadof" || name == "pushinsteadof"):
-		return true
-	case k == "core.sshcommand" || k == "core.hookspath" || k == "core.askpass" || k == "core.gitproxy" ||
-		sect == "include" && name == "path" || sect == "includeif" && name == "path" ||
-		k == "http.sslverify" && strings.EqualFold(v.s, "false") || sect == "http" && name == "proxy":
-		return true
 	case k == "core.fsmonitor":
 		return v.dyn || !oneOf(strings.ToLower(v.s), "true|false|0|1|yes|no|on|off")
 	case sect == "filter" && oneOf(name, "clean|smudge|process") || sect == "diff" && oneOf(name, "command|textconv") ||
@@ -104,6 +99,21 @@ func gitKeyTampers(k string, v word) bool {
 		return v.dyn || shellCode(v.s)
 	}
 	return false
+}
+
+// gitKeyRedirects: the key sends git's credentials, remotes, hooks,
+// included configuration or TLS elsewhere, whatever its value names
+// (sect and name are its first and last parts).
+func gitKeyRedirects(k, sect, name string, v word) bool {
+	switch {
+	case sect == "credential" && name == "helper":
+		return true
+	case sect == "url" && (name == "insteadof" || name == "pushinsteadof"):
+		return true
+	}
+	return k == "core.sshcommand" || k == "core.hookspath" || k == "core.askpass" || k == "core.gitproxy" ||
+		sect == "include" && name == "path" || sect == "includeif" && name == "path" ||
+		k == "http.sslverify" && strings.EqualFold(v.s, "false") || sect == "http" && name == "proxy"
 }
 
 // shellCode: a command value that is more than a program and its options

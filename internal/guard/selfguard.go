@@ -280,6 +280,75 @@ type ownPaths struct {
 // (install.MCPBinary; the guard imports nothing of atreides's).
 const mcpBinary = "atreides-mcp"
 
+// pathForms are the forms of the absolute path p: cleaned, and resolved
+// through links when the request can resolve and its directory exists.
+// The entries of ownFiles share a few directories: req.Resolve is the
+// analyzer's memo (memoResolve), so each costs its system calls once.
+func (req *Request) pathForms(p string) []string {
+	p = path.Clean(p)
+	out := []string{p}
+	if req.Resolve == nil || p == "/" {
+		return out
+	}
+	// The directory first: where it does not exist, neither does the
+	// file, and its literal form is the only one.
+	d := req.resolved(path.Dir(p))
+	if d == "" {
+		return out
+	}
+	q := req.resolved(p)
+	if q == "" {
+		q = path.Join(d, path.Base(p)) // not there yet; a link may lead to its directory
+	}
+	if q != p {
+		out = append(out, q)
+	}
+	return out
+}
+
+// resolved is p through its links, cleaned, or "" when it cannot be
+// resolved.
+func (req *Request) resolved(p string) string {
+	if v, err := req.Resolve(p); err == nil && v != "" {
+		return path.Clean(v)
+	}
+	return ""
+}
+
+// addHostSettings adds a host's settings file or directory h (a
+// directory ends in "/"), its dedicated directory, and its tail under
+// one of bases (the project roots and the home).
+func (o *ownPaths) addHostSettings(r *Request, h string, bases []string) {
+	d := path.Clean(h)
+	if strings.HasSuffix(h, "/") {
+		o.hostDirs = append(o.hostDirs, r.pathForms(d)...)
+	} else {
+		o.hostFiles = append(o.hostFiles, r.pathForms(d)...)
+	}
+	if c := path.Dir(d); dedicatedDir(c, bases) {
+		o.containers = append(o.containers, r.pathForms(c)...)
+	}
+	for _, b := range bases {
+		if b != "" && b != "/" && b != "." && strings.HasPrefix(h, b+"/") {
+			o.tails = append(o.tails, h[len(b):])
+			break
+		}
+	}
+}
+
+// dedicatedDir: a directory that holds host settings and nothing of the
+// user's at large (.claude, ~/.codex, .opencode), so deleting or moving
+// it is deleting the settings; not one of bases (the project roots and
+// the home) or one of their ancestors.
+func dedicatedDir(d string, bases []string) bool {
+	for _, b := range bases {
+		if b != "" && b != "." && under(b, d) {
+			return false
+		}
+	}
+	return d != "/" && d != "."
+}
+
 // ownFiles lists atreides's own files as the request names them (its
 // binary, configuration, state and hosts' settings), built once per request.
 func (req *Request) ownFiles() *ownPaths {
@@ -288,35 +357,7 @@ func (req *Request) ownFiles() *ownPaths {
 	}
 	r := req
 	o := &ownPaths{}
-	// The entries share a few directories: r.Resolve is the analyzer's
-	// memo (memoResolve), so each costs its system calls once.
-	resolve := func(p string) string {
-		if v, err := r.Resolve(p); err == nil && v != "" {
-			return path.Clean(v)
-		}
-		return ""
-	}
-	forms := func(p string) []string {
-		p = path.Clean(p)
-		out := []string{p}
-		if r.Resolve == nil || p == "/" {
-			return out
-		}
-		// The directory first: where it does not exist, neither does the
-		// file, and its literal form is the only one.
-		d := resolve(path.Dir(p))
-		if d == "" {
-			return out
-		}
-		q := resolve(p)
-		if q == "" {
-			q = path.Join(d, path.Base(p)) // not there yet; a link may lead to its directory
-		}
-		if q != p {
-			out = append(out, q)
-		}
-		return out
-	}
+	forms := r.pathForms
 	var rawRoots []string
 	for _, b := range []string{r.ProjectRoot, r.Cwd} {
 		if path.IsAbs(b) {
@@ -337,36 +378,10 @@ func (req *Request) ownFiles() *ownPaths {
 		o.bins = append(o.bins, path.Clean(r.Self)) // resolved already
 		o.bins = append(o.bins, forms(path.Join(path.Dir(r.Self), mcpBinary))...)
 	}
-	// dedicated: a directory that holds host settings and nothing of the
-	// user's at large (.claude, ~/.codex, .opencode), so deleting or
-	// moving it is deleting the settings; not a project root, a home or
-	// one of their ancestors.
-	dedicated := func(d string) bool {
-		for _, b := range append(rawRoots, path.Clean(r.Home)) {
-			if b != "" && b != "." && under(b, d) {
-				return false
-			}
-		}
-		return d != "/" && d != "."
-	}
+	bases := append(rawRoots, path.Clean(r.Home))
 	for _, h := range r.HostSettings {
-		if !path.IsAbs(h) {
-			continue
-		}
-		d := path.Clean(h)
-		if strings.HasSuffix(h, "/") {
-			o.hostDirs = append(o.hostDirs, forms(d)...)
-		} else {
-			o.hostFiles = append(o.hostFiles, forms(d)...)
-		}
-		if c := path.Dir(d); dedicated(c) {
-			o.containers = append(o.containers, forms(c)...)
-		}
-		for _, b := range append(rawRoots, path.Clean(r.Home)) {
-			if b != "" && b != "/" && b != "." && strings.HasPrefix(h, b+"/") {
-				o.tails = append(o.tails, h[len(b):])
-				break
-			}
+		if path.IsAbs(h) {
+			o.addHostSettings(r, h, bases)
 		}
 	}
 	o.pathDirsOf = func() []string {
