@@ -998,27 +998,7 @@ func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int
 	}
 	switch x := p.(type) {
 	case *syntax.Lit:
-		v := x.Value
-		if quoted {
-			fb.add(unescapeDouble(v))
-			return
-		}
-		if first && strings.HasPrefix(v, "~") {
-			if rest, ok := tildeRest(v); ok && a.req.Home != "" {
-				v = a.req.Home + rest
-			} else if dir, rest, form, known := tildeDir(v, sc); known {
-				v = dir + rest // ~+ and ~-: $PWD and $OLDPWD
-			} else if form {
-				fb.add("\x00")
-				fb.guessOK = false
-				fb.cur.dyn = true
-				v = rest
-			}
-		}
-		if hasGlob(v) {
-			fb.cur.glob = true
-		}
-		fb.add(unescapeBare(v))
+		a.litPart(fb, x, sc, quoted, first)
 	case *syntax.SglQuoted:
 		if x.Dollar {
 			fb.add(shell.ANSIC(x.Value))
@@ -1031,54 +1011,7 @@ func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int
 			a.part(fb, q, sc, depth, true, false, noSplit)
 		}
 	case *syntax.ParamExp:
-		if quoted && x.Param != nil && x.Param.Value == "@" && x.Exp == nil && sc.hasPos && !x.Excl && !x.Length && x.Index == nil {
-			// "$@" keeps each positional parameter a separate word.
-			for i, p := range sc.pos {
-				if i > 0 {
-					fb.flush()
-				}
-				fb.add(p.s)
-				fb.cur.dyn = fb.cur.dyn || p.dyn
-				fb.cur.stream = fb.cur.stream || p.stream
-				fb.cur.t |= p.t
-			}
-			return
-		}
-		if x.Param != nil && isPositional(x.Param.Value) {
-			fb.cur.viaPos = true
-		}
-		w, ok := a.param(x, sc, depth)
-		if !ok && w.dyn && w.hasGuess && !w.stream {
-			// x=$(printf ...); "$x": the value is the computed guess.
-			fb.cur.t |= w.t
-			fb.cur.viaVar = true
-			fb.addGuess(w.guess)
-			return
-		}
-		if !ok {
-			fb.add("\x00")
-			fb.guessOK = false
-			fb.cur.dyn = true
-			fb.cur.stream = fb.cur.stream || w.stream
-			fb.cur.t |= w.t
-			return
-		}
-		fb.cur.dyn = fb.cur.dyn || w.dyn
-		fb.cur.t |= w.t
-		fb.cur.stream = fb.cur.stream || w.stream
-		fb.cur.viaVar = true
-		fb.cur.envDep = fb.cur.envDep || w.envDep
-		if quoted || noSplit {
-			fb.add(w.s)
-			return
-		}
-		if !sc.ifsOK {
-			fb.add("\x00")
-			fb.guessOK = false
-			fb.cur.dyn = true
-			return
-		}
-		fb.split(w.s, sc.ifs)
+		a.paramPart(fb, x, sc, depth, quoted, noSplit)
 	case *syntax.CmdSubst:
 		f := a.subst(x.Stmts, sc, depth)
 		fb.cur.t |= f.t
@@ -1113,8 +1046,88 @@ func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int
 	}
 }
 
+// litPart expands a literal part of a word: quote removal, and a leading
+// ~ (first) into the home or the directory it names.
+func (a expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *scope, quoted, first bool) {
+	v := x.Value
+	if quoted {
+		fb.add(unescapeDouble(v))
+		return
+	}
+	if first && strings.HasPrefix(v, "~") {
+		if rest, ok := tildeRest(v); ok && a.req.Home != "" {
+			v = a.req.Home + rest
+		} else if dir, rest, form, known := tildeDir(v, sc); known {
+			v = dir + rest // ~+ and ~-: $PWD and $OLDPWD
+		} else if form {
+			fb.add("\x00")
+			fb.guessOK = false
+			fb.cur.dyn = true
+			v = rest
+		}
+	}
+	if hasGlob(v) {
+		fb.cur.glob = true
+	}
+	fb.add(unescapeBare(v))
+}
+
+// paramPart expands a parameter: "$@" into one word per positional
+// parameter, a known value (split on IFS unless quoted or noSplit), a
+// computed guess, or an unknown part.
+func (a expander) paramPart(fb *fieldBuilder, x *syntax.ParamExp, sc *scope, depth int, quoted, noSplit bool) {
+	if quoted && x.Param != nil && x.Param.Value == "@" && x.Exp == nil && sc.hasPos && !x.Excl && !x.Length && x.Index == nil {
+		// "$@" keeps each positional parameter a separate word.
+		for i, p := range sc.pos {
+			if i > 0 {
+				fb.flush()
+			}
+			fb.add(p.s)
+			fb.cur.dyn = fb.cur.dyn || p.dyn
+			fb.cur.stream = fb.cur.stream || p.stream
+			fb.cur.t |= p.t
+		}
+		return
+	}
+	if x.Param != nil && isPositional(x.Param.Value) {
+		fb.cur.viaPos = true
+	}
+	w, ok := a.param(x, sc, depth)
+	if !ok && w.dyn && w.hasGuess && !w.stream {
+		// x=$(printf ...); "$x": the value is the computed guess.
+		fb.cur.t |= w.t
+		fb.cur.viaVar = true
+		fb.addGuess(w.guess)
+		return
+	}
+	if !ok {
+		fb.add("\x00")
+		fb.guessOK = false
+		fb.cur.dyn = true
+		fb.cur.stream = fb.cur.stream || w.stream
+		fb.cur.t |= w.t
+		return
+	}
+	fb.cur.dyn = fb.cur.dyn || w.dyn
+	fb.cur.t |= w.t
+	fb.cur.stream = fb.cur.stream || w.stream
+	fb.cur.viaVar = true
+	fb.cur.envDep = fb.cur.envDep || w.envDep
+	if quoted || noSplit {
+		fb.add(w.s)
+		return
+	}
+	if !sc.ifsOK {
+		fb.add("\x00")
+		fb.guessOK = false
+		fb.cur.dyn = true
+		return
+	}
+	fb.split(w.s, sc.ifs)
+}
+
 func isPositional(name string) bool {
-	return name == "@" || name == "*" || name != "" && name[0] >= '1' && name[0] <= '9'
+	return oneOf(name, "@|*") || name != "" && name[0] >= '1' && name[0] <= '9'
 }
 
 func tildeRest(v string) (string, bool) {

@@ -25,14 +25,14 @@ func xargsOptions(args []word) (repl string, i int) {
 		switch {
 		case s == "--":
 			return repl, i
-		case s == "-I" || s == "-J":
+		case oneOf(s, "-I|-J"):
 			if i < len(args) {
 				repl = args[i].s
 				i++
 			}
 		case strings.HasPrefix(s, "-I") || strings.HasPrefix(s, "-J"):
 			repl = s[2:]
-		case s == "-i" || s == "--replace":
+		case oneOf(s, "-i|--replace"):
 			repl = "{}"
 		case strings.HasPrefix(s, "--replace="):
 			repl = strings.TrimPrefix(s, "--replace=")
@@ -40,7 +40,7 @@ func xargsOptions(args []word) (repl string, i int) {
 			repl = s[2:]
 		case strings.HasPrefix(s, "--"):
 			name, _, has := strings.Cut(s, "=")
-			if !has && (name == "--arg-file" || name == "--delimiter" || name == "--max-args" || name == "--max-procs" || name == "--max-lines" || name == "--max-chars" || name == "--eof" || name == "--process-slot-var") {
+			if !has && (oneOf(name, "--arg-file|--delimiter|--max-args|--max-procs|--max-lines|--max-chars|--eof|--process-slot-var")) {
 				i++
 			}
 		default:
@@ -133,7 +133,7 @@ func parseParallelOpts(args []word) (parallelOpts, int) {
 	i := 0
 	for i < len(args) {
 		s := args[i].s
-		if args[i].dyn || s == "" || s[0] != '-' || s == ":::" || s == "::::" {
+		if args[i].dyn || s == "" || s[0] != '-' || oneOf(s, ":::|::::") {
 			break
 		}
 		i++
@@ -142,13 +142,13 @@ func parseParallelOpts(args []word) (parallelOpts, int) {
 		}
 		name, _, _ := strings.Cut(s, "=")
 		switch {
-		case name == "--dry-run" || name == "--dryrun":
+		case oneOf(name, "--dry-run|--dryrun"):
 			o.dry = true
-		case name == "--version" || name == "--help" || name == "-h":
+		case oneOf(name, "--version|--help|-h"):
 			o.info = true
-		case name == "-S" || name == "--sshlogin" || name == "--slf" || name == "--sshloginfile" || strings.HasPrefix(s, "-S"):
+		case oneOf(name, "-S|--sshlogin|--slf|--sshloginfile") || strings.HasPrefix(s, "-S"):
 			o.remote = true
-		case name == "--workdir" || name == "--wd":
+		case oneOf(name, "--workdir|--wd"):
 			o.workdir = true
 		case name == "--rpl":
 			o.rpl = true
@@ -219,7 +219,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 }
 
 func isParallelSep(s string) bool {
-	return s == ":::" || s == "::::" || s == ":::+" || s == "::::+"
+	return oneOf(s, ":::|::::|:::+|::::+")
 }
 
 func anyContains(ws []word, sub string) bool {
@@ -468,17 +468,11 @@ var findValueOpts = &lazy[map[string]int]{src: func() map[string]int {
 
 func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	args := c.Args
-	i := 0
-	for i < len(args) && !args[i].dyn && (args[i].s == "-H" || args[i].s == "-L" || args[i].s == "-P" || strings.HasPrefix(args[i].s, "-O") || args[i].s == "-D") {
-		if args[i].s == "-D" {
-			i++
-		}
-		i++
-	}
+	i := findOptionsEnd(args)
 	var roots []word
 	for i < len(args) {
 		s := args[i].s
-		if !args[i].dyn && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ")") {
+		if !args[i].dyn && (strings.HasPrefix(s, "-") || oneOf(s, "(|!|)")) {
 			break
 		}
 		if args[i].stream && strings.IndexByte(s, 0) == 0 {
@@ -516,13 +510,10 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 			i += findValueOpts.get()[s]
 		case s == "-delete":
 			a.code().findDelete(c, roots, sc)
-		case s == "-exec" || s == "-execdir" || s == "-ok" || s == "-okdir":
-			j := i + 1
-			for j < len(args) && !(args[j].s == ";" || (args[j].s == "+" && j > i+1 && args[j-1].s == "{}")) {
-				j++
-			}
+		case oneOf(s, "-exec|-execdir|-ok|-okdir"):
+			j := execEnd(args, i)
 			inner := args[i+1 : min(j, len(args))]
-			dir := s == "-execdir" || s == "-okdir"
+			dir := oneOf(s, "-execdir|-okdir")
 			if j >= len(args) {
 				// Without a terminator find refuses to run and feeds
 				// nothing; the body is still judged as typed, since the
@@ -542,6 +533,29 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 		}
 	}
 	return feed{t: tUnknown}
+}
+
+// findOptionsEnd returns the index after find's options that come before
+// its start points (-H, -L, -P, -O3, -D debugopts).
+func findOptionsEnd(args []word) int {
+	i := 0
+	for i < len(args) && !args[i].dyn && (oneOf(args[i].s, "-H|-L|-P|-D") || strings.HasPrefix(args[i].s, "-O")) {
+		if args[i].s == "-D" {
+			i++
+		}
+		i++
+	}
+	return i
+}
+
+// execEnd returns the index of the terminator of the -exec (or -ok) at
+// args[i]: ";", or "+" right after "{}"; len(args) when there is none.
+func execEnd(args []word, i int) int {
+	j := i + 1
+	for j < len(args) && !(args[j].s == ";" || (args[j].s == "+" && j > i+1 && args[j-1].s == "{}")) {
+		j++
+	}
+	return j
 }
 
 func (a codeJudge) findDelete(c *Cmd, roots []word, sc *scope) {
@@ -617,7 +631,7 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	for i, w := range c.Args {
 		v, isFile := "", false
 		switch {
-		case w.s == "-f" || w.s == "--file":
+		case oneOf(w.s, "-f|--file"):
 			isFile = true
 			if i+1 < len(c.Args) {
 				v = c.Args[i+1].s
@@ -781,7 +795,7 @@ func (a codeJudge) streamInterp(c *Cmd) {
 		}
 		takes := codeOpts[w.s] || moduleOpts[w.s] && (w.s != "-i" || isAwk(c.Name)) ||
 			len(w.s) == 2 && strings.IndexByte(valued, w.s[1]) >= 0 ||
-			w.s == "--title" || w.s == "--env-file" || w.s == "--assign" || w.s == "--field-separator"
+			oneOf(w.s, "--title|--env-file|--assign|--field-separator")
 		if !takes || i+1 >= len(args) {
 			continue
 		}
@@ -794,7 +808,7 @@ func (a codeJudge) streamInterp(c *Cmd) {
 		if codeOpts[w.s] || moduleOpts[w.s] {
 			progGiven = true
 		}
-		if python && (w.s == "-c" || w.s == "-m") {
+		if python && (oneOf(w.s, "-c|-m")) {
 			return // python stops reading options here
 		}
 	}

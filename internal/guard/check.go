@@ -73,13 +73,13 @@ func (p *Policy) checkPath(r Request) Result {
 	}
 	if m, ok := a.files().secretPath(raw, sc); ok {
 		id := ruleSecretRead
-		if tool == "write" || tool == "edit" {
+		if oneOf(tool, "write|edit") {
 			id = ruleSecretWrite
 		}
 		a.fire(id, nil, m)
 		return a.res
 	}
-	if tool == "search" || tool == "grep" || tool == "glob" {
+	if oneOf(tool, "search|grep|glob") {
 		env := secretEnv{Cwd: r.Cwd, Home: r.Home, ProjectRoot: r.ProjectRoot, Resolve: r.Resolve}
 		m, ok := secrets.CheckSearch(raw, r.Pattern, env)
 		if !ok && p.sw("secret_cli_configs") > Allow {
@@ -90,7 +90,7 @@ func (p *Policy) checkPath(r Request) Result {
 			return a.res
 		}
 	}
-	if (tool == "write" || tool == "edit") && abs != "" {
+	if (oneOf(tool, "write|edit")) && abs != "" {
 		if a.self().ownWrite(nil, abs); a.res.Category == "self" {
 			return a.res // no custom allow overrides atreides's own files
 		}

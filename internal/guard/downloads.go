@@ -131,7 +131,7 @@ func urlFileName(u string) string {
 		return ""
 	}
 	n := path.Base(u)
-	if n == "." || n == "/" {
+	if oneOf(n, ".|/") {
 		return ""
 	}
 	return n

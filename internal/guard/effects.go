@@ -487,7 +487,7 @@ func (a effectWalk) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
 		} else if len(lands) >= 64 && !l.contents {
 			lands[0] = landing{contents: true} // more names than judged one by one
 		}
-		if c.Name == "cp" || c.Name == "install" {
+		if oneOf(c.Name, "cp|install") {
 			a.noteCopy(c, s, dst)
 		}
 	}
@@ -906,7 +906,7 @@ func wFind(a *analyzer, c *Cmd) {
 	}
 	var roots []string
 	for _, w := range c.Args {
-		if !w.dyn && (strings.HasPrefix(w.s, "-") || w.s == "(" || w.s == "!") {
+		if !w.dyn && (strings.HasPrefix(w.s, "-") || oneOf(w.s, "(|!")) {
 			break
 		}
 		roots = append(roots, w.display())
@@ -994,12 +994,12 @@ func wGit(a *analyzer, c *Cmd) {
 		}
 	case "stash":
 		if len(rest) == 0 || oneOf(firstOperand(rest), "push|save|pop|apply|drop|clear") || firstOperand(rest) == "" {
-			if sub := firstOperand(rest); sub != "drop" && sub != "clear" {
+			if sub := firstOperand(rest); !oneOf(sub, "drop|clear") {
 				a.writes().unknownWrite("git stash rewrites the working tree", true, "git stash")
 			}
 		}
 	case "merge", "rebase", "pull", "cherry-pick", "revert", "switch", "worktree", "submodule", "clone", "init":
-		if sub == "merge" || sub == "rebase" || sub == "cherry-pick" || sub == "revert" {
+		if oneOf(sub, "merge|rebase|cherry-pick|revert") {
 			if hasOption(rest, "", "--abort", "--quit") {
 				return
 			}
@@ -1124,27 +1124,12 @@ func buildVerifiers() map[string]verifyFunc {
 		}
 	}
 	always := func(name, _ string, _ []word) string { return name }
-	js := func(name, sub string, args []word) string {
-		if sub == "run" || sub == "run-script" {
-			i := slices.IndexFunc(args, func(w word) bool { return w.s == sub })
-			if s := firstOperand(args[i+1:]); isScriptVerify(s) {
-				return name + " run " + s
-			}
-			return ""
-		}
-		return subIn("test|t|lint|build|check|typecheck")(name, sub, args)
-	}
 	for _, n := range []string{"npm", "yarn", "pnpm", "bun", "deno"} {
-		verifiers[n] = js
+		verifiers[n] = verifyJS
 	}
 	verifiers["go"] = subIn("test|vet|build")
 	// A plan phase is completed only when its Verify command passes.
-	verifiers["atreides"] = func(name, sub string, args []word) string {
-		if i := slices.IndexFunc(args, func(w word) bool { return w.s == sub }); sub == "plan" && firstOperand(args[i+1:]) == "phase-done" {
-			return name + " plan phase-done"
-		}
-		return ""
-	}
+	verifiers["atreides"] = verifyPlanPhase
 	verifiers["cargo"] = subIn("test|build|check|clippy|nextest")
 	for _, n := range []string{"mvn", "gradle", "gradlew", "dotnet", "bazel", "bazelisk", "swift", "zig"} {
 		verifiers[n] = subIn("test|build|verify|package|check|compile|install")
@@ -1156,37 +1141,77 @@ func buildVerifiers() map[string]verifyFunc {
 		"ava", "tsc", "golangci-lint", "staticcheck", "gotestsum", "rspec", "phpunit", "shellcheck", "biome"} {
 		verifiers[n] = always
 	}
-	verifiers["ruff"] = func(_, sub string, args []word) string {
-		if sub == "check" && !anyFlag(args, []string{"--fix"}) || sub == "" {
-			return "ruff check"
-		}
-		return ""
-	}
-	verifiers["rake"] = func(_, sub string, _ []word) string {
-		if oneOf(sub, "|test|spec") {
-			return "rake"
-		}
-		return ""
-	}
-	verifiers["cmake"] = func(_, _ string, args []word) string {
-		if anyFlag(args, []string{"--build"}) {
-			return "cmake --build"
-		}
-		return ""
-	}
-	verifiers["eslint"] = func(name, _ string, args []word) string {
-		if !anyFlag(args, []string{"--fix"}) {
-			return name
-		}
-		return ""
-	}
-	verifiers["prettier"] = func(_, _ string, args []word) string {
-		if anyFlag(args, []string{"--check", "-c"}) {
-			return "prettier --check"
-		}
-		return ""
-	}
+	verifiers["ruff"] = verifyRuff
+	verifiers["rake"] = verifyRake
+	verifiers["cmake"] = verifyCMake
+	verifiers["eslint"] = verifyESLint
+	verifiers["prettier"] = verifyPrettier
 	return verifiers
+}
+
+// verifyJS: a JavaScript package manager's test, lint, build or check
+// script, by subcommand or through run.
+func verifyJS(name, sub string, args []word) string {
+	if oneOf(sub, "run|run-script") {
+		i := slices.IndexFunc(args, func(w word) bool { return w.s == sub })
+		if s := firstOperand(args[i+1:]); isScriptVerify(s) {
+			return name + " run " + s
+		}
+		return ""
+	}
+	if oneOf(sub, "test|t|lint|build|check|typecheck") {
+		return name + " " + sub
+	}
+	return ""
+}
+
+// verifyPlanPhase: a plan phase is completed only when its Verify command
+// passes.
+func verifyPlanPhase(name, sub string, args []word) string {
+	if i := slices.IndexFunc(args, func(w word) bool { return w.s == sub }); sub == "plan" && firstOperand(args[i+1:]) == "phase-done" {
+		return name + " plan phase-done"
+	}
+	return ""
+}
+
+// verifyRuff: ruff check without --fix.
+func verifyRuff(_, sub string, args []word) string {
+	if sub == "check" && !anyFlag(args, []string{"--fix"}) || sub == "" {
+		return "ruff check"
+	}
+	return ""
+}
+
+// verifyRake: rake's default task, test or spec.
+func verifyRake(_, sub string, _ []word) string {
+	if oneOf(sub, "|test|spec") {
+		return "rake"
+	}
+	return ""
+}
+
+// verifyCMake: cmake --build.
+func verifyCMake(_, _ string, args []word) string {
+	if anyFlag(args, []string{"--build"}) {
+		return "cmake --build"
+	}
+	return ""
+}
+
+// verifyESLint: eslint without --fix.
+func verifyESLint(name, _ string, args []word) string {
+	if !anyFlag(args, []string{"--fix"}) {
+		return name
+	}
+	return ""
+}
+
+// verifyPrettier: prettier --check.
+func verifyPrettier(_, _ string, args []word) string {
+	if anyFlag(args, []string{"--check", "-c"}) {
+		return "prettier --check"
+	}
+	return ""
 }
 
 const verifyModules = "pytest|unittest|mypy|ruff|flake8|pylint|tox|nox|pyright"

@@ -21,7 +21,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		return feed{t: tUnknown}
 	}
 	head := args[0]
-	if head.dyn && head.hasGuess && head.t&(tRemote|tDecoded|tUnknown) == 0 && !head.stream && depth < maxDepth {
+	if guessedProgram(head, depth) {
 		// The program name came from printf/echo output the guard
 		// computed exactly: judge the command it spells. Nothing is
 		// unknown, so only strict mode objects to the indirection.
@@ -29,19 +29,8 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		guessed := append(a.expand().splitWords(lit(head.guess), sc, depth), args[1:]...)
 		return a.exec(guessed, env, sc, depth+1, in)
 	}
-	if depth > 0 {
-		// Carriers multiply words ("$@" repeated, generated scripts);
-		// bound the derived work instead of judging a sample.
-		a.derived += len(args)
-		if a.derived > a.work.derivedMax {
-			a.fire(ruleParseTooComplex, nil, "derived commands hold more than "+strconv.Itoa(a.work.derivedMax)+" words")
-			a.writes().unknownWrite("the command is too large to follow", false, "")
-			a.stop = true
-			return feed{t: tUnknown}
-		}
-		if !a.spend(len(args)) {
-			return feed{t: tUnknown}
-		}
+	if depth > 0 && !spendDerived(a, len(args)) {
+		return feed{t: tUnknown}
 	}
 	if (head.glob || head.viaVar && hasGlob(head.s)) && !head.dyn {
 		if out, ok := a.globProgram(args, env, sc, depth, in); ok {
@@ -88,6 +77,34 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		a.writes().judgeContentWrites()
 		a.self().selfEffects(c, head, env, depth, in)
 	}
+	return runProgram(a, c, head, env, sc, depth, in)
+}
+
+// guessedProgram: the program name came from printf or echo output the
+// guard computed exactly, with nothing unknown in it.
+func guessedProgram(head word, depth int) bool {
+	return head.dyn && head.hasGuess && head.t&(tRemote|tDecoded|tUnknown) == 0 && !head.stream && depth < maxDepth
+}
+
+// spendDerived charges n words of a command below the top level; it is
+// false, with the verdict at least parse.too-complex, once they are too
+// many. Carriers multiply words ("$@" repeated, generated scripts): the
+// derived work is bounded instead of judging a sample.
+func spendDerived(a *analyzer, n int) bool {
+	a.derived += n
+	if a.derived > a.work.derivedMax {
+		a.fire(ruleParseTooComplex, nil, "derived commands hold more than "+strconv.Itoa(a.work.derivedMax)+" words")
+		a.writes().unknownWrite("the command is too large to follow", false, "")
+		a.stop = true
+		return false
+	}
+	return a.spend(n)
+}
+
+// runProgram follows what the resolved command c runs: atreides itself, a
+// companion, a carrier or wrapper with a handler, an interpreter, or a
+// program whose output is all the guard can model.
+func runProgram(a *analyzer, c *Cmd, head word, env map[string]word, sc *scope, depth int, in feed) feed {
 	if a.self().selfProgram(c, head.s, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
 	}
@@ -113,7 +130,7 @@ func (a *analyzer) judge(c *Cmd, in feed) {
 	if c.Stream && (isInterpreter(c.Name) || isAwk(c.Name)) {
 		a.code().streamInterp(c)
 	}
-	if c.Name == "rm" || c.Name == "find" {
+	if oneOf(c.Name, "rm|find") {
 		a.dynStructure(c, c.Args)
 	}
 	a.files().secretArgs(c)
@@ -136,7 +153,7 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth 
 	}
 	sub := a.sub()
 	sub.exec(c.Args, env, sc.clone(), depth+1, feed{t: tUnknown})
-	if sub.res.Verdict > Allow && sub.res.Category != "dynamic" && sub.res.Category != "strict" && sub.res.Rule != ruleSelfUnknownWrite.name {
+	if sub.res.Verdict > Allow && !oneOf(sub.res.Category, "dynamic|strict") && sub.res.Rule != ruleSelfUnknownWrite.name {
 		a.fireRule(ruleNamed(sub.res.Rule), c, "arguments of "+c.Name)
 	}
 }
@@ -153,7 +170,7 @@ func knownProgram(p *Policy, name string) bool {
 // commandLike: the word names a command with built-in rules or a carrier.
 func commandLike(p *Policy, name string) bool {
 	_, carrier := handlers.get()[name]
-	return p.hasRules(name) || carrier && name != "cd" && name != "alias" || name == "git"
+	return p.hasRules(name) || carrier && !oneOf(name, "cd|alias") || name == "git"
 }
 
 // dataPrograms read, print or look up their arguments; a command line
@@ -359,7 +376,7 @@ func hSkip(n int, valued string) handler {
 // functions are not visible to /usr/bin/time, nohup, sudo and the like
 // (builtin, command and exec run inside the shell and still see them).
 func external(sc *scope, wrapper string) *scope {
-	if wrapper == "builtin" || wrapper == "command" || wrapper == "exec" || wrapper == "time" || wrapper == "!" || len(sc.funcs) == 0 {
+	if oneOf(wrapper, "builtin|command|exec|time|!") || len(sc.funcs) == 0 {
 		return sc
 	}
 	c := sc.clone()
@@ -435,10 +452,10 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			out = append(out, split...)
 			out = append(out, at(args, i+1)...)
 			i = len(args)
-		case s == "-u" || s == "--unset" || s == "-C" || s == "--chdir" || s == "-P":
+		case oneOf(s, "-u|--unset|-C|--chdir|-P"):
 			if i+1 < len(args) {
 				a.posing = a.posing || envUnsetsHostVar(s, args[i+1])
-				if s == "-C" || s == "--chdir" {
+				if oneOf(s, "-C|--chdir") {
 					inner = a.req.chdir(sc.clone(), args[i+1])
 				}
 				i++
@@ -470,7 +487,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 // envSplitOpt: s is env's -S (--split-string), alone, with its string
 // attached, or last in a cluster of short options.
 func envSplitOpt(s string) bool {
-	return s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2)
+	return oneOf(s, "-S|--split-string") || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2)
 }
 
 // envSplitString returns the string of env's -S at args[i] and the index
@@ -492,7 +509,7 @@ func envSplitString(args []word, i int) (word, int) {
 // envUnsetsHostVar: env's option opt, given val, unsets one of the host's
 // variables (-u NAME), or one the guard cannot name.
 func envUnsetsHostVar(opt string, val word) bool {
-	return opt != "-C" && opt != "--chdir" && opt != "-P" && (val.dyn || hostVar(val.s))
+	return !oneOf(opt, "-C|--chdir|-P") && (val.dyn || hostVar(val.s))
 }
 
 // envOptClearsHost: an option of env clears the environment or unsets
@@ -769,13 +786,13 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 		if w.dyn {
 			break
 		}
-		if s == "--" || s == "-" {
+		if oneOf(s, "--|-") {
 			i++
 			break
 		}
 		if strings.HasPrefix(s, "--") {
 			i++
-			if s == "--rcfile" || s == "--init-file" {
+			if oneOf(s, "--rcfile|--init-file") {
 				i++
 			}
 			continue
@@ -838,7 +855,7 @@ func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
 		check("ENV", w)
 	}
 	for i, w := range c.Args {
-		if (w.s == "--rcfile" || w.s == "--init-file") && i+1 < len(c.Args) && interactive {
+		if (oneOf(w.s, "--rcfile|--init-file")) && i+1 < len(c.Args) && interactive {
 			check(w.s, c.Args[i+1])
 		}
 	}
@@ -939,14 +956,14 @@ func isInitIdiom(ce *syntax.CallExpr) bool {
 	case *syntax.CmdSubst:
 		stmts = x.Stmts
 	case *syntax.ProcSubst:
-		if name != "source" && name != "." {
+		if !oneOf(name, "source|.") {
 			return false
 		}
 		stmts = x.Stmts
 	default:
 		return false
 	}
-	if (name != "eval" && name != "source" && name != ".") || len(stmts) != 1 {
+	if (!oneOf(name, "eval|source|.")) || len(stmts) != 1 {
 		return false
 	}
 	st := stmts[0]

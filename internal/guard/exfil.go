@@ -85,7 +85,7 @@ func secretVarName(name string) bool {
 		return false // also skips $1, $HOME, $PATH without work
 	}
 	u := upper(name)
-	if awsSecretVars[u] || u == "PGPASSWORD" || u == "GITHUB_TOKEN" || u == "GH_TOKEN" {
+	if awsSecretVars[u] || oneOf(u, "PGPASSWORD|GITHUB_TOKEN|GH_TOKEN") {
 		return true
 	}
 	if notSecretVars[u] || strings.HasPrefix(u, "AWS_") && !strings.Contains(u, "TOKEN") && !strings.Contains(u, "SECRET") {
@@ -96,7 +96,7 @@ func secretVarName(name string) bool {
 		return false
 	}
 	for _, s := range segs {
-		if s == "PUBLIC" || s == "PUBLISHABLE" {
+		if oneOf(s, "PUBLIC|PUBLISHABLE") {
 			return false
 		}
 	}
@@ -731,7 +731,7 @@ func embedsMetadata(s string) bool {
 		return true
 	}
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune("/:@,=?#[] \t'\"", r) }) {
-		if f == "169.254.169.254" || f == "169.254.170.2" || f == "100.100.100.200" {
+		if oneOf(f, "169.254.169.254|169.254.170.2|100.100.100.200") {
 			return true
 		}
 	}
@@ -890,17 +890,17 @@ func (a exfilJudge) networkArgs(c *Cmd, in feed) {
 			}
 		}
 	}
-	if c.Name == "curl" || c.Name == "wget" || c.Name == "http" || c.Name == "xh" {
+	if oneOf(c.Name, "curl|wget|http|xh") {
 		for _, f := range []string{"-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--post-file", "--body-file"} {
 			v, ok := c.Flag(f)
 			if !ok {
 				continue
 			}
 			file := v
-			if i := strings.Index(v, "@"); i >= 0 && (f == "-F" || f == "--form" || f == "--data-urlencode") {
+			if i := strings.Index(v, "@"); i >= 0 && (oneOf(f, "-F|--form|--data-urlencode")) {
 				file = v[i:]
 			}
-			isFile := strings.HasPrefix(file, "@") || f == "-T" || f == "--upload-file" || f == "--post-file" || f == "--body-file"
+			isFile := strings.HasPrefix(file, "@") || oneOf(f, "-T|--upload-file|--post-file|--body-file")
 			file = strings.TrimPrefix(file, "@")
 			if i := strings.IndexAny(file, ";"); i >= 0 {
 				file = file[:i]

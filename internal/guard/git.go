@@ -31,7 +31,7 @@ func (a gitJudge) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed
 		i++
 		var cfg *word
 		switch {
-		case s == "-C" || s == "--git-dir" || s == "--work-tree" || s == "--namespace" || s == "--exec-path" || s == "--super-prefix" || s == "--list-cmds":
+		case oneOf(s, "-C|--git-dir|--work-tree|--namespace|--exec-path|--super-prefix|--list-cmds"):
 			if i < len(args) && args[i].dyn {
 				a.strict(c, "git "+s+" value is computed at run time")
 			}
@@ -51,13 +51,7 @@ func (a gitJudge) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed
 				i++
 			}
 		case strings.HasPrefix(s, "--config-env="):
-			v := word{s: strings.TrimPrefix(s, "--config-env="), dyn: w.dyn && !exact}
-			if raw, ok := strings.CutPrefix(w.s, "--config-env="); ok && exact {
-				if k, n, _ := strings.Cut(raw, "="); !strings.ContainsRune(k, 0) && strings.ContainsRune(n, 0) {
-					v.s, v.dyn = raw, true // the variable's name is computed
-				}
-			}
-			v = configEnv(v, env, sc)
+			v := configEnvOption(w, s, exact, env, sc)
 			cfg = &v
 		}
 		if cfg != nil {
@@ -67,13 +61,7 @@ func (a gitJudge) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed
 	a.gitConfigEnv(c, env, aliases, sc, depth)
 	rest := at(args, i)
 	if len(rest) > 0 && rest[0].dyn {
-		gc := &Cmd{Name: "git", Args: rest, a: a.analyzer, sc: sc, Stream: c.Stream}
-		a.record(gc)
-		if rest[0].stream {
-			a.fire(ruleDynamicStreamCommand, gc, "git subcommand arrives on stdin")
-		} else {
-			a.fire(ruleDynamicCommand, gc, "git subcommand is computed at run time")
-		}
+		a.dynamicSubcommand(c, rest, sc)
 		return feed{t: tUnknown}
 	}
 	if len(rest) > 0 {
@@ -107,6 +95,30 @@ func (a gitJudge) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed
 		return f // git credential fill
 	}
 	return a.req.gitPaths(gc, i > 0, sc)
+}
+
+// configEnvOption is the setting of git's --config-env=KEY=VAR option w
+// (s its text, or the guess of a computed one; exact when that guess is
+// certain): the key with the value of VAR.
+func configEnvOption(w word, s string, exact bool, env map[string]word, sc *scope) word {
+	v := word{s: strings.TrimPrefix(s, "--config-env="), dyn: w.dyn && !exact}
+	if raw, ok := strings.CutPrefix(w.s, "--config-env="); ok && exact {
+		if k, n, _ := strings.Cut(raw, "="); !strings.ContainsRune(k, 0) && strings.ContainsRune(n, 0) {
+			v.s, v.dyn = raw, true // the variable's name is computed
+		}
+	}
+	return configEnv(v, env, sc)
+}
+
+// dynamicSubcommand judges git with a subcommand computed at run time.
+func (a gitJudge) dynamicSubcommand(c *Cmd, rest []word, sc *scope) {
+	gc := &Cmd{Name: "git", Args: rest, a: a.analyzer, sc: sc, Stream: c.Stream}
+	a.record(gc)
+	if rest[0].stream {
+		a.fire(ruleDynamicStreamCommand, gc, "git subcommand arrives on stdin")
+	} else {
+		a.fire(ruleDynamicCommand, gc, "git subcommand is computed at run time")
+	}
 }
 
 // gitPaths is what `git rev-parse --show-toplevel` (or --git-dir)
@@ -181,8 +193,7 @@ func configEnv(cfg word, env map[string]word, sc *scope) word {
 
 // configRunsCode: git configuration keys whose value is a command or alias.
 func configRunsCode(k string) bool {
-	return strings.HasPrefix(k, "alias.") || k == "core.sshcommand" || k == "core.pager" || k == "core.editor" ||
-		k == "core.fsmonitor" || k == "sequence.editor" || k == "diff.external" || strings.HasSuffix(k, ".command")
+	return strings.HasPrefix(k, "alias.") || oneOf(k, "core.sshcommand|core.pager|core.editor|core.fsmonitor|sequence.editor|diff.external") || strings.HasSuffix(k, ".command")
 }
 
 func (a gitJudge) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope, depth int) {
@@ -206,7 +217,7 @@ func (a gitJudge) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope
 		a.fire(ruleGitAliasConfig, c, "git config key computed at run time")
 	case lk == "core.sshcommand" && !plainSSH(val):
 		sc.vars["\x00sshcmd"] = word{s: val}
-	case lk == "core.sshcommand" || lk == "core.pager" || lk == "core.editor" || lk == "core.fsmonitor" || lk == "sequence.editor" || lk == "diff.external":
+	case oneOf(lk, "core.sshcommand|core.pager|core.editor|core.fsmonitor|sequence.editor|diff.external"):
 		a.code().runQuiet(c, val, sc, depth)
 	}
 	if !cfg.dyn && !strings.HasPrefix(lk, "alias.") && lk != "core.sshcommand" && gitKeyTampers(lk, word{s: val}) {
@@ -223,7 +234,7 @@ func (a gitJudge) envRule(name string, w word, sc *scope, depth int) {
 		a.posing = true
 	}
 	switch {
-	case name == "GIT_SSH_COMMAND" || name == "GIT_SSH" || name == "GIT_SSH_VARIANT" || name == "GIT_PROXY_COMMAND" || name == "GIT_EXTERNAL_DIFF" || name == "GIT_SEQUENCE_EDITOR":
+	case oneOf(name, "GIT_SSH_COMMAND|GIT_SSH|GIT_SSH_VARIANT|GIT_PROXY_COMMAND|GIT_EXTERNAL_DIFF|GIT_SEQUENCE_EDITOR"):
 		if !w.dyn {
 			a.code().runQuiet(nil, w.s, sc, depth)
 		}

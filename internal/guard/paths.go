@@ -220,7 +220,7 @@ const maxLinkHops = 40
 func (a pathJudge) throughLinks(p string) string {
 	for range maxLinkHops {
 		changed := false
-		for q := p; q != "/" && q != "."; q = path.Dir(q) {
+		for q := p; !oneOf(q, "/|."); q = path.Dir(q) {
 			if t, ok := a.paths.links[q]; ok {
 				p = path.Join(t, strings.TrimPrefix(p, q))
 				changed = true
@@ -561,7 +561,7 @@ func (a pathJudge) sensitive(s string, sc *scope) bool {
 	if !ok {
 		return false
 	}
-	return p == "/etc/passwd" || p == "/etc/shadow" || p == "/etc/sudoers" || strings.HasSuffix(p, "_history")
+	return oneOf(p, "/etc/passwd|/etc/shadow|/etc/sudoers") || strings.HasSuffix(p, "_history")
 }
 
 // secretPath asks the secret checker about one path argument.
@@ -609,7 +609,7 @@ func (a pathJudge) secretArgs(c *Cmd) {
 		return // the sources are templates; the destination is a write
 	}
 	if metadataOnly.get()[c.Name] || isShell(c.Name) || isInterpreter(c.Name) && c.Name != "source" {
-		if c.Name == "ssh" || c.Name == "scp" || c.Name == "git" {
+		if oneOf(c.Name, "ssh|scp|git") {
 			return
 		}
 		if !isShell(c.Name) && !isInterpreter(c.Name) {

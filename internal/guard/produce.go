@@ -40,51 +40,18 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 			return f
 		}
 	case "cat", "tac", "head", "tail", "less", "more", "bat", "nl", "strings", "xxd", "od", "hexdump":
-		if c.Name == "xxd" && c.Has("-r", "-revert") {
-			return decoded(in, "xxd -r")
-		}
-		files := c.Pos()
-		if len(files) == 0 || (len(files) == 1 && files[0].s == "-") {
-			if c.Name == "cat" {
-				return in
-			}
-			return feed{t: in.t | tUnknown, from: c.Name}
-		}
-		f := feed{t: tUnknown, from: c.Name}
-		for _, w := range files {
-			if w.proc != nil {
-				f.t |= w.proc.t
-			}
-			if !w.dyn && a.judging() && a.files().sensitive(w.s, sc) {
-				f.t |= tSecret
-			}
-		}
-		return f
+		return a.readerOutput(c, sc, in)
 	case "tee":
 		return in // its files are writes (effects.go)
 	case "base64", "base32", "basenc", "openssl", "uudecode", "gunzip", "zcat", "gzip", "bzcat", "xzcat", "zstdcat", "bzip2", "xz", "zstd":
-		if c.Has("-d", "--decode", "-D") || c.Name == "gunzip" || c.Name == "zcat" || c.Name == "uudecode" || strings.HasSuffix(c.Name, "cat") {
-			if c.Name == "base64" && in.known {
-				if b, ok := decodeB64(in.text); ok {
-					return feed{known: true, text: b, t: in.t | tDecoded, from: "base64 -d"}
-				}
-			}
-			return decoded(in, c.Name+" -d")
-		}
-		return feed{t: in.t | tUnknown, from: c.Name}
+		return decoderOutput(c, in)
 	case "rev":
 		if in.known {
 			return feed{known: true, text: reverseLines(in.text), t: in.t | tDecoded, from: "rev"}
 		}
 		return decoded(in, "rev")
 	case "tr":
-		p := c.Pos()
-		if in.known && len(p) == 2 && !p[0].dyn && !p[1].dyn && len(c.Args) == 2 {
-			if out, ok := trMap(in.text, p[0].s, p[1].s); ok {
-				return feed{known: true, text: out, t: in.t | tDecoded, from: "tr"}
-			}
-		}
-		return decoded(in, "tr")
+		return trOutput(c, in)
 	case "iconv", "perl", "awk":
 		return feed{t: in.t | tUnknown, from: c.Name}
 	case "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links":
@@ -100,6 +67,57 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 		return feed{t: in.t | tUnknown, from: c.Name}
 	}
 	return feed{t: tUnknown, from: c.Name}
+}
+
+// readerOutput is what a program that prints files (cat, head, xxd ...)
+// gives: its stdin, or its files, secret when one is.
+func (a *analyzer) readerOutput(c *Cmd, sc *scope, in feed) feed {
+	if c.Name == "xxd" && c.Has("-r", "-revert") {
+		return decoded(in, "xxd -r")
+	}
+	files := c.Pos()
+	if len(files) == 0 || (len(files) == 1 && files[0].s == "-") {
+		if c.Name == "cat" {
+			return in
+		}
+		return feed{t: in.t | tUnknown, from: c.Name}
+	}
+	f := feed{t: tUnknown, from: c.Name}
+	for _, w := range files {
+		if w.proc != nil {
+			f.t |= w.proc.t
+		}
+		if !w.dyn && a.judging() && a.files().sensitive(w.s, sc) {
+			f.t |= tSecret
+		}
+	}
+	return f
+}
+
+// decoderOutput is what a decoder or decompressor gives: decoded text
+// when it decodes (base64 -d of a known text is decoded here).
+func decoderOutput(c *Cmd, in feed) feed {
+	if c.Has("-d", "--decode", "-D") || oneOf(c.Name, "gunzip|zcat|uudecode") || strings.HasSuffix(c.Name, "cat") {
+		if c.Name == "base64" && in.known {
+			if b, ok := decodeB64(in.text); ok {
+				return feed{known: true, text: b, t: in.t | tDecoded, from: "base64 -d"}
+			}
+		}
+		return decoded(in, c.Name+" -d")
+	}
+	return feed{t: in.t | tUnknown, from: c.Name}
+}
+
+// trOutput is what tr gives: the mapped text when its input and sets are
+// known.
+func trOutput(c *Cmd, in feed) feed {
+	p := c.Pos()
+	if in.known && len(p) == 2 && !p[0].dyn && !p[1].dyn && len(c.Args) == 2 {
+		if out, ok := trMap(in.text, p[0].s, p[1].s); ok {
+			return feed{known: true, text: out, t: in.t | tDecoded, from: "tr"}
+		}
+	}
+	return decoded(in, "tr")
 }
 
 func decoded(in feed, from string) feed {

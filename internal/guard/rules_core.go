@@ -509,7 +509,7 @@ func whenDiskWipe(c *Cmd) bool {
 		p := c.Pos()
 		return len(p) > 0 && (p[0].s == "format" || p[0].s == "sanitize")
 	}
-	return devArg(c) || c.Name == "pvremove" || c.Name == "vgremove" || c.Name == "lvremove"
+	return devArg(c) || oneOf(c.Name, "pvremove|vgremove|lvremove")
 }
 
 // whenPermRecursiveSystem is the condition of rule perm.recursive-system.
@@ -556,7 +556,7 @@ func whenPackageUninstall(c *Cmd) bool {
 	if !anyPos(c, "remove|uninstall|purge|autoremove|erase|rm|un") {
 		return false
 	}
-	if c.Name == "npm" || c.Name == "pnpm" || c.Name == "yarn" {
+	if oneOf(c.Name, "npm|pnpm|yarn") {
 		return c.Has("-g", "--global") || anyPos(c, "global")
 	}
 	return true

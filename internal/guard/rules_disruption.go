@@ -33,9 +33,9 @@ func killPIDs(c *Cmd) []word {
 	i := 0
 	if i < len(args) && !args[i].dyn {
 		switch s := args[i].s; {
-		case s == "-l" || s == "-L" || s == "--list" || s == "--table":
+		case oneOf(s, "-l|-L|--list|--table"):
 			return nil
-		case s == "-s" || s == "-n" || s == "--signal":
+		case oneOf(s, "-s|-n|--signal"):
 			i += 2
 		case s == "--":
 		case strings.HasPrefix(s, "-") && len(s) > 1:
@@ -58,7 +58,7 @@ func killSignal(c *Cmd) string {
 	}
 	s := c.Args[0].s
 	switch {
-	case s == "-s" || s == "-n" || s == "--signal":
+	case oneOf(s, "-s|-n|--signal"):
 		if len(c.Args) > 1 {
 			s = c.Args[1].s
 		} else {

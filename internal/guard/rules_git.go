@@ -78,7 +78,7 @@ func checkoutDiscards(c *Cmd) bool {
 	pos := checkoutOperands(c)
 	creating := c.Has("-b", "-B", "--orphan")
 	for _, w := range pos {
-		if w.s == "." || w.s == "*" || w.s == ":/" || w.glob {
+		if oneOf(w.s, ".|*|:/") || w.glob {
 			return true
 		}
 	}

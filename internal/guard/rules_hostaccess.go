@@ -93,7 +93,7 @@ func runSubcommand(c *Cmd) (string, bool) {
 	if sub == "container" && len(p) > 1 {
 		sub = p[1].s
 	}
-	return sub, sub == "run" || sub == "create"
+	return sub, oneOf(sub, "run|create")
 }
 
 // runOption reads the option at args[i] of a container run: its name and
@@ -138,12 +138,12 @@ func (o *runOpts) option(c *Cmd, name, val string, hasVal bool, f *runFlags) {
 	case "--mount":
 		for _, kv := range strings.Split(val, ",") {
 			k, v, _ := strings.Cut(kv, "=")
-			if k == "source" || k == "src" {
+			if oneOf(k, "source|src") {
 				o.mount(c, v)
 			}
 		}
 	case "--pid", "--ipc", "--userns", "--uts", "--cgroupns":
-		if val == "host" && (name == "--pid" || name == "--userns") {
+		if val == "host" && (oneOf(name, "--pid|--userns")) {
 			o.escape = name + "=host"
 		}
 	case "--net", "--network":
@@ -153,12 +153,12 @@ func (o *runOpts) option(c *Cmd, name, val string, hasVal bool, f *runFlags) {
 			o.escape = "--cap-add=" + val
 		}
 	case "--security-opt":
-		if strings.Contains(val, "unconfined") || val == "label=disable" || val == "label:disable" {
+		if strings.Contains(val, "unconfined") || oneOf(val, "label=disable|label:disable") {
 			o.escape = "--security-opt=" + val
 		}
 	case "--device":
 		src, _, _ := strings.Cut(val, ":")
-		if isBlockDevice(src) || src == "/dev/mem" || src == "/dev/kmem" {
+		if isBlockDevice(src) || oneOf(src, "/dev/mem|/dev/kmem") {
 			o.escape = "--device=" + val
 		}
 	}
@@ -214,12 +214,12 @@ func whenContainersPrivileged(c *Cmd) bool {
 func whenContainersHostMount2(c *Cmd) bool {
 	for i, w := range c.Args {
 		s := w.s
-		if s == "-t" || s == "--target" {
+		if oneOf(s, "-t|--target") {
 			if i+1 < len(c.Args) && c.Args[i+1].s == "1" {
 				return true
 			}
 		}
-		if s == "-t1" || s == "--target=1" {
+		if oneOf(s, "-t1|--target=1") {
 			return true
 		}
 	}

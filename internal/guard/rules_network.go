@@ -35,7 +35,7 @@ func init() {
 					// -sf/-st are single options taking the old PIDs, not a
 					// cluster of -s and -f.
 					for _, w := range c.Args {
-						if w.s == "-sf" || w.s == "-st" {
+						if oneOf(w.s, "-sf|-st") {
 							return true
 						}
 					}

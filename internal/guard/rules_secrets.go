@@ -168,7 +168,7 @@ func kubeSecretValues(c *Cmd) bool {
 	for _, w := range c.posAfterSub(1) {
 		for _, r := range strings.Split(strings.ToLower(w.s), ",") {
 			r, _, _ = strings.Cut(r, "/")
-			if r == "secret" || r == "secrets" || r == "secret.v1" || r == "secrets.v1" {
+			if oneOf(r, "secret|secrets|secret.v1|secrets.v1") {
 				return true
 			}
 		}

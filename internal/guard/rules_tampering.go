@@ -95,7 +95,7 @@ func gitKeyTampers(k string, v word) bool {
 		return true
 	case sect == "alias":
 		return v.dyn || strings.HasPrefix(v.s, "!")
-	case k == "core.pager" || k == "core.editor" || k == "sequence.editor" || k == "diff.external" || sect == "pager":
+	case oneOf(k, "core.pager|core.editor|sequence.editor|diff.external") || sect == "pager":
 		return v.dyn || shellCode(v.s)
 	}
 	return false
@@ -108,10 +108,10 @@ func gitKeyRedirects(k, sect, name string, v word) bool {
 	switch {
 	case sect == "credential" && name == "helper":
 		return true
-	case sect == "url" && (name == "insteadof" || name == "pushinsteadof"):
+	case sect == "url" && (oneOf(name, "insteadof|pushinsteadof")):
 		return true
 	}
-	return k == "core.sshcommand" || k == "core.hookspath" || k == "core.askpass" || k == "core.gitproxy" ||
+	return oneOf(k, "core.sshcommand|core.hookspath|core.askpass|core.gitproxy") ||
 		sect == "include" && name == "path" || sect == "includeif" && name == "path" ||
 		k == "http.sslverify" && strings.EqualFold(v.s, "false") || sect == "http" && name == "proxy"
 }
@@ -141,7 +141,7 @@ func npmRegistrySet(c *Cmd) bool {
 	if i >= len(p) || p[i].dyn || p[i].s != "set" {
 		return false
 	}
-	if i == 0 && c.Name != "npm" && c.Name != "pnpm" {
+	if i == 0 && !oneOf(c.Name, "npm|pnpm") {
 		return false // `yarn set version` is not configuration
 	}
 	for _, w := range p[i+1:] {
@@ -197,7 +197,7 @@ func foreignIndex(c *Cmd) bool {
 		}
 		i := strings.Index(u, "://")
 		if i < 0 {
-			if (f == "-f" || f == "--find-links") && !strings.Contains(u, "://") {
+			if (oneOf(f, "-f|--find-links")) && !strings.Contains(u, "://") {
 				continue // a local directory of wheels
 			}
 			return true

@@ -20,7 +20,7 @@ import (
 // default), so .Atreides/CONFIG.yaml is .atreides/config.yaml. Judged
 // conservatively: on those systems a path equal to a protected one but
 // for case is that path.
-var foldCase = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+var foldCase = oneOf(runtime.GOOS, "darwin|windows")
 
 // companions are the atreides programs installed beside atreides, and
 // the atreides verb each one is (atreides-team is atreides itself).
@@ -159,7 +159,7 @@ func sourceLanding(w word, rsync bool) landing {
 		return landing{contents: true}
 	}
 	b := path.Base(strings.TrimRight(s, "/"))
-	if b == ".." || b == "/" {
+	if oneOf(b, "..|/") {
 		return landing{contents: true}
 	}
 	return landing{name: b, glob: w.glob && hasGlob(b)}
@@ -332,7 +332,7 @@ func (a selfJudge) runsMade(c *Cmd, head word, depth int) {
 	}
 	script, shell := head, false
 	if !strings.Contains(head.s, "/") {
-		if !isShell(c.Name) && !isInterpreter(c.Name) && c.Name != "source" && c.Name != "." {
+		if !isShell(c.Name) && !isInterpreter(c.Name) && !oneOf(c.Name, "source|.") {
 			return
 		}
 		ops := operands(c.Args, "")
@@ -499,7 +499,7 @@ func (a selfJudge) unreadWrites(c *Cmd, in feed) {
 		args = awkProgram(c)
 	case c.Name == "sed":
 		args = sedScripts(c) // its w command writes a file
-	case c.Name == "vim" || c.Name == "vi" || c.Name == "nvim" || c.Name == "ex" || c.Name == "view":
+	case oneOf(c.Name, "vim|vi|nvim|ex|view"):
 		args = editorCommands(c)
 	case isInterpreter(c.Name) && in.known:
 		args = append(args[:len(args):len(args)], lit(in.text)) // code from a heredoc
@@ -529,7 +529,7 @@ func readsOnly(c *Cmd, in feed) bool {
 	case c.Name == "sqlite3":
 		ro := false
 		for _, w := range c.Args {
-			if w.dyn || w.s == "-cmd" || w.s == "-init" {
+			if w.dyn || oneOf(w.s, "-cmd|-init") {
 				return false
 			}
 			ro = ro || w.s == "-readonly"
@@ -555,7 +555,7 @@ func readsOnly(c *Cmd, in feed) bool {
 			return false
 		}
 		s := w.s
-		if strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && (fam == "perl" || fam == "ruby") && strings.ContainsRune(s[1:], 'i') {
+		if strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && (oneOf(fam, "perl|ruby")) && strings.ContainsRune(s[1:], 'i') {
 			return false // in-place editing
 		}
 		if codeFlag(fam, s) && i+1 < len(c.Args) {
@@ -574,7 +574,7 @@ func codeFlag(fam, s string) bool {
 			return true
 		}
 	}
-	return (fam == "perl" || fam == "ruby") && len(s) > 2 && s[0] == '-' && s[1] != '-' && (strings.HasSuffix(s, "e") || strings.HasSuffix(s, "E"))
+	return (oneOf(fam, "perl|ruby")) && len(s) > 2 && s[0] == '-' && s[1] != '-' && (strings.HasSuffix(s, "e") || strings.HasSuffix(s, "E"))
 }
 
 // readNames are the only names inline code of a family may use to count
@@ -687,7 +687,7 @@ func listedWrites(p *Policy, name string) bool {
 		// own hooks, which judge what it writes.
 		return true
 	}
-	if writers.get()[name] != nil && name != "perl" && name != "ruby" {
+	if writers.get()[name] != nil && !oneOf(name, "perl|ruby") {
 		return true
 	}
 	if _, ok := handlers.get()[name]; ok {
@@ -760,7 +760,7 @@ func editorCommands(c *Cmd) []word {
 		w := c.Args[i]
 		switch {
 		case w.dyn:
-		case (w.s == "-c" || w.s == "--cmd") && i+1 < len(c.Args):
+		case (oneOf(w.s, "-c|--cmd")) && i+1 < len(c.Args):
 			out = append(out, c.Args[i+1])
 			i++
 		case strings.HasPrefix(w.s, "+") && len(w.s) > 1:
@@ -958,7 +958,7 @@ func goOutput(args []word) (word, bool) {
 	for i, w := range args {
 		switch {
 		case w.dyn:
-		case w.s == "-o" || w.s == "--o":
+		case oneOf(w.s, "-o|--o"):
 			if i+1 < len(args) {
 				return args[i+1], true
 			}
@@ -999,7 +999,7 @@ func (a selfJudge) goNames(c *Cmd, pkgs []word) []string {
 // element of its path, without a version; for "." the directory's name.
 func goPkgName(a *analyzer, c *Cmd, s string) string {
 	s, _, _ = strings.Cut(s, "@")
-	if s == "." || s == "./" || strings.HasPrefix(s, ".") && path.Base(s) == ".." {
+	if oneOf(s, ".|./") || strings.HasPrefix(s, ".") && path.Base(s) == ".." {
 		if p, ok := a.files().canon(s, c.sc); ok {
 			return path.Base(p)
 		}

@@ -346,7 +346,7 @@ func dedicatedDir(d string, bases []string) bool {
 			return false
 		}
 	}
-	return d != "/" && d != "."
+	return !oneOf(d, "/|.")
 }
 
 // ownFiles lists atreides's own files as the request names them (its
@@ -430,7 +430,7 @@ func (a selfJudge) ownWrite(c *Cmd, p string) {
 	if p == "" || !path.IsAbs(p) {
 		return
 	}
-	if c != nil && (c.Name == "mkdir" || c.Name == "touch") {
+	if c != nil && (oneOf(c.Name, "mkdir|touch")) {
 		// Creating a directory or an empty file, or touching a time
 		// stamp, changes no setting.
 		return
@@ -495,7 +495,7 @@ func taskDocument(p string) bool {
 		return false
 	}
 	dir = path.Clean(dir)
-	if kind := path.Base(dir); kind != "plans" && kind != "reports" {
+	if kind := path.Base(dir); !oneOf(kind, "plans|reports") {
 		return false
 	}
 	n, slug, ok := strings.Cut(path.Base(path.Dir(dir)), "_")

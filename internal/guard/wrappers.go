@@ -133,7 +133,7 @@ func suCommand(args []word) (word, bool) {
 	var code word
 	found := false
 	suOpts.scan(args, true, func(name string, v word) {
-		if name == "-c" || name == "--command" || name == "--session-command" {
+		if oneOf(name, "-c|--command|--session-command") {
 			code, found = v, true
 		}
 	})
@@ -154,7 +154,7 @@ func hSu(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed
 func hRunuser(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	user := false
 	rest := suOpts.scan(c.Args, false, func(name string, v word) {
-		user = user || name == "-u" || name == "--user"
+		user = user || oneOf(name, "-u|--user")
 	})
 	a.fire(rulePrivilegeSudo, c, "")
 	if user {
@@ -178,7 +178,7 @@ func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 	var code word
 	found := false
 	get := func(name string, v word) {
-		if name == "-c" || name == "--command" {
+		if oneOf(name, "-c|--command") {
 			code, found = v, true
 		}
 	}
@@ -289,7 +289,7 @@ func hFlock(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 	var code word
 	found := false
 	rest := o.scan(c.Args, false, func(name string, v word) {
-		if name == "-c" || name == "--command" {
+		if oneOf(name, "-c|--command") {
 			code, found = v, true
 		}
 	})
@@ -308,7 +308,7 @@ func hChrt(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	o := optScan{valued: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}}
 	pid := false
 	rest := o.scan(c.Args, false, func(name string, v word) {
-		pid = pid || name == "-p" || name == "--pid" || name == "-m" || name == "--max"
+		pid = pid || oneOf(name, "-p|--pid|-m|--max")
 	})
 	if pid {
 		return feed{}
@@ -356,7 +356,7 @@ func hTmux(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	for len(rest) > 0 {
 		end := len(rest)
 		for k, w := range rest {
-			if !w.dyn && (w.s == ";" || w.s == `\;`) {
+			if !w.dyn && (oneOf(w.s, ";|\\;")) {
 				end = k
 				break
 			}
@@ -372,7 +372,7 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *sco
 		return
 	}
 	sub := argv[0].s
-	if sub == "send-keys" || sub == "send" {
+	if oneOf(sub, "send-keys|send") {
 		a.tmuxKeys(c, argv[1:], sc, depth)
 		return
 	}
@@ -382,7 +382,7 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *sco
 	}
 	inner := sc.clone()
 	ops := optScan{valued: spec.valued}.scan(argv[1:], false, func(name string, v word) {
-		if name == "-c" && sub != "run-shell" && sub != "run" {
+		if name == "-c" && !oneOf(sub, "run-shell|run") {
 			inner = a.req.chdir(inner, v)
 		}
 	})
@@ -390,7 +390,7 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *sco
 		return // the default shell: interactive
 	}
 	ops = ops[spec.arg:]
-	if sub == "if-shell" || sub == "if" {
+	if oneOf(sub, "if-shell|if") {
 		ops = ops[:1]
 	}
 	if len(ops) == 1 {
