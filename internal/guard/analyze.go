@@ -467,24 +467,7 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 		a.stmts(x.Do, sc, depth, in)
 	case *syntax.ForClause:
 		if wi, ok := x.Loop.(*syntax.WordIter); ok {
-			items := a.expand().fields(wi.Items, sc, depth)
-			static := len(items) > 1 && len(items) <= maxLoopItems
-			for _, it := range items {
-				static = static && !it.dyn && !it.glob
-			}
-			if static {
-				// A short list of known words: judge the body once per
-				// value, as it runs.
-				for _, it := range items[:len(items)-1] {
-					sc.vars[wi.Name.Value] = it
-					a.stmts(x.Do, sc, depth, in)
-				}
-				sc.vars[wi.Name.Value] = items[len(items)-1]
-			} else if len(items) == 1 && !items[0].dyn {
-				sc.vars[wi.Name.Value] = items[0]
-			} else {
-				delete(sc.vars, wi.Name.Value)
-			}
+			forWords(a, x, wi, sc, depth, in)
 		} else {
 			a.walkSubst(x.Loop, sc, depth)
 		}
@@ -518,6 +501,30 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 		a.walkSubst(x, sc, depth)
 	}
 	return feed{}
+}
+
+// forWords sets the variable of `for NAME in WORDS` before its body is
+// judged (by command, once more): a short list of known words judges the
+// body once per value, as it runs; one known word is the value; anything
+// else leaves the variable unknown.
+func forWords(a *analyzer, x *syntax.ForClause, wi *syntax.WordIter, sc *scope, depth int, in feed) {
+	items := a.expand().fields(wi.Items, sc, depth)
+	static := len(items) > 1 && len(items) <= maxLoopItems
+	for _, it := range items {
+		static = static && !it.dyn && !it.glob
+	}
+	switch {
+	case static:
+		for _, it := range items[:len(items)-1] {
+			sc.vars[wi.Name.Value] = it
+			a.stmts(x.Do, sc, depth, in)
+		}
+		sc.vars[wi.Name.Value] = items[len(items)-1]
+	case len(items) == 1 && !items[0].dyn:
+		sc.vars[wi.Name.Value] = items[0]
+	default:
+		delete(sc.vars, wi.Name.Value)
+	}
 }
 
 // timeBody drops the options bash's `time` keyword accepts (`-p`, `--`)

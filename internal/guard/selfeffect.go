@@ -521,26 +521,9 @@ func (a selfJudge) unreadWrites(c *Cmd, in feed) {
 func readsOnly(c *Cmd, in feed) bool {
 	switch {
 	case c.Name == "go":
-		sub := ""
-		if ops := operands(c.Args, ""); len(ops) > 0 && !ops[0].dyn {
-			sub = ops[0].s
-		}
-		return sub != "" && sub != "run" && sub != "generate" && sub != "tool" && sub != "exec"
+		return goBuildsOnly(c)
 	case c.Name == "sqlite3":
-		ro := false
-		for _, w := range c.Args {
-			if w.dyn || oneOf(w.s, "-cmd|-init") {
-				return false
-			}
-			ro = ro || w.s == "-readonly"
-		}
-		ops := operands(c.Args, "")
-		for _, w := range ops[min(1, len(ops)):] { // after the database
-			if sqliteWrites(w.s) {
-				return false
-			}
-		}
-		return ro
+		return sqliteReadsOnly(c)
 	}
 	fam := interpFamily(c.Name)
 	if readNames(fam) == nil {
@@ -564,6 +547,35 @@ func readsOnly(c *Cmd, in feed) bool {
 		}
 	}
 	return inline && readingCode(fam, code)
+}
+
+// goBuildsOnly: a go command that builds or checks, whose outputs the
+// binary rules judge; not one that runs code (run, generate, tool, exec).
+func goBuildsOnly(c *Cmd) bool {
+	sub := ""
+	if ops := operands(c.Args, ""); len(ops) > 0 && !ops[0].dyn {
+		sub = ops[0].s
+	}
+	return sub != "" && sub != "run" && sub != "generate" && sub != "tool" && sub != "exec"
+}
+
+// sqliteReadsOnly: sqlite3 opens its database read-only and runs SQL
+// alone, no dot-command that writes.
+func sqliteReadsOnly(c *Cmd) bool {
+	ro := false
+	for _, w := range c.Args {
+		if w.dyn || oneOf(w.s, "-cmd|-init") {
+			return false
+		}
+		ro = ro || w.s == "-readonly"
+	}
+	ops := operands(c.Args, "")
+	for _, w := range ops[min(1, len(ops)):] { // after the database
+		if sqliteWrites(w.s) {
+			return false
+		}
+	}
+	return ro
 }
 
 // codeFlag: s introduces inline code for the interpreter family (perl
