@@ -647,7 +647,8 @@ func (a pathJudge) secretArgs(c *Cmd) {
 			}
 			continue
 		}
-		for _, s := range pathCandidates(s0) {
+		var buf [3]string
+		for _, s := range pathCandidates(&buf, s0) {
 			if m, ok := a.secretPath(s, c.sc); ok {
 				a.fire(ruleSecretRead, c, m)
 				return
@@ -671,9 +672,10 @@ func argPathText(w word) (string, bool) {
 }
 
 // pathCandidates are the paths an argument may name: itself, a file
-// given as @file, an option's value (--data=@file).
-func pathCandidates(s string) []string {
-	cands := []string{s}
+// given as @file, an option's value (--data=@file). They are kept in buf,
+// so that judging every argument of every command allocates nothing.
+func pathCandidates(buf *[3]string, s string) []string {
+	cands := append(buf[:0], s)
 	if strings.HasPrefix(s, "@") {
 		cands = append(cands, s[1:])
 	}
