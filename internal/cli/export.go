@@ -21,7 +21,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/snapshot"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -103,7 +103,7 @@ var exportFormats = map[string]func(stdio.Writer, *export.Document) error{
 // exportSession builds the document of session ("" the most recently
 // active one) of the project at root.
 func exportSession(ctx context.Context, root string, c *config.Config, session string, now time.Time) (*export.Document, error) {
-	s, err := snapshot.Take(ctx, root, snapshot.OptionsOf(c, policy.ConfigDir()))
+	s, err := view.Take(ctx, root, view.OptionsOf(c, policy.ConfigDir()))
 	if err != nil {
 		return nil, err
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/fleet"
-	"github.com/atreides-dev/atreides/internal/snapshot"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // Bounds of ?limit=: a page never asks for the whole of a long trail.
@@ -62,7 +62,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // withSnap resolves ?project= and reads its snapshot for h.
-func (s *Server) withSnap(h func(http.ResponseWriter, *http.Request, *snapshot.Snapshot)) http.HandlerFunc {
+func (s *Server) withSnap(h func(http.ResponseWriter, *http.Request, *view.Snapshot)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		snap, ok := s.snap(w, r)
 		if ok {
@@ -71,7 +71,7 @@ func (s *Server) withSnap(h func(http.ResponseWriter, *http.Request, *snapshot.S
 	}
 }
 
-func (s *Server) snap(w http.ResponseWriter, r *http.Request) (*snapshot.Snapshot, bool) {
+func (s *Server) snap(w http.ResponseWriter, r *http.Request) (*view.Snapshot, bool) {
 	root, err := s.project(r)
 	if err != nil {
 		projectError(w, err)
@@ -118,7 +118,7 @@ func (s *Server) apiProjects(w http.ResponseWriter, _ *http.Request) {
 
 // sessionRow is a session of GET /api/sessions with its project.
 type sessionRow struct {
-	snapshot.SessionRow
+	view.SessionRow
 	Project string `json:"project"`
 }
 
@@ -155,18 +155,18 @@ func (s *Server) apiSessions(w http.ResponseWriter, r *http.Request) {
 
 // sessionDetail is GET /api/sessions/{id}.
 type sessionDetail struct {
-	Session     snapshot.SessionRow `json:"session"`
-	Todos       []snapshot.Todo     `json:"todos"`
-	Anchors     []snapshot.Anchor   `json:"anchors"`
-	Delegations []state.Delegation  `json:"delegations"`
-	Background  []state.BgTask      `json:"background"`
-	Strikes     []state.Strike      `json:"strikes"`
-	Transitions []state.Transition  `json:"transitions"`
-	Task        *state.SessionTask  `json:"task"`
-	Compaction  *state.Snapshot     `json:"compaction"`
+	Session     view.SessionRow    `json:"session"`
+	Todos       []view.Todo        `json:"todos"`
+	Anchors     []view.Anchor      `json:"anchors"`
+	Delegations []state.Delegation `json:"delegations"`
+	Background  []state.BgTask     `json:"background"`
+	Strikes     []state.Strike     `json:"strikes"`
+	Transitions []state.Transition `json:"transitions"`
+	Task        *state.SessionTask `json:"task"`
+	Compaction  *state.Snapshot    `json:"compaction"`
 }
 
-func (s *Server) apiSession(w http.ResponseWriter, r *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiSession(w http.ResponseWriter, r *http.Request, snap *view.Snapshot) {
 	id := r.PathValue("id")
 	sess := snap.Session(id)
 	if sess == nil {
@@ -174,7 +174,7 @@ func (s *Server) apiSession(w http.ResponseWriter, r *http.Request, snap *snapsh
 		return
 	}
 	d := sessionDetail{
-		Session: snap.Row(sess), Todos: nonNil(snapshot.Todos(sess, snap.Project)), Anchors: nonNil(snap.Anchors(id)),
+		Session: snap.Row(sess), Todos: nonNil(view.Todos(sess, snap.Project)), Anchors: nonNil(snap.Anchors(id)),
 		Delegations: nonNil(sess.Delegation.Agents), Background: nonNil(snap.Background(id)),
 		Strikes: nonNil(sess.Strikes.Targets), Transitions: nonNil(sess.Phase.Transitions),
 		Compaction: sess.Memory.Snapshot,
@@ -195,13 +195,13 @@ func nonNil[T any](s []T) []T {
 // apiTimeline is GET /api/sessions/{id}/timeline?since=&limit=: since is
 // the time of the last item the page has (RFC 3339), and only later items
 // come back.
-func (s *Server) apiTimeline(w http.ResponseWriter, r *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiTimeline(w http.ResponseWriter, r *http.Request, snap *view.Snapshot) {
 	id := r.PathValue("id")
 	if snap.Session(id) == nil {
 		writeError(w, http.StatusNotFound, "no session %s", id)
 		return
 	}
-	f := snapshot.TimelineFilter{}
+	f := view.TimelineFilter{}
 	var ok bool
 	if f.Since, ok = sinceParam(w, r); !ok {
 		return
@@ -250,7 +250,7 @@ func (s *Server) apiDecisions(w http.ResponseWriter, r *http.Request) {
 	if limit == 0 {
 		limit = defaultLimit
 	}
-	recs, total, err := snapshot.Decisions(trail(root), f, limit)
+	recs, total, err := view.Decisions(trail(root), f, limit)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return
@@ -258,12 +258,12 @@ func (s *Server) apiDecisions(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"records": nonNil(recs), "total": total})
 }
 
-func (s *Server) apiGovernance(w http.ResponseWriter, _ *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiGovernance(w http.ResponseWriter, _ *http.Request, snap *view.Snapshot) {
 	writeJSON(w, http.StatusOK, snap.Governance())
 }
 
 // apiLedger is GET /api/ledger?file=&intent=&session=&limit=.
-func (s *Server) apiLedger(w http.ResponseWriter, r *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiLedger(w http.ResponseWriter, r *http.Request, snap *view.Snapshot) {
 	q := r.URL.Query()
 	limit, ok := limitParam(w, r)
 	if !ok {
@@ -272,12 +272,12 @@ func (s *Server) apiLedger(w http.ResponseWriter, r *http.Request, snap *snapsho
 	if limit == 0 {
 		limit = defaultLimit
 	}
-	writeJSON(w, http.StatusOK, snap.Ledger(snapshot.LedgerFilter{File: q.Get("file"), Intent: q.Get("intent"), Session: q.Get("session"), Limit: limit}))
+	writeJSON(w, http.StatusOK, snap.Ledger(view.LedgerFilter{File: q.Get("file"), Intent: q.Get("intent"), Session: q.Get("session"), Limit: limit}))
 }
 
 // apiLedgerDiff is GET /api/ledger/{seq}/diff: the record's change where
 // git history proves it, else {"diff": null, "why": ...}.
-func (s *Server) apiLedgerDiff(w http.ResponseWriter, r *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiLedgerDiff(w http.ResponseWriter, r *http.Request, snap *view.Snapshot) {
 	seq, err := strconv.ParseUint(r.PathValue("seq"), 10, 64)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "seq %q is not a record number", r.PathValue("seq"))
@@ -290,13 +290,13 @@ func (s *Server) apiLedgerDiff(w http.ResponseWriter, r *http.Request, snap *sna
 	case rec == nil:
 		writeError(w, http.StatusNotFound, "no ledger record %d", seq)
 	default:
-		writeJSON(w, http.StatusOK, snapshot.LedgerDiff(r.Context(), snap.Root, rec))
+		writeJSON(w, http.StatusOK, view.LedgerDiff(r.Context(), snap.Root, rec))
 	}
 }
 
 // apiTasks is GET /api/tasks: the task board, its errors and each task's
 // plans.
-func (s *Server) apiTasks(w http.ResponseWriter, _ *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiTasks(w http.ResponseWriter, _ *http.Request, snap *view.Snapshot) {
 	type plan struct {
 		Task     int    `json:"task"`
 		Version  int    `json:"version"`
@@ -314,7 +314,7 @@ func (s *Server) apiTasks(w http.ResponseWriter, _ *http.Request, snap *snapshot
 }
 
 // apiBackground is GET /api/background?session=: the background tasks.
-func (s *Server) apiBackground(w http.ResponseWriter, r *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiBackground(w http.ResponseWriter, r *http.Request, snap *view.Snapshot) {
 	writeJSON(w, http.StatusOK, map[string]any{"tasks": nonNil(snap.Background(r.URL.Query().Get("session")))})
 }
 
@@ -331,7 +331,7 @@ type quarantined struct {
 
 // apiHealth is GET /api/health: damaged and quarantined records, and how
 // long the last snapshot held the store's lock.
-func (s *Server) apiHealth(w http.ResponseWriter, _ *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiHealth(w http.ResponseWriter, _ *http.Request, snap *view.Snapshot) {
 	type damaged struct {
 		Kind  string `json:"kind"`
 		Key   string `json:"key"`

@@ -15,7 +15,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/snapshot"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 const (
@@ -36,7 +36,7 @@ type source struct {
 	gen  atomic.Uint64
 
 	mu    sync.Mutex // held across a Take, so concurrent readers share it
-	snap  *snapshot.Snapshot
+	snap  *view.Snapshot
 	taken uint64 // the gen snap was taken at
 	last  time.Time
 
@@ -76,7 +76,7 @@ func (s *Server) source(root string) *source {
 // snapshot is the project's snapshot as of its last change, taken now if
 // the store changed since; its Taken is now, so activity and leases are
 // judged against the clock, not the read.
-func (src *source) snapshot(ctx context.Context) (*snapshot.Snapshot, error) {
+func (src *source) snapshot(ctx context.Context) (*view.Snapshot, error) {
 	src.mu.Lock()
 	defer src.mu.Unlock()
 	if src.snap == nil || src.taken != src.gen.Load() {

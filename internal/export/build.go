@@ -10,8 +10,8 @@ import (
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/snapshot"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // ErrUnknownSession is wrapped by Build's error for a session the project
@@ -25,7 +25,7 @@ const recentShown = 5
 // audit trail (nil: none), as of now. A session the store does not hold
 // but whose record was quarantined or is damaged is still exported, from
 // what the trail and the project's records tell.
-func Build(s *snapshot.Snapshot, trail audit.Reader, session string, now time.Time) (*Document, error) {
+func Build(s *view.Snapshot, trail audit.Reader, session string, now time.Time) (*Document, error) {
 	sess := s.Session(session)
 	if sess == nil && !lost(s, session) {
 		return nil, unknown(s, session)
@@ -48,7 +48,7 @@ func Build(s *snapshot.Snapshot, trail audit.Reader, session string, now time.Ti
 		doc.Anchors = append(doc.Anchors, Anchor{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text,
 			Target: a.Target, Created: a.Created.UTC(), Stale: a.Stale, AgeHours: a.AgeHours})
 	}
-	doc.Ledger = ledger(s.Ledger(snapshot.LedgerFilter{Session: session}))
+	doc.Ledger = ledger(s.Ledger(view.LedgerFilter{Session: session}))
 	doc.Intents = intents(s.Governance(), doc.Ledger.Records, session)
 	for _, b := range s.Background(session) {
 		doc.Background = append(doc.Background, backgroundOf(b))
@@ -60,12 +60,12 @@ func Build(s *snapshot.Snapshot, trail audit.Reader, session string, now time.Ti
 
 // lost reports whether the store knew the session once: its record is in
 // the quarantine or unreadable.
-func lost(s *snapshot.Snapshot, id string) bool {
+func lost(s *view.Snapshot, id string) bool {
 	return slices.ContainsFunc(s.Quarantined, func(q state.Quarantined) bool { return q.Kind == "session" && q.Key == id }) ||
 		slices.ContainsFunc(s.Damaged, func(d *state.DamagedError) bool { return d.Kind == "session" && d.Key == id })
 }
 
-func unknown(s *snapshot.Snapshot, id string) error {
+func unknown(s *view.Snapshot, id string) error {
 	if len(s.Sessions) == 0 {
 		return fmt.Errorf("%w %q: this project has no sessions", ErrUnknownSession, id)
 	}
@@ -94,7 +94,7 @@ func sessionOf(sess *state.Session, id string) Session {
 // fromTrail fills the tool calls, the decisions and the escalations the
 // trail marked, from one read of the session's records.
 func (d *Document) fromTrail(trail audit.Reader, id string) error {
-	recs, _, err := snapshot.Decisions(trail, audit.Filter{Session: id}, 0)
+	recs, _, err := view.Decisions(trail, audit.Filter{Session: id}, 0)
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (d *Document) fromTrail(trail audit.Reader, id string) error {
 		r := &recs[i]
 		at, _ := time.Parse(time.RFC3339Nano, r.Time)
 		if r.Event == string(event.PreTool) || r.Event == string(event.PermissionRequest) {
-			d.ToolCalls = append(d.ToolCalls, ToolCall{Time: at.UTC(), Tool: r.Tool, Target: snapshot.ToolTarget(r),
+			d.ToolCalls = append(d.ToolCalls, ToolCall{Time: at.UTC(), Tool: r.Tool, Target: view.ToolTarget(r),
 				Verdict: r.Verdict, Rule: r.Rule, Reason: r.Reason, Agent: r.Agent})
 		}
 		for _, m := range r.Marks {
@@ -154,8 +154,8 @@ func todos(sess *state.Session, p *state.Project, id string) Todos {
 	if sess == nil {
 		sess = &state.Session{ID: id}
 	}
-	var flat []snapshot.Todo
-	for _, t := range snapshot.Todos(sess, p) {
+	var flat []view.Todo
+	for _, t := range view.Todos(sess, p) {
 		if t.Source == "agent" {
 			out.Agent = append(out.Agent, AgentTodo{Title: t.Title, Status: t.Status, Open: t.Open})
 		} else {
@@ -182,7 +182,7 @@ func todos(sess *state.Session, p *state.Project, id string) Todos {
 	return out
 }
 
-func ledger(l snapshot.Ledger) Ledger {
+func ledger(l view.Ledger) Ledger {
 	v := l.Verify
 	out := Ledger{Records: []LedgerRecord{}, Error: l.Error, Verify: Verify{
 		OK: v.OK, Records: v.Records, HeadSource: v.Head.Source, Checkpoint: v.Checkpoint.Status, Missing: v.Missing,
@@ -202,9 +202,9 @@ func ledger(l snapshot.Ledger) Ledger {
 }
 
 // intents are the session's leases and the intents its records name.
-func intents(g snapshot.Governance, recs []LedgerRecord, id string) Intents {
+func intents(g view.Governance, recs []LedgerRecord, id string) Intents {
 	out := Intents{Leases: []Lease{}, Touched: []Intent{}, Error: g.IntentsError}
-	byID := map[string]snapshot.Intent{}
+	byID := map[string]view.Intent{}
 	for _, in := range g.Intents {
 		byID[in.ID] = in
 	}

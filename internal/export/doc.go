@@ -1,7 +1,7 @@
 // Package export turns one session of a project into a document a person
 // or a program can keep: `atreides export` and the optional export at
-// SessionEnd. [Build] assembles it from a [snapshot.Snapshot] and the
-// audit trail, without I/O of its own beyond what package snapshot reads;
+// SessionEnd. [Build] assembles it from a [view.Snapshot] and the
+// audit trail, without I/O of its own beyond what package view reads;
 // [JSON] and [Markdown] render it.
 //
 // The JSON shape is a contract, described by docs/export.schema.json and

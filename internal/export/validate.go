@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/snapshot"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // AbandonedAfter is how long a session that has not ended may go without
@@ -38,7 +38,7 @@ const (
 // Validate judges the document: the session is complete when nothing of
 // severity error (the document is not whole or not to be trusted) or
 // warning (the session's work is unfinished) is found.
-func Validate(d *Document, s *snapshot.Snapshot, now time.Time) Validation {
+func Validate(d *Document, s *view.Snapshot, now time.Time) Validation {
 	v := Validation{Issues: []Issue{}, TrailRecords: len(d.Decisions)}
 	add := func(code, sev, format string, args ...any) {
 		v.Issues = append(v.Issues, Issue{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...)})
@@ -74,7 +74,7 @@ type addFunc func(code, sev, format string, args ...any)
 
 // records are issues with the store's records: what the document cannot
 // tell because a record was lost.
-func (d *Document) records(s *snapshot.Snapshot, add addFunc) {
+func (d *Document) records(s *view.Snapshot, add addFunc) {
 	id := d.Session.ID
 	if !d.Session.Recorded {
 		add(CodeNotRecorded, Error, "the store holds no readable record of session %s: its phases, strikes, subagents and counters are unknown", id)

@@ -1,4 +1,4 @@
-package snapshot_test
+package view_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/atreides-dev/atreides/internal/snapshot"
 	"github.com/atreides-dev/atreides/internal/trace"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // gitRepo is a repository in a temporary directory; run runs git in it.
@@ -56,13 +56,13 @@ func TestLedgerDiff(t *testing.T) {
 	c1 := commitFile(t, dir, run, "src/auth/login.go", v1)
 	commitFile(t, dir, run, "src/auth/login.go", v2)
 
-	rec := func(revision, before, after string) *snapshot.LedgerRecord {
-		return &snapshot.LedgerRecord{Revision: revision, Before: before, After: after, Files: []snapshot.LedgerFile{{Path: "src/auth/login.go"}}}
+	rec := func(revision, before, after string) *view.LedgerRecord {
+		return &view.LedgerRecord{Revision: revision, Before: before, After: after, Files: []view.LedgerFile{{Path: "src/auth/login.go"}}}
 	}
 	tests := []struct {
 		name      string
 		root      string
-		rec       *snapshot.LedgerRecord
+		rec       *view.LedgerRecord
 		wantTo    string
 		wantExact bool
 		why       string
@@ -78,7 +78,7 @@ func TestLedgerDiff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := snapshot.LedgerDiff(context.Background(), tt.root, tt.rec)
+			d := view.LedgerDiff(context.Background(), tt.root, tt.rec)
 			if tt.why != "" {
 				if d.Diff != nil || !strings.Contains(d.Why, tt.why) {
 					t.Fatalf("diff = %+v, want none because %q", d, tt.why)

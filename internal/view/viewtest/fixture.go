@@ -1,9 +1,9 @@
-// Package snapshottest builds a project on disk for the tests of the read
-// side (packages snapshot, dashboard and export): a state store with two
+// Package viewtest builds a project on disk for the tests of the read
+// side (packages view, dashboard and export): a state store with two
 // sessions and the project's todos, anchors, leases, background tasks and
 // task board, an intents file, an audit trail and a trace ledger, all
 // written through the packages that write them in a hook.
-package snapshottest
+package viewtest
 
 import (
 	"context"

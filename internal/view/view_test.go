@@ -1,4 +1,4 @@
-package snapshot_test
+package view_test
 
 import (
 	"context"
@@ -10,28 +10,28 @@ import (
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/snapshot"
-	"github.com/atreides-dev/atreides/internal/snapshot/snapshottest"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/view"
+	"github.com/atreides-dev/atreides/internal/view/viewtest"
 )
 
-func take(t *testing.T, root string, o snapshot.Options) *snapshot.Snapshot {
+func take(t *testing.T, root string, o view.Options) *view.Snapshot {
 	t.Helper()
-	s, err := snapshot.Take(context.Background(), root, o)
+	s, err := view.Take(context.Background(), root, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The fixture's clock, not the machine's: activity and leases are
 	// judged against it.
-	s.Taken = snapshottest.At(45)
+	s.Taken = viewtest.At(45)
 	return s
 }
 
 func TestSessionRows(t *testing.T) {
-	s := take(t, snapshottest.Project(t), snapshot.Options{})
+	s := take(t, viewtest.Project(t), view.Options{})
 	rows := s.SessionRows()
-	if len(rows) != 2 || rows[0].ID != snapshottest.Active || rows[1].ID != snapshottest.Ended {
+	if len(rows) != 2 || rows[0].ID != viewtest.Active || rows[1].ID != viewtest.Ended {
 		t.Fatalf("rows not newest first: %+v", rows)
 	}
 	a, e := rows[0], rows[1]
@@ -51,10 +51,10 @@ func TestSessionRows(t *testing.T) {
 }
 
 func TestTimelineMergesTrailAndState(t *testing.T) {
-	root := snapshottest.Project(t)
-	s := take(t, root, snapshot.Options{})
+	root := viewtest.Project(t)
+	s := take(t, root, view.Options{})
 	trail := audit.New(project.StateDir(root), nil)
-	items, err := s.Timeline(trail, snapshottest.Active, snapshot.TimelineFilter{})
+	items, err := s.Timeline(trail, viewtest.Active, view.TimelineFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,41 +71,41 @@ func TestTimelineMergesTrailAndState(t *testing.T) {
 			t.Errorf("%d %s items, want %d (all: %v)", kinds[k], k, n, kinds)
 		}
 	}
-	deny := items[slices.IndexFunc(items, func(it snapshot.Item) bool { return it.Verdict == "deny" })]
+	deny := items[slices.IndexFunc(items, func(it view.Item) bool { return it.Verdict == "deny" })]
 	if deny.Rule != "secrets.read" || deny.Title != "Bash: cat .env" || deny.Detail == "" {
 		t.Errorf("the denial reads %+v", deny)
 	}
 
 	// Since keeps what came after; Limit the newest.
-	later, _ := s.Timeline(trail, snapshottest.Active, snapshot.TimelineFilter{Since: snapshottest.At(30)})
+	later, _ := s.Timeline(trail, viewtest.Active, view.TimelineFilter{Since: viewtest.At(30)})
 	for _, it := range later {
-		if !it.Time.After(snapshottest.At(30)) {
+		if !it.Time.After(viewtest.At(30)) {
 			t.Errorf("since: %s at %s kept", it.Title, it.Time)
 		}
 	}
 	if len(later) != 2 { // the stop kept going, stilgar started
 		t.Errorf("since 30 min: %d items, want 2: %+v", len(later), later)
 	}
-	last, _ := s.Timeline(trail, snapshottest.Active, snapshot.TimelineFilter{Limit: 1})
+	last, _ := s.Timeline(trail, viewtest.Active, view.TimelineFilter{Limit: 1})
 	if len(last) != 1 || last[0].Kind != "delegation_start" {
 		t.Errorf("limit 1: %+v", last)
 	}
 }
 
 func TestTimelinePrefersMarks(t *testing.T) {
-	root := snapshottest.Project(t)
+	root := viewtest.Project(t)
 	// A phase mark in the trail: the state's transition of that second is
 	// not shown beside it; the one the trail did not mark is.
-	ev := &event.Event{Kind: event.PostTool, Host: "claude", SessionID: snapshottest.Active, HostEvent: "PostToolUse", Time: snapshottest.At(10)}
-	snapshottest.Record(t, root, ev, &event.Decision{})
-	line := `{"time":"2026-11-20T09:10:00.500000Z","host":"claude","session":"` + snapshottest.Active + `","event":"post_tool","host_event":"PostToolUse","tool":"Edit","verdict":"none","rule":"","block":false,"total_us":1,"marks":[{"kind":"phase","text":"exploration → implementation"}]}` + "\n"
+	ev := &event.Event{Kind: event.PostTool, Host: "claude", SessionID: viewtest.Active, HostEvent: "PostToolUse", Time: viewtest.At(10)}
+	viewtest.Record(t, root, ev, &event.Decision{})
+	line := `{"time":"2026-11-20T09:10:00.500000Z","host":"claude","session":"` + viewtest.Active + `","event":"post_tool","host_event":"PostToolUse","tool":"Edit","verdict":"none","rule":"","block":false,"total_us":1,"marks":[{"kind":"phase","text":"exploration → implementation"}]}` + "\n"
 	appendLine(t, root, line)
-	s := take(t, root, snapshot.Options{})
-	items, err := s.Timeline(audit.New(project.StateDir(root), nil), snapshottest.Active, snapshot.TimelineFilter{})
+	s := take(t, root, view.Options{})
+	items, err := s.Timeline(audit.New(project.StateDir(root), nil), viewtest.Active, view.TimelineFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var phases []snapshot.Item
+	var phases []view.Item
 	for _, it := range items {
 		if it.Kind == "phase" {
 			phases = append(phases, it)
@@ -117,17 +117,17 @@ func TestTimelinePrefersMarks(t *testing.T) {
 }
 
 func TestGovernance(t *testing.T) {
-	root := snapshottest.Project(t)
+	root := viewtest.Project(t)
 	for _, tc := range []struct {
 		lease   time.Duration
 		expired bool
 	}{{0, false}, {30 * time.Minute, false}, {2 * time.Minute, true}} {
-		g := take(t, root, snapshot.Options{Lease: tc.lease}).Governance()
+		g := take(t, root, view.Options{Lease: tc.lease}).Governance()
 		if g.IntentsError != "" || len(g.Intents) != 2 {
 			t.Fatalf("intents %+v (%s)", g.Intents, g.IntentsError)
 		}
 		auth := g.Intents[0]
-		if auth.ID != "auth" || auth.Lease == nil || auth.Lease.Session != snapshottest.Active {
+		if auth.ID != "auth" || auth.Lease == nil || auth.Lease.Session != viewtest.Active {
 			t.Fatalf("auth = %+v", auth)
 		}
 		if auth.Lease.Expired != tc.expired || g.Intents[1].Lease != nil {
@@ -140,8 +140,8 @@ func TestGovernance(t *testing.T) {
 }
 
 func TestLedger(t *testing.T) {
-	s := take(t, snapshottest.Project(t), snapshot.Options{})
-	l := s.Ledger(snapshot.LedgerFilter{})
+	s := take(t, viewtest.Project(t), view.Options{})
+	l := s.Ledger(view.LedgerFilter{})
 	if !l.Verify.OK || l.Verify.Records != 2 {
 		t.Fatalf("verify = %+v", l.Verify)
 	}
@@ -151,46 +151,46 @@ func TestLedger(t *testing.T) {
 	if len(l.Files) != 1 || l.Files[0].Key != "src/auth/login.go" || l.Files[0].Records != 2 || l.Intents[0].Key != "auth" {
 		t.Errorf("by file %+v, by intent %+v", l.Files, l.Intents)
 	}
-	if f := s.Ledger(snapshot.LedgerFilter{File: "other.go"}); len(f.Records) != 0 || f.Total != 0 {
+	if f := s.Ledger(view.LedgerFilter{File: "other.go"}); len(f.Records) != 0 || f.Total != 0 {
 		t.Errorf("a file with no changes gave %+v", f.Records)
 	}
-	if f := s.Ledger(snapshot.LedgerFilter{Limit: 1}); len(f.Records) != 1 || f.Records[0].Seq != 2 || f.Total != 2 {
+	if f := s.Ledger(view.LedgerFilter{Limit: 1}); len(f.Records) != 1 || f.Records[0].Seq != 2 || f.Total != 2 {
 		t.Errorf("limit 1 gave %+v (total %d)", f.Records, f.Total)
 	}
 }
 
 func TestDecisionsFilterAndLimit(t *testing.T) {
-	root := snapshottest.Project(t)
+	root := viewtest.Project(t)
 	trail := audit.New(project.StateDir(root), nil)
-	recs, total, err := snapshot.Decisions(trail, audit.Filter{Verdicts: []string{"deny"}}, 0)
+	recs, total, err := view.Decisions(trail, audit.Filter{Verdicts: []string{"deny"}}, 0)
 	if err != nil || total != 1 || recs[0].Rule != "secrets.read" {
 		t.Fatalf("denials: %+v, %d, %v", recs, total, err)
 	}
-	recs, total, _ = snapshot.Decisions(trail, audit.Filter{Session: snapshottest.Active}, 2)
+	recs, total, _ = view.Decisions(trail, audit.Filter{Session: viewtest.Active}, 2)
 	if total != 6 || len(recs) != 2 || recs[1].Event != "stop" || recs[0].Rule != "git.force-push" {
 		t.Errorf("newest 2 of the session: %+v (total %d)", recs, total)
 	}
 }
 
 func TestDamagedAndQuarantined(t *testing.T) {
-	root := snapshottest.Project(t)
-	snapshottest.Quarantine(t, root, "sess-broken")
-	s := take(t, root, snapshot.Options{})
+	root := viewtest.Project(t)
+	viewtest.Quarantine(t, root, "sess-broken")
+	s := take(t, root, view.Options{})
 	if len(s.Quarantined) != 1 || s.Quarantined[0].Key != "sess-broken" {
 		t.Errorf("quarantined %+v", s.Quarantined)
 	}
 	// A record damaged after the last event is reported, and hides
 	// nothing else.
-	snapshottest.Update(t, root, func(tx *store.Tx) error { return tx.PutRecord("sessions", "sess-torn", []byte("garbage")) })
-	s = take(t, root, snapshot.Options{})
+	viewtest.Update(t, root, func(tx *store.Tx) error { return tx.PutRecord("sessions", "sess-torn", []byte("garbage")) })
+	s = take(t, root, view.Options{})
 	if len(s.Damaged) != 1 || s.Damaged[0].Key != "sess-torn" || len(s.Sessions) != 2 {
 		t.Errorf("damaged %v, %d sessions", s.Damaged, len(s.Sessions))
 	}
 }
 
 func TestAnchorsStale(t *testing.T) {
-	s := take(t, snapshottest.Project(t), snapshot.Options{StaleAfter: 72 * time.Hour})
-	as := s.Anchors(snapshottest.Active)
+	s := take(t, viewtest.Project(t), view.Options{StaleAfter: 72 * time.Hour})
+	as := s.Anchors(viewtest.Active)
 	if len(as) != 2 || as[0].Stale || !as[1].Stale {
 		t.Errorf("anchors %+v", as)
 	}

@@ -1,0 +1,17 @@
+// Package view is the one read model of a project: what `status --json`,
+// `atreides export`, the dashboard's API (atreides ui) and the MCP
+// session_status tool show is read and shaped here, once, for all four.
+//
+// The store is read in one short read transaction that only copies the
+// records' bytes ([state.ReadRaw]); they are decoded after the lock is
+// released, so a hook waiting for the store waits for one copy at most,
+// never for a page being built. [Snapshot.Held] says how long that was.
+// The audit trail and the trace ledger are append-only files, read without
+// any lock.
+//
+// Views are plain values with JSON tags: their field names are the
+// contract of `--json` (docs/json.md), of the dashboard's endpoints and of
+// the export document (docs/export.schema.json), so renaming one is a
+// breaking change. A consumer that needs less selects from a view; it
+// does not define a type of its own.
+package view
