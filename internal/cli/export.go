@@ -95,14 +95,14 @@ func (o *exportOptions) run(io *IO) error {
 }
 
 // exportFormats are the renderers --format names.
-var exportFormats = map[string]func(stdio.Writer, *export.Document) error{
+var exportFormats = map[string]func(stdio.Writer, *view.Document) error{
 	"json": export.JSON,
 	"md":   export.Markdown,
 }
 
 // exportSession builds the document of session ("" the most recently
 // active one) of the project at root.
-func exportSession(ctx context.Context, root string, c *config.Config, session string, now time.Time) (*export.Document, error) {
+func exportSession(ctx context.Context, root string, c *config.Config, session string, now time.Time) (*view.Document, error) {
 	s, err := view.Take(ctx, root, view.OptionsOf(c, policy.ConfigDir()))
 	if err != nil {
 		return nil, err

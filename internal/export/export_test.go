@@ -33,7 +33,7 @@ var opts = view.Options{StaleAfter: 48 * time.Hour, Lease: 30 * time.Minute}
 
 // export builds the document of session in the project at root, with the
 // clock and the root fixed so that goldens are stable.
-func export(t testing.TB, root, session string) *Document {
+func export(t testing.TB, root, session string) *view.Document {
 	t.Helper()
 	s, err := view.Take(context.Background(), root, opts)
 	if err != nil {
@@ -130,7 +130,7 @@ func TestGoldens(t *testing.T) {
 	}
 }
 
-func codes(d *Document) []string {
+func codes(d *view.Document) []string {
 	out := []string{}
 	for _, is := range d.Validation.Issues {
 		if !slices.Contains(out, is.Code) {
@@ -157,7 +157,7 @@ func TestQuarantinedSays(t *testing.T) {
 	}
 }
 
-func issue(d *Document, code string) *Issue {
+func issue(d *view.Document, code string) *view.Issue {
 	for i := range d.Validation.Issues {
 		if d.Validation.Issues[i].Code == code {
 			return &d.Validation.Issues[i]
@@ -249,7 +249,7 @@ func TestUnknownSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Build(s, nil, "nope", now)
-	if !errors.Is(err, ErrUnknownSession) || !strings.Contains(err.Error(), viewtest.Active+", "+viewtest.Ended) {
+	if !errors.Is(err, view.ErrUnknownSession) || !strings.Contains(err.Error(), viewtest.Active+", "+viewtest.Ended) {
 		t.Errorf("err = %v", err)
 	}
 	s, err = view.Take(context.Background(), t.TempDir(), opts)
@@ -283,7 +283,7 @@ func validate(t *testing.T, sch *jsonschema.Schema, b []byte) {
 	}
 }
 
-func validateDoc(t *testing.T, sch *jsonschema.Schema, d *Document) {
+func validateDoc(t *testing.T, sch *jsonschema.Schema, d *view.Document) {
 	t.Helper()
 	b, err := json.Marshal(d)
 	if err != nil {

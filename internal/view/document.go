@@ -1,10 +1,9 @@
-package export
+package view
 
 import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/state"
-	"github.com/atreides-dev/atreides/internal/trace"
 )
 
 // SchemaVersion is the document's shape; it changes when a field is
@@ -22,22 +21,22 @@ type Document struct {
 	SchemaVersion int    `json:"schema_version"`
 	// Atreides is the version of the atreides that exported; the caller
 	// sets it (the version lives in package cli).
-	Atreides    string       `json:"atreides"`
-	ExportedAt  time.Time    `json:"exported_at"`
-	Project     string       `json:"project"`
-	Validation  Validation   `json:"validation"`
-	Session     Session      `json:"session"`
-	Phases      []Transition `json:"phase_history"`
-	ToolCalls   []ToolCall   `json:"tool_calls"`
-	Decisions   []Decision   `json:"decisions"`
-	Strikes     []Strike     `json:"strikes"`
-	Escalations Escalations  `json:"escalations"`
-	Todos       Todos        `json:"todos"`
-	Anchors     []Anchor     `json:"anchors"`
-	Intents     Intents      `json:"intents"`
-	Ledger      Ledger       `json:"ledger"`
-	Delegations []Delegation `json:"delegations"`
-	Background  []Background `json:"background"`
+	Atreides    string             `json:"atreides"`
+	ExportedAt  time.Time          `json:"exported_at"`
+	Project     string             `json:"project"`
+	Validation  Validation         `json:"validation"`
+	Session     Session            `json:"session"`
+	Phases      []Transition       `json:"phase_history"`
+	ToolCalls   []ToolCall         `json:"tool_calls"`
+	Decisions   []Decision         `json:"decisions"`
+	Strikes     []Strike           `json:"strikes"`
+	Escalations Escalations        `json:"escalations"`
+	Todos       SessionTodos       `json:"todos"`
+	Anchors     []ExportAnchor     `json:"anchors"`
+	Intents     ExportIntents      `json:"intents"`
+	Ledger      ExportLedger       `json:"ledger"`
+	Delegations []ExportDelegation `json:"delegations"`
+	Background  []ExportBackground `json:"background"`
 }
 
 // Validation is the document's judgement of the session.
@@ -51,16 +50,6 @@ type Validation struct {
 	// means the tool calls and decisions could not be told.
 	TrailRecords int `json:"trail_records"`
 }
-
-// Severities of an issue.
-const (
-	// Error: the document itself is incomplete or not to be trusted.
-	Error = "error"
-	// Warning: the session's work is unfinished.
-	Warning = "warning"
-	// Info: worth knowing; the session can still be complete.
-	Info = "info"
-)
 
 // Issue is one thing the validation found.
 type Issue struct {
@@ -82,15 +71,15 @@ type Session struct {
 	EndReason string         `json:"end_reason,omitempty"`
 	Phase     string         `json:"phase"`
 	Counters  state.Counters `json:"counters"`
-	Task      *Task          `json:"task,omitempty"`
+	Task      *SessionTask   `json:"task,omitempty"`
 	// Recorded is false when the store holds no record of the session
 	// (quarantined or damaged): the document then tells what the trail
 	// and the project's records still know.
 	Recorded bool `json:"recorded"`
 }
 
-// Task is the task of the board the session holds.
-type Task struct {
+// SessionTask is the task of the board the session holds.
+type SessionTask struct {
 	Number int    `json:"number"`
 	Title  string `json:"title"`
 	Plan   string `json:"plan,omitempty"`
@@ -164,9 +153,9 @@ type Mark struct {
 	Tool string    `json:"tool,omitempty"`
 }
 
-// Todos are the agent's own list (its host's todo tool, flat) and
+// SessionTodos are the agent's own list (its host's todo tool, flat) and
 // atreides's todos the session made, nested by parent.
-type Todos struct {
+type SessionTodos struct {
 	Agent    []AgentTodo `json:"agent"`
 	Atreides []TodoNode  `json:"atreides"`
 }
@@ -190,8 +179,8 @@ type TodoNode struct {
 	Children []TodoNode `json:"children"`
 }
 
-// Anchor is a decision, constraint or fact the session anchored.
-type Anchor struct {
+// ExportAnchor is a decision, constraint or fact the session anchored.
+type ExportAnchor struct {
 	ID       int       `json:"id"`
 	Kind     string    `json:"kind"`
 	Priority string    `json:"priority"`
@@ -202,17 +191,17 @@ type Anchor struct {
 	AgeHours float64   `json:"age_hours"`
 }
 
-// Intents are the intents the session holds and those it changed files
+// ExportIntents are the intents the session holds and those it changed files
 // under.
-type Intents struct {
-	Leases  []Lease  `json:"leases"`
-	Touched []Intent `json:"touched"`
+type ExportIntents struct {
+	Leases  []ExportLease  `json:"leases"`
+	Touched []ExportIntent `json:"touched"`
 	// Error is why the intents file could not be read.
 	Error string `json:"error,omitempty"`
 }
 
-// Lease is the session's hold on an intent.
-type Lease struct {
+// ExportLease is the session's hold on an intent.
+type ExportLease struct {
 	Intent  string    `json:"intent"`
 	Title   string    `json:"title,omitempty"`
 	Since   time.Time `json:"since"`
@@ -221,9 +210,9 @@ type Lease struct {
 	Expired bool      `json:"expired"`
 }
 
-// Intent is an intent the session's ledger records name ("" for changes
+// ExportIntent is an intent the session's ledger records name ("" for changes
 // outside any intent).
-type Intent struct {
+type ExportIntent struct {
 	ID      string   `json:"id"`
 	Title   string   `json:"title,omitempty"`
 	Status  string   `json:"status,omitempty"`
@@ -231,16 +220,16 @@ type Intent struct {
 	Records int      `json:"records"`
 }
 
-// Ledger is the session's records of the trace ledger and the chain's
+// ExportLedger is the session's records of the trace ledger and the chain's
 // verification (of the whole ledger: a chain is verified whole).
-type Ledger struct {
-	Verify  Verify         `json:"verify"`
-	Records []LedgerRecord `json:"records"`
-	Error   string         `json:"error,omitempty"`
+type ExportLedger struct {
+	Verify  LedgerVerify         `json:"verify"`
+	Records []ExportLedgerRecord `json:"records"`
+	Error   string               `json:"error,omitempty"`
 }
 
-// Verify is the verification of the ledger's chain.
-type Verify struct {
+// LedgerVerify is the verification of the ledger's chain.
+type LedgerVerify struct {
 	OK         bool   `json:"ok"`
 	Records    int    `json:"records"`
 	HeadSource string `json:"head_source"`
@@ -249,8 +238,8 @@ type Verify struct {
 	Missing    int    `json:"missing"`
 }
 
-// LedgerRecord is one change the session made to files.
-type LedgerRecord struct {
+// ExportLedgerRecord is one change the session made to files.
+type ExportLedgerRecord struct {
 	Seq    uint64       `json:"seq"`
 	Time   string       `json:"time"`
 	Intent string       `json:"intent,omitempty"`
@@ -264,14 +253,8 @@ type LedgerRecord struct {
 	Files  []LedgerFile `json:"files"`
 }
 
-// LedgerFile is one file a record changed and its line ranges.
-type LedgerFile struct {
-	Path   string        `json:"path"`
-	Ranges []trace.Range `json:"ranges"`
-}
-
-// Delegation is a subagent the session started.
-type Delegation struct {
+// ExportDelegation is a subagent the session started.
+type ExportDelegation struct {
 	ID       string    `json:"id"`
 	Type     string    `json:"type"`
 	Parent   string    `json:"parent,omitempty"`
@@ -288,8 +271,8 @@ type Delegation struct {
 	OverdueAt time.Time `json:"overdue_at,omitzero"`
 }
 
-// Background is a background task the session launched.
-type Background struct {
+// ExportBackground is a background task the session launched.
+type ExportBackground struct {
 	ID          string    `json:"id"`
 	Agent       string    `json:"agent,omitempty"`
 	Description string    `json:"description,omitempty"`
