@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -21,34 +22,6 @@ background:), run by the host's headless CLI, their output kept in
 	)
 }
 
-// bgJSON is a task as commands print it.
-type bgJSON struct {
-	ID          string    `json:"id"`
-	Parent      string    `json:"parent"`
-	Agent       string    `json:"agent"`
-	Host        string    `json:"host"`
-	Key         string    `json:"key"`
-	Status      string    `json:"status"`
-	Description string    `json:"description,omitempty"`
-	Queue       int       `json:"queue_position,omitempty"`
-	Runtime     string    `json:"runtime"`
-	Created     time.Time `json:"created"`
-	Summary     string    `json:"summary,omitempty"`
-	Error       string    `json:"error,omitempty"`
-	Output      string    `json:"output"`
-}
-
-func bgViews(b *state.Background, now time.Time) []bgJSON {
-	out := make([]bgJSON, 0, len(b.Tasks))
-	for i := range b.Tasks {
-		t := &b.Tasks[i]
-		out = append(out, bgJSON{ID: t.ID, Parent: t.Parent, Agent: t.Agent, Host: t.Host, Key: t.Key, Status: t.Status,
-			Description: t.Description, Queue: background.QueuePosition(b, t.ID), Runtime: background.Runtime(t, now),
-			Created: t.Created, Summary: t.Result, Error: t.Error, Output: ".atreides/background/" + t.ID})
-	}
-	return out
-}
-
 // bgRegistry opens the registry of the project of the working directory;
 // every command updates it, so lost runners are failed first.
 func bgRegistry(io *IO) (*background.Registry, error) {
@@ -59,20 +32,20 @@ func bgRegistry(io *IO) (*background.Registry, error) {
 	return background.Open(root, background.LoadOptions(root)), nil
 }
 
-func bgList(io *IO) ([]bgJSON, error) {
+func bgList(io *IO) ([]view.BgTask, error) {
 	r, err := bgRegistry(io)
 	if err != nil {
 		return nil, err
 	}
-	var views []bgJSON
+	var views []view.BgTask
 	err = r.Update(context.Background(), func(p *state.Project, now time.Time) error {
-		views = bgViews(&p.Background, now)
+		views = view.BgTasks(&p.Background, now)
 		return nil
 	})
 	return views, err
 }
 
-func printBg(io *IO, v bgJSON, indent string) {
+func printBg(io *IO, v view.BgTask, indent string) {
 	st := styleOf(io)
 	status := v.Status
 	switch v.Status {

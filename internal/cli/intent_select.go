@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -55,12 +56,12 @@ func (o *intentSelectOptions) run(io *IO) error {
 		}
 	}
 	var in *intent.Intent
-	var view intentJSON
+	var v view.HeldIntent
 	err = updateProject(io, func(p *state.Project) error {
 		var err error
 		in, err = governance.Select(p, f, o.session, "cli", o.id, time.Now().UTC(), lease)
 		if err == nil {
-			view = intentView(*in, p)
+			v = view.IntentOf(*in, p)
 		}
 		return err
 	})
@@ -72,7 +73,7 @@ func (o *intentSelectOptions) run(io *IO) error {
 		return err
 	}
 	if o.asJSON {
-		return printJSON(io, view)
+		return printJSON(io, v)
 	}
 	fmt.Fprintf(io.Out, "session %s holds intent %s\n%s\n", o.session, in.ID, in.Summary())
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // damagedProject is a project with a good session "good" and a session
@@ -58,7 +59,7 @@ func TestStatusListsAroundUnreadable(t *testing.T) {
 		t.Errorf("status: %v\n%s", err, out)
 	}
 	out, err = runIn(t, dir, "status", "--json")
-	var doc statusJSON
+	var doc view.Status
 	if err != nil || json.Unmarshal([]byte(out), &doc) != nil {
 		t.Fatalf("status --json: %v\n%s", err, out)
 	}
@@ -110,7 +111,7 @@ func TestStatusNewerProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := runIn(t, dir, "status", "--json")
-	var doc statusJSON
+	var doc view.Status
 	if err != nil || json.Unmarshal([]byte(out), &doc) != nil {
 		t.Fatalf("status --json: %v\n%s", err, out)
 	}

@@ -156,7 +156,7 @@ func (s *Server) apiSessions(w http.ResponseWriter, r *http.Request) {
 // sessionDetail is GET /api/sessions/{id}.
 type sessionDetail struct {
 	Session     view.SessionRow    `json:"session"`
-	Todos       []view.Todo        `json:"todos"`
+	Todos       []view.SessionTodo `json:"todos"`
 	Anchors     []view.Anchor      `json:"anchors"`
 	Delegations []state.Delegation `json:"delegations"`
 	Background  []state.BgTask     `json:"background"`
@@ -174,7 +174,7 @@ func (s *Server) apiSession(w http.ResponseWriter, r *http.Request, snap *view.S
 		return
 	}
 	d := sessionDetail{
-		Session: snap.Row(sess), Todos: nonNil(view.Todos(sess, snap.Project)), Anchors: nonNil(snap.Anchors(id)),
+		Session: snap.Row(sess), Todos: nonNil(view.SessionTodos(sess, snap.Project)), Anchors: nonNil(snap.Anchors(id)),
 		Delegations: nonNil(sess.Delegation.Agents), Background: nonNil(snap.Background(id)),
 		Strikes: nonNil(sess.Strikes.Targets), Transitions: nonNil(sess.Phase.Transitions),
 		Compaction: sess.Memory.Snapshot,

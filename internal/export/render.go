@@ -3,10 +3,11 @@ package export
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/view"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // JSON writes the document indented, keys in the order of the Go types,
@@ -200,7 +201,7 @@ func (m *md) strikes(d *view.Document) {
 	}
 }
 
-func (m *md) todos(t *view.SessionTodos) {
+func (m *md) todos(t *view.ExportTodos) {
 	m.h2("Todos", -1)
 	m.f("The agent's list:\n\n")
 	if !m.none(len(t.Agent)) {

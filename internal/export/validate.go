@@ -154,7 +154,7 @@ func work(d *view.Document, add addFunc) {
 	}
 }
 
-func openTodos(t view.SessionTodos) int {
+func openTodos(t view.ExportTodos) int {
 	n := 0
 	for _, a := range t.Agent {
 		if a.Open {

@@ -31,7 +31,7 @@ type Document struct {
 	Decisions   []Decision         `json:"decisions"`
 	Strikes     []Strike           `json:"strikes"`
 	Escalations Escalations        `json:"escalations"`
-	Todos       SessionTodos       `json:"todos"`
+	Todos       ExportTodos        `json:"todos"`
 	Anchors     []ExportAnchor     `json:"anchors"`
 	Intents     ExportIntents      `json:"intents"`
 	Ledger      ExportLedger       `json:"ledger"`
@@ -153,9 +153,9 @@ type Mark struct {
 	Tool string    `json:"tool,omitempty"`
 }
 
-// SessionTodos are the agent's own list (its host's todo tool, flat) and
+// ExportTodos are the agent's own list (its host's todo tool, flat) and
 // atreides's todos the session made, nested by parent.
-type SessionTodos struct {
+type ExportTodos struct {
 	Agent    []AgentTodo `json:"agent"`
 	Atreides []TodoNode  `json:"atreides"`
 }

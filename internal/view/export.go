@@ -81,10 +81,10 @@ func sessionOf(sess *state.Session, id string) Session {
 	}
 	v := Session{
 		ID: sess.ID, Host: sess.Host, Cwd: sess.Cwd, Started: sess.Started.UTC(), Updated: sess.Updated.UTC(),
-		Ended: sess.Ended != "", EndReason: sess.Ended, Phase: sess.Phase.Current, Counters: sess.Counters,
+		Ended: sess.Ended != "", EndReason: sess.Ended, Phase: readPhase(sess).Current, Counters: sess.Counters,
 		Recorded: true,
 	}
-	if t := sess.Task; t.Number != 0 {
+	if t := *readTask(sess); t.Number != 0 {
 		v.Task = &SessionTask{Number: t.Number, Title: t.Title, Plan: t.Plan, Phase: t.Phase, Phases: t.Phases}
 	}
 	return v
@@ -126,10 +126,10 @@ func decisionOf(r *audit.Record) Decision {
 
 // fromSession fills what only the session's record tells.
 func (d *Document) fromSession(sess *state.Session) {
-	for _, t := range sess.Phase.Transitions {
+	for _, t := range readPhase(sess).Transitions {
 		d.Phases = append(d.Phases, Transition{Time: t.Time.UTC(), From: t.From, To: t.To, Cause: t.Cause})
 	}
-	for _, k := range sess.Strikes.Targets {
+	for _, k := range readStrikes(sess) {
 		st := Strike{Tool: k.Tool, Target: k.Target, Count: k.Count, Class: k.Class, Last: k.Last.UTC(), Errors: []StrikeError{}}
 		for _, e := range k.Errors {
 			st.Errors = append(st.Errors, StrikeError{Time: e.Time.UTC(), Class: e.Class, Excerpt: e.Excerpt})
@@ -137,7 +137,7 @@ func (d *Document) fromSession(sess *state.Session) {
 		d.Strikes = append(d.Strikes, st)
 	}
 	d.Escalations.Count = sess.Counters.Escalations
-	for _, a := range sess.Delegation.Agents {
+	for _, a := range readDelegations(sess) {
 		d.Delegations = append(d.Delegations, ExportDelegation{
 			ID: a.ID, Type: a.Type, Parent: a.Parent, Depth: a.Depth, Path: list(a.Path),
 			Started: a.Started.UTC(), Deadline: a.Deadline.UTC(), Stopped: a.Stopped.UTC(), Running: a.Running(),
@@ -148,13 +148,13 @@ func (d *Document) fromSession(sess *state.Session) {
 
 // todos nests atreides's todos by parent; a todo whose parent the session
 // did not make is a root of its own.
-func todos(sess *state.Session, p *state.Project, id string) SessionTodos {
-	out := SessionTodos{Agent: []AgentTodo{}, Atreides: []TodoNode{}}
+func todos(sess *state.Session, p *state.Project, id string) ExportTodos {
+	out := ExportTodos{Agent: []AgentTodo{}, Atreides: []TodoNode{}}
 	if sess == nil {
 		sess = &state.Session{ID: id}
 	}
-	var flat []Todo
-	for _, t := range Todos(sess, p) {
+	var flat []SessionTodo
+	for _, t := range SessionTodos(sess, p) {
 		if t.Source == "agent" {
 			out.Agent = append(out.Agent, AgentTodo{Title: t.Title, Status: t.Status, Open: t.Open})
 		} else {

@@ -47,11 +47,11 @@ type Lease struct {
 
 // Governance reads the intents file and joins the leases to it.
 func (s *Snapshot) Governance() Governance {
-	g := Governance{Leases: []Lease{}, Expansions: s.Project.Governance.Expansions}
+	g := Governance{Leases: []Lease{}, Expansions: readGovernance(s.Project).Expansions}
 	if g.Expansions == nil {
 		g.Expansions = []state.ScopeRequest{}
 	}
-	for _, l := range s.Project.Governance.Locks {
+	for _, l := range readGovernance(s.Project).Locks {
 		g.Leases = append(g.Leases, s.lease(l))
 	}
 	f, err := intent.Load(governance.IntentsPath(s.Root))

@@ -42,31 +42,31 @@ func (s *Snapshot) SessionRows() []SessionRow {
 // Row is one session's row.
 func (s *Snapshot) Row(sess *state.Session) SessionRow {
 	r := SessionRow{
-		ID: sess.ID, Host: sess.Host, Phase: sess.Phase.Current, Cwd: sess.Cwd,
+		ID: sess.ID, Host: sess.Host, Phase: readPhase(sess).Current, Cwd: sess.Cwd,
 		Started: sess.Started, Updated: sess.Updated, Ended: sess.Ended,
 		Active:    sess.Ended == "" && s.Taken.Sub(sess.Updated) < s.Opts.Idle,
 		Counters:  sess.Counters,
-		Subagents: len(sess.Delegation.Agents),
-		Task:      sess.Task.Number, TaskTitle: sess.Task.Title,
+		Subagents: len(readDelegations(sess)),
+		Task:      readTask(sess).Number, TaskTitle: readTask(sess).Title,
 	}
-	for i := range sess.Delegation.Agents {
-		if sess.Delegation.Agents[i].Running() {
+	for i := range readDelegations(sess) {
+		if readDelegations(sess)[i].Running() {
 			r.Running++
 		}
 	}
-	for i := range s.Project.Background.Tasks {
-		t := &s.Project.Background.Tasks[i]
+	for i := range readBackground(s.Project).Tasks {
+		t := &readBackground(s.Project).Tasks[i]
 		if t.Parent == sess.ID && background.Pending(t) {
 			r.Background++
 		}
 	}
-	r.OpenTodos = len(OpenTodos(sess, s.Project))
+	r.OpenTodos = len(OpenSessionTodos(sess, s.Project))
 	return r
 }
 
-// Todo is an open or closed todo of a session: the agent's own (its host's
+// SessionTodo is an open or closed todo of a session: the agent's own (its host's
 // todo tool) or atreides's (atreides todo, with a level and a parent).
-type Todo struct {
+type SessionTodo struct {
 	Source string `json:"source"` // agent | atreides
 	ID     int    `json:"id,omitempty"`
 	Parent int    `json:"parent,omitempty"`
@@ -76,26 +76,26 @@ type Todo struct {
 	Open   bool   `json:"open"`
 }
 
-// Todos lists the session's todos: the agent's list as its host last sent
+// SessionTodos lists the session's todos: the agent's list as its host last sent
 // it, then atreides's todos the session created, in id order (a parent
 // before its children).
-func Todos(sess *state.Session, p *state.Project) []Todo {
-	var out []Todo
-	for _, t := range sess.Todos.Agent {
-		out = append(out, Todo{Source: "agent", Title: t.Content, Status: t.Status, Open: t.Open()})
+func SessionTodos(sess *state.Session, p *state.Project) []SessionTodo {
+	var out []SessionTodo
+	for _, t := range readAgentTodos(sess) {
+		out = append(out, SessionTodo{Source: "agent", Title: t.Content, Status: t.Status, Open: t.Open()})
 	}
-	for _, t := range p.Todos {
+	for _, t := range readTodos(p) {
 		if t.Session == sess.ID {
-			out = append(out, Todo{Source: "atreides", ID: t.ID, Parent: t.Parent, Level: t.Level, Title: t.Title, Status: t.Status, Open: t.Open()})
+			out = append(out, SessionTodo{Source: "atreides", ID: t.ID, Parent: t.Parent, Level: t.Level, Title: t.Title, Status: t.Status, Open: t.Open()})
 		}
 	}
 	return out
 }
 
-// OpenTodos is [Todos] still open.
-func OpenTodos(sess *state.Session, p *state.Project) []Todo {
-	var out []Todo
-	for _, t := range Todos(sess, p) {
+// OpenSessionTodos is [SessionTodos] still open.
+func OpenSessionTodos(sess *state.Session, p *state.Project) []SessionTodo {
+	var out []SessionTodo
+	for _, t := range SessionTodos(sess, p) {
 		if t.Open {
 			out = append(out, t)
 		}
@@ -115,7 +115,7 @@ type Anchor struct {
 // the session made), with their staleness.
 func (s *Snapshot) Anchors(session string) []Anchor {
 	var out []Anchor
-	for _, a := range s.Project.Anchors {
+	for _, a := range readAnchors(s.Project) {
 		if session != "" && a.Session != session {
 			continue
 		}
@@ -129,7 +129,7 @@ func (s *Snapshot) Anchors(session string) []Anchor {
 // one), oldest first.
 func (s *Snapshot) Background(session string) []state.BgTask {
 	var out []state.BgTask
-	for _, t := range s.Project.Background.Tasks {
+	for _, t := range readBackground(s.Project).Tasks {
 		if session == "" || t.Parent == session {
 			out = append(out, t)
 		}

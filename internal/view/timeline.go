@@ -139,14 +139,14 @@ func (s *Snapshot) stateItems(sess *state.Session, marked map[markKey]bool) []It
 			out = append(out, Item{Time: at, Kind: kind, Title: title, Detail: detail, Agent: agent, Source: "state"})
 		}
 	}
-	for _, t := range sess.Phase.Transitions {
+	for _, t := range readPhase(sess).Transitions {
 		add(t.Time, event.MarkPhase, cmp.Or(t.From, "start")+" → "+t.To, t.Cause, "")
 	}
-	for _, d := range sess.Delegation.Agents {
+	for _, d := range readDelegations(sess) {
 		add(d.Started, event.MarkDelegationStart, fmt.Sprintf("%s started (depth %d)", d.Type, d.Depth), strings.Join(d.Path, " › "), d.Type)
 		add(d.Stopped, event.MarkDelegationStop, d.Type+" stopped: "+cmp.Or(d.Outcome, "ok"), d.Detail, d.Type)
 	}
-	for _, t := range s.Project.Todos {
+	for _, t := range readTodos(s.Project) {
 		if t.Session != sess.ID {
 			continue
 		}
