@@ -419,7 +419,7 @@ func TestEventsAudit(t *testing.T) {
 	ev := &event.Event{Kind: event.PreTool, Host: "claude", SessionID: viewtest.Active, HostEvent: "PreToolUse", Time: viewtest.At(44)}
 	ev.Tool.Raw, ev.Tool.Command = "Bash", "rm -rf /"
 	viewtest.Record(t, root, ev, &event.Decision{Verdict: event.Deny, Rule: "fs.rm-root"})
-	var a auditEvent
+	var a view.AuditEvent
 	if err := json.Unmarshal([]byte(await(t, ch, "audit")), &a); err != nil {
 		t.Fatal(err)
 	}

@@ -182,18 +182,6 @@ func storePrint(root string) uint64 {
 	return h.Sum64()
 }
 
-// auditEvent is the "audit" event: enough for the page to know which
-// views the record concerns.
-type auditEvent struct {
-	Project string    `json:"project"`
-	Session string    `json:"session"`
-	Host    string    `json:"host"`
-	Time    time.Time `json:"time"`
-	Verdict string    `json:"verdict"`
-	Rule    string    `json:"rule,omitempty"`
-	Block   bool      `json:"block,omitempty"`
-}
-
 // followAudit passes each record appended to the trail to the streams,
 // from the end of the trail as it is now; a failed follow is logged and
 // retried.
@@ -202,7 +190,7 @@ func (src *source) followAudit(ctx context.Context) {
 	for ctx.Err() == nil {
 		err := t.Follow(ctx, audit.Filter{}, pollEvery, func(line []byte) error {
 			if row, ok := audit.RowOf(line); ok {
-				src.publish(message{Event: "audit", Data: auditEvent{Project: src.root, Session: row.Session, Host: row.Host, Time: row.Time, Verdict: row.Verdict, Rule: row.Rule, Block: row.Block}})
+				src.publish(message{Event: "audit", Data: view.AuditEvent{Project: src.root, Session: row.Session, Host: row.Host, Time: row.Time, Verdict: row.Verdict, Rule: row.Rule, Block: row.Block}})
 			}
 			return nil
 		})

@@ -120,7 +120,7 @@ func (d *Document) fromTrail(trail audit.Reader, id string) error {
 func decisionOf(r *audit.Record) Decision {
 	at, _ := time.Parse(time.RFC3339Nano, r.Time)
 	return Decision{Time: at.UTC(), Event: r.Event, HostEvent: r.HostEvent, Agent: r.Agent, Tool: r.Tool,
-		Command: r.Command, Paths: list(r.Paths), Verdict: r.Verdict, Rule: r.Rule,
+		Command: r.Command, Paths: List(r.Paths), Verdict: r.Verdict, Rule: r.Rule,
 		Reason: r.Reason, Block: r.Block, BlockReason: r.BlockReason}
 }
 
@@ -139,7 +139,7 @@ func (d *Document) fromSession(sess *state.Session) {
 	d.Escalations.Count = sess.Counters.Escalations
 	for _, a := range readDelegations(sess) {
 		d.Delegations = append(d.Delegations, ExportDelegation{
-			ID: a.ID, Type: a.Type, Parent: a.Parent, Depth: a.Depth, Path: list(a.Path),
+			ID: a.ID, Type: a.Type, Parent: a.Parent, Depth: a.Depth, Path: List(a.Path),
 			Started: a.Started.UTC(), Deadline: a.Deadline.UTC(), Stopped: a.Stopped.UTC(), Running: a.Running(),
 			Outcome: a.Outcome, Detail: a.Detail, Overdue: !a.Overdue.IsZero(), OverdueAt: a.Overdue.UTC(),
 		})
@@ -217,7 +217,7 @@ func intents(g Governance, recs []ExportLedgerRecord, id string) ExportIntents {
 		i := slices.IndexFunc(out.Touched, func(in ExportIntent) bool { return in.ID == r.Intent })
 		if i < 0 {
 			in := byID[r.Intent]
-			out.Touched = append(out.Touched, ExportIntent{ID: r.Intent, Title: in.Title, Status: in.Status, Scope: list(in.Scope)})
+			out.Touched = append(out.Touched, ExportIntent{ID: r.Intent, Title: in.Title, Status: in.Status, Scope: List(in.Scope)})
 			i = len(out.Touched) - 1
 		}
 		out.Touched[i].Records++
@@ -233,18 +233,18 @@ func backgroundOf(b state.BgTask) ExportBackground {
 
 // nonNil makes every list a list: the schema has no nulls.
 func (d *Document) nonNil() {
-	d.Phases = list(d.Phases)
-	d.ToolCalls = list(d.ToolCalls)
-	d.Decisions = list(d.Decisions)
-	d.Strikes = list(d.Strikes)
-	d.Escalations.Events = list(d.Escalations.Events)
-	d.Anchors = list(d.Anchors)
-	d.Delegations = list(d.Delegations)
-	d.Background = list(d.Background)
+	d.Phases = List(d.Phases)
+	d.ToolCalls = List(d.ToolCalls)
+	d.Decisions = List(d.Decisions)
+	d.Strikes = List(d.Strikes)
+	d.Escalations.Events = List(d.Escalations.Events)
+	d.Anchors = List(d.Anchors)
+	d.Delegations = List(d.Delegations)
+	d.Background = List(d.Background)
 }
 
-// list is s, or an empty list for nil.
-func list[T any](s []T) []T {
+// List is s, or an empty list for nil: a view's lists are [] when empty, never null.
+func List[T any](s []T) []T {
 	if s == nil {
 		return []T{}
 	}

@@ -151,7 +151,7 @@ type HeldIntent struct {
 // IntentOf is the view of an intent and its lease in p (nil: none).
 func IntentOf(in intent.Intent, p *state.Project) HeldIntent {
 	v := HeldIntent{ID: in.ID, Title: in.Title, Goal: in.Goal, Status: in.Status, Owner: in.Owner,
-		Scope: list(in.Scope), Constraints: list(in.Constraints), Acceptance: list(in.Acceptance)}
+		Scope: List(in.Scope), Constraints: List(in.Constraints), Acceptance: List(in.Acceptance)}
 	if p != nil {
 		if l := readGovernance(p).Lock(in.ID); l != nil {
 			since, renewed := l.Since, l.Renewed
@@ -181,7 +181,7 @@ type ScopeRequest struct {
 
 // ScopeRequestOf is the view of a stored request.
 func ScopeRequestOf(r state.ScopeRequest) ScopeRequest {
-	return ScopeRequest{ID: r.ID, Intent: r.Intent, Session: r.Session, Paths: list(r.Paths), Reason: r.Reason, Status: r.Status, Time: r.Time}
+	return ScopeRequest{ID: r.ID, Intent: r.Intent, Session: r.Session, Paths: List(r.Paths), Reason: r.Reason, Status: r.Status, Time: r.Time}
 }
 
 // Task is one task of the board.
@@ -248,8 +248,8 @@ type TaskRef struct {
 // TaskOf is the view of a task of the board.
 func TaskOf(t *state.Task) Task {
 	return Task{Number: t.Number, Title: t.Title, Description: t.Description, Status: t.Status, Reason: t.Reason,
-		Priority: t.Priority, Effort: t.Effort, Language: t.Language, Parent: t.Parent, BlockedBy: list(t.BlockedBy),
-		Research: list(t.Research), Plans: list(t.Plans), Approved: t.Approved, Phase: t.Phase, Errors: list(t.Errors),
+		Priority: t.Priority, Effort: t.Effort, Language: t.Language, Parent: t.Parent, BlockedBy: List(t.BlockedBy),
+		Research: List(t.Research), Plans: List(t.Plans), Approved: t.Approved, Phase: t.Phase, Errors: List(t.Errors),
 		Created: t.Created, Updated: t.Updated, Started: TimeOrNil(t.Started), Completed: TimeOrNil(t.Completed),
 		ClaimedBy: Claim{Session: t.Claim.Session, Agent: t.Claim.Agent, Since: TimeOrNil(t.Claim.Time)}}
 }

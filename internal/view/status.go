@@ -181,9 +181,9 @@ func statusSession(s *state.Session, ncalls int) StatusSession {
 	stop := readStop(s)
 	sj := StatusSession{
 		ID: s.ID, Host: s.Host, Started: s.Started, Updated: s.Updated, Ended: s.Ended, Cwd: s.Cwd,
-		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: list(s.Agents),
+		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: List(s.Agents),
 		Phase: readPhase(s).Current, Transitions: append([]state.Transition{}, trans...), Strikes: append([]state.Strike{}, readStrikes(s)...),
-		AgentTodos: list(readAgentTodos(s)), Stop: stop, StopBlocks: stop.Blocks,
+		AgentTodos: List(readAgentTodos(s)), Stop: stop, StopBlocks: stop.Blocks,
 		Delegations: statusDelegations(readDelegations(s)),
 	}
 	if snap := readCompaction(s); snap != nil {
@@ -223,7 +223,7 @@ func scrub(sj *StatusSession) {
 func statusDelegations(ds []state.Delegation) []StatusDelegation {
 	out := make([]StatusDelegation, 0, len(ds))
 	for _, d := range ds {
-		v := StatusDelegation{ID: d.ID, Type: d.Type, Parent: d.Parent, Depth: d.Depth, Path: list(d.Path), State: "running",
+		v := StatusDelegation{ID: d.ID, Type: d.Type, Parent: d.Parent, Depth: d.Depth, Path: List(d.Path), State: "running",
 			Started: d.Started, Overdue: !d.Overdue.IsZero(), Outcome: d.Outcome, Detail: d.Detail, Partial: d.Partial}
 		if !d.Deadline.IsZero() {
 			v.Deadline = &d.Deadline
