@@ -7,9 +7,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -326,5 +331,40 @@ func TestSchemaRejectsUnknownKeys(t *testing.T) {
 	m["session"].(map[string]any)["extra"] = 1
 	if err := sch.Validate(m); err == nil {
 		t.Error("the schema accepts a session with an unknown key")
+	}
+}
+
+// The schema's enum of issue codes (the enum tag of view.Issue.Code) names
+// every code Validate can give, and nothing else.
+func TestIssueCodesInSchema(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "validate.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, decl := range f.Decls {
+		g, ok := decl.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if strings.HasPrefix(n.Name, "Code") {
+					v, err := strconv.Unquote(vs.Values[i].(*ast.BasicLit).Value)
+					if err != nil {
+						t.Fatal(err)
+					}
+					codes = append(codes, v)
+				}
+			}
+		}
+	}
+	fld, _ := reflect.TypeFor[view.Issue]().FieldByName("Code")
+	enum := strings.Split(fld.Tag.Get("enum"), ",")
+	slices.Sort(codes)
+	slices.Sort(enum)
+	if len(codes) == 0 || !slices.Equal(codes, enum) {
+		t.Errorf("issue codes %v, the schema's enum %v", codes, enum)
 	}
 }

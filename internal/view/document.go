@@ -17,271 +17,420 @@ const SchemaID = "https://github.com/atreides-dev/atreides/blob/main/docs/export
 // Document is one session, exported. Field order is key order in the
 // JSON; times are UTC.
 type Document struct {
-	Schema        string `json:"$schema"`
-	SchemaVersion int    `json:"schema_version"`
-	// Atreides is the version of the atreides that exported; the caller
-	// sets it (the version lives in package cli).
-	Atreides    string             `json:"atreides"`
-	ExportedAt  time.Time          `json:"exported_at"`
-	Project     string             `json:"project"`
-	Validation  Validation         `json:"validation"`
-	Session     Session            `json:"session"`
-	Phases      []Transition       `json:"phase_history"`
-	ToolCalls   []ToolCall         `json:"tool_calls"`
-	Decisions   []Decision         `json:"decisions"`
-	Strikes     []Strike           `json:"strikes"`
-	Escalations Escalations        `json:"escalations"`
-	Todos       ExportTodos        `json:"todos"`
-	Anchors     []ExportAnchor     `json:"anchors"`
-	Intents     ExportIntents      `json:"intents"`
-	Ledger      ExportLedger       `json:"ledger"`
+	// This schema's $id.
+	Schema string `json:"$schema"`
+	// The document's shape; it changes when a field is renamed or removed.
+	SchemaVersion int `json:"schema_version"`
+	// The version of atreides that exported.
+	Atreides string `json:"atreides"`
+	// When the document was made.
+	ExportedAt time.Time `json:"exported_at"`
+	// The project's root directory.
+	Project string `json:"project"`
+	// The document's judgement of the session.
+	Validation Validation `json:"validation"`
+	Session    Session    `json:"session"`
+	// Workflow phase transitions, oldest first (the last 50).
+	Phases []Transition `json:"phase_history"`
+	// Tool calls hosts asked about, from the audit trail, oldest first.
+	ToolCalls []ToolCall `json:"tool_calls"`
+	// Every audit record of the session, oldest first.
+	Decisions []Decision `json:"decisions"`
+	// Strikes not cleared.
+	Strikes []Strike `json:"strikes"`
+	// Strike-3 escalations delivered to the agent.
+	Escalations Escalations `json:"escalations"`
+	// The session's todos.
+	Todos ExportTodos `json:"todos"`
+	// Anchors the session made, with their staleness.
+	Anchors []ExportAnchor `json:"anchors"`
+	// Intents the session holds and changed files under.
+	Intents ExportIntents `json:"intents"`
+	// The session's records in the trace ledger.
+	Ledger ExportLedger `json:"ledger"`
+	// Subagents the session started.
 	Delegations []ExportDelegation `json:"delegations"`
-	Background  []ExportBackground `json:"background"`
+	// Background tasks the session launched.
+	Background []ExportBackground `json:"background"`
 }
 
 // Validation is the document's judgement of the session.
 type Validation struct {
-	// Complete: no issue of severity error or warning.
-	Complete bool    `json:"complete"`
-	Issues   []Issue `json:"issues"`
-	// HoursSinceActivity is from the session's last event to the export.
+	// True when no issue of severity error or warning was found.
+	Complete bool `json:"complete"`
+	// What was found, by kind.
+	Issues []Issue `json:"issues"`
+	// Hours from the session's last event to the export.
 	HoursSinceActivity float64 `json:"hours_since_activity"`
-	// TrailRecords counts the audit trail's records of the session; 0
-	// means the tool calls and decisions could not be told.
+	// The audit trail's records of the session; 0: tool calls and decisions
+	// are missing.
 	TrailRecords int `json:"trail_records"`
 }
 
 // Issue is one thing the validation found.
 type Issue struct {
-	Code     string `json:"code"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
+	// What was found; docs/export.md lists the codes.
+	Code string `json:"code" enum:"session_not_ended,session_abandoned,todos_open,subagents_running,subagents_overdue,background_pending,background_failed,strikes_pending,record_quarantined,record_damaged,session_not_recorded,anchor_stale,ledger_unverified,ledger_unreadable,trail_missing,intents_unreadable,lease_expired,other_record_damaged"`
+	// error: the document is not whole or not to be trusted; warning: the
+	// session's work is unfinished; info: worth knowing, the session can
+	// still be complete.
+	Severity string `json:"severity" enum:"error,warning,info"`
+	// The finding, for people.
+	Message string `json:"message"`
 }
 
 // Session is the session's record.
 type Session struct {
-	ID      string    `json:"id"`
-	Host    string    `json:"host"`
-	Cwd     string    `json:"cwd"`
+	// The host's session id.
+	ID string `json:"id"`
+	// The host: claude, gemini, codex or opencode; empty when unknown.
+	Host string `json:"host"`
+	// The agent's working directory.
+	Cwd string `json:"cwd"`
+	// The session's first event.
 	Started time.Time `json:"started,omitzero"`
+	// The session's last event.
 	Updated time.Time `json:"updated,omitzero"`
-	// Ended says whether the host ended the session; EndReason is its
-	// word for why.
-	Ended     bool           `json:"ended"`
-	EndReason string         `json:"end_reason,omitempty"`
-	Phase     string         `json:"phase"`
-	Counters  state.Counters `json:"counters"`
-	Task      *SessionTask   `json:"task,omitempty"`
-	// Recorded is false when the store holds no record of the session
-	// (quarantined or damaged): the document then tells what the trail
-	// and the project's records still know.
+	// Whether the host ended the session.
+	Ended bool `json:"ended"`
+	// The host's word for why it ended.
+	EndReason string `json:"end_reason,omitempty"`
+	// The workflow phase it is in (intent, assessment, exploration,
+	// implementation, verification); empty if none yet.
+	Phase string `json:"phase"`
+	// Running totals of the session.
+	Counters state.Counters `json:"counters"`
+	// The task of the board the session holds in progress.
+	Task *SessionTask `json:"task,omitempty"`
+	// False when the store holds no readable record of the session
+	// (quarantined or damaged); the document then tells what the trail and
+	// the project's records know.
 	Recorded bool `json:"recorded"`
 }
 
 // SessionTask is the task of the board the session holds.
 type SessionTask struct {
-	Number int    `json:"number"`
-	Title  string `json:"title"`
-	Plan   string `json:"plan,omitempty"`
-	Phase  int    `json:"phase,omitempty"`
-	Phases int    `json:"phases,omitempty"`
+	// The task's number.
+	Number int `json:"number"`
+	// The task's title.
+	Title string `json:"title"`
+	// The current plan's path, relative to the project root.
+	Plan string `json:"plan,omitempty"`
+	// The current phase of the plan, 1-based.
+	Phase int `json:"phase,omitempty"`
+	// How many phases the plan has.
+	Phases int `json:"phases,omitempty"`
 }
 
 // Transition is one change of workflow phase.
 type Transition struct {
-	Time  time.Time `json:"time"`
-	From  string    `json:"from"`
-	To    string    `json:"to"`
-	Cause string    `json:"cause"`
+	// When.
+	Time time.Time `json:"time"`
+	// The phase before; empty for the first.
+	From string `json:"from"`
+	// The phase after.
+	To string `json:"to"`
+	// What moved it, e.g. an edit or a command.
+	Cause string `json:"cause"`
 }
 
 // ToolCall is one tool call a host asked about, and the verdict.
 type ToolCall struct {
-	Time    time.Time `json:"time"`
-	Tool    string    `json:"tool"`
-	Target  string    `json:"target"`
-	Verdict string    `json:"verdict"`
-	Rule    string    `json:"rule"`
-	Reason  string    `json:"reason"`
-	Agent   string    `json:"agent,omitempty"`
+	// When the host asked.
+	Time time.Time `json:"time"`
+	// The host's tool name.
+	Tool string `json:"tool"`
+	// The command or the paths.
+	Target string `json:"target"`
+	// The guard's verdict; none: nothing was decided.
+	Verdict string `json:"verdict" enum:"allow,ask,deny,none"`
+	// The rule that decided; empty if none.
+	Rule string `json:"rule"`
+	// Why, for ask and deny.
+	Reason string `json:"reason"`
+	// The subagent's type, when a subagent called it.
+	Agent string `json:"agent,omitempty"`
 }
 
 // Decision is one record of the audit trail.
 type Decision struct {
-	Time        time.Time `json:"time"`
-	Event       string    `json:"event"`
-	HostEvent   string    `json:"host_event"`
-	Agent       string    `json:"agent,omitempty"`
-	Tool        string    `json:"tool"`
-	Command     string    `json:"command,omitempty"`
-	Paths       []string  `json:"paths"`
-	Verdict     string    `json:"verdict"`
-	Rule        string    `json:"rule"`
-	Reason      string    `json:"reason"`
-	Block       bool      `json:"block"`
-	BlockReason string    `json:"block_reason,omitempty"`
+	// When.
+	Time time.Time `json:"time"`
+	// The engine's event kind, e.g. pre_tool, stop.
+	Event string `json:"event"`
+	// The host's event name, e.g. PreToolUse.
+	HostEvent string `json:"host_event"`
+	// The subagent's type, when a subagent's event.
+	Agent string `json:"agent,omitempty"`
+	// The host's tool name; empty for other events.
+	Tool string `json:"tool"`
+	// The shell command, sanitized.
+	Command string `json:"command,omitempty"`
+	// The paths the tool names.
+	Paths []string `json:"paths"`
+	// The verdict.
+	Verdict string `json:"verdict" enum:"allow,ask,deny,none"`
+	// The rule that decided.
+	Rule string `json:"rule"`
+	// Why, for ask and deny.
+	Reason string `json:"reason"`
+	// Whether atreides refused the event or kept the agent going (a Stop).
+	Block bool `json:"block"`
+	// Why it blocked.
+	BlockReason string `json:"block_reason,omitempty"`
 }
 
 // Strike is a tool failing on one target, not yet cleared by a success.
 type Strike struct {
-	Tool   string        `json:"tool"`
-	Target string        `json:"target"`
-	Count  int           `json:"count"`
-	Class  string        `json:"class"`
-	Last   time.Time     `json:"last"`
+	// The tool.
+	Tool string `json:"tool"`
+	// The normalized command or path.
+	Target string `json:"target"`
+	// Failures in a row.
+	Count int `json:"count"`
+	// The last error's class.
+	Class string `json:"class"`
+	// The last failure.
+	Last time.Time `json:"last"`
+	// The last failures, oldest first.
 	Errors []StrikeError `json:"errors"`
 }
 
 // StrikeError is one failure of a strike.
 type StrikeError struct {
-	Time    time.Time `json:"time"`
-	Class   string    `json:"class"`
-	Excerpt string    `json:"excerpt"`
+	// When.
+	Time time.Time `json:"time"`
+	// The error's class.
+	Class string `json:"class"`
+	// A short, sanitized excerpt of the error.
+	Excerpt string `json:"excerpt"`
 }
 
 // Escalations are the strike-3 escalations delivered to the agent: the
 // session's count, and those the trail marked with a time.
 type Escalations struct {
-	Count  int    `json:"count"`
+	// How many (the session's counter).
+	Count int `json:"count"`
+	// Those the trail marked, with a time.
 	Events []Mark `json:"events"`
 }
 
 // Mark is a change the audit trail recorded with its event.
 type Mark struct {
+	// When.
 	Time time.Time `json:"time"`
-	Text string    `json:"text"`
-	Tool string    `json:"tool,omitempty"`
+	// What.
+	Text string `json:"text"`
+	// The tool of the event.
+	Tool string `json:"tool,omitempty"`
 }
 
 // ExportTodos are the agent's own list (its host's todo tool, flat) and
 // atreides's todos the session made, nested by parent.
 type ExportTodos struct {
-	Agent    []AgentTodo `json:"agent"`
-	Atreides []TodoNode  `json:"atreides"`
+	// The agent's own list, flat, as its host last sent it.
+	Agent []AgentTodo `json:"agent"`
+	// atreides's todos the session made, nested by parent (epic > task >
+	// subtask).
+	Atreides []TodoNode `json:"atreides"`
 }
 
 // AgentTodo is one item of the agent's own list.
 type AgentTodo struct {
-	Title  string `json:"title"`
+	// The item.
+	Title string `json:"title"`
+	// The host's status word: pending, in_progress, completed.
 	Status string `json:"status"`
-	Open   bool   `json:"open"`
+	// Whether it still needs work.
+	Open bool `json:"open"`
 }
 
 // TodoNode is an atreides todo and its children (epic > task > subtask).
 type TodoNode struct {
-	ID     int    `json:"id"`
-	Parent int    `json:"parent,omitempty"`
-	Level  string `json:"level"`
-	Title  string `json:"title"`
+	// The todo's id.
+	ID int `json:"id"`
+	// Its parent's id; absent for a top-level todo.
+	Parent int `json:"parent,omitempty"`
+	// epic, task or subtask.
+	Level string `json:"level"`
+	// The todo.
+	Title string `json:"title"`
+	// Its status.
 	Status string `json:"status"`
-	Open   bool   `json:"open"`
-	// Children are the todos whose parent this one is, in id order.
+	// Whether it still needs work.
+	Open bool `json:"open"`
+	// The todos whose parent this one is, in id order.
 	Children []TodoNode `json:"children"`
 }
 
 // ExportAnchor is a decision, constraint or fact the session anchored.
 type ExportAnchor struct {
-	ID       int       `json:"id"`
-	Kind     string    `json:"kind"`
-	Priority string    `json:"priority"`
-	Text     string    `json:"text"`
-	Target   string    `json:"target,omitempty"`
-	Created  time.Time `json:"created"`
-	Stale    bool      `json:"stale"`
-	AgeHours float64   `json:"age_hours"`
+	// The anchor's id.
+	ID int `json:"id"`
+	// decision, constraint or fact.
+	Kind string `json:"kind"`
+	// critical, high, medium or low.
+	Priority string `json:"priority"`
+	// The anchor.
+	Text string `json:"text"`
+	// What it is about, e.g. task 12 or file x.go.
+	Target string `json:"target,omitempty"`
+	// When it was made.
+	Created time.Time `json:"created"`
+	// Older than session.memory.stale_hours at the export.
+	Stale bool `json:"stale"`
+	// Its age at the export, in hours.
+	AgeHours float64 `json:"age_hours"`
 }
 
 // ExportIntents are the intents the session holds and those it changed files
 // under.
 type ExportIntents struct {
-	Leases  []ExportLease  `json:"leases"`
+	// Leases the session holds.
+	Leases []ExportLease `json:"leases"`
+	// Intents its ledger records name.
 	Touched []ExportIntent `json:"touched"`
-	// Error is why the intents file could not be read.
+	// Why the intents file could not be read.
 	Error string `json:"error,omitempty"`
 }
 
 // ExportLease is the session's hold on an intent.
 type ExportLease struct {
-	Intent  string    `json:"intent"`
-	Title   string    `json:"title,omitempty"`
-	Since   time.Time `json:"since"`
+	// The intent's id.
+	Intent string `json:"intent"`
+	// The intent's title, if the intents file lists it.
+	Title string `json:"title,omitempty"`
+	// When the session selected it.
+	Since time.Time `json:"since"`
+	// Its last activity under the intent.
 	Renewed time.Time `json:"renewed"`
+	// When the lease lapses without renewal; absent if leases never lapse.
 	Expires time.Time `json:"expires,omitzero"`
-	Expired bool      `json:"expired"`
+	// Whether it had lapsed at the export.
+	Expired bool `json:"expired"`
 }
 
 // ExportIntent is an intent the session's ledger records name ("" for changes
 // outside any intent).
 type ExportIntent struct {
-	ID      string   `json:"id"`
-	Title   string   `json:"title,omitempty"`
-	Status  string   `json:"status,omitempty"`
-	Scope   []string `json:"owned_scope"`
-	Records int      `json:"records"`
+	// The intent's id; empty for changes outside any intent.
+	ID string `json:"id"`
+	// Its title.
+	Title string `json:"title,omitempty"`
+	// Its status in the intents file.
+	Status string `json:"status,omitempty"`
+	// The paths it owns.
+	Scope []string `json:"owned_scope"`
+	// The session's ledger records under it.
+	Records int `json:"records"`
 }
 
 // ExportLedger is the session's records of the trace ledger and the chain's
 // verification (of the whole ledger: a chain is verified whole).
 type ExportLedger struct {
-	Verify  LedgerVerify         `json:"verify"`
+	// The verification of the whole ledger's chain (a chain verifies whole).
+	Verify LedgerVerify `json:"verify"`
+	// The session's records, oldest first.
 	Records []ExportLedgerRecord `json:"records"`
-	Error   string               `json:"error,omitempty"`
+	// Why the ledger could not be read.
+	Error string `json:"error,omitempty"`
 }
 
 // LedgerVerify is the verification of the ledger's chain.
 type LedgerVerify struct {
-	OK         bool   `json:"ok"`
-	Records    int    `json:"records"`
+	// Whether the chain and its head check out.
+	OK bool `json:"ok"`
+	// Records that check out, from the first.
+	Records int `json:"records"`
+	// Where the head checked against came from: checkpoint, state or none.
 	HeadSource string `json:"head_source"`
+	// The signed checkpoint's status.
 	Checkpoint string `json:"checkpoint"`
-	Problem    string `json:"problem,omitempty"`
-	Missing    int    `json:"missing"`
+	// The first problem found.
+	Problem string `json:"problem,omitempty"`
+	// Records queued but not yet in the chain.
+	Missing int `json:"missing"`
 }
 
 // ExportLedgerRecord is one change the session made to files.
 type ExportLedgerRecord struct {
-	Seq    uint64       `json:"seq"`
-	Time   string       `json:"time"`
-	Intent string       `json:"intent,omitempty"`
-	Agent  string       `json:"agent,omitempty"`
-	Tool   string       `json:"tool,omitempty"`
-	Change string       `json:"change"`
-	Before string       `json:"before,omitempty"`
-	After  string       `json:"after,omitempty"`
-	Hash   string       `json:"hash"`
-	Prev   string       `json:"prev"`
-	Files  []LedgerFile `json:"files"`
+	// The record's sequence number in the chain.
+	Seq uint64 `json:"seq"`
+	// When, as the ledger records it (RFC 3339).
+	Time string `json:"time"`
+	// The intent it was made under.
+	Intent string `json:"intent,omitempty"`
+	// The subagent that made it.
+	Agent string `json:"agent,omitempty"`
+	// The host's tool.
+	Tool string `json:"tool,omitempty"`
+	// create, modify or delete.
+	Change string `json:"change"`
+	// The file's content hash before.
+	Before string `json:"before,omitempty"`
+	// The file's content hash after.
+	After string `json:"after,omitempty"`
+	// The record's hash.
+	Hash string `json:"hash"`
+	// The hash of the record before it in the chain.
+	Prev string `json:"prev"`
+	// The files it changed.
+	Files []LedgerFile `json:"files"`
 }
 
 // ExportDelegation is a subagent the session started.
 type ExportDelegation struct {
-	ID       string    `json:"id"`
-	Type     string    `json:"type"`
-	Parent   string    `json:"parent,omitempty"`
-	Depth    int       `json:"depth"`
-	Path     []string  `json:"path"`
-	Started  time.Time `json:"started"`
+	// The host's id of the subagent.
+	ID string `json:"id"`
+	// Its agent type.
+	Type string `json:"type"`
+	// The delegating agent's id; absent for the main agent.
+	Parent string `json:"parent,omitempty"`
+	// Its depth; the main agent is 0.
+	Depth int `json:"depth"`
+	// Agent types from the main agent down to it.
+	Path []string `json:"path"`
+	// When it started.
+	Started time.Time `json:"started"`
+	// When it was due.
 	Deadline time.Time `json:"deadline,omitzero"`
-	Stopped  time.Time `json:"stopped,omitzero"`
-	Running  bool      `json:"running"`
-	Outcome  string    `json:"outcome,omitempty"`
-	Detail   string    `json:"detail,omitempty"`
-	// Overdue: it ran past its deadline (OverdueAt: when that was found).
-	Overdue   bool      `json:"overdue"`
+	// When it stopped.
+	Stopped time.Time `json:"stopped,omitzero"`
+	// Whether it had not stopped at the export.
+	Running bool `json:"running"`
+	// ok, a returned status (completed, partial, failed, blocked), or
+	// invalid_return.
+	Outcome string `json:"outcome,omitempty"`
+	// What it returned, in short.
+	Detail string `json:"detail,omitempty"`
+	// Whether it ran past its deadline.
+	Overdue bool `json:"overdue"`
+	// When that was found.
 	OverdueAt time.Time `json:"overdue_at,omitzero"`
 }
 
 // ExportBackground is a background task the session launched.
 type ExportBackground struct {
-	ID          string    `json:"id"`
-	Agent       string    `json:"agent,omitempty"`
-	Description string    `json:"description,omitempty"`
-	Runner      string    `json:"runner"`
-	Status      string    `json:"status"`
-	Pending     bool      `json:"pending"`
-	Created     time.Time `json:"created"`
-	Started     time.Time `json:"started,omitzero"`
-	Ended       time.Time `json:"ended,omitzero"`
-	Result      string    `json:"result,omitempty"`
-	Error       string    `json:"error,omitempty"`
+	// The task's id, bg-N.
+	ID string `json:"id"`
+	// The roster agent or category.
+	Agent string `json:"agent,omitempty"`
+	// What it was asked.
+	Description string `json:"description,omitempty"`
+	// process or opencode.
+	Runner string `json:"runner"`
+	// queued, running, completed, failed or cancelled.
+	Status string `json:"status"`
+	// Queued or running.
+	Pending bool `json:"pending"`
+	// When launched.
+	Created time.Time `json:"created"`
+	// When it started running.
+	Started time.Time `json:"started,omitzero"`
+	// When it ended.
+	Ended time.Time `json:"ended,omitzero"`
+	// Its last answer, bounded.
+	Result string `json:"result,omitempty"`
+	// Why it failed.
+	Error string `json:"error,omitempty"`
 }

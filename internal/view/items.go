@@ -17,12 +17,14 @@ import (
 
 // Todo is one atreides todo.
 type Todo struct {
+	// The todo's number in the project.
 	ID int `json:"id"`
 	// Parent is the parent todo's id; 0 for a top-level todo.
 	Parent int `json:"parent"`
 	// Level is epic, task or subtask; an epic is always top-level, a
 	// subtask always has a parent.
 	Level string `json:"level"`
+	// What is to be done.
 	Title string `json:"title"`
 	// Status is pending, in_progress, done or cancelled.
 	Status string `json:"status"`
@@ -33,7 +35,8 @@ type Todo struct {
 	Priority string `json:"priority"`
 	// File and Line are where the work is; "" and 0 when not given.
 	File string `json:"file"`
-	Line int    `json:"line"`
+	// The line of file; 0 without one.
+	Line int `json:"line"`
 	// Agent is the agent the todo belongs to; "" for whoever works in the
 	// session.
 	Agent   string    `json:"agent"`
@@ -58,14 +61,17 @@ func Todos(ts []state.Todo) []Todo {
 
 // ProjectAnchor is an anchor as `anchor list` and `status` print it.
 type ProjectAnchor struct {
+	// The anchor's number in the project.
 	ID int `json:"id"`
 	// Kind is decision, constraint or fact.
 	Kind string `json:"kind"`
 	// Priority is critical, high, medium or low.
-	Priority string    `json:"priority"`
-	Text     string    `json:"text"`
-	Session  string    `json:"session"`
-	Created  time.Time `json:"created"`
+	Priority string `json:"priority"`
+	// What is anchored.
+	Text string `json:"text"`
+	// The session that made it; "" when made from the command line.
+	Session string    `json:"session"`
+	Created time.Time `json:"created"`
 	// Stale is true once the anchor is older than
 	// session.memory.stale_hours.
 	Stale bool `json:"stale"`
@@ -103,19 +109,31 @@ func shortAge(d time.Duration) string {
 
 // BgTask is a background task as `bg list` and `status` print it.
 type BgTask struct {
-	ID          string    `json:"id"`
-	Parent      string    `json:"parent"`
-	Agent       string    `json:"agent"`
-	Host        string    `json:"host"`
-	Key         string    `json:"key"`
-	Status      string    `json:"status"`
-	Description string    `json:"description,omitempty"`
-	Queue       int       `json:"queue_position,omitempty"`
-	Runtime     string    `json:"runtime"`
-	Created     time.Time `json:"created"`
-	Summary     string    `json:"summary,omitempty"`
-	Error       string    `json:"error,omitempty"`
-	Output      string    `json:"output"`
+	// The task's id.
+	ID string `json:"id"`
+	// The session that launched it.
+	Parent string `json:"parent"`
+	// The agent type it runs.
+	Agent string `json:"agent"`
+	// The host whose agent runs it.
+	Host string `json:"host"`
+	// Its concurrency key: tasks of one key run one at a time.
+	Key string `json:"key"`
+	// queued, running, completed, failed or cancelled.
+	Status string `json:"status"`
+	// What it was launched for.
+	Description string `json:"description,omitempty"`
+	// Its place in its key's queue (1: next); absent when not queued.
+	Queue int `json:"queue_position,omitempty"`
+	// How long it has run (or waited, while queued), for people.
+	Runtime string    `json:"runtime"`
+	Created time.Time `json:"created"`
+	// Its result, in short.
+	Summary string `json:"summary,omitempty"`
+	// Why it failed.
+	Error string `json:"error,omitempty"`
+	// The directory of its output, relative to the project root.
+	Output string `json:"output"`
 }
 
 // BgTasks are the views of the project's background tasks as of now.
@@ -132,15 +150,22 @@ func BgTasks(b *state.Background, now time.Time) []BgTask {
 
 // HeldIntent is one intent with the lease a session holds on it.
 type HeldIntent struct {
-	ID    string `json:"id"`
+	// The intent's id.
+	ID string `json:"id"`
+	// The intent's title.
 	Title string `json:"title"`
-	Goal  string `json:"goal"`
+	// What the intent is for.
+	Goal string `json:"goal"`
 	// Status is open, done or cancelled.
-	Status      string   `json:"status"`
-	Scope       []string `json:"owned_scope"`
+	Status string `json:"status"`
+	// The path patterns the intent owns.
+	Scope []string `json:"owned_scope"`
+	// What work under the intent must respect.
 	Constraints []string `json:"constraints"`
-	Acceptance  []string `json:"acceptance_criteria"`
-	Owner       string   `json:"owner"`
+	// What must hold for the intent to be done.
+	Acceptance []string `json:"acceptance_criteria"`
+	// Who owns the intent; "" when nobody was named.
+	Owner string `json:"owner"`
 	// Holder is the session holding the intent, "" when none; Since and
 	// Renewed are null then.
 	Holder  string     `json:"holder"`
@@ -170,13 +195,19 @@ type IntentDetail struct {
 
 // ScopeRequest is a scope expansion an agent asked for.
 type ScopeRequest struct {
-	ID      int       `json:"id"`
-	Intent  string    `json:"intent"`
-	Session string    `json:"session"`
-	Paths   []string  `json:"paths"`
-	Reason  string    `json:"reason"`
-	Status  string    `json:"status"`
-	Time    time.Time `json:"time"`
+	// The request's number.
+	ID int `json:"id"`
+	// The intent whose scope it would widen.
+	Intent string `json:"intent"`
+	// The session that asked.
+	Session string `json:"session"`
+	// The paths asked for.
+	Paths []string `json:"paths"`
+	// Why the agent asked.
+	Reason string `json:"reason"`
+	// pending, approved or rejected.
+	Status string    `json:"status"`
+	Time   time.Time `json:"time"`
 }
 
 // ScopeRequestOf is the view of a stored request.
@@ -186,25 +217,36 @@ func ScopeRequestOf(r state.ScopeRequest) ScopeRequest {
 
 // Task is one task of the board.
 type Task struct {
-	Number      int    `json:"number"`
-	Title       string `json:"title"`
+	// The task's number on the board.
+	Number int `json:"number"`
+	// The task's title.
+	Title string `json:"title"`
+	// What the task is about; "" when not given.
 	Description string `json:"description"`
 	// Status is not started, researched, planned, in progress, completed,
 	// abandoned or blocked.
 	Status string `json:"status"`
 	// Reason says why it is blocked or abandoned.
-	Reason    string   `json:"reason"`
-	Priority  string   `json:"priority"`
-	Effort    string   `json:"effort"`
-	Language  string   `json:"language"`
-	Parent    int      `json:"parent"` // 0: none
-	BlockedBy []int    `json:"blocked_by"`
-	Research  []string `json:"research"`
-	Plans     []string `json:"plans"`
+	Reason string `json:"reason"`
+	// critical, high, medium or low.
+	Priority string `json:"priority"`
+	// The effort estimated; "" when not given.
+	Effort string `json:"effort"`
+	// The language the work is in; "" when not given.
+	Language string `json:"language"`
+	// The parent task's number; 0: none.
+	Parent int `json:"parent"`
+	// The tasks it depends on.
+	BlockedBy []int `json:"blocked_by"`
+	// The research notes' paths.
+	Research []string `json:"research"`
+	// The plans' paths, version 1 first.
+	Plans []string `json:"plans"`
 	// Approved is the approved plan's version; 0: none.
 	Approved int `json:"approved_plan"`
 	// Phase is the plan's phase in progress; 0: none.
-	Phase     int        `json:"phase"`
+	Phase int `json:"phase"`
+	// The error log's entries the task fixes.
 	Errors    []int      `json:"errors"`
 	Created   time.Time  `json:"created"`
 	Updated   time.Time  `json:"updated"`
@@ -216,9 +258,12 @@ type Task struct {
 // Claim is who holds a task: session "" when nobody does, "user" for a
 // person who ran a command outside any session.
 type Claim struct {
-	Session string     `json:"session"`
-	Agent   string     `json:"agent"`
-	Since   *time.Time `json:"since"`
+	// The session holding the task; "" when nobody does, "user" for a person
+	// who ran a command outside any session.
+	Session string `json:"session"`
+	// The agent of the session holding it; "" for the main agent.
+	Agent string     `json:"agent"`
+	Since *time.Time `json:"since"`
 }
 
 // ClaimError is what a task command prints with --json when another

@@ -61,7 +61,9 @@ type LedgerRecord struct {
 
 // LedgerFile is one file a record changed, with its line ranges.
 type LedgerFile struct {
-	Path   string        `json:"path"`
+	// The path, relative to the root.
+	Path string `json:"path"`
+	// The lines changed.
 	Ranges []trace.Range `json:"ranges"`
 }
 

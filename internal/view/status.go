@@ -21,8 +21,10 @@ type Status struct {
 	Project string `json:"project"`
 	// Sessions are newest first.
 	Sessions []StatusSession `json:"sessions"`
-	Todos    []Todo          `json:"todos"`
-	Anchors  []ProjectAnchor `json:"anchors"`
+	// The project's todos.
+	Todos []Todo `json:"todos"`
+	// The project's anchors.
+	Anchors []ProjectAnchor `json:"anchors"`
 	// Background is the project's background tasks (atreides bg list).
 	Background []BgTask `json:"background"`
 	// TraceMissing counts ledger records queued and not yet appended.
@@ -36,8 +38,10 @@ type Status struct {
 // Unreadable is a record status could not decode.
 type Unreadable struct {
 	// Kind is session or project.
-	Kind  string `json:"kind"`
-	ID    string `json:"id"`
+	Kind string `json:"kind"`
+	// The record's key: the session id, or project.
+	ID string `json:"id"`
+	// Why it could not be decoded.
 	Error string `json:"error"`
 	// Newer is set for a record a newer atreides wrote: it is not damaged
 	// and is left as it is.
@@ -48,27 +52,37 @@ type Unreadable struct {
 // counters, last_calls, transitions, strikes, agents and stop are the
 // session records as stored, whose zero values may be left out.
 type StatusSession struct {
-	ID      string    `json:"id"`
+	// The host's session id.
+	ID string `json:"id"`
+	// The host that runs the session.
 	Host    string    `json:"host"`
 	Started time.Time `json:"started"`
 	Updated time.Time `json:"updated"`
 	// Ended is "" while it runs, else why it ended.
-	Ended     string         `json:"ended"`
-	Cwd       string         `json:"cwd"`
-	ToolCalls int            `json:"tool_calls"`
-	Counters  state.Counters `json:"counters"`
+	Ended string `json:"ended"`
+	// The agent's working directory.
+	Cwd string `json:"cwd"`
+	// Tool calls seen (counters.tool_calls).
+	ToolCalls int `json:"tool_calls"`
+	// Running totals of the session, as stored.
+	Counters state.Counters `json:"counters"`
 	// LastCalls are its last tool calls, as many as --calls asks.
 	LastCalls []state.ToolCall `json:"last_calls"`
-	Agents    []state.Agent    `json:"agents"`
+	// The subagents the host reported, as stored.
+	Agents []state.Agent `json:"agents"`
 
+	// The workflow phase it is in; "" if none yet.
 	Phase string `json:"phase"`
 	// Transitions are the last phase transitions (at most 10).
 	Transitions []state.Transition `json:"transitions"`
-	Strikes     []state.Strike     `json:"strikes"`
+	// Strikes not cleared, as stored.
+	Strikes []state.Strike `json:"strikes"`
 	// AgentTodos are the host's todo tool's list as it last sent it.
 	AgentTodos []state.AgentTodo `json:"agent_todos"`
-	Stop       state.StopState   `json:"stop"`
-	StopBlocks int               `json:"stop_blocks"`
+	// The stop gate's state, as stored.
+	Stop state.StopState `json:"stop"`
+	// Stops blocked in a row (stop.blocks).
+	StopBlocks int `json:"stop_blocks"`
 	// Compacted is the last compaction snapshot's time; null before the
 	// first compaction.
 	Compacted *time.Time `json:"last_snapshot"`
@@ -79,11 +93,14 @@ type StatusSession struct {
 // StatusDelegation is one subagent in `status --json`: every key is always
 // present.
 type StatusDelegation struct {
-	ID   string `json:"id"`
+	// The host's id of the subagent.
+	ID string `json:"id"`
+	// Its agent type.
 	Type string `json:"type"`
 	// Parent is the delegating subagent's id; "" is the main agent.
 	Parent string `json:"parent"`
-	Depth  int    `json:"depth"`
+	// Its depth; the main agent is 0.
+	Depth int `json:"depth"`
 	// Path is the agent types from main down to this one.
 	Path []string `json:"path"`
 	// State is running or finished.
