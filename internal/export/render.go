@@ -230,7 +230,7 @@ func box(open bool) string {
 	return "[x]"
 }
 
-func (m *md) anchors(as []view.ExportAnchor) {
+func (m *md) anchors(as []view.Anchor) {
 	m.h2("Anchors", len(as))
 	if m.none(len(as)) {
 		return

@@ -45,17 +45,18 @@ type ProjectSession struct {
 	Project string `json:"project"`
 }
 
-// SessionDetail is GET /api/sessions/{id}: a session and what it made.
+// SessionDetail is GET /api/sessions/{id}: a session and what it made,
+// in the export's shapes (docs/export.schema.json).
 type SessionDetail struct {
 	Session     SessionRow         `json:"session"`
 	Todos       []SessionTodo      `json:"todos"`
 	Anchors     []Anchor           `json:"anchors"`
-	Delegations []state.Delegation `json:"delegations"`
-	Background  []state.BgTask     `json:"background"`
-	Strikes     []state.Strike     `json:"strikes"`
-	Transitions []state.Transition `json:"transitions"`
+	Delegations []ExportDelegation `json:"delegations"`
+	Background  []ExportBackground `json:"background"`
+	Strikes     []Strike           `json:"strikes"`
+	Transitions []Transition       `json:"transitions"`
 	// Task is the task of the board it holds; null when none.
-	Task *state.SessionTask `json:"task"`
+	Task *SessionTask `json:"task"`
 	// Compaction is its last compaction snapshot; null before the first.
 	Compaction *state.Snapshot `json:"compaction"`
 }
@@ -69,12 +70,12 @@ func (s *Snapshot) SessionDetail(id string) (SessionDetail, bool) {
 	}
 	d := SessionDetail{
 		Session: s.Row(sess), Todos: List(SessionTodos(sess, s.Project)), Anchors: List(s.Anchors(id)),
-		Delegations: List(readDelegations(sess)), Background: List(s.Background(id)),
-		Strikes: List(readStrikes(sess)), Transitions: List(readPhase(sess).Transitions),
-		Compaction: readCompaction(sess),
+		Delegations: delegationsOf(sess), Background: []ExportBackground{},
+		Strikes: strikesOf(sess), Transitions: transitionsOf(sess),
+		Task: sessionTaskOf(sess), Compaction: readCompaction(sess),
 	}
-	if t := readTask(sess); t.Number != 0 {
-		d.Task = t
+	for _, b := range s.Background(id) {
+		d.Background = append(d.Background, backgroundOf(b))
 	}
 	return d, true
 }

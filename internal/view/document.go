@@ -43,7 +43,7 @@ type Document struct {
 	// The session's todos.
 	Todos ExportTodos `json:"todos"`
 	// Anchors the session made, with their staleness.
-	Anchors []ExportAnchor `json:"anchors"`
+	Anchors []Anchor `json:"anchors"`
 	// Intents the session holds and changed files under.
 	Intents ExportIntents `json:"intents"`
 	// The session's records in the trace ledger.
@@ -263,8 +263,8 @@ type TodoNode struct {
 	Children []TodoNode `json:"children"`
 }
 
-// ExportAnchor is a decision, constraint or fact the session anchored.
-type ExportAnchor struct {
+// Anchor is a decision, constraint or fact the session anchored.
+type Anchor struct {
 	// The anchor's id.
 	ID int `json:"id"`
 	// decision, constraint or fact.

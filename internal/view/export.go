@@ -44,10 +44,7 @@ func Export(s *Snapshot, trail audit.Reader, session string, now time.Time) (*Do
 		doc.fromSession(sess)
 	}
 	doc.Todos = todos(sess, s.Project, session)
-	for _, a := range s.Anchors(session) {
-		doc.Anchors = append(doc.Anchors, ExportAnchor{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text,
-			Target: a.Target, Created: a.Created.UTC(), Stale: a.Stale, AgeHours: a.AgeHours})
-	}
+	doc.Anchors = s.Anchors(session)
 	doc.Ledger = ledger(s.Ledger(LedgerFilter{Session: session}))
 	doc.Intents = intents(s.Governance(), doc.Ledger.Records, session)
 	for _, b := range s.Background(session) {
@@ -84,9 +81,7 @@ func sessionOf(sess *state.Session, id string) Session {
 		Ended: sess.Ended != "", EndReason: sess.Ended, Phase: readPhase(sess).Current, Counters: sess.Counters,
 		Recorded: true,
 	}
-	if t := *readTask(sess); t.Number != 0 {
-		v.Task = &SessionTask{Number: t.Number, Title: t.Title, Plan: t.Plan, Phase: t.Phase, Phases: t.Phases}
-	}
+	v.Task = sessionTaskOf(sess)
 	return v
 }
 
@@ -126,24 +121,51 @@ func decisionOf(r *audit.Record) Decision {
 
 // fromSession fills what only the session's record tells.
 func (d *Document) fromSession(sess *state.Session) {
+	d.Phases = transitionsOf(sess)
+	d.Strikes = strikesOf(sess)
+	d.Escalations.Count = sess.Counters.Escalations
+	d.Delegations = delegationsOf(sess)
+}
+
+func transitionsOf(sess *state.Session) []Transition {
+	out := []Transition{}
 	for _, t := range readPhase(sess).Transitions {
-		d.Phases = append(d.Phases, Transition{Time: t.Time.UTC(), From: t.From, To: t.To, Cause: t.Cause})
+		out = append(out, Transition{Time: t.Time.UTC(), From: t.From, To: t.To, Cause: t.Cause})
 	}
+	return out
+}
+
+func strikesOf(sess *state.Session) []Strike {
+	out := []Strike{}
 	for _, k := range readStrikes(sess) {
 		st := Strike{Tool: k.Tool, Target: k.Target, Count: k.Count, Class: k.Class, Last: k.Last.UTC(), Errors: []StrikeError{}}
 		for _, e := range k.Errors {
 			st.Errors = append(st.Errors, StrikeError{Time: e.Time.UTC(), Class: e.Class, Excerpt: e.Excerpt})
 		}
-		d.Strikes = append(d.Strikes, st)
+		out = append(out, st)
 	}
-	d.Escalations.Count = sess.Counters.Escalations
+	return out
+}
+
+func delegationsOf(sess *state.Session) []ExportDelegation {
+	out := []ExportDelegation{}
 	for _, a := range readDelegations(sess) {
-		d.Delegations = append(d.Delegations, ExportDelegation{
+		out = append(out, ExportDelegation{
 			ID: a.ID, Type: a.Type, Parent: a.Parent, Depth: a.Depth, Path: List(a.Path),
 			Started: a.Started.UTC(), Deadline: a.Deadline.UTC(), Stopped: a.Stopped.UTC(), Running: a.Running(),
 			Outcome: a.Outcome, Detail: a.Detail, Overdue: !a.Overdue.IsZero(), OverdueAt: a.Overdue.UTC(),
 		})
 	}
+	return out
+}
+
+// sessionTaskOf is the task the session holds, nil when none.
+func sessionTaskOf(sess *state.Session) *SessionTask {
+	t := readTask(sess)
+	if t.Number == 0 {
+		return nil
+	}
+	return &SessionTask{Number: t.Number, Title: t.Title, Plan: t.Plan, Phase: t.Phase, Phases: t.Phases}
 }
 
 // todos nests atreides's todos by parent; a todo whose parent the session

@@ -103,14 +103,6 @@ func OpenSessionTodos(sess *state.Session, p *state.Project) []SessionTodo {
 	return out
 }
 
-// Anchor is an anchor with its staleness.
-type Anchor struct {
-	state.Anchor
-	Stale bool `json:"stale"`
-	// AgeHours is its age when the snapshot was taken.
-	AgeHours float64 `json:"age_hours"`
-}
-
 // Anchors lists the project's anchors (session "": every one; else those
 // the session made), with their staleness.
 func (s *Snapshot) Anchors(session string) []Anchor {
@@ -120,7 +112,8 @@ func (s *Snapshot) Anchors(session string) []Anchor {
 			continue
 		}
 		age := s.Taken.Sub(a.Created)
-		out = append(out, Anchor{Anchor: a, Stale: s.Opts.StaleAfter > 0 && age > s.Opts.StaleAfter, AgeHours: round2(age.Hours())})
+		out = append(out, Anchor{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Target: a.Target,
+			Created: a.Created.UTC(), Stale: s.Opts.StaleAfter > 0 && age > s.Opts.StaleAfter, AgeHours: round2(age.Hours())})
 	}
 	return out
 }
