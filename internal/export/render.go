@@ -301,7 +301,7 @@ func short(h string) string {
 	return h[:min(len(h), 12)]
 }
 
-func (m *md) delegations(ds []view.ExportDelegation) {
+func (m *md) delegations(ds []view.Delegation) {
 	m.h2("Delegations", len(ds))
 	if m.none(len(ds)) {
 		return
@@ -316,7 +316,7 @@ func (m *md) delegations(ds []view.ExportDelegation) {
 	}
 }
 
-func (m *md) background(bs []view.ExportBackground) {
+func (m *md) background(bs []view.Background) {
 	m.h2("Background tasks", len(bs))
 	if m.none(len(bs)) {
 		return

@@ -48,13 +48,13 @@ type ProjectSession struct {
 // SessionDetail is GET /api/sessions/{id}: a session and what it made,
 // in the export's shapes (docs/export.schema.json).
 type SessionDetail struct {
-	Session     SessionRow         `json:"session"`
-	Todos       []SessionTodo      `json:"todos"`
-	Anchors     []Anchor           `json:"anchors"`
-	Delegations []ExportDelegation `json:"delegations"`
-	Background  []ExportBackground `json:"background"`
-	Strikes     []Strike           `json:"strikes"`
-	Transitions []Transition       `json:"transitions"`
+	Session     SessionRow    `json:"session"`
+	Todos       []SessionTodo `json:"todos"`
+	Anchors     []Anchor      `json:"anchors"`
+	Delegations []Delegation  `json:"delegations"`
+	Background  []Background  `json:"background"`
+	Strikes     []Strike      `json:"strikes"`
+	Transitions []Transition  `json:"transitions"`
 	// Task is the task of the board it holds; null when none.
 	Task *SessionTask `json:"task"`
 	// Compaction is its last compaction snapshot; null before the first.
@@ -70,7 +70,7 @@ func (s *Snapshot) SessionDetail(id string) (SessionDetail, bool) {
 	}
 	d := SessionDetail{
 		Session: s.Row(sess), Todos: List(SessionTodos(sess, s.Project)), Anchors: List(s.Anchors(id)),
-		Delegations: delegationsOf(sess), Background: []ExportBackground{},
+		Delegations: delegationsOf(sess), Background: []Background{},
 		Strikes: strikesOf(sess), Transitions: transitionsOf(sess),
 		Task: sessionTaskOf(sess), Compaction: readCompaction(sess),
 	}

@@ -49,9 +49,9 @@ type Document struct {
 	// The session's records in the trace ledger.
 	Ledger ExportLedger `json:"ledger"`
 	// Subagents the session started.
-	Delegations []ExportDelegation `json:"delegations"`
+	Delegations []Delegation `json:"delegations"`
 	// Background tasks the session launched.
-	Background []ExportBackground `json:"background"`
+	Background []Background `json:"background"`
 }
 
 // Validation is the document's judgement of the session.
@@ -378,8 +378,8 @@ type ExportLedgerRecord struct {
 	Files []LedgerFile `json:"files"`
 }
 
-// ExportDelegation is a subagent the session started.
-type ExportDelegation struct {
+// Delegation is a subagent the session started.
+type Delegation struct {
 	// The host's id of the subagent.
 	ID string `json:"id"`
 	// Its agent type.
@@ -409,8 +409,8 @@ type ExportDelegation struct {
 	OverdueAt time.Time `json:"overdue_at,omitzero"`
 }
 
-// ExportBackground is a background task the session launched.
-type ExportBackground struct {
+// Background is a background task the session launched.
+type Background struct {
 	// The task's id, bg-N.
 	ID string `json:"id"`
 	// The roster agent or category.

@@ -147,10 +147,10 @@ func strikesOf(sess *state.Session) []Strike {
 	return out
 }
 
-func delegationsOf(sess *state.Session) []ExportDelegation {
-	out := []ExportDelegation{}
+func delegationsOf(sess *state.Session) []Delegation {
+	out := []Delegation{}
 	for _, a := range readDelegations(sess) {
-		out = append(out, ExportDelegation{
+		out = append(out, Delegation{
 			ID: a.ID, Type: a.Type, Parent: a.Parent, Depth: a.Depth, Path: List(a.Path),
 			Started: a.Started.UTC(), Deadline: a.Deadline.UTC(), Stopped: a.Stopped.UTC(), Running: a.Running(),
 			Outcome: a.Outcome, Detail: a.Detail, Overdue: !a.Overdue.IsZero(), OverdueAt: a.Overdue.UTC(),
@@ -247,8 +247,8 @@ func intents(g Governance, recs []ExportLedgerRecord, id string) ExportIntents {
 	return out
 }
 
-func backgroundOf(b state.BgTask) ExportBackground {
-	return ExportBackground{ID: b.ID, Agent: b.Agent, Description: b.Description, Runner: b.Runner, Status: b.Status,
+func backgroundOf(b state.BgTask) Background {
+	return Background{ID: b.ID, Agent: b.Agent, Description: b.Description, Runner: b.Runner, Status: b.Status,
 		Pending: background.Pending(&b), Created: b.Created.UTC(), Started: b.Started.UTC(), Ended: b.Ended.UTC(),
 		Result: b.Result, Error: b.Error}
 }
