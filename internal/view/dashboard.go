@@ -113,15 +113,8 @@ func (s *Snapshot) Board() Board {
 type Health struct {
 	Project     string        `json:"project"`
 	HeldUS      int64         `json:"held_us"`
-	Damaged     []Damaged     `json:"damaged"`
+	Damaged     []Unreadable  `json:"damaged"`
 	Quarantined []Quarantined `json:"quarantined"`
-}
-
-// Damaged is a record that could not be decoded.
-type Damaged struct {
-	Kind  string `json:"kind"`
-	Key   string `json:"key"`
-	Error string `json:"error"`
 }
 
 // Quarantined is a quarantined record without its bytes, which may hold
@@ -137,9 +130,9 @@ type Quarantined struct {
 
 // Health is the snapshot's damaged and quarantined records.
 func (s *Snapshot) Health() Health {
-	h := Health{Project: s.Root, HeldUS: s.Held.Microseconds(), Damaged: []Damaged{}, Quarantined: []Quarantined{}}
+	h := Health{Project: s.Root, HeldUS: s.Held.Microseconds(), Damaged: []Unreadable{}, Quarantined: []Quarantined{}}
 	for _, d := range s.Damaged {
-		h.Damaged = append(h.Damaged, Damaged{Kind: d.Kind, Key: d.Key, Error: d.Error()})
+		h.Damaged = append(h.Damaged, unreadableOf(d))
 	}
 	for _, q := range s.Quarantined {
 		h.Quarantined = append(h.Quarantined, Quarantined{Kind: q.Kind, Key: q.Key, Time: q.Time, Reason: q.Reason, Lost: q.Lost, Bytes: len(q.Data)})

@@ -35,7 +35,8 @@ type Status struct {
 	Unreadable []Unreadable `json:"unreadable"`
 }
 
-// Unreadable is a record status could not decode.
+// Unreadable is a record that could not be decoded (status, and the
+// dashboard's health).
 type Unreadable struct {
 	// Kind is session or project.
 	Kind string `json:"kind"`
@@ -157,7 +158,7 @@ func ReadStatus(ctx context.Context, root string, q StatusQuery, now time.Time) 
 		}
 		for _, d := range damaged {
 			if q.Session == "" || d.Key == q.Session || d.Kind == "project" {
-				doc.Unreadable = append(doc.Unreadable, Unreadable{Kind: d.Kind, ID: d.Key, Error: d.Err.Error(), Newer: errors.Is(d, state.ErrNewer)})
+				doc.Unreadable = append(doc.Unreadable, unreadableOf(d))
 			}
 		}
 		return nil
@@ -174,6 +175,10 @@ func ReadStatus(ctx context.Context, root string, q StatusQuery, now time.Time) 
 	doc.Anchors = Anchors(readAnchors(p), q.StaleAfter, now)
 	slices.SortFunc(doc.Sessions, func(a, b StatusSession) int { return b.Updated.Compare(a.Updated) })
 	return doc, nil
+}
+
+func unreadableOf(d *state.DamagedError) Unreadable {
+	return Unreadable{Kind: d.Kind, ID: d.Key, Error: d.Err.Error(), Newer: errors.Is(d, state.ErrNewer)}
 }
 
 // ProjectDamage is the damage of a project record that did not load.
