@@ -16,8 +16,10 @@ type Governance struct {
 	Intents []Intent `json:"intents"`
 	// Leases held on intents the intents file does not list (closed or
 	// removed since) are here too, so a lease is never hidden.
-	Leases     []Lease              `json:"leases"`
-	Expansions []state.ScopeRequest `json:"expansions"`
+	Leases []Lease `json:"leases"`
+	// Expansions are the scope expansions agents asked for, as `intent
+	// requests --json` prints them.
+	Expansions []ScopeRequest `json:"expansions"`
 	// IntentsError is why the intents file could not be read ("" when it
 	// was, or there is none).
 	IntentsError string `json:"intents_error,omitempty"`
@@ -47,9 +49,9 @@ type Lease struct {
 
 // Governance reads the intents file and joins the leases to it.
 func (s *Snapshot) Governance() Governance {
-	g := Governance{Leases: []Lease{}, Expansions: readGovernance(s.Project).Expansions}
-	if g.Expansions == nil {
-		g.Expansions = []state.ScopeRequest{}
+	g := Governance{Leases: []Lease{}, Expansions: []ScopeRequest{}}
+	for _, r := range readGovernance(s.Project).Expansions {
+		g.Expansions = append(g.Expansions, ScopeRequestOf(r))
 	}
 	for _, l := range readGovernance(s.Project).Locks {
 		g.Leases = append(g.Leases, s.lease(l))

@@ -269,7 +269,7 @@ async function renderGovernance() {
   fill("#expansions-table", g.expansions.map((x) => el("tr", { "data-id": x.id },
     el("td", {}, x.id), el("td", {}, x.intent), el("td", {}, x.session),
     el("td", {}, (x.paths || []).map((p) => el("code", { class: "scope" }, p))),
-    el("td", {}, x.reason || ""), el("td", {}, x.status), el("td", {}, when(x.t)))), "No requests.");
+    el("td", {}, x.reason || ""), el("td", {}, x.status), el("td", {}, when(x.time)))), "No requests.");
 }
 
 async function renderLedger() {
