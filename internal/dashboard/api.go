@@ -247,7 +247,7 @@ func (s *Server) apiTasks(w http.ResponseWriter, _ *http.Request, snap *view.Sna
 
 // apiBackground is GET /api/background?session=: the background tasks.
 func (s *Server) apiBackground(w http.ResponseWriter, r *http.Request, snap *view.Snapshot) {
-	writeJSON(w, http.StatusOK, view.BackgroundList{Tasks: view.List(snap.Background(r.URL.Query().Get("session")))})
+	writeJSON(w, http.StatusOK, snap.BackgroundList(r.URL.Query().Get("session")))
 }
 
 // apiHealth is GET /api/health: damaged and quarantined records, and how

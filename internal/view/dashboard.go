@@ -169,7 +169,20 @@ type DecisionPage struct {
 	Total   int            `json:"total"`
 }
 
-// BackgroundList is GET /api/background.
+// BackgroundList is GET /api/background: the tasks as `bg list --json`
+// prints them.
 type BackgroundList struct {
-	Tasks []state.BgTask `json:"tasks"`
+	Tasks []BgTask `json:"tasks"`
+}
+
+// BackgroundList lists the background tasks a session launched (""
+// every one), oldest first.
+func (s *Snapshot) BackgroundList(session string) BackgroundList {
+	l := BackgroundList{Tasks: []BgTask{}}
+	for _, t := range BgTasks(readBackground(s.Project), s.Taken) {
+		if session == "" || t.Parent == session {
+			l.Tasks = append(l.Tasks, t)
+		}
+	}
+	return l
 }

@@ -341,7 +341,7 @@ async function renderBackground() {
       el("td", {}, t.agent || ""), el("td", {}, t.description || ""),
       el("td", {}, el("span", { class: "badge st-" + t.status }, t.status)),
       el("td", {}, when(t.created)),
-      el("td", { class: "reason" }, t.error || (t.result || "").split("\n")[0]),
+      el("td", { class: "reason" }, t.error || (t.summary || "").split("\n")[0]),
       el("td", {}, pending ? el("button", { class: "cancel", onclick: () => post("background/" + encodeURIComponent(t.id) + "/cancel", `Cancel background task ${t.id}?`) }, "Cancel") : ""));
   }));
 }
