@@ -80,12 +80,13 @@ func (s *Snapshot) SessionDetail(id string) (SessionDetail, bool) {
 	return d, true
 }
 
-// Board is GET /api/tasks: the task board, its error log and each task's
-// plans. The keys are in the order the endpoint always had.
+// Board is GET /api/tasks: the task board (as `task list --json` prints
+// it), its error log and each task's plans. The keys are in the order the
+// endpoint always had.
 type Board struct {
 	Errors []state.TaskError `json:"errors"`
 	Plans  []TaskPlan        `json:"plans"`
-	Tasks  []state.Task      `json:"tasks"`
+	Tasks  []Task            `json:"tasks"`
 }
 
 // TaskPlan is one plan of a task.
@@ -99,7 +100,10 @@ type TaskPlan struct {
 // Board is the project's task board.
 func (s *Snapshot) Board() Board {
 	tb := readTasks(s.Project)
-	b := Board{Tasks: List(tb.List), Errors: List(tb.Errors), Plans: []TaskPlan{}}
+	b := Board{Tasks: []Task{}, Errors: List(tb.Errors), Plans: []TaskPlan{}}
+	for i := range tb.List {
+		b.Tasks = append(b.Tasks, TaskOf(&tb.List[i]))
+	}
 	for _, t := range tb.List {
 		for i, p := range t.Plans {
 			b.Plans = append(b.Plans, TaskPlan{Task: t.Number, Version: i + 1, Path: p, Approved: t.Approved == i+1})

@@ -321,7 +321,7 @@ async function renderTasks() {
     el("td", { class: "num" }, k.number), el("td", {}, k.title),
     el("td", {}, el("span", { class: "badge st-" + k.status }, k.status)),
     el("td", {}, k.priority || ""), el("td", {}, k.phase || ""),
-    el("td", {}, k.plans && k.plans.length ? [el("code", {}, k.plans[k.plans.length - 1]), k.approved ? ` (v${k.approved} approved)` : " (not approved)"] : ""))), "No tasks.");
+    el("td", {}, k.plans && k.plans.length ? [el("code", {}, k.plans[k.plans.length - 1]), k.approved_plan ? ` (v${k.approved_plan} approved)` : " (not approved)"] : ""))), "No tasks.");
   fill("#errors-table", t.errors.map((x) => el("tr", { "data-id": x.number },
     el("td", { class: "num" }, x.number), el("td", {}, x.type), el("td", {}, x.severity),
     el("td", {}, x.message), el("td", { class: "num" }, x.count), el("td", {}, when(x.last_seen)), el("td", {}, x.fix || ""))), "No errors.");
