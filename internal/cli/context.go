@@ -11,24 +11,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/readfirst"
 )
 
-// builtinContext is the context section's defaults, used when no config
-// file exists so that no YAML is parsed (TestBuiltinSettings keeps it
-// equal to defaults.yaml).
-var builtinContext = config.Context{ReadBeforeWrite: "note", Checks: config.Checks{BudgetMS: 4000}}
-
-// contextSection is the configuration's context section; a broken file
-// leaves the defaults (the policy handler reports it).
-func contextSection(s *settings) config.Context {
-	if s.builtin() {
-		return builtinContext
-	}
-	c, err := s.cfg.Get()
-	if err != nil {
-		return builtinContext
-	}
-	return c.Context
-}
-
 // readFirstHandler is the read-before-write check with the configured mode,
 // skipping the hosts that check by themselves.
 func readFirstHandler(s *settings) engine.Handler {

@@ -12,11 +12,7 @@ import (
 // handler reports it).
 func delegationHandlers(s *settings) []engine.Handler {
 	return delegation.Handlers(sync.OnceValue(func() delegation.Options {
-		if !s.builtin() {
-			if c, err := s.cfg.Get(); err == nil {
-				return delegation.FromConfig(&c.Delegation)
-			}
-		}
-		return delegation.DefaultOptions()
+		c, _ := s.config()
+		return delegation.FromConfig(&c.Delegation)
 	}))
 }

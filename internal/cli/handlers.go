@@ -31,9 +31,9 @@ type settings struct {
 	root string
 	cfg  *config.Lazy
 	// builtin is true when neither config file exists: then the built-in
-	// defaults apply and no YAML is parsed at all (TestBuiltinSettings
-	// keeps the Go-side defaults equal to the documented ones).
+	// configuration (defaults) applies and no YAML is parsed at all.
 	builtin  func() bool
+	defaults func() *config.Config
 	policy   func() (*guard.Policy, error)
 	session  func() session.Options
 	context  func() config.Context
@@ -67,6 +67,7 @@ func newSettings(root string) *settings {
 	// too, so a cached one never needs the positions of an error.
 	cfg := policy.ProjectConfig(root)
 	s := &settings{root: root, cfg: cfg, builtin: func() bool { return !cfg.Exist() }}
+	s.defaults = sync.OnceValue(config.Builtin)
 	s.background = sync.OnceValue(func() background.Options {
 		var o background.Options
 		if c, err := s.cfg.Get(); err == nil {
@@ -79,109 +80,86 @@ func newSettings(root string) *settings {
 	})
 	s.roster = sync.OnceValue(s.loadRoster)
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) { return policy.ForConfig(s.cfg) })
+	// A broken file leaves the defaults: the policy handler reports it,
+	// the session handlers carry on.
 	s.session = sync.OnceValue(func() session.Options {
-		o := session.DefaultOptions()
-		if !s.builtin() {
-			// A broken file leaves the defaults: the policy handler
-			// reports it, the session handlers carry on.
-			if c, err := s.cfg.Get(); err == nil {
-				o = sessionOptions(&c.Session, &c.Context.Monitor)
-				o.GuardOff = !c.Guard.Enabled
-				workOptions(&o, &c.Context.Work)
-				rosterOptions(&o, s.roster())
-			}
-		}
+		c, _ := s.config()
+		o := session.FromConfig(c).WithRoster(s.roster())
 		o.Hosts = hosts.SessionFacts
 		return o
 	})
-	s.context = sync.OnceValue(func() config.Context { return contextSection(s) })
+	s.context = sync.OnceValue(func() config.Context {
+		c, _ := s.config()
+		return c.Context
+	})
 	// The modes' texts live in the configuration only (no Go copy of the
-	// ultrawork block): read on a user prompt, from the built-in defaults
-	// when no file exists. A broken file leaves no modes.
+	// ultrawork block). A broken file leaves no modes.
 	s.keywords = sync.OnceValue(func() session.KeywordOptions {
-		c, err := s.cfg.Get()
+		c, err := s.config()
 		if err != nil {
 			return session.KeywordOptions{}
 		}
 		return keywordOptions(&c.Context.Keywords)
 	})
 	s.comments = sync.OnceValue(func() comments.Options {
-		if !s.builtin() {
-			// A broken file leaves the defaults, as for the session.
-			if c, err := s.cfg.Get(); err == nil {
-				return commentsOptions(&c.Context.Comments)
-			}
-		}
-		return comments.DefaultOptions()
+		c, _ := s.config()
+		return comments.FromConfig(c)
 	})
 	s.rules = sync.OnceValue(func() rulefiles.Options {
-		o := rulefiles.DefaultOptions()
-		if !s.builtin() {
-			if c, err := s.cfg.Get(); err == nil {
-				o = rulesOptions(c)
-			}
-		}
+		c, _ := s.config()
+		o := rulefiles.FromConfig(c)
 		o.Instructions = hostInstructions
 		return o
 	})
 	return s
 }
 
+// config is the configuration the features read: the built-in one when
+// no file exists, which parses nothing, else the files'. When the files
+// cannot be read it is the built-in one with the error that says why; the
+// policy handler reports it, and each feature decides what a broken file
+// means for it.
+func (s *settings) config() (*config.Config, error) {
+	if s.builtin() {
+		return s.defaults(), nil
+	}
+	c, err := s.cfg.Get()
+	if err != nil {
+		return s.defaults(), err
+	}
+	return c, nil
+}
+
+// configOrBuiltin is [settings.config] without the error.
+func (s *settings) configOrBuiltin() *config.Config {
+	c, _ := s.config()
+	return c
+}
+
 // tasksOptions are the task board's options, read only when a hook has
 // errors to record; a broken file leaves the defaults.
 func (s *settings) tasksOptions() tasks.Options {
-	if c, err := s.cfg.Get(); err == nil {
-		return tasks.FromConfig(c)
-	}
-	return tasks.DefaultOptions()
-}
-
-// commentsOptions maps the context.comments section of the configuration.
-func commentsOptions(c *config.Comments) comments.Options {
-	return comments.Options{Enabled: c.Enabled, RatioPercent: c.RatioPercent, MinLines: c.MinLines}
-}
-
-// rulesOptions maps context.rules; the file name is the session's rules
-// file, the one the root's rules come from.
-func rulesOptions(c *config.Config) rulefiles.Options {
-	r := c.Context.Rules
-	return rulefiles.Options{Enabled: r.Enabled, File: c.Session.Rules.File, Readme: r.Readme, Budget: r.Budget, Dirs: r.Dirs}
+	c, _ := s.config()
+	return tasks.FromConfig(c)
 }
 
 // hostInstructions are the files the named host reads itself at the root.
 func hostInstructions(name string) []string { return hosts.SessionFacts(name).Instructions }
 
-// retention is how long a session is kept after its last event. The
-// engine asks for it at most once a day, so it reads the configuration even
-// when no file exists rather than keep a Go copy of the default; a broken
+// retention is how long a session is kept after its last event; a broken
 // file keeps every session (the policy handler reports it).
 func (s *settings) retention() time.Duration {
-	c, err := s.cfg.Get()
+	c, err := s.config()
 	if err != nil {
 		return 0
 	}
 	return time.Duration(c.State.SessionRetentionDays) * 24 * time.Hour
 }
 
-// configOrBuiltin is the project's configuration, or the built-in one
-// when its files cannot be read (the hook's health check reports that);
-// nil only if the built-in one fails too.
-func (s *settings) configOrBuiltin() *config.Config {
-	if c, err := s.cfg.Get(); err == nil {
-		return c
-	}
-	c, _ := config.Load(config.Paths{})
-	return c
-}
-
 // auditMaxBytes is the audit trail's size limit. The trail asks for it
-// once per 64 KiB written, so loading the configuration here costs a hook
-// nothing it would notice; a broken file leaves the trail at the default.
+// once per 64 KiB written; a broken file leaves the trail at the default.
 func (s *settings) auditMaxBytes() int64 {
-	c := s.configOrBuiltin()
-	if c == nil {
-		return 0
-	}
+	c, _ := s.config()
 	return int64(c.Audit.MaxMiB) << 20
 }
 
@@ -189,92 +167,23 @@ func (s *settings) auditMaxBytes() int64 {
 // without parsing anything when no config file exists, and off when the
 // files cannot be read (the hook's health check reports that).
 func (s *settings) otelEnabled() bool {
-	if s.builtin() {
-		return false
-	}
-	c, err := s.cfg.Get()
+	c, err := s.config()
 	return err == nil && c.Otel.Enabled
 }
 
 // spoolMaxBytes is the span spool's size limit, asked for like
 // auditMaxBytes once per 64 KiB written.
 func (s *settings) spoolMaxBytes() int64 {
-	c := s.configOrBuiltin()
-	if c == nil {
-		return 0
-	}
+	c, _ := s.config()
 	return int64(c.Otel.SpoolMiB) << 20
-}
-
-// sessionOptions maps the session section of the configuration, and the
-// context monitor's.
-func sessionOptions(c *config.Session, m *config.ContextMonitor) session.Options {
-	return session.Options{
-		ContextWindow: m.WindowTokens, ContextThresholds: m.Thresholds,
-		Guidance: map[string]string{
-			"intent":         c.Phases.Intent,
-			"assessment":     c.Phases.Assessment,
-			"exploration":    c.Phases.Exploration,
-			"implementation": c.Phases.Implementation,
-			"verification":   c.Phases.Verification,
-		},
-		WarnAt: c.Strikes.Warn, EscalateAt: c.Strikes.Escalate,
-		MaxBlocks: c.Stop.MaxBlocks, StagnantTurns: c.Stop.StagnantTurns,
-		MemoryBudget: c.Memory.Budget, StaleAfter: time.Duration(c.Memory.StaleHours) * time.Hour, DropStale: c.Memory.DropStale,
-		RulesFile: c.Rules.File, RulesRequired: c.Rules.Required, RulesBudget: c.Rules.Budget,
-		Persona: c.Identity.Name, Prefix: c.Identity.Prefix, Announce: c.Identity.Announce,
-	}
-}
-
-// rosterOptions names the roster's subagents and its oracle in the
-// session's options. An incomplete agent is left out (the roster's
-// error is reported by install and 'config validate').
-func rosterOptions(o *session.Options, r agents.Roster) {
-	o.Agents, o.Oracle = nil, ""
-	for _, a := range r.Subagents() {
-		o.Agents = append(o.Agents, session.Agent{ID: a.ID, Name: a.Name, Role: roleWords(a.Role)})
-	}
-	if a, ok := r.Oracle(); ok {
-		o.Oracle = a.ID
-	}
-}
-
-// roleWords says what a role is for, in the identity's list.
-func roleWords(role string) string {
-	switch role {
-	case "oracle":
-		return "oracle: diagnosis and hard decisions"
-	case "explore":
-		return "codebase search"
-	case "librarian":
-		return "docs and references"
-	case "build":
-		return "implementation"
-	case "plan":
-		return "planning"
-	}
-	return role
 }
 
 // loadRoster is the project's agent roster; a configuration that cannot
 // be read gives the built-in one.
 func (s *settings) loadRoster() agents.Roster {
-	c := s.configOrBuiltin()
-	if c == nil {
-		return nil
-	}
+	c, _ := s.config()
 	r, _ := agents.FromConfig(c.Agents)
 	return r
-}
-
-// workOptions maps context.work: the class guidance and the verify nudge.
-func workOptions(o *session.Options, c *config.ContextWork) {
-	o.VerifyBeforeStop = c.VerifyBeforeStop
-	o.Classes = map[string]string{
-		"question": c.Classes.Question, "bugfix": c.Classes.Bugfix, "feature": c.Classes.Feature,
-		"refactor": c.Classes.Refactor, "review": c.Classes.Review, "research": c.Classes.Research,
-		"chore": c.Classes.Chore,
-	}
 }
 
 // keywordOptions maps context.keywords, the modes in name order (the

@@ -48,12 +48,7 @@ func (o *intentSelectOptions) run(io *IO) error {
 	}
 	// The lease the hooks would use: the default when there is no
 	// configuration, and when it does not load (select still works then).
-	lease := governance.DefaultOptions().Lease
-	if s := newSettings(root); !s.builtin() {
-		if c, err := s.cfg.Get(); err == nil {
-			lease = governanceOptions(&c.Governance).Lease
-		}
-	}
+	lease := governance.FromConfig(newSettings(root).configOrBuiltin()).Lease
 	var in *intent.Intent
 	var view intentJSON
 	err = updateProject(io, func(p *state.Project) error {

@@ -3,7 +3,6 @@ package cli
 import (
 	"sync"
 
-	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/outputs"
 	"github.com/atreides-dev/atreides/internal/usage"
@@ -15,21 +14,10 @@ import (
 // reports it.
 func outputsHandler(s *settings) engine.Handler {
 	opts := sync.OnceValue(func() outputs.Options {
-		o := outputs.DefaultOptions()
-		if !s.builtin() {
-			if c, err := s.cfg.Get(); err == nil {
-				o = outputsOptions(&c.Context.Output)
-			}
-		}
+		c, _ := s.config()
+		o := outputs.FromConfig(c)
 		o.Room = usage.Room(s.session().ContextWindow)
 		return o
 	})
 	return outputs.Handler(opts)
-}
-
-func outputsOptions(c *config.ContextOutput) outputs.Options {
-	return outputs.Options{
-		Shell: c.Shell, Search: c.Search, Fetch: c.Fetch, MCP: c.MCP,
-		Keep: outputs.Limits{Files: c.KeepFiles, Bytes: int64(c.KeepMiB) << 20},
-	}
 }
