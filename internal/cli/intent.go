@@ -3,36 +3,14 @@ package cli
 import (
 	"fmt"
 	"os"
-	"sync"
 
-	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
-	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/intent"
-	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
-
-// governanceHandler is the governance handler with its options read from
-// the configuration on first use.
-func governanceHandler(s *settings) engine.Handler {
-	opts := sync.OnceValue(func() governance.Options {
-		c, err := s.config()
-		o := governance.FromConfig(c)
-		o.ToolName = hosts.ToolName
-		if err != nil {
-			o.ConfigErr = err
-			return o
-		}
-		o.Version, o.KeyDir = Version(), policy.ConfigDir()
-		o.Team, _ = fleet.Remote(c)
-		return o
-	})
-	return governance.Handler(opts, governance.LoadIntents())
-}
 
 func newIntentCmd(io *IO) *cobra.Command {
 	return newGroupCmd("intent <subcommand>",

@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/spf13/cobra"
@@ -156,7 +157,7 @@ func (o *storeMigrateOptions) run(io *IO) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	m, err := kind.Migrate(ctx, dsn, Version())
+	m, err := kind.Migrate(ctx, dsn, hook.Version())
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -116,10 +117,12 @@ func TestServeBackgroundTick(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".atreides", "config.yaml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := updateProjectAt(dir, func(p *state.Project) error {
-		background.Add(&p.Background, state.BgTask{Parent: "ses_p", Runner: background.RunnerOpenCode, Host: "opencode", Key: "k", Prompt: "find it", Agent: "explore"}, time.Now())
-		background.Schedule(&p.Background, background.Limits{Default: 1}, time.Now())
-		return nil
+	if err := fleet.Open(dir).Update(context.Background(), func(tx *store.Tx) error {
+		return state.UpdateProject(tx, func(p *state.Project) error {
+			background.Add(&p.Background, state.BgTask{Parent: "ses_p", Runner: background.RunnerOpenCode, Host: "opencode", Key: "k", Prompt: "find it", Agent: "explore"}, time.Now())
+			background.Schedule(&p.Background, background.Limits{Default: 1}, time.Now())
+			return nil
+		})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +149,12 @@ func TestServeBackgroundTick(t *testing.T) {
 	if out["pending"] != false {
 		t.Fatalf("still pending after a stable idle answer: %v", out)
 	}
-	p, err := loadProject(store.Open(project.StateDir(dir)))
+	var p *state.Project
+	err := store.Open(project.StateDir(dir)).View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		p, err = state.LoadProject(tx)
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"os"
@@ -15,7 +15,7 @@ import (
 func TestKeywordSettings(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir+"/xdg")
-	o := newSettings(dir).keywords()
+	o := NewSettings(dir).keywords()
 	if len(o.Modes) != 1 || o.Variant != "" {
 		t.Fatalf("built-in keyword options: %+v", o)
 	}
@@ -31,7 +31,7 @@ func TestKeywordSettings(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".atreides", "config.yaml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o = newSettings(dir).keywords()
+	o = NewSettings(dir).keywords()
 	if len(o.Modes) != 2 || o.Modes[0].Name != "tdd" || o.Modes[0].Once || o.Modes[0].Priority != event.Normal || o.Variant != "high" {
 		t.Fatalf("keyword options from the project file: %+v", o)
 	}

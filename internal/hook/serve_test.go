@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"bufio"
@@ -16,10 +16,11 @@ import (
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
-// serveClient drives newServer over pipes, as the OpenCode plugin does.
+// serveClient drives NewServer over pipes, as the OpenCode plugin does.
 type serveClient struct {
 	t    testing.TB
 	in   *io.PipeWriter
@@ -32,11 +33,11 @@ func startServe(t testing.TB, dir string) *serveClient {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	tio := &IO{In: inR, Out: outW, Err: io.Discard, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
+	proc := &Process{In: inR, Out: outW, Err: io.Discard, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
 	done := make(chan error, 1)
 	c := &serveClient{t: t, in: inW, out: bufio.NewReader(outR), wait: sync.OnceValue(func() error { return <-done })}
 	go func() {
-		err := newServer(tio, 5*time.Second).Serve(context.Background(), inR, outW)
+		err := NewServer(proc, 5*time.Second).Serve(context.Background(), inR, outW)
 		outW.Close()
 		done <- err
 	}()
@@ -123,9 +124,15 @@ func TestServeOpenCode(t *testing.T) {
 	if err := store.Open(filepath.Join(dir, ".atreides")).Update(ctx, func(*store.Tx) error { return nil }); err != nil {
 		t.Fatalf("store busy between requests: %v", err)
 	}
-	if code := Run(&IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }},
-		[]string{"todo", "add", "write the report"}); code != 0 {
-		t.Fatalf("todo add: exit %d", code)
+	// A todo added between requests, as 'atreides todo add' adds it.
+	err := store.Open(filepath.Join(dir, ".atreides")).Update(ctx, func(tx *store.Tx) error {
+		return state.UpdateProject(tx, func(p *state.Project) error {
+			_, err := p.AddTodo(state.NewTodo{Title: "write the report"}, time.Now().UTC())
+			return err
+		})
+	})
+	if err != nil {
+		t.Fatalf("todo add: %v", err)
 	}
 	idle := map[string]any{"directory": dir, "input": map[string]any{"event": map[string]any{"id": "e", "type": "session.idle", "properties": map[string]any{"sessionID": "s1"}}}}
 	r := c.call("event", idle)
@@ -270,5 +277,34 @@ func TestAnswerEarly(t *testing.T) {
 				t.Errorf("logged %v:\n%s", logged, b)
 			}
 		})
+	}
+}
+
+// hostileCommands once crashed the hook or took seconds under the project
+// lock (the process tests of package cli run them through 'atreides hook').
+var hostileCommands = []struct{ name, cmd string }{
+	{"deep parentheses", strings.Repeat("(", 150000)},
+	{"nested substitutions", "echo " + strings.Repeat("$(", 100000) + "x" + strings.Repeat(")", 100000)},
+	{"unclosed substitutions after a live line", "rm -rf ~\n" + strings.Repeat("$(", 200000)},
+	{"brace bomb", "echo " + strings.Repeat("{a,b}", 30)},
+}
+
+// In serve, a hostile request is answered and the server lives on: the
+// next request is answered too.
+func TestServeSurvivesHostileRequests(t *testing.T) {
+	dir := servedProject(t)
+	c := startServe(t, dir)
+	for i, tc := range hostileCommands {
+		r := c.call("tool.before", toolBefore(dir, "s1", fmt.Sprint("h", i), tc.cmd))
+		if !strings.Contains(fmt.Sprint(r["block"]), "parse.too-complex") {
+			t.Errorf("%s: %v", tc.name, r)
+		}
+	}
+	if r := c.call("tool.before", toolBefore(dir, "s1", "ok", "ls -la")); len(r) != 0 {
+		t.Errorf("ls after the hostile requests: %v", r)
+	}
+	c.in.Close()
+	if err := c.wait(); err != nil && err != io.EOF {
+		t.Errorf("serve: %v", err)
 	}
 }

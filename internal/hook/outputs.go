@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"sync"
@@ -12,9 +12,9 @@ import (
 // the context room the host's usage figures leave (package usage, with the
 // monitor's window). A broken file leaves the defaults: the policy handler
 // reports it.
-func outputsHandler(s *settings) engine.Handler {
+func outputsHandler(s *Settings) engine.Handler {
 	opts := sync.OnceValue(func() outputs.Options {
-		c, _ := s.config()
+		c, _ := s.Config()
 		o := outputs.FromConfig(c)
 		o.Room = usage.Room(s.session().ContextWindow)
 		return o

@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ var exitProcess = os.Exit
 // hookRun is one hook process's answer in the making, shared by the
 // normal path and the watchdog: whichever answers first answers alone.
 type hookRun struct {
-	io      *IO
+	proc    *Process
 	adapter host.Adapter
 	until   time.Time // when the budget ends
 
@@ -67,7 +67,7 @@ func (r *hookRun) overrun(budget time.Duration) {
 	}
 	r.answered = true
 	ans, d := r.deadlineAnswer(budget)
-	writeAnswer(r.io, ans)
+	writeAnswer(r.proc, ans)
 	if log := r.log; log != nil {
 		// The log may be what hangs: give it a moment, not the process.
 		msg := fmt.Sprintf("hook %s: %s answered by the watchdog after %v: %v", r.adapter.Name(), orUnknown(r.eventLocked()), budget, errOverBudget)
@@ -76,7 +76,7 @@ func (r *hookRun) overrun(budget time.Duration) {
 		go func() {
 			log.Logf("%s", msg)
 			if d != nil {
-				recordDecision(ev.ProjectDir, newSettings(ev.ProjectDir), log, ev, d, budget)
+				recordDecision(ev.ProjectDir, r.proc.settings(ev.ProjectDir), log, ev, d, budget)
 			}
 			close(logged)
 		}()
@@ -116,16 +116,16 @@ func (r *hookRun) answer(ans host.Answer) bool {
 		return false
 	}
 	r.answered = true
-	writeAnswer(r.io, ans)
+	writeAnswer(r.proc, ans)
 	return true
 }
 
-func writeAnswer(io *IO, ans host.Answer) {
+func writeAnswer(p *Process, ans host.Answer) {
 	if len(ans.Stdout) > 0 {
-		io.Out.Write(ans.Stdout)
+		p.Out.Write(ans.Stdout)
 	}
 	if ans.Stderr != "" {
-		fmt.Fprintln(io.Err, ans.Stderr)
+		fmt.Fprintln(p.Err, ans.Stderr)
 	}
 }
 
@@ -135,7 +135,7 @@ func writeAnswer(io *IO, ans host.Answer) {
 func (r *hookRun) read(max int) ([]byte, error) {
 	buf := make([]byte, 8<<10) // a payload is a few KB; larger ones take more reads
 	for {
-		n, err := r.io.In.Read(buf)
+		n, err := r.proc.In.Read(buf)
 		r.mu.Lock()
 		r.data = append(r.data, buf[:n]...)
 		data := r.data

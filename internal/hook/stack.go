@@ -1,4 +1,4 @@
-package cli
+package hook
 
 // hookStack is the stack a hook's work grows to: parsing and walking a
 // shell command recurses deeply, and a goroutine that starts with a few

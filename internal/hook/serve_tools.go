@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"context"
@@ -28,7 +28,7 @@ const toolCallTimeout = 65 * time.Minute
 
 // toolServer answers the plugin's tool and background runner methods.
 type toolServer struct {
-	io    *IO
+	proc  *Process
 	roots *servedRoots
 	m     *opencode.Mapper
 	tools func() []agenttools.Tool
@@ -61,21 +61,21 @@ func (ts *toolServer) handle(ctx context.Context, method string, params json.Raw
 
 func (ts *toolServer) root(dir string) string {
 	if dir == "" {
-		dir, _ = ts.io.Getwd()
+		dir, _ = ts.proc.Getwd()
 	}
 	return project.Root("", dir)
 }
 
 // runnerConfig is the project's background.opencode section (the
 // defaults when the configuration cannot be read: the hooks report that).
-func runnerConfig(s *settings) config.BackgroundOpenCode {
-	return s.configOrBuiltin().Background.OpenCode
+func runnerConfig(s *Settings) config.BackgroundOpenCode {
+	return s.ConfigOrBuiltin().Background.OpenCode
 }
 
 // tickOptions are the background options of the project's cached
 // configuration, read on every tick without parsing a file; when it
 // cannot be read, [background.LoadOptions]'s defaults.
-func tickOptions(s *settings, root string) background.Options {
+func tickOptions(s *Settings, root string) background.Options {
 	if c, err := s.cfg.Get(); err == nil {
 		return background.FromConfig(c)
 	}
@@ -112,7 +112,7 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 	_, log := ts.roots.get(root)
 	sess, agent := ts.m.Caller(p.SessionID)
 	env := &agenttools.Env{Root: root, Store: openStore(root, log), Host: opencode.Host, Session: sess, Agent: agent,
-		Now: ts.now, Getenv: ts.io.Getenv, Logf: log.Logf, SkillDirs: hosts.SkillDirs(),
+		Now: ts.now, Getenv: ts.proc.Getenv, Logf: log.Logf, SkillDirs: hosts.SkillDirs(),
 		ToolName: func(tool string) string { return hosts.ToolName(opencode.Host, tool) }}
 	args := p.Args
 	if len(args) == 0 || string(args) == "null" {

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package cli
+package hook
 
 import "golang.org/x/sys/unix"
 

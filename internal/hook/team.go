@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/companion"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -30,26 +31,26 @@ const teamExecEnv = "ATREIDES_TEAM_EXEC"
 // own, which link the driver too.
 var teamCommands = []string{"serve", "doctor", "status", "export", "todo", "task", "plan", "errors", "bg", "anchor", "intent", "trace", "store", "log"}
 
-// teamExecFor runs the companion in place of this process for a command
+// TeamExecFor runs the companion in place of this process for a command
 // line of a project whose store needs it, and returns only when it does
 // not need it or cannot start it (then the command goes on here, and its
 // store says why it cannot be used).
-func teamExecFor(io *IO, args []string) {
+func TeamExecFor(p *Process, args []string) {
 	if len(args) == 0 || !slices.Contains(teamCommands, args[0]) {
 		return
 	}
-	wd, err := io.Getwd()
+	wd, err := p.Getwd()
 	if err != nil {
 		return
 	}
 	// The hook's cached configuration: read, not parsed, most times.
-	s := newSettings(project.Root("", wd))
+	s := NewSettings(project.Root("", wd))
 	if s.builtin() {
 		return
 	}
-	if c, err := s.cfg.Get(); err == nil && needsTeam(c, io.Getenv) {
+	if c, err := s.cfg.Get(); err == nil && needsTeam(c, p.Getenv) {
 		if err := teamExec(args, nil, 0); err != nil {
-			fmt.Fprintf(io.Err, "atreides: %v\n", err)
+			fmt.Fprintf(p.Err, "atreides: %v\n", err)
 		}
 	}
 }
@@ -65,7 +66,7 @@ func needsTeam(c *config.Config, getenv func(string) string) bool {
 // hook's payload, read from stdin already, becomes the companion's stdin;
 // budget, when set, is what is left of the hook's time.
 func teamExec(args []string, payload []byte, budget time.Duration) error {
-	bin, err := sibling(fleet.Companion, "./cmd/"+fleet.Companion)
+	bin, err := companion.Path(fleet.Companion, "./cmd/"+fleet.Companion)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,7 @@
-package cli
+package hook
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -16,15 +15,15 @@ import (
 // [session.Health]) besides the state: the configuration, and this host's
 // installation as doctor sees it. They are doctor's own checks, reduced to
 // the problems of the host the session runs in.
-func healthChecks(s *settings, root string) []session.Check {
-	return []session.Check{s.configProblems, s.trustProblems, installProblems(root)}
+func healthChecks(s *Settings) []session.Check {
+	return []session.Check{s.configProblems, s.trustProblems, s.installProblems}
 }
 
 // trustProblems tells, once at session start, what an untrusted project
 // configuration was not allowed to do, and that a config in a
 // subdirectory does not count: both are the user's to act on, and the
 // agent should know why a setting it reads in the file is not in force.
-func (s *settings) trustProblems(c *engine.Call) []string {
+func (s *Settings) trustProblems(c *engine.Call) []string {
 	var out []string
 	if !s.builtin() {
 		if cfg, err := s.cfg.Get(); err == nil {
@@ -43,7 +42,7 @@ func (s *settings) trustProblems(c *engine.Call) []string {
 // untrustedNote is one sentence on what an untrusted project
 // configuration lost: at most three keys named.
 func untrustedNote(t config.Trust) string {
-	keys := ignoredKeys(t.Ignored)
+	keys := t.IgnoredKeys()
 	named := strings.Join(keys[:min(len(keys), 3)], ", ")
 	if len(keys) > 3 {
 		named += fmt.Sprintf(" and %d more", len(keys)-3)
@@ -55,7 +54,7 @@ func untrustedNote(t config.Trust) string {
 // then every tool call is blocked (the guard fails closed), and the user
 // should learn why before the first one. Retired keys the files still set
 // are reported too: they are skipped, and the user can clean them up.
-func (s *settings) configProblems(*engine.Call) []string {
+func (s *Settings) configProblems(*engine.Call) []string {
 	if s.builtin() {
 		return nil
 	}
@@ -75,19 +74,10 @@ func (s *settings) configProblems(*engine.Call) []string {
 }
 
 // installProblems reports what doctor finds wrong with the installation
-// for the event's host: a settings file the host cannot parse (Claude Code
-// then ignores it silently), events without atreides, a hook binary that
-// does not run, atreides registered twice, a broken MCP registration.
-func installProblems(root string) session.Check {
-	return func(c *engine.Call) []string {
-		var problems []string
-		// The host's own checks (Claude Code's MCP registration) come
-		// with its files, from the hosts registry.
-		hostChecks(hostEnvAt(os.Getenv, root), c.Event.Host, func(ch check) {
-			if ch.Status == "problem" {
-				problems = append(problems, ch.Detail)
-			}
-		})
-		return problems
+// for the event's host (see [Process.InstallProblems]).
+func (s *Settings) installProblems(c *engine.Call) []string {
+	if s.proc == nil || s.proc.InstallProblems == nil {
+		return nil
 	}
+	return s.proc.InstallProblems(s.root, c.Event.Host)
 }

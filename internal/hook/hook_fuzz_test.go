@@ -1,8 +1,9 @@
-package cli
+package hook
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,10 +12,11 @@ import (
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
+	"github.com/atreides-dev/atreides/internal/hosts"
 )
 
-// FuzzHookPayload runs whole hook payloads through `atreides hook claude`
-// in process, against a real project store. The property is the hook's
+// FuzzHookPayload runs whole hook payloads through the hook runtime as
+// `atreides hook claude` runs it, in process, against a real project store. The property is the hook's
 // contract whatever the input: an answer within the budget (the watchdog
 // never has to answer), in protocol (stdout is nothing or one JSON
 // object; stderr only carries the reason of a block), exit 0 or 2, and no
@@ -45,6 +47,7 @@ func FuzzHookPayload(f *testing.F) {
 	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~","COMMAND":"ls"}}`))
 	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf ~"}}`))
 
+	claude, _ := hosts.Lookup("claude")
 	var watchdog atomic.Bool
 	exitProcess = func(int) { watchdog.Store(true) }
 	f.Cleanup(func() { exitProcess = os.Exit })
@@ -61,8 +64,8 @@ func FuzzHookPayload(f *testing.F) {
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		_ = os.Remove(logPath) // each input's own lines only
 		var out, errb bytes.Buffer
-		code := Run(&IO{In: bytes.NewReader(payload), Out: &out, Err: &errb, Getenv: getenv,
-			Getwd: func() (string, error) { return dir, nil }}, []string{"hook", "claude"})
+		code := Answer(&Process{In: bytes.NewReader(payload), Out: &out, Err: &errb, Getenv: getenv,
+			Getwd: func() (string, error) { return dir, nil }}, claude.Adapter, "", Budget(getenv, 0))
 		if watchdog.Load() {
 			t.Fatalf("the watchdog had to answer")
 		}
@@ -88,4 +91,15 @@ func FuzzHookPayload(f *testing.F) {
 			t.Fatalf("a panic was logged:\n%s", log)
 		}
 	})
+}
+
+// preToolPayload is Claude Code's PreToolUse payload of a shell command.
+func preToolPayload(dir, session string, n int, command string) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"session_id": session, "transcript_path": filepath.Join(dir, "t.jsonl"), "cwd": dir,
+		"hook_event_name": "PreToolUse", "tool_name": "Bash",
+		"tool_input":  map[string]string{"command": command, "description": "test"},
+		"tool_use_id": fmt.Sprintf("toolu_%d", n),
+	})
+	return b
 }

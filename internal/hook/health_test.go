@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"os"
@@ -39,8 +39,8 @@ func healthCall(root string) *engine.Call {
 
 func TestHealthChecksHealthy(t *testing.T) {
 	root := healthProject(t)
-	s := newSettings(root)
-	for _, check := range healthChecks(s, root) {
+	s := NewSettings(root)
+	for _, check := range healthChecks(s) {
 		if p := check(healthCall(root)); len(p) > 0 {
 			t.Errorf("a healthy project has problems: %q", p)
 		}
@@ -54,7 +54,7 @@ func TestHealthChecksRetiredKey(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".atreides", "config.yaml"), []byte("guard:\n  enabled: true\nlog:\n  level: info\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := newSettings(root)
+	s := NewSettings(root)
 	if _, err := s.policy(); err != nil {
 		t.Fatalf("a retired key broke the policy: %v", err)
 	}
@@ -71,8 +71,8 @@ func BenchmarkHealthChecks(b *testing.B) {
 	root := healthProject(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		s := newSettings(root)
-		for _, check := range healthChecks(s, root) {
+		s := NewSettings(root)
+		for _, check := range healthChecks(s) {
 			check(healthCall(root))
 		}
 	}

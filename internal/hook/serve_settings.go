@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"sync"
@@ -18,13 +18,15 @@ const maxServedRoots = 16
 // request stats the configuration files (a few microseconds) and builds
 // them again only when their [config.Paths.Stamp] changed.
 type servedRoots struct {
+	// proc is the server's process, whose settings these are.
+	proc  *Process
 	mu    sync.Mutex
 	roots map[string]*servedRoot
 	clock uint64 // counts lookups, for forgetting the least recently used
 }
 
 type servedRoot struct {
-	s     *settings
+	s     *Settings
 	stamp string
 	log   *project.Log
 	used  uint64
@@ -34,7 +36,7 @@ type servedRoot struct {
 // files changed since they were, and loaded: whatever an event may ask of
 // them is parsed and compiled here, before the state lock is taken, not
 // by the first handler that needs it while it holds the lock.
-func (r *servedRoots) get(root string) (*settings, *project.Log) {
+func (r *servedRoots) get(root string) (*Settings, *project.Log) {
 	paths := config.DefaultPaths(root)
 	// A stamp holding a stat error stays the same while the error does,
 	// so the settings (which report it) are not rebuilt on every request.
@@ -55,7 +57,7 @@ func (r *servedRoots) get(root string) (*settings, *project.Log) {
 		} else {
 			log = project.NewLog(project.StateDir(root))
 		}
-		p = &servedRoot{s: newSettings(root), stamp: stamp, log: log}
+		p = &servedRoot{s: r.proc.settings(root), stamp: stamp, log: log}
 		r.roots[root] = p
 	}
 	p.used = r.clock
@@ -78,7 +80,7 @@ func (r *servedRoots) forgetOldest() {
 // load loads everything the settings hold (each once: the values are
 // kept, so this costs nothing after the first time). A file that does not
 // parse is kept as the error the handlers report, as in a hook.
-func (s *settings) load() {
+func (s *Settings) load() {
 	_, _ = s.cfg.Get()
 	_, _ = s.policy()
 	s.session()

@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"testing"
@@ -17,11 +17,11 @@ func TestBuiltinSettings(t *testing.T) {
 
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir+"/xdg")
-	s := newSettings(dir)
+	s := NewSettings(dir)
 	if !s.builtin() {
 		t.Fatal("no config file, but settings are not the built-in ones")
 	}
-	if c, err := s.config(); err != nil || !c.Governance.Trace || c.Governance.Enabled {
+	if c, err := s.Config(); err != nil || !c.Governance.Trace || c.Governance.Enabled {
 		t.Errorf("built-in settings: governance %+v, %v", c.Governance, err)
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"time"
@@ -13,7 +13,7 @@ import (
 
 // readFirstHandler is the read-before-write check with the configured mode,
 // skipping the hosts that check by themselves.
-func readFirstHandler(s *settings) engine.Handler {
+func readFirstHandler(s *Settings) engine.Handler {
 	return readfirst.Handler(func() readfirst.Options {
 		return readfirst.Options{Mode: readfirst.ParseMode(string(s.context().ReadBeforeWrite)), Enforced: hosts.ReadsBeforeWrite}
 	})
@@ -21,7 +21,7 @@ func readFirstHandler(s *settings) engine.Handler {
 
 // editCheckHandler runs the configured checks after an edit, each only
 // when the guard, with the hook's own policy, allows its command.
-func editCheckHandler(s *settings) engine.Handler {
+func editCheckHandler(s *Settings) engine.Handler {
 	return editcheck.Handler(func() editcheck.Options {
 		o := editCheckOptions(s.context().Checks)
 		o.Judge = func(command string) error { return policy.JudgeRun(s.policy, command, s.root, s.root) }

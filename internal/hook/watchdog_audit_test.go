@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func TestWatchdogBlockIsAudited(t *testing.T) {
 	defer func() { exitProcess = old }()
 
 	var out bytes.Buffer
-	r := &hookRun{io: &IO{Out: &out, Err: &bytes.Buffer{}}, adapter: claude.Adapter{}, overran: make(chan struct{})}
+	r := &hookRun{proc: &Process{Out: &out, Err: &bytes.Buffer{}}, adapter: claude.Adapter{}, overran: make(chan struct{})}
 	ev := &event.Event{Kind: event.PreTool, Host: "claude", HostEvent: "PreToolUse", SessionID: "s1", ProjectDir: dir, Time: time.Now(),
 		Tool: event.Tool{Raw: "Bash", Command: "sleep 1000"}}
 	r.decoded(ev, project.NewLog(project.StateDir(dir)))

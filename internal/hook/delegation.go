@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"sync"
@@ -10,9 +10,9 @@ import (
 // delegationHandlers are the delegation limits and registry, on whatever
 // the governance setting; a broken file leaves the defaults (the policy
 // handler reports it).
-func delegationHandlers(s *settings) []engine.Handler {
+func delegationHandlers(s *Settings) []engine.Handler {
 	return delegation.Handlers(sync.OnceValue(func() delegation.Options {
-		c, _ := s.config()
+		c, _ := s.Config()
 		return delegation.FromConfig(&c.Delegation)
 	}))
 }
