@@ -1,9 +1,6 @@
 package hook
 
 import (
-	"time"
-
-	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/editcheck"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/hosts"
@@ -15,7 +12,10 @@ import (
 // skipping the hosts that check by themselves.
 func readFirstHandler(s *Settings) engine.Handler {
 	return readfirst.Handler(func() readfirst.Options {
-		return readfirst.Options{Mode: readfirst.ParseMode(string(s.context().ReadBeforeWrite)), Enforced: hosts.ReadsBeforeWrite}
+		c, _ := s.Config()
+		o := readfirst.FromConfig(c)
+		o.Enforced = hosts.ReadsBeforeWrite
+		return o
 	})
 }
 
@@ -23,21 +23,9 @@ func readFirstHandler(s *Settings) engine.Handler {
 // when the guard, with the hook's own policy, allows its command.
 func editCheckHandler(s *Settings) engine.Handler {
 	return editcheck.Handler(func() editcheck.Options {
-		o := editCheckOptions(s.context().Checks)
+		c, _ := s.Config()
+		o := editcheck.FromConfig(c)
 		o.Judge = func(command string) error { return policy.JudgeRun(s.policy, command, s.root, s.root) }
 		return o
 	})
-}
-
-func editCheckOptions(c config.Checks) editcheck.Options {
-	o := editcheck.Options{Budget: time.Duration(c.BudgetMS) * time.Millisecond}
-	for _, ch := range c.Run {
-		globs := make([]string, len(ch.Globs))
-		for i, g := range ch.Globs {
-			globs[i] = string(g)
-		}
-		o.Checks = append(o.Checks, editcheck.Check{Globs: globs, Command: ch.Command,
-			Timeout: time.Duration(ch.TimeoutMS) * time.Millisecond, FailOnOutput: ch.FailOnOutput})
-	}
-	return o
 }

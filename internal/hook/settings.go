@@ -1,10 +1,8 @@
 package hook
 
 import (
-	"maps"
 	"os"
 
-	"slices"
 	"sync"
 	"time"
 
@@ -14,7 +12,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/comments"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
-	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/hosts"
@@ -38,7 +35,6 @@ type Settings struct {
 	defaults func() *config.Config
 	policy   func() (*guard.Policy, error)
 	session  func() session.Options
-	context  func() config.Context
 	keywords func() session.KeywordOptions
 	comments func() comments.Options
 	rules    func() rulefiles.Options
@@ -93,10 +89,6 @@ func NewSettings(root string) *Settings {
 		o.Hosts = hosts.SessionFacts
 		return o
 	})
-	s.context = sync.OnceValue(func() config.Context {
-		c, _ := s.Config()
-		return c.Context
-	})
 	// The modes' texts live in the configuration only (no Go copy of the
 	// ultrawork block). A broken file leaves no modes.
 	s.keywords = sync.OnceValue(func() session.KeywordOptions {
@@ -104,7 +96,7 @@ func NewSettings(root string) *Settings {
 		if err != nil {
 			return session.KeywordOptions{}
 		}
-		return keywordOptions(&c.Context.Keywords)
+		return session.KeywordsFromConfig(c)
 	})
 	s.comments = sync.OnceValue(func() comments.Options {
 		c, _ := s.Config()
@@ -200,35 +192,6 @@ func (s *Settings) loadRoster() agents.Roster {
 	c, _ := s.Config()
 	r, _ := agents.FromConfig(c.Agents)
 	return r
-}
-
-// keywordOptions maps context.keywords, the modes in name order (the
-// order their blocks are registered in when two fire at once).
-func keywordOptions(c *config.ContextKeywords) session.KeywordOptions {
-	o := session.KeywordOptions{Variant: c.Variant}
-	for _, name := range slices.Sorted(maps.Keys(c.Modes)) {
-		m := c.Modes[name]
-		kw := make([]string, len(m.Keywords))
-		for i, k := range m.Keywords {
-			kw[i] = string(k)
-		}
-		o.Modes = append(o.Modes, session.KeywordMode{Name: name, Keywords: kw, Text: m.Text,
-			Priority: contextPriority(m.Priority), Once: m.Once})
-	}
-	return o
-}
-
-// contextPriority maps a configured priority; "" is normal.
-func contextPriority(p config.ContextPriority) event.Priority {
-	switch p {
-	case "critical":
-		return event.Critical
-	case "high":
-		return event.High
-	case "low":
-		return event.Low
-	}
-	return event.Normal
 }
 
 // handlers are every handler a hook runs: the engine sorts them by
