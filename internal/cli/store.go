@@ -80,10 +80,7 @@ func (o *storeStatusOptions) run(io *IO) error {
 // storeStatus says where the state of the project at root is kept and,
 // for a database, how it answers. Also doctor's check.
 func storeStatus(root string, getenv func(string) string) storeStatusJSON {
-	c, err := config.LoadOrBuiltin(config.DefaultPaths(root))
-	if err != nil && c == nil {
-		return storeStatusJSON{Backend: "unknown", Error: err.Error()}
-	}
+	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
 	remote, _ := fleet.Remote(c)
 	if !remote {
 		return storeStatusJSON{Backend: "bbolt", Where: store.Open(project.StateDir(root)).Path()}
