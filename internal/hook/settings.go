@@ -2,12 +2,10 @@ package hook
 
 import (
 	"os"
-
 	"sync"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/agents"
-
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/comments"
 	"github.com/atreides-dev/atreides/internal/config"
