@@ -93,7 +93,7 @@ const (
 	lazyInitBytes = 512
 )
 
-var lazyInit = []string{"internal/config", "internal/sanitize", "internal/policy", "internal/cli"}
+var lazyInit = []string{"internal/config", "internal/sanitize", "internal/policy", "internal/cli", "internal/hook"}
 
 // TestHookInitBudget builds the binary, runs one PreToolUse hook with
 // GODEBUG=inittrace=1 and checks the package-init allocations against the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/spf13/cobra"
 )
@@ -39,7 +40,7 @@ type anchorView struct {
 
 // anchorStaleAfter is the age at which an anchor of the project at root
 // is stale: session.memory.stale_hours, or its default.
-func anchorStaleAfter(root string) time.Duration { return newSettings(root).session().StaleAfter }
+func anchorStaleAfter(root string) time.Duration { return hook.NewSettings(root).Session().StaleAfter }
 
 func anchorViewOf(a state.Anchor, staleAfter time.Duration, now time.Time) anchorView {
 	d := now.Sub(a.Created)

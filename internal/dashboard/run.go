@@ -77,9 +77,6 @@ func Run(ctx context.Context, o RunOptions) error {
 func ProjectOptions(root string) snapshot.Options {
 	o := snapshot.Options{KeyDir: policy.ConfigDir()}
 	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
-	if c == nil {
-		return o
-	}
 	return snapshot.OptionsOf(c, o.KeyDir)
 }
 
