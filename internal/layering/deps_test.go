@@ -106,8 +106,9 @@ var features = set{
 }
 
 // wiring are the packages that put the product together: the command
-// line, the installer and the hosts. Nothing below them may reach them.
-var wiring = set{"internal/cli", "internal/install", "internal/hosts", "internal/host/..."}
+// line, the hook runtime, the installer and the hosts. Nothing below them
+// may reach them.
+var wiring = set{"internal/cli", "internal/hook", "internal/install", "internal/hosts", "internal/host/..."}
 
 // rule: no package of from may depend, directly or not, on one of
 // mustNot (a package depends on itself, so a set may meet itself).
@@ -121,6 +122,8 @@ var rules = []rule{
 		"the engine and the state serve every feature; a feature plugs into them, never the reverse"},
 	{features, wiring,
 		"a feature reads what it needs of the host from the event; the command line and the installer put features together, not the reverse"},
+	{set{"internal/hook"}, set{"internal/cli"},
+		"the hook runtime serves the commands; it never reaches back into the command line"},
 	{set{"internal/..."}, set{"cmd/..."},
 		"commands are thin: they call internal packages, never the reverse"},
 }

@@ -17,8 +17,8 @@ import (
 // ceiling fails; one under it says so, so the ceiling is lowered as the
 // house improves and never rises again unnoticed.
 var ceilings = map[string]int{
-	"internal packages internal/cli imports":           39,
-	"Default*Options functions":                        8,
+	"internal packages internal/cli imports":           25,
+	"Default*Options functions":                        0,
 	"rule ids written as strings (fire(\"...\"))":      163,
 	"host names written outside internal/host":         89,
 	"methods of the largest receiver type":             185,
