@@ -18,6 +18,13 @@ import (
 // bench/hooktime for whole hook processes).
 var hookDeps = []string{
 	"github.com/bmatcuk/doublestar/v4",
+	// strictjson reads payloads with jsontext: init 0.016 ms, no
+	// allocations; the binary grows by 144 KB (0.94%).
+	"github.com/go-json-experiment/json/internal",
+	"github.com/go-json-experiment/json/internal/jsonflags",
+	"github.com/go-json-experiment/json/internal/jsonopts",
+	"github.com/go-json-experiment/json/internal/jsonwire",
+	"github.com/go-json-experiment/json/jsontext",
 	// install edits Codex's config.toml: init 0.007 ms, no allocations.
 	"github.com/pelletier/go-toml/v2",
 	"github.com/pelletier/go-toml/v2/internal/parserbridge",
