@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
@@ -26,7 +27,7 @@ makes an anchor.`,
 
 // anchorStaleAfter is the age at which an anchor of the project at root
 // is stale: session.memory.stale_hours, or its default.
-func anchorStaleAfter(root string) time.Duration { return newSettings(root).session().StaleAfter }
+func anchorStaleAfter(root string) time.Duration { return hook.NewSettings(root).Session().StaleAfter }
 
 func printAnchors(io *IO, views []view.ProjectAnchor, indent string) {
 	st := styleOf(io)

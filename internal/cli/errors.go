@@ -245,8 +245,14 @@ func errorList(ids []int) string {
 	return "errors " + strings.Join(s, ", ")
 }
 
+// errorsResolveOptions are the arguments of 'atreides errors resolve'.
+type errorsResolveOptions struct {
+	args []string
+	ref  string
+}
+
 func newErrorsResolveCmd(io *IO) *cobra.Command {
-	var ref string
+	o := &errorsResolveOptions{}
 	cmd := &cobra.Command{
 		Use:   "resolve ID --ref COMMIT|TEXT",
 		Short: "record a fix made without a fix task",
@@ -255,27 +261,32 @@ configuration): it shows as fixed from now on, and as recurred if it
 is seen again.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			ids, err := parseIDs(args, "errors resolve", "error")
-			if err != nil {
-				return err
-			}
-			if strings.TrimSpace(ref) == "" {
-				return usagef("errors resolve needs --ref: the commit or a few words naming the fix")
-			}
-			r, err := errorsBoard(io)
-			if err != nil {
-				return err
-			}
-			err = r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
-				_, err := tasks.ResolveError(b, ids[0], ref, now)
-				return err
-			})
-			if err == nil {
-				fmt.Fprintf(io.Out, "error %d: fixed (%s)\n", ids[0], ref)
-			}
-			return err
+			o.args = args
+			return o.run(io)
 		},
 	}
-	cmd.Flags().StringVar(&ref, "ref", "", "the fix: a commit id or a few words")
+	cmd.Flags().StringVar(&o.ref, "ref", "", "the fix: a commit id or a few words")
 	return cmd
+}
+
+func (o *errorsResolveOptions) run(io *IO) error {
+	ids, err := parseIDs(o.args, "errors resolve", "error")
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(o.ref) == "" {
+		return usagef("errors resolve needs --ref: the commit or a few words naming the fix")
+	}
+	r, err := errorsBoard(io)
+	if err != nil {
+		return err
+	}
+	err = r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
+		_, err := tasks.ResolveError(b, ids[0], o.ref, now)
+		return err
+	})
+	if err == nil {
+		fmt.Fprintf(io.Out, "error %d: fixed (%s)\n", ids[0], o.ref)
+	}
+	return err
 }

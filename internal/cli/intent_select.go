@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
@@ -49,12 +50,7 @@ func (o *intentSelectOptions) run(io *IO) error {
 	}
 	// The lease the hooks would use: the default when there is no
 	// configuration, and when it does not load (select still works then).
-	lease := governance.DefaultOptions().Lease
-	if s := newSettings(root); !s.builtin() {
-		if c, err := s.cfg.Get(); err == nil {
-			lease = governanceOptions(&c.Governance).Lease
-		}
-	}
+	lease := governance.FromConfig(hook.NewSettings(root).ConfigOrBuiltin()).Lease
 	var in *intent.Intent
 	var v view.HeldIntent
 	err = updateProject(io, func(p *state.Project) error {

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/hook"
+	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -76,10 +77,13 @@ func TestStatusListsAroundUnreadable(t *testing.T) {
 func TestDoctorReportsQuarantine(t *testing.T) {
 	dir := damagedProject(t)
 	log := project.NewLog(project.StateDir(dir))
+	claude, _ := hosts.Lookup("claude")
+	prompt, _ := json.Marshal(map[string]string{"session_id": "bad", "hook_event_name": "UserPromptSubmit", "prompt": "go on", "cwd": dir})
 	for range 2 {
-		d := runEngine(context.Background(), dir, newSettings(dir), log, &event.Event{Kind: event.UserPrompt, Host: "claude", SessionID: "bad", Cwd: dir, Time: time.Now()}, nil)
-		if d.Verdict == event.Deny || d.Block {
-			t.Fatalf("decision %+v", d)
+		var out, errb bytes.Buffer
+		p := &hook.Process{In: bytes.NewReader(prompt), Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
+		if exit := hook.Answer(p, claude.Adapter, "", time.Minute); exit != 0 || strings.Contains(out.String(), "block") {
+			t.Fatalf("exit %d, answer %s%s", exit, out.Bytes(), errb.Bytes())
 		}
 	}
 	b, err := os.ReadFile(log.Path())

@@ -77,9 +77,6 @@ func Run(ctx context.Context, o RunOptions) error {
 func ProjectOptions(root string) view.Options {
 	o := view.Options{KeyDir: policy.ConfigDir()}
 	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
-	if c == nil {
-		return o
-	}
 	return view.OptionsOf(c, o.KeyDir)
 }
 
