@@ -69,7 +69,11 @@ func (s *Server) source(root string) *source {
 	s.sources[root] = src
 	s.wg.Add(2)
 	go func() { defer s.wg.Done(); src.watchStore(s.ctx) }()
-	go func() { defer s.wg.Done(); src.followAudit(s.ctx) }()
+	// A stream that said hello gets every record appended after it: the
+	// follower finds the end of the trail before the source is handed out.
+	ready := make(chan struct{})
+	go func() { defer s.wg.Done(); src.followAudit(s.ctx, sync.OnceFunc(func() { close(ready) })) }()
+	<-ready
 	return src
 }
 
@@ -184,11 +188,13 @@ func storePrint(root string) uint64 {
 
 // followAudit passes each record appended to the trail to the streams,
 // from the end of the trail as it is now; a failed follow is logged and
-// retried.
-func (src *source) followAudit(ctx context.Context) {
+// retried. ready is called once the first follow knows where it starts
+// (or failed).
+func (src *source) followAudit(ctx context.Context, ready func()) {
+	defer ready()
 	t := trail(src.root)
 	for ctx.Err() == nil {
-		err := t.Follow(ctx, audit.Filter{}, pollEvery, func(line []byte) error {
+		err := t.Follow(ctx, audit.Filter{}, pollEvery, ready, func(line []byte) error {
 			if row, ok := audit.RowOf(line); ok {
 				src.publish(message{Event: "audit", Data: view.AuditEvent{Project: src.root, Session: row.Session, Host: row.Host, Time: row.Time, Verdict: row.Verdict, Rule: row.Rule, Block: row.Block}})
 			}
