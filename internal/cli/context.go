@@ -6,7 +6,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/editcheck"
 	"github.com/atreides-dev/atreides/internal/engine"
-	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/readfirst"
 )
@@ -33,7 +32,7 @@ func contextSection(s *settings) config.Context {
 // skipping the hosts that check by themselves.
 func readFirstHandler(s *settings) engine.Handler {
 	return readfirst.Handler(func() readfirst.Options {
-		return readfirst.Options{Mode: readfirst.ParseMode(string(s.context().ReadBeforeWrite)), Enforced: hosts.ReadsBeforeWrite}
+		return readfirst.Options{Mode: readfirst.ParseMode(string(s.context().ReadBeforeWrite))}
 	})
 }
 

@@ -121,7 +121,6 @@ func newSettings(root string) *settings {
 				o = rulesOptions(c)
 			}
 		}
-		o.Instructions = hostInstructions
 		return o
 	})
 	return s
@@ -147,9 +146,6 @@ func rulesOptions(c *config.Config) rulefiles.Options {
 	r := c.Context.Rules
 	return rulefiles.Options{Enabled: r.Enabled, File: c.Session.Rules.File, Readme: r.Readme, Budget: r.Budget, Dirs: r.Dirs}
 }
-
-// hostInstructions are the files the named host reads itself at the root.
-func hostInstructions(name string) []string { return hosts.SessionFacts(name).Instructions }
 
 // retention is how long a session is kept after its last event. The
 // engine asks for it at most once a day, so it reads the configuration even

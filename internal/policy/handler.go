@@ -157,7 +157,7 @@ func MCPRequests(ev *event.Event) (reqs []guard.Request, unknown string) {
 		if tool == "" {
 			server, tool = "", server
 		}
-	case t.Name == event.Other && ev.Host == "opencode" && t.Raw != "":
+	case t.Name == event.Other && ev.HostFacts().RawMCPTools && t.Raw != "":
 		tool = t.Raw
 	default:
 		return nil, ""

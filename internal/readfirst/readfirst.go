@@ -37,10 +37,9 @@ func ParseMode(s string) Mode {
 
 // Options are the check's settings.
 type Options struct {
+	// Mode is the check's setting; a host that refuses an edit of an
+	// unread file by itself (event.HostFacts.ReadsBeforeWrite) is left to it.
 	Mode Mode
-	// Enforced reports whether the named host refuses an edit of an
-	// unread file by itself; nil: none does.
-	Enforced func(host string) bool
 }
 
 // Rule names the check in a deny.
@@ -94,7 +93,7 @@ func active(ev *event.Event, opts func() Options) bool {
 		}
 	}
 	o := opts()
-	return o.Mode != Off && (o.Enforced == nil || !o.Enforced(ev.Host))
+	return o.Mode != Off && !ev.HostFacts().ReadsBeforeWrite
 }
 
 // file is one path of the event, as found on disk before the lock.
