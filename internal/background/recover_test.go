@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -119,13 +120,13 @@ func (env) Now() time.Time      { return t0 }
 
 func call(b state.Background, kind event.Kind) (*engine.Call, *state.Project) {
 	p := &state.Project{Background: b}
-	ev := &event.Event{Kind: kind, SessionID: "p", Host: "claude", Time: t0.Add(time.Minute)}
+	ev := &event.Event{Kind: kind, SessionID: "p", Host: claude.Host, Facts: &claude.Facts, Time: t0.Add(time.Minute)}
 	return &engine.Call{Event: ev, State: &engine.State{Project: p, Session: state.NewSession("p", "claude", t0)}, Decision: &event.Decision{}, Env: env{}}, p
 }
 
 func TestStopGateAndNotification(t *testing.T) {
 	o := func() Options {
-		return Options{Limits: Limits{Default: 1}, Notify: true, MaxBlocks: 2, ToolName: func(host, tool string) string { return "mcp__atreides__" + tool }}
+		return Options{Limits: Limits{Default: 1}, Notify: true, MaxBlocks: 2}
 	}
 	var b state.Background
 	Add(&b, state.BgTask{Parent: "p", Key: "k", Agent: "explore", Description: "look"}, t0)

@@ -74,7 +74,6 @@ func newSettings(root string) *settings {
 		} else {
 			o = background.LoadOptions("")
 		}
-		o.ToolName = hosts.ToolName
 		return o
 	})
 	s.roster = sync.OnceValue(s.loadRoster)
@@ -91,7 +90,6 @@ func newSettings(root string) *settings {
 				rosterOptions(&o, s.roster())
 			}
 		}
-		o.Hosts = hosts.SessionFacts
 		return o
 	})
 	s.context = sync.OnceValue(func() config.Context { return contextSection(s) })

@@ -422,7 +422,7 @@ func sectionFiles(env hosts.Env) []string {
 	files := []string{filepath.Join(env.ProjectDir, "AGENTS.md")}
 	for _, h := range hosts.All() {
 		// InstructionsFile picks among AGENTS.md and these.
-		for _, name := range h.Instructions {
+		for _, name := range h.Facts.Instructions {
 			if f := filepath.Join(env.ProjectDir, filepath.FromSlash(name)); !slices.Contains(files, f) {
 				files = append(files, f)
 			}

@@ -11,7 +11,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
-	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -30,7 +29,6 @@ func governanceHandler(s *settings) engine.Handler {
 		if err != nil {
 			o := governance.DefaultOptions()
 			o.ConfigErr = err
-			o.ToolName = hosts.ToolName
 			return o
 		}
 		o := governanceOptions(&c.Governance)
@@ -49,7 +47,6 @@ func governanceOptions(c *config.Governance) governance.Options {
 	o := governance.Options{
 		Enabled: c.Enabled, Lease: time.Duration(c.LeaseMinutes) * time.Minute,
 		Trace: c.Trace, Version: Version(), KeyDir: policy.ConfigDir(),
-		ToolName: hosts.ToolName,
 	}
 	switch c.UnknownWrites {
 	case config.Allow:

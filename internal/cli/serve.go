@@ -112,7 +112,7 @@ func openCodeAgents(roots *servedRoots) func(dir string) map[string]opencode.Age
 	return func(dir string) map[string]opencode.Agent {
 		root := project.Root("", dir)
 		s, log := roots.get(root)
-		h, _ := hosts.Lookup("opencode")
+		h, _ := hosts.Lookup(opencode.Host)
 		out := map[string]opencode.Agent{}
 		for _, a := range s.roster() {
 			if _, native := h.Agents.Native[a.ID]; native {

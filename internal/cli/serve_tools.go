@@ -113,7 +113,7 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 	sess, agent := ts.m.Caller(p.SessionID)
 	env := &agenttools.Env{Root: root, Store: openStore(root, log), Host: opencode.Host, Session: sess, Agent: agent,
 		Now: ts.now, Getenv: ts.io.Getenv, Logf: log.Logf, SkillDirs: hosts.SkillDirs(),
-		ToolName: func(tool string) string { return hosts.ToolName(opencode.Host, tool) }}
+		Hosts: hosts.Facts()}
 	args := p.Args
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)

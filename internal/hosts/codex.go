@@ -14,7 +14,7 @@ import (
 // leaves to the user, so a project install would silently do nothing until
 // then) or the project.
 var codexHost = Host{
-	Name: "codex", Display: "Codex", Adapter: codex.Adapter{}, Via: Hook,
+	Name: "codex", Display: "Codex", Adapter: codex.Adapter{}, Facts: &codex.Facts, Via: Hook,
 	Scopes:     []install.Scope{install.ScopeUser, install.ScopeProject},
 	Path:       codexPath,
 	Install:    installCodex,
@@ -22,25 +22,13 @@ var codexHost = Host{
 	Inspect:    install.InspectCodex,
 	Programs:   []string{"codex"},
 	ConfigDirs: func(env Env) []string { return []string{codexHome(env)} },
-	// Codex 0.169.0 reads AGENTS.md.
-	Instructions: []string{"AGENTS.md"},
 	// Its agent roles are TOML files in agents/ of $CODEX_HOME or the
 	// project's .codex, started with spawn_agent's agent_type.
 	// SubagentStart names the role (agent_type), so skills are injected
 	// when the agent starts.
 	Agents: codexAgents,
-	// No slash commands: Codex 0.169.0 no longer reads custom prompt
-	// files ($CODEX_HOME/prompts/*.md, user scope only, were its form);
-	// its binary has neither the prompts folder nor the /prompts: command
-	// prefix, only skills ($name) and presets kept in its own state.
-	// Codex 0.169.0 shows an MCP server's tools to the model as a
-	// namespace "mcp__<server>" holding each tool under its own name (the
-	// request the fake model receives), and its hooks call them
-	// mcp__<server>__<tool>: the model calls the bare name.
-	ToolPrefix: "",
 
-	Compact: "/compact",
-	Doctor:  codexDoctor,
+	Doctor: codexDoctor,
 }
 
 func codexHome(env Env) string { return install.CodexHome(env.Getenv("CODEX_HOME"), env.Home) }
@@ -138,13 +126,11 @@ func uninstallCodex(env Env, scope install.Scope) (install.Report, error) {
 
 // codexAgents is how codex takes the roster (see the host entry).
 var codexAgents = AgentFacts{
-	Call: `the spawn_agent tool with agent_type "%[1]s"`,
 	Dir: func(env Env, scope install.Scope) string {
 		if scope == install.ScopeUser {
 			return filepath.Join(codexHome(env), "agents")
 		}
 		return filepath.Join(env.ProjectDir, ".codex", "agents")
 	},
-	Form:      install.CodexAgentForm,
-	SkillDirs: []string{".agents/skills"},
+	Form: install.CodexAgentForm,
 }

@@ -2,7 +2,6 @@ package hosts
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -394,56 +393,14 @@ func TestFileCheckAtreidesNotOnPath(t *testing.T) {
 	}
 }
 
-// The session handlers get each host's facts from the registry; the
-// session package's tests use a copy of them (session/hosts_test.go),
-// kept equal here.
-func TestSessionFacts(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "internal", "session", "hosts_test.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range All() {
-		f := SessionFacts(h.Name)
-		if !slices.Equal(f.Instructions, h.Instructions) || f.Call != h.Agents.Call {
-			t.Errorf("%s: facts %+v, entry %v %v", h.Name, f, h.Instructions, h.Agents.Call)
-		}
-		i := strings.Index(string(data), fmt.Sprintf("\t%q:", h.Name))
-		if i < 0 {
-			t.Errorf("session's test facts lack %s", h.Name)
-			continue
-		}
-		got := string(data[i:])
-		got = got[:strings.IndexByte(got, '\n')]
-		for _, x := range h.Instructions {
-			if !strings.Contains(got, fmt.Sprintf("%q", x)) {
-				t.Errorf("session's test facts for %s lack instruction file %s", h.Name, x)
-			}
-		}
-		if !strings.Contains(got, "Call: `"+h.Agents.Call+"`") {
-			t.Errorf("session's test facts for %s lack the call %s", h.Name, h.Agents.Call)
-		}
-		for _, id := range f.Native {
-			if !strings.Contains(got, fmt.Sprintf("%q", id)) {
-				t.Errorf("session's test facts for %s lack native agent %s", h.Name, id)
-			}
-		}
-	}
-	if f := SessionFacts("no-such-host"); f.Instructions != nil || f.Call != "" {
-		t.Errorf("unknown host has facts %+v", f)
-	}
-}
-
 // TestReadsBeforeWrite: only Claude Code refuses an edit of an unread file
 // by itself (its Edit and Write; OpenCode 1.18.33's tools no longer check
 // although their descriptions say so), so atreides checks the others.
 func TestReadsBeforeWrite(t *testing.T) {
 	for _, h := range All() {
-		if got, want := ReadsBeforeWrite(h.Name), h.Name == "claude"; got != want {
+		if got, want := h.Facts.ReadsBeforeWrite, h.Name == "claude"; got != want {
 			t.Errorf("%s: ReadsBeforeWrite %v, want %v", h.Name, got, want)
 		}
-	}
-	if ReadsBeforeWrite("no-such-host") {
-		t.Error("an unknown host checks by itself")
 	}
 }
 
@@ -457,7 +414,7 @@ func TestToolName(t *testing.T) {
 		{"opencode", "atreides_todo_add"},
 		{"nosuchhost", "todo_add"},
 	} {
-		if got := ToolName(tc.host, "todo_add"); got != tc.want {
+		if got := Facts()[tc.host].ToolName("todo_add"); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.host, got, tc.want)
 		}
 	}
