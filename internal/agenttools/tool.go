@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
@@ -30,6 +31,9 @@ type Env struct {
 	// host registry (internal/host/all).
 	Hosts       map[string]*event.HostFacts
 	DefaultHost string
+	// Guard is what the guard must know of the hosts when it judges a
+	// command atreides runs for a tool (a phase's verification).
+	Guard policy.Hosts
 	// Session is the calling session when the host says which; "" makes
 	// the tool find it (see the tools' session binding).
 	Session string

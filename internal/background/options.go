@@ -99,5 +99,3 @@ func Argv(tmpl []string, prompt, dir, session string) []string {
 	}
 	return out
 }
-
-

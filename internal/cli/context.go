@@ -41,7 +41,7 @@ func readFirstHandler(s *settings) engine.Handler {
 func editCheckHandler(s *settings) engine.Handler {
 	return editcheck.Handler(func() editcheck.Options {
 		o := editCheckOptions(s.context().Checks)
-		o.Judge = func(command string) error { return policy.JudgeRun(s.policy, command, s.root, s.root) }
+		o.Judge = func(command string) error { return policy.JudgeRun(s.policy, guardHosts(), command, s.root, s.root) }
 		return o
 	})
 }

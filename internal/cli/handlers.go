@@ -124,6 +124,12 @@ func newSettings(root string) *settings {
 	return s
 }
 
+// guardHosts is what the guard must know of the agent hosts, from the
+// host registry.
+func guardHosts() policy.Hosts {
+	return policy.Hosts{Files: hosts.HookFiles, Agents: hosts.AgentCLIs()}
+}
+
 // tasksOptions are the task board's options, read only when a hook has
 // errors to record; a broken file leaves the defaults.
 func (s *settings) tasksOptions() tasks.Options {
@@ -303,7 +309,7 @@ func contextPriority(p config.ContextPriority) event.Priority {
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *settings) []engine.Handler {
-	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
+	hs := append([]engine.Handler{policy.Handler(s.policy, guardHosts()), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s, s.root)...)...)
 	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))

@@ -113,7 +113,7 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 	sess, agent := ts.m.Caller(p.SessionID)
 	env := &agenttools.Env{Root: root, Store: openStore(root, log), Host: opencode.Host, Session: sess, Agent: agent,
 		Now: ts.now, Getenv: ts.io.Getenv, Logf: log.Logf, SkillDirs: hosts.SkillDirs(),
-		Hosts: hosts.Facts()}
+		Hosts: hosts.Facts(), Guard: guardHosts()}
 	args := p.Args
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)

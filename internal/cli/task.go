@@ -50,7 +50,9 @@ func taskRepo(io *IO) (*tasks.Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tasks.Open(root, tasks.LoadOptions(root)), nil
+	r := tasks.Open(root, tasks.LoadOptions(root))
+	r.Hosts = guardHosts()
+	return r, nil
 }
 
 // taskArg reads a command's task number argument and opens the board of

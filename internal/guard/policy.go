@@ -35,6 +35,9 @@ type Request struct {
 	Self         string
 	ConfigDir    string
 	HostSettings []string
+	// Agents are the agent hosts' programs: starting one with atreides
+	// left out is atreides switching itself off (agents.go).
+	Agents AgentCLIs
 	// PathDirs are the directories of the PATH the agent's shell
 	// searches: a file named like an atreides program in one of them
 	// shadows or replaces atreides (self.binary-write).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/install"
 )
@@ -21,6 +22,12 @@ var claudeHost = Host{
 	ConfigDirs: func(env Env) []string { return userConfig(env, ".claude") },
 	// It sets CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID in its MCP servers'
 	// environment (observed with a wrapper that dumped it).
+	// -p with these runs it with no permission prompts or no hooks; JSON
+	// settings on the command line can switch either off.
+	CLI: guard.AgentCLI{Display: "Claude Code", Names: []string{"claude", "claude-code"},
+		Off:      []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare"},
+		OffValue: []guard.FlagValue{{Flag: "--permission-mode", Value: "bypassPermissions"}},
+		Settings: "--settings", SettingSources: "--setting-sources"},
 	Markers: []Marker{{"CLAUDECODE", "1"}, {"CLAUDE_CODE_SESSION_ID", ""}},
 	// Its agents are .claude/agents/<name>.md, started with the Agent
 	// tool; its own Explore and Plan are other names (case counts), so the

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host/codex"
 	"github.com/atreides-dev/atreides/internal/install"
 )
@@ -22,6 +23,10 @@ var codexHost = Host{
 	Inspect:    install.InspectCodex,
 	Programs:   []string{"codex"},
 	ConfigDirs: func(env Env) []string { return []string{codexHome(env)} },
+	// -c can set any configuration key, hooks among them.
+	CLI: guard.AgentCLI{Display: "Codex", Names: []string{"codex"},
+		Off:         []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"},
+		OffContains: []guard.FlagValue{{Flag: "-c", Value: "hook"}, {Flag: "--config", Value: "hook"}}},
 	// Its agent roles are TOML files in agents/ of $CODEX_HOME or the
 	// project's .codex, started with spawn_agent's agent_type.
 	// SubagentStart names the role (agent_type), so skills are injected

@@ -3,6 +3,7 @@ package hosts
 import (
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/install"
 )
@@ -21,6 +22,8 @@ var geminiHost = Host{
 	ConfigDirs: func(env Env) []string { return userConfig(env, ".gemini") },
 	// It sets GEMINI_CLI=1 in its MCP servers' environment (observed with
 	// a wrapper that dumped it).
+	CLI: guard.AgentCLI{Display: "Gemini CLI", Names: []string{"gemini", "gemini-cli"}, Off: []string{"--yolo", "-y"},
+		OffValue: []guard.FlagValue{{Flag: "--approval-mode", Value: "yolo"}}, OffShort: 'y'},
 	Markers: []Marker{{"GEMINI_CLI", "1"}},
 	// Gemini CLI 0.61.0 loads local agents from .gemini/agents/*.md and
 	// ~/.gemini/agents/*.md (experimental.enableAgents, on by default) and

@@ -10,6 +10,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/host/codex"
@@ -52,6 +53,9 @@ type Host struct {
 	// either one present means the host is on this machine (Seen).
 	Programs   []string
 	ConfigDirs func(env Env) []string
+	// CLI is the host's program as the guard judges it: its names, and
+	// how it is started with atreides left out.
+	CLI guard.AgentCLI
 	// Markers are the environment variables the host sets in the
 	// processes it starts (its MCP servers'): any one set says the host
 	// started the process. None: the host sets none of its own.
@@ -144,6 +148,37 @@ func FromEnv(getenv func(string) string) string {
 		}
 	}
 	return found
+}
+
+// AgentCLIs are the programs of every agent host the guard knows: the
+// supported hosts' and, after them, those of hosts atreides has no
+// adapter for, whose unguarded starts are refused all the same.
+func AgentCLIs() guard.AgentCLIs {
+	out := make(guard.AgentCLIs, 0, len(table)+len(otherAgents))
+	for _, h := range table {
+		out = append(out, h.CLI)
+	}
+	return append(out, otherAgents...)
+}
+
+// HookFiles lists every file whose contents decide whether an agent host
+// runs atreides, for the project at root and the user's home (see
+// install.HookFiles); getenv reads the variables that move them.
+func HookFiles(root, home string, getenv func(string) string) []string {
+	return install.HookFiles(root, home, install.HookEnv{
+		XDGConfigHome: getenv("XDG_CONFIG_HOME"), CodexHome: getenv("CODEX_HOME"),
+		OpenCodeConfig: getenv("OPENCODE_CONFIG"), OpenCodeConfigDir: getenv("OPENCODE_CONFIG_DIR"),
+	})
+}
+
+// otherAgents are the agent CLIs of hosts atreides has no adapter for.
+var otherAgents = []guard.AgentCLI{
+	// Qwen Code is a fork of Gemini CLI: the same flags.
+	{Display: "Qwen Code", Names: []string{"qwen", "qwen-code"}, Off: []string{"--yolo", "-y"},
+		OffValue: []guard.FlagValue{{Flag: "--approval-mode", Value: "yolo"}}, OffShort: 'y'},
+	{Display: "GitHub Copilot CLI", Names: []string{"copilot"}, Off: []string{"--allow-all-tools", "--allow-all", "--yolo"}},
+	{Display: "Cursor Agent", Names: []string{"cursor-agent"}, Off: []string{"--force", "-f"}},
+	{Display: "Amp", Names: []string{"amp"}, Off: []string{"--dangerously-allow-all"}},
 }
 
 // Check is one line of doctor's report.

@@ -419,3 +419,24 @@ func TestToolName(t *testing.T) {
 		}
 	}
 }
+
+// TestHookFiles: the files the guard protects for a project and home, with
+// CODEX_HOME set; the guard's tests use this list (testHostSettings in
+// internal/guard/selfguard_test.go).
+func TestHookFiles(t *testing.T) {
+	env := map[string]string{"CODEX_HOME": "/srv/codex"}
+	got := HookFiles("/home/user/proj", "/home/user", func(k string) string { return env[k] })
+	want := []string{
+		"/home/user/proj/.claude/settings.json", "/home/user/proj/.claude/settings.local.json", "/home/user/proj/.mcp.json",
+		"/home/user/proj/.gemini/settings.json", "/home/user/.claude/settings.json", "/home/user/.gemini/settings.json",
+		"/home/user/proj/.codex/hooks.json", "/home/user/proj/.codex/config.toml", "/srv/codex/hooks.json",
+		"/srv/codex/config.toml", "/home/user/.codex/hooks.json", "/home/user/.codex/config.toml",
+		"/home/user/proj/.opencode/plugin/", "/home/user/proj/.opencode/plugins/", "/home/user/proj/.opencode/opencode.json",
+		"/home/user/proj/.opencode/opencode.jsonc", "/home/user/proj/opencode.json", "/home/user/proj/opencode.jsonc",
+		"/home/user/.config/opencode/plugin/", "/home/user/.config/opencode/plugins/",
+		"/home/user/.config/opencode/opencode.json", "/home/user/.config/opencode/opencode.jsonc",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("hook files\n got %q\nwant %q", got, want)
+	}
+}

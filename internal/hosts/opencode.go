@@ -3,6 +3,7 @@ package hosts
 import (
 	"path/filepath"
 
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/install"
 )
@@ -20,6 +21,10 @@ var openCodeHost = Host{
 	Inspect:    install.InspectOpenCode,
 	Programs:   []string{"opencode"},
 	ConfigDirs: func(env Env) []string { return []string{openCodeDir(env, install.ScopeUser)} },
+	// `opencode run` loads the plugins like the TUI: it runs guarded
+	// only where atreides's plugin is installed.
+	CLI: guard.AgentCLI{Display: "OpenCode", Names: []string{"opencode", "opencode-ai"},
+		PluginRun: "run", PluginFile: install.OpenCodePluginFile},
 	// The plugin's config hook adds the roster to OpenCode's agents in
 	// memory (nothing on disk), with skills in their prompts; the task
 	// tool starts a subagent. OpenCode's own build and plan (its primary

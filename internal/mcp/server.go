@@ -22,6 +22,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 )
 
@@ -46,6 +47,7 @@ func newServer(root, host string, getenv func(string) string, version string, to
 		return &agenttools.Env{
 			Root: root, Store: st, Host: host, Now: time.Now, Getenv: getenv, Logf: log.Logf,
 			Hosts: hosts.Facts(), DefaultHost: defaultHost,
+			Guard:     policy.Hosts{Files: hosts.HookFiles, Agents: hosts.AgentCLIs()},
 			SkillDirs: hosts.SkillDirs(),
 		}
 	}

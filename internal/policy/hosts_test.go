@@ -17,3 +17,11 @@ var testHosts = map[string]*event.HostFacts{
 	codex.Host:  &codex.Facts,
 	"opencode":  {RawMCPTools: true},
 }
+
+// testGuard is what the guard knows of the hosts in these tests: Claude
+// Code's settings files of the project (the registry, internal/host/all,
+// links this package, so its list cannot be used here; its tests check
+// the full list).
+var testGuard = Hosts{Files: func(root, _ string, _ func(string) string) []string {
+	return []string{root + "/.claude/settings.json", root + "/.claude/settings.local.json"}
+}}
