@@ -16,7 +16,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/guard"
-	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/rulefiles"
@@ -127,7 +127,7 @@ func newSettings(root string) *settings {
 // guardHosts is what the guard must know of the agent hosts, from the
 // host registry.
 func guardHosts() policy.Hosts {
-	return policy.Hosts{Files: hosts.HookFiles, Agents: hosts.AgentCLIs()}
+	return policy.Hosts{Files: all.HookFiles, Agents: all.AgentCLIs()}
 }
 
 // tasksOptions are the task board's options, read only when a hook has
@@ -315,6 +315,6 @@ func handlers(s *settings) []engine.Handler {
 	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))
 	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background),
 		agents.SkillsHandler(func() agents.SkillOptions {
-			return agents.SkillOptions{Roster: s.roster(), Dirs: hosts.SkillDirs()}
+			return agents.SkillOptions{Roster: s.roster(), Dirs: all.SkillDirs()}
 		}))
 }

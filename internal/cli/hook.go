@@ -12,7 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
-	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/outbox"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -49,8 +49,8 @@ func budgetFor(timeout time.Duration) time.Duration {
 // hookHosts lists the hosts 'atreides hook' answers, for messages.
 func hookHosts() string {
 	var names []string
-	for _, h := range hosts.All() {
-		if h.Via == hosts.Hook {
+	for _, h := range all.All() {
+		if h.Via == all.Hook {
 			names = append(names, h.Name)
 		}
 	}
@@ -85,8 +85,8 @@ func newHookCmd(io *IO) *cobra.Command {
 }
 
 func (o *hookOptions) run(io *IO) error {
-	h, ok := hosts.Lookup(o.host)
-	if !ok || h.Via != hosts.Hook {
+	h, ok := all.ByName(o.host)
+	if !ok || h.Via != all.Hook {
 		return usagef("unknown host %q (known: %s)", o.host, hookHosts())
 	}
 	budget := defaultBudget

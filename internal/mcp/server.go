@@ -20,8 +20,8 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/host/claude"
-	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 )
@@ -46,9 +46,9 @@ func newServer(root, host string, getenv func(string) string, version string, to
 	env := func() *agenttools.Env {
 		return &agenttools.Env{
 			Root: root, Store: st, Host: host, Now: time.Now, Getenv: getenv, Logf: log.Logf,
-			Hosts: hosts.Facts(), DefaultHost: defaultHost,
-			Guard:     policy.Hosts{Files: hosts.HookFiles, Agents: hosts.AgentCLIs()},
-			SkillDirs: hosts.SkillDirs(),
+			Hosts: all.Facts(), DefaultHost: defaultHost,
+			Guard:     policy.Hosts{Files: all.HookFiles, Agents: all.AgentCLIs()},
+			SkillDirs: all.SkillDirs(),
 		}
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "atreides", Version: version}, nil)
@@ -67,5 +67,5 @@ func HostFromEnv(getenv func(string) string) string {
 	if h := getenv("ATREIDES_HOST"); h != "" {
 		return h
 	}
-	return hosts.FromEnv(getenv)
+	return all.FromEnv(getenv)
 }

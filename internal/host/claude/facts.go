@@ -28,3 +28,9 @@ var Facts = event.HostFacts{
 	Rules:     event.RulesLoad{Dirs: []string{".claude/rules"}, Nested: true, NestedUnlessInstructions: true},
 	SkillDirs: []string{".claude/skills"},
 }
+
+// Lacks are the facts (fields of event.HostFacts) this host has none of, on
+// purpose: its own agents have names of their own; it names each subagent by
+// its type; it names MCP tools mcp__<server>__<tool>; tasks run as
+// processes.
+var Lacks = []string{"PrimaryAgents", "GenericChildren", "RawMCPTools", "PluginRunsTasks"}

@@ -23,3 +23,10 @@ var Facts = event.HostFacts{
 	Rules:     event.RulesLoad{UpToCwd: true},
 	SkillDirs: []string{".agents/skills"},
 }
+
+// Lacks are the facts (fields of event.HostFacts) this host has none of, on
+// purpose: no primary agents under the roster's ids; its plan tool fires no
+// hook; subagents named by role; the model calls atreides's tools by their
+// bare names; apply_patch does not refuse an unread file; MCP tools named
+// mcp__<server>__<tool>; tasks run as processes.
+var Lacks = []string{"PrimaryAgents", "TodoTool", "GenericChildren", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks"}

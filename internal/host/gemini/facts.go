@@ -20,3 +20,10 @@ var Facts = event.HostFacts{
 	ToolPrefix: "mcp_atreides_",
 	SkillDirs:  []string{".gemini/skills"},
 }
+
+// Lacks are the facts (fields of event.HostFacts) this host has none of, on
+// purpose: no primary agents under the roster's ids; subagents named by
+// type; its edit tools do not refuse an unread file; MCP tools named
+// mcp_<server>_<tool>; tasks run as processes; it loads GEMINI.md, no
+// AGENTS.md of its own.
+var Lacks = []string{"PrimaryAgents", "GenericChildren", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "Rules"}

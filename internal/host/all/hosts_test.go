@@ -1,4 +1,4 @@
-package hosts
+package all
 
 import (
 	"errors"
@@ -18,7 +18,7 @@ import (
 // repoRoot is the module root, where bench/payloads lives.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs("../..")
+	dir, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestRegistryComplete(t *testing.T) {
 		})
 	}
 	for name := range hosttest.Expected {
-		if _, ok := Lookup(name); !ok {
+		if _, ok := ByName(name); !ok {
 			t.Errorf("conformance expectations for %q, which is not registered", name)
 		}
 	}

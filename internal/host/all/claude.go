@@ -1,4 +1,4 @@
-package hosts
+package all
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // Claude Code: settings.json per scope, and the project's .mcp.json for
 // atreides's MCP tools alongside a project or local install.
 var claudeHost = Host{
-	Name: "claude", Display: "Claude Code", Adapter: claude.Adapter{}, Facts: &claude.Facts, Via: Hook,
+	Name: "claude", Display: "Claude Code", Adapter: claude.Adapter{}, Facts: &claude.Facts, Lacks: claude.Lacks, Via: Hook,
 	Scopes:     []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser},
 	Path:       claudePath,
 	Install:    installClaude,

@@ -1,4 +1,4 @@
-package hosts
+package all
 
 import (
 	"path/filepath"
@@ -15,7 +15,7 @@ import (
 // leaves to the user, so a project install would silently do nothing until
 // then) or the project.
 var codexHost = Host{
-	Name: "codex", Display: "Codex", Adapter: codex.Adapter{}, Facts: &codex.Facts, Via: Hook,
+	Name: "codex", Display: "Codex", Adapter: codex.Adapter{}, Facts: &codex.Facts, Lacks: codex.Lacks, Via: Hook,
 	Scopes:     []install.Scope{install.ScopeUser, install.ScopeProject},
 	Path:       codexPath,
 	Install:    installCodex,

@@ -1,4 +1,4 @@
-package hosts
+package all
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 
 // Gemini CLI: settings.json in the project or the user's ~/.gemini.
 var geminiHost = Host{
-	Name: "gemini", Display: "Gemini CLI", Adapter: gemini.Adapter{}, Facts: &gemini.Facts, Via: Hook,
+	Name: "gemini", Display: "Gemini CLI", Adapter: gemini.Adapter{}, Facts: &gemini.Facts, Lacks: gemini.Lacks, Via: Hook,
 	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
 	Path: func(env Env, scope install.Scope) string {
 		return install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)

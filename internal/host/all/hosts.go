@@ -1,4 +1,4 @@
-package hosts
+package all
 
 import (
 	"errors"
@@ -36,8 +36,10 @@ type Host struct {
 	Display string // for people: "Claude Code"
 	Adapter host.Adapter
 	// Facts are what handlers know of the host; the adapter attaches them
-	// to its events.
+	// to its events. Lacks names the facts (fields) the host has none of,
+	// on purpose: every other one must be set (TestFactsComplete).
 	Facts *event.HostFacts
+	Lacks []string
 	Via   Transport
 	// Scopes are the settings scopes the host has, the default first.
 	Scopes []install.Scope
@@ -200,8 +202,8 @@ func All() []*Host { return table }
 
 var table = []*Host{&claudeHost, &geminiHost, &codexHost, &openCodeHost}
 
-// Lookup finds a host by name.
-func Lookup(name string) (*Host, bool) {
+// ByName finds a host by name.
+func ByName(name string) (*Host, bool) {
 	i := slices.IndexFunc(table, func(h *Host) bool { return h.Name == name })
 	if i < 0 {
 		return nil, false

@@ -1,4 +1,4 @@
-package hosts
+package all
 
 import (
 	"path/filepath"
@@ -11,7 +11,7 @@ import (
 // OpenCode: a plugin file in the project's .opencode/plugin/ or the
 // user's, which starts `atreides serve --stdio`.
 var openCodeHost = Host{
-	Name: "opencode", Display: "OpenCode", Adapter: opencode.Adapter{}, Facts: &opencode.Facts, Via: Serve,
+	Name: "opencode", Display: "OpenCode", Adapter: opencode.Adapter{}, Facts: &opencode.Facts, Lacks: opencode.Lacks, Via: Serve,
 	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
 	Path: func(env Env, scope install.Scope) string {
 		return install.OpenCodePluginPath(openCodeDir(env, scope))
