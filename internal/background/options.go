@@ -25,7 +25,7 @@ type Options struct {
 	// delegation (depth, cycles, redirect).
 	Delegation delegation.Options
 	// Roster is the agents a task may run as; SkillDirs the hosts' skill
-	// folders searched after .atreides/skills (hosts.SkillDirs, set by the
+	// folders searched after .atreides/skills (all.SkillDirs, set by the
 	// caller: the host registry links this package).
 	Roster    agents.Roster
 	SkillDirs []string

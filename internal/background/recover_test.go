@@ -217,3 +217,22 @@ func BenchmarkDecodeMax(b *testing.B) {
 		}
 	}
 }
+
+// TestKeyOf: by provider, tasks queue by the host's model provider (its
+// facts), by the host's name when it has none; else by agent.
+func TestKeyOf(t *testing.T) {
+	for _, tc := range []struct {
+		by    string
+		facts *event.HostFacts
+		want  string
+	}{
+		{"provider", &claude.Facts, "anthropic"},
+		{"provider", &event.HostFacts{}, "h"},
+		{"provider", nil, "h"},
+		{"agent", &claude.Facts, "explore"},
+	} {
+		if got := (Options{KeyBy: tc.by}).KeyOf(tc.facts, "h", "explore"); got != tc.want {
+			t.Errorf("by %s with %+v: %q, want %q", tc.by, tc.facts, got, tc.want)
+		}
+	}
+}

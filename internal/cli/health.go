@@ -82,7 +82,7 @@ func installProblems(root string) session.Check {
 	return func(c *engine.Call) []string {
 		var problems []string
 		// The host's own checks (Claude Code's MCP registration) come
-		// with its files, from the hosts registry.
+		// with its files, from the host registry.
 		hostChecks(hostEnvAt(os.Getenv, root), c.Event.Host, func(ch check) {
 			if ch.Status == "problem" {
 				problems = append(problems, ch.Detail)
