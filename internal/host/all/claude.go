@@ -13,11 +13,22 @@ import (
 // atreides's MCP tools alongside a project or local install.
 var claudeHost = Host{
 	Name: "claude", Display: "Claude Code", Adapter: claude.Adapter{}, Facts: &claude.Facts, Lacks: claude.Lacks, Via: Hook,
-	Scopes:     []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser},
-	Path:       claudePath,
-	Install:    installClaude,
-	Uninstall:  uninstallClaude,
-	Inspect:    install.InspectClaude,
+	Scopes:    []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser},
+	Path:      claudePath,
+	Install:   installClaude,
+	Uninstall: uninstallClaude,
+	Inspect:   install.InspectClaude,
+	// Its settings of every scope, and the project's .mcp.json.
+	HookFiles: func(env Env) []string {
+		var out []string
+		if env.ProjectDir != "" {
+			out = append(out, claudePath(env, install.ScopeProject), claudePath(env, install.ScopeLocal), install.ClaudeMCPPath(env.ProjectDir))
+		}
+		if env.Home != "" {
+			out = append(out, claudePath(env, install.ScopeUser))
+		}
+		return out
+	},
 	Programs:   []string{"claude"},
 	ConfigDirs: func(env Env) []string { return userConfig(env, ".claude") },
 	// It sets CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID in its MCP servers'

@@ -21,6 +21,7 @@ var codexHost = Host{
 	Install:    installCodex,
 	Uninstall:  uninstallCodex,
 	Inspect:    install.InspectCodex,
+	HookFiles:  codexHookFiles,
 	Programs:   []string{"codex"},
 	ConfigDirs: func(env Env) []string { return []string{codexHome(env)} },
 	// -c can set any configuration key, hooks among them.
@@ -34,6 +35,24 @@ var codexHost = Host{
 	Agents: codexAgents,
 
 	Doctor: codexDoctor,
+}
+
+// codexHookFiles are the hooks.json of the project, of $CODEX_HOME and of
+// ~/.codex (CODEX_HOME may change between sessions), each with the
+// config.toml beside it, which can switch the hooks off.
+func codexHookFiles(env Env) []string {
+	var out []string
+	with := func(hooks string) { out = append(out, hooks, filepath.Join(filepath.Dir(hooks), "config.toml")) }
+	if env.ProjectDir != "" {
+		with(install.CodexHooksPath(install.ScopeProject, env.ProjectDir, ""))
+	}
+	if env.Home != "" || env.Getenv("CODEX_HOME") != "" {
+		with(install.CodexHooksPath(install.ScopeUser, env.ProjectDir, codexHome(env)))
+	}
+	if env.Home != "" {
+		with(install.CodexHooksPath(install.ScopeUser, env.ProjectDir, install.CodexHome("", env.Home)))
+	}
+	return out
 }
 
 func codexHome(env Env) string { return install.CodexHome(env.Getenv("CODEX_HOME"), env.Home) }

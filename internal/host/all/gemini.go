@@ -15,9 +15,19 @@ var geminiHost = Host{
 	Path: func(env Env, scope install.Scope) string {
 		return install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
 	},
-	Install:    installGemini,
-	Uninstall:  uninstallGemini,
-	Inspect:    install.InspectGemini,
+	Install:   installGemini,
+	Uninstall: uninstallGemini,
+	Inspect:   install.InspectGemini,
+	HookFiles: func(env Env) []string {
+		var out []string
+		if env.ProjectDir != "" {
+			out = append(out, install.GeminiSettingsPath(install.ScopeProject, env.ProjectDir, env.Home))
+		}
+		if env.Home != "" {
+			out = append(out, install.GeminiSettingsPath(install.ScopeUser, env.ProjectDir, env.Home))
+		}
+		return out
+	},
 	Programs:   []string{"gemini"},
 	ConfigDirs: func(env Env) []string { return userConfig(env, ".gemini") },
 	// It sets GEMINI_CLI=1 in its MCP servers' environment (observed with

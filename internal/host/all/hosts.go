@@ -51,6 +51,12 @@ type Host struct {
 	Uninstall func(env Env, scope install.Scope) (install.Report, error)
 	// Inspect reports what is installed in a file returned by Path.
 	Inspect func(path string) (install.Status, error)
+	// HookFiles are the files whose contents decide whether the host runs
+	// atreides: the settings files install writes the hooks to (every
+	// scope), the files beside them that can switch the hooks off, plugin
+	// directories (ending in "/": everything under them). Nothing of a
+	// scope whose base (the project, the home) is unknown.
+	HookFiles func(env Env) []string
 	// Programs are the host's executables, and ConfigDirs its directories:
 	// either one present means the host is on this machine (Seen).
 	Programs   []string
@@ -163,14 +169,21 @@ func AgentCLIs() guard.AgentCLIs {
 	return append(out, otherAgents...)
 }
 
-// HookFiles lists every file whose contents decide whether an agent host
-// runs atreides, for the project at root and the user's home (see
-// install.HookFiles); getenv reads the variables that move them.
+// HookFiles lists every host's hook files (Host.HookFiles) for the
+// project at root and the user's home, once each; getenv reads the
+// variables that move them. The guard asks before an agent writes any of
+// them (policy.Hosts, internal/guard/selfguard.go).
 func HookFiles(root, home string, getenv func(string) string) []string {
-	return install.HookFiles(root, home, install.HookEnv{
-		XDGConfigHome: getenv("XDG_CONFIG_HOME"), CodexHome: getenv("CODEX_HOME"),
-		OpenCodeConfig: getenv("OPENCODE_CONFIG"), OpenCodeConfigDir: getenv("OPENCODE_CONFIG_DIR"),
-	})
+	env := Env{ProjectDir: root, Home: home, Getenv: getenv}
+	var out []string
+	for _, h := range table {
+		for _, p := range h.HookFiles(env) {
+			if p != "" && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // otherAgents are the agent CLIs of hosts atreides has no adapter for.

@@ -421,8 +421,11 @@ func TestToolName(t *testing.T) {
 }
 
 // TestHookFiles: the files the guard protects for a project and home, with
-// CODEX_HOME set; the guard's tests use this list (testHostSettings in
-// internal/guard/selfguard_test.go).
+// CODEX_HOME set, in any order; the guard's tests use this list
+// (testHostSettings in internal/guard/selfguard_test.go). Every settings
+// file install writes to is among them, the variables that move the
+// hosts' files add theirs, and nothing relative slips in when the home or
+// the project is unknown.
 func TestHookFiles(t *testing.T) {
 	env := map[string]string{"CODEX_HOME": "/srv/codex"}
 	got := HookFiles("/home/user/proj", "/home/user", func(k string) string { return env[k] })
@@ -436,7 +439,32 @@ func TestHookFiles(t *testing.T) {
 		"/home/user/.config/opencode/plugin/", "/home/user/.config/opencode/plugins/",
 		"/home/user/.config/opencode/opencode.json", "/home/user/.config/opencode/opencode.jsonc",
 	}
-	if !slices.Equal(got, want) {
+	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("hook files\n got %q\nwant %q", got, want)
+	}
+	for _, h := range All() {
+		e := Env{ProjectDir: "/home/user/proj", Home: "/home/user", Getenv: func(k string) string { return env[k] }}
+		for _, s := range h.Scopes {
+			if p := h.Path(e, s); !slices.Contains(got, p) && !slices.Contains(got, filepath.Dir(p)+"/") {
+				t.Errorf("%s %s: %s, where install writes, is not a hook file", h.Name, s, p)
+			}
+		}
+	}
+	moved := map[string]string{"OPENCODE_CONFIG_DIR": "/oc", "OPENCODE_CONFIG": "/x/oc.json", "XDG_CONFIG_HOME": "/xdg"}
+	got = HookFiles("/p", "/h", func(k string) string { return moved[k] })
+	for _, w := range []string{"/oc/plugin/", "/oc/opencode.json", "/x/oc.json", "/xdg/opencode/plugin/"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("with %v: %s is not a hook file", moved, w)
+		}
+	}
+	for _, tc := range []struct{ proj, home string }{{"", "/h"}, {"/p", ""}, {"", ""}} {
+		for _, p := range HookFiles(tc.proj, tc.home, func(string) string { return "" }) {
+			if !filepath.IsAbs(p) {
+				t.Errorf("HookFiles(%q, %q) has a relative path %q", tc.proj, tc.home, p)
+			}
+			if tc.proj == "" && strings.HasPrefix(p, "/p/") || tc.home == "" && strings.HasPrefix(p, "/h/") {
+				t.Errorf("HookFiles(%q, %q) = %q", tc.proj, tc.home, p)
+			}
+		}
 	}
 }

@@ -19,6 +19,7 @@ var openCodeHost = Host{
 	Install:    installOpenCode,
 	Uninstall:  uninstallOpenCode,
 	Inspect:    install.InspectOpenCode,
+	HookFiles:  openCodeHookFiles,
 	Programs:   []string{"opencode"},
 	ConfigDirs: func(env Env) []string { return []string{openCodeDir(env, install.ScopeUser)} },
 	// `opencode run` loads the plugins like the TUI: it runs guarded
@@ -37,6 +38,40 @@ var openCodeHost = Host{
 	Commands: openCodeCommands,
 
 	Doctor: func(Env, []install.Status) []Check { return nil },
+}
+
+// openCodeConfigNames are the config files OpenCode reads in its config
+// directories and at the project root; their "plugin" list can drop ours.
+var openCodeConfigNames = []string{"opencode.json", "opencode.jsonc"}
+
+// openCodeHookFiles are the plugin directories and config files of the
+// project, of the user, and of OPENCODE_CONFIG_DIR and OPENCODE_CONFIG
+// when they are set.
+func openCodeHookFiles(env Env) []string {
+	var out []string
+	dir := func(d string) {
+		plugin := filepath.Dir(install.OpenCodePluginPath(d))
+		out = append(out, plugin+"/", plugin+"s/")
+		for _, n := range openCodeConfigNames {
+			out = append(out, filepath.Join(d, n))
+		}
+	}
+	if env.ProjectDir != "" {
+		dir(install.OpenCodeConfigDir(install.ScopeProject, env.ProjectDir, ""))
+		for _, n := range openCodeConfigNames {
+			out = append(out, filepath.Join(env.ProjectDir, n))
+		}
+	}
+	if xdg := env.Getenv("XDG_CONFIG_HOME"); env.Home != "" || filepath.IsAbs(xdg) {
+		dir(install.OpenCodeConfigDir(install.ScopeUser, env.ProjectDir, install.OpenCodeConfigHome(xdg, env.Home)))
+	}
+	if d := env.Getenv("OPENCODE_CONFIG_DIR"); filepath.IsAbs(d) {
+		dir(d)
+	}
+	if f := env.Getenv("OPENCODE_CONFIG"); filepath.IsAbs(f) {
+		out = append(out, f)
+	}
+	return out
 }
 
 func openCodeDir(env Env, scope install.Scope) string {
