@@ -26,8 +26,9 @@ func repoRoot(t *testing.T) string {
 }
 
 // Every registered host is complete: its adapter answers to its name, it
-// has scopes and every function, conformance expectations, and a bench
-// payload set its adapter decodes.
+// has scopes and every function, its programs are among those the guard
+// knows it by, conformance expectations, and a bench payload set its
+// adapter decodes into events that carry the host's facts.
 func TestRegistryComplete(t *testing.T) {
 	seen := map[string]bool{}
 	for _, h := range All() {
@@ -39,8 +40,13 @@ func TestRegistryComplete(t *testing.T) {
 			if h.Adapter == nil || h.Adapter.Name() != h.Name || h.Display == "" {
 				t.Errorf("adapter %v, display %q", h.Adapter, h.Display)
 			}
-			if len(h.Scopes) == 0 || h.Path == nil || h.Install == nil || h.Uninstall == nil || h.Inspect == nil || h.ConfigDirs == nil || h.Doctor == nil || len(h.Programs) == 0 {
+			if len(h.Scopes) == 0 || h.Path == nil || h.Install == nil || h.Uninstall == nil || h.Inspect == nil || h.ConfigDirs == nil || h.Doctor == nil || len(h.Programs) == 0 || h.HookFiles == nil {
 				t.Errorf("incomplete entry: %+v", h)
+			}
+			for _, p := range h.Programs {
+				if !slices.Contains(h.CLI.Names, p) {
+					t.Errorf("program %s is not among the names the guard knows the host by, %v", p, h.CLI.Names)
+				}
 			}
 			if _, ok := hosttest.Expected[h.Name]; !ok {
 				t.Errorf("no conformance expectations: add %q to hosttest.Expected", h.Name)
@@ -55,8 +61,11 @@ func TestRegistryComplete(t *testing.T) {
 					t.Fatal(err)
 				}
 				data = []byte(strings.ReplaceAll(string(data), "__PROJ__", "/proj"))
-				if _, err := h.Adapter.Decode(data, func(string) string { return "" }, time.Now()); err != nil {
+				ev, err := h.Adapter.Decode(data, func(string) string { return "" }, time.Now())
+				if err != nil {
 					t.Errorf("%s does not decode: %v", f, err)
+				} else if ev.Facts != h.Facts {
+					t.Errorf("%s: the adapter's event carries facts %p, not the host's %p", f, ev.Facts, h.Facts)
 				}
 			}
 		})
