@@ -212,7 +212,7 @@ func (o *installOptions) run(io *IO) error {
 		if err != nil {
 			return err
 		}
-		rep, err := h.Install(env, all.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline, Roster: roster})
+		rep, err := h.Install(env, all.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline, Roster: roster, SkillDirs: all.SkillDirs()})
 		if err != nil {
 			return fmt.Errorf("%s: %w", h.Name, err)
 		}

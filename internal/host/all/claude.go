@@ -67,7 +67,7 @@ func installClaude(env Env, o Options) (install.Report, error) {
 	if err := withClaudeMCP(env, &rep, o.Scope, o.Binary, true); err != nil {
 		return rep, err
 	}
-	if err := withAgents(env, &rep, "claude", claudeAgents, o.Scope, o.Roster, true); err != nil {
+	if err := withAgents(env, &rep, "claude", claudeAgents, o.Scope, &o); err != nil {
 		return rep, err
 	}
 	return rep, withCommands(env, &rep, "claude", claude.Facts.ToolPrefix, claudeCommands, o.Scope, true)
@@ -77,7 +77,7 @@ func uninstallClaude(env Env, scope install.Scope) (install.Report, error) {
 	// The agent files first: the settings' uninstall removes the
 	// directories install created (.claude) only once they are empty.
 	var agentsRep install.Report
-	if err := withAgents(env, &agentsRep, "claude", claudeAgents, scope, nil, false); err != nil {
+	if err := withAgents(env, &agentsRep, "claude", claudeAgents, scope, nil); err != nil {
 		return agentsRep, err
 	}
 	if err := withCommands(env, &agentsRep, "claude", claude.Facts.ToolPrefix, claudeCommands, scope, false); err != nil {

@@ -124,7 +124,7 @@ func installCodex(env Env, o Options) (install.Report, error) {
 		return rep, err
 	}
 	foldInstall(&rep, m)
-	return rep, withAgents(env, &rep, "codex", codexAgents, o.Scope, o.Roster, true)
+	return rep, withAgents(env, &rep, "codex", codexAgents, o.Scope, &o)
 }
 
 // uninstallCodex undoes installCodex in reverse order: each step removes
@@ -136,7 +136,7 @@ func uninstallCodex(env Env, scope install.Scope) (install.Report, error) {
 		return install.Report{Host: "codex", Path: codexPath(env, scope)}, err
 	}
 	var agentsRep install.Report
-	if err := withAgents(env, &agentsRep, "codex", codexAgents, scope, nil, false); err != nil {
+	if err := withAgents(env, &agentsRep, "codex", codexAgents, scope, nil); err != nil {
 		return agentsRep, err
 	}
 	m, err := install.UninstallCodexMCP(codexConfigPath(env, scope), env.BackupDir(scope))

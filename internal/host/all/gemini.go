@@ -110,7 +110,7 @@ func installGemini(env Env, o Options) (install.Report, error) {
 		return rep, err
 	}
 	foldInstall(&rep, m)
-	if err := withAgents(env, &rep, "gemini", geminiAgents, o.Scope, o.Roster, true); err != nil {
+	if err := withAgents(env, &rep, "gemini", geminiAgents, o.Scope, &o); err != nil {
 		return rep, err
 	}
 	if err := withCommands(env, &rep, "gemini", gemini.Facts.ToolPrefix, geminiCommands, o.Scope, true); err != nil {
@@ -128,7 +128,7 @@ func installGemini(env Env, o Options) (install.Report, error) {
 // not take it already).
 func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
 	var agentsRep install.Report
-	if err := withAgents(env, &agentsRep, "gemini", geminiAgents, scope, nil, false); err != nil {
+	if err := withAgents(env, &agentsRep, "gemini", geminiAgents, scope, nil); err != nil {
 		return agentsRep, err
 	}
 	if err := withCommands(env, &agentsRep, "gemini", gemini.Facts.ToolPrefix, geminiCommands, scope, false); err != nil {

@@ -12,10 +12,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
-	"github.com/atreides-dev/atreides/internal/host/claude"
-	"github.com/atreides-dev/atreides/internal/host/codex"
-	"github.com/atreides-dev/atreides/internal/host/gemini"
-	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/slash"
 )
@@ -130,6 +126,11 @@ type Options struct {
 	// Roster is the agents to install (none: no agent files are written,
 	// and those of an earlier install are removed).
 	Roster agents.Roster
+	// SkillDirs are the hosts' own skill folders (SkillDirs), searched
+	// after .atreides/skills for the skills written into an agent's
+	// prompt; the caller passes them, since the table's entries cannot
+	// read the table they are part of.
+	SkillDirs []string
 }
 
 // Marker is an environment variable a host sets: to Value, or to
@@ -382,10 +383,8 @@ func exists(path string) bool {
 // agents.LoadSkills).
 func SkillDirs() []string {
 	var out []string
-	// The adapters' facts, not the table: reading the table from here
-	// would make its initialization depend on itself (install uses this).
-	for _, f := range []*event.HostFacts{&claude.Facts, &gemini.Facts, &codex.Facts, &opencode.Facts} {
-		for _, d := range f.SkillDirs {
+	for _, h := range table {
+		for _, d := range h.Facts.SkillDirs {
 			if !slices.Contains(out, d) {
 				out = append(out, d)
 			}
@@ -394,19 +393,19 @@ func SkillDirs() []string {
 	return out
 }
 
-// withAgents installs (add) or removes the roster's agent files of the
-// host for a scope and folds what it did into the hooks' report.
-func withAgents(env Env, rep *install.Report, host string, f AgentFacts, scope install.Scope, roster agents.Roster, add bool) error {
+// withAgents installs (o's roster) or removes (o nil) the agent files of
+// the host for a scope and folds what it did into the hooks' report.
+func withAgents(env Env, rep *install.Report, host string, f AgentFacts, scope install.Scope, o *Options) error {
 	if f.Dir == nil {
 		return nil
 	}
 	dir := f.Dir(env, scope)
 	var a install.Report
 	var err error
-	if add {
+	if o != nil {
 		a, err = install.InstallAgents(install.AgentsOptions{
-			Dir: dir, Form: f.Form, Roster: roster, BackupDir: env.BackupDir(scope),
-			Prompt: agentPrompt(env, f, rep),
+			Dir: dir, Form: f.Form, Roster: o.Roster, BackupDir: env.BackupDir(scope),
+			Prompt: agentPrompt(env, f, o.SkillDirs, rep),
 		})
 	} else {
 		a, err = install.UninstallAgents(dir, host, f.Form.Ext, env.BackupDir(scope))
@@ -419,14 +418,15 @@ func withAgents(env Env, rep *install.Report, host string, f AgentFacts, scope i
 }
 
 // agentPrompt is an agent's prompt as the host installs it: with its
-// skills written in when the host cannot inject them at run time. A
-// skill that cannot be read is left out, with a warning in rep.
-func agentPrompt(env Env, f AgentFacts, rep *install.Report) func(a agents.Agent) string {
+// skills written in when the host cannot inject them at run time (found
+// in .atreides/skills, then in dirs). A skill that cannot be read is left
+// out, with a warning in rep.
+func agentPrompt(env Env, f AgentFacts, dirs []string, rep *install.Report) func(a agents.Agent) string {
 	if !f.InlineSkills {
 		return nil
 	}
 	return func(a agents.Agent) string {
-		skills, err := agents.LoadSkills(env.ProjectDir, a.Skills, SkillDirs()...)
+		skills, err := agents.LoadSkills(env.ProjectDir, a.Skills, dirs...)
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("agent %s: %v; installed without it", a.ID, err))
 		}
