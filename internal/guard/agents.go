@@ -14,11 +14,10 @@ import (
 // protects itself".
 
 // AgentCLI is an agent host's command-line program as the guard judges
-// it: its names, and the ways of starting it that leave atreides out. The
-// hosts' packages describe their own (internal/host/NAME), the programs
-// of hosts atreides does not support are listed beside them
-// (internal/host/all), and the wiring site hands the table to the guard
-// in [Request.Agents].
+// it: its names, and the ways of starting it that leave atreides out. Each
+// host's registry entry describes its own, the programs of hosts atreides
+// has no adapter for are listed beside them (internal/host/all), and the
+// wiring site hands the table to the guard in [Request.Agents].
 type AgentCLI struct {
 	// Display names the program in messages: "OpenCode".
 	Display string
