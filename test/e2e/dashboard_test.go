@@ -139,10 +139,7 @@ func newDashboardProject(t *testing.T, bin string) *dashboardProject {
 	}
 	d.env = append(os.Environ(), "HOME="+d.home, "XDG_CONFIG_HOME="+filepath.Join(d.home, ".config"),
 		"XDG_STATE_HOME="+filepath.Join(d.home, ".local", "state"), "CLAUDE_PROJECT_DIR="+d.dir)
-	git := exec.Command("git", "init", "-q", d.dir)
-	if out, err := git.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	initProject(t, d.dir)
 	writeDashFile(t, filepath.Join(d.dir, ".atreides", "config.yaml"), "governance:\n  enabled: true\n")
 	writeDashFile(t, filepath.Join(d.dir, ".atreides", "intents.yaml"), `intents:
   - id: docs
