@@ -205,7 +205,7 @@ func (d *dashboardProject) hook(payload map[string]any) {
 
 // run runs an atreides command in the project and returns its stdout.
 func (d *dashboardProject) run(args ...string) string {
-	cmd := exec.Command(d.bin, args...)
+	cmd := boundedCommand(d.t, d.bin, args...)
 	cmd.Dir, cmd.Env = d.dir, d.env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -141,6 +141,19 @@ func scratchDir(t *testing.T) string {
 	return dir
 }
 
+// commandBound is how long a command a scenario runs itself (git, an
+// atreides command) may take: ample for a loaded machine.
+const commandBound = 2 * time.Minute
+
+// boundedCommand is name with args, killed when it runs past
+// commandBound: whatever waits on it ends, and the test fails with the
+// command's error instead of hanging.
+func boundedCommand(t testing.TB, name string, args ...string) *exec.Cmd {
+	ctx, cancel := context.WithTimeout(context.Background(), commandBound)
+	t.Cleanup(cancel)
+	return exec.CommandContext(ctx, name, args...)
+}
+
 // initProject makes dir a repository of its own, so that atreides finds
 // dir as its project root by walking up to .git and does not walk up into
 // the checkout's, and fails the test when atreides would find another
@@ -148,7 +161,7 @@ func scratchDir(t *testing.T) string {
 // (a .git or a .atreides left in an ancestor, at / or in /tmp).
 func initProject(t *testing.T, dir string) {
 	t.Helper()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+	if out, err := boundedCommand(t, "git", "init", "-q", dir).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	if root := project.Root("", dir); root != dir {
