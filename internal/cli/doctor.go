@@ -3,11 +3,13 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/confined"
-	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/hook"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -20,7 +22,7 @@ runs exists, the configuration, and the health of the state store. Exit 3
 when something needs fixing.`
 
 // check is one line of the doctor's report; a host's own are
-// hosts.Check, the same shape.
+// all.Check, the same shape.
 type check struct {
 	Name   string `json:"name"`
 	Status string `json:"status"` // ok | problem | note
@@ -67,7 +69,7 @@ func (o *doctorOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	doc := doctorJSON{OK: true, Version: Version(), Project: root}
+	doc := doctorJSON{OK: true, Version: hook.Version(), Project: root}
 	add := func(c check) {
 		doc.Checks = append(doc.Checks, c)
 		if c.Status == "problem" {
@@ -113,10 +115,10 @@ func (o *doctorOptions) run(io *IO) error {
 // found of each host; with host set, only that host's files and checks
 // (the hook's health check at session start, which wants problems only and
 // so skips what yields notes).
-func hostChecks(env hosts.Env, host string, add func(check)) []doctorHost {
-	found := make([]doctorHost, 0, len(hosts.All()))
+func hostChecks(env all.Env, host string, add func(check)) []doctorHost {
+	found := make([]doctorHost, 0, len(all.All()))
 	installed := false
-	for _, h := range hosts.All() {
+	for _, h := range all.All() {
 		if host != "" && h.Name != host {
 			continue
 		}
@@ -153,9 +155,24 @@ func hostChecks(env hosts.Env, host string, add func(check)) []doctorHost {
 	return found
 }
 
+// installProblems are doctor's problems with the host's installation for
+// the project at root: a settings file the host cannot parse (Claude Code
+// then ignores it silently), events without atreides, a hook binary that
+// does not run, atreides registered twice, a broken MCP registration. The
+// hook tells them to the agent at session start ([hook.Process]).
+func installProblems(root, host string) []string {
+	var problems []string
+	hostChecks(hostEnvAt(os.Getenv, root), host, func(ch check) {
+		if ch.Status == "problem" {
+			problems = append(problems, ch.Detail)
+		}
+	})
+	return problems
+}
+
 // pathCheck says plainly whether atreides is on PATH: project settings
 // name it without a path, so a host finds it there or not at all.
-func pathCheck(env hosts.Env) check {
+func pathCheck(env all.Env) check {
 	p, err := env.LookPath(install.PortableBinary)
 	if err != nil {
 		return check{"PATH", "note", "atreides is not on PATH: hooks in committed project settings name it without a path, so agent hosts cannot run them on this machine (install it, e.g. 'go install ./cmd/...', and put its directory on PATH)"}
@@ -185,7 +202,7 @@ func trustChecks(cfg *config.Config, root, wd string) []check {
 		switch {
 		case t.Untrusted() && len(t.Ignored) > 0:
 			out = append(out, check{"trust", "problem", fmt.Sprintf("%s is not trusted: %d of its settings are ignored (%s); review and trust it with 'atreides trust'",
-				t.File, len(t.Ignored), strings.Join(ignoredKeys(t.Ignored), ", "))})
+				t.File, len(t.Ignored), strings.Join(t.IgnoredKeys(), ", "))})
 		case t.Untrusted():
 			out = append(out, check{"trust", "ok", t.File + " is not trusted; nothing in it needs trust"})
 		case t.Trusted:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,14 +48,14 @@ func newFixture(t *testing.T) *fixture {
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
 	return &fixture{t: t, root: root, host: "claude", trans: filepath.Join(t.TempDir(), "s1.jsonl"),
-		env: &env{now: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)}, opts: DefaultOptions(), st: store.Open(project.StateDir(root))}
+		env: &env{now: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)}, opts: FromConfig(&config.Builtin().Delegation), st: store.Open(project.StateDir(root))}
 }
 
 // carries are the kinds Claude Code puts into the agent's context.
 var carries = map[event.Kind]bool{event.SessionStart: true, event.UserPrompt: true, event.PreTool: true, event.PostTool: true, event.SubagentStart: true}
 
 func (f *fixture) run(ev *event.Event) *event.Decision {
-	ev.ProjectDir, ev.Cwd, ev.Host, ev.Time, ev.TranscriptPath = f.root, f.root, f.host, f.env.now, f.trans
+	ev.ProjectDir, ev.Cwd, ev.Host, ev.Facts, ev.Time, ev.TranscriptPath = f.root, f.root, f.host, testHosts[f.host], f.env.now, f.trans
 	if ev.SessionID == "" {
 		ev.SessionID = "s1"
 	}
@@ -135,7 +136,7 @@ func TestTargetAndRetarget(t *testing.T) {
 		{"codex", `{"message":"m"}`, "default", "agent_type", "explorer", `{"agent_type":"explorer","message":"m"}`},
 		{"codex", `{"agent_type":"worker","message":"m"}`, "worker", "agent_type", "explorer", `{"agent_type":"explorer","message":"m"}`},
 	} {
-		typ, key := Target(tc.host, json.RawMessage(tc.input))
+		typ, key := Target(testHosts[tc.host], json.RawMessage(tc.input))
 		if typ != tc.typ || key != tc.key {
 			t.Errorf("%s %s: target %q under %q, want %q under %q", tc.host, tc.input, typ, key, tc.typ, tc.key)
 		}

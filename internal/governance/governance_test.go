@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,7 +79,7 @@ func newFixture(t testing.TB) *fixture {
 	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
 	os.MkdirAll(filepath.Join(root, "src", "auth"), 0o755)
 	os.WriteFile(IntentsPath(root), []byte(intentsYAML), 0o644)
-	o := DefaultOptions()
+	o := FromConfig(config.Builtin())
 	o.Enabled = true
 	return &fixture{t: t, root: root, env: &env{now: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)}, opts: o,
 		st: store.Open(project.StateDir(root))}
@@ -252,7 +253,7 @@ func TestSelectRaceGoroutines(t *testing.T) {
 // Many processes race for one intent: exactly one wins.
 func TestSelectRaceProcesses(t *testing.T) {
 	if root := os.Getenv("GOV_RACE_ROOT"); root != "" {
-		f := &fixture{root: root, env: &env{now: time.Now()}, opts: DefaultOptions(), st: store.Open(project.StateDir(root))}
+		f := &fixture{root: root, env: &env{now: time.Now()}, opts: FromConfig(config.Builtin()), st: store.Open(project.StateDir(root))}
 		if err := f.selectIntent(os.Getenv("GOV_RACE_SESSION"), "auth"); err != nil {
 			os.Exit(3)
 		}
@@ -325,9 +326,10 @@ func TestLedgerFromHooks(t *testing.T) {
 // the event's host calls them.
 func TestGateNamesHostsTools(t *testing.T) {
 	f := newFixture(t)
-	f.opts.ToolName = func(host, tool string) string { return host + "-prefix_" + tool }
+	// Facts with prefixes of their own: the names come from the event's.
+	facts := func(host string) *event.HostFacts { return &event.HostFacts{ToolPrefix: host + "-prefix_"} }
 	p := filepath.Join(f.root, "src/auth/a.go")
-	d := f.run(&event.Event{Kind: event.PreTool, Host: "gemini", SessionID: "s1", ToolUseID: "w1",
+	d := f.run(&event.Event{Kind: event.PreTool, Host: "gemini", Facts: facts("gemini"), SessionID: "s1", ToolUseID: "w1",
 		Tool: event.Tool{Name: event.Write, Raw: "write_file", Paths: []string{p}}})
 	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "Call atreides's tool gemini-prefix_select_active_intent with the id") {
 		t.Fatalf("no intent: %v %q", d.Verdict, d.Reason)
@@ -335,7 +337,7 @@ func TestGateNamesHostsTools(t *testing.T) {
 	if err := f.selectIntent("s1", "auth"); err != nil {
 		t.Fatal(err)
 	}
-	d = f.run(&event.Event{Kind: event.PreTool, Host: "codex", SessionID: "s1", ToolUseID: "w2",
+	d = f.run(&event.Event{Kind: event.PreTool, Host: "codex", Facts: facts("codex"), SessionID: "s1", ToolUseID: "w2",
 		Tool: event.Tool{Name: event.Write, Raw: "apply_patch", Paths: []string{filepath.Join(f.root, "README.md")}}})
 	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "call codex-prefix_request_scope_expansion with") {
 		t.Fatalf("out of scope: %v %q", d.Verdict, d.Reason)

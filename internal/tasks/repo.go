@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
@@ -34,16 +35,8 @@ func FromConfig(c *config.Config) Options {
 // that cannot be read gives the defaults (the task system is not a
 // security decision).
 func LoadOptions(root string) Options {
-	c, err := config.Load(config.DefaultPaths(root))
-	if err != nil || c == nil {
-		return DefaultOptions()
-	}
+	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
 	return FromConfig(c)
-}
-
-// DefaultOptions are the options when the configuration cannot be read.
-func DefaultOptions() Options {
-	return Options{Dir: DefaultDir, Plans: DefaultPlanOptions()}
 }
 
 // Repo is the task board of one project.
@@ -56,6 +49,9 @@ type Repo struct {
 	// guard asks about (why says what it asks); nil when there is no one
 	// to ask, as for the agent's tools: then such a command is not run.
 	Confirm func(command string, why error) bool
+	// Hosts is what the guard must know of the agent hosts when it judges
+	// a verification command (set by the caller from the host registry).
+	Hosts policy.Hosts
 }
 
 // Open returns the board of the project at root.

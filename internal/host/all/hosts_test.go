@@ -1,0 +1,479 @@
+package all
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+// repoRoot is the module root, where bench/payloads lives.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Every registered host is complete: its adapter answers to its name, it
+// has scopes and every function, its programs are among those the guard
+// knows it by, conformance expectations, and a bench payload set its
+// adapter decodes into events that carry the host's facts.
+func TestRegistryComplete(t *testing.T) {
+	seen := map[string]bool{}
+	for _, h := range All() {
+		t.Run(h.Name, func(t *testing.T) {
+			if seen[h.Name] {
+				t.Fatalf("%s registered twice", h.Name)
+			}
+			seen[h.Name] = true
+			if h.Adapter == nil || h.Adapter.Name() != h.Name || h.Display == "" {
+				t.Errorf("adapter %v, display %q", h.Adapter, h.Display)
+			}
+			if len(h.Scopes) == 0 || h.Path == nil || h.Install == nil || h.Uninstall == nil || h.Inspect == nil || h.ConfigDirs == nil || h.Doctor == nil || len(h.Programs) == 0 || h.HookFiles == nil {
+				t.Errorf("incomplete entry: %+v", h)
+			}
+			for _, p := range h.Programs {
+				if !slices.Contains(h.CLI.Names, p) {
+					t.Errorf("program %s is not among the names the guard knows the host by, %v", p, h.CLI.Names)
+				}
+			}
+			if _, ok := hosttest.Expected[h.Name]; !ok {
+				t.Errorf("no conformance expectations: add %q to hosttest.Expected", h.Name)
+			}
+			files, _ := filepath.Glob(filepath.Join(repoRoot(t), "bench", "payloads", h.Name, "*.json"))
+			if len(files) == 0 {
+				t.Errorf("no bench payload set: add bench/payloads/%s/*.json", h.Name)
+			}
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				data = []byte(strings.ReplaceAll(string(data), "__PROJ__", "/proj"))
+				ev, err := h.Adapter.Decode(data, func(string) string { return "" }, time.Now())
+				if err != nil {
+					t.Errorf("%s does not decode: %v", f, err)
+				} else if ev.Facts != h.Facts {
+					t.Errorf("%s: the adapter's event carries facts %p, not the host's %p", f, ev.Facts, h.Facts)
+				}
+			}
+		})
+	}
+	for name := range hosttest.Expected {
+		if _, ok := ByName(name); !ok {
+			t.Errorf("conformance expectations for %q, which is not registered", name)
+		}
+	}
+}
+
+// The conformance suite, run over the registry.
+func TestConformance(t *testing.T) {
+	for _, h := range All() {
+		t.Run(h.Name, func(t *testing.T) {
+			e, ok := hosttest.Expected[h.Name]
+			if !ok {
+				t.Fatalf("no conformance expectations for %s", h.Name)
+			}
+			hosttest.Run(t, h.Adapter, e)
+		})
+	}
+}
+
+// fixtures are settings files as users leave them; nil is no file.
+var fixtures = []struct {
+	name     string
+	content  *string
+	comments bool
+}{
+	{"no file", nil, false},
+	{"empty file", ptr(""), false},
+	{"empty object", ptr("{}\n"), false},
+	{"compact arrays, no final newline", ptr(`{"permissions":{"allow":["Bash(ls)","Read"],"deny":[]},"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say done"}]}]}}`), false},
+	{"unusual key order, four spaces", ptr("{\n    \"zzz\": true,\n    \"hooks\": {\n        \"SessionEnd\": [],\n        \"AfterAgent\": [\n            {\"hooks\": [{\"type\": \"command\", \"command\": \"x\"}]}\n        ]\n    },\n    \"aaa\": [1, 2, 3]\n}\n"), false},
+	{"hooks object already empty", ptr("{\n  \"hooks\": {},\n  \"model\": \"m\"\n}\n"), false},
+	{"comments", ptr("// the team's settings\n{\n  /* keep */ \"ui\": {\"theme\": \"x\"}, // trailing\n  \"hooks\": {\n  }\n}\n"), true},
+}
+
+func ptr(s string) *string { return &s }
+
+// fakeBin is a directory on PATH holding an executable atreides and
+// atreides-mcp, so that install finds atreides and registers MCP tools.
+func fakeBin(t *testing.T) string {
+	dir := t.TempDir()
+	for _, n := range []string{"atreides", install.MCPBinary} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return filepath.Join(dir, "atreides")
+}
+
+// tree lists every file and directory under dirs with its content, except
+// the backups atreides keeps.
+func tree(t *testing.T, env Env, dirs ...string) map[string]string {
+	t.Helper()
+	skip := []string{env.BackupDir(install.ScopeProject), env.BackupDir(install.ScopeUser)}
+	out := map[string]string{}
+	for _, d := range dirs {
+		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			for _, s := range skip {
+				if p == s || strings.HasPrefix(p, s+string(filepath.Separator)) {
+					return filepath.SkipDir
+				}
+				if strings.HasPrefix(s, p+string(filepath.Separator)) {
+					return nil // a directory holding the backups
+				}
+			}
+			if strings.HasSuffix(p, ".atreides-backup") {
+				t.Errorf("backup beside the user's file: %s", p)
+			}
+			if e.IsDir() {
+				out[p] = "<dir>"
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			out[p] = string(b)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// The install round trip, for every registered host, every scope and every
+// fixture: install, install again (no change, byte for byte), uninstall
+// (every file and directory exactly as before, created ones gone).
+func TestInstallRoundTrip(t *testing.T) {
+	self := fakeBin(t)
+	for _, h := range All() {
+		for _, scope := range h.Scopes {
+			for _, fx := range fixtures {
+				if fx.content != nil && h.Via == Serve {
+					// The plugin is a file of atreides's own, not a settings
+					// file to edit: only the no-file fixture applies.
+					continue
+				}
+				t.Run(h.Name+"/"+scope.String()+"/"+fx.name, func(t *testing.T) {
+					root := t.TempDir()
+					env := Env{ProjectDir: filepath.Join(root, "proj"), Home: filepath.Join(root, "home"), Getenv: func(string) string { return "" }, LookPath: exec.LookPath}
+					for _, d := range []string{env.ProjectDir, env.Home} {
+						if err := os.MkdirAll(d, 0o755); err != nil {
+							t.Fatal(err)
+						}
+					}
+					path := h.Path(env, scope)
+					if fx.content != nil {
+						if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+							t.Fatal(err)
+						}
+						if err := os.WriteFile(path, []byte(*fx.content), 0o644); err != nil {
+							t.Fatal(err)
+						}
+					}
+					before := tree(t, env, env.ProjectDir, env.Home)
+					bin, err := BinaryFor(scope, self, "")
+					if err != nil {
+						t.Fatal(err)
+					}
+					o := Options{Scope: scope, Binary: bin, TimeoutSeconds: 3}
+					readable := true
+					if fx.comments {
+						// Whether the host reads comments is install's to
+						// say: Inspect parses the file as the host does.
+						st, err := h.Inspect(path)
+						if err != nil {
+							t.Fatal(err)
+						}
+						readable = st.Parses
+					}
+					r, err := h.Install(env, o)
+					if !readable {
+						var pe *install.ParseError
+						if !errors.As(err, &pe) {
+							t.Fatalf("install into a file %s would not read: %v", h.Display, err)
+						}
+						if after := tree(t, env, env.ProjectDir, env.Home); !mapsEqual(after, before) {
+							t.Error("a refused install changed files")
+						}
+						return
+					}
+					if err != nil {
+						t.Fatalf("install: %v", err)
+					}
+					if r.Action != install.ActionInstalled || len(r.Warnings) != 0 {
+						t.Errorf("install report %+v", r)
+					}
+					installed, err := os.ReadFile(path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if scope == install.ScopeProject && strings.Contains(string(installed), self) {
+						t.Errorf("a project file names this machine's binary:\n%s", installed)
+					}
+					if !strings.Contains(string(installed), "--timeout 3") && h.Via == Hook {
+						t.Errorf("the hook command does not carry its timeout:\n%s", installed)
+					}
+					st, err := h.Inspect(path)
+					if err != nil || !st.Installed() {
+						t.Errorf("inspect after install: %+v, %v", st, err)
+					}
+					after := tree(t, env, env.ProjectDir, env.Home)
+					r2, err := h.Install(env, o)
+					if err != nil || r2.Action != install.ActionUnchanged {
+						t.Errorf("second install: %+v, %v", r2, err)
+					}
+					if again := tree(t, env, env.ProjectDir, env.Home); !mapsEqual(again, after) {
+						t.Error("second install changed files")
+					}
+					u, err := h.Uninstall(env, scope)
+					if err != nil || u.Action != install.ActionRemoved {
+						t.Fatalf("uninstall: %+v, %v", u, err)
+					}
+					if got := tree(t, env, env.ProjectDir, env.Home); !mapsEqual(got, before) {
+						t.Errorf("uninstall did not restore the tree\n got: %q\nwant: %q", got, before)
+					}
+				})
+			}
+		}
+	}
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Uninstall after the file changed since install (a host recorded a
+// permission) keeps that change and removes only atreides's entries, in
+// the file's own layout.
+func TestUninstallAfterAChange(t *testing.T) {
+	self := fakeBin(t)
+	for _, h := range All() {
+		if h.Via != Hook {
+			continue
+		}
+		t.Run(h.Name, func(t *testing.T) {
+			root := t.TempDir()
+			env := Env{ProjectDir: root, Home: root, Getenv: func(string) string { return "" }, LookPath: exec.LookPath}
+			scope := h.DefaultScope()
+			path := h.Path(env, scope)
+			orig := `{"a":[1,2],"hooks":{}}`
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			bin, _ := BinaryFor(scope, self, "")
+			if _, err := h.Install(env, Options{Scope: scope, Binary: bin}); err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(path)
+			changed := strings.Replace(string(data), `"a":[1,2]`, `"a":[1,2,3]`, 1)
+			if changed == string(data) {
+				t.Fatalf("fixture not found in %s", data)
+			}
+			if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := h.Uninstall(env, scope); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(path)
+			if want := `{"a":[1,2,3]}`; string(got) != want {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+func TestBinaryFor(t *testing.T) {
+	if b, err := BinaryFor(install.ScopeProject, "/x/atreides", ""); err != nil || b != install.PortableBinary {
+		t.Errorf("project: %q %v", b, err)
+	}
+	if _, err := BinaryFor(install.ScopeProject, "/x/atreides", "/y/atreides"); err == nil {
+		t.Error("a pinned binary in a project file was accepted")
+	}
+	for _, sc := range []install.Scope{install.ScopeLocal, install.ScopeUser} {
+		if b, _ := BinaryFor(sc, "/x/atreides", ""); b != "/x/atreides" {
+			t.Errorf("%s: %q", sc, b)
+		}
+		if b, _ := BinaryFor(sc, "/x/atreides", "/y/atreides"); b != "/y/atreides" {
+			t.Errorf("%s pinned: %q", sc, b)
+		}
+	}
+}
+
+func TestSeen(t *testing.T) {
+	home := t.TempDir()
+	env := Env{ProjectDir: t.TempDir(), Home: home, Getenv: func(string) string { return "" },
+		LookPath: func(string) (string, error) { return "", exec.ErrNotFound }}
+	for _, h := range All() {
+		if h.Seen(env) {
+			t.Errorf("%s seen on an empty machine", h.Name)
+		}
+		dirs := h.ConfigDirs(env)
+		if len(dirs) == 0 {
+			t.Fatalf("%s has no config directory", h.Name)
+		}
+		if err := os.MkdirAll(dirs[0], 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if !h.Seen(env) {
+			t.Errorf("%s not seen with %s present", h.Name, dirs[0])
+		}
+	}
+	env = Env{Home: t.TempDir(), Getenv: func(string) string { return "" },
+		LookPath: func(p string) (string, error) {
+			if slices.Contains(claudeHost.Programs, p) {
+				return "/bin/" + p, nil
+			}
+			return "", exec.ErrNotFound
+		}}
+	if !claudeHost.Seen(env) || geminiHost.Seen(env) {
+		t.Error("seen by program on PATH")
+	}
+}
+
+func TestInstructionsFile(t *testing.T) {
+	dir := t.TempDir()
+	env := Env{ProjectDir: dir}
+	agents, claudeMD := filepath.Join(dir, "AGENTS.md"), filepath.Join(dir, "CLAUDE.md")
+	if got := claudeHost.InstructionsFile(env); got != agents {
+		t.Errorf("no file: %s", got)
+	}
+	if err := os.WriteFile(claudeMD, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := claudeHost.InstructionsFile(env); got != claudeMD {
+		t.Errorf("CLAUDE.md only: %s", got)
+	}
+	if got := codexHost.InstructionsFile(env); got != agents {
+		t.Errorf("codex: %s", got)
+	}
+	if err := os.WriteFile(agents, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := claudeHost.InstructionsFile(env); got != agents {
+		t.Errorf("both: %s", got)
+	}
+}
+
+// doctor says plainly when the atreides a project file names is not on
+// PATH, and what to do.
+func TestFileCheckAtreidesNotOnPath(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	env := Env{ProjectDir: t.TempDir(), Home: t.TempDir(), Getenv: func(string) string { return "" }, LookPath: exec.LookPath}
+	path := claudeHost.Path(env, install.ScopeProject)
+	if _, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: path, BinaryPath: install.PortableBinary}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := claudeHost.Inspect(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := claudeHost.FileCheck(install.ScopeProject, st)
+	if c.Status != Problem || !strings.Contains(c.Detail, "atreides is not on PATH") || !strings.Contains(c.Detail, "--local") {
+		t.Errorf("check %+v", c)
+	}
+}
+
+// TestReadsBeforeWrite: only Claude Code refuses an edit of an unread file
+// by itself (its Edit and Write; OpenCode 1.18.33's tools no longer check
+// although their descriptions say so), so atreides checks the others.
+func TestReadsBeforeWrite(t *testing.T) {
+	for _, h := range All() {
+		if got, want := h.Facts.ReadsBeforeWrite, h.Name == "claude"; got != want {
+			t.Errorf("%s: ReadsBeforeWrite %v, want %v", h.Name, got, want)
+		}
+	}
+}
+
+// TestToolName: each host's name for atreides's tools, as its pinned
+// version shows them to the model.
+func TestToolName(t *testing.T) {
+	for _, tc := range []struct{ host, want string }{
+		{"claude", "mcp__atreides__todo_add"},
+		{"gemini", "mcp_atreides_todo_add"},
+		{"codex", "todo_add"},
+		{"opencode", "atreides_todo_add"},
+		{"nosuchhost", "todo_add"},
+	} {
+		if got := Facts()[tc.host].ToolName("todo_add"); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.host, got, tc.want)
+		}
+	}
+}
+
+// TestHookFiles: the files the guard protects for a project and home, with
+// CODEX_HOME set, in any order; the guard's tests use this list
+// (testHostSettings in internal/guard/selfguard_test.go). Every settings
+// file install writes to is among them, the variables that move the
+// hosts' files add theirs, and nothing relative slips in when the home or
+// the project is unknown.
+func TestHookFiles(t *testing.T) {
+	env := map[string]string{"CODEX_HOME": "/srv/codex"}
+	got := HookFiles("/home/user/proj", "/home/user", func(k string) string { return env[k] })
+	want := []string{
+		"/home/user/proj/.claude/settings.json", "/home/user/proj/.claude/settings.local.json", "/home/user/proj/.mcp.json",
+		"/home/user/proj/.gemini/settings.json", "/home/user/.claude/settings.json", "/home/user/.gemini/settings.json",
+		"/home/user/proj/.codex/hooks.json", "/home/user/proj/.codex/config.toml", "/srv/codex/hooks.json",
+		"/srv/codex/config.toml", "/home/user/.codex/hooks.json", "/home/user/.codex/config.toml",
+		"/home/user/proj/.opencode/plugin/", "/home/user/proj/.opencode/plugins/", "/home/user/proj/.opencode/opencode.json",
+		"/home/user/proj/.opencode/opencode.jsonc", "/home/user/proj/opencode.json", "/home/user/proj/opencode.jsonc",
+		"/home/user/.config/opencode/plugin/", "/home/user/.config/opencode/plugins/",
+		"/home/user/.config/opencode/opencode.json", "/home/user/.config/opencode/opencode.jsonc",
+	}
+	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
+		t.Errorf("hook files\n got %q\nwant %q", got, want)
+	}
+	for _, h := range All() {
+		e := Env{ProjectDir: "/home/user/proj", Home: "/home/user", Getenv: func(k string) string { return env[k] }}
+		for _, s := range h.Scopes {
+			if p := h.Path(e, s); !slices.Contains(got, p) && !slices.Contains(got, filepath.Dir(p)+"/") {
+				t.Errorf("%s %s: %s, where install writes, is not a hook file", h.Name, s, p)
+			}
+		}
+	}
+	moved := map[string]string{"OPENCODE_CONFIG_DIR": "/oc", "OPENCODE_CONFIG": "/x/oc.json", "XDG_CONFIG_HOME": "/xdg"}
+	got = HookFiles("/p", "/h", func(k string) string { return moved[k] })
+	for _, w := range []string{"/oc/plugin/", "/oc/opencode.json", "/x/oc.json", "/xdg/opencode/plugin/"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("with %v: %s is not a hook file", moved, w)
+		}
+	}
+	for _, tc := range []struct{ proj, home string }{{"", "/h"}, {"/p", ""}, {"", ""}} {
+		for _, p := range HookFiles(tc.proj, tc.home, func(string) string { return "" }) {
+			if !filepath.IsAbs(p) {
+				t.Errorf("HookFiles(%q, %q) has a relative path %q", tc.proj, tc.home, p)
+			}
+			if tc.proj == "" && strings.HasPrefix(p, "/p/") || tc.home == "" && strings.HasPrefix(p, "/h/") {
+				t.Errorf("HookFiles(%q, %q) = %q", tc.proj, tc.home, p)
+			}
+		}
+	}
+}
