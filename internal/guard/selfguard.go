@@ -277,7 +277,7 @@ type ownPaths struct {
 }
 
 // mcpBinary is the MCP server installed beside atreides
-// (install.MCPBinary; the guard imports nothing of atreides's).
+// (install.MCPBinary; the guard imports no installer: layering keeps it so).
 const mcpBinary = "atreides-mcp"
 
 // pathForms are the forms of the absolute path p: cleaned, and resolved
