@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -66,7 +67,11 @@ func readProject(io *IO) (*state.Project, error) {
 // readProjectAt reads the record of the project at root, for a command
 // that has found the root already.
 func readProjectAt(root string) (*state.Project, error) {
-	return loadProject(fleet.Open(root))
+	p, err := state.ReadProject(context.Background(), fleet.Open(root))
+	if err != nil {
+		return nil, fmt.Errorf("read project state: %w", err)
+	}
+	return p, nil
 }
 
 // stdinTerminal reports whether the command's stdin is a terminal: a
