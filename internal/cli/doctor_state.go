@@ -85,7 +85,7 @@ func quarantineText(qs []state.Quarantined) string {
 // teamStoreCheck is doctor's look at a team's database: reachable, at the
 // schema this atreides needs, and how long a round trip takes.
 func teamStoreCheck(root string) check {
-	doc := storeStatus(root, os.Getenv)
+	doc := fleet.StatusOf(root, os.Getenv)
 	if doc.Error != "" {
 		return check{"team store", "problem", doc.Error}
 	}
