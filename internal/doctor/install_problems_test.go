@@ -1,19 +1,23 @@
-package cli
+package doctor
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
-// installProblems is what the hook tells the agent at session start of
+// InstallProblems is what the hook tells the agent at session start of
 // its host's installation: nothing when it is sound, the broken file
 // when the host cannot read its settings.
 func TestInstallProblems(t *testing.T) {
 	root := t.TempDir()
-	t.Setenv("HOME", t.TempDir())
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	env := hosts.Env{ProjectDir: root, Home: home, Getenv: os.Getenv, LookPath: exec.LookPath}
 	bin := filepath.Join(t.TempDir(), "atreides")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -22,13 +26,13 @@ func TestInstallProblems(t *testing.T) {
 	if _, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: settings, BinaryPath: bin}); err != nil {
 		t.Fatal(err)
 	}
-	if p := installProblems(root, "claude"); len(p) > 0 {
+	if p := InstallProblems(env, "claude"); len(p) > 0 {
 		t.Errorf("a sound installation has problems: %q", p)
 	}
 	if err := os.WriteFile(settings, []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if p := installProblems(root, "claude"); len(p) == 0 {
+	if p := InstallProblems(env, "claude"); len(p) == 0 {
 		t.Error("a settings file Claude Code cannot parse is no problem")
 	}
 }
