@@ -7,14 +7,14 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/confined"
-	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 )
 
 // Check is one line of the doctor's report; a host's own are
-// hosts.Check, the same shape.
+// all.Check, the same shape.
 type Check struct {
 	Name   string `json:"name"`
 	Status string `json:"status"` // ok | problem | note
@@ -41,7 +41,7 @@ type Host struct {
 
 // Run is doctor's report on the machine and the project env names, as
 // atreides version sees them from the working directory wd.
-func Run(env hosts.Env, wd, version string) *Report {
+func Run(env all.Env, wd, version string) *Report {
 	root := env.ProjectDir
 	doc := &Report{OK: true, Version: version, Project: root}
 	add := func(c Check) {
@@ -77,10 +77,10 @@ func Run(env hosts.Env, wd, version string) *Report {
 // found of each host; with host set, only that host's files and checks
 // (the hook's health check at session start, which wants problems only and
 // so skips what yields notes).
-func hostChecks(env hosts.Env, host string, add func(Check)) []Host {
-	found := make([]Host, 0, len(hosts.All()))
+func hostChecks(env all.Env, host string, add func(Check)) []Host {
+	found := make([]Host, 0, len(all.All()))
 	installed := false
-	for _, h := range hosts.All() {
+	for _, h := range all.All() {
 		if host != "" && h.Name != host {
 			continue
 		}
@@ -122,7 +122,7 @@ func hostChecks(env hosts.Env, host string, add func(Check)) []Host {
 // then ignores it silently), events without atreides, a hook binary that
 // does not run, atreides registered twice, a broken MCP registration. The
 // hook tells them to the agent at session start ([hook.Process]).
-func InstallProblems(env hosts.Env, host string) []string {
+func InstallProblems(env all.Env, host string) []string {
 	var problems []string
 	hostChecks(env, host, func(ch Check) {
 		if ch.Status == "problem" {
@@ -134,7 +134,7 @@ func InstallProblems(env hosts.Env, host string) []string {
 
 // pathCheck says plainly whether atreides is on PATH: project settings
 // name it without a path, so a host finds it there or not at all.
-func pathCheck(env hosts.Env) Check {
+func pathCheck(env all.Env) Check {
 	p, err := env.LookPath(install.PortableBinary)
 	if err != nil {
 		return Check{"PATH", "note", "atreides is not on PATH: hooks in committed project settings name it without a path, so agent hosts cannot run them on this machine (install it, e.g. 'go install ./cmd/...', and put its directory on PATH)"}

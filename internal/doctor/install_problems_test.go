@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
@@ -17,7 +17,7 @@ func TestInstallProblems(t *testing.T) {
 	root := t.TempDir()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	env := hosts.Env{ProjectDir: root, Home: home, Getenv: os.Getenv, LookPath: exec.LookPath}
+	env := all.Env{ProjectDir: root, Home: home, Getenv: os.Getenv, LookPath: exec.LookPath}
 	bin := filepath.Join(t.TempDir(), "atreides")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)

@@ -28,13 +28,16 @@ type Request struct {
 	// resolved; atreides-mcp is expected beside it. ConfigDir is the
 	// user's atreides configuration directory ($XDG_CONFIG_HOME/atreides,
 	// else ~/.config/atreides). HostSettings are the files that register
-	// atreides with the agent hosts (install.HookFiles); an entry ending
-	// in "/" is a directory and everything under it. Writes to these, and
-	// to the project's .atreides directory, are atreides switching itself
-	// off (selfguard.go).
+	// atreides with the agent hosts (the host registry's HookFiles); an
+	// entry ending in "/" is a directory and everything under it. Writes
+	// to these, and to the project's .atreides directory, are atreides
+	// switching itself off (selfguard.go).
 	Self         string
 	ConfigDir    string
 	HostSettings []string
+	// Agents are the agent hosts' programs: starting one with atreides
+	// left out is atreides switching itself off (agents.go).
+	Agents AgentCLIs
 	// PathDirs are the directories of the PATH the agent's shell
 	// searches: a file named like an atreides program in one of them
 	// shadows or replaces atreides (self.binary-write).

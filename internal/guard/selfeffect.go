@@ -489,7 +489,7 @@ func (a *analyzer) ownTail(p string, o *ownPaths, anyDir bool) string {
 // given a protected path anywhere in its arguments: for self-protection
 // that is an unknown write of it.
 func (a *analyzer) unreadWrites(c *Cmd, in feed) {
-	if !a.judging() || listedWrites(a.p, c.Name) || readsOnly(c, in) {
+	if !a.judging() || listedWrites(a.p, a.req.Agents, c.Name) || readsOnly(c, in) {
 		return
 	}
 	args := c.Args
@@ -676,12 +676,12 @@ func sqliteWrites(s string) bool {
 // it as commands of its own (carriers, shells), judges it otherwise
 // (atreides's programs, agent hosts), or knows it only reads or prints
 // its arguments.
-func listedWrites(p *Policy, name string) bool {
+func listedWrites(p *Policy, agents AgentCLIs, name string) bool {
 	switch name {
 	case "awk", "gawk", "mawk", "nawk", "busybox-awk", "sed", "vim", "vi", "nvim", "ex", "view":
 		return false // their scripts are scanned
 	}
-	if _, ok := companionVerb(name); ok || agentHost(name) != "" {
+	if _, ok := companionVerb(name); ok || agents.Of(name) != nil {
 		// Judged as atreides; an agent host started normally runs its
 		// own hooks, which judge what it writes.
 		return true

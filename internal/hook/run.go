@@ -286,7 +286,7 @@ func (r *hookRun) toTeam(s *Settings, data []byte, log *project.Log) {
 // .atreides is ever made there (log is the log of no project, which
 // keeps nothing).
 func guardOnly(ctx context.Context, s *Settings, log *project.Log, ev *event.Event, decided func(*event.Decision)) *event.Decision {
-	eng := engine.New(noState{}, &hookEnv{log: log}, policy.Handler(s.policy))
+	eng := engine.New(noState{}, &hookEnv{log: log}, policy.Handler(s.policy, GuardHosts()))
 	eng.Decided = decided
 	return eng.Run(ctx, ev)
 }

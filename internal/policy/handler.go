@@ -13,7 +13,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
-	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/mcptools"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -30,13 +29,14 @@ const AnalysisBudget = 2 * time.Second
 // lock is taken (the guard needs no state). A policy that cannot be built
 // (a broken config file) is an error, which the engine turns into a deny:
 // security decisions fail closed. So is an analysis that did not run.
-func Handler(policy Source) engine.Handler {
+// hosts is what the guard must know of the agent hosts.
+func Handler(policy Source, hosts Hosts) engine.Handler {
 	return engine.Handler{
 		Name: "guard", Priority: engine.Critical,
 		Kinds:  []event.Kind{event.PreTool, event.PermissionRequest},
 		Groups: state.NoGroups,
 		Prepare: func(c *engine.Call) {
-			r, err := judge(c, policy)
+			r, err := judge(c, policy, hosts)
 			c.Memo.Set(verdictKey{}, verdict{r, err})
 		},
 		Handle: func(c *engine.Call) (event.Result, error) {
@@ -57,7 +57,7 @@ type verdict struct {
 	err error
 }
 
-func judge(c *engine.Call, policy Source) (event.Result, error) {
+func judge(c *engine.Call, policy Source, hosts Hosts) (event.Result, error) {
 	ev := c.Event
 	reqs, unknown := Requests(ev)
 	if len(reqs) == 0 && unknown == "" {
@@ -77,6 +77,7 @@ func judge(c *engine.Call, policy Source) (event.Result, error) {
 	}
 	for _, r := range reqs {
 		r.Deadline = deadline
+		hosts.Apply(&r)
 		res := p.Check(r)
 		if r.Tool == "shell" && ev.Tool.Name == event.Shell {
 			// The judging walk is the shell model: governance and the
@@ -157,7 +158,7 @@ func MCPRequests(ev *event.Event) (reqs []guard.Request, unknown string) {
 		if tool == "" {
 			server, tool = "", server
 		}
-	case t.Name == event.Other && ev.Host == "opencode" && t.Raw != "":
+	case t.Name == event.Other && ev.HostFacts().RawMCPTools && t.Raw != "":
 		tool = t.Raw
 	default:
 		return nil, ""
@@ -183,7 +184,9 @@ func MCPRequests(ev *event.Event) (reqs []guard.Request, unknown string) {
 }
 
 // NewRequest is a guard request for a shell command (tool "shell") or a
-// path (any other tool), judged in cwd within the project root.
+// path (any other tool), judged in cwd within the project root, with
+// atreides's own paths; what the guard must know of the hosts is added by
+// [Hosts.Apply].
 func NewRequest(tool, arg, cwd, root string) guard.Request {
 	r := EffectsRequest(arg, cwd, root)
 	r.Tool = tool
@@ -192,10 +195,6 @@ func NewRequest(tool, arg, cwd, root string) guard.Request {
 	}
 	r.Self, r.ConfigDir = Self(), ConfigDir()
 	r.PathDirs, r.SameBinary = PathDirs(os.Getenv("PATH")), SameBinary
-	r.HostSettings = install.HookFiles(root, r.Home, install.HookEnv{
-		XDGConfigHome: os.Getenv("XDG_CONFIG_HOME"), CodexHome: os.Getenv("CODEX_HOME"),
-		OpenCodeConfig: os.Getenv("OPENCODE_CONFIG"), OpenCodeConfigDir: os.Getenv("OPENCODE_CONFIG_DIR"),
-	})
 	return r
 }
 

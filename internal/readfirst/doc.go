@@ -15,8 +15,8 @@
 // sed -i made of the file.
 //
 // Hosts that refuse such an edit themselves (Claude Code's Edit and Write)
-// are skipped entirely, so they pay nothing; the host registry says which
-// (internal/hosts). Paths are made absolute and have their links resolved
+// are skipped entirely, so they pay nothing; the event's host facts say
+// which (event.HostFacts.ReadsBeforeWrite). Paths are made absolute and have their links resolved
 // before the lock is taken (Prepare), so that a file named through a link
 // or relative to the working directory is the same file as one read by
 // its real name.
