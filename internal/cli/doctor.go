@@ -2,10 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/atreides-dev/atreides/internal/doctor"
 	"github.com/atreides-dev/atreides/internal/hook"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/spf13/cobra"
 )
 
@@ -38,7 +38,7 @@ func (o *doctorOptions) run(io *IO) error {
 		return err
 	}
 	wd, _ := io.Getwd()
-	doc := doctor.Run(hostEnvAt(io.Getenv, root), wd, hook.Version())
+	doc := doctor.Run(all.EnvAt(io.Getenv, root), wd, hook.Version())
 	if o.asJSON {
 		if err := printJSON(io, doc); err != nil {
 			return err
@@ -50,13 +50,6 @@ func (o *doctorOptions) run(io *IO) error {
 		return &problemsError{}
 	}
 	return nil
-}
-
-// installProblems are doctor's problems with the host's installation for
-// the project at root, which the hook tells the agent at session start
-// ([hook.Process]).
-func installProblems(root, host string) []string {
-	return doctor.InstallProblems(hostEnvAt(os.Getenv, root), host)
 }
 
 func printDoctor(io *IO, doc *doctor.Report) {

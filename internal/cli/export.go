@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/export"
 	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/policy"
@@ -90,9 +89,4 @@ func (o *exportOptions) run(io *IO) error {
 var exportFormats = map[string]func(stdio.Writer, *view.Document) error{
 	"json": export.JSON,
 	"md":   export.Markdown,
-}
-
-// writeExport is the hook's export at a session's end (export.Write).
-func writeExport(root string, c *config.Config, session string) error {
-	return export.Write(context.Background(), root, c, view.OptionsOf(c, policy.ConfigDir()), session, hook.Version())
 }

@@ -3,6 +3,7 @@ package doctor
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/config"
@@ -118,13 +119,13 @@ func hostChecks(env all.Env, host string, add func(Check)) []Host {
 }
 
 // InstallProblems are doctor's problems with the host's installation for
-// the project env names: a settings file the host cannot parse (Claude Code
+// the project at root: a settings file the host cannot parse (Claude Code
 // then ignores it silently), events without atreides, a hook binary that
 // does not run, atreides registered twice, a broken MCP registration. The
-// hook tells them to the agent at session start ([hook.Process]).
-func InstallProblems(env all.Env, host string) []string {
+// hook tells them to the agent at session start.
+func InstallProblems(root, host string) []string {
 	var problems []string
-	hostChecks(env, host, func(ch Check) {
+	hostChecks(all.EnvAt(os.Getenv, root), host, func(ch Check) {
 		if ch.Status == "problem" {
 			problems = append(problems, ch.Detail)
 		}

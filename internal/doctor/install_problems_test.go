@@ -2,11 +2,9 @@ package doctor
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
-	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
@@ -15,9 +13,7 @@ import (
 // when the host cannot read its settings.
 func TestInstallProblems(t *testing.T) {
 	root := t.TempDir()
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	env := all.Env{ProjectDir: root, Home: home, Getenv: os.Getenv, LookPath: exec.LookPath}
+	t.Setenv("HOME", t.TempDir())
 	bin := filepath.Join(t.TempDir(), "atreides")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -26,13 +22,13 @@ func TestInstallProblems(t *testing.T) {
 	if _, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: settings, BinaryPath: bin}); err != nil {
 		t.Fatal(err)
 	}
-	if p := InstallProblems(env, "claude"); len(p) > 0 {
+	if p := InstallProblems(root, "claude"); len(p) > 0 {
 		t.Errorf("a sound installation has problems: %q", p)
 	}
 	if err := os.WriteFile(settings, []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if p := InstallProblems(env, "claude"); len(p) == 0 {
+	if p := InstallProblems(root, "claude"); len(p) == 0 {
 		t.Error("a settings file Claude Code cannot parse is no problem")
 	}
 }
