@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/fleet"
-	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -82,7 +81,5 @@ func updateProject(io *IO, fn func(*state.Project) error) error {
 // updateProjectAt is updateProject for the project at root, for a command
 // that has found the root already.
 func updateProjectAt(root string, fn func(*state.Project) error) error {
-	st := fleet.Open(root)
-	st.OnRecover = func(msg string) { project.NewLog(st.Dir()).Logf("state store: %s", msg) }
-	return state.UpdateProjectIn(context.Background(), st, fn)
+	return state.UpdateProjectIn(context.Background(), fleet.OpenLogged(root), fn)
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/intent"
-	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -20,8 +19,7 @@ func Close(ctx context.Context, root, id string, cancel bool) (status string, er
 	if err := intent.SetStatus(IntentsPath(root), id, status); err != nil {
 		return "", err
 	}
-	st := fleet.Open(root)
-	st.OnRecover = func(msg string) { project.NewLog(st.Dir()).Logf("state store: %s", msg) }
+	st := fleet.OpenLogged(root)
 	err = state.UpdateProjectIn(ctx, st, func(p *state.Project) error {
 		if l := p.Governance.Lock(id); l != nil {
 			p.Governance.Release(l.Session)
