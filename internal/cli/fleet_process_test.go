@@ -82,7 +82,7 @@ func TestTeamStoreTwoCheckouts(t *testing.T) {
 	for _, dir := range []string{a, b} {
 		for i := range perCheckout {
 			wg.Go(func() {
-				cmd := hookCmd(context.Background(), dir, preToolPayload(dir, "shared", i, "git status --short"))
+				cmd := hookCmd(bounded(t), dir, preToolPayload(dir, "shared", i, "git status --short"))
 				cmd.Env = append(cmd.Env, env...)
 				var out, stderr bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &stderr
