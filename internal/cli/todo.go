@@ -60,7 +60,7 @@ func todoDetails(t view.Todo) string {
 	if t.Priority != "" {
 		parts = append(parts, t.Priority)
 	}
-	if loc := (state.Todo{File: t.File, Line: t.Line}).Location(); loc != "" {
+	if loc := t.Location(); loc != "" {
 		parts = append(parts, loc)
 	}
 	if t.Agent != "" {
