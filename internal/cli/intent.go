@@ -33,18 +33,8 @@ func loadIntents(io *IO) (string, *intent.File, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	f, err := loadIntentsAt(root)
+	f, err := governance.ReadIntents(root)
 	return root, f, err
-}
-
-// loadIntentsAt reads the intents of the project at root: none when it
-// has no intents file.
-func loadIntentsAt(root string) (*intent.File, error) {
-	f, err := intent.Load(governance.IntentsPath(root))
-	if err != nil && !intent.NotExist(err) {
-		return f, err
-	}
-	return f, nil
 }
 
 // findIntent is the intent id in f, or an error naming the id.

@@ -42,7 +42,7 @@ func (o *intentCloseOptions) run(io *IO) error {
 		return err
 	}
 	if o.asJSON {
-		f, err := loadIntentsAt(root)
+		f, err := governance.ReadIntents(root)
 		if err != nil {
 			return err
 		}

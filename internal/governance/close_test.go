@@ -2,6 +2,7 @@ package governance
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -45,5 +46,26 @@ func TestClose(t *testing.T) {
 		if _, err := Close(ctx, root, "nope", cancel); err == nil {
 			t.Error("closing an unknown intent succeeds")
 		}
+	}
+}
+
+// TestReadIntents: no intents file is no intents; a broken one is an
+// error; a written one is read.
+func TestReadIntents(t *testing.T) {
+	root := t.TempDir()
+	if f, err := ReadIntents(root); err != nil || f.Find("a") != nil {
+		t.Fatalf("no file: %v %+v", err, f)
+	}
+	if err := intent.Add(IntentsPath(root), intent.Intent{ID: "a", Title: "A", Scope: []string{"a/**"}}); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := ReadIntents(root); err != nil || f.Find("a") == nil {
+		t.Fatalf("written file: %v %+v", err, f)
+	}
+	if err := os.WriteFile(IntentsPath(root), []byte("intents: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadIntents(root); err == nil {
+		t.Error("a broken intents file reads")
 	}
 }
