@@ -8,7 +8,7 @@
 // a subagent's reads put a file into the subagent's context, not the lead
 // agent's. A file is known once the agent read it with the read tool or a
 // plain shell reader the guard's shell model sees (cat, head, sed -n ...;
-// guard.Effects.Reads), or wrote or edited it with a file tool; a
+// shell.Effects.Reads), or wrote or edited it with a file tool; a
 // compaction forgets the agent's files, since its context no longer holds
 // them, and a stopped subagent's files are dropped. Writes by shell
 // commands do not count: the agent did not see what a formatter or a
