@@ -2,8 +2,12 @@ package state
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -14,7 +18,9 @@ import (
 // long session writes, session-core has no group at all and tasks-plain no
 // approvals section. Records on disk are never migrated for a change of
 // codec, so today's decoder must read them and today's encoder write them
-// back to the same bytes. Never regenerate them.
+// back to the same bytes. Each record's .json is what it decoded to then:
+// a round trip alone would not catch two fields read in a new order (the
+// same bytes parse either way), the values do. Never regenerate them.
 
 // golden reads the committed records whose names match pattern.
 func golden(t *testing.T, pattern string) map[string][]byte {
@@ -53,6 +59,7 @@ func TestGoldenRecordsRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		sameValue(t, name, s)
 		if got := EncodeSession(s); !bytes.Equal(got, b) {
 			t.Errorf("%s: re-encoded to other bytes\n got %x\nwant %x", name, got, b)
 		}
@@ -71,6 +78,7 @@ func TestGoldenRecordsRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		sameValue(t, name, p)
 		if got := EncodeProject(p); !bytes.Equal(got, b) {
 			t.Errorf("%s: re-encoded to other bytes\n got %x\nwant %x", name, got, b)
 		}
@@ -89,8 +97,30 @@ func TestGoldenRecordsRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		sameValue(t, name, tk)
 		if got := encodeTasks(tk, 0); !bytes.Equal(got, b) {
 			t.Errorf("%s: re-encoded to other bytes\n got %x\nwant %x", name, got, b)
 		}
+	}
+}
+
+// sameValue fails unless v is, in JSON, what the record of name decoded
+// to when it was written (testdata/NAME.json), key order aside.
+func sameValue(t *testing.T, name string, v any) {
+	t.Helper()
+	want, err := os.ReadFile(filepath.Join("testdata", strings.TrimSuffix(name, ".rec")+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var g, w any
+	if err := errors.Join(json.Unmarshal(got, &g), json.Unmarshal(want, &w)); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("%s: decoded to another value\n got %s\nwant %s", name, got, want)
 	}
 }
