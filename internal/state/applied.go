@@ -1,10 +1,6 @@
 package state
 
-import (
-	"slices"
-
-	"github.com/atreides-dev/atreides/internal/binrec"
-)
+import "slices"
 
 // appliedKept is how many event ids a session remembers. An event kept in
 // the outbox is replayed in order, behind every event of its session that
@@ -26,12 +22,4 @@ func (s *Session) MarkApplied(id string) {
 	if n := len(s.Applied) - appliedKept; n > 0 {
 		s.Applied = slices.Delete(s.Applied, 0, n)
 	}
-}
-
-func putApplied(w *binrec.Writer, s *Session) {
-	putNonEmpty(w, s.Applied, func(w *binrec.Writer, id *string) { w.Str(*id) })
-}
-
-func getApplied(r *binrec.Reader, s *Session) {
-	s.Applied = binrec.Slice(r, 0, func(r *binrec.Reader, id *string) { *id = r.Str() })
 }

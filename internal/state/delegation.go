@@ -65,53 +65,27 @@ func (g *DelegationState) Agent(id string) *Delegation {
 	return nil
 }
 
-func putDelegation(w *binrec.Writer, s *Session) {
-	g := &s.Delegation
-	if len(g.Spawns) == 0 && len(g.Agents) == 0 {
-		return
-	}
-	binrec.PutSlice(w, g.Spawns, func(w *binrec.Writer, p *Spawn) {
-		w.Str(p.Parent)
-		w.Str(p.Type)
-		w.Str(p.ToolUseID)
-		w.Time(p.Time)
-	})
-	binrec.PutSlice(w, g.Agents, func(w *binrec.Writer, d *Delegation) {
-		w.Str(d.ID)
-		w.Str(d.Type)
-		w.Str(d.Parent)
-		w.Int(d.Depth)
-		w.Strs(d.Path)
-		w.Time(d.Started)
-		w.Time(d.Deadline)
-		w.Time(d.Stopped)
-		w.Str(d.Outcome)
-		w.Str(d.Detail)
-		w.Time(d.Overdue)
-		w.Str(d.Partial)
+func (g *DelegationState) fields(c *binrec.Codec) {
+	binrec.List(c, &g.Spawns, (*Spawn).fields)
+	binrec.List(c, &g.Agents, func(d *Delegation, c *binrec.Codec) {
+		c.Str(&d.ID)
+		c.Str(&d.Type)
+		c.Str(&d.Parent)
+		c.Int(&d.Depth)
+		c.Strs(&d.Path)
+		c.Time(&d.Started)
+		c.Time(&d.Deadline)
+		c.Time(&d.Stopped)
+		c.Str(&d.Outcome)
+		c.Str(&d.Detail)
+		c.Time(&d.Overdue)
+		c.Str(&d.Partial)
 	})
 }
 
-func getDelegation(r *binrec.Reader, s *Session) {
-	g := &s.Delegation
-	g.Spawns = binrec.Slice(r, 0, func(r *binrec.Reader, p *Spawn) {
-		p.Parent = r.Str()
-		p.Type = r.Str()
-		p.ToolUseID = r.Str()
-		p.Time = r.Time()
-	})
-	g.Agents = binrec.Slice(r, 0, func(r *binrec.Reader, d *Delegation) {
-		d.ID = r.Str()
-		d.Type = r.Str()
-		d.Parent = r.Str()
-		d.Depth = r.Int()
-		d.Path = r.Strs()
-		d.Started = r.Time()
-		d.Deadline = r.Time()
-		d.Stopped = r.Time()
-		d.Outcome = r.Str()
-		d.Detail = r.Str()
-		d.Overdue = r.Time()
-		d.Partial = r.Str()
-	})
+func (p *Spawn) fields(c *binrec.Codec) {
+	c.Str(&p.Parent)
+	c.Str(&p.Type)
+	c.Str(&p.ToolUseID)
+	c.Time(&p.Time)
 }

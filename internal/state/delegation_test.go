@@ -51,7 +51,7 @@ func TestOldGovernanceSectionDecodes(t *testing.T) {
 	}
 	// Written back, the old lists are empty and it reads the same.
 	w2 := &binrec.Writer{}
-	sec.put(w2, &s)
+	sec.encode(binrec.Encoder(w2), &s)
 	var again Session
 	if err := decodeSection(sec, string(w2.B), &again); err != nil || len(again.Governance.Snaps) != 1 {
 		t.Fatalf("round trip: %v %+v", err, again.Governance)

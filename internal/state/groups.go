@@ -78,10 +78,29 @@ const (
 // section is one group's part of a record: its tag is its index in
 // [sessionSections] or [projectSections].
 type section[T any] struct {
-	group Groups // 0: the core, always decoded
-	name  string // for errors and salvage reports
-	put   func(w *binrec.Writer, v *T)
-	get   func(r *binrec.Reader, v *T)
+	group  Groups // 0: the core, always decoded and written
+	name   string // for errors and salvage reports
+	fields func(*T, *binrec.Codec)
+	// zero is the encoding of an empty group: a section that encodes to
+	// it is left out of the record.
+	zero string
+}
+
+func newSection[T any](group Groups, name string, fields func(*T, *binrec.Codec)) section[T] {
+	w := binrec.Writer{}
+	fields(new(T), binrec.Encoder(&w))
+	return section[T]{group: group, name: name, fields: fields, zero: string(w.B)}
+}
+
+// encode appends the section's encoding of v to the Writer of c;
+// nothing for an empty group.
+func (sec *section[T]) encode(c *binrec.Codec, v *T) {
+	w := c.W
+	start := len(w.B)
+	sec.fields(v, c)
+	if sec.group != 0 && string(w.B[start:]) == sec.zero {
+		w.B = w.B[:start]
+	}
 }
 
 // raw is a binary record split into its sections' bytes, by tag.
@@ -143,9 +162,10 @@ func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups
 	w.B = append(w.B, magic, kind)
 	w.Uint(uint64(version))
 	body := binrec.Writer{B: make([]byte, 0, size)}
+	c := binrec.Encoder(&body)
 	for tag, sec := range secs {
 		body.B = body.B[:0]
-		sec.put(&body, v)
+		sec.encode(c, v)
 		fresh := sec.group == 0 || groups&sec.group != 0
 		if !fresh {
 			if len(body.B) > 0 {
@@ -187,8 +207,9 @@ func decodeSections[T any](secs []section[T], rec *raw, groups Groups, v *T) err
 }
 
 func decodeSection[T any](sec section[T], b string, v *T) error {
-	r := binrec.NewReader(b)
-	sec.get(r, v)
+	c := binrec.Decoder(b)
+	r := c.R
+	sec.fields(v, c)
 	if r.Err() == nil && r.Len() > 0 {
 		r.Fail(fmt.Errorf("%d bytes left over", r.Len()))
 	}

@@ -1,613 +1,313 @@
 package state
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/store"
 )
 
-// The sections of the binary records. Each section writes its fields in a
-// fixed order and reads them back in the same order; a field is added at
-// the end of its section together with a new encoding version (the
-// previous one then needs a migration, as v1.go is for JSON). The test
-// TestRecordsKeepEveryField fills every field of both records and fails
-// when one is not carried through.
+// The sections of the binary records. Each type lists its fields once, in
+// a fixed order, in its fields method, which both writes and reads them
+// (binrec.Codec); a field is added at the end of its section together
+// with a new encoding version (the previous one then needs a migration, as
+// v1.go is for JSON). The golden records (testdata) hold what records of
+// today decode to, and TestRecordsKeepEveryField fills every field of both
+// records and fails when one is not carried through.
 
 // sessionSections are the session record's sections, by tag.
 var sessionSections = []section[Session]{
-	{0, "core", putSessionCore, getSessionCore},
-	{GroupHistory, "history", func(w *binrec.Writer, s *Session) { putNonEmpty(w, s.History, putCall) },
-		func(r *binrec.Reader, s *Session) { s.History = binrec.Slice(r, 1, getCall) }},
-	{GroupPhase, "phase", putPhase, getPhase},
-	{GroupStrikes, "strikes", func(w *binrec.Writer, s *Session) { putNonEmpty(w, s.Strikes.Targets, putStrike) },
-		func(r *binrec.Reader, s *Session) { s.Strikes.Targets = binrec.Slice(r, 0, getStrike) }},
-	{GroupAgentTodos, "agent todos", func(w *binrec.Writer, s *Session) { putNonEmpty(w, s.Todos.Agent, putAgentTodo) },
-		func(r *binrec.Reader, s *Session) { s.Todos.Agent = binrec.Slice(r, 0, getAgentTodo) }},
-	{GroupStop, "stop", putStop, getStop},
-	{GroupMemory, "memory", putMemory, getMemory},
-	{GroupSessionGovernance, "session governance", putSessionGovernance, getSessionGovernance},
-	{GroupContext, "context", putContext, getContext},
-	{GroupWork, "work", putWork, getWork},
-	{GroupReads, "reads", putReads, getReads},
-	{GroupDelegation, "delegation", putDelegation, getDelegation},
-	{GroupErrorOutbox, "error outbox", func(w *binrec.Writer, s *Session) { putNonEmpty(w, s.ErrorOutbox, putErrorEvent) },
-		func(r *binrec.Reader, s *Session) { s.ErrorOutbox = binrec.Slice(r, 0, getErrorEvent) }},
-	{GroupSessionTask, "session task", putSessionTask, getSessionTask},
-	{GroupApplied, "applied", putApplied, getApplied},
+	newSection(0, "core", (*Session).coreFields),
+	newSection(GroupHistory, "history", func(s *Session, c *binrec.Codec) { binrec.ListGrow(c, &s.History, 1, (*ToolCall).fields) }),
+	newSection(GroupPhase, "phase", func(s *Session, c *binrec.Codec) { s.Phase.fields(c) }),
+	newSection(GroupStrikes, "strikes", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Strikes.Targets, (*Strike).fields) }),
+	newSection(GroupAgentTodos, "agent todos", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Todos.Agent, (*AgentTodo).fields) }),
+	newSection(GroupStop, "stop", func(s *Session, c *binrec.Codec) { s.Stop.fields(c) }),
+	newSection(GroupMemory, "memory", func(s *Session, c *binrec.Codec) { binrec.Last(c, &s.Memory.Snapshot, (*Snapshot).fields) }),
+	newSection(GroupSessionGovernance, "session governance", func(s *Session, c *binrec.Codec) { s.Governance.fields(c) }),
+	newSection(GroupContext, "context", func(s *Session, c *binrec.Codec) { s.Context.fields(c) }),
+	newSection(GroupWork, "work", func(s *Session, c *binrec.Codec) { s.Work.fields(c) }),
+	newSection(GroupReads, "reads", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Reads.Known, (*KnownFile).fields) }),
+	newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
+	newSection(GroupErrorOutbox, "error outbox", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.ErrorOutbox, (*ErrorEvent).fields) }),
+	newSection(GroupSessionTask, "session task", func(s *Session, c *binrec.Codec) { s.Task.fields(c) }),
+	newSection(GroupApplied, "applied", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Applied, codeString) }),
 }
 
 // projectSections are the project record's sections, by tag.
 var projectSections = []section[Project]{
-	{0, "housekeeping", putProjectCore, getProjectCore},
-	{GroupTodos, "todos", putTodos, getTodos},
-	{GroupAnchors, "anchors", putAnchors, getAnchors},
-	{GroupRules, "rules", putRules, getRules},
-	{GroupGovernance, "governance", putGovernance, getGovernance},
-	{GroupBackground, "background", putBackground, getBackground},
+	newSection(0, "housekeeping", (*Project).coreFields),
+	newSection(GroupTodos, "todos", (*Project).todoFields),
+	newSection(GroupAnchors, "anchors", (*Project).anchorFields),
+	newSection(GroupRules, "rules", func(p *Project, c *binrec.Codec) { binrec.Last(c, &p.Rules, (*RulesCache).fields) }),
+	newSection(GroupGovernance, "governance", func(p *Project, c *binrec.Codec) { p.Governance.fields(c) }),
+	newSection(GroupBackground, "background", func(p *Project, c *binrec.Codec) { p.Background.fields(c) }),
 	// Origins came later, in sections of their own, so that an older
 	// atreides keeps them as a newer build's groups (splitRecord) instead
 	// of finding bytes it does not know in its todos and anchors.
-	{GroupTodos, "todo origins", putTodoOrigins, getTodoOrigins},
-	{GroupAnchors, "anchor origins", putAnchorOrigins, getAnchorOrigins},
-	{GroupGovernance, "lease origins", putLeaseOrigins, getLeaseOrigins},
-	{GroupGovernance, "scope request origins", putRequestOrigins, getRequestOrigins},
+	newSection(GroupTodos, "todo origins", func(p *Project, c *binrec.Codec) {
+		codeOrigins(c, p.Todos, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
+	}),
+	newSection(GroupAnchors, "anchor origins", func(p *Project, c *binrec.Codec) {
+		codeOrigins(c, p.Anchors, func(a *Anchor) (int, *store.Origin) { return a.ID, &a.Origin })
+	}),
+	// A lease is known by its session, which holds one at a time and is
+	// made in one checkout: keyed by intent, the lease an older build
+	// gives another session would take the origin of the one it replaced.
+	newSection(GroupGovernance, "lease origins", func(p *Project, c *binrec.Codec) {
+		codeOrigins(c, p.Governance.Locks, func(l *IntentLock) (string, *store.Origin) { return l.Session, &l.Origin })
+	}),
+	newSection(GroupGovernance, "scope request origins", func(p *Project, c *binrec.Codec) {
+		codeOrigins(c, p.Governance.Expansions, func(q *ScopeRequest) (int, *store.Origin) { return q.ID, &q.Origin })
+	}),
 }
 
-// Empty groups write nothing (and so are left out of the record); the
-// core always writes something.
+func codeString(s *string, c *binrec.Codec) { c.Str(s) }
+func codeInt(n *int, c *binrec.Codec)       { c.Int(n) }
 
-func putSessionCore(w *binrec.Writer, s *Session) {
-	w.Str(s.ID)
-	w.Str(s.Host)
-	w.Time(s.Started)
-	w.Time(s.Updated)
-	w.Str(s.Cwd)
-	w.Str(s.Transcript)
-	w.Str(s.Ended)
-	c := &s.Counters
-	for _, n := range []int{c.Events, c.Prompts, c.ToolCalls, c.Denied, c.Asked, c.Failed, c.Stops, c.Compacts, c.Escalations} {
-		w.Int(n)
+func (s *Session) coreFields(c *binrec.Codec) {
+	c.Str(&s.ID)
+	c.Str(&s.Host)
+	c.Time(&s.Started)
+	c.Time(&s.Updated)
+	c.Str(&s.Cwd)
+	c.Str(&s.Transcript)
+	c.Str(&s.Ended)
+	n := &s.Counters
+	for _, p := range []*int{&n.Events, &n.Prompts, &n.ToolCalls, &n.Denied, &n.Asked, &n.Failed, &n.Stops, &n.Compacts, &n.Escalations} {
+		c.Int(p)
 	}
-	binrec.PutSlice(w, s.Agents, func(w *binrec.Writer, a *Agent) {
-		w.Str(a.ID)
-		w.Str(a.Type)
-		w.Time(a.Started)
-		w.Time(a.Stopped)
+	binrec.List(c, &s.Agents, func(a *Agent, c *binrec.Codec) {
+		c.Str(&a.ID)
+		c.Str(&a.Type)
+		c.Time(&a.Started)
+		c.Time(&a.Stopped)
 	})
 }
 
-func getSessionCore(r *binrec.Reader, s *Session) {
-	s.ID = r.Str()
-	s.Host = r.Str()
-	s.Started = r.Time()
-	s.Updated = r.Time()
-	s.Cwd = r.Str()
-	s.Transcript = r.Str()
-	s.Ended = r.Str()
-	c := &s.Counters
-	for _, n := range []*int{&c.Events, &c.Prompts, &c.ToolCalls, &c.Denied, &c.Asked, &c.Failed, &c.Stops, &c.Compacts, &c.Escalations} {
-		*n = r.Int()
+func (t *ToolCall) fields(c *binrec.Codec) {
+	c.Time(&t.Time)
+	for _, p := range []*string{&t.ID, &t.Tool, &t.Raw, &t.Summary, &t.Agent, &t.Verdict, &t.Rule, &t.Outcome} {
+		c.Str(p)
 	}
-	s.Agents = binrec.Slice(r, 0, func(r *binrec.Reader, a *Agent) {
-		a.ID = r.Str()
-		a.Type = r.Str()
-		a.Started = r.Time()
-		a.Stopped = r.Time()
+	c.Int64(&t.Duration)
+}
+
+func (p *PhaseState) fields(c *binrec.Codec) {
+	c.Str(&p.Current)
+	c.Int(&p.Calls)
+	binrec.List(c, &p.Transitions, func(t *Transition, c *binrec.Codec) {
+		c.Str(&t.From)
+		c.Str(&t.To)
+		c.Str(&t.Cause)
+		c.Time(&t.Time)
 	})
 }
 
-func putCall(w *binrec.Writer, c *ToolCall) {
-	w.Time(c.Time)
-	w.Str(c.ID)
-	w.Str(c.Tool)
-	w.Str(c.Raw)
-	w.Str(c.Summary)
-	w.Str(c.Agent)
-	w.Str(c.Verdict)
-	w.Str(c.Rule)
-	w.Str(c.Outcome)
-	w.Int64(c.Duration)
-}
-
-func getCall(r *binrec.Reader, c *ToolCall) {
-	c.Time = r.Time()
-	c.ID = r.Str()
-	c.Tool = r.Str()
-	c.Raw = r.Str()
-	c.Summary = r.Str()
-	c.Agent = r.Str()
-	c.Verdict = r.Str()
-	c.Rule = r.Str()
-	c.Outcome = r.Str()
-	c.Duration = r.Int64()
-}
-
-func putPhase(w *binrec.Writer, s *Session) {
-	p := &s.Phase
-	if p.Current == "" && p.Calls == 0 && len(p.Transitions) == 0 {
-		return
-	}
-	w.Str(p.Current)
-	w.Int(p.Calls)
-	binrec.PutSlice(w, p.Transitions, func(w *binrec.Writer, t *Transition) {
-		w.Str(t.From)
-		w.Str(t.To)
-		w.Str(t.Cause)
-		w.Time(t.Time)
+func (k *Strike) fields(c *binrec.Codec) {
+	c.Str(&k.Tool)
+	c.Str(&k.Target)
+	c.Int(&k.Count)
+	c.Str(&k.Class)
+	binrec.List(c, &k.Errors, func(e *StrikeError, c *binrec.Codec) {
+		c.Str(&e.Class)
+		c.Str(&e.Excerpt)
+		c.Time(&e.Time)
 	})
+	c.Time(&k.Last)
 }
 
-func getPhase(r *binrec.Reader, s *Session) {
-	p := &s.Phase
-	p.Current = r.Str()
-	p.Calls = r.Int()
-	p.Transitions = binrec.Slice(r, 0, func(r *binrec.Reader, t *Transition) {
-		t.From = r.Str()
-		t.To = r.Str()
-		t.Cause = r.Str()
-		t.Time = r.Time()
-	})
+func (t *AgentTodo) fields(c *binrec.Codec) {
+	c.Str(&t.ID)
+	c.Str(&t.Content)
+	c.Str(&t.Status)
+	c.Str(&t.Active)
 }
 
-func putStrike(w *binrec.Writer, k *Strike) {
-	w.Str(k.Tool)
-	w.Str(k.Target)
-	w.Int(k.Count)
-	w.Str(k.Class)
-	binrec.PutSlice(w, k.Errors, func(w *binrec.Writer, e *StrikeError) {
-		w.Str(e.Class)
-		w.Str(e.Excerpt)
-		w.Time(e.Time)
-	})
-	w.Time(k.Last)
+func (st *StopState) fields(c *binrec.Codec) {
+	c.Int(&st.Blocks)
+	c.Bool(&st.Interrupted)
+	c.Int(&st.Pending)
+	c.Int(&st.Done)
+	c.Str(&st.Fingerprint)
+	c.Int(&st.Stagnant)
+	c.Time(&st.Last)
+	c.Str(&st.GaveUp)
 }
 
-func getStrike(r *binrec.Reader, k *Strike) {
-	k.Tool = r.Str()
-	k.Target = r.Str()
-	k.Count = r.Int()
-	k.Class = r.Str()
-	k.Errors = binrec.Slice(r, 0, func(r *binrec.Reader, e *StrikeError) {
-		e.Class = r.Str()
-		e.Excerpt = r.Str()
-		e.Time = r.Time()
-	})
-	k.Last = r.Time()
-}
-
-// Slices of a group that is only a slice are written only when not
-// empty, so that an empty group has no section.
-func putNonEmpty[T any](w *binrec.Writer, v []T, one func(*binrec.Writer, *T)) {
-	if len(v) > 0 {
-		binrec.PutSlice(w, v, one)
-	}
-}
-
-func putAgentTodo(w *binrec.Writer, t *AgentTodo) {
-	w.Str(t.ID)
-	w.Str(t.Content)
-	w.Str(t.Status)
-	w.Str(t.Active)
-}
-
-func getAgentTodo(r *binrec.Reader, t *AgentTodo) {
-	t.ID = r.Str()
-	t.Content = r.Str()
-	t.Status = r.Str()
-	t.Active = r.Str()
-}
-
-func putStop(w *binrec.Writer, s *Session) {
-	st := &s.Stop
-	if *st == (StopState{}) {
-		return
-	}
-	w.Int(st.Blocks)
-	w.Bool(st.Interrupted)
-	w.Int(st.Pending)
-	w.Int(st.Done)
-	w.Str(st.Fingerprint)
-	w.Int(st.Stagnant)
-	w.Time(st.Last)
-	w.Str(st.GaveUp)
-}
-
-func getStop(r *binrec.Reader, s *Session) {
-	st := &s.Stop
-	st.Blocks = r.Int()
-	st.Interrupted = r.Bool()
-	st.Pending = r.Int()
-	st.Done = r.Int()
-	st.Fingerprint = r.Str()
-	st.Stagnant = r.Int()
-	st.Last = r.Time()
-	st.GaveUp = r.Str()
-}
-
-func putMemory(w *binrec.Writer, s *Session) {
-	p := s.Memory.Snapshot
-	if p == nil {
-		return
-	}
-	w.Time(p.Time)
-	w.Str(p.Trigger)
-	w.Str(p.Phase)
-	w.Strs(p.Todos)
-	binrec.PutSlice(w, p.Strikes, putStrike)
-	binrec.PutSlice(w, p.LastCalls, putCall)
-	w.Bool(p.Delivered)
-}
-
-func getMemory(r *binrec.Reader, s *Session) {
-	p := &Snapshot{}
-	p.Time = r.Time()
-	p.Trigger = r.Str()
-	p.Phase = r.Str()
-	p.Todos = r.Strs()
-	p.Strikes = binrec.Slice(r, 0, getStrike)
-	p.LastCalls = binrec.Slice(r, 0, getCall)
-	p.Delivered = r.Bool()
-	s.Memory.Snapshot = p
+func (p *Snapshot) fields(c *binrec.Codec) {
+	c.Time(&p.Time)
+	c.Str(&p.Trigger)
+	c.Str(&p.Phase)
+	c.Strs(&p.Todos)
+	binrec.List(c, &p.Strikes, (*Strike).fields)
+	binrec.List(c, &p.LastCalls, (*ToolCall).fields)
+	c.Bool(&p.Delivered)
 }
 
 // The session governance section began with three lists (spawns,
 // subagents, reports) that moved to the delegation group; it still writes
 // them empty and skips what an older record holds, so that the section's
 // layout, and with it the record's version, stay as they were.
-func putSessionGovernance(w *binrec.Writer, s *Session) {
-	g := &s.Governance
-	if len(g.Snaps) == 0 {
-		return
-	}
-	for range 3 {
-		w.Uint(0)
-	}
-	binrec.PutSlice(w, g.Snaps, func(w *binrec.Writer, p *Snap) {
-		w.Str(p.ToolUseID)
-		w.Str(p.Intent)
-		binrec.PutSlice(w, p.Files, func(w *binrec.Writer, f *FileSnap) {
-			w.Str(f.Path)
-			w.Bool(f.Exists)
-			w.Str(f.Hash)
-			w.Str(f.Content)
-			w.Bool(f.Kept)
+func (g *SessionGovernance) fields(c *binrec.Codec) {
+	var spawns, reports []Spawn
+	var agents []Delegation
+	binrec.List(c, &spawns, (*Spawn).fields)
+	binrec.List(c, &agents, func(d *Delegation, c *binrec.Codec) {
+		c.Str(&d.ID)
+		c.Str(&d.Type)
+		c.Str(&d.Parent)
+		c.Int(&d.Depth)
+		c.Time(&d.Started)
+		c.Time(&d.Stopped)
+		c.Str(&d.Outcome)
+		c.Str(&d.Detail)
+	})
+	binrec.List(c, &reports, func(p *Spawn, c *binrec.Codec) { // parent, text
+		c.Str(&p.Parent)
+		c.Str(&p.Type)
+	})
+	binrec.List(c, &g.Snaps, func(p *Snap, c *binrec.Codec) {
+		c.Str(&p.ToolUseID)
+		c.Str(&p.Intent)
+		binrec.List(c, &p.Files, func(f *FileSnap, c *binrec.Codec) {
+			c.Str(&f.Path)
+			c.Bool(&f.Exists)
+			c.Str(&f.Hash)
+			c.Str(&f.Content)
+			c.Bool(&f.Kept)
 		})
-		w.Time(p.Time)
+		c.Time(&p.Time)
 	})
 }
 
-func getSessionGovernance(r *binrec.Reader, s *Session) {
-	g := &s.Governance
-	binrec.Slice(r, 0, func(r *binrec.Reader, p *Spawn) { // spawns
-		p.Parent, p.Type, p.ToolUseID, p.Time = r.Str(), r.Str(), r.Str(), r.Time()
+func (x *ContextState) fields(c *binrec.Codec) {
+	binrec.List(c, &x.Pending, func(p *PendingEntry, c *binrec.Codec) {
+		c.Str(&p.Agent)
+		c.Str(&p.Source)
+		c.Str(&p.ID)
+		c.Int(&p.Priority)
+		c.Str(&p.Text)
+		c.Bool(&p.Once)
+		c.Time(&p.Time)
 	})
-	binrec.Slice(r, 0, func(r *binrec.Reader, d *Delegation) { // subagents
-		d.ID, d.Type, d.Parent, d.Depth = r.Str(), r.Str(), r.Str(), r.Int()
-		d.Started, d.Stopped, d.Outcome, d.Detail = r.Time(), r.Time(), r.Str(), r.Str()
-	})
-	binrec.Slice(r, 0, func(r *binrec.Reader, p *Spawn) { // reports: parent, text
-		p.Parent, p.Type = r.Str(), r.Str()
-	})
-	g.Snaps = binrec.Slice(r, 0, func(r *binrec.Reader, p *Snap) {
-		p.ToolUseID = r.Str()
-		p.Intent = r.Str()
-		p.Files = binrec.Slice(r, 0, func(r *binrec.Reader, f *FileSnap) {
-			f.Path = r.Str()
-			f.Exists = r.Bool()
-			f.Hash = r.Str()
-			f.Content = r.Str()
-			f.Kept = r.Bool()
-		})
-		p.Time = r.Time()
-	})
+	c.Strs(&x.Delivered)
 }
 
-func putContext(w *binrec.Writer, s *Session) {
-	c := &s.Context
-	if len(c.Pending) == 0 && len(c.Delivered) == 0 {
-		return
-	}
-	binrec.PutSlice(w, c.Pending, func(w *binrec.Writer, p *PendingEntry) {
-		w.Str(p.Agent)
-		w.Str(p.Source)
-		w.Str(p.ID)
-		w.Int(p.Priority)
-		w.Str(p.Text)
-		w.Bool(p.Once)
-		w.Time(p.Time)
-	})
-	w.Strs(c.Delivered)
+func (k *WorkState) fields(c *binrec.Codec) {
+	c.Str(&k.Class)
+	c.Int(&k.Changes)
+	c.Str(&k.First)
+	c.Bool(&k.Nudged)
 }
 
-func getContext(r *binrec.Reader, s *Session) {
-	c := &s.Context
-	c.Pending = binrec.Slice(r, 0, func(r *binrec.Reader, p *PendingEntry) {
-		p.Agent = r.Str()
-		p.Source = r.Str()
-		p.ID = r.Str()
-		p.Priority = r.Int()
-		p.Text = r.Str()
-		p.Once = r.Bool()
-		p.Time = r.Time()
-	})
-	c.Delivered = r.Strs()
+func (k *KnownFile) fields(c *binrec.Codec) {
+	c.Str(&k.Agent)
+	c.Str(&k.Path)
+	c.Time(&k.ModTime)
 }
 
-func putWork(w *binrec.Writer, s *Session) {
-	k := &s.Work
-	if *k == (WorkState{}) {
-		return
-	}
-	w.Str(k.Class)
-	w.Int(k.Changes)
-	w.Str(k.First)
-	w.Bool(k.Nudged)
-}
-
-func getWork(r *binrec.Reader, s *Session) {
-	k := &s.Work
-	k.Class = r.Str()
-	k.Changes = r.Int()
-	k.First = r.Str()
-	k.Nudged = r.Bool()
-}
-
-func putProjectCore(w *binrec.Writer, p *Project) {
-	w.Time(p.Pruned)
-	w.Bool(p.Salvaged != nil)
-	if p.Salvaged != nil {
-		w.Time(p.Salvaged.Time)
-		w.Strs(p.Salvaged.Lost)
-	}
-}
-
-func getProjectCore(r *binrec.Reader, p *Project) {
-	p.Pruned = r.Time()
-	if r.Bool() {
-		p.Salvaged = &Salvage{Time: r.Time(), Lost: r.Strs()}
-	}
-}
-
-func putTodos(w *binrec.Writer, p *Project) {
-	if p.NextID == 0 && len(p.Todos) == 0 {
-		return
-	}
-	w.Int(p.NextID)
-	binrec.PutSlice(w, p.Todos, func(w *binrec.Writer, t *Todo) {
-		w.Int(t.ID)
-		w.Int(t.Parent)
-		w.Str(t.Level)
-		w.Str(t.Title)
-		w.Str(t.Status)
-		w.Str(t.Session)
-		w.Str(t.Priority)
-		w.Str(t.File)
-		w.Int(t.Line)
-		w.Str(t.Agent)
-		w.Time(t.Created)
-		w.Time(t.Updated)
+func (p *Project) coreFields(c *binrec.Codec) {
+	c.Time(&p.Pruned)
+	binrec.Maybe(c, &p.Salvaged, func(s *Salvage, c *binrec.Codec) {
+		c.Time(&s.Time)
+		c.Strs(&s.Lost)
 	})
 }
 
-func getTodos(r *binrec.Reader, p *Project) {
-	p.NextID = r.Int()
-	p.Todos = binrec.Slice(r, 0, func(r *binrec.Reader, t *Todo) {
-		t.ID = r.Int()
-		t.Parent = r.Int()
-		t.Level = r.Str()
-		t.Title = r.Str()
-		t.Status = r.Str()
-		t.Session = r.Str()
-		t.Priority = r.Str()
-		t.File = r.Str()
-		t.Line = r.Int()
-		t.Agent = r.Str()
-		t.Created = r.Time()
-		t.Updated = r.Time()
+func (p *Project) todoFields(c *binrec.Codec) {
+	c.Int(&p.NextID)
+	binrec.List(c, &p.Todos, func(t *Todo, c *binrec.Codec) {
+		c.Int(&t.ID)
+		c.Int(&t.Parent)
+		for _, s := range []*string{&t.Level, &t.Title, &t.Status, &t.Session, &t.Priority, &t.File} {
+			c.Str(s)
+		}
+		c.Int(&t.Line)
+		c.Str(&t.Agent)
+		c.Time(&t.Created)
+		c.Time(&t.Updated)
 	})
 }
 
-func putAnchors(w *binrec.Writer, p *Project) {
-	if p.NextAnchor == 0 && len(p.Anchors) == 0 {
-		return
-	}
-	w.Int(p.NextAnchor)
-	binrec.PutSlice(w, p.Anchors, func(w *binrec.Writer, a *Anchor) {
-		w.Int(a.ID)
-		w.Str(a.Kind)
-		w.Str(a.Priority)
-		w.Str(a.Text)
-		w.Str(a.Session)
-		w.Time(a.Created)
+func (p *Project) anchorFields(c *binrec.Codec) {
+	c.Int(&p.NextAnchor)
+	binrec.List(c, &p.Anchors, func(a *Anchor, c *binrec.Codec) {
+		c.Int(&a.ID)
+		c.Str(&a.Kind)
+		c.Str(&a.Priority)
+		c.Str(&a.Text)
+		c.Str(&a.Session)
+		c.Time(&a.Created)
 	})
 	// The targets came later: they follow the list, one per anchor, and
 	// only when one is set, so that a record without any is byte for byte
 	// what it was and an older record reads as targets all empty.
-	if slices.ContainsFunc(p.Anchors, func(a Anchor) bool { return a.Target != "" }) {
-		binrec.PutSlice(w, p.Anchors, func(w *binrec.Writer, a *Anchor) { w.Str(a.Target) })
+	if c.More(slices.ContainsFunc(p.Anchors, func(a Anchor) bool { return a.Target != "" })) {
+		binrec.Each(c, p.Anchors, func(a *Anchor, c *binrec.Codec) { c.Str(&a.Target) })
 	}
 }
 
-func getAnchors(r *binrec.Reader, p *Project) {
-	p.NextAnchor = r.Int()
-	p.Anchors = binrec.Slice(r, 0, func(r *binrec.Reader, a *Anchor) {
-		a.ID = r.Int()
-		a.Kind = r.Str()
-		a.Priority = r.Str()
-		a.Text = r.Str()
-		a.Session = r.Str()
-		a.Created = r.Time()
-	})
-	if r.Len() == 0 {
-		return
-	}
-	targets := binrec.Slice(r, 0, func(r *binrec.Reader, t *string) { *t = r.Str() })
-	if len(targets) != len(p.Anchors) {
-		r.Fail(fmt.Errorf("%d anchor targets for %d anchors", len(targets), len(p.Anchors)))
-		return
-	}
-	for i, t := range targets {
-		p.Anchors[i].Target = t
-	}
+func (r *RulesCache) fields(c *binrec.Codec) {
+	c.Str(&r.Path)
+	c.Str(&r.Opts)
+	c.Time(&r.ModTime)
+	c.Int64(&r.Size)
+	c.Strs(&r.Problems)
+	c.Bool(&r.Missing)
+	c.Str(&r.Text)
 }
 
-func putRules(w *binrec.Writer, p *Project) {
-	c := p.Rules
-	if c == nil {
-		return
-	}
-	w.Str(c.Path)
-	w.Str(c.Opts)
-	w.Time(c.ModTime)
-	w.Int64(c.Size)
-	w.Strs(c.Problems)
-	w.Bool(c.Missing)
-	w.Str(c.Text)
-}
-
-func getRules(r *binrec.Reader, p *Project) {
-	c := &RulesCache{}
-	c.Path = r.Str()
-	c.Opts = r.Str()
-	c.ModTime = r.Time()
-	c.Size = r.Int64()
-	c.Problems = r.Strs()
-	c.Missing = r.Bool()
-	c.Text = r.Str()
-	p.Rules = c
-}
-
-func putGovernance(w *binrec.Writer, p *Project) {
-	g := &p.Governance
-	if len(g.Locks) == 0 && len(g.Expansions) == 0 && g.NextExpansion == 0 && g.Trace == (TraceHead{}) && len(g.Recent) == 0 {
-		return
-	}
-	binrec.PutSlice(w, g.Locks, func(w *binrec.Writer, l *IntentLock) {
-		w.Str(l.Intent)
-		w.Str(l.Session)
-		w.Str(l.Host)
-		w.Time(l.Since)
-		w.Time(l.Renewed)
+func (g *Governance) fields(c *binrec.Codec) {
+	binrec.List(c, &g.Locks, func(l *IntentLock, c *binrec.Codec) {
+		c.Str(&l.Intent)
+		c.Str(&l.Session)
+		c.Str(&l.Host)
+		c.Time(&l.Since)
+		c.Time(&l.Renewed)
 	})
-	binrec.PutSlice(w, g.Expansions, func(w *binrec.Writer, q *ScopeRequest) {
-		w.Int(q.ID)
-		w.Str(q.Intent)
-		w.Str(q.Session)
-		w.Strs(q.Paths)
-		w.Str(q.Reason)
-		w.Str(q.Status)
-		w.Time(q.Time)
+	binrec.List(c, &g.Expansions, func(q *ScopeRequest, c *binrec.Codec) {
+		c.Int(&q.ID)
+		c.Str(&q.Intent)
+		c.Str(&q.Session)
+		c.Strs(&q.Paths)
+		c.Str(&q.Reason)
+		c.Str(&q.Status)
+		c.Time(&q.Time)
 	})
-	w.Int(g.NextExpansion)
-	w.Uint(g.Trace.Seq)
-	w.Str(g.Trace.Hash)
-	binrec.PutSlice(w, g.Recent, func(w *binrec.Writer, s *SeenSession) {
-		w.Str(s.ID)
-		w.Str(s.Host)
-		w.Time(s.Seen)
+	c.Int(&g.NextExpansion)
+	c.Uint(&g.Trace.Seq)
+	c.Str(&g.Trace.Hash)
+	binrec.List(c, &g.Recent, func(s *SeenSession, c *binrec.Codec) {
+		c.Str(&s.ID)
+		c.Str(&s.Host)
+		c.Time(&s.Seen)
 	})
 }
 
-func getGovernance(r *binrec.Reader, p *Project) {
-	g := &p.Governance
-	g.Locks = binrec.Slice(r, 0, func(r *binrec.Reader, l *IntentLock) {
-		l.Intent = r.Str()
-		l.Session = r.Str()
-		l.Host = r.Str()
-		l.Since = r.Time()
-		l.Renewed = r.Time()
-	})
-	g.Expansions = binrec.Slice(r, 0, func(r *binrec.Reader, q *ScopeRequest) {
-		q.ID = r.Int()
-		q.Intent = r.Str()
-		q.Session = r.Str()
-		q.Paths = r.Strs()
-		q.Reason = r.Str()
-		q.Status = r.Str()
-		q.Time = r.Time()
-	})
-	g.NextExpansion = r.Int()
-	g.Trace.Seq = r.Uint()
-	g.Trace.Hash = r.Str()
-	g.Recent = binrec.Slice(r, 0, func(r *binrec.Reader, s *SeenSession) {
-		s.ID = r.Str()
-		s.Host = r.Str()
-		s.Seen = r.Time()
-	})
-}
-
-func putReads(w *binrec.Writer, s *Session) {
-	putNonEmpty(w, s.Reads.Known, func(w *binrec.Writer, k *KnownFile) {
-		w.Str(k.Agent)
-		w.Str(k.Path)
-		w.Time(k.ModTime)
-	})
-}
-
-func getReads(r *binrec.Reader, s *Session) {
-	s.Reads.Known = binrec.Slice(r, 0, func(r *binrec.Reader, k *KnownFile) {
-		k.Agent = r.Str()
-		k.Path = r.Str()
-		k.ModTime = r.Time()
-	})
-}
-
-func putBackground(w *binrec.Writer, p *Project) {
-	b := &p.Background
-	if b.NextID == 0 && len(b.Tasks) == 0 {
-		return
-	}
-	w.Int(b.NextID)
-	binrec.PutSlice(w, b.Tasks, func(w *binrec.Writer, t *BgTask) {
-		for _, s := range []string{t.ID, t.Parent, t.ParentAgent, t.Host, t.Runner, t.Agent, t.Description, t.Prompt} {
-			w.Str(s)
-		}
-		w.Strs(t.Skills)
-		w.Str(t.Key)
-		w.Str(t.Status)
-		w.Time(t.Created)
-		w.Time(t.Started)
-		w.Time(t.Ended)
-		w.Int(t.PID)
-		w.Uint(t.PIDStart)
-		w.Str(t.Child)
-		w.Time(t.Observed)
-		w.Int(t.Messages)
-		w.Time(t.Changed)
-		w.Str(t.Result)
-		w.Str(t.Error)
-		w.Bool(t.Notified)
-		w.Strs(t.Path)
-		w.Str(t.Resume)
-		w.Int(t.Blocks)
-	})
-}
-
-func getBackground(r *binrec.Reader, p *Project) {
-	b := &p.Background
-	b.NextID = r.Int()
-	b.Tasks = binrec.Slice(r, 0, func(r *binrec.Reader, t *BgTask) {
+func (b *Background) fields(c *binrec.Codec) {
+	c.Int(&b.NextID)
+	binrec.List(c, &b.Tasks, func(t *BgTask, c *binrec.Codec) {
 		for _, s := range []*string{&t.ID, &t.Parent, &t.ParentAgent, &t.Host, &t.Runner, &t.Agent, &t.Description, &t.Prompt} {
-			*s = r.Str()
+			c.Str(s)
 		}
-		t.Skills = r.Strs()
-		t.Key = r.Str()
-		t.Status = r.Str()
-		t.Created = r.Time()
-		t.Started = r.Time()
-		t.Ended = r.Time()
-		t.PID = r.Int()
-		t.PIDStart = r.Uint()
-		t.Child = r.Str()
-		t.Observed = r.Time()
-		t.Messages = r.Int()
-		t.Changed = r.Time()
-		t.Result = r.Str()
-		t.Error = r.Str()
-		t.Notified = r.Bool()
-		t.Path = r.Strs()
-		t.Resume = r.Str()
-		t.Blocks = r.Int()
+		c.Strs(&t.Skills)
+		c.Str(&t.Key)
+		c.Str(&t.Status)
+		c.Time(&t.Created)
+		c.Time(&t.Started)
+		c.Time(&t.Ended)
+		c.Int(&t.PID)
+		c.Uint(&t.PIDStart)
+		c.Str(&t.Child)
+		c.Time(&t.Observed)
+		c.Int(&t.Messages)
+		c.Time(&t.Changed)
+		c.Str(&t.Result)
+		c.Str(&t.Error)
+		c.Bool(&t.Notified)
+		c.Strs(&t.Path)
+		c.Str(&t.Resume)
+		c.Int(&t.Blocks)
 	})
 }

@@ -33,35 +33,16 @@ type SessionTask struct {
 	SpecsDir string `json:"specs_dir,omitempty"`
 }
 
-func putSessionTask(w *binrec.Writer, s *Session) {
-	t := &s.Task
-	if *t == (SessionTask{}) {
-		return
-	}
-	w.Int(t.Number)
-	w.Str(t.Title)
-	w.Str(t.Plan)
-	w.Int(t.Version)
-	w.Bool(t.Approved)
-	w.Int(t.Phase)
-	w.Str(t.PhaseTitle)
-	w.Str(t.Verify)
-	w.Int(t.Phases)
-	w.Int(t.Done)
-	w.Str(t.SpecsDir)
-}
-
-func getSessionTask(r *binrec.Reader, s *Session) {
-	t := &s.Task
-	t.Number = r.Int()
-	t.Title = r.Str()
-	t.Plan = r.Str()
-	t.Version = r.Int()
-	t.Approved = r.Bool()
-	t.Phase = r.Int()
-	t.PhaseTitle = r.Str()
-	t.Verify = r.Str()
-	t.Phases = r.Int()
-	t.Done = r.Int()
-	t.SpecsDir = r.Str()
+func (t *SessionTask) fields(c *binrec.Codec) {
+	c.Int(&t.Number)
+	c.Str(&t.Title)
+	c.Str(&t.Plan)
+	c.Int(&t.Version)
+	c.Bool(&t.Approved)
+	c.Int(&t.Phase)
+	c.Str(&t.PhaseTitle)
+	c.Str(&t.Verify)
+	c.Int(&t.Phases)
+	c.Int(&t.Done)
+	c.Str(&t.SpecsDir)
 }
