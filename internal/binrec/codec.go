@@ -35,59 +35,24 @@ func Decoder(s string) *Codec {
 // Decoding reports whether the Codec reads.
 func (c *Codec) Decoding() bool { return c.R != nil }
 
-func (c *Codec) Str(p *string) {
-	if c.R != nil {
-		*p = c.R.Str()
-	} else {
-		c.W.Str(*p)
-	}
-}
+// The values. Each takes the fields of a kind that follow one another,
+// in order: c.Str(&v.Name, &v.Path).
 
-func (c *Codec) Int(p *int) {
-	if c.R != nil {
-		*p = c.R.Int()
-	} else {
-		c.W.Int(*p)
-	}
-}
+func (c *Codec) Str(ps ...*string)     { code(c, ps, (*Reader).Str, (*Writer).Str) }
+func (c *Codec) Int(ps ...*int)        { code(c, ps, (*Reader).Int, (*Writer).Int) }
+func (c *Codec) Int64(ps ...*int64)    { code(c, ps, (*Reader).Int64, (*Writer).Int64) }
+func (c *Codec) Uint(ps ...*uint64)    { code(c, ps, (*Reader).Uint, (*Writer).Uint) }
+func (c *Codec) Bool(ps ...*bool)      { code(c, ps, (*Reader).Bool, (*Writer).Bool) }
+func (c *Codec) Time(ps ...*time.Time) { code(c, ps, (*Reader).Time, (*Writer).Time) }
+func (c *Codec) Strs(ps ...*[]string)  { code(c, ps, (*Reader).Strs, (*Writer).Strs) }
 
-func (c *Codec) Int64(p *int64) {
-	if c.R != nil {
-		*p = c.R.Int64()
-	} else {
-		c.W.Int64(*p)
-	}
-}
-
-func (c *Codec) Uint(p *uint64) {
-	if c.R != nil {
-		*p = c.R.Uint()
-	} else {
-		c.W.Uint(*p)
-	}
-}
-
-func (c *Codec) Bool(p *bool) {
-	if c.R != nil {
-		*p = c.R.Bool()
-	} else {
-		c.W.Bool(*p)
-	}
-}
-
-func (c *Codec) Time(p *time.Time) {
-	if c.R != nil {
-		*p = c.R.Time()
-	} else {
-		c.W.Time(*p)
-	}
-}
-
-func (c *Codec) Strs(p *[]string) {
-	if c.R != nil {
-		*p = c.R.Strs()
-	} else {
-		c.W.Strs(*p)
+func code[T any](c *Codec, ps []*T, read func(*Reader) T, write func(*Writer, T)) {
+	for _, p := range ps {
+		if c.R != nil {
+			*p = read(c.R)
+		} else {
+			write(c.W, *p)
+		}
 	}
 }
 

@@ -68,24 +68,17 @@ func (g *DelegationState) Agent(id string) *Delegation {
 func (g *DelegationState) fields(c *binrec.Codec) {
 	binrec.List(c, &g.Spawns, (*Spawn).fields)
 	binrec.List(c, &g.Agents, func(d *Delegation, c *binrec.Codec) {
-		c.Str(&d.ID)
-		c.Str(&d.Type)
-		c.Str(&d.Parent)
+		c.Str(&d.ID, &d.Type, &d.Parent)
 		c.Int(&d.Depth)
 		c.Strs(&d.Path)
-		c.Time(&d.Started)
-		c.Time(&d.Deadline)
-		c.Time(&d.Stopped)
-		c.Str(&d.Outcome)
-		c.Str(&d.Detail)
+		c.Time(&d.Started, &d.Deadline, &d.Stopped)
+		c.Str(&d.Outcome, &d.Detail)
 		c.Time(&d.Overdue)
 		c.Str(&d.Partial)
 	})
 }
 
 func (p *Spawn) fields(c *binrec.Codec) {
-	c.Str(&p.Parent)
-	c.Str(&p.Type)
-	c.Str(&p.ToolUseID)
+	c.Str(&p.Parent, &p.Type, &p.ToolUseID)
 	c.Time(&p.Time)
 }

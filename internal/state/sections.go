@@ -66,30 +66,20 @@ func codeString(s *string, c *binrec.Codec) { c.Str(s) }
 func codeInt(n *int, c *binrec.Codec)       { c.Int(n) }
 
 func (s *Session) coreFields(c *binrec.Codec) {
-	c.Str(&s.ID)
-	c.Str(&s.Host)
-	c.Time(&s.Started)
-	c.Time(&s.Updated)
-	c.Str(&s.Cwd)
-	c.Str(&s.Transcript)
-	c.Str(&s.Ended)
+	c.Str(&s.ID, &s.Host)
+	c.Time(&s.Started, &s.Updated)
+	c.Str(&s.Cwd, &s.Transcript, &s.Ended)
 	n := &s.Counters
-	for _, p := range []*int{&n.Events, &n.Prompts, &n.ToolCalls, &n.Denied, &n.Asked, &n.Failed, &n.Stops, &n.Compacts, &n.Escalations} {
-		c.Int(p)
-	}
+	c.Int(&n.Events, &n.Prompts, &n.ToolCalls, &n.Denied, &n.Asked, &n.Failed, &n.Stops, &n.Compacts, &n.Escalations)
 	binrec.List(c, &s.Agents, func(a *Agent, c *binrec.Codec) {
-		c.Str(&a.ID)
-		c.Str(&a.Type)
-		c.Time(&a.Started)
-		c.Time(&a.Stopped)
+		c.Str(&a.ID, &a.Type)
+		c.Time(&a.Started, &a.Stopped)
 	})
 }
 
 func (t *ToolCall) fields(c *binrec.Codec) {
 	c.Time(&t.Time)
-	for _, p := range []*string{&t.ID, &t.Tool, &t.Raw, &t.Summary, &t.Agent, &t.Verdict, &t.Rule, &t.Outcome} {
-		c.Str(p)
-	}
+	c.Str(&t.ID, &t.Tool, &t.Raw, &t.Summary, &t.Agent, &t.Verdict, &t.Rule, &t.Outcome)
 	c.Int64(&t.Duration)
 }
 
@@ -97,38 +87,30 @@ func (p *PhaseState) fields(c *binrec.Codec) {
 	c.Str(&p.Current)
 	c.Int(&p.Calls)
 	binrec.List(c, &p.Transitions, func(t *Transition, c *binrec.Codec) {
-		c.Str(&t.From)
-		c.Str(&t.To)
-		c.Str(&t.Cause)
+		c.Str(&t.From, &t.To, &t.Cause)
 		c.Time(&t.Time)
 	})
 }
 
 func (k *Strike) fields(c *binrec.Codec) {
-	c.Str(&k.Tool)
-	c.Str(&k.Target)
+	c.Str(&k.Tool, &k.Target)
 	c.Int(&k.Count)
 	c.Str(&k.Class)
 	binrec.List(c, &k.Errors, func(e *StrikeError, c *binrec.Codec) {
-		c.Str(&e.Class)
-		c.Str(&e.Excerpt)
+		c.Str(&e.Class, &e.Excerpt)
 		c.Time(&e.Time)
 	})
 	c.Time(&k.Last)
 }
 
 func (t *AgentTodo) fields(c *binrec.Codec) {
-	c.Str(&t.ID)
-	c.Str(&t.Content)
-	c.Str(&t.Status)
-	c.Str(&t.Active)
+	c.Str(&t.ID, &t.Content, &t.Status, &t.Active)
 }
 
 func (st *StopState) fields(c *binrec.Codec) {
 	c.Int(&st.Blocks)
 	c.Bool(&st.Interrupted)
-	c.Int(&st.Pending)
-	c.Int(&st.Done)
+	c.Int(&st.Pending, &st.Done)
 	c.Str(&st.Fingerprint)
 	c.Int(&st.Stagnant)
 	c.Time(&st.Last)
@@ -137,8 +119,7 @@ func (st *StopState) fields(c *binrec.Codec) {
 
 func (p *Snapshot) fields(c *binrec.Codec) {
 	c.Time(&p.Time)
-	c.Str(&p.Trigger)
-	c.Str(&p.Phase)
+	c.Str(&p.Trigger, &p.Phase)
 	c.Strs(&p.Todos)
 	binrec.List(c, &p.Strikes, (*Strike).fields)
 	binrec.List(c, &p.LastCalls, (*ToolCall).fields)
@@ -154,27 +135,20 @@ func (g *SessionGovernance) fields(c *binrec.Codec) {
 	var agents []Delegation
 	binrec.List(c, &spawns, (*Spawn).fields)
 	binrec.List(c, &agents, func(d *Delegation, c *binrec.Codec) {
-		c.Str(&d.ID)
-		c.Str(&d.Type)
-		c.Str(&d.Parent)
+		c.Str(&d.ID, &d.Type, &d.Parent)
 		c.Int(&d.Depth)
-		c.Time(&d.Started)
-		c.Time(&d.Stopped)
-		c.Str(&d.Outcome)
-		c.Str(&d.Detail)
+		c.Time(&d.Started, &d.Stopped)
+		c.Str(&d.Outcome, &d.Detail)
 	})
 	binrec.List(c, &reports, func(p *Spawn, c *binrec.Codec) { // parent, text
-		c.Str(&p.Parent)
-		c.Str(&p.Type)
+		c.Str(&p.Parent, &p.Type)
 	})
 	binrec.List(c, &g.Snaps, func(p *Snap, c *binrec.Codec) {
-		c.Str(&p.ToolUseID)
-		c.Str(&p.Intent)
+		c.Str(&p.ToolUseID, &p.Intent)
 		binrec.List(c, &p.Files, func(f *FileSnap, c *binrec.Codec) {
 			c.Str(&f.Path)
 			c.Bool(&f.Exists)
-			c.Str(&f.Hash)
-			c.Str(&f.Content)
+			c.Str(&f.Hash, &f.Content)
 			c.Bool(&f.Kept)
 		})
 		c.Time(&p.Time)
@@ -183,9 +157,7 @@ func (g *SessionGovernance) fields(c *binrec.Codec) {
 
 func (x *ContextState) fields(c *binrec.Codec) {
 	binrec.List(c, &x.Pending, func(p *PendingEntry, c *binrec.Codec) {
-		c.Str(&p.Agent)
-		c.Str(&p.Source)
-		c.Str(&p.ID)
+		c.Str(&p.Agent, &p.Source, &p.ID)
 		c.Int(&p.Priority)
 		c.Str(&p.Text)
 		c.Bool(&p.Once)
@@ -202,8 +174,7 @@ func (k *WorkState) fields(c *binrec.Codec) {
 }
 
 func (k *KnownFile) fields(c *binrec.Codec) {
-	c.Str(&k.Agent)
-	c.Str(&k.Path)
+	c.Str(&k.Agent, &k.Path)
 	c.Time(&k.ModTime)
 }
 
@@ -218,15 +189,11 @@ func (p *Project) coreFields(c *binrec.Codec) {
 func (p *Project) todoFields(c *binrec.Codec) {
 	c.Int(&p.NextID)
 	binrec.List(c, &p.Todos, func(t *Todo, c *binrec.Codec) {
-		c.Int(&t.ID)
-		c.Int(&t.Parent)
-		for _, s := range []*string{&t.Level, &t.Title, &t.Status, &t.Session, &t.Priority, &t.File} {
-			c.Str(s)
-		}
+		c.Int(&t.ID, &t.Parent)
+		c.Str(&t.Level, &t.Title, &t.Status, &t.Session, &t.Priority, &t.File)
 		c.Int(&t.Line)
 		c.Str(&t.Agent)
-		c.Time(&t.Created)
-		c.Time(&t.Updated)
+		c.Time(&t.Created, &t.Updated)
 	})
 }
 
@@ -234,10 +201,7 @@ func (p *Project) anchorFields(c *binrec.Codec) {
 	c.Int(&p.NextAnchor)
 	binrec.List(c, &p.Anchors, func(a *Anchor, c *binrec.Codec) {
 		c.Int(&a.ID)
-		c.Str(&a.Kind)
-		c.Str(&a.Priority)
-		c.Str(&a.Text)
-		c.Str(&a.Session)
+		c.Str(&a.Kind, &a.Priority, &a.Text, &a.Session)
 		c.Time(&a.Created)
 	})
 	// The targets came later: they follow the list, one per anchor, and
@@ -249,8 +213,7 @@ func (p *Project) anchorFields(c *binrec.Codec) {
 }
 
 func (r *RulesCache) fields(c *binrec.Codec) {
-	c.Str(&r.Path)
-	c.Str(&r.Opts)
+	c.Str(&r.Path, &r.Opts)
 	c.Time(&r.ModTime)
 	c.Int64(&r.Size)
 	c.Strs(&r.Problems)
@@ -260,27 +223,21 @@ func (r *RulesCache) fields(c *binrec.Codec) {
 
 func (g *Governance) fields(c *binrec.Codec) {
 	binrec.List(c, &g.Locks, func(l *IntentLock, c *binrec.Codec) {
-		c.Str(&l.Intent)
-		c.Str(&l.Session)
-		c.Str(&l.Host)
-		c.Time(&l.Since)
-		c.Time(&l.Renewed)
+		c.Str(&l.Intent, &l.Session, &l.Host)
+		c.Time(&l.Since, &l.Renewed)
 	})
 	binrec.List(c, &g.Expansions, func(q *ScopeRequest, c *binrec.Codec) {
 		c.Int(&q.ID)
-		c.Str(&q.Intent)
-		c.Str(&q.Session)
+		c.Str(&q.Intent, &q.Session)
 		c.Strs(&q.Paths)
-		c.Str(&q.Reason)
-		c.Str(&q.Status)
+		c.Str(&q.Reason, &q.Status)
 		c.Time(&q.Time)
 	})
 	c.Int(&g.NextExpansion)
 	c.Uint(&g.Trace.Seq)
 	c.Str(&g.Trace.Hash)
 	binrec.List(c, &g.Recent, func(s *SeenSession, c *binrec.Codec) {
-		c.Str(&s.ID)
-		c.Str(&s.Host)
+		c.Str(&s.ID, &s.Host)
 		c.Time(&s.Seen)
 	})
 }
@@ -288,23 +245,17 @@ func (g *Governance) fields(c *binrec.Codec) {
 func (b *Background) fields(c *binrec.Codec) {
 	c.Int(&b.NextID)
 	binrec.List(c, &b.Tasks, func(t *BgTask, c *binrec.Codec) {
-		for _, s := range []*string{&t.ID, &t.Parent, &t.ParentAgent, &t.Host, &t.Runner, &t.Agent, &t.Description, &t.Prompt} {
-			c.Str(s)
-		}
+		c.Str(&t.ID, &t.Parent, &t.ParentAgent, &t.Host, &t.Runner, &t.Agent, &t.Description, &t.Prompt)
 		c.Strs(&t.Skills)
-		c.Str(&t.Key)
-		c.Str(&t.Status)
-		c.Time(&t.Created)
-		c.Time(&t.Started)
-		c.Time(&t.Ended)
+		c.Str(&t.Key, &t.Status)
+		c.Time(&t.Created, &t.Started, &t.Ended)
 		c.Int(&t.PID)
 		c.Uint(&t.PIDStart)
 		c.Str(&t.Child)
 		c.Time(&t.Observed)
 		c.Int(&t.Messages)
 		c.Time(&t.Changed)
-		c.Str(&t.Result)
-		c.Str(&t.Error)
+		c.Str(&t.Result, &t.Error)
 		c.Bool(&t.Notified)
 		c.Strs(&t.Path)
 		c.Str(&t.Resume)

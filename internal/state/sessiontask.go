@@ -35,14 +35,11 @@ type SessionTask struct {
 
 func (t *SessionTask) fields(c *binrec.Codec) {
 	c.Int(&t.Number)
-	c.Str(&t.Title)
-	c.Str(&t.Plan)
+	c.Str(&t.Title, &t.Plan)
 	c.Int(&t.Version)
 	c.Bool(&t.Approved)
 	c.Int(&t.Phase)
-	c.Str(&t.PhaseTitle)
-	c.Str(&t.Verify)
-	c.Int(&t.Phases)
-	c.Int(&t.Done)
+	c.Str(&t.PhaseTitle, &t.Verify)
+	c.Int(&t.Phases, &t.Done)
 	c.Str(&t.SpecsDir)
 }

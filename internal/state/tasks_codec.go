@@ -12,8 +12,7 @@ func (t *Tasks) fields(c *binrec.Codec) {
 	binrec.List(c, &t.List, (*Task).fields)
 	c.Int(&t.NextError)
 	binrec.List(c, &t.Errors, (*TaskError).fields)
-	c.Int(&t.Gen)
-	c.Int(&t.Files.Gen)
+	c.Int(&t.Gen, &t.Files.Gen)
 	c.Str(&t.Files.TodoHash)
 	c.Time(&t.Files.Written)
 	c.Str(&t.Files.Err)
@@ -56,36 +55,24 @@ func (t *Tasks) approvals(c *binrec.Codec) {
 
 func (t *Task) fields(c *binrec.Codec) {
 	c.Int(&t.Number)
-	for _, s := range []*string{&t.Title, &t.Description, &t.Status, &t.Reason, &t.Priority, &t.Effort, &t.Language} {
-		c.Str(s)
-	}
+	c.Str(&t.Title, &t.Description, &t.Status, &t.Reason, &t.Priority, &t.Effort, &t.Language)
 	c.Int(&t.Parent)
 	binrec.List(c, &t.BlockedBy, codeInt)
-	c.Strs(&t.Research)
-	c.Strs(&t.Plans)
-	c.Int(&t.Approved)
-	c.Int(&t.Phase)
+	c.Strs(&t.Research, &t.Plans)
+	c.Int(&t.Approved, &t.Phase)
 	binrec.List(c, &t.Errors, codeInt)
-	c.Time(&t.Created)
-	c.Time(&t.Updated)
-	c.Time(&t.Started)
-	c.Time(&t.Completed)
-	c.Str(&t.Claim.Session)
-	c.Str(&t.Claim.Agent)
+	c.Time(&t.Created, &t.Updated, &t.Started, &t.Completed)
+	c.Str(&t.Claim.Session, &t.Claim.Agent)
 	c.Time(&t.Claim.Time)
 	c.Uint(&t.Committed)
 }
 
 func (e *TaskError) fields(c *binrec.Codec) {
 	c.Int(&e.Number)
-	for _, s := range []*string{&e.Type, &e.Severity, &e.Cause, &e.Message, &e.Context.Command} {
-		c.Str(s)
-	}
+	c.Str(&e.Type, &e.Severity, &e.Cause, &e.Message, &e.Context.Command)
 	c.Int(&e.Context.Task)
-	c.Str(&e.Context.Agent)
-	c.Str(&e.Context.Session)
-	c.Time(&e.First)
-	c.Time(&e.Last)
+	c.Str(&e.Context.Agent, &e.Context.Session)
+	c.Time(&e.First, &e.Last)
 	c.Int(&e.Count)
 	c.Str(&e.Fix)
 	c.Strs(&e.FixRefs)
@@ -94,8 +81,6 @@ func (e *TaskError) fields(c *binrec.Codec) {
 }
 
 func (e *ErrorEvent) fields(c *binrec.Codec) {
-	for _, s := range []*string{&e.Type, &e.Severity, &e.Cause, &e.Message, &e.Command, &e.Agent} {
-		c.Str(s)
-	}
+	c.Str(&e.Type, &e.Severity, &e.Cause, &e.Message, &e.Command, &e.Agent)
 	c.Time(&e.Time)
 }
