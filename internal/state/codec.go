@@ -56,7 +56,7 @@ func decodeSession(b []byte, groups Groups) (s *Session, rec *raw, err error) {
 	sec, err := splitRecord(b, kindSession, SessionVersion)
 	if err == nil {
 		s = &Session{Version: SessionVersion}
-		err = decodeSections(sessionSections, &sec, groups, s)
+		err = decodeSections(sessionSections[:], &sec, groups, s)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("decode session: %w", err)
@@ -106,7 +106,7 @@ func decodeProject(b []byte, groups Groups) (*Project, *raw, error) {
 // EncodeSession encodes a session for storage, in the current version.
 func EncodeSession(s *Session) []byte {
 	s.Version = SessionVersion
-	b, _ := encodeRecord(kindSession, SessionVersion, sessionSections, s, AllGroups, &raw{}, nil)
+	b, _ := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, AllGroups, &raw{}, nil)
 	return b
 }
 

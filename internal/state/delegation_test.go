@@ -37,7 +37,7 @@ func TestOldGovernanceSectionDecodes(t *testing.T) {
 	w.Time(t0)
 
 	var sec section[Session]
-	for _, s := range sessionSections {
+	for _, s := range sessionSections[:] {
 		if s.group == GroupSessionGovernance {
 			sec = s
 		}

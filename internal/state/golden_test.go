@@ -1,4 +1,4 @@
-package state
+package state_test
 
 import (
 	"bytes"
@@ -10,7 +10,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/session" // the work group
+	"github.com/atreides-dev/atreides/internal/state"
 )
+
+// The features whose groups the records hold, each registering its key.
+var _ = session.WorkKey
 
 // The records in testdata were written by the encoder as it stood before
 // the codec listed each field once (commit b2b5d86): the *-full records
@@ -18,7 +24,8 @@ import (
 // long session writes, session-core has no group at all and tasks-plain no
 // approvals section. Records on disk are never migrated for a change of
 // codec, so today's decoder must read them and today's encoder write them
-// back to the same bytes. Each record's .json is what it decoded to then:
+// back to the same bytes, with the keys of the features that own groups
+// registered (this test links them in). Each record's .json is what it decoded to then:
 // a round trip alone would not catch two fields read in a new order (the
 // same bytes parse either way), the values do. Never regenerate them.
 
@@ -42,9 +49,9 @@ func golden(t *testing.T, pattern string) map[string][]byte {
 
 // oneGroups is every group on its own, and none: an event that declares
 // only some groups decodes those and carries the others over.
-func oneGroups() []Groups {
-	gs := []Groups{NoGroups, AllGroups}
-	for g := Groups(1); g < AllGroups; g <<= 1 {
+func oneGroups() []state.Groups {
+	gs := []state.Groups{state.NoGroups, state.AllGroups}
+	for g := state.Groups(1); g < state.AllGroups; g <<= 1 {
 		gs = append(gs, g)
 	}
 	return gs
@@ -55,16 +62,16 @@ func oneGroups() []Groups {
 func TestGoldenRecordsRoundTrip(t *testing.T) {
 	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	for name, b := range golden(t, "session-*.rec") {
-		s, err := DecodeSession(b)
+		s, err := state.DecodeSession(b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		sameValue(t, name, s)
-		if got := EncodeSession(s); !bytes.Equal(got, b) {
+		if got := state.EncodeSession(s); !bytes.Equal(got, b) {
 			t.Errorf("%s: re-encoded to other bytes\n got %x\nwant %x", name, got, b)
 		}
 		for _, g := range oneGroups() {
-			l, err := LoadBytes(b, nil, "x", "claude", now, g)
+			l, err := state.LoadBytes(b, nil, "x", "claude", now, g)
 			if err != nil {
 				t.Fatalf("%s, groups %v: %v", name, g, err)
 			}
@@ -74,16 +81,16 @@ func TestGoldenRecordsRoundTrip(t *testing.T) {
 		}
 	}
 	for name, b := range golden(t, "project-*.rec") {
-		p, err := DecodeProject(b)
+		p, err := state.DecodeProject(b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		sameValue(t, name, p)
-		if got := EncodeProject(p); !bytes.Equal(got, b) {
+		if got := state.EncodeProject(p); !bytes.Equal(got, b) {
 			t.Errorf("%s: re-encoded to other bytes\n got %x\nwant %x", name, got, b)
 		}
 		for _, g := range oneGroups() {
-			l, err := LoadBytes(nil, b, "", "claude", now, g)
+			l, err := state.LoadBytes(nil, b, "", "claude", now, g)
 			if err != nil {
 				t.Fatalf("%s, groups %v: %v", name, g, err)
 			}
@@ -93,12 +100,12 @@ func TestGoldenRecordsRoundTrip(t *testing.T) {
 		}
 	}
 	for name, b := range golden(t, "tasks-*.rec") {
-		tk, err := decodeTasks(b)
+		tk, err := state.DecodeTasks(b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		sameValue(t, name, tk)
-		if got := encodeTasks(tk, 0); !bytes.Equal(got, b) {
+		if got := state.EncodeTasks(tk, 0); !bytes.Equal(got, b) {
 			t.Errorf("%s: re-encoded to other bytes\n got %x\nwant %x", name, got, b)
 		}
 	}

@@ -26,7 +26,6 @@ const (
 	GroupMemory                               // Session.Memory
 	GroupSessionGovernance                    // Session.Governance
 	GroupContext                              // Session.Context
-	GroupWork                                 // Session.Work
 	GroupReads                                // Session.Reads
 	GroupTodos                                // Project.NextID, Project.Todos
 	GroupAnchors                              // Project.NextAnchor, Project.Anchors
@@ -39,8 +38,14 @@ const (
 	GroupSessionTask                          // Session.Task
 	GroupApplied                              // Session.Applied
 
+	// groupsFixed is the first group of the registered keys (see
+	// [RegisterSession]).
+	groupsFixed
+)
+
+const (
 	// AllGroups is every group: what readers and commands decode.
-	AllGroups Groups = 1<<iota - 1
+	AllGroups Groups = NoGroups - 1
 
 	// NoGroups is a declaration of none, for a handler that needs no
 	// state beyond the cores: a handler's zero declaration means all.
@@ -48,7 +53,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "work", "reads", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "error outbox", "session task", "applied"}
+	"context", "reads", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "error outbox", "session task", "applied"}
 
 func (g Groups) String() string {
 	var names []string
@@ -163,8 +168,15 @@ func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups
 	w.Uint(uint64(version))
 	body := binrec.Writer{B: make([]byte, 0, size)}
 	c := binrec.Encoder(&body)
-	for tag, sec := range secs {
+	for tag := range maxSections {
 		body.B = body.B[:0]
+		if tag >= len(secs) || secs[tag].fields == nil {
+			// A section this build does not know: a newer build's group,
+			// or a feature not linked in.
+			putSection(w, tag, []byte(old[tag]))
+			continue
+		}
+		sec := &secs[tag]
 		sec.encode(c, v)
 		fresh := sec.group == 0 || groups&sec.group != 0
 		if !fresh {
@@ -174,11 +186,6 @@ func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups
 			body.B = append(body.B, old[tag]...)
 		}
 		putSection(w, tag, body.B)
-	}
-	for tag := len(secs); tag < maxSections; tag++ {
-		if old[tag] != "" {
-			putSection(w, tag, []byte(old[tag]))
-		}
 	}
 	w.Uint(endMark)
 	return w.B, nil
@@ -196,7 +203,7 @@ func putSection(w *binrec.Writer, tag int, body []byte) {
 // decodeSections decodes the sections of groups (and the core) into v.
 func decodeSections[T any](secs []section[T], rec *raw, groups Groups, v *T) error {
 	for tag, sec := range secs {
-		if sec.group != 0 && groups&sec.group == 0 || rec[tag] == "" {
+		if sec.fields == nil || sec.group != 0 && groups&sec.group == 0 || rec[tag] == "" {
 			continue
 		}
 		if err := decodeSection(sec, rec[tag], v); err != nil {

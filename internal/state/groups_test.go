@@ -274,7 +274,7 @@ func TestSalvageBinaryProject(t *testing.T) {
 // nothing of the newer groups.
 func TestNewerSectionsKept(t *testing.T) {
 	s := NewSession("s", "claude", time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
-	b, err := encodeRecord(kindSession, SessionVersion, sessionSections, s, AllGroups, &raw{}, nil)
+	b, err := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, AllGroups, &raw{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func TestNewerSectionsKept(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a newer section taken for damage: %v", err)
 	}
-	again, err := encodeRecord(kindSession, SessionVersion, sessionSections, s, GroupHistory, &rec, nil)
+	again, err := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, GroupHistory, &rec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,7 +123,7 @@ func (l *Loaded) Save(tx *store.Tx) error {
 func (l *Loaded) Encode() (session, project []byte, err error) {
 	if l.Session.ID != "" {
 		l.Session.Version = SessionVersion
-		b, err := encodeLoaded(kindSession, SessionVersion, sessionSections, l.Session, l.groups, l.sessRec)
+		b, err := encodeLoaded(kindSession, SessionVersion, sessionSections[:], l.Session, l.groups, l.sessRec)
 		if err != nil {
 			return nil, nil, fmt.Errorf("save session %s: %w", l.Session.ID, err)
 		}

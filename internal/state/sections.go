@@ -15,23 +15,24 @@ import (
 // today decode to, and TestRecordsKeepEveryField fills every field of both
 // records and fails when one is not carried through.
 
-// sessionSections are the session record's sections, by tag.
-var sessionSections = []section[Session]{
-	newSection(0, "core", (*Session).coreFields),
-	newSection(GroupHistory, "history", func(s *Session, c *binrec.Codec) { binrec.ListGrow(c, &s.History, 1, (*ToolCall).fields) }),
-	newSection(GroupPhase, "phase", func(s *Session, c *binrec.Codec) { s.Phase.fields(c) }),
-	newSection(GroupStrikes, "strikes", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Strikes.Targets, (*Strike).fields) }),
-	newSection(GroupAgentTodos, "agent todos", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Todos.Agent, (*AgentTodo).fields) }),
-	newSection(GroupStop, "stop", func(s *Session, c *binrec.Codec) { s.Stop.fields(c) }),
-	newSection(GroupMemory, "memory", func(s *Session, c *binrec.Codec) { binrec.Last(c, &s.Memory.Snapshot, (*Snapshot).fields) }),
-	newSection(GroupSessionGovernance, "session governance", func(s *Session, c *binrec.Codec) { s.Governance.fields(c) }),
-	newSection(GroupContext, "context", func(s *Session, c *binrec.Codec) { s.Context.fields(c) }),
-	newSection(GroupWork, "work", func(s *Session, c *binrec.Codec) { s.Work.fields(c) }),
-	newSection(GroupReads, "reads", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Reads.Known, (*KnownFile).fields) }),
-	newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
-	newSection(GroupErrorOutbox, "error outbox", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.ErrorOutbox, (*ErrorEvent).fields) }),
-	newSection(GroupSessionTask, "session task", func(s *Session, c *binrec.Codec) { s.Task.fields(c) }),
-	newSection(GroupApplied, "applied", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Applied, codeString) }),
+// sessionSections are the session record's sections, by tag: those of
+// the groups state keeps, and those of the registered keys
+// ([RegisterSession]).
+var sessionSections = [maxSections]section[Session]{
+	0:  newSection(0, "core", (*Session).coreFields),
+	1:  newSection(GroupHistory, "history", func(s *Session, c *binrec.Codec) { binrec.ListGrow(c, &s.History, 1, (*ToolCall).fields) }),
+	2:  newSection(GroupPhase, "phase", func(s *Session, c *binrec.Codec) { s.Phase.fields(c) }),
+	3:  newSection(GroupStrikes, "strikes", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Strikes.Targets, (*Strike).fields) }),
+	4:  newSection(GroupAgentTodos, "agent todos", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Todos.Agent, (*AgentTodo).fields) }),
+	5:  newSection(GroupStop, "stop", func(s *Session, c *binrec.Codec) { s.Stop.fields(c) }),
+	6:  newSection(GroupMemory, "memory", func(s *Session, c *binrec.Codec) { binrec.Last(c, &s.Memory.Snapshot, (*Snapshot).fields) }),
+	7:  newSection(GroupSessionGovernance, "session governance", func(s *Session, c *binrec.Codec) { s.Governance.fields(c) }),
+	8:  newSection(GroupContext, "context", func(s *Session, c *binrec.Codec) { s.Context.fields(c) }),
+	10: newSection(GroupReads, "reads", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Reads.Known, (*KnownFile).fields) }),
+	11: newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
+	12: newSection(GroupErrorOutbox, "error outbox", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.ErrorOutbox, (*ErrorEvent).fields) }),
+	13: newSection(GroupSessionTask, "session task", func(s *Session, c *binrec.Codec) { s.Task.fields(c) }),
+	14: newSection(GroupApplied, "applied", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Applied, codeString) }),
 }
 
 // projectSections are the project record's sections, by tag.
@@ -164,13 +165,6 @@ func (x *ContextState) fields(c *binrec.Codec) {
 		c.Time(&p.Time)
 	})
 	c.Strs(&x.Delivered)
-}
-
-func (k *WorkState) fields(c *binrec.Codec) {
-	c.Str(&k.Class)
-	c.Int(&k.Changes)
-	c.Str(&k.First)
-	c.Bool(&k.Nudged)
 }
 
 func (k *KnownFile) fields(c *binrec.Codec) {

@@ -33,7 +33,6 @@ type Session struct {
 	Memory     MemoryState       `json:"memory,omitzero"`
 	Governance SessionGovernance `json:"governance,omitzero"`
 	Context    ContextState      `json:"context,omitzero"`
-	Work       WorkState         `json:"work,omitzero"`
 	Reads      ReadState         `json:"reads,omitzero"`
 	Delegation DelegationState   `json:"delegation,omitzero"`
 	// ErrorOutbox holds errors the task board has not recorded yet; see
@@ -44,6 +43,10 @@ type Session struct {
 	// Applied are the ids of the session's last events applied with an
 	// id (the team store's, and the outbox's replays); see applied.go.
 	Applied []string `json:"applied,omitempty"`
+
+	// groups are the groups of registered keys, by tag: a *T, or nil
+	// when the record has none or it was not loaded. See [SessionKey].
+	groups [maxSections]any
 }
 
 // Counters are running totals; they survive history trimming.
