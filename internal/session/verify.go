@@ -18,7 +18,7 @@ import (
 // build or lint run (passing or not: the agent has seen the result)
 // closes it.
 func trackWork(c *engine.Call, act activity, cause string) {
-	w := WorkKey.Of(c.State.Session)
+	w := workKey.Of(c.State.Session)
 	switch act {
 	case actVerify:
 		w.Verified()
@@ -87,7 +87,7 @@ func VerifyGateWith(opts OptionsFunc, interrupted func(path string) bool) engine
 	return engine.Handler{
 		Name: "verify-gate", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.Stop},
-		Groups: WorkKey.Group() | state.GroupStop,
+		Groups: workKey.Group() | state.GroupStop,
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return verifyGate(c, opts, interrupted), nil
 		},
@@ -96,7 +96,7 @@ func VerifyGateWith(opts OptionsFunc, interrupted func(path string) bool) engine
 
 func verifyGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) event.Result {
 	ev, s := c.Event, c.State.Session
-	w := WorkKey.Of(s)
+	w := workKey.Of(s)
 	switch {
 	case ev.InSubagent(), w.Changes == 0, w.Nudged, c.Decision.Block:
 		return event.Result{}

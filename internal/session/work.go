@@ -23,9 +23,9 @@ type Work struct {
 	Nudged bool `json:"nudged,omitempty"`
 }
 
-// WorkKey is the work group's key; its section's tag, 9, is in records
+// workKey is the work group's key; its section's tag, 9, is in records
 // on disk.
-var WorkKey = state.RegisterSession(9, "work", "work", (*Work).fields)
+var workKey = state.RegisterSession(9, "work", "work", (*Work).fields)
 
 func (k *Work) fields(c *binrec.Codec) {
 	c.Str(&k.Class)

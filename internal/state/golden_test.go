@@ -11,12 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/session" // the work group
+	_ "github.com/atreides-dev/atreides/internal/readfirst" // the reads group
+	_ "github.com/atreides-dev/atreides/internal/session"   // the work group
 	"github.com/atreides-dev/atreides/internal/state"
 )
-
-// The features whose groups the records hold, each registering its key.
-var _ = session.WorkKey
 
 // The records in testdata were written by the encoder as it stood before
 // the codec listed each field once (commit b2b5d86): the *-full records

@@ -26,7 +26,6 @@ const (
 	GroupMemory                               // Session.Memory
 	GroupSessionGovernance                    // Session.Governance
 	GroupContext                              // Session.Context
-	GroupReads                                // Session.Reads
 	GroupTodos                                // Project.NextID, Project.Todos
 	GroupAnchors                              // Project.NextAnchor, Project.Anchors
 	GroupRules                                // Project.Rules
@@ -53,7 +52,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "reads", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "error outbox", "session task", "applied"}
+	"context", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "error outbox", "session task", "applied"}
 
 func (g Groups) String() string {
 	var names []string

@@ -28,7 +28,6 @@ var sessionSections = [maxSections]section[Session]{
 	6:  newSection(GroupMemory, "memory", func(s *Session, c *binrec.Codec) { binrec.Last(c, &s.Memory.Snapshot, (*Snapshot).fields) }),
 	7:  newSection(GroupSessionGovernance, "session governance", func(s *Session, c *binrec.Codec) { s.Governance.fields(c) }),
 	8:  newSection(GroupContext, "context", func(s *Session, c *binrec.Codec) { s.Context.fields(c) }),
-	10: newSection(GroupReads, "reads", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Reads.Known, (*KnownFile).fields) }),
 	11: newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
 	12: newSection(GroupErrorOutbox, "error outbox", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.ErrorOutbox, (*ErrorEvent).fields) }),
 	13: newSection(GroupSessionTask, "session task", func(s *Session, c *binrec.Codec) { s.Task.fields(c) }),
@@ -165,11 +164,6 @@ func (x *ContextState) fields(c *binrec.Codec) {
 		c.Time(&p.Time)
 	})
 	c.Strs(&x.Delivered)
-}
-
-func (k *KnownFile) fields(c *binrec.Codec) {
-	c.Str(&k.Agent, &k.Path)
-	c.Time(&k.ModTime)
 }
 
 func (p *Project) coreFields(c *binrec.Codec) {

@@ -33,7 +33,6 @@ type Session struct {
 	Memory     MemoryState       `json:"memory,omitzero"`
 	Governance SessionGovernance `json:"governance,omitzero"`
 	Context    ContextState      `json:"context,omitzero"`
-	Reads      ReadState         `json:"reads,omitzero"`
 	Delegation DelegationState   `json:"delegation,omitzero"`
 	// ErrorOutbox holds errors the task board has not recorded yet; see
 	// tasks.go.
