@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // source is the context entries' source.
@@ -37,7 +38,7 @@ func Handlers(opts OptionsFunc) []engine.Handler {
 		},
 		{
 			Name: "delegation", Priority: engine.High,
-			Groups: state.GroupDelegation | state.GroupContext | state.GroupErrorOutbox,
+			Groups: state.GroupDelegation | state.GroupContext | tasks.OutboxKey.Group(),
 			Handle: func(c *engine.Call) (event.Result, error) {
 				r := &run{c: c, opts: opts, now: c.Env.Now()}
 				return r.handle(), nil
@@ -263,5 +264,5 @@ func (r *run) tell(parent, id, text string, res *event.Result) {
 // the task board's error log; the cause is the delegation path, so the
 // same failing delegation recurs in one entry.
 func (r *run) queueError(typ, cause, msg, agent string) {
-	r.c.State.Session.QueueError(state.ErrorEvent{Type: typ, Cause: cause, Message: msg, Agent: agent, Time: r.now})
+	tasks.QueueError(r.c.State.Session, tasks.ErrorEvent{Type: typ, Cause: cause, Message: msg, Agent: agent, Time: r.now})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // Strikes counts consecutive failures per tool and target (the normalized
@@ -21,7 +22,7 @@ func Strikes(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "strikes", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.PostTool, event.UserPrompt},
-		Groups: state.GroupStrikes | state.GroupStop | state.GroupErrorOutbox,
+		Groups: state.GroupStrikes | state.GroupStop | tasks.OutboxKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return strike(c, opts)
 		},
@@ -55,7 +56,7 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	switch {
 	case k.Count >= o.EscalateAt:
 		msg := escalation(k, o, ev.Host)
-		s.QueueError(escalationError(k, ev))
+		tasks.QueueError(s, escalationError(k, ev))
 		s.Strikes.Clear(tool, target)
 		s.Counters.Escalations++
 		return event.Result{Context: event.Note("strikes", tool+" "+target, event.High, msg)}, nil
@@ -68,12 +69,12 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 // escalationError is an escalation as the task board's error log keeps
 // it: the strike's class, and the tool and its target as the cause, so
 // the same failing command recurs in one entry.
-func escalationError(k *state.Strike, ev *event.Event) state.ErrorEvent {
+func escalationError(k *state.Strike, ev *event.Event) tasks.ErrorEvent {
 	var last string
 	if n := len(k.Errors); n > 0 {
 		last = k.Errors[n-1].Excerpt
 	}
-	e := state.ErrorEvent{
+	e := tasks.ErrorEvent{
 		Type: k.Class, Cause: strings.TrimSpace(k.Tool + " " + k.Target), Agent: ev.AgentID, Time: ev.Time,
 		Message: fmt.Sprintf("%s failed %d times in a row: %s", describeTarget(k), k.Count, last),
 	}

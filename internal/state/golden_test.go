@@ -14,6 +14,7 @@ import (
 	_ "github.com/atreides-dev/atreides/internal/readfirst" // the reads group
 	_ "github.com/atreides-dev/atreides/internal/session"   // the work group
 	"github.com/atreides-dev/atreides/internal/state"
+	_ "github.com/atreides-dev/atreides/internal/tasks" // the error outbox
 )
 
 // The records in testdata were written by the encoder as it stood before

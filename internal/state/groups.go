@@ -33,7 +33,6 @@ const (
 	GroupBackground                           // Project.Background
 	GroupDelegation                           // Session.Delegation
 	GroupTasks                                // Project.Tasks
-	GroupErrorOutbox                          // Session.ErrorOutbox
 	GroupSessionTask                          // Session.Task
 	GroupApplied                              // Session.Applied
 
@@ -52,7 +51,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "error outbox", "session task", "applied"}
+	"context", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "session task", "applied"}
 
 func (g Groups) String() string {
 	var names []string

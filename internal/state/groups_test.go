@@ -312,7 +312,7 @@ func TestLoadTasksOnDemand(t *testing.T) {
 		})
 	})
 	update(func(tx *store.Tx) error {
-		l, err := Load(tx, "s", "claude", t0, GroupErrorOutbox)
+		l, err := Load(tx, "s", "claude", t0, GroupStop)
 		if err != nil {
 			return err
 		}

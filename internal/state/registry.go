@@ -101,7 +101,7 @@ func (s *Session) MarshalJSON() ([]byte, error) {
 	b = bytes.TrimSuffix(b, []byte("}"))
 	for tag, k := range sessionKeys {
 		v := s.groups[tag]
-		if k == nil || v == nil || reflect.ValueOf(v).Elem().IsZero() {
+		if k == nil || v == nil || empty(reflect.ValueOf(v).Elem()) {
 			continue
 		}
 		g, err := json.Marshal(v)
@@ -138,4 +138,10 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 		}
 	}
 	return nil
+}
+
+// empty reports whether a group's JSON member is left out, as the
+// session's own groups were: omitzero, and omitempty for a slice.
+func empty(v reflect.Value) bool {
+	return v.IsZero() || v.Kind() == reflect.Slice && v.Len() == 0
 }

@@ -29,7 +29,6 @@ var sessionSections = [maxSections]section[Session]{
 	7:  newSection(GroupSessionGovernance, "session governance", func(s *Session, c *binrec.Codec) { s.Governance.fields(c) }),
 	8:  newSection(GroupContext, "context", func(s *Session, c *binrec.Codec) { s.Context.fields(c) }),
 	11: newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
-	12: newSection(GroupErrorOutbox, "error outbox", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.ErrorOutbox, (*ErrorEvent).fields) }),
 	13: newSection(GroupSessionTask, "session task", func(s *Session, c *binrec.Codec) { s.Task.fields(c) }),
 	14: newSection(GroupApplied, "applied", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Applied, codeString) }),
 }

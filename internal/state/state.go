@@ -34,9 +34,6 @@ type Session struct {
 	Governance SessionGovernance `json:"governance,omitzero"`
 	Context    ContextState      `json:"context,omitzero"`
 	Delegation DelegationState   `json:"delegation,omitzero"`
-	// ErrorOutbox holds errors the task board has not recorded yet; see
-	// tasks.go.
-	ErrorOutbox []ErrorEvent `json:"error_outbox,omitempty"`
 	// Task is the task the session holds in progress; see sessiontask.go.
 	Task SessionTask `json:"task,omitzero"`
 	// Applied are the ids of the session's last events applied with an

@@ -2,7 +2,7 @@ package state
 
 import "github.com/atreides-dev/atreides/internal/binrec"
 
-// The task board record's sections and the error outbox's elements (see
+// The task board record's sections (see
 // sections.go for the rules: fields in a fixed order, new ones at the end).
 
 // fields is the board record's one section, the core: always written,
@@ -78,9 +78,4 @@ func (e *TaskError) fields(c *binrec.Codec) {
 	c.Strs(&e.FixRefs)
 	c.Time(&e.Fixed)
 	c.Int(&e.Recurred)
-}
-
-func (e *ErrorEvent) fields(c *binrec.Codec) {
-	c.Str(&e.Type, &e.Severity, &e.Cause, &e.Message, &e.Command, &e.Agent)
-	c.Time(&e.Time)
 }
