@@ -34,7 +34,6 @@ const (
 	GroupDelegation                           // Session.Delegation
 	GroupTasks                                // Project.Tasks
 	GroupSessionTask                          // Session.Task
-	GroupApplied                              // Session.Applied
 
 	// groupsFixed is the first group of the registered keys (see
 	// [RegisterSession]).
@@ -51,7 +50,7 @@ const (
 )
 
 var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "session task", "applied"}
+	"context", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "session task"}
 
 func (g Groups) String() string {
 	var names []string

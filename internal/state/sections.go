@@ -30,7 +30,6 @@ var sessionSections = [maxSections]section[Session]{
 	8:  newSection(GroupContext, "context", func(s *Session, c *binrec.Codec) { s.Context.fields(c) }),
 	11: newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
 	13: newSection(GroupSessionTask, "session task", func(s *Session, c *binrec.Codec) { s.Task.fields(c) }),
-	14: newSection(GroupApplied, "applied", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Applied, codeString) }),
 }
 
 // projectSections are the project record's sections, by tag.
@@ -61,8 +60,7 @@ var projectSections = []section[Project]{
 	}),
 }
 
-func codeString(s *string, c *binrec.Codec) { c.Str(s) }
-func codeInt(n *int, c *binrec.Codec)       { c.Int(n) }
+func codeInt(n *int, c *binrec.Codec) { c.Int(n) }
 
 func (s *Session) coreFields(c *binrec.Codec) {
 	c.Str(&s.ID, &s.Host)

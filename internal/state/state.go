@@ -36,9 +36,6 @@ type Session struct {
 	Delegation DelegationState   `json:"delegation,omitzero"`
 	// Task is the task the session holds in progress; see sessiontask.go.
 	Task SessionTask `json:"task,omitzero"`
-	// Applied are the ids of the session's last events applied with an
-	// id (the team store's, and the outbox's replays); see applied.go.
-	Applied []string `json:"applied,omitempty"`
 
 	// groups are the groups of registered keys, by tag: a *T, or nil
 	// when the record has none or it was not loaded. See [SessionKey].
