@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -38,7 +39,7 @@ func Handlers(opts OptionsFunc) []engine.Handler {
 		},
 		{
 			Name: "delegation", Priority: engine.High,
-			Groups: state.GroupDelegation | state.GroupContext | tasks.OutboxKey.Group(),
+			Groups: state.GroupDelegation | collector.StateKey.Group() | tasks.OutboxKey.Group(),
 			Handle: func(c *engine.Call) (event.Result, error) {
 				r := &run{c: c, opts: opts, now: c.Env.Now()}
 				return r.handle(), nil
@@ -254,8 +255,8 @@ func (r *run) tell(parent, id, text string, res *event.Result) {
 		res.Context = append(res.Context, e)
 		return
 	}
-	cs := &r.c.State.Session.Context
-	if n := cs.Queue(state.PendingEntry{Agent: parent, Source: e.Source, ID: e.ID, Priority: int(e.Priority), Text: e.Text, Once: true, Time: r.now}); n > 0 {
+	cs := collector.StateKey.Of(r.c.State.Session)
+	if n := cs.Queue(collector.PendingEntry{Agent: parent, Source: e.Source, ID: e.ID, Priority: int(e.Priority), Text: e.Text, Once: true, Time: r.now}); n > 0 {
 		r.c.Env.Logf("session %s: %d context entries dropped, the waiting list was full", r.ev().SessionID, n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkTakeDiff(b *testing.B) {
 		groups state.Groups
 	}{
 		{"all groups", state.AllGroups},
-		{"post_tool groups", state.GroupHistory | state.GroupPhase | state.GroupStrikes | state.GroupAgentTodos | state.GroupStop | state.GroupContext},
+		{"post_tool groups", state.GroupHistory | state.GroupPhase | state.GroupStrikes | state.GroupAgentTodos | state.GroupStop | collector.StateKey.Group()},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s, p := realistic()

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/atreides-dev/atreides/internal/collector" // the context group
 	_ "github.com/atreides-dev/atreides/internal/engine"    // the applied event ids
 	_ "github.com/atreides-dev/atreides/internal/readfirst" // the reads group
 	_ "github.com/atreides-dev/atreides/internal/session"   // the work group

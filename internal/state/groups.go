@@ -25,7 +25,6 @@ const (
 	GroupStop                                 // Session.Stop
 	GroupMemory                               // Session.Memory
 	GroupSessionGovernance                    // Session.Governance
-	GroupContext                              // Session.Context
 	GroupTodos                                // Project.NextID, Project.Todos
 	GroupAnchors                              // Project.NextAnchor, Project.Anchors
 	GroupRules                                // Project.Rules
@@ -49,8 +48,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "session task"}
+var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "session task"}
 
 func (g Groups) String() string {
 	var names []string

@@ -27,7 +27,6 @@ var sessionSections = [maxSections]section[Session]{
 	5:  newSection(GroupStop, "stop", func(s *Session, c *binrec.Codec) { s.Stop.fields(c) }),
 	6:  newSection(GroupMemory, "memory", func(s *Session, c *binrec.Codec) { binrec.Last(c, &s.Memory.Snapshot, (*Snapshot).fields) }),
 	7:  newSection(GroupSessionGovernance, "session governance", func(s *Session, c *binrec.Codec) { s.Governance.fields(c) }),
-	8:  newSection(GroupContext, "context", func(s *Session, c *binrec.Codec) { s.Context.fields(c) }),
 	11: newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
 	13: newSection(GroupSessionTask, "session task", func(s *Session, c *binrec.Codec) { s.Task.fields(c) }),
 }
@@ -150,17 +149,6 @@ func (g *SessionGovernance) fields(c *binrec.Codec) {
 		})
 		c.Time(&p.Time)
 	})
-}
-
-func (x *ContextState) fields(c *binrec.Codec) {
-	binrec.List(c, &x.Pending, func(p *PendingEntry, c *binrec.Codec) {
-		c.Str(&p.Agent, &p.Source, &p.ID)
-		c.Int(&p.Priority)
-		c.Str(&p.Text)
-		c.Bool(&p.Once)
-		c.Time(&p.Time)
-	})
-	c.Strs(&x.Delivered)
 }
 
 func (p *Project) coreFields(c *binrec.Codec) {

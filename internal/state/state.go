@@ -32,7 +32,6 @@ type Session struct {
 	Stop       StopState         `json:"stop,omitzero"`
 	Memory     MemoryState       `json:"memory,omitzero"`
 	Governance SessionGovernance `json:"governance,omitzero"`
-	Context    ContextState      `json:"context,omitzero"`
 	Delegation DelegationState   `json:"delegation,omitzero"`
 	// Task is the task the session holds in progress; see sessiontask.go.
 	Task SessionTask `json:"task,omitzero"`
