@@ -122,7 +122,7 @@ func (r *run) delegate() event.Result {
 	}
 	s := r.s()
 	s.Spawns = append(s.Spawns, state.Spawn{Parent: ev.AgentID, Type: typ, ToolUseID: ev.ToolUseID, Time: r.now})
-	if over := len(s.Spawns) - state.MaxSnaps; over > 0 {
+	if over := len(s.Spawns) - state.MaxSpawns; over > 0 {
 		s.Spawns = slices.Delete(s.Spawns, 0, over)
 	}
 	return res

@@ -88,8 +88,6 @@ func busySession(id string) *Session {
 	}
 	s.Stop = StopState{Blocks: 1, Pending: 3, Done: 2, Fingerprint: "00ff00ff", Last: t0}
 	s.Memory.Snapshot = &Snapshot{Time: t0, Trigger: "auto", Phase: PhaseImplementation, Todos: []string{"#1 a", "#2 b"}, LastCalls: s.History[90:]}
-	s.Governance.Snaps = []Snap{{ToolUseID: "toolu_x", Intent: "I-1", Time: t0,
-		Files: []FileSnap{{Path: "/home/u/project/x.go", Exists: true, Hash: "sha256:0123456789abcdef", Content: strings.Repeat("package x\n", 50), Kept: true}}}}
 	s.Delegation.Agents = []Delegation{{ID: "a1", Type: "Explore", Depth: 1, Path: []string{"main", "Explore"}, Started: t0}}
 	return s
 }
@@ -126,7 +124,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		name   string
 		groups Groups
 	}{
-		{"pre-tool", GroupHistory | GroupStop | GroupAgentTodos | GroupSessionGovernance | GroupGovernance | GroupDelegation},
+		{"pre-tool", GroupHistory | GroupStop | GroupAgentTodos | GroupGovernance | GroupDelegation},
 		{"all", AllGroups},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
@@ -166,7 +164,7 @@ func BenchmarkCodec(b *testing.B) {
 	sess, proj := EncodeSession(busySession("s")), EncodeProject(busyProject())
 	b.ReportAllocs()
 	for b.Loop() {
-		l, err := LoadBytes(sess, proj, "s", "claude", t0, GroupHistory|GroupStop|GroupAgentTodos|GroupSessionGovernance|GroupGovernance)
+		l, err := LoadBytes(sess, proj, "s", "claude", t0, GroupHistory|GroupStop|GroupAgentTodos|GroupGovernance)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -51,9 +51,12 @@ type Delegation struct {
 // Running reports whether the subagent has not stopped.
 func (d *Delegation) Running() bool { return d.Stopped.IsZero() }
 
-// MaxDelegations bounds the subagent records kept per session; spawns
-// are bounded by MaxSnaps.
-const MaxDelegations = 50
+// Bounds of the registry: the subagent records kept per session, and the
+// spawns not yet matched.
+const (
+	MaxDelegations = 50
+	MaxSpawns      = 16
+)
 
 // Agent returns the record of the subagent, or nil.
 func (g *DelegationState) Agent(id string) *Delegation {

@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/atreides-dev/atreides/internal/collector" // the context group
-	_ "github.com/atreides-dev/atreides/internal/engine"    // the applied event ids
-	_ "github.com/atreides-dev/atreides/internal/readfirst" // the reads group
-	_ "github.com/atreides-dev/atreides/internal/session"   // the work group
+	_ "github.com/atreides-dev/atreides/internal/collector"  // the context group
+	_ "github.com/atreides-dev/atreides/internal/engine"     // the applied event ids
+	_ "github.com/atreides-dev/atreides/internal/governance" // the session's file snapshots
+	_ "github.com/atreides-dev/atreides/internal/readfirst"  // the reads group
+	_ "github.com/atreides-dev/atreides/internal/session"    // the work group
 	"github.com/atreides-dev/atreides/internal/state"
 	_ "github.com/atreides-dev/atreides/internal/tasks" // the error outbox
 )

@@ -26,7 +26,6 @@ var sessionSections = [maxSections]section[Session]{
 	4:  newSection(GroupAgentTodos, "agent todos", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Todos.Agent, (*AgentTodo).fields) }),
 	5:  newSection(GroupStop, "stop", func(s *Session, c *binrec.Codec) { s.Stop.fields(c) }),
 	6:  newSection(GroupMemory, "memory", func(s *Session, c *binrec.Codec) { binrec.Last(c, &s.Memory.Snapshot, (*Snapshot).fields) }),
-	7:  newSection(GroupSessionGovernance, "session governance", func(s *Session, c *binrec.Codec) { s.Governance.fields(c) }),
 	11: newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
 	13: newSection(GroupSessionTask, "session task", func(s *Session, c *binrec.Codec) { s.Task.fields(c) }),
 }
@@ -120,35 +119,6 @@ func (p *Snapshot) fields(c *binrec.Codec) {
 	binrec.List(c, &p.Strikes, (*Strike).fields)
 	binrec.List(c, &p.LastCalls, (*ToolCall).fields)
 	c.Bool(&p.Delivered)
-}
-
-// The session governance section began with three lists (spawns,
-// subagents, reports) that moved to the delegation group; it still writes
-// them empty and skips what an older record holds, so that the section's
-// layout, and with it the record's version, stay as they were.
-func (g *SessionGovernance) fields(c *binrec.Codec) {
-	var spawns, reports []Spawn
-	var agents []Delegation
-	binrec.List(c, &spawns, (*Spawn).fields)
-	binrec.List(c, &agents, func(d *Delegation, c *binrec.Codec) {
-		c.Str(&d.ID, &d.Type, &d.Parent)
-		c.Int(&d.Depth)
-		c.Time(&d.Started, &d.Stopped)
-		c.Str(&d.Outcome, &d.Detail)
-	})
-	binrec.List(c, &reports, func(p *Spawn, c *binrec.Codec) { // parent, text
-		c.Str(&p.Parent, &p.Type)
-	})
-	binrec.List(c, &g.Snaps, func(p *Snap, c *binrec.Codec) {
-		c.Str(&p.ToolUseID, &p.Intent)
-		binrec.List(c, &p.Files, func(f *FileSnap, c *binrec.Codec) {
-			c.Str(&f.Path)
-			c.Bool(&f.Exists)
-			c.Str(&f.Hash, &f.Content)
-			c.Bool(&f.Kept)
-		})
-		c.Time(&p.Time)
-	})
 }
 
 func (p *Project) coreFields(c *binrec.Codec) {

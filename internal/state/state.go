@@ -26,13 +26,12 @@ type Session struct {
 	Agents   []Agent    `json:"agents,omitempty"`
 
 	// Feature groups; see orchestration.go and governance.go.
-	Phase      PhaseState        `json:"phase,omitzero"`
-	Strikes    StrikeState       `json:"strikes,omitzero"`
-	Todos      TodoState         `json:"todos,omitzero"`
-	Stop       StopState         `json:"stop,omitzero"`
-	Memory     MemoryState       `json:"memory,omitzero"`
-	Governance SessionGovernance `json:"governance,omitzero"`
-	Delegation DelegationState   `json:"delegation,omitzero"`
+	Phase      PhaseState      `json:"phase,omitzero"`
+	Strikes    StrikeState     `json:"strikes,omitzero"`
+	Todos      TodoState       `json:"todos,omitzero"`
+	Stop       StopState       `json:"stop,omitzero"`
+	Memory     MemoryState     `json:"memory,omitzero"`
+	Delegation DelegationState `json:"delegation,omitzero"`
 	// Task is the task the session holds in progress; see sessiontask.go.
 	Task SessionTask `json:"task,omitzero"`
 
