@@ -95,7 +95,7 @@ func decodeProject(b []byte, groups Groups) (*Project, *raw, error) {
 	}
 	sec, err := splitRecord(b, kindProject, ProjectVersion)
 	if err == nil {
-		err = decodeSections(projectSections, &sec, groups, p)
+		err = decodeSections(projectSections[:], &sec, groups, p)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("decode project state: %w", err)
@@ -114,7 +114,7 @@ func EncodeSession(s *Session) []byte {
 // version.
 func EncodeProject(p *Project) []byte {
 	p.Version = ProjectVersion
-	b, _ := encodeRecord(kindProject, ProjectVersion, projectSections, p, AllGroups, &raw{}, nil)
+	b, _ := encodeRecord(kindProject, ProjectVersion, projectSections[:], p, AllGroups, &raw{}, nil)
 	return b
 }
 

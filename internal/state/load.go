@@ -135,7 +135,7 @@ func (l *Loaded) Encode() (session, project []byte, err error) {
 		return nil, nil, fmt.Errorf("save project state: the tasks group was changed by a handler that did not declare it")
 	}
 	l.Project.Version = ProjectVersion
-	b, err := encodeLoaded(kindProject, ProjectVersion, projectSections, l.Project, l.groups, l.projRec)
+	b, err := encodeLoaded(kindProject, ProjectVersion, projectSections[:], l.Project, l.groups, l.projRec)
 	if err != nil {
 		return nil, nil, fmt.Errorf("save project state: %w", err)
 	}

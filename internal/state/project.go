@@ -33,6 +33,9 @@ type Project struct {
 	// anchor added now is stamped with it, and one from elsewhere is told
 	// apart from this checkout's by it ([Project.Elsewhere]).
 	here store.Origin
+
+	// groups are the groups of registered keys, by tag; see [ProjectKey].
+	groups [maxSections]any
 }
 
 // Salvage says when the project record was rebuilt and what was lost.

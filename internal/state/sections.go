@@ -30,30 +30,32 @@ var sessionSections = [maxSections]section[Session]{
 	13: newSection(GroupSessionTask, "session task", func(s *Session, c *binrec.Codec) { s.Task.fields(c) }),
 }
 
-// projectSections are the project record's sections, by tag.
-var projectSections = []section[Project]{
-	newSection(0, "housekeeping", (*Project).coreFields),
-	newSection(GroupTodos, "todos", (*Project).todoFields),
-	newSection(GroupAnchors, "anchors", (*Project).anchorFields),
-	newSection(GroupRules, "rules", func(p *Project, c *binrec.Codec) { binrec.Last(c, &p.Rules, (*RulesCache).fields) }),
-	newSection(GroupGovernance, "governance", func(p *Project, c *binrec.Codec) { p.Governance.fields(c) }),
-	newSection(GroupBackground, "background", func(p *Project, c *binrec.Codec) { p.Background.fields(c) }),
+// projectSections are the project record's sections, by tag: those of
+// the groups state keeps, and those of the registered keys
+// ([RegisterProject]).
+var projectSections = [maxSections]section[Project]{
+	0: newSection(0, "housekeeping", (*Project).coreFields),
+	1: newSection(GroupTodos, "todos", (*Project).todoFields),
+	2: newSection(GroupAnchors, "anchors", (*Project).anchorFields),
+	3: newSection(GroupRules, "rules", func(p *Project, c *binrec.Codec) { binrec.Last(c, &p.Rules, (*RulesCache).fields) }),
+	4: newSection(GroupGovernance, "governance", func(p *Project, c *binrec.Codec) { p.Governance.fields(c) }),
+	5: newSection(GroupBackground, "background", func(p *Project, c *binrec.Codec) { p.Background.fields(c) }),
 	// Origins came later, in sections of their own, so that an older
 	// atreides keeps them as a newer build's groups (splitRecord) instead
 	// of finding bytes it does not know in its todos and anchors.
-	newSection(GroupTodos, "todo origins", func(p *Project, c *binrec.Codec) {
+	6: newSection(GroupTodos, "todo origins", func(p *Project, c *binrec.Codec) {
 		codeOrigins(c, p.Todos, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
 	}),
-	newSection(GroupAnchors, "anchor origins", func(p *Project, c *binrec.Codec) {
+	7: newSection(GroupAnchors, "anchor origins", func(p *Project, c *binrec.Codec) {
 		codeOrigins(c, p.Anchors, func(a *Anchor) (int, *store.Origin) { return a.ID, &a.Origin })
 	}),
 	// A lease is known by its session, which holds one at a time and is
 	// made in one checkout: keyed by intent, the lease an older build
 	// gives another session would take the origin of the one it replaced.
-	newSection(GroupGovernance, "lease origins", func(p *Project, c *binrec.Codec) {
+	8: newSection(GroupGovernance, "lease origins", func(p *Project, c *binrec.Codec) {
 		codeOrigins(c, p.Governance.Locks, func(l *IntentLock) (string, *store.Origin) { return l.Session, &l.Origin })
 	}),
-	newSection(GroupGovernance, "scope request origins", func(p *Project, c *binrec.Codec) {
+	9: newSection(GroupGovernance, "scope request origins", func(p *Project, c *binrec.Codec) {
 		codeOrigins(c, p.Governance.Expansions, func(q *ScopeRequest) (int, *store.Origin) { return q.ID, &q.Origin })
 	}),
 }

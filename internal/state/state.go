@@ -35,8 +35,7 @@ type Session struct {
 	// Task is the task the session holds in progress; see sessiontask.go.
 	Task SessionTask `json:"task,omitzero"`
 
-	// groups are the groups of registered keys, by tag: a *T, or nil
-	// when the record has none or it was not loaded. See [SessionKey].
+	// groups are the groups of registered keys, by tag; see [SessionKey].
 	groups [maxSections]any
 }
 
