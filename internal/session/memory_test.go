@@ -153,8 +153,8 @@ func TestRulesCacheAndIdentity(t *testing.T) {
 			t.Errorf("context lacks %q:\n%s", s, event.JoinEntries(r.Context))
 		}
 	}
-	if r.Warning != "" || p.Rules == nil || p.Rules.Text == "" {
-		t.Fatalf("warning %q, cache %+v", r.Warning, p.Rules)
+	if r.Warning != "" || (*rulesKey.Of(p)) == nil || (*rulesKey.Of(p)).Text == "" {
+		t.Fatalf("warning %q, cache %+v", r.Warning, (*rulesKey.Of(p)))
 	}
 	// Same size and mtime: the cache answers, the file is not read again.
 	fi, _ := os.Stat(path)

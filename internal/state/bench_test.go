@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -106,7 +105,6 @@ func busyProject() *Project {
 			panic(err)
 		}
 	}
-	p.Rules = &RulesCache{Path: "/home/u/project/AGENTS.md", ModTime: t0, Size: 4000, Text: strings.Repeat("Rules of the project.\n", 180)}
 	p.Governance.Locks = []IntentLock{{Intent: "I-1", Session: "s", Host: "claude", Since: t0, Renewed: t0}}
 	p.Governance.Trace = TraceHead{Seq: 1000, Hash: "sha256:0123456789abcdef0123456789abcdef"}
 	p.Governance.Touch("s", "claude", t0)

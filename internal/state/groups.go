@@ -26,7 +26,6 @@ const (
 	GroupMemory                         // Session.Memory
 	GroupTodos                          // Project.NextID, Project.Todos
 	GroupAnchors                        // Project.NextAnchor, Project.Anchors
-	GroupRules                          // Project.Rules
 	GroupGovernance                     // Project.Governance
 	GroupBackground                     // Project.Background
 	GroupDelegation                     // Session.Delegation
@@ -47,7 +46,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "session task"}
+var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "todos", "anchors", "governance", "background", "delegation", "tasks", "session task"}
 
 func (g Groups) String() string {
 	var names []string

@@ -263,8 +263,8 @@ func TestSalvageBinaryProject(t *testing.T) {
 	end := strings.Index(string(b), rec[2]) + len(rec[2])
 	b[end-1], b[end-2] = 0xff, 0xff
 	got, lost := salvageProject(b)
-	if strings.Join(lost, ",") != "anchors" || len(got.Todos) != len(p.Todos) || got.Rules == nil || got.NextAnchor != 0 {
-		t.Errorf("lost %v; todos %d, rules %v", lost, len(got.Todos), got.Rules != nil)
+	if strings.Join(lost, ",") != "anchors" || len(got.Todos) != len(p.Todos) || len(got.Governance.Locks) == 0 || got.NextAnchor != 0 {
+		t.Errorf("lost %v; todos %d, locks %d", lost, len(got.Todos), len(got.Governance.Locks))
 	}
 }
 

@@ -325,20 +325,3 @@ func (p *Project) RemoveAnchor(id int) error {
 	}
 	return fmt.Errorf("no anchor #%d", id)
 }
-
-// RulesCache remembers the last AGENTS.md atreides read, keyed by its
-// modification time and size, so that the file is read and checked again
-// only when it changes.
-type RulesCache struct {
-	Path     string    `json:"path"`
-	Opts     string    `json:"opts,omitempty"` // the check's settings; a change re-checks
-	ModTime  time.Time `json:"mtime"`
-	Size     int64     `json:"size"`
-	Problems []string  `json:"problems,omitempty"` // empty: the file is usable
-	// Missing is set when there is no rules file: a project may have
-	// none, and then its host's own instruction file may stand in.
-	Missing bool `json:"missing,omitempty"`
-	// Text is the file's content as it will be injected (already cut to
-	// the rules budget at a section boundary); empty when it has problems.
-	Text string `json:"text,omitempty"`
-}

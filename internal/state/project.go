@@ -14,8 +14,6 @@ type Project struct {
 
 	NextAnchor int      `json:"next_anchor,omitempty"`
 	Anchors    []Anchor `json:"anchors,omitempty"`
-	// Rules caches the project's AGENTS.md check; see [RulesCache].
-	Rules *RulesCache `json:"rules,omitempty"`
 	// Governance holds intent locks and the ledger head; see governance.go.
 	Governance Governance `json:"governance,omitzero"`
 	// Background holds the background tasks; see background.go.

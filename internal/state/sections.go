@@ -37,7 +37,6 @@ var projectSections = [maxSections]section[Project]{
 	0: newSection(0, "housekeeping", (*Project).coreFields),
 	1: newSection(GroupTodos, "todos", (*Project).todoFields),
 	2: newSection(GroupAnchors, "anchors", (*Project).anchorFields),
-	3: newSection(GroupRules, "rules", func(p *Project, c *binrec.Codec) { binrec.Last(c, &p.Rules, (*RulesCache).fields) }),
 	4: newSection(GroupGovernance, "governance", func(p *Project, c *binrec.Codec) { p.Governance.fields(c) }),
 	5: newSection(GroupBackground, "background", func(p *Project, c *binrec.Codec) { p.Background.fields(c) }),
 	// Origins came later, in sections of their own, so that an older
@@ -155,15 +154,6 @@ func (p *Project) anchorFields(c *binrec.Codec) {
 	if c.More(slices.ContainsFunc(p.Anchors, func(a Anchor) bool { return a.Target != "" })) {
 		binrec.Each(c, p.Anchors, func(a *Anchor, c *binrec.Codec) { c.Str(&a.Target) })
 	}
-}
-
-func (r *RulesCache) fields(c *binrec.Codec) {
-	c.Str(&r.Path, &r.Opts)
-	c.Time(&r.ModTime)
-	c.Int64(&r.Size)
-	c.Strs(&r.Problems)
-	c.Bool(&r.Missing)
-	c.Str(&r.Text)
 }
 
 func (g *Governance) fields(c *binrec.Codec) {
