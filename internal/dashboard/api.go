@@ -13,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/snapshot"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // Bounds of ?limit=: a page never asks for the whole of a long trail.
@@ -162,7 +163,7 @@ type sessionDetail struct {
 	Background  []state.BgTask      `json:"background"`
 	Strikes     []state.Strike      `json:"strikes"`
 	Transitions []state.Transition  `json:"transitions"`
-	Task        *state.SessionTask  `json:"task"`
+	Task        *tasks.SessionTask  `json:"task"`
 	Compaction  *state.Snapshot     `json:"compaction"`
 }
 
@@ -179,8 +180,8 @@ func (s *Server) apiSession(w http.ResponseWriter, r *http.Request, snap *snapsh
 		Strikes: nonNil(sess.Strikes.Targets), Transitions: nonNil(sess.Phase.Transitions),
 		Compaction: sess.Memory.Snapshot,
 	}
-	if sess.Task.Number != 0 {
-		d.Task = &sess.Task
+	if t := tasks.SessionTaskKey.Of(sess); t.Number != 0 {
+		d.Task = t
 	}
 	writeJSON(w, http.StatusOK, d)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/snapshot"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // ErrUnknownSession is wrapped by Build's error for a session the project
@@ -85,7 +86,7 @@ func sessionOf(sess *state.Session, id string) Session {
 		Ended: sess.Ended != "", EndReason: sess.Ended, Phase: sess.Phase.Current, Counters: sess.Counters,
 		Recorded: true,
 	}
-	if t := sess.Task; t.Number != 0 {
+	if t := tasks.SessionTaskKey.Of(sess); t.Number != 0 {
 		v.Task = &Task{Number: t.Number, Title: t.Title, Plan: t.Plan, Phase: t.Phase, Phases: t.Phases}
 	}
 	return v

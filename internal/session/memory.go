@@ -13,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // State block markers: what atreides re-injects after a compaction sits
@@ -80,7 +81,7 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 			snap = takeSnapshot(p, s, ev)
 		}
 		o := opts().normalize()
-		tasks, depths := taskItems(&p.Tasks, &s.Task, 0)
+		tasks, depths := taskItems(&p.Tasks, tasks.SessionTaskKey.Of(s), 0)
 		text := renderState(snap, p, heldIntent(c), tasks, depths, o, ev.Time)
 		if s.Memory.Snapshot != nil {
 			s.Memory.Snapshot.Delivered = true

@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // TodoTracker mirrors the agent's own todo list into the session, so that
@@ -213,7 +214,7 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 	for _, box := range uncheckedBoxes(lastMessage) {
 		add("message", box, box)
 	}
-	if text := taskPhaseItem(&s.Task); text != "" {
+	if text := taskPhaseItem(tasks.SessionTaskKey.Of(s)); text != "" {
 		add("plan", text, text)
 	}
 	return out
@@ -223,7 +224,7 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 // progress: its current plan phase, or, once every phase is completed,
 // the task itself. A task without a plan, or whose plan waits for the
 // user's approval, has nothing for the agent to go on with.
-func taskPhaseItem(t *state.SessionTask) string {
+func taskPhaseItem(t *tasks.SessionTask) string {
 	switch {
 	case t.Number == 0 || t.Plan == "" || !t.Approved || t.Phases == 0:
 		return ""
@@ -286,7 +287,7 @@ func finished(p *state.Project, s *state.Session) int {
 			n++
 		}
 	}
-	return n + s.Task.Done
+	return n + tasks.SessionTaskKey.Of(s).Done
 }
 
 func fingerprint(items []pendingItem) string {
@@ -329,7 +330,7 @@ func StopGateWith(opts OptionsFunc, interrupted func(path string) bool) engine.H
 	return engine.Handler{
 		Name: "stop-gate", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.Stop},
-		Groups: state.GroupStop | state.GroupAgentTodos | state.GroupTodos | state.GroupSessionTask,
+		Groups: state.GroupStop | state.GroupAgentTodos | state.GroupTodos | tasks.SessionTaskKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return stopGate(c, opts, interrupted)
 		},

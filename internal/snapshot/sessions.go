@@ -5,6 +5,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // SessionRow is one session in the list of a project's sessions.
@@ -47,7 +48,7 @@ func (s *Snapshot) Row(sess *state.Session) SessionRow {
 		Active:    sess.Ended == "" && s.Taken.Sub(sess.Updated) < s.Opts.Idle,
 		Counters:  sess.Counters,
 		Subagents: len(sess.Delegation.Agents),
-		Task:      sess.Task.Number, TaskTitle: sess.Task.Title,
+		Task:      tasks.SessionTaskKey.Of(sess).Number, TaskTitle: tasks.SessionTaskKey.Of(sess).Title,
 	}
 	for i := range sess.Delegation.Agents {
 		if sess.Delegation.Agents[i].Running() {

@@ -17,7 +17,7 @@ import (
 	_ "github.com/atreides-dev/atreides/internal/readfirst"  // the reads group
 	_ "github.com/atreides-dev/atreides/internal/session"    // the work group
 	"github.com/atreides-dev/atreides/internal/state"
-	_ "github.com/atreides-dev/atreides/internal/tasks" // the error outbox
+	_ "github.com/atreides-dev/atreides/internal/tasks" // the error outbox, the session's task
 )
 
 // The records in testdata were written by the encoder as it stood before

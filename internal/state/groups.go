@@ -18,19 +18,18 @@ type Groups uint32
 // core) and the project's housekeeping (the last prune, a salvage notice)
 // are small and always loaded, so they are not groups.
 const (
-	GroupHistory     Groups = 1 << iota // Session.History
-	GroupPhase                          // Session.Phase
-	GroupStrikes                        // Session.Strikes
-	GroupAgentTodos                     // Session.Todos
-	GroupStop                           // Session.Stop
-	GroupMemory                         // Session.Memory
-	GroupTodos                          // Project.NextID, Project.Todos
-	GroupAnchors                        // Project.NextAnchor, Project.Anchors
-	GroupGovernance                     // Project.Governance
-	GroupBackground                     // Project.Background
-	GroupDelegation                     // Session.Delegation
-	GroupTasks                          // Project.Tasks
-	GroupSessionTask                    // Session.Task
+	GroupHistory    Groups = 1 << iota // Session.History
+	GroupPhase                         // Session.Phase
+	GroupStrikes                       // Session.Strikes
+	GroupAgentTodos                    // Session.Todos
+	GroupStop                          // Session.Stop
+	GroupMemory                        // Session.Memory
+	GroupTodos                         // Project.NextID, Project.Todos
+	GroupAnchors                       // Project.NextAnchor, Project.Anchors
+	GroupGovernance                    // Project.Governance
+	GroupBackground                    // Project.Background
+	GroupDelegation                    // Session.Delegation
+	GroupTasks                         // Project.Tasks
 
 	// groupsFixed is the first group of the registered keys (see
 	// [RegisterSession]).
@@ -46,7 +45,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "todos", "anchors", "governance", "background", "delegation", "tasks", "session task"}
+var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "todos", "anchors", "governance", "background", "delegation", "tasks"}
 
 func (g Groups) String() string {
 	var names []string

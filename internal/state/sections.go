@@ -27,7 +27,6 @@ var sessionSections = [maxSections]section[Session]{
 	5:  newSection(GroupStop, "stop", func(s *Session, c *binrec.Codec) { s.Stop.fields(c) }),
 	6:  newSection(GroupMemory, "memory", func(s *Session, c *binrec.Codec) { binrec.Last(c, &s.Memory.Snapshot, (*Snapshot).fields) }),
 	11: newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
-	13: newSection(GroupSessionTask, "session task", func(s *Session, c *binrec.Codec) { s.Task.fields(c) }),
 }
 
 // projectSections are the project record's sections, by tag: those of

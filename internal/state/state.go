@@ -32,8 +32,6 @@ type Session struct {
 	Stop       StopState       `json:"stop,omitzero"`
 	Memory     MemoryState     `json:"memory,omitzero"`
 	Delegation DelegationState `json:"delegation,omitzero"`
-	// Task is the task the session holds in progress; see sessiontask.go.
-	Task SessionTask `json:"task,omitzero"`
 
 	// groups are the groups of registered keys, by tag; see [SessionKey].
 	groups [maxSections]any

@@ -18,6 +18,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
@@ -122,7 +123,7 @@ func active() *state.Session {
 		{ID: "ag-2", Type: "stilgar", Depth: 1, Path: []string{"stilgar"}, Started: At(40)},
 	}
 	s.Memory.Snapshot = &state.Snapshot{Time: At(30), Trigger: "auto", Phase: state.PhaseImplementation}
-	s.Task = state.SessionTask{Number: 1, Title: "Rework login", Phase: 1, Phases: 2}
+	*tasks.SessionTaskKey.Of(s) = tasks.SessionTask{Number: 1, Title: "Rework login", Phase: 1, Phases: 2}
 	return s
 }
 

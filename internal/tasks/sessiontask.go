@@ -1,10 +1,13 @@
-package state
+package tasks
 
-import "github.com/atreides-dev/atreides/internal/binrec"
+import (
+	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/state"
+)
 
 // SessionTask is the task a session holds in progress, as its hooks need
 // it: the write gate on PreToolUse and the stop gate read this small record
-// instead of the task board, which can hold a thousand tasks. Package tasks
+// instead of the task board, which can hold a thousand tasks. This package
 // rewrites it, in the same store transaction, whenever a change of the
 // board touches a task the session claims (start, claim, plan, approval,
 // phase); it is zero while the session holds no task in progress.
@@ -32,6 +35,10 @@ type SessionTask struct {
 	// writes the approval gate lets through.
 	SpecsDir string `json:"specs_dir,omitempty"`
 }
+
+// SessionTaskKey is the record's key: its group of the session record;
+// its section's tag, 13, is in records on disk.
+var SessionTaskKey = state.RegisterSession(13, "session task", "task", (*SessionTask).fields)
 
 func (t *SessionTask) fields(c *binrec.Codec) {
 	c.Int(&t.Number)
