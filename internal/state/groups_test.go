@@ -51,12 +51,23 @@ func fill(v reflect.Value, n *int) {
 	}
 }
 
-// TestRecordsKeepEveryField: every field of a session and of the project
-// survives the binary encoding.
+// fillGroups fills the groups of the registered keys: those of the
+// features this test binary links in (golden_test.go imports them all).
+func fillGroups[R record](r *R, keys *[maxSections]*registered[R], n *int) {
+	for _, k := range keys {
+		if k != nil {
+			fill(reflect.ValueOf(k.of(r)).Elem(), n)
+		}
+	}
+}
+
+// TestRecordsKeepEveryField: every field of a session and of the project,
+// and of the features' groups in them, survives the binary encoding.
 func TestRecordsKeepEveryField(t *testing.T) {
 	n := 0
 	var s Session
 	fill(reflect.ValueOf(&s).Elem(), &n)
+	fillGroups(&s, &sessionKeys, &n)
 	s.Version = SessionVersion
 	got, err := DecodeSession(EncodeSession(&s))
 	if err != nil || !reflect.DeepEqual(got, &s) {
@@ -64,6 +75,7 @@ func TestRecordsKeepEveryField(t *testing.T) {
 	}
 	var p Project
 	fill(reflect.ValueOf(&p).Elem(), &n)
+	fillGroups(&p, &projectKeys, &n)
 	p.Version = ProjectVersion
 	// The task board is a record of its own.
 	gott, err := decodeTasks(encodeTasks(&p.Tasks, 0))
