@@ -13,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/sanitize"
+	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
@@ -60,7 +61,7 @@ type sessionJSON struct {
 	Transitions []state.Transition `json:"transitions"`
 	Strikes     []state.Strike     `json:"strikes"`
 	AgentTodos  []state.AgentTodo  `json:"agent_todos"`
-	Stop        state.StopState    `json:"stop"`
+	Stop        session.StopState  `json:"stop"`
 	StopBlocks  int                `json:"stop_blocks"`
 	Compacted   *time.Time         `json:"last_snapshot"` // null before the first compaction
 	Delegations []delegationJSON   `json:"delegations"`
@@ -168,7 +169,7 @@ func toSessionJSON(s *state.Session, ncalls int) sessionJSON {
 		ID: s.ID, Host: s.Host, Started: s.Started, Updated: s.Updated, Ended: s.Ended, Cwd: s.Cwd,
 		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: nonNil(s.Agents),
 		Phase: s.Phase.Current, Transitions: append([]state.Transition{}, trans...), Strikes: append([]state.Strike{}, s.Strikes.Targets...),
-		AgentTodos: nonNil(s.Todos.Agent), Stop: s.Stop, StopBlocks: s.Stop.Blocks,
+		AgentTodos: nonNil(s.Todos.Agent), Stop: *session.StopKey.Of(s), StopBlocks: session.StopKey.Of(s).Blocks,
 		Delegations: delegationViews(s.Delegation.Agents),
 	}
 	if s.Memory.Snapshot != nil {

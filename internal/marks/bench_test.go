@@ -46,7 +46,7 @@ func BenchmarkTakeDiff(b *testing.B) {
 		groups state.Groups
 	}{
 		{"all groups", state.AllGroups},
-		{"post_tool groups", state.GroupHistory | state.GroupPhase | state.GroupStrikes | state.GroupAgentTodos | state.GroupStop | collector.StateKey.Group()},
+		{"post_tool groups", state.GroupHistory | state.GroupPhase | state.GroupStrikes | state.GroupAgentTodos | collector.StateKey.Group()},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s, p := realistic()

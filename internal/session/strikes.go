@@ -22,7 +22,7 @@ func Strikes(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "strikes", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.PostTool, event.UserPrompt},
-		Groups: state.GroupStrikes | state.GroupStop | tasks.OutboxKey.Group(),
+		Groups: state.GroupStrikes | StopKey.Group() | tasks.OutboxKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return strike(c, opts)
 		},
@@ -33,7 +33,7 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	ev, s := c.Event, c.State.Session
 	if ev.Kind == event.UserPrompt {
 		// The user has spoken: an interrupt is answered.
-		s.Stop.Interrupted = false
+		StopKey.Of(s).Interrupted = false
 		return event.Result{}, nil
 	}
 	tool, target := string(ev.Tool.Name), strikeTarget(ev.Tool)
@@ -46,7 +46,7 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	class, excerpt := classifyError(text)
 	if ev.Interrupted || class == "interrupted" {
 		// Not the agent's failure, and a signal for the stop gate.
-		s.Stop.Interrupted = true
+		StopKey.Of(s).Interrupted = true
 		return event.Result{}, nil
 	}
 	k := s.Strikes.Add(tool, target, state.StrikeError{

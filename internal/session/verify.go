@@ -10,7 +10,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // trackWork updates the work group after a tool call: a call that changed
@@ -87,7 +86,7 @@ func VerifyGateWith(opts OptionsFunc, interrupted func(path string) bool) engine
 	return engine.Handler{
 		Name: "verify-gate", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.Stop},
-		Groups: workKey.Group() | state.GroupStop,
+		Groups: workKey.Group() | StopKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return verifyGate(c, opts, interrupted), nil
 		},
@@ -100,7 +99,7 @@ func verifyGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool)
 	switch {
 	case ev.InSubagent(), w.Changes == 0, w.Nudged, c.Decision.Block:
 		return event.Result{}
-	case s.Stop.Interrupted, asksUser(ev.LastMessage):
+	case StopKey.Of(s).Interrupted, asksUser(ev.LastMessage):
 		return event.Result{}
 	case !opts().VerifyBeforeStop:
 		return event.Result{}

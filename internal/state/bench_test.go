@@ -85,7 +85,6 @@ func busySession(id string) *Session {
 	for i := range 10 {
 		s.Todos.Agent = append(s.Todos.Agent, AgentTodo{ID: fmt.Sprint(i), Content: "write the tests for the parser", Status: TodoInProgress, Active: "Writing tests"})
 	}
-	s.Stop = StopState{Blocks: 1, Pending: 3, Done: 2, Fingerprint: "00ff00ff", Last: t0}
 	s.Memory.Snapshot = &Snapshot{Time: t0, Trigger: "auto", Phase: PhaseImplementation, Todos: []string{"#1 a", "#2 b"}, LastCalls: s.History[90:]}
 	s.Delegation.Agents = []Delegation{{ID: "a1", Type: "Explore", Depth: 1, Path: []string{"main", "Explore"}, Started: t0}}
 	return s
@@ -122,7 +121,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		name   string
 		groups Groups
 	}{
-		{"pre-tool", GroupHistory | GroupStop | GroupAgentTodos | GroupGovernance | GroupDelegation},
+		{"pre-tool", GroupHistory | GroupPhase | GroupAgentTodos | GroupGovernance | GroupDelegation},
 		{"all", AllGroups},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
@@ -162,7 +161,7 @@ func BenchmarkCodec(b *testing.B) {
 	sess, proj := EncodeSession(busySession("s")), EncodeProject(busyProject())
 	b.ReportAllocs()
 	for b.Loop() {
-		l, err := LoadBytes(sess, proj, "s", "claude", t0, GroupHistory|GroupStop|GroupAgentTodos|GroupGovernance)
+		l, err := LoadBytes(sess, proj, "s", "claude", t0, GroupHistory|GroupPhase|GroupAgentTodos|GroupGovernance)
 		if err != nil {
 			b.Fatal(err)
 		}

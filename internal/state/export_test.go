@@ -5,4 +5,9 @@ package state
 var (
 	DecodeTasks = decodeTasks
 	EncodeTasks = encodeTasks
+	IsBinary    = isBinary
 )
+
+// SessionV1Record is for the version 1 test, which needs the groups of
+// features.
+const SessionV1Record = sessionV1Record

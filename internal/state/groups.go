@@ -22,7 +22,6 @@ const (
 	GroupPhase                         // Session.Phase
 	GroupStrikes                       // Session.Strikes
 	GroupAgentTodos                    // Session.Todos
-	GroupStop                          // Session.Stop
 	GroupMemory                        // Session.Memory
 	GroupTodos                         // Project.NextID, Project.Todos
 	GroupAnchors                       // Project.NextAnchor, Project.Anchors
@@ -45,7 +44,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "todos", "anchors", "governance", "background", "delegation", "tasks"}
+var groupNames = []string{"history", "phase", "strikes", "agent todos", "memory", "todos", "anchors", "governance", "background", "delegation", "tasks"}
 
 func (g Groups) String() string {
 	var names []string

@@ -165,9 +165,9 @@ func TestLoadSaveGroups(t *testing.T) {
 			return l.Save(tx)
 		})
 	}
-	if err := run(GroupStop, func(l *Loaded) {
-		if l.Session.History != nil || l.Project.Todos != nil || l.Session.Stop.Pending != 3 || l.Session.Counters.Events != 4000 {
-			t.Errorf("decoded: history %d, todos %d, stop %+v", len(l.Session.History), len(l.Project.Todos), l.Session.Stop)
+	if err := run(GroupPhase, func(l *Loaded) {
+		if l.Session.History != nil || l.Project.Todos != nil || l.Session.Phase.Current != PhaseImplementation || l.Session.Counters.Events != 4000 {
+			t.Errorf("decoded: history %d, todos %d, phase %+v", len(l.Session.History), len(l.Project.Todos), l.Session.Phase)
 		}
 	}); err != nil {
 		t.Fatal(err)
@@ -175,7 +175,7 @@ func TestLoadSaveGroups(t *testing.T) {
 	if sess, proj := stored(t, st); string(sess) != string(sess0) || string(proj) != string(proj0) {
 		t.Error("an event that changed nothing rewrote the records")
 	}
-	if err := run(GroupStop, func(l *Loaded) { l.Session.Counters.Events++; l.Session.Stop.Blocks = 7 }); err != nil {
+	if err := run(GroupPhase, func(l *Loaded) { l.Session.Counters.Events++; l.Session.Phase.Calls = 7 }); err != nil {
 		t.Fatal(err)
 	}
 	sess, proj := stored(t, st)
@@ -185,11 +185,11 @@ func TestLoadSaveGroups(t *testing.T) {
 	got, err := DecodeSession(sess)
 	want := busySession("s")
 	want.Counters.Events++
-	want.Stop.Blocks = 7
+	want.Phase.Calls = 7
 	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("after a stop-only change: %v\n got %+v\nwant %+v", err, got, want)
+		t.Errorf("after a phase-only change: %v\n got %+v\nwant %+v", err, got, want)
 	}
-	err = run(GroupStop, func(l *Loaded) { l.Session.AddCall(ToolCall{Tool: "x"}) })
+	err = run(GroupPhase, func(l *Loaded) { l.Session.AddCall(ToolCall{Tool: "x"}) })
 	if err == nil || !strings.Contains(err.Error(), "history") {
 		t.Errorf("a change to a group not loaded: %v", err)
 	}
@@ -324,7 +324,7 @@ func TestLoadTasksOnDemand(t *testing.T) {
 		})
 	})
 	update(func(tx *store.Tx) error {
-		l, err := Load(tx, "s", "claude", t0, GroupStop)
+		l, err := Load(tx, "s", "claude", t0, GroupPhase)
 		if err != nil {
 			return err
 		}

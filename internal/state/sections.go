@@ -24,7 +24,6 @@ var sessionSections = [maxSections]section[Session]{
 	2:  newSection(GroupPhase, "phase", func(s *Session, c *binrec.Codec) { s.Phase.fields(c) }),
 	3:  newSection(GroupStrikes, "strikes", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Strikes.Targets, (*Strike).fields) }),
 	4:  newSection(GroupAgentTodos, "agent todos", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Todos.Agent, (*AgentTodo).fields) }),
-	5:  newSection(GroupStop, "stop", func(s *Session, c *binrec.Codec) { s.Stop.fields(c) }),
 	6:  newSection(GroupMemory, "memory", func(s *Session, c *binrec.Codec) { binrec.Last(c, &s.Memory.Snapshot, (*Snapshot).fields) }),
 	11: newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
 }
@@ -100,16 +99,6 @@ func (k *Strike) fields(c *binrec.Codec) {
 
 func (t *AgentTodo) fields(c *binrec.Codec) {
 	c.Str(&t.ID, &t.Content, &t.Status, &t.Active)
-}
-
-func (st *StopState) fields(c *binrec.Codec) {
-	c.Int(&st.Blocks)
-	c.Bool(&st.Interrupted)
-	c.Int(&st.Pending, &st.Done)
-	c.Str(&st.Fingerprint)
-	c.Int(&st.Stagnant)
-	c.Time(&st.Last)
-	c.Str(&st.GaveUp)
 }
 
 func (p *Snapshot) fields(c *binrec.Codec) {

@@ -29,7 +29,6 @@ type Session struct {
 	Phase      PhaseState      `json:"phase,omitzero"`
 	Strikes    StrikeState     `json:"strikes,omitzero"`
 	Todos      TodoState       `json:"todos,omitzero"`
-	Stop       StopState       `json:"stop,omitzero"`
 	Memory     MemoryState     `json:"memory,omitzero"`
 	Delegation DelegationState `json:"delegation,omitzero"`
 
