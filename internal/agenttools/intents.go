@@ -44,10 +44,8 @@ func intentTools() []Tool {
 const noArgs = `{"type":"object","properties":{},"additionalProperties":false}`
 
 func (e *Env) lease() time.Duration {
-	if c, err := config.Load(config.DefaultPaths(e.Root)); err == nil {
-		return time.Duration(c.Governance.LeaseMinutes) * time.Minute
-	}
-	return governance.DefaultOptions().Lease
+	c, _ := config.LoadOrBuiltin(config.DefaultPaths(e.Root))
+	return governance.FromConfig(c).Lease
 }
 
 func (e *Env) intents() (*intent.File, error) {

@@ -7,8 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
-	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // statusTools report the calling session.
@@ -25,32 +24,16 @@ func sessionStatus(ctx context.Context, e *Env, args json.RawMessage) (string, e
 	if err := parse(args, &struct{}{}); err != nil {
 		return "", err
 	}
-	var (
-		p          *state.Project
-		sess       *state.Session
-		id, how    string
-		unreadable error
-	)
-	err := e.Store.View(ctx, func(tx *store.Tx) error {
-		var err error
-		if p, err = state.LoadProject(tx); err != nil {
-			return err
-		}
-		id, how = e.session(p)
-		// A damaged record of this session is moved aside by its next
-		// event; until then the status shows the rest.
-		sess, unreadable = state.FindSession(tx, id)
-		return nil
-	})
+	v, err := view.ReadSessionStatus(ctx, e.Store, e.session)
 	if err != nil {
 		return "", err
 	}
-	if id == "" {
+	if v.ID == "" {
 		return "atreides has not seen a session of this project yet.", nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Session %s (%s).\n", id, how)
-	if l := p.Governance.HeldBy(id); l != nil {
+	fmt.Fprintf(&b, "Session %s (%s).\n", v.ID, v.How)
+	if l := v.Lease; l != nil {
 		fmt.Fprintf(&b, "Active intent: %s, held since %s, last active %s.\n", l.Intent, l.Since.UTC().Format(time.RFC3339), l.Renewed.UTC().Format(time.RFC3339))
 		if f, err := e.intents(); err == nil {
 			if in := f.Find(l.Intent); in != nil {
@@ -60,16 +43,16 @@ func sessionStatus(ctx context.Context, e *Env, args json.RawMessage) (string, e
 	} else {
 		fmt.Fprintf(&b, "No active intent: call %s before writing.\n", e.toolName("select_active_intent"))
 	}
-	if unreadable != nil {
-		fmt.Fprintf(&b, "This session's state record is unreadable (%v); it starts afresh with its next event.\n", unreadable)
+	if v.Unreadable != "" {
+		fmt.Fprintf(&b, "This session's state record is unreadable (%s); it starts afresh with its next event.\n", v.Unreadable)
 	}
-	if sess != nil {
-		fmt.Fprintf(&b, "Phase: %s. Tool calls: %d (denied %d, failed %d).\n", orNone(sess.Phase.Current, "none"), sess.Counters.ToolCalls, sess.Counters.Denied, sess.Counters.Failed)
-		for _, a := range sess.Delegation.Agents {
+	if s := v.Session; s != nil {
+		fmt.Fprintf(&b, "Phase: %s. Tool calls: %d (denied %d, failed %d).\n", orNone(s.Phase, "none"), s.Counters.ToolCalls, s.Counters.Denied, s.Counters.Failed)
+		for _, a := range s.Delegations {
 			fmt.Fprintf(&b, "Subagent %s (%s) depth %d: %s\n", a.ID, a.Type, a.Depth, orNone(a.Outcome, "running"))
 		}
 	}
-	fmt.Fprintf(&b, "Open todos:\n%s", renderTodos(p, false))
+	fmt.Fprintf(&b, "Open todos:\n%s", renderTodos(v.Todos, false))
 	return b.String(), nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // todoTools add, update and list the project's todos; package state checks
@@ -69,7 +70,7 @@ func todoAdd(ctx context.Context, e *Env, args json.RawMessage) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("added todo #%d (%s): %s", t.ID, todoDetails(t), t.Title), nil
+	return fmt.Sprintf("added todo #%d (%s): %s", t.ID, todoDetails(view.TodoOf(t)), t.Title), nil
 }
 
 func todoUpdate(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
@@ -97,11 +98,11 @@ func todoList(ctx context.Context, e *Env, args json.RawMessage) (string, error)
 	if err != nil {
 		return "", err
 	}
-	return renderTodos(p, in.All), nil
+	return renderTodos(view.Todos(p.Todos), in.All), nil
 }
 
 // todoDetails is a todo's level and whatever else it carries, for one line.
-func todoDetails(t state.Todo) string {
+func todoDetails(t view.Todo) string {
 	parts := []string{t.Level}
 	if t.Priority != "" {
 		parts = append(parts, t.Priority)
@@ -116,11 +117,11 @@ func todoDetails(t state.Todo) string {
 }
 
 // renderTodos is the todo tree, open todos only unless all.
-func renderTodos(p *state.Project, all bool) string {
+func renderTodos(todos []view.Todo, all bool) string {
 	var b strings.Builder
 	var walk func(parent, depth int)
 	walk = func(parent, depth int) {
-		for _, t := range p.Todos {
+		for _, t := range todos {
 			if t.Parent != parent || (!all && !t.Open()) {
 				continue
 			}

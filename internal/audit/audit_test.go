@@ -438,7 +438,7 @@ func TestFollow(t *testing.T) {
 	got := make(chan string, 10000)
 	done := make(chan error)
 	go func() {
-		done <- tr.Follow(ctx, Filter{Since: now.Add(-time.Minute), Verdicts: []string{"deny", "allow"}}, 5*time.Millisecond, func(line []byte) error {
+		done <- tr.Follow(ctx, Filter{Since: now.Add(-time.Minute), Verdicts: []string{"deny", "allow"}}, 5*time.Millisecond, nil, func(line []byte) error {
 			r, err := Decode(line)
 			got <- r.Session
 			return err

@@ -92,8 +92,11 @@ type Reader interface {
 	// Stats summarizes the records matching f, with days in loc.
 	Stats(f Filter, loc *time.Location) (*Stats, error)
 	// Follow passes records matching f to fn as they are written, until
-	// ctx ends or fn fails, looking for them every poll.
-	Follow(ctx context.Context, f Filter, poll time.Duration, fn func(line []byte) error) error
+	// ctx ends or fn fails, looking for them every poll. It calls ready
+	// (when not nil) once it knows where it starts, or failed: every
+	// record appended after ready reaches fn, so a caller that promises
+	// its readers every new record waits for it.
+	Follow(ctx context.Context, f Filter, poll time.Duration, ready func(), fn func(line []byte) error) error
 	// Where names the trail for messages.
 	Where() string
 }
@@ -304,8 +307,12 @@ func closeAll(fs []*os.File) {
 // (else it starts at the end of the trail), then new ones, looking for
 // them every poll. A rotation is noticed when the current name leads to
 // another file: the old one is read to its end, then the new one from its
-// start.
-func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn func(line []byte) error) error {
+// start. ready, when not nil, is called once it knows where it starts
+// (or failed before): a record appended after that is passed to fn.
+func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, ready func(), fn func(line []byte) error) error {
+	if ready != nil {
+		defer ready()
+	}
 	f.prepare()
 	var (
 		res Result
@@ -346,6 +353,9 @@ func (t *Trail) Follow(ctx context.Context, f Filter, poll time.Duration, fn fun
 			return fmt.Errorf("read audit trail: %w", err)
 		}
 		cur, l = c, newLines(c)
+	}
+	if ready != nil {
+		ready()
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()

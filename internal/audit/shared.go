@@ -121,7 +121,7 @@ func passFrom(tx *store.Tx, after, newest uint64, f *Filter, valid bool, res *Re
 // Follow implements [Reader]: it polls the bucket's newest number and
 // reads the records after the last one it passed on, in one read-only
 // transaction per poll.
-func (s *Shared) Follow(ctx context.Context, f Filter, poll time.Duration, fn func(line []byte) error) error {
+func (s *Shared) Follow(ctx context.Context, f Filter, poll time.Duration, ready func(), fn func(line []byte) error) error {
 	f.prepare()
 	var (
 		res  Result
@@ -136,6 +136,9 @@ func (s *Shared) Follow(ctx context.Context, f Filter, poll time.Duration, fn fu
 		last, err = passFrom(tx, 0, 0, &f, true, &res, pass)
 		return err
 	})
+	if ready != nil {
+		ready()
+	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
 	for {

@@ -125,7 +125,7 @@ func TestSharedFollow(t *testing.T) {
 	)
 	done := make(chan error)
 	go func() {
-		done <- NewShared(st).Follow(ctx, Filter{Verdicts: []string{"deny"}}, time.Millisecond, func(line []byte) error {
+		done <- NewShared(st).Follow(ctx, Filter{Verdicts: []string{"deny"}}, time.Millisecond, nil, func(line []byte) error {
 			r, err := Decode(line)
 			mu.Lock()
 			got = append(got, r.Session)

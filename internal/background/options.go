@@ -67,9 +67,6 @@ func FromConfig(cfg *config.Config) Options {
 // the defaults (the hook's policy handler reports it).
 func LoadOptions(root string) Options {
 	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
-	if c == nil {
-		return Options{Limits: Limits{Default: 5}, KeyBy: "agent", Timeout: 30 * time.Minute, ResultMax: 600, WaitMax: 10 * time.Minute, Notify: true, MaxBlocks: 3, Delegation: delegation.DefaultOptions()}
-	}
 	return FromConfig(c)
 }
 

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/hook"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -24,38 +25,11 @@ makes an anchor.`,
 	)
 }
 
-// anchorView is an anchor with its staleness, for list and status; it is
-// also the anchor of --json (docs/json.md).
-type anchorView struct {
-	ID       int       `json:"id"`
-	Kind     string    `json:"kind"`
-	Priority string    `json:"priority"`
-	Text     string    `json:"text"`
-	Session  string    `json:"session"`
-	Created  time.Time `json:"created"`
-	Stale    bool      `json:"stale"`
-	Age      string    `json:"age"`
-}
-
 // anchorStaleAfter is the age at which an anchor of the project at root
 // is stale: session.memory.stale_hours, or its default.
-func anchorStaleAfter(root string) time.Duration { return newSettings(root).session().StaleAfter }
+func anchorStaleAfter(root string) time.Duration { return hook.NewSettings(root).Session().StaleAfter }
 
-func anchorViewOf(a state.Anchor, staleAfter time.Duration, now time.Time) anchorView {
-	d := now.Sub(a.Created)
-	return anchorView{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Session: a.Session, Created: a.Created,
-		Stale: d > staleAfter, Age: shortAge(d)}
-}
-
-func anchorViews(as []state.Anchor, staleAfter time.Duration, now time.Time) []anchorView {
-	out := make([]anchorView, 0, len(as))
-	for _, a := range as {
-		out = append(out, anchorViewOf(a, staleAfter, now))
-	}
-	return out
-}
-
-func printAnchors(io *IO, views []anchorView, indent string) {
+func printAnchors(io *IO, views []view.ProjectAnchor, indent string) {
 	st := styleOf(io)
 	for _, v := range views {
 		stale := ""
@@ -71,16 +45,4 @@ func printAnchors(io *IO, views []anchorView, indent string) {
 		}
 		fmt.Fprintf(io.Out, "%s%s [%s] %s: %s %s\n", indent, st.bold(fmt.Sprintf("#%d", v.ID)), priority, v.Kind, oneLine(v.Text, 100), st.dim("("+v.Age+stale+")"))
 	}
-}
-
-func shortAge(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }

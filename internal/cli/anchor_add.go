@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -103,7 +104,7 @@ func (o *anchorAddOptions) run(io *IO) error {
 		return err
 	}
 	if o.asJSON {
-		return printJSON(io, anchorViewOf(added, anchorStaleAfter(root), time.Now()))
+		return printJSON(io, view.AnchorOf(added, anchorStaleAfter(root), time.Now()))
 	}
 	about := ""
 	if added.Target != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -34,7 +35,7 @@ func (o *anchorListOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	views := anchorViews(p.Anchors, anchorStaleAfter(root), time.Now())
+	views := view.Anchors(p.Anchors, anchorStaleAfter(root), time.Now())
 	if o.asJSON {
 		return printJSON(io, views)
 	}

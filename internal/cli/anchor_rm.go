@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -41,11 +42,11 @@ func (o *anchorRmOptions) run(io *IO) error {
 		return err
 	}
 	staleAfter, now := anchorStaleAfter(root), time.Now()
-	removed := make([]anchorView, 0, len(ids))
+	removed := make([]view.ProjectAnchor, 0, len(ids))
 	err = updateProjectAt(root, func(p *state.Project) error {
 		for _, a := range p.Anchors {
 			if slices.Contains(ids, a.ID) {
-				removed = append(removed, anchorViewOf(a, staleAfter, now))
+				removed = append(removed, view.AnchorOf(a, staleAfter, now))
 			}
 		}
 		for _, id := range ids {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -21,34 +22,6 @@ background:), run by the host's headless CLI, their output kept in
 	)
 }
 
-// bgJSON is a task as commands print it.
-type bgJSON struct {
-	ID          string    `json:"id"`
-	Parent      string    `json:"parent"`
-	Agent       string    `json:"agent"`
-	Host        string    `json:"host"`
-	Key         string    `json:"key"`
-	Status      string    `json:"status"`
-	Description string    `json:"description,omitempty"`
-	Queue       int       `json:"queue_position,omitempty"`
-	Runtime     string    `json:"runtime"`
-	Created     time.Time `json:"created"`
-	Summary     string    `json:"summary,omitempty"`
-	Error       string    `json:"error,omitempty"`
-	Output      string    `json:"output"`
-}
-
-func bgViews(b *state.Background, now time.Time) []bgJSON {
-	out := make([]bgJSON, 0, len(b.Tasks))
-	for i := range b.Tasks {
-		t := &b.Tasks[i]
-		out = append(out, bgJSON{ID: t.ID, Parent: t.Parent, Agent: t.Agent, Host: t.Host, Key: t.Key, Status: t.Status,
-			Description: t.Description, Queue: background.QueuePosition(b, t.ID), Runtime: background.Runtime(t, now),
-			Created: t.Created, Summary: t.Result, Error: t.Error, Output: ".atreides/background/" + t.ID})
-	}
-	return out
-}
-
 // bgRegistry opens the registry of the project of the working directory;
 // every command updates it, so lost runners are failed first.
 func bgRegistry(io *IO) (*background.Registry, error) {
@@ -59,20 +32,20 @@ func bgRegistry(io *IO) (*background.Registry, error) {
 	return background.Open(root, background.LoadOptions(root)), nil
 }
 
-func bgList(io *IO) ([]bgJSON, error) {
+func bgList(io *IO) ([]view.BgTask, error) {
 	r, err := bgRegistry(io)
 	if err != nil {
 		return nil, err
 	}
-	var views []bgJSON
+	var views []view.BgTask
 	err = r.Update(context.Background(), func(p *state.Project, now time.Time) error {
-		views = bgViews(&p.Background, now)
+		views = view.BgTasks(&p.Background, now)
 		return nil
 	})
 	return views, err
 }
 
-func printBg(io *IO, v bgJSON, indent string) {
+func printBg(io *IO, v view.BgTask, indent string) {
 	st := styleOf(io)
 	status := v.Status
 	switch v.Status {
@@ -93,90 +66,130 @@ func printBg(io *IO, v bgJSON, indent string) {
 	}
 }
 
+// bgListOptions are the flags of 'atreides bg list'.
+type bgListOptions struct {
+	asJSON bool
+}
+
 func newBgListCmd(io *IO) *cobra.Command {
-	var asJSON bool
+	o := &bgListOptions{}
 	cmd := &cobra.Command{
 		Use: "list", Short: "list background tasks", Args: noArgs,
-		RunE: func(*cobra.Command, []string) error {
-			views, err := bgList(io)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return printJSON(io, views)
-			}
-			if len(views) == 0 {
-				fmt.Fprintln(io.Out, "no background tasks")
-			}
-			for _, v := range views {
-				printBg(io, v, "")
-			}
-			return nil
-		},
+		RunE: func(*cobra.Command, []string) error { return o.run(io) },
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON for scripts")
 	return cmd
+}
+
+func (o *bgListOptions) run(io *IO) error {
+	views, err := bgList(io)
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return printJSON(io, views)
+	}
+	if len(views) == 0 {
+		fmt.Fprintln(io.Out, "no background tasks")
+	}
+	for _, v := range views {
+		printBg(io, v, "")
+	}
+	return nil
+}
+
+// bgShowOptions are the arguments of 'atreides bg show'.
+type bgShowOptions struct {
+	id     string
+	asJSON bool
 }
 
 func newBgShowCmd(io *IO) *cobra.Command {
-	var asJSON bool
+	o := &bgShowOptions{}
 	cmd := &cobra.Command{
 		Use: "show <id>", Short: "show a background task and its result", Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			views, err := bgList(io)
-			if err != nil {
-				return err
-			}
-			for _, v := range views {
-				if v.ID != args[0] {
-					continue
-				}
-				if asJSON {
-					return printJSON(io, v)
-				}
-				printBg(io, v, "")
-				root, _ := cwdRoot(io)
-				if res := background.ResultOf(root, &state.BgTask{ID: v.ID, Result: v.Summary}); res != "" {
-					fmt.Fprintf(io.Out, "\n%s\n", res)
-				}
-				fmt.Fprintf(io.Out, "\n%s\n", styleOf(io).dim("output: "+v.Output))
-				return nil
-			}
-			return fmt.Errorf("no background task %s", args[0])
+			o.id = args[0]
+			return o.run(io)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON for scripts")
 	return cmd
 }
 
+func (o *bgShowOptions) run(io *IO) error {
+	views, err := bgList(io)
+	if err != nil {
+		return err
+	}
+	for _, v := range views {
+		if v.ID != o.id {
+			continue
+		}
+		if o.asJSON {
+			return printJSON(io, v)
+		}
+		printBg(io, v, "")
+		root, _ := cwdRoot(io)
+		if res := background.ResultOf(root, &state.BgTask{ID: v.ID, Result: v.Summary}); res != "" {
+			fmt.Fprintf(io.Out, "\n%s\n", res)
+		}
+		fmt.Fprintf(io.Out, "\n%s\n", styleOf(io).dim("output: "+v.Output))
+		return nil
+	}
+	return fmt.Errorf("no background task %s", o.id)
+}
+
+// bgCancelOptions are the arguments of 'atreides bg cancel'.
+type bgCancelOptions struct {
+	ids []string
+}
+
 func newBgCancelCmd(io *IO) *cobra.Command {
+	o := &bgCancelOptions{}
 	return &cobra.Command{
 		Use: "cancel <id>...", Short: "cancel background tasks (stops a running one's process)", Args: cobra.MinimumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			r, err := bgRegistry(io)
-			if err != nil {
-				return err
-			}
-			err = r.Cancel(context.Background(), args...)
-			if err == nil {
-				fmt.Fprintf(io.Out, "cancelled %d background task(s)\n", len(args))
-			}
-			return err
+			o.ids = args
+			return o.run(io)
 		},
 	}
+}
+
+func (o *bgCancelOptions) run(io *IO) error {
+	r, err := bgRegistry(io)
+	if err != nil {
+		return err
+	}
+	err = r.Cancel(context.Background(), o.ids...)
+	if err == nil {
+		fmt.Fprintf(io.Out, "cancelled %d background task(s)\n", len(o.ids))
+	}
+	return err
+}
+
+// bgRunOptions are the arguments of 'atreides bg run'.
+type bgRunOptions struct {
+	id string
 }
 
 // newBgRunCmd is the detached supervisor of one task (background.Launch
 // starts it); not for people.
 func newBgRunCmd(io *IO) *cobra.Command {
+	o := &bgRunOptions{}
 	return &cobra.Command{
 		Use: "run <id>", Short: "run a background task (internal)", Args: cobra.ExactArgs(1), Hidden: true,
 		RunE: func(_ *cobra.Command, args []string) error {
-			r, err := bgRegistry(io)
-			if err != nil {
-				return err
-			}
-			return r.Supervise(context.Background(), args[0])
+			o.id = args[0]
+			return o.run(io)
 		},
 	}
+}
+
+func (o *bgRunOptions) run(io *IO) error {
+	r, err := bgRegistry(io)
+	if err != nil {
+		return err
+	}
+	return r.Supervise(context.Background(), o.id)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/spf13/cobra"
@@ -93,15 +94,13 @@ func (o *checkOptions) run(io *IO) error {
 		cwd = filepath.Join(wd, cwd)
 	}
 	root := project.Root("", cwd)
-	s := newSettings(root)
-	pol, err := s.policy()
+	s := hook.NewSettings(root)
+	pol, err := s.Policy()
 	if err != nil {
 		return err
 	}
-	if !s.builtin() {
-		if c, err := s.cfg.Get(); err == nil {
-			noteUntrusted(io.Err, c.Trust())
-		}
+	if c, err := s.Config(); err == nil && !s.Builtin() {
+		noteUntrusted(io.Err, c.Trust())
 	}
 	if pol == nil {
 		// The hook then allows every call: check says what the hook does.
@@ -160,7 +159,7 @@ func (o *checkOptions) status(n int) error {
 // checkLines answers every request on stdin and returns how many it denied.
 func checkLines(io *IO, pol *guard.Policy, cwd, root string) (int, error) {
 	sc := bufio.NewScanner(io.In)
-	sc.Buffer(make([]byte, 0, 64<<10), maxPayload)
+	sc.Buffer(make([]byte, 0, 64<<10), hook.MaxPayload)
 	enc := json.NewEncoder(io.Out)
 	denied := 0
 	for n := 1; sc.Scan(); n++ {

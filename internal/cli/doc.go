@@ -1,6 +1,6 @@
-// Package cli is the atreides command line: it parses arguments, wires the
-// packages together and maps errors to the documented exit codes. The hook
-// path is kept short because it runs on every agent event.
+// Package cli is the atreides command line: it parses arguments, calls the
+// packages that do the work and maps errors to the documented exit codes.
+// 'hook' and 'serve' hand their streams to the runtime (package hook).
 //
 // Commands are spf13/cobra commands, one file each (todo_add.go for
 // 'atreides todo add'): a xxxOptions struct holding the flags and

@@ -3,10 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/policy"
@@ -67,7 +69,7 @@ func (o *doctorOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	doc := doctorJSON{OK: true, Version: Version(), Project: root}
+	doc := doctorJSON{OK: true, Version: hook.Version(), Project: root}
 	add := func(c check) {
 		doc.Checks = append(doc.Checks, c)
 		if c.Status == "problem" {
@@ -153,6 +155,21 @@ func hostChecks(env hosts.Env, host string, add func(check)) []doctorHost {
 	return found
 }
 
+// installProblems are doctor's problems with the host's installation for
+// the project at root: a settings file the host cannot parse (Claude Code
+// then ignores it silently), events without atreides, a hook binary that
+// does not run, atreides registered twice, a broken MCP registration. The
+// hook tells them to the agent at session start ([hook.Process]).
+func installProblems(root, host string) []string {
+	var problems []string
+	hostChecks(hostEnvAt(os.Getenv, root), host, func(ch check) {
+		if ch.Status == "problem" {
+			problems = append(problems, ch.Detail)
+		}
+	})
+	return problems
+}
+
 // pathCheck says plainly whether atreides is on PATH: project settings
 // name it without a path, so a host finds it there or not at all.
 func pathCheck(env hosts.Env) check {
@@ -185,7 +202,7 @@ func trustChecks(cfg *config.Config, root, wd string) []check {
 		switch {
 		case t.Untrusted() && len(t.Ignored) > 0:
 			out = append(out, check{"trust", "problem", fmt.Sprintf("%s is not trusted: %d of its settings are ignored (%s); review and trust it with 'atreides trust'",
-				t.File, len(t.Ignored), strings.Join(ignoredKeys(t.Ignored), ", "))})
+				t.File, len(t.Ignored), strings.Join(t.IgnoredKeys(), ", "))})
 		case t.Untrusted():
 			out = append(out, check{"trust", "ok", t.File + " is not trusted; nothing in it needs trust"})
 		case t.Trusted:

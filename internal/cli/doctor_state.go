@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // stateChecks are the state store's health and its quarantine: records
@@ -40,7 +41,7 @@ func stateChecks(root string) []check {
 			return err
 		}
 		if _, err := state.LoadProject(tx); err != nil {
-			damaged = append(damaged, projectDamage(err))
+			damaged = append(damaged, view.ProjectDamage(err))
 		}
 		quar, err = state.QuarantinedRecords(tx)
 		return err
@@ -79,13 +80,6 @@ func quarantineText(qs []state.Quarantined) string {
 	}
 	return fmt.Sprintf("%d record(s) could not be decoded and were kept aside (their sessions started afresh): %s; removed with old sessions (state.session_retention_days)",
 		len(qs), strings.Join(parts, "; "))
-}
-
-// projectDamage is the project record's read error as a damaged record.
-func projectDamage(err error) *state.DamagedError {
-	d := &state.DamagedError{Kind: "project", Key: "project", Err: err}
-	errors.As(err, &d)
-	return d
 }
 
 // teamStoreCheck is doctor's look at a team's database: reachable, at the

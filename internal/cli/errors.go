@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -73,7 +74,7 @@ func errorView(e state.TaskError) errorJSON {
 	return errorJSON{
 		ID: e.Number, Type: e.Type, Severity: e.Severity, Cause: e.Cause, Message: e.Message, Count: e.Count,
 		First: e.First, Last: e.Last, Command: e.Context.Command, Task: e.Context.Task, Agent: e.Context.Agent,
-		Session: e.Context.Session, Fix: e.Fix, FixRefs: nonNil(e.FixRefs), Fixed: timeOrNil(e.Fixed), Recurred: e.Recurred,
+		Session: e.Context.Session, Fix: e.Fix, FixRefs: nonNil(e.FixRefs), Fixed: view.TimeOrNil(e.Fixed), Recurred: e.Recurred,
 		Held: e.Fix == tasks.FixFixed,
 	}
 }
@@ -244,8 +245,14 @@ func errorList(ids []int) string {
 	return "errors " + strings.Join(s, ", ")
 }
 
+// errorsResolveOptions are the arguments of 'atreides errors resolve'.
+type errorsResolveOptions struct {
+	args []string
+	ref  string
+}
+
 func newErrorsResolveCmd(io *IO) *cobra.Command {
-	var ref string
+	o := &errorsResolveOptions{}
 	cmd := &cobra.Command{
 		Use:   "resolve ID --ref COMMIT|TEXT",
 		Short: "record a fix made without a fix task",
@@ -254,27 +261,32 @@ configuration): it shows as fixed from now on, and as recurred if it
 is seen again.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			ids, err := parseIDs(args, "errors resolve", "error")
-			if err != nil {
-				return err
-			}
-			if strings.TrimSpace(ref) == "" {
-				return usagef("errors resolve needs --ref: the commit or a few words naming the fix")
-			}
-			r, err := errorsBoard(io)
-			if err != nil {
-				return err
-			}
-			err = r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
-				_, err := tasks.ResolveError(b, ids[0], ref, now)
-				return err
-			})
-			if err == nil {
-				fmt.Fprintf(io.Out, "error %d: fixed (%s)\n", ids[0], ref)
-			}
-			return err
+			o.args = args
+			return o.run(io)
 		},
 	}
-	cmd.Flags().StringVar(&ref, "ref", "", "the fix: a commit id or a few words")
+	cmd.Flags().StringVar(&o.ref, "ref", "", "the fix: a commit id or a few words")
 	return cmd
+}
+
+func (o *errorsResolveOptions) run(io *IO) error {
+	ids, err := parseIDs(o.args, "errors resolve", "error")
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(o.ref) == "" {
+		return usagef("errors resolve needs --ref: the commit or a few words naming the fix")
+	}
+	r, err := errorsBoard(io)
+	if err != nil {
+		return err
+	}
+	err = r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
+		_, err := tasks.ResolveError(b, ids[0], o.ref, now)
+		return err
+	})
+	if err == nil {
+		fmt.Fprintf(io.Out, "error %d: fixed (%s)\n", ids[0], o.ref)
+	}
+	return err
 }

@@ -16,12 +16,11 @@ import (
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/confined"
-	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/export"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/policy"
-	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/snapshot"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -71,7 +70,7 @@ func (o *exportOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	doc, err := exportSession(context.Background(), root, newSettings(root).configOrBuiltin(), o.session, time.Now())
+	doc, err := exportSession(context.Background(), root, hook.NewSettings(root).ConfigOrBuiltin(), o.session, time.Now())
 	if err != nil {
 		return err
 	}
@@ -95,15 +94,15 @@ func (o *exportOptions) run(io *IO) error {
 }
 
 // exportFormats are the renderers --format names.
-var exportFormats = map[string]func(stdio.Writer, *export.Document) error{
+var exportFormats = map[string]func(stdio.Writer, *view.Document) error{
 	"json": export.JSON,
 	"md":   export.Markdown,
 }
 
 // exportSession builds the document of session ("" the most recently
 // active one) of the project at root.
-func exportSession(ctx context.Context, root string, c *config.Config, session string, now time.Time) (*export.Document, error) {
-	s, err := snapshot.Take(ctx, root, snapshot.OptionsOf(c, policy.ConfigDir()))
+func exportSession(ctx context.Context, root string, c *config.Config, session string, now time.Time) (*view.Document, error) {
+	s, err := view.Take(ctx, root, view.OptionsOf(c, policy.ConfigDir()))
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +116,7 @@ func exportSession(ctx context.Context, root string, c *config.Config, session s
 	if err != nil {
 		return nil, err
 	}
-	doc.Atreides = Version()
+	doc.Atreides = hook.Version()
 	return doc, nil
 }
 
@@ -133,24 +132,6 @@ func replaceFile(base, rel, name string, data []byte) error {
 		return fmt.Errorf("write %s: %w", d.Path(name), err)
 	}
 	return nil
-}
-
-// exportAtEnd writes the session's document into export.dir when its host
-// ends it and the configuration asks for it. It runs after the engine's
-// transaction: the snapshot takes the store's shared lock, which the
-// transaction's exclusive one would keep waiting. Every failure goes to
-// the project log; the host's answer never depends on it.
-func exportAtEnd(root string, s *settings, log *project.Log, ev *event.Event) {
-	if ev.Kind != event.SessionEnd || s.builtin() {
-		return // the built-in default is off
-	}
-	c, err := s.cfg.Get()
-	if err != nil || !c.Export.OnSessionEnd {
-		return
-	}
-	if err := writeExport(root, c, ev.SessionID); err != nil {
-		log.Logf("export at session end: %v", err)
-	}
 }
 
 func writeExport(root string, c *config.Config, session string) error {

@@ -191,3 +191,13 @@ func TestKilledHooksLeaveLoadableState(t *testing.T) {
 		t.Fatalf("only %d kills in the time budget; the test proved little", kills)
 	}
 }
+
+// servedProject is a project directory: a repository's root.
+func servedProject(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

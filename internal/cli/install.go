@@ -256,10 +256,7 @@ func (o *installOptions) hookTimeout(io *IO, root string) (int, error) {
 // has warned). An agent the configuration leaves incomplete stops the
 // install: writing the rest would leave the user guessing which is missing.
 func installRoster(root string) (agents.Roster, error) {
-	c, err := config.LoadOrBuiltin(config.DefaultPaths(root))
-	if c == nil {
-		return nil, err
-	}
+	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
 	r, err := agents.FromConfig(c.Agents)
 	if err != nil {
 		return nil, fmt.Errorf("the agent roster: %w", err)

@@ -3,67 +3,14 @@ package cli
 import (
 	"fmt"
 	"os"
-	"sync"
-	"time"
 
-	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/engine"
-	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
-	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/intent"
-	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
-
-// governanceHandler is the governance handler with its options read from
-// the configuration on first use.
-func governanceHandler(s *settings) engine.Handler {
-	opts := sync.OnceValue(func() governance.Options {
-		if s.builtin() {
-			return governance.Options{} // governance is off by default
-		}
-		c, err := s.cfg.Get()
-		if err != nil {
-			o := governance.DefaultOptions()
-			o.ConfigErr = err
-			o.ToolName = hosts.ToolName
-			return o
-		}
-		o := governanceOptions(&c.Governance)
-		o.Team, _ = fleet.Remote(c)
-		// The scoped commits find a task's files in the ledger: keep it,
-		// without the gate when governance is off.
-		if c.Tasks.Commits.Enabled {
-			o.Trace, o.TraceOnly = true, !o.Enabled
-		}
-		return o
-	})
-	return governance.Handler(opts, governance.LoadIntents())
-}
-
-func governanceOptions(c *config.Governance) governance.Options {
-	o := governance.Options{
-		Enabled: c.Enabled, Lease: time.Duration(c.LeaseMinutes) * time.Minute,
-		Trace: c.Trace, Version: Version(), KeyDir: policy.ConfigDir(),
-		ToolName: hosts.ToolName,
-	}
-	switch c.UnknownWrites {
-	case config.Allow:
-		o.UnknownWrites = event.Allow
-	case config.Deny:
-		o.UnknownWrites = event.Deny
-	default:
-		o.UnknownWrites = event.Ask
-	}
-	for _, g := range c.Exempt {
-		o.Exempt = append(o.Exempt, string(g))
-	}
-	return o
-}
 
 func newIntentCmd(io *IO) *cobra.Command {
 	return newGroupCmd("intent <subcommand>",

@@ -5,6 +5,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -51,7 +52,7 @@ func (o *intentAddOptions) run(io *IO) error {
 		return err
 	}
 	if o.asJSON {
-		return printJSON(io, intentView(in, nil))
+		return printJSON(io, view.IntentOf(in, nil))
 	}
 	fmt.Fprintf(io.Out, "added intent %s: %s\n", in.ID, in.Title)
 	return nil

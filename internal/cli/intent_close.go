@@ -6,6 +6,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -63,7 +64,7 @@ func (o *intentCloseOptions) run(io *IO) error {
 		if err != nil {
 			return err
 		}
-		return printJSON(io, intentView(*in, nil))
+		return printJSON(io, view.IntentOf(*in, nil))
 	}
 	fmt.Fprintf(io.Out, "intent %s is %s\n", o.id, status)
 	return nil

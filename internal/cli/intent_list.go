@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -33,9 +34,9 @@ func (o *intentListOptions) run(io *IO) error {
 		return err
 	}
 	p, _ := readProject(io)
-	rows := make([]intentJSON, 0, len(f.Intents))
+	rows := make([]view.HeldIntent, 0, len(f.Intents))
 	for _, in := range f.Intents {
-		rows = append(rows, intentView(in, p))
+		rows = append(rows, view.IntentOf(in, p))
 	}
 	if o.asJSON {
 		return printJSON(io, rows)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -31,9 +32,9 @@ func (o *intentRequestsOptions) run(io *IO) error {
 		return err
 	}
 	if o.asJSON {
-		reqs := make([]scopeRequestJSON, 0, len(p.Governance.Expansions))
+		reqs := make([]view.ScopeRequest, 0, len(p.Governance.Expansions))
 		for _, r := range p.Governance.Expansions {
-			reqs = append(reqs, scopeRequestView(r))
+			reqs = append(reqs, view.ScopeRequestOf(r))
 		}
 		return printJSON(io, reqs)
 	}

@@ -7,8 +7,10 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -48,19 +50,14 @@ func (o *intentSelectOptions) run(io *IO) error {
 	}
 	// The lease the hooks would use: the default when there is no
 	// configuration, and when it does not load (select still works then).
-	lease := governance.DefaultOptions().Lease
-	if s := newSettings(root); !s.builtin() {
-		if c, err := s.cfg.Get(); err == nil {
-			lease = governanceOptions(&c.Governance).Lease
-		}
-	}
+	lease := governance.FromConfig(hook.NewSettings(root).ConfigOrBuiltin()).Lease
 	var in *intent.Intent
-	var view intentJSON
+	var v view.HeldIntent
 	err = updateProject(io, func(p *state.Project) error {
 		var err error
 		in, err = governance.Select(p, f, o.session, "cli", o.id, time.Now().UTC(), lease)
 		if err == nil {
-			view = intentView(*in, p)
+			v = view.IntentOf(*in, p)
 		}
 		return err
 	})
@@ -72,7 +69,7 @@ func (o *intentSelectOptions) run(io *IO) error {
 		return err
 	}
 	if o.asJSON {
-		return printJSON(io, view)
+		return printJSON(io, v)
 	}
 	fmt.Fprintf(io.Out, "session %s holds intent %s\n%s\n", o.session, in.ID, in.Summary())
 	return nil

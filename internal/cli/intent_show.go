@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -13,13 +14,6 @@ import (
 type intentShowOptions struct {
 	id     string
 	asJSON bool
-}
-
-// intentShowJSON is 'intent show --json': the intent and the scope
-// expansions asked for it.
-type intentShowJSON struct {
-	intentJSON
-	ScopeRequests []scopeRequestJSON `json:"scope_requests"`
 }
 
 func newIntentShowCmd(io *IO) *cobra.Command {
@@ -48,11 +42,11 @@ func (o *intentShowOptions) run(io *IO) error {
 	}
 	if o.asJSON {
 		p, _ := readProject(io)
-		doc := intentShowJSON{intentJSON: intentView(*in, p), ScopeRequests: []scopeRequestJSON{}}
+		doc := view.IntentDetail{HeldIntent: view.IntentOf(*in, p), ScopeRequests: []view.ScopeRequest{}}
 		if p != nil {
 			for _, r := range p.Governance.Expansions {
 				if r.Intent == in.ID {
-					doc.ScopeRequests = append(doc.ScopeRequests, scopeRequestView(r))
+					doc.ScopeRequests = append(doc.ScopeRequests, view.ScopeRequestOf(r))
 				}
 			}
 		}

@@ -118,7 +118,7 @@ func (o *logOptions) run(io *IO) error {
 		// Unbuffered: each record shows as soon as it is written.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		return t.Follow(ctx, f, poll, o.lineWriter(io, io.Out))
+		return t.Follow(ctx, f, poll, nil, o.lineWriter(io, io.Out))
 	}
 	// Buffered: a read may print tens of thousands of records, and one
 	// write each would take longer than reading them.

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/hook"
 )
 
 // Exit codes, documented in `atreides help`.
@@ -17,21 +18,6 @@ const (
 	ExitProblems = 3 // `doctor` or `config validate` found problems
 )
 
-// version is set at build time with -ldflags "-X .../internal/cli.version=v1.2.3".
-var version = ""
-
-// Version returns the atreides version: the link-time value, else the
-// module version, else "devel".
-func Version() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
-
 // IO is where a command reads and writes.
 type IO struct {
 	In       io.Reader
@@ -41,6 +27,14 @@ type IO struct {
 	Getwd  func() (string, error)
 	// Color reports whether Out takes colour (style.go); nil means no.
 	Color func() bool
+}
+
+// process is the hook runtime's view of io: its streams, and the
+// export and doctor's host checks, which the runtime runs at points of
+// its own.
+func (io *IO) process() *hook.Process {
+	return &hook.Process{In: io.In, Out: io.Out, Err: io.Err, Getenv: io.Getenv, Getwd: io.Getwd,
+		Export: writeExport, InstallProblems: installProblems}
 }
 
 // usageError is bad usage: printed with a hint, exit 2.
@@ -74,7 +68,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // Run runs one command line (without the program name).
 func Run(io *IO, args []string) int {
-	teamExecFor(io, args)
+	hook.TeamExecFor(io.process(), args)
 	name, err := execute(io, args)
 	return exitCode(io, name, err)
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/atreides-dev/atreides/internal/hook"
 )
 
 // manOptions are the flags of 'atreides man'.
@@ -74,7 +76,7 @@ func manName(c *cobra.Command) string { return strings.ReplaceAll(c.CommandPath(
 // writeManPage renders one command as roff (man(7) macros).
 func writeManPage(b *strings.Builder, c *cobra.Command) {
 	name := manName(c)
-	fmt.Fprintf(b, ".TH %s 1 \"\" \"atreides %s\" \"atreides manual\"\n", strings.ToUpper(name), roffEscape(Version()))
+	fmt.Fprintf(b, ".TH %s 1 \"\" \"atreides %s\" \"atreides manual\"\n", strings.ToUpper(name), roffEscape(hook.Version()))
 	fmt.Fprintf(b, ".SH NAME\n%s \\- %s\n", name, roffEscape(c.Short))
 	b.WriteString(".SH SYNOPSIS\n.nf\n")
 	for _, line := range strings.Split(c.UseLine(), "\n") {

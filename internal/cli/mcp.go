@@ -3,6 +3,7 @@ package cli
 import (
 	"os/exec"
 
+	"github.com/atreides-dev/atreides/internal/companion"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/spf13/cobra"
 )
@@ -35,7 +36,7 @@ func newMCPCmd(io *IO) *cobra.Command {
 }
 
 func (o *mcpOptions) run(io *IO) error {
-	bin, err := sibling(install.MCPBinary, "./cmd/atreides-mcp")
+	bin, err := companion.Path(install.MCPBinary, "./cmd/atreides-mcp")
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"net/url"
 
 	"github.com/spf13/cobra"
+
+	"github.com/atreides-dev/atreides/internal/companion"
 )
 
 const otelLong = `OpenTelemetry export of this project's hook events.
@@ -67,7 +69,7 @@ func (o *otelExportOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	bin, err := sibling(otelBinary, "./cmd/atreides-otel")
+	bin, err := companion.Path(otelBinary, "./cmd/atreides-otel")
 	if err != nil {
 		return err
 	}

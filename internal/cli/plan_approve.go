@@ -7,7 +7,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// planApproveOptions are the arguments of 'atreides plan approve'.
+type planApproveOptions struct {
+	task string
+}
+
 func newPlanApproveCmd(io *IO) *cobra.Command {
+	o := &planApproveOptions{}
 	return &cobra.Command{
 		Use:   "approve N",
 		Short: "approve the current plan version of task N: its work may start",
@@ -18,23 +24,28 @@ is edited (other than the phase markers atreides moves), its Verify lines
 no longer run until it is approved again.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			r, n, err := taskArg(io, args[0])
-			if err != nil {
-				return err
-			}
-			version, plan, err := r.Approve(context.Background(), n)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(io.Out, "task %d: plan version %d approved\n", n, version)
-			// What the approval lets 'plan phase-done' run, as the user
-			// approved it: an edit of the plan takes the approval back.
-			for k, ph := range plan.Phases {
-				if ph.Verify != "" {
-					fmt.Fprintf(io.Out, "  phase %d verifies with: %s\n", k+1, ph.Verify)
-				}
-			}
-			return nil
+			o.task = args[0]
+			return o.run(io)
 		},
 	}
+}
+
+func (o *planApproveOptions) run(io *IO) error {
+	r, n, err := taskArg(io, o.task)
+	if err != nil {
+		return err
+	}
+	version, plan, err := r.Approve(context.Background(), n)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.Out, "task %d: plan version %d approved\n", n, version)
+	// What the approval lets 'plan phase-done' run, as the user
+	// approved it: an edit of the plan takes the approval back.
+	for k, ph := range plan.Phases {
+		if ph.Verify != "" {
+			fmt.Fprintf(io.Out, "  phase %d verifies with: %s\n", k+1, ph.Verify)
+		}
+	}
+	return nil
 }

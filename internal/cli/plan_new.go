@@ -7,7 +7,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// planNewOptions are the arguments of 'atreides plan new'.
+type planNewOptions struct {
+	task string
+}
+
 func newPlanNewCmd(io *IO) *cobra.Command {
+	o := &planNewOptions{}
 	return &cobra.Command{
 		Use:   "new N",
 		Short: "write the next plan version of task N and print its path",
@@ -17,16 +23,21 @@ completed phases stay completed (their work is done) and whose other phases
 start again. A new version needs its own approval.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			r, n, err := taskArg(io, args[0])
-			if err != nil {
-				return err
-			}
-			p, version, err := r.NewPlan(context.Background(), n)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(io.Out, "task %d: plan version %d: %s\n", n, version, p)
-			return nil
+			o.task = args[0]
+			return o.run(io)
 		},
 	}
+}
+
+func (o *planNewOptions) run(io *IO) error {
+	r, n, err := taskArg(io, o.task)
+	if err != nil {
+		return err
+	}
+	p, version, err := r.NewPlan(context.Background(), n)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.Out, "task %d: plan version %d: %s\n", n, version, p)
+	return nil
 }

@@ -7,36 +7,47 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// planNextOptions are the arguments of 'atreides plan next'.
+type planNextOptions struct {
+	task   string
+	asJSON bool
+}
+
 func newPlanNextCmd(io *IO) *cobra.Command {
-	var asJSON bool
+	o := &planNextOptions{}
 	cmd := &cobra.Command{
 		Use:   "next N",
 		Short: "print the next unfinished phase of task N's plan; exit 1 when none remains",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			v, err := currentPlan(io, args[0])
-			if err != nil {
-				return err
-			}
-			if v.Current == 0 {
-				if asJSON {
-					_ = printJSON(io, nil)
-				} else {
-					fmt.Fprintf(io.Out, "task %d: every phase of plan version %d is completed\n", v.Task, v.Version)
-				}
-				return exitStatus(ExitFailure)
-			}
-			ph := v.Phases[v.Current-1]
-			if asJSON {
-				return printJSON(io, ph)
-			}
-			fmt.Fprintf(io.Out, "phase %d of %d: %s %s\n", ph.Number, len(v.Phases), tasks.Marker(ph.Status), ph.Title)
-			if ph.Verify != "" {
-				fmt.Fprintf(io.Out, "verify: %s\n", ph.Verify)
-			}
-			return nil
+			o.task = args[0]
+			return o.run(io)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the phase as JSON (null when none remains)")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the phase as JSON (null when none remains)")
 	return cmd
+}
+
+func (o *planNextOptions) run(io *IO) error {
+	v, err := currentPlan(io, o.task)
+	if err != nil {
+		return err
+	}
+	if v.Current == 0 {
+		if o.asJSON {
+			_ = printJSON(io, nil)
+		} else {
+			fmt.Fprintf(io.Out, "task %d: every phase of plan version %d is completed\n", v.Task, v.Version)
+		}
+		return exitStatus(ExitFailure)
+	}
+	ph := v.Phases[v.Current-1]
+	if o.asJSON {
+		return printJSON(io, ph)
+	}
+	fmt.Fprintf(io.Out, "phase %d of %d: %s %s\n", ph.Number, len(v.Phases), tasks.Marker(ph.Status), ph.Title)
+	if ph.Verify != "" {
+		fmt.Fprintf(io.Out, "verify: %s\n", ph.Verify)
+	}
+	return nil
 }

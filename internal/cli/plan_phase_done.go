@@ -4,15 +4,22 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/actor"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
 
+// planPhaseDoneOptions are the arguments of 'atreides plan phase-done'.
+type planPhaseDoneOptions struct {
+	task  string
+	phase []string // the phase, when given
+}
+
 func newPlanPhaseDoneCmd(io *IO) *cobra.Command {
+	o := &planPhaseDoneOptions{}
 	return &cobra.Command{
 		Use:   "phase-done N [K]",
 		Short: "verify phase K (default: the current one) of task N's plan and mark it completed",
@@ -29,19 +36,24 @@ here at a terminal. A plan's "Verify:" line runs only while the plan is the
 version you approved, unchanged since ('atreides plan approve N').`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(_ *cobra.Command, args []string) error {
-			n, err := taskNumber(args[0])
-			if err != nil {
-				return err
-			}
-			k := 0
-			if len(args) == 2 {
-				if k, err = phaseNumber(args[1], "plan phase-done"); err != nil {
-					return err
-				}
-			}
-			return phaseDone(io, n, k)
+			o.task, o.phase = args[0], args[1:]
+			return o.run(io)
 		},
 	}
+}
+
+func (o *planPhaseDoneOptions) run(io *IO) error {
+	n, err := taskNumber(o.task)
+	if err != nil {
+		return err
+	}
+	k := 0
+	if len(o.phase) == 1 {
+		if k, err = phaseNumber(o.phase[0], "plan phase-done"); err != nil {
+			return err
+		}
+	}
+	return phaseDone(io, n, k)
 }
 
 // confirmAtTerminal is the question put to the user about a verification

@@ -8,28 +8,40 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// planPhaseStartOptions are the arguments of 'atreides plan phase-start'.
+type planPhaseStartOptions struct {
+	task  string
+	phase []string // the phase, when given
+}
+
 func newPlanPhaseStartCmd(io *IO) *cobra.Command {
+	o := &planPhaseStartOptions{}
 	return &cobra.Command{
 		Use:   "phase-start N [K]",
 		Short: "mark phase K (default: the first not completed) of task N's plan in progress",
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(_ *cobra.Command, args []string) error {
-			r, n, err := taskArg(io, args[0])
-			if err != nil {
-				return err
-			}
-			k, err := phaseArg(r, n, args[1:])
-			if err != nil {
-				return err
-			}
-			ph, _, err := r.SetPhase(context.Background(), n, k, tasks.InProgress)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(io.Out, "task %d: phase %d %s %s\n", n, k, tasks.Marker(ph.Status), ph.Title)
-			return nil
+			o.task, o.phase = args[0], args[1:]
+			return o.run(io)
 		},
 	}
+}
+
+func (o *planPhaseStartOptions) run(io *IO) error {
+	r, n, err := taskArg(io, o.task)
+	if err != nil {
+		return err
+	}
+	k, err := phaseArg(r, n, o.phase)
+	if err != nil {
+		return err
+	}
+	ph, _, err := r.SetPhase(context.Background(), n, k, tasks.InProgress)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.Out, "task %d: phase %d %s %s\n", n, k, tasks.Marker(ph.Status), ph.Title)
+	return nil
 }
 
 // phaseArg is the phase a command names, or else the first phase of the

@@ -27,26 +27,37 @@ type phaseJSON struct {
 	Verify string `json:"verify"`
 }
 
+// planShowOptions are the arguments of 'atreides plan show'.
+type planShowOptions struct {
+	task   string
+	asJSON bool
+}
+
 func newPlanShowCmd(io *IO) *cobra.Command {
-	var asJSON bool
+	o := &planShowOptions{}
 	cmd := &cobra.Command{
 		Use:   "show N",
 		Short: "show the current plan of task N: its phases and where it stands",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			v, err := currentPlan(io, args[0])
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return printJSON(io, v)
-			}
-			printPlan(io, v)
-			return nil
+			o.task = args[0]
+			return o.run(io)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the plan as JSON")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the plan as JSON")
 	return cmd
+}
+
+func (o *planShowOptions) run(io *IO) error {
+	v, err := currentPlan(io, o.task)
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return printJSON(io, v)
+	}
+	printPlan(io, v)
+	return nil
 }
 
 // currentPlan reads the current plan of the task arg names.

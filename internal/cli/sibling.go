@@ -6,32 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
-	"runtime"
 	"syscall"
 )
-
-// sibling is the path of a companion program installed next to the
-// atreides binary (atreides-mcp, atreides-ui): programs kept apart so
-// that hooks do not pay their packages' init. pkg is where it is built
-// from, for the message when it is missing.
-func sibling(name, pkg string) (string, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("cannot find the atreides binary: %w", err)
-	}
-	if r, err := filepath.EvalSymlinks(self); err == nil {
-		self = r
-	}
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	bin := filepath.Join(filepath.Dir(self), name)
-	if _, err := os.Stat(bin); err != nil {
-		return "", fmt.Errorf("%s is not installed next to %s; build it with 'go build -o %s %s' (it is a separate program so hooks stay fast)", name, self, bin, pkg)
-	}
-	return bin, nil
-}
 
 // runExit maps a companion program's failure to atreides's exit: its own
 // status when it ran, else an error.

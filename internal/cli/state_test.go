@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/hook"
+	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // damagedProject is a project with a good session "good" and a session
@@ -58,7 +60,7 @@ func TestStatusListsAroundUnreadable(t *testing.T) {
 		t.Errorf("status: %v\n%s", err, out)
 	}
 	out, err = runIn(t, dir, "status", "--json")
-	var doc statusJSON
+	var doc view.Status
 	if err != nil || json.Unmarshal([]byte(out), &doc) != nil {
 		t.Fatalf("status --json: %v\n%s", err, out)
 	}
@@ -75,10 +77,13 @@ func TestStatusListsAroundUnreadable(t *testing.T) {
 func TestDoctorReportsQuarantine(t *testing.T) {
 	dir := damagedProject(t)
 	log := project.NewLog(project.StateDir(dir))
+	claude, _ := hosts.Lookup("claude")
+	prompt, _ := json.Marshal(map[string]string{"session_id": "bad", "hook_event_name": "UserPromptSubmit", "prompt": "go on", "cwd": dir})
 	for range 2 {
-		d := runEngine(context.Background(), dir, newSettings(dir), log, &event.Event{Kind: event.UserPrompt, Host: "claude", SessionID: "bad", Cwd: dir, Time: time.Now()}, nil)
-		if d.Verdict == event.Deny || d.Block {
-			t.Fatalf("decision %+v", d)
+		var out, errb bytes.Buffer
+		p := &hook.Process{In: bytes.NewReader(prompt), Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
+		if exit := hook.Answer(p, claude.Adapter, "", time.Minute); exit != 0 || strings.Contains(out.String(), "block") {
+			t.Fatalf("exit %d, answer %s%s", exit, out.Bytes(), errb.Bytes())
 		}
 	}
 	b, err := os.ReadFile(log.Path())
@@ -110,7 +115,7 @@ func TestStatusNewerProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := runIn(t, dir, "status", "--json")
-	var doc statusJSON
+	var doc view.Status
 	if err != nil || json.Unmarshal([]byte(out), &doc) != nil {
 		t.Fatalf("status --json: %v\n%s", err, out)
 	}

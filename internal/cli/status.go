@@ -2,73 +2,16 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/fleet"
-	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/sanitize"
-	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
-	"github.com/atreides-dev/atreides/internal/store"
-	"github.com/atreides-dev/atreides/internal/trace"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
-
-// statusJSON is the `status --json` document; its field names are a
-// contract with scripts.
-type statusJSON struct {
-	Project  string        `json:"project"`
-	Sessions []sessionJSON `json:"sessions"`
-	Todos    []todoJSON    `json:"todos"`
-	Anchors  []anchorView  `json:"anchors"`
-	// Background is the project's background tasks (atreides bg list).
-	Background []bgJSON `json:"background"`
-	// TraceMissing counts ledger records queued and not yet appended.
-	TraceMissing int `json:"trace_missing"`
-	// Unreadable lists the records that could not be decoded; the next
-	// event of the session (any event, for the project) quarantines them.
-	Unreadable []unreadableJSON `json:"unreadable"`
-}
-
-type unreadableJSON struct {
-	Kind  string `json:"kind"` // session | project
-	ID    string `json:"id"`
-	Error string `json:"error"`
-	// Newer is set for a record a newer atreides wrote: it is not damaged
-	// and is left as it is.
-	Newer bool `json:"newer"`
-}
-
-type sessionJSON struct {
-	ID        string           `json:"id"`
-	Host      string           `json:"host"`
-	Started   time.Time        `json:"started"`
-	Updated   time.Time        `json:"updated"`
-	Ended     string           `json:"ended"`
-	Cwd       string           `json:"cwd"`
-	ToolCalls int              `json:"tool_calls"`
-	Counters  state.Counters   `json:"counters"`
-	LastCalls []state.ToolCall `json:"last_calls"`
-	Agents    []state.Agent    `json:"agents"`
-
-	Phase       string             `json:"phase"`
-	Transitions []state.Transition `json:"transitions"`
-	Strikes     []state.Strike     `json:"strikes"`
-	AgentTodos  []state.AgentTodo  `json:"agent_todos"`
-	Stop        session.StopState  `json:"stop"`
-	StopBlocks  int                `json:"stop_blocks"`
-	Compacted   *time.Time         `json:"last_snapshot"` // null before the first compaction
-	Delegations []delegationJSON   `json:"delegations"`
-}
-
-// maxTransitions is how many phase transitions status shows per session.
-const maxTransitions = 10
 
 // statusOptions are the flags of 'atreides status'.
 type statusOptions struct {
@@ -99,7 +42,7 @@ func (o *statusOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	doc, err := loadStatus(root, o.session, o.calls)
+	doc, err := view.ReadStatus(context.Background(), root, view.StatusQuery{Session: o.session, Calls: o.calls, StaleAfter: anchorStaleAfter(root)}, time.Now())
 	if err != nil {
 		return err
 	}
@@ -113,100 +56,7 @@ func (o *statusOptions) run(io *IO) error {
 	return nil
 }
 
-func loadStatus(root, only string, ncalls int) (*statusJSON, error) {
-	doc := &statusJSON{Project: root, Sessions: []sessionJSON{}, Todos: []todoJSON{}, Anchors: []anchorView{}, Unreadable: []unreadableJSON{}}
-	st := fleet.Open(root)
-	p := &state.Project{}
-	err := st.View(context.Background(), func(tx *store.Tx) error {
-		damaged, err := state.Sessions(tx, func(s *state.Session) error {
-			if only == "" || s.ID == only {
-				doc.Sessions = append(doc.Sessions, toSessionJSON(s, ncalls))
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if pp, err := state.LoadProject(tx); err == nil {
-			p = pp
-		} else {
-			damaged = append(damaged, projectDamage(err))
-		}
-		for _, d := range damaged {
-			if only == "" || d.Key == only || d.Kind == "project" {
-				doc.Unreadable = append(doc.Unreadable, unreadableJSON{Kind: d.Kind, ID: d.Key, Error: d.Err.Error(), Newer: errors.Is(d, state.ErrNewer)})
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read state of %s: %w", root, err)
-	}
-	doc.Todos = append(doc.Todos, todoViews(p.Todos)...)
-	doc.Background = bgViews(&p.Background, time.Now())
-	if only != "" {
-		doc.Background = slices.DeleteFunc(doc.Background, func(v bgJSON) bool { return v.Parent != only })
-	}
-	doc.TraceMissing = trace.Missing(governance.TracePath(root))
-	doc.Anchors = anchorViews(p.Anchors, anchorStaleAfter(root), time.Now())
-	slices.SortFunc(doc.Sessions, func(a, b sessionJSON) int { return b.Updated.Compare(a.Updated) })
-	return doc, nil
-}
-
-func toSessionJSON(s *state.Session, ncalls int) sessionJSON {
-	calls := s.History
-	if ncalls >= 0 && len(calls) > ncalls {
-		calls = calls[len(calls)-ncalls:]
-	}
-	if calls == nil {
-		calls = []state.ToolCall{}
-	}
-	trans := s.Phase.Transitions
-	if len(trans) > maxTransitions {
-		trans = trans[len(trans)-maxTransitions:]
-	}
-	sj := sessionJSON{
-		ID: s.ID, Host: s.Host, Started: s.Started, Updated: s.Updated, Ended: s.Ended, Cwd: s.Cwd,
-		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: nonNil(s.Agents),
-		Phase: s.Phase.Current, Transitions: append([]state.Transition{}, trans...), Strikes: append([]state.Strike{}, s.Strikes.Targets...),
-		AgentTodos: nonNil(s.Todos.Agent), Stop: *session.StopKey.Of(s), StopBlocks: session.StopKey.Of(s).Blocks,
-		Delegations: delegationViews(s.Delegation.Agents),
-	}
-	if s.Memory.Snapshot != nil {
-		t := s.Memory.Snapshot.Time
-		sj.Compacted = &t
-	}
-	scrub(&sj)
-	return sj
-}
-
-// scrub masks secrets in the command text a session record quotes. New
-// records are sanitized when stored; records written by older versions
-// kept strike targets and phase causes raw, and status output is pasted
-// into issues and chats. sanitize.String leaves masked text as it is.
-func scrub(sj *sessionJSON) {
-	sj.LastCalls = slices.Clone(sj.LastCalls)
-	for i := range sj.LastCalls {
-		sj.LastCalls[i].Summary = sanitize.String(sj.LastCalls[i].Summary, 0)
-	}
-	for i := range sj.Transitions {
-		sj.Transitions[i].Cause = sanitize.String(sj.Transitions[i].Cause, 0)
-	}
-	for i := range sj.Delegations {
-		d := &sj.Delegations[i]
-		d.Detail, d.Partial = sanitize.String(d.Detail, 0), sanitize.String(d.Partial, 0)
-	}
-	for i := range sj.Strikes {
-		k := &sj.Strikes[i]
-		k.Target = sanitize.String(k.Target, 0)
-		k.Errors = slices.Clone(k.Errors)
-		for j := range k.Errors {
-			k.Errors[j].Excerpt = sanitize.String(k.Errors[j].Excerpt, 0)
-		}
-	}
-}
-
-func printStatus(io *IO, doc *statusJSON) {
+func printStatus(io *IO, doc *view.Status) {
 	st := styleOf(io)
 	fmt.Fprintf(io.Out, "project %s\n", doc.Project)
 	printStatusBackground(io, doc.Background)
@@ -260,7 +110,7 @@ func printStatus(io *IO, doc *statusJSON) {
 
 // printOrchestration prints a session's phase with its recent history,
 // its strikes, the agent's own todos and the stop gate's state.
-func printOrchestration(io *IO, s *sessionJSON) {
+func printOrchestration(io *IO, s *view.StatusSession) {
 	if s.Phase != "" {
 		fmt.Fprintf(io.Out, "  phase: %s\n", s.Phase)
 		for _, t := range s.Transitions {
@@ -304,8 +154,8 @@ func printOrchestration(io *IO, s *sessionJSON) {
 	}
 }
 
-func openTodos(ts []todoJSON) []todoJSON {
-	var out []todoJSON
+func openTodos(ts []view.Todo) []view.Todo {
+	var out []view.Todo
 	for _, t := range ts {
 		if (state.Todo{Status: t.Status}).Open() {
 			out = append(out, t)
@@ -333,7 +183,7 @@ func cwdRoot(io *IO) (string, error) {
 
 // printStatusBackground lists the pending background tasks and the last
 // ended ones.
-func printStatusBackground(io *IO, views []bgJSON) {
+func printStatusBackground(io *IO, views []view.BgTask) {
 	if len(views) == 0 {
 		return
 	}

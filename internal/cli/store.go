@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/spf13/cobra"
@@ -79,10 +80,7 @@ func (o *storeStatusOptions) run(io *IO) error {
 // storeStatus says where the state of the project at root is kept and,
 // for a database, how it answers. Also doctor's check.
 func storeStatus(root string, getenv func(string) string) storeStatusJSON {
-	c, err := config.LoadOrBuiltin(config.DefaultPaths(root))
-	if err != nil && c == nil {
-		return storeStatusJSON{Backend: "unknown", Error: err.Error()}
-	}
+	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
 	remote, _ := fleet.Remote(c)
 	if !remote {
 		return storeStatusJSON{Backend: "bbolt", Where: store.Open(project.StateDir(root)).Path()}
@@ -156,7 +154,7 @@ func (o *storeMigrateOptions) run(io *IO) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	m, err := kind.Migrate(ctx, dsn, Version())
+	m, err := kind.Migrate(ctx, dsn, hook.Version())
 	if err != nil {
 		return err
 	}

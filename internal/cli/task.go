@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/actor"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -152,11 +153,11 @@ func taskChange(io *IO, cmdName string, asJSON bool, fn func(b *state.Tasks, now
 // JSON or as one line; a claim refused for another holder ends the
 // command as taskFailed says.
 func updateTask(io *IO, r *tasks.Repo, cmdName string, asJSON bool, fn func(b *state.Tasks, now time.Time) (*state.Task, error)) error {
-	var view taskJSON
+	var v view.Task
 	err := r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
 		t, err := fn(b, now)
 		if err == nil {
-			view = taskView(t)
+			v = view.TaskOf(t)
 		}
 		return err
 	})
@@ -164,9 +165,9 @@ func updateTask(io *IO, r *tasks.Repo, cmdName string, asJSON bool, fn func(b *s
 		return taskFailed(io, cmdName, asJSON, err)
 	}
 	if asJSON {
-		return printJSON(io, view)
+		return printJSON(io, v)
 	}
-	printTaskLine(io, view)
+	printTaskLine(io, v)
 	return nil
 }
 
@@ -181,15 +182,15 @@ func taskFailed(io *IO, cmdName string, asJSON bool, err error) error {
 		return err
 	}
 	fmt.Fprintf(io.Err, "atreides %s: %v\n", cmdName, err)
-	if perr := printJSON(io, claimErrorJSON{Error: err.Error(), Task: held.Task,
-		ClaimedBy: claimJSON{Session: held.Owner.Session, Agent: held.Owner.Agent, Since: timeOrNil(held.Owner.Time)}}); perr != nil {
+	if perr := printJSON(io, view.ClaimError{Error: err.Error(), Task: held.Task,
+		ClaimedBy: view.Claim{Session: held.Owner.Session, Agent: held.Owner.Agent, Since: view.TimeOrNil(held.Owner.Time)}}); perr != nil {
 		return perr
 	}
 	return exitStatus(ExitFailure)
 }
 
 // printTaskLine is one task on one line: number, marker, priority, title.
-func printTaskLine(io *IO, v taskJSON) {
+func printTaskLine(io *IO, v view.Task) {
 	st := styleOf(io)
 	fmt.Fprintf(io.Out, "%s %s %s %s%s\n", st.bold(fmt.Sprintf("#%d", v.Number)), paintMarker(st, v.Status), v.Priority, v.Title, claimSuffix(st, v.ClaimedBy))
 }
@@ -212,14 +213,14 @@ func paintMarker(st style, status string) string {
 }
 
 // claimSuffix is " (claimed by …)" or "".
-func claimSuffix(st style, c claimJSON) string {
+func claimSuffix(st style, c view.Claim) string {
 	if c.Session == "" {
 		return ""
 	}
 	return " " + st.dim("(claimed by "+claimerName(c)+")")
 }
 
-func claimerName(c claimJSON) string {
+func claimerName(c view.Claim) string {
 	if c.Agent != "" {
 		return c.Agent + "@" + c.Session
 	}

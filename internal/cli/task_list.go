@@ -10,6 +10,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -48,16 +49,16 @@ func (o *taskListOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	var views []taskJSON
+	var views []view.Task
 	var notices []string
 	err = r.View(context.Background(), func(b *state.Tasks) error {
-		views = make([]taskJSON, 0, len(b.List))
+		views = make([]view.Task, 0, len(b.List))
 		for i := range b.List {
 			t := &b.List[i]
 			if (len(want) > 0 && !slices.Contains(want, t.Status)) || (len(want) == 0 && !o.all && tasks.Closed(t.Status)) {
 				continue
 			}
-			views = append(views, taskView(t))
+			views = append(views, view.TaskOf(t))
 		}
 		notices = taskNotices(r, b)
 		return nil
@@ -81,7 +82,7 @@ func (o *taskListOptions) run(io *IO) error {
 
 // printTaskTable lists tasks one per row: number, status marker,
 // priority, title and who claimed it.
-func printTaskTable(io *IO, views []taskJSON) {
+func printTaskTable(io *IO, views []view.Task) {
 	st := styleOf(io)
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 2, 2, ' ', 0)

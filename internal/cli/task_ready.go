@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -45,19 +46,19 @@ func (o *taskReadyOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	var views []taskJSON
+	var views []view.Task
 	if o.claim {
 		// The pick and the claim in one transaction: two sessions asking
 		// at once get two different tasks.
 		err = r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
-			views = []taskJSON{}
+			views = []view.Task{}
 			ready := tasks.Ready(b, by)
 			if len(ready) == 0 {
 				return nil
 			}
 			t, err := tasks.Claim(b, ready[0].Number, by, false, now)
 			if err == nil {
-				views = append(views, taskView(t))
+				views = append(views, view.TaskOf(t))
 			}
 			return err
 		})
@@ -67,7 +68,7 @@ func (o *taskReadyOptions) run(io *IO) error {
 			if o.limit > 0 {
 				ready = ready[:min(o.limit, len(ready))]
 			}
-			views = taskViews(ready)
+			views = view.Tasks(ready)
 			return nil
 		})
 	}

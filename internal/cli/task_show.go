@@ -8,6 +8,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +38,7 @@ func (o *taskShowOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	var v taskDetailJSON
+	var v view.TaskDetail
 	err = r.View(context.Background(), func(b *state.Tasks) error {
 		t, err := tasks.Get(b, n)
 		if err != nil {
@@ -57,10 +58,10 @@ func (o *taskShowOptions) run(io *IO) error {
 }
 
 // taskDetail is t with its dependencies and children as they stand.
-func taskDetail(b *state.Tasks, t *state.Task) taskDetailJSON {
-	v := taskDetailJSON{taskJSON: taskView(t), Dependencies: []taskRefJSON{}, Children: []taskRefJSON{}}
+func taskDetail(b *state.Tasks, t *state.Task) view.TaskDetail {
+	v := view.TaskDetail{Task: view.TaskOf(t), Dependencies: []view.TaskRef{}, Children: []view.TaskRef{}}
 	for _, d := range t.BlockedBy {
-		ref := taskRefJSON{Number: d, Status: "missing"}
+		ref := view.TaskRef{Number: d, Status: "missing"}
 		if dt := b.Task(d); dt != nil {
 			ref.Title, ref.Status = dt.Title, dt.Status
 		}
@@ -68,13 +69,13 @@ func taskDetail(b *state.Tasks, t *state.Task) taskDetailJSON {
 	}
 	for i := range b.List {
 		if c := &b.List[i]; c.Parent == t.Number {
-			v.Children = append(v.Children, taskRefJSON{Number: c.Number, Title: c.Title, Status: c.Status})
+			v.Children = append(v.Children, view.TaskRef{Number: c.Number, Title: c.Title, Status: c.Status})
 		}
 	}
 	return v
 }
 
-func printTaskDetail(io *IO, v taskDetailJSON) {
+func printTaskDetail(io *IO, v view.TaskDetail) {
 	st := styleOf(io)
 	fmt.Fprintf(io.Out, "%s %s %s\n", st.bold(fmt.Sprintf("#%d", v.Number)), paintMarker(st, v.Status), st.bold(v.Title))
 	field := func(name, value string) {
@@ -108,7 +109,7 @@ func printTaskDetail(io *IO, v taskDetailJSON) {
 	if v.Description != "" {
 		fmt.Fprintf(io.Out, "\n%s\n", v.Description)
 	}
-	refs := func(title string, rs []taskRefJSON) {
+	refs := func(title string, rs []view.TaskRef) {
 		if len(rs) == 0 {
 			return
 		}

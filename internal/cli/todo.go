@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -27,10 +28,10 @@ agent that tries to stop is asked to finish or close it first.`,
 
 // printTodoTree prints todos under their parents; a todo whose parent is
 // not in the list is printed at the top level.
-func printTodoTree(io *IO, todos []todoJSON) { printTodoTreeIndent(io, todos, "") }
+func printTodoTree(io *IO, todos []view.Todo) { printTodoTreeIndent(io, todos, "") }
 
 // printTodoTreeIndent is printTodoTree with every line indented.
-func printTodoTreeIndent(io *IO, todos []todoJSON, indent string) {
+func printTodoTreeIndent(io *IO, todos []view.Todo, indent string) {
 	st := styleOf(io)
 	present := map[int]bool{}
 	for _, t := range todos {
@@ -56,7 +57,7 @@ func printTodoTreeIndent(io *IO, todos []todoJSON, indent string) {
 }
 
 // todoDetails is a todo's level and whatever else it carries.
-func todoDetails(t todoJSON) string {
+func todoDetails(t view.Todo) string {
 	parts := []string{t.Level}
 	if t.Priority != "" {
 		parts = append(parts, t.Priority)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -69,7 +70,7 @@ func (o *todoAddOptions) run(io *IO) error {
 		return err
 	}
 	if o.asJSON {
-		return printJSON(io, todoView(added))
+		return printJSON(io, view.TodoOf(added))
 	}
 	fmt.Fprintf(io.Out, "added todo #%d: %s\n", added.ID, added.Title)
 	return nil

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -36,12 +37,12 @@ func (o *todoListOptions) run(io *IO) error {
 		todos = p.OpenTodos()
 	}
 	if o.asJSON {
-		return printJSON(io, todoViews(todos))
+		return printJSON(io, view.Todos(todos))
 	}
 	if len(todos) == 0 {
 		fmt.Fprintln(io.Out, "no open todos")
 		return nil
 	}
-	printTodoTree(io, todoViews(todos))
+	printTodoTree(io, view.Todos(todos))
 	return nil
 }

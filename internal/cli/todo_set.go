@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -40,7 +41,7 @@ func (o *todoSetOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	changed := make([]todoJSON, 0, len(ids))
+	changed := make([]view.Todo, 0, len(ids))
 	err = updateProject(io, func(p *state.Project) error {
 		now := time.Now().UTC()
 		for _, id := range ids {
@@ -50,7 +51,7 @@ func (o *todoSetOptions) run(io *IO) error {
 		}
 		for _, t := range p.Todos {
 			if slices.Contains(ids, t.ID) {
-				changed = append(changed, todoView(t))
+				changed = append(changed, view.TodoOf(t))
 			}
 		}
 		return nil

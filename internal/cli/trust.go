@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -147,19 +146,6 @@ func (o *trustOptions) report(io *IO, v trustJSON) {
 		}
 		fmt.Fprintln(io.Out)
 	}
-}
-
-// ignoredKeys are the keys of ignored settings, each once, without list
-// indices (rules[2] is rules).
-func ignoredKeys(ignored []config.Ignored) []string {
-	var keys []string
-	for _, ig := range ignored {
-		k, _, _ := strings.Cut(ig.Key, "[")
-		if !slices.Contains(keys, k) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
 }
 
 // printIgnored lists ignored settings, one a line.

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 
+	"github.com/atreides-dev/atreides/internal/companion"
 	"github.com/atreides-dev/atreides/internal/dashboard/listen"
 	"github.com/spf13/cobra"
 )
@@ -74,7 +75,7 @@ func (o *uiOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	bin, err := sibling(uiBinary, "./cmd/atreides-ui")
+	bin, err := companion.Path(uiBinary, "./cmd/atreides-ui")
 	if err != nil {
 		return err
 	}

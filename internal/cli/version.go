@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/spf13/cobra"
 )
 
@@ -27,8 +28,8 @@ func (o *versionOptions) run(io *IO) error {
 	if o.asJSON {
 		return printJSON(io, struct {
 			Version string `json:"version"`
-		}{Version()})
+		}{hook.Version()})
 	}
-	_, err := fmt.Fprintf(io.Out, "atreides %s\n", Version())
+	_, err := fmt.Fprintf(io.Out, "atreides %s\n", hook.Version())
 	return err
 }

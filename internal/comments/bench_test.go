@@ -1,6 +1,7 @@
 package comments
 
 import (
+	conf "github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"strings"
 	"testing"
@@ -25,7 +26,7 @@ func BenchmarkCheckWrite2000(b *testing.B) {
 		lines = append(lines, src[:min(len(src), 2000-len(lines))]...)
 	}
 	f := event.FileLines{Path: "big.go", Lines: lines, Whole: true}
-	o := DefaultOptions()
+	o := FromConfig(conf.Builtin())
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = o.Note(CheckAll([]event.FileLines{f}))

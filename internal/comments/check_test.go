@@ -1,6 +1,7 @@
 package comments
 
 import (
+	conf "github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"path/filepath"
 	"slices"
@@ -231,7 +232,7 @@ func TestRealFiles(t *testing.T) {
 	}
 	langs := map[string]bool{}
 	var lines, noise int
-	o := DefaultOptions()
+	o := FromConfig(conf.Builtin())
 	for _, p := range files {
 		if strings.HasSuffix(p, ".orig") || strings.HasSuffix(p, ".md") {
 			continue
@@ -296,7 +297,7 @@ func TestNoisyFiles(t *testing.T) {
 		"client.go": "now uses", "cache.py": "changed from", "retry.ts": "previously",
 		"deploy.sh": "added this", "users.sql": "changed from",
 	}
-	o := DefaultOptions()
+	o := FromConfig(conf.Builtin())
 	for _, p := range files {
 		r := Check(written(t, p))
 		base := filepath.Base(p)

@@ -23,5 +23,5 @@
 // starting with the word the comment starts with, as Go documents fields).
 // Trailing comments are not counted either, but memo phrases are looked
 // for in every comment. The defaults (config context.comments) were set by
-// running the check over real code: see [DefaultOptions].
+// running the check over real code: see [FromConfig].
 package comments

@@ -1,6 +1,7 @@
 package comments
 
 import (
+	conf "github.com/atreides-dev/atreides/internal/config"
 	"strings"
 	"testing"
 
@@ -45,6 +46,6 @@ func FuzzCheck(f *testing.F) {
 				t.Fatalf("memo %+v does not hold its phrase", l)
 			}
 		}
-		_ = DefaultOptions().Note([]Report{r})
+		_ = FromConfig(conf.Builtin()).Note([]Report{r})
 	})
 }

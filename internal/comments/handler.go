@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	// Aliased: config is this package's syntax of configuration files.
+	conf "github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -23,14 +25,17 @@ type Options struct {
 	MinLines int
 }
 
-// DefaultOptions are the built-in defaults, the same as the config's.
-// Written whole, real files of at least 10 lines (test data left out) have
-// more than 35% noise comments in 0.5% of CPython's standard library (611
-// files), 1.7% of the Go module cache here (3,952), 2.5% of Go's own
-// source (6,595), none of this repository (411), node-pty's TypeScript or
-// PostgreSQL's SQL; the comment-per-statement narration agents write is at
-// 35% to 50%.
-func DefaultOptions() Options { return Options{Enabled: true, RatioPercent: 35, MinLines: 10} }
+// FromConfig maps the configuration's context.comments section. Of its
+// defaults (35%, 10 lines): written whole, real files of at least 10
+// lines (test data left out) have more than 35% noise comments in 0.5% of
+// CPython's standard library (611 files), 1.7% of the Go module cache
+// here (3,952), 2.5% of Go's own source (6,595), none of this repository
+// (411), node-pty's TypeScript or PostgreSQL's SQL; the
+// comment-per-statement narration agents write is at 35% to 50%.
+func FromConfig(cfg *conf.Config) Options {
+	c := &cfg.Context.Comments
+	return Options{Enabled: c.Enabled, RatioPercent: c.RatioPercent, MinLines: c.MinLines}
+}
 
 // Bounds of a note, so that it stays a short nudge: the lines quoted per
 // file, the length of a quoted line, and the files named.

@@ -1,6 +1,7 @@
 package comments
 
 import (
+	conf "github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"strings"
 	"testing"
@@ -39,7 +40,7 @@ func TestHandler(t *testing.T) {
 			Name: event.Write, Added: []event.FileLines{host.Written("/p/pkg/client.go", content, "")},
 		}}
 	}
-	es := run(t, DefaultOptions(), post(string(noisy), false))
+	es := run(t, FromConfig(conf.Builtin()), post(string(noisy), false))
 	if len(es) != 1 {
 		t.Fatalf("noisy write: %d entries", len(es))
 	}
@@ -60,7 +61,7 @@ func TestHandler(t *testing.T) {
 		"failed write": post(string(noisy), true),
 		"no lines":     {Kind: event.PostTool, Tool: event.Tool{Name: event.Write}},
 	} {
-		if es := run(t, DefaultOptions(), ev); len(es) != 0 {
+		if es := run(t, FromConfig(conf.Builtin()), ev); len(es) != 0 {
 			t.Errorf("%s: %+v", name, es)
 		}
 	}
@@ -72,10 +73,10 @@ func TestHandler(t *testing.T) {
 		return &event.Event{Kind: event.PostTool, Tool: event.Tool{Name: event.Edit,
 			Added: []event.FileLines{host.Replaced("a.go", "f()", new)}}}
 	}
-	if es := run(t, DefaultOptions(), edit("// call f\nf()")); len(es) != 0 {
+	if es := run(t, FromConfig(conf.Builtin()), edit("// call f\nf()")); len(es) != 0 {
 		t.Errorf("one-line comment judged: %+v", es)
 	}
-	if es := run(t, DefaultOptions(), edit("// changed from g to f\nf()")); len(es) != 1 || !strings.Contains(es[0].Text, "changed from") {
+	if es := run(t, FromConfig(conf.Builtin()), edit("// changed from g to f\nf()")); len(es) != 1 || !strings.Contains(es[0].Text, "changed from") {
 		t.Errorf("memo in a one-line edit: %+v", es)
 	}
 }

@@ -1,7 +1,8 @@
 // Package companion starts atreides's companion programs that serve a
-// project until interrupted (atreides-ui, atreides-otel). They are
-// separate programs so that the hook binary does not link what they need
-// (net/http and more); only they import this package.
+// project until interrupted (atreides-ui, atreides-otel), and finds a
+// companion next to the atreides binary ([Path]). They are separate
+// programs so that the hook binary does not link what they need (net/http
+// and more); the hook binary imports this package only to find them.
 package companion
 
 import (

@@ -69,3 +69,12 @@ func BenchmarkDefaultsYAML(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBuiltin measures the built-in typed configuration, built from
+// its generated Go values (the tree left aside).
+func BenchmarkBuiltin(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		builtinConfig()
+	}
+}

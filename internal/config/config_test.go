@@ -53,7 +53,7 @@ func trusted(t testing.TB, p Paths) Paths {
 // leaves flattens a config to "key" -> "value @ source".
 func leaves(c *Config, rel func(string) string) map[string]string {
 	out := map[string]string{}
-	walkLeaves(c.root, "", func(key string, v *value) {
+	walkLeaves(c.tree(), "", func(key string, v *value) {
 		var b bytes.Buffer
 		writeJSON(&b, v)
 		out[key] = b.String() + " @ " + rel(v.src.String())
@@ -552,7 +552,7 @@ func TestDefaults(t *testing.T) {
 	// Every setting is documented in the defaults: each struct field of
 	// the schema appears in the tree.
 	var missing []string
-	walkSchema(configType, c.root, "", &missing)
+	walkSchema(configType, c.tree(), "", &missing)
 	if len(missing) > 0 {
 		t.Errorf("defaults.yaml lacks %v", missing)
 	}

@@ -386,3 +386,319 @@ func builtinTree() *value {
 		}},
 	}}
 }
+
+// builtinConfig returns the built-in configuration as typed Go values,
+// without its tree: defaults.yaml assigned to [Config] at build time, so
+// that a hook with no config file neither parses nor walks anything.
+func builtinConfig() *Config {
+	return &Config{
+		Version: 1,
+		Audit: Audit{
+			MaxMiB: 40,
+		},
+		Guard: Guard{
+			Enabled:  true,
+			Disable:  []string{},
+			Verdicts: map[string]Verdict{},
+			Groups:   []string{},
+			Switches: map[string]string{},
+		},
+		Rules: []Rule{},
+		Session: Session{
+			Identity: Identity{
+				Name:     "Muad'Dib",
+				Announce: true,
+			},
+			Stop: Stop{
+				MaxBlocks:     3,
+				StagnantTurns: 3,
+			},
+			Phases: Phases{
+				Intent:         "Restate what the user asked for and what done looks like before touching files.",
+				Assessment:     "Read the relevant code and constraints first; decide on an approach before editing.",
+				Exploration:    "Gather just enough context; prefer targeted searches over reading everything.",
+				Implementation: "Make small, focused changes; keep the build green; no unrelated edits.",
+				Verification:   "Run the tests, build and linters; fix what fails before reporting done.",
+			},
+			Strikes: Strikes{
+				Warn:     2,
+				Escalate: 3,
+			},
+			Memory: Memory{
+				Budget:     4000,
+				StaleHours: 48,
+			},
+			Rules: SessionRules{
+				File:     "AGENTS.md",
+				Required: []string{},
+				Budget:   6000,
+			},
+		},
+		Hooks: Hooks{
+			TimeoutSeconds: 10,
+		},
+		Governance: Governance{
+			LeaseMinutes:  30,
+			UnknownWrites: "ask",
+			Exempt:        []Glob{},
+			Trace:         true,
+		},
+		Delegation: Delegation{
+			MaxDepth: 3,
+			DeadlineMinutes: map[string]int{
+				"*": 30,
+			},
+			Redirect:         map[string]string{},
+			StructuredReturn: []string{},
+		},
+		State: State{
+			SessionRetentionDays: 30,
+		},
+		Context: Context{
+			ReadBeforeWrite: "note",
+			Checks: Checks{
+				BudgetMS: 4000,
+				Run:      []Check{},
+			},
+			Monitor: ContextMonitor{
+				WindowTokens: 200000,
+				Thresholds:   []int{70, 85},
+			},
+			Keywords: ContextKeywords{
+				Modes: map[string]KeywordMode{
+					"ultrawork": {
+						Keywords: []Keyword{"ultrawork", "ulw"},
+						Text:     "ultrawork: the user wants maximum effort on this task. Hold the work to this standard until it is done.\n1. Plan before acting: break the request into a todo list (TodoWrite, or `atreides todo add`), one checkable item per step, and keep it current as you learn.\n2. Explore in parallel: hand independent questions to exploring and research subagents at once (where is the code, who calls it, what do the library's docs say) instead of reading everything yourself in sequence.\n3. Change in small steps and check each one: build, run the tests it touches, read your own diff.\n4. Before you call it done, run the project's full tests, build and linters and fix what fails; never weaken, skip or delete a test to get green.\n5. Do not stop while a todo is open. If you are truly blocked, say on what, what you tried, and what you need.\n6. End with evidence: the files you changed, the commands you ran with their results, and anything left undone.",
+						Priority: "high",
+						Once:     true,
+					},
+				},
+			},
+			Work: ContextWork{
+				VerifyBeforeStop: true,
+				Classes: WorkClasses{
+					Question: "The user asked a question: answer it from the code and the facts, citing files and lines; change no files unless asked to.",
+					Bugfix:   "A bug fix: reproduce the failure first (a failing test or command), then fix its cause, then keep a test that proves the fix.",
+					Feature:  "A feature: settle the expected behaviour, build it in small steps, add tests for it, and update user-facing docs.",
+					Refactor: "A refactor: behaviour must not change; run the tests before and after, and change structure only.",
+					Review:   "A review: read, then report findings by severity with file:line; change no files unless asked to.",
+					Research: "Research: investigate and report what you found with evidence (files, commands, sources); change no files.",
+					Chore:    "A chore: keep the change mechanical and minimal, then check that the build still passes.",
+				},
+			},
+			Comments: Comments{
+				Enabled:      true,
+				RatioPercent: 35,
+				MinLines:     10,
+			},
+			Rules: ContextRules{
+				Enabled: true,
+				Budget:  4000,
+				Dirs:    []string{".atreides/rules", ".claude/rules", ".cursor/rules"},
+			},
+			Output: ContextOutput{
+				Shell:     16000,
+				Search:    16000,
+				Fetch:     8000,
+				MCP:       16000,
+				KeepFiles: 50,
+				KeepMiB:   100,
+			},
+		},
+		Background: Background{
+			Key: "agent",
+			Concurrency: BackgroundConcurrency{
+				Default: 5,
+				Keys:    map[string]int{},
+			},
+			Commands: map[string][]string{
+				"claude": []string{"claude", "-p", "{prompt}", "--output-format", "json", "--permission-mode", "acceptEdits"},
+				"codex":  []string{"codex", "exec", "--json", "--skip-git-repo-check", "-s", "workspace-write", "{prompt}"},
+				"gemini": []string{"gemini", "-p", "{prompt}", "--output-format", "json", "--yolo"},
+			},
+			Resume: map[string][]string{
+				"claude": []string{"claude", "-p", "{prompt}", "--resume", "{session}", "--output-format", "json", "--permission-mode", "acceptEdits"},
+				"codex":  []string{"codex", "exec", "resume", "--json", "--skip-git-repo-check", "{session}", "{prompt}"},
+			},
+			TimeoutMinutes: 30,
+			SummaryBytes:   600,
+			WaitSeconds:    600,
+			Notify:         true,
+			OpenCode: BackgroundOpenCode{
+				PollMS:       1000,
+				StableMS:     3000,
+				StaleSeconds: 600,
+			},
+		},
+		Tasks: Tasks{
+			Dir: ".atreides/specs",
+			Plans: TasksPlans{
+				RequireApproval:      true,
+				VerifyTimeoutSeconds: 600,
+			},
+			Routing: TaskRouting{
+				Default: TaskRoute{
+					Research:  "explore",
+					Implement: "build",
+				},
+				Languages: map[string]TaskRoute{
+					"c": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"cpp": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"csharp": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"dockerfile": {
+						Research:  "librarian",
+						Implement: "build",
+					},
+					"go": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"java": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"javascript": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"kotlin": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"markdown": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"php": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"python": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"ruby": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"rust": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"shell": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"sql": {
+						Research:  "librarian",
+						Implement: "build",
+					},
+					"swift": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"terraform": {
+						Research:  "librarian",
+						Implement: "build",
+					},
+					"typescript": {
+						Research:  "explore",
+						Implement: "build",
+					},
+					"yaml": {
+						Research:  "librarian",
+						Implement: "build",
+					},
+				},
+			},
+		},
+		Agents: map[string]Agent{
+			"build": {
+				Enabled:     true,
+				Name:        "Build",
+				Role:        "build",
+				Mode:        "subagent",
+				Description: "Implementation of a well-specified change: edits code and tests, runs the build and tests, reports the diff and results.",
+				Prompt:      "You are Build, the implementation agent. You get a well-specified change; make it, and prove it works.\n- Read the code you are about to change and follow the project's conventions.\n- Make the smallest change that does the job; no unrelated edits or refactors.\n- Add or update tests for the behaviour you changed; run the build, the tests and the linters that apply, and fix what fails. Never weaken or skip a test to get green.\n- Report the files you changed, the commands you ran with their results, and anything you could not do.",
+				Tools:       "full",
+				Model:       map[string]string{},
+				Skills:      []string{},
+			},
+			"explore": {
+				Enabled:     true,
+				Name:        "Explore",
+				Role:        "explore",
+				Mode:        "subagent",
+				Description: "Fast read-only search of the codebase: where something is defined, who calls it, how a feature is wired. Say how thorough to be.",
+				Prompt:      "You are Explore, a read-only search agent for this codebase. Answer the question you are given by searching and reading, never by editing.\n- Start broad (file names, grep for identifiers), then read only the parts that matter.\n- Search several likely spellings and places in parallel when you can.\n- Answer with paths and line numbers, a one-line note per finding, and the direct answer first. Say what you did not find and where you looked.",
+				Tools:       "read-only",
+				Model:       map[string]string{},
+				Skills:      []string{},
+			},
+			"librarian": {
+				Enabled:     true,
+				Name:        "Librarian",
+				Role:        "librarian",
+				Mode:        "subagent",
+				Description: "Documentation and references: how a library, API, tool or standard works, from its official docs, source and examples, with sources cited.",
+				Prompt:      "You are Librarian, the research agent for documentation and references. You answer how external things work: libraries, APIs, command-line tools, file formats, standards.\n- Prefer primary sources: the official documentation of the version this project uses (check its manifest or lock file), the library's source, its changelog.\n- Quote the smallest passage that settles the question, with its link or path; give a short example adapted to this project when it helps.\n- Say which version your answer holds for, and flag anything deprecated, changed or uncertain. Do not edit files.",
+				Tools:       "read-web",
+				Model:       map[string]string{},
+				Skills:      []string{},
+			},
+			"muaddib": {
+				Enabled:     true,
+				Name:        "Muad'Dib",
+				Role:        "orchestrator",
+				Mode:        "primary",
+				Description: "Lead agent: understands the request, plans, delegates to specialists and verifies the result.",
+				Prompt:      "You are Muad'Dib, the lead agent. Turn the user's request into a clear goal and a short todo list, then drive it to done.\n- Delegate focused work: Explore to find code, Librarian for documentation and references, Plan for a written plan of a large change, Build for a well-specified implementation step, Stilgar when you are stuck or face a hard decision.\n- Give every subagent a self-contained task: the goal, the files or facts it needs, the constraints and the form of the answer you want.\n- Check what subagents return before you rely on it; you own the result.\n- Finish with evidence: what changed, which commands you ran and their results, what is left.",
+				Tools:       "full",
+				Model:       map[string]string{},
+				Skills:      []string{},
+			},
+			"plan": {
+				Enabled:     true,
+				Name:        "Plan",
+				Role:        "plan",
+				Mode:        "subagent",
+				Description: "Planning: turns a goal into a written, step-by-step plan after reading the code; writes only plan files, never code.",
+				Prompt:      "You are Plan, the planning agent. You turn a goal into a plan someone else can carry out, and you write only the plan.\n- Read the relevant code first; base every step on what is actually there.\n- Write the plan as ordered steps, each small enough to verify: what to change (files, functions), why, and how to check it (the test or command).\n- Call out risks, open questions and decisions the user must take, and what is out of scope.\n- For a task, run `atreides plan new N`: it creates the next plan version in the task's plans directory (.atreides/specs/<number>_<slug>/plans/) and prints its path; fill in that file, each phase a \"## Phase K: title [NOT STARTED]\" heading with a \"Verify: <command>\" line. Without a task, save the plan under .atreides/plans/. Answer with its path and a short summary. Do not change any other file.",
+				Tools:       "plans-only",
+				Model:       map[string]string{},
+				Skills:      []string{},
+			},
+			"stilgar": {
+				Enabled:     true,
+				Name:        "Stilgar",
+				Role:        "oracle",
+				Mode:        "subagent",
+				Description: "Oracle: read-only adviser for repeated failures, hard bugs and design decisions. Give it the goal, the error history and what was tried; it returns a diagnosis and a recommendation, and changes nothing.",
+				Prompt:      "You are Stilgar, the oracle. You are consulted when the lead agent is stuck or faces a decision that is hard to undo. You change nothing: you read, search and reason.\n1. Restate the problem in one or two sentences, with the exact error if there is one.\n2. Check the facts yourself: read the code and logs involved; do not trust a summary you can verify.\n3. Name the most likely cause, the evidence for it, and what would rule it out. List other causes only if they are plausible.\n4. Recommend one next step, concrete enough to act on (file, function, command), and say how to tell it worked.\nIf the approach itself is wrong, say so plainly and propose the simpler one. Be brief: the lead agent needs a decision, not an essay.",
+				Tools:       "read-only",
+				Model:       map[string]string{},
+				Skills:      []string{},
+			},
+		},
+		Export: Export{
+			Dir:  ".atreides/exports",
+			Keep: 50,
+		},
+		Store: Store{
+			Backend: "bbolt",
+		},
+		Otel: Otel{
+			Headers:  map[string]string{},
+			SpoolMiB: 20,
+		},
+	}
+}

@@ -39,16 +39,32 @@ type Paths struct {
 // LoadOrBuiltin is [Load] of p or, when its files cannot be read, the
 // built-in configuration with the error that says why: for a reader that
 // goes on with the defaults (the hooks and 'config validate' report a
-// broken file). The Config is nil only if the built-in one fails too.
+// broken file). The Config is never nil.
 func LoadOrBuiltin(p Paths) (*Config, error) {
 	c, err := Load(p)
-	if err == nil {
-		return c, nil
+	if err != nil {
+		return Builtin(), err
 	}
-	if b, berr := Load(Paths{}); berr == nil {
-		return b, err
+	return c, nil
+}
+
+// Builtin is the built-in configuration, defaults.yaml as [Load] gives it
+// when no file exists. It is one typed value generated from defaults.yaml
+// (defaults_gen.go), so nothing is parsed or walked to get it; each call
+// returns a fresh copy, which the caller may keep.
+func Builtin() *Config {
+	c := builtinConfig()
+	c.builtin = true
+	return c
+}
+
+// tree is c's value tree: the defaults' own for [Builtin]'s, built on
+// first use.
+func (c *Config) tree() *value {
+	if c.root == nil && c.builtin {
+		return defaultTree()
 	}
-	return nil, err
+	return c.root
 }
 
 // Exist reports whether either file may exist. A hook uses it to skip
@@ -187,6 +203,9 @@ type layer struct {
 // others are wrong (Load discards the result then; Validate checks it).
 // With screened, an untrusted project file is screened (screen.go).
 func build(p Paths, layers []layer, screened bool) (*Config, []FieldError, error) {
+	if len(layers) == 0 {
+		return Builtin(), nil, nil
+	}
 	def := defaultTree()
 	root := def
 	var errs, notes []FieldError

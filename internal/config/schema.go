@@ -48,8 +48,11 @@ type Config struct {
 	Otel Otel `yaml:"otel"`
 
 	// root is the merged value tree with the source of every value; the
-	// fields above are a typed copy of it.
+	// fields above are a typed copy of it. [Builtin]'s has none until
+	// asked for (see tree): a hook that reads a setting never builds it.
 	root *value
+	// builtin marks [Builtin]'s configuration, whose tree is the defaults'.
+	builtin bool
 	// notes are the retired keys the files still set (see retiredKeys).
 	notes []FieldError
 	// trust is what the project file's trust did (trust.go).

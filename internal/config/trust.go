@@ -256,3 +256,16 @@ func TrustProject(p Paths, t Trust, revoke bool, now time.Time) error {
 	}
 	return nil
 }
+
+// IgnoredKeys are the keys of the ignored settings, each once, without list
+// indices (rules[2] is rules).
+func (t Trust) IgnoredKeys() []string {
+	var keys []string
+	for _, ig := range t.Ignored {
+		k, _, _ := strings.Cut(ig.Key, "[")
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}

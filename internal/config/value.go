@@ -104,7 +104,7 @@ func plainKey(k string) bool {
 // introduced them. A path that names nothing returns the zero Source, which
 // reads as "default".
 func (c *Config) Pos(path ...string) Source {
-	v := c.root
+	v := c.tree()
 	for _, p := range path {
 		if v == nil {
 			return Source{}
@@ -121,7 +121,7 @@ func (c *Config) Pos(path ...string) Source {
 // guard.verdicts."git.reset-hard", rules[0].path. List indices are known
 // from the loaded tree; a path that leaves the tree continues as keys.
 func (c *Config) Key(path ...string) string {
-	v := c.root
+	v := c.tree()
 	key := ""
 	for _, p := range path {
 		if v != nil && v.kind == kindList {

@@ -3,7 +3,6 @@ package dashboard
 import (
 	"errors"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,9 +10,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/fleet"
-	"github.com/atreides-dev/atreides/internal/snapshot"
-	"github.com/atreides-dev/atreides/internal/state"
-	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // Bounds of ?limit=: a page never asks for the whole of a long trail.
@@ -63,7 +60,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // withSnap resolves ?project= and reads its snapshot for h.
-func (s *Server) withSnap(h func(http.ResponseWriter, *http.Request, *snapshot.Snapshot)) http.HandlerFunc {
+func (s *Server) withSnap(h func(http.ResponseWriter, *http.Request, *view.Snapshot)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		snap, ok := s.snap(w, r)
 		if ok {
@@ -72,7 +69,7 @@ func (s *Server) withSnap(h func(http.ResponseWriter, *http.Request, *snapshot.S
 	}
 }
 
-func (s *Server) snap(w http.ResponseWriter, r *http.Request) (*snapshot.Snapshot, bool) {
+func (s *Server) snap(w http.ResponseWriter, r *http.Request) (*view.Snapshot, bool) {
 	root, err := s.project(r)
 	if err != nil {
 		projectError(w, err)
@@ -94,33 +91,9 @@ func projectError(w http.ResponseWriter, err error) {
 	writeError(w, http.StatusInternalServerError, "%v", err)
 }
 
-// projectInfo is one project of GET /api/projects.
-type projectInfo struct {
-	Root    string `json:"root"`
-	Name    string `json:"name"`
-	Current bool   `json:"current"`
-}
-
 func (s *Server) apiProjects(w http.ResponseWriter, _ *http.Request) {
 	roots, err := s.projects()
-	out := struct {
-		All      bool          `json:"all"`
-		Projects []projectInfo `json:"projects"`
-		Error    string        `json:"error,omitempty"`
-	}{All: s.cfg.Projects != nil, Projects: []projectInfo{}}
-	if err != nil {
-		out.Error = err.Error()
-	}
-	for _, r := range roots {
-		out.Projects = append(out.Projects, projectInfo{Root: r, Name: filepath.Base(r), Current: r == s.cfg.Root})
-	}
-	writeJSON(w, http.StatusOK, out)
-}
-
-// sessionRow is a session of GET /api/sessions with its project.
-type sessionRow struct {
-	snapshot.SessionRow
-	Project string `json:"project"`
+	writeJSON(w, http.StatusOK, view.ProjectsOf(roots, s.cfg.Root, s.cfg.Projects != nil, err))
 }
 
 // apiSessions lists the sessions of ?project= (else the current one), or
@@ -140,7 +113,7 @@ func (s *Server) apiSessions(w http.ResponseWriter, r *http.Request) {
 		}
 		roots = append(roots, root)
 	}
-	rows := []sessionRow{}
+	rows := []view.ProjectSession{}
 	for _, root := range roots {
 		snap, err := s.source(root).snapshot(r.Context())
 		if err != nil {
@@ -148,61 +121,32 @@ func (s *Server) apiSessions(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		for _, row := range snap.SessionRows() {
-			rows = append(rows, sessionRow{SessionRow: row, Project: root})
+			rows = append(rows, view.ProjectSession{SessionRow: row, Project: root})
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"sessions": rows})
+	writeJSON(w, http.StatusOK, view.SessionList{Sessions: rows})
 }
 
-// sessionDetail is GET /api/sessions/{id}.
-type sessionDetail struct {
-	Session     snapshot.SessionRow `json:"session"`
-	Todos       []snapshot.Todo     `json:"todos"`
-	Anchors     []snapshot.Anchor   `json:"anchors"`
-	Delegations []state.Delegation  `json:"delegations"`
-	Background  []state.BgTask      `json:"background"`
-	Strikes     []state.Strike      `json:"strikes"`
-	Transitions []state.Transition  `json:"transitions"`
-	Task        *tasks.SessionTask  `json:"task"`
-	Compaction  *state.Snapshot     `json:"compaction"`
-}
-
-func (s *Server) apiSession(w http.ResponseWriter, r *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiSession(w http.ResponseWriter, r *http.Request, snap *view.Snapshot) {
 	id := r.PathValue("id")
-	sess := snap.Session(id)
-	if sess == nil {
+	d, ok := snap.SessionDetail(id)
+	if !ok {
 		writeError(w, http.StatusNotFound, "no session %s", id)
 		return
 	}
-	d := sessionDetail{
-		Session: snap.Row(sess), Todos: nonNil(snapshot.Todos(sess, snap.Project)), Anchors: nonNil(snap.Anchors(id)),
-		Delegations: nonNil(sess.Delegation.Agents), Background: nonNil(snap.Background(id)),
-		Strikes: nonNil(sess.Strikes.Targets), Transitions: nonNil(sess.Phase.Transitions),
-		Compaction: sess.Memory.Snapshot,
-	}
-	if t := tasks.SessionTaskKey.Of(sess); t.Number != 0 {
-		d.Task = t
-	}
 	writeJSON(w, http.StatusOK, d)
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 // apiTimeline is GET /api/sessions/{id}/timeline?since=&limit=: since is
 // the time of the last item the page has (RFC 3339), and only later items
 // come back.
-func (s *Server) apiTimeline(w http.ResponseWriter, r *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiTimeline(w http.ResponseWriter, r *http.Request, snap *view.Snapshot) {
 	id := r.PathValue("id")
 	if snap.Session(id) == nil {
 		writeError(w, http.StatusNotFound, "no session %s", id)
 		return
 	}
-	f := snapshot.TimelineFilter{}
+	f := view.TimelineFilter{}
 	var ok bool
 	if f.Since, ok = sinceParam(w, r); !ok {
 		return
@@ -215,7 +159,7 @@ func (s *Server) apiTimeline(w http.ResponseWriter, r *http.Request, snap *snaps
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"items": nonNil(items)})
+	writeJSON(w, http.StatusOK, view.Timeline{Items: view.List(items)})
 }
 
 // trail is the project's audit trail: the shared one of a team's project.
@@ -251,20 +195,20 @@ func (s *Server) apiDecisions(w http.ResponseWriter, r *http.Request) {
 	if limit == 0 {
 		limit = defaultLimit
 	}
-	recs, total, err := snapshot.Decisions(trail(root), f, limit)
+	recs, total, err := view.Decisions(trail(root), f, limit)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"records": nonNil(recs), "total": total})
+	writeJSON(w, http.StatusOK, view.DecisionPage{Records: view.List(recs), Total: total})
 }
 
-func (s *Server) apiGovernance(w http.ResponseWriter, _ *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiGovernance(w http.ResponseWriter, _ *http.Request, snap *view.Snapshot) {
 	writeJSON(w, http.StatusOK, snap.Governance())
 }
 
 // apiLedger is GET /api/ledger?file=&intent=&session=&limit=.
-func (s *Server) apiLedger(w http.ResponseWriter, r *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiLedger(w http.ResponseWriter, r *http.Request, snap *view.Snapshot) {
 	q := r.URL.Query()
 	limit, ok := limitParam(w, r)
 	if !ok {
@@ -273,12 +217,12 @@ func (s *Server) apiLedger(w http.ResponseWriter, r *http.Request, snap *snapsho
 	if limit == 0 {
 		limit = defaultLimit
 	}
-	writeJSON(w, http.StatusOK, snap.Ledger(snapshot.LedgerFilter{File: q.Get("file"), Intent: q.Get("intent"), Session: q.Get("session"), Limit: limit}))
+	writeJSON(w, http.StatusOK, snap.Ledger(view.LedgerFilter{File: q.Get("file"), Intent: q.Get("intent"), Session: q.Get("session"), Limit: limit}))
 }
 
 // apiLedgerDiff is GET /api/ledger/{seq}/diff: the record's change where
 // git history proves it, else {"diff": null, "why": ...}.
-func (s *Server) apiLedgerDiff(w http.ResponseWriter, r *http.Request, snap *snapshot.Snapshot) {
+func (s *Server) apiLedgerDiff(w http.ResponseWriter, r *http.Request, snap *view.Snapshot) {
 	seq, err := strconv.ParseUint(r.PathValue("seq"), 10, 64)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "seq %q is not a record number", r.PathValue("seq"))
@@ -291,66 +235,25 @@ func (s *Server) apiLedgerDiff(w http.ResponseWriter, r *http.Request, snap *sna
 	case rec == nil:
 		writeError(w, http.StatusNotFound, "no ledger record %d", seq)
 	default:
-		writeJSON(w, http.StatusOK, snapshot.LedgerDiff(r.Context(), snap.Root, rec))
+		writeJSON(w, http.StatusOK, view.LedgerDiff(r.Context(), snap.Root, rec))
 	}
 }
 
 // apiTasks is GET /api/tasks: the task board, its errors and each task's
 // plans.
-func (s *Server) apiTasks(w http.ResponseWriter, _ *http.Request, snap *snapshot.Snapshot) {
-	type plan struct {
-		Task     int    `json:"task"`
-		Version  int    `json:"version"`
-		Path     string `json:"path"`
-		Approved bool   `json:"approved"`
-	}
-	tb := snap.Project.Tasks
-	plans := []plan{}
-	for _, t := range tb.List {
-		for i, p := range t.Plans {
-			plans = append(plans, plan{Task: t.Number, Version: i + 1, Path: p, Approved: t.Approved == i+1})
-		}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"tasks": nonNil(tb.List), "errors": nonNil(tb.Errors), "plans": plans})
+func (s *Server) apiTasks(w http.ResponseWriter, _ *http.Request, snap *view.Snapshot) {
+	writeJSON(w, http.StatusOK, snap.Board())
 }
 
 // apiBackground is GET /api/background?session=: the background tasks.
-func (s *Server) apiBackground(w http.ResponseWriter, r *http.Request, snap *snapshot.Snapshot) {
-	writeJSON(w, http.StatusOK, map[string]any{"tasks": nonNil(snap.Background(r.URL.Query().Get("session")))})
-}
-
-// quarantined is a quarantined record without its bytes, which may hold
-// anything and are for `atreides doctor`, not a page.
-type quarantined struct {
-	Kind   string    `json:"kind"`
-	Key    string    `json:"key"`
-	Time   time.Time `json:"t"`
-	Reason string    `json:"reason"`
-	Lost   []string  `json:"lost,omitempty"`
-	Bytes  int       `json:"bytes"`
+func (s *Server) apiBackground(w http.ResponseWriter, r *http.Request, snap *view.Snapshot) {
+	writeJSON(w, http.StatusOK, snap.BackgroundList(r.URL.Query().Get("session")))
 }
 
 // apiHealth is GET /api/health: damaged and quarantined records, and how
 // long the last snapshot held the store's lock.
-func (s *Server) apiHealth(w http.ResponseWriter, _ *http.Request, snap *snapshot.Snapshot) {
-	type damaged struct {
-		Kind  string `json:"kind"`
-		Key   string `json:"key"`
-		Error string `json:"error"`
-	}
-	out := struct {
-		Project     string        `json:"project"`
-		HeldUS      int64         `json:"held_us"`
-		Damaged     []damaged     `json:"damaged"`
-		Quarantined []quarantined `json:"quarantined"`
-	}{Project: snap.Root, HeldUS: snap.Held.Microseconds(), Damaged: []damaged{}, Quarantined: []quarantined{}}
-	for _, d := range snap.Damaged {
-		out.Damaged = append(out.Damaged, damaged{Kind: d.Kind, Key: d.Key, Error: d.Error()})
-	}
-	for _, q := range snap.Quarantined {
-		out.Quarantined = append(out.Quarantined, quarantined{Kind: q.Kind, Key: q.Key, Time: q.Time, Reason: q.Reason, Lost: q.Lost, Bytes: len(q.Data)})
-	}
-	writeJSON(w, http.StatusOK, out)
+func (s *Server) apiHealth(w http.ResponseWriter, _ *http.Request, snap *view.Snapshot) {
+	writeJSON(w, http.StatusOK, snap.Health())
 }
 
 func sinceParam(w http.ResponseWriter, r *http.Request) (time.Time, bool) {

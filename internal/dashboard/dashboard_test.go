@@ -16,10 +16,10 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/dashboard/listen"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/snapshot"
-	"github.com/atreides-dev/atreides/internal/snapshot/snapshottest"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/view"
+	"github.com/atreides-dev/atreides/internal/view/viewtest"
 )
 
 const addr = "127.0.0.1:7433"
@@ -52,7 +52,7 @@ func decode(t *testing.T, w *httptest.ResponseRecorder) map[string]any {
 }
 
 func TestEndpoints(t *testing.T) {
-	s := newServer(t, snapshottest.Project(t), "")
+	s := newServer(t, viewtest.Project(t), "")
 	tests := []struct {
 		target string
 		status int
@@ -62,11 +62,11 @@ func TestEndpoints(t *testing.T) {
 		{"/api/projects", 200, []string{"all", "projects"}, nil},
 		{"/api/sessions", 200, []string{"sessions"}, func(t *testing.T, m map[string]any) {
 			rows := m["sessions"].([]any)
-			if len(rows) != 2 || rows[0].(map[string]any)["id"] != snapshottest.Active || rows[0].(map[string]any)["project"] == "" {
+			if len(rows) != 2 || rows[0].(map[string]any)["id"] != viewtest.Active || rows[0].(map[string]any)["project"] == "" {
 				t.Errorf("sessions = %v", rows)
 			}
 		}},
-		{"/api/sessions/" + snapshottest.Active, 200, []string{"session", "todos", "anchors", "delegations", "background", "strikes", "transitions", "task", "compaction"}, func(t *testing.T, m map[string]any) {
+		{"/api/sessions/" + viewtest.Active, 200, []string{"session", "todos", "anchors", "delegations", "background", "strikes", "transitions", "task", "compaction"}, func(t *testing.T, m map[string]any) {
 			if n := len(m["transitions"].([]any)); n != 2 {
 				t.Errorf("%d transitions, want 2", n)
 			}
@@ -76,23 +76,23 @@ func TestEndpoints(t *testing.T) {
 		}},
 		{"/api/sessions/nope", 404, []string{"error"}, nil},
 		{"/api/sessions/nope/timeline", 404, []string{"error"}, nil},
-		{"/api/sessions/" + snapshottest.Active + "/timeline", 200, []string{"items"}, func(t *testing.T, m map[string]any) {
+		{"/api/sessions/" + viewtest.Active + "/timeline", 200, []string{"items"}, func(t *testing.T, m map[string]any) {
 			if n := len(m["items"].([]any)); n < 10 {
 				t.Errorf("%d items", n)
 			}
 		}},
-		{"/api/sessions/" + snapshottest.Active + "/timeline?since=" + snapshottest.At(30).Format(time.RFC3339) + "&limit=2", 200, []string{"items"}, func(t *testing.T, m map[string]any) {
+		{"/api/sessions/" + viewtest.Active + "/timeline?since=" + viewtest.At(30).Format(time.RFC3339) + "&limit=2", 200, []string{"items"}, func(t *testing.T, m map[string]any) {
 			items := m["items"].([]any)
 			if len(items) != 2 {
 				t.Fatalf("%d items, want 2", len(items))
 			}
 			for _, it := range items {
-				if at, _ := time.Parse(time.RFC3339, it.(map[string]any)["t"].(string)); !at.After(snapshottest.At(30)) {
+				if at, _ := time.Parse(time.RFC3339, it.(map[string]any)["t"].(string)); !at.After(viewtest.At(30)) {
 					t.Errorf("item at %v, not after since", at)
 				}
 			}
 		}},
-		{"/api/sessions/" + snapshottest.Active + "/timeline?since=yesterday", 400, []string{"error"}, nil},
+		{"/api/sessions/" + viewtest.Active + "/timeline?since=yesterday", 400, []string{"error"}, nil},
 		{"/api/decisions", 200, []string{"records", "total"}, func(t *testing.T, m map[string]any) {
 			if m["total"].(float64) != 7 {
 				t.Errorf("total = %v, want 7", m["total"])
@@ -109,7 +109,7 @@ func TestEndpoints(t *testing.T) {
 				t.Errorf("blocks = %v", m["total"])
 			}
 		}},
-		{"/api/decisions?rule=git.*&host=claude&session=" + snapshottest.Active, 200, nil, func(t *testing.T, m map[string]any) {
+		{"/api/decisions?rule=git.*&host=claude&session=" + viewtest.Active, 200, nil, func(t *testing.T, m map[string]any) {
 			recs := m["records"].([]any)
 			if len(recs) != 1 || recs[0].(map[string]any)["command"] != "git push --force" {
 				t.Errorf("git records = %v", recs)
@@ -187,8 +187,8 @@ func TestEndpoints(t *testing.T) {
 }
 
 func TestHealthHidesQuarantinedBytes(t *testing.T) {
-	root := snapshottest.Project(t)
-	snapshottest.Quarantine(t, root, "sess-broken")
+	root := viewtest.Project(t)
+	viewtest.Quarantine(t, root, "sess-broken")
 	w := do(newServer(t, root, ""), "GET", "/api/health", nil)
 	m := decode(t, w)
 	q := m["quarantined"].([]any)
@@ -198,7 +198,7 @@ func TestHealthHidesQuarantinedBytes(t *testing.T) {
 }
 
 func TestAllProjects(t *testing.T) {
-	a, b := snapshottest.Project(t), snapshottest.Project(t)
+	a, b := viewtest.Project(t), viewtest.Project(t)
 	s := New(Config{Root: a, Addr: addr, Projects: func() ([]string, error) { return []string{a, b}, nil }})
 	t.Cleanup(s.Close)
 	m := decode(t, do(s, "GET", "/api/sessions?all=1", nil))
@@ -211,7 +211,7 @@ func TestAllProjects(t *testing.T) {
 }
 
 func TestPageAndHeaders(t *testing.T) {
-	s := newServer(t, snapshottest.Project(t), "")
+	s := newServer(t, viewtest.Project(t), "")
 	w := do(s, "GET", "/", nil)
 	if w.Code != 200 || !strings.Contains(w.Body.String(), `<meta name="csrf-token" content="`+s.csrf+`">`) {
 		t.Fatalf("page: %d %s", w.Code, w.Body)
@@ -231,7 +231,7 @@ func TestPageAndHeaders(t *testing.T) {
 }
 
 func TestHostCheck(t *testing.T) {
-	s := newServer(t, snapshottest.Project(t), "")
+	s := newServer(t, viewtest.Project(t), "")
 	for host, ok := range map[string]bool{"127.0.0.1:7433": true, "localhost:7433": true, "[::1]:7433": true, "evil.example:7433": false, "127.0.0.1:80": false, "evil.example": false} {
 		r := httptest.NewRequest("GET", "/api/projects", nil)
 		r.Host = host
@@ -245,7 +245,7 @@ func TestHostCheck(t *testing.T) {
 
 func TestToken(t *testing.T) {
 	const token = "0123456789abcdef-token"
-	s := newServer(t, snapshottest.Project(t), token)
+	s := newServer(t, viewtest.Project(t), token)
 	if w := do(s, "GET", "/api/sessions", nil); w.Code != 401 {
 		t.Errorf("no token: %d", w.Code)
 	}
@@ -270,7 +270,7 @@ func TestToken(t *testing.T) {
 
 func lockHolder(t *testing.T, root string) []state.IntentLock {
 	t.Helper()
-	s, err := snapshot.Take(context.Background(), root, snapshot.Options{})
+	s, err := view.Take(context.Background(), root, view.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,9 +278,9 @@ func lockHolder(t *testing.T, root string) []state.IntentLock {
 }
 
 func TestReleaseAction(t *testing.T) {
-	root := snapshottest.Project(t)
+	root := viewtest.Project(t)
 	s := newServer(t, root, "")
-	path := "/api/sessions/" + snapshottest.Active + "/release"
+	path := "/api/sessions/" + viewtest.Active + "/release"
 	if w := do(s, "GET", path, nil); w.Code != 405 {
 		t.Errorf("GET of an action: %d", w.Code)
 	}
@@ -313,10 +313,10 @@ func TestReleaseAction(t *testing.T) {
 }
 
 func TestCancelAction(t *testing.T) {
-	root := snapshottest.Project(t)
-	snapshottest.Update(t, root, func(tx *store.Tx) error {
+	root := viewtest.Project(t)
+	viewtest.Update(t, root, func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			p.Background.Tasks = append(p.Background.Tasks, state.BgTask{ID: "bg-2", Parent: snapshottest.Active, Host: "opencode", Runner: "opencode", Status: "running", Created: snapshottest.At(43), Started: snapshottest.At(43)})
+			p.Background.Tasks = append(p.Background.Tasks, state.BgTask{ID: "bg-2", Parent: viewtest.Active, Host: "opencode", Runner: "opencode", Status: "running", Created: viewtest.At(43), Started: viewtest.At(43)})
 			return nil
 		})
 	})
@@ -351,9 +351,9 @@ func serve(t *testing.T, root string) (*Server, string, *atomic.Int64) {
 	}
 	s := New(Config{Root: root, Addr: l.Addr().String()})
 	var takes atomic.Int64
-	s.take = func(ctx context.Context, root string, o snapshot.Options) (*snapshot.Snapshot, error) {
+	s.take = func(ctx context.Context, root string, o view.Options) (*view.Snapshot, error) {
 		takes.Add(1)
-		return snapshot.Take(ctx, root, o)
+		return view.Take(ctx, root, o)
 	}
 	hs := &http.Server{Handler: s}
 	go hs.Serve(l)
@@ -412,18 +412,18 @@ func await(t *testing.T, ch <-chan [2]string, name string) string {
 }
 
 func TestEventsAudit(t *testing.T) {
-	root := snapshottest.Project(t)
+	root := viewtest.Project(t)
 	_, url, _ := serve(t, root)
 	ch := stream(t, url)
 	await(t, ch, "hello")
-	ev := &event.Event{Kind: event.PreTool, Host: "claude", SessionID: snapshottest.Active, HostEvent: "PreToolUse", Time: snapshottest.At(44)}
+	ev := &event.Event{Kind: event.PreTool, Host: "claude", SessionID: viewtest.Active, HostEvent: "PreToolUse", Time: viewtest.At(44)}
 	ev.Tool.Raw, ev.Tool.Command = "Bash", "rm -rf /"
-	snapshottest.Record(t, root, ev, &event.Decision{Verdict: event.Deny, Rule: "fs.rm-root"})
-	var a auditEvent
+	viewtest.Record(t, root, ev, &event.Decision{Verdict: event.Deny, Rule: "fs.rm-root"})
+	var a view.AuditEvent
 	if err := json.Unmarshal([]byte(await(t, ch, "audit")), &a); err != nil {
 		t.Fatal(err)
 	}
-	if a.Session != snapshottest.Active || a.Verdict != "deny" || a.Rule != "fs.rm-root" || a.Project != root {
+	if a.Session != viewtest.Active || a.Verdict != "deny" || a.Rule != "fs.rm-root" || a.Project != root {
 		t.Errorf("audit event = %+v", a)
 	}
 }
@@ -431,7 +431,7 @@ func TestEventsAudit(t *testing.T) {
 // TestEventsShareSnapshots: 20 pages on the stream, each reading the
 // sessions on every change, cost one snapshot per change.
 func TestEventsShareSnapshots(t *testing.T) {
-	root := snapshottest.Project(t)
+	root := viewtest.Project(t)
 	_, url, takes := serve(t, root)
 	const clients = 20
 	chans := make([]<-chan [2]string, clients)
@@ -450,9 +450,9 @@ func TestEventsShareSnapshots(t *testing.T) {
 	read()
 	before := takes.Load()
 	for change := 1; change <= 3; change++ {
-		snapshottest.Update(t, root, func(tx *store.Tx) error {
+		viewtest.Update(t, root, func(tx *store.Tx) error {
 			return state.UpdateProject(tx, func(p *state.Project) error {
-				p.Anchors = append(p.Anchors, state.Anchor{ID: 10 + change, Kind: "note", Text: "x", Created: snapshottest.At(44)})
+				p.Anchors = append(p.Anchors, state.Anchor{ID: 10 + change, Kind: "note", Text: "x", Created: viewtest.At(44)})
 				return nil
 			})
 		})
@@ -469,7 +469,7 @@ func TestEventsShareSnapshots(t *testing.T) {
 }
 
 func BenchmarkSessions(b *testing.B) {
-	s := newServer(b, snapshottest.Project(b), "")
+	s := newServer(b, viewtest.Project(b), "")
 	for b.Loop() {
 		if w := do(s, "GET", "/api/sessions", nil); w.Code != 200 {
 			b.Fatal(w.Code)
@@ -478,9 +478,9 @@ func BenchmarkSessions(b *testing.B) {
 }
 
 func BenchmarkTimeline(b *testing.B) {
-	s := newServer(b, snapshottest.Project(b), "")
+	s := newServer(b, viewtest.Project(b), "")
 	for b.Loop() {
-		if w := do(s, "GET", "/api/sessions/"+snapshottest.Active+"/timeline", nil); w.Code != 200 {
+		if w := do(s, "GET", "/api/sessions/"+viewtest.Active+"/timeline", nil); w.Code != 200 {
 			b.Fatal(w.Code)
 		}
 	}
@@ -490,15 +490,15 @@ func BenchmarkTimeline(b *testing.B) {
 // scripts, the API) carries the confirmation code, so nothing that can
 // reach the port can read it; two servers have different codes.
 func TestConfirmationIsServedNowhere(t *testing.T) {
-	root := snapshottest.Project(t)
+	root := viewtest.Project(t)
 	s := newServer(t, root, "")
 	code := s.Confirmation()
 	if len(code) != 19 || code == newServer(t, root, "").Confirmation() {
 		t.Fatalf("confirmation %q", code)
 	}
 	bare := strings.ReplaceAll(code, "-", "")
-	for _, path := range []string{"/", "/app.js", "/style.css", "/api/projects", "/api/sessions", "/api/sessions/" + snapshottest.Active,
-		"/api/sessions/" + snapshottest.Active + "/timeline", "/api/decisions", "/api/governance", "/api/ledger", "/api/tasks", "/api/background", "/api/health"} {
+	for _, path := range []string{"/", "/app.js", "/style.css", "/api/projects", "/api/sessions", "/api/sessions/" + viewtest.Active,
+		"/api/sessions/" + viewtest.Active + "/timeline", "/api/decisions", "/api/governance", "/api/ledger", "/api/tasks", "/api/background", "/api/health"} {
 		w := do(s, "GET", path, nil)
 		if w.Code != 200 {
 			t.Errorf("GET %s: %d", path, w.Code)
@@ -513,7 +513,7 @@ func TestConfirmationIsServedNowhere(t *testing.T) {
 // stderr only, the terminal that started it, never on stdout (which a
 // caller may capture and pass on).
 func TestRunPrintsConfirmationOnStderr(t *testing.T) {
-	root := snapshottest.Project(t)
+	root := viewtest.Project(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var out bytes.Buffer
 	errb := &signalWriter{written: make(chan struct{})}

@@ -5,7 +5,7 @@
 //
 // # Reading
 //
-// Every view is read through package snapshot. A project's snapshot is
+// Every view is read through package view. A project's snapshot is
 // shared: it is taken again only after the project's store changed, and
 // at most once per [minTake] however many pages ask (they wait for the one
 // read in flight and share it), so the store's lock is taken for one short

@@ -14,7 +14,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/dashboard/listen"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/snapshot"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // RunOptions are the settings of `atreides ui`.
@@ -74,13 +74,10 @@ func Run(ctx context.Context, o RunOptions) error {
 
 // ProjectOptions are a project's snapshot options from its
 // configuration; a configuration that does not load leaves the defaults.
-func ProjectOptions(root string) snapshot.Options {
-	o := snapshot.Options{KeyDir: policy.ConfigDir()}
+func ProjectOptions(root string) view.Options {
+	o := view.Options{KeyDir: policy.ConfigDir()}
 	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
-	if c == nil {
-		return o
-	}
-	return snapshot.OptionsOf(c, o.KeyDir)
+	return view.OptionsOf(c, o.KeyDir)
 }
 
 // knownRoots is every project the user has run atreides in (package

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/snapshot"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // Config is what a Server serves and how.
@@ -27,7 +27,7 @@ type Config struct {
 	// not); nil shows Root alone.
 	Projects func() ([]string, error)
 	// Options are a project's snapshot options (from its configuration).
-	Options func(root string) snapshot.Options
+	Options func(root string) view.Options
 	// Addr is the address the server is bound to (host:port), for the
 	// Host header check.
 	Addr string
@@ -45,7 +45,7 @@ type Server struct {
 	confirm string
 	mux     *http.ServeMux
 	// take reads a snapshot; a test counts the calls through it.
-	take func(ctx context.Context, root string, o snapshot.Options) (*snapshot.Snapshot, error)
+	take func(ctx context.Context, root string, o view.Options) (*view.Snapshot, error)
 	now  func() time.Time
 
 	ctx    context.Context
@@ -68,14 +68,14 @@ const confirmHeader = "X-Atreides-Confirm"
 // New returns the dashboard of cfg.
 func New(cfg Config) *Server {
 	if cfg.Options == nil {
-		cfg.Options = func(string) snapshot.Options { return snapshot.Options{} }
+		cfg.Options = func(string) view.Options { return view.Options{} }
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	s := &Server{cfg: cfg, csrf: hex.EncodeToString(b[:]), confirm: newConfirmation(), take: snapshot.Take, now: time.Now, sources: map[string]*source{}}
+	s := &Server{cfg: cfg, csrf: hex.EncodeToString(b[:]), confirm: newConfirmation(), take: view.Take, now: time.Now, sources: map[string]*source{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	return s

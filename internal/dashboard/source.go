@@ -15,7 +15,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/snapshot"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 const (
@@ -36,7 +36,7 @@ type source struct {
 	gen  atomic.Uint64
 
 	mu    sync.Mutex // held across a Take, so concurrent readers share it
-	snap  *snapshot.Snapshot
+	snap  *view.Snapshot
 	taken uint64 // the gen snap was taken at
 	last  time.Time
 
@@ -69,14 +69,18 @@ func (s *Server) source(root string) *source {
 	s.sources[root] = src
 	s.wg.Add(2)
 	go func() { defer s.wg.Done(); src.watchStore(s.ctx) }()
-	go func() { defer s.wg.Done(); src.followAudit(s.ctx) }()
+	// A stream that said hello gets every record appended after it: the
+	// follower finds the end of the trail before the source is handed out.
+	ready := make(chan struct{})
+	go func() { defer s.wg.Done(); src.followAudit(s.ctx, sync.OnceFunc(func() { close(ready) })) }()
+	<-ready
 	return src
 }
 
 // snapshot is the project's snapshot as of its last change, taken now if
 // the store changed since; its Taken is now, so activity and leases are
 // judged against the clock, not the read.
-func (src *source) snapshot(ctx context.Context) (*snapshot.Snapshot, error) {
+func (src *source) snapshot(ctx context.Context) (*view.Snapshot, error) {
 	src.mu.Lock()
 	defer src.mu.Unlock()
 	if src.snap == nil || src.taken != src.gen.Load() {
@@ -182,27 +186,17 @@ func storePrint(root string) uint64 {
 	return h.Sum64()
 }
 
-// auditEvent is the "audit" event: enough for the page to know which
-// views the record concerns.
-type auditEvent struct {
-	Project string    `json:"project"`
-	Session string    `json:"session"`
-	Host    string    `json:"host"`
-	Time    time.Time `json:"time"`
-	Verdict string    `json:"verdict"`
-	Rule    string    `json:"rule,omitempty"`
-	Block   bool      `json:"block,omitempty"`
-}
-
 // followAudit passes each record appended to the trail to the streams,
 // from the end of the trail as it is now; a failed follow is logged and
-// retried.
-func (src *source) followAudit(ctx context.Context) {
+// retried. ready is called once the first follow knows where it starts
+// (or failed).
+func (src *source) followAudit(ctx context.Context, ready func()) {
+	defer ready()
 	t := trail(src.root)
 	for ctx.Err() == nil {
-		err := t.Follow(ctx, audit.Filter{}, pollEvery, func(line []byte) error {
+		err := t.Follow(ctx, audit.Filter{}, pollEvery, ready, func(line []byte) error {
 			if row, ok := audit.RowOf(line); ok {
-				src.publish(message{Event: "audit", Data: auditEvent{Project: src.root, Session: row.Session, Host: row.Host, Time: row.Time, Verdict: row.Verdict, Rule: row.Rule, Block: row.Block}})
+				src.publish(message{Event: "audit", Data: view.AuditEvent{Project: src.root, Session: row.Session, Host: row.Host, Time: row.Time, Verdict: row.Verdict, Rule: row.Rule, Block: row.Block}})
 			}
 			return nil
 		})

@@ -2,6 +2,7 @@ package delegation
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/config"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ func BenchmarkNonDelegationEvent(b *testing.B) {
 		sess.Delegation.Agents = append(sess.Delegation.Agents, d)
 	}
 	e := &env{now: t0.Add(10 * time.Minute)}
-	o := DefaultOptions()
+	o := FromConfig(&config.Builtin().Delegation)
 	h := Handlers(func() Options { return o })[1]
 	ev := &event.Event{Kind: event.PreTool, Host: "claude", SessionID: "s1", Tool: event.Tool{Name: event.Read}}
 	c := &engine.Call{Event: ev, State: &engine.State{Session: sess, Project: &state.Project{}}, Decision: &event.Decision{}, Env: e}

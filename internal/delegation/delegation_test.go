@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,7 @@ func newFixture(t *testing.T) *fixture {
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
 	return &fixture{t: t, root: root, host: "claude", trans: filepath.Join(t.TempDir(), "s1.jsonl"),
-		env: &env{now: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)}, opts: DefaultOptions(), st: store.Open(project.StateDir(root))}
+		env: &env{now: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)}, opts: FromConfig(&config.Builtin().Delegation), st: store.Open(project.StateDir(root))}
 }
 
 // carries are the kinds Claude Code puts into the agent's context.

@@ -24,11 +24,6 @@ type Options struct {
 	StructuredReturn []string
 }
 
-// DefaultOptions match the configuration defaults.
-func DefaultOptions() Options {
-	return Options{MaxDepth: 3, Deadlines: map[string]time.Duration{"*": 30 * time.Minute}}
-}
-
 // OptionsFunc returns the options on first use.
 type OptionsFunc func() Options
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -288,4 +289,20 @@ func (c *capped) Write(p []byte) (int, error) {
 		c.b = append(c.b, p[:min(len(p), room)]...)
 	}
 	return len(p), nil
+}
+
+// FromConfig maps the configuration's context.checks section; the caller
+// adds Judge.
+func FromConfig(cfg *config.Config) Options {
+	c := &cfg.Context.Checks
+	o := Options{Budget: time.Duration(c.BudgetMS) * time.Millisecond}
+	for _, ch := range c.Run {
+		globs := make([]string, len(ch.Globs))
+		for i, g := range ch.Globs {
+			globs[i] = string(g)
+		}
+		o.Checks = append(o.Checks, Check{Globs: globs, Command: ch.Command,
+			Timeout: time.Duration(ch.TimeoutMS) * time.Millisecond, FailOnOutput: ch.FailOnOutput})
+	}
+	return o
 }

@@ -1,12 +1,13 @@
 // Package export turns one session of a project into a document a person
 // or a program can keep: `atreides export` and the optional export at
-// SessionEnd. [Build] assembles it from a [snapshot.Snapshot] and the
-// audit trail, without I/O of its own beyond what package snapshot reads;
-// [JSON] and [Markdown] render it.
+// SessionEnd. [Build] assembles it ([view.Export]) from a [view.Snapshot]
+// and the audit trail, without I/O of its own beyond what package view
+// reads; [JSON] and [Markdown] render it.
 //
 // The JSON shape is a contract, described by docs/export.schema.json and
-// docs/export.md; a test validates the goldens against that schema, so a
-// field added here without the schema fails it. The document also judges
-// the session: its validation section says whether the session is
-// complete and, when it is not, why (see [Validate]).
+// docs/export.md; its types are the read model's ([view.Document]), and
+// the schema is generated from them. A test validates the goldens against
+// that schema. The document also judges the session: its validation
+// section says whether the session is complete and, when it is not, why
+// (see [Validate]).
 package export

@@ -7,9 +7,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,25 +22,25 @@ import (
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/snapshot"
-	"github.com/atreides-dev/atreides/internal/snapshot/snapshottest"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/view"
+	"github.com/atreides-dev/atreides/internal/view/viewtest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata")
 
 // now is the export's clock: an hour after the fixture's last event.
-var now = snapshottest.At(150)
+var now = viewtest.At(150)
 
-var opts = snapshot.Options{StaleAfter: 48 * time.Hour, Lease: 30 * time.Minute}
+var opts = view.Options{StaleAfter: 48 * time.Hour, Lease: 30 * time.Minute}
 
 // export builds the document of session in the project at root, with the
 // clock and the root fixed so that goldens are stable.
-func export(t testing.TB, root, session string) *Document {
+func export(t testing.TB, root, session string) *view.Document {
 	t.Helper()
-	s, err := snapshot.Take(context.Background(), root, opts)
+	s, err := view.Take(context.Background(), root, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,9 +75,9 @@ func minimal(t testing.TB) string {
 	if err := os.MkdirAll(project.StateDir(root), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	snapshottest.Update(t, root, func(tx *store.Tx) error {
-		s := state.NewSession("sess-min", "codex", snapshottest.At(0))
-		s.Updated, s.Ended = snapshottest.At(5), "exit"
+	viewtest.Update(t, root, func(tx *store.Tx) error {
+		s := state.NewSession("sess-min", "codex", viewtest.At(0))
+		s.Updated, s.Ended = viewtest.At(5), "exit"
 		return state.SaveSession(tx, s)
 	})
 	return root
@@ -81,11 +86,11 @@ func minimal(t testing.TB) string {
 // quarantined is the fixture after the active session's record was
 // quarantined and the session went on afresh, as its next event does.
 func quarantined(t testing.TB) string {
-	root := snapshottest.Project(t)
-	snapshottest.Quarantine(t, root, snapshottest.Active)
-	snapshottest.Update(t, root, func(tx *store.Tx) error {
-		s := state.NewSession(snapshottest.Active, "claude", snapshottest.At(90))
-		s.Updated, s.Ended = snapshottest.At(95), "exit"
+	root := viewtest.Project(t)
+	viewtest.Quarantine(t, root, viewtest.Active)
+	viewtest.Update(t, root, func(tx *store.Tx) error {
+		s := state.NewSession(viewtest.Active, "claude", viewtest.At(90))
+		s.Updated, s.Ended = viewtest.At(95), "exit"
 		return state.SaveSession(tx, s)
 	})
 	return root
@@ -99,12 +104,12 @@ func TestGoldens(t *testing.T) {
 		codes         []string
 		complete      bool
 	}{
-		{"active", snapshottest.Active, snapshottest.Project, []string{
+		{"active", viewtest.Active, viewtest.Project, []string{
 			CodeNotEnded, CodeOpenTodos, CodeSubagents, CodeStrikes, CodeStaleAnchor, CodeExpiredLease,
 		}, false},
-		{"ended", snapshottest.Ended, snapshottest.Project, []string{}, true},
+		{"ended", viewtest.Ended, viewtest.Project, []string{}, true},
 		{"minimal", "sess-min", minimal, []string{CodeNoTrail}, false},
-		{"quarantined", snapshottest.Active, quarantined, []string{
+		{"quarantined", viewtest.Active, quarantined, []string{
 			CodeQuarantined, CodeOpenTodos, CodeStaleAnchor, CodeExpiredLease,
 		}, false},
 	} {
@@ -130,7 +135,7 @@ func TestGoldens(t *testing.T) {
 	}
 }
 
-func codes(d *Document) []string {
+func codes(d *view.Document) []string {
 	out := []string{}
 	for _, is := range d.Validation.Issues {
 		if !slices.Contains(out, is.Code) {
@@ -143,7 +148,7 @@ func codes(d *Document) []string {
 // The quarantine says the history before it is lost; the stale anchor
 // is the one the session made ten days ago.
 func TestQuarantinedSays(t *testing.T) {
-	doc := export(t, quarantined(t), snapshottest.Active)
+	doc := export(t, quarantined(t), viewtest.Active)
 	q := issue(doc, CodeQuarantined)
 	if q == nil || q.Severity != Error || !strings.Contains(q.Message, "history before then is lost") {
 		t.Errorf("quarantine issue = %+v", q)
@@ -157,7 +162,7 @@ func TestQuarantinedSays(t *testing.T) {
 	}
 }
 
-func issue(d *Document, code string) *Issue {
+func issue(d *view.Document, code string) *view.Issue {
 	for i := range d.Validation.Issues {
 		if d.Validation.Issues[i].Code == code {
 			return &d.Validation.Issues[i]
@@ -170,18 +175,18 @@ func issue(d *Document, code string) *Issue {
 // and the project's records, and says what is missing; an export of
 // another session says the damaged record is not its own.
 func TestDamaged(t *testing.T) {
-	root := snapshottest.Project(t)
-	snapshottest.Update(t, root, func(tx *store.Tx) error {
-		return tx.PutRecord("sessions", snapshottest.Ended, []byte("not a record"))
+	root := viewtest.Project(t)
+	viewtest.Update(t, root, func(tx *store.Tx) error {
+		return tx.PutRecord("sessions", viewtest.Ended, []byte("not a record"))
 	})
-	doc := export(t, root, snapshottest.Ended)
+	doc := export(t, root, viewtest.Ended)
 	if got, want := codes(doc), []string{CodeNotRecorded, CodeDamaged}; !slices.Equal(got, want) {
 		t.Errorf("codes = %v, want %v", got, want)
 	}
 	if doc.Session.Host != "gemini" || len(doc.Decisions) != 1 {
 		t.Errorf("the trail's record is not used: host %q, %d decisions", doc.Session.Host, len(doc.Decisions))
 	}
-	other := export(t, root, snapshottest.Active)
+	other := export(t, root, viewtest.Active)
 	if is := issue(other, CodeOtherDamaged); is == nil || is.Severity != Info {
 		t.Errorf("other session's export: %+v", other.Validation.Issues)
 	}
@@ -189,7 +194,7 @@ func TestDamaged(t *testing.T) {
 }
 
 func TestHierarchy(t *testing.T) {
-	doc := export(t, snapshottest.Project(t), snapshottest.Active)
+	doc := export(t, viewtest.Project(t), viewtest.Active)
 	at := doc.Todos.Atreides
 	if len(at) != 1 || at[0].ID != 1 || len(at[0].Children) != 1 || at[0].Children[0].ID != 2 {
 		t.Fatalf("atreides todos not nested: %+v", at)
@@ -200,7 +205,7 @@ func TestHierarchy(t *testing.T) {
 }
 
 func TestToolCallsAndLedger(t *testing.T) {
-	doc := export(t, snapshottest.Project(t), snapshottest.Active)
+	doc := export(t, viewtest.Project(t), viewtest.Active)
 	if len(doc.ToolCalls) != 5 {
 		t.Fatalf("tool calls = %+v", doc.ToolCalls)
 	}
@@ -224,7 +229,7 @@ func TestToolCallsAndLedger(t *testing.T) {
 
 // A ledger whose chain breaks fails the validation.
 func TestLedgerBroken(t *testing.T) {
-	root := snapshottest.Project(t)
+	root := viewtest.Project(t)
 	f, err := os.OpenFile(governance.TracePath(root), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -236,23 +241,23 @@ func TestLedgerBroken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := export(t, root, snapshottest.Ended)
+	doc := export(t, root, viewtest.Ended)
 	if issue(doc, CodeLedger) == nil {
 		t.Errorf("a broken chain is not reported: %+v", doc.Validation.Issues)
 	}
 }
 
 func TestUnknownSession(t *testing.T) {
-	root := snapshottest.Project(t)
-	s, err := snapshot.Take(context.Background(), root, opts)
+	root := viewtest.Project(t)
+	s, err := view.Take(context.Background(), root, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = Build(s, nil, "nope", now)
-	if !errors.Is(err, ErrUnknownSession) || !strings.Contains(err.Error(), snapshottest.Active+", "+snapshottest.Ended) {
+	if !errors.Is(err, view.ErrUnknownSession) || !strings.Contains(err.Error(), viewtest.Active+", "+viewtest.Ended) {
 		t.Errorf("err = %v", err)
 	}
-	s, err = snapshot.Take(context.Background(), t.TempDir(), opts)
+	s, err = view.Take(context.Background(), t.TempDir(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +288,7 @@ func validate(t *testing.T, sch *jsonschema.Schema, b []byte) {
 	}
 }
 
-func validateDoc(t *testing.T, sch *jsonschema.Schema, d *Document) {
+func validateDoc(t *testing.T, sch *jsonschema.Schema, d *view.Document) {
 	t.Helper()
 	b, err := json.Marshal(d)
 	if err != nil {
@@ -326,5 +331,40 @@ func TestSchemaRejectsUnknownKeys(t *testing.T) {
 	m["session"].(map[string]any)["extra"] = 1
 	if err := sch.Validate(m); err == nil {
 		t.Error("the schema accepts a session with an unknown key")
+	}
+}
+
+// The schema's enum of issue codes (the enum tag of view.Issue.Code) names
+// every code Validate can give, and nothing else.
+func TestIssueCodesInSchema(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "validate.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, decl := range f.Decls {
+		g, ok := decl.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if strings.HasPrefix(n.Name, "Code") {
+					v, err := strconv.Unquote(vs.Values[i].(*ast.BasicLit).Value)
+					if err != nil {
+						t.Fatal(err)
+					}
+					codes = append(codes, v)
+				}
+			}
+		}
+	}
+	fld, _ := reflect.TypeFor[view.Issue]().FieldByName("Code")
+	enum := strings.Split(fld.Tag.Get("enum"), ",")
+	slices.Sort(codes)
+	slices.Sort(enum)
+	if len(codes) == 0 || !slices.Equal(codes, enum) {
+		t.Errorf("issue codes %v, the schema's enum %v", codes, enum)
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // JSON writes the document indented, keys in the order of the Go types,
 // HTML characters unescaped (a command reads `a && b`).
-func JSON(w io.Writer, d *Document) error {
+func JSON(w io.Writer, d *view.Document) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -20,7 +22,7 @@ func JSON(w io.Writer, d *Document) error {
 // Markdown writes the document as a report for people: the validation
 // first, then one heading per section, tables for the tool calls and
 // decisions, the todo tree indented.
-func Markdown(w io.Writer, d *Document) error {
+func Markdown(w io.Writer, d *view.Document) error {
 	m := &md{}
 	m.header(d)
 	m.validation(&d.Validation)
@@ -94,12 +96,12 @@ func stamp(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func (m *md) header(d *Document) {
+func (m *md) header(d *view.Document) {
 	m.f("# Session %s\n\n", d.Session.ID)
 	m.f("Exported %s by atreides %s from %s (schema %d).\n", stamp(d.ExportedAt), d.Atreides, d.Project, d.SchemaVersion)
 }
 
-func (m *md) validation(v *Validation) {
+func (m *md) validation(v *view.Validation) {
 	word := "incomplete"
 	if v.Complete {
 		word = "complete"
@@ -114,7 +116,7 @@ func (m *md) validation(v *Validation) {
 	}
 }
 
-func (m *md) session(d *Document) {
+func (m *md) session(d *view.Document) {
 	s := &d.Session
 	m.h2("Session", -1)
 	end := "not ended"
@@ -137,7 +139,7 @@ func (m *md) session(d *Document) {
 	}
 }
 
-func (m *md) phases(ts []Transition) {
+func (m *md) phases(ts []view.Transition) {
 	m.h2("Phase history", len(ts))
 	if m.none(len(ts)) {
 		return
@@ -148,7 +150,7 @@ func (m *md) phases(ts []Transition) {
 	}
 }
 
-func (m *md) toolCalls(cs []ToolCall) {
+func (m *md) toolCalls(cs []view.ToolCall) {
 	m.h2("Tool calls", len(cs))
 	if m.none(len(cs)) {
 		return
@@ -159,7 +161,7 @@ func (m *md) toolCalls(cs []ToolCall) {
 	}
 }
 
-func (m *md) decisions(ds []Decision) {
+func (m *md) decisions(ds []view.Decision) {
 	m.h2("Decisions", len(ds))
 	if m.none(len(ds)) {
 		return
@@ -178,7 +180,7 @@ func (m *md) decisions(ds []Decision) {
 	}
 }
 
-func (m *md) strikes(d *Document) {
+func (m *md) strikes(d *view.Document) {
 	m.h2("Strikes", len(d.Strikes))
 	if !m.none(len(d.Strikes)) {
 		m.table("tool", "target", "count", "class", "last", "last error")
@@ -199,7 +201,7 @@ func (m *md) strikes(d *Document) {
 	}
 }
 
-func (m *md) todos(t *Todos) {
+func (m *md) todos(t *view.ExportTodos) {
 	m.h2("Todos", -1)
 	m.f("The agent's list:\n\n")
 	if !m.none(len(t.Agent)) {
@@ -211,8 +213,8 @@ func (m *md) todos(t *Todos) {
 	if m.none(len(t.Atreides)) {
 		return
 	}
-	var walk func([]TodoNode, int)
-	walk = func(ns []TodoNode, depth int) {
+	var walk func([]view.TodoNode, int)
+	walk = func(ns []view.TodoNode, depth int) {
 		for _, n := range ns {
 			m.f("%s- %s #%d %s: %s\n", strings.Repeat("  ", depth), box(n.Open), n.ID, n.Level, cell(n.Title+" ("+n.Status+")"))
 			walk(n.Children, depth+1)
@@ -228,7 +230,7 @@ func box(open bool) string {
 	return "[x]"
 }
 
-func (m *md) anchors(as []Anchor) {
+func (m *md) anchors(as []view.Anchor) {
 	m.h2("Anchors", len(as))
 	if m.none(len(as)) {
 		return
@@ -246,7 +248,7 @@ func yes(b bool) string {
 	return "no"
 }
 
-func (m *md) intents(in *Intents) {
+func (m *md) intents(in *view.ExportIntents) {
 	m.h2("Intents", -1)
 	if in.Error != "" {
 		m.f("The intents file could not be read: %s\n\n", cell(in.Error))
@@ -272,7 +274,7 @@ func (m *md) intents(in *Intents) {
 	}
 }
 
-func (m *md) ledger(l *Ledger) {
+func (m *md) ledger(l *view.ExportLedger) {
 	m.h2("Trace ledger", len(l.Records))
 	v := l.Verify
 	if v.OK {
@@ -299,7 +301,7 @@ func short(h string) string {
 	return h[:min(len(h), 12)]
 }
 
-func (m *md) delegations(ds []Delegation) {
+func (m *md) delegations(ds []view.Delegation) {
 	m.h2("Delegations", len(ds))
 	if m.none(len(ds)) {
 		return
@@ -314,7 +316,7 @@ func (m *md) delegations(ds []Delegation) {
 	}
 }
 
-func (m *md) background(bs []Background) {
+func (m *md) background(bs []view.Background) {
 	m.h2("Background tasks", len(bs))
 	if m.none(len(bs)) {
 		return

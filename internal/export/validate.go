@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/snapshot"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // AbandonedAfter is how long a session that has not ended may go without
@@ -38,17 +38,17 @@ const (
 // Validate judges the document: the session is complete when nothing of
 // severity error (the document is not whole or not to be trusted) or
 // warning (the session's work is unfinished) is found.
-func Validate(d *Document, s *snapshot.Snapshot, now time.Time) Validation {
-	v := Validation{Issues: []Issue{}, TrailRecords: len(d.Decisions)}
+func Validate(d *view.Document, s *view.Snapshot, now time.Time) view.Validation {
+	v := view.Validation{Issues: []view.Issue{}, TrailRecords: len(d.Decisions)}
 	add := func(code, sev, format string, args ...any) {
-		v.Issues = append(v.Issues, Issue{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...)})
+		v.Issues = append(v.Issues, view.Issue{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...)})
 	}
 	if !d.Session.Updated.IsZero() {
 		v.HoursSinceActivity = round2(now.Sub(d.Session.Updated).Hours())
 	}
-	d.records(s, add)
-	d.lifecycle(v.HoursSinceActivity, add)
-	d.work(add)
+	records(d, s, add)
+	lifecycle(d, v.HoursSinceActivity, add)
+	work(d, add)
 	if d.Ledger.Error != "" {
 		add(CodeLedgerUnreadable, Error, "the trace ledger could not be read: %s", d.Ledger.Error)
 	}
@@ -70,11 +70,21 @@ func Validate(d *Document, s *snapshot.Snapshot, now time.Time) Validation {
 	return v
 }
 
+// Severities of an issue.
+const (
+	// Error: the document itself is incomplete or not to be trusted.
+	Error = "error"
+	// Warning: the session's work is unfinished.
+	Warning = "warning"
+	// Info: worth knowing; the session can still be complete.
+	Info = "info"
+)
+
 type addFunc func(code, sev, format string, args ...any)
 
 // records are issues with the store's records: what the document cannot
 // tell because a record was lost.
-func (d *Document) records(s *snapshot.Snapshot, add addFunc) {
+func records(d *view.Document, s *view.Snapshot, add addFunc) {
 	id := d.Session.ID
 	if !d.Session.Recorded {
 		add(CodeNotRecorded, Error, "the store holds no readable record of session %s: its phases, strikes, subagents and counters are unknown", id)
@@ -98,7 +108,7 @@ func (d *Document) records(s *snapshot.Snapshot, add addFunc) {
 }
 
 // lifecycle are issues with the session's end.
-func (d *Document) lifecycle(idle float64, add addFunc) {
+func lifecycle(d *view.Document, idle float64, add addFunc) {
 	if d.Session.Ended || !d.Session.Recorded {
 		return
 	}
@@ -109,7 +119,7 @@ func (d *Document) lifecycle(idle float64, add addFunc) {
 }
 
 // work are issues with work the session left unfinished.
-func (d *Document) work(add addFunc) {
+func work(d *view.Document, add addFunc) {
 	if n := openTodos(d.Todos); n > 0 {
 		add(CodeOpenTodos, Warning, "%d todo(s) still open", n)
 	}
@@ -144,15 +154,15 @@ func (d *Document) work(add addFunc) {
 	}
 }
 
-func openTodos(t Todos) int {
+func openTodos(t view.ExportTodos) int {
 	n := 0
 	for _, a := range t.Agent {
 		if a.Open {
 			n++
 		}
 	}
-	var walk func([]TodoNode)
-	walk = func(ns []TodoNode) {
+	var walk func([]view.TodoNode)
+	walk = func(ns []view.TodoNode) {
 		for _, t := range ns {
 			if t.Open {
 				n++

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,7 +79,7 @@ func newFixture(t testing.TB) *fixture {
 	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
 	os.MkdirAll(filepath.Join(root, "src", "auth"), 0o755)
 	os.WriteFile(IntentsPath(root), []byte(intentsYAML), 0o644)
-	o := DefaultOptions()
+	o := FromConfig(config.Builtin())
 	o.Enabled = true
 	return &fixture{t: t, root: root, env: &env{now: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)}, opts: o,
 		st: store.Open(project.StateDir(root))}
@@ -252,7 +253,7 @@ func TestSelectRaceGoroutines(t *testing.T) {
 // Many processes race for one intent: exactly one wins.
 func TestSelectRaceProcesses(t *testing.T) {
 	if root := os.Getenv("GOV_RACE_ROOT"); root != "" {
-		f := &fixture{root: root, env: &env{now: time.Now()}, opts: DefaultOptions(), st: store.Open(project.StateDir(root))}
+		f := &fixture{root: root, env: &env{now: time.Now()}, opts: FromConfig(config.Builtin()), st: store.Open(project.StateDir(root))}
 		if err := f.selectIntent(os.Getenv("GOV_RACE_SESSION"), "auth"); err != nil {
 			os.Exit(3)
 		}

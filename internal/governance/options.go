@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -55,9 +56,29 @@ type Options struct {
 	ToolName func(host, tool string) string
 }
 
-// DefaultOptions match the configuration defaults (governance off).
-func DefaultOptions() Options {
-	return Options{Lease: 30 * time.Minute, UnknownWrites: event.Ask, Trace: true}
+// FromConfig maps the configuration's governance section, and the task
+// system's scoped commits, which find a task's files in the ledger: with
+// them on the ledger is kept, without the gate when governance is off.
+// The caller adds what the configuration does not hold (Version, KeyDir,
+// Team, ToolName).
+func FromConfig(c *config.Config) Options {
+	g := &c.Governance
+	o := Options{Enabled: g.Enabled, Lease: time.Duration(g.LeaseMinutes) * time.Minute, Trace: g.Trace}
+	switch g.UnknownWrites {
+	case config.Allow:
+		o.UnknownWrites = event.Allow
+	case config.Deny:
+		o.UnknownWrites = event.Deny
+	default:
+		o.UnknownWrites = event.Ask
+	}
+	for _, x := range g.Exempt {
+		o.Exempt = append(o.Exempt, string(x))
+	}
+	if c.Tasks.Commits.Enabled {
+		o.Trace, o.TraceOnly = true, !o.Enabled
+	}
+	return o
 }
 
 // active reports whether the handler has anything to do.

@@ -17,7 +17,8 @@
 //
 //   - Settings are decoded into an order-preserving document (Node) that
 //     remembers where each value was in the text. A write is an edit of that
-//     text (Node.EncodeOver): what did not change is copied byte for byte,
+//     text (Node.EncodeOver, on hujson's syntax tree of it, which keeps every
+//     comment and space): what did not change is copied byte for byte,
 //     comments, compact arrays and key order included; what atreides adds
 //     is written in the layout of its siblings, and removing it again gives
 //     back the text it was added to. Duplicate keys are kept; lookups take

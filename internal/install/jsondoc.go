@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tailscale/hujson"
 )
 
 // Kind is the JSON type of a Node.
@@ -58,7 +59,7 @@ type Node struct {
 
 // span is a parsed node's place in the text it came from, and the children
 // it had there: EncodeOver writes a node whose children are still those
-// exactly as they were, and splices the text between them otherwise.
+// exactly as they were, and rebuilds the syntax around them otherwise.
 type span struct {
 	start, end int // byte offsets of the value; end == 0 for a built node
 	elems      []*Node
@@ -70,9 +71,9 @@ type Member struct {
 	Key    string
 	keyRaw string // original key literal, as for Node.raw
 	Value  *Node
-	// keyStart is the offset of a parsed key in its text, and idx its
-	// 1-based position among its object's parsed members (0: added since).
-	keyStart, idx int
+	// idx is a parsed member's 1-based position among its object's parsed
+	// members (0: added since).
+	idx int
 }
 
 // NewNull returns a JSON null.
@@ -296,9 +297,10 @@ const maxDepth = 1000
 // Parse decodes one JSON document. Invalid JSON yields a *SyntaxError with
 // line and column. Duplicate keys are kept (see Node.Get).
 func Parse(data []byte) (*Node, error) {
-	// Validate the whole input first: encoding/json's full-document scanner
-	// reports consistent offsets (Decoder.Token's are sometimes relative to
-	// its buffer) and also rejects trailing garbage after the value.
+	// Validate the whole input first: hujson accepts comments and trailing
+	// commas, which these files must not hold (a JSONC host's comments are
+	// blanked before parsing), and encoding/json's full-document scanner
+	// gives the offsets and messages the hints are built on.
 	if err := json.Unmarshal(data, new(json.RawMessage)); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
@@ -312,16 +314,11 @@ func Parse(data []byte) (*Node, error) {
 		}
 		return nil, err
 	}
-	p := parser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
-	p.dec.UseNumber()
-	n, err := p.value(0)
+	v, err := hujson.Parse(data)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("parse valid JSON: %w", err)
 	}
-	if _, err := p.dec.Token(); err != io.EOF {
-		return nil, newSyntaxError(data, p.dec.InputOffset(), "unexpected data after the top-level value")
-	}
-	return n, nil
+	return fromAST(data, &v, 0)
 }
 
 func newSyntaxError(data []byte, off int64, msg string) *SyntaxError {
@@ -350,123 +347,53 @@ func newSyntaxError(data []byte, off int64, msg string) *SyntaxError {
 	return e
 }
 
-type parser struct {
-	data  []byte
-	dec   *json.Decoder
-	start int // offset of the last token read
-}
-
-// token reads the next token and, for strings, the original literal: the
-// bytes between the previous offset and the new one are optional whitespace,
-// at most one ',' or ':', then the literal, so the literal starts at the
-// first '"'.
-func (p *parser) token() (json.Token, string, error) {
-	start := int(p.dec.InputOffset())
-	tok, err := p.dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
+// fromAST makes the Node of a value of hujson's syntax tree, remembering
+// where it was in data (see EncodeOver).
+func fromAST(data []byte, v *hujson.Value, depth int) (*Node, error) {
+	n := &Node{src: span{start: v.StartOffset, end: v.EndOffset}}
+	switch t := v.Value.(type) {
+	case hujson.Literal:
+		switch t.Kind() {
+		case 'n':
+			n.kind = KindNull
+		case 't', 'f':
+			n.kind, n.text = KindBool, string(t)
+		case '0':
+			n.kind, n.text = KindNumber, string(t)
+		default:
+			n.kind, n.text, n.raw = KindString, t.String(), string(t)
 		}
-		return nil, "", newSyntaxError(p.data, p.dec.InputOffset(), err.Error())
-	}
-	// The token starts after the whitespace and the one ',' or ':' that
-	// Token consumed before it.
-	for start < len(p.data) && strings.IndexByte(" \t\r\n,:", p.data[start]) >= 0 {
-		start++
-	}
-	p.start = start
-	if _, ok := tok.(string); ok {
-		seg := p.data[start:p.dec.InputOffset()]
-		if i := bytes.IndexByte(seg, '"'); i >= 0 {
-			return tok, string(seg[i:]), nil
-		}
-	}
-	return tok, "", nil
-}
-
-func (p *parser) value(depth int) (*Node, error) {
-	tok, raw, err := p.token()
-	if err != nil {
-		return nil, err
-	}
-	return p.fromToken(tok, raw, depth)
-}
-
-func (p *parser) fromToken(tok json.Token, raw string, depth int) (*Node, error) {
-	start := p.start
-	n, err := p.scalarOrContainer(tok, raw, depth)
-	if err != nil {
-		return nil, err
-	}
-	n.src.start, n.src.end = start, int(p.dec.InputOffset())
-	return n, nil
-}
-
-func (p *parser) scalarOrContainer(tok json.Token, raw string, depth int) (*Node, error) {
-	switch t := tok.(type) {
-	case nil:
-		return NewNull(), nil
-	case bool:
-		return NewBool(t), nil
-	case json.Number:
-		return NewNumber(t), nil
-	case string:
-		return &Node{kind: KindString, text: t, raw: raw}, nil
-	case json.Delim:
+		return n, nil
+	case *hujson.Object:
 		if depth >= maxDepth {
-			return nil, newSyntaxError(p.data, p.dec.InputOffset()-1, "nesting too deep")
+			return nil, newSyntaxError(data, int64(v.StartOffset), "nesting too deep")
 		}
-		switch t {
-		case '{':
-			return p.object(depth + 1)
-		case '[':
-			return p.array(depth + 1)
+		n.kind, n.members = KindObject, make([]Member, 0, len(t.Members))
+		for i := range t.Members {
+			m := &t.Members[i]
+			c, err := fromAST(data, &m.Value, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			name := m.Name.Value.(hujson.Literal)
+			n.members = append(n.members, Member{Key: name.String(), keyRaw: string(name), Value: c, idx: i + 1})
 		}
+		n.src.members = slices.Clone(n.members)
+	case *hujson.Array:
+		if depth >= maxDepth {
+			return nil, newSyntaxError(data, int64(v.StartOffset), "nesting too deep")
+		}
+		n.kind, n.elems = KindArray, make([]*Node, 0, len(t.Elements))
+		for i := range t.Elements {
+			c, err := fromAST(data, &t.Elements[i], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.elems = append(n.elems, c)
+		}
+		n.src.elems = slices.Clone(n.elems)
 	}
-	return nil, newSyntaxError(p.data, p.dec.InputOffset()-1, fmt.Sprintf("unexpected token %v", tok))
-}
-
-func (p *parser) object(depth int) (*Node, error) {
-	n := &Node{kind: KindObject, members: []Member{}}
-	for {
-		tok, raw, err := p.token()
-		if err != nil {
-			return nil, err
-		}
-		if tok == json.Delim('}') {
-			n.src.members = slices.Clone(n.members)
-			return n, nil
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, newSyntaxError(p.data, p.dec.InputOffset()-1, "object key is not a string")
-		}
-		keyStart := p.start
-		v, err := p.value(depth)
-		if err != nil {
-			return nil, err
-		}
-		n.members = append(n.members, Member{Key: key, keyRaw: raw, Value: v, keyStart: keyStart, idx: len(n.members) + 1})
-	}
-}
-
-func (p *parser) array(depth int) (*Node, error) {
-	n := &Node{kind: KindArray, elems: []*Node{}}
-	for {
-		tok, raw, err := p.token()
-		if err != nil {
-			return nil, err
-		}
-		if tok == json.Delim(']') {
-			n.src.elems = slices.Clone(n.elems)
-			return n, nil
-		}
-		v, err := p.fromToken(tok, raw, depth)
-		if err != nil {
-			return nil, err
-		}
-		n.elems = append(n.elems, v)
-	}
+	return n, nil
 }
 
 // Format controls how a document is written back.

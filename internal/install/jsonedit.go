@@ -2,7 +2,10 @@ package install
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
+
+	"github.com/tailscale/hujson"
 )
 
 // EncodeOver writes n as an edit of src, the text n was parsed from: a
@@ -13,8 +16,17 @@ import (
 // the layout of its siblings (f gives the indentation of nested lines).
 // Appending a member and removing it again therefore gives back src
 // exactly. A node that was not parsed from src is encoded afresh.
+//
+// The edit is made on hujson's syntax tree of src, which keeps every
+// comment and space and places the commas itself. n may have been parsed
+// from src with its comments blanked (stripJSONComments, for a host that
+// strips them): the offsets are the same.
 func (n *Node) EncodeOver(src []byte, f Format) []byte {
 	if n.src.end == 0 || n.src.end > len(src) {
+		return n.Encode(f)
+	}
+	root, err := syntaxOf(src)
+	if err != nil {
 		return n.Encode(f)
 	}
 	if f.Indent == "" {
@@ -23,17 +35,63 @@ func (n *Node) EncodeOver(src []byte, f Format) []byte {
 	if f.Newline == "" {
 		f.Newline = "\n"
 	}
-	var b bytes.Buffer
-	b.Write(src[:n.src.start])
-	e := editor{src: src, f: f}
-	e.write(&b, n, 0)
-	b.Write(src[n.src.end:])
-	return b.Bytes()
+	e := editor{f: f, at: make(map[int]*hujson.Value)}
+	for v := range root.All() {
+		e.at[v.StartOffset] = v
+	}
+	target := e.parsed(n)
+	if target == nil {
+		return n.Encode(f)
+	}
+	target.Value = e.value(n, 0)
+	return root.Pack()
 }
 
+// syntaxOf is hujson's syntax tree of src. It parses src with its comments
+// blanked, as the document was, and then puts src's own text back between
+// the values: hujson refuses a block comment left open at the end, which a
+// host that strips comments reads as running to the end of the file.
+func syntaxOf(src []byte) (hujson.Value, error) {
+	root, err := hujson.Parse(stripJSONComments(src))
+	if err != nil {
+		return root, fmt.Errorf("parse settings syntax: %w", err)
+	}
+	restore := func(x hujson.Extra, start int) hujson.Extra {
+		if x == nil {
+			return nil // no trailing comma
+		}
+		return hujson.Extra(src[start : start+len(x) : start+len(x)])
+	}
+	for v := range root.All() {
+		v.BeforeExtra = restore(v.BeforeExtra, v.StartOffset-len(v.BeforeExtra))
+		v.AfterExtra = restore(v.AfterExtra, v.EndOffset)
+		switch t := v.Value.(type) {
+		case *hujson.Object:
+			t.AfterExtra = restore(t.AfterExtra, v.EndOffset-1-len(t.AfterExtra))
+		case *hujson.Array:
+			t.AfterExtra = restore(t.AfterExtra, v.EndOffset-1-len(t.AfterExtra))
+		}
+	}
+	return root, nil
+}
+
+// editor rebuilds the syntax tree of src for an edited document.
 type editor struct {
-	src []byte
-	f   Format
+	f  Format
+	at map[int]*hujson.Value // src's values by start offset
+}
+
+// parsed is the value n was parsed from in src, or nil when n was built in
+// code or src holds something else there.
+func (e *editor) parsed(n *Node) *hujson.Value {
+	if n.src.end == 0 {
+		return nil
+	}
+	v := e.at[n.src.start]
+	if v == nil || v.EndOffset != n.src.end {
+		return nil
+	}
+	return v
 }
 
 // pristine reports whether a parsed node still holds exactly what it was
@@ -65,192 +123,219 @@ func (n *Node) pristine() bool {
 	return true
 }
 
+// value is the syntax of n: what src held for it when it is pristine, an
+// edit of that when it is an edited container, else n encoded afresh.
+func (e *editor) value(n *Node, depth int) hujson.ValueTrimmed {
+	v := e.parsed(n)
+	switch {
+	case v != nil && n.pristine():
+		return v.Value
+	case v == nil || (n.kind != KindArray && n.kind != KindObject):
+		return fresh(n, e.f, depth)
+	}
+	return e.container(n, v.Value, depth)
+}
+
+// fresh is n encoded in the layout f at depth, as syntax.
+func fresh(n *Node, f Format, depth int) hujson.ValueTrimmed {
+	var b bytes.Buffer
+	encode(&b, n, f, depth)
+	v, err := hujson.Parse(b.Bytes())
+	if err != nil {
+		// encode writes valid JSON (FuzzParseEncode); keep its text as is.
+		return hujson.Literal(b.Bytes())
+	}
+	return v.Value
+}
+
+// children is a parsed container's syntax: for child i, the text after the
+// separator before it (after the opening bracket for the first) and the
+// text after it up to its comma (none for the last); then the text after
+// the last child up to the closing bracket.
+type children struct {
+	names       []hujson.Value // objects only
+	values      []hujson.Value
+	before      []string
+	afterValue  []string
+	beforeClose string
+}
+
+func childrenOf(v hujson.ValueTrimmed) children {
+	var c children
+	switch t := v.(type) {
+	case *hujson.Object:
+		for _, m := range t.Members {
+			c.names = append(c.names, m.Name)
+			c.values = append(c.values, m.Value)
+			c.before = append(c.before, string(m.Name.BeforeExtra))
+			c.afterValue = append(c.afterValue, string(m.Value.AfterExtra))
+		}
+		c.beforeClose = string(t.AfterExtra)
+	case *hujson.Array:
+		for _, el := range t.Elements {
+			c.values = append(c.values, el)
+			c.before = append(c.before, string(el.BeforeExtra))
+			c.afterValue = append(c.afterValue, string(el.AfterExtra))
+		}
+		c.beforeClose = string(t.AfterExtra)
+	}
+	return c
+}
+
 // item is one child of an edited container: its index among the parsed
-// children (-1 when added) and how to write it.
+// children (-1 when added), its key for an object, and its value.
 type item struct {
 	orig  int
-	key   *Member // objects only
+	key   string
 	value *Node
 }
 
-func (e *editor) write(b *bytes.Buffer, n *Node, depth int) {
-	switch {
-	case n.pristine():
-		b.Write(e.src[n.src.start:n.src.end])
-	case n.src.end == 0 || (n.kind != KindArray && n.kind != KindObject):
-		encode(b, n, e.f, depth)
-	default:
-		e.container(b, n, depth)
-	}
-}
-
-// bounds is where the parsed child i starts (its key, for a member) and ends.
-func bounds(n *Node, i int) (int, int) {
+func items(n *Node) []item {
+	var out []item
 	if n.kind == KindObject {
-		m := n.src.members[i]
-		return m.keyStart, m.Value.src.end
-	}
-	c := n.src.elems[i]
-	return c.src.start, c.src.end
-}
-
-func (e *editor) container(b *bytes.Buffer, n *Node, depth int) {
-	var items []item
-	k := 0
-	if n.kind == KindObject {
-		k = len(n.src.members)
-		for i := range n.members {
-			m := &n.members[i]
+		k := len(n.src.members)
+		for _, m := range n.members {
 			o := -1
 			if m.idx > 0 && m.idx <= k && n.src.members[m.idx-1].Key == m.Key {
 				o = m.idx - 1
 			}
-			items = append(items, item{orig: o, key: m, value: m.Value})
+			out = append(out, item{orig: o, key: m.Key, value: m.Value})
 		}
-	} else {
-		k = len(n.src.elems)
-		pos := make(map[*Node]int, k)
-		for i, c := range n.src.elems {
-			pos[c] = i
-		}
-		for _, c := range n.elems {
-			o, ok := pos[c]
-			if !ok {
-				o = -1
-			}
-			items = append(items, item{orig: o, value: c})
-		}
+		return out
 	}
-	open, close := n.src.start+1, n.src.end-1
-	b.WriteByte(e.src[n.src.start])
-	lead := func(i int) string { // the text before parsed child i
-		if i == 0 {
-			s, _ := bounds(n, 0)
-			return string(e.src[open:s])
+	pos := make(map[*Node]int, len(n.src.elems))
+	for i, c := range n.src.elems {
+		pos[c] = i
+	}
+	for _, c := range n.elems {
+		o, ok := pos[c]
+		if !ok {
+			o = -1
 		}
-		_, prevEnd := bounds(n, i-1)
-		s, _ := bounds(n, i)
-		return string(e.src[prevEnd:s])
+		out = append(out, item{orig: o, value: c})
 	}
-	sep, colon, fresh := e.layout(n, k, depth)
-	for j, it := range items {
-		switch {
-		case it.orig < 0 && j == 0:
-			b.WriteString(sep)
-		case it.orig < 0:
-			b.WriteString("," + sep)
-		case it.orig == 0 && j > 0:
-			b.WriteString("," + lead(0))
-		case it.orig > 0 && j == 0:
-			b.WriteString(dropComma(lead(it.orig)))
-		default:
-			b.WriteString(lead(it.orig))
-		}
-		e.child(b, n, it, colon, fresh, depth)
-	}
-	switch {
-	case len(items) == 0:
-	case k > 0:
-		_, lastEnd := bounds(n, k-1)
-		b.WriteString(string(e.src[lastEnd:close]))
-	case fresh.Newline != "":
-		newline(b, fresh, depth)
-	}
-	b.WriteByte(e.src[close])
+	return out
 }
 
-// child writes one item: a parsed member keeps its key's text up to the
-// value, an added one gets the container's key separator.
-func (e *editor) child(b *bytes.Buffer, n *Node, it item, colon string, fresh Format, depth int) {
-	if it.key != nil {
-		if it.orig >= 0 {
-			m := n.src.members[it.orig]
-			b.Write(e.src[m.keyStart:m.Value.src.start])
-		} else {
-			writeString(b, it.key.Key)
-			b.WriteString(colon)
+// container rebuilds an edited object or array. A child that stayed keeps
+// the text before it, and the text before its comma when its predecessor
+// stayed too; one moved to the front keeps both (its comma goes); an added
+// child gets the layout of its siblings. The text before the closing
+// bracket stays.
+func (e *editor) container(n *Node, parsed hujson.ValueTrimmed, depth int) hujson.ValueTrimmed {
+	c := childrenOf(parsed)
+	its := items(n)
+	sep, colon, freshFmt := e.layout(n, c, depth)
+	vals := make([]hujson.Value, len(its))
+	names := make([]hujson.Value, len(its))
+	for j, it := range its {
+		var before string
+		switch {
+		case it.orig < 0:
+			before = sep
+		case it.orig > 0 && j == 0:
+			before = c.afterValue[it.orig-1] + c.before[it.orig]
+		default:
+			before = c.before[it.orig]
 		}
+		if j > 0 && it.orig > 0 {
+			vals[j-1].AfterExtra = hujson.Extra(c.afterValue[it.orig-1])
+		}
+		vals[j] = e.child(it, c, freshFmt, depth)
+		if n.kind != KindObject {
+			vals[j].BeforeExtra = hujson.Extra(before)
+			continue
+		}
+		if it.orig >= 0 {
+			names[j] = c.names[it.orig]
+		} else {
+			// writeString, not hujson.String: invalid UTF-8 becomes
+			// \ufffd, as JSON.stringify writes it.
+			var key bytes.Buffer
+			writeString(&key, it.key)
+			pre, post, _ := strings.Cut(colon, ":")
+			names[j] = hujson.Value{Value: hujson.Literal(key.Bytes()), AfterExtra: hujson.Extra(pre)}
+			vals[j].BeforeExtra = hujson.Extra(post)
+		}
+		names[j].BeforeExtra = hujson.Extra(before)
+	}
+	var tail string
+	switch {
+	case len(its) == 0:
+	case len(c.values) > 0:
+		tail = c.beforeClose
+	case freshFmt.Newline != "":
+		var b bytes.Buffer
+		newline(&b, freshFmt, depth)
+		tail = b.String()
+	}
+	if len(vals) > 0 {
+		vals[len(vals)-1].AfterExtra = nil // no trailing comma
+	}
+	if n.kind != KindObject {
+		return &hujson.Array{Elements: vals, AfterExtra: hujson.Extra(tail)}
+	}
+	obj := &hujson.Object{AfterExtra: hujson.Extra(tail)}
+	for j := range vals {
+		obj.Members = append(obj.Members, hujson.ObjectMember{Name: names[j], Value: vals[j]})
+	}
+	return obj
+}
+
+// child is the value of one item: a parsed member's value keeps the text
+// between its colon and itself; a value parsed from src is edited; a
+// built one is encoded in the layout for added children.
+func (e *editor) child(it item, c children, freshFmt Format, depth int) hujson.Value {
+	var v hujson.Value
+	if it.orig >= 0 && c.names != nil {
+		v.BeforeExtra = c.values[it.orig].BeforeExtra
 	}
 	if it.value.src.end != 0 {
-		e.write(b, it.value, depth+1)
-		return
+		v.Value = e.value(it.value, depth+1)
+	} else {
+		v.Value = fresh(it.value, freshFmt, depth+1)
 	}
-	encode(b, it.value, fresh, depth+1)
+	return v
 }
 
 // layout works out how to write an added child of n: the text before it
 // (after its comma), the key separator, and the format for its value.
 // Siblings on their own lines give theirs; a container written on one line
 // gets its additions on that line too, compactly.
-func (e *editor) layout(n *Node, k, depth int) (sep, colon string, f Format) {
+func (e *editor) layout(n *Node, c children, depth int) (sep, colon string, f Format) {
 	f = e.f
 	colon = ": "
-	if k == 0 {
-		inner := e.src[n.src.start+1 : n.src.end-1]
-		if !bytes.Contains(inner, []byte("\n")) && depth > 0 && e.oneLine(n) {
+	if len(c.values) == 0 {
+		if !strings.Contains(c.beforeClose, "\n") && depth > 0 {
 			return "", ":", compactFormat
 		}
 		return f.Newline + strings.Repeat(f.Indent, depth+1), colon, f
 	}
-	s0, _ := bounds(n, 0)
-	first := string(e.src[n.src.start+1 : s0])
-	if i := strings.LastIndex(first, "\n"); i >= 0 {
-		ws := first[i+1:]
-		return f.Newline + ws[:len(ws)-len(strings.TrimLeft(ws, " \t"))], e.colonOf(n, colon), f
+	if i := strings.LastIndex(c.before[0], "\n"); i >= 0 {
+		ws := c.before[0][i+1:]
+		return f.Newline + ws[:len(ws)-len(strings.TrimLeft(ws, " \t"))], colonOf(c, colon), f
 	}
 	sep = ""
-	if k > 1 {
-		_, end0 := bounds(n, 0)
-		s1, _ := bounds(n, 1)
-		gap := dropComma(string(e.src[end0:s1]))
+	if len(c.values) > 1 {
+		gap := c.afterValue[0] + c.before[1]
 		sep = gap[:len(gap)-len(strings.TrimLeft(gap, " \t"))]
 	}
 	f = compactFormat
 	if sep != "" {
 		f = spacedFormat
 	}
-	return sep, e.colonOf(n, f.colon()), f
+	return sep, colonOf(c, f.colon()), f
 }
 
-// oneLine reports whether the text n was parsed from holds no line break.
-func (e *editor) oneLine(n *Node) bool {
-	return !bytes.Contains(e.src[n.src.start:n.src.end], []byte("\n"))
-}
-
-// colonOf is the text between key and value of n's first parsed member, if
-// it has one and it is plain; else def.
-func (e *editor) colonOf(n *Node, def string) string {
-	if n.kind != KindObject || len(n.src.members) == 0 {
+// colonOf is the text between key and value of the first parsed member,
+// if there is one and it is plain; else def.
+func colonOf(c children, def string) string {
+	if len(c.names) == 0 {
 		return def
 	}
-	m := n.src.members[0]
-	c := string(e.src[m.keyStart+len(m.keyRaw) : m.Value.src.start])
-	if strings.Trim(c, " \t") != ":" || strings.ContainsAny(c, "\r\n") {
+	pre, post := string(c.names[0].AfterExtra), string(c.values[0].BeforeExtra)
+	if strings.Trim(pre+post, " \t") != "" || strings.ContainsAny(pre+post, "\r\n") {
 		return def
 	}
-	return c
-}
-
-// dropComma removes the separating comma from the text between two
-// children, skipping comments, for a child that moved to the front.
-func dropComma(gap string) string {
-	for i := 0; i < len(gap); i++ {
-		switch {
-		case strings.HasPrefix(gap[i:], "//"):
-			j := strings.IndexByte(gap[i:], '\n')
-			if j < 0 {
-				return gap
-			}
-			i += j
-		case strings.HasPrefix(gap[i:], "/*"):
-			j := strings.Index(gap[i+2:], "*/")
-			if j < 0 {
-				return gap
-			}
-			i += j + 3
-		case gap[i] == ',':
-			return gap[:i] + gap[i+1:]
-		}
-	}
-	return gap
+	return pre + ":" + post
 }

@@ -101,15 +101,67 @@ func TestEncodeOverRoundTrip(t *testing.T) {
 	}
 }
 
-func TestDropComma(t *testing.T) {
-	for in, want := range map[string]string{
-		",\n  ":           "\n  ",
-		" /* , */ ,\n":    " /* , */ \n",
-		" // x, y\n  ,  ": " // x, y\n    ",
-		"\n  ":            "\n  ",
-	} {
-		if got := dropComma(in); got != want {
-			t.Errorf("dropComma(%q) = %q, want %q", in, got, want)
+// A child that becomes the first loses its comma, and only its comma:
+// the comments around it, commas inside them included, stay.
+func TestEncodeOverMovedToFront(t *testing.T) {
+	tests := []struct{ src, delete, want string }{
+		{"{\n  \"a\": 1,\n  \"b\": 2\n}\n", "a", "{\n  \"b\": 2\n}\n"},
+		{`{"a": 1 /* , */ , "b": 2}`, "a", `{ /* , */  "b": 2}`},
+		{"{\"a\": 1, // x, y\n  \"b\": 2}", "a", "{ // x, y\n  \"b\": 2}"},
+		{"[1 /* , */ , 2]", "", "[ /* , */  2]"},
+	}
+	for _, tt := range tests {
+		doc, err := Parse(stripJSONComments([]byte(tt.src)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if doc.Kind() == KindArray {
+			doc.SetElems(doc.Elems()[1:])
+		} else {
+			doc.Delete(tt.delete)
+		}
+		if got := string(doc.EncodeOver([]byte(tt.src), DetectFormat([]byte(tt.src)))); got != tt.want {
+			t.Errorf("%q without its first child:\n got %q\nwant %q", tt.src, got, tt.want)
 		}
 	}
+}
+
+// Any document, in any layout: unedited, EncodeOver gives back its text;
+// with a member added to every object and an element to every array, the
+// text it writes says what the edited document says.
+func FuzzEncodeOver(f *testing.F) {
+	for _, s := range editInputs(&testing.T{}) {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"a":{"b":[1,{"c":[]}]},"d":[ ]}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		doc, err := Parse(stripJSONComments(src))
+		if err != nil {
+			return
+		}
+		format := DetectFormat(src)
+		if got := doc.EncodeOver(src, format); string(got) != string(src) {
+			t.Fatalf("unedited:\n got %q\nwant %q", got, src)
+		}
+		var grow func(n *Node)
+		grow = func(n *Node) {
+			for _, m := range n.Members() {
+				grow(m.Value)
+			}
+			for _, e := range n.Elems() {
+				grow(e)
+			}
+			n.Set("atreides", NewArray(NewString("x")))
+			n.Append(NewObject(Member{Key: "k", Value: NewInt(1)}))
+		}
+		grow(doc)
+		edited := doc.EncodeOver(src, format)
+		back, err := Parse(stripJSONComments(edited))
+		if err != nil {
+			t.Fatalf("edited text does not parse: %v\n%q", err, edited)
+		}
+		if !Equal(back, doc) {
+			t.Fatalf("edited text is another document:\nsrc %q\nout %q", src, edited)
+		}
+	})
 }

@@ -73,9 +73,6 @@ func (o *Options) client() (*client, *config.Config, error) {
 	if err != nil {
 		fmt.Fprintf(o.Err, "atreides otel: configuration: %v (using the built-in one)\n", err)
 	}
-	if cfg == nil {
-		return nil, nil, fmt.Errorf("no configuration: %w", err)
-	}
 	ep := o.Endpoint
 	if ep == "" {
 		ep = cfg.Otel.Endpoint

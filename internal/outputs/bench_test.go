@@ -1,6 +1,7 @@
 package outputs
 
 import (
+	"github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,7 @@ import (
 func BenchmarkReplacement5MB(b *testing.B) {
 	out := strings.Repeat("src/pkg/file.go:123: a matching line of a large search\n", 5<<20/56)
 	root := b.TempDir()
-	o := DefaultOptions()
+	o := FromConfig(config.Builtin())
 	b.SetBytes(int64(len(out)))
 	for b.Loop() {
 		if text, err := replacement(postTool(root, event.Search, out), o); err != nil || text == "" {
@@ -26,7 +27,7 @@ func BenchmarkReplacement5MB(b *testing.B) {
 // BenchmarkSmallOutput is what every other PostTool event pays.
 func BenchmarkSmallOutput(b *testing.B) {
 	root := b.TempDir()
-	o := DefaultOptions()
+	o := FromConfig(config.Builtin())
 	ev := postTool(root, event.Shell, "ok\n")
 	for b.Loop() {
 		if text, _ := replacement(ev, o); text != "" {
@@ -45,7 +46,7 @@ func BenchmarkHostFile5MB(b *testing.B) {
 		b.Fatal(err)
 	}
 	root := b.TempDir()
-	o := DefaultOptions()
+	o := FromConfig(config.Builtin())
 	ev := postTool(root, event.Shell, out[:30000])
 	ev.OutputFile = file
 	b.SetBytes(int64(len(out)))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -26,10 +27,14 @@ type Options struct {
 	Room func(ev *event.Event) (bytesLeft int, ok bool)
 }
 
-// DefaultOptions are the documented defaults (internal/config
-// defaults.yaml, context.output).
-func DefaultOptions() Options {
-	return Options{Shell: 16000, Search: 16000, Fetch: 8000, MCP: 16000, Keep: Limits{Files: 50, Bytes: 100 << 20}}
+// FromConfig maps the configuration's context.output section; the caller
+// adds Room.
+func FromConfig(cfg *config.Config) Options {
+	c := &cfg.Context.Output
+	return Options{
+		Shell: c.Shell, Search: c.Search, Fetch: c.Fetch, MCP: c.MCP,
+		Keep: Limits{Files: c.KeepFiles, Bytes: int64(c.KeepMiB) << 20},
+	}
 }
 
 // Cap is the most bytes of ev's output the model sees, or 0 for a tool

@@ -2,6 +2,7 @@ package outputs
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,12 +90,12 @@ func TestCap(t *testing.T) {
 func TestCutsAndSaves(t *testing.T) {
 	root := t.TempDir()
 	out := lines(5000)
-	r, env := run(t, DefaultOptions(), postTool(root, event.Search, out))
+	r, env := run(t, FromConfig(config.Builtin()), postTool(root, event.Search, out))
 	if r.ReplaceOutput == nil {
 		t.Fatalf("not cut; logs %v", env.logs)
 	}
 	got := *r.ReplaceOutput
-	if len(got) > DefaultOptions().Search {
+	if len(got) > FromConfig(config.Builtin()).Search {
 		t.Errorf("replacement is %d bytes, over the limit", len(got))
 	}
 	i := strings.Index(got, "\n\n[atreides:")
@@ -150,12 +151,12 @@ func TestLeftAlone(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ev := tt.ev()
 			if ev.Kind != event.PostTool {
-				if h := Handler(DefaultOptions); h.Kinds[0] != event.PostTool || len(h.Kinds) != 1 {
+				if h := Handler(func() Options { return FromConfig(config.Builtin()) }); h.Kinds[0] != event.PostTool || len(h.Kinds) != 1 {
 					t.Errorf("handler kinds %v", h.Kinds)
 				}
 				return
 			}
-			if r, _ := run(t, DefaultOptions(), ev); !r.Empty() {
+			if r, _ := run(t, FromConfig(config.Builtin()), ev); !r.Empty() {
 				t.Errorf("result %+v, want none", r)
 			}
 		})
@@ -175,13 +176,13 @@ func TestErrorsLeaveOutputWhole(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".atreides", "outputs"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, env := run(t, DefaultOptions(), postTool(root, event.Shell, lines(5000)))
+	r, env := run(t, FromConfig(config.Builtin()), postTool(root, event.Shell, lines(5000)))
 	if !r.Empty() || len(env.logs) != 1 || !strings.Contains(env.logs[0], "left whole") {
 		t.Errorf("result %+v, logs %v", r, env.logs)
 	}
 	ev := postTool(t.TempDir(), event.Shell, "start")
 	ev.OutputFile = filepath.Join(root, "missing.txt")
-	r, env = run(t, DefaultOptions(), ev)
+	r, env = run(t, FromConfig(config.Builtin()), ev)
 	if !r.Empty() || len(env.logs) != 1 {
 		t.Errorf("missing host file: result %+v, logs %v", r, env.logs)
 	}
@@ -198,7 +199,7 @@ func TestHostSavedOutput(t *testing.T) {
 	}
 	ev := postTool(root, event.Shell, out[:30000-7]) // cut mid-line, as Claude Code does
 	ev.OutputFile = hostFile
-	r, env := run(t, DefaultOptions(), ev)
+	r, env := run(t, FromConfig(config.Builtin()), ev)
 	if r.ReplaceOutput == nil {
 		t.Fatalf("not cut: %v", env.logs)
 	}
@@ -214,7 +215,7 @@ func TestHostSavedOutput(t *testing.T) {
 func TestRetention(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, ".atreides", "outputs")
-	o := DefaultOptions()
+	o := FromConfig(config.Builtin())
 	o.Keep = Limits{Files: 3, Bytes: 1 << 20}
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 5 {

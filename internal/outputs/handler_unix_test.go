@@ -3,6 +3,7 @@
 package outputs
 
 import (
+	"github.com/atreides-dev/atreides/internal/config"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -19,7 +20,7 @@ func TestHostFileNotRegular(t *testing.T) {
 	}
 	ev := postTool(t.TempDir(), event.Shell, "start")
 	ev.OutputFile = fifo
-	r, env := run(t, DefaultOptions(), ev)
+	r, env := run(t, FromConfig(config.Builtin()), ev)
 	if !r.Empty() || len(env.logs) != 1 || !strings.Contains(env.logs[0], "not a regular file") {
 		t.Errorf("result %+v, logs %v", r, env.logs)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/policy"
@@ -32,6 +33,12 @@ func ParseMode(s string) Mode {
 		return Block
 	}
 	return Note
+}
+
+// FromConfig maps the configuration's context.read_before_write; the
+// caller adds Enforced.
+func FromConfig(c *config.Config) Options {
+	return Options{Mode: ParseMode(string(c.Context.ReadBeforeWrite))}
 }
 
 // Options are the check's settings.

@@ -2,6 +2,7 @@ package rulefiles
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/config"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func BenchmarkPostToolRead(b *testing.B) {
 			for rel, c := range bc.files {
 				write(b, root, rel, c)
 			}
-			o := DefaultOptions()
+			o := FromConfig(config.Builtin())
 			e := engine.New(engine.StoreLoader{Store: store.Open(filepath.Join(b.TempDir(), ".atreides"))}, &testEnv{}, Handler(func() Options { return o }))
 			ev := event.Event{Kind: event.PostTool, Host: "gemini", SessionID: "s", ProjectDir: root, Cwd: root, ContextCap: 10000,
 				Tool: event.Tool{Name: bc.tool, Paths: []string{filepath.Join(root, "pkg/a/b/x.go")}}, Time: time.Unix(0, 0)}
@@ -57,7 +58,7 @@ func BenchmarkFind(b *testing.B) {
 	for rel, c := range map[string]string{"pkg/AGENTS.md": rules, "pkg/a/AGENTS.md": rules, "pkg/a/b/AGENTS.md": rules} {
 		write(b, root, rel, c)
 	}
-	o := DefaultOptions()
+	o := FromConfig(config.Builtin())
 	s := scope{root: root, files: []string{"pkg/a/b/x.go"}, cwd: ".", host: "gemini"}
 	logf := func(string, ...any) {}
 	for b.Loop() {

@@ -2,6 +2,8 @@ package rulefiles
 
 import (
 	"os"
+
+	"github.com/atreides-dev/atreides/internal/config"
 	"path/filepath"
 	"strings"
 )
@@ -24,12 +26,11 @@ type Options struct {
 	Instructions func(host string) []string
 }
 
-// DefaultOptions are the documented defaults (internal/config/defaults.yaml).
-func DefaultOptions() Options {
-	return Options{
-		Enabled: true, File: "AGENTS.md", Budget: 4000,
-		Dirs: []string{".atreides/rules", ".claude/rules", ".cursor/rules"},
-	}
+// FromConfig maps context.rules; the file name is the session's rules
+// file, the one the root's rules come from. The caller adds Instructions.
+func FromConfig(c *config.Config) Options {
+	r := &c.Context.Rules
+	return Options{Enabled: r.Enabled, File: c.Session.Rules.File, Readme: r.Readme, Budget: r.Budget, Dirs: r.Dirs}
 }
 
 // readme is the optional per-directory file.

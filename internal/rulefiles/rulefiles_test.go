@@ -3,6 +3,7 @@ package rulefiles
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,7 +184,7 @@ func TestNested(t *testing.T) {
 			for rel, c := range tt.files {
 				write(t, root, rel, c)
 			}
-			o := DefaultOptions()
+			o := FromConfig(config.Builtin())
 			o.Instructions = func(host string) []string {
 				if host == "claude" {
 					return []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"}
@@ -211,7 +212,7 @@ func TestBudget(t *testing.T) {
 		"huge/x.go":         "x",
 		"huge/in/AGENTS.md": "HUGE-IN",
 	})
-	o := DefaultOptions()
+	o := FromConfig(config.Builtin())
 	o.Budget = 500
 	run(t, root, o, []step{
 		{path: "pkg/a/x.go", want: []string{"PKG pp", "pkg/a/AGENTS.md (rules for files under pkg/a/, 305 bytes) was left out"}, none: []string{"PKGA aa"}},
@@ -239,7 +240,7 @@ func TestLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env := run(t, root, DefaultOptions(), []step{
+	env := run(t, root, FromConfig(config.Builtin()), []step{
 		{path: "linked/x.go"},
 		{path: "real/sub/x.go", want: []string{"REAL-RULES"}, none: []string{"OUTSIDE"}},
 	})
@@ -285,7 +286,7 @@ func TestConditional(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			run(t, projectDir(t, files), DefaultOptions(), tt.steps)
+			run(t, projectDir(t, files), FromConfig(config.Builtin()), tt.steps)
 		})
 	}
 }

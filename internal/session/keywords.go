@@ -1,6 +1,10 @@
 package session
 
 import (
+	"maps"
+	"slices"
+
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/prompt"
@@ -82,4 +86,34 @@ func promptWords(c *engine.Call) []prompt.Word {
 	w := prompt.Prose(c.Event.Prompt)
 	c.Memo.Set(wordsKey{}, w)
 	return w
+}
+
+// KeywordsFromConfig maps context.keywords, the modes in name order (the
+// order their blocks are registered in when two fire at once).
+func KeywordsFromConfig(cfg *config.Config) KeywordOptions {
+	c := &cfg.Context.Keywords
+	o := KeywordOptions{Variant: c.Variant}
+	for _, name := range slices.Sorted(maps.Keys(c.Modes)) {
+		m := c.Modes[name]
+		kw := make([]string, len(m.Keywords))
+		for i, k := range m.Keywords {
+			kw[i] = string(k)
+		}
+		o.Modes = append(o.Modes, KeywordMode{Name: name, Keywords: kw, Text: m.Text,
+			Priority: contextPriority(m.Priority), Once: m.Once})
+	}
+	return o
+}
+
+// contextPriority maps a configured priority; "" is normal.
+func contextPriority(p config.ContextPriority) event.Priority {
+	switch p {
+	case "critical":
+		return event.Critical
+	case "high":
+		return event.High
+	case "low":
+		return event.Low
+	}
+	return event.Normal
 }

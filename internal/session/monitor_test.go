@@ -43,7 +43,7 @@ func TestMonitor(t *testing.T) {
 	dir := t.TempDir()
 	main := transcript{t, filepath.Join(dir, "s1.jsonl")}
 	sub := transcript{t, filepath.Join(dir, "s1", "subagents", "agent-sub1.jsonl")}
-	opts := DefaultOptions()
+	opts := builtinOptions()
 	opts.Hosts = func(string) HostFacts { return HostFacts{Compact: "/compact"} }
 	loader := &memLoader{}
 	eng := engine.New(loader, testEnv{t}, Handlers(func() Options { return opts })...)
@@ -175,7 +175,7 @@ func BenchmarkMonitorPostTool(b *testing.B) {
 		f.WriteString(entry)
 	}
 	f.Close()
-	opts := DefaultOptions()
+	opts := builtinOptions()
 	h := Monitor(func() Options { return opts })
 	ev := &event.Event{Kind: event.PostTool, Host: "claude", SessionID: "s", TranscriptPath: path, Time: t0}
 	st := engine.NewState(ev)

@@ -1,6 +1,11 @@
 package session
 
-import "time"
+import (
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/config"
+)
 
 // Options are the session handlers' settings, mapped from the `session`
 // section of the configuration by the caller. Handlers ask for them through
@@ -84,40 +89,64 @@ func (o Options) agent(id string) (Agent, bool) {
 // loop with a clean message.
 const hostBlockCap = 8
 
-// DefaultOptions are the built-in defaults, the same values as the config
-// defaults; tests and a config that cannot be read use them.
-func DefaultOptions() Options {
+// FromConfig maps the session section of the configuration, the context
+// monitor's and context.work's. The caller adds what the configuration
+// does not hold: the roster's agents (Agents, Oracle) and Hosts.
+func FromConfig(cfg *config.Config) Options {
+	c, m, w := &cfg.Session, &cfg.Context.Monitor, &cfg.Context.Work
 	return Options{
+		GuardOff:      !cfg.Guard.Enabled,
+		ContextWindow: m.WindowTokens, ContextThresholds: m.Thresholds,
 		Guidance: map[string]string{
-			"intent":         "Restate what the user asked for and what done looks like before touching files.",
-			"assessment":     "Read the relevant code and constraints first; decide on an approach before editing.",
-			"exploration":    "Gather just enough context; prefer targeted searches over reading everything.",
-			"implementation": "Make small, focused changes; keep the build green; no unrelated edits.",
-			"verification":   "Run the tests, build and linters; fix what fails before reporting done.",
+			"intent":         c.Phases.Intent,
+			"assessment":     c.Phases.Assessment,
+			"exploration":    c.Phases.Exploration,
+			"implementation": c.Phases.Implementation,
+			"verification":   c.Phases.Verification,
 		},
 		Classes: map[string]string{
-			"question": "The user asked a question: answer it from the code and the facts, citing files and lines; change no files unless asked to.",
-			"bugfix":   "A bug fix: reproduce the failure first (a failing test or command), then fix its cause, then keep a test that proves the fix.",
-			"feature":  "A feature: settle the expected behaviour, build it in small steps, add tests for it, and update user-facing docs.",
-			"refactor": "A refactor: behaviour must not change; run the tests before and after, and change structure only.",
-			"review":   "A review: read, then report findings by severity with file:line; change no files unless asked to.",
-			"research": "Research: investigate and report what you found with evidence (files, commands, sources); change no files.",
-			"chore":    "A chore: keep the change mechanical and minimal, then check that the build still passes.",
+			"question": w.Classes.Question, "bugfix": w.Classes.Bugfix, "feature": w.Classes.Feature,
+			"refactor": w.Classes.Refactor, "review": w.Classes.Review, "research": w.Classes.Research,
+			"chore": w.Classes.Chore,
 		},
-		VerifyBeforeStop: true,
-		WarnAt:           2, EscalateAt: 3,
-		Oracle:    "stilgar",
-		MaxBlocks: 3, StagnantTurns: 3,
-		MemoryBudget: 4000, StaleAfter: 48 * time.Hour,
-		RulesFile: "AGENTS.md", RulesBudget: 6000,
-		Persona: "Muad'Dib", Announce: true,
-		ContextWindow: 200_000, ContextThresholds: []int{70, 85},
-		Agents: []Agent{
-			{ID: "build", Name: "Build", Role: "implementation"}, {ID: "explore", Name: "Explore", Role: "codebase search"},
-			{ID: "librarian", Name: "Librarian", Role: "docs and references"}, {ID: "plan", Name: "Plan", Role: "planning"},
-			{ID: "stilgar", Name: "Stilgar", Role: "oracle: diagnosis and hard decisions"},
-		},
+		VerifyBeforeStop: w.VerifyBeforeStop,
+		WarnAt:           c.Strikes.Warn, EscalateAt: c.Strikes.Escalate,
+		MaxBlocks: c.Stop.MaxBlocks, StagnantTurns: c.Stop.StagnantTurns,
+		MemoryBudget: c.Memory.Budget, StaleAfter: time.Duration(c.Memory.StaleHours) * time.Hour, DropStale: c.Memory.DropStale,
+		RulesFile: c.Rules.File, RulesRequired: c.Rules.Required, RulesBudget: c.Rules.Budget,
+		Persona: c.Identity.Name, Prefix: c.Identity.Prefix, Announce: c.Identity.Announce,
 	}
+}
+
+// WithRoster names the roster's subagents and its oracle. An incomplete
+// agent is left out (the roster's error is reported by install and
+// 'config validate').
+func (o Options) WithRoster(r agents.Roster) Options {
+	o.Agents, o.Oracle = nil, ""
+	for _, a := range r.Subagents() {
+		o.Agents = append(o.Agents, Agent{ID: a.ID, Name: a.Name, Role: roleWords(a.Role)})
+	}
+	if a, ok := r.Oracle(); ok {
+		o.Oracle = a.ID
+	}
+	return o
+}
+
+// roleWords says what a role is for, in the identity's list.
+func roleWords(role string) string {
+	switch role {
+	case "oracle":
+		return "oracle: diagnosis and hard decisions"
+	case "explore":
+		return "codebase search"
+	case "librarian":
+		return "docs and references"
+	case "build":
+		return "implementation"
+	case "plan":
+		return "planning"
+	}
+	return role
 }
 
 // normalize clamps values the rest of the package relies on.

@@ -40,15 +40,23 @@ type Session struct {
 
 // Counters are running totals; they survive history trimming.
 type Counters struct {
-	Events    int `json:"events"`
-	Prompts   int `json:"prompts"`
+	// Hook events seen.
+	Events int `json:"events"`
+	// User prompts.
+	Prompts int `json:"prompts"`
+	// Tool calls.
 	ToolCalls int `json:"tool_calls"`
-	Denied    int `json:"denied"`
-	Asked     int `json:"asked"`
-	Failed    int `json:"failed"`
-	Stops     int `json:"stops"`
-	Compacts  int `json:"compacts"`
-	// Escalations counts strike-3 escalations delivered to the agent.
+	// Tool calls denied.
+	Denied int `json:"denied"`
+	// Tool calls referred to the user.
+	Asked int `json:"asked"`
+	// Tool calls that failed.
+	Failed int `json:"failed"`
+	// Stop events.
+	Stops int `json:"stops"`
+	// Compactions.
+	Compacts int `json:"compacts"`
+	// Strike-3 escalations delivered to the agent.
 	Escalations int `json:"escalations,omitempty"`
 }
 

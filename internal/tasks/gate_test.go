@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +65,7 @@ func TestGate(t *testing.T) {
 // record of the session that claims the task, in the same transaction.
 func TestSessionRecordFollowsTheBoard(t *testing.T) {
 	root := t.TempDir()
-	r := Open(root, Options{Dir: DefaultDir, Plans: DefaultPlanOptions()})
+	r := Open(root, FromConfig(config.Builtin()))
 	ctx := context.Background()
 	must(t, r.Store.Update(ctx, func(tx *store.Tx) error { return state.SaveSession(tx, state.NewSession("s1", "claude", gateT0)) }))
 	record := func() SessionTask {

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"errors"
+	"github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ func TestCompletePhaseRunsOnlyWhatMayRun(t *testing.T) {
 	t.Setenv("HOME", home)
 	os.WriteFile(filepath.Join(home, "canary"), nil, 0o644)
 	root := t.TempDir()
-	r := Open(root, Options{Dir: DefaultDir, Plans: DefaultPlanOptions()})
+	r := Open(root, FromConfig(config.Builtin()))
 	ctx := t.Context()
 	must(t, r.Update(ctx, func(b *state.Tasks, now time.Time) error {
 		_, err := Add(b, NewTask{Title: "health"}, now)

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"bytes"
+	"github.com/atreides-dev/atreides/internal/config"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,7 +154,7 @@ func TestRevise(t *testing.T) {
 // and phases, on a real store.
 func TestPlanFiles(t *testing.T) {
 	root := t.TempDir()
-	r := Open(root, Options{Dir: DefaultDir, Plans: DefaultPlanOptions()})
+	r := Open(root, FromConfig(config.Builtin()))
 	r.Now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	ctx := t.Context()
 	must(t, r.Update(ctx, func(b *state.Tasks, now time.Time) error {

@@ -27,12 +27,6 @@ type PlanOptions struct {
 	VerifyTimeout time.Duration
 }
 
-// DefaultPlanOptions are the plans' settings when the configuration cannot
-// be read: approval required, as the documented default.
-func DefaultPlanOptions() PlanOptions {
-	return PlanOptions{RequireApproval: true, VerifyTimeout: 10 * time.Minute}
-}
-
 func planOptions(c *config.TasksPlans) PlanOptions {
 	return PlanOptions{RequireApproval: c.RequireApproval, Verify: c.Verify,
 		VerifyTimeout: time.Duration(c.VerifyTimeoutSeconds) * time.Second}

@@ -34,16 +34,8 @@ func FromConfig(c *config.Config) Options {
 // that cannot be read gives the defaults (the task system is not a
 // security decision).
 func LoadOptions(root string) Options {
-	c, err := config.Load(config.DefaultPaths(root))
-	if err != nil || c == nil {
-		return DefaultOptions()
-	}
+	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
 	return FromConfig(c)
-}
-
-// DefaultOptions are the options when the configuration cannot be read.
-func DefaultOptions() Options {
-	return Options{Dir: DefaultDir, Plans: DefaultPlanOptions()}
 }
 
 // Repo is the task board of one project.

@@ -103,8 +103,11 @@ type Contributor struct {
 
 // Range is a span of lines (1-based, inclusive) in the file after the change.
 type Range struct {
-	StartLine   int    `json:"start_line"`
-	EndLine     int    `json:"end_line"`
+	// The first line.
+	StartLine int `json:"start_line"`
+	// The last line.
+	EndLine int `json:"end_line"`
+	// The hash of those lines.
 	ContentHash string `json:"content_hash,omitempty"`
 }
 

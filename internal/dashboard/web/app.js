@@ -269,7 +269,7 @@ async function renderGovernance() {
   fill("#expansions-table", g.expansions.map((x) => el("tr", { "data-id": x.id },
     el("td", {}, x.id), el("td", {}, x.intent), el("td", {}, x.session),
     el("td", {}, (x.paths || []).map((p) => el("code", { class: "scope" }, p))),
-    el("td", {}, x.reason || ""), el("td", {}, x.status), el("td", {}, when(x.t)))), "No requests.");
+    el("td", {}, x.reason || ""), el("td", {}, x.status), el("td", {}, when(x.time)))), "No requests.");
 }
 
 async function renderLedger() {
@@ -321,7 +321,7 @@ async function renderTasks() {
     el("td", { class: "num" }, k.number), el("td", {}, k.title),
     el("td", {}, el("span", { class: "badge st-" + k.status }, k.status)),
     el("td", {}, k.priority || ""), el("td", {}, k.phase || ""),
-    el("td", {}, k.plans && k.plans.length ? [el("code", {}, k.plans[k.plans.length - 1]), k.approved ? ` (v${k.approved} approved)` : " (not approved)"] : ""))), "No tasks.");
+    el("td", {}, k.plans && k.plans.length ? [el("code", {}, k.plans[k.plans.length - 1]), k.approved_plan ? ` (v${k.approved_plan} approved)` : " (not approved)"] : ""))), "No tasks.");
   fill("#errors-table", t.errors.map((x) => el("tr", { "data-id": x.number },
     el("td", { class: "num" }, x.number), el("td", {}, x.type), el("td", {}, x.severity),
     el("td", {}, x.message), el("td", { class: "num" }, x.count), el("td", {}, when(x.last_seen)), el("td", {}, x.fix || ""))), "No errors.");
@@ -341,7 +341,7 @@ async function renderBackground() {
       el("td", {}, t.agent || ""), el("td", {}, t.description || ""),
       el("td", {}, el("span", { class: "badge st-" + t.status }, t.status)),
       el("td", {}, when(t.created)),
-      el("td", { class: "reason" }, t.error || (t.result || "").split("\n")[0]),
+      el("td", { class: "reason" }, t.error || (t.summary || "").split("\n")[0]),
       el("td", {}, pending ? el("button", { class: "cancel", onclick: () => post("background/" + encodeURIComponent(t.id) + "/cancel", `Cancel background task ${t.id}?`) }, "Cancel") : ""));
   }));
 }

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// errSyntax is returned by the scanner for bytes that are not JSON. Unmarshal
-// validates first, so only UniqueKeys on invalid input reports it.
+// errSyntax is returned for bytes that are not JSON. Unmarshal validates
+// first, so only UniqueKeys on invalid input reports it.
 var errSyntax = errors.New("strictjson: invalid JSON")
 
 // member is one key and its raw value, in document order, duplicates kept
@@ -21,203 +25,155 @@ type member struct {
 
 // UniqueKeys reports the first object in the JSON data, at any depth, with
 // two keys equal under case folding (as strings.EqualFold compares them),
-// as a [*KeyError] naming both keys and the object's path.
+// as a [*KeyError] naming both keys and the object's path. "First" is in
+// document order, except that an object's own conflict comes before those
+// of the objects inside it. Invalid JSON is an error however early a
+// conflict is.
 func UniqueKeys(data []byte) error {
-	if !json.Valid(data) {
-		return errSyntax
+	r := readers.Get().(*reader)
+	defer readers.Put(r)
+	r.reset(data)
+	var stack []*scope // the open objects and arrays, innermost last
+	var found *KeyError
+	for values := 0; ; {
+		if len(stack) > 0 {
+			if top := stack[len(stack)-1]; top.object && top.wantName && r.dec.PeekKind() == '"' {
+				key, err := r.name()
+				if err != nil {
+					return errSyntax
+				}
+				top.add(key)
+				continue
+			}
+		}
+		tok, err := r.dec.ReadToken()
+		switch {
+		case err == io.EOF && values == 1:
+			return keyErr(found)
+		case err != nil || values == 1: // a second value after the document
+			return errSyntax
+		}
+		switch tok.Kind() {
+		case '{', '[':
+			stack = append(stack, &scope{object: tok.Kind() == '{', wantName: true})
+			continue
+		case '}', ']':
+			done := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				found = done.err
+			} else {
+				stack[len(stack)-1].child(done.err)
+			}
+		}
+		if len(stack) == 0 {
+			values++
+		} else {
+			stack[len(stack)-1].next()
+		}
 	}
-	// Valid JSON nests at most 10000 levels (encoding/json's limit), which
-	// bounds the recursion.
-	return unique(trimSpace(data))
 }
 
-func unique(data []byte) error {
-	switch {
-	case len(data) > 0 && data[0] == '{':
-		ms, err := members(data)
-		if err != nil {
-			return err
-		}
-		if err := distinct(ms); err != nil {
-			return err
-		}
-		for _, m := range ms {
-			if err := unique(m.val); err != nil {
-				var ke *KeyError
-				if errors.As(err, &ke) {
-					ke.at(m.key)
-				}
-				return err
-			}
-		}
-	case len(data) > 0 && data[0] == '[':
-		elems, err := elements(data)
-		if err != nil {
-			return err
-		}
-		for i, e := range elems {
-			if err := unique(e); err != nil {
-				var ke *KeyError
-				if errors.As(err, &ke) {
-					ke.at("[" + strconv.Itoa(i) + "]")
-				}
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// distinct checks one object's keys: pairwise for the few keys objects
-// usually have, through a set of folded keys beyond that, so a hostile
-// object with many keys costs linear time.
-func distinct(ms []member) error {
-	if len(ms) <= 16 {
-		for i := 1; i < len(ms); i++ {
-			for j := range i {
-				if strings.EqualFold(ms[i].key, ms[j].key) {
-					return &KeyError{Key: ms[i].key, Other: ms[j].key}
-				}
-			}
-		}
+// keyErr is e as an error: nil when there is none.
+func keyErr(e *KeyError) error {
+	if e == nil {
 		return nil
 	}
-	seen := make(map[string]int, len(ms))
-	for i, m := range ms {
-		k := string(fold(nil, m.key))
-		if j, ok := seen[k]; ok {
-			return &KeyError{Key: m.key, Other: ms[j].key}
-		}
-		seen[k] = i
-	}
-	return nil
+	return e
 }
 
-// members splits an object (data starts with '{') into its members.
-func members(data []byte) ([]member, error) {
-	var ms []member
-	i := skipSpace(data, 1)
-	if i < len(data) && data[i] == '}' {
-		return ms, nil
-	}
-	for {
-		i = skipSpace(data, i)
-		end, err := skipString(data, i)
-		if err != nil {
-			return nil, err
-		}
-		key, err := unquote(data[i:end])
-		if err != nil {
-			return nil, err
-		}
-		i = skipSpace(data, end)
-		if i >= len(data) || data[i] != ':' {
-			return nil, errSyntax
-		}
-		i = skipSpace(data, i+1)
-		vend, err := skipValue(data, i)
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, member{key: key, val: data[i:vend]})
-		i = skipSpace(data, vend)
-		if i >= len(data) {
-			return nil, errSyntax
-		}
-		switch data[i] {
-		case ',':
-			i++
-		case '}':
-			return ms, nil
-		default:
-			return nil, errSyntax
-		}
-	}
+// scope is an open object or array in UniqueKeys' walk.
+type scope struct {
+	object   bool
+	wantName bool     // in an object: the next token is a name
+	keys     []string // an object's names so far
+	folded   map[string]int
+	index    int       // in an array: the current element's
+	err      *KeyError // its own first conflict, else its children's first
+	own      bool
 }
 
-// elements splits an array (data starts with '[') into its elements.
-func elements(data []byte) ([][]byte, error) {
-	var es [][]byte
-	i := skipSpace(data, 1)
-	if i < len(data) && data[i] == ']' {
-		return es, nil
-	}
-	for {
-		i = skipSpace(data, i)
-		end, err := skipValue(data, i)
-		if err != nil {
-			return nil, err
+// add takes the next name of an object. Objects usually have few keys,
+// compared pairwise; past 16, through a set of folded keys, so a hostile
+// object with many keys costs linear time.
+func (s *scope) add(key string) {
+	s.wantName = false
+	other, dup := "", false
+	if len(s.keys) < 16 {
+		for _, k := range s.keys {
+			if strings.EqualFold(k, key) {
+				other, dup = k, true
+				break
+			}
 		}
-		es = append(es, data[i:end])
-		i = skipSpace(data, end)
-		if i >= len(data) {
-			return nil, errSyntax
-		}
-		switch data[i] {
-		case ',':
-			i++
-		case ']':
-			return es, nil
-		default:
-			return nil, errSyntax
-		}
-	}
-}
-
-// skipValue returns the end of the value starting at data[i].
-func skipValue(data []byte, i int) (int, error) {
-	if i >= len(data) {
-		return 0, errSyntax
-	}
-	switch data[i] {
-	case '"':
-		return skipString(data, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				end, err := skipString(data, j)
-				if err != nil {
-					return 0, err
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, nil
+	} else {
+		if s.folded == nil {
+			s.folded = make(map[string]int, 2*len(s.keys))
+			for i, k := range s.keys {
+				if _, ok := s.folded[string(fold(nil, k))]; !ok {
+					s.folded[string(fold(nil, k))] = i
 				}
 			}
 		}
-		return 0, errSyntax
-	}
-	j := i
-	for j < len(data) && !endsScalar(data[j]) {
-		j++
-	}
-	if j == i {
-		return 0, errSyntax
-	}
-	return j, nil
-}
-
-// skipString returns the end of the string starting at data[i] (after its
-// closing quote).
-func skipString(data []byte, i int) (int, error) {
-	if i >= len(data) || data[i] != '"' {
-		return 0, errSyntax
-	}
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, nil
+		f := string(fold(nil, key))
+		if i, ok := s.folded[f]; ok {
+			other, dup = s.keys[i], true
+		} else {
+			s.folded[f] = len(s.keys)
 		}
 	}
-	return 0, errSyntax
+	s.keys = append(s.keys, key)
+	if dup && !s.own {
+		s.err, s.own = &KeyError{Key: key, Other: other}, true
+	}
+}
+
+// child takes the result of the object or array that was the current
+// value, for the first conflict below this one.
+func (s *scope) child(e *KeyError) {
+	if e == nil || s.err != nil {
+		return
+	}
+	if s.object {
+		s.err = e.at(s.keys[len(s.keys)-1])
+	} else {
+		s.err = e.at("[" + strconv.Itoa(s.index) + "]")
+	}
+}
+
+// next moves past the current value.
+func (s *scope) next() {
+	s.wantName = true
+	s.index++
+}
+
+// syntax is the JSON that encoding/json accepts: jsontext's, less its
+// checks for duplicate names (this package reports those as a *KeyError)
+// and for valid UTF-8 (encoding/json replaces invalid bytes).
+var syntax = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+
+// reader is a jsontext decoder over one value of a document; a pool keeps
+// a hook's few objects from allocating a decoder each.
+type reader struct {
+	dec jsontext.Decoder
+	buf bytes.Buffer
+}
+
+var readers = sync.Pool{New: func() any { return new(reader) }}
+
+func (r *reader) reset(data []byte) {
+	r.buf = *bytes.NewBuffer(data) // read in place: jsontext does not copy a bytes.Buffer
+	r.dec.Reset(&r.buf, syntax...)
+}
+
+// name reads an object's next name as encoding/json decodes it, and as
+// this package always has: jsontext would replace invalid UTF-8 in it.
+func (r *reader) name() (string, error) {
+	q, err := r.dec.ReadValue()
+	if err != nil {
+		return "", err
+	}
+	return unquote(q)
 }
 
 // unquote decodes a JSON string; keys almost never hold escapes, and then
@@ -233,27 +189,47 @@ func unquote(q []byte) (string, error) {
 	return s, nil
 }
 
-// endsScalar: the bytes after a number, true, false or null.
-func endsScalar(c byte) bool {
-	switch c {
-	case ',', '}', ']', ' ', '\t', '\r', '\n':
-		return true
+// each reads the object or array data (one value, no surrounding space)
+// and calls f with every member's name ("" in an array) and the bytes of
+// its value, a slice of data.
+func each(data []byte, f func(name string, val []byte)) error {
+	r := readers.Get().(*reader)
+	defer readers.Put(r)
+	r.reset(data)
+	if _, err := r.dec.ReadToken(); err != nil { // '{' or '['
+		return errSyntax
 	}
-	return false
+	for r.dec.PeekKind() != '}' && r.dec.PeekKind() != ']' {
+		var name string
+		if data[0] == '{' {
+			var err error
+			if name, err = r.name(); err != nil {
+				return errSyntax
+			}
+		}
+		val, err := r.dec.ReadValue()
+		if err != nil {
+			return errSyntax
+		}
+		end := int(r.dec.InputOffset())
+		f(name, data[end-len(val):end])
+	}
+	if _, err := r.dec.ReadToken(); err != nil { // '}' or ']'
+		return errSyntax
+	}
+	return nil
 }
 
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
-		i++
-	}
-	return i
+// members splits an object (data starts with '{') into its members.
+func members(data []byte) ([]member, error) {
+	var ms []member
+	err := each(data, func(name string, val []byte) { ms = append(ms, member{key: name, val: val}) })
+	return ms, err
 }
 
-func trimSpace(data []byte) []byte {
-	i := skipSpace(data, 0)
-	j := len(data)
-	for j > i && (data[j-1] == ' ' || data[j-1] == '\t' || data[j-1] == '\r' || data[j-1] == '\n') {
-		j--
-	}
-	return data[i:j]
+// elements splits an array (data starts with '[') into its elements.
+func elements(data []byte) ([][]byte, error) {
+	var es [][]byte
+	err := each(data, func(_ string, val []byte) { es = append(es, val) })
+	return es, err
 }

@@ -18,8 +18,11 @@
 //     two keys equal under case folding.
 //
 // encoding/json/v2 matches exactly and rejects duplicates, but needs
-// GOEXPERIMENT=jsonv2; this package is the small part of it atreides
-// needs. Values are still decoded by encoding/json, field by field.
+// GOEXPERIMENT=jsonv2, and its values decode differently from v1's; this
+// package is the small part of it atreides needs. The syntax is read by
+// its jsontext (from github.com/go-json-experiment/json, which is
+// encoding/json/jsontext under that experiment); values are still decoded
+// by encoding/json, field by field.
 package strictjson
 
 import (
@@ -79,7 +82,7 @@ func Unmarshal(data []byte, v any) error {
 	if !json.Valid(data) {
 		return json.Unmarshal(data, v) // encoding/json's syntax error
 	}
-	return decode(trimSpace(data), rv)
+	return decode(bytes.TrimSpace(data), rv)
 }
 
 // UnmarshalInput decodes a tool call's input into v after checking, with
@@ -94,7 +97,7 @@ func UnmarshalInput(data []byte, v any) error {
 	if err := UniqueKeys(data); err != nil {
 		return err
 	}
-	return decode(trimSpace(data), rv)
+	return decode(bytes.TrimSpace(data), rv)
 }
 
 // pointee is the value v points to.

@@ -1,0 +1,162 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/agenttools"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/opencode"
+	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/serve"
+	"github.com/atreides-dev/atreides/internal/session"
+)
+
+// NewServer is the OpenCode server ('atreides serve'): the opencode
+// mapping over the engine, each event decided as a hook process decides
+// it, with each project's settings kept between requests; timeout is the
+// deadline of one request.
+func NewServer(p *Process, timeout time.Duration) *serve.Server {
+	cwd, _ := p.Getwd()
+	log := project.NewLog(project.StateDir(project.Root("", cwd)))
+	roots := &servedRoots{proc: p}
+	m := &opencode.Mapper{Run: engineRunner(p, roots), Reply: identityReply(p, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots), Agents: openCodeAgents(roots)}
+	tools := &toolServer{proc: p, roots: roots, m: m, tools: func() []agenttools.Tool { return servedTools() }, now: time.Now}
+	return &serve.Server{
+		Handler: func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+			if slices.Contains(opencode.ToolMethods(), method) {
+				return tools.handle(ctx, method, params)
+			}
+			return m.Handle(ctx, method, params), nil
+		},
+		Key:        opencode.SessionKey,
+		Methods:    append(opencode.Methods(), opencode.ToolMethods()...),
+		AppVersion: Version(),
+		Timeout:    timeout,
+		Timeouts:   map[string]time.Duration{opencode.MethodToolCall: toolCallTimeout},
+		Logf:       log.Logf,
+	}
+}
+
+// compactionPrompt is the configured replacement of OpenCode's compaction
+// prompt for the event's project ("" when none, or the configuration
+// cannot be read: the policy handler reports that).
+func compactionPrompt(roots *servedRoots) func(ev *event.Event) string {
+	return func(ev *event.Event) string {
+		s, _ := roots.get(project.Root(ev.ProjectDir, ev.Cwd))
+		c, err := s.cfg.Get()
+		if err != nil {
+			return ""
+		}
+		return c.Context.Monitor.CompactionPrompt
+	}
+}
+
+// openCodeAgents are the roster's agents in OpenCode's form for the
+// project at dir, skills written into their prompts (OpenCode gives a
+// plugin no event on which a subagent's run could get them otherwise),
+// leaving out those under ids OpenCode keeps for its own agents. A skill
+// that cannot be read is left out and logged.
+func openCodeAgents(roots *servedRoots) func(dir string) map[string]opencode.Agent {
+	return func(dir string) map[string]opencode.Agent {
+		root := project.Root("", dir)
+		s, log := roots.get(root)
+		h, _ := hosts.Lookup("opencode")
+		out := map[string]opencode.Agent{}
+		for _, a := range s.roster() {
+			if _, native := h.Agents.Native[a.ID]; native {
+				continue
+			}
+			skills, err := agents.LoadSkills(root, a.Skills, hosts.SkillDirs()...)
+			if err != nil {
+				log.Logf("agent %s: %v", a.ID, err)
+			}
+			out[a.ID] = opencode.AgentConfig(a, agents.Prompt(a, skills))
+		}
+		return out
+	}
+}
+
+// engineRunner decides one event the way 'atreides hook' does, with the
+// project's settings kept between requests (roots), and answers as soon
+// as the handlers decided: saving the state and the audit record go on
+// behind the answer, and the session's next request waits for them (see
+// [serve.After]).
+func engineRunner(p *Process, roots *servedRoots) opencode.Runner {
+	return func(ctx context.Context, ev *event.Event) *event.Decision {
+		if ev.Cwd == "" {
+			ev.Cwd, _ = p.Getwd()
+		}
+		root := project.Root(ev.ProjectDir, ev.Cwd)
+		ev.ProjectDir = root
+		s, log := roots.get(root)
+		return answerEarly(ctx, log, func(decided func(*event.Decision)) *event.Decision {
+			return runEngine(ctx, root, s, log, ev, decided)
+		})
+	}
+}
+
+// identityReply normalizes the lead agent's finished text to the identity
+// prefix, when the project's settings ask for one.
+func identityReply(p *Process, roots *servedRoots) func(*event.Event, string) string {
+	return func(ev *event.Event, text string) string {
+		cwd := ev.Cwd
+		if cwd == "" {
+			cwd, _ = p.Getwd()
+		}
+		s, _ := roots.get(project.Root(ev.ProjectDir, cwd))
+		if o := s.Session(); o.Prefix {
+			return session.Prefixed(text, o.Persona)
+		}
+		return text
+	}
+}
+
+// answerEarly runs run in a goroutine of its own and returns the first
+// decision it gives, through decided or by returning; what run does after
+// that is left to finish behind the answer. A panic before the decision is
+// the caller's (the server answers it as an internal error, which the
+// plugin turns into a block on a tool call); one after it is logged.
+func answerEarly(ctx context.Context, log *project.Log, run func(decided func(*event.Decision)) *event.Decision) *event.Decision {
+	type outcome struct {
+		d     *event.Decision
+		panic any
+	}
+	first := make(chan outcome, 1)
+	give := func(o outcome) {
+		select {
+		case first <- o:
+		default: // already answered
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if p := recover(); p != nil {
+				log.Logf("serve: panic while deciding or saving: %v\n%s", p, debug.Stack())
+				give(outcome{panic: p})
+			}
+		}()
+		give(outcome{d: run(func(d *event.Decision) {
+			give(outcome{d: d})
+			// Let the answer go out before the save: the waiting goroutine
+			// is next on this processor, so yielding runs it now.
+			runtime.Gosched()
+		})})
+	}()
+	o := <-first
+	if !serve.After(ctx, done) {
+		<-done
+	}
+	if o.panic != nil {
+		panic(o.panic)
+	}
+	return o.d
+}

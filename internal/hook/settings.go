@@ -1,0 +1,206 @@
+package hook
+
+import (
+	"os"
+	"sync"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/comments"
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/rulefiles"
+	"github.com/atreides-dev/atreides/internal/session"
+	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/tasks"
+)
+
+// Settings are one project's configuration and guard policy, and the
+// features' options built from them, each loaded on first use: an event
+// that needs none parses nothing.
+type Settings struct {
+	root string
+	cfg  *config.Lazy
+	// builtin is true when neither config file exists: then the built-in
+	// configuration (defaults) applies and no YAML is parsed at all.
+	builtin  func() bool
+	defaults func() *config.Config
+	policy   func() (*guard.Policy, error)
+	session  func() session.Options
+	keywords func() session.KeywordOptions
+	comments func() comments.Options
+	rules    func() rulefiles.Options
+	// background is asked for only by a session with background tasks.
+	background func() background.Options
+	// roster is the agent roster, built once per process.
+	roster func() agents.Roster
+	// proc is the runtime's process; nil in the settings a command reads.
+	proc *Process
+}
+
+// store is the project's store as its configuration says. With only the
+// built-in configuration it is the embedded one, and nothing is parsed; a
+// configuration that cannot be read keeps the state there too, as every
+// other setting falls back to the built-in one, and says so in the log.
+func (s *Settings) store(log *project.Log) *store.Store {
+	var c *config.Config // nil: the built-in configuration's store
+	if !s.builtin() {
+		var err error
+		if c, err = s.cfg.Get(); err != nil {
+			log.Logf("state store: configuration unreadable, the state stays on this machine: %v", err)
+			c = nil
+		}
+	}
+	return fleet.OpenWith(s.root, c, os.Getenv)
+}
+
+// NewSettings are the settings of the project at root.
+func NewSettings(root string) *Settings {
+	// The configuration is cached once it passes the guard's name checks
+	// too, so a cached one never needs the positions of an error.
+	cfg := policy.ProjectConfig(root)
+	s := &Settings{root: root, cfg: cfg, builtin: func() bool { return !cfg.Exist() }}
+	s.defaults = sync.OnceValue(config.Builtin)
+	s.background = sync.OnceValue(func() background.Options {
+		var o background.Options
+		if c, err := s.cfg.Get(); err == nil {
+			o = background.FromConfig(c)
+		} else {
+			o = background.LoadOptions("")
+		}
+		o.ToolName = hosts.ToolName
+		return o
+	})
+	s.roster = sync.OnceValue(s.loadRoster)
+	s.policy = sync.OnceValues(func() (*guard.Policy, error) { return policy.ForConfig(s.cfg) })
+	// A broken file leaves the defaults: the policy handler reports it,
+	// the session handlers carry on.
+	s.session = sync.OnceValue(func() session.Options {
+		c, _ := s.Config()
+		o := session.FromConfig(c).WithRoster(s.roster())
+		o.Hosts = hosts.SessionFacts
+		return o
+	})
+	// The modes' texts live in the configuration only (no Go copy of the
+	// ultrawork block). A broken file leaves no modes.
+	s.keywords = sync.OnceValue(func() session.KeywordOptions {
+		c, err := s.Config()
+		if err != nil {
+			return session.KeywordOptions{}
+		}
+		return session.KeywordsFromConfig(c)
+	})
+	s.comments = sync.OnceValue(func() comments.Options {
+		c, _ := s.Config()
+		return comments.FromConfig(c)
+	})
+	s.rules = sync.OnceValue(func() rulefiles.Options {
+		c, _ := s.Config()
+		o := rulefiles.FromConfig(c)
+		o.Instructions = hostInstructions
+		return o
+	})
+	return s
+}
+
+// Builtin reports whether neither config file exists: then the built-in
+// configuration applies and nothing is parsed.
+func (s *Settings) Builtin() bool { return s.builtin() }
+
+// Policy is the guard's policy; an error says why the configuration
+// cannot give one (the guard then fails closed).
+func (s *Settings) Policy() (*guard.Policy, error) { return s.policy() }
+
+// Session are the session handlers' options.
+func (s *Settings) Session() session.Options { return s.session() }
+
+// Config is the configuration the features read: the built-in one when
+// no file exists, which parses nothing, else the files'. When the files
+// cannot be read it is the built-in one with the error that says why; the
+// policy handler reports it, and each feature decides what a broken file
+// means for it.
+func (s *Settings) Config() (*config.Config, error) {
+	if s.builtin() {
+		return s.defaults(), nil
+	}
+	c, err := s.cfg.Get()
+	if err != nil {
+		return s.defaults(), err
+	}
+	return c, nil
+}
+
+// ConfigOrBuiltin is [Settings.Config] without the error.
+func (s *Settings) ConfigOrBuiltin() *config.Config {
+	c, _ := s.Config()
+	return c
+}
+
+// tasksOptions are the task board's options, read only when a hook has
+// errors to record; a broken file leaves the defaults.
+func (s *Settings) tasksOptions() tasks.Options {
+	c, _ := s.Config()
+	return tasks.FromConfig(c)
+}
+
+// hostInstructions are the files the named host reads itself at the root.
+func hostInstructions(name string) []string { return hosts.SessionFacts(name).Instructions }
+
+// retention is how long a session is kept after its last event; a broken
+// file keeps every session (the policy handler reports it).
+func (s *Settings) retention() time.Duration {
+	c, err := s.Config()
+	if err != nil {
+		return 0
+	}
+	return time.Duration(c.State.SessionRetentionDays) * 24 * time.Hour
+}
+
+// auditMaxBytes is the audit trail's size limit. The trail asks for it
+// once per 64 KiB written; a broken file leaves the trail at the default.
+func (s *Settings) auditMaxBytes() int64 {
+	c, _ := s.Config()
+	return int64(c.Audit.MaxMiB) << 20
+}
+
+// otelEnabled reports whether hooks spool spans (otel.enabled): off
+// without parsing anything when no config file exists, and off when the
+// files cannot be read (the hook's health check reports that).
+func (s *Settings) otelEnabled() bool {
+	c, err := s.Config()
+	return err == nil && c.Otel.Enabled
+}
+
+// spoolMaxBytes is the span spool's size limit, asked for like
+// auditMaxBytes once per 64 KiB written.
+func (s *Settings) spoolMaxBytes() int64 {
+	c, _ := s.Config()
+	return int64(c.Otel.SpoolMiB) << 20
+}
+
+// loadRoster is the project's agent roster; a configuration that cannot
+// be read gives the built-in one.
+func (s *Settings) loadRoster() agents.Roster {
+	c, _ := s.Config()
+	r, _ := agents.FromConfig(c.Agents)
+	return r
+}
+
+// handlers are every handler a hook runs: the engine sorts them by
+// priority, and among equals keeps this order (see [session.Handlers]).
+func handlers(s *Settings) []engine.Handler {
+	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
+	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
+	hs = append(hs, session.Handlers(s.session, healthChecks(s)...)...)
+	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))
+	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background),
+		agents.SkillsHandler(func() agents.SkillOptions {
+			return agents.SkillOptions{Roster: s.roster(), Dirs: hosts.SkillDirs()}
+		}))
+}

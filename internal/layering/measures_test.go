@@ -1,0 +1,249 @@
+package layering
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Ceilings on what the architecture is measured by. A figure over its
+// ceiling fails; one under it says so, so the ceiling is lowered as the
+// house improves and never rises again unnoticed.
+var ceilings = map[string]int{
+	"internal packages internal/cli imports":           24,
+	"Default*Options functions":                        0,
+	"rule ids written as strings (fire(\"...\"))":      163,
+	"host names written outside internal/host":         89,
+	"methods of the largest receiver type":             185,
+	"guard functions of cyclomatic complexity over 30": 25,
+	"guard mean cyclomatic complexity, in hundredths":  823,
+}
+
+// source is one parsed non-test file of the module.
+type source struct {
+	rel  string // relative to the module root
+	file *ast.File
+	fset *token.FileSet
+}
+
+func sources(t *testing.T) []source {
+	t.Helper()
+	pkgs := packages(t)
+	var out []source
+	for _, p := range pkgs {
+		entries, err := os.ReadDir(p.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.SkipObjectResolution|parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, source{rel: p.Path + "/" + name, file: f, fset: fset})
+		}
+	}
+	slices.SortFunc(out, func(a, b source) int { return strings.Compare(a.rel, b.rel) })
+	return out
+}
+
+func (s source) pos(n ast.Node) string {
+	return fmt.Sprintf("%s:%d", s.rel, s.fset.Position(n.Pos()).Line)
+}
+
+func TestMeasures(t *testing.T) {
+	pkgs := packages(t)
+	srcs := sources(t)
+	got := map[string]int{}
+	offenders := map[string][]string{}
+
+	got["internal packages internal/cli imports"] = len(pkgs["internal/cli"].Imports)
+	got["Default*Options functions"], offenders["Default*Options functions"] = defaultOptions(srcs)
+	got["rule ids written as strings (fire(\"...\"))"], _ = stringRuleIDs(srcs)
+	got["host names written outside internal/host"], offenders["host names written outside internal/host"] = hostNames(srcs)
+	name, n := largestReceiver(srcs)
+	got["methods of the largest receiver type"] = n
+	offenders["methods of the largest receiver type"] = []string{name}
+	over, mean := complexity(srcs, set{"internal/guard/...", "internal/shell/..."})
+	got["guard functions of cyclomatic complexity over 30"] = len(over)
+	offenders["guard functions of cyclomatic complexity over 30"] = over
+	got["guard mean cyclomatic complexity, in hundredths"] = mean
+
+	for what, limit := range ceilings {
+		n, ok := got[what]
+		if !ok {
+			t.Errorf("nothing measures %q", what)
+			continue
+		}
+		switch {
+		case n > limit:
+			t.Errorf("%s: %d, over the ceiling of %d: %s", what, n, limit, strings.Join(offenders[what], ", "))
+		case n < limit:
+			t.Logf("%s: %d, under the ceiling of %d: lower it in %s", what, n, limit, "internal/layering/measures_test.go")
+		}
+	}
+}
+
+func defaultOptions(srcs []source) (int, []string) {
+	var where []string
+	for _, s := range srcs {
+		for _, d := range s.file.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil &&
+				strings.HasPrefix(fn.Name.Name, "Default") && strings.HasSuffix(fn.Name.Name, "Options") {
+				where = append(where, s.pos(fn))
+			}
+		}
+	}
+	return len(where), where
+}
+
+// stringRuleIDs counts calls fire("...") whose rule is a string literal.
+func stringRuleIDs(srcs []source) (int, []string) {
+	var where []string
+	for _, s := range srcs {
+		ast.Inspect(s.file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "fire" {
+				return true
+			}
+			if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				where = append(where, s.pos(call))
+			}
+			return true
+		})
+	}
+	return len(where), where
+}
+
+var hosts = []string{"claude", "gemini", "codex", "opencode"}
+
+// hostNames counts string literals naming a host outside internal/host,
+// in files no generator wrote (the defaults' host-keyed settings are the
+// user's data) and outside test support: packages whose name ends in
+// "test", the end-to-end suite and the benchmarks.
+func hostNames(srcs []source) (int, []string) {
+	var where []string
+	for _, s := range srcs {
+		if strings.HasPrefix(s.rel, "internal/host/") || ast.IsGenerated(s.file) ||
+			strings.HasSuffix(s.file.Name.Name, "test") || strings.HasPrefix(s.rel, "test/") || strings.HasPrefix(s.rel, "bench/") {
+			continue
+		}
+		ast.Inspect(s.file, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			if v, err := strconv.Unquote(lit.Value); err == nil && slices.Contains(hosts, v) {
+				where = append(where, s.pos(lit))
+			}
+			return true
+		})
+	}
+	return len(where), where
+}
+
+// largestReceiver is the type with the most methods, and how many.
+func largestReceiver(srcs []source) (string, int) {
+	count := map[string]int{}
+	for _, s := range srcs {
+		dir := filepath.Dir(s.rel)
+		for _, d := range s.file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || len(fn.Recv.List) == 0 {
+				continue
+			}
+			count[dir+"."+receiverName(fn.Recv.List[0].Type)]++
+		}
+	}
+	best, n := "", 0
+	for k, v := range count {
+		if v > n || v == n && k < best {
+			best, n = k, v
+		}
+	}
+	return best, n
+}
+
+func receiverName(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.StarExpr:
+		return receiverName(t.X)
+	case *ast.IndexExpr:
+		return receiverName(t.X)
+	case *ast.IndexListExpr:
+		return receiverName(t.X)
+	case *ast.Ident:
+		return t.Name
+	}
+	return "?"
+}
+
+// complexity is the cyclomatic complexity of the functions of the
+// packages in scope, counted as gocyclo counts it (one, plus one for each
+// if, for, range, non-default case and select case, && and ||; a
+// function literal counts toward the function it is written in): those
+// over 30, and the mean in hundredths.
+func complexity(srcs []source, scope set) (over []string, meanHundredths int) {
+	total, funcs := 0, 0
+	for _, s := range srcs {
+		if !scope.has(filepath.Dir(s.rel)) {
+			continue
+		}
+		for _, d := range s.file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			c := cyclomatic(fn)
+			total += c
+			funcs++
+			if c > 30 {
+				over = append(over, fmt.Sprintf("%s (%d)", s.pos(fn), c))
+			}
+		}
+	}
+	if funcs == 0 {
+		return over, 0
+	}
+	return over, total * 100 / funcs
+}
+
+func cyclomatic(fn *ast.FuncDecl) int {
+	c := 1
+	ast.Inspect(fn, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt:
+			c++
+		case *ast.CaseClause:
+			if n.List != nil {
+				c++
+			}
+		case *ast.CommClause:
+			if n.Comm != nil {
+				c++
+			}
+		case *ast.BinaryExpr:
+			if n.Op == token.LAND || n.Op == token.LOR {
+				c++
+			}
+		}
+		return true
+	})
+	return c
+}

@@ -1,0 +1,91 @@
+package view
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/taskgit"
+	"github.com/atreides-dev/atreides/internal/trace"
+)
+
+// Diff is the change a ledger record made, as the file's git history
+// proves it; Diff is nil when it cannot, and Why says why.
+type Diff struct {
+	Diff *string `json:"diff"`
+	Why  string  `json:"why,omitempty"`
+	Path string  `json:"path,omitempty"`
+	// From is the record's revision, To the first later commit whose copy
+	// of the file hashes to the record's after.
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+	// Exact: the file at From hashes to the record's before, so the diff
+	// is this change alone; else it holds other changes made between.
+	Exact bool `json:"exact"`
+}
+
+// diffTimeout bounds all git commands of one diff: the dashboard waits
+// for it.
+const diffTimeout = 5 * time.Second
+
+// diffSearch is how many commits that touched the file after the
+// revision are looked at for the record's content.
+const diffSearch = 50
+
+// LedgerDiff is the diff of the record's change in the project at root,
+// where the file's history allows: git must hold the record's revision,
+// and a commit after it that touched the file with exactly the content
+// the record hashed (sha256).
+func LedgerDiff(ctx context.Context, root string, r *LedgerRecord) Diff {
+	ctx, cancel := context.WithTimeout(ctx, diffTimeout)
+	defer cancel()
+	d := Diff{From: r.Revision}
+	if len(r.Files) > 0 {
+		d.Path = r.Files[0].Path
+	}
+	switch {
+	case r.Revision == "":
+		return why(d, "the record has no revision: the project had no commit yet (or was not a git repository) when the change was made")
+	case !trace.ValidRevision(r.Revision):
+		return why(d, "the record's revision is not a commit id")
+	case d.Path == "" || strings.HasPrefix(d.Path, "/") || strings.HasPrefix(d.Path, "-"):
+		return why(d, "the record names no file of the project")
+	case r.After == "":
+		return why(d, "the record has no content hash after the change (the file was deleted)")
+	}
+	git := func(args ...string) (string, error) { return taskgit.Output(ctx, root, args...) }
+	if _, err := git("rev-parse", "--git-dir"); err != nil {
+		return why(d, "the project is not a git repository")
+	}
+	if _, err := git("cat-file", "-e", r.Revision+"^{commit}"); err != nil {
+		return why(d, "the revision "+short(r.Revision)+" is not in the repository's history")
+	}
+	out, err := git("rev-list", "--reverse", "--max-count="+fmt.Sprint(diffSearch), r.Revision+"..HEAD", "--", d.Path)
+	if err != nil {
+		return why(d, "git could not list the file's history: "+err.Error())
+	}
+	for _, c := range strings.Fields(out) {
+		blob, err := git("cat-file", "blob", c+":./"+d.Path)
+		if err != nil || trace.Sum([]byte(blob)) != r.After {
+			continue
+		}
+		text, err := git("diff", "--no-ext-diff", "--no-color", "--no-textconv", r.Revision, c, "--", d.Path)
+		if err != nil {
+			return why(d, "git diff failed: "+err.Error())
+		}
+		d.Diff, d.To = &text, c
+		before, err := git("cat-file", "blob", r.Revision+":./"+d.Path)
+		d.Exact = err == nil && r.Before != "" && trace.Sum([]byte(before)) == r.Before ||
+			err != nil && r.Before == ""
+		return d
+	}
+	return why(d, "no commit after "+short(r.Revision)+" holds the file with the content this change left (not committed yet, or changed again before it was)")
+}
+
+func why(d Diff, s string) Diff {
+	d.Why = s
+	return d
+}
+
+func short(rev string) string { return rev[:min(len(rev), 12)] }

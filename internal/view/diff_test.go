@@ -1,0 +1,96 @@
+package view_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/trace"
+	"github.com/atreides-dev/atreides/internal/view"
+)
+
+// gitRepo is a repository in a temporary directory; run runs git in it.
+func gitRepo(t *testing.T) (dir string, run func(args ...string) string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed: ", err)
+	}
+	dir = t.TempDir()
+	run = func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	run("init", "-q", "-b", "main")
+	return dir, run
+}
+
+func commitFile(t *testing.T, dir string, run func(...string) string, path, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, path)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run("add", path)
+	run("commit", "-q", "-m", "change "+path)
+	return run("rev-parse", "HEAD")
+}
+
+func TestLedgerDiff(t *testing.T) {
+	dir, run := gitRepo(t)
+	const v0, v1, v2 = "package auth\n", "package auth\n\nfunc Login() {}\n", "package auth\n\nfunc Login() { panic(1) }\n"
+	rev := commitFile(t, dir, run, "src/auth/login.go", v0)
+	commitFile(t, dir, run, "README.md", "other file\n")
+	c1 := commitFile(t, dir, run, "src/auth/login.go", v1)
+	commitFile(t, dir, run, "src/auth/login.go", v2)
+
+	rec := func(revision, before, after string) *view.LedgerRecord {
+		return &view.LedgerRecord{Revision: revision, Before: before, After: after, Files: []view.LedgerFile{{Path: "src/auth/login.go"}}}
+	}
+	tests := []struct {
+		name      string
+		root      string
+		rec       *view.LedgerRecord
+		wantTo    string
+		wantExact bool
+		why       string
+	}{
+		{"proved and exact", dir, rec(rev, trace.Sum([]byte(v0)), trace.Sum([]byte(v1))), c1, true, ""},
+		{"proved with other changes between", dir, rec(rev, trace.Sum([]byte("something else\n")), trace.Sum([]byte(v1))), c1, false, ""},
+		{"content never committed", dir, rec(rev, trace.Sum([]byte(v0)), trace.Sum([]byte("never\n"))), "", false, "no commit after"},
+		{"no revision", dir, rec("", "", trace.Sum([]byte(v1))), "", false, "no revision"},
+		{"an option for a revision", dir, rec("--output=/tmp/x", "", trace.Sum([]byte(v1))), "", false, "not a commit id"},
+		{"unknown revision", dir, rec(strings.Repeat("ab", 20), "", trace.Sum([]byte(v1))), "", false, "not in the repository"},
+		{"not a repository", t.TempDir(), rec(rev, "", trace.Sum([]byte(v1))), "", false, "not a git repository"},
+		{"deleted", dir, rec(rev, trace.Sum([]byte(v0)), ""), "", false, "deleted"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := view.LedgerDiff(context.Background(), tt.root, tt.rec)
+			if tt.why != "" {
+				if d.Diff != nil || !strings.Contains(d.Why, tt.why) {
+					t.Fatalf("diff = %+v, want none because %q", d, tt.why)
+				}
+				return
+			}
+			if d.Diff == nil || d.To != tt.wantTo || d.Exact != tt.wantExact {
+				t.Fatalf("diff = %+v, want to %s exact %v", d, tt.wantTo, tt.wantExact)
+			}
+			if !strings.Contains(*d.Diff, "+func Login() {}") || strings.Contains(*d.Diff, "panic") {
+				t.Errorf("the diff is not the change to v1:\n%s", *d.Diff)
+			}
+		})
+	}
+}
