@@ -6,6 +6,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/binrec"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Groups is a set of state groups: the parts of a session or project
@@ -77,15 +78,54 @@ type section[T any] struct {
 	group  Groups // 0: the core, always decoded and written
 	name   string // for errors and salvage reports
 	fields func(*T, *binrec.Codec)
+	// zeroFields encodes the group's empty value, when fields of an empty
+	// record does not (a registered key's group, which such a record does
+	// not hold).
+	zeroFields func(*binrec.Codec)
 	// zero is the encoding of an empty group: a section that encodes to
-	// it is left out of the record.
+	// it is left out of the record. It is computed on the first encoding
+	// (setZeros), not when the program starts: every hook pays for
+	// start-up, and most encode nothing.
 	zero string
 }
 
 func newSection[T any](group Groups, name string, fields func(*T, *binrec.Codec)) section[T] {
+	return section[T]{group: group, name: name, fields: fields}
+}
+
+// setZero computes the section's zero.
+func (sec *section[T]) setZero() {
+	if sec.fields == nil {
+		return
+	}
 	w := binrec.Writer{}
-	fields(new(T), binrec.Encoder(&w))
-	return section[T]{group: group, name: name, fields: fields, zero: string(w.B)}
+	if sec.zeroFields != nil {
+		sec.zeroFields(binrec.Encoder(&w))
+	} else {
+		sec.fields(new(T), binrec.Encoder(&w))
+	}
+	sec.zero = string(w.B)
+}
+
+// zeros computes every section's zero once, before the first encoding;
+// zerosSet says it has (a key registered after, in a test, computes its
+// own).
+var (
+	zeros    sync.Once
+	zerosSet bool
+)
+
+func setZeros() {
+	for i := range sessionSections {
+		sessionSections[i].setZero()
+	}
+	for i := range projectSections {
+		projectSections[i].setZero()
+	}
+	for i := range tasksSections {
+		tasksSections[i].setZero()
+	}
+	zerosSet = true
 }
 
 // encode appends the section's encoding of v to the Writer of c;
@@ -154,6 +194,7 @@ func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups
 	for _, b := range old {
 		size += len(b)
 	}
+	zeros.Do(setZeros)
 	w := &binrec.Writer{B: slices.Grow(dst, size+size/4)}
 	w.B = append(w.B, magic, kind)
 	w.Uint(uint64(version))

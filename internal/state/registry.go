@@ -78,9 +78,8 @@ func register[R record, T any](secs *[maxSections]section[R], keys *[maxSections
 	nextGroup <<= 1
 	groupNames = append(groupNames, name)
 	keys[tag] = &registered[R]{name: name, json: jsonName, of: func(r *R) any { return k.Of(r) }}
-	zero := binrec.Writer{}
-	fields(new(T), binrec.Encoder(&zero))
-	secs[tag] = section[R]{group: k.group, name: name, zero: string(zero.B),
+	secs[tag] = section[R]{group: k.group, name: name,
+		zeroFields: func(c *binrec.Codec) { fields(new(T), c) },
 		fields: func(r *R, c *binrec.Codec) {
 			// A group the record does not hold encodes as empty, without
 			// being made.
@@ -91,6 +90,9 @@ func register[R record, T any](secs *[maxSections]section[R], keys *[maxSections
 				fields(v, c)
 			}
 		}}
+	if zerosSet {
+		secs[tag].setZero()
+	}
 	return k
 }
 
