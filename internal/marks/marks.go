@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -188,8 +189,8 @@ func escalationText(b *Before, s *state.Session) string {
 }
 
 func compactionText(b *Before, s *state.Session) string {
-	snap := s.Memory.Snapshot
-	if !b.has(state.GroupMemory) || snap == nil {
+	snap := compaction.Key.Of(s).Snapshot
+	if !b.has(compaction.Key.Group()) || snap == nil {
 		return "context compacted"
 	}
 	text := "context compacted"

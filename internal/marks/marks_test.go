@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -76,9 +77,9 @@ func TestDiff(t *testing.T) {
 			p.SetStatus(1, state.TodoDone, t0)
 			p.AddTodo(state.NewTodo{Title: "write docs"}, t0)
 		}, "todo_close: closed #1 (done): fix the parser\ntodo_open: opened #2: write docs"},
-		{"compaction", state.GroupMemory, func(s *state.Session, _ *state.Project) {
+		{"compaction", compaction.Key.Group(), func(s *state.Session, _ *state.Project) {
 			s.Counters.Compacts++
-			s.Memory.Snapshot = &state.Snapshot{Trigger: "auto", Phase: "exploration", Todos: []string{"a", "b"}}
+			compaction.Key.Of(s).Snapshot = &compaction.Snapshot{Trigger: "auto", Phase: "exploration", Todos: []string{"a", "b"}}
 		}, "compaction: context compacted (auto), phase exploration, 2 open todos"},
 		{"compaction without memory", 0, func(s *state.Session, _ *state.Project) {
 			s.Counters.Compacts++

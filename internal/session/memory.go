@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
@@ -69,12 +70,12 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	case event.UserPrompt:
 		return promptAnchor(p, s.ID, ev)
 	case event.PreCompact:
-		s.Memory.Snapshot = takeSnapshot(p, s, ev)
+		compaction.Key.Of(s).Snapshot = takeSnapshot(p, s, ev)
 	case event.SessionStart:
 		if ev.Source != "compact" {
 			return event.Result{}, nil
 		}
-		snap := s.Memory.Snapshot
+		snap := compaction.Key.Of(s).Snapshot
 		if snap == nil || snap.Delivered {
 			// No PreCompact seen (hook missing or failed): the live state
 			// is the next best thing.
@@ -83,8 +84,8 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		o := opts().normalize()
 		tasks, depths := taskItems(&p.Tasks, tasks.SessionTaskKey.Of(s), 0)
 		text := renderState(snap, p, heldIntent(c), tasks, depths, o, ev.Time)
-		if s.Memory.Snapshot != nil {
-			s.Memory.Snapshot.Delivered = true
+		if compaction.Key.Of(s).Snapshot != nil {
+			compaction.Key.Of(s).Snapshot.Delivered = true
 		}
 		return event.Result{Context: event.Note("memory", "state", event.Critical, text)}, nil
 	}
@@ -112,8 +113,8 @@ func promptAnchor(p *state.Project, session string, ev *event.Event) (event.Resu
 	return event.Result{}, nil
 }
 
-func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *state.Snapshot {
-	snap := &state.Snapshot{Time: ev.Time, Trigger: ev.Source, Phase: s.Phase.Current}
+func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *compaction.Snapshot {
+	snap := &compaction.Snapshot{Time: ev.Time, Trigger: ev.Source, Phase: s.Phase.Current}
 	for _, it := range pendingTodos(p, s, "") {
 		t := it.Text
 		if it.Source != "atreides" {
@@ -223,7 +224,7 @@ func heldIntent(c *engine.Call) string {
 // (taskItems); depths says how near each is, for the anchors about them.
 // An anchor of p added in another checkout is marked with where, and the
 // block says once what the mark means.
-func renderState(snap *state.Snapshot, p *state.Project, held string, tasks []stateItem, depths map[int]int, o Options, now time.Time) string {
+func renderState(snap *compaction.Snapshot, p *state.Project, held string, tasks []stateItem, depths map[int]int, o Options, now time.Time) string {
 	items := slices.Clone(tasks)
 	elsewhere := false // an anchor was added in another checkout
 	for i, a := range p.Anchors {

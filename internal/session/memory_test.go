@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -26,7 +27,7 @@ func TestRenderStateBudget(t *testing.T) {
 		state.Anchor{ID: 101, Kind: "decision", Priority: "high", Text: "fresh high decision", Created: now.Add(-time.Minute)},
 		state.Anchor{ID: 102, Kind: "decision", Priority: "high", Text: "old high decision", Created: now.Add(-47 * time.Hour)},
 	)
-	snap := &state.Snapshot{Time: now, Phase: "implementation", Todos: []string{"#1 write the report"},
+	snap := &compaction.Snapshot{Time: now, Phase: "implementation", Todos: []string{"#1 write the report"},
 		Strikes: []state.Strike{{Tool: "shell", Target: "go test ./...", Count: 2, Class: "test-failure"}}}
 	for i := range 10 {
 		snap.LastCalls = append(snap.LastCalls, state.ToolCall{Time: now, Raw: "Bash", Outcome: "ok", Summary: fmt.Sprintf("echo %d", i)})
@@ -67,7 +68,7 @@ func TestStaleAnchorsDropped(t *testing.T) {
 		{ID: 2, Kind: "constraint", Priority: "critical", Text: "stale critical", Created: t0.Add(-49 * time.Hour)},
 		{ID: 3, Kind: "fact", Priority: "low", Text: "fresh low", Created: t0.Add(-47 * time.Hour)},
 	}
-	out := renderState(&state.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", nil, nil, o, t0)
+	out := renderState(&compaction.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", nil, nil, o, t0)
 	if strings.Contains(out, "stale high") {
 		t.Errorf("stale non-critical anchor kept with drop_stale:\n%s", out)
 	}

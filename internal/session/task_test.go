@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -94,7 +95,7 @@ func TestMemoryTaskNeighbourhood(t *testing.T) {
 		{ID: 2, Kind: "fact", Priority: "low", Text: "about nothing", Created: t0},
 	}
 	o := testOptions().normalize()
-	out := renderState(&state.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", items, depths, o, t0)
+	out := renderState(&compaction.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", items, depths, o, t0)
 	for _, w := range []string{"Task in progress and the tasks near it:",
 		"- in progress: task 3 [IN PROGRESS] Health endpoint (plan .atreides/specs/3_health-endpoint/plans/implementation-001.md, phase 2 of 3: Phase 2: Wire it)",
 		"- parent: task 1 [IN PROGRESS] Epic"} {
@@ -110,9 +111,9 @@ func TestMemoryTaskNeighbourhood(t *testing.T) {
 	}
 
 	// A tight budget keeps the nearer tasks.
-	full := renderState(&state.Snapshot{Time: t0}, &state.Project{}, "", items, depths, o, t0)
+	full := renderState(&compaction.Snapshot{Time: t0}, &state.Project{}, "", items, depths, o, t0)
 	o.MemoryBudget = len(full) - 20
-	tight := renderState(&state.Snapshot{Time: t0}, &state.Project{}, "", items, depths, o, t0)
+	tight := renderState(&compaction.Snapshot{Time: t0}, &state.Project{}, "", items, depths, o, t0)
 	if !strings.Contains(tight, "Health endpoint") || strings.Contains(tight, "Migration") {
 		t.Errorf("tight budget:\n%s", tight)
 	}

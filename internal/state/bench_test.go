@@ -85,7 +85,6 @@ func busySession(id string) *Session {
 	for i := range 10 {
 		s.Todos.Agent = append(s.Todos.Agent, AgentTodo{ID: fmt.Sprint(i), Content: "write the tests for the parser", Status: TodoInProgress, Active: "Writing tests"})
 	}
-	s.Memory.Snapshot = &Snapshot{Time: t0, Trigger: "auto", Phase: PhaseImplementation, Todos: []string{"#1 a", "#2 b"}, LastCalls: s.History[90:]}
 	s.Delegation.Agents = []Delegation{{ID: "a1", Type: "Explore", Depth: 1, Path: []string{"main", "Explore"}, Started: t0}}
 	return s
 }

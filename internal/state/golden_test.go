@@ -12,6 +12,7 @@ import (
 	"time"
 
 	_ "github.com/atreides-dev/atreides/internal/collector"  // the context group
+	_ "github.com/atreides-dev/atreides/internal/compaction" // the memory group
 	_ "github.com/atreides-dev/atreides/internal/engine"     // the applied event ids
 	_ "github.com/atreides-dev/atreides/internal/governance" // the session's file snapshots
 	_ "github.com/atreides-dev/atreides/internal/readfirst"  // the reads group

@@ -23,7 +23,6 @@ const (
 	GroupPhase                         // Session.Phase
 	GroupStrikes                       // Session.Strikes
 	GroupAgentTodos                    // Session.Todos
-	GroupMemory                        // Session.Memory
 	GroupTodos                         // Project.NextID, Project.Todos
 	GroupAnchors                       // Project.NextAnchor, Project.Anchors
 	GroupGovernance                    // Project.Governance
@@ -45,7 +44,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"history", "phase", "strikes", "agent todos", "memory", "todos", "anchors", "governance", "background", "delegation", "tasks"}
+var groupNames = []string{"history", "phase", "strikes", "agent todos", "todos", "anchors", "governance", "background", "delegation", "tasks"}
 
 func (g Groups) String() string {
 	var names []string

@@ -156,24 +156,6 @@ type TodoState struct {
 	Agent []AgentTodo `json:"agent,omitempty"`
 }
 
-// MemoryState is the memory handler's group: what survives a compaction.
-type MemoryState struct {
-	Snapshot *Snapshot `json:"snapshot,omitempty"`
-}
-
-// Snapshot is the session as it was just before a compaction.
-type Snapshot struct {
-	Time      time.Time  `json:"t"`
-	Trigger   string     `json:"trigger,omitempty"` // manual | auto
-	Phase     string     `json:"phase,omitempty"`
-	Todos     []string   `json:"todos,omitempty"` // open todos, rendered
-	Strikes   []Strike   `json:"strikes,omitempty"`
-	LastCalls []ToolCall `json:"last_calls,omitempty"`
-	// Delivered is set once the snapshot has been re-injected, so that a
-	// later resume does not inject it again.
-	Delivered bool `json:"delivered,omitempty"`
-}
-
 // Anchor priorities, strongest first.
 const (
 	AnchorCritical = "critical"

@@ -20,11 +20,10 @@ import (
 // ([RegisterSession]).
 var sessionSections = [maxSections]section[Session]{
 	0:  newSection(0, "core", (*Session).coreFields),
-	1:  newSection(GroupHistory, "history", func(s *Session, c *binrec.Codec) { binrec.ListGrow(c, &s.History, 1, (*ToolCall).fields) }),
+	1:  newSection(GroupHistory, "history", func(s *Session, c *binrec.Codec) { binrec.ListGrow(c, &s.History, 1, (*ToolCall).Fields) }),
 	2:  newSection(GroupPhase, "phase", func(s *Session, c *binrec.Codec) { s.Phase.fields(c) }),
-	3:  newSection(GroupStrikes, "strikes", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Strikes.Targets, (*Strike).fields) }),
+	3:  newSection(GroupStrikes, "strikes", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Strikes.Targets, (*Strike).Fields) }),
 	4:  newSection(GroupAgentTodos, "agent todos", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Todos.Agent, (*AgentTodo).fields) }),
-	6:  newSection(GroupMemory, "memory", func(s *Session, c *binrec.Codec) { binrec.Last(c, &s.Memory.Snapshot, (*Snapshot).fields) }),
 	11: newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
 }
 
@@ -71,7 +70,9 @@ func (s *Session) coreFields(c *binrec.Codec) {
 	})
 }
 
-func (t *ToolCall) fields(c *binrec.Codec) {
+// Fields codes a tool call: the history's, and a compaction snapshot's
+// last calls (package compaction).
+func (t *ToolCall) Fields(c *binrec.Codec) {
 	c.Time(&t.Time)
 	c.Str(&t.ID, &t.Tool, &t.Raw, &t.Summary, &t.Agent, &t.Verdict, &t.Rule, &t.Outcome)
 	c.Int64(&t.Duration)
@@ -86,7 +87,9 @@ func (p *PhaseState) fields(c *binrec.Codec) {
 	})
 }
 
-func (k *Strike) fields(c *binrec.Codec) {
+// Fields codes a strike: the strikes group's, and a compaction
+// snapshot's (package compaction).
+func (k *Strike) Fields(c *binrec.Codec) {
 	c.Str(&k.Tool, &k.Target)
 	c.Int(&k.Count)
 	c.Str(&k.Class)
@@ -99,15 +102,6 @@ func (k *Strike) fields(c *binrec.Codec) {
 
 func (t *AgentTodo) fields(c *binrec.Codec) {
 	c.Str(&t.ID, &t.Content, &t.Status, &t.Active)
-}
-
-func (p *Snapshot) fields(c *binrec.Codec) {
-	c.Time(&p.Time)
-	c.Str(&p.Trigger, &p.Phase)
-	c.Strs(&p.Todos)
-	binrec.List(c, &p.Strikes, (*Strike).fields)
-	binrec.List(c, &p.LastCalls, (*ToolCall).fields)
-	c.Bool(&p.Delivered)
 }
 
 func (p *Project) coreFields(c *binrec.Codec) {

@@ -31,7 +31,6 @@ type Session struct {
 	Phase      PhaseState      `json:"phase,omitzero"`
 	Strikes    StrikeState     `json:"strikes,omitzero"`
 	Todos      TodoState       `json:"todos,omitzero"`
-	Memory     MemoryState     `json:"memory,omitzero"`
 	Delegation DelegationState `json:"delegation,omitzero"`
 
 	// groups are the groups of registered keys, by tag; see [SessionKey].

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -31,9 +32,9 @@ func TestDecodeSessionV1(t *testing.T) {
 		Strikes: state.StrikeState{Targets: []state.Strike{{Tool: "shell", Target: "go test ./...", Count: 1, Class: "test-failure",
 			Errors: []state.StrikeError{{Class: "test-failure", Excerpt: "--- FAIL: TestX", Time: t0}}, Last: t0}}},
 		Todos:      state.TodoState{Agent: []state.AgentTodo{{Content: "write tests", Status: "in_progress", Active: "Writing tests"}}},
-		Memory:     state.MemoryState{Snapshot: &state.Snapshot{Time: t0, Trigger: "auto", Phase: "implementation", Todos: []string{"#1 a"}, Delivered: true}},
 		Delegation: state.DelegationState{Agents: []state.Delegation{{ID: "ag1", Type: "Explore", Depth: 1, Started: t0}}},
 	}
+	compaction.Key.Of(want).Snapshot = &compaction.Snapshot{Time: t0, Trigger: "auto", Phase: "implementation", Todos: []string{"#1 a"}, Delivered: true}
 	*stopKey(want) = session.StopState{Blocks: 2, Interrupted: true, Pending: 1, Done: 2, Fingerprint: "00ff", Stagnant: 1, Last: t0, GaveUp: "x"}
 	if !reflect.DeepEqual(s, want) {
 		t.Fatalf("migrated v1 record:\n got %+v\nwant %+v", s, want)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -122,7 +123,7 @@ func active() *state.Session {
 		{ID: "ag-1", Type: "explore", Depth: 1, Path: []string{"explore"}, Started: At(3), Stopped: At(6), Outcome: "ok"},
 		{ID: "ag-2", Type: "stilgar", Depth: 1, Path: []string{"stilgar"}, Started: At(40)},
 	}
-	s.Memory.Snapshot = &state.Snapshot{Time: At(30), Trigger: "auto", Phase: state.PhaseImplementation}
+	compaction.Key.Of(s).Snapshot = &compaction.Snapshot{Time: At(30), Trigger: "auto", Phase: state.PhaseImplementation}
 	*tasks.SessionTaskKey.Of(s) = tasks.SessionTask{Number: 1, Title: "Rework login", Phase: 1, Phases: 2}
 	return s
 }
