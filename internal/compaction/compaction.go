@@ -5,6 +5,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/binrec"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
 )
 
 // Memory is the session's memory group: what survives a compaction.
@@ -18,7 +19,7 @@ type Snapshot struct {
 	Trigger   string           `json:"trigger,omitempty"` // manual | auto
 	Phase     string           `json:"phase,omitempty"`
 	Todos     []string         `json:"todos,omitempty"` // open todos, rendered
-	Strikes   []state.Strike   `json:"strikes,omitempty"`
+	Strikes   []strikes.Strike `json:"strikes,omitempty"`
 	LastCalls []state.ToolCall `json:"last_calls,omitempty"`
 	// Delivered is set once the snapshot has been re-injected, so that a
 	// later resume does not inject it again.
@@ -35,7 +36,7 @@ func (p *Snapshot) fields(c *binrec.Codec) {
 	c.Time(&p.Time)
 	c.Str(&p.Trigger, &p.Phase)
 	c.Strs(&p.Todos)
-	binrec.List(c, &p.Strikes, (*state.Strike).Fields)
+	binrec.List(c, &p.Strikes, (*strikes.Strike).Fields)
 	binrec.List(c, &p.LastCalls, (*state.ToolCall).Fields)
 	c.Bool(&p.Delivered)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
 )
 
 // realistic is a long session of a busy project: a full history, 12
@@ -20,7 +21,7 @@ func realistic() (*state.Session, *state.Project) {
 		s.Phase.Set([]string{state.PhaseImplementation, state.PhaseVerification}[i%2], "edit x.go", t0)
 	}
 	for i := range 3 {
-		s.Strikes.Add("shell", fmt.Sprintf("make t%d", i), state.StrikeError{Class: "test", Time: t0})
+		strikes.Key.Of(s).Add("shell", fmt.Sprintf("make t%d", i), strikes.StrikeError{Class: "test", Time: t0})
 	}
 	for i := range 10 {
 		s.Todos.Agent = append(s.Todos.Agent, state.AgentTodo{Content: fmt.Sprintf("step %d of the plan", i), Status: "pending"})
@@ -46,7 +47,7 @@ func BenchmarkTakeDiff(b *testing.B) {
 		groups state.Groups
 	}{
 		{"all groups", state.AllGroups},
-		{"post_tool groups", state.GroupHistory | state.GroupPhase | state.GroupStrikes | state.GroupAgentTodos | collector.StateKey.Group()},
+		{"post_tool groups", state.GroupHistory | state.GroupPhase | strikes.Key.Group() | state.GroupAgentTodos | collector.StateKey.Group()},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s, p := realistic()

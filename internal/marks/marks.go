@@ -8,6 +8,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
 )
 
 // maxPart bounds a free-text part of a mark (a command, a todo's text); the
@@ -44,8 +45,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 	}
 	// One backing array for every list.
 	n := 0
-	if b.has(state.GroupStrikes) {
-		n += len(s.Strikes.Targets)
+	if b.has(strikes.Key.Group()) {
+		n += len(strikes.Key.Of(s).Targets)
 	}
 	if b.has(state.GroupAgentTodos) {
 		n += len(s.Todos.Agent)
@@ -73,8 +74,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 		}
 		return all[start:len(all):len(all)]
 	}
-	b.strikes = take(state.GroupStrikes, len(s.Strikes.Targets), func(i int) item {
-		k := &s.Strikes.Targets[i]
+	b.strikes = take(strikes.Key.Group(), len(strikes.Key.Of(s).Targets), func(i int) item {
+		k := &strikes.Key.Of(s).Targets[i]
 		return item{key: k.Tool, s: k.Target, n: k.Count}
 	})
 	b.agentTodos = take(state.GroupAgentTodos, len(s.Todos.Agent), func(i int) item {
@@ -111,9 +112,9 @@ func Diff(b *Before, s *state.Session, p *state.Project) []event.Mark {
 	if s.Counters.Failed > b.failed {
 		add(event.MarkToolFailed, failedText(s))
 	}
-	if b.has(state.GroupStrikes) {
-		for i := range s.Strikes.Targets {
-			k := &s.Strikes.Targets[i]
+	if b.has(strikes.Key.Group()) {
+		for i := range strikes.Key.Of(s).Targets {
+			k := &strikes.Key.Of(s).Targets[i]
 			old, ok := find(b.strikes, i, func(it *item) bool { return it.key == k.Tool && it.s == k.Target })
 			if k.Count >= 2 && (!ok || k.Count > old.n) {
 				add(event.MarkStrike, fmt.Sprintf("%s failed %d times (%s)", describe(s, k.Tool, k.Target), k.Count, k.Class))
@@ -181,7 +182,7 @@ func failedText(s *state.Session) string {
 func escalationText(b *Before, s *state.Session) string {
 	for i := range b.strikes {
 		old := &b.strikes[i]
-		if s.Strikes.Find(old.key, old.s) == nil {
+		if strikes.Key.Of(s).Find(old.key, old.s) == nil {
 			return fmt.Sprintf("%s failed %d times in a row", describe(s, old.key, old.s), old.n+1)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
 )
 
 var t0 = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
@@ -21,7 +22,7 @@ func base() (*state.Session, *state.Project) {
 	s.Phase.Set(state.PhaseExploration, "read x.go", t0)
 	s.AddCall(state.ToolCall{Time: t0, Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed"})
 	s.Counters.Failed = 1
-	s.Strikes.Add("shell", "go test ./...", state.StrikeError{Class: "compile", Time: t0})
+	strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 	s.Todos.Agent = []state.AgentTodo{{Content: "write tests", Status: "in_progress"}, {Content: "ship", Status: "pending"}}
 	s.Delegation.Agents = []state.Delegation{{ID: "a1", Type: "explore", Depth: 1, Started: t0}}
 	p := &state.Project{Version: state.ProjectVersion}
@@ -51,17 +52,17 @@ func TestDiff(t *testing.T) {
 			s.AddCall(state.ToolCall{Tool: "edit", Raw: "Edit", Summary: "x.go", Outcome: "failed"})
 			s.Counters.Failed++
 		}, "tool_failed: Edit `x.go`"},
-		{"strike", state.GroupStrikes | state.GroupHistory, func(s *state.Session, _ *state.Project) {
-			s.Strikes.Add("shell", "go test ./...", state.StrikeError{Class: "compile", Time: t0})
+		{"strike", strikes.Key.Group() | state.GroupHistory, func(s *state.Session, _ *state.Project) {
+			strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 		}, "strike: Bash `go test ./...` failed 2 times (compile)"},
-		{"a first failure is no strike", state.GroupStrikes, func(s *state.Session, _ *state.Project) {
-			s.Strikes.Add("shell", "make", state.StrikeError{Class: "build", Time: t0})
+		{"a first failure is no strike", strikes.Key.Group(), func(s *state.Session, _ *state.Project) {
+			strikes.Key.Of(s).Add("shell", "make", strikes.StrikeError{Class: "build", Time: t0})
 		}, ""},
-		{"a cleared strike is no mark", state.GroupStrikes, func(s *state.Session, _ *state.Project) {
-			s.Strikes.Clear("shell", "go test ./...")
+		{"a cleared strike is no mark", strikes.Key.Group(), func(s *state.Session, _ *state.Project) {
+			strikes.Key.Of(s).Clear("shell", "go test ./...")
 		}, ""},
-		{"escalation", state.GroupStrikes | state.GroupHistory, func(s *state.Session, _ *state.Project) {
-			s.Strikes.Clear("shell", "go test ./...")
+		{"escalation", strikes.Key.Group() | state.GroupHistory, func(s *state.Session, _ *state.Project) {
+			strikes.Key.Of(s).Clear("shell", "go test ./...")
 			s.Counters.Escalations++
 		}, "escalation: Bash `go test ./...` failed 2 times in a row"},
 		{"agent todos", state.GroupAgentTodos, func(s *state.Session, _ *state.Project) {
@@ -97,7 +98,7 @@ func TestDiff(t *testing.T) {
 		// state that differs is not looked at.
 		{"groups not loaded", state.GroupHistory, func(s *state.Session, p *state.Project) {
 			s.Phase.Set(state.PhaseVerification, "go test", t0)
-			s.Strikes.Add("shell", "go test ./...", state.StrikeError{Class: "compile", Time: t0})
+			strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 			s.Todos.Agent = nil
 			p.Todos = nil
 			s.Delegation.Agents = nil
@@ -155,7 +156,7 @@ func TestLongTextIsCut(t *testing.T) {
 func TestTakeIsNotAliased(t *testing.T) {
 	s, p := base()
 	b := Take(s, p, state.AllGroups)
-	s.Strikes.Targets[0].Count = 1 // unchanged
+	strikes.Key.Of(s).Targets[0].Count = 1 // unchanged
 	s.Todos.Agent[0].Status = "completed"
 	p.Background.Tasks[0].Status = "running"
 	want := []event.Mark{

@@ -14,6 +14,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -122,7 +123,7 @@ func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *compacti
 		}
 		snap.Todos = append(snap.Todos, t)
 	}
-	snap.Strikes = slices.Clone(s.Strikes.Targets)
+	snap.Strikes = slices.Clone(strikes.Key.Of(s).Targets)
 	calls := s.History
 	if len(calls) > snapshotCalls {
 		calls = calls[len(calls)-snapshotCalls:]

@@ -12,6 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
 )
 
 func TestRenderStateBudget(t *testing.T) {
@@ -28,7 +29,7 @@ func TestRenderStateBudget(t *testing.T) {
 		state.Anchor{ID: 102, Kind: "decision", Priority: "high", Text: "old high decision", Created: now.Add(-47 * time.Hour)},
 	)
 	snap := &compaction.Snapshot{Time: now, Phase: "implementation", Todos: []string{"#1 write the report"},
-		Strikes: []state.Strike{{Tool: "shell", Target: "go test ./...", Count: 2, Class: "test-failure"}}}
+		Strikes: []strikes.Strike{{Tool: "shell", Target: "go test ./...", Count: 2, Class: "test-failure"}}}
 	for i := range 10 {
 		snap.LastCalls = append(snap.LastCalls, state.ToolCall{Time: now, Raw: "Bash", Outcome: "ok", Summary: fmt.Sprintf("echo %d", i)})
 	}

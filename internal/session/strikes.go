@@ -8,7 +8,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/sanitize"
-	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -22,7 +22,7 @@ func Strikes(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "strikes", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.PostTool, event.UserPrompt},
-		Groups: state.GroupStrikes | StopKey.Group() | tasks.OutboxKey.Group(),
+		Groups: strikes.Key.Group() | StopKey.Group() | tasks.OutboxKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return strike(c, opts)
 		},
@@ -40,7 +40,7 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	text := failureText(ev)
 	failed := ev.Failed || (ev.Tool.Name == event.Shell && strongFailure(ev.Output))
 	if !failed {
-		s.Strikes.Clear(tool, target)
+		strikes.Key.Of(s).Clear(tool, target)
 		return event.Result{}, nil
 	}
 	class, excerpt := classifyError(text)
@@ -49,7 +49,7 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		StopKey.Of(s).Interrupted = true
 		return event.Result{}, nil
 	}
-	k := s.Strikes.Add(tool, target, state.StrikeError{
+	k := strikes.Key.Of(s).Add(tool, target, strikes.StrikeError{
 		Class: class, Excerpt: sanitize.String(shorten(strings.TrimSpace(excerpt), 160), 200), Time: ev.Time,
 	})
 	o := opts().normalize()
@@ -57,7 +57,7 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	case k.Count >= o.EscalateAt:
 		msg := escalation(k, o, ev.Host)
 		tasks.QueueError(s, escalationError(k, ev))
-		s.Strikes.Clear(tool, target)
+		strikes.Key.Of(s).Clear(tool, target)
 		s.Counters.Escalations++
 		return event.Result{Context: event.Note("strikes", tool+" "+target, event.High, msg)}, nil
 	case k.Count >= o.WarnAt:
@@ -69,7 +69,7 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 // escalationError is an escalation as the task board's error log keeps
 // it: the strike's class, and the tool and its target as the cause, so
 // the same failing command recurs in one entry.
-func escalationError(k *state.Strike, ev *event.Event) tasks.ErrorEvent {
+func escalationError(k *strikes.Strike, ev *event.Event) tasks.ErrorEvent {
 	var last string
 	if n := len(k.Errors); n > 0 {
 		last = k.Errors[n-1].Excerpt
@@ -140,14 +140,14 @@ func isOutputFilter(name string) bool {
 	return false
 }
 
-func describeTarget(k *state.Strike) string {
+func describeTarget(k *strikes.Strike) string {
 	if k.Target == "" {
 		return k.Tool
 	}
 	return fmt.Sprintf("%s `%s`", k.Tool, k.Target)
 }
 
-func warning(k *state.Strike, o Options, host string) string {
+func warning(k *strikes.Strike, o Options, host string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "atreides: %s failed %d times in a row (%s). Do not retry it unchanged.\n", describeTarget(k), k.Count, k.Class)
 	fmt.Fprintf(&b, "Suggestion: %s\n", adviceFor(k.Class))
@@ -155,7 +155,7 @@ func warning(k *state.Strike, o Options, host string) string {
 	return b.String()
 }
 
-func escalation(k *state.Strike, o Options, host string) string {
+func escalation(k *strikes.Strike, o Options, host string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "atreides escalation: %s failed %d times in a row. STOP repeating it.\n", describeTarget(k), k.Count)
 	b.WriteString("Error history:\n")

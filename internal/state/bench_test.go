@@ -81,7 +81,6 @@ func busySession(id string) *Session {
 	for i := range 8 {
 		s.Phase.Set([]string{PhaseExploration, PhaseImplementation}[i%2], "edit internal/x.go", t0)
 	}
-	s.Strikes.Add("shell", "go test ./...", StrikeError{Class: "test-failure", Excerpt: "--- FAIL: TestX (0.00s)", Time: t0})
 	for i := range 10 {
 		s.Todos.Agent = append(s.Todos.Agent, AgentTodo{ID: fmt.Sprint(i), Content: "write the tests for the parser", Status: TodoInProgress, Active: "Writing tests"})
 	}

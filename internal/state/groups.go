@@ -21,7 +21,6 @@ type Groups uint32
 const (
 	GroupHistory    Groups = 1 << iota // Session.History
 	GroupPhase                         // Session.Phase
-	GroupStrikes                       // Session.Strikes
 	GroupAgentTodos                    // Session.Todos
 	GroupTodos                         // Project.NextID, Project.Todos
 	GroupAnchors                       // Project.NextAnchor, Project.Anchors
@@ -44,7 +43,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"history", "phase", "strikes", "agent todos", "todos", "anchors", "governance", "background", "delegation", "tasks"}
+var groupNames = []string{"history", "phase", "agent todos", "todos", "anchors", "governance", "background", "delegation", "tasks"}
 
 func (g Groups) String() string {
 	var names []string

@@ -22,7 +22,6 @@ var sessionSections = [maxSections]section[Session]{
 	0:  newSection(0, "core", (*Session).coreFields),
 	1:  newSection(GroupHistory, "history", func(s *Session, c *binrec.Codec) { binrec.ListGrow(c, &s.History, 1, (*ToolCall).Fields) }),
 	2:  newSection(GroupPhase, "phase", func(s *Session, c *binrec.Codec) { s.Phase.fields(c) }),
-	3:  newSection(GroupStrikes, "strikes", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Strikes.Targets, (*Strike).Fields) }),
 	4:  newSection(GroupAgentTodos, "agent todos", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Todos.Agent, (*AgentTodo).fields) }),
 	11: newSection(GroupDelegation, "delegation", func(s *Session, c *binrec.Codec) { s.Delegation.fields(c) }),
 }
@@ -85,19 +84,6 @@ func (p *PhaseState) fields(c *binrec.Codec) {
 		c.Str(&t.From, &t.To, &t.Cause)
 		c.Time(&t.Time)
 	})
-}
-
-// Fields codes a strike: the strikes group's, and a compaction
-// snapshot's (package compaction).
-func (k *Strike) Fields(c *binrec.Codec) {
-	c.Str(&k.Tool, &k.Target)
-	c.Int(&k.Count)
-	c.Str(&k.Class)
-	binrec.List(c, &k.Errors, func(e *StrikeError, c *binrec.Codec) {
-		c.Str(&e.Class, &e.Excerpt)
-		c.Time(&e.Time)
-	})
-	c.Time(&k.Last)
 }
 
 func (t *AgentTodo) fields(c *binrec.Codec) {

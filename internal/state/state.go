@@ -29,7 +29,6 @@ type Session struct {
 	// engine's marks (package marks) read them, and the engine cannot
 	// import the features, which import it.
 	Phase      PhaseState      `json:"phase,omitzero"`
-	Strikes    StrikeState     `json:"strikes,omitzero"`
 	Todos      TodoState       `json:"todos,omitzero"`
 	Delegation DelegationState `json:"delegation,omitzero"`
 

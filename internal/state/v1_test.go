@@ -8,6 +8,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
 )
 
 // stopKey is the stop gate's group, which lives in package session.
@@ -29,11 +30,11 @@ func TestDecodeSessionV1(t *testing.T) {
 			{From: "", To: "exploration", Cause: "read x.go", Time: t0},
 			{From: "exploration", To: "implementation", Cause: "edit x.go", Time: t0.Add(time.Minute)},
 		}},
-		Strikes: state.StrikeState{Targets: []state.Strike{{Tool: "shell", Target: "go test ./...", Count: 1, Class: "test-failure",
-			Errors: []state.StrikeError{{Class: "test-failure", Excerpt: "--- FAIL: TestX", Time: t0}}, Last: t0}}},
 		Todos:      state.TodoState{Agent: []state.AgentTodo{{Content: "write tests", Status: "in_progress", Active: "Writing tests"}}},
 		Delegation: state.DelegationState{Agents: []state.Delegation{{ID: "ag1", Type: "Explore", Depth: 1, Started: t0}}},
 	}
+	*strikes.Key.Of(want) = strikes.State{Targets: []strikes.Strike{{Tool: "shell", Target: "go test ./...", Count: 1, Class: "test-failure",
+		Errors: []strikes.StrikeError{{Class: "test-failure", Excerpt: "--- FAIL: TestX", Time: t0}}, Last: t0}}}
 	compaction.Key.Of(want).Snapshot = &compaction.Snapshot{Time: t0, Trigger: "auto", Phase: "implementation", Todos: []string{"#1 a"}, Delivered: true}
 	*stopKey(want) = session.StopState{Blocks: 2, Interrupted: true, Pending: 1, Done: 2, Fingerprint: "00ff", Stagnant: 1, Last: t0, GaveUp: "x"}
 	if !reflect.DeepEqual(s, want) {

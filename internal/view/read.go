@@ -4,6 +4,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -12,7 +13,7 @@ import (
 // and when how a group is stored changes, this file is the one to follow.
 
 func readPhase(s *state.Session) *state.PhaseState         { return &s.Phase }
-func readStrikes(s *state.Session) []state.Strike          { return s.Strikes.Targets }
+func readStrikes(s *state.Session) []strikes.Strike        { return strikes.Key.Of(s).Targets }
 func readAgentTodos(s *state.Session) []state.AgentTodo    { return s.Todos.Agent }
 func readStop(s *state.Session) session.StopState          { return *session.StopKey.Of(s) }
 func readCompaction(s *state.Session) *compaction.Snapshot { return compaction.Key.Of(s).Snapshot }

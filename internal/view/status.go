@@ -13,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
@@ -78,7 +79,7 @@ type StatusSession struct {
 	// Transitions are the last phase transitions (at most 10).
 	Transitions []state.Transition `json:"transitions"`
 	// Strikes not cleared, as stored.
-	Strikes []state.Strike `json:"strikes"`
+	Strikes []strikes.Strike `json:"strikes"`
 	// AgentTodos are the host's todo tool's list as it last sent it.
 	AgentTodos []state.AgentTodo `json:"agent_todos"`
 	// The stop gate's state, as stored.
@@ -205,7 +206,7 @@ func statusSession(s *state.Session, ncalls int) StatusSession {
 	sj := StatusSession{
 		ID: s.ID, Host: s.Host, Started: s.Started, Updated: s.Updated, Ended: s.Ended, Cwd: s.Cwd,
 		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: List(s.Agents),
-		Phase: readPhase(s).Current, Transitions: append([]state.Transition{}, trans...), Strikes: append([]state.Strike{}, readStrikes(s)...),
+		Phase: readPhase(s).Current, Transitions: append([]state.Transition{}, trans...), Strikes: append([]strikes.Strike{}, readStrikes(s)...),
 		AgentTodos: List(readAgentTodos(s)), Stop: stop, StopBlocks: stop.Blocks,
 		Delegations: statusDelegations(readDelegations(s)),
 	}

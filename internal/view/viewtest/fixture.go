@@ -19,6 +19,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
@@ -114,7 +115,7 @@ func active() *state.Session {
 	s.Counters = state.Counters{Events: 30, Prompts: 2, ToolCalls: 12, Denied: 1, Asked: 1, Failed: 2, Stops: 1, Compacts: 1, Escalations: 0}
 	s.Phase.Set(state.PhaseExploration, "read src/auth/login.go", At(2))
 	s.Phase.Set(state.PhaseImplementation, "edit src/auth/login.go", At(10))
-	s.Strikes.Add("Bash", "go test ./...", state.StrikeError{Class: "test", Excerpt: "FAIL TestLogin", Time: At(20)})
+	strikes.Key.Of(s).Add("Bash", "go test ./...", strikes.StrikeError{Class: "test", Excerpt: "FAIL TestLogin", Time: At(20)})
 	s.Todos.Agent = []state.AgentTodo{
 		{Content: "rework the login handler", Status: state.TodoInProgress},
 		{Content: "read the auth package", Status: "completed"},
