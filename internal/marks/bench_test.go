@@ -7,6 +7,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
 )
 
 // realistic is a long session of a busy project: a full history, 12
@@ -30,7 +31,7 @@ func realistic() (*state.Session, *state.Project) {
 		p.AddTodo(state.NewTodo{Title: fmt.Sprintf("todo %d", i)}, t0)
 	}
 	for i := range 7 {
-		s.Delegation.Agents = append(s.Delegation.Agents, state.Delegation{ID: fmt.Sprint("a", i+2), Type: "explore", Depth: 1, Started: t0, Stopped: t0, Outcome: "ok"})
+		subagents.Key.Of(s).Agents = append(subagents.Key.Of(s).Agents, subagents.Delegation{ID: fmt.Sprint("a", i+2), Type: "explore", Depth: 1, Started: t0, Stopped: t0, Outcome: "ok"})
 	}
 	for i := range 19 {
 		p.Background.Tasks = append(p.Background.Tasks, state.BgTask{ID: fmt.Sprint("bg-", i+2), Status: "completed"})

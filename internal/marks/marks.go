@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
 )
 
 // maxPart bounds a free-text part of a mark (a command, a todo's text); the
@@ -54,8 +55,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 	if b.has(state.GroupTodos) {
 		n += len(p.Todos)
 	}
-	if b.has(state.GroupDelegation) {
-		n += len(s.Delegation.Agents)
+	if b.has(subagents.Key.Group()) {
+		n += len(subagents.Key.Of(s).Agents)
 	}
 	if b.has(state.GroupBackground) {
 		n += len(p.Background.Tasks)
@@ -86,8 +87,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 		t := &p.Todos[i]
 		return item{key: t.Title, n: t.ID, s: t.Status}
 	})
-	b.delegations = take(state.GroupDelegation, len(s.Delegation.Agents), func(i int) item {
-		d := &s.Delegation.Agents[i]
+	b.delegations = take(subagents.Key.Group(), len(subagents.Key.Of(s).Agents), func(i int) item {
+		d := &subagents.Key.Of(s).Agents[i]
 		return item{key: d.ID, n: b2i(d.Running())}
 	})
 	b.background = take(state.GroupBackground, len(p.Background.Tasks), func(i int) item {
@@ -133,7 +134,7 @@ func Diff(b *Before, s *state.Session, p *state.Project) []event.Mark {
 	if s.Counters.Compacts > b.compacts {
 		add(event.MarkCompaction, compactionText(b, s))
 	}
-	if b.has(state.GroupDelegation) {
+	if b.has(subagents.Key.Group()) {
 		delegations(b, s, add)
 	}
 	if b.has(state.GroupBackground) {
@@ -255,8 +256,8 @@ func projectTodos(b *Before, p *state.Project, add func(kind, text string)) {
 }
 
 func delegations(b *Before, s *state.Session, add func(kind, text string)) {
-	for i := range s.Delegation.Agents {
-		d := &s.Delegation.Agents[i]
+	for i := range subagents.Key.Of(s).Agents {
+		d := &subagents.Key.Of(s).Agents[i]
 		old, ok := find(b.delegations, i, func(it *item) bool { return it.key == d.ID })
 		stopped := !d.Running() && (!ok || old.n == 1)
 		if ok && !stopped {

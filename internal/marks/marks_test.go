@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
 )
 
 var t0 = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
@@ -24,7 +25,7 @@ func base() (*state.Session, *state.Project) {
 	s.Counters.Failed = 1
 	strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 	s.Todos.Agent = []state.AgentTodo{{Content: "write tests", Status: "in_progress"}, {Content: "ship", Status: "pending"}}
-	s.Delegation.Agents = []state.Delegation{{ID: "a1", Type: "explore", Depth: 1, Started: t0}}
+	subagents.Key.Of(s).Agents = []subagents.Delegation{{ID: "a1", Type: "explore", Depth: 1, Started: t0}}
 	p := &state.Project{Version: state.ProjectVersion}
 	p.AddTodo(state.NewTodo{Title: "fix the parser"}, t0)
 	p.Background.Tasks = []state.BgTask{{ID: "bg-1", Parent: "s1", Agent: "oracle", Status: "queued"}}
@@ -85,9 +86,9 @@ func TestDiff(t *testing.T) {
 		{"compaction without memory", 0, func(s *state.Session, _ *state.Project) {
 			s.Counters.Compacts++
 		}, "compaction: context compacted"},
-		{"delegations", state.GroupDelegation, func(s *state.Session, _ *state.Project) {
-			s.Delegation.Agents[0].Stopped, s.Delegation.Agents[0].Outcome = t0, "completed"
-			s.Delegation.Agents = append(s.Delegation.Agents, state.Delegation{ID: "a2", Type: "oracle", Depth: 2, Started: t0})
+		{"delegations", subagents.Key.Group(), func(s *state.Session, _ *state.Project) {
+			subagents.Key.Of(s).Agents[0].Stopped, subagents.Key.Of(s).Agents[0].Outcome = t0, "completed"
+			subagents.Key.Of(s).Agents = append(subagents.Key.Of(s).Agents, subagents.Delegation{ID: "a2", Type: "oracle", Depth: 2, Started: t0})
 		}, "delegation_stop: explore, depth 1: completed\ndelegation_start: oracle, depth 2"},
 		{"background", state.GroupBackground, func(_ *state.Session, p *state.Project) {
 			p.Background.Tasks[0].Status = "running"
@@ -101,7 +102,7 @@ func TestDiff(t *testing.T) {
 			strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 			s.Todos.Agent = nil
 			p.Todos = nil
-			s.Delegation.Agents = nil
+			subagents.Key.Of(s).Agents = nil
 			p.Background.Tasks = nil
 		}, ""},
 		{"no groups", state.NoGroups, func(s *state.Session, _ *state.Project) {

@@ -18,8 +18,9 @@ import (
 	_ "github.com/atreides-dev/atreides/internal/readfirst"  // the reads group
 	_ "github.com/atreides-dev/atreides/internal/session"    // the work, stop and rules groups
 	"github.com/atreides-dev/atreides/internal/state"
-	_ "github.com/atreides-dev/atreides/internal/strikes" // the strikes group
-	_ "github.com/atreides-dev/atreides/internal/tasks"   // the error outbox, the session's task
+	_ "github.com/atreides-dev/atreides/internal/strikes"   // the strikes group
+	_ "github.com/atreides-dev/atreides/internal/subagents" // the delegation registry
+	_ "github.com/atreides-dev/atreides/internal/tasks"     // the error outbox, the session's task
 )
 
 // The records in testdata were written by the encoder as it stood before

@@ -26,7 +26,6 @@ const (
 	GroupAnchors                       // Project.NextAnchor, Project.Anchors
 	GroupGovernance                    // Project.Governance
 	GroupBackground                    // Project.Background
-	GroupDelegation                    // Session.Delegation
 	GroupTasks                         // Project.Tasks
 
 	// groupsFixed is the first group of the registered keys (see
@@ -43,7 +42,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"history", "phase", "agent todos", "todos", "anchors", "governance", "background", "delegation", "tasks"}
+var groupNames = []string{"history", "phase", "agent todos", "todos", "anchors", "governance", "background", "tasks"}
 
 func (g Groups) String() string {
 	var names []string

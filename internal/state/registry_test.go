@@ -40,7 +40,7 @@ func registerNote(t *testing.T) SessionKey[note] {
 // of older records.
 func TestRegisteredGroup(t *testing.T) {
 	noteKey := registerNote(t)
-	if noteKey.Group()&AllGroups == 0 || noteKey.Group()&(GroupHistory|GroupDelegation|NoGroups) != 0 {
+	if noteKey.Group()&AllGroups == 0 || noteKey.Group()&(GroupHistory|GroupTasks|NoGroups) != 0 {
 		t.Fatalf("group %b", noteKey.Group())
 	}
 	if !strings.Contains(AllGroups.String(), "note") {

@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
 )
 
 // stopKey is the stop gate's group, which lives in package session.
@@ -30,11 +31,11 @@ func TestDecodeSessionV1(t *testing.T) {
 			{From: "", To: "exploration", Cause: "read x.go", Time: t0},
 			{From: "exploration", To: "implementation", Cause: "edit x.go", Time: t0.Add(time.Minute)},
 		}},
-		Todos:      state.TodoState{Agent: []state.AgentTodo{{Content: "write tests", Status: "in_progress", Active: "Writing tests"}}},
-		Delegation: state.DelegationState{Agents: []state.Delegation{{ID: "ag1", Type: "Explore", Depth: 1, Started: t0}}},
+		Todos: state.TodoState{Agent: []state.AgentTodo{{Content: "write tests", Status: "in_progress", Active: "Writing tests"}}},
 	}
 	*strikes.Key.Of(want) = strikes.State{Targets: []strikes.Strike{{Tool: "shell", Target: "go test ./...", Count: 1, Class: "test-failure",
 		Errors: []strikes.StrikeError{{Class: "test-failure", Excerpt: "--- FAIL: TestX", Time: t0}}, Last: t0}}}
+	*subagents.Key.Of(want) = subagents.State{Agents: []subagents.Delegation{{ID: "ag1", Type: "Explore", Depth: 1, Started: t0}}}
 	compaction.Key.Of(want).Snapshot = &compaction.Snapshot{Time: t0, Trigger: "auto", Phase: "implementation", Todos: []string{"#1 a"}, Delivered: true}
 	*stopKey(want) = session.StopState{Blocks: 2, Interrupted: true, Pending: 1, Done: 2, Fingerprint: "00ff", Stagnant: 1, Last: t0, GaveUp: "x"}
 	if !reflect.DeepEqual(s, want) {

@@ -14,6 +14,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
@@ -244,7 +245,7 @@ func scrub(sj *StatusSession) {
 	}
 }
 
-func statusDelegations(ds []state.Delegation) []StatusDelegation {
+func statusDelegations(ds []subagents.Delegation) []StatusDelegation {
 	out := make([]StatusDelegation, 0, len(ds))
 	for _, d := range ds {
 		v := StatusDelegation{ID: d.ID, Type: d.Type, Parent: d.Parent, Depth: d.Depth, Path: List(d.Path), State: "running",

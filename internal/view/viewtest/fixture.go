@@ -20,6 +20,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
@@ -120,7 +121,7 @@ func active() *state.Session {
 		{Content: "rework the login handler", Status: state.TodoInProgress},
 		{Content: "read the auth package", Status: "completed"},
 	}
-	s.Delegation.Agents = []state.Delegation{
+	subagents.Key.Of(s).Agents = []subagents.Delegation{
 		{ID: "ag-1", Type: "explore", Depth: 1, Path: []string{"explore"}, Started: At(3), Stopped: At(6), Outcome: "ok"},
 		{ID: "ag-2", Type: "stilgar", Depth: 1, Path: []string{"stilgar"}, Started: At(40)},
 	}

@@ -1,15 +1,16 @@
-package state
+package subagents
 
 import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
-// DelegationState is the delegation registry of one session (package
-// delegation): the delegations asked for and not yet started, and every
-// subagent started, live or finished.
-type DelegationState struct {
+// State is the delegation registry of one session (package delegation),
+// its group of the session record: the delegations asked for and not yet
+// started, and every subagent started, live or finished.
+type State struct {
 	// Spawns are delegations allowed at the delegating tool call and not
 	// yet matched to a started subagent.
 	Spawns []Spawn `json:"spawns,omitempty"`
@@ -59,7 +60,7 @@ const (
 )
 
 // Agent returns the record of the subagent, or nil.
-func (g *DelegationState) Agent(id string) *Delegation {
+func (g *State) Agent(id string) *Delegation {
 	for i := len(g.Agents) - 1; i >= 0; i-- {
 		if g.Agents[i].ID == id {
 			return &g.Agents[i]
@@ -68,7 +69,11 @@ func (g *DelegationState) Agent(id string) *Delegation {
 	return nil
 }
 
-func (g *DelegationState) fields(c *binrec.Codec) {
+// Key is the registry's key; its section's tag, 11, is in records on
+// disk.
+var Key = state.RegisterSession(11, "delegation", "delegation", (*State).fields)
+
+func (g *State) fields(c *binrec.Codec) {
 	binrec.List(c, &g.Spawns, (*Spawn).fields)
 	binrec.List(c, &g.Agents, func(d *Delegation, c *binrec.Codec) {
 		c.Str(&d.ID, &d.Type, &d.Parent)
