@@ -13,7 +13,7 @@
 // read-only, read-web, plans-only, full) that each host's installer
 // (internal/install) spells in its own tool names. How a host calls an
 // agent, where its agent files live and which forms it supports are facts
-// of the host registry (internal/hosts), not of this package.
+// of the host registry (internal/host/all), not of this package.
 //
 // Skills are markdown files <dir>/<name>/SKILL.md with a front matter of
 // name and description ([ParseSkill]); [LoadSkills] finds them by name in

@@ -127,9 +127,9 @@ func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (s
 		}
 		host := env.Host
 		if host == "" {
-			host = hostOf(ctx, r, parent)
+			host = hostOf(ctx, r, parent, env.DefaultHost)
 		}
-		q := background.Request{Parent: parent, ParentAgent: env.Agent, Host: host, Agent: in.Agent,
+		q := background.Request{Parent: parent, ParentAgent: env.Agent, Host: host, Facts: env.Hosts[host], Agent: in.Agent,
 			Description: in.Description, Prompt: in.Prompt, Skills: in.Skills, Resume: in.Resume, Path: path(env)}
 		if in.Resume != "" {
 			if err := resumable(&p.Background, r.Opts, in.Resume, host, parent); err != nil {
@@ -158,10 +158,9 @@ func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (s
 }
 
 // hostOf is the host of a session atreides has a record of; a caller
-// without one is taken for Claude Code, the host whose MCP server knows
-// its session.
-func hostOf(ctx context.Context, r *background.Registry, id string) string {
-	host := "claude"
+// without one is taken for the default host (see [Env.DefaultHost]).
+func hostOf(ctx context.Context, r *background.Registry, id, def string) string {
+	host := def
 	_ = r.Store.View(ctx, func(tx *store.Tx) error {
 		if s, _ := state.FindSession(tx, id); s != nil && s.Host != "" {
 			host = s.Host

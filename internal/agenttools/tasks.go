@@ -103,7 +103,7 @@ func lifecycleStatus(word string) (string, bool) {
 // board opens the project's task board on the caller's store and clock.
 func (e *Env) board() *tasks.Repo {
 	r := tasks.Open(e.Root, tasks.LoadOptions(e.Root))
-	r.Store, r.Now = e.Store, e.Now
+	r.Store, r.Now, r.Hosts = e.Store, e.Now, e.Guard
 	return r
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/atreides-dev/atreides/internal/config/configtest"
+	"github.com/atreides-dev/atreides/internal/host/claude"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,7 @@ func TestTaskTools(t *testing.T) {
 	root := newProject(t)
 	a := testEnv(root, map[string]string{"ATREIDES_SESSION_ID": "s-a"})
 	b := testEnv(root, map[string]string{"CLAUDE_CODE_SESSION_ID": "s-b"})
-	b.ToolName = func(s string) string { return "mcp__atreides__" + s }
+	b.Host, b.Hosts = claude.Host, testHosts
 	for _, tc := range []struct {
 		env        *Env
 		tool, args string
@@ -193,7 +194,7 @@ func TestPhaseDone(t *testing.T) {
 	os.WriteFile(filepath.Join(root, ".atreides", "config.yaml"), []byte("tasks:\n  commits:\n    enabled: true\n"), 0o644)
 	configtest.Trust(t, root) // scoped commits run git
 	a := testEnv(root, map[string]string{"ATREIDES_SESSION_ID": "s-a"})
-	a.ToolName = func(s string) string { return "mcp__atreides__" + s }
+	a.Host, a.Hosts = claude.Host, testHosts
 	if _, err := call(t, a, "task_create", `{"title":"add a health endpoint"}`); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
@@ -21,9 +23,17 @@ type Tool struct {
 type Env struct {
 	Root  string
 	Store *store.Store
-	// Host is the calling host's registry name (claude, gemini, codex,
-	// opencode), "" when unknown.
+	// Host is the calling host's name, "" when unknown.
 	Host string
+	// Hosts are the facts of every host atreides knows, by name, and
+	// DefaultHost the one a caller is taken for when neither Host nor its
+	// session's record names one; the wiring site fills both from the
+	// host registry (internal/host/all).
+	Hosts       map[string]*event.HostFacts
+	DefaultHost string
+	// Guard is what the guard must know of the hosts when it judges a
+	// command atreides runs for a tool (a phase's verification).
+	Guard policy.Hosts
 	// Session is the calling session when the host says which; "" makes
 	// the tool find it (see the tools' session binding).
 	Session string
@@ -33,18 +43,10 @@ type Env struct {
 	Getenv func(string) string
 	// Logf writes to the project log.
 	Logf func(format string, args ...any)
-	// ToolName is what the calling host calls one of these tools, for
-	// messages that name one (hosts.ToolName); nil leaves names bare.
-	ToolName func(tool string) string
-	// SkillDirs are the hosts' own skill folders (hosts.SkillDirs), where
+	// SkillDirs are the hosts' own skill folders (all.SkillDirs), where
 	// a skill not in .atreides/skills is looked for.
 	SkillDirs []string
 }
 
 // toolName is what the caller's host calls the tool.
-func (e *Env) toolName(tool string) string {
-	if e.ToolName == nil {
-		return tool
-	}
-	return e.ToolName(tool)
-}
+func (e *Env) toolName(tool string) string { return e.Hosts[e.Host].ToolName(tool) }

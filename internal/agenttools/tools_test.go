@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -141,7 +142,6 @@ func TestSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prefixed := func(tool string) string { return "mcp_atreides_" + tool }
 	for _, tc := range []struct {
 		name string
 		env  *Env
@@ -150,7 +150,7 @@ func TestSession(t *testing.T) {
 		{"named by the host", &Env{Root: root, Store: st, Session: "s-host", Getenv: func(string) string { return "s-env" }}, "Session s-host (named by the host)"},
 		{"the host's var first: ATREIDES_SESSION_ID cannot impersonate", testEnv(root, map[string]string{"ATREIDES_SESSION_ID": "s1", "CLAUDE_CODE_SESSION_ID": "s2"}), "Session s2 (from $CLAUDE_CODE_SESSION_ID)"},
 		{"most recent", testEnv(root, nil), "Session recent (the project's most recently active session)"},
-		{"host's tool name", &Env{Root: root, Store: st, ToolName: prefixed}, "call mcp_atreides_select_active_intent before writing"},
+		{"host's tool name", &Env{Root: root, Store: st, Host: gemini.Host, Hosts: testHosts}, "call mcp_atreides_select_active_intent before writing"},
 	} {
 		tc.env.Now = time.Now
 		out, err := call(t, tc.env, "session_status", `{}`)

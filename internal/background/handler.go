@@ -48,7 +48,7 @@ func handle(c *engine.Call, root string, opts func() Options) (event.Result, err
 			for _, id := range Schedule(b, o.Limits, ev.Time) {
 				// The supervisor waits for this transaction's lock,
 				// so it sees the task running once this commits.
-				if b.Task(id).Runner == "opencode" {
+				if b.Task(id).Runner == RunnerOpenCode {
 					continue // the plugin runs it
 				}
 				if err := Launch(o.Exe, root, id); err != nil {
@@ -64,7 +64,7 @@ func handle(c *engine.Call, root string, opts func() Options) (event.Result, err
 	var res event.Result
 	if o.Notify {
 		if done := TakeNotification(b, ev.SessionID, ev.AgentID); len(done) > 0 {
-			text := Notification(done, o.toolName(ev.Host))
+			text := Notification(done, ev.HostFacts().ToolName)
 			if ev.Kind == event.Stop && !ev.InSubagent() {
 				// The agent is about to stop: it reads the results now.
 				return event.Result{Block: true, BlockReason: text}, nil
@@ -116,7 +116,7 @@ func gate(c *engine.Call, b *state.Background, pending []*state.BgTask, o Option
 	for _, t := range pending {
 		t.Blocks++
 	}
-	res.Block, res.BlockReason = true, stopReason(b, pending, o.toolName(c.Event.Host), most+1, o.MaxBlocks, c.Event.Time)
+	res.Block, res.BlockReason = true, stopReason(b, pending, c.Event.HostFacts().ToolName, most+1, o.MaxBlocks, c.Event.Time)
 }
 
 func stopReason(b *state.Background, pending []*state.BgTask, name func(string) string, n, limit int, now time.Time) string {

@@ -11,15 +11,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Request is a task to launch.
 type Request struct {
 	Parent, ParentAgent, Host string
-	Agent, Description        string
-	Prompt                    string
-	Skills                    []string
+	// Facts are the host's (nil for a host atreides does not know).
+	Facts              *event.HostFacts
+	Agent, Description string
+	Prompt             string
+	Skills             []string
 	// Resume is an earlier task whose CLI session this one continues.
 	Resume string
 	// Path is the chain of background agents the launcher runs under
@@ -44,6 +47,9 @@ var Categories = []string{"quick", "deep", "writing", "general"}
 // [Registry.Update], which starts it when its key has room.
 func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTask, error) {
 	q.Agent = strings.ToLower(strings.TrimSpace(q.Agent))
+	// Atreides's plugin inside the host runs the task: no headless
+	// command is needed.
+	plugin := q.Facts != nil && q.Facts.PluginRunsTasks
 	switch {
 	case strings.TrimSpace(q.Prompt) == "":
 		return nil, errors.New("the prompt is empty: say what the task must do")
@@ -51,7 +57,7 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 		return nil, fmt.Errorf("the prompt is %d bytes, more than %d: put the material in a file and name it in the prompt", len(q.Prompt), MaxPrompt)
 	case !r.known(q.Agent):
 		return nil, fmt.Errorf("unknown agent %q: use one of %s", q.Agent, strings.Join(r.names(), ", "))
-	case q.Host == "opencode":
+	case plugin:
 	case r.Opts.Commands[q.Host] == nil:
 		return nil, fmt.Errorf("no headless command is configured for host %q (background.commands)", q.Host)
 	}
@@ -68,8 +74,8 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 		return nil, err
 	}
 	runner := "process"
-	if q.Host == "opencode" {
-		runner = "opencode"
+	if plugin {
+		runner = RunnerOpenCode
 	}
 	head := q.Prompt
 	if len(head) > promptHead {
@@ -78,7 +84,7 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 	t := Add(&p.Background, state.BgTask{
 		Parent: q.Parent, ParentAgent: q.ParentAgent, Host: q.Host, Runner: runner,
 		Agent: q.Agent, Description: q.Description, Prompt: head, Skills: q.Skills,
-		Key: r.Opts.KeyOf(q.Host, q.Agent), Path: append(slices.Clone(q.Path), q.Agent), Resume: q.Resume,
+		Key: r.Opts.KeyOf(q.Facts, q.Host, q.Agent), Path: append(slices.Clone(q.Path), q.Agent), Resume: q.Resume,
 	}, now)
 	dir := Dir(r.Root, t.ID)
 	if err := os.MkdirAll(dir, 0o700); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/event"
 )
 
 // Options are the background section of the configuration, mapped.
@@ -24,14 +25,11 @@ type Options struct {
 	// delegation (depth, cycles, redirect).
 	Delegation delegation.Options
 	// Roster is the agents a task may run as; SkillDirs the hosts' skill
-	// folders searched after .atreides/skills (hosts.SkillDirs, set by the
+	// folders searched after .atreides/skills (all.SkillDirs, set by the
 	// caller: the host registry links this package).
 	Roster    agents.Roster
 	SkillDirs []string
-	// ToolName is what a host calls one of atreides's tools
-	// (hosts.ToolName, set by the caller); nil leaves names bare.
-	ToolName func(host, tool string) string
-	Notify   bool
+	Notify    bool
 	// MaxBlocks bounds the stops blocked per batch of tasks (the
 	// session's stop.max_blocks, below Claude Code's cap of 8).
 	MaxBlocks int
@@ -70,14 +68,12 @@ func LoadOptions(root string) Options {
 	return FromConfig(c)
 }
 
-// providers are the model providers of the hosts' headless CLIs.
-var providers = map[string]string{"claude": "anthropic", "gemini": "google", "codex": "openai"}
-
-// KeyOf is a task's concurrency key.
-func (o Options) KeyOf(host, agent string) string {
+// KeyOf is a task's concurrency key: by provider, the model provider of
+// the host's headless CLI (the host's name when it has none of its own).
+func (o Options) KeyOf(facts *event.HostFacts, host, agent string) string {
 	if o.KeyBy == "provider" {
-		if p, ok := providers[host]; ok {
-			return p
+		if facts != nil && facts.Provider != "" {
+			return facts.Provider
 		}
 		return host
 	}
@@ -99,14 +95,4 @@ func Argv(tmpl []string, prompt, dir, session string) []string {
 		}
 	}
 	return out
-}
-
-// toolName names atreides's tools as the host calls them.
-func (o Options) toolName(host string) func(string) string {
-	return func(tool string) string {
-		if o.ToolName == nil {
-			return tool
-		}
-		return o.ToolName(host, tool)
-	}
 }

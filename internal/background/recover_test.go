@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -119,13 +120,13 @@ func (env) Now() time.Time      { return t0 }
 
 func call(b state.Background, kind event.Kind) (*engine.Call, *state.Project) {
 	p := &state.Project{Background: b}
-	ev := &event.Event{Kind: kind, SessionID: "p", Host: "claude", Time: t0.Add(time.Minute)}
+	ev := &event.Event{Kind: kind, SessionID: "p", Host: claude.Host, Facts: &claude.Facts, Time: t0.Add(time.Minute)}
 	return &engine.Call{Event: ev, State: &engine.State{Project: p, Session: state.NewSession("p", "claude", t0)}, Decision: &event.Decision{}, Env: env{}}, p
 }
 
 func TestStopGateAndNotification(t *testing.T) {
 	o := func() Options {
-		return Options{Limits: Limits{Default: 1}, Notify: true, MaxBlocks: 2, ToolName: func(host, tool string) string { return "mcp__atreides__" + tool }}
+		return Options{Limits: Limits{Default: 1}, Notify: true, MaxBlocks: 2}
 	}
 	var b state.Background
 	Add(&b, state.BgTask{Parent: "p", Key: "k", Agent: "explore", Description: "look"}, t0)
@@ -213,6 +214,25 @@ func BenchmarkDecodeMax(b *testing.B) {
 	for b.Loop() {
 		if _, err := state.LoadBytes(nil, rec, "s", "claude", t0, state.GroupBackground); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestKeyOf: by provider, tasks queue by the host's model provider (its
+// facts), by the host's name when it has none; else by agent.
+func TestKeyOf(t *testing.T) {
+	for _, tc := range []struct {
+		by    string
+		facts *event.HostFacts
+		want  string
+	}{
+		{"provider", &claude.Facts, "anthropic"},
+		{"provider", &event.HostFacts{}, "h"},
+		{"provider", nil, "h"},
+		{"agent", &claude.Facts, "explore"},
+	} {
+		if got := (Options{KeyBy: tc.by}).KeyOf(tc.facts, "h", "explore"); got != tc.want {
+			t.Errorf("by %s with %+v: %q, want %q", tc.by, tc.facts, got, tc.want)
 		}
 	}
 }

@@ -163,7 +163,7 @@ func (r *Registry) Launch(ctx context.Context, ids []string) {
 		return err
 	})
 	for _, id := range ids {
-		if runners[id] == "opencode" {
+		if runners[id] == RunnerOpenCode {
 			continue
 		}
 		if err := Launch(r.Opts.Exe, r.Root, id); err != nil {

@@ -143,7 +143,9 @@ func guardRequest(r checkRequest, arg, root string) (guard.Request, error) {
 	}
 	switch r.Tool {
 	case "shell", "read", "write", "edit", "search":
-		return policy.NewRequest(r.Tool, arg, r.Cwd, root), nil
+		req := policy.NewRequest(r.Tool, arg, r.Cwd, root)
+		hook.GuardHosts().Apply(&req)
+		return req, nil
 	}
 	return guard.Request{}, fmt.Errorf("unknown tool %q (shell, read, write, edit, search)", r.Tool)
 }

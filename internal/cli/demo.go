@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/demo"
+	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/spf13/cobra"
 )
@@ -68,7 +69,7 @@ func (opts *demoOptions) run(io *IO) error {
 		return err
 	}
 	for i, s := range steps {
-		o, err := demo.Run([]string{exe, "hook", "claude"}, env, proj, s.Input())
+		o, err := demo.Run([]string{exe, "hook", claude.Host}, env, proj, s.Input())
 		if err != nil {
 			return fmt.Errorf("step %d: %w", i+1, err)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/hook"
-	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -22,7 +22,7 @@ runs exists, the configuration, and the health of the state store. Exit 3
 when something needs fixing.`
 
 // check is one line of the doctor's report; a host's own are
-// hosts.Check, the same shape.
+// all.Check, the same shape.
 type check struct {
 	Name   string `json:"name"`
 	Status string `json:"status"` // ok | problem | note
@@ -115,10 +115,10 @@ func (o *doctorOptions) run(io *IO) error {
 // found of each host; with host set, only that host's files and checks
 // (the hook's health check at session start, which wants problems only and
 // so skips what yields notes).
-func hostChecks(env hosts.Env, host string, add func(check)) []doctorHost {
-	found := make([]doctorHost, 0, len(hosts.All()))
+func hostChecks(env all.Env, host string, add func(check)) []doctorHost {
+	found := make([]doctorHost, 0, len(all.All()))
 	installed := false
-	for _, h := range hosts.All() {
+	for _, h := range all.All() {
 		if host != "" && h.Name != host {
 			continue
 		}
@@ -172,7 +172,7 @@ func installProblems(root, host string) []string {
 
 // pathCheck says plainly whether atreides is on PATH: project settings
 // name it without a path, so a host finds it there or not at all.
-func pathCheck(env hosts.Env) check {
+func pathCheck(env all.Env) check {
 	p, err := env.LookPath(install.PortableBinary)
 	if err != nil {
 		return check{"PATH", "note", "atreides is not on PATH: hooks in committed project settings name it without a path, so agent hosts cannot run them on this machine (install it, e.g. 'go install ./cmd/...', and put its directory on PATH)"}

@@ -5,15 +5,15 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/hook"
-	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/spf13/cobra"
 )
 
 // hookHosts lists the hosts 'atreides hook' answers, for messages.
 func hookHosts() string {
 	var names []string
-	for _, h := range hosts.All() {
-		if h.Via == hosts.Hook {
+	for _, h := range all.All() {
+		if h.Via == all.Hook {
 			names = append(names, h.Name)
 		}
 	}
@@ -48,8 +48,8 @@ func newHookCmd(io *IO) *cobra.Command {
 }
 
 func (o *hookOptions) run(io *IO) error {
-	h, ok := hosts.Lookup(o.host)
-	if !ok || h.Via != hosts.Hook {
+	h, ok := all.ByName(o.host)
+	if !ok || h.Via != all.Hook {
 		return usagef("unknown host %q (known: %s)", o.host, hookHosts())
 	}
 	budget := hook.Budget(io.Getenv, time.Duration(o.timeout*float64(time.Second)))

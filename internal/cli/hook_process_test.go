@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -30,6 +31,19 @@ func TestMain(m *testing.M) {
 
 }
 
+// processBound is how long an atreides process of these tests may run
+// when the test sets no tighter bound: ample for a loaded -race run.
+const processBound = 2 * time.Minute
+
+// bounded is a context that ends processBound from now: a process
+// started under it that hangs is killed, saying so, and whatever waits on
+// it ends, so the test fails instead of hanging the suite.
+func bounded(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), processBound)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 // hookCmd is one `atreides hook claude` process in project dir.
 func hookCmd(ctx context.Context, dir string, payload []byte) *exec.Cmd {
 	return mainCmd(ctx, dir, payload, "hook", "claude")
@@ -40,6 +54,12 @@ func hookCmd(ctx context.Context, dir string, payload []byte) *exec.Cmd {
 // home directory itself is never a project).
 func mainCmd(ctx context.Context, dir string, stdin []byte, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Cancel = func() error {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			fmt.Fprintf(os.Stderr, "atreides %s: still running at its deadline, killed\n", strings.Join(args, " "))
+		}
+		return cmd.Process.Kill()
+	}
 	cmd.Dir = dir
 	home := filepath.Join(filepath.Dir(dir), "home-"+filepath.Base(dir))
 	_ = os.MkdirAll(home, 0o755) // a failure shows as the test's own
@@ -123,7 +143,7 @@ func TestConcurrentHooksLoseNothing(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var out bytes.Buffer
-			cmd := hookCmd(context.Background(), dir, preToolPayload(dir, "parallel", i, cmdline))
+			cmd := hookCmd(bounded(t), dir, preToolPayload(dir, "parallel", i, cmdline))
 			cmd.Stdout = &out
 			if err := cmd.Run(); err != nil {
 				errs <- fmt.Errorf("hook %d: %v", i, err)
@@ -158,7 +178,7 @@ func TestKilledHooksLeaveLoadableState(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	kills, completed := 0, 0
 	for i := 0; i < 150 && time.Now().Before(deadline); i++ {
-		cmd := hookCmd(context.Background(), dir, preToolPayload(dir, "killed", i, "ls -la"))
+		cmd := hookCmd(bounded(t), dir, preToolPayload(dir, "killed", i, "ls -la"))
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -68,7 +68,7 @@ type scopeFlags struct {
 }
 
 // scope is the scope the flags select for h, or h's default.
-func (s scopeFlags) scope(h *hosts.Host) (install.Scope, error) {
+func (s scopeFlags) scope(h *all.Host) (install.Scope, error) {
 	n := 0
 	sc := h.DefaultScope()
 	for _, f := range []struct {
@@ -89,7 +89,7 @@ func (s scopeFlags) scope(h *hosts.Host) (install.Scope, error) {
 	return sc, nil
 }
 
-func scopeFlagsOf(h *hosts.Host) string {
+func scopeFlagsOf(h *all.Host) string {
 	var fs []string
 	for _, s := range h.Scopes {
 		fs = append(fs, "--"+s.String())
@@ -139,43 +139,43 @@ func newInstallCmd(io *IO) *cobra.Command {
 }
 
 // hostEnv is the machine and project install and uninstall see.
-func hostEnv(io *IO) (hosts.Env, error) {
+func hostEnv(io *IO) (all.Env, error) {
 	root, err := cwdRoot(io)
 	if err != nil {
-		return hosts.Env{}, err
+		return all.Env{}, err
 	}
 	return hostEnvAt(io.Getenv, root), nil
 }
 
 // hostEnvAt is the machine and the project at root as install, uninstall
 // and doctor see them, with the environment read through getenv.
-func hostEnvAt(getenv func(string) string, root string) hosts.Env {
+func hostEnvAt(getenv func(string) string, root string) all.Env {
 	home, _ := os.UserHomeDir()
-	return hosts.Env{ProjectDir: root, Home: home, Getenv: getenv, LookPath: exec.LookPath}
+	return all.Env{ProjectDir: root, Home: home, Getenv: getenv, LookPath: exec.LookPath}
 }
 
 // pick resolves the hosts named on the command line, or with --all every
 // host seen on this machine.
-func pick(env hosts.Env, names []string, all bool) ([]*hosts.Host, error) {
-	if all && len(names) > 0 {
+func pick(env all.Env, names []string, every bool) ([]*all.Host, error) {
+	if every && len(names) > 0 {
 		return nil, usagef("name hosts or give --all, not both")
 	}
-	var out []*hosts.Host
-	if all {
-		for _, h := range hosts.All() {
+	var out []*all.Host
+	if every {
+		for _, h := range all.All() {
 			if h.Seen(env) {
 				out = append(out, h)
 			}
 		}
 		if len(out) == 0 {
-			return nil, fmt.Errorf("no agent host seen on this machine (known: %s); name one to install anyway", hosts.Names())
+			return nil, fmt.Errorf("no agent host seen on this machine (known: %s); name one to install anyway", all.Names())
 		}
 		return out, nil
 	}
 	for _, n := range names {
-		h, ok := hosts.Lookup(n)
+		h, ok := all.ByName(n)
 		if !ok {
-			return nil, usagef("unknown host %q (known: %s)", n, hosts.Names())
+			return nil, usagef("unknown host %q (known: %s)", n, all.Names())
 		}
 		out = append(out, h)
 	}
@@ -212,7 +212,7 @@ func (o *installOptions) run(io *IO) error {
 		if err != nil {
 			return err
 		}
-		rep, err := h.Install(env, hosts.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline, Roster: roster})
+		rep, err := h.Install(env, all.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline, Roster: roster, SkillDirs: all.SkillDirs()})
 		if err != nil {
 			return fmt.Errorf("%s: %w", h.Name, err)
 		}
@@ -264,16 +264,16 @@ func installRoster(root string) (agents.Roster, error) {
 	return r, nil
 }
 
-// binary is what the hooks of a scope run (see hosts.BinaryFor).
+// binary is what the hooks of a scope run (see all.BinaryFor).
 func (o *installOptions) binary(scope install.Scope) (string, error) {
 	if scope == install.ScopeProject {
-		return hosts.BinaryFor(scope, "", o.bin)
+		return all.BinaryFor(scope, "", o.bin)
 	}
 	self, err := hookBinary(o.bin)
 	if err != nil {
 		return "", err
 	}
-	return hosts.BinaryFor(scope, self, "")
+	return all.BinaryFor(scope, self, "")
 }
 
 // hostLine is one host in install's list.
@@ -287,10 +287,10 @@ type hostLine struct {
 
 // listHosts shows the hosts install knows, and which of them this machine
 // has.
-func listHosts(io *IO, env hosts.Env, asJSON bool) error {
+func listHosts(io *IO, env all.Env, asJSON bool) error {
 	lines := []hostLine{}
 	var seen []string
-	for _, h := range hosts.All() {
+	for _, h := range all.All() {
 		l := hostLine{h.Name, h.Display, h.Seen(env), h.DefaultScope().String(), h.Path(env, h.DefaultScope())}
 		lines = append(lines, l)
 		if l.Seen {
@@ -356,14 +356,14 @@ func (o *uninstallOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	var picked []*hosts.Host
+	var picked []*all.Host
 	switch {
 	case o.all && len(o.hosts) > 0:
 		return usagef("name hosts or give --all, not both")
 	case o.all:
-		picked = hosts.All()
+		picked = all.All()
 	case len(o.hosts) == 0 && !o.agentsMD:
-		return usagef("missing host (known: %s)", hosts.Names())
+		return usagef("missing host (known: %s)", all.Names())
 	default:
 		if picked, err = pick(env, o.hosts, false); err != nil {
 			return err
@@ -400,8 +400,8 @@ func (o *uninstallOptions) run(io *IO) error {
 
 // installedInProject reports whether any host still has atreides in one
 // of this project's files.
-func installedInProject(env hosts.Env) bool {
-	for _, h := range hosts.All() {
+func installedInProject(env all.Env) bool {
+	for _, h := range all.All() {
 		for _, sc := range h.Scopes {
 			if sc == install.ScopeUser {
 				continue
@@ -415,11 +415,11 @@ func installedInProject(env hosts.Env) bool {
 }
 
 // sectionFiles are the files the managed section may be in.
-func sectionFiles(env hosts.Env) []string {
+func sectionFiles(env all.Env) []string {
 	files := []string{filepath.Join(env.ProjectDir, "AGENTS.md")}
-	for _, h := range hosts.All() {
+	for _, h := range all.All() {
 		// InstructionsFile picks among AGENTS.md and these.
-		for _, name := range h.Instructions {
+		for _, name := range h.Facts.Instructions {
 			if f := filepath.Join(env.ProjectDir, filepath.FromSlash(name)); !slices.Contains(files, f) {
 				files = append(files, f)
 			}

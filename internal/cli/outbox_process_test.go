@@ -129,7 +129,7 @@ func hookEvent(t *testing.T, dir string, env []string, ev map[string]any) string
 		payload[k] = v
 	}
 	b, _ := json.Marshal(payload)
-	cmd := hookCmd(context.Background(), dir, b)
+	cmd := hookCmd(bounded(t), dir, b)
 	cmd.Env = append(cmd.Env, env...)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -206,7 +206,7 @@ func TestOutboxSlowEmbeddedStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	hook := func(n int) string {
-		cmd := hookCmd(context.Background(), dir, preToolPayload(dir, "s1", n, "git status"))
+		cmd := hookCmd(bounded(t), dir, preToolPayload(dir, "s1", n, "git status"))
 		cmd.Args = append(cmd.Args, "--timeout", "2")
 		out, err := cmd.Output()
 		if err != nil {

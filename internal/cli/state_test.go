@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/hook"
-	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -77,7 +77,7 @@ func TestStatusListsAroundUnreadable(t *testing.T) {
 func TestDoctorReportsQuarantine(t *testing.T) {
 	dir := damagedProject(t)
 	log := project.NewLog(project.StateDir(dir))
-	claude, _ := hosts.Lookup("claude")
+	claude, _ := all.ByName("claude")
 	prompt, _ := json.Marshal(map[string]string{"session_id": "bad", "hook_event_name": "UserPromptSubmit", "prompt": "go on", "cwd": dir})
 	for range 2 {
 		var out, errb bytes.Buffer

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/actor"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/view"
@@ -51,7 +52,9 @@ func taskRepo(io *IO) (*tasks.Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tasks.Open(root, tasks.LoadOptions(root)), nil
+	r := tasks.Open(root, tasks.LoadOptions(root))
+	r.Hosts = hook.GuardHosts()
+	return r, nil
 }
 
 // taskArg reads a command's task number argument and opens the board of

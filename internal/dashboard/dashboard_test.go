@@ -361,11 +361,16 @@ func serve(t *testing.T, root string) (*Server, string, *atomic.Int64) {
 	return s, "http://" + l.Addr().String(), &takes
 }
 
+// testClient bounds the wait for a response's headers, so a server that
+// never answers fails the test; a stream's body may stay open as long as
+// the test reads it.
+var testClient = &http.Client{Transport: &http.Transport{ResponseHeaderTimeout: 30 * time.Second}}
+
 // stream opens the event stream and passes its events (name and data)
 // to a channel.
 func stream(t *testing.T, url string) <-chan [2]string {
 	t.Helper()
-	res, err := http.Get(url + "/api/events")
+	res, err := testClient.Get(url + "/api/events")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +445,7 @@ func TestEventsShareSnapshots(t *testing.T) {
 		await(t, chans[i], "hello")
 	}
 	read := func() {
-		res, err := http.Get(url + "/api/sessions")
+		res, err := testClient.Get(url + "/api/sessions")
 		if err != nil {
 			t.Error(err)
 			return
@@ -461,7 +466,13 @@ func TestEventsShareSnapshots(t *testing.T) {
 			wg.Add(1)
 			go func() { defer wg.Done(); await(t, ch, "state"); read() }()
 		}
-		wg.Wait()
+		waited := make(chan struct{})
+		go func() { wg.Wait(); close(waited) }()
+		select {
+		case <-waited:
+		case <-time.After(time.Minute):
+			t.Fatalf("change %d: the pages did not all read it within a minute", change)
+		}
 		if got := takes.Load() - before; got != int64(change) {
 			t.Fatalf("after %d changes read by %d pages: %d snapshots", change, clients, got)
 		}

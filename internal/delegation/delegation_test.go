@@ -56,7 +56,7 @@ func newFixture(t *testing.T) *fixture {
 var carries = map[event.Kind]bool{event.SessionStart: true, event.UserPrompt: true, event.PreTool: true, event.PostTool: true, event.SubagentStart: true}
 
 func (f *fixture) run(ev *event.Event) *event.Decision {
-	ev.ProjectDir, ev.Cwd, ev.Host, ev.Time, ev.TranscriptPath = f.root, f.root, f.host, f.env.now, f.trans
+	ev.ProjectDir, ev.Cwd, ev.Host, ev.Facts, ev.Time, ev.TranscriptPath = f.root, f.root, f.host, testHosts[f.host], f.env.now, f.trans
 	if ev.SessionID == "" {
 		ev.SessionID = "s1"
 	}
@@ -137,7 +137,7 @@ func TestTargetAndRetarget(t *testing.T) {
 		{"codex", `{"message":"m"}`, "default", "agent_type", "explorer", `{"agent_type":"explorer","message":"m"}`},
 		{"codex", `{"agent_type":"worker","message":"m"}`, "worker", "agent_type", "explorer", `{"agent_type":"explorer","message":"m"}`},
 	} {
-		typ, key := Target(tc.host, json.RawMessage(tc.input))
+		typ, key := Target(testHosts[tc.host], json.RawMessage(tc.input))
 		if typ != tc.typ || key != tc.key {
 			t.Errorf("%s %s: target %q under %q, want %q under %q", tc.host, tc.input, typ, key, tc.typ, tc.key)
 		}

@@ -40,7 +40,11 @@ func FuzzTarget(f *testing.F) {
 		f.Add("claude", s)
 		f.Add("codex", s)
 	}
-	f.Fuzz(func(t *testing.T, host, input string) {
+	f.Fuzz(func(t *testing.T, name, input string) {
+		host := testHosts[name]
+		if host == nil {
+			host = testHosts["claude"] // a name no host has: the property holds for every host's facts
+		}
 		typ, key := Target(host, json.RawMessage(input))
 		if typ == "" || key == "" {
 			t.Fatalf("empty target %q or key %q", typ, key)

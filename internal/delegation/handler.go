@@ -103,7 +103,7 @@ func Path(s *subagents.State, id, fallbackType string) []string {
 func (r *run) delegate() event.Result {
 	ev := r.ev()
 	var res event.Result
-	typ, key := Target(ev.Host, ev.Tool.Input)
+	typ, key := Target(ev.HostFacts(), ev.Tool.Input)
 	if to := r.opt().Redirect[typ]; to != "" && to != typ {
 		in, err := retarget(ev.Tool.Input, key, to)
 		if err != nil {
@@ -140,7 +140,7 @@ func (r *run) start() event.Result {
 	}
 	typ, parent := ev.AgentType, ""
 	i := slices.IndexFunc(s.Spawns, func(x subagents.Spawn) bool { return x.Type == typ })
-	if i < 0 && len(s.Spawns) > 0 && ev.Host == "opencode" {
+	if i < 0 && len(s.Spawns) > 0 && ev.HostFacts().GenericChildren {
 		i, typ = 0, s.Spawns[0].Type
 	}
 	if i >= 0 {
@@ -224,7 +224,7 @@ func (r *run) sweep(res *event.Result) {
 			continue
 		}
 		a.Overdue = r.now
-		a.Partial = lastText(subagentTranscript(r.ev().Host, r.transcript(), a.ID))
+		a.Partial = lastText(subagentTranscript(r.ev().HostFacts(), r.transcript(), a.ID))
 		ran := r.now.Sub(a.Started).Round(time.Second)
 		r.c.Env.Logf("error: session %s: subagent %s (%s, path %s) is past its deadline: running %s, deadline %s",
 			r.ev().SessionID, a.ID, a.Type, strings.Join(a.Path, " → "), ran, a.Deadline.Sub(a.Started))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/transcript"
 )
 
@@ -17,9 +18,9 @@ const partialTail = 64 << 10
 const MaxPartial = 1500
 
 // subagentTranscript is the subagent's transcript when the host keeps
-// one atreides can read: Claude Code only.
-func subagentTranscript(host, sessionTranscript, agentID string) string {
-	if host != "claude" {
+// one atreides can read: Claude Code's format only.
+func subagentTranscript(host *event.HostFacts, sessionTranscript, agentID string) string {
+	if host.Transcript != event.ClaudeTranscript {
 		return ""
 	}
 	return transcript.ClaudeSubagent(sessionTranscript, agentID)

@@ -3,6 +3,8 @@ package delegation
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/atreides-dev/atreides/internal/event"
 )
 
 // targetKeys are the input keys that name the agent type a delegating
@@ -11,29 +13,10 @@ import (
 // (Codex's spawn_agent). The first one present is the target.
 var targetKeys = []string{"subagent_type", "agent_name", "agent_type"}
 
-// defaultType is the agent type a host starts when the input names none.
-func defaultType(host string) string {
-	if host == "claude" {
-		return "general-purpose"
-	}
-	return "default"
-}
-
-// hostKey is the key a host's delegating tool names the agent type by.
-func hostKey(host string) string {
-	switch host {
-	case "gemini":
-		return "agent_name"
-	case "codex":
-		return "agent_type"
-	}
-	return "subagent_type"
-}
-
 // Target reads the agent type a delegating tool call starts and the input
 // key that names it; when the input names none, the host's default type
-// under the host's key.
-func Target(host string, input json.RawMessage) (typ, key string) {
+// under the host's key ([event.HostFacts.DefaultAgent], AgentKey).
+func Target(host *event.HostFacts, input json.RawMessage) (typ, key string) {
 	var in map[string]json.RawMessage
 	if json.Unmarshal(input, &in) == nil {
 		for _, k := range targetKeys {
@@ -43,7 +26,7 @@ func Target(host string, input json.RawMessage) (typ, key string) {
 			}
 		}
 	}
-	return defaultType(host), hostKey(host)
+	return host.DefaultAgent, host.AgentKey
 }
 
 // retarget returns the input with the agent type under key replaced by

@@ -9,15 +9,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
-// todoTools names how an agent adds a todo on each host: its own todo
-// tool, which atreides mirrors (Codex's plan tool fires no hook, so there
-// only atreides's own todos count).
-var todoTools = map[string]string{
-	"claude":   "with your TodoWrite (or TaskCreate) tool",
-	"gemini":   "with your write_todos tool",
-	"opencode": "with your todowrite tool",
-}
-
 // todoRule refuses a delegation while the session has no open todo, when
 // the rule is on: a delegation should serve a tracked piece of work.
 func todoRule(c *engine.Call, o *Options) event.Result {
@@ -30,7 +21,9 @@ func todoRule(c *engine.Call, o *Options) event.Result {
 		return event.Result{}
 	}
 	how := "with atreides's todo_add tool, or ask the user to run `atreides todo add \"<title>\"`"
-	if t, ok := todoTools[c.Event.Host]; ok {
+	// The host's own todo tool, which atreides mirrors, when it has one
+	// whose calls reach atreides.
+	if t := c.Event.HostFacts().TodoTool; t != "" {
 		how = t + ", or with atreides's todo_add tool"
 	}
 	return event.Result{Verdict: event.Deny, Rule: "delegation.no-todo", Reason: fmt.Sprintf(

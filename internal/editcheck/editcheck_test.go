@@ -45,7 +45,7 @@ func edit(t testing.TB, o Options, root string, deadline time.Time, tool event.T
 // for the project at root.
 func guarded(o Options, root string) Options {
 	def := func() (*guard.Policy, error) { return guard.DefaultPolicy(), nil }
-	o.Judge = func(command string) error { return policy.JudgeRun(def, command, root, root) }
+	o.Judge = func(command string) error { return policy.JudgeRun(def, policy.Hosts{}, command, root, root) }
 	return o
 }
 

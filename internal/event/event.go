@@ -30,8 +30,11 @@ const (
 // stay zero.
 type Event struct {
 	Kind      Kind
-	Host      string // "claude", "gemini", "codex", "opencode"
+	Host      string // the host's name, as on the command line and in state
 	HostEvent string // the host's own event name, e.g. "PreToolUse"
+	// Facts are what atreides knows of the host; its adapter attaches
+	// them. Nil only for an event no adapter made: [Event.HostFacts].
+	Facts *HostFacts
 
 	SessionID      string
 	Cwd            string // where the agent is now
@@ -101,6 +104,18 @@ func (e *Event) Compacted() bool {
 // SessionStart other than the one OpenCode's adapter makes of every model
 // request (Source "prompt"), which is no start.
 func (e *Event) Starts() bool { return e.Kind == SessionStart && e.Source != "prompt" }
+
+// HostFacts are the facts of the event's host; none (all zero) when no
+// adapter attached them.
+func (e *Event) HostFacts() *HostFacts {
+	if e.Facts == nil {
+		return &noFacts
+	}
+	return e.Facts
+}
+
+// noFacts is what an event without facts reads; never written.
+var noFacts HostFacts
 
 // InSubagent reports whether the event fired inside a delegated agent.
 func (e *Event) InSubagent() bool { return e.AgentID != "" }

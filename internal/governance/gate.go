@@ -206,12 +206,7 @@ func (g *gov) traceOnly() error {
 }
 
 // tool is what the event's host calls one of atreides's agent tools.
-func (g *gov) tool(name string) string {
-	if g.o.ToolName == nil {
-		return name
-	}
-	return g.o.ToolName(g.ev().Host, name)
-}
+func (g *gov) tool(name string) string { return g.ev().HostFacts().ToolName(name) }
 
 func deny(rule, reason string) event.Result {
 	return event.Result{Verdict: event.Deny, Rule: rule, Reason: reason}

@@ -326,9 +326,10 @@ func TestLedgerFromHooks(t *testing.T) {
 // the event's host calls them.
 func TestGateNamesHostsTools(t *testing.T) {
 	f := newFixture(t)
-	f.opts.ToolName = func(host, tool string) string { return host + "-prefix_" + tool }
+	// Facts with prefixes of their own: the names come from the event's.
+	facts := func(host string) *event.HostFacts { return &event.HostFacts{ToolPrefix: host + "-prefix_"} }
 	p := filepath.Join(f.root, "src/auth/a.go")
-	d := f.run(&event.Event{Kind: event.PreTool, Host: "gemini", SessionID: "s1", ToolUseID: "w1",
+	d := f.run(&event.Event{Kind: event.PreTool, Host: "gemini", Facts: facts("gemini"), SessionID: "s1", ToolUseID: "w1",
 		Tool: event.Tool{Name: event.Write, Raw: "write_file", Paths: []string{p}}})
 	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "Call atreides's tool gemini-prefix_select_active_intent with the id") {
 		t.Fatalf("no intent: %v %q", d.Verdict, d.Reason)
@@ -336,7 +337,7 @@ func TestGateNamesHostsTools(t *testing.T) {
 	if err := f.selectIntent("s1", "auth"); err != nil {
 		t.Fatal(err)
 	}
-	d = f.run(&event.Event{Kind: event.PreTool, Host: "codex", SessionID: "s1", ToolUseID: "w2",
+	d = f.run(&event.Event{Kind: event.PreTool, Host: "codex", Facts: facts("codex"), SessionID: "s1", ToolUseID: "w2",
 		Tool: event.Tool{Name: event.Write, Raw: "apply_patch", Paths: []string{filepath.Join(f.root, "README.md")}}})
 	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "call codex-prefix_request_scope_expansion with") {
 		t.Fatalf("out of scope: %v %q", d.Verdict, d.Reason)

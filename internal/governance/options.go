@@ -50,10 +50,6 @@ type Options struct {
 	// ConfigErr is set when the configuration could not be read; the gate
 	// then fails closed on writes only if Enabled could be read as true.
 	ConfigErr error
-	// ToolName is what a host calls one of atreides's agent tools
-	// (hosts.ToolName), for messages that tell the agent to call one; nil
-	// names them bare.
-	ToolName func(host, tool string) string
 }
 
 // FromConfig maps the configuration's governance section, and the task

@@ -3,6 +3,7 @@ package guard
 import (
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -12,39 +13,75 @@ import (
 // its hooks, and atreides with them. See docs/guard-policy.md, "The guard
 // protects itself".
 
-// agentHost maps a program name (a package runner's name for it too:
-// npx @anthropic-ai/claude-code is claude-code) to the host it starts.
-func agentHost(name string) string {
-	name, _, _ = strings.Cut(name, "@") // claude-code@latest
-	switch name {
-	case "claude", "claude-code":
-		return "claude"
-	case "codex":
-		return "codex"
-	case "gemini", "gemini-cli":
-		return "gemini"
-	case "qwen", "qwen-code":
-		return "qwen"
-	case "copilot":
-		return "copilot"
-	case "opencode", "opencode-ai":
-		return "opencode"
-	case "cursor-agent":
-		return "cursor-agent"
-	case "amp":
-		return "amp"
+// AgentCLI is an agent host's command-line program as the guard judges
+// it: its names, and the ways of starting it that leave atreides out. Each
+// host's registry entry describes its own, the programs of hosts atreides
+// has no adapter for are listed beside them (internal/host/all), and the
+// wiring site hands the table to the guard in [Request.Agents].
+type AgentCLI struct {
+	// Display names the program in messages: "OpenCode".
+	Display string
+	// Names are its program names, a package runner's name for it too
+	// (npx @anthropic-ai/claude-code is claude-code).
+	Names []string
+	// Off are the flags that start it with its guard or its permission
+	// prompts off.
+	Off []string
+	// OffValue are flags whose value does when it is the one given (a
+	// value the guard cannot read counts as that one): --approval-mode yolo.
+	OffValue []FlagValue
+	// OffContains are flags whose value does when it holds the given text,
+	// in any case: codex -c 'hooks=…'.
+	OffContains []FlagValue
+	// OffShort is a short flag that does, also bundled with others (-py).
+	OffShort rune
+	// Settings is the flag that loads settings in Claude Code's form
+	// (JSON that can switch hooks and permission prompts off), and
+	// SettingSources the flag that chooses which settings files load.
+	Settings, SettingSources string
+	// PluginRun is the subcommand that starts it with atreides only when
+	// atreides's plugin, the file PluginFile, is in one of its plugin
+	// directories among the host settings ([Request.HostSettings]).
+	PluginRun, PluginFile string
+}
+
+// FlagValue is a flag and a value of it (slices, not maps: the hosts'
+// tables are laid out by the linker, with no work at start-up).
+type FlagValue struct{ Flag, Value string }
+
+// valueOf is the value given for flag, and whether flag is listed.
+func valueOf(list []FlagValue, flag string) (string, bool) {
+	for _, f := range list {
+		if f.Flag == flag {
+			return f.Value, true
+		}
 	}
-	return ""
+	return "", false
+}
+
+// AgentCLIs are the agent programs the guard knows.
+type AgentCLIs []AgentCLI
+
+// Of is the program a name starts (a package runner's version suffix
+// cut: claude-code@latest), nil when it is no agent host's.
+func (t AgentCLIs) Of(name string) *AgentCLI {
+	name, _, _ = strings.Cut(name, "@")
+	for i := range t {
+		if slices.Contains(t[i].Names, name) {
+			return &t[i]
+		}
+	}
+	return nil
 }
 
 // unguardedAgent judges a command that starts an agent host.
 func (a *analyzer) unguardedAgent(c *Cmd) {
-	host := agentHost(c.Name)
-	if host == "" || versionQuery(c) {
+	cli := a.req.Agents.Of(c.Name)
+	if cli == nil || versionQuery(c) {
 		return
 	}
 	deny := func(what string) {
-		a.fire("self.unguarded-agent", c, c.Name+" "+what)
+		a.fire(ruleSelfUnguardedAgent, c, c.Name+" "+what)
 	}
 	args := c.Args
 	for i := 0; i < len(args); i++ {
@@ -63,74 +100,39 @@ func (a *analyzer) unguardedAgent(c *Cmd) {
 			}
 			return word{}, false
 		}
-		switch host {
-		case "claude":
-			switch name {
-			case "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare":
-				deny(name)
-				return
-			case "--permission-mode":
-				if v, ok := next(); ok && (v.dyn || v.s == "bypassPermissions") {
-					deny("--permission-mode " + v.display())
-					return
-				}
-			case "--settings":
-				if v, ok := next(); ok {
-					a.claudeSettings(c, v)
-				}
-			case "--setting-sources":
-				if v, ok := next(); ok {
-					a.fire("self.agent-settings", c, c.Name+" --setting-sources "+v.display()+" chooses which settings (and their hooks) load")
-				}
-			}
-		case "codex":
-			switch {
-			case name == "--dangerously-bypass-approvals-and-sandbox" || name == "--yolo":
-				deny(name)
-				return
-			case name == "-c" || name == "--config":
-				if v, ok := next(); ok && (v.dyn || strings.Contains(strings.ToLower(v.s), "hook")) {
-					deny(name + " " + v.display())
-					return
-				}
-			}
-		case "gemini", "qwen":
-			switch name {
-			case "--yolo", "-y":
-				deny(name)
-				return
-			case "--approval-mode":
-				if v, ok := next(); ok && (v.dyn || v.s == "yolo") {
-					deny("--approval-mode " + v.display())
-					return
-				}
-			}
-			if len(name) > 2 && name[0] == '-' && name[1] != '-' && strings.ContainsRune(name, 'y') && shortFlags(name) {
-				deny(name) // -py: bundled short flags
+		if slices.Contains(cli.Off, name) {
+			deny(name)
+			return
+		}
+		if want, ok := valueOf(cli.OffValue, name); ok {
+			if v, ok := next(); ok && (v.dyn || v.s == want) {
+				deny(name + " " + v.display())
 				return
 			}
-		case "copilot":
-			switch name {
-			case "--allow-all-tools", "--allow-all", "--yolo":
-				deny(name)
+		}
+		if want, ok := valueOf(cli.OffContains, name); ok {
+			if v, ok := next(); ok && (v.dyn || strings.Contains(strings.ToLower(v.s), want)) {
+				deny(name + " " + v.display())
 				return
 			}
-		case "cursor-agent":
-			switch name {
-			case "--force", "-f":
-				deny(name)
-				return
+		}
+		if name == cli.Settings && name != "" {
+			if v, ok := next(); ok {
+				a.claudeSettings(c, v)
 			}
-		case "amp":
-			if name == "--dangerously-allow-all" {
-				deny(name)
-				return
+		}
+		if name == cli.SettingSources && name != "" {
+			if v, ok := next(); ok {
+				a.fire(ruleSelfAgentSettings, c, c.Name+" "+name+" "+v.display()+" chooses which settings (and their hooks) load")
 			}
-		case "opencode":
-			if i == 0 && w.s == "run" && !a.openCodeGuarded() {
-				deny("run starts OpenCode without atreides's plugin, which is not installed for this project or user")
-				return
-			}
+		}
+		if cli.OffShort != 0 && len(name) > 2 && name[0] == '-' && name[1] != '-' && strings.ContainsRune(name, cli.OffShort) && shortFlags(name) {
+			deny(name) // -py: bundled short flags
+			return
+		}
+		if cli.PluginRun != "" && i == 0 && w.s == cli.PluginRun && !a.pluginGuarded(cli.PluginFile) {
+			deny(cli.PluginRun + " starts " + cli.Display + " without atreides's plugin, which is not installed for this project or user")
+			return
 		}
 	}
 }
@@ -151,7 +153,7 @@ func shortFlags(s string) bool {
 func (a *analyzer) claudeSettings(c *Cmd, v word) {
 	s := strings.TrimSpace(v.s)
 	if v.dyn || !strings.HasPrefix(s, "{") {
-		a.fire("self.agent-settings", c, c.Name+" --settings "+v.display()+" loads settings the guard cannot read")
+		a.fire(ruleSelfAgentSettings, c, c.Name+" --settings "+v.display()+" loads settings the guard cannot read")
 		return
 	}
 	var set struct {
@@ -163,31 +165,27 @@ func (a *analyzer) claudeSettings(c *Cmd, v word) {
 	}
 	switch err := json.Unmarshal([]byte(s), &set); {
 	case err != nil:
-		a.fire("self.agent-settings", c, c.Name+" --settings holds text the guard cannot read as settings")
+		a.fire(ruleSelfAgentSettings, c, c.Name+" --settings holds text the guard cannot read as settings")
 	case set.DisableAllHooks != nil && *set.DisableAllHooks || set.Permissions.DefaultMode == "bypassPermissions":
-		a.fire("self.unguarded-agent", c, c.Name+" --settings turns hooks or permission prompts off")
+		a.fire(ruleSelfUnguardedAgent, c, c.Name+" --settings turns hooks or permission prompts off")
 	case len(set.Hooks) > 0:
-		a.fire("self.agent-settings", c, c.Name+" --settings changes the hooks")
+		a.fire(ruleSelfAgentSettings, c, c.Name+" --settings changes the hooks")
 	}
 }
 
-// openCodeGuarded: atreides's OpenCode plugin is installed where OpenCode
-// loads it for this project (a plugin directory among the host settings
-// holds atreides.ts). Without a resolver nothing can be checked.
-func (a *analyzer) openCodeGuarded() bool {
+// pluginGuarded: atreides's plugin is installed where its host loads it
+// for this project (a plugin directory among the host settings holds
+// file). Without a resolver nothing can be checked.
+func (a *analyzer) pluginGuarded(file string) bool {
 	if a.req.Resolve == nil {
 		return false
 	}
 	for _, h := range a.req.HostSettings {
 		if strings.HasSuffix(h, "/") && path.IsAbs(h) {
-			if _, err := a.req.Resolve(path.Join(h, openCodePluginFile)); err == nil {
+			if _, err := a.req.Resolve(path.Join(h, file)); err == nil {
 				return true
 			}
 		}
 	}
 	return false
 }
-
-// openCodePluginFile is install.OpenCodePluginFile (the guard imports
-// nothing of atreides's).
-const openCodePluginFile = "atreides.ts"

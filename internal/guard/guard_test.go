@@ -560,3 +560,35 @@ func TestRawTextBlanks(t *testing.T) {
 		t.Errorf("harmless quoted name: got %s (%s)", got.Verdict, got.Rule)
 	}
 }
+
+// The guard shares the hook's Verdict, whose zero value is None; the guard
+// itself never answers None: every path through Check and UnknownWrite
+// starts at Allow, and every rule has a verdict of its own or a switch's.
+func TestNeverAnswersNone(t *testing.T) {
+	p := DefaultPolicy()
+	off, err := NewPolicy(Options{Disabled: []string{ruleMcpUnknownWrite.String()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []Request{
+		{Tool: "shell", Command: ""},
+		{Tool: "shell", Command: "   "},
+		{Tool: "shell", Command: "ls -la", Cwd: "/p", Home: "/home/u", ProjectRoot: "/p"},
+		{Tool: "read", Path: "/p/main.go", Cwd: "/p", Home: "/home/u", ProjectRoot: "/p"},
+		{Tool: "write", Path: "/p/main.go", Cwd: "/p", Home: "/home/u", ProjectRoot: "/p"},
+		{Tool: "search", Path: "/p", Pattern: "x", Cwd: "/p", Home: "/home/u", ProjectRoot: "/p"},
+	} {
+		if got := p.Check(r); got.Verdict != Allow {
+			t.Errorf("Check(%s %q%s) = %v, want allow", r.Tool, r.Command, r.Path, got.Verdict)
+		}
+	}
+	if got := off.UnknownWrite("x"); got.Verdict != Allow {
+		t.Errorf("UnknownWrite with its rule off = %v, want allow", got.Verdict)
+	}
+	for _, id := range RuleIDs() {
+		r := ruleNamed(id)
+		if r.Switch == "" && r.Verdict < Allow {
+			t.Errorf("rule %s has no verdict and no switch", id)
+		}
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/shell"
+
 	"github.com/bmatcuk/doublestar/v4"
 )
 
@@ -28,13 +30,16 @@ type Request struct {
 	// resolved; atreides-mcp is expected beside it. ConfigDir is the
 	// user's atreides configuration directory ($XDG_CONFIG_HOME/atreides,
 	// else ~/.config/atreides). HostSettings are the files that register
-	// atreides with the agent hosts (install.HookFiles); an entry ending
-	// in "/" is a directory and everything under it. Writes to these, and
-	// to the project's .atreides directory, are atreides switching itself
-	// off (selfguard.go).
+	// atreides with the agent hosts (the host registry's HookFiles); an
+	// entry ending in "/" is a directory and everything under it. Writes
+	// to these, and to the project's .atreides directory, are atreides
+	// switching itself off (selfguard.go).
 	Self         string
 	ConfigDir    string
 	HostSettings []string
+	// Agents are the agent hosts' programs: starting one with atreides
+	// left out is atreides switching itself off (agents.go).
+	Agents AgentCLIs
 	// PathDirs are the directories of the PATH the agent's shell
 	// searches: a file named like an atreides program in one of them
 	// shadows or replaces atreides (self.binary-write).
@@ -64,7 +69,7 @@ type Result struct {
 	Reason   string
 	Commands []string
 	// Effects is what a shell command writes and whether it verifies.
-	Effects Effects
+	Effects shell.Effects
 }
 
 // Options configures a Policy; see docs/guard-policy.md.
@@ -128,9 +133,9 @@ func RuleIDs() []string {
 	var out []string
 	for b := range batchesOf(allBatches) {
 		for _, r := range b.rules {
-			if !seen[r.ID] {
-				seen[r.ID] = true
-				out = append(out, r.ID)
+			if !seen[r.ID.name] {
+				seen[r.ID.name] = true
+				out = append(out, r.ID.name)
 			}
 		}
 	}
@@ -288,7 +293,7 @@ var askWhenOff = map[string]bool{"cloud": true, "kubernetes": true, "databases":
 // selected reports whether r can fire under p: it is not disabled, and
 // its group is on or one of askWhenOff.
 func (p *Policy) selected(r *Rule) bool {
-	return !p.off[r.ID] && (r.Group == "" || p.groups[r.Group] || askWhenOff[r.Group])
+	return !p.off[r.ID.name] && (r.Group == "" || p.groups[r.Group] || askWhenOff[r.Group])
 }
 
 // rulesFor returns the selected rules filed under a command name.
@@ -324,7 +329,7 @@ func (p *Policy) verdictFor(r *Rule) (Verdict, bool) {
 	if groupOff && v > Ask {
 		v = Ask
 	}
-	if o, ok := p.verdicts[r.ID]; ok {
+	if o, ok := p.verdicts[r.ID.name]; ok {
 		v = o
 	}
 	return v, v > Allow
@@ -340,7 +345,7 @@ func protected(r *Rule) bool {
 	case "secret", "parse", "dynamic", "exfiltration", "self":
 		return true
 	}
-	return r.ID == "fs.rm-root-home"
+	return r.ID == ruleFsRmRootHome
 }
 
 // Check decides one request. It never panics: an internal failure is a

@@ -9,10 +9,10 @@ import (
 // home, so that no system-directory rule gets there first.
 const selfBin = testHome + "/go/bin/atreides"
 
-// testHostSettings is what install.HookFiles lists for the test project
-// and home with CODEX_HOME=/srv/codex (internal/policy checks that
-// NewRequest passes that list; the guard cannot import install, which
-// reads shell words through the guard).
+// testHostSettings is what the host registry lists for the test project
+// and home with CODEX_HOME=/srv/codex (its TestHookFiles checks the same
+// list; the guard's own tests cannot import the registry, which links the
+// guard).
 var testHostSettings = []string{
 	"/home/user/proj/.claude/settings.json", "/home/user/proj/.claude/settings.local.json", "/home/user/proj/.mcp.json",
 	"/home/user/proj/.gemini/settings.json", "/home/user/.claude/settings.json", "/home/user/.gemini/settings.json",

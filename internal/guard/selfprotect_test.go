@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/policy"
 )
@@ -79,7 +80,8 @@ func newSelfFixture(t *testing.T) *selfFixture {
 	f.req = guard.Request{Tool: "shell", Cwd: f.proj, ProjectRoot: f.proj, Home: f.home,
 		TempDirs: []string{root + "/tmp", "/tmp"}, Resolve: policy.Resolver(),
 		Self: f.home + "/go/bin/atreides", ConfigDir: f.home + "/.config/atreides",
-		HostSettings: install.HookFiles(f.proj, f.home, install.HookEnv{}),
+		HostSettings: all.HookFiles(f.proj, f.home, func(string) string { return "" }),
+		Agents:       all.AgentCLIs(),
 		PathDirs:     []string{f.home + "/bin", f.home + "/go/bin", "/usr/local/bin", "/usr/bin", "/bin"},
 		Readlink:     os.Readlink,
 		SameBinary: func(p string) bool {

@@ -3,7 +3,6 @@ package hook
 import (
 	"github.com/atreides-dev/atreides/internal/editcheck"
 	"github.com/atreides-dev/atreides/internal/engine"
-	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/readfirst"
 )
@@ -14,7 +13,6 @@ func readFirstHandler(s *Settings) engine.Handler {
 	return readfirst.Handler(func() readfirst.Options {
 		c, _ := s.Config()
 		o := readfirst.FromConfig(c)
-		o.Enforced = hosts.ReadsBeforeWrite
 		return o
 	})
 }
@@ -25,7 +23,7 @@ func editCheckHandler(s *Settings) engine.Handler {
 	return editcheck.Handler(func() editcheck.Options {
 		c, _ := s.Config()
 		o := editcheck.FromConfig(c)
-		o.Judge = func(command string) error { return policy.JudgeRun(s.policy, command, s.root, s.root) }
+		o.Judge = func(command string) error { return policy.JudgeRun(s.policy, GuardHosts(), command, s.root, s.root) }
 		return o
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
-	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/policy"
 )
 
@@ -16,7 +15,6 @@ func governanceHandler(s *Settings) engine.Handler {
 	opts := sync.OnceValue(func() governance.Options {
 		c, err := s.Config()
 		o := governance.FromConfig(c)
-		o.ToolName = hosts.ToolName
 		if err != nil {
 			o.ConfigErr = err
 			return o

@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
-	"github.com/atreides-dev/atreides/internal/hosts"
 )
 
 // FuzzHookPayload runs whole hook payloads through the hook runtime as
@@ -47,7 +47,7 @@ func FuzzHookPayload(f *testing.F) {
 	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~","COMMAND":"ls"}}`))
 	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf ~"}}`))
 
-	claude, _ := hosts.Lookup("claude")
+	claude, _ := all.ByName("claude")
 	var watchdog atomic.Bool
 	exitProcess = func(int) { watchdog.Store(true) }
 	f.Cleanup(func() { exitProcess = os.Exit })

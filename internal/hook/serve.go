@@ -11,8 +11,8 @@ import (
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
-	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/serve"
 	"github.com/atreides-dev/atreides/internal/session"
@@ -67,13 +67,13 @@ func openCodeAgents(roots *servedRoots) func(dir string) map[string]opencode.Age
 	return func(dir string) map[string]opencode.Agent {
 		root := project.Root("", dir)
 		s, log := roots.get(root)
-		h, _ := hosts.Lookup("opencode")
+		h, _ := all.ByName(opencode.Host)
 		out := map[string]opencode.Agent{}
 		for _, a := range s.roster() {
 			if _, native := h.Agents.Native[a.ID]; native {
 				continue
 			}
-			skills, err := agents.LoadSkills(root, a.Skills, hosts.SkillDirs()...)
+			skills, err := agents.LoadSkills(root, a.Skills, all.SkillDirs()...)
 			if err != nil {
 				log.Logf("agent %s: %v", a.ID, err)
 			}
@@ -97,7 +97,7 @@ func engineRunner(p *Process, roots *servedRoots) opencode.Runner {
 		ev.ProjectDir = root
 		s, log := roots.get(root)
 		return answerEarly(ctx, log, func(decided func(*event.Decision)) *event.Decision {
-			return runEngine(ctx, root, s, log, ev, decided)
+			return runEngine(ctx, nil, root, s, log, ev, decided)
 		})
 	}
 }

@@ -46,9 +46,53 @@ func startServe(t testing.TB, dir string) *serveClient {
 		// finish before the project directory is removed.
 		inW.Close()
 		go io.Copy(io.Discard, outR)
-		_ = c.wait()
+		_ = c.returned()
 	})
 	return c
+}
+
+// serveBound is how long a test waits for the server (an answer, its
+// return) before failing: wide for a loaded -race run, short of a hang.
+const serveBound = time.Minute
+
+// returned is Serve's error once it returns, failing the test when it
+// does not within serveBound.
+func (c *serveClient) returned() error {
+	c.t.Helper()
+	ch := make(chan error, 1)
+	go func() { ch <- c.wait() }()
+	select {
+	case err := <-ch:
+		return err
+	case <-time.After(serveBound):
+		c.t.Fatalf("serve did not return within %v", serveBound)
+		return nil
+	}
+}
+
+// line is the server's next answer line, failing the test when none
+// comes within serveBound.
+func (c *serveClient) line() []byte {
+	c.t.Helper()
+	type read struct {
+		line []byte
+		err  error
+	}
+	ch := make(chan read, 1)
+	go func() {
+		line, err := c.out.ReadBytes('\n')
+		ch <- read{line, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			c.t.Fatal(r.err)
+		}
+		return r.line
+	case <-time.After(serveBound):
+		c.t.Fatalf("no answer from serve within %v", serveBound)
+		return nil
+	}
 }
 
 type serveResp struct {
@@ -69,10 +113,7 @@ func (c *serveClient) call(method string, params any) map[string]any {
 	if _, err := fmt.Fprintf(c.in, `{"v":1,"id":%d,"method":%q,"params":%s}`+"\n", c.id, method, p); err != nil {
 		c.t.Fatal(err)
 	}
-	line, err := c.out.ReadBytes('\n')
-	if err != nil {
-		c.t.Fatal(err)
-	}
+	line := c.line()
 	var r serveResp
 	if err := json.Unmarshal(line, &r); err != nil || r.ID != c.id || r.Error != nil {
 		c.t.Fatalf("%s: %s (err %v)", method, line, err)
@@ -148,7 +189,7 @@ func TestServeOpenCode(t *testing.T) {
 		t.Errorf("second idle without progress: %v", r)
 	}
 	c.in.Close()
-	if err := c.wait(); err != nil {
+	if err := c.returned(); err != nil {
 		t.Errorf("serve: %v", err)
 	}
 	// Every tool call and the kept-going idle are in the audit trail.

@@ -11,8 +11,8 @@ import (
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
-	"github.com/atreides-dev/atreides/internal/hosts"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/serve"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -112,8 +112,8 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 	_, log := ts.roots.get(root)
 	sess, agent := ts.m.Caller(p.SessionID)
 	env := &agenttools.Env{Root: root, Store: openStore(root, log), Host: opencode.Host, Session: sess, Agent: agent,
-		Now: ts.now, Getenv: ts.proc.Getenv, Logf: log.Logf, SkillDirs: hosts.SkillDirs(),
-		ToolName: func(tool string) string { return hosts.ToolName(opencode.Host, tool) }}
+		Now: ts.now, Getenv: ts.proc.Getenv, Logf: log.Logf, SkillDirs: all.SkillDirs(),
+		Hosts: all.Facts(), Guard: GuardHosts()}
 	args := p.Args
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)

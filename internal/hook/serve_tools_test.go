@@ -89,10 +89,7 @@ func TestServeTools(t *testing.T) {
 	send(102, "tool.before", toolBefore(dir, "ses_lead", "c1", "ls"))
 	var order []int
 	for range 3 {
-		line, err := c.out.ReadBytes('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
+		line := c.line()
 		var r serveResp
 		_ = json.Unmarshal(line, &r)
 		if r.Error != nil {

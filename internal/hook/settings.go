@@ -12,7 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/guard"
-	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/rulefiles"
@@ -74,7 +74,6 @@ func NewSettings(root string) *Settings {
 		} else {
 			o = background.LoadOptions("")
 		}
-		o.ToolName = hosts.ToolName
 		return o
 	})
 	s.roster = sync.OnceValue(s.loadRoster)
@@ -84,7 +83,6 @@ func NewSettings(root string) *Settings {
 	s.session = sync.OnceValue(func() session.Options {
 		c, _ := s.Config()
 		o := session.FromConfig(c).WithRoster(s.roster())
-		o.Hosts = hosts.SessionFacts
 		return o
 	})
 	// The modes' texts live in the configuration only (no Go copy of the
@@ -103,7 +101,6 @@ func NewSettings(root string) *Settings {
 	s.rules = sync.OnceValue(func() rulefiles.Options {
 		c, _ := s.Config()
 		o := rulefiles.FromConfig(c)
-		o.Instructions = hostInstructions
 		return o
 	})
 	return s
@@ -149,8 +146,11 @@ func (s *Settings) tasksOptions() tasks.Options {
 	return tasks.FromConfig(c)
 }
 
-// hostInstructions are the files the named host reads itself at the root.
-func hostInstructions(name string) []string { return hosts.SessionFacts(name).Instructions }
+// GuardHosts is what the guard must know of the agent hosts, from the
+// host registry.
+func GuardHosts() policy.Hosts {
+	return policy.Hosts{Files: all.HookFiles, Agents: all.AgentCLIs()}
+}
 
 // retention is how long a session is kept after its last event; a broken
 // file keeps every session (the policy handler reports it).
@@ -195,12 +195,12 @@ func (s *Settings) loadRoster() agents.Roster {
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *Settings) []engine.Handler {
-	hs := append([]engine.Handler{policy.Handler(s.policy), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
+	hs := append([]engine.Handler{policy.Handler(s.policy, GuardHosts()), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s)...)...)
 	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))
 	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background),
 		agents.SkillsHandler(func() agents.SkillOptions {
-			return agents.SkillOptions{Roster: s.roster(), Dirs: hosts.SkillDirs()}
+			return agents.SkillOptions{Roster: s.roster(), Dirs: all.SkillDirs()}
 		}))
 }

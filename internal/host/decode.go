@@ -40,18 +40,18 @@ type Payload interface{ EventName() string }
 // it survived, and its kind; the session id, for the audit trail), so the
 // caller can still fail closed on a tool call and say whose it was; a
 // payload without an event name is an Unknown event. Every JSON-on-stdin
-// host names the session session_id.
-func DecodePayload[P Payload](hostName string, data []byte, kinds Kinds, now time.Time) (P, *event.Event, error) {
+// host names the session session_id. Every event carries the host's facts.
+func DecodePayload[P Payload](hostName string, facts *event.HostFacts, data []byte, kinds Kinds, now time.Time) (P, *event.Event, error) {
 	var p P
 	if err := strictjson.Unmarshal(data, &p); err != nil {
 		name := SniffEventName(data)
-		return p, &event.Event{Host: hostName, HostEvent: name, Kind: kinds.Of(name), SessionID: SniffString(data, "session_id"), Time: now}, Malformed("%v", err)
+		return p, &event.Event{Host: hostName, Facts: facts, HostEvent: name, Kind: kinds.Of(name), SessionID: SniffString(data, "session_id"), Time: now}, Malformed("%v", err)
 	}
 	name := p.EventName()
 	if name == "" {
-		return p, &event.Event{Host: hostName, Kind: event.Unknown, Time: now}, Malformed("no hook_event_name")
+		return p, &event.Event{Host: hostName, Facts: facts, Kind: event.Unknown, Time: now}, Malformed("no hook_event_name")
 	}
-	return p, &event.Event{Host: hostName, HostEvent: name, Kind: kinds.Of(name), Time: now}, nil
+	return p, &event.Event{Host: hostName, Facts: facts, HostEvent: name, Kind: kinds.Of(name), Time: now}, nil
 }
 
 // RequireTool is the check every host's tool-call event must pass: a tool

@@ -32,7 +32,7 @@ func TestDecodePayload(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, ev, err := DecodePayload[testPayload]("h", []byte(tt.in), kinds, time.Unix(1, 0))
+			_, ev, err := DecodePayload[testPayload]("h", nil, []byte(tt.in), kinds, time.Unix(1, 0))
 			if got := errors.Is(err, ErrMalformed); got != tt.malformed {
 				t.Fatalf("err = %v, malformed want %v", err, tt.malformed)
 			}

@@ -10,7 +10,11 @@
 // block as the fallback when it cannot be encoded), [Block] (JSON deny
 // plus exit 2 and the reason on stderr) and [UnreadableReason].
 //
-// Adding a host: a subpackage with an [Adapter], its conformance
-// expectations in hosttest, a payload set under bench/payloads, and one
-// entry in internal/hosts (whose tests fail until all of them exist).
+// Each host's package also declares its facts (event.HostFacts: what
+// handlers know of it), which its adapter attaches to every event.
+//
+// Adding a host: a subpackage with an [Adapter] and its Facts, its
+// conformance expectations in hosttest, a payload set under
+// bench/payloads, and one entry in internal/host/all (whose tests fail
+// until all of them exist and every fact is set or declared absent).
 package host

@@ -8,22 +8,22 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
 
-// Ceilings on what the architecture is measured by. A figure over its
+// Ceilings on what the architecture is measured by. (Host names written
+// outside internal/host are held by internal/host/all's TestHostLiterals,
+// which lists each exception with its reason.) A figure over its
 // ceiling fails; one under it says so, so the ceiling is lowered as the
 // house improves and never rises again unnoticed.
 var ceilings = map[string]int{
-	"internal packages internal/cli imports":           24,
+	"internal packages internal/cli imports":           25,
 	"Default*Options functions":                        0,
 	"rule ids written as strings (fire(\"...\"))":      163,
-	"host names written outside internal/host":         89,
 	"methods of the largest receiver type":             185,
 	"guard functions of cyclomatic complexity over 30": 25,
-	"guard mean cyclomatic complexity, in hundredths":  823,
+	"guard mean cyclomatic complexity, in hundredths":  819,
 }
 
 // source is one parsed non-test file of the module.
@@ -72,7 +72,6 @@ func TestMeasures(t *testing.T) {
 	got["internal packages internal/cli imports"] = len(pkgs["internal/cli"].Imports)
 	got["Default*Options functions"], offenders["Default*Options functions"] = defaultOptions(srcs)
 	got["rule ids written as strings (fire(\"...\"))"], _ = stringRuleIDs(srcs)
-	got["host names written outside internal/host"], offenders["host names written outside internal/host"] = hostNames(srcs)
 	name, n := largestReceiver(srcs)
 	got["methods of the largest receiver type"] = n
 	offenders["methods of the largest receiver type"] = []string{name}
@@ -124,33 +123,6 @@ func stringRuleIDs(srcs []source) (int, []string) {
 			}
 			if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
 				where = append(where, s.pos(call))
-			}
-			return true
-		})
-	}
-	return len(where), where
-}
-
-var hosts = []string{"claude", "gemini", "codex", "opencode"}
-
-// hostNames counts string literals naming a host outside internal/host,
-// in files no generator wrote (the defaults' host-keyed settings are the
-// user's data) and outside test support: packages whose name ends in
-// "test", the end-to-end suite and the benchmarks.
-func hostNames(srcs []source) (int, []string) {
-	var where []string
-	for _, s := range srcs {
-		if strings.HasPrefix(s.rel, "internal/host/") || ast.IsGenerated(s.file) ||
-			strings.HasSuffix(s.file.Name.Name, "test") || strings.HasPrefix(s.rel, "test/") || strings.HasPrefix(s.rel, "bench/") {
-			continue
-		}
-		ast.Inspect(s.file, func(n ast.Node) bool {
-			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
-			}
-			if v, err := strconv.Unquote(lit.Value); err == nil && slices.Contains(hosts, v) {
-				where = append(where, s.pos(lit))
 			}
 			return true
 		})

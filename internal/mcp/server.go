@@ -20,7 +20,9 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/fleet"
-	"github.com/atreides-dev/atreides/internal/hosts"
+	"github.com/atreides-dev/atreides/internal/host/all"
+	"github.com/atreides-dev/atreides/internal/host/claude"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 )
 
@@ -31,6 +33,11 @@ func New(root, host string, getenv func(string) string, version string) *mcp.Ser
 	return newServer(root, host, getenv, version, agenttools.All())
 }
 
+// defaultHost is the host a caller is taken for when neither the server
+// nor the session's record names one: Claude Code, the host whose MCP
+// server knows its session.
+const defaultHost = claude.Host
+
 // newServer is New serving the given tools.
 func newServer(root, host string, getenv func(string) string, version string, tools []agenttools.Tool) *mcp.Server {
 	st := fleet.Open(root)
@@ -39,8 +46,9 @@ func newServer(root, host string, getenv func(string) string, version string, to
 	env := func() *agenttools.Env {
 		return &agenttools.Env{
 			Root: root, Store: st, Host: host, Now: time.Now, Getenv: getenv, Logf: log.Logf,
-			ToolName:  func(tool string) string { return hosts.ToolName(host, tool) },
-			SkillDirs: hosts.SkillDirs(),
+			Hosts: all.Facts(), DefaultHost: defaultHost,
+			Guard:     policy.Hosts{Files: all.HookFiles, Agents: all.AgentCLIs()},
+			SkillDirs: all.SkillDirs(),
 		}
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "atreides", Version: version}, nil)
@@ -49,24 +57,15 @@ func newServer(root, host string, getenv func(string) string, version string, to
 }
 
 // HostFromEnv recognises the host that started the server by what it puts
-// in the server's environment: Claude Code 2.1.330 sets CLAUDECODE=1 (and
-// CLAUDE_CODE_SESSION_ID), Gemini CLI 0.61.0 GEMINI_CLI=1 (both observed
-// with a wrapper that dumped the environment); ATREIDES_HOST wins. Codex
-// 0.169.0 gives its servers a fixed allowlist of variables, none its own,
-// hence the --host flag install writes for it. "" when none is recognised
-// or the markers disagree (a background task's headless CLI inherits its
-// launcher's): the tools then take the host from the calling session.
+// in the server's environment (each host's markers in the registry);
+// ATREIDES_HOST wins. Codex 0.169.0 gives its servers a fixed allowlist of
+// variables, none its own, hence the --host flag install writes for it.
+// "" when none is recognised or the markers disagree (a background task's
+// headless CLI inherits its launcher's): the tools then take the host
+// from the calling session.
 func HostFromEnv(getenv func(string) string) string {
 	if h := getenv("ATREIDES_HOST"); h != "" {
 		return h
 	}
-	claude := getenv("CLAUDECODE") == "1" || getenv("CLAUDE_CODE_SESSION_ID") != ""
-	gemini := getenv("GEMINI_CLI") == "1"
-	switch {
-	case claude && !gemini:
-		return "claude"
-	case gemini && !claude:
-		return "gemini"
-	}
-	return ""
+	return all.FromEnv(getenv)
 }

@@ -21,7 +21,15 @@ const (
 	backoffMost  = 30 * time.Second
 )
 
-// client posts OTLP/HTTP requests to one endpoint.
+// client posts OTLP/HTTP requests to one endpoint. It is not
+// otlptracehttp's Client (tried at v1.47.0 with the ResourceSpans built
+// here): its error for a 429 or 5xx drops the status (a run that gives up
+// could not say "503"), it does not retry a refused connection (a
+// collector restarting under --follow would end the run), its retries are
+// bounded by elapsed time with a 5 s first wait rather than by attempts,
+// and given an HTTP client of ours (WithHTTPClient) it ignores the
+// environment's TLS settings; atreides-otel also grew from 15.2 to
+// 23.4 MB and from 251 to 408 linked packages.
 type client struct {
 	http    *http.Client
 	base    *url.URL

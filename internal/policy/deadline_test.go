@@ -14,7 +14,7 @@ import (
 // a hook's share of its budget): past it, a long command is denied as
 // too complex instead of being analysed on after the caller gave up.
 func TestAnalysisStopsAtTheEventDeadline(t *testing.T) {
-	h := Handler(func() (*guard.Policy, error) { return guard.DefaultPolicy(), nil })
+	h := Handler(func() (*guard.Policy, error) { return guard.DefaultPolicy(), nil }, Hosts{})
 	ev := &event.Event{Kind: event.PreTool, Cwd: t.TempDir(),
 		Tool: event.Tool{Name: event.Shell, Command: strings.Repeat("echo a; ", 1000)}}
 	ev.ProjectDir = ev.Cwd
@@ -45,7 +45,7 @@ func TestAnalysisStopsAtTheEventDeadline(t *testing.T) {
 // Handle without a finished Prepare fails, which the engine turns into a
 // deny for a tool call.
 func TestHandleWithoutAnalysisFails(t *testing.T) {
-	h := Handler(func() (*guard.Policy, error) { return guard.DefaultPolicy(), nil })
+	h := Handler(func() (*guard.Policy, error) { return guard.DefaultPolicy(), nil }, Hosts{})
 	if _, err := h.Handle(&engine.Call{Event: &event.Event{Kind: event.PreTool}, Memo: &engine.Memo{}}); err == nil {
 		t.Fatal("Handle succeeded without the analysis")
 	}

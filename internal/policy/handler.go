@@ -13,8 +13,8 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
-	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/mcptools"
+	"github.com/atreides-dev/atreides/internal/shell"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -30,13 +30,14 @@ const AnalysisBudget = 2 * time.Second
 // lock is taken (the guard needs no state). A policy that cannot be built
 // (a broken config file) is an error, which the engine turns into a deny:
 // security decisions fail closed. So is an analysis that did not run.
-func Handler(policy Source) engine.Handler {
+// hosts is what the guard must know of the agent hosts.
+func Handler(policy Source, hosts Hosts) engine.Handler {
 	return engine.Handler{
 		Name: "guard", Priority: engine.Critical,
 		Kinds:  []event.Kind{event.PreTool, event.PermissionRequest},
 		Groups: state.NoGroups,
 		Prepare: func(c *engine.Call) {
-			r, err := judge(c, policy)
+			r, err := judge(c, policy, hosts)
 			c.Memo.Set(verdictKey{}, verdict{r, err})
 		},
 		Handle: func(c *engine.Call) (event.Result, error) {
@@ -57,7 +58,7 @@ type verdict struct {
 	err error
 }
 
-func judge(c *engine.Call, policy Source) (event.Result, error) {
+func judge(c *engine.Call, policy Source, hosts Hosts) (event.Result, error) {
 	ev := c.Event
 	reqs, unknown := Requests(ev)
 	if len(reqs) == 0 && unknown == "" {
@@ -77,6 +78,7 @@ func judge(c *engine.Call, policy Source) (event.Result, error) {
 	}
 	for _, r := range reqs {
 		r.Deadline = deadline
+		hosts.Apply(&r)
 		res := p.Check(r)
 		if r.Tool == "shell" && ev.Tool.Name == event.Shell {
 			// The judging walk is the shell model: governance and the
@@ -90,21 +92,17 @@ func judge(c *engine.Call, policy Source) (event.Result, error) {
 	return toResult(worst), nil
 }
 
+// toResult is the guard's answer as the handler's: an allow says nothing
+// (other handlers may still speak), an ask or a deny keeps its verdict.
 func toResult(r guard.Result) event.Result {
-	var v event.Verdict
-	switch r.Verdict {
-	case guard.Deny:
-		v = event.Deny
-	case guard.Ask:
-		v = event.Ask
-	default:
+	if r.Verdict < event.Ask {
 		return event.Result{}
 	}
 	reason := r.Reason
 	if r.Rule != "" {
 		reason = fmt.Sprintf("atreides blocked this (%s): %s", r.Rule, r.Reason)
 	}
-	return event.Result{Verdict: v, Rule: r.Rule, Reason: reason}
+	return event.Result{Verdict: r.Verdict, Rule: r.Rule, Reason: reason}
 }
 
 // Requests turns a tool call into guard requests: one for a shell command,
@@ -157,7 +155,7 @@ func MCPRequests(ev *event.Event) (reqs []guard.Request, unknown string) {
 		if tool == "" {
 			server, tool = "", server
 		}
-	case t.Name == event.Other && ev.Host == "opencode" && t.Raw != "":
+	case t.Name == event.Other && ev.HostFacts().RawMCPTools && t.Raw != "":
 		tool = t.Raw
 	default:
 		return nil, ""
@@ -183,7 +181,9 @@ func MCPRequests(ev *event.Event) (reqs []guard.Request, unknown string) {
 }
 
 // NewRequest is a guard request for a shell command (tool "shell") or a
-// path (any other tool), judged in cwd within the project root.
+// path (any other tool), judged in cwd within the project root, with
+// atreides's own paths; what the guard must know of the hosts is added by
+// [Hosts.Apply].
 func NewRequest(tool, arg, cwd, root string) guard.Request {
 	r := EffectsRequest(arg, cwd, root)
 	r.Tool = tool
@@ -192,10 +192,6 @@ func NewRequest(tool, arg, cwd, root string) guard.Request {
 	}
 	r.Self, r.ConfigDir = Self(), ConfigDir()
 	r.PathDirs, r.SameBinary = PathDirs(os.Getenv("PATH")), SameBinary
-	r.HostSettings = install.HookFiles(root, r.Home, install.HookEnv{
-		XDGConfigHome: os.Getenv("XDG_CONFIG_HOME"), CodexHome: os.Getenv("CODEX_HOME"),
-		OpenCodeConfig: os.Getenv("OPENCODE_CONFIG"), OpenCodeConfigDir: os.Getenv("OPENCODE_CONFIG_DIR"),
-	})
 	return r
 }
 
@@ -214,13 +210,13 @@ func analysisDeadline(c *engine.Call) time.Time {
 type effectsKey struct{}
 
 // ShellEffects is what the event's shell command writes and whether it
-// verifies (guard.Effects), computed once per event: by the guard's own
+// verifies (shell.Effects), computed once per event: by the guard's own
 // walk when it judged the command, else here, within AnalysisBudget.
 // Handlers that need it call it from Prepare, so the walk runs before the
 // state lock is taken.
-func ShellEffects(c *engine.Call) guard.Effects {
+func ShellEffects(c *engine.Call) shell.Effects {
 	if v, ok := c.Memo.Get(effectsKey{}); ok {
-		return v.(guard.Effects)
+		return v.(shell.Effects)
 	}
 	ev := c.Event
 	cwd := ev.Cwd

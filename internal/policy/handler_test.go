@@ -5,23 +5,18 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/guard"
 )
 
 // TestNewRequestOwnPaths: the guard learns atreides's own files from the
-// request; the host settings are exactly what install knows of.
+// request.
 func TestNewRequestOwnPaths(t *testing.T) {
-	t.Setenv("CODEX_HOME", "/srv/codex")
 	r := NewRequest("write", "x", "/p/sub", "/p")
 	if r.Path != "x" || r.Command != "" || r.Tool != "write" {
 		t.Fatalf("request %+v", r)
 	}
 	if r.Self == "" || r.ConfigDir == "" {
 		t.Fatalf("own paths missing: self %q config %q", r.Self, r.ConfigDir)
-	}
-	want := install.HookFiles("/p", Home(), install.HookEnv{CodexHome: "/srv/codex", XDGConfigHome: os.Getenv("XDG_CONFIG_HOME")})
-	if !slices.Equal(r.HostSettings, want) || !slices.Contains(r.HostSettings, "/srv/codex/hooks.json") {
-		t.Fatalf("host settings %q, want %q", r.HostSettings, want)
 	}
 	t.Setenv("PATH", "/opt/tools/bin"+string(os.PathListSeparator)+"rel")
 	r = NewRequest("shell", "ls", "/p", "/p")
@@ -30,5 +25,31 @@ func TestNewRequestOwnPaths(t *testing.T) {
 	}
 	if s := NewRequest("shell", "ls", "/p", "/p"); s.Command != "ls" || s.Path != "" {
 		t.Fatalf("shell request %+v", s)
+	}
+}
+
+// TestHostsApply: the host settings the guard protects are the hosts'
+// files for the request's project and home, in the process's environment,
+// and the agent programs are the hosts' (internal/host/all's tests check
+// the lists themselves).
+func TestHostsApply(t *testing.T) {
+	t.Setenv("CODEX_HOME", "/srv/codex")
+	agents := guard.AgentCLIs{{Names: []string{"agent"}, Off: []string{"--unsafe"}}}
+	h := Hosts{Files: func(root, home string, getenv func(string) string) []string {
+		return []string{root + "/settings.json", home + "/settings.json", getenv("CODEX_HOME") + "/hooks.json"}
+	}, Agents: agents}
+	r := NewRequest("shell", "agent --unsafe", "/p", "/p")
+	h.Apply(&r)
+	want := []string{"/p/settings.json", Home() + "/settings.json", "/srv/codex/hooks.json"}
+	if !slices.Equal(r.HostSettings, want) || r.Agents.Of("agent") == nil {
+		t.Fatalf("host settings %q (want %q), agents %v", r.HostSettings, want, r.Agents)
+	}
+	if res := guard.DefaultPolicy().Check(r); res.Rule != "self.unguarded-agent" {
+		t.Fatalf("an agent started with its off flag: %v %s, want self.unguarded-agent", res.Verdict, res.Rule)
+	}
+	var none guard.Request
+	Hosts{}.Apply(&none)
+	if none.HostSettings != nil || none.Agents != nil {
+		t.Fatalf("no hosts filled %+v", none)
 	}
 }

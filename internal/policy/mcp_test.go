@@ -31,8 +31,8 @@ func mcpVerdictUnder(t *testing.T, p *guard.Policy, root, host, name, input stri
 	if rest, ok := strings.CutPrefix(name, "mcp__"); ok && host != "opencode" {
 		tool.Name = event.ToolName("mcp:" + rest)
 	}
-	ev := &event.Event{Kind: event.PreTool, Host: host, Cwd: root, ProjectDir: root, Tool: tool}
-	h := Handler(func() (*guard.Policy, error) { return p, nil })
+	ev := &event.Event{Kind: event.PreTool, Host: host, Facts: testHosts[host], Cwd: root, ProjectDir: root, Tool: tool}
+	h := Handler(func() (*guard.Policy, error) { return p, nil }, testGuard)
 	c := &engine.Call{Event: ev, Memo: &engine.Memo{}, Deadline: time.Now().Add(time.Minute)}
 	h.Prepare(c)
 	r, err := h.Handle(c)

@@ -48,8 +48,9 @@ func Asks(err error) bool {
 // cannot be built is a deny. A guard switched off in the configuration
 // still judges these with the built-in policy, as `atreides check` does:
 // the switch lets the agent's tool calls through, it does not make
-// atreides run commands unjudged on its own account.
-func JudgeRun(src Source, command, cwd, root string) error {
+// atreides run commands unjudged on its own account. hosts is what the
+// guard must know of the agent hosts.
+func JudgeRun(src Source, hosts Hosts, command, cwd, root string) error {
 	p, err := src()
 	if err != nil {
 		return &Refusal{Verdict: guard.Deny, Reason: fmt.Sprintf("the guard's policy could not be built: %v", err)}
@@ -58,6 +59,7 @@ func JudgeRun(src Source, command, cwd, root string) error {
 		p = guard.DefaultPolicy()
 	}
 	r := NewRequest("shell", command, cwd, root)
+	hosts.Apply(&r)
 	r.Deadline = time.Now().Add(AnalysisBudget)
 	res := p.Check(r)
 	if res.Verdict == guard.Allow {

@@ -35,18 +35,17 @@ func ParseMode(s string) Mode {
 	return Note
 }
 
-// FromConfig maps the configuration's context.read_before_write; the
-// caller adds Enforced.
+// FromConfig maps the configuration's context.read_before_write (whether
+// the host checks by itself comes with the event).
 func FromConfig(c *config.Config) Options {
 	return Options{Mode: ParseMode(string(c.Context.ReadBeforeWrite))}
 }
 
 // Options are the check's settings.
 type Options struct {
+	// Mode is the check's setting; a host that refuses an edit of an
+	// unread file by itself (event.HostFacts.ReadsBeforeWrite) is left to it.
 	Mode Mode
-	// Enforced reports whether the named host refuses an edit of an
-	// unread file by itself; nil: none does.
-	Enforced func(host string) bool
 }
 
 // Rule names the check in a deny.
@@ -100,7 +99,7 @@ func active(ev *event.Event, opts func() Options) bool {
 		}
 	}
 	o := opts()
-	return o.Mode != Off && (o.Enforced == nil || !o.Enforced(ev.Host))
+	return o.Mode != Off && !ev.HostFacts().ReadsBeforeWrite
 }
 
 // file is one path of the event, as found on disk before the lock.

@@ -32,7 +32,7 @@ func newStream(t *testing.T, mode Mode) *stream {
 		root = r
 	}
 	h := Handler(func() Options {
-		return Options{Mode: mode, Enforced: func(host string) bool { return host == "claude" }}
+		return Options{Mode: mode}
 	})
 	return &stream{t: t, h: h, root: root, st: engine.NewState(&event.Event{SessionID: "s", Host: "gemini"})}
 }
@@ -52,6 +52,7 @@ func (s *stream) send(ev event.Event) event.Result {
 	if ev.Host == "" {
 		ev.Host = "gemini"
 	}
+	ev.Facts = testHosts[ev.Host]
 	ev.ProjectDir, ev.Cwd = s.root, s.root
 	c := &engine.Call{Event: &ev, Env: testEnv{s.t}, Memo: &engine.Memo{}}
 	if !slices.Contains(s.h.Kinds, ev.Kind) {
@@ -202,7 +203,7 @@ func BenchmarkPreToolEdit(b *testing.B) {
 		readsKey.Of(st.Session).Add("", filepath.Join(root, "f", strings.Repeat("x", i%40), "file.go"), time.Now())
 	}
 	readsKey.Of(st.Session).Add("", p, time.Time{})
-	ev := event.Event{Kind: event.PreTool, Host: "gemini", ProjectDir: root, Cwd: root, Tool: event.Tool{Name: event.Edit, Paths: []string{"a.go"}}}
+	ev := event.Event{Kind: event.PreTool, Host: "gemini", Facts: testHosts["gemini"], ProjectDir: root, Cwd: root, Tool: event.Tool{Name: event.Edit, Paths: []string{"a.go"}}}
 	b.ReportAllocs()
 	for b.Loop() {
 		c := &engine.Call{Event: &ev, Env: testEnv{b}, Memo: &engine.Memo{}}

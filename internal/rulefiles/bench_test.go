@@ -37,7 +37,7 @@ func BenchmarkPostToolRead(b *testing.B) {
 			}
 			o := FromConfig(config.Builtin())
 			e := engine.New(engine.StoreLoader{Store: store.Open(filepath.Join(b.TempDir(), ".atreides"))}, &testEnv{}, Handler(func() Options { return o }))
-			ev := event.Event{Kind: event.PostTool, Host: "gemini", SessionID: "s", ProjectDir: root, Cwd: root, ContextCap: 10000,
+			ev := event.Event{Kind: event.PostTool, Host: "gemini", Facts: testHosts["gemini"], SessionID: "s", ProjectDir: root, Cwd: root, ContextCap: 10000,
 				Tool: event.Tool{Name: bc.tool, Paths: []string{filepath.Join(root, "pkg/a/b/x.go")}}, Time: time.Unix(0, 0)}
 			first := ev
 			e.Run(context.Background(), &first)
@@ -59,7 +59,7 @@ func BenchmarkFind(b *testing.B) {
 		write(b, root, rel, c)
 	}
 	o := FromConfig(config.Builtin())
-	s := scope{root: root, files: []string{"pkg/a/b/x.go"}, cwd: ".", host: "gemini"}
+	s := scope{root: root, files: []string{"pkg/a/b/x.go"}, cwd: ".", host: testHosts["gemini"]}
 	logf := func(string, ...any) {}
 	for b.Loop() {
 		sk := o.hostLoads(s.host, s.root)

@@ -37,7 +37,7 @@ type scope struct {
 	root  string
 	files []string // project-relative, slash-separated
 	cwd   string   // project-relative working directory, "" when outside
-	host  string
+	host  *event.HostFacts
 }
 
 // touched is the event's scope: the paths of a read, write or edit inside
@@ -55,7 +55,7 @@ func touched(ev *event.Event) (scope, bool) {
 	if ev.Failed || root == "" || len(ev.Tool.Paths) == 0 {
 		return scope{}, false
 	}
-	s := scope{root: root, host: ev.Host, cwd: inside(root, ev.Cwd, "")}
+	s := scope{root: root, host: ev.HostFacts(), cwd: inside(root, ev.Cwd, "")}
 	for _, p := range ev.Tool.Paths {
 		if rel := inside(root, p, ev.Cwd); rel != "" && rel != "." {
 			s.files = append(s.files, rel)

@@ -6,6 +6,8 @@ import (
 	"github.com/atreides-dev/atreides/internal/config"
 	"path/filepath"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/event"
 )
 
 // Options are the handler's settings (configuration: context.rules, and
@@ -21,9 +23,6 @@ type Options struct {
 	Budget int
 	// Dirs are the project-relative directories of conditional rules.
 	Dirs []string
-	// Instructions returns the files a host reads itself at the project
-	// root (internal/hosts); nil knows none.
-	Instructions func(host string) []string
 }
 
 // FromConfig maps context.rules; the file name is the session's rules
@@ -35,9 +34,6 @@ func FromConfig(c *config.Config) Options {
 
 // readme is the optional per-directory file.
 const readme = "README.md"
-
-// claudeRules is the conditional rules directory Claude Code reads itself.
-const claudeRules = ".claude/rules"
 
 // skip is what the host puts into its agent's context by itself, so that
 // atreides does not put it there again.
@@ -52,42 +48,23 @@ type skip struct {
 	dirs []string
 }
 
-// hostLoads says what the host loads itself, checked against the pinned
-// versions (test/e2e/hosts):
-//   - Claude Code 2.1.330 reads .claude/rules (paths: front matter
-//     included) itself, and its default instructionFiles mode
-//     (claude-md-or-agents-md) attaches every AGENTS.md between the root
-//     and a file it reads, but only in a project without CLAUDE.md.
-//   - OpenCode 1.18.33 attaches the AGENTS.md (or CLAUDE.md, CONTEXT.md) of
-//     each directory above a file its read tool opens (Instruction.resolve).
-//   - Codex 0.169 reads AGENTS.md from the root down to its working
-//     directory at start, none below it.
-//   - Gemini CLI 0.61 reads GEMINI.md, not AGENTS.md.
-//
-// Only the file named AGENTS.md is meant: another rules file name is
-// nothing the hosts know.
-func (o Options) hostLoads(host, root string) skip {
-	var s skip
-	agents := o.File == "AGENTS.md"
-	switch host {
-	case "claude":
-		s.dirs = []string{claudeRules}
-		s.nested = agents && !o.hasInstructions(host, root)
-	case "opencode":
-		s.nested = agents
-	case "codex":
-		s.upToCwd = agents
+// hostLoads says what the host loads itself ([event.HostFacts.Rules],
+// checked against the pinned versions, test/e2e/hosts); only the file
+// named AGENTS.md is meant: another rules file name is nothing the hosts
+// know.
+func (o Options) hostLoads(host *event.HostFacts, root string) skip {
+	if o.File != "AGENTS.md" {
+		return skip{dirs: host.Rules.Dirs}
 	}
-	return s
+	r := host.Rules
+	nested := r.Nested && !(r.NestedUnlessInstructions && hasInstructions(host, root))
+	return skip{dirs: r.Dirs, nested: nested, upToCwd: r.UpToCwd}
 }
 
 // hasInstructions reports whether one of the host's own instruction files
 // is at the root.
-func (o Options) hasInstructions(host, root string) bool {
-	if o.Instructions == nil {
-		return false
-	}
-	for _, name := range o.Instructions(host) {
+func hasInstructions(host *event.HostFacts, root string) bool {
+	for _, name := range host.Instructions {
 		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(name))); err == nil && fi.Mode().IsRegular() {
 			return true
 		}

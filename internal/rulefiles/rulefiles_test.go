@@ -73,7 +73,7 @@ func run(t *testing.T, root string, o Options, steps []step) *testEnv {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(root, p)
 		}
-		ev := &event.Event{Kind: event.PostTool, Host: host, SessionID: "s", AgentID: s.agent,
+		ev := &event.Event{Kind: event.PostTool, Host: host, Facts: testHosts[host], SessionID: "s", AgentID: s.agent,
 			ProjectDir: root, Cwd: filepath.Join(root, s.cwd), ContextCap: 10000,
 			Tool: event.Tool{Name: tool, Paths: []string{p}}, Time: time.Unix(int64(i), 0)}
 		e := engine.New(engine.StoreLoader{Store: store.Open(dir)}, env, Handler(func() Options { return o }))
@@ -185,12 +185,6 @@ func TestNested(t *testing.T) {
 				write(t, root, rel, c)
 			}
 			o := FromConfig(config.Builtin())
-			o.Instructions = func(host string) []string {
-				if host == "claude" {
-					return []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"}
-				}
-				return nil
-			}
 			if tt.opts != nil {
 				tt.opts(&o)
 			}

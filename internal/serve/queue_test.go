@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -60,7 +61,21 @@ func TestFlood(t *testing.T) {
 
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	srv := &Server{Handler: h, Methods: []string{"m"}, Key: sessionKey, Workers: workers, Queue: queue}
+	// The handlers are held at the gate until every request is written
+	// and answered busy, each wait below bounded: their deadline is past
+	// the sum of those bounds, so a loaded -race run still gets the
+	// answers this test counts (a deadline answer is not one of them).
+	srv := &Server{Handler: h, Methods: []string{"m"}, Key: sessionKey, Workers: workers, Queue: queue, Timeout: 3 * bound}
+	var opened sync.Once
+	open := func() { opened.Do(func() { close(gate) }) }
+	// A test that fails half-way lets everything go: the handlers return,
+	// and both pipes' ends fail, so no goroutine stays blocked on them.
+	t.Cleanup(func() {
+		open()
+		over := errors.New("test over")
+		inR.CloseWithError(over)
+		outR.CloseWithError(over)
+	})
 	served := make(chan error, 1)
 	go func() {
 		err := srv.Serve(context.Background(), inR, outW)
@@ -68,23 +83,33 @@ func TestFlood(t *testing.T) {
 		served <- err
 	}()
 
-	// The answers are read as they come; only counts are kept.
+	// The answers are read as they come, to the end of the output
+	// whatever they say (a reader that stopped at an unexpected answer
+	// would leave the server blocked writing the next one, and the
+	// writer below blocked behind it); only counts and the first
+	// unexpected answer are kept.
 	answers := make([]uint8, n)
 	var results int
 	var busy atomic.Int32
 	read := make(chan error, 1)
 	go func() {
+		var first error
+		unexpected := func(err error) {
+			if first == nil {
+				first = err
+			}
+		}
 		sc := bufio.NewScanner(outR)
 		for sc.Scan() {
 			var r resp
 			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				read <- err
-				return
+				unexpected(err)
+				continue
 			}
 			var id int
 			if _, err := fmt.Sscan(string(r.ID), &id); err != nil || id < 0 || id >= n {
-				read <- fmt.Errorf("answer with id %s", r.ID)
-				return
+				unexpected(fmt.Errorf("answer with id %s", r.ID))
+				continue
 			}
 			answers[id]++
 			switch {
@@ -93,40 +118,49 @@ func TestFlood(t *testing.T) {
 			case r.Error.Code == CodeBusy:
 				busy.Add(1)
 			default:
-				read <- fmt.Errorf("id %d: %+v", id, r.Error)
-				return
+				unexpected(fmt.Errorf("id %d: %+v", id, r.Error))
 			}
 		}
-		read <- sc.Err()
+		if first == nil {
+			first = sc.Err()
+		}
+		read <- first
 	}()
 
+	// The requests are written beside the bounded wait for them, so a
+	// server that stops reading fails the test instead of hanging it.
 	base := memInUse()
 	peak := base
-	padding := strings.Repeat("x", pad)
-	bw := bufio.NewWriter(inW)
-	for i := range n {
-		fmt.Fprintf(bw, `{"v":1,"id":%d,"method":"m","params":{"session":"s%d","n":%d,"pad":%q}}`+"\n", i, i%sessions, i, padding)
-		if i%500 == 0 {
-			peak = max(peak, memInUse())
+	written := make(chan error, 1)
+	go func() {
+		padding := strings.Repeat("x", pad)
+		bw := bufio.NewWriter(inW)
+		for i := range n {
+			fmt.Fprintf(bw, `{"v":1,"id":%d,"method":"m","params":{"session":"s%d","n":%d,"pad":%q}}`+"\n", i, i%sessions, i, padding)
+			if i%500 == 0 {
+				peak = max(peak, memInUse())
+			}
 		}
+		err := bw.Flush()
+		peak = max(peak, memInUse())
+		written <- err
+	}()
+	if err := within(t, written, "end of the writes of the requests"); err != nil {
+		t.Fatalf("writing the requests: %v", err)
 	}
-	if err := bw.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	peak = max(peak, memInUse())
 	// Flush returns once the server has the bytes, not once it has read
 	// every line from its buffer: the handlers stay stuck until every
 	// request beyond the queue has been answered busy (or it is clear
 	// that they will not be), so a line read late cannot find room.
-	for deadline := time.Now().Add(30 * time.Second); busy.Load() < n-queue && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(bound); busy.Load() < n-queue && time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
 	}
-	close(gate)
+	open()
 	inW.Close()
-	if err := <-served; err != nil {
+	if err := within(t, served, "return of Serve after its input ended"); err != nil {
 		t.Fatalf("Serve: %v", err)
 	}
-	if err := <-read; err != nil {
+	if err := within(t, read, "end of the server's output"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -222,7 +256,7 @@ func TestAfter(t *testing.T) {
 		t.Fatalf("answer before the work is done: %+v", r)
 	}
 	c.send(`{"v":1,"id":2,"method":"next","params":{"session":"a"}}`)
-	<-started
+	within(t, started, "start of save")
 	select {
 	case m := <-started:
 		t.Fatalf("%s started before the work left by save was done", m)

@@ -13,33 +13,80 @@ import (
 	"time"
 )
 
+// bound is how long a test waits for what must happen before it fails
+// saying what did not: wide, so that a loaded -race run still passes, and
+// a hang still ends in a message rather than at the suite's timeout.
+const bound = time.Minute
+
+// within is what ch yields, failing the test when it yields nothing
+// within bound.
+func within[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(bound):
+		t.Fatalf("no %s within %v", what, bound)
+	}
+	var zero T
+	return zero
+}
+
+// waited is closed once wg is done.
+func waited(wg *sync.WaitGroup) <-chan struct{} {
+	c := make(chan struct{})
+	go func() { wg.Wait(); close(c) }()
+	return c
+}
+
 // client is a fake plugin: it writes request lines into the server's
-// input and reads response lines from its output, over io.Pipe.
+// input and reads response lines from its output, over io.Pipe. Its
+// output is drained as it comes, whether the test reads it or not, so
+// a server never blocks on an answer the test is not yet waiting for,
+// and every wait is bounded.
 type client struct {
-	t    *testing.T
-	in   *io.PipeWriter
-	out  *bufio.Scanner
-	done chan error
+	t      *testing.T
+	in     *io.PipeWriter
+	out    chan resp  // the answers, in order; closed when the output ends
+	outErr error      // why the output ended, read after out is closed
+	done   chan error // Serve's error
 }
 
 func start(t *testing.T, s *Server) *client {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	c := &client{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
-	c.out.Buffer(make([]byte, 1<<20), 64<<20)
+	c := &client{t: t, in: inW, out: make(chan resp, 1<<16), done: make(chan error, 1)}
 	go func() {
 		err := s.Serve(context.Background(), inR, outW)
 		outW.Close()
 		c.done <- err
 	}()
-	t.Cleanup(func() { inW.Close(); outR.Close() })
+	go func() {
+		defer close(c.out)
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		for sc.Scan() {
+			var r resp
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				r.unreadable = fmt.Errorf("response %q: %w", sc.Text(), err)
+			}
+			c.out <- r
+		}
+		c.outErr = sc.Err()
+	}()
+	t.Cleanup(func() { inW.CloseWithError(errors.New("test over")); outR.Close() })
 	return c
 }
 
 func (c *client) send(line string) {
 	c.t.Helper()
-	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+	sent := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(c.in, line+"\n")
+		sent <- err
+	}()
+	if err := within(c.t, sent, "read of the request by the server"); err != nil {
 		c.t.Fatal(err)
 	}
 }
@@ -48,30 +95,32 @@ type resp struct {
 	ID     json.RawMessage `json:"id"`
 	Result json.RawMessage `json:"result"`
 	Error  *Error          `json:"error"`
+	// unreadable is why the line was not a response (nil when it was).
+	unreadable error
 }
 
 func (c *client) recv() resp {
 	c.t.Helper()
-	if !c.out.Scan() {
-		c.t.Fatalf("no response: %v", c.out.Err())
+	select {
+	case r, ok := <-c.out:
+		if !ok {
+			c.t.Fatalf("no response: the output ended (%v)", c.outErr)
+		}
+		if r.unreadable != nil {
+			c.t.Fatal(r.unreadable)
+		}
+		return r
+	case <-time.After(bound):
+		c.t.Fatalf("no response within %v", bound)
 	}
-	var r resp
-	if err := json.Unmarshal(c.out.Bytes(), &r); err != nil {
-		c.t.Fatalf("response %q: %v", c.out.Text(), err)
-	}
-	return r
+	return resp{}
 }
 
 // close ends the input and waits for Serve to return.
 func (c *client) close() error {
+	c.t.Helper()
 	c.in.Close()
-	select {
-	case err := <-c.done:
-		return err
-	case <-time.After(5 * time.Second):
-		c.t.Fatal("Serve did not return after its input ended")
-		return nil
-	}
+	return within(c.t, c.done, "return of Serve after its input ended")
 }
 
 func echo(_ context.Context, method string, params json.RawMessage) (any, error) {
@@ -255,7 +304,7 @@ func TestTimeoutHoldsSlotAndOrder(t *testing.T) {
 			}
 			c := start(t, &Server{Handler: h, Methods: []string{"stuck", "m"}, Key: sessionKey, Workers: tc.workers, Timeout: 30 * time.Millisecond})
 			c.send(`{"v":1,"id":1,"method":"stuck","params":{"session":"a"}}`)
-			<-entered // it holds the slot
+			within(t, entered, "start of the stuck handler") // it holds the slot
 			c.send(tc.next)
 			if r := c.recv(); string(r.ID) != "1" || r.Error == nil || r.Error.Code != CodeDeadline {
 				t.Fatalf("first answer %+v, want the deadline error of 1", r)
@@ -266,13 +315,13 @@ func TestTimeoutHoldsSlotAndOrder(t *testing.T) {
 			case <-time.After(150 * time.Millisecond):
 			}
 			close(release)
-			if got := <-started; got != "stuck returned" {
+			if got := within(t, started, "handler run after the release"); got != "stuck returned" {
 				t.Fatalf("first to run after the release: %s", got)
 			}
 			if r := c.recv(); string(r.ID) != "2" || r.Error != nil {
 				t.Errorf("second answer %+v", r)
 			}
-			stuckDone.Wait()
+			within(t, waited(&stuckDone), "return of the stuck handler")
 			if err := c.close(); err != nil {
 				t.Error(err)
 			}
@@ -289,13 +338,19 @@ func TestDrainOnEOF(t *testing.T) {
 	}
 	inR, inW := io.Pipe()
 	var out strings.Builder
-	done := make(chan error)
+	done := make(chan error, 1)
 	go func() { done <- (&Server{Handler: h, Methods: []string{"m"}}).Serve(context.Background(), inR, &out) }()
-	for i := 0; i < 5; i++ {
-		fmt.Fprintf(inW, `{"v":1,"id":%d,"method":"m"}`+"\n", i)
-	}
-	inW.Close()
-	if err := <-done; err != nil {
+	// The writes wait for the server to read them: they run beside the
+	// bounded wait for Serve, so a server that stops reading fails the
+	// test instead of hanging it.
+	go func() {
+		for i := 0; i < 5; i++ {
+			fmt.Fprintf(inW, `{"v":1,"id":%d,"method":"m"}`+"\n", i)
+		}
+		inW.Close()
+	}()
+	t.Cleanup(func() { inR.CloseWithError(errors.New("test over")) })
+	if err := within(t, done, "return of Serve after its input ended"); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(out.String(), `"result":"done"`); n != 5 {

@@ -55,7 +55,7 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	var r event.Result
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
-	b.WriteString(identity(o, c.Event.Host))
+	b.WriteString(identity(o, c.Event.HostFacts()))
 	if o.GuardOff {
 		b.WriteString("atreides's guard is switched off in the user's configuration: shell commands and file access are not checked.\n")
 	} else {
@@ -92,9 +92,9 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 }
 
 // identity is the persona header. It names the roster's subagents as the
-// host starts them ([HostFacts.CallOf]): an agent the host cannot start is
-// not named, since it would send the lead agent after nothing.
-func identity(o Options, host string) string {
+// host starts them ([event.HostFacts.CallOf]): an agent the host cannot
+// start is not named, since it would send the lead agent after nothing.
+func identity(o Options, host *event.HostFacts) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are %s, the lead agent of this session.", o.Persona)
 	if o.Prefix {
@@ -104,9 +104,8 @@ func identity(o Options, host string) string {
 		b.WriteString(" Before delegating to a subagent, announce it in one line (\"Delegating to NAME: why\").")
 	}
 	var named []string
-	facts := o.host(host)
 	for _, a := range o.Agents {
-		if call := facts.CallOf(a.ID); call != "" {
+		if call := host.CallOf(a.ID); call != "" {
 			named = append(named, fmt.Sprintf("%s (%s; %s)", a.Name, a.Role, call))
 		}
 	}
@@ -180,7 +179,7 @@ func startRules(c *engine.Call, o Options) rulesChoice {
 	case len(cache.Problems) == 0 && cache.Text != "":
 		return rulesChoice{head: "\nProject rules (" + o.RulesFile + "):\n", text: cache.Text}
 	case cache.Missing:
-		if hostInstructions(o.host(c.Event.Host), root) != "" {
+		if hostInstructions(c.Event.HostFacts(), root) != "" {
 			return rulesChoice{}
 		}
 		if update != nil {

@@ -62,8 +62,8 @@
 //     project) within Claude Code's 10,000-character cap. Without AGENTS.md
 //     a host that reads its own instruction file (CLAUDE.md) gets no rules
 //     from atreides; otherwise the defaults, and the user is told once.
-//     The identity names only agents the host has (hosts.go: the one table
-//     of per-host facts until the hosts registry takes it over).
+//     The identity names only agents the host has (the event's host facts,
+//     event.HostFacts, which the host's adapter attaches).
 //   - [Health] runs quick set-up checks when a session starts or resumes
 //     (the state here; the configuration and the host's installation are
 //     checks the caller passes in) and tells the user once, not at every

@@ -39,7 +39,7 @@ func TestStateBlockHeldIntent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := &state.Project{Governance: state.Governance{Locks: []state.IntentLock{{Intent: tt.intentID, Session: tt.holder, Since: t0, Renewed: t0}}}}
-		ev := &event.Event{Kind: event.SessionStart, Host: "claude", Source: "compact", ProjectDir: dir, SessionID: "s", Time: t0}
+		ev := &event.Event{Kind: event.SessionStart, Host: "claude", Facts: testHosts["claude"], Source: "compact", ProjectDir: dir, SessionID: "s", Time: t0}
 		c := &engine.Call{Event: ev, State: &engine.State{Session: state.NewSession("s", "claude", t0), Project: p}, Decision: &event.Decision{}}
 		r, err := memory(c, func() Options { return testOptions() })
 		if err != nil {

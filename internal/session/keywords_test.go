@@ -32,7 +32,7 @@ func newKeywordRun(t *testing.T, o KeywordOptions) *keywordRun {
 
 func (r *keywordRun) prompt(sid, agent, text string) *event.Decision {
 	r.now = r.now.Add(time.Second)
-	ev := &event.Event{Kind: event.UserPrompt, Host: "opencode", HostEvent: "chat.message", SessionID: sid,
+	ev := &event.Event{Kind: event.UserPrompt, Host: "opencode", Facts: testHosts["opencode"], HostEvent: "chat.message", SessionID: sid,
 		AgentID: agent, Prompt: text, ContextCap: 10000, Time: r.now}
 	return r.eng.Run(context.Background(), ev)
 }

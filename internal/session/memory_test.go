@@ -91,7 +91,7 @@ func TestAnchorScore(t *testing.T) {
 
 func startCall(t *testing.T, dir string, p *state.Project, before ...string) *engine.Call {
 	t.Helper()
-	ev := &event.Event{Kind: event.SessionStart, Host: "claude", HostEvent: "SessionStart", Source: "startup", ProjectDir: dir, SessionID: "s", Time: t0}
+	ev := &event.Event{Kind: event.SessionStart, Host: "claude", Facts: testHosts["claude"], HostEvent: "SessionStart", Source: "startup", ProjectDir: dir, SessionID: "s", Time: t0}
 	d := &event.Decision{}
 	for _, b := range before {
 		d.Context = append(d.Context, event.Entry{Source: "x", Text: b})

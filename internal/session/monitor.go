@@ -58,7 +58,7 @@ func monitor(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	if last && !ev.InSubagent() {
 		held = heldIntent(c)
 	}
-	text := monitorNote(u, last, ev.InSubagent(), o.host(ev.Host).Compact, held)
+	text := monitorNote(u, last, ev.InSubagent(), ev.HostFacts().Compact, held)
 	return event.Result{Context: []event.Entry{{
 		Source: "monitor", ID: "threshold-" + strconv.Itoa(level), Priority: event.High, Text: text, Once: true,
 	}}}, nil

@@ -45,7 +45,6 @@ func TestMonitor(t *testing.T) {
 	main := transcript{t, filepath.Join(dir, "s1.jsonl")}
 	sub := transcript{t, filepath.Join(dir, "s1", "subagents", "agent-sub1.jsonl")}
 	opts := builtinOptions()
-	opts.Hosts = func(string) HostFacts { return HostFacts{Compact: "/compact"} }
 	loader := &memLoader{}
 	eng := engine.New(loader, testEnv{t}, Handlers(func() Options { return opts })...)
 	now := t0
@@ -85,7 +84,7 @@ func TestMonitor(t *testing.T) {
 		if s.do != nil {
 			s.do()
 		}
-		ev := &event.Event{Kind: s.kind, Host: "claude", SessionID: "s1", Source: s.source, AgentID: s.agent,
+		ev := &event.Event{Kind: s.kind, Host: "claude", Facts: testHosts["claude"], SessionID: "s1", Source: s.source, AgentID: s.agent,
 			TranscriptPath: main.path, ProjectDir: dir, Cwd: dir, ContextCap: 10_000, Time: now}
 		switch s.path {
 		case "-":
@@ -178,7 +177,7 @@ func BenchmarkMonitorPostTool(b *testing.B) {
 	f.Close()
 	opts := builtinOptions()
 	h := Monitor(func() Options { return opts })
-	ev := &event.Event{Kind: event.PostTool, Host: "claude", SessionID: "s", TranscriptPath: path, Time: t0}
+	ev := &event.Event{Kind: event.PostTool, Host: "claude", Facts: testHosts["claude"], SessionID: "s", TranscriptPath: path, Time: t0}
 	st := engine.NewState(ev)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {

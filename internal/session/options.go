@@ -61,10 +61,6 @@ type Options struct {
 	// (none: the monitor is off).
 	ContextWindow     int
 	ContextThresholds []int
-
-	// Hosts returns what the session must know of a host (its agents, the
-	// instruction files it reads); nil knows no host.
-	Hosts func(name string) HostFacts
 }
 
 // Agent is one subagent of the roster as the session's text names it.

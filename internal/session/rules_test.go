@@ -36,7 +36,7 @@ func TestRulesHostInstructions(t *testing.T) {
 		}
 		p := &state.Project{}
 		c := startCall(t, dir, p)
-		c.Event.Host = tt.host
+		c.Event.Host, c.Event.Facts = tt.host, testHosts[tt.host]
 		r, _ := startContext(c, opts)
 		if got := r.Warning != ""; got != tt.warn {
 			t.Errorf("%s: warning %q, want one: %v", tt.name, r.Warning, tt.warn)
@@ -48,7 +48,7 @@ func TestRulesHostInstructions(t *testing.T) {
 			t.Errorf("%s: a missing rules file is no note for the agent:\n%s", tt.name, event.JoinEntries(r.Context))
 		}
 		c = startCall(t, dir, p)
-		c.Event.Host = tt.host
+		c.Event.Host, c.Event.Facts = tt.host, testHosts[tt.host]
 		if again, _ := startContext(c, opts); again.Warning != "" {
 			t.Errorf("%s: warned again at the next session start: %q", tt.name, again.Warning)
 		}
@@ -125,7 +125,7 @@ func TestIdentityNamesHostAgents(t *testing.T) {
 		{"claude", renamed, []string{`Scout (codebase search; the Agent tool with subagent_type "scout")`}, []string{"Stilgar"}},
 	}
 	for _, tt := range tests {
-		got := identity(tt.o, tt.host)
+		got := identity(tt.o, testHosts[tt.host])
 		for _, w := range tt.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: identity lacks %q: %s", tt.host, w, got)

@@ -55,13 +55,13 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	o := opts().normalize()
 	switch {
 	case k.Count >= o.EscalateAt:
-		msg := escalation(k, o, ev.Host)
+		msg := escalation(k, o, ev.HostFacts())
 		tasks.QueueError(s, escalationError(k, ev))
 		strikes.Key.Of(s).Clear(tool, target)
 		s.Counters.Escalations++
 		return event.Result{Context: event.Note("strikes", tool+" "+target, event.High, msg)}, nil
 	case k.Count >= o.WarnAt:
-		return event.Result{Context: event.Note("strikes", tool+" "+target, event.Normal, warning(k, o, ev.Host))}, nil
+		return event.Result{Context: event.Note("strikes", tool+" "+target, event.Normal, warning(k, o, ev.HostFacts()))}, nil
 	}
 	return event.Result{}, nil
 }
@@ -147,7 +147,7 @@ func describeTarget(k *strikes.Strike) string {
 	return fmt.Sprintf("%s `%s`", k.Tool, k.Target)
 }
 
-func warning(k *strikes.Strike, o Options, host string) string {
+func warning(k *strikes.Strike, o Options, host *event.HostFacts) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "atreides: %s failed %d times in a row (%s). Do not retry it unchanged.\n", describeTarget(k), k.Count, k.Class)
 	fmt.Fprintf(&b, "Suggestion: %s\n", adviceFor(k.Class))
@@ -155,7 +155,7 @@ func warning(k *strikes.Strike, o Options, host string) string {
 	return b.String()
 }
 
-func escalation(k *strikes.Strike, o Options, host string) string {
+func escalation(k *strikes.Strike, o Options, host *event.HostFacts) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "atreides escalation: %s failed %d times in a row. STOP repeating it.\n", describeTarget(k), k.Count)
 	b.WriteString("Error history:\n")
@@ -176,16 +176,16 @@ func escalation(k *strikes.Strike, o Options, host string) string {
 
 // oracle is the agent failures are escalated to and how the host starts
 // it; call is "" when there is none the host can start.
-func oracle(o Options, host string) (a Agent, call string) {
+func oracle(o Options, host *event.HostFacts) (a Agent, call string) {
 	a, ok := o.agent(o.Oracle)
 	if !ok {
 		return Agent{}, ""
 	}
-	return a, o.host(host).CallOf(a.ID)
+	return a, host.CallOf(a.ID)
 }
 
 // consultWhom is what the warning says the escalation will ask for.
-func consultWhom(o Options, host string) string {
+func consultWhom(o Options, host *event.HostFacts) string {
 	if a, call := oracle(o, host); call != "" {
 		return "consult " + a.Name + " (" + call + ")"
 	}

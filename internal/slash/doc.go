@@ -11,7 +11,7 @@
 // arguments $ARGUMENTS and a tool {{tool:NAME}}; [Command.Body] replaces
 // both with the host's own spelling (Gemini CLI's {{args}}, the host's
 // name of an MCP tool). Where the files go and in which format is the
-// host registry's (internal/hosts) and the installer's (internal/install).
+// host registry's (internal/host/all) and the installer's (internal/install).
 //
 // A project adds commands of its own, or replaces one of atreides's, as
 // markdown files of the same form in .atreides/commands ([ForProject]; /meta

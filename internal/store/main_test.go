@@ -148,11 +148,24 @@ func runHelper(mode string, s *Store) int {
 	return 2
 }
 
+// helperBound is how long a helper process may run, ample for the
+// slowest helper on a loaded machine under -race.
+const helperBound = 2 * time.Minute
+
 // helper starts this test binary as helper mode on the store s. With
 // stdin, the caller gets the helper's stdin to close as a start signal.
 func helper(t testing.TB, mode string, s *Store, wantStdin bool) (cmd *exec.Cmd, stdin io.WriteCloser, stdout *bufio.Reader) {
 	t.Helper()
-	cmd = exec.Command(os.Args[0])
+	// A helper that outlives helperBound is killed, saying so: whatever
+	// waits on it (its answer on stdout, its exit) then ends, and the test
+	// fails with a message instead of hanging until the suite's timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), helperBound)
+	t.Cleanup(cancel)
+	cmd = exec.CommandContext(ctx, os.Args[0])
+	cmd.Cancel = func() error {
+		fmt.Fprintf(os.Stderr, "store helper %q still running after %v: killed\n", mode, helperBound)
+		return cmd.Process.Kill()
+	}
 	cmd.Env = append(os.Environ(), helperEnv+"="+mode, helperDirEnv+"="+s.Dir(),
 		// A -race binary otherwise sleeps 1 s on exit waiting for reports.
 		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))

@@ -122,7 +122,7 @@ func (r *Repo) mayRun(t *state.Task, version int, src []byte, fromPlan bool, com
 			return fmt.Errorf("plan changed since approval: ask the user to approve it again (atreides plan approve %d)", t.Number)
 		}
 	}
-	err := policy.JudgeRun(policy.ForProject(r.Root), command, r.Root, r.Root)
+	err := policy.JudgeRun(policy.ForProject(r.Root), r.Hosts, command, r.Root, r.Root)
 	if policy.Asks(err) && r.Confirm != nil && r.Confirm(command, err) {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
@@ -48,6 +49,9 @@ type Repo struct {
 	// guard asks about (why says what it asks); nil when there is no one
 	// to ask, as for the agent's tools: then such a command is not run.
 	Confirm func(command string, why error) bool
+	// Hosts is what the guard must know of the agent hosts when it judges
+	// a verification command (set by the caller from the host registry).
+	Hosts policy.Hosts
 }
 
 // Open returns the board of the project at root.

@@ -33,7 +33,7 @@ func bigTranscript(b *testing.B) string {
 
 // BenchmarkOf50MB is one hook's read: the cache is emptied each time.
 func BenchmarkOf50MB(b *testing.B) {
-	ev := &event.Event{Host: "claude", TranscriptPath: bigTranscript(b)}
+	ev := &event.Event{Host: "claude", Facts: testHosts["claude"], TranscriptPath: bigTranscript(b)}
 	b.ResetTimer()
 	for b.Loop() {
 		cache.Lock()
@@ -47,7 +47,7 @@ func BenchmarkOf50MB(b *testing.B) {
 
 // BenchmarkOf50MBCached is a second handler of the same event.
 func BenchmarkOf50MBCached(b *testing.B) {
-	ev := &event.Event{Host: "claude", TranscriptPath: bigTranscript(b)}
+	ev := &event.Event{Host: "claude", Facts: testHosts["claude"], TranscriptPath: bigTranscript(b)}
 	Of(ev, 200_000)
 	b.ResetTimer()
 	for b.Loop() {

@@ -94,8 +94,8 @@ func source(ev *event.Event) (string, lineFunc) {
 	if ev.TranscriptPath == "" {
 		return "", nil
 	}
-	switch ev.Host {
-	case "claude":
+	switch ev.HostFacts().Transcript {
+	case event.ClaudeTranscript:
 		if !ev.InSubagent() {
 			return ev.TranscriptPath, claudeLine(true)
 		}
@@ -104,11 +104,11 @@ func source(ev *event.Event) (string, lineFunc) {
 			return "", nil
 		}
 		return p, claudeLine(false)
-	case "codex":
+	case event.CodexTranscript:
 		if !ev.InSubagent() {
 			return ev.TranscriptPath, codexLine
 		}
-	case "gemini":
+	case event.GeminiTranscript:
 		if !ev.InSubagent() {
 			return ev.TranscriptPath, geminiLine
 		}

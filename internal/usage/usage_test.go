@@ -80,7 +80,7 @@ func TestOf(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ev := &event.Event{Host: c.host, TranscriptPath: write(t, "t.jsonl", c.content)}
+			ev := &event.Event{Host: c.host, Facts: testHosts[c.host], TranscriptPath: write(t, "t.jsonl", c.content)}
 			got, ok := Of(ev, 200_000)
 			if ok != c.ok || got != c.want {
 				t.Errorf("Of = %+v, %v; want %+v, %v", got, ok, c.want, c.ok)
@@ -92,9 +92,9 @@ func TestOf(t *testing.T) {
 func TestOfWithoutFile(t *testing.T) {
 	dir := t.TempDir()
 	for _, ev := range []*event.Event{
-		{Host: "claude"},
-		{Host: "claude", TranscriptPath: filepath.Join(dir, "missing.jsonl")},
-		{Host: "claude", TranscriptPath: dir}, // a directory
+		{Host: "claude", Facts: testHosts["claude"]},
+		{Host: "claude", Facts: testHosts["claude"], TranscriptPath: filepath.Join(dir, "missing.jsonl")},
+		{Host: "claude", Facts: testHosts["claude"], TranscriptPath: dir}, // a directory
 	} {
 		if u, ok := Of(ev, 200_000); ok {
 			t.Errorf("%q: got %+v, want unknown", ev.TranscriptPath, u)
@@ -108,7 +108,7 @@ func TestOfSubagent(t *testing.T) {
 	if err := os.WriteFile(main, []byte(claudeAssistant("m", 150000, 0, 0, 0, "")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ev := &event.Event{Host: "claude", TranscriptPath: main, AgentID: "ad17e9d19d4b24701"}
+	ev := &event.Event{Host: "claude", Facts: testHosts["claude"], TranscriptPath: main, AgentID: "ad17e9d19d4b24701"}
 	if u, ok := Of(ev, 200_000); ok {
 		t.Fatalf("subagent without its own transcript: got %+v (the lead's), want unknown", u)
 	}
@@ -124,7 +124,7 @@ func TestOfSubagent(t *testing.T) {
 		t.Errorf("subagent with its own transcript: got %+v, %v; want 3020 used", u, ok)
 	}
 	for _, id := range []string{"../x", "a/b", ""} {
-		ev := &event.Event{Host: "claude", TranscriptPath: main, AgentID: id}
+		ev := &event.Event{Host: "claude", Facts: testHosts["claude"], TranscriptPath: main, AgentID: id}
 		if id == "" {
 			continue
 		}
@@ -133,7 +133,7 @@ func TestOfSubagent(t *testing.T) {
 		}
 	}
 	for _, h := range []string{"codex", "gemini"} {
-		ev := &event.Event{Host: h, TranscriptPath: main, AgentID: "x"}
+		ev := &event.Event{Host: h, Facts: testHosts[h], TranscriptPath: main, AgentID: "x"}
 		if _, ok := Of(ev, 200_000); ok {
 			t.Errorf("%s subagent: want unknown", h)
 		}
@@ -141,7 +141,7 @@ func TestOfSubagent(t *testing.T) {
 }
 
 func TestOfEventFigures(t *testing.T) {
-	ev := &event.Event{Host: "opencode", ContextUsed: 50_000}
+	ev := &event.Event{Host: "opencode", Facts: testHosts["opencode"], ContextUsed: 50_000}
 	if u, ok := Of(ev, 100_000); !ok || u != (Usage{50_000, 100_000}) {
 		t.Errorf("got %+v, %v", u, ok)
 	}
@@ -153,13 +153,13 @@ func TestOfEventFigures(t *testing.T) {
 
 func TestRoom(t *testing.T) {
 	room := Room(100_000)
-	if n, ok := room(&event.Event{Host: "opencode", ContextUsed: 60_000}); !ok || n != 40_000*BytesPerToken {
+	if n, ok := room(&event.Event{Host: "opencode", Facts: testHosts["opencode"], ContextUsed: 60_000}); !ok || n != 40_000*BytesPerToken {
 		t.Errorf("room = %d, %v", n, ok)
 	}
-	if _, ok := room(&event.Event{Host: "claude"}); ok {
+	if _, ok := room(&event.Event{Host: "claude", Facts: testHosts["claude"]}); ok {
 		t.Error("unknown usage has no room figure")
 	}
-	if n, _ := room(&event.Event{Host: "opencode", ContextUsed: 100_000}); n != 0 {
+	if n, _ := room(&event.Event{Host: "opencode", Facts: testHosts["opencode"], ContextUsed: 100_000}); n != 0 {
 		t.Errorf("a full window: room %d", n)
 	}
 }
@@ -178,7 +178,7 @@ func TestPercent(t *testing.T) {
 // TestCacheFollowsTheFile: a transcript that grew is read again.
 func TestCacheFollowsTheFile(t *testing.T) {
 	p := write(t, "t.jsonl", claudeAssistant("m", 1000, 0, 0, 0, "")+"\n")
-	ev := &event.Event{Host: "claude", TranscriptPath: p}
+	ev := &event.Event{Host: "claude", Facts: testHosts["claude"], TranscriptPath: p}
 	if u, _ := Of(ev, 200_000); u.Used != 1000 {
 		t.Fatalf("first read: %d", u.Used)
 	}
@@ -234,7 +234,7 @@ func TestLongLastLine(t *testing.T) {
 	long := claudeAssistant("m", 4242, 0, 0, 0, "") // then pad its text
 	long = strings.Replace(long, `"text":"ok"`, `"text":"`+strings.Repeat("y", 3*chunk)+`"`, 1)
 	content := sample(t, "claude-2.1.330.jsonl") + long + "\n" + `{"type":"user","message":{"content":"` + strings.Repeat("z", chunk) + `"}}` + "\n"
-	ev := &event.Event{Host: "claude", TranscriptPath: write(t, "t.jsonl", content)}
+	ev := &event.Event{Host: "claude", Facts: testHosts["claude"], TranscriptPath: write(t, "t.jsonl", content)}
 	if u, ok := Of(ev, 200_000); !ok || u.Used != 4242 {
 		t.Errorf("got %+v, %v", u, ok)
 	}

@@ -139,10 +139,7 @@ func newDashboardProject(t *testing.T, bin string) *dashboardProject {
 	}
 	d.env = append(os.Environ(), "HOME="+d.home, "XDG_CONFIG_HOME="+filepath.Join(d.home, ".config"),
 		"XDG_STATE_HOME="+filepath.Join(d.home, ".local", "state"), "CLAUDE_PROJECT_DIR="+d.dir)
-	git := exec.Command("git", "init", "-q", d.dir)
-	if out, err := git.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	initProject(t, d.dir)
 	writeDashFile(t, filepath.Join(d.dir, ".atreides", "config.yaml"), "governance:\n  enabled: true\n")
 	writeDashFile(t, filepath.Join(d.dir, ".atreides", "intents.yaml"), `intents:
   - id: docs
@@ -208,7 +205,7 @@ func (d *dashboardProject) hook(payload map[string]any) {
 
 // run runs an atreides command in the project and returns its stdout.
 func (d *dashboardProject) run(args ...string) string {
-	cmd := exec.Command(d.bin, args...)
+	cmd := boundedCommand(d.t, d.bin, args...)
 	cmd.Dir, cmd.Env = d.dir, d.env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 )
 
@@ -140,6 +141,34 @@ func scratchDir(t *testing.T) string {
 	return dir
 }
 
+// commandBound is how long a command a scenario runs itself (git, an
+// atreides command) may take: ample for a loaded machine.
+const commandBound = 2 * time.Minute
+
+// boundedCommand is name with args, killed when it runs past
+// commandBound: whatever waits on it ends, and the test fails with the
+// command's error instead of hanging.
+func boundedCommand(t testing.TB, name string, args ...string) *exec.Cmd {
+	ctx, cancel := context.WithTimeout(context.Background(), commandBound)
+	t.Cleanup(cancel)
+	return exec.CommandContext(ctx, name, args...)
+}
+
+// initProject makes dir a repository of its own, so that atreides finds
+// dir as its project root by walking up to .git and does not walk up into
+// the checkout's, and fails the test when atreides would find another
+// root: a scenario never depends on what lies above its scratch directory
+// (a .git or a .atreides left in an ancestor, at / or in /tmp).
+func initProject(t *testing.T, dir string) {
+	t.Helper()
+	if out, err := boundedCommand(t, "git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	if root := project.Root("", dir); root != dir {
+		t.Fatalf("the scratch project %s has the project root %q, not itself: what lies above it decides", dir, root)
+	}
+}
+
 // requireClaude skips (or, under CI / ATREIDES_E2E_REQUIRE=1, fails) when the
 // claude CLI is not installed.
 func requireClaude(t *testing.T) {
@@ -182,11 +211,7 @@ func NewProject(t *testing.T, script fakeanthropic.Script) *Project {
 			t.Fatal(err)
 		}
 	}
-	// A project is a repository of its own: atreides finds the project root
-	// by walking up to .git, and must not walk up into this one.
-	if out, err := exec.Command("git", "init", "-q", p.Dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	initProject(t, p.Dir)
 	p.Fake = fakeanthropic.Start(t, script)
 	t.Cleanup(func() {
 		// An endpoint the fake does not serve means the pinned host changed

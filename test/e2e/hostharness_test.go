@@ -150,9 +150,7 @@ func newHostProject(t *testing.T, atreides string) *hostProject {
 			t.Fatal(err)
 		}
 	}
-	if out, err := exec.Command("git", "init", "-q", p.Dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	initProject(t, p.Dir)
 	return p
 }
 

@@ -75,7 +75,7 @@ func (p *ocProject) configHome() string { return filepath.Join(p.Home, ".config"
 // wired into the CLI).
 func (p *ocProject) requireServe() {
 	p.t.Helper()
-	cmd := exec.Command(p.atreides, "serve", "--stdio")
+	cmd := boundedCommand(p.t, p.atreides, "serve", "--stdio")
 	cmd.Stdin = strings.NewReader(`{"v":1,"id":1,"method":"hello"}` + "\n")
 	out, err := cmd.Output()
 	if err != nil || !bytes.Contains(out, []byte(`"protocol":1`)) {

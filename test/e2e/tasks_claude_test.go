@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -301,7 +300,7 @@ func (p *Project) task(n int) healthTask {
 // git runs git in the project and fails the test when it fails.
 func (p *Project) git(args ...string) string {
 	p.t.Helper()
-	cmd := exec.Command("git", args...)
+	cmd := boundedCommand(p.t, "git", args...)
 	cmd.Dir = p.Dir
 	cmd.Env = append(os.Environ(), "HOME="+p.Home)
 	out, err := cmd.CombinedOutput()

@@ -242,7 +242,7 @@ func (p *ocProject) runAttached(srv *ocServer, args ...string) {
 // git runs git in the project and fails the test on an error.
 func (p *ocProject) git(args ...string) string {
 	p.t.Helper()
-	cmd := exec.Command("git", args...)
+	cmd := boundedCommand(p.t, "git", args...)
 	cmd.Dir = p.Dir
 	cmd.Env = p.baseEnv()
 	out, err := cmd.CombinedOutput()

@@ -26,7 +26,7 @@ func TestTeamStoreOutage(t *testing.T) {
 	dsn := cluster.NewDatabase(t)
 	dir := t.TempDir()
 	git := func(args ...string) {
-		cmd := exec.Command("git", args...)
+		cmd := boundedCommand(t, "git", args...)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v: %s", args, err, out)
@@ -53,7 +53,7 @@ func TestTeamStoreOutage(t *testing.T) {
 	}
 	env := append(os.Environ(), "ATREIDES_STORE_DSN="+dsn, "HOME="+home, "CLAUDE_PROJECT_DIR="+dir)
 	run := func(stdin string, args ...string) (string, string, int) {
-		cmd := exec.Command(atreidesBin, args...)
+		cmd := boundedCommand(t, atreidesBin, args...)
 		cmd.Dir, cmd.Env = dir, env
 		cmd.Stdin = strings.NewReader(stdin)
 		var out, errb bytes.Buffer

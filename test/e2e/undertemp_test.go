@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,13 +33,11 @@ func TestUnderTempWithoutHost(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if out, err := exec.Command("git", "init", "-q", proj).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	initProject(t, proj)
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + tmp, "LANG=C.UTF-8"}
 	run := func(stdin string, args ...string) string {
 		t.Helper()
-		cmd := exec.Command(bin, args...)
+		cmd := boundedCommand(t, bin, args...)
 		cmd.Dir, cmd.Env = proj, env
 		cmd.Stdin = strings.NewReader(stdin)
 		var out bytes.Buffer

@@ -85,7 +85,7 @@ var carriers = map[string]int{"SessionStart": MaxContext, "BeforeAgent": MaxCont
 // whose HostEvent is whatever could be recovered from the bytes, so the
 // caller can still fail closed on a tool call.
 func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
-	p, ev, err := host.DecodePayload[payload](Host, data, kinds, now)
+	p, ev, err := host.DecodePayload[payload](Host, &Facts, data, kinds, now)
 	if err != nil {
 		return ev, err
 	}

@@ -6,7 +6,7 @@
 // to an adapter through its own Decode and Encode, and the wire answer is
 // compared with what that host is known to need. [Run] takes the adapter
 // and its [Expectations]; a host joins by its entry in [Expected], and
-// internal/hosts runs the suite for every host in its registry, failing
+// internal/host/all runs the suite for every host in its registry, failing
 // for one without an entry. Run fails while any case is left unstated, so
 // a host cannot silently skip a decision the engine can make.
 //

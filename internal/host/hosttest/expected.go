@@ -44,7 +44,7 @@ func claudeShapes(askDecision, askReason string) map[Case]Wire {
 }
 
 // Expected is every host's part in the suite, by host name: what it sends
-// and what it must answer. internal/hosts runs the suite over its registry
+// and what it must answer. internal/host/all runs the suite over its registry
 // and fails for a registered host without an entry here.
 var Expected = map[string]Expectations{
 	"claude": {

@@ -152,7 +152,7 @@ func DecodeRequest(data []byte, now time.Time) (*event.Event, error) {
 		Params json.RawMessage `json:"params"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
-		ev := &event.Event{Host: Host, HostEvent: HookName(host.SniffString(data, "method")), Kind: event.Unknown, Time: now}
+		ev := &event.Event{Host: Host, Facts: &Facts, HostEvent: HookName(host.SniffString(data, "method")), Kind: event.Unknown, Time: now}
 		if ev.HostEvent == "tool.execute.before" {
 			ev.Kind = event.PreTool
 		}
@@ -165,7 +165,7 @@ func DecodeRequest(data []byte, now time.Time) (*event.Event, error) {
 // earlier events (a stop that follows atreides's own continuation, a
 // compaction) is filled in by [Mapper].
 func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, error) {
-	ev := &event.Event{Host: Host, HostEvent: HookName(method), Kind: event.Unknown, Time: now}
+	ev := &event.Event{Host: Host, Facts: &Facts, HostEvent: HookName(method), Kind: event.Unknown, Time: now}
 	if ev.HostEvent == "" {
 		return ev, host.Malformed("unknown method %q", method)
 	}

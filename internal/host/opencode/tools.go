@@ -44,7 +44,7 @@ type toolInput struct {
 // out the command or paths the guard judges. MCP tools arrive as
 // "<server>_<tool>"; they cannot be told from plugin tools by name, so
 // they stay "other" with the raw name kept. atreides's own tools, which the
-// plugin registers as "atreides_<tool>" (hosts.ToolName), become
+// plugin registers as "atreides_<tool>" (Facts.ToolPrefix), become
 // "mcp:atreides__<tool>", the name they have on every other host, so that
 // governance knows them.
 func NormalizeTool(name string, args json.RawMessage) (event.Tool, string, error) {

@@ -1,8 +1,9 @@
-package hosts
+package all
 
 import (
 	"path/filepath"
 
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/install"
 )
@@ -10,7 +11,7 @@ import (
 // OpenCode: a plugin file in the project's .opencode/plugin/ or the
 // user's, which starts `atreides serve --stdio`.
 var openCodeHost = Host{
-	Name: "opencode", Display: "OpenCode", Adapter: opencode.Adapter{}, Via: Serve,
+	Name: "opencode", Display: "OpenCode", Adapter: opencode.Adapter{}, Facts: &opencode.Facts, Lacks: opencode.Lacks, Via: Serve,
 	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
 	Path: func(env Env, scope install.Scope) string {
 		return install.OpenCodePluginPath(openCodeDir(env, scope))
@@ -18,10 +19,13 @@ var openCodeHost = Host{
 	Install:    installOpenCode,
 	Uninstall:  uninstallOpenCode,
 	Inspect:    install.InspectOpenCode,
+	HookFiles:  openCodeHookFiles,
 	Programs:   []string{"opencode"},
 	ConfigDirs: func(env Env) []string { return []string{openCodeDir(env, install.ScopeUser)} },
-	// OpenCode 1.18.33 reads AGENTS.md, and CLAUDE.md when there is none.
-	Instructions: []string{"AGENTS.md", "CLAUDE.md"},
+	// `opencode run` loads the plugins like the TUI: it runs guarded
+	// only where atreides's plugin is installed.
+	CLI: guard.AgentCLI{Display: "OpenCode", Names: []string{"opencode", "opencode-ai"},
+		PluginRun: "run", PluginFile: install.OpenCodePluginFile},
 	// The plugin's config hook adds the roster to OpenCode's agents in
 	// memory (nothing on disk), with skills in their prompts; the task
 	// tool starts a subagent. OpenCode's own build and plan (its primary
@@ -33,12 +37,41 @@ var openCodeHost = Host{
 	// directory (.opencode or ~/.config/opencode), with $ARGUMENTS.
 	Commands: openCodeCommands,
 
-	// OpenCode 1.18.33's edit and write tools say they fail on a file not
-	// read first, but their code no longer checks: ReadsBeforeWrite stays
-	// false, and atreides checks.
-	ToolPrefix: openCodePrefix,
-	Compact:    "/compact",
-	Doctor:     func(Env, []install.Status) []Check { return nil },
+	Doctor: func(Env, []install.Status) []Check { return nil },
+}
+
+// openCodeConfigNames are the config files OpenCode reads in its config
+// directories and at the project root; their "plugin" list can drop ours.
+var openCodeConfigNames = []string{"opencode.json", "opencode.jsonc"}
+
+// openCodeHookFiles are the plugin directories and config files of the
+// project, of the user, and of OPENCODE_CONFIG_DIR and OPENCODE_CONFIG
+// when they are set.
+func openCodeHookFiles(env Env) []string {
+	var out []string
+	dir := func(d string) {
+		plugin := filepath.Dir(install.OpenCodePluginPath(d))
+		out = append(out, plugin+"/", plugin+"s/")
+		for _, n := range openCodeConfigNames {
+			out = append(out, filepath.Join(d, n))
+		}
+	}
+	if env.ProjectDir != "" {
+		dir(install.OpenCodeConfigDir(install.ScopeProject, env.ProjectDir, ""))
+		for _, n := range openCodeConfigNames {
+			out = append(out, filepath.Join(env.ProjectDir, n))
+		}
+	}
+	if xdg := env.Getenv("XDG_CONFIG_HOME"); env.Home != "" || filepath.IsAbs(xdg) {
+		dir(install.OpenCodeConfigDir(install.ScopeUser, env.ProjectDir, install.OpenCodeConfigHome(xdg, env.Home)))
+	}
+	if d := env.Getenv("OPENCODE_CONFIG_DIR"); filepath.IsAbs(d) {
+		dir(d)
+	}
+	if f := env.Getenv("OPENCODE_CONFIG"); filepath.IsAbs(f) {
+		out = append(out, f)
+	}
+	return out
 }
 
 func openCodeDir(env Env, scope install.Scope) string {
@@ -61,13 +94,8 @@ func openCodeOffline(env Env, o Options) []string {
 
 // openCodeAgents is how opencode takes the roster (see the host entry).
 var openCodeAgents = AgentFacts{
-	Call:      `the task tool with subagent_type "%[1]s"`,
-	Native:    map[string]bool{"build": false, "plan": false, "explore": true, "general": true},
-	SkillDirs: []string{".opencode/skill", ".claude/skills"},
+	Native: map[string]bool{"build": false, "plan": false, "explore": true, "general": true},
 }
-
-// The plugin registers atreides's tools as atreides_<tool>.
-const openCodePrefix = "atreides_"
 
 // installOpenCode writes the plugin, then the command files.
 func installOpenCode(env Env, o Options) (install.Report, error) {
@@ -78,7 +106,7 @@ func installOpenCode(env Env, o Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	return rep, withCommands(env, &rep, "opencode", openCodePrefix, openCodeCommands, o.Scope, true)
+	return rep, withCommands(env, &rep, "opencode", opencode.Facts.ToolPrefix, openCodeCommands, o.Scope, true)
 }
 
 // uninstallOpenCode removes the command files first: the plugin's
@@ -86,7 +114,7 @@ func installOpenCode(env Env, o Options) (install.Report, error) {
 // they are empty.
 func uninstallOpenCode(env Env, scope install.Scope) (install.Report, error) {
 	var cmdRep install.Report
-	if err := withCommands(env, &cmdRep, "opencode", openCodePrefix, openCodeCommands, scope, false); err != nil {
+	if err := withCommands(env, &cmdRep, "opencode", opencode.Facts.ToolPrefix, openCodeCommands, scope, false); err != nil {
 		return cmdRep, err
 	}
 	dir := openCodeDir(env, scope)

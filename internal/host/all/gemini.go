@@ -1,25 +1,40 @@
-package hosts
+package all
 
 import (
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
 // Gemini CLI: settings.json in the project or the user's ~/.gemini.
 var geminiHost = Host{
-	Name: "gemini", Display: "Gemini CLI", Adapter: gemini.Adapter{}, Via: Hook,
+	Name: "gemini", Display: "Gemini CLI", Adapter: gemini.Adapter{}, Facts: &gemini.Facts, Lacks: gemini.Lacks, Via: Hook,
 	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
 	Path: func(env Env, scope install.Scope) string {
 		return install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
 	},
-	Install:      installGemini,
-	Uninstall:    uninstallGemini,
-	Inspect:      install.InspectGemini,
-	Programs:     []string{"gemini"},
-	ConfigDirs:   func(env Env) []string { return userConfig(env, ".gemini") },
-	Instructions: []string{"GEMINI.md"},
+	Install:   installGemini,
+	Uninstall: uninstallGemini,
+	Inspect:   install.InspectGemini,
+	HookFiles: func(env Env) []string {
+		var out []string
+		if env.ProjectDir != "" {
+			out = append(out, install.GeminiSettingsPath(install.ScopeProject, env.ProjectDir, env.Home))
+		}
+		if env.Home != "" {
+			out = append(out, install.GeminiSettingsPath(install.ScopeUser, env.ProjectDir, env.Home))
+		}
+		return out
+	},
+	Programs:   []string{"gemini"},
+	ConfigDirs: func(env Env) []string { return userConfig(env, ".gemini") },
+	// It sets GEMINI_CLI=1 in its MCP servers' environment (observed with
+	// a wrapper that dumped it).
+	CLI: guard.AgentCLI{Display: "Gemini CLI", Names: []string{"gemini", "gemini-cli"}, Off: []string{"--yolo", "-y"},
+		OffValue: []guard.FlagValue{{Flag: "--approval-mode", Value: "yolo"}}, OffShort: 'y'},
+	Markers: []Marker{{"GEMINI_CLI", "1"}},
 	// Gemini CLI 0.61.0 loads local agents from .gemini/agents/*.md and
 	// ~/.gemini/agents/*.md (experimental.enableAgents, on by default) and
 	// starts them with invoke_agent. A project's agents load only in a
@@ -31,11 +46,9 @@ var geminiHost = Host{
 	// Its custom commands are .gemini/commands/<name>.toml (project, read
 	// in a trusted folder) or ~/.gemini/commands: description and prompt,
 	// with {{args}}.
-	Commands:   geminiCommands,
-	ToolPrefix: geminiPrefix,
+	Commands: geminiCommands,
 
-	Compact: "/compress",
-	Doctor:  geminiDoctor,
+	Doctor: geminiDoctor,
 }
 
 // geminiDoctor reports hooks switched off in any of Gemini's files: it
@@ -97,10 +110,10 @@ func installGemini(env Env, o Options) (install.Report, error) {
 		return rep, err
 	}
 	foldInstall(&rep, m)
-	if err := withAgents(env, &rep, "gemini", geminiAgents, o.Scope, o.Roster, true); err != nil {
+	if err := withAgents(env, &rep, "gemini", geminiAgents, o.Scope, &o); err != nil {
 		return rep, err
 	}
-	if err := withCommands(env, &rep, "gemini", geminiPrefix, geminiCommands, o.Scope, true); err != nil {
+	if err := withCommands(env, &rep, "gemini", gemini.Facts.ToolPrefix, geminiCommands, o.Scope, true); err != nil {
 		return rep, err
 	}
 	if o.Scope == install.ScopeProject && len(o.Roster.Subagents()) > 0 {
@@ -115,10 +128,10 @@ func installGemini(env Env, o Options) (install.Report, error) {
 // not take it already).
 func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
 	var agentsRep install.Report
-	if err := withAgents(env, &agentsRep, "gemini", geminiAgents, scope, nil, false); err != nil {
+	if err := withAgents(env, &agentsRep, "gemini", geminiAgents, scope, nil); err != nil {
 		return agentsRep, err
 	}
-	if err := withCommands(env, &agentsRep, "gemini", geminiPrefix, geminiCommands, scope, false); err != nil {
+	if err := withCommands(env, &agentsRep, "gemini", gemini.Facts.ToolPrefix, geminiCommands, scope, false); err != nil {
 		return agentsRep, err
 	}
 	path := install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
@@ -134,16 +147,9 @@ func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
 
 // geminiAgents is how gemini takes the roster (see the host entry).
 var geminiAgents = AgentFacts{
-	Call: `the invoke_agent tool with agent_name "%[1]s"`,
 	Dir:  func(env Env, scope install.Scope) string { return dotDir(env, scope, ".gemini", "agents") },
 	Form: install.GeminiAgentForm, InlineSkills: true,
-	SkillDirs: []string{".gemini/skills"},
 }
-
-// geminiPrefix: Gemini CLI 0.61.0 names an MCP tool mcp_<server>_<tool>
-// (its generateValidName; seen in the declarations the fake model
-// receives).
-const geminiPrefix = "mcp_atreides_"
 
 // geminiCommands is how gemini takes the slash commands (see the entry).
 var geminiCommands = CommandFacts{

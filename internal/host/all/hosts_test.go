@@ -1,8 +1,7 @@
-package hosts
+package all
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -19,7 +18,7 @@ import (
 // repoRoot is the module root, where bench/payloads lives.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs("../..")
+	dir, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,8 +26,9 @@ func repoRoot(t *testing.T) string {
 }
 
 // Every registered host is complete: its adapter answers to its name, it
-// has scopes and every function, conformance expectations, and a bench
-// payload set its adapter decodes.
+// has scopes and every function, its programs are among those the guard
+// knows it by, conformance expectations, and a bench payload set its
+// adapter decodes into events that carry the host's facts.
 func TestRegistryComplete(t *testing.T) {
 	seen := map[string]bool{}
 	for _, h := range All() {
@@ -40,8 +40,13 @@ func TestRegistryComplete(t *testing.T) {
 			if h.Adapter == nil || h.Adapter.Name() != h.Name || h.Display == "" {
 				t.Errorf("adapter %v, display %q", h.Adapter, h.Display)
 			}
-			if len(h.Scopes) == 0 || h.Path == nil || h.Install == nil || h.Uninstall == nil || h.Inspect == nil || h.ConfigDirs == nil || h.Doctor == nil || len(h.Programs) == 0 {
+			if len(h.Scopes) == 0 || h.Path == nil || h.Install == nil || h.Uninstall == nil || h.Inspect == nil || h.ConfigDirs == nil || h.Doctor == nil || len(h.Programs) == 0 || h.HookFiles == nil {
 				t.Errorf("incomplete entry: %+v", h)
+			}
+			for _, p := range h.Programs {
+				if !slices.Contains(h.CLI.Names, p) {
+					t.Errorf("program %s is not among the names the guard knows the host by, %v", p, h.CLI.Names)
+				}
 			}
 			if _, ok := hosttest.Expected[h.Name]; !ok {
 				t.Errorf("no conformance expectations: add %q to hosttest.Expected", h.Name)
@@ -56,14 +61,17 @@ func TestRegistryComplete(t *testing.T) {
 					t.Fatal(err)
 				}
 				data = []byte(strings.ReplaceAll(string(data), "__PROJ__", "/proj"))
-				if _, err := h.Adapter.Decode(data, func(string) string { return "" }, time.Now()); err != nil {
+				ev, err := h.Adapter.Decode(data, func(string) string { return "" }, time.Now())
+				if err != nil {
 					t.Errorf("%s does not decode: %v", f, err)
+				} else if ev.Facts != h.Facts {
+					t.Errorf("%s: the adapter's event carries facts %p, not the host's %p", f, ev.Facts, h.Facts)
 				}
 			}
 		})
 	}
 	for name := range hosttest.Expected {
-		if _, ok := Lookup(name); !ok {
+		if _, ok := ByName(name); !ok {
 			t.Errorf("conformance expectations for %q, which is not registered", name)
 		}
 	}
@@ -394,56 +402,14 @@ func TestFileCheckAtreidesNotOnPath(t *testing.T) {
 	}
 }
 
-// The session handlers get each host's facts from the registry; the
-// session package's tests use a copy of them (session/hosts_test.go),
-// kept equal here.
-func TestSessionFacts(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "internal", "session", "hosts_test.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range All() {
-		f := SessionFacts(h.Name)
-		if !slices.Equal(f.Instructions, h.Instructions) || f.Call != h.Agents.Call {
-			t.Errorf("%s: facts %+v, entry %v %v", h.Name, f, h.Instructions, h.Agents.Call)
-		}
-		i := strings.Index(string(data), fmt.Sprintf("\t%q:", h.Name))
-		if i < 0 {
-			t.Errorf("session's test facts lack %s", h.Name)
-			continue
-		}
-		got := string(data[i:])
-		got = got[:strings.IndexByte(got, '\n')]
-		for _, x := range h.Instructions {
-			if !strings.Contains(got, fmt.Sprintf("%q", x)) {
-				t.Errorf("session's test facts for %s lack instruction file %s", h.Name, x)
-			}
-		}
-		if !strings.Contains(got, "Call: `"+h.Agents.Call+"`") {
-			t.Errorf("session's test facts for %s lack the call %s", h.Name, h.Agents.Call)
-		}
-		for _, id := range f.Native {
-			if !strings.Contains(got, fmt.Sprintf("%q", id)) {
-				t.Errorf("session's test facts for %s lack native agent %s", h.Name, id)
-			}
-		}
-	}
-	if f := SessionFacts("no-such-host"); f.Instructions != nil || f.Call != "" {
-		t.Errorf("unknown host has facts %+v", f)
-	}
-}
-
 // TestReadsBeforeWrite: only Claude Code refuses an edit of an unread file
 // by itself (its Edit and Write; OpenCode 1.18.33's tools no longer check
 // although their descriptions say so), so atreides checks the others.
 func TestReadsBeforeWrite(t *testing.T) {
 	for _, h := range All() {
-		if got, want := ReadsBeforeWrite(h.Name), h.Name == "claude"; got != want {
+		if got, want := h.Facts.ReadsBeforeWrite, h.Name == "claude"; got != want {
 			t.Errorf("%s: ReadsBeforeWrite %v, want %v", h.Name, got, want)
 		}
-	}
-	if ReadsBeforeWrite("no-such-host") {
-		t.Error("an unknown host checks by itself")
 	}
 }
 
@@ -457,8 +423,57 @@ func TestToolName(t *testing.T) {
 		{"opencode", "atreides_todo_add"},
 		{"nosuchhost", "todo_add"},
 	} {
-		if got := ToolName(tc.host, "todo_add"); got != tc.want {
+		if got := Facts()[tc.host].ToolName("todo_add"); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.host, got, tc.want)
+		}
+	}
+}
+
+// TestHookFiles: the files the guard protects for a project and home, with
+// CODEX_HOME set, in any order; the guard's tests use this list
+// (testHostSettings in internal/guard/selfguard_test.go). Every settings
+// file install writes to is among them, the variables that move the
+// hosts' files add theirs, and nothing relative slips in when the home or
+// the project is unknown.
+func TestHookFiles(t *testing.T) {
+	env := map[string]string{"CODEX_HOME": "/srv/codex"}
+	got := HookFiles("/home/user/proj", "/home/user", func(k string) string { return env[k] })
+	want := []string{
+		"/home/user/proj/.claude/settings.json", "/home/user/proj/.claude/settings.local.json", "/home/user/proj/.mcp.json",
+		"/home/user/proj/.gemini/settings.json", "/home/user/.claude/settings.json", "/home/user/.gemini/settings.json",
+		"/home/user/proj/.codex/hooks.json", "/home/user/proj/.codex/config.toml", "/srv/codex/hooks.json",
+		"/srv/codex/config.toml", "/home/user/.codex/hooks.json", "/home/user/.codex/config.toml",
+		"/home/user/proj/.opencode/plugin/", "/home/user/proj/.opencode/plugins/", "/home/user/proj/.opencode/opencode.json",
+		"/home/user/proj/.opencode/opencode.jsonc", "/home/user/proj/opencode.json", "/home/user/proj/opencode.jsonc",
+		"/home/user/.config/opencode/plugin/", "/home/user/.config/opencode/plugins/",
+		"/home/user/.config/opencode/opencode.json", "/home/user/.config/opencode/opencode.jsonc",
+	}
+	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
+		t.Errorf("hook files\n got %q\nwant %q", got, want)
+	}
+	for _, h := range All() {
+		e := Env{ProjectDir: "/home/user/proj", Home: "/home/user", Getenv: func(k string) string { return env[k] }}
+		for _, s := range h.Scopes {
+			if p := h.Path(e, s); !slices.Contains(got, p) && !slices.Contains(got, filepath.Dir(p)+"/") {
+				t.Errorf("%s %s: %s, where install writes, is not a hook file", h.Name, s, p)
+			}
+		}
+	}
+	moved := map[string]string{"OPENCODE_CONFIG_DIR": "/oc", "OPENCODE_CONFIG": "/x/oc.json", "XDG_CONFIG_HOME": "/xdg"}
+	got = HookFiles("/p", "/h", func(k string) string { return moved[k] })
+	for _, w := range []string{"/oc/plugin/", "/oc/opencode.json", "/x/oc.json", "/xdg/opencode/plugin/"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("with %v: %s is not a hook file", moved, w)
+		}
+	}
+	for _, tc := range []struct{ proj, home string }{{"", "/h"}, {"/p", ""}, {"", ""}} {
+		for _, p := range HookFiles(tc.proj, tc.home, func(string) string { return "" }) {
+			if !filepath.IsAbs(p) {
+				t.Errorf("HookFiles(%q, %q) has a relative path %q", tc.proj, tc.home, p)
+			}
+			if tc.proj == "" && strings.HasPrefix(p, "/p/") || tc.home == "" && strings.HasPrefix(p, "/h/") {
+				t.Errorf("HookFiles(%q, %q) = %q", tc.proj, tc.home, p)
+			}
 		}
 	}
 }

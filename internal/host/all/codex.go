@@ -1,9 +1,10 @@
-package hosts
+package all
 
 import (
 	"path/filepath"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host/codex"
 	"github.com/atreides-dev/atreides/internal/install"
 )
@@ -14,33 +15,44 @@ import (
 // leaves to the user, so a project install would silently do nothing until
 // then) or the project.
 var codexHost = Host{
-	Name: "codex", Display: "Codex", Adapter: codex.Adapter{}, Via: Hook,
+	Name: "codex", Display: "Codex", Adapter: codex.Adapter{}, Facts: &codex.Facts, Lacks: codex.Lacks, Via: Hook,
 	Scopes:     []install.Scope{install.ScopeUser, install.ScopeProject},
 	Path:       codexPath,
 	Install:    installCodex,
 	Uninstall:  uninstallCodex,
 	Inspect:    install.InspectCodex,
+	HookFiles:  codexHookFiles,
 	Programs:   []string{"codex"},
 	ConfigDirs: func(env Env) []string { return []string{codexHome(env)} },
-	// Codex 0.169.0 reads AGENTS.md.
-	Instructions: []string{"AGENTS.md"},
+	// -c can set any configuration key, hooks among them.
+	CLI: guard.AgentCLI{Display: "Codex", Names: []string{"codex"},
+		Off:         []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"},
+		OffContains: []guard.FlagValue{{Flag: "-c", Value: "hook"}, {Flag: "--config", Value: "hook"}}},
 	// Its agent roles are TOML files in agents/ of $CODEX_HOME or the
 	// project's .codex, started with spawn_agent's agent_type.
 	// SubagentStart names the role (agent_type), so skills are injected
 	// when the agent starts.
 	Agents: codexAgents,
-	// No slash commands: Codex 0.169.0 no longer reads custom prompt
-	// files ($CODEX_HOME/prompts/*.md, user scope only, were its form);
-	// its binary has neither the prompts folder nor the /prompts: command
-	// prefix, only skills ($name) and presets kept in its own state.
-	// Codex 0.169.0 shows an MCP server's tools to the model as a
-	// namespace "mcp__<server>" holding each tool under its own name (the
-	// request the fake model receives), and its hooks call them
-	// mcp__<server>__<tool>: the model calls the bare name.
-	ToolPrefix: "",
 
-	Compact: "/compact",
-	Doctor:  codexDoctor,
+	Doctor: codexDoctor,
+}
+
+// codexHookFiles are the hooks.json of the project, of $CODEX_HOME and of
+// ~/.codex (CODEX_HOME may change between sessions), each with the
+// config.toml beside it, which can switch the hooks off.
+func codexHookFiles(env Env) []string {
+	var out []string
+	with := func(hooks string) { out = append(out, hooks, filepath.Join(filepath.Dir(hooks), "config.toml")) }
+	if env.ProjectDir != "" {
+		with(install.CodexHooksPath(install.ScopeProject, env.ProjectDir, ""))
+	}
+	if env.Home != "" || env.Getenv("CODEX_HOME") != "" {
+		with(install.CodexHooksPath(install.ScopeUser, env.ProjectDir, codexHome(env)))
+	}
+	if env.Home != "" {
+		with(install.CodexHooksPath(install.ScopeUser, env.ProjectDir, install.CodexHome("", env.Home)))
+	}
+	return out
 }
 
 func codexHome(env Env) string { return install.CodexHome(env.Getenv("CODEX_HOME"), env.Home) }
@@ -112,7 +124,7 @@ func installCodex(env Env, o Options) (install.Report, error) {
 		return rep, err
 	}
 	foldInstall(&rep, m)
-	return rep, withAgents(env, &rep, "codex", codexAgents, o.Scope, o.Roster, true)
+	return rep, withAgents(env, &rep, "codex", codexAgents, o.Scope, &o)
 }
 
 // uninstallCodex undoes installCodex in reverse order: each step removes
@@ -124,7 +136,7 @@ func uninstallCodex(env Env, scope install.Scope) (install.Report, error) {
 		return install.Report{Host: "codex", Path: codexPath(env, scope)}, err
 	}
 	var agentsRep install.Report
-	if err := withAgents(env, &agentsRep, "codex", codexAgents, scope, nil, false); err != nil {
+	if err := withAgents(env, &agentsRep, "codex", codexAgents, scope, nil); err != nil {
 		return agentsRep, err
 	}
 	m, err := install.UninstallCodexMCP(codexConfigPath(env, scope), env.BackupDir(scope))
@@ -138,13 +150,11 @@ func uninstallCodex(env Env, scope install.Scope) (install.Report, error) {
 
 // codexAgents is how codex takes the roster (see the host entry).
 var codexAgents = AgentFacts{
-	Call: `the spawn_agent tool with agent_type "%[1]s"`,
 	Dir: func(env Env, scope install.Scope) string {
 		if scope == install.ScopeUser {
 			return filepath.Join(codexHome(env), "agents")
 		}
 		return filepath.Join(env.ProjectDir, ".codex", "agents")
 	},
-	Form:      install.CodexAgentForm,
-	SkillDirs: []string{".agents/skills"},
+	Form: install.CodexAgentForm,
 }

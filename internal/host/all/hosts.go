@@ -1,4 +1,4 @@
-package hosts
+package all
 
 import (
 	"errors"
@@ -9,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/install"
-	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/slash"
 )
 
@@ -30,7 +31,12 @@ type Host struct {
 	Name    string // on the command line, in state and hook commands: "claude"
 	Display string // for people: "Claude Code"
 	Adapter host.Adapter
-	Via     Transport
+	// Facts are what handlers know of the host; the adapter attaches them
+	// to its events. Lacks names the facts (fields) the host has none of,
+	// on purpose: every other one must be set (TestFactsComplete).
+	Facts *event.HostFacts
+	Lacks []string
+	Via   Transport
 	// Scopes are the settings scopes the host has, the default first.
 	Scopes []install.Scope
 	// Path is the file install writes for a scope.
@@ -41,28 +47,27 @@ type Host struct {
 	Uninstall func(env Env, scope install.Scope) (install.Report, error)
 	// Inspect reports what is installed in a file returned by Path.
 	Inspect func(path string) (install.Status, error)
+	// HookFiles are the files whose contents decide whether the host runs
+	// atreides: the settings files install writes the hooks to (every
+	// scope), the files beside them that can switch the hooks off, plugin
+	// directories (ending in "/": everything under them). Nothing of a
+	// scope whose base (the project, the home) is unknown.
+	HookFiles func(env Env) []string
 	// Programs are the host's executables, and ConfigDirs its directories:
 	// either one present means the host is on this machine (Seen).
 	Programs   []string
 	ConfigDirs func(env Env) []string
-	// Instructions are the project files, relative to the root, that the
-	// host reads into its agent's context by itself, in the order it
-	// looks for them. Checked against the pinned version.
-	Instructions []string
+	// CLI is the host's program as the guard judges it: its names, and
+	// how it is started with atreides left out.
+	CLI guard.AgentCLI
+	// Markers are the environment variables the host sets in the
+	// processes it starts (its MCP servers'): any one set says the host
+	// started the process. None: the host sets none of its own.
+	Markers []Marker
 	// Agents is how the host takes atreides's agent roster.
 	Agents AgentFacts
 	// Commands is how the host takes atreides's slash commands.
 	Commands CommandFacts
-	// ReadsBeforeWrite is set when the host itself refuses to edit or
-	// overwrite an existing file its agent has not read in the session:
-	// atreides's own check (package readfirst) then skips it.
-	ReadsBeforeWrite bool
-	// ToolPrefix is what the host puts before the name of one of
-	// atreides's tools when it shows the tool to the model (see ToolName).
-	ToolPrefix string
-	// Compact is the command the user types to compact the agent's
-	// context (the agent cannot run it itself).
-	Compact string
 	// Doctor adds the host's own checks, given what Inspect found in each
 	// scope's file (indexed like Scopes).
 	Doctor func(env Env, found []install.Status) []Check
@@ -71,9 +76,6 @@ type Host struct {
 // AgentFacts are what atreides knows of a host's agents (checked against
 // the pinned version).
 type AgentFacts struct {
-	// Call is how the lead agent starts the agent of an id: a format
-	// whose %[1]s is the id. Empty: the host cannot start named agents.
-	Call string
 	// Native are the host's own agents under ids of the roster: atreides
 	// installs none of its own under such an id. True marks one the lead
 	// agent can delegate to (it is named), false a primary agent.
@@ -85,9 +87,6 @@ type AgentFacts struct {
 	// InlineSkills is set when the host has no event on which a subagent's
 	// skills can reach it: they are written into its prompt instead.
 	InlineSkills bool
-	// SkillDirs are the host's own skill folders, relative to the project
-	// root, searched by name after .atreides/skills.
-	SkillDirs []string
 }
 
 // CommandFacts are how a host takes slash commands (checked against the
@@ -127,6 +126,75 @@ type Options struct {
 	// Roster is the agents to install (none: no agent files are written,
 	// and those of an earlier install are removed).
 	Roster agents.Roster
+	// SkillDirs are the hosts' own skill folders (SkillDirs), searched
+	// after .atreides/skills for the skills written into an agent's
+	// prompt; the caller passes them, since the table's entries cannot
+	// read the table they are part of.
+	SkillDirs []string
+}
+
+// Marker is an environment variable a host sets: to Value, or to
+// anything not empty when Value is "".
+type Marker struct{ Name, Value string }
+
+// Set reports whether the marker is in the environment.
+func (m Marker) Set(getenv func(string) string) bool {
+	v := getenv(m.Name)
+	return v != "" && (m.Value == "" || v == m.Value)
+}
+
+// FromEnv recognises the host that started this process by its markers:
+// "" when none is recognised or the markers of several are set (a
+// background task's headless CLI inherits its launcher's).
+func FromEnv(getenv func(string) string) string {
+	found := ""
+	for _, h := range table {
+		if slices.ContainsFunc(h.Markers, func(m Marker) bool { return m.Set(getenv) }) {
+			if found != "" {
+				return ""
+			}
+			found = h.Name
+		}
+	}
+	return found
+}
+
+// AgentCLIs are the programs of every agent host the guard knows: the
+// supported hosts' and, after them, those of hosts atreides has no
+// adapter for, whose unguarded starts are refused all the same.
+func AgentCLIs() guard.AgentCLIs {
+	out := make(guard.AgentCLIs, 0, len(table)+len(otherAgents))
+	for _, h := range table {
+		out = append(out, h.CLI)
+	}
+	return append(out, otherAgents...)
+}
+
+// HookFiles lists every host's hook files (Host.HookFiles) for the
+// project at root and the user's home, once each; getenv reads the
+// variables that move them. The guard asks before an agent writes any of
+// them (policy.Hosts, internal/guard/selfguard.go).
+func HookFiles(root, home string, getenv func(string) string) []string {
+	env := Env{ProjectDir: root, Home: home, Getenv: getenv}
+	var out []string
+	for _, h := range table {
+		for _, p := range h.HookFiles(env) {
+			if p != "" && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// otherAgents are the agent CLIs of hosts atreides has no adapter for.
+var otherAgents = []guard.AgentCLI{
+	// Qwen Code is a fork of Gemini CLI: the same flags.
+	{Display: "Qwen Code", Names: []string{"qwen", "qwen-code"}, Off: []string{"--yolo", "-y"},
+		OffValue: []guard.FlagValue{{Flag: "--approval-mode", Value: "yolo"}}, OffShort: 'y'},
+	{Display: "GitHub Copilot CLI", Names: []string{"copilot"}, Off: []string{"--allow-all-tools", "--allow-all", "--yolo"}},
+	{Display: "Cursor Agent", Names: []string{"cursor-agent"}, Off: []string{"--force", "-f"}},
+	{Display: "Amp", Names: []string{"amp"}, Off: []string{"--dangerously-allow-all"}},
 }
 
 // Check is one line of doctor's report.
@@ -148,8 +216,8 @@ func All() []*Host { return table }
 
 var table = []*Host{&claudeHost, &geminiHost, &codexHost, &openCodeHost}
 
-// Lookup finds a host by name.
-func Lookup(name string) (*Host, bool) {
+// ByName finds a host by name.
+func ByName(name string) (*Host, bool) {
 	i := slices.IndexFunc(table, func(h *Host) bool { return h.Name == name })
 	if i < 0 {
 		return nil, false
@@ -277,7 +345,7 @@ func (h *Host) InstructionsFile(env Env) string {
 	if exists(agents) {
 		return agents
 	}
-	for _, name := range h.Instructions {
+	for _, name := range h.Facts.Instructions {
 		if own := filepath.Join(env.ProjectDir, filepath.FromSlash(name)); exists(own) {
 			return own
 		}
@@ -285,39 +353,14 @@ func (h *Host) InstructionsFile(env Env) string {
 	return agents
 }
 
-// SessionFacts are what the session handlers must know of the named host:
-// the instruction files it reads and its agents (none for a host not
-// registered).
-func SessionFacts(name string) session.HostFacts {
-	h, ok := Lookup(name)
-	if !ok {
-		return session.HostFacts{}
+// Facts are every host's facts, by name, for the tools that serve a host
+// other than an event's (agenttools.Env.Hosts).
+func Facts() map[string]*event.HostFacts {
+	out := make(map[string]*event.HostFacts, len(table))
+	for _, h := range table {
+		out[h.Name] = h.Facts
 	}
-	f := session.HostFacts{Instructions: h.Instructions, Call: h.Agents.Call, Compact: h.Compact}
-	for id, callable := range h.Agents.Native {
-		if !callable {
-			f.Native = append(f.Native, id)
-		}
-	}
-	return f
-}
-
-// ToolName is what the named host calls one of atreides's own tools (as
-// agenttools names it) to its model, for messages that tell the agent to
-// call it; the bare name for a host not registered.
-func ToolName(host, tool string) string {
-	h, ok := Lookup(host)
-	if !ok {
-		return tool
-	}
-	return h.ToolPrefix + tool
-}
-
-// ReadsBeforeWrite reports whether the named host refuses an edit of a
-// file its agent has not read (false for a host not registered).
-func ReadsBeforeWrite(name string) bool {
-	h, ok := Lookup(name)
-	return ok && h.ReadsBeforeWrite
+	return out
 }
 
 // dotDir is the folder sub of a host's dot directory (".claude") for a
@@ -340,10 +383,8 @@ func exists(path string) bool {
 // agents.LoadSkills).
 func SkillDirs() []string {
 	var out []string
-	// The host entries' own values: reading the table from here would
-	// make its initialization depend on itself (install uses this).
-	for _, f := range []AgentFacts{claudeAgents, geminiAgents, codexAgents, openCodeAgents} {
-		for _, d := range f.SkillDirs {
+	for _, h := range table {
+		for _, d := range h.Facts.SkillDirs {
 			if !slices.Contains(out, d) {
 				out = append(out, d)
 			}
@@ -352,19 +393,19 @@ func SkillDirs() []string {
 	return out
 }
 
-// withAgents installs (add) or removes the roster's agent files of the
-// host for a scope and folds what it did into the hooks' report.
-func withAgents(env Env, rep *install.Report, host string, f AgentFacts, scope install.Scope, roster agents.Roster, add bool) error {
+// withAgents installs (o's roster) or removes (o nil) the agent files of
+// the host for a scope and folds what it did into the hooks' report.
+func withAgents(env Env, rep *install.Report, host string, f AgentFacts, scope install.Scope, o *Options) error {
 	if f.Dir == nil {
 		return nil
 	}
 	dir := f.Dir(env, scope)
 	var a install.Report
 	var err error
-	if add {
+	if o != nil {
 		a, err = install.InstallAgents(install.AgentsOptions{
-			Dir: dir, Form: f.Form, Roster: roster, BackupDir: env.BackupDir(scope),
-			Prompt: agentPrompt(env, f, rep),
+			Dir: dir, Form: f.Form, Roster: o.Roster, BackupDir: env.BackupDir(scope),
+			Prompt: agentPrompt(env, f, o.SkillDirs, rep),
 		})
 	} else {
 		a, err = install.UninstallAgents(dir, host, f.Form.Ext, env.BackupDir(scope))
@@ -377,14 +418,15 @@ func withAgents(env Env, rep *install.Report, host string, f AgentFacts, scope i
 }
 
 // agentPrompt is an agent's prompt as the host installs it: with its
-// skills written in when the host cannot inject them at run time. A
-// skill that cannot be read is left out, with a warning in rep.
-func agentPrompt(env Env, f AgentFacts, rep *install.Report) func(a agents.Agent) string {
+// skills written in when the host cannot inject them at run time (found
+// in .atreides/skills, then in dirs). A skill that cannot be read is left
+// out, with a warning in rep.
+func agentPrompt(env Env, f AgentFacts, dirs []string, rep *install.Report) func(a agents.Agent) string {
 	if !f.InlineSkills {
 		return nil
 	}
 	return func(a agents.Agent) string {
-		skills, err := agents.LoadSkills(env.ProjectDir, a.Skills, SkillDirs()...)
+		skills, err := agents.LoadSkills(env.ProjectDir, a.Skills, dirs...)
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("agent %s: %v; installed without it", a.ID, err))
 		}
@@ -394,7 +436,7 @@ func agentPrompt(env Env, f AgentFacts, rep *install.Report) func(a agents.Agent
 
 // withCommands installs (add) or removes atreides's slash command files
 // of the host for a scope and folds what it did into rep. toolPrefix is
-// the host's (Host.ToolPrefix: the host entry cannot be read from here
+// the host's (Facts.ToolPrefix: the host entry cannot be read from here
 // without its initialization depending on itself).
 func withCommands(env Env, rep *install.Report, host, toolPrefix string, f CommandFacts, scope install.Scope, add bool) error {
 	if f.Dir == nil {

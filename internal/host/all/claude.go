@@ -1,9 +1,10 @@
-package hosts
+package all
 
 import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/install"
 )
@@ -11,16 +12,34 @@ import (
 // Claude Code: settings.json per scope, and the project's .mcp.json for
 // atreides's MCP tools alongside a project or local install.
 var claudeHost = Host{
-	Name: "claude", Display: "Claude Code", Adapter: claude.Adapter{}, Via: Hook,
-	Scopes:     []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser},
-	Path:       claudePath,
-	Install:    installClaude,
-	Uninstall:  uninstallClaude,
-	Inspect:    install.InspectClaude,
+	Name: "claude", Display: "Claude Code", Adapter: claude.Adapter{}, Facts: &claude.Facts, Lacks: claude.Lacks, Via: Hook,
+	Scopes:    []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser},
+	Path:      claudePath,
+	Install:   installClaude,
+	Uninstall: uninstallClaude,
+	Inspect:   install.InspectClaude,
+	// Its settings of every scope, and the project's .mcp.json.
+	HookFiles: func(env Env) []string {
+		var out []string
+		if env.ProjectDir != "" {
+			out = append(out, claudePath(env, install.ScopeProject), claudePath(env, install.ScopeLocal), install.ClaudeMCPPath(env.ProjectDir))
+		}
+		if env.Home != "" {
+			out = append(out, claudePath(env, install.ScopeUser))
+		}
+		return out
+	},
 	Programs:   []string{"claude"},
 	ConfigDirs: func(env Env) []string { return userConfig(env, ".claude") },
-	// Claude Code 2.1.330 reads these itself.
-	Instructions: []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"},
+	// It sets CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID in its MCP servers'
+	// environment (observed with a wrapper that dumped it).
+	// -p with these runs it with no permission prompts or no hooks; JSON
+	// settings on the command line can switch either off.
+	CLI: guard.AgentCLI{Display: "Claude Code", Names: []string{"claude", "claude-code"},
+		Off:      []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare"},
+		OffValue: []guard.FlagValue{{Flag: "--permission-mode", Value: "bypassPermissions"}},
+		Settings: "--settings", SettingSources: "--setting-sources"},
+	Markers: []Marker{{"CLAUDECODE", "1"}, {"CLAUDE_CODE_SESSION_ID", ""}},
 	// Its agents are .claude/agents/<name>.md, started with the Agent
 	// tool; its own Explore and Plan are other names (case counts), so the
 	// roster's explore and plan stand beside them. SubagentStart carries
@@ -30,13 +49,7 @@ var claudeHost = Host{
 	// ~/.claude/commands (user), with $ARGUMENTS.
 	Commands: claudeCommands,
 
-	// Its Edit and Write refuse a file not read first ("File has not been
-	// read yet. Read it first before writing to it."), and one changed
-	// since it was read.
-	ReadsBeforeWrite: true,
-	ToolPrefix:       claudePrefix,
-	Compact:          "/compact",
-	Doctor:           claudeDoctor,
+	Doctor: claudeDoctor,
 }
 
 func claudePath(env Env, scope install.Scope) string {
@@ -54,20 +67,20 @@ func installClaude(env Env, o Options) (install.Report, error) {
 	if err := withClaudeMCP(env, &rep, o.Scope, o.Binary, true); err != nil {
 		return rep, err
 	}
-	if err := withAgents(env, &rep, "claude", claudeAgents, o.Scope, o.Roster, true); err != nil {
+	if err := withAgents(env, &rep, "claude", claudeAgents, o.Scope, &o); err != nil {
 		return rep, err
 	}
-	return rep, withCommands(env, &rep, "claude", claudePrefix, claudeCommands, o.Scope, true)
+	return rep, withCommands(env, &rep, "claude", claude.Facts.ToolPrefix, claudeCommands, o.Scope, true)
 }
 
 func uninstallClaude(env Env, scope install.Scope) (install.Report, error) {
 	// The agent files first: the settings' uninstall removes the
 	// directories install created (.claude) only once they are empty.
 	var agentsRep install.Report
-	if err := withAgents(env, &agentsRep, "claude", claudeAgents, scope, nil, false); err != nil {
+	if err := withAgents(env, &agentsRep, "claude", claudeAgents, scope, nil); err != nil {
 		return agentsRep, err
 	}
-	if err := withCommands(env, &agentsRep, "claude", claudePrefix, claudeCommands, scope, false); err != nil {
+	if err := withCommands(env, &agentsRep, "claude", claude.Facts.ToolPrefix, claudeCommands, scope, false); err != nil {
 		return agentsRep, err
 	}
 	rep, err := install.UninstallClaude(claudePath(env, scope), env.BackupDir(scope))
@@ -168,14 +181,9 @@ func claudeDoctor(env Env, _ []install.Status) []Check {
 
 // claudeAgents is how claude takes the roster (see the host entry).
 var claudeAgents = AgentFacts{
-	Call:      `the Agent tool with subagent_type "%[1]s"`,
-	Dir:       func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "agents") },
-	Form:      install.ClaudeAgentForm,
-	SkillDirs: []string{".claude/skills"},
+	Dir:  func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "agents") },
+	Form: install.ClaudeAgentForm,
 }
-
-// claudePrefix: Claude Code 2.1.330 names an MCP tool mcp__<server>__<tool>.
-const claudePrefix = "mcp__atreides__"
 
 // claudeCommands is how claude takes the slash commands (see the entry).
 var claudeCommands = CommandFacts{

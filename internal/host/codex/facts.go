@@ -1,0 +1,32 @@
+package codex
+
+import "github.com/atreides-dev/atreides/internal/event"
+
+// Facts are what handlers know of Codex (checked against 0.169.0);
+// [Adapter] attaches them to every event.
+var Facts = event.HostFacts{
+	// It reads AGENTS.md from the root down to its working directory at
+	// start, none below it.
+	Instructions: []string{"AGENTS.md"},
+	// Its agent roles start with spawn_agent's agent_type.
+	AgentCall: `the spawn_agent tool with agent_type "%[1]s"`,
+	Compact:   "/compact",
+	// No TodoTool: its plan tool fires no hook, so only atreides's own
+	// todos count.
+	DefaultAgent: "default",
+	AgentKey:     "agent_type",
+	Transcript:   event.CodexTranscript,
+	Provider:     "openai",
+	// No ToolPrefix: it shows an MCP server's tools to the model as a
+	// namespace "mcp__<server>" holding each tool under its own name (the
+	// request the fake model receives): the model calls the bare name.
+	Rules:     event.RulesLoad{UpToCwd: true},
+	SkillDirs: []string{".agents/skills"},
+}
+
+// Lacks are the facts (fields of event.HostFacts) this host has none of, on
+// purpose: no primary agents under the roster's ids; its plan tool fires no
+// hook; subagents named by role; the model calls atreides's tools by their
+// bare names; apply_patch does not refuse an unread file; MCP tools named
+// mcp__<server>__<tool>; tasks run as processes.
+var Lacks = []string{"PrimaryAgents", "TodoTool", "GenericChildren", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks"}

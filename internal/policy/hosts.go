@@ -1,0 +1,29 @@
+package policy
+
+import (
+	"os"
+
+	"github.com/atreides-dev/atreides/internal/guard"
+)
+
+// Hosts is what the guard must know of the agent hosts: the files that
+// register atreides with them and their programs. The wiring site builds
+// it from the host registry (internal/host/all); policy imports no host
+// or install package.
+type Hosts struct {
+	// Files lists the files whose contents decide whether a host runs
+	// atreides, for the project at root and the user's home; getenv reads
+	// the variables that move them (guard.Request.HostSettings).
+	Files func(root, home string, getenv func(string) string) []string
+	// Agents are the agent hosts' programs (guard.Request.Agents).
+	Agents guard.AgentCLIs
+}
+
+// Apply fills what the guard must know of the hosts into a request of the
+// process's environment.
+func (h Hosts) Apply(r *guard.Request) {
+	if h.Files != nil {
+		r.HostSettings = h.Files(r.ProjectRoot, r.Home, os.Getenv)
+	}
+	r.Agents = h.Agents
+}
