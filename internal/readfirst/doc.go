@@ -4,7 +4,7 @@
 // is refused until the agent has read it. A file also counts as unread
 // when it changed on disk since the agent last read or wrote it.
 //
-// What an agent has in its context is kept per agent (state.ReadState):
+// What an agent has in its context is kept per agent ([Reads], its group of the session record):
 // a subagent's reads put a file into the subagent's context, not the lead
 // agent's. A file is known once the agent read it with the read tool or a
 // plain shell reader the guard's shell model sees (cat, head, sed -n ...;
