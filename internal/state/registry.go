@@ -111,9 +111,20 @@ func slots[R record](r *R) *[maxSections]any {
 // Group is the key's group, for a handler's declaration.
 func (k Key[R, T]) Group() Groups { return k.group }
 
+// Read returns the record's group of the key for reading, zero if the
+// record has none (or the group was not loaded), and never changes the
+// record: records shared between readers (the dashboard's snapshot) are
+// read through it. Use [Key.Of] to change a group.
+func (k Key[R, T]) Read(r *R) *T {
+	if v, ok := slots(r)[k.tag].(*T); ok {
+		return v
+	}
+	return new(T)
+}
+
 // Of returns the record's group of the key, zero if the record has none
-// (or the group was not loaded). Changes to it are saved, if the group
-// was declared.
+// (or the group was not loaded), placing it in the record so that changes
+// to it are saved, if the group was declared.
 func (k Key[R, T]) Of(r *R) *T {
 	s := slots(r)
 	if v, ok := s[k.tag].(*T); ok {

@@ -85,3 +85,18 @@ func TestRegisteredGroup(t *testing.T) {
 		t.Errorf("from JSON: %v %+v", err, back)
 	}
 }
+
+// TestReadLeavesRecord: reading a group the record does not have gives
+// its zero value and leaves the record as it was, so readers sharing a
+// record never write to it; Of places the group so that changes stick.
+func TestReadLeavesRecord(t *testing.T) {
+	k := registerNote(t)
+	var s Session
+	if got := k.Read(&s); got.Text != "" || s.groups[k.tag] != nil {
+		t.Fatalf("Read = %+v, slot %v: want a zero group and an untouched record", got, s.groups[k.tag])
+	}
+	k.Of(&s).Text = "kept"
+	if got := k.Read(&s).Text; got != "kept" {
+		t.Errorf("after Of: Read = %q, want kept", got)
+	}
+}

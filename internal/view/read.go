@@ -14,12 +14,12 @@ import (
 // and when how a group is stored changes, this file is the one to follow.
 
 func readPhase(s *state.Session) *state.PhaseState            { return &s.Phase }
-func readStrikes(s *state.Session) []strikes.Strike           { return strikes.Key.Of(s).Targets }
+func readStrikes(s *state.Session) []strikes.Strike           { return strikes.Key.Read(s).Targets }
 func readAgentTodos(s *state.Session) []state.AgentTodo       { return s.Todos.Agent }
-func readStop(s *state.Session) session.StopState             { return *session.StopKey.Of(s) }
-func readCompaction(s *state.Session) *compaction.Snapshot    { return compaction.Key.Of(s).Snapshot }
-func readDelegations(s *state.Session) []subagents.Delegation { return subagents.Key.Of(s).Agents }
-func readTask(s *state.Session) *tasks.SessionTask            { return tasks.SessionTaskKey.Of(s) }
+func readStop(s *state.Session) session.StopState             { return *session.StopKey.Read(s) }
+func readCompaction(s *state.Session) *compaction.Snapshot    { return compaction.Key.Read(s).Snapshot }
+func readDelegations(s *state.Session) []subagents.Delegation { return subagents.Key.Read(s).Agents }
+func readTask(s *state.Session) *tasks.SessionTask            { return tasks.SessionTaskKey.Read(s) }
 func readTodos(p *state.Project) []state.Todo                 { return p.Todos }
 func readAnchors(p *state.Project) []state.Anchor             { return p.Anchors }
 func readBackground(p *state.Project) *state.Background       { return &p.Background }
