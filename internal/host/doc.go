@@ -10,6 +10,10 @@
 // block as the fallback when it cannot be encoded), [Block] (JSON deny
 // plus exit 2 and the reason on stderr) and [UnreadableReason].
 //
+// The hook JSON that Claude Code, Codex and Gemini CLI share (payload,
+// answer object, fail-closed answers) lives once in internal/host/hookjson;
+// their packages keep only what their host does differently.
+//
 // Each host's package also declares its facts (event.HostFacts: what
 // handlers know of it), which its adapter attaches to every event.
 //
