@@ -52,7 +52,7 @@ func (opts *demoOptions) run(io *IO) error {
 	if err := seedDemoProject(proj); err != nil {
 		return err
 	}
-	rep, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: install.ClaudeSettingsPath(install.ScopeProject, proj, ""), BinaryPath: exe})
+	rep, err := claude.Install(claude.InstallOptions{SettingsPath: claude.SettingsPath(install.ScopeProject, proj, ""), BinaryPath: exe})
 	if err != nil {
 		return fmt.Errorf("install hooks into the demo project: %w", err)
 	}

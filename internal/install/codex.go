@@ -99,22 +99,22 @@ type CodexOptions struct {
 }
 
 // codexSpec is Codex for the shared install machinery.
-var codexSpec = &hostSpec{Host: "codex", Name: "Codex", ConfigDir: ".codex", Events: DefaultCodexEvents}
+var codexSpec = &HookSpec{Host: "codex", Name: "Codex", ConfigDir: ".codex", Events: DefaultCodexEvents}
 
 // CodexCommand is the command string registered for bin with a timeout.
 func CodexCommand(bin string, timeoutSeconds int) string {
-	return codexSpec.hookCommand(bin, time.Duration(timeoutSeconds)*time.Second)
+	return codexSpec.Command(bin, time.Duration(timeoutSeconds)*time.Second)
 }
 
 // InstallCodex registers `<bin> hook codex` in a Codex hooks.json, with the
-// same guarantees as InstallClaude. It never writes trust: the report's
+// same guarantees as claude.Install. It never writes trust: the report's
 // Notes say how to trust the hooks (and the project).
 func InstallCodex(opts CodexOptions) (Report, error) {
 	want, err := codexWant(opts)
 	if err != nil {
 		return Report{Host: codexSpec.Host, Path: opts.HooksPath}, err
 	}
-	r, err := codexSpec.installHooks(opts.HooksPath, opts.BinaryPath, opts.BackupDir, want)
+	r, err := codexSpec.Install(opts.HooksPath, opts.BinaryPath, opts.BackupDir, want)
 	if err != nil {
 		return r, err
 	}
@@ -139,13 +139,13 @@ func CodexTrustNotes(scope Scope, projectDir string) []string {
 	return notes
 }
 
-func codexWant(opts CodexOptions) ([]wantGroup, error) {
+func codexWant(opts CodexOptions) ([]WantGroup, error) {
 	bin := opts.BinaryPath
-	timeout, events, err := checkWant("hooks", opts.HooksPath, bin, opts.TimeoutSeconds, DefaultTimeoutSeconds, opts.Events, DefaultCodexEvents)
+	timeout, events, err := CheckWant("hooks", opts.HooksPath, bin, opts.TimeoutSeconds, DefaultTimeoutSeconds, opts.Events, DefaultCodexEvents)
 	if err != nil {
 		return nil, err
 	}
-	var want []wantGroup
+	var want []WantGroup
 	seen := map[string]bool{}
 	for _, ev := range events {
 		m, ok := codexMatcher(ev)
@@ -160,7 +160,7 @@ func codexWant(opts CodexOptions) ([]wantGroup, error) {
 		if ev == "SessionEnd" {
 			t = min(t, CodexSessionEndTimeoutSeconds)
 		}
-		want = append(want, wantGroup{Event: ev, Matcher: m, Handler: NewObject(
+		want = append(want, WantGroup{Event: ev, Matcher: m, Handler: NewObject(
 			Member{Key: "type", Value: NewString("command")},
 			Member{Key: "command", Value: NewString(CodexCommand(bin, t))},
 			Member{Key: "timeout", Value: NewInt(t)},
@@ -170,16 +170,16 @@ func codexWant(opts CodexOptions) ([]wantGroup, error) {
 }
 
 // UninstallCodex removes exactly the handlers of ours from a Codex
-// hooks.json (see UninstallClaude).
+// hooks.json (see claude.Uninstall).
 func UninstallCodex(path, backupDir string) (Report, error) {
-	return codexSpec.uninstallHooks(path, backupDir)
+	return codexSpec.Uninstall(path, backupDir)
 }
 
 // InspectCodex reports what atreides has installed in a Codex hooks.json,
-// for doctor (see InspectClaude). Whether Codex trusts the hooks is
+// for doctor (see claude.Inspect). Whether Codex trusts the hooks is
 // recorded by Codex itself and not inspected here.
 func InspectCodex(path string) (Status, error) {
-	st, _, err := codexSpec.inspectHooks(path)
+	st, _, err := codexSpec.Inspect(path)
 	return st, err
 }
 

@@ -3,6 +3,7 @@ package install
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	"regexp"
 	"strings"
 	"testing"
@@ -72,7 +73,7 @@ func TestInstallCodexHandlerShape(t *testing.T) {
 				Hooks   []map[string]any
 			}
 		}
-		if err := json.Unmarshal(readFile(t, path), &s); err != nil {
+		if err := json.Unmarshal(installtest.ReadFile(t, path), &s); err != nil {
 			t.Fatal(err)
 		}
 		for _, ev := range DefaultCodexEvents {

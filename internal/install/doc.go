@@ -1,10 +1,12 @@
 // Package install adds atreides' hook handlers to an agent host's settings
 // file and removes them again, without ever clobbering what the user has.
 //
-// Claude Code (InstallClaude, UninstallClaude, InspectClaude), Gemini CLI
-// (InstallGemini, ...) and Codex (InstallCodex, ...) are supported. The
+// Claude Code (its installer is in internal/host/claude: claude.Install,
+// built on HookSpec), Gemini CLI (InstallGemini, ...) and Codex
+// (InstallCodex, ...) are supported; the hosts' installers are moving to
+// their packages under internal/host, leaving here the machinery. The
 // merge machinery in hooks.go works on the three-level shape their files
-// share (event → matcher group → handler); a host (hostSpec) supplies only
+// share (event → matcher group → handler); a host (HookSpec) supplies only
 // its paths, the handler it writes per event, and how to recognise that
 // handler. Gemini's timeout is in milliseconds and its handlers carry the
 // name "atreides"; Codex runs hooks only once the user trusts them, which

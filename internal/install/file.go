@@ -95,7 +95,7 @@ type ParseError struct {
 	Path string
 	Err  *SyntaxError
 	// Note replaces the generic explanation after the position and message
-	// for a host that does not silently ignore the file (hostSpec.ParseNote).
+	// for a host that does not silently ignore the file (HookSpec.ParseNote).
 	Note string
 }
 

@@ -109,7 +109,7 @@ type GeminiOptions struct {
 // "disabled" and "notifications" under "hooks" are settings Gemini skips
 // when it reads events (HOOKS_CONFIG_FIELDS in its bundle), and an event
 // whose value is not a list is skipped with a warning, not fatal.
-var geminiSpec = &hostSpec{
+var geminiSpec = &HookSpec{
 	Host: "gemini", Name: "Gemini CLI", ConfigDir: ".gemini", Events: DefaultGeminiEvents,
 	NonEvents: []string{"enabled", "disabled", "notifications"}, LenientEvents: true, JSONC: true,
 	ParseNote: "Gemini CLI reports an error for a settings file it cannot parse; atreides left it untouched: fix the file and run again",
@@ -117,11 +117,11 @@ var geminiSpec = &hostSpec{
 
 // GeminiCommand is the command string registered for bin with a timeout.
 func GeminiCommand(bin string, timeoutMillis int) string {
-	return geminiSpec.hookCommand(bin, time.Duration(timeoutMillis)*time.Millisecond)
+	return geminiSpec.Command(bin, time.Duration(timeoutMillis)*time.Millisecond)
 }
 
 // InstallGemini registers `<bin> hook gemini` in a Gemini CLI settings
-// file, with the same guarantees as InstallClaude: the user's settings and
+// file, with the same guarantees as claude.Install: the user's settings and
 // hooks stay in place and in order, a second run changes nothing, and
 // another binary path updates our handlers in place.
 func InstallGemini(opts GeminiOptions) (Report, error) {
@@ -130,7 +130,7 @@ func InstallGemini(opts GeminiOptions) (Report, error) {
 	if err != nil {
 		return r, err
 	}
-	r, err = geminiSpec.installHooks(opts.SettingsPath, opts.BinaryPath, opts.BackupDir, want)
+	r, err = geminiSpec.Install(opts.SettingsPath, opts.BinaryPath, opts.BackupDir, want)
 	if err != nil {
 		return r, err
 	}
@@ -140,13 +140,13 @@ func InstallGemini(opts GeminiOptions) (Report, error) {
 	return r, nil
 }
 
-func geminiWant(opts GeminiOptions) ([]wantGroup, error) {
+func geminiWant(opts GeminiOptions) ([]WantGroup, error) {
 	bin := opts.BinaryPath
-	timeout, events, err := checkWant("settings", opts.SettingsPath, bin, opts.TimeoutMillis, DefaultGeminiTimeoutMillis, opts.Events, DefaultGeminiEvents)
+	timeout, events, err := CheckWant("settings", opts.SettingsPath, bin, opts.TimeoutMillis, DefaultGeminiTimeoutMillis, opts.Events, DefaultGeminiEvents)
 	if err != nil {
 		return nil, err
 	}
-	var want []wantGroup
+	var want []WantGroup
 	seen := map[string]bool{}
 	for _, ev := range events {
 		m, ok := geminiMatcher(ev)
@@ -158,7 +158,7 @@ func geminiWant(opts GeminiOptions) ([]wantGroup, error) {
 			continue
 		}
 		seen[ev] = true
-		want = append(want, wantGroup{Event: ev, Matcher: m, Handler: NewObject(
+		want = append(want, WantGroup{Event: ev, Matcher: m, Handler: NewObject(
 			Member{Key: "type", Value: NewString("command")},
 			Member{Key: "name", Value: NewString(GeminiHookName)},
 			Member{Key: "command", Value: NewString(GeminiCommand(bin, timeout))},
@@ -169,9 +169,9 @@ func geminiWant(opts GeminiOptions) ([]wantGroup, error) {
 }
 
 // UninstallGemini removes exactly the handlers of ours from a Gemini CLI
-// settings file (see UninstallClaude).
+// settings file (see claude.Uninstall).
 func UninstallGemini(path, backupDir string) (Report, error) {
-	return geminiSpec.uninstallHooks(path, backupDir)
+	return geminiSpec.Uninstall(path, backupDir)
 }
 
 // InstallGeminiMCP registers `<bin> mcp --host gemini` as the "atreides"
@@ -201,13 +201,13 @@ func geminiMCP(path, backupDir string) mcpFile {
 }
 
 // InspectGemini reports what atreides has installed in a Gemini CLI
-// settings file, for doctor (see InspectClaude); comments are read past,
+// settings file, for doctor (see claude.Inspect); comments are read past,
 // as Gemini does. Status.Disabled is set when hooksConfig in this file
 // switches hooks off or lists our name as disabled; Gemini merges
 // hooksConfig.disabled across the user and project files, so a name
 // disabled in one file disables our hooks in both.
 func InspectGemini(path string) (Status, error) {
-	st, doc, err := geminiSpec.inspectHooks(path)
+	st, doc, err := geminiSpec.Inspect(path)
 	if err != nil {
 		return st, err
 	}

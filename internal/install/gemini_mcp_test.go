@@ -1,6 +1,7 @@
 package install
 
 import (
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func TestGeminiMCP(t *testing.T) {
 			if r, err := InstallGeminiMCP(path, bin, backups); err != nil || r.Action != ActionUnchanged {
 				t.Errorf("second install = %+v, %v", r, err)
 			}
-			got := readFile(t, path)
+			got := installtest.ReadFile(t, path)
 			golden(t, filepath.Join("testdata", "mcp", name+".want"), []byte(strings.ReplaceAll(string(got), bin, "/bin/atreides")))
 			if reg, problem, err := InspectGeminiMCP(path); !reg || problem != "" || err != nil {
 				t.Errorf("inspect = %v %q %v", reg, problem, err)
@@ -41,13 +42,13 @@ func TestGeminiMCP(t *testing.T) {
 			if r, err := UninstallGeminiMCP(path, backups); err != nil || r.Action != ActionRemoved {
 				t.Fatalf("uninstall mcp = %+v, %v", r, err)
 			}
-			if strings.Contains(string(readFile(t, path)), `"atreides": {`) && strings.Contains(string(readFile(t, path)), `"--host"`) {
-				t.Errorf("server still there:\n%s", readFile(t, path))
+			if strings.Contains(string(installtest.ReadFile(t, path)), `"atreides": {`) && strings.Contains(string(installtest.ReadFile(t, path)), `"--host"`) {
+				t.Errorf("server still there:\n%s", installtest.ReadFile(t, path))
 			}
 			if _, err := UninstallGemini(path, backups); err != nil {
 				t.Fatal(err)
 			}
-			if got := readFile(t, path); string(got) != string(orig) {
+			if got := installtest.ReadFile(t, path); string(got) != string(orig) {
 				t.Errorf("uninstall did not restore the file:\n got: %s\nwant: %s", got, orig)
 			}
 		})

@@ -3,6 +3,7 @@ package install
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	"regexp"
 	"slices"
 	"strings"
@@ -72,7 +73,7 @@ func TestInstallGeminiHandlerShape(t *testing.T) {
 			Hooks   []map[string]any
 		}
 	}
-	if err := json.Unmarshal(readFile(t, path), &s); err != nil {
+	if err := json.Unmarshal(installtest.ReadFile(t, path), &s); err != nil {
 		t.Fatal(err)
 	}
 	for _, ev := range DefaultGeminiEvents {
@@ -105,8 +106,8 @@ func TestInstallGeminiHandlerShape(t *testing.T) {
 	if _, err := InstallGemini(GeminiOptions{SettingsPath: path2, BinaryPath: testBin, Scope: ScopeUser}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readFile(t, path2)), `"timeout": 10000`) {
-		t.Errorf("default timeout not 10000 ms:\n%s", readFile(t, path2))
+	if !strings.Contains(string(installtest.ReadFile(t, path2)), `"timeout": 10000`) {
+		t.Errorf("default timeout not 10000 ms:\n%s", installtest.ReadFile(t, path2))
 	}
 }
 
@@ -116,7 +117,7 @@ func TestInstallGeminiHandlerShape(t *testing.T) {
 func TestGeminiKeepsNonEventKeys(t *testing.T) {
 	in := `{"hooks": {"disabled": ["lint"], "enabled": true, "AfterModel": {"bad": 1}}}`
 	path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
-	writeAt(t, path, &in)
+	installtest.WriteFile(t, path, &in, 0o644)
 	// AfterModel is not a list: Gemini skips it; atreides leaves it alone.
 	if _, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin}); err != nil {
 		t.Fatal(err)
@@ -129,9 +130,9 @@ func TestGeminiKeepsNonEventKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := Parse([]byte(in))
-	b, err := Parse(readFile(t, path))
+	b, err := Parse(installtest.ReadFile(t, path))
 	if err != nil || !Equal(a, b) {
-		t.Errorf("uninstall did not restore the value: %s", readFile(t, path))
+		t.Errorf("uninstall did not restore the value: %s", installtest.ReadFile(t, path))
 	}
 }
 
@@ -150,12 +151,12 @@ func TestInspectGeminiDisabled(t *testing.T) {
 			if _, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin}); err != nil {
 				t.Fatal(err)
 			}
-			data := string(readFile(t, path))
+			data := string(installtest.ReadFile(t, path))
 			data = strings.Replace(data, "{", "{"+tc.extra, 1)
 			if tc.name == "legacy key" {
 				data = strings.Replace(data, `"hooks": {`, `"hooks": {"disabled": ["atreides"],`, 1)
 			}
-			writeAt(t, path, &data)
+			installtest.WriteFile(t, path, &data, 0o644)
 			st, err := InspectGemini(path)
 			if err != nil || !st.Installed() {
 				t.Fatalf("inspect = %+v, %v", st, err)
@@ -177,11 +178,11 @@ func TestInspectGeminiDisabled(t *testing.T) {
 func TestGeminiSettingsWithComments(t *testing.T) {
 	in := "{\n  // the user's note\n  \"hooks\": {\n    /* lint */ \"AfterAgent\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"lint.sh // not a comment\"}]}] // trailing\n  },\n  \"ui\": {\"theme\": \"GitHub\"} /* end */\n}\n"
 	path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
-	writeAt(t, path, &in)
+	installtest.WriteFile(t, path, &in, 0o644)
 	if _, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin}); err != nil {
 		t.Fatal(err)
 	}
-	got := string(readFile(t, path))
+	got := string(installtest.ReadFile(t, path))
 	for _, c := range []string{"// the user's note", "/* lint */", "// trailing", "/* end */", `"lint.sh // not a comment"`} {
 		if !strings.Contains(got, c) {
 			t.Errorf("install lost %s:\n%s", c, got)
@@ -194,7 +195,7 @@ func TestGeminiSettingsWithComments(t *testing.T) {
 	if _, err := UninstallGemini(path, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, path); string(got) != in {
+	if got := installtest.ReadFile(t, path); string(got) != in {
 		t.Errorf("uninstall did not give back the file:\n got: %q\nwant: %q", got, in)
 	}
 }
@@ -219,7 +220,7 @@ func TestStripJSONComments(t *testing.T) {
 func TestGeminiParseNote(t *testing.T) {
 	in := "{\n  \"hooks\": {,}\n}\n"
 	path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
-	writeAt(t, path, &in)
+	installtest.WriteFile(t, path, &in, 0o644)
 	const note = "Gemini CLI reports an error for a settings file it cannot parse"
 	_, ierr := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin})
 	_, uerr := UninstallGemini(path, "")

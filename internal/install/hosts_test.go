@@ -1,12 +1,15 @@
 package install
 
 import (
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
+
+const testBin = "/opt/atreides/bin/atreides"
 
 // hostUnderTest drives the Gemini and Codex installers through the same
 // table: what Claude's tests check, for the other hosts.
@@ -16,7 +19,7 @@ type hostUnderTest struct {
 	install   func(path, bin string) (Report, error)
 	uninstall func(path string) (Report, error)
 	inspect   func(path string) (Status, error)
-	spec      *hostSpec
+	spec      *HookSpec
 	// userFile is a settings file with the user's own hooks and settings.
 	userFile string
 }
@@ -126,20 +129,7 @@ func twoBins(t *testing.T) (string, string) {
 	return bins[0], bins[1]
 }
 
-func writeAt(t *testing.T, path string, content *string) {
-	t.Helper()
-	if content == nil {
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(*content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func countOursIn(t *testing.T, spec *hostSpec, data []byte) map[string]int {
+func countOursIn(t *testing.T, spec *HookSpec, data []byte) map[string]int {
 	t.Helper()
 	doc, err := Parse(data)
 	if err != nil {
@@ -147,7 +137,7 @@ func countOursIn(t *testing.T, spec *hostSpec, data []byte) map[string]int {
 	}
 	out := map[string]int{}
 	for _, m := range doc.Get("hooks").Members() {
-		out[m.Key] = countOurs(m.Value, spec.isOurs)
+		out[m.Key] = countOurs(m.Value, spec.IsOurs)
 	}
 	return out
 }
@@ -159,14 +149,14 @@ func TestInstallUninstallHosts(t *testing.T) {
 			content *string
 		}{
 			{"new file", nil},
-			{"empty object", ptr("{}\n")},
-			{"user file with own hooks", ptr(h.userFile)},
+			{"empty object", installtest.Ptr("{}\n")},
+			{"user file with own hooks", installtest.Ptr(h.userFile)},
 		}
 		for _, tc := range cases {
 			t.Run(h.name+"/"+tc.name, func(t *testing.T) {
 				binA, binB := twoBins(t)
 				path := h.path(t.TempDir())
-				writeAt(t, path, tc.content)
+				installtest.WriteFile(t, path, tc.content, 0o644)
 
 				r, err := h.install(path, binA)
 				if err != nil {
@@ -178,7 +168,7 @@ func TestInstallUninstallHosts(t *testing.T) {
 				if r.Backup != "" {
 					t.Errorf("backup %q without a backup directory", r.Backup)
 				}
-				first := readFile(t, path)
+				first := installtest.ReadFile(t, path)
 				ours := countOursIn(t, h.spec, first)
 				for _, ev := range h.spec.Events {
 					if ours[ev] != 1 {
@@ -203,7 +193,7 @@ func TestInstallUninstallHosts(t *testing.T) {
 				if err != nil || r2.Action != ActionUnchanged || r2.Backup != "" {
 					t.Errorf("second install = %+v, %v", r2, err)
 				}
-				if got := readFile(t, path); string(got) != string(first) {
+				if got := installtest.ReadFile(t, path); string(got) != string(first) {
 					t.Errorf("second install changed the file")
 				}
 
@@ -212,7 +202,7 @@ func TestInstallUninstallHosts(t *testing.T) {
 				if err != nil || r3.Action != ActionUpdated || !slices.Equal(r3.Updated, h.spec.Events) || len(r3.Added) != 0 {
 					t.Errorf("install with new binary = %+v, %v", r3, err)
 				}
-				moved := readFile(t, path)
+				moved := installtest.ReadFile(t, path)
 				if strings.Contains(string(moved), binA) || !strings.Contains(string(moved), binB) {
 					t.Errorf("binary path not updated:\n%s", moved)
 				}
@@ -224,7 +214,7 @@ func TestInstallUninstallHosts(t *testing.T) {
 				if err != nil || u.Action != ActionRemoved || len(u.Removed) != len(h.spec.Events) {
 					t.Errorf("uninstall = %+v, %v", u, err)
 				}
-				got := readFile(t, path)
+				got := installtest.ReadFile(t, path)
 				want := "{}\n"
 				if tc.content != nil {
 					want = *tc.content
@@ -235,7 +225,7 @@ func TestInstallUninstallHosts(t *testing.T) {
 				if u2, err := h.uninstall(path); err != nil || u2.Action != ActionNothingToDo {
 					t.Errorf("second uninstall = %+v, %v", u2, err)
 				}
-				noTempFiles(t, filepath.Dir(path))
+				installtest.NoTempFiles(t, filepath.Dir(path))
 			})
 		}
 	}
@@ -259,7 +249,7 @@ func TestHostsRefuseBrokenJSON(t *testing.T) {
 		for _, op := range []string{"install", "uninstall"} {
 			t.Run(h.name+"/"+op, func(t *testing.T) {
 				path := h.path(t.TempDir())
-				writeAt(t, path, &broken)
+				installtest.WriteFile(t, path, &broken, 0o644)
 				var err error
 				if op == "install" {
 					_, err = h.install(path, "/opt/atreides/bin/atreides")
@@ -269,7 +259,7 @@ func TestHostsRefuseBrokenJSON(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), path+":3:1:") || !strings.Contains(err.Error(), "trailing comma") || !strings.Contains(err.Error(), "untouched") {
 					t.Errorf("error = %v; want file:3:1, the trailing comma, untouched", err)
 				}
-				if got := readFile(t, path); string(got) != broken {
+				if got := installtest.ReadFile(t, path); string(got) != broken {
 					t.Error("file modified")
 				}
 				if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
@@ -281,27 +271,6 @@ func TestHostsRefuseBrokenJSON(t *testing.T) {
 				}
 			})
 		}
-	}
-}
-
-// Each installer recognises only its own host's handlers: installing
-// Gemini's and Codex's hooks into one file (not a real layout, but the
-// strongest check) leaves the other's alone.
-func TestHostsRecogniseOnlyTheirOwnHandlers(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "hooks.json")
-	bin := "/opt/atreides/bin/atreides"
-	if _, err := InstallCodex(CodexOptions{HooksPath: path, BinaryPath: bin}); err != nil {
-		t.Fatal(err)
-	}
-	codexOnly := readFile(t, path)
-	if r, err := InstallClaude(ClaudeOptions{SettingsPath: path, BinaryPath: bin}); err != nil || r.Action != ActionInstalled || len(r.Updated) != 0 {
-		t.Fatalf("claude install over codex hooks = %+v, %v", r, err)
-	}
-	if r, err := UninstallClaude(path, ""); err != nil || r.Action != ActionRemoved {
-		t.Fatalf("claude uninstall = %+v, %v", r, err)
-	}
-	if got := readFile(t, path); string(got) != string(codexOnly) {
-		t.Errorf("claude install+uninstall touched codex's handlers:\n%s", got)
 	}
 }
 

@@ -67,7 +67,7 @@ type mcpFile struct {
 	// spec is the host whose hooks share the file (nil for .mcp.json):
 	// its comment rules apply, and the file's undo record is started only
 	// when it holds neither our hooks nor our server.
-	spec *hostSpec
+	spec *HookSpec
 	// hostArg is written as `--host <host>` after "mcp" for a host that
 	// does not show itself in the server's environment.
 	hostArg bool

@@ -17,7 +17,7 @@ var claudeHost = Host{
 	Path:      claudePath,
 	Install:   installClaude,
 	Uninstall: uninstallClaude,
-	Inspect:   install.InspectClaude,
+	Inspect:   claude.Inspect,
 	// Its settings of every scope, and the project's .mcp.json.
 	HookFiles: func(env Env) []string {
 		var out []string
@@ -53,11 +53,11 @@ var claudeHost = Host{
 }
 
 func claudePath(env Env, scope install.Scope) string {
-	return install.ClaudeSettingsPath(scope, env.ProjectDir, env.Home)
+	return claude.SettingsPath(scope, env.ProjectDir, env.Home)
 }
 
 func installClaude(env Env, o Options) (install.Report, error) {
-	rep, err := install.InstallClaude(install.ClaudeOptions{
+	rep, err := claude.Install(claude.InstallOptions{
 		SettingsPath: claudePath(env, o.Scope), BinaryPath: o.Binary,
 		TimeoutSeconds: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope),
 	})
@@ -83,7 +83,7 @@ func uninstallClaude(env Env, scope install.Scope) (install.Report, error) {
 	if err := withCommands(env, &agentsRep, "claude", claude.Facts.ToolPrefix, claudeCommands, scope, false); err != nil {
 		return agentsRep, err
 	}
-	rep, err := install.UninstallClaude(claudePath(env, scope), env.BackupDir(scope))
+	rep, err := claude.Uninstall(claudePath(env, scope), env.BackupDir(scope))
 	foldUninstall(&rep, agentsRep, install.Report{})
 	if err != nil {
 		return rep, err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
+	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
@@ -389,7 +390,7 @@ func TestFileCheckAtreidesNotOnPath(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	env := Env{ProjectDir: t.TempDir(), Home: t.TempDir(), Getenv: func(string) string { return "" }, LookPath: exec.LookPath}
 	path := claudeHost.Path(env, install.ScopeProject)
-	if _, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: path, BinaryPath: install.PortableBinary}); err != nil {
+	if _, err := claude.Install(claude.InstallOptions{SettingsPath: path, BinaryPath: install.PortableBinary}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := claudeHost.Inspect(path)
