@@ -138,7 +138,7 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	return a.Encode(ev, runEngine(ctx, root, s, log, ev, nil))
+	return a.Encode(ev, runEngine(ctx, r, root, s, log, ev, nil))
 }
 
 // runEngine decides one event of a project with its settings: the store
@@ -147,8 +147,10 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 // decision goes into the audit trail: the project's file, and in a team's
 // project also the team store's shared trail, in the event's transaction
 // (so its total_us is the engine's time up to the decision, without the
-// save; the file gets the same line).
-func runEngine(ctx context.Context, root string, s *Settings, log *project.Log, ev *event.Event, decided func(*event.Decision)) *event.Decision {
+// save; the file gets the same line). run is the hook process's, whose
+// watchdog queues the event if it must end the process before the event's
+// state was saved or queued; nil for a server's request.
+func runEngine(ctx context.Context, run *hookRun, root string, s *Settings, log *project.Log, ev *event.Event, decided func(*event.Decision)) *event.Decision {
 	if root == "" {
 		return guardOnly(ctx, s, log, ev, decided)
 	}
@@ -162,6 +164,7 @@ func runEngine(ctx context.Context, root string, s *Settings, log *project.Log, 
 		// the session remembers the id, so that the outbox's replay of
 		// this event is not applied twice.
 		loader.EventID = outbox.NewID()
+		run.stateDue(root, loader.EventID)
 		// A team's trail: the line goes into the team store with the
 		// event's state, and the same bytes into this machine's file.
 		from = &st.Origin
@@ -195,6 +198,7 @@ func runEngine(ctx context.Context, root string, s *Settings, log *project.Log, 
 	if err != nil && (left > 0 || queueable(err)) {
 		queueEvent(root, ev, d, loader.EventID, from != nil, line, err, log)
 	}
+	run.stateSettled()
 	appendAudit(root, s, log, line)
 	spoolSpan(root, s, log, ev, d, start, took)
 	if ev.Starts() {

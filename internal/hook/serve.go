@@ -97,7 +97,7 @@ func engineRunner(p *Process, roots *servedRoots) opencode.Runner {
 		ev.ProjectDir = root
 		s, log := roots.get(root)
 		return answerEarly(ctx, log, func(decided func(*event.Decision)) *event.Decision {
-			return runEngine(ctx, root, s, log, ev, decided)
+			return runEngine(ctx, nil, root, s, log, ev, decided)
 		})
 	}
 }

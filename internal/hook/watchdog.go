@@ -33,6 +33,40 @@ type hookRun struct {
 	hostEvent string // the event's name, once known
 	ev        *event.Event
 	log       *project.Log
+	unsaved   *unsavedState // the event's state, while neither saved nor queued
+}
+
+// unsavedState is an event's state that the hook has neither saved nor
+// queued yet, in a store that remembers event ids (the team's): id is the
+// event's, root its project's. If the watchdog must end the process first,
+// it queues the event in the outbox under id; the replay skips it if the
+// hook's COMMIT was made after all, so it is never applied twice. The
+// embedded store keeps no ids, and a transaction the exit interrupts may
+// still commit, so its event is not queued: the watchdog's line in the
+// log is all there is.
+type unsavedState struct{ root, id string }
+
+// stateDue records that the event's state, under id in the store of the
+// project at root, is neither saved nor queued yet. r is nil for a
+// server's request, which no watchdog answers.
+func (r *hookRun) stateDue(root, id string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.unsaved = &unsavedState{root: root, id: id}
+}
+
+// stateSettled records that the event's state was saved, queued, or
+// dropped with a line in the log: the watchdog leaves it alone.
+func (r *hookRun) stateSettled() {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.unsaved = nil
 }
 
 // errOverBudget is what the watchdog tells the host.
@@ -49,6 +83,16 @@ func hookBudget(getenv func(string) string, def time.Duration) time.Duration {
 	return def
 }
 
+// watchdogGrace is how long the watchdog's own writes (its line in the
+// log, the event's state queued, the audit line) may take after its
+// answer before the process ends: the log may be what hangs, but on a
+// loaded machine a write takes more than a moment. budgetFor leaves at
+// least a quarter of the budget under the host's timeout; this takes at
+// most half of that.
+func watchdogGrace(budget time.Duration) time.Duration {
+	return max(100*time.Millisecond, budget/8)
+}
+
 // watch starts the watchdog; the returned function stops it.
 func (r *hookRun) watch(budget time.Duration) (stop func()) {
 	t := time.AfterFunc(budget, func() { r.overrun(budget) })
@@ -57,8 +101,9 @@ func (r *hookRun) watch(budget time.Duration) (stop func()) {
 
 // overrun answers for a hook still working when its budget ends: a
 // tool call is blocked (security fails closed), any other event gets no
-// decision. The process then exits; the normal path can no longer write
-// because the watchdog keeps the lock.
+// decision. An event whose state was neither saved nor queued is queued
+// in the outbox (see unsavedState). The process then exits; the normal
+// path can no longer write because the watchdog keeps the lock.
 func (r *hookRun) overrun(budget time.Duration) {
 	r.mu.Lock()
 	if r.answered {
@@ -71,10 +116,17 @@ func (r *hookRun) overrun(budget time.Duration) {
 	if log := r.log; log != nil {
 		// The log may be what hangs: give it a moment, not the process.
 		msg := fmt.Sprintf("hook %s: %s answered by the watchdog after %v: %v", r.adapter.Name(), orUnknown(r.eventLocked()), budget, errOverBudget)
-		ev := r.ev
+		ev, unsaved := r.ev, r.unsaved
 		logged := make(chan struct{})
 		go func() {
 			log.Logf("%s", msg)
+			if unsaved != nil {
+				answered := d
+				if answered == nil {
+					answered = &event.Decision{}
+				}
+				queueEvent(unsaved.root, ev, answered, unsaved.id, false, nil, errOverBudget, log)
+			}
 			if d != nil {
 				recordDecision(ev.ProjectDir, r.proc.settings(ev.ProjectDir), log, ev, d, budget)
 			}
@@ -82,7 +134,7 @@ func (r *hookRun) overrun(budget time.Duration) {
 		}()
 		select {
 		case <-logged:
-		case <-time.After(100 * time.Millisecond):
+		case <-time.After(watchdogGrace(budget)):
 		}
 	}
 	exitProcess(ans.Exit)
