@@ -1,6 +1,7 @@
 package install
 
 import (
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ func TestAgentForms(t *testing.T) {
 				continue
 			}
 			got := withMarker(agentMarker, form.Render(a, a.Prompt))
-			golden(t, name, []byte(got))
+			installtest.Golden(t, name, []byte(got))
 			if classifyMarked(agentMarker, []byte(got)) != oursAsWritten {
 				t.Errorf("%s: not recognised as ours as written", name)
 			}

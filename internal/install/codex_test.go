@@ -64,7 +64,7 @@ func TestInstallCodexHandlerShape(t *testing.T) {
 		{60, 60, 3},
 	} {
 		path := CodexHooksPath(ScopeUser, "", t.TempDir())
-		if _, err := InstallCodex(CodexOptions{HooksPath: path, BinaryPath: testBin, TimeoutSeconds: tc.timeout}); err != nil {
+		if _, err := InstallCodex(CodexOptions{HooksPath: path, BinaryPath: installtest.Bin, TimeoutSeconds: tc.timeout}); err != nil {
 			t.Fatal(err)
 		}
 		var s struct {
@@ -86,7 +86,7 @@ func TestInstallCodexHandlerShape(t *testing.T) {
 				want = tc.wantEnd
 			}
 			h := g[0].Hooks[0]
-			wantH := map[string]any{"type": "command", "command": testBin + " hook codex --timeout " + fmt.Sprint(want), "timeout": float64(want)}
+			wantH := map[string]any{"type": "command", "command": installtest.Bin + " hook codex --timeout " + fmt.Sprint(want), "timeout": float64(want)}
 			if fmt.Sprint(h) != fmt.Sprint(wantH) {
 				t.Errorf("timeout %d: %s handler %v, want %v", tc.timeout, ev, h, wantH)
 			}
@@ -108,7 +108,7 @@ func TestInstallCodexHandlerShape(t *testing.T) {
 // config.toml: the notes are the only way the user learns hooks are off.
 func TestInstallCodexTrustNotes(t *testing.T) {
 	dir := t.TempDir()
-	user, err := InstallCodex(CodexOptions{HooksPath: CodexHooksPath(ScopeUser, "", dir+"/home/.codex"), BinaryPath: testBin, Scope: ScopeUser})
+	user, err := InstallCodex(CodexOptions{HooksPath: CodexHooksPath(ScopeUser, "", dir+"/home/.codex"), BinaryPath: installtest.Bin, Scope: ScopeUser})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestInstallCodexTrustNotes(t *testing.T) {
 	if strings.Contains(notes, "trust_level") {
 		t.Errorf("user scope notes mention project trust:\n%s", notes)
 	}
-	proj, err := InstallCodex(CodexOptions{HooksPath: CodexHooksPath(ScopeProject, dir+"/proj", ""), BinaryPath: testBin, Scope: ScopeProject, ProjectDir: dir + "/proj"})
+	proj, err := InstallCodex(CodexOptions{HooksPath: CodexHooksPath(ScopeProject, dir+"/proj", ""), BinaryPath: installtest.Bin, Scope: ScopeProject, ProjectDir: dir + "/proj"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestInstallCodexTrustNotes(t *testing.T) {
 		t.Errorf("project notes:\n%s", notes)
 	}
 	// Unchanged installs still say it: trust is the step people miss.
-	again, err := InstallCodex(CodexOptions{HooksPath: CodexHooksPath(ScopeUser, "", dir+"/home/.codex"), BinaryPath: testBin, Scope: ScopeUser})
+	again, err := InstallCodex(CodexOptions{HooksPath: CodexHooksPath(ScopeUser, "", dir+"/home/.codex"), BinaryPath: installtest.Bin, Scope: ScopeUser})
 	if err != nil || again.Action != ActionUnchanged || len(again.Notes) == 0 {
 		t.Errorf("second install = %+v, %v", again, err)
 	}

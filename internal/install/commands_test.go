@@ -1,6 +1,7 @@
 package install
 
 import (
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func TestCommandForms(t *testing.T) {
 	for _, form := range []CommandForm{ClaudeCommandForm, OpenCodeCommandForm, GeminiCommandForm} {
 		name := filepath.Join("testdata", "commands", form.Host+"-"+c.Name+form.Ext+".golden")
 		got := withMarker(commandMarker, form.Render(c, c.Body(form.Args, func(s string) string { return "pfx_" + s })))
-		golden(t, name, []byte(got))
+		installtest.Golden(t, name, []byte(got))
 		if classifyMarked(commandMarker, []byte(got)) != oursAsWritten || classifyMarked(agentMarker, []byte(got)) != userFile {
 			t.Errorf("%s: not recognised as a command file of ours as written", name)
 		}

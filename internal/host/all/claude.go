@@ -22,7 +22,7 @@ var claudeHost = Host{
 	HookFiles: func(env Env) []string {
 		var out []string
 		if env.ProjectDir != "" {
-			out = append(out, claudePath(env, install.ScopeProject), claudePath(env, install.ScopeLocal), install.ClaudeMCPPath(env.ProjectDir))
+			out = append(out, claudePath(env, install.ScopeProject), claudePath(env, install.ScopeLocal), claude.MCPPath(env.ProjectDir))
 		}
 		if env.Home != "" {
 			out = append(out, claudePath(env, install.ScopeUser))
@@ -104,14 +104,14 @@ func withClaudeMCP(env Env, rep *install.Report, scope install.Scope, bin string
 		}
 		return nil
 	}
-	path := install.ClaudeMCPPath(env.ProjectDir)
+	path := claude.MCPPath(env.ProjectDir)
 	backups := env.BackupDir(install.ScopeProject)
 	var m install.Report
 	var err error
 	if add {
-		m, err = install.InstallClaudeMCP(path, install.PortableBinary, backups)
+		m, err = claude.InstallMCP(path, install.PortableBinary, backups)
 	} else {
-		m, err = install.UninstallClaudeMCP(path, backups)
+		m, err = claude.UninstallMCP(path, backups)
 	}
 	if err != nil {
 		return err
@@ -174,8 +174,8 @@ func mcpCheck(host, path string, reg bool, problem string, err error, governance
 
 // claudeDoctor checks the MCP registration in .mcp.json.
 func claudeDoctor(env Env, _ []install.Status) []Check {
-	path := install.ClaudeMCPPath(env.ProjectDir)
-	reg, problem, err := install.InspectClaudeMCP(path)
+	path := claude.MCPPath(env.ProjectDir)
+	reg, problem, err := claude.InspectMCP(path)
 	return []Check{mcpCheck("claude", path, reg, problem, err, env.Governance)}
 }
 

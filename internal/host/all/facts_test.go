@@ -64,8 +64,6 @@ var hostLiteralExceptions = map[string]string{
 	"internal/install/codex.go":      "pending move",
 	"internal/install/codextoml.go":  "pending move",
 	"internal/install/commands.go":   "pending move",
-	"internal/install/gemini.go":     "pending move",
-	"internal/install/mcpjson.go":    "pending move",
 	"internal/install/opencode.go":   "pending move",
 }
 

@@ -13,18 +13,18 @@ var geminiHost = Host{
 	Name: "gemini", Display: "Gemini CLI", Adapter: gemini.Adapter{}, Facts: &gemini.Facts, Lacks: gemini.Lacks, Via: Hook,
 	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
 	Path: func(env Env, scope install.Scope) string {
-		return install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
+		return gemini.SettingsPath(scope, env.ProjectDir, env.Home)
 	},
 	Install:   installGemini,
 	Uninstall: uninstallGemini,
-	Inspect:   install.InspectGemini,
+	Inspect:   gemini.Inspect,
 	HookFiles: func(env Env) []string {
 		var out []string
 		if env.ProjectDir != "" {
-			out = append(out, install.GeminiSettingsPath(install.ScopeProject, env.ProjectDir, env.Home))
+			out = append(out, gemini.SettingsPath(install.ScopeProject, env.ProjectDir, env.Home))
 		}
 		if env.Home != "" {
-			out = append(out, install.GeminiSettingsPath(install.ScopeUser, env.ProjectDir, env.Home))
+			out = append(out, gemini.SettingsPath(install.ScopeUser, env.ProjectDir, env.Home))
 		}
 		return out
 	},
@@ -64,10 +64,10 @@ func geminiDoctor(env Env, found []install.Status) []Check {
 		}
 	}
 	if len(paths) == 0 {
-		paths = []string{install.GeminiSettingsPath(install.ScopeProject, env.ProjectDir, env.Home)}
+		paths = []string{gemini.SettingsPath(install.ScopeProject, env.ProjectDir, env.Home)}
 	}
 	for _, path := range paths {
-		reg, problem, err := install.InspectGeminiMCP(path)
+		reg, problem, err := gemini.InspectMCP(path)
 		out = append(out, mcpCheck("gemini", path, reg, problem, err, env.Governance))
 	}
 	return out
@@ -97,15 +97,15 @@ func geminiHooksDoctor(found []install.Status) []Check {
 // uninstalling an unchanged file gives back its bytes from before), then
 // the agent files.
 func installGemini(env Env, o Options) (install.Report, error) {
-	path := install.GeminiSettingsPath(o.Scope, env.ProjectDir, env.Home)
-	rep, err := install.InstallGemini(install.GeminiOptions{
+	path := gemini.SettingsPath(o.Scope, env.ProjectDir, env.Home)
+	rep, err := gemini.Install(gemini.InstallOptions{
 		SettingsPath: path, BinaryPath: o.Binary,
 		TimeoutMillis: o.TimeoutSeconds * 1000, Scope: o.Scope, BackupDir: env.BackupDir(o.Scope),
 	})
 	if err != nil {
 		return rep, err
 	}
-	m, err := install.InstallGeminiMCP(path, o.Binary, env.BackupDir(o.Scope))
+	m, err := gemini.InstallMCP(path, o.Binary, env.BackupDir(o.Scope))
 	if err != nil {
 		return rep, err
 	}
@@ -134,13 +134,13 @@ func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
 	if err := withCommands(env, &agentsRep, "gemini", gemini.Facts.ToolPrefix, geminiCommands, scope, false); err != nil {
 		return agentsRep, err
 	}
-	path := install.GeminiSettingsPath(scope, env.ProjectDir, env.Home)
-	rep, err := install.UninstallGemini(path, env.BackupDir(scope))
+	path := gemini.SettingsPath(scope, env.ProjectDir, env.Home)
+	rep, err := gemini.Uninstall(path, env.BackupDir(scope))
 	if err != nil {
 		foldUninstall(&rep, agentsRep, install.Report{})
 		return rep, err
 	}
-	m, err := install.UninstallGeminiMCP(path, env.BackupDir(scope))
+	m, err := gemini.UninstallMCP(path, env.BackupDir(scope))
 	foldUninstall(&rep, agentsRep, m)
 	return rep, err
 }

@@ -142,3 +142,46 @@ func Inspect(path string) (install.Status, error) {
 	st, _, err := spec.Inspect(path)
 	return st, err
 }
+
+// MCPPath is the project's .mcp.json, which Claude Code reads for
+// project MCP servers.
+//
+// Verified with Claude Code 2.1.330 against the fake model server (see
+// test/e2e/governance_test.go): a -p run starts the servers of .mcp.json
+// with no approval setting (no enabledMcpjsonServers or
+// enableAllProjectMcpServers needed; the init event lists the server with
+// source "project"), and honours disabledMcpjsonServers. It does not read
+// mcpServers from .claude/settings.json or settings.local.json; --mcp-config
+// works but is per run. The tools are deferred (named in a system reminder,
+// loaded through ToolSearch) but callable. Calling them still needs
+// permission, and an allow rule for mcp__atreides in the committed
+// .claude/settings.json is ignored (settings.local.json and the user's
+// settings are honoured); atreides's PreToolUse hook therefore allows its
+// own tools when governance is on (internal/governance). Interactive
+// sessions ask once to approve a project server [docs].
+func MCPPath(projectDir string) string { return filepath.Join(projectDir, ".mcp.json") }
+
+// InstallMCP registers `<bin> mcp` as the "atreides" server in a
+// .mcp.json, keeping every other server and key as it was. It registers
+// nothing when atreides-mcp is missing next to bin, and says so: a server
+// that cannot start is worse than none.
+func InstallMCP(path, bin, backupDir string) (install.Report, error) {
+	r, err := install.MCPFile{Host: Host, Path: path, BackupDir: backupDir}.Install(bin)
+	if err == nil && (r.Action == install.ActionInstalled || r.Action == install.ActionUpdated) {
+		r.Notes = append(r.Notes, "interactive Claude Code sessions ask once to approve the project's MCP server \"atreides\"")
+	}
+	return r, err
+}
+
+// UninstallMCP removes the "atreides" server if atreides wrote it,
+// and the mcpServers object if that leaves it empty.
+func UninstallMCP(path, backupDir string) (install.Report, error) {
+	return install.MCPFile{Host: Host, Path: path, BackupDir: backupDir}.Uninstall()
+}
+
+// InspectMCP reports whether the project's .mcp.json registers our
+// server and whether the program it names (and atreides-mcp beside it) can
+// run.
+func InspectMCP(path string) (registered bool, problem string, err error) {
+	return install.MCPFile{Host: Host, Path: path}.Inspect()
+}

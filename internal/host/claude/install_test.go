@@ -14,8 +14,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
 
-const testBin = "/opt/atreides/bin/atreides"
-
 // settingsIn writes content (nil: no file) as <dir>/.claude/settings.json.
 func settingsIn(t *testing.T, content *string, mode fs.FileMode) string {
 	t.Helper()
@@ -87,7 +85,7 @@ func TestInstallUninstallClaude(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := settingsIn(t, tt.content, 0o640)
 			backups := t.TempDir()
-			r, err := Install(InstallOptions{SettingsPath: path, BinaryPath: testBin, BackupDir: backups})
+			r, err := Install(InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin, BackupDir: backups})
 			if err != nil {
 				t.Fatalf("install: %v", err)
 			}
@@ -127,7 +125,7 @@ func TestInstallUninstallClaude(t *testing.T) {
 
 			// Idempotent: same bytes, not even rewritten.
 			before, _ := os.Stat(path)
-			r2, err := Install(InstallOptions{SettingsPath: path, BinaryPath: testBin, BackupDir: backups})
+			r2, err := Install(InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin, BackupDir: backups})
 			if err != nil {
 				t.Fatalf("second install: %v", err)
 			}
@@ -214,7 +212,7 @@ func TestInstallClaudeHandlerShape(t *testing.T) {
 func TestInstallClaudeUpdatesInPlace(t *testing.T) {
 	path := settingsIn(t, installtest.Ptr(installtest.Sample(t, "user-rich.json")), 0o644)
 	backups := t.TempDir()
-	if _, err := Install(InstallOptions{SettingsPath: path, BinaryPath: testBin, BackupDir: backups}); err != nil {
+	if _, err := Install(InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin, BackupDir: backups}); err != nil {
 		t.Fatal(err)
 	}
 	newBin := "/usr/local/lib/atreides v2/atreides"
@@ -226,7 +224,7 @@ func TestInstallClaudeUpdatesInPlace(t *testing.T) {
 		t.Errorf("report %+v", r)
 	}
 	data := installtest.ReadFile(t, path)
-	if strings.Contains(string(data), testBin) {
+	if strings.Contains(string(data), installtest.Bin) {
 		t.Error("old binary path still present")
 	}
 	for ev, n := range oursPerEvent(t, data) {
@@ -235,7 +233,7 @@ func TestInstallClaudeUpdatesInPlace(t *testing.T) {
 		}
 	}
 	// The backup holds the state before this install.
-	if b := installtest.ReadFile(t, r.Backup); !strings.Contains(string(b), testBin) {
+	if b := installtest.ReadFile(t, r.Backup); !strings.Contains(string(b), installtest.Bin) {
 		t.Error("backup is not the previous content")
 	}
 	st, err := Inspect(path)
@@ -272,14 +270,14 @@ func TestInstallClaudeMergeCases(t *testing.T) {
 					t.Errorf("user matcher changed to %q", m)
 				}
 				hs := groups[0].Get("hooks").Elems()
-				if c, _ := hs[1].Get("command").Str(); len(hs) != 2 || c != testBin+" hook claude --timeout 10" {
+				if c, _ := hs[1].Get("command").Str(); len(hs) != 2 || c != installtest.Bin+" hook claude --timeout 10" {
 					t.Errorf("handlers: %s", groups[0].Encode(install.Format{}))
 				}
 			},
 		},
 		{
 			name:   "duplicates of ours collapse to the first; emptied group dropped; user group kept",
-			in:     `{"hooks": {"Stop": [{"hooks": [` + ours(testBin) + `]}, {"hooks": [{"type":"command","command":"say hi"}]}, {"hooks": [` + ours("'/x y/atreides'") + `]}]}}`,
+			in:     `{"hooks": {"Stop": [{"hooks": [` + ours(installtest.Bin) + `]}, {"hooks": [{"type":"command","command":"say hi"}]}, {"hooks": [` + ours("'/x y/atreides'") + `]}]}}`,
 			opts:   InstallOptions{Events: []string{"Stop"}},
 			action: install.ActionUpdated, updated: []string{"Stop"},
 			check: func(t *testing.T, doc *install.Node) {
@@ -294,7 +292,7 @@ func TestInstallClaudeMergeCases(t *testing.T) {
 		},
 		{
 			name:   "stale matcher on our own group is corrected",
-			in:     `{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [` + ours(testBin) + `]}]}}`,
+			in:     `{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [` + ours(installtest.Bin) + `]}]}}`,
 			opts:   InstallOptions{Events: []string{"PostToolUse"}},
 			action: install.ActionUpdated, updated: []string{"PostToolUse"},
 			check: func(t *testing.T, doc *install.Node) {
@@ -305,7 +303,7 @@ func TestInstallClaudeMergeCases(t *testing.T) {
 		},
 		{
 			name:   "events no longer wanted lose our handler, user's handlers stay",
-			in:     `{"hooks": {"Notification": [{"hooks": [` + ours(testBin) + `]}], "Stop": [{"hooks": [` + ours(testBin) + `, {"type":"command","command":"say hi"}]}]}}`,
+			in:     `{"hooks": {"Notification": [{"hooks": [` + ours(installtest.Bin) + `]}], "Stop": [{"hooks": [` + ours(installtest.Bin) + `, {"type":"command","command":"say hi"}]}]}}`,
 			opts:   InstallOptions{Events: []string{"SessionEnd"}},
 			action: install.ActionUpdated, added: []string{"SessionEnd"}, removed: []string{"Notification", "Stop"},
 			check: func(t *testing.T, doc *install.Node) {
@@ -325,7 +323,7 @@ func TestInstallClaudeMergeCases(t *testing.T) {
 			action: install.ActionUpdated, updated: []string{"Stop"},
 			check: func(t *testing.T, doc *install.Node) {
 				h := doc.Get("hooks").Get("Stop").Elems()[0].Get("hooks").Elems()[0]
-				want := `{"type": "command", "command": "` + testBin + ` hook claude --timeout 10", "statusMessage": "guarding", "timeout": 10}`
+				want := `{"type": "command", "command": "` + installtest.Bin + ` hook claude --timeout 10", "statusMessage": "guarding", "timeout": 10}`
 				w, _ := install.Parse([]byte(want))
 				if !install.Equal(h, w) {
 					t.Errorf("got %s", h.Encode(install.Format{}))
@@ -359,7 +357,7 @@ func TestInstallClaudeMergeCases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := settingsIn(t, &tt.in, 0o644)
-			tt.opts.SettingsPath, tt.opts.BinaryPath = path, testBin
+			tt.opts.SettingsPath, tt.opts.BinaryPath = path, installtest.Bin
 			r, err := Install(tt.opts)
 			if err != nil {
 				t.Fatal(err)
@@ -401,7 +399,7 @@ func TestClaudeRefusesBadFiles(t *testing.T) {
 				path := settingsIn(t, &tt.in, 0o600)
 				var err error
 				if op == "install" {
-					_, err = Install(InstallOptions{SettingsPath: path, BinaryPath: testBin})
+					_, err = Install(InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin})
 				} else {
 					_, err = Uninstall(path, "")
 				}
@@ -438,12 +436,12 @@ func TestInstallClaudeOptionErrors(t *testing.T) {
 		name string
 		opts InstallOptions
 	}{
-		{"no path", InstallOptions{BinaryPath: testBin}},
+		{"no path", InstallOptions{BinaryPath: installtest.Bin}},
 		{"relative binary", InstallOptions{SettingsPath: path, BinaryPath: "bin/atreides"}},
 		{"binary not named atreides", InstallOptions{SettingsPath: path, BinaryPath: "/usr/bin/guard"}},
-		{"negative timeout", InstallOptions{SettingsPath: path, BinaryPath: testBin, TimeoutSeconds: -1}},
-		{"unknown event", InstallOptions{SettingsPath: path, BinaryPath: testBin, Events: []string{"FileChanged"}}},
-		{"no events", InstallOptions{SettingsPath: path, BinaryPath: testBin, Events: []string{}}},
+		{"negative timeout", InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin, TimeoutSeconds: -1}},
+		{"unknown event", InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin, Events: []string{"FileChanged"}}},
+		{"no events", InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin, Events: []string{}}},
 	}
 	for _, tt := range tests {
 		if _, err := Install(tt.opts); err == nil {
@@ -489,7 +487,7 @@ func TestUninstallClaudeNothingToDo(t *testing.T) {
 
 func TestInstallClaudeRefusesReadOnly(t *testing.T) {
 	path := settingsIn(t, installtest.Ptr("{}\n"), 0o444)
-	if _, err := Install(InstallOptions{SettingsPath: path, BinaryPath: testBin}); err == nil || !strings.Contains(err.Error(), "read-only") {
+	if _, err := Install(InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin}); err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("want a read-only error, got %v", err)
 	}
 	if got := installtest.ReadFile(t, path); string(got) != "{}\n" {
@@ -514,7 +512,7 @@ func TestInstallClaudeThroughSymlink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Install(InstallOptions{SettingsPath: link, BinaryPath: testBin}); err != nil {
+	if _, err := Install(InstallOptions{SettingsPath: link, BinaryPath: installtest.Bin}); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {

@@ -5,6 +5,7 @@
 package installtest
 
 import (
+	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -67,3 +68,45 @@ func NoTempFiles(t testing.TB, dir string) {
 		}
 	}
 }
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata")
+
+// Golden compares got with the golden file at path, or rewrites it with
+// -update.
+func Golden(t testing.TB, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s:\n got: %s\nwant: %s", path, got, want)
+	}
+}
+
+// Bins writes empty shell scripts named names into one scratch directory
+// and returns the path of the first: a fake atreides, with the programs
+// that must sit beside it.
+func Bins(t testing.TB, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, names[0])
+}
+
+// Bin is an absolute atreides path for tests that write it without
+// running it.
+const Bin = "/opt/atreides/bin/atreides"

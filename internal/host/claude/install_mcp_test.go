@@ -1,26 +1,14 @@
-package install
+package claude
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func fakeBins(t *testing.T, withMCP bool) string {
-	t.Helper()
-	dir := t.TempDir()
-	names := []string{"atreides"}
-	if withMCP {
-		names = append(names, MCPBinary)
-	}
-	for _, n := range names {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte("#!/bin/sh\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return filepath.Join(dir, "atreides")
-}
+	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
+)
 
 func TestClaudeMCP(t *testing.T) {
 	user := `{
@@ -38,22 +26,22 @@ func TestClaudeMCP(t *testing.T) {
 	t.Run("registers next to the user's servers, idempotent, removed exactly", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".mcp.json")
 		os.WriteFile(path, []byte(user), 0o644)
-		bin := fakeBins(t, true)
-		r, err := InstallClaudeMCP(path, bin, "")
-		if err != nil || r.Action != ActionInstalled {
+		bin := installtest.Bins(t, "atreides", install.MCPBinary)
+		r, err := InstallMCP(path, bin, "")
+		if err != nil || r.Action != install.ActionInstalled {
 			t.Fatalf("install: %+v %v", r, err)
 		}
 		got, _ := os.ReadFile(path)
 		if !strings.Contains(string(got), `"memory"`) || !strings.Contains(string(got), `"command": "`+bin+`"`) {
 			t.Fatalf("after install:\n%s", got)
 		}
-		if r, err := InstallClaudeMCP(path, bin, ""); err != nil || r.Action != ActionUnchanged {
+		if r, err := InstallMCP(path, bin, ""); err != nil || r.Action != install.ActionUnchanged {
 			t.Fatalf("second install: %+v %v", r, err)
 		}
-		if reg, problem, _ := InspectClaudeMCP(path); !reg || problem != "" {
+		if reg, problem, _ := InspectMCP(path); !reg || problem != "" {
 			t.Errorf("inspect: %v %q", reg, problem)
 		}
-		if r, err := UninstallClaudeMCP(path, ""); err != nil || r.Action != ActionRemoved {
+		if r, err := UninstallMCP(path, ""); err != nil || r.Action != install.ActionRemoved {
 			t.Fatalf("uninstall: %+v %v", r, err)
 		}
 		if got, _ := os.ReadFile(path); string(got) != user {
@@ -62,8 +50,8 @@ func TestClaudeMCP(t *testing.T) {
 	})
 	t.Run("nothing registered without atreides-mcp", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".mcp.json")
-		r, err := InstallClaudeMCP(path, fakeBins(t, false), "")
-		if err != nil || r.Action != ActionUnchanged || len(r.Notes) == 0 {
+		r, err := InstallMCP(path, installtest.Bins(t, "atreides"), "")
+		if err != nil || r.Action != install.ActionUnchanged || len(r.Notes) == 0 {
 			t.Fatalf("%+v %v", r, err)
 		}
 		if _, err := os.Stat(path); err == nil {
@@ -74,10 +62,10 @@ func TestClaudeMCP(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".mcp.json")
 		foreign := `{"mcpServers": {"atreides": {"command": "python", "args": ["server.py"]}}}`
 		os.WriteFile(path, []byte(foreign), 0o644)
-		if _, err := InstallClaudeMCP(path, fakeBins(t, true), ""); err == nil {
+		if _, err := InstallMCP(path, installtest.Bins(t, "atreides", install.MCPBinary), ""); err == nil {
 			t.Fatal("replaced a server atreides did not write")
 		}
-		if r, _ := UninstallClaudeMCP(path, ""); r.Action != ActionNothingToDo {
+		if r, _ := UninstallMCP(path, ""); r.Action != install.ActionNothingToDo {
 			t.Errorf("uninstall touched a foreign server: %+v", r)
 		}
 		if got, _ := os.ReadFile(path); string(got) != foreign {
@@ -87,7 +75,7 @@ func TestClaudeMCP(t *testing.T) {
 	t.Run("broken JSON is refused and left alone", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".mcp.json")
 		os.WriteFile(path, []byte(`{"mcpServers": {},}`), 0o644)
-		if _, err := InstallClaudeMCP(path, fakeBins(t, true), ""); err == nil || !strings.Contains(err.Error(), ".mcp.json:1:") {
+		if _, err := InstallMCP(path, installtest.Bins(t, "atreides", install.MCPBinary), ""); err == nil || !strings.Contains(err.Error(), ".mcp.json:1:") {
 			t.Fatalf("err = %v", err)
 		}
 	})

@@ -1,9 +1,10 @@
-package install
+package gemini
 
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/install/installtest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,16 +12,18 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/host/gemini"
+	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/install/hooktest"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
 
 func TestGeminiSettingsPath(t *testing.T) {
-	for sc, want := range map[Scope]string{
-		ScopeProject: "/p/.gemini/settings.json",
-		ScopeUser:    "/h/.gemini/settings.json",
-		ScopeLocal:   "",
+	for sc, want := range map[install.Scope]string{
+		install.ScopeProject: "/p/.gemini/settings.json",
+		install.ScopeUser:    "/h/.gemini/settings.json",
+		install.ScopeLocal:   "",
 	} {
-		if got := GeminiSettingsPath(sc, "/p", "/h"); got != want {
+		if got := SettingsPath(sc, "/p", "/h"); got != want {
 			t.Errorf("%v: %q, want %q", sc, got, want)
 		}
 	}
@@ -28,24 +31,24 @@ func TestGeminiSettingsPath(t *testing.T) {
 
 // The events and tools written must be ones the gemini adapter handles.
 func TestGeminiEventsAndToolsMatchAdapter(t *testing.T) {
-	for _, ev := range append(slices.Clone(DefaultGeminiEvents), geminiOptionalEvents...) {
+	for _, ev := range append(slices.Clone(DefaultEvents), optionalEvents...) {
 		payload := fmt.Sprintf(`{"hook_event_name":%q,"tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, ev)
-		e, err := gemini.Decode([]byte(payload), "", time.Now())
+		e, err := Decode([]byte(payload), "", time.Now())
 		if err != nil || e.Kind == event.Unknown {
 			t.Errorf("adapter does not handle %s: %v %v", ev, e.Kind, err)
 		}
 	}
 	for _, ev := range []string{"PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection", "Notification"} {
-		if slices.Contains(DefaultGeminiEvents, ev) {
+		if slices.Contains(DefaultEvents, ev) {
 			t.Errorf("%s is registered by default", ev)
 		}
 	}
-	for _, tool := range gemini.JudgedTools() {
-		if tt, _ := gemini.NormalizeTool(tool, nil, nil); tt.Name == event.Other {
+	for _, tool := range JudgedTools() {
+		if tt, _ := NormalizeTool(tool, nil, nil); tt.Name == event.Other {
 			t.Errorf("%s is not a tool the adapter judges", tool)
 		}
 	}
-	re := regexp.MustCompile(geminiJudgedMatcher()) // Go's RE2 accepts what JavaScript does here
+	re := regexp.MustCompile(judgedMatcher()) // Go's RE2 accepts what JavaScript does here
 	for name, want := range map[string]bool{
 		"run_shell_command": true, "read_file": true, "write_file": true, "replace": true,
 		"mcp_github_create_issue": true,
@@ -59,8 +62,8 @@ func TestGeminiEventsAndToolsMatchAdapter(t *testing.T) {
 }
 
 func TestInstallGeminiHandlerShape(t *testing.T) {
-	path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
-	r, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: "/home/me/my tools/atreides", TimeoutMillis: 7000})
+	path := SettingsPath(install.ScopeProject, t.TempDir(), "")
+	r, err := Install(InstallOptions{SettingsPath: path, BinaryPath: "/home/me/my tools/atreides", TimeoutMillis: 7000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +79,7 @@ func TestInstallGeminiHandlerShape(t *testing.T) {
 	if err := json.Unmarshal(installtest.ReadFile(t, path), &s); err != nil {
 		t.Fatal(err)
 	}
-	for _, ev := range DefaultGeminiEvents {
+	for _, ev := range DefaultEvents {
 		g := s.Hooks[ev]
 		if len(g) != 1 || len(g[0].Hooks) != 1 {
 			t.Fatalf("%s: %+v", ev, g)
@@ -88,7 +91,7 @@ func TestInstallGeminiHandlerShape(t *testing.T) {
 		}
 		switch ev {
 		case "BeforeTool":
-			if g[0].Matcher == nil || *g[0].Matcher != geminiJudgedMatcher() {
+			if g[0].Matcher == nil || *g[0].Matcher != judgedMatcher() {
 				t.Errorf("BeforeTool matcher %v", g[0].Matcher)
 			}
 		case "AfterTool":
@@ -102,8 +105,8 @@ func TestInstallGeminiHandlerShape(t *testing.T) {
 		}
 	}
 	// The default timeout is ten seconds, in milliseconds.
-	path2 := GeminiSettingsPath(ScopeUser, "", t.TempDir())
-	if _, err := InstallGemini(GeminiOptions{SettingsPath: path2, BinaryPath: testBin, Scope: ScopeUser}); err != nil {
+	path2 := SettingsPath(install.ScopeUser, "", t.TempDir())
+	if _, err := Install(InstallOptions{SettingsPath: path2, BinaryPath: installtest.Bin, Scope: install.ScopeUser}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(installtest.ReadFile(t, path2)), `"timeout": 10000`) {
@@ -116,22 +119,22 @@ func TestInstallGeminiHandlerShape(t *testing.T) {
 // malformed.
 func TestGeminiKeepsNonEventKeys(t *testing.T) {
 	in := `{"hooks": {"disabled": ["lint"], "enabled": true, "AfterModel": {"bad": 1}}}`
-	path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
+	path := SettingsPath(install.ScopeProject, t.TempDir(), "")
 	installtest.WriteFile(t, path, &in, 0o644)
 	// AfterModel is not a list: Gemini skips it; atreides leaves it alone.
-	if _, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin}); err != nil {
+	if _, err := Install(InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := InspectGemini(path)
+	st, err := Inspect(path)
 	if err != nil || !st.Parses || !st.Installed() || len(st.Notes) != 1 || !strings.Contains(st.Notes[0], "hooks.AfterModel") {
 		t.Errorf("inspect = %+v, %v", st, err)
 	}
-	if _, err := UninstallGemini(path, ""); err != nil {
+	if _, err := Uninstall(path, ""); err != nil {
 		t.Fatal(err)
 	}
-	a, _ := Parse([]byte(in))
-	b, err := Parse(installtest.ReadFile(t, path))
-	if err != nil || !Equal(a, b) {
+	a, _ := install.Parse([]byte(in))
+	b, err := install.Parse(installtest.ReadFile(t, path))
+	if err != nil || !install.Equal(a, b) {
 		t.Errorf("uninstall did not restore the value: %s", installtest.ReadFile(t, path))
 	}
 }
@@ -147,8 +150,8 @@ func TestInspectGeminiDisabled(t *testing.T) {
 		{"legacy key", ``, "", `hooks.disabled lists "atreides"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
-			if _, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin}); err != nil {
+			path := SettingsPath(install.ScopeProject, t.TempDir(), "")
+			if _, err := Install(InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin}); err != nil {
 				t.Fatal(err)
 			}
 			data := string(installtest.ReadFile(t, path))
@@ -157,7 +160,7 @@ func TestInspectGeminiDisabled(t *testing.T) {
 				data = strings.Replace(data, `"hooks": {`, `"hooks": {"disabled": ["atreides"],`, 1)
 			}
 			installtest.WriteFile(t, path, &data, 0o644)
-			st, err := InspectGemini(path)
+			st, err := Inspect(path)
 			if err != nil || !st.Installed() {
 				t.Fatalf("inspect = %+v, %v", st, err)
 			}
@@ -177,9 +180,9 @@ func TestInspectGeminiDisabled(t *testing.T) {
 // gives back the bytes: it removes exactly the text install added.
 func TestGeminiSettingsWithComments(t *testing.T) {
 	in := "{\n  // the user's note\n  \"hooks\": {\n    /* lint */ \"AfterAgent\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"lint.sh // not a comment\"}]}] // trailing\n  },\n  \"ui\": {\"theme\": \"GitHub\"} /* end */\n}\n"
-	path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
+	path := SettingsPath(install.ScopeProject, t.TempDir(), "")
 	installtest.WriteFile(t, path, &in, 0o644)
-	if _, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin}); err != nil {
+	if _, err := Install(InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin}); err != nil {
 		t.Fatal(err)
 	}
 	got := string(installtest.ReadFile(t, path))
@@ -188,11 +191,11 @@ func TestGeminiSettingsWithComments(t *testing.T) {
 			t.Errorf("install lost %s:\n%s", c, got)
 		}
 	}
-	st, err := InspectGemini(path)
+	st, err := Inspect(path)
 	if err != nil || !st.Installed() || len(st.Notes) != 0 {
 		t.Errorf("inspect = %+v, %v", st, err)
 	}
-	if _, err := UninstallGemini(path, ""); err != nil {
+	if _, err := Uninstall(path, ""); err != nil {
 		t.Fatal(err)
 	}
 	if got := installtest.ReadFile(t, path); string(got) != in {
@@ -200,31 +203,16 @@ func TestGeminiSettingsWithComments(t *testing.T) {
 	}
 }
 
-func TestStripJSONComments(t *testing.T) {
-	for in, want := range map[string]string{
-		`{"a": "//x"} // c`:        `{"a": "//x"}     `,
-		"{/* a\nb */\"k\": 1}":     "{    \n    \"k\": 1}",
-		`{"a": "\"/*"} /*x*/`:      `{"a": "\"/*"}      `,
-		`{"u": "http://x"}`:        `{"u": "http://x"}`,
-		"// only\n{}":              "       \n{}",
-		`{"s": "a\\"} // trailing`: `{"s": "a\\"}            `,
-	} {
-		if got := string(stripJSONComments([]byte(in))); got != want {
-			t.Errorf("strip(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Gemini CLI reports a settings file it cannot parse instead of ignoring
 // it: install, uninstall and doctor all say so, with the position.
 func TestGeminiParseNote(t *testing.T) {
 	in := "{\n  \"hooks\": {,}\n}\n"
-	path := GeminiSettingsPath(ScopeProject, t.TempDir(), "")
+	path := SettingsPath(install.ScopeProject, t.TempDir(), "")
 	installtest.WriteFile(t, path, &in, 0o644)
 	const note = "Gemini CLI reports an error for a settings file it cannot parse"
-	_, ierr := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: testBin})
-	_, uerr := UninstallGemini(path, "")
-	st, err := InspectGemini(path)
+	_, ierr := Install(InstallOptions{SettingsPath: path, BinaryPath: installtest.Bin})
+	_, uerr := Uninstall(path, "")
+	st, err := Inspect(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,3 +222,81 @@ func TestGeminiParseNote(t *testing.T) {
 		}
 	}
 }
+
+// underTest is Gemini CLI's hook installer for the hosts' round-trip suite.
+var underTest = hooktest.Host{
+	Name:   Host,
+	Events: DefaultEvents,
+	Path:   func(dir string) string { return SettingsPath(install.ScopeProject, dir, "") },
+	Install: func(path, bin string) (install.Report, error) {
+		return Install(InstallOptions{SettingsPath: path, BinaryPath: bin})
+	},
+	Uninstall: func(p string) (install.Report, error) { return Uninstall(p, "") },
+	Inspect:   Inspect,
+	UserFile: `{
+  "security": {
+    "auth": {
+      "selectedType": "gemini-api-key"
+    }
+  },
+  "hooksConfig": {
+    "notifications": false
+  },
+  "hooks": {
+    "BeforeTool": [
+      {
+        "matcher": "write_file|replace",
+        "sequential": true,
+        "hooks": [
+          {
+            "type": "command",
+            "name": "lint",
+            "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/lint.sh",
+            "timeout": 30000
+          }
+        ]
+      }
+    ],
+    "BeforeModel": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "~/log-model.sh"
+          }
+        ]
+      }
+    ]
+  },
+  "ui": {
+    "theme": "GitHub"
+  }
+}
+`,
+}
+
+func TestInstallUninstall(t *testing.T) { hooktest.InstallUninstall(t, underTest) }
+
+func TestRefusesBrokenJSON(t *testing.T) { hooktest.RefuseBrokenJSON(t, underTest) }
+
+func TestOptionErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"gemini relative bin", second(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "bin/atreides"})), "neither absolute"},
+		{"gemini other name", second(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "/bin/true"})), "must be named atreides"},
+		{"gemini model event", second(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: installtest.Bin, Events: []string{"BeforeModel"}})), `"BeforeModel"`},
+	} {
+		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, tc.err, tc.want)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("files written on error: %v", ents)
+	}
+}
+
+func second[T any](_ T, err error) error { return err }

@@ -1,11 +1,13 @@
-package install
+package gemini
 
 import (
-	"github.com/atreides-dev/atreides/internal/install/installtest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
 
 // TestGeminiMCP: hooks and server go into the same settings file, the
@@ -21,31 +23,31 @@ func TestGeminiMCP(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "settings.json")
 			backups := t.TempDir()
 			os.WriteFile(path, orig, 0o644)
-			bin := fakeBins(t, true)
-			if _, err := InstallGemini(GeminiOptions{SettingsPath: path, BinaryPath: bin, Scope: ScopeUser, BackupDir: backups}); err != nil {
+			bin := installtest.Bins(t, "atreides", install.MCPBinary)
+			if _, err := Install(InstallOptions{SettingsPath: path, BinaryPath: bin, Scope: install.ScopeUser, BackupDir: backups}); err != nil {
 				t.Fatal(err)
 			}
-			r, err := InstallGeminiMCP(path, bin, backups)
-			if err != nil || r.Action != ActionInstalled {
+			r, err := InstallMCP(path, bin, backups)
+			if err != nil || r.Action != install.ActionInstalled {
 				t.Fatalf("install = %+v, %v", r, err)
 			}
-			if r, err := InstallGeminiMCP(path, bin, backups); err != nil || r.Action != ActionUnchanged {
+			if r, err := InstallMCP(path, bin, backups); err != nil || r.Action != install.ActionUnchanged {
 				t.Errorf("second install = %+v, %v", r, err)
 			}
 			got := installtest.ReadFile(t, path)
-			golden(t, filepath.Join("testdata", "mcp", name+".want"), []byte(strings.ReplaceAll(string(got), bin, "/bin/atreides")))
-			if reg, problem, err := InspectGeminiMCP(path); !reg || problem != "" || err != nil {
+			installtest.Golden(t, filepath.Join("testdata", "mcp", name+".want"), []byte(strings.ReplaceAll(string(got), bin, "/bin/atreides")))
+			if reg, problem, err := InspectMCP(path); !reg || problem != "" || err != nil {
 				t.Errorf("inspect = %v %q %v", reg, problem, err)
 			}
 			// Uninstalling the server alone removes only it; then the
 			// hooks' uninstall restores the original bytes.
-			if r, err := UninstallGeminiMCP(path, backups); err != nil || r.Action != ActionRemoved {
+			if r, err := UninstallMCP(path, backups); err != nil || r.Action != install.ActionRemoved {
 				t.Fatalf("uninstall mcp = %+v, %v", r, err)
 			}
 			if strings.Contains(string(installtest.ReadFile(t, path)), `"atreides": {`) && strings.Contains(string(installtest.ReadFile(t, path)), `"--host"`) {
 				t.Errorf("server still there:\n%s", installtest.ReadFile(t, path))
 			}
-			if _, err := UninstallGemini(path, backups); err != nil {
+			if _, err := Uninstall(path, backups); err != nil {
 				t.Fatal(err)
 			}
 			if got := installtest.ReadFile(t, path); string(got) != string(orig) {
@@ -56,7 +58,7 @@ func TestGeminiMCP(t *testing.T) {
 	t.Run("a server of the user's named atreides is refused", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "settings.json")
 		os.WriteFile(path, []byte(`{"mcpServers": {"atreides": {"command": "node", "args": ["x.js"]}}}`), 0o644)
-		if _, err := InstallGeminiMCP(path, fakeBins(t, true), ""); err == nil || !strings.Contains(err.Error(), "did not write") {
+		if _, err := InstallMCP(path, installtest.Bins(t, "atreides", install.MCPBinary), ""); err == nil || !strings.Contains(err.Error(), "did not write") {
 			t.Errorf("err = %v", err)
 		}
 	})
