@@ -1,10 +1,7 @@
 package install
 
 import (
-	"encoding/json"
-	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/atreides-dev/atreides/internal/agents"
 )
@@ -21,7 +18,7 @@ var ClaudeAgentForm = AgentForm{
 	Host: "claude", Ext: ".md",
 	Installs: func(a agents.Agent) bool { return a.Mode == agents.Subagent },
 	Render: func(a agents.Agent, prompt string) string {
-		return frontMatter(prompt,
+		return FrontMatter(prompt,
 			"name", a.ID, "description", a.Description,
 			"tools", strings.Join(claudeTools(a.Tools), ", "), "model", a.ModelFor("claude"))
 	},
@@ -59,7 +56,7 @@ var GeminiAgentForm = AgentForm{
 		case agents.PlansOnly:
 			tools = append(read, "write_file", "replace")
 		}
-		return frontMatterList(prompt, tools,
+		return FrontMatterList(prompt, tools,
 			"name", a.ID, "display_name", a.Name, "description", a.Description, "model", a.ModelFor("gemini"))
 	},
 }
@@ -75,7 +72,7 @@ var CodexAgentForm = AgentForm{
 		var b strings.Builder
 		kv := func(k, v string) {
 			if v != "" {
-				b.WriteString(k + " = " + tomlString(v) + "\n")
+				b.WriteString(k + " = " + TOMLString(v) + "\n")
 			}
 		}
 		kv("name", a.ID)
@@ -87,57 +84,4 @@ var CodexAgentForm = AgentForm{
 		kv("developer_instructions", prompt)
 		return b.String()
 	},
-}
-
-// frontMatter renders a markdown file with a YAML front matter of the
-// non-empty key-value pairs, in order, and body.
-func frontMatter(body string, kv ...string) string {
-	return frontMatterList(body, nil, kv...)
-}
-
-// frontMatterList is frontMatter with a "tools" list after the pairs
-// (none when empty).
-func frontMatterList(body string, tools []string, kv ...string) string {
-	var b strings.Builder
-	b.WriteString("---\n")
-	for i := 0; i+1 < len(kv); i += 2 {
-		if kv[i+1] != "" {
-			b.WriteString(kv[i] + ": " + yamlString(kv[i+1]) + "\n")
-		}
-	}
-	if len(tools) > 0 {
-		b.WriteString("tools:\n")
-		for _, t := range tools {
-			b.WriteString("  - " + t + "\n")
-		}
-	}
-	b.WriteString("---\n\n")
-	b.WriteString(strings.TrimSpace(body))
-	b.WriteString("\n")
-	return b.String()
-}
-
-// yamlString is s as one YAML scalar on one line: plain when it starts
-// with a letter and holds nothing YAML would read otherwise (so "Read,
-// Grep, Glob" stays as people write it), else a JSON string, which is a
-// YAML double-quoted scalar.
-func yamlString(s string) string {
-	plain := s != "" && unicode.IsLetter(rune(s[0])) && strings.TrimSpace(s) == s &&
-		!strings.ContainsAny(s, ":#\"'\n\r\t{}[]&*!|>%@`\\") && !slices.Contains([]string{"true", "false", "null", "yes", "no", "on", "off", "y", "n"}, strings.ToLower(s))
-	if plain {
-		return s
-	}
-	return jsonString(s)
-}
-
-// tomlString is s as a TOML basic string: JSON's escapes are TOML's.
-func tomlString(s string) string { return jsonString(s) }
-
-// jsonString is s as a JSON string, with <, > and & as they are.
-func jsonString(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -60,7 +60,7 @@ func UninstallCommands(dir, host, ext, backupDir string) (Report, error) {
 var ClaudeCommandForm = CommandForm{
 	Host: "claude", Ext: ".md", Args: slash.Args,
 	Render: func(c slash.Command, body string) string {
-		return frontMatter(body, "description", c.Description, "argument-hint", c.ArgumentHint)
+		return FrontMatter(body, "description", c.Description, "argument-hint", c.ArgumentHint)
 	},
 }
 
@@ -71,7 +71,7 @@ var ClaudeCommandForm = CommandForm{
 var OpenCodeCommandForm = CommandForm{
 	Host: "opencode", Ext: ".md", Args: slash.Args,
 	Render: func(c slash.Command, body string) string {
-		return frontMatter(body, "description", c.Description)
+		return FrontMatter(body, "description", c.Description)
 	},
 }
 
@@ -87,10 +87,10 @@ var GeminiCommandForm = CommandForm{
 			// Gemini CLI has no argument hint: the description carries it.
 			desc += " (/" + c.Name + " " + c.ArgumentHint + ")"
 		}
-		prompt := tomlString(body)
+		prompt := TOMLString(body)
 		if !strings.Contains(body, "'''") {
 			prompt = "'''\n" + body + "'''"
 		}
-		return "description = " + tomlString(desc) + "\nprompt = " + prompt + "\n"
+		return "description = " + TOMLString(desc) + "\nprompt = " + prompt + "\n"
 	},
 }

@@ -1,9 +1,8 @@
 // Package install adds atreides' hook handlers to an agent host's settings
 // file and removes them again, without ever clobbering what the user has.
 //
-// The hosts' installers are built on it: Claude Code's and Gemini CLI's in
-// their packages (internal/host/claude, internal/host/gemini), Codex's
-// (InstallCodex, ...) and OpenCode's still here until they move. The
+// The hosts' installers are built on it, in their packages under
+// internal/host (OpenCode's still here until it moves). The
 // merge machinery in hooks.go works on the three-level shape their files
 // share (event → matcher group → handler); a host (HookSpec) supplies only
 // its paths, the handler it writes per event, and how to recognise that
@@ -11,9 +10,8 @@
 // name "atreides"; Codex runs hooks only once the user trusts them, which
 // atreides reports (Report.Notes) but never does for them. atreides's MCP
 // server goes into a JSON file's mcpServers (MCPFile: Claude Code's
-// .mcp.json, Gemini CLI's settings.json beside the hooks) and the
-// config.toml beside hooks.json (Codex: TOML, edited as text under the
-// same rules; see codextoml.go). The hosts' tests share installtest
+// .mcp.json, Gemini CLI's settings.json beside the hooks) and files
+// edited as text under the same rules (TextFile: Codex's config.toml). The hosts' tests share installtest
 // (files, goldens, fake binaries) and hooktest (the installers'
 // round-trip suite).
 //

@@ -376,10 +376,10 @@ const HookTimeoutFlag = "--timeout"
 // an absolute path would name this machine's binary.
 const PortableBinary = "atreides"
 
-// checkBinaryPath refuses a binary our handlers could not be found by
+// CheckBinaryPath refuses a binary our handlers could not be found by
 // again, or that would not name the same program from the host's cwd:
 // an absolute path, or atreides looked up through PATH.
-func checkBinaryPath(bin string) error {
+func CheckBinaryPath(bin string) error {
 	if bin == PortableBinary {
 		return nil
 	}
@@ -573,7 +573,7 @@ func CheckWant(kind, path, bin string, timeout, defTimeout int, events, defEvent
 	if path == "" {
 		return 0, nil, fmt.Errorf("install: no %s path", kind)
 	}
-	if err := checkBinaryPath(bin); err != nil {
+	if err := CheckBinaryPath(bin); err != nil {
 		return 0, nil, err
 	}
 	if timeout == 0 {

@@ -55,7 +55,7 @@ func (m MCPFile) entry(bin string) *Node {
 // worse than none.
 func (m MCPFile) Install(bin string) (Report, error) {
 	r := Report{Host: m.Host, Path: m.Path}
-	if err := checkBinaryPath(bin); err != nil {
+	if err := CheckBinaryPath(bin); err != nil {
 		return r, err
 	}
 	if p := MCPBinaryProblem(bin); p != "" {
@@ -135,12 +135,12 @@ func (m MCPFile) Inspect() (registered bool, problem string, err error) {
 		return false, "", nil
 	}
 	bin, _ := s.Get("command").Str()
-	return true, mcpServerProblem(bin), nil
+	return true, MCPServerProblem(bin), nil
 }
 
-// mcpServerProblem says why a registered server naming bin cannot start
+// MCPServerProblem says why a registered server naming bin cannot start
 // ("" when it can).
-func mcpServerProblem(bin string) string {
+func MCPServerProblem(bin string) string {
 	if p := BinaryProblem(bin); p != "" {
 		return "MCP server: " + p
 	}
@@ -205,4 +205,11 @@ func isOurMCPServer(s *Node) bool {
 // isOurMCPArgs recognises the arguments install gives the server.
 func isOurMCPArgs(args []string) bool {
 	return (len(args) == 1 || len(args) == 3 && args[1] == "--host") && args[0] == "mcp"
+}
+
+// IsOurMCPCommand recognises the server install writes by its command and
+// arguments, in any file format: a program named atreides, run with "mcp"
+// or "mcp --host <name>".
+func IsOurMCPCommand(cmd string, args []string) bool {
+	return isAtreidesName(baseName(cmd)) && isOurMCPArgs(args)
 }

@@ -84,7 +84,7 @@ func OpenCodePluginSource(bin string) (string, error) {
 func InstallOpenCode(opts OpenCodeOptions) (Report, error) {
 	path := OpenCodePluginPath(opts.ConfigDir)
 	rep := Report{Host: "opencode", Path: path}
-	if err := checkBinaryPath(opts.BinaryPath); err != nil {
+	if err := CheckBinaryPath(opts.BinaryPath); err != nil {
 		return rep, err
 	}
 	src, err := OpenCodePluginSource(opts.BinaryPath)

@@ -20,7 +20,7 @@ var codexHost = Host{
 	Path:       codexPath,
 	Install:    installCodex,
 	Uninstall:  uninstallCodex,
-	Inspect:    install.InspectCodex,
+	Inspect:    codex.Inspect,
 	HookFiles:  codexHookFiles,
 	Programs:   []string{"codex"},
 	ConfigDirs: func(env Env) []string { return []string{codexHome(env)} },
@@ -44,18 +44,18 @@ func codexHookFiles(env Env) []string {
 	var out []string
 	with := func(hooks string) { out = append(out, hooks, filepath.Join(filepath.Dir(hooks), "config.toml")) }
 	if env.ProjectDir != "" {
-		with(install.CodexHooksPath(install.ScopeProject, env.ProjectDir, ""))
+		with(codex.HooksPath(install.ScopeProject, env.ProjectDir, ""))
 	}
 	if env.Home != "" || env.Getenv("CODEX_HOME") != "" {
-		with(install.CodexHooksPath(install.ScopeUser, env.ProjectDir, codexHome(env)))
+		with(codex.HooksPath(install.ScopeUser, env.ProjectDir, codexHome(env)))
 	}
 	if env.Home != "" {
-		with(install.CodexHooksPath(install.ScopeUser, env.ProjectDir, install.CodexHome("", env.Home)))
+		with(codex.HooksPath(install.ScopeUser, env.ProjectDir, codex.Home("", env.Home)))
 	}
 	return out
 }
 
-func codexHome(env Env) string { return install.CodexHome(env.Getenv("CODEX_HOME"), env.Home) }
+func codexHome(env Env) string { return codex.Home(env.Getenv("CODEX_HOME"), env.Home) }
 
 // codexScope is the scope of one of Codex's hooks files.
 func codexScope(env Env, path string) install.Scope {
@@ -66,7 +66,7 @@ func codexScope(env Env, path string) install.Scope {
 }
 
 func codexPath(env Env, scope install.Scope) string {
-	return install.CodexHooksPath(scope, env.ProjectDir, codexHome(env))
+	return codex.HooksPath(scope, env.ProjectDir, codexHome(env))
 }
 
 // codexDoctor reports atreides installed in both of Codex's files (Codex
@@ -86,7 +86,7 @@ func codexDoctor(env Env, found []install.Status) []Check {
 		if in[install.ScopeProject] {
 			sc = install.ScopeProject
 		}
-		out = append(out, Check{"codex trust", Note, "atreides cannot see whether Codex trusts its hooks: " + strings.Join(install.CodexTrustNotes(sc, env.ProjectDir), "; ")})
+		out = append(out, Check{"codex trust", Note, "atreides cannot see whether Codex trusts its hooks: " + strings.Join(codex.TrustNotes(sc, env.ProjectDir), "; ")})
 	}
 	return out
 }
@@ -98,7 +98,7 @@ func codexMCPDoctor(env Env, in map[install.Scope]bool) []Check {
 	for _, sc := range []install.Scope{install.ScopeUser, install.ScopeProject} {
 		if in[sc] || sc == install.ScopeUser && !in[install.ScopeProject] {
 			path := codexConfigPath(env, sc)
-			reg, problem, err := install.InspectCodexMCP(path)
+			reg, problem, err := codex.InspectMCP(path)
 			out = append(out, mcpCheck("codex", path, reg, problem, err, env.Governance))
 		}
 	}
@@ -106,20 +106,20 @@ func codexMCPDoctor(env Env, in map[install.Scope]bool) []Check {
 }
 
 func codexConfigPath(env Env, scope install.Scope) string {
-	return install.CodexConfigPath(scope, env.ProjectDir, codexHome(env))
+	return codex.ConfigPath(scope, env.ProjectDir, codexHome(env))
 }
 
 // installCodex writes the hooks, then the MCP server into the config.toml
 // beside them, then the agent files.
 func installCodex(env Env, o Options) (install.Report, error) {
-	rep, err := install.InstallCodex(install.CodexOptions{
+	rep, err := codex.Install(codex.InstallOptions{
 		HooksPath: codexPath(env, o.Scope), BinaryPath: o.Binary, TimeoutSeconds: o.TimeoutSeconds,
 		Scope: o.Scope, ProjectDir: env.ProjectDir, BackupDir: env.BackupDir(o.Scope),
 	})
 	if err != nil {
 		return rep, err
 	}
-	m, err := install.InstallCodexMCP(codexConfigPath(env, o.Scope), o.Binary, env.BackupDir(o.Scope))
+	m, err := codex.InstallMCP(codexConfigPath(env, o.Scope), o.Binary, env.BackupDir(o.Scope))
 	if err != nil {
 		return rep, err
 	}
@@ -132,18 +132,18 @@ func installCodex(env Env, o Options) (install.Report, error) {
 func uninstallCodex(env Env, scope install.Scope) (install.Report, error) {
 	// A hooks.json that cannot be read stops the uninstall before
 	// anything changed, not halfway.
-	if _, err := install.InspectCodex(codexPath(env, scope)); err != nil {
+	if _, err := codex.Inspect(codexPath(env, scope)); err != nil {
 		return install.Report{Host: "codex", Path: codexPath(env, scope)}, err
 	}
 	var agentsRep install.Report
 	if err := withAgents(env, &agentsRep, "codex", codexAgents, scope, nil); err != nil {
 		return agentsRep, err
 	}
-	m, err := install.UninstallCodexMCP(codexConfigPath(env, scope), env.BackupDir(scope))
+	m, err := codex.UninstallMCP(codexConfigPath(env, scope), env.BackupDir(scope))
 	if err != nil {
 		return m, err
 	}
-	rep, err := install.UninstallCodex(codexPath(env, scope), env.BackupDir(scope))
+	rep, err := codex.Uninstall(codexPath(env, scope), env.BackupDir(scope))
 	foldUninstall(&rep, agentsRep, m)
 	return rep, err
 }

@@ -61,8 +61,6 @@ var hostLiteralExceptions = map[string]string{
 	// Not moved yet: the host-specific install code, which belongs in
 	// the hosts' packages (see the package comment).
 	"internal/install/agentforms.go": "pending move",
-	"internal/install/codex.go":      "pending move",
-	"internal/install/codextoml.go":  "pending move",
 	"internal/install/commands.go":   "pending move",
 	"internal/install/opencode.go":   "pending move",
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/host/codex"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
@@ -648,7 +649,7 @@ func TestInspectClaudeResolvesRelativeAndPATH(t *testing.T) {
 func TestHostsRecogniseOnlyTheirOwnHandlers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "hooks.json")
 	bin := "/opt/atreides/bin/atreides"
-	if _, err := install.InstallCodex(install.CodexOptions{HooksPath: path, BinaryPath: bin}); err != nil {
+	if _, err := codex.Install(codex.InstallOptions{HooksPath: path, BinaryPath: bin}); err != nil {
 		t.Fatal(err)
 	}
 	codexOnly := installtest.ReadFile(t, path)

@@ -1,4 +1,4 @@
-package install_test
+package codex
 
 import (
 	"os"
@@ -13,16 +13,16 @@ import (
 
 // codexUnderTest is Codex's hook installer for the hosts' round-trip suite.
 var codexUnderTest = hooktest.Host{
-	Name:   "codex",
-	Events: install.DefaultCodexEvents,
+	Name:   Host,
+	Events: DefaultEvents,
 	Path: func(dir string) string {
-		return install.CodexHooksPath(install.ScopeUser, "", filepath.Join(dir, ".codex"))
+		return HooksPath(install.ScopeUser, "", filepath.Join(dir, ".codex"))
 	},
 	Install: func(path, bin string) (install.Report, error) {
-		return install.InstallCodex(install.CodexOptions{HooksPath: path, BinaryPath: bin, Scope: install.ScopeUser})
+		return Install(InstallOptions{HooksPath: path, BinaryPath: bin, Scope: install.ScopeUser})
 	},
-	Uninstall: func(p string) (install.Report, error) { return install.UninstallCodex(p, "") },
-	Inspect:   install.InspectCodex,
+	Uninstall: func(p string) (install.Report, error) { return Uninstall(p, "") },
+	Inspect:   Inspect,
 	UserFile: `{
     "hooks": {
         "PreToolUse": [
@@ -53,19 +53,19 @@ var codexUnderTest = hooktest.Host{
 `,
 }
 
-func TestCodexInstallUninstall(t *testing.T) { hooktest.InstallUninstall(t, codexUnderTest) }
+func TestInstallUninstall(t *testing.T) { hooktest.InstallUninstall(t, codexUnderTest) }
 
-func TestCodexRefusesBrokenJSON(t *testing.T) { hooktest.RefuseBrokenJSON(t, codexUnderTest) }
+func TestRefusesBrokenJSON(t *testing.T) { hooktest.RefuseBrokenJSON(t, codexUnderTest) }
 
-func TestCodexOptionErrors(t *testing.T) {
+func TestOptionErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name string
 		err  error
 		want string
 	}{
-		{"codex unknown event", second(install.InstallCodex(install.CodexOptions{HooksPath: filepath.Join(dir, "h.json"), BinaryPath: installtest.Bin, Events: []string{"Interrupt"}})), `"Interrupt"`},
-		{"codex no path", second(install.InstallCodex(install.CodexOptions{BinaryPath: installtest.Bin})), "no hooks path"},
+		{"codex unknown event", second(Install(InstallOptions{HooksPath: filepath.Join(dir, "h.json"), BinaryPath: installtest.Bin, Events: []string{"Interrupt"}})), `"Interrupt"`},
+		{"codex no path", second(Install(InstallOptions{BinaryPath: installtest.Bin})), "no hooks path"},
 	} {
 		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, tc.err, tc.want)

@@ -1,4 +1,4 @@
-package install
+package codex
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -32,7 +33,7 @@ func TestCodexConfigGolden(t *testing.T) {
 				sec[f.Name] = f.Data
 			}
 			src := sec["config.toml"]
-			c, err := parseCodexConfig("config.toml", src)
+			c, err := parseConfig("config.toml", src)
 			if err != nil {
 				if want, ok := sec["error"]; !ok || !strings.Contains(err.Error(), strings.TrimSpace(string(want))) {
 					t.Fatalf("parse: %v", err)
@@ -47,14 +48,14 @@ func TestCodexConfigGolden(t *testing.T) {
 			} else if err != nil {
 				t.Fatalf("install: %v", err)
 			} else {
-				if action == ActionUnchanged {
+				if action == install.ActionUnchanged {
 					out = src
 				}
 				if want := sec["installed"]; string(out) != string(want) {
 					t.Errorf("installed:\n%s\nwant:\n%s", out, want)
 				}
-				again, _ := parseCodexConfig("config.toml", out)
-				if _, a2, err := again.install(testCodexBin); a2 != ActionUnchanged || err != nil {
+				again, _ := parseConfig("config.toml", out)
+				if _, a2, err := again.install(testCodexBin); a2 != install.ActionUnchanged || err != nil {
 					t.Errorf("install twice: %s, %v", a2, err)
 				}
 				if c.server == nil {
@@ -92,7 +93,7 @@ func TestCodexConfigLayouts(t *testing.T) {
 		{"comment last, no newline", "a = 1 # c", "a = 1 # c\n[mcp_servers.atreides]\ncommand = \"/opt/bin/atreides\"\nargs = [\"mcp\", \"--host\", \"codex\"]\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := codexRoundTrip(t, []byte(tt.src))
+			got := roundTrip(t, []byte(tt.src))
 			if string(got) != tt.installed {
 				t.Errorf("installed %q\nwant      %q", got, tt.installed)
 			}
@@ -100,19 +101,19 @@ func TestCodexConfigLayouts(t *testing.T) {
 	}
 }
 
-// codexRoundTrip installs into src, checks the result and that uninstall
+// roundTrip installs into src, checks the result and that uninstall
 // gives src back, and returns the installed text.
-func codexRoundTrip(t *testing.T, src []byte) []byte {
+func roundTrip(t *testing.T, src []byte) []byte {
 	t.Helper()
-	c, err := parseCodexConfig("config.toml", src)
+	c, err := parseConfig("config.toml", src)
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
 	out, action, err := c.install(testCodexBin)
-	if err != nil || action != ActionInstalled {
+	if err != nil || action != install.ActionInstalled {
 		t.Fatalf("install: %s, %v", action, err)
 	}
-	again, err := parseCodexConfig("config.toml", out)
+	again, err := parseConfig("config.toml", out)
 	if err != nil {
 		t.Fatalf("installed text does not parse: %v\n%s", err, out)
 	}
@@ -149,10 +150,10 @@ func FuzzCodexConfig(f *testing.F) {
 	f.Add([]byte("x = nan\n"))
 	f.Add([]byte("a = \"\"\"\nmulti\n\"\"\"\n[[arr]]\nb = 1\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		c, err := parseCodexConfig("config.toml", src)
+		c, err := parseConfig("config.toml", src)
 		if err != nil {
 			var te *TOMLError
-			var se *ShapeError
+			var se *install.ShapeError
 			switch {
 			case errors.As(err, &te):
 				if te.Line < 1 || !strings.HasPrefix(err.Error(), "config.toml:") {
@@ -167,7 +168,7 @@ func FuzzCodexConfig(f *testing.F) {
 		if c.server != nil {
 			if c.ours {
 				if out, err := c.uninstall(); err == nil && out != nil {
-					if after, err := parseCodexConfig("config.toml", out); err != nil || after.server != nil {
+					if after, err := parseConfig("config.toml", out); err != nil || after.server != nil {
 						t.Fatalf("uninstall left %v, %v:\n%q", after, err, out)
 					}
 				}
@@ -178,10 +179,10 @@ func FuzzCodexConfig(f *testing.F) {
 		if err != nil {
 			return // refused: nothing is written
 		}
-		if action != ActionInstalled {
+		if action != install.ActionInstalled {
 			t.Fatalf("action %s", action)
 		}
-		again, err := parseCodexConfig("config.toml", out)
+		again, err := parseConfig("config.toml", out)
 		if err != nil || !again.ours {
 			t.Fatalf("installed text: %v, ours %v\n%q", err, again != nil && again.ours, out)
 		}

@@ -1,50 +1,50 @@
-package install
+package codex
 
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/install/installtest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/host/codex"
+	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
 
 func TestCodexPaths(t *testing.T) {
-	if got := CodexHome("", "/h"); got != "/h/.codex" {
-		t.Errorf("CodexHome = %q", got)
+	if got := Home("", "/h"); got != "/h/.codex" {
+		t.Errorf("Home = %q", got)
 	}
-	if got := CodexHome("/elsewhere", "/h"); got != "/elsewhere" {
-		t.Errorf("CodexHome with $CODEX_HOME = %q", got)
+	if got := Home("/elsewhere", "/h"); got != "/elsewhere" {
+		t.Errorf("Home with $CODEX_HOME = %q", got)
 	}
-	for sc, want := range map[Scope]string{
-		ScopeUser:    "/h/.codex/hooks.json",
-		ScopeProject: "/p/.codex/hooks.json",
-		ScopeLocal:   "",
+	for sc, want := range map[install.Scope]string{
+		install.ScopeUser:    "/h/.codex/hooks.json",
+		install.ScopeProject: "/p/.codex/hooks.json",
+		install.ScopeLocal:   "",
 	} {
-		if got := CodexHooksPath(sc, "/p", "/h/.codex"); got != want {
+		if got := HooksPath(sc, "/p", "/h/.codex"); got != want {
 			t.Errorf("%v: %q, want %q", sc, got, want)
 		}
 	}
 }
 
 func TestCodexEventsAndToolsMatchAdapter(t *testing.T) {
-	for _, ev := range DefaultCodexEvents {
+	for _, ev := range DefaultEvents {
 		payload := fmt.Sprintf(`{"hook_event_name":%q,"tool_name":"Bash","tool_input":{"command":"ls"}}`, ev)
-		e, err := codex.Decode([]byte(payload), time.Now())
+		e, err := Decode([]byte(payload), time.Now())
 		if err != nil || e.Kind == event.Unknown {
 			t.Errorf("adapter does not handle %s: %v %v", ev, e.Kind, err)
 		}
 	}
-	for _, tool := range append(CodexJudgedTools, "mcp__github__create_issue") {
-		if tt, _ := codex.NormalizeTool(tool, nil); tt.Name == event.Other {
+	for _, tool := range append(judgedTools, "mcp__github__create_issue") {
+		if tt, _ := NormalizeTool(tool, nil); tt.Name == event.Other {
 			t.Errorf("%s is not a tool the adapter judges", tool)
 		}
 	}
-	re := regexp.MustCompile(codexJudgedMatcher()) // Rust's regex crate and RE2 agree here
+	re := regexp.MustCompile(judgedMatcher()) // Rust's regex crate and RE2 agree here
 	for name, want := range map[string]bool{
 		"Bash": true, "apply_patch": true, "mcp__github__create_issue": true,
 		"BashOutput": false, "xapply_patch": false, "web_search": false, "view_image": false, "mcp_x": false,
@@ -63,8 +63,8 @@ func TestInstallCodexHandlerShape(t *testing.T) {
 		{2, 2, 2},
 		{60, 60, 3},
 	} {
-		path := CodexHooksPath(ScopeUser, "", t.TempDir())
-		if _, err := InstallCodex(CodexOptions{HooksPath: path, BinaryPath: installtest.Bin, TimeoutSeconds: tc.timeout}); err != nil {
+		path := HooksPath(install.ScopeUser, "", t.TempDir())
+		if _, err := Install(InstallOptions{HooksPath: path, BinaryPath: installtest.Bin, TimeoutSeconds: tc.timeout}); err != nil {
 			t.Fatal(err)
 		}
 		var s struct {
@@ -76,7 +76,7 @@ func TestInstallCodexHandlerShape(t *testing.T) {
 		if err := json.Unmarshal(installtest.ReadFile(t, path), &s); err != nil {
 			t.Fatal(err)
 		}
-		for _, ev := range DefaultCodexEvents {
+		for _, ev := range DefaultEvents {
 			g := s.Hooks[ev]
 			if len(g) != 1 || len(g[0].Hooks) != 1 {
 				t.Fatalf("%s: %+v", ev, g)
@@ -93,7 +93,7 @@ func TestInstallCodexHandlerShape(t *testing.T) {
 			var wantM any
 			switch ev {
 			case "PreToolUse", "PermissionRequest":
-				wantM = codexJudgedMatcher()
+				wantM = judgedMatcher()
 			case "PostToolUse":
 				wantM = "*"
 			}
@@ -108,7 +108,7 @@ func TestInstallCodexHandlerShape(t *testing.T) {
 // config.toml: the notes are the only way the user learns hooks are off.
 func TestInstallCodexTrustNotes(t *testing.T) {
 	dir := t.TempDir()
-	user, err := InstallCodex(CodexOptions{HooksPath: CodexHooksPath(ScopeUser, "", dir+"/home/.codex"), BinaryPath: installtest.Bin, Scope: ScopeUser})
+	user, err := Install(InstallOptions{HooksPath: HooksPath(install.ScopeUser, "", dir+"/home/.codex"), BinaryPath: installtest.Bin, Scope: install.ScopeUser})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestInstallCodexTrustNotes(t *testing.T) {
 	if strings.Contains(notes, "trust_level") {
 		t.Errorf("user scope notes mention project trust:\n%s", notes)
 	}
-	proj, err := InstallCodex(CodexOptions{HooksPath: CodexHooksPath(ScopeProject, dir+"/proj", ""), BinaryPath: installtest.Bin, Scope: ScopeProject, ProjectDir: dir + "/proj"})
+	proj, err := Install(InstallOptions{HooksPath: HooksPath(install.ScopeProject, dir+"/proj", ""), BinaryPath: installtest.Bin, Scope: install.ScopeProject, ProjectDir: dir + "/proj"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +130,8 @@ func TestInstallCodexTrustNotes(t *testing.T) {
 		t.Errorf("project notes:\n%s", notes)
 	}
 	// Unchanged installs still say it: trust is the step people miss.
-	again, err := InstallCodex(CodexOptions{HooksPath: CodexHooksPath(ScopeUser, "", dir+"/home/.codex"), BinaryPath: installtest.Bin, Scope: ScopeUser})
-	if err != nil || again.Action != ActionUnchanged || len(again.Notes) == 0 {
+	again, err := Install(InstallOptions{HooksPath: HooksPath(install.ScopeUser, "", dir+"/home/.codex"), BinaryPath: installtest.Bin, Scope: install.ScopeUser})
+	if err != nil || again.Action != install.ActionUnchanged || len(again.Notes) == 0 {
 		t.Errorf("second install = %+v, %v", again, err)
 	}
 	b, _ := json.Marshal(again)

@@ -1,6 +1,8 @@
-package install
+package codex
 
 import (
+	"github.com/atreides-dev/atreides/internal/install"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -23,12 +25,12 @@ import (
 // and must equal the original document with only our server changed, or
 // nothing is written.
 
-// codexMCPKey is where the server lives in config.toml.
-var codexMCPKey = []string{"mcp_servers", MCPServerName}
+// mcpKey is where the server lives in config.toml.
+var mcpKey = []string{"mcp_servers", install.MCPServerName}
 
-// codexMCPArgs are the arguments written for the server: Codex 0.169.0
+// mcpArgs are the arguments written for the server: Codex 0.169.0
 // shows nothing in the MCP server's environment that names it.
-func codexMCPArgs() []string { return []string{"mcp", "--host", "codex"} }
+func mcpArgs() []string { return []string{"mcp", "--host", "codex"} }
 
 // TOMLError is returned when config.toml does not parse: Codex will not
 // start with it, so atreides leaves it to the user.
@@ -50,9 +52,9 @@ type byteRange struct {
 	header   bool
 }
 
-// codexConfig is a config.toml as read: its text, and where atreides's
+// config is a config.toml as read: its text, and where atreides's
 // server is defined in it.
-type codexConfig struct {
+type config struct {
 	path string
 	src  []byte
 	nl   string         // the file's line ending
@@ -71,9 +73,9 @@ type codexConfig struct {
 	inline bool
 }
 
-// parseCodexConfig decodes src and finds our server in it.
-func parseCodexConfig(path string, src []byte) (*codexConfig, error) {
-	c := &codexConfig{path: path, src: src, nl: "\n"}
+// parseConfig decodes src and finds our server in it.
+func parseConfig(path string, src []byte) (*config, error) {
+	c := &config{path: path, src: src, nl: "\n"}
 	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
 		c.nl = "\r\n"
 	}
@@ -85,13 +87,13 @@ func parseCodexConfig(path string, src []byte) (*codexConfig, error) {
 	if s, ok := doc["mcp_servers"]; ok {
 		servers, ok := s.(map[string]any)
 		if !ok {
-			return nil, &ShapeError{Path: path, Msg: fmt.Sprintf("mcp_servers is a %T, not a table", s)}
+			return nil, &install.ShapeError{Path: path, Msg: fmt.Sprintf("mcp_servers is a %T, not a table", s)}
 		}
-		if v, ok := servers[MCPServerName]; ok {
+		if v, ok := servers[install.MCPServerName]; ok {
 			if c.server, ok = v.(map[string]any); !ok {
-				return nil, &ShapeError{Path: path, Msg: fmt.Sprintf("mcp_servers.%s is a %T, not a table", MCPServerName, v)}
+				return nil, &install.ShapeError{Path: path, Msg: fmt.Sprintf("mcp_servers.%s is a %T, not a table", install.MCPServerName, v)}
 			}
-			c.ours = isOurCodexServer(c.server)
+			c.ours = isOurServer(c.server)
 		}
 	}
 	if err := c.locate(); err != nil {
@@ -113,9 +115,9 @@ func decodeTOML(path string, src []byte) (map[string]any, error) {
 	return doc, nil
 }
 
-// isOurCodexServer recognises what install writes: a command whose
+// isOurServer recognises what install writes: a command whose
 // program is named atreides, with the arguments of isOurMCPArgs.
-func isOurCodexServer(s map[string]any) bool {
+func isOurServer(s map[string]any) bool {
 	cmd, _ := s["command"].(string)
 	list, _ := s["args"].([]any)
 	args := make([]string, 0, len(list))
@@ -126,13 +128,13 @@ func isOurCodexServer(s map[string]any) bool {
 		}
 		args = append(args, v)
 	}
-	return isAtreidesName(baseName(cmd)) && isOurMCPArgs(args)
+	return install.IsOurMCPCommand(cmd, args)
 }
 
 // locate walks the top-level expressions for the lines that define our
 // server: [mcp_servers.atreides…] sections, and key/values whose full key
 // starts mcp_servers.atreides (dotted keys, inline tables).
-func (c *codexConfig) locate() error {
+func (c *config) locate() error {
 	var p unstable.Parser
 	p.Reset(c.src)
 	var table []string
@@ -143,7 +145,7 @@ func (c *codexConfig) locate() error {
 		case unstable.Table, unstable.ArrayTable:
 			var last unstable.Range
 			table, last = keyParts(e)
-			section = hasPrefix(table, codexMCPKey)
+			section = hasPrefix(table, mcpKey)
 			if section {
 				first := e.Child().Raw
 				c.regions = append(c.regions, byteRange{from: c.lineStart(int(first.Offset)), to: c.lineEnd(int(last.Offset + last.Length)), header: true})
@@ -155,12 +157,12 @@ func (c *codexConfig) locate() error {
 			switch {
 			case section:
 				c.regions[len(c.regions)-1].to = end
-			case hasPrefix(key, codexMCPKey):
+			case hasPrefix(key, mcpKey):
 				c.regions = append(c.regions, byteRange{from: c.lineStart(int(e.Raw.Offset)), to: end})
-			case slices.Equal(key, codexMCPKey[:1]):
+			case slices.Equal(key, mcpKey[:1]):
 				c.inline = true
 			}
-			if len(key) == 3 && hasPrefix(key, codexMCPKey) {
+			if len(key) == 3 && hasPrefix(key, mcpKey) {
 				v := c.valueSpan(int(last.Offset+last.Length), int(e.Raw.Offset+e.Raw.Length))
 				switch key[2] {
 				case "command":
@@ -192,7 +194,7 @@ func hasPrefix(key, prefix []string) bool {
 }
 
 // lineStart is the offset of the line holding off.
-func (c *codexConfig) lineStart(off int) int {
+func (c *config) lineStart(off int) int {
 	for off > 0 && c.src[off-1] != '\n' {
 		off--
 	}
@@ -202,7 +204,7 @@ func (c *codexConfig) lineStart(off int) int {
 // lineEnd is the offset after the line ending that ends the line holding
 // off (a top-level expression is followed only by blanks, a comment and
 // the line ending).
-func (c *codexConfig) lineEnd(off int) int {
+func (c *config) lineEnd(off int) int {
 	if i := bytes.IndexByte(c.src[off:], '\n'); i >= 0 {
 		return off + i + 1
 	}
@@ -211,7 +213,7 @@ func (c *codexConfig) lineEnd(off int) int {
 
 // valueSpan is the value of a key/value whose key ends at keyEnd and
 // which ends at end: past the blanks, '=' and blanks.
-func (c *codexConfig) valueSpan(keyEnd, end int) byteRange {
+func (c *config) valueSpan(keyEnd, end int) byteRange {
 	i := keyEnd
 	for i < end && (c.src[i] == ' ' || c.src[i] == '\t' || c.src[i] == '=') {
 		i++
@@ -219,13 +221,13 @@ func (c *codexConfig) valueSpan(keyEnd, end int) byteRange {
 	return byteRange{from: i, to: end}
 }
 
-// install returns the text with our server set to bin (ActionUnchanged
+// install returns the text with our server set to bin (install.ActionUnchanged
 // and nil when it already is).
-func (c *codexConfig) install(bin string) ([]byte, Action, error) {
-	args := codexMCPArgs()
+func (c *config) install(bin string) ([]byte, install.Action, error) {
+	args := mcpArgs()
 	switch {
 	case c.server == nil && c.inline:
-		return nil, "", &ShapeError{Path: c.path, Msg: "mcp_servers is written as an inline table (mcp_servers = {...}), to which no [mcp_servers.atreides] table can be added; write its servers as [mcp_servers.<name>] tables"}
+		return nil, "", &install.ShapeError{Path: c.path, Msg: "mcp_servers is written as an inline table (mcp_servers = {...}), to which no [mcp_servers.atreides] table can be added; write its servers as [mcp_servers.<name>] tables"}
 	case c.server == nil:
 		var b bytes.Buffer
 		b.Write(c.src)
@@ -234,18 +236,18 @@ func (c *codexConfig) install(bin string) ([]byte, Action, error) {
 			// ending its last line lacks: remove undoes either exactly.
 			b.WriteString(c.nl)
 		}
-		b.WriteString(codexMCPTable(bin, args, c.nl))
+		b.WriteString(mcpTable(bin, args, c.nl))
 		return c.checked(b.Bytes(), bin)
 	case !c.ours:
-		return nil, "", &ShapeError{Path: c.path, Msg: fmt.Sprintf("an MCP server named %q that atreides did not write is already there", MCPServerName)}
+		return nil, "", &install.ShapeError{Path: c.path, Msg: fmt.Sprintf("an MCP server named %q that atreides did not write is already there", install.MCPServerName)}
 	case c.server["command"] == bin && reflect.DeepEqual(c.server["args"], anyList(args)):
-		return nil, ActionUnchanged, nil
+		return nil, install.ActionUnchanged, nil
 	case c.command == nil || c.args == nil:
-		return nil, "", &ShapeError{Path: c.path, Msg: fmt.Sprintf("atreides's MCP server is written inside an inline table, which atreides does not rewrite; remove mcp_servers.%s and run again", MCPServerName)}
+		return nil, "", &install.ShapeError{Path: c.path, Msg: fmt.Sprintf("atreides's MCP server is written inside an inline table, which atreides does not rewrite; remove mcp_servers.%s and run again", install.MCPServerName)}
 	}
 	out := slices.Clone(c.src)
 	first, second := *c.command, *c.args
-	vals := [2]string{tomlString(bin), tomlArray(args)}
+	vals := [2]string{install.TOMLString(bin), tomlArray(args)}
 	if first.from > second.from {
 		first, second = second, first
 		vals[0], vals[1] = vals[1], vals[0]
@@ -253,38 +255,38 @@ func (c *codexConfig) install(bin string) ([]byte, Action, error) {
 	out = slices.Replace(out, second.from, second.to, []byte(vals[1])...)
 	out = slices.Replace(out, first.from, first.to, []byte(vals[0])...)
 	out, _, err := c.checked(out, bin)
-	return out, ActionUpdated, err
+	return out, install.ActionUpdated, err
 }
 
 // checked decodes an install's output and compares it with the document
 // read: only our server may differ, and it must be what install writes.
-func (c *codexConfig) checked(out []byte, bin string) ([]byte, Action, error) {
+func (c *config) checked(out []byte, bin string) ([]byte, install.Action, error) {
 	want, _ := decodeTOML(c.path, c.src) // parsed before: a fresh copy
 	servers, _ := want["mcp_servers"].(map[string]any)
 	if servers == nil {
 		servers = map[string]any{}
 		want["mcp_servers"] = servers
 	}
-	server, _ := servers[MCPServerName].(map[string]any)
+	server, _ := servers[install.MCPServerName].(map[string]any)
 	if server == nil {
 		server = map[string]any{}
-		servers[MCPServerName] = server
+		servers[install.MCPServerName] = server
 	}
-	server["command"], server["args"] = bin, anyList(codexMCPArgs())
+	server["command"], server["args"] = bin, anyList(mcpArgs())
 	if err := c.same(out, want); err != nil {
 		return nil, "", err
 	}
-	return out, ActionInstalled, nil
+	return out, install.ActionInstalled, nil
 }
 
 // uninstall returns the text without our server, or nil when there is
 // none of ours.
-func (c *codexConfig) uninstall() ([]byte, error) {
+func (c *config) uninstall() ([]byte, error) {
 	if c.server == nil || !c.ours {
 		return nil, nil
 	}
 	if len(c.regions) == 0 {
-		return nil, &ShapeError{Path: c.path, Msg: fmt.Sprintf("atreides's MCP server is inside an inline mcp_servers table, which atreides does not rewrite; remove mcp_servers.%s yourself", MCPServerName)}
+		return nil, &install.ShapeError{Path: c.path, Msg: fmt.Sprintf("atreides's MCP server is inside an inline mcp_servers table, which atreides does not rewrite; remove mcp_servers.%s yourself", install.MCPServerName)}
 	}
 	out := slices.Clone(c.src)
 	for i := len(c.regions) - 1; i >= 0; i-- {
@@ -302,7 +304,7 @@ func (c *codexConfig) uninstall() ([]byte, error) {
 		out = slices.Delete(out, r.from, r.to)
 	}
 	want, _ := decodeTOML(c.path, c.src)
-	delete(want["mcp_servers"].(map[string]any), MCPServerName)
+	delete(want["mcp_servers"].(map[string]any), install.MCPServerName)
 	if err := c.same(out, want); err != nil {
 		return nil, err
 	}
@@ -311,7 +313,7 @@ func (c *codexConfig) uninstall() ([]byte, error) {
 
 // same checks that out decodes to want; an empty mcp_servers counts as
 // none.
-func (c *codexConfig) same(out []byte, want map[string]any) error {
+func (c *config) same(out []byte, want map[string]any) error {
 	got, err := decodeTOML(c.path, out)
 	if err != nil {
 		return fmt.Errorf("internal error: the edited %s does not parse (%v); it was left untouched", c.path, err)
@@ -322,7 +324,7 @@ func (c *codexConfig) same(out []byte, want map[string]any) error {
 		}
 	}
 	if !sameTOML(got, want) {
-		return fmt.Errorf("%s: editing the file as text would change more than atreides's MCP server (an unusual layout); it was left untouched: add or remove [mcp_servers.%s] yourself", c.path, MCPServerName)
+		return fmt.Errorf("%s: editing the file as text would change more than atreides's MCP server (an unusual layout); it was left untouched: add or remove [mcp_servers.%s] yourself", c.path, install.MCPServerName)
 	}
 	return nil
 }
@@ -387,17 +389,17 @@ func lineEnding(b []byte) []byte {
 	return nil
 }
 
-// codexMCPTable is the table install appends.
-func codexMCPTable(bin string, args []string, nl string) string {
-	return "[mcp_servers." + MCPServerName + "]" + nl +
-		"command = " + tomlString(bin) + nl +
+// mcpTable is the table install appends.
+func mcpTable(bin string, args []string, nl string) string {
+	return "[mcp_servers." + install.MCPServerName + "]" + nl +
+		"command = " + install.TOMLString(bin) + nl +
 		"args = " + tomlArray(args) + nl
 }
 
 func tomlArray(list []string) string {
 	q := make([]string, len(list))
 	for i, s := range list {
-		q[i] = tomlString(s)
+		q[i] = install.TOMLString(s)
 	}
 	return "[" + strings.Join(q, ", ") + "]"
 }
