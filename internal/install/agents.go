@@ -160,7 +160,7 @@ func (m markedFiles) install() (Report, error) {
 		default:
 			rep.Updated = append(rep.Updated, id)
 		}
-		if err := writeAtomic(path, []byte(m.want[id]), 0o644); err != nil {
+		if err := WriteAtomic(path, []byte(m.want[id]), 0o644); err != nil {
 			return rep, err
 		}
 	}

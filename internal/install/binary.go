@@ -15,9 +15,9 @@ func isAtreidesName(base string) bool {
 	return base == "atreides" || strings.EqualFold(base, "atreides.exe")
 }
 
-// checkExecutable returns "" when path is an executable regular file, or
+// CheckExecutable returns "" when path is an executable regular file, or
 // what is wrong with it.
-func checkExecutable(path string) string {
+func CheckExecutable(path string) string {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -64,7 +64,7 @@ func resolveBinary(h *Node, settingsPath, configDir string) *Binary {
 		}
 		b.Resolved = filepath.Join(filepath.Dir(dir), word)
 	}
-	b.Problem = checkExecutable(b.Resolved)
+	b.Problem = CheckExecutable(b.Resolved)
 	b.Executable = b.Problem == ""
 	return b
 }

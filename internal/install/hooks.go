@@ -448,7 +448,7 @@ func BinaryProblem(bin string) string {
 		}
 		return ""
 	}
-	if p := checkExecutable(bin); p != "" {
+	if p := CheckExecutable(bin); p != "" {
 		return "binary " + bin + " " + p
 	}
 	return ""

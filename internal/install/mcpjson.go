@@ -161,7 +161,7 @@ func MCPBinaryProblem(bin string) string {
 	if runtime.GOOS == "windows" {
 		mcpBin += ".exe"
 	}
-	if p := checkExecutable(mcpBin); p != "" {
+	if p := CheckExecutable(mcpBin); p != "" {
 		return fmt.Sprintf("%s %s (build it next to atreides with 'go install ./cmd/...')", mcpBin, p)
 	}
 	return ""

@@ -62,7 +62,6 @@ var hostLiteralExceptions = map[string]string{
 	// the hosts' packages (see the package comment).
 	"internal/install/agentforms.go": "pending move",
 	"internal/install/commands.go":   "pending move",
-	"internal/install/opencode.go":   "pending move",
 }
 
 // TestHostLiterals: no file outside internal/host names a host in a string

@@ -14,18 +14,18 @@ var openCodeHost = Host{
 	Name: "opencode", Display: "OpenCode", Adapter: opencode.Adapter{}, Facts: &opencode.Facts, Lacks: opencode.Lacks, Via: Serve,
 	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
 	Path: func(env Env, scope install.Scope) string {
-		return install.OpenCodePluginPath(openCodeDir(env, scope))
+		return opencode.PluginPath(openCodeDir(env, scope))
 	},
 	Install:    installOpenCode,
 	Uninstall:  uninstallOpenCode,
-	Inspect:    install.InspectOpenCode,
+	Inspect:    opencode.Inspect,
 	HookFiles:  openCodeHookFiles,
 	Programs:   []string{"opencode"},
 	ConfigDirs: func(env Env) []string { return []string{openCodeDir(env, install.ScopeUser)} },
 	// `opencode run` loads the plugins like the TUI: it runs guarded
 	// only where atreides's plugin is installed.
 	CLI: guard.AgentCLI{Display: "OpenCode", Names: []string{"opencode", "opencode-ai"},
-		PluginRun: "run", PluginFile: install.OpenCodePluginFile},
+		PluginRun: "run", PluginFile: opencode.PluginFile},
 	// The plugin's config hook adds the roster to OpenCode's agents in
 	// memory (nothing on disk), with skills in their prompts; the task
 	// tool starts a subagent. OpenCode's own build and plan (its primary
@@ -50,20 +50,20 @@ var openCodeConfigNames = []string{"opencode.json", "opencode.jsonc"}
 func openCodeHookFiles(env Env) []string {
 	var out []string
 	dir := func(d string) {
-		plugin := filepath.Dir(install.OpenCodePluginPath(d))
+		plugin := filepath.Dir(opencode.PluginPath(d))
 		out = append(out, plugin+"/", plugin+"s/")
 		for _, n := range openCodeConfigNames {
 			out = append(out, filepath.Join(d, n))
 		}
 	}
 	if env.ProjectDir != "" {
-		dir(install.OpenCodeConfigDir(install.ScopeProject, env.ProjectDir, ""))
+		dir(opencode.ConfigDir(install.ScopeProject, env.ProjectDir, ""))
 		for _, n := range openCodeConfigNames {
 			out = append(out, filepath.Join(env.ProjectDir, n))
 		}
 	}
 	if xdg := env.Getenv("XDG_CONFIG_HOME"); env.Home != "" || filepath.IsAbs(xdg) {
-		dir(install.OpenCodeConfigDir(install.ScopeUser, env.ProjectDir, install.OpenCodeConfigHome(xdg, env.Home)))
+		dir(opencode.ConfigDir(install.ScopeUser, env.ProjectDir, opencode.ConfigHome(xdg, env.Home)))
 	}
 	if d := env.Getenv("OPENCODE_CONFIG_DIR"); filepath.IsAbs(d) {
 		dir(d)
@@ -75,7 +75,7 @@ func openCodeHookFiles(env Env) []string {
 }
 
 func openCodeDir(env Env, scope install.Scope) string {
-	return install.OpenCodeConfigDir(scope, env.ProjectDir, install.OpenCodeConfigHome(env.Getenv("XDG_CONFIG_HOME"), env.Home))
+	return opencode.ConfigDir(scope, env.ProjectDir, opencode.ConfigHome(env.Getenv("XDG_CONFIG_HOME"), env.Home))
 }
 
 // openCodeOffline lists the config directories whose dependency install
@@ -87,7 +87,7 @@ func openCodeOffline(env Env, o Options) []string {
 	}
 	dirs := []string{openCodeDir(env, o.Scope)}
 	if o.Scope == install.ScopeProject && env.Home != "" {
-		dirs = append(dirs, filepath.Join(install.OpenCodeConfigHome(env.Getenv("XDG_CONFIG_HOME"), env.Home), "opencode"))
+		dirs = append(dirs, filepath.Join(opencode.ConfigHome(env.Getenv("XDG_CONFIG_HOME"), env.Home), "opencode"))
 	}
 	return dirs
 }
@@ -99,7 +99,7 @@ var openCodeAgents = AgentFacts{
 
 // installOpenCode writes the plugin, then the command files.
 func installOpenCode(env Env, o Options) (install.Report, error) {
-	rep, err := install.InstallOpenCode(install.OpenCodeOptions{
+	rep, err := opencode.Install(opencode.InstallOptions{
 		ConfigDir: openCodeDir(env, o.Scope), BinaryPath: o.Binary,
 		BackupDir: env.BackupDir(o.Scope), Offline: openCodeOffline(env, o),
 	})
@@ -118,7 +118,7 @@ func uninstallOpenCode(env Env, scope install.Scope) (install.Report, error) {
 		return cmdRep, err
 	}
 	dir := openCodeDir(env, scope)
-	rep, err := install.UninstallOpenCode(dir, env.BackupDir(scope), []string{dir})
+	rep, err := opencode.Uninstall(dir, env.BackupDir(scope), []string{dir})
 	foldUninstall(&rep, cmdRep, install.Report{})
 	return rep, err
 }

@@ -1,4 +1,4 @@
-package install
+package opencode
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/install"
 	plugin "github.com/atreides-dev/atreides/plugins/opencode"
 )
 
@@ -20,11 +21,11 @@ import (
 // Nothing else of the user's is touched: other plugins and opencode.json
 // stay as they are, and uninstall removes only that file.
 
-// OpenCodePluginFile is the name of the plugin file install writes.
-const OpenCodePluginFile = "atreides.ts"
+// PluginFile is the name of the plugin file install writes.
+const PluginFile = "atreides.ts"
 
-// openCodeHooks are the hooks the plugin registers (for doctor).
-var openCodeHooks = []string{
+// pluginHooks are the hooks the plugin registers (for doctor).
+var pluginHooks = []string{
 	"tool.execute.before", "tool.execute.after", "experimental.chat.messages.transform", "experimental.chat.system.transform",
 	"experimental.session.compacting", "chat.message", "experimental.text.complete", "event", "config",
 }
@@ -32,45 +33,45 @@ var openCodeHooks = []string{
 // pluginMarker identifies a plugin file as ours.
 const pluginMarker = "// atreides for OpenCode:"
 
-// OpenCodeConfigDir is OpenCode's config directory of a scope: the
+// ConfigDir is OpenCode's config directory of a scope: the
 // project's .opencode/, or the user's $XDG_CONFIG_HOME/opencode (configHome
-// is $XDG_CONFIG_HOME when absolute, else ~/.config). ScopeLocal is the
+// is $XDG_CONFIG_HOME when absolute, else ~/.config). install.ScopeLocal is the
 // project's too: OpenCode has no machine-only project directory.
-func OpenCodeConfigDir(scope Scope, projectDir, configHome string) string {
-	if scope == ScopeUser {
+func ConfigDir(scope install.Scope, projectDir, configHome string) string {
+	if scope == install.ScopeUser {
 		return filepath.Join(configHome, "opencode")
 	}
 	return filepath.Join(projectDir, ".opencode")
 }
 
-// OpenCodeConfigHome is $XDG_CONFIG_HOME when it is absolute, else
+// ConfigHome is $XDG_CONFIG_HOME when it is absolute, else
 // ~/.config: where OpenCode looks for the user's config directory.
-func OpenCodeConfigHome(xdgConfigHome, home string) string {
+func ConfigHome(xdgConfigHome, home string) string {
 	if filepath.IsAbs(xdgConfigHome) {
 		return xdgConfigHome
 	}
 	return filepath.Join(home, ".config")
 }
 
-// OpenCodePluginPath is the plugin file in a config directory.
-func OpenCodePluginPath(configDir string) string {
-	return filepath.Join(configDir, "plugin", OpenCodePluginFile)
+// PluginPath is the plugin file in a config directory.
+func PluginPath(configDir string) string {
+	return filepath.Join(configDir, "plugin", PluginFile)
 }
 
-// OpenCodeOptions says where and how to install the plugin.
-type OpenCodeOptions struct {
-	ConfigDir  string // the OpenCode config directory (see OpenCodeConfigDir)
-	BinaryPath string // PortableBinary, or the absolute path of the atreides binary the plugin starts
-	BackupDir  string // see BackupDir; "" keeps no record of the directories install created
+// InstallOptions says where and how to install the plugin.
+type InstallOptions struct {
+	ConfigDir  string // the OpenCode config directory (see ConfigDir)
+	BinaryPath string // install.PortableBinary, or the absolute path of the atreides binary the plugin starts
+	BackupDir  string // see install.BackupDir; "" keeps no record of the directories install created
 	// Offline lists config directories in which to mark OpenCode's own
-	// dependency install as done (see PrefillOpenCodeDeps). OpenCode
+	// dependency install as done (see PrefillDeps). OpenCode
 	// installs into every config directory it reads, so for a project
 	// install both the project's and the user's are needed.
 	Offline []string
 }
 
-// OpenCodePluginSource is the plugin file for a binary path.
-func OpenCodePluginSource(bin string) (string, error) {
+// PluginSource is the plugin file for a binary path.
+func PluginSource(bin string) (string, error) {
 	if !strings.Contains(plugin.Source, plugin.BinLine) {
 		return "", errors.New("embedded OpenCode plugin has no binary line")
 	}
@@ -78,54 +79,42 @@ func OpenCodePluginSource(bin string) (string, error) {
 	return strings.Replace(plugin.Source, plugin.BinLine, "const DEFAULT_BIN = "+string(q), 1), nil
 }
 
-// InstallOpenCode writes the plugin file; running it again with the same
+// Install writes the plugin file; running it again with the same
 // binary changes nothing. A file of that name that is not ours is left
 // alone (an error).
-func InstallOpenCode(opts OpenCodeOptions) (Report, error) {
-	path := OpenCodePluginPath(opts.ConfigDir)
-	rep := Report{Host: "opencode", Path: path}
-	if err := CheckBinaryPath(opts.BinaryPath); err != nil {
+func Install(opts InstallOptions) (install.Report, error) {
+	path := PluginPath(opts.ConfigDir)
+	rep := install.Report{Host: Host, Path: path}
+	if err := install.CheckBinaryPath(opts.BinaryPath); err != nil {
 		return rep, err
 	}
-	src, err := OpenCodePluginSource(opts.BinaryPath)
+	src, err := PluginSource(opts.BinaryPath)
 	if err != nil {
 		return rep, err
 	}
 	old, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		rep.Action, rep.Created, rep.Added = ActionInstalled, true, openCodeHooks
+		rep.Action, rep.Created, rep.Added = install.ActionInstalled, true, pluginHooks
 	case err != nil:
 		return rep, fmt.Errorf("read %s: %w", path, err)
 	case !bytes.Contains(old, []byte(pluginMarker)):
 		return rep, fmt.Errorf("%s exists and is not atreides's plugin; move it away first", path)
 	case string(old) == src:
-		rep.Action = ActionUnchanged
+		rep.Action = install.ActionUnchanged
 	default:
-		rep.Action, rep.Updated = ActionUpdated, openCodeHooks
+		rep.Action, rep.Updated = install.ActionUpdated, pluginHooks
 	}
-	if rep.Action != ActionUnchanged {
-		bk := backupsFor(opts.BackupDir, path)
-		created := missingDirs(filepath.Dir(path))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if rep.Action != install.ActionUnchanged {
+		if err := (install.OwnFile{Path: path, BackupDir: opts.BackupDir}).Write([]byte(src), rep.Created); err != nil {
 			return rep, err
 		}
-		if err := writeAtomic(path, []byte(src), 0o644); err != nil {
-			return rep, err
-		}
-		if rep.Created {
-			// The plugin file is wholly ours; the record only remembers the
-			// directories made for it, for uninstall to remove.
-			if err := bk.record(&undo{Path: path, Dirs: created, Written: digest([]byte(src))}, nil); err != nil {
-				return rep, err
-			}
-		}
 	}
-	if p := BinaryProblem(opts.BinaryPath); p != "" {
+	if p := install.BinaryProblem(opts.BinaryPath); p != "" {
 		rep.Warnings = append(rep.Warnings, p)
 	}
 	for _, dir := range opts.Offline {
-		done, err := PrefillOpenCodeDeps(dir)
+		done, err := PrefillDeps(dir)
 		if err != nil {
 			return rep, err
 		}
@@ -137,16 +126,16 @@ func InstallOpenCode(opts OpenCodeOptions) (Report, error) {
 	return rep, nil
 }
 
-// UninstallOpenCode removes the plugin file if it is ours, the directories
+// Uninstall removes the plugin file if it is ours, the directories
 // install created for it (when still empty), and the offline markers
 // install wrote in dirs if they are still exactly as written.
-func UninstallOpenCode(configDir, backupDir string, offline []string) (Report, error) {
-	path := OpenCodePluginPath(configDir)
-	rep := Report{Host: "opencode", Path: path, Action: ActionNothingToDo}
+func Uninstall(configDir, backupDir string, offline []string) (install.Report, error) {
+	path := PluginPath(configDir)
+	rep := install.Report{Host: Host, Path: path, Action: install.ActionNothingToDo}
 	// The markers first: they may sit in a directory install created for
 	// the plugin, which can go only once it is empty.
 	for _, dir := range offline {
-		if removeOpenCodePrefill(dir) {
+		if removePrefill(dir) {
 			rep.Notes = append(rep.Notes, "removed the offline dependency marker in "+dir)
 		}
 	}
@@ -158,24 +147,19 @@ func UninstallOpenCode(configDir, backupDir string, offline []string) (Report, e
 	case !bytes.Contains(old, []byte(pluginMarker)):
 		rep.Warnings = append(rep.Warnings, path+" is not atreides's plugin; left alone")
 	default:
-		if err := os.Remove(path); err != nil {
+		if err := (install.OwnFile{Path: path, BackupDir: backupDir}).Remove(); err != nil {
 			return rep, err
 		}
-		rep.Action, rep.Removed = ActionRemoved, openCodeHooks
-		bk := backupsFor(backupDir, path)
-		if u := bk.load(); u != nil {
-			removeDirs(u.Dirs)
-			bk.forget()
-		}
+		rep.Action, rep.Removed = install.ActionRemoved, pluginHooks
 	}
 	return rep, nil
 }
 
-// InspectOpenCode reports on a plugin file (OpenCodePluginPath of a
+// Inspect reports on a plugin file (PluginPath of a
 // config directory) for doctor: whether it is there and ours, and the
 // binary it starts.
-func InspectOpenCode(path string) (Status, error) {
-	st := Status{Host: "opencode", Path: path}
+func Inspect(path string) (install.Status, error) {
+	st := install.Status{Host: Host, Path: path}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		st.Parses = true
@@ -190,21 +174,21 @@ func InspectOpenCode(path string) (Status, error) {
 		return st, nil
 	}
 	st.Parses = true
-	st.Events = openCodeHooks
+	st.Events = pluginHooks
 	bin, ok := pluginBinary(string(data))
 	if !ok {
 		st.Problem = "the plugin names no binary (reinstall with `atreides install opencode`)"
 		st.Parses = false
 		return st, nil
 	}
-	b := Binary{Command: bin, Resolved: bin, Events: openCodeHooks}
-	if p := checkExecutable(bin); p != "" {
+	b := install.Binary{Command: bin, Resolved: bin, Events: pluginHooks}
+	if p := install.CheckExecutable(bin); p != "" {
 		b.Problem = p
 	} else {
 		b.Executable = true
 	}
-	st.Binaries = []Binary{b}
-	if src, _ := OpenCodePluginSource(bin); src != string(data) {
+	st.Binaries = []install.Binary{b}
+	if src, _ := PluginSource(bin); src != string(data) {
 		st.Notes = append(st.Notes, "the plugin differs from this atreides's version; `atreides install opencode` updates it")
 	}
 	return st, nil
@@ -232,13 +216,13 @@ func pluginBinary(src string) (string, bool) {
 // wait is about 70 s. The install is skipped when the directory has a
 // node_modules directory and a package-lock.json whose root package lists
 // every dependency of package.json and @opencode-ai/plugin (it checks
-// names only). PrefillOpenCodeDeps writes exactly that: an empty
+// names only). PrefillDeps writes exactly that: an empty
 // node_modules and a lock naming @opencode-ai/plugin. The atreides plugin
 // imports nothing, so nothing is missing; a plugin of the user's that
 // imports @opencode-ai/plugin would need a real install (run opencode once
 // online, or npm install in that directory).
 
-const openCodeLock = `{
+const depsLock = `{
   "name": "opencode-config",
   "lockfileVersion": 3,
   "requires": true,
@@ -252,35 +236,35 @@ const openCodeLock = `{
 }
 `
 
-const openCodeGitignore = "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore\n"
+const depsGitignore = "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore\n"
 
-// PrefillOpenCodeDeps marks OpenCode's dependency install in a config
+// PrefillDeps marks OpenCode's dependency install in a config
 // directory as done, unless the directory already has node_modules or a
 // lock (then OpenCode's own install state is left as it is). It reports
 // whether it wrote anything.
-func PrefillOpenCodeDeps(dir string) (bool, error) {
-	if openCodeExists(filepath.Join(dir, "node_modules")) || openCodeExists(filepath.Join(dir, "package-lock.json")) {
+func PrefillDeps(dir string) (bool, error) {
+	if exists(filepath.Join(dir, "node_modules")) || exists(filepath.Join(dir, "package-lock.json")) {
 		return false, nil
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "node_modules"), 0o755); err != nil {
 		return false, err
 	}
-	if err := writeAtomic(filepath.Join(dir, "package-lock.json"), []byte(openCodeLock), 0o644); err != nil {
+	if err := install.WriteAtomic(filepath.Join(dir, "package-lock.json"), []byte(depsLock), 0o644); err != nil {
 		return false, err
 	}
-	if gi := filepath.Join(dir, ".gitignore"); !openCodeExists(gi) {
-		if err := writeAtomic(gi, []byte(openCodeGitignore), 0o644); err != nil {
+	if gi := filepath.Join(dir, ".gitignore"); !exists(gi) {
+		if err := install.WriteAtomic(gi, []byte(depsGitignore), 0o644); err != nil {
 			return false, err
 		}
 	}
 	return true, nil
 }
 
-// removeOpenCodePrefill undoes PrefillOpenCodeDeps when what it wrote is
+// removePrefill undoes PrefillDeps when what it wrote is
 // untouched (the lock as written, node_modules still empty).
-func removeOpenCodePrefill(dir string) bool {
+func removePrefill(dir string) bool {
 	lock := filepath.Join(dir, "package-lock.json")
-	if b, err := os.ReadFile(lock); err != nil || string(b) != openCodeLock {
+	if b, err := os.ReadFile(lock); err != nil || string(b) != depsLock {
 		return false
 	}
 	if entries, err := os.ReadDir(filepath.Join(dir, "node_modules")); err != nil || len(entries) > 0 {
@@ -288,7 +272,7 @@ func removeOpenCodePrefill(dir string) bool {
 	}
 	_ = os.Remove(lock)
 	_ = os.Remove(filepath.Join(dir, "node_modules"))
-	if gi := filepath.Join(dir, ".gitignore"); fileIs(gi, openCodeGitignore) {
+	if gi := filepath.Join(dir, ".gitignore"); fileIs(gi, depsGitignore) {
 		_ = os.Remove(gi)
 	}
 	return true
@@ -299,7 +283,7 @@ func fileIs(path, content string) bool {
 	return err == nil && string(b) == content
 }
 
-func openCodeExists(path string) bool {
+func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
 }

@@ -1,10 +1,12 @@
-package install
+package opencode
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/install"
 )
 
 func fakeBinary(t *testing.T) string {
@@ -18,7 +20,7 @@ func fakeBinary(t *testing.T) string {
 
 func TestOpenCodeInstallIdempotentAndUninstall(t *testing.T) {
 	proj := t.TempDir()
-	dir := OpenCodeConfigDir(ScopeProject, proj, "/nowhere")
+	dir := ConfigDir(install.ScopeProject, proj, "/nowhere")
 	// The user's own plugin and config stay as they are.
 	other := filepath.Join(dir, "plugin", "mine.ts")
 	if err := os.MkdirAll(filepath.Dir(other), 0o755); err != nil {
@@ -28,29 +30,29 @@ func TestOpenCodeInstallIdempotentAndUninstall(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "opencode.json"), []byte(`{"plugin":["x"]}`), 0o644)
 
 	bin := fakeBinary(t)
-	rep, err := InstallOpenCode(OpenCodeOptions{ConfigDir: dir, BinaryPath: bin})
-	if err != nil || rep.Action != ActionInstalled {
+	rep, err := Install(InstallOptions{ConfigDir: dir, BinaryPath: bin})
+	if err != nil || rep.Action != install.ActionInstalled {
 		t.Fatalf("install: %+v %v", rep, err)
 	}
-	data, _ := os.ReadFile(OpenCodePluginPath(dir))
+	data, _ := os.ReadFile(PluginPath(dir))
 	if !strings.Contains(string(data), `const DEFAULT_BIN = "`+bin+`"`) || !strings.Contains(string(data), "export const AtreidesPlugin") {
 		t.Fatalf("plugin file:\n%.400s", data)
 	}
-	if rep, err := InstallOpenCode(OpenCodeOptions{ConfigDir: dir, BinaryPath: bin}); err != nil || rep.Action != ActionUnchanged {
+	if rep, err := Install(InstallOptions{ConfigDir: dir, BinaryPath: bin}); err != nil || rep.Action != install.ActionUnchanged {
 		t.Errorf("second install: %+v %v", rep, err)
 	}
 	bin2 := fakeBinary(t)
-	if rep, err := InstallOpenCode(OpenCodeOptions{ConfigDir: dir, BinaryPath: bin2}); err != nil || rep.Action != ActionUpdated {
+	if rep, err := Install(InstallOptions{ConfigDir: dir, BinaryPath: bin2}); err != nil || rep.Action != install.ActionUpdated {
 		t.Errorf("install with another binary: %+v %v", rep, err)
 	}
-	st, err := InspectOpenCode(OpenCodePluginPath(dir))
+	st, err := Inspect(PluginPath(dir))
 	if err != nil || !st.Installed() || len(st.Binaries) != 1 || st.Binaries[0].Command != bin2 || !st.Binaries[0].Executable {
 		t.Errorf("inspect: %+v %v", st, err)
 	}
-	if rep, err := UninstallOpenCode(dir, "", nil); err != nil || rep.Action != ActionRemoved {
+	if rep, err := Uninstall(dir, "", nil); err != nil || rep.Action != install.ActionRemoved {
 		t.Errorf("uninstall: %+v %v", rep, err)
 	}
-	if _, err := os.Stat(OpenCodePluginPath(dir)); !os.IsNotExist(err) {
+	if _, err := os.Stat(PluginPath(dir)); !os.IsNotExist(err) {
 		t.Error("plugin still there")
 	}
 	if b, _ := os.ReadFile(other); !strings.Contains(string(b), "Mine") {
@@ -59,23 +61,23 @@ func TestOpenCodeInstallIdempotentAndUninstall(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "opencode.json")); string(b) != `{"plugin":["x"]}` {
 		t.Error("opencode.json was touched")
 	}
-	if rep, _ := UninstallOpenCode(dir, "", nil); rep.Action != ActionNothingToDo {
+	if rep, _ := Uninstall(dir, "", nil); rep.Action != install.ActionNothingToDo {
 		t.Errorf("second uninstall: %+v", rep)
 	}
-	if st, _ := InspectOpenCode(OpenCodePluginPath(dir)); st.Exists || st.Installed() {
+	if st, _ := Inspect(PluginPath(dir)); st.Exists || st.Installed() {
 		t.Errorf("inspect after uninstall: %+v", st)
 	}
 }
 
 func TestOpenCodeRefusesForeignFile(t *testing.T) {
 	dir := t.TempDir()
-	path := OpenCodePluginPath(dir)
+	path := PluginPath(dir)
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	os.WriteFile(path, []byte("export const X = 1\n"), 0o644)
-	if _, err := InstallOpenCode(OpenCodeOptions{ConfigDir: dir, BinaryPath: fakeBinary(t)}); err == nil {
+	if _, err := Install(InstallOptions{ConfigDir: dir, BinaryPath: fakeBinary(t)}); err == nil {
 		t.Error("overwrote a foreign atreides.ts")
 	}
-	if rep, _ := UninstallOpenCode(dir, "", nil); rep.Action != ActionNothingToDo {
+	if rep, _ := Uninstall(dir, "", nil); rep.Action != install.ActionNothingToDo {
 		t.Errorf("uninstall removed a foreign file: %+v", rep)
 	}
 }
@@ -86,7 +88,7 @@ func TestOpenCodeRefusesForeignFile(t *testing.T) {
 func TestOpenCodeOffline(t *testing.T) {
 	fresh, used := t.TempDir(), t.TempDir()
 	os.MkdirAll(filepath.Join(used, "node_modules", "zod"), 0o755)
-	rep, err := InstallOpenCode(OpenCodeOptions{ConfigDir: fresh, BinaryPath: fakeBinary(t), Offline: []string{fresh, used}})
+	rep, err := Install(InstallOptions{ConfigDir: fresh, BinaryPath: fakeBinary(t), Offline: []string{fresh, used}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +98,7 @@ func TestOpenCodeOffline(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(used, "package-lock.json")); err == nil {
 		t.Error("lock written over an existing node_modules")
 	}
-	if _, err := UninstallOpenCode(fresh, "", []string{fresh, used}); err != nil {
+	if _, err := Uninstall(fresh, "", []string{fresh, used}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(fresh, "package-lock.json")); err == nil {
