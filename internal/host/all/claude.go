@@ -182,11 +182,11 @@ func claudeDoctor(env Env, _ []install.Status) []Check {
 // claudeAgents is how claude takes the roster (see the host entry).
 var claudeAgents = AgentFacts{
 	Dir:  func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "agents") },
-	Form: install.ClaudeAgentForm,
+	Form: claude.AgentForm,
 }
 
 // claudeCommands is how claude takes the slash commands (see the entry).
 var claudeCommands = CommandFacts{
 	Dir:  func(env Env, scope install.Scope) string { return dotDir(env, scope, ".claude", "commands") },
-	Form: install.ClaudeCommandForm,
+	Form: claude.CommandForm,
 }

@@ -156,5 +156,5 @@ var codexAgents = AgentFacts{
 		}
 		return filepath.Join(env.ProjectDir, ".codex", "agents")
 	},
-	Form: install.CodexAgentForm,
+	Form: codex.AgentForm,
 }

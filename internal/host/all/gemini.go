@@ -148,11 +148,11 @@ func uninstallGemini(env Env, scope install.Scope) (install.Report, error) {
 // geminiAgents is how gemini takes the roster (see the host entry).
 var geminiAgents = AgentFacts{
 	Dir:  func(env Env, scope install.Scope) string { return dotDir(env, scope, ".gemini", "agents") },
-	Form: install.GeminiAgentForm, InlineSkills: true,
+	Form: gemini.AgentForm, InlineSkills: true,
 }
 
 // geminiCommands is how gemini takes the slash commands (see the entry).
 var geminiCommands = CommandFacts{
 	Dir:  func(env Env, scope install.Scope) string { return dotDir(env, scope, ".gemini", "commands") },
-	Form: install.GeminiCommandForm,
+	Form: gemini.CommandForm,
 }

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"github.com/atreides-dev/atreides/internal/host/claude"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"github.com/atreides-dev/atreides/internal/install"
 )
 

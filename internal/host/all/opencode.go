@@ -130,5 +130,5 @@ var openCodeCommands = CommandFacts{
 	Dir: func(env Env, scope install.Scope) string {
 		return filepath.Join(openCodeDir(env, scope), "commands")
 	},
-	Form: install.OpenCodeCommandForm,
+	Form: opencode.CommandForm,
 }

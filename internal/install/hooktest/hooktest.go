@@ -1,7 +1,8 @@
-// Package hooktest is the round-trip suite every host's hook installer
-// passes: install, reinstall, another binary, uninstall back to the
-// original bytes, and a broken file refused untouched. Each host's tests
-// run it with the host's installer and a settings file of its users'.
+// Package hooktest is the suite every host's installer passes, run by each
+// host's tests with its own installer and forms: the hooks' round trip
+// (install, reinstall, another binary, uninstall back to the original
+// bytes, a broken file refused untouched), the agent and command files
+// against the host's golden files, and the command files' round trip.
 package hooktest
 
 import (
@@ -11,8 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/install/installtest"
+	"github.com/atreides-dev/atreides/internal/slash"
 )
 
 // Host is one hook installer under test.
@@ -205,5 +208,101 @@ func RefuseBrokenJSON(t *testing.T, h Host) {
 				t.Errorf("inspect = %+v, %v", st, err)
 			}
 		})
+	}
+}
+
+// Roster covers every tool permission, a model for one host, and
+// text that needs quoting.
+var Roster = agents.Roster{
+	{ID: "lead", Name: "Lead", Role: "orchestrator", Mode: agents.Primary, Description: "leads", Prompt: "You lead.", Tools: agents.Full},
+	{ID: "stilgar", Name: "Stilgar", Role: "oracle", Mode: agents.Subagent, Description: "Oracle: read-only \"adviser\"", Prompt: "You are Stilgar.\nBe brief.", Tools: agents.ReadOnly, Model: map[string]string{"claude": "opus", "codex": "gpt-5"}},
+	{ID: "librarian", Name: "Librarian", Role: "librarian", Mode: agents.Subagent, Description: "Docs", Prompt: "You read docs.", Tools: agents.ReadWeb},
+	{ID: "plan", Name: "Plan", Role: "plan", Mode: agents.Subagent, Description: "Plans", Prompt: "You plan.", Tools: agents.PlansOnly},
+	{ID: "build", Name: "Build", Role: "build", Mode: agents.Subagent, Description: "Builds", Prompt: "You build.", Tools: agents.Full},
+}
+
+// AgentForm checks the host's file of each agent of Roster against the
+// golden files testdata/agents/<host>-<id><ext>.golden (-update rewrites
+// them), and that install recognises each as its own as written; an agent
+// the host gets no file for has no golden file.
+func AgentForm(t *testing.T, form install.AgentForm) {
+	t.Helper()
+	for _, a := range Roster {
+		name := filepath.Join("testdata", "agents", form.Host+"-"+a.ID+form.Ext+".golden")
+		if !form.Installs(a) {
+			if _, err := os.Stat(name); err == nil {
+				t.Errorf("%s: %s installs no file, but a golden file exists", form.Host, a.ID)
+			}
+			continue
+		}
+		got := form.File(a, a.Prompt)
+		installtest.Golden(t, name, []byte(got))
+		if form.State([]byte(got)) != install.OursAsWritten {
+			t.Errorf("%s: not recognised as ours as written", name)
+		}
+	}
+}
+
+// CommandForm checks /plan in the host's format against the golden file
+// testdata/commands/<host>-plan<ext>.golden (-update rewrites it): ours as
+// written, not an agent file, with the host's spelling of the arguments
+// and of atreides's tools.
+func CommandForm(t *testing.T, form install.CommandForm) {
+	t.Helper()
+	c := Command(t, "plan")
+	name := filepath.Join("testdata", "commands", form.Host+"-"+c.Name+form.Ext+".golden")
+	got := form.File(c, func(s string) string { return "pfx_" + s })
+	installtest.Golden(t, name, []byte(got))
+	if form.State([]byte(got)) != install.OursAsWritten || (install.AgentForm{}).State([]byte(got)) != install.UserFile {
+		t.Errorf("%s: not recognised as a command file of ours as written", name)
+	}
+	if !strings.Contains(got, form.Args) || !strings.Contains(got, "pfx_task_update_status") {
+		t.Errorf("%s: arguments or tool names not spelt for the host", name)
+	}
+}
+
+// Command is the shipped slash command of that name.
+func Command(t *testing.T, name string) slash.Command {
+	t.Helper()
+	cmds, err := slash.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cmds {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no command %s", name)
+	return slash.Command{}
+}
+
+// CommandsRoundTrip: install creates the directories and files, again
+// changes nothing, uninstall leaves no trace; a command no longer shipped
+// is removed by the next install.
+func CommandsRoundTrip(t *testing.T, form install.CommandForm) {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, ".host", "commands")
+	cmds, err := slash.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := install.CommandsOptions{Dir: dir, Form: form, Commands: cmds, BackupDir: filepath.Join(root, "backups")}
+	if rep, err := install.InstallCommands(o); err != nil || rep.Action != install.ActionInstalled || len(rep.Added) != len(cmds) {
+		t.Fatalf("%s install: %+v %v", form.Host, rep, err)
+	}
+	if rep, err := install.InstallCommands(o); err != nil || rep.Action != install.ActionUnchanged {
+		t.Fatalf("%s reinstall: %+v %v", form.Host, rep, err)
+	}
+	o.Commands = cmds[1:]
+	if rep, err := install.InstallCommands(o); err != nil || strings.Join(rep.Removed, " ") != cmds[0].Name {
+		t.Fatalf("%s install of fewer: %+v %v", form.Host, rep, err)
+	}
+	if rep, err := install.UninstallCommands(dir, form.Host, form.Ext, o.BackupDir); err != nil || len(rep.Removed) != len(cmds)-1 {
+		t.Fatalf("%s uninstall: %+v %v", form.Host, rep, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".host")); !os.IsNotExist(err) {
+		t.Errorf("%s: .host left behind: %v", form.Host, err)
 	}
 }
