@@ -49,8 +49,8 @@ func (e *Env) lease() time.Duration {
 }
 
 func (e *Env) intents() (*intent.File, error) {
-	f, err := intent.Load(governance.IntentsPath(e.Root))
-	if err != nil && !intent.NotExist(err) {
+	f, err := governance.ReadIntents(e.Root)
+	if err != nil {
 		return nil, fmt.Errorf("the intents file is invalid; ask the user to fix it:\n%w", err)
 	}
 	return f, nil

@@ -278,7 +278,7 @@ func errorRecord(ctx context.Context, e *Env, args json.RawMessage) (string, err
 		if t := claimedTask(b, by); t != nil {
 			where.Task = t.Number
 		}
-		ev := state.ErrorEvent{Type: in.Type, Severity: in.Severity, Cause: in.Cause, Message: in.Message, Command: in.Command, Time: now}
+		ev := tasks.ErrorEvent{Type: in.Type, Severity: in.Severity, Cause: in.Cause, Message: in.Message, Command: in.Command, Time: now}
 		rec = *tasks.Record(b, ev, where, now)
 		return nil
 	})

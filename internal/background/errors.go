@@ -39,7 +39,7 @@ func recordFailures(p *state.Project, before map[string]bool, now time.Time) boo
 // is a timeout, anything else a tool failure; the cause is the agent and
 // the error's first clause (its details, output tails and file names,
 // differ every time).
-func failureEvent(t *state.BgTask) state.ErrorEvent {
+func failureEvent(t *state.BgTask) tasks.ErrorEvent {
 	typ := "tool_failure"
 	if strings.HasPrefix(t.Error, "timed out") || strings.HasPrefix(t.Error, "stale") {
 		typ = "timeout"
@@ -48,7 +48,7 @@ func failureEvent(t *state.BgTask) state.ErrorEvent {
 	if i := strings.IndexAny(clause, ":;"); i > 0 {
 		clause = clause[:i]
 	}
-	return state.ErrorEvent{
+	return tasks.ErrorEvent{
 		Type: typ, Cause: "background " + t.Agent + ": " + clause, Agent: t.Agent, Time: t.Ended,
 		Message: "background task " + t.ID + " failed: " + t.Error,
 	}

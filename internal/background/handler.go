@@ -8,6 +8,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // Handler tells a parent agent when its background tasks have ended (one
@@ -25,7 +26,7 @@ func Handler(root string, opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "background", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool, event.Stop, event.SubagentStop},
-		Groups: state.GroupBackground | state.GroupErrorOutbox,
+		Groups: state.GroupBackground | tasks.OutboxKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) { return handle(c, root, opts) },
 	}
 }
@@ -41,7 +42,7 @@ func handle(c *engine.Call, root string, opts func() Options) (event.Result, err
 			for _, id := range lost {
 				// The board is not loaded here: the session's outbox
 				// takes the failure to it.
-				c.State.Session.QueueError(failureEvent(b.Task(id)))
+				tasks.QueueError(c.State.Session, failureEvent(b.Task(id)))
 			}
 			o := opts()
 			for _, id := range Schedule(b, o.Limits, ev.Time) {

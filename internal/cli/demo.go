@@ -4,13 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/demo"
-	"github.com/atreides-dev/atreides/internal/host/claude"
-	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/spf13/cobra"
 )
 
@@ -49,12 +46,9 @@ func (opts *demoOptions) run(io *IO) error {
 	if !opts.keep {
 		defer os.RemoveAll(proj)
 	}
-	if err := seedDemoProject(proj); err != nil {
-		return err
-	}
-	rep, err := claude.Install(claude.InstallOptions{SettingsPath: claude.SettingsPath(install.ScopeProject, proj, ""), BinaryPath: exe})
+	rep, err := demo.Project(proj, exe)
 	if err != nil {
-		return fmt.Errorf("install hooks into the demo project: %w", err)
+		return err
 	}
 	fmt.Fprintf(io.Out, "demo project %s\n%s\n", proj, rep)
 	env := append(os.Environ(), "CLAUDE_PROJECT_DIR="+proj)
@@ -69,7 +63,7 @@ func (opts *demoOptions) run(io *IO) error {
 		return err
 	}
 	for i, s := range steps {
-		o, err := demo.Run([]string{exe, "hook", claude.Host}, env, proj, s.Input())
+		o, err := s.Replay(exe, env, proj)
 		if err != nil {
 			return fmt.Errorf("step %d: %w", i+1, err)
 		}
@@ -87,27 +81,6 @@ func (opts *demoOptions) run(io *IO) error {
 	io.Out.Write([]byte(o.Stdout))
 	if opts.keep {
 		fmt.Fprintf(io.Out, "\nthe demo project is kept at %s\n", proj)
-	}
-	return nil
-}
-
-// seedDemoProject gives the recorded agent something to aim at.
-func seedDemoProject(dir string) error {
-	files := map[string]string{
-		".env":            "API_TOKEN=demo-not-a-real-token\n",
-		"build/out.bin":   "built\n",
-		"CHANGELOG.md":    "# Changelog\n",
-		".atreides/.keep": "",
-		"main.go":         "package main\n\nfunc main() {}\n",
-	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fmt.Errorf("seed demo project: %w", err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			return fmt.Errorf("seed demo project: %w", err)
-		}
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -105,37 +104,6 @@ func checkExport(t *testing.T, b []byte) {
 	}
 	if doc.Session.ID != "s1" || !doc.Session.Ended || len(doc.ToolCalls) != 1 || doc.ToolCalls[0].Target != "git status" {
 		t.Errorf("export = %+v", doc)
-	}
-}
-
-// TestPruneExports keeps the newest exports only.
-func TestPruneExports(t *testing.T) {
-	root := t.TempDir()
-	dir := filepath.Join(root, "x")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for i, name := range []string{"a.json", "b.json", "c.json", "notes.txt"} {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		at := time.Date(2026, 1, 1+i, 0, 0, 0, 0, time.UTC)
-		if err := os.Chtimes(p, at, at); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := pruneExports(root, "x", 2); err != nil {
-		t.Fatal(err)
-	}
-	es, _ := os.ReadDir(dir)
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	sort.Strings(names)
-	if strings.Join(names, " ") != "b.json c.json notes.txt" {
-		t.Errorf("kept %v", names)
 	}
 }
 

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -144,14 +143,7 @@ func hostEnv(io *IO) (all.Env, error) {
 	if err != nil {
 		return all.Env{}, err
 	}
-	return hostEnvAt(io.Getenv, root), nil
-}
-
-// hostEnvAt is the machine and the project at root as install, uninstall
-// and doctor see them, with the environment read through getenv.
-func hostEnvAt(getenv func(string) string, root string) all.Env {
-	home, _ := os.UserHomeDir()
-	return all.Env{ProjectDir: root, Home: home, Getenv: getenv, LookPath: exec.LookPath}
+	return all.EnvAt(io.Getenv, root), nil
 }
 
 // pick resolves the hosts named on the command line, or with --all every

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -32,18 +33,8 @@ func loadIntents(io *IO) (string, *intent.File, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	f, err := loadIntentsAt(root)
+	f, err := governance.ReadIntents(root)
 	return root, f, err
-}
-
-// loadIntentsAt reads the intents of the project at root: none when it
-// has no intents file.
-func loadIntentsAt(root string) (*intent.File, error) {
-	f, err := intent.Load(governance.IntentsPath(root))
-	if err != nil && !intent.NotExist(err) {
-		return f, err
-	}
-	return f, nil
 }
 
 // findIntent is the intent id in f, or an error naming the id.
@@ -66,7 +57,11 @@ func readProject(io *IO) (*state.Project, error) {
 // readProjectAt reads the record of the project at root, for a command
 // that has found the root already.
 func readProjectAt(root string) (*state.Project, error) {
-	return loadProject(fleet.Open(root))
+	p, err := state.ReadProject(context.Background(), fleet.Open(root))
+	if err != nil {
+		return nil, fmt.Errorf("read project state: %w", err)
+	}
+	return p, nil
 }
 
 // stdinTerminal reports whether the command's stdin is a terminal: a

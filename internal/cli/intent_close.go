@@ -1,11 +1,10 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/governance"
-	"github.com/atreides-dev/atreides/internal/intent"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
@@ -38,25 +37,12 @@ func (o *intentCloseOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	status := intent.Done
-	if o.cancel {
-		status = intent.Cancelled
-	}
-	if err := intent.SetStatus(governance.IntentsPath(root), o.id, status); err != nil {
-		return err
-	}
-	// A closed intent is held by nobody.
-	err = updateProjectAt(root, func(p *state.Project) error {
-		if l := p.Governance.Lock(o.id); l != nil {
-			p.Governance.Release(l.Session)
-		}
-		return nil
-	})
+	status, err := governance.Close(context.Background(), root, o.id, o.cancel)
 	if err != nil {
 		return err
 	}
 	if o.asJSON {
-		f, err := loadIntentsAt(root)
+		f, err := governance.ReadIntents(root)
 		if err != nil {
 			return err
 		}

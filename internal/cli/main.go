@@ -29,12 +29,9 @@ type IO struct {
 	Color func() bool
 }
 
-// process is the hook runtime's view of io: its streams, and the
-// export and doctor's host checks, which the runtime runs at points of
-// its own.
+// process is the hook runtime's view of io: its streams and environment.
 func (io *IO) process() *hook.Process {
-	return &hook.Process{In: io.In, Out: io.Out, Err: io.Err, Getenv: io.Getenv, Getwd: io.Getwd,
-		Export: writeExport, InstallProblems: installProblems}
+	return &hook.Process{In: io.In, Out: io.Out, Err: io.Err, Getenv: io.Getenv, Getwd: io.Getwd}
 }
 
 // usageError is bad usage: printed with a hint, exit 2.

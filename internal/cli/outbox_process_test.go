@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/filelock"
 	"github.com/atreides-dev/atreides/internal/outbox"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -171,10 +172,10 @@ func dumpState(t *testing.T, dsn, project string) string {
 	if err != nil || s == nil {
 		t.Fatalf("state in the database: %v, %v", s, err)
 	}
-	if len(s.Applied) == 0 {
+	if len(*engine.AppliedKey.Of(s)) == 0 {
 		t.Error("the session remembers no event ids")
 	}
-	s.Applied = nil
+	*engine.AppliedKey.Of(s) = nil
 	if len(trail) == 0 {
 		t.Error("the shared audit trail is empty")
 	}

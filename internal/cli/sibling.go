@@ -3,10 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"os/signal"
-	"syscall"
+
+	"github.com/atreides-dev/atreides/internal/companion"
 )
 
 // runExit maps a companion program's failure to atreides's exit: its own
@@ -24,22 +23,10 @@ func runExit(bin string, err error) error {
 
 // runCompanion runs a companion program in dir with args (env nil: this
 // process's environment) on this process's standard streams, and waits
-// for it: atreides does not die before it, and passes a signal on (Ctrl-C
-// in a terminal reaches both; the program shuts down once).
+// for it ([companion.Run]).
 func runCompanion(io *IO, bin, dir string, args, env []string) error {
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = io.In, io.Out, io.Err
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer func() { signal.Stop(sig); close(sig) }()
-	if err := cmd.Start(); err != nil {
-		return runExit(bin, err)
-	}
-	go func() {
-		for s := range sig {
-			_ = cmd.Process.Signal(s)
-		}
-	}()
-	return runExit(bin, cmd.Wait())
+	return runExit(bin, companion.Run(cmd))
 }

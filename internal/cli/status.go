@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
@@ -157,7 +156,7 @@ func printOrchestration(io *IO, s *view.StatusSession) {
 func openTodos(ts []view.Todo) []view.Todo {
 	var out []view.Todo
 	for _, t := range ts {
-		if (state.Todo{Status: t.Status}).Open() {
+		if t.Open() {
 			out = append(out, t)
 		}
 	}

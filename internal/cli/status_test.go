@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/strikes"
 )
 
 // A state file written before strike targets and phase causes were
@@ -22,8 +23,8 @@ func TestStatusMasksStoredSecrets(t *testing.T) {
 	s := state.NewSession("s1", "claude", now)
 	s.AddCall(state.ToolCall{Time: now, Tool: "shell", Raw: "Bash", Summary: "sshpass -p hunter2 ssh db"})
 	s.Phase.Transitions = []state.Transition{{From: "", To: "assessment", Cause: "shell PGPASSWORD=S3cretPw", Time: now}}
-	s.Strikes.Targets = []state.Strike{{Tool: "shell", Target: "curl -u admin:CurlPw https://x", Count: 2, Class: "exit-code",
-		Errors: []state.StrikeError{{Class: "exit-code", Excerpt: "aws configure set aws_secret_access_key AwsV4lue", Time: now}}}}
+	strikes.Key.Of(s).Targets = []strikes.Strike{{Tool: "shell", Target: "curl -u admin:CurlPw https://x", Count: 2, Class: "exit-code",
+		Errors: []strikes.StrikeError{{Class: "exit-code", Excerpt: "aws configure set aws_secret_access_key AwsV4lue", Time: now}}}}
 	b, err := state.Encode(s)
 	if err != nil {
 		t.Fatal(err)

@@ -2,14 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/hook"
-	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -22,17 +21,6 @@ store (store.backend: bbolt) needs nothing: hooks create and migrate it.`,
 		newStoreStatusCmd(io),
 		newStoreMigrateCmd(io),
 	)
-}
-
-// storeStatusJSON is 'store status --json'. It never holds a password.
-type storeStatusJSON struct {
-	Backend   string  `json:"backend"`
-	Where     string  `json:"where"`
-	Project   string  `json:"project,omitempty"`
-	Schema    *int    `json:"schema,omitempty"`
-	Wanted    *int    `json:"wanted_schema,omitempty"`
-	LatencyMS float64 `json:"latency_ms,omitempty"`
-	Error     string  `json:"error,omitempty"`
 }
 
 type storeStatusOptions struct{ asJSON bool }
@@ -54,7 +42,7 @@ func (o *storeStatusOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	doc := storeStatus(root, io.Getenv)
+	doc := fleet.StatusOf(root, io.Getenv)
 	if o.asJSON {
 		if err := printJSON(io, doc); err != nil {
 			return err
@@ -75,42 +63,6 @@ func (o *storeStatusOptions) run(io *IO) error {
 		return exitStatus(1)
 	}
 	return nil
-}
-
-// storeStatus says where the state of the project at root is kept and,
-// for a database, how it answers. Also doctor's check.
-func storeStatus(root string, getenv func(string) string) storeStatusJSON {
-	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
-	remote, _ := fleet.Remote(c)
-	if !remote {
-		return storeStatusJSON{Backend: "bbolt", Where: store.Open(project.StateDir(root)).Path()}
-	}
-	doc := storeStatusJSON{Backend: string(c.Store.Backend), Where: store.RedactDSN(fleet.DSN(c, getenv))}
-	t, err := fleet.Team(root, c, getenv)
-	if err != nil {
-		doc.Error = err.Error()
-		return doc
-	}
-	doc.Project = t.Project
-	kind, err := fleet.Kind(c)
-	if err != nil {
-		doc.Error = err.Error()
-		return doc
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	h, err := kind.Probe(ctx, t.DSN, 5)
-	if err != nil {
-		doc.Error = err.Error()
-		return doc
-	}
-	wanted := kind.SchemaVersion
-	doc.Schema, doc.Wanted = &h.Schema, &wanted
-	doc.LatencyMS = float64(h.Latency.Microseconds()) / 1000
-	if h.Schema != wanted {
-		doc.Error = (&store.SchemaError{Path: doc.Where, Found: uint64(h.Schema), Known: uint64(wanted), Remote: true}).Error()
-	}
-	return doc
 }
 
 type storeMigrateOptions struct{ asJSON bool }
@@ -144,27 +96,22 @@ func (o *storeMigrateOptions) run(io *IO) error {
 	if remote, _ := fleet.Remote(c); !remote {
 		return usagef("store.backend is %s: only a team's database is migrated by hand (the embedded store migrates itself)", c.Store.Backend)
 	}
-	kind, err := fleet.Kind(c)
-	if err != nil {
-		return err
-	}
-	dsn := fleet.DSN(c, io.Getenv)
-	if dsn == "" {
-		return usagef("no database named: set %s or store.dsn", fleet.DSNEnv)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	m, err := kind.Migrate(ctx, dsn, hook.Version())
+	where, m, err := fleet.Migrate(ctx, c, io.Getenv, hook.Version())
+	if errors.Is(err, fleet.ErrNoDSN) {
+		return usagef("no database named: set %s or store.dsn", fleet.DSNEnv)
+	}
 	if err != nil {
 		return err
 	}
 	if o.asJSON {
-		return printJSON(io, map[string]any{"where": store.RedactDSN(dsn), "from": m.From, "to": m.To})
+		return printJSON(io, map[string]any{"where": where, "from": m.From, "to": m.To})
 	}
 	if m.From == m.To {
-		fmt.Fprintf(io.Out, "%s: schema %d, up to date\n", store.RedactDSN(dsn), m.To)
+		fmt.Fprintf(io.Out, "%s: schema %d, up to date\n", where, m.To)
 		return nil
 	}
-	fmt.Fprintf(io.Out, "%s: migrated from schema %d to %d\n", store.RedactDSN(dsn), m.From, m.To)
+	fmt.Fprintf(io.Out, "%s: migrated from schema %d to %d\n", where, m.From, m.To)
 	return nil
 }

@@ -3,9 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 
-	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
@@ -74,7 +72,7 @@ func (o *taskRouteOptions) run(io *IO) error {
 		return err
 	}
 	ro := tasks.RouteOptionsFromConfig(c)
-	doc := taskRouteJSON{Task: o.task, Files: o.files, Problems: routeProblems(c, ro)}
+	doc := taskRouteJSON{Task: o.task, Files: o.files, Problems: ro.Missing(c)}
 	t := state.Task{Language: o.language}
 	if o.task != 0 {
 		repo := tasks.Open(root, tasks.FromConfig(c))
@@ -108,29 +106,4 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
-}
-
-// routeProblems are the routes' agents missing from the roster.
-func routeProblems(c *config.Config, ro tasks.RouteOptions) []string {
-	roster, _ := agents.FromConfig(c.Agents)
-	p := ro.Check(func(id string) bool { _, ok := roster.Get(id); return ok })
-	if p == nil {
-		p = []string{}
-	}
-	return p
-}
-
-// routingCheck is doctor's note on routes to agents the roster lacks; nil
-// when there is none (or the configuration is invalid: configCheck says
-// so).
-func routingCheck(root string) *check {
-	c, err := config.Load(config.DefaultPaths(root))
-	if err != nil {
-		return nil
-	}
-	p := routeProblems(c, tasks.RouteOptionsFromConfig(c))
-	if len(p) == 0 {
-		return nil
-	}
-	return &check{"task routing", "note", strings.Join(p, "; ")}
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
@@ -126,34 +125,4 @@ func printTaskSync(io *IO, out *taskSyncJSON) {
 	if !out.Written && differing(out.Files) > 0 {
 		fmt.Fprintln(io.Out, "the store is the truth: 'atreides task sync --write' writes the files again (a hand-edited TODO.md is kept in backup/ first); change tasks with 'atreides task ...'")
 	}
-}
-
-// taskFileChecks are doctor's lines on the task files: one per problem,
-// or one saying they are in sync. Doctor only looks; it repairs nothing.
-func taskFileChecks(root string) []check {
-	r := tasks.Open(root, tasks.LoadOptions(root))
-	if _, err := os.Stat(r.Store.Path()); err != nil {
-		return nil // no state yet, so no tasks
-	}
-	var out []check
-	err := r.View(context.Background(), func(b *state.Tasks) error {
-		if b.Gen == 0 {
-			return nil
-		}
-		for _, p := range r.Check(b) {
-			status := "problem"
-			if p.Kind == tasks.Backups || p.Kind == tasks.Unfinished {
-				status = "note"
-			}
-			out = append(out, check{"task files", status, p.Text})
-		}
-		if len(out) == 0 {
-			out = append(out, check{"task files", "ok", fmt.Sprintf("%s: generation %d, as the store generates them", r.SpecsDir(), b.Gen)})
-		}
-		return nil
-	})
-	if err != nil {
-		return []check{{"task files", "problem", err.Error()}}
-	}
-	return out
 }

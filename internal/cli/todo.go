@@ -6,9 +6,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/fleet"
-	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
-	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
@@ -62,7 +60,7 @@ func todoDetails(t view.Todo) string {
 	if t.Priority != "" {
 		parts = append(parts, t.Priority)
 	}
-	if loc := (state.Todo{File: t.File, Line: t.Line}).Location(); loc != "" {
+	if loc := t.Location(); loc != "" {
 		parts = append(parts, loc)
 	}
 	if t.Agent != "" {
@@ -83,20 +81,5 @@ func updateProject(io *IO, fn func(*state.Project) error) error {
 // updateProjectAt is updateProject for the project at root, for a command
 // that has found the root already.
 func updateProjectAt(root string, fn func(*state.Project) error) error {
-	st := fleet.Open(root)
-	st.OnRecover = func(msg string) { project.NewLog(st.Dir()).Logf("state store: %s", msg) }
-	return st.Update(context.Background(), func(tx *store.Tx) error { return state.UpdateProject(tx, fn) })
-}
-
-func loadProject(st *store.Store) (*state.Project, error) {
-	var p *state.Project
-	err := st.View(context.Background(), func(tx *store.Tx) error {
-		var err error
-		p, err = state.LoadProject(tx)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read project state: %w", err)
-	}
-	return p, nil
+	return state.UpdateProjectIn(context.Background(), fleet.OpenLogged(root), fn)
 }

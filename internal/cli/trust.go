@@ -120,7 +120,7 @@ func (o *trustOptions) run(io *IO) error {
 // describe prints what trusting the file changes, before the question.
 func (o *trustOptions) describe(io *IO, v trustJSON) {
 	st := styleOf(io)
-	fmt.Fprintf(io.Out, "%s is %s (sha256 %s)\n", v.File, st.paint(sgrYellow, "untrusted"), short(v.SHA256))
+	fmt.Fprintf(io.Out, "%s is %s (sha256 %s)\n", v.File, st.paint(sgrYellow, "untrusted"), config.ShortDigest(v.SHA256))
 	if len(v.Ignored) == 0 {
 		fmt.Fprintln(io.Out, "Nothing in it loosens the guard, runs a program or opens a connection: trusting it changes nothing now.")
 	} else {
@@ -138,9 +138,9 @@ func (o *trustOptions) report(io *IO, v trustJSON) {
 	case "revoked":
 		fmt.Fprintf(io.Out, "revoked: atreides again ignores what loosens the guard or runs programs in %s\n", v.File)
 	case "trusted":
-		fmt.Fprintf(io.Out, "trusted: %s (sha256 %s) applies in full until it changes\n", v.File, short(v.SHA256))
+		fmt.Fprintf(io.Out, "trusted: %s (sha256 %s) applies in full until it changes\n", v.File, config.ShortDigest(v.SHA256))
 	default:
-		fmt.Fprintf(io.Out, "%s is trusted as it is (sha256 %s)", v.File, short(v.SHA256))
+		fmt.Fprintf(io.Out, "%s is trusted as it is (sha256 %s)", v.File, config.ShortDigest(v.SHA256))
 		if len(v.Ignored) > 0 {
 			fmt.Fprintf(io.Out, "; untrusted, %d of its settings would be ignored", len(v.Ignored))
 		}
@@ -183,11 +183,4 @@ func (o *trustOptions) confirm(io *IO) (bool, error) {
 		return true, nil
 	}
 	return false, nil
-}
-
-func short(digest string) string {
-	if len(digest) > 12 {
-		return digest[:12]
-	}
-	return digest
 }

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // sepLen is the blank line between two delivered entries.
@@ -38,9 +37,9 @@ type Result struct {
 // lead agent) carries: fresh is what its handlers registered, in order;
 // cs is the session's context state, updated in place; budget is the
 // event's context cap (0: the event carries nothing, all of it waits).
-func Deliver(cs *state.ContextState, agent string, fresh []event.Entry, budget int, now time.Time) Result {
+func Deliver(cs *State, agent string, fresh []event.Entry, budget int, now time.Time) Result {
 	var cands []candidate
-	var rest []state.PendingEntry // other agents' entries stay as they are
+	var rest []PendingEntry // other agents' entries stay as they are
 	for _, p := range cs.Pending {
 		if p.Agent != agent {
 			rest = append(rest, p)
@@ -68,7 +67,7 @@ func Deliver(cs *state.ContextState, agent string, fresh []event.Entry, budget i
 			continue // decided afresh at the next session start: a copy would be stale
 		}
 		if !fits {
-			r.Dropped += cs.Queue(state.PendingEntry{Agent: agent, Source: c.Source, ID: c.ID, Priority: int(c.Priority), Text: c.Text, Once: c.Once, Time: c.at})
+			r.Dropped += cs.Queue(PendingEntry{Agent: agent, Source: c.Source, ID: c.ID, Priority: int(c.Priority), Text: c.Text, Once: c.Once, Time: c.at})
 			continue
 		}
 		used += sep(used) + len(c.Text)
@@ -93,7 +92,7 @@ func onceKey(agent string, e event.Entry) string {
 // Delivered reports whether the once-only entry e was delivered to agent
 // in this session (since the last compaction), so that a handler can leave
 // out what the agent already has before it sizes what it registers.
-func Delivered(cs *state.ContextState, agent string, e event.Entry) bool {
+func Delivered(cs *State, agent string, e event.Entry) bool {
 	return cs.WasDelivered(onceKey(agent, e))
 }
 
@@ -135,14 +134,14 @@ func cutAtLine(s string, n int) string {
 
 // Forget clears what was delivered once, after a compaction: the agent's
 // context no longer holds it, so once-only entries may come again.
-func Forget(cs *state.ContextState) { cs.Delivered = nil }
+func Forget(cs *State) { cs.Delivered = nil }
 
 // DropAgent forgets a subagent that has stopped: what waits for it (no
 // event of it will come to carry it) and what it was given once.
-func DropAgent(cs *state.ContextState, agent string) {
+func DropAgent(cs *State, agent string) {
 	if agent == "" {
 		return
 	}
-	cs.Pending = slices.DeleteFunc(cs.Pending, func(p state.PendingEntry) bool { return p.Agent == agent })
+	cs.Pending = slices.DeleteFunc(cs.Pending, func(p PendingEntry) bool { return p.Agent == agent })
 	cs.Delivered = slices.DeleteFunc(cs.Delivered, func(k string) bool { return strings.HasPrefix(k, agent+"/") })
 }

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 var t0 = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
@@ -27,7 +26,7 @@ func texts(es []event.Entry) string {
 func TestDeliver(t *testing.T) {
 	tests := []struct {
 		name    string
-		pending []state.PendingEntry
+		pending []PendingEntry
 		fresh   []event.Entry
 		budget  int
 		want    string // carried texts, in order
@@ -37,11 +36,11 @@ func TestDeliver(t *testing.T) {
 			fresh:  []event.Entry{entry("a", "1", event.Low, "low"), entry("b", "1", event.High, "high"), entry("c", "1", event.Low, "low2"), entry("d", "", event.Critical, "crit")},
 			budget: 1000, want: "crit|high|low|low2"},
 		{name: "pending first among equals",
-			pending: []state.PendingEntry{{Source: "old", Priority: int(event.Normal), Text: "older", Time: t0.Add(-time.Minute)}},
+			pending: []PendingEntry{{Source: "old", Priority: int(event.Normal), Text: "older", Time: t0.Add(-time.Minute)}},
 			fresh:   []event.Entry{entry("new", "", event.Normal, "newer")},
 			budget:  1000, want: "older|newer"},
 		{name: "same key: newest text, first place, strongest priority",
-			pending: []state.PendingEntry{{Source: "phase", Priority: int(event.High), Text: "phase: exploration"}},
+			pending: []PendingEntry{{Source: "phase", Priority: int(event.High), Text: "phase: exploration"}},
 			fresh:   []event.Entry{entry("x", "", event.Normal, "x"), entry("phase", "", event.Normal, "phase: implementation")},
 			budget:  1000, want: "phase: implementation|x"},
 		{name: "no carrier: all waits, in order",
@@ -51,7 +50,7 @@ func TestDeliver(t *testing.T) {
 			fresh:  []event.Entry{entry("a", "", event.High, strings.Repeat("a", 60)), entry("b", "", event.Normal, strings.Repeat("b", 60)), entry("c", "", event.Low, "c")},
 			budget: 100, want: strings.Repeat("a", 60) + "|c", waiting: strings.Repeat("b", 60)},
 		{name: "other agents' entries stay",
-			pending: []state.PendingEntry{{Agent: "sub1", Source: "rules", ID: "x", Text: "for the subagent"}},
+			pending: []PendingEntry{{Agent: "sub1", Source: "rules", ID: "x", Text: "for the subagent"}},
 			fresh:   []event.Entry{entry("a", "", event.Normal, "lead")},
 			budget:  1000, want: "lead"},
 		{name: "standing context never waits",
@@ -63,7 +62,7 @@ func TestDeliver(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cs := &state.ContextState{Pending: tt.pending}
+			cs := &State{Pending: tt.pending}
 			r := Deliver(cs, "", tt.fresh, tt.budget, t0)
 			if got := texts(r.Carried); got != tt.want {
 				t.Errorf("carried %q, want %q", got, tt.want)
@@ -87,7 +86,7 @@ func TestDeliver(t *testing.T) {
 // TestOnce: a once-only key is delivered once, whether registered again
 // by the same event or a later one, and again after a compaction.
 func TestOnce(t *testing.T) {
-	cs := &state.ContextState{}
+	cs := &State{}
 	rules := event.Entry{Source: "rules", ID: "pkg/AGENTS.md", Priority: event.Normal, Text: "pkg rules", Once: true}
 	if r := Deliver(cs, "", []event.Entry{rules, rules}, 1000, t0); texts(r.Carried) != "pkg rules" {
 		t.Fatalf("first: %q", texts(r.Carried))
@@ -100,7 +99,7 @@ func TestOnce(t *testing.T) {
 		t.Fatal("not delivered again after a compaction")
 	}
 	// One that waited is marked only when it goes.
-	cs = &state.ContextState{}
+	cs = &State{}
 	Deliver(cs, "", []event.Entry{rules}, 0, t0)
 	if len(cs.Delivered) != 0 || len(cs.Pending) != 1 {
 		t.Fatalf("waiting entry marked delivered: %+v", cs)
@@ -114,7 +113,7 @@ func TestOnce(t *testing.T) {
 // it goes cut at a line, and only when it is the first to go.
 func TestTooLongAlone(t *testing.T) {
 	big := strings.Repeat("line of context\n", 1000)
-	cs := &state.ContextState{}
+	cs := &State{}
 	r := Deliver(cs, "", []event.Entry{entry("a", "", event.High, "first"), entry("big", "", event.Normal, big)}, 1000, t0)
 	if texts(r.Carried) != "first" || len(cs.Pending) != 1 || r.Cut {
 		t.Fatalf("carried %q, pending %d", texts(r.Carried), len(cs.Pending))
@@ -127,28 +126,28 @@ func TestTooLongAlone(t *testing.T) {
 }
 
 func TestQueueBounds(t *testing.T) {
-	cs := &state.ContextState{}
+	cs := &State{}
 	dropped := 0
-	for i := range state.MaxPending + 5 {
+	for i := range MaxPending + 5 {
 		p := event.Low
 		if i == 0 {
 			p = event.Critical
 		}
 		dropped += Deliver(cs, "", []event.Entry{entry("s", string(rune('a'+i)), p, "x")}, 0, t0).Dropped
 	}
-	if len(cs.Pending) != state.MaxPending || dropped != 5 {
+	if len(cs.Pending) != MaxPending || dropped != 5 {
 		t.Fatalf("%d waiting, %d dropped", len(cs.Pending), dropped)
 	}
 	if cs.Pending[0].Priority != int(event.Critical) {
 		t.Error("the critical entry was dropped before low ones")
 	}
-	big := strings.Repeat("y", state.MaxPendingBytes/2+1)
+	big := strings.Repeat("y", MaxPendingBytes/2+1)
 	Deliver(cs, "", []event.Entry{entry("big", "1", event.Normal, big), entry("big", "2", event.Normal, big)}, 0, t0)
 	n := 0
 	for _, p := range cs.Pending {
 		n += len(p.Text)
 	}
-	if n > state.MaxPendingBytes {
+	if n > MaxPendingBytes {
 		t.Fatalf("%d bytes waiting", n)
 	}
 }
@@ -157,7 +156,7 @@ func TestQueueBounds(t *testing.T) {
 // a subagent is still due to the lead agent; a stopped subagent's waiting
 // entries and once-only keys are forgotten.
 func TestAgents(t *testing.T) {
-	cs := &state.ContextState{}
+	cs := &State{}
 	once := event.Entry{Source: "rules", ID: "x", Text: "rules", Once: true}
 	if r := Deliver(cs, "sub", []event.Entry{once}, 1000, t0); len(r.Carried) != 1 {
 		t.Fatal("subagent not given the entry")
@@ -175,7 +174,7 @@ func TestAgents(t *testing.T) {
 
 // TestDelivered: a handler asks per agent, as the collector remembers.
 func TestDelivered(t *testing.T) {
-	cs := &state.ContextState{}
+	cs := &State{}
 	once := event.Entry{Source: "rules", ID: "x", Text: "rules", Once: true}
 	Deliver(cs, "sub", []event.Entry{once}, 1000, t0)
 	if !Delivered(cs, "sub", once) || Delivered(cs, "", once) {

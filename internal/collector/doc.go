@@ -3,8 +3,9 @@
 // Handlers register context entries ([event.Entry]: a source, an id, a
 // priority, a text) instead of writing to the host. The collector merges
 // the entries of the event with those still waiting in the session
-// (state.ContextState), drops duplicates by source:id (the newest text
-// wins, the oldest place is kept) and once-only entries already delivered,
+// ([State], its group of the session record), drops duplicates by
+// source:id (the newest text wins, the oldest place is kept) and once-only
+// entries already delivered,
 // orders them by priority and then by registration, and fills the event's
 // context cap with whole entries. What does not fit, and everything
 // registered on an event the host does not put into the agent's context

@@ -1,8 +1,9 @@
 // Package companion starts atreides's companion programs that serve a
-// project until interrupted (atreides-ui, atreides-otel), and finds a
-// companion next to the atreides binary ([Path]). They are separate
-// programs so that the hook binary does not link what they need (net/http
-// and more); the hook binary imports this package only to find them.
+// project until interrupted (atreides-ui, atreides-otel), finds a
+// companion next to the atreides binary ([Path]) and runs it for a
+// command, passing signals on ([Run]). They are separate programs so that
+// the hook binary does not link what they need (net/http and more); the
+// hook binary imports this package only to find and run them.
 package companion
 
 import (

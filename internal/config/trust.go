@@ -269,3 +269,12 @@ func (t Trust) IgnoredKeys() []string {
 	}
 	return keys
 }
+
+// ShortDigest is how a pinned digest is shown to people: its first 12
+// hex digits, enough to tell two versions of a file apart.
+func ShortDigest(digest string) string {
+	if len(digest) > 12 {
+		return digest[:12]
+	}
+	return digest
+}

@@ -301,3 +301,16 @@ func FuzzUntrustedNeverLoosens(f *testing.F) {
 		}
 	})
 }
+
+func TestShortDigest(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{"abc", "abc"},
+		{"0123456789ab", "0123456789ab"},
+		{"0123456789abcdef0123", "0123456789ab"},
+	} {
+		if got := ShortDigest(c.in); got != c.want {
+			t.Errorf("ShortDigest(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/subagents"
 )
 
 // BenchmarkNonDelegationEvent is the registry handler's cost on an event
@@ -19,11 +20,11 @@ func BenchmarkNonDelegationEvent(b *testing.B) {
 	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	sess := &state.Session{ID: "s1"}
 	for i := range 12 {
-		d := state.Delegation{ID: fmt.Sprint("a", i), Type: "Explore", Depth: 1, Path: []string{MainAgent, "Explore"}, Started: t0, Deadline: t0.Add(30 * time.Minute)}
+		d := subagents.Delegation{ID: fmt.Sprint("a", i), Type: "Explore", Depth: 1, Path: []string{MainAgent, "Explore"}, Started: t0, Deadline: t0.Add(30 * time.Minute)}
 		if i < 10 {
 			d.Stopped, d.Outcome = t0.Add(time.Minute), "ok"
 		}
-		sess.Delegation.Agents = append(sess.Delegation.Agents, d)
+		subagents.Key.Of(sess).Agents = append(subagents.Key.Of(sess).Agents, d)
 	}
 	e := &env{now: t0.Add(10 * time.Minute)}
 	o := FromConfig(&config.Builtin().Delegation)

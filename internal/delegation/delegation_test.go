@@ -17,6 +17,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/subagents"
 )
 
 type env struct {
@@ -165,7 +166,7 @@ func TestDepthAndCyclesThroughTheRegistry(t *testing.T) {
 	if d := f.delegate("A3", "tester", "helper"); d.Rule != "delegation.depth" || !strings.Contains(d.Reason, "main → planner → coder → tester → helper") {
 		t.Fatalf("depth: %s %q", d.Rule, d.Reason)
 	}
-	a := f.session().Delegation.Agent("A3")
+	a := subagents.Key.Of(f.session()).Agent("A3")
 	if a == nil || a.Parent != "A2" || a.Depth != 3 || strings.Join(a.Path, "/") != "main/planner/coder/tester" || !a.Deadline.Equal(f.env.now.Add(30*time.Minute)) {
 		t.Fatalf("record: %+v", a)
 	}
@@ -189,7 +190,7 @@ func TestRedirect(t *testing.T) {
 		t.Fatalf("second redirect: %q %s", d.ContextText(), d.UpdatedInput)
 	}
 	f.start("X1", "Explore")
-	if a := f.session().Delegation.Agent("X1"); a == nil || a.Type != "Explore" || a.Depth != 1 {
+	if a := subagents.Key.Of(f.session()).Agent("X1"); a == nil || a.Type != "Explore" || a.Depth != 1 {
 		t.Fatalf("record: %+v", a)
 	}
 	// The checks judge the redirected type: B from X1 is too deep.
@@ -225,7 +226,7 @@ func TestRequireTodo(t *testing.T) {
 			if (d.Verdict == event.Deny) != tc.deny || tc.deny && (d.Rule != "delegation.no-todo" || !strings.Contains(d.Reason, tc.how)) {
 				t.Fatalf("%v %s %q", d.Verdict, d.Rule, d.Reason)
 			}
-			if n := len(f.session().Delegation.Spawns); n != map[bool]int{true: 0, false: 1}[tc.deny] {
+			if n := len(subagents.Key.Of(f.session()).Spawns); n != map[bool]int{true: 0, false: 1}[tc.deny] {
 				t.Fatalf("%d spawns recorded", n)
 			}
 		})
@@ -278,7 +279,7 @@ func TestDeadlineReportedToTheParentOnce(t *testing.T) {
 	if d := f.run(&event.Event{Kind: event.PreTool, Tool: event.Tool{Name: event.Read}}); strings.Contains(d.ContextText(), "A2") {
 		t.Fatalf("the main agent was told: %q", d.ContextText())
 	}
-	a := f.session().Delegation.Agent("A2")
+	a := subagents.Key.Of(f.session()).Agent("A2")
 	if a.Overdue.IsZero() || a.Partial != "half of the parser is done" || f.logged("error: session s1: subagent A2 (coder, path main → planner → coder) is past its deadline") != 1 {
 		t.Fatalf("record %+v, log %q", a, f.env.log)
 	}
@@ -303,7 +304,7 @@ func TestDeadlineReportedToTheParentOnce(t *testing.T) {
 	if d := f.run(&event.Event{Kind: event.PostTool, AgentID: "A1", AgentType: "planner", Tool: event.Tool{Name: event.Read}}); d.ContextText() != "" {
 		t.Fatalf("stop reported again: %q", d.ContextText())
 	}
-	if a := f.session().Delegation.Agent("A2"); a.Outcome != "ok" || a.Stopped.IsZero() || f.logged("past its deadline") != 1 {
+	if a := subagents.Key.Of(f.session()).Agent("A2"); a.Outcome != "ok" || a.Stopped.IsZero() || f.logged("past its deadline") != 1 {
 		t.Fatalf("after stop: %+v %q", a, f.env.log)
 	}
 }
@@ -340,14 +341,14 @@ func TestReturnValidatedAtStop(t *testing.T) {
 			t.Errorf("report misses %q:\n%s", want, d.ContextText())
 		}
 	}
-	if a := f.session().Delegation.Agent("C1"); a.Outcome != "invalid_return" {
+	if a := subagents.Key.Of(f.session()).Agent("C1"); a.Outcome != "invalid_return" {
 		t.Fatalf("outcome %q", a.Outcome)
 	}
 	f.delegate("", "", "coder")
 	f.start("C2", "coder")
 	f.run(&event.Event{Kind: event.SubagentStop, AgentID: "C2", AgentType: "coder",
 		LastMessage: "```json\n" + `{"status":"partial","summary":"half","artifacts":["done.go"],"metadata":{"session_id":"s1"},"errors":[],"next_steps":["the rest"]}` + "\n```"})
-	if a := f.session().Delegation.Agent("C2"); a.Outcome != "partial" || a.Detail != "" {
+	if a := subagents.Key.Of(f.session()).Agent("C2"); a.Outcome != "partial" || a.Detail != "" {
 		t.Fatalf("valid return: %+v", a)
 	}
 	if d := f.run(&event.Event{Kind: event.UserPrompt}); d.ContextText() != "" {

@@ -10,7 +10,7 @@
 // session has no open todo. [Check] is the pure part, shared with the
 // background tasks' launches.
 //
-// The registry (state.DelegationState) records each subagent when it
+// The registry (subagents.State) records each subagent when it
 // starts: its parent, depth, path of agent types and deadline. On every
 // later event of the session, of any agent, a running subagent past its
 // deadline is reported once to its parent (through the context

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // Refused delegations, overdue subagents and invalid returns go to the
@@ -30,7 +31,7 @@ func TestFailuresQueueErrors(t *testing.T) {
 	f.run(&event.Event{Kind: event.SubagentStop, AgentID: "A2", AgentType: "coder", LastMessage: "done, no object"})
 
 	var got []string
-	for _, e := range f.session().ErrorOutbox {
+	for _, e := range *tasks.OutboxKey.Of(f.session()) {
 		if e.Message == "" || !e.Time.Equal(f.env.now) && e.Type != "cycle_detected" && e.Type != "max_depth_exceeded" {
 			t.Errorf("event %+v", e)
 		}

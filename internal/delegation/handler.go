@@ -6,9 +6,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/subagents"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // source is the context entries' source.
@@ -37,7 +40,7 @@ func Handlers(opts OptionsFunc) []engine.Handler {
 		},
 		{
 			Name: "delegation", Priority: engine.High,
-			Groups: state.GroupDelegation | state.GroupContext | state.GroupErrorOutbox,
+			Groups: subagents.Key.Group() | collector.StateKey.Group() | tasks.OutboxKey.Group(),
 			Handle: func(c *engine.Call) (event.Result, error) {
 				r := &run{c: c, opts: opts, now: c.Env.Now()}
 				return r.handle(), nil
@@ -63,8 +66,8 @@ func (r *run) opt() *Options {
 	return r.o
 }
 
-func (r *run) ev() *event.Event          { return r.c.Event }
-func (r *run) s() *state.DelegationState { return &r.c.State.Session.Delegation }
+func (r *run) ev() *event.Event    { return r.c.Event }
+func (r *run) s() *subagents.State { return subagents.Key.Of(r.c.State.Session) }
 
 func (r *run) handle() event.Result {
 	var res event.Result
@@ -83,7 +86,7 @@ func (r *run) handle() event.Result {
 // Path is the delegation path of the agent with the id ("" is the main
 // agent): the agent types from the main agent down. fallbackType is the
 // type of an agent atreides did not see start (one level assumed).
-func Path(s *state.DelegationState, id, fallbackType string) []string {
+func Path(s *subagents.State, id, fallbackType string) []string {
 	if id == "" {
 		return []string{MainAgent}
 	}
@@ -119,8 +122,8 @@ func (r *run) delegate() event.Result {
 		return event.Result{Verdict: event.Deny, Rule: v.Rule(), Reason: why}
 	}
 	s := r.s()
-	s.Spawns = append(s.Spawns, state.Spawn{Parent: ev.AgentID, Type: typ, ToolUseID: ev.ToolUseID, Time: r.now})
-	if over := len(s.Spawns) - state.MaxSnaps; over > 0 {
+	s.Spawns = append(s.Spawns, subagents.Spawn{Parent: ev.AgentID, Type: typ, ToolUseID: ev.ToolUseID, Time: r.now})
+	if over := len(s.Spawns) - subagents.MaxSpawns; over > 0 {
 		s.Spawns = slices.Delete(s.Spawns, 0, over)
 	}
 	return res
@@ -136,7 +139,7 @@ func (r *run) start() event.Result {
 		return event.Result{} // e.g. /compact's hidden agent, or a repeat
 	}
 	typ, parent := ev.AgentType, ""
-	i := slices.IndexFunc(s.Spawns, func(x state.Spawn) bool { return x.Type == typ })
+	i := slices.IndexFunc(s.Spawns, func(x subagents.Spawn) bool { return x.Type == typ })
 	if i < 0 && len(s.Spawns) > 0 && ev.HostFacts().GenericChildren {
 		i, typ = 0, s.Spawns[0].Type
 	}
@@ -145,7 +148,7 @@ func (r *run) start() event.Result {
 		s.Spawns = slices.Delete(s.Spawns, i, i+1)
 	}
 	path := append(slices.Clone(Path(s, parent, "")), typ)
-	d := state.Delegation{ID: ev.AgentID, Type: typ, Parent: parent, Depth: len(path) - 1, Path: path, Started: r.now}
+	d := subagents.Delegation{ID: ev.AgentID, Type: typ, Parent: parent, Depth: len(path) - 1, Path: path, Started: r.now}
 	if dl := r.opt().Deadline(typ); dl > 0 {
 		d.Deadline = r.now.Add(dl)
 	}
@@ -157,11 +160,11 @@ func (r *run) start() event.Result {
 }
 
 // add records d, dropping the oldest finished records beyond the bound.
-func (r *run) add(d state.Delegation) {
+func (r *run) add(d subagents.Delegation) {
 	s := r.s()
 	s.Agents = append(s.Agents, d)
-	over := len(s.Agents) - state.MaxDelegations
-	s.Agents = slices.DeleteFunc(s.Agents, func(d state.Delegation) bool {
+	over := len(s.Agents) - subagents.MaxDelegations
+	s.Agents = slices.DeleteFunc(s.Agents, func(d subagents.Delegation) bool {
 		if over > 0 && !d.Running() {
 			over--
 			return true
@@ -180,7 +183,7 @@ func (r *run) stop() {
 	a := s.Agent(ev.AgentID)
 	if a == nil {
 		typ := ev.AgentType
-		r.add(state.Delegation{ID: ev.AgentID, Type: typ, Depth: 1, Path: []string{MainAgent, typ}, Started: r.now})
+		r.add(subagents.Delegation{ID: ev.AgentID, Type: typ, Depth: 1, Path: []string{MainAgent, typ}, Started: r.now})
 		a = s.Agent(ev.AgentID)
 	}
 	if !a.Running() {
@@ -253,8 +256,8 @@ func (r *run) tell(parent, id, text string, res *event.Result) {
 		res.Context = append(res.Context, e)
 		return
 	}
-	cs := &r.c.State.Session.Context
-	if n := cs.Queue(state.PendingEntry{Agent: parent, Source: e.Source, ID: e.ID, Priority: int(e.Priority), Text: e.Text, Once: true, Time: r.now}); n > 0 {
+	cs := collector.StateKey.Of(r.c.State.Session)
+	if n := cs.Queue(collector.PendingEntry{Agent: parent, Source: e.Source, ID: e.ID, Priority: int(e.Priority), Text: e.Text, Once: true, Time: r.now}); n > 0 {
 		r.c.Env.Logf("session %s: %d context entries dropped, the waiting list was full", r.ev().SessionID, n)
 	}
 }
@@ -263,5 +266,5 @@ func (r *run) tell(parent, id, text string, res *event.Result) {
 // the task board's error log; the cause is the delegation path, so the
 // same failing delegation recurs in one entry.
 func (r *run) queueError(typ, cause, msg, agent string) {
-	r.c.State.Session.QueueError(state.ErrorEvent{Type: typ, Cause: cause, Message: msg, Agent: agent, Time: r.now})
+	tasks.QueueError(r.c.State.Session, tasks.ErrorEvent{Type: typ, Cause: cause, Message: msg, Agent: agent, Time: r.now})
 }

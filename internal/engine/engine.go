@@ -215,7 +215,7 @@ func (e *Engine) newRun(ctx context.Context, answered *event.Decision) run {
 // when the state could not be loaded.
 func (e *Engine) update(ctx context.Context, ev *event.Event, r run) (d *event.Decision, ran bool, err error) {
 	e.prepare(ev, r)
-	groups := e.groups(ev, r) | state.GroupContext
+	groups := e.groups(ev, r) | collector.StateKey.Group()
 	err = e.loader.Update(ctx, ev, groups, func(st *State) error {
 		before := marks.Take(st.Session, st.Project, groups)
 		d, ran = e.runHandlers(ev, st, r), true
@@ -237,7 +237,7 @@ func (e *Engine) update(ctx context.Context, ev *event.Event, r run) (d *event.D
 // session. After a compaction once-only context may come again; what
 // waits for a subagent that stopped is dropped.
 func (e *Engine) deliver(ev *event.Event, st *State, d *event.Decision) {
-	cs := &st.Session.Context
+	cs := collector.StateKey.Of(st.Session)
 	if ev.Compacted() {
 		collector.Forget(cs)
 	}

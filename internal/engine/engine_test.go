@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -243,7 +244,7 @@ func (l *groupsLoader) Update(_ context.Context, ev *event.Event, groups state.G
 // runs nor has its groups loaded; one it accepts does both.
 func TestWhenNarrowsKinds(t *testing.T) {
 	ran := false
-	h := Handler{Name: "compact-only", Kinds: []event.Kind{event.SessionStart}, Groups: state.GroupMemory,
+	h := Handler{Name: "compact-only", Kinds: []event.Kind{event.SessionStart}, Groups: compaction.Key.Group(),
 		When:   func(ev *event.Event) bool { return ev.Source == "compact" },
 		Handle: func(*Call) (event.Result, error) { ran = true; return event.Result{}, nil }}
 	for _, tc := range []struct {
@@ -255,7 +256,7 @@ func TestWhenNarrowsKinds(t *testing.T) {
 		other := say("other", Normal, event.Result{})
 		other.Groups = state.NoGroups
 		New(l, &testEnv{}, h, other).Run(context.Background(), &event.Event{Kind: event.SessionStart, Source: tc.source, SessionID: "s"})
-		if ran != tc.want || (l.groups&state.GroupMemory != 0) != tc.want {
+		if ran != tc.want || (l.groups&compaction.Key.Group() != 0) != tc.want {
 			t.Errorf("source %s: ran %v, groups %v; want %v", tc.source, ran, l.groups, tc.want)
 		}
 	}

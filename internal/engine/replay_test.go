@@ -47,8 +47,8 @@ func TestReplay(t *testing.T) {
 	if err := replay(); !errors.Is(err, ErrApplied) {
 		t.Fatalf("second replay: %v, want ErrApplied", err)
 	}
-	if s, _ := readSession(t, st, "s1"); s.Counters.Events != 1 || !s.AppliedEvent("e1") {
-		t.Errorf("events = %d, applied %v: want the event applied once", s.Counters.Events, s.Applied)
+	if s, _ := readSession(t, st, "s1"); s.Counters.Events != 1 || !AppliedKey.Of(s).Has("e1") {
+		t.Errorf("events = %d, applied %v: want the event applied once", s.Counters.Events, *AppliedKey.Of(s))
 	}
 
 	// An event answered while the store was away whose COMMIT was made

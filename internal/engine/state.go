@@ -101,7 +101,7 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.G
 		groups |= state.GroupGovernance
 	}
 	if l.EventID != "" {
-		groups |= state.GroupApplied
+		groups |= AppliedKey.Group()
 	}
 	return l.Store.Update(ctx, func(tx *store.Tx) error {
 		ld, err := state.Load(tx, ev.SessionID, ev.Host, ev.Time, groups)
@@ -109,10 +109,11 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.G
 			return err
 		}
 		if l.EventID != "" {
-			if ld.Session.AppliedEvent(l.EventID) {
+			applied := AppliedKey.Of(ld.Session)
+			if applied.Has(l.EventID) {
 				return ErrApplied
 			}
-			ld.Session.MarkApplied(l.EventID)
+			applied.mark(l.EventID)
 		}
 		p := ld.Project
 		if ev.Kind == event.SessionStart && l.Retention != nil && p.PruneDue(ev.Time) {

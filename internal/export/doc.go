@@ -2,7 +2,9 @@
 // or a program can keep: `atreides export` and the optional export at
 // SessionEnd. [Build] assembles it ([view.Export]) from a [view.Snapshot]
 // and the audit trail, without I/O of its own beyond what package view
-// reads; [JSON] and [Markdown] render it.
+// reads; [JSON] and [Markdown] render it. [Session] reads the project
+// and builds the document; [Write] keeps it in export.dir at a session's
+// end, pruning the oldest.
 //
 // The JSON shape is a contract, described by docs/export.schema.json and
 // docs/export.md; its types are the read model's ([view.Document]), and

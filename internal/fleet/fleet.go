@@ -31,6 +31,15 @@ func Open(root string) *store.Store {
 	return OpenWith(root, c, os.Getenv)
 }
 
+// OpenLogged is [Open] for a command that changes the state: a record
+// it cannot decode and starts afresh is said in the project log, as a
+// hook says it.
+func OpenLogged(root string) *store.Store {
+	st := Open(root)
+	st.OnRecover = func(msg string) { project.NewLog(st.Dir()).Logf("state store: %s", msg) }
+	return st
+}
+
 // OpenWith is [Open] with the configuration loaded, and getenv for
 // [DSNEnv]. A nil configuration is the built-in one: the embedded store.
 func OpenWith(root string, c *config.Config, getenv func(string) string) *store.Store {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/taskgit/gittest"
 )
@@ -103,5 +104,20 @@ func TestOpenWith(t *testing.T) {
 	}
 	if got := DSN(&team, none); got != "postgres://from-config/db" {
 		t.Errorf("DSN: %q, want the configuration's", got)
+	}
+}
+
+// TestOpenLogged: what the store recovers from is said in the project
+// log.
+func TestOpenLogged(t *testing.T) {
+	dir, _ := repo(t)
+	st := OpenLogged(dir)
+	if st.OnRecover == nil {
+		t.Fatal("no recovery report")
+	}
+	st.OnRecover("a record started afresh")
+	b, err := os.ReadFile(project.NewLog(project.StateDir(dir)).Path())
+	if err != nil || !strings.Contains(string(b), "state store: a record started afresh") {
+		t.Errorf("project log: %v\n%s", err, b)
 	}
 }

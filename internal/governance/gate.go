@@ -30,7 +30,7 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 		Name: "governance", Priority: engine.High,
 		Kinds: []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool,
 			event.SubagentStart, event.Stop, event.SessionEnd},
-		Groups: state.GroupGovernance | state.GroupSessionGovernance,
+		Groups: state.GroupGovernance | snapsKey.Group(),
 		Prepare: func(c *engine.Call) {
 			// The scope gate's targets (PreToolUse) and the ledger's
 			// programs (PostToolUse), walked outside the lock.
@@ -69,9 +69,9 @@ type gov struct {
 	rev *string
 }
 
-func (g *gov) ev() *event.Event            { return g.c.Event }
-func (g *gov) p() *state.Governance        { return &g.c.State.Project.Governance }
-func (g *gov) s() *state.SessionGovernance { return &g.c.State.Session.Governance }
+func (g *gov) ev() *event.Event     { return g.c.Event }
+func (g *gov) p() *state.Governance { return &g.c.State.Project.Governance }
+func (g *gov) s() *Snapshots        { return snapsKey.Of(g.c.State.Session) }
 
 func (g *gov) handle() (event.Result, error) {
 	ev := g.ev()

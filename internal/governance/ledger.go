@@ -93,18 +93,18 @@ func summed(h string) string {
 // snapshot hashes the files a tool call is about to write.
 func (g *gov) snapshot(intentID string, paths []string) {
 	s := g.s()
-	snap := state.Snap{ToolUseID: g.ev().ToolUseID, Intent: intentID, Time: g.now}
+	snap := Snap{ToolUseID: g.ev().ToolUseID, Intent: intentID, Time: g.now}
 	for _, p := range paths {
 		t := readTarget(p)
-		fs := state.FileSnap{Path: p, Exists: t.exists, Hash: t.hash}
+		fs := FileSnap{Path: p, Exists: t.exists, Hash: t.hash}
 		if summed(t.hash) != "" && len(t.content) <= maxKept {
 			fs.Content, fs.Kept = string(t.content), true
 		}
 		snap.Files = append(snap.Files, fs)
 	}
-	s.Snaps = slices.DeleteFunc(s.Snaps, func(x state.Snap) bool { return x.ToolUseID == snap.ToolUseID })
+	s.Snaps = slices.DeleteFunc(s.Snaps, func(x Snap) bool { return x.ToolUseID == snap.ToolUseID })
 	s.Snaps = append(s.Snaps, snap)
-	if over := len(s.Snaps) - state.MaxSnaps; over > 0 {
+	if over := len(s.Snaps) - MaxSnaps; over > 0 {
 		s.Snaps = s.Snaps[over:]
 	}
 }
@@ -113,7 +113,7 @@ func (g *gov) snapshot(intentID string, paths []string) {
 func (g *gov) postTool() error {
 	ev := g.ev()
 	s := g.s()
-	i := slices.IndexFunc(s.Snaps, func(x state.Snap) bool { return x.ToolUseID == ev.ToolUseID && ev.ToolUseID != "" })
+	i := slices.IndexFunc(s.Snaps, func(x Snap) bool { return x.ToolUseID == ev.ToolUseID && ev.ToolUseID != "" })
 	if i < 0 {
 		return g.lateRecords()
 	}

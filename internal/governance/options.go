@@ -100,6 +100,16 @@ func LoadIntents() Intents {
 	}
 }
 
+// ReadIntents are the intents of the project at root, read now: none
+// when it has no intents file.
+func ReadIntents(root string) (*intent.File, error) {
+	f, err := intent.Load(IntentsPath(root))
+	if err != nil && !intent.NotExist(err) {
+		return f, err
+	}
+	return f, nil
+}
+
 // IntentsPath is the intents file of the project at root.
 func IntentsPath(root string) string {
 	return filepath.Join(project.StateDir(root), intent.FileName)

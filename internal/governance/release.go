@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/atreides-dev/atreides/internal/fleet"
-	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
@@ -14,8 +13,7 @@ import (
 // it held none). `atreides intent release` and the dashboard's Release
 // button both call it, so the two cannot drift apart.
 func Release(ctx context.Context, root, session string) (released string, err error) {
-	st := fleet.Open(root)
-	st.OnRecover = func(msg string) { project.NewLog(st.Dir()).Logf("state store: %s", msg) }
+	st := fleet.OpenLogged(root)
 	err = st.Update(ctx, func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
 			released = ""

@@ -81,7 +81,7 @@ func (a *analyzer) unguardedAgent(c *Cmd) {
 		return
 	}
 	deny := func(what string) {
-		a.fire("self.unguarded-agent", c, c.Name+" "+what)
+		a.fire(ruleSelfUnguardedAgent, c, c.Name+" "+what)
 	}
 	args := c.Args
 	for i := 0; i < len(args); i++ {
@@ -123,7 +123,7 @@ func (a *analyzer) unguardedAgent(c *Cmd) {
 		}
 		if name == cli.SettingSources && name != "" {
 			if v, ok := next(); ok {
-				a.fire("self.agent-settings", c, c.Name+" "+name+" "+v.display()+" chooses which settings (and their hooks) load")
+				a.fire(ruleSelfAgentSettings, c, c.Name+" "+name+" "+v.display()+" chooses which settings (and their hooks) load")
 			}
 		}
 		if cli.OffShort != 0 && len(name) > 2 && name[0] == '-' && name[1] != '-' && strings.ContainsRune(name, cli.OffShort) && shortFlags(name) {
@@ -153,7 +153,7 @@ func shortFlags(s string) bool {
 func (a *analyzer) claudeSettings(c *Cmd, v word) {
 	s := strings.TrimSpace(v.s)
 	if v.dyn || !strings.HasPrefix(s, "{") {
-		a.fire("self.agent-settings", c, c.Name+" --settings "+v.display()+" loads settings the guard cannot read")
+		a.fire(ruleSelfAgentSettings, c, c.Name+" --settings "+v.display()+" loads settings the guard cannot read")
 		return
 	}
 	var set struct {
@@ -165,11 +165,11 @@ func (a *analyzer) claudeSettings(c *Cmd, v word) {
 	}
 	switch err := json.Unmarshal([]byte(s), &set); {
 	case err != nil:
-		a.fire("self.agent-settings", c, c.Name+" --settings holds text the guard cannot read as settings")
+		a.fire(ruleSelfAgentSettings, c, c.Name+" --settings holds text the guard cannot read as settings")
 	case set.DisableAllHooks != nil && *set.DisableAllHooks || set.Permissions.DefaultMode == "bypassPermissions":
-		a.fire("self.unguarded-agent", c, c.Name+" --settings turns hooks or permission prompts off")
+		a.fire(ruleSelfUnguardedAgent, c, c.Name+" --settings turns hooks or permission prompts off")
 	case len(set.Hooks) > 0:
-		a.fire("self.agent-settings", c, c.Name+" --settings changes the hooks")
+		a.fire(ruleSelfAgentSettings, c, c.Name+" --settings changes the hooks")
 	}
 }
 

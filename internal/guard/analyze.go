@@ -3,10 +3,12 @@ package guard
 import (
 	"errors"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/secrets"
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/secrets"
+	"github.com/atreides-dev/atreides/internal/shell"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -172,7 +174,7 @@ type analyzer struct {
 	inSubst int
 	// eff collects what the command writes and whether it verifies;
 	// contentWrites are the current command's writes still to judge.
-	eff           Effects
+	eff           shell.Effects
 	contentWrites []pendingWrite
 	// piped counts the pipeline stages being evaluated whose output
 	// feeds the next stage; creds are the credential sources seen
@@ -190,13 +192,13 @@ type analyzer struct {
 }
 
 // fire records a finding for rule id unless a stronger one exists.
-func (a *analyzer) fire(id string, c *Cmd, detail string) {
+func (a *analyzer) fire(id RuleID, c *Cmd, detail string) {
 	if !a.judging() {
 		return
 	}
 	r := ruleByID(id)
 	if r == nil {
-		panic("guard: unregistered rule " + id)
+		panic("guard: unregistered rule " + id.name)
 	}
 	a.fireRule(r, c, detail)
 }
@@ -221,14 +223,14 @@ func (a *analyzer) fireRule(r *Rule, c *Cmd, detail string) {
 	case detail != "":
 		reason = detail + ": " + reason
 	}
-	a.res = Result{Verdict: v, Rule: r.ID, Category: r.Category, Reason: reason}
+	a.res = Result{Verdict: v, Rule: r.ID.name, Category: r.Category, Reason: reason}
 }
 
 // strict records something the guard cannot fully verify; it only
 // matters when the strict_unverifiable switch is on.
 func (a *analyzer) strict(c *Cmd, detail string) {
 	if a.p.sw("strict_unverifiable") > Allow {
-		a.fire("strict.unverifiable", c, detail)
+		a.fire(ruleStrictUnverifiable, c, detail)
 	}
 }
 
@@ -238,15 +240,15 @@ func (a *analyzer) step() bool { return a.spend(1) }
 // runScript parses src as a shell script and evaluates it.
 func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
 	if depth > maxDepth {
-		a.fire("parse.too-complex", nil, fmt.Sprintf("shells, evals and substitutions nest deeper than %d", maxDepth))
-		a.unknownWrite("the command nests too deeply to follow", false, "")
+		a.fire(ruleParseTooComplex, nil, fmt.Sprintf("shells, evals and substitutions nest deeper than %d", maxDepth))
+		a.writes().unknownWrite("the command nests too deeply to follow", false, "")
 		return feed{t: tUnknown}
 	}
 	f, err := a.parseText(src)
 	var tc *tooComplex
 	if errors.As(err, &tc) {
-		a.fire("parse.too-complex", nil, tc.why)
-		a.unknownWrite("the command is too large to follow", false, "")
+		a.fire(ruleParseTooComplex, nil, tc.why)
+		a.writes().unknownWrite("the command is too large to follow", false, "")
 		return feed{t: tUnknown}
 	}
 	if err != nil {
@@ -314,13 +316,13 @@ func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
 		return
 	}
 	if !repaired {
-		a.unknownWrite("the command does not parse as shell", false, "")
+		a.writes().unknownWrite("the command does not parse as shell", false, "")
 	}
 	switch {
 	case dangerousText(src) && !repaired:
-		a.fire("parse.error", nil, "unparseable command with dangerous text")
+		a.fire(ruleParseError, nil, "unparseable command with dangerous text")
 	case !repaired:
-		a.fire("parse.unreadable", nil, fmt.Sprintf("could not parse (%v)", err))
+		a.fire(ruleParseUnreadable, nil, fmt.Sprintf("could not parse (%v)", err))
 	default:
 		// The repaired command was analysed above and nothing fired:
 		// bash rejects the text without running anything, and the
@@ -392,10 +394,10 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
 	in = a.redirects(st.Redirs, sc, depth, in)
 	out := a.command(st.Cmd, sc, depth, in, st.Redirs)
 	if len(a.outFiles) > mark {
-		a.madeText(mark, out)
+		a.self().madeText(mark, out)
 	}
 	if out.t&tCred != 0 && a.inSubst == 0 && a.piped == 0 {
-		a.printedCred(st)
+		a.exfil().printedCred(st)
 	}
 	if subs := outputProcSubsts(st); len(subs) > 0 {
 		// `cmd > >(bash)`, `tee >(sh)`: what the command writes is the
@@ -465,30 +467,13 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 		a.stmts(x.Do, sc, depth, in)
 	case *syntax.ForClause:
 		if wi, ok := x.Loop.(*syntax.WordIter); ok {
-			items := a.fields(wi.Items, sc, depth)
-			static := len(items) > 1 && len(items) <= maxLoopItems
-			for _, it := range items {
-				static = static && !it.dyn && !it.glob
-			}
-			if static {
-				// A short list of known words: judge the body once per
-				// value, as it runs.
-				for _, it := range items[:len(items)-1] {
-					sc.vars[wi.Name.Value] = it
-					a.stmts(x.Do, sc, depth, in)
-				}
-				sc.vars[wi.Name.Value] = items[len(items)-1]
-			} else if len(items) == 1 && !items[0].dyn {
-				sc.vars[wi.Name.Value] = items[0]
-			} else {
-				delete(sc.vars, wi.Name.Value)
-			}
+			forWords(a, x, wi, sc, depth, in)
 		} else {
 			a.walkSubst(x.Loop, sc, depth)
 		}
 		a.stmts(x.Do, sc, depth, in)
 	case *syntax.CaseClause:
-		a.fields([]*syntax.Word{x.Word}, sc, depth)
+		a.expand().fields([]*syntax.Word{x.Word}, sc, depth)
 		for _, it := range x.Items {
 			a.stmts(it.Stmts, sc, depth, in)
 		}
@@ -516,6 +501,30 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 		a.walkSubst(x, sc, depth)
 	}
 	return feed{}
+}
+
+// forWords sets the variable of `for NAME in WORDS` before its body is
+// judged (by command, once more): a short list of known words judges the
+// body once per value, as it runs; one known word is the value; anything
+// else leaves the variable unknown.
+func forWords(a *analyzer, x *syntax.ForClause, wi *syntax.WordIter, sc *scope, depth int, in feed) {
+	items := a.expand().fields(wi.Items, sc, depth)
+	static := len(items) > 1 && len(items) <= maxLoopItems
+	for _, it := range items {
+		static = static && !it.dyn && !it.glob
+	}
+	switch {
+	case static:
+		for _, it := range items[:len(items)-1] {
+			sc.vars[wi.Name.Value] = it
+			a.stmts(x.Do, sc, depth, in)
+		}
+		sc.vars[wi.Name.Value] = items[len(items)-1]
+	case len(items) == 1 && !items[0].dyn:
+		sc.vars[wi.Name.Value] = items[0]
+	default:
+		delete(sc.vars, wi.Name.Value)
+	}
 }
 
 // timeBody drops the options bash's `time` keyword accepts (`-p`, `--`)
@@ -589,7 +598,7 @@ func (a *analyzer) funcDecl(x *syntax.FuncDecl, sc *scope) {
 	sc.funcs[name] = x.Body
 	a.defined = append(a.defined, funcDef{name: name, body: x.Body, sc: sc.clone()})
 	if selfRecursiveBackground(name, x.Body) {
-		a.fire("system.fork-bomb", nil, "function "+name+" starts copies of itself")
+		a.fire(ruleSystemForkBomb, nil, "function "+name+" starts copies of itself")
 	}
 }
 
@@ -627,7 +636,7 @@ func callsName(st *syntax.Stmt, name string) bool {
 func (a *analyzer) decl(x *syntax.DeclClause, sc *scope, depth int) {
 	for _, as := range x.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
-			a.fields([]*syntax.Word{as.Value}, sc, depth)
+			a.expand().fields([]*syntax.Word{as.Value}, sc, depth)
 			continue
 		}
 		a.assign(as, sc, depth)
@@ -645,7 +654,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 		a.walkSubst(as.Array, sc, depth)
 		w = dynWord()
 	case as.Value != nil:
-		w = a.joinFields(a.wordFields(as.Value, sc, depth, true))
+		w = joinFields(a.expand().wordFields(as.Value, sc, depth, true))
 	case as.Naked:
 		// export -n NAME, declare +x NAME, local NAME: the name alone
 		// changes what the commands after it are given.
@@ -665,10 +674,10 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 		sc.ifsOK, sc.ifs = !w.dyn, w.s
 	}
 	sc.vars[name] = w
-	a.envRule(name, w, sc, depth)
+	a.vcs().envRule(name, w, sc, depth)
 }
 
-func (a *analyzer) joinFields(ws []word) word {
+func joinFields(ws []word) word {
 	if len(ws) == 0 {
 		return lit("")
 	}
@@ -692,10 +701,10 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redi
 	if len(redirs) == 0 && isInitIdiom(ce) {
 		// The generator itself still runs and is judged; its output is
 		// trusted shell-init code.
-		a.fields(ce.Args[1:], sc, depth)
+		a.expand().fields(ce.Args[1:], sc, depth)
 		a.strict(nil, "shell-init idiom runs generated code")
 		a.cmds = append(a.cmds, ce.Args[0].Lit()+" <init idiom>")
-		a.ran(ce.Args[0].Lit())
+		a.eff.Ran(ce.Args[0].Lit())
 		return feed{}
 	}
 	env := map[string]word{}
@@ -704,11 +713,11 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redi
 		if as.Name == nil || as.Value == nil {
 			continue
 		}
-		w := a.joinFields(a.wordFields(as.Value, sc, depth, true))
+		w := joinFields(a.expand().wordFields(as.Value, sc, depth, true))
 		env[as.Name.Value] = w
-		a.envRule(as.Name.Value, w, sc, depth)
+		a.vcs().envRule(as.Name.Value, w, sc, depth)
 	}
-	args := a.fields(ce.Args, local, depth)
+	args := a.expand().fields(ce.Args, local, depth)
 	return a.exec(args, env, sc, depth, in)
 }
 
@@ -731,35 +740,35 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in fee
 				a.heredocData(in.text, true, sc, depth)
 				continue
 			}
-			w := a.joinRaw(a.wordFields(r.Hdoc, sc, depth, true))
+			w := joinRaw(a.expand().wordFields(r.Hdoc, sc, depth, true))
 			in = feed{known: !w.dyn, text: w.s, t: w.t}
 			if w.dyn {
 				in.t |= tUnknown
 			}
 			a.heredocData(strings.ReplaceAll(w.s, "\x00", ""), false, sc, depth)
 		case syntax.WordHdoc:
-			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
+			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
 			in = feed{known: !w.dyn, text: w.s + "\n", t: w.t}
 			if w.dyn {
 				in.t |= tUnknown
 			}
 			a.heredocData(strings.ReplaceAll(w.s, "\x00", ""), false, sc, depth)
 		case syntax.RdrIn, syntax.RdrInOut:
-			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
+			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
 			in = a.fileFeed(w, sc)
 			if r.Op == syntax.RdrInOut {
-				a.wroteContent(nil, w, sc, "redirect <> "+w.display())
+				a.writes().wroteContent(nil, w, sc, "redirect <> "+w.display())
 			}
 		case syntax.DplIn, syntax.DplOut:
-			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
+			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
 			if r.Op == syntax.DplOut && !fdWord(w) {
-				a.wroteContent(nil, w, sc, "redirect >& "+w.display()) // stdout and stderr to a file
+				a.writes().wroteContent(nil, w, sc, "redirect >& "+w.display()) // stdout and stderr to a file
 			}
 		default:
-			w := a.joinFields(a.wordFields(r.Word, sc, depth, true))
-			a.wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.display())
+			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
+			a.writes().wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.display())
 			if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && !w.dyn && a.judging() {
-				if p, ok := a.canon(w.s, sc); ok {
+				if p, ok := a.files().canon(w.s, sc); ok {
 					a.outFiles = append(a.outFiles, p)
 				}
 			}
@@ -784,16 +793,16 @@ func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
 		return
 	}
 	sub := a.sub()
-	sub.runQuiet(nil, text, sc, depth)
+	sub.code().runQuiet(nil, text, sc, depth)
 	for _, l := range stringLiterals(text) {
-		sub.runQuiet(nil, l, sc, depth)
+		sub.code().runQuiet(nil, l, sc, depth)
 	}
 	switch sub.res.Category {
 	case "", "parse", "dynamic", "strict", "secret":
 		return
 	}
 	if sub.res.Verdict > Allow {
-		a.fire("heredoc.dangerous-data", nil, "heredoc text ("+sub.res.Rule+")")
+		a.fire(ruleHeredocDangerousData, nil, "heredoc text ("+sub.res.Rule+")")
 	}
 }
 
@@ -829,8 +838,8 @@ func rawHdoc(w *syntax.Word) string {
 	return b.String()
 }
 
-func (a *analyzer) joinRaw(ws []word) word {
-	w := a.joinFields(ws)
+func joinRaw(ws []word) word {
+	w := joinFields(ws)
 	return w
 }
 
@@ -843,22 +852,22 @@ func (a *analyzer) fileFeed(w word, sc *scope) feed {
 	if !a.judging() {
 		return f // secret taints only matter to a verdict
 	}
-	if !w.dyn && a.sensitive(w.s, sc) {
+	if !w.dyn && a.files().sensitive(w.s, sc) {
 		f.t |= tSecret
 	}
-	a.stdinSecret(w, sc)
+	a.exfil().stdinSecret(w, sc)
 	return f
 }
 
 // fields resolves words to argv, applying field splitting of unquoted
 // expansions.
-func (a *analyzer) fields(ws []*syntax.Word, sc *scope, depth int) []word {
+func (a expander) fields(ws []*syntax.Word, sc *scope, depth int) []word {
 	out := make([]word, 0, len(ws))
 	for _, w := range ws {
 		bws, n := braces(w)
 		if bws == nil {
-			a.fire("parse.too-complex", nil, fmt.Sprintf("a brace expansion makes more than %d words", maxBraceWords))
-			a.unknownWrite("the command is too large to follow", false, "")
+			a.fire(ruleParseTooComplex, nil, fmt.Sprintf("a brace expansion makes more than %d words", maxBraceWords))
+			a.writes().unknownWrite("the command is too large to follow", false, "")
 		}
 		if n > 1 && !a.spend(n) {
 			break // every word expanded costs, even those not kept
@@ -887,7 +896,7 @@ func braces(w *syntax.Word) (ws []*syntax.Word, n int) {
 	if n = braceWords(w); n > maxBraceWords {
 		return nil, n
 	}
-	out, ok := expandBraces(w, maxBraceWords)
+	out, ok := shell.ExpandBraces(w, maxBraceWords)
 	if !ok {
 		return nil, maxBraceWords + 1
 	}
@@ -966,7 +975,7 @@ func (f *fieldBuilder) flush() {
 
 // wordFields resolves one word. noSplit is for assignments and redirection
 // targets, where bash does not split.
-func (a *analyzer) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool) []word {
+func (a expander) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool) []word {
 	fb := &fieldBuilder{empty: true, guessOK: true}
 	if w == nil {
 		return nil
@@ -989,37 +998,17 @@ func (a *analyzer) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool
 	return fb.out
 }
 
-func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int, quoted, first, noSplit bool) {
+func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int, quoted, first, noSplit bool) {
 	if !a.step() {
 		fb.cur.dyn = true
 		return
 	}
 	switch x := p.(type) {
 	case *syntax.Lit:
-		v := x.Value
-		if quoted {
-			fb.add(unescapeDouble(v))
-			return
-		}
-		if first && strings.HasPrefix(v, "~") {
-			if rest, ok := tildeRest(v); ok && a.req.Home != "" {
-				v = a.req.Home + rest
-			} else if dir, rest, form, known := tildeDir(v, sc); known {
-				v = dir + rest // ~+ and ~-: $PWD and $OLDPWD
-			} else if form {
-				fb.add("\x00")
-				fb.guessOK = false
-				fb.cur.dyn = true
-				v = rest
-			}
-		}
-		if hasGlob(v) {
-			fb.cur.glob = true
-		}
-		fb.add(unescapeBare(v))
+		a.litPart(fb, x, sc, quoted, first)
 	case *syntax.SglQuoted:
 		if x.Dollar {
-			fb.add(ansiC(x.Value))
+			fb.add(shell.ANSIC(x.Value))
 		} else {
 			fb.add(x.Value)
 		}
@@ -1029,54 +1018,7 @@ func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth in
 			a.part(fb, q, sc, depth, true, false, noSplit)
 		}
 	case *syntax.ParamExp:
-		if quoted && x.Param != nil && x.Param.Value == "@" && x.Exp == nil && sc.hasPos && !x.Excl && !x.Length && x.Index == nil {
-			// "$@" keeps each positional parameter a separate word.
-			for i, p := range sc.pos {
-				if i > 0 {
-					fb.flush()
-				}
-				fb.add(p.s)
-				fb.cur.dyn = fb.cur.dyn || p.dyn
-				fb.cur.stream = fb.cur.stream || p.stream
-				fb.cur.t |= p.t
-			}
-			return
-		}
-		if x.Param != nil && isPositional(x.Param.Value) {
-			fb.cur.viaPos = true
-		}
-		w, ok := a.param(x, sc, depth)
-		if !ok && w.dyn && w.hasGuess && !w.stream {
-			// x=$(printf ...); "$x": the value is the computed guess.
-			fb.cur.t |= w.t
-			fb.cur.viaVar = true
-			fb.addGuess(w.guess)
-			return
-		}
-		if !ok {
-			fb.add("\x00")
-			fb.guessOK = false
-			fb.cur.dyn = true
-			fb.cur.stream = fb.cur.stream || w.stream
-			fb.cur.t |= w.t
-			return
-		}
-		fb.cur.dyn = fb.cur.dyn || w.dyn
-		fb.cur.t |= w.t
-		fb.cur.stream = fb.cur.stream || w.stream
-		fb.cur.viaVar = true
-		fb.cur.envDep = fb.cur.envDep || w.envDep
-		if quoted || noSplit {
-			fb.add(w.s)
-			return
-		}
-		if !sc.ifsOK {
-			fb.add("\x00")
-			fb.guessOK = false
-			fb.cur.dyn = true
-			return
-		}
-		fb.split(w.s, sc.ifs)
+		a.paramPart(fb, x, sc, depth, quoted, noSplit)
 	case *syntax.CmdSubst:
 		f := a.subst(x.Stmts, sc, depth)
 		fb.cur.t |= f.t
@@ -1111,8 +1053,88 @@ func (a *analyzer) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth in
 	}
 }
 
+// litPart expands a literal part of a word: quote removal, and a leading
+// ~ (first) into the home or the directory it names.
+func (a expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *scope, quoted, first bool) {
+	v := x.Value
+	if quoted {
+		fb.add(unescapeDouble(v))
+		return
+	}
+	if first && strings.HasPrefix(v, "~") {
+		if rest, ok := tildeRest(v); ok && a.req.Home != "" {
+			v = a.req.Home + rest
+		} else if dir, rest, form, known := tildeDir(v, sc); known {
+			v = dir + rest // ~+ and ~-: $PWD and $OLDPWD
+		} else if form {
+			fb.add("\x00")
+			fb.guessOK = false
+			fb.cur.dyn = true
+			v = rest
+		}
+	}
+	if hasGlob(v) {
+		fb.cur.glob = true
+	}
+	fb.add(unescapeBare(v))
+}
+
+// paramPart expands a parameter: "$@" into one word per positional
+// parameter, a known value (split on IFS unless quoted or noSplit), a
+// computed guess, or an unknown part.
+func (a expander) paramPart(fb *fieldBuilder, x *syntax.ParamExp, sc *scope, depth int, quoted, noSplit bool) {
+	if quoted && x.Param != nil && x.Param.Value == "@" && x.Exp == nil && sc.hasPos && !x.Excl && !x.Length && x.Index == nil {
+		// "$@" keeps each positional parameter a separate word.
+		for i, p := range sc.pos {
+			if i > 0 {
+				fb.flush()
+			}
+			fb.add(p.s)
+			fb.cur.dyn = fb.cur.dyn || p.dyn
+			fb.cur.stream = fb.cur.stream || p.stream
+			fb.cur.t |= p.t
+		}
+		return
+	}
+	if x.Param != nil && isPositional(x.Param.Value) {
+		fb.cur.viaPos = true
+	}
+	w, ok := a.param(x, sc, depth)
+	if !ok && w.dyn && w.hasGuess && !w.stream {
+		// x=$(printf ...); "$x": the value is the computed guess.
+		fb.cur.t |= w.t
+		fb.cur.viaVar = true
+		fb.addGuess(w.guess)
+		return
+	}
+	if !ok {
+		fb.add("\x00")
+		fb.guessOK = false
+		fb.cur.dyn = true
+		fb.cur.stream = fb.cur.stream || w.stream
+		fb.cur.t |= w.t
+		return
+	}
+	fb.cur.dyn = fb.cur.dyn || w.dyn
+	fb.cur.t |= w.t
+	fb.cur.stream = fb.cur.stream || w.stream
+	fb.cur.viaVar = true
+	fb.cur.envDep = fb.cur.envDep || w.envDep
+	if quoted || noSplit {
+		fb.add(w.s)
+		return
+	}
+	if !sc.ifsOK {
+		fb.add("\x00")
+		fb.guessOK = false
+		fb.cur.dyn = true
+		return
+	}
+	fb.split(w.s, sc.ifs)
+}
+
 func isPositional(name string) bool {
-	return name == "@" || name == "*" || name != "" && name[0] >= '1' && name[0] <= '9'
+	return oneOf(name, "@|*") || name != "" && name[0] >= '1' && name[0] <= '9'
 }
 
 func tildeRest(v string) (string, bool) {
@@ -1162,9 +1184,9 @@ func hasGlob(v string) bool {
 
 // subst evaluates a command substitution in a subshell and returns its
 // output as far as it is known.
-func (a *analyzer) subst(list []*syntax.Stmt, sc *scope, depth int) feed {
+func (a expander) subst(list []*syntax.Stmt, sc *scope, depth int) feed {
 	if depth+1 > maxDepth {
-		a.fire("parse.too-complex", nil, "substitutions nested too deeply")
+		a.fire(ruleParseTooComplex, nil, "substitutions nested too deeply")
 		return feed{t: tUnknown}
 	}
 	a.inSubst++
@@ -1173,7 +1195,7 @@ func (a *analyzer) subst(list []*syntax.Stmt, sc *scope, depth int) feed {
 }
 
 // param resolves a parameter expansion. ok=false means unknown.
-func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) {
+func (a expander) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) {
 	if x.Param == nil || x.Excl || x.Length || x.Index != nil || x.Names != 0 || x.NestedParam != nil || x.Repl != nil {
 		a.walkSubst(x, sc, depth)
 		return word{}, false
@@ -1184,22 +1206,7 @@ func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) 
 		if !ok || val.dyn {
 			return val, false
 		}
-		off, ok1 := arithLit(x.Slice.Offset)
-		s := val.s
-		if !ok1 || off < 0 || off > len(s) {
-			return word{}, false
-		}
-		s = s[off:]
-		if x.Slice.Length != nil {
-			n, ok2 := arithLit(x.Slice.Length)
-			if !ok2 || n < 0 {
-				return word{}, false
-			}
-			if n < len(s) {
-				s = s[:n]
-			}
-		}
-		return word{s: s, t: val.t}, true
+		return sliceParam(val, x.Slice)
 	}
 	if x.Exp == nil {
 		if !ok && !val.dyn {
@@ -1220,7 +1227,7 @@ func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) 
 		if ok && !(val.s == "" && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.AssignUnsetOrNull)) {
 			return val, true
 		}
-		d := a.joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
+		d := joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
 		d.t |= val.t & tCred // ${TOKEN:-}: the variable is usually set
 		if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
 			sc.vars[name] = d
@@ -1230,7 +1237,7 @@ func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) 
 		return d, !d.dyn
 	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 		if ok {
-			d := a.joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
+			d := joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
 			return d, !d.dyn
 		}
 		return word{}, false
@@ -1239,6 +1246,27 @@ func (a *analyzer) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) 
 	}
 	a.walkSubst(x, sc, depth)
 	return word{}, false
+}
+
+// sliceParam is ${v:off:len} of the known value val, when its offset and
+// length are literal and in range.
+func sliceParam(val word, sl *syntax.Slice) (word, bool) {
+	off, ok := arithLit(sl.Offset)
+	s := val.s
+	if !ok || off < 0 || off > len(s) {
+		return word{}, false
+	}
+	s = s[off:]
+	if sl.Length != nil {
+		n, ok := arithLit(sl.Length)
+		if !ok || n < 0 {
+			return word{}, false
+		}
+		if n < len(s) {
+			s = s[:n]
+		}
+	}
+	return word{s: s, t: val.t}, true
 }
 
 func arithLit(e syntax.ArithmExpr) (int, bool) {
@@ -1251,7 +1279,7 @@ func arithLit(e syntax.ArithmExpr) (int, bool) {
 }
 
 // lookup resolves a variable the guard can know without the environment.
-func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
+func (a expander) lookup(name string, sc *scope) (word, bool) {
 	if w, ok := sc.vars[name]; ok {
 		return w, !w.dyn
 	}
@@ -1269,7 +1297,7 @@ func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
 			return lit(sc.oldpwd), true
 		}
 	case "TMPDIR":
-		return word{s: a.tmpdir(), envDep: true}, true
+		return word{s: a.req.tmpdir(), envDep: true}, true
 	case "@", "*":
 		if sc.hasPos {
 			var parts []string
@@ -1297,11 +1325,11 @@ func (a *analyzer) lookup(name string, sc *scope) (word, bool) {
 	if !a.judging() {
 		return word{}, false
 	}
-	return a.envCred(name), false
+	return a.exfil().envCred(name), false
 }
 
-func (a *analyzer) tmpdir() string {
-	for _, t := range a.req.TempDirs {
+func (req *Request) tmpdir() string {
+	for _, t := range req.TempDirs {
 		if t != "/tmp" && t != "/var/tmp" && t != "" {
 			return t
 		}

@@ -3,6 +3,8 @@ package guard
 import (
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/shell"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -44,7 +46,7 @@ func staticWord(w *syntax.Word) (string, bool) {
 			b.WriteString(unescapeBare(x.Value))
 		case *syntax.SglQuoted:
 			if x.Dollar {
-				b.WriteString(ansiC(x.Value))
+				b.WriteString(shell.ANSIC(x.Value))
 			} else {
 				b.WriteString(x.Value)
 			}

@@ -6,7 +6,7 @@ package guard
 // against when it decides whether the file tightens or loosens the guard.
 // ok is false for an id that names no rule.
 func BuiltinVerdict(id string) (verdict, sw string, ok bool) {
-	r := ruleByID(id)
+	r := ruleNamed(id)
 	if r == nil {
 		return "", "", false
 	}

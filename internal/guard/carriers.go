@@ -4,6 +4,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // streamWord stands for an argument that arrives on stdin at run time.
@@ -11,10 +13,9 @@ func streamWord(prefix string) word {
 	return word{s: prefix + "\x00", dyn: true, stream: true, appended: true}
 }
 
-func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	args := c.Args
-	repl := ""
-	i := 0
+// xargsOptions reads xargs's options: the replacement string of -I/-i
+// ("" for none) and the index of the command.
+func xargsOptions(args []word) (repl string, i int) {
 	for i < len(args) {
 		s := args[i].s
 		if args[i].dyn || s == "" || s[0] != '-' {
@@ -23,15 +24,15 @@ func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 		i++
 		switch {
 		case s == "--":
-			goto done
-		case s == "-I" || s == "-J":
+			return repl, i
+		case oneOf(s, "-I|-J"):
 			if i < len(args) {
 				repl = args[i].s
 				i++
 			}
 		case strings.HasPrefix(s, "-I") || strings.HasPrefix(s, "-J"):
 			repl = s[2:]
-		case s == "-i" || s == "--replace":
+		case oneOf(s, "-i|--replace"):
 			repl = "{}"
 		case strings.HasPrefix(s, "--replace="):
 			repl = strings.TrimPrefix(s, "--replace=")
@@ -39,7 +40,7 @@ func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 			repl = s[2:]
 		case strings.HasPrefix(s, "--"):
 			name, _, has := strings.Cut(s, "=")
-			if !has && (name == "--arg-file" || name == "--delimiter" || name == "--max-args" || name == "--max-procs" || name == "--max-lines" || name == "--max-chars" || name == "--eof" || name == "--process-slot-var") {
+			if !has && (oneOf(name, "--arg-file|--delimiter|--max-args|--max-procs|--max-lines|--max-chars|--eof|--process-slot-var")) {
 				i++
 			}
 		default:
@@ -49,7 +50,12 @@ func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 			}
 		}
 	}
-done:
+	return repl, i
+}
+
+func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	args := c.Args
+	repl, i := xargsOptions(args)
 	inner := at(args, i)
 	if len(inner) == 0 {
 		inner = []word{lit("echo")}
@@ -127,7 +133,7 @@ func parseParallelOpts(args []word) (parallelOpts, int) {
 	i := 0
 	for i < len(args) {
 		s := args[i].s
-		if args[i].dyn || s == "" || s[0] != '-' || s == ":::" || s == "::::" {
+		if args[i].dyn || s == "" || s[0] != '-' || oneOf(s, ":::|::::") {
 			break
 		}
 		i++
@@ -136,13 +142,13 @@ func parseParallelOpts(args []word) (parallelOpts, int) {
 		}
 		name, _, _ := strings.Cut(s, "=")
 		switch {
-		case name == "--dry-run" || name == "--dryrun":
+		case oneOf(name, "--dry-run|--dryrun"):
 			o.dry = true
-		case name == "--version" || name == "--help" || name == "-h":
+		case oneOf(name, "--version|--help|-h"):
 			o.info = true
-		case name == "-S" || name == "--sshlogin" || name == "--slf" || name == "--sshloginfile" || strings.HasPrefix(s, "-S"):
+		case oneOf(name, "-S|--sshlogin|--slf|--sshloginfile") || strings.HasPrefix(s, "-S"):
 			o.remote = true
-		case name == "--workdir" || name == "--wd":
+		case oneOf(name, "--workdir|--wd"):
 			o.workdir = true
 		case name == "--rpl":
 			o.rpl = true
@@ -174,11 +180,11 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 	// parallel itself, even for a dry run; a remote --workdir makes
 	// parallel run its own setup commands on the host.
 	if o.rpl || o.workdir && o.remote || anyContains(tmpl, "{=") {
-		a.fire("dynamic.stream-command", c, "parallel runs code of its own (--rpl, {= =}, remote --workdir)")
+		a.fire(ruleDynamicStreamCommand, c, "parallel runs code of its own (--rpl, {= =}, remote --workdir)")
 		return feed{t: tUnknown}
 	}
 	if len(tmpl) == 0 {
-		a.parallelCommands(c, sources, fromStdin, sc, depth)
+		a.code().parallelCommands(c, sources, fromStdin, sc, depth)
 		return feed{t: tUnknown}
 	}
 	if o.dry {
@@ -186,7 +192,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 	}
 	vals := parallelJobs(sources)
 	if len(vals) > parallelMaxJobs {
-		a.fire("parse.too-complex", c, "parallel starts more than "+strconv.Itoa(parallelMaxJobs)+" jobs")
+		a.fire(ruleParseTooComplex, c, "parallel starts more than "+strconv.Itoa(parallelMaxJobs)+" jobs")
 		return feed{t: tUnknown}
 	}
 	switch {
@@ -197,11 +203,11 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		// the agent means to run.
 		vals = []word{{}}
 	}
-	if a.parallelShell(c, tmpl, env, vals, sc, depth) {
+	if a.code().parallelShell(c, tmpl, env, vals, sc, depth) {
 		return feed{t: tUnknown}
 	}
 	if fromStdin && parallelRmOptions(tmpl) {
-		a.fire("dynamic.stream-command", c, "a value read from stdin lands in rm's options")
+		a.fire(ruleDynamicStreamCommand, c, "a value read from stdin lands in rm's options")
 	}
 	for k, v := range vals {
 		if k >= 32 {
@@ -213,7 +219,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 }
 
 func isParallelSep(s string) bool {
-	return s == ":::" || s == "::::" || s == ":::+" || s == "::::+"
+	return oneOf(s, ":::|::::|:::+|::::+")
 }
 
 func anyContains(ws []word, sub string) bool {
@@ -287,14 +293,14 @@ func parallelJobs(sources [][]word) []word {
 // line) and `parallel` reading command lines from stdin. parallel expands
 // its replacement strings inside stdin lines, so a command stream is
 // never fully known, even from a literal producer.
-func (a *analyzer) parallelCommands(c *Cmd, sources [][]word, fromStdin bool, sc *scope, depth int) {
+func (a codeJudge) parallelCommands(c *Cmd, sources [][]word, fromStdin bool, sc *scope, depth int) {
 	if fromStdin {
-		a.fire("dynamic.stream-command", c, "parallel runs command lines read from stdin")
+		a.fire(ruleDynamicStreamCommand, c, "parallel runs command lines read from stdin")
 		return
 	}
 	jobs := parallelJobs(sources)
 	if len(jobs) > parallelMaxJobs {
-		a.fire("parse.too-complex", c, "parallel starts more than "+strconv.Itoa(parallelMaxJobs)+" jobs")
+		a.fire(ruleParseTooComplex, c, "parallel starts more than "+strconv.Itoa(parallelMaxJobs)+" jobs")
 		return
 	}
 	for k, s := range jobs {
@@ -310,7 +316,7 @@ func (a *analyzer) parallelCommands(c *Cmd, sources [][]word, fromStdin bool, sc
 // the script is one quoted word of data. A value that becomes the whole
 // script (`bash -c ::: CODE`, `bash -c {}`), or that lands in the shell's
 // other arguments or environment, is chosen at run time: deny.
-func (a *analyzer) parallelShell(c *Cmd, tmpl []word, env map[string]word, vals []word, sc *scope, depth int) bool {
+func (a codeJudge) parallelShell(c *Cmd, tmpl []word, env map[string]word, vals []word, sc *scope, depth int) bool {
 	k := 0
 	for k < len(tmpl) && !tmpl[k].dyn && (tmpl[k].s == "env" || isAssignWord(tmpl[k].s)) {
 		k++
@@ -330,12 +336,12 @@ func (a *analyzer) parallelShell(c *Cmd, tmpl []word, env map[string]word, vals 
 		return false // bash SCRIPTFILE {}: judged as a script file
 	}
 	if script >= len(sh) || isParallelPlaceholder(sh[script].s) {
-		a.fire("dynamic.stream-code", c, "parallel passes the values as shell code")
+		a.fire(ruleDynamicStreamCode, c, "parallel passes the values as shell code")
 		return true
 	}
 	for j, w := range tmpl {
 		if j != k+script && hasParallelPlaceholder(w.s) {
-			a.fire("dynamic.stream-code", c, "parallel puts values into the shell's arguments or environment")
+			a.fire(ruleDynamicStreamCode, c, "parallel puts values into the shell's arguments or environment")
 			return true
 		}
 	}
@@ -462,21 +468,15 @@ var findValueOpts = &lazy[map[string]int]{src: func() map[string]int {
 
 func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	args := c.Args
-	i := 0
-	for i < len(args) && !args[i].dyn && (args[i].s == "-H" || args[i].s == "-L" || args[i].s == "-P" || strings.HasPrefix(args[i].s, "-O") || args[i].s == "-D") {
-		if args[i].s == "-D" {
-			i++
-		}
-		i++
-	}
+	i := findOptionsEnd(args)
 	var roots []word
 	for i < len(args) {
 		s := args[i].s
-		if !args[i].dyn && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ")") {
+		if !args[i].dyn && (strings.HasPrefix(s, "-") || oneOf(s, "(|!|)")) {
 			break
 		}
 		if args[i].stream && strings.IndexByte(s, 0) == 0 {
-			a.fire("dynamic.stream-command", c, "find's start point or expression arrives on stdin")
+			a.fire(ruleDynamicStreamCommand, c, "find's start point or expression arrives on stdin")
 		}
 		roots = append(roots, args[i])
 		i++
@@ -489,17 +489,17 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 		sc.findClean = true
 	}
 	for _, r := range roots {
-		if m, ok := a.secretPath(r.s, sc); ok && !r.dyn {
+		if m, ok := a.files().secretPath(r.s, sc); ok && !r.dyn {
 			// Listing a credentials directory discloses what is there
 			// and feeds its files to the expression.
-			a.fire("secret.read", c, m)
+			a.fire(ruleSecretRead, c, m)
 		}
 	}
 	for ; i < len(args); i++ {
 		w := args[i]
 		if w.dyn {
 			if c.Stream || w.stream {
-				a.fire("dynamic.stream-command", c, "find expression arrives on stdin")
+				a.fire(ruleDynamicStreamCommand, c, "find expression arrives on stdin")
 			} else {
 				a.strict(c, "find expression "+w.display()+" is computed at run time")
 			}
@@ -509,14 +509,11 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 		case findValueOpts.get()[s] > 0:
 			i += findValueOpts.get()[s]
 		case s == "-delete":
-			a.findDelete(c, roots, sc)
-		case s == "-exec" || s == "-execdir" || s == "-ok" || s == "-okdir":
-			j := i + 1
-			for j < len(args) && !(args[j].s == ";" || (args[j].s == "+" && j > i+1 && args[j-1].s == "{}")) {
-				j++
-			}
+			a.code().findDelete(c, roots, sc)
+		case oneOf(s, "-exec|-execdir|-ok|-okdir"):
+			j := execEnd(args, i)
 			inner := args[i+1 : min(j, len(args))]
-			dir := s == "-execdir" || s == "-okdir"
+			dir := oneOf(s, "-execdir|-okdir")
 			if j >= len(args) {
 				// Without a terminator find refuses to run and feeds
 				// nothing; the body is still judged as typed, since the
@@ -530,30 +527,53 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 				i = j
 				continue
 			}
-			a.findExec(c, inner, roots, env, sc, depth, dir)
-			a.findSecret(c, inner, roots, args, sc)
+			a.code().findExec(c, inner, roots, env, sc, depth, dir)
+			a.code().findSecret(c, inner, roots, args, sc)
 			i = j
 		}
 	}
 	return feed{t: tUnknown}
 }
 
-func (a *analyzer) findDelete(c *Cmd, roots []word, sc *scope) {
+// findOptionsEnd returns the index after find's options that come before
+// its start points (-H, -L, -P, -O3, -D debugopts).
+func findOptionsEnd(args []word) int {
+	i := 0
+	for i < len(args) && !args[i].dyn && (oneOf(args[i].s, "-H|-L|-P|-D") || strings.HasPrefix(args[i].s, "-O")) {
+		if args[i].s == "-D" {
+			i++
+		}
+		i++
+	}
+	return i
+}
+
+// execEnd returns the index of the terminator of the -exec (or -ok) at
+// args[i]: ";", or "+" right after "{}"; len(args) when there is none.
+func execEnd(args []word, i int) int {
+	j := i + 1
+	for j < len(args) && !(args[j].s == ";" || (args[j].s == "+" && j > i+1 && args[j-1].s == "{}")) {
+		j++
+	}
+	return j
+}
+
+func (a codeJudge) findDelete(c *Cmd, roots []word, sc *scope) {
 	for _, r := range roots {
-		t := a.classify(r, sc)
-		if t.class == pcProject && (t.abs == sc.cwdIf() || t.abs == a.projectRoot(sc)) {
+		t := a.files().classify(r, sc)
+		if t.class == pcProject && (t.abs == sc.cwdIf() || t.abs == a.req.projectRoot(sc)) {
 			t.class = pcInside
 		}
 		switch t.class {
 		case pcRoot, pcHome, pcSystem, pcOutside, pcProject, pcUnknown:
-			a.fire("fs.find-delete-outside", c, "find "+r.display()+" -delete")
+			a.fire(ruleFsFindDeleteOutside, c, "find "+r.display()+" -delete")
 		case pcInside, pcTemp:
 			if !sc.findClean {
-				a.fire("fs.find-delete", c, "find "+r.display()+" -delete")
+				a.fire(ruleFsFindDelete, c, "find "+r.display()+" -delete")
 			}
 		}
 		if t.git {
-			a.fire("fs.rm-git-metadata", c, "find -delete inside .git")
+			a.fire(ruleFsRmGitMetadata, c, "find -delete inside .git")
 		}
 	}
 }
@@ -562,7 +582,7 @@ func (a *analyzer) findDelete(c *Cmd, roots []word, sc *scope) {
 // standing for the files found. -execdir/-okdir run it in the directory of
 // each match: a relative operand there names a path somewhere under the
 // start point, as unknown as {} itself.
-func (a *analyzer) findExec(c *Cmd, inner []word, roots []word, env map[string]word, sc *scope, depth int, dir bool) {
+func (a codeJudge) findExec(c *Cmd, inner []word, roots []word, env map[string]word, sc *scope, depth int, dir bool) {
 	if len(inner) == 0 {
 		return
 	}
@@ -611,7 +631,7 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	for i, w := range c.Args {
 		v, isFile := "", false
 		switch {
-		case w.s == "-f" || w.s == "--file":
+		case oneOf(w.s, "-f|--file"):
 			isFile = true
 			if i+1 < len(c.Args) {
 				v = c.Args[i+1].s
@@ -632,7 +652,7 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
 	if i >= len(c.Args) {
 		if c.Stream {
-			a.fire("dynamic.stream-code", c, "awk program arrives on stdin")
+			a.fire(ruleDynamicStreamCode, c, "awk program arrives on stdin")
 		}
 		return feed{t: tUnknown}
 	}
@@ -645,18 +665,18 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	}
 	if reAwkDynSystem.get().MatchString(blankStrings(prog.s)) {
 		if c.Stream {
-			a.fire("dynamic.stream-code", c, "awk runs input lines as shell commands")
+			a.fire(ruleDynamicStreamCode, c, "awk runs input lines as shell commands")
 		} else {
-			a.fire("dynamic.code", c, "awk runs a computed shell command")
+			a.fire(ruleDynamicCode, c, "awk runs a computed shell command")
 		}
 	}
 	if strings.Contains(prog.s, "system") || strings.Contains(prog.s, "getline") || strings.Contains(prog.s, "| \"") || strings.Contains(prog.s, "|\"") {
 		for _, s := range stringLiterals(prog.s) {
-			a.runQuiet(c, s, sc, depth)
+			a.code().runQuiet(c, s, sc, depth)
 		}
 	}
 	for _, s := range stringLiterals(prog.s) {
-		a.secretLiteral(c, s, sc)
+		a.code().secretLiteral(c, s, sc)
 	}
 	return feed{t: tUnknown}
 }
@@ -666,14 +686,14 @@ var reAwkDynSystem = &lazyRegexp{src: `system\(\s*[^"\s)]|[^"\s]\s*\|\s*getline|
 
 // runQuiet analyses a string that may be shell code; text that does not
 // parse as shell is ignored because it was probably not meant as code.
-func (a *analyzer) runQuiet(c *Cmd, s string, sc *scope, depth int) {
+func (a codeJudge) runQuiet(c *Cmd, s string, sc *scope, depth int) {
 	if strings.TrimSpace(s) == "" || depth+1 > maxDepth {
 		return
 	}
 	f, err := a.parseText(s)
 	if err != nil {
 		if dangerousText(s) {
-			a.fire("parse.error", c, "embedded shell text")
+			a.fire(ruleParseError, c, "embedded shell text")
 		}
 		return
 	}
@@ -716,7 +736,7 @@ func literalsUpTo(code string, n int) (out []string, all bool) {
 			b.WriteByte(ch)
 			j++
 		}
-		out = append(out, ansiC(b.String()))
+		out = append(out, shell.ANSIC(b.String()))
 		if triple {
 			j += 2
 		}
@@ -750,7 +770,7 @@ var codeOpts = map[string]bool{"-c": true, "-e": true, "-E": true, "--eval": tru
 // reads as options, code or a module: they decide what runs. Values after
 // `--`, after the script or program operand, or after python's -c/-m are
 // plain arguments.
-func (a *analyzer) streamInterp(c *Cmd) {
+func (a codeJudge) streamInterp(c *Cmd) {
 	python := interpFamily(c.Name) == "python" || interpFamily(c.Name) == "pypy"
 	valued := interpValued[interpFamily(c.Name)]
 	if isAwk(c.Name) {
@@ -765,7 +785,7 @@ func (a *analyzer) streamInterp(c *Cmd) {
 		}
 		if w.stream || !strings.HasPrefix(w.s, "-") {
 			if w.stream {
-				a.fire("dynamic.stream-command", c, "a value read from stdin lands in "+c.Name+"'s options")
+				a.fire(ruleDynamicStreamCommand, c, "a value read from stdin lands in "+c.Name+"'s options")
 			}
 			return // the script / program operand: the rest is data
 		}
@@ -775,20 +795,20 @@ func (a *analyzer) streamInterp(c *Cmd) {
 		}
 		takes := codeOpts[w.s] || moduleOpts[w.s] && (w.s != "-i" || isAwk(c.Name)) ||
 			len(w.s) == 2 && strings.IndexByte(valued, w.s[1]) >= 0 ||
-			w.s == "--title" || w.s == "--env-file" || w.s == "--assign" || w.s == "--field-separator"
+			oneOf(w.s, "--title|--env-file|--assign|--field-separator")
 		if !takes || i+1 >= len(args) {
 			continue
 		}
 		i++
 		v := args[i]
 		if v.stream && (codeOpts[w.s] || moduleOpts[w.s]) {
-			a.fire("dynamic.stream-command", c, "a value read from stdin is "+c.Name+" code or a module ("+w.s+")")
+			a.fire(ruleDynamicStreamCommand, c, "a value read from stdin is "+c.Name+" code or a module ("+w.s+")")
 			return
 		}
 		if codeOpts[w.s] || moduleOpts[w.s] {
 			progGiven = true
 		}
-		if python && (w.s == "-c" || w.s == "-m") {
+		if python && (oneOf(w.s, "-c|-m")) {
 			return // python stops reading options here
 		}
 	}
@@ -818,7 +838,7 @@ func blankStrings(code string) string {
 // findSecret: `find . -name .env -exec cat {} +` reads every match with a
 // reading command; a -name/-path naming a secret file makes that a
 // secret read.
-func (a *analyzer) findSecret(c *Cmd, inner, roots, args []word, sc *scope) {
+func (a codeJudge) findSecret(c *Cmd, inner, roots, args []word, sc *scope) {
 	if len(inner) == 0 || inner[0].dyn || metadataOnly.get()[normName(inner[0].s)] {
 		return
 	}
@@ -828,8 +848,8 @@ func (a *analyzer) findSecret(c *Cmd, inner, roots, args []word, sc *scope) {
 		}
 		switch w.s {
 		case "-name", "-iname", "-path", "-ipath", "-wholename":
-			if m, ok := a.secretPath(path.Base(args[i+1].s), sc); ok {
-				a.fire("secret.read", c, m)
+			if m, ok := a.files().secretPath(path.Base(args[i+1].s), sc); ok {
+				a.fire(ruleSecretRead, c, m)
 				return
 			}
 		}

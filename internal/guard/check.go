@@ -65,39 +65,39 @@ func (p *Policy) checkPath(r Request) Result {
 	}
 	raw = expandHome(raw, r.Home)
 	tool := strings.ToLower(r.Tool)
-	abs, _ := a.canon(raw, sc)
+	abs, _ := a.files().canon(raw, sc)
 	if cr, ok := a.customPath(tool, abs); ok {
 		if cr.verdict > Allow {
 			return Result{Verdict: cr.verdict, Rule: cr.ID, Category: "custom", Reason: orDefault(cr.Reason, "blocked by custom rule")}
 		}
 	}
-	if m, ok := a.secretPath(raw, sc); ok {
-		id := "secret.read"
-		if tool == "write" || tool == "edit" {
-			id = "secret.write"
+	if m, ok := a.files().secretPath(raw, sc); ok {
+		id := ruleSecretRead
+		if oneOf(tool, "write|edit") {
+			id = ruleSecretWrite
 		}
 		a.fire(id, nil, m)
 		return a.res
 	}
-	if tool == "search" || tool == "grep" || tool == "glob" {
+	if oneOf(tool, "search|grep|glob") {
 		env := secretEnv{Cwd: r.Cwd, Home: r.Home, ProjectRoot: r.ProjectRoot, Resolve: r.Resolve}
 		m, ok := secrets.CheckSearch(raw, r.Pattern, env)
 		if !ok && p.sw("secret_cli_configs") > Allow {
 			m, ok = cliSecrets.get().CheckSearch(raw, r.Pattern, env)
 		}
 		if ok {
-			a.fire("secret.read", nil, m.Rule+": "+raw+" "+r.Pattern+" ("+m.Reason+")")
+			a.fire(ruleSecretRead, nil, m.Rule+": "+raw+" "+r.Pattern+" ("+m.Reason+")")
 			return a.res
 		}
 	}
-	if (tool == "write" || tool == "edit") && abs != "" {
-		if a.ownWrite(nil, abs); a.res.Category == "self" {
+	if (oneOf(tool, "write|edit")) && abs != "" {
+		if a.self().ownWrite(nil, abs); a.res.Category == "self" {
 			return a.res // no custom allow overrides atreides's own files
 		}
 		if cr, ok := a.customPath(tool, abs); ok && cr.verdict == Allow {
 			return Result{Verdict: Allow, Rule: cr.ID, Reason: "allowed by custom rule"}
 		}
-		a.writeTarget(nil, lit(abs), sc)
+		a.files().writeTarget(nil, lit(abs), sc)
 	}
 	return a.res
 }
@@ -111,7 +111,7 @@ func (a *analyzer) customPath(tool, abs string) (customRule, bool) {
 		}
 		pat := cr.Path
 		if !path.IsAbs(pat) && !strings.HasPrefix(pat, "~") {
-			pat = path.Join(a.projectRoot(newScope(a.req.Cwd)), pat)
+			pat = path.Join(a.req.projectRoot(newScope(a.req.Cwd)), pat)
 		}
 		pat = expandHome(pat, a.req.Home)
 		if ok, _ := doublestar.Match(pat, abs); ok && (!found || cr.verdict > best.verdict) {

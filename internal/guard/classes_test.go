@@ -308,7 +308,7 @@ func TestGroupAskWhenOff(t *testing.T) {
 		}
 	}
 	// A group that does not destroy state stays off until enabled.
-	if v, on := DefaultPolicy().verdictFor(ruleByID("messaging.kafka-delete")); on {
+	if v, on := DefaultPolicy().verdictFor(ruleByID(ruleMessagingKafkaDelete)); on {
 		t.Errorf("messaging group off: messaging.kafka-delete = %s, want off", v)
 	}
 	// Disabling a rule still turns it off.
@@ -352,11 +352,11 @@ func TestTempKeepsProtection(t *testing.T) {
 	a := &analyzer{p: DefaultPolicy(), req: &r}
 	sc := newScope(proj)
 	for _, p := range []string{proj + "/.atreides/config.yaml", "/tmp/x/.atreides", "/tmp/x/.git/config", proj + "/build"} {
-		if c := a.classAbs(p, sc); c == pcTemp {
+		if c := a.req.classAbs(p, sc); c == pcTemp {
 			t.Errorf("classAbs(%s) = temp", p)
 		}
 	}
-	if c := a.classAbs("/tmp/x/build", sc); c != pcTemp {
+	if c := a.req.classAbs("/tmp/x/build", sc); c != pcTemp {
 		t.Errorf("classAbs(/tmp/x/build) = %v, want temp", c)
 	}
 }

@@ -69,7 +69,7 @@ type foldShift struct{ at, extra int }
 
 func newCodeText(src string) *codeText { return &codeText{src: src} }
 
-// fold builds lower. Besides ASCII, the only characters whose case folds
+// foldPath builds lower. Besides ASCII, the only characters whose case folds
 // to an ASCII letter are the Kelvin sign (K) and the long s (ſ), so a
 // literal's search in lower never misses what a case-insensitive regexp
 // would match (TestFoldCoversCaseInsensitiveLetters). Every other byte

@@ -131,7 +131,7 @@ func urlFileName(u string) string {
 		return ""
 	}
 	n := path.Base(u)
-	if n == "." || n == "/" {
+	if oneOf(n, ".|/") {
 		return ""
 	}
 	return n
@@ -143,5 +143,5 @@ func (a *analyzer) downloadedProgram(c *Cmd, head word, sc *scope) {
 	if head.dyn || !strings.Contains(head.s, "/") || !sc.downloaded(head.s) {
 		return
 	}
-	a.fire("rce.download-exec", c, head.s+" was just downloaded")
+	a.fire(ruleRceDownloadExec, c, head.s+" was just downloaded")
 }

@@ -4,66 +4,9 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
-
-// Effects is what a shell command does to files and whether it runs a
-// check, found by the same walk that judges it: every wrapper, shell,
-// eval, substitution and carrier the guard unwraps is seen here too, so
-// governance's scope gate and the session's phase inference cannot be
-// bypassed by a form the guard understands.
-type Effects struct {
-	// Writes are the files and directories the command creates, changes,
-	// moves, deletes or changes the mode of: absolute, cleaned, in the
-	// order named, without duplicates. An unquoted glob stays a pattern
-	// (/p/build/*.o), which a scope check treats as the names it spells.
-	Writes []string
-	// Unknown describes writes whose targets cannot be listed before the
-	// command runs: computed paths, patches, extractions, interpreters'
-	// code, task runners, package installs, programs that run their
-	// arguments as a command.
-	Unknown []string
-	// Changes names the first part of the command that certainly changes
-	// files ("rm", "redirect > out.txt", "sed -i", "git commit"); "" when
-	// none does.
-	Changes string
-	// Verifies names the first test, build or lint run ("go test").
-	Verifies string
-	// Reads are the files a plain reader prints for whoever runs the
-	// command (cat, head, tail, nl, less, bat, sed without -i): what an
-	// agent has seen of a file through the shell. Absolute and cleaned
-	// like Writes; a computed path is left out.
-	Reads []string
-	// Programs names the programs the command runs, by base name, in the
-	// order first seen, at most maxPrograms: what the trace ledger keeps
-	// of a command instead of its text. A program word known only at run
-	// time, or one that does not look like a program's name, is left out.
-	Programs []string
-}
-
-// maxPrograms bounds Effects.Programs.
-const maxPrograms = 16
-
-// ran records that the command runs the program named name.
-func (a *analyzer) ran(name string) {
-	if n := programName(name); n != "" && !slices.Contains(a.eff.Programs, n) && len(a.eff.Programs) < maxPrograms {
-		a.eff.Programs = append(a.eff.Programs, n)
-	}
-}
-
-// programName is name's base name when it looks like a program's name
-// (printable ASCII without blanks, '=', '$', quotes or backslashes, at
-// most 64 bytes), "" otherwise: anything else may be data.
-func programName(name string) string {
-	name = path.Base(name)
-	bad := func(r rune) bool { return r <= ' ' || r >= 0x7f || strings.ContainsRune("=$`'\"\\", r) }
-	if name == "." || name == "/" || len(name) > 64 || strings.ContainsFunc(name, bad) {
-		return ""
-	}
-	return name
-}
-
-// Empty reports whether the command writes nothing atreides can see.
-func (e Effects) Empty() bool { return len(e.Writes) == 0 && len(e.Unknown) == 0 }
 
 // noRules judges nothing: analysing a command with it only collects
 // effects, without building the rule tables a verdict needs.
@@ -76,17 +19,17 @@ func (a *analyzer) judging() bool { return a.p != noRules }
 // without judging it. It is pure (the Request's Resolve is the only file
 // system access) and never panics: a failure inside the analysis is an
 // unknown write.
-func ShellEffects(r Request) (e Effects) {
+func ShellEffects(r Request) (e shell.Effects) {
 	defer func() {
 		if x := recover(); x != nil {
-			e = Effects{Unknown: []string{"the command could not be analysed"}}
+			e = shell.Effects{Unknown: []string{"the command could not be analysed"}}
 		}
 	}()
 	return noRules.checkShell(r).Effects
 }
 
 // changed records the first certain change.
-func (a *analyzer) changed(what string) {
+func (a effectWalk) changed(what string) {
 	if a.eff.Changes == "" {
 		a.eff.Changes = what
 	}
@@ -94,7 +37,7 @@ func (a *analyzer) changed(what string) {
 
 // unknownWrite records a write whose target cannot be listed; certain
 // says the command does change files (tar -x), not only that it may.
-func (a *analyzer) unknownWrite(why string, certain bool, what string) {
+func (a effectWalk) unknownWrite(why string, certain bool, what string) {
 	if certain {
 		a.changed(what)
 	}
@@ -107,7 +50,7 @@ func (a *analyzer) unknownWrite(why string, certain bool, what string) {
 // Changes ("rm", "redirect >"). In the judging walk the path is checked
 // against atreides's own files (selfguard.go): a deletion, move or mode
 // change is otherwise judged by the command's own rules.
-func (a *analyzer) wrote(c *Cmd, w word, sc *scope, what string) {
+func (a effectWalk) wrote(c *Cmd, w word, sc *scope, what string) {
 	a.noteWrite(c, w, sc, what, false)
 }
 
@@ -115,7 +58,7 @@ func (a *analyzer) wrote(c *Cmd, w word, sc *scope, what string) {
 // a copy's destination, sed -i, dd of=, a named download): the judging
 // walk also checks the target like any written file (writeTarget:
 // devices, critical and startup files, secrets, atreides's own files).
-func (a *analyzer) wroteContent(c *Cmd, w word, sc *scope, what string) {
+func (a effectWalk) wroteContent(c *Cmd, w word, sc *scope, what string) {
 	a.noteWrite(c, w, sc, what, true)
 }
 
@@ -129,14 +72,14 @@ type pendingWrite struct {
 }
 
 // judgeContentWrites judges the content writes the current command made.
-func (a *analyzer) judgeContentWrites() {
+func (a effectWalk) judgeContentWrites() {
 	for _, p := range a.contentWrites {
-		a.writeTarget(p.c, p.w, p.sc)
+		a.files().writeTarget(p.c, p.w, p.sc)
 	}
 	a.contentWrites = a.contentWrites[:0]
 }
 
-func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content bool) {
+func (a effectWalk) noteWrite(c *Cmd, w word, sc *scope, what string, content bool) {
 	if w.proc != nil {
 		return // >(cmd): the substitution's own commands are walked
 	}
@@ -144,12 +87,12 @@ func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content boo
 		return // 2>/dev/null: nothing to judge or record
 	}
 	if a.judging() {
-		a.ownWriteTarget(c, w, sc)
+		a.self().ownWriteTarget(c, w, sc)
 		switch {
 		case content && c != nil:
 			a.contentWrites = append(a.contentWrites, pendingWrite{c, w, sc})
 		case content:
-			a.writeTarget(c, w, sc) // a redirection, judged before its command
+			a.files().writeTarget(c, w, sc) // a redirection, judged before its command
 		}
 	}
 	if w.dyn {
@@ -161,7 +104,7 @@ func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content boo
 		return
 	}
 	s := w.s
-	p, ok := a.canon(s, sc)
+	p, ok := a.files().canon(s, sc)
 	if !ok {
 		a.unknownWrite(what+" writes to "+s+" in an unknown directory", true, what)
 		return
@@ -171,7 +114,7 @@ func (a *analyzer) noteWrite(c *Cmd, w word, sc *scope, what string, content boo
 		return
 	}
 	if _, ok := a.paths.made[p]; a.judging() && (content || !ok) {
-		a.noteMade(p, madeFile{}) // chmod +x keeps what is known of its text
+		a.self().noteMade(p, madeFile{}) // chmod +x keeps what is known of its text
 	}
 	a.changed(what)
 	if !slices.Contains(a.eff.Writes, p) && len(a.eff.Writes) < 256 {
@@ -190,13 +133,13 @@ func harmlessDevice(s string) bool {
 // effects records what the resolved simple command c writes and whether
 // it verifies. Wrappers reach here twice: as themselves (no effect) and,
 // through their handler, as the command they run.
-func (a *analyzer) effects(c *Cmd) {
+func (a effectWalk) effects(c *Cmd) {
 	if a.eff.Verifies == "" {
 		a.eff.Verifies = verifier(c.Name, c.Args)
 	}
 	a.reads(c)
 	if f := writers.get()[c.Name]; f != nil {
-		f(a, c)
+		f(a.analyzer, c)
 		return
 	}
 	if isInterpreter(c.Name) {
@@ -228,7 +171,7 @@ var readers = map[string]string{
 }
 
 // reads records the files c prints whole or in part (Effects.Reads).
-func (a *analyzer) reads(c *Cmd) {
+func (a effectWalk) reads(c *Cmd) {
 	valued, ok := readers[c.Name]
 	if !ok || c.sc.findDir != "" {
 		return
@@ -248,7 +191,7 @@ func (a *analyzer) reads(c *Cmd) {
 		if w.dyn || w.proc != nil || w.s == "-" {
 			continue
 		}
-		if p, ok := a.canon(w.s, c.sc); ok && !slices.Contains(a.eff.Reads, p) && len(a.eff.Reads) < 256 {
+		if p, ok := a.files().canon(w.s, c.sc); ok && !slices.Contains(a.eff.Reads, p) && len(a.eff.Reads) < 256 {
 			a.eff.Reads = append(a.eff.Reads, p)
 		}
 	}
@@ -417,9 +360,9 @@ func wOperands(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
 		tree := c.Name == "rm" && hasOption(c.Args, "rR", "--recursive")
 		for _, w := range operands(c.Args, short, long...) {
-			a.wrote(c, w, c.sc, c.Name)
+			a.writes().wrote(c, w, c.sc, c.Name)
 			if tree {
-				a.ownTree(c, w, c.sc)
+				a.self().ownTree(c, w, c.sc)
 			}
 		}
 	}
@@ -429,7 +372,7 @@ func wOperands(short string, long ...string) writer {
 func wContent(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
 		for _, w := range operands(c.Args, short, long...) {
-			a.wroteContent(c, w, c.sc, c.Name)
+			a.writes().wroteContent(c, w, c.sc, c.Name)
 		}
 	}
 }
@@ -444,9 +387,9 @@ func wAfterFirst(short string, long ...string) writer {
 		}
 		tree := hasOption(c.Args, "R", "--recursive")
 		for _, w := range ops {
-			a.wrote(c, w, c.sc, c.Name)
+			a.writes().wrote(c, w, c.sc, c.Name)
 			if tree {
-				a.ownTree(c, w, c.sc)
+				a.self().ownTree(c, w, c.sc)
 			}
 		}
 	}
@@ -471,9 +414,9 @@ func wChmod(a *analyzer, c *Cmd) {
 		case !modeSeen:
 			modeSeen = true
 		default:
-			a.wrote(c, w, c.sc, "chmod")
+			a.writes().wrote(c, w, c.sc, "chmod")
 			if hasOption(c.Args, "R", "--recursive") {
-				a.ownTree(c, w, c.sc)
+				a.self().ownTree(c, w, c.sc)
 			}
 		}
 	}
@@ -488,7 +431,7 @@ func wCopy(a *analyzer, c *Cmd) {
 	ops := operands(c.Args, "tSmogTbZ", "--target-directory", "--suffix", "--mode", "--owner", "--group")
 	if c.Name == "install" && hasOption(c.Args, "d", "--directory") {
 		for _, w := range ops {
-			a.wrote(c, w, c.sc, c.Name)
+			a.writes().wrote(c, w, c.sc, c.Name)
 		}
 		return
 	}
@@ -496,40 +439,40 @@ func wCopy(a *analyzer, c *Cmd) {
 	var dst word
 	intoDir := false
 	if dir, ok := optValue(c.Args, 't', "--target-directory"); ok {
-		a.wroteContent(c, dir, c.sc, c.Name)
+		a.writes().wroteContent(c, dir, c.sc, c.Name)
 		dst, intoDir = dir, true
 	} else if len(ops) >= 2 {
 		srcs = ops[:len(ops)-1]
 		dst, intoDir = ops[len(ops)-1], len(ops) > 2
-		a.wroteContent(c, dst, c.sc, c.Name)
+		a.writes().wroteContent(c, dst, c.sc, c.Name)
 	} else if c.Name == "ln" && len(ops) == 1 && !ops[0].dyn {
 		dst = lit(path.Base(ops[0].s)) // ln -s /x/y: ./y
-		a.wrote(c, dst, c.sc, c.Name)
-		a.noteLink(c, ops[0], dst, false)
+		a.writes().wrote(c, dst, c.sc, c.Name)
+		a.self().noteLink(c, ops[0], dst, false)
 		return
 	} else {
 		return
 	}
 	if c.Name == "mv" {
 		for _, s := range srcs {
-			a.wrote(c, s, c.sc, c.Name)
-			a.ownTree(c, s, c.sc)
+			a.writes().wrote(c, s, c.sc, c.Name)
+			a.self().ownTree(c, s, c.sc)
 		}
 	}
-	a.copyEffects(c, srcs, dst, intoDir)
+	a.writes().copyEffects(c, srcs, dst, intoDir)
 }
 
 // copyEffects follows a copy, move or link into atreides's own files:
 // each source may land inside the destination directory (cp x.json .claude
 // is .claude/x.json); a link is remembered for the rest of the command;
 // a copy of an installed atreides program is atreides under a new name.
-func (a *analyzer) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
+func (a effectWalk) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
 	if c.Name == "ln" {
 		for _, s := range srcs {
 			if len(srcs) == 1 && !intoDir {
-				a.noteLink(c, s, dst, false)
+				a.self().noteLink(c, s, dst, false)
 			}
-			a.noteLink(c, s, dst, true)
+			a.self().noteLink(c, s, dst, true)
 		}
 	}
 	if !a.judging() {
@@ -544,25 +487,25 @@ func (a *analyzer) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
 		} else if len(lands) >= 64 && !l.contents {
 			lands[0] = landing{contents: true} // more names than judged one by one
 		}
-		if c.Name == "cp" || c.Name == "install" {
+		if oneOf(c.Name, "cp|install") {
 			a.noteCopy(c, s, dst)
 		}
 	}
-	a.ownLanding(c, dst, lands, recursive)
+	a.self().ownLanding(c, dst, lands, recursive)
 }
 
 // noteCopy remembers a copy of an installed atreides program (the
 // destination, and the source's name inside it when it is a directory).
-func (a *analyzer) noteCopy(c *Cmd, src, dst word) {
+func (a effectWalk) noteCopy(c *Cmd, src, dst word) {
 	if src.dyn || dst.dyn {
 		return
 	}
-	sp, ok := a.canon(src.s, c.sc)
-	o := a.own()
-	if !ok || !oneOfPaths(a.fold(sp), o.bins) && !onPath(o, a.fold(sp)) {
+	sp, ok := a.files().canon(src.s, c.sc)
+	o := a.req.ownFiles()
+	if !ok || !oneOfPaths(foldPath(sp), o.bins) && !onPath(o, foldPath(sp)) {
 		return
 	}
-	d, ok := a.canon(dst.s, c.sc)
+	d, ok := a.files().canon(dst.s, c.sc)
 	if !ok {
 		return
 	}
@@ -586,7 +529,7 @@ func wRsync(a *analyzer, c *Cmd) {
 	}
 	dst := ops[len(ops)-1]
 	if !remote(dst) {
-		a.wroteContent(c, dst, c.sc, c.Name)
+		a.writes().wroteContent(c, dst, c.sc, c.Name)
 		var lands []landing
 		for _, s := range ops[:len(ops)-1] {
 			if !remote(s) {
@@ -595,12 +538,12 @@ func wRsync(a *analyzer, c *Cmd) {
 				lands = append(lands, landing{contents: true}) // host:dir, its name unknown here
 			}
 		}
-		a.ownLanding(c, dst, lands, true)
+		a.self().ownLanding(c, dst, lands, true)
 	}
 	if hasOption(c.Args, "", "--remove-source-files") {
 		for _, s := range ops[:len(ops)-1] {
 			if !remote(s) {
-				a.wrote(c, s, c.sc, c.Name)
+				a.writes().wrote(c, s, c.sc, c.Name)
 			}
 		}
 	}
@@ -610,7 +553,7 @@ func wDD(a *analyzer, c *Cmd) {
 	for _, w := range c.Args {
 		if of, ok := strings.CutPrefix(w.s, "of="); ok {
 			w.s = of
-			a.wroteContent(c, w, c.sc, "dd")
+			a.writes().wroteContent(c, w, c.sc, "dd")
 		}
 	}
 }
@@ -629,7 +572,7 @@ func wInPlace(short string, long ...string) writer {
 			}
 		}
 		for _, w := range files {
-			a.wroteContent(c, w, c.sc, c.Name+" -i")
+			a.writes().wroteContent(c, w, c.sc, c.Name+" -i")
 		}
 	}
 }
@@ -645,7 +588,7 @@ func wYq(a *analyzer, c *Cmd) {
 		files = files[1:]
 	}
 	for _, w := range files {
-		a.wroteContent(c, w, c.sc, "yq -i")
+		a.writes().wroteContent(c, w, c.sc, "yq -i")
 	}
 }
 
@@ -654,7 +597,7 @@ func wYq(a *analyzer, c *Cmd) {
 func wPerlRuby(a *analyzer, c *Cmd) {
 	if !inPlaceFlag(c.Args, "eEIMlx") {
 		if !versionQuery(c) {
-			a.unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
+			a.writes().unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
 		}
 		return
 	}
@@ -663,10 +606,10 @@ func wPerlRuby(a *analyzer, c *Cmd) {
 		files = files[1:]
 	}
 	for _, w := range files {
-		a.wrote(c, w, c.sc, c.Name+" -i")
+		a.writes().wrote(c, w, c.sc, c.Name+" -i")
 	}
 	if hasOption(c.Args, "eE") {
-		a.unknownWrite(c.Name+" -e code may write other files", false, c.Name)
+		a.writes().unknownWrite(c.Name+" -e code may write other files", false, c.Name)
 	}
 }
 
@@ -702,7 +645,7 @@ func inPlaceFlag(args []word, valued string) bool {
 func wOutputOpt(short byte, long string) writer {
 	return func(a *analyzer, c *Cmd) {
 		if w, ok := optValue(c.Args, short, long); ok {
-			a.wrote(c, w, c.sc, c.Name+" "+long)
+			a.writes().wrote(c, w, c.sc, c.Name+" "+long)
 		}
 	}
 }
@@ -722,12 +665,12 @@ func wSplit(a *analyzer, c *Cmd) {
 		}
 	}
 	if prefix.dyn {
-		a.wrote(c, prefix, c.sc, c.Name)
+		a.writes().wrote(c, prefix, c.sc, c.Name)
 		return
 	}
 	prefix.s += "*"
 	prefix.glob = true
-	a.wrote(c, prefix, c.sc, c.Name)
+	a.writes().wrote(c, prefix, c.sc, c.Name)
 }
 
 // sideFile is an option naming a file a downloader writes besides what
@@ -746,33 +689,33 @@ var sideFiles = map[string][]sideFile{
 // download-then-execute shares), and curl's and wget's side files.
 func wDownload(a *analyzer, c *Cmd) {
 	if c.Name == "wget" && hasOption(c.Args, "rmp", "--recursive", "--mirror", "--page-requisites") {
-		a.unknownWrite("wget writes the files it fetches under the working directory or -P", true, "wget")
+		a.writes().unknownWrite("wget writes the files it fetches under the working directory or -P", true, "wget")
 		return
 	}
 	files, named := downloadTargets(c)
 	for i, f := range files {
 		if i < named {
-			a.wroteContent(c, lit(f), c.sc, c.Name)
+			a.writes().wroteContent(c, lit(f), c.sc, c.Name)
 		} else {
 			// A name taken from the URL: wget saves x.1 rather than
 			// overwrite, so it is recorded but not judged as a write.
-			a.wrote(c, lit(f), c.sc, c.Name)
+			a.writes().wrote(c, lit(f), c.sc, c.Name)
 		}
 	}
 	if c.Name == "wget" || hasOption(c.Args, "O", "--remote-name", "--remote-name-all") {
 		for _, w := range c.Pos() {
 			if w.dyn {
-				a.unknownWrite(c.Name+" names its output file after a URL computed at run time", true, c.Name)
+				a.writes().unknownWrite(c.Name+" names its output file after a URL computed at run time", true, c.Name)
 			}
 		}
 	}
 	for _, o := range sideFiles[c.Name] {
 		if w, ok := optValue(c.Args, o.short, o.long); ok {
-			a.wrote(c, w, c.sc, c.Name+" "+o.long)
+			a.writes().wrote(c, w, c.sc, c.Name+" "+o.long)
 		}
 	}
 	if c.Name == "curl" && hasOption(c.Args, "J", "--remote-header-name") {
-		a.unknownWrite("curl -J names its output file after the server's answer", true, "curl -O")
+		a.writes().unknownWrite("curl -J names its output file after the server's answer", true, "curl -O")
 	}
 }
 
@@ -793,28 +736,28 @@ func wTar(a *analyzer, c *Cmd) {
 			return
 		}
 		if hasOption(args, "P", "--absolute-names") {
-			a.unknownWrite("tar -P extracts members to the paths they name", true, "tar -x")
+			a.writes().unknownWrite("tar -P extracts members to the paths they name", true, "tar -x")
 			if a.judging() {
-				a.fire("self.tree-write", c, "tar -P extracts members to any path they name")
+				a.fire(ruleSelfTreeWrite, c, "tar -P extracts members to any path they name")
 			}
 			return
 		}
 		if d, ok := optValue(args, 'C', "--directory"); ok {
 			// Members land under -C (tar strips leading / and refuses
 			// ".." unless -P): a scope holding the directory holds them.
-			a.wrote(c, d, c.sc, "tar -x")
-			a.ownExtract(c, &d, "tar -x")
+			a.writes().wrote(c, d, c.sc, "tar -x")
+			a.self().ownExtract(c, &d, "tar -x")
 			return
 		}
-		a.unknownWrite("tar extracts the archive's files into the working directory", true, "tar -x")
-		a.ownExtract(c, nil, "tar -x")
+		a.writes().unknownWrite("tar extracts the archive's files into the working directory", true, "tar -x")
+		a.self().ownExtract(c, nil, "tar -x")
 	case has("c", "--create") || has("r", "--append") || has("u", "--update"):
 		archive, ok := optValue(args, 'f', "--file")
 		if !ok && strings.Contains(mode, "f") && len(args) > 1 {
 			archive, ok = args[1], true // tar cf out.tar dir: the bundle's f takes the next word
 		}
 		if ok {
-			a.wrote(c, archive, c.sc, "tar")
+			a.writes().wrote(c, archive, c.sc, "tar")
 		}
 		if hasOption(args, "", "--remove-files") {
 			// The members are deleted once archived: each is written.
@@ -824,7 +767,7 @@ func wTar(a *analyzer, c *Cmd) {
 			}
 			for _, w := range operands(members, "fCT", "--file", "--directory", "--files-from") {
 				if !ok || w.s != archive.s {
-					a.wrote(c, w, c.sc, "tar --remove-files")
+					a.writes().wrote(c, w, c.sc, "tar --remove-files")
 				}
 			}
 		}
@@ -836,18 +779,18 @@ func wUnzip(a *analyzer, c *Cmd) {
 		return // list, test or print to stdout
 	}
 	if d, ok := optValue(c.Args, 'd', ""); ok {
-		a.wrote(c, d, c.sc, "unzip") // unzip skips members that climb out with ".."
-		a.ownExtract(c, &d, "unzip")
+		a.writes().wrote(c, d, c.sc, "unzip") // unzip skips members that climb out with ".."
+		a.self().ownExtract(c, &d, "unzip")
 		return
 	}
-	a.unknownWrite("unzip extracts the archive's files into the working directory", true, "unzip")
-	a.ownExtract(c, nil, "unzip")
+	a.writes().unknownWrite("unzip extracts the archive's files into the working directory", true, "unzip")
+	a.self().ownExtract(c, nil, "unzip")
 }
 
 func wUnpack(subs string) writer {
 	return func(a *analyzer, c *Cmd) {
 		if len(c.Args) > 0 && oneOf(c.Args[0].s, subs) {
-			a.unknownWrite(c.Name+" extracts an archive's files", true, c.Name)
+			a.writes().unknownWrite(c.Name+" extracts an archive's files", true, c.Name)
 			var dir *word
 			for _, w := range c.Args {
 				if v, ok := strings.CutPrefix(w.s, "-o"); ok && v != "" {
@@ -856,7 +799,7 @@ func wUnpack(subs string) writer {
 					dir = &d // 7z x a.7z -obuild
 				}
 			}
-			a.ownExtract(c, dir, c.Name+" "+c.Args[0].s)
+			a.self().ownExtract(c, dir, c.Name+" "+c.Args[0].s)
 		}
 	}
 }
@@ -868,13 +811,13 @@ func wCompress(a *analyzer, c *Cmd) {
 		return
 	}
 	for _, w := range operands(c.Args, "S", "--suffix") {
-		a.wrote(c, w, c.sc, c.Name)
+		a.writes().wrote(c, w, c.sc, c.Name)
 	}
 }
 
 func wZip(a *analyzer, c *Cmd) {
 	if ops := operands(c.Args, "bnPtx"); len(ops) > 0 {
-		a.wrote(c, ops[0], c.sc, "zip")
+		a.writes().wrote(c, ops[0], c.sc, "zip")
 	}
 }
 
@@ -883,20 +826,20 @@ func wPatch(a *analyzer, c *Cmd) {
 		return
 	}
 	if o, ok := optValue(c.Args, 'o', "--output"); ok {
-		a.wrote(c, o, c.sc, "patch")
+		a.writes().wrote(c, o, c.sc, "patch")
 		return
 	}
 	if ops := operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
-		a.wrote(c, ops[0], c.sc, "patch")
+		a.writes().wrote(c, ops[0], c.sc, "patch")
 		return
 	}
-	a.unknownWrite("patch writes the files its patch names", true, "patch")
+	a.writes().unknownWrite("patch writes the files its patch names", true, "patch")
 }
 
 // wVim: vim -es / ex mode runs commands that may write the files named.
 func wVim(a *analyzer, c *Cmd) {
 	for _, w := range operands(c.Args, "cSuUiTwWt", "--cmd") {
-		a.wrote(c, w, c.sc, c.Name)
+		a.writes().wrote(c, w, c.sc, c.Name)
 	}
 }
 
@@ -914,11 +857,11 @@ func wFormatter(flag, check string) writer {
 		}
 		files := operands(c.Args, "", "--config", "--ignore-path", "--plugin", "--parser", "--ext", "-c", "--rule", "--line-length", "-l")
 		if len(files) == 0 {
-			a.unknownWrite(what+" rewrites files under the working directory", true, what)
+			a.writes().unknownWrite(what+" rewrites files under the working directory", true, what)
 			return
 		}
 		for _, w := range files {
-			a.wrote(c, w, c.sc, what)
+			a.writes().wrote(c, w, c.sc, what)
 		}
 	}
 }
@@ -947,11 +890,11 @@ func wRuff(a *analyzer, c *Cmd) {
 	}
 	files := operands(c.Args, "", "--config", "--select", "--ignore", "--extend-select", "--line-length", "--target-version")[1:]
 	if len(files) == 0 {
-		a.unknownWrite("ruff "+sub+" rewrites files under the working directory", true, "ruff "+sub)
+		a.writes().unknownWrite("ruff "+sub+" rewrites files under the working directory", true, "ruff "+sub)
 		return
 	}
 	for _, w := range files {
-		a.wrote(c, w, c.sc, "ruff "+sub)
+		a.writes().wrote(c, w, c.sc, "ruff "+sub)
 	}
 }
 
@@ -963,94 +906,105 @@ func wFind(a *analyzer, c *Cmd) {
 	}
 	var roots []string
 	for _, w := range c.Args {
-		if !w.dyn && (strings.HasPrefix(w.s, "-") || w.s == "(" || w.s == "!") {
+		if !w.dyn && (strings.HasPrefix(w.s, "-") || oneOf(w.s, "(|!")) {
 			break
 		}
 		roots = append(roots, w.display())
-		if p, ok := a.canon(w.s, c.sc); ok && !w.dyn && a.judging() {
-			a.ownWrite(c, p)
+		if p, ok := a.files().canon(w.s, c.sc); ok && !w.dyn && a.judging() {
+			a.self().ownWrite(c, p)
 		}
 	}
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
-	a.unknownWrite("find -delete removes the matches under "+strings.Join(roots, " "), true, "find -delete")
+	a.writes().unknownWrite("find -delete removes the matches under "+strings.Join(roots, " "), true, "find -delete")
 }
 
-// wGit: the subcommands that write the work tree.
-func wGit(a *analyzer, c *Cmd) {
-	args := c.Args
-	sc := c.sc
+// gitGlobalOptions skips git's options before the subcommand and returns
+// the arguments from the subcommand on, in the directory -C names.
+func gitGlobalOptions(a *analyzer, args []word, sc *scope) ([]word, *scope) {
 	for len(args) > 0 && !args[0].dyn && strings.HasPrefix(args[0].s, "-") {
 		s := args[0].s
 		if oneOf(s, "-C|-c|--git-dir|--work-tree|--namespace|--config-env") && len(args) > 1 {
 			if s == "-C" {
-				sc = a.chdir(sc.clone(), args[1])
+				sc = a.req.chdir(sc.clone(), args[1])
 			}
 			args = args[2:]
 			continue
 		}
 		args = args[1:]
 	}
+	return args, sc
+}
+
+// wGitCheckout records the writes of git checkout or restore (sub): the
+// paths after --, restore's operands, or any tracked file.
+func wGitCheckout(a *analyzer, g *Cmd, sub string, rest []word, sc *scope) {
+	if i := slices.IndexFunc(rest, func(w word) bool { return !w.dyn && w.s == "--" }); i >= 0 {
+		for _, p := range rest[i+1:] {
+			a.writes().wrote(g, p, sc, "git "+sub)
+		}
+		return
+	}
+	ops := operands(rest, "sbBU", "--source", "--conflict", "--pathspec-from-file")
+	if sub == "restore" {
+		for _, p := range ops {
+			a.writes().wrote(g, p, sc, "git restore")
+		}
+		return
+	}
+	if len(ops) == 0 && hasOption(rest, "bB", "--orphan") {
+		return // a new branch at HEAD: the tree stays as it is
+	}
+	a.writes().unknownWrite("git checkout may rewrite any tracked file", true, "git checkout")
+}
+
+// wGit: the subcommands that write the work tree.
+func wGit(a *analyzer, c *Cmd) {
+	args, sc := gitGlobalOptions(a, c.Args, c.sc)
 	if len(args) == 0 || args[0].dyn {
 		return
 	}
 	sub, rest := args[0].s, args[1:]
 	if oneOf(sub, gitChangers) {
-		a.changed("git " + sub)
+		a.writes().changed("git " + sub)
 	}
 	g := &Cmd{Name: "git " + sub, Args: rest, a: a, sc: sc}
 	switch sub {
 	case "apply", "am":
 		if !hasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached") {
-			a.unknownWrite("git "+sub+" writes the files its patch names", true, "git "+sub)
+			a.writes().unknownWrite("git "+sub+" writes the files its patch names", true, "git "+sub)
 		}
 	case "checkout", "restore":
-		if i := slices.IndexFunc(rest, func(w word) bool { return !w.dyn && w.s == "--" }); i >= 0 {
-			for _, p := range rest[i+1:] {
-				a.wrote(g, p, sc, "git "+sub)
-			}
-			return
-		}
-		ops := operands(rest, "sbBU", "--source", "--conflict", "--pathspec-from-file")
-		if sub == "restore" {
-			for _, p := range ops {
-				a.wrote(g, p, sc, "git restore")
-			}
-			return
-		}
-		if len(ops) == 0 && hasOption(rest, "bB", "--orphan") {
-			return // a new branch at HEAD: the tree stays as it is
-		}
-		a.unknownWrite("git checkout may rewrite any tracked file", true, "git checkout")
+		wGitCheckout(a, g, sub, rest, sc)
 	case "rm", "mv":
 		if hasOption(rest, "n", "--cached", "--dry-run") {
 			return
 		}
 		for _, p := range operands(rest, "", "--pathspec-from-file") {
-			a.wrote(g, p, sc, "git "+sub)
+			a.writes().wrote(g, p, sc, "git "+sub)
 		}
 	case "reset":
 		if hasOption(rest, "", "--hard", "--merge", "--keep") {
-			a.unknownWrite("git reset "+"--hard rewrites the working tree", true, "git reset")
+			a.writes().unknownWrite("git reset "+"--hard rewrites the working tree", true, "git reset")
 		}
 	case "clean":
 		if !hasOption(rest, "n", "--dry-run") {
-			a.unknownWrite("git clean deletes untracked files", true, "git clean")
+			a.writes().unknownWrite("git clean deletes untracked files", true, "git clean")
 		}
 	case "stash":
 		if len(rest) == 0 || oneOf(firstOperand(rest), "push|save|pop|apply|drop|clear") || firstOperand(rest) == "" {
-			if sub := firstOperand(rest); sub != "drop" && sub != "clear" {
-				a.unknownWrite("git stash rewrites the working tree", true, "git stash")
+			if sub := firstOperand(rest); !oneOf(sub, "drop|clear") {
+				a.writes().unknownWrite("git stash rewrites the working tree", true, "git stash")
 			}
 		}
 	case "merge", "rebase", "pull", "cherry-pick", "revert", "switch", "worktree", "submodule", "clone", "init":
-		if sub == "merge" || sub == "rebase" || sub == "cherry-pick" || sub == "revert" {
+		if oneOf(sub, "merge|rebase|cherry-pick|revert") {
 			if hasOption(rest, "", "--abort", "--quit") {
 				return
 			}
 		}
-		a.unknownWrite("git "+sub+" rewrites the working tree", true, "git "+sub)
+		a.writes().unknownWrite("git "+sub+" rewrites the working tree", true, "git "+sub)
 	}
 }
 
@@ -1058,124 +1012,69 @@ func wGit(a *analyzer, c *Cmd) {
 // history; read-only ones (status, diff, log, show) are exploration.
 const gitChangers = "commit|apply|checkout|switch|restore|reset|merge|rebase|cherry-pick|revert|stash|pull|am|mv|rm|clean|add"
 
+// writingTools are the programs that may write anything: task runners,
+// package managers, formatters; subs are the subcommands that do,
+// "a|b" for alternatives, "*" for every one.
+var writingTools = []struct{ name, subs string }{
+	{"make", "*"},
+	{"gmake", "*"},
+	{"bmake", "*"},
+	{"ninja", "*"},
+	{"just", "*"},
+	{"task", "*"},
+	{"rake", "*"},
+	{"mage", "*"},
+	{"invoke", "*"},
+	{"scons", "*"},
+	{"xmake", "*"},
+	{"npx", "*"},
+	{"pnpx", "*"},
+	{"bunx", "*"},
+	{"uvx", "*"},
+	{"apt", "*"},
+	{"apt-get", "*"},
+	{"dnf", "*"},
+	{"yum", "*"},
+	{"pacman", "*"},
+	{"apk", "*"},
+	{"nix-env", "*"},
+	{"meson", "install"},
+	{"npm", "install|i|ci|add|uninstall|remove|rm|update|up|link|dedupe|prune|exec|init|pkg|version"},
+	{"pnpm", "install|i|add|remove|rm|update|up|dlx|exec|link|prune|import"},
+	{"yarn", "install|add|remove|up|upgrade|dlx|link"},
+	{"bun", "install|i|add|remove|update|x|create"},
+	{"pip", "install|uninstall|download"},
+	{"pip3", "install|uninstall"},
+	{"pipx", "install|run"},
+	{"uv", "add|remove|sync|lock|pip|init|tool"},
+	{"poetry", "add|remove|install|lock|update|new|init"},
+	{"pipenv", "install|uninstall|lock|update"},
+	{"cargo", "add|remove|install|update|fix|fmt|new|init|generate-lockfile"},
+	{"go", "generate|get|mod|fmt|fix|work|install"},
+	{"gem", "install|uninstall"},
+	{"bundle", "install|update|add"},
+	{"composer", "install|require|update|remove"},
+	{"brew", "install|uninstall"},
+	{"dotnet", "add|new|format"},
+	{"deno", "fmt|install|add"},
+	{"mix", "deps.get"},
+	{"flutter", "pub"},
+	{"dart", "pub|format"},
+	{"swift", "package"},
+}
+
 // mayWriteAnything reports whether a program, or a program and its
 // subcommand ("npm install"), writes what cannot be listed: task runners
 // run arbitrary recipes, package managers install and run install
 // scripts, npx and friends run a package's program. A build's outputs (go
 // build, cargo build) are left out: they go where the project puts its
 // artefacts. sub is the program's first operand, "" for the program
-// alone. A switch rather than a map: it costs nothing to build.
+// alone. A table rather than a map: it costs nothing to build.
 func mayWriteAnything(name, sub string) bool {
-	switch name {
-	case "make", "gmake", "bmake", "ninja", "just", "task", "rake", "mage", "invoke", "scons",
-		"xmake", "npx", "pnpx", "bunx", "uvx", "apt", "apt-get", "dnf", "yum", "pacman", "apk",
-		"nix-env":
-		return true
-	case "meson":
-		return sub == "install"
-	case "npm":
-		switch sub {
-		case "install", "i", "ci", "add", "uninstall", "remove", "rm", "update", "up", "link", "dedupe",
-			"prune", "exec", "init", "pkg", "version":
-			return true
+	for _, t := range writingTools {
+		if t.name == name {
+			return t.subs == "*" || oneOf(sub, t.subs)
 		}
-	case "pnpm":
-		switch sub {
-		case "install", "i", "add", "remove", "rm", "update", "up", "dlx", "exec", "link", "prune",
-			"import":
-			return true
-		}
-	case "yarn":
-		switch sub {
-		case "install", "add", "remove", "up", "upgrade", "dlx", "link":
-			return true
-		}
-	case "bun":
-		switch sub {
-		case "install", "i", "add", "remove", "update", "x", "create":
-			return true
-		}
-	case "pip":
-		switch sub {
-		case "install", "uninstall", "download":
-			return true
-		}
-	case "pip3":
-		switch sub {
-		case "install", "uninstall":
-			return true
-		}
-	case "pipx":
-		switch sub {
-		case "install", "run":
-			return true
-		}
-	case "uv":
-		switch sub {
-		case "add", "remove", "sync", "lock", "pip", "init", "tool":
-			return true
-		}
-	case "poetry":
-		switch sub {
-		case "add", "remove", "install", "lock", "update", "new", "init":
-			return true
-		}
-	case "pipenv":
-		switch sub {
-		case "install", "uninstall", "lock", "update":
-			return true
-		}
-	case "cargo":
-		switch sub {
-		case "add", "remove", "install", "update", "fix", "fmt", "new", "init", "generate-lockfile":
-			return true
-		}
-	case "go":
-		switch sub {
-		case "generate", "get", "mod", "fmt", "fix", "work", "install":
-			return true
-		}
-	case "gem":
-		switch sub {
-		case "install", "uninstall":
-			return true
-		}
-	case "bundle":
-		switch sub {
-		case "install", "update", "add":
-			return true
-		}
-	case "composer":
-		switch sub {
-		case "install", "require", "update", "remove":
-			return true
-		}
-	case "brew":
-		switch sub {
-		case "install", "uninstall":
-			return true
-		}
-	case "dotnet":
-		switch sub {
-		case "add", "new", "format":
-			return true
-		}
-	case "deno":
-		switch sub {
-		case "fmt", "install", "add":
-			return true
-		}
-	case "mix":
-		return sub == "deps.get"
-	case "flutter":
-		return sub == "pub"
-	case "dart":
-		switch sub {
-		case "pub", "format":
-			return true
-		}
-	case "swift":
-		return sub == "package"
 	}
 	return false
 }
@@ -1225,27 +1124,12 @@ func buildVerifiers() map[string]verifyFunc {
 		}
 	}
 	always := func(name, _ string, _ []word) string { return name }
-	js := func(name, sub string, args []word) string {
-		if sub == "run" || sub == "run-script" {
-			i := slices.IndexFunc(args, func(w word) bool { return w.s == sub })
-			if s := firstOperand(args[i+1:]); isScriptVerify(s) {
-				return name + " run " + s
-			}
-			return ""
-		}
-		return subIn("test|t|lint|build|check|typecheck")(name, sub, args)
-	}
 	for _, n := range []string{"npm", "yarn", "pnpm", "bun", "deno"} {
-		verifiers[n] = js
+		verifiers[n] = verifyJS
 	}
 	verifiers["go"] = subIn("test|vet|build")
 	// A plan phase is completed only when its Verify command passes.
-	verifiers["atreides"] = func(name, sub string, args []word) string {
-		if i := slices.IndexFunc(args, func(w word) bool { return w.s == sub }); sub == "plan" && firstOperand(args[i+1:]) == "phase-done" {
-			return name + " plan phase-done"
-		}
-		return ""
-	}
+	verifiers["atreides"] = verifyPlanPhase
 	verifiers["cargo"] = subIn("test|build|check|clippy|nextest")
 	for _, n := range []string{"mvn", "gradle", "gradlew", "dotnet", "bazel", "bazelisk", "swift", "zig"} {
 		verifiers[n] = subIn("test|build|verify|package|check|compile|install")
@@ -1257,37 +1141,77 @@ func buildVerifiers() map[string]verifyFunc {
 		"ava", "tsc", "golangci-lint", "staticcheck", "gotestsum", "rspec", "phpunit", "shellcheck", "biome"} {
 		verifiers[n] = always
 	}
-	verifiers["ruff"] = func(_, sub string, args []word) string {
-		if sub == "check" && !anyFlag(args, []string{"--fix"}) || sub == "" {
-			return "ruff check"
-		}
-		return ""
-	}
-	verifiers["rake"] = func(_, sub string, _ []word) string {
-		if oneOf(sub, "|test|spec") {
-			return "rake"
-		}
-		return ""
-	}
-	verifiers["cmake"] = func(_, _ string, args []word) string {
-		if anyFlag(args, []string{"--build"}) {
-			return "cmake --build"
-		}
-		return ""
-	}
-	verifiers["eslint"] = func(name, _ string, args []word) string {
-		if !anyFlag(args, []string{"--fix"}) {
-			return name
-		}
-		return ""
-	}
-	verifiers["prettier"] = func(_, _ string, args []word) string {
-		if anyFlag(args, []string{"--check", "-c"}) {
-			return "prettier --check"
-		}
-		return ""
-	}
+	verifiers["ruff"] = verifyRuff
+	verifiers["rake"] = verifyRake
+	verifiers["cmake"] = verifyCMake
+	verifiers["eslint"] = verifyESLint
+	verifiers["prettier"] = verifyPrettier
 	return verifiers
+}
+
+// verifyJS: a JavaScript package manager's test, lint, build or check
+// script, by subcommand or through run.
+func verifyJS(name, sub string, args []word) string {
+	if oneOf(sub, "run|run-script") {
+		i := slices.IndexFunc(args, func(w word) bool { return w.s == sub })
+		if s := firstOperand(args[i+1:]); isScriptVerify(s) {
+			return name + " run " + s
+		}
+		return ""
+	}
+	if oneOf(sub, "test|t|lint|build|check|typecheck") {
+		return name + " " + sub
+	}
+	return ""
+}
+
+// verifyPlanPhase: a plan phase is completed only when its Verify command
+// passes.
+func verifyPlanPhase(name, sub string, args []word) string {
+	if i := slices.IndexFunc(args, func(w word) bool { return w.s == sub }); sub == "plan" && firstOperand(args[i+1:]) == "phase-done" {
+		return name + " plan phase-done"
+	}
+	return ""
+}
+
+// verifyRuff: ruff check without --fix.
+func verifyRuff(_, sub string, args []word) string {
+	if sub == "check" && !anyFlag(args, []string{"--fix"}) || sub == "" {
+		return "ruff check"
+	}
+	return ""
+}
+
+// verifyRake: rake's default task, test or spec.
+func verifyRake(_, sub string, _ []word) string {
+	if oneOf(sub, "|test|spec") {
+		return "rake"
+	}
+	return ""
+}
+
+// verifyCMake: cmake --build.
+func verifyCMake(_, _ string, args []word) string {
+	if anyFlag(args, []string{"--build"}) {
+		return "cmake --build"
+	}
+	return ""
+}
+
+// verifyESLint: eslint without --fix.
+func verifyESLint(name, _ string, args []word) string {
+	if !anyFlag(args, []string{"--fix"}) {
+		return name
+	}
+	return ""
+}
+
+// verifyPrettier: prettier --check.
+func verifyPrettier(_, _ string, args []word) string {
+	if anyFlag(args, []string{"--check", "-c"}) {
+		return "prettier --check"
+	}
+	return ""
 }
 
 const verifyModules = "pytest|unittest|mypy|ruff|flake8|pylint|tox|nox|pyright"

@@ -207,17 +207,6 @@ func TestEffectsWrites(t *testing.T) {
 	}
 }
 
-func TestProgramName(t *testing.T) {
-	for name, want := range map[string]string{
-		"sed": "sed", "/usr/bin/tee": "tee", "my prog": "", "\x00foo": "",
-		"git": "git", "a=b": "", "": "", "python3.12": "python3.12",
-	} {
-		if got := programName(name); got != want {
-			t.Errorf("programName(%q) = %q, want %q", name, got, want)
-		}
-	}
-}
-
 // TestEffectsReads: plain readers' files are reads, whatever wraps them;
 // an option's value, a script, a computed path or an in-place edit is not.
 func TestEffectsReads(t *testing.T) {

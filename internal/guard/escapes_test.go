@@ -1,6 +1,10 @@
 package guard
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/shell"
+)
 
 // TestEscapes: commands assembled through every escape form are judged as
 // what they spell; printing the same text is allowed.
@@ -56,45 +60,6 @@ func TestEscapes(t *testing.T) {
 	}
 }
 
-func TestDecodeEscapes(t *testing.T) {
-	cases := []struct {
-		in   string
-		mode escMode
-		want string
-		stop bool
-	}{
-		{`\x72\x6d\x2F\x7e`, escDollar, "rm/~", false},
-		{`\x7`, escDollar, "\x07", false},
-		{`\xg`, escDollar, `\xg`, false},
-		{`\162\155`, escFormat, "rm", false},
-		{`\0162`, escArg, "r", false},
-		{`\0162`, escDollar, "\x0e2", false},
-		{`\u00e9\U0001F600`, escFormat, "é😀", false},
-		{`\cA`, escDollar, "\x01", false},
-		{`ab\cd`, escArg, "ab", true},
-		{`\'\"`, escFormat, `'"`, false},
-		{`\'`, escArg, `\'`, false},
-	}
-	for _, tc := range cases {
-		got, stop := decodeEscapes(tc.in, tc.mode)
-		if got != tc.want || stop != tc.stop {
-			t.Errorf("decodeEscapes(%q, %d) = %q, %v; want %q, %v", tc.in, tc.mode, got, stop, tc.want, tc.stop)
-		}
-	}
-	if got := printfText(`%s-%d-%x-%o-%c|%5s|%-3s|%%`, []string{"a", "'A", "255", "8", "xyz", "r", "m"}); got != "a-65-ff-10-x|    r|m  |%" {
-		t.Errorf("printfText = %q", got)
-	}
-	if got := printfText(`%s\n`, []string{"a", "b"}); got != "a\nb\n" {
-		t.Errorf("printfText reuse = %q", got)
-	}
-}
-
-func TestPrintfWidthBounded(t *testing.T) {
-	if got := printfText(`%999999999s|%.99999999d`, []string{"x", "1"}); len(got) > 1024 {
-		t.Errorf("printf width not bounded: %d bytes", len(got))
-	}
-}
-
 // FuzzTextHelpers: the escape decoder, printf and the call scanners of
 // inline code must not panic on any input (Check would hide a panic).
 func FuzzTextHelpers(f *testing.F) {
@@ -102,15 +67,15 @@ func FuzzTextHelpers(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, m := range []escMode{escDollar, escFormat, escArg} {
-			decodeEscapes(s, m)
+		for _, m := range []shell.EscapeMode{shell.DollarQuote, shell.PrintfFormat, shell.PrintfArg} {
+			shell.DecodeEscapes(s, m)
 		}
-		printfText(s, []string{s, "'x", "12"})
+		shell.Printf(s, []string{s, "'x", "12"})
 		for i := range min(len(s), 8) {
 			callArgs(s, i)
 			receiver(s, i)
 		}
 		quotedCommands(reQuotedCommand.get().FindAllStringSubmatchIndex(newCodeText(s), -1), s)
-		(&analyzer{req: &Request{Home: "/home/u"}}).argPath(s)
+		(&Request{Home: "/home/u"}).argPath(s)
 	})
 }

@@ -17,31 +17,20 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		return feed{}
 	}
 	if depth > maxDepth {
-		a.fire("parse.too-complex", nil, "nesting too deep")
+		a.fire(ruleParseTooComplex, nil, "nesting too deep")
 		return feed{t: tUnknown}
 	}
 	head := args[0]
-	if head.dyn && head.hasGuess && head.t&(tRemote|tDecoded|tUnknown) == 0 && !head.stream && depth < maxDepth {
+	if guessedProgram(head, depth) {
 		// The program name came from printf/echo output the guard
 		// computed exactly: judge the command it spells. Nothing is
 		// unknown, so only strict mode objects to the indirection.
 		a.strict(nil, "program name "+head.guess+" is assembled at run time")
-		guessed := append(a.splitWords(lit(head.guess), sc, depth), args[1:]...)
+		guessed := append(a.expand().splitWords(lit(head.guess), sc, depth), args[1:]...)
 		return a.exec(guessed, env, sc, depth+1, in)
 	}
-	if depth > 0 {
-		// Carriers multiply words ("$@" repeated, generated scripts);
-		// bound the derived work instead of judging a sample.
-		a.derived += len(args)
-		if a.derived > a.work.derivedMax {
-			a.fire("parse.too-complex", nil, "derived commands hold more than "+strconv.Itoa(a.work.derivedMax)+" words")
-			a.unknownWrite("the command is too large to follow", false, "")
-			a.stop = true
-			return feed{t: tUnknown}
-		}
-		if !a.spend(len(args)) {
-			return feed{t: tUnknown}
-		}
+	if depth > 0 && !spendDerived(a, len(args)) {
+		return feed{t: tUnknown}
 	}
 	if (head.glob || head.viaVar && hasGlob(head.s)) && !head.dyn {
 		if out, ok := a.globProgram(args, env, sc, depth, in); ok {
@@ -61,7 +50,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	}
 	if body, ok := sc.funcs[head.s]; ok {
 		if sc.calling[head.s] {
-			a.fire("system.fork-bomb", nil, "function "+head.s+" calls itself without end")
+			a.fire(ruleSystemForkBomb, nil, "function "+head.s+" calls itself without end")
 			return feed{t: tUnknown}
 		}
 		return a.callFunc(head.s, body, args[1:], sc, depth, in)
@@ -72,23 +61,51 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		return a.exec(args[1:], env, sc, depth, in)
 	}
 	c := &Cmd{Name: normName(head.s), Args: args[1:], a: a, sc: sc, stdin: in != (feed{})}
-	a.notePosing(c)
+	a.self().notePosing(c)
 	for _, w := range args {
 		c.Stream = c.Stream || w.stream
 	}
-	a.effects(c)
-	defer a.linksMade() // links c creates lead elsewhere for the commands after it
+	a.writes().effects(c)
+	defer a.self().linksMade() // links c creates lead elsewhere for the commands after it
 	if c.Name == "git" {
-		return a.git(c, env, sc, depth, in)
+		return a.vcs().git(c, env, sc, depth, in)
 	}
 	a.record(c)
 	if a.judging() {
 		a.judge(c, in)
 		a.downloadedProgram(c, head, sc)
-		a.judgeContentWrites()
-		a.selfEffects(c, head, env, depth, in)
+		a.writes().judgeContentWrites()
+		a.self().selfEffects(c, head, env, depth, in)
 	}
-	if a.selfProgram(c, head.s, sc) {
+	return runProgram(a, c, head, env, sc, depth, in)
+}
+
+// guessedProgram: the program name came from printf or echo output the
+// guard computed exactly, with nothing unknown in it.
+func guessedProgram(head word, depth int) bool {
+	return head.dyn && head.hasGuess && head.t&(tRemote|tDecoded|tUnknown) == 0 && !head.stream && depth < maxDepth
+}
+
+// spendDerived charges n words of a command below the top level; it is
+// false, with the verdict at least parse.too-complex, once they are too
+// many. Carriers multiply words ("$@" repeated, generated scripts): the
+// derived work is bounded instead of judging a sample.
+func spendDerived(a *analyzer, n int) bool {
+	a.derived += n
+	if a.derived > a.work.derivedMax {
+		a.fire(ruleParseTooComplex, nil, "derived commands hold more than "+strconv.Itoa(a.work.derivedMax)+" words")
+		a.writes().unknownWrite("the command is too large to follow", false, "")
+		a.stop = true
+		return false
+	}
+	return a.spend(n)
+}
+
+// runProgram follows what the resolved command c runs: atreides itself, a
+// companion, a carrier or wrapper with a handler, an interpreter, or a
+// program whose output is all the guard can model.
+func runProgram(a *analyzer, c *Cmd, head word, env map[string]word, sc *scope, depth int, in feed) feed {
+	if a.self().selfProgram(c, head.s, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
 	}
 	if verb, ok := companionVerb(c.Name); ok {
@@ -98,7 +115,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 		return h(a, c, env, sc, depth, in)
 	}
 	if isInterpreter(c.Name) {
-		return a.interpreter(c, sc, depth, in)
+		return a.code().interpreter(c, sc, depth, in)
 	}
 	a.unknownWrapper(c, env, sc, depth)
 	return a.produce(c, sc, in)
@@ -109,15 +126,15 @@ func (a *analyzer) judge(c *Cmd, in feed) {
 	if !c.Has("--help", "--version") {
 		a.applyRules(c)
 	}
-	a.streamStructural(c)
+	a.vcs().streamStructural(c)
 	if c.Stream && (isInterpreter(c.Name) || isAwk(c.Name)) {
-		a.streamInterp(c)
+		a.code().streamInterp(c)
 	}
-	if c.Name == "rm" || c.Name == "find" {
+	if oneOf(c.Name, "rm|find") {
 		a.dynStructure(c, c.Args)
 	}
-	a.secretArgs(c)
-	a.networkArgs(c, in)
+	a.files().secretArgs(c)
+	a.exfil().networkArgs(c, in)
 }
 
 // unknownWrapper judges `tool rm -rf /`: a program the guard does not know,
@@ -136,8 +153,8 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth 
 	}
 	sub := a.sub()
 	sub.exec(c.Args, env, sc.clone(), depth+1, feed{t: tUnknown})
-	if sub.res.Verdict > Allow && sub.res.Category != "dynamic" && sub.res.Category != "strict" && sub.res.Rule != "self.unknown-write" {
-		a.fireRule(ruleByID(sub.res.Rule), c, "arguments of "+c.Name)
+	if sub.res.Verdict > Allow && !oneOf(sub.res.Category, "dynamic|strict") && sub.res.Rule != ruleSelfUnknownWrite.name {
+		a.fireRule(ruleNamed(sub.res.Rule), c, "arguments of "+c.Name)
 	}
 }
 
@@ -153,7 +170,7 @@ func knownProgram(p *Policy, name string) bool {
 // commandLike: the word names a command with built-in rules or a carrier.
 func commandLike(p *Policy, name string) bool {
 	_, carrier := handlers.get()[name]
-	return p.hasRules(name) || carrier && name != "cd" && name != "alias" || name == "git"
+	return p.hasRules(name) || carrier && !oneOf(name, "cd|alias") || name == "git"
 }
 
 // dataPrograms read, print or look up their arguments; a command line
@@ -180,20 +197,20 @@ func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
 	head := args[0]
 	c := &Cmd{Name: head.display(), Args: args[1:], a: a, sc: sc}
 	a.record(c)
-	a.unknownWrite("a program computed at run time ("+head.display()+") may write anything", false, "")
+	a.writes().unknownWrite("a program computed at run time ("+head.display()+") may write anything", false, "")
 	switch {
 	case head.t&tRemote != 0:
-		a.fire("rce.remote-code", c, "program name is downloaded text")
+		a.fire(ruleRceRemoteCode, c, "program name is downloaded text")
 	case head.stream:
-		a.fire("dynamic.stream-command", c, "program comes from stdin ("+head.display()+")")
+		a.fire(ruleDynamicStreamCommand, c, "program comes from stdin ("+head.display()+")")
 	case c.Has("--version", "--help"):
 		// Whatever the program, it prints and exits (the convention the
 		// rules honour for static names too).
 		a.strict(c, "program name "+head.display()+" is computed at run time")
 	default:
-		a.fire("dynamic.command", c, "program name "+head.display()+" is computed at run time")
+		a.fire(ruleDynamicCommand, c, "program name "+head.display()+" is computed at run time")
 	}
-	a.secretArgs(c)
+	a.files().secretArgs(c)
 	return feed{t: tUnknown}
 }
 
@@ -203,7 +220,7 @@ func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
 // probe or a mistake worth stopping.
 func (a *analyzer) rawText(head word) {
 	if strings.ContainsAny(head.s, " \t\n;|&") && strings.ContainsAny(head.s, "-+:") && dangerousText(head.s+" ") {
-		a.fire("parse.raw-text", nil, "program name "+head.display())
+		a.fire(ruleParseRawText, nil, "program name "+head.display())
 	}
 }
 
@@ -246,7 +263,7 @@ func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []word, sc *sco
 }
 
 func (a *analyzer) record(c *Cmd) {
-	a.ran(c.Name)
+	a.eff.Ran(c.Name)
 	if len(a.cmds) < 256 {
 		a.cmds = append(a.cmds, c.Argv())
 	}
@@ -359,7 +376,7 @@ func hSkip(n int, valued string) handler {
 // functions are not visible to /usr/bin/time, nohup, sudo and the like
 // (builtin, command and exec run inside the shell and still see them).
 func external(sc *scope, wrapper string) *scope {
-	if wrapper == "builtin" || wrapper == "command" || wrapper == "exec" || wrapper == "time" || wrapper == "!" || len(sc.funcs) == 0 {
+	if oneOf(wrapper, "builtin|command|exec|time|!") || len(sc.funcs) == 0 {
 		return sc
 	}
 	c := sc.clone()
@@ -381,22 +398,22 @@ func hSudo(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	i := skipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
 	rest := at(c.Args, i)
 	shellFlag := c.Has("-i", "-s", "--login", "--shell")
-	a.fire("privilege.sudo", c, "")
+	a.fire(rulePrivilegeSudo, c, "")
 	if v, ok := c.Flag("-D", "--chdir"); ok {
-		sc = a.chdir(sc.clone(), word{s: v})
+		sc = a.req.chdir(sc.clone(), word{s: v})
 	}
 	if c.Has("-e", "--edit") || c.Name == "sudoedit" {
 		return feed{t: tUnknown} // the files it edits are writes (effects.go)
 	}
 	if len(rest) == 0 {
 		if shellFlag {
-			a.fire("privilege.root-shell", c, "")
+			a.fire(rulePrivilegeRootShell, c, "")
 		}
 		return feed{t: tUnknown}
 	}
 	inner := normName(rest[0].s)
 	if !rest[0].dyn && len(rest) == 1 && isShell(inner) || inner == "su" {
-		a.fire("privilege.root-shell", c, "")
+		a.fire(rulePrivilegeRootShell, c, "")
 	}
 	return a.exec(rest, env, sc, depth, in)
 }
@@ -427,47 +444,31 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			i = len(args)
 		case s == "-":
 			a.posing = true // same as -i: the host's marks go
-		case s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2):
+		case envSplitOpt(s):
 			var str word
-			switch {
-			case strings.HasPrefix(s, "--split-string="):
-				str = word{s: strings.TrimPrefix(s, "--split-string="), dyn: w.dyn}
-			case strings.HasPrefix(s, "-S") && len(s) > 2:
-				str = word{s: s[2:], dyn: w.dyn}
-			default:
-				if i+1 < len(args) {
-					i++
-					str = args[i]
-				}
-			}
+			str, i = envSplitString(args, i)
 			a.strict(c, "env -S splits a string into a command")
-			split := a.splitWords(str, sc, depth)
+			split := a.expand().splitWords(str, sc, depth)
 			out = append(out, split...)
 			out = append(out, at(args, i+1)...)
 			i = len(args)
-		case s == "-u" || s == "--unset" || s == "-C" || s == "--chdir" || s == "-P":
+		case oneOf(s, "-u|--unset|-C|--chdir|-P"):
 			if i+1 < len(args) {
-				if s != "-C" && s != "--chdir" && s != "-P" && (args[i+1].dyn || hostVar(args[i+1].s)) {
-					a.posing = true
-				}
-				if s == "-C" || s == "--chdir" {
-					inner = a.chdir(sc.clone(), args[i+1])
+				a.posing = a.posing || envUnsetsHostVar(s, args[i+1])
+				if oneOf(s, "-C|--chdir") {
+					inner = a.req.chdir(sc.clone(), args[i+1])
 				}
 				i++
 			}
 		case strings.HasPrefix(s, "--chdir="):
-			inner = a.chdir(sc.clone(), word{s: strings.TrimPrefix(s, "--chdir="), dyn: w.dyn})
+			inner = a.req.chdir(sc.clone(), word{s: strings.TrimPrefix(s, "--chdir="), dyn: w.dyn})
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			inner = a.chdir(sc.clone(), word{s: s[2:], dyn: w.dyn})
+			inner = a.req.chdir(sc.clone(), word{s: s[2:], dyn: w.dyn})
 		case strings.HasPrefix(s, "-") && len(s) > 1:
-			// -i, -0, -v, -uNAME, --unset=NAME, --ignore-environment ...
-			if w.dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
-				!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && hostVar(s[2:])) {
-				a.posing = true
-			}
+			a.posing = a.posing || envOptClearsHost(w)
 		case strings.Contains(s, "=") && isAssignName(s[:strings.Index(s, "=")]):
 			name, val, _ := strings.Cut(s, "=")
-			a.envRule(name, word{s: val, dyn: w.dyn, t: w.t}, sc, depth)
+			a.vcs().envRule(name, word{s: val, dyn: w.dyn, t: w.t}, sc, depth)
 		default:
 			out = append(out, args[i:]...)
 			i = len(args)
@@ -481,6 +482,43 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		out = out[1:]
 	}
 	return a.exec(out, env, inner, depth, in)
+}
+
+// envSplitOpt: s is env's -S (--split-string), alone, with its string
+// attached, or last in a cluster of short options.
+func envSplitOpt(s string) bool {
+	return oneOf(s, "-S|--split-string") || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2)
+}
+
+// envSplitString returns the string of env's -S at args[i] and the index
+// of the last argument it used.
+func envSplitString(args []word, i int) (word, int) {
+	w := args[i]
+	s := w.s
+	switch {
+	case strings.HasPrefix(s, "--split-string="):
+		return word{s: strings.TrimPrefix(s, "--split-string="), dyn: w.dyn}, i
+	case strings.HasPrefix(s, "-S") && len(s) > 2:
+		return word{s: s[2:], dyn: w.dyn}, i
+	case i+1 < len(args):
+		return args[i+1], i + 1
+	}
+	return word{}, i
+}
+
+// envUnsetsHostVar: env's option opt, given val, unsets one of the host's
+// variables (-u NAME), or one the guard cannot name.
+func envUnsetsHostVar(opt string, val word) bool {
+	return !oneOf(opt, "-C|--chdir|-P") && (val.dyn || hostVar(val.s))
+}
+
+// envOptClearsHost: an option of env clears the environment or unsets
+// one of the host's variables (-i, -uNAME, --unset=NAME,
+// --ignore-environment), or cannot be read.
+func envOptClearsHost(w word) bool {
+	s := w.s
+	return w.dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
+		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && hostVar(s[2:]))
 }
 
 func isAssignName(s string) bool {
@@ -498,7 +536,7 @@ func isAssignName(s string) bool {
 
 // splitWords splits a string the way `env -S` and `watch` do: shell-like
 // quoting, no expansion beyond what the parser resolves.
-func (a *analyzer) splitWords(w word, sc *scope, depth int) []word {
+func (a expander) splitWords(w word, sc *scope, depth int) []word {
 	if w.dyn {
 		return []word{w}
 	}
@@ -516,7 +554,7 @@ func (a *analyzer) splitWords(w word, sc *scope, depth int) []word {
 	return out
 }
 
-func (a *analyzer) chdir(sc *scope, w word) *scope {
+func (req *Request) chdir(sc *scope, w word) *scope {
 	prev, prevOK := sc.cwd, sc.cwdOK
 	defer func() {
 		if sc.cwd != prev || sc.cwdOK != prevOK {
@@ -529,7 +567,7 @@ func (a *analyzer) chdir(sc *scope, w word) *scope {
 	}
 	p := w.s
 	if p == "" || p == "~" {
-		p = a.req.Home
+		p = req.Home
 	}
 	if p == "-" {
 		if sc.oldOK {
@@ -553,17 +591,17 @@ func (a *analyzer) chdir(sc *scope, w word) *scope {
 func hCd(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	pos := c.Pos()
 	if len(pos) == 0 {
-		a.chdir(sc, lit(a.req.Home))
+		a.req.chdir(sc, lit(a.req.Home))
 		return feed{}
 	}
-	a.chdir(sc, pos[0])
+	a.req.chdir(sc, pos[0])
 	return feed{}
 }
 
 func hCommand(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	i := skipOptions(c.Args, "")
 	if c.Has("-v", "-V") && len(c.Args)-i <= 1 {
-		if f, ok := a.lookupOutput(c); ok {
+		if f, ok := a.req.lookupOutput(c); ok {
 			return f // the path of an atreides program
 		}
 		return feed{t: tUnknown} // a lookup: nothing runs
@@ -674,30 +712,30 @@ func hAlias(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 // runText evaluates a string that a carrier will execute as shell code.
 func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) feed {
 	if code.t&tRemote != 0 || code.dyn && !code.hasGuess {
-		a.unknownWrite(via+" runs code the guard cannot read", false, "")
+		a.writes().unknownWrite(via+" runs code the guard cannot read", false, "")
 	}
 	switch {
 	case code.t&tRemote != 0:
-		a.fire("rce.remote-code", c, via+" runs downloaded text")
+		a.fire(ruleRceRemoteCode, c, via+" runs downloaded text")
 		return feed{t: tUnknown}
 	case code.dyn && code.hasGuess:
 		// Substitution output the guard computed (printf, base64 -d):
 		// judge the text, and still flag that it was hidden.
 		out := a.runScript(code.guess, sc, depth+1, feed{})
 		if code.t&tDecoded != 0 {
-			a.fire("rce.obfuscated", c, via+" runs decoded text")
+			a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 		} else {
-			a.fire("dynamic.code", c, via+" runs text assembled at run time")
+			a.fire(ruleDynamicCode, c, via+" runs text assembled at run time")
 		}
 		return out
 	case code.dyn && code.t&tDecoded != 0:
-		a.fire("rce.decode-to-shell", c, via+" runs decoded text")
+		a.fire(ruleRceDecodeToShell, c, via+" runs decoded text")
 		return feed{t: tUnknown}
 	case code.dyn && code.stream:
-		a.fire("dynamic.stream-code", c, via+" runs code that arrives on stdin")
+		a.fire(ruleDynamicStreamCode, c, via+" runs code that arrives on stdin")
 		return feed{t: tUnknown}
 	case code.dyn:
-		a.fire("dynamic.code", c, via+" runs code computed at run time ("+code.display()+")")
+		a.fire(ruleDynamicCode, c, via+" runs code computed at run time ("+code.display()+")")
 		// Still analyse the known parts: a dynamic tail does not hide a
 		// literal `rm -rf /` in front of it.
 		a.runScript(strings.ReplaceAll(code.s, "\x00", "__dyn__"), sc, depth+1, feed{})
@@ -705,7 +743,7 @@ func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) 
 	}
 	out := a.runScript(code.s, sc, depth+1, feed{})
 	if code.t&tDecoded != 0 {
-		a.fire("rce.obfuscated", c, via+" runs decoded text")
+		a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 	}
 	return out
 }
@@ -713,20 +751,20 @@ func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) 
 // runFeed evaluates stdin that a shell reads as its script.
 func (a *analyzer) runFeed(c *Cmd, in feed, sc *scope, depth int) feed {
 	if !in.known && in.t != 0 {
-		a.unknownWrite(c.Name+" runs a script that arrives on stdin", false, "")
+		a.writes().unknownWrite(c.Name+" runs a script that arrives on stdin", false, "")
 	}
 	switch {
 	case in.t&tRemote != 0:
-		a.fire("rce.pipe-to-shell", c, "downloaded text piped into "+c.Name)
+		a.fire(ruleRcePipeToShell, c, "downloaded text piped into "+c.Name)
 	case in.known:
 		a.runScript(in.text, sc.clone(), depth+1, feed{})
 		if in.t&tDecoded != 0 {
-			a.fire("rce.obfuscated", c, "decoded text piped into "+c.Name)
+			a.fire(ruleRceObfuscated, c, "decoded text piped into "+c.Name)
 		}
 	case in.t&tDecoded != 0:
-		a.fire("rce.decode-to-shell", c, "decoded text piped into "+c.Name)
+		a.fire(ruleRceDecodeToShell, c, "decoded text piped into "+c.Name)
 	case in.t != 0:
-		a.fire("dynamic.stdin-script", c, "script on stdin of "+c.Name+" comes from "+orDefault(in.from, "another command"))
+		a.fire(ruleDynamicStdinScript, c, "script on stdin of "+c.Name+" comes from "+orDefault(in.from, "another command"))
 	}
 	return feed{t: tUnknown}
 }
@@ -748,13 +786,13 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 		if w.dyn {
 			break
 		}
-		if s == "--" || s == "-" {
+		if oneOf(s, "--|-") {
 			i++
 			break
 		}
 		if strings.HasPrefix(s, "--") {
 			i++
-			if s == "--rcfile" || s == "--init-file" {
+			if oneOf(s, "--rcfile|--init-file") {
 				i++
 			}
 			continue
@@ -785,7 +823,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 	if hasC {
 		if len(rest) == 0 {
 			if c.Stream {
-				a.fire("dynamic.stream-code", c, c.Name+" -c code arrives on stdin")
+				a.fire(ruleDynamicStreamCode, c, c.Name+" -c code arrives on stdin")
 			}
 			return feed{t: tUnknown}
 		}
@@ -803,8 +841,8 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 // project) is unknowable code.
 func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
 	check := func(what string, w word) {
-		if t := a.classify(w, sc); w.dyn || t.class != pcInside {
-			a.fire("dynamic.script", c, what+" "+w.display()+" runs first")
+		if t := a.files().classify(w, sc); w.dyn || t.class != pcInside {
+			a.fire(ruleDynamicScript, c, what+" "+w.display()+" runs first")
 		}
 	}
 	// bash reads BASH_ENV only when not interactive; ENV and
@@ -817,7 +855,7 @@ func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
 		check("ENV", w)
 	}
 	for i, w := range c.Args {
-		if (w.s == "--rcfile" || w.s == "--init-file") && i+1 < len(c.Args) && interactive {
+		if (oneOf(w.s, "--rcfile|--init-file")) && i+1 < len(c.Args) && interactive {
 			check(w.s, c.Args[i+1])
 		}
 	}
@@ -826,19 +864,19 @@ func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
 // scriptFile judges `bash FILE`, `python FILE`, `source FILE`.
 func (a *analyzer) scriptFile(c *Cmd, f word, sc *scope, depth int) feed {
 	if f.proc == nil {
-		a.unknownWrite(c.Name+" runs "+f.display()+", whose writes cannot be listed", false, "")
+		a.writes().unknownWrite(c.Name+" runs "+f.display()+", whose writes cannot be listed", false, "")
 	}
 	switch {
 	case f.proc != nil:
 		return a.runFeed(c, *f.proc, sc, depth)
 	case f.t&tRemote != 0:
-		a.fire("rce.remote-code", c, "script path is downloaded text")
+		a.fire(ruleRceRemoteCode, c, "script path is downloaded text")
 	case f.stream:
-		a.fire("dynamic.stream-code", c, "script path arrives on stdin")
+		a.fire(ruleDynamicStreamCode, c, "script path arrives on stdin")
 	case f.dyn:
-		a.fire("dynamic.script", c, "script path "+f.display()+" is computed at run time")
+		a.fire(ruleDynamicScript, c, "script path "+f.display()+" is computed at run time")
 	case sc.downloaded(f.s):
-		a.fire("rce.download-exec", c, f.s+" was just downloaded")
+		a.fire(ruleRceDownloadExec, c, f.s+" was just downloaded")
 	}
 	return feed{t: tUnknown}
 }
@@ -862,7 +900,7 @@ func (a *analyzer) runTextShared(c *Cmd, code word, sc *scope, depth int, via st
 func hSource(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	i := skipOptions(c.Args, "p")
 	if len(c.Args) > 1 && c.Args[0].s == "-p" && c.Args[1].dyn {
-		a.fire("dynamic.script", c, "search path "+c.Args[1].display()+" is computed at run time")
+		a.fire(ruleDynamicScript, c, "search path "+c.Args[1].display()+" is computed at run time")
 	}
 	rest := at(c.Args, i)
 	if len(rest) == 0 {
@@ -918,14 +956,14 @@ func isInitIdiom(ce *syntax.CallExpr) bool {
 	case *syntax.CmdSubst:
 		stmts = x.Stmts
 	case *syntax.ProcSubst:
-		if name != "source" && name != "." {
+		if !oneOf(name, "source|.") {
 			return false
 		}
 		stmts = x.Stmts
 	default:
 		return false
 	}
-	if (name != "eval" && name != "source" && name != ".") || len(stmts) != 1 {
+	if (!oneOf(name, "eval|source|.")) || len(stmts) != 1 {
 		return false
 	}
 	st := stmts[0]

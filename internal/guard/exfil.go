@@ -26,7 +26,7 @@ type credSrc struct {
 	printOK bool
 }
 
-func (a *analyzer) noteCred(s credSrc) {
+func (a exfilJudge) noteCred(s credSrc) {
 	for _, o := range a.creds {
 		if o == s {
 			return
@@ -38,7 +38,7 @@ func (a *analyzer) noteCred(s credSrc) {
 }
 
 // credNames lists the credential sources for a reason.
-func (a *analyzer) credNames() string {
+func (a exfilJudge) credNames() string {
 	var parts []string
 	for _, s := range a.creds {
 		n := s.name
@@ -55,7 +55,7 @@ func (a *analyzer) credNames() string {
 
 // envCred is the value of a variable the script did not set: a secret one
 // (by name) carries the credential taint.
-func (a *analyzer) envCred(name string) word {
+func (a exfilJudge) envCred(name string) word {
 	if !secretVarName(name) {
 		return word{}
 	}
@@ -85,7 +85,7 @@ func secretVarName(name string) bool {
 		return false // also skips $1, $HOME, $PATH without work
 	}
 	u := upper(name)
-	if awsSecretVars[u] || u == "PGPASSWORD" || u == "GITHUB_TOKEN" || u == "GH_TOKEN" {
+	if awsSecretVars[u] || oneOf(u, "PGPASSWORD|GITHUB_TOKEN|GH_TOKEN") {
 		return true
 	}
 	if notSecretVars[u] || strings.HasPrefix(u, "AWS_") && !strings.Contains(u, "TOKEN") && !strings.Contains(u, "SECRET") {
@@ -96,7 +96,7 @@ func secretVarName(name string) bool {
 		return false
 	}
 	for _, s := range segs {
-		if s == "PUBLIC" || s == "PUBLISHABLE" {
+		if oneOf(s, "PUBLIC|PUBLISHABLE") {
 			return false
 		}
 	}
@@ -233,7 +233,7 @@ var credSinks = map[string]bool{"ssh": true, "rsync": true, "sftp": true}
 // API host of the credential's own service (a GitHub token to
 // api.github.com), asked otherwise. Never a silent deny: the destination
 // may be the user's own service.
-func (a *analyzer) credSend(c *Cmd, in feed) {
+func (a exfilJudge) credSend(c *Cmd, in feed) {
 	if !networkSinks.get()[c.Name] && !credSinks[c.Name] && c.Name != "git" || clipboardSinks[c.Name] {
 		return
 	}
@@ -244,7 +244,7 @@ func (a *analyzer) credSend(c *Cmd, in feed) {
 	if !tainted {
 		return
 	}
-	hosts, known := a.destHosts(c)
+	hosts, known := destHosts(c)
 	if known && len(hosts) > 0 {
 		ok := true
 		for _, h := range hosts {
@@ -264,21 +264,12 @@ func (a *analyzer) credSend(c *Cmd, in feed) {
 	if len(hosts) > 0 {
 		dest = strings.Join(hosts, ", ")
 	}
-	a.fire("exfil.credential", c, c.Name+" sends "+a.credNames()+" to "+dest)
+	a.fire(ruleExfilCredential, c, c.Name+" sends "+a.credNames()+" to "+dest)
 }
 
 // destHosts lists the hosts a network command talks to; known=false when
 // some destination cannot be read statically.
-func (a *analyzer) destHosts(c *Cmd) (hosts []string, known bool) {
-	known = true
-	add := func(h string) {
-		h = strings.ToLower(strings.TrimSuffix(h, "."))
-		if h == "" || strings.ContainsRune(h, 0) {
-			known = false
-			return
-		}
-		hosts = append(hosts, h)
-	}
+func destHosts(c *Cmd) (hosts []string, known bool) {
 	switch c.Name {
 	case "aws":
 		if _, ok := c.Flag("--endpoint-url"); !ok {
@@ -287,79 +278,125 @@ func (a *analyzer) destHosts(c *Cmd) (hosts []string, known bool) {
 	case "gsutil":
 		return []string{"googleapis.com"}, true
 	}
+	l := &hostList{known: true}
 	pos := c.Pos()
-	switch c.Name {
-	case "nc", "ncat", "netcat", "telnet":
-		if len(pos) == 0 {
-			return nil, false
-		}
-		add(pos[0].s)
+	if hosts, known, ok := l.operandHosts(c.Name, pos); ok {
 		return hosts, known
-	case "ssh":
+	}
+	l.urlHosts(c.Args)
+	if c.Name == "git" {
+		l.gitRemoteHosts(pos)
+		return l.result()
+	}
+	if len(l.hosts) == 0 {
+		l.bareHosts(c.Name, pos)
+	}
+	return l.result()
+}
+
+// hostList collects the hosts a command names; known is false once one
+// cannot be read.
+type hostList struct {
+	hosts []string
+	known bool
+}
+
+func (l *hostList) add(h string) {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	if h == "" || strings.ContainsRune(h, 0) {
+		l.known = false
+		return
+	}
+	l.hosts = append(l.hosts, h)
+}
+
+// result: the hosts, known when every one was read and there is one.
+func (l *hostList) result() ([]string, bool) { return l.hosts, l.known && len(l.hosts) > 0 }
+
+// operandHosts reads the hosts of the programs that take them as
+// operands (nc, ssh, socat, scp, rsync, sftp); ok is false for others.
+func (l *hostList) operandHosts(name string, pos []word) (hosts []string, known, ok bool) {
+	switch name {
+	case "nc", "ncat", "netcat", "telnet", "ssh":
 		if len(pos) == 0 {
-			return nil, false
+			return nil, false, true
 		}
-		add(sshHost(pos[0].s))
-		return hosts, known
+		if name == "ssh" {
+			l.add(sshHost(pos[0].s))
+		} else {
+			l.add(pos[0].s)
+		}
+		return l.hosts, l.known, true
 	case "socat":
 		for _, w := range pos {
 			if h, ok := socatHost(w.s); ok {
-				add(h)
+				l.add(h)
 			}
 		}
-		return hosts, known && len(hosts) > 0
 	case "scp", "rsync", "sftp":
 		for _, w := range pos {
 			if remote(w) {
-				add(sshHost(w.s[:strings.IndexByte(w.s, ':')]))
-			} else if c.Name == "sftp" {
-				add(sshHost(w.s))
+				l.add(sshHost(w.s[:strings.IndexByte(w.s, ':')]))
+			} else if name == "sftp" {
+				l.add(sshHost(w.s))
 			}
 		}
-		return hosts, known && len(hosts) > 0
+	default:
+		return nil, false, false
 	}
-	for _, w := range c.Args {
+	hosts, known = l.result()
+	return hosts, known, true
+}
+
+// urlHosts reads the host of every URL among args.
+func (l *hostList) urlHosts(args []word) {
+	for _, w := range args {
 		if strings.Contains(w.s, "://") {
 			if h := urlHost(userinfoKnown(w.s)); h != "" {
-				add(h)
+				l.add(h)
 			} else {
-				known = false
+				l.known = false
 			}
 		}
 	}
-	if c.Name == "git" {
-		for _, w := range pos {
-			if i := strings.IndexByte(w.s, ':'); i > 0 && strings.Contains(w.s[:i], "@") && !strings.Contains(w.s, "://") {
-				add(sshHost(w.s[:i]))
-			}
+}
+
+// gitRemoteHosts reads the hosts of git's scp-like remotes (git@host:path).
+func (l *hostList) gitRemoteHosts(pos []word) {
+	for _, w := range pos {
+		if i := strings.IndexByte(w.s, ':'); i > 0 && strings.Contains(w.s[:i], "@") && !strings.Contains(w.s, "://") {
+			l.add(sshHost(w.s[:i]))
 		}
-		return hosts, known && len(hosts) > 0
 	}
-	if len(hosts) == 0 && (c.Name == "curl" || c.Name == "wget") && len(pos) > 0 {
+}
+
+// bareHosts reads the hosts of URLs written without a scheme, which curl,
+// wget and HTTPie take as http.
+func (l *hostList) bareHosts(name string, pos []word) {
+	switch name {
+	case "curl", "wget":
 		// curl example.com/x: the scheme defaults to http.
 		for _, w := range pos {
 			if h := urlHost("http://" + w.s); h != "" && !w.dyn {
-				add(h)
+				l.add(h)
 			}
 		}
-	}
-	if len(hosts) == 0 && (c.Name == "http" || c.Name == "https" || c.Name == "xh") {
+	case "http", "https", "xh":
 		for _, w := range pos {
 			s := w.s
 			if isHTTPMethod(s) {
 				continue
 			}
 			if strings.HasPrefix(s, ":") {
-				add("localhost") // HTTPie's :3000/path shorthand
+				l.add("localhost") // HTTPie's :3000/path shorthand
 			} else if h := urlHost("http://" + s); h != "" && !w.dyn {
-				add(h)
+				l.add(h)
 			} else {
-				known = false
+				l.known = false
 			}
 			break
 		}
 	}
-	return hosts, known && len(hosts) > 0
 }
 
 // userinfoKnown replaces an unknown password in https://user:$TOKEN@host/
@@ -421,7 +458,7 @@ func socatHost(s string) (string, bool) {
 
 // credOutput: the stdout of a command that prints a stored credential
 // (token CLIs, password stores, keychains, Kubernetes secrets).
-func (a *analyzer) credOutput(c *Cmd) (feed, bool) {
+func (a exfilJudge) credOutput(c *Cmd) (feed, bool) {
 	if c.Name == "printenv" {
 		// printenv GITHUB_TOKEN prints one variable, like echo "$X".
 		found := false
@@ -449,20 +486,20 @@ func (a *analyzer) credOutput(c *Cmd) (feed, bool) {
 // printedCred judges a statement whose output (to the conversation, or a
 // file) carries a credential. Output captured by $(...) or piped into
 // another command is judged where it lands instead.
-func (a *analyzer) printedCred(st *syntax.Stmt) {
+func (a exfilJudge) printedCred(st *syntax.Stmt) {
 	if stdoutDiscarded(st.Redirs) {
 		return
 	}
 	env := false
 	for _, s := range a.creds {
 		if s.cli && !s.printOK {
-			a.fire("secret.print-token", nil, a.credNames()+" would be printed")
+			a.fire(ruleSecretPrintToken, nil, a.credNames()+" would be printed")
 			return
 		}
 		env = env || !s.cli
 	}
 	if env {
-		a.fire("secret.print-env", nil, a.credNames()+" would be printed")
+		a.fire(ruleSecretPrintEnv, nil, a.credNames()+" would be printed")
 	}
 }
 
@@ -486,26 +523,26 @@ var nonReaders = &lazy[map[string]bool]{src: func() map[string]bool {
 
 // stdinSecret: `cat < .env`, `while read l; do ...; done < .env`,
 // `base64 < ~/.ssh/id_rsa` read the secret like an argument would.
-func (a *analyzer) stdinSecret(w word, sc *scope) {
+func (a exfilJudge) stdinSecret(w word, sc *scope) {
 	if w.dyn || w.proc != nil || nonReaders.get()[a.consumer] {
 		return
 	}
 	if m, ok := a.secretFile(w, sc); ok {
-		a.fire("secret.read", nil, m)
+		a.fire(ruleSecretRead, nil, m)
 	}
 }
 
 // secretFile checks one file word: a glob by the names it can expand to,
 // anything else as the path it names.
-func (a *analyzer) secretFile(w word, sc *scope) (string, bool) {
+func (a exfilJudge) secretFile(w word, sc *scope) (string, bool) {
 	if w.glob {
 		return a.secretGlob(w, sc)
 	}
-	return a.secretPath(w.s, sc)
+	return a.files().secretPath(w.s, sc)
 }
 
 // secretGlob: an unquoted glob that can expand to a secret file name.
-func (a *analyzer) secretGlob(w word, sc *scope) (string, bool) {
+func (a exfilJudge) secretGlob(w word, sc *scope) (string, bool) {
 	if !w.glob || w.dyn || w.s == "" {
 		return "", false
 	}
@@ -526,11 +563,11 @@ func (a *analyzer) secretGlob(w word, sc *scope) (string, bool) {
 // uploads: secret files sent by tools whose arguments secretArgs does not
 // read as files: scp sources, sftp batch commands, socat file addresses,
 // HTTPie file fields (`field@file`, `field=@file`, `field:=@file`).
-func (a *analyzer) uploads(c *Cmd, in feed) {
+func (a exfilJudge) uploads(c *Cmd, in feed) {
 	check := func(s string, glob bool) bool {
 		m, ok := a.secretFile(word{s: s, glob: glob && hasGlob(s)}, c.sc)
 		if ok {
-			a.fire("exfil.upload-sensitive", c, c.Name+" sends "+m)
+			a.fire(ruleExfilUploadSensitive, c, c.Name+" sends "+m)
 		}
 		return ok
 	}
@@ -552,14 +589,9 @@ func (a *analyzer) uploads(c *Cmd, in feed) {
 		if !in.known {
 			return
 		}
-		for _, line := range strings.Split(in.text, "\n") {
-			f := strings.Fields(line)
-			if len(f) >= 2 && oneOf(strings.ToLower(f[0]), "put|mput|reput") {
-				for _, arg := range f[1:] {
-					if !strings.HasPrefix(arg, "-") && check(expandHome(arg, a.req.Home), true) {
-						return
-					}
-				}
+		for _, arg := range sftpPuts(in.text) {
+			if check(expandHome(arg, a.req.Home), true) {
+				return
 			}
 		}
 	case "socat":
@@ -591,6 +623,23 @@ func (a *analyzer) uploads(c *Cmd, in feed) {
 	}
 }
 
+// sftpPuts are the local files an sftp batch uploads (put, mput, reput),
+// in order.
+func sftpPuts(batch string) []string {
+	var out []string
+	for _, line := range strings.Split(batch, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && oneOf(strings.ToLower(f[0]), "put|mput|reput") {
+			for _, arg := range f[1:] {
+				if !strings.HasPrefix(arg, "-") {
+					out = append(out, arg)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Cloud instance metadata services hand out the machine's cloud
 // credentials to any local process. Reading credential paths is denied,
 // any other use of the endpoint asks.
@@ -614,7 +663,7 @@ var metadataCredPaths = []string{"security-credentials", "service-accounts", "/i
 
 // cloudMetadata flags network commands that reach a metadata endpoint,
 // in any spelling of its address (decimal, hex, octal, IPv4-mapped IPv6).
-func (a *analyzer) cloudMetadata(c *Cmd) {
+func (a exfilJudge) cloudMetadata(c *Cmd) {
 	if !metadataClients.get()[c.Name] {
 		return
 	}
@@ -655,10 +704,10 @@ func (a *analyzer) cloudMetadata(c *Cmd) {
 			continue
 		}
 		if raw || metadataCredPath(host, rest) {
-			a.fire("secret.cloud-metadata-credentials", c, c.Name+" reads cloud credentials from the instance metadata service ("+w.display()+")")
+			a.fire(ruleSecretCloudMetadataCredentials, c, c.Name+" reads cloud credentials from the instance metadata service ("+w.display()+")")
 			return
 		}
-		a.fire("secret.cloud-metadata", c, c.Name+" queries the instance metadata service ("+w.display()+")")
+		a.fire(ruleSecretCloudMetadata, c, c.Name+" queries the instance metadata service ("+w.display()+")")
 		return
 	}
 }
@@ -682,7 +731,7 @@ func embedsMetadata(s string) bool {
 		return true
 	}
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune("/:@,=?#[] \t'\"", r) }) {
-		if f == "169.254.169.254" || f == "169.254.170.2" || f == "100.100.100.200" {
+		if oneOf(f, "169.254.169.254|169.254.170.2|100.100.100.200") {
 			return true
 		}
 	}
@@ -751,7 +800,7 @@ func inetAton(h string) (string, bool) {
 // .env`. Summaries (--stat, --name-only, `git log -- .env`, `cat-file
 // -t/-s/-e`) and blob ids (`git cat-file -p <sha>`, which names no path)
 // are left alone, as is `git archive HEAD` of the whole tree.
-func (a *analyzer) gitSecretObjects(gc *Cmd) {
+func (a exfilJudge) gitSecretObjects(gc *Cmd) {
 	pos := gc.Pos()
 	if len(pos) < 2 || pos[0].dyn {
 		return
@@ -791,8 +840,8 @@ func (a *analyzer) gitSecretObjects(gc *Cmd) {
 			if len(p) > 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' && i == 0 {
 				p = p[2:]
 			}
-			if m, ok := a.secretPath(p, gc.sc); ok && p != "" {
-				a.fire("secret.read", gc, "git "+pos[0].s+" "+s+": "+m)
+			if m, ok := a.files().secretPath(p, gc.sc); ok && p != "" {
+				a.fire(ruleSecretRead, gc, "git "+pos[0].s+" "+s+": "+m)
 				return
 			}
 			continue
@@ -802,8 +851,68 @@ func (a *analyzer) gitSecretObjects(gc *Cmd) {
 		}
 		// Pathspecs are git's own globs, quoted or not.
 		if m, ok := a.secretFile(word{s: s, glob: hasGlob(s)}, gc.sc); ok {
-			a.fire("secret.read", gc, "git "+pos[0].s+" "+m)
+			a.fire(ruleSecretRead, gc, "git "+pos[0].s+" "+m)
 			return
+		}
+	}
+}
+
+// networkArgs finds exfiltration through a network sink: tainted stdin or
+// arguments, uploads of files, and destinations that are raw public IPs or
+// well-known capture services.
+func (a exfilJudge) networkArgs(c *Cmd, in feed) {
+	a.exfil().credSend(c, in)
+	a.exfil().uploads(c, in)
+	a.exfil().cloudMetadata(c)
+	if !networkSinks.get()[c.Name] {
+		return
+	}
+	if c.Name == "iodine" {
+		return
+	}
+	if in.t&(tSecret|tEnv) != 0 && c.Name != "openssl" {
+		a.fire(ruleExfilPipeToNetwork, c, "secret or environment data piped into "+c.Name)
+	} else if in.t&tDecoded != 0 && c.Name != "openssl" {
+		a.fire(ruleExfilObfuscated, c, "decoded data piped into "+c.Name)
+	}
+	for _, w := range c.Args {
+		if w.t&(tSecret|tEnv) != 0 {
+			a.fire(ruleExfilPipeToNetwork, c, "secret or environment data in the arguments of "+c.Name)
+		}
+		if h := urlHost(w.s); h != "" && suspiciousHost(h) {
+			a.fire(ruleExfilSuspiciousHost, c, c.Name+" contacts "+h)
+		}
+		if c.Name == "nix" && strings.Contains(w.s, "fetchurl") {
+			for _, f := range strings.FieldsFunc(w.s, func(r rune) bool { return r == '"' || r == ' ' || r == '\'' }) {
+				if h := urlHost(f); h != "" && suspiciousHost(h) {
+					a.fire(ruleExfilSuspiciousHost, c, "nix fetches from "+h)
+				}
+			}
+		}
+	}
+	if oneOf(c.Name, "curl|wget|http|xh") {
+		for _, f := range []string{"-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--post-file", "--body-file"} {
+			v, ok := c.Flag(f)
+			if !ok {
+				continue
+			}
+			file := v
+			if i := strings.Index(v, "@"); i >= 0 && (oneOf(f, "-F|--form|--data-urlencode")) {
+				file = v[i:]
+			}
+			isFile := strings.HasPrefix(file, "@") || oneOf(f, "-T|--upload-file|--post-file|--body-file")
+			file = strings.TrimPrefix(file, "@")
+			if i := strings.IndexAny(file, ";"); i >= 0 {
+				file = file[:i]
+			}
+			if !isFile || file == "-" || file == "" {
+				continue
+			}
+			if a.files().sensitive(expandHome(file, a.req.Home), c.sc) {
+				a.fire(ruleExfilUploadSensitive, c, c.Name+" uploads "+file)
+			} else {
+				a.fire(ruleExfilFileUpload, c, c.Name+" uploads "+file)
+			}
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 // git strips global options (-C, --git-dir, --work-tree, -c ...), expands
 // aliases defined on the command line, and runs the git rules on
 // `git <subcommand> args`.
-func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func (a gitJudge) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	args := c.Args
 	aliases := map[string]word{}
 	i := 0
@@ -31,7 +31,7 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		i++
 		var cfg *word
 		switch {
-		case s == "-C" || s == "--git-dir" || s == "--work-tree" || s == "--namespace" || s == "--exec-path" || s == "--super-prefix" || s == "--list-cmds":
+		case oneOf(s, "-C|--git-dir|--work-tree|--namespace|--exec-path|--super-prefix|--list-cmds"):
 			if i < len(args) && args[i].dyn {
 				a.strict(c, "git "+s+" value is computed at run time")
 			}
@@ -46,18 +46,12 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			cfg = &v
 		case s == "--config-env":
 			if i < len(args) {
-				v := a.configEnv(args[i], env, sc)
+				v := configEnv(args[i], env, sc)
 				cfg = &v
 				i++
 			}
 		case strings.HasPrefix(s, "--config-env="):
-			v := word{s: strings.TrimPrefix(s, "--config-env="), dyn: w.dyn && !exact}
-			if raw, ok := strings.CutPrefix(w.s, "--config-env="); ok && exact {
-				if k, n, _ := strings.Cut(raw, "="); !strings.ContainsRune(k, 0) && strings.ContainsRune(n, 0) {
-					v.s, v.dyn = raw, true // the variable's name is computed
-				}
-			}
-			v = a.configEnv(v, env, sc)
+			v := configEnvOption(w, s, exact, env, sc)
 			cfg = &v
 		}
 		if cfg != nil {
@@ -67,13 +61,7 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	a.gitConfigEnv(c, env, aliases, sc, depth)
 	rest := at(args, i)
 	if len(rest) > 0 && rest[0].dyn {
-		gc := &Cmd{Name: "git", Args: rest, a: a, sc: sc, Stream: c.Stream}
-		a.record(gc)
-		if rest[0].stream {
-			a.fire("dynamic.stream-command", gc, "git subcommand arrives on stdin")
-		} else {
-			a.fire("dynamic.command", gc, "git subcommand is computed at run time")
-		}
+		a.dynamicSubcommand(c, rest, sc)
 		return feed{t: tUnknown}
 	}
 	if len(rest) > 0 {
@@ -83,11 +71,11 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 				code.s = strings.TrimPrefix(v.s, "!") + " " + joinWords(rest[1:]).s
 				return a.runText(c, code, sc.clone(), depth, "git alias")
 			}
-			expanded := a.splitWords(v, sc, depth)
+			expanded := a.expand().splitWords(v, sc, depth)
 			rest = append(expanded, rest[1:]...)
 		}
 	}
-	gc := &Cmd{Name: "git", Args: rest, a: a, sc: sc, Stream: c.Stream}
+	gc := &Cmd{Name: "git", Args: rest, a: a.analyzer, sc: sc, Stream: c.Stream}
 	a.record(gc)
 	a.gitSSH(gc, env, sc)
 	if !a.judging() {
@@ -98,26 +86,50 @@ func (a *analyzer) git(c *Cmd, env map[string]word, sc *scope, depth int, in fee
 	if !gc.Has("--help", "-h", "--version") {
 		a.applyRules(gc)
 	}
-	a.secretArgs(gc)
-	a.gitSecretObjects(gc)
-	a.networkArgs(gc, in)
+	a.files().secretArgs(gc)
+	a.exfil().gitSecretObjects(gc)
+	a.exfil().networkArgs(gc, in)
 	a.gitPatchTargets(gc, in)
-	a.gitSelf(gc, in)
-	if f, ok := a.credOutput(gc); ok {
+	a.self().gitSelf(gc, in)
+	if f, ok := a.exfil().credOutput(gc); ok {
 		return f // git credential fill
 	}
-	return a.gitPaths(gc, i > 0, sc)
+	return a.req.gitPaths(gc, i > 0, sc)
+}
+
+// configEnvOption is the setting of git's --config-env=KEY=VAR option w
+// (s its text, or the guess of a computed one; exact when that guess is
+// certain): the key with the value of VAR.
+func configEnvOption(w word, s string, exact bool, env map[string]word, sc *scope) word {
+	v := word{s: strings.TrimPrefix(s, "--config-env="), dyn: w.dyn && !exact}
+	if raw, ok := strings.CutPrefix(w.s, "--config-env="); ok && exact {
+		if k, n, _ := strings.Cut(raw, "="); !strings.ContainsRune(k, 0) && strings.ContainsRune(n, 0) {
+			v.s, v.dyn = raw, true // the variable's name is computed
+		}
+	}
+	return configEnv(v, env, sc)
+}
+
+// dynamicSubcommand judges git with a subcommand computed at run time.
+func (a gitJudge) dynamicSubcommand(c *Cmd, rest []word, sc *scope) {
+	gc := &Cmd{Name: "git", Args: rest, a: a.analyzer, sc: sc, Stream: c.Stream}
+	a.record(gc)
+	if rest[0].stream {
+		a.fire(ruleDynamicStreamCommand, gc, "git subcommand arrives on stdin")
+	} else {
+		a.fire(ruleDynamicCommand, gc, "git subcommand is computed at run time")
+	}
 }
 
 // gitPaths is what `git rev-parse --show-toplevel` (or --git-dir)
 // prints, as a guess: the project root, which is the repository's
 // (issue 30: the nearest .git decides the root). With global options
 // (-C elsewhere) it is not known.
-func (a *analyzer) gitPaths(c *Cmd, globals bool, sc *scope) feed {
-	if globals || len(c.Args) != 2 || c.Args[0].s != "rev-parse" || c.Args[1].dyn || a.req.ProjectRoot == "" {
+func (req *Request) gitPaths(c *Cmd, globals bool, sc *scope) feed {
+	if globals || len(c.Args) != 2 || c.Args[0].s != "rev-parse" || c.Args[1].dyn || req.ProjectRoot == "" {
 		return feed{t: tUnknown}
 	}
-	root := a.projectRoot(sc)
+	root := req.projectRoot(sc)
 	switch c.Args[1].s {
 	case "--show-toplevel":
 		return feed{known: true, text: root + "\n", from: "git rev-parse"}
@@ -130,7 +142,7 @@ func (a *analyzer) gitPaths(c *Cmd, globals bool, sc *scope) feed {
 // gitPatchTargets: `git apply` / `git am` with the patch on stdin (a
 // heredoc) write the files the patch names; a patch naming a secret file
 // edits that secret.
-func (a *analyzer) gitPatchTargets(c *Cmd, in feed) {
+func (a gitJudge) gitPatchTargets(c *Cmd, in feed) {
 	pos := c.Pos()
 	if len(pos) == 0 || (pos[0].s != "apply" && pos[0].s != "am") || in.text == "" {
 		return
@@ -142,8 +154,8 @@ func (a *analyzer) gitPatchTargets(c *Cmd, in feed) {
 		if len(n) > 2 && (n[:2] == "a/" || n[:2] == "b/") {
 			n = n[2:]
 		}
-		if m, ok := a.secretPath(n, c.sc); ok {
-			a.fire("secret.write", c, m)
+		if m, ok := a.files().secretPath(n, c.sc); ok {
+			a.fire(ruleSecretWrite, c, m)
 			return
 		}
 	}
@@ -156,7 +168,7 @@ func (a *analyzer) gitPatchTargets(c *Cmd, in feed) {
 // typed, a name). A variable whose name is computed at run time is
 // unknown: for keys whose value is code (aliases, commands) that hides
 // what runs.
-func (a *analyzer) configEnv(cfg word, env map[string]word, sc *scope) word {
+func configEnv(cfg word, env map[string]word, sc *scope) word {
 	key, name, has := strings.Cut(cfg.s, "=")
 	if !has || strings.ContainsRune(key, 0) {
 		return cfg
@@ -181,13 +193,12 @@ func (a *analyzer) configEnv(cfg word, env map[string]word, sc *scope) word {
 
 // configRunsCode: git configuration keys whose value is a command or alias.
 func configRunsCode(k string) bool {
-	return strings.HasPrefix(k, "alias.") || k == "core.sshcommand" || k == "core.pager" || k == "core.editor" ||
-		k == "core.fsmonitor" || k == "sequence.editor" || k == "diff.external" || strings.HasSuffix(k, ".command")
+	return strings.HasPrefix(k, "alias.") || oneOf(k, "core.sshcommand|core.pager|core.editor|core.fsmonitor|sequence.editor|diff.external") || strings.HasSuffix(k, ".command")
 }
 
-func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope, depth int) {
+func (a gitJudge) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope, depth int) {
 	if cfg.stream {
-		a.fire("dynamic.stream-command", c, "git configuration arrives on stdin")
+		a.fire(ruleDynamicStreamCommand, c, "git configuration arrives on stdin")
 		return
 	}
 	key, val, _ := strings.Cut(cfg.s, "=")
@@ -199,37 +210,37 @@ func (a *analyzer) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scop
 		a.strict(c, "git config key computed at run time")
 	case strings.HasPrefix(lk, "alias."):
 		if cfg.dyn || strings.HasPrefix(val, "!") {
-			a.fire("git.alias-config", c, "git -c "+key+" defines a shell alias")
+			a.fire(ruleGitAliasConfig, c, "git -c "+key+" defines a shell alias")
 		}
 		aliases[strings.TrimPrefix(lk, "alias.")] = word{s: val, dyn: cfg.dyn}
 	case cfg.dyn:
-		a.fire("git.alias-config", c, "git config key computed at run time")
+		a.fire(ruleGitAliasConfig, c, "git config key computed at run time")
 	case lk == "core.sshcommand" && !plainSSH(val):
 		sc.vars["\x00sshcmd"] = word{s: val}
-	case lk == "core.sshcommand" || lk == "core.pager" || lk == "core.editor" || lk == "core.fsmonitor" || lk == "sequence.editor" || lk == "diff.external":
-		a.runQuiet(c, val, sc, depth)
+	case oneOf(lk, "core.sshcommand|core.pager|core.editor|core.fsmonitor|sequence.editor|diff.external"):
+		a.code().runQuiet(c, val, sc, depth)
 	}
 	if !cfg.dyn && !strings.HasPrefix(lk, "alias.") && lk != "core.sshcommand" && gitKeyTampers(lk, word{s: val}) {
-		a.fire("tamper.git-config", c, "git -c "+key)
+		a.fire(ruleTamperGitConfig, c, "git -c "+key)
 	}
 }
 
 // envRule judges environment assignments that make git or the shell run
 // code: GIT_SSH_COMMAND and friends carry a command, GIT_CONFIG_* inject
 // configuration (aliases) that the command line does not show.
-func (a *analyzer) envRule(name string, w word, sc *scope, depth int) {
-	a.historyEnv(name, w)
+func (a gitJudge) envRule(name string, w word, sc *scope, depth int) {
+	a.files().historyEnv(name, w)
 	if hostVar(name) {
 		a.posing = true
 	}
 	switch {
-	case name == "GIT_SSH_COMMAND" || name == "GIT_SSH" || name == "GIT_SSH_VARIANT" || name == "GIT_PROXY_COMMAND" || name == "GIT_EXTERNAL_DIFF" || name == "GIT_SEQUENCE_EDITOR":
+	case oneOf(name, "GIT_SSH_COMMAND|GIT_SSH|GIT_SSH_VARIANT|GIT_PROXY_COMMAND|GIT_EXTERNAL_DIFF|GIT_SEQUENCE_EDITOR"):
 		if !w.dyn {
-			a.runQuiet(nil, w.s, sc, depth)
+			a.code().runQuiet(nil, w.s, sc, depth)
 		}
 	case name == "GIT_CONFIG_PARAMETERS":
 		if w.dyn || strings.Contains(strings.ToLower(w.s), "alias.") || strings.Contains(strings.ToLower(w.s), "command") {
-			a.fire("git.alias-config", nil, name)
+			a.fire(ruleGitAliasConfig, nil, name)
 		}
 	}
 }
@@ -241,7 +252,7 @@ const maxEnvConfig = 64
 // GIT_CONFIG_VALUE_n as git does: every key below the count must be set
 // (git refuses otherwise), and each pair is judged like `git -c key=value`
 // (aliases are expanded, shell aliases and command-valued keys flagged).
-func (a *analyzer) gitConfigEnv(c *Cmd, env map[string]word, aliases map[string]word, sc *scope, depth int) {
+func (a gitJudge) gitConfigEnv(c *Cmd, env map[string]word, aliases map[string]word, sc *scope, depth int) {
 	get := func(n string) (word, bool) {
 		if w, ok := env[n]; ok {
 			return w, true
@@ -255,14 +266,14 @@ func (a *analyzer) gitConfigEnv(c *Cmd, env map[string]word, aliases map[string]
 	}
 	n, err := strconv.Atoi(cw.s)
 	if cw.dyn || err != nil || n < 0 || n > maxEnvConfig {
-		a.fire("git.alias-config", c, "GIT_CONFIG_COUNT="+cw.display())
+		a.fire(ruleGitAliasConfig, c, "GIT_CONFIG_COUNT="+cw.display())
 		return
 	}
 	for i := 0; i < n; i++ {
 		k, okK := get("GIT_CONFIG_KEY_" + strconv.Itoa(i))
 		v, okV := get("GIT_CONFIG_VALUE_" + strconv.Itoa(i))
 		if !okK || !okV || k.dyn || k.s == "" {
-			a.fire("git.alias-config", c, "GIT_CONFIG_KEY_"+strconv.Itoa(i)+" missing or computed")
+			a.fire(ruleGitAliasConfig, c, "GIT_CONFIG_KEY_"+strconv.Itoa(i)+" missing or computed")
 			return
 		}
 		if strings.EqualFold(k.s, "core.sshCommand") {
@@ -275,7 +286,7 @@ func (a *analyzer) gitConfigEnv(c *Cmd, env map[string]word, aliases map[string]
 
 // gitSSH: a custom ssh program (GIT_SSH_COMMAND, core.sshCommand) runs
 // when git talks to a remote.
-func (a *analyzer) gitSSH(gc *Cmd, env map[string]word, sc *scope) {
+func (a gitJudge) gitSSH(gc *Cmd, env map[string]word, sc *scope) {
 	p := gc.Pos()
 	if len(p) == 0 || !(oneOf(p[0].s, "fetch|pull|push|clone|ls-remote|submodule") || p[0].s == "remote" && len(p) > 1 && p[1].s == "update" || p[0].s == "archive" && gc.Has("--remote")) {
 		return
@@ -286,11 +297,11 @@ func (a *analyzer) gitSSH(gc *Cmd, env map[string]word, sc *scope) {
 			w, ok = sc.vars[n]
 		}
 		if ok && (w.dyn || !plainSSH(w.s) && !(n == "GIT_SSH_VARIANT" && w.s == "ssh")) {
-			a.fire("git.ssh-env", gc, n+"="+w.display())
+			a.fire(ruleGitSshEnv, gc, n+"="+w.display())
 		}
 	}
 	if sc.vars["\x00sshcmd"].s != "" {
-		a.fire("git.ssh-env", gc, "core.sshCommand="+sc.vars["\x00sshcmd"].s)
+		a.fire(ruleGitSshEnv, gc, "core.sshCommand="+sc.vars["\x00sshcmd"].s)
 	}
 }
 
@@ -304,7 +315,7 @@ func plainSSH(v string) bool {
 // streamStructural denies run-time (stdin) values that land where they
 // change what a command does: a git subcommand or option, an rm option, a
 // find expression. Values after `--` are plain operands.
-func (a *analyzer) streamStructural(c *Cmd) {
+func (a gitJudge) streamStructural(c *Cmd) {
 	if !c.Stream {
 		return
 	}
@@ -324,7 +335,7 @@ func (a *analyzer) streamStructural(c *Cmd) {
 			continue
 		}
 		if j := strings.IndexByte(w.s, 0); j == 0 || strings.HasPrefix(w.s, "-") || c.Name == "git" && i == 0 {
-			a.fire("dynamic.stream-command", c, "a value read from stdin lands in "+c.Name+"'s options or subcommand")
+			a.fire(ruleDynamicStreamCommand, c, "a value read from stdin lands in "+c.Name+"'s options or subcommand")
 			return
 		}
 	}

@@ -37,7 +37,7 @@ func isInterpreter(name string) bool { return interpFamily(name) != "" }
 
 // interpreter judges `python -c CODE`, `node -e CODE`, `python FILE`, and
 // interpreters reading their program from stdin.
-func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
+func (a codeJudge) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 	fam := interpFamily(c.Name)
 	flags := interpCodeFlags[fam]
 	valued := interpValued[fam]
@@ -47,17 +47,10 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		s := w.s
-		if w.dyn && !w.stream && w.t&tRemote == 0 {
-			// Code, a module or a script path held in a variable: as
-			// opaque as any script file, so only strict mode objects.
-			a.strict(c, c.Name+" argument "+w.display()+" is computed at run time")
-		}
-		if s == "-" && !w.dyn && !in.known {
-			a.strict(c, c.Name+" reads its program from stdin")
-		}
+		a.interpArgStrict(c, w, in)
 		if w.dyn && codes == nil && script == nil && !strings.HasPrefix(s, "-") {
 			if w.stream {
-				a.fire("dynamic.stream-code", c, c.Name+" program arrives on stdin")
+				a.fire(ruleDynamicStreamCode, c, c.Name+" program arrives on stdin")
 			}
 			script = &args[i]
 			break
@@ -66,7 +59,7 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 			codes = append(codes, args[i+1])
 			break
 		}
-		if s == "-" || s == "--" {
+		if oneOf(s, "-|--") {
 			break
 		}
 		if !strings.HasPrefix(s, "-") {
@@ -81,41 +74,74 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 		}
 		matched := false
 		for _, f := range flags {
-			ls := strings.ToLower(s)
-			switch {
-			case ls == f || (len(f) == 2 && len(s) > 2 && s[0] == '-' && s[1] != '-' && strings.HasSuffix(s, f[1:]) && !strings.ContainsAny(s[1:len(s)-1], valued)):
-				if i+1 < len(args) {
-					codes = append(codes, args[i+1])
-					i++
-				}
-				matched = true
-			case len(f) == 2 && strings.HasPrefix(s, f) && len(s) > 2 && !strings.HasPrefix(s, "--"):
-				codes = append(codes, word{s: s[2:], dyn: w.dyn, t: w.t, stream: w.stream})
-				matched = true
-			case strings.HasPrefix(ls, f+"=") && strings.HasPrefix(f, "--"):
-				codes = append(codes, word{s: s[len(f)+1:], dyn: w.dyn, t: w.t})
-				matched = true
+			code, next, ok := interpCodeFlag(w, f, valued)
+			if !ok {
+				continue
 			}
-			if matched {
-				break
+			if !next {
+				codes = append(codes, code)
+			} else if i+1 < len(args) {
+				codes = append(codes, args[i+1])
+				i++
 			}
+			matched = true
+			break
 		}
 		if matched {
-			if fam == "perl" || fam == "ruby" {
+			if oneOf(fam, "perl|ruby") {
 				continue
 			}
 			break
 		}
-		if len(s) == 2 && strings.IndexByte(valued, s[1]) >= 0 || s == "--require" || s == "--import" || s == "--loader" || s == "--experimental-loader" || s == "--title" || s == "--env-file" {
+		if len(s) == 2 && strings.IndexByte(valued, s[1]) >= 0 || oneOf(s, "--require|--import|--loader|--experimental-loader|--title|--env-file") {
 			i++
 		}
 		if fam == "kotlinc" && s == "-script" {
 			continue
 		}
 	}
+	a.interpProgram(c, fam, codes, script, sc, depth, in)
+	return feed{t: tUnknown}
+}
+
+// interpArgStrict notes, for strict mode, an interpreter's argument the
+// guard cannot read: computed at run time, or "-" for a program on stdin
+// it cannot see.
+func (a codeJudge) interpArgStrict(c *Cmd, w word, in feed) {
+	if w.dyn && !w.stream && w.t&tRemote == 0 {
+		// Code, a module or a script path held in a variable: as
+		// opaque as any script file, so only strict mode objects.
+		a.strict(c, c.Name+" argument "+w.display()+" is computed at run time")
+	}
+	if w.s == "-" && !w.dyn && !in.known {
+		a.strict(c, c.Name+" reads its program from stdin")
+	}
+}
+
+// interpCodeFlag matches the option w against f, one of an interpreter's
+// code flags (-c, -e, --eval): ok when it is f, with the code in the next
+// argument (next), attached (-cCODE, or last in a cluster of flags that
+// take no value) or after "=" (--eval=CODE).
+func interpCodeFlag(w word, f, valued string) (code word, next, ok bool) {
+	s := w.s
+	ls := strings.ToLower(s)
+	switch {
+	case ls == f || (len(f) == 2 && len(s) > 2 && s[0] == '-' && s[1] != '-' && strings.HasSuffix(s, f[1:]) && !strings.ContainsAny(s[1:len(s)-1], valued)):
+		return word{}, true, true
+	case len(f) == 2 && strings.HasPrefix(s, f) && len(s) > 2 && !strings.HasPrefix(s, "--"):
+		return word{s: s[2:], dyn: w.dyn, t: w.t, stream: w.stream}, false, true
+	case strings.HasPrefix(ls, f+"=") && strings.HasPrefix(f, "--"):
+		return word{s: s[len(f)+1:], dyn: w.dyn, t: w.t}, false, true
+	}
+	return word{}, false, false
+}
+
+// interpProgram judges what an interpreter runs: its inline code, its
+// script file, or the program on its stdin.
+func (a codeJudge) interpProgram(c *Cmd, fam string, codes []word, script *word, sc *scope, depth int, in feed) {
 	switch {
 	case len(codes) > 0:
-		a.fire("interp.one-liner", c, "")
+		a.fire(ruleInterpOneLiner, c, "")
 		for _, code := range codes {
 			a.inlineCode(c, fam, code, sc, depth)
 		}
@@ -126,17 +152,13 @@ func (a *analyzer) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 			break
 		}
 		a.scriptFile(c, *script, sc, depth)
-	default:
-		switch {
-		case in.t&tRemote != 0:
-			a.fire("rce.pipe-to-shell", c, "downloaded program piped into "+c.Name)
-		case in.known:
-			a.inlineCode(c, fam, word{s: in.text, t: in.t}, sc, depth)
-		case in.t&tDecoded != 0:
-			a.fire("rce.decode-to-shell", c, "decoded program piped into "+c.Name)
-		}
+	case in.t&tRemote != 0:
+		a.fire(ruleRcePipeToShell, c, "downloaded program piped into "+c.Name)
+	case in.known:
+		a.inlineCode(c, fam, word{s: in.text, t: in.t}, sc, depth)
+	case in.t&tDecoded != 0:
+		a.fire(ruleRceDecodeToShell, c, "decoded program piped into "+c.Name)
 	}
-	return feed{t: tUnknown}
 }
 
 var (
@@ -147,12 +169,12 @@ var (
 )
 
 // inlineCode analyses a program given on the command line.
-func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth int) {
+func (a codeJudge) inlineCode(c *Cmd, fam string, code word, sc *scope, depth int) {
 	if code.dyn {
 		if code.t&tRemote != 0 {
-			a.fire("rce.remote-code", c, c.Name+" runs downloaded code")
+			a.fire(ruleRceRemoteCode, c, c.Name+" runs downloaded code")
 		} else if code.stream {
-			a.fire("dynamic.stream-code", c, c.Name+" code arrives on stdin")
+			a.fire(ruleDynamicStreamCode, c, c.Name+" code arrives on stdin")
 		}
 		code.s = strings.ReplaceAll(code.s, "\x00", "")
 		if code.hasGuess {
@@ -166,69 +188,36 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	text := newCodeText(src)
 	lits, all := literalsUpTo(src, maxInlineLiterals)
 	if !all {
-		a.fire("interp.too-large", c, fmt.Sprintf("%s code holds more than %d string literals the guard checks", c.Name, maxInlineLiterals))
+		a.fire(ruleInterpTooLarge, c, fmt.Sprintf("%s code holds more than %d string literals the guard checks", c.Name, maxInlineLiterals))
 	}
 	// Code that is itself shell text (`node -e "rm -rf /"`) is judged as
 	// shell; text that is not valid shell is ignored.
 	if f, err := a.parseText(src); err == nil && depth+1 <= maxDepth {
 		a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
 	}
-	if reShellAPI.get().MatchString(text) || fam == "pwsh" || fam == "powershell" {
-		for _, l := range lits {
-			a.runQuiet(c, l, sc, depth)
-		}
-		if strings.Contains(src, "[") && len(lits) > 1 {
-			// An argument vector spelled as literals (["git", "reset",
-			// "--hard"]); a long program's literals are joined in
-			// overlapping runs, so that no derived command grows with it.
-			for i := 0; ; i += joinRun / 2 {
-				a.runQuiet(c, shellJoin(lits[i:min(i+joinRun, len(lits))]), sc, depth)
-				if i+joinRun >= len(lits) {
-					break
-				}
-			}
-		}
+	if reShellAPI.get().MatchString(text) || oneOf(fam, "pwsh|powershell") {
+		a.literalCommands(c, src, lits, sc, depth)
 	}
 	if reDeleteAPI.get().MatchString(text) {
-		for _, l := range lits {
-			if !looksLikePath(l) {
-				continue
-			}
-			if t := a.classify(lit(l), sc); t.critical() {
-				a.fire("interp.delete-api", c, c.Name+" deletes "+l)
-			} else {
-				a.fire("interp.delete-any", c, c.Name+" deletes "+l)
-			}
-		}
+		a.literalDeletes(c, lits, sc)
 	}
 	secret := false
 	if reFileAPI.get().MatchString(text) {
-		for _, l := range lits {
-			if a.secretLiteral(c, l, sc) {
-				secret = true
-			}
-		}
-		// PowerShell and Tcl name files without quotes
-		// (Get-Content .env, [open .env]).
-		for _, tok := range barePaths(src) {
-			if !secret && a.secretLiteral(c, tok, sc) {
-				secret = true
-			}
-		}
+		secret = a.literalSecrets(c, src, lits, sc)
 	} else if a.p.sw("strict_unverifiable") > Allow {
 		for _, l := range lits {
-			if _, ok := a.secretPath(strings.TrimSpace(l), sc); ok {
+			if _, ok := a.files().secretPath(strings.TrimSpace(l), sc); ok {
 				a.strict(c, c.Name+" code names a secret path "+l)
 			}
 		}
 	}
-	if fam == "node" || fam == "bun" || fam == "deno" {
+	if oneOf(fam, "node|bun|deno") {
 		// A tagged template (String.raw`...`, zx/Bun `$`...``, any
 		// tag`...`) hands its text to a function the guard cannot
 		// follow; text naming a secret file there is not plain data.
 		for _, l := range taggedTemplates(src) {
 			if m, ok := a.inlineSecretName(l, sc); ok {
-				a.fire("secret.inline-name", c, c.Name+" passes "+m+" to a template tag")
+				a.fire(ruleSecretInlineName, c, c.Name+" passes "+m+" to a template tag")
 			}
 		}
 	}
@@ -236,13 +225,64 @@ func (a *analyzer) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	if reNetAPI.get().MatchString(text) {
 		for _, l := range lits {
 			if u := urlHost(l); u != "" && suspiciousHost(u) {
-				a.fire("exfil.suspicious-host", c, c.Name+" contacts "+u)
+				a.fire(ruleExfilSuspiciousHost, c, c.Name+" contacts "+u)
 			}
 		}
 		if secret || sensitiveLiteral(lits) {
-			a.fire("exfil.inline", c, c.Name+" reads a sensitive file and talks to the network")
+			a.fire(ruleExfilInline, c, c.Name+" reads a sensitive file and talks to the network")
 		}
 	}
+}
+
+// literalCommands judges the string literals of code that calls a shell
+// API as commands, alone and, for an argument vector spelled as literals
+// (["git", "reset", "--hard"]), joined.
+func (a codeJudge) literalCommands(c *Cmd, src string, lits []string, sc *scope, depth int) {
+	for _, l := range lits {
+		a.runQuiet(c, l, sc, depth)
+	}
+	if strings.Contains(src, "[") && len(lits) > 1 {
+		// A long program's literals are joined in overlapping runs, so
+		// that no derived command grows with it.
+		for i := 0; ; i += joinRun / 2 {
+			a.runQuiet(c, shellJoin(lits[i:min(i+joinRun, len(lits))]), sc, depth)
+			if i+joinRun >= len(lits) {
+				break
+			}
+		}
+	}
+}
+
+// literalDeletes judges the path literals of code that calls a delete API.
+func (a codeJudge) literalDeletes(c *Cmd, lits []string, sc *scope) {
+	for _, l := range lits {
+		if !looksLikePath(l) {
+			continue
+		}
+		if t := a.files().classify(lit(l), sc); t.critical() {
+			a.fire(ruleInterpDeleteApi, c, c.Name+" deletes "+l)
+		} else {
+			a.fire(ruleInterpDeleteAny, c, c.Name+" deletes "+l)
+		}
+	}
+}
+
+// literalSecrets judges the files that code calling a file API names, as
+// literals or, in PowerShell and Tcl, bare (Get-Content .env, [open
+// .env]); it reports whether one is a secret.
+func (a codeJudge) literalSecrets(c *Cmd, src string, lits []string, sc *scope) bool {
+	secret := false
+	for _, l := range lits {
+		if a.secretLiteral(c, l, sc) {
+			secret = true
+		}
+	}
+	for _, tok := range barePaths(src) {
+		if !secret && a.secretLiteral(c, tok, sc) {
+			secret = true
+		}
+	}
+	return secret
 }
 
 // joinRun is how many string literals are joined into one command.
@@ -265,7 +305,7 @@ func looksLikePath(s string) bool {
 
 // inlineSecretName finds a secret path named by a string literal of
 // inline code, or by one of its whitespace-separated words.
-func (a *analyzer) inlineSecretName(l string, sc *scope) (string, bool) {
+func (a codeJudge) inlineSecretName(l string, sc *scope) (string, bool) {
 	if len(l) > 4096 {
 		return "", false
 	}
@@ -278,7 +318,7 @@ func (a *analyzer) inlineSecretName(l string, sc *scope) (string, bool) {
 		if strings.HasPrefix(f, "~/") && a.req.Home != "" {
 			f = a.req.Home + f[1:]
 		}
-		if m, ok := a.secretPath(f, sc); ok {
+		if m, ok := a.files().secretPath(f, sc); ok {
 			return m, true
 		}
 	}
@@ -349,7 +389,7 @@ func barePaths(src string) []string {
 	return out
 }
 
-func (a *analyzer) secretLiteral(c *Cmd, l string, sc *scope) bool {
+func (a codeJudge) secretLiteral(c *Cmd, l string, sc *scope) bool {
 	cands := []string{l}
 	if len(l) >= 4 && !strings.ContainsAny(l, " ./~") {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
@@ -367,8 +407,8 @@ func (a *analyzer) secretLiteral(c *Cmd, l string, sc *scope) bool {
 		if strings.HasPrefix(s, "~/") && a.req.Home != "" {
 			s = a.req.Home + s[1:]
 		}
-		if m, ok := a.secretPath(s, sc); ok {
-			a.fire("secret.read", c, m)
+		if m, ok := a.files().secretPath(s, sc); ok {
+			a.fire(ruleSecretRead, c, m)
 			return true
 		}
 	}
@@ -377,7 +417,7 @@ func (a *analyzer) secretLiteral(c *Cmd, l string, sc *scope) bool {
 
 func sensitiveLiteral(lits []string) bool {
 	for _, l := range lits {
-		if l == "/etc/passwd" || l == "/etc/shadow" || strings.HasSuffix(l, "_history") {
+		if oneOf(l, "/etc/passwd|/etc/shadow") || strings.HasSuffix(l, "_history") {
 			return true
 		}
 	}

@@ -16,9 +16,9 @@ import (
 
 func init() {
 	initRules = append(initRules, func() {
-		register(&Rule{ID: "interp.write-protected", Category: "filesystem", Switch: "interpreter_api_calls",
+		register(&Rule{ID: ruleInterpWriteProtected, Category: "filesystem", Switch: "interpreter_api_calls",
 			Reason: "an inline program writes a protected path (a dotfile or dot-directory of a home directory, .git, a system or secret file); make the change with a reviewed command or ask the user"},
-			&Rule{ID: "interp.too-large", Category: "dynamic", Verdict: Ask,
+			&Rule{ID: ruleInterpTooLarge, Category: "dynamic", Verdict: Ask,
 				Reason: "the inline program is too large for the guard to check all of it; write it to a file and run the file, or ask the user"})
 	})
 }
@@ -154,7 +154,7 @@ const (
 
 // apiMatches returns the first maxInlineCalls matches of p, and fires
 // interp.too-large when there are more.
-func (a *analyzer) apiMatches(c *Cmd, p *codePattern, text *codeText, submatches bool) [][]int {
+func (a codeJudge) apiMatches(c *Cmd, p *codePattern, text *codeText, submatches bool) [][]int {
 	var m [][]int
 	if submatches {
 		m = p.FindAllStringSubmatchIndex(text, maxInlineCalls+1)
@@ -162,14 +162,14 @@ func (a *analyzer) apiMatches(c *Cmd, p *codePattern, text *codeText, submatches
 		m = p.FindAllStringIndex(text, maxInlineCalls+1)
 	}
 	if len(m) > maxInlineCalls {
-		a.fire("interp.too-large", c, fmt.Sprintf("%s code makes more than %d calls the guard checks", c.Name, maxInlineCalls))
+		a.fire(ruleInterpTooLarge, c, fmt.Sprintf("%s code makes more than %d calls the guard checks", c.Name, maxInlineCalls))
 		m = m[:maxInlineCalls]
 	}
 	return m
 }
 
 // interpAPIs runs the API checks on inline program text.
-func (a *analyzer) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, depth int) {
+func (a codeJudge) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, depth int) {
 	lang := langOf(fam)
 	if a.judging() {
 		a.interpAPIVerdicts(c, lang, text, sc)
@@ -181,13 +181,13 @@ func (a *analyzer) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, dep
 
 // interpAPIVerdicts judges remote code and the file APIs' paths; it only
 // fires rules, so an effects-only walk skips it.
-func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *scope) {
+func (a codeJudge) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *scope) {
 	src := text.src
 	if pair, ok := remoteEval[lang]; ok && pair[0].get().MatchString(text) && pair[1].get().MatchString(text) {
-		a.fire("rce.remote-code", c, c.Name+" evaluates code it downloads")
+		a.fire(ruleRceRemoteCode, c, c.Name+" evaluates code it downloads")
 	}
 	if reRemoteImport.get().MatchString(text) {
-		a.fire("rce.remote-code", c, c.Name+" loads code from a URL")
+		a.fire(ruleRceRemoteCode, c, c.Name+" loads code from a URL")
 	}
 	for _, call := range apiCalls[lang] {
 		for _, m := range a.apiMatches(c, call.re.get(), text, false) {
@@ -198,7 +198,7 @@ func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *sc
 	if lang != "" {
 		for _, m := range a.apiMatches(c, reWriteMethod.get(), text, false) {
 			recv := receiver(src, m[0])
-			p, home, ok := a.argPath(recv)
+			p, home, ok := a.req.argPath(recv)
 			if !ok {
 				continue
 			}
@@ -213,7 +213,7 @@ func (a *analyzer) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *sc
 
 // interpProcCalls runs the command lines inline code hands to a process
 // API (an argv list, %x(), qx{}) as shell text.
-func (a *analyzer) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int) {
+func (a codeJudge) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int) {
 	src := text.src
 	for _, m := range a.apiMatches(c, reProcCall.get(), text, false) {
 		lits := stringLiterals(strings.Join(callArgs(src, m[1]-1), ","))
@@ -232,7 +232,7 @@ func (a *analyzer) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int)
 }
 
 // apiPath judges one path-taking call.
-func (a *analyzer) apiPath(c *Cmd, lang string, call apiCall, args []string, sc *scope) {
+func (a codeJudge) apiPath(c *Cmd, lang string, call apiCall, args []string, sc *scope) {
 	idx := call.arg
 	if call.mode == -2 {
 		// Perl open: open(FH, MODE, PATH) or open(FH, ">PATH").
@@ -278,7 +278,7 @@ func (a *analyzer) apiPath(c *Cmd, lang string, call apiCall, args []string, sc 
 			return
 		}
 	}
-	p, home, ok := a.argPath(args[idx])
+	p, home, ok := a.req.argPath(args[idx])
 	if !ok {
 		return
 	}
@@ -300,43 +300,43 @@ func writeMode(arg string) bool {
 
 // apiDelete: a delete whose target involved a home expression (literal
 // targets are judged by inlineCode's delete check).
-func (a *analyzer) apiDelete(c *Cmd, p string, home bool, sc *scope) {
+func (a codeJudge) apiDelete(c *Cmd, p string, home bool, sc *scope) {
 	if !home {
 		return
 	}
-	if t := a.classify(lit(p), sc); t.critical() {
-		a.fire("interp.delete-api", c, c.Name+" deletes "+p)
+	if t := a.files().classify(lit(p), sc); t.critical() {
+		a.fire(ruleInterpDeleteApi, c, c.Name+" deletes "+p)
 	} else {
-		a.fire("interp.delete-any", c, c.Name+" deletes "+p)
+		a.fire(ruleInterpDeleteAny, c, c.Name+" deletes "+p)
 	}
 }
 
 // apiWrite judges a write by inline code like a shell write to the same
 // path, and also protects home dotfiles and .git.
-func (a *analyzer) apiWrite(c *Cmd, p string, sc *scope) {
+func (a codeJudge) apiWrite(c *Cmd, p string, sc *scope) {
 	if p == "" || strings.ContainsRune(p, 0) {
 		return
 	}
 	p = expandHome(p, a.req.Home)
-	a.ownWriteTarget(c, lit(p), sc)
-	a.writeTarget(c, lit(p), sc)
-	abs, ok := a.canon(p, sc)
+	a.self().ownWriteTarget(c, lit(p), sc)
+	a.files().writeTarget(c, lit(p), sc)
+	abs, ok := a.files().canon(p, sc)
 	if !ok {
 		if strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") {
-			a.fire("interp.write-protected", c, c.Name+" writes "+p)
+			a.fire(ruleInterpWriteProtected, c, c.Name+" writes "+p)
 		}
 		return
 	}
-	t := a.classify(lit(abs), sc)
-	if t.git && t.class != pcTemp || a.homeDotPath(abs) {
-		a.fire("interp.write-protected", c, c.Name+" writes "+abs)
+	t := a.files().classify(lit(abs), sc)
+	if t.git && t.class != pcTemp || a.req.homeDotPath(abs) {
+		a.fire(ruleInterpWriteProtected, c, c.Name+" writes "+abs)
 	}
 }
 
 // homeDotPath: a path inside a dotfile or dot-directory of a home
 // directory (~/.bashrc, ~/.config/git/config).
-func (a *analyzer) homeDotPath(p string) bool {
-	for _, h := range a.homes() {
+func (req *Request) homeDotPath(p string) bool {
+	for _, h := range req.homes() {
 		if rest, ok := strings.CutPrefix(p, h+"/"); ok && strings.HasPrefix(rest, ".") {
 			return true
 		}
@@ -355,7 +355,7 @@ func (a *analyzer) homeDotPath(p string) bool {
 // a home expression, or a join of them (os.path.join, path.join,
 // File.join, Path.home() / "x", "#{Dir.home}/x", HOME + "/x"). home
 // reports a home expression in it.
-func (a *analyzer) argPath(arg string) (p string, home, ok bool) {
+func (req *Request) argPath(arg string) (p string, home, ok bool) {
 	arg = strings.TrimSpace(arg)
 	if arg == "" || len(arg) > 4096 {
 		return "", false, false
@@ -376,10 +376,10 @@ func (a *analyzer) argPath(arg string) (p string, home, ok bool) {
 	}
 	p = path.Join(lits...)
 	if home {
-		if a.req.Home == "" {
+		if req.Home == "" {
 			return "", true, false
 		}
-		p = path.Join(a.req.Home, p)
+		p = path.Join(req.Home, p)
 	}
 	return p, home, p != ""
 }
@@ -410,14 +410,7 @@ func callArgs(src string, open int) []string {
 		ch := src[i]
 		switch ch {
 		case '"', '\'', '`':
-			j := i + 1
-			for j < len(src) && src[j] != ch {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			i = j
+			i = stringEnd(src, i)
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -436,12 +429,8 @@ func callArgs(src string, open int) []string {
 			if depth == 0 && !paren {
 				return append(out, src[start:i])
 			}
-		case '|', '&':
-			if depth == 0 && !paren && i+1 < len(src) && src[i+1] == ch {
-				return append(out, src[start:i])
-			}
-		case ' ':
-			if depth == 0 && !paren && (strings.HasPrefix(src[i:], " or ") || strings.HasPrefix(src[i:], " and ") || strings.HasPrefix(src[i:], " if ") || strings.HasPrefix(src[i:], " unless ")) {
+		case '|', '&', ' ':
+			if depth == 0 && !paren && endsBareCall(src, i) {
 				return append(out, src[start:i])
 			}
 		}
@@ -450,6 +439,30 @@ func callArgs(src string, open int) []string {
 		}
 	}
 	return append(out, src[min(start, len(src)):])
+}
+
+// stringEnd returns the index of the quote that closes the string literal
+// opened at src[i] (len(src) when none does), skipping escaped quotes.
+func stringEnd(src string, i int) int {
+	ch := src[i]
+	j := i + 1
+	for j < len(src) && src[j] != ch {
+		if src[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	return j
+}
+
+// endsBareCall: at src[i] (a '|', '&' or blank) the arguments of a call
+// without parentheses end: || or &&, or Perl's and, or, if and unless.
+func endsBareCall(src string, i int) bool {
+	if ch := src[i]; ch != ' ' {
+		return i+1 < len(src) && src[i+1] == ch
+	}
+	rest := src[i:]
+	return strings.HasPrefix(rest, " or ") || strings.HasPrefix(rest, " and ") || strings.HasPrefix(rest, " if ") || strings.HasPrefix(rest, " unless ")
 }
 
 // receiver is the expression a method call at src[dot] is made on:

@@ -240,7 +240,7 @@ func BenchmarkInlineCode(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				a := newAnalyzer(DefaultPolicy(), &r, len(src))
-				a.inlineCode(c, "python", lit(src), newScope(testProject), 0)
+				a.code().inlineCode(c, "python", lit(src), newScope(testProject), 0)
 			}
 		})
 	}

@@ -82,9 +82,9 @@ func newWork(textLen int) *work {
 // r is the caller's copy: its Resolve is replaced by a memo that charges
 // the work budget.
 func newAnalyzer(p *Policy, r *Request, textLen int) *analyzer {
-	a := &analyzer{p: p, req: r, work: newWork(textLen), paths: &pathMemo{}}
+	a := &analyzer{p: p, req: r, work: newWork(textLen), paths: &pathMemo{}, res: Result{Verdict: Allow}}
 	if r.Resolve != nil {
-		r.Resolve = a.memoResolve(r.Resolve)
+		r.Resolve = a.files().memoResolve(r.Resolve)
 	}
 	return a
 }
@@ -92,7 +92,7 @@ func newAnalyzer(p *Policy, r *Request, textLen int) *analyzer {
 // sub is an analyzer for a part of a's command that judges on its own
 // (its verdict is weighed by a), spending a's budget.
 func (a *analyzer) sub() *analyzer {
-	return &analyzer{p: a.p, req: a.req, work: a.work, paths: a.paths, pty: a.pty, posing: a.posing}
+	return &analyzer{p: a.p, req: a.req, work: a.work, paths: a.paths, pty: a.pty, posing: a.posing, res: Result{Verdict: Allow}}
 }
 
 // spend charges n units of work. Once the budget or the request's
@@ -112,8 +112,8 @@ func (a *analyzer) spend(n int) bool {
 		if w.spent > w.budget {
 			detail = fmt.Sprintf("the analysis needs more than the %d units of work a command of this size may take", w.budget)
 		}
-		a.fire("parse.too-complex", nil, detail)
-		a.unknownWrite("the command is too large to follow", false, "")
+		a.fire(ruleParseTooComplex, nil, detail)
+		a.writes().unknownWrite("the command is too large to follow", false, "")
 		return false
 	}
 	return true

@@ -39,7 +39,7 @@ func TestNameLookups(t *testing.T) {
 func TestPolicySelectsGroups(t *testing.T) {
 	var r *Rule
 	for _, id := range RuleIDs() {
-		x := ruleByID(id)
+		x := ruleNamed(id)
 		if x.Group != "" && !askWhenOff[x.Group] && len(x.Names) > 0 && !endsWithStar(x.Names[0]) {
 			if len(slices.Collect(rulesNamed(x.Names[0]))) == 1 {
 				r = x
@@ -55,7 +55,7 @@ func TestPolicySelectsGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	disabled, err := NewPolicy(Options{Groups: []string{r.Group}, Disabled: []string{r.ID}})
+	disabled, err := NewPolicy(Options{Groups: []string{r.Group}, Disabled: []string{r.ID.String()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,8 +36,8 @@ type target struct {
 	allChildren bool
 }
 
-func (a *analyzer) underHome(p string) bool {
-	for _, h := range a.homes() {
+func (req *Request) underHome(p string) bool {
+	for _, h := range req.homes() {
 		if strings.HasPrefix(p, h+"/") {
 			return true
 		}
@@ -79,7 +79,7 @@ var errPathTooLong = errors.New("path longer than the system resolves")
 // after the classification, a heredoc judged twice) costs no system
 // call. Each new path is charged to the work budget by its length,
 // which is what resolving it grows with.
-func (a *analyzer) memoResolve(resolve func(string) (string, error)) func(string) (string, error) {
+func (a pathJudge) memoResolve(resolve func(string) (string, error)) func(string) (string, error) {
 	type answer struct {
 		p   string
 		err error
@@ -136,7 +136,7 @@ type targetKey struct {
 
 // canon resolves a path argument to an absolute, clean path. ok=false when
 // a relative path meets an unknown cwd.
-func (a *analyzer) canon(s string, sc *scope) (string, bool) {
+func (a pathJudge) canon(s string, sc *scope) (string, bool) {
 	k := canonKey{s: s, cwd: sc.cwd, cwdOK: sc.cwdOK}
 	if p, ok := a.paths.canon[k]; ok {
 		return p, p != ""
@@ -149,7 +149,7 @@ func (a *analyzer) canon(s string, sc *scope) (string, bool) {
 	return p, p != ""
 }
 
-func (a *analyzer) canonOnce(s string, sc *scope) string {
+func (a pathJudge) canonOnce(s string, sc *scope) string {
 	s = expandHome(s, a.req.Home)
 	if !path.IsAbs(s) && !sc.cwdOK {
 		return ""
@@ -174,7 +174,7 @@ func (a *analyzer) canonOnce(s string, sc *scope) string {
 // directory through the resolver, then its last element, following it
 // when it is a dangling link (notes.txt -> .claude/settings.local.json,
 // which writing notes.txt creates).
-func (a *analyzer) resolveMissing(p string, hops int) string {
+func (a pathJudge) resolveMissing(p string, hops int) string {
 	if len(p) > maxPathLen || hops > maxLinkHops {
 		return p // names nothing on disk
 	}
@@ -217,10 +217,10 @@ const maxLinkHops = 40
 // throughLinks rewrites p through the symbolic links the command itself
 // creates before this point (`ln -s .atreides cfg && echo x >
 // cfg/config.yaml`): they are not on disk when the guard looks.
-func (a *analyzer) throughLinks(p string) string {
+func (a pathJudge) throughLinks(p string) string {
 	for range maxLinkHops {
 		changed := false
-		for q := p; q != "/" && q != "."; q = path.Dir(q) {
+		for q := p; !oneOf(q, "/|."); q = path.Dir(q) {
 			if t, ok := a.paths.links[q]; ok {
 				p = path.Join(t, strings.TrimPrefix(p, q))
 				changed = true
@@ -236,7 +236,7 @@ func (a *analyzer) throughLinks(p string) string {
 
 // classify places a path argument relative to root, home, system dirs,
 // temp dirs and the project.
-func (a *analyzer) classify(w word, sc *scope) target {
+func (a pathJudge) classify(w word, sc *scope) target {
 	k := targetKey{canonKey: canonKey{s: w.s, cwd: sc.cwd, cwdOK: sc.cwdOK}, findDir: sc.findDir,
 		dyn: w.dyn, glob: w.glob, stream: w.stream, envDep: w.envDep}
 	if t, ok := a.paths.targets[k]; ok {
@@ -250,33 +250,17 @@ func (a *analyzer) classify(w word, sc *scope) target {
 	return t
 }
 
-func (a *analyzer) classifyOnce(w word, sc *scope) target {
-	if sc.findDir != "" && !w.dyn && w.s != "" && !strings.HasPrefix(w.s, "/") && !strings.HasPrefix(w.s, "~") && !strings.Contains(w.s, "{}") {
-		w.s = sc.findDir + "\x00/" + w.s
-		w.dyn, w.stream = true, true
-	}
+func (a pathJudge) classifyOnce(w word, sc *scope) target {
+	w = underFindDir(w, sc)
 	s := w.s
 	t := target{glob: w.glob, stream: w.stream, envDep: w.envDep}
 	t.dotGlob = w.glob && !w.dyn && strings.HasPrefix(path.Base(s), ".") && hasGlob(path.Base(s))
 	t.allChildren = w.glob && !w.dyn && path.Base(s) == "*"
 	if w.dyn {
-		i := strings.IndexByte(s, 0)
-		prefix := s[:i]
-		t.fromFind = w.stream && strings.HasSuffix(prefix, "/")
-		if prefix == "" || !strings.HasSuffix(prefix, "/") {
-			if prefix != "" && i > 0 {
-				prefix = path.Dir(prefix)
-				if prefix == "." {
-					prefix = ""
-				}
-			}
-			if prefix == "" {
-				if w.stream && sc.cwdOK {
-					prefix = "."
-				} else {
-					return t
-				}
-			}
+		t.fromFind = w.stream && strings.HasSuffix(s[:strings.IndexByte(s, 0)], "/")
+		prefix, ok := knownPrefix(w, sc)
+		if !ok {
+			return t
 		}
 		s = prefix
 		t.glob = true
@@ -295,20 +279,54 @@ func (a *analyzer) classifyOnce(w word, sc *scope) target {
 	}
 	t.abs = p
 	t.git = strings.Contains(p+"/", "/.git/")
-	t.class = a.classAbs(p, sc)
-	if t.glob && t.class == pcProject && (p == sc.cwdIf() || p == a.projectRoot(sc)) {
+	t.class = a.req.classAbs(p, sc)
+	if t.glob && t.class == pcProject && (p == sc.cwdIf() || p == a.req.projectRoot(sc)) {
 		// ./build-* or ./*: the children of the project, not the project.
 		t.class = pcInside
 	}
-	t.underHome = a.underHome(p)
+	t.underHome = a.req.underHome(p)
 	if t.class == pcOutside || t.class == pcInside {
-		for _, h := range a.homes() {
+		for _, h := range a.req.homes() {
 			if path.Dir(p) == h && strings.HasPrefix(path.Base(p), ".") {
 				t.homeFile = true
 			}
 		}
 	}
 	return t
+}
+
+// underFindDir: a relative path in the command of find -execdir is
+// relative to each match's directory, somewhere under find's start point.
+func underFindDir(w word, sc *scope) word {
+	if sc.findDir != "" && !w.dyn && w.s != "" && !strings.HasPrefix(w.s, "/") && !strings.HasPrefix(w.s, "~") && !strings.Contains(w.s, "{}") {
+		w.s = sc.findDir + "\x00/" + w.s
+		w.dyn, w.stream = true, true
+	}
+	return w
+}
+
+// knownPrefix is the directory a computed path certainly lies under: the
+// known text before its unknown part, up to a slash; "." for a stream
+// word in a known directory; ok is false when nothing is known.
+func knownPrefix(w word, sc *scope) (string, bool) {
+	i := strings.IndexByte(w.s, 0)
+	prefix := w.s[:i]
+	if prefix != "" && strings.HasSuffix(prefix, "/") {
+		return prefix, true
+	}
+	if prefix != "" && i > 0 {
+		prefix = path.Dir(prefix)
+		if prefix == "." {
+			prefix = ""
+		}
+	}
+	if prefix == "" {
+		if w.stream && sc.cwdOK {
+			return ".", true
+		}
+		return "", false
+	}
+	return prefix, true
 }
 
 // globBase strips the glob components: /home/u/*.md -> /home/u.
@@ -329,25 +347,25 @@ func globBase(s string) string {
 	return s
 }
 
-func (a *analyzer) homes() []string {
-	if a.req.Home != "" {
-		return []string{path.Clean(a.req.Home)}
+func (req *Request) homes() []string {
+	if req.Home != "" {
+		return []string{path.Clean(req.Home)}
 	}
 	return nil
 }
 
-func (a *analyzer) classAbs(p string, sc *scope) pathClass {
+func (req *Request) classAbs(p string, sc *scope) pathClass {
 	if p == "/" {
 		return pcRoot
 	}
-	for _, h := range a.homes() {
+	for _, h := range req.homes() {
 		if p == h {
 			return pcHome
 		}
 	}
 	for _, hp := range homeParents {
 		if p == hp || path.Dir(p) == hp {
-			if !a.inProject(p, sc) {
+			if !req.inProject(p, sc) {
 				return pcHome
 			}
 		}
@@ -356,7 +374,7 @@ func (a *analyzer) classAbs(p string, sc *scope) pathClass {
 	// directory are never scratch space, even when they live under a
 	// temp dir (HOME=/tmp in containers, a checkout in /tmp): decide them
 	// before the temp exemption, like `..`.
-	proj := a.projectRoot(sc)
+	proj := req.projectRoot(sc)
 	for _, base := range []string{proj, sc.cwdIf()} {
 		if base == "" {
 			continue
@@ -367,10 +385,10 @@ func (a *analyzer) classAbs(p string, sc *scope) pathClass {
 	}
 	// Inside the project before the temp exemption: a checkout under /tmp
 	// keeps its .git and .atreides protected.
-	if a.inProject(p, sc) {
+	if req.inProject(p, sc) {
 		return pcInside
 	}
-	if a.isTemp(p) && !a.inTempHome(p) && !keptInTemp(p) {
+	if req.isTemp(p) && !req.inTempHome(p) && !keptInTemp(p) {
 		return pcTemp
 	}
 	for _, d := range systemDirs {
@@ -383,9 +401,9 @@ func (a *analyzer) classAbs(p string, sc *scope) pathClass {
 
 // inTempHome: p is inside a home directory that itself lies in a temp
 // dir; the home's contents are the user's files, not scratch.
-func (a *analyzer) inTempHome(p string) bool {
-	for _, h := range a.homes() {
-		if h != "/" && under(p, h) && a.isTemp(h) {
+func (req *Request) inTempHome(p string) bool {
+	for _, h := range req.homes() {
+		if h != "/" && under(p, h) && req.isTemp(h) {
 			return true
 		}
 	}
@@ -399,8 +417,8 @@ func keptInTemp(p string) bool {
 }
 
 // isTemp: p is in a temp dir of the request or a well-known one.
-func (a *analyzer) isTemp(p string) bool {
-	for _, t := range a.req.TempDirs {
+func (req *Request) isTemp(p string) bool {
+	for _, t := range req.TempDirs {
 		if t != "" && under(p, path.Clean(t)) {
 			return true
 		}
@@ -415,16 +433,16 @@ func (sc *scope) cwdIf() string {
 	return ""
 }
 
-func (a *analyzer) projectRoot(sc *scope) string {
-	if a.req.ProjectRoot != "" {
-		return path.Clean(a.req.ProjectRoot)
+func (req *Request) projectRoot(sc *scope) string {
+	if req.ProjectRoot != "" {
+		return path.Clean(req.ProjectRoot)
 	}
-	return path.Clean(a.req.Cwd)
+	return path.Clean(req.Cwd)
 }
 
-func (a *analyzer) inProject(p string, sc *scope) bool {
-	proj := a.projectRoot(sc)
-	if a.req.ProjectRoot == "" && a.req.Cwd == "" {
+func (req *Request) inProject(p string, sc *scope) bool {
+	proj := req.projectRoot(sc)
+	if req.ProjectRoot == "" && req.Cwd == "" {
 		proj = ""
 	}
 	if proj != "" && proj != "/" && proj != "." && strings.HasPrefix(p, proj+"/") {
@@ -432,15 +450,15 @@ func (a *analyzer) inProject(p string, sc *scope) bool {
 	}
 	cwd := sc.cwdIf()
 	if cwd != "" && cwd != "/" && strings.HasPrefix(p, cwd+"/") {
-		return cwdIsSafe(cwd, a)
+		return cwdIsSafe(cwd, req)
 	}
 	return false
 }
 
 // cwdIsSafe: a cwd that is the home directory or a system directory does
 // not make its subtree "the project".
-func cwdIsSafe(cwd string, a *analyzer) bool {
-	for _, h := range a.homes() {
+func cwdIsSafe(cwd string, req *Request) bool {
+	for _, h := range req.homes() {
 		if cwd == h {
 			return false
 		}
@@ -498,13 +516,13 @@ func matchEntry(rel, f string) bool {
 	return rel == f
 }
 
-func (a *analyzer) isStartupFile(p string) bool {
+func (req *Request) isStartupFile(p string) bool {
 	for _, f := range systemStartup {
 		if matchEntry(p, f) {
 			return true
 		}
 	}
-	for _, rel := range a.homeRels(p) {
+	for _, rel := range req.homeRels(p) {
 		for _, f := range startupFiles {
 			if matchEntry(rel, f) {
 				return true
@@ -516,9 +534,9 @@ func (a *analyzer) isStartupFile(p string) bool {
 
 // homeRels returns p relative to the request's home and to any user's home
 // under /home or /Users (a path may be both).
-func (a *analyzer) homeRels(p string) []string {
+func (req *Request) homeRels(p string) []string {
 	var out []string
-	for _, h := range a.homes() {
+	for _, h := range req.homes() {
 		if strings.HasPrefix(p, h+"/") {
 			out = append(out, p[len(h)+1:])
 		}
@@ -535,7 +553,7 @@ func (a *analyzer) homeRels(p string) []string {
 }
 
 // sensitive: secret files plus system files that are worth stealing.
-func (a *analyzer) sensitive(s string, sc *scope) bool {
+func (a pathJudge) sensitive(s string, sc *scope) bool {
 	if _, ok := a.secretPath(s, sc); ok {
 		return true
 	}
@@ -543,11 +561,11 @@ func (a *analyzer) sensitive(s string, sc *scope) bool {
 	if !ok {
 		return false
 	}
-	return p == "/etc/passwd" || p == "/etc/shadow" || p == "/etc/sudoers" || strings.HasSuffix(p, "_history")
+	return oneOf(p, "/etc/passwd|/etc/shadow|/etc/sudoers") || strings.HasSuffix(p, "_history")
 }
 
 // secretPath asks the secret checker about one path argument.
-func (a *analyzer) secretPath(s string, sc *scope) (string, bool) {
+func (a pathJudge) secretPath(s string, sc *scope) (string, bool) {
 	if s == "" || strings.ContainsRune(s, 0) {
 		return "", false
 	}
@@ -586,12 +604,12 @@ var metadataOnly = &lazy[map[string]bool]{src: func() map[string]bool {
 
 // secretArgs flags commands that read, copy or send a secret file named in
 // their arguments (including `@file` and `--opt=file` forms).
-func (a *analyzer) secretArgs(c *Cmd) {
+func (a pathJudge) secretArgs(c *Cmd) {
 	if templateSources(c) {
 		return // the sources are templates; the destination is a write
 	}
 	if metadataOnly.get()[c.Name] || isShell(c.Name) || isInterpreter(c.Name) && c.Name != "source" {
-		if c.Name == "ssh" || c.Name == "scp" || c.Name == "git" {
+		if oneOf(c.Name, "ssh|scp|git") {
 			return
 		}
 		if !isShell(c.Name) && !isInterpreter(c.Name) {
@@ -604,52 +622,67 @@ func (a *analyzer) secretArgs(c *Cmd) {
 	}
 	args := c.Args
 	if grepLike(c.Name) {
-		args = a.grepFiles(c)
+		args = grepFiles(c)
 	}
 	if c.Name == "dd" {
 		for _, w := range c.Args {
 			if strings.HasPrefix(w.s, "if=") && !w.dyn {
 				if m, ok := a.secretPath(w.s[3:], c.sc); ok {
-					a.fire("secret.read", c, m)
+					a.fire(ruleSecretRead, c, m)
 					return
 				}
 			}
 		}
 	}
 	for _, w := range args {
-		if w.dyn && !w.hasGuess {
-			continue
-		}
-		s0 := w.s
-		if w.dyn {
-			s0 = w.guess
-		}
-		if strings.ContainsAny(s0, " \t\n") || strings.Contains(s0, "://") {
+		s0, ok := argPathText(w)
+		if !ok {
 			continue
 		}
 		if w.glob && !w.dyn {
 			// The shell expands it: judge the names it can match.
-			if m, ok := a.secretGlob(w, c.sc); ok {
-				a.fire("secret.read", c, m)
+			if m, ok := a.exfil().secretGlob(w, c.sc); ok {
+				a.fire(ruleSecretRead, c, m)
 				return
 			}
 			continue
 		}
-		cands := []string{s0}
-		w.s = s0
-		if strings.HasPrefix(w.s, "@") {
-			cands = append(cands, w.s[1:])
-		}
-		if i := strings.IndexByte(w.s, '='); i > 0 && strings.HasPrefix(w.s, "-") {
-			cands = append(cands, strings.TrimPrefix(w.s[i+1:], "@"))
-		}
-		for _, s := range cands {
+		var buf [3]string
+		for _, s := range pathCandidates(&buf, s0) {
 			if m, ok := a.secretPath(s, c.sc); ok {
-				a.fire("secret.read", c, m)
+				a.fire(ruleSecretRead, c, m)
 				return
 			}
 		}
 	}
+}
+
+// argPathText is the text of an argument that may name a file: its own,
+// or the guess of a computed one; ok is false for a computed argument
+// without a guess and for text that is no path (blanks, a URL).
+func argPathText(w word) (string, bool) {
+	if w.dyn && !w.hasGuess {
+		return "", false
+	}
+	s := w.s
+	if w.dyn {
+		s = w.guess
+	}
+	return s, !strings.ContainsAny(s, " \t\n") && !strings.Contains(s, "://")
+}
+
+// pathCandidates are the paths an argument may name: itself, a file
+// given as @file, an option's value (--data=@file). They are kept in buf,
+// so that judging every argument of every command allocates nothing.
+func pathCandidates(buf *[3]string, s string) []string {
+	cands := append(buf[:0], s)
+	if strings.HasPrefix(s, "@") {
+		cands = append(cands, s[1:])
+	}
+	if i := strings.IndexByte(s, '='); i > 0 && strings.HasPrefix(s, "-") {
+		cands = append(cands, strings.TrimPrefix(s[i+1:], "@"))
+	}
+	return cands
 }
 
 func grepLike(n string) bool { return oneOf(n, "grep|egrep|fgrep|rg|ag|ack|git-grep") }
@@ -665,7 +698,7 @@ var grepValued = &lazy[map[string]bool]{src: func() map[string]bool {
 // grepFiles returns what grep/rg read: the files named as operands (the
 // first operand is the pattern unless -e/-f gave one) and -f pattern
 // files. Patterns (-e values, the first operand) are search text.
-func (a *analyzer) grepFiles(c *Cmd) []word {
+func grepFiles(c *Cmd) []word {
 	var files []word
 	patternGiven := false
 	var operands []word
@@ -718,7 +751,7 @@ func (a *analyzer) grepFiles(c *Cmd) []word {
 
 // secretMetadata: ls/stat/test on a secret path does not read it, but
 // strict mode does not allow touching secrets at all.
-func (a *analyzer) secretMetadata(c *Cmd) {
+func (a pathJudge) secretMetadata(c *Cmd) {
 	if a.p.sw("strict_unverifiable") == Allow || handlers.get()[c.Name] != nil {
 		return
 	}
@@ -733,13 +766,13 @@ func (a *analyzer) secretMetadata(c *Cmd) {
 // writeTarget judges a file whose contents a command writes. Whether it
 // is one of atreides's own files is ownWriteTarget's to say, once per
 // write (noteWrite, checkPath, apiWrite).
-func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
+func (a pathJudge) writeTarget(c *Cmd, w word, sc *scope) {
 	if !a.judging() || w.dyn || w.proc != nil {
 		return
 	}
 	s := w.s
 	if strings.HasPrefix(s, "/dev/tcp/") || strings.HasPrefix(s, "/dev/udp/") {
-		a.fire("exfil.dev-tcp", c, "writes to "+s)
+		a.fire(ruleExfilDevTcp, c, "writes to "+s)
 		return
 	}
 	p, ok := a.canon(s, sc)
@@ -747,20 +780,20 @@ func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
 		// Unknown cwd: the location is unknown, but a secret's name
 		// (.env, id_rsa) is enough.
 		if m, ok := a.secretPath(s, sc); ok {
-			a.fire("secret.write", c, m)
+			a.fire(ruleSecretWrite, c, m)
 		}
 		return
 	}
 	switch {
 	case isBlockDevice(p):
-		a.fire("disk.write-device", c, "writes to "+p)
+		a.fire(ruleDiskWriteDevice, c, "writes to "+p)
 	case isCriticalFile(p):
-		a.fire("fs.write-critical", c, "writes to "+p)
-	case a.isStartupFile(p):
-		a.fire("fs.write-startup", c, "writes to "+p)
+		a.fire(ruleFsWriteCritical, c, "writes to "+p)
+	case a.req.isStartupFile(p):
+		a.fire(ruleFsWriteStartup, c, "writes to "+p)
 	default:
 		if m, ok := a.secretPath(s, sc); ok && !a.templateCopy(c, p) {
-			a.fire("secret.write", c, m)
+			a.fire(ruleSecretWrite, c, m)
 			return
 		}
 		if a.specialWrite(c, p) {
@@ -771,7 +804,7 @@ func (a *analyzer) writeTarget(c *Cmd, w word, sc *scope) {
 		}
 		for _, d := range []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/boot", "/System", "/Library", "/sys"} {
 			if under(p, d) {
-				a.fire("fs.write-system", c, "writes to "+p)
+				a.fire(ruleFsWriteSystem, c, "writes to "+p)
 			}
 		}
 	}
@@ -792,8 +825,8 @@ func isBlockDevice(p string) bool {
 
 // repoMetadata: the project's own .git directory, its hooks or config
 // (stale lock files and other internals are routinely removed).
-func (a *analyzer) repoMetadata(p string, sc *scope) bool {
-	for _, base := range []string{a.projectRoot(sc), sc.cwdIf()} {
+func (req *Request) repoMetadata(p string, sc *scope) bool {
+	for _, base := range []string{req.projectRoot(sc), sc.cwdIf()} {
 		if base == "" {
 			continue
 		}

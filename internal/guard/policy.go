@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/shell"
+
 	"github.com/bmatcuk/doublestar/v4"
 )
 
@@ -67,7 +69,7 @@ type Result struct {
 	Reason   string
 	Commands []string
 	// Effects is what a shell command writes and whether it verifies.
-	Effects Effects
+	Effects shell.Effects
 }
 
 // Options configures a Policy; see docs/guard-policy.md.
@@ -131,9 +133,9 @@ func RuleIDs() []string {
 	var out []string
 	for b := range batchesOf(allBatches) {
 		for _, r := range b.rules {
-			if !seen[r.ID] {
-				seen[r.ID] = true
-				out = append(out, r.ID)
+			if !seen[r.ID.name] {
+				seen[r.ID.name] = true
+				out = append(out, r.ID.name)
 			}
 		}
 	}
@@ -291,7 +293,7 @@ var askWhenOff = map[string]bool{"cloud": true, "kubernetes": true, "databases":
 // selected reports whether r can fire under p: it is not disabled, and
 // its group is on or one of askWhenOff.
 func (p *Policy) selected(r *Rule) bool {
-	return !p.off[r.ID] && (r.Group == "" || p.groups[r.Group] || askWhenOff[r.Group])
+	return !p.off[r.ID.name] && (r.Group == "" || p.groups[r.Group] || askWhenOff[r.Group])
 }
 
 // rulesFor returns the selected rules filed under a command name.
@@ -327,7 +329,7 @@ func (p *Policy) verdictFor(r *Rule) (Verdict, bool) {
 	if groupOff && v > Ask {
 		v = Ask
 	}
-	if o, ok := p.verdicts[r.ID]; ok {
+	if o, ok := p.verdicts[r.ID.name]; ok {
 		v = o
 	}
 	return v, v > Allow
@@ -343,7 +345,7 @@ func protected(r *Rule) bool {
 	case "secret", "parse", "dynamic", "exfiltration", "self":
 		return true
 	}
-	return r.ID == "fs.rm-root-home"
+	return r.ID == ruleFsRmRootHome
 }
 
 // Check decides one request. It never panics: an internal failure is a

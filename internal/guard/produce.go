@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 	"unicode"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // produce computes the stdout of commands that matter for pipelines:
@@ -16,7 +18,7 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 	if a.judging() {
 		// Credentials only matter to a verdict; an effects-only walk does
 		// not build the credential-printer table (rules.go's loadRules).
-		if f, ok := a.credOutput(c); ok {
+		if f, ok := a.exfil().credOutput(c); ok {
 			return f
 		}
 	}
@@ -34,60 +36,27 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 			return f
 		}
 	case "which", "type":
-		if f, ok := a.lookupOutput(c); ok {
+		if f, ok := a.req.lookupOutput(c); ok {
 			return f
 		}
 	case "cat", "tac", "head", "tail", "less", "more", "bat", "nl", "strings", "xxd", "od", "hexdump":
-		if c.Name == "xxd" && c.Has("-r", "-revert") {
-			return decoded(in, "xxd -r")
-		}
-		files := c.Pos()
-		if len(files) == 0 || (len(files) == 1 && files[0].s == "-") {
-			if c.Name == "cat" {
-				return in
-			}
-			return feed{t: in.t | tUnknown, from: c.Name}
-		}
-		f := feed{t: tUnknown, from: c.Name}
-		for _, w := range files {
-			if w.proc != nil {
-				f.t |= w.proc.t
-			}
-			if !w.dyn && a.judging() && a.sensitive(w.s, sc) {
-				f.t |= tSecret
-			}
-		}
-		return f
+		return a.readerOutput(c, sc, in)
 	case "tee":
 		return in // its files are writes (effects.go)
 	case "base64", "base32", "basenc", "openssl", "uudecode", "gunzip", "zcat", "gzip", "bzcat", "xzcat", "zstdcat", "bzip2", "xz", "zstd":
-		if c.Has("-d", "--decode", "-D") || c.Name == "gunzip" || c.Name == "zcat" || c.Name == "uudecode" || strings.HasSuffix(c.Name, "cat") {
-			if c.Name == "base64" && in.known {
-				if b, ok := decodeB64(in.text); ok {
-					return feed{known: true, text: b, t: in.t | tDecoded, from: "base64 -d"}
-				}
-			}
-			return decoded(in, c.Name+" -d")
-		}
-		return feed{t: in.t | tUnknown, from: c.Name}
+		return decoderOutput(c, in)
 	case "rev":
 		if in.known {
 			return feed{known: true, text: reverseLines(in.text), t: in.t | tDecoded, from: "rev"}
 		}
 		return decoded(in, "rev")
 	case "tr":
-		p := c.Pos()
-		if in.known && len(p) == 2 && !p[0].dyn && !p[1].dyn && len(c.Args) == 2 {
-			if out, ok := trMap(in.text, p[0].s, p[1].s); ok {
-				return feed{known: true, text: out, t: in.t | tDecoded, from: "tr"}
-			}
-		}
-		return decoded(in, "tr")
+		return trOutput(c, in)
 	case "iconv", "perl", "awk":
 		return feed{t: in.t | tUnknown, from: c.Name}
 	case "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links":
 		if a.judging() {
-			a.noteDownload(c, sc)
+			noteDownload(c, sc)
 		}
 		return feed{t: tRemote, from: c.Name}
 	case "printenv", "set", "export", "declare", "compgen":
@@ -98,6 +67,57 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 		return feed{t: in.t | tUnknown, from: c.Name}
 	}
 	return feed{t: tUnknown, from: c.Name}
+}
+
+// readerOutput is what a program that prints files (cat, head, xxd ...)
+// gives: its stdin, or its files, secret when one is.
+func (a *analyzer) readerOutput(c *Cmd, sc *scope, in feed) feed {
+	if c.Name == "xxd" && c.Has("-r", "-revert") {
+		return decoded(in, "xxd -r")
+	}
+	files := c.Pos()
+	if len(files) == 0 || (len(files) == 1 && files[0].s == "-") {
+		if c.Name == "cat" {
+			return in
+		}
+		return feed{t: in.t | tUnknown, from: c.Name}
+	}
+	f := feed{t: tUnknown, from: c.Name}
+	for _, w := range files {
+		if w.proc != nil {
+			f.t |= w.proc.t
+		}
+		if !w.dyn && a.judging() && a.files().sensitive(w.s, sc) {
+			f.t |= tSecret
+		}
+	}
+	return f
+}
+
+// decoderOutput is what a decoder or decompressor gives: decoded text
+// when it decodes (base64 -d of a known text is decoded here).
+func decoderOutput(c *Cmd, in feed) feed {
+	if c.Has("-d", "--decode", "-D") || oneOf(c.Name, "gunzip|zcat|uudecode") || strings.HasSuffix(c.Name, "cat") {
+		if c.Name == "base64" && in.known {
+			if b, ok := decodeB64(in.text); ok {
+				return feed{known: true, text: b, t: in.t | tDecoded, from: "base64 -d"}
+			}
+		}
+		return decoded(in, c.Name+" -d")
+	}
+	return feed{t: in.t | tUnknown, from: c.Name}
+}
+
+// trOutput is what tr gives: the mapped text when its input and sets are
+// known.
+func trOutput(c *Cmd, in feed) feed {
+	p := c.Pos()
+	if in.known && len(p) == 2 && !p[0].dyn && !p[1].dyn && len(c.Args) == 2 {
+		if out, ok := trMap(in.text, p[0].s, p[1].s); ok {
+			return feed{known: true, text: out, t: in.t | tDecoded, from: "tr"}
+		}
+	}
+	return decoded(in, "tr")
 }
 
 func decoded(in feed, from string) feed {
@@ -128,7 +148,7 @@ func echoOut(c *Cmd) feed {
 	s := strings.Join(texts, " ")
 	if esc {
 		var stop bool
-		if s, stop = decodeEscapes(s, escArg); stop {
+		if s, stop = shell.DecodeEscapes(s, shell.PrintfArg); stop {
 			nl = false // \c: no further output, not even the newline
 		}
 	}
@@ -172,7 +192,7 @@ func printfOut(c *Cmd) feed {
 	texts, t, ok := argTexts(args)
 	if name != "" && c.sc != nil {
 		if ok && len(texts) > 0 && isAssignName(name) {
-			c.sc.vars[name] = word{s: printfText(texts[0], texts[1:]), t: t}
+			c.sc.vars[name] = word{s: shell.Printf(texts[0], texts[1:]), t: t}
 		} else {
 			delete(c.sc.vars, name)
 		}
@@ -184,7 +204,7 @@ func printfOut(c *Cmd) feed {
 	if !ok {
 		return feed{t: t | tUnknown, from: "printf"}
 	}
-	return feed{known: true, text: printfText(texts[0], texts[1:]), t: t, from: "printf"}
+	return feed{known: true, text: shell.Printf(texts[0], texts[1:]), t: t, from: "printf"}
 }
 
 func decodeB64(s string) (string, bool) {
@@ -259,7 +279,7 @@ func trSet(s string) ([]rune, bool) {
 	return out, true
 }
 
-func (a *analyzer) noteDownload(c *Cmd, sc *scope) {
+func noteDownload(c *Cmd, sc *scope) {
 	files, _ := downloadTargets(c)
 	for _, f := range files {
 		sc.downloads[downloadKey(sc, f)] = true
@@ -291,66 +311,6 @@ func init() {
 		setValueOpts("curl", "--output-dir")
 		setValueOpts("aria2c", "-o", "--out", "-d", "--dir")
 	})
-}
-
-// networkArgs finds exfiltration through a network sink: tainted stdin or
-// arguments, uploads of files, and destinations that are raw public IPs or
-// well-known capture services.
-func (a *analyzer) networkArgs(c *Cmd, in feed) {
-	a.credSend(c, in)
-	a.uploads(c, in)
-	a.cloudMetadata(c)
-	if !networkSinks.get()[c.Name] {
-		return
-	}
-	if c.Name == "iodine" {
-		return
-	}
-	if in.t&(tSecret|tEnv) != 0 && c.Name != "openssl" {
-		a.fire("exfil.pipe-to-network", c, "secret or environment data piped into "+c.Name)
-	} else if in.t&tDecoded != 0 && c.Name != "openssl" {
-		a.fire("exfil.obfuscated", c, "decoded data piped into "+c.Name)
-	}
-	for _, w := range c.Args {
-		if w.t&(tSecret|tEnv) != 0 {
-			a.fire("exfil.pipe-to-network", c, "secret or environment data in the arguments of "+c.Name)
-		}
-		if h := urlHost(w.s); h != "" && suspiciousHost(h) {
-			a.fire("exfil.suspicious-host", c, c.Name+" contacts "+h)
-		}
-		if c.Name == "nix" && strings.Contains(w.s, "fetchurl") {
-			for _, f := range strings.FieldsFunc(w.s, func(r rune) bool { return r == '"' || r == ' ' || r == '\'' }) {
-				if h := urlHost(f); h != "" && suspiciousHost(h) {
-					a.fire("exfil.suspicious-host", c, "nix fetches from "+h)
-				}
-			}
-		}
-	}
-	if c.Name == "curl" || c.Name == "wget" || c.Name == "http" || c.Name == "xh" {
-		for _, f := range []string{"-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--post-file", "--body-file"} {
-			v, ok := c.Flag(f)
-			if !ok {
-				continue
-			}
-			file := v
-			if i := strings.Index(v, "@"); i >= 0 && (f == "-F" || f == "--form" || f == "--data-urlencode") {
-				file = v[i:]
-			}
-			isFile := strings.HasPrefix(file, "@") || f == "-T" || f == "--upload-file" || f == "--post-file" || f == "--body-file"
-			file = strings.TrimPrefix(file, "@")
-			if i := strings.IndexAny(file, ";"); i >= 0 {
-				file = file[:i]
-			}
-			if !isFile || file == "-" || file == "" {
-				continue
-			}
-			if a.sensitive(expandHome(file, a.req.Home), c.sc) {
-				a.fire("exfil.upload-sensitive", c, c.Name+" uploads "+file)
-			} else {
-				a.fire("exfil.file-upload", c, c.Name+" uploads "+file)
-			}
-		}
-	}
 }
 
 func expandHome(p, home string) string {
@@ -425,16 +385,16 @@ func dangerousText(s string) bool {
 // (every file of that name on PATH is atreides's), so that
 // `rm "$(command -v atreides)"` is known to remove atreides. Other names
 // stay unknown, as before.
-func (a *analyzer) lookupOutput(c *Cmd) (feed, bool) {
+func (req *Request) lookupOutput(c *Cmd) (feed, bool) {
 	switch {
 	case c.Name == "type" && !hasOption(c.Args, "pP"):
 		return feed{}, false
 	}
 	ops := operands(c.Args, "")
-	if len(ops) != 1 || ops[0].dyn || !atreidesProgramName(ops[0].s) || len(a.req.PathDirs) == 0 {
+	if len(ops) != 1 || ops[0].dyn || !atreidesProgramName(ops[0].s) || len(req.PathDirs) == 0 {
 		return feed{}, false
 	}
-	return feed{known: true, text: path.Join(a.req.PathDirs[0], ops[0].s) + "\n", from: c.Name}, true
+	return feed{known: true, text: path.Join(req.PathDirs[0], ops[0].s) + "\n", from: c.Name}, true
 }
 
 // pathOutput is what realpath, readlink -f and dirname print for one known
@@ -454,7 +414,7 @@ func (a *analyzer) pathOutput(c *Cmd, sc *scope) (feed, bool) {
 			return feed{}, false
 		}
 	}
-	p, ok := a.canon(s, sc)
+	p, ok := a.files().canon(s, sc)
 	if !ok {
 		return feed{}, false
 	}

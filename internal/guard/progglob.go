@@ -99,7 +99,7 @@ func (a *analyzer) globProgram(args []word, env map[string]word, sc *scope, dept
 	if len(matched) == 0 {
 		c := &Cmd{Name: args[0].s, Args: args[1:], a: a, sc: sc}
 		a.record(c)
-		a.fire("dynamic.command", c, "program name "+pat+" is a glob that matches no program the guard knows")
+		a.fire(ruleDynamicCommand, c, "program name "+pat+" is a glob that matches no program the guard knows")
 		return feed{t: tUnknown}, true
 	}
 	prefix := ""

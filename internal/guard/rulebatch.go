@@ -6,6 +6,7 @@ import (
 	"iter"
 	"math/bits"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -128,9 +129,41 @@ func prefixRules(name string) iter.Seq[*Rule] {
 	}
 }
 
+// namedBatch and idBatch are the rows of the generated index
+// (ruleindex_gen.go): sorted tables searched in halves, which cost nothing
+// to build when the hook starts.
+type namedBatch struct {
+	name string
+	set  uint64
+}
+
+type idBatch struct {
+	id    string
+	batch int
+}
+
+// batchesNamed returns the batches that file a rule, value options or a
+// credential printer under a command name.
+func batchesNamed(name string) uint64 {
+	i, ok := slices.BinarySearchFunc(namedBatches[:], name, func(e namedBatch, n string) int { return strings.Compare(e.name, n) })
+	if !ok {
+		return 0
+	}
+	return namedBatches[i].set
+}
+
+// batchOfID returns the batch that registers rule id first, or -1.
+func batchOfID(id string) int {
+	i, ok := slices.BinarySearchFunc(idBatches[:], id, func(e idBatch, id string) int { return strings.Compare(e.id, id) })
+	if !ok {
+		return -1
+	}
+	return idBatches[i].batch
+}
+
 // ruleByID returns the built-in rule id (its first registration), or nil.
-func ruleByID(id string) *Rule {
-	i := batchOfID(id)
+func ruleByID(id RuleID) *Rule {
+	i := batchOfID(id.name)
 	if i < 0 {
 		return nil
 	}

@@ -23,173 +23,513 @@ func prefixBatchesOf(name string) uint64 {
 // ruleGroups are the opt-in rule groups, sorted.
 var ruleGroups = []string{"cloud", "containers", "databases", "kubernetes", "messaging", "monitoring", "network", "packages", "platform", "protected-branches", "remote", "saas", "secrets", "storage"}
 
-// batchesNamed returns the batches that file a rule, value options or a
-// credential printer under a command name.
-func batchesNamed(name string) uint64 {
-	switch name {
-	case "aria2c":
-		return 0x2
-	case "apigeecli":
-		return 0x4
-	case "docker-compose", "podman-compose":
-		return 0x8
-	case "dns2tcp", "dnscat", "dnscat2", "iodine", "iodined":
-		return 0x10
-	case "rmdir", "wipe":
-		return 0x20
-	case "adduser", "apk", "apt", "apt-get", "badblocks", "blkdiscard", "brew", "cfdisk", "chattr", "chgrp", "choco", "chpasswd", "cryptsetup", "dd", "deluser", "diskutil", "dnf", "fdisk", "flatpak", "gdisk", "groupmod", "halt", "hdparm", "init", "ip6tables", "iptables", "lvremove", "mdadm", "mkdosfs", "mke2fs", "mkswap", "nft", "nix", "nix-collect-garbage", "nix-env", "nixos-rebuild", "nvme", "pacman", "parted", "passwd", "pfctl", "port", "poweroff", "pvremove", "reboot", "scoop", "setfacl", "sfdisk", "sgdisk", "shutdown", "snap", "telinit", "ufw", "useradd", "userdel", "usermod", "vgremove", "visudo", "winget", "wipefs", "xkill", "yum", "zpool", "zypper":
-		return 0x40
-	case "cdk", "cdktf", "pulumi", "sam", "serverless", "sls", "sst", "terraform", "terragrunt", "tofu":
-		return 0x80
-	case "algolia", "alter", "bq", "delete", "drop", "duckdb", "grant", "pg_dropcluster", "pg_restore", "snowsql":
-		return 0x100
-	case "truncate":
-		return 0x120
-	case "clickhouse-client", "cockroach", "cqlsh", "dropdb", "dropuser", "mariadb", "mongo", "mongosh", "mysql", "mysqladmin", "psql", "redis-cli", "sqlcmd", "sqlite3":
-		return 0x180
-	case "killall5", "pgrep", "slay", "sysctl":
-		return 0x200
-	case "kill", "killall", "pkill", "skill":
-		return 0x240
-	case "nsenter":
-		return 0x800
-	case "kubecolor":
-		return 0x1080
-	case "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-delete-records", "kafka-delete-records.sh", "nats", "rabbitmqadmin", "rabbitmqctl", "rpk":
-		return 0x4000
-	case "kafka-topics", "kafka-topics.sh":
-		return 0x4080
-	case "datadog-ci", "grafana", "grafana-cli", "newrelic", "opsgenie", "pd", "promtool", "sentry-cli", "splunk":
-		return 0x8000
-	case "deck", "dig", "drill", "fastly", "haproxy", "host", "nginx", "nsupdate", "openresty", "rc-service", "wrangler":
-		return 0x10000
-	case "service":
-		return 0x10040
-	case "composer", "mamba", "micromamba":
-		return 0x20000
-	case "conda", "pipx":
-		return 0x20040
-	case "chmod", "chown", "crontab", "launchctl", "loginctl":
-		return 0x40040
-	case "systemctl":
-		return 0x50040
-	case "circleci", "gitlab-rails", "gitlab-rake", "gitlab-runner", "java", "jenkins-cli":
-		return 0x80000
-	case "anaconda", "buildah", "cabal", "changeset", "crane", "dart", "deno", "depot", "dotnet", "flit", "flutter", "gcrane", "goreleaser", "hatch", "jsr", "ko", "lein", "lerna", "maturin", "mix", "nuget", "oras", "ovsx", "pod", "rebar3", "sbt", "semantic-release", "skopeo", "snapcraft", "stack", "swift", "twine", "vsce":
-		return 0x200000
-	case "helm":
-		return 0x201080
-	case "nerdctl":
-		return 0x210808
-	case "docker", "podman":
-		return 0x210888
-	case "gradle", "gradlew", "mvn", "mvnw", "pdm", "poetry":
-		return 0x220000
-	case "scp", "ssh-add", "ssh-keygen":
-		return 0x400000
-	case "rsync":
-		return 0x400020
-	case "flipt", "ldcli", "split", "square", "stripe", "unleash":
-		return 0x800000
-	case "http", "https", "xh", "xhs":
-		return 0x898100
-	case "curl", "wget":
-		return 0x898102
-	case "bw", "docker-credential-desktop", "docker-credential-ecr-login", "docker-credential-gcloud", "docker-credential-gcr", "docker-credential-osxkeychain", "docker-credential-pass", "docker-credential-secretservice", "docker-credential-wincred", "gopass", "heroku", "keyctl", "kwallet-query", "pass", "secret-tool", "security":
-		return 0x2000000
-	case "kubectl", "oc":
-		return 0x2001080
-	case "gh", "glab":
-		return 0x2280000
-	case "doppler", "op", "vault":
-		return 0x3000000
-	case "azcopy", "borg", "borgbackup", "gsutil", "mc", "restic", "s3cmd", "velero":
-		return 0x4000000
-	case "rclone":
-		return 0x4000020
-	case "az":
-		return 0x7000004
-	case "aws", "gcloud":
-		return 0x7004004
-	case "history", "set", "unset":
-		return 0x8000000
-	case "rm", "srm", "unlink":
-		return 0x8000020
-	case "shred":
-		return 0x8000060
-	case "pip", "pip3":
-		return 0x8020040
-	case "bun", "uv":
-		return 0x8220000
-	case "cargo", "gem":
-		return 0x8220040
-	case "git":
-		return 0xa100400
-	case "npm", "pnpm", "yarn":
-		return 0xa220040
-	}
-	return 0
+// namedBatches are, by command name (sorted), the batches that file a
+// rule, value options or a credential printer under it (batchesNamed).
+var namedBatches = [...]namedBatch{
+	{"adduser", 0x40},
+	{"algolia", 0x100},
+	{"alter", 0x100},
+	{"anaconda", 0x200000},
+	{"apigeecli", 0x4},
+	{"apk", 0x40},
+	{"apt", 0x40},
+	{"apt-get", 0x40},
+	{"aria2c", 0x2},
+	{"aws", 0x7004004},
+	{"az", 0x7000004},
+	{"azcopy", 0x4000000},
+	{"badblocks", 0x40},
+	{"blkdiscard", 0x40},
+	{"borg", 0x4000000},
+	{"borgbackup", 0x4000000},
+	{"bq", 0x100},
+	{"brew", 0x40},
+	{"buildah", 0x200000},
+	{"bun", 0x8220000},
+	{"bw", 0x2000000},
+	{"cabal", 0x200000},
+	{"cargo", 0x8220040},
+	{"cdk", 0x80},
+	{"cdktf", 0x80},
+	{"cfdisk", 0x40},
+	{"changeset", 0x200000},
+	{"chattr", 0x40},
+	{"chgrp", 0x40},
+	{"chmod", 0x40040},
+	{"choco", 0x40},
+	{"chown", 0x40040},
+	{"chpasswd", 0x40},
+	{"circleci", 0x80000},
+	{"clickhouse-client", 0x180},
+	{"cockroach", 0x180},
+	{"composer", 0x20000},
+	{"conda", 0x20040},
+	{"cqlsh", 0x180},
+	{"crane", 0x200000},
+	{"crontab", 0x40040},
+	{"cryptsetup", 0x40},
+	{"curl", 0x898102},
+	{"dart", 0x200000},
+	{"datadog-ci", 0x8000},
+	{"dd", 0x40},
+	{"deck", 0x10000},
+	{"delete", 0x100},
+	{"deluser", 0x40},
+	{"deno", 0x200000},
+	{"depot", 0x200000},
+	{"dig", 0x10000},
+	{"diskutil", 0x40},
+	{"dnf", 0x40},
+	{"dns2tcp", 0x10},
+	{"dnscat", 0x10},
+	{"dnscat2", 0x10},
+	{"docker", 0x210888},
+	{"docker-compose", 0x8},
+	{"docker-credential-desktop", 0x2000000},
+	{"docker-credential-ecr-login", 0x2000000},
+	{"docker-credential-gcloud", 0x2000000},
+	{"docker-credential-gcr", 0x2000000},
+	{"docker-credential-osxkeychain", 0x2000000},
+	{"docker-credential-pass", 0x2000000},
+	{"docker-credential-secretservice", 0x2000000},
+	{"docker-credential-wincred", 0x2000000},
+	{"doppler", 0x3000000},
+	{"dotnet", 0x200000},
+	{"drill", 0x10000},
+	{"drop", 0x100},
+	{"dropdb", 0x180},
+	{"dropuser", 0x180},
+	{"duckdb", 0x100},
+	{"fastly", 0x10000},
+	{"fdisk", 0x40},
+	{"flatpak", 0x40},
+	{"flipt", 0x800000},
+	{"flit", 0x200000},
+	{"flutter", 0x200000},
+	{"gcloud", 0x7004004},
+	{"gcrane", 0x200000},
+	{"gdisk", 0x40},
+	{"gem", 0x8220040},
+	{"gh", 0x2280000},
+	{"git", 0xa100400},
+	{"gitlab-rails", 0x80000},
+	{"gitlab-rake", 0x80000},
+	{"gitlab-runner", 0x80000},
+	{"glab", 0x2280000},
+	{"gopass", 0x2000000},
+	{"goreleaser", 0x200000},
+	{"gradle", 0x220000},
+	{"gradlew", 0x220000},
+	{"grafana", 0x8000},
+	{"grafana-cli", 0x8000},
+	{"grant", 0x100},
+	{"groupmod", 0x40},
+	{"gsutil", 0x4000000},
+	{"halt", 0x40},
+	{"haproxy", 0x10000},
+	{"hatch", 0x200000},
+	{"hdparm", 0x40},
+	{"helm", 0x201080},
+	{"heroku", 0x2000000},
+	{"history", 0x8000000},
+	{"host", 0x10000},
+	{"http", 0x898100},
+	{"https", 0x898100},
+	{"init", 0x40},
+	{"iodine", 0x10},
+	{"iodined", 0x10},
+	{"ip6tables", 0x40},
+	{"iptables", 0x40},
+	{"java", 0x80000},
+	{"jenkins-cli", 0x80000},
+	{"jsr", 0x200000},
+	{"kafka-acls", 0x4000},
+	{"kafka-acls.sh", 0x4000},
+	{"kafka-configs", 0x4000},
+	{"kafka-configs.sh", 0x4000},
+	{"kafka-consumer-groups", 0x4000},
+	{"kafka-consumer-groups.sh", 0x4000},
+	{"kafka-delete-records", 0x4000},
+	{"kafka-delete-records.sh", 0x4000},
+	{"kafka-topics", 0x4080},
+	{"kafka-topics.sh", 0x4080},
+	{"keyctl", 0x2000000},
+	{"kill", 0x240},
+	{"killall", 0x240},
+	{"killall5", 0x200},
+	{"ko", 0x200000},
+	{"kubecolor", 0x1080},
+	{"kubectl", 0x2001080},
+	{"kwallet-query", 0x2000000},
+	{"launchctl", 0x40040},
+	{"ldcli", 0x800000},
+	{"lein", 0x200000},
+	{"lerna", 0x200000},
+	{"loginctl", 0x40040},
+	{"lvremove", 0x40},
+	{"mamba", 0x20000},
+	{"mariadb", 0x180},
+	{"maturin", 0x200000},
+	{"mc", 0x4000000},
+	{"mdadm", 0x40},
+	{"micromamba", 0x20000},
+	{"mix", 0x200000},
+	{"mkdosfs", 0x40},
+	{"mke2fs", 0x40},
+	{"mkswap", 0x40},
+	{"mongo", 0x180},
+	{"mongosh", 0x180},
+	{"mvn", 0x220000},
+	{"mvnw", 0x220000},
+	{"mysql", 0x180},
+	{"mysqladmin", 0x180},
+	{"nats", 0x4000},
+	{"nerdctl", 0x210808},
+	{"newrelic", 0x8000},
+	{"nft", 0x40},
+	{"nginx", 0x10000},
+	{"nix", 0x40},
+	{"nix-collect-garbage", 0x40},
+	{"nix-env", 0x40},
+	{"nixos-rebuild", 0x40},
+	{"npm", 0xa220040},
+	{"nsenter", 0x800},
+	{"nsupdate", 0x10000},
+	{"nuget", 0x200000},
+	{"nvme", 0x40},
+	{"oc", 0x2001080},
+	{"op", 0x3000000},
+	{"openresty", 0x10000},
+	{"opsgenie", 0x8000},
+	{"oras", 0x200000},
+	{"ovsx", 0x200000},
+	{"pacman", 0x40},
+	{"parted", 0x40},
+	{"pass", 0x2000000},
+	{"passwd", 0x40},
+	{"pd", 0x8000},
+	{"pdm", 0x220000},
+	{"pfctl", 0x40},
+	{"pg_dropcluster", 0x100},
+	{"pg_restore", 0x100},
+	{"pgrep", 0x200},
+	{"pip", 0x8020040},
+	{"pip3", 0x8020040},
+	{"pipx", 0x20040},
+	{"pkill", 0x240},
+	{"pnpm", 0xa220040},
+	{"pod", 0x200000},
+	{"podman", 0x210888},
+	{"podman-compose", 0x8},
+	{"poetry", 0x220000},
+	{"port", 0x40},
+	{"poweroff", 0x40},
+	{"promtool", 0x8000},
+	{"psql", 0x180},
+	{"pulumi", 0x80},
+	{"pvremove", 0x40},
+	{"rabbitmqadmin", 0x4000},
+	{"rabbitmqctl", 0x4000},
+	{"rc-service", 0x10000},
+	{"rclone", 0x4000020},
+	{"rebar3", 0x200000},
+	{"reboot", 0x40},
+	{"redis-cli", 0x180},
+	{"restic", 0x4000000},
+	{"rm", 0x8000020},
+	{"rmdir", 0x20},
+	{"rpk", 0x4000},
+	{"rsync", 0x400020},
+	{"s3cmd", 0x4000000},
+	{"sam", 0x80},
+	{"sbt", 0x200000},
+	{"scoop", 0x40},
+	{"scp", 0x400000},
+	{"secret-tool", 0x2000000},
+	{"security", 0x2000000},
+	{"semantic-release", 0x200000},
+	{"sentry-cli", 0x8000},
+	{"serverless", 0x80},
+	{"service", 0x10040},
+	{"set", 0x8000000},
+	{"setfacl", 0x40},
+	{"sfdisk", 0x40},
+	{"sgdisk", 0x40},
+	{"shred", 0x8000060},
+	{"shutdown", 0x40},
+	{"skill", 0x240},
+	{"skopeo", 0x200000},
+	{"slay", 0x200},
+	{"sls", 0x80},
+	{"snap", 0x40},
+	{"snapcraft", 0x200000},
+	{"snowsql", 0x100},
+	{"split", 0x800000},
+	{"splunk", 0x8000},
+	{"sqlcmd", 0x180},
+	{"sqlite3", 0x180},
+	{"square", 0x800000},
+	{"srm", 0x8000020},
+	{"ssh-add", 0x400000},
+	{"ssh-keygen", 0x400000},
+	{"sst", 0x80},
+	{"stack", 0x200000},
+	{"stripe", 0x800000},
+	{"swift", 0x200000},
+	{"sysctl", 0x200},
+	{"systemctl", 0x50040},
+	{"telinit", 0x40},
+	{"terraform", 0x80},
+	{"terragrunt", 0x80},
+	{"tofu", 0x80},
+	{"truncate", 0x120},
+	{"twine", 0x200000},
+	{"ufw", 0x40},
+	{"unleash", 0x800000},
+	{"unlink", 0x8000020},
+	{"unset", 0x8000000},
+	{"useradd", 0x40},
+	{"userdel", 0x40},
+	{"usermod", 0x40},
+	{"uv", 0x8220000},
+	{"vault", 0x3000000},
+	{"velero", 0x4000000},
+	{"vgremove", 0x40},
+	{"visudo", 0x40},
+	{"vsce", 0x200000},
+	{"wget", 0x898102},
+	{"winget", 0x40},
+	{"wipe", 0x20},
+	{"wipefs", 0x40},
+	{"wrangler", 0x10000},
+	{"xh", 0x898100},
+	{"xhs", 0x898100},
+	{"xkill", 0x40},
+	{"yarn", 0xa220040},
+	{"yum", 0x40},
+	{"zpool", 0x40},
+	{"zypper", 0x40},
 }
 
-// batchOfID returns the batch that registers rule id first, or -1.
-func batchOfID(id string) int {
-	switch id {
-	case "interp.too-large", "interp.write-protected":
-		return 0
-	case "cloud.apigee-delete", "cloud.aws-destroy", "cloud.aws-disrupt", "cloud.az-destroy", "cloud.az-disrupt", "cloud.gcloud-destroy":
-		return 2
-	case "containers.compose-down-volumes", "containers.prune", "containers.remove":
-		return 3
-	case "disk.write-device", "dynamic.code", "dynamic.command", "dynamic.script", "dynamic.stdin-script", "dynamic.stream-code", "dynamic.stream-command", "exfil.dev-tcp", "exfil.file-upload", "exfil.inline", "exfil.obfuscated", "exfil.pipe-to-network", "exfil.suspicious-host", "exfil.tunnel", "exfil.upload-sensitive", "fs.write-critical", "fs.write-startup", "fs.write-system", "git.alias-config", "git.ssh-env", "heredoc.dangerous-data", "interp.delete-any", "interp.delete-api", "interp.one-liner", "parse.error", "parse.raw-text", "parse.too-complex", "parse.unreadable", "privilege.root-shell", "privilege.sudo", "rce.decode-to-shell", "rce.download-exec", "rce.obfuscated", "rce.pipe-to-shell", "rce.remote-code", "secret.inline-name", "secret.read", "secret.write", "strict.unverifiable", "system.fork-bomb":
-		return 4
-	case "fs.find-delete", "fs.find-delete-outside", "fs.rm-critical-file", "fs.rm-dynamic-target", "fs.rm-git-metadata", "fs.rm-glob-outside", "fs.rm-in-project", "fs.rm-outside", "fs.rm-outside-project", "fs.rm-project-contents", "fs.rm-project-root", "fs.rm-recursive-outside", "fs.rm-root-home", "fs.rm-stream-bulk", "fs.rm-stream-target", "fs.rm-system", "fs.shred", "fs.sync-delete", "fs.truncate-outside":
-		return 5
-	case "disk.dd-device", "disk.diskutil", "disk.mkfs", "disk.wipe", "package.uninstall", "perm.recursive-system", "perm.system-file", "perm.world-writable-recursive", "privilege.su", "process.kill", "process.service-stop", "system.crontab-remove", "system.firewall-flush", "system.nix-gc", "system.power":
-		return 6
-	case "infra.db-drop", "infra.docker-prune", "infra.helm-uninstall", "infra.kafka-delete", "infra.kubectl-delete", "infra.sql-destroy", "infra.terraform-destroy":
-		return 7
-	case "db.algolia-delete", "db.bare-sql", "db.destructive-sql", "db.drop-command", "db.mysqladmin-drop", "db.restore-clean", "db.search-http-delete":
-		return 8
-	case "system.kill-all", "system.sysctl", "system.sysrq":
-		return 9
-	case "git.abort", "git.branch-force-delete", "git.branch-force-reset", "git.checkout-discard", "git.clean-force", "git.gc-prune", "git.history-rewrite", "git.push-delete", "git.push-force", "git.push-mirror", "git.rebase", "git.reflog-expire", "git.reset-hard", "git.reset-merge", "git.restore-worktree", "git.rm-force", "git.stash-clear", "git.stash-drop", "git.switch-force", "git.tag-delete", "git.update-ref-delete", "git.worktree-remove-force":
-		return 10
-	case "containers.host-mount", "containers.privileged":
-		return 11
-	case "k8s.delete-all", "k8s.delete-namespace", "k8s.drain", "k8s.helm-uninstall", "k8s.scale-zero":
-		return 12
-	case "mcp.unknown-write":
-		return 13
-	case "messaging.aws-delete", "messaging.kafka-delete", "messaging.nats-delete", "messaging.pubsub-delete", "messaging.rabbitmq-delete", "messaging.rpk-delete", "messaging.sqs-delete-message":
-		return 14
-	case "monitoring.api-delete", "monitoring.cli-delete", "monitoring.grafana-plugin-remove", "monitoring.promtool-delete", "monitoring.splunk-delete":
-		return 15
-	case "network.api-delete", "network.deck-reset", "network.deck-sync", "network.fastly-activate", "network.fastly-delete", "network.nsupdate", "network.proxy-stop", "network.wrangler-delete", "network.zone-transfer":
-		return 16
-	case "packages.publish", "packages.uninstall":
-		return 17
-	case "persist.crontab", "persist.git-hook", "persist.service":
-		return 18
-	case "platform.api-delete", "platform.circleci-delete", "platform.gh-delete", "platform.gh-disrupt", "platform.gitlab-admin", "platform.glab-delete", "platform.glab-disrupt", "platform.jenkins-delete", "platform.runner-unregister":
-		return 19
-	case "git.push-protected":
-		return 20
-	case "publish.image", "publish.package", "publish.release":
-		return 21
-	case "remote.forget-keys", "remote.rsync-delete", "remote.scp-system":
-		return 22
-	case "saas.api-delete", "saas.flags-delete", "saas.payments-delete", "saas.stripe-keys":
-		return 23
-	case "secrets.1password-delete", "secrets.aws-delete", "secrets.aws-overwrite", "secrets.cloud-vault-delete", "secrets.doppler-delete", "secrets.vault-destroy":
-		return 24
-	case "exfil.credential", "secret.cloud-metadata", "secret.cloud-metadata-credentials", "secret.print-env", "secret.print-token":
-		return 25
-	case "backup.borg-delete", "backup.borg-maintenance", "backup.restic-cache", "backup.restic-delete", "backup.velero-delete", "backup.velero-restore-delete", "storage.azcopy-delete", "storage.azure-delete", "storage.gcs-delete", "storage.minio-delete", "storage.minio-policy", "storage.rclone-delete", "storage.rclone-move", "storage.s3-delete", "storage.s3cmd-delete":
-		return 26
-	case "tamper.git-config", "tamper.history", "tamper.package-index", "tamper.registry":
-		return 27
-	case "self.agent-settings", "self.binary-write", "self.command", "self.config-write", "self.host-settings", "self.plan-approve", "self.state-lock", "self.tree-write", "self.unguarded-agent", "self.unknown-write":
-		return 28
-	}
-	return -1
+// idBatches are, by rule id (sorted), the batch that registers it first
+// (batchOfID).
+var idBatches = [...]idBatch{
+	{"backup.borg-delete", 26},
+	{"backup.borg-maintenance", 26},
+	{"backup.restic-cache", 26},
+	{"backup.restic-delete", 26},
+	{"backup.velero-delete", 26},
+	{"backup.velero-restore-delete", 26},
+	{"cloud.apigee-delete", 2},
+	{"cloud.aws-destroy", 2},
+	{"cloud.aws-disrupt", 2},
+	{"cloud.az-destroy", 2},
+	{"cloud.az-disrupt", 2},
+	{"cloud.gcloud-destroy", 2},
+	{"containers.compose-down-volumes", 3},
+	{"containers.host-mount", 11},
+	{"containers.privileged", 11},
+	{"containers.prune", 3},
+	{"containers.remove", 3},
+	{"db.algolia-delete", 8},
+	{"db.bare-sql", 8},
+	{"db.destructive-sql", 8},
+	{"db.drop-command", 8},
+	{"db.mysqladmin-drop", 8},
+	{"db.restore-clean", 8},
+	{"db.search-http-delete", 8},
+	{"disk.dd-device", 6},
+	{"disk.diskutil", 6},
+	{"disk.mkfs", 6},
+	{"disk.wipe", 6},
+	{"disk.write-device", 4},
+	{"dynamic.code", 4},
+	{"dynamic.command", 4},
+	{"dynamic.script", 4},
+	{"dynamic.stdin-script", 4},
+	{"dynamic.stream-code", 4},
+	{"dynamic.stream-command", 4},
+	{"exfil.credential", 25},
+	{"exfil.dev-tcp", 4},
+	{"exfil.file-upload", 4},
+	{"exfil.inline", 4},
+	{"exfil.obfuscated", 4},
+	{"exfil.pipe-to-network", 4},
+	{"exfil.suspicious-host", 4},
+	{"exfil.tunnel", 4},
+	{"exfil.upload-sensitive", 4},
+	{"fs.find-delete", 5},
+	{"fs.find-delete-outside", 5},
+	{"fs.rm-critical-file", 5},
+	{"fs.rm-dynamic-target", 5},
+	{"fs.rm-git-metadata", 5},
+	{"fs.rm-glob-outside", 5},
+	{"fs.rm-in-project", 5},
+	{"fs.rm-outside", 5},
+	{"fs.rm-outside-project", 5},
+	{"fs.rm-project-contents", 5},
+	{"fs.rm-project-root", 5},
+	{"fs.rm-recursive-outside", 5},
+	{"fs.rm-root-home", 5},
+	{"fs.rm-stream-bulk", 5},
+	{"fs.rm-stream-target", 5},
+	{"fs.rm-system", 5},
+	{"fs.shred", 5},
+	{"fs.sync-delete", 5},
+	{"fs.truncate-outside", 5},
+	{"fs.write-critical", 4},
+	{"fs.write-startup", 4},
+	{"fs.write-system", 4},
+	{"git.abort", 10},
+	{"git.alias-config", 4},
+	{"git.branch-force-delete", 10},
+	{"git.branch-force-reset", 10},
+	{"git.checkout-discard", 10},
+	{"git.clean-force", 10},
+	{"git.gc-prune", 10},
+	{"git.history-rewrite", 10},
+	{"git.push-delete", 10},
+	{"git.push-force", 10},
+	{"git.push-mirror", 10},
+	{"git.push-protected", 20},
+	{"git.rebase", 10},
+	{"git.reflog-expire", 10},
+	{"git.reset-hard", 10},
+	{"git.reset-merge", 10},
+	{"git.restore-worktree", 10},
+	{"git.rm-force", 10},
+	{"git.ssh-env", 4},
+	{"git.stash-clear", 10},
+	{"git.stash-drop", 10},
+	{"git.switch-force", 10},
+	{"git.tag-delete", 10},
+	{"git.update-ref-delete", 10},
+	{"git.worktree-remove-force", 10},
+	{"heredoc.dangerous-data", 4},
+	{"infra.db-drop", 7},
+	{"infra.docker-prune", 7},
+	{"infra.helm-uninstall", 7},
+	{"infra.kafka-delete", 7},
+	{"infra.kubectl-delete", 7},
+	{"infra.sql-destroy", 7},
+	{"infra.terraform-destroy", 7},
+	{"interp.delete-any", 4},
+	{"interp.delete-api", 4},
+	{"interp.one-liner", 4},
+	{"interp.too-large", 0},
+	{"interp.write-protected", 0},
+	{"k8s.delete-all", 12},
+	{"k8s.delete-namespace", 12},
+	{"k8s.drain", 12},
+	{"k8s.helm-uninstall", 12},
+	{"k8s.scale-zero", 12},
+	{"mcp.unknown-write", 13},
+	{"messaging.aws-delete", 14},
+	{"messaging.kafka-delete", 14},
+	{"messaging.nats-delete", 14},
+	{"messaging.pubsub-delete", 14},
+	{"messaging.rabbitmq-delete", 14},
+	{"messaging.rpk-delete", 14},
+	{"messaging.sqs-delete-message", 14},
+	{"monitoring.api-delete", 15},
+	{"monitoring.cli-delete", 15},
+	{"monitoring.grafana-plugin-remove", 15},
+	{"monitoring.promtool-delete", 15},
+	{"monitoring.splunk-delete", 15},
+	{"network.api-delete", 16},
+	{"network.deck-reset", 16},
+	{"network.deck-sync", 16},
+	{"network.fastly-activate", 16},
+	{"network.fastly-delete", 16},
+	{"network.nsupdate", 16},
+	{"network.proxy-stop", 16},
+	{"network.wrangler-delete", 16},
+	{"network.zone-transfer", 16},
+	{"package.uninstall", 6},
+	{"packages.publish", 17},
+	{"packages.uninstall", 17},
+	{"parse.error", 4},
+	{"parse.raw-text", 4},
+	{"parse.too-complex", 4},
+	{"parse.unreadable", 4},
+	{"perm.recursive-system", 6},
+	{"perm.system-file", 6},
+	{"perm.world-writable-recursive", 6},
+	{"persist.crontab", 18},
+	{"persist.git-hook", 18},
+	{"persist.service", 18},
+	{"platform.api-delete", 19},
+	{"platform.circleci-delete", 19},
+	{"platform.gh-delete", 19},
+	{"platform.gh-disrupt", 19},
+	{"platform.gitlab-admin", 19},
+	{"platform.glab-delete", 19},
+	{"platform.glab-disrupt", 19},
+	{"platform.jenkins-delete", 19},
+	{"platform.runner-unregister", 19},
+	{"privilege.root-shell", 4},
+	{"privilege.su", 6},
+	{"privilege.sudo", 4},
+	{"process.kill", 6},
+	{"process.service-stop", 6},
+	{"publish.image", 21},
+	{"publish.package", 21},
+	{"publish.release", 21},
+	{"rce.decode-to-shell", 4},
+	{"rce.download-exec", 4},
+	{"rce.obfuscated", 4},
+	{"rce.pipe-to-shell", 4},
+	{"rce.remote-code", 4},
+	{"remote.forget-keys", 22},
+	{"remote.rsync-delete", 22},
+	{"remote.scp-system", 22},
+	{"saas.api-delete", 23},
+	{"saas.flags-delete", 23},
+	{"saas.payments-delete", 23},
+	{"saas.stripe-keys", 23},
+	{"secret.cloud-metadata", 25},
+	{"secret.cloud-metadata-credentials", 25},
+	{"secret.inline-name", 4},
+	{"secret.print-env", 25},
+	{"secret.print-token", 25},
+	{"secret.read", 4},
+	{"secret.write", 4},
+	{"secrets.1password-delete", 24},
+	{"secrets.aws-delete", 24},
+	{"secrets.aws-overwrite", 24},
+	{"secrets.cloud-vault-delete", 24},
+	{"secrets.doppler-delete", 24},
+	{"secrets.vault-destroy", 24},
+	{"self.agent-settings", 28},
+	{"self.binary-write", 28},
+	{"self.command", 28},
+	{"self.config-write", 28},
+	{"self.host-settings", 28},
+	{"self.plan-approve", 28},
+	{"self.state-lock", 28},
+	{"self.tree-write", 28},
+	{"self.unguarded-agent", 28},
+	{"self.unknown-write", 28},
+	{"storage.azcopy-delete", 26},
+	{"storage.azure-delete", 26},
+	{"storage.gcs-delete", 26},
+	{"storage.minio-delete", 26},
+	{"storage.minio-policy", 26},
+	{"storage.rclone-delete", 26},
+	{"storage.rclone-move", 26},
+	{"storage.s3-delete", 26},
+	{"storage.s3cmd-delete", 26},
+	{"strict.unverifiable", 4},
+	{"system.crontab-remove", 6},
+	{"system.firewall-flush", 6},
+	{"system.fork-bomb", 4},
+	{"system.kill-all", 9},
+	{"system.nix-gc", 6},
+	{"system.power", 6},
+	{"system.sysctl", 9},
+	{"system.sysrq", 9},
+	{"tamper.git-config", 27},
+	{"tamper.history", 27},
+	{"tamper.package-index", 27},
+	{"tamper.registry", 27},
 }

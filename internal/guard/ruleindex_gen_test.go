@@ -8,7 +8,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -51,8 +50,8 @@ func TestRuleLookups(t *testing.T) {
 	stems := map[string]bool{}
 	for i := range len(initRules) {
 		for _, r := range batch(i).rules {
-			if byID[r.ID] == nil {
-				byID[r.ID] = r
+			if byID[r.ID.String()] == nil {
+				byID[r.ID.String()] = r
 			}
 			for _, n := range r.Names {
 				if stem, ok := strings.CutSuffix(n, "*"); ok {
@@ -91,11 +90,11 @@ func TestRuleLookups(t *testing.T) {
 		t.Errorf("prefixRules(\"ls\") = %d rules, want none", len(got))
 	}
 	for id, want := range byID {
-		if got := ruleByID(id); got != want {
+		if got := ruleNamed(id); got != want {
 			t.Errorf("ruleByID(%q) is not its first registration", id)
 		}
 	}
-	if ruleByID("no.such-rule") != nil || IsRule("no.such-rule") {
+	if ruleNamed("no.such-rule") != nil || IsRule("no.such-rule") {
 		t.Error("an unknown id is a rule")
 	}
 	if got := RuleIDs(); len(got) != len(byID) {
@@ -118,8 +117,8 @@ func generateRuleIndex() ([]byte, error) {
 		b := runRegistration(i)
 		bit := uint64(1) << i
 		for _, r := range b.rules {
-			if _, ok := ids[r.ID]; !ok {
-				ids[r.ID] = i
+			if _, ok := ids[r.ID.String()]; !ok {
+				ids[r.ID.String()] = i
 			}
 			if r.Group != "" {
 				groups[r.Group] = true
@@ -156,29 +155,17 @@ func generateRuleIndex() ([]byte, error) {
 	}
 	fmt.Fprintf(&w, "\treturn set\n}\n\n")
 	fmt.Fprintf(&w, "// ruleGroups are the opt-in rule groups, sorted.\nvar ruleGroups = %#v\n\n", slices.Sorted(maps.Keys(groups)))
-	fmt.Fprintf(&w, "// batchesNamed returns the batches that file a rule, value options or a\n// credential printer under a command name.\nfunc batchesNamed(name string) uint64 {\n\tswitch name {\n")
-	writeCases(&w, named, func(set uint64) string { return fmt.Sprintf("%#x", set) })
-	fmt.Fprintf(&w, "\t}\n\treturn 0\n}\n\n")
-	fmt.Fprintf(&w, "// batchOfID returns the batch that registers rule id first, or -1.\nfunc batchOfID(id string) int {\n\tswitch id {\n")
-	writeCases(&w, ids, func(i int) string { return fmt.Sprint(i) })
-	fmt.Fprintf(&w, "\t}\n\treturn -1\n}\n")
+	fmt.Fprintf(&w, "// namedBatches are, by command name (sorted), the batches that file a\n// rule, value options or a credential printer under it (batchesNamed).\nvar namedBatches = [...]namedBatch{\n")
+	for _, n := range slices.Sorted(maps.Keys(named)) {
+		fmt.Fprintf(&w, "\t{%q, %#x},\n", n, named[n])
+	}
+	fmt.Fprintf(&w, "}\n\n")
+	fmt.Fprintf(&w, "// idBatches are, by rule id (sorted), the batch that registers it first\n// (batchOfID).\nvar idBatches = [...]idBatch{\n")
+	for _, id := range slices.Sorted(maps.Keys(ids)) {
+		fmt.Fprintf(&w, "\t{%q, %d},\n", id, ids[id])
+	}
+	fmt.Fprintf(&w, "}\n")
 	return format.Source(w.Bytes())
-}
-
-// writeCases writes one case per value, listing its keys sorted.
-func writeCases[V uint64 | int](w *bytes.Buffer, m map[string]V, show func(V) string) {
-	keys := map[V][]string{}
-	for k, v := range m {
-		keys[v] = append(keys[v], k)
-	}
-	for _, v := range slices.Sorted(maps.Keys(keys)) {
-		ks := keys[v]
-		slices.Sort(ks)
-		for i, k := range ks {
-			ks[i] = strconv.Quote(k)
-		}
-		fmt.Fprintf(w, "\tcase %s:\n\t\treturn %s\n", strings.Join(ks, ", "), show(v))
-	}
 }
 
 // TestRuleBatchesLoadConcurrently checks commands from many goroutines

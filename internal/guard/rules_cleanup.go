@@ -34,7 +34,7 @@ func templateSources(c *Cmd) bool {
 // existing file there (the destination does not exist as far as the
 // request's resolver can tell, or the copy is no-clobber). Overwriting a
 // real secret is still secret.write.
-func (a *analyzer) templateCopy(c *Cmd, dest string) bool {
+func (a pathJudge) templateCopy(c *Cmd, dest string) bool {
 	if !templateSources(c) {
 		return false
 	}
@@ -58,7 +58,7 @@ func (a *analyzer) templateCopy(c *Cmd, dest string) bool {
 // ~/.ssh; a symlink named *.pub that resolves to another file is judged by
 // its target. The file tools keep the secret checker's verdict, which
 // protects ~/.ssh as a whole (see docs/guard-policy.md).
-func (a *analyzer) publicKeyRead(s string, sc *scope) bool {
+func (a pathJudge) publicKeyRead(s string, sc *scope) bool {
 	if !isPubName(s) {
 		return false
 	}

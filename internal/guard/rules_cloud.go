@@ -11,27 +11,20 @@ import "strings"
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "cloud.aws-destroy", Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"aws"},
-				When: func(c *Cmd) bool {
-					svc, op := posLower(c, 0), posLower(c, 1)
-					return awsDeleteOp(op) || svc == "s3" && s3Deletes(c, op) ||
-						svc == "route53" && op == "change-resource-record-sets" && changeBatchDeletes(c)
-				}, Reason: "this deletes or terminates cloud resources; ask the user"},
-			&Rule{ID: "cloud.aws-disrupt", Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"aws"},
-				When: func(c *Cmd) bool {
-					op := posLower(c, 1)
-					return hasPrefixAny(op, "stop-", "reboot-", "create-invalidation", "disable-")
-				}, Reason: "this stops, disables or invalidates a live cloud resource; ask the user"},
-			&Rule{ID: "cloud.gcloud-destroy", Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"gcloud"},
+			&Rule{ID: ruleCloudAwsDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"aws"},
+				When: whenCloudAwsDestroy, Reason: "this deletes or terminates cloud resources; ask the user"},
+			&Rule{ID: ruleCloudAwsDisrupt, Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"aws"},
+				When: whenCloudAwsDisrupt, Reason: "this stops, disables or invalidates a live cloud resource; ask the user"},
+			&Rule{ID: ruleCloudGcloudDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"gcloud"},
 				When:   func(c *Cmd) bool { return cliVerb(c, 5, gcloudDeleteVerbs) },
 				Reason: "this deletes Google Cloud resources; ask the user"},
-			&Rule{ID: "cloud.az-destroy", Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"az"},
+			&Rule{ID: ruleCloudAzDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"az"},
 				When:   func(c *Cmd) bool { return cliVerb(c, 5, azDeleteVerbs) },
 				Reason: "this deletes Azure resources; ask the user"},
-			&Rule{ID: "cloud.az-disrupt", Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"az"},
+			&Rule{ID: ruleCloudAzDisrupt, Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"az"},
 				When:   func(c *Cmd) bool { return cliVerb(c, 5, []string{"untag", "stop", "deallocate", "restart"}) },
 				Reason: "this stops or changes a live Azure resource; ask the user"},
-			&Rule{ID: "cloud.apigee-delete", Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"apigeecli"},
+			&Rule{ID: ruleCloudApigeeDelete, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"apigeecli"},
 				When: verbIn(3, "delete|undeploy"), Reason: "this deletes Apigee API proxies, products, environments or organisations; ask the user"},
 		)
 		setValueOpts("aws", "--profile", "--region", "--output", "--endpoint-url", "--bucket", "--key", "--query",
@@ -104,4 +97,17 @@ func commandWord(s string) bool {
 		}
 	}
 	return true
+}
+
+// whenCloudAwsDestroy is the condition of rule cloud.aws-destroy.
+func whenCloudAwsDestroy(c *Cmd) bool {
+	svc, op := posLower(c, 0), posLower(c, 1)
+	return awsDeleteOp(op) || svc == "s3" && s3Deletes(c, op) ||
+		svc == "route53" && op == "change-resource-record-sets" && changeBatchDeletes(c)
+}
+
+// whenCloudAwsDisrupt is the condition of rule cloud.aws-disrupt.
+func whenCloudAwsDisrupt(c *Cmd) bool {
+	op := posLower(c, 1)
+	return hasPrefixAny(op, "stop-", "reboot-", "create-invalidation", "disable-")
 }

@@ -5,28 +5,34 @@ func init() {
 	initRules = append(initRules, func() {
 		dk := []string{"docker", "podman", "nerdctl"}
 		register(
-			&Rule{ID: "containers.prune", Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					if len(p) >= 2 && oneOf(p[1].s, "prune") || len(p) >= 1 && oneOf(p[0].s, "prune") {
-						return pruneConfirmed(c)
-					}
-					return false
-				}, Reason: "docker prune deletes containers, images, volumes or networks; ask the user"},
-			&Rule{ID: "containers.remove", Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					if len(p) >= 1 && oneOf(p[0].s, "rm|rmi") && c.Has("-f", "--force") {
-						return true
-					}
-					return len(p) >= 2 && oneOf(p[0].s, "volume|network|image|container") && oneOf(p[1].s, "rm|remove") && (p[0].s == "volume" || c.Has("-f", "--force"))
-				}, Reason: "force-removing containers, images or volumes loses their data; ask the user"},
-			&Rule{ID: "containers.compose-down-volumes", Category: "containers", Group: "containers", Verdict: Deny,
+			&Rule{ID: ruleContainersPrune, Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
+				When: whenContainersPrune, Reason: "docker prune deletes containers, images, volumes or networks; ask the user"},
+			&Rule{ID: ruleContainersRemove, Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
+				When: whenContainersRemove, Reason: "force-removing containers, images or volumes loses their data; ask the user"},
+			&Rule{ID: ruleContainersComposeDownVolumes, Category: "containers", Group: "containers", Verdict: Deny,
 				Names: []string{"docker-compose", "podman-compose"}, Sub: []string{"down"}, AnyFlag: []string{"-v", "--volumes", "--rmi"},
 				Reason: "compose down -v deletes named volumes; ask the user"},
-			&Rule{ID: "containers.compose-down-volumes", Category: "containers", Group: "containers", Verdict: Deny,
+			&Rule{ID: ruleContainersComposeDownVolumes, Category: "containers", Group: "containers", Verdict: Deny,
 				Names: dk, Sub: []string{"compose", "down"}, AnyFlag: []string{"-v", "--volumes", "--rmi"},
 				Reason: "compose down -v deletes named volumes; ask the user"},
 		)
 	})
+}
+
+// whenContainersPrune is the condition of rule containers.prune.
+func whenContainersPrune(c *Cmd) bool {
+	p := c.Pos()
+	if len(p) >= 2 && oneOf(p[1].s, "prune") || len(p) >= 1 && oneOf(p[0].s, "prune") {
+		return pruneConfirmed(c)
+	}
+	return false
+}
+
+// whenContainersRemove is the condition of rule containers.remove.
+func whenContainersRemove(c *Cmd) bool {
+	p := c.Pos()
+	if len(p) >= 1 && oneOf(p[0].s, "rm|rmi") && c.Has("-f", "--force") {
+		return true
+	}
+	return len(p) >= 2 && oneOf(p[0].s, "volume|network|image|container") && oneOf(p[1].s, "rm|remove") && (p[0].s == "volume" || c.Has("-f", "--force"))
 }

@@ -9,85 +9,85 @@ import (
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "parse.error", Category: "parse", Verdict: Deny,
+			&Rule{ID: ruleParseError, Category: "parse", Verdict: Deny,
 				Reason: "the command could not be parsed and contains dangerous text; fix the quoting and retry"},
-			&Rule{ID: "parse.unreadable", Category: "parse", Verdict: Ask,
+			&Rule{ID: ruleParseUnreadable, Category: "parse", Verdict: Ask,
 				Reason: "the command could not be parsed, so the guard cannot verify it; fix the quoting or ask the user"},
-			&Rule{ID: "parse.too-complex", Category: "parse", Verdict: Deny,
+			&Rule{ID: ruleParseTooComplex, Category: "parse", Verdict: Deny,
 				Reason: "the command is too large or too deeply nested to verify; split it into smaller commands"},
-			&Rule{ID: "dynamic.command", Category: "dynamic", Switch: "strict_dynamic",
+			&Rule{ID: ruleDynamicCommand, Category: "dynamic", Switch: "strict_dynamic",
 				Reason: "the program to run is computed at run time and cannot be verified; write the command out literally"},
-			&Rule{ID: "dynamic.code", Category: "dynamic", Switch: "strict_dynamic",
+			&Rule{ID: ruleDynamicCode, Category: "dynamic", Switch: "strict_dynamic",
 				Reason: "code built at run time is executed and cannot be verified; write the command out literally"},
-			&Rule{ID: "dynamic.script", Category: "dynamic", Switch: "strict_dynamic",
+			&Rule{ID: ruleDynamicScript, Category: "dynamic", Switch: "strict_dynamic",
 				Reason: "the script path is computed at run time; name the script literally"},
-			&Rule{ID: "dynamic.stdin-script", Category: "dynamic", Switch: "strict_dynamic",
+			&Rule{ID: ruleDynamicStdinScript, Category: "dynamic", Switch: "strict_dynamic",
 				Reason: "a shell reads its script from another command's output; run the script file directly so it can be checked"},
-			&Rule{ID: "dynamic.stream-command", Category: "dynamic", Verdict: Deny,
+			&Rule{ID: ruleDynamicStreamCommand, Category: "dynamic", Verdict: Deny,
 				Reason: "commands are assembled from stdin (xargs/parallel/find) and cannot be verified; list the commands explicitly"},
-			&Rule{ID: "dynamic.stream-code", Category: "dynamic", Verdict: Deny,
+			&Rule{ID: ruleDynamicStreamCode, Category: "dynamic", Verdict: Deny,
 				Reason: "code arriving on stdin is executed by a shell or interpreter; write the code out literally"},
-			&Rule{ID: "rce.pipe-to-shell", Category: "rce", Verdict: Deny,
+			&Rule{ID: ruleRcePipeToShell, Category: "rce", Verdict: Deny,
 				Reason: "downloaded text is executed directly; download to a file, review it, then ask the user to run it"},
-			&Rule{ID: "rce.remote-code", Category: "rce", Verdict: Deny,
+			&Rule{ID: ruleRceRemoteCode, Category: "rce", Verdict: Deny,
 				Reason: "downloaded text is executed (eval/sh -c/source of a download); download and review it first"},
-			&Rule{ID: "rce.decode-to-shell", Category: "rce", Verdict: Deny,
+			&Rule{ID: ruleRceDecodeToShell, Category: "rce", Verdict: Deny,
 				Reason: "decoded or transformed text is executed, hiding what runs; run the plain command instead"},
-			&Rule{ID: "rce.obfuscated", Category: "rce", Verdict: Ask,
+			&Rule{ID: ruleRceObfuscated, Category: "rce", Verdict: Ask,
 				Reason: "decoded text is executed; run the plain command instead so it can be checked"},
-			&Rule{ID: "rce.download-exec", Category: "rce", Verdict: Ask,
+			&Rule{ID: ruleRceDownloadExec, Category: "rce", Verdict: Ask,
 				Reason: "a file downloaded in the same command is executed; review it before running"},
-			&Rule{ID: "secret.read", Category: "secret", Verdict: Deny,
+			&Rule{ID: ruleSecretRead, Category: "secret", Verdict: Deny,
 				Reason: "this reads, copies or sends a secret file; do not access credentials, ask the user for the value you need"},
-			&Rule{ID: "secret.inline-name", Category: "secret", Verdict: Ask,
+			&Rule{ID: ruleSecretInlineName, Category: "secret", Verdict: Ask,
 				Reason: "this inline program names a secret file; the code can reach it in ways the guard cannot follow (eval, template tags, dynamic requires); ask the user, or pass only the non-secret value it needs"},
-			&Rule{ID: "secret.write", Category: "secret", Verdict: Deny,
+			&Rule{ID: ruleSecretWrite, Category: "secret", Verdict: Deny,
 				Reason: "this overwrites a secret file; ask the user to change credentials themselves"},
-			&Rule{ID: "exfil.pipe-to-network", Category: "exfiltration", Verdict: Deny,
+			&Rule{ID: ruleExfilPipeToNetwork, Category: "exfiltration", Verdict: Deny,
 				Reason: "secrets or environment variables are sent to the network; never send credentials anywhere"},
-			&Rule{ID: "exfil.obfuscated", Category: "exfiltration", Verdict: Deny,
+			&Rule{ID: ruleExfilObfuscated, Category: "exfiltration", Verdict: Deny,
 				Reason: "decoded data is sent to the network; send only data you can show the user"},
-			&Rule{ID: "exfil.upload-sensitive", Category: "exfiltration", Verdict: Deny,
+			&Rule{ID: ruleExfilUploadSensitive, Category: "exfiltration", Verdict: Deny,
 				Reason: "a sensitive file is uploaded; never upload credentials or system files"},
-			&Rule{ID: "exfil.file-upload", Category: "exfiltration", Verdict: Ask,
+			&Rule{ID: ruleExfilFileUpload, Category: "exfiltration", Verdict: Ask,
 				Reason: "a local file is uploaded to a remote server; ask the user first"},
-			&Rule{ID: "exfil.suspicious-host", Category: "exfiltration", Verdict: Deny,
+			&Rule{ID: ruleExfilSuspiciousHost, Category: "exfiltration", Verdict: Deny,
 				Reason: "the destination is a raw public IP or a request-capture service typical of exfiltration; use the project's real endpoints"},
-			&Rule{ID: "exfil.inline", Category: "exfiltration", Verdict: Deny,
+			&Rule{ID: ruleExfilInline, Category: "exfiltration", Verdict: Deny,
 				Reason: "an inline program reads a sensitive file and uses the network; do not send local files anywhere"},
-			&Rule{ID: "exfil.dev-tcp", Category: "exfiltration", Verdict: Deny,
+			&Rule{ID: ruleExfilDevTcp, Category: "exfiltration", Verdict: Deny,
 				Reason: "writing to /dev/tcp or /dev/udp opens a raw network connection (exfiltration or reverse shell)"},
-			&Rule{ID: "exfil.tunnel", Category: "exfiltration", Verdict: Deny, Names: []string{"iodine", "iodined", "dnscat", "dnscat2", "dns2tcp"},
+			&Rule{ID: ruleExfilTunnel, Category: "exfiltration", Verdict: Deny, Names: []string{"iodine", "iodined", "dnscat", "dnscat2", "dns2tcp"},
 				Reason: "DNS tunnelling tools move data past network controls; not allowed"},
-			&Rule{ID: "disk.write-device", Category: "disk", Verdict: Deny,
+			&Rule{ID: ruleDiskWriteDevice, Category: "disk", Verdict: Deny,
 				Reason: "writing to a block device destroys the filesystem on it; work on an image file instead"},
-			&Rule{ID: "fs.write-critical", Category: "filesystem", Verdict: Deny,
+			&Rule{ID: ruleFsWriteCritical, Category: "filesystem", Verdict: Deny,
 				Reason: "this overwrites a critical system file (accounts, sudoers, boot); ask the user to make the change"},
-			&Rule{ID: "fs.write-system", Category: "filesystem", Verdict: Ask,
+			&Rule{ID: ruleFsWriteSystem, Category: "filesystem", Verdict: Ask,
 				Reason: "this writes into a system directory; ask the user first"},
-			&Rule{ID: "fs.write-startup", Category: "filesystem", Verdict: Ask,
+			&Rule{ID: ruleFsWriteStartup, Category: "filesystem", Verdict: Ask,
 				Reason: "this changes a shell startup file or authorized_keys (code that runs at every login); ask the user first"},
-			&Rule{ID: "system.fork-bomb", Category: "system", Verdict: Deny,
+			&Rule{ID: ruleSystemForkBomb, Category: "system", Verdict: Deny,
 				Reason: "a function that spawns copies of itself (fork bomb) exhausts the machine; not allowed"},
-			&Rule{ID: "git.alias-config", Category: "git", Verdict: Ask,
+			&Rule{ID: ruleGitAliasConfig, Category: "git", Verdict: Ask,
 				Reason: "git configuration injected on the command line or environment (aliases, commands) hides what runs; use plain git commands"},
-			&Rule{ID: "git.ssh-env", Category: "git", Verdict: Ask,
+			&Rule{ID: ruleGitSshEnv, Category: "git", Verdict: Ask,
 				Reason: "GIT_SSH_COMMAND-style variables run a command; set them explicitly in config after asking the user"},
-			&Rule{ID: "interp.one-liner", Category: "dynamic", Switch: "interpreter_one_liners",
+			&Rule{ID: ruleInterpOneLiner, Category: "dynamic", Switch: "interpreter_one_liners",
 				Reason: "inline interpreter programs are not allowed in this mode; write a script file"},
-			&Rule{ID: "interp.delete-api", Category: "filesystem", Switch: "interpreter_api_calls",
+			&Rule{ID: ruleInterpDeleteApi, Category: "filesystem", Switch: "interpreter_api_calls",
 				Reason: "an inline program deletes a critical path (root, home, system); do not delete outside the project"},
-			&Rule{ID: "privilege.sudo", Category: "privilege", Switch: "sudo", Names: nil,
+			&Rule{ID: rulePrivilegeSudo, Category: "privilege", Switch: "sudo", Names: nil,
 				Reason: "running commands as root is not allowed in this mode; ask the user to run it"},
-			&Rule{ID: "strict.unverifiable", Category: "strict", Switch: "strict_unverifiable",
+			&Rule{ID: ruleStrictUnverifiable, Category: "strict", Switch: "strict_unverifiable",
 				Reason: "this cannot be fully verified before it runs (strict mode); write the command out literally without substitutions, heredocs or variables"},
-			&Rule{ID: "parse.raw-text", Category: "parse", Verdict: Ask,
+			&Rule{ID: ruleParseRawText, Category: "parse", Verdict: Ask,
 				Reason: "the program name contains spaces or shell operators, so it will not run as written, and it reads like a dangerous command; write it as a normal command"},
-			&Rule{ID: "heredoc.dangerous-data", Category: "heredoc", Switch: "heredoc_to_non_shell",
+			&Rule{ID: ruleHeredocDangerousData, Category: "heredoc", Switch: "heredoc_to_non_shell",
 				Reason: "heredoc text fed to a command that does not run it reads like a dangerous command; make sure it is only data"},
-			&Rule{ID: "interp.delete-any", Category: "filesystem", Switch: "interpreter_delete_any",
+			&Rule{ID: ruleInterpDeleteAny, Category: "filesystem", Switch: "interpreter_delete_any",
 				Reason: "an inline program deletes files through a delete API; use rm on the exact paths so it can be checked, or ask the user"},
-			&Rule{ID: "privilege.root-shell", Category: "privilege", Verdict: Deny,
+			&Rule{ID: rulePrivilegeRootShell, Category: "privilege", Verdict: Deny,
 				Reason: "opening a root shell (sudo -i/-s, sudo su, sudo bash) escapes every check; run the specific command instead"},
 		)
 	})
@@ -97,105 +97,59 @@ func init() {
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "fs.rm-root-home", Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return (t.class == pcRoot || t.class == pcHome) && (rec || t.glob)
-				}),
+			&Rule{ID: ruleFsRmRootHome, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
+				When:   rmWhen(whenFsRmRootHome),
 				Reason: "recursive delete of / or a home directory; never delete outside the project"},
-			&Rule{ID: "fs.rm-system", Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.class == pcSystem && (rec || t.glob)
-				}),
+			&Rule{ID: ruleFsRmSystem, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
+				When:   rmWhen(whenFsRmSystem),
 				Reason: "recursive delete of a system directory; ask the user"},
-			&Rule{ID: "fs.rm-critical-file", Category: "filesystem", Verdict: Deny, Names: []string{"rm", "unlink", "shred"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.abs != "" && (isCriticalFile(t.abs) || t.homeFile || c.a.isStartupFile(t.abs) || (t.class == pcSystem && !strings.HasPrefix(t.abs, "/dev/")))
-				}),
+			&Rule{ID: ruleFsRmCriticalFile, Category: "filesystem", Verdict: Deny, Names: []string{"rm", "unlink", "shred"},
+				When:   rmWhen(whenFsRmCriticalFile),
 				Reason: "deleting a critical system or account file (passwd, sudoers, dotfiles, keys); ask the user"},
-			&Rule{ID: "fs.rm-project-root", Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.class == pcProject && rec && !t.stream
-				}),
+			&Rule{ID: ruleFsRmProjectRoot, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
+				When:   rmWhen(whenFsRmProjectRoot),
 				Reason: "recursive delete of the project root, the working directory or a parent; delete specific subdirectories instead"},
-			&Rule{ID: "fs.rm-project-contents", Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.allChildren && rec && !t.stream && (t.abs == c.a.projectRoot(c.sc) || t.abs == c.sc.cwdIf())
-				}),
+			&Rule{ID: ruleFsRmProjectContents, Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
+				When:   rmWhen(whenFsRmProjectContents),
 				Reason: "recursive delete of everything in the project root (rm -rf *) wipes the project but its dotfiles; delete specific subdirectories, or ask the user"},
-			&Rule{ID: "fs.rm-outside-project", Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return (t.class == pcOutside || t.class == pcProject && t.stream) && rec && force
-				}),
+			&Rule{ID: ruleFsRmOutsideProject, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
+				When:   rmWhen(whenFsRmOutsideProject),
 				Reason: "recursive forced delete outside the project and temp dirs; only delete inside the project, or ask the user"},
-			&Rule{ID: "fs.rm-recursive-outside", Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.class == pcOutside && rec && !force && t.underHome
-				}),
+			&Rule{ID: ruleFsRmRecursiveOutside, Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
+				When:   rmWhen(whenFsRmRecursiveOutside),
 				Reason: "recursive delete of a directory in a home folder outside the project; ask the user first"},
-			&Rule{ID: "fs.rm-in-project", Category: "filesystem", Switch: "rm_recursive_in_project", Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.class == pcInside && rec && !t.stream
-				}),
+			&Rule{ID: ruleFsRmInProject, Category: "filesystem", Switch: "rm_recursive_in_project", Names: []string{"rm"},
+				When:   rmWhen(whenFsRmInProject),
 				Reason: "recursive delete inside the project is not allowed in this mode; ask the user"},
-			&Rule{ID: "fs.rm-stream-target", Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.stream && rec && force && !findCleans(c, t)
-				}),
+			&Rule{ID: ruleFsRmStreamTarget, Category: "filesystem", Verdict: Deny, Names: []string{"rm"},
+				When:   rmWhen(whenFsRmStreamTarget),
 				Reason: "recursive forced delete of paths produced at run time (xargs, find -exec, parallel); list the paths explicitly"},
-			&Rule{ID: "fs.rm-stream-bulk", Category: "filesystem", Switch: "find_exec_rm", Names: []string{"rm", "unlink"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					// Root, homes and system dirs are denied by the rm rules
-					// whatever this switch says.
-					return t.stream && t.fromFind && !(rec && force) && t.class != pcTemp && !findCleans(c, t)
-				}),
+			&Rule{ID: ruleFsRmStreamBulk, Category: "filesystem", Switch: "find_exec_rm", Names: []string{"rm", "unlink"},
+				When:   rmWhen(whenFsRmStreamBulk),
 				Reason: "bulk delete of files selected at run time; review the list first (run it with -print) and ask the user"},
-			&Rule{ID: "fs.rm-dynamic-target", Category: "dynamic", Switch: "dynamic_targets", Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					// Unknown paths, plus (for strict setups) globs and paths
-					// resolved through an assumed $TMPDIR.
-					return !t.stream && rec && (t.class == pcUnknown || t.envDep || t.glob && (t.class == pcInside || t.class == pcProject))
-				}),
+			&Rule{ID: ruleFsRmDynamicTarget, Category: "dynamic", Switch: "dynamic_targets", Names: []string{"rm"},
+				When:   rmWhen(whenFsRmDynamicTarget),
 				Reason: "recursive delete of a path computed at run time; write the path literally"},
-			&Rule{ID: "fs.rm-glob-outside", Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return t.class == pcOutside && t.glob && !rec && !t.stream
-				}),
+			&Rule{ID: ruleFsRmGlobOutside, Category: "filesystem", Verdict: Ask, Names: []string{"rm"},
+				When:   rmWhen(whenFsRmGlobOutside),
 				Reason: "wildcard delete outside the project; ask the user first"},
-			&Rule{ID: "fs.rm-outside", Category: "filesystem", Switch: "rm_outside_project", Names: []string{"rm", "rmdir", "unlink"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					return (t.class == pcOutside || t.class == pcTemp && c.Name != "rm") && !t.stream && !(rec && (force || t.underHome)) || c.Name == "rmdir" && t.class == pcTemp
-				}),
+			&Rule{ID: ruleFsRmOutside, Category: "filesystem", Switch: "rm_outside_project", Names: []string{"rm", "rmdir", "unlink"},
+				When:   rmWhen(whenFsRmOutside),
 				Reason: "deleting outside the project is not allowed in this mode; ask the user"},
-			&Rule{ID: "fs.rm-git-metadata", Category: "filesystem", Verdict: Deny, Names: []string{"rm", "rmdir"},
-				When: rmWhen(func(c *Cmd, t target, rec, force bool) bool {
-					if t.dotGlob && t.abs != "" && c.a.repoMetadata(t.abs+"/.git", c.sc) {
-						return true // rm .* in the repository root matches .git
-					}
-					return t.git && t.class != pcTemp && c.a.repoMetadata(t.abs, c.sc)
-				}),
+			&Rule{ID: ruleFsRmGitMetadata, Category: "filesystem", Verdict: Deny, Names: []string{"rm", "rmdir"},
+				When:   rmWhen(whenFsRmGitMetadata),
 				Reason: "deleting .git (history, hooks, config) destroys the repository; use git commands instead"},
-			&Rule{ID: "fs.find-delete-outside", Category: "filesystem", Verdict: Deny,
+			&Rule{ID: ruleFsFindDeleteOutside, Category: "filesystem", Verdict: Deny,
 				Reason: "find -delete outside the project (or from /, ~, system dirs); never bulk-delete outside the project"},
-			&Rule{ID: "fs.find-delete", Category: "filesystem", Switch: "find_delete_in_project",
+			&Rule{ID: ruleFsFindDelete, Category: "filesystem", Switch: "find_delete_in_project",
 				Reason: "find -delete removes every match; run with -print first and ask the user"},
-			&Rule{ID: "fs.shred", Category: "filesystem", Verdict: Ask, Names: []string{"shred", "srm", "wipe"},
-				When: func(c *Cmd) bool {
-					// Inside the project or temp it is a delete like rm;
-					// elsewhere the loss is unrecoverable.
-					return anyTarget(c, func(t target) bool { return t.class != pcInside && t.class != pcTemp })
-				},
+			&Rule{ID: ruleFsShred, Category: "filesystem", Verdict: Ask, Names: []string{"shred", "srm", "wipe"},
+				When:   whenFsShred,
 				Reason: "shred destroys file contents irrecoverably; ask the user"},
-			&Rule{ID: "fs.sync-delete", Category: "filesystem", Switch: "sync_delete", Names: []string{"rsync", "rclone"},
+			&Rule{ID: ruleFsSyncDelete, Category: "filesystem", Switch: "sync_delete", Names: []string{"rsync", "rclone"},
 				When: syncDeletes, Reason: "this sync deletes files on its destination (or its source) outside the project; run it with --dry-run first and ask the user"},
-			&Rule{ID: "fs.truncate-outside", Category: "filesystem", Verdict: Ask, Names: []string{"truncate"},
-				When: func(c *Cmd) bool {
-					for _, w := range c.Pos() {
-						if t := c.a.classify(w, c.sc); t.class != pcInside && t.class != pcTemp {
-							return true
-						}
-					}
-					return false
-				},
+			&Rule{ID: ruleFsTruncateOutside, Category: "filesystem", Verdict: Ask, Names: []string{"truncate"},
+				When:   whenFsTruncateOutside,
 				Reason: "truncating a file outside the project destroys its contents; ask the user"},
 		)
 		setValueOpts("truncate", "-s", "--size", "-r", "--reference")
@@ -243,7 +197,7 @@ func rmWhen(f func(c *Cmd, t target, rec, force bool) bool) func(*Cmd) bool {
 			if dynFlags && w.dyn && strings.HasPrefix(w.s, "-") {
 				continue // the computed options, not an operand
 			}
-			if f(c, c.a.classify(w, c.sc), rec, force) {
+			if f(c, c.a.files().classify(w, c.sc), rec, force) {
 				return true
 			}
 		}
@@ -254,110 +208,47 @@ func rmWhen(f func(c *Cmd, t target, rec, force bool) bool) func(*Cmd) bool {
 // Disks, power, permissions, privilege, processes, packages.
 func init() {
 	initRules = append(initRules, func() {
-		devArg := func(c *Cmd) bool {
-			for _, w := range c.Args {
-				if strings.HasPrefix(w.s, "/dev/") || strings.Contains(w.s, "=/dev/") {
-					return true
-				}
-			}
-			return false
-		}
 		register(
-			&Rule{ID: "disk.mkfs", Category: "disk", Verdict: Deny, Names: []string{"mkfs*", "mke2fs", "mkswap", "mkdosfs", "newfs*"},
+			&Rule{ID: ruleDiskMkfs, Category: "disk", Verdict: Deny, Names: []string{"mkfs*", "mke2fs", "mkswap", "mkdosfs", "newfs*"},
 				When: devArg, Reason: "formatting a device destroys all data on it; use an image file"},
-			&Rule{ID: "disk.dd-device", Category: "disk", Verdict: Deny, Names: []string{"dd"},
-				When: func(c *Cmd) bool {
-					for _, w := range c.Args {
-						if strings.HasPrefix(w.s, "of=") && isBlockDevice(strings.TrimPrefix(w.s, "of=")) {
-							return true
-						}
-					}
-					return false
-				}, Reason: "dd onto a block device overwrites the disk; write to an image file"},
-			&Rule{ID: "disk.wipe", Category: "disk", Verdict: Deny, Names: []string{"wipefs", "blkdiscard", "sgdisk", "sfdisk", "cfdisk", "gdisk", "fdisk", "parted", "mdadm", "pvremove", "vgremove", "lvremove", "cryptsetup", "badblocks", "hdparm", "nvme", "shred", "zpool", "mkswap"},
-				When: func(c *Cmd) bool {
-					if c.Name == "fdisk" && c.Has("-l", "--list") {
-						return false
-					}
-					if c.Name == "parted" && c.Has("-l", "--list") {
-						return false
-					}
-					if c.Name == "zpool" {
-						p := c.Pos()
-						return len(p) > 0 && (p[0].s == "destroy" || p[0].s == "labelclear")
-					}
-					if c.Name == "nvme" {
-						p := c.Pos()
-						return len(p) > 0 && (p[0].s == "format" || p[0].s == "sanitize")
-					}
-					return devArg(c) || c.Name == "pvremove" || c.Name == "vgremove" || c.Name == "lvremove"
-				}, Reason: "this erases or repartitions a disk; ask the user"},
-			&Rule{ID: "disk.diskutil", Category: "disk", Verdict: Deny, Names: []string{"diskutil"},
+			&Rule{ID: ruleDiskDdDevice, Category: "disk", Verdict: Deny, Names: []string{"dd"},
+				When: whenDiskDdDevice, Reason: "dd onto a block device overwrites the disk; write to an image file"},
+			&Rule{ID: ruleDiskWipe, Category: "disk", Verdict: Deny, Names: []string{"wipefs", "blkdiscard", "sgdisk", "sfdisk", "cfdisk", "gdisk", "fdisk", "parted", "mdadm", "pvremove", "vgremove", "lvremove", "cryptsetup", "badblocks", "hdparm", "nvme", "shred", "zpool", "mkswap"},
+				When: whenDiskWipe, Reason: "this erases or repartitions a disk; ask the user"},
+			&Rule{ID: ruleDiskDiskutil, Category: "disk", Verdict: Deny, Names: []string{"diskutil"},
 				Sub:    []string{"erasedisk|erasevolume|partitiondisk|zerodisk|securerase|secureerase|randomdisk|reformat|apfs"},
 				Reason: "diskutil erase/partition destroys data on a disk; ask the user"},
-			&Rule{ID: "system.power", Category: "system", Verdict: Deny, Names: []string{"reboot", "shutdown", "halt", "poweroff"},
+			&Rule{ID: ruleSystemPower, Category: "system", Verdict: Deny, Names: []string{"reboot", "shutdown", "halt", "poweroff"},
 				NoFlag: []string{"--help", "-c"}, Reason: "rebooting or shutting down the machine; ask the user"},
-			&Rule{ID: "system.power", Category: "system", Verdict: Deny, Names: []string{"init", "telinit"},
+			&Rule{ID: ruleSystemPower, Category: "system", Verdict: Deny, Names: []string{"init", "telinit"},
 				Sub: []string{"0|1|6|s"}, Reason: "rebooting, shutting down or dropping the machine to single-user mode; ask the user"},
-			&Rule{ID: "system.power", Category: "system", Verdict: Deny, Names: []string{"systemctl", "loginctl"},
+			&Rule{ID: ruleSystemPower, Category: "system", Verdict: Deny, Names: []string{"systemctl", "loginctl"},
 				Sub: []string{"reboot|poweroff|halt|kexec|emergency|rescue|soft-reboot|suspend|hibernate|hybrid-sleep|suspend-then-hibernate"}, Reason: "rebooting, suspending or shutting down the machine; ask the user"},
-			&Rule{ID: "perm.recursive-system", Category: "permissions", Verdict: Deny, Names: []string{"chmod", "chown", "chgrp", "setfacl"},
+			&Rule{ID: rulePermRecursiveSystem, Category: "permissions", Verdict: Deny, Names: []string{"chmod", "chown", "chgrp", "setfacl"},
 				AnyFlag: []string{"-R", "--recursive"},
-				When: func(c *Cmd) bool {
-					return anyTarget(c, func(t target) bool { return t.critical() || t.class == pcProject && t.abs == "/" })
-				}, Reason: "recursive permission/ownership change of /, a home or a system directory breaks the system; limit it to project files"},
-			&Rule{ID: "perm.system-file", Category: "permissions", Verdict: Ask, Names: []string{"chmod", "chown", "chgrp", "chattr"},
-				When: func(c *Cmd) bool {
-					return anyTarget(c, func(t target) bool {
-						return t.class == pcSystem || t.class == pcRoot || t.abs != "" && isCriticalFile(t.abs)
-					})
-				}, Reason: "changing permissions of a system file; ask the user"},
-			&Rule{ID: "perm.world-writable-recursive", Category: "permissions", Verdict: Ask, Names: []string{"chmod"},
+				When:    whenPermRecursiveSystem, Reason: "recursive permission/ownership change of /, a home or a system directory breaks the system; limit it to project files"},
+			&Rule{ID: rulePermSystemFile, Category: "permissions", Verdict: Ask, Names: []string{"chmod", "chown", "chgrp", "chattr"},
+				When: whenPermSystemFile, Reason: "changing permissions of a system file; ask the user"},
+			&Rule{ID: rulePermWorldWritableRecursive, Category: "permissions", Verdict: Ask, Names: []string{"chmod"},
 				AnyFlag: []string{"-R", "--recursive"}, Pattern: &lazyRegexp{src: `(^|\s)(0?777|a\+rwx|o\+w|ugo\+rwx)(\s|$)`},
 				Reason: "recursively making files world-writable; use narrower permissions"},
-			&Rule{ID: "privilege.su", Category: "privilege", Verdict: Ask, Names: []string{"passwd", "chpasswd", "usermod", "useradd", "userdel", "visudo", "adduser", "deluser", "groupmod"},
+			&Rule{ID: rulePrivilegeSu, Category: "privilege", Verdict: Ask, Names: []string{"passwd", "chpasswd", "usermod", "useradd", "userdel", "visudo", "adduser", "deluser", "groupmod"},
 				Reason: "changing system accounts or sudoers; ask the user"},
-			&Rule{ID: "process.kill", Category: "system", Switch: "process_control", Names: []string{"kill", "killall", "pkill", "skill", "xkill"},
+			&Rule{ID: ruleProcessKill, Category: "system", Switch: "process_control", Names: []string{"kill", "killall", "pkill", "skill", "xkill"},
 				NoFlag: []string{"-l", "-0"}, When: killsOthers, Reason: "this kills processes by name or with SIGKILL, which can reach processes this session did not start; stop your own jobs with `kill %1` or `kill <pid>`, or ask the user"},
-			&Rule{ID: "process.service-stop", Category: "system", Switch: "process_control", Names: []string{"systemctl", "service"},
-				When: func(c *Cmd) bool {
-					return anyPos(c, "stop|disable|mask|kill|isolate")
-				}, Reason: "stopping system services; ask the user"},
-			&Rule{ID: "process.service-stop", Category: "system", Switch: "process_control", Names: []string{"launchctl"},
+			&Rule{ID: ruleProcessServiceStop, Category: "system", Switch: "process_control", Names: []string{"systemctl", "service"},
+				When: whenProcessServiceStop, Reason: "stopping system services; ask the user"},
+			&Rule{ID: ruleProcessServiceStop, Category: "system", Switch: "process_control", Names: []string{"launchctl"},
 				Sub: []string{"unload|remove|bootout|stop|disable"}, Reason: "stopping system services; ask the user"},
-			&Rule{ID: "system.crontab-remove", Category: "system", Verdict: Ask, Names: []string{"crontab"},
+			&Rule{ID: ruleSystemCrontabRemove, Category: "system", Verdict: Ask, Names: []string{"crontab"},
 				AnyFlag: []string{"-r"}, Reason: "crontab -r deletes every scheduled job; edit with crontab -e instead"},
-			&Rule{ID: "system.firewall-flush", Category: "system", Verdict: Ask, Names: []string{"iptables", "ip6tables", "nft", "ufw", "pfctl"},
-				When: func(c *Cmd) bool {
-					return c.Has("-F", "--flush", "-X", "--delete-chain") || anyPos(c, "flush|disable|reset") || c.Name == "pfctl" && c.Has("-d")
-				}, Reason: "flushing or disabling the firewall; ask the user"},
-			&Rule{ID: "system.nix-gc", Category: "system", Verdict: Ask, Names: []string{"nix-collect-garbage", "nixos-rebuild", "nix-env", "nix"},
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					switch c.Name {
-					case "nix-collect-garbage":
-						return true
-					case "nixos-rebuild":
-						return len(p) > 0 && (p[0].s == "switch" || p[0].s == "boot")
-					case "nix-env":
-						return c.Has("-e", "--uninstall", "--delete-generations")
-					}
-					return len(p) >= 2 && (p[0].s == "store" && (p[1].s == "gc" || p[1].s == "delete") || p[0].s == "profile" && (p[1].s == "remove" || p[1].s == "wipe-history"))
-				}, Reason: "this removes Nix store paths, generations or profile packages; ask the user"},
-			&Rule{ID: "package.uninstall", Category: "packages", Switch: "package_uninstall",
+			&Rule{ID: ruleSystemFirewallFlush, Category: "system", Verdict: Ask, Names: []string{"iptables", "ip6tables", "nft", "ufw", "pfctl"},
+				When: whenSystemFirewallFlush, Reason: "flushing or disabling the firewall; ask the user"},
+			&Rule{ID: ruleSystemNixGc, Category: "system", Verdict: Ask, Names: []string{"nix-collect-garbage", "nixos-rebuild", "nix-env", "nix"},
+				When: whenSystemNixGc, Reason: "this removes Nix store paths, generations or profile packages; ask the user"},
+			&Rule{ID: rulePackageUninstall, Category: "packages", Switch: "package_uninstall",
 				Names: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "brew", "pip", "pip3", "pipx", "cargo", "gem", "port", "snap", "flatpak", "npm", "pnpm", "yarn", "choco", "winget", "scoop", "conda"},
-				When: func(c *Cmd) bool {
-					if c.Name == "pacman" {
-						return c.Has("-R") || anyPosSub(c, "-rs")
-					}
-					if !anyPos(c, "remove|uninstall|purge|autoremove|erase|rm|un") {
-						return false
-					}
-					if c.Name == "npm" || c.Name == "pnpm" || c.Name == "yarn" {
-						return c.Has("-g", "--global") || anyPos(c, "global")
-					}
-					return true
-				}, Reason: "uninstalling system or global packages affects more than the project; ask the user"},
+				When:  whenPackageUninstall, Reason: "uninstalling system or global packages affects more than the project; ask the user"},
 		)
 		setValueOpts("chmod", "--reference")
 		setValueOpts("chown", "--reference", "--from")
@@ -367,7 +258,7 @@ func init() {
 
 func anyTarget(c *Cmd, f func(target) bool) bool {
 	for _, w := range c.Pos() {
-		if f(c.a.classify(w, c.sc)) {
+		if f(c.a.files().classify(w, c.sc)) {
 			return true
 		}
 	}
@@ -395,37 +286,19 @@ func init() {
 	initRules = append(initRules, func() {
 		sqlDestroy := &lazyRegexp{src: `(?i)\b(drop\s+(database|schema|table|user|role)|truncate\s+(table\s+)?\w|delete\s+from\s+\w+\s*(;|$|"|')|flushall|flushdb|dropdatabase\(\))`}
 		register(
-			&Rule{ID: "infra.kubectl-delete", Category: "infra", Verdict: Ask, Names: []string{"kubectl", "oc", "kubecolor"},
+			&Rule{ID: ruleInfraKubectlDelete, Category: "infra", Verdict: Ask, Names: []string{"kubectl", "oc", "kubecolor"},
 				Sub: []string{"delete|drain|replace"}, Reason: "deleting Kubernetes resources affects a live cluster; ask the user"},
-			&Rule{ID: "infra.terraform-destroy", Category: "infra", Verdict: Ask, Names: []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "sam", "sst"},
-				When: func(c *Cmd) bool {
-					switch c.Name {
-					case "cdk", "cdktf":
-						return anyPos(c, "destroy")
-					case "serverless", "sls", "sst":
-						return anyPos(c, "remove")
-					case "sam":
-						return anyPos(c, "delete")
-					}
-					return anyPos(c, "destroy") || c.Has("-destroy") || anyPos(c, "apply") && c.Has("-auto-approve", "--auto-approve", "-y", "--yes") || c.Name == "pulumi" && anyPos(c, "destroy|down")
-				}, Reason: "destroying or auto-applying infrastructure; run a plan and ask the user"},
-			&Rule{ID: "infra.helm-uninstall", Category: "infra", Verdict: Ask, Names: []string{"helm"},
+			&Rule{ID: ruleInfraTerraformDestroy, Category: "infra", Verdict: Ask, Names: []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "sam", "sst"},
+				When: whenInfraTerraformDestroy, Reason: "destroying or auto-applying infrastructure; run a plan and ask the user"},
+			&Rule{ID: ruleInfraHelmUninstall, Category: "infra", Verdict: Ask, Names: []string{"helm"},
 				Sub: []string{"uninstall|delete|del|un"}, Reason: "uninstalling a Helm release deletes its resources; ask the user"},
-			&Rule{ID: "infra.sql-destroy", Category: "infra", Verdict: Ask, Names: []string{"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "redis-cli", "mongo", "mongosh", "cqlsh"},
+			&Rule{ID: ruleInfraSqlDestroy, Category: "infra", Verdict: Ask, Names: []string{"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "redis-cli", "mongo", "mongosh", "cqlsh"},
 				Pattern: sqlDestroy, Reason: "this SQL drops or empties data; take a backup and ask the user"},
-			&Rule{ID: "infra.db-drop", Category: "infra", Verdict: Ask, Names: []string{"dropdb", "dropuser", "mysqladmin"},
-				When: func(c *Cmd) bool {
-					return c.Name != "mysqladmin" || anyPos(c, "drop")
-				}, Reason: "dropping a database or user; ask the user"},
-			&Rule{ID: "infra.docker-prune", Category: "containers", Verdict: Ask, Names: []string{"docker", "podman"},
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					if len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder|buildx") && p[1].s == "prune" {
-						return pruneConfirmed(c)
-					}
-					return len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder") && p[1].s == "rm"
-				}, Reason: "pruning or removing Docker data (volumes, images) deletes it; ask the user"},
-			&Rule{ID: "infra.kafka-delete", Category: "infra", Verdict: Ask, Names: []string{"kafka-topics", "kafka-topics.sh"},
+			&Rule{ID: ruleInfraDbDrop, Category: "infra", Verdict: Ask, Names: []string{"dropdb", "dropuser", "mysqladmin"},
+				When: whenInfraDbDrop, Reason: "dropping a database or user; ask the user"},
+			&Rule{ID: ruleInfraDockerPrune, Category: "containers", Verdict: Ask, Names: []string{"docker", "podman"},
+				When: whenInfraDockerPrune, Reason: "pruning or removing Docker data (volumes, images) deletes it; ask the user"},
+			&Rule{ID: ruleInfraKafkaDelete, Category: "infra", Verdict: Ask, Names: []string{"kafka-topics", "kafka-topics.sh"},
 				AnyFlag: []string{"--delete"}, Reason: "deleting Kafka topics loses their data; ask the user"},
 		)
 		setValueOpts("psql", "-U", "-h", "-p", "-d", "-f")
@@ -502,6 +375,216 @@ func outsideSide(c *Cmd, w word) bool {
 	if i := strings.IndexByte(w.s, ':'); i > 0 && !strings.Contains(w.s[:i], "/") {
 		return true // host:path or remote:bucket
 	}
-	t := c.a.classify(w, c.sc)
+	t := c.a.files().classify(w, c.sc)
 	return t.class != pcInside && t.class != pcTemp
+}
+
+// devArg: an argument names a device file.
+func devArg(c *Cmd) bool {
+	for _, w := range c.Args {
+		if strings.HasPrefix(w.s, "/dev/") || strings.Contains(w.s, "=/dev/") {
+			return true
+		}
+	}
+	return false
+}
+
+// whenFsRmRootHome is the condition of rule fs.rm-root-home.
+func whenFsRmRootHome(c *Cmd, t target, rec, force bool) bool {
+	return (t.class == pcRoot || t.class == pcHome) && (rec || t.glob)
+}
+
+// whenFsRmSystem is the condition of rule fs.rm-system.
+func whenFsRmSystem(c *Cmd, t target, rec, force bool) bool {
+	return t.class == pcSystem && (rec || t.glob)
+}
+
+// whenFsRmCriticalFile is the condition of rule fs.rm-critical-file.
+func whenFsRmCriticalFile(c *Cmd, t target, rec, force bool) bool {
+	return t.abs != "" && (isCriticalFile(t.abs) || t.homeFile || c.a.req.isStartupFile(t.abs) || (t.class == pcSystem && !strings.HasPrefix(t.abs, "/dev/")))
+}
+
+// whenFsRmProjectRoot is the condition of rule fs.rm-project-root.
+func whenFsRmProjectRoot(c *Cmd, t target, rec, force bool) bool {
+	return t.class == pcProject && rec && !t.stream
+}
+
+// whenFsRmProjectContents is the condition of rule fs.rm-project-contents.
+func whenFsRmProjectContents(c *Cmd, t target, rec, force bool) bool {
+	return t.allChildren && rec && !t.stream && (t.abs == c.a.req.projectRoot(c.sc) || t.abs == c.sc.cwdIf())
+}
+
+// whenFsRmOutsideProject is the condition of rule fs.rm-outside-project.
+func whenFsRmOutsideProject(c *Cmd, t target, rec, force bool) bool {
+	return (t.class == pcOutside || t.class == pcProject && t.stream) && rec && force
+}
+
+// whenFsRmRecursiveOutside is the condition of rule fs.rm-recursive-outside.
+func whenFsRmRecursiveOutside(c *Cmd, t target, rec, force bool) bool {
+	return t.class == pcOutside && rec && !force && t.underHome
+}
+
+// whenFsRmInProject is the condition of rule fs.rm-in-project.
+func whenFsRmInProject(c *Cmd, t target, rec, force bool) bool {
+	return t.class == pcInside && rec && !t.stream
+}
+
+// whenFsRmStreamTarget is the condition of rule fs.rm-stream-target.
+func whenFsRmStreamTarget(c *Cmd, t target, rec, force bool) bool {
+	return t.stream && rec && force && !findCleans(c, t)
+}
+
+// whenFsRmStreamBulk is the condition of rule fs.rm-stream-bulk.
+func whenFsRmStreamBulk(c *Cmd, t target, rec, force bool) bool {
+	// Root, homes and system dirs are denied by the rm rules
+	// whatever this switch says.
+	return t.stream && t.fromFind && !(rec && force) && t.class != pcTemp && !findCleans(c, t)
+}
+
+// whenFsRmDynamicTarget is the condition of rule fs.rm-dynamic-target.
+func whenFsRmDynamicTarget(c *Cmd, t target, rec, force bool) bool {
+	// Unknown paths, plus (for strict setups) globs and paths
+	// resolved through an assumed $TMPDIR.
+	return !t.stream && rec && (t.class == pcUnknown || t.envDep || t.glob && (t.class == pcInside || t.class == pcProject))
+}
+
+// whenFsRmGlobOutside is the condition of rule fs.rm-glob-outside.
+func whenFsRmGlobOutside(c *Cmd, t target, rec, force bool) bool {
+	return t.class == pcOutside && t.glob && !rec && !t.stream
+}
+
+// whenFsRmOutside is the condition of rule fs.rm-outside.
+func whenFsRmOutside(c *Cmd, t target, rec, force bool) bool {
+	return (t.class == pcOutside || t.class == pcTemp && c.Name != "rm") && !t.stream && !(rec && (force || t.underHome)) || c.Name == "rmdir" && t.class == pcTemp
+}
+
+// whenFsRmGitMetadata is the condition of rule fs.rm-git-metadata.
+func whenFsRmGitMetadata(c *Cmd, t target, rec, force bool) bool {
+	if t.dotGlob && t.abs != "" && c.a.req.repoMetadata(t.abs+"/.git", c.sc) {
+		return true // rm .* in the repository root matches .git
+	}
+	return t.git && t.class != pcTemp && c.a.req.repoMetadata(t.abs, c.sc)
+}
+
+// whenFsShred is the condition of rule fs.shred.
+func whenFsShred(c *Cmd) bool {
+	// Inside the project or temp it is a delete like rm;
+	// elsewhere the loss is unrecoverable.
+	return anyTarget(c, func(t target) bool { return t.class != pcInside && t.class != pcTemp })
+}
+
+// whenFsTruncateOutside is the condition of rule fs.truncate-outside.
+func whenFsTruncateOutside(c *Cmd) bool {
+	for _, w := range c.Pos() {
+		if t := c.a.files().classify(w, c.sc); t.class != pcInside && t.class != pcTemp {
+			return true
+		}
+	}
+	return false
+}
+
+// whenDiskDdDevice is the condition of rule disk.dd-device.
+func whenDiskDdDevice(c *Cmd) bool {
+	for _, w := range c.Args {
+		if strings.HasPrefix(w.s, "of=") && isBlockDevice(strings.TrimPrefix(w.s, "of=")) {
+			return true
+		}
+	}
+	return false
+}
+
+// whenDiskWipe is the condition of rule disk.wipe.
+func whenDiskWipe(c *Cmd) bool {
+	if c.Name == "fdisk" && c.Has("-l", "--list") {
+		return false
+	}
+	if c.Name == "parted" && c.Has("-l", "--list") {
+		return false
+	}
+	if c.Name == "zpool" {
+		p := c.Pos()
+		return len(p) > 0 && (p[0].s == "destroy" || p[0].s == "labelclear")
+	}
+	if c.Name == "nvme" {
+		p := c.Pos()
+		return len(p) > 0 && (p[0].s == "format" || p[0].s == "sanitize")
+	}
+	return devArg(c) || oneOf(c.Name, "pvremove|vgremove|lvremove")
+}
+
+// whenPermRecursiveSystem is the condition of rule perm.recursive-system.
+func whenPermRecursiveSystem(c *Cmd) bool {
+	return anyTarget(c, func(t target) bool { return t.critical() || t.class == pcProject && t.abs == "/" })
+}
+
+// whenPermSystemFile is the condition of rule perm.system-file.
+func whenPermSystemFile(c *Cmd) bool {
+	return anyTarget(c, func(t target) bool {
+		return t.class == pcSystem || t.class == pcRoot || t.abs != "" && isCriticalFile(t.abs)
+	})
+}
+
+// whenProcessServiceStop is the condition of rule process.service-stop.
+func whenProcessServiceStop(c *Cmd) bool {
+	return anyPos(c, "stop|disable|mask|kill|isolate")
+}
+
+// whenSystemFirewallFlush is the condition of rule system.firewall-flush.
+func whenSystemFirewallFlush(c *Cmd) bool {
+	return c.Has("-F", "--flush", "-X", "--delete-chain") || anyPos(c, "flush|disable|reset") || c.Name == "pfctl" && c.Has("-d")
+}
+
+// whenSystemNixGc is the condition of rule system.nix-gc.
+func whenSystemNixGc(c *Cmd) bool {
+	p := c.Pos()
+	switch c.Name {
+	case "nix-collect-garbage":
+		return true
+	case "nixos-rebuild":
+		return len(p) > 0 && (p[0].s == "switch" || p[0].s == "boot")
+	case "nix-env":
+		return c.Has("-e", "--uninstall", "--delete-generations")
+	}
+	return len(p) >= 2 && (p[0].s == "store" && (p[1].s == "gc" || p[1].s == "delete") || p[0].s == "profile" && (p[1].s == "remove" || p[1].s == "wipe-history"))
+}
+
+// whenPackageUninstall is the condition of rule package.uninstall.
+func whenPackageUninstall(c *Cmd) bool {
+	if c.Name == "pacman" {
+		return c.Has("-R") || anyPosSub(c, "-rs")
+	}
+	if !anyPos(c, "remove|uninstall|purge|autoremove|erase|rm|un") {
+		return false
+	}
+	if oneOf(c.Name, "npm|pnpm|yarn") {
+		return c.Has("-g", "--global") || anyPos(c, "global")
+	}
+	return true
+}
+
+// whenInfraTerraformDestroy is the condition of rule infra.terraform-destroy.
+func whenInfraTerraformDestroy(c *Cmd) bool {
+	switch c.Name {
+	case "cdk", "cdktf":
+		return anyPos(c, "destroy")
+	case "serverless", "sls", "sst":
+		return anyPos(c, "remove")
+	case "sam":
+		return anyPos(c, "delete")
+	}
+	return anyPos(c, "destroy") || c.Has("-destroy") || anyPos(c, "apply") && c.Has("-auto-approve", "--auto-approve", "-y", "--yes") || c.Name == "pulumi" && anyPos(c, "destroy|down")
+}
+
+// whenInfraDbDrop is the condition of rule infra.db-drop.
+func whenInfraDbDrop(c *Cmd) bool {
+	return c.Name != "mysqladmin" || anyPos(c, "drop")
+}
+
+// whenInfraDockerPrune is the condition of rule infra.docker-prune.
+func whenInfraDockerPrune(c *Cmd) bool {
+	p := c.Pos()
+	if len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder|buildx") && p[1].s == "prune" {
+		return pruneConfirmed(c)
+	}
+	return len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder") && p[1].s == "rm"
 }

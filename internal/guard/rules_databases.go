@@ -7,7 +7,7 @@ package guard
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "db.destructive-sql", Category: "databases", Group: "databases", Verdict: Deny,
+			&Rule{ID: ruleDbDestructiveSql, Category: "databases", Group: "databases", Verdict: Deny,
 				Names:  []string{"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "mongo", "mongosh", "redis-cli", "cqlsh", "duckdb", "snowsql", "bq"},
 				When:   func(c *Cmd) bool { return destructiveSQL.get().MatchString(c.joined()) },
 				Reason: "this statement drops or empties data; take a backup and ask the user"},
@@ -15,24 +15,19 @@ func init() {
 			// tool for a database console (or the host's shell is attached to
 			// one). No real program is called drop/delete/grant; coreutils
 			// truncate always needs -s or -r, so without them it is SQL too.
-			&Rule{ID: "db.bare-sql", Category: "databases", Group: "databases", Verdict: Deny,
+			&Rule{ID: ruleDbBareSql, Category: "databases", Group: "databases", Verdict: Deny,
 				Names: []string{"drop", "truncate", "delete", "grant", "alter"},
-				When: func(c *Cmd) bool {
-					if c.Name == "truncate" && c.Has("-s", "--size", "-r", "--reference") {
-						return false
-					}
-					return destructiveSQL.get().MatchString(c.Name + " " + c.joined())
-				}, Reason: "this is a destructive SQL statement; run it through the database client after asking the user"},
-			&Rule{ID: "db.drop-command", Category: "databases", Group: "databases", Verdict: Deny,
+				When:  whenDbBareSql, Reason: "this is a destructive SQL statement; run it through the database client after asking the user"},
+			&Rule{ID: ruleDbDropCommand, Category: "databases", Group: "databases", Verdict: Deny,
 				Names: []string{"dropdb", "dropuser", "pg_dropcluster"}, Reason: "dropping a database; ask the user"},
-			&Rule{ID: "db.restore-clean", Category: "databases", Group: "databases", Verdict: Deny,
+			&Rule{ID: ruleDbRestoreClean, Category: "databases", Group: "databases", Verdict: Deny,
 				Names: []string{"pg_restore"}, AnyFlag: []string{"-c", "--clean"},
 				Reason: "pg_restore --clean drops objects before restoring; ask the user"},
-			&Rule{ID: "db.mysqladmin-drop", Category: "databases", Group: "databases", Verdict: Deny,
-				Names: []string{"mysqladmin"}, When: func(c *Cmd) bool { return hasVerb(c, 3, "drop") }, Reason: "dropping a database; ask the user"},
-			httpRule("db.search-http-delete", "databases", searchAPIs,
+			&Rule{ID: ruleDbMysqladminDrop, Category: "databases", Group: "databases", Verdict: Deny,
+				Names: []string{"mysqladmin"}, When: whenDbMysqladminDrop, Reason: "dropping a database; ask the user"},
+			httpRule(ruleDbSearchHttpDelete, "databases", searchAPIs,
 				"this deletes search indexes, documents or snapshots (or closes an index); ask the user"),
-			&Rule{ID: "db.algolia-delete", Category: "databases", Group: "databases", Verdict: Deny, Names: []string{"algolia"},
+			&Rule{ID: ruleDbAlgoliaDelete, Category: "databases", Group: "databases", Verdict: Deny, Names: []string{"algolia"},
 				When: verbIn(2, "delete|clear"), Reason: "this deletes or empties Algolia indices, rules or keys; ask the user"},
 		)
 		setValueOpts("mysqladmin", "-u", "--user", "-h", "--host", "-P", "--port")
@@ -51,3 +46,14 @@ var searchAPIs = []apiEndpoint{
 	{host: "elastic"}, {host: "opensearch"}, {host: "meili"}, {host: "algolia"}, {host: "bonsai"}, {host: "typesense"},
 	{host: ".es.amazonaws.com"},
 }
+
+// whenDbBareSql is the condition of rule db.bare-sql.
+func whenDbBareSql(c *Cmd) bool {
+	if c.Name == "truncate" && c.Has("-s", "--size", "-r", "--reference") {
+		return false
+	}
+	return destructiveSQL.get().MatchString(c.Name + " " + c.joined())
+}
+
+// whenDbMysqladminDrop is the condition of rule db.mysqladmin-drop.
+func whenDbMysqladminDrop(c *Cmd) bool { return hasVerb(c, 3, "drop") }

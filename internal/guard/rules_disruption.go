@@ -9,33 +9,16 @@ import "strings"
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "system.kill-all", Category: "system", Verdict: Deny, Names: []string{"kill"},
-				When: func(c *Cmd) bool {
-					for _, w := range killPIDs(c) {
-						if w.s == "-1" {
-							return true
-						}
-					}
-					return false
-				}, Reason: "kill with pid -1 signals every process you can reach (the session, the editor, the desktop); name the process to stop"},
-			&Rule{ID: "system.kill-all", Category: "system", Verdict: Deny, Names: []string{"killall5"},
+			&Rule{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"kill"},
+				When: whenSystemKillAll, Reason: "kill with pid -1 signals every process you can reach (the session, the editor, the desktop); name the process to stop"},
+			&Rule{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"killall5"},
 				Reason: "killall5 signals every process on the machine; name the process to stop"},
-			&Rule{ID: "system.kill-all", Category: "system", Verdict: Deny, Names: []string{"pkill", "pgrep", "killall", "skill", "slay"},
+			&Rule{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"pkill", "pgrep", "killall", "skill", "slay"},
 				When: killsEverything, Reason: "this matches every process of a user (or every process); name the process to stop"},
-			&Rule{ID: "system.sysrq", Category: "system", Verdict: Deny,
+			&Rule{ID: ruleSystemSysrq, Category: "system", Verdict: Deny,
 				Reason: "the magic SysRq trigger reboots, crashes or freezes the machine at once; ask the user"},
-			&Rule{ID: "system.sysctl", Category: "system", Verdict: Ask, Names: []string{"sysctl"},
-				When: func(c *Cmd) bool {
-					if c.Has("-w", "--write", "-p", "--load", "--system") {
-						return true
-					}
-					for _, w := range c.Pos() {
-						if strings.Contains(w.s, "=") {
-							return true
-						}
-					}
-					return false
-				}, Reason: "this changes kernel parameters for the whole machine; ask the user"},
+			&Rule{ID: ruleSystemSysctl, Category: "system", Verdict: Ask, Names: []string{"sysctl"},
+				When: whenSystemSysctl, Reason: "this changes kernel parameters for the whole machine; ask the user"},
 		)
 		setValueOpts("pkill", "-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup", "--parent", "--session", "--terminal", "-F", "--pidfile", "--signal", "--ns", "--nslist")
 		setValueOpts("pgrep", "-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup", "--parent", "--session", "--terminal", "-F", "--pidfile", "--ns", "--nslist", "-d", "--delimiter")
@@ -50,9 +33,9 @@ func killPIDs(c *Cmd) []word {
 	i := 0
 	if i < len(args) && !args[i].dyn {
 		switch s := args[i].s; {
-		case s == "-l" || s == "-L" || s == "--list" || s == "--table":
+		case oneOf(s, "-l|-L|--list|--table"):
 			return nil
-		case s == "-s" || s == "-n" || s == "--signal":
+		case oneOf(s, "-s|-n|--signal"):
 			i += 2
 		case s == "--":
 		case strings.HasPrefix(s, "-") && len(s) > 1:
@@ -75,7 +58,7 @@ func killSignal(c *Cmd) string {
 	}
 	s := c.Args[0].s
 	switch {
-	case s == "-s" || s == "-n" || s == "--signal":
+	case oneOf(s, "-s|-n|--signal"):
 		if len(c.Args) > 1 {
 			s = c.Args[1].s
 		} else {
@@ -133,4 +116,27 @@ func killsEverything(c *Cmd) bool {
 // matchesAll: a regular expression that matches every process name.
 func matchesAll(s string) bool {
 	return oneOf(s, ".|.*|.+|^|$|^.*|^.*$|.*$|[^]|''|\"\"") || s == ""
+}
+
+// whenSystemKillAll is the condition of rule system.kill-all.
+func whenSystemKillAll(c *Cmd) bool {
+	for _, w := range killPIDs(c) {
+		if w.s == "-1" {
+			return true
+		}
+	}
+	return false
+}
+
+// whenSystemSysctl is the condition of rule system.sysctl.
+func whenSystemSysctl(c *Cmd) bool {
+	if c.Has("-w", "--write", "-p", "--load", "--system") {
+		return true
+	}
+	for _, w := range c.Pos() {
+		if strings.Contains(w.s, "=") {
+			return true
+		}
+	}
+	return false
 }

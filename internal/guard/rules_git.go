@@ -8,63 +8,53 @@ func init() {
 	initRules = append(initRules, func() {
 		g := []string{"git"}
 		register(
-			&Rule{ID: "git.reset-hard", Category: "git", Verdict: Deny, Names: g, Sub: []string{"reset"},
+			&Rule{ID: ruleGitResetHard, Category: "git", Verdict: Deny, Names: g, Sub: []string{"reset"},
 				AnyFlag: []string{"--hard"}, Reason: "git reset --hard discards uncommitted work; use `git stash` first, or ask the user"},
-			&Rule{ID: "git.reset-merge", Category: "git", Verdict: Deny, Names: g, Sub: []string{"reset"},
+			&Rule{ID: ruleGitResetMerge, Category: "git", Verdict: Deny, Names: g, Sub: []string{"reset"},
 				AnyFlag: []string{"--merge"}, Reason: "git reset --merge can discard uncommitted work; use `git stash` first, or ask the user"},
-			&Rule{ID: "git.clean-force", Category: "git", Verdict: Deny, Names: g, Sub: []string{"clean"},
+			&Rule{ID: ruleGitCleanForce, Category: "git", Verdict: Deny, Names: g, Sub: []string{"clean"},
 				AnyFlag: []string{"-f", "--force"}, NoFlag: []string{"-n", "--dry-run"},
 				Reason: "git clean -f deletes untracked files permanently; run `git clean -n` to list them and ask the user"},
-			&Rule{ID: "git.checkout-discard", Category: "git", Verdict: Deny, Names: g, Sub: []string{"checkout"},
+			&Rule{ID: ruleGitCheckoutDiscard, Category: "git", Verdict: Deny, Names: g, Sub: []string{"checkout"},
 				When: checkoutDiscards, Reason: "this checkout overwrites uncommitted changes in the working tree; `git stash` first or ask the user"},
-			&Rule{ID: "git.switch-force", Category: "git", Verdict: Deny, Names: g, Sub: []string{"switch"},
+			&Rule{ID: ruleGitSwitchForce, Category: "git", Verdict: Deny, Names: g, Sub: []string{"switch"},
 				AnyFlag: []string{"-f", "--force", "--discard-changes"}, Reason: "git switch --force discards local changes; commit or stash first"},
-			&Rule{ID: "git.restore-worktree", Category: "git", Verdict: Deny, Names: g, Sub: []string{"restore"},
+			&Rule{ID: ruleGitRestoreWorktree, Category: "git", Verdict: Deny, Names: g, Sub: []string{"restore"},
 				When: restoreDiscards, Reason: "git restore overwrites uncommitted changes in the working tree; `git stash` first or ask the user (`git restore --staged` is fine)"},
-			&Rule{ID: "git.push-force", Category: "git", Verdict: Deny, Names: g, Sub: []string{"push"},
+			&Rule{ID: ruleGitPushForce, Category: "git", Verdict: Deny, Names: g, Sub: []string{"push"},
 				When: pushForce, Reason: "force push rewrites remote history; use `git push --force-with-lease` or ask the user"},
-			&Rule{ID: "git.push-mirror", Category: "git", Verdict: Deny, Names: g, Sub: []string{"push"},
+			&Rule{ID: ruleGitPushMirror, Category: "git", Verdict: Deny, Names: g, Sub: []string{"push"},
 				AnyFlag: []string{"--mirror", "--prune"}, Reason: "git push --mirror/--prune deletes remote refs; push specific branches"},
-			&Rule{ID: "git.push-delete", Category: "git", Verdict: Deny, Names: g, Sub: []string{"push"},
+			&Rule{ID: ruleGitPushDelete, Category: "git", Verdict: Deny, Names: g, Sub: []string{"push"},
 				When: pushDelete, Reason: "this deletes a remote branch or tag; ask the user"},
-			&Rule{ID: "git.branch-force-delete", Category: "git", Switch: "git_medium", Names: g, Sub: []string{"branch"},
-				When: func(c *Cmd) bool {
-					return c.Has("-D") || c.Has("-d", "--delete") && c.Has("-f", "--force")
-				}, Reason: "git branch -D deletes a branch even if unmerged; use `git branch -d` or ask the user"},
-			&Rule{ID: "git.branch-force-reset", Category: "git", Switch: "git_medium", Names: g, Sub: []string{"branch"},
-				When: func(c *Cmd) bool {
-					// git branch -f NAME moves an existing branch to HEAD,
-					// dropping its own commits from it; with a start point
-					// (git branch -f main origin/main) the target is named.
-					return c.Has("-f", "--force") && !c.Has("-d", "-D", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy") && len(c.Pos()) == 2
-				}, Reason: "git branch -f NAME moves an existing branch to the current commit and drops its own commits from it; name the start point, use `git switch -c`, or ask the user"},
-			&Rule{ID: "git.stash-drop", Category: "git", Switch: "git_medium", Names: g, Sub: []string{"stash", "drop|pop"},
+			&Rule{ID: ruleGitBranchForceDelete, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"branch"},
+				When: whenGitBranchForceDelete, Reason: "git branch -D deletes a branch even if unmerged; use `git branch -d` or ask the user"},
+			&Rule{ID: ruleGitBranchForceReset, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"branch"},
+				When: whenGitBranchForceReset, Reason: "git branch -f NAME moves an existing branch to the current commit and drops its own commits from it; name the start point, use `git switch -c`, or ask the user"},
+			&Rule{ID: ruleGitStashDrop, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"stash", "drop|pop"},
 				When:   func(c *Cmd) bool { return strings.EqualFold(c.Pos()[1].s, "drop") },
 				Reason: "git stash drop deletes stashed work; ask the user"},
-			&Rule{ID: "git.stash-clear", Category: "git", Verdict: Deny, Names: g, Sub: []string{"stash", "clear"},
+			&Rule{ID: ruleGitStashClear, Category: "git", Verdict: Deny, Names: g, Sub: []string{"stash", "clear"},
 				Reason: "git stash clear deletes every stash; ask the user"},
-			&Rule{ID: "git.tag-delete", Category: "git", Switch: "git_medium", Names: g, Sub: []string{"tag"},
+			&Rule{ID: ruleGitTagDelete, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"tag"},
 				AnyFlag: []string{"-d", "--delete"}, Reason: "deleting tags; ask the user"},
-			&Rule{ID: "git.abort", Category: "git", Switch: "git_medium", Names: g, Sub: []string{"rebase|merge|cherry-pick|revert|am"},
+			&Rule{ID: ruleGitAbort, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"rebase|merge|cherry-pick|revert|am"},
 				AnyFlag: []string{"--abort"}, Reason: "--abort throws away the conflict resolution in progress; ask the user"},
-			&Rule{ID: "git.rm-force", Category: "git", Switch: "git_medium", Names: g, Sub: []string{"rm"},
+			&Rule{ID: ruleGitRmForce, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"rm"},
 				AnyFlag: []string{"-f", "--force"}, NoFlag: []string{"--cached", "-n", "--dry-run"},
 				Reason: "git rm -f deletes files with uncommitted changes; ask the user"},
-			&Rule{ID: "git.rebase", Category: "git", Switch: "git_rebase", Names: g, Sub: []string{"rebase"},
+			&Rule{ID: ruleGitRebase, Category: "git", Switch: "git_rebase", Names: g, Sub: []string{"rebase"},
 				NoFlag: []string{"--abort", "--continue", "--skip", "--edit-todo", "--show-current-patch"},
 				Reason: "rebase rewrites history; ask the user"},
-			&Rule{ID: "git.history-rewrite", Category: "git", Verdict: Deny, Names: g, Sub: []string{"filter-branch|filter-repo"},
+			&Rule{ID: ruleGitHistoryRewrite, Category: "git", Verdict: Deny, Names: g, Sub: []string{"filter-branch|filter-repo"},
 				Reason: "rewriting all history is irreversible for collaborators; ask the user"},
-			&Rule{ID: "git.reflog-expire", Category: "git", Verdict: Deny, Names: g, Sub: []string{"reflog", "expire|delete"},
+			&Rule{ID: ruleGitReflogExpire, Category: "git", Verdict: Deny, Names: g, Sub: []string{"reflog", "expire|delete"},
 				Reason: "expiring the reflog removes the safety net for lost commits; ask the user"},
-			&Rule{ID: "git.gc-prune", Category: "git", Verdict: Ask, Names: g, Sub: []string{"gc|prune"},
-				When: func(c *Cmd) bool {
-					v, ok := c.Flag("--prune")
-					return strings.EqualFold(c.Pos()[0].s, "prune") || ok && v == "now"
-				}, Reason: "pruning unreachable objects makes lost commits unrecoverable; ask the user"},
-			&Rule{ID: "git.worktree-remove-force", Category: "git", Verdict: Deny, Names: g, Sub: []string{"worktree", "remove"},
+			&Rule{ID: ruleGitGcPrune, Category: "git", Verdict: Ask, Names: g, Sub: []string{"gc|prune"},
+				When: whenGitGcPrune, Reason: "pruning unreachable objects makes lost commits unrecoverable; ask the user"},
+			&Rule{ID: ruleGitWorktreeRemoveForce, Category: "git", Verdict: Deny, Names: g, Sub: []string{"worktree", "remove"},
 				AnyFlag: []string{"-f", "--force"}, Reason: "removing a worktree with --force deletes its uncommitted changes; ask the user"},
-			&Rule{ID: "git.update-ref-delete", Category: "git", Verdict: Ask, Names: g, Sub: []string{"update-ref"},
+			&Rule{ID: ruleGitUpdateRefDelete, Category: "git", Verdict: Ask, Names: g, Sub: []string{"update-ref"},
 				AnyFlag: []string{"-d"}, Reason: "deleting a ref directly; ask the user"},
 		)
 		setValueOpts("git", "-b", "-B", "--orphan", "-m", "-o", "--push-option", "--repo", "--source", "-s",
@@ -88,7 +78,7 @@ func checkoutDiscards(c *Cmd) bool {
 	pos := checkoutOperands(c)
 	creating := c.Has("-b", "-B", "--orphan")
 	for _, w := range pos {
-		if w.s == "." || w.s == "*" || w.s == ":/" || w.glob {
+		if oneOf(w.s, ".|*|:/") || w.glob {
 			return true
 		}
 	}
@@ -202,4 +192,23 @@ func optBefore(c *Cmd, val string) bool {
 		}
 	}
 	return false
+}
+
+// whenGitBranchForceDelete is the condition of rule git.branch-force-delete.
+func whenGitBranchForceDelete(c *Cmd) bool {
+	return c.Has("-D") || c.Has("-d", "--delete") && c.Has("-f", "--force")
+}
+
+// whenGitBranchForceReset is the condition of rule git.branch-force-reset.
+func whenGitBranchForceReset(c *Cmd) bool {
+	// git branch -f NAME moves an existing branch to HEAD,
+	// dropping its own commits from it; with a start point
+	// (git branch -f main origin/main) the target is named.
+	return c.Has("-f", "--force") && !c.Has("-d", "-D", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy") && len(c.Pos()) == 2
+}
+
+// whenGitGcPrune is the condition of rule git.gc-prune.
+func whenGitGcPrune(c *Cmd) bool {
+	v, ok := c.Flag("--prune")
+	return strings.EqualFold(c.Pos()[0].s, "prune") || ok && v == "now"
 }

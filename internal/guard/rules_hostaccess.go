@@ -14,31 +14,12 @@ func init() {
 	initRules = append(initRules, func() {
 		ct := []string{"docker", "podman", "nerdctl"}
 		register(
-			&Rule{ID: "containers.host-mount", Category: "containers", Verdict: Deny, Names: ct,
-				When: func(c *Cmd) bool {
-					o, ok := runOptions(c)
-					return ok && o.hostRoot != ""
-				}, Reason: "this mounts the host's root, /etc, a home directory, a credentials directory or another system tree into a container, which can then read and rewrite them as root; mount only the project directory"},
-			&Rule{ID: "containers.privileged", Category: "containers", Verdict: Ask, Names: ct,
-				When: func(c *Cmd) bool {
-					o, ok := runOptions(c)
-					return ok && o.escape != ""
-				}, Reason: "this container gets host privileges (--privileged, host PID namespace, SYS_ADMIN, no seccomp, the Docker socket), which amounts to root on the host; ask the user"},
-			&Rule{ID: "containers.host-mount", Category: "containers", Verdict: Deny, Names: []string{"nsenter"},
-				When: func(c *Cmd) bool {
-					for i, w := range c.Args {
-						s := w.s
-						if s == "-t" || s == "--target" {
-							if i+1 < len(c.Args) && c.Args[i+1].s == "1" {
-								return true
-							}
-						}
-						if s == "-t1" || s == "--target=1" {
-							return true
-						}
-					}
-					return false
-				}, Reason: "nsenter into pid 1 enters the host's namespaces as root; ask the user"},
+			&Rule{ID: ruleContainersHostMount, Category: "containers", Verdict: Deny, Names: ct,
+				When: whenContainersHostMount, Reason: "this mounts the host's root, /etc, a home directory, a credentials directory or another system tree into a container, which can then read and rewrite them as root; mount only the project directory"},
+			&Rule{ID: ruleContainersPrivileged, Category: "containers", Verdict: Ask, Names: ct,
+				When: whenContainersPrivileged, Reason: "this container gets host privileges (--privileged, host PID namespace, SYS_ADMIN, no seccomp, the Docker socket), which amounts to root on the host; ask the user"},
+			&Rule{ID: ruleContainersHostMount, Category: "containers", Verdict: Deny, Names: []string{"nsenter"},
+				When: whenContainersHostMount2, Reason: "nsenter into pid 1 enters the host's namespaces as root; ask the user"},
 		)
 	})
 }
@@ -72,15 +53,8 @@ type runOpts struct {
 // OPTIONS IMAGE ...` up to the image.
 func runOptions(c *Cmd) (runOpts, bool) {
 	var o runOpts
-	p := c.Pos()
-	if len(p) == 0 || p[0].dyn {
-		return o, false
-	}
-	sub := p[0].s
-	if sub == "container" && len(p) > 1 {
-		sub = p[1].s
-	}
-	if sub != "run" && sub != "create" {
+	sub, ok := runSubcommand(c)
+	if !ok {
 		return o, false
 	}
 	// Start after the subcommand word.
@@ -90,70 +64,104 @@ func runOptions(c *Cmd) (runOpts, bool) {
 		i++
 	}
 	i++
-	privileged, hostNet := false, false
+	var f runFlags
 	for ; i < len(args); i++ {
 		w := args[i]
 		if w.dyn || !strings.HasPrefix(w.s, "-") {
 			break // the image
 		}
-		name, val, hasVal := strings.Cut(w.s, "=")
-		if !hasVal && !strings.HasPrefix(name, "--") && len(name) > 2 {
-			// -v/src:/dst written together, or a cluster like -itv.
-			last := name[len(name)-1:]
-			if containerRunValued.get()["-"+last] && len(name) > 2 && strings.Trim(name[1:len(name)-1], "itdPq") == "" {
-				name = "-" + last
-			} else if containerRunValued.get()[name[:2]] {
-				name, val, hasVal = name[:2], name[2:], true
-			}
-		}
-		if !hasVal && containerRunValued.get()[name] && i+1 < len(args) {
-			i++
-			val = args[i].s
-			if args[i].dyn {
-				val = "\x00"
-			}
-		}
-		switch name {
-		case "--privileged":
-			if !hasVal || val == "true" {
-				privileged = true
-				o.escape = "--privileged"
-			}
-		case "-v", "--volume":
-			src, _, _ := strings.Cut(val, ":")
-			o.mount(c, src)
-		case "--mount":
-			for _, kv := range strings.Split(val, ",") {
-				k, v, _ := strings.Cut(kv, "=")
-				if k == "source" || k == "src" {
-					o.mount(c, v)
-				}
-			}
-		case "--pid", "--ipc", "--userns", "--uts", "--cgroupns":
-			if val == "host" && (name == "--pid" || name == "--userns") {
-				o.escape = name + "=host"
-			}
-		case "--net", "--network":
-			hostNet = val == "host"
-		case "--cap-add":
-			if oneOf(strings.TrimPrefix(strings.ToUpper(val), "CAP_"), "ALL|SYS_ADMIN|SYS_MODULE|SYS_PTRACE|SYS_RAWIO|DAC_READ_SEARCH|SYS_BOOT") {
-				o.escape = "--cap-add=" + val
-			}
-		case "--security-opt":
-			if strings.Contains(val, "unconfined") || val == "label=disable" || val == "label:disable" {
-				o.escape = "--security-opt=" + val
-			}
-		case "--device":
-			src, _, _ := strings.Cut(val, ":")
-			if isBlockDevice(src) || src == "/dev/mem" || src == "/dev/kmem" {
-				o.escape = "--device=" + val
-			}
-		}
+		var name, val string
+		var hasVal bool
+		name, val, hasVal, i = runOption(args, i)
+		o.option(c, name, val, hasVal, &f)
 	}
-	if privileged && hostNet {
+	if f.privileged && f.hostNet {
 		o.escape = "--privileged --net=host"
 	}
 	return o, true
+}
+
+// runSubcommand returns run or create, the subcommand of a container
+// CLI that starts a container (after "container" for `docker container
+// run`); ok is false for any other.
+func runSubcommand(c *Cmd) (string, bool) {
+	p := c.Pos()
+	if len(p) == 0 || p[0].dyn {
+		return "", false
+	}
+	sub := p[0].s
+	if sub == "container" && len(p) > 1 {
+		sub = p[1].s
+	}
+	return sub, oneOf(sub, "run|create")
+}
+
+// runOption reads the option at args[i] of a container run: its name and
+// value, whether written together (-v/src:/dst, --net=host), in a cluster
+// (-itv) or as the next argument; next is the index of the last argument
+// it used.
+func runOption(args []word, i int) (name, val string, hasVal bool, next int) {
+	name, val, hasVal = strings.Cut(args[i].s, "=")
+	if !hasVal && !strings.HasPrefix(name, "--") && len(name) > 2 {
+		// -v/src:/dst written together, or a cluster like -itv.
+		last := name[len(name)-1:]
+		if containerRunValued.get()["-"+last] && len(name) > 2 && strings.Trim(name[1:len(name)-1], "itdPq") == "" {
+			name = "-" + last
+		} else if containerRunValued.get()[name[:2]] {
+			name, val, hasVal = name[:2], name[2:], true
+		}
+	}
+	if !hasVal && containerRunValued.get()[name] && i+1 < len(args) {
+		i++
+		val = args[i].s
+		if args[i].dyn {
+			val = "\x00"
+		}
+	}
+	return name, val, hasVal, i
+}
+
+// runFlags are the options of a container run that escape only together.
+type runFlags struct{ privileged, hostNet bool }
+
+// option judges one option of a container run.
+func (o *runOpts) option(c *Cmd, name, val string, hasVal bool, f *runFlags) {
+	switch name {
+	case "--privileged":
+		if !hasVal || val == "true" {
+			f.privileged = true
+			o.escape = "--privileged"
+		}
+	case "-v", "--volume":
+		src, _, _ := strings.Cut(val, ":")
+		o.mount(c, src)
+	case "--mount":
+		for _, kv := range strings.Split(val, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			if oneOf(k, "source|src") {
+				o.mount(c, v)
+			}
+		}
+	case "--pid", "--ipc", "--userns", "--uts", "--cgroupns":
+		if val == "host" && (oneOf(name, "--pid|--userns")) {
+			o.escape = name + "=host"
+		}
+	case "--net", "--network":
+		f.hostNet = val == "host"
+	case "--cap-add":
+		if oneOf(strings.TrimPrefix(strings.ToUpper(val), "CAP_"), "ALL|SYS_ADMIN|SYS_MODULE|SYS_PTRACE|SYS_RAWIO|DAC_READ_SEARCH|SYS_BOOT") {
+			o.escape = "--cap-add=" + val
+		}
+	case "--security-opt":
+		if strings.Contains(val, "unconfined") || oneOf(val, "label=disable|label:disable") {
+			o.escape = "--security-opt=" + val
+		}
+	case "--device":
+		src, _, _ := strings.Cut(val, ":")
+		if isBlockDevice(src) || oneOf(src, "/dev/mem|/dev/kmem") {
+			o.escape = "--device=" + val
+		}
+	}
 }
 
 // mount judges one bind-mount source.
@@ -164,12 +172,12 @@ func (o *runOpts) mount(c *Cmd, src string) {
 	if !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.HasPrefix(src, "$") {
 		return // a named volume
 	}
-	p, ok := c.a.canon(src, c.sc)
+	p, ok := c.a.files().canon(src, c.sc)
 	if !ok {
 		return
 	}
 	p = path.Clean(p)
-	if _, secret := c.a.secretPath(src, c.sc); secret {
+	if _, secret := c.a.files().secretPath(src, c.sc); secret {
 		o.hostRoot = src // ~/.ssh, ~/.aws, .env: the container reads them
 		return
 	}
@@ -178,14 +186,42 @@ func (o *runOpts) mount(c *Cmd, src string) {
 		o.escape = "-v " + src
 	case p == "/" || oneOf(p, "/etc|/root|/boot|/proc|/sys|/dev|/var|/usr|/bin|/sbin|/lib|/home|/Users|/private|/System|/Library|/var/lib/docker") ||
 		strings.HasPrefix(p, "/root/") || strings.HasPrefix(p, "/boot/") ||
-		strings.HasPrefix(p, "/etc/") && (isCriticalFile(p) || c.a.isStartupFile(p) || under(p, "/etc/ssh") || under(p, "/etc/systemd") || under(p, "/etc/cron.d")):
+		strings.HasPrefix(p, "/etc/") && (isCriticalFile(p) || c.a.req.isStartupFile(p) || under(p, "/etc/ssh") || under(p, "/etc/systemd") || under(p, "/etc/cron.d")):
 		// Single files such as /etc/localtime or /etc/ssl/certs are the
 		// usual read-only mounts and stay allowed.
 		o.hostRoot = src
 	default:
-		t := c.a.classify(lit(src), c.sc)
+		t := c.a.files().classify(lit(src), c.sc)
 		if t.class == pcHome || t.class == pcRoot {
 			o.hostRoot = src
 		}
 	}
+}
+
+// whenContainersHostMount is the condition of rule containers.host-mount.
+func whenContainersHostMount(c *Cmd) bool {
+	o, ok := runOptions(c)
+	return ok && o.hostRoot != ""
+}
+
+// whenContainersPrivileged is the condition of rule containers.privileged.
+func whenContainersPrivileged(c *Cmd) bool {
+	o, ok := runOptions(c)
+	return ok && o.escape != ""
+}
+
+// whenContainersHostMount2 is the condition of rule containers.host-mount.
+func whenContainersHostMount2(c *Cmd) bool {
+	for i, w := range c.Args {
+		s := w.s
+		if oneOf(s, "-t|--target") {
+			if i+1 < len(c.Args) && c.Args[i+1].s == "1" {
+				return true
+			}
+		}
+		if oneOf(s, "-t1|--target=1") {
+			return true
+		}
+	}
+	return false
 }

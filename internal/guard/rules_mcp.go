@@ -7,7 +7,7 @@ package guard
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "mcp.unknown-write", Category: "mcp", Verdict: Ask,
+			&Rule{ID: ruleMcpUnknownWrite, Category: "mcp", Verdict: Ask,
 				Reason: "atreides cannot check what this MCP tool changes; ask the user"},
 		)
 	})
@@ -18,14 +18,14 @@ func init() {
 // mcp.unknown-write's under this policy: ask by default; a user may
 // change it or turn it off like any other rule.
 func (p *Policy) UnknownWrite(detail string) Result {
-	r := ruleByID("mcp.unknown-write")
+	r := ruleByID(ruleMcpUnknownWrite)
 	v, on := p.verdictFor(r)
 	if !on {
-		return Result{}
+		return Result{Verdict: Allow}
 	}
 	reason := r.Reason
 	if detail != "" {
 		reason = detail + ": " + reason
 	}
-	return Result{Verdict: v, Rule: r.ID, Category: r.Category, Reason: reason}
+	return Result{Verdict: v, Rule: r.ID.name, Category: r.Category, Reason: reason}
 }

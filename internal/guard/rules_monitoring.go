@@ -9,20 +9,16 @@ import "strings"
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "monitoring.cli-delete", Category: "monitoring", Group: "monitoring", Verdict: Deny,
+			&Rule{ID: ruleMonitoringCliDelete, Category: "monitoring", Group: "monitoring", Verdict: Deny,
 				Names: []string{"datadog-ci", "newrelic", "pd", "sentry-cli", "opsgenie"},
 				When:  verbIn(3, "delete|remove"), Reason: "this deletes monitors, dashboards, schedules, services or entities; ask the user"},
-			&Rule{ID: "monitoring.grafana-plugin-remove", Category: "monitoring", Group: "monitoring", Verdict: Ask, Names: []string{"grafana-cli", "grafana"},
+			&Rule{ID: ruleMonitoringGrafanaPluginRemove, Category: "monitoring", Group: "monitoring", Verdict: Ask, Names: []string{"grafana-cli", "grafana"},
 				When: verbIn(3, "uninstall|remove"), Reason: "this removes a Grafana plugin that dashboards may use; ask the user"},
-			&Rule{ID: "monitoring.splunk-delete", Category: "monitoring", Group: "monitoring", Verdict: Deny, Names: []string{"splunk"},
-				When: func(c *Cmd) bool {
-					return oneOf(posLower(c, 0), "remove|delete|clean")
-				}, Reason: "this deletes Splunk indexes, indexed events or users; ask the user"},
-			&Rule{ID: "monitoring.promtool-delete", Category: "monitoring", Group: "monitoring", Verdict: Deny, Names: []string{"promtool"},
-				When: func(c *Cmd) bool {
-					return posLower(c, 0) == "tsdb" && strings.HasPrefix(posLower(c, 1), "delete")
-				}, Reason: "this deletes Prometheus series; ask the user"},
-			httpRule("monitoring.api-delete", "monitoring", monitoringAPIs,
+			&Rule{ID: ruleMonitoringSplunkDelete, Category: "monitoring", Group: "monitoring", Verdict: Deny, Names: []string{"splunk"},
+				When: whenMonitoringSplunkDelete, Reason: "this deletes Splunk indexes, indexed events or users; ask the user"},
+			&Rule{ID: ruleMonitoringPromtoolDelete, Category: "monitoring", Group: "monitoring", Verdict: Deny, Names: []string{"promtool"},
+				When: whenMonitoringPromtoolDelete, Reason: "this deletes Prometheus series; ask the user"},
+			httpRule(ruleMonitoringApiDelete, "monitoring", monitoringAPIs,
 				"this deletes dashboards, monitors, alerting or stored metrics through the API; ask the user"),
 		)
 	})
@@ -35,4 +31,14 @@ var monitoringAPIs = []apiEndpoint{
 	{host: "grafana"}, {path: "/api/dashboards"}, {path: "/api/datasources"}, {path: "/api/alert-notifications"},
 	{port: "9090"}, {host: "prometheus"}, {path: "/api/v1/admin/tsdb"},
 	{port: "8089"}, {host: "splunk"},
+}
+
+// whenMonitoringSplunkDelete is the condition of rule monitoring.splunk-delete.
+func whenMonitoringSplunkDelete(c *Cmd) bool {
+	return oneOf(posLower(c, 0), "remove|delete|clean")
+}
+
+// whenMonitoringPromtoolDelete is the condition of rule monitoring.promtool-delete.
+func whenMonitoringPromtoolDelete(c *Cmd) bool {
+	return posLower(c, 0) == "tsdb" && strings.HasPrefix(posLower(c, 1), "delete")
 }

@@ -11,49 +11,39 @@ import "strings"
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "network.wrangler-delete", Category: "network", Group: "network", Verdict: Deny, Names: []string{"wrangler"},
-				When: func(c *Cmd) bool {
-					return hasVerb(c, 3, "delete|rollback") || strings.HasSuffix(posLower(c, 0), ":bulk") && posLower(c, 1) == "delete"
-				}, Reason: "this deletes or rolls back Cloudflare Workers, KV, R2, D1 or DNS resources; ask the user"},
-			&Rule{ID: "network.fastly-delete", Category: "network", Group: "network", Verdict: Deny, Names: []string{"fastly"},
+			&Rule{ID: ruleNetworkWranglerDelete, Category: "network", Group: "network", Verdict: Deny, Names: []string{"wrangler"},
+				When: whenNetworkWranglerDelete, Reason: "this deletes or rolls back Cloudflare Workers, KV, R2, D1 or DNS resources; ask the user"},
+			&Rule{ID: ruleNetworkFastlyDelete, Category: "network", Group: "network", Verdict: Deny, Names: []string{"fastly"},
 				When: verbIn(3, "delete|purge"), Reason: "this deletes Fastly services, domains, backends or configuration (or purges the cache); ask the user"},
-			&Rule{ID: "network.fastly-activate", Category: "network", Group: "network", Verdict: Ask, Names: []string{"fastly"},
+			&Rule{ID: ruleNetworkFastlyActivate, Category: "network", Group: "network", Verdict: Ask, Names: []string{"fastly"},
 				When: verbIn(3, "activate|deactivate"), Reason: "this changes the configuration serving live traffic; ask the user"},
-			&Rule{ID: "network.deck-reset", Category: "network", Group: "network", Verdict: Deny, Names: []string{"deck"},
+			&Rule{ID: ruleNetworkDeckReset, Category: "network", Group: "network", Verdict: Deny, Names: []string{"deck"},
 				When: verbIn(2, "reset"), Reason: "decK reset deletes every entity on the Kong gateway; ask the user"},
-			&Rule{ID: "network.deck-sync", Category: "network", Group: "network", Verdict: Ask, Names: []string{"deck"},
+			&Rule{ID: ruleNetworkDeckSync, Category: "network", Group: "network", Verdict: Ask, Names: []string{"deck"},
 				When: verbIn(2, "sync"), Reason: "decK sync deletes gateway entities missing from the file; run `deck diff` and ask the user"},
-			httpRule("network.api-delete", "network", networkAPIs,
+			httpRule(ruleNetworkApiDelete, "network", networkAPIs,
 				"this deletes gateway, CDN or DNS configuration through its API; ask the user"),
-			&Rule{ID: "network.nsupdate", Category: "network", Group: "network", Verdict: Ask, Names: []string{"nsupdate"},
+			&Rule{ID: ruleNetworkNsupdate, Category: "network", Group: "network", Verdict: Ask, Names: []string{"nsupdate"},
 				Reason: "nsupdate changes live DNS records; ask the user"},
-			&Rule{ID: "network.zone-transfer", Category: "network", Group: "network", Verdict: Ask, Names: []string{"dig", "host", "drill"},
-				When: func(c *Cmd) bool {
-					for _, w := range c.Args {
-						if s := strings.ToLower(w.s); s == "axfr" || s == "-l" && c.Name == "host" || s == "ixfr" {
-							return true
-						}
-					}
-					t, _ := c.Flag("-t")
-					return strings.EqualFold(t, "axfr")
-				}, Reason: "a zone transfer dumps a whole DNS zone; ask the user"},
-			&Rule{ID: "network.proxy-stop", Category: "network", Group: "network", Verdict: Ask, Names: []string{"nginx", "openresty"},
+			&Rule{ID: ruleNetworkZoneTransfer, Category: "network", Group: "network", Verdict: Ask, Names: []string{"dig", "host", "drill"},
+				When: whenNetworkZoneTransfer, Reason: "a zone transfer dumps a whole DNS zone; ask the user"},
+			&Rule{ID: ruleNetworkProxyStop, Category: "network", Group: "network", Verdict: Ask, Names: []string{"nginx", "openresty"},
 				When:   func(c *Cmd) bool { s, _ := c.Flag("-s"); return oneOf(s, "stop|quit") },
 				Reason: "this stops the web server or proxy serving traffic; ask the user"},
-			&Rule{ID: "network.proxy-stop", Category: "network", Group: "network", Verdict: Ask, Names: []string{"haproxy"},
+			&Rule{ID: ruleNetworkProxyStop, Category: "network", Group: "network", Verdict: Ask, Names: []string{"haproxy"},
 				When: func(c *Cmd) bool {
 					// -sf/-st are single options taking the old PIDs, not a
 					// cluster of -s and -f.
 					for _, w := range c.Args {
-						if w.s == "-sf" || w.s == "-st" {
+						if oneOf(w.s, "-sf|-st") {
 							return true
 						}
 					}
 					return false
 				}, Reason: "this replaces or terminates the running HAProxy processes; ask the user"},
-			&Rule{ID: "network.proxy-stop", Category: "network", Group: "network", Verdict: Ask, Names: []string{"systemctl", "service", "rc-service"},
+			&Rule{ID: ruleNetworkProxyStop, Category: "network", Group: "network", Verdict: Ask, Names: []string{"systemctl", "service", "rc-service"},
 				When: serviceStopsProxy, Reason: "this stops the web server or proxy serving traffic; ask the user"},
-			&Rule{ID: "network.proxy-stop", Category: "network", Group: "network", Verdict: Ask, Names: []string{"docker", "podman", "nerdctl"},
+			&Rule{ID: ruleNetworkProxyStop, Category: "network", Group: "network", Verdict: Ask, Names: []string{"docker", "podman", "nerdctl"},
 				When: func(c *Cmd) bool {
 					if !oneOf(posLower(c, 0), "stop|kill|rm|restart") {
 						return false
@@ -114,4 +104,20 @@ func serviceStopsProxy(c *Cmd) bool {
 var networkAPIs = []apiEndpoint{
 	{port: "8001"}, {port: "8444"}, {host: "kong"}, {host: "api.cloudflare.com"}, {host: "api.fastly.com"},
 	{host: "api.netlify.com"}, {host: "api.vercel.com"}, {host: "api.digitalocean.com", path: "/domains"},
+}
+
+// whenNetworkWranglerDelete is the condition of rule network.wrangler-delete.
+func whenNetworkWranglerDelete(c *Cmd) bool {
+	return hasVerb(c, 3, "delete|rollback") || strings.HasSuffix(posLower(c, 0), ":bulk") && posLower(c, 1) == "delete"
+}
+
+// whenNetworkZoneTransfer is the condition of rule network.zone-transfer.
+func whenNetworkZoneTransfer(c *Cmd) bool {
+	for _, w := range c.Args {
+		if s := strings.ToLower(w.s); s == "axfr" || s == "-l" && c.Name == "host" || s == "ixfr" {
+			return true
+		}
+	}
+	t, _ := c.Flag("-t")
+	return strings.EqualFold(t, "axfr")
 }

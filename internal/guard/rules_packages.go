@@ -8,25 +8,31 @@ package guard
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "packages.uninstall", Category: "packages", Group: "packages", Verdict: Ask,
+			&Rule{ID: rulePackagesUninstall, Category: "packages", Group: "packages", Verdict: Ask,
 				Names: []string{"pip", "pip3", "pipx", "gem", "conda", "mamba", "micromamba"},
 				Sub:   []string{"uninstall|remove"}, Reason: "this uninstalls packages; ask the user"},
-			&Rule{ID: "packages.uninstall", Category: "packages", Group: "packages", Verdict: Ask, Names: []string{"uv"},
-				When: func(c *Cmd) bool {
-					return posLower(c, 0) == "remove" || posLower(c, 0) == "pip" && posLower(c, 1) == "uninstall"
-				}, Reason: "this removes packages or project dependencies; ask the user"},
-			&Rule{ID: "packages.uninstall", Category: "packages", Group: "packages", Verdict: Ask,
+			&Rule{ID: rulePackagesUninstall, Category: "packages", Group: "packages", Verdict: Ask, Names: []string{"uv"},
+				When: whenPackagesUninstall, Reason: "this removes packages or project dependencies; ask the user"},
+			&Rule{ID: rulePackagesUninstall, Category: "packages", Group: "packages", Verdict: Ask,
 				Names: []string{"poetry", "pdm", "cargo", "composer", "npm", "pnpm", "yarn", "bun"},
 				Sub:   []string{"remove|rm|uninstall|un|r"}, Reason: "this removes project dependencies; ask the user"},
-			&Rule{ID: "packages.publish", Category: "packages", Group: "packages", Verdict: Ask, Names: []string{"mvn", "mvnw", "gradle", "gradlew"},
-				When: func(c *Cmd) bool {
-					for _, w := range c.Pos() {
-						if s := w.s; oneOf(s, "deploy|release:perform|release:prepare|deploy:deploy-file") || hasPrefixAny(s, "publish") {
-							return true
-						}
-					}
-					return false
-				}, Reason: "publishing an artifact is visible to everyone and hard to undo; ask the user"},
+			&Rule{ID: rulePackagesPublish, Category: "packages", Group: "packages", Verdict: Ask, Names: []string{"mvn", "mvnw", "gradle", "gradlew"},
+				When: whenPackagesPublish, Reason: "publishing an artifact is visible to everyone and hard to undo; ask the user"},
 		)
 	})
+}
+
+// whenPackagesUninstall is the condition of rule packages.uninstall.
+func whenPackagesUninstall(c *Cmd) bool {
+	return posLower(c, 0) == "remove" || posLower(c, 0) == "pip" && posLower(c, 1) == "uninstall"
+}
+
+// whenPackagesPublish is the condition of rule packages.publish.
+func whenPackagesPublish(c *Cmd) bool {
+	for _, w := range c.Pos() {
+		if s := w.s; oneOf(s, "deploy|release:perform|release:prepare|deploy:deploy-file") || hasPrefixAny(s, "publish") {
+			return true
+		}
+	}
+	return false
 }

@@ -14,25 +14,17 @@ import (
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "persist.crontab", Category: "persistence", Verdict: Ask, Names: []string{"crontab"},
-				When: func(c *Cmd) bool {
-					// -l lists, -r is system.crontab-remove; everything else
-					// (a file, `-` or no operand = stdin, -e) installs a table.
-					return !c.Has("-l", "-r", "-V", "-h", "--help", "--version")
-				}, Reason: "this installs or edits a crontab (commands that run on a schedule, after the session); ask the user"},
-			&Rule{ID: "persist.git-hook", Category: "persistence", Verdict: Ask,
+			&Rule{ID: rulePersistCrontab, Category: "persistence", Verdict: Ask, Names: []string{"crontab"},
+				When: whenPersistCrontab, Reason: "this installs or edits a crontab (commands that run on a schedule, after the session); ask the user"},
+			&Rule{ID: rulePersistGitHook, Category: "persistence", Verdict: Ask,
 				Reason: "this writes a git hook, code that runs on every commit, checkout or push in that repository; ask the user (the project's hook manager, e.g. .husky/ or pre-commit, is the reviewable way)"},
-			&Rule{ID: "persist.git-hook", Category: "persistence", Verdict: Ask, Names: []string{"chmod", "chown"},
-				When: func(c *Cmd) bool {
-					return anyTarget(c, func(t target) bool { return t.abs != "" && inGitHooks(t.abs) })
-				}, Reason: "this makes a git hook executable, code that runs on every commit, checkout or push; ask the user"},
-			&Rule{ID: "persist.service", Category: "persistence", Verdict: Ask, Names: []string{"systemctl"},
-				When: func(c *Cmd) bool {
-					return anyPos(c, "enable|reenable|link|preset|preset-all|set-default|edit|add-wants|add-requires")
-				}, Reason: "this installs or enables a service that starts at boot or login; ask the user"},
-			&Rule{ID: "persist.service", Category: "persistence", Verdict: Ask, Names: []string{"launchctl"},
+			&Rule{ID: rulePersistGitHook, Category: "persistence", Verdict: Ask, Names: []string{"chmod", "chown"},
+				When: whenPersistGitHook, Reason: "this makes a git hook executable, code that runs on every commit, checkout or push; ask the user"},
+			&Rule{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"systemctl"},
+				When: whenPersistService, Reason: "this installs or enables a service that starts at boot or login; ask the user"},
+			&Rule{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"launchctl"},
 				Sub: []string{"load|bootstrap|enable|submit"}, Reason: "this loads a launch agent or daemon that starts at login; ask the user"},
-			&Rule{ID: "persist.service", Category: "persistence", Verdict: Ask, Names: []string{"loginctl"},
+			&Rule{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"loginctl"},
 				Sub: []string{"enable-linger"}, Reason: "lingering keeps the user's services running after logout; ask the user"},
 		)
 		setValueOpts("crontab", "-u", "-s")
@@ -56,22 +48,39 @@ func inGitHooks(p string) bool {
 // specialWrite judges writes to files that persist code, redirect package
 // installs, erase history or reach the kernel. It reports whether a rule
 // fired (the caller then skips its generic checks).
-func (a *analyzer) specialWrite(c *Cmd, p string) bool {
+func (a pathJudge) specialWrite(c *Cmd, p string) bool {
 	switch {
 	case inGitHooks(p):
-		a.fire("persist.git-hook", c, "writes to "+p)
+		a.fire(rulePersistGitHook, c, "writes to "+p)
 	case strings.HasSuffix(p, "/.git/config") || strings.Contains(p, "/.git/modules/") && path.Base(p) == "config":
-		a.fire("tamper.git-config", c, "writes to "+p)
+		a.fire(ruleTamperGitConfig, c, "writes to "+p)
 	case p == "/proc/sysrq-trigger":
-		a.fire("system.sysrq", c, "writes to "+p)
+		a.fire(ruleSystemSysrq, c, "writes to "+p)
 	case strings.HasPrefix(p, "/proc/sys/"):
-		a.fire("system.sysctl", c, "writes to "+p)
-	case a.historyFile(p):
-		a.fire("tamper.history", c, "writes to "+p)
-	case a.registryConfig(p):
-		a.fire("tamper.registry", c, "writes to "+p)
+		a.fire(ruleSystemSysctl, c, "writes to "+p)
+	case a.req.historyFile(p):
+		a.fire(ruleTamperHistory, c, "writes to "+p)
+	case a.req.registryConfig(p):
+		a.fire(ruleTamperRegistry, c, "writes to "+p)
 	default:
 		return false
 	}
 	return true
+}
+
+// whenPersistCrontab is the condition of rule persist.crontab.
+func whenPersistCrontab(c *Cmd) bool {
+	// -l lists, -r is system.crontab-remove; everything else
+	// (a file, `-` or no operand = stdin, -e) installs a table.
+	return !c.Has("-l", "-r", "-V", "-h", "--help", "--version")
+}
+
+// whenPersistGitHook is the condition of rule persist.git-hook.
+func whenPersistGitHook(c *Cmd) bool {
+	return anyTarget(c, func(t target) bool { return t.abs != "" && inGitHooks(t.abs) })
+}
+
+// whenPersistService is the condition of rule persist.service.
+func whenPersistService(c *Cmd) bool {
+	return anyPos(c, "enable|reenable|link|preset|preset-all|set-default|edit|add-wants|add-requires")
 }

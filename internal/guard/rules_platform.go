@@ -9,38 +9,23 @@ import "strings"
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "platform.gh-delete", Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"gh"},
-				When: func(c *Cmd) bool {
-					return hostingDeletes(c) || posLower(c, 0) == "api" && apiMethodDelete(c)
-				}, Reason: "this deletes a GitHub repository, release, secret, cache or other resource; ask the user"},
-			&Rule{ID: "platform.gh-disrupt", Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"gh"},
-				When: func(c *Cmd) bool {
-					return posLower(c, 0) == "repo" && posLower(c, 1) == "archive" || posLower(c, 0) == "workflow" && posLower(c, 1) == "disable"
-				}, Reason: "this archives a repository or disables a workflow; ask the user"},
-			&Rule{ID: "platform.glab-delete", Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"glab"},
-				When: func(c *Cmd) bool {
-					return hostingDeletes(c) || posLower(c, 0) == "api" && apiMethodDelete(c)
-				}, Reason: "this deletes a GitLab project, release, variable, pipeline or other resource; ask the user"},
-			&Rule{ID: "platform.glab-disrupt", Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"glab"},
+			&Rule{ID: rulePlatformGhDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"gh"},
+				When: whenPlatformGhDelete, Reason: "this deletes a GitHub repository, release, secret, cache or other resource; ask the user"},
+			&Rule{ID: rulePlatformGhDisrupt, Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"gh"},
+				When: whenPlatformGhDisrupt, Reason: "this archives a repository or disables a workflow; ask the user"},
+			&Rule{ID: rulePlatformGlabDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"glab"},
+				When: whenPlatformGlabDelete, Reason: "this deletes a GitLab project, release, variable, pipeline or other resource; ask the user"},
+			&Rule{ID: rulePlatformGlabDisrupt, Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"glab"},
 				Sub: []string{"repo", "archive"}, Reason: "this archives a GitLab project; ask the user"},
-			&Rule{ID: "platform.gitlab-admin", Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"gitlab-rails", "gitlab-rake"},
-				When: func(c *Cmd) bool {
-					for _, w := range c.Args {
-						s := strings.ToLower(w.s)
-						if strings.Contains(s, "destroy") || strings.Contains(s, "delete") ||
-							hasPrefixAny(s, "gitlab:backup:restore", "db:drop", "db:reset", "gitlab:setup", "gitlab:cleanup") {
-							return true
-						}
-					}
-					return false
-				}, Reason: "this deletes GitLab data or restores a backup over the live instance; ask the user"},
-			&Rule{ID: "platform.jenkins-delete", Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"java", "jenkins-cli"},
+			&Rule{ID: rulePlatformGitlabAdmin, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"gitlab-rails", "gitlab-rake"},
+				When: whenPlatformGitlabAdmin, Reason: "this deletes GitLab data or restores a backup over the live instance; ask the user"},
+			&Rule{ID: rulePlatformJenkinsDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"java", "jenkins-cli"},
 				When: jenkinsDeletes, Reason: "this deletes Jenkins jobs, nodes, views, builds or credentials; ask the user"},
-			&Rule{ID: "platform.circleci-delete", Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"circleci"},
+			&Rule{ID: rulePlatformCircleciDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"circleci"},
 				When: verbIn(2, "delete|remove-secret|remove"), Reason: "this deletes CircleCI contexts, secrets, orbs or pipelines; ask the user"},
-			&Rule{ID: "platform.runner-unregister", Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"gitlab-runner"},
+			&Rule{ID: rulePlatformRunnerUnregister, Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"gitlab-runner"},
 				Sub: []string{"unregister|uninstall"}, Reason: "this unregisters CI runners; pipelines stop until they are registered again; ask the user"},
-			httpRule("platform.api-delete", "platform", platformAPIs,
+			httpRule(rulePlatformApiDelete, "platform", platformAPIs,
 				"this deletes CI/CD or code-hosting resources through their API; ask the user"),
 		)
 		setValueOpts("gh", "-R", "--repo", "-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "-q", "--jq", "-t", "--template")
@@ -85,4 +70,31 @@ var platformAPIs = []apiEndpoint{
 	{host: "api.github.com"}, {path: "/api/v3/"}, {host: "gitlab"}, {path: "/api/v4/"},
 	{host: "circleci.com"}, {host: "jenkins"}, {path: "/job/"}, {path: "/credentials/store/"},
 	{host: "api.buildkite.com"}, {host: "travis-ci."}, {host: "bitbucket.org"}, {host: "dev.azure.com"},
+}
+
+// whenPlatformGhDelete is the condition of rule platform.gh-delete.
+func whenPlatformGhDelete(c *Cmd) bool {
+	return hostingDeletes(c) || posLower(c, 0) == "api" && apiMethodDelete(c)
+}
+
+// whenPlatformGhDisrupt is the condition of rule platform.gh-disrupt.
+func whenPlatformGhDisrupt(c *Cmd) bool {
+	return posLower(c, 0) == "repo" && posLower(c, 1) == "archive" || posLower(c, 0) == "workflow" && posLower(c, 1) == "disable"
+}
+
+// whenPlatformGlabDelete is the condition of rule platform.glab-delete.
+func whenPlatformGlabDelete(c *Cmd) bool {
+	return hostingDeletes(c) || posLower(c, 0) == "api" && apiMethodDelete(c)
+}
+
+// whenPlatformGitlabAdmin is the condition of rule platform.gitlab-admin.
+func whenPlatformGitlabAdmin(c *Cmd) bool {
+	for _, w := range c.Args {
+		s := strings.ToLower(w.s)
+		if strings.Contains(s, "destroy") || strings.Contains(s, "delete") ||
+			hasPrefixAny(s, "gitlab:backup:restore", "db:drop", "db:reset", "gitlab:setup", "gitlab:cleanup") {
+			return true
+		}
+	}
+	return false
 }

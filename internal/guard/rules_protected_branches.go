@@ -10,24 +10,27 @@ import "strings"
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "git.push-protected", Category: "git", Group: "protected-branches", Verdict: Ask, Names: []string{"git"},
+			&Rule{ID: ruleGitPushProtected, Category: "git", Group: "protected-branches", Verdict: Ask, Names: []string{"git"},
 				Sub: []string{"push"}, NoFlag: []string{"-n", "--dry-run"},
-				When: func(c *Cmd) bool {
-					for _, w := range c.posAfterSub(1) {
-						if w.dyn {
-							continue
-						}
-						ref := strings.TrimPrefix(w.s, "+")
-						if _, dst, ok := strings.Cut(ref, ":"); ok {
-							ref = dst
-						}
-						ref = strings.TrimPrefix(ref, "refs/heads/")
-						if oneOf(ref, "main|master|trunk|production") {
-							return true
-						}
-					}
-					return false
-				}, Reason: "this pushes directly to a protected branch; open a pull request or ask the user"},
+				When: whenGitPushProtected, Reason: "this pushes directly to a protected branch; open a pull request or ask the user"},
 		)
 	})
+}
+
+// whenGitPushProtected is the condition of rule git.push-protected.
+func whenGitPushProtected(c *Cmd) bool {
+	for _, w := range c.posAfterSub(1) {
+		if w.dyn {
+			continue
+		}
+		ref := strings.TrimPrefix(w.s, "+")
+		if _, dst, ok := strings.Cut(ref, ":"); ok {
+			ref = dst
+		}
+		ref = strings.TrimPrefix(ref, "refs/heads/")
+		if oneOf(ref, "main|master|trunk|production") {
+			return true
+		}
+	}
+	return false
 }

@@ -64,49 +64,19 @@ var imagePushCmds = []publishCmd{
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			publishRule("publish.package", publishCmds, "publishing is visible to everyone and cannot be taken back; ask the user (dry runs are fine)"),
-			publishRule("publish.image", imagePushCmds, "pushing an image publishes it; ask the user"),
-			&Rule{ID: "publish.package", Category: "publish", Verdict: Ask, Names: []string{"mvn", "mvnw", "gradle", "gradlew", "sbt"},
+			publishRule(rulePublishPackage, publishCmds, "publishing is visible to everyone and cannot be taken back; ask the user (dry runs are fine)"),
+			publishRule(rulePublishImage, imagePushCmds, "pushing an image publishes it; ask the user"),
+			&Rule{ID: rulePublishPackage, Category: "publish", Verdict: Ask, Names: []string{"mvn", "mvnw", "gradle", "gradlew", "sbt"},
 				When: buildToolPublishes, Reason: "publishing an artifact is visible to everyone and cannot be taken back; ask the user"},
-			&Rule{ID: "publish.image", Category: "publish", Verdict: Ask, Names: []string{"docker", "podman", "nerdctl", "buildah", "depot"},
+			&Rule{ID: rulePublishImage, Category: "publish", Verdict: Ask, Names: []string{"docker", "podman", "nerdctl", "buildah", "depot"},
 				When: builderPushes, Reason: "this build pushes the image to a registry; ask the user (build without --push, or with --load)"},
-			&Rule{ID: "publish.image", Category: "publish", Verdict: Ask, Names: []string{"skopeo"},
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					switch posLower(c, 0) {
-					case "copy":
-						return len(p) >= 3 && toRegistry(p[len(p)-1])
-					case "sync":
-						v, _ := c.Flag("--dest")
-						return v == "docker"
-					case "delete":
-						return true
-					}
-					return false
-				}, Reason: "this copies an image into (or deletes one from) a registry; ask the user"},
-			&Rule{ID: "publish.image", Category: "publish", Verdict: Ask, Names: []string{"ko"},
-				When: func(c *Cmd) bool {
-					if !anyPos(c, "build|publish|resolve|apply|create|run") {
-						return false
-					}
-					if c.Has("-L", "--local") {
-						return false
-					}
-					v, ok := c.Flag("--push")
-					return !ok || v != "false"
-				}, Reason: "ko pushes the image it builds; ask the user (or build with --local / --push=false)"},
-			&Rule{ID: "publish.release", Category: "publish", Verdict: Ask, Names: []string{"goreleaser"},
-				When: func(c *Cmd) bool {
-					if !anyPos(c, "release|publish") {
-						return false
-					}
-					if c.Has("--snapshot", "--skip-publish") {
-						return false
-					}
-					v, _ := c.Flag("--skip")
-					return !strings.Contains(v, "publish")
-				}, Reason: "goreleaser publishes the release and its artifacts; ask the user (--snapshot builds locally)"},
-			&Rule{ID: "publish.release", Category: "publish", Verdict: Ask, Names: []string{"semantic-release"},
+			&Rule{ID: rulePublishImage, Category: "publish", Verdict: Ask, Names: []string{"skopeo"},
+				When: whenPublishImage, Reason: "this copies an image into (or deletes one from) a registry; ask the user"},
+			&Rule{ID: rulePublishImage, Category: "publish", Verdict: Ask, Names: []string{"ko"},
+				When: whenPublishImage2, Reason: "ko pushes the image it builds; ask the user (or build with --local / --push=false)"},
+			&Rule{ID: rulePublishRelease, Category: "publish", Verdict: Ask, Names: []string{"goreleaser"},
+				When: whenPublishRelease, Reason: "goreleaser publishes the release and its artifacts; ask the user (--snapshot builds locally)"},
+			&Rule{ID: rulePublishRelease, Category: "publish", Verdict: Ask, Names: []string{"semantic-release"},
 				NoFlag: []string{"--dry-run", "-d"}, Reason: "semantic-release tags and publishes a release; ask the user (--dry-run is fine)"},
 		)
 		setValueOpts("gh", "-R", "--repo", "-t", "--title", "-n", "--notes", "-F", "--notes-file", "--target")
@@ -123,7 +93,7 @@ func init() {
 }
 
 // publishRule builds the rule for one table of publishing commands.
-func publishRule(id string, cmds []publishCmd, reason string) *Rule {
+func publishRule(id RuleID, cmds []publishCmd, reason string) *Rule {
 	byName := map[string][]publishCmd{}
 	var names []string
 	for _, pc := range cmds {
@@ -203,7 +173,7 @@ func builderPushes(c *Cmd) bool {
 	for k, w := range c.Args {
 		v := ""
 		switch {
-		case (w.s == "-o" || w.s == "--output") && k+1 < len(c.Args):
+		case (oneOf(w.s, "-o|--output")) && k+1 < len(c.Args):
 			v = c.Args[k+1].s
 		case strings.HasPrefix(w.s, "--output="):
 			v = w.s[len("--output="):]
@@ -220,4 +190,43 @@ func builderPushes(c *Cmd) bool {
 // toRegistry: a skopeo/containers transport that is a remote registry.
 func toRegistry(w word) bool {
 	return w.dyn || strings.HasPrefix(w.s, "docker://") || strings.HasPrefix(w.s, "atomic:")
+}
+
+// whenPublishImage is the condition of rule publish.image.
+func whenPublishImage(c *Cmd) bool {
+	p := c.Pos()
+	switch posLower(c, 0) {
+	case "copy":
+		return len(p) >= 3 && toRegistry(p[len(p)-1])
+	case "sync":
+		v, _ := c.Flag("--dest")
+		return v == "docker"
+	case "delete":
+		return true
+	}
+	return false
+}
+
+// whenPublishImage2 is the condition of rule publish.image.
+func whenPublishImage2(c *Cmd) bool {
+	if !anyPos(c, "build|publish|resolve|apply|create|run") {
+		return false
+	}
+	if c.Has("-L", "--local") {
+		return false
+	}
+	v, ok := c.Flag("--push")
+	return !ok || v != "false"
+}
+
+// whenPublishRelease is the condition of rule publish.release.
+func whenPublishRelease(c *Cmd) bool {
+	if !anyPos(c, "release|publish") {
+		return false
+	}
+	if c.Has("--snapshot", "--skip-publish") {
+		return false
+	}
+	v, _ := c.Flag("--skip")
+	return !strings.Contains(v, "publish")
 }

@@ -11,23 +11,16 @@ import "strings"
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "remote.rsync-delete", Category: "remote", Group: "remote", Verdict: Deny, Names: []string{"rsync"},
+			&Rule{ID: ruleRemoteRsyncDelete, Category: "remote", Group: "remote", Verdict: Deny, Names: []string{"rsync"},
 				AnyFlag: []string{"--delete", "--del", "--delete-before", "--delete-during", "--delete-delay", "--delete-after",
 					"--delete-excluded", "--delete-missing-args", "--remove-source-files", "--remove-sent-files"},
 				NoFlag: []string{"-n", "--dry-run", "--list-only"},
 				Reason: "rsync --delete removes destination files missing from the source; run it with --dry-run and ask the user"},
-			&Rule{ID: "remote.scp-system", Category: "remote", Group: "remote", Verdict: Deny, Names: []string{"scp"},
-				When: func(c *Cmd) bool {
-					p := c.Pos()
-					if len(p) < 2 || p[len(p)-1].dyn {
-						return false
-					}
-					_, path, remote := strings.Cut(p[len(p)-1].s, ":")
-					return remote && remoteSystemPath(path)
-				}, Reason: "this overwrites files in a system directory of the remote machine; ask the user"},
-			&Rule{ID: "remote.forget-keys", Category: "remote", Group: "remote", Verdict: Ask, Names: []string{"ssh-keygen"},
+			&Rule{ID: ruleRemoteScpSystem, Category: "remote", Group: "remote", Verdict: Deny, Names: []string{"scp"},
+				When: whenRemoteScpSystem, Reason: "this overwrites files in a system directory of the remote machine; ask the user"},
+			&Rule{ID: ruleRemoteForgetKeys, Category: "remote", Group: "remote", Verdict: Ask, Names: []string{"ssh-keygen"},
 				AnyFlag: []string{"-R"}, Reason: "this removes a host's key from known_hosts; ask the user"},
-			&Rule{ID: "remote.forget-keys", Category: "remote", Group: "remote", Verdict: Ask, Names: []string{"ssh-add"},
+			&Rule{ID: ruleRemoteForgetKeys, Category: "remote", Group: "remote", Verdict: Ask, Names: []string{"ssh-add"},
 				AnyFlag: []string{"-d", "-D"}, Reason: "this removes identities from the SSH agent; ask the user"},
 		)
 		setValueOpts("scp", "-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J")
@@ -50,4 +43,14 @@ func remoteSystemPath(p string) bool {
 		}
 	}
 	return false
+}
+
+// whenRemoteScpSystem is the condition of rule remote.scp-system.
+func whenRemoteScpSystem(c *Cmd) bool {
+	p := c.Pos()
+	if len(p) < 2 || p[len(p)-1].dyn {
+		return false
+	}
+	_, path, remote := strings.Cut(p[len(p)-1].s, ":")
+	return remote && remoteSystemPath(path)
 }

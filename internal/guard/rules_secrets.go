@@ -10,26 +10,18 @@ import "strings"
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "secrets.vault-destroy", Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"vault"},
+			&Rule{ID: ruleSecretsVaultDestroy, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"vault"},
 				When: vaultDestroys, Reason: "this deletes or destroys secrets, disables a secrets/auth engine or revokes credentials; ask the user"},
-			&Rule{ID: "secrets.aws-delete", Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"aws"},
-				When: func(c *Cmd) bool {
-					return oneOf(posLower(c, 0), "secretsmanager|ssm") && hasPrefixAny(posLower(c, 1), "delete-", "remove-regions-")
-				}, Reason: "this deletes secrets or parameters; ask the user"},
-			&Rule{ID: "secrets.aws-overwrite", Category: "secrets", Group: "secrets", Verdict: Ask, Names: []string{"aws"},
-				When: func(c *Cmd) bool {
-					op := posLower(c, 1)
-					return posLower(c, 0) == "secretsmanager" && oneOf(op, "update-secret|put-secret-value|rotate-secret|cancel-rotate-secret") ||
-						posLower(c, 0) == "ssm" && op == "put-parameter" && c.Has("--overwrite")
-				}, Reason: "this replaces a secret's current value; ask the user"},
-			&Rule{ID: "secrets.doppler-delete", Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"doppler"},
+			&Rule{ID: ruleSecretsAwsDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"aws"},
+				When: whenSecretsAwsDelete, Reason: "this deletes secrets or parameters; ask the user"},
+			&Rule{ID: ruleSecretsAwsOverwrite, Category: "secrets", Group: "secrets", Verdict: Ask, Names: []string{"aws"},
+				When: whenSecretsAwsOverwrite, Reason: "this replaces a secret's current value; ask the user"},
+			&Rule{ID: ruleSecretsDopplerDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"doppler"},
 				When: verbIn(2, "delete|rm|remove"), Reason: "this deletes Doppler secrets, configs, environments or projects; ask the user"},
-			&Rule{ID: "secrets.1password-delete", Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"op"},
+			&Rule{ID: ruleSecrets1passwordDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"op"},
 				When: verbIn(3, "delete|remove|rm"), Reason: "this deletes 1Password items, vaults, users or tokens; ask the user"},
-			&Rule{ID: "secrets.cloud-vault-delete", Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"az", "gcloud"},
-				When: func(c *Cmd) bool {
-					return oneOf(posLower(c, 0), "keyvault|secrets|kms") && cliVerb(c, 5, []string{"delete", "purge", "destroy", "disable"})
-				}, Reason: "this deletes or destroys cloud secrets or keys; ask the user"},
+			&Rule{ID: ruleSecretsCloudVaultDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"az", "gcloud"},
+				When: whenSecretsCloudVaultDelete, Reason: "this deletes or destroys cloud secrets or keys; ask the user"},
 		)
 		setValueOpts("vault", "--namespace", "--address", "-namespace", "-address")
 		setValueOpts("doppler", "-p", "--project", "-c", "--config", "--token")
@@ -68,15 +60,15 @@ func vaultDestroys(c *Cmd) bool {
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "secret.print-token", Category: "secret", Verdict: Deny,
+			&Rule{ID: ruleSecretPrintToken, Category: "secret", Verdict: Deny,
 				Reason: "this prints a stored credential (token, password, key or Kubernetes secret) where the conversation or a file keeps it; use it inside the command that needs it (`curl -H \"Authorization: Bearer $(gh auth token)\" https://api.github.com/...`) or pipe it into the tool that consumes it (`... | docker login --password-stdin`), or ask the user"},
-			&Rule{ID: "secret.print-env", Category: "secret", Verdict: Ask,
+			&Rule{ID: ruleSecretPrintEnv, Category: "secret", Verdict: Ask,
 				Reason: "this prints the value of a secret environment variable into the conversation; check that it is set with `test -n \"$VAR\"` instead, or ask the user"},
-			&Rule{ID: "exfil.credential", Category: "exfiltration", Verdict: Ask,
+			&Rule{ID: ruleExfilCredential, Category: "exfiltration", Verdict: Ask,
 				Reason: "a credential (secret environment variable, CLI token or password-store entry) is sent somewhere other than its own service's API or this machine; ask the user"},
-			&Rule{ID: "secret.cloud-metadata-credentials", Category: "secret", Verdict: Deny,
+			&Rule{ID: ruleSecretCloudMetadataCredentials, Category: "secret", Verdict: Deny,
 				Reason: "the cloud instance metadata service hands out this machine's cloud credentials; do not fetch them, ask the user"},
-			&Rule{ID: "secret.cloud-metadata", Category: "secret", Verdict: Ask,
+			&Rule{ID: ruleSecretCloudMetadata, Category: "secret", Verdict: Ask,
 				Reason: "this queries the cloud instance metadata service, which also serves the machine's credentials; ask the user"},
 		)
 		registerCredPrinters(credPrinterTable())
@@ -116,10 +108,7 @@ func credPrinterTable() []credPrinter {
 		p("github", "gh auth token", []string{"gh"}, Rule{Sub: []string{"auth", "token"}}),
 		p("github", "gh auth status --show-token", []string{"gh"}, Rule{Sub: []string{"auth", "status"}, AnyFlag: []string{"--show-token", "-t"}}),
 		p("gitlab", "glab auth status --show-token", []string{"glab"}, Rule{Sub: []string{"auth", "status"}, AnyFlag: []string{"--show-token", "-t"}}),
-		p("aws", "aws configure get", []string{"aws"}, Rule{Sub: []string{"configure", "get"}, When: func(c *Cmd) bool {
-			k := posLower(c, 2)
-			return strings.HasSuffix(k, "aws_secret_access_key") || strings.HasSuffix(k, "aws_session_token") || strings.HasSuffix(k, "aws_access_key_id")
-		}}),
+		p("aws", "aws configure get", []string{"aws"}, Rule{Sub: []string{"configure", "get"}, When: whenSecretCloudMetadata}),
 		p("aws", "aws configure export-credentials", []string{"aws"}, Rule{Sub: []string{"configure", "export-credentials"}}),
 		p("aws", "aws sts credentials", []string{"aws"}, Rule{Sub: []string{"sts", "get-session-token|get-federation-token|assume-role|assume-role-with-web-identity|assume-role-with-saml"}}),
 		p("aws", "aws registry password", []string{"aws"}, Rule{Sub: []string{"ecr|ecr-public", "get-login-password|get-authorization-token"}}),
@@ -129,10 +118,7 @@ func credPrinterTable() []credPrinter {
 		p("google", "gcloud config config-helper", []string{"gcloud"}, Rule{Sub: []string{"config", "config-helper"}}),
 		p("azure", "az account get-access-token", []string{"az"}, Rule{Sub: []string{"account", "get-access-token"}}),
 		p("heroku", "heroku auth:token", []string{"heroku"}, Rule{Sub: []string{"auth:token"}}),
-		p("npm", "npm config get (auth token)", []string{"npm", "pnpm", "yarn"}, Rule{Sub: []string{"config", "get"}, When: func(c *Cmd) bool {
-			k := posLower(c, 2)
-			return strings.Contains(k, "_authtoken") || strings.Contains(k, "_auth") || strings.Contains(k, "_password")
-		}}),
+		p("npm", "npm config get (auth token)", []string{"npm", "pnpm", "yarn"}, Rule{Sub: []string{"config", "get"}, When: whenSecretCloudMetadata2}),
 		// Secret managers: reading a secret the project uses is routine
 		// (deploys, debugging), so printing it is allowed; the value is
 		// still a credential when sent over the network.
@@ -151,10 +137,7 @@ func credPrinterTable() []credPrinter {
 		p("", "op item get --reveal", []string{"op"}, Rule{Sub: []string{"item", "get"}, AnyFlag: []string{"--reveal"}}),
 		p("", "bw get", []string{"bw"}, Rule{Sub: []string{"get", "password|totp|notes|item"}}),
 		p("", "bw list items", []string{"bw"}, Rule{Sub: []string{"list", "items"}}),
-		p("", "pass show", []string{"pass"}, Rule{NoFlag: []string{"-c", "--clip", "-q", "--qrcode"}, When: func(c *Cmd) bool {
-			v := posLower(c, 0)
-			return v != "" && (oneOf(v, "show|otp|grep") || !oneOf(v, "ls|list|find|search|insert|add|edit|generate|rm|remove|delete|mv|rename|cp|copy|git|init|help|version"))
-		}}),
+		p("", "pass show", []string{"pass"}, Rule{NoFlag: []string{"-c", "--clip", "-q", "--qrcode"}, When: whenSecretCloudMetadata3}),
 		p("", "gopass show", []string{"gopass"}, Rule{Sub: []string{"show|cat|otp"}, NoFlag: []string{"-c", "--clip"}}),
 		p("", "docker credential helper", []string{"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-pass",
 			"docker-credential-secretservice", "docker-credential-wincred", "docker-credential-ecr-login", "docker-credential-gcloud",
@@ -185,10 +168,45 @@ func kubeSecretValues(c *Cmd) bool {
 	for _, w := range c.posAfterSub(1) {
 		for _, r := range strings.Split(strings.ToLower(w.s), ",") {
 			r, _, _ = strings.Cut(r, "/")
-			if r == "secret" || r == "secrets" || r == "secret.v1" || r == "secrets.v1" {
+			if oneOf(r, "secret|secrets|secret.v1|secrets.v1") {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// whenSecretsAwsDelete is the condition of rule secrets.aws-delete.
+func whenSecretsAwsDelete(c *Cmd) bool {
+	return oneOf(posLower(c, 0), "secretsmanager|ssm") && hasPrefixAny(posLower(c, 1), "delete-", "remove-regions-")
+}
+
+// whenSecretsAwsOverwrite is the condition of rule secrets.aws-overwrite.
+func whenSecretsAwsOverwrite(c *Cmd) bool {
+	op := posLower(c, 1)
+	return posLower(c, 0) == "secretsmanager" && oneOf(op, "update-secret|put-secret-value|rotate-secret|cancel-rotate-secret") ||
+		posLower(c, 0) == "ssm" && op == "put-parameter" && c.Has("--overwrite")
+}
+
+// whenSecretsCloudVaultDelete is the condition of rule secrets.cloud-vault-delete.
+func whenSecretsCloudVaultDelete(c *Cmd) bool {
+	return oneOf(posLower(c, 0), "keyvault|secrets|kms") && cliVerb(c, 5, []string{"delete", "purge", "destroy", "disable"})
+}
+
+// whenSecretCloudMetadata is the condition of rule secret.cloud-metadata.
+func whenSecretCloudMetadata(c *Cmd) bool {
+	k := posLower(c, 2)
+	return strings.HasSuffix(k, "aws_secret_access_key") || strings.HasSuffix(k, "aws_session_token") || strings.HasSuffix(k, "aws_access_key_id")
+}
+
+// whenSecretCloudMetadata2 is the condition of rule secret.cloud-metadata.
+func whenSecretCloudMetadata2(c *Cmd) bool {
+	k := posLower(c, 2)
+	return strings.Contains(k, "_authtoken") || strings.Contains(k, "_auth") || strings.Contains(k, "_password")
+}
+
+// whenSecretCloudMetadata3 is the condition of rule secret.cloud-metadata.
+func whenSecretCloudMetadata3(c *Cmd) bool {
+	v := posLower(c, 0)
+	return v != "" && (oneOf(v, "show|otp|grep") || !oneOf(v, "ls|list|find|search|insert|add|edit|generate|rm|remove|delete|mv|rename|cp|copy|git|init|help|version"))
 }

@@ -13,47 +13,29 @@ import (
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "tamper.git-config", Category: "tampering", Verdict: Ask, Names: []string{"git"}, Sub: []string{"config"},
+			&Rule{ID: ruleTamperGitConfig, Category: "tampering", Verdict: Ask, Names: []string{"git"}, Sub: []string{"config"},
 				When:   gitConfigTampers,
 				Reason: "this git setting changes where credentials go, where code is fetched from, or runs a command on later git operations; ask the user"},
-			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"npm", "pnpm", "yarn", "bun"},
+			&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"npm", "pnpm", "yarn", "bun"},
 				When:   npmRegistrySet,
 				Reason: "this changes the package registry or its credentials for every later install; ask the user (a one-off --registry on the install command is fine)"},
-			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3"},
-				When: func(c *Cmd) bool {
-					return posLower(c, 0) == "config" && oneOf(posLower(c, 1), "set|unset|edit") && pipIndexKey(posLower(c, 2))
-				}, Reason: "this changes pip's package index for every later install; ask the user"},
-			&Rule{ID: "tamper.package-index", Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3", "uv"},
+			&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3"},
+				When: whenTamperRegistry, Reason: "this changes pip's package index for every later install; ask the user"},
+			&Rule{ID: ruleTamperPackageIndex, Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3", "uv"},
 				When:   foreignIndex,
 				Reason: "this installs from a package index other than PyPI (dependency confusion, typo-squatted mirrors); check the URL with the user"},
-			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"cargo"},
+			&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"cargo"},
 				Sub: []string{"login"}, Reason: "cargo login stores a registry token; ask the user to do it"},
-			&Rule{ID: "tamper.registry", Category: "tampering", Verdict: Ask, Names: []string{"gem"},
+			&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"gem"},
 				Sub: []string{"sources"}, AnyFlag: []string{"-a", "--add"}, Reason: "this adds a gem source for every later install; ask the user"},
-			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"history"},
+			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"history"},
 				AnyFlag: []string{"-c", "-d"}, Reason: "this erases shell history, which hides what ran; ask the user"},
-			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"unset"},
-				When: func(c *Cmd) bool {
-					for _, w := range c.Args {
-						if oneOf(w.s, "HISTFILE|HISTSIZE|HISTFILESIZE") {
-							return true
-						}
-					}
-					return false
-				}, Reason: "this turns shell history off, which hides what runs; ask the user"},
-			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"set"},
-				When: func(c *Cmd) bool {
-					for i, w := range c.Args {
-						if w.s == "+o" && i+1 < len(c.Args) && c.Args[i+1].s == "history" {
-							return true
-						}
-					}
-					return false
-				}, Reason: "this turns shell history off, which hides what runs; ask the user"},
-			&Rule{ID: "tamper.history", Category: "tampering", Verdict: Ask, Names: []string{"rm", "shred", "unlink", "srm"},
-				When: func(c *Cmd) bool {
-					return anyTarget(c, func(t target) bool { return t.abs != "" && c.a.historyFile(t.abs) })
-				}, Reason: "this deletes a shell history file, which hides what ran; ask the user"},
+			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"unset"},
+				When: whenTamperHistory, Reason: "this turns shell history off, which hides what runs; ask the user"},
+			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"set"},
+				When: whenTamperHistory2, Reason: "this turns shell history off, which hides what runs; ask the user"},
+			&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"rm", "shred", "unlink", "srm"},
+				When: whenTamperHistory3, Reason: "this deletes a shell history file, which hides what ran; ask the user"},
 		)
 		setValueOpts("npm", "--registry", "-w", "--workspace", "--prefix", "--userconfig", "--location")
 		setValueOpts("pip", "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "-r", "--requirement", "-c", "--constraint", "-t", "--target")
@@ -102,15 +84,10 @@ func gitConfigTampers(c *Cmd) bool {
 func gitKeyTampers(k string, v word) bool {
 	sect, rest, _ := strings.Cut(k, ".")
 	name := rest[strings.LastIndexByte(rest, '.')+1:]
+	if gitKeyRedirects(k, sect, name, v) {
+		return true
+	}
 	switch {
-	case sect == "credential" && name == "helper":
-		return true
-	case sect == "url" && (name == "insteadof" || name == "pushinsteadof"):
-		return true
-	case k == "core.sshcommand" || k == "core.hookspath" || k == "core.askpass" || k == "core.gitproxy" ||
-		sect == "include" && name == "path" || sect == "includeif" && name == "path" ||
-		k == "http.sslverify" && strings.EqualFold(v.s, "false") || sect == "http" && name == "proxy":
-		return true
 	case k == "core.fsmonitor":
 		return v.dyn || !oneOf(strings.ToLower(v.s), "true|false|0|1|yes|no|on|off")
 	case sect == "filter" && oneOf(name, "clean|smudge|process") || sect == "diff" && oneOf(name, "command|textconv") ||
@@ -118,10 +95,25 @@ func gitKeyTampers(k string, v word) bool {
 		return true
 	case sect == "alias":
 		return v.dyn || strings.HasPrefix(v.s, "!")
-	case k == "core.pager" || k == "core.editor" || k == "sequence.editor" || k == "diff.external" || sect == "pager":
+	case oneOf(k, "core.pager|core.editor|sequence.editor|diff.external") || sect == "pager":
 		return v.dyn || shellCode(v.s)
 	}
 	return false
+}
+
+// gitKeyRedirects: the key sends git's credentials, remotes, hooks,
+// included configuration or TLS elsewhere, whatever its value names
+// (sect and name are its first and last parts).
+func gitKeyRedirects(k, sect, name string, v word) bool {
+	switch {
+	case sect == "credential" && name == "helper":
+		return true
+	case sect == "url" && (oneOf(name, "insteadof|pushinsteadof")):
+		return true
+	}
+	return oneOf(k, "core.sshcommand|core.hookspath|core.askpass|core.gitproxy") ||
+		sect == "include" && name == "path" || sect == "includeif" && name == "path" ||
+		k == "http.sslverify" && strings.EqualFold(v.s, "false") || sect == "http" && name == "proxy"
 }
 
 // shellCode: a command value that is more than a program and its options
@@ -149,7 +141,7 @@ func npmRegistrySet(c *Cmd) bool {
 	if i >= len(p) || p[i].dyn || p[i].s != "set" {
 		return false
 	}
-	if i == 0 && c.Name != "npm" && c.Name != "pnpm" {
+	if i == 0 && !oneOf(c.Name, "npm|pnpm") {
 		return false // `yarn set version` is not configuration
 	}
 	for _, w := range p[i+1:] {
@@ -205,7 +197,7 @@ func foreignIndex(c *Cmd) bool {
 		}
 		i := strings.Index(u, "://")
 		if i < 0 {
-			if (f == "-f" || f == "--find-links") && !strings.Contains(u, "://") {
+			if (oneOf(f, "-f|--find-links")) && !strings.Contains(u, "://") {
 				continue // a local directory of wheels
 			}
 			return true
@@ -230,8 +222,8 @@ func foreignIndex(c *Cmd) bool {
 }
 
 // historyFile: a shell or REPL history file in a home directory.
-func (a *analyzer) historyFile(p string) bool {
-	if !a.underHome(p) {
+func (req *Request) historyFile(p string) bool {
+	if !req.underHome(p) {
 		return false
 	}
 	b := path.Base(p)
@@ -245,8 +237,8 @@ var registryFiles = []string{".cargo/config.toml", ".cargo/config", ".config/pip
 	".m2/settings.xml", ".gradle/init.gradle", ".gradle/init.d/", ".gradle/gradle.properties", ".config/nuget/NuGet.Config",
 	".nuget/NuGet/NuGet.Config", ".config/go/env", ".docker/config.json"}
 
-func (a *analyzer) registryConfig(p string) bool {
-	for _, rel := range a.homeRels(p) {
+func (req *Request) registryConfig(p string) bool {
+	for _, rel := range req.homeRels(p) {
 		for _, f := range registryFiles {
 			if matchEntry(rel, f) {
 				return true
@@ -258,15 +250,45 @@ func (a *analyzer) registryConfig(p string) bool {
 
 // historyEnv judges assignments that switch history off (HISTFILE=/dev/null,
 // HISTSIZE=0); called from envRule.
-func (a *analyzer) historyEnv(name string, w word) {
+func (a pathJudge) historyEnv(name string, w word) {
 	switch name {
 	case "HISTFILE":
 		if !w.dyn && (w.s == "" || w.s == "/dev/null") {
-			a.fire("tamper.history", nil, name+"="+w.s)
+			a.fire(ruleTamperHistory, nil, name+"="+w.s)
 		}
 	case "HISTSIZE", "HISTFILESIZE", "SAVEHIST":
 		if !w.dyn && (w.s == "0" || w.s == "") {
-			a.fire("tamper.history", nil, name+"="+w.s)
+			a.fire(ruleTamperHistory, nil, name+"="+w.s)
 		}
 	}
+}
+
+// whenTamperRegistry is the condition of rule tamper.registry.
+func whenTamperRegistry(c *Cmd) bool {
+	return posLower(c, 0) == "config" && oneOf(posLower(c, 1), "set|unset|edit") && pipIndexKey(posLower(c, 2))
+}
+
+// whenTamperHistory is the condition of rule tamper.history.
+func whenTamperHistory(c *Cmd) bool {
+	for _, w := range c.Args {
+		if oneOf(w.s, "HISTFILE|HISTSIZE|HISTFILESIZE") {
+			return true
+		}
+	}
+	return false
+}
+
+// whenTamperHistory2 is the condition of rule tamper.history.
+func whenTamperHistory2(c *Cmd) bool {
+	for i, w := range c.Args {
+		if w.s == "+o" && i+1 < len(c.Args) && c.Args[i+1].s == "history" {
+			return true
+		}
+	}
+	return false
+}
+
+// whenTamperHistory3 is the condition of rule tamper.history.
+func whenTamperHistory3(c *Cmd) bool {
+	return anyTarget(c, func(t target) bool { return t.abs != "" && c.a.req.historyFile(t.abs) })
 }

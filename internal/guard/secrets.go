@@ -27,7 +27,7 @@ var cliSecrets = &lazy[*secrets.Checker]{src: func() *secrets.Checker {
 
 // checkSecret runs the default rules, then (with secret_cli_configs on)
 // the secret.cli.* family.
-func (a *analyzer) checkSecret(p string, env secretEnv) (reason string, ok bool) {
+func (a pathJudge) checkSecret(p string, env secretEnv) (reason string, ok bool) {
 	if _, _, reason, ok = secretCheck(p, env); ok {
 		return reason, true
 	}

@@ -20,7 +20,7 @@ import (
 // default), so .Atreides/CONFIG.yaml is .atreides/config.yaml. Judged
 // conservatively: on those systems a path equal to a protected one but
 // for case is that path.
-var foldCase = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+var foldCase = oneOf(runtime.GOOS, "darwin|windows")
 
 // companions are the atreides programs installed beside atreides, and
 // the atreides verb each one is (atreides-team is atreides itself).
@@ -64,8 +64,8 @@ func (o *ownPaths) entries() [][]string {
 // a protected path is reached: a tree copied or extracted into d may
 // create or replace them. A directory on PATH contributes the atreides
 // programs' names.
-func (a *analyzer) ownChildren(o *ownPaths, d string) []string {
-	d = a.fold(d)
+func ownChildren(o *ownPaths, d string) []string {
+	d = foldPath(d)
 	var out []string
 	add := func(n string) {
 		for _, x := range out {
@@ -108,8 +108,8 @@ var atreidesPrograms = []string{"atreides", "atreides-team", "atreides-mcp", "at
 // Programs are the names of atreides's programs, installed side by side.
 func Programs() []string { return slices.Clone(atreidesPrograms) }
 
-// fold lowers p where the file system ignores case.
-func (a *analyzer) fold(p string) string {
+// foldPath lowers p where the file system ignores case.
+func foldPath(p string) string {
 	if foldCase {
 		return strings.ToLower(p)
 	}
@@ -119,19 +119,19 @@ func (a *analyzer) fold(p string) string {
 // ownTree judges a recursive change under the directory named by w (rm
 // -r, mv, chmod -R, find -delete, a pathspec): it reaches every protected
 // path below it.
-func (a *analyzer) ownTree(c *Cmd, w word, sc *scope) {
+func (a selfJudge) ownTree(c *Cmd, w word, sc *scope) {
 	if !a.judging() || w.proc != nil {
 		return
 	}
 	if w.dyn {
 		return // the written prefix is judged by ownWriteWord
 	}
-	p, ok := a.canon(w.s, sc)
+	p, ok := a.files().canon(w.s, sc)
 	if !ok {
 		return
 	}
-	if kids := a.ownChildren(a.own(), p); len(kids) > 0 {
-		a.fire("self.tree-write", c, c.Name+" changes everything under "+p+", which holds "+strings.Join(kids, ", "))
+	if kids := ownChildren(a.req.ownFiles(), p); len(kids) > 0 {
+		a.fire(ruleSelfTreeWrite, c, c.Name+" changes everything under "+p+", which holds "+strings.Join(kids, ", "))
 	}
 }
 
@@ -159,7 +159,7 @@ func sourceLanding(w word, rsync bool) landing {
 		return landing{contents: true}
 	}
 	b := path.Base(strings.TrimRight(s, "/"))
-	if b == ".." || b == "/" {
+	if oneOf(b, "..|/") {
 		return landing{contents: true}
 	}
 	return landing{name: b, glob: w.glob && hasGlob(b)}
@@ -169,7 +169,7 @@ func sourceLanding(w word, rsync bool) landing {
 // a source landing on a protected path is a write of it, one landing on
 // a directory that holds one (recursive copies), or whose name is a
 // pattern or unknown, may replace what that directory holds.
-func (a *analyzer) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) {
+func (a selfJudge) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) {
 	if !a.judging() || dst.proc != nil || len(srcs) == 0 {
 		return
 	}
@@ -179,24 +179,24 @@ func (a *analyzer) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) 
 		}
 		dst = lit(dst.guess)
 	}
-	d, ok := a.canon(dst.s, c.sc)
+	d, ok := a.files().canon(dst.s, c.sc)
 	if !ok {
 		return
 	}
-	o := a.own()
-	kids := a.ownChildren(o, d)
+	o := a.req.ownFiles()
+	kids := ownChildren(o, d)
 	for _, l := range srcs {
 		switch {
 		case l.contents || l.glob:
 			if hit := matchingKids(kids, l); hit != "" {
-				a.fire("self.tree-write", c, c.Name+" puts files into "+d+", which holds "+hit)
+				a.fire(ruleSelfTreeWrite, c, c.Name+" puts files into "+d+", which holds "+hit)
 			}
 		default:
 			p := path.Join(d, l.name)
 			a.ownWrite(c, p)
 			if recursive {
-				if sub := a.ownChildren(o, p); len(sub) > 0 {
-					a.fire("self.tree-write", c, c.Name+" merges a tree into "+p+", which holds "+strings.Join(sub, ", "))
+				if sub := ownChildren(o, p); len(sub) > 0 {
+					a.fire(ruleSelfTreeWrite, c, c.Name+" merges a tree into "+p+", which holds "+strings.Join(sub, ", "))
 				}
 			}
 		}
@@ -225,7 +225,7 @@ func matchingKids(kids []string, l landing) string {
 
 // ownExtract judges an archive, patch or merge that writes files it names
 // itself under dir (nil: the working directory).
-func (a *analyzer) ownExtract(c *Cmd, dir *word, what string) {
+func (a selfJudge) ownExtract(c *Cmd, dir *word, what string) {
 	if !a.judging() {
 		return
 	}
@@ -234,7 +234,7 @@ func (a *analyzer) ownExtract(c *Cmd, dir *word, what string) {
 		w = *dir
 	}
 	if w.dyn && !w.hasGuess {
-		a.fire("self.tree-write", c, what+" writes the files it names into a directory computed at run time")
+		a.fire(ruleSelfTreeWrite, c, what+" writes the files it names into a directory computed at run time")
 		return
 	}
 	a.ownLanding(c, w, []landing{{contents: true}}, true)
@@ -242,11 +242,11 @@ func (a *analyzer) ownExtract(c *Cmd, dir *word, what string) {
 
 // noteLink remembers a link the command creates (ln [-s] TARGET LINK):
 // later words of the same command that pass through LINK reach TARGET.
-func (a *analyzer) noteLink(c *Cmd, target, link word, intoDir bool) {
+func (a selfJudge) noteLink(c *Cmd, target, link word, intoDir bool) {
 	if target.dyn || link.dyn || target.s == "" {
 		return
 	}
-	l, ok := a.canon(link.s, c.sc)
+	l, ok := a.files().canon(link.s, c.sc)
 	if !ok {
 		return
 	}
@@ -260,7 +260,7 @@ func (a *analyzer) noteLink(c *Cmd, target, link word, intoDir bool) {
 		t = cleanJoin(path.Dir(l), t) // relative to the link's directory
 	default:
 		var ok bool
-		if t, ok = a.canon(t, c.sc); !ok {
+		if t, ok = a.files().canon(t, c.sc); !ok {
 			return
 		}
 	}
@@ -273,7 +273,7 @@ func (a *analyzer) noteLink(c *Cmd, target, link word, intoDir bool) {
 // paths of the commands after it (not its own: ln's operands name the
 // link, not its target). Both walks follow them, so the judging walk and
 // ShellEffects list the same writes.
-func (a *analyzer) linksMade() {
+func (a selfJudge) linksMade() {
 	if len(a.newLinks) == 0 {
 		return
 	}
@@ -300,7 +300,7 @@ type madeFile struct {
 
 // noteMade records a file the command writes, so that running it later in
 // the same command is not running a program the guard has never seen.
-func (a *analyzer) noteMade(p string, f madeFile) {
+func (a selfJudge) noteMade(p string, f madeFile) {
 	if a.paths.made == nil {
 		a.paths.made = map[string]madeFile{}
 	}
@@ -312,7 +312,7 @@ func (a *analyzer) noteMade(p string, f madeFile) {
 // madeText records the text a statement wrote into the files it
 // redirected its output to (a.outFiles[mark:]), when the guard knows it
 // (cat > x.sh <<EOF), and drops them from the list.
-func (a *analyzer) madeText(mark int, out feed) {
+func (a selfJudge) madeText(mark int, out feed) {
 	if out.known {
 		for _, p := range a.outFiles[mark:] {
 			a.noteMade(p, madeFile{text: out.text, known: true})
@@ -326,13 +326,13 @@ func (a *analyzer) madeText(mark int, out feed) {
 // script whose text the guard knows is judged as the commands it holds,
 // other code by the protected paths it names; a file of unknown content
 // cannot be listed, so for self-protection it is an unknown write.
-func (a *analyzer) runsMade(c *Cmd, head word, depth int) {
+func (a selfJudge) runsMade(c *Cmd, head word, depth int) {
 	if !a.judging() || len(a.paths.made) == 0 {
 		return
 	}
 	script, shell := head, false
 	if !strings.Contains(head.s, "/") {
-		if !isShell(c.Name) && !isInterpreter(c.Name) && c.Name != "source" && c.Name != "." {
+		if !isShell(c.Name) && !isInterpreter(c.Name) && !oneOf(c.Name, "source|.") {
 			return
 		}
 		ops := operands(c.Args, "")
@@ -344,19 +344,19 @@ func (a *analyzer) runsMade(c *Cmd, head word, depth int) {
 	if script.dyn || script.s == "" || c.sc.downloaded(script.s) {
 		return // a download run is judged as one (downloads.go)
 	}
-	p, ok := a.canon(script.s, c.sc)
+	p, ok := a.files().canon(script.s, c.sc)
 	f, made := a.paths.made[p]
 	switch {
 	case !ok || !made:
 	case !f.known:
-		a.fire("self.unknown-write", c, "runs "+p+", which this command writes first with content the guard cannot read")
+		a.fire(ruleSelfUnknownWrite, c, "runs "+p+", which this command writes first with content the guard cannot read")
 	case shell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
 		if depth+1 <= maxDepth {
 			a.runScript(f.text, c.sc.clone(), depth+1, feed{})
 		}
 	default:
 		if m := a.mentionsOwn([]word{lit(f.text)}, c.sc); m != "" {
-			a.fire("self.unknown-write", c, "runs "+p+", written first, which names "+m)
+			a.fire(ruleSelfUnknownWrite, c, "runs "+p+", written first, which names "+m)
 		}
 	}
 }
@@ -385,7 +385,7 @@ var mentionHints = []string{"atreides", ".claude", ".gemini", ".codex", ".openco
 // command): a path token is canonicalised and checked against the
 // protected set, and a token ending in a protected path's tail (as
 // relative to the project or the home) counts whatever comes before it.
-func (a *analyzer) mentionsOwn(args []word, sc *scope) string {
+func (a selfJudge) mentionsOwn(args []word, sc *scope) string {
 	for _, w := range args {
 		s := w.s
 		if w.dyn {
@@ -433,22 +433,23 @@ func tokenSep(r rune) bool {
 
 // namesOwn: the token, as a path, is or holds a protected path, or ends
 // in the tail of one.
-func (a *analyzer) namesOwn(tok string, sc *scope) bool {
-	o := a.own()
-	if p, ok := a.canon(tok, sc); ok {
-		fp := a.fold(p)
-		if a.ownConfig(o, fp) || oneOfPaths(fp, o.bins) || onPath(o, fp) || oneOfPaths(fp, o.hostFiles) ||
-			oneOfPaths(fp, o.containers) || underAny(fp, o.hostDirs) || len(a.ownChildren(o, p)) > 0 && p != "/" && !a.broadDir(p) {
+func (a selfJudge) namesOwn(tok string, sc *scope) bool {
+	o := a.req.ownFiles()
+	if p, ok := a.files().canon(tok, sc); ok {
+		fp := foldPath(p)
+		if ownConfig(o, fp) || oneOfPaths(fp, o.bins) || onPath(o, fp) || oneOfPaths(fp, o.hostFiles) ||
+			oneOfPaths(fp, o.containers) || underAny(fp, o.hostDirs) || len(ownChildren(o, p)) > 0 && p != "/" && !a.req.broadDir(p) {
 			return true
 		}
 	}
-	return a.ownTail(a.fold(path.Clean("/"+strings.TrimLeft(tok, "./~"))), o, true) != ""
+	_, ok := ownTail(foldPath(path.Clean("/"+strings.TrimLeft(tok, "./~"))), o, true)
+	return ok
 }
 
 // broadDir: the project, the home or a directory above them; a token
 // naming one (".", "..", "~") names everything, not atreides's files.
-func (a *analyzer) broadDir(p string) bool {
-	for _, b := range []string{a.req.ProjectRoot, a.req.Cwd, a.req.Home} {
+func (req *Request) broadDir(p string) bool {
+	for _, b := range []string{req.ProjectRoot, req.Cwd, req.Home} {
 		if b != "" && under(path.Clean(b), p) {
 			return true
 		}
@@ -460,35 +461,35 @@ func (a *analyzer) broadDir(p string) bool {
 // .atreides directory anywhere, a host's settings file by its path under
 // the project or the home, an atreides program's name after a "/bin/"
 // directory (when anyDir: the unknown part may be any directory, not
-// only the working one). It returns the rule, "" when none.
-func (a *analyzer) ownTail(p string, o *ownPaths, anyDir bool) string {
+// only the working one). It returns the rule, ok false when none.
+func ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
 	if strings.Contains(p+"/", "/.atreides/") && !taskDocument(p) {
-		return "self.config-write"
+		return ruleSelfConfigWrite, true
 	}
 	for _, t := range o.tails {
 		if strings.HasSuffix(p, t) || strings.HasSuffix(t, "/") && strings.Contains(p+"/", t) {
-			return "self.host-settings"
+			return ruleSelfHostSettings, true
 		}
 	}
 	if !anyDir {
-		return ""
+		return RuleID{}, false
 	}
 	// Unknown leading directories may be the user's configuration
 	// directory or a directory on PATH.
 	if strings.HasSuffix(p, "/atreides/config.yaml") {
-		return "self.config-write"
+		return ruleSelfConfigWrite, true
 	}
 	if atreidesProgramName(path.Base(p)) && strings.HasSuffix(path.Dir(p), "/bin") {
-		return "self.binary-write"
+		return ruleSelfBinaryWrite, true
 	}
-	return ""
+	return RuleID{}, false
 }
 
 // unreadWrites judges a program whose writes the guard cannot list
 // (an unknown program, an interpreter, an editor in batch mode, sqlite3)
 // given a protected path anywhere in its arguments: for self-protection
 // that is an unknown write of it.
-func (a *analyzer) unreadWrites(c *Cmd, in feed) {
+func (a selfJudge) unreadWrites(c *Cmd, in feed) {
 	if !a.judging() || listedWrites(a.p, a.req.Agents, c.Name) || readsOnly(c, in) {
 		return
 	}
@@ -498,13 +499,13 @@ func (a *analyzer) unreadWrites(c *Cmd, in feed) {
 		args = awkProgram(c)
 	case c.Name == "sed":
 		args = sedScripts(c) // its w command writes a file
-	case c.Name == "vim" || c.Name == "vi" || c.Name == "nvim" || c.Name == "ex" || c.Name == "view":
+	case oneOf(c.Name, "vim|vi|nvim|ex|view"):
 		args = editorCommands(c)
 	case isInterpreter(c.Name) && in.known:
 		args = append(args[:len(args):len(args)], lit(in.text)) // code from a heredoc
 	}
 	if m := a.mentionsOwn(args, c.sc); m != "" {
-		a.fire("self.unknown-write", c, c.Name+" is given "+m+" and the guard cannot list what it writes")
+		a.fire(ruleSelfUnknownWrite, c, c.Name+" is given "+m+" and the guard cannot list what it writes")
 	}
 }
 
@@ -520,26 +521,9 @@ func (a *analyzer) unreadWrites(c *Cmd, in feed) {
 func readsOnly(c *Cmd, in feed) bool {
 	switch {
 	case c.Name == "go":
-		sub := ""
-		if ops := operands(c.Args, ""); len(ops) > 0 && !ops[0].dyn {
-			sub = ops[0].s
-		}
-		return sub != "" && sub != "run" && sub != "generate" && sub != "tool" && sub != "exec"
+		return goBuildsOnly(c)
 	case c.Name == "sqlite3":
-		ro := false
-		for _, w := range c.Args {
-			if w.dyn || w.s == "-cmd" || w.s == "-init" {
-				return false
-			}
-			ro = ro || w.s == "-readonly"
-		}
-		ops := operands(c.Args, "")
-		for _, w := range ops[min(1, len(ops)):] { // after the database
-			if sqliteWrites(w.s) {
-				return false
-			}
-		}
-		return ro
+		return sqliteReadsOnly(c)
 	}
 	fam := interpFamily(c.Name)
 	if readNames(fam) == nil {
@@ -554,7 +538,7 @@ func readsOnly(c *Cmd, in feed) bool {
 			return false
 		}
 		s := w.s
-		if strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && (fam == "perl" || fam == "ruby") && strings.ContainsRune(s[1:], 'i') {
+		if strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && (oneOf(fam, "perl|ruby")) && strings.ContainsRune(s[1:], 'i') {
 			return false // in-place editing
 		}
 		if codeFlag(fam, s) && i+1 < len(c.Args) {
@@ -565,6 +549,35 @@ func readsOnly(c *Cmd, in feed) bool {
 	return inline && readingCode(fam, code)
 }
 
+// goBuildsOnly: a go command that builds or checks, whose outputs the
+// binary rules judge; not one that runs code (run, generate, tool, exec).
+func goBuildsOnly(c *Cmd) bool {
+	sub := ""
+	if ops := operands(c.Args, ""); len(ops) > 0 && !ops[0].dyn {
+		sub = ops[0].s
+	}
+	return sub != "" && sub != "run" && sub != "generate" && sub != "tool" && sub != "exec"
+}
+
+// sqliteReadsOnly: sqlite3 opens its database read-only and runs SQL
+// alone, no dot-command that writes.
+func sqliteReadsOnly(c *Cmd) bool {
+	ro := false
+	for _, w := range c.Args {
+		if w.dyn || oneOf(w.s, "-cmd|-init") {
+			return false
+		}
+		ro = ro || w.s == "-readonly"
+	}
+	ops := operands(c.Args, "")
+	for _, w := range ops[min(1, len(ops)):] { // after the database
+		if sqliteWrites(w.s) {
+			return false
+		}
+	}
+	return ro
+}
+
 // codeFlag: s introduces inline code for the interpreter family (perl
 // and ruby bundles such as -ne, -lne, -pe included).
 func codeFlag(fam, s string) bool {
@@ -573,7 +586,7 @@ func codeFlag(fam, s string) bool {
 			return true
 		}
 	}
-	return (fam == "perl" || fam == "ruby") && len(s) > 2 && s[0] == '-' && s[1] != '-' && (strings.HasSuffix(s, "e") || strings.HasSuffix(s, "E"))
+	return (oneOf(fam, "perl|ruby")) && len(s) > 2 && s[0] == '-' && s[1] != '-' && (strings.HasSuffix(s, "e") || strings.HasSuffix(s, "E"))
 }
 
 // readNames are the only names inline code of a family may use to count
@@ -686,7 +699,7 @@ func listedWrites(p *Policy, agents AgentCLIs, name string) bool {
 		// own hooks, which judge what it writes.
 		return true
 	}
-	if writers.get()[name] != nil && name != "perl" && name != "ruby" {
+	if writers.get()[name] != nil && !oneOf(name, "perl|ruby") {
 		return true
 	}
 	if _, ok := handlers.get()[name]; ok {
@@ -759,7 +772,7 @@ func editorCommands(c *Cmd) []word {
 		w := c.Args[i]
 		switch {
 		case w.dyn:
-		case (w.s == "-c" || w.s == "--cmd") && i+1 < len(c.Args):
+		case (oneOf(w.s, "-c|--cmd")) && i+1 < len(c.Args):
 			out = append(out, c.Args[i+1])
 			i++
 		case strings.HasPrefix(w.s, "+") && len(w.s) > 1:
@@ -788,7 +801,7 @@ func awkProgram(c *Cmd) []word {
 // wrote, programs whose writes cannot be listed, agent hosts started
 // unguarded, builds whose output could shadow atreides, and the state
 // lock held from the shell.
-func (a *analyzer) selfEffects(c *Cmd, head word, env map[string]word, depth int, in feed) {
+func (a selfJudge) selfEffects(c *Cmd, head word, env map[string]word, depth int, in feed) {
 	a.runsMade(c, head, depth)
 	a.unreadWrites(c, in)
 	a.unguardedAgent(c)
@@ -807,7 +820,7 @@ func (a *analyzer) selfEffects(c *Cmd, head word, env map[string]word, depth int
 // stateLock: `flock .atreides/state.db.lock sleep 3600 &` holds
 // atreides's state lock, so every hook waits and gives up (the stop gate
 // then lets the agent stop with open todos).
-func (a *analyzer) stateLock(c *Cmd) {
+func (a selfJudge) stateLock(c *Cmd) {
 	ops := operands(c.Args, "wEc", "--timeout", "--wait", "--conflict-exit-code", "--command")
 	if len(ops) == 0 {
 		return
@@ -817,20 +830,20 @@ func (a *analyzer) stateLock(c *Cmd) {
 		w = lit(w.guess)
 	}
 	if w.dyn {
-		if a.ownTail(a.fold(path.Clean("/"+w.s[strings.LastIndexByte(w.s, 0)+1:])), a.own(), true) == "self.config-write" {
-			a.fire("self.state-lock", c, "flock "+w.display())
+		if id, _ := ownTail(foldPath(path.Clean("/"+w.s[strings.LastIndexByte(w.s, 0)+1:])), a.req.ownFiles(), true); id == ruleSelfConfigWrite {
+			a.fire(ruleSelfStateLock, c, "flock "+w.display())
 		}
 		return
 	}
-	p, ok := a.canon(w.s, c.sc)
+	p, ok := a.files().canon(w.s, c.sc)
 	if !ok {
-		if a.ownTail(a.fold(path.Clean("/"+w.s)), a.own(), false) == "self.config-write" {
-			a.fire("self.state-lock", c, "flock "+w.s)
+		if id, _ := ownTail(foldPath(path.Clean("/"+w.s)), a.req.ownFiles(), false); id == ruleSelfConfigWrite {
+			a.fire(ruleSelfStateLock, c, "flock "+w.s)
 		}
 		return
 	}
-	if o := a.own(); a.ownConfig(o, a.fold(p)) {
-		a.fire("self.state-lock", c, "flock "+p)
+	if o := a.req.ownFiles(); ownConfig(o, foldPath(p)) {
+		a.fire(ruleSelfStateLock, c, "flock "+p)
 	}
 }
 
@@ -846,7 +859,7 @@ func compiler(name string) bool {
 // compilerOutput: the executable a compiler writes (-o FILE, else a.out)
 // may replace or shadow atreides on PATH, and running it later in the
 // command runs what the guard has not seen.
-func (a *analyzer) compilerOutput(c *Cmd) {
+func (a selfJudge) compilerOutput(c *Cmd) {
 	out, ok := optValue(c.Args, 'o', "")
 	if !ok {
 		if versionQuery(c) || hasOption(c.Args, "cSE", "") {
@@ -861,7 +874,7 @@ func (a *analyzer) compilerOutput(c *Cmd) {
 // on PATH under an atreides program's name is the binary replaced or
 // shadowed. names are the executables a build into a directory creates
 // ("" for one it cannot name).
-func (a *analyzer) builtExecutable(c *Cmd, out word, names []string) {
+func (a selfJudge) builtExecutable(c *Cmd, out word, names []string) {
 	if out.dyn {
 		if out.hasGuess {
 			out = lit(out.guess)
@@ -870,17 +883,17 @@ func (a *analyzer) builtExecutable(c *Cmd, out word, names []string) {
 			return
 		}
 	}
-	p, ok := a.canon(out.s, c.sc)
+	p, ok := a.files().canon(out.s, c.sc)
 	if !ok {
 		return
 	}
-	o := a.own()
+	o := a.req.ownFiles()
 	targets := []string{p}
-	if oneOfPaths(a.fold(p), o.dirsOnPath()) || strings.HasSuffix(out.s, "/") {
+	if oneOfPaths(foldPath(p), o.dirsOnPath()) || strings.HasSuffix(out.s, "/") {
 		targets = targets[:0]
 		for _, n := range names {
-			if n == "" && oneOfPaths(a.fold(p), o.dirsOnPath()) {
-				a.fire("self.binary-write", c, c.Name+" builds into "+p+", on PATH, programs it names at run time")
+			if n == "" && oneOfPaths(foldPath(p), o.dirsOnPath()) {
+				a.fire(ruleSelfBinaryWrite, c, c.Name+" builds into "+p+", on PATH, programs it names at run time")
 				return
 			}
 			targets = append(targets, path.Join(p, n))
@@ -895,7 +908,7 @@ func (a *analyzer) builtExecutable(c *Cmd, out word, names []string) {
 // goBuild judges go build, go install and go run for atreides: a program
 // built onto PATH under an atreides name, installed where PATH finds it,
 // or run from atreides's own source.
-func (a *analyzer) goBuild(c *Cmd, env map[string]word) {
+func (a selfJudge) goBuild(c *Cmd, env map[string]word) {
 	ops := goOperands(c.Args)
 	if len(ops) == 0 || ops[0].dyn {
 		return
@@ -917,14 +930,14 @@ func (a *analyzer) goBuild(c *Cmd, env map[string]word) {
 		}
 		for _, n := range a.goNames(c, pkgs) {
 			if n == "" || atreidesProgramName(n) {
-				a.fire("self.binary-write", c, "go install puts "+orDefault(n, "a program named at run time")+" where PATH finds it")
+				a.fire(ruleSelfBinaryWrite, c, "go install puts "+orDefault(n, "a program named at run time")+" where PATH finds it")
 				return
 			}
 		}
 	case "run":
-		if len(pkgs) > 0 && !pkgs[0].dyn && atreidesProgramName(goPkgName(a, c, pkgs[0].s)) {
-			run := &Cmd{Name: "atreides", Args: pkgs[1:], a: a, sc: c.sc}
-			hAtreides(a, run, env, c.sc, 0, feed{})
+		if len(pkgs) > 0 && !pkgs[0].dyn && atreidesProgramName(goPkgName(a.analyzer, c, pkgs[0].s)) {
+			run := &Cmd{Name: "atreides", Args: pkgs[1:], a: a.analyzer, sc: c.sc}
+			hAtreides(a.analyzer, run, env, c.sc, 0, feed{})
 		}
 	}
 }
@@ -957,7 +970,7 @@ func goOutput(args []word) (word, bool) {
 	for i, w := range args {
 		switch {
 		case w.dyn:
-		case w.s == "-o" || w.s == "--o":
+		case oneOf(w.s, "-o|--o"):
 			if i+1 < len(args) {
 				return args[i+1], true
 			}
@@ -972,7 +985,7 @@ func goOutput(args []word) (word, bool) {
 // last element of each import path ("" when computed, or for a pattern
 // with "..." that holds an atreides command: it is probed on disk for
 // cmd/atreides*, the layout atreides's own repository has).
-func (a *analyzer) goNames(c *Cmd, pkgs []word) []string {
+func (a selfJudge) goNames(c *Cmd, pkgs []word) []string {
 	if len(pkgs) == 0 {
 		pkgs = []word{lit(".")}
 	}
@@ -988,7 +1001,7 @@ func (a *analyzer) goNames(c *Cmd, pkgs []word) []string {
 		case strings.HasSuffix(w.s, ".go"):
 			out = append(out, strings.TrimSuffix(path.Base(w.s), ".go"))
 		default:
-			out = append(out, goPkgName(a, c, w.s))
+			out = append(out, goPkgName(a.analyzer, c, w.s))
 		}
 	}
 	return out
@@ -998,8 +1011,8 @@ func (a *analyzer) goNames(c *Cmd, pkgs []word) []string {
 // element of its path, without a version; for "." the directory's name.
 func goPkgName(a *analyzer, c *Cmd, s string) string {
 	s, _, _ = strings.Cut(s, "@")
-	if s == "." || s == "./" || strings.HasPrefix(s, ".") && path.Base(s) == ".." {
-		if p, ok := a.canon(s, c.sc); ok {
+	if oneOf(s, ".|./") || strings.HasPrefix(s, ".") && path.Base(s) == ".." {
+		if p, ok := a.files().canon(s, c.sc); ok {
 			return path.Base(p)
 		}
 		return ""
@@ -1014,7 +1027,7 @@ func goPkgName(a *analyzer, c *Cmd, s string) string {
 // holdsAtreides: a ./... pattern's directory has an atreides command
 // (cmd/atreides*, or atreides* at its top), looked up through the
 // resolver, which fails for a path that does not exist.
-func (a *analyzer) holdsAtreides(c *Cmd, pattern string) bool {
+func (a selfJudge) holdsAtreides(c *Cmd, pattern string) bool {
 	if a.req.Resolve == nil {
 		return false
 	}
@@ -1023,7 +1036,7 @@ func (a *analyzer) holdsAtreides(c *Cmd, pattern string) bool {
 	if root == "" {
 		root = "."
 	}
-	r, ok := a.canon(root, c.sc)
+	r, ok := a.files().canon(root, c.sc)
 	if !ok {
 		return true
 	}
@@ -1041,7 +1054,7 @@ func (a *analyzer) holdsAtreides(c *Cmd, pattern string) bool {
 // (or GOPATH/bin) as the command sets it, when on PATH; when the command
 // does not set them the user's environment decides, and its default
 // (~/go/bin) is on PATH for most Go users, so it counts.
-func (a *analyzer) goBinOnPath(c *Cmd, env map[string]word) bool {
+func (a selfJudge) goBinOnPath(c *Cmd, env map[string]word) bool {
 	dir, set := env["GOBIN"]
 	if !set {
 		if gp, ok := env["GOPATH"]; ok && !gp.dyn {
@@ -1057,14 +1070,14 @@ func (a *analyzer) goBinOnPath(c *Cmd, env map[string]word) bool {
 	if !set || dir.dyn {
 		return true
 	}
-	p, ok := a.canon(dir.s, c.sc)
-	return !ok || oneOfPaths(a.fold(p), a.own().dirsOnPath())
+	p, ok := a.files().canon(dir.s, c.sc)
+	return !ok || oneOfPaths(foldPath(p), a.req.ownFiles().dirsOnPath())
 }
 
 // ownPatch judges `patch` writing the files its patch names: each target
 // when the patch is text the guard holds (a heredoc), else everything
 // under the directory it works in.
-func (a *analyzer) ownPatch(c *Cmd, in feed) {
+func (a selfJudge) ownPatch(c *Cmd, in feed) {
 	if hasOption(c.Args, "", "--dry-run", "--check") {
 		return
 	}
@@ -1084,7 +1097,7 @@ func (a *analyzer) ownPatch(c *Cmd, in feed) {
 
 // ownPatchText judges the targets of a patch fed on stdin, or, when its
 // text is not known, the tree it is applied to.
-func (a *analyzer) ownPatchText(c *Cmd, in feed, dir *word, fromFile bool, what string) {
+func (a selfJudge) ownPatchText(c *Cmd, in feed, dir *word, fromFile bool, what string) {
 	if fromFile || !in.known || in.text == "" {
 		a.ownExtract(c, dir, what)
 		return
@@ -1095,12 +1108,12 @@ func (a *analyzer) ownPatchText(c *Cmd, in feed, dir *word, fromFile bool, what 
 			a.ownExtract(c, dir, what)
 			return
 		}
-		sc = a.chdir(sc.clone(), *dir)
+		sc = a.req.chdir(sc.clone(), *dir)
 	}
 	for _, n := range patchTargets(in.text) {
 		// -p0 keeps a/x, -p1 strips it: judge both readings.
 		for _, s := range []string{n, stripComponent(n)} {
-			if p, ok := a.canon(s, sc); ok && s != "" {
+			if p, ok := a.files().canon(s, sc); ok && s != "" {
 				a.ownWrite(c, p)
 			}
 		}
@@ -1148,13 +1161,13 @@ func stripComponent(s string) string {
 // agent could craft for them without writing the work tree need the
 // plumbing judged here. `git stash` without untracked files and `git
 // stash pop` stay allowed.
-func (a *analyzer) gitSelf(c *Cmd, in feed) {
+func (a selfJudge) gitSelf(c *Cmd, in feed) {
 	if len(c.Args) == 0 || c.Args[0].dyn {
 		return
 	}
 	sub, rest := c.Args[0].s, c.Args[1:]
 	tree := func(why string) {
-		a.fire("self.tree-write", c, "git "+sub+" "+why)
+		a.fire(ruleSelfTreeWrite, c, "git "+sub+" "+why)
 	}
 	switch sub {
 	case "apply", "am":
@@ -1227,7 +1240,7 @@ func gitDryRun(args []word) bool {
 // gitStash: stash with untracked (or all) files removes them from the
 // work tree, atreides's state and the hosts' local settings among them;
 // a pathspec reverts and removes what it names.
-func (a *analyzer) gitStash(c *Cmd, rest []word) {
+func (a selfJudge) gitStash(c *Cmd, rest []word) {
 	// The subcommand is the first word; an option there (-u, -m wip)
 	// is push's.
 	op := ""
@@ -1238,7 +1251,7 @@ func (a *analyzer) gitStash(c *Cmd, rest []word) {
 		return // pop, apply, list, show, drop ...
 	}
 	if hasOption(rest, "ua", "--include-untracked", "--all") {
-		a.fire("self.tree-write", c, "git stash with untracked files removes them from the work tree")
+		a.fire(ruleSelfTreeWrite, c, "git stash with untracked files removes them from the work tree")
 		return
 	}
 	i := -1

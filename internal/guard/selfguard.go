@@ -16,26 +16,26 @@ import (
 func init() {
 	initRules = append(initRules, func() {
 		register(
-			&Rule{ID: "self.config-write", Category: "self", Verdict: Deny,
+			&Rule{ID: ruleSelfConfigWrite, Category: "self", Verdict: Deny,
 				Reason: "atreides's own configuration, intents, state, log and trace ledger can only be changed by the user; ask the user to make this change themselves"},
-			&Rule{ID: "self.binary-write", Category: "self", Verdict: Deny,
+			&Rule{ID: ruleSelfBinaryWrite, Category: "self", Verdict: Deny,
 				Reason: "this replaces, removes or disables the installed atreides binary; only the user may change it, ask the user to do it themselves"},
-			&Rule{ID: "self.host-settings", Category: "self", Verdict: Ask,
+			&Rule{ID: ruleSelfHostSettings, Category: "self", Verdict: Ask,
 				Reason: "this changes an agent host's settings that register atreides's hooks (they can switch the guard off); ask the user to make or confirm this change themselves"},
-			&Rule{ID: "self.command", Category: "self", Verdict: Deny,
+			&Rule{ID: ruleSelfCommand, Category: "self", Verdict: Deny,
 				Reason: "this atreides command changes the policy that governs you (install, uninstall, adding or closing intents, configuration); only the user may run it, ask the user to run it themselves. " +
 					"You may run: atreides " + agentVerbList},
-			&Rule{ID: "self.plan-approve", Category: "self", Verdict: Ask,
+			&Rule{ID: ruleSelfPlanApprove, Category: "self", Verdict: Ask,
 				Reason: "approving a plan opens the task's writes: the user confirms it (here, or by running atreides plan approve N themselves)"},
-			&Rule{ID: "self.tree-write", Category: "self", Verdict: Ask,
+			&Rule{ID: ruleSelfTreeWrite, Category: "self", Verdict: Ask,
 				Reason: "this copies, extracts, merges or changes a whole tree that holds atreides's own files or an agent host's hook settings, and may replace them; name the files instead, or ask the user to confirm"},
-			&Rule{ID: "self.unknown-write", Category: "self", Verdict: Ask,
+			&Rule{ID: ruleSelfUnknownWrite, Category: "self", Verdict: Ask,
 				Reason: "this runs a program whose writes the guard cannot list, and it could reach atreides's own files or an agent host's hook settings; ask the user to confirm"},
-			&Rule{ID: "self.state-lock", Category: "self", Verdict: Deny,
+			&Rule{ID: ruleSelfStateLock, Category: "self", Verdict: Deny,
 				Reason: "holding a lock on atreides's state stops every hook from recording or checking; only atreides takes that lock"},
-			&Rule{ID: "self.unguarded-agent", Category: "self", Verdict: Deny,
+			&Rule{ID: ruleSelfUnguardedAgent, Category: "self", Verdict: Deny,
 				Reason: "this starts an agent with its guard or permission prompts off, which is atreides switched off; start it normally, or ask the user to run it themselves"},
-			&Rule{ID: "self.agent-settings", Category: "self", Verdict: Ask,
+			&Rule{ID: ruleSelfAgentSettings, Category: "self", Verdict: Ask,
 				Reason: "this starts an agent with settings the guard cannot read, which may switch its hooks off; ask the user to confirm"},
 		)
 	})
@@ -81,7 +81,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 	case len(args) == 0:
 		return feed{t: tUnknown}
 	case args[0].dyn:
-		a.fire("self.command", c, "the atreides command "+args[0].display()+" is computed at run time")
+		a.fire(ruleSelfCommand, c, "the atreides command "+args[0].display()+" is computed at run time")
 		return feed{t: tUnknown}
 	}
 	verb = args[0].s
@@ -92,15 +92,15 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 	subs, ok := agentVerbs(verb)
 	if !ok {
 		if atreidesVerbWord(verb) {
-			a.fire("self.command", c, "atreides "+verb)
+			a.fire(ruleSelfCommand, c, "atreides "+verb)
 		}
 		// Otherwise no atreides command has that name, now or later
 		// (`cp atreides ./bin/`, seen as a command by unknownWrapper):
 		// atreides would print "unknown command" and exit.
 		return feed{t: tUnknown}
 	}
-	if why := a.posingAsUser(); why != "" && !viewVerb(verb, args) {
-		a.fire("self.command", c, "atreides "+verb+" "+why)
+	if why := a.self().posingAsUser(); why != "" && !viewVerb(verb, args) {
+		a.fire(ruleSelfCommand, c, "atreides "+verb+" "+why)
 		return feed{t: tUnknown}
 	}
 	if subs == nil || len(args) == 1 {
@@ -108,7 +108,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 	}
 	sub := args[1]
 	if sub.dyn {
-		a.fire("self.command", c, "atreides "+verb+" "+sub.display()+" is computed at run time")
+		a.fire(ruleSelfCommand, c, "atreides "+verb+" "+sub.display()+" is computed at run time")
 		return feed{t: tUnknown}
 	}
 	switch sub.s {
@@ -121,10 +121,10 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		}
 	}
 	if verb == "plan" && sub.s == "approve" {
-		a.fire("self.plan-approve", c, "atreides plan approve")
+		a.fire(ruleSelfPlanApprove, c, "atreides plan approve")
 		return feed{t: tUnknown}
 	}
-	a.fire("self.command", c, "atreides "+verb+" "+sub.s)
+	a.fire(ruleSelfCommand, c, "atreides "+verb+" "+sub.s)
 	return feed{t: tUnknown}
 }
 
@@ -135,7 +135,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 // one (Request.SameBinary, asked only there: a program run by a path
 // elsewhere, or by name, costs nothing). (The name "atreides" has its
 // handler.)
-func (a *analyzer) selfProgram(c *Cmd, head string, sc *scope) bool {
+func (a selfJudge) selfProgram(c *Cmd, head string, sc *scope) bool {
 	if c.Name == "atreides" || !a.judging() {
 		return false
 	}
@@ -151,23 +151,23 @@ func (a *analyzer) selfProgram(c *Cmd, head string, sc *scope) bool {
 	if !strings.Contains(head, "/") {
 		return false
 	}
-	p, ok := a.canon(head, sc)
+	p, ok := a.files().canon(head, sc)
 	if !ok {
 		return false
 	}
-	fp := a.fold(p)
+	fp := foldPath(p)
 	switch {
-	case self != "" && fp == a.fold(path.Clean(self)) || a.paths.copies[p]:
+	case self != "" && fp == foldPath(path.Clean(self)) || a.paths.copies[p]:
 		return true
 	case atreidesProgramName(path.Base(fp)):
 		// Every other installed program and file on PATH the guard
 		// protects is named like one; only then is the protected set
 		// built (a command run by path, ./gradlew, costs nothing).
-		if o := a.own(); oneOfPaths(fp, o.bins) || onPath(o, fp) {
+		if o := a.req.ownFiles(); oneOfPaths(fp, o.bins) || onPath(o, fp) {
 			return true
 		}
 	}
-	if a.req.SameBinary != nil && (a.inProject(p, sc) || a.isTemp(p)) && !knownProgram(a.p, c.Name) {
+	if a.req.SameBinary != nil && (a.req.inProject(p, sc) || a.req.isTemp(p)) && !knownProgram(a.p, c.Name) {
 		return a.req.SameBinary(p)
 	}
 	return false
@@ -199,7 +199,7 @@ func hostVar(name string) bool {
 // notePosing marks the command line as posing (posingAsUser) when a
 // builtin unsets, exports away or reads into a host variable (unset,
 // export -n, read, printf -v, declare, typeset, local, readonly).
-func (a *analyzer) notePosing(c *Cmd) {
+func (a selfJudge) notePosing(c *Cmd) {
 	switch c.Name {
 	case "unset", "export", "read", "printf", "declare", "typeset", "local", "readonly", "mapfile", "readarray":
 	default:
@@ -218,7 +218,7 @@ func (a *analyzer) notePosing(c *Cmd) {
 // user's, "" when it would not: it runs under a terminal the command
 // makes (script, unbuffer), where the CLI would take it for a person's,
 // or the command strips the host's marks of the agent.
-func (a *analyzer) posingAsUser() string {
+func (a selfJudge) posingAsUser() string {
 	if a.pty > 0 {
 		return "runs under a terminal the command makes, where it would pass for the user's"
 	}
@@ -277,44 +277,87 @@ type ownPaths struct {
 }
 
 // mcpBinary is the MCP server installed beside atreides
-// (install.MCPBinary; the guard imports nothing of atreides's).
+// (install.MCPBinary; the guard imports no installer: layering keeps it so).
 const mcpBinary = "atreides-mcp"
 
-func (a *analyzer) own() *ownPaths {
-	if a.req.own != nil {
-		return a.req.own
-	}
-	r := a.req
-	o := &ownPaths{}
-	// The entries share a few directories: r.Resolve is the analyzer's
-	// memo (memoResolve), so each costs its system calls once.
-	resolve := func(p string) string {
-		if v, err := r.Resolve(p); err == nil && v != "" {
-			return path.Clean(v)
-		}
-		return ""
-	}
-	forms := func(p string) []string {
-		p = path.Clean(p)
-		out := []string{p}
-		if r.Resolve == nil || p == "/" {
-			return out
-		}
-		// The directory first: where it does not exist, neither does the
-		// file, and its literal form is the only one.
-		d := resolve(path.Dir(p))
-		if d == "" {
-			return out
-		}
-		q := resolve(p)
-		if q == "" {
-			q = path.Join(d, path.Base(p)) // not there yet; a link may lead to its directory
-		}
-		if q != p {
-			out = append(out, q)
-		}
+// pathForms are the forms of the absolute path p: cleaned, and resolved
+// through links when the request can resolve and its directory exists.
+// The entries of ownFiles share a few directories: req.Resolve is the
+// analyzer's memo (memoResolve), so each costs its system calls once.
+func (req *Request) pathForms(p string) []string {
+	p = path.Clean(p)
+	out := []string{p}
+	if req.Resolve == nil || p == "/" {
 		return out
 	}
+	// The directory first: where it does not exist, neither does the
+	// file, and its literal form is the only one.
+	d := req.resolved(path.Dir(p))
+	if d == "" {
+		return out
+	}
+	q := req.resolved(p)
+	if q == "" {
+		q = path.Join(d, path.Base(p)) // not there yet; a link may lead to its directory
+	}
+	if q != p {
+		out = append(out, q)
+	}
+	return out
+}
+
+// resolved is p through its links, cleaned, or "" when it cannot be
+// resolved.
+func (req *Request) resolved(p string) string {
+	if v, err := req.Resolve(p); err == nil && v != "" {
+		return path.Clean(v)
+	}
+	return ""
+}
+
+// addHostSettings adds a host's settings file or directory h (a
+// directory ends in "/"), its dedicated directory, and its tail under
+// one of bases (the project roots and the home).
+func (o *ownPaths) addHostSettings(r *Request, h string, bases []string) {
+	d := path.Clean(h)
+	if strings.HasSuffix(h, "/") {
+		o.hostDirs = append(o.hostDirs, r.pathForms(d)...)
+	} else {
+		o.hostFiles = append(o.hostFiles, r.pathForms(d)...)
+	}
+	if c := path.Dir(d); dedicatedDir(c, bases) {
+		o.containers = append(o.containers, r.pathForms(c)...)
+	}
+	for _, b := range bases {
+		if b != "" && b != "/" && b != "." && strings.HasPrefix(h, b+"/") {
+			o.tails = append(o.tails, h[len(b):])
+			break
+		}
+	}
+}
+
+// dedicatedDir: a directory that holds host settings and nothing of the
+// user's at large (.claude, ~/.codex, .opencode), so deleting or moving
+// it is deleting the settings; not one of bases (the project roots and
+// the home) or one of their ancestors.
+func dedicatedDir(d string, bases []string) bool {
+	for _, b := range bases {
+		if b != "" && b != "." && under(b, d) {
+			return false
+		}
+	}
+	return !oneOf(d, "/|.")
+}
+
+// ownFiles lists atreides's own files as the request names them (its
+// binary, configuration, state and hosts' settings), built once per request.
+func (req *Request) ownFiles() *ownPaths {
+	if req.own != nil {
+		return req.own
+	}
+	r := req
+	o := &ownPaths{}
+	forms := r.pathForms
 	var rawRoots []string
 	for _, b := range []string{r.ProjectRoot, r.Cwd} {
 		if path.IsAbs(b) {
@@ -335,36 +378,10 @@ func (a *analyzer) own() *ownPaths {
 		o.bins = append(o.bins, path.Clean(r.Self)) // resolved already
 		o.bins = append(o.bins, forms(path.Join(path.Dir(r.Self), mcpBinary))...)
 	}
-	// dedicated: a directory that holds host settings and nothing of the
-	// user's at large (.claude, ~/.codex, .opencode), so deleting or
-	// moving it is deleting the settings; not a project root, a home or
-	// one of their ancestors.
-	dedicated := func(d string) bool {
-		for _, b := range append(rawRoots, path.Clean(r.Home)) {
-			if b != "" && b != "." && under(b, d) {
-				return false
-			}
-		}
-		return d != "/" && d != "."
-	}
+	bases := append(rawRoots, path.Clean(r.Home))
 	for _, h := range r.HostSettings {
-		if !path.IsAbs(h) {
-			continue
-		}
-		d := path.Clean(h)
-		if strings.HasSuffix(h, "/") {
-			o.hostDirs = append(o.hostDirs, forms(d)...)
-		} else {
-			o.hostFiles = append(o.hostFiles, forms(d)...)
-		}
-		if c := path.Dir(d); dedicated(c) {
-			o.containers = append(o.containers, forms(c)...)
-		}
-		for _, b := range append(rawRoots, path.Clean(r.Home)) {
-			if b != "" && b != "/" && b != "." && strings.HasPrefix(h, b+"/") {
-				o.tails = append(o.tails, h[len(b):])
-				break
-			}
+		if path.IsAbs(h) {
+			o.addHostSettings(r, h, bases)
 		}
 	}
 	o.pathDirsOf = func() []string {
@@ -409,11 +426,11 @@ func lowerAll(ps []string) {
 // ownWrite judges a write, creation, move, deletion or mode change of
 // the absolute, cleaned path p by command c (nil for a redirection or
 // a file tool).
-func (a *analyzer) ownWrite(c *Cmd, p string) {
+func (a selfJudge) ownWrite(c *Cmd, p string) {
 	if p == "" || !path.IsAbs(p) {
 		return
 	}
-	if c != nil && (c.Name == "mkdir" || c.Name == "touch") {
+	if c != nil && (oneOf(c.Name, "mkdir|touch")) {
 		// Creating a directory or an empty file, or touching a time
 		// stamp, changes no setting.
 		return
@@ -422,15 +439,15 @@ func (a *analyzer) ownWrite(c *Cmd, p string) {
 	if c != nil {
 		detail = c.Name + " changes " + p
 	}
-	o := a.own()
-	fp := a.fold(p)
+	o := a.req.ownFiles()
+	fp := foldPath(p)
 	switch {
-	case a.ownConfig(o, fp) && !taskDocument(p):
-		a.fire("self.config-write", c, detail)
+	case ownConfig(o, fp) && !taskDocument(p):
+		a.fire(ruleSelfConfigWrite, c, detail)
 	case oneOfPaths(fp, o.bins) || onPath(o, fp):
-		a.fire("self.binary-write", c, detail)
+		a.fire(ruleSelfBinaryWrite, c, detail)
 	case oneOfPaths(fp, o.hostFiles) || oneOfPaths(fp, o.containers) || underAny(fp, o.hostDirs):
-		a.fire("self.host-settings", c, detail)
+		a.fire(ruleSelfHostSettings, c, detail)
 	}
 }
 
@@ -438,7 +455,7 @@ func (a *analyzer) ownWrite(c *Cmd, p string) {
 // configuration directory, or the .atreides directory of the project, the
 // working directory or one of their ancestors (project.Root finds the
 // nearest one walking up).
-func (a *analyzer) ownConfig(o *ownPaths, p string) bool {
+func ownConfig(o *ownPaths, p string) bool {
 	if underAny(p, o.trees) {
 		return true
 	}
@@ -478,7 +495,7 @@ func taskDocument(p string) bool {
 		return false
 	}
 	dir = path.Clean(dir)
-	if kind := path.Base(dir); kind != "plans" && kind != "reports" {
+	if kind := path.Base(dir); !oneOf(kind, "plans|reports") {
 		return false
 	}
 	n, slug, ok := strings.Cut(path.Base(path.Dir(dir)), "_")
@@ -495,13 +512,13 @@ func taskDocument(p string) bool {
 
 // ownWriteTarget judges the file a write names against atreides's own
 // files, however much of it is known.
-func (a *analyzer) ownWriteTarget(c *Cmd, w word, sc *scope) {
+func (a selfJudge) ownWriteTarget(c *Cmd, w word, sc *scope) {
 	switch {
 	case w.proc != nil:
 	case w.dyn:
 		a.ownWriteWord(c, w, sc)
 	default:
-		if p, ok := a.canon(w.s, sc); ok {
+		if p, ok := a.files().canon(w.s, sc); ok {
 			a.ownWrite(c, p)
 		} else {
 			a.ownWriteRel(c, w.s)
@@ -512,9 +529,9 @@ func (a *analyzer) ownWriteTarget(c *Cmd, w word, sc *scope) {
 // ownWriteWord judges a write target that is not fully known: the value
 // the guard computed for it, else the directory its literal part names
 // (`> .atreides/$f` writes somewhere in .atreides).
-func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
+func (a selfJudge) ownWriteWord(c *Cmd, w word, sc *scope) {
 	if w.hasGuess {
-		if p, ok := a.canon(w.guess, sc); ok {
+		if p, ok := a.files().canon(w.guess, sc); ok {
 			a.ownWrite(c, p)
 		}
 		return
@@ -522,8 +539,8 @@ func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
 	if i := strings.LastIndexByte(w.s, 0); i >= 0 {
 		// $OLDPWD/.atreides/config.yaml, $BIN/atreides: whatever the
 		// unknown part, the known end names a protected path.
-		if id := a.ownTail(a.fold(path.Clean("/"+w.s[i+1:])), a.own(), true); id != "" {
-			a.fire(id, c, a.writer(c)+" "+w.display()+", whatever the part computed at run time")
+		if id, ok := ownTail(foldPath(path.Clean("/"+w.s[i+1:])), a.req.ownFiles(), true); ok {
+			a.fire(id, c, writerOf(c)+" "+w.display()+", whatever the part computed at run time")
 			return
 		}
 	}
@@ -532,13 +549,13 @@ func (a *analyzer) ownWriteWord(c *Cmd, w word, sc *scope) {
 	if i <= 0 {
 		return
 	}
-	if p, ok := a.canon(prefix[:i], sc); ok {
+	if p, ok := a.files().canon(prefix[:i], sc); ok {
 		a.ownWrite(c, p)
 	}
 }
 
-// writer names what writes, for a reason.
-func (a *analyzer) writer(c *Cmd) string {
+// writerOf names what writes, for a reason.
+func writerOf(c *Cmd) string {
 	if c == nil {
 		return "writes"
 	}
@@ -547,13 +564,13 @@ func (a *analyzer) writer(c *Cmd) string {
 
 // ownWriteRel judges a relative write target when the working directory
 // is unknown: a path through a .atreides directory is atreides's.
-func (a *analyzer) ownWriteRel(c *Cmd, s string) {
+func (a selfJudge) ownWriteRel(c *Cmd, s string) {
 	s = path.Clean(s)
 	if taskDocument(s) {
 		return
 	}
-	if id := a.ownTail(a.fold(path.Clean("/"+s)), a.own(), false); id != "" {
-		a.fire(id, c, a.writer(c)+" "+s+" (in a directory the guard cannot determine)")
+	if id, ok := ownTail(foldPath(path.Clean("/"+s)), a.req.ownFiles(), false); ok {
+		a.fire(id, c, writerOf(c)+" "+s+" (in a directory the guard cannot determine)")
 	}
 }
 

@@ -2,6 +2,8 @@ package guard
 
 import (
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Wrappers that run a command later (at, batch, systemd-run, tmux,
@@ -131,7 +133,7 @@ func suCommand(args []word) (word, bool) {
 	var code word
 	found := false
 	suOpts.scan(args, true, func(name string, v word) {
-		if name == "-c" || name == "--command" || name == "--session-command" {
+		if oneOf(name, "-c|--command|--session-command") {
 			code, found = v, true
 		}
 	})
@@ -140,10 +142,10 @@ func suCommand(args []word) (word, bool) {
 
 func hSu(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	if code, ok := suCommand(c.Args); ok {
-		a.fire("privilege.sudo", c, "")
+		a.fire(rulePrivilegeSudo, c, "")
 		return a.runText(c, code, sc.clone(), depth, "su -c")
 	}
-	a.fire("privilege.root-shell", c, "")
+	a.fire(rulePrivilegeRootShell, c, "")
 	return feed{t: tUnknown}
 }
 
@@ -152,12 +154,12 @@ func hSu(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed
 func hRunuser(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	user := false
 	rest := suOpts.scan(c.Args, false, func(name string, v word) {
-		user = user || name == "-u" || name == "--user"
+		user = user || oneOf(name, "-u|--user")
 	})
-	a.fire("privilege.sudo", c, "")
+	a.fire(rulePrivilegeSudo, c, "")
 	if user {
 		if len(rest) == 0 {
-			a.fire("privilege.root-shell", c, "")
+			a.fire(rulePrivilegeRootShell, c, "")
 			return feed{t: tUnknown}
 		}
 		return a.exec(rest, env, external(sc, c.Name), depth, in)
@@ -165,7 +167,7 @@ func hRunuser(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in
 	if code, ok := suCommand(c.Args); ok {
 		return a.runText(c, code, sc.clone(), depth, "runuser -c")
 	}
-	a.fire("privilege.root-shell", c, "")
+	a.fire(rulePrivilegeRootShell, c, "")
 	return feed{t: tUnknown}
 }
 
@@ -176,7 +178,7 @@ func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 	var code word
 	found := false
 	get := func(name string, v word) {
-		if name == "-c" || name == "--command" {
+		if oneOf(name, "-c|--command") {
 			code, found = v, true
 		}
 	}
@@ -229,12 +231,12 @@ func hSystemdRun(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int,
 	inner := external(sc, c.Name).clone()
 	switch {
 	case hasDir:
-		inner = a.chdir(inner, dir)
+		inner = a.req.chdir(inner, dir)
 	case same:
 	case user:
-		inner = a.chdir(inner, lit(a.req.Home))
+		inner = a.req.chdir(inner, lit(a.req.Home))
 	default:
-		inner = a.chdir(inner, lit("/"))
+		inner = a.req.chdir(inner, lit("/"))
 	}
 	return a.exec(rest, env, inner, depth, in)
 }
@@ -287,7 +289,7 @@ func hFlock(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 	var code word
 	found := false
 	rest := o.scan(c.Args, false, func(name string, v word) {
-		if name == "-c" || name == "--command" {
+		if oneOf(name, "-c|--command") {
 			code, found = v, true
 		}
 	})
@@ -306,7 +308,7 @@ func hChrt(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	o := optScan{valued: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}}
 	pid := false
 	rest := o.scan(c.Args, false, func(name string, v word) {
-		pid = pid || name == "-p" || name == "--pid" || name == "-m" || name == "--max"
+		pid = pid || oneOf(name, "-p|--pid|-m|--max")
 	})
 	if pid {
 		return feed{}
@@ -354,23 +356,23 @@ func hTmux(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	for len(rest) > 0 {
 		end := len(rest)
 		for k, w := range rest {
-			if !w.dyn && (w.s == ";" || w.s == `\;`) {
+			if !w.dyn && (oneOf(w.s, ";|\\;")) {
 				end = k
 				break
 			}
 		}
-		a.tmuxCommand(c, rest[:end], env, sc, depth)
+		a.code().tmuxCommand(c, rest[:end], env, sc, depth)
 		rest = at(rest, end+1)
 	}
 	return feed{t: tUnknown}
 }
 
-func (a *analyzer) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *scope, depth int) {
+func (a codeJudge) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *scope, depth int) {
 	if len(argv) == 0 || argv[0].dyn {
 		return
 	}
 	sub := argv[0].s
-	if sub == "send-keys" || sub == "send" {
+	if oneOf(sub, "send-keys|send") {
 		a.tmuxKeys(c, argv[1:], sc, depth)
 		return
 	}
@@ -380,15 +382,15 @@ func (a *analyzer) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *sco
 	}
 	inner := sc.clone()
 	ops := optScan{valued: spec.valued}.scan(argv[1:], false, func(name string, v word) {
-		if name == "-c" && sub != "run-shell" && sub != "run" {
-			inner = a.chdir(inner, v)
+		if name == "-c" && !oneOf(sub, "run-shell|run") {
+			inner = a.req.chdir(inner, v)
 		}
 	})
 	if spec.arg >= len(ops) {
 		return // the default shell: interactive
 	}
 	ops = ops[spec.arg:]
-	if sub == "if-shell" || sub == "if" {
+	if oneOf(sub, "if-shell|if") {
 		ops = ops[:1]
 	}
 	if len(ops) == 1 {
@@ -401,7 +403,7 @@ func (a *analyzer) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *sco
 
 // tmuxKeys judges what send-keys types: key names that end a line (Enter,
 // C-m, C-j, KPEnter) submit it, C-c discards it, Space and Tab are blanks.
-func (a *analyzer) tmuxKeys(c *Cmd, args []word, sc *scope, depth int) {
+func (a codeJudge) tmuxKeys(c *Cmd, args []word, sc *scope, depth int) {
 	literal := false
 	keys := optScan{valued: "cNt"}.scan(args, false, func(name string, v word) {
 		literal = literal || name == "-l"
@@ -506,7 +508,7 @@ func hScreen(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 // \r, \NNN, ^M).
 func screenText(s string) string {
 	s = strings.NewReplacer("^M", "\n", "^J", "\n", `\r`, "\n").Replace(s)
-	return ansiC(s)
+	return shell.ANSIC(s)
 }
 
 // bwrapValues are bubblewrap options and the number of values they take.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/doctor"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/session"
@@ -74,10 +75,10 @@ func (s *Settings) configProblems(*engine.Call) []string {
 }
 
 // installProblems reports what doctor finds wrong with the installation
-// for the event's host (see [Process.InstallProblems]).
+// for the event's host ([doctor.InstallProblems]).
 func (s *Settings) installProblems(c *engine.Call) []string {
-	if s.proc == nil || s.proc.InstallProblems == nil {
-		return nil
+	if s.proc == nil {
+		return nil // not a hook's runtime: no host's installation to judge
 	}
-	return s.proc.InstallProblems(s.root, c.Event.Host)
+	return doctor.InstallProblems(s.root, c.Event.Host)
 }

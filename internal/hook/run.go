@@ -10,12 +10,14 @@ import (
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/export"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/outbox"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/spans"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // MaxPayload bounds what a hook reads from stdin; a larger payload is
@@ -218,14 +220,14 @@ func runEngine(ctx context.Context, run *hookRun, root string, s *Settings, log 
 // transaction's exclusive one would keep waiting. Every failure goes to
 // the project log; the host's answer never depends on it.
 func exportAtEnd(root string, s *Settings, log *project.Log, ev *event.Event) {
-	if ev.Kind != event.SessionEnd || s.proc == nil || s.proc.Export == nil {
+	if ev.Kind != event.SessionEnd || s.proc == nil {
 		return
 	}
 	c, err := s.Config()
 	if err != nil || !c.Export.OnSessionEnd {
 		return
 	}
-	if err := s.proc.Export(root, c, ev.SessionID); err != nil {
+	if err := export.Write(context.Background(), root, c, view.OptionsOf(c, policy.ConfigDir()), ev.SessionID, Version()); err != nil {
 		log.Logf("export at session end: %v", err)
 	}
 }

@@ -122,6 +122,8 @@ var rules = []rule{
 		"the engine and the state serve every feature; a feature plugs into them, never the reverse"},
 	{features, wiring,
 		"a feature reads what it needs of the host from the event; the command line and the installer put features together, not the reverse"},
+	{set{"internal/shell"}, set{"internal/..."},
+		"the shell model is pure: it says what a command does and judges nothing, so it knows no rule, policy or configuration"},
 	{set{"internal/hook"}, set{"internal/cli"},
 		"the hook runtime serves the commands; it never reaches back into the command line"},
 	{set{"internal/..."}, set{"cmd/..."},

@@ -18,12 +18,12 @@ import (
 // ceiling fails; one under it says so, so the ceiling is lowered as the
 // house improves and never rises again unnoticed.
 var ceilings = map[string]int{
-	"internal packages internal/cli imports":           25,
+	"internal packages internal/cli imports":           23,
 	"Default*Options functions":                        0,
-	"rule ids written as strings (fire(\"...\"))":      163,
-	"methods of the largest receiver type":             185,
-	"guard functions of cyclomatic complexity over 30": 25,
-	"guard mean cyclomatic complexity, in hundredths":  819,
+	"rule ids written as strings (fire(\"...\"))":      0,
+	"methods of the largest receiver type":             60,
+	"guard functions of cyclomatic complexity over 30": 10,
+	"guard mean cyclomatic complexity, in hundredths":  650,
 }
 
 // source is one parsed non-test file of the module.
@@ -218,4 +218,23 @@ func cyclomatic(fn *ast.FuncDecl) int {
 		return true
 	})
 	return c
+}
+
+// TestCyclomatic: the counter gives gocyclo's figure on known shapes.
+func TestCyclomatic(t *testing.T) {
+	for src, want := range map[string]int{
+		"func f() {}": 1,
+		"func f(a, b bool) { if a && b || a {} }":                                         4,
+		"func f(x int) { switch x { case 1: case 2, 3: default: } }":                      3,
+		"func f(s []int) { for range s { go func() { if true {} }() } }":                  3,
+		"func f(c chan int) { select { case <-c: default: }; for i := 0; i < 1; i++ {} }": 3,
+	} {
+		file, err := parser.ParseFile(token.NewFileSet(), "x.go", "package x\n"+src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cyclomatic(file.Decls[0].(*ast.FuncDecl)); got != want {
+			t.Errorf("%s: %d, want %d", src, got, want)
+		}
+	}
 }

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
 )
 
 // realistic is a long session of a busy project: a full history, 12
@@ -19,7 +22,7 @@ func realistic() (*state.Session, *state.Project) {
 		s.Phase.Set([]string{state.PhaseImplementation, state.PhaseVerification}[i%2], "edit x.go", t0)
 	}
 	for i := range 3 {
-		s.Strikes.Add("shell", fmt.Sprintf("make t%d", i), state.StrikeError{Class: "test", Time: t0})
+		strikes.Key.Of(s).Add("shell", fmt.Sprintf("make t%d", i), strikes.StrikeError{Class: "test", Time: t0})
 	}
 	for i := range 10 {
 		s.Todos.Agent = append(s.Todos.Agent, state.AgentTodo{Content: fmt.Sprintf("step %d of the plan", i), Status: "pending"})
@@ -28,7 +31,7 @@ func realistic() (*state.Session, *state.Project) {
 		p.AddTodo(state.NewTodo{Title: fmt.Sprintf("todo %d", i)}, t0)
 	}
 	for i := range 7 {
-		s.Delegation.Agents = append(s.Delegation.Agents, state.Delegation{ID: fmt.Sprint("a", i+2), Type: "explore", Depth: 1, Started: t0, Stopped: t0, Outcome: "ok"})
+		subagents.Key.Of(s).Agents = append(subagents.Key.Of(s).Agents, subagents.Delegation{ID: fmt.Sprint("a", i+2), Type: "explore", Depth: 1, Started: t0, Stopped: t0, Outcome: "ok"})
 	}
 	for i := range 19 {
 		p.Background.Tasks = append(p.Background.Tasks, state.BgTask{ID: fmt.Sprint("bg-", i+2), Status: "completed"})
@@ -45,7 +48,7 @@ func BenchmarkTakeDiff(b *testing.B) {
 		groups state.Groups
 	}{
 		{"all groups", state.AllGroups},
-		{"post_tool groups", state.GroupHistory | state.GroupPhase | state.GroupStrikes | state.GroupAgentTodos | state.GroupStop | state.GroupContext},
+		{"post_tool groups", state.GroupHistory | state.GroupPhase | strikes.Key.Group() | state.GroupAgentTodos | collector.StateKey.Group()},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s, p := realistic()

@@ -5,8 +5,11 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
 )
 
 // maxPart bounds a free-text part of a mark (a command, a todo's text); the
@@ -43,8 +46,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 	}
 	// One backing array for every list.
 	n := 0
-	if b.has(state.GroupStrikes) {
-		n += len(s.Strikes.Targets)
+	if b.has(strikes.Key.Group()) {
+		n += len(strikes.Key.Of(s).Targets)
 	}
 	if b.has(state.GroupAgentTodos) {
 		n += len(s.Todos.Agent)
@@ -52,8 +55,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 	if b.has(state.GroupTodos) {
 		n += len(p.Todos)
 	}
-	if b.has(state.GroupDelegation) {
-		n += len(s.Delegation.Agents)
+	if b.has(subagents.Key.Group()) {
+		n += len(subagents.Key.Of(s).Agents)
 	}
 	if b.has(state.GroupBackground) {
 		n += len(p.Background.Tasks)
@@ -72,8 +75,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 		}
 		return all[start:len(all):len(all)]
 	}
-	b.strikes = take(state.GroupStrikes, len(s.Strikes.Targets), func(i int) item {
-		k := &s.Strikes.Targets[i]
+	b.strikes = take(strikes.Key.Group(), len(strikes.Key.Of(s).Targets), func(i int) item {
+		k := &strikes.Key.Of(s).Targets[i]
 		return item{key: k.Tool, s: k.Target, n: k.Count}
 	})
 	b.agentTodos = take(state.GroupAgentTodos, len(s.Todos.Agent), func(i int) item {
@@ -84,8 +87,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 		t := &p.Todos[i]
 		return item{key: t.Title, n: t.ID, s: t.Status}
 	})
-	b.delegations = take(state.GroupDelegation, len(s.Delegation.Agents), func(i int) item {
-		d := &s.Delegation.Agents[i]
+	b.delegations = take(subagents.Key.Group(), len(subagents.Key.Of(s).Agents), func(i int) item {
+		d := &subagents.Key.Of(s).Agents[i]
 		return item{key: d.ID, n: b2i(d.Running())}
 	})
 	b.background = take(state.GroupBackground, len(p.Background.Tasks), func(i int) item {
@@ -110,9 +113,9 @@ func Diff(b *Before, s *state.Session, p *state.Project) []event.Mark {
 	if s.Counters.Failed > b.failed {
 		add(event.MarkToolFailed, failedText(s))
 	}
-	if b.has(state.GroupStrikes) {
-		for i := range s.Strikes.Targets {
-			k := &s.Strikes.Targets[i]
+	if b.has(strikes.Key.Group()) {
+		for i := range strikes.Key.Of(s).Targets {
+			k := &strikes.Key.Of(s).Targets[i]
 			old, ok := find(b.strikes, i, func(it *item) bool { return it.key == k.Tool && it.s == k.Target })
 			if k.Count >= 2 && (!ok || k.Count > old.n) {
 				add(event.MarkStrike, fmt.Sprintf("%s failed %d times (%s)", describe(s, k.Tool, k.Target), k.Count, k.Class))
@@ -131,7 +134,7 @@ func Diff(b *Before, s *state.Session, p *state.Project) []event.Mark {
 	if s.Counters.Compacts > b.compacts {
 		add(event.MarkCompaction, compactionText(b, s))
 	}
-	if b.has(state.GroupDelegation) {
+	if b.has(subagents.Key.Group()) {
 		delegations(b, s, add)
 	}
 	if b.has(state.GroupBackground) {
@@ -180,7 +183,7 @@ func failedText(s *state.Session) string {
 func escalationText(b *Before, s *state.Session) string {
 	for i := range b.strikes {
 		old := &b.strikes[i]
-		if s.Strikes.Find(old.key, old.s) == nil {
+		if strikes.Key.Of(s).Find(old.key, old.s) == nil {
 			return fmt.Sprintf("%s failed %d times in a row", describe(s, old.key, old.s), old.n+1)
 		}
 	}
@@ -188,8 +191,8 @@ func escalationText(b *Before, s *state.Session) string {
 }
 
 func compactionText(b *Before, s *state.Session) string {
-	snap := s.Memory.Snapshot
-	if !b.has(state.GroupMemory) || snap == nil {
+	snap := compaction.Key.Of(s).Snapshot
+	if !b.has(compaction.Key.Group()) || snap == nil {
 		return "context compacted"
 	}
 	text := "context compacted"
@@ -253,8 +256,8 @@ func projectTodos(b *Before, p *state.Project, add func(kind, text string)) {
 }
 
 func delegations(b *Before, s *state.Session, add func(kind, text string)) {
-	for i := range s.Delegation.Agents {
-		d := &s.Delegation.Agents[i]
+	for i := range subagents.Key.Of(s).Agents {
+		d := &subagents.Key.Of(s).Agents[i]
 		old, ok := find(b.delegations, i, func(it *item) bool { return it.key == d.ID })
 		stopped := !d.Running() && (!ok || old.n == 1)
 		if ok && !stopped {

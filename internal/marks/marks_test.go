@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
 )
 
 var t0 = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
@@ -20,9 +23,9 @@ func base() (*state.Session, *state.Project) {
 	s.Phase.Set(state.PhaseExploration, "read x.go", t0)
 	s.AddCall(state.ToolCall{Time: t0, Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed"})
 	s.Counters.Failed = 1
-	s.Strikes.Add("shell", "go test ./...", state.StrikeError{Class: "compile", Time: t0})
+	strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 	s.Todos.Agent = []state.AgentTodo{{Content: "write tests", Status: "in_progress"}, {Content: "ship", Status: "pending"}}
-	s.Delegation.Agents = []state.Delegation{{ID: "a1", Type: "explore", Depth: 1, Started: t0}}
+	subagents.Key.Of(s).Agents = []subagents.Delegation{{ID: "a1", Type: "explore", Depth: 1, Started: t0}}
 	p := &state.Project{Version: state.ProjectVersion}
 	p.AddTodo(state.NewTodo{Title: "fix the parser"}, t0)
 	p.Background.Tasks = []state.BgTask{{ID: "bg-1", Parent: "s1", Agent: "oracle", Status: "queued"}}
@@ -50,17 +53,17 @@ func TestDiff(t *testing.T) {
 			s.AddCall(state.ToolCall{Tool: "edit", Raw: "Edit", Summary: "x.go", Outcome: "failed"})
 			s.Counters.Failed++
 		}, "tool_failed: Edit `x.go`"},
-		{"strike", state.GroupStrikes | state.GroupHistory, func(s *state.Session, _ *state.Project) {
-			s.Strikes.Add("shell", "go test ./...", state.StrikeError{Class: "compile", Time: t0})
+		{"strike", strikes.Key.Group() | state.GroupHistory, func(s *state.Session, _ *state.Project) {
+			strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 		}, "strike: Bash `go test ./...` failed 2 times (compile)"},
-		{"a first failure is no strike", state.GroupStrikes, func(s *state.Session, _ *state.Project) {
-			s.Strikes.Add("shell", "make", state.StrikeError{Class: "build", Time: t0})
+		{"a first failure is no strike", strikes.Key.Group(), func(s *state.Session, _ *state.Project) {
+			strikes.Key.Of(s).Add("shell", "make", strikes.StrikeError{Class: "build", Time: t0})
 		}, ""},
-		{"a cleared strike is no mark", state.GroupStrikes, func(s *state.Session, _ *state.Project) {
-			s.Strikes.Clear("shell", "go test ./...")
+		{"a cleared strike is no mark", strikes.Key.Group(), func(s *state.Session, _ *state.Project) {
+			strikes.Key.Of(s).Clear("shell", "go test ./...")
 		}, ""},
-		{"escalation", state.GroupStrikes | state.GroupHistory, func(s *state.Session, _ *state.Project) {
-			s.Strikes.Clear("shell", "go test ./...")
+		{"escalation", strikes.Key.Group() | state.GroupHistory, func(s *state.Session, _ *state.Project) {
+			strikes.Key.Of(s).Clear("shell", "go test ./...")
 			s.Counters.Escalations++
 		}, "escalation: Bash `go test ./...` failed 2 times in a row"},
 		{"agent todos", state.GroupAgentTodos, func(s *state.Session, _ *state.Project) {
@@ -76,16 +79,16 @@ func TestDiff(t *testing.T) {
 			p.SetStatus(1, state.TodoDone, t0)
 			p.AddTodo(state.NewTodo{Title: "write docs"}, t0)
 		}, "todo_close: closed #1 (done): fix the parser\ntodo_open: opened #2: write docs"},
-		{"compaction", state.GroupMemory, func(s *state.Session, _ *state.Project) {
+		{"compaction", compaction.Key.Group(), func(s *state.Session, _ *state.Project) {
 			s.Counters.Compacts++
-			s.Memory.Snapshot = &state.Snapshot{Trigger: "auto", Phase: "exploration", Todos: []string{"a", "b"}}
+			compaction.Key.Of(s).Snapshot = &compaction.Snapshot{Trigger: "auto", Phase: "exploration", Todos: []string{"a", "b"}}
 		}, "compaction: context compacted (auto), phase exploration, 2 open todos"},
 		{"compaction without memory", 0, func(s *state.Session, _ *state.Project) {
 			s.Counters.Compacts++
 		}, "compaction: context compacted"},
-		{"delegations", state.GroupDelegation, func(s *state.Session, _ *state.Project) {
-			s.Delegation.Agents[0].Stopped, s.Delegation.Agents[0].Outcome = t0, "completed"
-			s.Delegation.Agents = append(s.Delegation.Agents, state.Delegation{ID: "a2", Type: "oracle", Depth: 2, Started: t0})
+		{"delegations", subagents.Key.Group(), func(s *state.Session, _ *state.Project) {
+			subagents.Key.Of(s).Agents[0].Stopped, subagents.Key.Of(s).Agents[0].Outcome = t0, "completed"
+			subagents.Key.Of(s).Agents = append(subagents.Key.Of(s).Agents, subagents.Delegation{ID: "a2", Type: "oracle", Depth: 2, Started: t0})
 		}, "delegation_stop: explore, depth 1: completed\ndelegation_start: oracle, depth 2"},
 		{"background", state.GroupBackground, func(_ *state.Session, p *state.Project) {
 			p.Background.Tasks[0].Status = "running"
@@ -96,10 +99,10 @@ func TestDiff(t *testing.T) {
 		// state that differs is not looked at.
 		{"groups not loaded", state.GroupHistory, func(s *state.Session, p *state.Project) {
 			s.Phase.Set(state.PhaseVerification, "go test", t0)
-			s.Strikes.Add("shell", "go test ./...", state.StrikeError{Class: "compile", Time: t0})
+			strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 			s.Todos.Agent = nil
 			p.Todos = nil
-			s.Delegation.Agents = nil
+			subagents.Key.Of(s).Agents = nil
 			p.Background.Tasks = nil
 		}, ""},
 		{"no groups", state.NoGroups, func(s *state.Session, _ *state.Project) {
@@ -154,7 +157,7 @@ func TestLongTextIsCut(t *testing.T) {
 func TestTakeIsNotAliased(t *testing.T) {
 	s, p := base()
 	b := Take(s, p, state.AllGroups)
-	s.Strikes.Targets[0].Count = 1 // unchanged
+	strikes.Key.Of(s).Targets[0].Count = 1 // unchanged
 	s.Todos.Agent[0].Status = "completed"
 	p.Background.Tasks[0].Status = "running"
 	want := []event.Mark{

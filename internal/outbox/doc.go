@@ -33,6 +33,6 @@
 // that remain, so the order holds. An entry applied whose removal did not
 // happen (the process was killed between the two) is applied again by the
 // next replay; the caller makes that harmless: the session remembers the
-// ids of its last events (state.Session.Applied) and an event it
+// ids of its last events (engine.Applied) and an event it
 // remembers is not applied twice.
 package outbox

@@ -14,6 +14,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/mcptools"
+	"github.com/atreides-dev/atreides/internal/shell"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -91,21 +92,17 @@ func judge(c *engine.Call, policy Source, hosts Hosts) (event.Result, error) {
 	return toResult(worst), nil
 }
 
+// toResult is the guard's answer as the handler's: an allow says nothing
+// (other handlers may still speak), an ask or a deny keeps its verdict.
 func toResult(r guard.Result) event.Result {
-	var v event.Verdict
-	switch r.Verdict {
-	case guard.Deny:
-		v = event.Deny
-	case guard.Ask:
-		v = event.Ask
-	default:
+	if r.Verdict < event.Ask {
 		return event.Result{}
 	}
 	reason := r.Reason
 	if r.Rule != "" {
 		reason = fmt.Sprintf("atreides blocked this (%s): %s", r.Rule, r.Reason)
 	}
-	return event.Result{Verdict: v, Rule: r.Rule, Reason: reason}
+	return event.Result{Verdict: r.Verdict, Rule: r.Rule, Reason: reason}
 }
 
 // Requests turns a tool call into guard requests: one for a shell command,
@@ -213,13 +210,13 @@ func analysisDeadline(c *engine.Call) time.Time {
 type effectsKey struct{}
 
 // ShellEffects is what the event's shell command writes and whether it
-// verifies (guard.Effects), computed once per event: by the guard's own
+// verifies (shell.Effects), computed once per event: by the guard's own
 // walk when it judged the command, else here, within AnalysisBudget.
 // Handlers that need it call it from Prepare, so the walk runs before the
 // state lock is taken.
-func ShellEffects(c *engine.Call) guard.Effects {
+func ShellEffects(c *engine.Call) shell.Effects {
 	if v, ok := c.Memo.Get(effectsKey{}); ok {
-		return v.(guard.Effects)
+		return v.(shell.Effects)
 	}
 	ev := c.Event
 	cwd := ev.Cwd

@@ -4,11 +4,11 @@
 // is refused until the agent has read it. A file also counts as unread
 // when it changed on disk since the agent last read or wrote it.
 //
-// What an agent has in its context is kept per agent (state.ReadState):
+// What an agent has in its context is kept per agent ([Reads], its group of the session record):
 // a subagent's reads put a file into the subagent's context, not the lead
 // agent's. A file is known once the agent read it with the read tool or a
 // plain shell reader the guard's shell model sees (cat, head, sed -n ...;
-// guard.Effects.Reads), or wrote or edited it with a file tool; a
+// shell.Effects.Reads), or wrote or edited it with a file tool; a
 // compaction forgets the agent's files, since its context no longer holds
 // them, and a stopped subagent's files are dropped. Writes by shell
 // commands do not count: the agent did not see what a formatter or a

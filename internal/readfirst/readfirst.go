@@ -12,7 +12,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Mode is what an unread edit gets.
@@ -58,7 +57,7 @@ func Handler(opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "read-first", Priority: engine.High,
 		Kinds:  []event.Kind{event.PreTool, event.PostTool, event.PostCompact, event.SessionStart, event.SubagentStop},
-		Groups: state.GroupReads,
+		Groups: readsKey.Group(),
 		Prepare: func(c *engine.Call) {
 			if active(c.Event, opts) {
 				c.Memo.Set(filesKey{}, look(c))
@@ -71,7 +70,7 @@ func Handler(opts func() Options) engine.Handler {
 			}
 			v, _ := c.Memo.Get(filesKey{})
 			files, _ := v.([]file)
-			return handle(ev, &c.State.Session.Reads, files, opts().Mode), nil
+			return handle(ev, readsKey.Of(c.State.Session), files, opts().Mode), nil
 		},
 	}
 }
@@ -161,7 +160,7 @@ func realPath(resolve func(string) (string, error), p string) string {
 }
 
 // handle is the check's decision on files found by look.
-func handle(ev *event.Event, rs *state.ReadState, files []file, mode Mode) event.Result {
+func handle(ev *event.Event, rs *Reads, files []file, mode Mode) event.Result {
 	agent := ev.AgentID
 	switch ev.Kind {
 	case event.SessionStart, event.PostCompact, event.SubagentStop:
@@ -177,7 +176,7 @@ func handle(ev *event.Event, rs *state.ReadState, files []file, mode Mode) event
 }
 
 // forget drops an agent's files.
-func forget(rs *state.ReadState, agent string) {
+func forget(rs *Reads, agent string) {
 	kept := rs.Known[:0]
 	for _, k := range rs.Known {
 		if k.Agent != agent {
@@ -189,7 +188,7 @@ func forget(rs *state.ReadState, agent string) {
 
 // judge answers an edit or overwrite: existing files the agent does not
 // know, or that changed since it last did, get a note or a deny.
-func judge(ev *event.Event, rs *state.ReadState, files []file, mode Mode) event.Result {
+func judge(ev *event.Event, rs *Reads, files []file, mode Mode) event.Result {
 	var unread, stale []string
 	for _, f := range files {
 		if !f.exists {

@@ -44,7 +44,7 @@ func Handler(opts func() Options) engine.Handler {
 				return event.Result{}, nil
 			}
 			had := func(e event.Entry) bool {
-				return collector.Delivered(&c.State.Session.Context, c.Event.AgentID, e)
+				return collector.Delivered(collector.StateKey.Of(c.State.Session), c.Event.AgentID, e)
 			}
 			return event.Result{Context: fit(fs, opts().Budget, had)}, nil
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
 )
 
 // benchRun replays a decoded payload through the session handlers with the
@@ -54,7 +55,7 @@ func busySession(l *memLoader) {
 	}
 	for i := range 10 {
 		s.Phase.Set([]string{"exploration", "implementation"}[i%2], "edit", t0)
-		s.Strikes.Add("shell", "cmd"+string(rune('a'+i)), state.StrikeError{Class: "test-failure", Excerpt: "--- FAIL", Time: t0})
+		strikes.Key.Of(s).Add("shell", "cmd"+string(rune('a'+i)), strikes.StrikeError{Class: "test-failure", Excerpt: "--- FAIL", Time: t0})
 	}
 	s.Todos.Agent = []state.AgentTodo{{Content: "a", Status: "pending"}, {Content: "b", Status: "completed"}}
 	l.sessions = map[string][]byte{}

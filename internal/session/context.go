@@ -37,7 +37,7 @@ func StartContext(opts OptionsFunc) engine.Handler {
 		Name: "session-context", Priority: engine.Normal,
 		Kinds: []event.Kind{event.SessionStart},
 		// The open todos, and the rules cache kept in the project.
-		Groups: state.GroupTodos | state.GroupRules,
+		Groups: state.GroupTodos | rulesKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return startContext(c, opts)
 		},
@@ -170,9 +170,10 @@ func startRules(c *engine.Call, o Options) rulesChoice {
 		defaults.note = "no project directory known"
 		return defaults
 	}
-	cache, update := loadRules(root, c.State.Project.Rules, o)
+	rules := rulesKey.Of(c.State.Project)
+	cache, update := loadRules(root, *rules, o)
 	if update != nil {
-		c.State.Project.Rules = update
+		*rules = update
 	}
 	switch {
 	case len(cache.Problems) == 0 && cache.Text != "":

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -66,7 +67,7 @@ func TestStateBlockLongIntent(t *testing.T) {
 	o := testOptions()
 	o.MemoryBudget = 1000
 	held := "Intent big: Big\n" + strings.Repeat("  1. a criterion that goes on and on\n", 40)
-	out := renderState(&state.Snapshot{Time: t0, Todos: []string{"#1 write the report"}}, &state.Project{}, held, nil, nil, o, t0)
+	out := renderState(&compaction.Snapshot{Time: t0, Todos: []string{"#1 write the report"}}, &state.Project{}, held, nil, nil, o, t0)
 	if len(out) > o.MemoryBudget || !strings.Contains(out, "Intent big: Big") || !strings.Contains(out, "more in .atreides/intents.yaml") || !strings.Contains(out, "#1 write the report") {
 		t.Errorf("%d bytes (budget %d):\n%s", len(out), o.MemoryBudget, out)
 	}

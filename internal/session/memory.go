@@ -8,11 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // State block markers: what atreides re-injects after a compaction sits
@@ -68,22 +71,22 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	case event.UserPrompt:
 		return promptAnchor(p, s.ID, ev)
 	case event.PreCompact:
-		s.Memory.Snapshot = takeSnapshot(p, s, ev)
+		compaction.Key.Of(s).Snapshot = takeSnapshot(p, s, ev)
 	case event.SessionStart:
 		if ev.Source != "compact" {
 			return event.Result{}, nil
 		}
-		snap := s.Memory.Snapshot
+		snap := compaction.Key.Of(s).Snapshot
 		if snap == nil || snap.Delivered {
 			// No PreCompact seen (hook missing or failed): the live state
 			// is the next best thing.
 			snap = takeSnapshot(p, s, ev)
 		}
 		o := opts().normalize()
-		tasks, depths := taskItems(&p.Tasks, &s.Task, 0)
+		tasks, depths := taskItems(&p.Tasks, tasks.SessionTaskKey.Of(s), 0)
 		text := renderState(snap, p, heldIntent(c), tasks, depths, o, ev.Time)
-		if s.Memory.Snapshot != nil {
-			s.Memory.Snapshot.Delivered = true
+		if compaction.Key.Of(s).Snapshot != nil {
+			compaction.Key.Of(s).Snapshot.Delivered = true
 		}
 		return event.Result{Context: event.Note("memory", "state", event.Critical, text)}, nil
 	}
@@ -111,8 +114,8 @@ func promptAnchor(p *state.Project, session string, ev *event.Event) (event.Resu
 	return event.Result{}, nil
 }
 
-func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *state.Snapshot {
-	snap := &state.Snapshot{Time: ev.Time, Trigger: ev.Source, Phase: s.Phase.Current}
+func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *compaction.Snapshot {
+	snap := &compaction.Snapshot{Time: ev.Time, Trigger: ev.Source, Phase: s.Phase.Current}
 	for _, it := range pendingTodos(p, s, "") {
 		t := it.Text
 		if it.Source != "atreides" {
@@ -120,7 +123,7 @@ func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *state.Sn
 		}
 		snap.Todos = append(snap.Todos, t)
 	}
-	snap.Strikes = slices.Clone(s.Strikes.Targets)
+	snap.Strikes = slices.Clone(strikes.Key.Of(s).Targets)
 	calls := s.History
 	if len(calls) > snapshotCalls {
 		calls = calls[len(calls)-snapshotCalls:]
@@ -222,7 +225,7 @@ func heldIntent(c *engine.Call) string {
 // (taskItems); depths says how near each is, for the anchors about them.
 // An anchor of p added in another checkout is marked with where, and the
 // block says once what the mark means.
-func renderState(snap *state.Snapshot, p *state.Project, held string, tasks []stateItem, depths map[int]int, o Options, now time.Time) string {
+func renderState(snap *compaction.Snapshot, p *state.Project, held string, tasks []stateItem, depths map[int]int, o Options, now time.Time) string {
 	items := slices.Clone(tasks)
 	elsewhere := false // an anchor was added in another checkout
 	for i, a := range p.Anchors {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // The compaction memory's view of the task board: the task the session
@@ -82,7 +83,7 @@ func neighbourhood(b *state.Tasks, n int) (out []related, depths map[int]int) {
 
 // taskItems are the state block's lines for the session's task and the
 // tasks near it; cur is the session's record (the current phase).
-func taskItems(b *state.Tasks, cur *state.SessionTask, section int) ([]stateItem, map[int]int) {
+func taskItems(b *state.Tasks, cur *tasks.SessionTask, section int) ([]stateItem, map[int]int) {
 	if cur.Number == 0 {
 		return nil, nil
 	}
@@ -100,7 +101,7 @@ func taskItems(b *state.Tasks, cur *state.SessionTask, section int) ([]stateItem
 }
 
 // taskDetail says where the session's task stands: its plan and phase.
-func taskDetail(t *state.Task, cur *state.SessionTask) string {
+func taskDetail(t *state.Task, cur *tasks.SessionTask) string {
 	switch {
 	case cur.Plan == "":
 		return " (no plan yet)"

@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
 )
 
 func TestRenderStateBudget(t *testing.T) {
@@ -26,8 +28,8 @@ func TestRenderStateBudget(t *testing.T) {
 		state.Anchor{ID: 101, Kind: "decision", Priority: "high", Text: "fresh high decision", Created: now.Add(-time.Minute)},
 		state.Anchor{ID: 102, Kind: "decision", Priority: "high", Text: "old high decision", Created: now.Add(-47 * time.Hour)},
 	)
-	snap := &state.Snapshot{Time: now, Phase: "implementation", Todos: []string{"#1 write the report"},
-		Strikes: []state.Strike{{Tool: "shell", Target: "go test ./...", Count: 2, Class: "test-failure"}}}
+	snap := &compaction.Snapshot{Time: now, Phase: "implementation", Todos: []string{"#1 write the report"},
+		Strikes: []strikes.Strike{{Tool: "shell", Target: "go test ./...", Count: 2, Class: "test-failure"}}}
 	for i := range 10 {
 		snap.LastCalls = append(snap.LastCalls, state.ToolCall{Time: now, Raw: "Bash", Outcome: "ok", Summary: fmt.Sprintf("echo %d", i)})
 	}
@@ -67,7 +69,7 @@ func TestStaleAnchorsDropped(t *testing.T) {
 		{ID: 2, Kind: "constraint", Priority: "critical", Text: "stale critical", Created: t0.Add(-49 * time.Hour)},
 		{ID: 3, Kind: "fact", Priority: "low", Text: "fresh low", Created: t0.Add(-47 * time.Hour)},
 	}
-	out := renderState(&state.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", nil, nil, o, t0)
+	out := renderState(&compaction.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", nil, nil, o, t0)
 	if strings.Contains(out, "stale high") {
 		t.Errorf("stale non-critical anchor kept with drop_stale:\n%s", out)
 	}
@@ -153,8 +155,8 @@ func TestRulesCacheAndIdentity(t *testing.T) {
 			t.Errorf("context lacks %q:\n%s", s, event.JoinEntries(r.Context))
 		}
 	}
-	if r.Warning != "" || p.Rules == nil || p.Rules.Text == "" {
-		t.Fatalf("warning %q, cache %+v", r.Warning, p.Rules)
+	if r.Warning != "" || (*rulesKey.Of(p)) == nil || (*rulesKey.Of(p)).Text == "" {
+		t.Fatalf("warning %q, cache %+v", r.Warning, (*rulesKey.Of(p)))
 	}
 	// Same size and mtime: the cache answers, the file is not read again.
 	fi, _ := os.Stat(path)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 )
@@ -120,8 +121,8 @@ func TestMonitor(t *testing.T) {
 		if s.name == "86%: wrap up and compact" {
 			// The live state is fresher at a compaction than any snapshot
 			// taken here: PreCompact takes the one the state block uses.
-			if sess, _ := loader.state(t, "s1"); sess.Memory.Snapshot != nil {
-				t.Errorf("a snapshot taken at a threshold: %+v", sess.Memory.Snapshot)
+			if sess, _ := loader.state(t, "s1"); compaction.Key.Of(sess).Snapshot != nil {
+				t.Errorf("a snapshot taken at a threshold: %+v", compaction.Key.Of(sess).Snapshot)
 			}
 		}
 	}

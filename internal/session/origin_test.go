@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
@@ -117,7 +118,7 @@ func TestEntriesFromElsewhere(t *testing.T) {
 	// After a compaction the state block comes first: said there, the
 	// meaning of the mark is not said again.
 	p = projectAs(t, dir, desktop, none)
-	r, _ := startContext(startCall(t, dir, p, renderState(&state.Snapshot{Time: t0}, p, "", nil, nil, testOptions(), t0)), opts)
+	r, _ := startContext(startCall(t, dir, p, renderState(&compaction.Snapshot{Time: t0}, p, "", nil, nil, testOptions(), t0)), opts)
 	if text := r.Context[0].Text; !strings.Contains(text, "(from machine laptop)") || strings.Contains(text, elsewhereNote) {
 		t.Errorf("the session start after the state block:\n%s", text)
 	}
@@ -135,7 +136,7 @@ func TestEntriesFromElsewhere(t *testing.T) {
 	if strings.Join(pending, "|") != "#3 write the docs" {
 		t.Errorf("the stop gate holds the agent to %q, want its own todo only", pending)
 	}
-	block := renderState(&state.Snapshot{Time: t0}, p, "", nil, nil, testOptions(), t0)
+	block := renderState(&compaction.Snapshot{Time: t0}, p, "", nil, nil, testOptions(), t0)
 	for _, w := range []string{"use pgx (just now; from machine laptop)", elsewhereNote} {
 		if !strings.Contains(block, w) {
 			t.Errorf("the state block lacks %q:\n%s", w, block)

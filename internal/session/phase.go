@@ -34,7 +34,7 @@ func PhaseTracker(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "phase", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.UserPrompt, event.PostTool},
-		Groups: state.GroupPhase | state.GroupWork,
+		Groups: state.GroupPhase | workKey.Group(),
 		Prepare: func(c *engine.Call) {
 			if c.Event.Kind == event.PostTool && c.Event.Tool.Name == event.Shell {
 				policy.ShellEffects(c) // walked outside the lock
@@ -68,7 +68,7 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	case event.UserPrompt:
 		from := s.Phase.Current
 		class := prompt.Classify(promptWords(c))
-		s.Work.Class = string(class)
+		workKey.Of(s).Class = string(class)
 		s.Phase.Set(state.PhaseIntent, promptCause(class), ev.Time)
 		s.Phase.Calls = 0
 		text := phaseText(from, state.PhaseIntent, "", true, opts)

@@ -12,7 +12,7 @@ import (
 // Recorder keeps the session's counters and tool-call history. It runs last
 // so it can record what the other handlers decided, and never blocks.
 func Recorder() engine.Handler {
-	return engine.Handler{Name: "record", Priority: engine.Low, Groups: state.GroupHistory | state.GroupStop, Handle: record}
+	return engine.Handler{Name: "record", Priority: engine.Low, Groups: state.GroupHistory | StopKey.Group(), Handle: record}
 }
 
 func record(c *engine.Call) (event.Result, error) {
@@ -31,7 +31,7 @@ func record(c *engine.Call) (event.Result, error) {
 	switch ev.Kind {
 	case event.UserPrompt:
 		s.Counters.Prompts++
-		s.Stop.Blocks = 0
+		StopKey.Of(s).Blocks = 0
 	case event.PreTool:
 		recordPreTool(s, ev, c.Decision)
 	case event.PostTool:

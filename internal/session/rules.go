@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/atreides-dev/atreides/internal/confined"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // maxRulesFile bounds what is read of a rules file; a longer AGENTS.md is
@@ -34,17 +33,17 @@ const DefaultRules = `- Understand the request before changing code; ask when it
 // check, the checks, the text) comes from that one descriptor, so a file
 // replaced between looking and reading cannot be cached under the other's
 // size and time.
-func loadRules(root string, cache *state.RulesCache, o Options) (*state.RulesCache, *state.RulesCache) {
+func loadRules(root string, cache *RulesCache, o Options) (*RulesCache, *RulesCache) {
 	path := filepath.Join(root, o.RulesFile)
 	key := fmt.Sprintf("%d|%s", o.RulesBudget, strings.Join(o.RulesRequired, ","))
-	problem := func(msg string) (*state.RulesCache, *state.RulesCache) {
-		c := &state.RulesCache{Path: path, Opts: key, Problems: []string{msg}}
+	problem := func(msg string) (*RulesCache, *RulesCache) {
+		c := &RulesCache{Path: path, Opts: key, Problems: []string{msg}}
 		return c, changed(cache, c)
 	}
 	f, err := openRules(root, o.RulesFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		c := &state.RulesCache{Path: path, Opts: key, Missing: true, Problems: []string{o.RulesFile + " not found at the project root"}}
+		c := &RulesCache{Path: path, Opts: key, Missing: true, Problems: []string{o.RulesFile + " not found at the project root"}}
 		return c, changed(cache, c)
 	case errors.Is(err, confined.ErrRefused):
 		return problem(o.RulesFile + " is not a regular file of the project (a link out of it, a pipe or a device)")
@@ -59,7 +58,7 @@ func loadRules(root string, cache *state.RulesCache, o Options) (*state.RulesCac
 	if cache != nil && cache.Path == path && cache.Opts == key && cache.Size == fi.Size() && cache.ModTime.Equal(fi.ModTime()) {
 		return cache, nil
 	}
-	c := &state.RulesCache{Path: path, Opts: key, ModTime: fi.ModTime(), Size: fi.Size()}
+	c := &RulesCache{Path: path, Opts: key, ModTime: fi.ModTime(), Size: fi.Size()}
 	b, err := io.ReadAll(io.LimitReader(f, maxRulesFile+1))
 	switch {
 	case err != nil:
@@ -97,7 +96,7 @@ func openRules(root, rel string) (*os.File, error) {
 	return confined.OpenFile(realRoot, inner, os.O_RDONLY, 0)
 }
 
-func changed(old, c *state.RulesCache) *state.RulesCache {
+func changed(old, c *RulesCache) *RulesCache {
 	if old != nil && old.Path == c.Path && old.Opts == c.Opts && old.ModTime.IsZero() && slicesEqual(old.Problems, c.Problems) {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/strikes"
 )
 
 // The session record (history, strikes, phase transitions) is kept in the
@@ -41,7 +43,7 @@ func TestNoSecretsInState(t *testing.T) {
 		}
 	}
 	stored := string(r.loader.sessions["s1"])
-	if s, _ := r.loader.state(t, "s1"); !strings.Contains(stored, "sshpass") || len(s.Strikes.Targets) == 0 {
+	if s, _ := r.loader.state(t, "s1"); !strings.Contains(stored, "sshpass") || len(strikes.Key.Of(s).Targets) == 0 {
 		t.Fatalf("the test did not record what it meant to: %s", stored)
 	}
 	for _, s := range secrets {

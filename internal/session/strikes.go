@@ -8,7 +8,8 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/sanitize"
-	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // Strikes counts consecutive failures per tool and target (the normalized
@@ -21,7 +22,7 @@ func Strikes(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "strikes", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.PostTool, event.UserPrompt},
-		Groups: state.GroupStrikes | state.GroupStop | state.GroupErrorOutbox,
+		Groups: strikes.Key.Group() | StopKey.Group() | tasks.OutboxKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return strike(c, opts)
 		},
@@ -32,31 +33,31 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	ev, s := c.Event, c.State.Session
 	if ev.Kind == event.UserPrompt {
 		// The user has spoken: an interrupt is answered.
-		s.Stop.Interrupted = false
+		StopKey.Of(s).Interrupted = false
 		return event.Result{}, nil
 	}
 	tool, target := string(ev.Tool.Name), strikeTarget(ev.Tool)
 	text := failureText(ev)
 	failed := ev.Failed || (ev.Tool.Name == event.Shell && strongFailure(ev.Output))
 	if !failed {
-		s.Strikes.Clear(tool, target)
+		strikes.Key.Of(s).Clear(tool, target)
 		return event.Result{}, nil
 	}
 	class, excerpt := classifyError(text)
 	if ev.Interrupted || class == "interrupted" {
 		// Not the agent's failure, and a signal for the stop gate.
-		s.Stop.Interrupted = true
+		StopKey.Of(s).Interrupted = true
 		return event.Result{}, nil
 	}
-	k := s.Strikes.Add(tool, target, state.StrikeError{
+	k := strikes.Key.Of(s).Add(tool, target, strikes.StrikeError{
 		Class: class, Excerpt: sanitize.String(shorten(strings.TrimSpace(excerpt), 160), 200), Time: ev.Time,
 	})
 	o := opts().normalize()
 	switch {
 	case k.Count >= o.EscalateAt:
 		msg := escalation(k, o, ev.HostFacts())
-		s.QueueError(escalationError(k, ev))
-		s.Strikes.Clear(tool, target)
+		tasks.QueueError(s, escalationError(k, ev))
+		strikes.Key.Of(s).Clear(tool, target)
 		s.Counters.Escalations++
 		return event.Result{Context: event.Note("strikes", tool+" "+target, event.High, msg)}, nil
 	case k.Count >= o.WarnAt:
@@ -68,12 +69,12 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 // escalationError is an escalation as the task board's error log keeps
 // it: the strike's class, and the tool and its target as the cause, so
 // the same failing command recurs in one entry.
-func escalationError(k *state.Strike, ev *event.Event) state.ErrorEvent {
+func escalationError(k *strikes.Strike, ev *event.Event) tasks.ErrorEvent {
 	var last string
 	if n := len(k.Errors); n > 0 {
 		last = k.Errors[n-1].Excerpt
 	}
-	e := state.ErrorEvent{
+	e := tasks.ErrorEvent{
 		Type: k.Class, Cause: strings.TrimSpace(k.Tool + " " + k.Target), Agent: ev.AgentID, Time: ev.Time,
 		Message: fmt.Sprintf("%s failed %d times in a row: %s", describeTarget(k), k.Count, last),
 	}
@@ -139,14 +140,14 @@ func isOutputFilter(name string) bool {
 	return false
 }
 
-func describeTarget(k *state.Strike) string {
+func describeTarget(k *strikes.Strike) string {
 	if k.Target == "" {
 		return k.Tool
 	}
 	return fmt.Sprintf("%s `%s`", k.Tool, k.Target)
 }
 
-func warning(k *state.Strike, o Options, host *event.HostFacts) string {
+func warning(k *strikes.Strike, o Options, host *event.HostFacts) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "atreides: %s failed %d times in a row (%s). Do not retry it unchanged.\n", describeTarget(k), k.Count, k.Class)
 	fmt.Fprintf(&b, "Suggestion: %s\n", adviceFor(k.Class))
@@ -154,7 +155,7 @@ func warning(k *state.Strike, o Options, host *event.HostFacts) string {
 	return b.String()
 }
 
-func escalation(k *state.Strike, o Options, host *event.HostFacts) string {
+func escalation(k *strikes.Strike, o Options, host *event.HostFacts) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "atreides escalation: %s failed %d times in a row. STOP repeating it.\n", describeTarget(k), k.Count)
 	b.WriteString("Error history:\n")

@@ -23,15 +23,15 @@ func TestEscalationQueuesAnError(t *testing.T) {
 	for i := range opts.EscalateAt - 1 {
 		fail(i, "go build ./...  | tail -5")
 	}
-	if s, _ := r.loader.state(t, "s1"); len(s.ErrorOutbox) != 0 {
-		t.Fatalf("queued before the escalation: %+v", s.ErrorOutbox)
+	if s, _ := r.loader.state(t, "s1"); len(*tasks.OutboxKey.Of(s)) != 0 {
+		t.Fatalf("queued before the escalation: %+v", *tasks.OutboxKey.Of(s))
 	}
 	fail(opts.EscalateAt, "go build ./...")
 	s, _ := r.loader.state(t, "s1")
-	if len(s.ErrorOutbox) != 1 {
-		t.Fatalf("outbox %+v", s.ErrorOutbox)
+	if len(*tasks.OutboxKey.Of(s)) != 1 {
+		t.Fatalf("outbox %+v", *tasks.OutboxKey.Of(s))
 	}
-	e := s.ErrorOutbox[0]
+	e := (*tasks.OutboxKey.Of(s))[0]
 	if e.Type != "compile-error" || e.Cause != "shell go build ./..." || e.Command != "go build ./..." ||
 		!strings.Contains(e.Message, "failed 3 times in a row: ./main.go:3:2: undefined: foo") || e.Time.IsZero() {
 		t.Fatalf("event %+v", e)

@@ -4,13 +4,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
-func sessionTask() state.SessionTask {
-	return state.SessionTask{Number: 3, Title: "Health endpoint", Plan: ".atreides/specs/3_health-endpoint/plans/implementation-001.md",
+func sessionTask() tasks.SessionTask {
+	return tasks.SessionTask{Number: 3, Title: "Health endpoint", Plan: ".atreides/specs/3_health-endpoint/plans/implementation-001.md",
 		Version: 1, Approved: true, Phase: 2, PhaseTitle: "Phase 2: Wire it", Verify: "go test ./...", Phases: 3, Done: 1}
 }
 
@@ -26,19 +28,19 @@ func TestStopGateTaskPhase(t *testing.T) {
 		return r
 	}
 	for name, tc := range map[string]struct {
-		edit  func(*state.SessionTask)
+		edit  func(*tasks.SessionTask)
 		block bool
 		want  string
 	}{
-		"open phase":      {func(*state.SessionTask) {}, true, "task 3 (Health endpoint), phase 2 of 3: Phase 2: Wire it (verify: `go test ./...`)"},
-		"all phases done": {func(t *state.SessionTask) { t.Phase, t.Done = 0, 3 }, true, "every phase of its plan is completed; mark the task done (`atreides task done 3`)"},
-		"not approved":    {func(t *state.SessionTask) { t.Approved = false }, false, ""},
-		"no plan":         {func(t *state.SessionTask) { *t = state.SessionTask{Number: 3, Approved: true} }, false, ""},
-		"no task":         {func(t *state.SessionTask) { *t = state.SessionTask{} }, false, ""},
+		"open phase":      {func(*tasks.SessionTask) {}, true, "task 3 (Health endpoint), phase 2 of 3: Phase 2: Wire it (verify: `go test ./...`)"},
+		"all phases done": {func(t *tasks.SessionTask) { t.Phase, t.Done = 0, 3 }, true, "every phase of its plan is completed; mark the task done (`atreides task done 3`)"},
+		"not approved":    {func(t *tasks.SessionTask) { t.Approved = false }, false, ""},
+		"no plan":         {func(t *tasks.SessionTask) { *t = tasks.SessionTask{Number: 3, Approved: true} }, false, ""},
+		"no task":         {func(t *tasks.SessionTask) { *t = tasks.SessionTask{} }, false, ""},
 	} {
 		s := state.NewSession("s", "claude", t0)
-		s.Task = sessionTask()
-		tc.edit(&s.Task)
+		*tasks.SessionTaskKey.Of(s) = sessionTask()
+		tc.edit(tasks.SessionTaskKey.Of(s))
 		r := stop(s, false)
 		if r.Block != tc.block || !strings.Contains(r.BlockReason, tc.want) {
 			t.Errorf("%s: block %v, reason %q", name, r.Block, r.BlockReason)
@@ -48,14 +50,15 @@ func TestStopGateTaskPhase(t *testing.T) {
 	// Bounded like any todo: a second stop without progress goes through;
 	// a completed phase is progress.
 	s := state.NewSession("s", "claude", t0)
-	s.Task = sessionTask()
+	*tasks.SessionTaskKey.Of(s) = sessionTask()
 	if !stop(s, false).Block {
 		t.Fatal("first stop not blocked")
 	}
 	if stop(s, true).Block {
 		t.Error("blocked again without progress")
 	}
-	s.Task.Phase, s.Task.PhaseTitle, s.Task.Done = 3, "Phase 3: Docs", 2
+	t2 := tasks.SessionTaskKey.Of(s)
+	t2.Phase, t2.PhaseTitle, t2.Done = 3, "Phase 3: Docs", 2
 	if r := stop(s, true); !r.Block || !strings.Contains(r.BlockReason, "phase 3 of 3") {
 		t.Errorf("a completed phase did not count as progress: %+v", r)
 	}
@@ -92,7 +95,7 @@ func TestMemoryTaskNeighbourhood(t *testing.T) {
 		{ID: 2, Kind: "fact", Priority: "low", Text: "about nothing", Created: t0},
 	}
 	o := testOptions().normalize()
-	out := renderState(&state.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", items, depths, o, t0)
+	out := renderState(&compaction.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", items, depths, o, t0)
 	for _, w := range []string{"Task in progress and the tasks near it:",
 		"- in progress: task 3 [IN PROGRESS] Health endpoint (plan .atreides/specs/3_health-endpoint/plans/implementation-001.md, phase 2 of 3: Phase 2: Wire it)",
 		"- parent: task 1 [IN PROGRESS] Epic"} {
@@ -108,9 +111,9 @@ func TestMemoryTaskNeighbourhood(t *testing.T) {
 	}
 
 	// A tight budget keeps the nearer tasks.
-	full := renderState(&state.Snapshot{Time: t0}, &state.Project{}, "", items, depths, o, t0)
+	full := renderState(&compaction.Snapshot{Time: t0}, &state.Project{}, "", items, depths, o, t0)
 	o.MemoryBudget = len(full) - 20
-	tight := renderState(&state.Snapshot{Time: t0}, &state.Project{}, "", items, depths, o, t0)
+	tight := renderState(&compaction.Snapshot{Time: t0}, &state.Project{}, "", items, depths, o, t0)
 	if !strings.Contains(tight, "Health endpoint") || strings.Contains(tight, "Migration") {
 		t.Errorf("tight budget:\n%s", tight)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // TodoTracker mirrors the agent's own todo list into the session, so that
@@ -213,7 +214,7 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 	for _, box := range uncheckedBoxes(lastMessage) {
 		add("message", box, box)
 	}
-	if text := taskPhaseItem(&s.Task); text != "" {
+	if text := taskPhaseItem(tasks.SessionTaskKey.Of(s)); text != "" {
 		add("plan", text, text)
 	}
 	return out
@@ -223,7 +224,7 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 // progress: its current plan phase, or, once every phase is completed,
 // the task itself. A task without a plan, or whose plan waits for the
 // user's approval, has nothing for the agent to go on with.
-func taskPhaseItem(t *state.SessionTask) string {
+func taskPhaseItem(t *tasks.SessionTask) string {
 	switch {
 	case t.Number == 0 || t.Plan == "" || !t.Approved || t.Phases == 0:
 		return ""
@@ -286,7 +287,7 @@ func finished(p *state.Project, s *state.Session) int {
 			n++
 		}
 	}
-	return n + s.Task.Done
+	return n + tasks.SessionTaskKey.Of(s).Done
 }
 
 func fingerprint(items []pendingItem) string {
@@ -329,7 +330,7 @@ func StopGateWith(opts OptionsFunc, interrupted func(path string) bool) engine.H
 	return engine.Handler{
 		Name: "stop-gate", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.Stop},
-		Groups: state.GroupStop | state.GroupAgentTodos | state.GroupTodos | state.GroupSessionTask,
+		Groups: StopKey.Group() | state.GroupAgentTodos | state.GroupTodos | tasks.SessionTaskKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return stopGate(c, opts, interrupted)
 		},
@@ -338,21 +339,22 @@ func StopGateWith(opts OptionsFunc, interrupted func(path string) bool) engine.H
 
 func stopGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) (event.Result, error) {
 	ev, s := c.Event, c.State.Session
+	st := StopKey.Of(s)
 	if ev.InSubagent() {
 		return event.Result{}, nil
 	}
 	pending := pendingTodos(c.State.Project, s, ev.LastMessage)
 	letGo := func(why string) (event.Result, error) {
-		s.Stop.Blocks = 0
-		s.Stop.GaveUp = why
+		st.Blocks = 0
+		st.GaveUp = why
 		return event.Result{}, nil
 	}
 	if len(pending) == 0 {
 		// A fresh gate; an interrupt lasts until the next prompt.
-		s.Stop = state.StopState{Interrupted: s.Stop.Interrupted}
+		*st = StopState{Interrupted: st.Interrupted}
 		return event.Result{}, nil
 	}
-	if s.Stop.Interrupted {
+	if st.Interrupted {
 		return letGo("the user interrupted")
 	}
 	if asksUser(ev.LastMessage) {
@@ -362,17 +364,17 @@ func stopGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) (
 	done := finished(c.State.Project, s)
 	// Progress is monotonic: fewer open or more finished than at the last
 	// block. Status flips, rewording and reordering are not progress.
-	progress := s.Stop.Fingerprint != "" && (len(pending) < s.Stop.Pending || done > s.Stop.Done)
+	progress := st.Fingerprint != "" && (len(pending) < st.Pending || done > st.Done)
 	if progress {
-		s.Stop.Stagnant = 0
+		st.Stagnant = 0
 	}
 	switch {
 	case ev.StopHookActive && !progress:
 		return letGo("no todo finished since the last block")
-	case s.Stop.Blocks >= o.MaxBlocks:
-		return letGo(fmt.Sprintf("blocked %d times in a row (session.stop.max_blocks)", s.Stop.Blocks))
-	case s.Stop.Stagnant >= o.StagnantTurns:
-		return letGo(fmt.Sprintf("%d blocked stops without progress", s.Stop.Stagnant))
+	case st.Blocks >= o.MaxBlocks:
+		return letGo(fmt.Sprintf("blocked %d times in a row (session.stop.max_blocks)", st.Blocks))
+	case st.Stagnant >= o.StagnantTurns:
+		return letGo(fmt.Sprintf("%d blocked stops without progress", st.Stagnant))
 	}
 	path := ev.TranscriptPath
 	if path == "" {
@@ -381,14 +383,14 @@ func stopGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) (
 	if path != "" && interrupted(path) {
 		return letGo("the user interrupted (transcript)")
 	}
-	s.Stop.Blocks++
-	s.Stop.Stagnant++
-	s.Stop.Pending = len(pending)
-	s.Stop.Done = done
-	s.Stop.Fingerprint = fingerprint(pending)
-	s.Stop.Last = ev.Time
-	s.Stop.GaveUp = ""
-	return event.Result{Block: true, BlockReason: stopReason(pending, s.Stop.Blocks, o.MaxBlocks)}, nil
+	st.Blocks++
+	st.Stagnant++
+	st.Pending = len(pending)
+	st.Done = done
+	st.Fingerprint = fingerprint(pending)
+	st.Last = ev.Time
+	st.GaveUp = ""
+	return event.Result{Block: true, BlockReason: stopReason(pending, st.Blocks, o.MaxBlocks)}, nil
 }
 
 func stopReason(pending []pendingItem, n, max int) string {

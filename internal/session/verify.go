@@ -10,7 +10,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // trackWork updates the work group after a tool call: a call that changed
@@ -18,7 +17,7 @@ import (
 // build or lint run (passing or not: the agent has seen the result)
 // closes it.
 func trackWork(c *engine.Call, act activity, cause string) {
-	w := &c.State.Session.Work
+	w := workKey.Of(c.State.Session)
 	switch act {
 	case actVerify:
 		w.Verified()
@@ -87,7 +86,7 @@ func VerifyGateWith(opts OptionsFunc, interrupted func(path string) bool) engine
 	return engine.Handler{
 		Name: "verify-gate", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.Stop},
-		Groups: state.GroupWork | state.GroupStop,
+		Groups: workKey.Group() | StopKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return verifyGate(c, opts, interrupted), nil
 		},
@@ -96,11 +95,11 @@ func VerifyGateWith(opts OptionsFunc, interrupted func(path string) bool) engine
 
 func verifyGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) event.Result {
 	ev, s := c.Event, c.State.Session
-	w := &s.Work
+	w := workKey.Of(s)
 	switch {
 	case ev.InSubagent(), w.Changes == 0, w.Nudged, c.Decision.Block:
 		return event.Result{}
-	case s.Stop.Interrupted, asksUser(ev.LastMessage):
+	case StopKey.Of(s).Interrupted, asksUser(ev.LastMessage):
 		return event.Result{}
 	case !opts().VerifyBeforeStop:
 		return event.Result{}
@@ -112,7 +111,7 @@ func verifyGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool)
 	return event.Result{Block: true, BlockReason: verifyReason(w)}
 }
 
-func verifyReason(w *state.WorkState) string {
+func verifyReason(w *Work) string {
 	what := w.First
 	if w.Changes > 1 {
 		what += fmt.Sprintf(" and %d more change(s)", w.Changes-1)

@@ -3,8 +3,8 @@ package state
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -68,51 +68,36 @@ func BenchmarkSessionsWalk(b *testing.B) {
 }
 
 // busySession is a session after a long day: a full history, agent todos,
-// strikes, a phase history, a compaction snapshot and pending file
-// snapshots, as the hook of a busy session loads and saves it.
+// strikes, a phase history, a compaction snapshot, pending file snapshots
+// and subagents, as the hook of a busy session loads and saves it. It is
+// the committed record (testdata/session-busy.rec), so that its groups
+// include those of the features, which live in their own packages, and
+// every build measures the same bytes.
 func busySession(id string) *Session {
-	s := NewSession(id, "claude", t0)
-	s.Cwd, s.Transcript = "/home/u/project", "/home/u/.claude/projects/project/"+id+".jsonl"
-	s.Counters = Counters{Events: 4000, Prompts: 40, ToolCalls: 3000, Denied: 12, Asked: 3, Failed: 200, Stops: 40, Compacts: 2}
-	for i := range MaxHistory {
-		s.AddCall(ToolCall{Time: t0.Add(time.Duration(i) * time.Second), ID: fmt.Sprintf("toolu_01ABCDEFGHIJKLMNOP%04d", i), Tool: "shell", Raw: "Bash",
-			Summary: "go test ./internal/... -run 'TestHook' 2>&1 | tail -20", Verdict: "allow", Outcome: "ok", Duration: 900})
+	s, err := DecodeSession(goldenBytes("session-busy.rec"))
+	if err != nil {
+		panic(err)
 	}
-	s.Agents = []Agent{{ID: "a1", Type: "Explore", Started: t0, Stopped: t0.Add(time.Minute)}}
-	for i := range 8 {
-		s.Phase.Set([]string{PhaseExploration, PhaseImplementation}[i%2], "edit internal/x.go", t0)
-	}
-	s.Strikes.Add("shell", "go test ./...", StrikeError{Class: "test-failure", Excerpt: "--- FAIL: TestX (0.00s)", Time: t0})
-	for i := range 10 {
-		s.Todos.Agent = append(s.Todos.Agent, AgentTodo{ID: fmt.Sprint(i), Content: "write the tests for the parser", Status: TodoInProgress, Active: "Writing tests"})
-	}
-	s.Stop = StopState{Blocks: 1, Pending: 3, Done: 2, Fingerprint: "00ff00ff", Last: t0}
-	s.Memory.Snapshot = &Snapshot{Time: t0, Trigger: "auto", Phase: PhaseImplementation, Todos: []string{"#1 a", "#2 b"}, LastCalls: s.History[90:]}
-	s.Governance.Snaps = []Snap{{ToolUseID: "toolu_x", Intent: "I-1", Time: t0,
-		Files: []FileSnap{{Path: "/home/u/project/x.go", Exists: true, Hash: "sha256:0123456789abcdef", Content: strings.Repeat("package x\n", 50), Kept: true}}}}
-	s.Delegation.Agents = []Delegation{{ID: "a1", Type: "Explore", Depth: 1, Path: []string{"main", "Explore"}, Started: t0}}
+	s.ID = id
 	return s
 }
 
 // busyProject is a project with todos, anchors, the AGENTS.md cache and
-// governance in use.
+// governance in use: the committed record (testdata/project-busy.rec).
 func busyProject() *Project {
-	p := &Project{Version: ProjectVersion}
-	for i := range 30 {
-		if _, err := p.AddTodo(NewTodo{Title: fmt.Sprintf("todo number %d of the busy project", i), Session: "s"}, t0); err != nil {
-			panic(err)
-		}
+	p, err := DecodeProject(goldenBytes("project-busy.rec"))
+	if err != nil {
+		panic(err)
 	}
-	for i := range 20 {
-		if _, err := p.AddAnchor(AnchorDecision, AnchorHigh, fmt.Sprintf("decision %d: keep the store in one file", i), "s", t0); err != nil {
-			panic(err)
-		}
-	}
-	p.Rules = &RulesCache{Path: "/home/u/project/AGENTS.md", ModTime: t0, Size: 4000, Text: strings.Repeat("Rules of the project.\n", 180)}
-	p.Governance.Locks = []IntentLock{{Intent: "I-1", Session: "s", Host: "claude", Since: t0, Renewed: t0}}
-	p.Governance.Trace = TraceHead{Seq: 1000, Hash: "sha256:0123456789abcdef0123456789abcdef"}
-	p.Governance.Touch("s", "claude", t0)
 	return p
+}
+
+func goldenBytes(name string) []byte {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // BenchmarkRoundTrip is one hook event's state work for a busy session,
@@ -126,7 +111,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		name   string
 		groups Groups
 	}{
-		{"pre-tool", GroupHistory | GroupStop | GroupAgentTodos | GroupSessionGovernance | GroupGovernance | GroupDelegation},
+		{"pre-tool", GroupHistory | GroupPhase | GroupAgentTodos | GroupGovernance},
 		{"all", AllGroups},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
@@ -166,7 +151,7 @@ func BenchmarkCodec(b *testing.B) {
 	sess, proj := EncodeSession(busySession("s")), EncodeProject(busyProject())
 	b.ReportAllocs()
 	for b.Loop() {
-		l, err := LoadBytes(sess, proj, "s", "claude", t0, GroupHistory|GroupStop|GroupAgentTodos|GroupSessionGovernance|GroupGovernance)
+		l, err := LoadBytes(sess, proj, "s", "claude", t0, GroupHistory|GroupPhase|GroupAgentTodos|GroupGovernance)
 		if err != nil {
 			b.Fatal(err)
 		}

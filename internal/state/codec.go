@@ -56,7 +56,7 @@ func decodeSession(b []byte, groups Groups) (s *Session, rec *raw, err error) {
 	sec, err := splitRecord(b, kindSession, SessionVersion)
 	if err == nil {
 		s = &Session{Version: SessionVersion}
-		err = decodeSections(sessionSections, &sec, groups, s)
+		err = decodeSections(sessionSections[:], &sec, groups, s)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("decode session: %w", err)
@@ -95,7 +95,7 @@ func decodeProject(b []byte, groups Groups) (*Project, *raw, error) {
 	}
 	sec, err := splitRecord(b, kindProject, ProjectVersion)
 	if err == nil {
-		err = decodeSections(projectSections, &sec, groups, p)
+		err = decodeSections(projectSections[:], &sec, groups, p)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("decode project state: %w", err)
@@ -106,7 +106,7 @@ func decodeProject(b []byte, groups Groups) (*Project, *raw, error) {
 // EncodeSession encodes a session for storage, in the current version.
 func EncodeSession(s *Session) []byte {
 	s.Version = SessionVersion
-	b, _ := encodeRecord(kindSession, SessionVersion, sessionSections, s, AllGroups, &raw{}, nil)
+	b, _ := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, AllGroups, &raw{}, nil)
 	return b
 }
 
@@ -114,7 +114,7 @@ func EncodeSession(s *Session) []byte {
 // version.
 func EncodeProject(p *Project) []byte {
 	p.Version = ProjectVersion
-	b, _ := encodeRecord(kindProject, ProjectVersion, projectSections, p, AllGroups, &raw{}, nil)
+	b, _ := encodeRecord(kindProject, ProjectVersion, projectSections[:], p, AllGroups, &raw{}, nil)
 	return b
 }
 

@@ -7,52 +7,11 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
-	"time"
 )
 
 // sessionV1Record is a session record exactly as atreides wrote it with
 // encoding version 1 (produced by that release's Encode; do not edit).
 const sessionV1Record = `{"v":1,"id":"sess-v1","host":"claude","started":"2026-11-20T09:30:00Z","updated":"2026-11-20T10:30:00Z","cwd":"/home/u/p","transcript":"/home/u/.claude/projects/p/sess-v1.jsonl","counters":{"events":12,"prompts":2,"tool_calls":7,"denied":1,"asked":0,"failed":2,"stops":3,"compacts":1,"escalations":1},"history":[{"t":"2026-11-20T09:30:00Z","id":"tu1","tool":"shell","raw":"Bash","summary":"go test ./...","outcome":"failed","ms":900}],"agents":[{"id":"ag1","type":"Explore","started":"2026-11-20T09:30:00Z"}],"stop_blocks":2,"phase":"implementation","phase_calls":4,"transitions":[{"from":"","to":"exploration","cause":"read x.go","t":"2026-11-20T09:30:00Z"},{"from":"exploration","to":"implementation","cause":"edit x.go","t":"2026-11-20T09:31:00Z"}],"strikes":[{"tool":"shell","target":"go test ./...","count":1,"class":"test-failure","errors":[{"class":"test-failure","excerpt":"--- FAIL: TestX","t":"2026-11-20T09:30:00Z"}],"last":"2026-11-20T09:30:00Z"}],"agent_todos":[{"content":"write tests","status":"in_progress","active":"Writing tests"}],"stop":{"pending":1,"done":2,"fp":"00ff","stagnant":1,"last":"2026-11-20T09:30:00Z","gave_up":"x"},"snapshot":{"t":"2026-11-20T09:30:00Z","trigger":"auto","phase":"implementation","todos":["#1 a"],"delivered":true},"interrupted":true,"governance":{"agents":[{"id":"ag1","type":"Explore","depth":1,"started":"2026-11-20T09:30:00Z"}]}}`
-
-func TestDecodeSessionV1(t *testing.T) {
-	s, err := DecodeSession([]byte(sessionV1Record))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t0 := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
-	want := &Session{
-		Version: SessionVersion, ID: "sess-v1", Host: "claude", Started: t0, Updated: t0.Add(time.Hour),
-		Cwd: "/home/u/p", Transcript: "/home/u/.claude/projects/p/sess-v1.jsonl",
-		Counters: Counters{Events: 12, Prompts: 2, ToolCalls: 7, Denied: 1, Failed: 2, Stops: 3, Compacts: 1, Escalations: 1},
-		History:  []ToolCall{{Time: t0, ID: "tu1", Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed", Duration: 900}},
-		Agents:   []Agent{{ID: "ag1", Type: "Explore", Started: t0}},
-		Phase: PhaseState{Current: "implementation", Calls: 4, Transitions: []Transition{
-			{From: "", To: "exploration", Cause: "read x.go", Time: t0},
-			{From: "exploration", To: "implementation", Cause: "edit x.go", Time: t0.Add(time.Minute)},
-		}},
-		Strikes: StrikeState{Targets: []Strike{{Tool: "shell", Target: "go test ./...", Count: 1, Class: "test-failure",
-			Errors: []StrikeError{{Class: "test-failure", Excerpt: "--- FAIL: TestX", Time: t0}}, Last: t0}}},
-		Todos:      TodoState{Agent: []AgentTodo{{Content: "write tests", Status: "in_progress", Active: "Writing tests"}}},
-		Stop:       StopState{Blocks: 2, Interrupted: true, Pending: 1, Done: 2, Fingerprint: "00ff", Stagnant: 1, Last: t0, GaveUp: "x"},
-		Memory:     MemoryState{Snapshot: &Snapshot{Time: t0, Trigger: "auto", Phase: "implementation", Todos: []string{"#1 a"}, Delivered: true}},
-		Delegation: DelegationState{Agents: []Delegation{{ID: "ag1", Type: "Explore", Depth: 1, Started: t0}}},
-	}
-	if !reflect.DeepEqual(s, want) {
-		t.Fatalf("migrated v1 record:\n got %+v\nwant %+v", s, want)
-	}
-	// Written back, it is version 2 and reads back the same.
-	b, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !isBinary(b) {
-		t.Errorf("re-encoded: %s", b)
-	}
-	again, err := DecodeSession(b)
-	if err != nil || !reflect.DeepEqual(again, want) {
-		t.Errorf("v2 round trip: %v\n%+v", err, again)
-	}
-}
 
 func TestDecodeSessionVersions(t *testing.T) {
 	for _, tc := range []struct {

@@ -6,11 +6,15 @@
 // A session is its core (identity, times, counters, subagents) plus its
 // tool-call history and one group per feature (phase, strikes, todos, stop
 // gate, memory, governance); the project is its housekeeping plus todos,
-// anchors, the AGENTS.md cache and governance. A new feature adds a group,
-// not fields to another's. Records are binary (groups.go, sections.go), a
-// section per group: an event decodes the cores and the groups its
-// handlers declare ([Load]), carries the others over byte for byte, and
-// writes back only a record whose bytes changed ([Loaded.Save]). Older
+// anchors, the AGENTS.md cache and governance. A feature keeps its group in
+// its own package: it registers a typed key with the group's section tag
+// and codec ([RegisterSession]) and reads the group through it; state does
+// not know its type (registry.go). Some older groups still live here.
+// Records are binary (groups.go, sections.go), a section per group, each
+// type's fields listed once for both directions (binrec.Codec): an event
+// decodes the cores and the groups its handlers declare ([Load]), carries
+// the others over byte for byte, and writes back only a record whose bytes
+// changed ([Loaded.Save]). Older
 // encodings (JSON, v1.go) are migrated when read and written back in the
 // current one; a newer one is refused with [ErrNewer] and left untouched.
 //

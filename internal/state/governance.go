@@ -172,34 +172,3 @@ func fresh(t, now time.Time) bool {
 	d := now.Sub(t)
 	return d >= 0 && d < TouchEvery
 }
-
-// SessionGovernance is what governance remembers of one session: the
-// file snapshots taken before a write so the ledger can record what
-// changed. (Subagents are the delegation registry's: DelegationState.)
-type SessionGovernance struct {
-	// Snaps are the files a pending tool call may change, hashed before
-	// the call, keyed by tool-use id.
-	Snaps []Snap `json:"snaps,omitempty"`
-}
-
-// Snap is a file's state before a tool call.
-type Snap struct {
-	ToolUseID string     `json:"tool_use_id"`
-	Intent    string     `json:"intent,omitempty"` // the intent the write was allowed under
-	Files     []FileSnap `json:"files"`
-	Time      time.Time  `json:"t"`
-}
-
-// FileSnap is one file before a change. Content is kept only for small
-// files, so the changed line ranges can be computed afterwards.
-type FileSnap struct {
-	Path    string `json:"path"` // absolute
-	Exists  bool   `json:"exists"`
-	Hash    string `json:"hash,omitempty"`
-	Content string `json:"content,omitempty"`
-	Kept    bool   `json:"kept,omitempty"` // Content holds the whole file
-}
-
-// MaxSnaps bounds pending snapshots per session; stale ones (a PostToolUse
-// that never came) are dropped oldest first.
-const MaxSnaps = 16

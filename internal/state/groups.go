@@ -6,6 +6,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/binrec"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Groups is a set of state groups: the parts of a session or project
@@ -18,37 +19,30 @@ type Groups uint32
 // core) and the project's housekeeping (the last prune, a salvage notice)
 // are small and always loaded, so they are not groups.
 const (
-	GroupHistory           Groups = 1 << iota // Session.History
-	GroupPhase                                // Session.Phase
-	GroupStrikes                              // Session.Strikes
-	GroupAgentTodos                           // Session.Todos
-	GroupStop                                 // Session.Stop
-	GroupMemory                               // Session.Memory
-	GroupSessionGovernance                    // Session.Governance
-	GroupContext                              // Session.Context
-	GroupWork                                 // Session.Work
-	GroupReads                                // Session.Reads
-	GroupTodos                                // Project.NextID, Project.Todos
-	GroupAnchors                              // Project.NextAnchor, Project.Anchors
-	GroupRules                                // Project.Rules
-	GroupGovernance                           // Project.Governance
-	GroupBackground                           // Project.Background
-	GroupDelegation                           // Session.Delegation
-	GroupTasks                                // Project.Tasks
-	GroupErrorOutbox                          // Session.ErrorOutbox
-	GroupSessionTask                          // Session.Task
-	GroupApplied                              // Session.Applied
+	GroupHistory    Groups = 1 << iota // Session.History
+	GroupPhase                         // Session.Phase
+	GroupAgentTodos                    // Session.Todos
+	GroupTodos                         // Project.NextID, Project.Todos
+	GroupAnchors                       // Project.NextAnchor, Project.Anchors
+	GroupGovernance                    // Project.Governance
+	GroupBackground                    // Project.Background
+	GroupTasks                         // Project.Tasks
 
+	// groupsFixed is the first group of the registered keys (see
+	// [RegisterSession]).
+	groupsFixed
+)
+
+const (
 	// AllGroups is every group: what readers and commands decode.
-	AllGroups Groups = 1<<iota - 1
+	AllGroups Groups = NoGroups - 1
 
 	// NoGroups is a declaration of none, for a handler that needs no
 	// state beyond the cores: a handler's zero declaration means all.
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"history", "phase", "strikes", "agent todos", "stop", "memory", "session governance",
-	"context", "work", "reads", "todos", "anchors", "rules", "governance", "background", "delegation", "tasks", "error outbox", "session task", "applied"}
+var groupNames = []string{"history", "phase", "agent todos", "todos", "anchors", "governance", "background", "tasks"}
 
 func (g Groups) String() string {
 	var names []string
@@ -78,10 +72,68 @@ const (
 // section is one group's part of a record: its tag is its index in
 // [sessionSections] or [projectSections].
 type section[T any] struct {
-	group Groups // 0: the core, always decoded
-	name  string // for errors and salvage reports
-	put   func(w *binrec.Writer, v *T)
-	get   func(r *binrec.Reader, v *T)
+	group  Groups // 0: the core, always decoded and written
+	name   string // for errors and salvage reports
+	fields func(*T, *binrec.Codec)
+	// zeroFields encodes the group's empty value, when fields of an empty
+	// record does not (a registered key's group, which such a record does
+	// not hold).
+	zeroFields func(*binrec.Codec)
+	// zero is the encoding of an empty group: a section that encodes to
+	// it is left out of the record. It is computed on the first encoding
+	// (setZeros), not when the program starts: every hook pays for
+	// start-up, and most encode nothing.
+	zero string
+}
+
+func newSection[T any](group Groups, name string, fields func(*T, *binrec.Codec)) section[T] {
+	return section[T]{group: group, name: name, fields: fields}
+}
+
+// setZero computes the section's zero.
+func (sec *section[T]) setZero() {
+	if sec.fields == nil {
+		return
+	}
+	w := binrec.Writer{}
+	if sec.zeroFields != nil {
+		sec.zeroFields(binrec.Encoder(&w))
+	} else {
+		sec.fields(new(T), binrec.Encoder(&w))
+	}
+	sec.zero = string(w.B)
+}
+
+// zeros computes every section's zero once, before the first encoding;
+// zerosSet says it has (a key registered after, in a test, computes its
+// own).
+var (
+	zeros    sync.Once
+	zerosSet bool
+)
+
+func setZeros() {
+	for i := range sessionSections {
+		sessionSections[i].setZero()
+	}
+	for i := range projectSections {
+		projectSections[i].setZero()
+	}
+	for i := range tasksSections {
+		tasksSections[i].setZero()
+	}
+	zerosSet = true
+}
+
+// encode appends the section's encoding of v to the Writer of c;
+// nothing for an empty group.
+func (sec *section[T]) encode(c *binrec.Codec, v *T) {
+	w := c.W
+	start := len(w.B)
+	sec.fields(v, c)
+	if sec.group != 0 && string(w.B[start:]) == sec.zero {
+		w.B = w.B[:start]
+	}
 }
 
 // raw is a binary record split into its sections' bytes, by tag.
@@ -139,13 +191,22 @@ func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups
 	for _, b := range old {
 		size += len(b)
 	}
+	zeros.Do(setZeros)
 	w := &binrec.Writer{B: slices.Grow(dst, size+size/4)}
 	w.B = append(w.B, magic, kind)
 	w.Uint(uint64(version))
 	body := binrec.Writer{B: make([]byte, 0, size)}
-	for tag, sec := range secs {
+	c := binrec.Encoder(&body)
+	for tag := range maxSections {
 		body.B = body.B[:0]
-		sec.put(&body, v)
+		if tag >= len(secs) || secs[tag].fields == nil {
+			// A section this build does not know: a newer build's group,
+			// or a feature not linked in.
+			putSection(w, tag, []byte(old[tag]))
+			continue
+		}
+		sec := &secs[tag]
+		sec.encode(c, v)
 		fresh := sec.group == 0 || groups&sec.group != 0
 		if !fresh {
 			if len(body.B) > 0 {
@@ -154,11 +215,6 @@ func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups
 			body.B = append(body.B, old[tag]...)
 		}
 		putSection(w, tag, body.B)
-	}
-	for tag := len(secs); tag < maxSections; tag++ {
-		if old[tag] != "" {
-			putSection(w, tag, []byte(old[tag]))
-		}
 	}
 	w.Uint(endMark)
 	return w.B, nil
@@ -176,7 +232,7 @@ func putSection(w *binrec.Writer, tag int, body []byte) {
 // decodeSections decodes the sections of groups (and the core) into v.
 func decodeSections[T any](secs []section[T], rec *raw, groups Groups, v *T) error {
 	for tag, sec := range secs {
-		if sec.group != 0 && groups&sec.group == 0 || rec[tag] == "" {
+		if sec.fields == nil || sec.group != 0 && groups&sec.group == 0 || rec[tag] == "" {
 			continue
 		}
 		if err := decodeSection(sec, rec[tag], v); err != nil {
@@ -187,8 +243,9 @@ func decodeSections[T any](secs []section[T], rec *raw, groups Groups, v *T) err
 }
 
 func decodeSection[T any](sec section[T], b string, v *T) error {
-	r := binrec.NewReader(b)
-	sec.get(r, v)
+	c := binrec.Decoder(b)
+	r := c.R
+	sec.fields(v, c)
 	if r.Err() == nil && r.Len() > 0 {
 		r.Fail(fmt.Errorf("%d bytes left over", r.Len()))
 	}

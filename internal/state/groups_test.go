@@ -51,12 +51,23 @@ func fill(v reflect.Value, n *int) {
 	}
 }
 
-// TestRecordsKeepEveryField: every field of a session and of the project
-// survives the binary encoding.
+// fillGroups fills the groups of the registered keys: those of the
+// features this test binary links in (golden_test.go imports them all).
+func fillGroups[R record](r *R, keys *[maxSections]*registered[R], n *int) {
+	for _, k := range keys {
+		if k != nil {
+			fill(reflect.ValueOf(k.of(r)).Elem(), n)
+		}
+	}
+}
+
+// TestRecordsKeepEveryField: every field of a session and of the project,
+// and of the features' groups in them, survives the binary encoding.
 func TestRecordsKeepEveryField(t *testing.T) {
 	n := 0
 	var s Session
 	fill(reflect.ValueOf(&s).Elem(), &n)
+	fillGroups(&s, &sessionKeys, &n)
 	s.Version = SessionVersion
 	got, err := DecodeSession(EncodeSession(&s))
 	if err != nil || !reflect.DeepEqual(got, &s) {
@@ -64,6 +75,7 @@ func TestRecordsKeepEveryField(t *testing.T) {
 	}
 	var p Project
 	fill(reflect.ValueOf(&p).Elem(), &n)
+	fillGroups(&p, &projectKeys, &n)
 	p.Version = ProjectVersion
 	// The task board is a record of its own.
 	gott, err := decodeTasks(encodeTasks(&p.Tasks, 0))
@@ -153,9 +165,9 @@ func TestLoadSaveGroups(t *testing.T) {
 			return l.Save(tx)
 		})
 	}
-	if err := run(GroupStop, func(l *Loaded) {
-		if l.Session.History != nil || l.Project.Todos != nil || l.Session.Stop.Pending != 3 || l.Session.Counters.Events != 4000 {
-			t.Errorf("decoded: history %d, todos %d, stop %+v", len(l.Session.History), len(l.Project.Todos), l.Session.Stop)
+	if err := run(GroupPhase, func(l *Loaded) {
+		if l.Session.History != nil || l.Project.Todos != nil || l.Session.Phase.Current != PhaseImplementation || l.Session.Counters.Events != 4000 {
+			t.Errorf("decoded: history %d, todos %d, phase %+v", len(l.Session.History), len(l.Project.Todos), l.Session.Phase)
 		}
 	}); err != nil {
 		t.Fatal(err)
@@ -163,7 +175,7 @@ func TestLoadSaveGroups(t *testing.T) {
 	if sess, proj := stored(t, st); string(sess) != string(sess0) || string(proj) != string(proj0) {
 		t.Error("an event that changed nothing rewrote the records")
 	}
-	if err := run(GroupStop, func(l *Loaded) { l.Session.Counters.Events++; l.Session.Stop.Blocks = 7 }); err != nil {
+	if err := run(GroupPhase, func(l *Loaded) { l.Session.Counters.Events++; l.Session.Phase.Calls = 7 }); err != nil {
 		t.Fatal(err)
 	}
 	sess, proj := stored(t, st)
@@ -173,11 +185,11 @@ func TestLoadSaveGroups(t *testing.T) {
 	got, err := DecodeSession(sess)
 	want := busySession("s")
 	want.Counters.Events++
-	want.Stop.Blocks = 7
+	want.Phase.Calls = 7
 	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("after a stop-only change: %v\n got %+v\nwant %+v", err, got, want)
+		t.Errorf("after a phase-only change: %v\n got %+v\nwant %+v", err, got, want)
 	}
-	err = run(GroupStop, func(l *Loaded) { l.Session.AddCall(ToolCall{Tool: "x"}) })
+	err = run(GroupPhase, func(l *Loaded) { l.Session.AddCall(ToolCall{Tool: "x"}) })
 	if err == nil || !strings.Contains(err.Error(), "history") {
 		t.Errorf("a change to a group not loaded: %v", err)
 	}
@@ -263,8 +275,8 @@ func TestSalvageBinaryProject(t *testing.T) {
 	end := strings.Index(string(b), rec[2]) + len(rec[2])
 	b[end-1], b[end-2] = 0xff, 0xff
 	got, lost := salvageProject(b)
-	if strings.Join(lost, ",") != "anchors" || len(got.Todos) != len(p.Todos) || got.Rules == nil || got.NextAnchor != 0 {
-		t.Errorf("lost %v; todos %d, rules %v", lost, len(got.Todos), got.Rules != nil)
+	if strings.Join(lost, ",") != "anchors" || len(got.Todos) != len(p.Todos) || len(got.Governance.Locks) == 0 || got.NextAnchor != 0 {
+		t.Errorf("lost %v; todos %d, locks %d", lost, len(got.Todos), len(got.Governance.Locks))
 	}
 }
 
@@ -274,7 +286,7 @@ func TestSalvageBinaryProject(t *testing.T) {
 // nothing of the newer groups.
 func TestNewerSectionsKept(t *testing.T) {
 	s := NewSession("s", "claude", time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
-	b, err := encodeRecord(kindSession, SessionVersion, sessionSections, s, AllGroups, &raw{}, nil)
+	b, err := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, AllGroups, &raw{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +297,7 @@ func TestNewerSectionsKept(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a newer section taken for damage: %v", err)
 	}
-	again, err := encodeRecord(kindSession, SessionVersion, sessionSections, s, GroupHistory, &rec, nil)
+	again, err := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, GroupHistory, &rec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +324,7 @@ func TestLoadTasksOnDemand(t *testing.T) {
 		})
 	})
 	update(func(tx *store.Tx) error {
-		l, err := Load(tx, "s", "claude", t0, GroupErrorOutbox)
+		l, err := Load(tx, "s", "claude", t0, GroupPhase)
 		if err != nil {
 			return err
 		}

@@ -123,7 +123,7 @@ func (l *Loaded) Save(tx *store.Tx) error {
 func (l *Loaded) Encode() (session, project []byte, err error) {
 	if l.Session.ID != "" {
 		l.Session.Version = SessionVersion
-		b, err := encodeLoaded(kindSession, SessionVersion, sessionSections, l.Session, l.groups, l.sessRec)
+		b, err := encodeLoaded(kindSession, SessionVersion, sessionSections[:], l.Session, l.groups, l.sessRec)
 		if err != nil {
 			return nil, nil, fmt.Errorf("save session %s: %w", l.Session.ID, err)
 		}
@@ -135,7 +135,7 @@ func (l *Loaded) Encode() (session, project []byte, err error) {
 		return nil, nil, fmt.Errorf("save project state: the tasks group was changed by a handler that did not declare it")
 	}
 	l.Project.Version = ProjectVersion
-	b, err := encodeLoaded(kindProject, ProjectVersion, projectSections, l.Project, l.groups, l.projRec)
+	b, err := encodeLoaded(kindProject, ProjectVersion, projectSections[:], l.Project, l.groups, l.projRec)
 	if err != nil {
 		return nil, nil, fmt.Errorf("save project state: %w", err)
 	}

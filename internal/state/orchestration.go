@@ -53,86 +53,6 @@ func (p *PhaseState) Set(to, cause string, now time.Time) bool {
 	return true
 }
 
-// MaxStrikeErrors bounds the error history kept per strike target.
-const MaxStrikeErrors = 5
-
-// MaxStrikeTargets bounds how many targets are tracked at once; the least
-// recently failed target is dropped first.
-const MaxStrikeTargets = 20
-
-// Strike counts consecutive failures of one tool on one target.
-type Strike struct {
-	Tool   string        `json:"tool"`
-	Target string        `json:"target"` // normalized command or path
-	Count  int           `json:"count"`
-	Class  string        `json:"class,omitempty"` // the last error class
-	Errors []StrikeError `json:"errors,omitempty"`
-	Last   time.Time     `json:"last"`
-}
-
-// StrikeError is one failure in a strike's history.
-type StrikeError struct {
-	Class   string    `json:"class"`
-	Excerpt string    `json:"excerpt"` // short, sanitized
-	Time    time.Time `json:"t"`
-}
-
-// Key identifies the strike's tool and target.
-func (k Strike) Key() string { return k.Tool + "\x00" + k.Target }
-
-// StrikeState is the strike counter's group: the targets failing now.
-type StrikeState struct {
-	Targets []Strike `json:"targets,omitempty"`
-}
-
-// Find returns the strike for the tool and target, or nil.
-func (g *StrikeState) Find(tool, target string) *Strike {
-	for i := range g.Targets {
-		if g.Targets[i].Tool == tool && g.Targets[i].Target == target {
-			return &g.Targets[i]
-		}
-	}
-	return nil
-}
-
-// Add records one failure and returns the updated strike.
-func (g *StrikeState) Add(tool, target string, e StrikeError) *Strike {
-	k := g.Find(tool, target)
-	if k == nil {
-		if len(g.Targets) >= MaxStrikeTargets {
-			oldest := 0
-			for i := range g.Targets {
-				if g.Targets[i].Last.Before(g.Targets[oldest].Last) {
-					oldest = i
-				}
-			}
-			g.Targets = append(g.Targets[:oldest], g.Targets[oldest+1:]...)
-		}
-		g.Targets = append(g.Targets, Strike{Tool: tool, Target: target})
-		k = &g.Targets[len(g.Targets)-1]
-	}
-	k.Count++
-	k.Class = e.Class
-	k.Last = e.Time
-	k.Errors = append(k.Errors, e)
-	if over := len(k.Errors) - MaxStrikeErrors; over > 0 {
-		k.Errors = append(k.Errors[:0], k.Errors[over:]...)
-	}
-	return k
-}
-
-// Clear forgets the strike for the tool and target, reporting whether
-// there was one.
-func (g *StrikeState) Clear(tool, target string) bool {
-	for i := range g.Targets {
-		if g.Targets[i].Tool == tool && g.Targets[i].Target == target {
-			g.Targets = append(g.Targets[:i], g.Targets[i+1:]...)
-			return true
-		}
-	}
-	return false
-}
-
 // AgentTodo is a todo the agent keeps in its host's own todo tool
 // (Claude Code's TodoWrite, or its per-item TaskCreate/TaskUpdate),
 // mirrored so that Stop and compaction see it.
@@ -154,52 +74,6 @@ func (t AgentTodo) Open() bool {
 // host's todo tool last sent it.
 type TodoState struct {
 	Agent []AgentTodo `json:"agent,omitempty"`
-}
-
-// StopState is the stop gate's group: what it remembers between Stop
-// events.
-type StopState struct {
-	// Blocks counts consecutive Stop events that atreides blocked; it
-	// resets when a Stop is let through or the user speaks. Tool calls do
-	// not reset it: an agent always works between two blocked stops, and a
-	// count that reset on every call would never reach its limit.
-	Blocks int `json:"blocks,omitempty"`
-	// Interrupted is set when the user interrupted a tool call and cleared
-	// by the next prompt: a stop after an interrupt is never blocked.
-	Interrupted bool `json:"interrupted,omitempty"`
-	// Pending is how many todos were open at the last blocked stop;
-	// progress means fewer are open now.
-	Pending int `json:"pending,omitempty"`
-	// Done is how many todos were finished (done or cancelled) at the last
-	// blocked stop; progress also means more are finished now.
-	Done int `json:"done,omitempty"`
-	// Fingerprint identifies the open todos at the last blocked stop.
-	Fingerprint string `json:"fp,omitempty"`
-	// Stagnant counts blocked stops in a row without progress; it
-	// survives user prompts and resets only on progress.
-	Stagnant int       `json:"stagnant,omitempty"`
-	Last     time.Time `json:"last,omitzero"`
-	// GaveUp says why the gate last let a stop through despite open
-	// todos, for `atreides status`.
-	GaveUp string `json:"gave_up,omitempty"`
-}
-
-// MemoryState is the memory handler's group: what survives a compaction.
-type MemoryState struct {
-	Snapshot *Snapshot `json:"snapshot,omitempty"`
-}
-
-// Snapshot is the session as it was just before a compaction.
-type Snapshot struct {
-	Time      time.Time  `json:"t"`
-	Trigger   string     `json:"trigger,omitempty"` // manual | auto
-	Phase     string     `json:"phase,omitempty"`
-	Todos     []string   `json:"todos,omitempty"` // open todos, rendered
-	Strikes   []Strike   `json:"strikes,omitempty"`
-	LastCalls []ToolCall `json:"last_calls,omitempty"`
-	// Delivered is set once the snapshot has been re-injected, so that a
-	// later resume does not inject it again.
-	Delivered bool `json:"delivered,omitempty"`
 }
 
 // Anchor priorities, strongest first.
@@ -324,21 +198,4 @@ func (p *Project) RemoveAnchor(id int) error {
 		}
 	}
 	return fmt.Errorf("no anchor #%d", id)
-}
-
-// RulesCache remembers the last AGENTS.md atreides read, keyed by its
-// modification time and size, so that the file is read and checked again
-// only when it changes.
-type RulesCache struct {
-	Path     string    `json:"path"`
-	Opts     string    `json:"opts,omitempty"` // the check's settings; a change re-checks
-	ModTime  time.Time `json:"mtime"`
-	Size     int64     `json:"size"`
-	Problems []string  `json:"problems,omitempty"` // empty: the file is usable
-	// Missing is set when there is no rules file: a project may have
-	// none, and then its host's own instruction file may stand in.
-	Missing bool `json:"missing,omitempty"`
-	// Text is the file's content as it will be injected (already cut to
-	// the rules budget at a section boundary); empty when it has problems.
-	Text string `json:"text,omitempty"`
 }

@@ -38,94 +38,51 @@ func (p *Project) Elsewhere(o store.Origin) string {
 // section: a todo's, anchor's or scope request's number, a lease's session.
 type originID interface{ ~int | ~string }
 
-// putOrigins writes the origins of the entries that have one, by id; an
-// entry gone since (removed by an older atreides, which keeps this
-// section as it was) is skipped when read back.
-func putOrigins[T any, K originID](w *binrec.Writer, entries []T, of func(*T) (K, store.Origin)) {
+// codeOrigins codes the origins of the entries that have one, by id; an
+// entry gone since (removed by an older atreides, which keeps the section
+// as it was) is skipped when read back.
+func codeOrigins[T any, K originID](c *binrec.Codec, entries []T, at func(*T) (K, *store.Origin)) {
+	if c.Decoding() {
+		byID := make(map[K]store.Origin)
+		for range c.R.Count(3) {
+			var id K
+			var o store.Origin
+			codeOriginID(c, &id)
+			c.Str(&o.Machine)
+			c.Str(&o.Checkout)
+			byID[id] = o
+		}
+		for i := range entries {
+			if id, o := at(&entries[i]); byID[id] != (store.Origin{}) {
+				*o = byID[id]
+			}
+		}
+		return
+	}
 	var n int
 	for i := range entries {
-		if _, o := of(&entries[i]); o != (store.Origin{}) {
+		if _, o := at(&entries[i]); *o != (store.Origin{}) {
 			n++
 		}
 	}
 	if n == 0 {
 		return
 	}
-	w.Uint(uint64(n))
+	c.W.Uint(uint64(n))
 	for i := range entries {
-		if id, o := of(&entries[i]); o != (store.Origin{}) {
-			putOriginID(w, id)
-			w.Str(o.Machine)
-			w.Str(o.Checkout)
+		if id, o := at(&entries[i]); *o != (store.Origin{}) {
+			codeOriginID(c, &id)
+			c.Str(&o.Machine)
+			c.Str(&o.Checkout)
 		}
 	}
 }
 
-// getOrigins reads what putOrigins wrote into the entries of the ids.
-func getOrigins[T any, K originID](r *binrec.Reader, entries []T, at func(*T) (K, *store.Origin)) {
-	byID := make(map[K]store.Origin)
-	for range r.Count(3) {
-		id := getOriginID[K](r)
-		byID[id] = store.Origin{Machine: r.Str(), Checkout: r.Str()}
-	}
-	for i := range entries {
-		if id, o := at(&entries[i]); byID[id] != (store.Origin{}) {
-			*o = byID[id]
-		}
-	}
-}
-
-func putOriginID[K originID](w *binrec.Writer, id K) {
-	switch id := any(id).(type) {
-	case int:
-		w.Int(id)
-	case string:
-		w.Str(id)
-	}
-}
-
-func getOriginID[K originID](r *binrec.Reader) K {
-	var id K
-	switch p := any(&id).(type) {
+func codeOriginID[K originID](c *binrec.Codec, id *K) {
+	switch p := any(id).(type) {
 	case *int:
-		*p = r.Int()
+		c.Int(p)
 	case *string:
-		*p = r.Str()
+		c.Str(p)
 	}
-	return id
-}
-
-func putTodoOrigins(w *binrec.Writer, p *Project) {
-	putOrigins(w, p.Todos, func(t *Todo) (int, store.Origin) { return t.ID, t.Origin })
-}
-
-func getTodoOrigins(r *binrec.Reader, p *Project) {
-	getOrigins(r, p.Todos, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
-}
-
-func putAnchorOrigins(w *binrec.Writer, p *Project) {
-	putOrigins(w, p.Anchors, func(a *Anchor) (int, store.Origin) { return a.ID, a.Origin })
-}
-
-func getAnchorOrigins(r *binrec.Reader, p *Project) {
-	getOrigins(r, p.Anchors, func(a *Anchor) (int, *store.Origin) { return a.ID, &a.Origin })
-}
-
-// A lease is known by its session, which holds one at a time and is made
-// in one checkout: keyed by intent, the lease an older build gives another
-// session would take the origin of the one it replaced.
-func putLeaseOrigins(w *binrec.Writer, p *Project) {
-	putOrigins(w, p.Governance.Locks, func(l *IntentLock) (string, store.Origin) { return l.Session, l.Origin })
-}
-
-func getLeaseOrigins(r *binrec.Reader, p *Project) {
-	getOrigins(r, p.Governance.Locks, func(l *IntentLock) (string, *store.Origin) { return l.Session, &l.Origin })
-}
-
-func putRequestOrigins(w *binrec.Writer, p *Project) {
-	putOrigins(w, p.Governance.Expansions, func(q *ScopeRequest) (int, store.Origin) { return q.ID, q.Origin })
-}
-
-func getRequestOrigins(r *binrec.Reader, p *Project) {
-	getOrigins(r, p.Governance.Expansions, func(q *ScopeRequest) (int, *store.Origin) { return q.ID, &q.Origin })
 }

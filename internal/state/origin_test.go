@@ -15,8 +15,8 @@ import (
 // before those writes; a build before them reads a record with them as it
 // always did, and writes them back untouched, so that they survive it.
 func TestOriginsAndOlderBuilds(t *testing.T) {
-	beforeOrigins := projectSections[:len(projectSections)-4]
-	beforeLeaseOrigins := projectSections[:len(projectSections)-2]
+	beforeOrigins := projectSections[:6]      // up to the background
+	beforeLeaseOrigins := projectSections[:8] // up to the anchors' origins
 	olderEncode := func(t *testing.T, older []section[Project], b []byte) []byte {
 		t.Helper()
 		rec, err := splitRecord(b, kindProject, ProjectVersion)
@@ -84,7 +84,7 @@ func TestLeaseOriginFollowsItsSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	older := projectSections[:len(projectSections)-2]
+	older := projectSections[:8]
 	var old Project
 	if err := decodeSections(older, &rec, AllGroups, &old); err != nil {
 		t.Fatal(err)

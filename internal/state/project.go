@@ -14,8 +14,6 @@ type Project struct {
 
 	NextAnchor int      `json:"next_anchor,omitempty"`
 	Anchors    []Anchor `json:"anchors,omitempty"`
-	// Rules caches the project's AGENTS.md check; see [RulesCache].
-	Rules *RulesCache `json:"rules,omitempty"`
 	// Governance holds intent locks and the ledger head; see governance.go.
 	Governance Governance `json:"governance,omitzero"`
 	// Background holds the background tasks; see background.go.
@@ -33,6 +31,9 @@ type Project struct {
 	// anchor added now is stamped with it, and one from elsewhere is told
 	// apart from this checkout's by it ([Project.Elsewhere]).
 	here store.Origin
+
+	// groups are the groups of registered keys, by tag; see [ProjectKey].
+	groups [maxSections]any
 }
 
 // Salvage says when the project record was rebuilt and what was lost.

@@ -167,6 +167,9 @@ func salvageBinaryProject(b []byte) (*Project, []string) {
 	rec, err := splitRecord(b, kindProject, ProjectVersion)
 	var lost []string
 	for tag, sec := range projectSections {
+		if sec.fields == nil {
+			continue // no group of this build's
+		}
 		if rec[tag] == "" {
 			if err != nil && sec.group != 0 {
 				lost = append(lost, sec.name) // perhaps after the break

@@ -8,9 +8,9 @@ const MaxHistory = 100
 
 // Session is what atreides remembers of one agent session: who and where
 // it is, its counters and tool-call history (the recorder's), and one
-// group per feature. A new feature adds its own group type (in its own
-// file) and one field here; it does not add fields to another feature's
-// group. Groups are encoded as nested objects, empty ones left out.
+// group per feature. A new feature declares its group in its own package
+// with a key ([RegisterSession]) and adds nothing here. Groups are encoded
+// as nested objects in JSON, empty ones left out.
 type Session struct {
 	Version    int       `json:"v"`
 	ID         string    `json:"id"`
@@ -25,25 +25,14 @@ type Session struct {
 	History  []ToolCall `json:"history,omitempty"`
 	Agents   []Agent    `json:"agents,omitempty"`
 
-	// Feature groups; see orchestration.go and governance.go.
-	Phase      PhaseState        `json:"phase,omitzero"`
-	Strikes    StrikeState       `json:"strikes,omitzero"`
-	Todos      TodoState         `json:"todos,omitzero"`
-	Stop       StopState         `json:"stop,omitzero"`
-	Memory     MemoryState       `json:"memory,omitzero"`
-	Governance SessionGovernance `json:"governance,omitzero"`
-	Context    ContextState      `json:"context,omitzero"`
-	Work       WorkState         `json:"work,omitzero"`
-	Reads      ReadState         `json:"reads,omitzero"`
-	Delegation DelegationState   `json:"delegation,omitzero"`
-	// ErrorOutbox holds errors the task board has not recorded yet; see
-	// tasks.go.
-	ErrorOutbox []ErrorEvent `json:"error_outbox,omitempty"`
-	// Task is the task the session holds in progress; see sessiontask.go.
-	Task SessionTask `json:"task,omitzero"`
-	// Applied are the ids of the session's last events applied with an
-	// id (the team store's, and the outbox's replays); see applied.go.
-	Applied []string `json:"applied,omitempty"`
+	// Feature groups kept here until their features own them: the
+	// engine's marks (package marks) read them, and the engine cannot
+	// import the features, which import it.
+	Phase PhaseState `json:"phase,omitzero"`
+	Todos TodoState  `json:"todos,omitzero"`
+
+	// groups are the groups of registered keys, by tag; see [SessionKey].
+	groups [maxSections]any
 }
 
 // Counters are running totals; they survive history trimming.

@@ -21,7 +21,7 @@ const (
 // tasksSections: the board, then the plan approvals' content hashes, a
 // section of their own so that a board written before them reads as it
 // was (no approval pinned to content) and an older build keeps them.
-var tasksSections = []section[Tasks]{{0, "tasks", putTasks, getTasks}, {0, "approvals", putApprovals, getApprovals}}
+var tasksSections = []section[Tasks]{newSection(0, "tasks", (*Tasks).fields), newSection(0, "approvals", (*Tasks).approvals)}
 
 // loadTasks reads the board; none stored gives an empty one. A board that
 // does not decode is an error, never replaced by an empty one: it is the

@@ -133,19 +133,3 @@ func (t *Tasks) Error(n int) *TaskError {
 	}
 	return nil
 }
-
-// ErrorEvent is an error a hook saw (a 3-strike escalation, a failed
-// delegation), kept in the session until the task board records it: hooks
-// that see errors do not load the board, which can be large.
-type ErrorEvent struct {
-	Type     string    `json:"type"`
-	Severity string    `json:"severity"`
-	Cause    string    `json:"cause"`
-	Message  string    `json:"message"`
-	Command  string    `json:"command,omitempty"`
-	Agent    string    `json:"agent,omitempty"`
-	Time     time.Time `json:"t"`
-}
-
-// MaxErrorOutbox bounds a session's unrecorded errors; the oldest go first.
-const MaxErrorOutbox = 50

@@ -3,63 +3,96 @@ package state
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 )
 
-// sessionV1 is the session record as atreides wrote it up to encoding
-// version 1: every feature's fields side by side. It is read, never
-// written; delete it once no supported release writes version 1.
-type sessionV1 struct {
-	ID         string    `json:"id"`
-	Host       string    `json:"host"`
-	Started    time.Time `json:"started"`
-	Updated    time.Time `json:"updated"`
-	Cwd        string    `json:"cwd,omitempty"`
-	Transcript string    `json:"transcript,omitempty"`
-	Ended      string    `json:"ended,omitempty"`
+// A session record of encoding version 1 held every feature's fields side
+// by side in one JSON object; version 2 gave each feature a member of its
+// own. A version 1 record is rewritten as version 2's JSON and decoded as
+// that, so that each group, wherever its type lives, decodes its own part.
+// Delete this once no supported release writes version 1.
 
-	Counters Counters   `json:"counters"`
-	History  []ToolCall `json:"history,omitempty"`
-	Agents   []Agent    `json:"agents,omitempty"`
-
-	StopBlocks  int          `json:"stop_blocks,omitempty"`
-	Phase       string       `json:"phase,omitempty"`
-	PhaseCalls  int          `json:"phase_calls,omitempty"`
-	Transitions []Transition `json:"transitions,omitempty"`
-	Strikes     []Strike     `json:"strikes,omitempty"`
-	AgentTodos  []AgentTodo  `json:"agent_todos,omitempty"`
-	Stop        StopState    `json:"stop,omitzero"` // pending, done, fp, stagnant, last, gave_up
-	Snapshot    *Snapshot    `json:"snapshot,omitempty"`
-	Interrupted bool         `json:"interrupted,omitempty"`
-	Governance  governanceV1 `json:"governance,omitzero"`
+// v1Moves are the members of a version 1 record that moved into a group:
+// the group's member and the field there.
+var v1Moves = map[string][2]string{
+	"phase":       {"phase", "current"},
+	"phase_calls": {"phase", "calls"},
+	"transitions": {"phase", "transitions"},
+	"strikes":     {"strikes", "targets"},
+	"agent_todos": {"todos", "agent"},
+	"stop_blocks": {"stop", "blocks"},
+	"interrupted": {"stop", "interrupted"},
+	"snapshot":    {"memory", "snapshot"},
 }
 
-// governanceV1 is version 1's governance object, which also held the
-// subagents the delegation group now keeps.
-type governanceV1 struct {
-	Spawns []Spawn      `json:"spawns,omitempty"`
-	Agents []Delegation `json:"agents,omitempty"`
-	Snaps  []Snap       `json:"snaps,omitempty"`
-}
+// v1Governance are the members of version 1's governance object and the
+// groups they went to.
+var v1Governance = map[string]string{"spawns": "delegation", "agents": "delegation", "snaps": "governance"}
 
 // decodeSessionV1 reads a version 1 record into the current groups.
 func decodeSessionV1(b []byte) (*Session, error) {
-	var o sessionV1
-	if err := json.Unmarshal(b, &o); err != nil {
+	v2, err := sessionV1ToV2(b)
+	if err != nil {
 		return nil, fmt.Errorf("decode session (version 1): %w", err)
 	}
-	s := &Session{
-		Version: SessionVersion, ID: o.ID, Host: o.Host, Started: o.Started, Updated: o.Updated,
-		Cwd: o.Cwd, Transcript: o.Transcript, Ended: o.Ended,
-		Counters: o.Counters, History: o.History, Agents: o.Agents,
-		Phase:      PhaseState{Current: o.Phase, Calls: o.PhaseCalls, Transitions: o.Transitions},
-		Strikes:    StrikeState{Targets: o.Strikes},
-		Todos:      TodoState{Agent: o.AgentTodos},
-		Stop:       o.Stop,
-		Memory:     MemoryState{Snapshot: o.Snapshot},
-		Governance: SessionGovernance{Snaps: o.Governance.Snaps},
-		Delegation: DelegationState{Spawns: o.Governance.Spawns, Agents: o.Governance.Agents},
+	s := &Session{}
+	if err := json.Unmarshal(v2, s); err != nil {
+		return nil, fmt.Errorf("decode session (version 1): %w", err)
 	}
-	s.Stop.Blocks, s.Stop.Interrupted = o.StopBlocks, o.Interrupted
+	s.Version = SessionVersion
 	return s, nil
+}
+
+// sessionV1ToV2 rewrites a version 1 record as version 2's JSON.
+func sessionV1ToV2(b []byte) ([]byte, error) {
+	var v1 map[string]json.RawMessage
+	if err := json.Unmarshal(b, &v1); err != nil {
+		return nil, err
+	}
+	groups := map[string]map[string]json.RawMessage{}
+	into := func(group, field string, v json.RawMessage) {
+		if groups[group] == nil {
+			groups[group] = map[string]json.RawMessage{}
+		}
+		groups[group][field] = v
+	}
+	// The stop object kept its fields, but for the two that were kept
+	// beside it, which win, as they always did.
+	if stop, ok := v1["stop"]; ok {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(stop, &fields); err != nil {
+			return nil, fmt.Errorf("stop: %w", err)
+		}
+		delete(fields, "blocks")
+		delete(fields, "interrupted")
+		for field, v := range fields {
+			into("stop", field, v)
+		}
+		delete(v1, "stop")
+	}
+	if gov, ok := v1["governance"]; ok {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(gov, &fields); err != nil {
+			return nil, fmt.Errorf("governance: %w", err)
+		}
+		for field, v := range fields {
+			if group, ok := v1Governance[field]; ok {
+				into(group, field, v)
+			}
+		}
+		delete(v1, "governance")
+	}
+	for member, to := range v1Moves {
+		if v, ok := v1[member]; ok {
+			into(to[0], to[1], v)
+			delete(v1, member)
+		}
+	}
+	for group, fields := range groups {
+		g, err := json.Marshal(fields)
+		if err != nil {
+			return nil, err
+		}
+		v1[group] = g
+	}
+	return json.Marshal(v1)
 }

@@ -229,7 +229,7 @@ func (r *Repo) setCommitted(ctx context.Context, n int, old, seq uint64) error {
 func (r *Repo) commitFailed(ctx context.Context, c Commit, res CommitResult, why string) (CommitResult, error) {
 	res.Failure = why
 	err := r.Update(ctx, func(b *state.Tasks, now time.Time) error {
-		e := Record(b, state.ErrorEvent{Type: GitCommitFailure, Severity: "medium", Cause: why, Message: why, Time: now},
+		e := Record(b, ErrorEvent{Type: GitCommitFailure, Severity: "medium", Cause: why, Message: why, Time: now},
 			state.TaskErrorContext{Command: "scoped commit", Task: c.Task, Session: c.Session}, now)
 		res.Error = e.Number
 		return nil

@@ -130,7 +130,7 @@ const (
 // next number. An entry fixed before the error happened becomes
 // "recurred". Everything kept is sanitized, so no secret lands in the
 // board or errors.json. It returns the entry.
-func Record(b *state.Tasks, ev state.ErrorEvent, ctx state.TaskErrorContext, now time.Time) *state.TaskError {
+func Record(b *state.Tasks, ev ErrorEvent, ctx state.TaskErrorContext, now time.Time) *state.TaskError {
 	typ := ErrorType(ev.Type)
 	if typ == "" {
 		typ = "tool_failure"
@@ -239,15 +239,15 @@ func NormalizeCause(s string) string {
 // agent in it) has a task claimed, that task. It returns how many errors
 // it recorded.
 func DrainOutbox(b *state.Tasks, s *state.Session, now time.Time) int {
-	n := len(s.ErrorOutbox)
-	for _, ev := range s.ErrorOutbox {
+	n := len(*OutboxKey.Of(s))
+	for _, ev := range *OutboxKey.Of(s) {
 		ctx := state.TaskErrorContext{Session: s.ID}
 		if ts := Claimed(b, s.ID, ev.Agent); len(ts) > 0 {
 			ctx.Task = ts[0].Number
 		}
 		Record(b, ev, ctx, now)
 	}
-	s.ErrorOutbox = nil
+	*OutboxKey.Of(s) = nil
 	return n
 }
 
@@ -428,7 +428,7 @@ func (r *Repo) DrainOutboxes(ctx context.Context) (int, error) {
 		// A damaged session record is reported by status and doctor;
 		// here it only has nothing to drain.
 		if _, err := state.Sessions(tx, func(s *state.Session) error {
-			if len(s.ErrorOutbox) > 0 {
+			if len(*OutboxKey.Of(s)) > 0 {
 				full = append(full, s)
 			}
 			return nil

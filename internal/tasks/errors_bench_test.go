@@ -28,7 +28,7 @@ func BenchmarkErrorsHandlerStop(b *testing.B) {
 				Add(&p.Tasks, NewTask{Title: fmt.Sprintf("task %d with a title of some length", i), Description: "a description of a few words"}, t0)
 			}
 			for i := range MaxErrors {
-				Record(&p.Tasks, state.ErrorEvent{Type: "build_error", Cause: fmt.Sprintf("cause %c%c", 'a'+i/26, 'a'+i%26), Message: "a message"}, state.TaskErrorContext{}, t0)
+				Record(&p.Tasks, ErrorEvent{Type: "build_error", Cause: fmt.Sprintf("cause %c%c", 'a'+i/26, 'a'+i%26), Message: "a message"}, state.TaskErrorContext{}, t0)
 			}
 			return nil
 		})

@@ -49,13 +49,13 @@ func TestNormalizeCause(t *testing.T) {
 
 func TestRecord(t *testing.T) {
 	type step struct {
-		ev   state.ErrorEvent
+		ev   ErrorEvent
 		at   int // minutes after t0 the event is recorded
 		fix  bool
 		want string // the entry after the step: number type count severity fix recurred
 	}
-	ev := func(typ, cause string, min int) state.ErrorEvent {
-		return state.ErrorEvent{Type: typ, Cause: cause, Message: "m" + cause, Time: at(min)}
+	ev := func(typ, cause string, min int) ErrorEvent {
+		return ErrorEvent{Type: typ, Cause: cause, Message: "m" + cause, Time: at(min)}
 	}
 	for _, tc := range []struct {
 		name  string
@@ -76,9 +76,9 @@ func TestRecord(t *testing.T) {
 			{ev: ev("file_not_found", "Read x.go", 1), want: "1 file_not_found 2 low  0"},
 		}, 1},
 		{"a worse severity wins, a milder one does not", []step{
-			{ev: state.ErrorEvent{Type: "tool_failure", Cause: "c", Severity: "low", Time: at(0)}, want: "1 tool_failure 1 low  0"},
-			{ev: state.ErrorEvent{Type: "tool_failure", Cause: "c", Severity: "critical", Time: at(1)}, want: "1 tool_failure 2 critical  0"},
-			{ev: state.ErrorEvent{Type: "tool_failure", Cause: "c", Time: at(2)}, want: "1 tool_failure 3 critical  0"},
+			{ev: ErrorEvent{Type: "tool_failure", Cause: "c", Severity: "low", Time: at(0)}, want: "1 tool_failure 1 low  0"},
+			{ev: ErrorEvent{Type: "tool_failure", Cause: "c", Severity: "critical", Time: at(1)}, want: "1 tool_failure 2 critical  0"},
+			{ev: ErrorEvent{Type: "tool_failure", Cause: "c", Time: at(2)}, want: "1 tool_failure 3 critical  0"},
 		}, 1},
 		{"after a fix it recurred", []step{
 			{ev: ev("build_error", "b", 0), want: "1 build_error 1 high  0"},
@@ -116,9 +116,9 @@ func TestRecord(t *testing.T) {
 
 func TestRecordKeepsTheLatestAndFirst(t *testing.T) {
 	var b state.Tasks
-	Record(&b, state.ErrorEvent{Type: "timeout", Cause: "c", Message: "first", Time: at(5)}, state.TaskErrorContext{Session: "s1"}, at(5))
-	Record(&b, state.ErrorEvent{Type: "timeout", Cause: "c", Message: "older", Time: at(1)}, state.TaskErrorContext{Session: "s0"}, at(6))
-	e := Record(&b, state.ErrorEvent{Type: "timeout", Cause: "c", Message: "latest", Command: "make", Time: at(9)}, state.TaskErrorContext{Session: "s2"}, at(9))
+	Record(&b, ErrorEvent{Type: "timeout", Cause: "c", Message: "first", Time: at(5)}, state.TaskErrorContext{Session: "s1"}, at(5))
+	Record(&b, ErrorEvent{Type: "timeout", Cause: "c", Message: "older", Time: at(1)}, state.TaskErrorContext{Session: "s0"}, at(6))
+	e := Record(&b, ErrorEvent{Type: "timeout", Cause: "c", Message: "latest", Command: "make", Time: at(9)}, state.TaskErrorContext{Session: "s2"}, at(9))
 	if e.Count != 3 || !e.First.Equal(at(5)) || !e.Last.Equal(at(9)) || e.Message != "latest" || e.Context.Session != "s2" || e.Context.Command != "make" {
 		t.Fatalf("%+v", e)
 	}
@@ -127,7 +127,7 @@ func TestRecordKeepsTheLatestAndFirst(t *testing.T) {
 func TestRecordMasksSecrets(t *testing.T) {
 	var b state.Tasks
 	secret := "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
-	e := Record(&b, state.ErrorEvent{Type: "auth", Cause: "git push https://" + secret + "@github.com/x",
+	e := Record(&b, ErrorEvent{Type: "auth", Cause: "git push https://" + secret + "@github.com/x",
 		Message: "token " + secret + " refused", Command: "GITHUB_TOKEN=" + secret + " git push"}, state.TaskErrorContext{}, t0)
 	j, _ := json.Marshal(e)
 	if strings.Contains(string(j), "0123456789abcdefghij") {
@@ -137,12 +137,12 @@ func TestRecordMasksSecrets(t *testing.T) {
 
 func TestRecordIsBounded(t *testing.T) {
 	var b state.Tasks
-	Record(&b, state.ErrorEvent{Type: "build_error", Cause: "planned one", Time: at(0)}, state.TaskErrorContext{}, at(0))
+	Record(&b, ErrorEvent{Type: "build_error", Cause: "planned one", Time: at(0)}, state.TaskErrorContext{}, at(0))
 	if _, err := PlanFix(&b, []int{1}, at(0)); err != nil {
 		t.Fatal(err)
 	}
 	for i := range MaxErrors + 10 {
-		Record(&b, state.ErrorEvent{Type: "tool_failure", Cause: fmt.Sprintf("cause %c%c", 'a'+i/26, 'a'+i%26), Time: at(1 + i)}, state.TaskErrorContext{}, at(1+i))
+		Record(&b, ErrorEvent{Type: "tool_failure", Cause: fmt.Sprintf("cause %c%c", 'a'+i/26, 'a'+i%26), Time: at(1 + i)}, state.TaskErrorContext{}, at(1+i))
 	}
 	if len(b.Errors) != MaxErrors {
 		t.Fatalf("%d entries", len(b.Errors))
@@ -156,8 +156,8 @@ func TestRecordIsBounded(t *testing.T) {
 
 func TestPlanFixAndTheFixCycle(t *testing.T) {
 	var b state.Tasks
-	Record(&b, state.ErrorEvent{Type: "lint_failure", Cause: "golangci-lint run", Time: at(0)}, state.TaskErrorContext{}, at(0))
-	Record(&b, state.ErrorEvent{Type: "compile_error", Cause: "go build ./...", Message: "undefined: x", Time: at(1)}, state.TaskErrorContext{}, at(1))
+	Record(&b, ErrorEvent{Type: "lint_failure", Cause: "golangci-lint run", Time: at(0)}, state.TaskErrorContext{}, at(0))
+	Record(&b, ErrorEvent{Type: "compile_error", Cause: "go build ./...", Message: "undefined: x", Time: at(1)}, state.TaskErrorContext{}, at(1))
 	task, err := PlanFix(&b, []int{2, 1, 2}, at(2))
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestPlanFixAndTheFixCycle(t *testing.T) {
 	if e.Fix != FixFixed || !e.Fixed.Equal(at(10)) || FixState(e) != "fixed, held since 2026-11-23" {
 		t.Fatalf("after completion: %+v", e)
 	}
-	Record(&b, state.ErrorEvent{Type: "compile_error", Cause: "go build ./...", Time: at(20)}, state.TaskErrorContext{}, at(20))
+	Record(&b, ErrorEvent{Type: "compile_error", Cause: "go build ./...", Time: at(20)}, state.TaskErrorContext{}, at(20))
 	if FixState(e) != "recurred once after the fix" || b.Error(1).Fix != FixFixed {
 		t.Fatalf("after recurrence: %s / %+v", FixState(e), b.Error(1))
 	}
@@ -204,7 +204,7 @@ func TestPlanFixAndTheFixCycle(t *testing.T) {
 
 func TestResolveError(t *testing.T) {
 	var b state.Tasks
-	Record(&b, state.ErrorEvent{Type: "git", Cause: "git push", Time: t0}, state.TaskErrorContext{}, t0)
+	Record(&b, ErrorEvent{Type: "git", Cause: "git push", Time: t0}, state.TaskErrorContext{}, t0)
 	if _, err := ResolveError(&b, 1, " ", t0); err == nil {
 		t.Fatal("resolved without a reference")
 	}
@@ -224,10 +224,10 @@ func TestDrainOutboxNamesSessionAndClaimedTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &state.Session{ID: "s1"}
-	s.QueueError(state.ErrorEvent{Type: "cycle_detected", Cause: "main → a → a", Agent: "a1", Time: t0})
-	s.QueueError(state.ErrorEvent{Type: "timeout", Cause: "x", Time: t0})
-	if n := DrainOutbox(&b, s, at(1)); n != 2 || len(s.ErrorOutbox) != 0 {
-		t.Fatalf("drained %d, left %d", n, len(s.ErrorOutbox))
+	QueueError(s, ErrorEvent{Type: "cycle_detected", Cause: "main → a → a", Agent: "a1", Time: t0})
+	QueueError(s, ErrorEvent{Type: "timeout", Cause: "x", Time: t0})
+	if n := DrainOutbox(&b, s, at(1)); n != 2 || len(*OutboxKey.Of(s)) != 0 {
+		t.Fatalf("drained %d, left %d", n, len(*OutboxKey.Of(s)))
 	}
 	if c := b.Error(1).Context; c.Session != "s1" || c.Task != task.Number || c.Agent != "a1" {
 		t.Fatalf("context %+v", c)
@@ -239,11 +239,11 @@ func TestDrainOutboxNamesSessionAndClaimedTask(t *testing.T) {
 
 func TestOutboxIsBounded(t *testing.T) {
 	s := &state.Session{}
-	for i := range state.MaxErrorOutbox + 5 {
-		s.QueueError(state.ErrorEvent{Cause: fmt.Sprint(i)})
+	for i := range MaxErrorOutbox + 5 {
+		QueueError(s, ErrorEvent{Cause: fmt.Sprint(i)})
 	}
-	if len(s.ErrorOutbox) != state.MaxErrorOutbox || s.ErrorOutbox[0].Cause != "5" {
-		t.Fatalf("%d kept, first %q", len(s.ErrorOutbox), s.ErrorOutbox[0].Cause)
+	if len(*OutboxKey.Of(s)) != MaxErrorOutbox || (*OutboxKey.Of(s))[0].Cause != "5" {
+		t.Fatalf("%d kept, first %q", len(*OutboxKey.Of(s)), (*OutboxKey.Of(s))[0].Cause)
 	}
 }
 
@@ -259,9 +259,9 @@ func TestErrorsHandlerDrains(t *testing.T) {
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
 	st := store.Open(project.StateDir(root))
-	fill := engine.Handler{Name: "fill", Kinds: []event.Kind{event.PostTool}, Groups: state.GroupErrorOutbox,
+	fill := engine.Handler{Name: "fill", Kinds: []event.Kind{event.PostTool}, Groups: OutboxKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
-			c.State.Session.QueueError(state.ErrorEvent{Type: "compile-error", Cause: "Bash go build", Time: c.Event.Time})
+			QueueError(c.State.Session, ErrorEvent{Type: "compile-error", Cause: "Bash go build", Time: c.Event.Time})
 			return event.Result{}, nil
 		}}
 	run := func(k event.Kind) {
@@ -272,7 +272,7 @@ func TestErrorsHandlerDrains(t *testing.T) {
 		st.View(context.Background(), func(tx *store.Tx) error {
 			p, _ := state.LoadProject(tx)
 			s, _ := state.FindSession(tx, "s1")
-			b, outbox = p.Tasks, len(s.ErrorOutbox)
+			b, outbox = p.Tasks, len(*OutboxKey.Of(s))
 			return nil
 		})
 		return
@@ -307,7 +307,7 @@ func TestDrainOutboxes(t *testing.T) {
 				return err
 			}
 			if id != "s3" {
-				s.QueueError(state.ErrorEvent{Type: "timeout", Cause: "go test", Time: t0})
+				QueueError(s, ErrorEvent{Type: "timeout", Cause: "go test", Time: t0})
 			}
 			if err := state.SaveSession(tx, s); err != nil {
 				return err

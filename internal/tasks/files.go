@@ -41,7 +41,7 @@ func (r *Repo) record(b *state.Tasks, now time.Time, committed int) {
 	if err != nil {
 		b.Files.Err = err.Error()
 		// On the board, so errors.json shows it once a write succeeds.
-		Record(b, state.ErrorEvent{Type: "status_sync_failure", Severity: "high", Cause: "write the task files",
+		Record(b, ErrorEvent{Type: "status_sync_failure", Severity: "high", Cause: "write the task files",
 			Message: err.Error(), Time: now}, state.TaskErrorContext{}, now)
 		return
 	}

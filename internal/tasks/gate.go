@@ -9,7 +9,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/policy"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Gate is the plan approval gate: while the session holds a task in
@@ -19,7 +18,7 @@ import (
 // itself stays possible, and so does a write outside the project (a
 // scratch file in a temporary directory is not the task's work).
 //
-// It reads only the session's task record (state.SessionTask), never the
+// It reads only the session's task record (SessionTask), never the
 // board: on a tool call with no task held it costs one comparison, and
 // the shell command's effects (policy.ShellEffects, usually already
 // walked by the guard) are asked for only while the gate is shut.
@@ -27,13 +26,13 @@ func Gate() engine.Handler {
 	return engine.Handler{
 		Name: "plan-approval", Priority: engine.High,
 		Kinds:  []event.Kind{event.PreTool},
-		Groups: state.GroupSessionTask,
+		Groups: SessionTaskKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) { return gate(c), nil },
 	}
 }
 
 func gate(c *engine.Call) event.Result {
-	t := &c.State.Session.Task
+	t := SessionTaskKey.Of(c.State.Session)
 	ev := c.Event
 	if t.Number == 0 || t.Approved || c.Decision.Verdict == event.Deny {
 		return event.Result{}
@@ -82,7 +81,7 @@ func blockedWrites(root, specs string, paths []string) []string {
 	return out
 }
 
-func gateReason(t *state.SessionTask, what string) string {
+func gateReason(t *SessionTask, what string) string {
 	if t.Plan == "" {
 		return fmt.Sprintf("Blocked: %s. Task %d (%s) is in progress without a plan, and this project asks for an approved plan before the work starts. "+
 			"Run `atreides plan new %d`, fill in the plan it prints, then ask the user to approve it (`atreides plan approve %d`); until then write only under %s.",

@@ -17,9 +17,9 @@ import (
 
 var gateT0 = time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 
-func gateCall(root string, task state.SessionTask, tool event.ToolName, paths []string, command string) *engine.Call {
+func gateCall(root string, task SessionTask, tool event.ToolName, paths []string, command string) *engine.Call {
 	s := state.NewSession("s", "claude", gateT0)
-	s.Task = task
+	*SessionTaskKey.Of(s) = task
 	ev := &event.Event{Kind: event.PreTool, SessionID: "s", ProjectDir: root, Cwd: root, Time: gateT0,
 		Tool: event.Tool{Name: tool, Paths: paths, Command: command}}
 	return &engine.Call{Event: ev, State: &engine.State{Session: s, Project: &state.Project{}}, Decision: &event.Decision{}, Memo: &engine.Memo{}}
@@ -27,17 +27,17 @@ func gateCall(root string, task state.SessionTask, tool event.ToolName, paths []
 
 func TestGate(t *testing.T) {
 	root := t.TempDir()
-	shut := state.SessionTask{Number: 3, Title: "Health", Plan: ".atreides/specs/3_health/plans/implementation-001.md", Version: 1, SpecsDir: ".atreides/specs"}
+	shut := SessionTask{Number: 3, Title: "Health", Plan: ".atreides/specs/3_health/plans/implementation-001.md", Version: 1, SpecsDir: ".atreides/specs"}
 	open := shut
 	open.Approved = true
 	for name, tc := range map[string]struct {
-		task    state.SessionTask
+		task    SessionTask
 		tool    event.ToolName
 		paths   []string
 		command string
 		deny    string
 	}{
-		"no task":             {state.SessionTask{}, event.Write, []string{"main.go"}, "", ""},
+		"no task":             {SessionTask{}, event.Write, []string{"main.go"}, "", ""},
 		"approved":            {open, event.Write, []string{"main.go"}, "", ""},
 		"write source":        {shut, event.Write, []string{"main.go"}, "", "the write to main.go. The plan of task 3 (Health), version 1"},
 		"edit absolute":       {shut, event.Edit, []string{filepath.Join(root, "x", "y.go")}, "", "the write to x/y.go"},
@@ -47,7 +47,7 @@ func TestGate(t *testing.T) {
 		"shell redirect":      {shut, event.Shell, nil, "echo hi > out.txt", "the write to out.txt"},
 		"shell test":          {shut, event.Shell, nil, "go test ./...", ""},
 		"shell into specs":    {shut, event.Shell, nil, "echo x > .atreides/specs/3_health/notes.md", ""},
-		"no plan":             {state.SessionTask{Number: 3, Title: "Health", SpecsDir: ".atreides/specs"}, event.Write, []string{"a.go"}, "", "without a plan"},
+		"no plan":             {SessionTask{Number: 3, Title: "Health", SpecsDir: ".atreides/specs"}, event.Write, []string{"a.go"}, "", "without a plan"},
 	} {
 		r := gate(gateCall(root, tc.task, tc.tool, tc.paths, tc.command))
 		switch {
@@ -68,10 +68,10 @@ func TestSessionRecordFollowsTheBoard(t *testing.T) {
 	r := Open(root, FromConfig(config.Builtin()))
 	ctx := context.Background()
 	must(t, r.Store.Update(ctx, func(tx *store.Tx) error { return state.SaveSession(tx, state.NewSession("s1", "claude", gateT0)) }))
-	record := func() state.SessionTask {
+	record := func() SessionTask {
 		var s *state.Session
 		must(t, r.Store.View(ctx, func(tx *store.Tx) (err error) { s, err = state.FindSession(tx, "s1"); return err }))
-		return s.Task
+		return *SessionTaskKey.Of(s)
 	}
 	must(t, r.Update(ctx, func(b *state.Tasks, now time.Time) error {
 		if _, err := Add(b, NewTask{Title: "Health endpoint"}, now); err != nil {
@@ -104,7 +104,7 @@ func TestSessionRecordFollowsTheBoard(t *testing.T) {
 		_, err := SetStatus(b, 1, Completed, "", now)
 		return err
 	}))
-	if rec := record(); rec != (state.SessionTask{}) {
+	if rec := record(); rec != (SessionTask{}) {
 		t.Fatalf("record after done = %+v", rec)
 	}
 }
@@ -113,11 +113,11 @@ func TestSessionRecordFollowsTheBoard(t *testing.T) {
 // task (every session, most of the time) and one held at the gate.
 func BenchmarkGate(b *testing.B) {
 	root := b.TempDir()
-	shut := state.SessionTask{Number: 3, Plan: "p", SpecsDir: ".atreides/specs"}
+	shut := SessionTask{Number: 3, Plan: "p", SpecsDir: ".atreides/specs"}
 	for _, bc := range []struct {
 		name string
-		task state.SessionTask
-	}{{"no-task", state.SessionTask{}}, {"unapproved", shut}} {
+		task SessionTask
+	}{{"no-task", SessionTask{}}, {"unapproved", shut}} {
 		b.Run(bc.name, func(b *testing.B) {
 			c := gateCall(root, bc.task, event.Write, []string{"main.go"}, "")
 			for b.Loop() {

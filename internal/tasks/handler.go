@@ -3,7 +3,6 @@ package tasks
 import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // ErrorsHandler moves the errors hooks saw (the session's outbox: strike
@@ -18,10 +17,10 @@ func ErrorsHandler(root string, opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "errors", Priority: engine.Low,
 		Kinds:  []event.Kind{event.Stop, event.SessionEnd},
-		Groups: state.GroupErrorOutbox,
+		Groups: OutboxKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			s := c.State.Session
-			if len(s.ErrorOutbox) == 0 {
+			if len(*OutboxKey.Of(s)) == 0 {
 				return event.Result{}, nil
 			}
 			if err := c.State.LoadTasks(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -51,6 +52,17 @@ func (o RouteOptions) Check(has func(id string) bool) []string {
 		check("languages."+lang, o.Languages[lang])
 	}
 	return out
+}
+
+// Missing is Check against the roster the configuration c declares: the
+// routes' agents it lacks, never nil (a JSON list).
+func (o RouteOptions) Missing(c *config.Config) []string {
+	roster, _ := agents.FromConfig(c.Agents)
+	p := o.Check(func(id string) bool { _, ok := roster.Get(id); return ok })
+	if p == nil {
+		p = []string{}
+	}
+	return p
 }
 
 // Routing is where a task goes, and why.

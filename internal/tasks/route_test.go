@@ -106,3 +106,19 @@ func TestFileLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteMissing: the built-in routes name agents of the built-in
+// roster; a route to an agent the roster lacks is named.
+func TestRouteMissing(t *testing.T) {
+	c, err := config.Load(config.Paths{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := RouteOptionsFromConfig(c).Missing(c); got == nil || len(got) != 0 {
+		t.Errorf("built-in routes: %q, want an empty list", got)
+	}
+	o := RouteOptions{Default: RouteAgents{Implement: "ghost"}}
+	if got := o.Missing(c); len(got) != 1 || !strings.Contains(got[0], `"ghost"`) {
+		t.Errorf("route to a ghost: %q", got)
+	}
+}

@@ -12,7 +12,7 @@ import (
 )
 
 // The hooks of a session read the task it works on from a small record in
-// the session (state.SessionTask) rather than from the board, which they
+// the session (SessionTask) rather than from the board, which they
 // must not load on every tool call. Every change of the board goes through
 // Repo.Update, which rewrites, in the same transaction, the record of each
 // session whose claimed tasks the change touched: so the record cannot
@@ -78,10 +78,11 @@ func (r *Repo) syncSessions(tx *store.Tx, b *state.Tasks, before map[int]claimKe
 			return err
 		}
 		rec := r.SessionRecord(b, id)
-		if rec == s.Task {
+		if cur := SessionTaskKey.Of(s); rec == *cur {
 			continue
+		} else {
+			*cur = rec
 		}
-		s.Task = rec
 		if err := state.SaveSession(tx, s); err != nil {
 			return err
 		}
@@ -93,12 +94,12 @@ func (r *Repo) syncSessions(tx *store.Tx, b *state.Tasks, before map[int]claimKe
 // progress (the first claimed by the session, any of its agents); zero
 // when it holds none. The plan is read from its file: a plan that cannot
 // be read counts as no plan.
-func (r *Repo) SessionRecord(b *state.Tasks, session string) state.SessionTask {
+func (r *Repo) SessionRecord(b *state.Tasks, session string) SessionTask {
 	for _, t := range Claimed(b, session, "*") {
 		if t.Status != InProgress {
 			continue
 		}
-		rec := state.SessionTask{Number: t.Number, Title: t.Title, SpecsDir: filepath.ToSlash(r.relSpecs())}
+		rec := SessionTask{Number: t.Number, Title: t.Title, SpecsDir: filepath.ToSlash(r.relSpecs())}
 		version, p, plan, _, err := r.CurrentPlan(t)
 		if err != nil {
 			rec.Approved = !r.Opts.Plans.RequireApproval
@@ -113,5 +114,5 @@ func (r *Repo) SessionRecord(b *state.Tasks, session string) state.SessionTask {
 		}
 		return rec
 	}
-	return state.SessionTask{}
+	return SessionTask{}
 }

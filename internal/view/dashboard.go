@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -58,7 +59,7 @@ type SessionDetail struct {
 	// Task is the task of the board it holds; null when none.
 	Task *SessionTask `json:"task"`
 	// Compaction is its last compaction snapshot; null before the first.
-	Compaction *state.Snapshot `json:"compaction"`
+	Compaction *compaction.Snapshot `json:"compaction"`
 }
 
 // SessionDetail is the detail of session id; false when the snapshot

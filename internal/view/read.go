@@ -1,20 +1,27 @@
 package view
 
-import "github.com/atreides-dev/atreides/internal/state"
+import (
+	"github.com/atreides-dev/atreides/internal/compaction"
+	"github.com/atreides-dev/atreides/internal/session"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
+	"github.com/atreides-dev/atreides/internal/tasks"
+)
 
 // The feature groups of a session's and a project's records are read
 // here and nowhere else in the package: the features own these groups,
 // and when how a group is stored changes, this file is the one to follow.
 
-func readPhase(s *state.Session) *state.PhaseState        { return &s.Phase }
-func readStrikes(s *state.Session) []state.Strike         { return s.Strikes.Targets }
-func readAgentTodos(s *state.Session) []state.AgentTodo   { return s.Todos.Agent }
-func readStop(s *state.Session) state.StopState           { return s.Stop }
-func readCompaction(s *state.Session) *state.Snapshot     { return s.Memory.Snapshot }
-func readDelegations(s *state.Session) []state.Delegation { return s.Delegation.Agents }
-func readTask(s *state.Session) *state.SessionTask        { return &s.Task }
-func readTodos(p *state.Project) []state.Todo             { return p.Todos }
-func readAnchors(p *state.Project) []state.Anchor         { return p.Anchors }
-func readBackground(p *state.Project) *state.Background   { return &p.Background }
-func readGovernance(p *state.Project) *state.Governance   { return &p.Governance }
-func readTasks(p *state.Project) *state.Tasks             { return &p.Tasks }
+func readPhase(s *state.Session) *state.PhaseState            { return &s.Phase }
+func readStrikes(s *state.Session) []strikes.Strike           { return strikes.Key.Of(s).Targets }
+func readAgentTodos(s *state.Session) []state.AgentTodo       { return s.Todos.Agent }
+func readStop(s *state.Session) session.StopState             { return *session.StopKey.Of(s) }
+func readCompaction(s *state.Session) *compaction.Snapshot    { return compaction.Key.Of(s).Snapshot }
+func readDelegations(s *state.Session) []subagents.Delegation { return subagents.Key.Of(s).Agents }
+func readTask(s *state.Session) *tasks.SessionTask            { return tasks.SessionTaskKey.Of(s) }
+func readTodos(p *state.Project) []state.Todo                 { return p.Todos }
+func readAnchors(p *state.Project) []state.Anchor             { return p.Anchors }
+func readBackground(p *state.Project) *state.Background       { return &p.Background }
+func readGovernance(p *state.Project) *state.Governance       { return &p.Governance }
+func readTasks(p *state.Project) *state.Tasks                 { return &p.Tasks }

@@ -10,8 +10,11 @@ import (
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/sanitize"
+	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
@@ -77,11 +80,11 @@ type StatusSession struct {
 	// Transitions are the last phase transitions (at most 10).
 	Transitions []state.Transition `json:"transitions"`
 	// Strikes not cleared, as stored.
-	Strikes []state.Strike `json:"strikes"`
+	Strikes []strikes.Strike `json:"strikes"`
 	// AgentTodos are the host's todo tool's list as it last sent it.
 	AgentTodos []state.AgentTodo `json:"agent_todos"`
 	// The stop gate's state, as stored.
-	Stop state.StopState `json:"stop"`
+	Stop session.StopState `json:"stop"`
 	// Stops blocked in a row (stop.blocks).
 	StopBlocks int `json:"stop_blocks"`
 	// Compacted is the last compaction snapshot's time; null before the
@@ -204,7 +207,7 @@ func statusSession(s *state.Session, ncalls int) StatusSession {
 	sj := StatusSession{
 		ID: s.ID, Host: s.Host, Started: s.Started, Updated: s.Updated, Ended: s.Ended, Cwd: s.Cwd,
 		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: List(s.Agents),
-		Phase: readPhase(s).Current, Transitions: append([]state.Transition{}, trans...), Strikes: append([]state.Strike{}, readStrikes(s)...),
+		Phase: readPhase(s).Current, Transitions: append([]state.Transition{}, trans...), Strikes: append([]strikes.Strike{}, readStrikes(s)...),
 		AgentTodos: List(readAgentTodos(s)), Stop: stop, StopBlocks: stop.Blocks,
 		Delegations: statusDelegations(readDelegations(s)),
 	}
@@ -242,7 +245,7 @@ func scrub(sj *StatusSession) {
 	}
 }
 
-func statusDelegations(ds []state.Delegation) []StatusDelegation {
+func statusDelegations(ds []subagents.Delegation) []StatusDelegation {
 	out := make([]StatusDelegation, 0, len(ds))
 	for _, d := range ds {
 		v := StatusDelegation{ID: d.ID, Type: d.Type, Parent: d.Parent, Depth: d.Depth, Path: List(d.Path), State: "running",

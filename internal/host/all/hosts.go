@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -108,6 +109,13 @@ type Env struct {
 	// Governance is set when the project's configuration turns governance
 	// on (doctor's checks weigh a missing MCP registration by it).
 	Governance bool
+}
+
+// EnvAt is this machine and the project at root as install, uninstall
+// and doctor see them, with the environment read through getenv.
+func EnvAt(getenv func(string) string, root string) Env {
+	home, _ := os.UserHomeDir()
+	return Env{ProjectDir: root, Home: home, Getenv: getenv, LookPath: exec.LookPath}
 }
 
 // BackupDir is where install keeps backups for a file of the scope.

@@ -13,11 +13,15 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/subagents"
+	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
@@ -112,17 +116,17 @@ func active() *state.Session {
 	s.Counters = state.Counters{Events: 30, Prompts: 2, ToolCalls: 12, Denied: 1, Asked: 1, Failed: 2, Stops: 1, Compacts: 1, Escalations: 0}
 	s.Phase.Set(state.PhaseExploration, "read src/auth/login.go", At(2))
 	s.Phase.Set(state.PhaseImplementation, "edit src/auth/login.go", At(10))
-	s.Strikes.Add("Bash", "go test ./...", state.StrikeError{Class: "test", Excerpt: "FAIL TestLogin", Time: At(20)})
+	strikes.Key.Of(s).Add("Bash", "go test ./...", strikes.StrikeError{Class: "test", Excerpt: "FAIL TestLogin", Time: At(20)})
 	s.Todos.Agent = []state.AgentTodo{
 		{Content: "rework the login handler", Status: state.TodoInProgress},
 		{Content: "read the auth package", Status: "completed"},
 	}
-	s.Delegation.Agents = []state.Delegation{
+	subagents.Key.Of(s).Agents = []subagents.Delegation{
 		{ID: "ag-1", Type: "explore", Depth: 1, Path: []string{"explore"}, Started: At(3), Stopped: At(6), Outcome: "ok"},
 		{ID: "ag-2", Type: "stilgar", Depth: 1, Path: []string{"stilgar"}, Started: At(40)},
 	}
-	s.Memory.Snapshot = &state.Snapshot{Time: At(30), Trigger: "auto", Phase: state.PhaseImplementation}
-	s.Task = state.SessionTask{Number: 1, Title: "Rework login", Phase: 1, Phases: 2}
+	compaction.Key.Of(s).Snapshot = &compaction.Snapshot{Time: At(30), Trigger: "auto", Phase: state.PhaseImplementation}
+	*tasks.SessionTaskKey.Of(s) = tasks.SessionTask{Number: 1, Title: "Rework login", Phase: 1, Phases: 2}
 	return s
 }
 

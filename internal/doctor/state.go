@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"context"
@@ -16,19 +16,19 @@ import (
 
 // stateChecks are the state store's health and its quarantine: records
 // that could not be decoded, kept aside when the session started afresh.
-func stateChecks(root string) []check {
+func stateChecks(root string) []Check {
 	st := fleet.Open(root)
 	var recovered string
 	st.OnRecover = func(msg string) { recovered = msg }
-	var out []check
+	var out []Check
 	if st.Remote() != nil {
 		c := teamStoreCheck(root)
 		if c.Status != "ok" {
-			return []check{c}
+			return []Check{c}
 		}
 		out = append(out, c)
 	} else if _, err := os.Stat(st.Path()); errors.Is(err, os.ErrNotExist) {
-		return []check{{"state store", "ok", st.Path() + ": not created yet (the first hook creates it)"}}
+		return []Check{{"state store", "ok", st.Path() + ": not created yet (the first hook creates it)"}}
 	}
 	sessions := 0
 	var (
@@ -48,9 +48,9 @@ func stateChecks(root string) []check {
 	})
 	switch {
 	case err != nil:
-		return []check{{"state store", "problem", fmt.Sprintf("%s: %v", st.Path(), err)}}
+		return []Check{{"state store", "problem", fmt.Sprintf("%s: %v", st.Path(), err)}}
 	case recovered != "":
-		return []check{{"state store", "problem", recovered}}
+		return []Check{{"state store", "problem", recovered}}
 	}
 	detail := fmt.Sprintf("%s: readable, %d session(s)", st.Path(), sessions)
 	for _, d := range damaged {
@@ -60,9 +60,9 @@ func stateChecks(root string) []check {
 		}
 		detail += fmt.Sprintf("; %s unreadable (%v), %s", d.Key, d.Err, fate)
 	}
-	out = append(out, check{"state store", "ok", detail})
+	out = append(out, Check{"state store", "ok", detail})
 	if len(quar) > 0 {
-		out = append(out, check{"state quarantine", "note", quarantineText(quar)})
+		out = append(out, Check{"state quarantine", "note", quarantineText(quar)})
 	}
 	return out
 }
@@ -84,10 +84,10 @@ func quarantineText(qs []state.Quarantined) string {
 
 // teamStoreCheck is doctor's look at a team's database: reachable, at the
 // schema this atreides needs, and how long a round trip takes.
-func teamStoreCheck(root string) check {
-	doc := storeStatus(root, os.Getenv)
+func teamStoreCheck(root string) Check {
+	doc := fleet.StatusOf(root, os.Getenv)
 	if doc.Error != "" {
-		return check{"team store", "problem", doc.Error}
+		return Check{"team store", "problem", doc.Error}
 	}
-	return check{"team store", "ok", fmt.Sprintf("%s %s, project %s: schema %d, round trip %.2f ms", doc.Backend, doc.Where, doc.Project, *doc.Schema, doc.LatencyMS)}
+	return Check{"team store", "ok", fmt.Sprintf("%s %s, project %s: schema %d, round trip %.2f ms", doc.Backend, doc.Where, doc.Project, *doc.Schema, doc.LatencyMS)}
 }

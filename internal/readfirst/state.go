@@ -1,8 +1,11 @@
-package state
+package readfirst
 
 import (
 	"slices"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // MaxKnown bounds the files a session remembers as read or written: the
@@ -10,11 +13,11 @@ import (
 // "read it first" than needed.
 const MaxKnown = 512
 
-// ReadState is what the read-before-write check (package readfirst)
-// remembers: the files each agent of the session read or wrote itself,
-// with their modification time then, so that a change made behind the
-// agent's back is seen too.
-type ReadState struct {
+// Reads is what the read-before-write check remembers, its group of the
+// session record: the files each agent of the session read or wrote
+// itself, with their modification time then, so that a change made behind
+// the agent's back is seen too.
+type Reads struct {
 	Known []KnownFile `json:"known,omitempty"` // oldest first
 }
 
@@ -25,8 +28,17 @@ type KnownFile struct {
 	ModTime time.Time `json:"mtime,omitzero"`  // zero: not known
 }
 
+// readsKey is the group's key; its section's tag, 10, is in records on
+// disk.
+var readsKey = state.RegisterSession(10, "reads", "reads", func(r *Reads, c *binrec.Codec) {
+	binrec.List(c, &r.Known, func(k *KnownFile, c *binrec.Codec) {
+		c.Str(&k.Agent, &k.Path)
+		c.Time(&k.ModTime)
+	})
+})
+
 // Find returns the agent's record of the file, or nil.
-func (r *ReadState) Find(agent, path string) *KnownFile {
+func (r *Reads) Find(agent, path string) *KnownFile {
 	i := slices.IndexFunc(r.Known, func(k KnownFile) bool { return k.Agent == agent && k.Path == path })
 	if i < 0 {
 		return nil
@@ -36,7 +48,7 @@ func (r *ReadState) Find(agent, path string) *KnownFile {
 
 // Add records that the agent has the file in its context as of modTime,
 // moving it to the newest end and forgetting the oldest beyond [MaxKnown].
-func (r *ReadState) Add(agent, path string, modTime time.Time) {
+func (r *Reads) Add(agent, path string, modTime time.Time) {
 	r.Known = slices.DeleteFunc(r.Known, func(k KnownFile) bool { return k.Agent == agent && k.Path == path })
 	r.Known = append(r.Known, KnownFile{Agent: agent, Path: path, ModTime: modTime})
 	if over := len(r.Known) - MaxKnown; over > 0 {

@@ -1,9 +1,15 @@
-package state
+package session
 
-// WorkState is the work tracker's group (kept by the phase tracker, read
-// by the verify-before-stop nudge): what kind of work the user's last
-// prompt asked for, and the files changed since the last verification.
-type WorkState struct {
+import (
+	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// Work is the work tracker's group of the session record (kept by the
+// phase tracker, read by the verify-before-stop nudge): what kind of work
+// the user's last prompt asked for, and the files changed since the last
+// verification.
+type Work struct {
 	// Class is the last prompt's class (package prompt: question, bugfix,
 	// feature, refactor, review, research, chore); "" when it gave no
 	// signal.
@@ -17,8 +23,19 @@ type WorkState struct {
 	Nudged bool `json:"nudged,omitempty"`
 }
 
+// workKey is the work group's key; its section's tag, 9, is in records
+// on disk.
+var workKey = state.RegisterSession(9, "work", "work", (*Work).fields)
+
+func (k *Work) fields(c *binrec.Codec) {
+	c.Str(&k.Class)
+	c.Int(&k.Changes)
+	c.Str(&k.First)
+	c.Bool(&k.Nudged)
+}
+
 // Changed records a call that changed source files.
-func (w *WorkState) Changed(what string) {
+func (w *Work) Changed(what string) {
 	if w.Changes == 0 {
 		w.First = what
 	}
@@ -27,6 +44,6 @@ func (w *WorkState) Changed(what string) {
 
 // Verified records a test, build or lint run: the changes so far are
 // covered, and the next batch may be nudged again.
-func (w *WorkState) Verified() {
+func (w *Work) Verified() {
 	w.Changes, w.First, w.Nudged = 0, "", false
 }

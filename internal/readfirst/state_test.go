@@ -1,14 +1,16 @@
-package state
+package readfirst
 
 import (
 	"strconv"
 	"testing"
+	"time"
 )
 
-// TestReadStateBounded: a file added again moves to the newest end, and
+// TestReadsBounded: a file added again moves to the newest end, and
 // beyond MaxKnown the oldest are forgotten; agents are kept apart.
-func TestReadStateBounded(t *testing.T) {
-	var r ReadState
+func TestReadsBounded(t *testing.T) {
+	t0 := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	var r Reads
 	r.Add("", "/p/a", t0)
 	r.Add("sub", "/p/a", t0)
 	for i := range MaxKnown - 2 {

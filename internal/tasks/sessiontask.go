@@ -1,10 +1,13 @@
-package state
+package tasks
 
-import "github.com/atreides-dev/atreides/internal/binrec"
+import (
+	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/state"
+)
 
 // SessionTask is the task a session holds in progress, as its hooks need
 // it: the write gate on PreToolUse and the stop gate read this small record
-// instead of the task board, which can hold a thousand tasks. Package tasks
+// instead of the task board, which can hold a thousand tasks. This package
 // rewrites it, in the same store transaction, whenever a change of the
 // board touches a task the session claims (start, claim, plan, approval,
 // phase); it is zero while the session holds no task in progress.
@@ -33,35 +36,17 @@ type SessionTask struct {
 	SpecsDir string `json:"specs_dir,omitempty"`
 }
 
-func putSessionTask(w *binrec.Writer, s *Session) {
-	t := &s.Task
-	if *t == (SessionTask{}) {
-		return
-	}
-	w.Int(t.Number)
-	w.Str(t.Title)
-	w.Str(t.Plan)
-	w.Int(t.Version)
-	w.Bool(t.Approved)
-	w.Int(t.Phase)
-	w.Str(t.PhaseTitle)
-	w.Str(t.Verify)
-	w.Int(t.Phases)
-	w.Int(t.Done)
-	w.Str(t.SpecsDir)
-}
+// SessionTaskKey is the record's key: its group of the session record;
+// its section's tag, 13, is in records on disk.
+var SessionTaskKey = state.RegisterSession(13, "session task", "task", (*SessionTask).fields)
 
-func getSessionTask(r *binrec.Reader, s *Session) {
-	t := &s.Task
-	t.Number = r.Int()
-	t.Title = r.Str()
-	t.Plan = r.Str()
-	t.Version = r.Int()
-	t.Approved = r.Bool()
-	t.Phase = r.Int()
-	t.PhaseTitle = r.Str()
-	t.Verify = r.Str()
-	t.Phases = r.Int()
-	t.Done = r.Int()
-	t.SpecsDir = r.Str()
+func (t *SessionTask) fields(c *binrec.Codec) {
+	c.Int(&t.Number)
+	c.Str(&t.Title, &t.Plan)
+	c.Int(&t.Version)
+	c.Bool(&t.Approved)
+	c.Int(&t.Phase)
+	c.Str(&t.PhaseTitle, &t.Verify)
+	c.Int(&t.Phases, &t.Done)
+	c.Str(&t.SpecsDir)
 }

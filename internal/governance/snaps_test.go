@@ -1,4 +1,4 @@
-package state
+package governance
 
 import (
 	"testing"
@@ -36,24 +36,23 @@ func TestOldGovernanceSectionDecodes(t *testing.T) {
 	w.Uint(0)
 	w.Time(t0)
 
-	var sec section[Session]
-	for _, s := range sessionSections {
-		if s.group == GroupSessionGovernance {
-			sec = s
-		}
+	var g Snapshots
+	r := binrec.Decoder(string(w.B))
+	g.fields(r)
+	if r.R.Err() != nil || r.R.Len() != 0 {
+		t.Fatalf("err %v, %d bytes left", r.R.Err(), r.R.Len())
 	}
-	var s Session
-	if err := decodeSection(sec, string(w.B), &s); err != nil {
-		t.Fatal(err)
-	}
-	if len(s.Governance.Snaps) != 1 || s.Governance.Snaps[0].ToolUseID != "toolu_2" || !s.Governance.Snaps[0].Time.Equal(t0) {
-		t.Fatalf("snapshots: %+v", s.Governance.Snaps)
+	if len(g.Snaps) != 1 || g.Snaps[0].ToolUseID != "toolu_2" || !g.Snaps[0].Time.Equal(t0) {
+		t.Fatalf("snapshots: %+v", g.Snaps)
 	}
 	// Written back, the old lists are empty and it reads the same.
 	w2 := &binrec.Writer{}
-	sec.put(w2, &s)
-	var again Session
-	if err := decodeSection(sec, string(w2.B), &again); err != nil || len(again.Governance.Snaps) != 1 {
-		t.Fatalf("round trip: %v %+v", err, again.Governance)
+	g.fields(binrec.Encoder(w2))
+	if want := []byte{0, 0, 0}; string(w2.B[:3]) != string(want) {
+		t.Errorf("the old lists written back: %x", w2.B)
+	}
+	var again Snapshots
+	if again.fields(binrec.Decoder(string(w2.B))); len(again.Snaps) != 1 {
+		t.Fatalf("round trip: %+v", again)
 	}
 }

@@ -1,8 +1,11 @@
-package state
+package collector
 
 import (
 	"slices"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Bounds of the context group: what waits is bounded so that a session
@@ -14,10 +17,10 @@ const (
 	MaxDelivered    = 2048     // once-only keys remembered
 )
 
-// ContextState is the context collector's: the entries waiting for an
-// event that can carry them, and the keys of once-only entries already
-// delivered.
-type ContextState struct {
+// State is the collector's group of the session record: the entries
+// waiting for an event that can carry them, and the keys of once-only
+// entries already delivered.
+type State struct {
 	Pending   []PendingEntry `json:"pending,omitempty"`
 	Delivered []string       `json:"delivered,omitempty"` // oldest first
 }
@@ -34,15 +37,31 @@ type PendingEntry struct {
 	Time     time.Time `json:"t"` // when it was registered
 }
 
+// StateKey is the group's key, which the engine declares for every event
+// and handlers that queue or check entries use; its section's tag, 8, is
+// in records on disk.
+var StateKey = state.RegisterSession(8, "context", "context", (*State).fields)
+
+func (c *State) fields(k *binrec.Codec) {
+	binrec.List(k, &c.Pending, func(p *PendingEntry, k *binrec.Codec) {
+		k.Str(&p.Agent, &p.Source, &p.ID)
+		k.Int(&p.Priority)
+		k.Str(&p.Text)
+		k.Bool(&p.Once)
+		k.Time(&p.Time)
+	})
+	k.Strs(&c.Delivered)
+}
+
 // Key is the entry's deduplication key (see event.Entry.Key).
 func (p *PendingEntry) Key() string { return p.Source + ":" + p.ID }
 
 // WasDelivered reports whether a once-only key was delivered.
-func (c *ContextState) WasDelivered(key string) bool { return slices.Contains(c.Delivered, key) }
+func (c *State) WasDelivered(key string) bool { return slices.Contains(c.Delivered, key) }
 
 // MarkDelivered remembers a once-only key, forgetting the oldest beyond
 // [MaxDelivered].
-func (c *ContextState) MarkDelivered(key string) {
+func (c *State) MarkDelivered(key string) {
 	if c.WasDelivered(key) {
 		return
 	}
@@ -55,7 +74,7 @@ func (c *ContextState) MarkDelivered(key string) {
 // Queue adds an entry to wait for a carrier. An entry with the same agent
 // and key replaces the waiting one. Beyond the bounds, the least important
 // entries, oldest first, are dropped; Queue returns how many were.
-func (c *ContextState) Queue(p PendingEntry) (dropped int) {
+func (c *State) Queue(p PendingEntry) (dropped int) {
 	i := slices.IndexFunc(c.Pending, func(q PendingEntry) bool { return q.Agent == p.Agent && q.Key() == p.Key() })
 	if i >= 0 {
 		c.Pending[i].Text, c.Pending[i].Priority, c.Pending[i].Once = p.Text, p.Priority, p.Once
@@ -70,7 +89,7 @@ func (c *ContextState) Queue(p PendingEntry) (dropped int) {
 	return dropped
 }
 
-func (c *ContextState) pendingBytes() int {
+func (c *State) pendingBytes() int {
 	n := 0
 	for i := range c.Pending {
 		n += len(c.Pending[i].Text)
@@ -80,7 +99,7 @@ func (c *ContextState) pendingBytes() int {
 
 // leastImportant is the index of the lowest-priority entry, the oldest of
 // those.
-func (c *ContextState) leastImportant() int {
+func (c *State) leastImportant() int {
 	worst := 0
 	for i := range c.Pending {
 		if c.Pending[i].Priority > c.Pending[worst].Priority {

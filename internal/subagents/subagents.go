@@ -1,15 +1,16 @@
-package state
+package subagents
 
 import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
-// DelegationState is the delegation registry of one session (package
-// delegation): the delegations asked for and not yet started, and every
-// subagent started, live or finished.
-type DelegationState struct {
+// State is the delegation registry of one session (package delegation),
+// its group of the session record: the delegations asked for and not yet
+// started, and every subagent started, live or finished.
+type State struct {
 	// Spawns are delegations allowed at the delegating tool call and not
 	// yet matched to a started subagent.
 	Spawns []Spawn `json:"spawns,omitempty"`
@@ -51,12 +52,15 @@ type Delegation struct {
 // Running reports whether the subagent has not stopped.
 func (d *Delegation) Running() bool { return d.Stopped.IsZero() }
 
-// MaxDelegations bounds the subagent records kept per session; spawns
-// are bounded by MaxSnaps.
-const MaxDelegations = 50
+// Bounds of the registry: the subagent records kept per session, and the
+// spawns not yet matched.
+const (
+	MaxDelegations = 50
+	MaxSpawns      = 16
+)
 
 // Agent returns the record of the subagent, or nil.
-func (g *DelegationState) Agent(id string) *Delegation {
+func (g *State) Agent(id string) *Delegation {
 	for i := len(g.Agents) - 1; i >= 0; i-- {
 		if g.Agents[i].ID == id {
 			return &g.Agents[i]
@@ -65,53 +69,24 @@ func (g *DelegationState) Agent(id string) *Delegation {
 	return nil
 }
 
-func putDelegation(w *binrec.Writer, s *Session) {
-	g := &s.Delegation
-	if len(g.Spawns) == 0 && len(g.Agents) == 0 {
-		return
-	}
-	binrec.PutSlice(w, g.Spawns, func(w *binrec.Writer, p *Spawn) {
-		w.Str(p.Parent)
-		w.Str(p.Type)
-		w.Str(p.ToolUseID)
-		w.Time(p.Time)
-	})
-	binrec.PutSlice(w, g.Agents, func(w *binrec.Writer, d *Delegation) {
-		w.Str(d.ID)
-		w.Str(d.Type)
-		w.Str(d.Parent)
-		w.Int(d.Depth)
-		w.Strs(d.Path)
-		w.Time(d.Started)
-		w.Time(d.Deadline)
-		w.Time(d.Stopped)
-		w.Str(d.Outcome)
-		w.Str(d.Detail)
-		w.Time(d.Overdue)
-		w.Str(d.Partial)
+// Key is the registry's key; its section's tag, 11, is in records on
+// disk.
+var Key = state.RegisterSession(11, "delegation", "delegation", (*State).fields)
+
+func (g *State) fields(c *binrec.Codec) {
+	binrec.List(c, &g.Spawns, (*Spawn).fields)
+	binrec.List(c, &g.Agents, func(d *Delegation, c *binrec.Codec) {
+		c.Str(&d.ID, &d.Type, &d.Parent)
+		c.Int(&d.Depth)
+		c.Strs(&d.Path)
+		c.Time(&d.Started, &d.Deadline, &d.Stopped)
+		c.Str(&d.Outcome, &d.Detail)
+		c.Time(&d.Overdue)
+		c.Str(&d.Partial)
 	})
 }
 
-func getDelegation(r *binrec.Reader, s *Session) {
-	g := &s.Delegation
-	g.Spawns = binrec.Slice(r, 0, func(r *binrec.Reader, p *Spawn) {
-		p.Parent = r.Str()
-		p.Type = r.Str()
-		p.ToolUseID = r.Str()
-		p.Time = r.Time()
-	})
-	g.Agents = binrec.Slice(r, 0, func(r *binrec.Reader, d *Delegation) {
-		d.ID = r.Str()
-		d.Type = r.Str()
-		d.Parent = r.Str()
-		d.Depth = r.Int()
-		d.Path = r.Strs()
-		d.Started = r.Time()
-		d.Deadline = r.Time()
-		d.Stopped = r.Time()
-		d.Outcome = r.Str()
-		d.Detail = r.Str()
-		d.Overdue = r.Time()
-		d.Partial = r.Str()
-	})
+func (p *Spawn) fields(c *binrec.Codec) {
+	c.Str(&p.Parent, &p.Type, &p.ToolUseID)
+	c.Time(&p.Time)
 }

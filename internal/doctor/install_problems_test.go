@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
-// installProblems is what the hook tells the agent at session start of
+// InstallProblems is what the hook tells the agent at session start of
 // its host's installation: nothing when it is sound, the broken file
 // when the host cannot read its settings.
 func TestInstallProblems(t *testing.T) {
@@ -23,13 +23,13 @@ func TestInstallProblems(t *testing.T) {
 	if _, err := claude.Install(claude.InstallOptions{SettingsPath: settings, BinaryPath: bin}); err != nil {
 		t.Fatal(err)
 	}
-	if p := installProblems(root, "claude"); len(p) > 0 {
+	if p := InstallProblems(root, "claude"); len(p) > 0 {
 		t.Errorf("a sound installation has problems: %q", p)
 	}
 	if err := os.WriteFile(settings, []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if p := installProblems(root, "claude"); len(p) == 0 {
+	if p := InstallProblems(root, "claude"); len(p) == 0 {
 		t.Error("a settings file Claude Code cannot parse is no problem")
 	}
 }

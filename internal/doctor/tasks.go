@@ -1,0 +1,57 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
+)
+
+// routingCheck is doctor's note on routes to agents the roster lacks; nil
+// when there is none (or the configuration is invalid: configCheck says
+// so).
+func routingCheck(root string) *Check {
+	c, err := config.Load(config.DefaultPaths(root))
+	if err != nil {
+		return nil
+	}
+	p := tasks.RouteOptionsFromConfig(c).Missing(c)
+	if len(p) == 0 {
+		return nil
+	}
+	return &Check{"task routing", "note", strings.Join(p, "; ")}
+}
+
+// taskFileChecks are doctor's lines on the task files: one per problem,
+// or one saying they are in sync. Doctor only looks; it repairs nothing.
+func taskFileChecks(root string) []Check {
+	r := tasks.Open(root, tasks.LoadOptions(root))
+	if _, err := os.Stat(r.Store.Path()); err != nil {
+		return nil // no state yet, so no tasks
+	}
+	var out []Check
+	err := r.View(context.Background(), func(b *state.Tasks) error {
+		if b.Gen == 0 {
+			return nil
+		}
+		for _, p := range r.Check(b) {
+			status := "problem"
+			if p.Kind == tasks.Backups || p.Kind == tasks.Unfinished {
+				status = "note"
+			}
+			out = append(out, Check{"task files", status, p.Text})
+		}
+		if len(out) == 0 {
+			out = append(out, Check{"task files", "ok", fmt.Sprintf("%s: generation %d, as the store generates them", r.SpecsDir(), b.Gen)})
+		}
+		return nil
+	})
+	if err != nil {
+		return []Check{{"task files", "problem", err.Error()}}
+	}
+	return out
+}

@@ -1,0 +1,30 @@
+package governance
+
+import (
+	"context"
+
+	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/intent"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// Close marks the intent id of the project at root done (cancelled with
+// cancel) and releases the lease any session holds on it: a closed intent
+// is held by nobody. It returns the status it set.
+func Close(ctx context.Context, root, id string, cancel bool) (status string, err error) {
+	status = intent.Done
+	if cancel {
+		status = intent.Cancelled
+	}
+	if err := intent.SetStatus(IntentsPath(root), id, status); err != nil {
+		return "", err
+	}
+	st := fleet.OpenLogged(root)
+	err = state.UpdateProjectIn(ctx, st, func(p *state.Project) error {
+		if l := p.Governance.Lock(id); l != nil {
+			p.Governance.Release(l.Session)
+		}
+		return nil
+	})
+	return status, err
+}

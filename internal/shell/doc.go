@@ -1,0 +1,12 @@
+// Package shell is the shell model apart from the rules: what a command
+// line means once the shell has read it (mvdan.cc/sh parses it), with no
+// judgement of whether it is safe. It holds the expansion steps the
+// analysis performs statically (brace expansion, ANSI-C and printf
+// escapes) and the Effects a command has: the files it reads and writes,
+// whether it changes or verifies anything, the programs it runs.
+//
+// Package guard walks a command with these and judges it; governance's
+// scope gate, the task gate and the session's phase inference read the
+// Effects of that walk (policy.ShellEffects) instead of parsing shell
+// themselves. The package is pure and imports no rules.
+package shell

@@ -1,0 +1,205 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/atreides-dev/atreides/internal/binrec"
+)
+
+// A feature keeps its part of the session or project record in its own
+// package, as x/tools' analyzers keep their facts: it declares a key with
+// its group's type, its section's tag and its codec,
+//
+//	var workKey = state.RegisterSession(9, "work", "work", (*Work).fields)
+//
+// declares workKey.Group() on its handlers, and reads and writes the group
+// with workKey.Of(session). State knows no feature's type: it splits the
+// record into sections, decodes those of the declared groups through their
+// keys, and carries the others (and those of a feature not linked into
+// this binary) over byte for byte.
+
+// record is a record features keep groups in.
+type record interface{ Session | Project }
+
+// Key is a feature's group of type T in records of type R.
+type Key[R record, T any] struct {
+	tag   int
+	group Groups
+}
+
+// SessionKey is a feature's group of the session record.
+type SessionKey[T any] = Key[Session, T]
+
+// ProjectKey is a feature's group of the project record.
+type ProjectKey[T any] = Key[Project, T]
+
+// registered is a registered key, untyped.
+type registered[R record] struct {
+	name, json string
+	of         func(*R) any // the group's value, made when it has none
+}
+
+// The registered keys, by tag.
+var (
+	sessionKeys [maxSections]*registered[Session]
+	projectKeys [maxSections]*registered[Project]
+)
+
+// nextGroup is the group bit the next registered key takes.
+var nextGroup = groupsFixed
+
+// RegisterSession declares a session group of type T: its section's tag
+// in the record (fixed forever: records on disk hold it), its name (for
+// errors and reports), the member of the session's JSON encoding that
+// holds it (older records are JSON), and the codec of its fields. An empty
+// group (one that encodes as the zero T does) has no section. Call it once
+// per group, to initialise a package variable: a tag taken twice is a
+// programming error, reported when the program starts by a panic.
+func RegisterSession[T any](tag int, name, jsonName string, fields func(*T, *binrec.Codec)) SessionKey[T] {
+	return register(&sessionSections, &sessionKeys, tag, name, jsonName, fields)
+}
+
+// RegisterProject is [RegisterSession] for a group of the project record.
+func RegisterProject[T any](tag int, name, jsonName string, fields func(*T, *binrec.Codec)) ProjectKey[T] {
+	return register(&projectSections, &projectKeys, tag, name, jsonName, fields)
+}
+
+func register[R record, T any](secs *[maxSections]section[R], keys *[maxSections]*registered[R], tag int, name, jsonName string, fields func(*T, *binrec.Codec)) Key[R, T] {
+	if tag <= 0 || tag >= maxSections || secs[tag].fields != nil {
+		panic(fmt.Sprintf("state: section %d (%s) out of range or taken", tag, name))
+	}
+	if nextGroup >= NoGroups {
+		panic("state: no group left for " + name)
+	}
+	k := Key[R, T]{tag: tag, group: nextGroup}
+	nextGroup <<= 1
+	groupNames = append(groupNames, name)
+	keys[tag] = &registered[R]{name: name, json: jsonName, of: func(r *R) any { return k.Of(r) }}
+	secs[tag] = section[R]{group: k.group, name: name,
+		zeroFields: func(c *binrec.Codec) { fields(new(T), c) },
+		fields: func(r *R, c *binrec.Codec) {
+			// A group the record does not hold encodes as empty, without
+			// being made.
+			if v, ok := slots(r)[tag].(*T); ok || c.Decoding() {
+				if !ok {
+					v = k.Of(r)
+				}
+				fields(v, c)
+			}
+		}}
+	if zerosSet {
+		secs[tag].setZero()
+	}
+	return k
+}
+
+// slots are a record's groups of registered keys, by tag: a *T, or nil
+// when the record has none or it was not loaded.
+func slots[R record](r *R) *[maxSections]any {
+	switch r := any(r).(type) {
+	case *Session:
+		return &r.groups
+	case *Project:
+		return &r.groups
+	}
+	panic("unreachable: record is Session or Project")
+}
+
+// Group is the key's group, for a handler's declaration.
+func (k Key[R, T]) Group() Groups { return k.group }
+
+// Of returns the record's group of the key, zero if the record has none
+// (or the group was not loaded). Changes to it are saved, if the group
+// was declared.
+func (k Key[R, T]) Of(r *R) *T {
+	s := slots(r)
+	if v, ok := s[k.tag].(*T); ok {
+		return v
+	}
+	v := new(T)
+	s[k.tag] = v
+	return v
+}
+
+// The JSON encodings of the records without their methods: their own
+// fields.
+type (
+	sessionFields Session
+	projectFields Project
+)
+
+// MarshalJSON encodes the session with the registered groups that are not
+// empty, each under its JSON name.
+func (s *Session) MarshalJSON() ([]byte, error) {
+	return marshalGroups(s, (*sessionFields)(s), &sessionKeys)
+}
+
+// UnmarshalJSON decodes a session encoded by [Session.MarshalJSON] (an
+// older version's record), registered groups and all.
+func (s *Session) UnmarshalJSON(b []byte) error {
+	return unmarshalGroups(b, s, (*sessionFields)(s), &sessionKeys)
+}
+
+// MarshalJSON is [Session.MarshalJSON] for the project.
+func (p *Project) MarshalJSON() ([]byte, error) {
+	return marshalGroups(p, (*projectFields)(p), &projectKeys)
+}
+
+// UnmarshalJSON is [Session.UnmarshalJSON] for the project.
+func (p *Project) UnmarshalJSON(b []byte) error {
+	return unmarshalGroups(b, p, (*projectFields)(p), &projectKeys)
+}
+
+func marshalGroups[R record](r *R, own any, keys *[maxSections]*registered[R]) ([]byte, error) {
+	b, err := json.Marshal(own)
+	if err != nil {
+		return nil, err
+	}
+	b = bytes.TrimSuffix(b, []byte("}"))
+	for tag, k := range keys {
+		v := slots(r)[tag]
+		if k == nil || v == nil || empty(reflect.ValueOf(v).Elem()) {
+			continue
+		}
+		g, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k.name, err)
+		}
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		name, _ := json.Marshal(k.json)
+		b = append(append(append(b, name...), ':'), g...)
+	}
+	return append(b, '}'), nil
+}
+
+func unmarshalGroups[R record](b []byte, r *R, own any, keys *[maxSections]*registered[R]) error {
+	if err := json.Unmarshal(b, own); err != nil {
+		return err
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(b, &members); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if k == nil {
+			continue
+		}
+		if m, ok := members[k.json]; ok {
+			if err := json.Unmarshal(m, k.of(r)); err != nil {
+				return fmt.Errorf("%s: %w", k.name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// empty reports whether a group's JSON member is left out, as the
+// records' own groups were: omitzero, and omitempty for a slice.
+func empty(v reflect.Value) bool {
+	return v.IsZero() || v.Kind() == reflect.Slice && v.Len() == 0
+}

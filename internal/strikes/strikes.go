@@ -1,0 +1,107 @@
+package strikes
+
+import (
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/state"
+)
+
+// MaxStrikeErrors bounds the error history kept per strike target.
+const MaxStrikeErrors = 5
+
+// MaxStrikeTargets bounds how many targets are tracked at once; the least
+// recently failed target is dropped first.
+const MaxStrikeTargets = 20
+
+// Strike counts consecutive failures of one tool on one target.
+type Strike struct {
+	Tool   string        `json:"tool"`
+	Target string        `json:"target"` // normalized command or path
+	Count  int           `json:"count"`
+	Class  string        `json:"class,omitempty"` // the last error class
+	Errors []StrikeError `json:"errors,omitempty"`
+	Last   time.Time     `json:"last"`
+}
+
+// StrikeError is one failure in a strike's history.
+type StrikeError struct {
+	Class   string    `json:"class"`
+	Excerpt string    `json:"excerpt"` // short, sanitized
+	Time    time.Time `json:"t"`
+}
+
+// Key identifies the strike's tool and target.
+func (k Strike) Key() string { return k.Tool + "\x00" + k.Target }
+
+// State is the strike counter's group of the session record: the
+// targets failing now.
+type State struct {
+	Targets []Strike `json:"targets,omitempty"`
+}
+
+// Find returns the strike for the tool and target, or nil.
+func (g *State) Find(tool, target string) *Strike {
+	for i := range g.Targets {
+		if g.Targets[i].Tool == tool && g.Targets[i].Target == target {
+			return &g.Targets[i]
+		}
+	}
+	return nil
+}
+
+// Add records one failure and returns the updated strike.
+func (g *State) Add(tool, target string, e StrikeError) *Strike {
+	k := g.Find(tool, target)
+	if k == nil {
+		if len(g.Targets) >= MaxStrikeTargets {
+			oldest := 0
+			for i := range g.Targets {
+				if g.Targets[i].Last.Before(g.Targets[oldest].Last) {
+					oldest = i
+				}
+			}
+			g.Targets = append(g.Targets[:oldest], g.Targets[oldest+1:]...)
+		}
+		g.Targets = append(g.Targets, Strike{Tool: tool, Target: target})
+		k = &g.Targets[len(g.Targets)-1]
+	}
+	k.Count++
+	k.Class = e.Class
+	k.Last = e.Time
+	k.Errors = append(k.Errors, e)
+	if over := len(k.Errors) - MaxStrikeErrors; over > 0 {
+		k.Errors = append(k.Errors[:0], k.Errors[over:]...)
+	}
+	return k
+}
+
+// Clear forgets the strike for the tool and target, reporting whether
+// there was one.
+func (g *State) Clear(tool, target string) bool {
+	for i := range g.Targets {
+		if g.Targets[i].Tool == tool && g.Targets[i].Target == target {
+			g.Targets = append(g.Targets[:i], g.Targets[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Key is the group's key; its section's tag, 3, is in records on disk.
+var Key = state.RegisterSession(3, "strikes", "strikes", func(g *State, c *binrec.Codec) {
+	binrec.List(c, &g.Targets, (*Strike).Fields)
+})
+
+// Fields codes a strike: the group's, and a compaction snapshot's
+// (package compaction).
+func (k *Strike) Fields(c *binrec.Codec) {
+	c.Str(&k.Tool, &k.Target)
+	c.Int(&k.Count)
+	c.Str(&k.Class)
+	binrec.List(c, &k.Errors, func(e *StrikeError, c *binrec.Codec) {
+		c.Str(&e.Class, &e.Excerpt)
+		c.Time(&e.Time)
+	})
+	c.Time(&k.Last)
+}
