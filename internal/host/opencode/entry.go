@@ -1,31 +1,32 @@
-package all
+package opencode
 
 import (
 	"path/filepath"
 
 	"github.com/atreides-dev/atreides/internal/guard"
-	"github.com/atreides-dev/atreides/internal/host/opencode"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
-// OpenCode: a plugin file in the project's .opencode/plugin/ or the
-// user's, which starts `atreides serve --stdio`.
-var openCodeHost = Host{
-	Name: "opencode", Display: "OpenCode", Adapter: opencode.Adapter{}, Facts: &opencode.Facts, Lacks: opencode.Lacks, Via: Serve,
+// Entry is OpenCode in the registry (internal/host/all): a plugin file in
+// the project's .opencode/plugin/ or the user's, which starts `atreides
+// serve --stdio`.
+var Entry = host.Host{
+	Name: "opencode", Display: "OpenCode", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Serve,
 	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
-	Path: func(env Env, scope install.Scope) string {
-		return opencode.PluginPath(openCodeDir(env, scope))
+	Path: func(env host.Env, scope install.Scope) string {
+		return PluginPath(openCodeDir(env, scope))
 	},
 	Install:    installOpenCode,
 	Uninstall:  uninstallOpenCode,
-	Inspect:    opencode.Inspect,
+	Inspect:    Inspect,
 	HookFiles:  openCodeHookFiles,
 	Programs:   []string{"opencode"},
-	ConfigDirs: func(env Env) []string { return []string{openCodeDir(env, install.ScopeUser)} },
+	ConfigDirs: func(env host.Env) []string { return []string{openCodeDir(env, install.ScopeUser)} },
 	// `opencode run` loads the plugins like the TUI: it runs guarded
 	// only where atreides's plugin is installed.
 	CLI: guard.AgentCLI{Display: "OpenCode", Names: []string{"opencode", "opencode-ai"},
-		PluginRun: "run", PluginFile: opencode.PluginFile},
+		PluginRun: "run", PluginFile: PluginFile},
 	// The plugin's config hook adds the roster to OpenCode's agents in
 	// memory (nothing on disk), with skills in their prompts; the task
 	// tool starts a subagent. OpenCode's own build and plan (its primary
@@ -37,7 +38,7 @@ var openCodeHost = Host{
 	// directory (.opencode or ~/.config/opencode), with $ARGUMENTS.
 	Commands: openCodeCommands,
 
-	Doctor: func(Env, []install.Status) []Check { return nil },
+	Doctor: func(host.Env, []install.Status) []host.Check { return nil },
 }
 
 // openCodeConfigNames are the config files OpenCode reads in its config
@@ -47,23 +48,23 @@ var openCodeConfigNames = []string{"opencode.json", "opencode.jsonc"}
 // openCodeHookFiles are the plugin directories and config files of the
 // project, of the user, and of OPENCODE_CONFIG_DIR and OPENCODE_CONFIG
 // when they are set.
-func openCodeHookFiles(env Env) []string {
+func openCodeHookFiles(env host.Env) []string {
 	var out []string
 	dir := func(d string) {
-		plugin := filepath.Dir(opencode.PluginPath(d))
+		plugin := filepath.Dir(PluginPath(d))
 		out = append(out, plugin+"/", plugin+"s/")
 		for _, n := range openCodeConfigNames {
 			out = append(out, filepath.Join(d, n))
 		}
 	}
 	if env.ProjectDir != "" {
-		dir(opencode.ConfigDir(install.ScopeProject, env.ProjectDir, ""))
+		dir(ConfigDir(install.ScopeProject, env.ProjectDir, ""))
 		for _, n := range openCodeConfigNames {
 			out = append(out, filepath.Join(env.ProjectDir, n))
 		}
 	}
 	if xdg := env.Getenv("XDG_CONFIG_HOME"); env.Home != "" || filepath.IsAbs(xdg) {
-		dir(opencode.ConfigDir(install.ScopeUser, env.ProjectDir, opencode.ConfigHome(xdg, env.Home)))
+		dir(ConfigDir(install.ScopeUser, env.ProjectDir, ConfigHome(xdg, env.Home)))
 	}
 	if d := env.Getenv("OPENCODE_CONFIG_DIR"); filepath.IsAbs(d) {
 		dir(d)
@@ -74,61 +75,61 @@ func openCodeHookFiles(env Env) []string {
 	return out
 }
 
-func openCodeDir(env Env, scope install.Scope) string {
-	return opencode.ConfigDir(scope, env.ProjectDir, opencode.ConfigHome(env.Getenv("XDG_CONFIG_HOME"), env.Home))
+func openCodeDir(env host.Env, scope install.Scope) string {
+	return ConfigDir(scope, env.ProjectDir, ConfigHome(env.Getenv("XDG_CONFIG_HOME"), env.Home))
 }
 
 // openCodeOffline lists the config directories whose dependency install
 // OpenCode should consider done: the plugin's own and, for a project
 // install, the user's, since OpenCode installs into both at start.
-func openCodeOffline(env Env, o Options) []string {
+func openCodeOffline(env host.Env, o host.Options) []string {
 	if !o.Offline {
 		return nil
 	}
 	dirs := []string{openCodeDir(env, o.Scope)}
 	if o.Scope == install.ScopeProject && env.Home != "" {
-		dirs = append(dirs, filepath.Join(opencode.ConfigHome(env.Getenv("XDG_CONFIG_HOME"), env.Home), "opencode"))
+		dirs = append(dirs, filepath.Join(ConfigHome(env.Getenv("XDG_CONFIG_HOME"), env.Home), "opencode"))
 	}
 	return dirs
 }
 
 // openCodeAgents is how opencode takes the roster (see the host entry).
-var openCodeAgents = AgentFacts{
+var openCodeAgents = host.AgentFacts{
 	Native: map[string]bool{"build": false, "plan": false, "explore": true, "general": true},
 }
 
 // installOpenCode writes the plugin, then the command files.
-func installOpenCode(env Env, o Options) (install.Report, error) {
-	rep, err := opencode.Install(opencode.InstallOptions{
+func installOpenCode(env host.Env, o host.Options) (install.Report, error) {
+	rep, err := Install(InstallOptions{
 		ConfigDir: openCodeDir(env, o.Scope), BinaryPath: o.Binary,
 		BackupDir: env.BackupDir(o.Scope), Offline: openCodeOffline(env, o),
 	})
 	if err != nil {
 		return rep, err
 	}
-	return rep, withCommands(env, &rep, "opencode", opencode.Facts.ToolPrefix, openCodeCommands, o.Scope, true)
+	return rep, host.WithCommands(env, &rep, "opencode", Facts.ToolPrefix, openCodeCommands, o.Scope, true)
 }
 
 // uninstallOpenCode removes the command files first: the plugin's
 // uninstall removes the directories install created (.opencode) only once
 // they are empty.
-func uninstallOpenCode(env Env, scope install.Scope) (install.Report, error) {
+func uninstallOpenCode(env host.Env, scope install.Scope) (install.Report, error) {
 	var cmdRep install.Report
-	if err := withCommands(env, &cmdRep, "opencode", opencode.Facts.ToolPrefix, openCodeCommands, scope, false); err != nil {
+	if err := host.WithCommands(env, &cmdRep, "opencode", Facts.ToolPrefix, openCodeCommands, scope, false); err != nil {
 		return cmdRep, err
 	}
 	dir := openCodeDir(env, scope)
-	rep, err := opencode.Uninstall(dir, env.BackupDir(scope), []string{dir})
-	foldUninstall(&rep, cmdRep, install.Report{})
+	rep, err := Uninstall(dir, env.BackupDir(scope), []string{dir})
+	host.FoldUninstall(&rep, cmdRep, install.Report{})
 	return rep, err
 }
 
 // openCodeCommands is how opencode takes the slash commands (see the
 // entry). 1.18.33 loads {command,commands}/**/*.md; atreides writes
 // commands/, the folder OpenCode's own tips name.
-var openCodeCommands = CommandFacts{
-	Dir: func(env Env, scope install.Scope) string {
+var openCodeCommands = host.CommandFacts{
+	Dir: func(env host.Env, scope install.Scope) string {
 		return filepath.Join(openCodeDir(env, scope), "commands")
 	},
-	Form: opencode.CommandForm,
+	Form: CommandForm,
 }
