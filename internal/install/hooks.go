@@ -590,3 +590,34 @@ func CheckWant(kind, path, bin string, timeout, defTimeout int, events, defEvent
 	}
 	return timeout, events, nil
 }
+
+// WantGroups is the group install wants under each event, in the order
+// given and once each: matcher gives an event's matcher, false for an
+// event the host does not handle (unsupported words the error), and
+// handler its handler object.
+func WantGroups(events []string, matcher func(event string) (string, bool), unsupported func(event string) error, handler func(event string) *Node) ([]WantGroup, error) {
+	var want []WantGroup
+	seen := map[string]bool{}
+	for _, ev := range events {
+		m, ok := matcher(ev)
+		if !ok {
+			return nil, unsupported(ev)
+		}
+		if seen[ev] {
+			continue
+		}
+		seen[ev] = true
+		want = append(want, WantGroup{Event: ev, Matcher: m, Handler: handler(ev)})
+	}
+	return want, nil
+}
+
+// CommandHandler is a command hook's handler object: its type, the host's
+// extra members (such as Gemini CLI's name), the command and the timeout.
+func CommandHandler(command string, timeout int, extra ...Member) *Node {
+	members := append([]Member{{Key: "type", Value: NewString("command")}}, extra...)
+	return NewObject(append(members,
+		Member{Key: "command", Value: NewString(command)},
+		Member{Key: "timeout", Value: NewInt(timeout)},
+	)...)
+}

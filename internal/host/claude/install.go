@@ -105,24 +105,9 @@ func wantGroups(opts InstallOptions) ([]install.WantGroup, error) {
 	if err != nil {
 		return nil, err
 	}
-	var want []install.WantGroup
-	seen := map[string]bool{}
-	for _, ev := range events {
-		m, ok := matcher(ev)
-		if !ok {
-			return nil, fmt.Errorf("install: atreides does not handle the Claude Code event %q (supported: %s, Notification)", ev, strings.Join(DefaultEvents, ", "))
-		}
-		if seen[ev] {
-			continue
-		}
-		seen[ev] = true
-		want = append(want, install.WantGroup{Event: ev, Matcher: m, Handler: install.NewObject(
-			install.Member{Key: "type", Value: install.NewString("command")},
-			install.Member{Key: "command", Value: install.NewString(Command(bin, timeout))},
-			install.Member{Key: "timeout", Value: install.NewInt(timeout)},
-		)})
-	}
-	return want, nil
+	return install.WantGroups(events, matcher, func(ev string) error {
+		return fmt.Errorf("install: atreides does not handle the Claude Code event %q (supported: %s, Notification)", ev, strings.Join(DefaultEvents, ", "))
+	}, func(string) *install.Node { return install.CommandHandler(Command(bin, timeout), timeout) })
 }
 
 // Uninstall removes exactly the handlers of ours from a Claude Code

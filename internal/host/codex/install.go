@@ -147,28 +147,15 @@ func wantGroups(opts InstallOptions) ([]install.WantGroup, error) {
 	if err != nil {
 		return nil, err
 	}
-	var want []install.WantGroup
-	seen := map[string]bool{}
-	for _, ev := range events {
-		m, ok := matcher(ev)
-		if !ok {
-			return nil, fmt.Errorf("install: atreides does not handle the Codex event %q (supported: %s)", ev, strings.Join(DefaultEvents, ", "))
-		}
-		if seen[ev] {
-			continue
-		}
-		seen[ev] = true
+	return install.WantGroups(events, matcher, func(ev string) error {
+		return fmt.Errorf("install: atreides does not handle the Codex event %q (supported: %s)", ev, strings.Join(DefaultEvents, ", "))
+	}, func(ev string) *install.Node {
 		t := timeout
 		if ev == "SessionEnd" {
 			t = min(t, SessionEndTimeoutSeconds)
 		}
-		want = append(want, install.WantGroup{Event: ev, Matcher: m, Handler: install.NewObject(
-			install.Member{Key: "type", Value: install.NewString("command")},
-			install.Member{Key: "command", Value: install.NewString(Command(bin, t))},
-			install.Member{Key: "timeout", Value: install.NewInt(t)},
-		)})
-	}
-	return want, nil
+		return install.CommandHandler(Command(bin, t), t)
+	})
 }
 
 // Uninstall removes exactly the handlers of ours from a Codex

@@ -147,26 +147,12 @@ func wantGroups(opts InstallOptions) ([]install.WantGroup, error) {
 	if err != nil {
 		return nil, err
 	}
-	var want []install.WantGroup
-	seen := map[string]bool{}
-	for _, ev := range events {
-		m, ok := matcher(ev)
-		if !ok {
-			return nil, fmt.Errorf("install: atreides does not handle the Gemini CLI event %q (supported: %s, %s)", ev,
-				strings.Join(DefaultEvents, ", "), strings.Join(optionalEvents, ", "))
-		}
-		if seen[ev] {
-			continue
-		}
-		seen[ev] = true
-		want = append(want, install.WantGroup{Event: ev, Matcher: m, Handler: install.NewObject(
-			install.Member{Key: "type", Value: install.NewString("command")},
-			install.Member{Key: "name", Value: install.NewString(HookName)},
-			install.Member{Key: "command", Value: install.NewString(Command(bin, timeout))},
-			install.Member{Key: "timeout", Value: install.NewInt(timeout)},
-		)})
-	}
-	return want, nil
+	return install.WantGroups(events, matcher, func(ev string) error {
+		return fmt.Errorf("install: atreides does not handle the Gemini CLI event %q (supported: %s, %s)", ev,
+			strings.Join(DefaultEvents, ", "), strings.Join(optionalEvents, ", "))
+	}, func(string) *install.Node {
+		return install.CommandHandler(Command(bin, timeout), timeout, install.Member{Key: "name", Value: install.NewString(HookName)})
+	})
 }
 
 // Uninstall removes exactly the handlers of ours from a Gemini CLI
