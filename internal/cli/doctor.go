@@ -5,7 +5,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/doctor"
 	"github.com/atreides-dev/atreides/internal/hook"
-	"github.com/atreides-dev/atreides/internal/host/all"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/spf13/cobra"
 )
 
@@ -38,7 +38,7 @@ func (o *doctorOptions) run(io *IO) error {
 		return err
 	}
 	wd, _ := io.Getwd()
-	doc := doctor.Run(all.EnvAt(io.Getenv, root), wd, hook.Version())
+	doc := doctor.Run(host.EnvAt(io.Getenv, root), wd, hook.Version())
 	if o.asJSON {
 		if err := printJSON(io, doc); err != nil {
 			return err

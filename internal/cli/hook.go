@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/hook"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/spf13/cobra"
 )
@@ -13,7 +14,7 @@ import (
 func hookHosts() string {
 	var names []string
 	for _, h := range all.All() {
-		if h.Via == all.Hook {
+		if h.Via == host.Hook {
 			names = append(names, h.Name)
 		}
 	}
@@ -49,7 +50,7 @@ func newHookCmd(io *IO) *cobra.Command {
 
 func (o *hookOptions) run(io *IO) error {
 	h, ok := all.ByName(o.host)
-	if !ok || h.Via != all.Hook {
+	if !ok || h.Via != host.Hook {
 		return usagef("unknown host %q (known: %s)", o.host, hookHosts())
 	}
 	budget := hook.Budget(io.Getenv, time.Duration(o.timeout*float64(time.Second)))

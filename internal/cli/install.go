@@ -8,8 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/spf13/cobra"
@@ -67,7 +67,7 @@ type scopeFlags struct {
 }
 
 // scope is the scope the flags select for h, or h's default.
-func (s scopeFlags) scope(h *all.Host) (install.Scope, error) {
+func (s scopeFlags) scope(h *host.Host) (install.Scope, error) {
 	n := 0
 	sc := h.DefaultScope()
 	for _, f := range []struct {
@@ -88,7 +88,7 @@ func (s scopeFlags) scope(h *all.Host) (install.Scope, error) {
 	return sc, nil
 }
 
-func scopeFlagsOf(h *all.Host) string {
+func scopeFlagsOf(h *host.Host) string {
 	var fs []string
 	for _, s := range h.Scopes {
 		fs = append(fs, "--"+s.String())
@@ -138,21 +138,21 @@ func newInstallCmd(io *IO) *cobra.Command {
 }
 
 // hostEnv is the machine and project install and uninstall see.
-func hostEnv(io *IO) (all.Env, error) {
+func hostEnv(io *IO) (host.Env, error) {
 	root, err := cwdRoot(io)
 	if err != nil {
-		return all.Env{}, err
+		return host.Env{}, err
 	}
-	return all.EnvAt(io.Getenv, root), nil
+	return host.EnvAt(io.Getenv, root), nil
 }
 
 // pick resolves the hosts named on the command line, or with --all every
 // host seen on this machine.
-func pick(env all.Env, names []string, every bool) ([]*all.Host, error) {
+func pick(env host.Env, names []string, every bool) ([]*host.Host, error) {
 	if every && len(names) > 0 {
 		return nil, usagef("name hosts or give --all, not both")
 	}
-	var out []*all.Host
+	var out []*host.Host
 	if every {
 		for _, h := range all.All() {
 			if h.Seen(env) {
@@ -190,7 +190,7 @@ func (o *installOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	roster, err := installRoster(env.ProjectDir)
+	roster, err := host.ProjectRoster(env.ProjectDir)
 	if err != nil {
 		return err
 	}
@@ -204,7 +204,7 @@ func (o *installOptions) run(io *IO) error {
 		if err != nil {
 			return err
 		}
-		rep, err := h.Install(env, all.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline, Roster: roster, SkillDirs: all.SkillDirs()})
+		rep, err := h.Install(env, host.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline, Roster: roster, SkillDirs: all.SkillDirs()})
 		if err != nil {
 			return fmt.Errorf("%s: %w", h.Name, err)
 		}
@@ -243,29 +243,16 @@ func (o *installOptions) hookTimeout(io *IO, root string) (int, error) {
 	return t, nil
 }
 
-// installRoster is the agent roster install writes: the configuration's,
-// or the built-in one when the configuration cannot be read (hookTimeout
-// has warned). An agent the configuration leaves incomplete stops the
-// install: writing the rest would leave the user guessing which is missing.
-func installRoster(root string) (agents.Roster, error) {
-	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
-	r, err := agents.FromConfig(c.Agents)
-	if err != nil {
-		return nil, fmt.Errorf("the agent roster: %w", err)
-	}
-	return r, nil
-}
-
-// binary is what the hooks of a scope run (see all.BinaryFor).
+// binary is what the hooks of a scope run (see host.BinaryFor).
 func (o *installOptions) binary(scope install.Scope) (string, error) {
 	if scope == install.ScopeProject {
-		return all.BinaryFor(scope, "", o.bin)
+		return host.BinaryFor(scope, "", o.bin)
 	}
 	self, err := hookBinary(o.bin)
 	if err != nil {
 		return "", err
 	}
-	return all.BinaryFor(scope, self, "")
+	return host.BinaryFor(scope, self, "")
 }
 
 // hostLine is one host in install's list.
@@ -279,7 +266,7 @@ type hostLine struct {
 
 // listHosts shows the hosts install knows, and which of them this machine
 // has.
-func listHosts(io *IO, env all.Env, asJSON bool) error {
+func listHosts(io *IO, env host.Env, asJSON bool) error {
 	lines := []hostLine{}
 	var seen []string
 	for _, h := range all.All() {
@@ -348,7 +335,7 @@ func (o *uninstallOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	var picked []*all.Host
+	var picked []*host.Host
 	switch {
 	case o.all && len(o.hosts) > 0:
 		return usagef("name hosts or give --all, not both")
@@ -392,7 +379,7 @@ func (o *uninstallOptions) run(io *IO) error {
 
 // installedInProject reports whether any host still has atreides in one
 // of this project's files.
-func installedInProject(env all.Env) bool {
+func installedInProject(env host.Env) bool {
 	for _, h := range all.All() {
 		for _, sc := range h.Scopes {
 			if sc == install.ScopeUser {
@@ -407,7 +394,7 @@ func installedInProject(env all.Env) bool {
 }
 
 // sectionFiles are the files the managed section may be in.
-func sectionFiles(env all.Env) []string {
+func sectionFiles(env host.Env) []string {
 	files := []string{filepath.Join(env.ProjectDir, "AGENTS.md")}
 	for _, h := range all.All() {
 		// InstructionsFile picks among AGENTS.md and these.

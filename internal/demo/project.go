@@ -16,7 +16,7 @@ func Project(dir, exe string) (install.Report, error) {
 	if err := seed(dir); err != nil {
 		return install.Report{}, err
 	}
-	rep, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: install.ClaudeSettingsPath(install.ScopeProject, dir, ""), BinaryPath: exe})
+	rep, err := claude.Install(claude.InstallOptions{SettingsPath: claude.SettingsPath(install.ScopeProject, dir, ""), BinaryPath: exe})
 	if err != nil {
 		return rep, fmt.Errorf("install hooks into the demo project: %w", err)
 	}

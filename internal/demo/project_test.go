@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
@@ -22,7 +23,7 @@ func TestProject(t *testing.T) {
 			t.Errorf("seeded %s: %v", name, err)
 		}
 	}
-	b, err := os.ReadFile(install.ClaudeSettingsPath(install.ScopeProject, dir, ""))
+	b, err := os.ReadFile(claude.SettingsPath(install.ScopeProject, dir, ""))
 	if err != nil {
 		t.Fatal(err)
 	}

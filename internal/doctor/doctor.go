@@ -8,6 +8,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/policy"
@@ -15,7 +16,7 @@ import (
 )
 
 // Check is one line of the doctor's report; a host's own are
-// all.Check, the same shape.
+// host.Check, the same shape.
 type Check struct {
 	Name   string `json:"name"`
 	Status string `json:"status"` // ok | problem | note
@@ -42,7 +43,7 @@ type Host struct {
 
 // Run is doctor's report on the machine and the project env names, as
 // atreides version sees them from the working directory wd.
-func Run(env all.Env, wd, version string) *Report {
+func Run(env host.Env, wd, version string) *Report {
 	root := env.ProjectDir
 	doc := &Report{OK: true, Version: version, Project: root}
 	add := func(c Check) {
@@ -78,7 +79,7 @@ func Run(env all.Env, wd, version string) *Report {
 // found of each host; with host set, only that host's files and checks
 // (the hook's health check at session start, which wants problems only and
 // so skips what yields notes).
-func hostChecks(env all.Env, host string, add func(Check)) []Host {
+func hostChecks(env host.Env, host string, add func(Check)) []Host {
 	found := make([]Host, 0, len(all.All()))
 	installed := false
 	for _, h := range all.All() {
@@ -123,9 +124,9 @@ func hostChecks(env all.Env, host string, add func(Check)) []Host {
 // then ignores it silently), events without atreides, a hook binary that
 // does not run, atreides registered twice, a broken MCP registration. The
 // hook tells them to the agent at session start.
-func InstallProblems(root, host string) []string {
+func InstallProblems(root, name string) []string {
 	var problems []string
-	hostChecks(all.EnvAt(os.Getenv, root), host, func(ch Check) {
+	hostChecks(host.EnvAt(os.Getenv, root), name, func(ch Check) {
 		if ch.Status == "problem" {
 			problems = append(problems, ch.Detail)
 		}
@@ -135,7 +136,7 @@ func InstallProblems(root, host string) []string {
 
 // pathCheck says plainly whether atreides is on PATH: project settings
 // name it without a path, so a host finds it there or not at all.
-func pathCheck(env all.Env) Check {
+func pathCheck(env host.Env) Check {
 	p, err := env.LookPath(install.PortableBinary)
 	if err != nil {
 		return Check{"PATH", "note", "atreides is not on PATH: hooks in committed project settings name it without a path, so agent hosts cannot run them on this machine (install it, e.g. 'go install ./cmd/...', and put its directory on PATH)"}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
@@ -18,8 +19,8 @@ func TestInstallProblems(t *testing.T) {
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	settings := install.ClaudeSettingsPath(install.ScopeProject, root, "")
-	if _, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: settings, BinaryPath: bin}); err != nil {
+	settings := claude.SettingsPath(install.ScopeProject, root, "")
+	if _, err := claude.Install(claude.InstallOptions{SettingsPath: settings, BinaryPath: bin}); err != nil {
 		t.Fatal(err)
 	}
 	if p := InstallProblems(root, "claude"); len(p) > 0 {

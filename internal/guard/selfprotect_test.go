@@ -10,7 +10,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host/all"
-	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/policy"
 )
 
@@ -190,7 +190,7 @@ func TestSelfProtectionOpenCodePlugin(t *testing.T) {
 	if r := check(); r.Verdict != guard.Deny || r.Rule != "self.unguarded-agent" {
 		t.Fatalf("without the plugin: %s %s, want deny self.unguarded-agent", r.Verdict, r.Rule)
 	}
-	plugin := filepath.Join(f.proj, ".opencode", "plugin", install.OpenCodePluginFile)
+	plugin := filepath.Join(f.proj, ".opencode", "plugin", opencode.PluginFile)
 	if err := os.MkdirAll(filepath.Dir(plugin), 0o755); err != nil {
 		t.Fatal(err)
 	}

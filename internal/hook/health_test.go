@@ -8,6 +8,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -22,7 +23,7 @@ func healthProject(tb testing.TB) string {
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: install.ClaudeSettingsPath(install.ScopeProject, root, ""), BinaryPath: bin}); err != nil {
+	if _, err := claude.Install(claude.InstallOptions{SettingsPath: claude.SettingsPath(install.ScopeProject, root, ""), BinaryPath: bin}); err != nil {
 		tb.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)

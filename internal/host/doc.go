@@ -10,11 +10,21 @@
 // block as the fallback when it cannot be encoded), [Block] (JSON deny
 // plus exit 2 and the reason on stderr) and [UnreadableReason].
 //
+// The hook JSON that Claude Code, Codex and Gemini CLI share (payload,
+// answer object, fail-closed answers) lives once in internal/host/hookjson;
+// their packages keep only what their host does differently.
+//
 // Each host's package also declares its facts (event.HostFacts: what
 // handlers know of it), which its adapter attaches to every event.
 //
-// Adding a host: a subpackage with an [Adapter] and its Facts, its
-// conformance expectations in hosttest, a payload set under
-// bench/payloads, and one entry in internal/host/all (whose tests fail
+// [Host] is a host's entry in the registry (internal/host/all): its names,
+// adapter, facts, settings files, install, uninstall, inspect and doctor
+// checks, and how the guard judges its program. The helpers its install
+// code shares live beside it ([WithAgents], [WithCommands], [FoldMCP], ...),
+// on install's file machinery.
+//
+// Adding a host: a subpackage with an [Adapter], its Facts, its installer
+// and its Entry, its conformance expectations in hosttest, a payload set
+// under bench/payloads, and one line in internal/host/all (whose tests fail
 // until all of them exist and every fact is set or declared absent).
 package host

@@ -47,6 +47,15 @@ type AgentForm struct {
 	Installs func(a agents.Agent) bool
 }
 
+// File is the agent's file as install writes it: the rendered content
+// with the marker line.
+func (f AgentForm) File(a agents.Agent, prompt string) string {
+	return withMarker(agentMarker, f.Render(a, prompt))
+}
+
+// State tells whose an agent file is.
+func (AgentForm) State(data []byte) FileState { return classifyMarked(agentMarker, data) }
+
 // AgentsOptions configure InstallAgents.
 type AgentsOptions struct {
 	Dir    string // the host's agent directory
@@ -67,32 +76,32 @@ func withMarker(marker, content string) string {
 	return line + content
 }
 
-// markedFileState tells whose a file is: not ours, ours as written, or
-// ours but edited since.
-type markedFileState int
+// FileState tells whose an agent or command file is: not ours, ours as
+// written, or ours but edited since (by the marker line near its start).
+type FileState int
 
 const (
-	userFile markedFileState = iota
-	oursAsWritten
-	oursEdited
+	UserFile FileState = iota
+	OursAsWritten
+	OursEdited
 )
 
 // classifyMarked tells whose a file is by the marker line near its start.
-func classifyMarked(marker string, data []byte) markedFileState {
+func classifyMarked(marker string, data []byte) FileState {
 	i := bytes.Index(data, []byte(marker))
 	if i < 0 || i > 4 {
-		return userFile
+		return UserFile
 	}
 	end := bytes.IndexByte(data[i:], '\n')
 	if end < 0 {
-		return oursEdited
+		return OursEdited
 	}
 	sum := string(data[i+len(marker) : i+end])
 	rest := append(append([]byte{}, data[:i]...), data[i+end+1:]...)
 	if len(sum) == 16 && digest(rest)[:16] == sum {
-		return oursAsWritten
+		return OursAsWritten
 	}
-	return oursEdited
+	return OursEdited
 }
 
 // markedFiles is a set of atreides's own files in one directory, one per
@@ -118,7 +127,7 @@ func InstallAgents(o AgentsOptions) (Report, error) {
 		if o.Prompt != nil {
 			prompt = o.Prompt(a)
 		}
-		m.want[a.ID] = withMarker(agentMarker, o.Form.Render(a, prompt))
+		m.want[a.ID] = o.Form.File(a, prompt)
 		m.ids = append(m.ids, a.ID)
 	}
 	return m.install()
@@ -151,16 +160,16 @@ func (m markedFiles) install() (Report, error) {
 			return rep, fmt.Errorf("read %s: %w", path, err)
 		case string(old) == m.want[id]:
 			continue
-		case classifyMarked(m.marker, old) == userFile:
+		case classifyMarked(m.marker, old) == UserFile:
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s is not atreides's; the %s %s was not installed for %s (rename your file to install it)", path, m.kind, id, m.host))
 			continue
-		case classifyMarked(m.marker, old) == oursEdited:
+		case classifyMarked(m.marker, old) == OursEdited:
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s was edited since atreides installed it; kept as it is (delete it to get atreides's again)", path))
 			continue
 		default:
 			rep.Updated = append(rep.Updated, id)
 		}
-		if err := writeAtomic(path, []byte(m.want[id]), 0o644); err != nil {
+		if err := WriteAtomic(path, []byte(m.want[id]), 0o644); err != nil {
 			return rep, err
 		}
 	}
@@ -226,9 +235,9 @@ func removeMarked(dir, ext, marker string, drop func(id string) bool, rep *Repor
 			return removed, fmt.Errorf("read %s: %w", path, err)
 		}
 		switch classifyMarked(marker, data) {
-		case oursEdited:
+		case OursEdited:
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s was edited since atreides installed it; kept (delete it yourself if you no longer want it)", path))
-		case oursAsWritten:
+		case OursAsWritten:
 			if err := os.Remove(path); err != nil {
 				return removed, err
 			}

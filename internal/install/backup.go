@@ -89,7 +89,7 @@ func (b backups) keepPrevious(data []byte) (string, error) {
 		return "", fmt.Errorf("create backup directory: %w", err)
 	}
 	p := b.entry(".prev")
-	if err := writeAtomic(p, data, 0o600); err != nil {
+	if err := WriteAtomic(p, data, 0o600); err != nil {
 		return "", fmt.Errorf("write backup: %w", err)
 	}
 	return p, nil
@@ -104,12 +104,12 @@ func (b backups) record(u *undo, orig []byte) error {
 		return fmt.Errorf("create backup directory: %w", err)
 	}
 	if orig != nil {
-		if err := writeAtomic(b.entry(".orig"), orig, 0o600); err != nil {
+		if err := WriteAtomic(b.entry(".orig"), orig, 0o600); err != nil {
 			return fmt.Errorf("write backup: %w", err)
 		}
 	}
 	data, _ := json.MarshalIndent(u, "", "  ") // plain fields: cannot fail
-	return writeAtomic(b.entry(".json"), append(data, '\n'), 0o600)
+	return WriteAtomic(b.entry(".json"), append(data, '\n'), 0o600)
 }
 
 // forget drops the undo record and the original content.

@@ -1,8 +1,6 @@
 package install
 
 import (
-	"strings"
-
 	"github.com/atreides-dev/atreides/internal/slash"
 )
 
@@ -28,6 +26,16 @@ type CommandForm struct {
 	Render func(c slash.Command, body string) string
 }
 
+// File is the command's file as install writes it, with tool naming the
+// host's name of an atreides tool: the rendered content with the marker
+// line.
+func (f CommandForm) File(c slash.Command, tool func(string) string) string {
+	return withMarker(commandMarker, f.Render(c, c.Body(f.Args, tool)))
+}
+
+// State tells whose a command file is.
+func (CommandForm) State(data []byte) FileState { return classifyMarked(commandMarker, data) }
+
 // CommandsOptions configure InstallCommands.
 type CommandsOptions struct {
 	Dir       string // the host's command directory
@@ -41,7 +49,7 @@ type CommandsOptions struct {
 func InstallCommands(o CommandsOptions) (Report, error) {
 	m := markedFiles{host: o.Form.Host, dir: o.Dir, ext: o.Form.Ext, kind: "command", marker: commandMarker, want: map[string]string{}, backupDir: o.BackupDir}
 	for _, c := range o.Commands {
-		m.want[c.Name] = withMarker(commandMarker, o.Form.Render(c, c.Body(o.Form.Args, o.Tool)))
+		m.want[c.Name] = o.Form.File(c, o.Tool)
 		m.ids = append(m.ids, c.Name)
 	}
 	return m.install()
@@ -52,45 +60,4 @@ func InstallCommands(o CommandsOptions) (Report, error) {
 // for them, once empty.
 func UninstallCommands(dir, host, ext, backupDir string) (Report, error) {
 	return uninstallMarked(markedFiles{host: host, dir: dir, ext: ext, kind: "command", marker: commandMarker, backupDir: backupDir})
-}
-
-// ClaudeCommandForm is Claude Code's .claude/commands/<name>.md (2.1.330):
-// front matter description and argument-hint, the body the prompt, with
-// $ARGUMENTS for what the user typed.
-var ClaudeCommandForm = CommandForm{
-	Host: "claude", Ext: ".md", Args: slash.Args,
-	Render: func(c slash.Command, body string) string {
-		return frontMatter(body, "description", c.Description, "argument-hint", c.ArgumentHint)
-	},
-}
-
-// OpenCodeCommandForm is OpenCode's .opencode/commands/<name>.md
-// (1.18.33 loads {command,commands}/**/*.md and its own tips name
-// commands/): front matter description (its schema has no argument
-// hint), the body the template, with $ARGUMENTS.
-var OpenCodeCommandForm = CommandForm{
-	Host: "opencode", Ext: ".md", Args: slash.Args,
-	Render: func(c slash.Command, body string) string {
-		return frontMatter(body, "description", c.Description)
-	},
-}
-
-// GeminiCommandForm is Gemini CLI's .gemini/commands/<name>.toml (0.61.0):
-// description and prompt, with {{args}} for what the user typed. The
-// prompt is a TOML multi-line literal string, as people write them, when
-// it holds no ”' (else a basic string).
-var GeminiCommandForm = CommandForm{
-	Host: "gemini", Ext: ".toml", Args: "{{args}}",
-	Render: func(c slash.Command, body string) string {
-		desc := c.Description
-		if c.ArgumentHint != "" {
-			// Gemini CLI has no argument hint: the description carries it.
-			desc += " (/" + c.Name + " " + c.ArgumentHint + ")"
-		}
-		prompt := tomlString(body)
-		if !strings.Contains(body, "'''") {
-			prompt = "'''\n" + body + "'''"
-		}
-		return "description = " + tomlString(desc) + "\nprompt = " + prompt + "\n"
-	},
 }

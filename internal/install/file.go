@@ -95,7 +95,7 @@ type ParseError struct {
 	Path string
 	Err  *SyntaxError
 	// Note replaces the generic explanation after the position and message
-	// for a host that does not silently ignore the file (hostSpec.ParseNote).
+	// for a host that does not silently ignore the file (HookSpec.ParseNote).
 	Note string
 }
 
@@ -244,7 +244,7 @@ func (f *settingsFile) write(out []byte) (string, error) {
 			return "", err
 		}
 	}
-	if err := writeAtomic(f.target, out, f.mode); err != nil {
+	if err := WriteAtomic(f.target, out, f.mode); err != nil {
 		return "", fmt.Errorf("write settings: %w", err)
 	}
 	return backup, nil
@@ -266,10 +266,10 @@ func (f *settingsFile) remove() (string, error) {
 	return backup, nil
 }
 
-// writeAtomic replaces path with data so that a reader (or a crash) sees
+// WriteAtomic replaces path with data so that a reader (or a crash) sees
 // either the old or the new file, never a torn one: temp file in the same
 // directory, fsync, rename, fsync the directory.
-func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
+func WriteAtomic(path string, data []byte, mode fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

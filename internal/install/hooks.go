@@ -20,8 +20,8 @@ import (
 // A host plugs in only what differs: how to recognise our handler and what
 // handler and matcher to write for each event.
 
-// wantGroup is the matcher group atreides wants under one event.
-type wantGroup struct {
+// WantGroup is the matcher group atreides wants under one event.
+type WantGroup struct {
 	Event   string
 	Matcher string // "" writes no matcher key (all / not applicable)
 	Handler *Node  // our handler object; its keys are written over ours in place
@@ -138,7 +138,7 @@ func removeOurs(list *Node, isOurs isOursFunc, keep *Node) bool {
 
 // newGroup builds the matcher group for w: matcher first, as in the hosts'
 // documentation.
-func newGroup(w wantGroup) *Node {
+func newGroup(w WantGroup) *Node {
 	g := NewObject()
 	if w.Matcher != "" {
 		g.Set("matcher", NewString(w.Matcher))
@@ -183,7 +183,7 @@ func snapshot(n *Node) string {
 //   - the matcher is rewritten only on a group holding nothing but our
 //     handler: a group the user shares with us keeps their matcher;
 //   - our handlers under events no longer wanted are removed.
-func applyHooks(root *Node, want []wantGroup, isOurs isOursFunc) (hookChanges, error) {
+func applyHooks(root *Node, want []WantGroup, isOurs isOursFunc) (hookChanges, error) {
 	var ch hookChanges
 	hooks, err := hooksObject(root, true)
 	if err != nil {
@@ -284,9 +284,9 @@ func removeHooks(root *Node, isOurs isOursFunc) ([]string, error) {
 	return removed, nil
 }
 
-// hostSpec is what install, uninstall and inspect need to know about one
+// HookSpec is what install, uninstall and inspect need to know about one
 // host beyond the shared three-level shape.
-type hostSpec struct {
+type HookSpec struct {
 	Host string // as in `atreides hook <Host>` and Report.Host: "claude"
 	Name string // for messages: "Claude Code"
 	// ConfigDir is the project directory holding the host's project-scope
@@ -311,7 +311,7 @@ type hostSpec struct {
 
 // load is loadSettings for one of the host's files, its parse errors
 // carrying the host's ParseNote.
-func (s *hostSpec) load(path, backupDir string) (*settingsFile, error) {
+func (s *HookSpec) load(path, backupDir string) (*settingsFile, error) {
 	f, err := loadSettings(path, s.JSONC, backupDir)
 	var pe *ParseError
 	if s.ParseNote != "" && errors.As(err, &pe) {
@@ -321,13 +321,13 @@ func (s *hostSpec) load(path, backupDir string) (*settingsFile, error) {
 }
 
 // hasOurHooks reports whether the document holds a handler of ours.
-func (s *hostSpec) hasOurHooks(doc *Node) bool {
+func (s *HookSpec) hasOurHooks(doc *Node) bool {
 	h, err := hooksObject(doc, false)
 	if err != nil || h == nil {
 		return false
 	}
 	for _, m := range h.Members() {
-		if countOurs(m.Value, s.isOurs) > 0 {
+		if countOurs(m.Value, s.IsOurs) > 0 {
 			return true
 		}
 	}
@@ -338,7 +338,7 @@ func (s *hostSpec) hasOurHooks(doc *Node) bool {
 // a shell-form command hook whose program is named atreides and whose
 // arguments start with "hook <host>". Exec-form handlers (with "args") are
 // never written by us and are left to the user.
-func (s *hostSpec) handlerBinary(h *Node) (bin string, ok bool) {
+func (s *HookSpec) handlerBinary(h *Node) (bin string, ok bool) {
 	if h.Kind() != KindObject || h.Get("args") != nil {
 		return "", false
 	}
@@ -353,15 +353,16 @@ func (s *hostSpec) handlerBinary(h *Node) (bin string, ok bool) {
 	return words[0], true
 }
 
-func (s *hostSpec) isOurs(h *Node) bool {
+// IsOurs reports whether h is a handler of ours (see handlerBinary).
+func (s *HookSpec) IsOurs(h *Node) bool {
 	_, ok := s.handlerBinary(h)
 	return ok
 }
 
-// hookCommand is the command string registered for bin. The timeout the
+// Command is the command string registered for bin. The timeout the
 // host is given is passed on, so that the hook answers before the host
 // gives up on it (see HookTimeoutFlag).
-func (s *hostSpec) hookCommand(bin string, timeout time.Duration) string {
+func (s *HookSpec) Command(bin string, timeout time.Duration) string {
 	return shellQuote(bin) + " hook " + s.Host + " " + HookTimeoutFlag + " " + strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)
 }
 
@@ -375,10 +376,10 @@ const HookTimeoutFlag = "--timeout"
 // an absolute path would name this machine's binary.
 const PortableBinary = "atreides"
 
-// checkBinaryPath refuses a binary our handlers could not be found by
+// CheckBinaryPath refuses a binary our handlers could not be found by
 // again, or that would not name the same program from the host's cwd:
 // an absolute path, or atreides looked up through PATH.
-func checkBinaryPath(bin string) error {
+func CheckBinaryPath(bin string) error {
 	if bin == PortableBinary {
 		return nil
 	}
@@ -395,10 +396,10 @@ func checkBinaryPath(bin string) error {
 	return nil
 }
 
-// installHooks merges want into the settings file at path: everything of
+// Install merges want into the settings file at path: everything of
 // the user's stays in place and in order, a second run changes nothing,
 // and a new binary path updates our handlers in place.
-func (s *hostSpec) installHooks(path, bin, backupDir string, want []wantGroup) (Report, error) {
+func (s *HookSpec) Install(path, bin, backupDir string, want []WantGroup) (Report, error) {
 	r := Report{Host: s.Host, Path: path}
 	if path == "" {
 		return r, errors.New("install: no settings path")
@@ -409,7 +410,7 @@ func (s *hostSpec) installHooks(path, bin, backupDir string, want []wantGroup) (
 	}
 	r.Created = !f.exists
 	hadOurs := s.hasOurHooks(f.doc)
-	ch, err := applyHooks(f.doc, want, s.isOurs)
+	ch, err := applyHooks(f.doc, want, s.IsOurs)
 	if err != nil {
 		return r, &ShapeError{Path: path, Msg: err.Error()}
 	}
@@ -431,7 +432,7 @@ func (s *hostSpec) installHooks(path, bin, backupDir string, want []wantGroup) (
 	return r, nil
 }
 
-func (s *hostSpec) binaryWarnings(bin string) []string {
+func (s *HookSpec) binaryWarnings(bin string) []string {
 	if p := BinaryProblem(bin); p != "" {
 		return []string{fmt.Sprintf("%s; %s fails open when a hook cannot run", p, s.Name)}
 	}
@@ -447,16 +448,16 @@ func BinaryProblem(bin string) string {
 		}
 		return ""
 	}
-	if p := checkExecutable(bin); p != "" {
+	if p := CheckExecutable(bin); p != "" {
 		return "binary " + bin + " " + p
 	}
 	return ""
 }
 
-// uninstallHooks removes exactly the handlers of ours, then the groups,
+// Uninstall removes exactly the handlers of ours, then the groups,
 // event lists and "hooks" object that their removal left empty. A missing
 // file, or one without our handlers, is not written.
-func (s *hostSpec) uninstallHooks(path, backupDir string) (Report, error) {
+func (s *HookSpec) Uninstall(path, backupDir string) (Report, error) {
 	r := Report{Host: s.Host, Path: path, Action: ActionNothingToDo}
 	f, err := s.load(path, backupDir)
 	if err != nil {
@@ -465,7 +466,7 @@ func (s *hostSpec) uninstallHooks(path, backupDir string) (Report, error) {
 	if !f.exists {
 		return r, nil
 	}
-	removed, err := removeHooks(f.doc, s.isOurs)
+	removed, err := removeHooks(f.doc, s.IsOurs)
 	if err != nil {
 		return r, &ShapeError{Path: path, Msg: err.Error()}
 	}
@@ -479,11 +480,11 @@ func (s *hostSpec) uninstallHooks(path, backupDir string) (Report, error) {
 	return r, nil
 }
 
-// inspectHooks reports what atreides has installed in a settings file, for
+// Inspect reports what atreides has installed in a settings file, for
 // doctor. A file that does not parse or has the wrong shape is a finding
 // (Status.Problem), not an error; the error is for failures to inspect at
 // all (e.g. permission denied).
-func (s *hostSpec) inspectHooks(path string) (Status, *Node, error) {
+func (s *HookSpec) Inspect(path string) (Status, *Node, error) {
 	st := Status{Host: s.Host, Path: path}
 	f, err := s.load(path, "")
 	if err != nil {
@@ -499,7 +500,7 @@ func (s *hostSpec) inspectHooks(path string) (Status, *Node, error) {
 }
 
 // inspectDoc fills st from a parsed settings document.
-func (s *hostSpec) inspectDoc(st Status, doc *Node) Status {
+func (s *HookSpec) inspectDoc(st Status, doc *Node) Status {
 	path := st.Path
 	hooks, err := hooksObject(doc, false)
 	if err != nil {
@@ -565,14 +566,14 @@ func (s *hostSpec) inspectDoc(st Status, doc *Node) Status {
 	return st
 }
 
-// checkWant validates what every host's install needs, and fills in the
+// CheckWant validates what every host's install needs, and fills in the
 // default timeout and events; kind names the file in messages ("settings",
 // "hooks").
-func checkWant(kind, path, bin string, timeout, defTimeout int, events, defEvents []string) (int, []string, error) {
+func CheckWant(kind, path, bin string, timeout, defTimeout int, events, defEvents []string) (int, []string, error) {
 	if path == "" {
 		return 0, nil, fmt.Errorf("install: no %s path", kind)
 	}
-	if err := checkBinaryPath(bin); err != nil {
+	if err := CheckBinaryPath(bin); err != nil {
 		return 0, nil, err
 	}
 	if timeout == 0 {
@@ -588,4 +589,35 @@ func checkWant(kind, path, bin string, timeout, defTimeout int, events, defEvent
 		return 0, nil, errors.New("install: no events selected")
 	}
 	return timeout, events, nil
+}
+
+// WantGroups is the group install wants under each event, in the order
+// given and once each: matcher gives an event's matcher, false for an
+// event the host does not handle (unsupported words the error), and
+// handler its handler object.
+func WantGroups(events []string, matcher func(event string) (string, bool), unsupported func(event string) error, handler func(event string) *Node) ([]WantGroup, error) {
+	var want []WantGroup
+	seen := map[string]bool{}
+	for _, ev := range events {
+		m, ok := matcher(ev)
+		if !ok {
+			return nil, unsupported(ev)
+		}
+		if seen[ev] {
+			continue
+		}
+		seen[ev] = true
+		want = append(want, WantGroup{Event: ev, Matcher: m, Handler: handler(ev)})
+	}
+	return want, nil
+}
+
+// CommandHandler is a command hook's handler object: its type, the host's
+// extra members (such as Gemini CLI's name), the command and the timeout.
+func CommandHandler(command string, timeout int, extra ...Member) *Node {
+	members := append([]Member{{Key: "type", Value: NewString("command")}}, extra...)
+	return NewObject(append(members,
+		Member{Key: "command", Value: NewString(command)},
+		Member{Key: "timeout", Value: NewInt(timeout)},
+	)...)
 }

@@ -15,76 +15,33 @@ const MCPServerName = "atreides"
 // `atreides mcp` runs it (it is separate so hooks never link the MCP SDK).
 const MCPBinary = "atreides-mcp"
 
-// ClaudeMCPPath is the project's .mcp.json, which Claude Code reads for
-// project MCP servers.
-//
-// Verified with Claude Code 2.1.330 against the fake model server (see
-// test/e2e/governance_test.go): a -p run starts the servers of .mcp.json
-// with no approval setting (no enabledMcpjsonServers or
-// enableAllProjectMcpServers needed; the init event lists the server with
-// source "project"), and honours disabledMcpjsonServers. It does not read
-// mcpServers from .claude/settings.json or settings.local.json; --mcp-config
-// works but is per run. The tools are deferred (named in a system reminder,
-// loaded through ToolSearch) but callable. Calling them still needs
-// permission, and an allow rule for mcp__atreides in the committed
-// .claude/settings.json is ignored (settings.local.json and the user's
-// settings are honoured); atreides's PreToolUse hook therefore allows its
-// own tools when governance is on (internal/governance). Interactive
-// sessions ask once to approve a project server [docs].
-func ClaudeMCPPath(projectDir string) string { return filepath.Join(projectDir, ".mcp.json") }
-
-// InstallClaudeMCP registers `<bin> mcp` as the "atreides" server in a
-// .mcp.json, keeping every other server and key as it was. It registers
-// nothing when atreides-mcp is missing next to bin, and says so: a server
-// that cannot start is worse than none.
-func InstallClaudeMCP(path, bin, backupDir string) (Report, error) {
-	r, err := installMCPServer(mcpFile{host: "claude", path: path, backupDir: backupDir}, bin)
-	if err == nil && (r.Action == ActionInstalled || r.Action == ActionUpdated) {
-		r.Notes = append(r.Notes, "interactive Claude Code sessions ask once to approve the project's MCP server \"atreides\"")
-	}
-	return r, err
-}
-
-// UninstallClaudeMCP removes the "atreides" server if atreides wrote it,
-// and the mcpServers object if that leaves it empty.
-func UninstallClaudeMCP(path, backupDir string) (Report, error) {
-	return uninstallMCPServer(mcpFile{host: "claude", path: path, backupDir: backupDir})
-}
-
-// InspectClaudeMCP reports whether the project's .mcp.json registers our
-// server and whether the program it names (and atreides-mcp beside it) can
-// run.
-func InspectClaudeMCP(path string) (registered bool, problem string, err error) {
-	return inspectMCPServer(mcpFile{host: "claude", path: path})
-}
-
-// mcpFile is a JSON file with an "mcpServers" object: Claude Code's
+// MCPFile is a JSON file with an "mcpServers" object: Claude Code's
 // .mcp.json, Gemini CLI's settings.json (which also holds our hooks).
-type mcpFile struct {
-	host      string
-	path      string
-	backupDir string
-	// spec is the host whose hooks share the file (nil for .mcp.json):
+type MCPFile struct {
+	Host      string
+	Path      string
+	BackupDir string
+	// Spec is the host whose hooks share the file (nil for .mcp.json):
 	// its comment rules apply, and the file's undo record is started only
 	// when it holds neither our hooks nor our server.
-	spec *hostSpec
-	// hostArg is written as `--host <host>` after "mcp" for a host that
+	Spec *HookSpec
+	// HostArg is written as `--host <host>` after "mcp" for a host that
 	// does not show itself in the server's environment.
-	hostArg bool
+	HostArg bool
 }
 
-func (m mcpFile) load() (*settingsFile, error) {
-	if m.spec != nil {
-		return m.spec.load(m.path, m.backupDir)
+func (m MCPFile) load() (*settingsFile, error) {
+	if m.Spec != nil {
+		return m.Spec.load(m.Path, m.BackupDir)
 	}
-	return loadSettings(m.path, false, m.backupDir)
+	return loadSettings(m.Path, false, m.BackupDir)
 }
 
 // entry is the server entry written for bin.
-func (m mcpFile) entry(bin string) *Node {
+func (m MCPFile) entry(bin string) *Node {
 	args := []*Node{NewString("mcp")}
-	if m.hostArg {
-		args = append(args, NewString("--host"), NewString(m.host))
+	if m.HostArg {
+		args = append(args, NewString("--host"), NewString(m.Host))
 	}
 	return NewObject(
 		Member{Key: "command", Value: NewString(bin)},
@@ -92,9 +49,13 @@ func (m mcpFile) entry(bin string) *Node {
 	)
 }
 
-func installMCPServer(m mcpFile, bin string) (Report, error) {
-	r := Report{Host: m.host, Path: m.path}
-	if err := checkBinaryPath(bin); err != nil {
+// Install registers `<bin> mcp` as the "atreides" server, keeping every
+// other server and key as it was. It registers nothing when atreides-mcp
+// is missing next to bin, and says so: a server that cannot start is
+// worse than none.
+func (m MCPFile) Install(bin string) (Report, error) {
+	r := Report{Host: m.Host, Path: m.Path}
+	if err := CheckBinaryPath(bin); err != nil {
 		return r, err
 	}
 	if p := MCPBinaryProblem(bin); p != "" {
@@ -109,7 +70,7 @@ func installMCPServer(m mcpFile, bin string) (Report, error) {
 	r.Created = !f.exists
 	servers, err := mcpServers(f.doc, true)
 	if err != nil {
-		return r, &ShapeError{Path: m.path, Msg: err.Error()}
+		return r, &ShapeError{Path: m.Path, Msg: err.Error()}
 	}
 	want := m.entry(bin)
 	old := servers.Get(MCPServerName)
@@ -118,13 +79,13 @@ func installMCPServer(m mcpFile, bin string) (Report, error) {
 		r.Action = ActionUnchanged
 		return r, nil
 	case old != nil && !isOurMCPServer(old):
-		return r, &ShapeError{Path: m.path, Msg: fmt.Sprintf("an MCP server named %q that atreides did not write is already there", MCPServerName)}
+		return r, &ShapeError{Path: m.Path, Msg: fmt.Sprintf("an MCP server named %q that atreides did not write is already there", MCPServerName)}
 	case old != nil:
 		r.Action, r.Updated = ActionUpdated, []string{"mcpServers." + MCPServerName}
 	default:
 		r.Action, r.Added = ActionInstalled, []string{"mcpServers." + MCPServerName}
 	}
-	first := old == nil && (m.spec == nil || !m.spec.hasOurHooks(f.doc))
+	first := old == nil && (m.Spec == nil || !m.Spec.hasOurHooks(f.doc))
 	servers.Set(MCPServerName, want)
 	if r.Backup, err = f.saveInstall(first); err != nil {
 		return r, err
@@ -132,15 +93,17 @@ func installMCPServer(m mcpFile, bin string) (Report, error) {
 	return r, nil
 }
 
-func uninstallMCPServer(m mcpFile) (Report, error) {
-	r := Report{Host: m.host, Path: m.path, Action: ActionNothingToDo}
+// Uninstall removes the "atreides" server if atreides wrote it, and the
+// mcpServers object if that leaves it empty.
+func (m MCPFile) Uninstall() (Report, error) {
+	r := Report{Host: m.Host, Path: m.Path, Action: ActionNothingToDo}
 	f, err := m.load()
 	if err != nil || !f.exists {
 		return r, err
 	}
 	servers, err := mcpServers(f.doc, false)
 	if err != nil {
-		return r, &ShapeError{Path: m.path, Msg: err.Error()}
+		return r, &ShapeError{Path: m.Path, Msg: err.Error()}
 	}
 	if servers == nil || !isOurMCPServer(servers.Get(MCPServerName)) {
 		return r, nil
@@ -156,7 +119,9 @@ func uninstallMCPServer(m mcpFile) (Report, error) {
 	return r, nil
 }
 
-func inspectMCPServer(m mcpFile) (registered bool, problem string, err error) {
+// Inspect reports whether the file registers our server and whether the
+// program it names (and atreides-mcp beside it) can run.
+func (m MCPFile) Inspect() (registered bool, problem string, err error) {
 	f, err := m.load()
 	if err != nil {
 		return false, err.Error(), nil
@@ -170,12 +135,12 @@ func inspectMCPServer(m mcpFile) (registered bool, problem string, err error) {
 		return false, "", nil
 	}
 	bin, _ := s.Get("command").Str()
-	return true, mcpServerProblem(bin), nil
+	return true, MCPServerProblem(bin), nil
 }
 
-// mcpServerProblem says why a registered server naming bin cannot start
+// MCPServerProblem says why a registered server naming bin cannot start
 // ("" when it can).
-func mcpServerProblem(bin string) string {
+func MCPServerProblem(bin string) string {
 	if p := BinaryProblem(bin); p != "" {
 		return "MCP server: " + p
 	}
@@ -196,7 +161,7 @@ func MCPBinaryProblem(bin string) string {
 	if runtime.GOOS == "windows" {
 		mcpBin += ".exe"
 	}
-	if p := checkExecutable(mcpBin); p != "" {
+	if p := CheckExecutable(mcpBin); p != "" {
 		return fmt.Sprintf("%s %s (build it next to atreides with 'go install ./cmd/...')", mcpBin, p)
 	}
 	return ""
@@ -240,4 +205,11 @@ func isOurMCPServer(s *Node) bool {
 // isOurMCPArgs recognises the arguments install gives the server.
 func isOurMCPArgs(args []string) bool {
 	return (len(args) == 1 || len(args) == 3 && args[1] == "--host") && args[0] == "mcp"
+}
+
+// IsOurMCPCommand recognises the server install writes by its command and
+// arguments, in any file format: a program named atreides, run with "mcp"
+// or "mcp --host <name>".
+func IsOurMCPCommand(cmd string, args []string) bool {
+	return isAtreidesName(baseName(cmd)) && isOurMCPArgs(args)
 }

@@ -176,7 +176,7 @@ func (f *textFile) write(out []byte) (string, error) {
 			return "", err
 		}
 	}
-	if err := writeAtomic(f.path, out, mode); err != nil {
+	if err := WriteAtomic(f.path, out, mode); err != nil {
 		return "", fmt.Errorf("write %s: %w", f.path, err)
 	}
 	return backup, nil

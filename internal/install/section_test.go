@@ -1,6 +1,7 @@
 package install
 
 import (
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,10 +13,10 @@ import (
 func TestSectionRoundTrip(t *testing.T) {
 	for name, content := range map[string]*string{
 		"no file":            nil,
-		"empty":              ptr(""),
-		"no final newline":   ptr("# Rules\n\nBe kind."),
-		"final newline":      ptr("# Rules\n\nBe kind.\n"),
-		"ends in blank line": ptr("# Rules\n\n"),
+		"empty":              installtest.Ptr(""),
+		"no final newline":   installtest.Ptr("# Rules\n\nBe kind."),
+		"final newline":      installtest.Ptr("# Rules\n\nBe kind.\n"),
+		"ends in blank line": installtest.Ptr("# Rules\n\n"),
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -30,7 +31,7 @@ func TestSectionRoundTrip(t *testing.T) {
 			if err != nil || r.Action != ActionInstalled {
 				t.Fatalf("add: %+v, %v", r, err)
 			}
-			added := string(readFile(t, path))
+			added := string(installtest.ReadFile(t, path))
 			if !strings.Contains(added, SectionText) || (content != nil && !strings.HasPrefix(added, *content)) {
 				t.Errorf("added: %q", added)
 			}
@@ -57,7 +58,7 @@ func TestSectionRoundTrip(t *testing.T) {
 			if _, err := RemoveSection(path, ""); err != nil {
 				t.Fatal(err)
 			}
-			if got := string(readFile(t, path)); strings.Contains(got, "atreides:begin") || !strings.HasPrefix(*content, strings.TrimRight(got, "\n")) {
+			if got := string(installtest.ReadFile(t, path)); strings.Contains(got, "atreides:begin") || !strings.HasPrefix(*content, strings.TrimRight(got, "\n")) {
 				t.Errorf("without backup: %q", got)
 			}
 		})

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
 
@@ -63,7 +63,7 @@ func newOCProject(t *testing.T, script fakeopenaichat.Script) *ocProject {
 	// does not wait ~70 s for a registry: the test points npm at a closed
 	// port.
 	t.Logf("install: %s", p.Atreides("install", "opencode", "--project", "--offline"))
-	if _, err := os.Stat(p.Path(".opencode/plugin/" + install.OpenCodePluginFile)); err != nil {
+	if _, err := os.Stat(p.Path(".opencode/plugin/" + opencode.PluginFile)); err != nil {
 		t.Fatalf("install opencode wrote no plugin: %v", err)
 	}
 	return p

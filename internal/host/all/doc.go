@@ -1,6 +1,7 @@
 // Package all is the registry of the agent hosts atreides supports: one
-// table (All, ByName) whose entries hold everything atreides knows about a
-// host — its names, its adapter and its facts (event.HostFacts, declared
+// table (All, ByName) of the hosts' entries (host.Host, each declared by
+// its host's package as Entry), which hold everything atreides knows about
+// a host — its names, its adapter and its facts (event.HostFacts, declared
 // by the host's package), how it reaches atreides (a process per event,
 // or a plugin talking to `atreides serve`), its settings files per scope,
 // install, uninstall and inspect, how to tell it is on this machine (its
@@ -11,19 +12,15 @@
 // policy gets the hook files and agent programs (policy.Hosts). No host
 // name appears outside internal/host (HostLiterals lists any that does).
 //
-// Adding a host is one entry here plus its package under internal/host.
+// Adding a host is its package under internal/host (adapter, facts,
+// installer, forms and Entry) plus one line in the table here.
 // The tests of this package fail until the new host also has conformance
 // expectations (internal/host/hosttest.Expected), a bench payload set
 // (bench/payloads/<name>), every fact set or declared absent (Lacks), and
 // passes the install round-trip suite run over every entry.
 //
-// The entries still live here, in one file per host, rather than in the
-// hosts' packages: their install code is in internal/install, which the
-// adapters' packages cannot import while install imports the Claude Code
-// and Gemini CLI adapters for their judged tools.
-//
 // Which binary a settings file names is one rule for every host
-// (BinaryFor): project files are meant to be committed, so they name
+// (host.BinaryFor): project files are meant to be committed, so they name
 // `atreides`, found through the host's PATH on every machine; local and
 // user files belong to this machine and pin the absolute path of the
 // binary that installed them, which keeps working when the host is

@@ -1,155 +1,17 @@
 package all
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
-	"github.com/atreides-dev/atreides/internal/install"
-	"github.com/atreides-dev/atreides/internal/slash"
+	"github.com/atreides-dev/atreides/internal/host/claude"
+	"github.com/atreides-dev/atreides/internal/host/codex"
+	"github.com/atreides-dev/atreides/internal/host/gemini"
+	"github.com/atreides-dev/atreides/internal/host/opencode"
 )
-
-// Transport is how a host reaches atreides.
-type Transport int
-
-const (
-	// Hook: the host starts `atreides hook <name>` for every event.
-	Hook Transport = iota
-	// Serve: a plugin inside the host talks to `atreides serve --stdio`.
-	Serve
-)
-
-// Host is one agent host.
-type Host struct {
-	Name    string // on the command line, in state and hook commands: "claude"
-	Display string // for people: "Claude Code"
-	Adapter host.Adapter
-	// Facts are what handlers know of the host; the adapter attaches them
-	// to its events. Lacks names the facts (fields) the host has none of,
-	// on purpose: every other one must be set (TestFactsComplete).
-	Facts *event.HostFacts
-	Lacks []string
-	Via   Transport
-	// Scopes are the settings scopes the host has, the default first.
-	Scopes []install.Scope
-	// Path is the file install writes for a scope.
-	Path func(env Env, scope install.Scope) string
-	// Install and Uninstall change the file of o.Scope (and what goes with
-	// it, such as Claude Code's .mcp.json).
-	Install   func(env Env, o Options) (install.Report, error)
-	Uninstall func(env Env, scope install.Scope) (install.Report, error)
-	// Inspect reports what is installed in a file returned by Path.
-	Inspect func(path string) (install.Status, error)
-	// HookFiles are the files whose contents decide whether the host runs
-	// atreides: the settings files install writes the hooks to (every
-	// scope), the files beside them that can switch the hooks off, plugin
-	// directories (ending in "/": everything under them). Nothing of a
-	// scope whose base (the project, the home) is unknown.
-	HookFiles func(env Env) []string
-	// Programs are the host's executables, and ConfigDirs its directories:
-	// either one present means the host is on this machine (Seen).
-	Programs   []string
-	ConfigDirs func(env Env) []string
-	// CLI is the host's program as the guard judges it: its names, and
-	// how it is started with atreides left out.
-	CLI guard.AgentCLI
-	// Markers are the environment variables the host sets in the
-	// processes it starts (its MCP servers'): any one set says the host
-	// started the process. None: the host sets none of its own.
-	Markers []Marker
-	// Agents is how the host takes atreides's agent roster.
-	Agents AgentFacts
-	// Commands is how the host takes atreides's slash commands.
-	Commands CommandFacts
-	// Doctor adds the host's own checks, given what Inspect found in each
-	// scope's file (indexed like Scopes).
-	Doctor func(env Env, found []install.Status) []Check
-}
-
-// AgentFacts are what atreides knows of a host's agents (checked against
-// the pinned version).
-type AgentFacts struct {
-	// Native are the host's own agents under ids of the roster: atreides
-	// installs none of its own under such an id. True marks one the lead
-	// agent can delegate to (it is named), false a primary agent.
-	Native map[string]bool
-	// Dir is the agent directory of a scope; nil: the agents do not go
-	// into files (OpenCode's plugin injects them).
-	Dir  func(env Env, scope install.Scope) string
-	Form install.AgentForm
-	// InlineSkills is set when the host has no event on which a subagent's
-	// skills can reach it: they are written into its prompt instead.
-	InlineSkills bool
-}
-
-// CommandFacts are how a host takes slash commands (checked against the
-// pinned version): the folder of a scope, and the file format with its
-// spelling of the user's arguments (install.CommandForm.Args).
-type CommandFacts struct {
-	// Dir is the command directory of a scope; nil: atreides installs no
-	// commands for the host (see the entry for why).
-	Dir  func(env Env, scope install.Scope) string
-	Form install.CommandForm
-}
-
-// Env is the machine and project install and doctor work on.
-type Env struct {
-	ProjectDir string
-	Home       string
-	Getenv     func(string) string
-	LookPath   func(string) (string, error)
-	// Governance is set when the project's configuration turns governance
-	// on (doctor's checks weigh a missing MCP registration by it).
-	Governance bool
-}
-
-// EnvAt is this machine and the project at root as install, uninstall
-// and doctor see them, with the environment read through getenv.
-func EnvAt(getenv func(string) string, root string) Env {
-	home, _ := os.UserHomeDir()
-	return Env{ProjectDir: root, Home: home, Getenv: getenv, LookPath: exec.LookPath}
-}
-
-// BackupDir is where install keeps backups for a file of the scope.
-func (e Env) BackupDir(scope install.Scope) string {
-	return install.BackupDir(scope, e.ProjectDir, e.Home, e.Getenv("XDG_STATE_HOME"))
-}
-
-// Options are one install's choices.
-type Options struct {
-	Scope install.Scope
-	// Binary is what the hooks run: install.PortableBinary, or an absolute
-	// path (see BinaryFor).
-	Binary         string
-	TimeoutSeconds int  // 0: install.DefaultTimeoutSeconds
-	Offline        bool // OpenCode: mark its dependency install as done
-	// Roster is the agents to install (none: no agent files are written,
-	// and those of an earlier install are removed).
-	Roster agents.Roster
-	// SkillDirs are the hosts' own skill folders (SkillDirs), searched
-	// after .atreides/skills for the skills written into an agent's
-	// prompt; the caller passes them, since the table's entries cannot
-	// read the table they are part of.
-	SkillDirs []string
-}
-
-// Marker is an environment variable a host sets: to Value, or to
-// anything not empty when Value is "".
-type Marker struct{ Name, Value string }
-
-// Set reports whether the marker is in the environment.
-func (m Marker) Set(getenv func(string) string) bool {
-	v := getenv(m.Name)
-	return v != "" && (m.Value == "" || v == m.Value)
-}
 
 // FromEnv recognises the host that started this process by its markers:
 // "" when none is recognised or the markers of several are set (a
@@ -157,7 +19,7 @@ func (m Marker) Set(getenv func(string) string) bool {
 func FromEnv(getenv func(string) string) string {
 	found := ""
 	for _, h := range table {
-		if slices.ContainsFunc(h.Markers, func(m Marker) bool { return m.Set(getenv) }) {
+		if slices.ContainsFunc(h.Markers, func(m host.Marker) bool { return m.Set(getenv) }) {
 			if found != "" {
 				return ""
 			}
@@ -183,7 +45,7 @@ func AgentCLIs() guard.AgentCLIs {
 // variables that move them. The guard asks before an agent writes any of
 // them (policy.Hosts, internal/guard/selfguard.go).
 func HookFiles(root, home string, getenv func(string) string) []string {
-	env := Env{ProjectDir: root, Home: home, Getenv: getenv}
+	env := host.Env{ProjectDir: root, Home: home, Getenv: getenv}
 	var out []string
 	for _, h := range table {
 		for _, p := range h.HookFiles(env) {
@@ -205,28 +67,14 @@ var otherAgents = []guard.AgentCLI{
 	{Display: "Amp", Names: []string{"amp"}, Off: []string{"--dangerously-allow-all"}},
 }
 
-// Check is one line of doctor's report.
-type Check struct {
-	Name   string `json:"name"`
-	Status string `json:"status"` // ok | problem | note
-	Detail string `json:"detail"`
-}
-
-// Check statuses.
-const (
-	OK      = "ok"
-	Problem = "problem"
-	Note    = "note"
-)
-
 // All is every supported host, in the order they are listed to users.
-func All() []*Host { return table }
+func All() []*host.Host { return table }
 
-var table = []*Host{&claudeHost, &geminiHost, &codexHost, &openCodeHost}
+var table = []*host.Host{&claude.Entry, &gemini.Entry, &codex.Entry, &opencode.Entry}
 
 // ByName finds a host by name.
-func ByName(name string) (*Host, bool) {
-	i := slices.IndexFunc(table, func(h *Host) bool { return h.Name == name })
+func ByName(name string) (*host.Host, bool) {
+	i := slices.IndexFunc(table, func(h *host.Host) bool { return h.Name == name })
 	if i < 0 {
 		return nil, false
 	}
@@ -242,125 +90,6 @@ func Names() string {
 	return strings.Join(names, ", ")
 }
 
-// DefaultScope is the scope used when none is asked for.
-func (h *Host) DefaultScope() install.Scope { return h.Scopes[0] }
-
-// HasScope reports whether the host has a settings file of the scope.
-func (h *Host) HasScope(s install.Scope) bool { return slices.Contains(h.Scopes, s) }
-
-// ScopeNames lists the host's scopes for messages: "project, local or user".
-func (h *Host) ScopeNames() string {
-	names := make([]string, len(h.Scopes))
-	for i, s := range h.Scopes {
-		names[i] = s.String()
-	}
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// Seen reports whether the host is on this machine: one of its programs on
-// PATH, or one of its configuration directories present.
-func (h *Host) Seen(env Env) bool {
-	for _, p := range h.Programs {
-		if _, err := env.LookPath(p); err == nil {
-			return true
-		}
-	}
-	for _, d := range h.ConfigDirs(env) {
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-			return true
-		}
-	}
-	return false
-}
-
-// BinaryFor is the binary a file of the scope names: atreides through
-// PATH in a project file, which is committed and so must work on every
-// machine; this machine's binary (self, or pinned when given) in a local
-// or user file. Pinning a project file is refused.
-func BinaryFor(scope install.Scope, self, pinned string) (string, error) {
-	if scope == install.ScopeProject {
-		if pinned != "" {
-			return "", errors.New("--bin pins this machine's path, but the project's settings are committed and shared: install with --local or --user to pin a binary")
-		}
-		return install.PortableBinary, nil
-	}
-	if pinned != "" {
-		return pinned, nil
-	}
-	return self, nil
-}
-
-// FileCheck is doctor's verdict on one settings file of a host.
-func (h *Host) FileCheck(scope install.Scope, st install.Status) Check {
-	name := h.Name + " " + scope.String()
-	switch {
-	case !st.Exists:
-		return Check{name, OK, st.Path + ": no file"}
-	case !st.Parses:
-		return Check{name, Problem, st.Problem}
-	case len(st.Events) == 0:
-		return Check{name, OK, st.Path + ": no atreides hooks"}
-	}
-	var problems []string
-	if len(st.Missing) > 0 {
-		problems = append(problems, "events without atreides: "+strings.Join(st.Missing, ", ")+" (run 'atreides install "+h.Name+"' again)")
-	}
-	if len(st.Duplicated) > 0 {
-		problems = append(problems, "atreides registered twice for: "+strings.Join(st.Duplicated, ", "))
-	}
-	for _, b := range st.Binaries {
-		switch {
-		case b.Executable:
-		case b.Command == install.PortableBinary && b.Resolved == "":
-			problems = append(problems, fmt.Sprintf("atreides is not on PATH: these hooks name it without a path, so %s cannot run them and goes on without atreides; put the directory holding atreides on PATH (check the PATH %s is started with), or pin this machine's binary with 'atreides install %s --local' or '--user'", h.Display, h.Display, h.Name))
-		default:
-			problems = append(problems, fmt.Sprintf("hook binary %s: %s (the hooks fail open until it is fixed: %s runs on without them)", b.Command, b.Problem, h.Display))
-		}
-	}
-	if len(problems) > 0 {
-		return Check{name, Problem, st.Path + ": " + strings.Join(problems, "; ")}
-	}
-	bins := make([]string, 0, len(st.Binaries))
-	for _, b := range st.Binaries {
-		bin := b.Command
-		if b.Resolved != "" && b.Resolved != b.Command {
-			bin += " (" + b.Resolved + ")"
-		}
-		bins = append(bins, bin)
-	}
-	return Check{name, OK, fmt.Sprintf("%s: %d events, binary %s", st.Path, len(st.Events), strings.Join(bins, ", "))}
-}
-
-// userConfig is the directory of a host's user settings under home.
-func userConfig(env Env, dir string) []string {
-	if env.Home == "" {
-		return nil
-	}
-	return []string{filepath.Join(env.Home, dir)}
-}
-
-// InstructionsFile is where `install --agents-md` puts the managed section
-// for this host: the project's AGENTS.md when there is one (atreides's
-// session context carries it to every host, and Codex and OpenCode read it
-// themselves); else the host's own instructions file when the project has
-// it (CLAUDE.md, GEMINI.md), so a project that keeps its rules there gets
-// no second file; else a new AGENTS.md.
-func (h *Host) InstructionsFile(env Env) string {
-	agents := filepath.Join(env.ProjectDir, "AGENTS.md")
-	if exists(agents) {
-		return agents
-	}
-	for _, name := range h.Facts.Instructions {
-		if own := filepath.Join(env.ProjectDir, filepath.FromSlash(name)); exists(own) {
-			return own
-		}
-	}
-	return agents
-}
-
 // Facts are every host's facts, by name, for the tools that serve a host
 // other than an event's (agenttools.Env.Hosts).
 func Facts() map[string]*event.HostFacts {
@@ -369,21 +98,6 @@ func Facts() map[string]*event.HostFacts {
 		out[h.Name] = h.Facts
 	}
 	return out
-}
-
-// dotDir is the folder sub of a host's dot directory (".claude") for a
-// scope: in the user's home for the user scope, else in the project.
-func dotDir(env Env, scope install.Scope, dot, sub string) string {
-	base := env.ProjectDir
-	if scope == install.ScopeUser {
-		base = env.Home
-	}
-	return filepath.Join(base, dot, sub)
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }
 
 // SkillDirs are every host's own skill folders, for loading a skill by
@@ -399,96 +113,4 @@ func SkillDirs() []string {
 		}
 	}
 	return out
-}
-
-// withAgents installs (o's roster) or removes (o nil) the agent files of
-// the host for a scope and folds what it did into the hooks' report.
-func withAgents(env Env, rep *install.Report, host string, f AgentFacts, scope install.Scope, o *Options) error {
-	if f.Dir == nil {
-		return nil
-	}
-	dir := f.Dir(env, scope)
-	var a install.Report
-	var err error
-	if o != nil {
-		a, err = install.InstallAgents(install.AgentsOptions{
-			Dir: dir, Form: f.Form, Roster: o.Roster, BackupDir: env.BackupDir(scope),
-			Prompt: agentPrompt(env, f, o.SkillDirs, rep),
-		})
-	} else {
-		a, err = install.UninstallAgents(dir, host, f.Form.Ext, env.BackupDir(scope))
-	}
-	if err != nil {
-		return fmt.Errorf("agents in %s: %w", dir, err)
-	}
-	foldFiles(rep, dir, "agents", a)
-	return nil
-}
-
-// agentPrompt is an agent's prompt as the host installs it: with its
-// skills written in when the host cannot inject them at run time (found
-// in .atreides/skills, then in dirs). A skill that cannot be read is left
-// out, with a warning in rep.
-func agentPrompt(env Env, f AgentFacts, dirs []string, rep *install.Report) func(a agents.Agent) string {
-	if !f.InlineSkills {
-		return nil
-	}
-	return func(a agents.Agent) string {
-		skills, err := agents.LoadSkills(env.ProjectDir, a.Skills, dirs...)
-		if err != nil {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("agent %s: %v; installed without it", a.ID, err))
-		}
-		return agents.Prompt(a, skills)
-	}
-}
-
-// withCommands installs (add) or removes atreides's slash command files
-// of the host for a scope and folds what it did into rep. toolPrefix is
-// the host's (Facts.ToolPrefix: the host entry cannot be read from here
-// without its initialization depending on itself).
-func withCommands(env Env, rep *install.Report, host, toolPrefix string, f CommandFacts, scope install.Scope, add bool) error {
-	if f.Dir == nil {
-		return nil
-	}
-	dir := f.Dir(env, scope)
-	var c install.Report
-	var err error
-	if add {
-		// A user install is for every project: the project's own
-		// commands go only where the project is.
-		load := func() ([]slash.Command, error) { return slash.ForProject(env.ProjectDir) }
-		if scope == install.ScopeUser {
-			load = slash.All
-		}
-		cmds, lerr := load()
-		if lerr != nil {
-			return lerr
-		}
-		c, err = install.InstallCommands(install.CommandsOptions{
-			Dir: dir, Form: f.Form, Commands: cmds, BackupDir: env.BackupDir(scope),
-			Tool: func(tool string) string { return toolPrefix + tool },
-		})
-	} else {
-		c, err = install.UninstallCommands(dir, host, f.Form.Ext, env.BackupDir(scope))
-	}
-	if err != nil {
-		return fmt.Errorf("commands in %s: %w", dir, err)
-	}
-	foldFiles(rep, dir, "commands", c)
-	return nil
-}
-
-// foldFiles adds what installing or removing a set of files of ours (a)
-// did to the host's report.
-func foldFiles(rep *install.Report, dir, what string, a install.Report) {
-	for _, l := range []struct {
-		what string
-		ids  []string
-	}{{"installed", a.Added}, {"updated", a.Updated}, {"removed", a.Removed}} {
-		if len(l.ids) > 0 {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s %s %s", dir, l.what, what, strings.Join(l.ids, ", ")))
-		}
-	}
-	rep.Warnings = append(rep.Warnings, a.Warnings...)
-	rep.Notes = append(rep.Notes, a.Notes...)
 }

@@ -11,6 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/claude"
+	"github.com/atreides-dev/atreides/internal/host/codex"
+	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"github.com/atreides-dev/atreides/internal/install"
 )
@@ -122,7 +126,7 @@ func fakeBin(t *testing.T) string {
 
 // tree lists every file and directory under dirs with its content, except
 // the backups atreides keeps.
-func tree(t *testing.T, env Env, dirs ...string) map[string]string {
+func tree(t *testing.T, env host.Env, dirs ...string) map[string]string {
 	t.Helper()
 	skip := []string{env.BackupDir(install.ScopeProject), env.BackupDir(install.ScopeUser)}
 	out := map[string]string{}
@@ -165,14 +169,14 @@ func TestInstallRoundTrip(t *testing.T) {
 	for _, h := range All() {
 		for _, scope := range h.Scopes {
 			for _, fx := range fixtures {
-				if fx.content != nil && h.Via == Serve {
+				if fx.content != nil && h.Via == host.Serve {
 					// The plugin is a file of atreides's own, not a settings
 					// file to edit: only the no-file fixture applies.
 					continue
 				}
 				t.Run(h.Name+"/"+scope.String()+"/"+fx.name, func(t *testing.T) {
 					root := t.TempDir()
-					env := Env{ProjectDir: filepath.Join(root, "proj"), Home: filepath.Join(root, "home"), Getenv: func(string) string { return "" }, LookPath: exec.LookPath}
+					env := host.Env{ProjectDir: filepath.Join(root, "proj"), Home: filepath.Join(root, "home"), Getenv: func(string) string { return "" }, LookPath: exec.LookPath}
 					for _, d := range []string{env.ProjectDir, env.Home} {
 						if err := os.MkdirAll(d, 0o755); err != nil {
 							t.Fatal(err)
@@ -188,11 +192,11 @@ func TestInstallRoundTrip(t *testing.T) {
 						}
 					}
 					before := tree(t, env, env.ProjectDir, env.Home)
-					bin, err := BinaryFor(scope, self, "")
+					bin, err := host.BinaryFor(scope, self, "")
 					if err != nil {
 						t.Fatal(err)
 					}
-					o := Options{Scope: scope, Binary: bin, TimeoutSeconds: 3}
+					o := host.Options{Scope: scope, Binary: bin, TimeoutSeconds: 3}
 					readable := true
 					if fx.comments {
 						// Whether the host reads comments is install's to
@@ -227,7 +231,7 @@ func TestInstallRoundTrip(t *testing.T) {
 					if scope == install.ScopeProject && strings.Contains(string(installed), self) {
 						t.Errorf("a project file names this machine's binary:\n%s", installed)
 					}
-					if !strings.Contains(string(installed), "--timeout 3") && h.Via == Hook {
+					if !strings.Contains(string(installed), "--timeout 3") && h.Via == host.Hook {
 						t.Errorf("the hook command does not carry its timeout:\n%s", installed)
 					}
 					st, err := h.Inspect(path)
@@ -273,12 +277,12 @@ func mapsEqual(a, b map[string]string) bool {
 func TestUninstallAfterAChange(t *testing.T) {
 	self := fakeBin(t)
 	for _, h := range All() {
-		if h.Via != Hook {
+		if h.Via != host.Hook {
 			continue
 		}
 		t.Run(h.Name, func(t *testing.T) {
 			root := t.TempDir()
-			env := Env{ProjectDir: root, Home: root, Getenv: func(string) string { return "" }, LookPath: exec.LookPath}
+			env := host.Env{ProjectDir: root, Home: root, Getenv: func(string) string { return "" }, LookPath: exec.LookPath}
 			scope := h.DefaultScope()
 			path := h.Path(env, scope)
 			orig := `{"a":[1,2],"hooks":{}}`
@@ -288,8 +292,8 @@ func TestUninstallAfterAChange(t *testing.T) {
 			if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			bin, _ := BinaryFor(scope, self, "")
-			if _, err := h.Install(env, Options{Scope: scope, Binary: bin}); err != nil {
+			bin, _ := host.BinaryFor(scope, self, "")
+			if _, err := h.Install(env, host.Options{Scope: scope, Binary: bin}); err != nil {
 				t.Fatal(err)
 			}
 			data, _ := os.ReadFile(path)
@@ -312,17 +316,17 @@ func TestUninstallAfterAChange(t *testing.T) {
 }
 
 func TestBinaryFor(t *testing.T) {
-	if b, err := BinaryFor(install.ScopeProject, "/x/atreides", ""); err != nil || b != install.PortableBinary {
+	if b, err := host.BinaryFor(install.ScopeProject, "/x/atreides", ""); err != nil || b != install.PortableBinary {
 		t.Errorf("project: %q %v", b, err)
 	}
-	if _, err := BinaryFor(install.ScopeProject, "/x/atreides", "/y/atreides"); err == nil {
+	if _, err := host.BinaryFor(install.ScopeProject, "/x/atreides", "/y/atreides"); err == nil {
 		t.Error("a pinned binary in a project file was accepted")
 	}
 	for _, sc := range []install.Scope{install.ScopeLocal, install.ScopeUser} {
-		if b, _ := BinaryFor(sc, "/x/atreides", ""); b != "/x/atreides" {
+		if b, _ := host.BinaryFor(sc, "/x/atreides", ""); b != "/x/atreides" {
 			t.Errorf("%s: %q", sc, b)
 		}
-		if b, _ := BinaryFor(sc, "/x/atreides", "/y/atreides"); b != "/y/atreides" {
+		if b, _ := host.BinaryFor(sc, "/x/atreides", "/y/atreides"); b != "/y/atreides" {
 			t.Errorf("%s pinned: %q", sc, b)
 		}
 	}
@@ -330,7 +334,7 @@ func TestBinaryFor(t *testing.T) {
 
 func TestSeen(t *testing.T) {
 	home := t.TempDir()
-	env := Env{ProjectDir: t.TempDir(), Home: home, Getenv: func(string) string { return "" },
+	env := host.Env{ProjectDir: t.TempDir(), Home: home, Getenv: func(string) string { return "" },
 		LookPath: func(string) (string, error) { return "", exec.ErrNotFound }}
 	for _, h := range All() {
 		if h.Seen(env) {
@@ -347,38 +351,38 @@ func TestSeen(t *testing.T) {
 			t.Errorf("%s not seen with %s present", h.Name, dirs[0])
 		}
 	}
-	env = Env{Home: t.TempDir(), Getenv: func(string) string { return "" },
+	env = host.Env{Home: t.TempDir(), Getenv: func(string) string { return "" },
 		LookPath: func(p string) (string, error) {
-			if slices.Contains(claudeHost.Programs, p) {
+			if slices.Contains(claude.Entry.Programs, p) {
 				return "/bin/" + p, nil
 			}
 			return "", exec.ErrNotFound
 		}}
-	if !claudeHost.Seen(env) || geminiHost.Seen(env) {
+	if !claude.Entry.Seen(env) || gemini.Entry.Seen(env) {
 		t.Error("seen by program on PATH")
 	}
 }
 
 func TestInstructionsFile(t *testing.T) {
 	dir := t.TempDir()
-	env := Env{ProjectDir: dir}
+	env := host.Env{ProjectDir: dir}
 	agents, claudeMD := filepath.Join(dir, "AGENTS.md"), filepath.Join(dir, "CLAUDE.md")
-	if got := claudeHost.InstructionsFile(env); got != agents {
+	if got := claude.Entry.InstructionsFile(env); got != agents {
 		t.Errorf("no file: %s", got)
 	}
 	if err := os.WriteFile(claudeMD, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := claudeHost.InstructionsFile(env); got != claudeMD {
+	if got := claude.Entry.InstructionsFile(env); got != claudeMD {
 		t.Errorf("CLAUDE.md only: %s", got)
 	}
-	if got := codexHost.InstructionsFile(env); got != agents {
+	if got := codex.Entry.InstructionsFile(env); got != agents {
 		t.Errorf("codex: %s", got)
 	}
 	if err := os.WriteFile(agents, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := claudeHost.InstructionsFile(env); got != agents {
+	if got := claude.Entry.InstructionsFile(env); got != agents {
 		t.Errorf("both: %s", got)
 	}
 }
@@ -387,17 +391,17 @@ func TestInstructionsFile(t *testing.T) {
 // PATH, and what to do.
 func TestFileCheckAtreidesNotOnPath(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	env := Env{ProjectDir: t.TempDir(), Home: t.TempDir(), Getenv: func(string) string { return "" }, LookPath: exec.LookPath}
-	path := claudeHost.Path(env, install.ScopeProject)
-	if _, err := install.InstallClaude(install.ClaudeOptions{SettingsPath: path, BinaryPath: install.PortableBinary}); err != nil {
+	env := host.Env{ProjectDir: t.TempDir(), Home: t.TempDir(), Getenv: func(string) string { return "" }, LookPath: exec.LookPath}
+	path := claude.Entry.Path(env, install.ScopeProject)
+	if _, err := claude.Install(claude.InstallOptions{SettingsPath: path, BinaryPath: install.PortableBinary}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := claudeHost.Inspect(path)
+	st, err := claude.Entry.Inspect(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := claudeHost.FileCheck(install.ScopeProject, st)
-	if c.Status != Problem || !strings.Contains(c.Detail, "atreides is not on PATH") || !strings.Contains(c.Detail, "--local") {
+	c := claude.Entry.FileCheck(install.ScopeProject, st)
+	if c.Status != host.Problem || !strings.Contains(c.Detail, "atreides is not on PATH") || !strings.Contains(c.Detail, "--local") {
 		t.Errorf("check %+v", c)
 	}
 }
@@ -452,7 +456,7 @@ func TestHookFiles(t *testing.T) {
 		t.Errorf("hook files\n got %q\nwant %q", got, want)
 	}
 	for _, h := range All() {
-		e := Env{ProjectDir: "/home/user/proj", Home: "/home/user", Getenv: func(k string) string { return env[k] }}
+		e := host.Env{ProjectDir: "/home/user/proj", Home: "/home/user", Getenv: func(k string) string { return env[k] }}
 		for _, s := range h.Scopes {
 			if p := h.Path(e, s); !slices.Contains(got, p) && !slices.Contains(got, filepath.Dir(p)+"/") {
 				t.Errorf("%s %s: %s, where install writes, is not a hook file", h.Name, s, p)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 )
 
 // Adapter is Claude Code's [host.Adapter].
@@ -26,5 +27,5 @@ func (Adapter) Encode(ev *event.Event, d *event.Decision) host.Answer { return E
 
 // Unreadable implements [host.Adapter].
 func (Adapter) Unreadable(hostEvent string, err error) host.Answer {
-	return Unreadable(hostEvent, err)
+	return hookjson.Unreadable(hostEvent, err)
 }

@@ -2,16 +2,15 @@ package claude
 
 import (
 	"encoding/json"
-	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
-var toolNames = map[string]event.ToolName{
+var toolNames = hookjson.Tools{
 	"Bash":         event.Shell,
 	"Read":         event.Read,
 	"LS":           event.Read,
@@ -33,14 +32,7 @@ var toolNames = map[string]event.ToolName{
 // JudgedTools are the Claude Code tools atreides has a normalized name
 // for, sorted; install limits PreToolUse to these (and MCP tools) so that a
 // tool atreides has no opinion on does not start a process.
-func JudgedTools() []string {
-	names := make([]string, 0, len(toolNames))
-	for n := range toolNames {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func JudgedTools() []string { return toolNames.Judged() }
 
 // toolInput holds the input fields atreides looks at in any tool.
 type toolInput struct {
@@ -62,20 +54,16 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 		t.Name = event.ToolName("mcp:" + rest)
 	}
 	var in toolInput
-	if len(input) > 0 && input[0] == '{' {
-		if err := host.DecodeToolInput(input, t.Name, &in); err != nil {
-			return t, fmt.Errorf("tool_input of %s: %w", name, err)
-		}
-	} else if len(input) > 0 && string(input) != "null" {
-		return t, fmt.Errorf("tool_input of %s is not an object", name)
+	if err := hookjson.ReadToolInput(name, t.Name, input, &in); err != nil {
+		return t, err
 	}
 	switch t.Name {
 	case event.Shell:
 		t.Command = in.Command
 	case event.Read, event.Write, event.Edit:
-		t.Paths = nonEmpty(in.FilePath, in.NotebookPath, in.Path)
+		t.Paths = hookjson.NonEmpty(in.FilePath, in.NotebookPath, in.Path)
 	case event.Search:
-		t.Paths = nonEmpty(in.Path)
+		t.Paths = hookjson.NonEmpty(in.Path)
 		// Glob's pattern is a path glob; Grep's pattern is a regex over
 		// contents, and its file filter is "glob".
 		t.Pattern = in.Glob
@@ -84,16 +72,6 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 		}
 	}
 	return t, nil
-}
-
-func nonEmpty(ss ...string) []string {
-	var out []string
-	for _, s := range ss {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // edited holds the input fields of Write, Edit and MultiEdit that say

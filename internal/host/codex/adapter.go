@@ -5,6 +5,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 )
 
 // Adapter is Codex CLI's [host.Adapter].
@@ -28,5 +29,5 @@ func (Adapter) Encode(ev *event.Event, d *event.Decision) host.Answer { return E
 
 // Unreadable implements [host.Adapter].
 func (Adapter) Unreadable(hostEvent string, err error) host.Answer {
-	return Unreadable(hostEvent, err)
+	return hookjson.Unreadable(hostEvent, err)
 }

@@ -3,6 +3,7 @@ package codex
 import (
 	"encoding/json"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
@@ -10,36 +11,6 @@ import (
 
 // Host is this adapter's host name in events and state.
 const Host = "codex"
-
-// payload is the union of the fields Codex 0.169.0 sends, per the input
-// schemas built into its binary. transcript_path and last_assistant_message
-// may be null, which decodes as "".
-type payload struct {
-	SessionID      string `json:"session_id"`
-	TurnID         string `json:"turn_id"`
-	TranscriptPath string `json:"transcript_path"`
-	Cwd            string `json:"cwd"`
-	HookEventName  string `json:"hook_event_name"`
-	PermissionMode string `json:"permission_mode"`
-	AgentID        string `json:"agent_id"`
-	AgentType      string `json:"agent_type"`
-
-	Source  string `json:"source"`  // SessionStart
-	Trigger string `json:"trigger"` // PreCompact, PostCompact
-	Reason  string `json:"reason"`  // SessionEnd
-	Prompt  string `json:"prompt"`  // UserPromptSubmit
-
-	ToolName     string          `json:"tool_name"`
-	ToolInput    json.RawMessage `json:"tool_input"`
-	ToolResponse json.RawMessage `json:"tool_response"`
-	ToolUseID    string          `json:"tool_use_id"`
-
-	StopHookActive       bool   `json:"stop_hook_active"`
-	LastAssistantMessage string `json:"last_assistant_message"`
-}
-
-// EventName implements [host.Payload].
-func (p payload) EventName() string { return p.HookEventName }
 
 var kinds = host.Kinds{
 	"SessionStart":      event.SessionStart,
@@ -61,6 +32,9 @@ var kinds = host.Kinds{
 // run has shown where it goes).
 var carriers = map[string]int{"SessionStart": MaxContext, "SubagentStart": MaxContext, "UserPromptSubmit": MaxContext, "PostToolUse": MaxContext}
 
+// dialect is what Codex sends.
+var dialect = hookjson.Dialect{Host: Host, Facts: &Facts, Kinds: kinds, Carriers: carriers, Fields: fields, Tool: tool}
+
 // Decode decodes one hook payload. Codex names no project root, so
 // ProjectDir stays empty and the caller finds the project from Cwd. On a
 // malformed payload it returns
@@ -68,29 +42,9 @@ var carriers = map[string]int{"SessionStart": MaxContext, "SubagentStart": MaxCo
 // recovered from the bytes, so the caller can still fail closed on a tool
 // call.
 func Decode(data []byte, now time.Time) (*event.Event, error) {
-	p, ev, err := host.DecodePayload[payload](Host, &Facts, data, kinds, now)
+	p, ev, err := dialect.Decode(data, "", now)
 	if err != nil {
 		return ev, err
-	}
-	ev.SessionID, ev.Cwd, ev.TranscriptPath = p.SessionID, p.Cwd, p.TranscriptPath
-	ev.ContextCap = carriers[p.HookEventName]
-	ev.AgentID, ev.AgentType, ev.PermissionMode = p.AgentID, p.AgentType, p.PermissionMode
-	ev.Prompt, ev.ToolUseID = p.Prompt, p.ToolUseID
-	ev.StopHookActive, ev.LastMessage = p.StopHookActive, p.LastAssistantMessage
-	switch p.HookEventName {
-	case "SessionStart":
-		ev.Source = p.Source
-	case "PreCompact", "PostCompact":
-		ev.Source = p.Trigger
-	case "SessionEnd":
-		ev.Source = p.Reason
-	}
-	if p.ToolName != "" {
-		tool, err := NormalizeTool(p.ToolName, p.ToolInput)
-		if err != nil {
-			return ev, host.Malformed("%v", err)
-		}
-		ev.Tool = tool
 	}
 	if p.HookEventName == "PostToolUse" {
 		ev.Response = p.ToolResponse
@@ -100,8 +54,26 @@ func Decode(data []byte, now time.Time) (*event.Event, error) {
 			ev.Tool.Added = addedLines(ev.Tool)
 		}
 	}
-	return ev, host.RequireTool(ev, p.ToolName)
+	return ev, nil
 }
+
+// fields reads what Codex 0.169.0 sends beyond the common fields, per the
+// input schemas built into its binary. transcript_path and
+// last_assistant_message may be null, which decodes as "".
+func fields(p *hookjson.Payload, ev *event.Event) {
+	ev.AgentID, ev.AgentType, ev.PermissionMode = p.AgentID, p.AgentType, p.PermissionMode
+	ev.ToolUseID, ev.LastMessage = p.ToolUseID, p.LastAssistantMessage
+	switch p.HookEventName {
+	case "SessionStart":
+		ev.Source = p.Source
+	case "PreCompact", "PostCompact":
+		ev.Source = p.Trigger
+	case "SessionEnd":
+		ev.Source = p.Reason
+	}
+}
+
+func tool(p *hookjson.Payload) (event.Tool, error) { return NormalizeTool(p.ToolName, p.ToolInput) }
 
 // responseText is the text of a tool response: Codex sends a shell
 // command's output as a JSON string; anything else (MCP results) is kept

@@ -229,7 +229,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("invalid JSON answer %q", ans.Stdout)
 		}
 		if err != nil && (ev.HostEvent == "PreToolUse" || ev.HostEvent == "PermissionRequest") {
-			if u := Unreadable(ev.HostEvent, err); u.Exit != 2 || !json.Valid(u.Stdout) {
+			if u := (Adapter{}).Unreadable(ev.HostEvent, err); u.Exit != 2 || !json.Valid(u.Stdout) {
 				t.Fatalf("unreadable tool call not blocked: %+v", u)
 			}
 		}

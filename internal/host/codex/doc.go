@@ -24,4 +24,8 @@
 //     the session cwd on stdin, which does not follow `cd` in commands.
 //   - apply_patch carries the whole patch in tool_input.command; the paths
 //     it touches are read from its "*** Update/Add/Delete File:" headers.
+//
+// It also installs atreides into Codex's hooks.json (Install, Uninstall,
+// Inspect) and its MCP server into config.toml beside it (InstallMCP, ...;
+// config.go edits the TOML as text), on install's editing machinery.
 package codex

@@ -1,43 +1,15 @@
 package codex
 
 import (
-	"encoding/json"
-	"strings"
-
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 )
 
 // MaxContext bounds the additionalContext atreides sends; Codex sets no
 // cap of its own, and this keeps a project's per-turn cost what it is on
 // Claude Code.
 const MaxContext = 10000
-
-// hookSpecific is the union of Codex's per-event hookSpecificOutput
-// objects; each event's schema allows only some fields, and Encode sets
-// only those.
-type hookSpecific struct {
-	HookEventName            string          `json:"hookEventName"`
-	PermissionDecision       string          `json:"permissionDecision,omitempty"`
-	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
-	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
-	AdditionalContext        string          `json:"additionalContext,omitempty"`
-	Decision                 *permission     `json:"decision,omitempty"`
-}
-
-// permission is PermissionRequest's decision. Codex fails closed on
-// updatedInput, updatedPermissions or interrupt here, so they do not exist.
-type permission struct {
-	Behavior string `json:"behavior"`
-	Message  string `json:"message,omitempty"`
-}
-
-type output struct {
-	Decision           string        `json:"decision,omitempty"`
-	Reason             string        `json:"reason,omitempty"`
-	SystemMessage      string        `json:"systemMessage,omitempty"`
-	HookSpecificOutput *hookSpecific `json:"hookSpecificOutput,omitempty"`
-}
 
 // askPrefix introduces a reason whose verdict was Ask: Codex rejects
 // permissionDecision "ask", so the call is denied and the model is told to
@@ -53,8 +25,8 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 	if ev.HostEvent == "SessionEnd" {
 		return host.Answer{} // Codex reads no answer to SessionEnd.
 	}
-	var out output
-	hs := &hookSpecific{HookEventName: ev.HostEvent}
+	var out hookjson.Output
+	hs := &hookjson.HookSpecific{HookEventName: ev.HostEvent}
 	ctx := d.ContextText() // fitted to the event's ContextCap by the engine
 	switch ev.HostEvent {
 	case "PreToolUse":
@@ -73,9 +45,9 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 	case "PermissionRequest":
 		switch d.Verdict {
 		case event.Deny:
-			hs.Decision = &permission{Behavior: "deny", Message: orDefault(d.Reason)}
+			hs.Decision = &hookjson.Permission{Behavior: "deny", Message: orDefault(d.Reason)}
 		case event.Allow:
-			hs.Decision = &permission{Behavior: "allow"}
+			hs.Decision = &hookjson.Permission{Behavior: "allow"}
 		}
 		// Ask leaves the approval to the user, as without a hook.
 	case "PostToolUse", "UserPromptSubmit":
@@ -99,41 +71,18 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 			out.Decision, out.Reason = "block", orDefault(d.BlockReason)
 		}
 	}
-	if len(d.Warnings) > 0 {
-		out.SystemMessage = strings.Join(d.Warnings, "\n")
-	}
-	if hs.PermissionDecision != "" || hs.AdditionalContext != "" || hs.Decision != nil {
-		out.HookSpecificOutput = hs
-	}
-	return host.JSONAnswer(out, out == (output{}), func(reason string) host.Answer { return failClosed(ev.HostEvent, reason) })
-}
-
-// Unreadable is the answer to a payload that could not be decoded. A tool
-// call that cannot be read cannot be judged, so it is denied; anything else
-// gets no decision.
-func Unreadable(hostEvent string, err error) host.Answer {
-	switch hostEvent {
-	case "PreToolUse", "PermissionRequest":
-		return failClosed(hostEvent, host.UnreadableReason(err))
-	}
-	return host.Answer{}
+	return out.Answer(hs, d.Warnings, func(reason string) host.Answer { return failClosed(ev.HostEvent, reason) })
 }
 
 // failClosed blocks with a JSON deny and exit 2 with the reason on stderr;
 // Codex treats exit 2 with a stderr reason as a block on both events, so
 // the call is refused whichever of the two it heeds.
 func failClosed(hostEvent, reason string) host.Answer {
-	var out output
-	switch hostEvent {
-	case "PermissionRequest":
-		out.HookSpecificOutput = &hookSpecific{HookEventName: hostEvent, Decision: &permission{Behavior: "deny", Message: reason}}
-	case "PreToolUse":
-		out.HookSpecificOutput = &hookSpecific{HookEventName: hostEvent, PermissionDecision: "deny", PermissionDecisionReason: reason}
-	default:
+	if hostEvent != "PreToolUse" && hostEvent != "PermissionRequest" {
 		// Not a tool call: nothing to block.
 		return host.Answer{}
 	}
-	return host.Block(out, reason)
+	return hookjson.Deny(hostEvent, reason)
 }
 
 func orDefault(reason string) string { return host.OrDefault(reason, defaultReason) }

@@ -70,7 +70,7 @@ func TestEncodeBrokenRewriteFailsClosed(t *testing.T) {
 
 func TestUnreadable(t *testing.T) {
 	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
-		ans := Unreadable(ev, host.ErrMalformed)
+		ans := (Adapter{}).Unreadable(ev, host.ErrMalformed)
 		if ans.Exit != 2 || !strings.Contains(ans.Stderr, "could not read") {
 			t.Errorf("%s: %+v", ev, ans)
 		}
@@ -89,7 +89,7 @@ func TestUnreadable(t *testing.T) {
 		}
 	}
 	for _, ev := range []string{"", "Stop", "UserPromptSubmit", "SessionStart", "PostToolUse"} {
-		if ans := Unreadable(ev, host.ErrMalformed); len(ans.Stdout) != 0 || ans.Exit != 0 {
+		if ans := (Adapter{}).Unreadable(ev, host.ErrMalformed); len(ans.Stdout) != 0 || ans.Exit != 0 {
 			t.Errorf("%q: want no decision, got %+v", ev, ans)
 		}
 	}

@@ -2,11 +2,11 @@ package codex
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
@@ -35,12 +35,8 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 		t.Name = event.ToolName("mcp:" + strings.TrimPrefix(name, "mcp__"))
 	}
 	var in toolInput
-	if len(input) > 0 && input[0] == '{' {
-		if err := host.DecodeToolInput(input, t.Name, &in); err != nil {
-			return t, fmt.Errorf("tool_input of %s: %w", name, err)
-		}
-	} else if len(input) > 0 && string(input) != "null" {
-		return t, fmt.Errorf("tool_input of %s is not an object", name)
+	if err := hookjson.ReadToolInput(name, t.Name, input, &in); err != nil {
+		return t, err
 	}
 	switch t.Name {
 	case event.Shell:

@@ -3,42 +3,16 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/atreides-dev/atreides/internal/host"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // Host is this adapter's host name in events and state.
 const Host = "gemini"
-
-// payload is the union of the fields Gemini CLI 0.61.0 sends for the events
-// atreides handles. The model events (BeforeModel, AfterModel,
-// BeforeToolSelection) also carry llm_request/llm_response, which are left
-// unread: they are large and atreides does not act on them.
-type payload struct {
-	SessionID      string `json:"session_id"`
-	TranscriptPath string `json:"transcript_path"`
-	Cwd            string `json:"cwd"`
-	HookEventName  string `json:"hook_event_name"`
-
-	Source  string `json:"source"`  // SessionStart
-	Trigger string `json:"trigger"` // PreCompress
-	Reason  string `json:"reason"`  // SessionEnd
-	Prompt  string `json:"prompt"`  // BeforeAgent, AfterAgent
-
-	ToolName     string          `json:"tool_name"`
-	ToolInput    json.RawMessage `json:"tool_input"`
-	ToolResponse json.RawMessage `json:"tool_response"`
-	MCPContext   *mcpContext     `json:"mcp_context"`
-
-	PromptResponse string `json:"prompt_response"` // AfterAgent
-	StopHookActive bool   `json:"stop_hook_active"`
-
-	NotificationType string `json:"notification_type"`
-	Message          string `json:"message"`
-}
 
 // toolResponse is AfterTool's tool_response. llmContent is what the model
 // is shown: a string for the built-in tools, possibly an array of parts for
@@ -51,16 +25,6 @@ type toolResponse struct {
 	// holding the file's originalContent.
 	ReturnDisplay json.RawMessage `json:"returnDisplay"`
 }
-
-// mcpContext names the MCP server behind a tool call [read in the 0.61.0
-// source; not exercised].
-type mcpContext struct {
-	ServerName string `json:"server_name"`
-	ToolName   string `json:"tool_name"`
-}
-
-// EventName implements [host.Payload].
-func (p payload) EventName() string { return p.HookEventName }
 
 var kinds = host.Kinds{
 	"SessionStart": event.SessionStart,
@@ -79,35 +43,18 @@ var kinds = host.Kinds{
 // <hook_context> on the user turn, AfterTool appended to the result).
 var carriers = map[string]int{"SessionStart": MaxContext, "BeforeAgent": MaxContext, "AfterTool": MaxContext}
 
+// dialect is what Gemini CLI 0.61.0 sends.
+var dialect = hookjson.Dialect{Host: Host, Facts: &Facts, Kinds: kinds, Carriers: carriers, Fields: fields, Tool: tool}
+
 // Decode decodes one hook payload. projectDir is GEMINI_PROJECT_DIR when
 // set; otherwise ProjectDir stays empty and the caller finds the project
 // from Cwd. On a malformed payload it returns [host.ErrMalformed] (wrapped) and an event
 // whose HostEvent is whatever could be recovered from the bytes, so the
 // caller can still fail closed on a tool call.
 func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
-	p, ev, err := host.DecodePayload[payload](Host, &Facts, data, kinds, now)
+	p, ev, err := dialect.Decode(data, projectDir, now)
 	if err != nil {
 		return ev, err
-	}
-	ev.SessionID, ev.Cwd, ev.ProjectDir, ev.TranscriptPath = p.SessionID, p.Cwd, projectDir, p.TranscriptPath
-	ev.ContextCap = carriers[p.HookEventName]
-	ev.Prompt, ev.StopHookActive, ev.LastMessage, ev.Message = p.Prompt, p.StopHookActive, p.PromptResponse, p.Message
-	switch p.HookEventName {
-	case "SessionStart":
-		ev.Source = p.Source
-	case "PreCompress":
-		ev.Source = p.Trigger
-	case "SessionEnd":
-		ev.Source = p.Reason
-	case "Notification":
-		ev.Source = p.NotificationType
-	}
-	if p.ToolName != "" {
-		tool, err := NormalizeTool(p.ToolName, p.ToolInput, p.MCPContext)
-		if err != nil {
-			return ev, host.Malformed("%v", err)
-		}
-		ev.Tool = tool
 	}
 	if p.HookEventName == "AfterTool" && len(p.ToolResponse) > 0 && string(p.ToolResponse) != "null" {
 		// No ReplacesOutput: 0.61.0 reads no replacement of a tool's
@@ -127,7 +74,28 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 			ev.Tool.Added = addedLines(ev.Tool, r.ReturnDisplay)
 		}
 	}
-	return ev, host.RequireTool(ev, p.ToolName)
+	return ev, nil
+}
+
+// fields reads what Gemini CLI sends beyond the common fields: the last
+// message is AfterAgent's prompt_response, and the source is in a field
+// of each event's own.
+func fields(p *hookjson.Payload, ev *event.Event) {
+	ev.LastMessage, ev.Message = p.PromptResponse, p.Message
+	switch p.HookEventName {
+	case "SessionStart":
+		ev.Source = p.Source
+	case "PreCompress":
+		ev.Source = p.Trigger
+	case "SessionEnd":
+		ev.Source = p.Reason
+	case "Notification":
+		ev.Source = p.NotificationType
+	}
+}
+
+func tool(p *hookjson.Payload) (event.Tool, error) {
+	return NormalizeTool(p.ToolName, p.ToolInput, p.MCPContext)
 }
 
 // contentText flattens llmContent: a string as is, an array of parts by

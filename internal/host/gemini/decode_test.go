@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 )
 
 // samplesDir is the captured Gemini CLI payloads, vendored in
@@ -207,7 +208,7 @@ func TestDecodeMalformed(t *testing.T) {
 func TestNormalizeTool(t *testing.T) {
 	tests := []struct {
 		name, input string
-		mcp         *mcpContext
+		mcp         *hookjson.MCPContext
 		want        event.ToolName
 		command     string
 		paths       []string
@@ -224,8 +225,8 @@ func TestNormalizeTool(t *testing.T) {
 		{"google_web_search", `{"query":"go 1.26"}`, nil, event.Fetch, "", nil},
 		{"invoke_agent", `{"name":"x"}`, nil, event.Delegate, "", nil},
 		{"activate_skill", `{}`, nil, event.Other, "", nil},
-		{"store", `{}`, &mcpContext{ServerName: "memory", ToolName: "store"}, "mcp:memory__store", "", nil},
-		{"shell_execute", `{"command":["ls","-la"],"file_path":5}`, &mcpContext{ServerName: "shell", ToolName: "shell_execute"}, "mcp:shell__shell_execute", "", nil},
+		{"store", `{}`, &hookjson.MCPContext{ServerName: "memory", ToolName: "store"}, "mcp:memory__store", "", nil},
+		{"shell_execute", `{"command":["ls","-la"],"file_path":5}`, &hookjson.MCPContext{ServerName: "shell", ToolName: "shell_execute"}, "mcp:shell__shell_execute", "", nil},
 		{"SomethingNew", `{}`, nil, event.Other, "", nil},
 	}
 	for _, tt := range tests {

@@ -30,4 +30,8 @@
 // Gemini treats a hook that exits 2 as a block with stderr as the reason
 // and any other failure as a warning (fail open), so a tool call that
 // cannot be read is answered with both a JSON deny and exit 2.
+//
+// It also installs atreides into Gemini CLI's settings.json: the hooks
+// (Install, Uninstall, Inspect) and the MCP server beside them
+// (InstallMCP, ...), on install's editing machinery.
 package gemini

@@ -1,31 +1,15 @@
 package gemini
 
 import (
-	"encoding/json"
-	"strings"
-
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 )
 
 // MaxContext bounds the additionalContext atreides sends. Gemini CLI sets no
 // cap of its own; this keeps the per-turn cost in line with Claude Code's
 // 10,000-character limit, so a project behaves alike on both hosts.
 const MaxContext = 10000
-
-type hookSpecific struct {
-	HookEventName     string `json:"hookEventName"`
-	AdditionalContext string `json:"additionalContext,omitempty"`
-	// ToolInput replaces the tool's arguments as a whole (BeforeTool).
-	ToolInput json.RawMessage `json:"tool_input,omitempty"`
-}
-
-type output struct {
-	Decision           string        `json:"decision,omitempty"`
-	Reason             string        `json:"reason,omitempty"`
-	SystemMessage      string        `json:"systemMessage,omitempty"`
-	HookSpecificOutput *hookSpecific `json:"hookSpecificOutput,omitempty"`
-}
 
 // askPrefix introduces a reason whose verdict was Ask: Gemini CLI hooks have
 // no dependable way to ask the user (see the package doc), so the call is
@@ -38,8 +22,8 @@ const defaultReason = "blocked by atreides"
 
 // Encode turns a decision into Gemini CLI's answer for the event.
 func Encode(ev *event.Event, d *event.Decision) host.Answer {
-	var out output
-	hs := &hookSpecific{HookEventName: ev.HostEvent}
+	var out hookjson.Output
+	hs := &hookjson.HookSpecific{HookEventName: ev.HostEvent}
 	ctx := d.ContextText() // fitted to the event's ContextCap by the engine
 	switch ev.HostEvent {
 	case "BeforeTool":
@@ -72,13 +56,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 			out.Decision, out.Reason = "deny", orDefault(d.BlockReason)
 		}
 	}
-	if len(d.Warnings) > 0 {
-		out.SystemMessage = strings.Join(d.Warnings, "\n")
-	}
-	if hs.AdditionalContext != "" || hs.ToolInput != nil {
-		out.HookSpecificOutput = hs
-	}
-	return host.JSONAnswer(out, out == (output{}), func(reason string) host.Answer {
+	return out.Answer(hs, d.Warnings, func(reason string) host.Answer {
 		if ev.HostEvent == "BeforeTool" {
 			return failClosed(reason)
 		}
@@ -100,7 +78,7 @@ func Unreadable(hostEvent string, err error) host.Answer {
 // Gemini CLI reads exit 2 as a block whose reason is stderr, so the call is
 // refused whichever of the two it heeds.
 func failClosed(reason string) host.Answer {
-	return host.Block(output{Decision: "deny", Reason: reason}, reason)
+	return host.Block(hookjson.Output{Decision: "deny", Reason: reason}, reason)
 }
 
 func orDefault(reason string) string { return host.OrDefault(reason, defaultReason) }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
 )
 
@@ -19,7 +20,7 @@ func BenchmarkDecodeSamples(b *testing.B) {
 // real payloads have exact, unique keys, so strict decoding changes
 // nothing for them.
 func TestSamplesDecodeAsBefore(t *testing.T) {
-	hosttest.SamplesDecodeAsLoose[payload, toolInput](t, "gemini-cli", func(p payload) json.RawMessage { return p.ToolInput })
+	hosttest.SamplesDecodeAsLoose[hookjson.Payload, toolInput](t, "gemini-cli", func(p hookjson.Payload) json.RawMessage { return p.ToolInput })
 }
 
 // A key that differs from "command" only in case is not the command: the

@@ -2,18 +2,17 @@ package gemini
 
 import (
 	"encoding/json"
-	"fmt"
-	"slices"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // toolNames maps Gemini CLI 0.61.0's built-in tools (names taken from the
 // function declarations it sends the model) to atreides's names. Older
 // names from Gemini's docs are kept so that an older CLI is still judged.
-var toolNames = map[string]event.ToolName{
+var toolNames = hookjson.Tools{
 	"run_shell_command":   event.Shell,
 	"read_file":           event.Read,
 	"read_many_files":     event.Read,
@@ -32,14 +31,7 @@ var toolNames = map[string]event.ToolName{
 
 // JudgedTools are the Gemini CLI tools atreides has a normalized name for,
 // sorted; install limits BeforeTool to these (and MCP tools).
-func JudgedTools() []string {
-	names := make([]string, 0, len(toolNames))
-	for n := range toolNames {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func JudgedTools() []string { return toolNames.Judged() }
 
 // toolInput holds the input fields atreides looks at in any tool.
 type toolInput struct {
@@ -55,7 +47,7 @@ type toolInput struct {
 // NormalizeTool maps a Gemini CLI tool to atreides's names and pulls out the
 // command or paths the guard judges. An MCP tool (mcp_context set) becomes
 // "mcp:<server>__<tool>", the same shape Claude Code's mcp__ tools take.
-func NormalizeTool(name string, input json.RawMessage, mcp *mcpContext) (event.Tool, error) {
+func NormalizeTool(name string, input json.RawMessage, mcp *hookjson.MCPContext) (event.Tool, error) {
 	t := event.Tool{Raw: name, Input: input, Name: event.Other}
 	if n, ok := toolNames[name]; ok {
 		t.Name = n
@@ -67,36 +59,22 @@ func NormalizeTool(name string, input json.RawMessage, mcp *mcpContext) (event.T
 		t.Name = event.ToolName("mcp:" + mcp.ServerName + "__" + tool)
 	}
 	var in toolInput
-	if len(input) > 0 && input[0] == '{' {
-		if err := host.DecodeToolInput(input, t.Name, &in); err != nil {
-			return t, fmt.Errorf("tool_input of %s: %w", name, err)
-		}
-	} else if len(input) > 0 && string(input) != "null" {
-		return t, fmt.Errorf("tool_input of %s is not an object", name)
+	if err := hookjson.ReadToolInput(name, t.Name, input, &in); err != nil {
+		return t, err
 	}
 	switch t.Name {
 	case event.Shell:
 		t.Command = in.Command
 	case event.Read, event.Write, event.Edit:
-		t.Paths = nonEmpty(in.FilePath, in.Path)
-		t.Paths = append(t.Paths, nonEmpty(in.Include...)...)
+		t.Paths = hookjson.NonEmpty(in.FilePath, in.Path)
+		t.Paths = append(t.Paths, hookjson.NonEmpty(in.Include...)...)
 	case event.Search:
-		t.Paths = nonEmpty(in.DirPath, in.Path)
+		t.Paths = hookjson.NonEmpty(in.DirPath, in.Path)
 		if name == "glob" && in.Pattern != "" {
 			t.Paths = append(t.Paths, in.Pattern)
 		}
 	}
 	return t, nil
-}
-
-func nonEmpty(ss ...string) []string {
-	var out []string
-	for _, s := range ss {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // edited holds the input fields of write_file and replace that say what

@@ -34,4 +34,8 @@
 // None of the bookkeeping is needed for safety (the engine's stop gate and
 // state store are the source of truth), so losing it on a restart only
 // costs one missed reminder.
+//
+// It also installs the plugin file into OpenCode's config directory
+// (Install, Uninstall, Inspect; PrefillDeps for an offline start), on
+// install's file machinery.
 package opencode

@@ -1,0 +1,138 @@
+package claude
+
+import (
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+// Entry is Claude Code in the registry (internal/host/all): settings.json
+// per scope, and the project's .mcp.json for atreides's MCP tools alongside
+// a project or local install.
+var Entry = host.Host{
+	Name: "claude", Display: "Claude Code", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
+	Scopes:    []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser},
+	Path:      claudePath,
+	Install:   installClaude,
+	Uninstall: uninstallClaude,
+	Inspect:   Inspect,
+	// Its settings of every scope, and the project's .mcp.json.
+	HookFiles: func(env host.Env) []string {
+		var out []string
+		if env.ProjectDir != "" {
+			out = append(out, claudePath(env, install.ScopeProject), claudePath(env, install.ScopeLocal), MCPPath(env.ProjectDir))
+		}
+		if env.Home != "" {
+			out = append(out, claudePath(env, install.ScopeUser))
+		}
+		return out
+	},
+	Programs:   []string{"claude"},
+	ConfigDirs: func(env host.Env) []string { return host.UserConfig(env, ".claude") },
+	// It sets CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID in its MCP servers'
+	// environment (observed with a wrapper that dumped it).
+	// -p with these runs it with no permission prompts or no hooks; JSON
+	// settings on the command line can switch either off.
+	CLI: guard.AgentCLI{Display: "Claude Code", Names: []string{"claude", "claude-code"},
+		Off:      []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare"},
+		OffValue: []guard.FlagValue{{Flag: "--permission-mode", Value: "bypassPermissions"}},
+		Settings: "--settings", SettingSources: "--setting-sources"},
+	Markers: []host.Marker{{Name: "CLAUDECODE", Value: "1"}, {Name: "CLAUDE_CODE_SESSION_ID"}},
+	// Its agents are .claude/agents/<name>.md, started with the Agent
+	// tool; its own Explore and Plan are other names (case counts), so the
+	// roster's explore and plan stand beside them. SubagentStart carries
+	// the agent type, so skills are injected when the agent starts.
+	Agents: claudeAgents,
+	// Its slash commands are .claude/commands/<name>.md (project) or
+	// ~/.claude/commands (user), with $ARGUMENTS.
+	Commands: claudeCommands,
+
+	Doctor: claudeDoctor,
+}
+
+func claudePath(env host.Env, scope install.Scope) string {
+	return SettingsPath(scope, env.ProjectDir, env.Home)
+}
+
+func installClaude(env host.Env, o host.Options) (install.Report, error) {
+	rep, err := Install(InstallOptions{
+		SettingsPath: claudePath(env, o.Scope), BinaryPath: o.Binary,
+		TimeoutSeconds: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope),
+	})
+	if err != nil {
+		return rep, err
+	}
+	if err := withClaudeMCP(env, &rep, o.Scope, o.Binary, true); err != nil {
+		return rep, err
+	}
+	if err := host.WithAgents(env, &rep, "claude", claudeAgents, o.Scope, &o); err != nil {
+		return rep, err
+	}
+	return rep, host.WithCommands(env, &rep, "claude", Facts.ToolPrefix, claudeCommands, o.Scope, true)
+}
+
+func uninstallClaude(env host.Env, scope install.Scope) (install.Report, error) {
+	// The agent files first: the settings' uninstall removes the
+	// directories install created (.claude) only once they are empty.
+	var agentsRep install.Report
+	if err := host.WithAgents(env, &agentsRep, "claude", claudeAgents, scope, nil); err != nil {
+		return agentsRep, err
+	}
+	if err := host.WithCommands(env, &agentsRep, "claude", Facts.ToolPrefix, claudeCommands, scope, false); err != nil {
+		return agentsRep, err
+	}
+	rep, err := Uninstall(claudePath(env, scope), env.BackupDir(scope))
+	host.FoldUninstall(&rep, agentsRep, install.Report{})
+	if err != nil {
+		return rep, err
+	}
+	return rep, withClaudeMCP(env, &rep, scope, "", false)
+}
+
+// withClaudeMCP registers (or removes) the agent's MCP tools in the
+// project's .mcp.json alongside a project or local install, and folds what
+// it did into the report. .mcp.json is a project file, committed like
+// .claude/settings.json, so it always names atreides through PATH. A user
+// install registers no MCP server: Claude Code keeps user servers in
+// ~/.json, a file it rewrites itself.
+func withClaudeMCP(env host.Env, rep *install.Report, scope install.Scope, bin string, add bool) error {
+	if scope == install.ScopeUser {
+		if add {
+			rep.Notes = append(rep.Notes, "MCP tools are registered per project: run 'atreides install claude' in a project to add them")
+		}
+		return nil
+	}
+	path := MCPPath(env.ProjectDir)
+	backups := env.BackupDir(install.ScopeProject)
+	var m install.Report
+	var err error
+	if add {
+		m, err = InstallMCP(path, install.PortableBinary, backups)
+	} else {
+		m, err = UninstallMCP(path, backups)
+	}
+	if err != nil {
+		return err
+	}
+	host.FoldMCP(rep, m)
+	return nil
+}
+
+// claudeDoctor checks the MCP registration in .mcp.json.
+func claudeDoctor(env host.Env, _ []install.Status) []host.Check {
+	path := MCPPath(env.ProjectDir)
+	reg, problem, err := InspectMCP(path)
+	return []host.Check{host.MCPCheck("claude", path, reg, problem, err, env.Governance)}
+}
+
+// claudeAgents is how claude takes the roster (see the host entry).
+var claudeAgents = host.AgentFacts{
+	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".claude", "agents") },
+	Form: AgentForm,
+}
+
+// claudeCommands is how claude takes the slash commands (see the entry).
+var claudeCommands = host.CommandFacts{
+	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".claude", "commands") },
+	Form: CommandForm,
+}

@@ -1,0 +1,9 @@
+package codex
+
+import (
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/install/hooktest"
+)
+
+func TestAgentForm(t *testing.T) { hooktest.AgentForm(t, AgentForm) }

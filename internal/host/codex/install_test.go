@@ -1,0 +1,144 @@
+package codex
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
+)
+
+func TestCodexPaths(t *testing.T) {
+	if got := Home("", "/h"); got != "/h/.codex" {
+		t.Errorf("Home = %q", got)
+	}
+	if got := Home("/elsewhere", "/h"); got != "/elsewhere" {
+		t.Errorf("Home with $CODEX_HOME = %q", got)
+	}
+	for sc, want := range map[install.Scope]string{
+		install.ScopeUser:    "/h/.codex/hooks.json",
+		install.ScopeProject: "/p/.codex/hooks.json",
+		install.ScopeLocal:   "",
+	} {
+		if got := HooksPath(sc, "/p", "/h/.codex"); got != want {
+			t.Errorf("%v: %q, want %q", sc, got, want)
+		}
+	}
+}
+
+func TestCodexEventsAndToolsMatchAdapter(t *testing.T) {
+	for _, ev := range DefaultEvents {
+		payload := fmt.Sprintf(`{"hook_event_name":%q,"tool_name":"Bash","tool_input":{"command":"ls"}}`, ev)
+		e, err := Decode([]byte(payload), time.Now())
+		if err != nil || e.Kind == event.Unknown {
+			t.Errorf("adapter does not handle %s: %v %v", ev, e.Kind, err)
+		}
+	}
+	for _, tool := range append(judgedTools, "mcp__github__create_issue") {
+		if tt, _ := NormalizeTool(tool, nil); tt.Name == event.Other {
+			t.Errorf("%s is not a tool the adapter judges", tool)
+		}
+	}
+	re := regexp.MustCompile(judgedMatcher()) // Rust's regex crate and RE2 agree here
+	for name, want := range map[string]bool{
+		"Bash": true, "apply_patch": true, "mcp__github__create_issue": true,
+		"BashOutput": false, "xapply_patch": false, "web_search": false, "view_image": false, "mcp_x": false,
+	} {
+		if re.MatchString(name) != want {
+			t.Errorf("PreToolUse matcher on %s: %v, want %v", name, !want, want)
+		}
+	}
+}
+
+func TestInstallCodexHandlerShape(t *testing.T) {
+	for _, tc := range []struct {
+		timeout, wantDefault, wantEnd int
+	}{
+		{0, 10, 3},
+		{2, 2, 2},
+		{60, 60, 3},
+	} {
+		path := HooksPath(install.ScopeUser, "", t.TempDir())
+		if _, err := Install(InstallOptions{HooksPath: path, BinaryPath: installtest.Bin, TimeoutSeconds: tc.timeout}); err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Hooks map[string][]struct {
+				Matcher *string
+				Hooks   []map[string]any
+			}
+		}
+		if err := json.Unmarshal(installtest.ReadFile(t, path), &s); err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range DefaultEvents {
+			g := s.Hooks[ev]
+			if len(g) != 1 || len(g[0].Hooks) != 1 {
+				t.Fatalf("%s: %+v", ev, g)
+			}
+			want := tc.wantDefault
+			if ev == "SessionEnd" {
+				want = tc.wantEnd
+			}
+			h := g[0].Hooks[0]
+			wantH := map[string]any{"type": "command", "command": installtest.Bin + " hook codex --timeout " + fmt.Sprint(want), "timeout": float64(want)}
+			if fmt.Sprint(h) != fmt.Sprint(wantH) {
+				t.Errorf("timeout %d: %s handler %v, want %v", tc.timeout, ev, h, wantH)
+			}
+			var wantM any
+			switch ev {
+			case "PreToolUse", "PermissionRequest":
+				wantM = judgedMatcher()
+			case "PostToolUse":
+				wantM = "*"
+			}
+			if (g[0].Matcher == nil) != (wantM == nil) || (g[0].Matcher != nil && *g[0].Matcher != wantM) {
+				t.Errorf("%s matcher %v, want %v", ev, g[0].Matcher, wantM)
+			}
+		}
+	}
+}
+
+// Install says how to trust the hooks (and the project) and never touches
+// config.toml: the notes are the only way the user learns hooks are off.
+func TestInstallCodexTrustNotes(t *testing.T) {
+	dir := t.TempDir()
+	user, err := Install(InstallOptions{HooksPath: HooksPath(install.ScopeUser, "", dir+"/home/.codex"), BinaryPath: installtest.Bin, Scope: install.ScopeUser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(user.Notes, "\n")
+	for _, w := range []string{"/hooks", "--dangerously-bypass-hook-trust", "silently skips"} {
+		if !strings.Contains(notes, w) {
+			t.Errorf("user notes miss %q:\n%s", w, notes)
+		}
+	}
+	if strings.Contains(notes, "trust_level") {
+		t.Errorf("user scope notes mention project trust:\n%s", notes)
+	}
+	proj, err := Install(InstallOptions{HooksPath: HooksPath(install.ScopeProject, dir+"/proj", ""), BinaryPath: installtest.Bin, Scope: install.ScopeProject, ProjectDir: dir + "/proj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes = strings.Join(proj.Notes, "\n")
+	if !strings.Contains(notes, `[projects."`+dir+`/proj"] trust_level = "trusted"`) || !strings.Contains(notes, "/hooks") {
+		t.Errorf("project notes:\n%s", notes)
+	}
+	// Unchanged installs still say it: trust is the step people miss.
+	again, err := Install(InstallOptions{HooksPath: HooksPath(install.ScopeUser, "", dir+"/home/.codex"), BinaryPath: installtest.Bin, Scope: install.ScopeUser})
+	if err != nil || again.Action != install.ActionUnchanged || len(again.Notes) == 0 {
+		t.Errorf("second install = %+v, %v", again, err)
+	}
+	b, _ := json.Marshal(again)
+	if !strings.Contains(string(b), `"notes":[`) {
+		t.Errorf("--json report lacks notes: %s", b)
+	}
+	if !strings.Contains(again.String(), "\n  note: ") {
+		t.Errorf("text report lacks notes: %s", again)
+	}
+}

@@ -1,0 +1,159 @@
+package gemini
+
+import (
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+// Entry is Gemini CLI in the registry (internal/host/all): settings.json in
+// the project or the user's ~/.
+var Entry = host.Host{
+	Name: "gemini", Display: "Gemini CLI", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
+	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
+	Path: func(env host.Env, scope install.Scope) string {
+		return SettingsPath(scope, env.ProjectDir, env.Home)
+	},
+	Install:   installGemini,
+	Uninstall: uninstallGemini,
+	Inspect:   Inspect,
+	HookFiles: func(env host.Env) []string {
+		var out []string
+		if env.ProjectDir != "" {
+			out = append(out, SettingsPath(install.ScopeProject, env.ProjectDir, env.Home))
+		}
+		if env.Home != "" {
+			out = append(out, SettingsPath(install.ScopeUser, env.ProjectDir, env.Home))
+		}
+		return out
+	},
+	Programs:   []string{"gemini"},
+	ConfigDirs: func(env host.Env) []string { return host.UserConfig(env, ".gemini") },
+	// It sets GEMINI_CLI=1 in its MCP servers' environment (observed with
+	// a wrapper that dumped it).
+	CLI: guard.AgentCLI{Display: "Gemini CLI", Names: []string{"gemini", "gemini-cli"}, Off: []string{"--yolo", "-y"},
+		OffValue: []guard.FlagValue{{Flag: "--approval-mode", Value: "yolo"}}, OffShort: 'y'},
+	Markers: []host.Marker{{Name: "GEMINI_CLI", Value: "1"}},
+	// Gemini CLI 0.61.0 loads local agents from .gemini/agents/*.md and
+	// ~/.gemini/agents/*.md (experimental.enableAgents, on by default) and
+	// starts them with invoke_agent. A project's agents load only in a
+	// trusted folder and once the user acknowledged each file's content in
+	// the interactive CLI (~/.gemini/acknowledgments/agents.json, which
+	// atreides never writes); the user's load as they are. It has no
+	// subagent-start event to inject skills on: they go into the prompt.
+	Agents: geminiAgents,
+	// Its custom commands are .gemini/commands/<name>.toml (project, read
+	// in a trusted folder) or ~/.gemini/commands: description and prompt,
+	// with {{args}}.
+	Commands: geminiCommands,
+
+	Doctor: geminiDoctor,
+}
+
+// geminiDoctor reports hooks switched off in any of Gemini's files: it
+// merges hooksConfig.disabled across them, so a name disabled in one
+// disables atreides's hooks in all of them.
+func geminiDoctor(env host.Env, found []install.Status) []host.Check {
+	out := geminiHooksDoctor(found)
+	// The MCP server of each file that has our hooks, else the project's.
+	var paths []string
+	for _, st := range found {
+		if len(st.Events) > 0 {
+			paths = append(paths, st.Path)
+		}
+	}
+	if len(paths) == 0 {
+		paths = []string{SettingsPath(install.ScopeProject, env.ProjectDir, env.Home)}
+	}
+	for _, path := range paths {
+		reg, problem, err := InspectMCP(path)
+		out = append(out, host.MCPCheck("gemini", path, reg, problem, err, env.Governance))
+	}
+	return out
+}
+
+func geminiHooksDoctor(found []install.Status) []host.Check {
+	var disabled []string
+	installed := false
+	for _, st := range found {
+		if st.Disabled != "" {
+			disabled = append(disabled, st.Path+": "+st.Disabled)
+		}
+		installed = installed || len(st.Events) > 0
+	}
+	if len(disabled) == 0 {
+		return nil
+	}
+	status := host.Note
+	if installed {
+		status = host.Problem
+	}
+	return []host.Check{{Name: "gemini hooks", Status: status, Detail: strings.Join(disabled, "; ")}}
+}
+
+// installGemini writes the hooks, then the MCP server, into the same
+// settings file (its undo record, started by the hooks, covers both, so
+// uninstalling an unchanged file gives back its bytes from before), then
+// the agent files.
+func installGemini(env host.Env, o host.Options) (install.Report, error) {
+	path := SettingsPath(o.Scope, env.ProjectDir, env.Home)
+	rep, err := Install(InstallOptions{
+		SettingsPath: path, BinaryPath: o.Binary,
+		TimeoutMillis: o.TimeoutSeconds * 1000, Scope: o.Scope, BackupDir: env.BackupDir(o.Scope),
+	})
+	if err != nil {
+		return rep, err
+	}
+	m, err := InstallMCP(path, o.Binary, env.BackupDir(o.Scope))
+	if err != nil {
+		return rep, err
+	}
+	host.FoldInstall(&rep, m)
+	if err := host.WithAgents(env, &rep, "gemini", geminiAgents, o.Scope, &o); err != nil {
+		return rep, err
+	}
+	if err := host.WithCommands(env, &rep, "gemini", Facts.ToolPrefix, geminiCommands, o.Scope, true); err != nil {
+		return rep, err
+	}
+	if o.Scope == install.ScopeProject && len(o.Roster.Subagents()) > 0 {
+		rep.Notes = append(rep.Notes, "Gemini CLI loads a project's agents only once you accept them in an interactive session (it asks when it finds new or changed agent files; headless runs skip them until then); 'atreides install gemini --user' installs them for you alone, without that step")
+	}
+	return rep, nil
+}
+
+// uninstallGemini removes the agent files first (the settings' uninstall
+// removes the directories install created only once they are empty), then
+// the hooks, then the MCP server (if restoring the file's old bytes did
+// not take it already).
+func uninstallGemini(env host.Env, scope install.Scope) (install.Report, error) {
+	var agentsRep install.Report
+	if err := host.WithAgents(env, &agentsRep, "gemini", geminiAgents, scope, nil); err != nil {
+		return agentsRep, err
+	}
+	if err := host.WithCommands(env, &agentsRep, "gemini", Facts.ToolPrefix, geminiCommands, scope, false); err != nil {
+		return agentsRep, err
+	}
+	path := SettingsPath(scope, env.ProjectDir, env.Home)
+	rep, err := Uninstall(path, env.BackupDir(scope))
+	if err != nil {
+		host.FoldUninstall(&rep, agentsRep, install.Report{})
+		return rep, err
+	}
+	m, err := UninstallMCP(path, env.BackupDir(scope))
+	host.FoldUninstall(&rep, agentsRep, m)
+	return rep, err
+}
+
+// geminiAgents is how gemini takes the roster (see the host entry).
+var geminiAgents = host.AgentFacts{
+	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".gemini", "agents") },
+	Form: AgentForm, InlineSkills: true,
+}
+
+// geminiCommands is how gemini takes the slash commands (see the entry).
+var geminiCommands = host.CommandFacts{
+	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".gemini", "commands") },
+	Form: CommandForm,
+}

@@ -1,0 +1,17 @@
+package opencode
+
+import (
+	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/slash"
+)
+
+// CommandForm is OpenCode's .opencode/commands/<name>.md
+// (1.18.33 loads {command,commands}/**/*.md and its own tips name
+// commands/): front matter description (its schema has no argument
+// hint), the body the template, with $ARGUMENTS.
+var CommandForm = install.CommandForm{
+	Host: Host, Ext: ".md", Args: slash.Args,
+	Render: func(c slash.Command, body string) string {
+		return install.FrontMatter(body, "description", c.Description)
+	},
+}

@@ -1,0 +1,42 @@
+package install
+
+import "fmt"
+
+// Scope selects which of a host's settings files to edit.
+type Scope int
+
+// Settings scopes (Claude Code's names). The zero value is the project scope, the
+// default of `atreides install`.
+const (
+	ScopeProject Scope = iota // <project>/.claude/settings.json, committed
+	ScopeLocal                // <project>/.claude/settings.local.json, not committed
+	ScopeUser                 // ~/.claude/settings.json, all projects
+)
+
+func (s Scope) String() string {
+	switch s {
+	case ScopeProject:
+		return "project"
+	case ScopeLocal:
+		return "local"
+	case ScopeUser:
+		return "user"
+	}
+	return fmt.Sprintf("Scope(%d)", int(s))
+}
+
+// ParseScope parses "project", "local" or "user".
+func ParseScope(s string) (Scope, error) {
+	for _, sc := range []Scope{ScopeProject, ScopeLocal, ScopeUser} {
+		if s == sc.String() {
+			return sc, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown settings scope %q (want project, local or user)", s)
+}
+
+// DefaultTimeoutSeconds is the per-handler timeout written when none is
+// given. atreides answers in milliseconds; Claude's own default (600 s)
+// would let a wedged hook stall the session for ten minutes, and a
+// timed-out hook fails open anyway.
+const DefaultTimeoutSeconds = 10
