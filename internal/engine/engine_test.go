@@ -10,6 +10,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -204,7 +205,7 @@ func TestDecidedBeforeSave(t *testing.T) {
 func TestPhaseChangeMarksTheDecision(t *testing.T) {
 	move := func(groups state.Groups) Handler {
 		return Handler{Name: "phase", Groups: groups, Handle: func(c *Call) (event.Result, error) {
-			c.State.Session.Phase.Set(state.PhaseImplementation, "edit x.go", c.Event.Time)
+			phase.Key.Of(c.State.Session).Set(phase.Implementation, "edit x.go", c.Event.Time)
 			return event.Result{}, nil
 		}}
 	}
@@ -213,7 +214,7 @@ func TestPhaseChangeMarksTheDecision(t *testing.T) {
 		h    Handler
 		want []event.Mark
 	}{
-		{"moves", move(state.GroupPhase), []event.Mark{{Kind: event.MarkPhase, Text: "start → implementation: edit x.go"}}},
+		{"moves", move(phase.Key.Group()), []event.Mark{{Kind: event.MarkPhase, Text: "start → implementation: edit x.go"}}},
 		{"nothing", say("quiet", Normal, event.Result{}), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/collector"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/subagents"
@@ -19,7 +20,7 @@ func realistic() (*state.Session, *state.Project) {
 		s.AddCall(state.ToolCall{Time: t0, Tool: "shell", Raw: "Bash", Summary: fmt.Sprintf("go test ./internal/x%d/", i), Outcome: "ok"})
 	}
 	for i := range 12 {
-		s.Phase.Set([]string{state.PhaseImplementation, state.PhaseVerification}[i%2], "edit x.go", t0)
+		phase.Key.Of(s).Set([]string{phase.Implementation, phase.Verification}[i%2], "edit x.go", t0)
 	}
 	for i := range 3 {
 		strikes.Key.Of(s).Add("shell", fmt.Sprintf("make t%d", i), strikes.StrikeError{Class: "test", Time: t0})
@@ -48,7 +49,7 @@ func BenchmarkTakeDiff(b *testing.B) {
 		groups state.Groups
 	}{
 		{"all groups", state.AllGroups},
-		{"post_tool groups", state.GroupHistory | state.GroupPhase | strikes.Key.Group() | state.GroupAgentTodos | collector.StateKey.Group()},
+		{"post_tool groups", state.GroupHistory | phase.Key.Group() | strikes.Key.Group() | state.GroupAgentTodos | collector.StateKey.Group()},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s, p := realistic()

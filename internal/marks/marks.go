@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/subagents"
@@ -22,7 +23,7 @@ type Before struct {
 	failed, compacts, escalations int
 	phase                         string
 	transitions                   int
-	last                          state.Transition // the last transition, if any
+	last                          phase.Transition // the last transition, if any
 	strikes, agentTodos, todos    []item
 	delegations, background       []item
 }
@@ -38,10 +39,10 @@ type item struct {
 // Take summarizes the session and project as loaded with groups.
 func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 	b := Before{groups: groups & state.AllGroups, failed: s.Counters.Failed, compacts: s.Counters.Compacts, escalations: s.Counters.Escalations}
-	if b.has(state.GroupPhase) {
-		b.phase, b.transitions = s.Phase.Current, len(s.Phase.Transitions)
+	if b.has(phase.Key.Group()) {
+		b.phase, b.transitions = phase.Key.Of(s).Current, len(phase.Key.Of(s).Transitions)
 		if b.transitions > 0 {
-			b.last = s.Phase.Transitions[b.transitions-1]
+			b.last = phase.Key.Of(s).Transitions[b.transitions-1]
 		}
 	}
 	// One backing array for every list.
@@ -105,8 +106,8 @@ func (b *Before) has(g state.Groups) bool { return b.groups&g != 0 }
 func Diff(b *Before, s *state.Session, p *state.Project) []event.Mark {
 	var ms []event.Mark
 	add := func(kind, text string) { ms = append(ms, event.Mark{Kind: kind, Text: text}) }
-	if b.has(state.GroupPhase) && (s.Phase.Current != b.phase || len(s.Phase.Transitions) != b.transitions) {
-		for _, t := range newTransitions(s.Phase.Transitions, b) {
+	if b.has(phase.Key.Group()) && (phase.Key.Of(s).Current != b.phase || len(phase.Key.Of(s).Transitions) != b.transitions) {
+		for _, t := range newTransitions(phase.Key.Of(s).Transitions, b) {
 			add(event.MarkPhase, phaseText(t))
 		}
 	}
@@ -145,7 +146,7 @@ func Diff(b *Before, s *state.Session, p *state.Project) []event.Mark {
 
 // newTransitions are the transitions made since b: those after b's last
 // one (the list is bounded, so its length alone does not say).
-func newTransitions(ts []state.Transition, b *Before) []state.Transition {
+func newTransitions(ts []phase.Transition, b *Before) []phase.Transition {
 	if b.transitions == 0 {
 		return ts
 	}
@@ -157,7 +158,7 @@ func newTransitions(ts []state.Transition, b *Before) []state.Transition {
 	return ts
 }
 
-func phaseText(t state.Transition) string {
+func phaseText(t phase.Transition) string {
 	from := t.From
 	if from == "" {
 		from = "start"

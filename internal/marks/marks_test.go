@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/subagents"
@@ -20,7 +21,7 @@ var t0 = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
 // command, agent todos, a project todo, a subagent and a background task.
 func base() (*state.Session, *state.Project) {
 	s := state.NewSession("s1", "claude", t0)
-	s.Phase.Set(state.PhaseExploration, "read x.go", t0)
+	phase.Key.Of(s).Set(phase.Exploration, "read x.go", t0)
 	s.AddCall(state.ToolCall{Time: t0, Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed"})
 	s.Counters.Failed = 1
 	strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
@@ -40,14 +41,14 @@ func TestDiff(t *testing.T) {
 		want   string // kind: text lines
 	}{
 		{"nothing", state.AllGroups, func(*state.Session, *state.Project) {}, ""},
-		{"phase", state.GroupPhase, func(s *state.Session, _ *state.Project) {
-			s.Phase.Set(state.PhaseImplementation, "edit x.go", t0)
+		{"phase", phase.Key.Group(), func(s *state.Session, _ *state.Project) {
+			phase.Key.Of(s).Set(phase.Implementation, "edit x.go", t0)
 		}, "phase: exploration → implementation: edit x.go"},
-		{"phase at its bound", state.GroupPhase, func(s *state.Session, _ *state.Project) {
-			for i := range state.MaxTransitions + 2 {
-				s.Phase.Set([]string{"a", "b"}[i%2], "", t0)
+		{"phase at its bound", phase.Key.Group(), func(s *state.Session, _ *state.Project) {
+			for i := range phase.MaxTransitions + 2 {
+				phase.Key.Of(s).Set([]string{"a", "b"}[i%2], "", t0)
 			}
-			s.Phase.Set("c", "why", t0.Add(time.Second))
+			phase.Key.Of(s).Set("c", "why", t0.Add(time.Second))
 		}, phaseLines()},
 		{"tool failed", state.GroupHistory, func(s *state.Session, _ *state.Project) {
 			s.AddCall(state.ToolCall{Tool: "edit", Raw: "Edit", Summary: "x.go", Outcome: "failed"})
@@ -98,7 +99,7 @@ func TestDiff(t *testing.T) {
 		// Groups not loaded for the event did not change: even a
 		// state that differs is not looked at.
 		{"groups not loaded", state.GroupHistory, func(s *state.Session, p *state.Project) {
-			s.Phase.Set(state.PhaseVerification, "go test", t0)
+			phase.Key.Of(s).Set(phase.Verification, "go test", t0)
 			strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 			s.Todos.Agent = nil
 			p.Todos = nil
@@ -106,7 +107,7 @@ func TestDiff(t *testing.T) {
 			p.Background.Tasks = nil
 		}, ""},
 		{"no groups", state.NoGroups, func(s *state.Session, _ *state.Project) {
-			s.Phase.Set(state.PhaseVerification, "go test", t0)
+			phase.Key.Of(s).Set(phase.Verification, "go test", t0)
 		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,8 +130,8 @@ func TestDiff(t *testing.T) {
 // at its bound.
 func phaseLines() string {
 	var l []string
-	from := state.PhaseExploration
-	for i := range state.MaxTransitions + 2 {
+	from := phase.Exploration
+	for i := range phase.MaxTransitions + 2 {
 		to := []string{"a", "b"}[i%2]
 		l = append(l, fmt.Sprintf("phase: %s → %s", from, to))
 		from = to
@@ -138,7 +139,7 @@ func phaseLines() string {
 	l = append(l, "phase: "+from+" → c: why")
 	// Only the last MaxTransitions are kept; b's last one fell out, so
 	// all that are kept are new.
-	return strings.Join(l[len(l)-state.MaxTransitions:], "\n")
+	return strings.Join(l[len(l)-phase.MaxTransitions:], "\n")
 }
 
 // A mark's text stays short whatever the state holds.

@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/claude"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
 )
@@ -54,7 +55,7 @@ func busySession(l *memLoader) {
 		_ = i
 	}
 	for i := range 10 {
-		s.Phase.Set([]string{"exploration", "implementation"}[i%2], "edit", t0)
+		phase.Key.Of(s).Set([]string{"exploration", "implementation"}[i%2], "edit", t0)
 		strikes.Key.Of(s).Add("shell", "cmd"+string(rune('a'+i)), strikes.StrikeError{Class: "test-failure", Excerpt: "--- FAIL", Time: t0})
 	}
 	s.Todos.Agent = []state.AgentTodo{{Content: "a", Status: "pending"}, {Content: "b", Status: "completed"}}
@@ -89,7 +90,7 @@ func BenchmarkHandlersOnly(b *testing.B) {
 	hs := Handlers(opts)
 	b.ReportAllocs()
 	for b.Loop() {
-		st.Session.Phase.Current = "exploration"
+		phase.Key.Of(st.Session).Current = "exploration"
 		d := &event.Decision{}
 		for i := range hs {
 			if hs[i].Kinds == nil || contains(hs[i].Kinds, ev.Kind) {

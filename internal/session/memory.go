@@ -13,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/tasks"
@@ -115,7 +116,7 @@ func promptAnchor(p *state.Project, session string, ev *event.Event) (event.Resu
 }
 
 func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *compaction.Snapshot {
-	snap := &compaction.Snapshot{Time: ev.Time, Trigger: ev.Source, Phase: s.Phase.Current}
+	snap := &compaction.Snapshot{Time: ev.Time, Trigger: ev.Source, Phase: phase.Key.Of(s).Current}
 	for _, it := range pendingTodos(p, s, "") {
 		t := it.Text
 		if it.Source != "atreides" {

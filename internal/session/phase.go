@@ -6,10 +6,10 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/prompt"
 	"github.com/atreides-dev/atreides/internal/sanitize"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // assessmentCalls is how many read-only calls after a prompt count as
@@ -34,7 +34,7 @@ func PhaseTracker(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "phase", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.UserPrompt, event.PostTool},
-		Groups: state.GroupPhase | workKey.Group(),
+		Groups: phase.Key.Group() | workKey.Group(),
 		Prepare: func(c *engine.Call) {
 			if c.Event.Kind == event.PostTool && c.Event.Tool.Name == event.Shell {
 				policy.ShellEffects(c) // walked outside the lock
@@ -64,26 +64,27 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		// moves when the delegation returns.
 		return event.Result{}, nil
 	}
+	ph := phase.Key.Of(s)
 	switch ev.Kind {
 	case event.UserPrompt:
-		from := s.Phase.Current
+		from := ph.Current
 		class := prompt.Classify(promptWords(c))
 		workKey.Of(s).Class = string(class)
-		s.Phase.Set(state.PhaseIntent, promptCause(class), ev.Time)
-		s.Phase.Calls = 0
-		text := phaseText(from, state.PhaseIntent, "", true, opts)
+		ph.Set(phase.Intent, promptCause(class), ev.Time)
+		ph.Calls = 0
+		text := phaseText(from, phase.Intent, "", true, opts)
 		if class != prompt.Unknown {
 			text = classText(text, class, opts)
 		}
 		return event.Result{Context: event.Note("phase", "", event.Normal, text)}, nil
 	case event.PostTool:
-		from := s.Phase.Current
-		to := nextPhase(from, s.Phase.Calls, act)
-		s.Phase.Calls++
-		if !s.Phase.Set(to, cause, ev.Time) {
+		from := ph.Current
+		to := nextPhase(from, ph.Calls, act)
+		ph.Calls++
+		if !ph.Set(to, cause, ev.Time) {
 			return event.Result{}, nil
 		}
-		s.Phase.Calls = 1 // the call that moved the phase is its first
+		ph.Calls = 1 // the call that moved the phase is its first
 		return event.Result{Context: event.Note("phase", "", event.Normal, phaseText(from, to, cause, false, opts))}, nil
 	}
 	return event.Result{}, nil
@@ -166,23 +167,23 @@ func nextPhase(cur string, calls int, act activity) string {
 		return cur
 	}
 	if cur == "" {
-		cur = state.PhaseIntent
+		cur = phase.Intent
 	}
-	implementing := cur == state.PhaseImplementation || cur == state.PhaseVerification
+	implementing := cur == phase.Implementation || cur == phase.Verification
 	switch act {
 	case actChange:
-		return state.PhaseImplementation
+		return phase.Implementation
 	case actVerify:
 		if implementing {
-			return state.PhaseVerification
+			return phase.Verification
 		}
 		fallthrough
 	case actRead:
 		switch {
-		case cur == state.PhaseIntent:
-			return state.PhaseAssessment
-		case cur == state.PhaseAssessment && calls >= assessmentCalls:
-			return state.PhaseExploration
+		case cur == phase.Intent:
+			return phase.Assessment
+		case cur == phase.Assessment && calls >= assessmentCalls:
+			return phase.Exploration
 		}
 	}
 	return cur

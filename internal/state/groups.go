@@ -20,7 +20,6 @@ type Groups uint32
 // are small and always loaded, so they are not groups.
 const (
 	GroupHistory    Groups = 1 << iota // Session.History
-	GroupPhase                         // Session.Phase
 	GroupAgentTodos                    // Session.Todos
 	GroupTodos                         // Project.NextID, Project.Todos
 	GroupAnchors                       // Project.NextAnchor, Project.Anchors
@@ -42,7 +41,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"history", "phase", "agent todos", "todos", "anchors", "governance", "background", "tasks"}
+var groupNames = []string{"history", "agent todos", "todos", "anchors", "governance", "background", "tasks"}
 
 func (g Groups) String() string {
 	var names []string

@@ -165,9 +165,9 @@ func TestLoadSaveGroups(t *testing.T) {
 			return l.Save(tx)
 		})
 	}
-	if err := run(GroupPhase, func(l *Loaded) {
-		if l.Session.History != nil || l.Project.Todos != nil || l.Session.Phase.Current != PhaseImplementation || l.Session.Counters.Events != 4000 {
-			t.Errorf("decoded: history %d, todos %d, phase %+v", len(l.Session.History), len(l.Project.Todos), l.Session.Phase)
+	if err := run(GroupHistory, func(l *Loaded) {
+		if len(l.Session.History) != len(busySession("s").History) || l.Project.Todos != nil || l.Project.Anchors != nil || l.Session.Counters.Events != 4000 {
+			t.Errorf("decoded: history %d, todos %d, anchors %d", len(l.Session.History), len(l.Project.Todos), len(l.Project.Anchors))
 		}
 	}); err != nil {
 		t.Fatal(err)
@@ -175,7 +175,7 @@ func TestLoadSaveGroups(t *testing.T) {
 	if sess, proj := stored(t, st); string(sess) != string(sess0) || string(proj) != string(proj0) {
 		t.Error("an event that changed nothing rewrote the records")
 	}
-	if err := run(GroupPhase, func(l *Loaded) { l.Session.Counters.Events++; l.Session.Phase.Calls = 7 }); err != nil {
+	if err := run(GroupHistory, func(l *Loaded) { l.Session.Counters.Events++; l.Session.History[0].Outcome = "changed" }); err != nil {
 		t.Fatal(err)
 	}
 	sess, proj := stored(t, st)
@@ -185,15 +185,15 @@ func TestLoadSaveGroups(t *testing.T) {
 	got, err := DecodeSession(sess)
 	want := busySession("s")
 	want.Counters.Events++
-	want.Phase.Calls = 7
+	want.History[0].Outcome = "changed"
 	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("after a phase-only change: %v\n got %+v\nwant %+v", err, got, want)
+		t.Errorf("after a history-only change: %v\n got %+v\nwant %+v", err, got, want)
 	}
-	err = run(GroupPhase, func(l *Loaded) { l.Session.AddCall(ToolCall{Tool: "x"}) })
-	if err == nil || !strings.Contains(err.Error(), "history") {
+	err = run(GroupHistory, func(l *Loaded) { l.Project.Todos = append(l.Project.Todos, Todo{ID: 999, Title: "x"}) })
+	if err == nil || !strings.Contains(err.Error(), "todos") {
 		t.Errorf("a change to a group not loaded: %v", err)
 	}
-	if s, _ := stored(t, st); string(s) != string(sess) {
+	if s, p := stored(t, st); string(s) != string(sess) || string(p) != string(proj) {
 		t.Error("a refused save wrote")
 	}
 }
@@ -324,7 +324,7 @@ func TestLoadTasksOnDemand(t *testing.T) {
 		})
 	})
 	update(func(tx *store.Tx) error {
-		l, err := Load(tx, "s", "claude", t0, GroupPhase)
+		l, err := Load(tx, "s", "claude", t0, GroupHistory)
 		if err != nil {
 			return err
 		}

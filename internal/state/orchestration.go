@@ -8,51 +8,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
-// Workflow phases, in the order a task usually goes through them.
-const (
-	PhaseIntent         = "intent"
-	PhaseAssessment     = "assessment"
-	PhaseExploration    = "exploration"
-	PhaseImplementation = "implementation"
-	PhaseVerification   = "verification"
-)
-
-// MaxTransitions bounds the phase history kept per session; the oldest
-// transitions go first.
-const MaxTransitions = 50
-
-// Transition is one change of workflow phase.
-type Transition struct {
-	From  string    `json:"from"`
-	To    string    `json:"to"`
-	Cause string    `json:"cause"` // e.g. "edit internal/x.go", "shell go test ./..."
-	Time  time.Time `json:"t"`
-}
-
-// PhaseState is the phase tracker's group: the workflow phase and how it
-// got there.
-type PhaseState struct {
-	Current string `json:"current,omitempty"`
-	// Calls counts tool calls since the last phase transition.
-	Calls       int          `json:"calls,omitempty"`
-	Transitions []Transition `json:"transitions,omitempty"`
-}
-
-// Set moves the session to phase, recording the transition. It reports
-// whether the phase changed.
-func (p *PhaseState) Set(to, cause string, now time.Time) bool {
-	if to == "" || to == p.Current {
-		return false
-	}
-	p.Transitions = append(p.Transitions, Transition{From: p.Current, To: to, Cause: cause, Time: now})
-	if over := len(p.Transitions) - MaxTransitions; over > 0 {
-		p.Transitions = append(p.Transitions[:0], p.Transitions[over:]...)
-	}
-	p.Current = to
-	p.Calls = 0
-	return true
-}
-
 // AgentTodo is a todo the agent keeps in its host's own todo tool
 // (Claude Code's TodoWrite, or its per-item TaskCreate/TaskUpdate),
 // mirrored so that Stop and compaction see it.

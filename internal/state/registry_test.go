@@ -64,7 +64,7 @@ func TestRegisteredGroup(t *testing.T) {
 		t.Fatalf("a change to a declared group not saved: %v", err)
 	}
 
-	l, err = LoadBytes(b, nil, "s", "claude", t0, GroupPhase)
+	l, err = LoadBytes(b, nil, "s", "claude", t0, GroupHistory)
 	if err != nil || noteKey.Of(l.Session).Text != "" {
 		t.Fatalf("undeclared, decoded anyway: %v %+v", err, noteKey.Of(l.Session))
 	}

@@ -21,7 +21,6 @@ import (
 var sessionSections = [maxSections]section[Session]{
 	0: newSection(0, "core", (*Session).coreFields),
 	1: newSection(GroupHistory, "history", func(s *Session, c *binrec.Codec) { binrec.ListGrow(c, &s.History, 1, (*ToolCall).Fields) }),
-	2: newSection(GroupPhase, "phase", func(s *Session, c *binrec.Codec) { s.Phase.fields(c) }),
 	4: newSection(GroupAgentTodos, "agent todos", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Todos.Agent, (*AgentTodo).fields) }),
 }
 
@@ -74,15 +73,6 @@ func (t *ToolCall) Fields(c *binrec.Codec) {
 	c.Time(&t.Time)
 	c.Str(&t.ID, &t.Tool, &t.Raw, &t.Summary, &t.Agent, &t.Verdict, &t.Rule, &t.Outcome)
 	c.Int64(&t.Duration)
-}
-
-func (p *PhaseState) fields(c *binrec.Codec) {
-	c.Str(&p.Current)
-	c.Int(&p.Calls)
-	binrec.List(c, &p.Transitions, func(t *Transition, c *binrec.Codec) {
-		c.Str(&t.From, &t.To, &t.Cause)
-		c.Time(&t.Time)
-	})
 }
 
 func (t *AgentTodo) fields(c *binrec.Codec) {

@@ -28,8 +28,7 @@ type Session struct {
 	// Feature groups kept here until their features own them: the
 	// engine's marks (package marks) read them, and the engine cannot
 	// import the features, which import it.
-	Phase PhaseState `json:"phase,omitzero"`
-	Todos TodoState  `json:"todos,omitzero"`
+	Todos TodoState `json:"todos,omitzero"`
 
 	// groups are the groups of registered keys, by tag; see [SessionKey].
 	groups [maxSections]any

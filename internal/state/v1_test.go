@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/compaction"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
@@ -27,12 +28,12 @@ func TestDecodeSessionV1(t *testing.T) {
 		Counters: state.Counters{Events: 12, Prompts: 2, ToolCalls: 7, Denied: 1, Failed: 2, Stops: 3, Compacts: 1, Escalations: 1},
 		History:  []state.ToolCall{{Time: t0, ID: "tu1", Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed", Duration: 900}},
 		Agents:   []state.Agent{{ID: "ag1", Type: "Explore", Started: t0}},
-		Phase: state.PhaseState{Current: "implementation", Calls: 4, Transitions: []state.Transition{
-			{From: "", To: "exploration", Cause: "read x.go", Time: t0},
-			{From: "exploration", To: "implementation", Cause: "edit x.go", Time: t0.Add(time.Minute)},
-		}},
-		Todos: state.TodoState{Agent: []state.AgentTodo{{Content: "write tests", Status: "in_progress", Active: "Writing tests"}}},
+		Todos:    state.TodoState{Agent: []state.AgentTodo{{Content: "write tests", Status: "in_progress", Active: "Writing tests"}}},
 	}
+	*phase.Key.Of(want) = phase.State{Current: "implementation", Calls: 4, Transitions: []phase.Transition{
+		{From: "", To: "exploration", Cause: "read x.go", Time: t0},
+		{From: "exploration", To: "implementation", Cause: "edit x.go", Time: t0.Add(time.Minute)},
+	}}
 	*strikes.Key.Of(want) = strikes.State{Targets: []strikes.Strike{{Tool: "shell", Target: "go test ./...", Count: 1, Class: "test-failure",
 		Errors: []strikes.StrikeError{{Class: "test-failure", Excerpt: "--- FAIL: TestX", Time: t0}}, Last: t0}}}
 	*subagents.Key.Of(want) = subagents.State{Agents: []subagents.Delegation{{ID: "ag1", Type: "Explore", Depth: 1, Started: t0}}}

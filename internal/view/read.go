@@ -2,6 +2,7 @@ package view
 
 import (
 	"github.com/atreides-dev/atreides/internal/compaction"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
@@ -13,7 +14,7 @@ import (
 // here and nowhere else in the package: the features own these groups,
 // and when how a group is stored changes, this file is the one to follow.
 
-func readPhase(s *state.Session) *state.PhaseState            { return &s.Phase }
+func readPhase(s *state.Session) *phase.State                 { return phase.Key.Read(s) }
 func readStrikes(s *state.Session) []strikes.Strike           { return strikes.Key.Read(s).Targets }
 func readAgentTodos(s *state.Session) []state.AgentTodo       { return s.Todos.Agent }
 func readStop(s *state.Session) session.StopState             { return *session.StopKey.Read(s) }

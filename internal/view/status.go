@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -78,7 +79,7 @@ type StatusSession struct {
 	// The workflow phase it is in; "" if none yet.
 	Phase string `json:"phase"`
 	// Transitions are the last phase transitions (at most 10).
-	Transitions []state.Transition `json:"transitions"`
+	Transitions []phase.Transition `json:"transitions"`
 	// Strikes not cleared, as stored.
 	Strikes []strikes.Strike `json:"strikes"`
 	// AgentTodos are the host's todo tool's list as it last sent it.
@@ -207,7 +208,7 @@ func statusSession(s *state.Session, ncalls int) StatusSession {
 	sj := StatusSession{
 		ID: s.ID, Host: s.Host, Started: s.Started, Updated: s.Updated, Ended: s.Ended, Cwd: s.Cwd,
 		ToolCalls: s.Counters.ToolCalls, Counters: s.Counters, LastCalls: calls, Agents: List(s.Agents),
-		Phase: readPhase(s).Current, Transitions: append([]state.Transition{}, trans...), Strikes: append([]strikes.Strike{}, readStrikes(s)...),
+		Phase: readPhase(s).Current, Transitions: append([]phase.Transition{}, trans...), Strikes: append([]strikes.Strike{}, readStrikes(s)...),
 		AgentTodos: List(readAgentTodos(s)), Stop: stop, StopBlocks: stop.Blocks,
 		Delegations: statusDelegations(readDelegations(s)),
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/atreides-dev/atreides/internal/view/viewtest"
@@ -38,7 +38,7 @@ func TestSessionRows(t *testing.T) {
 	if !a.Active || e.Active {
 		t.Errorf("active = %v, %v; want the open session active and the ended one not", a.Active, e.Active)
 	}
-	if a.Phase != state.PhaseImplementation || a.Subagents != 2 || a.Running != 1 || a.Task != 1 {
+	if a.Phase != phase.Implementation || a.Subagents != 2 || a.Running != 1 || a.Task != 1 {
 		t.Errorf("active row = %+v", a)
 	}
 	// One agent todo in progress, atreides's todo 1 in progress (todo 2 is done).

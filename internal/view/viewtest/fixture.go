@@ -16,6 +16,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -114,8 +115,8 @@ func active() *state.Session {
 	s := state.NewSession(Active, "claude", At(0))
 	s.Updated, s.Cwd = At(42), "/work/app"
 	s.Counters = state.Counters{Events: 30, Prompts: 2, ToolCalls: 12, Denied: 1, Asked: 1, Failed: 2, Stops: 1, Compacts: 1, Escalations: 0}
-	s.Phase.Set(state.PhaseExploration, "read src/auth/login.go", At(2))
-	s.Phase.Set(state.PhaseImplementation, "edit src/auth/login.go", At(10))
+	phase.Key.Of(s).Set(phase.Exploration, "read src/auth/login.go", At(2))
+	phase.Key.Of(s).Set(phase.Implementation, "edit src/auth/login.go", At(10))
 	strikes.Key.Of(s).Add("Bash", "go test ./...", strikes.StrikeError{Class: "test", Excerpt: "FAIL TestLogin", Time: At(20)})
 	s.Todos.Agent = []state.AgentTodo{
 		{Content: "rework the login handler", Status: state.TodoInProgress},
@@ -125,7 +126,7 @@ func active() *state.Session {
 		{ID: "ag-1", Type: "explore", Depth: 1, Path: []string{"explore"}, Started: At(3), Stopped: At(6), Outcome: "ok"},
 		{ID: "ag-2", Type: "stilgar", Depth: 1, Path: []string{"stilgar"}, Started: At(40)},
 	}
-	compaction.Key.Of(s).Snapshot = &compaction.Snapshot{Time: At(30), Trigger: "auto", Phase: state.PhaseImplementation}
+	compaction.Key.Of(s).Snapshot = &compaction.Snapshot{Time: At(30), Trigger: "auto", Phase: phase.Implementation}
 	*tasks.SessionTaskKey.Of(s) = tasks.SessionTask{Number: 1, Title: "Rework login", Phase: 1, Phases: 2}
 	return s
 }
@@ -134,7 +135,7 @@ func ended() *state.Session {
 	s := state.NewSession(Ended, "gemini", At(-300))
 	s.Updated, s.Ended = At(-240), "exit"
 	s.Counters = state.Counters{Events: 8, Prompts: 1, ToolCalls: 3}
-	s.Phase.Set(state.PhaseExploration, "read README.md", At(-290))
+	phase.Key.Of(s).Set(phase.Exploration, "read README.md", At(-290))
 	return s
 }
 
