@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -235,11 +236,11 @@ func TestRequireTodo(t *testing.T) {
 
 func (f *fixture) agentTodo(status string) {
 	f.st.Update(context.Background(), func(tx *store.Tx) error {
-		ld, err := state.Load(tx, "s1", f.host, f.env.now, state.GroupAgentTodos)
+		ld, err := state.Load(tx, "s1", f.host, f.env.now, agenttodos.Key.Group())
 		if err != nil {
 			return err
 		}
-		ld.Session.Todos.Agent = []state.AgentTodo{{Content: "x", Status: status}}
+		agenttodos.Key.Of(ld.Session).Agent = []agenttodos.Todo{{Content: "x", Status: status}}
 		return ld.Save(tx)
 	})
 }

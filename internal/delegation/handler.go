@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
@@ -29,7 +30,7 @@ func Handlers(opts OptionsFunc) []engine.Handler {
 			Kinds: []event.Kind{event.PreTool},
 			// Only a delegation needs the todos loaded.
 			When:   func(ev *event.Event) bool { return ev.Tool.Name == event.Delegate },
-			Groups: state.GroupAgentTodos | state.GroupTodos,
+			Groups: agenttodos.Key.Group() | state.GroupTodos,
 			Handle: func(c *engine.Call) (event.Result, error) {
 				if c.Decision.Verdict == event.Deny {
 					return event.Result{}, nil

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // todoRule refuses a delegation while the session has no open todo, when
@@ -31,5 +31,5 @@ func todoRule(c *engine.Call, o *Options) event.Result {
 }
 
 func hasOpenTodo(st *engine.State) bool {
-	return slices.ContainsFunc(st.Session.Todos.Agent, state.AgentTodo.Open) || len(st.Project.OpenTodos()) > 0
+	return slices.ContainsFunc(agenttodos.Key.Of(st.Session).Agent, agenttodos.Todo.Open) || len(st.Project.OpenTodos()) > 0
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -26,7 +27,7 @@ func realistic() (*state.Session, *state.Project) {
 		strikes.Key.Of(s).Add("shell", fmt.Sprintf("make t%d", i), strikes.StrikeError{Class: "test", Time: t0})
 	}
 	for i := range 10 {
-		s.Todos.Agent = append(s.Todos.Agent, state.AgentTodo{Content: fmt.Sprintf("step %d of the plan", i), Status: "pending"})
+		agenttodos.Key.Of(s).Agent = append(agenttodos.Key.Of(s).Agent, agenttodos.Todo{Content: fmt.Sprintf("step %d of the plan", i), Status: "pending"})
 	}
 	for i := range 59 {
 		p.AddTodo(state.NewTodo{Title: fmt.Sprintf("todo %d", i)}, t0)
@@ -49,7 +50,7 @@ func BenchmarkTakeDiff(b *testing.B) {
 		groups state.Groups
 	}{
 		{"all groups", state.AllGroups},
-		{"post_tool groups", state.GroupHistory | phase.Key.Group() | strikes.Key.Group() | state.GroupAgentTodos | collector.StateKey.Group()},
+		{"post_tool groups", state.GroupHistory | phase.Key.Group() | strikes.Key.Group() | agenttodos.Key.Group() | collector.StateKey.Group()},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s, p := realistic()

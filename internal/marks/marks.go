@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/phase"
@@ -50,8 +51,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 	if b.has(strikes.Key.Group()) {
 		n += len(strikes.Key.Of(s).Targets)
 	}
-	if b.has(state.GroupAgentTodos) {
-		n += len(s.Todos.Agent)
+	if b.has(agenttodos.Key.Group()) {
+		n += len(agenttodos.Key.Of(s).Agent)
 	}
 	if b.has(state.GroupTodos) {
 		n += len(p.Todos)
@@ -80,8 +81,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 		k := &strikes.Key.Of(s).Targets[i]
 		return item{key: k.Tool, s: k.Target, n: k.Count}
 	})
-	b.agentTodos = take(state.GroupAgentTodos, len(s.Todos.Agent), func(i int) item {
-		t := &s.Todos.Agent[i]
+	b.agentTodos = take(agenttodos.Key.Group(), len(agenttodos.Key.Of(s).Agent), func(i int) item {
+		t := &agenttodos.Key.Of(s).Agent[i]
 		return item{key: agentKey(t), s: t.Content, n: b2i(t.Open())}
 	})
 	b.todos = take(state.GroupTodos, len(p.Todos), func(i int) item {
@@ -126,7 +127,7 @@ func Diff(b *Before, s *state.Session, p *state.Project) []event.Mark {
 	if s.Counters.Escalations > b.escalations {
 		add(event.MarkEscalation, escalationText(b, s))
 	}
-	if b.has(state.GroupAgentTodos) {
+	if b.has(agenttodos.Key.Group()) {
 		agentTodos(b, s, add)
 	}
 	if b.has(state.GroupTodos) {
@@ -208,8 +209,8 @@ func compactionText(b *Before, s *state.Session) string {
 
 func agentTodos(b *Before, s *state.Session, add func(kind, text string)) {
 	found := 0
-	for i := range s.Todos.Agent {
-		t := &s.Todos.Agent[i]
+	for i := range agenttodos.Key.Of(s).Agent {
+		t := &agenttodos.Key.Of(s).Agent[i]
 		key := agentKey(t)
 		old, ok := find(b.agentTodos, i, func(it *item) bool { return it.key == key })
 		found += b2i(ok)
@@ -225,7 +226,7 @@ func agentTodos(b *Before, s *state.Session, add func(kind, text string)) {
 	}
 	for i := range b.agentTodos {
 		old := &b.agentTodos[i]
-		if old.n == 1 && !containsAgentTodo(s.Todos.Agent, old.key) {
+		if old.n == 1 && !containsAgentTodo(agenttodos.Key.Of(s).Agent, old.key) {
 			add(event.MarkTodoClose, "closed (removed): "+cut(old.s))
 		}
 	}
@@ -319,14 +320,14 @@ func find(items []item, hint int, ok func(*item) bool) (item, bool) {
 }
 
 // agentKey identifies an agent todo: a per-item tool's id, else its text.
-func agentKey(t *state.AgentTodo) string {
+func agentKey(t *agenttodos.Todo) string {
 	if t.ID != "" {
 		return t.ID
 	}
 	return t.Content
 }
 
-func containsAgentTodo(ts []state.AgentTodo, key string) bool {
+func containsAgentTodo(ts []agenttodos.Todo, key string) bool {
 	for i := range ts {
 		if agentKey(&ts[i]) == key {
 			return true

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/phase"
@@ -25,7 +26,7 @@ func base() (*state.Session, *state.Project) {
 	s.AddCall(state.ToolCall{Time: t0, Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed"})
 	s.Counters.Failed = 1
 	strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
-	s.Todos.Agent = []state.AgentTodo{{Content: "write tests", Status: "in_progress"}, {Content: "ship", Status: "pending"}}
+	agenttodos.Key.Of(s).Agent = []agenttodos.Todo{{Content: "write tests", Status: "in_progress"}, {Content: "ship", Status: "pending"}}
 	subagents.Key.Of(s).Agents = []subagents.Delegation{{ID: "a1", Type: "explore", Depth: 1, Started: t0}}
 	p := &state.Project{Version: state.ProjectVersion}
 	p.AddTodo(state.NewTodo{Title: "fix the parser"}, t0)
@@ -67,14 +68,14 @@ func TestDiff(t *testing.T) {
 			strikes.Key.Of(s).Clear("shell", "go test ./...")
 			s.Counters.Escalations++
 		}, "escalation: Bash `go test ./...` failed 2 times in a row"},
-		{"agent todos", state.GroupAgentTodos, func(s *state.Session, _ *state.Project) {
-			s.Todos.Agent = []state.AgentTodo{{Content: "write tests", Status: "completed"}, {Content: "docs", Status: "pending"}}
+		{"agent todos", agenttodos.Key.Group(), func(s *state.Session, _ *state.Project) {
+			agenttodos.Key.Of(s).Agent = []agenttodos.Todo{{Content: "write tests", Status: "completed"}, {Content: "docs", Status: "pending"}}
 		}, "todo_close: closed (completed): write tests\ntodo_open: opened: docs\ntodo_close: closed (removed): ship"},
-		{"agent todo by id", state.GroupAgentTodos, func(s *state.Session, _ *state.Project) {
-			s.Todos.Agent = append(s.Todos.Agent, state.AgentTodo{ID: "7", Content: "lint", Status: "pending"})
+		{"agent todo by id", agenttodos.Key.Group(), func(s *state.Session, _ *state.Project) {
+			agenttodos.Key.Of(s).Agent = append(agenttodos.Key.Of(s).Agent, agenttodos.Todo{ID: "7", Content: "lint", Status: "pending"})
 		}, "todo_open: opened: lint"},
-		{"in progress is still open", state.GroupAgentTodos, func(s *state.Session, _ *state.Project) {
-			s.Todos.Agent[1].Status = "in_progress"
+		{"in progress is still open", agenttodos.Key.Group(), func(s *state.Session, _ *state.Project) {
+			agenttodos.Key.Of(s).Agent[1].Status = "in_progress"
 		}, ""},
 		{"project todos", state.GroupTodos, func(_ *state.Session, p *state.Project) {
 			p.SetStatus(1, state.TodoDone, t0)
@@ -101,7 +102,7 @@ func TestDiff(t *testing.T) {
 		{"groups not loaded", state.GroupHistory, func(s *state.Session, p *state.Project) {
 			phase.Key.Of(s).Set(phase.Verification, "go test", t0)
 			strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
-			s.Todos.Agent = nil
+			agenttodos.Key.Of(s).Agent = nil
 			p.Todos = nil
 			subagents.Key.Of(s).Agents = nil
 			p.Background.Tasks = nil
@@ -146,7 +147,7 @@ func phaseLines() string {
 func TestLongTextIsCut(t *testing.T) {
 	s, p := base()
 	b := Take(s, p, state.AllGroups)
-	s.Todos.Agent = append(s.Todos.Agent, state.AgentTodo{Content: strings.Repeat("é", 500), Status: "pending"})
+	agenttodos.Key.Of(s).Agent = append(agenttodos.Key.Of(s).Agent, agenttodos.Todo{Content: strings.Repeat("é", 500), Status: "pending"})
 	ms := Diff(&b, s, p)
 	if len(ms) != 1 || len(ms[0].Text) > maxPart+20 || !strings.HasSuffix(ms[0].Text, "…") {
 		t.Fatalf("marks %v", ms)
@@ -159,7 +160,7 @@ func TestTakeIsNotAliased(t *testing.T) {
 	s, p := base()
 	b := Take(s, p, state.AllGroups)
 	strikes.Key.Of(s).Targets[0].Count = 1 // unchanged
-	s.Todos.Agent[0].Status = "completed"
+	agenttodos.Key.Of(s).Agent[0].Status = "completed"
 	p.Background.Tasks[0].Status = "running"
 	want := []event.Mark{
 		{Kind: event.MarkTodoClose, Text: "closed (completed): write tests"},
@@ -173,10 +174,10 @@ func TestTakeIsNotAliased(t *testing.T) {
 // A todo reopened after it was closed says so.
 func TestReopened(t *testing.T) {
 	s, p := base()
-	s.Todos.Agent[0].Status = "completed"
+	agenttodos.Key.Of(s).Agent[0].Status = "completed"
 	p.SetStatus(1, state.TodoDone, t0)
 	b := Take(s, p, state.AllGroups)
-	s.Todos.Agent[0].Status = "pending"
+	agenttodos.Key.Of(s).Agent[0].Status = "pending"
 	p.SetStatus(1, state.TodoPending, t0)
 	want := []event.Mark{
 		{Kind: event.MarkTodoOpen, Text: "reopened: write tests"},

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/claude"
@@ -58,7 +59,7 @@ func busySession(l *memLoader) {
 		phase.Key.Of(s).Set([]string{"exploration", "implementation"}[i%2], "edit", t0)
 		strikes.Key.Of(s).Add("shell", "cmd"+string(rune('a'+i)), strikes.StrikeError{Class: "test-failure", Excerpt: "--- FAIL", Time: t0})
 	}
-	s.Todos.Agent = []state.AgentTodo{{Content: "a", Status: "pending"}, {Content: "b", Status: "completed"}}
+	agenttodos.Key.Of(s).Agent = []agenttodos.Todo{{Content: "a", Status: "pending"}, {Content: "b", Status: "completed"}}
 	l.sessions = map[string][]byte{}
 	l.sessions["s1"], _ = state.Encode(s)
 	p := &state.Project{}

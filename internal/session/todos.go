@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -31,7 +32,7 @@ func TodoTracker() engine.Handler {
 	return engine.Handler{
 		Name: "todo-tracker", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.PreTool, event.PostTool},
-		Groups: state.GroupAgentTodos,
+		Groups: agenttodos.Key.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			ev := c.Event
 			if ev.Tool.Name != event.Todo || ev.InSubagent() || ev.Failed {
@@ -44,12 +45,12 @@ func TodoTracker() engine.Handler {
 			if err != nil {
 				return event.Result{}, err
 			}
-			s := c.State.Session
+			g := agenttodos.Key.Of(c.State.Session)
 			switch {
 			case ch.whole:
-				s.Todos.Agent = replaceWhole(s.Todos.Agent, ch.todos)
+				g.Agent = replaceWhole(g.Agent, ch.todos)
 			case ev.Kind == event.PostTool && ch.item != nil:
-				s.Todos.Agent = applyItem(s.Todos.Agent, *ch.item, ev.Output)
+				g.Agent = applyItem(g.Agent, *ch.item, ev.Output)
 			}
 			return event.Result{}, nil
 		},
@@ -59,7 +60,7 @@ func TodoTracker() engine.Handler {
 // todoChange is what one call of a todo tool does to the mirrored list.
 type todoChange struct {
 	whole bool              // todos replace the whole-list items
-	todos []state.AgentTodo // whole: the new list
+	todos []agenttodos.Todo // whole: the new list
 	item  *itemChange       // a per-item tool's change
 }
 
@@ -93,7 +94,7 @@ func parseTodoTool(input json.RawMessage) (todoChange, error) {
 	}
 	switch {
 	case in.Todos != nil:
-		out := make([]state.AgentTodo, 0, len(*in.Todos))
+		out := make([]agenttodos.Todo, 0, len(*in.Todos))
 		for _, t := range *in.Todos {
 			text := strings.TrimSpace(t.Content)
 			if text == "" {
@@ -102,7 +103,7 @@ func parseTodoTool(input json.RawMessage) (todoChange, error) {
 			if text == "" {
 				continue
 			}
-			out = append(out, state.AgentTodo{Content: text, Status: t.Status, Active: t.ActiveForm})
+			out = append(out, agenttodos.Todo{Content: text, Status: t.Status, Active: t.ActiveForm})
 		}
 		return todoChange{whole: true, todos: out}, nil
 	case in.TaskID != "":
@@ -115,8 +116,8 @@ func parseTodoTool(input json.RawMessage) (todoChange, error) {
 
 // replaceWhole puts a whole-list tool's items in place of the earlier
 // ones, keeping the per-item tool's tasks.
-func replaceWhole(old, todos []state.AgentTodo) []state.AgentTodo {
-	out := make([]state.AgentTodo, 0, len(old)+len(todos))
+func replaceWhole(old, todos []agenttodos.Todo) []agenttodos.Todo {
+	out := make([]agenttodos.Todo, 0, len(old)+len(todos))
 	for _, t := range old {
 		if t.ID != "" {
 			out = append(out, t)
@@ -133,7 +134,7 @@ const taskDeleted = "deleted"
 // the change failed ({"success":false}) changes nothing. A change to a
 // task atreides never saw (made before atreides was installed) is kept
 // only when it says enough to list it.
-func applyItem(todos []state.AgentTodo, ch itemChange, output string) []state.AgentTodo {
+func applyItem(todos []agenttodos.Todo, ch itemChange, output string) []agenttodos.Todo {
 	var resp struct {
 		Success *bool `json:"success"`
 		Task    struct {
@@ -147,7 +148,7 @@ func applyItem(todos []state.AgentTodo, ch itemChange, output string) []state.Ag
 	if ch.ID == "" {
 		ch.ID = resp.Task.ID
 	}
-	i := slices.IndexFunc(todos, func(t state.AgentTodo) bool { return ch.ID != "" && t.ID == ch.ID })
+	i := slices.IndexFunc(todos, func(t agenttodos.Todo) bool { return ch.ID != "" && t.ID == ch.ID })
 	switch {
 	case ch.Status == taskDeleted:
 		if i >= 0 {
@@ -159,7 +160,7 @@ func applyItem(todos []state.AgentTodo, ch itemChange, output string) []state.Ag
 		t.Content = cmp.Or(ch.Subject, t.Content)
 		t.Active = cmp.Or(ch.Active, t.Active)
 	case ch.Subject != "" && ch.Status != "":
-		todos = append(todos, state.AgentTodo{ID: cmp.Or(ch.ID, "?"), Content: ch.Subject, Status: ch.Status, Active: ch.Active})
+		todos = append(todos, agenttodos.Todo{ID: cmp.Or(ch.ID, "?"), Content: ch.Subject, Status: ch.Status, Active: ch.Active})
 	}
 	return todos
 }
@@ -198,7 +199,7 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 		}
 		add("atreides", text, t.Title)
 	}
-	for _, t := range s.Todos.Agent {
+	for _, t := range agenttodos.Key.Of(s).Agent {
 		if t.Open() {
 			text := t.Content
 			if t.Status == state.TodoInProgress {
@@ -282,7 +283,7 @@ func finished(p *state.Project, s *state.Session) int {
 			n++
 		}
 	}
-	for _, t := range s.Todos.Agent {
+	for _, t := range agenttodos.Key.Of(s).Agent {
 		if !t.Open() {
 			n++
 		}
@@ -330,7 +331,7 @@ func StopGateWith(opts OptionsFunc, interrupted func(path string) bool) engine.H
 	return engine.Handler{
 		Name: "stop-gate", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.Stop},
-		Groups: StopKey.Group() | state.GroupAgentTodos | state.GroupTodos | tasks.SessionTaskKey.Group(),
+		Groups: StopKey.Group() | agenttodos.Key.Group() | state.GroupTodos | tasks.SessionTaskKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return stopGate(c, opts, interrupted)
 		},

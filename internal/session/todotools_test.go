@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 )
 
 // Every host's whole-list todo tool is mirrored whole; a per-item tool's
@@ -43,28 +43,28 @@ func TestParseTodoToolShapes(t *testing.T) {
 }
 
 func TestApplyItem(t *testing.T) {
-	base := []state.AgentTodo{{ID: "1", Content: "one", Status: "pending"}, {Content: "listed", Status: "pending"}}
+	base := []agenttodos.Todo{{ID: "1", Content: "one", Status: "pending"}, {Content: "listed", Status: "pending"}}
 	tests := []struct {
 		name   string
 		ch     itemChange
 		output string
-		want   []state.AgentTodo
+		want   []agenttodos.Todo
 	}{
 		{"create takes the response's id", itemChange{Subject: "two", Status: "pending"}, `{"task":{"id":"2","subject":"two"}}`,
-			append(clone(base), state.AgentTodo{ID: "2", Content: "two", Status: "pending"})},
+			append(clone(base), agenttodos.Todo{ID: "2", Content: "two", Status: "pending"})},
 		{"create with an unreadable response", itemChange{Subject: "two", Status: "pending"}, `{"task":{"id":"2","sub…`,
-			append(clone(base), state.AgentTodo{ID: "?", Content: "two", Status: "pending"})},
+			append(clone(base), agenttodos.Todo{ID: "?", Content: "two", Status: "pending"})},
 		{"update status", itemChange{ID: "1", Status: "in_progress"}, `{"success":true}`,
-			[]state.AgentTodo{{ID: "1", Content: "one", Status: "in_progress"}, base[1]}},
+			[]agenttodos.Todo{{ID: "1", Content: "one", Status: "in_progress"}, base[1]}},
 		{"rename keeps the status", itemChange{ID: "1", Subject: "uno"}, `{"success":true}`,
-			[]state.AgentTodo{{ID: "1", Content: "uno", Status: "pending"}, base[1]}},
-		{"delete", itemChange{ID: "1", Status: "deleted"}, `{"success":true}`, []state.AgentTodo{base[1]}},
+			[]agenttodos.Todo{{ID: "1", Content: "uno", Status: "pending"}, base[1]}},
+		{"delete", itemChange{ID: "1", Status: "deleted"}, `{"success":true}`, []agenttodos.Todo{base[1]}},
 		{"failed update changes nothing", itemChange{ID: "1", Status: "completed"}, `{"success":false,"error":"Task not found"}`, base},
 		{"unknown task without a subject", itemChange{ID: "7", Status: "completed"}, `{"success":true}`, base},
 		{"unknown task with enough to list", itemChange{ID: "7", Subject: "seven", Status: "pending"}, `{"success":true}`,
-			append(clone(base), state.AgentTodo{ID: "7", Content: "seven", Status: "pending"})},
+			append(clone(base), agenttodos.Todo{ID: "7", Content: "seven", Status: "pending"})},
 		{"an id used again is a new task", itemChange{Subject: "fresh", Status: "pending"}, `{"task":{"id":"1"}}`,
-			[]state.AgentTodo{{ID: "1", Content: "fresh", Status: "pending"}, base[1]}},
+			[]agenttodos.Todo{{ID: "1", Content: "fresh", Status: "pending"}, base[1]}},
 	}
 	for _, tt := range tests {
 		if got := applyItem(clone(base), tt.ch, tt.output); !reflect.DeepEqual(got, tt.want) {
@@ -72,10 +72,10 @@ func TestApplyItem(t *testing.T) {
 		}
 	}
 	// A whole list replaces the whole-list items and keeps the tasks.
-	got := replaceWhole(clone(base), []state.AgentTodo{{Content: "new", Status: "pending"}})
-	if want := []state.AgentTodo{base[0], {Content: "new", Status: "pending"}}; !reflect.DeepEqual(got, want) {
+	got := replaceWhole(clone(base), []agenttodos.Todo{{Content: "new", Status: "pending"}})
+	if want := []agenttodos.Todo{base[0], {Content: "new", Status: "pending"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("replaceWhole = %+v, want %+v", got, want)
 	}
 }
 
-func clone(ts []state.AgentTodo) []state.AgentTodo { return append([]state.AgentTodo(nil), ts...) }
+func clone(ts []agenttodos.Todo) []agenttodos.Todo { return append([]agenttodos.Todo(nil), ts...) }

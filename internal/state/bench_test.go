@@ -111,7 +111,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		name   string
 		groups Groups
 	}{
-		{"pre-tool", GroupHistory | GroupAgentTodos | GroupGovernance},
+		{"pre-tool", GroupHistory | GroupGovernance},
 		{"all", AllGroups},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
@@ -151,7 +151,7 @@ func BenchmarkCodec(b *testing.B) {
 	sess, proj := EncodeSession(busySession("s")), EncodeProject(busyProject())
 	b.ReportAllocs()
 	for b.Loop() {
-		l, err := LoadBytes(sess, proj, "s", "claude", t0, GroupHistory|GroupAgentTodos|GroupGovernance)
+		l, err := LoadBytes(sess, proj, "s", "claude", t0, GroupHistory|GroupGovernance)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/atreides-dev/atreides/internal/agenttodos" // the agent's todos
 	_ "github.com/atreides-dev/atreides/internal/collector"  // the context group
 	_ "github.com/atreides-dev/atreides/internal/compaction" // the memory group
 	_ "github.com/atreides-dev/atreides/internal/engine"     // the applied event ids

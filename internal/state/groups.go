@@ -20,7 +20,6 @@ type Groups uint32
 // are small and always loaded, so they are not groups.
 const (
 	GroupHistory    Groups = 1 << iota // Session.History
-	GroupAgentTodos                    // Session.Todos
 	GroupTodos                         // Project.NextID, Project.Todos
 	GroupAnchors                       // Project.NextAnchor, Project.Anchors
 	GroupGovernance                    // Project.Governance
@@ -41,7 +40,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"history", "agent todos", "todos", "anchors", "governance", "background", "tasks"}
+var groupNames = []string{"history", "todos", "anchors", "governance", "background", "tasks"}
 
 func (g Groups) String() string {
 	var names []string

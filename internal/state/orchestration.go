@@ -8,29 +8,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
-// AgentTodo is a todo the agent keeps in its host's own todo tool
-// (Claude Code's TodoWrite, or its per-item TaskCreate/TaskUpdate),
-// mirrored so that Stop and compaction see it.
-type AgentTodo struct {
-	// ID is the host's id of a todo made by a per-item tool (TaskCreate);
-	// empty for the items of a whole-list tool (TodoWrite).
-	ID      string `json:"id,omitempty"`
-	Content string `json:"content"`
-	Status  string `json:"status"` // pending | in_progress | completed (host words)
-	Active  string `json:"active,omitempty"`
-}
-
-// Open reports whether the agent todo still needs work.
-func (t AgentTodo) Open() bool {
-	return t.Status == TodoPending || t.Status == TodoInProgress || t.Status == ""
-}
-
-// TodoState is the todo tracker's group: the agent's own list, as its
-// host's todo tool last sent it.
-type TodoState struct {
-	Agent []AgentTodo `json:"agent,omitempty"`
-}
-
 // Anchor priorities, strongest first.
 const (
 	AnchorCritical = "critical"

@@ -21,7 +21,6 @@ import (
 var sessionSections = [maxSections]section[Session]{
 	0: newSection(0, "core", (*Session).coreFields),
 	1: newSection(GroupHistory, "history", func(s *Session, c *binrec.Codec) { binrec.ListGrow(c, &s.History, 1, (*ToolCall).Fields) }),
-	4: newSection(GroupAgentTodos, "agent todos", func(s *Session, c *binrec.Codec) { binrec.List(c, &s.Todos.Agent, (*AgentTodo).fields) }),
 }
 
 // projectSections are the project record's sections, by tag: those of
@@ -73,10 +72,6 @@ func (t *ToolCall) Fields(c *binrec.Codec) {
 	c.Time(&t.Time)
 	c.Str(&t.ID, &t.Tool, &t.Raw, &t.Summary, &t.Agent, &t.Verdict, &t.Rule, &t.Outcome)
 	c.Int64(&t.Duration)
-}
-
-func (t *AgentTodo) fields(c *binrec.Codec) {
-	c.Str(&t.ID, &t.Content, &t.Status, &t.Active)
 }
 
 func (p *Project) coreFields(c *binrec.Codec) {

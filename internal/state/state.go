@@ -25,11 +25,6 @@ type Session struct {
 	History  []ToolCall `json:"history,omitempty"`
 	Agents   []Agent    `json:"agents,omitempty"`
 
-	// Feature groups kept here until their features own them: the
-	// engine's marks (package marks) read them, and the engine cannot
-	// import the features, which import it.
-	Todos TodoState `json:"todos,omitzero"`
-
 	// groups are the groups of registered keys, by tag; see [SessionKey].
 	groups [maxSections]any
 }

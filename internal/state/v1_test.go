@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/session"
@@ -28,8 +29,8 @@ func TestDecodeSessionV1(t *testing.T) {
 		Counters: state.Counters{Events: 12, Prompts: 2, ToolCalls: 7, Denied: 1, Failed: 2, Stops: 3, Compacts: 1, Escalations: 1},
 		History:  []state.ToolCall{{Time: t0, ID: "tu1", Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed", Duration: 900}},
 		Agents:   []state.Agent{{ID: "ag1", Type: "Explore", Started: t0}},
-		Todos:    state.TodoState{Agent: []state.AgentTodo{{Content: "write tests", Status: "in_progress", Active: "Writing tests"}}},
 	}
+	*agenttodos.Key.Of(want) = agenttodos.State{Agent: []agenttodos.Todo{{Content: "write tests", Status: "in_progress", Active: "Writing tests"}}}
 	*phase.Key.Of(want) = phase.State{Current: "implementation", Calls: 4, Transitions: []phase.Transition{
 		{From: "", To: "exploration", Cause: "read x.go", Time: t0},
 		{From: "exploration", To: "implementation", Cause: "edit x.go", Time: t0.Add(time.Minute)},

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/session"
@@ -16,7 +17,7 @@ import (
 
 func readPhase(s *state.Session) *phase.State                 { return phase.Key.Read(s) }
 func readStrikes(s *state.Session) []strikes.Strike           { return strikes.Key.Read(s).Targets }
-func readAgentTodos(s *state.Session) []state.AgentTodo       { return s.Todos.Agent }
+func readAgentTodos(s *state.Session) []agenttodos.Todo       { return agenttodos.Key.Read(s).Agent }
 func readStop(s *state.Session) session.StopState             { return *session.StopKey.Read(s) }
 func readCompaction(s *state.Session) *compaction.Snapshot    { return compaction.Key.Read(s).Snapshot }
 func readDelegations(s *state.Session) []subagents.Delegation { return subagents.Key.Read(s).Agents }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/phase"
@@ -83,7 +84,7 @@ type StatusSession struct {
 	// Strikes not cleared, as stored.
 	Strikes []strikes.Strike `json:"strikes"`
 	// AgentTodos are the host's todo tool's list as it last sent it.
-	AgentTodos []state.AgentTodo `json:"agent_todos"`
+	AgentTodos []agenttodos.Todo `json:"agent_todos"`
 	// The stop gate's state, as stored.
 	Stop session.StopState `json:"stop"`
 	// Stops blocked in a row (stop.blocks).

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
@@ -118,7 +119,7 @@ func active() *state.Session {
 	phase.Key.Of(s).Set(phase.Exploration, "read src/auth/login.go", At(2))
 	phase.Key.Of(s).Set(phase.Implementation, "edit src/auth/login.go", At(10))
 	strikes.Key.Of(s).Add("Bash", "go test ./...", strikes.StrikeError{Class: "test", Excerpt: "FAIL TestLogin", Time: At(20)})
-	s.Todos.Agent = []state.AgentTodo{
+	agenttodos.Key.Of(s).Agent = []agenttodos.Todo{
 		{Content: "rework the login handler", Status: state.TodoInProgress},
 		{Content: "read the auth package", Status: "completed"},
 	}
