@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/store/pgtest"
@@ -160,8 +161,8 @@ func TestConcurrentHooksLoseNothing(t *testing.T) {
 		t.Error(err)
 	}
 	s := loadSession(t, dir, "parallel")
-	if s.Counters.ToolCalls != n || len(s.History) != n {
-		t.Fatalf("tool_calls = %d, history = %d; want %d (updates lost)", s.Counters.ToolCalls, len(s.History), n)
+	if h := *history.Key.Of(s); s.Counters.ToolCalls != n || len(h) != n {
+		t.Fatalf("tool_calls = %d, history = %d; want %d (updates lost)", s.Counters.ToolCalls, len(h), n)
 	}
 	if s.Counters.Denied != n/2 {
 		t.Errorf("denied = %d, want %d", s.Counters.Denied, n/2)
@@ -197,8 +198,8 @@ func TestKilledHooksLeaveLoadableState(t *testing.T) {
 			if s == nil || err != nil {
 				return err
 			}
-			if s.Counters.ToolCalls != len(s.History) && len(s.History) < state.MaxHistory {
-				return fmt.Errorf("counter %d but %d history entries: a torn update", s.Counters.ToolCalls, len(s.History))
+			if h := *history.Key.Of(s); s.Counters.ToolCalls != len(h) && len(h) < history.Max {
+				return fmt.Errorf("counter %d but %d history entries: a torn update", s.Counters.ToolCalls, len(h))
 			}
 			return nil
 		})

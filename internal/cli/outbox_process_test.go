@@ -14,6 +14,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/filelock"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/outbox"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -225,7 +226,8 @@ func TestOutboxSlowEmbeddedStore(t *testing.T) {
 	if n, _ := outbox.Waiting(filepath.Join(dir, ".atreides")); n != 0 {
 		t.Errorf("%d events still wait in the outbox", n)
 	}
-	if s := loadSession(t, dir, "s1"); s.Counters.ToolCalls != 2 || len(s.History) != 2 || s.History[0].ID != "toolu_1" {
-		t.Errorf("tool_calls = %d, history %+v: want both calls, in order", s.Counters.ToolCalls, s.History)
+	s := loadSession(t, dir, "s1")
+	if h := *history.Key.Of(s); s.Counters.ToolCalls != 2 || len(h) != 2 || h[0].ID != "toolu_1" {
+		t.Errorf("tool_calls = %d, history %+v: want both calls, in order", s.Counters.ToolCalls, h)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -22,7 +23,7 @@ func TestStatusMasksStoredSecrets(t *testing.T) {
 	os.Mkdir(dir+"/.git", 0o755)
 	now := time.Now()
 	s := state.NewSession("s1", "claude", now)
-	s.AddCall(state.ToolCall{Time: now, Tool: "shell", Raw: "Bash", Summary: "sshpass -p hunter2 ssh db"})
+	history.Key.Of(s).Add(history.ToolCall{Time: now, Tool: "shell", Raw: "Bash", Summary: "sshpass -p hunter2 ssh db"})
 	phase.Key.Of(s).Transitions = []phase.Transition{{From: "", To: "assessment", Cause: "shell PGPASSWORD=S3cretPw", Time: now}}
 	strikes.Key.Of(s).Targets = []strikes.Strike{{Tool: "shell", Target: "curl -u admin:CurlPw https://x", Count: 2, Class: "exit-code",
 		Errors: []strikes.StrikeError{{Class: "exit-code", Excerpt: "aws configure set aws_secret_access_key AwsV4lue", Time: now}}}}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
 )
@@ -15,12 +16,12 @@ type Memory struct {
 
 // Snapshot is the session as it was just before a compaction.
 type Snapshot struct {
-	Time      time.Time        `json:"t"`
-	Trigger   string           `json:"trigger,omitempty"` // manual | auto
-	Phase     string           `json:"phase,omitempty"`
-	Todos     []string         `json:"todos,omitempty"` // open todos, rendered
-	Strikes   []strikes.Strike `json:"strikes,omitempty"`
-	LastCalls []state.ToolCall `json:"last_calls,omitempty"`
+	Time      time.Time          `json:"t"`
+	Trigger   string             `json:"trigger,omitempty"` // manual | auto
+	Phase     string             `json:"phase,omitempty"`
+	Todos     []string           `json:"todos,omitempty"` // open todos, rendered
+	Strikes   []strikes.Strike   `json:"strikes,omitempty"`
+	LastCalls []history.ToolCall `json:"last_calls,omitempty"`
 	// Delivered is set once the snapshot has been re-injected, so that a
 	// later resume does not inject it again.
 	Delivered bool `json:"delivered,omitempty"`
@@ -37,6 +38,6 @@ func (p *Snapshot) fields(c *binrec.Codec) {
 	c.Str(&p.Trigger, &p.Phase)
 	c.Strs(&p.Todos)
 	binrec.List(c, &p.Strikes, (*strikes.Strike).Fields)
-	binrec.List(c, &p.LastCalls, (*state.ToolCall).Fields)
+	binrec.List(c, &p.LastCalls, (*history.ToolCall).Fields)
 	c.Bool(&p.Delivered)
 }

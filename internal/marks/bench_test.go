@@ -6,6 +6,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/collector"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
@@ -17,8 +18,8 @@ import (
 // subagents and 20 background tasks.
 func realistic() (*state.Session, *state.Project) {
 	s, p := base()
-	for i := range state.MaxHistory {
-		s.AddCall(state.ToolCall{Time: t0, Tool: "shell", Raw: "Bash", Summary: fmt.Sprintf("go test ./internal/x%d/", i), Outcome: "ok"})
+	for i := range history.Max {
+		history.Key.Of(s).Add(history.ToolCall{Time: t0, Tool: "shell", Raw: "Bash", Summary: fmt.Sprintf("go test ./internal/x%d/", i), Outcome: "ok"})
 	}
 	for i := range 12 {
 		phase.Key.Of(s).Set([]string{phase.Implementation, phase.Verification}[i%2], "edit x.go", t0)
@@ -50,7 +51,7 @@ func BenchmarkTakeDiff(b *testing.B) {
 		groups state.Groups
 	}{
 		{"all groups", state.AllGroups},
-		{"post_tool groups", state.GroupHistory | phase.Key.Group() | strikes.Key.Group() | agenttodos.Key.Group() | collector.StateKey.Group()},
+		{"post_tool groups", history.Key.Group() | phase.Key.Group() | strikes.Key.Group() | agenttodos.Key.Group() | collector.StateKey.Group()},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s, p := realistic()

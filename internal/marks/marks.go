@@ -8,6 +8,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
@@ -172,8 +173,9 @@ func phaseText(t phase.Transition) string {
 
 // failedText names the failed call: the newest failed one in the history.
 func failedText(s *state.Session) string {
-	for i := len(s.History) - 1; i >= 0; i-- {
-		if c := &s.History[i]; c.Outcome == "failed" {
+	h := *history.Key.Of(s)
+	for i := len(h) - 1; i >= 0; i-- {
+		if c := &h[i]; c.Outcome == "failed" {
 			return describeCall(c.Raw, c.Tool, c.Summary)
 		}
 	}
@@ -363,9 +365,10 @@ func describeCall(raw, tool, target string) string {
 // rawName is the host's name of a normalized tool, from the newest call
 // of it in the history ("" if none).
 func rawName(s *state.Session, tool string) string {
-	for i := len(s.History) - 1; i >= 0; i-- {
-		if s.History[i].Tool == tool {
-			return s.History[i].Raw
+	h := *history.Key.Of(s)
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].Tool == tool {
+			return h[i].Raw
 		}
 	}
 	return ""

@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
@@ -23,7 +24,7 @@ var t0 = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
 func base() (*state.Session, *state.Project) {
 	s := state.NewSession("s1", "claude", t0)
 	phase.Key.Of(s).Set(phase.Exploration, "read x.go", t0)
-	s.AddCall(state.ToolCall{Time: t0, Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed"})
+	history.Key.Of(s).Add(history.ToolCall{Time: t0, Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed"})
 	s.Counters.Failed = 1
 	strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 	agenttodos.Key.Of(s).Agent = []agenttodos.Todo{{Content: "write tests", Status: "in_progress"}, {Content: "ship", Status: "pending"}}
@@ -51,11 +52,11 @@ func TestDiff(t *testing.T) {
 			}
 			phase.Key.Of(s).Set("c", "why", t0.Add(time.Second))
 		}, phaseLines()},
-		{"tool failed", state.GroupHistory, func(s *state.Session, _ *state.Project) {
-			s.AddCall(state.ToolCall{Tool: "edit", Raw: "Edit", Summary: "x.go", Outcome: "failed"})
+		{"tool failed", history.Key.Group(), func(s *state.Session, _ *state.Project) {
+			history.Key.Of(s).Add(history.ToolCall{Tool: "edit", Raw: "Edit", Summary: "x.go", Outcome: "failed"})
 			s.Counters.Failed++
 		}, "tool_failed: Edit `x.go`"},
-		{"strike", strikes.Key.Group() | state.GroupHistory, func(s *state.Session, _ *state.Project) {
+		{"strike", strikes.Key.Group() | history.Key.Group(), func(s *state.Session, _ *state.Project) {
 			strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 		}, "strike: Bash `go test ./...` failed 2 times (compile)"},
 		{"a first failure is no strike", strikes.Key.Group(), func(s *state.Session, _ *state.Project) {
@@ -64,7 +65,7 @@ func TestDiff(t *testing.T) {
 		{"a cleared strike is no mark", strikes.Key.Group(), func(s *state.Session, _ *state.Project) {
 			strikes.Key.Of(s).Clear("shell", "go test ./...")
 		}, ""},
-		{"escalation", strikes.Key.Group() | state.GroupHistory, func(s *state.Session, _ *state.Project) {
+		{"escalation", strikes.Key.Group() | history.Key.Group(), func(s *state.Session, _ *state.Project) {
 			strikes.Key.Of(s).Clear("shell", "go test ./...")
 			s.Counters.Escalations++
 		}, "escalation: Bash `go test ./...` failed 2 times in a row"},
@@ -99,7 +100,7 @@ func TestDiff(t *testing.T) {
 		}, "background: bg-1 (oracle): running\nbackground: bg-2: created, failed: no runner"},
 		// Groups not loaded for the event did not change: even a
 		// state that differs is not looked at.
-		{"groups not loaded", state.GroupHistory, func(s *state.Session, p *state.Project) {
+		{"groups not loaded", history.Key.Group(), func(s *state.Session, p *state.Project) {
 			phase.Key.Of(s).Set(phase.Verification, "go test", t0)
 			strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 			agenttodos.Key.Of(s).Agent = nil

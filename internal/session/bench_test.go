@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -51,8 +52,8 @@ func benchRunIn(b *testing.B, projectDir, payload string, setup func(*memLoader)
 // transitions, agent todos, and a project with todos and anchors.
 func busySession(l *memLoader) {
 	s := state.NewSession("s1", "claude", t0)
-	for i := range state.MaxHistory {
-		s.AddCall(state.ToolCall{Time: t0, ID: "x", Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "ok"})
+	for i := range history.Max {
+		history.Key.Of(s).Add(history.ToolCall{Time: t0, ID: "x", Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "ok"})
 		_ = i
 	}
 	for i := range 10 {

@@ -12,6 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -125,7 +126,7 @@ func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *compacti
 		snap.Todos = append(snap.Todos, t)
 	}
 	snap.Strikes = slices.Clone(strikes.Key.Of(s).Targets)
-	calls := s.History
+	calls := *history.Key.Of(s)
 	if len(calls) > snapshotCalls {
 		calls = calls[len(calls)-snapshotCalls:]
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
 )
@@ -31,7 +32,7 @@ func TestRenderStateBudget(t *testing.T) {
 	snap := &compaction.Snapshot{Time: now, Phase: "implementation", Todos: []string{"#1 write the report"},
 		Strikes: []strikes.Strike{{Tool: "shell", Target: "go test ./...", Count: 2, Class: "test-failure"}}}
 	for i := range 10 {
-		snap.LastCalls = append(snap.LastCalls, state.ToolCall{Time: now, Raw: "Bash", Outcome: "ok", Summary: fmt.Sprintf("echo %d", i)})
+		snap.LastCalls = append(snap.LastCalls, history.ToolCall{Time: now, Raw: "Bash", Outcome: "ok", Summary: fmt.Sprintf("echo %d", i)})
 	}
 	out := renderState(snap, &state.Project{Anchors: anchors}, "", nil, nil, o, now)
 	if len(out) > o.MemoryBudget {

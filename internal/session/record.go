@@ -5,6 +5,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -12,7 +13,7 @@ import (
 // Recorder keeps the session's counters and tool-call history. It runs last
 // so it can record what the other handlers decided, and never blocks.
 func Recorder() engine.Handler {
-	return engine.Handler{Name: "record", Priority: engine.Low, Groups: state.GroupHistory | StopKey.Group(), Handle: record}
+	return engine.Handler{Name: "record", Priority: engine.Low, Groups: history.Key.Group() | StopKey.Group(), Handle: record}
 }
 
 func record(c *engine.Call) (event.Result, error) {
@@ -59,7 +60,7 @@ func record(c *engine.Call) (event.Result, error) {
 
 func recordPreTool(s *state.Session, ev *event.Event, d *event.Decision) {
 	s.Counters.ToolCalls++
-	call := state.ToolCall{
+	call := history.ToolCall{
 		Time: ev.Time, ID: ev.ToolUseID, Tool: string(ev.Tool.Name), Raw: ev.Tool.Raw,
 		Summary: Summary(ev.Tool), Agent: ev.AgentID, Outcome: "pending",
 		Verdict: d.Verdict.String(), Rule: d.Rule,
@@ -71,20 +72,21 @@ func recordPreTool(s *state.Session, ev *event.Event, d *event.Decision) {
 	case event.Ask:
 		s.Counters.Asked++
 	}
-	s.AddCall(call)
+	history.Key.Of(s).Add(call)
 }
 
 func recordPostTool(s *state.Session, ev *event.Event) {
-	call := s.FindCall(ev.ToolUseID)
+	h := history.Key.Of(s)
+	call := h.Find(ev.ToolUseID)
 	if call == nil {
 		// PreToolUse is registered only for tools atreides judges, so most
 		// calls are first seen here.
 		s.Counters.ToolCalls++
-		s.AddCall(state.ToolCall{
+		h.Add(history.ToolCall{
 			Time: ev.Time, ID: ev.ToolUseID, Tool: string(ev.Tool.Name), Raw: ev.Tool.Raw,
 			Summary: Summary(ev.Tool), Agent: ev.AgentID,
 		})
-		call = &s.History[len(s.History)-1]
+		call = &(*h)[len(*h)-1]
 	}
 	call.Outcome = "ok"
 	if ev.Failed {

@@ -6,6 +6,9 @@ var (
 	DecodeTasks = decodeTasks
 	EncodeTasks = encodeTasks
 	IsBinary    = isBinary
+	// For the benchmarks, which use the history group.
+	BusySession = busySession
+	BusyProject = busyProject
 )
 
 // SessionV1Record is for the version 1 test, which needs the groups of

@@ -19,8 +19,7 @@ type Groups uint32
 // core) and the project's housekeeping (the last prune, a salvage notice)
 // are small and always loaded, so they are not groups.
 const (
-	GroupHistory    Groups = 1 << iota // Session.History
-	GroupTodos                         // Project.NextID, Project.Todos
+	GroupTodos      Groups = 1 << iota // Project.NextID, Project.Todos
 	GroupAnchors                       // Project.NextAnchor, Project.Anchors
 	GroupGovernance                    // Project.Governance
 	GroupBackground                    // Project.Background
@@ -40,7 +39,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"history", "todos", "anchors", "governance", "background", "tasks"}
+var groupNames = []string{"todos", "anchors", "governance", "background", "tasks"}
 
 func (g Groups) String() string {
 	var names []string

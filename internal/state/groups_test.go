@@ -165,9 +165,9 @@ func TestLoadSaveGroups(t *testing.T) {
 			return l.Save(tx)
 		})
 	}
-	if err := run(GroupHistory, func(l *Loaded) {
-		if len(l.Session.History) != len(busySession("s").History) || l.Project.Todos != nil || l.Project.Anchors != nil || l.Session.Counters.Events != 4000 {
-			t.Errorf("decoded: history %d, todos %d, anchors %d", len(l.Session.History), len(l.Project.Todos), len(l.Project.Anchors))
+	if err := run(GroupAnchors, func(l *Loaded) {
+		if len(l.Project.Anchors) == 0 || len(l.Project.Anchors) != len(busyProject().Anchors) || l.Project.Todos != nil || l.Session.Counters.Events != 4000 {
+			t.Errorf("decoded: anchors %d, todos %d", len(l.Project.Anchors), len(l.Project.Todos))
 		}
 	}); err != nil {
 		t.Fatal(err)
@@ -175,7 +175,7 @@ func TestLoadSaveGroups(t *testing.T) {
 	if sess, proj := stored(t, st); string(sess) != string(sess0) || string(proj) != string(proj0) {
 		t.Error("an event that changed nothing rewrote the records")
 	}
-	if err := run(GroupHistory, func(l *Loaded) { l.Session.Counters.Events++; l.Session.History[0].Outcome = "changed" }); err != nil {
+	if err := run(GroupAnchors, func(l *Loaded) { l.Session.Counters.Events++ }); err != nil {
 		t.Fatal(err)
 	}
 	sess, proj := stored(t, st)
@@ -185,11 +185,20 @@ func TestLoadSaveGroups(t *testing.T) {
 	got, err := DecodeSession(sess)
 	want := busySession("s")
 	want.Counters.Events++
-	want.History[0].Outcome = "changed"
 	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("after a history-only change: %v\n got %+v\nwant %+v", err, got, want)
+		t.Errorf("after a core-only change: %v\n got %+v\nwant %+v", err, got, want)
 	}
-	err = run(GroupHistory, func(l *Loaded) { l.Project.Todos = append(l.Project.Todos, Todo{ID: 999, Title: "x"}) })
+	if err := run(GroupAnchors, func(l *Loaded) { l.Project.Anchors[0].Text = "changed" }); err != nil {
+		t.Fatal(err)
+	}
+	sess, proj = stored(t, st)
+	gotp, err := DecodeProject(proj)
+	wantp := busyProject()
+	wantp.Anchors[0].Text = "changed"
+	if err != nil || !reflect.DeepEqual(gotp, wantp) {
+		t.Errorf("after an anchors-only change: %v\n got %+v\nwant %+v", err, gotp, wantp)
+	}
+	err = run(GroupAnchors, func(l *Loaded) { l.Project.Todos = append(l.Project.Todos, Todo{ID: 999, Title: "x"}) })
 	if err == nil || !strings.Contains(err.Error(), "todos") {
 		t.Errorf("a change to a group not loaded: %v", err)
 	}
@@ -248,7 +257,7 @@ func TestDamagedSectionQuarantinesTheSession(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if len(l.Session.History) != 0 {
+		if l.Session.Counters.Events != 0 {
 			t.Error("the damaged session was not started afresh")
 		}
 		if qs, _ := QuarantinedRecords(tx); len(qs) != 1 || string(qs[0].Data) != string(b) {
@@ -297,7 +306,7 @@ func TestNewerSectionsKept(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a newer section taken for damage: %v", err)
 	}
-	again, err := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, GroupHistory, &rec, nil)
+	again, err := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, GroupTodos, &rec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +333,7 @@ func TestLoadTasksOnDemand(t *testing.T) {
 		})
 	})
 	update(func(tx *store.Tx) error {
-		l, err := Load(tx, "s", "claude", t0, GroupHistory)
+		l, err := Load(tx, "s", "claude", t0, GroupAnchors)
 		if err != nil {
 			return err
 		}

@@ -40,7 +40,7 @@ func registerNote(t *testing.T) SessionKey[note] {
 // of older records.
 func TestRegisteredGroup(t *testing.T) {
 	noteKey := registerNote(t)
-	if noteKey.Group()&AllGroups == 0 || noteKey.Group()&(GroupHistory|GroupTasks|NoGroups) != 0 {
+	if noteKey.Group()&AllGroups == 0 || noteKey.Group()&(GroupTodos|GroupTasks|NoGroups) != 0 {
 		t.Fatalf("group %b", noteKey.Group())
 	}
 	if !strings.Contains(AllGroups.String(), "note") {
@@ -64,7 +64,7 @@ func TestRegisteredGroup(t *testing.T) {
 		t.Fatalf("a change to a declared group not saved: %v", err)
 	}
 
-	l, err = LoadBytes(b, nil, "s", "claude", t0, GroupHistory)
+	l, err = LoadBytes(b, nil, "s", "claude", t0, GroupTodos)
 	if err != nil || noteKey.Of(l.Session).Text != "" {
 		t.Fatalf("undeclared, decoded anyway: %v %+v", err, noteKey.Of(l.Session))
 	}

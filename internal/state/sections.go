@@ -20,7 +20,6 @@ import (
 // ([RegisterSession]).
 var sessionSections = [maxSections]section[Session]{
 	0: newSection(0, "core", (*Session).coreFields),
-	1: newSection(GroupHistory, "history", func(s *Session, c *binrec.Codec) { binrec.ListGrow(c, &s.History, 1, (*ToolCall).Fields) }),
 }
 
 // projectSections are the project record's sections, by tag: those of
@@ -64,14 +63,6 @@ func (s *Session) coreFields(c *binrec.Codec) {
 		c.Str(&a.ID, &a.Type)
 		c.Time(&a.Started, &a.Stopped)
 	})
-}
-
-// Fields codes a tool call: the history's, and a compaction snapshot's
-// last calls (package compaction).
-func (t *ToolCall) Fields(c *binrec.Codec) {
-	c.Time(&t.Time)
-	c.Str(&t.ID, &t.Tool, &t.Raw, &t.Summary, &t.Agent, &t.Verdict, &t.Rule, &t.Outcome)
-	c.Int64(&t.Duration)
 }
 
 func (p *Project) coreFields(c *binrec.Codec) {

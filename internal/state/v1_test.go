@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/compaction"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -27,9 +28,9 @@ func TestDecodeSessionV1(t *testing.T) {
 		Version: state.SessionVersion, ID: "sess-v1", Host: "claude", Started: t0, Updated: t0.Add(time.Hour),
 		Cwd: "/home/u/p", Transcript: "/home/u/.claude/projects/p/sess-v1.jsonl",
 		Counters: state.Counters{Events: 12, Prompts: 2, ToolCalls: 7, Denied: 1, Failed: 2, Stops: 3, Compacts: 1, Escalations: 1},
-		History:  []state.ToolCall{{Time: t0, ID: "tu1", Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed", Duration: 900}},
 		Agents:   []state.Agent{{ID: "ag1", Type: "Explore", Started: t0}},
 	}
+	*history.Key.Of(want) = history.Calls{{Time: t0, ID: "tu1", Tool: "shell", Raw: "Bash", Summary: "go test ./...", Outcome: "failed", Duration: 900}}
 	*agenttodos.Key.Of(want) = agenttodos.State{Agent: []agenttodos.Todo{{Content: "write tests", Status: "in_progress", Active: "Writing tests"}}}
 	*phase.Key.Of(want) = phase.State{Current: "implementation", Calls: 4, Transitions: []phase.Transition{
 		{From: "", To: "exploration", Cause: "read x.go", Time: t0},

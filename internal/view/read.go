@@ -3,6 +3,7 @@ package view
 import (
 	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/compaction"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -15,6 +16,7 @@ import (
 // here and nowhere else in the package: the features own these groups,
 // and when how a group is stored changes, this file is the one to follow.
 
+func readHistory(s *state.Session) history.Calls              { return *history.Key.Read(s) }
 func readPhase(s *state.Session) *phase.State                 { return phase.Key.Read(s) }
 func readStrikes(s *state.Session) []strikes.Strike           { return strikes.Key.Read(s).Targets }
 func readAgentTodos(s *state.Session) []agenttodos.Todo       { return agenttodos.Key.Read(s).Agent }

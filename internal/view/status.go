@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/session"
@@ -73,7 +74,7 @@ type StatusSession struct {
 	// Running totals of the session, as stored.
 	Counters state.Counters `json:"counters"`
 	// LastCalls are its last tool calls, as many as --calls asks.
-	LastCalls []state.ToolCall `json:"last_calls"`
+	LastCalls []history.ToolCall `json:"last_calls"`
 	// The subagents the host reported, as stored.
 	Agents []state.Agent `json:"agents"`
 
@@ -194,12 +195,12 @@ func ProjectDamage(err error) *state.DamagedError {
 }
 
 func statusSession(s *state.Session, ncalls int) StatusSession {
-	calls := s.History
+	calls := readHistory(s)
 	if ncalls >= 0 && len(calls) > ncalls {
 		calls = calls[len(calls)-ncalls:]
 	}
 	if calls == nil {
-		calls = []state.ToolCall{}
+		calls = []history.ToolCall{}
 	}
 	trans := readPhase(s).Transitions
 	if len(trans) > maxTransitions {
