@@ -3,13 +3,14 @@
 // agent session and the [Project] record shared by all sessions of a
 // repository (todos, anchors, governance).
 //
-// A session is its core (identity, times, counters, subagents) plus its
-// tool-call history and one group per feature (phase, strikes, todos, stop
-// gate, memory, governance); the project is its housekeeping plus todos,
-// anchors, the AGENTS.md cache and governance. A feature keeps its group in
-// its own package: it registers a typed key with the group's section tag
-// and codec ([RegisterSession]) and reads the group through it; state does
-// not know its type (registry.go). Some older groups still live here.
+// A session is its core (identity, times, counters, subagents) plus one
+// group per feature (tool-call history, phase, strikes, agent todos, stop
+// gate, memory, governance), none of which lives here; the project is its
+// housekeeping plus todos, anchors, the AGENTS.md cache and governance. A
+// feature keeps its group in its own package: it registers a typed key
+// with the group's section tag and codec ([RegisterSession]) and reads the
+// group through it; state does not know its type (registry.go). The
+// project's older groups still live here.
 // Records are binary (groups.go, sections.go), a section per group, each
 // type's fields listed once for both directions (binrec.Codec): an event
 // decodes the cores and the groups its handlers declare ([Load]), carries
