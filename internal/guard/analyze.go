@@ -141,16 +141,10 @@ func (s *scope) clone() *scope {
 
 // analyzer holds the state of one Check call.
 type analyzer struct {
-	p   *Policy
-	req *Request
-	// pty counts the terminals the command makes around the command
-	// being walked (script, unbuffer), and posing is set once the command
-	// sets, unsets or clears the host's variables (hostVar): see
-	// posingAsUser.
-	pty    int
-	posing bool
-	res    Result
-	cmds   []string
+	p    *Policy
+	req  *Request
+	res  Result
+	cmds []string
 	// work is the command's work budget, shared with the analyzers
 	// started for parts of it (limits.go).
 	work *work
@@ -181,14 +175,8 @@ type analyzer struct {
 	// (exfil.go).
 	piped int
 	creds []credSrc
-	// outFiles are the files the statements being evaluated redirect
-	// their output to, each statement's after the mark it took (nested
-	// statements leave it as they found it); selfeffect.go keeps their
-	// text when it is known.
-	outFiles []string
-	// newLinks are the links the command being judged creates, link and
-	// target; they take effect after it (selfeffect.go).
-	newLinks [][2]string
+	// selfSt is selfJudge's own state (judges.go).
+	selfSt selfState
 }
 
 // fire records a finding for rule id unless a stronger one exists.
@@ -390,10 +378,10 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
 	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
 		a.consumer = normName(ce.Args[0].Lit())
 	}
-	mark := len(a.outFiles)
+	mark := a.self().outMark()
 	in = a.redirects(st.Redirs, sc, depth, in)
 	out := a.command(st.Cmd, sc, depth, in, st.Redirs)
-	if len(a.outFiles) > mark {
+	if a.self().outMark() > mark {
 		a.self().madeText(mark, out)
 	}
 	if out.t&tCred != 0 && a.inSubst == 0 && a.piped == 0 {
@@ -659,7 +647,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 		// export -n NAME, declare +x NAME, local NAME: the name alone
 		// changes what the commands after it are given.
 		if hostVar(name) {
-			a.posing = true
+			a.self().pose()
 		}
 		return
 	}
@@ -769,7 +757,7 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in fee
 			a.writes().wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.display())
 			if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && !w.dyn && a.judging() {
 				if p, ok := a.files().canon(w.s, sc); ok {
-					a.outFiles = append(a.outFiles, p)
+					a.self().noteOut(p)
 				}
 			}
 		}

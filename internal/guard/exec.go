@@ -443,7 +443,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			out = append(out, at(args, i+1)...)
 			i = len(args)
 		case s == "-":
-			a.posing = true // same as -i: the host's marks go
+			a.self().pose() // same as -i: the host's marks go
 		case envSplitOpt(s):
 			var str word
 			str, i = envSplitString(args, i)
@@ -454,7 +454,9 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			i = len(args)
 		case oneOf(s, "-u|--unset|-C|--chdir|-P"):
 			if i+1 < len(args) {
-				a.posing = a.posing || envUnsetsHostVar(s, args[i+1])
+				if envUnsetsHostVar(s, args[i+1]) {
+					a.self().pose()
+				}
 				if oneOf(s, "-C|--chdir") {
 					inner = a.req.chdir(sc.clone(), args[i+1])
 				}
@@ -465,7 +467,9 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
 			inner = a.req.chdir(sc.clone(), word{s: s[2:], dyn: w.dyn})
 		case strings.HasPrefix(s, "-") && len(s) > 1:
-			a.posing = a.posing || envOptClearsHost(w)
+			if envOptClearsHost(w) {
+				a.self().pose()
+			}
 		case strings.Contains(s, "=") && isAssignName(s[:strings.Index(s, "=")]):
 			name, val, _ := strings.Cut(s, "=")
 			a.vcs().envRule(name, word{s: val, dyn: w.dyn, t: w.t}, sc, depth)

@@ -231,7 +231,7 @@ func (a gitJudge) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope
 func (a gitJudge) envRule(name string, w word, sc *scope, depth int) {
 	a.files().historyEnv(name, w)
 	if hostVar(name) {
-		a.posing = true
+		a.self().pose()
 	}
 	switch {
 	case oneOf(name, "GIT_SSH_COMMAND|GIT_SSH|GIT_SSH_VARIANT|GIT_PROXY_COMMAND|GIT_EXTERNAL_DIFF|GIT_SEQUENCE_EDITOR"):

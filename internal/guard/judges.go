@@ -33,8 +33,47 @@ type exfilJudge struct{ *analyzer }
 type gitJudge struct{ *analyzer }
 
 // selfJudge protects atreides's own files and commands (selfguard.go,
-// selfeffect.go).
-type selfJudge struct{ *analyzer }
+// selfeffect.go). Its state is its own: the rest of the walk reports to
+// it through selfState's methods.
+type selfJudge struct {
+	*analyzer
+	*selfState
+}
+
+// selfState is what selfJudge learns while the command is walked.
+type selfState struct {
+	// pty counts the terminals the command makes around the command
+	// being walked (script, unbuffer), and posing is set once the command
+	// sets, unsets or clears the host's variables (hostVar): see
+	// posingAsUser.
+	pty    int
+	posing bool
+	// outFiles are the files the statements being evaluated redirect
+	// their output to, each statement's after the mark it took (nested
+	// statements leave it as they found it); selfeffect.go keeps their
+	// text when it is known.
+	outFiles []string
+	// newLinks are the links the command being judged creates, link and
+	// target; they take effect after it (selfeffect.go).
+	newLinks [][2]string
+}
+
+// inherited is the state a sub-analyzer starts from: a part of the
+// command still runs under the terminals and host variables around it.
+func (s *selfState) inherited() selfState { return selfState{pty: s.pty, posing: s.posing} }
+
+// pose records that the command changes the host's variables.
+func (s *selfState) pose() { s.posing = true }
+
+// enterTerminal and leaveTerminal bracket the walk of a command that runs
+// on a terminal the command makes.
+func (s *selfState) enterTerminal() { s.pty++ }
+func (s *selfState) leaveTerminal() { s.pty-- }
+
+// outMark is the mark a statement takes before its redirections; noteOut
+// adds a file its output goes to.
+func (s *selfState) outMark() int     { return len(s.outFiles) }
+func (s *selfState) noteOut(p string) { s.outFiles = append(s.outFiles, p) }
 
 func (a *analyzer) expand() expander   { return expander{a} }
 func (a *analyzer) writes() effectWalk { return effectWalk{a} }
@@ -42,4 +81,4 @@ func (a *analyzer) files() pathJudge   { return pathJudge{a} }
 func (a *analyzer) code() codeJudge    { return codeJudge{a} }
 func (a *analyzer) exfil() exfilJudge  { return exfilJudge{a} }
 func (a *analyzer) vcs() gitJudge      { return gitJudge{a} }
-func (a *analyzer) self() selfJudge    { return selfJudge{a} }
+func (a *analyzer) self() selfJudge    { return selfJudge{a, &a.selfSt} }

@@ -92,7 +92,7 @@ func newAnalyzer(p *Policy, r *Request, textLen int) *analyzer {
 // sub is an analyzer for a part of a's command that judges on its own
 // (its verdict is weighed by a), spending a's budget.
 func (a *analyzer) sub() *analyzer {
-	return &analyzer{p: a.p, req: a.req, work: a.work, paths: a.paths, pty: a.pty, posing: a.posing, res: Result{Verdict: Allow}}
+	return &analyzer{p: a.p, req: a.req, work: a.work, paths: a.paths, selfSt: a.selfSt.inherited(), res: Result{Verdict: Allow}}
 }
 
 // spend charges n units of work. Once the budget or the request's

@@ -188,8 +188,8 @@ func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 		ops = o.scan(ops, true, get)
 	}
 	// The command runs on a terminal script makes (posingAsUser).
-	a.pty++
-	defer func() { a.pty-- }()
+	a.self().enterTerminal()
+	defer a.self().leaveTerminal()
 	if found {
 		return a.runText(c, code, sc.clone(), depth, "script -c")
 	}
@@ -202,8 +202,8 @@ func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 
 // hUnbuffer: the command runs on a terminal unbuffer makes.
 func hUnbuffer(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	a.pty++
-	defer func() { a.pty-- }()
+	a.self().enterTerminal()
+	defer a.self().leaveTerminal()
 	return hSkip(0, "")(a, c, env, sc, depth, in)
 }
 
@@ -340,8 +340,8 @@ var tmuxCommands = map[string]struct {
 func hTmux(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	// What it starts runs on a terminal it makes, in an environment of
 	// the terminal server's, not the agent's (posingAsUser).
-	a.pty++
-	defer func() { a.pty-- }()
+	a.self().enterTerminal()
+	defer a.self().leaveTerminal()
 	g := optScan{valued: "cfLST"}
 	var code word
 	found := false
@@ -448,8 +448,8 @@ func (a codeJudge) tmuxKeys(c *Cmd, args []word, sc *scope, depth int) {
 func hScreen(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
 	// What it starts runs on a terminal it makes, in an environment of
 	// the terminal server's, not the agent's (posingAsUser).
-	a.pty++
-	defer func() { a.pty-- }()
+	a.self().enterTerminal()
+	defer a.self().leaveTerminal()
 	args := c.Args
 	var norm []word
 	for i := 0; i < len(args); i++ {
