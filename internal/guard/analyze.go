@@ -166,15 +166,13 @@ type analyzer struct {
 	consumer string
 	// inSubst counts the command substitutions being evaluated.
 	inSubst int
-	// eff collects what the command writes and whether it verifies;
-	// contentWrites are the current command's writes still to judge.
-	eff           shell.Effects
-	contentWrites []pendingWrite
 	// piped counts the pipeline stages being evaluated whose output
-	// feeds the next stage; creds are the credential sources seen
-	// (exfil.go).
+	// feeds the next stage (exfil.go).
 	piped int
-	creds []credSrc
+	// walkSt, exfilSt and selfSt are the states of effectWalk, exfilJudge
+	// and selfJudge (judges.go).
+	walkSt  walkState
+	exfilSt exfilState
 	// selfSt is selfJudge's own state (judges.go).
 	selfSt selfState
 }
@@ -692,7 +690,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redi
 		a.expand().fields(ce.Args[1:], sc, depth)
 		a.strict(nil, "shell-init idiom runs generated code")
 		a.cmds = append(a.cmds, ce.Args[0].Lit()+" <init idiom>")
-		a.eff.Ran(ce.Args[0].Lit())
+		a.writes().ran(ce.Args[0].Lit())
 		return feed{}
 	}
 	env := map[string]word{}

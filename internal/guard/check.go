@@ -40,7 +40,7 @@ func (p *Policy) runShell(r Request) *analyzer {
 	}
 	a.runScript(cmd, sc, 0, feed{})
 	a.res.Commands = a.cmds
-	a.res.Effects = a.eff
+	a.res.Effects = a.walkSt.eff
 	if a.res.Verdict == Allow {
 		a.res.Rule, a.res.Category, a.res.Reason = "", "", ""
 		if a.customAllowed {

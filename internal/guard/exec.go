@@ -263,7 +263,7 @@ func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []word, sc *sco
 }
 
 func (a *analyzer) record(c *Cmd) {
-	a.eff.Ran(c.Name)
+	a.writes().ran(c.Name)
 	if len(a.cmds) < 256 {
 		a.cmds = append(a.cmds, c.Argv())
 	}

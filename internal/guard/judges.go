@@ -1,5 +1,7 @@
 package guard
 
+import "github.com/atreides-dev/atreides/internal/shell"
+
 // The analyzer's methods are grouped by concern, each group a type over
 // the same analysis (one Check's state, which they share): the analyzer
 // itself walks the script (statements, commands, wrappers, the rules of a
@@ -14,7 +16,22 @@ package guard
 type expander struct{ *analyzer }
 
 // effectWalk records what a command does to files (effects.go).
-type effectWalk struct{ *analyzer }
+type effectWalk struct {
+	*analyzer
+	*walkState
+}
+
+// walkState is what effectWalk has recorded of the command.
+type walkState struct {
+	// eff collects what the command reads, writes and runs and whether
+	// it verifies; contentWrites are the current command's writes still
+	// to judge.
+	eff           shell.Effects
+	contentWrites []pendingWrite
+}
+
+// ran records that the command runs program name.
+func (s *walkState) ran(name string) { s.eff.Ran(name) }
 
 // pathJudge resolves paths and judges the sensitive ones (paths.go,
 // secrets.go and the path rules).
@@ -27,7 +44,16 @@ type codeJudge struct{ *analyzer }
 
 // exfilJudge follows data that leaves the machine and the network
 // commands that send it (exfil.go).
-type exfilJudge struct{ *analyzer }
+type exfilJudge struct {
+	*analyzer
+	*exfilState
+}
+
+// exfilState is what exfilJudge has seen of the command.
+type exfilState struct {
+	// creds are the credential sources seen.
+	creds []credSrc
+}
 
 // gitJudge judges git commands (git.go).
 type gitJudge struct{ *analyzer }
@@ -76,9 +102,9 @@ func (s *selfState) outMark() int     { return len(s.outFiles) }
 func (s *selfState) noteOut(p string) { s.outFiles = append(s.outFiles, p) }
 
 func (a *analyzer) expand() expander   { return expander{a} }
-func (a *analyzer) writes() effectWalk { return effectWalk{a} }
+func (a *analyzer) writes() effectWalk { return effectWalk{a, &a.walkSt} }
 func (a *analyzer) files() pathJudge   { return pathJudge{a} }
 func (a *analyzer) code() codeJudge    { return codeJudge{a} }
-func (a *analyzer) exfil() exfilJudge  { return exfilJudge{a} }
+func (a *analyzer) exfil() exfilJudge  { return exfilJudge{a, &a.exfilSt} }
 func (a *analyzer) vcs() gitJudge      { return gitJudge{a} }
 func (a *analyzer) self() selfJudge    { return selfJudge{a, &a.selfSt} }
