@@ -3,13 +3,18 @@ package guard
 import "github.com/atreides-dev/atreides/internal/shell"
 
 // The analyzer's methods are grouped by concern, each group a type over
-// the same analysis (one Check's state, which they share): the analyzer
+// the same analysis (one Check's walk, which they share): the analyzer
 // itself walks the script (statements, commands, wrappers, the rules of a
 // resolved command); expander expands words; effectWalk records what a
 // command does to files; pathJudge resolves and judges paths; codeJudge
 // follows code carried in arguments and files (sh -c, interpreters, find
 // -exec, xargs); exfilJudge follows data leaving the machine; gitJudge
 // judges git; selfJudge protects atreides's own files and commands.
+//
+// What a concern learns along the walk is its own state (walkState,
+// exfilState, selfState), held by the analyzer and lent to its type; the
+// rest of the walk reports to a concern through its state's methods, so
+// what effectWalk records is apart from what the judges keep.
 
 // expander expands words as the shell would: fields, parameters,
 // substitutions (analyze.go).
