@@ -83,7 +83,7 @@ func (a effectWalk) noteWrite(c *Cmd, w word, sc *scope, what string, content bo
 	if w.proc != nil {
 		return // >(cmd): the substitution's own commands are walked
 	}
-	if !w.dyn && (w.s == "" || w.s == "-" || harmlessDevice(w.s)) {
+	if !w.dyn && (w.s == "" || w.s == "-" || shell.HarmlessDevice(w.s)) {
 		return // 2>/dev/null: nothing to judge or record
 	}
 	if a.judging() {
@@ -120,14 +120,6 @@ func (a effectWalk) noteWrite(c *Cmd, w word, sc *scope, what string, content bo
 	if !slices.Contains(a.eff.Writes, p) && len(a.eff.Writes) < 256 {
 		a.eff.Writes = append(a.eff.Writes, p)
 	}
-}
-
-func harmlessDevice(s string) bool {
-	switch s {
-	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero":
-		return true
-	}
-	return strings.HasPrefix(s, "/dev/fd/")
 }
 
 // effects records what the resolved simple command c writes and whether
@@ -1012,80 +1004,13 @@ func wGit(a *analyzer, c *Cmd) {
 // history; read-only ones (status, diff, log, show) are exploration.
 const gitChangers = "commit|apply|checkout|switch|restore|reset|merge|rebase|cherry-pick|revert|stash|pull|am|mv|rm|clean|add"
 
-// writingTools are the programs that may write anything: task runners,
-// package managers, formatters; subs are the subcommands that do,
-// "a|b" for alternatives, "*" for every one.
-var writingTools = []struct{ name, subs string }{
-	{"make", "*"},
-	{"gmake", "*"},
-	{"bmake", "*"},
-	{"ninja", "*"},
-	{"just", "*"},
-	{"task", "*"},
-	{"rake", "*"},
-	{"mage", "*"},
-	{"invoke", "*"},
-	{"scons", "*"},
-	{"xmake", "*"},
-	{"npx", "*"},
-	{"pnpx", "*"},
-	{"bunx", "*"},
-	{"uvx", "*"},
-	{"apt", "*"},
-	{"apt-get", "*"},
-	{"dnf", "*"},
-	{"yum", "*"},
-	{"pacman", "*"},
-	{"apk", "*"},
-	{"nix-env", "*"},
-	{"meson", "install"},
-	{"npm", "install|i|ci|add|uninstall|remove|rm|update|up|link|dedupe|prune|exec|init|pkg|version"},
-	{"pnpm", "install|i|add|remove|rm|update|up|dlx|exec|link|prune|import"},
-	{"yarn", "install|add|remove|up|upgrade|dlx|link"},
-	{"bun", "install|i|add|remove|update|x|create"},
-	{"pip", "install|uninstall|download"},
-	{"pip3", "install|uninstall"},
-	{"pipx", "install|run"},
-	{"uv", "add|remove|sync|lock|pip|init|tool"},
-	{"poetry", "add|remove|install|lock|update|new|init"},
-	{"pipenv", "install|uninstall|lock|update"},
-	{"cargo", "add|remove|install|update|fix|fmt|new|init|generate-lockfile"},
-	{"go", "generate|get|mod|fmt|fix|work|install"},
-	{"gem", "install|uninstall"},
-	{"bundle", "install|update|add"},
-	{"composer", "install|require|update|remove"},
-	{"brew", "install|uninstall"},
-	{"dotnet", "add|new|format"},
-	{"deno", "fmt|install|add"},
-	{"mix", "deps.get"},
-	{"flutter", "pub"},
-	{"dart", "pub|format"},
-	{"swift", "package"},
-}
-
-// mayWriteAnything reports whether a program, or a program and its
-// subcommand ("npm install"), writes what cannot be listed: task runners
-// run arbitrary recipes, package managers install and run install
-// scripts, npx and friends run a package's program. A build's outputs (go
-// build, cargo build) are left out: they go where the project puts its
-// artefacts. sub is the program's first operand, "" for the program
-// alone. A table rather than a map: it costs nothing to build.
-func mayWriteAnything(name, sub string) bool {
-	for _, t := range writingTools {
-		if t.name == name {
-			return t.subs == "*" || oneOf(sub, t.subs)
-		}
-	}
-	return false
-}
-
-// writesAnything looks c up in mayWriteAnything by its name, then by its
+// writesAnything looks c up in shell.WritesAnything by its name, then by its
 // name and first operand, and names what it found.
 func writesAnything(c *Cmd) (string, bool) {
-	if mayWriteAnything(c.Name, "") {
+	if shell.WritesAnything(c.Name, "") {
 		return c.Name, true
 	}
-	if op := firstOperand(c.Args); op != "" && mayWriteAnything(c.Name, op) {
+	if op := firstOperand(c.Args); op != "" && shell.WritesAnything(c.Name, op) {
 		return c.Name + " " + op, true
 	}
 	return "", false

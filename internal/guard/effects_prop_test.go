@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // wrapperForms runs `rm README.md` through every carrier the guard
@@ -152,7 +154,7 @@ func writesExpected(cmds []string, src string) string {
 		}
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.AppClob:
-			if w := r.Word.Lit(); w != "" && !harmlessDevice(w) && !strings.HasPrefix(w, "/dev/") {
+			if w := r.Word.Lit(); w != "" && !shell.HarmlessDevice(w) && !strings.HasPrefix(w, "/dev/") {
 				why = "it redirects output to " + w
 			}
 		}
