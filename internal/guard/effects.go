@@ -155,16 +155,9 @@ func (a effectWalk) effects(c *Cmd) {
 	}
 }
 
-// readers are the programs that print the files they are given, with the
-// short options that take a value (head -n 5).
-var readers = map[string]string{
-	"cat": "", "tac": "", "nl": "bdfhilnsvw", "head": "nc", "tail": "ncs",
-	"less": "", "more": "", "bat": "lmrH", "sed": "efl",
-}
-
 // reads records the files c prints whole or in part (Effects.Reads).
 func (a effectWalk) reads(c *Cmd) {
-	valued, ok := readers[c.Name]
+	valued, ok := shell.Reader(c.Name)
 	if !ok || c.sc.findDir != "" {
 		return
 	}

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Self-protection by effect: what a command does to atreides's own
@@ -708,7 +710,7 @@ func listedWrites(p *Policy, agents AgentCLIs, name string) bool {
 	if dataPrograms.get()[name] || metadataOnly.get()[name] || isShell(name) {
 		return true
 	}
-	_, reader := readers[name]
+	_, reader := shell.Reader(name)
 	return reader || readOnlyProgram(name)
 }
 

@@ -3,9 +3,9 @@
 // judgement of whether it is safe. It holds the expansion steps the
 // analysis performs statically (brace expansion, ANSI-C and printf
 // escapes) and the Effects a command has: the files it reads and writes,
-// whether it changes or verifies anything, the programs it runs, and what
-// a program is known to write without listing it (WritesAnything,
-// HarmlessDevice).
+// whether it changes or verifies anything, the programs it runs. It also
+// knows which programs print the files they are given (Reader) and what a
+// program writes without listing it (WritesAnything, HarmlessDevice).
 //
 // Package guard walks a command with these and judges it; governance's
 // scope gate, the task gate and the session's phase inference read the

@@ -15,6 +15,19 @@ func HarmlessDevice(path string) bool {
 	return strings.HasPrefix(path, "/dev/fd/")
 }
 
+// Reader reports whether program name prints the files it is given
+// (whole or in part) and nothing else, and which of its short options take
+// a value (head -n 5: "n"), so that its operands can be told apart.
+func Reader(name string) (valued string, ok bool) {
+	valued, ok = readers[name]
+	return valued, ok
+}
+
+var readers = map[string]string{
+	"cat": "", "tac": "", "nl": "bdfhilnsvw", "head": "nc", "tail": "ncs",
+	"less": "", "more": "", "bat": "lmrH", "sed": "efl",
+}
+
 // WritesAnything reports whether a program, or a program and its
 // subcommand ("npm install"), writes what cannot be listed: task runners
 // run arbitrary recipes, package managers install and run install

@@ -52,3 +52,23 @@ func TestHarmlessDevice(t *testing.T) {
 		}
 	}
 }
+
+func TestReader(t *testing.T) {
+	tests := []struct {
+		name, valued string
+		ok           bool
+	}{
+		{"cat", "", true},
+		{"head", "nc", true}, // head -n 5 FILE: 5 is no file
+		{"sed", "efl", true},
+		{"rm", "", false},
+		{"grep", "", false}, // prints matching lines, not the files
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		valued, ok := Reader(tt.name)
+		if valued != tt.valued || ok != tt.ok {
+			t.Errorf("Reader(%q) = %q, %v, want %q, %v", tt.name, valued, ok, tt.valued, tt.ok)
+		}
+	}
+}
