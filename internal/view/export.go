@@ -3,6 +3,7 @@ package view
 import (
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"slices"
 	"strings"
 	"time"
@@ -247,7 +248,7 @@ func intents(g Governance, recs []ExportLedgerRecord, id string) ExportIntents {
 	return out
 }
 
-func backgroundOf(b state.BgTask) Background {
+func backgroundOf(b bgtasks.Task) Background {
 	return Background{ID: b.ID, Agent: b.Agent, Description: b.Description, Runner: b.Runner, Status: b.Status,
 		Pending: background.Pending(&b), Created: b.Created.UTC(), Started: b.Started.UTC(), Ended: b.Ended.UTC(),
 		Result: b.Result, Error: b.Error}

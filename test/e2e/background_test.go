@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,9 +137,9 @@ func TestBackgroundHeadless(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := background.Dir(dir, "bg-1")
-			var task state.BgTask
+			var task bgtasks.Task
 			for deadline := time.Now().Add(runTimeout); ; time.Sleep(200 * time.Millisecond) {
-				err := r.Update(ctx, func(p *state.Project, _ time.Time) error { task = *p.Background.Task("bg-1"); return nil })
+				err := r.Update(ctx, func(p *state.Project, _ time.Time) error { task = *bgtasks.Key.Of(p).Task("bg-1"); return nil })
 				if err != nil {
 					t.Fatal(err)
 				}
