@@ -2,9 +2,9 @@ package background
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 

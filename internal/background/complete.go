@@ -2,8 +2,9 @@ package background
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 // Observation is one look at a running task's OpenCode child session, as

@@ -3,7 +3,6 @@ package background
 import (
 	"bufio"
 	"encoding/json"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 // stream is a recorded sequence of observations of one child session:

@@ -1,10 +1,10 @@
 package background
 
 import (
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )

@@ -2,12 +2,12 @@ package background
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 

@@ -2,10 +2,10 @@ package background
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/tasks"

@@ -2,10 +2,11 @@ package background
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 // The statuses of a task. Queued and running tasks are pending; the

@@ -2,11 +2,11 @@ package background
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 var t0 = time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)

@@ -1,9 +1,10 @@
 package background
 
 import (
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 // RunnerOpenCode is the runner of tasks launched from an OpenCode

@@ -1,9 +1,10 @@
 package background
 
 import (
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"os"
 	"path/filepath"
+
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 // PathEnv and TaskEnv name, in a task's CLI environment, its chain of

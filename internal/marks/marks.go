@@ -2,11 +2,11 @@ package marks
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/atreides-dev/atreides/internal/agenttodos"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/history"

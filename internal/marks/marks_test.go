@@ -2,13 +2,13 @@ package marks
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/agenttodos"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/history"

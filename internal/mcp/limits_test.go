@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"

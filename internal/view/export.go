@@ -3,13 +3,13 @@ package view
 import (
 	"errors"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 )

@@ -1,10 +1,10 @@
 package view
 
 import (
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
