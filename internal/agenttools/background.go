@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -115,9 +116,9 @@ func path(env *Env) []string {
 
 // launch queues a task for the calling session and returns it and its
 // queue position.
-func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (state.BgTask, int, error) {
+func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (bgtasks.Task, int, error) {
 	var (
-		t   state.BgTask
+		t   bgtasks.Task
 		pos int
 	)
 	err := r.Update(ctx, func(p *state.Project, now time.Time) error {
@@ -132,7 +133,7 @@ func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (s
 		q := background.Request{Parent: parent, ParentAgent: env.Agent, Host: host, Facts: env.Hosts[host], Agent: in.Agent,
 			Description: in.Description, Prompt: in.Prompt, Skills: in.Skills, Resume: in.Resume, Path: path(env)}
 		if in.Resume != "" {
-			if err := resumable(&p.Background, r.Opts, in.Resume, host, parent); err != nil {
+			if err := resumable(bgtasks.Key.Of(p), r.Opts, in.Resume, host, parent); err != nil {
 				return err
 			}
 		}
@@ -148,10 +149,10 @@ func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (s
 	}
 	// Schedule ran at the end of the update: read where it left the task.
 	err = r.View(ctx, func(p *state.Project) error {
-		if cur := p.Background.Task(t.ID); cur != nil {
+		if cur := bgtasks.Key.Of(p).Task(t.ID); cur != nil {
 			t = *cur
 		}
-		pos = background.QueuePosition(&p.Background, t.ID)
+		pos = background.QueuePosition(bgtasks.Key.Of(p), t.ID)
 		return nil
 	})
 	return t, pos, err
@@ -173,7 +174,7 @@ func hostOf(ctx context.Context, r *background.Registry, id, def string) string 
 // resumable checks that a task can continue the earlier one: it is the
 // caller's, it ended, its CLI reported a session, and the host's CLI can
 // resume one.
-func resumable(b *state.Background, o background.Options, id, host, caller string) error {
+func resumable(b *bgtasks.Background, o background.Options, id, host, caller string) error {
 	old := b.Task(id)
 	switch {
 	case old == nil:
@@ -204,7 +205,7 @@ func backgroundTask(ctx context.Context, env *Env, args json.RawMessage) (string
 	return launched(t, pos), nil
 }
 
-func launched(t state.BgTask, pos int) string {
+func launched(t bgtasks.Task, pos int) string {
 	if pos > 0 {
 		return fmt.Sprintf("Background task %s (%s) queued: position %d for %s's concurrency limit. You will be told when your background tasks have ended; background_output task_id=%s shows it meanwhile.", t.ID, t.Agent, pos, t.Key, t.ID)
 	}
@@ -240,11 +241,11 @@ func backgroundOutput(ctx context.Context, env *Env, args json.RawMessage) (stri
 // await polls until the task (or every task of the caller) has ended or
 // wait passed; it returns the tasks as last seen and whether it gave up
 // waiting.
-func await(ctx context.Context, env *Env, r *background.Registry, id string, wait time.Duration) ([]state.BgTask, bool, error) {
+func await(ctx context.Context, env *Env, r *background.Registry, id string, wait time.Duration) ([]bgtasks.Task, bool, error) {
 	deadline := r.Now().Add(wait)
 	for {
 		var (
-			tasks []state.BgTask
+			tasks []bgtasks.Task
 			pend  bool
 		)
 		// An update, not a view: a lost runner must end the wait.
@@ -257,7 +258,7 @@ func await(ctx context.Context, env *Env, r *background.Registry, id string, wai
 				}
 				tasks = append(tasks, *t)
 			} else {
-				for _, t := range background.Of(&p.Background, caller(env, p)) {
+				for _, t := range background.Of(bgtasks.Key.Of(p), caller(env, p)) {
 					tasks = append(tasks, *t)
 				}
 			}
@@ -280,7 +281,7 @@ func await(ctx context.Context, env *Env, r *background.Registry, id string, wai
 // maxOutput bounds the result text background_output returns per task.
 const maxOutput = 32 << 10
 
-func render(r *background.Registry, tasks []state.BgTask, timedOut bool, wait time.Duration) string {
+func render(r *background.Registry, tasks []bgtasks.Task, timedOut bool, wait time.Duration) string {
 	if len(tasks) == 0 {
 		return "You have no background tasks."
 	}
@@ -332,7 +333,7 @@ func backgroundCancel(ctx context.Context, env *Env, args json.RawMessage) (stri
 		ids := []string{in.TaskID}
 		if in.All {
 			ids = nil
-			for _, t := range background.Of(&p.Background, caller(env, p)) {
+			for _, t := range background.Of(bgtasks.Key.Of(p), caller(env, p)) {
 				if background.Pending(t) {
 					ids = append(ids, t.ID)
 				}
@@ -344,7 +345,7 @@ func backgroundCancel(ctx context.Context, env *Env, args json.RawMessage) (stri
 			}
 		}
 		for _, id := range ids {
-			if err := background.CancelTask(&p.Background, id, now, r.Alive); err != nil {
+			if err := background.CancelTask(bgtasks.Key.Of(p), id, now, r.Alive); err != nil {
 				return err
 			}
 			done = append(done, id)
@@ -363,8 +364,8 @@ func backgroundCancel(ctx context.Context, env *Env, args json.RawMessage) (stri
 // ownTask is the caller's task with the id: a session sees and acts on
 // its own background tasks only (another's prompt and result are that
 // session's, and cancelling them would stop its work).
-func ownTask(env *Env, p *state.Project, id string) (*state.BgTask, error) {
-	t := p.Background.Task(id)
+func ownTask(env *Env, p *state.Project, id string) (*bgtasks.Task, error) {
+	t := bgtasks.Key.Of(p).Task(id)
 	switch {
 	case t == nil:
 		return nil, fmt.Errorf("no background task %s", id)
@@ -397,7 +398,7 @@ func delegateTask(ctx context.Context, env *Env, args json.RawMessage) (string, 
 	r := registry(env)
 	if in.Agent == "" { // a resume runs as the agent it continues
 		_ = r.View(ctx, func(p *state.Project) error {
-			if t := p.Background.Task(in.Resume); t != nil {
+			if t := bgtasks.Key.Of(p).Task(in.Resume); t != nil {
 				in.Agent = t.Agent
 			}
 			return nil

@@ -3,6 +3,7 @@ package agenttools
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/config/configtest"
 	"os"
 	"path/filepath"
@@ -88,11 +89,11 @@ func must(t *testing.T, env *Env, name, args string) string {
 	return out
 }
 
-func task(t *testing.T, root, id string) state.BgTask {
+func task(t *testing.T, root, id string) bgtasks.Task {
 	t.Helper()
-	var got state.BgTask
+	var got bgtasks.Task
 	err := registry(envOf(root, "")).View(context.Background(), func(p *state.Project) error {
-		if tk := p.Background.Task(id); tk != nil {
+		if tk := bgtasks.Key.Of(p).Task(id); tk != nil {
 			got = *tk
 		}
 		return nil
@@ -266,7 +267,7 @@ func TestSkillInPrompt(t *testing.T) {
 }
 
 // The registry keeps every pending task, so it refuses one more past
-// state.MaxBackground instead of growing the state each hook reads.
+// bgtasks.Max instead of growing the state each hook reads.
 func TestPendingBound(t *testing.T) {
 	configtest.Home(t)
 	root := bgProject(t, 1, 1)
@@ -274,8 +275,8 @@ func TestPendingBound(t *testing.T) {
 	// Written directly, not through the registry, which would start one.
 	err := r.Store.Update(context.Background(), func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			for range state.MaxBackground {
-				background.Add(&p.Background, state.BgTask{Parent: "p1", Host: "claude", Runner: "process", Agent: "explore", Key: "explore"}, time.Now())
+			for range bgtasks.Max {
+				background.Add(bgtasks.Key.Of(p), bgtasks.Task{Parent: "p1", Host: "claude", Runner: "process", Agent: "explore", Key: "explore"}, time.Now())
 			}
 			return nil
 		})
@@ -284,7 +285,7 @@ func TestPendingBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = call(t, envOf(root, "p1"), "background_task", `{"description":"x","prompt":"x","agent":"explore"}`)
-	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("already has %d pending background tasks", state.MaxBackground)) {
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("already has %d pending background tasks", bgtasks.Max)) {
 		t.Fatalf("err %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -13,7 +14,7 @@ import (
 func (r *Registry) Cancel(ctx context.Context, ids ...string) error {
 	return r.Update(ctx, func(p *state.Project, now time.Time) error {
 		for _, id := range ids {
-			if err := CancelTask(&p.Background, id, now, r.Alive); err != nil {
+			if err := CancelTask(bgtasks.Key.Of(p), id, now, r.Alive); err != nil {
 				return err
 			}
 		}

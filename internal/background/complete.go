@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 // Observation is one look at a running task's OpenCode child session, as
@@ -54,7 +54,7 @@ type Verdict struct {
 // starts); one that does not move for tm.Stale fails as stale, idle or
 // not, so a hung child or one stopped with open todos does not hold its
 // slot forever.
-func Observe(t *state.BgTask, o Observation, tm Timing, now time.Time) Verdict {
+func Observe(t *bgtasks.Task, o Observation, tm Timing, now time.Time) Verdict {
 	if o.Messages != t.Messages || t.Changed.IsZero() {
 		t.Messages, t.Changed = o.Messages, now
 	}
@@ -88,6 +88,6 @@ func staleReason(o Observation, still time.Duration) string {
 // LaunchLost reports whether a task handed to the runner to launch (at
 // t.Observed) has had no child session reported for tm.Stale: the
 // plugin that took it went away.
-func LaunchLost(t *state.BgTask, tm Timing, now time.Time) bool {
+func LaunchLost(t *bgtasks.Task, tm Timing, now time.Time) bool {
 	return t.Child == "" && !t.Observed.IsZero() && now.Sub(t.Observed) >= tm.Stale
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 // stream is a recorded sequence of observations of one child session:
@@ -64,7 +64,7 @@ func TestObserveStreams(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			steps := readStream(t, tc.file)
 			start := t0
-			task := &state.BgTask{ID: "bg-1", Status: Running, Child: steps[0].Child}
+			task := &bgtasks.Task{ID: "bg-1", Status: Running, Child: steps[0].Child}
 			var v Verdict
 			at := int64(-1)
 			for _, s := range steps {
@@ -100,7 +100,7 @@ func TestObserveRules(t *testing.T) {
 		{"an idle child with an error fails", []Observation{{Status: "idle", Messages: 2, Error: "APIError"}}, []float64{0}, Failed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			task := &state.BgTask{ID: "bg-1", Status: Running}
+			task := &bgtasks.Task{ID: "bg-1", Status: Running}
 			var v Verdict
 			for i, o := range tc.steps {
 				v = Observe(task, o, tm, at(tc.times[i]))
@@ -113,11 +113,11 @@ func TestObserveRules(t *testing.T) {
 }
 
 func TestTickLaunchesInTurn(t *testing.T) {
-	var b state.Background
+	var b bgtasks.Background
 	for _, p := range []string{"one", "two"} {
-		Add(&b, state.BgTask{Parent: "ses_p", Runner: RunnerOpenCode, Key: "k", Prompt: p, Agent: "explore"}, t0)
+		Add(&b, bgtasks.Task{Parent: "ses_p", Runner: RunnerOpenCode, Key: "k", Prompt: p, Agent: "explore"}, t0)
 	}
-	Add(&b, state.BgTask{Parent: "ses_q", Runner: "process", Key: "k", Prompt: "three"}, t0)
+	Add(&b, bgtasks.Task{Parent: "ses_q", Runner: "process", Key: "k", Prompt: "three"}, t0)
 	l, tm := Limits{Default: 1}, Timing{Stable: time.Second, Stale: time.Minute}
 	Schedule(&b, l, t0) // what background_task does when it queues
 
@@ -153,9 +153,9 @@ func TestTickLaunchesInTurn(t *testing.T) {
 }
 
 func TestTickAbortsCancelledAndLost(t *testing.T) {
-	var b state.Background
-	Add(&b, state.BgTask{Parent: "p", Runner: RunnerOpenCode, Key: "k"}, t0)
-	Add(&b, state.BgTask{Parent: "p", Runner: RunnerOpenCode, Key: "k"}, t0)
+	var b bgtasks.Background
+	Add(&b, bgtasks.Task{Parent: "p", Runner: RunnerOpenCode, Key: "k"}, t0)
+	Add(&b, bgtasks.Task{Parent: "p", Runner: RunnerOpenCode, Key: "k"}, t0)
 	l, tm := Limits{Default: 5}, Timing{Stable: time.Second, Stale: time.Minute}
 	Tick(&b, TickIn{}, l, tm, t0)
 	Tick(&b, TickIn{Launched: []Launched{{Task: "bg-1", Child: "c1"}}}, l, tm, t0)

@@ -4,7 +4,7 @@
 // CLI child process, or an OpenCode child session), detected complete, and
 // reported to the agent that launched it in one batched notification.
 //
-// The registry is project state (state.Background, updated inside the
+// The registry is project state (bgtasks.Background, updated inside the
 // store's transactions); the functions here are the pure rules over it:
 // which queued task starts next (FIFO per key within its limit), what a
 // finish, cancel or lost runner does, and when the parent is told. The

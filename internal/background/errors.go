@@ -4,13 +4,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // pending are the ids of the tasks that have not ended yet, to tell after a
 // change which of them failed in it.
-func pending(b *state.Background) map[string]bool {
+func pending(b *bgtasks.Background) map[string]bool {
 	ids := map[string]bool{}
 	for _, t := range b.Tasks {
 		if t.Status == Queued || t.Status == Running {
@@ -25,7 +26,7 @@ func pending(b *state.Background) map[string]bool {
 // runner, a timeout); it reports whether it recorded any.
 func recordFailures(p *state.Project, before map[string]bool, now time.Time) bool {
 	recorded := false
-	for _, t := range p.Background.Tasks {
+	for _, t := range bgtasks.Key.Of(p).Tasks {
 		if t.Status != Failed || !before[t.ID] {
 			continue
 		}
@@ -39,7 +40,7 @@ func recordFailures(p *state.Project, before map[string]bool, now time.Time) boo
 // is a timeout, anything else a tool failure; the cause is the agent and
 // the error's first clause (its details, output tails and file names,
 // differ every time).
-func failureEvent(t *state.BgTask) tasks.ErrorEvent {
+func failureEvent(t *bgtasks.Task) tasks.ErrorEvent {
 	typ := "tool_failure"
 	if strings.HasPrefix(t.Error, "timed out") || strings.HasPrefix(t.Error, "stale") {
 		typ = "timeout"

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -22,7 +23,7 @@ func TestRegistryRecordsFailures(t *testing.T) {
 	ctx := context.Background()
 	err := r.Update(ctx, func(p *state.Project, now time.Time) error {
 		for _, a := range []string{"explore", "coder", "oracle"} {
-			Add(&p.Background, state.BgTask{Key: "k", Runner: "opencode", Agent: a}, now)
+			Add(bgtasks.Key.Of(p), bgtasks.Task{Key: "k", Runner: "opencode", Agent: a}, now)
 		}
 		return nil
 	})
@@ -32,7 +33,7 @@ func TestRegistryRecordsFailures(t *testing.T) {
 	finish := func(id, status, why string) {
 		t.Helper()
 		if err := r.Update(ctx, func(p *state.Project, now time.Time) error {
-			_, err := Finish(&p.Background, id, status, "", why, now)
+			_, err := Finish(bgtasks.Key.Of(p), id, status, "", why, now)
 			return err
 		}); err != nil {
 			t.Fatal(err)

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -26,13 +26,13 @@ func Handler(root string, opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "background", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool, event.Stop, event.SubagentStop},
-		Groups: state.GroupBackground | tasks.OutboxKey.Group(),
+		Groups: bgtasks.Key.Group() | tasks.OutboxKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) { return handle(c, root, opts) },
 	}
 }
 
 func handle(c *engine.Call, root string, opts func() Options) (event.Result, error) {
-	b, ev := &c.State.Project.Background, c.Event
+	b, ev := bgtasks.Key.Of(c.State.Project), c.Event
 	if len(b.Tasks) == 0 {
 		return event.Result{}, nil
 	}
@@ -81,7 +81,7 @@ func handle(c *engine.Call, root string, opts func() Options) (event.Result, err
 }
 
 // mine reports whether the session launched any task.
-func mine(b *state.Background, session string) bool {
+func mine(b *bgtasks.Background, session string) bool {
 	for i := range b.Tasks {
 		if b.Tasks[i].Parent == session {
 			return true
@@ -90,8 +90,8 @@ func mine(b *state.Background, session string) bool {
 	return false
 }
 
-func pendingOf(b *state.Background, parent, agent string) []*state.BgTask {
-	var out []*state.BgTask
+func pendingOf(b *bgtasks.Background, parent, agent string) []*bgtasks.Task {
+	var out []*bgtasks.Task
 	for _, t := range Of(b, parent) {
 		if t.ParentAgent == agent && Pending(t) {
 			out = append(out, t)
@@ -104,7 +104,7 @@ func pendingOf(b *state.Background, parent, agent string) []*state.BgTask {
 // batch (each pending task counts the blocks it has seen, so a new task
 // is a new batch). It joins a block the todo stop gate already made
 // rather than adding one: the reasons are merged into one.
-func gate(c *engine.Call, b *state.Background, pending []*state.BgTask, o Options, res *event.Result) {
+func gate(c *engine.Call, b *bgtasks.Background, pending []*bgtasks.Task, o Options, res *event.Result) {
 	most := 0
 	for _, t := range pending {
 		most = max(most, t.Blocks)
@@ -119,7 +119,7 @@ func gate(c *engine.Call, b *state.Background, pending []*state.BgTask, o Option
 	res.Block, res.BlockReason = true, stopReason(b, pending, c.Event.HostFacts().ToolName, most+1, o.MaxBlocks, c.Event.Time)
 }
 
-func stopReason(b *state.Background, pending []*state.BgTask, name func(string) string, n, limit int, now time.Time) string {
+func stopReason(b *bgtasks.Background, pending []*bgtasks.Task, name func(string) string, n, limit int, now time.Time) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "atreides: %d background task(s) you launched are still pending:\n", len(pending))
 	for _, t := range pending {
@@ -138,7 +138,7 @@ func stopReason(b *state.Background, pending []*state.BgTask, name func(string) 
 const summaryLen = 600
 
 // Notification is the one message that tells the parent its batch ended.
-func Notification(done []*state.BgTask, name func(string) string) string {
+func Notification(done []*bgtasks.Task, name func(string) string) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "atreides: your background task(s) ended (%d):\n", len(done))
 	for _, t := range done {

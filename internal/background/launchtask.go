@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/delegation"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ var Categories = []string{"quick", "deep", "writing", "general"}
 // Add validates a request, queues its task and writes its prompt file
 // (the agent's role, the skills' text, then the prompt). Call it inside
 // [Registry.Update], which starts it when its key has room.
-func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTask, error) {
+func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*bgtasks.Task, error) {
 	q.Agent = strings.ToLower(strings.TrimSpace(q.Agent))
 	// Atreides's plugin inside the host runs the task: no headless
 	// command is needed.
@@ -61,7 +62,7 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 	case r.Opts.Commands[q.Host] == nil:
 		return nil, fmt.Errorf("no headless command is configured for host %q (background.commands)", q.Host)
 	}
-	if n := pendingCount(&p.Background); n >= state.MaxBackground {
+	if n := pendingCount(bgtasks.Key.Of(p)); n >= bgtasks.Max {
 		return nil, fmt.Errorf("the project already has %d pending background tasks, the most it keeps: wait for some (background_output wait) or cancel them", n)
 	}
 	// A background task is a delegation like any other: the same depth
@@ -81,7 +82,7 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 	if len(head) > promptHead {
 		head = head[:promptHead] + "…"
 	}
-	t := Add(&p.Background, state.BgTask{
+	t := Add(bgtasks.Key.Of(p), bgtasks.Task{
 		Parent: q.Parent, ParentAgent: q.ParentAgent, Host: q.Host, Runner: runner,
 		Agent: q.Agent, Description: q.Description, Prompt: head, Skills: q.Skills,
 		Key: r.Opts.KeyOf(q.Facts, q.Host, q.Agent), Path: append(slices.Clone(q.Path), q.Agent), Resume: q.Resume,
@@ -99,7 +100,7 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*state.BgTas
 
 // pendingCount is the project's queued and running tasks: the registry
 // never forgets those, so they alone bound what a new task may add.
-func pendingCount(b *state.Background) int {
+func pendingCount(b *bgtasks.Background) int {
 	n := 0
 	for i := range b.Tasks {
 		if Pending(&b.Tasks[i]) {
@@ -156,7 +157,7 @@ func PromptOf(root, id string) (string, error) {
 
 // QueuePosition is a queued task's place in its key's queue (1: next),
 // 0 when it is not queued.
-func QueuePosition(b *state.Background, id string) int {
+func QueuePosition(b *bgtasks.Background, id string) int {
 	t := b.Task(id)
 	if t == nil || t.Status != Queued {
 		return 0

@@ -3,6 +3,7 @@ package background
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/config/configtest"
 	"os"
 	"path/filepath"
@@ -73,10 +74,10 @@ func TestLoadTwentyTasksFourKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var b state.Background
+	var b bgtasks.Background
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		if err := r.View(ctx, func(p *state.Project) error { b = p.Background; return nil }); err != nil {
+		if err := r.View(ctx, func(p *state.Project) error { b = *bgtasks.Key.Of(p); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		pending := 0

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 // The statuses of a task. Queued and running tasks are pending; the
@@ -20,7 +20,7 @@ const (
 )
 
 // Pending reports whether a task has not ended yet.
-func Pending(t *state.BgTask) bool { return t.Status == Queued || t.Status == Running }
+func Pending(t *bgtasks.Task) bool { return t.Status == Queued || t.Status == Running }
 
 // MaxResult bounds the result text kept for a task; the whole output of a
 // process runner stays in its output directory.
@@ -44,7 +44,7 @@ func (l Limits) Of(key string) int {
 
 // Add queues a new task: it gets the next id, status queued and its
 // creation time. The caller then calls [Schedule] to start what may start.
-func Add(b *state.Background, t state.BgTask, now time.Time) *state.BgTask {
+func Add(b *bgtasks.Background, t bgtasks.Task, now time.Time) *bgtasks.Task {
 	b.NextID++
 	t.ID = "bg-" + strconv.Itoa(b.NextID)
 	t.Status, t.Created = Queued, now
@@ -57,7 +57,7 @@ func Add(b *state.Background, t state.BgTask, now time.Time) *state.BgTask {
 // Schedule marks as running the queued tasks that may start now, oldest
 // first per key, while the key's running count is below its limit, and
 // returns their ids; the caller launches them after the transaction.
-func Schedule(b *state.Background, l Limits, now time.Time) []string {
+func Schedule(b *bgtasks.Background, l Limits, now time.Time) []string {
 	running := map[string]int{}
 	for i := range b.Tasks {
 		if b.Tasks[i].Status == Running {
@@ -81,7 +81,7 @@ func Schedule(b *state.Background, l Limits, now time.Time) []string {
 // result (bounded by [MaxResult], the end kept) and error text. A task
 // already final is left as it is (a cancel raced the runner's own end),
 // and false returned.
-func Finish(b *state.Background, id, status, result, errText string, now time.Time) (bool, error) {
+func Finish(b *bgtasks.Background, id, status, result, errText string, now time.Time) (bool, error) {
 	t := b.Task(id)
 	if t == nil {
 		return false, fmt.Errorf("no background task %s", id)
@@ -101,7 +101,7 @@ func Finish(b *state.Background, id, status, result, errText string, now time.Ti
 
 // Cancel ends a pending task as cancelled. It reports whether the task
 // was running, in which case the caller stops its runner.
-func Cancel(b *state.Background, id string, now time.Time) (wasRunning bool, err error) {
+func Cancel(b *bgtasks.Background, id string, now time.Time) (wasRunning bool, err error) {
 	t := b.Task(id)
 	if t == nil {
 		return false, fmt.Errorf("no background task %s", id)
@@ -115,8 +115,8 @@ func Cancel(b *state.Background, id string, now time.Time) (wasRunning bool, err
 }
 
 // Of returns the tasks launched by the session, oldest first.
-func Of(b *state.Background, parent string) []*state.BgTask {
-	var out []*state.BgTask
+func Of(b *bgtasks.Background, parent string) []*bgtasks.Task {
+	var out []*bgtasks.Task
 	for i := range b.Tasks {
 		if b.Tasks[i].Parent == parent {
 			out = append(out, &b.Tasks[i])
@@ -129,8 +129,8 @@ func Of(b *state.Background, parent string) []*state.BgTask {
 // agent) that it has not been told about, and marks them told, but only
 // once none of its tasks is pending: the parent gets one notification
 // for a batch, when its last pending task ends.
-func TakeNotification(b *state.Background, parent, agent string) []*state.BgTask {
-	var done []*state.BgTask
+func TakeNotification(b *bgtasks.Background, parent, agent string) []*bgtasks.Task {
+	var done []*bgtasks.Task
 	for _, t := range Of(b, parent) {
 		if t.ParentAgent != agent {
 			continue
@@ -150,10 +150,10 @@ func TakeNotification(b *state.Background, parent, agent string) []*state.BgTask
 
 // prune makes room for one more task by forgetting the oldest ended tasks
 // whose parent was told, then the oldest ended ones.
-func prune(b *state.Background) {
+func prune(b *bgtasks.Background) {
 	for _, told := range []bool{true, false} {
-		for len(b.Tasks) >= state.MaxBackground {
-			i := slices.IndexFunc(b.Tasks, func(t state.BgTask) bool { return !Pending(&t) && (t.Notified || !told) })
+		for len(b.Tasks) >= bgtasks.Max {
+			i := slices.IndexFunc(b.Tasks, func(t bgtasks.Task) bool { return !Pending(&t) && (t.Notified || !told) })
 			if i < 0 {
 				break
 			}
@@ -163,7 +163,7 @@ func prune(b *state.Background) {
 }
 
 // CancelTask cancels a pending task and stops its runner's process.
-func CancelTask(b *state.Background, id string, now time.Time, alive Alive) error {
+func CancelTask(b *bgtasks.Background, id string, now time.Time, alive Alive) error {
 	t := b.Task(id)
 	if t == nil {
 		return fmt.Errorf("no background task %s", id)
@@ -178,7 +178,7 @@ func CancelTask(b *state.Background, id string, now time.Time, alive Alive) erro
 
 // Runtime is how long a task has run (or waited, while queued), rounded
 // for people.
-func Runtime(t *state.BgTask, now time.Time) string {
+func Runtime(t *bgtasks.Task, now time.Time) string {
 	from, to := t.Started, t.Ended
 	if from.IsZero() {
 		from = t.Created

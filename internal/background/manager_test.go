@@ -6,15 +6,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 var t0 = time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 
 func TestScheduleFIFOPerKey(t *testing.T) {
-	var b state.Background
+	var b bgtasks.Background
 	for i, key := range []string{"a", "a", "b", "a", "b", "b"} {
-		Add(&b, state.BgTask{Parent: "s", Key: key, Prompt: fmt.Sprint(i)}, t0.Add(time.Duration(i)*time.Second))
+		Add(&b, bgtasks.Task{Parent: "s", Key: key, Prompt: fmt.Sprint(i)}, t0.Add(time.Duration(i)*time.Second))
 	}
 	l := Limits{Default: 1, Keys: map[string]int{"b": 2}}
 	if got, want := Schedule(&b, l, t0), []string{"bg-1", "bg-3", "bg-5"}; !slices.Equal(got, want) {
@@ -43,8 +43,8 @@ func TestScheduleFIFOPerKey(t *testing.T) {
 }
 
 func TestFinishIsOnce(t *testing.T) {
-	var b state.Background
-	Add(&b, state.BgTask{Key: "k"}, t0)
+	var b bgtasks.Background
+	Add(&b, bgtasks.Task{Key: "k"}, t0)
 	Schedule(&b, Limits{Default: 5}, t0)
 	if _, err := Cancel(&b, "bg-1", t0); err != nil {
 		t.Fatal(err)
@@ -61,10 +61,10 @@ func TestFinishIsOnce(t *testing.T) {
 }
 
 func TestNotificationIsOneBatch(t *testing.T) {
-	var b state.Background
-	Add(&b, state.BgTask{Parent: "p", Key: "k"}, t0)
-	Add(&b, state.BgTask{Parent: "p", Key: "k"}, t0)
-	Add(&b, state.BgTask{Parent: "other", Key: "k"}, t0)
+	var b bgtasks.Background
+	Add(&b, bgtasks.Task{Parent: "p", Key: "k"}, t0)
+	Add(&b, bgtasks.Task{Parent: "p", Key: "k"}, t0)
+	Add(&b, bgtasks.Task{Parent: "other", Key: "k"}, t0)
 	Schedule(&b, Limits{Default: 5}, t0)
 	Finish(&b, "bg-1", Completed, "one", "", t0)
 	if got := TakeNotification(&b, "p", ""); got != nil {
@@ -84,11 +84,11 @@ func TestNotificationIsOneBatch(t *testing.T) {
 }
 
 func TestPruneKeepsPending(t *testing.T) {
-	var b state.Background
-	for range state.MaxBackground + 50 {
-		Add(&b, state.BgTask{Key: "k"}, t0)
+	var b bgtasks.Background
+	for range bgtasks.Max + 50 {
+		Add(&b, bgtasks.Task{Key: "k"}, t0)
 	}
-	if len(b.Tasks) != state.MaxBackground+50 {
+	if len(b.Tasks) != bgtasks.Max+50 {
 		t.Fatalf("queued tasks were forgotten: %d left", len(b.Tasks))
 	}
 	Schedule(&b, Limits{Default: 1000}, t0)
@@ -96,15 +96,15 @@ func TestPruneKeepsPending(t *testing.T) {
 		Finish(&b, b.Tasks[i].ID, Completed, "", "", t0)
 	}
 	TakeNotification(&b, "", "")
-	Add(&b, state.BgTask{Key: "k"}, t0)
-	if len(b.Tasks) != state.MaxBackground {
-		t.Fatalf("%d tasks kept, want %d", len(b.Tasks), state.MaxBackground)
+	Add(&b, bgtasks.Task{Key: "k"}, t0)
+	if len(b.Tasks) != bgtasks.Max {
+		t.Fatalf("%d tasks kept, want %d", len(b.Tasks), bgtasks.Max)
 	}
 }
 
 func TestFinishBoundsResult(t *testing.T) {
-	var b state.Background
-	Add(&b, state.BgTask{Key: "k"}, t0)
+	var b bgtasks.Background
+	Add(&b, bgtasks.Task{Key: "k"}, t0)
 	Schedule(&b, Limits{}, t0)
 	long := make([]byte, MaxResult+100)
 	for i := range long {

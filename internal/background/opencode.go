@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 // RunnerOpenCode is the runner of tasks launched from an OpenCode
@@ -65,9 +65,9 @@ type TickOut struct {
 // child is done (or lost, or stale), starts what their slots allow, and
 // says what the plugin must do next. A child whose task has ended (a
 // cancel, a stale verdict) while it still works is aborted.
-func Tick(b *state.Background, in TickIn, l Limits, tm Timing, now time.Time) TickOut {
+func Tick(b *bgtasks.Background, in TickIn, l Limits, tm Timing, now time.Time) TickOut {
 	var out TickOut
-	end := func(t *state.BgTask, v Verdict) {
+	end := func(t *bgtasks.Task, v Verdict) {
 		if ok, _ := Finish(b, t.ID, v.Status, v.Result, v.Error, now); ok {
 			out.Ended = append(out.Ended, t.ID)
 		}
@@ -136,7 +136,7 @@ func Tick(b *state.Background, in TickIn, l Limits, tm Timing, now time.Time) Ti
 // title is the child session's title, which OpenCode shows in its
 // session list: the task's id and description (or its prompt's first
 // line), so the user can tell which task a child runs.
-func title(t *state.BgTask) string {
+func title(t *bgtasks.Task) string {
 	s := t.Description
 	if s == "" {
 		s, _, _ = strings.Cut(strings.TrimSpace(t.Prompt), "\n")

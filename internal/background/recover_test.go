@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/claude"
@@ -19,9 +20,9 @@ func TestRecoverLostRunners(t *testing.T) {
 	if !ok {
 		t.Fatal("no start time for this process")
 	}
-	var b state.Background
+	var b bgtasks.Background
 	for range 5 {
-		Add(&b, state.BgTask{Key: "k", Runner: "process"}, t0)
+		Add(&b, bgtasks.Task{Key: "k", Runner: "process"}, t0)
 	}
 	Schedule(&b, Limits{Default: 4}, t0)
 	b.Tasks[0].PID, b.Tasks[0].PIDStart = self, start     // alive
@@ -118,8 +119,9 @@ type env struct{}
 func (env) Logf(string, ...any) {}
 func (env) Now() time.Time      { return t0 }
 
-func call(b state.Background, kind event.Kind) (*engine.Call, *state.Project) {
-	p := &state.Project{Background: b}
+func call(b bgtasks.Background, kind event.Kind) (*engine.Call, *state.Project) {
+	p := &state.Project{}
+	*bgtasks.Key.Of(p) = b
 	ev := &event.Event{Kind: kind, SessionID: "p", Host: claude.Host, Facts: &claude.Facts, Time: t0.Add(time.Minute)}
 	return &engine.Call{Event: ev, State: &engine.State{Project: p, Session: state.NewSession("p", "claude", t0)}, Decision: &event.Decision{}, Env: env{}}, p
 }
@@ -128,9 +130,9 @@ func TestStopGateAndNotification(t *testing.T) {
 	o := func() Options {
 		return Options{Limits: Limits{Default: 1}, Notify: true, MaxBlocks: 2}
 	}
-	var b state.Background
-	Add(&b, state.BgTask{Parent: "p", Key: "k", Agent: "explore", Description: "look"}, t0)
-	Add(&b, state.BgTask{Parent: "p", Key: "k", Agent: "build"}, t0)
+	var b bgtasks.Background
+	Add(&b, bgtasks.Task{Parent: "p", Key: "k", Agent: "explore", Description: "look"}, t0)
+	Add(&b, bgtasks.Task{Parent: "p", Key: "k", Agent: "build"}, t0)
 	Schedule(&b, Limits{Default: 1}, t0)
 	h := Handler("/nonexistent", o)
 	for i := range 3 {
@@ -139,7 +141,7 @@ func TestStopGateAndNotification(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b = p.Background
+		b = *bgtasks.Key.Of(p)
 		if want := i < 2; res.Block != want {
 			t.Fatalf("stop %d: block %v, want %v (%s)", i, res.Block, want, res.BlockReason)
 		}
@@ -152,7 +154,7 @@ func TestStopGateAndNotification(t *testing.T) {
 	if res, _ := h.Handle(c); len(res.Context) != 0 {
 		t.Fatalf("told while bg-2 is pending: %v", res.Context)
 	}
-	b = p.Background
+	b = *bgtasks.Key.Of(p)
 	Schedule(&b, Limits{Default: 1}, t0)
 	Finish(&b, "bg-2", Failed, "", "exited 1", t0)
 	c, p = call(b, event.PostTool)
@@ -160,7 +162,7 @@ func TestStopGateAndNotification(t *testing.T) {
 	if len(res.Context) != 1 || !contains(res.Context[0].Text, "bg-1 (explore) completed") || !contains(res.Context[0].Text, "result: found it") || !contains(res.Context[0].Text, "bg-2 (build) failed") {
 		t.Fatalf("notification: %+v", res.Context)
 	}
-	c, _ = call(p.Background, event.PostTool)
+	c, _ = call(*bgtasks.Key.Of(p), event.PostTool)
 	if res, _ := h.Handle(c); len(res.Context) != 0 {
 		t.Fatal("told twice")
 	}
@@ -170,19 +172,19 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // BenchmarkHandlerNoTasks is the handler's cost for a session that
 // launched nothing in a project with none; BenchmarkHandlerOthers with
-// the most tasks (state.MaxBackground) of other sessions.
+// the most tasks (bgtasks.Max) of other sessions.
 func BenchmarkHandlerNoTasks(b *testing.B) {
 	h := Handler("", func() Options { return Options{} })
-	c, _ := call(state.Background{}, event.PostTool)
+	c, _ := call(bgtasks.Background{}, event.PostTool)
 	for b.Loop() {
 		_, _ = h.Handle(c)
 	}
 }
 
 func BenchmarkHandlerOthers(b *testing.B) {
-	var bg state.Background
-	for range state.MaxBackground {
-		Add(&bg, state.BgTask{Parent: "other", Key: "k"}, t0)
+	var bg bgtasks.Background
+	for range bgtasks.Max {
+		Add(&bg, bgtasks.Task{Parent: "other", Key: "k"}, t0)
 	}
 	h := Handler("", func() Options { return Options{} })
 	c, _ := call(bg, event.PostTool)
@@ -193,26 +195,26 @@ func BenchmarkHandlerOthers(b *testing.B) {
 
 // BenchmarkDecodeMax is the cost the background group adds to a hook's
 // load when the project holds the most tasks it keeps
-// (state.MaxBackground; an empty group costs nothing: its section is
+// (bgtasks.Max; an empty group costs nothing: its section is
 // absent).
 func BenchmarkDecodeMax(b *testing.B) {
 	p := &state.Project{Version: state.ProjectVersion}
-	for i := range state.MaxBackground {
-		Add(&p.Background, state.BgTask{Parent: "other", Key: "explore", Agent: "explore", Host: "claude", Runner: "process",
+	for i := range bgtasks.Max {
+		Add(bgtasks.Key.Of(p), bgtasks.Task{Parent: "other", Key: "explore", Agent: "explore", Host: "claude", Runner: "process",
 			Description: "a task", Prompt: strings.Repeat("p", 200), Result: strings.Repeat("r", 600)}, t0.Add(time.Duration(i)))
 	}
 	l, err := state.LoadBytes(nil, nil, "s", "claude", t0, state.AllGroups)
 	if err != nil {
 		b.Fatal(err)
 	}
-	l.Project.Background = p.Background
+	*bgtasks.Key.Of(l.Project) = *bgtasks.Key.Of(p)
 	_, rec, err := l.Encode()
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(len(rec)), "record-bytes")
 	for b.Loop() {
-		if _, err := state.LoadBytes(nil, rec, "s", "claude", t0, state.GroupBackground); err != nil {
+		if _, err := state.LoadBytes(nil, rec, "s", "claude", t0, bgtasks.Key.Group()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -63,7 +64,7 @@ func parseStartTime(stat string) (uint64, bool) {
 // Recover fails the running process tasks whose supervisor is gone (its
 // pid dead or reused, or never recorded within a grace period) as "runner
 // lost", which releases their slots; it returns their ids.
-func Recover(b *state.Background, alive Alive, now time.Time) []string {
+func Recover(b *bgtasks.Background, alive Alive, now time.Time) []string {
 	var lost []string
 	for i := range b.Tasks {
 		t := &b.Tasks[i]
@@ -114,12 +115,12 @@ func (r *Registry) Update(ctx context.Context, fn func(p *state.Project, now tim
 		started = nil
 		return state.UpdateProject(tx, func(p *state.Project) error {
 			now := r.Now().UTC()
-			before := pending(&p.Background)
-			Recover(&p.Background, r.Alive, now)
+			before := pending(bgtasks.Key.Of(p))
+			Recover(bgtasks.Key.Of(p), r.Alive, now)
 			if err := fn(p, now); err != nil {
 				return err
 			}
-			started = Schedule(&p.Background, r.Opts.Limits, now)
+			started = Schedule(bgtasks.Key.Of(p), r.Opts.Limits, now)
 			if recordFailures(p, before, now) {
 				tasks.Open(r.Root, tasks.LoadOptions(r.Root)).WriteFiles(&p.Tasks, now)
 			}
@@ -156,7 +157,7 @@ func (r *Registry) Launch(ctx context.Context, ids []string) {
 		p, err := state.LoadProject(tx)
 		if err == nil {
 			runners = map[string]string{}
-			for _, t := range p.Background.Tasks {
+			for _, t := range bgtasks.Key.Of(p).Tasks {
 				runners[t.ID] = t.Runner
 			}
 		}
@@ -169,7 +170,7 @@ func (r *Registry) Launch(ctx context.Context, ids []string) {
 		if err := Launch(r.Opts.Exe, r.Root, id); err != nil {
 			r.Logf("background task %s: supervisor not started: %v", id, err)
 			_ = r.Update(ctx, func(p *state.Project, now time.Time) error {
-				_, err := Finish(&p.Background, id, Failed, "", "the supervisor did not start: "+err.Error(), now)
+				_, err := Finish(bgtasks.Key.Of(p), id, Failed, "", "the supervisor did not start: "+err.Error(), now)
 				return err
 			})
 		}

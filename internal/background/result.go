@@ -4,7 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 // PathEnv and TaskEnv name, in a task's CLI environment, its chain of
@@ -17,7 +17,7 @@ const (
 
 // ResultOf is a task's whole answer: result.md, else the summary kept in
 // the registry.
-func ResultOf(root string, t *state.BgTask) string {
+func ResultOf(root string, t *bgtasks.Task) string {
 	if b, err := os.ReadFile(filepath.Join(Dir(root, t.ID), "result.md")); err == nil {
 		return string(b)
 	}

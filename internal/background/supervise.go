@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -31,17 +32,17 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 	defer signal.Stop(term)
 	self := os.Getpid()
 	start, _ := ProcStart(self)
-	var t state.BgTask
+	var t bgtasks.Task
 	var session string
 	mine := false
 	err := r.Update(ctx, func(p *state.Project, _ time.Time) error {
 		mine = false
-		cur := p.Background.Task(id)
+		cur := bgtasks.Key.Of(p).Task(id)
 		if cur == nil || cur.Status != Running || cur.Runner != "process" || cur.PID != 0 && cur.PID != self {
 			return nil
 		}
 		cur.PID, cur.PIDStart, mine, t = self, start, true, *cur
-		if old := p.Background.Task(cur.Resume); old != nil {
+		if old := bgtasks.Key.Of(p).Task(cur.Resume); old != nil {
 			session = old.Child
 		}
 		return nil
@@ -51,7 +52,7 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 	}
 	status, ans, errText := r.run(&t, session, term)
 	return r.Update(ctx, func(p *state.Project, now time.Time) error {
-		cur := p.Background.Task(id)
+		cur := bgtasks.Key.Of(p).Task(id)
 		if cur == nil {
 			return nil
 		}
@@ -62,14 +63,14 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 		if r.Opts.ResultMax > 0 && len(summary) > r.Opts.ResultMax {
 			summary = summary[:r.Opts.ResultMax] + "…"
 		}
-		_, err := Finish(&p.Background, id, status, summary, errText, now)
+		_, err := Finish(bgtasks.Key.Of(p), id, status, summary, errText, now)
 		return err
 	})
 }
 
 // run runs the task's CLI and says how it ended; a signal on term
 // cancels it.
-func (r *Registry) run(t *state.BgTask, session string, term <-chan os.Signal) (string, Answer, string) {
+func (r *Registry) run(t *bgtasks.Task, session string, term <-chan os.Signal) (string, Answer, string) {
 	dir := Dir(r.Root, t.ID)
 	prompt, err := PromptOf(r.Root, t.ID)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/dashboard/listen"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -316,7 +317,7 @@ func TestCancelAction(t *testing.T) {
 	root := viewtest.Project(t)
 	viewtest.Update(t, root, func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			p.Background.Tasks = append(p.Background.Tasks, state.BgTask{ID: "bg-2", Parent: viewtest.Active, Host: "opencode", Runner: "opencode", Status: "running", Created: viewtest.At(43), Started: viewtest.At(43)})
+			bgtasks.Key.Of(p).Tasks = append(bgtasks.Key.Of(p).Tasks, bgtasks.Task{ID: "bg-2", Parent: viewtest.Active, Host: "opencode", Runner: "opencode", Status: "running", Created: viewtest.At(43), Started: viewtest.At(43)})
 			return nil
 		})
 	})

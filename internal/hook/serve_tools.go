@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/host/all"
@@ -149,7 +150,7 @@ func (ts *toolServer) tick(ctx context.Context, p opencode.Tick) (opencode.TickR
 	r.Now, r.Logf = ts.now, log.Logf
 	var out background.TickOut
 	err := r.Update(ctx, func(pr *state.Project, now time.Time) error {
-		out = background.Tick(&pr.Background, p.TickIn, r.Opts.Limits, tm, now)
+		out = background.Tick(bgtasks.Key.Of(pr), p.TickIn, r.Opts.Limits, tm, now)
 		return nil
 	})
 	if err != nil {

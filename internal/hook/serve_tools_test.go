@@ -12,6 +12,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -116,8 +117,8 @@ func TestServeBackgroundTick(t *testing.T) {
 	}
 	if err := fleet.Open(dir).Update(context.Background(), func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			background.Add(&p.Background, state.BgTask{Parent: "ses_p", Runner: background.RunnerOpenCode, Host: "opencode", Key: "k", Prompt: "find it", Agent: "explore"}, time.Now())
-			background.Schedule(&p.Background, background.Limits{Default: 1}, time.Now())
+			background.Add(bgtasks.Key.Of(p), bgtasks.Task{Parent: "ses_p", Runner: background.RunnerOpenCode, Host: "opencode", Key: "k", Prompt: "find it", Agent: "explore"}, time.Now())
+			background.Schedule(bgtasks.Key.Of(p), background.Limits{Default: 1}, time.Now())
 			return nil
 		})
 	}); err != nil {
@@ -155,7 +156,7 @@ func TestServeBackgroundTick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if task := p.Background.Task("bg-1"); task.Status != background.Completed || task.Result != "FOUND IT" {
+	if task := bgtasks.Key.Of(p).Task("bg-1"); task.Status != background.Completed || task.Result != "FOUND IT" {
 		t.Fatalf("task = %+v", task)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/agenttodos"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
@@ -37,7 +38,7 @@ func realistic() (*state.Session, *state.Project) {
 		subagents.Key.Of(s).Agents = append(subagents.Key.Of(s).Agents, subagents.Delegation{ID: fmt.Sprint("a", i+2), Type: "explore", Depth: 1, Started: t0, Stopped: t0, Outcome: "ok"})
 	}
 	for i := range 19 {
-		p.Background.Tasks = append(p.Background.Tasks, state.BgTask{ID: fmt.Sprint("bg-", i+2), Status: "completed"})
+		bgtasks.Key.Of(p).Tasks = append(bgtasks.Key.Of(p).Tasks, bgtasks.Task{ID: fmt.Sprint("bg-", i+2), Status: "completed"})
 	}
 	return s, p
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/atreides-dev/atreides/internal/agenttodos"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/history"
@@ -61,8 +62,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 	if b.has(subagents.Key.Group()) {
 		n += len(subagents.Key.Of(s).Agents)
 	}
-	if b.has(state.GroupBackground) {
-		n += len(p.Background.Tasks)
+	if b.has(bgtasks.Key.Group()) {
+		n += len(bgtasks.Key.Of(p).Tasks)
 	}
 	if n == 0 {
 		return b
@@ -94,8 +95,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 		d := &subagents.Key.Of(s).Agents[i]
 		return item{key: d.ID, n: b2i(d.Running())}
 	})
-	b.background = take(state.GroupBackground, len(p.Background.Tasks), func(i int) item {
-		t := &p.Background.Tasks[i]
+	b.background = take(bgtasks.Key.Group(), len(bgtasks.Key.Of(p).Tasks), func(i int) item {
+		t := &bgtasks.Key.Of(p).Tasks[i]
 		return item{key: t.ID, s: t.Status}
 	})
 	return b
@@ -140,7 +141,7 @@ func Diff(b *Before, s *state.Session, p *state.Project) []event.Mark {
 	if b.has(subagents.Key.Group()) {
 		delegations(b, s, add)
 	}
-	if b.has(state.GroupBackground) {
+	if b.has(bgtasks.Key.Group()) {
 		background(b, s, p, add)
 	}
 	return ms
@@ -285,8 +286,9 @@ func delegations(b *Before, s *state.Session, add func(kind, text string)) {
 // the project's tasks are seen by every session's events, and another
 // session's task is not on this one's timeline.
 func background(b *Before, s *state.Session, p *state.Project, add func(kind, text string)) {
-	for i := range p.Background.Tasks {
-		t := &p.Background.Tasks[i]
+	tasks := bgtasks.Key.Of(p).Tasks
+	for i := range tasks {
+		t := &tasks[i]
 		old, ok := find(b.background, i, func(it *item) bool { return it.key == t.ID })
 		if ok && old.s == t.Status || t.Parent != s.ID {
 			continue

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/agenttodos"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/history"
@@ -31,7 +32,7 @@ func base() (*state.Session, *state.Project) {
 	subagents.Key.Of(s).Agents = []subagents.Delegation{{ID: "a1", Type: "explore", Depth: 1, Started: t0}}
 	p := &state.Project{Version: state.ProjectVersion}
 	p.AddTodo(state.NewTodo{Title: "fix the parser"}, t0)
-	p.Background.Tasks = []state.BgTask{{ID: "bg-1", Parent: "s1", Agent: "oracle", Status: "queued"}}
+	bgtasks.Key.Of(p).Tasks = []bgtasks.Task{{ID: "bg-1", Parent: "s1", Agent: "oracle", Status: "queued"}}
 	return s, p
 }
 
@@ -93,10 +94,10 @@ func TestDiff(t *testing.T) {
 			subagents.Key.Of(s).Agents[0].Stopped, subagents.Key.Of(s).Agents[0].Outcome = t0, "completed"
 			subagents.Key.Of(s).Agents = append(subagents.Key.Of(s).Agents, subagents.Delegation{ID: "a2", Type: "oracle", Depth: 2, Started: t0})
 		}, "delegation_stop: explore, depth 1: completed\ndelegation_start: oracle, depth 2"},
-		{"background", state.GroupBackground, func(_ *state.Session, p *state.Project) {
-			p.Background.Tasks[0].Status = "running"
-			p.Background.Tasks = append(p.Background.Tasks, state.BgTask{ID: "bg-2", Parent: "s1", Status: "failed", Ended: t0, Error: "no runner"},
-				state.BgTask{ID: "bg-3", Parent: "another session", Status: "queued"})
+		{"background", bgtasks.Key.Group(), func(_ *state.Session, p *state.Project) {
+			bgtasks.Key.Of(p).Tasks[0].Status = "running"
+			bgtasks.Key.Of(p).Tasks = append(bgtasks.Key.Of(p).Tasks, bgtasks.Task{ID: "bg-2", Parent: "s1", Status: "failed", Ended: t0, Error: "no runner"},
+				bgtasks.Task{ID: "bg-3", Parent: "another session", Status: "queued"})
 		}, "background: bg-1 (oracle): running\nbackground: bg-2: created, failed: no runner"},
 		// Groups not loaded for the event did not change: even a
 		// state that differs is not looked at.
@@ -106,7 +107,7 @@ func TestDiff(t *testing.T) {
 			agenttodos.Key.Of(s).Agent = nil
 			p.Todos = nil
 			subagents.Key.Of(s).Agents = nil
-			p.Background.Tasks = nil
+			bgtasks.Key.Of(p).Tasks = nil
 		}, ""},
 		{"no groups", state.NoGroups, func(s *state.Session, _ *state.Project) {
 			phase.Key.Of(s).Set(phase.Verification, "go test", t0)
@@ -162,7 +163,7 @@ func TestTakeIsNotAliased(t *testing.T) {
 	b := Take(s, p, state.AllGroups)
 	strikes.Key.Of(s).Targets[0].Count = 1 // unchanged
 	agenttodos.Key.Of(s).Agent[0].Status = "completed"
-	p.Background.Tasks[0].Status = "running"
+	bgtasks.Key.Of(p).Tasks[0].Status = "running"
 	want := []event.Mark{
 		{Kind: event.MarkTodoClose, Text: "closed (completed): write tests"},
 		{Kind: event.MarkBackground, Text: "bg-1 (oracle): running"},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -85,8 +86,8 @@ func TestArgumentCaps(t *testing.T) {
 	}
 	// Nothing was recorded: the refused calls left no trace.
 	p := loadProject(t, root)
-	if len(p.Todos) != 0 || len(p.Governance.Expansions) != 0 || len(p.Background.Tasks) != 0 || len(p.Governance.Locks) != 0 {
-		t.Errorf("refused calls changed the project: %d todos, %d requests, %d tasks, %d leases", len(p.Todos), len(p.Governance.Expansions), len(p.Background.Tasks), len(p.Governance.Locks))
+	if len(p.Todos) != 0 || len(p.Governance.Expansions) != 0 || len(bgtasks.Key.Of(p).Tasks) != 0 || len(p.Governance.Locks) != 0 {
+		t.Errorf("refused calls changed the project: %d todos, %d requests, %d tasks, %d leases", len(p.Todos), len(p.Governance.Expansions), len(bgtasks.Key.Of(p).Tasks), len(p.Governance.Locks))
 	}
 	// At the caps, the call is served.
 	if out, isErr := call(t, cs, "request_scope_expansion", map[string]any{"intent_id": "auth", "paths": paths(256, 4096), "reason": "r"}); isErr {
@@ -167,11 +168,11 @@ func TestBackgroundTasksAreTheirSessions(t *testing.T) {
 	now := time.Now().UTC()
 	err := store.Open(project.StateDir(root)).Update(context.Background(), func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			p.Background.Tasks = []state.BgTask{
+			bgtasks.Key.Of(p).Tasks = []bgtasks.Task{
 				{ID: "bg-1", Parent: "s-b", Host: "claude", Runner: "process", Agent: "explore", Description: "theirs", Prompt: "secret prompt", Status: background.Completed, Created: now, Ended: now, Child: "c1", Result: "their result"},
 				{ID: "bg-2", Parent: "s-a", Host: "claude", Runner: "process", Agent: "explore", Description: "mine", Prompt: "p", Status: background.Completed, Created: now, Ended: now, Result: "my result"},
 			}
-			p.Background.NextID = 2
+			bgtasks.Key.Of(p).NextID = 2
 			return nil
 		})
 	})
@@ -199,7 +200,7 @@ func TestBackgroundTasksAreTheirSessions(t *testing.T) {
 		t.Errorf("background_output of my task: %v %q", isErr, out)
 	}
 	p := loadProject(t, root)
-	if len(p.Background.Tasks) != 2 || p.Background.Tasks[0].Status != background.Completed {
-		t.Errorf("the other session's task changed: %+v", p.Background.Tasks)
+	if len(bgtasks.Key.Of(p).Tasks) != 2 || bgtasks.Key.Of(p).Tasks[0].Status != background.Completed {
+		t.Errorf("the other session's task changed: %+v", bgtasks.Key.Of(p).Tasks)
 	}
 }

@@ -6,7 +6,8 @@
 // A session is its core (identity, times, counters, subagents) plus one
 // group per feature (tool-call history, phase, strikes, agent todos, stop
 // gate, memory, governance), none of which lives here; the project is its
-// housekeeping plus todos, anchors, the AGENTS.md cache and governance. A
+// housekeeping plus todos, anchors and governance, and the features'
+// groups (the AGENTS.md cache, the background tasks). A
 // feature keeps its group in its own package: it registers a typed key
 // with the group's section tag and codec ([RegisterSession]) and reads the
 // group through it; state does not know its type (registry.go). The

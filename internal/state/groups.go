@@ -22,7 +22,6 @@ const (
 	GroupTodos      Groups = 1 << iota // Project.NextID, Project.Todos
 	GroupAnchors                       // Project.NextAnchor, Project.Anchors
 	GroupGovernance                    // Project.Governance
-	GroupBackground                    // Project.Background
 	GroupTasks                         // Project.Tasks
 
 	// groupsFixed is the first group of the registered keys (see
@@ -39,7 +38,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"todos", "anchors", "governance", "background", "tasks"}
+var groupNames = []string{"todos", "anchors", "governance", "tasks"}
 
 func (g Groups) String() string {
 	var names []string

@@ -16,8 +16,6 @@ type Project struct {
 	Anchors    []Anchor `json:"anchors,omitempty"`
 	// Governance holds intent locks and the ledger head; see governance.go.
 	Governance Governance `json:"governance,omitzero"`
-	// Background holds the background tasks; see background.go.
-	Background Background `json:"background,omitzero"`
 	// Tasks is the task board and error log; see tasks.go.
 	Tasks Tasks `json:"tasks,omitzero"`
 	// Pruned is when old sessions were last removed; see [Prune].

@@ -30,7 +30,6 @@ var projectSections = [maxSections]section[Project]{
 	1: newSection(GroupTodos, "todos", (*Project).todoFields),
 	2: newSection(GroupAnchors, "anchors", (*Project).anchorFields),
 	4: newSection(GroupGovernance, "governance", func(p *Project, c *binrec.Codec) { p.Governance.fields(c) }),
-	5: newSection(GroupBackground, "background", func(p *Project, c *binrec.Codec) { p.Background.fields(c) }),
 	// Origins came later, in sections of their own, so that an older
 	// atreides keeps them as a newer build's groups (splitRecord) instead
 	// of finding bytes it does not know in its todos and anchors.
@@ -117,26 +116,5 @@ func (g *Governance) fields(c *binrec.Codec) {
 	binrec.List(c, &g.Recent, func(s *SeenSession, c *binrec.Codec) {
 		c.Str(&s.ID, &s.Host)
 		c.Time(&s.Seen)
-	})
-}
-
-func (b *Background) fields(c *binrec.Codec) {
-	c.Int(&b.NextID)
-	binrec.List(c, &b.Tasks, func(t *BgTask, c *binrec.Codec) {
-		c.Str(&t.ID, &t.Parent, &t.ParentAgent, &t.Host, &t.Runner, &t.Agent, &t.Description, &t.Prompt)
-		c.Strs(&t.Skills)
-		c.Str(&t.Key, &t.Status)
-		c.Time(&t.Created, &t.Started, &t.Ended)
-		c.Int(&t.PID)
-		c.Uint(&t.PIDStart)
-		c.Str(&t.Child)
-		c.Time(&t.Observed)
-		c.Int(&t.Messages)
-		c.Time(&t.Changed)
-		c.Str(&t.Result, &t.Error)
-		c.Bool(&t.Notified)
-		c.Strs(&t.Path)
-		c.Str(&t.Resume)
-		c.Int(&t.Blocks)
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -247,7 +248,7 @@ func intents(g Governance, recs []ExportLedgerRecord, id string) ExportIntents {
 	return out
 }
 
-func backgroundOf(b state.BgTask) Background {
+func backgroundOf(b bgtasks.Task) Background {
 	return Background{ID: b.ID, Agent: b.Agent, Description: b.Description, Runner: b.Runner, Status: b.Status,
 		Pending: background.Pending(&b), Created: b.Created.UTC(), Started: b.Started.UTC(), Ended: b.Ended.UTC(),
 		Result: b.Result, Error: b.Error}

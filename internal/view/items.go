@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -137,7 +138,7 @@ type BgTask struct {
 }
 
 // BgTasks are the views of the project's background tasks as of now.
-func BgTasks(b *state.Background, now time.Time) []BgTask {
+func BgTasks(b *bgtasks.Background, now time.Time) []BgTask {
 	out := make([]BgTask, 0, len(b.Tasks))
 	for i := range b.Tasks {
 		t := &b.Tasks[i]

@@ -2,6 +2,7 @@ package view
 
 import (
 	"github.com/atreides-dev/atreides/internal/agenttodos"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
@@ -26,6 +27,6 @@ func readDelegations(s *state.Session) []subagents.Delegation { return subagents
 func readTask(s *state.Session) *tasks.SessionTask            { return tasks.SessionTaskKey.Read(s) }
 func readTodos(p *state.Project) []state.Todo                 { return p.Todos }
 func readAnchors(p *state.Project) []state.Anchor             { return p.Anchors }
-func readBackground(p *state.Project) *state.Background       { return &p.Background }
+func readBackground(p *state.Project) *bgtasks.Background     { return bgtasks.Key.Read(p) }
 func readGovernance(p *state.Project) *state.Governance       { return &p.Governance }
 func readTasks(p *state.Project) *state.Tasks                 { return &p.Tasks }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -120,8 +121,8 @@ func (s *Snapshot) Anchors(session string) []Anchor {
 
 // Background lists the background tasks a session launched ("" every
 // one), oldest first.
-func (s *Snapshot) Background(session string) []state.BgTask {
-	var out []state.BgTask
+func (s *Snapshot) Background(session string) []bgtasks.Task {
+	var out []bgtasks.Task
 	for _, t := range readBackground(s.Project).Tasks {
 		if session == "" || t.Parent == session {
 			out = append(out, t)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
 	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
@@ -136,9 +137,9 @@ func TestBackgroundHeadless(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := background.Dir(dir, "bg-1")
-			var task state.BgTask
+			var task bgtasks.Task
 			for deadline := time.Now().Add(runTimeout); ; time.Sleep(200 * time.Millisecond) {
-				err := r.Update(ctx, func(p *state.Project, _ time.Time) error { task = *p.Background.Task("bg-1"); return nil })
+				err := r.Update(ctx, func(p *state.Project, _ time.Time) error { task = *bgtasks.Key.Of(p).Task("bg-1"); return nil })
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
@@ -155,8 +156,8 @@ func proj() *state.Project {
 	p.Governance.Locks = []state.IntentLock{{Intent: "auth", Session: Active, Host: "claude", Since: At(9), Renewed: At(41)}}
 	p.Governance.NextExpansion = 2
 	p.Governance.Expansions = []state.ScopeRequest{{ID: 1, Intent: "auth", Session: Active, Paths: []string{"src/session/**"}, Reason: "the session cookie", Status: "pending", Time: At(15)}}
-	p.Background.NextID = 2
-	p.Background.Tasks = []state.BgTask{{ID: "bg-1", Parent: Active, Host: "claude", Runner: "process", Agent: "explore", Description: "find every caller of Login", Prompt: "find callers", Key: "explore", Status: "completed", Created: At(12), Started: At(12), Ended: At(14), Result: "3 callers: api, cli, web"}}
+	bgtasks.Key.Of(p).NextID = 2
+	bgtasks.Key.Of(p).Tasks = []bgtasks.Task{{ID: "bg-1", Parent: Active, Host: "claude", Runner: "process", Agent: "explore", Description: "find every caller of Login", Prompt: "find callers", Key: "explore", Status: "completed", Created: At(12), Started: At(12), Ended: At(14), Result: "3 callers: api, cli, web"}}
 	p.Tasks = state.Tasks{Next: 2, List: []state.Task{{Number: 1, Title: "Rework login", Status: "in_progress", Priority: "high", Plans: []string{".atreides/specs/001-rework-login/plans/v1.md"}, Approved: 1, Phase: 1, Created: At(1), Updated: At(10), Started: At(10)}}}
 	return p
 }

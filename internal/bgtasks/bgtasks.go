@@ -1,22 +1,26 @@
-package state
+package bgtasks
 
-import "time"
+import (
+	"time"
 
-// MaxBackground bounds the background tasks a project remembers: the
-// oldest finished ones whose parent was told are forgotten first.
-const MaxBackground = 50
+	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/state"
+)
 
-// Background is the project's background tasks (package background owns
-// their rules: queueing, concurrency, completion and notification). They
-// are project state, not a session's, because the concurrency limits hold
-// across every session of the project.
+// Max bounds the background tasks a project remembers: the oldest
+// finished ones whose parent was told are forgotten first.
+const Max = 50
+
+// Background is the project's background tasks. They are project state,
+// not a session's, because the concurrency limits hold across every
+// session of the project.
 type Background struct {
-	NextID int      `json:"next_id,omitempty"`
-	Tasks  []BgTask `json:"tasks,omitempty"` // oldest first
+	NextID int    `json:"next_id,omitempty"`
+	Tasks  []Task `json:"tasks,omitempty"` // oldest first
 }
 
-// BgTask is one background task.
-type BgTask struct {
+// Task is one background task.
+type Task struct {
 	ID          string   `json:"id"`                     // "bg-<n>"
 	Parent      string   `json:"parent"`                 // the session that launched it
 	ParentAgent string   `json:"parent_agent,omitempty"` // "" for the lead agent
@@ -63,11 +67,37 @@ type BgTask struct {
 }
 
 // Task returns the task with the id, or nil.
-func (b *Background) Task(id string) *BgTask {
+func (b *Background) Task(id string) *Task {
 	for i := range b.Tasks {
 		if b.Tasks[i].ID == id {
 			return &b.Tasks[i]
 		}
 	}
 	return nil
+}
+
+// Key is the group's key; its section's tag, 5, is in records on disk.
+var Key = state.RegisterProject(5, "background", "background", (*Background).fields)
+
+func (b *Background) fields(c *binrec.Codec) {
+	c.Int(&b.NextID)
+	binrec.List(c, &b.Tasks, (*Task).fields)
+}
+
+func (t *Task) fields(c *binrec.Codec) {
+	c.Str(&t.ID, &t.Parent, &t.ParentAgent, &t.Host, &t.Runner, &t.Agent, &t.Description, &t.Prompt)
+	c.Strs(&t.Skills)
+	c.Str(&t.Key, &t.Status)
+	c.Time(&t.Created, &t.Started, &t.Ended)
+	c.Int(&t.PID)
+	c.Uint(&t.PIDStart)
+	c.Str(&t.Child)
+	c.Time(&t.Observed)
+	c.Int(&t.Messages)
+	c.Time(&t.Changed)
+	c.Str(&t.Result, &t.Error)
+	c.Bool(&t.Notified)
+	c.Strs(&t.Path)
+	c.Str(&t.Resume)
+	c.Int(&t.Blocks)
 }
