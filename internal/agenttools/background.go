@@ -297,7 +297,7 @@ func render(r *background.Registry, tasks []bgtasks.Task, timedOut bool, wait ti
 			fmt.Fprintf(&b, "error: %s\n", t.Error)
 		}
 		if !background.Pending(t) {
-			res := background.ResultOf(r.Root, t)
+			res := background.ResultOf(r.Root, t.ID, t.Result)
 			if len(res) > maxOutput {
 				res = res[:maxOutput] + fmt.Sprintf("\n… cut; the whole answer is in %s", filepath.Join(".atreides", "background", t.ID, "result.md"))
 			}

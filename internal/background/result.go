@@ -3,8 +3,6 @@ package background
 import (
 	"os"
 	"path/filepath"
-
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 )
 
 // PathEnv and TaskEnv name, in a task's CLI environment, its chain of
@@ -15,11 +13,11 @@ const (
 	TaskEnv = "ATREIDES_BG_TASK"
 )
 
-// ResultOf is a task's whole answer: result.md, else the summary kept in
-// the registry.
-func ResultOf(root string, t *bgtasks.Task) string {
-	if b, err := os.ReadFile(filepath.Join(Dir(root, t.ID), "result.md")); err == nil {
+// ResultOf is the whole answer of task id: its result.md, else stored,
+// the summary the registry keeps.
+func ResultOf(root, id, stored string) string {
+	if b, err := os.ReadFile(filepath.Join(Dir(root, id), "result.md")); err == nil {
 		return string(b)
 	}
-	return t.Result
+	return stored
 }

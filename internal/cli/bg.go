@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -40,7 +39,7 @@ func bgList(io *IO) ([]view.BgTask, error) {
 	}
 	var views []view.BgTask
 	err = r.Update(context.Background(), func(p *state.Project, now time.Time) error {
-		views = view.BgTasks(bgtasks.Key.Of(p), now)
+		views = view.BgTasks(p, now)
 		return nil
 	})
 	return views, err
@@ -132,7 +131,7 @@ func (o *bgShowOptions) run(io *IO) error {
 		}
 		printBg(io, v, "")
 		root, _ := cwdRoot(io)
-		if res := background.ResultOf(root, &bgtasks.Task{ID: v.ID, Result: v.Summary}); res != "" {
+		if res := background.ResultOf(root, v.ID, v.Summary); res != "" {
 			fmt.Fprintf(io.Out, "\n%s\n", res)
 		}
 		fmt.Fprintf(io.Out, "\n%s\n", styleOf(io).dim("output: "+v.Output))

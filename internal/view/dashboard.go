@@ -184,7 +184,7 @@ type BackgroundList struct {
 // every one), oldest first.
 func (s *Snapshot) BackgroundList(session string) BackgroundList {
 	l := BackgroundList{Tasks: []BgTask{}}
-	for _, t := range BgTasks(readBackground(s.Project), s.Taken) {
+	for _, t := range BgTasks(s.Project, s.Taken) {
 		if session == "" || t.Parent == session {
 			l.Tasks = append(l.Tasks, t)
 		}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -138,7 +137,8 @@ type BgTask struct {
 }
 
 // BgTasks are the views of the project's background tasks as of now.
-func BgTasks(b *bgtasks.Background, now time.Time) []BgTask {
+func BgTasks(p *state.Project, now time.Time) []BgTask {
+	b := readBackground(p)
 	out := make([]BgTask, 0, len(b.Tasks))
 	for i := range b.Tasks {
 		t := &b.Tasks[i]

@@ -173,7 +173,7 @@ func ReadStatus(ctx context.Context, root string, q StatusQuery, now time.Time) 
 		return nil, fmt.Errorf("read state of %s: %w", root, err)
 	}
 	doc.Todos = append(doc.Todos, Todos(readTodos(p))...)
-	doc.Background = BgTasks(readBackground(p), now)
+	doc.Background = BgTasks(p, now)
 	if q.Session != "" {
 		doc.Background = slices.DeleteFunc(doc.Background, func(v BgTask) bool { return v.Parent != q.Session })
 	}
