@@ -247,9 +247,9 @@ func renderState(snap *compaction.Snapshot, p *state.Project, held string, tasks
 			about += "; from " + from
 			elsewhere = true
 		}
-		t := fmt.Sprintf("- [%s] %s: %s (%s%s)", a.Priority, a.Kind, oneLine(a.Text), age(now.Sub(a.Created)), about)
+		t := fmt.Sprintf("- [%s] %s: %s (%s%s)", a.Priority, a.Kind, oneLine(a.Text), Age(now.Sub(a.Created)), about)
 		if stale {
-			t = fmt.Sprintf("- [%s, stale] %s: %s (%s%s; check it still holds)", a.Priority, a.Kind, oneLine(a.Text), age(now.Sub(a.Created)), about)
+			t = fmt.Sprintf("- [%s, stale] %s: %s (%s%s; check it still holds)", a.Priority, a.Kind, oneLine(a.Text), Age(now.Sub(a.Created)), about)
 		}
 		items = append(items, stateItem{section: secAnchors, score: score, order: i, text: t, elsewhere: from != ""})
 	}
@@ -349,8 +349,9 @@ func cutLines(s string, max int) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// age is a short human age: "5m ago", "3h ago", "2d ago".
-func age(d time.Duration) string {
+// Age is a short human age: "5m ago", "3h ago", "2d ago", as the anchors
+// are dated in the session-start context and in every view of them.
+func Age(d time.Duration) string {
 	switch {
 	case d < time.Minute:
 		return "just now"

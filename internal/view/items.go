@@ -1,11 +1,11 @@
 package view
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/intent"
+	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -83,7 +83,7 @@ type ProjectAnchor struct {
 func AnchorOf(a state.Anchor, staleAfter time.Duration, now time.Time) ProjectAnchor {
 	d := now.Sub(a.Created)
 	return ProjectAnchor{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Session: a.Session, Created: a.Created,
-		Stale: d > staleAfter, Age: shortAge(d)}
+		Stale: d > staleAfter, Age: session.Age(d)}
 }
 
 // Anchors are the views of stored anchors, [] for none.
@@ -93,18 +93,6 @@ func Anchors(as []state.Anchor, staleAfter time.Duration, now time.Time) []Proje
 		out = append(out, AnchorOf(a, staleAfter, now))
 	}
 	return out
-}
-
-func shortAge(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }
 
 // BgTask is a background task as `bg list` and `status` print it.
