@@ -61,13 +61,19 @@ func Run(env host.Env, wd, version string) *Report {
 	for _, c := range trustChecks(cfg, root, wd) {
 		add(c)
 	}
-	if c := routingCheck(root); c != nil {
+	if c := routingCheck(cfg); c != nil {
 		add(*c)
 	}
 	for _, c := range stateChecks(root) {
 		add(c)
 	}
-	for _, c := range taskFileChecks(root) {
+	// The task board reads the configuration as tasks.LoadOptions does:
+	// the built-in one when the files cannot be read.
+	tcfg := cfg
+	if cfgErr != nil {
+		tcfg = config.Builtin()
+	}
+	for _, c := range taskFileChecks(root, tcfg) {
 		add(c)
 	}
 	add(logCheck(root))

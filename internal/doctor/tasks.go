@@ -11,12 +11,11 @@ import (
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
-// routingCheck is doctor's note on routes to agents the roster lacks; nil
-// when there is none (or the configuration is invalid: configCheck says
-// so).
-func routingCheck(root string) *Check {
-	c, err := config.Load(config.DefaultPaths(root))
-	if err != nil {
+// routingCheck is doctor's note on routes to agents the roster lacks in
+// the configuration c; nil when there is none (or c is nil, the
+// configuration invalid: configCheck says so).
+func routingCheck(c *config.Config) *Check {
+	if c == nil {
 		return nil
 	}
 	p := tasks.RouteOptionsFromConfig(c).Missing(c)
@@ -26,10 +25,11 @@ func routingCheck(root string) *Check {
 	return &Check{"task routing", "note", strings.Join(p, "; ")}
 }
 
-// taskFileChecks are doctor's lines on the task files: one per problem,
-// or one saying they are in sync. Doctor only looks; it repairs nothing.
-func taskFileChecks(root string) []Check {
-	r := tasks.Open(root, tasks.LoadOptions(root))
+// taskFileChecks are doctor's lines on the task files of the project at
+// root with the configuration c: one per problem, or one saying they are
+// in sync. Doctor only looks; it repairs nothing.
+func taskFileChecks(root string, c *config.Config) []Check {
+	r := tasks.Open(root, tasks.FromConfig(c))
 	if _, err := os.Stat(r.Store.Path()); err != nil {
 		return nil // no state yet, so no tasks
 	}
