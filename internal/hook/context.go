@@ -12,8 +12,7 @@ import (
 func readFirstHandler(s *Settings) engine.Handler {
 	return readfirst.Handler(func() readfirst.Options {
 		c, _ := s.Config()
-		o := readfirst.FromConfig(c)
-		return o
+		return readfirst.FromConfig(c)
 	})
 }
 

@@ -220,7 +220,7 @@ func runEngine(ctx context.Context, run *hookRun, root string, s *Settings, log 
 // transaction's exclusive one would keep waiting. Every failure goes to
 // the project log; the host's answer never depends on it.
 func exportAtEnd(root string, s *Settings, log *project.Log, ev *event.Event) {
-	if ev.Kind != event.SessionEnd || s.proc == nil {
+	if ev.Kind != event.SessionEnd {
 		return
 	}
 	c, err := s.Config()

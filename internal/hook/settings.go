@@ -82,8 +82,7 @@ func NewSettings(root string) *Settings {
 	// the session handlers carry on.
 	s.session = sync.OnceValue(func() session.Options {
 		c, _ := s.Config()
-		o := session.FromConfig(c).WithRoster(s.roster())
-		return o
+		return session.FromConfig(c).WithRoster(s.roster())
 	})
 	// The modes' texts live in the configuration only (no Go copy of the
 	// ultrawork block). A broken file leaves no modes.
@@ -100,8 +99,7 @@ func NewSettings(root string) *Settings {
 	})
 	s.rules = sync.OnceValue(func() rulefiles.Options {
 		c, _ := s.Config()
-		o := rulefiles.FromConfig(c)
-		return o
+		return rulefiles.FromConfig(c)
 	})
 	return s
 }
