@@ -40,7 +40,7 @@ func xargsOptions(args []word) (repl string, i int) {
 			repl = s[2:]
 		case strings.HasPrefix(s, "--"):
 			name, _, has := strings.Cut(s, "=")
-			if !has && (oneOf(name, "--arg-file|--delimiter|--max-args|--max-procs|--max-lines|--max-chars|--eof|--process-slot-var")) {
+			if !has && oneOf(name, "--arg-file|--delimiter|--max-args|--max-procs|--max-lines|--max-chars|--eof|--process-slot-var") {
 				i++
 			}
 		default:
@@ -808,7 +808,7 @@ func (a codeJudge) streamInterp(c *Cmd) {
 		if codeOpts[w.s] || moduleOpts[w.s] {
 			progGiven = true
 		}
-		if python && (oneOf(w.s, "-c|-m")) {
+		if python && oneOf(w.s, "-c|-m") {
 			return // python stops reading options here
 		}
 	}

@@ -90,7 +90,7 @@ func (p *Policy) checkPath(r Request) Result {
 			return a.res
 		}
 	}
-	if (oneOf(tool, "write|edit")) && abs != "" {
+	if oneOf(tool, "write|edit") && abs != "" {
 		if a.self().ownWrite(nil, abs); a.res.Category == "self" {
 			return a.res // no custom allow overrides atreides's own files
 		}

@@ -487,7 +487,7 @@ func (a effectWalk) noteCopy(c *Cmd, src, dst word) {
 	}
 	sp, ok := a.files().canon(src.s, c.sc)
 	o := a.req.ownFiles()
-	if !ok || !oneOfPaths(foldPath(sp), o.bins) && !onPath(o, foldPath(sp)) {
+	if !ok || !slices.Contains(o.bins, foldPath(sp)) && !onPath(o, foldPath(sp)) {
 		return
 	}
 	d, ok := a.files().canon(dst.s, c.sc)

@@ -859,7 +859,7 @@ func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
 		check("ENV", w)
 	}
 	for i, w := range c.Args {
-		if (oneOf(w.s, "--rcfile|--init-file")) && i+1 < len(c.Args) && interactive {
+		if oneOf(w.s, "--rcfile|--init-file") && i+1 < len(c.Args) && interactive {
 			check(w.s, c.Args[i+1])
 		}
 	}
@@ -967,7 +967,7 @@ func isInitIdiom(ce *syntax.CallExpr) bool {
 	default:
 		return false
 	}
-	if (!oneOf(name, "eval|source|.")) || len(stmts) != 1 {
+	if !oneOf(name, "eval|source|.") || len(stmts) != 1 {
 		return false
 	}
 	st := stmts[0]

@@ -897,7 +897,7 @@ func (a exfilJudge) networkArgs(c *Cmd, in feed) {
 				continue
 			}
 			file := v
-			if i := strings.Index(v, "@"); i >= 0 && (oneOf(f, "-F|--form|--data-urlencode")) {
+			if i := strings.Index(v, "@"); i >= 0 && oneOf(f, "-F|--form|--data-urlencode") {
 				file = v[i:]
 			}
 			isFile := strings.HasPrefix(file, "@") || oneOf(f, "-T|--upload-file|--post-file|--body-file")

@@ -193,7 +193,13 @@ func configEnv(cfg word, env map[string]word, sc *scope) word {
 
 // configRunsCode: git configuration keys whose value is a command or alias.
 func configRunsCode(k string) bool {
-	return strings.HasPrefix(k, "alias.") || oneOf(k, "core.sshcommand|core.pager|core.editor|core.fsmonitor|sequence.editor|diff.external") || strings.HasSuffix(k, ".command")
+	return strings.HasPrefix(k, "alias.") || commandKey(k) || strings.HasSuffix(k, ".command")
+}
+
+// commandKey: the git configuration keys whose value git runs as a
+// command line.
+func commandKey(k string) bool {
+	return oneOf(k, "core.sshcommand|core.pager|core.editor|core.fsmonitor|sequence.editor|diff.external")
 }
 
 func (a gitJudge) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope, depth int) {
@@ -217,7 +223,7 @@ func (a gitJudge) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope
 		a.fire(ruleGitAliasConfig, c, "git config key computed at run time")
 	case lk == "core.sshcommand" && !plainSSH(val):
 		sc.vars["\x00sshcmd"] = word{s: val}
-	case oneOf(lk, "core.sshcommand|core.pager|core.editor|core.fsmonitor|sequence.editor|diff.external"):
+	case commandKey(lk):
 		a.code().runQuiet(c, val, sc, depth)
 	}
 	if !cfg.dyn && !strings.HasPrefix(lk, "alias.") && lk != "core.sshcommand" && gitKeyTampers(lk, word{s: val}) {

@@ -242,6 +242,8 @@ func (r *Rule) match(c *Cmd) bool {
 	return true
 }
 
+// oneOf reports whether s is one of alts, alternatives separated by "|"
+// ("-c|--command"): a chain of equalities over one value, in one line.
 func oneOf(s, alts string) bool {
 	for alts != "" {
 		var a string

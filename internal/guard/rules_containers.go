@@ -22,7 +22,7 @@ func init() {
 // whenContainersPrune is the condition of rule containers.prune.
 func whenContainersPrune(c *Cmd) bool {
 	p := c.Pos()
-	if len(p) >= 2 && oneOf(p[1].s, "prune") || len(p) >= 1 && oneOf(p[0].s, "prune") {
+	if len(p) >= 2 && p[1].s == "prune" || len(p) >= 1 && p[0].s == "prune" {
 		return pruneConfirmed(c)
 	}
 	return false

@@ -143,7 +143,7 @@ func (o *runOpts) option(c *Cmd, name, val string, hasVal bool, f *runFlags) {
 			}
 		}
 	case "--pid", "--ipc", "--userns", "--uts", "--cgroupns":
-		if val == "host" && (oneOf(name, "--pid|--userns")) {
+		if val == "host" && oneOf(name, "--pid|--userns") {
 			o.escape = name + "=host"
 		}
 	case "--net", "--network":

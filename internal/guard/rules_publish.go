@@ -173,7 +173,7 @@ func builderPushes(c *Cmd) bool {
 	for k, w := range c.Args {
 		v := ""
 		switch {
-		case (oneOf(w.s, "-o|--output")) && k+1 < len(c.Args):
+		case oneOf(w.s, "-o|--output") && k+1 < len(c.Args):
 			v = c.Args[k+1].s
 		case strings.HasPrefix(w.s, "--output="):
 			v = w.s[len("--output="):]

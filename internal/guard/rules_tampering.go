@@ -108,7 +108,7 @@ func gitKeyRedirects(k, sect, name string, v word) bool {
 	switch {
 	case sect == "credential" && name == "helper":
 		return true
-	case sect == "url" && (oneOf(name, "insteadof|pushinsteadof")):
+	case sect == "url" && oneOf(name, "insteadof|pushinsteadof"):
 		return true
 	}
 	return oneOf(k, "core.sshcommand|core.hookspath|core.askpass|core.gitproxy") ||
@@ -197,7 +197,7 @@ func foreignIndex(c *Cmd) bool {
 		}
 		i := strings.Index(u, "://")
 		if i < 0 {
-			if (oneOf(f, "-f|--find-links")) && !strings.Contains(u, "://") {
+			if oneOf(f, "-f|--find-links") && !strings.Contains(u, "://") {
 				continue // a local directory of wheels
 			}
 			return true

@@ -53,7 +53,7 @@ func atreidesProgramName(base string) bool {
 // onPath: p is a file named like an atreides program in a directory on
 // PATH or in the install directory.
 func onPath(o *ownPaths, p string) bool {
-	return atreidesProgramName(path.Base(p)) && oneOfPaths(path.Dir(p), o.dirsOnPath())
+	return atreidesProgramName(path.Base(p)) && slices.Contains(o.dirsOnPath(), path.Dir(p))
 }
 
 // entries are every protected path of the request, for the checks that
@@ -96,7 +96,7 @@ func ownChildren(o *ownPaths, d string) []string {
 			}
 		}
 	}
-	if oneOfPaths(d, o.dirsOnPath()) {
+	if slices.Contains(o.dirsOnPath(), d) {
 		for _, n := range atreidesPrograms {
 			add(n)
 		}
@@ -439,8 +439,8 @@ func (a selfJudge) namesOwn(tok string, sc *scope) bool {
 	o := a.req.ownFiles()
 	if p, ok := a.files().canon(tok, sc); ok {
 		fp := foldPath(p)
-		if ownConfig(o, fp) || oneOfPaths(fp, o.bins) || onPath(o, fp) || oneOfPaths(fp, o.hostFiles) ||
-			oneOfPaths(fp, o.containers) || underAny(fp, o.hostDirs) || len(ownChildren(o, p)) > 0 && p != "/" && !a.req.broadDir(p) {
+		if ownConfig(o, fp) || slices.Contains(o.bins, fp) || onPath(o, fp) || slices.Contains(o.hostFiles, fp) ||
+			slices.Contains(o.containers, fp) || underAny(fp, o.hostDirs) || len(ownChildren(o, p)) > 0 && p != "/" && !a.req.broadDir(p) {
 			return true
 		}
 	}
@@ -540,7 +540,7 @@ func readsOnly(c *Cmd, in feed) bool {
 			return false
 		}
 		s := w.s
-		if strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && (oneOf(fam, "perl|ruby")) && strings.ContainsRune(s[1:], 'i') {
+		if strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && oneOf(fam, "perl|ruby") && strings.ContainsRune(s[1:], 'i') {
 			return false // in-place editing
 		}
 		if codeFlag(fam, s) && i+1 < len(c.Args) {
@@ -588,7 +588,7 @@ func codeFlag(fam, s string) bool {
 			return true
 		}
 	}
-	return (oneOf(fam, "perl|ruby")) && len(s) > 2 && s[0] == '-' && s[1] != '-' && (strings.HasSuffix(s, "e") || strings.HasSuffix(s, "E"))
+	return oneOf(fam, "perl|ruby") && len(s) > 2 && s[0] == '-' && s[1] != '-' && (strings.HasSuffix(s, "e") || strings.HasSuffix(s, "E"))
 }
 
 // readNames are the only names inline code of a family may use to count
@@ -774,7 +774,7 @@ func editorCommands(c *Cmd) []word {
 		w := c.Args[i]
 		switch {
 		case w.dyn:
-		case (oneOf(w.s, "-c|--cmd")) && i+1 < len(c.Args):
+		case oneOf(w.s, "-c|--cmd") && i+1 < len(c.Args):
 			out = append(out, c.Args[i+1])
 			i++
 		case strings.HasPrefix(w.s, "+") && len(w.s) > 1:
@@ -891,10 +891,10 @@ func (a selfJudge) builtExecutable(c *Cmd, out word, names []string) {
 	}
 	o := a.req.ownFiles()
 	targets := []string{p}
-	if oneOfPaths(foldPath(p), o.dirsOnPath()) || strings.HasSuffix(out.s, "/") {
+	if slices.Contains(o.dirsOnPath(), foldPath(p)) || strings.HasSuffix(out.s, "/") {
 		targets = targets[:0]
 		for _, n := range names {
-			if n == "" && oneOfPaths(foldPath(p), o.dirsOnPath()) {
+			if n == "" && slices.Contains(o.dirsOnPath(), foldPath(p)) {
 				a.fire(ruleSelfBinaryWrite, c, c.Name+" builds into "+p+", on PATH, programs it names at run time")
 				return
 			}
@@ -1073,7 +1073,7 @@ func (a selfJudge) goBinOnPath(c *Cmd, env map[string]word) bool {
 		return true
 	}
 	p, ok := a.files().canon(dir.s, c.sc)
-	return !ok || oneOfPaths(foldPath(p), a.req.ownFiles().dirsOnPath())
+	return !ok || slices.Contains(a.req.ownFiles().dirsOnPath(), foldPath(p))
 }
 
 // ownPatch judges `patch` writing the files its patch names: each target

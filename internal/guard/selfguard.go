@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -163,7 +164,7 @@ func (a selfJudge) selfProgram(c *Cmd, head string, sc *scope) bool {
 		// Every other installed program and file on PATH the guard
 		// protects is named like one; only then is the protected set
 		// built (a command run by path, ./gradlew, costs nothing).
-		if o := a.req.ownFiles(); oneOfPaths(fp, o.bins) || onPath(o, fp) {
+		if o := a.req.ownFiles(); slices.Contains(o.bins, fp) || onPath(o, fp) {
 			return true
 		}
 	}
@@ -430,7 +431,7 @@ func (a selfJudge) ownWrite(c *Cmd, p string) {
 	if p == "" || !path.IsAbs(p) {
 		return
 	}
-	if c != nil && (oneOf(c.Name, "mkdir|touch")) {
+	if c != nil && oneOf(c.Name, "mkdir|touch") {
 		// Creating a directory or an empty file, or touching a time
 		// stamp, changes no setting.
 		return
@@ -444,9 +445,9 @@ func (a selfJudge) ownWrite(c *Cmd, p string) {
 	switch {
 	case ownConfig(o, fp) && !taskDocument(p):
 		a.fire(ruleSelfConfigWrite, c, detail)
-	case oneOfPaths(fp, o.bins) || onPath(o, fp):
+	case slices.Contains(o.bins, fp) || onPath(o, fp):
 		a.fire(ruleSelfBinaryWrite, c, detail)
-	case oneOfPaths(fp, o.hostFiles) || oneOfPaths(fp, o.containers) || underAny(fp, o.hostDirs):
+	case slices.Contains(o.hostFiles, fp) || slices.Contains(o.containers, fp) || underAny(fp, o.hostDirs):
 		a.fire(ruleSelfHostSettings, c, detail)
 	}
 }
@@ -583,15 +584,6 @@ func fdWord(w word) bool {
 		}
 	}
 	return !w.dyn
-}
-
-func oneOfPaths(p string, list []string) bool {
-	for _, q := range list {
-		if p == q {
-			return true
-		}
-	}
-	return false
 }
 
 func underAny(p string, dirs []string) bool {

@@ -356,7 +356,7 @@ func hTmux(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	for len(rest) > 0 {
 		end := len(rest)
 		for k, w := range rest {
-			if !w.dyn && (oneOf(w.s, ";|\\;")) {
+			if !w.dyn && oneOf(w.s, ";|\\;") {
 				end = k
 				break
 			}

@@ -147,11 +147,15 @@ const commandBound = 2 * time.Minute
 
 // boundedCommand is name with args, killed when it runs past
 // commandBound: whatever waits on it ends, and the test fails with the
-// command's error instead of hanging.
+// command's error instead of hanging. WaitDelay ends the wait too when a
+// child the command started (a background task, a server) still holds
+// its output open after the kill.
 func boundedCommand(t testing.TB, name string, args ...string) *exec.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), commandBound)
 	t.Cleanup(cancel)
-	return exec.CommandContext(ctx, name, args...)
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.WaitDelay = 10 * time.Second
+	return cmd
 }
 
 // initProject makes dir a repository of its own, so that atreides finds
