@@ -13,9 +13,8 @@
 // The same walk records what the command writes and whether it runs a
 // test, build or lint, and the files plain readers print (shell.Effects;
 // package shell holds the parts of the shell model that judge nothing): it
-// is the one shell model
-// that governance's scope gate and the session's phase inference read, so
-// no consumer parses shell on its own. ShellEffects runs the walk with a
+// is the one shell model that governance's scope gate and the session's
+// phase inference read, so no consumer parses shell on its own. ShellEffects runs the walk with a
 // policy that has no rules, which collects effects without building the
 // rule tables.
 //
@@ -25,8 +24,9 @@
 //
 // Rules live in rules_*.go files as data (Rule values); adding a rule does
 // not touch the analysis. Rule ids are typed values declared in ruleids.go,
-// so the analysis fires a rule by a name the compiler checks. They are built one registration at a time, when
-// a command needs them, through a generated index (rulebatch.go): after
-// changing a rules file, run `go generate ./internal/guard`. Policy choices where reference guards disagree are
-// switches, documented in docs/guard-policy.md.
+// so the analysis fires a rule by a name the compiler checks. The rules
+// are built one registration at a time, when a command needs them,
+// through a generated index (rulebatch.go): after changing a rules file,
+// run `go generate ./internal/guard`. Policy choices where reference
+// guards disagree are switches, documented in docs/guard-policy.md.
 package guard
