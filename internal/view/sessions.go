@@ -42,22 +42,22 @@ func (s *Snapshot) SessionRows() []SessionRow {
 
 // Row is one session's row.
 func (s *Snapshot) Row(sess *state.Session) SessionRow {
+	delegations, task, bg := readDelegations(sess), readTask(sess), readBackground(s.Project)
 	r := SessionRow{
 		ID: sess.ID, Host: sess.Host, Phase: readPhase(sess).Current, Cwd: sess.Cwd,
 		Started: sess.Started, Updated: sess.Updated, Ended: sess.Ended,
 		Active:    sess.Ended == "" && s.Taken.Sub(sess.Updated) < s.Opts.Idle,
 		Counters:  sess.Counters,
-		Subagents: len(readDelegations(sess)),
-		Task:      readTask(sess).Number, TaskTitle: readTask(sess).Title,
+		Subagents: len(delegations),
+		Task:      task.Number, TaskTitle: task.Title,
 	}
-	for i := range readDelegations(sess) {
-		if readDelegations(sess)[i].Running() {
+	for i := range delegations {
+		if delegations[i].Running() {
 			r.Running++
 		}
 	}
-	for i := range readBackground(s.Project).Tasks {
-		t := &readBackground(s.Project).Tasks[i]
-		if t.Parent == sess.ID && background.Pending(t) {
+	for i := range bg.Tasks {
+		if t := &bg.Tasks[i]; t.Parent == sess.ID && background.Pending(t) {
 			r.Background++
 		}
 	}
