@@ -114,7 +114,7 @@ func (s *Snapshot) Anchors(session string) []Anchor {
 		}
 		age := s.Taken.Sub(a.Created)
 		out = append(out, Anchor{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Target: a.Target,
-			Created: a.Created.UTC(), Stale: s.Opts.StaleAfter > 0 && age > s.Opts.StaleAfter, AgeHours: round2(age.Hours())})
+			Created: a.Created.UTC(), Stale: s.Opts.StaleAfter > 0 && age > s.Opts.StaleAfter, AgeHours: Hours(age)})
 	}
 	return out
 }
@@ -131,4 +131,5 @@ func (s *Snapshot) Background(session string) []bgtasks.Task {
 	return out
 }
 
-func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
+// Hours is d in hours, rounded to two places, as the documents give ages.
+func Hours(d time.Duration) float64 { return float64(int64(d.Hours()*100+0.5)) / 100 }
