@@ -61,7 +61,11 @@ func (s *Snapshot) Row(sess *state.Session) SessionRow {
 			r.Background++
 		}
 	}
-	r.OpenTodos = len(OpenSessionTodos(sess, s.Project))
+	for _, t := range SessionTodos(sess, s.Project) {
+		if t.Open {
+			r.OpenTodos++
+		}
+	}
 	return r
 }
 
@@ -88,17 +92,6 @@ func SessionTodos(sess *state.Session, p *state.Project) []SessionTodo {
 	for _, t := range readTodos(p) {
 		if t.Session == sess.ID {
 			out = append(out, SessionTodo{Source: "atreides", ID: t.ID, Parent: t.Parent, Level: t.Level, Title: t.Title, Status: t.Status, Open: t.Open()})
-		}
-	}
-	return out
-}
-
-// OpenSessionTodos is [SessionTodos] still open.
-func OpenSessionTodos(sess *state.Session, p *state.Project) []SessionTodo {
-	var out []SessionTodo
-	for _, t := range SessionTodos(sess, p) {
-		if t.Open {
-			out = append(out, t)
 		}
 	}
 	return out
