@@ -157,7 +157,7 @@ func (r *Registry) Launch(ctx context.Context, ids []string) {
 		p, err := state.LoadProject(tx)
 		if err == nil {
 			runners = map[string]string{}
-			for _, t := range bgtasks.Key.Of(p).Tasks {
+			for _, t := range bgtasks.Key.Read(p).Tasks {
 				runners[t.ID] = t.Runner
 			}
 		}

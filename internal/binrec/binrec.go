@@ -174,24 +174,3 @@ func (r *Reader) Strs() []string {
 	}
 	return out
 }
-
-// Slice reads a count and then that many elements with one, leaving
-// room for spare more (the history, which grows by one per event).
-func Slice[T any](r *Reader, spare int, one func(*Reader, *T)) []T {
-	n := r.Count(1)
-	if n == 0 {
-		return nil
-	}
-	out := make([]T, n, n+spare)
-	for i := range out {
-		one(r, &out[i])
-	}
-	return out
-}
-
-func PutSlice[T any](w *Writer, v []T, one func(*Writer, *T)) {
-	w.Uint(uint64(len(v)))
-	for i := range v {
-		one(w, &v[i])
-	}
-}

@@ -75,9 +75,8 @@ func Run(ctx context.Context, o RunOptions) error {
 // ProjectOptions are a project's snapshot options from its
 // configuration; a configuration that does not load leaves the defaults.
 func ProjectOptions(root string) view.Options {
-	o := view.Options{KeyDir: policy.ConfigDir()}
 	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
-	return view.OptionsOf(c, o.KeyDir)
+	return view.OptionsOf(c, policy.ConfigDir())
 }
 
 // knownRoots is every project the user has run atreides in (package

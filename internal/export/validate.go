@@ -44,7 +44,7 @@ func Validate(d *view.Document, s *view.Snapshot, now time.Time) view.Validation
 		v.Issues = append(v.Issues, view.Issue{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...)})
 	}
 	if !d.Session.Updated.IsZero() {
-		v.HoursSinceActivity = round2(now.Sub(d.Session.Updated).Hours())
+		v.HoursSinceActivity = view.Hours(now.Sub(d.Session.Updated))
 	}
 	records(d, s, add)
 	lifecycle(d, v.HoursSinceActivity, add)
@@ -180,5 +180,3 @@ func orNone(s []string) string {
 	}
 	return strings.Join(s, ", ")
 }
-
-func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }

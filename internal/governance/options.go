@@ -56,7 +56,7 @@ type Options struct {
 // system's scoped commits, which find a task's files in the ledger: with
 // them on the ledger is kept, without the gate when governance is off.
 // The caller adds what the configuration does not hold (Version, KeyDir,
-// Team, ToolName).
+// Team, ConfigErr).
 func FromConfig(c *config.Config) Options {
 	g := &c.Governance
 	o := Options{Enabled: g.Enabled, Lease: time.Duration(g.LeaseMinutes) * time.Minute, Trace: g.Trace}

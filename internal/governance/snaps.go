@@ -9,7 +9,7 @@ import (
 
 // Snapshots is what governance remembers of one session, its group of the
 // session record: the file snapshots taken before a write so the ledger
-// can record what changed. (Subagents are the delegation registry's.)
+// can record what changed. (Subagents are package subagents' group.)
 type Snapshots struct {
 	// Snaps are the files a pending tool call may change, hashed before
 	// the call, keyed by tool-use id.

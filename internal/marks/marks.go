@@ -43,27 +43,27 @@ type item struct {
 func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 	b := Before{groups: groups & state.AllGroups, failed: s.Counters.Failed, compacts: s.Counters.Compacts, escalations: s.Counters.Escalations}
 	if b.has(phase.Key.Group()) {
-		b.phase, b.transitions = phase.Key.Of(s).Current, len(phase.Key.Of(s).Transitions)
+		b.phase, b.transitions = phase.Key.Read(s).Current, len(phase.Key.Read(s).Transitions)
 		if b.transitions > 0 {
-			b.last = phase.Key.Of(s).Transitions[b.transitions-1]
+			b.last = phase.Key.Read(s).Transitions[b.transitions-1]
 		}
 	}
 	// One backing array for every list.
 	n := 0
 	if b.has(strikes.Key.Group()) {
-		n += len(strikes.Key.Of(s).Targets)
+		n += len(strikes.Key.Read(s).Targets)
 	}
 	if b.has(agenttodos.Key.Group()) {
-		n += len(agenttodos.Key.Of(s).Agent)
+		n += len(agenttodos.Key.Read(s).Agent)
 	}
 	if b.has(state.GroupTodos) {
 		n += len(p.Todos)
 	}
 	if b.has(subagents.Key.Group()) {
-		n += len(subagents.Key.Of(s).Agents)
+		n += len(subagents.Key.Read(s).Agents)
 	}
 	if b.has(bgtasks.Key.Group()) {
-		n += len(bgtasks.Key.Of(p).Tasks)
+		n += len(bgtasks.Key.Read(p).Tasks)
 	}
 	if n == 0 {
 		return b
@@ -79,24 +79,24 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 		}
 		return all[start:len(all):len(all)]
 	}
-	b.strikes = take(strikes.Key.Group(), len(strikes.Key.Of(s).Targets), func(i int) item {
-		k := &strikes.Key.Of(s).Targets[i]
+	b.strikes = take(strikes.Key.Group(), len(strikes.Key.Read(s).Targets), func(i int) item {
+		k := &strikes.Key.Read(s).Targets[i]
 		return item{key: k.Tool, s: k.Target, n: k.Count}
 	})
-	b.agentTodos = take(agenttodos.Key.Group(), len(agenttodos.Key.Of(s).Agent), func(i int) item {
-		t := &agenttodos.Key.Of(s).Agent[i]
+	b.agentTodos = take(agenttodos.Key.Group(), len(agenttodos.Key.Read(s).Agent), func(i int) item {
+		t := &agenttodos.Key.Read(s).Agent[i]
 		return item{key: agentKey(t), s: t.Content, n: b2i(t.Open())}
 	})
 	b.todos = take(state.GroupTodos, len(p.Todos), func(i int) item {
 		t := &p.Todos[i]
 		return item{key: t.Title, n: t.ID, s: t.Status}
 	})
-	b.delegations = take(subagents.Key.Group(), len(subagents.Key.Of(s).Agents), func(i int) item {
-		d := &subagents.Key.Of(s).Agents[i]
+	b.delegations = take(subagents.Key.Group(), len(subagents.Key.Read(s).Agents), func(i int) item {
+		d := &subagents.Key.Read(s).Agents[i]
 		return item{key: d.ID, n: b2i(d.Running())}
 	})
-	b.background = take(bgtasks.Key.Group(), len(bgtasks.Key.Of(p).Tasks), func(i int) item {
-		t := &bgtasks.Key.Of(p).Tasks[i]
+	b.background = take(bgtasks.Key.Group(), len(bgtasks.Key.Read(p).Tasks), func(i int) item {
+		t := &bgtasks.Key.Read(p).Tasks[i]
 		return item{key: t.ID, s: t.Status}
 	})
 	return b
@@ -109,8 +109,8 @@ func (b *Before) has(g state.Groups) bool { return b.groups&g != 0 }
 func Diff(b *Before, s *state.Session, p *state.Project) []event.Mark {
 	var ms []event.Mark
 	add := func(kind, text string) { ms = append(ms, event.Mark{Kind: kind, Text: text}) }
-	if b.has(phase.Key.Group()) && (phase.Key.Of(s).Current != b.phase || len(phase.Key.Of(s).Transitions) != b.transitions) {
-		for _, t := range newTransitions(phase.Key.Of(s).Transitions, b) {
+	if b.has(phase.Key.Group()) && (phase.Key.Read(s).Current != b.phase || len(phase.Key.Read(s).Transitions) != b.transitions) {
+		for _, t := range newTransitions(phase.Key.Read(s).Transitions, b) {
 			add(event.MarkPhase, phaseText(t))
 		}
 	}
@@ -118,8 +118,8 @@ func Diff(b *Before, s *state.Session, p *state.Project) []event.Mark {
 		add(event.MarkToolFailed, failedText(s))
 	}
 	if b.has(strikes.Key.Group()) {
-		for i := range strikes.Key.Of(s).Targets {
-			k := &strikes.Key.Of(s).Targets[i]
+		for i := range strikes.Key.Read(s).Targets {
+			k := &strikes.Key.Read(s).Targets[i]
 			old, ok := find(b.strikes, i, func(it *item) bool { return it.key == k.Tool && it.s == k.Target })
 			if k.Count >= 2 && (!ok || k.Count > old.n) {
 				add(event.MarkStrike, fmt.Sprintf("%s failed %d times (%s)", describe(s, k.Tool, k.Target), k.Count, k.Class))
@@ -174,7 +174,7 @@ func phaseText(t phase.Transition) string {
 
 // failedText names the failed call: the newest failed one in the history.
 func failedText(s *state.Session) string {
-	h := *history.Key.Of(s)
+	h := *history.Key.Read(s)
 	for i := len(h) - 1; i >= 0; i-- {
 		if c := &h[i]; c.Outcome == "failed" {
 			return describeCall(c.Raw, c.Tool, c.Summary)
@@ -188,7 +188,7 @@ func failedText(s *state.Session) string {
 func escalationText(b *Before, s *state.Session) string {
 	for i := range b.strikes {
 		old := &b.strikes[i]
-		if strikes.Key.Of(s).Find(old.key, old.s) == nil {
+		if strikes.Key.Read(s).Find(old.key, old.s) == nil {
 			return fmt.Sprintf("%s failed %d times in a row", describe(s, old.key, old.s), old.n+1)
 		}
 	}
@@ -196,7 +196,7 @@ func escalationText(b *Before, s *state.Session) string {
 }
 
 func compactionText(b *Before, s *state.Session) string {
-	snap := compaction.Key.Of(s).Snapshot
+	snap := compaction.Key.Read(s).Snapshot
 	if !b.has(compaction.Key.Group()) || snap == nil {
 		return "context compacted"
 	}
@@ -212,8 +212,8 @@ func compactionText(b *Before, s *state.Session) string {
 
 func agentTodos(b *Before, s *state.Session, add func(kind, text string)) {
 	found := 0
-	for i := range agenttodos.Key.Of(s).Agent {
-		t := &agenttodos.Key.Of(s).Agent[i]
+	for i := range agenttodos.Key.Read(s).Agent {
+		t := &agenttodos.Key.Read(s).Agent[i]
 		key := agentKey(t)
 		old, ok := find(b.agentTodos, i, func(it *item) bool { return it.key == key })
 		found += b2i(ok)
@@ -229,7 +229,7 @@ func agentTodos(b *Before, s *state.Session, add func(kind, text string)) {
 	}
 	for i := range b.agentTodos {
 		old := &b.agentTodos[i]
-		if old.n == 1 && !containsAgentTodo(agenttodos.Key.Of(s).Agent, old.key) {
+		if old.n == 1 && !containsAgentTodo(agenttodos.Key.Read(s).Agent, old.key) {
 			add(event.MarkTodoClose, "closed (removed): "+cut(old.s))
 		}
 	}
@@ -261,8 +261,8 @@ func projectTodos(b *Before, p *state.Project, add func(kind, text string)) {
 }
 
 func delegations(b *Before, s *state.Session, add func(kind, text string)) {
-	for i := range subagents.Key.Of(s).Agents {
-		d := &subagents.Key.Of(s).Agents[i]
+	for i := range subagents.Key.Read(s).Agents {
+		d := &subagents.Key.Read(s).Agents[i]
 		old, ok := find(b.delegations, i, func(it *item) bool { return it.key == d.ID })
 		stopped := !d.Running() && (!ok || old.n == 1)
 		if ok && !stopped {
@@ -286,7 +286,7 @@ func delegations(b *Before, s *state.Session, add func(kind, text string)) {
 // the project's tasks are seen by every session's events, and another
 // session's task is not on this one's timeline.
 func background(b *Before, s *state.Session, p *state.Project, add func(kind, text string)) {
-	tasks := bgtasks.Key.Of(p).Tasks
+	tasks := bgtasks.Key.Read(p).Tasks
 	for i := range tasks {
 		t := &tasks[i]
 		old, ok := find(b.background, i, func(it *item) bool { return it.key == t.ID })
@@ -367,7 +367,7 @@ func describeCall(raw, tool, target string) string {
 // rawName is the host's name of a normalized tool, from the newest call
 // of it in the history ("" if none).
 func rawName(s *state.Session, tool string) string {
-	h := *history.Key.Of(s)
+	h := *history.Key.Read(s)
 	for i := len(h) - 1; i >= 0; i-- {
 		if h[i].Tool == tool {
 			return h[i].Raw

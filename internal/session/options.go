@@ -87,7 +87,7 @@ const hostBlockCap = 8
 
 // FromConfig maps the session section of the configuration, the context
 // monitor's and context.work's. The caller adds what the configuration
-// does not hold: the roster's agents (Agents, Oracle) and Hosts.
+// does not hold: the roster's agents (Agents, Oracle; see WithRoster).
 func FromConfig(cfg *config.Config) Options {
 	c, m, w := &cfg.Session, &cfg.Context.Monitor, &cfg.Context.Work
 	return Options{

@@ -32,7 +32,7 @@ func DecodeSession(b []byte) (*Session, error) {
 }
 
 // decodeSession decodes the core and groups of a stored session. A binary
-// record also comes back split into its sections, for [encodeSession]; a
+// record also comes back split into its sections, for [encodeLoaded]; a
 // JSON one (an older version) is decoded in full, and then rec is nil.
 func decodeSession(b []byte, groups Groups) (s *Session, rec *raw, err error) {
 	v, err := recordVersion(b, kindSession)

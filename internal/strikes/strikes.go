@@ -31,9 +31,6 @@ type StrikeError struct {
 	Time    time.Time `json:"t"`
 }
 
-// Key identifies the strike's tool and target.
-func (k Strike) Key() string { return k.Tool + "\x00" + k.Target }
-
 // State is the strike counter's group of the session record: the
 // targets failing now.
 type State struct {

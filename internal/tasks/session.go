@@ -78,11 +78,11 @@ func (r *Repo) syncSessions(tx *store.Tx, b *state.Tasks, before map[int]claimKe
 			return err
 		}
 		rec := r.SessionRecord(b, id)
-		if cur := SessionTaskKey.Of(s); rec == *cur {
+		cur := SessionTaskKey.Of(s)
+		if rec == *cur {
 			continue
-		} else {
-			*cur = rec
 		}
+		*cur = rec
 		if err := state.SaveSession(tx, s); err != nil {
 			return err
 		}

@@ -38,7 +38,8 @@ func ReadSessionStatus(ctx context.Context, st *store.Store, resolve func(*state
 		out.ID, out.How = resolve(p)
 		out.Todos = Todos(readTodos(p))
 		if l := readGovernance(p).HeldBy(out.ID); l != nil {
-			out.Lease = &Lease{Intent: l.Intent, Session: l.Session, Host: l.Host, Since: l.Since, Renewed: l.Renewed}
+			lease := leaseOf(*l)
+			out.Lease = &lease
 		}
 		// A damaged record of this session is moved aside by its next
 		// event; until then the status shows the rest.

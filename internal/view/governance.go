@@ -76,8 +76,14 @@ func (s *Snapshot) Governance() Governance {
 	return g
 }
 
+// leaseOf is the view of a stored lease, without its expiry, which needs
+// the project's lease time.
+func leaseOf(l state.IntentLock) Lease {
+	return Lease{Intent: l.Intent, Session: l.Session, Host: l.Host, Since: l.Since, Renewed: l.Renewed}
+}
+
 func (s *Snapshot) lease(l state.IntentLock) Lease {
-	v := Lease{Intent: l.Intent, Session: l.Session, Host: l.Host, Since: l.Since, Renewed: l.Renewed}
+	v := leaseOf(l)
 	if s.Opts.Lease > 0 {
 		v.Expires = l.Renewed.Add(s.Opts.Lease)
 		v.Expired = l.Expired(s.Taken, s.Opts.Lease)

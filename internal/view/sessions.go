@@ -42,26 +42,30 @@ func (s *Snapshot) SessionRows() []SessionRow {
 
 // Row is one session's row.
 func (s *Snapshot) Row(sess *state.Session) SessionRow {
+	delegations, task, bg := readDelegations(sess), readTask(sess), readBackground(s.Project)
 	r := SessionRow{
 		ID: sess.ID, Host: sess.Host, Phase: readPhase(sess).Current, Cwd: sess.Cwd,
 		Started: sess.Started, Updated: sess.Updated, Ended: sess.Ended,
 		Active:    sess.Ended == "" && s.Taken.Sub(sess.Updated) < s.Opts.Idle,
 		Counters:  sess.Counters,
-		Subagents: len(readDelegations(sess)),
-		Task:      readTask(sess).Number, TaskTitle: readTask(sess).Title,
+		Subagents: len(delegations),
+		Task:      task.Number, TaskTitle: task.Title,
 	}
-	for i := range readDelegations(sess) {
-		if readDelegations(sess)[i].Running() {
+	for i := range delegations {
+		if delegations[i].Running() {
 			r.Running++
 		}
 	}
-	for i := range readBackground(s.Project).Tasks {
-		t := &readBackground(s.Project).Tasks[i]
-		if t.Parent == sess.ID && background.Pending(t) {
+	for i := range bg.Tasks {
+		if t := &bg.Tasks[i]; t.Parent == sess.ID && background.Pending(t) {
 			r.Background++
 		}
 	}
-	r.OpenTodos = len(OpenSessionTodos(sess, s.Project))
+	for _, t := range SessionTodos(sess, s.Project) {
+		if t.Open {
+			r.OpenTodos++
+		}
+	}
 	return r
 }
 
@@ -93,17 +97,6 @@ func SessionTodos(sess *state.Session, p *state.Project) []SessionTodo {
 	return out
 }
 
-// OpenSessionTodos is [SessionTodos] still open.
-func OpenSessionTodos(sess *state.Session, p *state.Project) []SessionTodo {
-	var out []SessionTodo
-	for _, t := range SessionTodos(sess, p) {
-		if t.Open {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // Anchors lists the project's anchors (session "": every one; else those
 // the session made), with their staleness.
 func (s *Snapshot) Anchors(session string) []Anchor {
@@ -114,7 +107,7 @@ func (s *Snapshot) Anchors(session string) []Anchor {
 		}
 		age := s.Taken.Sub(a.Created)
 		out = append(out, Anchor{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Target: a.Target,
-			Created: a.Created.UTC(), Stale: s.Opts.StaleAfter > 0 && age > s.Opts.StaleAfter, AgeHours: round2(age.Hours())})
+			Created: a.Created.UTC(), Stale: s.Opts.StaleAfter > 0 && age > s.Opts.StaleAfter, AgeHours: Hours(age)})
 	}
 	return out
 }
@@ -131,4 +124,5 @@ func (s *Snapshot) Background(session string) []bgtasks.Task {
 	return out
 }
 
-func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
+// Hours is d in hours, rounded to two places, as the documents give ages.
+func Hours(d time.Duration) float64 { return float64(int64(d.Hours()*100+0.5)) / 100 }

@@ -72,11 +72,11 @@ func Take(ctx context.Context, root string, o Options) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the state of %s: %w", root, err)
 	}
-	return FromRaw(root, raw, o, held, time.Now()), nil
+	return fromRaw(root, raw, o, held, time.Now()), nil
 }
 
-// FromRaw decodes a read of the store; Take's second half, for tests.
-func FromRaw(root string, raw *state.Raw, o Options, held time.Duration, now time.Time) *Snapshot {
+// fromRaw decodes a read of the store taken at now: Take's second half.
+func fromRaw(root string, raw *state.Raw, o Options, held time.Duration, now time.Time) *Snapshot {
 	if o.Idle <= 0 {
 		o.Idle = DefaultIdle
 	}
