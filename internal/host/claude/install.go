@@ -30,12 +30,12 @@ func SettingsPath(scope install.Scope, projectDir, home string) string {
 // start. The list is built here rather than in a package variable, whose
 // init every hook process would run.
 //
-// The matcher is anchored because Claude Code treats a matcher with any
-// character outside [A-Za-z0-9_ ,|-] as an unanchored JavaScript regex:
-// without ^…$ "Edit" would also match "NotebookEditFoo", "Read" any
-// "…Read…" MCP tool, and so on.
+// The matcher is anchored (install.ToolMatcher) because Claude Code treats
+// a matcher with any character outside [A-Za-z0-9_ ,|-] as an unanchored
+// JavaScript regex: without ^…$ "Edit" would also match "NotebookEditFoo",
+// "Read" any "…Read…" MCP tool, and so on.
 func judgedMatcher() string {
-	return "^(" + strings.Join(JudgedTools(), "|") + ")$|^mcp__"
+	return install.ToolMatcher(JudgedTools(), "mcp__")
 }
 
 // DefaultEvents are the events atreides registers for, in the order

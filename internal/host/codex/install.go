@@ -59,7 +59,7 @@ var judgedTools = []string{"Bash", "apply_patch"}
 // character outside plain names as an unanchored (Rust) regex; "*" alone
 // means all.
 func judgedMatcher() string {
-	return "^(" + strings.Join(judgedTools, "|") + ")$|^mcp__"
+	return install.ToolMatcher(judgedTools, "mcp__")
 }
 
 // DefaultEvents are the events atreides registers for with Codex, in
