@@ -3,7 +3,6 @@ package install
 import (
 	"errors"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/guard"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/guard"
 )
 
 // This file holds the merge machinery for the three-level hooks shape that
