@@ -85,7 +85,7 @@ func Command(bin string, timeoutSeconds int) string {
 }
 
 // spec is Claude Code for the shared install machinery.
-var spec = &install.HookSpec{Host: "claude", Name: "Claude Code", ConfigDir: ".claude", Events: DefaultEvents}
+var spec = &install.HookSpec{Host: Host, Name: "Claude Code", ConfigDir: ".claude", Events: DefaultEvents}
 
 // Install registers `<bin> hook claude` in a Claude Code settings
 // file, keeping everything of the user's in place and in order. Running it

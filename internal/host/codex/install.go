@@ -101,7 +101,7 @@ type InstallOptions struct {
 }
 
 // spec is Codex for the shared install machinery.
-var spec = &install.HookSpec{Host: "codex", Name: "Codex", ConfigDir: ".codex", Events: DefaultEvents}
+var spec = &install.HookSpec{Host: Host, Name: "Codex", ConfigDir: ".codex", Events: DefaultEvents}
 
 // Command is the command string registered for bin with a timeout.
 func Command(bin string, timeoutSeconds int) string {

@@ -105,7 +105,7 @@ type InstallOptions struct {
 // when it reads events (HOOKS_CONFIG_FIELDS in its bundle), and an event
 // whose value is not a list is skipped with a warning, not fatal.
 var spec = &install.HookSpec{
-	Host: "gemini", Name: "Gemini CLI", ConfigDir: ".gemini", Events: DefaultEvents,
+	Host: Host, Name: "Gemini CLI", ConfigDir: ".gemini", Events: DefaultEvents,
 	NonEvents: []string{"enabled", "disabled", "notifications"}, LenientEvents: true, JSONC: true,
 	ParseNote: "Gemini CLI reports an error for a settings file it cannot parse; atreides left it untouched: fix the file and run again",
 }
