@@ -113,7 +113,7 @@ func wantGroups(opts InstallOptions) ([]install.WantGroup, error) {
 // Uninstall removes exactly the handlers of ours from a Claude Code
 // settings file, then the groups, event lists and "hooks" object that their
 // removal left empty; a file still exactly as install left it gets its
-// previous content back byte for byte (see backup.go). A missing file, or
+// previous content back byte for byte (see internal/install/backup.go). A missing file, or
 // one without our handlers, is not written.
 func Uninstall(path, backupDir string) (install.Report, error) {
 	return spec.Uninstall(path, backupDir)
