@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/hook"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/spf13/cobra"
@@ -144,7 +145,7 @@ func guardRequest(r checkRequest, arg, root string) (guard.Request, error) {
 	switch r.Tool {
 	case "shell", "read", "write", "edit", "search":
 		req := policy.NewRequest(r.Tool, arg, r.Cwd, root)
-		hook.GuardHosts().Apply(&req)
+		all.Guard().Apply(&req)
 		return req, nil
 	}
 	return guard.Request{}, fmt.Errorf("unknown tool %q (shell, read, write, edit, search)", r.Tool)

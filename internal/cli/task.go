@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/actor"
-	"github.com/atreides-dev/atreides/internal/hook"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/view"
@@ -53,7 +53,7 @@ func taskRepo(io *IO) (*tasks.Repo, error) {
 		return nil, err
 	}
 	r := tasks.Open(root, tasks.LoadOptions(root))
-	r.Hosts = hook.GuardHosts()
+	r.Hosts = all.Guard()
 	return r, nil
 }
 

@@ -114,7 +114,7 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 	sess, agent := ts.m.Caller(p.SessionID)
 	env := &agenttools.Env{Root: root, Store: openStore(root, log), Host: opencode.Host, Session: sess, Agent: agent,
 		Now: ts.now, Getenv: ts.proc.Getenv, Logf: log.Logf, SkillDirs: all.SkillDirs(),
-		Hosts: all.Facts(), Guard: GuardHosts()}
+		Hosts: all.Facts(), Guard: all.Guard()}
 	args := p.Args
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)

@@ -144,12 +144,6 @@ func (s *Settings) tasksOptions() tasks.Options {
 	return tasks.FromConfig(c)
 }
 
-// GuardHosts is what the guard must know of the agent hosts, from the
-// host registry.
-func GuardHosts() policy.Hosts {
-	return policy.Hosts{Files: all.HookFiles, Agents: all.AgentCLIs()}
-}
-
 // retention is how long a session is kept after its last event; a broken
 // file keeps every session (the policy handler reports it).
 func (s *Settings) retention() time.Duration {
@@ -193,7 +187,7 @@ func (s *Settings) loadRoster() agents.Roster {
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 func handlers(s *Settings) []engine.Handler {
-	hs := append([]engine.Handler{policy.Handler(s.policy, GuardHosts()), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
+	hs := append([]engine.Handler{policy.Handler(s.policy, all.Guard()), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s)...)...)
 	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))

@@ -171,18 +171,6 @@ func (h *Host) DefaultScope() install.Scope { return h.Scopes[0] }
 // HasScope reports whether the host has a settings file of the scope.
 func (h *Host) HasScope(s install.Scope) bool { return slices.Contains(h.Scopes, s) }
 
-// ScopeNames lists the host's scopes for messages: "project, local or user".
-func (h *Host) ScopeNames() string {
-	names := make([]string, len(h.Scopes))
-	for i, s := range h.Scopes {
-		names[i] = s.String()
-	}
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
 // Seen reports whether the host is on this machine: one of its programs on
 // PATH, or one of its configuration directories present.
 func (h *Host) Seen(env Env) bool {

@@ -2,19 +2,18 @@
 // file and removes them again, without ever clobbering what the user has.
 //
 // The hosts' installers are built on it, in their packages under
-// internal/host. The
-// merge machinery in hooks.go works on the three-level shape their files
-// share (event → matcher group → handler); a host (HookSpec) supplies only
-// its paths, the handler it writes per event, and how to recognise that
-// handler. Gemini's timeout is in milliseconds and its handlers carry the
-// name "atreides"; Codex runs hooks only once the user trusts them, which
-// atreides reports (Report.Notes) but never does for them. atreides's MCP
-// server goes into a JSON file's mcpServers (MCPFile: Claude Code's
-// .mcp.json, Gemini CLI's settings.json beside the hooks) and files
-// edited as text under the same rules (TextFile: Codex's config.toml);
-// a file wholly ours is an OwnFile (OpenCode's plugin). The hosts' tests share installtest
-// (files, goldens, fake binaries) and hooktest (the installers'
-// round-trip suite).
+// internal/host. The merge machinery in hooks.go works on the three-level
+// shape their files share (event → matcher group → handler); a host
+// (HookSpec) supplies only its paths, the handler it writes per event, and
+// how to recognise that handler. Gemini's timeout is in milliseconds and
+// its handlers carry the name "atreides"; Codex runs hooks only once the
+// user trusts them, which atreides reports (Report.Notes) but never does
+// for them. atreides's MCP server goes into a JSON file's mcpServers
+// (MCPFile: Claude Code's .mcp.json, Gemini CLI's settings.json beside the
+// hooks) and files edited as text under the same rules (TextFile: Codex's
+// config.toml); a file wholly ours is an OwnFile (OpenCode's plugin). The
+// hosts' tests share installtest (files, goldens, fake binaries) and
+// hooktest (the installers' round-trip suite).
 //
 // Editing rules:
 //

@@ -3,12 +3,15 @@ package install
 import (
 	"errors"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/guard"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/guard"
 )
 
 // This file holds the merge machinery for the three-level hooks shape that
@@ -620,4 +623,16 @@ func CommandHandler(command string, timeout int, extra ...Member) *Node {
 		Member{Key: "command", Value: NewString(command)},
 		Member{Key: "timeout", Value: NewInt(timeout)},
 	)...)
+}
+
+// ToolMatcher is the matcher of the judged tools' events: exactly the
+// named tools, and every MCP tool (whose names begin with mcpPrefix). The
+// hosts test a matcher as an unanchored regex, so it is anchored (without
+// ^…$ "Edit" would also match "NotebookEditFoo") and the names are quoted.
+func ToolMatcher(tools []string, mcpPrefix string) string {
+	quoted := make([]string, len(tools))
+	for i, n := range tools {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	return "^(" + strings.Join(quoted, "|") + ")$|^" + regexp.QuoteMeta(mcpPrefix)
 }

@@ -87,10 +87,6 @@ func NewBool(b bool) *Node {
 	return &Node{kind: KindBool, text: "false"}
 }
 
-// NewNumber returns a JSON number with the literal text n. n must be a valid
-// JSON number literal; the encoder writes it verbatim.
-func NewNumber(n json.Number) *Node { return &Node{kind: KindNumber, text: string(n)} }
-
 // NewInt returns a JSON number for i.
 func NewInt(i int) *Node { return &Node{kind: KindNumber, text: fmt.Sprint(i)} }
 

@@ -22,7 +22,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/host/claude"
-	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 )
 
@@ -43,12 +42,13 @@ func newServer(root, host string, getenv func(string) string, version string, to
 	st := fleet.Open(root)
 	log := project.NewLog(project.StateDir(root))
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
+	// What the registry says of the hosts is the same for every call:
+	// built once per server, not per tool call.
+	facts, guard, skillDirs := all.Facts(), all.Guard(), all.SkillDirs()
 	env := func() *agenttools.Env {
 		return &agenttools.Env{
 			Root: root, Store: st, Host: host, Now: time.Now, Getenv: getenv, Logf: log.Logf,
-			Hosts: all.Facts(), DefaultHost: defaultHost,
-			Guard:     policy.Hosts{Files: all.HookFiles, Agents: all.AgentCLIs()},
-			SkillDirs: all.SkillDirs(),
+			Hosts: facts, DefaultHost: defaultHost, Guard: guard, SkillDirs: skillDirs,
 		}
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "atreides", Version: version}, nil)

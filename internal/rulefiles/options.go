@@ -2,11 +2,10 @@ package rulefiles
 
 import (
 	"os"
-
-	"github.com/atreides-dev/atreides/internal/config"
 	"path/filepath"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/event"
 )
 
@@ -26,7 +25,8 @@ type Options struct {
 }
 
 // FromConfig maps context.rules; the file name is the session's rules
-// file, the one the root's rules come from. The caller adds Instructions.
+// file, the one the root's rules come from. What the host reads itself
+// comes with each event ([event.HostFacts.Rules], Instructions).
 func FromConfig(c *config.Config) Options {
 	r := &c.Context.Rules
 	return Options{Enabled: r.Enabled, File: c.Session.Rules.File, Readme: r.Readme, Budget: r.Budget, Dirs: r.Dirs}

@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/codex"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
+	"github.com/atreides-dev/atreides/internal/policy"
 )
 
 // FromEnv recognises the host that started this process by its markers:
@@ -55,6 +56,13 @@ func HookFiles(root, home string, getenv func(string) string) []string {
 		}
 	}
 	return out
+}
+
+// Guard is what the guard must know of the agent hosts (policy.Hosts),
+// for every wiring site that judges commands: the hook runtime, the
+// command line and the MCP server.
+func Guard() policy.Hosts {
+	return policy.Hosts{Files: HookFiles, Agents: AgentCLIs()}
 }
 
 // otherAgents are the agent CLIs of hosts atreides has no adapter for.

@@ -10,7 +10,7 @@ import (
 // per scope, and the project's .mcp.json for atreides's MCP tools alongside
 // a project or local install.
 var Entry = host.Host{
-	Name: "claude", Display: "Claude Code", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
+	Name: Host, Display: "Claude Code", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
 	Scopes:    []install.Scope{install.ScopeProject, install.ScopeLocal, install.ScopeUser},
 	Path:      claudePath,
 	Install:   installClaude,
@@ -65,20 +65,20 @@ func installClaude(env host.Env, o host.Options) (install.Report, error) {
 	if err := withClaudeMCP(env, &rep, o.Scope, o.Binary, true); err != nil {
 		return rep, err
 	}
-	if err := host.WithAgents(env, &rep, "claude", claudeAgents, o.Scope, &o); err != nil {
+	if err := host.WithAgents(env, &rep, Host, claudeAgents, o.Scope, &o); err != nil {
 		return rep, err
 	}
-	return rep, host.WithCommands(env, &rep, "claude", Facts.ToolPrefix, claudeCommands, o.Scope, true)
+	return rep, host.WithCommands(env, &rep, Host, Facts.ToolPrefix, claudeCommands, o.Scope, true)
 }
 
 func uninstallClaude(env host.Env, scope install.Scope) (install.Report, error) {
 	// The agent files first: the settings' uninstall removes the
 	// directories install created (.claude) only once they are empty.
 	var agentsRep install.Report
-	if err := host.WithAgents(env, &agentsRep, "claude", claudeAgents, scope, nil); err != nil {
+	if err := host.WithAgents(env, &agentsRep, Host, claudeAgents, scope, nil); err != nil {
 		return agentsRep, err
 	}
-	if err := host.WithCommands(env, &agentsRep, "claude", Facts.ToolPrefix, claudeCommands, scope, false); err != nil {
+	if err := host.WithCommands(env, &agentsRep, Host, Facts.ToolPrefix, claudeCommands, scope, false); err != nil {
 		return agentsRep, err
 	}
 	rep, err := Uninstall(claudePath(env, scope), env.BackupDir(scope))
@@ -122,7 +122,7 @@ func withClaudeMCP(env host.Env, rep *install.Report, scope install.Scope, bin s
 func claudeDoctor(env host.Env, _ []install.Status) []host.Check {
 	path := MCPPath(env.ProjectDir)
 	reg, problem, err := InspectMCP(path)
-	return []host.Check{host.MCPCheck("claude", path, reg, problem, err, env.Governance)}
+	return []host.Check{host.MCPCheck(Host, path, reg, problem, err, env.Governance)}
 }
 
 // claudeAgents is how claude takes the roster (see the host entry).

@@ -30,12 +30,12 @@ func SettingsPath(scope install.Scope, projectDir, home string) string {
 // start. The list is built here rather than in a package variable, whose
 // init every hook process would run.
 //
-// The matcher is anchored because Claude Code treats a matcher with any
-// character outside [A-Za-z0-9_ ,|-] as an unanchored JavaScript regex:
-// without ^…$ "Edit" would also match "NotebookEditFoo", "Read" any
-// "…Read…" MCP tool, and so on.
+// The matcher is anchored (install.ToolMatcher) because Claude Code treats
+// a matcher with any character outside [A-Za-z0-9_ ,|-] as an unanchored
+// JavaScript regex: without ^…$ "Edit" would also match "NotebookEditFoo",
+// "Read" any "…Read…" MCP tool, and so on.
 func judgedMatcher() string {
-	return "^(" + strings.Join(JudgedTools(), "|") + ")$|^mcp__"
+	return install.ToolMatcher(JudgedTools(), "mcp__")
 }
 
 // DefaultEvents are the events atreides registers for, in the order
@@ -85,7 +85,7 @@ func Command(bin string, timeoutSeconds int) string {
 }
 
 // spec is Claude Code for the shared install machinery.
-var spec = &install.HookSpec{Host: "claude", Name: "Claude Code", ConfigDir: ".claude", Events: DefaultEvents}
+var spec = &install.HookSpec{Host: Host, Name: "Claude Code", ConfigDir: ".claude", Events: DefaultEvents}
 
 // Install registers `<bin> hook claude` in a Claude Code settings
 // file, keeping everything of the user's in place and in order. Running it
@@ -113,7 +113,7 @@ func wantGroups(opts InstallOptions) ([]install.WantGroup, error) {
 // Uninstall removes exactly the handlers of ours from a Claude Code
 // settings file, then the groups, event lists and "hooks" object that their
 // removal left empty; a file still exactly as install left it gets its
-// previous content back byte for byte (see backup.go). A missing file, or
+// previous content back byte for byte (see internal/install/backup.go). A missing file, or
 // one without our handlers, is not written.
 func Uninstall(path, backupDir string) (install.Report, error) {
 	return spec.Uninstall(path, backupDir)

@@ -15,7 +15,7 @@ import (
 // is trusted in ~/.codex/config.toml, which atreides leaves to the user, so
 // a project install would silently do nothing until then) or the project.
 var Entry = host.Host{
-	Name: "codex", Display: "Codex", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
+	Name: Host, Display: "Codex", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
 	Scopes:     []install.Scope{install.ScopeUser, install.ScopeProject},
 	Path:       codexPath,
 	Install:    installCodex,
@@ -99,7 +99,7 @@ func codexMCPDoctor(env host.Env, in map[install.Scope]bool) []host.Check {
 		if in[sc] || sc == install.ScopeUser && !in[install.ScopeProject] {
 			path := codexConfigPath(env, sc)
 			reg, problem, err := InspectMCP(path)
-			out = append(out, host.MCPCheck("codex", path, reg, problem, err, env.Governance))
+			out = append(out, host.MCPCheck(Host, path, reg, problem, err, env.Governance))
 		}
 	}
 	return out
@@ -124,7 +124,7 @@ func installCodex(env host.Env, o host.Options) (install.Report, error) {
 		return rep, err
 	}
 	host.FoldInstall(&rep, m)
-	return rep, host.WithAgents(env, &rep, "codex", codexAgents, o.Scope, &o)
+	return rep, host.WithAgents(env, &rep, Host, codexAgents, o.Scope, &o)
 }
 
 // uninstallCodex undoes installCodex in reverse order: each step removes
@@ -133,10 +133,10 @@ func uninstallCodex(env host.Env, scope install.Scope) (install.Report, error) {
 	// A hooks.json that cannot be read stops the uninstall before
 	// anything changed, not halfway.
 	if _, err := Inspect(codexPath(env, scope)); err != nil {
-		return install.Report{Host: "codex", Path: codexPath(env, scope)}, err
+		return install.Report{Host: Host, Path: codexPath(env, scope)}, err
 	}
 	var agentsRep install.Report
-	if err := host.WithAgents(env, &agentsRep, "codex", codexAgents, scope, nil); err != nil {
+	if err := host.WithAgents(env, &agentsRep, Host, codexAgents, scope, nil); err != nil {
 		return agentsRep, err
 	}
 	m, err := UninstallMCP(codexConfigPath(env, scope), env.BackupDir(scope))

@@ -59,7 +59,7 @@ var judgedTools = []string{"Bash", "apply_patch"}
 // character outside plain names as an unanchored (Rust) regex; "*" alone
 // means all.
 func judgedMatcher() string {
-	return "^(" + strings.Join(judgedTools, "|") + ")$|^mcp__"
+	return install.ToolMatcher(judgedTools, "mcp__")
 }
 
 // DefaultEvents are the events atreides registers for with Codex, in
@@ -101,7 +101,7 @@ type InstallOptions struct {
 }
 
 // spec is Codex for the shared install machinery.
-var spec = &install.HookSpec{Host: "codex", Name: "Codex", ConfigDir: ".codex", Events: DefaultEvents}
+var spec = &install.HookSpec{Host: Host, Name: "Codex", ConfigDir: ".codex", Events: DefaultEvents}
 
 // Command is the command string registered for bin with a timeout.
 func Command(bin string, timeoutSeconds int) string {

@@ -11,7 +11,7 @@ import (
 // Entry is Gemini CLI in the registry (internal/host/all): settings.json in
 // the project or the user's ~/.
 var Entry = host.Host{
-	Name: "gemini", Display: "Gemini CLI", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
+	Name: Host, Display: "Gemini CLI", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
 	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
 	Path: func(env host.Env, scope install.Scope) string {
 		return SettingsPath(scope, env.ProjectDir, env.Home)
@@ -69,7 +69,7 @@ func geminiDoctor(env host.Env, found []install.Status) []host.Check {
 	}
 	for _, path := range paths {
 		reg, problem, err := InspectMCP(path)
-		out = append(out, host.MCPCheck("gemini", path, reg, problem, err, env.Governance))
+		out = append(out, host.MCPCheck(Host, path, reg, problem, err, env.Governance))
 	}
 	return out
 }
@@ -111,10 +111,10 @@ func installGemini(env host.Env, o host.Options) (install.Report, error) {
 		return rep, err
 	}
 	host.FoldInstall(&rep, m)
-	if err := host.WithAgents(env, &rep, "gemini", geminiAgents, o.Scope, &o); err != nil {
+	if err := host.WithAgents(env, &rep, Host, geminiAgents, o.Scope, &o); err != nil {
 		return rep, err
 	}
-	if err := host.WithCommands(env, &rep, "gemini", Facts.ToolPrefix, geminiCommands, o.Scope, true); err != nil {
+	if err := host.WithCommands(env, &rep, Host, Facts.ToolPrefix, geminiCommands, o.Scope, true); err != nil {
 		return rep, err
 	}
 	if o.Scope == install.ScopeProject && len(o.Roster.Subagents()) > 0 {
@@ -129,10 +129,10 @@ func installGemini(env host.Env, o host.Options) (install.Report, error) {
 // not take it already).
 func uninstallGemini(env host.Env, scope install.Scope) (install.Report, error) {
 	var agentsRep install.Report
-	if err := host.WithAgents(env, &agentsRep, "gemini", geminiAgents, scope, nil); err != nil {
+	if err := host.WithAgents(env, &agentsRep, Host, geminiAgents, scope, nil); err != nil {
 		return agentsRep, err
 	}
-	if err := host.WithCommands(env, &agentsRep, "gemini", Facts.ToolPrefix, geminiCommands, scope, false); err != nil {
+	if err := host.WithCommands(env, &agentsRep, Host, Facts.ToolPrefix, geminiCommands, scope, false); err != nil {
 		return agentsRep, err
 	}
 	path := SettingsPath(scope, env.ProjectDir, env.Home)

@@ -3,7 +3,6 @@ package gemini
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -48,12 +47,7 @@ func SettingsPath(scope install.Scope, projectDir, home string) string {
 // match "mcp_x_read_file_fast". Gemini 0.61.0 names MCP tools
 // "mcp_<server>_<tool>" (one underscore, unlike Claude's mcp__).
 func judgedMatcher() string {
-	tools := JudgedTools()
-	quoted := make([]string, len(tools))
-	for i, n := range tools {
-		quoted[i] = regexp.QuoteMeta(n)
-	}
-	return "^(" + strings.Join(quoted, "|") + ")$|^mcp_"
+	return install.ToolMatcher(JudgedTools(), "mcp_")
 }
 
 // DefaultEvents are the events atreides registers for with Gemini CLI,
@@ -111,7 +105,7 @@ type InstallOptions struct {
 // when it reads events (HOOKS_CONFIG_FIELDS in its bundle), and an event
 // whose value is not a list is skipped with a warning, not fatal.
 var spec = &install.HookSpec{
-	Host: "gemini", Name: "Gemini CLI", ConfigDir: ".gemini", Events: DefaultEvents,
+	Host: Host, Name: "Gemini CLI", ConfigDir: ".gemini", Events: DefaultEvents,
 	NonEvents: []string{"enabled", "disabled", "notifications"}, LenientEvents: true, JSONC: true,
 	ParseNote: "Gemini CLI reports an error for a settings file it cannot parse; atreides left it untouched: fix the file and run again",
 }

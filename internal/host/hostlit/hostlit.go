@@ -1,8 +1,8 @@
 // Package hostlit finds host names written as string literals outside
 // internal/host: a switch on a host's name belongs in the host's facts
 // (event.HostFacts) or its registry entry (internal/host/all). It is test
-// support, for internal/host/all's tests and the layering test, and is
-// linked into no binary.
+// support, for internal/host/all's TestHostLiterals, and is linked into no
+// binary.
 package hostlit
 
 import (

@@ -12,7 +12,7 @@ import (
 // the project's .opencode/plugin/ or the user's, which starts `atreides
 // serve --stdio`.
 var Entry = host.Host{
-	Name: "opencode", Display: "OpenCode", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Serve,
+	Name: Host, Display: "OpenCode", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Serve,
 	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
 	Path: func(env host.Env, scope install.Scope) string {
 		return PluginPath(openCodeDir(env, scope))
@@ -107,7 +107,7 @@ func installOpenCode(env host.Env, o host.Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	return rep, host.WithCommands(env, &rep, "opencode", Facts.ToolPrefix, openCodeCommands, o.Scope, true)
+	return rep, host.WithCommands(env, &rep, Host, Facts.ToolPrefix, openCodeCommands, o.Scope, true)
 }
 
 // uninstallOpenCode removes the command files first: the plugin's
@@ -115,7 +115,7 @@ func installOpenCode(env host.Env, o host.Options) (install.Report, error) {
 // they are empty.
 func uninstallOpenCode(env host.Env, scope install.Scope) (install.Report, error) {
 	var cmdRep install.Report
-	if err := host.WithCommands(env, &cmdRep, "opencode", Facts.ToolPrefix, openCodeCommands, scope, false); err != nil {
+	if err := host.WithCommands(env, &cmdRep, Host, Facts.ToolPrefix, openCodeCommands, scope, false); err != nil {
 		return cmdRep, err
 	}
 	dir := openCodeDir(env, scope)
