@@ -42,13 +42,10 @@ func newServer(root, host string, getenv func(string) string, version string, to
 	st := fleet.Open(root)
 	log := project.NewLog(project.StateDir(root))
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
-	// What the registry says of the hosts is the same for every call:
-	// built once per server, not per tool call.
-	facts, guard, skillDirs := all.Facts(), all.Guard(), all.SkillDirs()
 	env := func() *agenttools.Env {
 		return &agenttools.Env{
 			Root: root, Store: st, Host: host, Now: time.Now, Getenv: getenv, Logf: log.Logf,
-			Hosts: facts, DefaultHost: defaultHost, Guard: guard, SkillDirs: skillDirs,
+			Hosts: all.Facts(), DefaultHost: defaultHost, Guard: all.Guard(), SkillDirs: all.SkillDirs(),
 		}
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "atreides", Version: version}, nil)

@@ -3,6 +3,7 @@ package all
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
@@ -30,16 +31,40 @@ func FromEnv(getenv func(string) string) string {
 	return found
 }
 
+// The registry's derived lists are built once per process, on first use
+// (the table never changes); callers share them and must not change them.
+var (
+	agentCLIs = sync.OnceValue(func() guard.AgentCLIs {
+		out := make(guard.AgentCLIs, 0, len(table)+len(otherAgents))
+		for _, h := range table {
+			out = append(out, h.CLI)
+		}
+		return append(out, otherAgents...)
+	})
+	facts = sync.OnceValue(func() map[string]*event.HostFacts {
+		out := make(map[string]*event.HostFacts, len(table))
+		for _, h := range table {
+			out[h.Name] = h.Facts
+		}
+		return out
+	})
+	skillDirs = sync.OnceValue(func() []string {
+		var out []string
+		for _, h := range table {
+			for _, d := range h.Facts.SkillDirs {
+				if !slices.Contains(out, d) {
+					out = append(out, d)
+				}
+			}
+		}
+		return out
+	})
+)
+
 // AgentCLIs are the programs of every agent host the guard knows: the
 // supported hosts' and, after them, those of hosts atreides has no
 // adapter for, whose unguarded starts are refused all the same.
-func AgentCLIs() guard.AgentCLIs {
-	out := make(guard.AgentCLIs, 0, len(table)+len(otherAgents))
-	for _, h := range table {
-		out = append(out, h.CLI)
-	}
-	return append(out, otherAgents...)
-}
+func AgentCLIs() guard.AgentCLIs { return agentCLIs() }
 
 // HookFiles lists every host's hook files (Host.HookFiles) for the
 // project at root and the user's home, once each; getenv reads the
@@ -100,25 +125,9 @@ func Names() string {
 
 // Facts are every host's facts, by name, for the tools that serve a host
 // other than an event's (agenttools.Env.Hosts).
-func Facts() map[string]*event.HostFacts {
-	out := make(map[string]*event.HostFacts, len(table))
-	for _, h := range table {
-		out[h.Name] = h.Facts
-	}
-	return out
-}
+func Facts() map[string]*event.HostFacts { return facts() }
 
 // SkillDirs are every host's own skill folders, for loading a skill by
 // name whichever host runs (.atreides/skills comes first; see
 // agents.LoadSkills).
-func SkillDirs() []string {
-	var out []string
-	for _, h := range table {
-		for _, d := range h.Facts.SkillDirs {
-			if !slices.Contains(out, d) {
-				out = append(out, d)
-			}
-		}
-	}
-	return out
-}
+func SkillDirs() []string { return skillDirs() }
