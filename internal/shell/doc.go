@@ -9,6 +9,6 @@
 //
 // Package guard walks a command with these and judges it; governance's
 // scope gate, the task gate and the session's phase inference read the
-// Effects of that walk (policy.ShellEffects) instead of parsing shell
+// Effects of that walk (shellcall.Effects, once per event) instead of parsing shell
 // themselves. The package is pure and imports no rules.
 package shell
