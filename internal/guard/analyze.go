@@ -231,9 +231,9 @@ func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
 		return feed{t: tUnknown}
 	}
 	f, err := a.parseText(src)
-	var tc *tooComplex
+	var tc *shell.TooComplex
 	if errors.As(err, &tc) {
-		a.fire(ruleParseTooComplex, nil, tc.why)
+		a.fire(ruleParseTooComplex, nil, tc.Why)
 		a.writes().unknownWrite("the command is too large to follow", false, "")
 		return feed{t: tUnknown}
 	}
@@ -251,27 +251,7 @@ func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
 // the work budget.
 func (a *analyzer) parseText(src string) (*syntax.File, error) {
 	a.spendText(len(src))
-	return parse(src)
-}
-
-// parse parses src as a bash script; a script over the limits of
-// limits.go is not parsed and the error is a *tooComplex.
-func parse(src string) (*syntax.File, error) {
-	text, quotes, err := shapeError(src)
-	if err != nil {
-		return nil, err
-	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	f, err := p.Parse(strings.NewReader(text), "")
-	if err != nil {
-		return nil, fmt.Errorf("parse command: %w", err)
-	}
-	if quotes != nil {
-		if err := unblank(f, src, quotes); err != nil {
-			return nil, err
-		}
-	}
-	return f, nil
+	return shell.Parse(src)
 }
 
 // parseFailure handles text that is not valid shell. Bash would refuse to
@@ -350,7 +330,7 @@ func dropBadExpansions(src string, err error) (string, bool) {
 			return src, changed
 		}
 		src, changed = src[:start]+src[end+1:], true
-		if _, err = parse(src); err == nil {
+		if _, err = shell.Parse(src); err == nil {
 			return src, true
 		}
 	}
@@ -1044,7 +1024,7 @@ func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int
 func (a expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *scope, quoted, first bool) {
 	v := x.Value
 	if quoted {
-		fb.add(unescapeDouble(v))
+		fb.add(shell.UnescapeDouble(v))
 		return
 	}
 	if first && strings.HasPrefix(v, "~") {
@@ -1059,10 +1039,10 @@ func (a expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *scope, quoted, fi
 			v = rest
 		}
 	}
-	if hasGlob(v) {
+	if shell.HasGlob(v) {
 		fb.cur.glob = true
 	}
-	fb.add(unescapeBare(v))
+	fb.add(shell.UnescapeBare(v))
 }
 
 // paramPart expands a parameter: "$@" into one word per positional
@@ -1151,21 +1131,6 @@ func tildeDir(v string, sc *scope) (dir, rest string, form, known bool) {
 		return "", rest, true, false
 	}
 	return "", "", false, false
-}
-
-func hasGlob(v string) bool {
-	esc := false
-	for i := 0; i < len(v); i++ {
-		switch {
-		case esc:
-			esc = false
-		case v[i] == '\\':
-			esc = true
-		case v[i] == '*' || v[i] == '?' || v[i] == '[':
-			return true
-		}
-	}
-	return false
 }
 
 // subst evaluates a command substitution in a subshell and returns its
@@ -1321,45 +1286,6 @@ func (req *Request) tmpdir() string {
 		}
 	}
 	return "/tmp"
-}
-
-// unescapeBare removes backslash quoting outside quotes.
-func unescapeBare(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// unescapeDouble removes the backslashes that are special inside "...".
-func unescapeDouble(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '"', '\\':
-				i++
-			case '\n':
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // normName reduces a command word to the name rules match on:

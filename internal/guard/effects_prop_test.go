@@ -142,7 +142,7 @@ func writesExpected(cmds []string, src string) string {
 			}
 		}
 	}
-	file, err := parse(src)
+	file, err := shell.Parse(src)
 	if err != nil {
 		return ""
 	}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/shell"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -32,7 +34,7 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 	if depth > 0 && !spendDerived(a, len(args)) {
 		return feed{t: tUnknown}
 	}
-	if (head.glob || head.viaVar && hasGlob(head.s)) && !head.dyn {
+	if (head.glob || head.viaVar && shell.HasGlob(head.s)) && !head.dyn {
 		if out, ok := a.globProgram(args, env, sc, depth, in); ok {
 			return out
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/secrets"
+	"github.com/atreides-dev/atreides/internal/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -565,7 +566,7 @@ func (a exfilJudge) secretGlob(w word, sc *scope) (string, bool) {
 // HTTPie file fields (`field@file`, `field=@file`, `field:=@file`).
 func (a exfilJudge) uploads(c *Cmd, in feed) {
 	check := func(s string, glob bool) bool {
-		m, ok := a.secretFile(word{s: s, glob: glob && hasGlob(s)}, c.sc)
+		m, ok := a.secretFile(word{s: s, glob: glob && shell.HasGlob(s)}, c.sc)
 		if ok {
 			a.fire(ruleExfilUploadSensitive, c, c.Name+" sends "+m)
 		}
@@ -850,7 +851,7 @@ func (a exfilJudge) gitSecretObjects(gc *Cmd) {
 			continue
 		}
 		// Pathspecs are git's own globs, quoted or not.
-		if m, ok := a.secretFile(word{s: s, glob: hasGlob(s)}, gc.sc); ok {
+		if m, ok := a.secretFile(word{s: s, glob: shell.HasGlob(s)}, gc.sc); ok {
 			a.fire(ruleSecretRead, gc, "git "+pos[0].s+" "+m)
 			return
 		}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/shell"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -64,33 +66,6 @@ func TestLimitsAllowNeighbours(t *testing.T) {
 	})
 }
 
-func TestShapeCountsNesting(t *testing.T) {
-	for _, tc := range []struct {
-		src   string
-		depth int
-	}{
-		{"ls", 0},
-		{"(ls)", 1},
-		{"echo $(echo $(ls))", 2},
-		{`echo "$(echo "$(ls)")"`, 4},
-		{"if true; then while x; do :; done; fi", 2},
-		{"case x in (a) echo;; b) (ls);; esac", 2},
-		{"echo 'if if if ((('", 0},
-		{"echo if while (", 1},
-		{"cat <<EOF\n((((\nEOF\nls", 0},
-		{"cat <<'A' <<B\n(((\nA\n{{{\nB\n(", 1},
-		{"echo ${a:-${b:-$(ls)}}", 3},
-		{"echo `ls`; echo \"`ls`\"", 2},
-		{"a=1 # (((( \nls", 0},
-		{"echo a#((", 2},
-	} {
-		s := scanner{src: tc.src, cmdStart: true}
-		if s.scan(); s.depth != tc.depth {
-			t.Errorf("scan of %q: depth %d, want %d", tc.src, s.depth, tc.depth)
-		}
-	}
-}
-
 // A request past its deadline stops at the next look at the clock and is
 // judged parse.too-complex; without a deadline the same command is
 // judged on its merits.
@@ -116,7 +91,7 @@ func TestBraceWords(t *testing.T) {
 		{"{a..z}", 26}, {"{a,{b,c}}", 3}, {"{1..99999999999999}", maxBraceWords + 1},
 		{strings.Repeat("{a,b}", 13), maxBraceWords + 1},
 	} {
-		f, err := parse("echo " + tc.word)
+		f, err := shell.Parse("echo " + tc.word)
 		if err != nil {
 			t.Fatal(err)
 		}

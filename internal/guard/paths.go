@@ -4,6 +4,8 @@ import (
 	"errors"
 	"path"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 type pathClass int
@@ -254,7 +256,7 @@ func (a pathJudge) classifyOnce(w word, sc *scope) target {
 	w = underFindDir(w, sc)
 	s := w.s
 	t := target{glob: w.glob, stream: w.stream, envDep: w.envDep}
-	t.dotGlob = w.glob && !w.dyn && strings.HasPrefix(path.Base(s), ".") && hasGlob(path.Base(s))
+	t.dotGlob = w.glob && !w.dyn && strings.HasPrefix(path.Base(s), ".") && shell.HasGlob(path.Base(s))
 	t.allChildren = w.glob && !w.dyn && path.Base(s) == "*"
 	if w.dyn {
 		t.fromFind = w.stream && strings.HasSuffix(s[:strings.IndexByte(s, 0)], "/")
@@ -268,7 +270,7 @@ func (a pathJudge) classifyOnce(w word, sc *scope) target {
 	if s == "" {
 		return t
 	}
-	if t.glob || hasGlob(s) {
+	if t.glob || shell.HasGlob(s) {
 		t.glob = true
 		s = globBase(s)
 	}
@@ -333,7 +335,7 @@ func knownPrefix(w word, sc *scope) (string, bool) {
 func globBase(s string) string {
 	parts := strings.Split(s, "/")
 	for i, p := range parts {
-		if hasGlob(p) {
+		if shell.HasGlob(p) {
 			b := strings.Join(parts[:i], "/")
 			if b == "" && strings.HasPrefix(s, "/") {
 				return "/"

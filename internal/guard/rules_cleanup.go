@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/secrets"
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Routine operations that look like secret reads or bulk deletes but are
@@ -142,7 +143,7 @@ func cleanupPattern(pat string, isPath bool) bool {
 		base := pat[strings.LastIndexByte(pat, '/')+1:]
 		return extPattern(base)
 	}
-	return cleanupNames.get()[pat] || extPattern(pat) || strings.HasSuffix(pat, "~") && len(pat) > 1 && !hasGlob(pat[:len(pat)-1]) || pat == "*~"
+	return cleanupNames.get()[pat] || extPattern(pat) || strings.HasSuffix(pat, "~") && len(pat) > 1 && !shell.HasGlob(pat[:len(pat)-1]) || pat == "*~"
 }
 
 // extPattern: *.ext (also *.ext~) for a junk extension.

@@ -164,7 +164,7 @@ func sourceLanding(w word, rsync bool) landing {
 	if oneOf(b, "..|/") {
 		return landing{contents: true}
 	}
-	return landing{name: b, glob: w.glob && hasGlob(b)}
+	return landing{name: b, glob: w.glob && shell.HasGlob(b)}
 }
 
 // ownLanding judges sources put into the destination directory dst by c:

@@ -1,6 +1,9 @@
 // Package shell is the shell model apart from the rules: what a command
-// line means once the shell has read it (mvdan.cc/sh parses it), with no
-// judgement of whether it is safe. It holds the expansion steps the
+// line means once the shell has read it, with no judgement of whether it
+// is safe. Parse reads a script with mvdan.cc/sh behind limits on its
+// size and nesting that keep a hostile text from crashing or stalling
+// the parser (a *TooComplex instead); Argv is the static argv of a
+// command line's first simple command. It holds the expansion steps the
 // analysis performs statically (brace expansion, ANSI-C and printf
 // escapes) and the Effects a command has: the files it reads and writes,
 // whether it changes or verifies anything, the programs it runs. It also
@@ -9,6 +12,6 @@
 //
 // Package guard walks a command with these and judges it; governance's
 // scope gate, the task gate and the session's phase inference read the
-// Effects of that walk (shellcall.Effects, once per event) instead of parsing shell
-// themselves. The package is pure and imports no rules.
+// Effects of that walk (shellcall.Effects, once per event) instead of
+// parsing shell themselves. The package is pure and imports no rules.
 package shell
