@@ -26,64 +26,9 @@ const (
 	maxLoopItems = 8
 )
 
-// taint records where data came from, for pipe-to-shell and exfiltration.
-type taint uint8
-
-const (
-	tRemote  taint = 1 << iota // downloaded (curl, wget)
-	tDecoded                   // decoded or transformed (base64 -d, tr, rev)
-	tSecret                    // read from a secret file
-	tEnv                       // the process environment (env, printenv)
-	tUnknown                   // produced by something the guard cannot see
-	tCred                      // a credential value: secret variable, token CLI (exfil.go)
-)
-
-// feed is what flows into a command's stdin (or out of a substitution).
-type feed struct {
-	known bool // text is exact
-	text  string
-	t     taint
-	from  string // producing command, for reasons
-	cwd   bool   // the output is the working directory (pwd)
-}
-
-// word is one resolved argument.
-type word struct {
-	s      string // resolved text; "\x00" marks an unknown part
-	dyn    bool   // some part is unknown statically
-	glob   bool   // contains an unquoted glob character
-	t      taint
-	proc   *feed // the output of a process substitution used as a file
-	stream bool  // filled from stdin at run time (xargs/parallel/find {})
-	// appended: a stdin value xargs/parallel add as the last argument.
-	appended bool
-	// guess is the text with command-substitution output filled in where
-	// the guard could compute it (echo, printf, base64 -d). The word stays
-	// dynamic for rules; code carriers analyse the guess.
-	guess    string
-	hasGuess bool
-	// viaVar: the text came from a variable (known or not); envDep: it
-	// came from the environment the guard assumes ($TMPDIR).
-	viaVar bool
-	envDep bool
-	// viaPos: the text came from a positional parameter ($1, "$@").
-	viaPos bool
-}
-
-func (w word) display() string {
-	if !w.dyn {
-		return w.s
-	}
-	return strings.ReplaceAll(w.s, "\x00", "…")
-}
-
-func lit(s string) word { return word{s: s} }
-
-func dynWord() word { return word{s: "\x00", dyn: true} }
-
 // scope is the shell state the analysis tracks through a script.
 type scope struct {
-	vars    map[string]word
+	vars    map[string]shell.Word
 	funcs   map[string]*syntax.Stmt
 	calling map[string]bool
 	cwd     string
@@ -94,7 +39,7 @@ type scope struct {
 	ifsOK     bool
 	ifs       string // field separators when known
 	downloads map[string]bool
-	pos       []word // $1... for sh -c '...' _ args and function calls
+	pos       []shell.Word // $1... for sh -c '...' _ args and function calls
 	hasPos    bool
 	// findDir is set for the command of find -execdir/-okdir: it runs in
 	// the directory of each match, somewhere under this start point, so
@@ -107,7 +52,7 @@ type scope struct {
 
 func newScope(cwd string) *scope {
 	return &scope{
-		vars:      map[string]word{},
+		vars:      map[string]shell.Word{},
 		funcs:     map[string]*syntax.Stmt{},
 		calling:   map[string]bool{},
 		downloads: map[string]bool{},
@@ -120,7 +65,7 @@ func newScope(cwd string) *scope {
 
 func (s *scope) clone() *scope {
 	c := *s
-	c.vars = make(map[string]word, len(s.vars))
+	c.vars = make(map[string]shell.Word, len(s.vars))
 	for k, v := range s.vars {
 		c.vars[k] = v
 	}
@@ -224,22 +169,22 @@ func (a *analyzer) strict(c *Cmd, detail string) {
 func (a *analyzer) step() bool { return a.spend(1) }
 
 // runScript parses src as a shell script and evaluates it.
-func (a *analyzer) runScript(src string, sc *scope, depth int, in feed) feed {
+func (a *analyzer) runScript(src string, sc *scope, depth int, in shell.Feed) shell.Feed {
 	if depth > maxDepth {
 		a.fire(ruleParseTooComplex, nil, fmt.Sprintf("shells, evals and substitutions nest deeper than %d", maxDepth))
 		a.writes().unknownWrite("the command nests too deeply to follow", false, "")
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	f, err := a.parseText(src)
 	var tc *shell.TooComplex
 	if errors.As(err, &tc) {
 		a.fire(ruleParseTooComplex, nil, tc.Why)
 		a.writes().unknownWrite("the command is too large to follow", false, "")
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if err != nil {
 		a.parseFailure(src, sc, depth, err)
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	saved := a.src
 	a.src = src
@@ -264,7 +209,7 @@ func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
 		// substitution") and the rest of the script runs. Judging the
 		// script with the expansion empty covers everything that can run.
 		if f, e := a.parseText(fixed); e == nil {
-			a.stmts(f.Stmts, sc, depth, feed{})
+			a.stmts(f.Stmts, sc, depth, shell.Feed{})
 			a.strict(nil, "bad parameter expansion")
 			return
 		}
@@ -274,7 +219,7 @@ func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
 	for _, fix := range []string{"'", "\"", "`", ")", "\"'", "'\"", " }", "\nfi", "\ndone", "\nEOF"} {
 		if f, e := a.parseText(src + fix); e == nil {
 			repaired = true
-			a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
+			a.stmts(f.Stmts, sc.clone(), depth+1, shell.Feed{})
 			break
 		}
 	}
@@ -337,8 +282,8 @@ func dropBadExpansions(src string, err error) (string, bool) {
 	return src, false
 }
 
-func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope, depth int, in feed) feed {
-	out := feed{}
+func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope, depth int, in shell.Feed) shell.Feed {
+	out := shell.Feed{}
 	for _, st := range list {
 		if a.stop {
 			break
@@ -348,9 +293,9 @@ func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope, depth int, in feed) fee
 	return out
 }
 
-func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
+func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in shell.Feed) shell.Feed {
 	if st == nil || !a.step() {
-		return feed{}
+		return shell.Feed{}
 	}
 	a.consumer = ""
 	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
@@ -362,7 +307,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
 	if a.self().outMark() > mark {
 		a.self().madeText(mark, out)
 	}
-	if out.t&tCred != 0 && a.inSubst == 0 && a.piped == 0 {
+	if out.Taint&shell.TaintCred != 0 && a.inSubst == 0 && a.piped == 0 {
 		a.exfil().printedCred(st)
 	}
 	if subs := outputProcSubsts(st); len(subs) > 0 {
@@ -374,7 +319,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in feed) feed {
 			}
 			a.stmts(ps.Stmts, sc.clone(), depth+1, out)
 		}
-		return feed{t: out.t}
+		return shell.Feed{Taint: out.Taint}
 	}
 	return out
 }
@@ -404,10 +349,10 @@ func outputProcSubsts(st *syntax.Stmt) []*syntax.ProcSubst {
 	return out
 }
 
-func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, redirs []*syntax.Redirect) feed {
+func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in shell.Feed, redirs []*syntax.Redirect) shell.Feed {
 	switch x := cmd.(type) {
 	case nil:
-		return feed{}
+		return shell.Feed{}
 	case *syntax.CallExpr:
 		return a.call(x, sc, depth, in, redirs)
 	case *syntax.BinaryCmd:
@@ -466,18 +411,18 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in feed, re
 		// Arithmetic, [[ ]], let: only substitutions inside can execute.
 		a.walkSubst(x, sc, depth)
 	}
-	return feed{}
+	return shell.Feed{}
 }
 
 // forWords sets the variable of `for NAME in WORDS` before its body is
 // judged (by command, once more): a short list of known words judges the
 // body once per value, as it runs; one known word is the value; anything
 // else leaves the variable unknown.
-func forWords(a *analyzer, x *syntax.ForClause, wi *syntax.WordIter, sc *scope, depth int, in feed) {
+func forWords(a *analyzer, x *syntax.ForClause, wi *syntax.WordIter, sc *scope, depth int, in shell.Feed) {
 	items := a.expand().fields(wi.Items, sc, depth)
 	static := len(items) > 1 && len(items) <= maxLoopItems
 	for _, it := range items {
-		static = static && !it.dyn && !it.glob
+		static = static && !it.Dyn && !it.Glob
 	}
 	switch {
 	case static:
@@ -486,7 +431,7 @@ func forWords(a *analyzer, x *syntax.ForClause, wi *syntax.WordIter, sc *scope, 
 			a.stmts(x.Do, sc, depth, in)
 		}
 		sc.vars[wi.Name.Value] = items[len(items)-1]
-	case len(items) == 1 && !items[0].dyn:
+	case len(items) == 1 && !items[0].Dyn:
 		sc.vars[wi.Name.Value] = items[0]
 	default:
 		delete(sc.vars, wi.Name.Value)
@@ -540,7 +485,7 @@ func (a *analyzer) arithAsCommand(x *syntax.ArithmCmd, sc *scope, depth int) {
 		return
 	}
 	if f, err := a.parseText(body); err == nil {
-		a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
+		a.stmts(f.Stmts, sc.clone(), depth+1, shell.Feed{})
 	}
 }
 
@@ -549,10 +494,10 @@ func (a *analyzer) walkSubst(n syntax.Node, sc *scope, depth int) {
 	syntax.Walk(n, func(m syntax.Node) bool {
 		switch s := m.(type) {
 		case *syntax.CmdSubst:
-			a.stmts(s.Stmts, sc.clone(), depth+1, feed{})
+			a.stmts(s.Stmts, sc.clone(), depth+1, shell.Feed{})
 			return false
 		case *syntax.ProcSubst:
-			a.stmts(s.Stmts, sc.clone(), depth+1, feed{})
+			a.stmts(s.Stmts, sc.clone(), depth+1, shell.Feed{})
 			return false
 		}
 		return true
@@ -614,11 +559,11 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 		return
 	}
 	name := as.Name.Value
-	var w word
+	var w shell.Word
 	switch {
 	case as.Array != nil:
 		a.walkSubst(as.Array, sc, depth)
-		w = dynWord()
+		w = shell.DynWord()
 	case as.Value != nil:
 		w = joinFields(a.expand().wordFields(as.Value, sc, depth, true))
 	case as.Naked:
@@ -631,38 +576,38 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 	}
 	if as.Append || as.Index != nil {
 		if old, ok := sc.vars[name]; ok && as.Append && as.Index == nil {
-			w = word{s: old.s + w.s, dyn: old.dyn || w.dyn, t: old.t | w.t}
+			w = shell.Word{Text: old.Text + w.Text, Dyn: old.Dyn || w.Dyn, Taint: old.Taint | w.Taint}
 		} else {
-			w = dynWord()
+			w = shell.DynWord()
 		}
 	}
 	if name == "IFS" {
-		sc.ifsOK, sc.ifs = !w.dyn, w.s
+		sc.ifsOK, sc.ifs = !w.Dyn, w.Text
 	}
 	sc.vars[name] = w
 	a.vcs().envRule(name, w, sc, depth)
 }
 
-func joinFields(ws []word) word {
+func joinFields(ws []shell.Word) shell.Word {
 	if len(ws) == 0 {
-		return lit("")
+		return shell.Lit("")
 	}
 	out := ws[0]
 	for _, w := range ws[1:] {
-		out.s += " " + w.s
-		out.dyn = out.dyn || w.dyn
-		out.t |= w.t
-		out.glob = out.glob || w.glob
+		out.Text += " " + w.Text
+		out.Dyn = out.Dyn || w.Dyn
+		out.Taint |= w.Taint
+		out.Glob = out.Glob || w.Glob
 	}
 	return out
 }
 
-func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redirs []*syntax.Redirect) feed {
+func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in shell.Feed, redirs []*syntax.Redirect) shell.Feed {
 	if len(ce.Args) == 0 {
 		for _, as := range ce.Assigns {
 			a.assign(as, sc, depth)
 		}
-		return feed{}
+		return shell.Feed{}
 	}
 	if len(redirs) == 0 && isInitIdiom(ce) {
 		// The generator itself still runs and is judged; its output is
@@ -671,9 +616,9 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redi
 		a.strict(nil, "shell-init idiom runs generated code")
 		a.cmds = append(a.cmds, ce.Args[0].Lit()+" <init idiom>")
 		a.writes().ran(ce.Args[0].Lit())
-		return feed{}
+		return shell.Feed{}
 	}
-	env := map[string]word{}
+	env := map[string]shell.Word{}
 	local := sc
 	for _, as := range ce.Assigns {
 		if as.Name == nil || as.Value == nil {
@@ -689,52 +634,52 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in feed, redi
 
 // redirects evaluates redirections: their targets are checked and an input
 // redirection or heredoc replaces stdin.
-func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in feed) feed {
+func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in shell.Feed) shell.Feed {
 	for _, r := range rs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc == nil {
-				in = feed{known: true}
+				in = shell.Feed{Known: true}
 				continue
 			}
 			a.strict(nil, "heredoc body")
 			if heredocQuoted(r.Word) {
-				in = feed{known: true, text: r.Hdoc.Lit()}
-				if in.text == "" {
-					in.text = rawHdoc(r.Hdoc)
+				in = shell.Feed{Known: true, Text: r.Hdoc.Lit()}
+				if in.Text == "" {
+					in.Text = rawHdoc(r.Hdoc)
 				}
-				a.heredocData(in.text, true, sc, depth)
+				a.heredocData(in.Text, true, sc, depth)
 				continue
 			}
 			w := joinRaw(a.expand().wordFields(r.Hdoc, sc, depth, true))
-			in = feed{known: !w.dyn, text: w.s, t: w.t}
-			if w.dyn {
-				in.t |= tUnknown
+			in = shell.Feed{Known: !w.Dyn, Text: w.Text, Taint: w.Taint}
+			if w.Dyn {
+				in.Taint |= shell.TaintUnknown
 			}
-			a.heredocData(strings.ReplaceAll(w.s, "\x00", ""), false, sc, depth)
+			a.heredocData(strings.ReplaceAll(w.Text, "\x00", ""), false, sc, depth)
 		case syntax.WordHdoc:
 			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
-			in = feed{known: !w.dyn, text: w.s + "\n", t: w.t}
-			if w.dyn {
-				in.t |= tUnknown
+			in = shell.Feed{Known: !w.Dyn, Text: w.Text + "\n", Taint: w.Taint}
+			if w.Dyn {
+				in.Taint |= shell.TaintUnknown
 			}
-			a.heredocData(strings.ReplaceAll(w.s, "\x00", ""), false, sc, depth)
+			a.heredocData(strings.ReplaceAll(w.Text, "\x00", ""), false, sc, depth)
 		case syntax.RdrIn, syntax.RdrInOut:
 			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
 			in = a.fileFeed(w, sc)
 			if r.Op == syntax.RdrInOut {
-				a.writes().wroteContent(nil, w, sc, "redirect <> "+w.display())
+				a.writes().wroteContent(nil, w, sc, "redirect <> "+w.Display())
 			}
 		case syntax.DplIn, syntax.DplOut:
 			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
 			if r.Op == syntax.DplOut && !fdWord(w) {
-				a.writes().wroteContent(nil, w, sc, "redirect >& "+w.display()) // stdout and stderr to a file
+				a.writes().wroteContent(nil, w, sc, "redirect >& "+w.Display()) // stdout and stderr to a file
 			}
 		default:
 			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
-			a.writes().wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.display())
-			if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && !w.dyn && a.judging() {
-				if p, ok := a.files().canon(w.s, sc); ok {
+			a.writes().wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.Display())
+			if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && !w.Dyn && a.judging() {
+				if p, ok := a.files().canon(w.Text, sc); ok {
 					a.self().noteOut(p)
 				}
 			}
@@ -804,22 +749,22 @@ func rawHdoc(w *syntax.Word) string {
 	return b.String()
 }
 
-func joinRaw(ws []word) word {
+func joinRaw(ws []shell.Word) shell.Word {
 	w := joinFields(ws)
 	return w
 }
 
 // fileFeed is the stdin produced by `< file`.
-func (a *analyzer) fileFeed(w word, sc *scope) feed {
-	if w.proc != nil {
-		return *w.proc
+func (a *analyzer) fileFeed(w shell.Word, sc *scope) shell.Feed {
+	if w.Proc != nil {
+		return *w.Proc
 	}
-	f := feed{t: tUnknown, from: "< " + w.display()}
+	f := shell.Feed{Taint: shell.TaintUnknown, From: "< " + w.Display()}
 	if !a.judging() {
 		return f // secret taints only matter to a verdict
 	}
-	if !w.dyn && a.files().sensitive(w.s, sc) {
-		f.t |= tSecret
+	if !w.Dyn && a.files().sensitive(w.Text, sc) {
+		f.Taint |= shell.TaintSecret
 	}
 	a.exfil().stdinSecret(w, sc)
 	return f
@@ -827,8 +772,8 @@ func (a *analyzer) fileFeed(w word, sc *scope) feed {
 
 // fields resolves words to argv, applying field splitting of unquoted
 // expansions.
-func (a expander) fields(ws []*syntax.Word, sc *scope, depth int) []word {
-	out := make([]word, 0, len(ws))
+func (a expander) fields(ws []*syntax.Word, sc *scope, depth int) []shell.Word {
+	out := make([]shell.Word, 0, len(ws))
 	for _, w := range ws {
 		bws, n := braces(w)
 		if bws == nil {
@@ -875,8 +820,8 @@ func braces(w *syntax.Word) (ws []*syntax.Word, n int) {
 
 // fieldBuilder accumulates the fields of one word.
 type fieldBuilder struct {
-	out     []word
-	cur     word
+	out     []shell.Word
+	cur     shell.Word
 	b       strings.Builder
 	g       strings.Builder
 	guessOK bool
@@ -893,7 +838,7 @@ func (f *fieldBuilder) add(s string) {
 func (f *fieldBuilder) addGuess(s string) {
 	f.b.WriteString("\x00")
 	f.g.WriteString(s)
-	f.cur.dyn = true
+	f.cur.Dyn = true
 	f.empty = false
 }
 
@@ -927,12 +872,12 @@ func (f *fieldBuilder) flush() {
 	if f.empty && f.b.Len() == 0 {
 		return
 	}
-	f.cur.s = f.b.String()
-	if f.cur.dyn && f.guessOK {
-		f.cur.guess, f.cur.hasGuess = f.g.String(), true
+	f.cur.Text = f.b.String()
+	if f.cur.Dyn && f.guessOK {
+		f.cur.Guess, f.cur.HasGuess = f.g.String(), true
 	}
 	f.out = append(f.out, f.cur)
-	f.cur = word{}
+	f.cur = shell.Word{}
 	f.b.Reset()
 	f.g.Reset()
 	f.guessOK = true
@@ -941,7 +886,7 @@ func (f *fieldBuilder) flush() {
 
 // wordFields resolves one word. noSplit is for assignments and redirection
 // targets, where bash does not split.
-func (a expander) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool) []word {
+func (a expander) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool) []shell.Word {
 	fb := &fieldBuilder{empty: true, guessOK: true}
 	if w == nil {
 		return nil
@@ -958,7 +903,7 @@ func (a expander) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool)
 	// repeats every argument).
 	n := 0
 	for _, f := range fb.out {
-		n += len(f.s) + len(f.guess)
+		n += len(f.Text) + len(f.Guess)
 	}
 	a.spend(len(fb.out) + n/workBytes)
 	return fb.out
@@ -966,7 +911,7 @@ func (a expander) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool)
 
 func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int, quoted, first, noSplit bool) {
 	if !a.step() {
-		fb.cur.dyn = true
+		fb.cur.Dyn = true
 		return
 	}
 	switch x := p.(type) {
@@ -987,35 +932,35 @@ func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int
 		a.paramPart(fb, x, sc, depth, quoted, noSplit)
 	case *syntax.CmdSubst:
 		f := a.subst(x.Stmts, sc, depth)
-		fb.cur.t |= f.t
-		if f.cwd {
+		fb.cur.Taint |= f.Taint
+		if f.Cwd {
 			fb.add(sc.cwd)
 			return
 		}
-		if !f.known {
+		if !f.Known {
 			fb.add("\x00")
 			fb.guessOK = false
-			fb.cur.dyn = true
+			fb.cur.Dyn = true
 			return
 		}
-		fb.addGuess(strings.TrimRight(f.text, "\n"))
+		fb.addGuess(strings.TrimRight(f.Text, "\n"))
 	case *syntax.ProcSubst:
-		f := a.stmts(x.Stmts, sc.clone(), depth+1, feed{})
-		fb.cur.proc = &f
+		f := a.stmts(x.Stmts, sc.clone(), depth+1, shell.Feed{})
+		fb.cur.Proc = &f
 		fb.add("/dev/fd/63")
 	case *syntax.ArithmExp:
 		a.walkSubst(x, sc, depth)
 		fb.add("\x00")
 		fb.guessOK = false
-		fb.cur.dyn = true
+		fb.cur.Dyn = true
 	case *syntax.ExtGlob:
-		fb.cur.glob = true
+		fb.cur.Glob = true
 		fb.add(x.Op.String() + x.Pattern.Value + ")")
 	default:
 		a.walkSubst(x, sc, depth)
 		fb.add("\x00")
 		fb.guessOK = false
-		fb.cur.dyn = true
+		fb.cur.Dyn = true
 	}
 }
 
@@ -1035,12 +980,12 @@ func (a expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *scope, quoted, fi
 		} else if form {
 			fb.add("\x00")
 			fb.guessOK = false
-			fb.cur.dyn = true
+			fb.cur.Dyn = true
 			v = rest
 		}
 	}
 	if shell.HasGlob(v) {
-		fb.cur.glob = true
+		fb.cur.Glob = true
 	}
 	fb.add(shell.UnescapeBare(v))
 }
@@ -1055,48 +1000,48 @@ func (a expander) paramPart(fb *fieldBuilder, x *syntax.ParamExp, sc *scope, dep
 			if i > 0 {
 				fb.flush()
 			}
-			fb.add(p.s)
-			fb.cur.dyn = fb.cur.dyn || p.dyn
-			fb.cur.stream = fb.cur.stream || p.stream
-			fb.cur.t |= p.t
+			fb.add(p.Text)
+			fb.cur.Dyn = fb.cur.Dyn || p.Dyn
+			fb.cur.Stream = fb.cur.Stream || p.Stream
+			fb.cur.Taint |= p.Taint
 		}
 		return
 	}
 	if x.Param != nil && isPositional(x.Param.Value) {
-		fb.cur.viaPos = true
+		fb.cur.ViaPos = true
 	}
 	w, ok := a.param(x, sc, depth)
-	if !ok && w.dyn && w.hasGuess && !w.stream {
+	if !ok && w.Dyn && w.HasGuess && !w.Stream {
 		// x=$(printf ...); "$x": the value is the computed guess.
-		fb.cur.t |= w.t
-		fb.cur.viaVar = true
-		fb.addGuess(w.guess)
+		fb.cur.Taint |= w.Taint
+		fb.cur.ViaVar = true
+		fb.addGuess(w.Guess)
 		return
 	}
 	if !ok {
 		fb.add("\x00")
 		fb.guessOK = false
-		fb.cur.dyn = true
-		fb.cur.stream = fb.cur.stream || w.stream
-		fb.cur.t |= w.t
+		fb.cur.Dyn = true
+		fb.cur.Stream = fb.cur.Stream || w.Stream
+		fb.cur.Taint |= w.Taint
 		return
 	}
-	fb.cur.dyn = fb.cur.dyn || w.dyn
-	fb.cur.t |= w.t
-	fb.cur.stream = fb.cur.stream || w.stream
-	fb.cur.viaVar = true
-	fb.cur.envDep = fb.cur.envDep || w.envDep
+	fb.cur.Dyn = fb.cur.Dyn || w.Dyn
+	fb.cur.Taint |= w.Taint
+	fb.cur.Stream = fb.cur.Stream || w.Stream
+	fb.cur.ViaVar = true
+	fb.cur.EnvDep = fb.cur.EnvDep || w.EnvDep
 	if quoted || noSplit {
-		fb.add(w.s)
+		fb.add(w.Text)
 		return
 	}
 	if !sc.ifsOK {
 		fb.add("\x00")
 		fb.guessOK = false
-		fb.cur.dyn = true
+		fb.cur.Dyn = true
 		return
 	}
-	fb.split(w.s, sc.ifs)
+	fb.split(w.Text, sc.ifs)
 }
 
 func isPositional(name string) bool {
@@ -1135,89 +1080,89 @@ func tildeDir(v string, sc *scope) (dir, rest string, form, known bool) {
 
 // subst evaluates a command substitution in a subshell and returns its
 // output as far as it is known.
-func (a expander) subst(list []*syntax.Stmt, sc *scope, depth int) feed {
+func (a expander) subst(list []*syntax.Stmt, sc *scope, depth int) shell.Feed {
 	if depth+1 > maxDepth {
 		a.fire(ruleParseTooComplex, nil, "substitutions nested too deeply")
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	a.inSubst++
 	defer func() { a.inSubst-- }()
-	return a.stmts(list, sc.clone(), depth+1, feed{})
+	return a.stmts(list, sc.clone(), depth+1, shell.Feed{})
 }
 
 // param resolves a parameter expansion. ok=false means unknown.
-func (a expander) param(x *syntax.ParamExp, sc *scope, depth int) (word, bool) {
+func (a expander) param(x *syntax.ParamExp, sc *scope, depth int) (shell.Word, bool) {
 	if x.Param == nil || x.Excl || x.Length || x.Index != nil || x.Names != 0 || x.NestedParam != nil || x.Repl != nil {
 		a.walkSubst(x, sc, depth)
-		return word{}, false
+		return shell.Word{}, false
 	}
 	name := x.Param.Value
 	val, ok := a.lookup(name, sc)
 	if x.Slice != nil {
-		if !ok || val.dyn {
+		if !ok || val.Dyn {
 			return val, false
 		}
 		return sliceParam(val, x.Slice)
 	}
 	if x.Exp == nil {
-		if !ok && !val.dyn {
+		if !ok && !val.Dyn {
 			if d, known := secrets.VarDefault(name, a.req.Home); known {
 				// An unset CODEX_HOME, GNUPGHOME, XDG_CONFIG_HOME ...: the
 				// tool's own default directory is the best guess of what
 				// the user's environment holds (secret checks read it).
-				return word{s: "\x00", dyn: true, guess: d, hasGuess: true}, false
+				return shell.Word{Text: "\x00", Dyn: true, Guess: d, HasGuess: true}, false
 			}
 		}
 		return val, ok
 	}
 	switch x.Exp.Op {
 	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-		if !ok && val.dyn {
+		if !ok && val.Dyn {
 			return val, false // set, but to something unknown
 		}
-		if ok && !(val.s == "" && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.AssignUnsetOrNull)) {
+		if ok && !(val.Text == "" && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.AssignUnsetOrNull)) {
 			return val, true
 		}
 		d := joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
-		d.t |= val.t & tCred // ${TOKEN:-}: the variable is usually set
+		d.Taint |= val.Taint & shell.TaintCred // ${TOKEN:-}: the variable is usually set
 		if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
 			sc.vars[name] = d
 		}
 		// Unknown variable: the default is what a fresh environment sees,
 		// and the interesting case for a guard.
-		return d, !d.dyn
+		return d, !d.Dyn
 	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 		if ok {
 			d := joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
-			return d, !d.dyn
+			return d, !d.Dyn
 		}
-		return word{}, false
+		return shell.Word{}, false
 	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
 		return val, ok
 	}
 	a.walkSubst(x, sc, depth)
-	return word{}, false
+	return shell.Word{}, false
 }
 
 // sliceParam is ${v:off:len} of the known value val, when its offset and
 // length are literal and in range.
-func sliceParam(val word, sl *syntax.Slice) (word, bool) {
+func sliceParam(val shell.Word, sl *syntax.Slice) (shell.Word, bool) {
 	off, ok := arithLit(sl.Offset)
-	s := val.s
+	s := val.Text
 	if !ok || off < 0 || off > len(s) {
-		return word{}, false
+		return shell.Word{}, false
 	}
 	s = s[off:]
 	if sl.Length != nil {
 		n, ok := arithLit(sl.Length)
 		if !ok || n < 0 {
-			return word{}, false
+			return shell.Word{}, false
 		}
 		if n < len(s) {
 			s = s[:n]
 		}
 	}
-	return word{s: s, t: val.t}, true
+	return shell.Word{Text: s, Taint: val.Taint}, true
 }
 
 func arithLit(e syntax.ArithmExpr) (int, bool) {
@@ -1230,51 +1175,51 @@ func arithLit(e syntax.ArithmExpr) (int, bool) {
 }
 
 // lookup resolves a variable the guard can know without the environment.
-func (a expander) lookup(name string, sc *scope) (word, bool) {
+func (a expander) lookup(name string, sc *scope) (shell.Word, bool) {
 	if w, ok := sc.vars[name]; ok {
-		return w, !w.dyn
+		return w, !w.Dyn
 	}
 	switch name {
 	case "HOME":
 		if a.req.Home != "" {
-			return lit(a.req.Home), true
+			return shell.Lit(a.req.Home), true
 		}
 	case "PWD":
 		if sc.cwdOK {
-			return lit(sc.cwd), true
+			return shell.Lit(sc.cwd), true
 		}
 	case "OLDPWD":
 		if sc.oldOK {
-			return lit(sc.oldpwd), true
+			return shell.Lit(sc.oldpwd), true
 		}
 	case "TMPDIR":
-		return word{s: a.req.tmpdir(), envDep: true}, true
+		return shell.Word{Text: a.req.tmpdir(), EnvDep: true}, true
 	case "@", "*":
 		if sc.hasPos {
 			var parts []string
-			w := word{}
+			w := shell.Word{}
 			for _, p := range sc.pos {
-				parts = append(parts, p.s)
-				w.dyn = w.dyn || p.dyn
-				w.t |= p.t
-				w.stream = w.stream || p.stream
+				parts = append(parts, p.Text)
+				w.Dyn = w.Dyn || p.Dyn
+				w.Taint |= p.Taint
+				w.Stream = w.Stream || p.Stream
 			}
-			w.s = strings.Join(parts, " ")
-			return w, !w.dyn
+			w.Text = strings.Join(parts, " ")
+			return w, !w.Dyn
 		}
 	}
 	if n, err := strconv.Atoi(name); err == nil && n > 0 && sc.hasPos {
 		if n <= len(sc.pos) {
-			return sc.pos[n-1], !sc.pos[n-1].dyn
+			return sc.pos[n-1], !sc.pos[n-1].Dyn
 		}
-		if k := len(sc.pos); k > 0 && sc.pos[k-1].appended {
+		if k := len(sc.pos); k > 0 && sc.pos[k-1].Appended {
 			// xargs/parallel append any number of stdin values.
 			return sc.pos[k-1], false
 		}
-		return lit(""), true
+		return shell.Lit(""), true
 	}
 	if !a.judging() {
-		return word{}, false
+		return shell.Word{}, false
 	}
 	return a.exfil().envCred(name), false
 }

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"github.com/atreides-dev/atreides/internal/secrets"
+	"github.com/atreides-dev/atreides/internal/shell"
 	"path"
 	"strings"
 
@@ -38,7 +39,7 @@ func (p *Policy) runShell(r Request) *analyzer {
 	if r.Cwd == "" {
 		sc = newScope("")
 	}
-	a.runScript(cmd, sc, 0, feed{})
+	a.runScript(cmd, sc, 0, shell.Feed{})
 	a.res.Commands = a.cmds
 	a.res.Effects = a.walkSt.eff
 	if a.res.Verdict == Allow {
@@ -97,7 +98,7 @@ func (p *Policy) checkPath(r Request) Result {
 		if cr, ok := a.customPath(tool, abs); ok && cr.verdict == Allow {
 			return Result{Verdict: Allow, Rule: cr.ID, Reason: "allowed by custom rule"}
 		}
-		a.files().writeTarget(nil, lit(abs), sc)
+		a.files().writeTarget(nil, shell.Lit(abs), sc)
 	}
 	return a.res
 }
@@ -130,7 +131,7 @@ func customMatch(cr customRule, c *Cmd) bool {
 		return false
 	}
 	for i, w := range cr.words[1:] {
-		if c.Args[i].dyn || c.Args[i].s != w {
+		if c.Args[i].Dyn || c.Args[i].Text != w {
 			return false
 		}
 	}

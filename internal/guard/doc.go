@@ -30,3 +30,5 @@
 // run `go generate ./internal/guard`. Policy choices where reference
 // guards disagree are switches, documented in docs/guard-policy.md.
 package guard
+
+import ()

@@ -3,6 +3,8 @@ package guard
 import (
 	"path"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Download-then-execute across a sequence: the files a downloader writes
@@ -61,7 +63,7 @@ func downloadTargets(c *Cmd) (out []string, named int) {
 		named = len(out)
 		if c.Has("-O", "--remote-name", "--remote-name-all") {
 			for _, u := range c.Pos() {
-				if n := urlFileName(u.s); n != "" && !u.dyn {
+				if n := urlFileName(u.Text); n != "" && !u.Dyn {
 					out = append(out, n)
 				}
 			}
@@ -78,11 +80,11 @@ func downloadTargets(c *Cmd) (out []string, named int) {
 			dir = v
 		}
 		for _, u := range c.Pos() {
-			if u.dyn {
+			if u.Dyn {
 				continue
 			}
-			n := urlFileName(u.s)
-			if n == "" && strings.Contains(u.s, "://") {
+			n := urlFileName(u.Text)
+			if n == "" && strings.Contains(u.Text, "://") {
 				n = "index.html"
 			}
 			if n != "" {
@@ -139,9 +141,9 @@ func urlFileName(u string) string {
 
 // downloadedProgram: a program named by a path (`./f`, `/tmp/f`) that was
 // downloaded earlier in the same command.
-func (a *analyzer) downloadedProgram(c *Cmd, head word, sc *scope) {
-	if head.dyn || !strings.Contains(head.s, "/") || !sc.downloaded(head.s) {
+func (a *analyzer) downloadedProgram(c *Cmd, head shell.Word, sc *scope) {
+	if head.Dyn || !strings.Contains(head.Text, "/") || !sc.downloaded(head.Text) {
 		return
 	}
-	a.fire(ruleRceDownloadExec, c, head.s+" was just downloaded")
+	a.fire(ruleRceDownloadExec, c, head.Text+" was just downloaded")
 }

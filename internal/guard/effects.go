@@ -50,7 +50,7 @@ func (a effectWalk) unknownWrite(why string, certain bool, what string) {
 // Changes ("rm", "redirect >"). In the judging walk the path is checked
 // against atreides's own files (selfguard.go): a deletion, move or mode
 // change is otherwise judged by the command's own rules.
-func (a effectWalk) wrote(c *Cmd, w word, sc *scope, what string) {
+func (a effectWalk) wrote(c *Cmd, w shell.Word, sc *scope, what string) {
 	a.noteWrite(c, w, sc, what, false)
 }
 
@@ -58,7 +58,7 @@ func (a effectWalk) wrote(c *Cmd, w word, sc *scope, what string) {
 // a copy's destination, sed -i, dd of=, a named download): the judging
 // walk also checks the target like any written file (writeTarget:
 // devices, critical and startup files, secrets, atreides's own files).
-func (a effectWalk) wroteContent(c *Cmd, w word, sc *scope, what string) {
+func (a effectWalk) wroteContent(c *Cmd, w shell.Word, sc *scope, what string) {
 	a.noteWrite(c, w, sc, what, true)
 }
 
@@ -67,7 +67,7 @@ func (a effectWalk) wroteContent(c *Cmd, w word, sc *scope, what string) {
 // own files are checked at once and name theirs.
 type pendingWrite struct {
 	c  *Cmd
-	w  word
+	w  shell.Word
 	sc *scope
 }
 
@@ -79,11 +79,11 @@ func (a effectWalk) judgeContentWrites() {
 	a.contentWrites = a.contentWrites[:0]
 }
 
-func (a effectWalk) noteWrite(c *Cmd, w word, sc *scope, what string, content bool) {
-	if w.proc != nil {
+func (a effectWalk) noteWrite(c *Cmd, w shell.Word, sc *scope, what string, content bool) {
+	if w.Proc != nil {
 		return // >(cmd): the substitution's own commands are walked
 	}
-	if !w.dyn && (w.s == "" || w.s == "-" || shell.HarmlessDevice(w.s)) {
+	if !w.Dyn && (w.Text == "" || w.Text == "-" || shell.HarmlessDevice(w.Text)) {
 		return // 2>/dev/null: nothing to judge or record
 	}
 	if a.judging() {
@@ -95,15 +95,15 @@ func (a effectWalk) noteWrite(c *Cmd, w word, sc *scope, what string, content bo
 			a.files().writeTarget(c, w, sc) // a redirection, judged before its command
 		}
 	}
-	if w.dyn {
-		if w.stream {
-			a.unknownWrite(what+" writes to paths that arrive at run time ("+w.display()+")", true, what)
+	if w.Dyn {
+		if w.Stream {
+			a.unknownWrite(what+" writes to paths that arrive at run time ("+w.Display()+")", true, what)
 		} else {
-			a.unknownWrite(what+" writes to a path computed at run time ("+w.display()+")", true, what)
+			a.unknownWrite(what+" writes to a path computed at run time ("+w.Display()+")", true, what)
 		}
 		return
 	}
-	s := w.s
+	s := w.Text
 	p, ok := a.files().canon(s, sc)
 	if !ok {
 		a.unknownWrite(what+" writes to "+s+" in an unknown directory", true, what)
@@ -146,10 +146,10 @@ func (a effectWalk) effects(c *Cmd) {
 		}
 		return
 	}
-	if _, known := handlers.get()[c.Name]; !known && !dataPrograms.get()[c.Name] && !metadataOnly.get()[c.Name] && len(c.Args) > 1 && !c.Args[0].dyn {
+	if _, known := handlers.get()[c.Name]; !known && !dataPrograms.get()[c.Name] && !metadataOnly.get()[c.Name] && len(c.Args) > 1 && !c.Args[0].Dyn {
 		// `tool rm -rf x`: a program the guard does not model whose
 		// arguments start with a file writer probably runs them.
-		if inner := normName(c.Args[0].s); writers.get()[inner] != nil || isInterpreter(inner) {
+		if inner := normName(c.Args[0].Text); writers.get()[inner] != nil || isInterpreter(inner) {
 			a.unknownWrite(c.Name+" may run "+inner+" with its arguments", false, c.Name)
 		}
 	}
@@ -173,27 +173,27 @@ func (a effectWalk) reads(c *Cmd) {
 		}
 	}
 	for _, w := range files {
-		if w.dyn || w.proc != nil || w.s == "-" {
+		if w.Dyn || w.Proc != nil || w.Text == "-" {
 			continue
 		}
-		if p, ok := a.files().canon(w.s, c.sc); ok && !slices.Contains(a.eff.Reads, p) && len(a.eff.Reads) < 256 {
+		if p, ok := a.files().canon(w.Text, c.sc); ok && !slices.Contains(a.eff.Reads, p) && len(a.eff.Reads) < 256 {
 			a.eff.Reads = append(a.eff.Reads, p)
 		}
 	}
 }
 
 func versionQuery(c *Cmd) bool {
-	return len(c.Args) == 1 && !c.Args[0].dyn && oneOf(c.Args[0].s, "--version|-V|-v|--help|-h|version")
+	return len(c.Args) == 1 && !c.Args[0].Dyn && oneOf(c.Args[0].Text, "--version|-V|-v|--help|-h|version")
 }
 
 // firstOperand is the first word that is not an option ("" if none).
-func firstOperand(args []word) string {
+func firstOperand(args []shell.Word) string {
 	for _, w := range args {
-		if w.dyn {
+		if w.Dyn {
 			return ""
 		}
-		if !strings.HasPrefix(w.s, "-") {
-			return w.s
+		if !strings.HasPrefix(w.Text, "-") {
+			return w.Text
 		}
 	}
 	return ""
@@ -203,13 +203,13 @@ func firstOperand(args []word) string {
 // options that take a value (the rest of the word or the next word); long
 // lists the long ones that take the next word when written without '='.
 // GNU tools permute, so options may follow operands; "--" ends options.
-func operands(args []word, short string, long ...string) []word {
-	var out []word
+func operands(args []shell.Word, short string, long ...string) []shell.Word {
+	var out []shell.Word
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		s := w.s
+		s := w.Text
 		switch {
-		case w.dyn || s == "-" || !strings.HasPrefix(s, "-"):
+		case w.Dyn || s == "-" || !strings.HasPrefix(s, "-"):
 			out = append(out, w)
 		case s == "--":
 			return append(out, args[i+1:]...)
@@ -243,11 +243,11 @@ func optionWords(s, short string, long []string) int {
 
 // optValue returns the value of a short option (-o FILE, -oFILE) or a
 // long one (--output FILE, --output=FILE); short is one letter.
-func optValue(args []word, short byte, long string) (word, bool) {
+func optValue(args []shell.Word, short byte, long string) (shell.Word, bool) {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		s := w.s
-		if w.dyn {
+		s := w.Text
+		if w.Dyn {
 			continue
 		}
 		if s == "--" {
@@ -255,7 +255,7 @@ func optValue(args []word, short byte, long string) (word, bool) {
 		}
 		if long != "" {
 			if v, ok := strings.CutPrefix(s, long+"="); ok {
-				return word{s: v}, true
+				return shell.Word{Text: v}, true
 			}
 			if s == long && i+1 < len(args) {
 				return args[i+1], true
@@ -270,24 +270,24 @@ func optValue(args []word, short byte, long string) (word, bool) {
 				continue
 			}
 			if j+1 < len(s) {
-				return word{s: s[j+1:]}, true
+				return shell.Word{Text: s[j+1:]}, true
 			}
 			if i+1 < len(args) {
 				return args[i+1], true
 			}
 		}
 	}
-	return word{}, false
+	return shell.Word{}, false
 }
 
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 // hasOption reports a short option letter anywhere in an option cluster
 // (-rf has r) or one of the long names, before "--".
-func hasOption(args []word, short string, long ...string) bool {
+func hasOption(args []shell.Word, short string, long ...string) bool {
 	for _, w := range args {
-		s := w.s
-		if w.dyn || s == "--" {
+		s := w.Text
+		if w.Dyn || s == "--" {
 			if s == "--" {
 				return false
 			}
@@ -395,7 +395,7 @@ func wChmod(a *analyzer, c *Cmd) {
 	modeSeen := ref
 	for _, w := range c.Args {
 		switch {
-		case !w.dyn && (oneOf(w.s, "-R|-c|-f|-v|-h|-H|-L|-P|--") || strings.HasPrefix(w.s, "--")):
+		case !w.Dyn && (oneOf(w.Text, "-R|-c|-f|-v|-h|-H|-L|-P|--") || strings.HasPrefix(w.Text, "--")):
 		case !modeSeen:
 			modeSeen = true
 		default:
@@ -421,7 +421,7 @@ func wCopy(a *analyzer, c *Cmd) {
 		return
 	}
 	srcs := ops
-	var dst word
+	var dst shell.Word
 	intoDir := false
 	if dir, ok := optValue(c.Args, 't', "--target-directory"); ok {
 		a.writes().wroteContent(c, dir, c.sc, c.Name)
@@ -430,8 +430,8 @@ func wCopy(a *analyzer, c *Cmd) {
 		srcs = ops[:len(ops)-1]
 		dst, intoDir = ops[len(ops)-1], len(ops) > 2
 		a.writes().wroteContent(c, dst, c.sc, c.Name)
-	} else if c.Name == "ln" && len(ops) == 1 && !ops[0].dyn {
-		dst = lit(path.Base(ops[0].s)) // ln -s /x/y: ./y
+	} else if c.Name == "ln" && len(ops) == 1 && !ops[0].Dyn {
+		dst = shell.Lit(path.Base(ops[0].Text)) // ln -s /x/y: ./y
 		a.writes().wrote(c, dst, c.sc, c.Name)
 		a.self().noteLink(c, ops[0], dst, false)
 		return
@@ -451,7 +451,7 @@ func wCopy(a *analyzer, c *Cmd) {
 // each source may land inside the destination directory (cp x.json .claude
 // is .claude/x.json); a link is remembered for the rest of the command;
 // a copy of an installed atreides program is atreides under a new name.
-func (a effectWalk) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
+func (a effectWalk) copyEffects(c *Cmd, srcs []shell.Word, dst shell.Word, intoDir bool) {
 	if c.Name == "ln" {
 		for _, s := range srcs {
 			if len(srcs) == 1 && !intoDir {
@@ -481,16 +481,16 @@ func (a effectWalk) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
 
 // noteCopy remembers a copy of an installed atreides program (the
 // destination, and the source's name inside it when it is a directory).
-func (a effectWalk) noteCopy(c *Cmd, src, dst word) {
-	if src.dyn || dst.dyn {
+func (a effectWalk) noteCopy(c *Cmd, src, dst shell.Word) {
+	if src.Dyn || dst.Dyn {
 		return
 	}
-	sp, ok := a.files().canon(src.s, c.sc)
+	sp, ok := a.files().canon(src.Text, c.sc)
 	o := a.req.ownFiles()
 	if !ok || !slices.Contains(o.bins, foldPath(sp)) && !onPath(o, foldPath(sp)) {
 		return
 	}
-	d, ok := a.files().canon(dst.s, c.sc)
+	d, ok := a.files().canon(dst.Text, c.sc)
 	if !ok {
 		return
 	}
@@ -502,9 +502,9 @@ func (a effectWalk) noteCopy(c *Cmd, src, dst word) {
 }
 
 // remote reports an rsync/scp operand on another host (host:path).
-func remote(w word) bool {
-	i := strings.IndexByte(w.s, ':')
-	return i > 0 && !strings.Contains(w.s[:i], "/")
+func remote(w shell.Word) bool {
+	i := strings.IndexByte(w.Text, ':')
+	return i > 0 && !strings.Contains(w.Text[:i], "/")
 }
 
 func wRsync(a *analyzer, c *Cmd) {
@@ -536,8 +536,8 @@ func wRsync(a *analyzer, c *Cmd) {
 
 func wDD(a *analyzer, c *Cmd) {
 	for _, w := range c.Args {
-		if of, ok := strings.CutPrefix(w.s, "of="); ok {
-			w.s = of
+		if of, ok := strings.CutPrefix(w.Text, "of="); ok {
+			w.Text = of
 			a.writes().wroteContent(c, w, c.sc, "dd")
 		}
 	}
@@ -600,10 +600,10 @@ func wPerlRuby(a *analyzer, c *Cmd) {
 
 // inPlaceFlag: -i, -i.bak, -pi, --in-place in an option cluster that is
 // not cut short by a value-taking letter first.
-func inPlaceFlag(args []word, valued string) bool {
+func inPlaceFlag(args []shell.Word, valued string) bool {
 	for _, w := range args {
-		s := w.s
-		if w.dyn {
+		s := w.Text
+		if w.Dyn {
 			continue
 		}
 		if s == "--" {
@@ -638,7 +638,7 @@ func wOutputOpt(short byte, long string) writer {
 // wSplit: split writes PREFIXaa, PREFIXab ... (x by default).
 func wSplit(a *analyzer, c *Cmd) {
 	ops := operands(c.Args, "abClnt", "--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--prefix")
-	prefix := lit("x")
+	prefix := shell.Lit("x")
 	if len(ops) >= 2 {
 		prefix = ops[len(ops)-1]
 	}
@@ -646,15 +646,15 @@ func wSplit(a *analyzer, c *Cmd) {
 		if p, ok := optValue(c.Args, 'f', "--prefix"); ok {
 			prefix = p
 		} else {
-			prefix = lit("xx")
+			prefix = shell.Lit("xx")
 		}
 	}
-	if prefix.dyn {
+	if prefix.Dyn {
 		a.writes().wrote(c, prefix, c.sc, c.Name)
 		return
 	}
-	prefix.s += "*"
-	prefix.glob = true
+	prefix.Text += "*"
+	prefix.Glob = true
 	a.writes().wrote(c, prefix, c.sc, c.Name)
 }
 
@@ -680,16 +680,16 @@ func wDownload(a *analyzer, c *Cmd) {
 	files, named := downloadTargets(c)
 	for i, f := range files {
 		if i < named {
-			a.writes().wroteContent(c, lit(f), c.sc, c.Name)
+			a.writes().wroteContent(c, shell.Lit(f), c.sc, c.Name)
 		} else {
 			// A name taken from the URL: wget saves x.1 rather than
 			// overwrite, so it is recorded but not judged as a write.
-			a.writes().wrote(c, lit(f), c.sc, c.Name)
+			a.writes().wrote(c, shell.Lit(f), c.sc, c.Name)
 		}
 	}
 	if c.Name == "wget" || hasOption(c.Args, "O", "--remote-name", "--remote-name-all") {
 		for _, w := range c.Pos() {
-			if w.dyn {
+			if w.Dyn {
 				a.writes().unknownWrite(c.Name+" names its output file after a URL computed at run time", true, c.Name)
 			}
 		}
@@ -709,8 +709,8 @@ func wDownload(a *analyzer, c *Cmd) {
 func wTar(a *analyzer, c *Cmd) {
 	mode := ""
 	args := c.Args
-	if len(args) > 0 && !args[0].dyn && !strings.HasPrefix(args[0].s, "-") {
-		mode = args[0].s // tar xzf a.tgz: the first word is a bundle
+	if len(args) > 0 && !args[0].Dyn && !strings.HasPrefix(args[0].Text, "-") {
+		mode = args[0].Text // tar xzf a.tgz: the first word is a bundle
 	}
 	has := func(letter, long string) bool {
 		return strings.Contains(mode, letter) || hasOption(args, letter, long)
@@ -751,7 +751,7 @@ func wTar(a *analyzer, c *Cmd) {
 				members = args[1:]
 			}
 			for _, w := range operands(members, "fCT", "--file", "--directory", "--files-from") {
-				if !ok || w.s != archive.s {
+				if !ok || w.Text != archive.Text {
 					a.writes().wrote(c, w, c.sc, "tar --remove-files")
 				}
 			}
@@ -774,17 +774,17 @@ func wUnzip(a *analyzer, c *Cmd) {
 
 func wUnpack(subs string) writer {
 	return func(a *analyzer, c *Cmd) {
-		if len(c.Args) > 0 && oneOf(c.Args[0].s, subs) {
+		if len(c.Args) > 0 && oneOf(c.Args[0].Text, subs) {
 			a.writes().unknownWrite(c.Name+" extracts an archive's files", true, c.Name)
-			var dir *word
+			var dir *shell.Word
 			for _, w := range c.Args {
-				if v, ok := strings.CutPrefix(w.s, "-o"); ok && v != "" {
+				if v, ok := strings.CutPrefix(w.Text, "-o"); ok && v != "" {
 					d := w
-					d.s = v
+					d.Text = v
 					dir = &d // 7z x a.7z -obuild
 				}
 			}
-			a.self().ownExtract(c, dir, c.Name+" "+c.Args[0].s)
+			a.self().ownExtract(c, dir, c.Name+" "+c.Args[0].Text)
 		}
 	}
 }
@@ -851,13 +851,13 @@ func wFormatter(flag, check string) writer {
 	}
 }
 
-func anyFlag(args []word, flags []string) bool {
+func anyFlag(args []shell.Word, flags []string) bool {
 	for _, w := range args {
-		if w.dyn {
+		if w.Dyn {
 			continue
 		}
 		for _, f := range flags {
-			if w.s == f || strings.HasPrefix(w.s, f+"=") {
+			if w.Text == f || strings.HasPrefix(w.Text, f+"=") {
 				return true
 			}
 		}
@@ -891,11 +891,11 @@ func wFind(a *analyzer, c *Cmd) {
 	}
 	var roots []string
 	for _, w := range c.Args {
-		if !w.dyn && (strings.HasPrefix(w.s, "-") || oneOf(w.s, "(|!")) {
+		if !w.Dyn && (strings.HasPrefix(w.Text, "-") || oneOf(w.Text, "(|!")) {
 			break
 		}
-		roots = append(roots, w.display())
-		if p, ok := a.files().canon(w.s, c.sc); ok && !w.dyn && a.judging() {
+		roots = append(roots, w.Display())
+		if p, ok := a.files().canon(w.Text, c.sc); ok && !w.Dyn && a.judging() {
 			a.self().ownWrite(c, p)
 		}
 	}
@@ -907,9 +907,9 @@ func wFind(a *analyzer, c *Cmd) {
 
 // gitGlobalOptions skips git's options before the subcommand and returns
 // the arguments from the subcommand on, in the directory -C names.
-func gitGlobalOptions(a *analyzer, args []word, sc *scope) ([]word, *scope) {
-	for len(args) > 0 && !args[0].dyn && strings.HasPrefix(args[0].s, "-") {
-		s := args[0].s
+func gitGlobalOptions(a *analyzer, args []shell.Word, sc *scope) ([]shell.Word, *scope) {
+	for len(args) > 0 && !args[0].Dyn && strings.HasPrefix(args[0].Text, "-") {
+		s := args[0].Text
 		if oneOf(s, "-C|-c|--git-dir|--work-tree|--namespace|--config-env") && len(args) > 1 {
 			if s == "-C" {
 				sc = a.req.chdir(sc.clone(), args[1])
@@ -924,8 +924,8 @@ func gitGlobalOptions(a *analyzer, args []word, sc *scope) ([]word, *scope) {
 
 // wGitCheckout records the writes of git checkout or restore (sub): the
 // paths after --, restore's operands, or any tracked file.
-func wGitCheckout(a *analyzer, g *Cmd, sub string, rest []word, sc *scope) {
-	if i := slices.IndexFunc(rest, func(w word) bool { return !w.dyn && w.s == "--" }); i >= 0 {
+func wGitCheckout(a *analyzer, g *Cmd, sub string, rest []shell.Word, sc *scope) {
+	if i := slices.IndexFunc(rest, func(w shell.Word) bool { return !w.Dyn && w.Text == "--" }); i >= 0 {
 		for _, p := range rest[i+1:] {
 			a.writes().wrote(g, p, sc, "git "+sub)
 		}
@@ -947,10 +947,10 @@ func wGitCheckout(a *analyzer, g *Cmd, sub string, rest []word, sc *scope) {
 // wGit: the subcommands that write the work tree.
 func wGit(a *analyzer, c *Cmd) {
 	args, sc := gitGlobalOptions(a, c.Args, c.sc)
-	if len(args) == 0 || args[0].dyn {
+	if len(args) == 0 || args[0].Dyn {
 		return
 	}
-	sub, rest := args[0].s, args[1:]
+	sub, rest := args[0].Text, args[1:]
 	if oneOf(sub, gitChangers) {
 		a.writes().changed("git " + sub)
 	}
@@ -1010,19 +1010,19 @@ func writesAnything(c *Cmd) (string, bool) {
 }
 
 // verifier names the test, build or lint run a resolved command is ("").
-func verifier(name string, args []word) string {
+func verifier(name string, args []shell.Word) string {
 	if f := verifiers.get()[name]; f != nil {
 		return f(name, firstOperand(args), args)
 	}
 	if interpFamily(name) == "python" {
-		if m, ok := optValue(args, 'm', ""); ok && oneOf(m.s, verifyModules) {
-			return name + " -m " + m.s
+		if m, ok := optValue(args, 'm', ""); ok && oneOf(m.Text, verifyModules) {
+			return name + " -m " + m.Text
 		}
 	}
 	return ""
 }
 
-type verifyFunc func(name, sub string, args []word) string
+type verifyFunc func(name, sub string, args []shell.Word) string
 
 // verifiers recognise a program's test, build and lint runs by its
 // subcommand (sub) and options.
@@ -1034,14 +1034,14 @@ func init() { verifiers.src = buildVerifiers }
 func buildVerifiers() map[string]verifyFunc {
 	verifiers := map[string]verifyFunc{}
 	subIn := func(subs string) verifyFunc {
-		return func(name, sub string, _ []word) string {
+		return func(name, sub string, _ []shell.Word) string {
 			if oneOf(sub, subs) {
 				return name + " " + sub
 			}
 			return ""
 		}
 	}
-	always := func(name, _ string, _ []word) string { return name }
+	always := func(name, _ string, _ []shell.Word) string { return name }
 	for _, n := range []string{"npm", "yarn", "pnpm", "bun", "deno"} {
 		verifiers[n] = verifyJS
 	}
@@ -1053,7 +1053,7 @@ func buildVerifiers() map[string]verifyFunc {
 		verifiers[n] = subIn("test|build|verify|package|check|compile|install")
 	}
 	for _, n := range []string{"make", "gmake", "ninja", "just", "task", "ctest"} {
-		verifiers[n] = func(name, sub string, _ []word) string { return strings.TrimSpace(name + " " + sub) }
+		verifiers[n] = func(name, sub string, _ []shell.Word) string { return strings.TrimSpace(name + " " + sub) }
 	}
 	for _, n := range []string{"pytest", "tox", "nox", "mypy", "pyright", "flake8", "pylint", "jest", "vitest", "mocha",
 		"ava", "tsc", "golangci-lint", "staticcheck", "gotestsum", "rspec", "phpunit", "shellcheck", "biome"} {
@@ -1069,9 +1069,9 @@ func buildVerifiers() map[string]verifyFunc {
 
 // verifyJS: a JavaScript package manager's test, lint, build or check
 // script, by subcommand or through run.
-func verifyJS(name, sub string, args []word) string {
+func verifyJS(name, sub string, args []shell.Word) string {
 	if oneOf(sub, "run|run-script") {
-		i := slices.IndexFunc(args, func(w word) bool { return w.s == sub })
+		i := slices.IndexFunc(args, func(w shell.Word) bool { return w.Text == sub })
 		if s := firstOperand(args[i+1:]); isScriptVerify(s) {
 			return name + " run " + s
 		}
@@ -1085,15 +1085,15 @@ func verifyJS(name, sub string, args []word) string {
 
 // verifyPlanPhase: a plan phase is completed only when its Verify command
 // passes.
-func verifyPlanPhase(name, sub string, args []word) string {
-	if i := slices.IndexFunc(args, func(w word) bool { return w.s == sub }); sub == "plan" && firstOperand(args[i+1:]) == "phase-done" {
+func verifyPlanPhase(name, sub string, args []shell.Word) string {
+	if i := slices.IndexFunc(args, func(w shell.Word) bool { return w.Text == sub }); sub == "plan" && firstOperand(args[i+1:]) == "phase-done" {
 		return name + " plan phase-done"
 	}
 	return ""
 }
 
 // verifyRuff: ruff check without --fix.
-func verifyRuff(_, sub string, args []word) string {
+func verifyRuff(_, sub string, args []shell.Word) string {
 	if sub == "check" && !anyFlag(args, []string{"--fix"}) || sub == "" {
 		return "ruff check"
 	}
@@ -1101,7 +1101,7 @@ func verifyRuff(_, sub string, args []word) string {
 }
 
 // verifyRake: rake's default task, test or spec.
-func verifyRake(_, sub string, _ []word) string {
+func verifyRake(_, sub string, _ []shell.Word) string {
 	if oneOf(sub, "|test|spec") {
 		return "rake"
 	}
@@ -1109,7 +1109,7 @@ func verifyRake(_, sub string, _ []word) string {
 }
 
 // verifyCMake: cmake --build.
-func verifyCMake(_, _ string, args []word) string {
+func verifyCMake(_, _ string, args []shell.Word) string {
 	if anyFlag(args, []string{"--build"}) {
 		return "cmake --build"
 	}
@@ -1117,7 +1117,7 @@ func verifyCMake(_, _ string, args []word) string {
 }
 
 // verifyESLint: eslint without --fix.
-func verifyESLint(name, _ string, args []word) string {
+func verifyESLint(name, _ string, args []shell.Word) string {
 	if !anyFlag(args, []string{"--fix"}) {
 		return name
 	}
@@ -1125,7 +1125,7 @@ func verifyESLint(name, _ string, args []word) string {
 }
 
 // verifyPrettier: prettier --check.
-func verifyPrettier(_, _ string, args []word) string {
+func verifyPrettier(_, _ string, args []shell.Word) string {
 	if anyFlag(args, []string{"--check", "-c"}) {
 		return "prettier --check"
 	}
@@ -1137,7 +1137,7 @@ const verifyModules = "pytest|unittest|mypy|ruff|flake8|pylint|tox|nox|pyright"
 // verifyModule: python -m pytest runs tests, not a program of the agent's.
 func verifyModule(c *Cmd) bool {
 	m, ok := optValue(c.Args, 'm', "")
-	return ok && interpFamily(c.Name) == "python" && oneOf(m.s, verifyModules) && c.Args[0].s == "-m"
+	return ok && interpFamily(c.Name) == "python" && oneOf(m.Text, verifyModules) && c.Args[0].Text == "-m"
 }
 
 func isScriptVerify(script string) bool {

@@ -11,61 +11,61 @@ import (
 
 // exec evaluates one simple command given as resolved argv and returns what
 // it writes to stdout, as far as the guard can tell.
-func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, in feed) feed {
-	for len(args) > 0 && !args[0].dyn && args[0].s == "" {
+func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+	for len(args) > 0 && !args[0].Dyn && args[0].Text == "" {
 		args = args[1:] // an empty unquoted expansion vanishes
 	}
 	if len(args) == 0 || !a.step() {
-		return feed{}
+		return shell.Feed{}
 	}
 	if depth > maxDepth {
 		a.fire(ruleParseTooComplex, nil, "nesting too deep")
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	head := args[0]
 	if guessedProgram(head, depth) {
 		// The program name came from printf/echo output the guard
 		// computed exactly: judge the command it spells. Nothing is
 		// unknown, so only strict mode objects to the indirection.
-		a.strict(nil, "program name "+head.guess+" is assembled at run time")
-		guessed := append(a.expand().splitWords(lit(head.guess), sc, depth), args[1:]...)
+		a.strict(nil, "program name "+head.Guess+" is assembled at run time")
+		guessed := append(a.expand().splitWords(shell.Lit(head.Guess), sc, depth), args[1:]...)
 		return a.exec(guessed, env, sc, depth+1, in)
 	}
 	if depth > 0 && !spendDerived(a, len(args)) {
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	if (head.glob || head.viaVar && shell.HasGlob(head.s)) && !head.dyn {
+	if (head.Glob || head.ViaVar && shell.HasGlob(head.Text)) && !head.Dyn {
 		if out, ok := a.globProgram(args, env, sc, depth, in); ok {
 			return out
 		}
 	}
-	if head.dyn || strings.ContainsRune(head.s, '\uFFFD') {
+	if head.Dyn || strings.ContainsRune(head.Text, '\uFFFD') {
 		return a.dynamicProgram(args, sc)
 	}
-	if head.viaVar {
+	if head.ViaVar {
 		a.strict(nil, "program name comes from a variable")
 	}
-	if !head.viaPos {
+	if !head.ViaPos {
 		// A script's own variable holding a whole command line is a
 		// probe; a caller's argument passed through "$1" is data.
 		a.rawText(head)
 	}
-	if body, ok := sc.funcs[head.s]; ok {
-		if sc.calling[head.s] {
-			a.fire(ruleSystemForkBomb, nil, "function "+head.s+" calls itself without end")
-			return feed{t: tUnknown}
+	if body, ok := sc.funcs[head.Text]; ok {
+		if sc.calling[head.Text] {
+			a.fire(ruleSystemForkBomb, nil, "function "+head.Text+" calls itself without end")
+			return shell.Feed{Taint: shell.TaintUnknown}
 		}
-		return a.callFunc(head.s, body, args[1:], sc, depth, in)
+		return a.callFunc(head.Text, body, args[1:], sc, depth, in)
 	}
-	if i := strings.IndexByte(head.s, '='); i >= 0 && !isAssignName(head.s[:i]) {
+	if i := strings.IndexByte(head.Text, '='); i >= 0 && !isAssignName(head.Text[:i]) {
 		// Not a valid assignment, so bash tries to run it as a program
 		// and fails; judge the rest as if it ran, to be safe.
 		return a.exec(args[1:], env, sc, depth, in)
 	}
-	c := &Cmd{Name: normName(head.s), Args: args[1:], a: a, sc: sc, stdin: in != (feed{})}
+	c := &Cmd{Name: normName(head.Text), Args: args[1:], a: a, sc: sc, stdin: in != (shell.Feed{})}
 	a.self().notePosing(c)
 	for _, w := range args {
-		c.Stream = c.Stream || w.stream
+		c.Stream = c.Stream || w.Stream
 	}
 	a.writes().effects(c)
 	defer a.self().linksMade() // links c creates lead elsewhere for the commands after it
@@ -84,8 +84,8 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 
 // guessedProgram: the program name came from printf or echo output the
 // guard computed exactly, with nothing unknown in it.
-func guessedProgram(head word, depth int) bool {
-	return head.dyn && head.hasGuess && head.t&(tRemote|tDecoded|tUnknown) == 0 && !head.stream && depth < maxDepth
+func guessedProgram(head shell.Word, depth int) bool {
+	return head.Dyn && head.HasGuess && head.Taint&(shell.TaintRemote|shell.TaintDecoded|shell.TaintUnknown) == 0 && !head.Stream && depth < maxDepth
 }
 
 // spendDerived charges n words of a command below the top level; it is
@@ -106,8 +106,8 @@ func spendDerived(a *analyzer, n int) bool {
 // runProgram follows what the resolved command c runs: atreides itself, a
 // companion, a carrier or wrapper with a handler, an interpreter, or a
 // program whose output is all the guard can model.
-func runProgram(a *analyzer, c *Cmd, head word, env map[string]word, sc *scope, depth int, in feed) feed {
-	if a.self().selfProgram(c, head.s, sc) {
+func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+	if a.self().selfProgram(c, head.Text, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
 	}
 	if verb, ok := companionVerb(c.Name); ok {
@@ -124,7 +124,7 @@ func runProgram(a *analyzer, c *Cmd, head word, env map[string]word, sc *scope, 
 }
 
 // judge runs the rules and the argument checks on a resolved command.
-func (a *analyzer) judge(c *Cmd, in feed) {
+func (a *analyzer) judge(c *Cmd, in shell.Feed) {
 	if !c.Has("--help", "--version") {
 		a.applyRules(c)
 	}
@@ -145,16 +145,16 @@ func (a *analyzer) judge(c *Cmd, in feed) {
 // Known programs that only read their arguments (echo, grep, man, ...)
 // never get here with a rule-bearing command; the outcome only matters
 // when the inner command would be blocked.
-func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth int) {
-	if len(c.Args) < 2 || c.Args[0].dyn || knownProgram(a.p, c.Name) || depth >= maxDepth {
+func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *scope, depth int) {
+	if len(c.Args) < 2 || c.Args[0].Dyn || knownProgram(a.p, c.Name) || depth >= maxDepth {
 		return
 	}
-	inner := normName(c.Args[0].s)
+	inner := normName(c.Args[0].Text)
 	if !commandLike(a.p, inner) {
 		return
 	}
 	sub := a.sub()
-	sub.exec(c.Args, env, sc.clone(), depth+1, feed{t: tUnknown})
+	sub.exec(c.Args, env, sc.clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	if sub.res.Verdict > Allow && !oneOf(sub.res.Category, "dynamic|strict") && sub.res.Rule != ruleSelfUnknownWrite.name {
 		a.fireRule(ruleNamed(sub.res.Rule), c, "arguments of "+c.Name)
 	}
@@ -195,65 +195,65 @@ var dataPrograms = &lazy[map[string]bool]{src: func() map[string]bool {
 }}
 
 // dynamicProgram handles a command whose program name is not static.
-func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
+func (a *analyzer) dynamicProgram(args []shell.Word, sc *scope) shell.Feed {
 	head := args[0]
-	c := &Cmd{Name: head.display(), Args: args[1:], a: a, sc: sc}
+	c := &Cmd{Name: head.Display(), Args: args[1:], a: a, sc: sc}
 	a.record(c)
-	a.writes().unknownWrite("a program computed at run time ("+head.display()+") may write anything", false, "")
+	a.writes().unknownWrite("a program computed at run time ("+head.Display()+") may write anything", false, "")
 	switch {
-	case head.t&tRemote != 0:
+	case head.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRceRemoteCode, c, "program name is downloaded text")
-	case head.stream:
-		a.fire(ruleDynamicStreamCommand, c, "program comes from stdin ("+head.display()+")")
+	case head.Stream:
+		a.fire(ruleDynamicStreamCommand, c, "program comes from stdin ("+head.Display()+")")
 	case c.Has("--version", "--help"):
 		// Whatever the program, it prints and exits (the convention the
 		// rules honour for static names too).
-		a.strict(c, "program name "+head.display()+" is computed at run time")
+		a.strict(c, "program name "+head.Display()+" is computed at run time")
 	default:
-		a.fire(ruleDynamicCommand, c, "program name "+head.display()+" is computed at run time")
+		a.fire(ruleDynamicCommand, c, "program name "+head.Display()+" is computed at run time")
 	}
 	a.files().secretArgs(c)
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 // rawText flags a program name that holds a whole command line (quoted
 // as one word, or taken from a variable): bash will not find such a
 // program, but text like 'rm -rf /tmp/x' or 'git checkout -f' there is a
 // probe or a mistake worth stopping.
-func (a *analyzer) rawText(head word) {
-	if strings.ContainsAny(head.s, " \t\n;|&") && strings.ContainsAny(head.s, "-+:") && dangerousText(head.s+" ") {
-		a.fire(ruleParseRawText, nil, "program name "+head.display())
+func (a *analyzer) rawText(head shell.Word) {
+	if strings.ContainsAny(head.Text, " \t\n;|&") && strings.ContainsAny(head.Text, "-+:") && dangerousText(head.Text+" ") {
+		a.fire(ruleParseRawText, nil, "program name "+head.Display())
 	}
 }
 
 // structuralDyn: a computed word that may land in an option position.
-func structuralDyn(w word) bool {
+func structuralDyn(w shell.Word) bool {
 	switch {
-	case !w.dyn || w.stream:
+	case !w.Dyn || w.Stream:
 		return false
-	case strings.HasPrefix(w.s, "-"):
+	case strings.HasPrefix(w.Text, "-"):
 		return true
-	case w.hasGuess:
-		return strings.HasPrefix(w.guess, "-")
+	case w.HasGuess:
+		return strings.HasPrefix(w.Guess, "-")
 	}
-	return strings.HasPrefix(w.s, "\x00")
+	return strings.HasPrefix(w.Text, "\x00")
 }
 
 // dynStructure reports options or subcommands computed at run time
 // (git reset $(printf --hard)); strict mode only.
-func (a *analyzer) dynStructure(c *Cmd, args []word) {
+func (a *analyzer) dynStructure(c *Cmd, args []shell.Word) {
 	for _, w := range args {
-		if !w.dyn && w.s == "--" {
+		if !w.Dyn && w.Text == "--" {
 			return
 		}
 		if structuralDyn(w) {
-			a.strict(c, "argument "+w.display()+" of "+c.Name+" is computed at run time")
+			a.strict(c, "argument "+w.Display()+" of "+c.Name+" is computed at run time")
 			return
 		}
 	}
 }
 
-func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []word, sc *scope, depth int, in feed) feed {
+func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	a.called(name)
 	savedPos, savedHas := sc.pos, sc.hasPos
 	sc.pos, sc.hasPos = args, true
@@ -292,7 +292,7 @@ func (a *analyzer) applyRules(c *Cmd) {
 	a.customRules(c)
 }
 
-type handler func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed
+type handler func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed
 
 // handlers are the programs the analysis follows into (wrappers,
 // shells, carriers of other commands). Built on first use.
@@ -336,11 +336,11 @@ var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fi
 // skipOptions returns the index of the first operand. valued lists short
 // option letters that take a value; long options with a value use '='
 // unless listed in longValued.
-func skipOptions(args []word, valued string, longValued ...string) int {
+func skipOptions(args []shell.Word, valued string, longValued ...string) int {
 	i := 0
 	for i < len(args) {
-		s := args[i].s
-		if args[i].dyn {
+		s := args[i].Text
+		if args[i].Dyn {
 			return i
 		}
 		if s == "--" {
@@ -354,7 +354,7 @@ func skipOptions(args []word, valued string, longValued ...string) int {
 	return i
 }
 
-func at(args []word, i int) []word {
+func at(args []shell.Word, i int) []shell.Word {
 	if i >= len(args) {
 		return nil
 	}
@@ -364,7 +364,7 @@ func at(args []word, i int) []word {
 // hSkip unwraps wrappers with the given short value options and n fixed
 // operands before the wrapped command.
 func hSkip(n int, valued string) handler {
-	return func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 		i := skipOptions(c.Args, valued) + n
 		w := c.Name
 		if len(env) > 0 {
@@ -387,34 +387,34 @@ func external(sc *scope, wrapper string) *scope {
 }
 
 func hRunSub(sub string) handler {
-	return func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 		p := c.Args
-		if len(p) == 0 || p[0].s != sub {
+		if len(p) == 0 || p[0].Text != sub {
 			return a.produce(c, sc, in)
 		}
 		return a.exec(at(p, 1+skipOptions(p[1:], "")), env, sc, depth, in)
 	}
 }
 
-func hSudo(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
 	rest := at(c.Args, i)
 	shellFlag := c.Has("-i", "-s", "--login", "--shell")
 	a.fire(rulePrivilegeSudo, c, "")
 	if v, ok := c.Flag("-D", "--chdir"); ok {
-		sc = a.req.chdir(sc.clone(), word{s: v})
+		sc = a.req.chdir(sc.clone(), shell.Word{Text: v})
 	}
 	if c.Has("-e", "--edit") || c.Name == "sudoedit" {
-		return feed{t: tUnknown} // the files it edits are writes (effects.go)
+		return shell.Feed{Taint: shell.TaintUnknown} // the files it edits are writes (effects.go)
 	}
 	if len(rest) == 0 {
 		if shellFlag {
 			a.fire(rulePrivilegeRootShell, c, "")
 		}
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	inner := normName(rest[0].s)
-	if !rest[0].dyn && len(rest) == 1 && isShell(inner) || inner == "su" {
+	inner := normName(rest[0].Text)
+	if !rest[0].Dyn && len(rest) == 1 && isShell(inner) || inner == "su" {
 		a.fire(rulePrivilegeRootShell, c, "")
 	}
 	return a.exec(rest, env, sc, depth, in)
@@ -429,14 +429,14 @@ func isShell(n string) bool {
 	return false
 }
 
-func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	inner := sc
-	var out []word
+	var out []shell.Word
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		s := w.s
-		if w.dyn && !strings.Contains(s, "=") {
+		s := w.Text
+		if w.Dyn && !strings.Contains(s, "=") {
 			out = append(out, args[i:]...)
 			break
 		}
@@ -447,7 +447,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		case s == "-":
 			a.self().pose() // same as -i: the host's marks go
 		case envSplitOpt(s):
-			var str word
+			var str shell.Word
 			str, i = envSplitString(args, i)
 			a.strict(c, "env -S splits a string into a command")
 			split := a.expand().splitWords(str, sc, depth)
@@ -465,26 +465,26 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 				i++
 			}
 		case strings.HasPrefix(s, "--chdir="):
-			inner = a.req.chdir(sc.clone(), word{s: strings.TrimPrefix(s, "--chdir="), dyn: w.dyn})
+			inner = a.req.chdir(sc.clone(), shell.Word{Text: strings.TrimPrefix(s, "--chdir="), Dyn: w.Dyn})
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			inner = a.req.chdir(sc.clone(), word{s: s[2:], dyn: w.dyn})
+			inner = a.req.chdir(sc.clone(), shell.Word{Text: s[2:], Dyn: w.Dyn})
 		case strings.HasPrefix(s, "-") && len(s) > 1:
 			if envOptClearsHost(w) {
 				a.self().pose()
 			}
 		case strings.Contains(s, "=") && isAssignName(s[:strings.Index(s, "=")]):
 			name, val, _ := strings.Cut(s, "=")
-			a.vcs().envRule(name, word{s: val, dyn: w.dyn, t: w.t}, sc, depth)
+			a.vcs().envRule(name, shell.Word{Text: val, Dyn: w.Dyn, Taint: w.Taint}, sc, depth)
 		default:
 			out = append(out, args[i:]...)
 			i = len(args)
 		}
 	}
 	if len(out) == 0 {
-		return feed{t: tEnv}
+		return shell.Feed{Taint: shell.TaintEnv}
 	}
 	// Assignments produced by -S are not commands.
-	for len(out) > 0 && !out[0].dyn && strings.Contains(out[0].s, "=") && isAssignName(out[0].s[:strings.Index(out[0].s, "=")]) {
+	for len(out) > 0 && !out[0].Dyn && strings.Contains(out[0].Text, "=") && isAssignName(out[0].Text[:strings.Index(out[0].Text, "=")]) {
 		out = out[1:]
 	}
 	return a.exec(out, env, inner, depth, in)
@@ -498,32 +498,32 @@ func envSplitOpt(s string) bool {
 
 // envSplitString returns the string of env's -S at args[i] and the index
 // of the last argument it used.
-func envSplitString(args []word, i int) (word, int) {
+func envSplitString(args []shell.Word, i int) (shell.Word, int) {
 	w := args[i]
-	s := w.s
+	s := w.Text
 	switch {
 	case strings.HasPrefix(s, "--split-string="):
-		return word{s: strings.TrimPrefix(s, "--split-string="), dyn: w.dyn}, i
+		return shell.Word{Text: strings.TrimPrefix(s, "--split-string="), Dyn: w.Dyn}, i
 	case strings.HasPrefix(s, "-S") && len(s) > 2:
-		return word{s: s[2:], dyn: w.dyn}, i
+		return shell.Word{Text: s[2:], Dyn: w.Dyn}, i
 	case i+1 < len(args):
 		return args[i+1], i + 1
 	}
-	return word{}, i
+	return shell.Word{}, i
 }
 
 // envUnsetsHostVar: env's option opt, given val, unsets one of the host's
 // variables (-u NAME), or one the guard cannot name.
-func envUnsetsHostVar(opt string, val word) bool {
-	return !oneOf(opt, "-C|--chdir|-P") && (val.dyn || hostVar(val.s))
+func envUnsetsHostVar(opt string, val shell.Word) bool {
+	return !oneOf(opt, "-C|--chdir|-P") && (val.Dyn || hostVar(val.Text))
 }
 
 // envOptClearsHost: an option of env clears the environment or unsets
 // one of the host's variables (-i, -uNAME, --unset=NAME,
 // --ignore-environment), or cannot be read.
-func envOptClearsHost(w word) bool {
-	s := w.s
-	return w.dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
+func envOptClearsHost(w shell.Word) bool {
+	s := w.Text
+	return w.Dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
 		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && hostVar(s[2:]))
 }
 
@@ -542,36 +542,36 @@ func isAssignName(s string) bool {
 
 // splitWords splits a string the way `env -S` and `watch` do: shell-like
 // quoting, no expansion beyond what the parser resolves.
-func (a expander) splitWords(w word, sc *scope, depth int) []word {
-	if w.dyn {
-		return []word{w}
+func (a expander) splitWords(w shell.Word, sc *scope, depth int) []shell.Word {
+	if w.Dyn {
+		return []shell.Word{w}
 	}
-	var out []word
+	var out []shell.Word
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	err := p.Words(strings.NewReader(w.s), func(sw *syntax.Word) bool {
+	err := p.Words(strings.NewReader(w.Text), func(sw *syntax.Word) bool {
 		out = append(out, a.wordFields(sw, sc, depth, false)...)
 		return true
 	})
 	if err != nil {
-		for _, f := range strings.Fields(w.s) {
-			out = append(out, lit(f))
+		for _, f := range strings.Fields(w.Text) {
+			out = append(out, shell.Lit(f))
 		}
 	}
 	return out
 }
 
-func (req *Request) chdir(sc *scope, w word) *scope {
+func (req *Request) chdir(sc *scope, w shell.Word) *scope {
 	prev, prevOK := sc.cwd, sc.cwdOK
 	defer func() {
 		if sc.cwd != prev || sc.cwdOK != prevOK {
 			sc.oldpwd, sc.oldOK = prev, prevOK
 		}
 	}()
-	if w.dyn {
+	if w.Dyn {
 		sc.cwdOK = false
 		return sc
 	}
-	p := w.s
+	p := w.Text
 	if p == "" || p == "~" {
 		p = req.Home
 	}
@@ -594,66 +594,66 @@ func (req *Request) chdir(sc *scope, w word) *scope {
 	return sc
 }
 
-func hCd(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	pos := c.Pos()
 	if len(pos) == 0 {
-		a.req.chdir(sc, lit(a.req.Home))
-		return feed{}
+		a.req.chdir(sc, shell.Lit(a.req.Home))
+		return shell.Feed{}
 	}
 	a.req.chdir(sc, pos[0])
-	return feed{}
+	return shell.Feed{}
 }
 
-func hCommand(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hCommand(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "")
 	if c.Has("-v", "-V") && len(c.Args)-i <= 1 {
 		if f, ok := a.req.lookupOutput(c); ok {
 			return f // the path of an atreides program
 		}
-		return feed{t: tUnknown} // a lookup: nothing runs
+		return shell.Feed{Taint: shell.TaintUnknown} // a lookup: nothing runs
 	}
 	return a.exec(at(c.Args, i), env, sc, depth, in)
 }
 
-func hNice(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hNice(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	return a.exec(at(c.Args, skipOptions(c.Args, "n", "--adjustment")), env, sc, depth, in)
 }
 
-func hTimeout(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hTimeout(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "sk", "--signal", "--kill-after")
 	return a.exec(at(c.Args, i+1), env, sc, depth, in)
 }
 
-func hTaskset(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hTaskset(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "")
 	if c.Has("-p", "--pid") {
-		return feed{}
+		return shell.Feed{}
 	}
 	return a.exec(at(c.Args, i+1), env, sc, depth, in)
 }
 
-func hSg(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	p := c.Pos()
 	if len(p) >= 2 {
 		return a.runText(c, p[1], sc.clone(), depth, "sg")
 	}
-	return feed{}
+	return shell.Feed{}
 }
 
 // hNpx runs a package's program with the arguments after it, or with
 // -c a shell command line.
-func hNpx(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hNpx(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	if v, ok := optValue(c.Args, 'c', "--call"); ok {
 		return a.runText(c, v, sc.clone(), depth, c.Name+" -c")
 	}
 	return a.exec(at(c.Args, skipOptions(c.Args, "p", "--package")), env, sc, depth, in)
 }
 
-func hBusybox(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hBusybox(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	return a.exec(c.Args, env, sc, depth, in)
 }
 
-func hWatch(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hWatch(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "nq", "--interval", "--equexit")
 	rest := at(c.Args, i)
 	if c.Has("-x", "--exec") {
@@ -665,114 +665,114 @@ func hWatch(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 	return a.runText(c, joinWords(rest), sc.clone(), depth, "watch")
 }
 
-func joinWords(ws []word) word {
-	out := word{}
+func joinWords(ws []shell.Word) shell.Word {
+	out := shell.Word{}
 	parts := make([]string, len(ws))
 	guesses := make([]string, len(ws))
 	guessOK := true
 	for i, w := range ws {
-		parts[i] = w.s
-		guesses[i] = w.s
-		if w.dyn {
-			guesses[i] = w.guess
-			guessOK = guessOK && w.hasGuess
+		parts[i] = w.Text
+		guesses[i] = w.Text
+		if w.Dyn {
+			guesses[i] = w.Guess
+			guessOK = guessOK && w.HasGuess
 		}
-		out.dyn = out.dyn || w.dyn
-		out.t |= w.t
-		out.stream = out.stream || w.stream
+		out.Dyn = out.Dyn || w.Dyn
+		out.Taint |= w.Taint
+		out.Stream = out.Stream || w.Stream
 	}
-	out.s = strings.Join(parts, " ")
-	if out.dyn && guessOK {
-		out.guess, out.hasGuess = strings.Join(guesses, " "), true
+	out.Text = strings.Join(parts, " ")
+	if out.Dyn && guessOK {
+		out.Guess, out.HasGuess = strings.Join(guesses, " "), true
 	}
 	return out
 }
 
-func hDirenvExec(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hDirenvExec(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	p := c.Args
-	if len(p) >= 2 && p[0].s == "exec" {
+	if len(p) >= 2 && p[0].Text == "exec" {
 		return a.exec(at(p, 2), env, sc, depth, in)
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
-func hNixShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hNixShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	if v, ok := optValue(c.Args, 0, "--run"); ok {
 		return a.runText(c, v, sc.clone(), depth, "nix-shell --run")
 	}
 	if v, ok := optValue(c.Args, 0, "--command"); ok {
 		return a.runText(c, v, sc.clone(), depth, "nix-shell --command")
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
-func hAlias(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hAlias(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	for _, w := range c.Args {
-		if _, v, ok := strings.Cut(w.s, "="); ok {
-			a.runText(c, word{s: v, dyn: w.dyn, t: w.t}, sc.clone(), depth, "alias")
+		if _, v, ok := strings.Cut(w.Text, "="); ok {
+			a.runText(c, shell.Word{Text: v, Dyn: w.Dyn, Taint: w.Taint}, sc.clone(), depth, "alias")
 		}
 	}
-	return feed{}
+	return shell.Feed{}
 }
 
 // runText evaluates a string that a carrier will execute as shell code.
-func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) feed {
-	if code.t&tRemote != 0 || code.dyn && !code.hasGuess {
+func (a *analyzer) runText(c *Cmd, code shell.Word, sc *scope, depth int, via string) shell.Feed {
+	if code.Taint&shell.TaintRemote != 0 || code.Dyn && !code.HasGuess {
 		a.writes().unknownWrite(via+" runs code the guard cannot read", false, "")
 	}
 	switch {
-	case code.t&tRemote != 0:
+	case code.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRceRemoteCode, c, via+" runs downloaded text")
-		return feed{t: tUnknown}
-	case code.dyn && code.hasGuess:
+		return shell.Feed{Taint: shell.TaintUnknown}
+	case code.Dyn && code.HasGuess:
 		// Substitution output the guard computed (printf, base64 -d):
 		// judge the text, and still flag that it was hidden.
-		out := a.runScript(code.guess, sc, depth+1, feed{})
-		if code.t&tDecoded != 0 {
+		out := a.runScript(code.Guess, sc, depth+1, shell.Feed{})
+		if code.Taint&shell.TaintDecoded != 0 {
 			a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 		} else {
 			a.fire(ruleDynamicCode, c, via+" runs text assembled at run time")
 		}
 		return out
-	case code.dyn && code.t&tDecoded != 0:
+	case code.Dyn && code.Taint&shell.TaintDecoded != 0:
 		a.fire(ruleRceDecodeToShell, c, via+" runs decoded text")
-		return feed{t: tUnknown}
-	case code.dyn && code.stream:
+		return shell.Feed{Taint: shell.TaintUnknown}
+	case code.Dyn && code.Stream:
 		a.fire(ruleDynamicStreamCode, c, via+" runs code that arrives on stdin")
-		return feed{t: tUnknown}
-	case code.dyn:
-		a.fire(ruleDynamicCode, c, via+" runs code computed at run time ("+code.display()+")")
+		return shell.Feed{Taint: shell.TaintUnknown}
+	case code.Dyn:
+		a.fire(ruleDynamicCode, c, via+" runs code computed at run time ("+code.Display()+")")
 		// Still analyse the known parts: a dynamic tail does not hide a
 		// literal `rm -rf /` in front of it.
-		a.runScript(strings.ReplaceAll(code.s, "\x00", "__dyn__"), sc, depth+1, feed{})
-		return feed{t: tUnknown}
+		a.runScript(strings.ReplaceAll(code.Text, "\x00", "__dyn__"), sc, depth+1, shell.Feed{})
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	out := a.runScript(code.s, sc, depth+1, feed{})
-	if code.t&tDecoded != 0 {
+	out := a.runScript(code.Text, sc, depth+1, shell.Feed{})
+	if code.Taint&shell.TaintDecoded != 0 {
 		a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 	}
 	return out
 }
 
 // runFeed evaluates stdin that a shell reads as its script.
-func (a *analyzer) runFeed(c *Cmd, in feed, sc *scope, depth int) feed {
-	if !in.known && in.t != 0 {
+func (a *analyzer) runFeed(c *Cmd, in shell.Feed, sc *scope, depth int) shell.Feed {
+	if !in.Known && in.Taint != 0 {
 		a.writes().unknownWrite(c.Name+" runs a script that arrives on stdin", false, "")
 	}
 	switch {
-	case in.t&tRemote != 0:
+	case in.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRcePipeToShell, c, "downloaded text piped into "+c.Name)
-	case in.known:
-		a.runScript(in.text, sc.clone(), depth+1, feed{})
-		if in.t&tDecoded != 0 {
+	case in.Known:
+		a.runScript(in.Text, sc.clone(), depth+1, shell.Feed{})
+		if in.Taint&shell.TaintDecoded != 0 {
 			a.fire(ruleRceObfuscated, c, "decoded text piped into "+c.Name)
 		}
-	case in.t&tDecoded != 0:
+	case in.Taint&shell.TaintDecoded != 0:
 		a.fire(ruleRceDecodeToShell, c, "decoded text piped into "+c.Name)
-	case in.t != 0:
-		a.fire(ruleDynamicStdinScript, c, "script on stdin of "+c.Name+" comes from "+orDefault(in.from, "another command"))
+	case in.Taint != 0:
+		a.fire(ruleDynamicStdinScript, c, "script on stdin of "+c.Name+" comes from "+orDefault(in.From, "another command"))
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 func orDefault(s, d string) string {
@@ -782,14 +782,14 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	hasC := false
 	i := 0
 	for i < len(args) {
 		w := args[i]
-		s := w.s
-		if w.dyn {
+		s := w.Text
+		if w.Dyn {
 			break
 		}
 		if oneOf(s, "--|-") {
@@ -824,14 +824,14 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 	inner := sc.clone()
 	inner.funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions
 	if c.Has("-n") || strings.HasPrefix(c.Name, "-") {
-		return feed{t: tUnknown} // -n: read and check syntax only
+		return shell.Feed{Taint: shell.TaintUnknown} // -n: read and check syntax only
 	}
 	if hasC {
 		if len(rest) == 0 {
 			if c.Stream {
 				a.fire(ruleDynamicStreamCode, c, c.Name+" -c code arrives on stdin")
 			}
-			return feed{t: tUnknown}
+			return shell.Feed{Taint: shell.TaintUnknown}
 		}
 		inner.pos, inner.hasPos = at(rest, 2), true
 		return a.runText(c, rest[0], inner, depth, c.Name+" -c")
@@ -845,96 +845,96 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 // shellStartup: BASH_ENV / ENV and --rcfile / --init-file make a shell run
 // a startup file first; one the guard cannot see (computed, or outside the
 // project) is unknowable code.
-func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
-	check := func(what string, w word) {
-		if t := a.files().classify(w, sc); w.dyn || t.class != pcInside {
-			a.fire(ruleDynamicScript, c, what+" "+w.display()+" runs first")
+func (a *analyzer) shellStartup(c *Cmd, env map[string]shell.Word, sc *scope) {
+	check := func(what string, w shell.Word) {
+		if t := a.files().classify(w, sc); w.Dyn || t.class != pcInside {
+			a.fire(ruleDynamicScript, c, what+" "+w.Display()+" runs first")
 		}
 	}
 	// bash reads BASH_ENV only when not interactive; ENV and
 	// --rcfile/--init-file only when interactive (zsh reads neither).
 	interactive := c.Has("-i")
-	if w, ok := env["BASH_ENV"]; ok && w.s != "" && c.Name == "bash" && !interactive {
+	if w, ok := env["BASH_ENV"]; ok && w.Text != "" && c.Name == "bash" && !interactive {
 		check("BASH_ENV", w)
 	}
-	if w, ok := env["ENV"]; ok && w.s != "" && c.Name != "zsh" && interactive {
+	if w, ok := env["ENV"]; ok && w.Text != "" && c.Name != "zsh" && interactive {
 		check("ENV", w)
 	}
 	for i, w := range c.Args {
-		if oneOf(w.s, "--rcfile|--init-file") && i+1 < len(c.Args) && interactive {
-			check(w.s, c.Args[i+1])
+		if oneOf(w.Text, "--rcfile|--init-file") && i+1 < len(c.Args) && interactive {
+			check(w.Text, c.Args[i+1])
 		}
 	}
 }
 
 // scriptFile judges `bash FILE`, `python FILE`, `source FILE`.
-func (a *analyzer) scriptFile(c *Cmd, f word, sc *scope, depth int) feed {
-	if f.proc == nil {
-		a.writes().unknownWrite(c.Name+" runs "+f.display()+", whose writes cannot be listed", false, "")
+func (a *analyzer) scriptFile(c *Cmd, f shell.Word, sc *scope, depth int) shell.Feed {
+	if f.Proc == nil {
+		a.writes().unknownWrite(c.Name+" runs "+f.Display()+", whose writes cannot be listed", false, "")
 	}
 	switch {
-	case f.proc != nil:
-		return a.runFeed(c, *f.proc, sc, depth)
-	case f.t&tRemote != 0:
+	case f.Proc != nil:
+		return a.runFeed(c, *f.Proc, sc, depth)
+	case f.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRceRemoteCode, c, "script path is downloaded text")
-	case f.stream:
+	case f.Stream:
 		a.fire(ruleDynamicStreamCode, c, "script path arrives on stdin")
-	case f.dyn:
-		a.fire(ruleDynamicScript, c, "script path "+f.display()+" is computed at run time")
-	case sc.downloaded(f.s):
-		a.fire(ruleRceDownloadExec, c, f.s+" was just downloaded")
+	case f.Dyn:
+		a.fire(ruleDynamicScript, c, "script path "+f.Display()+" is computed at run time")
+	case sc.downloaded(f.Text):
+		a.fire(ruleRceDownloadExec, c, f.Text+" was just downloaded")
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
-func hEval(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hEval(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	if len(c.Args) == 0 {
-		return feed{}
+		return shell.Feed{}
 	}
 	code := joinWords(c.Args)
 	return a.runTextShared(c, code, sc, depth, "eval")
 }
 
 // runTextShared is runText in the caller's scope (eval and source share it).
-func (a *analyzer) runTextShared(c *Cmd, code word, sc *scope, depth int, via string) feed {
-	if !code.dyn && code.t&(tRemote|tDecoded) == 0 {
-		return a.runScript(code.s, sc, depth+1, feed{})
+func (a *analyzer) runTextShared(c *Cmd, code shell.Word, sc *scope, depth int, via string) shell.Feed {
+	if !code.Dyn && code.Taint&(shell.TaintRemote|shell.TaintDecoded) == 0 {
+		return a.runScript(code.Text, sc, depth+1, shell.Feed{})
 	}
 	return a.runText(c, code, sc, depth, via)
 }
 
-func hSource(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hSource(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "p")
-	if len(c.Args) > 1 && c.Args[0].s == "-p" && c.Args[1].dyn {
-		a.fire(ruleDynamicScript, c, "search path "+c.Args[1].display()+" is computed at run time")
+	if len(c.Args) > 1 && c.Args[0].Text == "-p" && c.Args[1].Dyn {
+		a.fire(ruleDynamicScript, c, "search path "+c.Args[1].Display()+" is computed at run time")
 	}
 	rest := at(c.Args, i)
 	if len(rest) == 0 {
-		return feed{}
+		return shell.Feed{}
 	}
 	return a.scriptFile(c, rest[0], sc, depth)
 }
 
-func hTrap(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hTrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	p := c.Args
-	if len(p) > 0 && !p[0].dyn && (p[0].s == "-p" || p[0].s == "-l" || p[0].s == "--") {
+	if len(p) > 0 && !p[0].Dyn && (p[0].Text == "-p" || p[0].Text == "-l" || p[0].Text == "--") {
 		p = p[1:]
 	}
-	if len(p) < 2 || (!p[0].dyn && p[0].s == "-") {
-		return feed{}
+	if len(p) < 2 || (!p[0].Dyn && p[0].Text == "-") {
+		return shell.Feed{}
 	}
 	return a.runText(c, p[0], sc.clone(), depth, "trap")
 }
 
-func hSSH(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hSSH(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "bcDEeFIiJLlmOopQRSWwB")
 	rest := at(c.Args, i)
 	if len(rest) < 2 {
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	remote := newScope("")
 	remote.cwdOK = false
-	return a.runText(c, joinWords(rest[1:]), remote, depth, "ssh "+rest[0].display())
+	return a.runText(c, joinWords(rest[1:]), remote, depth, "ssh "+rest[0].Display())
 }
 
 // isInitIdiom reports whether `eval "$(X)"` / `source <(X)` runs a known

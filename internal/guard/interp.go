@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // interpreter families and their inline-code flags.
@@ -37,19 +39,19 @@ func isInterpreter(name string) bool { return interpFamily(name) != "" }
 
 // interpreter judges `python -c CODE`, `node -e CODE`, `python FILE`, and
 // interpreters reading their program from stdin.
-func (a codeJudge) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
+func (a codeJudge) interpreter(c *Cmd, sc *scope, depth int, in shell.Feed) shell.Feed {
 	fam := interpFamily(c.Name)
 	flags := interpCodeFlags[fam]
 	valued := interpValued[fam]
-	var codes []word
-	var script *word
+	var codes []shell.Word
+	var script *shell.Word
 	args := c.Args
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		s := w.s
+		s := w.Text
 		a.interpArgStrict(c, w, in)
-		if w.dyn && codes == nil && script == nil && !strings.HasPrefix(s, "-") {
-			if w.stream {
+		if w.Dyn && codes == nil && script == nil && !strings.HasPrefix(s, "-") {
+			if w.Stream {
 				a.fire(ruleDynamicStreamCode, c, c.Name+" program arrives on stdin")
 			}
 			script = &args[i]
@@ -67,10 +69,10 @@ func (a codeJudge) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 			break
 		}
 		if fam == "python" && (s == "-m" || strings.HasPrefix(s, "-m")) {
-			if s == "-m" && i+1 < len(args) && args[i+1].dyn {
+			if s == "-m" && i+1 < len(args) && args[i+1].Dyn {
 				a.strict(c, c.Name+" -m module is computed at run time")
 			}
-			return feed{t: tUnknown}
+			return shell.Feed{Taint: shell.TaintUnknown}
 		}
 		matched := false
 		for _, f := range flags {
@@ -101,19 +103,19 @@ func (a codeJudge) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 		}
 	}
 	a.interpProgram(c, fam, codes, script, sc, depth, in)
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 // interpArgStrict notes, for strict mode, an interpreter's argument the
 // guard cannot read: computed at run time, or "-" for a program on stdin
 // it cannot see.
-func (a codeJudge) interpArgStrict(c *Cmd, w word, in feed) {
-	if w.dyn && !w.stream && w.t&tRemote == 0 {
+func (a codeJudge) interpArgStrict(c *Cmd, w shell.Word, in shell.Feed) {
+	if w.Dyn && !w.Stream && w.Taint&shell.TaintRemote == 0 {
 		// Code, a module or a script path held in a variable: as
 		// opaque as any script file, so only strict mode objects.
-		a.strict(c, c.Name+" argument "+w.display()+" is computed at run time")
+		a.strict(c, c.Name+" argument "+w.Display()+" is computed at run time")
 	}
-	if w.s == "-" && !w.dyn && !in.known {
+	if w.Text == "-" && !w.Dyn && !in.Known {
 		a.strict(c, c.Name+" reads its program from stdin")
 	}
 }
@@ -122,23 +124,23 @@ func (a codeJudge) interpArgStrict(c *Cmd, w word, in feed) {
 // code flags (-c, -e, --eval): ok when it is f, with the code in the next
 // argument (next), attached (-cCODE, or last in a cluster of flags that
 // take no value) or after "=" (--eval=CODE).
-func interpCodeFlag(w word, f, valued string) (code word, next, ok bool) {
-	s := w.s
+func interpCodeFlag(w shell.Word, f, valued string) (code shell.Word, next, ok bool) {
+	s := w.Text
 	ls := strings.ToLower(s)
 	switch {
 	case ls == f || (len(f) == 2 && len(s) > 2 && s[0] == '-' && s[1] != '-' && strings.HasSuffix(s, f[1:]) && !strings.ContainsAny(s[1:len(s)-1], valued)):
-		return word{}, true, true
+		return shell.Word{}, true, true
 	case len(f) == 2 && strings.HasPrefix(s, f) && len(s) > 2 && !strings.HasPrefix(s, "--"):
-		return word{s: s[2:], dyn: w.dyn, t: w.t, stream: w.stream}, false, true
+		return shell.Word{Text: s[2:], Dyn: w.Dyn, Taint: w.Taint, Stream: w.Stream}, false, true
 	case strings.HasPrefix(ls, f+"=") && strings.HasPrefix(f, "--"):
-		return word{s: s[len(f)+1:], dyn: w.dyn, t: w.t}, false, true
+		return shell.Word{Text: s[len(f)+1:], Dyn: w.Dyn, Taint: w.Taint}, false, true
 	}
-	return word{}, false, false
+	return shell.Word{}, false, false
 }
 
 // interpProgram judges what an interpreter runs: its inline code, its
 // script file, or the program on its stdin.
-func (a codeJudge) interpProgram(c *Cmd, fam string, codes []word, script *word, sc *scope, depth int, in feed) {
+func (a codeJudge) interpProgram(c *Cmd, fam string, codes []shell.Word, script *shell.Word, sc *scope, depth int, in shell.Feed) {
 	switch {
 	case len(codes) > 0:
 		a.fire(ruleInterpOneLiner, c, "")
@@ -148,15 +150,15 @@ func (a codeJudge) interpProgram(c *Cmd, fam string, codes []word, script *word,
 	case script != nil:
 		// A script file is not visible to the guard; a computed path only
 		// matters when it arrives on stdin or was just downloaded.
-		if script.dyn && !script.stream && script.proc == nil && script.t&tRemote == 0 {
+		if script.Dyn && !script.Stream && script.Proc == nil && script.Taint&shell.TaintRemote == 0 {
 			break
 		}
 		a.scriptFile(c, *script, sc, depth)
-	case in.t&tRemote != 0:
+	case in.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRcePipeToShell, c, "downloaded program piped into "+c.Name)
-	case in.known:
-		a.inlineCode(c, fam, word{s: in.text, t: in.t}, sc, depth)
-	case in.t&tDecoded != 0:
+	case in.Known:
+		a.inlineCode(c, fam, shell.Word{Text: in.Text, Taint: in.Taint}, sc, depth)
+	case in.Taint&shell.TaintDecoded != 0:
 		a.fire(ruleRceDecodeToShell, c, "decoded program piped into "+c.Name)
 	}
 }
@@ -169,19 +171,19 @@ var (
 )
 
 // inlineCode analyses a program given on the command line.
-func (a codeJudge) inlineCode(c *Cmd, fam string, code word, sc *scope, depth int) {
-	if code.dyn {
-		if code.t&tRemote != 0 {
+func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *scope, depth int) {
+	if code.Dyn {
+		if code.Taint&shell.TaintRemote != 0 {
 			a.fire(ruleRceRemoteCode, c, c.Name+" runs downloaded code")
-		} else if code.stream {
+		} else if code.Stream {
 			a.fire(ruleDynamicStreamCode, c, c.Name+" code arrives on stdin")
 		}
-		code.s = strings.ReplaceAll(code.s, "\x00", "")
-		if code.hasGuess {
-			code.s = code.guess // substitution output the guard computed
+		code.Text = strings.ReplaceAll(code.Text, "\x00", "")
+		if code.HasGuess {
+			code.Text = code.Guess // substitution output the guard computed
 		}
 	}
-	src := code.s
+	src := code.Text
 	// The patterns below scan the text a few times over: about a
 	// microsecond per four bytes where they find nothing.
 	a.spend(len(src) / 4)
@@ -193,7 +195,7 @@ func (a codeJudge) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	// Code that is itself shell text (`node -e "rm -rf /"`) is judged as
 	// shell; text that is not valid shell is ignored.
 	if f, err := a.parseText(src); err == nil && depth+1 <= maxDepth {
-		a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
+		a.stmts(f.Stmts, sc.clone(), depth+1, shell.Feed{})
 	}
 	if reShellAPI.get().MatchString(text) || oneOf(fam, "pwsh|powershell") {
 		a.literalCommands(c, src, lits, sc, depth)
@@ -259,7 +261,7 @@ func (a codeJudge) literalDeletes(c *Cmd, lits []string, sc *scope) {
 		if !looksLikePath(l) {
 			continue
 		}
-		if t := a.files().classify(lit(l), sc); t.critical() {
+		if t := a.files().classify(shell.Lit(l), sc); t.critical() {
 			a.fire(ruleInterpDeleteApi, c, c.Name+" deletes "+l)
 		} else {
 			a.fire(ruleInterpDeleteAny, c, c.Name+" deletes "+l)

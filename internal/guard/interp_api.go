@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Interpreters' file-system and process APIs beyond the string literals
@@ -304,7 +306,7 @@ func (a codeJudge) apiDelete(c *Cmd, p string, home bool, sc *scope) {
 	if !home {
 		return
 	}
-	if t := a.files().classify(lit(p), sc); t.critical() {
+	if t := a.files().classify(shell.Lit(p), sc); t.critical() {
 		a.fire(ruleInterpDeleteApi, c, c.Name+" deletes "+p)
 	} else {
 		a.fire(ruleInterpDeleteAny, c, c.Name+" deletes "+p)
@@ -318,8 +320,8 @@ func (a codeJudge) apiWrite(c *Cmd, p string, sc *scope) {
 		return
 	}
 	p = expandHome(p, a.req.Home)
-	a.self().ownWriteTarget(c, lit(p), sc)
-	a.files().writeTarget(c, lit(p), sc)
+	a.self().ownWriteTarget(c, shell.Lit(p), sc)
+	a.files().writeTarget(c, shell.Lit(p), sc)
 	abs, ok := a.files().canon(p, sc)
 	if !ok {
 		if strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") {
@@ -327,7 +329,7 @@ func (a codeJudge) apiWrite(c *Cmd, p string, sc *scope) {
 		}
 		return
 	}
-	t := a.files().classify(lit(abs), sc)
+	t := a.files().classify(shell.Lit(abs), sc)
 	if t.git && t.class != pcTemp || a.req.homeDotPath(abs) {
 		a.fire(ruleInterpWriteProtected, c, c.Name+" writes "+abs)
 	}

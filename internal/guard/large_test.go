@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Large and hostile inputs: every one is judged with work that grows
@@ -240,7 +242,7 @@ func BenchmarkInlineCode(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				a := newAnalyzer(DefaultPolicy(), &r, len(src))
-				a.code().inlineCode(c, "python", lit(src), newScope(testProject), 0)
+				a.code().inlineCode(c, "python", shell.Lit(src), newScope(testProject), 0)
 			}
 		})
 	}

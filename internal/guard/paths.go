@@ -238,9 +238,9 @@ func (a pathJudge) throughLinks(p string) string {
 
 // classify places a path argument relative to root, home, system dirs,
 // temp dirs and the project.
-func (a pathJudge) classify(w word, sc *scope) target {
-	k := targetKey{canonKey: canonKey{s: w.s, cwd: sc.cwd, cwdOK: sc.cwdOK}, findDir: sc.findDir,
-		dyn: w.dyn, glob: w.glob, stream: w.stream, envDep: w.envDep}
+func (a pathJudge) classify(w shell.Word, sc *scope) target {
+	k := targetKey{canonKey: canonKey{s: w.Text, cwd: sc.cwd, cwdOK: sc.cwdOK}, findDir: sc.findDir,
+		dyn: w.Dyn, glob: w.Glob, stream: w.Stream, envDep: w.EnvDep}
 	if t, ok := a.paths.targets[k]; ok {
 		return t
 	}
@@ -252,14 +252,14 @@ func (a pathJudge) classify(w word, sc *scope) target {
 	return t
 }
 
-func (a pathJudge) classifyOnce(w word, sc *scope) target {
+func (a pathJudge) classifyOnce(w shell.Word, sc *scope) target {
 	w = underFindDir(w, sc)
-	s := w.s
-	t := target{glob: w.glob, stream: w.stream, envDep: w.envDep}
-	t.dotGlob = w.glob && !w.dyn && strings.HasPrefix(path.Base(s), ".") && shell.HasGlob(path.Base(s))
-	t.allChildren = w.glob && !w.dyn && path.Base(s) == "*"
-	if w.dyn {
-		t.fromFind = w.stream && strings.HasSuffix(s[:strings.IndexByte(s, 0)], "/")
+	s := w.Text
+	t := target{glob: w.Glob, stream: w.Stream, envDep: w.EnvDep}
+	t.dotGlob = w.Glob && !w.Dyn && strings.HasPrefix(path.Base(s), ".") && shell.HasGlob(path.Base(s))
+	t.allChildren = w.Glob && !w.Dyn && path.Base(s) == "*"
+	if w.Dyn {
+		t.fromFind = w.Stream && strings.HasSuffix(s[:strings.IndexByte(s, 0)], "/")
 		prefix, ok := knownPrefix(w, sc)
 		if !ok {
 			return t
@@ -299,10 +299,10 @@ func (a pathJudge) classifyOnce(w word, sc *scope) target {
 
 // underFindDir: a relative path in the command of find -execdir is
 // relative to each match's directory, somewhere under find's start point.
-func underFindDir(w word, sc *scope) word {
-	if sc.findDir != "" && !w.dyn && w.s != "" && !strings.HasPrefix(w.s, "/") && !strings.HasPrefix(w.s, "~") && !strings.Contains(w.s, "{}") {
-		w.s = sc.findDir + "\x00/" + w.s
-		w.dyn, w.stream = true, true
+func underFindDir(w shell.Word, sc *scope) shell.Word {
+	if sc.findDir != "" && !w.Dyn && w.Text != "" && !strings.HasPrefix(w.Text, "/") && !strings.HasPrefix(w.Text, "~") && !strings.Contains(w.Text, "{}") {
+		w.Text = sc.findDir + "\x00/" + w.Text
+		w.Dyn, w.Stream = true, true
 	}
 	return w
 }
@@ -310,9 +310,9 @@ func underFindDir(w word, sc *scope) word {
 // knownPrefix is the directory a computed path certainly lies under: the
 // known text before its unknown part, up to a slash; "." for a stream
 // word in a known directory; ok is false when nothing is known.
-func knownPrefix(w word, sc *scope) (string, bool) {
-	i := strings.IndexByte(w.s, 0)
-	prefix := w.s[:i]
+func knownPrefix(w shell.Word, sc *scope) (string, bool) {
+	i := strings.IndexByte(w.Text, 0)
+	prefix := w.Text[:i]
 	if prefix != "" && strings.HasSuffix(prefix, "/") {
 		return prefix, true
 	}
@@ -323,7 +323,7 @@ func knownPrefix(w word, sc *scope) (string, bool) {
 		}
 	}
 	if prefix == "" {
-		if w.stream && sc.cwdOK {
+		if w.Stream && sc.cwdOK {
 			return ".", true
 		}
 		return "", false
@@ -628,8 +628,8 @@ func (a pathJudge) secretArgs(c *Cmd) {
 	}
 	if c.Name == "dd" {
 		for _, w := range c.Args {
-			if strings.HasPrefix(w.s, "if=") && !w.dyn {
-				if m, ok := a.secretPath(w.s[3:], c.sc); ok {
+			if strings.HasPrefix(w.Text, "if=") && !w.Dyn {
+				if m, ok := a.secretPath(w.Text[3:], c.sc); ok {
 					a.fire(ruleSecretRead, c, m)
 					return
 				}
@@ -641,7 +641,7 @@ func (a pathJudge) secretArgs(c *Cmd) {
 		if !ok {
 			continue
 		}
-		if w.glob && !w.dyn {
+		if w.Glob && !w.Dyn {
 			// The shell expands it: judge the names it can match.
 			if m, ok := a.exfil().secretGlob(w, c.sc); ok {
 				a.fire(ruleSecretRead, c, m)
@@ -662,13 +662,13 @@ func (a pathJudge) secretArgs(c *Cmd) {
 // argPathText is the text of an argument that may name a file: its own,
 // or the guess of a computed one; ok is false for a computed argument
 // without a guess and for text that is no path (blanks, a URL).
-func argPathText(w word) (string, bool) {
-	if w.dyn && !w.hasGuess {
+func argPathText(w shell.Word) (string, bool) {
+	if w.Dyn && !w.HasGuess {
 		return "", false
 	}
-	s := w.s
-	if w.dyn {
-		s = w.guess
+	s := w.Text
+	if w.Dyn {
+		s = w.Guess
 	}
 	return s, !strings.ContainsAny(s, " \t\n") && !strings.Contains(s, "://")
 }
@@ -700,15 +700,15 @@ var grepValued = &lazy[map[string]bool]{src: func() map[string]bool {
 // grepFiles returns what grep/rg read: the files named as operands (the
 // first operand is the pattern unless -e/-f gave one) and -f pattern
 // files. Patterns (-e values, the first operand) are search text.
-func grepFiles(c *Cmd) []word {
-	var files []word
+func grepFiles(c *Cmd) []shell.Word {
+	var files []shell.Word
 	patternGiven := false
-	var operands []word
+	var operands []shell.Word
 	args := c.Args
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		s := w.s
-		if w.dyn || !strings.HasPrefix(s, "-") || s == "-" {
+		s := w.Text
+		if w.Dyn || !strings.HasPrefix(s, "-") || s == "-" {
 			operands = append(operands, w)
 			continue
 		}
@@ -733,14 +733,14 @@ func grepFiles(c *Cmd) []word {
 		}
 		if !eq && grepValued.get()[name] && i+1 < len(args) {
 			i++
-			val = args[i].s
+			val = args[i].Text
 		}
 		switch name {
 		case "-e", "--regexp":
 			patternGiven = true
 		case "-f", "--file":
 			patternGiven = true
-			files = append(files, lit(val))
+			files = append(files, shell.Lit(val))
 		case "--files":
 			patternGiven = true
 		}
@@ -758,7 +758,7 @@ func (a pathJudge) secretMetadata(c *Cmd) {
 		return
 	}
 	for _, w := range c.Args {
-		if _, ok := a.secretPath(w.s, c.sc); ok && !w.dyn {
+		if _, ok := a.secretPath(w.Text, c.sc); ok && !w.Dyn {
 			a.strict(c, c.Name+" uses a secret path")
 			return
 		}
@@ -768,11 +768,11 @@ func (a pathJudge) secretMetadata(c *Cmd) {
 // writeTarget judges a file whose contents a command writes. Whether it
 // is one of atreides's own files is ownWriteTarget's to say, once per
 // write (noteWrite, checkPath, apiWrite).
-func (a pathJudge) writeTarget(c *Cmd, w word, sc *scope) {
-	if !a.judging() || w.dyn || w.proc != nil {
+func (a pathJudge) writeTarget(c *Cmd, w shell.Word, sc *scope) {
+	if !a.judging() || w.Dyn || w.Proc != nil {
 		return
 	}
-	s := w.s
+	s := w.Text
 	if strings.HasPrefix(s, "/dev/tcp/") || strings.HasPrefix(s, "/dev/udp/") {
 		a.fire(ruleExfilDevTcp, c, "writes to "+s)
 		return

@@ -14,7 +14,7 @@ import (
 // produce computes the stdout of commands that matter for pipelines:
 // printers (exact text), decoders (transformed text), downloaders (remote
 // text), environment dumps and file readers (taints).
-func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
+func (a *analyzer) produce(c *Cmd, sc *scope, in shell.Feed) shell.Feed {
 	if a.judging() {
 		// Credentials only matter to a verdict; an effects-only walk does
 		// not build the credential-printer table (rules.go's loadRules).
@@ -29,7 +29,7 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 		return printfOut(c)
 	case "pwd":
 		if sc.cwdOK {
-			return feed{cwd: true}
+			return shell.Feed{Cwd: true}
 		}
 	case "realpath", "readlink", "dirname":
 		if f, ok := a.pathOutput(c, sc); ok {
@@ -46,49 +46,49 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 	case "base64", "base32", "basenc", "openssl", "uudecode", "gunzip", "zcat", "gzip", "bzcat", "xzcat", "zstdcat", "bzip2", "xz", "zstd":
 		return decoderOutput(c, in)
 	case "rev":
-		if in.known {
-			return feed{known: true, text: reverseLines(in.text), t: in.t | tDecoded, from: "rev"}
+		if in.Known {
+			return shell.Feed{Known: true, Text: reverseLines(in.Text), Taint: in.Taint | shell.TaintDecoded, From: "rev"}
 		}
 		return decoded(in, "rev")
 	case "tr":
 		return trOutput(c, in)
 	case "iconv", "perl", "awk":
-		return feed{t: in.t | tUnknown, from: c.Name}
+		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 	case "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links":
 		if a.judging() {
 			noteDownload(c, sc)
 		}
-		return feed{t: tRemote, from: c.Name}
+		return shell.Feed{Taint: shell.TaintRemote, From: c.Name}
 	case "printenv", "set", "export", "declare", "compgen":
-		return feed{t: tEnv | tUnknown, from: c.Name}
+		return shell.Feed{Taint: shell.TaintEnv | shell.TaintUnknown, From: c.Name}
 	case "grep", "egrep", "fgrep", "rg", "sort", "uniq", "cut", "fold", "jq", "column", "paste", "expand":
-		return feed{t: in.t | tUnknown, from: c.Name}
+		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 	case "sed":
-		return feed{t: in.t | tUnknown, from: c.Name}
+		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 	}
-	return feed{t: tUnknown, from: c.Name}
+	return shell.Feed{Taint: shell.TaintUnknown, From: c.Name}
 }
 
 // readerOutput is what a program that prints files (cat, head, xxd ...)
 // gives: its stdin, or its files, secret when one is.
-func (a *analyzer) readerOutput(c *Cmd, sc *scope, in feed) feed {
+func (a *analyzer) readerOutput(c *Cmd, sc *scope, in shell.Feed) shell.Feed {
 	if c.Name == "xxd" && c.Has("-r", "-revert") {
 		return decoded(in, "xxd -r")
 	}
 	files := c.Pos()
-	if len(files) == 0 || (len(files) == 1 && files[0].s == "-") {
+	if len(files) == 0 || (len(files) == 1 && files[0].Text == "-") {
 		if c.Name == "cat" {
 			return in
 		}
-		return feed{t: in.t | tUnknown, from: c.Name}
+		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 	}
-	f := feed{t: tUnknown, from: c.Name}
+	f := shell.Feed{Taint: shell.TaintUnknown, From: c.Name}
 	for _, w := range files {
-		if w.proc != nil {
-			f.t |= w.proc.t
+		if w.Proc != nil {
+			f.Taint |= w.Proc.Taint
 		}
-		if !w.dyn && a.judging() && a.files().sensitive(w.s, sc) {
-			f.t |= tSecret
+		if !w.Dyn && a.judging() && a.files().sensitive(w.Text, sc) {
+			f.Taint |= shell.TaintSecret
 		}
 	}
 	return f
@@ -96,40 +96,40 @@ func (a *analyzer) readerOutput(c *Cmd, sc *scope, in feed) feed {
 
 // decoderOutput is what a decoder or decompressor gives: decoded text
 // when it decodes (base64 -d of a known text is decoded here).
-func decoderOutput(c *Cmd, in feed) feed {
+func decoderOutput(c *Cmd, in shell.Feed) shell.Feed {
 	if c.Has("-d", "--decode", "-D") || oneOf(c.Name, "gunzip|zcat|uudecode") || strings.HasSuffix(c.Name, "cat") {
-		if c.Name == "base64" && in.known {
-			if b, ok := decodeB64(in.text); ok {
-				return feed{known: true, text: b, t: in.t | tDecoded, from: "base64 -d"}
+		if c.Name == "base64" && in.Known {
+			if b, ok := decodeB64(in.Text); ok {
+				return shell.Feed{Known: true, Text: b, Taint: in.Taint | shell.TaintDecoded, From: "base64 -d"}
 			}
 		}
 		return decoded(in, c.Name+" -d")
 	}
-	return feed{t: in.t | tUnknown, from: c.Name}
+	return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 }
 
 // trOutput is what tr gives: the mapped text when its input and sets are
 // known.
-func trOutput(c *Cmd, in feed) feed {
+func trOutput(c *Cmd, in shell.Feed) shell.Feed {
 	p := c.Pos()
-	if in.known && len(p) == 2 && !p[0].dyn && !p[1].dyn && len(c.Args) == 2 {
-		if out, ok := trMap(in.text, p[0].s, p[1].s); ok {
-			return feed{known: true, text: out, t: in.t | tDecoded, from: "tr"}
+	if in.Known && len(p) == 2 && !p[0].Dyn && !p[1].Dyn && len(c.Args) == 2 {
+		if out, ok := trMap(in.Text, p[0].Text, p[1].Text); ok {
+			return shell.Feed{Known: true, Text: out, Taint: in.Taint | shell.TaintDecoded, From: "tr"}
 		}
 	}
 	return decoded(in, "tr")
 }
 
-func decoded(in feed, from string) feed {
-	return feed{t: in.t | tDecoded | tUnknown, from: from}
+func decoded(in shell.Feed, from string) shell.Feed {
+	return shell.Feed{Taint: in.Taint | shell.TaintDecoded | shell.TaintUnknown, From: from}
 }
 
-func echoOut(c *Cmd) feed {
+func echoOut(c *Cmd) shell.Feed {
 	args := c.Args
 	esc := false
 	nl := true
-	for len(args) > 0 && !args[0].dyn && len(args[0].s) > 1 && strings.Trim(args[0].s, "-neE") == "" && args[0].s[0] == '-' {
-		for _, f := range args[0].s[1:] {
+	for len(args) > 0 && !args[0].Dyn && len(args[0].Text) > 1 && strings.Trim(args[0].Text, "-neE") == "" && args[0].Text[0] == '-' {
+		for _, f := range args[0].Text[1:] {
 			switch f {
 			case 'e':
 				esc = true
@@ -143,7 +143,7 @@ func echoOut(c *Cmd) feed {
 	}
 	texts, t, ok := argTexts(args)
 	if !ok {
-		return feed{t: t | tUnknown, from: "echo"}
+		return shell.Feed{Taint: t | shell.TaintUnknown, From: "echo"}
 	}
 	s := strings.Join(texts, " ")
 	if esc {
@@ -155,22 +155,22 @@ func echoOut(c *Cmd) feed {
 	if nl {
 		s += "\n"
 	}
-	return feed{known: true, text: s, t: t, from: "echo"}
+	return shell.Feed{Known: true, Text: s, Taint: t, From: "echo"}
 }
 
 // argTexts returns the text of each word, using the computed output of
 // substitutions (printf, echo, base64 -d) where the guard has it; ok is
 // false when some part is unknown.
-func argTexts(ws []word) ([]string, taint, bool) {
+func argTexts(ws []shell.Word) ([]string, shell.Taint, bool) {
 	out := make([]string, len(ws))
-	var t taint
+	var t shell.Taint
 	for i, w := range ws {
-		t |= w.t
+		t |= w.Taint
 		switch {
-		case !w.dyn:
-			out[i] = w.s
-		case w.hasGuess && !w.stream && w.t&(tRemote|tUnknown) == 0:
-			out[i] = w.guess
+		case !w.Dyn:
+			out[i] = w.Text
+		case w.HasGuess && !w.Stream && w.Taint&(shell.TaintRemote|shell.TaintUnknown) == 0:
+			out[i] = w.Guess
 		default:
 			return nil, t, false
 		}
@@ -180,31 +180,31 @@ func argTexts(ws []word) ([]string, taint, bool) {
 
 // printfOut implements printf(1) for the text it prints (see printfText);
 // `printf -v NAME` assigns the text to NAME instead.
-func printfOut(c *Cmd) feed {
+func printfOut(c *Cmd) shell.Feed {
 	args := c.Args
 	name := ""
-	if len(args) > 1 && !args[0].dyn && args[0].s == "-v" {
-		name, args = args[1].s, args[2:]
+	if len(args) > 1 && !args[0].Dyn && args[0].Text == "-v" {
+		name, args = args[1].Text, args[2:]
 	}
-	if len(args) > 0 && args[0].s == "--" {
+	if len(args) > 0 && args[0].Text == "--" {
 		args = args[1:]
 	}
 	texts, t, ok := argTexts(args)
 	if name != "" && c.sc != nil {
 		if ok && len(texts) > 0 && isAssignName(name) {
-			c.sc.vars[name] = word{s: shell.Printf(texts[0], texts[1:]), t: t}
+			c.sc.vars[name] = shell.Word{Text: shell.Printf(texts[0], texts[1:]), Taint: t}
 		} else {
 			delete(c.sc.vars, name)
 		}
-		return feed{}
+		return shell.Feed{}
 	}
 	if len(args) == 0 {
-		return feed{known: true}
+		return shell.Feed{Known: true}
 	}
 	if !ok {
-		return feed{t: t | tUnknown, from: "printf"}
+		return shell.Feed{Taint: t | shell.TaintUnknown, From: "printf"}
 	}
-	return feed{known: true, text: shell.Printf(texts[0], texts[1:]), t: t, from: "printf"}
+	return shell.Feed{Known: true, Text: shell.Printf(texts[0], texts[1:]), Taint: t, From: "printf"}
 }
 
 func decodeB64(s string) (string, bool) {
@@ -385,38 +385,38 @@ func dangerousText(s string) bool {
 // (every file of that name on PATH is atreides's), so that
 // `rm "$(command -v atreides)"` is known to remove atreides. Other names
 // stay unknown, as before.
-func (req *Request) lookupOutput(c *Cmd) (feed, bool) {
+func (req *Request) lookupOutput(c *Cmd) (shell.Feed, bool) {
 	switch {
 	case c.Name == "type" && !hasOption(c.Args, "pP"):
-		return feed{}, false
+		return shell.Feed{}, false
 	}
 	ops := operands(c.Args, "")
-	if len(ops) != 1 || ops[0].dyn || !atreidesProgramName(ops[0].s) || len(req.PathDirs) == 0 {
-		return feed{}, false
+	if len(ops) != 1 || ops[0].Dyn || !atreidesProgramName(ops[0].Text) || len(req.PathDirs) == 0 {
+		return shell.Feed{}, false
 	}
-	return feed{known: true, text: path.Join(req.PathDirs[0], ops[0].s) + "\n", from: c.Name}, true
+	return shell.Feed{Known: true, Text: path.Join(req.PathDirs[0], ops[0].Text) + "\n", From: c.Name}, true
 }
 
 // pathOutput is what realpath, readlink -f and dirname print for one known
 // path: the guard resolves it as they would, so a write to
 // "$(realpath .)/.atreides/config.yaml" is known to be atreides's.
-func (a *analyzer) pathOutput(c *Cmd, sc *scope) (feed, bool) {
+func (a *analyzer) pathOutput(c *Cmd, sc *scope) (shell.Feed, bool) {
 	ops := operands(c.Args, "")
-	if len(ops) != 1 || ops[0].dyn {
-		return feed{}, false
+	if len(ops) != 1 || ops[0].Dyn {
+		return shell.Feed{}, false
 	}
-	s := ops[0].s
+	s := ops[0].Text
 	switch c.Name {
 	case "dirname":
-		return feed{known: true, text: path.Dir(s) + "\n", from: c.Name}, true
+		return shell.Feed{Known: true, Text: path.Dir(s) + "\n", From: c.Name}, true
 	case "readlink":
 		if !hasOption(c.Args, "fem", "--canonicalize", "--canonicalize-existing", "--canonicalize-missing") {
-			return feed{}, false
+			return shell.Feed{}, false
 		}
 	}
 	p, ok := a.files().canon(s, sc)
 	if !ok {
-		return feed{}, false
+		return shell.Feed{}, false
 	}
-	return feed{known: true, text: p + "\n", from: c.Name}, true
+	return shell.Feed{Known: true, Text: p + "\n", From: c.Name}, true
 }

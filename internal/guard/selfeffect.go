@@ -121,14 +121,14 @@ func foldPath(p string) string {
 // ownTree judges a recursive change under the directory named by w (rm
 // -r, mv, chmod -R, find -delete, a pathspec): it reaches every protected
 // path below it.
-func (a selfJudge) ownTree(c *Cmd, w word, sc *scope) {
-	if !a.judging() || w.proc != nil {
+func (a selfJudge) ownTree(c *Cmd, w shell.Word, sc *scope) {
+	if !a.judging() || w.Proc != nil {
 		return
 	}
-	if w.dyn {
+	if w.Dyn {
 		return // the written prefix is judged by ownWriteWord
 	}
-	p, ok := a.files().canon(w.s, sc)
+	p, ok := a.files().canon(w.Text, sc)
 	if !ok {
 		return
 	}
@@ -149,13 +149,13 @@ type landing struct {
 // sourceLanding is where cp, mv, ln or rsync puts the source w inside a
 // destination directory: its base name, its contents when it ends in
 // "/." (or "/" for rsync), unknown when computed.
-func sourceLanding(w word, rsync bool) landing {
-	s := w.s
-	if w.dyn {
-		if !w.hasGuess {
+func sourceLanding(w shell.Word, rsync bool) landing {
+	s := w.Text
+	if w.Dyn {
+		if !w.HasGuess {
 			return landing{contents: true}
 		}
-		s = w.guess
+		s = w.Guess
 	}
 	if strings.HasSuffix(s, "/.") || s == "." || rsync && strings.HasSuffix(s, "/") {
 		return landing{contents: true}
@@ -164,24 +164,24 @@ func sourceLanding(w word, rsync bool) landing {
 	if oneOf(b, "..|/") {
 		return landing{contents: true}
 	}
-	return landing{name: b, glob: w.glob && shell.HasGlob(b)}
+	return landing{name: b, glob: w.Glob && shell.HasGlob(b)}
 }
 
 // ownLanding judges sources put into the destination directory dst by c:
 // a source landing on a protected path is a write of it, one landing on
 // a directory that holds one (recursive copies), or whose name is a
 // pattern or unknown, may replace what that directory holds.
-func (a selfJudge) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) {
-	if !a.judging() || dst.proc != nil || len(srcs) == 0 {
+func (a selfJudge) ownLanding(c *Cmd, dst shell.Word, srcs []landing, recursive bool) {
+	if !a.judging() || dst.Proc != nil || len(srcs) == 0 {
 		return
 	}
-	if dst.dyn {
-		if !dst.hasGuess {
+	if dst.Dyn {
+		if !dst.HasGuess {
 			return
 		}
-		dst = lit(dst.guess)
+		dst = shell.Lit(dst.Guess)
 	}
-	d, ok := a.files().canon(dst.s, c.sc)
+	d, ok := a.files().canon(dst.Text, c.sc)
 	if !ok {
 		return
 	}
@@ -227,15 +227,15 @@ func matchingKids(kids []string, l landing) string {
 
 // ownExtract judges an archive, patch or merge that writes files it names
 // itself under dir (nil: the working directory).
-func (a selfJudge) ownExtract(c *Cmd, dir *word, what string) {
+func (a selfJudge) ownExtract(c *Cmd, dir *shell.Word, what string) {
 	if !a.judging() {
 		return
 	}
-	w := lit(".")
+	w := shell.Lit(".")
 	if dir != nil {
 		w = *dir
 	}
-	if w.dyn && !w.hasGuess {
+	if w.Dyn && !w.HasGuess {
 		a.fire(ruleSelfTreeWrite, c, what+" writes the files it names into a directory computed at run time")
 		return
 	}
@@ -244,18 +244,18 @@ func (a selfJudge) ownExtract(c *Cmd, dir *word, what string) {
 
 // noteLink remembers a link the command creates (ln [-s] TARGET LINK):
 // later words of the same command that pass through LINK reach TARGET.
-func (a selfJudge) noteLink(c *Cmd, target, link word, intoDir bool) {
-	if target.dyn || link.dyn || target.s == "" {
+func (a selfJudge) noteLink(c *Cmd, target, link shell.Word, intoDir bool) {
+	if target.Dyn || link.Dyn || target.Text == "" {
 		return
 	}
-	l, ok := a.files().canon(link.s, c.sc)
+	l, ok := a.files().canon(link.Text, c.sc)
 	if !ok {
 		return
 	}
 	if intoDir {
-		l = path.Join(l, path.Base(target.s))
+		l = path.Join(l, path.Base(target.Text))
 	}
-	t := target.s
+	t := target.Text
 	symbolic := hasOption(c.Args, "s", "--symbolic")
 	switch {
 	case symbolic && !path.IsAbs(expandHome(t, a.req.Home)):
@@ -314,10 +314,10 @@ func (a selfJudge) noteMade(p string, f madeFile) {
 // madeText records the text a statement wrote into the files it
 // redirected its output to (a.outFiles[mark:]), when the guard knows it
 // (cat > x.sh <<EOF), and drops them from the list.
-func (a selfJudge) madeText(mark int, out feed) {
-	if out.known {
+func (a selfJudge) madeText(mark int, out shell.Feed) {
+	if out.Known {
 		for _, p := range a.outFiles[mark:] {
-			a.noteMade(p, madeFile{text: out.text, known: true})
+			a.noteMade(p, madeFile{text: out.Text, known: true})
 		}
 	}
 	a.outFiles = a.outFiles[:mark]
@@ -328,12 +328,12 @@ func (a selfJudge) madeText(mark int, out feed) {
 // script whose text the guard knows is judged as the commands it holds,
 // other code by the protected paths it names; a file of unknown content
 // cannot be listed, so for self-protection it is an unknown write.
-func (a selfJudge) runsMade(c *Cmd, head word, depth int) {
+func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 	if !a.judging() || len(a.paths.made) == 0 {
 		return
 	}
-	script, shell := head, false
-	if !strings.Contains(head.s, "/") {
+	script, asShell := head, false
+	if !strings.Contains(head.Text, "/") {
 		if !isShell(c.Name) && !isInterpreter(c.Name) && !oneOf(c.Name, "source|.") {
 			return
 		}
@@ -341,23 +341,23 @@ func (a selfJudge) runsMade(c *Cmd, head word, depth int) {
 		if len(ops) == 0 {
 			return
 		}
-		script, shell = ops[0], !isInterpreter(c.Name)
+		script, asShell = ops[0], !isInterpreter(c.Name)
 	}
-	if script.dyn || script.s == "" || c.sc.downloaded(script.s) {
+	if script.Dyn || script.Text == "" || c.sc.downloaded(script.Text) {
 		return // a download run is judged as one (downloads.go)
 	}
-	p, ok := a.files().canon(script.s, c.sc)
+	p, ok := a.files().canon(script.Text, c.sc)
 	f, made := a.paths.made[p]
 	switch {
 	case !ok || !made:
 	case !f.known:
 		a.fire(ruleSelfUnknownWrite, c, "runs "+p+", which this command writes first with content the guard cannot read")
-	case shell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
+	case asShell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
 		if depth+1 <= maxDepth {
-			a.runScript(f.text, c.sc.clone(), depth+1, feed{})
+			a.runScript(f.text, c.sc.clone(), depth+1, shell.Feed{})
 		}
 	default:
-		if m := a.mentionsOwn([]word{lit(f.text)}, c.sc); m != "" {
+		if m := a.mentionsOwn([]shell.Word{shell.Lit(f.text)}, c.sc); m != "" {
 			a.fire(ruleSelfUnknownWrite, c, "runs "+p+", written first, which names "+m)
 		}
 	}
@@ -387,14 +387,14 @@ var mentionHints = []string{"atreides", ".claude", ".gemini", ".codex", ".openco
 // command): a path token is canonicalised and checked against the
 // protected set, and a token ending in a protected path's tail (as
 // relative to the project or the home) counts whatever comes before it.
-func (a selfJudge) mentionsOwn(args []word, sc *scope) string {
+func (a selfJudge) mentionsOwn(args []shell.Word, sc *scope) string {
 	for _, w := range args {
-		s := w.s
-		if w.dyn {
-			if !w.hasGuess {
+		s := w.Text
+		if w.Dyn {
+			if !w.HasGuess {
 				s = strings.ReplaceAll(s, "\x00", " ")
 			} else {
-				s = w.guess
+				s = w.Guess
 			}
 		}
 		if !hinted(s) {
@@ -491,7 +491,7 @@ func ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
 // (an unknown program, an interpreter, an editor in batch mode, sqlite3)
 // given a protected path anywhere in its arguments: for self-protection
 // that is an unknown write of it.
-func (a selfJudge) unreadWrites(c *Cmd, in feed) {
+func (a selfJudge) unreadWrites(c *Cmd, in shell.Feed) {
 	if !a.judging() || listedWrites(a.p, a.req.Agents, c.Name) || readsOnly(c, in) {
 		return
 	}
@@ -503,8 +503,8 @@ func (a selfJudge) unreadWrites(c *Cmd, in feed) {
 		args = sedScripts(c) // its w command writes a file
 	case oneOf(c.Name, "vim|vi|nvim|ex|view"):
 		args = editorCommands(c)
-	case isInterpreter(c.Name) && in.known:
-		args = append(args[:len(args):len(args)], lit(in.text)) // code from a heredoc
+	case isInterpreter(c.Name) && in.Known:
+		args = append(args[:len(args):len(args)], shell.Lit(in.Text)) // code from a heredoc
 	}
 	if m := a.mentionsOwn(args, c.sc); m != "" {
 		a.fire(ruleSelfUnknownWrite, c, c.Name+" is given "+m+" and the guard cannot list what it writes")
@@ -520,7 +520,7 @@ func (a selfJudge) unreadWrites(c *Cmd, in feed) {
 // builds, whose outputs (-o, GOBIN) the binary rules judge. Reading
 // atreides's files is allowed; anything the text does not show is not
 // read-only.
-func readsOnly(c *Cmd, in feed) bool {
+func readsOnly(c *Cmd, in shell.Feed) bool {
 	switch {
 	case c.Name == "go":
 		return goBuildsOnly(c)
@@ -531,21 +531,21 @@ func readsOnly(c *Cmd, in feed) bool {
 	if readNames(fam) == nil {
 		return false
 	}
-	code, inline := "", in.known
-	if in.known {
-		code = in.text
+	code, inline := "", in.Known
+	if in.Known {
+		code = in.Text
 	}
 	for i, w := range c.Args {
-		if w.dyn {
+		if w.Dyn {
 			return false
 		}
-		s := w.s
+		s := w.Text
 		if strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && oneOf(fam, "perl|ruby") && strings.ContainsRune(s[1:], 'i') {
 			return false // in-place editing
 		}
 		if codeFlag(fam, s) && i+1 < len(c.Args) {
 			inline = true
-			code += "\n" + c.Args[i+1].s
+			code += "\n" + c.Args[i+1].Text
 		}
 	}
 	return inline && readingCode(fam, code)
@@ -555,8 +555,8 @@ func readsOnly(c *Cmd, in feed) bool {
 // binary rules judge; not one that runs code (run, generate, tool, exec).
 func goBuildsOnly(c *Cmd) bool {
 	sub := ""
-	if ops := operands(c.Args, ""); len(ops) > 0 && !ops[0].dyn {
-		sub = ops[0].s
+	if ops := operands(c.Args, ""); len(ops) > 0 && !ops[0].Dyn {
+		sub = ops[0].Text
 	}
 	return sub != "" && sub != "run" && sub != "generate" && sub != "tool" && sub != "exec"
 }
@@ -566,14 +566,14 @@ func goBuildsOnly(c *Cmd) bool {
 func sqliteReadsOnly(c *Cmd) bool {
 	ro := false
 	for _, w := range c.Args {
-		if w.dyn || oneOf(w.s, "-cmd|-init") {
+		if w.Dyn || oneOf(w.Text, "-cmd|-init") {
 			return false
 		}
-		ro = ro || w.s == "-readonly"
+		ro = ro || w.Text == "-readonly"
 	}
 	ops := operands(c.Args, "")
 	for _, w := range ops[min(1, len(ops)):] { // after the database
-		if sqliteWrites(w.s) {
+		if sqliteWrites(w.Text) {
 			return false
 		}
 	}
@@ -731,31 +731,31 @@ func readOnlyProgram(name string) bool {
 
 // sedScripts are a sed command's scripts (-e values, else the first
 // operand), the part that can name a file to write (w, s///w).
-func sedScripts(c *Cmd) []word {
-	var out []word
+func sedScripts(c *Cmd) []shell.Word {
+	var out []shell.Word
 	for i := 0; i < len(c.Args); i++ {
 		w := c.Args[i]
 		switch {
-		case w.dyn:
-		case w.s == "--expression":
+		case w.Dyn:
+		case w.Text == "--expression":
 			if i+1 < len(c.Args) {
 				out = append(out, c.Args[i+1])
 				i++
 			}
-		case len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-':
+		case len(w.Text) > 1 && w.Text[0] == '-' && w.Text[1] != '-':
 			// -e SCRIPT, -eSCRIPT, and bundled with sed's flags: -ne.
-			k := strings.IndexByte(w.s, 'e')
-			if k < 1 || strings.Trim(w.s[1:k], "nErsuz") != "" {
+			k := strings.IndexByte(w.Text, 'e')
+			if k < 1 || strings.Trim(w.Text[1:k], "nErsuz") != "" {
 				continue
 			}
-			if v := w.s[k+1:]; v != "" {
-				out = append(out, lit(v))
+			if v := w.Text[k+1:]; v != "" {
+				out = append(out, shell.Lit(v))
 			} else if i+1 < len(c.Args) {
 				out = append(out, c.Args[i+1])
 				i++
 			}
-		case strings.HasPrefix(w.s, "--expression="):
-			out = append(out, lit(strings.TrimPrefix(w.s, "--expression=")))
+		case strings.HasPrefix(w.Text, "--expression="):
+			out = append(out, shell.Lit(strings.TrimPrefix(w.Text, "--expression=")))
 		}
 	}
 	if len(out) == 0 {
@@ -768,17 +768,17 @@ func sedScripts(c *Cmd) []word {
 
 // editorCommands are the commands vim runs (-c, --cmd, +cmd): an ex
 // command can write any file.
-func editorCommands(c *Cmd) []word {
-	var out []word
+func editorCommands(c *Cmd) []shell.Word {
+	var out []shell.Word
 	for i := 0; i < len(c.Args); i++ {
 		w := c.Args[i]
 		switch {
-		case w.dyn:
-		case oneOf(w.s, "-c|--cmd") && i+1 < len(c.Args):
+		case w.Dyn:
+		case oneOf(w.Text, "-c|--cmd") && i+1 < len(c.Args):
 			out = append(out, c.Args[i+1])
 			i++
-		case strings.HasPrefix(w.s, "+") && len(w.s) > 1:
-			out = append(out, lit(w.s[1:]))
+		case strings.HasPrefix(w.Text, "+") && len(w.Text) > 1:
+			out = append(out, shell.Lit(w.Text[1:]))
 		}
 	}
 	return out
@@ -786,16 +786,16 @@ func editorCommands(c *Cmd) []word {
 
 // awkProgram is the program text of an awk command (its output
 // redirections are its writes); the files it reads are not scanned.
-func awkProgram(c *Cmd) []word {
+func awkProgram(c *Cmd) []shell.Word {
 	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
 	if i >= len(c.Args) || hasOption(c.Args, "f", "--file") {
 		return nil
 	}
 	p := c.Args[i]
-	if !strings.ContainsAny(p.s+p.guess, ">|") && !strings.Contains(p.s+p.guess, "system") {
+	if !strings.ContainsAny(p.Text+p.Guess, ">|") && !strings.Contains(p.Text+p.Guess, "system") {
 		return nil
 	}
-	return []word{p}
+	return []shell.Word{p}
 }
 
 // selfEffects runs the self-protection checks of a resolved command that
@@ -803,7 +803,7 @@ func awkProgram(c *Cmd) []word {
 // wrote, programs whose writes cannot be listed, agent hosts started
 // unguarded, builds whose output could shadow atreides, and the state
 // lock held from the shell.
-func (a selfJudge) selfEffects(c *Cmd, head word, env map[string]word, depth int, in feed) {
+func (a selfJudge) selfEffects(c *Cmd, head shell.Word, env map[string]shell.Word, depth int, in shell.Feed) {
 	a.runsMade(c, head, depth)
 	a.unreadWrites(c, in)
 	a.unguardedAgent(c)
@@ -828,19 +828,19 @@ func (a selfJudge) stateLock(c *Cmd) {
 		return
 	}
 	w := ops[0]
-	if w.dyn && w.hasGuess {
-		w = lit(w.guess)
+	if w.Dyn && w.HasGuess {
+		w = shell.Lit(w.Guess)
 	}
-	if w.dyn {
-		if id, _ := ownTail(foldPath(path.Clean("/"+w.s[strings.LastIndexByte(w.s, 0)+1:])), a.req.ownFiles(), true); id == ruleSelfConfigWrite {
-			a.fire(ruleSelfStateLock, c, "flock "+w.display())
+	if w.Dyn {
+		if id, _ := ownTail(foldPath(path.Clean("/"+w.Text[strings.LastIndexByte(w.Text, 0)+1:])), a.req.ownFiles(), true); id == ruleSelfConfigWrite {
+			a.fire(ruleSelfStateLock, c, "flock "+w.Display())
 		}
 		return
 	}
-	p, ok := a.files().canon(w.s, c.sc)
+	p, ok := a.files().canon(w.Text, c.sc)
 	if !ok {
-		if id, _ := ownTail(foldPath(path.Clean("/"+w.s)), a.req.ownFiles(), false); id == ruleSelfConfigWrite {
-			a.fire(ruleSelfStateLock, c, "flock "+w.s)
+		if id, _ := ownTail(foldPath(path.Clean("/"+w.Text)), a.req.ownFiles(), false); id == ruleSelfConfigWrite {
+			a.fire(ruleSelfStateLock, c, "flock "+w.Text)
 		}
 		return
 	}
@@ -867,7 +867,7 @@ func (a selfJudge) compilerOutput(c *Cmd) {
 		if versionQuery(c) || hasOption(c.Args, "cSE", "") {
 			return // objects, assembly or preprocessed text, not a program
 		}
-		out = lit("a.out")
+		out = shell.Lit("a.out")
 	}
 	a.builtExecutable(c, out, nil)
 }
@@ -876,22 +876,22 @@ func (a selfJudge) compilerOutput(c *Cmd) {
 // on PATH under an atreides program's name is the binary replaced or
 // shadowed. names are the executables a build into a directory creates
 // ("" for one it cannot name).
-func (a selfJudge) builtExecutable(c *Cmd, out word, names []string) {
-	if out.dyn {
-		if out.hasGuess {
-			out = lit(out.guess)
+func (a selfJudge) builtExecutable(c *Cmd, out shell.Word, names []string) {
+	if out.Dyn {
+		if out.HasGuess {
+			out = shell.Lit(out.Guess)
 		} else {
 			a.ownWriteWord(c, out, c.sc)
 			return
 		}
 	}
-	p, ok := a.files().canon(out.s, c.sc)
+	p, ok := a.files().canon(out.Text, c.sc)
 	if !ok {
 		return
 	}
 	o := a.req.ownFiles()
 	targets := []string{p}
-	if slices.Contains(o.dirsOnPath(), foldPath(p)) || strings.HasSuffix(out.s, "/") {
+	if slices.Contains(o.dirsOnPath(), foldPath(p)) || strings.HasSuffix(out.Text, "/") {
 		targets = targets[:0]
 		for _, n := range names {
 			if n == "" && slices.Contains(o.dirsOnPath(), foldPath(p)) {
@@ -910,12 +910,12 @@ func (a selfJudge) builtExecutable(c *Cmd, out word, names []string) {
 // goBuild judges go build, go install and go run for atreides: a program
 // built onto PATH under an atreides name, installed where PATH finds it,
 // or run from atreides's own source.
-func (a selfJudge) goBuild(c *Cmd, env map[string]word) {
+func (a selfJudge) goBuild(c *Cmd, env map[string]shell.Word) {
 	ops := goOperands(c.Args)
-	if len(ops) == 0 || ops[0].dyn {
+	if len(ops) == 0 || ops[0].Dyn {
 		return
 	}
-	sub, pkgs := ops[0].s, ops[1:]
+	sub, pkgs := ops[0].Text, ops[1:]
 	switch sub {
 	case "build":
 		names := a.goNames(c, pkgs)
@@ -924,7 +924,7 @@ func (a selfJudge) goBuild(c *Cmd, env map[string]word) {
 			return
 		}
 		if len(pkgs) <= 1 && len(names) == 1 && names[0] != "" {
-			a.builtExecutable(c, lit(names[0]), nil)
+			a.builtExecutable(c, shell.Lit(names[0]), nil)
 		}
 	case "install":
 		if !a.goBinOnPath(c, env) {
@@ -937,27 +937,27 @@ func (a selfJudge) goBuild(c *Cmd, env map[string]word) {
 			}
 		}
 	case "run":
-		if len(pkgs) > 0 && !pkgs[0].dyn && atreidesProgramName(goPkgName(a.analyzer, c, pkgs[0].s)) {
+		if len(pkgs) > 0 && !pkgs[0].Dyn && atreidesProgramName(goPkgName(a.analyzer, c, pkgs[0].Text)) {
 			run := &Cmd{Name: "atreides", Args: pkgs[1:], a: a.analyzer, sc: c.sc}
-			hAtreides(a.analyzer, run, env, c.sc, 0, feed{})
+			hAtreides(a.analyzer, run, env, c.sc, 0, shell.Feed{})
 		}
 	}
 }
 
 // goOperands are the go command's words that are not flags; go spells
 // its flags with one dash, and these take the next word as their value.
-func goOperands(args []word) []word {
-	var out []word
+func goOperands(args []shell.Word) []shell.Word {
+	var out []shell.Word
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		if w.dyn || !strings.HasPrefix(w.s, "-") {
+		if w.Dyn || !strings.HasPrefix(w.Text, "-") {
 			out = append(out, w)
 			continue
 		}
-		if strings.Contains(w.s, "=") {
+		if strings.Contains(w.Text, "=") {
 			continue
 		}
-		switch strings.TrimPrefix(w.s, "-") {
+		switch strings.TrimPrefix(w.Text, "-") {
 		case "o", "-o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "modfile", "pkgdir", "toolexec",
 			"overlay", "pgo", "buildmode", "compiler", "gccgoflags", "installsuffix", "exec", "covermode", "coverpkg",
 			"run", "bench", "count", "timeout", "cpu", "parallel", "coverprofile", "cpuprofile", "memprofile", "outputdir":
@@ -968,42 +968,42 @@ func goOperands(args []word) []word {
 }
 
 // goOutput is go build's -o value (a single dash, as go spells it).
-func goOutput(args []word) (word, bool) {
+func goOutput(args []shell.Word) (shell.Word, bool) {
 	for i, w := range args {
 		switch {
-		case w.dyn:
-		case oneOf(w.s, "-o|--o"):
+		case w.Dyn:
+		case oneOf(w.Text, "-o|--o"):
 			if i+1 < len(args) {
 				return args[i+1], true
 			}
-		case strings.HasPrefix(w.s, "-o="):
-			return lit(w.s[3:]), true
+		case strings.HasPrefix(w.Text, "-o="):
+			return shell.Lit(w.Text[3:]), true
 		}
 	}
-	return word{}, false
+	return shell.Word{}, false
 }
 
 // goNames are the executables go builds from the package patterns: the
 // last element of each import path ("" when computed, or for a pattern
 // with "..." that holds an atreides command: it is probed on disk for
 // cmd/atreides*, the layout atreides's own repository has).
-func (a selfJudge) goNames(c *Cmd, pkgs []word) []string {
+func (a selfJudge) goNames(c *Cmd, pkgs []shell.Word) []string {
 	if len(pkgs) == 0 {
-		pkgs = []word{lit(".")}
+		pkgs = []shell.Word{shell.Lit(".")}
 	}
 	var out []string
 	for _, w := range pkgs {
 		switch {
-		case w.dyn:
+		case w.Dyn:
 			out = append(out, "")
-		case strings.Contains(w.s, "..."):
-			if a.holdsAtreides(c, w.s) {
+		case strings.Contains(w.Text, "..."):
+			if a.holdsAtreides(c, w.Text) {
 				out = append(out, "")
 			}
-		case strings.HasSuffix(w.s, ".go"):
-			out = append(out, strings.TrimSuffix(path.Base(w.s), ".go"))
+		case strings.HasSuffix(w.Text, ".go"):
+			out = append(out, strings.TrimSuffix(path.Base(w.Text), ".go"))
 		default:
-			out = append(out, goPkgName(a.analyzer, c, w.s))
+			out = append(out, goPkgName(a.analyzer, c, w.Text))
 		}
 	}
 	return out
@@ -1056,12 +1056,12 @@ func (a selfJudge) holdsAtreides(c *Cmd, pattern string) bool {
 // (or GOPATH/bin) as the command sets it, when on PATH; when the command
 // does not set them the user's environment decides, and its default
 // (~/go/bin) is on PATH for most Go users, so it counts.
-func (a selfJudge) goBinOnPath(c *Cmd, env map[string]word) bool {
+func (a selfJudge) goBinOnPath(c *Cmd, env map[string]shell.Word) bool {
 	dir, set := env["GOBIN"]
 	if !set {
-		if gp, ok := env["GOPATH"]; ok && !gp.dyn {
-			first, _, _ := strings.Cut(gp.s, ":")
-			dir, set = lit(first+"/bin"), true
+		if gp, ok := env["GOPATH"]; ok && !gp.Dyn {
+			first, _, _ := strings.Cut(gp.Text, ":")
+			dir, set = shell.Lit(first+"/bin"), true
 		}
 	}
 	if !set {
@@ -1069,17 +1069,17 @@ func (a selfJudge) goBinOnPath(c *Cmd, env map[string]word) bool {
 			dir, set = v, true
 		}
 	}
-	if !set || dir.dyn {
+	if !set || dir.Dyn {
 		return true
 	}
-	p, ok := a.files().canon(dir.s, c.sc)
+	p, ok := a.files().canon(dir.Text, c.sc)
 	return !ok || slices.Contains(a.req.ownFiles().dirsOnPath(), foldPath(p))
 }
 
 // ownPatch judges `patch` writing the files its patch names: each target
 // when the patch is text the guard holds (a heredoc), else everything
 // under the directory it works in.
-func (a selfJudge) ownPatch(c *Cmd, in feed) {
+func (a selfJudge) ownPatch(c *Cmd, in shell.Feed) {
 	if hasOption(c.Args, "", "--dry-run", "--check") {
 		return
 	}
@@ -1089,7 +1089,7 @@ func (a selfJudge) ownPatch(c *Cmd, in feed) {
 	if ops := operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
 		return // the file to patch, judged as a write
 	}
-	var dir *word
+	var dir *shell.Word
 	if d, ok := optValue(c.Args, 'd', "--directory"); ok {
 		dir = &d
 	}
@@ -1099,20 +1099,20 @@ func (a selfJudge) ownPatch(c *Cmd, in feed) {
 
 // ownPatchText judges the targets of a patch fed on stdin, or, when its
 // text is not known, the tree it is applied to.
-func (a selfJudge) ownPatchText(c *Cmd, in feed, dir *word, fromFile bool, what string) {
-	if fromFile || !in.known || in.text == "" {
+func (a selfJudge) ownPatchText(c *Cmd, in shell.Feed, dir *shell.Word, fromFile bool, what string) {
+	if fromFile || !in.Known || in.Text == "" {
 		a.ownExtract(c, dir, what)
 		return
 	}
 	sc := c.sc
 	if dir != nil {
-		if dir.dyn {
+		if dir.Dyn {
 			a.ownExtract(c, dir, what)
 			return
 		}
 		sc = a.req.chdir(sc.clone(), *dir)
 	}
-	for _, n := range patchTargets(in.text) {
+	for _, n := range patchTargets(in.Text) {
 		// -p0 keeps a/x, -p1 strips it: judge both readings.
 		for _, s := range []string{n, stripComponent(n)} {
 			if p, ok := a.files().canon(s, sc); ok && s != "" {
@@ -1163,11 +1163,11 @@ func stripComponent(s string) string {
 // agent could craft for them without writing the work tree need the
 // plumbing judged here. `git stash` without untracked files and `git
 // stash pop` stay allowed.
-func (a selfJudge) gitSelf(c *Cmd, in feed) {
-	if len(c.Args) == 0 || c.Args[0].dyn {
+func (a selfJudge) gitSelf(c *Cmd, in shell.Feed) {
+	if len(c.Args) == 0 || c.Args[0].Dyn {
 		return
 	}
-	sub, rest := c.Args[0].s, c.Args[1:]
+	sub, rest := c.Args[0].Text, c.Args[1:]
 	tree := func(why string) {
 		a.fire(ruleSelfTreeWrite, c, "git "+sub+" "+why)
 	}
@@ -1230,9 +1230,9 @@ func (a selfJudge) gitSelf(c *Cmd, in feed) {
 }
 
 // gitDryRun: --dry-run, or an abbreviation git accepts (--dry-r).
-func gitDryRun(args []word) bool {
+func gitDryRun(args []shell.Word) bool {
 	for _, w := range args {
-		if !w.dyn && len(w.s) >= len("--d") && strings.HasPrefix("--dry-run", w.s) {
+		if !w.Dyn && len(w.Text) >= len("--d") && strings.HasPrefix("--dry-run", w.Text) {
 			return true
 		}
 	}
@@ -1242,12 +1242,12 @@ func gitDryRun(args []word) bool {
 // gitStash: stash with untracked (or all) files removes them from the
 // work tree, atreides's state and the hosts' local settings among them;
 // a pathspec reverts and removes what it names.
-func (a selfJudge) gitStash(c *Cmd, rest []word) {
+func (a selfJudge) gitStash(c *Cmd, rest []shell.Word) {
 	// The subcommand is the first word; an option there (-u, -m wip)
 	// is push's.
 	op := ""
-	if len(rest) > 0 && !rest[0].dyn && !strings.HasPrefix(rest[0].s, "-") {
-		op = rest[0].s
+	if len(rest) > 0 && !rest[0].Dyn && !strings.HasPrefix(rest[0].Text, "-") {
+		op = rest[0].Text
 	}
 	if op != "" && op != "push" && op != "save" {
 		return // pop, apply, list, show, drop ...
@@ -1258,11 +1258,11 @@ func (a selfJudge) gitStash(c *Cmd, rest []word) {
 	}
 	i := -1
 	for j, w := range rest {
-		if !w.dyn && w.s == "--" {
+		if !w.Dyn && w.Text == "--" {
 			i = j
 		}
 	}
-	var specs []word
+	var specs []shell.Word
 	if i >= 0 {
 		specs = rest[i+1:]
 	} else if op == "push" {

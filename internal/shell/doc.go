@@ -3,9 +3,11 @@
 // is safe. Parse reads a script with mvdan.cc/sh behind limits on its
 // size and nesting that keep a hostile text from crashing or stalling
 // the parser (a *TooComplex instead); Argv is the static argv of a
-// command line's first simple command. It holds the expansion steps the
-// analysis performs statically (brace expansion, ANSI-C and printf
-// escapes) and the Effects a command has: the files it reads and writes,
+// command line's first simple command; a Word is one resolved argument
+// (its text, what of it is known only at run time, where its data came
+// from: Taint), a Feed what flows into a command. It holds the expansion
+// steps the analysis performs statically (brace expansion, ANSI-C and
+// printf escapes) and the Effects a command has: the files it reads and writes,
 // whether it changes or verifies anything, the programs it runs. It also
 // knows which programs print the files they are given (Reader) and what a
 // program writes without listing it (WritesAnything, HarmlessDevice).
