@@ -771,8 +771,8 @@ var codeOpts = map[string]bool{"-c": true, "-e": true, "-E": true, "--eval": tru
 // `--`, after the script or program operand, or after python's -c/-m are
 // plain arguments.
 func (a codeJudge) streamInterp(c *Cmd) {
-	python := interpFamily(c.Name) == "python" || interpFamily(c.Name) == "pypy"
-	valued := interpValued[interpFamily(c.Name)]
+	python := shell.InterpFamily(c.Name) == "python" || shell.InterpFamily(c.Name) == "pypy"
+	valued := shell.ValuedOptions(shell.InterpFamily(c.Name))
 	if isAwk(c.Name) {
 		valued = "vF"
 	}

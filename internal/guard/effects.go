@@ -127,15 +127,15 @@ func (a effectWalk) noteWrite(c *Cmd, w shell.Word, sc *scope, what string, cont
 // through their handler, as the command they run.
 func (a effectWalk) effects(c *Cmd) {
 	if a.eff.Verifies == "" {
-		a.eff.Verifies = verifier(c.Name, c.Args)
+		a.eff.Verifies = shell.Verifier(c.Name, c.Args)
 	}
 	a.reads(c)
 	if f := writers.get()[c.Name]; f != nil {
 		f(a.analyzer, c)
 		return
 	}
-	if isInterpreter(c.Name) {
-		if !versionQuery(c) && !verifyModule(c) {
+	if shell.IsInterpreter(c.Name) {
+		if !versionQuery(c) && !shell.VerifyModule(c.Name, c.Args) {
 			a.unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
 		}
 		return
@@ -149,7 +149,7 @@ func (a effectWalk) effects(c *Cmd) {
 	if _, known := handlers.get()[c.Name]; !known && !dataPrograms.get()[c.Name] && !metadataOnly.get()[c.Name] && len(c.Args) > 1 && !c.Args[0].Dyn {
 		// `tool rm -rf x`: a program the guard does not model whose
 		// arguments start with a file writer probably runs them.
-		if inner := normName(c.Args[0].Text); writers.get()[inner] != nil || isInterpreter(inner) {
+		if inner := normName(c.Args[0].Text); writers.get()[inner] != nil || shell.IsInterpreter(inner) {
 			a.unknownWrite(c.Name+" may run "+inner+" with its arguments", false, c.Name)
 		}
 	}
@@ -161,13 +161,13 @@ func (a effectWalk) reads(c *Cmd) {
 	if !ok || c.sc.findDir != "" {
 		return
 	}
-	files := operands(c.Args, valued)
+	files := shell.Operands(c.Args, valued)
 	if c.Name == "sed" {
 		if inPlaceFlag(c.Args, valued) {
 			return // an edit, recorded as a write
 		}
-		if _, e := optValue(c.Args, 'e', "--expression"); !e {
-			if _, f := optValue(c.Args, 'f', "--file"); !f && len(files) > 0 {
+		if _, e := shell.OptValue(c.Args, 'e', "--expression"); !e {
+			if _, f := shell.OptValue(c.Args, 'f', "--file"); !f && len(files) > 0 {
 				files = files[1:] // the script
 			}
 		}
@@ -184,127 +184,6 @@ func (a effectWalk) reads(c *Cmd) {
 
 func versionQuery(c *Cmd) bool {
 	return len(c.Args) == 1 && !c.Args[0].Dyn && oneOf(c.Args[0].Text, "--version|-V|-v|--help|-h|version")
-}
-
-// firstOperand is the first word that is not an option ("" if none).
-func firstOperand(args []shell.Word) string {
-	for _, w := range args {
-		if w.Dyn {
-			return ""
-		}
-		if !strings.HasPrefix(w.Text, "-") {
-			return w.Text
-		}
-	}
-	return ""
-}
-
-// operands returns the words that are not options. short lists the short
-// options that take a value (the rest of the word or the next word); long
-// lists the long ones that take the next word when written without '='.
-// GNU tools permute, so options may follow operands; "--" ends options.
-func operands(args []shell.Word, short string, long ...string) []shell.Word {
-	var out []shell.Word
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		s := w.Text
-		switch {
-		case w.Dyn || s == "-" || !strings.HasPrefix(s, "-"):
-			out = append(out, w)
-		case s == "--":
-			return append(out, args[i+1:]...)
-		default:
-			i += optionWords(s, short, long) - 1
-		}
-	}
-	return out
-}
-
-// optionWords is how many words the option word s takes up: 2 when its
-// value is the next word (a long option in long written without '=', or
-// a cluster of short options ending in a letter of short), else 1.
-func optionWords(s, short string, long []string) int {
-	if strings.HasPrefix(s, "--") {
-		if !strings.Contains(s, "=") && slices.Contains(long, s) {
-			return 2
-		}
-		return 1
-	}
-	for j := 1; j < len(s); j++ {
-		if strings.IndexByte(short, s[j]) >= 0 {
-			if j == len(s)-1 {
-				return 2
-			}
-			return 1
-		}
-	}
-	return 1
-}
-
-// optValue returns the value of a short option (-o FILE, -oFILE) or a
-// long one (--output FILE, --output=FILE); short is one letter.
-func optValue(args []shell.Word, short byte, long string) (shell.Word, bool) {
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		s := w.Text
-		if w.Dyn {
-			continue
-		}
-		if s == "--" {
-			break
-		}
-		if long != "" {
-			if v, ok := strings.CutPrefix(s, long+"="); ok {
-				return shell.Word{Text: v}, true
-			}
-			if s == long && i+1 < len(args) {
-				return args[i+1], true
-			}
-		}
-		if short == 0 || len(s) < 2 || s[0] != '-' || s[1] == '-' {
-			continue
-		}
-		// A cluster of flag letters may end in the option: -sSLo FILE.
-		for j := 1; j < len(s) && isLetter(s[j]); j++ {
-			if s[j] != short {
-				continue
-			}
-			if j+1 < len(s) {
-				return shell.Word{Text: s[j+1:]}, true
-			}
-			if i+1 < len(args) {
-				return args[i+1], true
-			}
-		}
-	}
-	return shell.Word{}, false
-}
-
-func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
-
-// hasOption reports a short option letter anywhere in an option cluster
-// (-rf has r) or one of the long names, before "--".
-func hasOption(args []shell.Word, short string, long ...string) bool {
-	for _, w := range args {
-		s := w.Text
-		if w.Dyn || s == "--" {
-			if s == "--" {
-				return false
-			}
-			continue
-		}
-		if strings.HasPrefix(s, "--") {
-			name, _, _ := strings.Cut(s, "=")
-			if slices.Contains(long, name) {
-				return true
-			}
-			continue
-		}
-		if len(s) > 1 && s[0] == '-' && strings.ContainsAny(s[1:], short) && short != "" {
-			return true
-		}
-	}
-	return false
 }
 
 type writer func(a *analyzer, c *Cmd)
@@ -343,8 +222,8 @@ func buildWriters() map[string]writer {
 // wOperands: every operand is written (rm, touch, mkdir).
 func wOperands(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
-		tree := c.Name == "rm" && hasOption(c.Args, "rR", "--recursive")
-		for _, w := range operands(c.Args, short, long...) {
+		tree := c.Name == "rm" && shell.HasOption(c.Args, "rR", "--recursive")
+		for _, w := range shell.Operands(c.Args, short, long...) {
 			a.writes().wrote(c, w, c.sc, c.Name)
 			if tree {
 				a.self().ownTree(c, w, c.sc)
@@ -356,7 +235,7 @@ func wOperands(short string, long ...string) writer {
 // wContent: every operand's contents are written (tee, truncate).
 func wContent(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
-		for _, w := range operands(c.Args, short, long...) {
+		for _, w := range shell.Operands(c.Args, short, long...) {
 			a.writes().wroteContent(c, w, c.sc, c.Name)
 		}
 	}
@@ -366,11 +245,11 @@ func wContent(short string, long ...string) writer {
 // (chmod 644 f; chmod --reference=r f has no mode operand).
 func wAfterFirst(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
-		ops := operands(c.Args, short, long...)
-		if _, ref := optValue(c.Args, 0, "--reference"); !ref && len(ops) > 0 {
+		ops := shell.Operands(c.Args, short, long...)
+		if _, ref := shell.OptValue(c.Args, 0, "--reference"); !ref && len(ops) > 0 {
 			ops = ops[1:]
 		}
-		tree := hasOption(c.Args, "R", "--recursive")
+		tree := shell.HasOption(c.Args, "R", "--recursive")
 		for _, w := range ops {
 			a.writes().wrote(c, w, c.sc, c.Name)
 			if tree {
@@ -383,7 +262,7 @@ func wAfterFirst(short string, long ...string) writer {
 // wSudoEdit: sudo -e FILES edits the files (sudo running a command is
 // unwrapped by its handler and judged as that command).
 func wSudoEdit(a *analyzer, c *Cmd) {
-	if hasOption(c.Args, "e", "--edit") {
+	if shell.HasOption(c.Args, "e", "--edit") {
 		wContent("ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")(a, c)
 	}
 }
@@ -391,7 +270,7 @@ func wSudoEdit(a *analyzer, c *Cmd) {
 // wChmod: chmod's mode may look like an option (chmod -x f), so only
 // its real options are skipped before the mode.
 func wChmod(a *analyzer, c *Cmd) {
-	_, ref := optValue(c.Args, 0, "--reference")
+	_, ref := shell.OptValue(c.Args, 0, "--reference")
 	modeSeen := ref
 	for _, w := range c.Args {
 		switch {
@@ -400,7 +279,7 @@ func wChmod(a *analyzer, c *Cmd) {
 			modeSeen = true
 		default:
 			a.writes().wrote(c, w, c.sc, "chmod")
-			if hasOption(c.Args, "R", "--recursive") {
+			if shell.HasOption(c.Args, "R", "--recursive") {
 				a.self().ownTree(c, w, c.sc)
 			}
 		}
@@ -413,8 +292,8 @@ func wChmod(a *analyzer, c *Cmd) {
 // scope, which contains a directory's entries whenever it contains the
 // directory.
 func wCopy(a *analyzer, c *Cmd) {
-	ops := operands(c.Args, "tSmogTbZ", "--target-directory", "--suffix", "--mode", "--owner", "--group")
-	if c.Name == "install" && hasOption(c.Args, "d", "--directory") {
+	ops := shell.Operands(c.Args, "tSmogTbZ", "--target-directory", "--suffix", "--mode", "--owner", "--group")
+	if c.Name == "install" && shell.HasOption(c.Args, "d", "--directory") {
 		for _, w := range ops {
 			a.writes().wrote(c, w, c.sc, c.Name)
 		}
@@ -423,7 +302,7 @@ func wCopy(a *analyzer, c *Cmd) {
 	srcs := ops
 	var dst shell.Word
 	intoDir := false
-	if dir, ok := optValue(c.Args, 't', "--target-directory"); ok {
+	if dir, ok := shell.OptValue(c.Args, 't', "--target-directory"); ok {
 		a.writes().wroteContent(c, dir, c.sc, c.Name)
 		dst, intoDir = dir, true
 	} else if len(ops) >= 2 {
@@ -463,7 +342,7 @@ func (a effectWalk) copyEffects(c *Cmd, srcs []shell.Word, dst shell.Word, intoD
 	if !a.judging() {
 		return
 	}
-	recursive := c.Name == "mv" || c.Name == "cp" && hasOption(c.Args, "rRa", "--recursive", "--archive")
+	recursive := c.Name == "mv" || c.Name == "cp" && shell.HasOption(c.Args, "rRa", "--recursive", "--archive")
 	var lands []landing
 	for _, s := range srcs {
 		// A long list repeats its names: each lands once.
@@ -508,8 +387,8 @@ func remote(w shell.Word) bool {
 }
 
 func wRsync(a *analyzer, c *Cmd) {
-	ops := operands(c.Args, "eBfT", "--rsh", "--exclude", "--include", "--filter", "--exclude-from", "--include-from", "--files-from", "--temp-dir", "--partial-dir", "--backup-dir", "--suffix", "--rsync-path", "--chmod", "--compare-dest", "--copy-dest", "--link-dest")
-	if len(ops) < 2 || hasOption(c.Args, "n", "--dry-run", "--list-only") {
+	ops := shell.Operands(c.Args, "eBfT", "--rsh", "--exclude", "--include", "--filter", "--exclude-from", "--include-from", "--files-from", "--temp-dir", "--partial-dir", "--backup-dir", "--suffix", "--rsync-path", "--chmod", "--compare-dest", "--copy-dest", "--link-dest")
+	if len(ops) < 2 || shell.HasOption(c.Args, "n", "--dry-run", "--list-only") {
 		return
 	}
 	dst := ops[len(ops)-1]
@@ -525,7 +404,7 @@ func wRsync(a *analyzer, c *Cmd) {
 		}
 		a.self().ownLanding(c, dst, lands, true)
 	}
-	if hasOption(c.Args, "", "--remove-source-files") {
+	if shell.HasOption(c.Args, "", "--remove-source-files") {
 		for _, s := range ops[:len(ops)-1] {
 			if !remote(s) {
 				a.writes().wrote(c, s, c.sc, c.Name)
@@ -550,9 +429,9 @@ func wInPlace(short string, long ...string) writer {
 		if !inPlaceFlag(c.Args, short) {
 			return
 		}
-		files := operands(c.Args, short, long...)
-		if _, e := optValue(c.Args, 'e', "--expression"); !e {
-			if _, f := optValue(c.Args, 'f', "--file"); !f && len(files) > 0 {
+		files := shell.Operands(c.Args, short, long...)
+		if _, e := shell.OptValue(c.Args, 'e', "--expression"); !e {
+			if _, f := shell.OptValue(c.Args, 'f', "--file"); !f && len(files) > 0 {
 				files = files[1:]
 			}
 		}
@@ -568,8 +447,8 @@ func wYq(a *analyzer, c *Cmd) {
 	if !inPlaceFlag(c.Args, "opIs") {
 		return
 	}
-	files := operands(c.Args, "opIs", "--output-format", "--input-format", "--indent", "--split-exp")
-	if _, f := optValue(c.Args, 0, "--from-file"); !f && len(files) > 0 {
+	files := shell.Operands(c.Args, "opIs", "--output-format", "--input-format", "--indent", "--split-exp")
+	if _, f := shell.OptValue(c.Args, 0, "--from-file"); !f && len(files) > 0 {
 		files = files[1:]
 	}
 	for _, w := range files {
@@ -586,14 +465,14 @@ func wPerlRuby(a *analyzer, c *Cmd) {
 		}
 		return
 	}
-	files := operands(c.Args, "eEIMlx")
-	if !hasOption(c.Args, "eE") && len(files) > 0 {
+	files := shell.Operands(c.Args, "eEIMlx")
+	if !shell.HasOption(c.Args, "eE") && len(files) > 0 {
 		files = files[1:]
 	}
 	for _, w := range files {
 		a.writes().wrote(c, w, c.sc, c.Name+" -i")
 	}
-	if hasOption(c.Args, "eE") {
+	if shell.HasOption(c.Args, "eE") {
 		a.writes().unknownWrite(c.Name+" -e code may write other files", false, c.Name)
 	}
 }
@@ -629,7 +508,7 @@ func inPlaceFlag(args []shell.Word, valued string) bool {
 
 func wOutputOpt(short byte, long string) writer {
 	return func(a *analyzer, c *Cmd) {
-		if w, ok := optValue(c.Args, short, long); ok {
+		if w, ok := shell.OptValue(c.Args, short, long); ok {
 			a.writes().wrote(c, w, c.sc, c.Name+" "+long)
 		}
 	}
@@ -637,13 +516,13 @@ func wOutputOpt(short byte, long string) writer {
 
 // wSplit: split writes PREFIXaa, PREFIXab ... (x by default).
 func wSplit(a *analyzer, c *Cmd) {
-	ops := operands(c.Args, "abClnt", "--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--prefix")
+	ops := shell.Operands(c.Args, "abClnt", "--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--prefix")
 	prefix := shell.Lit("x")
 	if len(ops) >= 2 {
 		prefix = ops[len(ops)-1]
 	}
 	if c.Name == "csplit" {
-		if p, ok := optValue(c.Args, 'f', "--prefix"); ok {
+		if p, ok := shell.OptValue(c.Args, 'f', "--prefix"); ok {
 			prefix = p
 		} else {
 			prefix = shell.Lit("xx")
@@ -673,7 +552,7 @@ var sideFiles = map[string][]sideFile{
 // wDownload: the files a downloader saves (downloadTargets, which
 // download-then-execute shares), and curl's and wget's side files.
 func wDownload(a *analyzer, c *Cmd) {
-	if c.Name == "wget" && hasOption(c.Args, "rmp", "--recursive", "--mirror", "--page-requisites") {
+	if c.Name == "wget" && shell.HasOption(c.Args, "rmp", "--recursive", "--mirror", "--page-requisites") {
 		a.writes().unknownWrite("wget writes the files it fetches under the working directory or -P", true, "wget")
 		return
 	}
@@ -687,7 +566,7 @@ func wDownload(a *analyzer, c *Cmd) {
 			a.writes().wrote(c, shell.Lit(f), c.sc, c.Name)
 		}
 	}
-	if c.Name == "wget" || hasOption(c.Args, "O", "--remote-name", "--remote-name-all") {
+	if c.Name == "wget" || shell.HasOption(c.Args, "O", "--remote-name", "--remote-name-all") {
 		for _, w := range c.Pos() {
 			if w.Dyn {
 				a.writes().unknownWrite(c.Name+" names its output file after a URL computed at run time", true, c.Name)
@@ -695,11 +574,11 @@ func wDownload(a *analyzer, c *Cmd) {
 		}
 	}
 	for _, o := range sideFiles[c.Name] {
-		if w, ok := optValue(c.Args, o.short, o.long); ok {
+		if w, ok := shell.OptValue(c.Args, o.short, o.long); ok {
 			a.writes().wrote(c, w, c.sc, c.Name+" "+o.long)
 		}
 	}
-	if c.Name == "curl" && hasOption(c.Args, "J", "--remote-header-name") {
+	if c.Name == "curl" && shell.HasOption(c.Args, "J", "--remote-header-name") {
 		a.writes().unknownWrite("curl -J names its output file after the server's answer", true, "curl -O")
 	}
 }
@@ -713,21 +592,21 @@ func wTar(a *analyzer, c *Cmd) {
 		mode = args[0].Text // tar xzf a.tgz: the first word is a bundle
 	}
 	has := func(letter, long string) bool {
-		return strings.Contains(mode, letter) || hasOption(args, letter, long)
+		return strings.Contains(mode, letter) || shell.HasOption(args, letter, long)
 	}
 	switch {
 	case has("x", "--extract") || has("x", "--get"):
 		if has("O", "--to-stdout") {
 			return
 		}
-		if hasOption(args, "P", "--absolute-names") {
+		if shell.HasOption(args, "P", "--absolute-names") {
 			a.writes().unknownWrite("tar -P extracts members to the paths they name", true, "tar -x")
 			if a.judging() {
 				a.fire(ruleSelfTreeWrite, c, "tar -P extracts members to any path they name")
 			}
 			return
 		}
-		if d, ok := optValue(args, 'C', "--directory"); ok {
+		if d, ok := shell.OptValue(args, 'C', "--directory"); ok {
 			// Members land under -C (tar strips leading / and refuses
 			// ".." unless -P): a scope holding the directory holds them.
 			a.writes().wrote(c, d, c.sc, "tar -x")
@@ -737,20 +616,20 @@ func wTar(a *analyzer, c *Cmd) {
 		a.writes().unknownWrite("tar extracts the archive's files into the working directory", true, "tar -x")
 		a.self().ownExtract(c, nil, "tar -x")
 	case has("c", "--create") || has("r", "--append") || has("u", "--update"):
-		archive, ok := optValue(args, 'f', "--file")
+		archive, ok := shell.OptValue(args, 'f', "--file")
 		if !ok && strings.Contains(mode, "f") && len(args) > 1 {
 			archive, ok = args[1], true // tar cf out.tar dir: the bundle's f takes the next word
 		}
 		if ok {
 			a.writes().wrote(c, archive, c.sc, "tar")
 		}
-		if hasOption(args, "", "--remove-files") {
+		if shell.HasOption(args, "", "--remove-files") {
 			// The members are deleted once archived: each is written.
 			members := args
 			if mode != "" {
 				members = args[1:]
 			}
-			for _, w := range operands(members, "fCT", "--file", "--directory", "--files-from") {
+			for _, w := range shell.Operands(members, "fCT", "--file", "--directory", "--files-from") {
 				if !ok || w.Text != archive.Text {
 					a.writes().wrote(c, w, c.sc, "tar --remove-files")
 				}
@@ -760,10 +639,10 @@ func wTar(a *analyzer, c *Cmd) {
 }
 
 func wUnzip(a *analyzer, c *Cmd) {
-	if hasOption(c.Args, "lptvzZ", "") {
+	if shell.HasOption(c.Args, "lptvzZ", "") {
 		return // list, test or print to stdout
 	}
-	if d, ok := optValue(c.Args, 'd', ""); ok {
+	if d, ok := shell.OptValue(c.Args, 'd', ""); ok {
 		a.writes().wrote(c, d, c.sc, "unzip") // unzip skips members that climb out with ".."
 		a.self().ownExtract(c, &d, "unzip")
 		return
@@ -792,29 +671,29 @@ func wUnpack(subs string) writer {
 // wCompress: gzip f replaces f by f.gz (and gunzip the reverse), unless
 // the output goes to stdout.
 func wCompress(a *analyzer, c *Cmd) {
-	if hasOption(c.Args, "ctl", "--stdout", "--to-stdout", "--test", "--list") {
+	if shell.HasOption(c.Args, "ctl", "--stdout", "--to-stdout", "--test", "--list") {
 		return
 	}
-	for _, w := range operands(c.Args, "S", "--suffix") {
+	for _, w := range shell.Operands(c.Args, "S", "--suffix") {
 		a.writes().wrote(c, w, c.sc, c.Name)
 	}
 }
 
 func wZip(a *analyzer, c *Cmd) {
-	if ops := operands(c.Args, "bnPtx"); len(ops) > 0 {
+	if ops := shell.Operands(c.Args, "bnPtx"); len(ops) > 0 {
 		a.writes().wrote(c, ops[0], c.sc, "zip")
 	}
 }
 
 func wPatch(a *analyzer, c *Cmd) {
-	if hasOption(c.Args, "", "--dry-run", "--check") {
+	if shell.HasOption(c.Args, "", "--dry-run", "--check") {
 		return
 	}
-	if o, ok := optValue(c.Args, 'o', "--output"); ok {
+	if o, ok := shell.OptValue(c.Args, 'o', "--output"); ok {
 		a.writes().wrote(c, o, c.sc, "patch")
 		return
 	}
-	if ops := operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
+	if ops := shell.Operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
 		a.writes().wrote(c, ops[0], c.sc, "patch")
 		return
 	}
@@ -823,7 +702,7 @@ func wPatch(a *analyzer, c *Cmd) {
 
 // wVim: vim -es / ex mode runs commands that may write the files named.
 func wVim(a *analyzer, c *Cmd) {
-	for _, w := range operands(c.Args, "cSuUiTwWt", "--cmd") {
+	for _, w := range shell.Operands(c.Args, "cSuUiTwWt", "--cmd") {
 		a.writes().wrote(c, w, c.sc, c.Name)
 	}
 }
@@ -833,14 +712,14 @@ func wVim(a *analyzer, c *Cmd) {
 // tool writes by default) turns writing on, check turns it off.
 func wFormatter(flag, check string) writer {
 	return func(a *analyzer, c *Cmd) {
-		if flag != "" && !anyFlag(c.Args, strings.Fields(flag)) || anyFlag(c.Args, strings.Fields(check)) {
+		if flag != "" && !shell.AnyFlag(c.Args, strings.Fields(flag)) || shell.AnyFlag(c.Args, strings.Fields(check)) {
 			return
 		}
 		what := c.Name
 		if f := strings.Fields(flag); len(f) > 0 {
 			what += " " + f[0]
 		}
-		files := operands(c.Args, "", "--config", "--ignore-path", "--plugin", "--parser", "--ext", "-c", "--rule", "--line-length", "-l")
+		files := shell.Operands(c.Args, "", "--config", "--ignore-path", "--plugin", "--parser", "--ext", "-c", "--rule", "--line-length", "-l")
 		if len(files) == 0 {
 			a.writes().unknownWrite(what+" rewrites files under the working directory", true, what)
 			return
@@ -851,29 +730,15 @@ func wFormatter(flag, check string) writer {
 	}
 }
 
-func anyFlag(args []shell.Word, flags []string) bool {
-	for _, w := range args {
-		if w.Dyn {
-			continue
-		}
-		for _, f := range flags {
-			if w.Text == f || strings.HasPrefix(w.Text, f+"=") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 func wRuff(a *analyzer, c *Cmd) {
-	sub := firstOperand(c.Args)
+	sub := shell.FirstOperand(c.Args)
 	switch {
-	case sub == "format" && !anyFlag(c.Args, []string{"--check", "--diff"}):
-	case sub == "check" && anyFlag(c.Args, []string{"--fix"}):
+	case sub == "format" && !shell.AnyFlag(c.Args, []string{"--check", "--diff"}):
+	case sub == "check" && shell.AnyFlag(c.Args, []string{"--fix"}):
 	default:
 		return
 	}
-	files := operands(c.Args, "", "--config", "--select", "--ignore", "--extend-select", "--line-length", "--target-version")[1:]
+	files := shell.Operands(c.Args, "", "--config", "--select", "--ignore", "--extend-select", "--line-length", "--target-version")[1:]
 	if len(files) == 0 {
 		a.writes().unknownWrite("ruff "+sub+" rewrites files under the working directory", true, "ruff "+sub)
 		return
@@ -886,7 +751,7 @@ func wRuff(a *analyzer, c *Cmd) {
 // wFind: -delete removes matches under the start points; the commands of
 // -exec are walked as commands of their own.
 func wFind(a *analyzer, c *Cmd) {
-	if !anyFlag(c.Args, []string{"-delete"}) {
+	if !shell.AnyFlag(c.Args, []string{"-delete"}) {
 		return
 	}
 	var roots []string
@@ -931,14 +796,14 @@ func wGitCheckout(a *analyzer, g *Cmd, sub string, rest []shell.Word, sc *scope)
 		}
 		return
 	}
-	ops := operands(rest, "sbBU", "--source", "--conflict", "--pathspec-from-file")
+	ops := shell.Operands(rest, "sbBU", "--source", "--conflict", "--pathspec-from-file")
 	if sub == "restore" {
 		for _, p := range ops {
 			a.writes().wrote(g, p, sc, "git restore")
 		}
 		return
 	}
-	if len(ops) == 0 && hasOption(rest, "bB", "--orphan") {
+	if len(ops) == 0 && shell.HasOption(rest, "bB", "--orphan") {
 		return // a new branch at HEAD: the tree stays as it is
 	}
 	a.writes().unknownWrite("git checkout may rewrite any tracked file", true, "git checkout")
@@ -957,35 +822,35 @@ func wGit(a *analyzer, c *Cmd) {
 	g := &Cmd{Name: "git " + sub, Args: rest, a: a, sc: sc}
 	switch sub {
 	case "apply", "am":
-		if !hasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached") {
+		if !shell.HasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached") {
 			a.writes().unknownWrite("git "+sub+" writes the files its patch names", true, "git "+sub)
 		}
 	case "checkout", "restore":
 		wGitCheckout(a, g, sub, rest, sc)
 	case "rm", "mv":
-		if hasOption(rest, "n", "--cached", "--dry-run") {
+		if shell.HasOption(rest, "n", "--cached", "--dry-run") {
 			return
 		}
-		for _, p := range operands(rest, "", "--pathspec-from-file") {
+		for _, p := range shell.Operands(rest, "", "--pathspec-from-file") {
 			a.writes().wrote(g, p, sc, "git "+sub)
 		}
 	case "reset":
-		if hasOption(rest, "", "--hard", "--merge", "--keep") {
+		if shell.HasOption(rest, "", "--hard", "--merge", "--keep") {
 			a.writes().unknownWrite("git reset "+"--hard rewrites the working tree", true, "git reset")
 		}
 	case "clean":
-		if !hasOption(rest, "n", "--dry-run") {
+		if !shell.HasOption(rest, "n", "--dry-run") {
 			a.writes().unknownWrite("git clean deletes untracked files", true, "git clean")
 		}
 	case "stash":
-		if len(rest) == 0 || oneOf(firstOperand(rest), "push|save|pop|apply|drop|clear") || firstOperand(rest) == "" {
-			if sub := firstOperand(rest); !oneOf(sub, "drop|clear") {
+		if len(rest) == 0 || oneOf(shell.FirstOperand(rest), "push|save|pop|apply|drop|clear") || shell.FirstOperand(rest) == "" {
+			if sub := shell.FirstOperand(rest); !oneOf(sub, "drop|clear") {
 				a.writes().unknownWrite("git stash rewrites the working tree", true, "git stash")
 			}
 		}
 	case "merge", "rebase", "pull", "cherry-pick", "revert", "switch", "worktree", "submodule", "clone", "init":
 		if oneOf(sub, "merge|rebase|cherry-pick|revert") {
-			if hasOption(rest, "", "--abort", "--quit") {
+			if shell.HasOption(rest, "", "--abort", "--quit") {
 				return
 			}
 		}
@@ -1003,144 +868,8 @@ func writesAnything(c *Cmd) (string, bool) {
 	if shell.WritesAnything(c.Name, "") {
 		return c.Name, true
 	}
-	if op := firstOperand(c.Args); op != "" && shell.WritesAnything(c.Name, op) {
+	if op := shell.FirstOperand(c.Args); op != "" && shell.WritesAnything(c.Name, op) {
 		return c.Name + " " + op, true
 	}
 	return "", false
-}
-
-// verifier names the test, build or lint run a resolved command is ("").
-func verifier(name string, args []shell.Word) string {
-	if f := verifiers.get()[name]; f != nil {
-		return f(name, firstOperand(args), args)
-	}
-	if interpFamily(name) == "python" {
-		if m, ok := optValue(args, 'm', ""); ok && oneOf(m.Text, verifyModules) {
-			return name + " -m " + m.Text
-		}
-	}
-	return ""
-}
-
-type verifyFunc func(name, sub string, args []shell.Word) string
-
-// verifiers recognise a program's test, build and lint runs by its
-// subcommand (sub) and options.
-var verifiers lazy[map[string]verifyFunc]
-
-// The builder is set here, not in the declaration, like writers'.
-func init() { verifiers.src = buildVerifiers }
-
-func buildVerifiers() map[string]verifyFunc {
-	verifiers := map[string]verifyFunc{}
-	subIn := func(subs string) verifyFunc {
-		return func(name, sub string, _ []shell.Word) string {
-			if oneOf(sub, subs) {
-				return name + " " + sub
-			}
-			return ""
-		}
-	}
-	always := func(name, _ string, _ []shell.Word) string { return name }
-	for _, n := range []string{"npm", "yarn", "pnpm", "bun", "deno"} {
-		verifiers[n] = verifyJS
-	}
-	verifiers["go"] = subIn("test|vet|build")
-	// A plan phase is completed only when its Verify command passes.
-	verifiers["atreides"] = verifyPlanPhase
-	verifiers["cargo"] = subIn("test|build|check|clippy|nextest")
-	for _, n := range []string{"mvn", "gradle", "gradlew", "dotnet", "bazel", "bazelisk", "swift", "zig"} {
-		verifiers[n] = subIn("test|build|verify|package|check|compile|install")
-	}
-	for _, n := range []string{"make", "gmake", "ninja", "just", "task", "ctest"} {
-		verifiers[n] = func(name, sub string, _ []shell.Word) string { return strings.TrimSpace(name + " " + sub) }
-	}
-	for _, n := range []string{"pytest", "tox", "nox", "mypy", "pyright", "flake8", "pylint", "jest", "vitest", "mocha",
-		"ava", "tsc", "golangci-lint", "staticcheck", "gotestsum", "rspec", "phpunit", "shellcheck", "biome"} {
-		verifiers[n] = always
-	}
-	verifiers["ruff"] = verifyRuff
-	verifiers["rake"] = verifyRake
-	verifiers["cmake"] = verifyCMake
-	verifiers["eslint"] = verifyESLint
-	verifiers["prettier"] = verifyPrettier
-	return verifiers
-}
-
-// verifyJS: a JavaScript package manager's test, lint, build or check
-// script, by subcommand or through run.
-func verifyJS(name, sub string, args []shell.Word) string {
-	if oneOf(sub, "run|run-script") {
-		i := slices.IndexFunc(args, func(w shell.Word) bool { return w.Text == sub })
-		if s := firstOperand(args[i+1:]); isScriptVerify(s) {
-			return name + " run " + s
-		}
-		return ""
-	}
-	if oneOf(sub, "test|t|lint|build|check|typecheck") {
-		return name + " " + sub
-	}
-	return ""
-}
-
-// verifyPlanPhase: a plan phase is completed only when its Verify command
-// passes.
-func verifyPlanPhase(name, sub string, args []shell.Word) string {
-	if i := slices.IndexFunc(args, func(w shell.Word) bool { return w.Text == sub }); sub == "plan" && firstOperand(args[i+1:]) == "phase-done" {
-		return name + " plan phase-done"
-	}
-	return ""
-}
-
-// verifyRuff: ruff check without --fix.
-func verifyRuff(_, sub string, args []shell.Word) string {
-	if sub == "check" && !anyFlag(args, []string{"--fix"}) || sub == "" {
-		return "ruff check"
-	}
-	return ""
-}
-
-// verifyRake: rake's default task, test or spec.
-func verifyRake(_, sub string, _ []shell.Word) string {
-	if oneOf(sub, "|test|spec") {
-		return "rake"
-	}
-	return ""
-}
-
-// verifyCMake: cmake --build.
-func verifyCMake(_, _ string, args []shell.Word) string {
-	if anyFlag(args, []string{"--build"}) {
-		return "cmake --build"
-	}
-	return ""
-}
-
-// verifyESLint: eslint without --fix.
-func verifyESLint(name, _ string, args []shell.Word) string {
-	if !anyFlag(args, []string{"--fix"}) {
-		return name
-	}
-	return ""
-}
-
-// verifyPrettier: prettier --check.
-func verifyPrettier(_, _ string, args []shell.Word) string {
-	if anyFlag(args, []string{"--check", "-c"}) {
-		return "prettier --check"
-	}
-	return ""
-}
-
-const verifyModules = "pytest|unittest|mypy|ruff|flake8|pylint|tox|nox|pyright"
-
-// verifyModule: python -m pytest runs tests, not a program of the agent's.
-func verifyModule(c *Cmd) bool {
-	m, ok := optValue(c.Args, 'm', "")
-	return ok && interpFamily(c.Name) == "python" && oneOf(m.Text, verifyModules) && c.Args[0].Text == "-m"
-}
-
-func isScriptVerify(script string) bool {
-	head, _, _ := strings.Cut(script, ":")
-	return oneOf(head, "test|tests|lint|build|check|typecheck|type-check|ci|verify|e2e")
 }

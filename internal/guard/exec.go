@@ -116,7 +116,7 @@ func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word,
 	if h, ok := handlers.get()[c.Name]; ok {
 		return h(a, c, env, sc, depth, in)
 	}
-	if isInterpreter(c.Name) {
+	if shell.IsInterpreter(c.Name) {
 		return a.code().interpreter(c, sc, depth, in)
 	}
 	a.unknownWrapper(c, env, sc, depth)
@@ -129,7 +129,7 @@ func (a *analyzer) judge(c *Cmd, in shell.Feed) {
 		a.applyRules(c)
 	}
 	a.vcs().streamStructural(c)
-	if c.Stream && (isInterpreter(c.Name) || isAwk(c.Name)) {
+	if c.Stream && (shell.IsInterpreter(c.Name) || isAwk(c.Name)) {
 		a.code().streamInterp(c)
 	}
 	if oneOf(c.Name, "rm|find") {
@@ -163,7 +163,7 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *scope, 
 // knownProgram: the guard models this program, so its arguments are
 // not an unknown wrapper's command.
 func knownProgram(p *Policy, name string) bool {
-	if _, ok := handlers.get()[name]; ok || isInterpreter(name) || p.hasRules(name) {
+	if _, ok := handlers.get()[name]; ok || shell.IsInterpreter(name) || p.hasRules(name) {
 		return true
 	}
 	return dataPrograms.get()[name]
@@ -349,7 +349,7 @@ func skipOptions(args []shell.Word, valued string, longValued ...string) int {
 		if !strings.HasPrefix(s, "--") && (len(s) < 2 || s[0] != '-') {
 			return i
 		}
-		i += optionWords(s, valued, longValued)
+		i += shell.OptionWords(s, valued, longValued)
 	}
 	return i
 }
@@ -643,7 +643,7 @@ func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, i
 // hNpx runs a package's program with the arguments after it, or with
 // -c a shell command line.
 func hNpx(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
-	if v, ok := optValue(c.Args, 'c', "--call"); ok {
+	if v, ok := shell.OptValue(c.Args, 'c', "--call"); ok {
 		return a.runText(c, v, sc.clone(), depth, c.Name+" -c")
 	}
 	return a.exec(at(c.Args, skipOptions(c.Args, "p", "--package")), env, sc, depth, in)
@@ -697,10 +697,10 @@ func hDirenvExec(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, dept
 }
 
 func hNixShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
-	if v, ok := optValue(c.Args, 0, "--run"); ok {
+	if v, ok := shell.OptValue(c.Args, 0, "--run"); ok {
 		return a.runText(c, v, sc.clone(), depth, "nix-shell --run")
 	}
-	if v, ok := optValue(c.Args, 0, "--command"); ok {
+	if v, ok := shell.OptValue(c.Args, 0, "--command"); ok {
 		return a.runText(c, v, sc.clone(), depth, "nix-shell --command")
 	}
 	return shell.Feed{Taint: shell.TaintUnknown}

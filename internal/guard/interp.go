@@ -8,41 +8,12 @@ import (
 	"github.com/atreides-dev/atreides/internal/shell"
 )
 
-// interpreter families and their inline-code flags.
-var interpCodeFlags = map[string][]string{
-	"python": {"-c"}, "pypy": {"-c"}, "node": {"-e", "--eval", "-p", "--print"},
-	"bun": {"-e", "--eval", "-p", "--print"}, "deno": {"eval"}, "ruby": {"-e"}, "jruby": {"-e"},
-	"perl": {"-e", "-E"}, "php": {"-r"}, "rscript": {"-e"}, "elixir": {"-e"}, "julia": {"-e"},
-	"tclsh": {"-c"}, "groovy": {"-e"}, "osascript": {"-e"}, "scala": {"-e"}, "kotlin": {"-e"},
-	"kotlinc": {"-e"}, "lua": {"-e"}, "luajit": {"-e"}, "pwsh": {"-c", "-command"},
-	"powershell": {"-c", "-command"}, "nodejs": {"-e", "--eval", "-p", "--print"},
-	"swift": {"-e"}, "irb": {}, "ts-node": {"-e", "--eval", "-p"}, "tsx": {"-e", "--eval", "-p"},
-}
-
-// interpValued are options taking a separate value (not code).
-var interpValued = map[string]string{
-	"python": "WXm", "pypy": "WXm", "node": "rC", "nodejs": "rC", "bun": "r", "ruby": "IC", "jruby": "IC",
-	"perl": "IMmx", "php": "cdf", "lua": "l",
-}
-
-// interpFamily maps python3.11, nodejs, pypy3 ... to a family name.
-func interpFamily(name string) string {
-	n := strings.TrimRight(name, "0123456789.")
-	n = strings.TrimSuffix(n, "-")
-	if _, ok := interpCodeFlags[n]; ok {
-		return n
-	}
-	return ""
-}
-
-func isInterpreter(name string) bool { return interpFamily(name) != "" }
-
 // interpreter judges `python -c CODE`, `node -e CODE`, `python FILE`, and
 // interpreters reading their program from stdin.
 func (a codeJudge) interpreter(c *Cmd, sc *scope, depth int, in shell.Feed) shell.Feed {
-	fam := interpFamily(c.Name)
-	flags := interpCodeFlags[fam]
-	valued := interpValued[fam]
+	fam := shell.InterpFamily(c.Name)
+	flags := shell.CodeFlags(fam)
+	valued := shell.ValuedOptions(fam)
 	var codes []shell.Word
 	var script *shell.Word
 	args := c.Args

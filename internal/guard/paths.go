@@ -610,11 +610,11 @@ func (a pathJudge) secretArgs(c *Cmd) {
 	if templateSources(c) {
 		return // the sources are templates; the destination is a write
 	}
-	if metadataOnly.get()[c.Name] || isShell(c.Name) || isInterpreter(c.Name) && c.Name != "source" {
+	if metadataOnly.get()[c.Name] || isShell(c.Name) || shell.IsInterpreter(c.Name) && c.Name != "source" {
 		if oneOf(c.Name, "ssh|scp|git") {
 			return
 		}
-		if !isShell(c.Name) && !isInterpreter(c.Name) {
+		if !isShell(c.Name) && !shell.IsInterpreter(c.Name) {
 			a.secretMetadata(c)
 			return
 		}

@@ -387,10 +387,10 @@ func dangerousText(s string) bool {
 // stay unknown, as before.
 func (req *Request) lookupOutput(c *Cmd) (shell.Feed, bool) {
 	switch {
-	case c.Name == "type" && !hasOption(c.Args, "pP"):
+	case c.Name == "type" && !shell.HasOption(c.Args, "pP"):
 		return shell.Feed{}, false
 	}
-	ops := operands(c.Args, "")
+	ops := shell.Operands(c.Args, "")
 	if len(ops) != 1 || ops[0].Dyn || !atreidesProgramName(ops[0].Text) || len(req.PathDirs) == 0 {
 		return shell.Feed{}, false
 	}
@@ -401,7 +401,7 @@ func (req *Request) lookupOutput(c *Cmd) (shell.Feed, bool) {
 // path: the guard resolves it as they would, so a write to
 // "$(realpath .)/.atreides/config.yaml" is known to be atreides's.
 func (a *analyzer) pathOutput(c *Cmd, sc *scope) (shell.Feed, bool) {
-	ops := operands(c.Args, "")
+	ops := shell.Operands(c.Args, "")
 	if len(ops) != 1 || ops[0].Dyn {
 		return shell.Feed{}, false
 	}
@@ -410,7 +410,7 @@ func (a *analyzer) pathOutput(c *Cmd, sc *scope) (shell.Feed, bool) {
 	case "dirname":
 		return shell.Feed{Known: true, Text: path.Dir(s) + "\n", From: c.Name}, true
 	case "readlink":
-		if !hasOption(c.Args, "fem", "--canonicalize", "--canonicalize-existing", "--canonicalize-missing") {
+		if !shell.HasOption(c.Args, "fem", "--canonicalize", "--canonicalize-existing", "--canonicalize-missing") {
 			return shell.Feed{}, false
 		}
 	}

@@ -40,7 +40,7 @@ var knownProgramNames = &lazy[[]string]{src: func() []string {
 			}
 		}
 	}
-	for n := range interpCodeFlags {
+	for n := range shell.Interpreters() {
 		add(n)
 	}
 	for n := range dataPrograms.get() {

@@ -129,7 +129,7 @@ func shellCode(v string) bool {
 		return false
 	}
 	n := normName(f[0])
-	return isShell(n) || isInterpreter(n) || n == "eval" || n == "env" && len(f) > 1
+	return isShell(n) || shell.IsInterpreter(n) || n == "eval" || n == "env" && len(f) > 1
 }
 
 // npmRegistrySet: `npm config set registry|@scope:registry|//host/:_authToken`

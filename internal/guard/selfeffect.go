@@ -256,7 +256,7 @@ func (a selfJudge) noteLink(c *Cmd, target, link shell.Word, intoDir bool) {
 		l = path.Join(l, path.Base(target.Text))
 	}
 	t := target.Text
-	symbolic := hasOption(c.Args, "s", "--symbolic")
+	symbolic := shell.HasOption(c.Args, "s", "--symbolic")
 	switch {
 	case symbolic && !path.IsAbs(expandHome(t, a.req.Home)):
 		t = cleanJoin(path.Dir(l), t) // relative to the link's directory
@@ -334,14 +334,14 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 	}
 	script, asShell := head, false
 	if !strings.Contains(head.Text, "/") {
-		if !isShell(c.Name) && !isInterpreter(c.Name) && !oneOf(c.Name, "source|.") {
+		if !isShell(c.Name) && !shell.IsInterpreter(c.Name) && !oneOf(c.Name, "source|.") {
 			return
 		}
-		ops := operands(c.Args, "")
+		ops := shell.Operands(c.Args, "")
 		if len(ops) == 0 {
 			return
 		}
-		script, asShell = ops[0], !isInterpreter(c.Name)
+		script, asShell = ops[0], !shell.IsInterpreter(c.Name)
 	}
 	if script.Dyn || script.Text == "" || c.sc.downloaded(script.Text) {
 		return // a download run is judged as one (downloads.go)
@@ -503,7 +503,7 @@ func (a selfJudge) unreadWrites(c *Cmd, in shell.Feed) {
 		args = sedScripts(c) // its w command writes a file
 	case oneOf(c.Name, "vim|vi|nvim|ex|view"):
 		args = editorCommands(c)
-	case isInterpreter(c.Name) && in.Known:
+	case shell.IsInterpreter(c.Name) && in.Known:
 		args = append(args[:len(args):len(args)], shell.Lit(in.Text)) // code from a heredoc
 	}
 	if m := a.mentionsOwn(args, c.sc); m != "" {
@@ -527,7 +527,7 @@ func readsOnly(c *Cmd, in shell.Feed) bool {
 	case c.Name == "sqlite3":
 		return sqliteReadsOnly(c)
 	}
-	fam := interpFamily(c.Name)
+	fam := shell.InterpFamily(c.Name)
 	if readNames(fam) == nil {
 		return false
 	}
@@ -555,7 +555,7 @@ func readsOnly(c *Cmd, in shell.Feed) bool {
 // binary rules judge; not one that runs code (run, generate, tool, exec).
 func goBuildsOnly(c *Cmd) bool {
 	sub := ""
-	if ops := operands(c.Args, ""); len(ops) > 0 && !ops[0].Dyn {
+	if ops := shell.Operands(c.Args, ""); len(ops) > 0 && !ops[0].Dyn {
 		sub = ops[0].Text
 	}
 	return sub != "" && sub != "run" && sub != "generate" && sub != "tool" && sub != "exec"
@@ -571,7 +571,7 @@ func sqliteReadsOnly(c *Cmd) bool {
 		}
 		ro = ro || w.Text == "-readonly"
 	}
-	ops := operands(c.Args, "")
+	ops := shell.Operands(c.Args, "")
 	for _, w := range ops[min(1, len(ops)):] { // after the database
 		if sqliteWrites(w.Text) {
 			return false
@@ -583,7 +583,7 @@ func sqliteReadsOnly(c *Cmd) bool {
 // codeFlag: s introduces inline code for the interpreter family (perl
 // and ruby bundles such as -ne, -lne, -pe included).
 func codeFlag(fam, s string) bool {
-	for _, f := range interpCodeFlags[fam] {
+	for _, f := range shell.CodeFlags(fam) {
 		if strings.EqualFold(s, f) {
 			return true
 		}
@@ -759,7 +759,7 @@ func sedScripts(c *Cmd) []shell.Word {
 		}
 	}
 	if len(out) == 0 {
-		if ops := operands(c.Args, "efl", "--expression", "--file", "--line-length"); len(ops) > 0 {
+		if ops := shell.Operands(c.Args, "efl", "--expression", "--file", "--line-length"); len(ops) > 0 {
 			out = ops[:1]
 		}
 	}
@@ -788,7 +788,7 @@ func editorCommands(c *Cmd) []shell.Word {
 // redirections are its writes); the files it reads are not scanned.
 func awkProgram(c *Cmd) []shell.Word {
 	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
-	if i >= len(c.Args) || hasOption(c.Args, "f", "--file") {
+	if i >= len(c.Args) || shell.HasOption(c.Args, "f", "--file") {
 		return nil
 	}
 	p := c.Args[i]
@@ -823,7 +823,7 @@ func (a selfJudge) selfEffects(c *Cmd, head shell.Word, env map[string]shell.Wor
 // atreides's state lock, so every hook waits and gives up (the stop gate
 // then lets the agent stop with open todos).
 func (a selfJudge) stateLock(c *Cmd) {
-	ops := operands(c.Args, "wEc", "--timeout", "--wait", "--conflict-exit-code", "--command")
+	ops := shell.Operands(c.Args, "wEc", "--timeout", "--wait", "--conflict-exit-code", "--command")
 	if len(ops) == 0 {
 		return
 	}
@@ -862,9 +862,9 @@ func compiler(name string) bool {
 // may replace or shadow atreides on PATH, and running it later in the
 // command runs what the guard has not seen.
 func (a selfJudge) compilerOutput(c *Cmd) {
-	out, ok := optValue(c.Args, 'o', "")
+	out, ok := shell.OptValue(c.Args, 'o', "")
 	if !ok {
-		if versionQuery(c) || hasOption(c.Args, "cSE", "") {
+		if versionQuery(c) || shell.HasOption(c.Args, "cSE", "") {
 			return // objects, assembly or preprocessed text, not a program
 		}
 		out = shell.Lit("a.out")
@@ -1080,20 +1080,20 @@ func (a selfJudge) goBinOnPath(c *Cmd, env map[string]shell.Word) bool {
 // when the patch is text the guard holds (a heredoc), else everything
 // under the directory it works in.
 func (a selfJudge) ownPatch(c *Cmd, in shell.Feed) {
-	if hasOption(c.Args, "", "--dry-run", "--check") {
+	if shell.HasOption(c.Args, "", "--dry-run", "--check") {
 		return
 	}
-	if _, ok := optValue(c.Args, 'o', "--output"); ok {
+	if _, ok := shell.OptValue(c.Args, 'o', "--output"); ok {
 		return // one output file, judged as a write
 	}
-	if ops := operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
+	if ops := shell.Operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
 		return // the file to patch, judged as a write
 	}
 	var dir *shell.Word
-	if d, ok := optValue(c.Args, 'd', "--directory"); ok {
+	if d, ok := shell.OptValue(c.Args, 'd', "--directory"); ok {
 		dir = &d
 	}
-	_, fromFile := optValue(c.Args, 'i', "--input")
+	_, fromFile := shell.OptValue(c.Args, 'i', "--input")
 	a.ownPatchText(c, in, dir, fromFile, "patch")
 }
 
@@ -1173,18 +1173,18 @@ func (a selfJudge) gitSelf(c *Cmd, in shell.Feed) {
 	}
 	switch sub {
 	case "apply", "am":
-		if hasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached", "--abort", "--quit", "--show-current-patch") {
+		if shell.HasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached", "--abort", "--quit", "--show-current-patch") {
 			return
 		}
-		ops := operands(rest, "pC", "--directory", "--exclude", "--include", "--whitespace")
+		ops := shell.Operands(rest, "pC", "--directory", "--exclude", "--include", "--whitespace")
 		a.ownPatchText(c, in, nil, len(ops) > 0, "git "+sub)
 	case "update-index":
 		// Staging content for a path without the work tree: a commit
 		// made of it reaches the work tree through an ordinary merge.
 		switch {
-		case hasOption(rest, "", "--index-info"):
+		case shell.HasOption(rest, "", "--index-info"):
 			tree("--index-info stages content for paths read from stdin")
-		case hasOption(rest, "", "--cacheinfo"):
+		case shell.HasOption(rest, "", "--cacheinfo"):
 			if m := a.mentionsOwn(rest, c.sc); m != "" {
 				tree("--cacheinfo stages content for " + m)
 			}
@@ -1192,15 +1192,15 @@ func (a selfJudge) gitSelf(c *Cmd, in shell.Feed) {
 	case "mktree", "fast-import":
 		tree("builds trees or commits from text the guard does not follow")
 	case "read-tree":
-		if hasOption(rest, "u") {
+		if shell.HasOption(rest, "u") {
 			tree("-u writes the tree into the work tree")
 		}
 	case "checkout-index":
-		if hasOption(rest, "a", "--all", "--prefix", "--stdin") {
+		if shell.HasOption(rest, "a", "--all", "--prefix", "--stdin") {
 			tree("writes files from the index")
 			return
 		}
-		for _, w := range operands(rest, "") {
+		for _, w := range shell.Operands(rest, "") {
 			a.ownWriteTarget(c, w, c.sc)
 		}
 	case "stash":
@@ -1209,10 +1209,10 @@ func (a selfJudge) gitSelf(c *Cmd, in shell.Feed) {
 		// -x/-X also delete ignored files: atreides's state and the
 		// hosts' local settings are ignored files. Without them git
 		// keeps what .gitignore names.
-		if !hasOption(rest, "xX") || hasOption(rest, "n") || gitDryRun(rest) {
+		if !shell.HasOption(rest, "xX") || shell.HasOption(rest, "n") || gitDryRun(rest) {
 			return
 		}
-		ops := operands(rest, "e", "--exclude")
+		ops := shell.Operands(rest, "e", "--exclude")
 		if len(ops) == 0 {
 			tree("-x deletes ignored files across the work tree")
 		}
@@ -1221,8 +1221,8 @@ func (a selfJudge) gitSelf(c *Cmd, in shell.Feed) {
 			a.ownTree(c, w, c.sc)
 		}
 	case "rm":
-		if hasOption(rest, "r", "") && !hasOption(rest, "n", "--cached", "--dry-run") {
-			for _, w := range operands(rest, "", "--pathspec-from-file") {
+		if shell.HasOption(rest, "r", "") && !shell.HasOption(rest, "n", "--cached", "--dry-run") {
+			for _, w := range shell.Operands(rest, "", "--pathspec-from-file") {
 				a.ownTree(c, w, c.sc)
 			}
 		}
@@ -1252,7 +1252,7 @@ func (a selfJudge) gitStash(c *Cmd, rest []shell.Word) {
 	if op != "" && op != "push" && op != "save" {
 		return // pop, apply, list, show, drop ...
 	}
-	if hasOption(rest, "ua", "--include-untracked", "--all") {
+	if shell.HasOption(rest, "ua", "--include-untracked", "--all") {
 		a.fire(ruleSelfTreeWrite, c, "git stash with untracked files removes them from the work tree")
 		return
 	}
@@ -1266,7 +1266,7 @@ func (a selfJudge) gitStash(c *Cmd, rest []shell.Word) {
 	if i >= 0 {
 		specs = rest[i+1:]
 	} else if op == "push" {
-		specs = operands(rest, "m", "--message", "--pathspec-from-file")[1:]
+		specs = shell.Operands(rest, "m", "--message", "--pathspec-from-file")[1:]
 	}
 	for _, w := range specs {
 		a.ownWriteTarget(c, w, c.sc)

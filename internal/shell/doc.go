@@ -9,8 +9,11 @@
 // steps the analysis performs statically (brace expansion, ANSI-C and
 // printf escapes) and the Effects a command has: the files it reads and writes,
 // whether it changes or verifies anything, the programs it runs. It also
-// knows which programs print the files they are given (Reader) and what a
-// program writes without listing it (WritesAnything, HarmlessDevice).
+// knows which programs print the files they are given (Reader), what a
+// program writes without listing it (WritesAnything, HarmlessDevice),
+// which runs are tests, builds or lints (Verifier), which programs are
+// interpreters of inline code (InterpFamily, CodeFlags), and reads a
+// command's options as getopt would (OptValue, Operands, HasOption).
 //
 // Package guard walks a command with these and judges it; governance's
 // scope gate, the task gate and the session's phase inference read the
