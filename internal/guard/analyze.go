@@ -3,7 +3,6 @@ package guard
 import (
 	"errors"
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
 
@@ -679,7 +678,7 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in she
 			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
 			a.writes().wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.Display())
 			if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && !w.Dyn && a.judging() {
-				if p, ok := a.files().canon(w.Text, sc); ok {
+				if p, ok := a.canon(w.Text, sc); ok {
 					a.self().noteOut(p)
 				}
 			}
@@ -1242,15 +1241,4 @@ func normName(s string) string {
 	s = strings.ToLower(s)
 	s = strings.TrimSuffix(s, ".exe")
 	return s
-}
-
-// cleanJoin makes p absolute against cwd and resolves "." and "..".
-func cleanJoin(cwd, p string) string {
-	if !path.IsAbs(p) {
-		if cwd == "" {
-			return ""
-		}
-		p = cwd + "/" + p
-	}
-	return path.Clean(p)
 }

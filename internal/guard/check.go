@@ -64,9 +64,9 @@ func (p *Policy) checkPath(r Request) Result {
 			raw = r.Home + raw[len(v):]
 		}
 	}
-	raw = expandHome(raw, r.Home)
+	raw = shell.ExpandHome(raw, r.Home)
 	tool := strings.ToLower(r.Tool)
-	abs, _ := a.files().canon(raw, sc)
+	abs, _ := a.canon(raw, sc)
 	if cr, ok := a.customPath(tool, abs); ok {
 		if cr.verdict > Allow {
 			return Result{Verdict: cr.verdict, Rule: cr.ID, Category: "custom", Reason: orDefault(cr.Reason, "blocked by custom rule")}
@@ -114,7 +114,7 @@ func (a *analyzer) customPath(tool, abs string) (customRule, bool) {
 		if !path.IsAbs(pat) && !strings.HasPrefix(pat, "~") {
 			pat = path.Join(a.req.projectRoot(newScope(a.req.Cwd)), pat)
 		}
-		pat = expandHome(pat, a.req.Home)
+		pat = shell.ExpandHome(pat, a.req.Home)
 		if ok, _ := doublestar.Match(pat, abs); ok && (!found || cr.verdict > best.verdict) {
 			best, found = cr, true
 		}

@@ -19,7 +19,7 @@ func downloadKey(sc *scope, p string) string {
 		return path.Clean(p)
 	}
 	if sc.cwdOK && sc.cwd != "" {
-		return cleanJoin(sc.cwd, p)
+		return shell.CleanJoin(sc.cwd, p)
 	}
 	return "?/" + path.Clean(p)
 }

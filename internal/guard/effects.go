@@ -104,7 +104,7 @@ func (a effectWalk) noteWrite(c *Cmd, w shell.Word, sc *scope, what string, cont
 		return
 	}
 	s := w.Text
-	p, ok := a.files().canon(s, sc)
+	p, ok := a.canon(s, sc)
 	if !ok {
 		a.unknownWrite(what+" writes to "+s+" in an unknown directory", true, what)
 		return
@@ -176,7 +176,7 @@ func (a effectWalk) reads(c *Cmd) {
 		if w.Dyn || w.Proc != nil || w.Text == "-" {
 			continue
 		}
-		if p, ok := a.files().canon(w.Text, c.sc); ok && !slices.Contains(a.eff.Reads, p) && len(a.eff.Reads) < 256 {
+		if p, ok := a.canon(w.Text, c.sc); ok && !slices.Contains(a.eff.Reads, p) && len(a.eff.Reads) < 256 {
 			a.eff.Reads = append(a.eff.Reads, p)
 		}
 	}
@@ -364,12 +364,12 @@ func (a effectWalk) noteCopy(c *Cmd, src, dst shell.Word) {
 	if src.Dyn || dst.Dyn {
 		return
 	}
-	sp, ok := a.files().canon(src.Text, c.sc)
+	sp, ok := a.canon(src.Text, c.sc)
 	o := a.req.ownFiles()
 	if !ok || !slices.Contains(o.bins, foldPath(sp)) && !onPath(o, foldPath(sp)) {
 		return
 	}
-	d, ok := a.files().canon(dst.Text, c.sc)
+	d, ok := a.canon(dst.Text, c.sc)
 	if !ok {
 		return
 	}
@@ -760,7 +760,7 @@ func wFind(a *analyzer, c *Cmd) {
 			break
 		}
 		roots = append(roots, w.Display())
-		if p, ok := a.files().canon(w.Text, c.sc); ok && !w.Dyn && a.judging() {
+		if p, ok := a.canon(w.Text, c.sc); ok && !w.Dyn && a.judging() {
 			a.self().ownWrite(c, p)
 		}
 	}

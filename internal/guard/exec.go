@@ -589,7 +589,7 @@ func (req *Request) chdir(sc *scope, w shell.Word) *scope {
 	if strings.HasPrefix(p, "/") {
 		sc.findDir = ""
 	}
-	sc.cwd = cleanJoin(sc.cwd, p)
+	sc.cwd = shell.CleanJoin(sc.cwd, p)
 	sc.cwdOK = sc.cwd != ""
 	return sc
 }

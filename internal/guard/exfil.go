@@ -591,7 +591,7 @@ func (a exfilJudge) uploads(c *Cmd, in shell.Feed) {
 			return
 		}
 		for _, arg := range sftpPuts(in.Text) {
-			if check(expandHome(arg, a.req.Home), true) {
+			if check(shell.ExpandHome(arg, a.req.Home), true) {
 				return
 			}
 		}
@@ -617,7 +617,7 @@ func (a exfilJudge) uploads(c *Cmd, in shell.Feed) {
 			if i <= 0 {
 				continue
 			}
-			if check(expandHome(w.Text[i+1:], a.req.Home), false) {
+			if check(shell.ExpandHome(w.Text[i+1:], a.req.Home), false) {
 				return
 			}
 		}
@@ -909,7 +909,7 @@ func (a exfilJudge) networkArgs(c *Cmd, in shell.Feed) {
 			if !isFile || file == "-" || file == "" {
 				continue
 			}
-			if a.files().sensitive(expandHome(file, a.req.Home), c.sc) {
+			if a.files().sensitive(shell.ExpandHome(file, a.req.Home), c.sc) {
 				a.fire(ruleExfilUploadSensitive, c, c.Name+" uploads "+file)
 			} else {
 				a.fire(ruleExfilFileUpload, c, c.Name+" uploads "+file)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/shell"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -54,6 +56,7 @@ func newAnalyzer(p *Policy, r *Request, textLen int) *analyzer {
 	if r.Resolve != nil {
 		r.Resolve = a.files().memoResolve(r.Resolve)
 	}
+	a.paths.names = shell.NewPaths(r.Home, r.Resolve, r.Readlink)
 	return a
 }
 

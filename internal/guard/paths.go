@@ -69,11 +69,6 @@ func under(p, dir string) bool {
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }
 
-// maxPathLen is the longest path the system calls take (PATH_MAX on
-// Linux, longer than Windows' and macOS's): a longer one names nothing
-// that exists, so it is not handed to the resolver.
-const maxPathLen = 4096
-
 var errPathTooLong = errors.New("path longer than the system resolves")
 
 // memoResolve wraps the request's resolver in a memo for the whole
@@ -95,7 +90,7 @@ func (a pathJudge) memoResolve(resolve func(string) (string, error)) func(string
 			memo = map[string]answer{}
 		}
 		v := answer{err: errPathTooLong}
-		if len(p) <= maxPathLen {
+		if len(p) <= shell.MaxPathLen {
 			a.spend(1 + len(p)/workBytes)
 			v.p, v.err = resolve(p)
 		}
@@ -109,11 +104,10 @@ func (a pathJudge) memoResolve(resolve func(string) (string, error)) func(string
 // times (every rm rule classifies every operand), and a long list often
 // repeats its directories.
 type pathMemo struct {
-	canon   map[canonKey]string
+	// names canonicalises path arguments and knows the links the command
+	// creates (selfeffect.go); a new link clears targets too.
+	names   *shell.Paths
 	targets map[targetKey]target
-	// links are the symbolic and hard links the command creates, link
-	// to target, absolute (selfeffect.go); a new one clears the memos.
-	links map[string]string
 	// made are the files the command writes, for a script or binary
 	// run from disk after it was written (selfeffect.go).
 	made map[string]madeFile
@@ -134,106 +128,6 @@ type targetKey struct {
 	canonKey
 	findDir                   string
 	dyn, glob, stream, envDep bool
-}
-
-// canon resolves a path argument to an absolute, clean path. ok=false when
-// a relative path meets an unknown cwd.
-func (a pathJudge) canon(s string, sc *scope) (string, bool) {
-	k := canonKey{s: s, cwd: sc.cwd, cwdOK: sc.cwdOK}
-	if p, ok := a.paths.canon[k]; ok {
-		return p, p != ""
-	}
-	p := a.canonOnce(s, sc)
-	if a.paths.canon == nil {
-		a.paths.canon = map[canonKey]string{}
-	}
-	a.paths.canon[k] = p
-	return p, p != ""
-}
-
-func (a pathJudge) canonOnce(s string, sc *scope) string {
-	s = expandHome(s, a.req.Home)
-	if !path.IsAbs(s) && !sc.cwdOK {
-		return ""
-	}
-	p := cleanJoin(sc.cwd, s)
-	if p == "" {
-		return ""
-	}
-	if len(a.paths.links) > 0 {
-		p = a.throughLinks(p)
-	}
-	if a.req.Resolve != nil {
-		if r, err := a.req.Resolve(p); err == nil && r != "" {
-			return path.Clean(r)
-		}
-		return a.resolveMissing(p, 0)
-	}
-	return p
-}
-
-// resolveMissing resolves a path that does not exist (yet): its existing
-// directory through the resolver, then its last element, following it
-// when it is a dangling link (notes.txt -> .claude/settings.local.json,
-// which writing notes.txt creates).
-func (a pathJudge) resolveMissing(p string, hops int) string {
-	if len(p) > maxPathLen || hops > maxLinkHops {
-		return p // names nothing on disk
-	}
-	dir, base := path.Split(p)
-	dir = path.Clean(dir)
-	if dir == p {
-		return p
-	}
-	d, err := a.req.Resolve(dir)
-	switch {
-	case err == nil && d != "":
-		d = path.Clean(d)
-	case dir != "/" && hops < maxLinkHops:
-		d = a.resolveMissing(dir, hops+1)
-	default:
-		d = dir
-	}
-	q := path.Join(d, base)
-	if a.req.Readlink == nil || !a.spend(1) {
-		return q
-	}
-	t, lerr := a.req.Readlink(q)
-	if lerr != nil || t == "" {
-		return q
-	}
-	if !path.IsAbs(t) {
-		t = path.Join(d, t) // relative to the link's directory
-	}
-	t = path.Clean(t)
-	if r, err := a.req.Resolve(t); err == nil && r != "" {
-		return path.Clean(r)
-	}
-	return a.resolveMissing(t, hops+1)
-}
-
-// maxLinkHops bounds the links and missing directories resolveMissing
-// follows (the system's own limit is 40 links).
-const maxLinkHops = 40
-
-// throughLinks rewrites p through the symbolic links the command itself
-// creates before this point (`ln -s .atreides cfg && echo x >
-// cfg/config.yaml`): they are not on disk when the guard looks.
-func (a pathJudge) throughLinks(p string) string {
-	for range maxLinkHops {
-		changed := false
-		for q := p; !oneOf(q, "/|."); q = path.Dir(q) {
-			if t, ok := a.paths.links[q]; ok {
-				p = path.Join(t, strings.TrimPrefix(p, q))
-				changed = true
-				break
-			}
-		}
-		if !changed {
-			return p
-		}
-	}
-	return p
 }
 
 // classify places a path argument relative to root, home, system dirs,
@@ -838,4 +732,11 @@ func (req *Request) repoMetadata(p string, sc *scope) bool {
 		}
 	}
 	return false
+}
+
+// canon resolves a path argument in the directory of sc to an absolute,
+// clean path (shell.Paths.Canon); ok=false when a relative path meets an
+// unknown cwd.
+func (a *analyzer) canon(s string, sc *scope) (string, bool) {
+	return a.paths.names.Canon(s, sc.cwd, sc.cwdOK, a.spend)
 }

@@ -313,13 +313,6 @@ func init() {
 	})
 }
 
-func expandHome(p, home string) string {
-	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		return home + p[1:]
-	}
-	return p
-}
-
 // urlHost returns the host of an http(s)/ftp URL, or "".
 func urlHost(s string) string {
 	i := strings.Index(s, "://")
@@ -414,7 +407,7 @@ func (a *analyzer) pathOutput(c *Cmd, sc *scope) (shell.Feed, bool) {
 			return shell.Feed{}, false
 		}
 	}
-	p, ok := a.files().canon(s, sc)
+	p, ok := a.canon(s, sc)
 	if !ok {
 		return shell.Feed{}, false
 	}

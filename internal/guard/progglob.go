@@ -78,7 +78,7 @@ func (a *analyzer) globProgram(args []shell.Word, env map[string]shell.Word, sc 
 			if !sc.cwdOK {
 				return shell.Feed{}, false
 			}
-			full = cleanJoin(sc.cwd, full)
+			full = shell.CleanJoin(sc.cwd, full)
 		}
 		dirPat, b := path.Split(full)
 		dirPat = path.Clean(dirPat)

@@ -174,7 +174,7 @@ func (o *runOpts) mount(c *Cmd, src string) {
 	if !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.HasPrefix(src, "$") {
 		return // a named volume
 	}
-	p, ok := c.a.files().canon(src, c.sc)
+	p, ok := c.a.canon(src, c.sc)
 	if !ok {
 		return
 	}

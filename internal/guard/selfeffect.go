@@ -128,7 +128,7 @@ func (a selfJudge) ownTree(c *Cmd, w shell.Word, sc *scope) {
 	if w.Dyn {
 		return // the written prefix is judged by ownWriteWord
 	}
-	p, ok := a.files().canon(w.Text, sc)
+	p, ok := a.canon(w.Text, sc)
 	if !ok {
 		return
 	}
@@ -181,7 +181,7 @@ func (a selfJudge) ownLanding(c *Cmd, dst shell.Word, srcs []landing, recursive 
 		}
 		dst = shell.Lit(dst.Guess)
 	}
-	d, ok := a.files().canon(dst.Text, c.sc)
+	d, ok := a.canon(dst.Text, c.sc)
 	if !ok {
 		return
 	}
@@ -248,7 +248,7 @@ func (a selfJudge) noteLink(c *Cmd, target, link shell.Word, intoDir bool) {
 	if target.Dyn || link.Dyn || target.Text == "" {
 		return
 	}
-	l, ok := a.files().canon(link.Text, c.sc)
+	l, ok := a.canon(link.Text, c.sc)
 	if !ok {
 		return
 	}
@@ -258,16 +258,16 @@ func (a selfJudge) noteLink(c *Cmd, target, link shell.Word, intoDir bool) {
 	t := target.Text
 	symbolic := shell.HasOption(c.Args, "s", "--symbolic")
 	switch {
-	case symbolic && !path.IsAbs(expandHome(t, a.req.Home)):
-		t = cleanJoin(path.Dir(l), t) // relative to the link's directory
+	case symbolic && !path.IsAbs(shell.ExpandHome(t, a.req.Home)):
+		t = shell.CleanJoin(path.Dir(l), t) // relative to the link's directory
 	default:
 		var ok bool
-		if t, ok = a.files().canon(t, c.sc); !ok {
+		if t, ok = a.canon(t, c.sc); !ok {
 			return
 		}
 	}
 	if len(a.newLinks) < 64 {
-		a.newLinks = append(a.newLinks, [2]string{l, path.Clean(expandHome(t, a.req.Home))})
+		a.newLinks = append(a.newLinks, [2]string{l, path.Clean(shell.ExpandHome(t, a.req.Home))})
 	}
 }
 
@@ -279,17 +279,11 @@ func (a selfJudge) linksMade() {
 	if len(a.newLinks) == 0 {
 		return
 	}
-	if a.paths.links == nil {
-		a.paths.links = map[string]string{}
-	}
 	for _, l := range a.newLinks {
-		if len(a.paths.links) < 64 {
-			a.paths.links[l[0]] = l[1]
-		}
+		a.paths.names.Link(l[0], l[1])
 	}
 	a.newLinks = a.newLinks[:0]
-	// Paths worked out before the links existed are stale now.
-	clear(a.paths.canon)
+	// Places worked out before the links existed are stale now.
 	clear(a.paths.targets)
 }
 
@@ -346,7 +340,7 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 	if script.Dyn || script.Text == "" || c.sc.downloaded(script.Text) {
 		return // a download run is judged as one (downloads.go)
 	}
-	p, ok := a.files().canon(script.Text, c.sc)
+	p, ok := a.canon(script.Text, c.sc)
 	f, made := a.paths.made[p]
 	switch {
 	case !ok || !made:
@@ -437,7 +431,7 @@ func tokenSep(r rune) bool {
 // in the tail of one.
 func (a selfJudge) namesOwn(tok string, sc *scope) bool {
 	o := a.req.ownFiles()
-	if p, ok := a.files().canon(tok, sc); ok {
+	if p, ok := a.canon(tok, sc); ok {
 		fp := foldPath(p)
 		if ownConfig(o, fp) || slices.Contains(o.bins, fp) || onPath(o, fp) || slices.Contains(o.hostFiles, fp) ||
 			slices.Contains(o.containers, fp) || underAny(fp, o.hostDirs) || len(ownChildren(o, p)) > 0 && p != "/" && !a.req.broadDir(p) {
@@ -837,7 +831,7 @@ func (a selfJudge) stateLock(c *Cmd) {
 		}
 		return
 	}
-	p, ok := a.files().canon(w.Text, c.sc)
+	p, ok := a.canon(w.Text, c.sc)
 	if !ok {
 		if id, _ := ownTail(foldPath(path.Clean("/"+w.Text)), a.req.ownFiles(), false); id == ruleSelfConfigWrite {
 			a.fire(ruleSelfStateLock, c, "flock "+w.Text)
@@ -885,7 +879,7 @@ func (a selfJudge) builtExecutable(c *Cmd, out shell.Word, names []string) {
 			return
 		}
 	}
-	p, ok := a.files().canon(out.Text, c.sc)
+	p, ok := a.canon(out.Text, c.sc)
 	if !ok {
 		return
 	}
@@ -1014,7 +1008,7 @@ func (a selfJudge) goNames(c *Cmd, pkgs []shell.Word) []string {
 func goPkgName(a *analyzer, c *Cmd, s string) string {
 	s, _, _ = strings.Cut(s, "@")
 	if oneOf(s, ".|./") || strings.HasPrefix(s, ".") && path.Base(s) == ".." {
-		if p, ok := a.files().canon(s, c.sc); ok {
+		if p, ok := a.canon(s, c.sc); ok {
 			return path.Base(p)
 		}
 		return ""
@@ -1038,7 +1032,7 @@ func (a selfJudge) holdsAtreides(c *Cmd, pattern string) bool {
 	if root == "" {
 		root = "."
 	}
-	r, ok := a.files().canon(root, c.sc)
+	r, ok := a.canon(root, c.sc)
 	if !ok {
 		return true
 	}
@@ -1072,7 +1066,7 @@ func (a selfJudge) goBinOnPath(c *Cmd, env map[string]shell.Word) bool {
 	if !set || dir.Dyn {
 		return true
 	}
-	p, ok := a.files().canon(dir.Text, c.sc)
+	p, ok := a.canon(dir.Text, c.sc)
 	return !ok || slices.Contains(a.req.ownFiles().dirsOnPath(), foldPath(p))
 }
 
@@ -1115,7 +1109,7 @@ func (a selfJudge) ownPatchText(c *Cmd, in shell.Feed, dir *shell.Word, fromFile
 	for _, n := range patchTargets(in.Text) {
 		// -p0 keeps a/x, -p1 strips it: judge both readings.
 		for _, s := range []string{n, stripComponent(n)} {
-			if p, ok := a.files().canon(s, sc); ok && s != "" {
+			if p, ok := a.canon(s, sc); ok && s != "" {
 				a.ownWrite(c, p)
 			}
 		}

@@ -14,6 +14,9 @@
 // which runs are tests, builds or lints (Verifier), which programs are
 // interpreters of inline code (InterpFamily, CodeFlags), and reads a
 // command's options as getopt would (OptValue, Operands, HasOption).
+// Paths turns a command's path arguments into the files they name
+// (home, working directory, symbolic links on disk and those the command
+// creates).
 //
 // Package guard walks a command with these and judges it; governance's
 // scope gate, the task gate and the session's phase inference read the
