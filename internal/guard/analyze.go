@@ -25,64 +25,6 @@ const (
 	maxLoopItems = 8
 )
 
-// scope is the shell state the analysis tracks through a script.
-type scope struct {
-	vars    map[string]shell.Word
-	funcs   map[string]*syntax.Stmt
-	calling map[string]bool
-	cwd     string
-	cwdOK   bool
-	// oldpwd is $OLDPWD once the command changed directory (cd -, ~-).
-	oldpwd    string
-	oldOK     bool
-	ifsOK     bool
-	ifs       string // field separators when known
-	downloads map[string]bool
-	pos       []shell.Word // $1... for sh -c '...' _ args and function calls
-	hasPos    bool
-	// findDir is set for the command of find -execdir/-okdir: it runs in
-	// the directory of each match, somewhere under this start point, so
-	// a relative path there is as unknown as find's {}.
-	findDir string
-	// findClean is set for find's -delete and -exec commands when its
-	// filters select only build outputs and caches (findCleanup).
-	findClean bool
-}
-
-func newScope(cwd string) *scope {
-	return &scope{
-		vars:      map[string]shell.Word{},
-		funcs:     map[string]*syntax.Stmt{},
-		calling:   map[string]bool{},
-		downloads: map[string]bool{},
-		cwd:       cwd,
-		cwdOK:     cwd != "",
-		ifsOK:     true,
-		ifs:       " \t\n",
-	}
-}
-
-func (s *scope) clone() *scope {
-	c := *s
-	c.vars = make(map[string]shell.Word, len(s.vars))
-	for k, v := range s.vars {
-		c.vars[k] = v
-	}
-	c.funcs = make(map[string]*syntax.Stmt, len(s.funcs))
-	for k, v := range s.funcs {
-		c.funcs[k] = v
-	}
-	c.calling = make(map[string]bool, len(s.calling))
-	for k, v := range s.calling {
-		c.calling[k] = v
-	}
-	c.downloads = make(map[string]bool, len(s.downloads))
-	for k, v := range s.downloads {
-		c.downloads[k] = v
-	}
-	return &c
-}
-
 // analyzer holds the state of one Check call.
 type analyzer struct {
 	p    *Policy
@@ -168,7 +110,7 @@ func (a *analyzer) strict(c *Cmd, detail string) {
 func (a *analyzer) step() bool { return a.spend(1) }
 
 // runScript parses src as a shell script and evaluates it.
-func (a *analyzer) runScript(src string, sc *scope, depth int, in shell.Feed) shell.Feed {
+func (a *analyzer) runScript(src string, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	if depth > maxDepth {
 		a.fire(ruleParseTooComplex, nil, fmt.Sprintf("shells, evals and substitutions nest deeper than %d", maxDepth))
 		a.writes().unknownWrite("the command nests too deeply to follow", false, "")
@@ -201,7 +143,7 @@ func (a *analyzer) parseText(src string) (*syntax.File, error) {
 // parseFailure handles text that is not valid shell. Bash would refuse to
 // run it, but an agent may retry a fixed version, so the text is judged:
 // a repaired parse is analysed, and anything dangerous-looking is denied.
-func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
+func (a *analyzer) parseFailure(src string, sc *shell.Scope, depth int, err error) {
 	if fixed, ok := dropBadExpansions(src, err); ok {
 		// Bash parses ${...} contents only when it expands them: a bad
 		// substitution aborts that one command at run time ("bad
@@ -218,7 +160,7 @@ func (a *analyzer) parseFailure(src string, sc *scope, depth int, err error) {
 	for _, fix := range []string{"'", "\"", "`", ")", "\"'", "'\"", " }", "\nfi", "\ndone", "\nEOF"} {
 		if f, e := a.parseText(src + fix); e == nil {
 			repaired = true
-			a.stmts(f.Stmts, sc.clone(), depth+1, shell.Feed{})
+			a.stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
 			break
 		}
 	}
@@ -281,7 +223,7 @@ func dropBadExpansions(src string, err error) (string, bool) {
 	return src, false
 }
 
-func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope, depth int, in shell.Feed) shell.Feed {
+func (a *analyzer) stmts(list []*syntax.Stmt, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	out := shell.Feed{}
 	for _, st := range list {
 		if a.stop {
@@ -292,7 +234,7 @@ func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope, depth int, in shell.Fee
 	return out
 }
 
-func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in shell.Feed) shell.Feed {
+func (a *analyzer) stmt(st *syntax.Stmt, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	if st == nil || !a.step() {
 		return shell.Feed{}
 	}
@@ -316,7 +258,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope, depth int, in shell.Feed) sh
 			if a.stop || depth+1 > maxDepth {
 				break
 			}
-			a.stmts(ps.Stmts, sc.clone(), depth+1, out)
+			a.stmts(ps.Stmts, sc.Clone(), depth+1, out)
 		}
 		return shell.Feed{Taint: out.Taint}
 	}
@@ -348,7 +290,7 @@ func outputProcSubsts(st *syntax.Stmt) []*syntax.ProcSubst {
 	return out
 }
 
-func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in shell.Feed, redirs []*syntax.Redirect) shell.Feed {
+func (a *analyzer) command(cmd syntax.Command, sc *shell.Scope, depth int, in shell.Feed, redirs []*syntax.Redirect) shell.Feed {
 	switch x := cmd.(type) {
 	case nil:
 		return shell.Feed{}
@@ -357,14 +299,14 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in shell.Fe
 	case *syntax.BinaryCmd:
 		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
 			a.piped++
-			left := a.stmt(x.X, sc.clone(), depth, in)
+			left := a.stmt(x.X, sc.Clone(), depth, in)
 			a.piped--
-			return a.stmt(x.Y, sc.clone(), depth, left)
+			return a.stmt(x.Y, sc.Clone(), depth, left)
 		}
 		a.stmt(x.X, sc, depth, in)
 		return a.stmt(x.Y, sc, depth, in)
 	case *syntax.Subshell:
-		return a.stmts(x.Stmts, sc.clone(), depth, in)
+		return a.stmts(x.Stmts, sc.Clone(), depth, in)
 	case *syntax.Block:
 		return a.stmts(x.Stmts, sc, depth, in)
 	case *syntax.IfClause:
@@ -403,7 +345,7 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in shell.Fe
 		a.walkSubst(x, sc, depth)
 		a.arithAsCommand(x, sc, depth)
 	case *syntax.CoprocClause:
-		return a.stmt(x.Stmt, sc.clone(), depth, in)
+		return a.stmt(x.Stmt, sc.Clone(), depth, in)
 	case *syntax.TestDecl:
 		return a.stmt(x.Body, sc, depth, in)
 	default:
@@ -417,7 +359,7 @@ func (a *analyzer) command(cmd syntax.Command, sc *scope, depth int, in shell.Fe
 // judged (by command, once more): a short list of known words judges the
 // body once per value, as it runs; one known word is the value; anything
 // else leaves the variable unknown.
-func forWords(a *analyzer, x *syntax.ForClause, wi *syntax.WordIter, sc *scope, depth int, in shell.Feed) {
+func forWords(a *analyzer, x *syntax.ForClause, wi *syntax.WordIter, sc *shell.Scope, depth int, in shell.Feed) {
 	items := a.expand().fields(wi.Items, sc, depth)
 	static := len(items) > 1 && len(items) <= maxLoopItems
 	for _, it := range items {
@@ -426,14 +368,14 @@ func forWords(a *analyzer, x *syntax.ForClause, wi *syntax.WordIter, sc *scope, 
 	switch {
 	case static:
 		for _, it := range items[:len(items)-1] {
-			sc.vars[wi.Name.Value] = it
+			sc.Vars[wi.Name.Value] = it
 			a.stmts(x.Do, sc, depth, in)
 		}
-		sc.vars[wi.Name.Value] = items[len(items)-1]
+		sc.Vars[wi.Name.Value] = items[len(items)-1]
 	case len(items) == 1 && !items[0].Dyn:
-		sc.vars[wi.Name.Value] = items[0]
+		sc.Vars[wi.Name.Value] = items[0]
 	default:
-		delete(sc.vars, wi.Name.Value)
+		delete(sc.Vars, wi.Name.Value)
 	}
 }
 
@@ -474,7 +416,7 @@ func timeBody(st *syntax.Stmt) *syntax.Stmt {
 // arithAsCommand: `((cmd))` is an arithmetic command in bash but two
 // nested subshells in POSIX sh (dash, busybox ash), so text that parses
 // as a command there is judged as one.
-func (a *analyzer) arithAsCommand(x *syntax.ArithmCmd, sc *scope, depth int) {
+func (a *analyzer) arithAsCommand(x *syntax.ArithmCmd, sc *shell.Scope, depth int) {
 	lo, hi := int(x.Left.Offset())+2, int(x.Right.Offset())
 	if lo >= hi || hi > len(a.src) || depth+1 > maxDepth {
 		return
@@ -484,29 +426,29 @@ func (a *analyzer) arithAsCommand(x *syntax.ArithmCmd, sc *scope, depth int) {
 		return
 	}
 	if f, err := a.parseText(body); err == nil {
-		a.stmts(f.Stmts, sc.clone(), depth+1, shell.Feed{})
+		a.stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
 	}
 }
 
 // walkSubst evaluates command and process substitutions anywhere under n.
-func (a *analyzer) walkSubst(n syntax.Node, sc *scope, depth int) {
+func (a *analyzer) walkSubst(n syntax.Node, sc *shell.Scope, depth int) {
 	syntax.Walk(n, func(m syntax.Node) bool {
 		switch s := m.(type) {
 		case *syntax.CmdSubst:
-			a.stmts(s.Stmts, sc.clone(), depth+1, shell.Feed{})
+			a.stmts(s.Stmts, sc.Clone(), depth+1, shell.Feed{})
 			return false
 		case *syntax.ProcSubst:
-			a.stmts(s.Stmts, sc.clone(), depth+1, shell.Feed{})
+			a.stmts(s.Stmts, sc.Clone(), depth+1, shell.Feed{})
 			return false
 		}
 		return true
 	})
 }
 
-func (a *analyzer) funcDecl(x *syntax.FuncDecl, sc *scope) {
+func (a *analyzer) funcDecl(x *syntax.FuncDecl, sc *shell.Scope) {
 	name := x.Name.Value
-	sc.funcs[name] = x.Body
-	a.defined = append(a.defined, funcDef{name: name, body: x.Body, sc: sc.clone()})
+	sc.Funcs[name] = x.Body
+	a.defined = append(a.defined, funcDef{name: name, body: x.Body, sc: sc.Clone()})
 	if selfRecursiveBackground(name, x.Body) {
 		a.fire(ruleSystemForkBomb, nil, "function "+name+" starts copies of itself")
 	}
@@ -543,7 +485,7 @@ func callsName(st *syntax.Stmt, name string) bool {
 	return hit
 }
 
-func (a *analyzer) decl(x *syntax.DeclClause, sc *scope, depth int) {
+func (a *analyzer) decl(x *syntax.DeclClause, sc *shell.Scope, depth int) {
 	for _, as := range x.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
 			a.expand().fields([]*syntax.Word{as.Value}, sc, depth)
@@ -553,7 +495,7 @@ func (a *analyzer) decl(x *syntax.DeclClause, sc *scope, depth int) {
 	}
 }
 
-func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
+func (a *analyzer) assign(as *syntax.Assign, sc *shell.Scope, depth int) {
 	if as.Name == nil {
 		return
 	}
@@ -574,16 +516,16 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, depth int) {
 		return
 	}
 	if as.Append || as.Index != nil {
-		if old, ok := sc.vars[name]; ok && as.Append && as.Index == nil {
+		if old, ok := sc.Vars[name]; ok && as.Append && as.Index == nil {
 			w = shell.Word{Text: old.Text + w.Text, Dyn: old.Dyn || w.Dyn, Taint: old.Taint | w.Taint}
 		} else {
 			w = shell.DynWord()
 		}
 	}
 	if name == "IFS" {
-		sc.ifsOK, sc.ifs = !w.Dyn, w.Text
+		sc.IFSOK, sc.IFS = !w.Dyn, w.Text
 	}
-	sc.vars[name] = w
+	sc.Vars[name] = w
 	a.vcs().envRule(name, w, sc, depth)
 }
 
@@ -601,7 +543,7 @@ func joinFields(ws []shell.Word) shell.Word {
 	return out
 }
 
-func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in shell.Feed, redirs []*syntax.Redirect) shell.Feed {
+func (a *analyzer) call(ce *syntax.CallExpr, sc *shell.Scope, depth int, in shell.Feed, redirs []*syntax.Redirect) shell.Feed {
 	if len(ce.Args) == 0 {
 		for _, as := range ce.Assigns {
 			a.assign(as, sc, depth)
@@ -633,7 +575,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *scope, depth int, in shell.Feed
 
 // redirects evaluates redirections: their targets are checked and an input
 // redirection or heredoc replaces stdin.
-func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in shell.Feed) shell.Feed {
+func (a *analyzer) redirects(rs []*syntax.Redirect, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	for _, r := range rs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
@@ -692,7 +634,7 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *scope, depth int, in she
 // flagged even when the receiving command only treats it as data. Shells
 // and interpreters fed the text judge it as code anyway, so the check does
 // not need to know the consumer. Off by default: no work is done.
-func (a *analyzer) heredocData(text string, quoted bool, sc *scope, depth int) {
+func (a *analyzer) heredocData(text string, quoted bool, sc *shell.Scope, depth int) {
 	if a.p.sw("heredoc_to_non_shell") == Allow || text == "" || depth+1 > maxDepth || isShell(a.consumer) {
 		return
 	}
@@ -754,7 +696,7 @@ func joinRaw(ws []shell.Word) shell.Word {
 }
 
 // fileFeed is the stdin produced by `< file`.
-func (a *analyzer) fileFeed(w shell.Word, sc *scope) shell.Feed {
+func (a *analyzer) fileFeed(w shell.Word, sc *shell.Scope) shell.Feed {
 	if w.Proc != nil {
 		return *w.Proc
 	}
@@ -771,7 +713,7 @@ func (a *analyzer) fileFeed(w shell.Word, sc *scope) shell.Feed {
 
 // fields resolves words to argv, applying field splitting of unquoted
 // expansions.
-func (a expander) fields(ws []*syntax.Word, sc *scope, depth int) []shell.Word {
+func (a expander) fields(ws []*syntax.Word, sc *shell.Scope, depth int) []shell.Word {
 	out := make([]shell.Word, 0, len(ws))
 	for _, w := range ws {
 		bws, n := braces(w)
@@ -885,7 +827,7 @@ func (f *fieldBuilder) flush() {
 
 // wordFields resolves one word. noSplit is for assignments and redirection
 // targets, where bash does not split.
-func (a expander) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool) []shell.Word {
+func (a expander) wordFields(w *syntax.Word, sc *shell.Scope, depth int, noSplit bool) []shell.Word {
 	fb := &fieldBuilder{empty: true, guessOK: true}
 	if w == nil {
 		return nil
@@ -908,7 +850,7 @@ func (a expander) wordFields(w *syntax.Word, sc *scope, depth int, noSplit bool)
 	return fb.out
 }
 
-func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int, quoted, first, noSplit bool) {
+func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *shell.Scope, depth int, quoted, first, noSplit bool) {
 	if !a.step() {
 		fb.cur.Dyn = true
 		return
@@ -933,7 +875,7 @@ func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int
 		f := a.subst(x.Stmts, sc, depth)
 		fb.cur.Taint |= f.Taint
 		if f.Cwd {
-			fb.add(sc.cwd)
+			fb.add(sc.Cwd)
 			return
 		}
 		if !f.Known {
@@ -944,7 +886,7 @@ func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int
 		}
 		fb.addGuess(strings.TrimRight(f.Text, "\n"))
 	case *syntax.ProcSubst:
-		f := a.stmts(x.Stmts, sc.clone(), depth+1, shell.Feed{})
+		f := a.stmts(x.Stmts, sc.Clone(), depth+1, shell.Feed{})
 		fb.cur.Proc = &f
 		fb.add("/dev/fd/63")
 	case *syntax.ArithmExp:
@@ -965,7 +907,7 @@ func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *scope, depth int
 
 // litPart expands a literal part of a word: quote removal, and a leading
 // ~ (first) into the home or the directory it names.
-func (a expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *scope, quoted, first bool) {
+func (a expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *shell.Scope, quoted, first bool) {
 	v := x.Value
 	if quoted {
 		fb.add(shell.UnescapeDouble(v))
@@ -992,10 +934,10 @@ func (a expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *scope, quoted, fi
 // paramPart expands a parameter: "$@" into one word per positional
 // parameter, a known value (split on IFS unless quoted or noSplit), a
 // computed guess, or an unknown part.
-func (a expander) paramPart(fb *fieldBuilder, x *syntax.ParamExp, sc *scope, depth int, quoted, noSplit bool) {
-	if quoted && x.Param != nil && x.Param.Value == "@" && x.Exp == nil && sc.hasPos && !x.Excl && !x.Length && x.Index == nil {
+func (a expander) paramPart(fb *fieldBuilder, x *syntax.ParamExp, sc *shell.Scope, depth int, quoted, noSplit bool) {
+	if quoted && x.Param != nil && x.Param.Value == "@" && x.Exp == nil && sc.HasPos && !x.Excl && !x.Length && x.Index == nil {
 		// "$@" keeps each positional parameter a separate word.
-		for i, p := range sc.pos {
+		for i, p := range sc.Pos {
 			if i > 0 {
 				fb.flush()
 			}
@@ -1034,13 +976,13 @@ func (a expander) paramPart(fb *fieldBuilder, x *syntax.ParamExp, sc *scope, dep
 		fb.add(w.Text)
 		return
 	}
-	if !sc.ifsOK {
+	if !sc.IFSOK {
 		fb.add("\x00")
 		fb.guessOK = false
 		fb.cur.Dyn = true
 		return
 	}
-	fb.split(w.Text, sc.ifs)
+	fb.split(w.Text, sc.IFS)
 }
 
 func isPositional(name string) bool {
@@ -1060,17 +1002,17 @@ func tildeRest(v string) (string, bool) {
 // tildeDir expands ~+ (the working directory) and ~- (the previous
 // one): form says v starts with one of them, known that its directory is
 // known; rest is what follows it.
-func tildeDir(v string, sc *scope) (dir, rest string, form, known bool) {
+func tildeDir(v string, sc *shell.Scope) (dir, rest string, form, known bool) {
 	for _, t := range []string{"~+", "~-"} {
 		if v != t && !strings.HasPrefix(v, t+"/") {
 			continue
 		}
 		rest = v[len(t):]
 		switch {
-		case t == "~+" && sc.cwdOK:
-			return sc.cwd, rest, true, true
-		case t == "~-" && sc.oldOK:
-			return sc.oldpwd, rest, true, true
+		case t == "~+" && sc.CwdOK:
+			return sc.Cwd, rest, true, true
+		case t == "~-" && sc.OldOK:
+			return sc.OldPwd, rest, true, true
 		}
 		return "", rest, true, false
 	}
@@ -1079,18 +1021,18 @@ func tildeDir(v string, sc *scope) (dir, rest string, form, known bool) {
 
 // subst evaluates a command substitution in a subshell and returns its
 // output as far as it is known.
-func (a expander) subst(list []*syntax.Stmt, sc *scope, depth int) shell.Feed {
+func (a expander) subst(list []*syntax.Stmt, sc *shell.Scope, depth int) shell.Feed {
 	if depth+1 > maxDepth {
 		a.fire(ruleParseTooComplex, nil, "substitutions nested too deeply")
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	a.inSubst++
 	defer func() { a.inSubst-- }()
-	return a.stmts(list, sc.clone(), depth+1, shell.Feed{})
+	return a.stmts(list, sc.Clone(), depth+1, shell.Feed{})
 }
 
 // param resolves a parameter expansion. ok=false means unknown.
-func (a expander) param(x *syntax.ParamExp, sc *scope, depth int) (shell.Word, bool) {
+func (a expander) param(x *syntax.ParamExp, sc *shell.Scope, depth int) (shell.Word, bool) {
 	if x.Param == nil || x.Excl || x.Length || x.Index != nil || x.Names != 0 || x.NestedParam != nil || x.Repl != nil {
 		a.walkSubst(x, sc, depth)
 		return shell.Word{}, false
@@ -1125,7 +1067,7 @@ func (a expander) param(x *syntax.ParamExp, sc *scope, depth int) (shell.Word, b
 		d := joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
 		d.Taint |= val.Taint & shell.TaintCred // ${TOKEN:-}: the variable is usually set
 		if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
-			sc.vars[name] = d
+			sc.Vars[name] = d
 		}
 		// Unknown variable: the default is what a fresh environment sees,
 		// and the interesting case for a guard.
@@ -1174,8 +1116,8 @@ func arithLit(e syntax.ArithmExpr) (int, bool) {
 }
 
 // lookup resolves a variable the guard can know without the environment.
-func (a expander) lookup(name string, sc *scope) (shell.Word, bool) {
-	if w, ok := sc.vars[name]; ok {
+func (a expander) lookup(name string, sc *shell.Scope) (shell.Word, bool) {
+	if w, ok := sc.Vars[name]; ok {
 		return w, !w.Dyn
 	}
 	switch name {
@@ -1184,20 +1126,20 @@ func (a expander) lookup(name string, sc *scope) (shell.Word, bool) {
 			return shell.Lit(a.req.Home), true
 		}
 	case "PWD":
-		if sc.cwdOK {
-			return shell.Lit(sc.cwd), true
+		if sc.CwdOK {
+			return shell.Lit(sc.Cwd), true
 		}
 	case "OLDPWD":
-		if sc.oldOK {
-			return shell.Lit(sc.oldpwd), true
+		if sc.OldOK {
+			return shell.Lit(sc.OldPwd), true
 		}
 	case "TMPDIR":
 		return shell.Word{Text: a.req.tmpdir(), EnvDep: true}, true
 	case "@", "*":
-		if sc.hasPos {
+		if sc.HasPos {
 			var parts []string
 			w := shell.Word{}
-			for _, p := range sc.pos {
+			for _, p := range sc.Pos {
 				parts = append(parts, p.Text)
 				w.Dyn = w.Dyn || p.Dyn
 				w.Taint |= p.Taint
@@ -1207,13 +1149,13 @@ func (a expander) lookup(name string, sc *scope) (shell.Word, bool) {
 			return w, !w.Dyn
 		}
 	}
-	if n, err := strconv.Atoi(name); err == nil && n > 0 && sc.hasPos {
-		if n <= len(sc.pos) {
-			return sc.pos[n-1], !sc.pos[n-1].Dyn
+	if n, err := strconv.Atoi(name); err == nil && n > 0 && sc.HasPos {
+		if n <= len(sc.Pos) {
+			return sc.Pos[n-1], !sc.Pos[n-1].Dyn
 		}
-		if k := len(sc.pos); k > 0 && sc.pos[k-1].Appended {
+		if k := len(sc.Pos); k > 0 && sc.Pos[k-1].Appended {
 			// xargs/parallel append any number of stdin values.
-			return sc.pos[k-1], false
+			return sc.Pos[k-1], false
 		}
 		return shell.Lit(""), true
 	}

@@ -53,7 +53,7 @@ func xargsOptions(args []shell.Word) (repl string, i int) {
 	return repl, i
 }
 
-func hXargs(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hXargs(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	repl, i := xargsOptions(args)
 	inner := at(args, i)
@@ -160,7 +160,7 @@ func parseParallelOpts(args []shell.Word) (parallelOpts, int) {
 	return o, i
 }
 
-func hParallel(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hParallel(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o, i := parseParallelOpts(c.Args)
 	tmpl := at(c.Args, i)
 	var sources [][]shell.Word
@@ -213,7 +213,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth 
 		if k >= 32 {
 			break // the rest repeat the same template
 		}
-		a.exec(replaceParallel(tmpl, v), env, sc.clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
+		a.exec(replaceParallel(tmpl, v), env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	}
 	return shell.Feed{Taint: shell.TaintUnknown}
 }
@@ -293,7 +293,7 @@ func parallelJobs(sources [][]shell.Word) []shell.Word {
 // line) and `parallel` reading command lines from stdin. parallel expands
 // its replacement strings inside stdin lines, so a command stream is
 // never fully known, even from a literal producer.
-func (a codeJudge) parallelCommands(c *Cmd, sources [][]shell.Word, fromStdin bool, sc *scope, depth int) {
+func (a codeJudge) parallelCommands(c *Cmd, sources [][]shell.Word, fromStdin bool, sc *shell.Scope, depth int) {
 	if fromStdin {
 		a.fire(ruleDynamicStreamCommand, c, "parallel runs command lines read from stdin")
 		return
@@ -307,7 +307,7 @@ func (a codeJudge) parallelCommands(c *Cmd, sources [][]shell.Word, fromStdin bo
 		if k >= 64 {
 			break
 		}
-		a.runText(c, s, sc.clone(), depth, "parallel")
+		a.runText(c, s, sc.Clone(), depth, "parallel")
 	}
 }
 
@@ -316,7 +316,7 @@ func (a codeJudge) parallelCommands(c *Cmd, sources [][]shell.Word, fromStdin bo
 // the script is one quoted word of data. A value that becomes the whole
 // script (`bash -c ::: CODE`, `bash -c {}`), or that lands in the shell's
 // other arguments or environment, is chosen at run time: deny.
-func (a codeJudge) parallelShell(c *Cmd, tmpl []shell.Word, env map[string]shell.Word, vals []shell.Word, sc *scope, depth int) bool {
+func (a codeJudge) parallelShell(c *Cmd, tmpl []shell.Word, env map[string]shell.Word, vals []shell.Word, sc *shell.Scope, depth int) bool {
 	k := 0
 	for k < len(tmpl) && !tmpl[k].Dyn && (tmpl[k].Text == "env" || isAssignWord(tmpl[k].Text)) {
 		k++
@@ -362,7 +362,7 @@ func (a codeJudge) parallelShell(c *Cmd, tmpl []shell.Word, env map[string]shell
 		if !used && (v.Text != "" || v.Dyn) {
 			argv = append(argv, v) // appended as the next positional parameter
 		}
-		a.exec(argv, env, sc.clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
+		a.exec(argv, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	}
 	return true
 }
@@ -466,7 +466,7 @@ var findValueOpts = &lazy[map[string]int]{src: func() map[string]int {
 	}
 }}
 
-func hFind(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hFind(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	i := findOptionsEnd(args)
 	var roots []shell.Word
@@ -485,8 +485,8 @@ func hFind(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int,
 		roots = []shell.Word{shell.Lit(".")}
 	}
 	if findCleanup(args[i:]) {
-		sc = sc.clone()
-		sc.findClean = true
+		sc = sc.Clone()
+		sc.FindClean = true
 	}
 	for _, r := range roots {
 		if m, ok := a.files().secretPath(r.Text, sc); ok && !r.Dyn {
@@ -519,9 +519,9 @@ func hFind(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int,
 				// nothing; the body is still judged as typed, since the
 				// agent's retry will add the `;` (-execdir still runs it
 				// in the matches' directories).
-				isc := sc.clone()
+				isc := sc.Clone()
 				if dir {
-					isc.findDir = findDirPrefix(roots)
+					isc.FindDir = findDirPrefix(roots)
 				}
 				a.exec(inner, env, isc, depth+1, shell.Feed{})
 				i = j
@@ -558,17 +558,17 @@ func execEnd(args []shell.Word, i int) int {
 	return j
 }
 
-func (a codeJudge) findDelete(c *Cmd, roots []shell.Word, sc *scope) {
+func (a codeJudge) findDelete(c *Cmd, roots []shell.Word, sc *shell.Scope) {
 	for _, r := range roots {
 		t := a.files().classify(r, sc)
-		if t.class == pcProject && (t.abs == sc.cwdIf() || t.abs == a.req.projectRoot(sc)) {
+		if t.class == pcProject && (t.abs == sc.CwdIf() || t.abs == a.req.projectRoot(sc)) {
 			t.class = pcInside
 		}
 		switch t.class {
 		case pcRoot, pcHome, pcSystem, pcOutside, pcProject, pcUnknown:
 			a.fire(ruleFsFindDeleteOutside, c, "find "+r.Display()+" -delete")
 		case pcInside, pcTemp:
-			if !sc.findClean {
+			if !sc.FindClean {
 				a.fire(ruleFsFindDelete, c, "find "+r.Display()+" -delete")
 			}
 		}
@@ -582,7 +582,7 @@ func (a codeJudge) findDelete(c *Cmd, roots []shell.Word, sc *scope) {
 // standing for the files found. -execdir/-okdir run it in the directory of
 // each match: a relative operand there names a path somewhere under the
 // start point, as unknown as {} itself.
-func (a codeJudge) findExec(c *Cmd, inner []shell.Word, roots []shell.Word, env map[string]shell.Word, sc *scope, depth int, dir bool) {
+func (a codeJudge) findExec(c *Cmd, inner []shell.Word, roots []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, dir bool) {
 	if len(inner) == 0 {
 		return
 	}
@@ -605,9 +605,9 @@ func (a codeJudge) findExec(c *Cmd, inner []shell.Word, roots []shell.Word, env 
 			}
 			argv[k] = w
 		}
-		isc := sc.clone()
+		isc := sc.Clone()
 		if dir {
-			isc.findDir = prefix
+			isc.FindDir = prefix
 		}
 		a.exec(argv, env, isc, depth+1, shell.Feed{})
 	}
@@ -627,7 +627,7 @@ func findDirPrefix(roots []shell.Word) string {
 }
 
 // hAwk finds the shell commands an awk program runs (system(), pipes).
-func hAwk(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hAwk(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	for i, w := range c.Args {
 		v, isFile := "", false
 		switch {
@@ -686,7 +686,7 @@ var reAwkDynSystem = &lazyRegexp{src: `system\(\s*[^"\s)]|[^"\s]\s*\|\s*getline|
 
 // runQuiet analyses a string that may be shell code; text that does not
 // parse as shell is ignored because it was probably not meant as code.
-func (a codeJudge) runQuiet(c *Cmd, s string, sc *scope, depth int) {
+func (a codeJudge) runQuiet(c *Cmd, s string, sc *shell.Scope, depth int) {
 	if strings.TrimSpace(s) == "" || depth+1 > maxDepth {
 		return
 	}
@@ -697,7 +697,7 @@ func (a codeJudge) runQuiet(c *Cmd, s string, sc *scope, depth int) {
 		}
 		return
 	}
-	a.stmts(f.Stmts, sc.clone(), depth+1, shell.Feed{})
+	a.stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
 }
 
 // stringLiterals extracts quoted string literals from program text in
@@ -838,7 +838,7 @@ func blankStrings(code string) string {
 // findSecret: `find . -name .env -exec cat {} +` reads every match with a
 // reading command; a -name/-path naming a secret file makes that a
 // secret read.
-func (a codeJudge) findSecret(c *Cmd, inner, roots, args []shell.Word, sc *scope) {
+func (a codeJudge) findSecret(c *Cmd, inner, roots, args []shell.Word, sc *shell.Scope) {
 	if len(inner) == 0 || inner[0].Dyn || metadataOnly.get()[normName(inner[0].Text)] {
 		return
 	}

@@ -13,7 +13,7 @@ import (
 type funcDef struct {
 	name string
 	body *syntax.Stmt
-	sc   *scope
+	sc   *shell.Scope
 }
 
 func (a *analyzer) called(name string) {
@@ -35,9 +35,9 @@ func (p *Policy) runShell(r Request) *analyzer {
 		a.res = Result{Verdict: Allow}
 		return a
 	}
-	sc := newScope(path.Clean(r.Cwd))
+	sc := shell.NewScope(path.Clean(r.Cwd))
 	if r.Cwd == "" {
-		sc = newScope("")
+		sc = shell.NewScope("")
 	}
 	a.runScript(cmd, sc, 0, shell.Feed{})
 	a.res.Commands = a.cmds
@@ -54,9 +54,9 @@ func (p *Policy) runShell(r Request) *analyzer {
 // checkPath judges a file-tool request (read, write, edit, search).
 func (p *Policy) checkPath(r Request) Result {
 	a := newAnalyzer(p, &r, len(r.Path)+len(r.Pattern))
-	sc := newScope(path.Clean(r.Cwd))
+	sc := shell.NewScope(path.Clean(r.Cwd))
 	if r.Cwd == "" {
-		sc = newScope("")
+		sc = shell.NewScope("")
 	}
 	raw := r.Path
 	for _, v := range []string{"${HOME}", "$HOME"} {
@@ -112,7 +112,7 @@ func (a *analyzer) customPath(tool, abs string) (customRule, bool) {
 		}
 		pat := cr.Path
 		if !path.IsAbs(pat) && !strings.HasPrefix(pat, "~") {
-			pat = path.Join(a.req.projectRoot(newScope(a.req.Cwd)), pat)
+			pat = path.Join(a.req.projectRoot(shell.NewScope(a.req.Cwd)), pat)
 		}
 		pat = shell.ExpandHome(pat, a.req.Home)
 		if ok, _ := doublestar.Match(pat, abs); ok && (!found || cr.verdict > best.verdict) {

@@ -12,40 +12,6 @@ import (
 // cd), and running one of them in the same command (`./f`, `/abs/f`,
 // `sh f`, `source f`, `python f`) is rce.download-exec.
 
-// downloadKey is how a downloaded path is remembered: absolute when the
-// working directory is known, else the relative name as written.
-func downloadKey(sc *scope, p string) string {
-	if path.IsAbs(p) {
-		return path.Clean(p)
-	}
-	if sc.cwdOK && sc.cwd != "" {
-		return shell.CleanJoin(sc.cwd, p)
-	}
-	return "?/" + path.Clean(p)
-}
-
-// downloaded reports whether p names a file downloaded earlier in the
-// command. With an unknown working directory a relative name matches any
-// download of that name.
-func (sc *scope) downloaded(p string) bool {
-	if len(sc.downloads) == 0 || p == "" {
-		return false
-	}
-	if sc.downloads[downloadKey(sc, p)] {
-		return true
-	}
-	if path.IsAbs(p) || sc.cwdOK {
-		return false
-	}
-	suffix := "/" + path.Clean(p)
-	for k := range sc.downloads {
-		if strings.HasSuffix(k, suffix) {
-			return true
-		}
-	}
-	return false
-}
-
 // downloadTargets lists the files a downloader writes: curl -o/-O
 // (--remote-name, --output-dir), wget -O or the URL's last path element
 // (-P prefix), aria2c -o/-d, fetch/http/xh -o. named counts the leading
@@ -141,8 +107,8 @@ func urlFileName(u string) string {
 
 // downloadedProgram: a program named by a path (`./f`, `/tmp/f`) that was
 // downloaded earlier in the same command.
-func (a *analyzer) downloadedProgram(c *Cmd, head shell.Word, sc *scope) {
-	if head.Dyn || !strings.Contains(head.Text, "/") || !sc.downloaded(head.Text) {
+func (a *analyzer) downloadedProgram(c *Cmd, head shell.Word, sc *shell.Scope) {
+	if head.Dyn || !strings.Contains(head.Text, "/") || !sc.Downloaded(head.Text) {
 		return
 	}
 	a.fire(ruleRceDownloadExec, c, head.Text+" was just downloaded")

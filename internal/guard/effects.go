@@ -50,7 +50,7 @@ func (a effectWalk) unknownWrite(why string, certain bool, what string) {
 // Changes ("rm", "redirect >"). In the judging walk the path is checked
 // against atreides's own files (selfguard.go): a deletion, move or mode
 // change is otherwise judged by the command's own rules.
-func (a effectWalk) wrote(c *Cmd, w shell.Word, sc *scope, what string) {
+func (a effectWalk) wrote(c *Cmd, w shell.Word, sc *shell.Scope, what string) {
 	a.noteWrite(c, w, sc, what, false)
 }
 
@@ -58,7 +58,7 @@ func (a effectWalk) wrote(c *Cmd, w shell.Word, sc *scope, what string) {
 // a copy's destination, sed -i, dd of=, a named download): the judging
 // walk also checks the target like any written file (writeTarget:
 // devices, critical and startup files, secrets, atreides's own files).
-func (a effectWalk) wroteContent(c *Cmd, w shell.Word, sc *scope, what string) {
+func (a effectWalk) wroteContent(c *Cmd, w shell.Word, sc *shell.Scope, what string) {
 	a.noteWrite(c, w, sc, what, true)
 }
 
@@ -68,7 +68,7 @@ func (a effectWalk) wroteContent(c *Cmd, w shell.Word, sc *scope, what string) {
 type pendingWrite struct {
 	c  *Cmd
 	w  shell.Word
-	sc *scope
+	sc *shell.Scope
 }
 
 // judgeContentWrites judges the content writes the current command made.
@@ -79,7 +79,7 @@ func (a effectWalk) judgeContentWrites() {
 	a.contentWrites = a.contentWrites[:0]
 }
 
-func (a effectWalk) noteWrite(c *Cmd, w shell.Word, sc *scope, what string, content bool) {
+func (a effectWalk) noteWrite(c *Cmd, w shell.Word, sc *shell.Scope, what string, content bool) {
 	if w.Proc != nil {
 		return // >(cmd): the substitution's own commands are walked
 	}
@@ -109,8 +109,8 @@ func (a effectWalk) noteWrite(c *Cmd, w shell.Word, sc *scope, what string, cont
 		a.unknownWrite(what+" writes to "+s+" in an unknown directory", true, what)
 		return
 	}
-	if sc.findDir != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
-		a.unknownWrite(what+" writes to "+s+" in the directories find visits under "+sc.findDir, true, what)
+	if sc.FindDir != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
+		a.unknownWrite(what+" writes to "+s+" in the directories find visits under "+sc.FindDir, true, what)
 		return
 	}
 	if _, ok := a.paths.made[p]; a.judging() && (content || !ok) {
@@ -158,7 +158,7 @@ func (a effectWalk) effects(c *Cmd) {
 // reads records the files c prints whole or in part (Effects.Reads).
 func (a effectWalk) reads(c *Cmd) {
 	valued, ok := shell.Reader(c.Name)
-	if !ok || c.sc.findDir != "" {
+	if !ok || c.sc.FindDir != "" {
 		return
 	}
 	files := shell.Operands(c.Args, valued)
@@ -772,12 +772,12 @@ func wFind(a *analyzer, c *Cmd) {
 
 // gitGlobalOptions skips git's options before the subcommand and returns
 // the arguments from the subcommand on, in the directory -C names.
-func gitGlobalOptions(a *analyzer, args []shell.Word, sc *scope) ([]shell.Word, *scope) {
+func gitGlobalOptions(a *analyzer, args []shell.Word, sc *shell.Scope) ([]shell.Word, *shell.Scope) {
 	for len(args) > 0 && !args[0].Dyn && strings.HasPrefix(args[0].Text, "-") {
 		s := args[0].Text
 		if oneOf(s, "-C|-c|--git-dir|--work-tree|--namespace|--config-env") && len(args) > 1 {
 			if s == "-C" {
-				sc = a.req.chdir(sc.clone(), args[1])
+				sc = a.req.chdir(sc.Clone(), args[1])
 			}
 			args = args[2:]
 			continue
@@ -789,7 +789,7 @@ func gitGlobalOptions(a *analyzer, args []shell.Word, sc *scope) ([]shell.Word, 
 
 // wGitCheckout records the writes of git checkout or restore (sub): the
 // paths after --, restore's operands, or any tracked file.
-func wGitCheckout(a *analyzer, g *Cmd, sub string, rest []shell.Word, sc *scope) {
+func wGitCheckout(a *analyzer, g *Cmd, sub string, rest []shell.Word, sc *shell.Scope) {
 	if i := slices.IndexFunc(rest, func(w shell.Word) bool { return !w.Dyn && w.Text == "--" }); i >= 0 {
 		for _, p := range rest[i+1:] {
 			a.writes().wrote(g, p, sc, "git "+sub)

@@ -11,7 +11,7 @@ import (
 
 // exec evaluates one simple command given as resolved argv and returns what
 // it writes to stdout, as far as the guard can tell.
-func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	for len(args) > 0 && !args[0].Dyn && args[0].Text == "" {
 		args = args[1:] // an empty unquoted expansion vanishes
 	}
@@ -50,8 +50,8 @@ func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *scope,
 		// probe; a caller's argument passed through "$1" is data.
 		a.rawText(head)
 	}
-	if body, ok := sc.funcs[head.Text]; ok {
-		if sc.calling[head.Text] {
+	if body, ok := sc.Funcs[head.Text]; ok {
+		if sc.Calling[head.Text] {
 			a.fire(ruleSystemForkBomb, nil, "function "+head.Text+" calls itself without end")
 			return shell.Feed{Taint: shell.TaintUnknown}
 		}
@@ -106,7 +106,7 @@ func spendDerived(a *analyzer, n int) bool {
 // runProgram follows what the resolved command c runs: atreides itself, a
 // companion, a carrier or wrapper with a handler, an interpreter, or a
 // program whose output is all the guard can model.
-func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	if a.self().selfProgram(c, head.Text, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
 	}
@@ -145,7 +145,7 @@ func (a *analyzer) judge(c *Cmd, in shell.Feed) {
 // Known programs that only read their arguments (echo, grep, man, ...)
 // never get here with a rule-bearing command; the outcome only matters
 // when the inner command would be blocked.
-func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *scope, depth int) {
+func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int) {
 	if len(c.Args) < 2 || c.Args[0].Dyn || knownProgram(a.p, c.Name) || depth >= maxDepth {
 		return
 	}
@@ -154,7 +154,7 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *scope, 
 		return
 	}
 	sub := a.sub()
-	sub.exec(c.Args, env, sc.clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
+	sub.exec(c.Args, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	if sub.res.Verdict > Allow && !oneOf(sub.res.Category, "dynamic|strict") && sub.res.Rule != ruleSelfUnknownWrite.name {
 		a.fireRule(ruleNamed(sub.res.Rule), c, "arguments of "+c.Name)
 	}
@@ -195,7 +195,7 @@ var dataPrograms = &lazy[map[string]bool]{src: func() map[string]bool {
 }}
 
 // dynamicProgram handles a command whose program name is not static.
-func (a *analyzer) dynamicProgram(args []shell.Word, sc *scope) shell.Feed {
+func (a *analyzer) dynamicProgram(args []shell.Word, sc *shell.Scope) shell.Feed {
 	head := args[0]
 	c := &Cmd{Name: head.Display(), Args: args[1:], a: a, sc: sc}
 	a.record(c)
@@ -253,14 +253,14 @@ func (a *analyzer) dynStructure(c *Cmd, args []shell.Word) {
 	}
 }
 
-func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	a.called(name)
-	savedPos, savedHas := sc.pos, sc.hasPos
-	sc.pos, sc.hasPos = args, true
-	sc.calling[name] = true
+	savedPos, savedHas := sc.Pos, sc.HasPos
+	sc.Pos, sc.HasPos = args, true
+	sc.Calling[name] = true
 	out := a.stmt(body, sc, depth+1, in)
-	delete(sc.calling, name)
-	sc.pos, sc.hasPos = savedPos, savedHas
+	delete(sc.Calling, name)
+	sc.Pos, sc.HasPos = savedPos, savedHas
 	return out
 }
 
@@ -292,7 +292,7 @@ func (a *analyzer) applyRules(c *Cmd) {
 	a.customRules(c)
 }
 
-type handler func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed
+type handler func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed
 
 // handlers are the programs the analysis follows into (wrappers,
 // shells, carriers of other commands). Built on first use.
@@ -364,7 +364,7 @@ func at(args []shell.Word, i int) []shell.Word {
 // hSkip unwraps wrappers with the given short value options and n fixed
 // operands before the wrapped command.
 func hSkip(n int, valued string) handler {
-	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 		i := skipOptions(c.Args, valued) + n
 		w := c.Name
 		if len(env) > 0 {
@@ -377,17 +377,17 @@ func hSkip(n int, valued string) handler {
 // external is the scope seen by a program a wrapper starts: shell
 // functions are not visible to /usr/bin/time, nohup, sudo and the like
 // (builtin, command and exec run inside the shell and still see them).
-func external(sc *scope, wrapper string) *scope {
-	if oneOf(wrapper, "builtin|command|exec|time|!") || len(sc.funcs) == 0 {
+func external(sc *shell.Scope, wrapper string) *shell.Scope {
+	if oneOf(wrapper, "builtin|command|exec|time|!") || len(sc.Funcs) == 0 {
 		return sc
 	}
-	c := sc.clone()
-	c.funcs = map[string]*syntax.Stmt{}
+	c := sc.Clone()
+	c.Funcs = map[string]*syntax.Stmt{}
 	return c
 }
 
 func hRunSub(sub string) handler {
-	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 		p := c.Args
 		if len(p) == 0 || p[0].Text != sub {
 			return a.produce(c, sc, in)
@@ -396,13 +396,13 @@ func hRunSub(sub string) handler {
 	}
 }
 
-func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
 	rest := at(c.Args, i)
 	shellFlag := c.Has("-i", "-s", "--login", "--shell")
 	a.fire(rulePrivilegeSudo, c, "")
 	if v, ok := c.Flag("-D", "--chdir"); ok {
-		sc = a.req.chdir(sc.clone(), shell.Word{Text: v})
+		sc = a.req.chdir(sc.Clone(), shell.Word{Text: v})
 	}
 	if c.Has("-e", "--edit") || c.Name == "sudoedit" {
 		return shell.Feed{Taint: shell.TaintUnknown} // the files it edits are writes (effects.go)
@@ -429,7 +429,7 @@ func isShell(n string) bool {
 	return false
 }
 
-func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	inner := sc
 	var out []shell.Word
@@ -460,14 +460,14 @@ func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, 
 					a.self().pose()
 				}
 				if oneOf(s, "-C|--chdir") {
-					inner = a.req.chdir(sc.clone(), args[i+1])
+					inner = a.req.chdir(sc.Clone(), args[i+1])
 				}
 				i++
 			}
 		case strings.HasPrefix(s, "--chdir="):
-			inner = a.req.chdir(sc.clone(), shell.Word{Text: strings.TrimPrefix(s, "--chdir="), Dyn: w.Dyn})
+			inner = a.req.chdir(sc.Clone(), shell.Word{Text: strings.TrimPrefix(s, "--chdir="), Dyn: w.Dyn})
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			inner = a.req.chdir(sc.clone(), shell.Word{Text: s[2:], Dyn: w.Dyn})
+			inner = a.req.chdir(sc.Clone(), shell.Word{Text: s[2:], Dyn: w.Dyn})
 		case strings.HasPrefix(s, "-") && len(s) > 1:
 			if envOptClearsHost(w) {
 				a.self().pose()
@@ -542,7 +542,7 @@ func isAssignName(s string) bool {
 
 // splitWords splits a string the way `env -S` and `watch` do: shell-like
 // quoting, no expansion beyond what the parser resolves.
-func (a expander) splitWords(w shell.Word, sc *scope, depth int) []shell.Word {
+func (a expander) splitWords(w shell.Word, sc *shell.Scope, depth int) []shell.Word {
 	if w.Dyn {
 		return []shell.Word{w}
 	}
@@ -560,15 +560,15 @@ func (a expander) splitWords(w shell.Word, sc *scope, depth int) []shell.Word {
 	return out
 }
 
-func (req *Request) chdir(sc *scope, w shell.Word) *scope {
-	prev, prevOK := sc.cwd, sc.cwdOK
+func (req *Request) chdir(sc *shell.Scope, w shell.Word) *shell.Scope {
+	prev, prevOK := sc.Cwd, sc.CwdOK
 	defer func() {
-		if sc.cwd != prev || sc.cwdOK != prevOK {
-			sc.oldpwd, sc.oldOK = prev, prevOK
+		if sc.Cwd != prev || sc.CwdOK != prevOK {
+			sc.OldPwd, sc.OldOK = prev, prevOK
 		}
 	}()
 	if w.Dyn {
-		sc.cwdOK = false
+		sc.CwdOK = false
 		return sc
 	}
 	p := w.Text
@@ -576,25 +576,25 @@ func (req *Request) chdir(sc *scope, w shell.Word) *scope {
 		p = req.Home
 	}
 	if p == "-" {
-		if sc.oldOK {
-			sc.cwd, sc.cwdOK = sc.oldpwd, true
+		if sc.OldOK {
+			sc.Cwd, sc.CwdOK = sc.OldPwd, true
 			return sc
 		}
-		sc.cwdOK = false
+		sc.CwdOK = false
 		return sc
 	}
-	if !sc.cwdOK && !strings.HasPrefix(p, "/") {
+	if !sc.CwdOK && !strings.HasPrefix(p, "/") {
 		return sc
 	}
 	if strings.HasPrefix(p, "/") {
-		sc.findDir = ""
+		sc.FindDir = ""
 	}
-	sc.cwd = shell.CleanJoin(sc.cwd, p)
-	sc.cwdOK = sc.cwd != ""
+	sc.Cwd = shell.CleanJoin(sc.Cwd, p)
+	sc.CwdOK = sc.Cwd != ""
 	return sc
 }
 
-func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	pos := c.Pos()
 	if len(pos) == 0 {
 		a.req.chdir(sc, shell.Lit(a.req.Home))
@@ -604,7 +604,7 @@ func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, i
 	return shell.Feed{}
 }
 
-func hCommand(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hCommand(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "")
 	if c.Has("-v", "-V") && len(c.Args)-i <= 1 {
 		if f, ok := a.req.lookupOutput(c); ok {
@@ -615,16 +615,16 @@ func hCommand(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth i
 	return a.exec(at(c.Args, i), env, sc, depth, in)
 }
 
-func hNice(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hNice(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	return a.exec(at(c.Args, skipOptions(c.Args, "n", "--adjustment")), env, sc, depth, in)
 }
 
-func hTimeout(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hTimeout(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "sk", "--signal", "--kill-after")
 	return a.exec(at(c.Args, i+1), env, sc, depth, in)
 }
 
-func hTaskset(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hTaskset(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "")
 	if c.Has("-p", "--pid") {
 		return shell.Feed{}
@@ -632,28 +632,28 @@ func hTaskset(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth i
 	return a.exec(at(c.Args, i+1), env, sc, depth, in)
 }
 
-func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	p := c.Pos()
 	if len(p) >= 2 {
-		return a.runText(c, p[1], sc.clone(), depth, "sg")
+		return a.runText(c, p[1], sc.Clone(), depth, "sg")
 	}
 	return shell.Feed{}
 }
 
 // hNpx runs a package's program with the arguments after it, or with
 // -c a shell command line.
-func hNpx(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hNpx(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	if v, ok := shell.OptValue(c.Args, 'c', "--call"); ok {
-		return a.runText(c, v, sc.clone(), depth, c.Name+" -c")
+		return a.runText(c, v, sc.Clone(), depth, c.Name+" -c")
 	}
 	return a.exec(at(c.Args, skipOptions(c.Args, "p", "--package")), env, sc, depth, in)
 }
 
-func hBusybox(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hBusybox(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	return a.exec(c.Args, env, sc, depth, in)
 }
 
-func hWatch(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hWatch(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "nq", "--interval", "--equexit")
 	rest := at(c.Args, i)
 	if c.Has("-x", "--exec") {
@@ -661,8 +661,8 @@ func hWatch(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int
 	}
 	// watch joins its arguments and runs them with sh -c; judge both that
 	// string and the argv as given.
-	a.exec(rest, env, sc.clone(), depth+1, in)
-	return a.runText(c, joinWords(rest), sc.clone(), depth, "watch")
+	a.exec(rest, env, sc.Clone(), depth+1, in)
+	return a.runText(c, joinWords(rest), sc.Clone(), depth, "watch")
 }
 
 func joinWords(ws []shell.Word) shell.Word {
@@ -688,7 +688,7 @@ func joinWords(ws []shell.Word) shell.Word {
 	return out
 }
 
-func hDirenvExec(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hDirenvExec(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	p := c.Args
 	if len(p) >= 2 && p[0].Text == "exec" {
 		return a.exec(at(p, 2), env, sc, depth, in)
@@ -696,27 +696,27 @@ func hDirenvExec(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, dept
 	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
-func hNixShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hNixShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	if v, ok := shell.OptValue(c.Args, 0, "--run"); ok {
-		return a.runText(c, v, sc.clone(), depth, "nix-shell --run")
+		return a.runText(c, v, sc.Clone(), depth, "nix-shell --run")
 	}
 	if v, ok := shell.OptValue(c.Args, 0, "--command"); ok {
-		return a.runText(c, v, sc.clone(), depth, "nix-shell --command")
+		return a.runText(c, v, sc.Clone(), depth, "nix-shell --command")
 	}
 	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
-func hAlias(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hAlias(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	for _, w := range c.Args {
 		if _, v, ok := strings.Cut(w.Text, "="); ok {
-			a.runText(c, shell.Word{Text: v, Dyn: w.Dyn, Taint: w.Taint}, sc.clone(), depth, "alias")
+			a.runText(c, shell.Word{Text: v, Dyn: w.Dyn, Taint: w.Taint}, sc.Clone(), depth, "alias")
 		}
 	}
 	return shell.Feed{}
 }
 
 // runText evaluates a string that a carrier will execute as shell code.
-func (a *analyzer) runText(c *Cmd, code shell.Word, sc *scope, depth int, via string) shell.Feed {
+func (a *analyzer) runText(c *Cmd, code shell.Word, sc *shell.Scope, depth int, via string) shell.Feed {
 	if code.Taint&shell.TaintRemote != 0 || code.Dyn && !code.HasGuess {
 		a.writes().unknownWrite(via+" runs code the guard cannot read", false, "")
 	}
@@ -755,7 +755,7 @@ func (a *analyzer) runText(c *Cmd, code shell.Word, sc *scope, depth int, via st
 }
 
 // runFeed evaluates stdin that a shell reads as its script.
-func (a *analyzer) runFeed(c *Cmd, in shell.Feed, sc *scope, depth int) shell.Feed {
+func (a *analyzer) runFeed(c *Cmd, in shell.Feed, sc *shell.Scope, depth int) shell.Feed {
 	if !in.Known && in.Taint != 0 {
 		a.writes().unknownWrite(c.Name+" runs a script that arrives on stdin", false, "")
 	}
@@ -763,7 +763,7 @@ func (a *analyzer) runFeed(c *Cmd, in shell.Feed, sc *scope, depth int) shell.Fe
 	case in.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRcePipeToShell, c, "downloaded text piped into "+c.Name)
 	case in.Known:
-		a.runScript(in.Text, sc.clone(), depth+1, shell.Feed{})
+		a.runScript(in.Text, sc.Clone(), depth+1, shell.Feed{})
 		if in.Taint&shell.TaintDecoded != 0 {
 			a.fire(ruleRceObfuscated, c, "decoded text piped into "+c.Name)
 		}
@@ -782,7 +782,7 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	hasC := false
 	i := 0
@@ -821,8 +821,8 @@ func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int
 	}
 	rest := at(args, i)
 	a.shellStartup(c, env, sc)
-	inner := sc.clone()
-	inner.funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions
+	inner := sc.Clone()
+	inner.Funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions
 	if c.Has("-n") || strings.HasPrefix(c.Name, "-") {
 		return shell.Feed{Taint: shell.TaintUnknown} // -n: read and check syntax only
 	}
@@ -833,7 +833,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int
 			}
 			return shell.Feed{Taint: shell.TaintUnknown}
 		}
-		inner.pos, inner.hasPos = at(rest, 2), true
+		inner.Pos, inner.HasPos = at(rest, 2), true
 		return a.runText(c, rest[0], inner, depth, c.Name+" -c")
 	}
 	if len(rest) == 0 || c.Has("-s") {
@@ -845,7 +845,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int
 // shellStartup: BASH_ENV / ENV and --rcfile / --init-file make a shell run
 // a startup file first; one the guard cannot see (computed, or outside the
 // project) is unknowable code.
-func (a *analyzer) shellStartup(c *Cmd, env map[string]shell.Word, sc *scope) {
+func (a *analyzer) shellStartup(c *Cmd, env map[string]shell.Word, sc *shell.Scope) {
 	check := func(what string, w shell.Word) {
 		if t := a.files().classify(w, sc); w.Dyn || t.class != pcInside {
 			a.fire(ruleDynamicScript, c, what+" "+w.Display()+" runs first")
@@ -868,7 +868,7 @@ func (a *analyzer) shellStartup(c *Cmd, env map[string]shell.Word, sc *scope) {
 }
 
 // scriptFile judges `bash FILE`, `python FILE`, `source FILE`.
-func (a *analyzer) scriptFile(c *Cmd, f shell.Word, sc *scope, depth int) shell.Feed {
+func (a *analyzer) scriptFile(c *Cmd, f shell.Word, sc *shell.Scope, depth int) shell.Feed {
 	if f.Proc == nil {
 		a.writes().unknownWrite(c.Name+" runs "+f.Display()+", whose writes cannot be listed", false, "")
 	}
@@ -881,13 +881,13 @@ func (a *analyzer) scriptFile(c *Cmd, f shell.Word, sc *scope, depth int) shell.
 		a.fire(ruleDynamicStreamCode, c, "script path arrives on stdin")
 	case f.Dyn:
 		a.fire(ruleDynamicScript, c, "script path "+f.Display()+" is computed at run time")
-	case sc.downloaded(f.Text):
+	case sc.Downloaded(f.Text):
 		a.fire(ruleRceDownloadExec, c, f.Text+" was just downloaded")
 	}
 	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
-func hEval(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hEval(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	if len(c.Args) == 0 {
 		return shell.Feed{}
 	}
@@ -896,14 +896,14 @@ func hEval(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int,
 }
 
 // runTextShared is runText in the caller's scope (eval and source share it).
-func (a *analyzer) runTextShared(c *Cmd, code shell.Word, sc *scope, depth int, via string) shell.Feed {
+func (a *analyzer) runTextShared(c *Cmd, code shell.Word, sc *shell.Scope, depth int, via string) shell.Feed {
 	if !code.Dyn && code.Taint&(shell.TaintRemote|shell.TaintDecoded) == 0 {
 		return a.runScript(code.Text, sc, depth+1, shell.Feed{})
 	}
 	return a.runText(c, code, sc, depth, via)
 }
 
-func hSource(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hSource(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "p")
 	if len(c.Args) > 1 && c.Args[0].Text == "-p" && c.Args[1].Dyn {
 		a.fire(ruleDynamicScript, c, "search path "+c.Args[1].Display()+" is computed at run time")
@@ -915,7 +915,7 @@ func hSource(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth in
 	return a.scriptFile(c, rest[0], sc, depth)
 }
 
-func hTrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hTrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	p := c.Args
 	if len(p) > 0 && !p[0].Dyn && (p[0].Text == "-p" || p[0].Text == "-l" || p[0].Text == "--") {
 		p = p[1:]
@@ -923,17 +923,17 @@ func hTrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int,
 	if len(p) < 2 || (!p[0].Dyn && p[0].Text == "-") {
 		return shell.Feed{}
 	}
-	return a.runText(c, p[0], sc.clone(), depth, "trap")
+	return a.runText(c, p[0], sc.Clone(), depth, "trap")
 }
 
-func hSSH(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hSSH(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "bcDEeFIiJLlmOopQRSWwB")
 	rest := at(c.Args, i)
 	if len(rest) < 2 {
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	remote := newScope("")
-	remote.cwdOK = false
+	remote := shell.NewScope("")
+	remote.CwdOK = false
 	return a.runText(c, joinWords(rest[1:]), remote, depth, "ssh "+rest[0].Display())
 }
 

@@ -524,7 +524,7 @@ var nonReaders = &lazy[map[string]bool]{src: func() map[string]bool {
 
 // stdinSecret: `cat < .env`, `while read l; do ...; done < .env`,
 // `base64 < ~/.ssh/id_rsa` read the secret like an argument would.
-func (a exfilJudge) stdinSecret(w shell.Word, sc *scope) {
+func (a exfilJudge) stdinSecret(w shell.Word, sc *shell.Scope) {
 	if w.Dyn || w.Proc != nil || nonReaders.get()[a.consumer] {
 		return
 	}
@@ -535,7 +535,7 @@ func (a exfilJudge) stdinSecret(w shell.Word, sc *scope) {
 
 // secretFile checks one file word: a glob by the names it can expand to,
 // anything else as the path it names.
-func (a exfilJudge) secretFile(w shell.Word, sc *scope) (string, bool) {
+func (a exfilJudge) secretFile(w shell.Word, sc *shell.Scope) (string, bool) {
 	if w.Glob {
 		return a.secretGlob(w, sc)
 	}
@@ -543,11 +543,11 @@ func (a exfilJudge) secretFile(w shell.Word, sc *scope) (string, bool) {
 }
 
 // secretGlob: an unquoted glob that can expand to a secret file name.
-func (a exfilJudge) secretGlob(w shell.Word, sc *scope) (string, bool) {
+func (a exfilJudge) secretGlob(w shell.Word, sc *shell.Scope) (string, bool) {
 	if !w.Glob || w.Dyn || w.Text == "" {
 		return "", false
 	}
-	env := secretEnv{Cwd: sc.cwdIf(), Home: a.req.Home, ProjectRoot: a.req.ProjectRoot, Resolve: nil, Literal: true}
+	env := secretEnv{Cwd: sc.CwdIf(), Home: a.req.Home, ProjectRoot: a.req.ProjectRoot, Resolve: nil, Literal: true}
 	if env.Cwd == "" {
 		env.Cwd = a.req.Cwd
 	}

@@ -10,7 +10,7 @@ import (
 // git strips global options (-C, --git-dir, --work-tree, -c ...), expands
 // aliases defined on the command line, and runs the git rules on
 // `git <subcommand> args`.
-func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	aliases := map[string]shell.Word{}
 	i := 0
@@ -71,7 +71,7 @@ func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *scope, depth int, i
 			if strings.HasPrefix(v.Text, "!") {
 				code := v
 				code.Text = strings.TrimPrefix(v.Text, "!") + " " + joinWords(rest[1:]).Text
-				return a.runText(c, code, sc.clone(), depth, "git alias")
+				return a.runText(c, code, sc.Clone(), depth, "git alias")
 			}
 			expanded := a.expand().splitWords(v, sc, depth)
 			rest = append(expanded, rest[1:]...)
@@ -102,7 +102,7 @@ func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *scope, depth int, i
 // configEnvOption is the setting of git's --config-env=KEY=VAR option w
 // (s its text, or the guess of a computed one; exact when that guess is
 // certain): the key with the value of VAR.
-func configEnvOption(w shell.Word, s string, exact bool, env map[string]shell.Word, sc *scope) shell.Word {
+func configEnvOption(w shell.Word, s string, exact bool, env map[string]shell.Word, sc *shell.Scope) shell.Word {
 	v := shell.Word{Text: strings.TrimPrefix(s, "--config-env="), Dyn: w.Dyn && !exact}
 	if raw, ok := strings.CutPrefix(w.Text, "--config-env="); ok && exact {
 		if k, n, _ := strings.Cut(raw, "="); !strings.ContainsRune(k, 0) && strings.ContainsRune(n, 0) {
@@ -113,7 +113,7 @@ func configEnvOption(w shell.Word, s string, exact bool, env map[string]shell.Wo
 }
 
 // dynamicSubcommand judges git with a subcommand computed at run time.
-func (a gitJudge) dynamicSubcommand(c *Cmd, rest []shell.Word, sc *scope) {
+func (a gitJudge) dynamicSubcommand(c *Cmd, rest []shell.Word, sc *shell.Scope) {
 	gc := &Cmd{Name: "git", Args: rest, a: a.analyzer, sc: sc, Stream: c.Stream}
 	a.record(gc)
 	if rest[0].Stream {
@@ -127,7 +127,7 @@ func (a gitJudge) dynamicSubcommand(c *Cmd, rest []shell.Word, sc *scope) {
 // prints, as a guess: the project root, which is the repository's
 // (issue 30: the nearest .git decides the root). With global options
 // (-C elsewhere) it is not known.
-func (req *Request) gitPaths(c *Cmd, globals bool, sc *scope) shell.Feed {
+func (req *Request) gitPaths(c *Cmd, globals bool, sc *shell.Scope) shell.Feed {
 	if globals || len(c.Args) != 2 || c.Args[0].Text != "rev-parse" || c.Args[1].Dyn || req.ProjectRoot == "" {
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}
@@ -170,7 +170,7 @@ func (a gitJudge) gitPatchTargets(c *Cmd, in shell.Feed) {
 // typed, a name). A variable whose name is computed at run time is
 // unknown: for keys whose value is code (aliases, commands) that hides
 // what runs.
-func configEnv(cfg shell.Word, env map[string]shell.Word, sc *scope) shell.Word {
+func configEnv(cfg shell.Word, env map[string]shell.Word, sc *shell.Scope) shell.Word {
 	key, name, has := strings.Cut(cfg.Text, "=")
 	if !has || strings.ContainsRune(key, 0) {
 		return cfg
@@ -183,7 +183,7 @@ func configEnv(cfg shell.Word, env map[string]shell.Word, sc *scope) shell.Word 
 	}
 	val, ok := env[name]
 	if !ok {
-		if v, known := sc.vars[name]; known {
+		if v, known := sc.Vars[name]; known {
 			val, ok = v, true
 		}
 	}
@@ -204,7 +204,7 @@ func commandKey(k string) bool {
 	return oneOf(k, "core.sshcommand|core.pager|core.editor|core.fsmonitor|sequence.editor|diff.external")
 }
 
-func (a gitJudge) gitConfig(c *Cmd, cfg shell.Word, aliases map[string]shell.Word, sc *scope, depth int) {
+func (a gitJudge) gitConfig(c *Cmd, cfg shell.Word, aliases map[string]shell.Word, sc *shell.Scope, depth int) {
 	if cfg.Stream {
 		a.fire(ruleDynamicStreamCommand, c, "git configuration arrives on stdin")
 		return
@@ -224,7 +224,7 @@ func (a gitJudge) gitConfig(c *Cmd, cfg shell.Word, aliases map[string]shell.Wor
 	case cfg.Dyn:
 		a.fire(ruleGitAliasConfig, c, "git config key computed at run time")
 	case lk == "core.sshcommand" && !plainSSH(val):
-		sc.vars["\x00sshcmd"] = shell.Word{Text: val}
+		sc.Vars["\x00sshcmd"] = shell.Word{Text: val}
 	case commandKey(lk):
 		a.code().runQuiet(c, val, sc, depth)
 	}
@@ -236,7 +236,7 @@ func (a gitJudge) gitConfig(c *Cmd, cfg shell.Word, aliases map[string]shell.Wor
 // envRule judges environment assignments that make git or the shell run
 // code: GIT_SSH_COMMAND and friends carry a command, GIT_CONFIG_* inject
 // configuration (aliases) that the command line does not show.
-func (a gitJudge) envRule(name string, w shell.Word, sc *scope, depth int) {
+func (a gitJudge) envRule(name string, w shell.Word, sc *shell.Scope, depth int) {
 	a.files().historyEnv(name, w)
 	if hostVar(name) {
 		a.self().pose()
@@ -260,12 +260,12 @@ const maxEnvConfig = 64
 // GIT_CONFIG_VALUE_n as git does: every key below the count must be set
 // (git refuses otherwise), and each pair is judged like `git -c key=value`
 // (aliases are expanded, shell aliases and command-valued keys flagged).
-func (a gitJudge) gitConfigEnv(c *Cmd, env map[string]shell.Word, aliases map[string]shell.Word, sc *scope, depth int) {
+func (a gitJudge) gitConfigEnv(c *Cmd, env map[string]shell.Word, aliases map[string]shell.Word, sc *shell.Scope, depth int) {
 	get := func(n string) (shell.Word, bool) {
 		if w, ok := env[n]; ok {
 			return w, true
 		}
-		w, ok := sc.vars[n]
+		w, ok := sc.Vars[n]
 		return w, ok
 	}
 	cw, ok := get("GIT_CONFIG_COUNT")
@@ -286,7 +286,7 @@ func (a gitJudge) gitConfigEnv(c *Cmd, env map[string]shell.Word, aliases map[st
 		}
 		if strings.EqualFold(k.Text, "core.sshCommand") {
 			// Hidden in the environment even when it names ssh.
-			sc.vars["\x00sshcmd"] = v
+			sc.Vars["\x00sshcmd"] = v
 		}
 		a.gitConfig(c, shell.Word{Text: k.Text + "=" + v.Text, Dyn: v.Dyn}, aliases, sc, depth)
 	}
@@ -294,7 +294,7 @@ func (a gitJudge) gitConfigEnv(c *Cmd, env map[string]shell.Word, aliases map[st
 
 // gitSSH: a custom ssh program (GIT_SSH_COMMAND, core.sshCommand) runs
 // when git talks to a remote.
-func (a gitJudge) gitSSH(gc *Cmd, env map[string]shell.Word, sc *scope) {
+func (a gitJudge) gitSSH(gc *Cmd, env map[string]shell.Word, sc *shell.Scope) {
 	p := gc.Pos()
 	if len(p) == 0 || !(oneOf(p[0].Text, "fetch|pull|push|clone|ls-remote|submodule") || p[0].Text == "remote" && len(p) > 1 && p[1].Text == "update" || p[0].Text == "archive" && gc.Has("--remote")) {
 		return
@@ -302,14 +302,14 @@ func (a gitJudge) gitSSH(gc *Cmd, env map[string]shell.Word, sc *scope) {
 	for _, n := range []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_SSH_VARIANT"} {
 		w, ok := env[n]
 		if !ok {
-			w, ok = sc.vars[n]
+			w, ok = sc.Vars[n]
 		}
 		if ok && (w.Dyn || !plainSSH(w.Text) && !(n == "GIT_SSH_VARIANT" && w.Text == "ssh")) {
 			a.fire(ruleGitSshEnv, gc, n+"="+w.Display())
 		}
 	}
-	if sc.vars["\x00sshcmd"].Text != "" {
-		a.fire(ruleGitSshEnv, gc, "core.sshCommand="+sc.vars["\x00sshcmd"].Text)
+	if sc.Vars["\x00sshcmd"].Text != "" {
+		a.fire(ruleGitSshEnv, gc, "core.sshCommand="+sc.Vars["\x00sshcmd"].Text)
 	}
 }
 

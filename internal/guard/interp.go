@@ -10,7 +10,7 @@ import (
 
 // interpreter judges `python -c CODE`, `node -e CODE`, `python FILE`, and
 // interpreters reading their program from stdin.
-func (a codeJudge) interpreter(c *Cmd, sc *scope, depth int, in shell.Feed) shell.Feed {
+func (a codeJudge) interpreter(c *Cmd, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	fam := shell.InterpFamily(c.Name)
 	flags := shell.CodeFlags(fam)
 	valued := shell.ValuedOptions(fam)
@@ -111,7 +111,7 @@ func interpCodeFlag(w shell.Word, f, valued string) (code shell.Word, next, ok b
 
 // interpProgram judges what an interpreter runs: its inline code, its
 // script file, or the program on its stdin.
-func (a codeJudge) interpProgram(c *Cmd, fam string, codes []shell.Word, script *shell.Word, sc *scope, depth int, in shell.Feed) {
+func (a codeJudge) interpProgram(c *Cmd, fam string, codes []shell.Word, script *shell.Word, sc *shell.Scope, depth int, in shell.Feed) {
 	switch {
 	case len(codes) > 0:
 		a.fire(ruleInterpOneLiner, c, "")
@@ -142,7 +142,7 @@ var (
 )
 
 // inlineCode analyses a program given on the command line.
-func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *scope, depth int) {
+func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *shell.Scope, depth int) {
 	if code.Dyn {
 		if code.Taint&shell.TaintRemote != 0 {
 			a.fire(ruleRceRemoteCode, c, c.Name+" runs downloaded code")
@@ -166,7 +166,7 @@ func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *scope, de
 	// Code that is itself shell text (`node -e "rm -rf /"`) is judged as
 	// shell; text that is not valid shell is ignored.
 	if f, err := a.parseText(src); err == nil && depth+1 <= maxDepth {
-		a.stmts(f.Stmts, sc.clone(), depth+1, shell.Feed{})
+		a.stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
 	}
 	if reShellAPI.get().MatchString(text) || oneOf(fam, "pwsh|powershell") {
 		a.literalCommands(c, src, lits, sc, depth)
@@ -210,7 +210,7 @@ func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *scope, de
 // literalCommands judges the string literals of code that calls a shell
 // API as commands, alone and, for an argument vector spelled as literals
 // (["git", "reset", "--hard"]), joined.
-func (a codeJudge) literalCommands(c *Cmd, src string, lits []string, sc *scope, depth int) {
+func (a codeJudge) literalCommands(c *Cmd, src string, lits []string, sc *shell.Scope, depth int) {
 	for _, l := range lits {
 		a.runQuiet(c, l, sc, depth)
 	}
@@ -227,7 +227,7 @@ func (a codeJudge) literalCommands(c *Cmd, src string, lits []string, sc *scope,
 }
 
 // literalDeletes judges the path literals of code that calls a delete API.
-func (a codeJudge) literalDeletes(c *Cmd, lits []string, sc *scope) {
+func (a codeJudge) literalDeletes(c *Cmd, lits []string, sc *shell.Scope) {
 	for _, l := range lits {
 		if !looksLikePath(l) {
 			continue
@@ -243,7 +243,7 @@ func (a codeJudge) literalDeletes(c *Cmd, lits []string, sc *scope) {
 // literalSecrets judges the files that code calling a file API names, as
 // literals or, in PowerShell and Tcl, bare (Get-Content .env, [open
 // .env]); it reports whether one is a secret.
-func (a codeJudge) literalSecrets(c *Cmd, src string, lits []string, sc *scope) bool {
+func (a codeJudge) literalSecrets(c *Cmd, src string, lits []string, sc *shell.Scope) bool {
 	secret := false
 	for _, l := range lits {
 		if a.secretLiteral(c, l, sc) {
@@ -278,7 +278,7 @@ func looksLikePath(s string) bool {
 
 // inlineSecretName finds a secret path named by a string literal of
 // inline code, or by one of its whitespace-separated words.
-func (a codeJudge) inlineSecretName(l string, sc *scope) (string, bool) {
+func (a codeJudge) inlineSecretName(l string, sc *shell.Scope) (string, bool) {
 	if len(l) > 4096 {
 		return "", false
 	}
@@ -362,7 +362,7 @@ func barePaths(src string) []string {
 	return out
 }
 
-func (a codeJudge) secretLiteral(c *Cmd, l string, sc *scope) bool {
+func (a codeJudge) secretLiteral(c *Cmd, l string, sc *shell.Scope) bool {
 	cands := []string{l}
 	if len(l) >= 4 && !strings.ContainsAny(l, " ./~") {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {

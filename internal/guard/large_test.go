@@ -242,7 +242,7 @@ func BenchmarkInlineCode(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				a := newAnalyzer(DefaultPolicy(), &r, len(src))
-				a.code().inlineCode(c, "python", shell.Lit(src), newScope(testProject), 0)
+				a.code().inlineCode(c, "python", shell.Lit(src), shell.NewScope(testProject), 0)
 			}
 		})
 	}

@@ -132,8 +132,8 @@ type targetKey struct {
 
 // classify places a path argument relative to root, home, system dirs,
 // temp dirs and the project.
-func (a pathJudge) classify(w shell.Word, sc *scope) target {
-	k := targetKey{canonKey: canonKey{s: w.Text, cwd: sc.cwd, cwdOK: sc.cwdOK}, findDir: sc.findDir,
+func (a pathJudge) classify(w shell.Word, sc *shell.Scope) target {
+	k := targetKey{canonKey: canonKey{s: w.Text, cwd: sc.Cwd, cwdOK: sc.CwdOK}, findDir: sc.FindDir,
 		dyn: w.Dyn, glob: w.Glob, stream: w.Stream, envDep: w.EnvDep}
 	if t, ok := a.paths.targets[k]; ok {
 		return t
@@ -146,7 +146,7 @@ func (a pathJudge) classify(w shell.Word, sc *scope) target {
 	return t
 }
 
-func (a pathJudge) classifyOnce(w shell.Word, sc *scope) target {
+func (a pathJudge) classifyOnce(w shell.Word, sc *shell.Scope) target {
 	w = underFindDir(w, sc)
 	s := w.Text
 	t := target{glob: w.Glob, stream: w.Stream, envDep: w.EnvDep}
@@ -176,7 +176,7 @@ func (a pathJudge) classifyOnce(w shell.Word, sc *scope) target {
 	t.abs = p
 	t.git = strings.Contains(p+"/", "/.git/")
 	t.class = a.req.classAbs(p, sc)
-	if t.glob && t.class == pcProject && (p == sc.cwdIf() || p == a.req.projectRoot(sc)) {
+	if t.glob && t.class == pcProject && (p == sc.CwdIf() || p == a.req.projectRoot(sc)) {
 		// ./build-* or ./*: the children of the project, not the project.
 		t.class = pcInside
 	}
@@ -193,9 +193,9 @@ func (a pathJudge) classifyOnce(w shell.Word, sc *scope) target {
 
 // underFindDir: a relative path in the command of find -execdir is
 // relative to each match's directory, somewhere under find's start point.
-func underFindDir(w shell.Word, sc *scope) shell.Word {
-	if sc.findDir != "" && !w.Dyn && w.Text != "" && !strings.HasPrefix(w.Text, "/") && !strings.HasPrefix(w.Text, "~") && !strings.Contains(w.Text, "{}") {
-		w.Text = sc.findDir + "\x00/" + w.Text
+func underFindDir(w shell.Word, sc *shell.Scope) shell.Word {
+	if sc.FindDir != "" && !w.Dyn && w.Text != "" && !strings.HasPrefix(w.Text, "/") && !strings.HasPrefix(w.Text, "~") && !strings.Contains(w.Text, "{}") {
+		w.Text = sc.FindDir + "\x00/" + w.Text
 		w.Dyn, w.Stream = true, true
 	}
 	return w
@@ -204,7 +204,7 @@ func underFindDir(w shell.Word, sc *scope) shell.Word {
 // knownPrefix is the directory a computed path certainly lies under: the
 // known text before its unknown part, up to a slash; "." for a stream
 // word in a known directory; ok is false when nothing is known.
-func knownPrefix(w shell.Word, sc *scope) (string, bool) {
+func knownPrefix(w shell.Word, sc *shell.Scope) (string, bool) {
 	i := strings.IndexByte(w.Text, 0)
 	prefix := w.Text[:i]
 	if prefix != "" && strings.HasSuffix(prefix, "/") {
@@ -217,7 +217,7 @@ func knownPrefix(w shell.Word, sc *scope) (string, bool) {
 		}
 	}
 	if prefix == "" {
-		if w.Stream && sc.cwdOK {
+		if w.Stream && sc.CwdOK {
 			return ".", true
 		}
 		return "", false
@@ -250,7 +250,7 @@ func (req *Request) homes() []string {
 	return nil
 }
 
-func (req *Request) classAbs(p string, sc *scope) pathClass {
+func (req *Request) classAbs(p string, sc *shell.Scope) pathClass {
 	if p == "/" {
 		return pcRoot
 	}
@@ -271,7 +271,7 @@ func (req *Request) classAbs(p string, sc *scope) pathClass {
 	// temp dir (HOME=/tmp in containers, a checkout in /tmp): decide them
 	// before the temp exemption, like `..`.
 	proj := req.projectRoot(sc)
-	for _, base := range []string{proj, sc.cwdIf()} {
+	for _, base := range []string{proj, sc.CwdIf()} {
 		if base == "" {
 			continue
 		}
@@ -322,21 +322,14 @@ func (req *Request) isTemp(p string) bool {
 	return under(p, "/tmp") || under(p, "/var/tmp") || under(p, "/private/tmp") || under(p, "/private/var/folders") || under(p, "/var/folders")
 }
 
-func (sc *scope) cwdIf() string {
-	if sc.cwdOK {
-		return sc.cwd
-	}
-	return ""
-}
-
-func (req *Request) projectRoot(sc *scope) string {
+func (req *Request) projectRoot(sc *shell.Scope) string {
 	if req.ProjectRoot != "" {
 		return path.Clean(req.ProjectRoot)
 	}
 	return path.Clean(req.Cwd)
 }
 
-func (req *Request) inProject(p string, sc *scope) bool {
+func (req *Request) inProject(p string, sc *shell.Scope) bool {
 	proj := req.projectRoot(sc)
 	if req.ProjectRoot == "" && req.Cwd == "" {
 		proj = ""
@@ -344,7 +337,7 @@ func (req *Request) inProject(p string, sc *scope) bool {
 	if proj != "" && proj != "/" && proj != "." && strings.HasPrefix(p, proj+"/") {
 		return true
 	}
-	cwd := sc.cwdIf()
+	cwd := sc.CwdIf()
 	if cwd != "" && cwd != "/" && strings.HasPrefix(p, cwd+"/") {
 		return cwdIsSafe(cwd, req)
 	}
@@ -449,7 +442,7 @@ func (req *Request) homeRels(p string) []string {
 }
 
 // sensitive: secret files plus system files that are worth stealing.
-func (a pathJudge) sensitive(s string, sc *scope) bool {
+func (a pathJudge) sensitive(s string, sc *shell.Scope) bool {
 	if _, ok := a.secretPath(s, sc); ok {
 		return true
 	}
@@ -461,14 +454,14 @@ func (a pathJudge) sensitive(s string, sc *scope) bool {
 }
 
 // secretPath asks the secret checker about one path argument.
-func (a pathJudge) secretPath(s string, sc *scope) (string, bool) {
+func (a pathJudge) secretPath(s string, sc *shell.Scope) (string, bool) {
 	if s == "" || strings.ContainsRune(s, 0) {
 		return "", false
 	}
 	if a.req.Command != "" && a.publicKeyRead(s, sc) {
 		return "", false
 	}
-	env := secretEnv{Cwd: sc.cwdIf(), Home: a.req.Home, ProjectRoot: a.req.ProjectRoot, Resolve: a.req.Resolve}
+	env := secretEnv{Cwd: sc.CwdIf(), Home: a.req.Home, ProjectRoot: a.req.ProjectRoot, Resolve: a.req.Resolve}
 	if env.Cwd == "" {
 		env.Cwd = a.req.Cwd
 	}
@@ -662,7 +655,7 @@ func (a pathJudge) secretMetadata(c *Cmd) {
 // writeTarget judges a file whose contents a command writes. Whether it
 // is one of atreides's own files is ownWriteTarget's to say, once per
 // write (noteWrite, checkPath, apiWrite).
-func (a pathJudge) writeTarget(c *Cmd, w shell.Word, sc *scope) {
+func (a pathJudge) writeTarget(c *Cmd, w shell.Word, sc *shell.Scope) {
 	if !a.judging() || w.Dyn || w.Proc != nil {
 		return
 	}
@@ -721,8 +714,8 @@ func isBlockDevice(p string) bool {
 
 // repoMetadata: the project's own .git directory, its hooks or config
 // (stale lock files and other internals are routinely removed).
-func (req *Request) repoMetadata(p string, sc *scope) bool {
-	for _, base := range []string{req.projectRoot(sc), sc.cwdIf()} {
+func (req *Request) repoMetadata(p string, sc *shell.Scope) bool {
+	for _, base := range []string{req.projectRoot(sc), sc.CwdIf()} {
 		if base == "" {
 			continue
 		}
@@ -737,6 +730,6 @@ func (req *Request) repoMetadata(p string, sc *scope) bool {
 // canon resolves a path argument in the directory of sc to an absolute,
 // clean path (shell.Paths.Canon); ok=false when a relative path meets an
 // unknown cwd.
-func (a *analyzer) canon(s string, sc *scope) (string, bool) {
-	return a.paths.names.Canon(s, sc.cwd, sc.cwdOK, a.spend)
+func (a *analyzer) canon(s string, sc *shell.Scope) (string, bool) {
+	return a.paths.names.Canon(s, sc.Cwd, sc.CwdOK, a.spend)
 }

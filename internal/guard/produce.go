@@ -14,7 +14,7 @@ import (
 // produce computes the stdout of commands that matter for pipelines:
 // printers (exact text), decoders (transformed text), downloaders (remote
 // text), environment dumps and file readers (taints).
-func (a *analyzer) produce(c *Cmd, sc *scope, in shell.Feed) shell.Feed {
+func (a *analyzer) produce(c *Cmd, sc *shell.Scope, in shell.Feed) shell.Feed {
 	if a.judging() {
 		// Credentials only matter to a verdict; an effects-only walk does
 		// not build the credential-printer table (rules.go's loadRules).
@@ -28,7 +28,7 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in shell.Feed) shell.Feed {
 	case "printf":
 		return printfOut(c)
 	case "pwd":
-		if sc.cwdOK {
+		if sc.CwdOK {
 			return shell.Feed{Cwd: true}
 		}
 	case "realpath", "readlink", "dirname":
@@ -71,7 +71,7 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in shell.Feed) shell.Feed {
 
 // readerOutput is what a program that prints files (cat, head, xxd ...)
 // gives: its stdin, or its files, secret when one is.
-func (a *analyzer) readerOutput(c *Cmd, sc *scope, in shell.Feed) shell.Feed {
+func (a *analyzer) readerOutput(c *Cmd, sc *shell.Scope, in shell.Feed) shell.Feed {
 	if c.Name == "xxd" && c.Has("-r", "-revert") {
 		return decoded(in, "xxd -r")
 	}
@@ -192,9 +192,9 @@ func printfOut(c *Cmd) shell.Feed {
 	texts, t, ok := argTexts(args)
 	if name != "" && c.sc != nil {
 		if ok && len(texts) > 0 && isAssignName(name) {
-			c.sc.vars[name] = shell.Word{Text: shell.Printf(texts[0], texts[1:]), Taint: t}
+			c.sc.Vars[name] = shell.Word{Text: shell.Printf(texts[0], texts[1:]), Taint: t}
 		} else {
-			delete(c.sc.vars, name)
+			delete(c.sc.Vars, name)
 		}
 		return shell.Feed{}
 	}
@@ -279,10 +279,10 @@ func trSet(s string) ([]rune, bool) {
 	return out, true
 }
 
-func noteDownload(c *Cmd, sc *scope) {
+func noteDownload(c *Cmd, sc *shell.Scope) {
 	files, _ := downloadTargets(c)
 	for _, f := range files {
-		sc.downloads[downloadKey(sc, f)] = true
+		sc.NoteDownload(f)
 	}
 }
 
@@ -393,7 +393,7 @@ func (req *Request) lookupOutput(c *Cmd) (shell.Feed, bool) {
 // pathOutput is what realpath, readlink -f and dirname print for one known
 // path: the guard resolves it as they would, so a write to
 // "$(realpath .)/.atreides/config.yaml" is known to be atreides's.
-func (a *analyzer) pathOutput(c *Cmd, sc *scope) (shell.Feed, bool) {
+func (a *analyzer) pathOutput(c *Cmd, sc *shell.Scope) (shell.Feed, bool) {
 	ops := shell.Operands(c.Args, "")
 	if len(ops) != 1 || ops[0].Dyn {
 		return shell.Feed{}, false

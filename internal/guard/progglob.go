@@ -65,7 +65,7 @@ var knownProgramNames = &lazy[[]string]{src: func() []string {
 // matches none the guard knows asks; one that cannot name a program in a
 // bin directory (`./scripts/*.sh`) is left to the normal path. ok is
 // false when the word is not handled here.
-func (a *analyzer) globProgram(args []shell.Word, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) (shell.Feed, bool) {
+func (a *analyzer) globProgram(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) (shell.Feed, bool) {
 	pat := args[0].Text
 	if _, err := path.Match(pat, ""); err != nil {
 		return shell.Feed{}, false // not a valid pattern: bash takes it literally (`[`)
@@ -75,10 +75,10 @@ func (a *analyzer) globProgram(args []shell.Word, env map[string]shell.Word, sc 
 	if strings.Contains(pat, "/") {
 		full := pat
 		if !path.IsAbs(full) {
-			if !sc.cwdOK {
+			if !sc.CwdOK {
 				return shell.Feed{}, false
 			}
-			full = shell.CleanJoin(sc.cwd, full)
+			full = shell.CleanJoin(sc.Cwd, full)
 		}
 		dirPat, b := path.Split(full)
 		dirPat = path.Clean(dirPat)

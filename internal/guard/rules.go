@@ -79,7 +79,7 @@ type Cmd struct {
 	flags map[string]string
 	pos   []shell.Word
 	a     *analyzer
-	sc    *scope
+	sc    *shell.Scope
 }
 
 func (c *Cmd) parse() {

@@ -59,7 +59,7 @@ func (a pathJudge) templateCopy(c *Cmd, dest string) bool {
 // ~/.ssh; a symlink named *.pub that resolves to another file is judged by
 // its target. The file tools keep the secret checker's verdict, which
 // protects ~/.ssh as a whole (see docs/guard-policy.md).
-func (a pathJudge) publicKeyRead(s string, sc *scope) bool {
+func (a pathJudge) publicKeyRead(s string, sc *shell.Scope) bool {
 	if !isPubName(s) {
 		return false
 	}

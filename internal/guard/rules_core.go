@@ -167,7 +167,7 @@ func init() {
 // findCleans: t is a match of a find clean-up (findCleanup) under a start
 // point inside the project or a temp dir.
 func findCleans(c *Cmd, t target) bool {
-	return c.sc.findClean && t.fromFind && (t.class == pcInside || t.class == pcTemp)
+	return c.sc.FindClean && t.fromFind && (t.class == pcInside || t.class == pcTemp)
 }
 
 // rmWhen adapts a per-target predicate to a rule condition over rm's
@@ -413,7 +413,7 @@ func whenFsRmProjectRoot(c *Cmd, t target, rec, force bool) bool {
 
 // whenFsRmProjectContents is the condition of rule fs.rm-project-contents.
 func whenFsRmProjectContents(c *Cmd, t target, rec, force bool) bool {
-	return t.allChildren && rec && !t.stream && (t.abs == c.a.req.projectRoot(c.sc) || t.abs == c.sc.cwdIf())
+	return t.allChildren && rec && !t.stream && (t.abs == c.a.req.projectRoot(c.sc) || t.abs == c.sc.CwdIf())
 }
 
 // whenFsRmOutsideProject is the condition of rule fs.rm-outside-project.

@@ -121,7 +121,7 @@ func foldPath(p string) string {
 // ownTree judges a recursive change under the directory named by w (rm
 // -r, mv, chmod -R, find -delete, a pathspec): it reaches every protected
 // path below it.
-func (a selfJudge) ownTree(c *Cmd, w shell.Word, sc *scope) {
+func (a selfJudge) ownTree(c *Cmd, w shell.Word, sc *shell.Scope) {
 	if !a.judging() || w.Proc != nil {
 		return
 	}
@@ -337,7 +337,7 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 		}
 		script, asShell = ops[0], !shell.IsInterpreter(c.Name)
 	}
-	if script.Dyn || script.Text == "" || c.sc.downloaded(script.Text) {
+	if script.Dyn || script.Text == "" || c.sc.Downloaded(script.Text) {
 		return // a download run is judged as one (downloads.go)
 	}
 	p, ok := a.canon(script.Text, c.sc)
@@ -348,7 +348,7 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 		a.fire(ruleSelfUnknownWrite, c, "runs "+p+", which this command writes first with content the guard cannot read")
 	case asShell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
 		if depth+1 <= maxDepth {
-			a.runScript(f.text, c.sc.clone(), depth+1, shell.Feed{})
+			a.runScript(f.text, c.sc.Clone(), depth+1, shell.Feed{})
 		}
 	default:
 		if m := a.mentionsOwn([]shell.Word{shell.Lit(f.text)}, c.sc); m != "" {
@@ -381,7 +381,7 @@ var mentionHints = []string{"atreides", ".claude", ".gemini", ".codex", ".openco
 // command): a path token is canonicalised and checked against the
 // protected set, and a token ending in a protected path's tail (as
 // relative to the project or the home) counts whatever comes before it.
-func (a selfJudge) mentionsOwn(args []shell.Word, sc *scope) string {
+func (a selfJudge) mentionsOwn(args []shell.Word, sc *shell.Scope) string {
 	for _, w := range args {
 		s := w.Text
 		if w.Dyn {
@@ -429,7 +429,7 @@ func tokenSep(r rune) bool {
 
 // namesOwn: the token, as a path, is or holds a protected path, or ends
 // in the tail of one.
-func (a selfJudge) namesOwn(tok string, sc *scope) bool {
+func (a selfJudge) namesOwn(tok string, sc *shell.Scope) bool {
 	o := a.req.ownFiles()
 	if p, ok := a.canon(tok, sc); ok {
 		fp := foldPath(p)
@@ -1059,7 +1059,7 @@ func (a selfJudge) goBinOnPath(c *Cmd, env map[string]shell.Word) bool {
 		}
 	}
 	if !set {
-		if v, ok := c.sc.vars["GOBIN"]; ok {
+		if v, ok := c.sc.Vars["GOBIN"]; ok {
 			dir, set = v, true
 		}
 	}
@@ -1104,7 +1104,7 @@ func (a selfJudge) ownPatchText(c *Cmd, in shell.Feed, dir *shell.Word, fromFile
 			a.ownExtract(c, dir, what)
 			return
 		}
-		sc = a.req.chdir(sc.clone(), *dir)
+		sc = a.req.chdir(sc.Clone(), *dir)
 	}
 	for _, n := range patchTargets(in.Text) {
 		// -p0 keeps a/x, -p1 strips it: judge both readings.

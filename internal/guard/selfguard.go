@@ -77,7 +77,7 @@ const agentVerbList = "todo, anchor, status, check, doctor, demo, version, help,
 	"task add|list|show|start|done|abandon|block|claim|ready|depend|route|sync, plan show|next|new|research|phase-start|phase-done"
 
 // hAtreides judges an atreides command line (see agentVerbs).
-func hAtreides(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hAtreides(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	verb := ""
 	switch {
@@ -138,7 +138,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth 
 // one (Request.SameBinary, asked only there: a program run by a path
 // elsewhere, or by name, costs nothing). (The name "atreides" has its
 // handler.)
-func (a selfJudge) selfProgram(c *Cmd, head string, sc *scope) bool {
+func (a selfJudge) selfProgram(c *Cmd, head string, sc *shell.Scope) bool {
 	if c.Name == "atreides" || !a.judging() {
 		return false
 	}
@@ -179,7 +179,7 @@ func (a selfJudge) selfProgram(c *Cmd, head string, sc *scope) bool {
 // hCompanion judges an atreides companion program like the atreides
 // command it stands for: atreides-team is atreides, atreides-mcp is
 // `atreides mcp` and so on.
-func hCompanion(a *analyzer, c *Cmd, verb string, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hCompanion(a *analyzer, c *Cmd, verb string, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	if verb == "" || len(c.Args) > 0 && !c.Args[0].Dyn && oneOf(c.Args[0].Text, "-h|--help|-help|--version|-version|help") {
 		return hAtreides(a, c, env, sc, depth, in)
 	}
@@ -515,7 +515,7 @@ func taskDocument(p string) bool {
 
 // ownWriteTarget judges the file a write names against atreides's own
 // files, however much of it is known.
-func (a selfJudge) ownWriteTarget(c *Cmd, w shell.Word, sc *scope) {
+func (a selfJudge) ownWriteTarget(c *Cmd, w shell.Word, sc *shell.Scope) {
 	switch {
 	case w.Proc != nil:
 	case w.Dyn:
@@ -532,7 +532,7 @@ func (a selfJudge) ownWriteTarget(c *Cmd, w shell.Word, sc *scope) {
 // ownWriteWord judges a write target that is not fully known: the value
 // the guard computed for it, else the directory its literal part names
 // (`> .atreides/$f` writes somewhere in .atreides).
-func (a selfJudge) ownWriteWord(c *Cmd, w shell.Word, sc *scope) {
+func (a selfJudge) ownWriteWord(c *Cmd, w shell.Word, sc *shell.Scope) {
 	if w.HasGuess {
 		if p, ok := a.canon(w.Guess, sc); ok {
 			a.ownWrite(c, p)

@@ -96,7 +96,7 @@ func (o optScan) longName(name string) (string, bool) {
 // long, followed by n fixed operands before the wrapped command.
 func hOpts(n int, valued string, long ...string) handler {
 	o := optScan{valued: valued, long: long}
-	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 		rest := o.scan(c.Args, false, nil)
 		return a.exec(at(rest, n), env, external(sc, c.Name), depth, in)
 	}
@@ -140,10 +140,10 @@ func suCommand(args []shell.Word) (shell.Word, bool) {
 	return code, found
 }
 
-func hSu(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hSu(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	if code, ok := suCommand(c.Args); ok {
 		a.fire(rulePrivilegeSudo, c, "")
-		return a.runText(c, code, sc.clone(), depth, "su -c")
+		return a.runText(c, code, sc.Clone(), depth, "su -c")
 	}
 	a.fire(rulePrivilegeRootShell, c, "")
 	return shell.Feed{Taint: shell.TaintUnknown}
@@ -151,7 +151,7 @@ func hSu(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, i
 
 // hRunuser: `runuser -u USER [--] CMD...` runs CMD directly; the su-like
 // form `runuser [-l] USER -c CMD` runs CMD with a shell.
-func hRunuser(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hRunuser(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	user := false
 	rest := suOpts.scan(c.Args, false, func(name string, v shell.Word) {
 		user = user || oneOf(name, "-u|--user")
@@ -165,7 +165,7 @@ func hRunuser(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth i
 		return a.exec(rest, env, external(sc, c.Name), depth, in)
 	}
 	if code, ok := suCommand(c.Args); ok {
-		return a.runText(c, code, sc.clone(), depth, "runuser -c")
+		return a.runText(c, code, sc.Clone(), depth, "runuser -c")
 	}
 	a.fire(rulePrivilegeRootShell, c, "")
 	return shell.Feed{Taint: shell.TaintUnknown}
@@ -173,7 +173,7 @@ func hRunuser(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth i
 
 // hScript: util-linux `script [-q] -c CMD [file]`; BSD/macOS `script [-q]
 // [file [command ...]]`.
-func hScript(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hScript(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "cEIOBmF", long: []string{"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit"}}
 	var code shell.Word
 	found := false
@@ -191,7 +191,7 @@ func hScript(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth in
 	a.self().enterTerminal()
 	defer a.self().leaveTerminal()
 	if found {
-		return a.runText(c, code, sc.clone(), depth, "script -c")
+		return a.runText(c, code, sc.Clone(), depth, "script -c")
 	}
 	if len(ops) >= 2 {
 		// BSD script: the words after the typescript file are the command.
@@ -201,7 +201,7 @@ func hScript(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth in
 }
 
 // hUnbuffer: the command runs on a terminal unbuffer makes.
-func hUnbuffer(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hUnbuffer(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	a.self().enterTerminal()
 	defer a.self().leaveTerminal()
 	return hSkip(0, "")(a, c, env, sc, depth, in)
@@ -210,7 +210,7 @@ func hUnbuffer(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth 
 // hSystemdRun: the command runs as a transient unit, in / (system) or the
 // home directory (--user) unless --same-dir or --working-directory says
 // otherwise.
-func hSystemdRun(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hSystemdRun(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "upEMH", long: []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid",
 		"--nice", "--setenv", "--machine", "--host", "--service-type", "--working-directory", "--on-active",
 		"--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property",
@@ -228,7 +228,7 @@ func hSystemdRun(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, dept
 			dir, hasDir = v, true
 		}
 	})
-	inner := external(sc, c.Name).clone()
+	inner := external(sc, c.Name).Clone()
 	switch {
 	case hasDir:
 		inner = a.req.chdir(inner, dir)
@@ -243,7 +243,7 @@ func hSystemdRun(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, dept
 
 // hIonice: `ionice [-c N] [-n N] [-t] CMD...`; with -p/-P/-u the operands
 // are process, group or user ids.
-func hIonice(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hIonice(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}}
 	ids := false
 	rest := o.scan(c.Args, false, func(name string, v shell.Word) {
@@ -260,7 +260,7 @@ func hIonice(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth in
 
 // hAt: at and batch read the job's shell text from stdin (pipe, heredoc,
 // here-string) or from -f FILE, and run it later with sh.
-func hAt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hAt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "qftcdr"}
 	list := false
 	var file shell.Word
@@ -284,7 +284,7 @@ func hAt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, i
 
 // hFlock: `flock [opts] FILE CMD...`, `flock [opts] FILE -c CMD`, or
 // `flock [opts] FD` (no command).
-func hFlock(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hFlock(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "wEc", long: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}}
 	var code shell.Word
 	found := false
@@ -297,14 +297,14 @@ func hFlock(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int
 		code, found = rest[2], true
 	}
 	if found {
-		return a.runText(c, code, sc.clone(), depth, "flock -c")
+		return a.runText(c, code, sc.Clone(), depth, "flock -c")
 	}
 	return a.exec(at(rest, 1), env, external(sc, c.Name), depth, in)
 }
 
 // hChrt: `chrt [opts] PRIO CMD...`; -p works on a process id and -m only
 // prints the priority ranges.
-func hChrt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hChrt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}}
 	pid := false
 	rest := o.scan(c.Args, false, func(name string, v shell.Word) {
@@ -337,7 +337,7 @@ var tmuxCommands = map[string]struct {
 // split-window, respawn-*, run-shell, if-shell, display-popup, pipe-pane,
 // `tmux -c CMD`) and the text send-keys types into a pane. Commands may
 // be chained with a ";" word.
-func hTmux(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hTmux(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	// What it starts runs on a terminal it makes, in an environment of
 	// the terminal server's, not the agent's (posingAsUser).
 	a.self().enterTerminal()
@@ -351,7 +351,7 @@ func hTmux(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int,
 		}
 	})
 	if found {
-		a.runText(c, code, sc.clone(), depth, "tmux -c")
+		a.runText(c, code, sc.Clone(), depth, "tmux -c")
 	}
 	for len(rest) > 0 {
 		end := len(rest)
@@ -367,7 +367,7 @@ func hTmux(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int,
 	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
-func (a codeJudge) tmuxCommand(c *Cmd, argv []shell.Word, env map[string]shell.Word, sc *scope, depth int) {
+func (a codeJudge) tmuxCommand(c *Cmd, argv []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int) {
 	if len(argv) == 0 || argv[0].Dyn {
 		return
 	}
@@ -380,7 +380,7 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []shell.Word, env map[string]shell.W
 	if !ok {
 		return
 	}
-	inner := sc.clone()
+	inner := sc.Clone()
 	ops := optScan{valued: spec.valued}.scan(argv[1:], false, func(name string, v shell.Word) {
 		if name == "-c" && !oneOf(sub, "run-shell|run") {
 			inner = a.req.chdir(inner, v)
@@ -403,7 +403,7 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []shell.Word, env map[string]shell.W
 
 // tmuxKeys judges what send-keys types: key names that end a line (Enter,
 // C-m, C-j, KPEnter) submit it, C-c discards it, Space and Tab are blanks.
-func (a codeJudge) tmuxKeys(c *Cmd, args []shell.Word, sc *scope, depth int) {
+func (a codeJudge) tmuxKeys(c *Cmd, args []shell.Word, sc *shell.Scope, depth int) {
 	literal := false
 	keys := optScan{valued: "cNt"}.scan(args, false, func(name string, v shell.Word) {
 		literal = literal || name == "-l"
@@ -438,14 +438,14 @@ func (a codeJudge) tmuxKeys(c *Cmd, args []shell.Word, sc *scope, depth int) {
 	}
 	flush()
 	for _, l := range text {
-		a.runText(c, l, sc.clone(), depth, "tmux send-keys")
+		a.runText(c, l, sc.Clone(), depth, "tmux send-keys")
 	}
 }
 
 // hScreen: `screen [opts] CMD...` starts CMD in a new window (-dm: a
 // detached session); `screen -X stuff TEXT` types TEXT and `-X screen|exec
 // CMD...` starts CMD in a running session.
-func hScreen(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hScreen(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	// What it starts runs on a terminal it makes, in an environment of
 	// the terminal server's, not the agent's (posingAsUser).
 	a.self().enterTerminal()
@@ -490,7 +490,7 @@ func hScreen(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth in
 				if !text.Dyn {
 					text.Text = screenText(text.Text)
 				}
-				a.runText(c, text, sc.clone(), depth, "screen -X stuff")
+				a.runText(c, text, sc.Clone(), depth, "screen -X stuff")
 			}
 		case "screen", "exec":
 			ops := optScan{valued: "thLT"}.scan(rest, false, nil)
@@ -525,7 +525,7 @@ var bwrapValues = &lazy[map[string]int]{src: func() map[string]int {
 	}
 }}
 
-func hBwrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *scope, depth int, in shell.Feed) shell.Feed {
+func hBwrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	i := 0
 	for i < len(args) && !args[i].Dyn && strings.HasPrefix(args[i].Text, "--") {

@@ -5,7 +5,9 @@
 // the parser (a *TooComplex instead); Argv is the static argv of a
 // command line's first simple command; a Word is one resolved argument
 // (its text, what of it is known only at run time, where its data came
-// from: Taint), a Feed what flows into a command. It holds the expansion
+// from: Taint), a Feed what flows into a command, a Scope the shell state
+// a script builds up (variables, functions, working directory,
+// positional parameters, downloads). It holds the expansion
 // steps the analysis performs statically (brace expansion, ANSI-C and
 // printf escapes) and the Effects a command has: the files it reads and writes,
 // whether it changes or verifies anything, the programs it runs. It also
