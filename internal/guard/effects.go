@@ -28,22 +28,10 @@ func ShellEffects(r Request) (e shell.Effects) {
 	return noRules.checkShell(r).Effects
 }
 
-// changed records the first certain change.
-func (a effectWalk) changed(what string) {
-	if a.eff.Changes == "" {
-		a.eff.Changes = what
-	}
-}
-
 // unknownWrite records a write whose target cannot be listed; certain
 // says the command does change files (tar -x), not only that it may.
 func (a effectWalk) unknownWrite(why string, certain bool, what string) {
-	if certain {
-		a.changed(what)
-	}
-	if !slices.Contains(a.eff.Unknown, why) && len(a.eff.Unknown) < 64 {
-		a.eff.Unknown = append(a.eff.Unknown, why)
-	}
+	a.eff.UnknownWrite(why, certain, what)
 }
 
 // wrote records a write of the file named by w; what names the writer for
@@ -116,10 +104,7 @@ func (a effectWalk) noteWrite(c *Cmd, w shell.Word, sc *shell.Scope, what string
 	if _, ok := a.paths.made[p]; a.judging() && (content || !ok) {
 		a.self().noteMade(p, madeFile{}) // chmod +x keeps what is known of its text
 	}
-	a.changed(what)
-	if !slices.Contains(a.eff.Writes, p) && len(a.eff.Writes) < 256 {
-		a.eff.Writes = append(a.eff.Writes, p)
-	}
+	a.eff.Wrote(p, what)
 }
 
 // effects records what the resolved simple command c writes and whether
@@ -176,8 +161,8 @@ func (a effectWalk) reads(c *Cmd) {
 		if w.Dyn || w.Proc != nil || w.Text == "-" {
 			continue
 		}
-		if p, ok := a.canon(w.Text, c.sc); ok && !slices.Contains(a.eff.Reads, p) && len(a.eff.Reads) < 256 {
-			a.eff.Reads = append(a.eff.Reads, p)
+		if p, ok := a.canon(w.Text, c.sc); ok {
+			a.eff.Read(p)
 		}
 	}
 }
@@ -817,7 +802,7 @@ func wGit(a *analyzer, c *Cmd) {
 	}
 	sub, rest := args[0].Text, args[1:]
 	if oneOf(sub, gitChangers) {
-		a.writes().changed("git " + sub)
+		a.walkSt.eff.Changed("git " + sub)
 	}
 	g := &Cmd{Name: "git " + sub, Args: rest, a: a, sc: sc}
 	switch sub {
