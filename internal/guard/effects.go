@@ -143,7 +143,7 @@ func (a effectWalk) effects(c *Cmd) {
 // reads records the files c prints whole or in part (Effects.Reads).
 func (a effectWalk) reads(c *Cmd) {
 	valued, ok := shell.Reader(c.Name)
-	if !ok || c.sc.FindDir != "" {
+	if !ok || c.Scope.FindDir != "" {
 		return
 	}
 	files := shell.Operands(c.Args, valued)
@@ -161,7 +161,7 @@ func (a effectWalk) reads(c *Cmd) {
 		if w.Dyn || w.Proc != nil || w.Text == "-" {
 			continue
 		}
-		if p, ok := a.canon(w.Text, c.sc); ok {
+		if p, ok := a.canon(w.Text, c.Scope); ok {
 			a.eff.Read(p)
 		}
 	}
@@ -209,9 +209,9 @@ func wOperands(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
 		tree := c.Name == "rm" && shell.HasOption(c.Args, "rR", "--recursive")
 		for _, w := range shell.Operands(c.Args, short, long...) {
-			a.writes().wrote(c, w, c.sc, c.Name)
+			a.writes().wrote(c, w, c.Scope, c.Name)
 			if tree {
-				a.self().ownTree(c, w, c.sc)
+				a.self().ownTree(c, w, c.Scope)
 			}
 		}
 	}
@@ -221,7 +221,7 @@ func wOperands(short string, long ...string) writer {
 func wContent(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
 		for _, w := range shell.Operands(c.Args, short, long...) {
-			a.writes().wroteContent(c, w, c.sc, c.Name)
+			a.writes().wroteContent(c, w, c.Scope, c.Name)
 		}
 	}
 }
@@ -236,9 +236,9 @@ func wAfterFirst(short string, long ...string) writer {
 		}
 		tree := shell.HasOption(c.Args, "R", "--recursive")
 		for _, w := range ops {
-			a.writes().wrote(c, w, c.sc, c.Name)
+			a.writes().wrote(c, w, c.Scope, c.Name)
 			if tree {
-				a.self().ownTree(c, w, c.sc)
+				a.self().ownTree(c, w, c.Scope)
 			}
 		}
 	}
@@ -263,9 +263,9 @@ func wChmod(a *analyzer, c *Cmd) {
 		case !modeSeen:
 			modeSeen = true
 		default:
-			a.writes().wrote(c, w, c.sc, "chmod")
+			a.writes().wrote(c, w, c.Scope, "chmod")
 			if shell.HasOption(c.Args, "R", "--recursive") {
-				a.self().ownTree(c, w, c.sc)
+				a.self().ownTree(c, w, c.Scope)
 			}
 		}
 	}
@@ -280,7 +280,7 @@ func wCopy(a *analyzer, c *Cmd) {
 	ops := shell.Operands(c.Args, "tSmogTbZ", "--target-directory", "--suffix", "--mode", "--owner", "--group")
 	if c.Name == "install" && shell.HasOption(c.Args, "d", "--directory") {
 		for _, w := range ops {
-			a.writes().wrote(c, w, c.sc, c.Name)
+			a.writes().wrote(c, w, c.Scope, c.Name)
 		}
 		return
 	}
@@ -288,15 +288,15 @@ func wCopy(a *analyzer, c *Cmd) {
 	var dst shell.Word
 	intoDir := false
 	if dir, ok := shell.OptValue(c.Args, 't', "--target-directory"); ok {
-		a.writes().wroteContent(c, dir, c.sc, c.Name)
+		a.writes().wroteContent(c, dir, c.Scope, c.Name)
 		dst, intoDir = dir, true
 	} else if len(ops) >= 2 {
 		srcs = ops[:len(ops)-1]
 		dst, intoDir = ops[len(ops)-1], len(ops) > 2
-		a.writes().wroteContent(c, dst, c.sc, c.Name)
+		a.writes().wroteContent(c, dst, c.Scope, c.Name)
 	} else if c.Name == "ln" && len(ops) == 1 && !ops[0].Dyn {
 		dst = shell.Lit(path.Base(ops[0].Text)) // ln -s /x/y: ./y
-		a.writes().wrote(c, dst, c.sc, c.Name)
+		a.writes().wrote(c, dst, c.Scope, c.Name)
 		a.self().noteLink(c, ops[0], dst, false)
 		return
 	} else {
@@ -304,8 +304,8 @@ func wCopy(a *analyzer, c *Cmd) {
 	}
 	if c.Name == "mv" {
 		for _, s := range srcs {
-			a.writes().wrote(c, s, c.sc, c.Name)
-			a.self().ownTree(c, s, c.sc)
+			a.writes().wrote(c, s, c.Scope, c.Name)
+			a.self().ownTree(c, s, c.Scope)
 		}
 	}
 	a.writes().copyEffects(c, srcs, dst, intoDir)
@@ -349,12 +349,12 @@ func (a effectWalk) noteCopy(c *Cmd, src, dst shell.Word) {
 	if src.Dyn || dst.Dyn {
 		return
 	}
-	sp, ok := a.canon(src.Text, c.sc)
+	sp, ok := a.canon(src.Text, c.Scope)
 	o := a.req.ownFiles()
 	if !ok || !slices.Contains(o.bins, foldPath(sp)) && !onPath(o, foldPath(sp)) {
 		return
 	}
-	d, ok := a.canon(dst.Text, c.sc)
+	d, ok := a.canon(dst.Text, c.Scope)
 	if !ok {
 		return
 	}
@@ -378,7 +378,7 @@ func wRsync(a *analyzer, c *Cmd) {
 	}
 	dst := ops[len(ops)-1]
 	if !remote(dst) {
-		a.writes().wroteContent(c, dst, c.sc, c.Name)
+		a.writes().wroteContent(c, dst, c.Scope, c.Name)
 		var lands []landing
 		for _, s := range ops[:len(ops)-1] {
 			if !remote(s) {
@@ -392,7 +392,7 @@ func wRsync(a *analyzer, c *Cmd) {
 	if shell.HasOption(c.Args, "", "--remove-source-files") {
 		for _, s := range ops[:len(ops)-1] {
 			if !remote(s) {
-				a.writes().wrote(c, s, c.sc, c.Name)
+				a.writes().wrote(c, s, c.Scope, c.Name)
 			}
 		}
 	}
@@ -402,7 +402,7 @@ func wDD(a *analyzer, c *Cmd) {
 	for _, w := range c.Args {
 		if of, ok := strings.CutPrefix(w.Text, "of="); ok {
 			w.Text = of
-			a.writes().wroteContent(c, w, c.sc, "dd")
+			a.writes().wroteContent(c, w, c.Scope, "dd")
 		}
 	}
 }
@@ -421,7 +421,7 @@ func wInPlace(short string, long ...string) writer {
 			}
 		}
 		for _, w := range files {
-			a.writes().wroteContent(c, w, c.sc, c.Name+" -i")
+			a.writes().wroteContent(c, w, c.Scope, c.Name+" -i")
 		}
 	}
 }
@@ -437,7 +437,7 @@ func wYq(a *analyzer, c *Cmd) {
 		files = files[1:]
 	}
 	for _, w := range files {
-		a.writes().wroteContent(c, w, c.sc, "yq -i")
+		a.writes().wroteContent(c, w, c.Scope, "yq -i")
 	}
 }
 
@@ -455,7 +455,7 @@ func wPerlRuby(a *analyzer, c *Cmd) {
 		files = files[1:]
 	}
 	for _, w := range files {
-		a.writes().wrote(c, w, c.sc, c.Name+" -i")
+		a.writes().wrote(c, w, c.Scope, c.Name+" -i")
 	}
 	if shell.HasOption(c.Args, "eE") {
 		a.writes().unknownWrite(c.Name+" -e code may write other files", false, c.Name)
@@ -494,7 +494,7 @@ func inPlaceFlag(args []shell.Word, valued string) bool {
 func wOutputOpt(short byte, long string) writer {
 	return func(a *analyzer, c *Cmd) {
 		if w, ok := shell.OptValue(c.Args, short, long); ok {
-			a.writes().wrote(c, w, c.sc, c.Name+" "+long)
+			a.writes().wrote(c, w, c.Scope, c.Name+" "+long)
 		}
 	}
 }
@@ -514,12 +514,12 @@ func wSplit(a *analyzer, c *Cmd) {
 		}
 	}
 	if prefix.Dyn {
-		a.writes().wrote(c, prefix, c.sc, c.Name)
+		a.writes().wrote(c, prefix, c.Scope, c.Name)
 		return
 	}
 	prefix.Text += "*"
 	prefix.Glob = true
-	a.writes().wrote(c, prefix, c.sc, c.Name)
+	a.writes().wrote(c, prefix, c.Scope, c.Name)
 }
 
 // sideFile is an option naming a file a downloader writes besides what
@@ -544,11 +544,11 @@ func wDownload(a *analyzer, c *Cmd) {
 	files, named := downloadTargets(c)
 	for i, f := range files {
 		if i < named {
-			a.writes().wroteContent(c, shell.Lit(f), c.sc, c.Name)
+			a.writes().wroteContent(c, shell.Lit(f), c.Scope, c.Name)
 		} else {
 			// A name taken from the URL: wget saves x.1 rather than
 			// overwrite, so it is recorded but not judged as a write.
-			a.writes().wrote(c, shell.Lit(f), c.sc, c.Name)
+			a.writes().wrote(c, shell.Lit(f), c.Scope, c.Name)
 		}
 	}
 	if c.Name == "wget" || shell.HasOption(c.Args, "O", "--remote-name", "--remote-name-all") {
@@ -560,7 +560,7 @@ func wDownload(a *analyzer, c *Cmd) {
 	}
 	for _, o := range sideFiles[c.Name] {
 		if w, ok := shell.OptValue(c.Args, o.short, o.long); ok {
-			a.writes().wrote(c, w, c.sc, c.Name+" "+o.long)
+			a.writes().wrote(c, w, c.Scope, c.Name+" "+o.long)
 		}
 	}
 	if c.Name == "curl" && shell.HasOption(c.Args, "J", "--remote-header-name") {
@@ -594,7 +594,7 @@ func wTar(a *analyzer, c *Cmd) {
 		if d, ok := shell.OptValue(args, 'C', "--directory"); ok {
 			// Members land under -C (tar strips leading / and refuses
 			// ".." unless -P): a scope holding the directory holds them.
-			a.writes().wrote(c, d, c.sc, "tar -x")
+			a.writes().wrote(c, d, c.Scope, "tar -x")
 			a.self().ownExtract(c, &d, "tar -x")
 			return
 		}
@@ -606,7 +606,7 @@ func wTar(a *analyzer, c *Cmd) {
 			archive, ok = args[1], true // tar cf out.tar dir: the bundle's f takes the next word
 		}
 		if ok {
-			a.writes().wrote(c, archive, c.sc, "tar")
+			a.writes().wrote(c, archive, c.Scope, "tar")
 		}
 		if shell.HasOption(args, "", "--remove-files") {
 			// The members are deleted once archived: each is written.
@@ -616,7 +616,7 @@ func wTar(a *analyzer, c *Cmd) {
 			}
 			for _, w := range shell.Operands(members, "fCT", "--file", "--directory", "--files-from") {
 				if !ok || w.Text != archive.Text {
-					a.writes().wrote(c, w, c.sc, "tar --remove-files")
+					a.writes().wrote(c, w, c.Scope, "tar --remove-files")
 				}
 			}
 		}
@@ -628,7 +628,7 @@ func wUnzip(a *analyzer, c *Cmd) {
 		return // list, test or print to stdout
 	}
 	if d, ok := shell.OptValue(c.Args, 'd', ""); ok {
-		a.writes().wrote(c, d, c.sc, "unzip") // unzip skips members that climb out with ".."
+		a.writes().wrote(c, d, c.Scope, "unzip") // unzip skips members that climb out with ".."
 		a.self().ownExtract(c, &d, "unzip")
 		return
 	}
@@ -660,13 +660,13 @@ func wCompress(a *analyzer, c *Cmd) {
 		return
 	}
 	for _, w := range shell.Operands(c.Args, "S", "--suffix") {
-		a.writes().wrote(c, w, c.sc, c.Name)
+		a.writes().wrote(c, w, c.Scope, c.Name)
 	}
 }
 
 func wZip(a *analyzer, c *Cmd) {
 	if ops := shell.Operands(c.Args, "bnPtx"); len(ops) > 0 {
-		a.writes().wrote(c, ops[0], c.sc, "zip")
+		a.writes().wrote(c, ops[0], c.Scope, "zip")
 	}
 }
 
@@ -675,11 +675,11 @@ func wPatch(a *analyzer, c *Cmd) {
 		return
 	}
 	if o, ok := shell.OptValue(c.Args, 'o', "--output"); ok {
-		a.writes().wrote(c, o, c.sc, "patch")
+		a.writes().wrote(c, o, c.Scope, "patch")
 		return
 	}
 	if ops := shell.Operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
-		a.writes().wrote(c, ops[0], c.sc, "patch")
+		a.writes().wrote(c, ops[0], c.Scope, "patch")
 		return
 	}
 	a.writes().unknownWrite("patch writes the files its patch names", true, "patch")
@@ -688,7 +688,7 @@ func wPatch(a *analyzer, c *Cmd) {
 // wVim: vim -es / ex mode runs commands that may write the files named.
 func wVim(a *analyzer, c *Cmd) {
 	for _, w := range shell.Operands(c.Args, "cSuUiTwWt", "--cmd") {
-		a.writes().wrote(c, w, c.sc, c.Name)
+		a.writes().wrote(c, w, c.Scope, c.Name)
 	}
 }
 
@@ -710,7 +710,7 @@ func wFormatter(flag, check string) writer {
 			return
 		}
 		for _, w := range files {
-			a.writes().wrote(c, w, c.sc, what)
+			a.writes().wrote(c, w, c.Scope, what)
 		}
 	}
 }
@@ -729,7 +729,7 @@ func wRuff(a *analyzer, c *Cmd) {
 		return
 	}
 	for _, w := range files {
-		a.writes().wrote(c, w, c.sc, "ruff "+sub)
+		a.writes().wrote(c, w, c.Scope, "ruff "+sub)
 	}
 }
 
@@ -745,7 +745,7 @@ func wFind(a *analyzer, c *Cmd) {
 			break
 		}
 		roots = append(roots, w.Display())
-		if p, ok := a.canon(w.Text, c.sc); ok && !w.Dyn && a.judging() {
+		if p, ok := a.canon(w.Text, c.Scope); ok && !w.Dyn && a.judging() {
 			a.self().ownWrite(c, p)
 		}
 	}
@@ -796,7 +796,7 @@ func wGitCheckout(a *analyzer, g *Cmd, sub string, rest []shell.Word, sc *shell.
 
 // wGit: the subcommands that write the work tree.
 func wGit(a *analyzer, c *Cmd) {
-	args, sc := gitGlobalOptions(a, c.Args, c.sc)
+	args, sc := gitGlobalOptions(a, c.Args, c.Scope)
 	if len(args) == 0 || args[0].Dyn {
 		return
 	}
@@ -804,7 +804,7 @@ func wGit(a *analyzer, c *Cmd) {
 	if oneOf(sub, gitChangers) {
 		a.walkSt.eff.Changed("git " + sub)
 	}
-	g := &Cmd{Name: "git " + sub, Args: rest, a: a, sc: sc}
+	g := &Cmd{Command: shell.Command{Name: "git " + sub, Args: rest, Scope: sc}, a: a}
 	switch sub {
 	case "apply", "am":
 		if !shell.HasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached") {

@@ -62,7 +62,7 @@ func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *shell.
 		// and fails; judge the rest as if it ran, to be safe.
 		return a.exec(args[1:], env, sc, depth, in)
 	}
-	c := &Cmd{Name: normName(head.Text), Args: args[1:], a: a, sc: sc, stdin: in != (shell.Feed{})}
+	c := &Cmd{Command: shell.Command{Name: normName(head.Text), Args: args[1:], Scope: sc, Stdin: in != (shell.Feed{})}, a: a}
 	a.self().notePosing(c)
 	for _, w := range args {
 		c.Stream = c.Stream || w.Stream
@@ -197,7 +197,7 @@ var dataPrograms = &lazy[map[string]bool]{src: func() map[string]bool {
 // dynamicProgram handles a command whose program name is not static.
 func (a *analyzer) dynamicProgram(args []shell.Word, sc *shell.Scope) shell.Feed {
 	head := args[0]
-	c := &Cmd{Name: head.Display(), Args: args[1:], a: a, sc: sc}
+	c := &Cmd{Command: shell.Command{Name: head.Display(), Args: args[1:], Scope: sc}, a: a}
 	a.record(c)
 	a.writes().unknownWrite("a program computed at run time ("+head.Display()+") may write anything", false, "")
 	switch {

@@ -566,7 +566,7 @@ func (a exfilJudge) secretGlob(w shell.Word, sc *shell.Scope) (string, bool) {
 // HTTPie file fields (`field@file`, `field=@file`, `field:=@file`).
 func (a exfilJudge) uploads(c *Cmd, in shell.Feed) {
 	check := func(s string, glob bool) bool {
-		m, ok := a.secretFile(shell.Word{Text: s, Glob: glob && shell.HasGlob(s)}, c.sc)
+		m, ok := a.secretFile(shell.Word{Text: s, Glob: glob && shell.HasGlob(s)}, c.Scope)
 		if ok {
 			a.fire(ruleExfilUploadSensitive, c, c.Name+" sends "+m)
 		}
@@ -841,7 +841,7 @@ func (a exfilJudge) gitSecretObjects(gc *Cmd) {
 			if len(p) > 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' && i == 0 {
 				p = p[2:]
 			}
-			if m, ok := a.files().secretPath(p, gc.sc); ok && p != "" {
+			if m, ok := a.files().secretPath(p, gc.Scope); ok && p != "" {
 				a.fire(ruleSecretRead, gc, "git "+pos[0].Text+" "+s+": "+m)
 				return
 			}
@@ -851,7 +851,7 @@ func (a exfilJudge) gitSecretObjects(gc *Cmd) {
 			continue
 		}
 		// Pathspecs are git's own globs, quoted or not.
-		if m, ok := a.secretFile(shell.Word{Text: s, Glob: shell.HasGlob(s)}, gc.sc); ok {
+		if m, ok := a.secretFile(shell.Word{Text: s, Glob: shell.HasGlob(s)}, gc.Scope); ok {
 			a.fire(ruleSecretRead, gc, "git "+pos[0].Text+" "+m)
 			return
 		}
@@ -909,7 +909,7 @@ func (a exfilJudge) networkArgs(c *Cmd, in shell.Feed) {
 			if !isFile || file == "-" || file == "" {
 				continue
 			}
-			if a.files().sensitive(shell.ExpandHome(file, a.req.Home), c.sc) {
+			if a.files().sensitive(shell.ExpandHome(file, a.req.Home), c.Scope) {
 				a.fire(ruleExfilUploadSensitive, c, c.Name+" uploads "+file)
 			} else {
 				a.fire(ruleExfilFileUpload, c, c.Name+" uploads "+file)

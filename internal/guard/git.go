@@ -77,7 +77,7 @@ func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 			rest = append(expanded, rest[1:]...)
 		}
 	}
-	gc := &Cmd{Name: "git", Args: rest, a: a.analyzer, sc: sc, Stream: c.Stream}
+	gc := &Cmd{Command: shell.Command{Name: "git", Args: rest, Scope: sc, Stream: c.Stream}, a: a.analyzer}
 	a.record(gc)
 	a.gitSSH(gc, env, sc)
 	if !a.judging() {
@@ -114,7 +114,7 @@ func configEnvOption(w shell.Word, s string, exact bool, env map[string]shell.Wo
 
 // dynamicSubcommand judges git with a subcommand computed at run time.
 func (a gitJudge) dynamicSubcommand(c *Cmd, rest []shell.Word, sc *shell.Scope) {
-	gc := &Cmd{Name: "git", Args: rest, a: a.analyzer, sc: sc, Stream: c.Stream}
+	gc := &Cmd{Command: shell.Command{Name: "git", Args: rest, Scope: sc, Stream: c.Stream}, a: a.analyzer}
 	a.record(gc)
 	if rest[0].Stream {
 		a.fire(ruleDynamicStreamCommand, gc, "git subcommand arrives on stdin")
@@ -156,7 +156,7 @@ func (a gitJudge) gitPatchTargets(c *Cmd, in shell.Feed) {
 		if len(n) > 2 && (n[:2] == "a/" || n[:2] == "b/") {
 			n = n[2:]
 		}
-		if m, ok := a.files().secretPath(n, c.sc); ok {
+		if m, ok := a.files().secretPath(n, c.Scope); ok {
 			a.fire(ruleSecretWrite, c, m)
 			return
 		}

@@ -238,7 +238,7 @@ func BenchmarkInlineCode(b *testing.B) {
 		src := pyBody(n)
 		b.Run(fmt.Sprintf("python %d KiB", n>>10), func(b *testing.B) {
 			r := shellReq("python3 -c x", testProject)
-			c := &Cmd{Name: "python3"}
+			c := &Cmd{Command: shell.Command{Name: "python3"}}
 			b.ReportAllocs()
 			for b.Loop() {
 				a := newAnalyzer(DefaultPolicy(), &r, len(src))

@@ -516,7 +516,7 @@ func (a pathJudge) secretArgs(c *Cmd) {
 	if c.Name == "dd" {
 		for _, w := range c.Args {
 			if strings.HasPrefix(w.Text, "if=") && !w.Dyn {
-				if m, ok := a.secretPath(w.Text[3:], c.sc); ok {
+				if m, ok := a.secretPath(w.Text[3:], c.Scope); ok {
 					a.fire(ruleSecretRead, c, m)
 					return
 				}
@@ -530,7 +530,7 @@ func (a pathJudge) secretArgs(c *Cmd) {
 		}
 		if w.Glob && !w.Dyn {
 			// The shell expands it: judge the names it can match.
-			if m, ok := a.exfil().secretGlob(w, c.sc); ok {
+			if m, ok := a.exfil().secretGlob(w, c.Scope); ok {
 				a.fire(ruleSecretRead, c, m)
 				return
 			}
@@ -538,7 +538,7 @@ func (a pathJudge) secretArgs(c *Cmd) {
 		}
 		var buf [3]string
 		for _, s := range pathCandidates(&buf, s0) {
-			if m, ok := a.secretPath(s, c.sc); ok {
+			if m, ok := a.secretPath(s, c.Scope); ok {
 				a.fire(ruleSecretRead, c, m)
 				return
 			}
@@ -645,7 +645,7 @@ func (a pathJudge) secretMetadata(c *Cmd) {
 		return
 	}
 	for _, w := range c.Args {
-		if _, ok := a.secretPath(w.Text, c.sc); ok && !w.Dyn {
+		if _, ok := a.secretPath(w.Text, c.Scope); ok && !w.Dyn {
 			a.strict(c, c.Name+" uses a secret path")
 			return
 		}

@@ -190,11 +190,11 @@ func printfOut(c *Cmd) shell.Feed {
 		args = args[1:]
 	}
 	texts, t, ok := argTexts(args)
-	if name != "" && c.sc != nil {
+	if name != "" && c.Scope != nil {
 		if ok && len(texts) > 0 && isAssignName(name) {
-			c.sc.Vars[name] = shell.Word{Text: shell.Printf(texts[0], texts[1:]), Taint: t}
+			c.Scope.Vars[name] = shell.Word{Text: shell.Printf(texts[0], texts[1:]), Taint: t}
 		} else {
-			delete(c.sc.Vars, name)
+			delete(c.Scope.Vars, name)
 		}
 		return shell.Feed{}
 	}

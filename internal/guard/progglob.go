@@ -99,7 +99,7 @@ func (a *analyzer) globProgram(args []shell.Word, env map[string]shell.Word, sc 
 		}
 	}
 	if len(matched) == 0 {
-		c := &Cmd{Name: args[0].Text, Args: args[1:], a: a, sc: sc}
+		c := &Cmd{Command: shell.Command{Name: args[0].Text, Args: args[1:], Scope: sc}, a: a}
 		a.record(c)
 		a.fire(ruleDynamicCommand, c, "program name "+pat+" is a glob that matches no program the guard knows")
 		return shell.Feed{Taint: shell.TaintUnknown}, true

@@ -65,21 +65,14 @@ func setValueOpts(name string, opts ...string) {
 // unambiguous prefix (git's parse-options does this).
 var abbrevLong = map[string]bool{"git": true}
 
-// Cmd is what a rule sees: one simple command after unwrapping.
+// Cmd is what a rule sees: one simple command after unwrapping (the
+// shell model's record), with what the rules work out of it.
 type Cmd struct {
-	Name string
-	Args []shell.Word // arguments after the command name
-
-	// Stream is set when arguments are appended from stdin at run time
-	// (xargs, parallel), so the argv seen here is incomplete.
-	Stream bool
-	// stdin is set when data is piped or redirected into the command.
-	stdin bool
+	shell.Command
 
 	flags map[string]string
 	pos   []shell.Word
 	a     *analyzer
-	sc    *shell.Scope
 }
 
 func (c *Cmd) parse() {

@@ -39,7 +39,7 @@ func (a pathJudge) templateCopy(c *Cmd, dest string) bool {
 	if !templateSources(c) {
 		return false
 	}
-	if last, ok := a.canon(c.Pos()[len(c.Pos())-1].Text, c.sc); !ok || (last != dest && path.Dir(dest) != last) {
+	if last, ok := a.canon(c.Pos()[len(c.Pos())-1].Text, c.Scope); !ok || (last != dest && path.Dir(dest) != last) {
 		return false
 	}
 	if c.Has("-n", "--no-clobber") {

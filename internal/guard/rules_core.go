@@ -167,7 +167,7 @@ func init() {
 // findCleans: t is a match of a find clean-up (findCleanup) under a start
 // point inside the project or a temp dir.
 func findCleans(c *Cmd, t target) bool {
-	return c.sc.FindClean && t.fromFind && (t.class == pcInside || t.class == pcTemp)
+	return c.Scope.FindClean && t.fromFind && (t.class == pcInside || t.class == pcTemp)
 }
 
 // rmWhen adapts a per-target predicate to a rule condition over rm's
@@ -199,7 +199,7 @@ func rmWhen(f func(c *Cmd, t target, rec, force bool) bool) func(*Cmd) bool {
 			if dynFlags && w.Dyn && strings.HasPrefix(w.Text, "-") {
 				continue // the computed options, not an operand
 			}
-			if f(c, c.a.files().classify(w, c.sc), rec, force) {
+			if f(c, c.a.files().classify(w, c.Scope), rec, force) {
 				return true
 			}
 		}
@@ -260,7 +260,7 @@ func init() {
 
 func anyTarget(c *Cmd, f func(target) bool) bool {
 	for _, w := range c.Pos() {
-		if f(c.a.files().classify(w, c.sc)) {
+		if f(c.a.files().classify(w, c.Scope)) {
 			return true
 		}
 	}
@@ -338,7 +338,7 @@ func killsOthers(c *Cmd) bool {
 // -f/--force is given; with nothing on stdin (an agent's shell) it
 // removes nothing. Piped input (`yes |`) confirms.
 func pruneConfirmed(c *Cmd) bool {
-	return c.Has("-f", "--force") || c.stdin
+	return c.Has("-f", "--force") || c.Stdin
 }
 
 // syncDeletes: rsync --delete*/--del/--remove-source-files and rclone
@@ -377,7 +377,7 @@ func outsideSide(c *Cmd, w shell.Word) bool {
 	if i := strings.IndexByte(w.Text, ':'); i > 0 && !strings.Contains(w.Text[:i], "/") {
 		return true // host:path or remote:bucket
 	}
-	t := c.a.files().classify(w, c.sc)
+	t := c.a.files().classify(w, c.Scope)
 	return t.class != pcInside && t.class != pcTemp
 }
 
@@ -413,7 +413,7 @@ func whenFsRmProjectRoot(c *Cmd, t target, rec, force bool) bool {
 
 // whenFsRmProjectContents is the condition of rule fs.rm-project-contents.
 func whenFsRmProjectContents(c *Cmd, t target, rec, force bool) bool {
-	return t.allChildren && rec && !t.stream && (t.abs == c.a.req.projectRoot(c.sc) || t.abs == c.sc.CwdIf())
+	return t.allChildren && rec && !t.stream && (t.abs == c.a.req.projectRoot(c.Scope) || t.abs == c.Scope.CwdIf())
 }
 
 // whenFsRmOutsideProject is the condition of rule fs.rm-outside-project.
@@ -462,10 +462,10 @@ func whenFsRmOutside(c *Cmd, t target, rec, force bool) bool {
 
 // whenFsRmGitMetadata is the condition of rule fs.rm-git-metadata.
 func whenFsRmGitMetadata(c *Cmd, t target, rec, force bool) bool {
-	if t.dotGlob && t.abs != "" && c.a.req.repoMetadata(t.abs+"/.git", c.sc) {
+	if t.dotGlob && t.abs != "" && c.a.req.repoMetadata(t.abs+"/.git", c.Scope) {
 		return true // rm .* in the repository root matches .git
 	}
-	return t.git && t.class != pcTemp && c.a.req.repoMetadata(t.abs, c.sc)
+	return t.git && t.class != pcTemp && c.a.req.repoMetadata(t.abs, c.Scope)
 }
 
 // whenFsShred is the condition of rule fs.shred.
@@ -478,7 +478,7 @@ func whenFsShred(c *Cmd) bool {
 // whenFsTruncateOutside is the condition of rule fs.truncate-outside.
 func whenFsTruncateOutside(c *Cmd) bool {
 	for _, w := range c.Pos() {
-		if t := c.a.files().classify(w, c.sc); t.class != pcInside && t.class != pcTemp {
+		if t := c.a.files().classify(w, c.Scope); t.class != pcInside && t.class != pcTemp {
 			return true
 		}
 	}

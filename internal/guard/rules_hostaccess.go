@@ -174,12 +174,12 @@ func (o *runOpts) mount(c *Cmd, src string) {
 	if !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.HasPrefix(src, "$") {
 		return // a named volume
 	}
-	p, ok := c.a.canon(src, c.sc)
+	p, ok := c.a.canon(src, c.Scope)
 	if !ok {
 		return
 	}
 	p = path.Clean(p)
-	if _, secret := c.a.files().secretPath(src, c.sc); secret {
+	if _, secret := c.a.files().secretPath(src, c.Scope); secret {
 		o.hostRoot = src // ~/.ssh, ~/.aws, .env: the container reads them
 		return
 	}
@@ -193,7 +193,7 @@ func (o *runOpts) mount(c *Cmd, src string) {
 		// usual read-only mounts and stay allowed.
 		o.hostRoot = src
 	default:
-		t := c.a.files().classify(shell.Lit(src), c.sc)
+		t := c.a.files().classify(shell.Lit(src), c.Scope)
 		if t.class == pcHome || t.class == pcRoot {
 			o.hostRoot = src
 		}

@@ -181,7 +181,7 @@ func (a selfJudge) ownLanding(c *Cmd, dst shell.Word, srcs []landing, recursive 
 		}
 		dst = shell.Lit(dst.Guess)
 	}
-	d, ok := a.canon(dst.Text, c.sc)
+	d, ok := a.canon(dst.Text, c.Scope)
 	if !ok {
 		return
 	}
@@ -248,7 +248,7 @@ func (a selfJudge) noteLink(c *Cmd, target, link shell.Word, intoDir bool) {
 	if target.Dyn || link.Dyn || target.Text == "" {
 		return
 	}
-	l, ok := a.canon(link.Text, c.sc)
+	l, ok := a.canon(link.Text, c.Scope)
 	if !ok {
 		return
 	}
@@ -262,7 +262,7 @@ func (a selfJudge) noteLink(c *Cmd, target, link shell.Word, intoDir bool) {
 		t = shell.CleanJoin(path.Dir(l), t) // relative to the link's directory
 	default:
 		var ok bool
-		if t, ok = a.canon(t, c.sc); !ok {
+		if t, ok = a.canon(t, c.Scope); !ok {
 			return
 		}
 	}
@@ -337,10 +337,10 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 		}
 		script, asShell = ops[0], !shell.IsInterpreter(c.Name)
 	}
-	if script.Dyn || script.Text == "" || c.sc.Downloaded(script.Text) {
+	if script.Dyn || script.Text == "" || c.Scope.Downloaded(script.Text) {
 		return // a download run is judged as one (downloads.go)
 	}
-	p, ok := a.canon(script.Text, c.sc)
+	p, ok := a.canon(script.Text, c.Scope)
 	f, made := a.paths.made[p]
 	switch {
 	case !ok || !made:
@@ -348,10 +348,10 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 		a.fire(ruleSelfUnknownWrite, c, "runs "+p+", which this command writes first with content the guard cannot read")
 	case asShell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
 		if depth+1 <= maxDepth {
-			a.runScript(f.text, c.sc.Clone(), depth+1, shell.Feed{})
+			a.runScript(f.text, c.Scope.Clone(), depth+1, shell.Feed{})
 		}
 	default:
-		if m := a.mentionsOwn([]shell.Word{shell.Lit(f.text)}, c.sc); m != "" {
+		if m := a.mentionsOwn([]shell.Word{shell.Lit(f.text)}, c.Scope); m != "" {
 			a.fire(ruleSelfUnknownWrite, c, "runs "+p+", written first, which names "+m)
 		}
 	}
@@ -500,7 +500,7 @@ func (a selfJudge) unreadWrites(c *Cmd, in shell.Feed) {
 	case shell.IsInterpreter(c.Name) && in.Known:
 		args = append(args[:len(args):len(args)], shell.Lit(in.Text)) // code from a heredoc
 	}
-	if m := a.mentionsOwn(args, c.sc); m != "" {
+	if m := a.mentionsOwn(args, c.Scope); m != "" {
 		a.fire(ruleSelfUnknownWrite, c, c.Name+" is given "+m+" and the guard cannot list what it writes")
 	}
 }
@@ -831,7 +831,7 @@ func (a selfJudge) stateLock(c *Cmd) {
 		}
 		return
 	}
-	p, ok := a.canon(w.Text, c.sc)
+	p, ok := a.canon(w.Text, c.Scope)
 	if !ok {
 		if id, _ := ownTail(foldPath(path.Clean("/"+w.Text)), a.req.ownFiles(), false); id == ruleSelfConfigWrite {
 			a.fire(ruleSelfStateLock, c, "flock "+w.Text)
@@ -875,11 +875,11 @@ func (a selfJudge) builtExecutable(c *Cmd, out shell.Word, names []string) {
 		if out.HasGuess {
 			out = shell.Lit(out.Guess)
 		} else {
-			a.ownWriteWord(c, out, c.sc)
+			a.ownWriteWord(c, out, c.Scope)
 			return
 		}
 	}
-	p, ok := a.canon(out.Text, c.sc)
+	p, ok := a.canon(out.Text, c.Scope)
 	if !ok {
 		return
 	}
@@ -932,8 +932,8 @@ func (a selfJudge) goBuild(c *Cmd, env map[string]shell.Word) {
 		}
 	case "run":
 		if len(pkgs) > 0 && !pkgs[0].Dyn && atreidesProgramName(goPkgName(a.analyzer, c, pkgs[0].Text)) {
-			run := &Cmd{Name: "atreides", Args: pkgs[1:], a: a.analyzer, sc: c.sc}
-			hAtreides(a.analyzer, run, env, c.sc, 0, shell.Feed{})
+			run := &Cmd{Command: shell.Command{Name: "atreides", Args: pkgs[1:], Scope: c.Scope}, a: a.analyzer}
+			hAtreides(a.analyzer, run, env, c.Scope, 0, shell.Feed{})
 		}
 	}
 }
@@ -1008,7 +1008,7 @@ func (a selfJudge) goNames(c *Cmd, pkgs []shell.Word) []string {
 func goPkgName(a *analyzer, c *Cmd, s string) string {
 	s, _, _ = strings.Cut(s, "@")
 	if oneOf(s, ".|./") || strings.HasPrefix(s, ".") && path.Base(s) == ".." {
-		if p, ok := a.canon(s, c.sc); ok {
+		if p, ok := a.canon(s, c.Scope); ok {
 			return path.Base(p)
 		}
 		return ""
@@ -1032,7 +1032,7 @@ func (a selfJudge) holdsAtreides(c *Cmd, pattern string) bool {
 	if root == "" {
 		root = "."
 	}
-	r, ok := a.canon(root, c.sc)
+	r, ok := a.canon(root, c.Scope)
 	if !ok {
 		return true
 	}
@@ -1059,14 +1059,14 @@ func (a selfJudge) goBinOnPath(c *Cmd, env map[string]shell.Word) bool {
 		}
 	}
 	if !set {
-		if v, ok := c.sc.Vars["GOBIN"]; ok {
+		if v, ok := c.Scope.Vars["GOBIN"]; ok {
 			dir, set = v, true
 		}
 	}
 	if !set || dir.Dyn {
 		return true
 	}
-	p, ok := a.canon(dir.Text, c.sc)
+	p, ok := a.canon(dir.Text, c.Scope)
 	return !ok || slices.Contains(a.req.ownFiles().dirsOnPath(), foldPath(p))
 }
 
@@ -1098,7 +1098,7 @@ func (a selfJudge) ownPatchText(c *Cmd, in shell.Feed, dir *shell.Word, fromFile
 		a.ownExtract(c, dir, what)
 		return
 	}
-	sc := c.sc
+	sc := c.Scope
 	if dir != nil {
 		if dir.Dyn {
 			a.ownExtract(c, dir, what)
@@ -1179,7 +1179,7 @@ func (a selfJudge) gitSelf(c *Cmd, in shell.Feed) {
 		case shell.HasOption(rest, "", "--index-info"):
 			tree("--index-info stages content for paths read from stdin")
 		case shell.HasOption(rest, "", "--cacheinfo"):
-			if m := a.mentionsOwn(rest, c.sc); m != "" {
+			if m := a.mentionsOwn(rest, c.Scope); m != "" {
 				tree("--cacheinfo stages content for " + m)
 			}
 		}
@@ -1195,7 +1195,7 @@ func (a selfJudge) gitSelf(c *Cmd, in shell.Feed) {
 			return
 		}
 		for _, w := range shell.Operands(rest, "") {
-			a.ownWriteTarget(c, w, c.sc)
+			a.ownWriteTarget(c, w, c.Scope)
 		}
 	case "stash":
 		a.gitStash(c, rest)
@@ -1211,13 +1211,13 @@ func (a selfJudge) gitSelf(c *Cmd, in shell.Feed) {
 			tree("-x deletes ignored files across the work tree")
 		}
 		for _, w := range ops {
-			a.ownWriteTarget(c, w, c.sc)
-			a.ownTree(c, w, c.sc)
+			a.ownWriteTarget(c, w, c.Scope)
+			a.ownTree(c, w, c.Scope)
 		}
 	case "rm":
 		if shell.HasOption(rest, "r", "") && !shell.HasOption(rest, "n", "--cached", "--dry-run") {
 			for _, w := range shell.Operands(rest, "", "--pathspec-from-file") {
-				a.ownTree(c, w, c.sc)
+				a.ownTree(c, w, c.Scope)
 			}
 		}
 	}
@@ -1263,7 +1263,7 @@ func (a selfJudge) gitStash(c *Cmd, rest []shell.Word) {
 		specs = shell.Operands(rest, "m", "--message", "--pathspec-from-file")[1:]
 	}
 	for _, w := range specs {
-		a.ownWriteTarget(c, w, c.sc)
-		a.ownTree(c, w, c.sc)
+		a.ownWriteTarget(c, w, c.Scope)
+		a.ownTree(c, w, c.Scope)
 	}
 }

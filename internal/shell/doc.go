@@ -3,7 +3,8 @@
 // is safe. Parse reads a script with mvdan.cc/sh behind limits on its
 // size and nesting that keep a hostile text from crashing or stalling
 // the parser (a *TooComplex instead); Argv is the static argv of a
-// command line's first simple command; a Word is one resolved argument
+// command line's first simple command; a Command is one resolved simple
+// command (wrappers unwrapped), a Word one resolved argument
 // (its text, what of it is known only at run time, where its data came
 // from: Taint), a Feed what flows into a command, a Scope the shell state
 // a script builds up (variables, functions, working directory,
