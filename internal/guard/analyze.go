@@ -3,7 +3,6 @@ package guard
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/secrets"
@@ -325,7 +324,7 @@ func (a *analyzer) command(cmd syntax.Command, sc *shell.Scope, depth int, in sh
 		}
 		a.stmts(x.Do, sc, depth, in)
 	case *syntax.CaseClause:
-		a.expand().fields([]*syntax.Word{x.Word}, sc, depth)
+		a.expand().Fields([]*syntax.Word{x.Word}, sc, depth)
 		for _, it := range x.Items {
 			a.stmts(it.Stmts, sc, depth, in)
 		}
@@ -360,7 +359,7 @@ func (a *analyzer) command(cmd syntax.Command, sc *shell.Scope, depth int, in sh
 // body once per value, as it runs; one known word is the value; anything
 // else leaves the variable unknown.
 func forWords(a *analyzer, x *syntax.ForClause, wi *syntax.WordIter, sc *shell.Scope, depth int, in shell.Feed) {
-	items := a.expand().fields(wi.Items, sc, depth)
+	items := a.expand().Fields(wi.Items, sc, depth)
 	static := len(items) > 1 && len(items) <= maxLoopItems
 	for _, it := range items {
 		static = static && !it.Dyn && !it.Glob
@@ -445,6 +444,48 @@ func (a *analyzer) walkSubst(n syntax.Node, sc *shell.Scope, depth int) {
 	})
 }
 
+// The analyzer is the walk shell.Expander calls back into (shell.Walker):
+// it runs the code expansion meets and charges its work.
+
+func (a expander) Step() bool       { return a.step() }
+func (a expander) Spend(n int) bool { return a.spend(n) }
+
+func (a expander) Expanded(fields, bytes int) { a.spend(fields + bytes/workBytes) }
+
+// Subst evaluates a command substitution in a subshell and returns its
+// output as far as it is known.
+func (a expander) Subst(list []*syntax.Stmt, sc *shell.Scope, depth int) shell.Feed {
+	if depth+1 > maxDepth {
+		a.fire(ruleParseTooComplex, nil, "substitutions nested too deeply")
+		return shell.Feed{Taint: shell.TaintUnknown}
+	}
+	a.inSubst++
+	defer func() { a.inSubst-- }()
+	return a.stmts(list, sc.Clone(), depth+1, shell.Feed{})
+}
+
+func (a expander) ProcSubst(list []*syntax.Stmt, sc *shell.Scope, depth int) shell.Feed {
+	return a.stmts(list, sc.Clone(), depth+1, shell.Feed{})
+}
+
+func (a expander) Within(n syntax.Node, sc *shell.Scope, depth int) { a.walkSubst(n, sc, depth) }
+
+func (a expander) Default(name string) (string, bool) { return secrets.VarDefault(name, a.req.Home) }
+
+// Unset: in the judging walk, an unset variable named like a credential
+// carries its taint (exfil.go); the effects walk assumes nothing.
+func (a expander) Unset(name string) shell.Word {
+	if !a.judging() {
+		return shell.Word{}
+	}
+	return a.exfil().envCred(name)
+}
+
+func (a expander) TooComplex(detail string) {
+	a.fire(ruleParseTooComplex, nil, detail)
+	a.writes().unknownWrite("the command is too large to follow", false, "")
+}
+
 func (a *analyzer) funcDecl(x *syntax.FuncDecl, sc *shell.Scope) {
 	name := x.Name.Value
 	sc.Funcs[name] = x.Body
@@ -488,7 +529,7 @@ func callsName(st *syntax.Stmt, name string) bool {
 func (a *analyzer) decl(x *syntax.DeclClause, sc *shell.Scope, depth int) {
 	for _, as := range x.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
-			a.expand().fields([]*syntax.Word{as.Value}, sc, depth)
+			a.expand().Fields([]*syntax.Word{as.Value}, sc, depth)
 			continue
 		}
 		a.assign(as, sc, depth)
@@ -506,7 +547,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *shell.Scope, depth int) {
 		a.walkSubst(as.Array, sc, depth)
 		w = shell.DynWord()
 	case as.Value != nil:
-		w = joinFields(a.expand().wordFields(as.Value, sc, depth, true))
+		w = shell.JoinFields(a.expand().WordFields(as.Value, sc, depth, true))
 	case as.Naked:
 		// export -n NAME, declare +x NAME, local NAME: the name alone
 		// changes what the commands after it are given.
@@ -529,20 +570,6 @@ func (a *analyzer) assign(as *syntax.Assign, sc *shell.Scope, depth int) {
 	a.vcs().envRule(name, w, sc, depth)
 }
 
-func joinFields(ws []shell.Word) shell.Word {
-	if len(ws) == 0 {
-		return shell.Lit("")
-	}
-	out := ws[0]
-	for _, w := range ws[1:] {
-		out.Text += " " + w.Text
-		out.Dyn = out.Dyn || w.Dyn
-		out.Taint |= w.Taint
-		out.Glob = out.Glob || w.Glob
-	}
-	return out
-}
-
 func (a *analyzer) call(ce *syntax.CallExpr, sc *shell.Scope, depth int, in shell.Feed, redirs []*syntax.Redirect) shell.Feed {
 	if len(ce.Args) == 0 {
 		for _, as := range ce.Assigns {
@@ -553,7 +580,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *shell.Scope, depth int, in shel
 	if len(redirs) == 0 && isInitIdiom(ce) {
 		// The generator itself still runs and is judged; its output is
 		// trusted shell-init code.
-		a.expand().fields(ce.Args[1:], sc, depth)
+		a.expand().Fields(ce.Args[1:], sc, depth)
 		a.strict(nil, "shell-init idiom runs generated code")
 		a.cmds = append(a.cmds, ce.Args[0].Lit()+" <init idiom>")
 		a.writes().ran(ce.Args[0].Lit())
@@ -565,11 +592,11 @@ func (a *analyzer) call(ce *syntax.CallExpr, sc *shell.Scope, depth int, in shel
 		if as.Name == nil || as.Value == nil {
 			continue
 		}
-		w := joinFields(a.expand().wordFields(as.Value, sc, depth, true))
+		w := shell.JoinFields(a.expand().WordFields(as.Value, sc, depth, true))
 		env[as.Name.Value] = w
 		a.vcs().envRule(as.Name.Value, w, sc, depth)
 	}
-	args := a.expand().fields(ce.Args, local, depth)
+	args := a.expand().Fields(ce.Args, local, depth)
 	return a.exec(args, env, sc, depth, in)
 }
 
@@ -592,32 +619,32 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *shell.Scope, depth int, 
 				a.heredocData(in.Text, true, sc, depth)
 				continue
 			}
-			w := joinRaw(a.expand().wordFields(r.Hdoc, sc, depth, true))
+			w := joinRaw(a.expand().WordFields(r.Hdoc, sc, depth, true))
 			in = shell.Feed{Known: !w.Dyn, Text: w.Text, Taint: w.Taint}
 			if w.Dyn {
 				in.Taint |= shell.TaintUnknown
 			}
 			a.heredocData(strings.ReplaceAll(w.Text, "\x00", ""), false, sc, depth)
 		case syntax.WordHdoc:
-			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
+			w := shell.JoinFields(a.expand().WordFields(r.Word, sc, depth, true))
 			in = shell.Feed{Known: !w.Dyn, Text: w.Text + "\n", Taint: w.Taint}
 			if w.Dyn {
 				in.Taint |= shell.TaintUnknown
 			}
 			a.heredocData(strings.ReplaceAll(w.Text, "\x00", ""), false, sc, depth)
 		case syntax.RdrIn, syntax.RdrInOut:
-			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
+			w := shell.JoinFields(a.expand().WordFields(r.Word, sc, depth, true))
 			in = a.fileFeed(w, sc)
 			if r.Op == syntax.RdrInOut {
 				a.writes().wroteContent(nil, w, sc, "redirect <> "+w.Display())
 			}
 		case syntax.DplIn, syntax.DplOut:
-			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
+			w := shell.JoinFields(a.expand().WordFields(r.Word, sc, depth, true))
 			if r.Op == syntax.DplOut && !fdWord(w) {
 				a.writes().wroteContent(nil, w, sc, "redirect >& "+w.Display()) // stdout and stderr to a file
 			}
 		default:
-			w := joinFields(a.expand().wordFields(r.Word, sc, depth, true))
+			w := shell.JoinFields(a.expand().WordFields(r.Word, sc, depth, true))
 			a.writes().wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.Display())
 			if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && !w.Dyn && a.judging() {
 				if p, ok := a.canon(w.Text, sc); ok {
@@ -691,7 +718,7 @@ func rawHdoc(w *syntax.Word) string {
 }
 
 func joinRaw(ws []shell.Word) shell.Word {
-	w := joinFields(ws)
+	w := shell.JoinFields(ws)
 	return w
 }
 
@@ -709,460 +736,6 @@ func (a *analyzer) fileFeed(w shell.Word, sc *shell.Scope) shell.Feed {
 	}
 	a.exfil().stdinSecret(w, sc)
 	return f
-}
-
-// fields resolves words to argv, applying field splitting of unquoted
-// expansions.
-func (a expander) fields(ws []*syntax.Word, sc *shell.Scope, depth int) []shell.Word {
-	out := make([]shell.Word, 0, len(ws))
-	for _, w := range ws {
-		bws, n := braces(w)
-		if bws == nil {
-			a.fire(ruleParseTooComplex, nil, fmt.Sprintf("a brace expansion makes more than %d words", maxBraceWords))
-			a.writes().unknownWrite("the command is too large to follow", false, "")
-		}
-		if n > 1 && !a.spend(n) {
-			break // every word expanded costs, even those not kept
-		}
-		for _, bw := range bws {
-			out = append(out, a.wordFields(bw, sc, depth, false)...)
-		}
-	}
-	return out
-}
-
-// braces performs bash brace expansion ({a,b}, {1..3}) on a word, capped so
-// that a hostile word cannot multiply the work: nil when the expansion
-// would make more than maxBraceWords words. n is how many words the
-// expansion makes, of which at most 64 are returned.
-func braces(w *syntax.Word) (ws []*syntax.Word, n int) {
-	hasBrace := false
-	for _, p := range w.Parts {
-		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
-			hasBrace = true
-		}
-	}
-	if !hasBrace || !syntax.SplitBraces(w) {
-		return []*syntax.Word{w}, 1
-	}
-	if n = braceWords(w); n > maxBraceWords {
-		return nil, n
-	}
-	out, ok := shell.ExpandBraces(w, maxBraceWords)
-	if !ok {
-		return nil, maxBraceWords + 1
-	}
-	if len(out) > 64 {
-		// Keep both ends: the dangerous element is often last.
-		out = append(out[:32:32], out[len(out)-32:]...)
-	}
-	return out, n
-}
-
-// fieldBuilder accumulates the fields of one word.
-type fieldBuilder struct {
-	out     []shell.Word
-	cur     shell.Word
-	b       strings.Builder
-	g       strings.Builder
-	guessOK bool
-	empty   bool // cur has no content yet (an unquoted empty expansion vanishes)
-}
-
-func (f *fieldBuilder) add(s string) {
-	f.b.WriteString(s)
-	f.g.WriteString(s)
-	f.empty = false
-}
-
-// addGuess records text known only as a best guess (substitution output).
-func (f *fieldBuilder) addGuess(s string) {
-	f.b.WriteString("\x00")
-	f.g.WriteString(s)
-	f.cur.Dyn = true
-	f.empty = false
-}
-
-// split applies field splitting with the separators ifs (simplified:
-// every separator acts like whitespace; an empty ifs does not split).
-func (f *fieldBuilder) split(s, ifs string) {
-	if ifs == "" {
-		f.add(s)
-		return
-	}
-	isSep := func(r rune) bool { return strings.ContainsRune(ifs, r) }
-	parts := strings.FieldsFunc(s, isSep)
-	if len(parts) == 0 {
-		return
-	}
-	if isSep(rune(s[0])) {
-		f.flush()
-	}
-	for i, p := range parts {
-		if i > 0 {
-			f.flush()
-		}
-		f.add(p)
-	}
-	if isSep(rune(s[len(s)-1])) {
-		f.flush()
-	}
-}
-
-func (f *fieldBuilder) flush() {
-	if f.empty && f.b.Len() == 0 {
-		return
-	}
-	f.cur.Text = f.b.String()
-	if f.cur.Dyn && f.guessOK {
-		f.cur.Guess, f.cur.HasGuess = f.g.String(), true
-	}
-	f.out = append(f.out, f.cur)
-	f.cur = shell.Word{}
-	f.b.Reset()
-	f.g.Reset()
-	f.guessOK = true
-	f.empty = true
-}
-
-// wordFields resolves one word. noSplit is for assignments and redirection
-// targets, where bash does not split.
-func (a expander) wordFields(w *syntax.Word, sc *shell.Scope, depth int, noSplit bool) []shell.Word {
-	fb := &fieldBuilder{empty: true, guessOK: true}
-	if w == nil {
-		return nil
-	}
-	for i, p := range w.Parts {
-		a.part(fb, p, sc, depth, false, i == 0, noSplit)
-	}
-	if !fb.empty || fb.b.Len() > 0 || len(fb.out) == 0 {
-		fb.empty = false
-		fb.flush()
-	}
-	// The words and text the word became: variables and substitutions
-	// can make them far more than the command ($x$x doubles x, "$@"
-	// repeats every argument).
-	n := 0
-	for _, f := range fb.out {
-		n += len(f.Text) + len(f.Guess)
-	}
-	a.spend(len(fb.out) + n/workBytes)
-	return fb.out
-}
-
-func (a expander) part(fb *fieldBuilder, p syntax.WordPart, sc *shell.Scope, depth int, quoted, first, noSplit bool) {
-	if !a.step() {
-		fb.cur.Dyn = true
-		return
-	}
-	switch x := p.(type) {
-	case *syntax.Lit:
-		a.litPart(fb, x, sc, quoted, first)
-	case *syntax.SglQuoted:
-		if x.Dollar {
-			fb.add(shell.ANSIC(x.Value))
-		} else {
-			fb.add(x.Value)
-		}
-	case *syntax.DblQuoted:
-		fb.empty = false
-		for _, q := range x.Parts {
-			a.part(fb, q, sc, depth, true, false, noSplit)
-		}
-	case *syntax.ParamExp:
-		a.paramPart(fb, x, sc, depth, quoted, noSplit)
-	case *syntax.CmdSubst:
-		f := a.subst(x.Stmts, sc, depth)
-		fb.cur.Taint |= f.Taint
-		if f.Cwd {
-			fb.add(sc.Cwd)
-			return
-		}
-		if !f.Known {
-			fb.add("\x00")
-			fb.guessOK = false
-			fb.cur.Dyn = true
-			return
-		}
-		fb.addGuess(strings.TrimRight(f.Text, "\n"))
-	case *syntax.ProcSubst:
-		f := a.stmts(x.Stmts, sc.Clone(), depth+1, shell.Feed{})
-		fb.cur.Proc = &f
-		fb.add("/dev/fd/63")
-	case *syntax.ArithmExp:
-		a.walkSubst(x, sc, depth)
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
-	case *syntax.ExtGlob:
-		fb.cur.Glob = true
-		fb.add(x.Op.String() + x.Pattern.Value + ")")
-	default:
-		a.walkSubst(x, sc, depth)
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
-	}
-}
-
-// litPart expands a literal part of a word: quote removal, and a leading
-// ~ (first) into the home or the directory it names.
-func (a expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *shell.Scope, quoted, first bool) {
-	v := x.Value
-	if quoted {
-		fb.add(shell.UnescapeDouble(v))
-		return
-	}
-	if first && strings.HasPrefix(v, "~") {
-		if rest, ok := tildeRest(v); ok && a.req.Home != "" {
-			v = a.req.Home + rest
-		} else if dir, rest, form, known := tildeDir(v, sc); known {
-			v = dir + rest // ~+ and ~-: $PWD and $OLDPWD
-		} else if form {
-			fb.add("\x00")
-			fb.guessOK = false
-			fb.cur.Dyn = true
-			v = rest
-		}
-	}
-	if shell.HasGlob(v) {
-		fb.cur.Glob = true
-	}
-	fb.add(shell.UnescapeBare(v))
-}
-
-// paramPart expands a parameter: "$@" into one word per positional
-// parameter, a known value (split on IFS unless quoted or noSplit), a
-// computed guess, or an unknown part.
-func (a expander) paramPart(fb *fieldBuilder, x *syntax.ParamExp, sc *shell.Scope, depth int, quoted, noSplit bool) {
-	if quoted && x.Param != nil && x.Param.Value == "@" && x.Exp == nil && sc.HasPos && !x.Excl && !x.Length && x.Index == nil {
-		// "$@" keeps each positional parameter a separate word.
-		for i, p := range sc.Pos {
-			if i > 0 {
-				fb.flush()
-			}
-			fb.add(p.Text)
-			fb.cur.Dyn = fb.cur.Dyn || p.Dyn
-			fb.cur.Stream = fb.cur.Stream || p.Stream
-			fb.cur.Taint |= p.Taint
-		}
-		return
-	}
-	if x.Param != nil && isPositional(x.Param.Value) {
-		fb.cur.ViaPos = true
-	}
-	w, ok := a.param(x, sc, depth)
-	if !ok && w.Dyn && w.HasGuess && !w.Stream {
-		// x=$(printf ...); "$x": the value is the computed guess.
-		fb.cur.Taint |= w.Taint
-		fb.cur.ViaVar = true
-		fb.addGuess(w.Guess)
-		return
-	}
-	if !ok {
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
-		fb.cur.Stream = fb.cur.Stream || w.Stream
-		fb.cur.Taint |= w.Taint
-		return
-	}
-	fb.cur.Dyn = fb.cur.Dyn || w.Dyn
-	fb.cur.Taint |= w.Taint
-	fb.cur.Stream = fb.cur.Stream || w.Stream
-	fb.cur.ViaVar = true
-	fb.cur.EnvDep = fb.cur.EnvDep || w.EnvDep
-	if quoted || noSplit {
-		fb.add(w.Text)
-		return
-	}
-	if !sc.IFSOK {
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
-		return
-	}
-	fb.split(w.Text, sc.IFS)
-}
-
-func isPositional(name string) bool {
-	return oneOf(name, "@|*") || name != "" && name[0] >= '1' && name[0] <= '9'
-}
-
-func tildeRest(v string) (string, bool) {
-	if v == "~" {
-		return "", true
-	}
-	if strings.HasPrefix(v, "~/") {
-		return v[1:], true
-	}
-	return "", false
-}
-
-// tildeDir expands ~+ (the working directory) and ~- (the previous
-// one): form says v starts with one of them, known that its directory is
-// known; rest is what follows it.
-func tildeDir(v string, sc *shell.Scope) (dir, rest string, form, known bool) {
-	for _, t := range []string{"~+", "~-"} {
-		if v != t && !strings.HasPrefix(v, t+"/") {
-			continue
-		}
-		rest = v[len(t):]
-		switch {
-		case t == "~+" && sc.CwdOK:
-			return sc.Cwd, rest, true, true
-		case t == "~-" && sc.OldOK:
-			return sc.OldPwd, rest, true, true
-		}
-		return "", rest, true, false
-	}
-	return "", "", false, false
-}
-
-// subst evaluates a command substitution in a subshell and returns its
-// output as far as it is known.
-func (a expander) subst(list []*syntax.Stmt, sc *shell.Scope, depth int) shell.Feed {
-	if depth+1 > maxDepth {
-		a.fire(ruleParseTooComplex, nil, "substitutions nested too deeply")
-		return shell.Feed{Taint: shell.TaintUnknown}
-	}
-	a.inSubst++
-	defer func() { a.inSubst-- }()
-	return a.stmts(list, sc.Clone(), depth+1, shell.Feed{})
-}
-
-// param resolves a parameter expansion. ok=false means unknown.
-func (a expander) param(x *syntax.ParamExp, sc *shell.Scope, depth int) (shell.Word, bool) {
-	if x.Param == nil || x.Excl || x.Length || x.Index != nil || x.Names != 0 || x.NestedParam != nil || x.Repl != nil {
-		a.walkSubst(x, sc, depth)
-		return shell.Word{}, false
-	}
-	name := x.Param.Value
-	val, ok := a.lookup(name, sc)
-	if x.Slice != nil {
-		if !ok || val.Dyn {
-			return val, false
-		}
-		return sliceParam(val, x.Slice)
-	}
-	if x.Exp == nil {
-		if !ok && !val.Dyn {
-			if d, known := secrets.VarDefault(name, a.req.Home); known {
-				// An unset CODEX_HOME, GNUPGHOME, XDG_CONFIG_HOME ...: the
-				// tool's own default directory is the best guess of what
-				// the user's environment holds (secret checks read it).
-				return shell.Word{Text: "\x00", Dyn: true, Guess: d, HasGuess: true}, false
-			}
-		}
-		return val, ok
-	}
-	switch x.Exp.Op {
-	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-		if !ok && val.Dyn {
-			return val, false // set, but to something unknown
-		}
-		if ok && !(val.Text == "" && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.AssignUnsetOrNull)) {
-			return val, true
-		}
-		d := joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
-		d.Taint |= val.Taint & shell.TaintCred // ${TOKEN:-}: the variable is usually set
-		if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
-			sc.Vars[name] = d
-		}
-		// Unknown variable: the default is what a fresh environment sees,
-		// and the interesting case for a guard.
-		return d, !d.Dyn
-	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-		if ok {
-			d := joinFields(a.wordFields(x.Exp.Word, sc, depth, true))
-			return d, !d.Dyn
-		}
-		return shell.Word{}, false
-	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
-		return val, ok
-	}
-	a.walkSubst(x, sc, depth)
-	return shell.Word{}, false
-}
-
-// sliceParam is ${v:off:len} of the known value val, when its offset and
-// length are literal and in range.
-func sliceParam(val shell.Word, sl *syntax.Slice) (shell.Word, bool) {
-	off, ok := arithLit(sl.Offset)
-	s := val.Text
-	if !ok || off < 0 || off > len(s) {
-		return shell.Word{}, false
-	}
-	s = s[off:]
-	if sl.Length != nil {
-		n, ok := arithLit(sl.Length)
-		if !ok || n < 0 {
-			return shell.Word{}, false
-		}
-		if n < len(s) {
-			s = s[:n]
-		}
-	}
-	return shell.Word{Text: s, Taint: val.Taint}, true
-}
-
-func arithLit(e syntax.ArithmExpr) (int, bool) {
-	w, ok := e.(*syntax.Word)
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.Atoi(w.Lit())
-	return n, err == nil
-}
-
-// lookup resolves a variable the guard can know without the environment.
-func (a expander) lookup(name string, sc *shell.Scope) (shell.Word, bool) {
-	if w, ok := sc.Vars[name]; ok {
-		return w, !w.Dyn
-	}
-	switch name {
-	case "HOME":
-		if a.req.Home != "" {
-			return shell.Lit(a.req.Home), true
-		}
-	case "PWD":
-		if sc.CwdOK {
-			return shell.Lit(sc.Cwd), true
-		}
-	case "OLDPWD":
-		if sc.OldOK {
-			return shell.Lit(sc.OldPwd), true
-		}
-	case "TMPDIR":
-		return shell.Word{Text: a.req.tmpdir(), EnvDep: true}, true
-	case "@", "*":
-		if sc.HasPos {
-			var parts []string
-			w := shell.Word{}
-			for _, p := range sc.Pos {
-				parts = append(parts, p.Text)
-				w.Dyn = w.Dyn || p.Dyn
-				w.Taint |= p.Taint
-				w.Stream = w.Stream || p.Stream
-			}
-			w.Text = strings.Join(parts, " ")
-			return w, !w.Dyn
-		}
-	}
-	if n, err := strconv.Atoi(name); err == nil && n > 0 && sc.HasPos {
-		if n <= len(sc.Pos) {
-			return sc.Pos[n-1], !sc.Pos[n-1].Dyn
-		}
-		if k := len(sc.Pos); k > 0 && sc.Pos[k-1].Appended {
-			// xargs/parallel append any number of stdin values.
-			return sc.Pos[k-1], false
-		}
-		return shell.Lit(""), true
-	}
-	if !a.judging() {
-		return shell.Word{}, false
-	}
-	return a.exfil().envCred(name), false
 }
 
 func (req *Request) tmpdir() string {

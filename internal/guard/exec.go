@@ -28,7 +28,7 @@ func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *shell.
 		// computed exactly: judge the command it spells. Nothing is
 		// unknown, so only strict mode objects to the indirection.
 		a.strict(nil, "program name "+head.Guess+" is assembled at run time")
-		guessed := append(a.expand().splitWords(shell.Lit(head.Guess), sc, depth), args[1:]...)
+		guessed := append(a.expand().SplitWords(shell.Lit(head.Guess), sc, depth), args[1:]...)
 		return a.exec(guessed, env, sc, depth+1, in)
 	}
 	if depth > 0 && !spendDerived(a, len(args)) {
@@ -450,7 +450,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 			var str shell.Word
 			str, i = envSplitString(args, i)
 			a.strict(c, "env -S splits a string into a command")
-			split := a.expand().splitWords(str, sc, depth)
+			split := a.expand().SplitWords(str, sc, depth)
 			out = append(out, split...)
 			out = append(out, at(args, i+1)...)
 			i = len(args)
@@ -538,26 +538,6 @@ func isAssignName(s string) bool {
 		return false
 	}
 	return true
-}
-
-// splitWords splits a string the way `env -S` and `watch` do: shell-like
-// quoting, no expansion beyond what the parser resolves.
-func (a expander) splitWords(w shell.Word, sc *shell.Scope, depth int) []shell.Word {
-	if w.Dyn {
-		return []shell.Word{w}
-	}
-	var out []shell.Word
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	err := p.Words(strings.NewReader(w.Text), func(sw *syntax.Word) bool {
-		out = append(out, a.wordFields(sw, sc, depth, false)...)
-		return true
-	})
-	if err != nil {
-		for _, f := range strings.Fields(w.Text) {
-			out = append(out, shell.Lit(f))
-		}
-	}
-	return out
 }
 
 func (req *Request) chdir(sc *shell.Scope, w shell.Word) *shell.Scope {

@@ -73,7 +73,7 @@ func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 				code.Text = strings.TrimPrefix(v.Text, "!") + " " + joinWords(rest[1:]).Text
 				return a.runText(c, code, sc.Clone(), depth, "git alias")
 			}
-			expanded := a.expand().splitWords(v, sc, depth)
+			expanded := a.expand().SplitWords(v, sc, depth)
 			rest = append(expanded, rest[1:]...)
 		}
 	}

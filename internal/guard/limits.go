@@ -2,20 +2,14 @@ package guard
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/shell"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Limits that bound the analysis of a parsed script; the limits on what
 // is parsed at all are the shell model's (shell.Parse).
 const (
-	// maxBraceWords bounds the words one brace expansion may produce
-	// ({a,b}{a,b}... doubles with every group).
-	maxBraceWords = 4096
 	// deadlineEvery is how many units of work pass between two looks at
 	// the clock.
 	deadlineEvery = 64
@@ -93,80 +87,6 @@ func (a *analyzer) spend(n int) bool {
 // spendText charges the work of handling text: expanding, parsing or
 // scanning it.
 func (a *analyzer) spendText(n int) bool { return a.spend(n / workBytes) }
-
-// braceWords is how many words brace expansion makes of w (already split
-// by syntax.SplitBraces), computed without expanding; it saturates above
-// maxBraceWords.
-func braceWords(w *syntax.Word) int {
-	n := 1
-	for _, p := range w.Parts {
-		b, ok := p.(*syntax.BraceExp)
-		if !ok {
-			continue
-		}
-		k := 0
-		if b.Sequence {
-			k = sequenceLen(b)
-		} else {
-			for _, e := range b.Elems {
-				k += braceWords(e)
-				if k > maxBraceWords {
-					break
-				}
-			}
-		}
-		n *= max(k, 1)
-		if n > maxBraceWords {
-			return maxBraceWords + 1
-		}
-	}
-	return n
-}
-
-// sequenceLen is the length of {x..y[..step]}: numbers or letters.
-func sequenceLen(b *syntax.BraceExp) int {
-	if len(b.Elems) < 2 {
-		return 1
-	}
-	from, ok1 := seqValue(b.Elems[0].Lit())
-	to, ok2 := seqValue(b.Elems[1].Lit())
-	if !ok1 || !ok2 {
-		return 1
-	}
-	step := 1
-	if len(b.Elems) > 2 {
-		if s, ok := seqValue(b.Elems[2].Lit()); ok && s != 0 {
-			step = max(s, -s)
-		}
-	}
-	span := max(to-from, from-to)
-	if span/step >= maxBraceWords {
-		return maxBraceWords + 1
-	}
-	return span/step + 1
-}
-
-// seqValue reads one end of a sequence: an integer or a single letter.
-func seqValue(s string) (int, bool) {
-	if len(s) == 1 && (s[0] < '0' || s[0] > '9') {
-		return int(s[0]), true
-	}
-	n, neg := 0, strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	if s == "" {
-		return 0, false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = min(n*10+int(c-'0'), 1e12) // saturates: only the span's size matters
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
-}
 
 // overDeadline reports, every deadlineEvery units of work, whether the
 // request's deadline has passed.

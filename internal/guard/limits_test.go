@@ -4,10 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/atreides-dev/atreides/internal/shell"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // hostile are inputs that once crashed the parser, took seconds or
@@ -79,26 +75,5 @@ func TestDeadlineStopsAnalysis(t *testing.T) {
 	r = p.check(Request{Tool: "shell", Command: cmd, Cwd: "/p", Home: "/home/u", Deadline: time.Now().Add(time.Hour)})
 	if r.Rule == "parse.too-complex" {
 		t.Fatalf("within the deadline: got %v (%s)", r.Verdict, r.Rule)
-	}
-}
-
-func TestBraceWords(t *testing.T) {
-	for _, tc := range []struct {
-		word string
-		want int
-	}{
-		{"a", 1}, {"{a,b}", 2}, {"{a,b}{c,d,e}", 6}, {"{1..10}", 10}, {"{10..1..3}", 4},
-		{"{a..z}", 26}, {"{a,{b,c}}", 3}, {"{1..99999999999999}", maxBraceWords + 1},
-		{strings.Repeat("{a,b}", 13), maxBraceWords + 1},
-	} {
-		f, err := shell.Parse("echo " + tc.word)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1]
-		syntax.SplitBraces(w)
-		if got := braceWords(w); got != tc.want {
-			t.Errorf("braceWords(%s) = %d, want %d", tc.word, got, tc.want)
-		}
 	}
 }
