@@ -239,7 +239,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *shell.Scope, depth int, in shell.Fe
 	}
 	a.consumer = ""
 	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-		a.consumer = normName(ce.Args[0].Lit())
+		a.consumer = shell.NormName(ce.Args[0].Lit())
 	}
 	mark := a.self().outMark()
 	in = a.redirects(st.Redirs, sc, depth, in)
@@ -745,15 +745,4 @@ func (req *Request) tmpdir() string {
 		}
 	}
 	return "/tmp"
-}
-
-// normName reduces a command word to the name rules match on:
-// /usr/bin/../bin/rm -> rm, C:/Git/bin/git.exe -> git, GIT -> git.
-func normName(s string) string {
-	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
-		s = s[i+1:]
-	}
-	s = strings.ToLower(s)
-	s = strings.TrimSuffix(s, ".exe")
-	return s
 }

@@ -321,7 +321,7 @@ func (a codeJudge) parallelShell(c *Cmd, tmpl []shell.Word, env map[string]shell
 	for k < len(tmpl) && !tmpl[k].Dyn && (tmpl[k].Text == "env" || isAssignWord(tmpl[k].Text)) {
 		k++
 	}
-	if k >= len(tmpl) || tmpl[k].Dyn || !isShell(normName(tmpl[k].Text)) {
+	if k >= len(tmpl) || tmpl[k].Dyn || !isShell(shell.NormName(tmpl[k].Text)) {
 		return false
 	}
 	sh := tmpl[k:]
@@ -411,7 +411,7 @@ func parallelRmOptions(tmpl []shell.Word) bool {
 	for k < len(tmpl) && !tmpl[k].Dyn && (tmpl[k].Text == "busybox" || tmpl[k].Text == "command") {
 		k++
 	}
-	if k >= len(tmpl) || normName(tmpl[k].Text) != "rm" {
+	if k >= len(tmpl) || shell.NormName(tmpl[k].Text) != "rm" {
 		return false
 	}
 	for _, w := range tmpl[k+1:] {
@@ -839,7 +839,7 @@ func blankStrings(code string) string {
 // reading command; a -name/-path naming a secret file makes that a
 // secret read.
 func (a codeJudge) findSecret(c *Cmd, inner, roots, args []shell.Word, sc *shell.Scope) {
-	if len(inner) == 0 || inner[0].Dyn || metadataOnly.get()[normName(inner[0].Text)] {
+	if len(inner) == 0 || inner[0].Dyn || metadataOnly.get()[shell.NormName(inner[0].Text)] {
 		return
 	}
 	for i, w := range args {

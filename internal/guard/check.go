@@ -127,7 +127,7 @@ func customMatch(cr customRule, c *Cmd) bool {
 	if len(cr.words) == 0 || (cr.Tool != "" && cr.Tool != "*" && cr.Tool != "shell") {
 		return false
 	}
-	if normName(cr.words[0]) != c.Name || len(c.Args) < len(cr.words)-1 {
+	if shell.NormName(cr.words[0]) != c.Name || len(c.Args) < len(cr.words)-1 {
 		return false
 	}
 	for i, w := range cr.words[1:] {

@@ -134,7 +134,7 @@ func (a effectWalk) effects(c *Cmd) {
 	if _, known := handlers.get()[c.Name]; !known && !dataPrograms.get()[c.Name] && !metadataOnly.get()[c.Name] && len(c.Args) > 1 && !c.Args[0].Dyn {
 		// `tool rm -rf x`: a program the guard does not model whose
 		// arguments start with a file writer probably runs them.
-		if inner := normName(c.Args[0].Text); writers.get()[inner] != nil || shell.IsInterpreter(inner) {
+		if inner := shell.NormName(c.Args[0].Text); writers.get()[inner] != nil || shell.IsInterpreter(inner) {
 			a.unknownWrite(c.Name+" may run "+inner+" with its arguments", false, c.Name)
 		}
 	}
@@ -148,7 +148,7 @@ func (a effectWalk) reads(c *Cmd) {
 	}
 	files := shell.Operands(c.Args, valued)
 	if c.Name == "sed" {
-		if inPlaceFlag(c.Args, valued) {
+		if shell.InPlace(c.Args, valued) {
 			return // an edit, recorded as a write
 		}
 		if _, e := shell.OptValue(c.Args, 'e', "--expression"); !e {
@@ -411,7 +411,7 @@ func wDD(a *analyzer, c *Cmd) {
 // operand unless -e/-f gave one.
 func wInPlace(short string, long ...string) writer {
 	return func(a *analyzer, c *Cmd) {
-		if !inPlaceFlag(c.Args, short) {
+		if !shell.InPlace(c.Args, short) {
 			return
 		}
 		files := shell.Operands(c.Args, short, long...)
@@ -429,7 +429,7 @@ func wInPlace(short string, long ...string) writer {
 // wYq: yq -i edits its file operands in place; the first operand is the
 // expression.
 func wYq(a *analyzer, c *Cmd) {
-	if !inPlaceFlag(c.Args, "opIs") {
+	if !shell.InPlace(c.Args, "opIs") {
 		return
 	}
 	files := shell.Operands(c.Args, "opIs", "--output-format", "--input-format", "--indent", "--split-exp")
@@ -444,7 +444,7 @@ func wYq(a *analyzer, c *Cmd) {
 // wPerlRuby: -i edits the files after the program; other programs are
 // interpreter code whose writes cannot be listed.
 func wPerlRuby(a *analyzer, c *Cmd) {
-	if !inPlaceFlag(c.Args, "eEIMlx") {
+	if !shell.InPlace(c.Args, "eEIMlx") {
 		if !versionQuery(c) {
 			a.writes().unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
 		}
@@ -460,35 +460,6 @@ func wPerlRuby(a *analyzer, c *Cmd) {
 	if shell.HasOption(c.Args, "eE") {
 		a.writes().unknownWrite(c.Name+" -e code may write other files", false, c.Name)
 	}
-}
-
-// inPlaceFlag: -i, -i.bak, -pi, --in-place in an option cluster that is
-// not cut short by a value-taking letter first.
-func inPlaceFlag(args []shell.Word, valued string) bool {
-	for _, w := range args {
-		s := w.Text
-		if w.Dyn {
-			continue
-		}
-		if s == "--" {
-			return false
-		}
-		if strings.HasPrefix(s, "--in-place") {
-			return true
-		}
-		if len(s) < 2 || s[0] != '-' || s[1] == '-' {
-			continue
-		}
-		for _, r := range s[1:] {
-			if r == 'i' {
-				return true
-			}
-			if strings.ContainsRune(valued, r) {
-				break
-			}
-		}
-	}
-	return false
 }
 
 func wOutputOpt(short byte, long string) writer {
@@ -762,7 +733,7 @@ func gitGlobalOptions(a *analyzer, args []shell.Word, sc *shell.Scope) ([]shell.
 		s := args[0].Text
 		if oneOf(s, "-C|-c|--git-dir|--work-tree|--namespace|--config-env") && len(args) > 1 {
 			if s == "-C" {
-				sc = a.req.chdir(sc.Clone(), args[1])
+				sc = sc.Clone().Chdir(args[1], a.req.Home)
 			}
 			args = args[2:]
 			continue

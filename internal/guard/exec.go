@@ -62,7 +62,7 @@ func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *shell.
 		// and fails; judge the rest as if it ran, to be safe.
 		return a.exec(args[1:], env, sc, depth, in)
 	}
-	c := &Cmd{Command: shell.Command{Name: normName(head.Text), Args: args[1:], Scope: sc, Stdin: in != (shell.Feed{})}, a: a}
+	c := &Cmd{Command: shell.Command{Name: shell.NormName(head.Text), Args: args[1:], Scope: sc, Stdin: in != (shell.Feed{})}, a: a}
 	a.self().notePosing(c)
 	for _, w := range args {
 		c.Stream = c.Stream || w.Stream
@@ -149,7 +149,7 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *shell.S
 	if len(c.Args) < 2 || c.Args[0].Dyn || knownProgram(a.p, c.Name) || depth >= maxDepth {
 		return
 	}
-	inner := normName(c.Args[0].Text)
+	inner := shell.NormName(c.Args[0].Text)
 	if !commandLike(a.p, inner) {
 		return
 	}
@@ -402,7 +402,7 @@ func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 	shellFlag := c.Has("-i", "-s", "--login", "--shell")
 	a.fire(rulePrivilegeSudo, c, "")
 	if v, ok := c.Flag("-D", "--chdir"); ok {
-		sc = a.req.chdir(sc.Clone(), shell.Word{Text: v})
+		sc = sc.Clone().Chdir(shell.Word{Text: v}, a.req.Home)
 	}
 	if c.Has("-e", "--edit") || c.Name == "sudoedit" {
 		return shell.Feed{Taint: shell.TaintUnknown} // the files it edits are writes (effects.go)
@@ -413,7 +413,7 @@ func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 		}
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	inner := normName(rest[0].Text)
+	inner := shell.NormName(rest[0].Text)
 	if !rest[0].Dyn && len(rest) == 1 && isShell(inner) || inner == "su" {
 		a.fire(rulePrivilegeRootShell, c, "")
 	}
@@ -460,14 +460,14 @@ func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 					a.self().pose()
 				}
 				if oneOf(s, "-C|--chdir") {
-					inner = a.req.chdir(sc.Clone(), args[i+1])
+					inner = sc.Clone().Chdir(args[i+1], a.req.Home)
 				}
 				i++
 			}
 		case strings.HasPrefix(s, "--chdir="):
-			inner = a.req.chdir(sc.Clone(), shell.Word{Text: strings.TrimPrefix(s, "--chdir="), Dyn: w.Dyn})
+			inner = sc.Clone().Chdir(shell.Word{Text: strings.TrimPrefix(s, "--chdir="), Dyn: w.Dyn}, a.req.Home)
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			inner = a.req.chdir(sc.Clone(), shell.Word{Text: s[2:], Dyn: w.Dyn})
+			inner = sc.Clone().Chdir(shell.Word{Text: s[2:], Dyn: w.Dyn}, a.req.Home)
 		case strings.HasPrefix(s, "-") && len(s) > 1:
 			if envOptClearsHost(w) {
 				a.self().pose()
@@ -540,47 +540,13 @@ func isAssignName(s string) bool {
 	return true
 }
 
-func (req *Request) chdir(sc *shell.Scope, w shell.Word) *shell.Scope {
-	prev, prevOK := sc.Cwd, sc.CwdOK
-	defer func() {
-		if sc.Cwd != prev || sc.CwdOK != prevOK {
-			sc.OldPwd, sc.OldOK = prev, prevOK
-		}
-	}()
-	if w.Dyn {
-		sc.CwdOK = false
-		return sc
-	}
-	p := w.Text
-	if p == "" || p == "~" {
-		p = req.Home
-	}
-	if p == "-" {
-		if sc.OldOK {
-			sc.Cwd, sc.CwdOK = sc.OldPwd, true
-			return sc
-		}
-		sc.CwdOK = false
-		return sc
-	}
-	if !sc.CwdOK && !strings.HasPrefix(p, "/") {
-		return sc
-	}
-	if strings.HasPrefix(p, "/") {
-		sc.FindDir = ""
-	}
-	sc.Cwd = shell.CleanJoin(sc.Cwd, p)
-	sc.CwdOK = sc.Cwd != ""
-	return sc
-}
-
 func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	pos := c.Pos()
 	if len(pos) == 0 {
-		a.req.chdir(sc, shell.Lit(a.req.Home))
+		sc.Chdir(shell.Lit(a.req.Home), a.req.Home)
 		return shell.Feed{}
 	}
-	a.req.chdir(sc, pos[0])
+	sc.Chdir(pos[0], a.req.Home)
 	return shell.Feed{}
 }
 
@@ -964,7 +930,7 @@ func isInitIdiom(ce *syntax.CallExpr) bool {
 			return false
 		}
 		if i == 0 {
-			l = normName(l)
+			l = shell.NormName(l)
 		}
 		argv = append(argv, l)
 	}

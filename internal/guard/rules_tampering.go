@@ -128,7 +128,7 @@ func shellCode(v string) bool {
 	if len(f) == 0 {
 		return false
 	}
-	n := normName(f[0])
+	n := shell.NormName(f[0])
 	return isShell(n) || shell.IsInterpreter(n) || n == "eval" || n == "env" && len(f) > 1
 }
 

@@ -364,9 +364,9 @@ func shellShebang(text string) bool {
 	if len(f) == 0 {
 		return false
 	}
-	n := normName(f[0])
+	n := shell.NormName(f[0])
 	if n == "env" && len(f) > 1 {
-		n = normName(f[1])
+		n = shell.NormName(f[1])
 	}
 	return isShell(n)
 }
@@ -1104,7 +1104,7 @@ func (a selfJudge) ownPatchText(c *Cmd, in shell.Feed, dir *shell.Word, fromFile
 			a.ownExtract(c, dir, what)
 			return
 		}
-		sc = a.req.chdir(sc.Clone(), *dir)
+		sc = sc.Clone().Chdir(*dir, a.req.Home)
 	}
 	for _, n := range patchTargets(in.Text) {
 		// -p0 keeps a/x, -p1 strips it: judge both readings.

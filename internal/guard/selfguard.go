@@ -146,7 +146,7 @@ func (a selfJudge) selfProgram(c *Cmd, head string, sc *shell.Scope) bool {
 		return false
 	}
 	self := a.req.Self
-	if self != "" && c.Name == normName(path.Base(self)) {
+	if self != "" && c.Name == shell.NormName(path.Base(self)) {
 		// A test binary or a renamed install; never a program the
 		// guard models for what it is (a binary called "git").
 		return !knownProgram(a.p, c.Name)

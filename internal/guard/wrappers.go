@@ -231,12 +231,12 @@ func hSystemdRun(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope
 	inner := external(sc, c.Name).Clone()
 	switch {
 	case hasDir:
-		inner = a.req.chdir(inner, dir)
+		inner = inner.Chdir(dir, a.req.Home)
 	case same:
 	case user:
-		inner = a.req.chdir(inner, shell.Lit(a.req.Home))
+		inner = inner.Chdir(shell.Lit(a.req.Home), a.req.Home)
 	default:
-		inner = a.req.chdir(inner, shell.Lit("/"))
+		inner = inner.Chdir(shell.Lit("/"), a.req.Home)
 	}
 	return a.exec(rest, env, inner, depth, in)
 }
@@ -383,7 +383,7 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []shell.Word, env map[string]shell.W
 	inner := sc.Clone()
 	ops := optScan{valued: spec.valued}.scan(argv[1:], false, func(name string, v shell.Word) {
 		if name == "-c" && !oneOf(sub, "run-shell|run") {
-			inner = a.req.chdir(inner, v)
+			inner = inner.Chdir(v, a.req.Home)
 		}
 	})
 	if spec.arg >= len(ops) {

@@ -146,3 +146,33 @@ func AnyFlag(args []Word, flags []string) bool {
 	}
 	return false
 }
+
+// InPlace reports an in-place edit option (sed, perl, ruby): -i, -i.bak,
+// -pi, --in-place, in an option cluster that is not cut short by a letter
+// of valued (one taking a value) first.
+func InPlace(args []Word, valued string) bool {
+	for _, w := range args {
+		s := w.Text
+		if w.Dyn {
+			continue
+		}
+		if s == "--" {
+			return false
+		}
+		if strings.HasPrefix(s, "--in-place") {
+			return true
+		}
+		if len(s) < 2 || s[0] != '-' || s[1] == '-' {
+			continue
+		}
+		for _, r := range s[1:] {
+			if r == 'i' {
+				return true
+			}
+			if strings.ContainsRune(valued, r) {
+				break
+			}
+		}
+	}
+	return false
+}

@@ -54,3 +54,17 @@ func TestInterpreters(t *testing.T) {
 		t.Error("interpreter tables")
 	}
 }
+
+func TestInPlaceAndNames(t *testing.T) {
+	for args, want := range map[string]bool{"-i s/a/b/ f": true, "-i.bak x": true, "-ni p": true, "-e s/a/b/ f": false,
+		"-fi script": false, "--in-place=.b f": true, "-- -i": false} {
+		if got := InPlace(words(args), "ef"); got != want {
+			t.Errorf("InPlace(%q) = %v, want %v", args, got, want)
+		}
+	}
+	for in, want := range map[string]string{"/usr/bin/../bin/rm": "rm", `C:\Git\bin\GIT.EXE`: "git", "Tee": "tee"} {
+		if got := NormName(in); got != want {
+			t.Errorf("NormName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

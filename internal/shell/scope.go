@@ -114,3 +114,40 @@ func (sc *Scope) CwdIf() string {
 // NoteDownload records that the command downloads to p (curl -o p): a
 // later command that runs p runs the download.
 func (sc *Scope) NoteDownload(p string) { sc.Downloads[downloadKey(sc, p)] = true }
+
+// Chdir changes sc's working directory as cd w would (the home when w
+// is empty or ~, the previous one for -), keeping the one it leaves as
+// $OLDPWD, and returns sc. An unknown w leaves the directory unknown.
+func (sc *Scope) Chdir(w Word, home string) *Scope {
+	prev, prevOK := sc.Cwd, sc.CwdOK
+	defer func() {
+		if sc.Cwd != prev || sc.CwdOK != prevOK {
+			sc.OldPwd, sc.OldOK = prev, prevOK
+		}
+	}()
+	if w.Dyn {
+		sc.CwdOK = false
+		return sc
+	}
+	p := w.Text
+	if p == "" || p == "~" {
+		p = home
+	}
+	if p == "-" {
+		if sc.OldOK {
+			sc.Cwd, sc.CwdOK = sc.OldPwd, true
+			return sc
+		}
+		sc.CwdOK = false
+		return sc
+	}
+	if !sc.CwdOK && !strings.HasPrefix(p, "/") {
+		return sc
+	}
+	if strings.HasPrefix(p, "/") {
+		sc.FindDir = ""
+	}
+	sc.Cwd = CleanJoin(sc.Cwd, p)
+	sc.CwdOK = sc.Cwd != ""
+	return sc
+}

@@ -26,3 +26,23 @@ func TestDownloadedInAnUnknownDirectory(t *testing.T) {
 		t.Error("CwdIf")
 	}
 }
+
+func TestChdir(t *testing.T) {
+	sc := NewScope("/p")
+	sc.Chdir(Lit("sub/.."), "/home/u").Chdir(Lit("src"), "/home/u")
+	if sc.Cwd != "/p/src" || sc.OldPwd != "/p" {
+		t.Errorf("cd src: %q, OLDPWD %q", sc.Cwd, sc.OldPwd)
+	}
+	if sc.Chdir(Lit("-"), "/home/u"); sc.Cwd != "/p" {
+		t.Errorf("cd -: %q", sc.Cwd)
+	}
+	if sc.Chdir(Lit(""), "/home/u"); sc.Cwd != "/home/u" {
+		t.Errorf("cd: %q", sc.Cwd)
+	}
+	if sc.Chdir(DynWord(), "/home/u"); sc.CwdOK || sc.Chdir(Lit("rel"), "").CwdOK {
+		t.Error("cd to a directory known only at run time left the directory known")
+	}
+	if sc.Chdir(Lit("/abs"), ""); !sc.CwdOK || sc.Cwd != "/abs" {
+		t.Errorf("cd /abs from an unknown directory: %q %v", sc.Cwd, sc.CwdOK)
+	}
+}
