@@ -79,7 +79,7 @@ func (t AgentCLIs) Of(name string) *AgentCLI {
 // unguardedAgent judges a command that starts an agent host.
 func (a *analyzer) unguardedAgent(c *Cmd) {
 	cli := a.req.Agents.Of(c.Name)
-	if cli == nil || versionQuery(c) {
+	if cli == nil || c.VersionQuery() {
 		return
 	}
 	deny := func(what string) {

@@ -120,13 +120,13 @@ func (a effectWalk) effects(c *Cmd) {
 		return
 	}
 	if shell.IsInterpreter(c.Name) {
-		if !versionQuery(c) && !shell.VerifyModule(c.Name, c.Args) {
+		if !c.VersionQuery() && !shell.VerifyModule(c.Name, c.Args) {
 			a.unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
 		}
 		return
 	}
 	if what, ok := writesAnything(c); ok {
-		if !versionQuery(c) {
+		if !c.VersionQuery() {
 			a.unknownWrite(what+" writes files of its own choosing", false, what)
 		}
 		return
@@ -165,10 +165,6 @@ func (a effectWalk) reads(c *Cmd) {
 			a.eff.Read(p)
 		}
 	}
-}
-
-func versionQuery(c *Cmd) bool {
-	return len(c.Args) == 1 && !c.Args[0].Dyn && oneOf(c.Args[0].Text, "--version|-V|-v|--help|-h|version")
 }
 
 type writer func(a *analyzer, c *Cmd)
@@ -328,13 +324,13 @@ func (a effectWalk) copyEffects(c *Cmd, srcs []shell.Word, dst shell.Word, intoD
 		return
 	}
 	recursive := c.Name == "mv" || c.Name == "cp" && shell.HasOption(c.Args, "rRa", "--recursive", "--archive")
-	var lands []landing
+	var lands []shell.Landing
 	for _, s := range srcs {
 		// A long list repeats its names: each lands once.
-		if l := sourceLanding(s, false); !slices.Contains(lands, l) && len(lands) < 64 {
+		if l := shell.SourceLanding(s, false); !slices.Contains(lands, l) && len(lands) < 64 {
 			lands = append(lands, l)
-		} else if len(lands) >= 64 && !l.contents {
-			lands[0] = landing{contents: true} // more names than judged one by one
+		} else if len(lands) >= 64 && !l.Contents {
+			lands[0] = shell.Landing{Contents: true} // more names than judged one by one
 		}
 		if oneOf(c.Name, "cp|install") {
 			a.noteCopy(c, s, dst)
@@ -379,12 +375,12 @@ func wRsync(a *analyzer, c *Cmd) {
 	dst := ops[len(ops)-1]
 	if !remote(dst) {
 		a.writes().wroteContent(c, dst, c.Scope, c.Name)
-		var lands []landing
+		var lands []shell.Landing
 		for _, s := range ops[:len(ops)-1] {
 			if !remote(s) {
-				lands = append(lands, sourceLanding(s, true))
+				lands = append(lands, shell.SourceLanding(s, true))
 			} else {
-				lands = append(lands, landing{contents: true}) // host:dir, its name unknown here
+				lands = append(lands, shell.Landing{Contents: true}) // host:dir, its name unknown here
 			}
 		}
 		a.self().ownLanding(c, dst, lands, true)
@@ -445,7 +441,7 @@ func wYq(a *analyzer, c *Cmd) {
 // interpreter code whose writes cannot be listed.
 func wPerlRuby(a *analyzer, c *Cmd) {
 	if !shell.InPlace(c.Args, "eEIMlx") {
-		if !versionQuery(c) {
+		if !c.VersionQuery() {
 			a.writes().unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
 		}
 		return

@@ -137,41 +137,11 @@ func (a selfJudge) ownTree(c *Cmd, w shell.Word, sc *shell.Scope) {
 	}
 }
 
-// landing says where a copy puts a source: a name under the destination
-// directory (literal), a pattern of names (glob), or the source's
-// contents or an unknown name (contents).
-type landing struct {
-	name     string
-	glob     bool
-	contents bool
-}
-
-// sourceLanding is where cp, mv, ln or rsync puts the source w inside a
-// destination directory: its base name, its contents when it ends in
-// "/." (or "/" for rsync), unknown when computed.
-func sourceLanding(w shell.Word, rsync bool) landing {
-	s := w.Text
-	if w.Dyn {
-		if !w.HasGuess {
-			return landing{contents: true}
-		}
-		s = w.Guess
-	}
-	if strings.HasSuffix(s, "/.") || s == "." || rsync && strings.HasSuffix(s, "/") {
-		return landing{contents: true}
-	}
-	b := path.Base(strings.TrimRight(s, "/"))
-	if oneOf(b, "..|/") {
-		return landing{contents: true}
-	}
-	return landing{name: b, glob: w.Glob && shell.HasGlob(b)}
-}
-
 // ownLanding judges sources put into the destination directory dst by c:
 // a source landing on a protected path is a write of it, one landing on
 // a directory that holds one (recursive copies), or whose name is a
 // pattern or unknown, may replace what that directory holds.
-func (a selfJudge) ownLanding(c *Cmd, dst shell.Word, srcs []landing, recursive bool) {
+func (a selfJudge) ownLanding(c *Cmd, dst shell.Word, srcs []shell.Landing, recursive bool) {
 	if !a.judging() || dst.Proc != nil || len(srcs) == 0 {
 		return
 	}
@@ -189,12 +159,12 @@ func (a selfJudge) ownLanding(c *Cmd, dst shell.Word, srcs []landing, recursive 
 	kids := ownChildren(o, d)
 	for _, l := range srcs {
 		switch {
-		case l.contents || l.glob:
+		case l.Contents || l.Glob:
 			if hit := matchingKids(kids, l); hit != "" {
 				a.fire(ruleSelfTreeWrite, c, c.Name+" puts files into "+d+", which holds "+hit)
 			}
 		default:
-			p := path.Join(d, l.name)
+			p := path.Join(d, l.Name)
 			a.ownWrite(c, p)
 			if recursive {
 				if sub := ownChildren(o, p); len(sub) > 0 {
@@ -208,15 +178,15 @@ func (a selfJudge) ownLanding(c *Cmd, dst shell.Word, srcs []landing, recursive 
 // matchingKids names the protected children a source can land on: all of
 // them for contents or an unknown name, those its pattern matches as the
 // shell would (a pattern not starting with "." skips hidden names).
-func matchingKids(kids []string, l landing) string {
+func matchingKids(kids []string, l shell.Landing) string {
 	var hit []string
 	for _, k := range kids {
 		switch {
-		case l.contents:
-		case strings.HasPrefix(k, ".") && !strings.HasPrefix(l.name, "."):
+		case l.Contents:
+		case strings.HasPrefix(k, ".") && !strings.HasPrefix(l.Name, "."):
 			continue
 		default:
-			if ok, _ := path.Match(l.name, k); !ok {
+			if ok, _ := path.Match(l.Name, k); !ok {
 				continue
 			}
 		}
@@ -239,7 +209,7 @@ func (a selfJudge) ownExtract(c *Cmd, dir *shell.Word, what string) {
 		a.fire(ruleSelfTreeWrite, c, what+" writes the files it names into a directory computed at run time")
 		return
 	}
-	a.ownLanding(c, w, []landing{{contents: true}}, true)
+	a.ownLanding(c, w, []shell.Landing{{Contents: true}}, true)
 }
 
 // noteLink remembers a link the command creates (ln [-s] TARGET LINK):
@@ -858,7 +828,7 @@ func compiler(name string) bool {
 func (a selfJudge) compilerOutput(c *Cmd) {
 	out, ok := shell.OptValue(c.Args, 'o', "")
 	if !ok {
-		if versionQuery(c) || shell.HasOption(c.Args, "cSE", "") {
+		if c.VersionQuery() || shell.HasOption(c.Args, "cSE", "") {
 			return // objects, assembly or preprocessed text, not a program
 		}
 		out = shell.Lit("a.out")

@@ -1,5 +1,11 @@
 package shell
 
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
 // Command is one simple command as the walk resolved it: wrappers
 // (sudo, env, timeout, xargs, sh -c ...) unwrapped, words expanded.
 type Command struct {
@@ -15,4 +21,40 @@ type Command struct {
 	// Scope is the shell state the command runs in: its working
 	// directory, variables and positional parameters.
 	Scope *Scope
+}
+
+// VersionQuery reports a run that only asks the program its version or
+// help (python --version, perl -v).
+func (c *Command) VersionQuery() bool {
+	return len(c.Args) == 1 && !c.Args[0].Dyn && slices.Contains([]string{"--version", "-V", "-v", "--help", "-h", "version"}, c.Args[0].Text)
+}
+
+// Landing says where a copy puts a source: a name under the destination
+// directory (literal), a pattern of names (glob), or the source's
+// contents or an unknown name (contents).
+type Landing struct {
+	Name     string
+	Glob     bool
+	Contents bool
+}
+
+// SourceLanding is where cp, mv, ln or rsync puts the source w inside a
+// destination directory: its base name, its contents when it ends in
+// "/." (or "/" for rsync), unknown when computed.
+func SourceLanding(w Word, rsync bool) Landing {
+	s := w.Text
+	if w.Dyn {
+		if !w.HasGuess {
+			return Landing{Contents: true}
+		}
+		s = w.Guess
+	}
+	if strings.HasSuffix(s, "/.") || s == "." || rsync && strings.HasSuffix(s, "/") {
+		return Landing{Contents: true}
+	}
+	b := path.Base(strings.TrimRight(s, "/"))
+	if b == ".." || b == "/" {
+		return Landing{Contents: true}
+	}
+	return Landing{Name: b, Glob: w.Glob && HasGlob(b)}
 }
