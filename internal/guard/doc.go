@@ -11,9 +11,10 @@
 // argv. What cannot be known statically is reported as `ask` rather than
 // silently allowed. Package shell holds the parts of the shell model that
 // judge nothing (the parser, Scope, Word, Command, expansion, paths,
-// option reading); the walk that strings them together and the writers
-// table stay here because they fire rules and self-protection checks at
-// each step.
+// option reading, where programs write); the walk that strings them
+// together stays here because it fires rules and self-protection checks
+// at each step, and so do the downloaders' writes, which read the option
+// table the rules declare.
 //
 // The same walk records what the command writes and whether it runs a
 // test, build or lint, and the files plain readers print (shell.Effects):

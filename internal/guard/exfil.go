@@ -336,7 +336,7 @@ func (l *hostList) operandHosts(name string, pos []shell.Word) (hosts []string, 
 		}
 	case "scp", "rsync", "sftp":
 		for _, w := range pos {
-			if remote(w) {
+			if shell.Remote(w) {
 				l.add(sshHost(w.Text[:strings.IndexByte(w.Text, ':')]))
 			} else if name == "sftp" {
 				l.add(sshHost(w.Text))
@@ -579,7 +579,7 @@ func (a exfilJudge) uploads(c *Cmd, in shell.Feed) {
 			if i == len(pos)-1 || w.Dyn {
 				break
 			}
-			if remote(w) {
+			if shell.Remote(w) {
 				continue // remote source
 			}
 			if check(w.Text, w.Glob) {

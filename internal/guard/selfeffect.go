@@ -665,7 +665,7 @@ func listedWrites(p *Policy, agents AgentCLIs, name string) bool {
 		// own hooks, which judge what it writes.
 		return true
 	}
-	if writers.get()[name] != nil && !oneOf(name, "perl|ruby") {
+	if writes(name) && !oneOf(name, "perl|ruby") {
 		return true
 	}
 	if _, ok := handlers.get()[name]; ok {

@@ -18,6 +18,10 @@
 //   - Paths turns a command's path arguments into the files they name
 //     (home, working directory, symbolic links on disk and those the
 //     command creates).
+//   - WriterOf knows where a program writes (rm, cp, tar, sed -i, git
+//     checkout, formatters, ...) and reports it to a Recorder: the files
+//     it names, those it writes without naming, and the trees, links,
+//     copies and extractions a judge of protected files follows.
 //   - Effects is what a command does: the files it reads and writes,
 //     whether it changes or verifies anything (Verifier), the programs it
 //     runs. The package knows which programs print the files they are
