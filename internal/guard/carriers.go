@@ -369,7 +369,7 @@ func (a codeJudge) parallelShell(c *Cmd, tmpl []shell.Word, env map[string]shell
 
 func isAssignWord(s string) bool {
 	i := strings.IndexByte(s, '=')
-	return i > 0 && isAssignName(s[:i])
+	return i > 0 && shell.IsName(s[:i])
 }
 
 // shellQuote quotes s as one shell word, as parallel does for values.

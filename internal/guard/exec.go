@@ -57,7 +57,7 @@ func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *shell.
 		}
 		return a.callFunc(head.Text, body, args[1:], sc, depth, in)
 	}
-	if i := strings.IndexByte(head.Text, '='); i >= 0 && !isAssignName(head.Text[:i]) {
+	if i := strings.IndexByte(head.Text, '='); i >= 0 && !shell.IsName(head.Text[:i]) {
 		// Not a valid assignment, so bash tries to run it as a program
 		// and fails; judge the rest as if it ran, to be safe.
 		return a.exec(args[1:], env, sc, depth, in)
@@ -472,7 +472,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 			if envOptClearsHost(w) {
 				a.self().pose()
 			}
-		case strings.Contains(s, "=") && isAssignName(s[:strings.Index(s, "=")]):
+		case strings.Contains(s, "=") && shell.IsName(s[:strings.Index(s, "=")]):
 			name, val, _ := strings.Cut(s, "=")
 			a.vcs().envRule(name, shell.Word{Text: val, Dyn: w.Dyn, Taint: w.Taint}, sc, depth)
 		default:
@@ -484,7 +484,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 		return shell.Feed{Taint: shell.TaintEnv}
 	}
 	// Assignments produced by -S are not commands.
-	for len(out) > 0 && !out[0].Dyn && strings.Contains(out[0].Text, "=") && isAssignName(out[0].Text[:strings.Index(out[0].Text, "=")]) {
+	for len(out) > 0 && !out[0].Dyn && strings.Contains(out[0].Text, "=") && shell.IsName(out[0].Text[:strings.Index(out[0].Text, "=")]) {
 		out = out[1:]
 	}
 	return a.exec(out, env, inner, depth, in)
@@ -525,19 +525,6 @@ func envOptClearsHost(w shell.Word) bool {
 	s := w.Text
 	return w.Dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
 		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && hostVar(s[2:]))
-}
-
-func isAssignName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
-			continue
-		}
-		return false
-	}
-	return true
 }
 
 func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {

@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"encoding/base64"
 	"net"
 	"net/url"
 	"path"
@@ -24,9 +23,9 @@ func (a *analyzer) produce(c *Cmd, sc *shell.Scope, in shell.Feed) shell.Feed {
 	}
 	switch c.Name {
 	case "echo":
-		return echoOut(c)
+		return shell.EchoOutput(c.Args)
 	case "printf":
-		return printfOut(c)
+		return shell.PrintfOutput(c.Args, c.Scope)
 	case "pwd":
 		if sc.CwdOK {
 			return shell.Feed{Cwd: true}
@@ -47,7 +46,7 @@ func (a *analyzer) produce(c *Cmd, sc *shell.Scope, in shell.Feed) shell.Feed {
 		return decoderOutput(c, in)
 	case "rev":
 		if in.Known {
-			return shell.Feed{Known: true, Text: reverseLines(in.Text), Taint: in.Taint | shell.TaintDecoded, From: "rev"}
+			return shell.Feed{Known: true, Text: shell.ReverseLines(in.Text), Taint: in.Taint | shell.TaintDecoded, From: "rev"}
 		}
 		return decoded(in, "rev")
 	case "tr":
@@ -99,7 +98,7 @@ func (a *analyzer) readerOutput(c *Cmd, sc *shell.Scope, in shell.Feed) shell.Fe
 func decoderOutput(c *Cmd, in shell.Feed) shell.Feed {
 	if c.Has("-d", "--decode", "-D") || oneOf(c.Name, "gunzip|zcat|uudecode") || strings.HasSuffix(c.Name, "cat") {
 		if c.Name == "base64" && in.Known {
-			if b, ok := decodeB64(in.Text); ok {
+			if b, ok := shell.DecodeBase64(in.Text); ok {
 				return shell.Feed{Known: true, Text: b, Taint: in.Taint | shell.TaintDecoded, From: "base64 -d"}
 			}
 		}
@@ -113,7 +112,7 @@ func decoderOutput(c *Cmd, in shell.Feed) shell.Feed {
 func trOutput(c *Cmd, in shell.Feed) shell.Feed {
 	p := c.Pos()
 	if in.Known && len(p) == 2 && !p[0].Dyn && !p[1].Dyn && len(c.Args) == 2 {
-		if out, ok := trMap(in.Text, p[0].Text, p[1].Text); ok {
+		if out, ok := shell.Tr(in.Text, p[0].Text, p[1].Text); ok {
 			return shell.Feed{Known: true, Text: out, Taint: in.Taint | shell.TaintDecoded, From: "tr"}
 		}
 	}
@@ -122,161 +121,6 @@ func trOutput(c *Cmd, in shell.Feed) shell.Feed {
 
 func decoded(in shell.Feed, from string) shell.Feed {
 	return shell.Feed{Taint: in.Taint | shell.TaintDecoded | shell.TaintUnknown, From: from}
-}
-
-func echoOut(c *Cmd) shell.Feed {
-	args := c.Args
-	esc := false
-	nl := true
-	for len(args) > 0 && !args[0].Dyn && len(args[0].Text) > 1 && strings.Trim(args[0].Text, "-neE") == "" && args[0].Text[0] == '-' {
-		for _, f := range args[0].Text[1:] {
-			switch f {
-			case 'e':
-				esc = true
-			case 'E':
-				esc = false
-			case 'n':
-				nl = false
-			}
-		}
-		args = args[1:]
-	}
-	texts, t, ok := argTexts(args)
-	if !ok {
-		return shell.Feed{Taint: t | shell.TaintUnknown, From: "echo"}
-	}
-	s := strings.Join(texts, " ")
-	if esc {
-		var stop bool
-		if s, stop = shell.DecodeEscapes(s, shell.PrintfArg); stop {
-			nl = false // \c: no further output, not even the newline
-		}
-	}
-	if nl {
-		s += "\n"
-	}
-	return shell.Feed{Known: true, Text: s, Taint: t, From: "echo"}
-}
-
-// argTexts returns the text of each word, using the computed output of
-// substitutions (printf, echo, base64 -d) where the guard has it; ok is
-// false when some part is unknown.
-func argTexts(ws []shell.Word) ([]string, shell.Taint, bool) {
-	out := make([]string, len(ws))
-	var t shell.Taint
-	for i, w := range ws {
-		t |= w.Taint
-		switch {
-		case !w.Dyn:
-			out[i] = w.Text
-		case w.HasGuess && !w.Stream && w.Taint&(shell.TaintRemote|shell.TaintUnknown) == 0:
-			out[i] = w.Guess
-		default:
-			return nil, t, false
-		}
-	}
-	return out, t, true
-}
-
-// printfOut implements printf(1) for the text it prints (see printfText);
-// `printf -v NAME` assigns the text to NAME instead.
-func printfOut(c *Cmd) shell.Feed {
-	args := c.Args
-	name := ""
-	if len(args) > 1 && !args[0].Dyn && args[0].Text == "-v" {
-		name, args = args[1].Text, args[2:]
-	}
-	if len(args) > 0 && args[0].Text == "--" {
-		args = args[1:]
-	}
-	texts, t, ok := argTexts(args)
-	if name != "" && c.Scope != nil {
-		if ok && len(texts) > 0 && isAssignName(name) {
-			c.Scope.Vars[name] = shell.Word{Text: shell.Printf(texts[0], texts[1:]), Taint: t}
-		} else {
-			delete(c.Scope.Vars, name)
-		}
-		return shell.Feed{}
-	}
-	if len(args) == 0 {
-		return shell.Feed{Known: true}
-	}
-	if !ok {
-		return shell.Feed{Taint: t | shell.TaintUnknown, From: "printf"}
-	}
-	return shell.Feed{Known: true, Text: shell.Printf(texts[0], texts[1:]), Taint: t, From: "printf"}
-}
-
-func decodeB64(s string) (string, bool) {
-	clean := strings.Map(func(r rune) rune {
-		if r == '\n' || r == ' ' || r == '\r' || r == '\t' {
-			return -1
-		}
-		return r
-	}, s)
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-		if b, err := enc.DecodeString(clean); err == nil {
-			return string(b), true
-		}
-	}
-	return "", false
-}
-
-func reverseLines(s string) string {
-	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	for i, l := range lines {
-		r := []rune(l)
-		for x, y := 0, len(r)-1; x < y; x, y = x+1, y-1 {
-			r[x], r[y] = r[y], r[x]
-		}
-		lines[i] = string(r)
-	}
-	return strings.Join(lines, "\n") + "\n"
-}
-
-// trMap applies `tr SET1 SET2` for plain sets and a-z style ranges.
-func trMap(s, set1, set2 string) (string, bool) {
-	a, ok1 := trSet(set1)
-	b, ok2 := trSet(set2)
-	if !ok1 || !ok2 || len(b) == 0 {
-		return "", false
-	}
-	m := map[rune]rune{}
-	for i, r := range a {
-		if i < len(b) {
-			m[r] = b[i]
-		} else {
-			m[r] = b[len(b)-1]
-		}
-	}
-	return strings.Map(func(r rune) rune {
-		if v, ok := m[r]; ok {
-			return v
-		}
-		return r
-	}, s), true
-}
-
-func trSet(s string) ([]rune, bool) {
-	if strings.Contains(s, "[:") {
-		return nil, false
-	}
-	r := []rune(s)
-	var out []rune
-	for i := 0; i < len(r); i++ {
-		if i+2 < len(r) && r[i+1] == '-' {
-			if r[i+2] < r[i] {
-				return nil, false
-			}
-			for x := r[i]; x <= r[i+2]; x++ {
-				out = append(out, x)
-			}
-			i += 2
-			continue
-		}
-		out = append(out, r[i])
-	}
-	return out, true
 }
 
 func noteDownload(c *Cmd, sc *shell.Scope) {
