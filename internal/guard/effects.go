@@ -120,7 +120,8 @@ func (a effectWalk) effects(c *Cmd) {
 		return
 	}
 	if f := shell.WriterOf(c.Name); f != nil {
-		f(recorder{a, c}, &c.Command, a.req.Home)
+		a.cur = c
+		f(recorder{a.analyzer}, &c.Command, a.req.Home)
 		return
 	}
 	if shell.IsInterpreter(c.Name) {
@@ -263,36 +264,34 @@ func writes(name string) bool {
 }
 
 // recorder is the walk as shell's writers report to it (shell.Recorder):
-// it records the effects of cur, the command being walked, and in the
-// judging walk judges each target and follows what lands in atreides's
-// own files.
-type recorder struct {
-	effectWalk
-	cur *Cmd
-}
+// it records the effects of the command being walked (walkState.cur), and
+// in the judging walk judges each target and follows what lands in
+// atreides's own files. It is one pointer, so handing it to a writer
+// costs no allocation.
+type recorder struct{ *analyzer }
 
 // cmd is the rules' view of c: cur itself, or a command a writer derived
 // from it (git's subcommand).
 func (r recorder) cmd(c *shell.Command) *Cmd {
-	if c == &r.cur.Command {
-		return r.cur
+	if cur := r.walkSt.cur; cur != nil && c == &cur.Command {
+		return cur
 	}
 	return &Cmd{Command: *c, a: r.analyzer}
 }
 
 func (r recorder) Wrote(c *shell.Command, w shell.Word, what string) {
-	r.wrote(r.cmd(c), w, c.Scope, what)
+	r.writes().wrote(r.cmd(c), w, c.Scope, what)
 }
 
 func (r recorder) WroteContent(c *shell.Command, w shell.Word, what string) {
-	r.wroteContent(r.cmd(c), w, c.Scope, what)
+	r.writes().wroteContent(r.cmd(c), w, c.Scope, what)
 }
 
 func (r recorder) UnknownWrite(why string, certain bool, what string) {
-	r.unknownWrite(why, certain, what)
+	r.writes().unknownWrite(why, certain, what)
 }
 
-func (r recorder) Changed(what string) { r.eff.Changed(what) }
+func (r recorder) Changed(what string) { r.walkSt.eff.Changed(what) }
 
 func (r recorder) Tree(c *shell.Command, w shell.Word) { r.self().ownTree(r.cmd(c), w, c.Scope) }
 
@@ -306,7 +305,7 @@ func (r recorder) Landed(c *shell.Command, dst shell.Word, srcs []shell.Landing,
 
 func (r recorder) Copied(c *shell.Command, src, dst shell.Word) {
 	if r.judging() {
-		r.noteCopy(r.cmd(c), src, dst)
+		r.writes().noteCopy(r.cmd(c), src, dst)
 	}
 }
 

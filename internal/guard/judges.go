@@ -34,6 +34,9 @@ type walkState struct {
 	// to judge.
 	eff           shell.Effects
 	contentWrites []pendingWrite
+	// cur is the command whose writes shell's writers are reporting
+	// (effects.go's recorder).
+	cur *Cmd
 }
 
 // ran records that the command runs program name.

@@ -106,7 +106,7 @@ func (a pathJudge) memoResolve(resolve func(string) (string, error)) func(string
 type pathMemo struct {
 	// names canonicalises path arguments and knows the links the command
 	// creates (selfeffect.go); a new link clears targets too.
-	names   *shell.Paths
+	names   shell.Paths
 	targets map[targetKey]target
 	// made are the files the command writes, for a script or binary
 	// run from disk after it was written (selfeffect.go).

@@ -44,8 +44,8 @@ type canonKey struct {
 
 // NewPaths resolves paths against home with resolve and readlink (either
 // may be nil).
-func NewPaths(home string, resolve, readlink func(string) (string, error)) *Paths {
-	return &Paths{home: home, resolve: resolve, readlink: readlink}
+func NewPaths(home string, resolve, readlink func(string) (string, error)) Paths {
+	return Paths{home: home, resolve: resolve, readlink: readlink}
 }
 
 // Canon is the absolute, clean, resolved path s names in the directory
