@@ -147,25 +147,7 @@ func (a effectWalk) effects(c *Cmd) {
 
 // reads records the files c prints whole or in part (Effects.Reads).
 func (a effectWalk) reads(c *Cmd) {
-	valued, ok := shell.Reader(c.Name)
-	if !ok || c.Scope.FindDir != "" {
-		return
-	}
-	files := shell.Operands(c.Args, valued)
-	if c.Name == "sed" {
-		if shell.InPlace(c.Args, valued) {
-			return // an edit, recorded as a write
-		}
-		if _, e := shell.OptValue(c.Args, 'e', "--expression"); !e {
-			if _, f := shell.OptValue(c.Args, 'f', "--file"); !f && len(files) > 0 {
-				files = files[1:] // the script
-			}
-		}
-	}
-	for _, w := range files {
-		if w.Dyn || w.Proc != nil || w.Text == "-" {
-			continue
-		}
+	for _, w := range c.Reads() {
 		if p, ok := a.canon(w.Text, c.Scope); ok {
 			a.eff.Read(p)
 		}

@@ -58,3 +58,26 @@ func SourceLanding(w Word, rsync bool) Landing {
 	}
 	return Landing{Name: b, Glob: w.Glob && HasGlob(b)}
 }
+
+// Reads are the files c prints whole or in part as a plain reader (cat,
+// head, sed without -i ...): what an agent sees of a file through the
+//
+//	A file named at run time, a substitution or stdin is left out.
+func (c *Command) Reads() []Word {
+	valued, ok := Reader(c.Name)
+	if !ok || c.Scope != nil && c.Scope.FindDir != "" {
+		return nil
+	}
+	files := Operands(c.Args, valued)
+	if c.Name == "sed" {
+		if InPlace(c.Args, valued) {
+			return nil // an edit, recorded as a write
+		}
+		if _, e := OptValue(c.Args, 'e', "--expression"); !e {
+			if _, f := OptValue(c.Args, 'f', "--file"); !f && len(files) > 0 {
+				files = files[1:] // the script
+			}
+		}
+	}
+	return slices.DeleteFunc(files, func(w Word) bool { return w.Dyn || w.Proc != nil || w.Text == "-" })
+}
