@@ -647,7 +647,7 @@ func (a *analyzer) redirects(rs []*syntax.Redirect, sc *shell.Scope, depth int, 
 			w := shell.JoinFields(a.expand().WordFields(r.Word, sc, depth, true))
 			a.writes().wroteContent(nil, w, sc, "redirect "+r.Op.String()+" "+w.Display())
 			if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && !w.Dyn && a.judging() {
-				if p, ok := a.canon(w.Text, sc); ok {
+				if p, ok := a.files().canon(w.Text, sc); ok {
 					a.self().noteOut(p)
 				}
 			}

@@ -66,7 +66,7 @@ func (p *Policy) checkPath(r Request) Result {
 	}
 	raw = shell.ExpandHome(raw, r.Home)
 	tool := strings.ToLower(r.Tool)
-	abs, _ := a.canon(raw, sc)
+	abs, _ := a.files().canon(raw, sc)
 	if cr, ok := a.customPath(tool, abs); ok {
 		if cr.verdict > Allow {
 			return Result{Verdict: cr.verdict, Rule: cr.ID, Category: "custom", Reason: orDefault(cr.Reason, "blocked by custom rule")}

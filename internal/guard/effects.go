@@ -92,7 +92,7 @@ func (a effectWalk) noteWrite(c *Cmd, w shell.Word, sc *shell.Scope, what string
 		return
 	}
 	s := w.Text
-	p, ok := a.canon(s, sc)
+	p, ok := a.files().canon(s, sc)
 	if !ok {
 		a.unknownWrite(what+" writes to "+s+" in an unknown directory", true, what)
 		return
@@ -148,7 +148,7 @@ func (a effectWalk) effects(c *Cmd) {
 // reads records the files c prints whole or in part (Effects.Reads).
 func (a effectWalk) reads(c *Cmd) {
 	for _, w := range c.Reads() {
-		if p, ok := a.canon(w.Text, c.Scope); ok {
+		if p, ok := a.files().canon(w.Text, c.Scope); ok {
 			a.eff.Read(p)
 		}
 	}
@@ -160,12 +160,12 @@ func (a effectWalk) noteCopy(c *Cmd, src, dst shell.Word) {
 	if src.Dyn || dst.Dyn {
 		return
 	}
-	sp, ok := a.canon(src.Text, c.Scope)
+	sp, ok := a.files().canon(src.Text, c.Scope)
 	o := a.req.ownFiles()
 	if !ok || !slices.Contains(o.bins, foldPath(sp)) && !onPath(o, foldPath(sp)) {
 		return
 	}
-	d, ok := a.canon(dst.Text, c.Scope)
+	d, ok := a.files().canon(dst.Text, c.Scope)
 	if !ok {
 		return
 	}
@@ -304,7 +304,7 @@ func (r recorder) ExtractsAnywhere(c *shell.Command) {
 // DeletesUnder: a start point of find -delete that is one of atreides's
 // own paths is a write of it.
 func (r recorder) DeletesUnder(c *shell.Command, w shell.Word) {
-	if p, ok := r.canon(w.Text, c.Scope); ok && !w.Dyn && r.judging() {
+	if p, ok := r.files().canon(w.Text, c.Scope); ok && !w.Dyn && r.judging() {
 		r.self().ownWrite(r.cmd(c), p)
 	}
 }

@@ -322,7 +322,7 @@ func (a codeJudge) apiWrite(c *Cmd, p string, sc *shell.Scope) {
 	p = shell.ExpandHome(p, a.req.Home)
 	a.self().ownWriteTarget(c, shell.Lit(p), sc)
 	a.files().writeTarget(c, shell.Lit(p), sc)
-	abs, ok := a.canon(p, sc)
+	abs, ok := a.files().canon(p, sc)
 	if !ok {
 		if strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") {
 			a.fire(ruleInterpWriteProtected, c, c.Name+" writes "+p)

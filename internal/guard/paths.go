@@ -730,6 +730,6 @@ func (req *Request) repoMetadata(p string, sc *shell.Scope) bool {
 // canon resolves a path argument in the directory of sc to an absolute,
 // clean path (shell.Paths.Canon); ok=false when a relative path meets an
 // unknown cwd.
-func (a *analyzer) canon(s string, sc *shell.Scope) (string, bool) {
+func (a pathJudge) canon(s string, sc *shell.Scope) (string, bool) {
 	return a.paths.names.Canon(s, sc.Cwd, sc.CwdOK, a.spend)
 }

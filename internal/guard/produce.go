@@ -251,7 +251,7 @@ func (a *analyzer) pathOutput(c *Cmd, sc *shell.Scope) (shell.Feed, bool) {
 			return shell.Feed{}, false
 		}
 	}
-	p, ok := a.canon(s, sc)
+	p, ok := a.files().canon(s, sc)
 	if !ok {
 		return shell.Feed{}, false
 	}

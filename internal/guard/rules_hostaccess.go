@@ -174,7 +174,7 @@ func (o *runOpts) mount(c *Cmd, src string) {
 	if !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.HasPrefix(src, "$") {
 		return // a named volume
 	}
-	p, ok := c.a.canon(src, c.Scope)
+	p, ok := c.a.files().canon(src, c.Scope)
 	if !ok {
 		return
 	}

@@ -128,7 +128,7 @@ func (a selfJudge) ownTree(c *Cmd, w shell.Word, sc *shell.Scope) {
 	if w.Dyn {
 		return // the written prefix is judged by ownWriteWord
 	}
-	p, ok := a.canon(w.Text, sc)
+	p, ok := a.files().canon(w.Text, sc)
 	if !ok {
 		return
 	}
@@ -151,7 +151,7 @@ func (a selfJudge) ownLanding(c *Cmd, dst shell.Word, srcs []shell.Landing, recu
 		}
 		dst = shell.Lit(dst.Guess)
 	}
-	d, ok := a.canon(dst.Text, c.Scope)
+	d, ok := a.files().canon(dst.Text, c.Scope)
 	if !ok {
 		return
 	}
@@ -218,7 +218,7 @@ func (a selfJudge) noteLink(c *Cmd, target, link shell.Word, intoDir bool) {
 	if target.Dyn || link.Dyn || target.Text == "" {
 		return
 	}
-	l, ok := a.canon(link.Text, c.Scope)
+	l, ok := a.files().canon(link.Text, c.Scope)
 	if !ok {
 		return
 	}
@@ -232,7 +232,7 @@ func (a selfJudge) noteLink(c *Cmd, target, link shell.Word, intoDir bool) {
 		t = shell.CleanJoin(path.Dir(l), t) // relative to the link's directory
 	default:
 		var ok bool
-		if t, ok = a.canon(t, c.Scope); !ok {
+		if t, ok = a.files().canon(t, c.Scope); !ok {
 			return
 		}
 	}
@@ -310,7 +310,7 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 	if script.Dyn || script.Text == "" || c.Scope.Downloaded(script.Text) {
 		return // a download run is judged as one (downloads.go)
 	}
-	p, ok := a.canon(script.Text, c.Scope)
+	p, ok := a.files().canon(script.Text, c.Scope)
 	f, made := a.paths.made[p]
 	switch {
 	case !ok || !made:
@@ -401,7 +401,7 @@ func tokenSep(r rune) bool {
 // in the tail of one.
 func (a selfJudge) namesOwn(tok string, sc *shell.Scope) bool {
 	o := a.req.ownFiles()
-	if p, ok := a.canon(tok, sc); ok {
+	if p, ok := a.files().canon(tok, sc); ok {
 		fp := foldPath(p)
 		if ownConfig(o, fp) || slices.Contains(o.bins, fp) || onPath(o, fp) || slices.Contains(o.hostFiles, fp) ||
 			slices.Contains(o.containers, fp) || underAny(fp, o.hostDirs) || len(ownChildren(o, p)) > 0 && p != "/" && !a.req.broadDir(p) {
@@ -801,7 +801,7 @@ func (a selfJudge) stateLock(c *Cmd) {
 		}
 		return
 	}
-	p, ok := a.canon(w.Text, c.Scope)
+	p, ok := a.files().canon(w.Text, c.Scope)
 	if !ok {
 		if id, _ := ownTail(foldPath(path.Clean("/"+w.Text)), a.req.ownFiles(), false); id == ruleSelfConfigWrite {
 			a.fire(ruleSelfStateLock, c, "flock "+w.Text)
@@ -849,7 +849,7 @@ func (a selfJudge) builtExecutable(c *Cmd, out shell.Word, names []string) {
 			return
 		}
 	}
-	p, ok := a.canon(out.Text, c.Scope)
+	p, ok := a.files().canon(out.Text, c.Scope)
 	if !ok {
 		return
 	}
@@ -978,7 +978,7 @@ func (a selfJudge) goNames(c *Cmd, pkgs []shell.Word) []string {
 func goPkgName(a *analyzer, c *Cmd, s string) string {
 	s, _, _ = strings.Cut(s, "@")
 	if oneOf(s, ".|./") || strings.HasPrefix(s, ".") && path.Base(s) == ".." {
-		if p, ok := a.canon(s, c.Scope); ok {
+		if p, ok := a.files().canon(s, c.Scope); ok {
 			return path.Base(p)
 		}
 		return ""
@@ -1002,7 +1002,7 @@ func (a selfJudge) holdsAtreides(c *Cmd, pattern string) bool {
 	if root == "" {
 		root = "."
 	}
-	r, ok := a.canon(root, c.Scope)
+	r, ok := a.files().canon(root, c.Scope)
 	if !ok {
 		return true
 	}
@@ -1036,7 +1036,7 @@ func (a selfJudge) goBinOnPath(c *Cmd, env map[string]shell.Word) bool {
 	if !set || dir.Dyn {
 		return true
 	}
-	p, ok := a.canon(dir.Text, c.Scope)
+	p, ok := a.files().canon(dir.Text, c.Scope)
 	return !ok || slices.Contains(a.req.ownFiles().dirsOnPath(), foldPath(p))
 }
 
@@ -1079,7 +1079,7 @@ func (a selfJudge) ownPatchText(c *Cmd, in shell.Feed, dir *shell.Word, fromFile
 	for _, n := range patchTargets(in.Text) {
 		// -p0 keeps a/x, -p1 strips it: judge both readings.
 		for _, s := range []string{n, stripComponent(n)} {
-			if p, ok := a.canon(s, sc); ok && s != "" {
+			if p, ok := a.files().canon(s, sc); ok && s != "" {
 				a.ownWrite(c, p)
 			}
 		}

@@ -154,7 +154,7 @@ func (a selfJudge) selfProgram(c *Cmd, head string, sc *shell.Scope) bool {
 	if !strings.Contains(head, "/") {
 		return false
 	}
-	p, ok := a.canon(head, sc)
+	p, ok := a.files().canon(head, sc)
 	if !ok {
 		return false
 	}
@@ -521,7 +521,7 @@ func (a selfJudge) ownWriteTarget(c *Cmd, w shell.Word, sc *shell.Scope) {
 	case w.Dyn:
 		a.ownWriteWord(c, w, sc)
 	default:
-		if p, ok := a.canon(w.Text, sc); ok {
+		if p, ok := a.files().canon(w.Text, sc); ok {
 			a.ownWrite(c, p)
 		} else {
 			a.ownWriteRel(c, w.Text)
@@ -534,7 +534,7 @@ func (a selfJudge) ownWriteTarget(c *Cmd, w shell.Word, sc *shell.Scope) {
 // (`> .atreides/$f` writes somewhere in .atreides).
 func (a selfJudge) ownWriteWord(c *Cmd, w shell.Word, sc *shell.Scope) {
 	if w.HasGuess {
-		if p, ok := a.canon(w.Guess, sc); ok {
+		if p, ok := a.files().canon(w.Guess, sc); ok {
 			a.ownWrite(c, p)
 		}
 		return
@@ -552,7 +552,7 @@ func (a selfJudge) ownWriteWord(c *Cmd, w shell.Word, sc *shell.Scope) {
 	if i <= 0 {
 		return
 	}
-	if p, ok := a.canon(prefix[:i], sc); ok {
+	if p, ok := a.files().canon(prefix[:i], sc); ok {
 		a.ownWrite(c, p)
 	}
 }
