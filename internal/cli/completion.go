@@ -51,10 +51,3 @@ func (o *completionOptions) run(io *IO, root *cobra.Command) error {
 	}
 	return nil
 }
-
-// completeValues offers a flag's fixed set of values, and no file names.
-func completeValues(cmd *cobra.Command, flag string, values ...string) {
-	// The error is for a flag that does not exist: a programming error
-	// the completion test catches.
-	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
-}

@@ -51,7 +51,7 @@ func (o *configShowOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := config.Load(config.DefaultPaths(root))
+	cfg, err := loadConfig(root)
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func (o *exportOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	c := hook.NewSettings(root).ConfigOrBuiltin()
+	c, _ := loadConfig(root) // the built-in one when the files do not load
 	doc, err := export.Session(context.Background(), root, view.OptionsOf(c, policy.ConfigDir()), o.session, hook.Version(), time.Now())
 	if err != nil {
 		return err

@@ -54,7 +54,7 @@ func (o *hookOptions) run(io *IO) error {
 		return usagef("unknown host %q (known: %s)", o.host, hookHosts())
 	}
 	budget := hook.Budget(io.Getenv, time.Duration(o.timeout*float64(time.Second)))
-	if exit := hook.Answer(io.process(), h.Adapter, o.event, budget); exit != 0 {
+	if exit := hook.Answer(process(io), h.Adapter, o.event, budget); exit != 0 {
 		return exitStatus(exit)
 	}
 	return nil

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
@@ -229,7 +228,7 @@ func (o *installOptions) run(io *IO) error {
 func (o *installOptions) hookTimeout(io *IO, root string) (int, error) {
 	t := o.timeout
 	if !o.timeoutSet {
-		cfg, err := config.Load(config.DefaultPaths(root))
+		cfg, err := loadConfig(root)
 		if err != nil {
 			msg, _, _ := strings.Cut(err.Error(), "\n")
 			fmt.Fprintf(io.Err, "atreides install: warning: the configuration cannot be read (%s); hooks get the default timeout of %d s, and the guard blocks every tool call until it is fixed (see 'atreides config validate')\n", msg, install.DefaultTimeoutSeconds)

@@ -1,16 +1,11 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"os"
 
-	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 func newIntentCmd(io *IO) *cobra.Command {
@@ -44,29 +39,4 @@ func findIntent(f *intent.File, id string) (*intent.Intent, error) {
 		return nil, fmt.Errorf("no intent %q", id)
 	}
 	return in, nil
-}
-
-func readProject(io *IO) (*state.Project, error) {
-	root, err := cwdRoot(io)
-	if err != nil {
-		return nil, err
-	}
-	return readProjectAt(root)
-}
-
-// readProjectAt reads the record of the project at root, for a command
-// that has found the root already.
-func readProjectAt(root string) (*state.Project, error) {
-	p, err := state.ReadProject(context.Background(), fleet.Open(root))
-	if err != nil {
-		return nil, fmt.Errorf("read project state: %w", err)
-	}
-	return p, nil
-}
-
-// stdinTerminal reports whether the command's stdin is a terminal: a
-// person's (package actor); an agent's shell tool gives none.
-func stdinTerminal(io *IO) bool {
-	f, ok := io.In.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

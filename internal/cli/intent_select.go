@@ -7,7 +7,6 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/governance"
-	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
@@ -50,7 +49,8 @@ func (o *intentSelectOptions) run(io *IO) error {
 	}
 	// The lease the hooks would use: the default when there is no
 	// configuration, and when it does not load (select still works then).
-	lease := governance.FromConfig(hook.NewSettings(root).ConfigOrBuiltin()).Lease
+	c, _ := loadConfig(root)
+	lease := governance.FromConfig(c).Lease
 	var in *intent.Intent
 	var v view.HeldIntent
 	err = updateProject(io, func(p *state.Project) error {

@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"strings"
 
-	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
@@ -54,30 +52,6 @@ func (o *planPhaseDoneOptions) run(io *IO) error {
 		}
 	}
 	return phaseDone(io, n, k)
-}
-
-// confirmAtTerminal is the question put to the user about a verification
-// command the guard asks about, when a person runs the command (package
-// actor: a terminal and no host's marks); nil otherwise (a script, an
-// agent's shell, an agent's made-up terminal): then such a command is not
-// run.
-func confirmAtTerminal(io *IO) func(command string, why error) bool {
-	if !actor.Person(io.Getenv, stdinTerminal(io)) {
-		return nil
-	}
-	return func(command string, why error) bool { return confirm(io, command, why) }
-}
-
-// confirm asks whether to run command and reads the answer: only "y" or
-// "yes" runs it.
-func confirm(io *IO, command string, why error) bool {
-	fmt.Fprintf(io.Err, "the verification `%s`: %v\nrun it? [y/N] ", command, why)
-	line, _ := bufio.NewReader(io.In).ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true
-	}
-	return false
 }
 
 func phaseDone(io *IO, n, k int) error {

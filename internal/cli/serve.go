@@ -52,5 +52,5 @@ func (o *serveOptions) run(io *IO) error {
 	if o.timeout <= 0 {
 		return usagef("--timeout must be positive")
 	}
-	return hook.NewServer(io.process(), o.timeout).Serve(context.Background(), io.In, io.Out)
+	return hook.NewServer(process(io), o.timeout).Serve(context.Background(), io.In, io.Out)
 }

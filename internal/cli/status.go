@@ -3,11 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
@@ -161,23 +159,6 @@ func openTodos(ts []view.Todo) []view.Todo {
 		}
 	}
 	return out
-}
-
-func oneLine(s string, n int) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
-
-// cwdRoot is the project root for commands run from a terminal.
-func cwdRoot(io *IO) (string, error) {
-	wd, err := io.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("working directory: %w", err)
-	}
-	return project.ForCommand(wd)
 }
 
 // printStatusBackground lists the pending background tasks and the last

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/spf13/cobra"
@@ -89,7 +88,7 @@ func (o *storeMigrateOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	c, err := config.LoadOrBuiltin(config.DefaultPaths(root))
+	c, err := loadConfig(root)
 	if err != nil {
 		return err
 	}

@@ -63,3 +63,11 @@ func (s style) verdict(v string) string {
 	}
 	return s.paint(sgrCyan, v)
 }
+
+func oneLine(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
@@ -67,7 +66,7 @@ func (o *taskRouteOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	c, err := config.Load(config.DefaultPaths(root))
+	c, err := loadConfig(root)
 	if err != nil {
 		return err
 	}

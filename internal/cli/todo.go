@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
-	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -67,19 +65,4 @@ func todoDetails(t view.Todo) string {
 		parts = append(parts, "agent "+t.Agent)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// updateProject changes the project record in one locked transaction.
-func updateProject(io *IO, fn func(*state.Project) error) error {
-	root, err := cwdRoot(io)
-	if err != nil {
-		return err
-	}
-	return updateProjectAt(root, fn)
-}
-
-// updateProjectAt is updateProject for the project at root, for a command
-// that has found the root already.
-func updateProjectAt(root string, fn func(*state.Project) error) error {
-	return state.UpdateProjectIn(context.Background(), fleet.OpenLogged(root), fn)
 }
