@@ -7,20 +7,21 @@ import (
 	"os"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/hook"
 )
 
 // Main runs atreides with os-level arguments and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	io := &IO{In: stdin, Out: stdout, Err: stderr, Getenv: os.Getenv, Getwd: os.Getwd}
+	io := &command.IO{In: stdin, Out: stdout, Err: stderr, Getenv: os.Getenv, Getwd: os.Getwd}
 	if f, ok := stdout.(*os.File); ok {
-		io.Color = colorFor(f, os.Getenv)
+		io.Color = command.ColorFor(f, os.Getenv)
 	}
 	return Run(io, args[1:])
 }
 
 // Run runs one command line (without the program name).
-func Run(io *IO, args []string) int {
+func Run(io *command.IO, args []string) int {
 	hook.TeamExecFor(process(io), args)
 	name, err := execute(io, args)
 	return exitCode(io, name, err)
@@ -28,7 +29,7 @@ func Run(io *IO, args []string) int {
 
 // execute runs one command line and returns the path of the command that
 // ran (without "atreides ") with its error.
-func execute(io *IO, args []string) (string, error) {
+func execute(io *command.IO, args []string) (string, error) {
 	root := newRootCmd(io, args)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
@@ -39,10 +40,10 @@ func execute(io *IO, args []string) (string, error) {
 	return name, err
 }
 
-func exitCode(io *IO, name string, err error) int {
-	var ue *usageError
-	var pe *problemsError
-	var es exitStatus
+func exitCode(io *command.IO, name string, err error) int {
+	var ue *command.UsageError
+	var pe *command.ProblemsError
+	var es command.ExitStatus
 	prefix, help := "atreides", "'atreides help' for the list of commands"
 	if name != "" {
 		prefix += " " + name
@@ -52,19 +53,19 @@ func exitCode(io *IO, name string, err error) int {
 	case errors.As(err, &es):
 		return int(es)
 	case err == nil:
-		return ExitOK
+		return command.ExitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(io.Err, "%s: %s\nRun %s.\n", prefix, ue.msg, help)
-		return ExitUsage
+		fmt.Fprintf(io.Err, "%s: %s\nRun %s.\n", prefix, ue.Msg, help)
+		return command.ExitUsage
 	case errors.As(err, &pe):
-		return ExitProblems
+		return command.ExitProblems
 	default:
 		fmt.Fprintf(io.Err, "%s: %v\n", prefix, err)
-		return ExitFailure
+		return command.ExitFailure
 	}
 }
 
 // process is the hook runtime's view of io: its streams and environment.
-func process(io *IO) *hook.Process {
+func process(io *command.IO) *hook.Process {
 	return &hook.Process{In: io.In, Out: io.Out, Err: io.Err, Getenv: io.Getenv, Getwd: io.Getwd}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/cli/command"
 )
 
 func TestColorOnlyOnATerminalWithoutNoColor(t *testing.T) {
@@ -15,11 +17,11 @@ func TestColorOnlyOnATerminalWithoutNoColor(t *testing.T) {
 	}
 	defer f.Close()
 	env := func(vals map[string]string) func(string) string { return func(k string) string { return vals[k] } }
-	if colorFor(f, env(nil))() {
+	if command.ColorFor(f, env(nil))() {
 		t.Error("a regular file takes colour")
 	}
 	for _, e := range []map[string]string{{"NO_COLOR": "1"}, {"TERM": "dumb"}} {
-		if colorFor(os.Stdin, env(e))() {
+		if command.ColorFor(os.Stdin, env(e))() {
 			t.Errorf("colour despite %v", e)
 		}
 	}
@@ -32,7 +34,7 @@ func TestStyledOutput(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
 	run := func(color bool, args ...string) string {
 		var out bytes.Buffer
-		io := &IO{Out: &out, Err: &out, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil },
+		io := &command.IO{Out: &out, Err: &out, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil },
 			Color: func() bool { return color }}
 		if err := runArgs(io, args); err != nil {
 			t.Fatalf("%q: %v", args, err)
