@@ -10,23 +10,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/cli/command"
 )
 
-func TestColorOnlyOnATerminalWithoutNoColor(t *testing.T) {
-	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	env := func(vals map[string]string) func(string) string { return func(k string) string { return vals[k] } }
-	if command.ColorFor(f, env(nil))() {
-		t.Error("a regular file takes colour")
-	}
-	for _, e := range []map[string]string{{"NO_COLOR": "1"}, {"TERM": "dumb"}} {
-		if command.ColorFor(os.Stdin, env(e))() {
-			t.Errorf("colour despite %v", e)
-		}
-	}
-}
-
 // TestStyledOutput: plain bytes when Color says no, escapes when it says
 // yes, and a painted column still aligned.
 func TestStyledOutput(t *testing.T) {

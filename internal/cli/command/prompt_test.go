@@ -1,12 +1,10 @@
-package cli
+package command
 
 import (
 	"bytes"
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/atreides-dev/atreides/internal/cli/command"
 )
 
 // TestConfirm: only "y" or "yes" runs a command the guard asks about; the
@@ -15,15 +13,15 @@ import (
 func TestConfirm(t *testing.T) {
 	for answer, want := range map[string]bool{"y\n": true, " YES \n": true, "yes": true, "n\n": false, "\n": false, "": false, "yes please\n": false} {
 		var errOut bytes.Buffer
-		io := &command.IO{In: strings.NewReader(answer), Err: &errOut}
-		if got := command.Confirm(io, "npm publish", errors.New("it needs the user's confirmation (publish.package): publishing")); got != want {
+		io := &IO{In: strings.NewReader(answer), Err: &errOut}
+		if got := Confirm(io, "npm publish", errors.New("it needs the user's confirmation (publish.package): publishing")); got != want {
 			t.Errorf("answer %q: confirmed %v, want %v", answer, got, want)
 		}
 		if q := errOut.String(); !strings.Contains(q, "`npm publish`: it needs the user's confirmation (publish.package)") || !strings.HasSuffix(q, "run it? [y/N] ") {
 			t.Errorf("question %q", q)
 		}
 	}
-	if command.ConfirmAtTerminal(&command.IO{In: strings.NewReader("y\n")}) != nil {
+	if ConfirmAtTerminal(&IO{In: strings.NewReader("y\n")}) != nil {
 		t.Error("a stdin that is no terminal was asked")
 	}
 }
