@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/hook"
 )
 
 // TestCheckExitCode pins the exit codes scripts rely on: a deny is 0
@@ -23,7 +24,7 @@ func TestCheckExitCode(t *testing.T) {
 		{[]string{"check", "--exit-code", "--jsonl"}, command.ExitProblems},
 	} {
 		in := strings.NewReader(`{"command":"ls"}` + "\n" + `{"command":"rm -rf /"}` + "\n")
-		nop := &command.IO{In: in, Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}
+		nop := &command.IO{Process: hook.Process{In: in, Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}}
 		if got := Run(nop, tc.args); got != tc.want {
 			t.Errorf("%q: exit %d, want %d", tc.args, got, tc.want)
 		}

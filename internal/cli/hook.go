@@ -55,7 +55,7 @@ func (o *hookOptions) run(io *command.IO) error {
 		return command.Usagef("unknown host %q (known: %s)", o.host, hookHosts())
 	}
 	budget := hook.Budget(io.Getenv, time.Duration(o.timeout*float64(time.Second)))
-	if exit := hook.Answer(process(io), h.Adapter, o.event, budget); exit != 0 {
+	if exit := hook.Answer(&io.Process, h.Adapter, o.event, budget); exit != 0 {
 		return command.ExitStatus(exit)
 	}
 	return nil

@@ -13,7 +13,7 @@ import (
 
 // Main runs atreides with os-level arguments and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	io := &command.IO{In: stdin, Out: stdout, Err: stderr, Getenv: os.Getenv, Getwd: os.Getwd}
+	io := &command.IO{Process: hook.Process{In: stdin, Out: stdout, Err: stderr, Getenv: os.Getenv, Getwd: os.Getwd}}
 	if f, ok := stdout.(*os.File); ok {
 		io.Color = command.ColorFor(f, os.Getenv)
 	}
@@ -22,7 +22,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // Run runs one command line (without the program name).
 func Run(io *command.IO, args []string) int {
-	hook.TeamExecFor(process(io), args)
+	hook.TeamExecFor(&io.Process, args)
 	name, err := execute(io, args)
 	return exitCode(io, name, err)
 }
@@ -63,9 +63,4 @@ func exitCode(io *command.IO, name string, err error) int {
 		fmt.Fprintf(io.Err, "%s: %v\n", prefix, err)
 		return command.ExitFailure
 	}
-}
-
-// process is the hook runtime's view of io: its streams and environment.
-func process(io *command.IO) *hook.Process {
-	return &hook.Process{In: io.In, Out: io.Out, Err: io.Err, Getenv: io.Getenv, Getwd: io.Getwd}
 }

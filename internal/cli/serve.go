@@ -53,5 +53,5 @@ func (o *serveOptions) run(io *command.IO) error {
 	if o.timeout <= 0 {
 		return command.Usagef("--timeout must be positive")
 	}
-	return hook.NewServer(process(io), o.timeout).Serve(context.Background(), io.In, io.Out)
+	return hook.NewServer(&io.Process, o.timeout).Serve(context.Background(), io.In, io.Out)
 }

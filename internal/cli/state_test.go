@@ -49,7 +49,7 @@ func damagedProject(t *testing.T) string {
 func runIn(t *testing.T, dir string, args ...string) (string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	io := &command.IO{Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
+	io := &command.IO{Process: hook.Process{Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}}
 	err := runArgs(io, args)
 	return out.String() + errb.String(), err
 }

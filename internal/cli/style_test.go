@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/hook"
 )
 
 // TestStyledOutput: plain bytes when Color says no, escapes when it says
@@ -17,8 +18,7 @@ func TestStyledOutput(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
 	run := func(color bool, args ...string) string {
 		var out bytes.Buffer
-		io := &command.IO{Out: &out, Err: &out, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil },
-			Color: func() bool { return color }}
+		io := &command.IO{Process: hook.Process{Out: &out, Err: &out, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}, Color: func() bool { return color }}
 		if err := runArgs(io, args); err != nil {
 			t.Fatalf("%q: %v", args, err)
 		}

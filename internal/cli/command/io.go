@@ -1,14 +1,12 @@
 package command
 
-import "io"
+import "github.com/atreides-dev/atreides/internal/hook"
 
-// IO is where a command reads and writes.
+// IO is where a command reads and writes: the process's streams and
+// environment as the hook runtime takes them (hook.Process, so 'hook' and
+// 'serve' hand it over as it is), and whether Out takes colour.
 type IO struct {
-	In       io.Reader
-	Out, Err io.Writer
-	// Getenv and Getwd are swappable for tests.
-	Getenv func(string) string
-	Getwd  func() (string, error)
+	hook.Process
 	// Color reports whether Out takes colour (style.go); nil means no.
 	Color func() bool
 }

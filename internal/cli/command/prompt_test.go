@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/hook"
 )
 
 // TestConfirm: only "y" or "yes" runs a command the guard asks about; the
@@ -13,7 +15,7 @@ import (
 func TestConfirm(t *testing.T) {
 	for answer, want := range map[string]bool{"y\n": true, " YES \n": true, "yes": true, "n\n": false, "\n": false, "": false, "yes please\n": false} {
 		var errOut bytes.Buffer
-		io := &IO{In: strings.NewReader(answer), Err: &errOut}
+		io := &IO{Process: hook.Process{In: strings.NewReader(answer), Err: &errOut}}
 		if got := Confirm(io, "npm publish", errors.New("it needs the user's confirmation (publish.package): publishing")); got != want {
 			t.Errorf("answer %q: confirmed %v, want %v", answer, got, want)
 		}
@@ -21,7 +23,7 @@ func TestConfirm(t *testing.T) {
 			t.Errorf("question %q", q)
 		}
 	}
-	if ConfirmAtTerminal(&IO{In: strings.NewReader("y\n")}) != nil {
+	if ConfirmAtTerminal(&IO{Process: hook.Process{In: strings.NewReader("y\n")}}) != nil {
 		t.Error("a stdin that is no terminal was asked")
 	}
 }

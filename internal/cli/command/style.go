@@ -66,6 +66,8 @@ func (s Style) Verdict(v string) string {
 	return s.Paint(SGRCyan, v)
 }
 
+// OneLine is s on one line, cut to n characters with an ellipsis, for a
+// table cell or a list item.
 func OneLine(s string, n int) string {
 	s = strings.ReplaceAll(s, "\n", " ")
 	if r := []rune(s); len(r) > n {
