@@ -1,10 +1,12 @@
 package work
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/tasks"
@@ -60,7 +62,7 @@ func phaseDone(io *command.IO, n, k int) error {
 	if err != nil {
 		return err
 	}
-	r.Confirm = command.ConfirmAtTerminal(io)
+	r.Confirm = confirmAtTerminal(io)
 	d, err := r.CompletePhase(context.Background(), n, k)
 	if err != nil {
 		return err
@@ -97,4 +99,28 @@ func phaseDone(io *command.IO, n, k int) error {
 	}
 	fmt.Fprintf(io.Out, "next: phase %d: %s\n", d.Next, d.NextTitle)
 	return nil
+}
+
+// confirmAtTerminal is the question put to the user about a verification
+// command the guard asks about, when a person runs the command (package
+// actor: a terminal and no host's marks); nil otherwise (a script, an
+// agent's shell, an agent's made-up terminal): then such a command is not
+// run.
+func confirmAtTerminal(io *command.IO) func(verification string, why error) bool {
+	if !actor.Person(io.Getenv, command.StdinTerminal(io)) {
+		return nil
+	}
+	return func(verification string, why error) bool { return confirm(io, verification, why) }
+}
+
+// confirm asks whether to run the verification command and reads the
+// answer: only "y" or "yes" runs it.
+func confirm(io *command.IO, verification string, why error) bool {
+	fmt.Fprintf(io.Err, "the verification `%s`: %v\nrun it? [y/N] ", verification, why)
+	line, _ := bufio.NewReader(io.In).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true
+	}
+	return false
 }
