@@ -2,11 +2,13 @@ package gemini
 
 import (
 	"encoding/json"
+	"fmt"
 	"github.com/atreides-dev/atreides/internal/host"
 	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 )
 
 func TestEncode(t *testing.T) {
@@ -15,44 +17,28 @@ func TestEncode(t *testing.T) {
 	ctx := &event.Decision{Context: []event.Entry{{Text: "phase: implementation"}}}
 	block := &event.Decision{Block: true, BlockReason: "todos open"}
 	rewrite := &event.Decision{UpdatedInput: json.RawMessage(`{"command":"ls -a"}`)}
-	tests := []struct {
-		name  string
-		event string
-		d     *event.Decision
-		want  string // exact JSON, "" for no output
-	}{
-		{"before deny", "BeforeTool", deny, `{"decision":"deny","reason":"rm -rf is blocked"}`},
-		{"before deny without reason", "BeforeTool", &event.Decision{Verdict: event.Deny}, `{"decision":"deny","reason":"blocked by atreides"}`},
-		{"before ask becomes deny", "BeforeTool", ask, `{"decision":"deny","reason":` + quote(askPrefix+"unsure") + `}`},
-		{"before nothing", "BeforeTool", &event.Decision{}, ""},
-		{"before plain allow says nothing", "BeforeTool", &event.Decision{Verdict: event.Allow, Reason: "fine"}, ""},
-		{"before rewrite is an allow", "BeforeTool", rewrite, `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -a"}}}`},
-		{"before allow with rewrite", "BeforeTool", &event.Decision{Verdict: event.Allow, UpdatedInput: rewrite.UpdatedInput}, `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -a"}}}`},
-		{"before deny drops rewrite", "BeforeTool", &event.Decision{Verdict: event.Deny, Reason: "no", UpdatedInput: json.RawMessage(`{}`)}, `{"decision":"deny","reason":"no"}`},
-		{"before tool context is not sent", "BeforeTool", ctx, ""},
-		{"after tool context", "AfterTool", ctx, `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"phase: implementation"}}`},
-		{"after tool block hides output", "AfterTool", block, `{"decision":"deny","reason":"todos open"}`},
-		{"before agent context", "BeforeAgent", ctx, `{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"phase: implementation"}}`},
-		{"before agent block drops the turn", "BeforeAgent", block, `{"decision":"deny","reason":"todos open"}`},
-		{"session start context", "SessionStart", ctx, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: implementation"}}`},
-		{"after agent keep going", "AfterAgent", block, `{"decision":"deny","reason":"todos open"}`},
-		{"after agent context is not sent", "AfterAgent", ctx, ""},
-		{"pre compress is advisory", "PreCompress", block, ""},
-		{"session end says nothing", "SessionEnd", block, ""},
-		{"model events say nothing", "BeforeModel", deny, ""},
-		{"warning to the user", "PreCompress", &event.Decision{Warnings: []string{"config broken", "again"}}, `{"systemMessage":"config broken\nagain"}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ans := Encode(&event.Event{HostEvent: tt.event}, tt.d)
-			if got := strings.TrimSpace(string(ans.Stdout)); got != tt.want {
-				t.Errorf("got  %s\nwant %s", got, tt.want)
-			}
-			if ans.Exit != 0 || ans.Stderr != "" {
-				t.Errorf("exit %d stderr %q", ans.Exit, ans.Stderr)
-			}
-		})
-	}
+	codec.CheckEncode(t, []hosttest.Answer{
+		{Name: "before deny", Event: "BeforeTool", D: deny, Want: `{"decision":"deny","reason":"rm -rf is blocked"}`},
+		{Name: "before deny without reason", Event: "BeforeTool", D: &event.Decision{Verdict: event.Deny}, Want: `{"decision":"deny","reason":"blocked by atreides"}`},
+		{Name: "before ask becomes deny", Event: "BeforeTool", D: ask, Want: `{"decision":"deny","reason":` + quote(askPrefix+"unsure") + `}`},
+		{Name: "before nothing", Event: "BeforeTool", D: &event.Decision{}, Want: ""},
+		{Name: "before plain allow says nothing", Event: "BeforeTool", D: &event.Decision{Verdict: event.Allow, Reason: "fine"}, Want: ""},
+		{Name: "before rewrite is an allow", Event: "BeforeTool", D: rewrite, Want: `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -a"}}}`},
+		{Name: "before allow with rewrite", Event: "BeforeTool", D: &event.Decision{Verdict: event.Allow, UpdatedInput: rewrite.UpdatedInput}, Want: `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -a"}}}`},
+		{Name: "before deny drops rewrite", Event: "BeforeTool", D: &event.Decision{Verdict: event.Deny, Reason: "no", UpdatedInput: json.RawMessage(`{}`)}, Want: `{"decision":"deny","reason":"no"}`},
+		{Name: "before tool context is not sent", Event: "BeforeTool", D: ctx, Want: ""},
+		{Name: "after tool context", Event: "AfterTool", D: ctx, Want: `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"phase: implementation"}}`},
+		{Name: "after tool block hides output", Event: "AfterTool", D: block, Want: `{"decision":"deny","reason":"todos open"}`},
+		{Name: "before agent context", Event: "BeforeAgent", D: ctx, Want: `{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"phase: implementation"}}`},
+		{Name: "before agent block drops the turn", Event: "BeforeAgent", D: block, Want: `{"decision":"deny","reason":"todos open"}`},
+		{Name: "session start context", Event: "SessionStart", D: ctx, Want: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: implementation"}}`},
+		{Name: "after agent keep going", Event: "AfterAgent", D: block, Want: `{"decision":"deny","reason":"todos open"}`},
+		{Name: "after agent context is not sent", Event: "AfterAgent", D: ctx, Want: ""},
+		{Name: "pre compress is advisory", Event: "PreCompress", D: block, Want: ""},
+		{Name: "session end says nothing", Event: "SessionEnd", D: block, Want: ""},
+		{Name: "model events say nothing", Event: "BeforeModel", D: deny, Want: ""},
+		{Name: "warning to the user", Event: "PreCompress", D: &event.Decision{Warnings: []string{"config broken", "again"}}, Want: `{"systemMessage":"config broken\nagain"}`},
+	})
 }
 
 func TestEncodeBrokenRewriteFailsClosed(t *testing.T) {
@@ -63,22 +49,20 @@ func TestEncodeBrokenRewriteFailsClosed(t *testing.T) {
 }
 
 func TestUnreadable(t *testing.T) {
-	ans := Unreadable("BeforeTool", host.ErrMalformed)
-	if ans.Exit != 2 || !strings.Contains(ans.Stderr, "could not read") {
-		t.Errorf("BeforeTool: %+v", ans)
-	}
+	codec.CheckUnreadable(t, []string{"", "AfterAgent", "BeforeAgent", "SessionStart", "AfterTool", "BeforeModel"}, geminiDeny)
+}
+
+// geminiDeny accepts Gemini CLI's deny: a top-level decision whose reason
+// is the one on stderr.
+func geminiDeny(_ string, ans host.Answer) error {
 	var out struct{ Decision, Reason string }
 	if err := json.Unmarshal(ans.Stdout, &out); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if out.Decision != "deny" || out.Reason != ans.Stderr {
-		t.Errorf("not a deny with the stderr reason: %s", ans.Stdout)
+		return fmt.Errorf("not a deny with the stderr reason: %s", ans.Stdout)
 	}
-	for _, ev := range []string{"", "AfterAgent", "BeforeAgent", "SessionStart", "AfterTool", "BeforeModel"} {
-		if ans := Unreadable(ev, host.ErrMalformed); len(ans.Stdout) != 0 || ans.Exit != 0 {
-			t.Errorf("%q: want no decision, got %+v", ev, ans)
-		}
-	}
+	return nil
 }
 
 func quote(s string) string {
