@@ -52,7 +52,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 	case "PostToolUse":
 		readResponse(ev, p.ToolResponse)
 		if ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit {
-			ev.Tool.Added = addedLines(ev.Tool, p.ToolResponse)
+			ev.Tool.Added = edits.Added(ev.Tool, p.ToolResponse)
 		}
 	case "PostToolUseFailure":
 		ev.Failed = true
