@@ -3,6 +3,8 @@ package codex
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/host"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/event"
@@ -19,7 +21,7 @@ func TestEncode(t *testing.T) {
 	codec.CheckEncode(t, []hosttest.Answer{
 		{Name: "pre deny", Event: "PreToolUse", D: deny, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is blocked"}}`},
 		{Name: "pre deny needs a reason", Event: "PreToolUse", D: &event.Decision{Verdict: event.Deny}, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"blocked by atreides"}}`},
-		{Name: "pre ask becomes deny", Event: "PreToolUse", D: ask, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":` + quote(askPrefix+"unsure") + `}}`},
+		{Name: "pre ask becomes deny", Event: "PreToolUse", D: ask, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":` + quote(host.AskDenied(cannotAsk, "unsure")) + `}}`},
 		{Name: "pre nothing", Event: "PreToolUse", D: &event.Decision{}, Want: ""},
 		{Name: "pre plain allow is unsupported", Event: "PreToolUse", D: allow, Want: ""},
 		{Name: "pre rewrite is an allow", Event: "PreToolUse", D: rewrite, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"}}}`},

@@ -20,7 +20,7 @@ func TestEncode(t *testing.T) {
 	codec.CheckEncode(t, []hosttest.Answer{
 		{Name: "before deny", Event: "BeforeTool", D: deny, Want: `{"decision":"deny","reason":"rm -rf is blocked"}`},
 		{Name: "before deny without reason", Event: "BeforeTool", D: &event.Decision{Verdict: event.Deny}, Want: `{"decision":"deny","reason":"blocked by atreides"}`},
-		{Name: "before ask becomes deny", Event: "BeforeTool", D: ask, Want: `{"decision":"deny","reason":` + quote(askPrefix+"unsure") + `}`},
+		{Name: "before ask becomes deny", Event: "BeforeTool", D: ask, Want: `{"decision":"deny","reason":` + quote(host.AskDenied(cannotAsk, "unsure")) + `}`},
 		{Name: "before nothing", Event: "BeforeTool", D: &event.Decision{}, Want: ""},
 		{Name: "before plain allow says nothing", Event: "BeforeTool", D: &event.Decision{Verdict: event.Allow, Reason: "fine"}, Want: ""},
 		{Name: "before rewrite is an allow", Event: "BeforeTool", D: rewrite, Want: `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -a"}}}`},
