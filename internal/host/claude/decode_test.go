@@ -32,35 +32,16 @@ func checkKind(t *testing.T, ev *event.Event, raw map[string]any) {
 	t.Helper()
 	switch ev.Kind {
 	case event.PreTool, event.PermissionRequest, event.PostTool:
-		if ev.Tool.Raw != raw["tool_name"] || ev.Tool.Name == "" {
-			t.Errorf("tool %q normalized to %q", raw["tool_name"], ev.Tool.Name)
-		}
-		in, _ := raw["tool_input"].(map[string]any)
-		switch ev.Tool.Name {
-		case event.Shell:
-			if ev.Tool.Command == "" || ev.Tool.Command != in["command"] {
-				t.Errorf("shell command %q, input %v", ev.Tool.Command, in)
-			}
-		case event.Read, event.Write, event.Edit:
-			if len(ev.Tool.Paths) == 0 || ev.Tool.Paths[0] != in["file_path"] {
-				t.Errorf("paths %v, input %v", ev.Tool.Paths, in)
-			}
-		}
+		hosttest.CheckToolCall(t, ev, raw)
 		if ev.HostEvent == "PostToolUseFailure" && (!ev.Failed || ev.Error == "") {
 			t.Errorf("failure not marked: failed=%v error=%q", ev.Failed, ev.Error)
 		}
 	case event.SessionStart:
-		if ev.Source == "" {
-			t.Error("SessionStart without source")
-		}
+		hosttest.Carried(t, "SessionStart source", ev.Source, raw, "source")
 	case event.UserPrompt:
-		if ev.Prompt == "" {
-			t.Error("UserPromptSubmit without prompt")
-		}
+		hosttest.Carried(t, "UserPromptSubmit prompt", ev.Prompt, raw, "prompt")
 	case event.Stop, event.SubagentStop:
-		if active, _ := raw["stop_hook_active"].(bool); active != ev.StopHookActive {
-			t.Errorf("stop_hook_active %v, decoded %v", active, ev.StopHookActive)
-		}
+		hosttest.CheckStopHookActive(t, ev, raw)
 		if ev.LastMessage != raw["last_assistant_message"] {
 			t.Errorf("last message %q", ev.LastMessage)
 		}

@@ -32,31 +32,22 @@ func checkKind(t *testing.T, ev *event.Event, raw map[string]any) {
 	t.Helper()
 	switch ev.Kind {
 	case event.PreTool, event.PostTool:
-		in, _ := raw["tool_input"].(map[string]any)
-		if ev.Tool.Raw != "Bash" || ev.Tool.Name != event.Shell || ev.Tool.Command == "" || ev.Tool.Command != in["command"] {
-			t.Errorf("tool %q normalized to %q, command %q", ev.Tool.Raw, ev.Tool.Name, ev.Tool.Command)
+		// The capture ran only shell commands.
+		hosttest.CheckToolCall(t, ev, raw)
+		if ev.Tool.Raw != "Bash" || ev.Tool.Name != event.Shell {
+			t.Errorf("tool %q normalized to %q", ev.Tool.Raw, ev.Tool.Name)
 		}
-		if ev.ToolUseID == "" || ev.ToolUseID != raw["tool_use_id"] {
-			t.Errorf("tool use id %q", ev.ToolUseID)
-		}
-		if ev.Kind == event.PostTool && (ev.Output == "" || ev.Output != raw["tool_response"]) {
-			t.Errorf("output %q, response %v", ev.Output, raw["tool_response"])
+		hosttest.Carried(t, "tool use id", ev.ToolUseID, raw, "tool_use_id")
+		if ev.Kind == event.PostTool {
+			hosttest.Carried(t, "output", ev.Output, raw, "tool_response")
 		}
 	case event.SessionStart:
-		if ev.Source == "" || ev.Source != raw["source"] {
-			t.Errorf("SessionStart source %q", ev.Source)
-		}
+		hosttest.Carried(t, "SessionStart source", ev.Source, raw, "source")
 	case event.UserPrompt:
-		if ev.Prompt == "" || ev.Prompt != raw["prompt"] {
-			t.Errorf("UserPromptSubmit prompt %q", ev.Prompt)
-		}
+		hosttest.Carried(t, "UserPromptSubmit prompt", ev.Prompt, raw, "prompt")
 	case event.Stop:
-		if active, _ := raw["stop_hook_active"].(bool); active != ev.StopHookActive {
-			t.Errorf("stop_hook_active %v, decoded %v", active, ev.StopHookActive)
-		}
-		if ev.LastMessage == "" || ev.LastMessage != raw["last_assistant_message"] {
-			t.Errorf("last message %q", ev.LastMessage)
-		}
+		hosttest.CheckStopHookActive(t, ev, raw)
+		hosttest.Carried(t, "last message", ev.LastMessage, raw, "last_assistant_message")
 	}
 }
 

@@ -30,19 +30,9 @@ func checkKind(t *testing.T, ev *event.Event, raw map[string]any) {
 	t.Helper()
 	switch ev.Kind {
 	case event.PreTool, event.PostTool:
-		if ev.Tool.Raw != raw["tool_name"] || ev.Tool.Name == "" || ev.Tool.Name == event.Other {
-			t.Errorf("tool %q normalized to %q", raw["tool_name"], ev.Tool.Name)
-		}
-		in, _ := raw["tool_input"].(map[string]any)
-		switch ev.Tool.Name {
-		case event.Shell:
-			if ev.Tool.Command == "" || ev.Tool.Command != in["command"] {
-				t.Errorf("shell command %q, input %v", ev.Tool.Command, in)
-			}
-		case event.Read, event.Write, event.Edit:
-			if len(ev.Tool.Paths) == 0 || ev.Tool.Paths[0] != in["file_path"] {
-				t.Errorf("paths %v, input %v", ev.Tool.Paths, in)
-			}
+		hosttest.CheckToolCall(t, ev, raw)
+		if ev.Tool.Name == event.Other {
+			t.Errorf("tool %q not mapped", ev.Tool.Raw)
 		}
 		if ev.Kind == event.PostTool {
 			resp, _ := raw["tool_response"].(map[string]any)
@@ -54,28 +44,16 @@ func checkKind(t *testing.T, ev *event.Event, raw map[string]any) {
 			}
 		}
 	case event.SessionStart:
-		if ev.Source != raw["source"] || ev.Source == "" {
-			t.Errorf("SessionStart source %q", ev.Source)
-		}
+		hosttest.Carried(t, "SessionStart source", ev.Source, raw, "source")
 	case event.PreCompact:
-		if ev.Source != raw["trigger"] || ev.Source == "" {
-			t.Errorf("PreCompress trigger %q", ev.Source)
-		}
+		hosttest.Carried(t, "PreCompress trigger", ev.Source, raw, "trigger")
 	case event.SessionEnd:
-		if ev.Source != raw["reason"] || ev.Source == "" {
-			t.Errorf("SessionEnd reason %q", ev.Source)
-		}
+		hosttest.Carried(t, "SessionEnd reason", ev.Source, raw, "reason")
 	case event.UserPrompt:
-		if ev.Prompt == "" || ev.Prompt != raw["prompt"] {
-			t.Errorf("BeforeAgent prompt %q", ev.Prompt)
-		}
+		hosttest.Carried(t, "BeforeAgent prompt", ev.Prompt, raw, "prompt")
 	case event.Stop:
-		if active, _ := raw["stop_hook_active"].(bool); active != ev.StopHookActive {
-			t.Errorf("stop_hook_active %v, decoded %v", active, ev.StopHookActive)
-		}
-		if ev.LastMessage == "" || ev.LastMessage != raw["prompt_response"] {
-			t.Errorf("last message %q", ev.LastMessage)
-		}
+		hosttest.CheckStopHookActive(t, ev, raw)
+		hosttest.Carried(t, "last message", ev.LastMessage, raw, "prompt_response")
 	}
 }
 

@@ -259,3 +259,42 @@ func (c Codec) Bench(b *testing.B) {
 		return err
 	})
 }
+
+// Carried checks that a decoded field is set and is the payload's value
+// under key.
+func Carried(t *testing.T, what, got string, raw map[string]any, key string) {
+	t.Helper()
+	if got == "" || got != raw[key] {
+		t.Errorf("%s %q, payload's %s %v", what, got, key, raw[key])
+	}
+}
+
+// CheckToolCall checks a decoded tool call against its payload: the
+// host's tool name is kept and mapped, a shell command is the input's
+// command, and a file tool's first path is the input's file_path.
+func CheckToolCall(t *testing.T, ev *event.Event, raw map[string]any) {
+	t.Helper()
+	if ev.Tool.Raw != raw["tool_name"] || ev.Tool.Name == "" {
+		t.Errorf("tool %q normalized to %q", raw["tool_name"], ev.Tool.Name)
+	}
+	in, _ := raw["tool_input"].(map[string]any)
+	switch ev.Tool.Name {
+	case event.Shell:
+		if ev.Tool.Command == "" || ev.Tool.Command != in["command"] {
+			t.Errorf("shell command %q, input %v", ev.Tool.Command, in)
+		}
+	case event.Read, event.Write, event.Edit:
+		if len(ev.Tool.Paths) == 0 || ev.Tool.Paths[0] != in["file_path"] {
+			t.Errorf("paths %v, input %v", ev.Tool.Paths, in)
+		}
+	}
+}
+
+// CheckStopHookActive checks a stop's stop_hook_active against its
+// payload.
+func CheckStopHookActive(t *testing.T, ev *event.Event, raw map[string]any) {
+	t.Helper()
+	if active, _ := raw["stop_hook_active"].(bool); active != ev.StopHookActive {
+		t.Errorf("stop_hook_active %v, decoded %v", active, ev.StopHookActive)
+	}
+}
