@@ -28,6 +28,15 @@ func TestDecodeCaptured(t *testing.T) {
 	})
 }
 
+// Every captured payload decodes exactly as encoding/json decodes it:
+// real payloads have exact, unique keys, so strict decoding changes
+// nothing for them.
+func TestSamplesDecodeAsBefore(t *testing.T) {
+	hosttest.SamplesDecodeAsLoose[toolInput](t, codec.SamplesDir)
+}
+
+func BenchmarkDecodeSamples(b *testing.B) { codec.Bench(b) }
+
 func checkKind(t *testing.T, ev *event.Event, raw map[string]any) {
 	t.Helper()
 	switch ev.Kind {

@@ -26,6 +26,15 @@ func TestDecodeCaptured(t *testing.T) {
 	codec.Captured(t, modelEvents, []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "PreCompress", "SessionEnd", "BeforeModel", "AfterModel", "BeforeToolSelection"}, checkKind)
 }
 
+// Every captured payload decodes exactly as encoding/json decodes it:
+// real payloads have exact, unique keys, so strict decoding changes
+// nothing for them.
+func TestSamplesDecodeAsBefore(t *testing.T) {
+	hosttest.SamplesDecodeAsLoose[toolInput](t, codec.SamplesDir)
+}
+
+func BenchmarkDecodeSamples(b *testing.B) { codec.Bench(b) }
+
 func checkKind(t *testing.T, ev *event.Event, raw map[string]any) {
 	t.Helper()
 	switch ev.Kind {
