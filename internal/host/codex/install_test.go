@@ -10,6 +10,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/install/hooktest"
 	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
 
@@ -67,40 +68,25 @@ func TestInstallCodexHandlerShape(t *testing.T) {
 		if _, err := Install(InstallOptions{HooksPath: path, BinaryPath: installtest.Bin, TimeoutSeconds: tc.timeout}); err != nil {
 			t.Fatal(err)
 		}
-		var s struct {
-			Hooks map[string][]struct {
-				Matcher *string
-				Hooks   []map[string]any
-			}
-		}
-		if err := json.Unmarshal(installtest.ReadFile(t, path), &s); err != nil {
-			t.Fatal(err)
-		}
-		for _, ev := range DefaultEvents {
-			g := s.Hooks[ev]
-			if len(g) != 1 || len(g[0].Hooks) != 1 {
-				t.Fatalf("%s: %+v", ev, g)
-			}
-			want := tc.wantDefault
-			if ev == "SessionEnd" {
-				want = tc.wantEnd
-			}
-			h := g[0].Hooks[0]
-			wantH := map[string]any{"type": "command", "command": installtest.Bin + " hook codex --timeout " + fmt.Sprint(want), "timeout": float64(want)}
-			if fmt.Sprint(h) != fmt.Sprint(wantH) {
-				t.Errorf("timeout %d: %s handler %v, want %v", tc.timeout, ev, h, wantH)
-			}
-			var wantM any
-			switch ev {
-			case "PreToolUse", "PermissionRequest":
-				wantM = judgedMatcher()
-			case "PostToolUse":
-				wantM = "*"
-			}
-			if (g[0].Matcher == nil) != (wantM == nil) || (g[0].Matcher != nil && *g[0].Matcher != wantM) {
-				t.Errorf("%s matcher %v, want %v", ev, g[0].Matcher, wantM)
-			}
-		}
+		hooktest.CheckShape(t, installtest.ReadFile(t, path), hooktest.Shape{
+			Host: Host, Events: DefaultEvents, Fresh: true,
+			Matcher: func(ev string) string {
+				switch ev {
+				case "PreToolUse", "PermissionRequest":
+					return judgedMatcher()
+				case "PostToolUse":
+					return "*"
+				}
+				return ""
+			},
+			Handler: func(ev string) map[string]any {
+				want := tc.wantDefault
+				if ev == "SessionEnd" {
+					want = tc.wantEnd
+				}
+				return map[string]any{"type": "command", "command": installtest.Bin + " hook codex --timeout " + fmt.Sprint(want), "timeout": float64(want)}
+			},
+		})
 	}
 }
 

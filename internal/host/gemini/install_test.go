@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,40 +69,15 @@ func TestInstallGeminiHandlerShape(t *testing.T) {
 	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "trusted folder") {
 		t.Errorf("notes = %q", r.Notes)
 	}
-	var s struct {
-		Hooks map[string][]struct {
-			Matcher *string
-			Hooks   []map[string]any
-		}
-	}
-	if err := json.Unmarshal(installtest.ReadFile(t, path), &s); err != nil {
-		t.Fatal(err)
-	}
-	for _, ev := range DefaultEvents {
-		g := s.Hooks[ev]
-		if len(g) != 1 || len(g[0].Hooks) != 1 {
-			t.Fatalf("%s: %+v", ev, g)
-		}
-		h := g[0].Hooks[0]
-		want := map[string]any{"type": "command", "name": "atreides", "command": "'/home/me/my tools/atreides' hook gemini --timeout 7", "timeout": 7000.0}
-		if fmt.Sprint(h) != fmt.Sprint(want) {
-			t.Errorf("%s handler %v, want %v", ev, h, want)
-		}
-		switch ev {
-		case "BeforeTool":
-			if g[0].Matcher == nil || *g[0].Matcher != judgedMatcher() {
-				t.Errorf("BeforeTool matcher %v", g[0].Matcher)
-			}
-		case "AfterTool":
-			if g[0].Matcher == nil || *g[0].Matcher != "*" {
-				t.Errorf("AfterTool matcher %v", g[0].Matcher)
-			}
-		default:
-			if g[0].Matcher != nil {
-				t.Errorf("%s has matcher %q", ev, *g[0].Matcher)
-			}
-		}
-	}
+	hooktest.CheckShape(t, installtest.ReadFile(t, path), hooktest.Shape{
+		Host: Host, Events: DefaultEvents, Fresh: true,
+		Matcher: func(ev string) string {
+			return map[string]string{"BeforeTool": judgedMatcher(), "AfterTool": "*"}[ev]
+		},
+		Handler: func(string) map[string]any {
+			return map[string]any{"type": "command", "name": "atreides", "command": "'/home/me/my tools/atreides' hook gemini --timeout 7", "timeout": 7000.0}
+		},
+	})
 	// The default timeout is ten seconds, in milliseconds.
 	path2 := SettingsPath(install.ScopeUser, "", t.TempDir())
 	if _, err := Install(InstallOptions{SettingsPath: path2, BinaryPath: installtest.Bin, Scope: install.ScopeUser}); err != nil {
