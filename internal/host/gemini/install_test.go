@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -255,22 +254,9 @@ func TestRefusesBrokenJSON(t *testing.T) { hooktest.RefuseBrokenJSON(t, underTes
 
 func TestOptionErrors(t *testing.T) {
 	dir := t.TempDir()
-	for _, tc := range []struct {
-		name string
-		err  error
-		want string
-	}{
-		{"gemini relative bin", second(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "bin/atreides"})), "neither absolute"},
-		{"gemini other name", second(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "/bin/true"})), "must be named atreides"},
-		{"gemini model event", second(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: installtest.Bin, Events: []string{"BeforeModel"}})), `"BeforeModel"`},
-	} {
-		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want %q", tc.name, tc.err, tc.want)
-		}
-	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		t.Errorf("files written on error: %v", ents)
-	}
+	hooktest.CheckRefusals(t, dir, []hooktest.Refusal{
+		{Name: "gemini relative bin", Err: hooktest.Err(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "bin/atreides"})), Want: "neither absolute"},
+		{Name: "gemini other name", Err: hooktest.Err(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "/bin/true"})), Want: "must be named atreides"},
+		{Name: "gemini model event", Err: hooktest.Err(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: installtest.Bin, Events: []string{"BeforeModel"}})), Want: `"BeforeModel"`},
+	})
 }
-
-func second[T any](_ T, err error) error { return err }

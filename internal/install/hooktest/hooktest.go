@@ -355,3 +355,27 @@ func CheckShape(t *testing.T, data []byte, s Shape) {
 		}
 	}
 }
+
+// Refusal is an install the host must refuse, and what its error says.
+type Refusal struct {
+	Name string
+	Err  error // see [Err]
+	Want string
+}
+
+// Err is the error of a call's two results.
+func Err[T any](_ T, err error) error { return err }
+
+// CheckRefusals checks that each install failed saying what it must, and
+// that none of them wrote a file in dir.
+func CheckRefusals(t *testing.T, dir string, cases []Refusal) {
+	t.Helper()
+	for _, tc := range cases {
+		if tc.Err == nil || !strings.Contains(tc.Err.Error(), tc.Want) {
+			t.Errorf("%s: error %v, want %q", tc.Name, tc.Err, tc.Want)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("files written on error: %v", ents)
+	}
+}
