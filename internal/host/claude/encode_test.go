@@ -10,24 +10,20 @@ import (
 )
 
 func TestEncode(t *testing.T) {
-	deny := &event.Decision{Verdict: event.Deny, Rule: "git.reset-hard", Reason: "use git stash"}
-	ask := &event.Decision{Verdict: event.Ask, Reason: "unsure"}
-	ctx := &event.Decision{Context: []event.Entry{{Text: "phase: implementation"}}}
-	block := &event.Decision{Block: true, BlockReason: "todos open"}
-	rewrite := &event.Decision{UpdatedInput: json.RawMessage(`{"command":"ls -a"}`)}
+	d := hosttest.Decided()
 	codec.CheckEncode(t, []hosttest.Answer{
-		{Name: "pre deny", Event: "PreToolUse", D: deny, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"use git stash"}}`},
-		{Name: "pre ask", Event: "PreToolUse", D: ask, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"unsure"}}`},
+		{Name: "pre deny", Event: "PreToolUse", D: d.Deny, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is blocked"}}`},
+		{Name: "pre ask", Event: "PreToolUse", D: d.Ask, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"unsure"}}`},
 		{Name: "pre nothing", Event: "PreToolUse", D: &event.Decision{}, Want: ""},
-		{Name: "pre rewrite needs allow", Event: "PreToolUse", D: rewrite, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"}}}`},
+		{Name: "pre rewrite needs allow", Event: "PreToolUse", D: d.Rewrite, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"}}}`},
 		{Name: "pre deny drops rewrite", Event: "PreToolUse", D: &event.Decision{Verdict: event.Deny, Reason: "no", UpdatedInput: json.RawMessage(`{}`)}, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
-		{Name: "permission deny", Event: "PermissionRequest", D: deny, Want: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"use git stash"}}}`},
-		{Name: "permission ask leaves it to the user", Event: "PermissionRequest", D: ask, Want: ""},
-		{Name: "session start context", Event: "SessionStart", D: ctx, Want: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: implementation"}}`},
-		{Name: "stop block", Event: "Stop", D: block, Want: `{"decision":"block","reason":"todos open"}`},
-		{Name: "subagent stop block", Event: "SubagentStop", D: block, Want: `{"decision":"block","reason":"todos open"}`},
-		{Name: "post tool block and context", Event: "PostToolUse", D: &event.Decision{Block: true, BlockReason: "r", Context: ctx.Context}, Want: `{"decision":"block","reason":"r","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"phase: implementation"}}`},
-		{Name: "session end says nothing", Event: "SessionEnd", D: block, Want: ""},
+		{Name: "permission deny", Event: "PermissionRequest", D: d.Deny, Want: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"rm -rf is blocked"}}}`},
+		{Name: "permission ask leaves it to the user", Event: "PermissionRequest", D: d.Ask, Want: ""},
+		{Name: "session start context", Event: "SessionStart", D: d.Context, Want: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: implementation"}}`},
+		{Name: "stop block", Event: "Stop", D: d.Block, Want: `{"decision":"block","reason":"todos open"}`},
+		{Name: "subagent stop block", Event: "SubagentStop", D: d.Block, Want: `{"decision":"block","reason":"todos open"}`},
+		{Name: "post tool block and context", Event: "PostToolUse", D: &event.Decision{Block: true, BlockReason: "r", Context: d.Context.Context}, Want: `{"decision":"block","reason":"r","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"phase: implementation"}}`},
+		{Name: "session end says nothing", Event: "SessionEnd", D: d.Block, Want: ""},
 		{Name: "warning to the user", Event: "PostCompact", D: &event.Decision{Warnings: []string{"config broken"}}, Want: `{"systemMessage":"config broken"}`},
 	})
 }

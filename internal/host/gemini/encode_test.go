@@ -12,31 +12,27 @@ import (
 )
 
 func TestEncode(t *testing.T) {
-	deny := &event.Decision{Verdict: event.Deny, Rule: "fs.rm-rf", Reason: "rm -rf is blocked"}
-	ask := &event.Decision{Verdict: event.Ask, Reason: "unsure"}
-	ctx := &event.Decision{Context: []event.Entry{{Text: "phase: implementation"}}}
-	block := &event.Decision{Block: true, BlockReason: "todos open"}
-	rewrite := &event.Decision{UpdatedInput: json.RawMessage(`{"command":"ls -a"}`)}
+	d := hosttest.Decided()
 	codec.CheckEncode(t, []hosttest.Answer{
-		{Name: "before deny", Event: "BeforeTool", D: deny, Want: `{"decision":"deny","reason":"rm -rf is blocked"}`},
+		{Name: "before deny", Event: "BeforeTool", D: d.Deny, Want: `{"decision":"deny","reason":"rm -rf is blocked"}`},
 		{Name: "before deny without reason", Event: "BeforeTool", D: &event.Decision{Verdict: event.Deny}, Want: `{"decision":"deny","reason":"blocked by atreides"}`},
-		{Name: "before ask becomes deny", Event: "BeforeTool", D: ask, Want: `{"decision":"deny","reason":` + quote(host.AskDenied(cannotAsk, "unsure")) + `}`},
+		{Name: "before ask becomes deny", Event: "BeforeTool", D: d.Ask, Want: `{"decision":"deny","reason":` + hosttest.JSONString(host.AskDenied(cannotAsk, "unsure")) + `}`},
 		{Name: "before nothing", Event: "BeforeTool", D: &event.Decision{}, Want: ""},
 		{Name: "before plain allow says nothing", Event: "BeforeTool", D: &event.Decision{Verdict: event.Allow, Reason: "fine"}, Want: ""},
-		{Name: "before rewrite is an allow", Event: "BeforeTool", D: rewrite, Want: `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -a"}}}`},
-		{Name: "before allow with rewrite", Event: "BeforeTool", D: &event.Decision{Verdict: event.Allow, UpdatedInput: rewrite.UpdatedInput}, Want: `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -a"}}}`},
+		{Name: "before rewrite is an allow", Event: "BeforeTool", D: d.Rewrite, Want: `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -a"}}}`},
+		{Name: "before allow with rewrite", Event: "BeforeTool", D: &event.Decision{Verdict: event.Allow, UpdatedInput: d.Rewrite.UpdatedInput}, Want: `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -a"}}}`},
 		{Name: "before deny drops rewrite", Event: "BeforeTool", D: &event.Decision{Verdict: event.Deny, Reason: "no", UpdatedInput: json.RawMessage(`{}`)}, Want: `{"decision":"deny","reason":"no"}`},
-		{Name: "before tool context is not sent", Event: "BeforeTool", D: ctx, Want: ""},
-		{Name: "after tool context", Event: "AfterTool", D: ctx, Want: `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"phase: implementation"}}`},
-		{Name: "after tool block hides output", Event: "AfterTool", D: block, Want: `{"decision":"deny","reason":"todos open"}`},
-		{Name: "before agent context", Event: "BeforeAgent", D: ctx, Want: `{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"phase: implementation"}}`},
-		{Name: "before agent block drops the turn", Event: "BeforeAgent", D: block, Want: `{"decision":"deny","reason":"todos open"}`},
-		{Name: "session start context", Event: "SessionStart", D: ctx, Want: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: implementation"}}`},
-		{Name: "after agent keep going", Event: "AfterAgent", D: block, Want: `{"decision":"deny","reason":"todos open"}`},
-		{Name: "after agent context is not sent", Event: "AfterAgent", D: ctx, Want: ""},
-		{Name: "pre compress is advisory", Event: "PreCompress", D: block, Want: ""},
-		{Name: "session end says nothing", Event: "SessionEnd", D: block, Want: ""},
-		{Name: "model events say nothing", Event: "BeforeModel", D: deny, Want: ""},
+		{Name: "before tool context is not sent", Event: "BeforeTool", D: d.Context, Want: ""},
+		{Name: "after tool context", Event: "AfterTool", D: d.Context, Want: `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"phase: implementation"}}`},
+		{Name: "after tool block hides output", Event: "AfterTool", D: d.Block, Want: `{"decision":"deny","reason":"todos open"}`},
+		{Name: "before agent context", Event: "BeforeAgent", D: d.Context, Want: `{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"phase: implementation"}}`},
+		{Name: "before agent block drops the turn", Event: "BeforeAgent", D: d.Block, Want: `{"decision":"deny","reason":"todos open"}`},
+		{Name: "session start context", Event: "SessionStart", D: d.Context, Want: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: implementation"}}`},
+		{Name: "after agent keep going", Event: "AfterAgent", D: d.Block, Want: `{"decision":"deny","reason":"todos open"}`},
+		{Name: "after agent context is not sent", Event: "AfterAgent", D: d.Context, Want: ""},
+		{Name: "pre compress is advisory", Event: "PreCompress", D: d.Block, Want: ""},
+		{Name: "session end says nothing", Event: "SessionEnd", D: d.Block, Want: ""},
+		{Name: "model events say nothing", Event: "BeforeModel", D: d.Deny, Want: ""},
 		{Name: "warning to the user", Event: "PreCompress", D: &event.Decision{Warnings: []string{"config broken", "again"}}, Want: `{"systemMessage":"config broken\nagain"}`},
 	})
 }
@@ -63,9 +59,4 @@ func geminiDeny(_ string, ans host.Answer) error {
 		return fmt.Errorf("not a deny with the stderr reason: %s", ans.Stdout)
 	}
 	return nil
-}
-
-func quote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }

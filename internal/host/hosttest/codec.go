@@ -298,3 +298,23 @@ func CheckStopHookActive(t *testing.T, ev *event.Event, raw map[string]any) {
 		t.Errorf("stop_hook_active %v, decoded %v", active, ev.StopHookActive)
 	}
 }
+
+// Decisions are the engine decisions the hosts' encode tables put to
+// their events, each new per call so that no table shares one with another.
+type Decisions struct {
+	Deny, Ask, Allow, Context, Block, Rewrite *event.Decision
+}
+
+// Decided returns the [Decisions]: deny "rm -rf is blocked", ask "unsure",
+// allow "fine", context "phase: implementation", block "todos open", and
+// a rewrite of the input to {"command":"ls -a"}.
+func Decided() Decisions {
+	return Decisions{
+		Deny:    &event.Decision{Verdict: event.Deny, Rule: "fs.rm-rf", Reason: "rm -rf is blocked"},
+		Ask:     &event.Decision{Verdict: event.Ask, Reason: "unsure"},
+		Allow:   &event.Decision{Verdict: event.Allow, Reason: "fine"},
+		Context: &event.Decision{Context: []event.Entry{{Text: "phase: implementation"}}},
+		Block:   &event.Decision{Block: true, BlockReason: "todos open"},
+		Rewrite: &event.Decision{UpdatedInput: json.RawMessage(`{"command":"ls -a"}`)},
+	}
+}
