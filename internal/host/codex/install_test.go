@@ -3,12 +3,10 @@ package codex
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/install/hooktest"
 	"github.com/atreides-dev/atreides/internal/install/installtest"
@@ -33,27 +31,13 @@ func TestCodexPaths(t *testing.T) {
 }
 
 func TestCodexEventsAndToolsMatchAdapter(t *testing.T) {
-	for _, ev := range DefaultEvents {
-		payload := fmt.Sprintf(`{"hook_event_name":%q,"tool_name":"Bash","tool_input":{"command":"ls"}}`, ev)
-		e, err := Decode([]byte(payload), time.Now())
-		if err != nil || e.Kind == event.Unknown {
-			t.Errorf("adapter does not handle %s: %v %v", ev, e.Kind, err)
-		}
-	}
-	for _, tool := range append(judgedTools, "mcp__github__create_issue") {
-		if tt, _ := NormalizeTool(tool, nil); tt.Name == event.Other {
-			t.Errorf("%s is not a tool the adapter judges", tool)
-		}
-	}
-	re := regexp.MustCompile(judgedMatcher()) // Rust's regex crate and RE2 agree here
-	for name, want := range map[string]bool{
+	codec.CheckHandles(t, DefaultEvents, "Bash")
+	hosttest.CheckJudged(t, append(judgedTools, "mcp__github__create_issue"), NormalizeTool)
+	// Rust's regex crate and RE2 agree here.
+	hosttest.CheckMatcher(t, judgedMatcher(), map[string]bool{
 		"Bash": true, "apply_patch": true, "mcp__github__create_issue": true,
 		"BashOutput": false, "xapply_patch": false, "web_search": false, "view_image": false, "mcp_x": false,
-	} {
-		if re.MatchString(name) != want {
-			t.Errorf("PreToolUse matcher on %s: %v, want %v", name, !want, want)
-		}
-	}
+	})
 }
 
 func TestInstallCodexHandlerShape(t *testing.T) {

@@ -1,15 +1,15 @@
 package gemini
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/install/hooktest"
 	"github.com/atreides-dev/atreides/internal/install/installtest"
@@ -29,34 +29,22 @@ func TestGeminiSettingsPath(t *testing.T) {
 
 // The events and tools written must be ones the gemini adapter handles.
 func TestGeminiEventsAndToolsMatchAdapter(t *testing.T) {
-	for _, ev := range append(slices.Clone(DefaultEvents), optionalEvents...) {
-		payload := fmt.Sprintf(`{"hook_event_name":%q,"tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, ev)
-		e, err := Decode([]byte(payload), "", time.Now())
-		if err != nil || e.Kind == event.Unknown {
-			t.Errorf("adapter does not handle %s: %v %v", ev, e.Kind, err)
-		}
-	}
+	codec.CheckHandles(t, append(slices.Clone(DefaultEvents), optionalEvents...), "run_shell_command")
 	for _, ev := range []string{"PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection", "Notification"} {
 		if slices.Contains(DefaultEvents, ev) {
 			t.Errorf("%s is registered by default", ev)
 		}
 	}
-	for _, tool := range JudgedTools() {
-		if tt, _ := NormalizeTool(tool, nil, nil); tt.Name == event.Other {
-			t.Errorf("%s is not a tool the adapter judges", tool)
-		}
-	}
-	re := regexp.MustCompile(judgedMatcher()) // Go's RE2 accepts what JavaScript does here
-	for name, want := range map[string]bool{
+	hosttest.CheckJudged(t, JudgedTools(), func(name string, input json.RawMessage) (event.Tool, error) {
+		return NormalizeTool(name, input, nil)
+	})
+	// Go's RE2 accepts what JavaScript does here.
+	hosttest.CheckMatcher(t, judgedMatcher(), map[string]bool{
 		"run_shell_command": true, "read_file": true, "write_file": true, "replace": true,
 		"mcp_github_create_issue": true,
 		"activate_skill":          false, "enter_plan_mode": false, "x_read_file": false,
 		"read_file_fast": false, "update_topic": false,
-	} {
-		if re.MatchString(name) != want {
-			t.Errorf("BeforeTool matcher on %s: %v, want %v", name, !want, want)
-		}
-	}
+	})
 }
 
 func TestInstallGeminiHandlerShape(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -316,5 +317,44 @@ func Decided() Decisions {
 		Context: &event.Decision{Context: []event.Entry{{Text: "phase: implementation"}}},
 		Block:   &event.Decision{Block: true, BlockReason: "todos open"},
 		Rewrite: &event.Decision{UpdatedInput: json.RawMessage(`{"command":"ls -a"}`)},
+	}
+}
+
+// CheckHandles wants every event in events, sent as a call of the shell
+// tool, to decode as an event the adapter handles: the events install
+// registers must be ones the adapter knows.
+func (c Codec) CheckHandles(t *testing.T, events []string, shell string) {
+	t.Helper()
+	for _, ev := range events {
+		payload := fmt.Sprintf(`{"hook_event_name":%q,"tool_name":%q,"tool_input":{"command":"ls"}}`, ev, shell)
+		e, err := c.decode([]byte(payload))
+		if err != nil || e.Kind == event.Unknown {
+			t.Errorf("adapter does not handle %s: %v %v", ev, e.Kind, err)
+		}
+	}
+}
+
+// CheckJudged wants every tool, with no input, to be one the adapter maps
+// to a name of atreides's: the tools install limits the hook to must be
+// ones the adapter judges.
+func CheckJudged(t *testing.T, tools []string, normalize func(name string, input json.RawMessage) (event.Tool, error)) {
+	t.Helper()
+	for _, tool := range tools {
+		if tt, _ := normalize(tool, nil); tt.Name == event.Other {
+			t.Errorf("%s is not a tool the adapter judges", tool)
+		}
+	}
+}
+
+// CheckMatcher compiles a hook matcher (as Go's RE2, which agrees with
+// the hosts' regex engines on what install writes) and wants it to match
+// exactly the tool names marked true.
+func CheckMatcher(t *testing.T, matcher string, names map[string]bool) {
+	t.Helper()
+	re := regexp.MustCompile(matcher)
+	for name, want := range names {
+		if re.MatchString(name) != want {
+			t.Errorf("matcher %s on %s: %v, want %v", matcher, name, !want, want)
+		}
 	}
 }
