@@ -108,6 +108,14 @@ func (c Codec) checkSample(t *testing.T, data []byte, s Sample, unknown map[stri
 	if ev.SessionID != s.Raw["session_id"] || ev.Cwd != s.Raw["cwd"] || ev.ProjectDir != "" {
 		t.Errorf("ids: session %q cwd %q project %q", ev.SessionID, ev.Cwd, ev.ProjectDir)
 	}
+	switch ev.Kind {
+	case event.SessionStart:
+		Carried(t, name+" source", ev.Source, s.Raw, "source")
+	case event.UserPrompt:
+		Carried(t, name+" prompt", ev.Prompt, s.Raw, "prompt")
+	case event.Stop:
+		CheckStopHookActive(t, ev, s.Raw)
+	}
 	check(t, ev, s.Raw)
 	d := everything
 	if ans := c.Adapter.Encode(ev, &d); len(ans.Stdout) > 0 && !json.Valid(ans.Stdout) {
