@@ -46,6 +46,10 @@ var DefaultEvents = []string{
 	"SubagentStop", "PreCompact", "PostCompact", "SessionEnd",
 }
 
+// optionalEvents are handled by the adapter but not registered by
+// default (see DefaultEvents).
+var optionalEvents = []string{"Notification"}
+
 // InstallOptions configures Install.
 type InstallOptions struct {
 	SettingsPath   string   // see SettingsPath
@@ -64,7 +68,7 @@ func Command(bin string, timeoutSeconds int) string {
 // can be asked for (see DefaultEvents); SessionStart and the compaction
 // events get no matcher, so that they fire for every source and trigger.
 var spec = &install.HookSpec{
-	Host: Host, Name: "Claude Code", ConfigDir: ".claude", Events: DefaultEvents, Optional: []string{"Notification"},
+	Host: Host, Name: "Claude Code", ConfigDir: ".claude", Events: DefaultEvents, Optional: optionalEvents,
 	JudgedEvents: []string{"PreToolUse", "PermissionRequest"}, AllToolEvents: []string{"PostToolUse", "PostToolUseFailure"}, Judged: judgedMatcher,
 }
 

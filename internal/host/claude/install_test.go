@@ -44,6 +44,15 @@ func TestClaudeSettingsPath(t *testing.T) {
 	}
 }
 
+// The events install registers, by default or on request, are the ones
+// the adapter handles.
+func TestClaudeEventsMatchAdapter(t *testing.T) {
+	codec.CheckHandles(t, slices.Concat(DefaultEvents, optionalEvents), "Bash")
+	if len(kinds) != len(DefaultEvents)+len(optionalEvents) {
+		t.Errorf("the adapter handles %d events, install %d", len(kinds), len(DefaultEvents)+len(optionalEvents))
+	}
+}
+
 func TestInstallUninstallClaude(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -84,6 +84,9 @@ func TestDecodeSchemaEvents(t *testing.T) {
 		{`{` + common + `"hook_event_name":"PreToolUse","agent_id":"a1","agent_type":"worker","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"c"}`, event.PreTool,
 			func(e *event.Event) bool { return e.InSubagent() }},
 		{`{` + common + `"hook_event_name":"Interrupt"}`, event.Unknown, nil},
+		// Claude Code's events that Codex does not have.
+		{`{` + common + `"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"ls"}}`, event.Unknown, nil},
+		{`{` + common + `"hook_event_name":"Notification"}`, event.Unknown, nil},
 	}
 	for _, tt := range tests {
 		ev, err := Decode([]byte(tt.in), time.Unix(0, 0))
