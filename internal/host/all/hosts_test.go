@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/host/codex"
@@ -115,7 +116,7 @@ func ptr(s string) *string { return &s }
 // atreides-mcp, so that install finds atreides and registers MCP tools.
 func fakeBin(t *testing.T) string {
 	dir := t.TempDir()
-	for _, n := range []string{"atreides", install.MCPBinary} {
+	for _, n := range []string{"atreides", guard.MCPBinary} {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
