@@ -25,6 +25,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/all"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 )
 
 func main() {
@@ -48,7 +52,7 @@ alongside and prints the medians of both and of the ratios A/B.
 		flag.Usage()
 		os.Exit(2)
 	}
-	env, ok := hostEnv[*hostName]
+	env, ok := hostEnv(*hostName)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "hooktime: unknown host %q\n", *hostName)
 		os.Exit(2)
@@ -59,13 +63,17 @@ alongside and prints the medians of both and of the ratios A/B.
 	}
 }
 
-// hostEnv names the variables each host sets to the project dir for its
-// hooks, so a timed run sees what a real one does. Codex sets none: its
-// hooks find the project from the payload's cwd.
-var hostEnv = map[string][]string{
-	"claude": {"CLAUDE_PROJECT_DIR"},
-	"gemini": {"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
-	"codex":  nil,
+// hostEnv is the environment a hook host gives its hook processes, as
+// the conformance suite has it (hosttest.Expected), so a timed run sees
+// what a real one does; the variables naming the project are set to the
+// run's project dir (c.dir) when it starts. ok is false for a name that
+// is no hook host's.
+func hostEnv(name string) (env map[string]string, ok bool) {
+	h, ok := all.ByName(name)
+	if !ok || h.Via != host.Hook {
+		return nil, false
+	}
+	return hosttest.Expected[name].Env, true
 }
 
 // command is one side of a comparison: what to start and where.
@@ -81,7 +89,7 @@ type sample struct {
 	rss       int64 // KiB
 }
 
-func run(bin, vs string, payloads []string, runs, warmup int, dir, hostName string, envVars []string) error {
+func run(bin, vs string, payloads []string, runs, warmup int, dir, hostName string, env map[string]string) error {
 	tmp, err := os.MkdirTemp("", "hooktime-")
 	if err != nil {
 		return err
@@ -123,7 +131,7 @@ func run(bin, vs string, payloads []string, runs, warmup int, dir, hostName stri
 			i := (k + max(r, 0)) % len(payloads) // rotate the order
 			for j := range cmds {
 				c := (j + max(r, 0)) % len(cmds) // and who goes first
-				s, err := once(cmds[c], i, envVars)
+				s, err := once(cmds[c], i, env)
 				if err != nil {
 					return fmt.Errorf("%s: %w", payloads[i], err)
 				}
@@ -175,12 +183,15 @@ func vsArgv(vs, hostName, tmp string) ([]string, error) {
 	return []string{vs, "hook", hostName}, nil
 }
 
-func once(c *command, payload int, envVars []string) (sample, error) {
+func once(c *command, payload int, env map[string]string) (sample, error) {
 	cmd := exec.Command(c.argv[0], c.argv[1:]...)
 	cmd.Dir = c.dir
 	cmd.Env = os.Environ()
-	for _, v := range envVars {
-		cmd.Env = append(cmd.Env, v+"="+c.dir)
+	for k, v := range env {
+		if v == hosttest.ProjectDir {
+			v = c.dir
+		}
+		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.Stdin = bytes.NewReader(c.inputs[payload])
 	var out bytes.Buffer
