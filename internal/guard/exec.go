@@ -454,7 +454,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 			i = len(args)
 		case oneOf(s, "-u|--unset|-C|--chdir|-P"):
 			if i+1 < len(args) {
-				if envUnsetsHostVar(s, args[i+1]) {
+				if a.req.envUnsetsHostVar(s, args[i+1]) {
 					a.self().pose()
 				}
 				if oneOf(s, "-C|--chdir") {
@@ -467,7 +467,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
 			inner = a.req.chdir(sc.clone(), word{s: s[2:], dyn: w.dyn})
 		case strings.HasPrefix(s, "-") && len(s) > 1:
-			if envOptClearsHost(w) {
+			if a.req.envOptClearsHost(w) {
 				a.self().pose()
 			}
 		case strings.Contains(s, "=") && isAssignName(s[:strings.Index(s, "=")]):
@@ -512,17 +512,17 @@ func envSplitString(args []word, i int) (word, int) {
 
 // envUnsetsHostVar: env's option opt, given val, unsets one of the host's
 // variables (-u NAME), or one the guard cannot name.
-func envUnsetsHostVar(opt string, val word) bool {
-	return !oneOf(opt, "-C|--chdir|-P") && (val.dyn || hostVar(val.s))
+func (req *Request) envUnsetsHostVar(opt string, val word) bool {
+	return !oneOf(opt, "-C|--chdir|-P") && (val.dyn || req.hostVar(val.s))
 }
 
 // envOptClearsHost: an option of env clears the environment or unsets
 // one of the host's variables (-i, -uNAME, --unset=NAME,
 // --ignore-environment), or cannot be read.
-func envOptClearsHost(w word) bool {
+func (req *Request) envOptClearsHost(w word) bool {
 	s := w.s
-	return w.dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
-		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && hostVar(s[2:]))
+	return w.dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && req.hostVar(s[len("--unset="):]) ||
+		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && req.hostVar(s[2:]))
 }
 
 func isAssignName(s string) bool {

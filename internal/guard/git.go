@@ -236,7 +236,7 @@ func (a gitJudge) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope
 // configuration (aliases) that the command line does not show.
 func (a gitJudge) envRule(name string, w word, sc *scope, depth int) {
 	a.files().historyEnv(name, w)
-	if hostVar(name) {
+	if a.req.hostVar(name) {
 		a.self().pose()
 	}
 	switch {

@@ -40,6 +40,11 @@ type Request struct {
 	// Agents are the agent hosts' programs: starting one with atreides
 	// left out is atreides switching itself off (agents.go).
 	Agents AgentCLIs
+	// HostVars are the variables by which the hosts mark their agents'
+	// commands (a name ending in "*": every variable beginning with the
+	// rest): a command that sets, unsets or clears one would pass for the
+	// user's or another session's (selfguard.go, hostVar).
+	HostVars []string
 	// PathDirs are the directories of the PATH the agent's shell
 	// searches: a file named like an atreides program in one of them
 	// shadows or replaces atreides (self.binary-write).

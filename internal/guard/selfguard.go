@@ -186,15 +186,20 @@ func hCompanion(a *analyzer, c *Cmd, verb string, env map[string]word, sc *scope
 	return hAtreides(a, &as, env, sc, depth, in)
 }
 
-// hostVar: a variable by which the host tells its agent's commands and
-// their session (package actor); a command that sets, unsets or clears
-// one would pass for the user's or another session's.
-func hostVar(name string) bool {
-	switch name {
-	case "CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_CLI", "OPENCODE", "CODEX_THREAD_ID", "ATREIDES_SESSION_ID":
+// hostVar: a variable by which a host tells its agent's commands and
+// their session (Request.HostVars, package actor), or atreides's own
+// ATREIDES_SESSION_ID; a command that sets, unsets or clears one would
+// pass for the user's or another session's.
+func (req *Request) hostVar(name string) bool {
+	if name == "ATREIDES_SESSION_ID" {
 		return true
 	}
-	return strings.HasPrefix(name, "CODEX_SANDBOX")
+	for _, v := range req.HostVars {
+		if stem, ok := strings.CutSuffix(v, "*"); ok && strings.HasPrefix(name, stem) || v == name {
+			return true
+		}
+	}
+	return false
 }
 
 // notePosing marks the command line as posing (posingAsUser) when a
@@ -208,7 +213,7 @@ func (a selfJudge) notePosing(c *Cmd) {
 	}
 	for _, w := range c.Args {
 		name, _, _ := strings.Cut(w.s, "=")
-		if w.dyn && c.Name != "printf" || hostVar(name) {
+		if w.dyn && c.Name != "printf" || a.req.hostVar(name) {
 			a.posing = true
 			return
 		}

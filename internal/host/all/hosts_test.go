@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/claude"
@@ -18,6 +19,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/policy"
 )
 
 // repoRoot is the module root, where bench/payloads lives.
@@ -480,5 +482,40 @@ func TestHookFiles(t *testing.T) {
 				t.Errorf("HookFiles(%q, %q) = %q", tc.proj, tc.home, p)
 			}
 		}
+	}
+}
+
+// TestAgentVars: each variable a host marks its agent's commands with
+// tells actor an agent's command from a person's at a terminal, and the
+// guard, handed the registry's (Guard), refuses a command that unsets it
+// (or, for a name ending in "*", any variable it begins) before acting
+// for another session.
+func TestAgentVars(t *testing.T) {
+	root := t.TempDir()
+	for _, h := range All() {
+		for _, v := range h.AgentVars {
+			name, prefix := strings.CutSuffix(v, "*")
+			e := actor.Env{Getenv: func(k string) string {
+				if k == name {
+					return "1"
+				}
+				return ""
+			}, Terminal: true, Marks: AgentVars()}
+			if actor.Person(e) {
+				t.Errorf("%s: %s set, but actor takes the command for a person's", h.Name, name)
+			}
+			unset := name
+			if prefix {
+				unset += "_ANY"
+			}
+			cmd := "unset " + unset + "; atreides intent release --session s2"
+			if policy.JudgeRun(policy.ForProject(root), Guard(), cmd, root, root) == nil {
+				t.Errorf("%s: the guard allows %q", h.Name, cmd)
+			}
+		}
+	}
+	cmd := "unset SOME_VAR; atreides intent release --session s2"
+	if err := policy.JudgeRun(policy.ForProject(root), Guard(), cmd, root, root); err != nil {
+		t.Errorf("%q: %v, want it allowed (no host's variable)", cmd, err)
 	}
 }
