@@ -63,7 +63,8 @@ type Request struct {
 	// then judged parse.too-complex, so a slow input costs at most this.
 	Deadline time.Time
 
-	own *ownPaths // built from the fields above on the first write judged
+	own   *ownPaths // built from the fields above on the first write judged
+	hints []string  // mentionHints, built on the first text searched
 }
 
 // Result is the decision with enough context for the agent to adapt.
