@@ -11,16 +11,28 @@ import (
 	"github.com/atreides-dev/atreides/internal/cli/setup"
 	"github.com/atreides-dev/atreides/internal/cli/sidecars"
 	"github.com/atreides-dev/atreides/internal/cli/work"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/spf13/cobra"
 )
 
-const rootAbout = `atreides: guardrails and orchestration for AI coding agents.
-
-Agent hosts call atreides on every hook event: Claude Code, Gemini CLI and
-Codex run 'atreides hook <host>'; OpenCode's plugin keeps one
+// rootAbout is the head of atreides's help: the hosts of the registry by
+// how they reach atreides (host.Transport).
+func rootAbout() string {
+	via := func(t host.Transport) func(*host.Host) bool {
+		return func(h *host.Host) bool { return h.Via == t }
+	}
+	plugins := command.Displays(via(host.Serve))
+	for i, d := range plugins {
+		plugins[i] = d + "'s"
+	}
+	s := command.AppendList("atreides: guardrails and orchestration for AI coding agents.\n\n"+
+		"Agent hosts call atreides on every hook event: ", command.Displays(via(host.Hook)))
+	s = command.AppendList(s+" run 'atreides hook <host>'; ", plugins)
+	return s + ` plugin keeps one
 'atreides serve --stdio' running. For each event atreides decides allow,
 ask or deny for commands and file access, keeps the session's state under
 .atreides/, and injects context for the agent.`
+}
 
 const rootFooter = `Flags may come before or after arguments; '--' ends the flags.
 Run 'atreides help <command>' or 'atreides <command> --help' for details.
@@ -150,7 +162,7 @@ func newRootCmd(io *command.IO, args []string) *cobra.Command {
 
 func writeRootHelp(w io.Writer, root *cobra.Command) {
 	var b strings.Builder
-	b.WriteString(rootAbout)
+	b.WriteString(rootAbout())
 	b.WriteString("\n\nUsage:\n  atreides <command> [flags] [args]\n\nCommands:\n")
 	for _, c := range root.Commands() {
 		if c.IsAvailableCommand() {
