@@ -77,6 +77,11 @@ type Host struct {
 	Agents AgentFacts
 	// Commands is how the host takes atreides's slash commands.
 	Commands CommandFacts
+	// Start is what `atreides install NAME` does, in a few words, for
+	// atreides's help ("register the hooks in .claude/settings.json").
+	// Writes is what install writes, by scope, for install's help: lines
+	// of at most 67 columns (the help indents them by 12, to column 79).
+	Start, Writes string
 	// Doctor adds the host's own checks, given what Inspect found in each
 	// scope's file (indexed like Scopes).
 	Doctor func(env Env, found []install.Status) []Check

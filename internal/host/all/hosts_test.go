@@ -47,8 +47,13 @@ func TestRegistryComplete(t *testing.T) {
 			if h.Adapter == nil || h.Adapter.Name() != h.Name || h.Display == "" {
 				t.Errorf("adapter %v, display %q", h.Adapter, h.Display)
 			}
-			if len(h.Scopes) == 0 || h.Path == nil || h.Install == nil || h.Uninstall == nil || h.Inspect == nil || h.ConfigDirs == nil || h.Doctor == nil || len(h.Programs) == 0 || h.HookFiles == nil {
+			if len(h.Scopes) == 0 || h.Path == nil || h.Install == nil || h.Uninstall == nil || h.Inspect == nil || h.ConfigDirs == nil || h.Doctor == nil || len(h.Programs) == 0 || h.HookFiles == nil || h.Start == "" || h.Writes == "" {
 				t.Errorf("incomplete entry: %+v", h)
+			}
+			for _, l := range strings.Split(h.Writes, "\n") {
+				if len(l) > 67 {
+					t.Errorf("Writes: line %q is wider than install's help (67 columns)", l)
+				}
 			}
 			for _, p := range h.Programs {
 				if !slices.Contains(h.CLI.Names, p) {

@@ -49,6 +49,12 @@ var Entry = host.Host{
 	// ~/.claude/commands (user), with $ARGUMENTS.
 	Commands: claudeCommands,
 
+	Start: "register the hooks in .claude/settings.json",
+	Writes: `.claude/settings.json (--local: .claude/settings.local.json,
+--user: ~/.claude/settings.json); with a project or local
+install also .mcp.json, registering atreides's MCP tools
+('atreides mcp') as the server "atreides"`,
+
 	Doctor: claudeDoctor,
 }
 

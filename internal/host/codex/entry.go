@@ -38,6 +38,13 @@ var Entry = host.Host{
 	// when the agent starts.
 	Agents: codexAgents,
 
+	Start: "register the hooks in ~/.codex/hooks.json (then trust them in Codex's /hooks)",
+	Writes: `~/.codex/hooks.json or $CODEX_HOME/hooks.json (the default;
+--project: .codex/hooks.json, loaded only once the project is
+trusted in ~/.codex/config.toml, which atreides never does for
+you), and the MCP server [mcp_servers.atreides] in the
+config.toml beside it`,
+
 	Doctor: codexDoctor,
 }
 

@@ -51,6 +51,10 @@ var Entry = host.Host{
 	// with {{args}}.
 	Commands: geminiCommands,
 
+	Start: "register the hooks in .gemini/settings.json",
+	Writes: `.gemini/settings.json (--user: ~/.gemini/settings.json); Gemini
+runs project hooks only in a trusted folder`,
+
 	Doctor: geminiDoctor,
 }
 

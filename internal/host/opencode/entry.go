@@ -40,6 +40,11 @@ var Entry = host.Host{
 	// directory (.opencode or ~/.config/opencode), with $ARGUMENTS.
 	Commands: openCodeCommands,
 
+	Start: "a plugin in .opencode/plugin/ that runs 'atreides serve --stdio'",
+	Writes: `.opencode/plugin/atreides.ts (--user: ~/.config/opencode/plugin/),
+a plugin that starts 'atreides serve --stdio'; --offline also
+marks OpenCode's dependency install as done`,
+
 	Doctor: func(host.Env, []install.Status) []host.Check { return nil },
 }
 
