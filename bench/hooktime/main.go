@@ -35,7 +35,8 @@ func main() {
 	runs := flag.Int("n", 200, "runs per case")
 	warmup := flag.Int("warmup", 30, "untimed runs per case first (they also fill the session's history)")
 	dir := flag.String("dir", "", "working directory and project dir of the hook (default: a fresh temp dir per command)")
-	hostName := flag.String("host", "claude", "host protocol to speak: claude, gemini or codex")
+	hostName := flag.String("host", "claude", "host protocol to speak: "+strings.Join(hookHosts(), ", "))
+	list := flag.Bool("list", false, "print the hook hosts, one a line, and exit")
 	vs := flag.String("vs", "", "a second command to run side by side: a binary (run as 'BIN hook HOST'), a command line, or 'floor'")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, `usage: hooktime [-n N] [-warmup N] [-dir DIR] [-host HOST] [-vs B] BINARY PAYLOAD.json...
@@ -48,6 +49,10 @@ alongside and prints the medians of both and of the ratios A/B.
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	if *list {
+		fmt.Println(strings.Join(hookHosts(), "\n"))
+		return
+	}
 	if flag.NArg() < 2 {
 		flag.Usage()
 		os.Exit(2)
@@ -61,6 +66,17 @@ alongside and prints the medians of both and of the ratios A/B.
 		fmt.Fprintln(os.Stderr, "hooktime:", err)
 		os.Exit(1)
 	}
+}
+
+// hookHosts are the registry's hosts that run 'atreides hook NAME'.
+func hookHosts() []string {
+	var out []string
+	for _, h := range all.All() {
+		if h.Via == host.Hook {
+			out = append(out, h.Name)
+		}
+	}
+	return out
 }
 
 // hostEnv is the environment a hook host gives its hook processes, as

@@ -52,7 +52,8 @@
 //     environment bench/hooktime times it with), captured payloads under
 //     internal/host/hosttest/testdata/host-samples/ (see the README there)
 //     for hosttest.Codec.Captured, and a payload set under
-//     bench/payloads/NAME/ (each must decode).
+//     bench/payloads/NAME/ (each must decode; bench/run times every hook
+//     host of the registry over its set).
 //
 // What stays outside internal/host, on purpose; no test asks for it, so
 // check each against what the host can do:
@@ -70,10 +71,7 @@
 //  6. Prose for people: the README's host table, docs/, and the scope
 //     flags of install (--local names the one host with a local scope).
 //     They explain, with the host's quirks, more than a list can carry.
-//  7. Timing: NAME in the hosts of bench/run, which picks what a default
-//     run costs (bench/hooktime itself takes any hook host of the
-//     registry).
-//  8. End to end: its pinned CLI in test/e2e/hosts/package.json and
+//  7. End to end: its pinned CLI in test/e2e/hosts/package.json and
 //     scripts/install-hosts, a hostCLI in test/e2e/hostharness_test.go and
 //     a fake model server package under test/e2e. These drive the real
 //     program, each in its own way (its flags, its model API), installed
