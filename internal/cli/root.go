@@ -5,27 +5,62 @@ import (
 	"io"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/cli/govern"
+	"github.com/atreides-dev/atreides/internal/cli/inspect"
+	"github.com/atreides-dev/atreides/internal/cli/setup"
+	"github.com/atreides-dev/atreides/internal/cli/sidecars"
+	"github.com/atreides-dev/atreides/internal/cli/work"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/spf13/cobra"
 )
 
-const rootAbout = `atreides: guardrails and orchestration for AI coding agents.
-
-Agent hosts call atreides on every hook event: Claude Code, Gemini CLI and
-Codex run 'atreides hook <host>'; OpenCode's plugin keeps one
+// rootAbout is the head of atreides's help: the hosts of the registry by
+// how they reach atreides (host.Transport).
+func rootAbout() string {
+	via := func(t host.Transport) func(*host.Host) bool {
+		return func(h *host.Host) bool { return h.Via == t }
+	}
+	plugins := command.Displays(via(host.Serve))
+	for i, d := range plugins {
+		plugins[i] = d + "'s"
+	}
+	s := command.AppendList("atreides: guardrails and orchestration for AI coding agents.\n\n"+
+		"Agent hosts call atreides on every hook event: ", command.Displays(via(host.Hook)))
+	s = command.AppendList(s+" run 'atreides hook <host>'; ", plugins)
+	return s + ` plugin keeps one
 'atreides serve --stdio' running. For each event atreides decides allow,
 ask or deny for commands and file access, keeps the session's state under
 .atreides/, and injects context for the agent.`
+}
 
-const rootFooter = `Flags may come before or after arguments; '--' ends the flags.
+// rootFooter is the foot of atreides's help: how to start with each host
+// of the registry (host.Host.Start).
+func rootFooter() string {
+	var b strings.Builder
+	b.WriteString(rootFooterHead)
+	const registers = "register the hooks"
+	prev := ""
+	for _, h := range all.All() {
+		start := h.Start
+		if strings.HasPrefix(prev, registers) && strings.HasPrefix(start, registers) {
+			start = "..." + start[len(registers):] // as the line above
+		}
+		fmt.Fprintf(&b, "  atreides install %-12s%s\n", h.Name, start)
+		prev = h.Start
+	}
+	return b.String() + rootFooterTail
+}
+
+const rootFooterHead = `Flags may come before or after arguments; '--' ends the flags.
 Run 'atreides help <command>' or 'atreides <command> --help' for details.
 
 Getting started:
   atreides install             list the agent hosts on this machine and what install writes
-  atreides install claude      register the hooks in .claude/settings.json
-  atreides install gemini      ... in .gemini/settings.json
-  atreides install codex       ... in ~/.codex/hooks.json (then trust them in Codex's /hooks)
-  atreides install opencode    a plugin in .opencode/plugin/ that runs 'atreides serve --stdio'
-  atreides doctor              check that everything is in place
+`
+
+const rootFooterTail = `  atreides doctor              check that everything is in place
   atreides demo                see it work on a throwaway project
 
 Exit status:
@@ -51,44 +86,44 @@ type rootOptions struct {
 // starts with one of them gets a tree of that one command, so that the
 // agent's critical path does not build, for every event, the tree of
 // every command (BenchmarkCommandTree).
-var hotCommands = map[string]func(*IO) *cobra.Command{
+var hotCommands = map[string]func(*command.IO) *cobra.Command{
 	"hook":  newHookCmd,
 	"serve": newServeCmd,
 }
 
 // commands are the constructors of the commands a command line needs, in
 // the order help lists them.
-func commands(args []string) []func(*IO) *cobra.Command {
+func commands(args []string) []func(*command.IO) *cobra.Command {
 	if len(args) > 0 {
 		if c, ok := hotCommands[args[0]]; ok {
-			return []func(*IO) *cobra.Command{c}
+			return []func(*command.IO) *cobra.Command{c}
 		}
 	}
-	return []func(*IO) *cobra.Command{
+	return []func(*command.IO) *cobra.Command{
 		newHookCmd,
 		newServeCmd,
-		newInstallCmd,
-		newUninstallCmd,
-		newDoctorCmd,
-		newStatusCmd,
-		newLogCmd,
-		newExportCmd,
-		newCheckCmd,
-		newConfigCmd,
-		newTrustCmd,
-		newTodoCmd,
-		newTaskCmd,
-		newPlanCmd,
-		newErrorsCmd,
-		newBgCmd,
-		newAnchorCmd,
-		newIntentCmd,
-		newTraceCmd,
-		newStoreCmd,
-		newUICmd,
-		newOtelCmd,
-		newMCPCmd,
-		newDemoCmd,
+		setup.NewInstallCmd,
+		setup.NewUninstallCmd,
+		setup.NewDoctorCmd,
+		work.NewStatusCmd,
+		inspect.NewLogCmd,
+		inspect.NewExportCmd,
+		setup.NewCheckCmd,
+		setup.NewConfigCmd,
+		setup.NewTrustCmd,
+		work.NewTodoCmd,
+		work.NewTaskCmd,
+		work.NewPlanCmd,
+		work.NewErrorsCmd,
+		work.NewBgCmd,
+		work.NewAnchorCmd,
+		govern.NewIntentCmd,
+		inspect.NewTraceCmd,
+		sidecars.NewStoreCmd,
+		sidecars.NewUICmd,
+		sidecars.NewOtelCmd,
+		sidecars.NewMCPCmd,
+		sidecars.NewDemoCmd,
 		newVersionCmd,
 		newCompletionCmd,
 		newManCmd,
@@ -98,7 +133,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 // newRootCmd builds the command tree for a command line (see commands).
 // Every command reads and writes through io, never through os, so the
 // whole tree runs in tests.
-func newRootCmd(io *IO, args []string) *cobra.Command {
+func newRootCmd(io *command.IO, args []string) *cobra.Command {
 	o := &rootOptions{}
 	// Commands are listed in the order they are added: the order a user
 	// meets them in, not the alphabet.
@@ -118,16 +153,16 @@ func newRootCmd(io *IO, args []string) *cobra.Command {
 				return (&versionOptions{}).run(io)
 			case len(args) == 0:
 				writeRootHelp(io.Err, cmd)
-				return exitStatus(ExitUsage)
+				return command.ExitStatus(command.ExitUsage)
 			}
-			return unknownCommand(cmd, args[0])
+			return command.UnknownCommand(cmd, args[0])
 		},
 	}
 	root.Flags().BoolVar(&o.version, "version", false, "print the version")
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &command.UsageError{Msg: err.Error()} })
 	subHelp := root.HelpFunc()
 	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
 		if cmd == root {
@@ -144,7 +179,7 @@ func newRootCmd(io *IO, args []string) *cobra.Command {
 
 func writeRootHelp(w io.Writer, root *cobra.Command) {
 	var b strings.Builder
-	b.WriteString(rootAbout)
+	b.WriteString(rootAbout())
 	b.WriteString("\n\nUsage:\n  atreides <command> [flags] [args]\n\nCommands:\n")
 	for _, c := range root.Commands() {
 		if c.IsAvailableCommand() {
@@ -152,77 +187,6 @@ func writeRootHelp(w io.Writer, root *cobra.Command) {
 		}
 	}
 	b.WriteString("\n")
-	b.WriteString(rootFooter)
+	b.WriteString(rootFooter())
 	io.WriteString(w, b.String())
-}
-
-// newGroupCmd is a command that only holds subcommands: without one, or
-// with one it does not know, it is a usage error that names the choices.
-func newGroupCmd(use, short, long string, subs ...*cobra.Command) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   use,
-		Short: short,
-		Long:  long,
-		Args:  cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			switch {
-			case len(args) == 0:
-				return usagef("missing subcommand (%s)", subNames(cmd))
-			case args[0] == "help":
-				return cmd.Help()
-			}
-			return unknownCommand(cmd, args[0])
-		},
-	}
-	cmd.AddCommand(subs...)
-	return cmd
-}
-
-func subNames(cmd *cobra.Command) string {
-	var names []string
-	for _, c := range cmd.Commands() {
-		if c.IsAvailableCommand() {
-			names = append(names, c.Name())
-		}
-	}
-	return strings.Join(names, ", ")
-}
-
-// unknownCommand is the usage error for a command name cmd does not
-// have, with the names it is closest to.
-func unknownCommand(cmd *cobra.Command, name string) error {
-	kind := "command"
-	if cmd.HasParent() {
-		kind = "subcommand"
-	}
-	msg := fmt.Sprintf("unknown %s %q", kind, name)
-	cmd.SuggestionsMinimumDistance = 2
-	if s := cmd.SuggestionsFor(name); len(s) > 0 {
-		msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, " or "))
-	} else if cmd.HasParent() {
-		msg += fmt.Sprintf(" (%s)", subNames(cmd))
-	}
-	return &usageError{msg}
-}
-
-// joinArgs is the text of positional arguments given as separate words.
-func joinArgs(args []string) string { return strings.TrimSpace(strings.Join(args, " ")) }
-
-// noArgs rejects positional arguments as a usage error.
-func noArgs(_ *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usagef("unexpected argument %q", args[0])
-	}
-	return nil
-}
-
-// exactlyOne accepts one positional argument; any other number is the
-// usage error msg.
-func exactlyOne(msg string) cobra.PositionalArgs {
-	return func(_ *cobra.Command, args []string) error {
-		if len(args) != 1 {
-			return &usageError{msg}
-		}
-		return nil
-	}
 }

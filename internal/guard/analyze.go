@@ -551,7 +551,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *shell.Scope, depth int) {
 	case as.Naked:
 		// export -n NAME, declare +x NAME, local NAME: the name alone
 		// changes what the commands after it are given.
-		if hostVar(name) {
+		if a.req.hostVar(name) {
 			a.self().pose()
 		}
 		return

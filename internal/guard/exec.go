@@ -456,7 +456,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 			i = len(args)
 		case oneOf(s, "-u|--unset|-C|--chdir|-P"):
 			if i+1 < len(args) {
-				if envUnsetsHostVar(s, args[i+1]) {
+				if a.req.envUnsetsHostVar(s, args[i+1]) {
 					a.self().pose()
 				}
 				if oneOf(s, "-C|--chdir") {
@@ -469,7 +469,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
 			inner = sc.Clone().Chdir(shell.Word{Text: s[2:], Dyn: w.Dyn}, a.req.Home)
 		case strings.HasPrefix(s, "-") && len(s) > 1:
-			if envOptClearsHost(w) {
+			if a.req.envOptClearsHost(w) {
 				a.self().pose()
 			}
 		case strings.Contains(s, "=") && shell.IsName(s[:strings.Index(s, "=")]):
@@ -514,17 +514,17 @@ func envSplitString(args []shell.Word, i int) (shell.Word, int) {
 
 // envUnsetsHostVar: env's option opt, given val, unsets one of the host's
 // variables (-u NAME), or one the guard cannot name.
-func envUnsetsHostVar(opt string, val shell.Word) bool {
-	return !oneOf(opt, "-C|--chdir|-P") && (val.Dyn || hostVar(val.Text))
+func (req *Request) envUnsetsHostVar(opt string, val shell.Word) bool {
+	return !oneOf(opt, "-C|--chdir|-P") && (val.Dyn || req.hostVar(val.Text))
 }
 
 // envOptClearsHost: an option of env clears the environment or unsets
 // one of the host's variables (-i, -uNAME, --unset=NAME,
 // --ignore-environment), or cannot be read.
-func envOptClearsHost(w shell.Word) bool {
+func (req *Request) envOptClearsHost(w shell.Word) bool {
 	s := w.Text
-	return w.Dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
-		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && hostVar(s[2:]))
+	return w.Dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && req.hostVar(s[len("--unset="):]) ||
+		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && req.hostVar(s[2:]))
 }
 
 func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {

@@ -238,7 +238,7 @@ func (a gitJudge) gitConfig(c *Cmd, cfg shell.Word, aliases map[string]shell.Wor
 // configuration (aliases) that the command line does not show.
 func (a gitJudge) envRule(name string, w shell.Word, sc *shell.Scope, depth int) {
 	a.files().historyEnv(name, w)
-	if hostVar(name) {
+	if a.req.hostVar(name) {
 		a.self().pose()
 	}
 	switch {

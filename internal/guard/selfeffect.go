@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/atreides-dev/atreides/internal/shell"
 )
@@ -30,7 +31,7 @@ func companionVerb(name string) (verb string, ok bool) {
 	switch name {
 	case "atreides-team":
 		return "", true
-	case "atreides-mcp":
+	case MCPBinary:
 		return "mcp", true
 	case "atreides-ui":
 		return "ui", true
@@ -104,8 +105,14 @@ func ownChildren(o *ownPaths, d string) []string {
 	return out
 }
 
+// MCPBinary is the MCP server program, installed beside atreides (it is
+// separate so hooks never link the MCP SDK). It is named here, the lowest
+// package that both the guard, which protects it, and the installer,
+// which registers it, may import: the guard imports no installer.
+const MCPBinary = "atreides-mcp"
+
 // atreidesPrograms are the names of atreides's programs.
-var atreidesPrograms = []string{"atreides", "atreides-team", "atreides-mcp", "atreides-ui", "atreides-otel"}
+var atreidesPrograms = []string{"atreides", "atreides-team", MCPBinary, "atreides-ui", "atreides-otel"}
 
 // Programs are the names of atreides's programs, installed side by side.
 func Programs() []string { return slices.Clone(atreidesPrograms) }
@@ -341,10 +348,88 @@ func shellShebang(text string) bool {
 	return isShell(n)
 }
 
-// mentionHints are the texts a protected path's spelling holds; an
+// mentionHints are the texts a protected path's spelling holds: an
 // argument without any of them names none, and costs no more than these
-// searches.
-var mentionHints = []string{"atreides", ".claude", ".gemini", ".codex", ".opencode", "opencode.json", ".mcp.json", "disableAllHooks", "hooks.json"}
+// searches. atreides's own files and programs hold "atreides"; a host's
+// settings file (HostSettings) holds the names of its path below the
+// project or the home (".claude", "settings.json"), or of its whole path
+// when it lies under neither, so a host's file is looked for whatever its
+// directory; disableAllHooks turns the hooks off wherever it is written.
+// A name holding another is left out (the other finds it). Built on the
+// first text a request searches, once for as long as the requests name
+// the same files and bases (lastHints).
+func (req *Request) mentionHints() []string {
+	if req.hints == nil {
+		req.hints = lastHints.of(req)
+	}
+	return req.hints
+}
+
+// lastHints are the hints of the last request built: a process judges
+// its commands with the same hosts' files (the hook, the MCP server, the
+// command line), so they are built once, not per command.
+var lastHints hintMemo
+
+type hintMemo struct {
+	mu              sync.Mutex
+	files           []string
+	root, cwd, home string
+	hints           []string
+}
+
+func (m *hintMemo) of(req *Request) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.hints == nil || m.root != req.ProjectRoot || m.cwd != req.Cwd || m.home != req.Home || !slices.Equal(m.files, req.HostSettings) {
+		m.files, m.root, m.cwd, m.home = slices.Clone(req.HostSettings), req.ProjectRoot, req.Cwd, req.Home
+		m.hints = buildHints(req)
+	}
+	return m.hints
+}
+
+// buildHints builds mentionHints from the request's fields.
+func buildHints(req *Request) []string {
+	names := make([]string, 0, 16)
+	names = append(names, "atreides", "disableAllHooks")
+	for _, h := range req.HostSettings {
+		if !path.IsAbs(h) {
+			continue
+		}
+		for rest := req.belowBase(path.Clean(h)); rest != ""; {
+			var n string
+			n, rest, _ = strings.Cut(strings.TrimPrefix(rest, "/"), "/")
+			if n != "" && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	hints := make([]string, 0, len(names))
+	for _, n := range names {
+		if !slices.ContainsFunc(names, func(m string) bool { return m != n && strings.Contains(n, m) }) {
+			hints = append(hints, n)
+		}
+	}
+	if foldCase {
+		lowerAll(hints)
+	}
+	return hints
+}
+
+// belowBase is the absolute, cleaned path p below the shortest of the
+// request's project root, working directory and home that holds it (the
+// most of its names), or p whole when none does.
+func (req *Request) belowBase(p string) string {
+	rel := p
+	for _, b := range []string{req.ProjectRoot, req.Cwd, req.Home} {
+		if !path.IsAbs(b) {
+			continue
+		}
+		if b = path.Clean(b); b != "/" && strings.HasPrefix(p, b+"/") && len(p)-len(b) > len(rel) {
+			rel = p[len(b):]
+		}
+	}
+	return rel
+}
 
 // mentionsOwn reports the first text in args that names a protected path
 // or turns hooks off, inside any word (code, a SQL script, an editor's
@@ -361,11 +446,11 @@ func (a selfJudge) mentionsOwn(args []shell.Word, sc *shell.Scope) string {
 				s = w.Guess
 			}
 		}
-		if !hinted(s) {
+		if !a.req.hinted(s) {
 			continue
 		}
 		for _, tok := range strings.FieldsFunc(s, tokenSep) {
-			if !hinted(tok) {
+			if !a.req.hinted(tok) {
 				continue
 			}
 			if tok == "disableAllHooks" {
@@ -379,13 +464,18 @@ func (a selfJudge) mentionsOwn(args []shell.Word, sc *shell.Scope) string {
 	return ""
 }
 
-func hinted(s string) bool {
-	for _, h := range mentionHints {
+// hinted: s holds one of the request's mentionHints (in any case where
+// the file system folds it).
+func (req *Request) hinted(s string) bool {
+	if foldCase {
+		s = strings.ToLower(s)
+	}
+	for _, h := range req.mentionHints() {
 		if strings.Contains(s, h) {
 			return true
 		}
 	}
-	return foldCase && strings.Contains(strings.ToLower(s), "atreides")
+	return false
 }
 
 // tokenSep splits code and scripts into path-like tokens.

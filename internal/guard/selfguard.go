@@ -188,15 +188,20 @@ func hCompanion(a *analyzer, c *Cmd, verb string, env map[string]shell.Word, sc 
 	return hAtreides(a, &as, env, sc, depth, in)
 }
 
-// hostVar: a variable by which the host tells its agent's commands and
-// their session (package actor); a command that sets, unsets or clears
-// one would pass for the user's or another session's.
-func hostVar(name string) bool {
-	switch name {
-	case "CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_CLI", "OPENCODE", "CODEX_THREAD_ID", "ATREIDES_SESSION_ID":
+// hostVar: a variable by which a host tells its agent's commands and
+// their session (Request.HostVars, package actor), or atreides's own
+// ATREIDES_SESSION_ID; a command that sets, unsets or clears one would
+// pass for the user's or another session's.
+func (req *Request) hostVar(name string) bool {
+	if name == "ATREIDES_SESSION_ID" {
 		return true
 	}
-	return strings.HasPrefix(name, "CODEX_SANDBOX")
+	for _, v := range req.HostVars {
+		if stem, ok := strings.CutSuffix(v, "*"); ok && strings.HasPrefix(name, stem) || v == name {
+			return true
+		}
+	}
+	return false
 }
 
 // notePosing marks the command line as posing (posingAsUser) when a
@@ -210,7 +215,7 @@ func (a selfJudge) notePosing(c *Cmd) {
 	}
 	for _, w := range c.Args {
 		name, _, _ := strings.Cut(w.Text, "=")
-		if w.Dyn && c.Name != "printf" || hostVar(name) {
+		if w.Dyn && c.Name != "printf" || a.req.hostVar(name) {
 			a.posing = true
 			return
 		}
@@ -278,10 +283,6 @@ type ownPaths struct {
 	// against a path whose leading part is not known.
 	tails []string
 }
-
-// mcpBinary is the MCP server installed beside atreides
-// (install.MCPBinary; the guard imports no installer: layering keeps it so).
-const mcpBinary = "atreides-mcp"
 
 // pathForms are the forms of the absolute path p: cleaned, and resolved
 // through links when the request can resolve and its directory exists.
@@ -379,7 +380,7 @@ func (req *Request) ownFiles() *ownPaths {
 	}
 	if path.IsAbs(r.Self) {
 		o.bins = append(o.bins, path.Clean(r.Self)) // resolved already
-		o.bins = append(o.bins, forms(path.Join(path.Dir(r.Self), mcpBinary))...)
+		o.bins = append(o.bins, forms(path.Join(path.Dir(r.Self), MCPBinary))...)
 	}
 	bases := append(rawRoots, path.Clean(r.Home))
 	for _, h := range r.HostSettings {

@@ -212,6 +212,27 @@ func TestSelfHostSettings(t *testing.T) {
 	}, nil)
 }
 
+// TestSelfHostSettingsAnyDir: a host's settings file is protected
+// whatever directory it lies in, also where a program's code names it
+// (the texts searched for are derived from the files handed to the
+// guard, not from a list of the hosts known today): a made-up host with
+// its file in a made-up directory of the project, another outside the
+// project and the home.
+func TestSelfHostSettingsAnyDir(t *testing.T) {
+	madeUp := func(r *Request) {
+		r.HostSettings = []string{testProject + "/.newhost/conf.yml", "/opt/elsewhere/hostcfg.toml"}
+	}
+	runSelfCases(t, DefaultPolicy(), []selfCase{
+		{`echo x > .newhost/conf.yml`, Ask, "self.host-settings"},
+		{`node -e 'require("fs").writeFileSync(".newhost/conf.yml", "{}")'`, Ask, "self.unknown-write"},
+		{`node -e 'require("fs").writeFileSync("/opt/elsewhere/hostcfg.toml", "")'`, Ask, ""},
+		{`python3 -c "import shutil; shutil.rmtree('.newhost')"`, Ask, ""},
+		// Neighbours.
+		{`node -e 'require("fs").writeFileSync(".newhost/notes.md", "{}")'`, Allow, ""},
+		{`node -e 'require("fs").writeFileSync(".claude/settings.local.json", "{}")'`, Allow, ""}, // not this request's host
+	}, madeUp)
+}
+
 // TestSelfFileTools: the Write/Edit tools obey the same paths; Read does not.
 func TestSelfFileTools(t *testing.T) {
 	cases := []struct {
@@ -461,4 +482,30 @@ func TestSelfCaseInsensitive(t *testing.T) {
 		{`echo '{}' > .Claude/Settings.json`, Allow, ""},
 		{`echo x > .atreides/config.yaml`, Deny, "self.config-write"},
 	}, nil)
+}
+
+// TestMCPBinaryBesideSelf: the MCP server beside the installed binary is
+// protected as the binary is, through a link to wherever it really lies,
+// and only it among the programs that are not beside atreides.
+func TestMCPBinaryBesideSelf(t *testing.T) {
+	const bw = "self.binary-write"
+	// /opt/at/bin/atreides-mcp is a link into a release directory that
+	// is not on PATH; every other path resolves to itself.
+	links := map[string]string{"/opt/at/bin/" + MCPBinary: "/srv/releases/7/" + MCPBinary}
+	resolve := func(p string) (string, error) {
+		if r, ok := links[p]; ok {
+			return r, nil
+		}
+		return p, nil
+	}
+	mod := func(r *Request) { r.Self, r.Resolve = "/opt/at/bin/atreides", resolve }
+	runSelfCases(t, DefaultPolicy(), []selfCase{
+		{`cp /bin/true /opt/at/bin/` + MCPBinary, Deny, bw},
+		{`cp /bin/true /srv/releases/7/` + MCPBinary, Deny, bw},
+		{`ln -sf /bin/true /srv/releases/7/` + MCPBinary, Deny, bw},
+		{`rm /srv/releases/7/` + MCPBinary, Deny, bw},
+		{`cp /bin/true /srv/releases/7/atreides-ui`, Allow, ""},
+		{`cp /bin/true /srv/releases/7/notes.txt`, Allow, ""},
+		{`cat /srv/releases/7/` + MCPBinary, Allow, ""},
+	}, mod)
 }

@@ -82,6 +82,7 @@ func newSelfFixture(t *testing.T) *selfFixture {
 		Self: f.home + "/go/bin/atreides", ConfigDir: f.home + "/.config/atreides",
 		HostSettings: all.HookFiles(f.proj, f.home, func(string) string { return "" }),
 		Agents:       all.AgentCLIs(),
+		HostVars:     all.AgentVars(),
 		PathDirs:     []string{f.home + "/bin", f.home + "/go/bin", "/usr/local/bin", "/usr/bin", "/bin"},
 		Readlink:     os.Readlink,
 		SameBinary: func(p string) bool {

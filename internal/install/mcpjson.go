@@ -5,15 +5,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+
+	"github.com/atreides-dev/atreides/internal/guard"
 )
 
 // MCPServerName is the name atreides's MCP server is registered under; the
 // agent sees its tools as mcp__atreides__<tool>.
 const MCPServerName = "atreides"
-
-// MCPBinary is the MCP server program, which must sit next to atreides:
-// `atreides mcp` runs it (it is separate so hooks never link the MCP SDK).
-const MCPBinary = "atreides-mcp"
 
 // MCPFile is a JSON file with an "mcpServers" object: Claude Code's
 // .mcp.json, Gemini CLI's settings.json (which also holds our hooks).
@@ -157,7 +155,7 @@ func MCPBinaryProblem(bin string) string {
 		}
 		bin = p
 	}
-	mcpBin := filepath.Join(filepath.Dir(bin), MCPBinary)
+	mcpBin := filepath.Join(filepath.Dir(bin), guard.MCPBinary)
 	if runtime.GOOS == "windows" {
 		mcpBin += ".exe"
 	}

@@ -83,7 +83,7 @@ type ProjectAnchor struct {
 func AnchorOf(a state.Anchor, staleAfter time.Duration, now time.Time) ProjectAnchor {
 	d := now.Sub(a.Created)
 	return ProjectAnchor{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Session: a.Session, Created: a.Created,
-		Stale: d > staleAfter, Age: session.Age(d)}
+		Stale: session.Stale(d, staleAfter), Age: session.Age(d)}
 }
 
 // Anchors are the views of stored anchors, [] for none.

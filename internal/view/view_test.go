@@ -196,6 +196,37 @@ func TestAnchorsStale(t *testing.T) {
 	}
 }
 
+// TestAnchorStalenessAgrees: the session snapshot's anchors (dashboard,
+// MCP status, export) and the project's (status, anchor list) mark the
+// same anchors stale, as the memory re-injected into the agent does: an
+// unset threshold is the configuration's default, not "never" nor "at once".
+func TestAnchorStalenessAgrees(t *testing.T) {
+	root := viewtest.Project(t)
+	// The fixture's anchors are 40 minutes and ten days old at the snapshot.
+	tests := []struct {
+		after time.Duration
+		want  []bool
+	}{
+		{0, []bool{false, true}}, // the default, 48 hours
+		{30 * time.Minute, []bool{true, true}},
+		{72 * time.Hour, []bool{false, true}},
+		{1000 * time.Hour, []bool{false, false}},
+	}
+	for _, tt := range tests {
+		s := take(t, root, view.Options{StaleAfter: tt.after})
+		var snap, proj []bool
+		for _, a := range s.Anchors("") {
+			snap = append(snap, a.Stale)
+		}
+		for _, a := range view.Anchors(s.Project.Anchors, tt.after, s.Taken) {
+			proj = append(proj, a.Stale)
+		}
+		if !slices.Equal(snap, tt.want) || !slices.Equal(proj, tt.want) {
+			t.Errorf("stale after %v: session view %v, project view %v, want %v", tt.after, snap, proj, tt.want)
+		}
+	}
+}
+
 func appendLine(t *testing.T, root, line string) {
 	t.Helper()
 	f, err := os.OpenFile(audit.New(project.StateDir(root), nil).Path(), os.O_APPEND|os.O_WRONLY, 0)
