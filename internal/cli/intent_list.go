@@ -50,7 +50,7 @@ func (o *intentListOptions) run(io *IO) error {
 	for _, r := range rows {
 		held := ""
 		if r.Since != nil { // the project was read, and the intent is held
-			from := governance.From(p, p.Governance.Lock(r.ID).Origin)
+			from := governance.From(p, view.ReadGovernance(p).Lock(r.ID).Origin)
 			held = fmt.Sprintf("[held by %s%s since %s]", r.Holder, from, r.Since.UTC().Format(time.RFC3339))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t(%s)\t%s\n", st.bold(r.ID), st.verdict(r.Status), r.Title, strings.Join(r.Scope, ", "), held)

@@ -32,17 +32,17 @@ func (o *intentRequestsOptions) run(io *IO) error {
 		return err
 	}
 	if o.asJSON {
-		reqs := make([]view.ScopeRequest, 0, len(p.Governance.Expansions))
-		for _, r := range p.Governance.Expansions {
+		reqs := make([]view.ScopeRequest, 0, len(view.ReadGovernance(p).Expansions))
+		for _, r := range view.ReadGovernance(p).Expansions {
 			reqs = append(reqs, view.ScopeRequestOf(r))
 		}
 		return printJSON(io, reqs)
 	}
-	if len(p.Governance.Expansions) == 0 {
+	if len(view.ReadGovernance(p).Expansions) == 0 {
 		fmt.Fprintln(io.Out, "no scope expansion requests")
 		return nil
 	}
-	for _, r := range p.Governance.Expansions {
+	for _, r := range view.ReadGovernance(p).Expansions {
 		fmt.Fprintf(io.Out, "#%d %s intent=%s session=%s%s paths=%s reason=%q\n", r.ID, r.Status, r.Intent, r.Session, governance.From(p, r.Origin), strings.Join(r.Paths, ","), r.Reason)
 	}
 	return nil

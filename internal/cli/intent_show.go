@@ -44,7 +44,7 @@ func (o *intentShowOptions) run(io *IO) error {
 		p, _ := readProject(io)
 		doc := view.IntentDetail{HeldIntent: view.IntentOf(*in, p), ScopeRequests: []view.ScopeRequest{}}
 		if p != nil {
-			for _, r := range p.Governance.Expansions {
+			for _, r := range view.ReadGovernance(p).Expansions {
 				if r.Intent == in.ID {
 					doc.ScopeRequests = append(doc.ScopeRequests, view.ScopeRequestOf(r))
 				}
@@ -54,10 +54,10 @@ func (o *intentShowOptions) run(io *IO) error {
 	}
 	fmt.Fprintf(io.Out, "%s\nStatus: %s\n", in.Summary(), in.Status)
 	if p, _ := readProject(io); p != nil {
-		if l := p.Governance.Lock(in.ID); l != nil {
+		if l := view.ReadGovernance(p).Lock(in.ID); l != nil {
 			fmt.Fprintf(io.Out, "Held by session %s%s since %s (last active %s)\n", l.Session, governance.From(p, l.Origin), l.Since.UTC().Format(time.RFC3339), l.Renewed.UTC().Format(time.RFC3339))
 		}
-		for _, r := range p.Governance.Expansions {
+		for _, r := range view.ReadGovernance(p).Expansions {
 			if r.Intent == in.ID {
 				fmt.Fprintf(io.Out, "Scope request #%d (%s)%s: %s — %s\n", r.ID, r.Status, governance.From(p, r.Origin), strings.Join(r.Paths, ", "), r.Reason)
 			}

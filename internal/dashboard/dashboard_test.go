@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -269,13 +270,13 @@ func TestToken(t *testing.T) {
 	}
 }
 
-func lockHolder(t *testing.T, root string) []state.IntentLock {
+func lockHolder(t *testing.T, root string) []govstate.IntentLock {
 	t.Helper()
 	s, err := view.Take(context.Background(), root, view.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.Project.Governance.Locks
+	return govstate.Key.Of(s.Project).Locks
 }
 
 func TestReleaseAction(t *testing.T) {

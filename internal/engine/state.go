@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
@@ -98,7 +99,7 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.G
 	if ev.Kind == event.SessionStart {
 		// A prune, due at most once a day, releases the intent locks of
 		// the sessions it removes.
-		groups |= state.GroupGovernance
+		groups |= govstate.Key.Group()
 	}
 	if l.EventID != "" {
 		groups |= AppliedKey.Group()

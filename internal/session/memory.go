@@ -3,6 +3,7 @@ package session
 import (
 	"cmp"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"slices"
 	"strconv"
 	"strings"
@@ -202,7 +203,7 @@ const nearBonus = 200
 // the session's as of now: a lease another session took over in the
 // meantime is not this session's any more.
 func heldIntent(c *engine.Call) string {
-	lock := c.State.Project.Governance.HeldBy(c.Event.SessionID)
+	lock := govstate.Key.Read(c.State.Project).HeldBy(c.Event.SessionID)
 	if lock == nil || c.Event.SessionID == "" {
 		return ""
 	}

@@ -17,6 +17,7 @@ import (
 	_ "github.com/atreides-dev/atreides/internal/compaction" // the memory group
 	_ "github.com/atreides-dev/atreides/internal/engine"     // the applied event ids
 	_ "github.com/atreides-dev/atreides/internal/governance" // the session's file snapshots
+	_ "github.com/atreides-dev/atreides/internal/govstate"   // the project's governance group
 	_ "github.com/atreides-dev/atreides/internal/history"    // the tool-call history
 	_ "github.com/atreides-dev/atreides/internal/phase"      // the phase group
 	_ "github.com/atreides-dev/atreides/internal/readfirst"  // the reads group

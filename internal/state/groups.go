@@ -19,10 +19,9 @@ type Groups uint32
 // core) and the project's housekeeping (the last prune, a salvage notice)
 // are small and always loaded, so they are not groups.
 const (
-	GroupTodos      Groups = 1 << iota // Project.NextID, Project.Todos
-	GroupAnchors                       // Project.NextAnchor, Project.Anchors
-	GroupGovernance                    // Project.Governance
-	GroupTasks                         // Project.Tasks
+	GroupTodos   Groups = 1 << iota // Project.NextID, Project.Todos
+	GroupAnchors                    // Project.NextAnchor, Project.Anchors
+	GroupTasks                      // Project.Tasks
 
 	// groupsFixed is the first group of the registered keys (see
 	// [RegisterSession]).
@@ -38,7 +37,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"todos", "anchors", "governance", "tasks"}
+var groupNames = []string{"todos", "anchors", "tasks"}
 
 func (g Groups) String() string {
 	var names []string

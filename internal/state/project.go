@@ -14,8 +14,6 @@ type Project struct {
 
 	NextAnchor int      `json:"next_anchor,omitempty"`
 	Anchors    []Anchor `json:"anchors,omitempty"`
-	// Governance holds intent locks and the ledger head; see governance.go.
-	Governance Governance `json:"governance,omitzero"`
 	// Tasks is the task board and error log; see tasks.go.
 	Tasks Tasks `json:"tasks,omitzero"`
 	// Pruned is when old sessions were last removed; see [Prune].
@@ -25,9 +23,10 @@ type Project struct {
 	Salvaged *Salvage `json:"salvaged,omitempty"`
 
 	// here is where the record is read and written: the store's origin
-	// (store.Tx.Origin), set by every load in a transaction. A todo or an
-	// anchor added now is stamped with it, and one from elsewhere is told
-	// apart from this checkout's by it ([Project.Elsewhere]).
+	// (store.Tx.Origin), set by every load in a transaction. An entry
+	// added now is stamped with it ([Project.Here]), and one from
+	// elsewhere is told apart from this checkout's by it
+	// ([Project.Elsewhere]).
 	here store.Origin
 
 	// groups are the groups of registered keys, by tag; see [ProjectKey].

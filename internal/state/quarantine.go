@@ -195,8 +195,10 @@ func raiseCounters(p *Project) *Project {
 	for _, a := range p.Anchors {
 		p.NextAnchor = max(p.NextAnchor, a.ID)
 	}
-	for _, r := range p.Governance.Expansions {
-		p.Governance.NextExpansion = max(p.Governance.NextExpansion, r.ID)
-	}
+	each(p, func(g any) {
+		if s, ok := g.(Salvager); ok {
+			s.Salvaged()
+		}
+	})
 	return p
 }

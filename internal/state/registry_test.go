@@ -3,6 +3,7 @@ package state
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,5 +99,89 @@ func TestReadLeavesRecord(t *testing.T) {
 	k.Of(&s).Text = "kept"
 	if got := k.Read(&s).Text; got != "kept" {
 		t.Errorf("after Of: Read = %q, want kept", got)
+	}
+}
+
+// tally is a project group as a feature declares one with more than a
+// section, members at the top of the project's JSON, and the hooks of
+// prune and salvage.
+type tally struct {
+	Next    int      `json:"next_tally"`
+	IDs     []int    `json:"tally_ids,omitempty"`
+	Holders []string `json:"holders,omitempty"` // sessions
+	// Extra came later, in a section of its own.
+	Extra string `json:"extra,omitempty"`
+}
+
+func (g *tally) fields(c *binrec.Codec) {
+	c.Int(&g.Next)
+	binrec.List(c, &g.IDs, codeInt)
+	c.Strs(&g.Holders)
+}
+
+func (g *tally) extra(c *binrec.Codec) {
+	if c.More(g.Extra != "") {
+		c.Str(&g.Extra)
+	}
+}
+
+func (g *tally) ForgetSession(id string) {
+	g.Holders = slices.DeleteFunc(g.Holders, func(h string) bool { return h == id })
+}
+
+func (g *tally) Salvaged() { g.Next = max(g.Next, slices.Max(append([]int{0}, g.IDs...))) }
+
+// The tally's sections: tags no group of the project has.
+const tallyTag, tallyExtraTag = maxSections - 3, maxSections - 2
+
+// registerTally registers the tally group for the test at hand only.
+func registerTally(t *testing.T) ProjectKey[tally] {
+	next, names := nextGroup, groupNames
+	t.Cleanup(func() {
+		projectKeys[tallyTag] = nil
+		projectSections[tallyTag], projectSections[tallyExtraTag] = section[Project]{}, section[Project]{}
+		nextGroup, groupNames = next, names
+	})
+	return RegisterProject(tallyTag, "tally", "", (*tally).fields, Also(tallyExtraTag, "tally extra", (*tally).extra))
+}
+
+// TestGroupOfTwoSections: a group's further section is written only when
+// it holds something, decoded and kept with the group, and the group's
+// members sit beside the project's own in JSON.
+func TestGroupOfTwoSections(t *testing.T) {
+	k := registerTally(t)
+	p := &Project{}
+	*k.Of(p) = tally{Next: 2, IDs: []int{1, 2}}
+	rec, err := splitRecord(EncodeProject(p), kindProject, ProjectVersion)
+	if err != nil || rec[tallyTag] == "" || rec[tallyExtraTag] != "" {
+		t.Fatalf("sections %q: %v", rec, err)
+	}
+	k.Of(p).Extra = "later"
+	b := EncodeProject(p)
+	if rec, _ = splitRecord(b, kindProject, ProjectVersion); rec[tallyExtraTag] == "" {
+		t.Fatalf("no further section: %q", rec)
+	}
+	for _, tc := range []struct {
+		groups Groups
+		want   tally
+	}{
+		{k.Group(), *k.Of(p)},
+		{GroupTodos, tally{}},
+	} {
+		l, err := LoadBytes(nil, b, "s", "claude", t0, tc.groups)
+		if err != nil || !reflect.DeepEqual(*k.Read(l.Project), tc.want) {
+			t.Errorf("groups %v: %v %+v, want %+v", tc.groups, err, k.Read(l.Project), tc.want)
+		}
+		if _, got, err := l.Encode(); err != nil || got != nil {
+			t.Errorf("groups %v: the record changed: %v", tc.groups, err)
+		}
+	}
+	js, err := json.Marshal(p)
+	if err != nil || !strings.Contains(string(js), `"next_tally":2,"tally_ids":[1,2],"extra":"later"}`) {
+		t.Fatalf("JSON %s: %v", js, err)
+	}
+	var back Project
+	if err := json.Unmarshal(js, &back); err != nil || !reflect.DeepEqual(k.Read(&back), k.Read(p)) {
+		t.Errorf("from JSON: %v %+v", err, k.Read(&back))
 	}
 }

@@ -168,7 +168,7 @@ func TestLoadProjectSalvages(t *testing.T) {
 	})
 	update(t, st, func(tx *store.Tx) error {
 		return UpdateProject(tx, func(p *Project) error {
-			if len(p.Todos) != 1 || p.Todos[0].Title != "keep me" || len(p.Anchors) != 1 || len(p.Governance.Locks) != 0 {
+			if len(p.Todos) != 1 || p.Todos[0].Title != "keep me" || len(p.Anchors) != 1 {
 				t.Errorf("salvaged %+v", p)
 			}
 			if p.Salvaged == nil || len(p.Salvaged.Lost) != 1 || !strings.HasPrefix(p.Salvaged.Lost[0], "governance (intent locks") {
@@ -231,7 +231,9 @@ func TestPrune(t *testing.T) {
 		// An old quarantine entry, and the damaged record's (made now) stays.
 		return putQuarantine(tx, Quarantined{Kind: "session", Key: "older", Time: t0, Data: []byte("x")})
 	})
-	p := &Project{Governance: Governance{Locks: []IntentLock{{Intent: "i1", Session: "old"}, {Intent: "i2", Session: "recent"}}}}
+	k := registerTally(t)
+	p := &Project{}
+	k.Of(p).Holders = []string{"old", "recent"}
 	if !p.PruneDue(now) {
 		t.Fatal("a project never pruned is not due")
 	}
@@ -247,8 +249,8 @@ func TestPrune(t *testing.T) {
 	if p.PruneDue(now.Add(time.Hour)) || !p.PruneDue(now.Add(25*time.Hour)) {
 		t.Errorf("due again too soon or never: pruned at %v", p.Pruned)
 	}
-	if len(p.Governance.Locks) != 1 || p.Governance.Locks[0].Session != "recent" {
-		t.Errorf("locks %+v", p.Governance.Locks)
+	if h := k.Read(p).Holders; len(h) != 1 || h[0] != "recent" {
+		t.Errorf("a group refers to sessions %v after the prune, want recent only", h)
 	}
 	view(t, st, func(tx *store.Tx) error {
 		var ids []string

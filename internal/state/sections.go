@@ -29,24 +29,14 @@ var projectSections = [maxSections]section[Project]{
 	0: newSection(0, "housekeeping", (*Project).coreFields),
 	1: newSection(GroupTodos, "todos", (*Project).todoFields),
 	2: newSection(GroupAnchors, "anchors", (*Project).anchorFields),
-	4: newSection(GroupGovernance, "governance", func(p *Project, c *binrec.Codec) { p.Governance.fields(c) }),
 	// Origins came later, in sections of their own, so that an older
 	// atreides keeps them as a newer build's groups (splitRecord) instead
 	// of finding bytes it does not know in its todos and anchors.
 	6: newSection(GroupTodos, "todo origins", func(p *Project, c *binrec.Codec) {
-		codeOrigins(c, p.Todos, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
+		CodeOrigins(c, p.Todos, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
 	}),
 	7: newSection(GroupAnchors, "anchor origins", func(p *Project, c *binrec.Codec) {
-		codeOrigins(c, p.Anchors, func(a *Anchor) (int, *store.Origin) { return a.ID, &a.Origin })
-	}),
-	// A lease is known by its session, which holds one at a time and is
-	// made in one checkout: keyed by intent, the lease an older build
-	// gives another session would take the origin of the one it replaced.
-	8: newSection(GroupGovernance, "lease origins", func(p *Project, c *binrec.Codec) {
-		codeOrigins(c, p.Governance.Locks, func(l *IntentLock) (string, *store.Origin) { return l.Session, &l.Origin })
-	}),
-	9: newSection(GroupGovernance, "scope request origins", func(p *Project, c *binrec.Codec) {
-		codeOrigins(c, p.Governance.Expansions, func(q *ScopeRequest) (int, *store.Origin) { return q.ID, &q.Origin })
+		CodeOrigins(c, p.Anchors, func(a *Anchor) (int, *store.Origin) { return a.ID, &a.Origin })
 	}),
 }
 
@@ -96,25 +86,4 @@ func (p *Project) anchorFields(c *binrec.Codec) {
 	if c.More(slices.ContainsFunc(p.Anchors, func(a Anchor) bool { return a.Target != "" })) {
 		binrec.Each(c, p.Anchors, func(a *Anchor, c *binrec.Codec) { c.Str(&a.Target) })
 	}
-}
-
-func (g *Governance) fields(c *binrec.Codec) {
-	binrec.List(c, &g.Locks, func(l *IntentLock, c *binrec.Codec) {
-		c.Str(&l.Intent, &l.Session, &l.Host)
-		c.Time(&l.Since, &l.Renewed)
-	})
-	binrec.List(c, &g.Expansions, func(q *ScopeRequest, c *binrec.Codec) {
-		c.Int(&q.ID)
-		c.Str(&q.Intent, &q.Session)
-		c.Strs(&q.Paths)
-		c.Str(&q.Reason, &q.Status)
-		c.Time(&q.Time)
-	})
-	c.Int(&g.NextExpansion)
-	c.Uint(&g.Trace.Seq)
-	c.Str(&g.Trace.Hash)
-	binrec.List(c, &g.Recent, func(s *SeenSession, c *binrec.Codec) {
-		c.Str(&s.ID, &s.Host)
-		c.Time(&s.Seen)
-	})
 }

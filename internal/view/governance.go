@@ -2,12 +2,12 @@ package view
 
 import (
 	"errors"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"io/fs"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Governance is the project's intents with who holds them, and the scope
@@ -50,10 +50,10 @@ type Lease struct {
 // Governance reads the intents file and joins the leases to it.
 func (s *Snapshot) Governance() Governance {
 	g := Governance{Leases: []Lease{}, Expansions: []ScopeRequest{}}
-	for _, r := range readGovernance(s.Project).Expansions {
+	for _, r := range ReadGovernance(s.Project).Expansions {
 		g.Expansions = append(g.Expansions, ScopeRequestOf(r))
 	}
-	for _, l := range readGovernance(s.Project).Locks {
+	for _, l := range ReadGovernance(s.Project).Locks {
 		g.Leases = append(g.Leases, s.lease(l))
 	}
 	f, err := intent.Load(governance.IntentsPath(s.Root))
@@ -78,11 +78,11 @@ func (s *Snapshot) Governance() Governance {
 
 // leaseOf is the view of a stored lease, without its expiry, which needs
 // the project's lease time.
-func leaseOf(l state.IntentLock) Lease {
+func leaseOf(l govstate.IntentLock) Lease {
 	return Lease{Intent: l.Intent, Session: l.Session, Host: l.Host, Since: l.Since, Renewed: l.Renewed}
 }
 
-func (s *Snapshot) lease(l state.IntentLock) Lease {
+func (s *Snapshot) lease(l govstate.IntentLock) Lease {
 	v := leaseOf(l)
 	if s.Opts.Lease > 0 {
 		v.Expires = l.Renewed.Add(s.Opts.Lease)

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
@@ -167,7 +168,7 @@ func IntentOf(in intent.Intent, p *state.Project) HeldIntent {
 	v := HeldIntent{ID: in.ID, Title: in.Title, Goal: in.Goal, Status: in.Status, Owner: in.Owner,
 		Scope: List(in.Scope), Constraints: List(in.Constraints), Acceptance: List(in.Acceptance)}
 	if p != nil {
-		if l := readGovernance(p).Lock(in.ID); l != nil {
+		if l := ReadGovernance(p).Lock(in.ID); l != nil {
 			since, renewed := l.Since, l.Renewed
 			v.Holder, v.Since, v.Renewed = l.Session, &since, &renewed
 		}
@@ -200,7 +201,7 @@ type ScopeRequest struct {
 }
 
 // ScopeRequestOf is the view of a stored request.
-func ScopeRequestOf(r state.ScopeRequest) ScopeRequest {
+func ScopeRequestOf(r govstate.ScopeRequest) ScopeRequest {
 	return ScopeRequest{ID: r.ID, Intent: r.Intent, Session: r.Session, Paths: List(r.Paths), Reason: r.Reason, Status: r.Status, Time: r.Time}
 }
 

@@ -4,6 +4,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/agenttodos"
 	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/compaction"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/session"
@@ -28,5 +29,8 @@ func readTask(s *state.Session) *tasks.SessionTask            { return tasks.Ses
 func readTodos(p *state.Project) []state.Todo                 { return p.Todos }
 func readAnchors(p *state.Project) []state.Anchor             { return p.Anchors }
 func readBackground(p *state.Project) *bgtasks.Background     { return bgtasks.Key.Read(p) }
-func readGovernance(p *state.Project) *state.Governance       { return &p.Governance }
 func readTasks(p *state.Project) *state.Tasks                 { return &p.Tasks }
+
+// ReadGovernance is the project's governance group, for reading: the
+// intent commands show its leases and scope requests as they are.
+func ReadGovernance(p *state.Project) *govstate.Governance { return govstate.Key.Read(p) }

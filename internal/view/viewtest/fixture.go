@@ -7,6 +7,7 @@ package viewtest
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"os"
 	"path/filepath"
 	"testing"
@@ -153,9 +154,9 @@ func proj() *state.Project {
 		{ID: 1, Kind: "decision", Priority: "high", Text: "use argon2id for passwords", Session: Active, Created: At(5)},
 		{ID: 2, Kind: "constraint", Priority: "medium", Text: "the v1 API stays", Session: Active, Created: At(-24 * 60 * 10)},
 	}
-	p.Governance.Locks = []state.IntentLock{{Intent: "auth", Session: Active, Host: "claude", Since: At(9), Renewed: At(41)}}
-	p.Governance.NextExpansion = 2
-	p.Governance.Expansions = []state.ScopeRequest{{ID: 1, Intent: "auth", Session: Active, Paths: []string{"src/session/**"}, Reason: "the session cookie", Status: "pending", Time: At(15)}}
+	govstate.Key.Of(p).Locks = []govstate.IntentLock{{Intent: "auth", Session: Active, Host: "claude", Since: At(9), Renewed: At(41)}}
+	govstate.Key.Of(p).NextExpansion = 2
+	govstate.Key.Of(p).Expansions = []govstate.ScopeRequest{{ID: 1, Intent: "auth", Session: Active, Paths: []string{"src/session/**"}, Reason: "the session cookie", Status: "pending", Time: At(15)}}
 	bgtasks.Key.Of(p).NextID = 2
 	bgtasks.Key.Of(p).Tasks = []bgtasks.Task{{ID: "bg-1", Parent: Active, Host: "claude", Runner: "process", Agent: "explore", Description: "find every caller of Login", Prompt: "find callers", Key: "explore", Status: "completed", Created: At(12), Started: At(12), Ended: At(14), Result: "3 callers: api, cli, web"}}
 	p.Tasks = state.Tasks{Next: 2, List: []state.Task{{Number: 1, Title: "Rework login", Status: "in_progress", Priority: "high", Plans: []string{".atreides/specs/001-rework-login/plans/v1.md"}, Approved: 1, Phase: 1, Created: At(1), Updated: At(10), Started: At(10)}}}
@@ -230,7 +231,7 @@ func ledger(t testing.TB, root string) {
 	}
 	Update(t, root, func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			p.Governance.Trace = state.TraceHead{Seq: head.Seq, Hash: head.Hash}
+			govstate.Key.Of(p).Trace = govstate.TraceHead{Seq: head.Seq, Hash: head.Hash}
 			return nil
 		})
 	})
