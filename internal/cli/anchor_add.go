@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/state"
@@ -77,7 +78,7 @@ func (o *anchorAddOptions) run(io *IO) error {
 	if _, err := state.ParsePriority(o.priority); err != nil {
 		return usagef("%v", err)
 	}
-	if _, err := state.ParseKind(o.kind); err != nil {
+	if _, err := anchors.ParseKind(o.kind); err != nil {
 		return usagef("%v", err)
 	}
 	target, err := o.target()
@@ -88,12 +89,13 @@ func (o *anchorAddOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	var added state.Anchor
+	var added anchors.Anchor
 	err = updateProjectAt(root, func(p *state.Project) error {
-		a, err := p.AddAnchor(o.kind, o.priority, o.text, "", time.Now().UTC())
-		for i := range p.Anchors {
-			if p.Anchors[i].ID == a.ID && target != "" {
-				p.Anchors[i].Target = target
+		a, err := anchors.Add(p, o.kind, o.priority, o.text, "", time.Now().UTC())
+		g := anchors.Key.Of(p)
+		for i := range g.List {
+			if g.List[i].ID == a.ID && target != "" {
+				g.List[i].Target = target
 				a.Target = target
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/govstate"
 	"net/http"
 	"net/http/httptest"
@@ -459,7 +460,7 @@ func TestEventsShareSnapshots(t *testing.T) {
 	for change := 1; change <= 3; change++ {
 		viewtest.Update(t, root, func(tx *store.Tx) error {
 			return state.UpdateProject(tx, func(p *state.Project) error {
-				p.Anchors = append(p.Anchors, state.Anchor{ID: 10 + change, Kind: "note", Text: "x", Created: viewtest.At(44)})
+				anchors.Key.Of(p).List = append(anchors.Key.Of(p).List, anchors.Anchor{ID: 10 + change, Kind: "note", Text: "x", Created: viewtest.At(44)})
 				return nil
 			})
 		})

@@ -3,6 +3,7 @@ package session
 import (
 	"cmp"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/govstate"
 	"slices"
 	"strconv"
@@ -34,9 +35,9 @@ const snapshotCalls = 10
 // promptAnchors are the prompt prefixes that make an anchor, with its kind
 // and priority.
 var promptAnchors = []struct{ prefix, kind, priority string }{
-	{"remember:", state.AnchorFact, state.AnchorHigh},
-	{"decision:", state.AnchorDecision, state.AnchorHigh},
-	{"constraint:", state.AnchorConstraint, state.AnchorCritical},
+	{"remember:", anchors.Fact, state.AnchorHigh},
+	{"decision:", anchors.Decision, state.AnchorHigh},
+	{"constraint:", anchors.Constraint, state.AnchorCritical},
 }
 
 // Memory keeps what must survive compaction. A prompt starting with
@@ -61,7 +62,7 @@ func Memory(opts OptionsFunc) []engine.Handler {
 	}, {
 		Name: "memory-anchors", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.UserPrompt},
-		Groups: state.GroupAnchors,
+		Groups: anchors.Key.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return memory(c, opts)
 		},
@@ -107,7 +108,7 @@ func promptAnchor(p *state.Project, session string, ev *event.Event) (event.Resu
 		if para, _, ok := strings.Cut(body, "\n\n"); ok {
 			body = para // the anchor is the first paragraph; the rest is the request
 		}
-		a, err := p.AddAnchor(pa.kind, pa.priority, shorten(body, 900), session, ev.Time)
+		a, err := anchors.Add(p, pa.kind, pa.priority, shorten(body, 900), session, ev.Time)
 		if err != nil {
 			return event.Result{}, nil // an empty "remember:" is just a prompt
 		}
@@ -154,7 +155,7 @@ var priorityWeight = map[string]int{
 
 // anchorScore is an anchor's place in the budget, and whether it is stale.
 // Critical anchors are never dropped for age, only marked.
-func anchorScore(a state.Anchor, o Options, now time.Time) (score int, stale, drop bool) {
+func anchorScore(a anchors.Anchor, o Options, now time.Time) (score int, stale, drop bool) {
 	age := now.Sub(a.Created)
 	stale = age > o.StaleAfter
 	if a.Priority == state.AnchorCritical {
@@ -231,7 +232,7 @@ func heldIntent(c *engine.Call) string {
 func renderState(snap *compaction.Snapshot, p *state.Project, held string, tasks []stateItem, depths map[int]int, o Options, now time.Time) string {
 	items := slices.Clone(tasks)
 	elsewhere := false // an anchor was added in another checkout
-	for i, a := range p.Anchors {
+	for i, a := range anchors.Key.Read(p).List {
 		score, stale, drop := anchorScore(a, o, now)
 		if drop {
 			continue

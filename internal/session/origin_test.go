@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func TestEntriesFromElsewhere(t *testing.T) {
 			if _, err := p.AddTodo(state.NewTodo{Title: title}, t0); err != nil {
 				return err
 			}
-			_, err := p.AddAnchor(state.AnchorDecision, state.AnchorHigh, anchor, "s", t0)
+			_, err := anchors.Add(p, anchors.Decision, state.AnchorHigh, anchor, "s", t0)
 			return err
 		}
 	}
@@ -107,8 +108,8 @@ func TestEntriesFromElsewhere(t *testing.T) {
 	// A store of one checkout stamps nothing and marks nothing.
 	one := t.TempDir()
 	p := projectAs(t, one, store.Origin{}, add("ship the release", "use pgx"))
-	if p.Todos[0].Origin != (store.Origin{}) || p.Anchors[0].Origin != (store.Origin{}) {
-		t.Errorf("a store of one checkout stamped %+v, %+v", p.Todos[0].Origin, p.Anchors[0].Origin)
+	if p.Todos[0].Origin != (store.Origin{}) || anchors.Key.Of(p).List[0].Origin != (store.Origin{}) {
+		t.Errorf("a store of one checkout stamped %+v, %+v", p.Todos[0].Origin, anchors.Key.Of(p).List[0].Origin)
 	}
 	if r, _ := startContext(startCall(t, one, p), opts); !strings.Contains(r.Context[0].Text, "- [ ] #1 ship the release\n") ||
 		strings.Contains(r.Context[0].Text, elsewhereNote) {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,7 +92,7 @@ type line struct {
 	TodoAdd   string                          `json:"_todo_add"`
 	TodoDone  int                             `json:"_todo_done"`
 	TodoStart int                             `json:"_todo_start"`
-	Anchor    *state.Anchor                   `json:"_anchor"` // Created is relative: use _age
+	Anchor    *anchors.Anchor                 `json:"_anchor"` // Created is relative: use _age
 	Age       string                          `json:"_age"`
 	Write     *struct{ Path, Content string } `json:"_write"`
 }
@@ -239,7 +240,7 @@ func (r *streamRun) directive(name string, n int, l *line) {
 			}
 			created = r.now.Add(-d)
 		}
-		_, err = p.AddAnchor(l.Anchor.Kind, l.Anchor.Priority, l.Anchor.Text, "", created)
+		_, err = anchors.Add(p, l.Anchor.Kind, l.Anchor.Priority, l.Anchor.Text, "", created)
 	case l.Write != nil:
 		err = os.WriteFile(filepath.Join(r.dir, l.Write.Path), []byte(l.Write.Content), 0o644)
 	default:

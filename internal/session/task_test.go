@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"strings"
 	"testing"
 
@@ -90,12 +91,12 @@ func TestMemoryTaskNeighbourhood(t *testing.T) {
 
 	cur := sessionTask()
 	items, depths := taskItems(b, &cur, secTasks)
-	anchors := []state.Anchor{
+	as := []anchors.Anchor{
 		{ID: 1, Kind: "fact", Priority: "low", Text: "about the parent", Created: t0, Target: "task 1"},
 		{ID: 2, Kind: "fact", Priority: "low", Text: "about nothing", Created: t0},
 	}
 	o := testOptions().normalize()
-	out := renderState(&compaction.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", items, depths, o, t0)
+	out := renderState(&compaction.Snapshot{Time: t0}, withAnchors(as), "", items, depths, o, t0)
 	for _, w := range []string{"Task in progress and the tasks near it:",
 		"- in progress: task 3 [IN PROGRESS] Health endpoint (plan .atreides/specs/3_health-endpoint/plans/implementation-001.md, phase 2 of 3: Phase 2: Wire it)",
 		"- parent: task 1 [IN PROGRESS] Epic"} {

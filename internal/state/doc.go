@@ -6,8 +6,8 @@
 // A session is its core (identity, times, counters, subagents) plus one
 // group per feature (tool-call history, phase, strikes, agent todos, stop
 // gate, memory, governance), none of which lives here; the project is its
-// housekeeping plus todos and anchors, and the features' groups
-// (governance, the AGENTS.md cache, the background tasks). A feature
+// housekeeping plus its todos, and the features' groups (anchors,
+// governance, the AGENTS.md cache, the background tasks). A feature
 // keeps its group in its own package: it registers a typed key with the
 // group's section tags and codec ([RegisterSession], [RegisterProject])
 // and reads the group through it; state does not know its type
@@ -37,6 +37,7 @@
 // readers skip it and say so. Old sessions are removed by [Prune], at most
 // once a day.
 //
-// Rules about values (todo levels, priorities, anchor kinds) live here
-// too, once, so that every caller applies the same ones.
+// Rules about values (todo levels, priorities) live here too, once, so
+// that every caller applies the same ones; a feature's own (anchor kinds)
+// live with its group.
 package state

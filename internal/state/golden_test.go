@@ -12,6 +12,7 @@ import (
 	"time"
 
 	_ "github.com/atreides-dev/atreides/internal/agenttodos" // the agent's todos
+	_ "github.com/atreides-dev/atreides/internal/anchors"    // the anchors
 	_ "github.com/atreides-dev/atreides/internal/bgtasks"    // the background tasks
 	_ "github.com/atreides-dev/atreides/internal/collector"  // the context group
 	_ "github.com/atreides-dev/atreides/internal/compaction" // the memory group

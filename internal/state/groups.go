@@ -37,7 +37,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"todos", "anchors", "tasks"}
+var groupNames = []string{"todos", "tasks"}
 
 func (g Groups) String() string {
 	var names []string

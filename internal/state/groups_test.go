@@ -153,7 +153,13 @@ func stored(t *testing.T, st *store.Store) (sess, proj []byte) {
 // others as they were, writes nothing when nothing changed, and refuses to
 // save a change to a group it did not load.
 func TestLoadSaveGroups(t *testing.T) {
-	st := loadedStore(t, busySession("s"), busyProject())
+	k, note := registerTally(t), registerNote(t)
+	busy := func() *Project {
+		p := busyProject()
+		*k.Of(p) = tally{Next: 2, IDs: []int{1, 2}, Holders: []string{"s"}}
+		return p
+	}
+	st := loadedStore(t, busySession("s"), busy())
 	sess0, proj0 := stored(t, st)
 	run := func(groups Groups, fn func(*Loaded)) error {
 		return st.Update(context.Background(), func(tx *store.Tx) error {
@@ -165,9 +171,14 @@ func TestLoadSaveGroups(t *testing.T) {
 			return l.Save(tx)
 		})
 	}
-	if err := run(GroupAnchors, func(l *Loaded) {
-		if len(l.Project.Anchors) == 0 || len(l.Project.Anchors) != len(busyProject().Anchors) || l.Project.Todos != nil || l.Session.Counters.Events != 4000 {
-			t.Errorf("decoded: anchors %d, todos %d", len(l.Project.Anchors), len(l.Project.Todos))
+	if err := run(k.Group(), func(l *Loaded) {
+		for tag, g := range l.Project.groups {
+			if g != nil && tag != tallyTag {
+				t.Errorf("decoded the group of section %d, not declared", tag)
+			}
+		}
+		if !reflect.DeepEqual(k.Read(l.Project), k.Read(busy())) || l.Project.Todos != nil || l.Session.Counters.Events != 4000 {
+			t.Errorf("decoded: tally %+v, todos %d", k.Read(l.Project), len(l.Project.Todos))
 		}
 	}); err != nil {
 		t.Fatal(err)
@@ -175,7 +186,7 @@ func TestLoadSaveGroups(t *testing.T) {
 	if sess, proj := stored(t, st); string(sess) != string(sess0) || string(proj) != string(proj0) {
 		t.Error("an event that changed nothing rewrote the records")
 	}
-	if err := run(GroupAnchors, func(l *Loaded) { l.Session.Counters.Events++ }); err != nil {
+	if err := run(k.Group(), func(l *Loaded) { l.Session.Counters.Events++ }); err != nil {
 		t.Fatal(err)
 	}
 	sess, proj := stored(t, st)
@@ -188,18 +199,18 @@ func TestLoadSaveGroups(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("after a core-only change: %v\n got %+v\nwant %+v", err, got, want)
 	}
-	if err := run(GroupAnchors, func(l *Loaded) { l.Project.Anchors[0].Text = "changed" }); err != nil {
+	if err := run(k.Group(), func(l *Loaded) { k.Of(l.Project).Holders[0] = "changed" }); err != nil {
 		t.Fatal(err)
 	}
 	sess, proj = stored(t, st)
 	gotp, err := DecodeProject(proj)
-	wantp := busyProject()
-	wantp.Anchors[0].Text = "changed"
+	wantp := busy()
+	k.Of(wantp).Holders[0] = "changed"
 	if err != nil || !reflect.DeepEqual(gotp, wantp) {
-		t.Errorf("after an anchors-only change: %v\n got %+v\nwant %+v", err, gotp, wantp)
+		t.Errorf("after a change to one group: %v\n got %+v\nwant %+v", err, gotp, wantp)
 	}
-	err = run(GroupAnchors, func(l *Loaded) { l.Project.Todos = append(l.Project.Todos, Todo{ID: 999, Title: "x"}) })
-	if err == nil || !strings.Contains(err.Error(), "todos") {
+	err = run(k.Group(), func(l *Loaded) { note.Of(l.Session).Text = "x" })
+	if err == nil || !strings.Contains(err.Error(), "note") {
 		t.Errorf("a change to a group not loaded: %v", err)
 	}
 	if s, p := stored(t, st); string(s) != string(sess) || string(p) != string(proj) {
@@ -275,22 +286,21 @@ func TestDamagedSectionQuarantinesTheSession(t *testing.T) {
 func TestSalvageBinaryProject(t *testing.T) {
 	k := registerTally(t)
 	p := busyProject()
-	*k.Of(p) = tally{Next: 1, IDs: []int{1, 4}} // a counter behind: raised
+	*k.Of(p) = tally{Next: 1, IDs: []int{1, 4}, Extra: "x"} // a counter behind: raised
 	b := EncodeProject(p)
 	rec, err := splitRecord(b, kindProject, ProjectVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Damage the anchors' last time: its nanoseconds become a varint
-	// that does not end inside the section.
-	end := strings.Index(string(b), rec[2]) + len(rec[2])
+	// Damage the tally's further section: its string's length becomes a
+	// varint that does not end inside the section.
+	end := strings.Index(string(b), rec[tallyExtraTag]) + len(rec[tallyExtraTag])
 	b[end-1], b[end-2] = 0xff, 0xff
 	got, lost := salvageProject(b)
-	if strings.Join(lost, ",") != "anchors" || len(got.Todos) != len(p.Todos) || got.NextAnchor != 0 {
-		t.Errorf("lost %v; todos %d", lost, len(got.Todos))
-	}
-	if g := k.Read(got); g.Next != 4 || len(g.IDs) != 2 {
-		t.Errorf("tally %+v, want its ids kept and its counter past them", g)
+	want := busyProject()
+	*k.Of(want) = tally{Next: 4, IDs: []int{1, 4}}
+	if strings.Join(lost, ",") != "tally extra" || !reflect.DeepEqual(got, raiseCounters(want)) {
+		t.Errorf("lost %v\n got %+v\nwant %+v", lost, got, want)
 	}
 }
 
@@ -338,7 +348,7 @@ func TestLoadTasksOnDemand(t *testing.T) {
 		})
 	})
 	update(func(tx *store.Tx) error {
-		l, err := Load(tx, "s", "claude", t0, GroupAnchors)
+		l, err := Load(tx, "s", "claude", t0, GroupTodos)
 		if err != nil {
 			return err
 		}

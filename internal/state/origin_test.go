@@ -2,6 +2,7 @@ package state_test
 
 import (
 	"bytes"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"reflect"
 	"testing"
 	"time"
@@ -11,8 +12,9 @@ import (
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
-// The origins of the governance group's leases and scope requests are
-// sections of that group's (package govstate); these tests link it in.
+// The origins of the anchors and of the governance group's leases and
+// scope requests are sections of those groups' (packages anchors and
+// govstate); these tests link them in.
 
 // TestOriginsAndOlderBuilds: origins are sections of their own. A record
 // without any is byte for byte what a build before them writes, and one
@@ -46,7 +48,7 @@ func TestOriginsAndOlderBuilds(t *testing.T) {
 	if _, err := p.AddTodo(state.NewTodo{Title: "a"}, t0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.AddAnchor(state.AnchorFact, state.AnchorHigh, "b", "s", t0); err != nil {
+	if _, err := anchors.Add(p, anchors.Fact, state.AnchorHigh, "b", "s", t0); err != nil {
 		t.Fatal(err)
 	}
 	govstate.TakeLease(p, "I-1", "s", "claude", t0)
@@ -54,7 +56,7 @@ func TestOriginsAndOlderBuilds(t *testing.T) {
 	sameAsOlder(t, p, beforeOrigins)
 
 	laptop := store.Origin{Machine: "laptop", Checkout: "/home/ann/repo"}
-	p.Todos[0].Origin, p.Anchors[0].Origin = laptop, laptop
+	p.Todos[0].Origin, anchors.Key.Of(p).List[0].Origin = laptop, laptop
 	sameAsOlder(t, p, beforeLeaseOrigins)
 
 	govstate.Key.Of(p).Locks[0].Origin, govstate.Key.Of(p).Expansions[0].Origin = laptop, laptop
@@ -64,9 +66,9 @@ func TestOriginsAndOlderBuilds(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := govstate.Key.Of(got)
-		if got.Todos[0].Origin != laptop || got.Anchors[0].Origin != laptop || got.Todos[0].Title != "changed by an older build" ||
+		if got.Todos[0].Origin != laptop || anchors.Key.Of(got).List[0].Origin != laptop || got.Todos[0].Title != "changed by an older build" ||
 			g.Locks[0].Origin != laptop || g.Expansions[0].Origin != laptop || g.Expansions[0].Status != "approved" {
-			t.Errorf("after a build %s wrote it: %+v %+v %+v %+v", name, got.Todos, got.Anchors, g.Locks, g.Expansions)
+			t.Errorf("after a build %s wrote it: %+v %+v %+v %+v", name, got.Todos, anchors.Key.Of(got).List, g.Locks, g.Expansions)
 		}
 	}
 }
@@ -110,7 +112,7 @@ func TestOriginStamped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	anchor, err := p.AddAnchor(state.AnchorFact, state.AnchorHigh, "b", "s", t0)
+	anchor, err := anchors.Add(p, anchors.Fact, state.AnchorHigh, "b", "s", t0)
 	if err != nil {
 		t.Fatal(err)
 	}

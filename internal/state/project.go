@@ -12,8 +12,6 @@ type Project struct {
 	NextID  int    `json:"next_id"`
 	Todos   []Todo `json:"todos,omitempty"`
 
-	NextAnchor int      `json:"next_anchor,omitempty"`
-	Anchors    []Anchor `json:"anchors,omitempty"`
 	// Tasks is the task board and error log; see tasks.go.
 	Tasks Tasks `json:"tasks,omitzero"`
 	// Pruned is when old sessions were last removed; see [Prune].

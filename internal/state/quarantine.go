@@ -192,9 +192,6 @@ func raiseCounters(p *Project) *Project {
 	for _, t := range p.Todos {
 		p.NextID = max(p.NextID, t.ID)
 	}
-	for _, a := range p.Anchors {
-		p.NextAnchor = max(p.NextAnchor, a.ID)
-	}
 	each(p, func(g any) {
 		if s, ok := g.(Salvager); ok {
 			s.Salvaged()

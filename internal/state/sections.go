@@ -1,8 +1,6 @@
 package state
 
 import (
-	"slices"
-
 	"github.com/atreides-dev/atreides/internal/binrec"
 	"github.com/atreides-dev/atreides/internal/store"
 )
@@ -28,15 +26,11 @@ var sessionSections = [maxSections]section[Session]{
 var projectSections = [maxSections]section[Project]{
 	0: newSection(0, "housekeeping", (*Project).coreFields),
 	1: newSection(GroupTodos, "todos", (*Project).todoFields),
-	2: newSection(GroupAnchors, "anchors", (*Project).anchorFields),
 	// Origins came later, in sections of their own, so that an older
 	// atreides keeps them as a newer build's groups (splitRecord) instead
-	// of finding bytes it does not know in its todos and anchors.
+	// of finding bytes it does not know in its todos.
 	6: newSection(GroupTodos, "todo origins", func(p *Project, c *binrec.Codec) {
 		CodeOrigins(c, p.Todos, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
-	}),
-	7: newSection(GroupAnchors, "anchor origins", func(p *Project, c *binrec.Codec) {
-		CodeOrigins(c, p.Anchors, func(a *Anchor) (int, *store.Origin) { return a.ID, &a.Origin })
 	}),
 }
 
@@ -71,19 +65,4 @@ func (p *Project) todoFields(c *binrec.Codec) {
 		c.Str(&t.Agent)
 		c.Time(&t.Created, &t.Updated)
 	})
-}
-
-func (p *Project) anchorFields(c *binrec.Codec) {
-	c.Int(&p.NextAnchor)
-	binrec.List(c, &p.Anchors, func(a *Anchor, c *binrec.Codec) {
-		c.Int(&a.ID)
-		c.Str(&a.Kind, &a.Priority, &a.Text, &a.Session)
-		c.Time(&a.Created)
-	})
-	// The targets came later: they follow the list, one per anchor, and
-	// only when one is set, so that a record without any is byte for byte
-	// what it was and an older record reads as targets all empty.
-	if c.More(slices.ContainsFunc(p.Anchors, func(a Anchor) bool { return a.Target != "" })) {
-		binrec.Each(c, p.Anchors, func(a *Anchor, c *binrec.Codec) { c.Str(&a.Target) })
-	}
 }

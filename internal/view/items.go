@@ -1,6 +1,7 @@
 package view
 
 import (
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/govstate"
 	"time"
 
@@ -81,14 +82,14 @@ type ProjectAnchor struct {
 }
 
 // AnchorOf is the view of a stored anchor, stale after staleAfter, as of now.
-func AnchorOf(a state.Anchor, staleAfter time.Duration, now time.Time) ProjectAnchor {
+func AnchorOf(a anchors.Anchor, staleAfter time.Duration, now time.Time) ProjectAnchor {
 	d := now.Sub(a.Created)
 	return ProjectAnchor{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Session: a.Session, Created: a.Created,
 		Stale: d > staleAfter, Age: session.Age(d)}
 }
 
 // Anchors are the views of stored anchors, [] for none.
-func Anchors(as []state.Anchor, staleAfter time.Duration, now time.Time) []ProjectAnchor {
+func Anchors(as []anchors.Anchor, staleAfter time.Duration, now time.Time) []ProjectAnchor {
 	out := make([]ProjectAnchor, 0, len(as))
 	for _, a := range as {
 		out = append(out, AnchorOf(a, staleAfter, now))

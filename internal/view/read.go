@@ -2,6 +2,7 @@ package view
 
 import (
 	"github.com/atreides-dev/atreides/internal/agenttodos"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/govstate"
@@ -27,7 +28,7 @@ func readCompaction(s *state.Session) *compaction.Snapshot    { return compactio
 func readDelegations(s *state.Session) []subagents.Delegation { return subagents.Key.Read(s).Agents }
 func readTask(s *state.Session) *tasks.SessionTask            { return tasks.SessionTaskKey.Read(s) }
 func readTodos(p *state.Project) []state.Todo                 { return p.Todos }
-func readAnchors(p *state.Project) []state.Anchor             { return p.Anchors }
+func readAnchors(p *state.Project) []anchors.Anchor           { return anchors.Key.Read(p).List }
 func readBackground(p *state.Project) *bgtasks.Background     { return bgtasks.Key.Read(p) }
 func readTasks(p *state.Project) *state.Tasks                 { return &p.Tasks }
 

@@ -7,6 +7,7 @@ package viewtest
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/govstate"
 	"os"
 	"path/filepath"
@@ -149,8 +150,8 @@ func proj() *state.Project {
 		{ID: 1, Level: state.LevelTask, Title: "Rework login", Status: state.TodoInProgress, Session: Active, Created: At(1), Updated: At(1)},
 		{ID: 2, Parent: 1, Level: state.LevelSubtask, Title: "Hash passwords with argon2", Status: state.TodoDone, Session: Active, Created: At(2), Updated: At(25)},
 	}
-	p.NextAnchor = 3
-	p.Anchors = []state.Anchor{
+	anchors.Key.Of(p).Next = 3
+	anchors.Key.Of(p).List = []anchors.Anchor{
 		{ID: 1, Kind: "decision", Priority: "high", Text: "use argon2id for passwords", Session: Active, Created: At(5)},
 		{ID: 2, Kind: "constraint", Priority: "medium", Text: "the v1 API stays", Session: Active, Created: At(-24 * 60 * 10)},
 	}

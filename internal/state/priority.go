@@ -1,0 +1,33 @@
+package state
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Priorities, strongest first: the one scale of anchors and todos.
+const (
+	AnchorCritical = "critical"
+	AnchorHigh     = "high"
+	AnchorMedium   = "medium"
+	AnchorLow      = "low"
+)
+
+// ParsePriority checks an anchor priority; empty is medium.
+func ParsePriority(s string) (string, error) {
+	p, err := checkPriority(s)
+	if p == "" && err == nil {
+		p = AnchorMedium
+	}
+	return p, err
+}
+
+// checkPriority checks a priority word, the same scale for anchors and
+// todos; empty stays empty.
+func checkPriority(s string) (string, error) {
+	switch p := strings.ToLower(strings.TrimSpace(s)); p {
+	case AnchorCritical, AnchorHigh, AnchorMedium, AnchorLow, "":
+		return p, nil
+	}
+	return "", fmt.Errorf("priority %q is not one of critical, high, medium, low", s)
+}
