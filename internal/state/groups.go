@@ -19,9 +19,8 @@ type Groups uint32
 // core) and the project's housekeeping (the last prune, a salvage notice)
 // are small and always loaded, so they are not groups.
 const (
-	GroupTodos   Groups = 1 << iota // Project.NextID, Project.Todos
-	GroupAnchors                    // Project.NextAnchor, Project.Anchors
-	GroupTasks                      // Project.Tasks
+	GroupTodos Groups = 1 << iota // Project.NextID, Project.Todos
+	GroupTasks                    // Project.Tasks
 
 	// groupsFixed is the first group of the registered keys (see
 	// [RegisterSession]).

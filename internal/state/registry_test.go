@@ -44,8 +44,8 @@ func TestRegisteredGroup(t *testing.T) {
 	if noteKey.Group()&AllGroups == 0 || noteKey.Group()&(GroupTodos|GroupTasks|NoGroups) != 0 {
 		t.Fatalf("group %b", noteKey.Group())
 	}
-	if !strings.Contains(AllGroups.String(), "note") {
-		t.Errorf("groups %q", AllGroups.String())
+	if !strings.Contains(AllGroups.String(), "note") || noteKey.Group().String() != "note" || GroupTasks.String() != "tasks" {
+		t.Errorf("groups %q; the note's %q, the tasks' %q", AllGroups.String(), noteKey.Group(), GroupTasks)
 	}
 	s := NewSession("s", "claude", t0)
 	empty := EncodeSession(s)
