@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -32,17 +33,17 @@ func (o *todoListOptions) run(io *IO) error {
 	if err != nil {
 		return err
 	}
-	todos := p.Todos
+	list := todos.Key.Read(p).List
 	if !o.all {
-		todos = p.OpenTodos()
+		list = todos.Key.Read(p).Open()
 	}
 	if o.asJSON {
-		return printJSON(io, view.Todos(todos))
+		return printJSON(io, view.Todos(list))
 	}
-	if len(todos) == 0 {
+	if len(list) == 0 {
 		fmt.Fprintln(io.Out, "no open todos")
 		return nil
 	}
-	printTodoTree(io, view.Todos(todos))
+	printTodoTree(io, view.Todos(list))
 	return nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,11 +46,11 @@ func (o *todoSetOptions) run(io *IO) error {
 	err = updateProject(io, func(p *state.Project) error {
 		now := time.Now().UTC()
 		for _, id := range ids {
-			if err := p.SetStatus(id, o.status, now); err != nil {
+			if err := todos.Key.Of(p).SetStatus(id, o.status, now); err != nil {
 				return err
 			}
 		}
-		for _, t := range p.Todos {
+		for _, t := range todos.Key.Of(p).List {
 			if slices.Contains(ids, t.ID) {
 				changed = append(changed, view.TodoOf(t))
 			}

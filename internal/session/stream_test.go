@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,11 +227,11 @@ func (r *streamRun) directive(name string, n int, l *line) {
 	}
 	switch {
 	case l.TodoAdd != "":
-		_, err = p.AddTodo(state.NewTodo{Title: l.TodoAdd, Level: "task"}, r.now)
+		_, err = todos.Add(p, todos.New{Title: l.TodoAdd, Level: "task"}, r.now)
 	case l.TodoDone != 0:
-		err = p.SetStatus(l.TodoDone, state.TodoDone, r.now)
+		err = todos.Key.Of(p).SetStatus(l.TodoDone, todos.Done, r.now)
 	case l.TodoStart != 0:
-		err = p.SetStatus(l.TodoStart, state.TodoInProgress, r.now)
+		err = todos.Key.Of(p).SetStatus(l.TodoStart, todos.InProgress, r.now)
 	case l.Anchor != nil:
 		created := r.now
 		if l.Age != "" {

@@ -6,14 +6,14 @@
 // A session is its core (identity, times, counters, subagents) plus one
 // group per feature (tool-call history, phase, strikes, agent todos, stop
 // gate, memory, governance), none of which lives here; the project is its
-// housekeeping plus its todos, and the features' groups (anchors,
-// governance, the AGENTS.md cache, the background tasks). A feature
-// keeps its group in its own package: it registers a typed key with the
-// group's section tags and codec ([RegisterSession], [RegisterProject])
-// and reads the group through it; state does not know its type
-// (registry.go), and reaches it only through the hooks a group may have
-// ([SessionForgetter], [Salvager]). The project's older groups still live
-// here.
+// housekeeping plus the features' groups (todos, anchors, governance, the
+// AGENTS.md cache, the background tasks), with the task board a record of
+// its own beside it. A feature keeps its group in its own package: it
+// registers a typed key with the group's section tags and codec
+// ([RegisterSession], [RegisterProject]) and reads the group through it;
+// state does not know its type (registry.go), and reaches it only through
+// the hooks a group may have ([SessionForgetter], [Salvager]).
+//
 // Records are binary (groups.go, sections.go), a section per group, each
 // type's fields listed once for both directions (binrec.Codec): an event
 // decodes the cores and the groups its handlers declare ([Load]), carries
@@ -37,7 +37,7 @@
 // readers skip it and say so. Old sessions are removed by [Prune], at most
 // once a day.
 //
-// Rules about values (todo levels, priorities) live here too, once, so
-// that every caller applies the same ones; a feature's own (anchor kinds)
-// live with its group.
+// The priority scale todos and anchors share lives here too, once, so
+// that both apply the same one; a feature's own rules (todo levels,
+// anchor kinds) live with its group.
 package state

@@ -27,6 +27,7 @@ import (
 	_ "github.com/atreides-dev/atreides/internal/strikes"   // the strikes group
 	_ "github.com/atreides-dev/atreides/internal/subagents" // the delegation registry
 	_ "github.com/atreides-dev/atreides/internal/tasks"     // the error outbox, the session's task
+	_ "github.com/atreides-dev/atreides/internal/todos"     // the project's todos
 )
 
 // The records in testdata were written by the encoder as it stood before

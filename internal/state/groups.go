@@ -19,8 +19,7 @@ type Groups uint32
 // core) and the project's housekeeping (the last prune, a salvage notice)
 // are small and always loaded, so they are not groups.
 const (
-	GroupTodos Groups = 1 << iota // Project.NextID, Project.Todos
-	GroupTasks                    // Project.Tasks
+	GroupTasks Groups = 1 << iota // Project.Tasks
 
 	// groupsFixed is the first group of the registered keys (see
 	// [RegisterSession]).
@@ -36,7 +35,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"todos", "tasks"}
+var groupNames = []string{"tasks"}
 
 func (g Groups) String() string {
 	var names []string

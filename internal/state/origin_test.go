@@ -3,6 +3,7 @@ package state_test
 import (
 	"bytes"
 	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"reflect"
 	"testing"
 	"time"
@@ -12,9 +13,9 @@ import (
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
-// The origins of the anchors and of the governance group's leases and
-// scope requests are sections of those groups' (packages anchors and
-// govstate); these tests link them in.
+// The origins of the todos, the anchors, and the governance group's
+// leases and scope requests are sections of those groups' (packages
+// todos, anchors and govstate); these tests link them in.
 
 // TestOriginsAndOlderBuilds: origins are sections of their own. A record
 // without any is byte for byte what a build before them writes, and one
@@ -29,7 +30,7 @@ func TestOriginsAndOlderBuilds(t *testing.T) {
 	olderEncode := func(t *testing.T, older int, b []byte) []byte {
 		t.Helper()
 		out, err := state.OlderBuild(b, older, func(p *state.Project) {
-			p.Todos[0].Title = "changed by an older build"
+			todos.Key.Of(p).List[0].Title = "changed by an older build"
 			govstate.Key.Of(p).Locks[0].Renewed = t0.Add(time.Hour)
 			govstate.Key.Of(p).Expansions[0].Status = "approved"
 		})
@@ -45,7 +46,7 @@ func TestOriginsAndOlderBuilds(t *testing.T) {
 		}
 	}
 	p := &state.Project{}
-	if _, err := p.AddTodo(state.NewTodo{Title: "a"}, t0); err != nil {
+	if _, err := todos.Add(p, todos.New{Title: "a"}, t0); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := anchors.Add(p, anchors.Fact, state.AnchorHigh, "b", "s", t0); err != nil {
@@ -56,7 +57,7 @@ func TestOriginsAndOlderBuilds(t *testing.T) {
 	sameAsOlder(t, p, beforeOrigins)
 
 	laptop := store.Origin{Machine: "laptop", Checkout: "/home/ann/repo"}
-	p.Todos[0].Origin, anchors.Key.Of(p).List[0].Origin = laptop, laptop
+	todos.Key.Of(p).List[0].Origin, anchors.Key.Of(p).List[0].Origin = laptop, laptop
 	sameAsOlder(t, p, beforeLeaseOrigins)
 
 	govstate.Key.Of(p).Locks[0].Origin, govstate.Key.Of(p).Expansions[0].Origin = laptop, laptop
@@ -66,9 +67,9 @@ func TestOriginsAndOlderBuilds(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := govstate.Key.Of(got)
-		if got.Todos[0].Origin != laptop || anchors.Key.Of(got).List[0].Origin != laptop || got.Todos[0].Title != "changed by an older build" ||
+		if todos.Key.Of(got).List[0].Origin != laptop || anchors.Key.Of(got).List[0].Origin != laptop || todos.Key.Of(got).List[0].Title != "changed by an older build" ||
 			g.Locks[0].Origin != laptop || g.Expansions[0].Origin != laptop || g.Expansions[0].Status != "approved" {
-			t.Errorf("after a build %s wrote it: %+v %+v %+v %+v", name, got.Todos, anchors.Key.Of(got).List, g.Locks, g.Expansions)
+			t.Errorf("after a build %s wrote it: %+v %+v %+v %+v", name, todos.Key.Of(got).List, anchors.Key.Of(got).List, g.Locks, g.Expansions)
 		}
 	}
 }
@@ -108,7 +109,7 @@ func TestLeaseOriginFollowsItsSession(t *testing.T) {
 func TestOriginStamped(t *testing.T) {
 	here := store.Origin{Machine: "laptop", Checkout: "/home/ann/repo"}
 	p := state.ProjectAt(here)
-	todo, err := p.AddTodo(state.NewTodo{Title: "a"}, t0)
+	todo, err := todos.Add(p, todos.New{Title: "a"}, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestOriginStamped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if todo.Origin != here || anchor.Origin != here || !reflect.DeepEqual(p.Todos[0], todo) {
+	if todo.Origin != here || anchor.Origin != here || !reflect.DeepEqual(todos.Key.Of(p).List[0], todo) {
 		t.Errorf("stamped %+v and %+v, want %+v", todo.Origin, anchor.Origin, here)
 	}
 	govstate.TakeLease(p, "I-1", "s", "claude", t0)

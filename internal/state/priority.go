@@ -15,16 +15,16 @@ const (
 
 // ParsePriority checks an anchor priority; empty is medium.
 func ParsePriority(s string) (string, error) {
-	p, err := checkPriority(s)
+	p, err := CheckPriority(s)
 	if p == "" && err == nil {
 		p = AnchorMedium
 	}
 	return p, err
 }
 
-// checkPriority checks a priority word, the same scale for anchors and
-// todos; empty stays empty.
-func checkPriority(s string) (string, error) {
+// CheckPriority checks a priority word, the same scale for anchors and
+// todos; empty stays empty (a todo may have none).
+func CheckPriority(s string) (string, error) {
 	switch p := strings.ToLower(strings.TrimSpace(s)); p {
 	case AnchorCritical, AnchorHigh, AnchorMedium, AnchorLow, "":
 		return p, nil

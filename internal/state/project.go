@@ -8,9 +8,7 @@ import (
 
 // Project is the state shared by every session of one repository.
 type Project struct {
-	Version int    `json:"v"`
-	NextID  int    `json:"next_id"`
-	Todos   []Todo `json:"todos,omitempty"`
+	Version int `json:"v"`
 
 	// Tasks is the task board and error log; see tasks.go.
 	Tasks Tasks `json:"tasks,omitzero"`

@@ -189,9 +189,6 @@ func salvageBinaryProject(b []byte) (*Project, []string) {
 // raiseCounters raises a salvaged project's counters past the ids kept,
 // so a lost counter never hands out an id twice.
 func raiseCounters(p *Project) *Project {
-	for _, t := range p.Todos {
-		p.NextID = max(p.NextID, t.ID)
-	}
 	each(p, func(g any) {
 		if s, ok := g.(Salvager); ok {
 			s.Salvaged()

@@ -41,7 +41,7 @@ func registerNote(t *testing.T) SessionKey[note] {
 // of older records.
 func TestRegisteredGroup(t *testing.T) {
 	noteKey := registerNote(t)
-	if noteKey.Group()&AllGroups == 0 || noteKey.Group()&(GroupTodos|GroupTasks|NoGroups) != 0 {
+	if noteKey.Group()&AllGroups == 0 || noteKey.Group()&(GroupTasks|NoGroups) != 0 {
 		t.Fatalf("group %b", noteKey.Group())
 	}
 	if !strings.Contains(AllGroups.String(), "note") || noteKey.Group().String() != "note" || GroupTasks.String() != "tasks" {
@@ -65,7 +65,7 @@ func TestRegisteredGroup(t *testing.T) {
 		t.Fatalf("a change to a declared group not saved: %v", err)
 	}
 
-	l, err = LoadBytes(b, nil, "s", "claude", t0, GroupTodos)
+	l, err = LoadBytes(b, nil, "s", "claude", t0, GroupTasks)
 	if err != nil || noteKey.Of(l.Session).Text != "" {
 		t.Fatalf("undeclared, decoded anyway: %v %+v", err, noteKey.Of(l.Session))
 	}
@@ -166,7 +166,7 @@ func TestGroupOfTwoSections(t *testing.T) {
 		want   tally
 	}{
 		{k.Group(), *k.Of(p)},
-		{GroupTodos, tally{}},
+		{GroupTasks, tally{}},
 	} {
 		l, err := LoadBytes(nil, b, "s", "claude", t0, tc.groups)
 		if err != nil || !reflect.DeepEqual(*k.Read(l.Project), tc.want) {

@@ -1,9 +1,6 @@
 package state
 
-import (
-	"github.com/atreides-dev/atreides/internal/binrec"
-	"github.com/atreides-dev/atreides/internal/store"
-)
+import "github.com/atreides-dev/atreides/internal/binrec"
 
 // The sections of the binary records. Each type lists its fields once, in
 // a fixed order, in its fields method, which both writes and reads them
@@ -25,13 +22,6 @@ var sessionSections = [maxSections]section[Session]{
 // ([RegisterProject]).
 var projectSections = [maxSections]section[Project]{
 	0: newSection(0, "housekeeping", (*Project).coreFields),
-	1: newSection(GroupTodos, "todos", (*Project).todoFields),
-	// Origins came later, in sections of their own, so that an older
-	// atreides keeps them as a newer build's groups (splitRecord) instead
-	// of finding bytes it does not know in its todos.
-	6: newSection(GroupTodos, "todo origins", func(p *Project, c *binrec.Codec) {
-		CodeOrigins(c, p.Todos, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
-	}),
 }
 
 func codeInt(n *int, c *binrec.Codec) { c.Int(n) }
@@ -53,16 +43,5 @@ func (p *Project) coreFields(c *binrec.Codec) {
 	binrec.Maybe(c, &p.Salvaged, func(s *Salvage, c *binrec.Codec) {
 		c.Time(&s.Time)
 		c.Strs(&s.Lost)
-	})
-}
-
-func (p *Project) todoFields(c *binrec.Codec) {
-	c.Int(&p.NextID)
-	binrec.List(c, &p.Todos, func(t *Todo, c *binrec.Codec) {
-		c.Int(&t.ID, &t.Parent)
-		c.Str(&t.Level, &t.Title, &t.Status, &t.Session, &t.Priority, &t.File)
-		c.Int(&t.Line)
-		c.Str(&t.Agent)
-		c.Time(&t.Created, &t.Updated)
 	})
 }

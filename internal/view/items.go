@@ -3,6 +3,7 @@ package view
 import (
 	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
@@ -47,13 +48,13 @@ type Todo struct {
 }
 
 // TodoOf is the view of a stored todo.
-func TodoOf(t state.Todo) Todo {
+func TodoOf(t todos.Todo) Todo {
 	return Todo{ID: t.ID, Parent: t.Parent, Level: t.Level, Title: t.Title, Status: t.Status, Session: t.Session,
 		Priority: t.Priority, File: t.File, Line: t.Line, Agent: t.Agent, Created: t.Created, Updated: t.Updated}
 }
 
 // Todos are the views of stored todos, [] for none.
-func Todos(ts []state.Todo) []Todo {
+func Todos(ts []todos.Todo) []Todo {
 	out := make([]Todo, 0, len(ts))
 	for _, t := range ts {
 		out = append(out, TodoOf(t))

@@ -13,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/subagents"
 	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 // The feature groups of a session's and a project's records are read
@@ -27,7 +28,7 @@ func readStop(s *state.Session) session.StopState             { return *session.
 func readCompaction(s *state.Session) *compaction.Snapshot    { return compaction.Key.Read(s).Snapshot }
 func readDelegations(s *state.Session) []subagents.Delegation { return subagents.Key.Read(s).Agents }
 func readTask(s *state.Session) *tasks.SessionTask            { return tasks.SessionTaskKey.Read(s) }
-func readTodos(p *state.Project) []state.Todo                 { return p.Todos }
+func readTodos(p *state.Project) []todos.Todo                 { return todos.Key.Read(p).List }
 func readAnchors(p *state.Project) []anchors.Anchor           { return anchors.Key.Read(p).List }
 func readBackground(p *state.Project) *bgtasks.Background     { return bgtasks.Key.Read(p) }
 func readTasks(p *state.Project) *state.Tasks                 { return &p.Tasks }

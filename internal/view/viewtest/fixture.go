@@ -9,6 +9,7 @@ import (
 	"context"
 	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"os"
 	"path/filepath"
 	"testing"
@@ -123,7 +124,7 @@ func active() *state.Session {
 	phase.Key.Of(s).Set(phase.Implementation, "edit src/auth/login.go", At(10))
 	strikes.Key.Of(s).Add("Bash", "go test ./...", strikes.StrikeError{Class: "test", Excerpt: "FAIL TestLogin", Time: At(20)})
 	agenttodos.Key.Of(s).Agent = []agenttodos.Todo{
-		{Content: "rework the login handler", Status: state.TodoInProgress},
+		{Content: "rework the login handler", Status: todos.InProgress},
 		{Content: "read the auth package", Status: "completed"},
 	}
 	subagents.Key.Of(s).Agents = []subagents.Delegation{
@@ -145,10 +146,10 @@ func ended() *state.Session {
 
 func proj() *state.Project {
 	p := &state.Project{Version: state.ProjectVersion}
-	p.NextID = 3
-	p.Todos = []state.Todo{
-		{ID: 1, Level: state.LevelTask, Title: "Rework login", Status: state.TodoInProgress, Session: Active, Created: At(1), Updated: At(1)},
-		{ID: 2, Parent: 1, Level: state.LevelSubtask, Title: "Hash passwords with argon2", Status: state.TodoDone, Session: Active, Created: At(2), Updated: At(25)},
+	todos.Key.Of(p).Next = 3
+	todos.Key.Of(p).List = []todos.Todo{
+		{ID: 1, Level: todos.Task, Title: "Rework login", Status: todos.InProgress, Session: Active, Created: At(1), Updated: At(1)},
+		{ID: 2, Parent: 1, Level: todos.Subtask, Title: "Hash passwords with argon2", Status: todos.Done, Session: Active, Created: At(2), Updated: At(25)},
 	}
 	anchors.Key.Of(p).Next = 3
 	anchors.Key.Of(p).List = []anchors.Anchor{
