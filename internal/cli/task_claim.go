@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
@@ -35,7 +35,7 @@ func newTaskClaimCmd(io *IO) *cobra.Command {
 }
 
 func (o *taskClaimOptions) run(io *IO) error {
-	return o.change(io, o.arg, "task claim", o.asJSON, func(b *state.Tasks, n int, by state.TaskClaim, now time.Time) (*state.Task, error) {
+	return o.change(io, o.arg, "task claim", o.asJSON, func(b *taskboard.Tasks, n int, by taskboard.TaskClaim, now time.Time) (*taskboard.Task, error) {
 		if !o.release {
 			return tasks.Claim(b, n, by, o.force, now)
 		}

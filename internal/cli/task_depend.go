@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
@@ -48,7 +48,7 @@ func (o *taskDependOptions) run(io *IO) error {
 	if len(on) == 0 {
 		return usagef("task depend needs --on: the tasks it waits for")
 	}
-	return taskChange(io, "task depend", o.asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
+	return taskChange(io, "task depend", o.asJSON, func(b *taskboard.Tasks, now time.Time) (*taskboard.Task, error) {
 		change := tasks.Depend
 		if o.remove {
 			change = tasks.Undepend

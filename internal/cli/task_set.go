@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strings"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
@@ -50,7 +50,7 @@ func (o *taskSetOptions) run(io *IO) error {
 		return err
 	}
 	var worker string // the claim completing clears: the scoped commit's session
-	err = updateTask(io, r, "task "+o.verb, o.asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
+	err = updateTask(io, r, "task "+o.verb, o.asJSON, func(b *taskboard.Tasks, now time.Time) (*taskboard.Task, error) {
 		if t := b.Task(n); t != nil {
 			worker = t.Claim.Session
 		}

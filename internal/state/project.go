@@ -10,8 +10,6 @@ import (
 type Project struct {
 	Version int `json:"v"`
 
-	// Tasks is the task board and error log; see tasks.go.
-	Tasks Tasks `json:"tasks,omitzero"`
 	// Pruned is when old sessions were last removed; see [Prune].
 	Pruned time.Time `json:"pruned,omitzero"`
 	// Salvaged is set when the record could not be decoded and was
@@ -27,6 +25,9 @@ type Project struct {
 
 	// groups are the groups of registered keys, by tag; see [ProjectKey].
 	groups [maxSections]any
+	// records are the records of their own of registered keys, when
+	// loaded; see [RecordKey].
+	records [maxRecords]any
 }
 
 // Salvage says when the project record was rebuilt and what was lost.

@@ -41,11 +41,12 @@ func registerNote(t *testing.T) SessionKey[note] {
 // of older records.
 func TestRegisteredGroup(t *testing.T) {
 	noteKey := registerNote(t)
-	if noteKey.Group()&AllGroups == 0 || noteKey.Group()&(GroupTasks|NoGroups) != 0 {
+	if noteKey.Group()&AllGroups == 0 || noteKey.Group()&NoGroups != 0 {
 		t.Fatalf("group %b", noteKey.Group())
 	}
-	if !strings.Contains(AllGroups.String(), "note") || noteKey.Group().String() != "note" || GroupTasks.String() != "tasks" {
-		t.Errorf("groups %q; the note's %q, the tasks' %q", AllGroups.String(), noteKey.Group(), GroupTasks)
+	padKey := registerPad(t)
+	if !strings.Contains(AllGroups.String(), "note") || noteKey.Group().String() != "note" || padKey.Group().String() != "pad" {
+		t.Errorf("groups %q; the note's %q, the pad's %q", AllGroups.String(), noteKey.Group(), padKey.Group())
 	}
 	s := NewSession("s", "claude", t0)
 	empty := EncodeSession(s)
@@ -65,7 +66,7 @@ func TestRegisteredGroup(t *testing.T) {
 		t.Fatalf("a change to a declared group not saved: %v", err)
 	}
 
-	l, err = LoadBytes(b, nil, "s", "claude", t0, GroupTasks)
+	l, err = LoadBytes(b, nil, "s", "claude", t0, NoGroups)
 	if err != nil || noteKey.Of(l.Session).Text != "" {
 		t.Fatalf("undeclared, decoded anyway: %v %+v", err, noteKey.Of(l.Session))
 	}
@@ -166,7 +167,7 @@ func TestGroupOfTwoSections(t *testing.T) {
 		want   tally
 	}{
 		{k.Group(), *k.Of(p)},
-		{GroupTasks, tally{}},
+		{NoGroups, tally{}},
 	} {
 		l, err := LoadBytes(nil, b, "s", "claude", t0, tc.groups)
 		if err != nil || !reflect.DeepEqual(*k.Read(l.Project), tc.want) {
@@ -184,4 +185,31 @@ func TestGroupOfTwoSections(t *testing.T) {
 	if err := json.Unmarshal(js, &back); err != nil || !reflect.DeepEqual(k.Read(&back), k.Read(p)) {
 		t.Errorf("from JSON: %v %+v", err, k.Read(&back))
 	}
+}
+func codeInt(n *int, c *binrec.Codec) { c.Int(n) }
+
+// pad is a record of its own as a feature declares one.
+type pad struct {
+	Next  int      `json:"next,omitempty"`
+	Lines []string `json:"lines,omitempty"`
+	// Marks came later, in a further section.
+	Marks []string `json:"marks,omitempty"`
+}
+
+func (p *pad) fields(c *binrec.Codec) {
+	c.Int(&p.Next)
+	c.Strs(&p.Lines)
+}
+
+func (p *pad) marks(c *binrec.Codec) {
+	if c.More(len(p.Marks) > 0) {
+		c.Strs(&p.Marks)
+	}
+}
+
+// registerPad registers the pad record for the test at hand only.
+func registerPad(t *testing.T) RecordKey[pad] {
+	n, next, names := len(ownRecords), nextGroup, groupNames
+	t.Cleanup(func() { ownRecords, nextGroup, groupNames = ownRecords[:n], next, names })
+	return RegisterRecord("pad", "note pad", 'N', 1, (*pad).fields, Also(1, "marks", (*pad).marks))
 }

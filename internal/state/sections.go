@@ -24,8 +24,6 @@ var projectSections = [maxSections]section[Project]{
 	0: newSection(0, "housekeeping", (*Project).coreFields),
 }
 
-func codeInt(n *int, c *binrec.Codec) { c.Int(n) }
-
 func (s *Session) coreFields(c *binrec.Codec) {
 	c.Str(&s.ID, &s.Host)
 	c.Time(&s.Started, &s.Updated)

@@ -3,6 +3,7 @@ package view
 import (
 	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/todos"
 	"time"
 
@@ -283,7 +284,7 @@ type TaskRef struct {
 }
 
 // TaskOf is the view of a task of the board.
-func TaskOf(t *state.Task) Task {
+func TaskOf(t *taskboard.Task) Task {
 	return Task{Number: t.Number, Title: t.Title, Description: t.Description, Status: t.Status, Reason: t.Reason,
 		Priority: t.Priority, Effort: t.Effort, Language: t.Language, Parent: t.Parent, BlockedBy: List(t.BlockedBy),
 		Research: List(t.Research), Plans: List(t.Plans), Approved: t.Approved, Phase: t.Phase, Errors: List(t.Errors),
@@ -292,7 +293,7 @@ func TaskOf(t *state.Task) Task {
 }
 
 // Tasks are the views of tasks of the board, [] for none.
-func Tasks(ts []*state.Task) []Task {
+func Tasks(ts []*taskboard.Task) []Task {
 	out := make([]Task, 0, len(ts))
 	for _, t := range ts {
 		out = append(out, TaskOf(t))

@@ -12,6 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/subagents"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/todos"
 )
@@ -31,7 +32,7 @@ func readTask(s *state.Session) *tasks.SessionTask            { return tasks.Ses
 func readTodos(p *state.Project) []todos.Todo                 { return todos.Key.Read(p).List }
 func readAnchors(p *state.Project) []anchors.Anchor           { return anchors.Key.Read(p).List }
 func readBackground(p *state.Project) *bgtasks.Background     { return bgtasks.Key.Read(p) }
-func readTasks(p *state.Project) *state.Tasks                 { return &p.Tasks }
+func readTasks(p *state.Project) *taskboard.Tasks             { return taskboard.Key.Read(p) }
 
 // ReadGovernance is the project's governance group, for reading: the
 // intent commands show its leases and scope requests as they are.

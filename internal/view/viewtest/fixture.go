@@ -9,6 +9,7 @@ import (
 	"context"
 	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/todos"
 	"os"
 	"path/filepath"
@@ -161,7 +162,7 @@ func proj() *state.Project {
 	govstate.Key.Of(p).Expansions = []govstate.ScopeRequest{{ID: 1, Intent: "auth", Session: Active, Paths: []string{"src/session/**"}, Reason: "the session cookie", Status: "pending", Time: At(15)}}
 	bgtasks.Key.Of(p).NextID = 2
 	bgtasks.Key.Of(p).Tasks = []bgtasks.Task{{ID: "bg-1", Parent: Active, Host: "claude", Runner: "process", Agent: "explore", Description: "find every caller of Login", Prompt: "find callers", Key: "explore", Status: "completed", Created: At(12), Started: At(12), Ended: At(14), Result: "3 callers: api, cli, web"}}
-	p.Tasks = state.Tasks{Next: 2, List: []state.Task{{Number: 1, Title: "Rework login", Status: "in_progress", Priority: "high", Plans: []string{".atreides/specs/001-rework-login/plans/v1.md"}, Approved: 1, Phase: 1, Created: At(1), Updated: At(10), Started: At(10)}}}
+	*taskboard.Key.Of(p) = taskboard.Tasks{Next: 2, List: []taskboard.Task{{Number: 1, Title: "Rework login", Status: "in_progress", Priority: "high", Plans: []string{".atreides/specs/001-rework-login/plans/v1.md"}, Approved: 1, Phase: 1, Created: At(1), Updated: At(10), Started: At(10)}}}
 	return p
 }
 
