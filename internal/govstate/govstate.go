@@ -196,6 +196,11 @@ func (g *Governance) Caller(getenv func(string) string) (id, how string) {
 	return "", ""
 }
 
+// Describe implements [state.Describer].
+func (g *Governance) Describe() string {
+	return "governance (intent locks, scope requests, the ledger head)"
+}
+
 // Salvaged implements [state.Salvager]: the scope requests' counter is
 // raised past the requests kept.
 func (g *Governance) Salvaged() {

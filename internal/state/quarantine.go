@@ -89,19 +89,16 @@ func partNames(lost []string) []string {
 	return out
 }
 
-// partName says what a project record's key holds, for the report.
+// partName says what a project record's key (a section's name, a JSON
+// member) holds, for the report: the group's that holds it ([Describer]).
 func partName(key string) string {
-	switch key {
-	case "governance":
-		return "governance (intent locks, scope requests, the ledger head)"
-	case "todos", "next_id":
-		return "todos"
-	case "anchors", "next_anchor":
-		return "anchors"
-	case "rules":
-		return "the AGENTS.md cache (rebuilt at the next session start)"
-	case "housekeeping":
+	if key == "housekeeping" {
 		return "housekeeping (when old sessions were last pruned)"
+	}
+	for tag, k := range projectKeys {
+		if k != nil && k.holds(key, projectSections[tag].name) {
+			return k.describe()
+		}
 	}
 	return key
 }

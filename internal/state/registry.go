@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/atreides-dev/atreides/internal/binrec"
 )
@@ -40,6 +41,7 @@ type ProjectKey[T any] = Key[Project, T]
 type registered[R record] struct {
 	name, json string
 	of         func(*R) any // the group's value, made when it has none
+	typ        reflect.Type // the group's type
 }
 
 // The registered keys, by tag.
@@ -101,7 +103,7 @@ func register[R record, T any](secs *[maxSections]section[R], keys *[maxSections
 	}
 	nextGroup <<= 1
 	groupNames = append(groupNames, name)
-	keys[tag] = &registered[R]{name: name, json: jsonName, of: func(r *R) any { return k.Of(r) }}
+	keys[tag] = &registered[R]{name: name, json: jsonName, of: func(r *R) any { return k.Of(r) }, typ: reflect.TypeFor[T]()}
 	for _, s := range all {
 		secs[s.tag] = keySection(k, s)
 		if zerosSet {
@@ -137,7 +139,40 @@ type (
 	// past the ids its entries hold, so that a lost counter never hands
 	// out an id twice.
 	Salvager interface{ Salvaged() }
+	// Describer is a group that says what it holds, for the report of a
+	// damaged project record that lost it, when its name does not
+	// ("governance (intent locks, scope requests, the ledger head)").
+	Describer interface{ Describe() string }
 )
+
+// describe says what the group of k holds: its description, else its
+// name.
+func (k *registered[R]) describe() string {
+	v := reflect.New(k.typ)
+	for _, x := range []any{v.Interface(), v.Elem().Interface()} {
+		if d, ok := x.(Describer); ok {
+			return d.Describe()
+		}
+	}
+	return k.name
+}
+
+// holds reports whether key names the group of k in a record: its section,
+// its JSON member, or one of its members at the top of the JSON.
+func (k *registered[R]) holds(key string, sec string) bool {
+	if key == sec || key == k.json {
+		return true
+	}
+	if k.json != "" || k.typ.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range k.typ.NumField() {
+		if name, _, _ := strings.Cut(k.typ.Field(i).Tag.Get("json"), ","); name == key {
+			return true
+		}
+	}
+	return false
+}
 
 // each calls fn with each group the record holds.
 func each[R record](r *R, fn func(g any)) {

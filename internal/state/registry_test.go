@@ -213,3 +213,25 @@ func registerPad(t *testing.T) RecordKey[pad] {
 	t.Cleanup(func() { ownRecords, nextGroup, groupNames = ownRecords[:n], next, names })
 	return RegisterRecord("pad", "note pad", 'N', 1, (*pad).fields, Also(1, "marks", (*pad).marks))
 }
+
+// TestPartNames: a lost part of a damaged project record is reported as
+// what its group says it holds, found by its section's name, its JSON
+// member, or one of its members at the top of the JSON; a part no group
+// holds by its own name.
+func TestPartNames(t *testing.T) {
+	registerTally(t)
+	for key, want := range map[string]string{
+		"tally":        "what the tally counts",
+		"tally extra":  "tally extra", // a further section: not the group's name
+		"next_tally":   "what the tally counts",
+		"tally_ids":    "what the tally counts",
+		"housekeeping": "housekeeping (when old sessions were last pruned)",
+		"elsewhere":    "elsewhere",
+	} {
+		if got := partName(key); got != want {
+			t.Errorf("partName(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+func (*tally) Describe() string { return "what the tally counts" }
