@@ -77,7 +77,7 @@ func Add(p *state.Project, kind, priority, text, session string, now time.Time) 
 	if err != nil {
 		return Anchor{}, err
 	}
-	pr, err := state.ParsePriority(priority)
+	pr, err := ParsePriority(priority)
 	if err != nil {
 		return Anchor{}, err
 	}
@@ -91,7 +91,7 @@ func Add(p *state.Project, kind, priority, text, session string, now time.Time) 
 	if len(g.List) >= Max {
 		drop := -1
 		for i, a := range g.List {
-			if a.Priority != state.AnchorCritical {
+			if a.Priority != Critical {
 				drop = i
 				break
 			}

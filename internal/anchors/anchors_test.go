@@ -20,8 +20,8 @@ func TestAddRules(t *testing.T) {
 		name, kind, priority, text string
 		want                       Anchor // zero: refused
 	}{
-		{"defaults", "", "", " a fact ", Anchor{ID: 1, Kind: Fact, Priority: state.AnchorMedium, Text: "a fact"}},
-		{"spelled out", "Decision", "CRITICAL", "use sqlite", Anchor{ID: 1, Kind: Decision, Priority: state.AnchorCritical, Text: "use sqlite"}},
+		{"defaults", "", "", " a fact ", Anchor{ID: 1, Kind: Fact, Priority: Medium, Text: "a fact"}},
+		{"spelled out", "Decision", "CRITICAL", "use sqlite", Anchor{ID: 1, Kind: Decision, Priority: Critical, Text: "use sqlite"}},
 		{"no text", "fact", "high", "  ", Anchor{}},
 		{"too long", "fact", "high", strings.Repeat("x", maxAnchorText+1), Anchor{}},
 		{"unknown kind", "wish", "high", "x", Anchor{}},
@@ -63,9 +63,9 @@ func TestAddKeepsTheBound(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &state.Project{}
 			for i := range Max {
-				pr := state.AnchorLow
+				pr := Low
 				if tc.critical(i) {
-					pr = state.AnchorCritical
+					pr = Critical
 				}
 				if _, err := Add(p, Fact, pr, fmt.Sprint("fact ", i), "", t0); err != nil {
 					t.Fatal(err)

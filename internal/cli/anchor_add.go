@@ -75,7 +75,7 @@ func (o *anchorAddOptions) run(io *IO) error {
 	if o.text == "" {
 		return usagef("anchor add needs text")
 	}
-	if _, err := state.ParsePriority(o.priority); err != nil {
+	if _, err := anchors.ParsePriority(o.priority); err != nil {
 		return usagef("%v", err)
 	}
 	if _, err := anchors.ParseKind(o.kind); err != nil {

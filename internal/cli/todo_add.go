@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/todos"
 	"time"
 
@@ -55,7 +56,7 @@ func (o *todoAddOptions) run(io *IO) error {
 	if _, err := todos.ParseLevel(o.level); err != nil {
 		return usagef("--level: %v", err)
 	}
-	if _, err := state.ParsePriority(o.priority); err != nil {
+	if _, err := anchors.ParsePriority(o.priority); err != nil {
 		return usagef("--priority: %v", err)
 	}
 	var added todos.Todo

@@ -36,9 +36,9 @@ const snapshotCalls = 10
 // promptAnchors are the prompt prefixes that make an anchor, with its kind
 // and priority.
 var promptAnchors = []struct{ prefix, kind, priority string }{
-	{"remember:", anchors.Fact, state.AnchorHigh},
-	{"decision:", anchors.Decision, state.AnchorHigh},
-	{"constraint:", anchors.Constraint, state.AnchorCritical},
+	{"remember:", anchors.Fact, anchors.High},
+	{"decision:", anchors.Decision, anchors.High},
+	{"constraint:", anchors.Constraint, anchors.Critical},
 }
 
 // Memory keeps what must survive compaction. A prompt starting with
@@ -151,7 +151,7 @@ const (
 )
 
 var priorityWeight = map[string]int{
-	state.AnchorCritical: 400, state.AnchorHigh: 300, state.AnchorMedium: 200, state.AnchorLow: 100,
+	anchors.Critical: 400, anchors.High: 300, anchors.Medium: 200, anchors.Low: 100,
 }
 
 // anchorScore is an anchor's place in the budget, and whether it is stale.
@@ -159,7 +159,7 @@ var priorityWeight = map[string]int{
 func anchorScore(a anchors.Anchor, o Options, now time.Time) (score int, stale, drop bool) {
 	age := now.Sub(a.Created)
 	stale = age > o.StaleAfter
-	if a.Priority == state.AnchorCritical {
+	if a.Priority == anchors.Critical {
 		score = scoreCritical
 	} else {
 		score = priorityWeight[a.Priority]
@@ -167,7 +167,7 @@ func anchorScore(a anchors.Anchor, o Options, now time.Time) (score int, stale, 
 	switch {
 	case stale:
 		score -= staleMalus
-		drop = o.DropStale && a.Priority != state.AnchorCritical
+		drop = o.DropStale && a.Priority != anchors.Critical
 	case age >= 0:
 		score += int(float64(freshBonusMax) * (1 - float64(age)/float64(o.StaleAfter)))
 	}

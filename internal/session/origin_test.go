@@ -51,7 +51,7 @@ func TestEntriesFromElsewhere(t *testing.T) {
 			if _, err := todos.Add(p, todos.New{Title: title}, t0); err != nil {
 				return err
 			}
-			_, err := anchors.Add(p, anchors.Decision, state.AnchorHigh, anchor, "s", t0)
+			_, err := anchors.Add(p, anchors.Decision, anchors.High, anchor, "s", t0)
 			return err
 		}
 	}

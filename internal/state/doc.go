@@ -39,7 +39,6 @@
 // readers skip it and say so. Old sessions are removed by [Prune], at most
 // once a day.
 //
-// The priority scale todos and anchors share lives here too, once, so
-// that both apply the same one; a feature's own rules (todo levels,
-// anchor kinds) live with its group.
+// The rules about a group's values (todo levels, anchor kinds and
+// priorities) live with the group, not here.
 package state

@@ -49,7 +49,7 @@ func TestOriginsAndOlderBuilds(t *testing.T) {
 	if _, err := todos.Add(p, todos.New{Title: "a"}, t0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := anchors.Add(p, anchors.Fact, state.AnchorHigh, "b", "s", t0); err != nil {
+	if _, err := anchors.Add(p, anchors.Fact, anchors.High, "b", "s", t0); err != nil {
 		t.Fatal(err)
 	}
 	govstate.TakeLease(p, "I-1", "s", "claude", t0)
@@ -113,7 +113,7 @@ func TestOriginStamped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	anchor, err := anchors.Add(p, anchors.Fact, state.AnchorHigh, "b", "s", t0)
+	anchor, err := anchors.Add(p, anchors.Fact, anchors.High, "b", "s", t0)
 	if err != nil {
 		t.Fatal(err)
 	}

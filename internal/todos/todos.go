@@ -2,6 +2,7 @@ package todos
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"slices"
 	"strconv"
 	"strings"
@@ -149,7 +150,7 @@ func (g *Todos) check(n New) (Todo, error) {
 	if t.Level, err = g.checkLevel(n.Level, n.Parent); err != nil {
 		return Todo{}, err
 	}
-	if t.Priority, err = state.CheckPriority(n.Priority); err != nil {
+	if t.Priority, err = anchors.CheckPriority(n.Priority); err != nil {
 		return Todo{}, err
 	}
 	if t.File, t.Line, err = checkLocation(n.File, n.Line); err != nil {

@@ -1,23 +1,24 @@
-package state
+package anchors
 
 import (
 	"fmt"
 	"strings"
 )
 
-// Priorities, strongest first: the one scale of anchors and todos.
+// Priorities, strongest first: the anchors' scale, which todos share
+// (package todos checks theirs with [CheckPriority]).
 const (
-	AnchorCritical = "critical"
-	AnchorHigh     = "high"
-	AnchorMedium   = "medium"
-	AnchorLow      = "low"
+	Critical = "critical"
+	High     = "high"
+	Medium   = "medium"
+	Low      = "low"
 )
 
 // ParsePriority checks an anchor priority; empty is medium.
 func ParsePriority(s string) (string, error) {
 	p, err := CheckPriority(s)
 	if p == "" && err == nil {
-		p = AnchorMedium
+		p = Medium
 	}
 	return p, err
 }
@@ -26,7 +27,7 @@ func ParsePriority(s string) (string, error) {
 // todos; empty stays empty (a todo may have none).
 func CheckPriority(s string) (string, error) {
 	switch p := strings.ToLower(strings.TrimSpace(s)); p {
-	case AnchorCritical, AnchorHigh, AnchorMedium, AnchorLow, "":
+	case Critical, High, Medium, Low, "":
 		return p, nil
 	}
 	return "", fmt.Errorf("priority %q is not one of critical, high, medium, low", s)
