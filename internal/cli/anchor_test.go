@@ -5,6 +5,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/hook"
 )
 
 // TestAnchorCommand drives `atreides anchor` in process.
@@ -13,7 +16,7 @@ func TestAnchorCommand(t *testing.T) {
 	os.Mkdir(dir+"/.git", 0o755)
 	run := func(args ...string) (string, string, error) {
 		var out, errb bytes.Buffer
-		io := &IO{Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}
+		io := &command.IO{Process: hook.Process{Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}}
 		err := runArgs(io, append([]string{"anchor"}, args...))
 		return out.String(), errb.String(), err
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/spf13/cobra"
 )
 
@@ -11,7 +12,7 @@ type completionOptions struct {
 	shell string
 }
 
-func newCompletionCmd(io *IO) *cobra.Command {
+func newCompletionCmd(io *command.IO) *cobra.Command {
 	o := &completionOptions{}
 	return &cobra.Command{
 		Use:   "completion bash|zsh|fish",
@@ -24,7 +25,7 @@ values in your shell. Load it once per session, or install it:
   zsh   atreides completion zsh > "${fpath[1]}/_atreides"   (compinit must be on)
   fish  atreides completion fish > ~/.config/fish/completions/atreides.fish`,
 		ValidArgs: []string{"bash", "zsh", "fish"},
-		Args:      exactlyOne("want one shell: bash, zsh or fish"),
+		Args:      command.ExactlyOne("want one shell: bash, zsh or fish"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.shell = args[0]
 			return o.run(io, cmd.Root())
@@ -34,7 +35,7 @@ values in your shell. Load it once per session, or install it:
 
 // run writes the script for the tree under root; the scripts call back
 // 'atreides __complete', which cobra answers from the same tree.
-func (o *completionOptions) run(io *IO, root *cobra.Command) error {
+func (o *completionOptions) run(io *command.IO, root *cobra.Command) error {
 	var err error
 	switch o.shell {
 	case "bash":
@@ -44,17 +45,10 @@ func (o *completionOptions) run(io *IO, root *cobra.Command) error {
 	case "fish":
 		err = root.GenFishCompletion(io.Out, true)
 	default:
-		return usagef("unknown shell %q (bash, zsh or fish)", o.shell)
+		return command.Usagef("unknown shell %q (bash, zsh or fish)", o.shell)
 	}
 	if err != nil {
 		return fmt.Errorf("write the %s completion: %w", o.shell, err)
 	}
 	return nil
-}
-
-// completeValues offers a flag's fixed set of values, and no file names.
-func completeValues(cmd *cobra.Command, flag string, values ...string) {
-	// The error is for a flag that does not exist: a programming error
-	// the completion test catches.
-	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
 }

@@ -1,15 +1,24 @@
-// Package cli is the atreides command line: it parses arguments, calls the
-// packages that do the work and maps errors to the documented exit codes.
-// 'hook' and 'serve' hand their streams to the runtime (package hook).
+// Package cli is the atreides command line's root: it builds the command
+// tree, runs one command line and maps errors to the documented exit
+// codes (main.go). 'hook' and 'serve' hand their streams to the runtime
+// (package hook); started by hosts on every event, they get a tree of
+// their one command (root.go's hotCommands). 'version', 'completion' and
+// 'man' describe the tree itself.
+//
+// The other commands live in command-group packages below, which only
+// this package imports: work (todo, task, plan, errors, anchor, bg,
+// status), govern (intent), inspect (log, export, trace), setup (install,
+// uninstall, doctor, config, trust, check) and sidecars (ui, otel, mcp,
+// store, demo). What they share is package command: the IO, the errors
+// that map to exit codes (Usagef for bad usage, ProblemsError for found
+// problems, ExitStatus for a code the command chose), style, --json
+// output, group commands, and the one way a command finds its project and
+// loads its configuration.
 //
 // Commands are spf13/cobra commands, one file each (todo_add.go for
 // 'atreides todo add'): a xxxOptions struct holding the flags and
-// arguments, a run(io *IO) method that does the work and can be called
-// from a test without a process, and a newXxxCmd(io) constructor that binds
-// flags to the struct. root.go lists the commands; 'hook' and 'serve',
-// started by hosts on every event, get a tree of their one command.
-// Errors map to exit codes in main.go: usagef for bad usage (2),
-// problemsError for found problems (3), exitStatus for a code the command
-// chose. --json documents are output types in json.go (docs/json.md), and
-// terminal colour goes through style.go.
+// arguments, a run(io) method that does the work and can be called from a
+// test without a process, and a newXxxCmd(io) constructor that binds flags
+// to the struct; a group exports its top commands' constructors
+// (work.NewTodoCmd), which root.go lists in the order help shows them.
 package cli

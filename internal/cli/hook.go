@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
@@ -28,7 +29,7 @@ type hookOptions struct {
 	timeout float64 // seconds; the host's timeout for this hook, as installed
 }
 
-func newHookCmd(io *IO) *cobra.Command {
+func newHookCmd(io *command.IO) *cobra.Command {
 	o := &hookOptions{}
 	cmd := &cobra.Command{
 		Use:   "hook <host>",
@@ -37,7 +38,7 @@ func newHookCmd(io *IO) *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usagef("want exactly one host, got %d arguments", len(args))
+				return command.Usagef("want exactly one host, got %d arguments", len(args))
 			}
 			o.host = args[0]
 			return o.run(io)
@@ -48,14 +49,14 @@ func newHookCmd(io *IO) *cobra.Command {
 	return cmd
 }
 
-func (o *hookOptions) run(io *IO) error {
+func (o *hookOptions) run(io *command.IO) error {
 	h, ok := all.ByName(o.host)
 	if !ok || h.Via != host.Hook {
-		return usagef("unknown host %q (known: %s)", o.host, hookHosts())
+		return command.Usagef("unknown host %q (known: %s)", o.host, hookHosts())
 	}
 	budget := hook.Budget(io.Getenv, time.Duration(o.timeout*float64(time.Second)))
-	if exit := hook.Answer(io.process(), h.Adapter, o.event, budget); exit != 0 {
-		return exitStatus(exit)
+	if exit := hook.Answer(&io.Process, h.Adapter, o.event, budget); exit != 0 {
+		return command.ExitStatus(exit)
 	}
 	return nil
 }

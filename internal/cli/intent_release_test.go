@@ -5,6 +5,9 @@ import (
 	"github.com/atreides-dev/atreides/internal/govstate"
 	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/hook"
 )
 
 // TestIntentReleaseIsTheCallersOwn: an agent's command (no terminal on
@@ -26,13 +29,13 @@ func TestIntentReleaseIsTheCallersOwn(t *testing.T) {
 		{"an agent releases its own", agentEnv, []string{"intent", "release", "--session", "s2"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			io := &IO{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{},
-				Getenv: func(k string) string { return tc.env[k] }, Getwd: func() (string, error) { return dir, nil }}
+			io := &command.IO{Process: hook.Process{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{},
+				Getenv: func(k string) string { return tc.env[k] }, Getwd: func() (string, error) { return dir, nil }}}
 			err := runArgs(io, tc.args)
 			if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
 				t.Fatalf("%v: %v, want %q", tc.args, err, tc.err)
 			}
-			p, err := readProjectAt(dir)
+			p, err := command.ReadProjectAt(dir)
 			if err != nil {
 				t.Fatal(err)
 			}

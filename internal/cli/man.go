@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"github.com/atreides-dev/atreides/internal/hook"
 )
 
 // manOptions are the flags of 'atreides man'.
@@ -24,7 +24,7 @@ type manOptions struct {
 // flag copied from them does not work), list no subcommands with their
 // summaries, name no flag's value (--level="" for --level string), give
 // the root page none of the help, and carry the build's date.
-func newManCmd(io *IO) *cobra.Command {
+func newManCmd(io *command.IO) *cobra.Command {
 	o := &manOptions{}
 	cmd := &cobra.Command{
 		Use:   "man --dir DIR",
@@ -33,16 +33,16 @@ func newManCmd(io *IO) *cobra.Command {
 into DIR, from the same command tree as the help: atreides.1,
 atreides-todo.1, atreides-todo-add.1 and so on. Read one with
 'man DIR/atreides-check.1', or copy them under a MANPATH directory's man1/.`,
-		Args: noArgs,
+		Args: command.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(io, cmd.Root()) },
 	}
 	cmd.Flags().StringVarP(&o.dir, "dir", "d", "", "directory to write the pages into (created if missing)")
 	return cmd
 }
 
-func (o *manOptions) run(io *IO, root *cobra.Command) error {
+func (o *manOptions) run(io *command.IO, root *cobra.Command) error {
 	if o.dir == "" {
-		return usagef("--dir is required")
+		return command.Usagef("--dir is required")
 	}
 	if err := os.MkdirAll(o.dir, 0o755); err != nil {
 		return fmt.Errorf("man: %w", err)

@@ -5,6 +5,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/cli/govern"
+	"github.com/atreides-dev/atreides/internal/cli/inspect"
+	"github.com/atreides-dev/atreides/internal/cli/setup"
+	"github.com/atreides-dev/atreides/internal/cli/sidecars"
+	"github.com/atreides-dev/atreides/internal/cli/work"
 	"github.com/spf13/cobra"
 )
 
@@ -51,44 +57,44 @@ type rootOptions struct {
 // starts with one of them gets a tree of that one command, so that the
 // agent's critical path does not build, for every event, the tree of
 // every command (BenchmarkCommandTree).
-var hotCommands = map[string]func(*IO) *cobra.Command{
+var hotCommands = map[string]func(*command.IO) *cobra.Command{
 	"hook":  newHookCmd,
 	"serve": newServeCmd,
 }
 
 // commands are the constructors of the commands a command line needs, in
 // the order help lists them.
-func commands(args []string) []func(*IO) *cobra.Command {
+func commands(args []string) []func(*command.IO) *cobra.Command {
 	if len(args) > 0 {
 		if c, ok := hotCommands[args[0]]; ok {
-			return []func(*IO) *cobra.Command{c}
+			return []func(*command.IO) *cobra.Command{c}
 		}
 	}
-	return []func(*IO) *cobra.Command{
+	return []func(*command.IO) *cobra.Command{
 		newHookCmd,
 		newServeCmd,
-		newInstallCmd,
-		newUninstallCmd,
-		newDoctorCmd,
-		newStatusCmd,
-		newLogCmd,
-		newExportCmd,
-		newCheckCmd,
-		newConfigCmd,
-		newTrustCmd,
-		newTodoCmd,
-		newTaskCmd,
-		newPlanCmd,
-		newErrorsCmd,
-		newBgCmd,
-		newAnchorCmd,
-		newIntentCmd,
-		newTraceCmd,
-		newStoreCmd,
-		newUICmd,
-		newOtelCmd,
-		newMCPCmd,
-		newDemoCmd,
+		setup.NewInstallCmd,
+		setup.NewUninstallCmd,
+		setup.NewDoctorCmd,
+		work.NewStatusCmd,
+		inspect.NewLogCmd,
+		inspect.NewExportCmd,
+		setup.NewCheckCmd,
+		setup.NewConfigCmd,
+		setup.NewTrustCmd,
+		work.NewTodoCmd,
+		work.NewTaskCmd,
+		work.NewPlanCmd,
+		work.NewErrorsCmd,
+		work.NewBgCmd,
+		work.NewAnchorCmd,
+		govern.NewIntentCmd,
+		inspect.NewTraceCmd,
+		sidecars.NewStoreCmd,
+		sidecars.NewUICmd,
+		sidecars.NewOtelCmd,
+		sidecars.NewMCPCmd,
+		sidecars.NewDemoCmd,
 		newVersionCmd,
 		newCompletionCmd,
 		newManCmd,
@@ -98,7 +104,7 @@ func commands(args []string) []func(*IO) *cobra.Command {
 // newRootCmd builds the command tree for a command line (see commands).
 // Every command reads and writes through io, never through os, so the
 // whole tree runs in tests.
-func newRootCmd(io *IO, args []string) *cobra.Command {
+func newRootCmd(io *command.IO, args []string) *cobra.Command {
 	o := &rootOptions{}
 	// Commands are listed in the order they are added: the order a user
 	// meets them in, not the alphabet.
@@ -118,16 +124,16 @@ func newRootCmd(io *IO, args []string) *cobra.Command {
 				return (&versionOptions{}).run(io)
 			case len(args) == 0:
 				writeRootHelp(io.Err, cmd)
-				return exitStatus(ExitUsage)
+				return command.ExitStatus(command.ExitUsage)
 			}
-			return unknownCommand(cmd, args[0])
+			return command.UnknownCommand(cmd, args[0])
 		},
 	}
 	root.Flags().BoolVar(&o.version, "version", false, "print the version")
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &command.UsageError{Msg: err.Error()} })
 	subHelp := root.HelpFunc()
 	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
 		if cmd == root {
@@ -154,75 +160,4 @@ func writeRootHelp(w io.Writer, root *cobra.Command) {
 	b.WriteString("\n")
 	b.WriteString(rootFooter)
 	io.WriteString(w, b.String())
-}
-
-// newGroupCmd is a command that only holds subcommands: without one, or
-// with one it does not know, it is a usage error that names the choices.
-func newGroupCmd(use, short, long string, subs ...*cobra.Command) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   use,
-		Short: short,
-		Long:  long,
-		Args:  cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			switch {
-			case len(args) == 0:
-				return usagef("missing subcommand (%s)", subNames(cmd))
-			case args[0] == "help":
-				return cmd.Help()
-			}
-			return unknownCommand(cmd, args[0])
-		},
-	}
-	cmd.AddCommand(subs...)
-	return cmd
-}
-
-func subNames(cmd *cobra.Command) string {
-	var names []string
-	for _, c := range cmd.Commands() {
-		if c.IsAvailableCommand() {
-			names = append(names, c.Name())
-		}
-	}
-	return strings.Join(names, ", ")
-}
-
-// unknownCommand is the usage error for a command name cmd does not
-// have, with the names it is closest to.
-func unknownCommand(cmd *cobra.Command, name string) error {
-	kind := "command"
-	if cmd.HasParent() {
-		kind = "subcommand"
-	}
-	msg := fmt.Sprintf("unknown %s %q", kind, name)
-	cmd.SuggestionsMinimumDistance = 2
-	if s := cmd.SuggestionsFor(name); len(s) > 0 {
-		msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, " or "))
-	} else if cmd.HasParent() {
-		msg += fmt.Sprintf(" (%s)", subNames(cmd))
-	}
-	return &usageError{msg}
-}
-
-// joinArgs is the text of positional arguments given as separate words.
-func joinArgs(args []string) string { return strings.TrimSpace(strings.Join(args, " ")) }
-
-// noArgs rejects positional arguments as a usage error.
-func noArgs(_ *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usagef("unexpected argument %q", args[0])
-	}
-	return nil
-}
-
-// exactlyOne accepts one positional argument; any other number is the
-// usage error msg.
-func exactlyOne(msg string) cobra.PositionalArgs {
-	return func(_ *cobra.Command, args []string) error {
-		if len(args) != 1 {
-			return &usageError{msg}
-		}
-		return nil
-	}
 }

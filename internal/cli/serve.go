@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/spf13/cobra"
 )
@@ -30,13 +31,13 @@ type serveOptions struct {
 	timeout time.Duration
 }
 
-func newServeCmd(io *IO) *cobra.Command {
+func newServeCmd(io *command.IO) *cobra.Command {
 	o := &serveOptions{}
 	cmd := &cobra.Command{
 		Use:   "serve --stdio [flags]",
 		Short: "answer a host plugin's hooks as JSON lines (OpenCode starts this)",
 		Long:  serveAbout,
-		Args:  noArgs,
+		Args:  command.NoArgs,
 		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}
 	f := cmd.Flags()
@@ -45,12 +46,12 @@ func newServeCmd(io *IO) *cobra.Command {
 	return cmd
 }
 
-func (o *serveOptions) run(io *IO) error {
+func (o *serveOptions) run(io *command.IO) error {
 	if !o.stdio {
-		return usagef("--stdio is required (the only transport)")
+		return command.Usagef("--stdio is required (the only transport)")
 	}
 	if o.timeout <= 0 {
-		return usagef("--timeout must be positive")
+		return command.Usagef("--timeout must be positive")
 	}
-	return hook.NewServer(io.process(), o.timeout).Serve(context.Background(), io.In, io.Out)
+	return hook.NewServer(&io.Process, o.timeout).Serve(context.Background(), io.In, io.Out)
 }

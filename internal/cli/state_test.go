@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/doctor"
 	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/host/all"
@@ -48,7 +49,7 @@ func damagedProject(t *testing.T) string {
 func runIn(t *testing.T, dir string, args ...string) (string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	io := &IO{Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
+	io := &command.IO{Process: hook.Process{Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}}
 	err := runArgs(io, args)
 	return out.String() + errb.String(), err
 }

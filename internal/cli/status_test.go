@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/history"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -37,7 +39,7 @@ func TestStatusMasksStoredSecrets(t *testing.T) {
 	}
 	for _, args := range [][]string{{}, {"--json"}} {
 		var out, errb bytes.Buffer
-		io := &IO{Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}
+		io := &command.IO{Process: hook.Process{Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}}
 		if err := runArgs(io, append([]string{"status"}, args...)); err != nil {
 			t.Fatalf("status %v: %v %s", args, err, errb.String())
 		}

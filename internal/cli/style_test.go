@@ -6,24 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func TestColorOnlyOnATerminalWithoutNoColor(t *testing.T) {
-	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	env := func(vals map[string]string) func(string) string { return func(k string) string { return vals[k] } }
-	if colorFor(f, env(nil))() {
-		t.Error("a regular file takes colour")
-	}
-	for _, e := range []map[string]string{{"NO_COLOR": "1"}, {"TERM": "dumb"}} {
-		if colorFor(os.Stdin, env(e))() {
-			t.Errorf("colour despite %v", e)
-		}
-	}
-}
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/hook"
+)
 
 // TestStyledOutput: plain bytes when Color says no, escapes when it says
 // yes, and a painted column still aligned.
@@ -32,8 +18,7 @@ func TestStyledOutput(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
 	run := func(color bool, args ...string) string {
 		var out bytes.Buffer
-		io := &IO{Out: &out, Err: &out, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil },
-			Color: func() bool { return color }}
+		io := &command.IO{Process: hook.Process{Out: &out, Err: &out, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}, Color: func() bool { return color }}
 		if err := runArgs(io, args); err != nil {
 			t.Fatalf("%q: %v", args, err)
 		}

@@ -48,7 +48,12 @@ func TestTaskRouteByWrittenFiles(t *testing.T) {
 		}
 	}
 	out, err := runIn(t, root, "task", "route", "1", "--json")
-	var doc taskRouteJSON
+	// The document as a script reads it ('task route --json').
+	var doc struct {
+		Task int `json:"task"`
+		tasks.Routing
+		Files []string `json:"files"`
+	}
 	if err != nil || json.Unmarshal([]byte(out), &doc) != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/confined/confinedtest"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/trace"
@@ -30,7 +32,7 @@ func governedProject(t *testing.T) (dir string, env []string) {
 	os.WriteFile(filepath.Join(state, "config.yaml"), []byte("governance:\n  enabled: true\n  trace: true\n"), 0o644)
 	os.WriteFile(filepath.Join(state, "intents.yaml"), []byte("intents:\n  - id: src\n    title: Source\n    owned_scope: [src/**]\n"), 0o644)
 	t.Setenv("XDG_CONFIG_HOME", cfg)
-	io := &IO{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
+	io := &command.IO{Process: hook.Process{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}}
 	if err := runArgs(io, []string{"intent", "select", "src", "--session", "s1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +134,7 @@ func TestTraceVerifyLeavesDamagedStateAlone(t *testing.T) {
 	before, _ := os.ReadDir(project.StateDir(dir))
 
 	var out, errb bytes.Buffer
-	io := &IO{Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
+	io := &command.IO{Process: hook.Process{Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}}
 	if err := runArgs(io, []string{"trace", "verify", "--json"}); err == nil {
 		t.Fatalf("verify succeeded: %s", out.String())
 	}

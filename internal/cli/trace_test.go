@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -24,7 +26,7 @@ func TestTraceVerify(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", cfg)
 	run := func(args ...string) (string, error) {
 		var out, errb bytes.Buffer
-		io := &IO{Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}
+		io := &command.IO{Process: hook.Process{Out: &out, Err: &errb, Getenv: os.Getenv, Getwd: func() (string, error) { return dir, nil }}}
 		err := runArgs(io, append([]string{"trace", "verify"}, args...))
 		return out.String(), err
 	}

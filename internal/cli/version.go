@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/spf13/cobra"
 )
@@ -12,21 +13,21 @@ type versionOptions struct {
 	asJSON bool
 }
 
-func newVersionCmd(io *IO) *cobra.Command {
+func newVersionCmd(io *command.IO) *cobra.Command {
 	o := &versionOptions{}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "print the version",
-		Args:  noArgs,
+		Args:  command.NoArgs,
 		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, `print {"version": ...}`)
 	return cmd
 }
 
-func (o *versionOptions) run(io *IO) error {
+func (o *versionOptions) run(io *command.IO) error {
 	if o.asJSON {
-		return printJSON(io, struct {
+		return command.PrintJSON(io, struct {
 			Version string `json:"version"`
 		}{hook.Version()})
 	}

@@ -30,7 +30,7 @@ func companionVerb(name string) (verb string, ok bool) {
 	switch name {
 	case "atreides-team":
 		return "", true
-	case "atreides-mcp":
+	case MCPBinary:
 		return "mcp", true
 	case "atreides-ui":
 		return "ui", true
@@ -104,8 +104,14 @@ func ownChildren(o *ownPaths, d string) []string {
 	return out
 }
 
+// MCPBinary is the MCP server program, installed beside atreides (it is
+// separate so hooks never link the MCP SDK). It is named here, the lowest
+// package that both the guard, which protects it, and the installer,
+// which registers it, may import: the guard imports no installer.
+const MCPBinary = "atreides-mcp"
+
 // atreidesPrograms are the names of atreides's programs.
-var atreidesPrograms = []string{"atreides", "atreides-team", "atreides-mcp", "atreides-ui", "atreides-otel"}
+var atreidesPrograms = []string{"atreides", "atreides-team", MCPBinary, "atreides-ui", "atreides-otel"}
 
 // Programs are the names of atreides's programs, installed side by side.
 func Programs() []string { return slices.Clone(atreidesPrograms) }

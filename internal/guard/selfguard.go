@@ -277,10 +277,6 @@ type ownPaths struct {
 	tails []string
 }
 
-// mcpBinary is the MCP server installed beside atreides
-// (install.MCPBinary; the guard imports no installer: layering keeps it so).
-const mcpBinary = "atreides-mcp"
-
 // pathForms are the forms of the absolute path p: cleaned, and resolved
 // through links when the request can resolve and its directory exists.
 // The entries of ownFiles share a few directories: req.Resolve is the
@@ -377,7 +373,7 @@ func (req *Request) ownFiles() *ownPaths {
 	}
 	if path.IsAbs(r.Self) {
 		o.bins = append(o.bins, path.Clean(r.Self)) // resolved already
-		o.bins = append(o.bins, forms(path.Join(path.Dir(r.Self), mcpBinary))...)
+		o.bins = append(o.bins, forms(path.Join(path.Dir(r.Self), MCPBinary))...)
 	}
 	bases := append(rawRoots, path.Clean(r.Home))
 	for _, h := range r.HostSettings {

@@ -462,3 +462,29 @@ func TestSelfCaseInsensitive(t *testing.T) {
 		{`echo x > .atreides/config.yaml`, Deny, "self.config-write"},
 	}, nil)
 }
+
+// TestMCPBinaryBesideSelf: the MCP server beside the installed binary is
+// protected as the binary is, through a link to wherever it really lies,
+// and only it among the programs that are not beside atreides.
+func TestMCPBinaryBesideSelf(t *testing.T) {
+	const bw = "self.binary-write"
+	// /opt/at/bin/atreides-mcp is a link into a release directory that
+	// is not on PATH; every other path resolves to itself.
+	links := map[string]string{"/opt/at/bin/" + MCPBinary: "/srv/releases/7/" + MCPBinary}
+	resolve := func(p string) (string, error) {
+		if r, ok := links[p]; ok {
+			return r, nil
+		}
+		return p, nil
+	}
+	mod := func(r *Request) { r.Self, r.Resolve = "/opt/at/bin/atreides", resolve }
+	runSelfCases(t, DefaultPolicy(), []selfCase{
+		{`cp /bin/true /opt/at/bin/` + MCPBinary, Deny, bw},
+		{`cp /bin/true /srv/releases/7/` + MCPBinary, Deny, bw},
+		{`ln -sf /bin/true /srv/releases/7/` + MCPBinary, Deny, bw},
+		{`rm /srv/releases/7/` + MCPBinary, Deny, bw},
+		{`cp /bin/true /srv/releases/7/atreides-ui`, Allow, ""},
+		{`cp /bin/true /srv/releases/7/notes.txt`, Allow, ""},
+		{`cat /srv/releases/7/` + MCPBinary, Allow, ""},
+	}, mod)
+}

@@ -73,16 +73,6 @@ func runnerConfig(s *Settings) config.BackgroundOpenCode {
 	return s.ConfigOrBuiltin().Background.OpenCode
 }
 
-// tickOptions are the background options of the project's cached
-// configuration, read on every tick without parsing a file; when it
-// cannot be read, [background.LoadOptions]'s defaults.
-func tickOptions(s *Settings, root string) background.Options {
-	if c, err := s.cfg.Get(); err == nil {
-		return background.FromConfig(c)
-	}
-	return background.LoadOptions(root)
-}
-
 func (ts *toolServer) list(root string) opencode.ToolList {
 	s, _ := ts.roots.get(root)
 	out := opencode.ToolList{Tools: []opencode.ToolSpec{}, PollMS: runnerConfig(s).PollMS}
@@ -146,7 +136,7 @@ func (ts *toolServer) tick(ctx context.Context, p opencode.Tick) (opencode.TickR
 	s, log := ts.roots.get(root)
 	rc := runnerConfig(s)
 	tm := background.Timing{Stable: time.Duration(rc.StableMS) * time.Millisecond, Stale: time.Duration(rc.StaleSeconds) * time.Second}
-	r := background.Open(root, tickOptions(s, root))
+	r := background.Open(root, s.Background())
 	r.Now, r.Logf = ts.now, log.Logf
 	var out background.TickOut
 	err := r.Update(ctx, func(pr *state.Project, now time.Time) error {

@@ -67,14 +67,10 @@ func NewSettings(root string) *Settings {
 	cfg := policy.ProjectConfig(root)
 	s := &Settings{root: root, cfg: cfg, builtin: func() bool { return !cfg.Exist() }}
 	s.defaults = sync.OnceValue(config.Builtin)
+	// The hooks' handler and the serve runner's ticks both read these, so
+	// a broken file means the same for both: the built-in options.
 	s.background = sync.OnceValue(func() background.Options {
-		var o background.Options
-		if c, err := s.cfg.Get(); err == nil {
-			o = background.FromConfig(c)
-		} else {
-			o = background.LoadOptions("")
-		}
-		return o
+		return background.FromConfig(s.ConfigOrBuiltin())
 	})
 	s.roster = sync.OnceValue(s.loadRoster)
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) { return policy.ForConfig(s.cfg) })
@@ -114,6 +110,11 @@ func (s *Settings) Policy() (*guard.Policy, error) { return s.policy() }
 
 // Session are the session handlers' options.
 func (s *Settings) Session() session.Options { return s.session() }
+
+// Background are the background tasks' options, for the hook's handler
+// and the serve runner's ticks alike; a broken file leaves the built-in
+// ones (the policy handler reports it).
+func (s *Settings) Background() background.Options { return s.background() }
 
 // Config is the configuration the features read: the built-in one when
 // no file exists, which parses nothing, else the files'. When the files

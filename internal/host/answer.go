@@ -34,11 +34,26 @@ func UnreadableReason(err error) string {
 	return "atreides could not read this hook event (" + err.Error() + "), so the tool call is blocked. Retry the call; if it keeps failing, ask the user to run `atreides doctor`."
 }
 
-// OrDefault is s, or def when s is blank: hosts show a block's reason to
-// the model, and some reject or mangle an empty one.
+// DefaultReason stands in for a blank deny or block reason: hosts show a
+// block's reason to the model, and some reject an empty one (Codex, which
+// would then let the call through) or show it as nothing (Gemini CLI's
+// "Tool execution blocked: <reason>").
+const DefaultReason = "blocked by atreides"
+
+// OrDefault is s, or def when s is blank.
 func OrDefault(s, def string) string {
 	if strings.TrimSpace(s) == "" {
 		return def
 	}
 	return s
+}
+
+// NonEmptyReason is reason, or [DefaultReason] when it is blank.
+func NonEmptyReason(reason string) string { return OrDefault(reason, DefaultReason) }
+
+// AskDenied is the reason of the deny that stands in for an Ask where the
+// host cannot ask the user (cannot says why): the call is not run, and the
+// model is told to get the user's go-ahead itself.
+func AskDenied(cannot, reason string) string {
+	return "atreides wants the user to confirm this call, and " + cannot + ", so it was not run. Ask the user; if they agree they can run it themselves or allow it in the atreides policy. Reason: " + reason
 }

@@ -74,8 +74,11 @@ func TestJSONAnswer(t *testing.T) {
 	if b.Exit != 2 || b.Stderr != "why" || string(b.Stdout) != "{\"decision\":\"deny\"}\n" {
 		t.Errorf("block: %+v", b)
 	}
-	if OrDefault(" ", "d") != "d" || OrDefault("r", "d") != "r" {
+	if OrDefault(" ", "d") != "d" || OrDefault("r", "d") != "r" || NonEmptyReason("") != DefaultReason {
 		t.Error("OrDefault")
+	}
+	if got := AskDenied("a hook cannot ask", "r"); got != "atreides wants the user to confirm this call, and a hook cannot ask, so it was not run. Ask the user; if they agree they can run it themselves or allow it in the atreides policy. Reason: r" {
+		t.Errorf("AskDenied: %q", got)
 	}
 }
 

@@ -47,6 +47,11 @@ type AgentForm struct {
 	Installs func(a agents.Agent) bool
 }
 
+// Subagents is [AgentForm.Installs] for a host whose lead agent is its
+// session's own identity, which atreides injects at session start: only
+// the subagents get files.
+func Subagents(a agents.Agent) bool { return a.Mode == agents.Subagent }
+
 // File is the agent's file as install writes it: the rendered content
 // with the marker line.
 func (f AgentForm) File(a agents.Agent, prompt string) string {

@@ -310,6 +310,66 @@ type HookSpec struct {
 	// ParseNote, when set, replaces the generic explanation of a
 	// ParseError: what this host does with a file it cannot parse.
 	ParseNote string
+
+	// Optional are events the host handles but a complete install does
+	// not register (they can be asked for).
+	Optional []string
+	// JudgedEvents are the events whose group matches only the tools
+	// atreides judges, with the matcher Judged builds (per call, so that
+	// no hook process builds it at start-up); AllToolEvents those whose
+	// group matches every tool ("*", spelled out so that a reader sees it
+	// is deliberate: history and error recognition need every call).
+	// Every other event's group has no matcher.
+	JudgedEvents, AllToolEvents []string
+	Judged                      func() string
+}
+
+// matcher is the matcher of an event's group, false for an event the
+// host does not handle.
+func (s *HookSpec) matcher(event string) (string, bool) {
+	switch {
+	case slices.Contains(s.JudgedEvents, event):
+		return s.Judged(), true
+	case slices.Contains(s.AllToolEvents, event):
+		return "*", true
+	}
+	return "", slices.Contains(s.Events, event) || slices.Contains(s.Optional, event)
+}
+
+// Want is what one install asks of a host's file.
+type Want struct {
+	Kind      string // the file in messages: "settings", "hooks"
+	Path, Bin string
+	// Timeout is the handlers' timeout in the host's unit; 0 means
+	// DefaultTimeout.
+	Timeout, DefaultTimeout int
+	Events                  []string // nil means the spec's Events
+	// Handler is our handler object for an event, given the timeout.
+	Handler func(event string, timeout int) *Node
+}
+
+// WantGroups checks w and returns the group install wants under each
+// event, in the order given and once each; an event the host does not
+// handle is an error that names those it does.
+func (s *HookSpec) WantGroups(w Want) ([]WantGroup, error) {
+	timeout, events, err := checkWant(w.Kind, w.Path, w.Bin, w.Timeout, w.DefaultTimeout, w.Events, s.Events)
+	if err != nil {
+		return nil, err
+	}
+	var want []WantGroup
+	seen := map[string]bool{}
+	for _, ev := range events {
+		m, ok := s.matcher(ev)
+		if !ok {
+			return nil, fmt.Errorf("install: atreides does not handle the %s event %q (supported: %s)", s.Name, ev, strings.Join(append(slices.Clone(s.Events), s.Optional...), ", "))
+		}
+		if seen[ev] {
+			continue
+		}
+		seen[ev] = true
+		want = append(want, WantGroup{Event: ev, Matcher: m, Handler: w.Handler(ev, timeout)})
+	}
+	return want, nil
 }
 
 // load is loadSettings for one of the host's files, its parse errors
@@ -569,10 +629,10 @@ func (s *HookSpec) inspectDoc(st Status, doc *Node) Status {
 	return st
 }
 
-// CheckWant validates what every host's install needs, and fills in the
+// checkWant validates what every host's install needs, and fills in the
 // default timeout and events; kind names the file in messages ("settings",
 // "hooks").
-func CheckWant(kind, path, bin string, timeout, defTimeout int, events, defEvents []string) (int, []string, error) {
+func checkWant(kind, path, bin string, timeout, defTimeout int, events, defEvents []string) (int, []string, error) {
 	if path == "" {
 		return 0, nil, fmt.Errorf("install: no %s path", kind)
 	}
@@ -592,27 +652,6 @@ func CheckWant(kind, path, bin string, timeout, defTimeout int, events, defEvent
 		return 0, nil, errors.New("install: no events selected")
 	}
 	return timeout, events, nil
-}
-
-// WantGroups is the group install wants under each event, in the order
-// given and once each: matcher gives an event's matcher, false for an
-// event the host does not handle (unsupported words the error), and
-// handler its handler object.
-func WantGroups(events []string, matcher func(event string) (string, bool), unsupported func(event string) error, handler func(event string) *Node) ([]WantGroup, error) {
-	var want []WantGroup
-	seen := map[string]bool{}
-	for _, ev := range events {
-		m, ok := matcher(ev)
-		if !ok {
-			return nil, unsupported(ev)
-		}
-		if seen[ev] {
-			continue
-		}
-		seen[ev] = true
-		want = append(want, WantGroup{Event: ev, Matcher: m, Handler: handler(ev)})
-	}
-	return want, nil
 }
 
 // CommandHandler is a command hook's handler object: its type, the host's

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+
+	"github.com/atreides-dev/atreides/internal/guard"
 )
 
 // MCPServerName is the name atreides's MCP server is registered under; the
@@ -12,8 +14,9 @@ import (
 const MCPServerName = "atreides"
 
 // MCPBinary is the MCP server program, which must sit next to atreides:
-// `atreides mcp` runs it (it is separate so hooks never link the MCP SDK).
-const MCPBinary = "atreides-mcp"
+// `atreides mcp` runs it. The guard, which protects it and may not import
+// the installer, names it; the installer's callers find it here.
+const MCPBinary = guard.MCPBinary
 
 // MCPFile is a JSON file with an "mcpServers" object: Claude Code's
 // .mcp.json, Gemini CLI's settings.json (which also holds our hooks).

@@ -108,7 +108,7 @@ var features = set{
 // wiring are the packages that put the product together: the command
 // line, the hook runtime, the installer and the hosts. Nothing below them
 // may reach them.
-var wiring = set{"internal/cli", "internal/hook", "internal/install", "internal/host/..."}
+var wiring = set{"internal/cli/...", "internal/hook", "internal/install", "internal/host/..."}
 
 // rule: no package of from may depend, directly or not, on one of
 // mustNot (a package depends on itself, so a set may meet itself).
@@ -124,7 +124,7 @@ var rules = []rule{
 		"a feature reads what it needs of the host from the event; the command line and the installer put features together, not the reverse"},
 	{set{"internal/shell"}, set{"internal/..."},
 		"the shell model is pure: it says what a command does and judges nothing, so it knows no rule, policy or configuration"},
-	{set{"internal/hook"}, set{"internal/cli"},
+	{set{"internal/hook"}, set{"internal/cli/..."},
 		"the hook runtime serves the commands; it never reaches back into the command line"},
 	{set{"internal/..."}, set{"cmd/..."},
 		"commands are thin: they call internal packages, never the reverse"},
@@ -160,6 +160,34 @@ func TestLayers(t *testing.T) {
 	for _, edge := range debt {
 		if !seen[edge] {
 			t.Errorf("%s no longer breaks a rule: strike it from debt", edge)
+		}
+	}
+}
+
+// commandShared is the one package under internal/cli/ that the
+// command groups beside it may import.
+const commandShared = "internal/cli/command"
+
+// TestCommandGroups: a package under internal/cli/ is a group of commands
+// that only the command line's root wires in; the groups share what they
+// have in common through commandShared alone, so a command's code is
+// found in its group and nowhere else.
+func TestCommandGroups(t *testing.T) {
+	pkgs := packages(t)
+	if _, ok := pkgs[commandShared]; !ok {
+		t.Fatalf("%s is gone: update the rule", commandShared)
+	}
+	for _, p := range pkgs {
+		for _, d := range p.Imports {
+			if !strings.HasPrefix(d, "internal/cli/") {
+				continue
+			}
+			switch {
+			case p.Path == "internal/cli":
+			case strings.HasPrefix(p.Path, "internal/cli/") && d == commandShared:
+			default:
+				t.Errorf("%s imports %s: a command group is wired in by internal/cli alone, and groups share only %s", p.Path, d, commandShared)
+			}
 		}
 	}
 }

@@ -158,7 +158,7 @@ var priorityWeight = map[string]int{
 // Critical anchors are never dropped for age, only marked.
 func anchorScore(a anchors.Anchor, o Options, now time.Time) (score int, stale, drop bool) {
 	age := now.Sub(a.Created)
-	stale = age > o.StaleAfter
+	stale = Stale(age, o.StaleAfter)
 	if a.Priority == anchors.Critical {
 		score = scoreCritical
 	} else {
@@ -351,6 +351,17 @@ func cutLines(s string, max int) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Stale reports whether an anchor of this age is stale: older than
+// after (session.memory.stale_hours). An unset after is the default, as
+// in the session's options, so that every view of an anchor marks it as
+// the memory re-injected into the agent does.
+func Stale(age, after time.Duration) bool {
+	if after <= 0 {
+		after = defaultStaleAfter
+	}
+	return age > after
+}
 
 // Age is a short human age: "5m ago", "3h ago", "2d ago", as the anchors
 // are dated in the session-start context and in every view of them.

@@ -214,6 +214,28 @@ func TestFitSectionsFirstTooLong(t *testing.T) {
 	}
 }
 
+// TestStale: an anchor is stale once strictly older than the threshold;
+// an unset threshold is the default of 48 hours.
+func TestStale(t *testing.T) {
+	tests := []struct {
+		age, after time.Duration
+		want       bool
+	}{
+		{time.Hour, 2 * time.Hour, false},
+		{2 * time.Hour, 2 * time.Hour, false},
+		{2*time.Hour + time.Second, 2 * time.Hour, true},
+		{47 * time.Hour, 0, false},
+		{49 * time.Hour, 0, true},
+		{49 * time.Hour, -time.Hour, true},
+		{0, 0, false},
+	}
+	for _, tt := range tests {
+		if got := Stale(tt.age, tt.after); got != tt.want {
+			t.Errorf("Stale(%v, %v) = %v, want %v", tt.age, tt.after, got, tt.want)
+		}
+	}
+}
+
 // withAnchors is a project record that holds the anchors.
 func withAnchors(as []anchors.Anchor) *state.Project {
 	p := &state.Project{}

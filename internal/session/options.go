@@ -145,6 +145,10 @@ func roleWords(role string) string {
 	return role
 }
 
+// defaultStaleAfter is when an anchor is stale where no configuration
+// says (session.memory.stale_hours' default).
+const defaultStaleAfter = 48 * time.Hour
+
 // normalize clamps values the rest of the package relies on.
 func (o Options) normalize() Options {
 	if o.MaxBlocks >= hostBlockCap {
@@ -166,7 +170,7 @@ func (o Options) normalize() Options {
 		o.MemoryBudget = 4000
 	}
 	if o.StaleAfter <= 0 {
-		o.StaleAfter = 48 * time.Hour
+		o.StaleAfter = defaultStaleAfter
 	}
 	if o.RulesBudget <= 0 {
 		o.RulesBudget = 6000

@@ -33,16 +33,36 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames []string
-
 func (g Groups) String() string {
 	var names []string
-	for i, n := range groupNames {
-		if g&(1<<i) != 0 {
-			names = append(names, n)
+	for bit := Groups(1); bit < NoGroups; bit <<= 1 {
+		if g&bit != 0 {
+			if n := groupName(bit); n != "" {
+				names = append(names, n)
+			}
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// groupName is the name of the registered group of bit; "" for none.
+func groupName(bit Groups) string {
+	for _, k := range sessionKeys {
+		if k != nil && k.group == bit {
+			return k.name
+		}
+	}
+	for _, k := range projectKeys {
+		if k != nil && k.group == bit {
+			return k.name
+		}
+	}
+	for _, r := range ownRecords {
+		if r.group == bit {
+			return r.name
+		}
+	}
+	return ""
 }
 
 // A binary record is a magic byte, the record's kind, its encoding

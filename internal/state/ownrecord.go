@@ -58,7 +58,6 @@ func RegisterRecord[T any](name, what string, kind byte, version int, fields fun
 	}
 	k := RecordKey[T]{i: len(ownRecords), group: nextGroup}
 	nextGroup <<= 1
-	groupNames = append(groupNames, name)
 	ownRecords = append(ownRecords, &ownRecord{name: name, what: what, group: k.group,
 		decode: func(b []byte) (any, error) {
 			v := new(T)

@@ -40,8 +40,18 @@ type ProjectKey[T any] = Key[Project, T]
 // registered is a registered key, untyped.
 type registered[R record] struct {
 	name, json string
-	of         func(*R) any // the group's value, made when it has none
+	tag        int
+	group      Groups
 	typ        reflect.Type // the group's type
+}
+
+// of is the record's group of k, made when it has none.
+func (k *registered[R]) of(r *R) any {
+	s := slots(r)
+	if s[k.tag] == nil {
+		s[k.tag] = reflect.New(k.typ).Interface()
+	}
+	return s[k.tag]
 }
 
 // The registered keys, by tag.
@@ -95,38 +105,39 @@ func register[R record, T any](secs *[maxSections]section[R], keys *[maxSections
 		panic("state: no group left for " + name)
 	}
 	k := Key[R, T]{tag: tag, group: nextGroup}
-	all := append([]Section[T]{{tag: tag, name: name, fields: fields}}, more...)
-	for _, s := range all {
-		if s.tag <= 0 || s.tag >= maxSections || secs[s.tag].fields != nil || s.tag < tag {
-			panic(fmt.Sprintf("state: section %d (%s) out of range, taken, or before its group's", s.tag, s.name))
-		}
+	keySection(secs, k, tag, name, fields)
+	for _, s := range more {
+		keySection(secs, k, s.tag, s.name, s.fields)
 	}
 	nextGroup <<= 1
-	groupNames = append(groupNames, name)
-	keys[tag] = &registered[R]{name: name, json: jsonName, of: func(r *R) any { return k.Of(r) }, typ: reflect.TypeFor[T]()}
-	for _, s := range all {
-		secs[s.tag] = keySection(k, s)
-		if zerosSet {
-			secs[s.tag].setZero()
-		}
-	}
+	keys[tag] = &registered[R]{name: name, json: jsonName, tag: tag, group: k.group, typ: reflect.TypeFor[T]()}
 	return k
 }
 
-// keySection is the section s of the key's group.
-func keySection[R record, T any](k Key[R, T], s Section[T]) section[R] {
-	return section[R]{group: k.group, name: s.name,
-		zeroFields: func(c *binrec.Codec) { s.fields(new(T), c) },
+// keySection places the section at tag of the key's group. Its closures
+// capture only what they use: every hook pays for the registrations in
+// its start-up (TestHookInitBudget).
+func keySection[R record, T any](secs *[maxSections]section[R], k Key[R, T], tag int, name string, fields func(*T, *binrec.Codec)) {
+	if tag <= 0 || tag >= maxSections || secs[tag].fields != nil || tag < k.tag {
+		panic(fmt.Sprintf("state: section %d (%s) out of range, taken, or before its group's", tag, name))
+	}
+	at := k.tag
+	secs[tag] = section[R]{group: k.group, name: name,
+		zeroFields: func(c *binrec.Codec) { fields(new(T), c) },
 		fields: func(r *R, c *binrec.Codec) {
-			// A group the record does not hold encodes as empty, without
-			// being made.
-			if v, ok := slots(r)[k.tag].(*T); ok || c.Decoding() {
-				if !ok {
-					v = k.Of(r)
+			v, ok := slots(r)[at].(*T)
+			if !ok {
+				if !c.Decoding() {
+					return // a group the record does not hold encodes as empty, without being made
 				}
-				s.fields(v, c)
+				v = new(T)
+				slots(r)[at] = v
 			}
+			fields(v, c)
 		}}
+	if zerosSet {
+		secs[tag].setZero()
+	}
 }
 
 // The hooks of the record machinery into a group, which a group's type

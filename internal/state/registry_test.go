@@ -27,10 +27,10 @@ func (n *note) fields(c *binrec.Codec) {
 // for the test at hand only (TestNewerSectionsKept takes that tag for a
 // newer build's).
 func registerNote(t *testing.T) SessionKey[note] {
-	tag, next, names := maxSections-1, nextGroup, groupNames
+	tag, next := maxSections-1, nextGroup
 	t.Cleanup(func() {
 		sessionKeys[tag], sessionSections[tag] = nil, section[Session]{}
-		nextGroup, groupNames = next, names
+		nextGroup = next
 	})
 	return RegisterSession(tag, "note", "note", (*note).fields)
 }
@@ -137,11 +137,11 @@ const tallyTag, tallyExtraTag = maxSections - 3, maxSections - 2
 
 // registerTally registers the tally group for the test at hand only.
 func registerTally(t *testing.T) ProjectKey[tally] {
-	next, names := nextGroup, groupNames
+	next := nextGroup
 	t.Cleanup(func() {
 		projectKeys[tallyTag] = nil
 		projectSections[tallyTag], projectSections[tallyExtraTag] = section[Project]{}, section[Project]{}
-		nextGroup, groupNames = next, names
+		nextGroup = next
 	})
 	return RegisterProject(tallyTag, "tally", "", (*tally).fields, Also(tallyExtraTag, "tally extra", (*tally).extra))
 }
@@ -209,8 +209,8 @@ func (p *pad) marks(c *binrec.Codec) {
 
 // registerPad registers the pad record for the test at hand only.
 func registerPad(t *testing.T) RecordKey[pad] {
-	n, next, names := len(ownRecords), nextGroup, groupNames
-	t.Cleanup(func() { ownRecords, nextGroup, groupNames = ownRecords[:n], next, names })
+	n, next := len(ownRecords), nextGroup
+	t.Cleanup(func() { ownRecords, nextGroup = ownRecords[:n], next })
 	return RegisterRecord("pad", "note pad", 'N', 1, (*pad).fields, Also(1, "marks", (*pad).marks))
 }
 

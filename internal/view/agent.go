@@ -38,7 +38,7 @@ func ReadSessionStatus(ctx context.Context, st *store.Store, resolve func(*state
 		}
 		out.ID, out.How = resolve(p)
 		out.Todos = Todos(readTodos(p))
-		if l := ReadGovernance(p).HeldBy(out.ID); l != nil {
+		if l := readGovernance(p).HeldBy(out.ID); l != nil {
 			lease := leaseOf(*l)
 			out.Lease = &lease
 		}

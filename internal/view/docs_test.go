@@ -81,7 +81,7 @@ func TestDocsNameEveryField(t *testing.T) {
 		}
 		seen[rt] = true
 		for _, f := range fields(rt) {
-			if d.field[rt.Name()+"."+f.Name] == "" && d.types[f.Type.Name()] == "" && !isTime(f.Type) {
+			if d.field[f.owner.Name()+"."+f.Name] == "" && d.types[f.Type.Name()] == "" && !isTime(f.Type) {
 				if rt == reflect.TypeFor[Document]() || slices.ContainsFunc(jsonTables, func(v any) bool { return reflect.TypeOf(v) == rt }) {
 					t.Errorf("%s.%s has no doc comment", rt.Name(), f.Name)
 				}
@@ -169,6 +169,9 @@ func oneParagraph(s string) string { return strings.Join(strings.Fields(s), " ")
 // field is one key of a view: a struct field with its JSON name.
 type field struct {
 	reflect.StructField
+	// owner is the struct that declares it: the view's own type, or the
+	// one embedded in it that holds its doc comment.
+	owner    reflect.Type
 	key      string
 	optional bool // omitempty or omitzero: absent when empty
 }
@@ -187,7 +190,7 @@ func fields(rt reflect.Type) []field {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		out = append(out, field{StructField: f, key: name, optional: strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")})
+		out = append(out, field{StructField: f, owner: rt, key: name, optional: strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")})
 	}
 	return out
 }
@@ -200,8 +203,8 @@ func isTime(rt reflect.Type) bool {
 }
 
 // description of a field: its doc comment, else its type's.
-func (d *docs) description(owner reflect.Type, f field) string {
-	if s := d.field[owner.Name()+"."+f.Name]; s != "" {
+func (d *docs) description(f field) string {
+	if s := d.field[f.owner.Name()+"."+f.Name]; s != "" {
 		return typeDescription(f.Name, s)
 	}
 	rt := f.Type
@@ -248,7 +251,7 @@ func (d *docs) table(rt reflect.Type) string {
 	var b strings.Builder
 	b.WriteString("| key | type | meaning |\n|---|---|---|\n")
 	for _, f := range fields(rt) {
-		desc := d.description(rt, f)
+		desc := d.description(f)
 		if f.optional {
 			desc = strings.TrimSpace(desc + " Absent when empty.")
 		}
@@ -353,10 +356,10 @@ func (g *schemaGen) object(rt reflect.Type) object {
 	props, required := object{}, []string{}
 	for _, f := range fields(rt) {
 		p := g.value(f.Type, f.Tag.Get("enum"))
-		if c, ok := consts[rt.Name()+"."+f.Name]; ok {
+		if c, ok := consts[f.owner.Name()+"."+f.Name]; ok {
 			p = object{{"const", c}}
 		}
-		if desc := g.description(rt, f); desc != "" {
+		if desc := g.description(f); desc != "" {
 			p = append(p, member{"description", desc})
 		}
 		props = append(props, member{f.key, p})

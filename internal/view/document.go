@@ -300,14 +300,7 @@ type ExportLease struct {
 	Intent string `json:"intent"`
 	// The intent's title, if the intents file lists it.
 	Title string `json:"title,omitempty"`
-	// When the session selected it.
-	Since time.Time `json:"since"`
-	// Its last activity under the intent.
-	Renewed time.Time `json:"renewed"`
-	// When the lease lapses without renewal; absent if leases never lapse.
-	Expires time.Time `json:"expires,omitzero"`
-	// Whether it had lapsed at the export.
-	Expired bool `json:"expired"`
+	LeaseTerm
 }
 
 // ExportIntent is an intent the session's ledger records name ("" for changes

@@ -232,8 +232,7 @@ func intents(g Governance, recs []ExportLedgerRecord, id string) ExportIntents {
 	}
 	for _, l := range g.Leases {
 		if l.Session == id {
-			out.Leases = append(out.Leases, ExportLease{Intent: l.Intent, Title: byID[l.Intent].Title, Since: l.Since.UTC(),
-				Renewed: l.Renewed.UTC(), Expires: l.Expires.UTC(), Expired: l.Expired})
+			out.Leases = append(out.Leases, ExportLease{Intent: l.Intent, Title: byID[l.Intent].Title, LeaseTerm: l.UTC()})
 		}
 	}
 	for _, r := range recs {

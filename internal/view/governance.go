@@ -37,23 +37,38 @@ type Intent struct {
 
 // Lease is one session's hold on an intent.
 type Lease struct {
-	Intent  string    `json:"intent"`
-	Session string    `json:"session"`
-	Host    string    `json:"host,omitempty"`
-	Since   time.Time `json:"since"`
+	Intent  string `json:"intent"`
+	Session string `json:"session"`
+	Host    string `json:"host,omitempty"`
+	LeaseTerm
+}
+
+// LeaseTerm is a lease's times, as the governance view and an export's
+// leases both show them.
+type LeaseTerm struct {
+	// When the session selected it.
+	Since time.Time `json:"since"`
+	// Its last activity under the intent.
 	Renewed time.Time `json:"renewed"`
-	// Expires is when the lease lapses without renewal (zero: never).
+	// When the lease lapses without renewal; absent if leases never lapse.
 	Expires time.Time `json:"expires,omitzero"`
-	Expired bool      `json:"expired"`
+	// Whether it had lapsed when the state was read.
+	Expired bool `json:"expired"`
+}
+
+// UTC is the term with its times in UTC, as an export writes them.
+func (t LeaseTerm) UTC() LeaseTerm {
+	t.Since, t.Renewed, t.Expires = t.Since.UTC(), t.Renewed.UTC(), t.Expires.UTC()
+	return t
 }
 
 // Governance reads the intents file and joins the leases to it.
 func (s *Snapshot) Governance() Governance {
 	g := Governance{Leases: []Lease{}, Expansions: []ScopeRequest{}}
-	for _, r := range ReadGovernance(s.Project).Expansions {
+	for _, r := range readGovernance(s.Project).Expansions {
 		g.Expansions = append(g.Expansions, ScopeRequestOf(r))
 	}
-	for _, l := range ReadGovernance(s.Project).Locks {
+	for _, l := range readGovernance(s.Project).Locks {
 		g.Leases = append(g.Leases, s.lease(l))
 	}
 	f, err := intent.Load(governance.IntentsPath(s.Root))
@@ -79,7 +94,7 @@ func (s *Snapshot) Governance() Governance {
 // leaseOf is the view of a stored lease, without its expiry, which needs
 // the project's lease time.
 func leaseOf(l govstate.IntentLock) Lease {
-	return Lease{Intent: l.Intent, Session: l.Session, Host: l.Host, Since: l.Since, Renewed: l.Renewed}
+	return Lease{Intent: l.Intent, Session: l.Session, Host: l.Host, LeaseTerm: LeaseTerm{Since: l.Since, Renewed: l.Renewed}}
 }
 
 func (s *Snapshot) lease(l govstate.IntentLock) Lease {

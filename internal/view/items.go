@@ -87,7 +87,7 @@ type ProjectAnchor struct {
 func AnchorOf(a anchors.Anchor, staleAfter time.Duration, now time.Time) ProjectAnchor {
 	d := now.Sub(a.Created)
 	return ProjectAnchor{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Session: a.Session, Created: a.Created,
-		Stale: d > staleAfter, Age: session.Age(d)}
+		Stale: session.Stale(d, staleAfter), Age: session.Age(d)}
 }
 
 // Anchors are the views of stored anchors, [] for none.
@@ -171,7 +171,7 @@ func IntentOf(in intent.Intent, p *state.Project) HeldIntent {
 	v := HeldIntent{ID: in.ID, Title: in.Title, Goal: in.Goal, Status: in.Status, Owner: in.Owner,
 		Scope: List(in.Scope), Constraints: List(in.Constraints), Acceptance: List(in.Acceptance)}
 	if p != nil {
-		if l := ReadGovernance(p).Lock(in.ID); l != nil {
+		if l := readGovernance(p).Lock(in.ID); l != nil {
 			since, renewed := l.Since, l.Renewed
 			v.Holder, v.Since, v.Renewed = l.Session, &since, &renewed
 		}

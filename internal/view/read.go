@@ -32,8 +32,5 @@ func readTask(s *state.Session) *tasks.SessionTask            { return tasks.Ses
 func readTodos(p *state.Project) []todos.Todo                 { return todos.Key.Read(p).List }
 func readAnchors(p *state.Project) []anchors.Anchor           { return anchors.Key.Read(p).List }
 func readBackground(p *state.Project) *bgtasks.Background     { return bgtasks.Key.Read(p) }
+func readGovernance(p *state.Project) *govstate.Governance    { return govstate.Key.Read(p) }
 func readTasks(p *state.Project) *taskboard.Tasks             { return taskboard.Key.Read(p) }
-
-// ReadGovernance is the project's governance group, for reading: the
-// intent commands show its leases and scope requests as they are.
-func ReadGovernance(p *state.Project) *govstate.Governance { return govstate.Key.Read(p) }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/bgtasks"
+	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -97,17 +98,17 @@ func SessionTodos(sess *state.Session, p *state.Project) []SessionTodo {
 	return out
 }
 
-// Anchors lists the project's anchors (session "": every one; else those
+// Anchors lists the project's anchors (sess "": every one; else those
 // the session made), with their staleness.
-func (s *Snapshot) Anchors(session string) []Anchor {
+func (s *Snapshot) Anchors(sess string) []Anchor {
 	var out []Anchor
 	for _, a := range readAnchors(s.Project) {
-		if session != "" && a.Session != session {
+		if sess != "" && a.Session != sess {
 			continue
 		}
 		age := s.Taken.Sub(a.Created)
 		out = append(out, Anchor{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Target: a.Target,
-			Created: a.Created.UTC(), Stale: s.Opts.StaleAfter > 0 && age > s.Opts.StaleAfter, AgeHours: Hours(age)})
+			Created: a.Created.UTC(), Stale: session.Stale(age, s.Opts.StaleAfter), AgeHours: Hours(age)})
 	}
 	return out
 }

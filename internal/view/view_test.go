@@ -2,6 +2,7 @@ package view_test
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"os"
 	"slices"
 	"testing"
@@ -193,6 +194,37 @@ func TestAnchorsStale(t *testing.T) {
 	as := s.Anchors(viewtest.Active)
 	if len(as) != 2 || as[0].Stale || !as[1].Stale {
 		t.Errorf("anchors %+v", as)
+	}
+}
+
+// TestAnchorStalenessAgrees: the session snapshot's anchors (dashboard,
+// MCP status, export) and the project's (status, anchor list) mark the
+// same anchors stale, as the memory re-injected into the agent does: an
+// unset threshold is the configuration's default, not "never" nor "at once".
+func TestAnchorStalenessAgrees(t *testing.T) {
+	root := viewtest.Project(t)
+	// The fixture's anchors are 40 minutes and ten days old at the snapshot.
+	tests := []struct {
+		after time.Duration
+		want  []bool
+	}{
+		{0, []bool{false, true}}, // the default, 48 hours
+		{30 * time.Minute, []bool{true, true}},
+		{72 * time.Hour, []bool{false, true}},
+		{1000 * time.Hour, []bool{false, false}},
+	}
+	for _, tt := range tests {
+		s := take(t, root, view.Options{StaleAfter: tt.after})
+		var snap, proj []bool
+		for _, a := range s.Anchors("") {
+			snap = append(snap, a.Stale)
+		}
+		for _, a := range view.Anchors(anchors.Key.Read(s.Project).List, tt.after, s.Taken) {
+			proj = append(proj, a.Stale)
+		}
+		if !slices.Equal(snap, tt.want) || !slices.Equal(proj, tt.want) {
+			t.Errorf("stale after %v: session view %v, project view %v, want %v", tt.after, snap, proj, tt.want)
+		}
 	}
 }
 

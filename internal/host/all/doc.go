@@ -13,11 +13,12 @@
 // name appears outside internal/host (HostLiterals lists any that does).
 //
 // Adding a host is its package under internal/host (adapter, facts,
-// installer, forms and Entry) plus one line in the table here.
-// The tests of this package fail until the new host also has conformance
-// expectations (internal/host/hosttest.Expected), a bench payload set
-// (bench/payloads/<name>), every fact set or declared absent (Lacks), and
-// passes the install round-trip suite run over every entry.
+// installer, forms and Entry) plus one line in the table here; the steps,
+// and what lies outside internal/host, are in internal/host's package
+// documentation. The tests of this package fail until the new host also
+// has conformance expectations (internal/host/hosttest.Expected), a bench
+// payload set (bench/payloads/<name>), every fact set or declared absent
+// (Lacks), and passes the install round-trip suite run over every entry.
 //
 // Which binary a settings file names is one rule for every host
 // (host.BinaryFor): project files are meant to be committed, so they name

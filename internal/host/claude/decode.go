@@ -1,31 +1,19 @@
 package claude
 
 import (
+	"slices"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
 )
 
 // Host is this adapter's host name in events and state.
 const Host = "claude"
 
-var kinds = host.Kinds{
-	"SessionStart":       event.SessionStart,
-	"UserPromptSubmit":   event.UserPrompt,
-	"PreToolUse":         event.PreTool,
-	"PermissionRequest":  event.PermissionRequest,
-	"PostToolUse":        event.PostTool,
-	"PostToolUseFailure": event.PostTool,
-	"Stop":               event.Stop,
-	"SubagentStart":      event.SubagentStart,
-	"SubagentStop":       event.SubagentStop,
-	"PreCompact":         event.PreCompact,
-	"PostCompact":        event.PostCompact,
-	"SessionEnd":         event.SessionEnd,
-	"Notification":       event.Notification,
-}
+// kinds are the events the adapter handles: those install registers by
+// default or on request.
+var kinds = hookjson.KindsOf(slices.Concat(DefaultEvents, optionalEvents)...)
 
 // carriers are the events whose additionalContext Claude Code puts into
 // the model's context (verified for SessionStart, UserPromptSubmit and
@@ -52,7 +40,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 	case "PostToolUse":
 		readResponse(ev, p.ToolResponse)
 		if ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit {
-			ev.Tool.Added = addedLines(ev.Tool, p.ToolResponse)
+			ev.Tool.Added = edits.Added(ev.Tool, p.ToolResponse)
 		}
 	case "PostToolUseFailure":
 		ev.Failed = true

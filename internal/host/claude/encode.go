@@ -13,9 +13,9 @@ import (
 // is told to get the user's go-ahead itself.
 var noPrompt = map[string]bool{"bypassPermissions": true, "dontAsk": true}
 
-// askPrefix introduces a reason whose verdict was Ask in a mode without
-// confirmations.
-const askPrefix = "atreides wants the user to confirm this call, and Claude Code runs without permission prompts, so it was not run. Ask the user; if they agree they can run it themselves or allow it in the atreides policy. Reason: "
+// noPromptAsk is why an Ask is a deny in those modes (see
+// [host.AskDenied]).
+const noPromptAsk = "Claude Code runs without permission prompts"
 
 // MaxContext is Claude Code's cap on hook output strings; longer text is
 // moved to a file and replaced by a preview, which the model may not open.
@@ -34,7 +34,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 			hs.PermissionDecisionReason = d.Reason
 			if d.Verdict == event.Ask && noPrompt[ev.PermissionMode] {
 				hs.PermissionDecision = "deny"
-				hs.PermissionDecisionReason = askPrefix + d.Reason
+				hs.PermissionDecisionReason = host.AskDenied(noPromptAsk, d.Reason)
 			}
 		case event.Allow:
 			hs.PermissionDecision = "allow"

@@ -2,76 +2,34 @@ package claude
 
 import (
 	"encoding/json"
-	"github.com/atreides-dev/atreides/internal/host"
 	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 )
 
 func TestEncode(t *testing.T) {
-	deny := &event.Decision{Verdict: event.Deny, Rule: "git.reset-hard", Reason: "use git stash"}
-	ask := &event.Decision{Verdict: event.Ask, Reason: "unsure"}
-	ctx := &event.Decision{Context: []event.Entry{{Text: "phase: implementation"}}}
-	block := &event.Decision{Block: true, BlockReason: "todos open"}
-	rewrite := &event.Decision{UpdatedInput: json.RawMessage(`{"command":"ls -a"}`)}
-	tests := []struct {
-		name  string
-		event string
-		d     *event.Decision
-		want  string // exact JSON, "" for no output
-	}{
-		{"pre deny", "PreToolUse", deny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"use git stash"}}`},
-		{"pre ask", "PreToolUse", ask, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"unsure"}}`},
-		{"pre nothing", "PreToolUse", &event.Decision{}, ""},
-		{"pre rewrite needs allow", "PreToolUse", rewrite, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"}}}`},
-		{"pre deny drops rewrite", "PreToolUse", &event.Decision{Verdict: event.Deny, Reason: "no", UpdatedInput: json.RawMessage(`{}`)}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
-		{"permission deny", "PermissionRequest", deny, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"use git stash"}}}`},
-		{"permission ask leaves it to the user", "PermissionRequest", ask, ""},
-		{"session start context", "SessionStart", ctx, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: implementation"}}`},
-		{"stop block", "Stop", block, `{"decision":"block","reason":"todos open"}`},
-		{"subagent stop block", "SubagentStop", block, `{"decision":"block","reason":"todos open"}`},
-		{"post tool block and context", "PostToolUse", &event.Decision{Block: true, BlockReason: "r", Context: ctx.Context}, `{"decision":"block","reason":"r","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"phase: implementation"}}`},
-		{"session end says nothing", "SessionEnd", block, ""},
-		{"warning to the user", "PostCompact", &event.Decision{Warnings: []string{"config broken"}}, `{"systemMessage":"config broken"}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ans := Encode(&event.Event{HostEvent: tt.event}, tt.d)
-			if got := strings.TrimSpace(string(ans.Stdout)); got != tt.want {
-				t.Errorf("got  %s\nwant %s", got, tt.want)
-			}
-			if ans.Exit != 0 {
-				t.Errorf("exit %d", ans.Exit)
-			}
-		})
-	}
+	d := hosttest.Decided()
+	codec.CheckEncode(t, []hosttest.Answer{
+		{Name: "pre deny", Event: "PreToolUse", D: d.Deny, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is blocked"}}`},
+		{Name: "pre ask", Event: "PreToolUse", D: d.Ask, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"unsure"}}`},
+		{Name: "pre nothing", Event: "PreToolUse", D: &event.Decision{}, Want: ""},
+		{Name: "pre rewrite needs allow", Event: "PreToolUse", D: d.Rewrite, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"}}}`},
+		{Name: "pre deny drops rewrite", Event: "PreToolUse", D: &event.Decision{Verdict: event.Deny, Reason: "no", UpdatedInput: json.RawMessage(`{}`)}, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
+		{Name: "permission deny", Event: "PermissionRequest", D: d.Deny, Want: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"rm -rf is blocked"}}}`},
+		{Name: "permission ask leaves it to the user", Event: "PermissionRequest", D: d.Ask, Want: ""},
+		{Name: "session start context", Event: "SessionStart", D: d.Context, Want: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: implementation"}}`},
+		{Name: "stop block", Event: "Stop", D: d.Block, Want: `{"decision":"block","reason":"todos open"}`},
+		{Name: "subagent stop block", Event: "SubagentStop", D: d.Block, Want: `{"decision":"block","reason":"todos open"}`},
+		{Name: "post tool block and context", Event: "PostToolUse", D: &event.Decision{Block: true, BlockReason: "r", Context: d.Context.Context}, Want: `{"decision":"block","reason":"r","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"phase: implementation"}}`},
+		{Name: "session end says nothing", Event: "SessionEnd", D: d.Block, Want: ""},
+		{Name: "warning to the user", Event: "PostCompact", D: &event.Decision{Warnings: []string{"config broken"}}, Want: `{"systemMessage":"config broken"}`},
+	})
 }
 
 func TestUnreadable(t *testing.T) {
-	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
-		ans := (Adapter{}).Unreadable(ev, host.ErrMalformed)
-		if ans.Exit != 2 || !strings.Contains(ans.Stderr, "could not read") {
-			t.Errorf("%s: %+v", ev, ans)
-		}
-		var out struct {
-			HSO struct {
-				PermissionDecision string                    `json:"permissionDecision"`
-				Decision           struct{ Behavior string } `json:"decision"`
-			} `json:"hookSpecificOutput"`
-		}
-		if err := json.Unmarshal(ans.Stdout, &out); err != nil {
-			t.Fatal(err)
-		}
-		if out.HSO.PermissionDecision != "deny" && out.HSO.Decision.Behavior != "deny" {
-			t.Errorf("%s: not a deny: %s", ev, ans.Stdout)
-		}
-	}
-	for _, ev := range []string{"", "Stop", "UserPromptSubmit", "SessionStart"} {
-		if ans := (Adapter{}).Unreadable(ev, host.ErrMalformed); len(ans.Stdout) != 0 || ans.Exit != 0 {
-			t.Errorf("%q: want no decision, got %+v", ev, ans)
-		}
-	}
+	codec.CheckUnreadable(t, []string{"", "Stop", "UserPromptSubmit", "SessionStart"}, hosttest.HookSpecificDeny)
 }
 
 // TestEncodeAskWithoutPrompts: under --dangerously-skip-permissions Claude

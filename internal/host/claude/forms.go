@@ -14,7 +14,7 @@ import (
 // own identity, which atreides injects at session start.
 var AgentForm = install.AgentForm{
 	Host: Host, Ext: ".md",
-	Installs: func(a agents.Agent) bool { return a.Mode == agents.Subagent },
+	Installs: install.Subagents,
 	Render: func(a agents.Agent, prompt string) string {
 		return install.FrontMatter(prompt,
 			"name", a.ID, "description", a.Description,

@@ -1,10 +1,7 @@
 package claude
 
 import (
-	"fmt"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/install"
@@ -49,26 +46,9 @@ var DefaultEvents = []string{
 	"SubagentStop", "PreCompact", "PostCompact", "SessionEnd",
 }
 
-// matcher is the matcher atreides writes for each supported event.
-// "" writes no matcher: all occurrences (SessionStart on every source,
-// compaction of both kinds, ...) or an event without matcher support.
-// PostToolUse/PostToolUseFailure match every tool ("*", spelled out so a
-// reader sees it is deliberate): history and error recognition need every
-// call, not only the judged ones.
-func matcher(event string) (string, bool) {
-	switch event {
-	case "PreToolUse", "PermissionRequest":
-		return judgedMatcher(), true
-	case "PostToolUse", "PostToolUseFailure":
-		return "*", true
-	case "Notification":
-		return "", true
-	}
-	if slices.Contains(DefaultEvents, event) {
-		return "", true
-	}
-	return "", false
-}
+// optionalEvents are handled by the adapter but not registered by
+// default (see DefaultEvents).
+var optionalEvents = []string{"Notification"}
 
 // InstallOptions configures Install.
 type InstallOptions struct {
@@ -84,8 +64,13 @@ func Command(bin string, timeoutSeconds int) string {
 	return spec.Command(bin, time.Duration(timeoutSeconds)*time.Second)
 }
 
-// spec is Claude Code for the shared install machinery.
-var spec = &install.HookSpec{Host: Host, Name: "Claude Code", ConfigDir: ".claude", Events: DefaultEvents}
+// spec is Claude Code for the shared install machinery. Notification
+// can be asked for (see DefaultEvents); SessionStart and the compaction
+// events get no matcher, so that they fire for every source and trigger.
+var spec = &install.HookSpec{
+	Host: Host, Name: "Claude Code", ConfigDir: ".claude", Events: DefaultEvents, Optional: optionalEvents,
+	JudgedEvents: []string{"PreToolUse", "PermissionRequest"}, AllToolEvents: []string{"PostToolUse", "PostToolUseFailure"}, Judged: judgedMatcher,
+}
 
 // Install registers `<bin> hook claude` in a Claude Code settings
 // file, keeping everything of the user's in place and in order. Running it
@@ -100,14 +85,13 @@ func Install(opts InstallOptions) (install.Report, error) {
 }
 
 func wantGroups(opts InstallOptions) ([]install.WantGroup, error) {
-	bin := opts.BinaryPath
-	timeout, events, err := install.CheckWant("settings", opts.SettingsPath, bin, opts.TimeoutSeconds, install.DefaultTimeoutSeconds, opts.Events, DefaultEvents)
-	if err != nil {
-		return nil, err
-	}
-	return install.WantGroups(events, matcher, func(ev string) error {
-		return fmt.Errorf("install: atreides does not handle the Claude Code event %q (supported: %s, Notification)", ev, strings.Join(DefaultEvents, ", "))
-	}, func(string) *install.Node { return install.CommandHandler(Command(bin, timeout), timeout) })
+	return spec.WantGroups(install.Want{
+		Kind: "settings", Path: opts.SettingsPath, Bin: opts.BinaryPath,
+		Timeout: opts.TimeoutSeconds, DefaultTimeout: install.DefaultTimeoutSeconds, Events: opts.Events,
+		Handler: func(_ string, timeout int) *install.Node {
+			return install.CommandHandler(Command(opts.BinaryPath, timeout), timeout)
+		},
+	})
 }
 
 // Uninstall removes exactly the handlers of ours from a Claude Code

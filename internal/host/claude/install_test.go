@@ -12,6 +12,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/host/codex"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/install/hooktest"
 	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
 
@@ -21,29 +22,6 @@ func settingsIn(t *testing.T, content *string, mode fs.FileMode) string {
 	p := SettingsPath(install.ScopeProject, t.TempDir(), "")
 	installtest.WriteFile(t, p, content, mode)
 	return p
-}
-
-// oursPerEvent counts our handlers per event and checks ours is the last
-// group of each list.
-func oursPerEvent(t *testing.T, data []byte) map[string]int {
-	t.Helper()
-	doc, err := install.Parse(data)
-	if err != nil {
-		t.Fatalf("written settings do not parse: %v", err)
-	}
-	out := map[string]int{}
-	for _, m := range doc.Get("hooks").Members() {
-		n := 0
-		for _, g := range m.Value.Elems() {
-			for _, h := range g.Get("hooks").Elems() {
-				if spec.IsOurs(h) {
-					n++
-				}
-			}
-		}
-		out[m.Key] = n
-	}
-	return out
 }
 
 func TestClaudeSettingsPath(t *testing.T) {
@@ -63,6 +41,15 @@ func TestClaudeSettingsPath(t *testing.T) {
 		if s, err := install.ParseScope(tt.scope.String()); tt.want != "" && (err != nil || s != tt.scope) {
 			t.Errorf("install.ParseScope(%v) = %v, %v", tt.scope, s, err)
 		}
+	}
+}
+
+// The events install registers, by default or on request, are the ones
+// the adapter handles.
+func TestClaudeEventsMatchAdapter(t *testing.T) {
+	codec.CheckHandles(t, slices.Concat(DefaultEvents, optionalEvents), "Bash")
+	if len(kinds) != len(DefaultEvents)+len(optionalEvents) {
+		t.Errorf("the adapter handles %d events, install %d", len(kinds), len(DefaultEvents)+len(optionalEvents))
 	}
 }
 
@@ -98,7 +85,7 @@ func TestInstallUninstallClaude(t *testing.T) {
 			}
 			first := installtest.ReadFile(t, path)
 			for _, ev := range DefaultEvents {
-				if n := oursPerEvent(t, first)[ev]; n != 1 {
+				if n := hooktest.CountOurs(t, Host, first)[ev]; n != 1 {
 					t.Errorf("%s has %d handlers of ours", ev, n)
 				}
 			}
@@ -171,35 +158,23 @@ func TestInstallClaudeHandlerShape(t *testing.T) {
 	if _, err := Install(InstallOptions{SettingsPath: path, BinaryPath: "/home/me/my tools/atreides", TimeoutSeconds: 7}); err != nil {
 		t.Fatal(err)
 	}
+	data := installtest.ReadFile(t, path)
+	judged := "^(Agent|Bash|Edit|Glob|Grep|LS|MultiEdit|NotebookEdit|Read|Task|TaskCreate|TaskUpdate|TodoWrite|WebFetch|WebSearch|Write)$|^mcp__"
+	wantMatcher := map[string]string{"PreToolUse": judged, "PermissionRequest": judged, "PostToolUse": "*", "PostToolUseFailure": "*"}
+	hooktest.CheckShape(t, data, hooktest.Shape{
+		Host: Host, Events: DefaultEvents,
+		Matcher: func(ev string) string { return wantMatcher[ev] },
+		Handler: func(string) map[string]any {
+			return map[string]any{"type": "command", "command": "'/home/me/my tools/atreides' hook claude --timeout 7", "timeout": 7.0}
+		},
+	})
 	var s struct {
 		Hooks map[string][]struct {
 			Matcher *string `json:"matcher"`
-			Hooks   []struct {
-				Type    string  `json:"type"`
-				Command string  `json:"command"`
-				Timeout float64 `json:"timeout"`
-			} `json:"hooks"`
 		} `json:"hooks"`
 	}
-	if err := json.Unmarshal(installtest.ReadFile(t, path), &s); err != nil {
+	if err := json.Unmarshal(data, &s); err != nil {
 		t.Fatal(err)
-	}
-	judged := "^(Agent|Bash|Edit|Glob|Grep|LS|MultiEdit|NotebookEdit|Read|Task|TaskCreate|TaskUpdate|TodoWrite|WebFetch|WebSearch|Write)$|^mcp__"
-	wantMatcher := map[string]string{"PreToolUse": judged, "PermissionRequest": judged, "PostToolUse": "*", "PostToolUseFailure": "*"}
-	for _, ev := range DefaultEvents {
-		groups := s.Hooks[ev]
-		g := groups[len(groups)-1] // ours comes last
-		m := ""
-		if g.Matcher != nil {
-			m = *g.Matcher
-		}
-		if m != wantMatcher[ev] {
-			t.Errorf("%s matcher %q want %q", ev, m, wantMatcher[ev])
-		}
-		h := g.Hooks[0]
-		if len(g.Hooks) != 1 || h.Type != "command" || h.Command != "'/home/me/my tools/atreides' hook claude --timeout 7" || h.Timeout != 7 {
-			t.Errorf("%s handler %+v", ev, g.Hooks)
-		}
 	}
 	// The user's PreToolUse group is still first, untouched.
 	if pre := s.Hooks["PreToolUse"]; len(pre) != 2 || *pre[0].Matcher != "Bash" {
@@ -228,7 +203,7 @@ func TestInstallClaudeUpdatesInPlace(t *testing.T) {
 	if strings.Contains(string(data), installtest.Bin) {
 		t.Error("old binary path still present")
 	}
-	for ev, n := range oursPerEvent(t, data) {
+	for ev, n := range hooktest.CountOurs(t, Host, data) {
 		if slices.Contains(DefaultEvents, ev) && n != 1 {
 			t.Errorf("%s: %d handlers of ours", ev, n)
 		}

@@ -5,9 +5,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
-	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 var toolNames = hookjson.Tools{
@@ -74,39 +72,5 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 	return t, nil
 }
 
-// edited holds the input fields of Write, Edit and MultiEdit that say
-// what they put into the file.
-type edited struct {
-	FilePath  string `json:"file_path"`
-	Content   string `json:"content"`
-	OldString string `json:"old_string"`
-	NewString string `json:"new_string"`
-	Edits     []struct {
-		OldString string `json:"old_string"`
-		NewString string `json:"new_string"`
-	} `json:"edits"`
-}
-
-// addedLines is what a successful Write, Edit or MultiEdit added to its
-// file. Write's response holds the file's original content when the file
-// existed: then only the lines it did not hold count. A payload that does
-// not parse adds nothing; the comment checker fails open.
-func addedLines(t event.Tool, response json.RawMessage) []event.FileLines {
-	var in edited
-	if strictjson.Unmarshal(t.Input, &in) != nil || in.FilePath == "" {
-		return nil
-	}
-	switch t.Raw {
-	case "Write":
-		return []event.FileLines{host.Written(in.FilePath, in.Content, host.OriginalIn(response, "originalFile"))}
-	case "Edit":
-		return []event.FileLines{host.Replaced(in.FilePath, in.OldString, in.NewString)}
-	case "MultiEdit":
-		var out []event.FileLines
-		for _, e := range in.Edits {
-			out = append(out, host.Replaced(in.FilePath, e.OldString, e.NewString))
-		}
-		return out
-	}
-	return nil
-}
+// edits are Claude Code's tools that put text into a file.
+var edits = hookjson.EditTools{Write: "Write", Edit: "Edit", MultiEdit: "MultiEdit", Original: "originalFile"}

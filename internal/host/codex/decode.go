@@ -12,20 +12,9 @@ import (
 // Host is this adapter's host name in events and state.
 const Host = "codex"
 
-var kinds = host.Kinds{
-	"SessionStart":      event.SessionStart,
-	"UserPromptSubmit":  event.UserPrompt,
-	"PreToolUse":        event.PreTool,
-	"PermissionRequest": event.PermissionRequest,
-	"PostToolUse":       event.PostTool,
-	"Stop":              event.Stop,
-	"SubagentStart":     event.SubagentStart,
-	"SubagentStop":      event.SubagentStop,
-	"PreCompact":        event.PreCompact,
-	"PostCompact":       event.PostCompact,
-	"SessionEnd":        event.SessionEnd,
-	// StopFailure, Interrupt: Unknown, nothing to decide.
-}
+// kinds are the events the adapter handles, which install registers
+// (StopFailure and Interrupt are Unknown: nothing to decide).
+var kinds = hookjson.KindsOf(DefaultEvents...)
 
 // carriers are the events whose additionalContext Codex puts into the
 // model's input as a developer message (PreToolUse's is left unused: no

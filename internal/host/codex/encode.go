@@ -11,14 +11,11 @@ import (
 // Claude Code.
 const MaxContext = 10000
 
-// askPrefix introduces a reason whose verdict was Ask: Codex rejects
-// permissionDecision "ask", so the call is denied and the model is told to
-// get the user's go-ahead itself.
-const askPrefix = "atreides wants the user to confirm this call, and a Codex hook cannot ask, so it was not run. Ask the user; if they agree they can run it themselves or allow it in the atreides policy. Reason: "
-
-// defaultReason stands in for an empty reason: Codex rejects a deny or a
-// block without one, which would let the call through.
-const defaultReason = "blocked by atreides"
+// cannotAsk is why an Ask is a deny on Codex: it rejects
+// permissionDecision "ask" (see [host.AskDenied]). An empty reason is
+// [host.DefaultReason]: Codex rejects a deny or a block without one, which
+// would let the call through.
+const cannotAsk = "a Codex hook cannot ask"
 
 // Encode turns a decision into Codex's answer for the event.
 func Encode(ev *event.Event, d *event.Decision) host.Answer {
@@ -34,9 +31,9 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 		// shown where Codex puts it, and a deny must not depend on it.
 		switch {
 		case d.Verdict == event.Deny:
-			hs.PermissionDecision, hs.PermissionDecisionReason = "deny", orDefault(d.Reason)
+			hs.PermissionDecision, hs.PermissionDecisionReason = "deny", host.NonEmptyReason(d.Reason)
 		case d.Verdict == event.Ask:
-			hs.PermissionDecision, hs.PermissionDecisionReason = "deny", askPrefix+orDefault(d.Reason)
+			hs.PermissionDecision, hs.PermissionDecisionReason = "deny", host.AskDenied(cannotAsk, host.NonEmptyReason(d.Reason))
 		case d.UpdatedInput != nil:
 			// The only allow Codex accepts; no reason, which it would
 			// also reject without a decision it supports.
@@ -45,7 +42,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 	case "PermissionRequest":
 		switch d.Verdict {
 		case event.Deny:
-			hs.Decision = &hookjson.Permission{Behavior: "deny", Message: orDefault(d.Reason)}
+			hs.Decision = &hookjson.Permission{Behavior: "deny", Message: host.NonEmptyReason(d.Reason)}
 		case event.Allow:
 			hs.Decision = &hookjson.Permission{Behavior: "allow"}
 		}
@@ -54,12 +51,12 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 		if d.Block {
 			// PostToolUse: the reason replaces the output the model sees;
 			// UserPromptSubmit: the prompt is rejected.
-			out.Decision, out.Reason = "block", orDefault(d.BlockReason)
+			out.Decision, out.Reason = "block", host.NonEmptyReason(d.BlockReason)
 		}
 		if d.ReplaceOutput != nil && ev.ReplacesOutput {
 			// The same block is how a new output gets to the model;
 			// another handler's reason follows it.
-			out.Decision, out.Reason = "block", orDefault(joinNonEmpty(*d.ReplaceOutput, blockReason(d)))
+			out.Decision, out.Reason = "block", host.NonEmptyReason(joinNonEmpty(*d.ReplaceOutput, blockReason(d)))
 		}
 		hs.AdditionalContext = ctx
 	case "SessionStart", "SubagentStart":
@@ -68,7 +65,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 		if d.Block {
 			// Codex adds the reason as a <hook_prompt> user message and
 			// runs another turn.
-			out.Decision, out.Reason = "block", orDefault(d.BlockReason)
+			out.Decision, out.Reason = "block", host.NonEmptyReason(d.BlockReason)
 		}
 	}
 	return out.Answer(hs, d.Warnings, func(reason string) host.Answer { return failClosed(ev.HostEvent, reason) })
@@ -84,8 +81,6 @@ func failClosed(hostEvent, reason string) host.Answer {
 	}
 	return hookjson.Deny(hostEvent, reason)
 }
-
-func orDefault(reason string) string { return host.OrDefault(reason, defaultReason) }
 
 // blockReason is a block's reason, or nothing without a block.
 func blockReason(d *event.Decision) string {

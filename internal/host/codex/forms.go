@@ -13,7 +13,7 @@ import (
 // sandbox, which is how Codex limits what a thread may write.
 var AgentForm = install.AgentForm{
 	Host: Host, Ext: ".toml",
-	Installs: func(a agents.Agent) bool { return a.Mode == agents.Subagent },
+	Installs: install.Subagents,
 	Render: func(a agents.Agent, prompt string) string {
 		var b strings.Builder
 		kv := func(k, v string) {

@@ -1,9 +1,7 @@
 package codex
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/install"
@@ -59,21 +57,8 @@ func TestRefusesBrokenJSON(t *testing.T) { hooktest.RefuseBrokenJSON(t, codexUnd
 
 func TestOptionErrors(t *testing.T) {
 	dir := t.TempDir()
-	for _, tc := range []struct {
-		name string
-		err  error
-		want string
-	}{
-		{"codex unknown event", second(Install(InstallOptions{HooksPath: filepath.Join(dir, "h.json"), BinaryPath: installtest.Bin, Events: []string{"Interrupt"}})), `"Interrupt"`},
-		{"codex no path", second(Install(InstallOptions{BinaryPath: installtest.Bin})), "no hooks path"},
-	} {
-		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want %q", tc.name, tc.err, tc.want)
-		}
-	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		t.Errorf("files written on error: %v", ents)
-	}
+	hooktest.CheckRefusals(t, dir, []hooktest.Refusal{
+		{Name: "codex unknown event", Err: hooktest.Err(Install(InstallOptions{HooksPath: filepath.Join(dir, "h.json"), BinaryPath: installtest.Bin, Events: []string{"Interrupt"}})), Want: `"Interrupt"`},
+		{Name: "codex no path", Err: hooktest.Err(Install(InstallOptions{BinaryPath: installtest.Bin})), Want: "no hooks path"},
+	})
 }
-
-func second[T any](_ T, err error) error { return err }

@@ -3,8 +3,6 @@ package codex
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/install"
@@ -75,18 +73,6 @@ var DefaultEvents = []string{
 // (it clamps a longer timeout and prints a warning), so it is written as is.
 const SessionEndTimeoutSeconds = 3
 
-// matcher is the matcher written per event. PostToolUse matches every
-// tool ("*"): history and error recognition need every call.
-func matcher(event string) (string, bool) {
-	switch event {
-	case "PreToolUse", "PermissionRequest":
-		return judgedMatcher(), true
-	case "PostToolUse":
-		return "*", true
-	}
-	return "", slices.Contains(DefaultEvents, event)
-}
-
 // InstallOptions configures Install.
 type InstallOptions struct {
 	HooksPath      string   // see HooksPath
@@ -101,7 +87,10 @@ type InstallOptions struct {
 }
 
 // spec is Codex for the shared install machinery.
-var spec = &install.HookSpec{Host: Host, Name: "Codex", ConfigDir: ".codex", Events: DefaultEvents}
+var spec = &install.HookSpec{
+	Host: Host, Name: "Codex", ConfigDir: ".codex", Events: DefaultEvents,
+	JudgedEvents: []string{"PreToolUse", "PermissionRequest"}, AllToolEvents: []string{"PostToolUse"}, Judged: judgedMatcher,
+}
 
 // Command is the command string registered for bin with a timeout.
 func Command(bin string, timeoutSeconds int) string {
@@ -142,19 +131,15 @@ func TrustNotes(scope install.Scope, projectDir string) []string {
 }
 
 func wantGroups(opts InstallOptions) ([]install.WantGroup, error) {
-	bin := opts.BinaryPath
-	timeout, events, err := install.CheckWant("hooks", opts.HooksPath, bin, opts.TimeoutSeconds, install.DefaultTimeoutSeconds, opts.Events, DefaultEvents)
-	if err != nil {
-		return nil, err
-	}
-	return install.WantGroups(events, matcher, func(ev string) error {
-		return fmt.Errorf("install: atreides does not handle the Codex event %q (supported: %s)", ev, strings.Join(DefaultEvents, ", "))
-	}, func(ev string) *install.Node {
-		t := timeout
-		if ev == "SessionEnd" {
-			t = min(t, SessionEndTimeoutSeconds)
-		}
-		return install.CommandHandler(Command(bin, t), t)
+	return spec.WantGroups(install.Want{
+		Kind: "hooks", Path: opts.HooksPath, Bin: opts.BinaryPath,
+		Timeout: opts.TimeoutSeconds, DefaultTimeout: install.DefaultTimeoutSeconds, Events: opts.Events,
+		Handler: func(ev string, timeout int) *install.Node {
+			if ev == "SessionEnd" {
+				timeout = min(timeout, SessionEndTimeoutSeconds)
+			}
+			return install.CommandHandler(Command(opts.BinaryPath, timeout), timeout)
+		},
 	})
 }
 

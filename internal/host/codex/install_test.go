@@ -3,13 +3,12 @@ package codex
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/install/hooktest"
 	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
 
@@ -32,27 +31,13 @@ func TestCodexPaths(t *testing.T) {
 }
 
 func TestCodexEventsAndToolsMatchAdapter(t *testing.T) {
-	for _, ev := range DefaultEvents {
-		payload := fmt.Sprintf(`{"hook_event_name":%q,"tool_name":"Bash","tool_input":{"command":"ls"}}`, ev)
-		e, err := Decode([]byte(payload), time.Now())
-		if err != nil || e.Kind == event.Unknown {
-			t.Errorf("adapter does not handle %s: %v %v", ev, e.Kind, err)
-		}
-	}
-	for _, tool := range append(judgedTools, "mcp__github__create_issue") {
-		if tt, _ := NormalizeTool(tool, nil); tt.Name == event.Other {
-			t.Errorf("%s is not a tool the adapter judges", tool)
-		}
-	}
-	re := regexp.MustCompile(judgedMatcher()) // Rust's regex crate and RE2 agree here
-	for name, want := range map[string]bool{
+	codec.CheckHandles(t, DefaultEvents, "Bash")
+	hosttest.CheckJudged(t, append(judgedTools, "mcp__github__create_issue"), NormalizeTool)
+	// Rust's regex crate and RE2 agree here.
+	hosttest.CheckMatcher(t, judgedMatcher(), map[string]bool{
 		"Bash": true, "apply_patch": true, "mcp__github__create_issue": true,
 		"BashOutput": false, "xapply_patch": false, "web_search": false, "view_image": false, "mcp_x": false,
-	} {
-		if re.MatchString(name) != want {
-			t.Errorf("PreToolUse matcher on %s: %v, want %v", name, !want, want)
-		}
-	}
+	})
 }
 
 func TestInstallCodexHandlerShape(t *testing.T) {
@@ -67,40 +52,25 @@ func TestInstallCodexHandlerShape(t *testing.T) {
 		if _, err := Install(InstallOptions{HooksPath: path, BinaryPath: installtest.Bin, TimeoutSeconds: tc.timeout}); err != nil {
 			t.Fatal(err)
 		}
-		var s struct {
-			Hooks map[string][]struct {
-				Matcher *string
-				Hooks   []map[string]any
-			}
-		}
-		if err := json.Unmarshal(installtest.ReadFile(t, path), &s); err != nil {
-			t.Fatal(err)
-		}
-		for _, ev := range DefaultEvents {
-			g := s.Hooks[ev]
-			if len(g) != 1 || len(g[0].Hooks) != 1 {
-				t.Fatalf("%s: %+v", ev, g)
-			}
-			want := tc.wantDefault
-			if ev == "SessionEnd" {
-				want = tc.wantEnd
-			}
-			h := g[0].Hooks[0]
-			wantH := map[string]any{"type": "command", "command": installtest.Bin + " hook codex --timeout " + fmt.Sprint(want), "timeout": float64(want)}
-			if fmt.Sprint(h) != fmt.Sprint(wantH) {
-				t.Errorf("timeout %d: %s handler %v, want %v", tc.timeout, ev, h, wantH)
-			}
-			var wantM any
-			switch ev {
-			case "PreToolUse", "PermissionRequest":
-				wantM = judgedMatcher()
-			case "PostToolUse":
-				wantM = "*"
-			}
-			if (g[0].Matcher == nil) != (wantM == nil) || (g[0].Matcher != nil && *g[0].Matcher != wantM) {
-				t.Errorf("%s matcher %v, want %v", ev, g[0].Matcher, wantM)
-			}
-		}
+		hooktest.CheckShape(t, installtest.ReadFile(t, path), hooktest.Shape{
+			Host: Host, Events: DefaultEvents, Fresh: true,
+			Matcher: func(ev string) string {
+				switch ev {
+				case "PreToolUse", "PermissionRequest":
+					return judgedMatcher()
+				case "PostToolUse":
+					return "*"
+				}
+				return ""
+			},
+			Handler: func(ev string) map[string]any {
+				want := tc.wantDefault
+				if ev == "SessionEnd" {
+					want = tc.wantEnd
+				}
+				return map[string]any{"type": "command", "command": installtest.Bin + " hook codex --timeout " + fmt.Sprint(want), "timeout": float64(want)}
+			},
+		})
 	}
 }
 

@@ -71,7 +71,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		if msg, failed := errorText(r.Error); failed {
 			ev.Failed, ev.Error = true, msg
 		} else if ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit {
-			ev.Tool.Added = addedLines(ev.Tool, r.ReturnDisplay)
+			ev.Tool.Added = edits.Added(ev.Tool, r.ReturnDisplay)
 		}
 	}
 	return ev, nil

@@ -11,14 +11,12 @@ import (
 // 10,000-character limit, so a project behaves alike on both hosts.
 const MaxContext = 10000
 
-// askPrefix introduces a reason whose verdict was Ask: Gemini CLI hooks have
-// no dependable way to ask the user (see the package doc), so the call is
-// denied and the model is told to get the user's go-ahead itself.
-const askPrefix = "atreides wants the user to confirm this call, and a Gemini CLI hook cannot ask, so it was not run. Ask the user; if they agree they can run it themselves or allow it in the atreides policy. Reason: "
-
-// defaultReason stands in for an empty reason: Gemini shows the model
-// "Tool execution blocked: <reason>", which must not end in nothing.
-const defaultReason = "blocked by atreides"
+// cannotAsk is why an Ask is a deny on Gemini CLI: its hooks have no
+// dependable way to ask the user (see the package doc and
+// [host.AskDenied]). An empty reason is [host.DefaultReason]: Gemini shows
+// the model "Tool execution blocked: <reason>", which must not end in
+// nothing.
+const cannotAsk = "a Gemini CLI hook cannot ask"
 
 // Encode turns a decision into Gemini CLI's answer for the event.
 func Encode(ev *event.Event, d *event.Decision) host.Answer {
@@ -29,9 +27,9 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 	case "BeforeTool":
 		switch {
 		case d.Verdict == event.Deny:
-			out.Decision, out.Reason = "deny", orDefault(d.Reason)
+			out.Decision, out.Reason = "deny", host.NonEmptyReason(d.Reason)
 		case d.Verdict == event.Ask:
-			out.Decision, out.Reason = "deny", askPrefix+orDefault(d.Reason)
+			out.Decision, out.Reason = "deny", host.AskDenied(cannotAsk, host.NonEmptyReason(d.Reason))
 		case d.UpdatedInput != nil:
 			// Applied only with an allow, and as a whole: Gemini replaces
 			// the arguments with exactly this object.
@@ -44,7 +42,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 		if d.Block {
 			// AfterTool: the model sees "Tool result blocked: <reason>"
 			// instead of the output; BeforeAgent: the turn is dropped.
-			out.Decision, out.Reason = "deny", orDefault(d.BlockReason)
+			out.Decision, out.Reason = "deny", host.NonEmptyReason(d.BlockReason)
 		}
 		hs.AdditionalContext = ctx
 	case "SessionStart":
@@ -53,7 +51,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 		if d.Block {
 			// Not a refusal: Gemini runs another turn with the reason as
 			// its prompt.
-			out.Decision, out.Reason = "deny", orDefault(d.BlockReason)
+			out.Decision, out.Reason = "deny", host.NonEmptyReason(d.BlockReason)
 		}
 	}
 	return out.Answer(hs, d.Warnings, func(reason string) host.Answer {
@@ -80,5 +78,3 @@ func Unreadable(hostEvent string, err error) host.Answer {
 func failClosed(reason string) host.Answer {
 	return host.Block(hookjson.Output{Decision: "deny", Reason: reason}, reason)
 }
-
-func orDefault(reason string) string { return host.OrDefault(reason, defaultReason) }

@@ -15,7 +15,7 @@ import (
 // prompt, and the lead agent, being the session itself, gets no file.
 var AgentForm = install.AgentForm{
 	Host: Host, Ext: ".md",
-	Installs: func(a agents.Agent) bool { return a.Mode == agents.Subagent },
+	Installs: install.Subagents,
 	Render: func(a agents.Agent, prompt string) string {
 		var tools []string
 		read := []string{"read_file", "read_many_files", "glob", "grep_search", "list_directory"}

@@ -3,8 +3,6 @@ package gemini
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/install"
@@ -68,23 +66,6 @@ var DefaultEvents = []string{
 // default (see DefaultEvents).
 var optionalEvents = []string{"PreCompress", "Notification"}
 
-// matcher is the matcher written per event. AfterTool matches every
-// tool ("*", spelled out so a reader sees it is deliberate): history and
-// error recognition need every call. Events without a tool name get no
-// matcher: all sources (SessionStart, SessionEnd), or no matcher support.
-func matcher(event string) (string, bool) {
-	switch event {
-	case "BeforeTool":
-		return judgedMatcher(), true
-	case "AfterTool":
-		return "*", true
-	}
-	if slices.Contains(DefaultEvents, event) || slices.Contains(optionalEvents, event) {
-		return "", true
-	}
-	return "", false
-}
-
 // DefaultTimeoutMillis is the per-handler timeout written when none is
 // given: the same ten seconds as for Claude Code, in Gemini's milliseconds
 // (its own default is 60000).
@@ -107,6 +88,7 @@ type InstallOptions struct {
 var spec = &install.HookSpec{
 	Host: Host, Name: "Gemini CLI", ConfigDir: ".gemini", Events: DefaultEvents,
 	NonEvents: []string{"enabled", "disabled", "notifications"}, LenientEvents: true, JSONC: true,
+	Optional: optionalEvents, JudgedEvents: []string{"BeforeTool"}, AllToolEvents: []string{"AfterTool"}, Judged: judgedMatcher,
 	ParseNote: "Gemini CLI reports an error for a settings file it cannot parse; atreides left it untouched: fix the file and run again",
 }
 
@@ -136,16 +118,12 @@ func Install(opts InstallOptions) (install.Report, error) {
 }
 
 func wantGroups(opts InstallOptions) ([]install.WantGroup, error) {
-	bin := opts.BinaryPath
-	timeout, events, err := install.CheckWant("settings", opts.SettingsPath, bin, opts.TimeoutMillis, DefaultTimeoutMillis, opts.Events, DefaultEvents)
-	if err != nil {
-		return nil, err
-	}
-	return install.WantGroups(events, matcher, func(ev string) error {
-		return fmt.Errorf("install: atreides does not handle the Gemini CLI event %q (supported: %s, %s)", ev,
-			strings.Join(DefaultEvents, ", "), strings.Join(optionalEvents, ", "))
-	}, func(string) *install.Node {
-		return install.CommandHandler(Command(bin, timeout), timeout, install.Member{Key: "name", Value: install.NewString(HookName)})
+	return spec.WantGroups(install.Want{
+		Kind: "settings", Path: opts.SettingsPath, Bin: opts.BinaryPath,
+		Timeout: opts.TimeoutMillis, DefaultTimeout: DefaultTimeoutMillis, Events: opts.Events,
+		Handler: func(_ string, timeout int) *install.Node {
+			return install.CommandHandler(Command(opts.BinaryPath, timeout), timeout, install.Member{Key: "name", Value: install.NewString(HookName)})
+		},
 	})
 }
 

@@ -3,15 +3,13 @@ package gemini
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/install/hooktest"
 	"github.com/atreides-dev/atreides/internal/install/installtest"
@@ -31,34 +29,22 @@ func TestGeminiSettingsPath(t *testing.T) {
 
 // The events and tools written must be ones the gemini adapter handles.
 func TestGeminiEventsAndToolsMatchAdapter(t *testing.T) {
-	for _, ev := range append(slices.Clone(DefaultEvents), optionalEvents...) {
-		payload := fmt.Sprintf(`{"hook_event_name":%q,"tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, ev)
-		e, err := Decode([]byte(payload), "", time.Now())
-		if err != nil || e.Kind == event.Unknown {
-			t.Errorf("adapter does not handle %s: %v %v", ev, e.Kind, err)
-		}
-	}
+	codec.CheckHandles(t, append(slices.Clone(DefaultEvents), optionalEvents...), "run_shell_command")
 	for _, ev := range []string{"PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection", "Notification"} {
 		if slices.Contains(DefaultEvents, ev) {
 			t.Errorf("%s is registered by default", ev)
 		}
 	}
-	for _, tool := range JudgedTools() {
-		if tt, _ := NormalizeTool(tool, nil, nil); tt.Name == event.Other {
-			t.Errorf("%s is not a tool the adapter judges", tool)
-		}
-	}
-	re := regexp.MustCompile(judgedMatcher()) // Go's RE2 accepts what JavaScript does here
-	for name, want := range map[string]bool{
+	hosttest.CheckJudged(t, JudgedTools(), func(name string, input json.RawMessage) (event.Tool, error) {
+		return NormalizeTool(name, input, nil)
+	})
+	// Go's RE2 accepts what JavaScript does here.
+	hosttest.CheckMatcher(t, judgedMatcher(), map[string]bool{
 		"run_shell_command": true, "read_file": true, "write_file": true, "replace": true,
 		"mcp_github_create_issue": true,
 		"activate_skill":          false, "enter_plan_mode": false, "x_read_file": false,
 		"read_file_fast": false, "update_topic": false,
-	} {
-		if re.MatchString(name) != want {
-			t.Errorf("BeforeTool matcher on %s: %v, want %v", name, !want, want)
-		}
-	}
+	})
 }
 
 func TestInstallGeminiHandlerShape(t *testing.T) {
@@ -70,40 +56,15 @@ func TestInstallGeminiHandlerShape(t *testing.T) {
 	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "trusted folder") {
 		t.Errorf("notes = %q", r.Notes)
 	}
-	var s struct {
-		Hooks map[string][]struct {
-			Matcher *string
-			Hooks   []map[string]any
-		}
-	}
-	if err := json.Unmarshal(installtest.ReadFile(t, path), &s); err != nil {
-		t.Fatal(err)
-	}
-	for _, ev := range DefaultEvents {
-		g := s.Hooks[ev]
-		if len(g) != 1 || len(g[0].Hooks) != 1 {
-			t.Fatalf("%s: %+v", ev, g)
-		}
-		h := g[0].Hooks[0]
-		want := map[string]any{"type": "command", "name": "atreides", "command": "'/home/me/my tools/atreides' hook gemini --timeout 7", "timeout": 7000.0}
-		if fmt.Sprint(h) != fmt.Sprint(want) {
-			t.Errorf("%s handler %v, want %v", ev, h, want)
-		}
-		switch ev {
-		case "BeforeTool":
-			if g[0].Matcher == nil || *g[0].Matcher != judgedMatcher() {
-				t.Errorf("BeforeTool matcher %v", g[0].Matcher)
-			}
-		case "AfterTool":
-			if g[0].Matcher == nil || *g[0].Matcher != "*" {
-				t.Errorf("AfterTool matcher %v", g[0].Matcher)
-			}
-		default:
-			if g[0].Matcher != nil {
-				t.Errorf("%s has matcher %q", ev, *g[0].Matcher)
-			}
-		}
-	}
+	hooktest.CheckShape(t, installtest.ReadFile(t, path), hooktest.Shape{
+		Host: Host, Events: DefaultEvents, Fresh: true,
+		Matcher: func(ev string) string {
+			return map[string]string{"BeforeTool": judgedMatcher(), "AfterTool": "*"}[ev]
+		},
+		Handler: func(string) map[string]any {
+			return map[string]any{"type": "command", "name": "atreides", "command": "'/home/me/my tools/atreides' hook gemini --timeout 7", "timeout": 7000.0}
+		},
+	})
 	// The default timeout is ten seconds, in milliseconds.
 	path2 := SettingsPath(install.ScopeUser, "", t.TempDir())
 	if _, err := Install(InstallOptions{SettingsPath: path2, BinaryPath: installtest.Bin, Scope: install.ScopeUser}); err != nil {
@@ -281,22 +242,9 @@ func TestRefusesBrokenJSON(t *testing.T) { hooktest.RefuseBrokenJSON(t, underTes
 
 func TestOptionErrors(t *testing.T) {
 	dir := t.TempDir()
-	for _, tc := range []struct {
-		name string
-		err  error
-		want string
-	}{
-		{"gemini relative bin", second(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "bin/atreides"})), "neither absolute"},
-		{"gemini other name", second(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "/bin/true"})), "must be named atreides"},
-		{"gemini model event", second(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: installtest.Bin, Events: []string{"BeforeModel"}})), `"BeforeModel"`},
-	} {
-		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want %q", tc.name, tc.err, tc.want)
-		}
-	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		t.Errorf("files written on error: %v", ents)
-	}
+	hooktest.CheckRefusals(t, dir, []hooktest.Refusal{
+		{Name: "gemini relative bin", Err: hooktest.Err(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "bin/atreides"})), Want: "neither absolute"},
+		{Name: "gemini other name", Err: hooktest.Err(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: "/bin/true"})), Want: "must be named atreides"},
+		{Name: "gemini model event", Err: hooktest.Err(Install(InstallOptions{SettingsPath: filepath.Join(dir, "s.json"), BinaryPath: installtest.Bin, Events: []string{"BeforeModel"}})), Want: `"BeforeModel"`},
+	})
 }
-
-func second[T any](_ T, err error) error { return err }

@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
-	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // toolNames maps Gemini CLI 0.61.0's built-in tools (names taken from the
@@ -77,29 +75,6 @@ func NormalizeTool(name string, input json.RawMessage, mcp *hookjson.MCPContext)
 	return t, nil
 }
 
-// edited holds the input fields of write_file and replace that say what
-// they put into the file.
-type edited struct {
-	FilePath  string `json:"file_path"`
-	Content   string `json:"content"`
-	OldString string `json:"old_string"`
-	NewString string `json:"new_string"`
-}
-
-// addedLines is what a successful write_file or replace added to its
-// file. write_file's returnDisplay holds the file's originalContent when
-// the file existed: then only the lines it did not hold count. A payload
-// that does not parse adds nothing; the comment checker fails open.
-func addedLines(t event.Tool, display json.RawMessage) []event.FileLines {
-	var in edited
-	if strictjson.Unmarshal(t.Input, &in) != nil || in.FilePath == "" {
-		return nil
-	}
-	switch t.Raw {
-	case "write_file":
-		return []event.FileLines{host.Written(in.FilePath, in.Content, host.OriginalIn(display, "originalContent"))}
-	case "replace":
-		return []event.FileLines{host.Replaced(in.FilePath, in.OldString, in.NewString)}
-	}
-	return nil
-}
+// edits are Gemini CLI's tools that put text into a file; write_file's
+// returnDisplay holds the file's originalContent when the file existed.
+var edits = hookjson.EditTools{Write: "write_file", Edit: "replace", Original: "originalContent"}

@@ -57,6 +57,38 @@ type MCPContext struct {
 // EventName implements [host.Payload].
 func (p Payload) EventName() string { return p.HookEventName }
 
+// claudeEvents are Claude Code's hook events, by name, with their kinds.
+// Codex names the events it shares with Claude Code as Claude Code does.
+var claudeEvents = host.Kinds{
+	"SessionStart":       event.SessionStart,
+	"UserPromptSubmit":   event.UserPrompt,
+	"PreToolUse":         event.PreTool,
+	"PermissionRequest":  event.PermissionRequest,
+	"PostToolUse":        event.PostTool,
+	"PostToolUseFailure": event.PostTool,
+	"Stop":               event.Stop,
+	"SubagentStart":      event.SubagentStart,
+	"SubagentStop":       event.SubagentStop,
+	"PreCompact":         event.PreCompact,
+	"PostCompact":        event.PostCompact,
+	"SessionEnd":         event.SessionEnd,
+	"Notification":       event.Notification,
+}
+
+// KindsOf is the kinds of the named events of Claude Code's: those a host
+// that names its events as Claude Code does handles. A name Claude Code
+// does not have is left out, so that it decodes as Unknown (each host's
+// tests decode every event it handles).
+func KindsOf(names ...string) host.Kinds {
+	out := make(host.Kinds, len(names))
+	for _, n := range names {
+		if k, ok := claudeEvents[n]; ok {
+			out[n] = k
+		}
+	}
+	return out
+}
+
 // Dialect is what one Claude-format host sends: what [Dialect.Decode]
 // needs beyond the common fields.
 type Dialect struct {

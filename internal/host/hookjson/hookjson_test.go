@@ -3,6 +3,7 @@ package hookjson
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"testing"
 	"time"
 
@@ -90,5 +91,13 @@ func TestJudgedSorted(t *testing.T) {
 	got := Tools{"b": event.Shell, "a": event.Read, "c": event.Edit}.Judged()
 	if len(got) != 3 || got[0] != "a" || got[1] != "b" || got[2] != "c" {
 		t.Errorf("Judged() = %v", got)
+	}
+}
+
+func TestKindsOf(t *testing.T) {
+	got := KindsOf("PreToolUse", "PostToolUseFailure", "BeforeTool")
+	want := host.Kinds{"PreToolUse": event.PreTool, "PostToolUseFailure": event.PostTool}
+	if !maps.Equal(got, want) {
+		t.Errorf("KindsOf = %v, want %v (a name Claude Code does not have is left out)", got, want)
 	}
 }

@@ -14,4 +14,12 @@
 // duplicate or case-variant keys, which the host and a case-insensitive
 // decoder read differently. Each must be answered like an unreadable
 // tool call, with a reason that names the key.
+//
+// [Codec] carries the checks each host's own tests run against its own
+// tables: every captured payload decodes as its event ([Codec.Captured]),
+// malformed payloads fail closed ([Codec.CheckMalformed], [Codec.Fuzz]),
+// decisions encode to exact answers ([Codec.CheckEncode]), unreadable
+// tool calls are blocked ([Codec.CheckUnreadable]) and tool names map to
+// atreides's ([CheckTools]). The checks are written once; what differs
+// between hosts is only in the rows.
 package hosttest

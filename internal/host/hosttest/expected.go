@@ -13,7 +13,8 @@ const (
 	stopReason = "todos open: write the report"
 )
 
-func jsonString(s string) string {
+// JSONString is s as a JSON string, quotes and escapes included.
+func JSONString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
@@ -23,7 +24,7 @@ func jsonString(s string) string {
 // the command as a JSON string.
 func payloadFunc(fields func(kind event.Kind, cmd string) string) func(event.Kind, string) []byte {
 	return func(kind event.Kind, cmd string) []byte {
-		return []byte(`{"session_id":"s","transcript_path":"/home/t.jsonl","cwd":"/proj",` + fields(kind, jsonString(cmd)) + `}`)
+		return []byte(`{"session_id":"s","transcript_path":"/home/t.jsonl","cwd":"/proj",` + fields(kind, JSONString(cmd)) + `}`)
 	}
 }
 
@@ -128,9 +129,9 @@ var Expected = map[string]Expectations{
 			const dir = `"directory":"/proj",`
 			switch kind {
 			case event.PreTool:
-				return []byte(`{"method":"tool.before","params":{` + dir + `"input":{"tool":"bash","sessionID":"s","callID":"call_1"},"output":{"args":{"command":` + jsonString(cmd) + `,"description":"d"}}}}`)
+				return []byte(`{"method":"tool.before","params":{` + dir + `"input":{"tool":"bash","sessionID":"s","callID":"call_1"},"output":{"args":{"command":` + JSONString(cmd) + `,"description":"d"}}}}`)
 			case event.PostTool:
-				return []byte(`{"method":"tool.after","params":{` + dir + `"input":{"tool":"bash","sessionID":"s","callID":"call_1","args":{"command":` + jsonString(cmd) + `}},"output":{"title":"t","output":"FAIL\n","metadata":{"exit":1}}}}`)
+				return []byte(`{"method":"tool.after","params":{` + dir + `"input":{"tool":"bash","sessionID":"s","callID":"call_1","args":{"command":` + JSONString(cmd) + `}},"output":{"title":"t","output":"FAIL\n","metadata":{"exit":1}}}}`)
 			case event.SessionStart:
 				return []byte(`{"method":"system.transform","params":{` + dir + `"input":{"sessionID":"s","model":{"id":"m"}},"output":{"system":["You are opencode"]}}}`)
 			case event.Stop:

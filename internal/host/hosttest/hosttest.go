@@ -14,6 +14,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
@@ -365,13 +366,14 @@ func BenchDecode(b *testing.B, hostDir string, decode func([]byte) error) {
 	}
 }
 
-// SamplesDecodeAsLoose checks every captured payload of a host, decoded
-// into P, and its tool input (found by input), decoded into T: both come
-// out as encoding/json makes them, and the tool input has unique keys.
-func SamplesDecodeAsLoose[P, T any](t *testing.T, hostDir string, input func(P) json.RawMessage) {
+// SamplesDecodeAsLoose checks every captured payload of a Claude-format
+// host, decoded as a [hookjson.Payload], and its tool input, decoded into
+// T (the host's tool input struct): both come out as encoding/json makes
+// them, and the tool input has unique keys.
+func SamplesDecodeAsLoose[T any](t *testing.T, hostDir string) {
 	t.Helper()
 	for i, data := range payloads(t, hostDir) {
-		in := input(decodesAsLoose[P](t, fmt.Sprintf("sample %d", i), data))
+		in := decodesAsLoose[hookjson.Payload](t, fmt.Sprintf("sample %d", i), data).ToolInput
 		if len(in) == 0 || in[0] != '{' {
 			continue
 		}

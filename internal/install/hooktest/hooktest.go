@@ -6,6 +6,8 @@
 package hooktest
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,9 +51,9 @@ func twoBins(t *testing.T) (string, string) {
 	return bins[0], bins[1]
 }
 
-// countOursIn counts the handlers of ours per event in data; ours are
+// CountOurs counts the handlers of ours per event in data; ours are
 // recognised by their command alone, which names the host.
-func countOursIn(t *testing.T, host string, data []byte) map[string]int {
+func CountOurs(t *testing.T, host string, data []byte) map[string]int {
 	t.Helper()
 	spec := &install.HookSpec{Host: host}
 	doc, err := install.Parse(data)
@@ -105,7 +107,7 @@ func InstallUninstall(t *testing.T, h Host) {
 				t.Errorf("backup %q without a backup directory", r.Backup)
 			}
 			first := installtest.ReadFile(t, path)
-			ours := countOursIn(t, h.Name, first)
+			ours := CountOurs(t, h.Name, first)
 			for _, ev := range h.Events {
 				if ours[ev] != 1 {
 					t.Errorf("%s has %d handlers of ours", ev, ours[ev])
@@ -142,7 +144,7 @@ func InstallUninstall(t *testing.T, h Host) {
 			if strings.Contains(string(moved), binA) || !strings.Contains(string(moved), binB) {
 				t.Errorf("binary path not updated:\n%s", moved)
 			}
-			if got := countOursIn(t, h.Name, moved); !maps2Equal(got, ours) {
+			if got := CountOurs(t, h.Name, moved); !maps2Equal(got, ours) {
 				t.Errorf("handlers per event %v, want %v", got, ours)
 			}
 
@@ -304,5 +306,76 @@ func CommandsRoundTrip(t *testing.T, form install.CommandForm) {
 	}
 	if _, err := os.Stat(filepath.Join(root, ".host")); !os.IsNotExist(err) {
 		t.Errorf("%s: .host left behind: %v", form.Host, err)
+	}
+}
+
+// Shape is what a fresh install must have written for every event.
+type Shape struct {
+	Host   string // as in `atreides hook <Host>`
+	Events []string
+	// Matcher is the event's matcher, "" for none (no "matcher" key).
+	Matcher func(event string) string
+	// Handler is our handler object, as encoding/json reads it.
+	Handler func(event string) map[string]any
+	// Fresh is set when the file held no hooks before the install: then
+	// each event has our group alone.
+	Fresh bool
+}
+
+// group is one matcher group of a settings file's hooks.
+type group struct {
+	Matcher *string          `json:"matcher"`
+	Hooks   []map[string]any `json:"hooks"`
+}
+
+// CheckShape checks the hooks in data: each event has one handler of
+// ours, alone in the event's last group, with the matcher and the handler
+// object the host writes.
+func CheckShape(t *testing.T, data []byte, s Shape) {
+	t.Helper()
+	var file struct {
+		Hooks map[string][]group `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	ours := CountOurs(t, s.Host, data)
+	for _, ev := range s.Events {
+		groups := file.Hooks[ev]
+		if len(groups) == 0 || ours[ev] != 1 || (s.Fresh && len(groups) != 1) {
+			t.Errorf("%s: %d groups, %d handlers of ours: %+v", ev, len(groups), ours[ev], groups)
+			continue
+		}
+		g := groups[len(groups)-1] // ours comes last
+		if want := s.Matcher(ev); (g.Matcher == nil) != (want == "") || (g.Matcher != nil && *g.Matcher != want) {
+			t.Errorf("%s matcher %v, want %q", ev, g.Matcher, want)
+		}
+		if want := s.Handler(ev); len(g.Hooks) != 1 || fmt.Sprint(g.Hooks[0]) != fmt.Sprint(want) {
+			t.Errorf("%s handlers %v, want only %v", ev, g.Hooks, want)
+		}
+	}
+}
+
+// Refusal is an install the host must refuse, and what its error says.
+type Refusal struct {
+	Name string
+	Err  error // see [Err]
+	Want string
+}
+
+// Err is the error of a call's two results.
+func Err[T any](_ T, err error) error { return err }
+
+// CheckRefusals checks that each install failed saying what it must, and
+// that none of them wrote a file in dir.
+func CheckRefusals(t *testing.T, dir string, cases []Refusal) {
+	t.Helper()
+	for _, tc := range cases {
+		if tc.Err == nil || !strings.Contains(tc.Err.Error(), tc.Want) {
+			t.Errorf("%s: error %v, want %q", tc.Name, tc.Err, tc.Want)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("files written on error: %v", ents)
 	}
 }

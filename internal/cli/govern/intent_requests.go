@@ -1,0 +1,51 @@
+package govern
+
+import (
+	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/view"
+	"github.com/spf13/cobra"
+)
+
+// intentRequestsOptions are the flags of 'atreides intent requests'.
+type intentRequestsOptions struct {
+	asJSON bool
+}
+
+func newIntentRequestsCmd(io *command.IO) *cobra.Command {
+	o := &intentRequestsOptions{}
+	cmd := &cobra.Command{
+		Use:   "requests",
+		Short: "scope expansions agents asked for",
+		Args:  command.NoArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func (o *intentRequestsOptions) run(io *command.IO) error {
+	p, err := command.ReadProject(io)
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		reqs := make([]view.ScopeRequest, 0, len(govstate.Key.Read(p).Expansions))
+		for _, r := range govstate.Key.Read(p).Expansions {
+			reqs = append(reqs, view.ScopeRequestOf(r))
+		}
+		return command.PrintJSON(io, reqs)
+	}
+	if len(govstate.Key.Read(p).Expansions) == 0 {
+		fmt.Fprintln(io.Out, "no scope expansion requests")
+		return nil
+	}
+	for _, r := range govstate.Key.Read(p).Expansions {
+		fmt.Fprintf(io.Out, "#%d %s intent=%s session=%s%s paths=%s reason=%q\n", r.ID, r.Status, r.Intent, r.Session, governance.From(p, r.Origin), strings.Join(r.Paths, ","), r.Reason)
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package inspect
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/spf13/cobra"
+)
+
+// traceShowOptions are the flags of 'atreides trace show'.
+type traceShowOptions struct {
+	intent string
+	file   string
+	asJSON bool
+}
+
+func newTraceShowCmd(io *command.IO) *cobra.Command {
+	o := &traceShowOptions{}
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "list the recorded file changes",
+		Args:  command.NoArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.intent, "intent", "i", "", "only changes made under this intent")
+	f.StringVarP(&o.file, "file", "f", "", "only changes to this file (project-relative)")
+	f.BoolVar(&o.asJSON, "json", false, "print the records as JSON lines")
+	return cmd
+}
+
+func (o *traceShowOptions) run(io *command.IO) error {
+	root, err := command.CwdRoot(io)
+	if err != nil {
+		return err
+	}
+	l, err := loadLedger(root)
+	if err != nil {
+		return err
+	}
+	entries, err := l.Entries()
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		if !o.asJSON { // JSON Lines: no record, no line
+			fmt.Fprintln(io.Out, "no trace records")
+		}
+		return nil
+	}
+	want := strings.TrimPrefix(o.file, "./")
+	st := command.StyleOf(io)
+	for _, e := range entries {
+		if e.Err != nil {
+			fmt.Fprintf(io.Out, "line %d: unreadable: %v\n", e.Line, e.Err)
+			continue
+		}
+		m := e.Record.Metadata.Atreides
+		if m == nil {
+			continue
+		}
+		if o.intent != "" && m.Intent != o.intent {
+			continue
+		}
+		if want != "" && !hasFile(e.Record, want) {
+			continue
+		}
+		if o.asJSON {
+			b, _ := json.Marshal(e.Record)
+			fmt.Fprintf(io.Out, "%s\n", b)
+			continue
+		}
+		for _, f := range e.Record.Files {
+			var ranges []string
+			for _, c := range f.Conversations {
+				for _, r := range c.Ranges {
+					ranges = append(ranges, fmt.Sprintf("%d-%d", r.StartLine, r.EndLine))
+				}
+			}
+			fmt.Fprintf(io.Out, "#%d %s %s %s lines=%s intent=%s session=%s tool=%s\n",
+				m.Seq, st.Dim(e.Record.Timestamp), st.Paint(command.SGRCyan, fmt.Sprintf("%-6s", m.Change)), f.Path, strings.Join(ranges, ","), orDash(m.Intent), orDash(m.Session), m.HostTool)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,293 @@
+package work
+
+import (
+	"context"
+	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/atreides-dev/atreides/internal/view"
+	"github.com/spf13/cobra"
+)
+
+// errorsOptions are the flags of 'atreides errors'.
+type errorsOptions struct {
+	typ    string
+	all    bool
+	asJSON bool
+}
+
+func NewErrorsCmd(io *command.IO) *cobra.Command {
+	o := &errorsOptions{}
+	cmd := &cobra.Command{
+		Use:   "errors",
+		Short: "the error log: what went wrong, how often, whether the fix held",
+		Long: `List the project's error log (errors.json in the specs directory), grouped
+by type and cause: how often each error was seen, first and last, its
+severity, and where its fix stands: open, planned (a fix task exists),
+fixed and held since when, or recurred after the fix. Errors fixed and
+not seen since are left out unless --all is given.
+
+Errors the hooks saw (3-strike escalations, failed delegations) wait in
+their session until its turn ends; this command records every session's
+first, so a session that was killed loses nothing.
+
+'atreides errors plan' creates a task to fix errors; 'atreides errors
+resolve' records a fix made without one.`,
+		Args: command.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.typ, "type", "", "only errors of this type")
+	f.BoolVarP(&o.all, "all", "a", false, "include errors fixed and not seen since")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON for scripts")
+	cmd.AddCommand(newErrorsPlanCmd(io), newErrorsResolveCmd(io))
+	return cmd
+}
+
+// errorJSON is one entry of the error log in 'errors --json'.
+type errorJSON struct {
+	ID       int        `json:"id"`
+	Type     string     `json:"type"`
+	Severity string     `json:"severity"`
+	Cause    string     `json:"cause"`
+	Message  string     `json:"message"`
+	Count    int        `json:"count"`
+	First    time.Time  `json:"first_seen"`
+	Last     time.Time  `json:"last_seen"`
+	Command  string     `json:"command"`
+	Task     int        `json:"task"` // 0: none
+	Agent    string     `json:"agent"`
+	Session  string     `json:"session"`
+	Fix      string     `json:"fix_status"` // "", planned, fixed, recurred
+	FixRefs  []string   `json:"fix_refs"`
+	Fixed    *time.Time `json:"fixed"` // null: never
+	Recurred int        `json:"recurred_after_fix"`
+	// Held is true while a recorded fix holds (fixed, not seen since).
+	Held bool `json:"held"`
+}
+
+func errorView(e taskboard.TaskError) errorJSON {
+	return errorJSON{
+		ID: e.Number, Type: e.Type, Severity: e.Severity, Cause: e.Cause, Message: e.Message, Count: e.Count,
+		First: e.First, Last: e.Last, Command: e.Context.Command, Task: e.Context.Task, Agent: e.Context.Agent,
+		Session: e.Context.Session, Fix: e.Fix, FixRefs: command.NonNil(e.FixRefs), Fixed: view.TimeOrNil(e.Fixed), Recurred: e.Recurred,
+		Held: e.Fix == tasks.FixFixed,
+	}
+}
+
+// errorsBoard opens the board of the project at the working directory
+// with every session's waiting errors recorded on it.
+func errorsBoard(io *command.IO) (*tasks.Repo, error) {
+	r, err := taskRepo(io)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.DrainOutboxes(context.Background()); err != nil {
+		return nil, fmt.Errorf("recording the sessions' errors: %w", err)
+	}
+	return r, nil
+}
+
+func (o *errorsOptions) run(io *command.IO) error {
+	r, err := errorsBoard(io)
+	if err != nil {
+		return err
+	}
+	var b taskboard.Tasks
+	if err := r.View(context.Background(), func(t *taskboard.Tasks) error { b = *t; return nil }); err != nil {
+		return err
+	}
+	typ := tasks.ErrorType(o.typ)
+	var shown []taskboard.TaskError
+	held := 0
+	for _, e := range tasks.ErrorsByType(b.Errors) {
+		switch {
+		case typ != "" && e.Type != typ:
+		case e.Fix == tasks.FixFixed && !o.all:
+			held++
+		default:
+			shown = append(shown, e)
+		}
+	}
+	if o.asJSON {
+		out := make([]errorJSON, 0, len(shown))
+		for _, e := range shown {
+			out = append(out, errorView(e))
+		}
+		return command.PrintJSON(io, out)
+	}
+	printErrors(io, shown)
+	if held > 0 {
+		fmt.Fprintf(io.Out, "%d fixed errors not seen since their fix (--all shows them)\n", held)
+	}
+	return nil
+}
+
+// printErrors lists errors under their types; they come sorted by type.
+func printErrors(io *command.IO, errs []taskboard.TaskError) {
+	st := command.StyleOf(io)
+	if len(errs) == 0 {
+		fmt.Fprintln(io.Out, "no errors recorded")
+		return
+	}
+	for i, e := range errs {
+		if i == 0 || errs[i-1].Type != e.Type {
+			fmt.Fprintln(io.Out, st.Bold(e.Type))
+		}
+		times := "once"
+		if e.Count > 1 {
+			times = fmt.Sprintf("%d times", e.Count)
+		}
+		fmt.Fprintf(io.Out, "  %s %s %s\n", st.Bold(fmt.Sprintf("#%d", e.Number)), e.Severity, e.Cause)
+		fmt.Fprintf(io.Out, "     %s, first %s, last %s; %s\n", times, shortTime(e.First), shortTime(e.Last), tasks.FixState(&e))
+		if e.Message != "" && e.Message != e.Cause {
+			fmt.Fprintf(io.Out, "     %s\n", st.Dim(command.OneLine(e.Message, 160)))
+		}
+	}
+}
+
+func shortTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
+
+// errorsPlanOptions are the arguments of 'atreides errors plan'.
+type errorsPlanOptions struct {
+	typ    string
+	asJSON bool
+}
+
+func newErrorsPlanCmd(io *command.IO) *cobra.Command {
+	o := &errorsPlanOptions{}
+	cmd := &cobra.Command{
+		Use:   "plan [ID...]",
+		Short: "create a task to fix errors, linked to them",
+		Long: `Create one task to fix the errors named (or, with --type, every error of
+that type without a fix under way). The task describes them and takes
+the worst severity as its priority; the errors show the task as their
+planned fix, and become fixed when it is completed.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(_ *cobra.Command, args []string) error { return o.run(io, args) },
+	}
+	cmd.Flags().StringVar(&o.typ, "type", "", "plan a fix for every open error of this type")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the new task as JSON")
+	return cmd
+}
+
+// errorsPlanJSON is what 'errors plan --json' prints.
+type errorsPlanJSON struct {
+	Task     int    `json:"task"`
+	Title    string `json:"title"`
+	Priority string `json:"priority"`
+	Errors   []int  `json:"errors"`
+}
+
+func (o *errorsPlanOptions) run(io *command.IO, args []string) error {
+	if (len(args) == 0) == (o.typ == "") {
+		return command.Usagef("errors plan takes error ids or --type, one of the two")
+	}
+	var ids []int
+	if len(args) > 0 {
+		var err error
+		if ids, err = parseIDs(args, "errors plan", "error"); err != nil {
+			return err
+		}
+	}
+	r, err := errorsBoard(io)
+	if err != nil {
+		return err
+	}
+	var made errorsPlanJSON
+	err = r.Update(context.Background(), func(b *taskboard.Tasks, now time.Time) error {
+		if o.typ != "" {
+			if ids = unplanned(b, tasks.ErrorType(o.typ)); len(ids) == 0 {
+				return fmt.Errorf("no error of type %s waits for a fix", tasks.ErrorType(o.typ))
+			}
+		}
+		t, err := tasks.PlanFix(b, ids, now)
+		if err != nil {
+			return err
+		}
+		made = errorsPlanJSON{Task: t.Number, Title: t.Title, Priority: t.Priority, Errors: t.Errors}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return command.PrintJSON(io, made)
+	}
+	fmt.Fprintf(io.Out, "task %d: %s (priority %s), to fix %s\n", made.Task, made.Title, made.Priority, errorList(made.Errors))
+	return nil
+}
+
+// unplanned are the errors of the type with no fix under way: open or
+// recurred.
+func unplanned(b *taskboard.Tasks, typ string) []int {
+	var ids []int
+	for _, e := range b.Errors {
+		if e.Type == typ && (e.Fix == "" || e.Fix == tasks.FixRecurred) {
+			ids = append(ids, e.Number)
+		}
+	}
+	return ids
+}
+
+func errorList(ids []int) string {
+	s := make([]string, len(ids))
+	for i, n := range ids {
+		s[i] = strconv.Itoa(n)
+	}
+	if len(s) == 1 {
+		return "error " + s[0]
+	}
+	return "errors " + strings.Join(s, ", ")
+}
+
+// errorsResolveOptions are the arguments of 'atreides errors resolve'.
+type errorsResolveOptions struct {
+	args []string
+	ref  string
+}
+
+func newErrorsResolveCmd(io *command.IO) *cobra.Command {
+	o := &errorsResolveOptions{}
+	cmd := &cobra.Command{
+		Use:   "resolve ID --ref COMMIT|TEXT",
+		Short: "record a fix made without a fix task",
+		Long: `Record that error ID was fixed outside a fix task (a commit, a change of
+configuration): it shows as fixed from now on, and as recurred if it
+is seen again.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.args = args
+			return o.run(io)
+		},
+	}
+	cmd.Flags().StringVar(&o.ref, "ref", "", "the fix: a commit id or a few words")
+	return cmd
+}
+
+func (o *errorsResolveOptions) run(io *command.IO) error {
+	ids, err := parseIDs(o.args, "errors resolve", "error")
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(o.ref) == "" {
+		return command.Usagef("errors resolve needs --ref: the commit or a few words naming the fix")
+	}
+	r, err := errorsBoard(io)
+	if err != nil {
+		return err
+	}
+	err = r.Update(context.Background(), func(b *taskboard.Tasks, now time.Time) error {
+		_, err := tasks.ResolveError(b, ids[0], o.ref, now)
+		return err
+	})
+	if err == nil {
+		fmt.Fprintf(io.Out, "error %d: fixed (%s)\n", ids[0], o.ref)
+	}
+	return err
+}

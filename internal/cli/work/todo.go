@@ -1,0 +1,69 @@
+package work
+
+import (
+	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/view"
+	"github.com/spf13/cobra"
+)
+
+func NewTodoCmd(io *command.IO) *cobra.Command {
+	return command.NewGroupCmd("todo <subcommand>",
+		"manage atreides todos: add, start, done, cancel, list",
+		`Manage atreides's own todos for this project. While a todo is open, an
+agent that tries to stop is asked to finish or close it first.`,
+		newTodoAddCmd(io),
+		newTodoSetCmd(io, "start", todos.InProgress, "mark todos in progress"),
+		newTodoSetCmd(io, "done", todos.Done, "mark todos done"),
+		newTodoSetCmd(io, "cancel", todos.Cancelled, "mark todos cancelled"),
+		newTodoListCmd(io),
+	)
+}
+
+// printTodoTree prints todos under their parents; a todo whose parent is
+// not in the list is printed at the top level.
+func printTodoTree(io *command.IO, list []view.Todo) { printTodoTreeIndent(io, list, "") }
+
+// printTodoTreeIndent is printTodoTree with every line indented.
+func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
+	st := command.StyleOf(io)
+	present := map[int]bool{}
+	for _, t := range list {
+		present[t.ID] = true
+	}
+	var walk func(parent, depth int)
+	walk = func(parent, depth int) {
+		for _, t := range list {
+			top := t.Parent == 0 || !present[t.Parent]
+			if (parent == 0 && top) || (parent != 0 && t.Parent == parent) {
+				mark := map[string]string{todos.Pending: "[ ]", todos.InProgress: "[~]", todos.Done: "[x]", todos.Cancelled: "[-]"}[t.Status]
+				if t.Status == todos.Done || t.Status == todos.Cancelled {
+					mark = st.Dim(mark)
+				} else if t.Status == todos.InProgress {
+					mark = st.Paint(command.SGRYellow, mark)
+				}
+				fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.Dim("("+todoDetails(t)+")"))
+				walk(t.ID, depth+1)
+			}
+		}
+	}
+	walk(0, 0)
+}
+
+// todoDetails is a todo's level and whatever else it carries.
+func todoDetails(t view.Todo) string {
+	parts := []string{t.Level}
+	if t.Priority != "" {
+		parts = append(parts, t.Priority)
+	}
+	if loc := t.Location(); loc != "" {
+		parts = append(parts, loc)
+	}
+	if t.Agent != "" {
+		parts = append(parts, "agent "+t.Agent)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,80 @@
+package work
+
+import (
+	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/todos"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/view"
+	"github.com/spf13/cobra"
+)
+
+// todoAddOptions are the arguments of 'atreides todo add'.
+type todoAddOptions struct {
+	parent   int
+	level    string
+	priority string
+	file     string
+	line     int
+	agent    string
+	title    string
+	asJSON   bool
+}
+
+func newTodoAddCmd(io *command.IO) *cobra.Command {
+	o := &todoAddOptions{}
+	cmd := &cobra.Command{
+		Use:   "add TITLE...",
+		Short: "add a todo",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.title = command.JoinArgs(args)
+			return o.run(io)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&o.parent, "parent", "p", 0, "id of the parent todo")
+	f.StringVarP(&o.level, "level", "l", "", "epic, task or subtask (default: one level below the parent, else task)")
+	f.StringVar(&o.priority, "priority", "", "critical, high, medium or low")
+	f.StringVar(&o.file, "file", "", "the file the work is in (PATH or PATH:LINE)")
+	f.IntVar(&o.line, "line", 0, "the line in --file")
+	f.StringVar(&o.agent, "agent", "", "the agent the todo belongs to (a subagent type or name)")
+	f.BoolVar(&o.asJSON, "json", false, "print the new todo as JSON")
+	command.CompleteValues(cmd, "level", "epic", "task", "subtask")
+	command.CompleteValues(cmd, "priority", "critical", "high", "medium", "low")
+	return cmd
+}
+
+func (o *todoAddOptions) run(io *command.IO) error {
+	if o.title == "" {
+		return command.Usagef("todo add needs a title")
+	}
+	// Words are checked before the store is opened, as usage errors; the
+	// rules that need the other todos are package state's.
+	if _, err := todos.ParseLevel(o.level); err != nil {
+		return command.Usagef("--level: %v", err)
+	}
+	if _, err := anchors.ParsePriority(o.priority); err != nil {
+		return command.Usagef("--priority: %v", err)
+	}
+	var added todos.Todo
+	err := command.UpdateProject(io, func(p *state.Project) error {
+		t, err := todos.Add(p, todos.New{
+			Title: o.title, Level: o.level, Parent: o.parent,
+			Priority: o.priority, File: o.file, Line: o.line, Agent: o.agent,
+		}, time.Now().UTC())
+		added = t
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return command.PrintJSON(io, view.TodoOf(added))
+	}
+	fmt.Fprintf(io.Out, "added todo #%d: %s\n", added.ID, added.Title)
+	return nil
+}

@@ -1,0 +1,50 @@
+package work
+
+import (
+	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
+
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/view"
+	"github.com/spf13/cobra"
+)
+
+// todoListOptions are the flags of 'atreides todo list'.
+type todoListOptions struct {
+	all    bool
+	asJSON bool
+}
+
+func newTodoListCmd(io *command.IO) *cobra.Command {
+	o := &todoListOptions{}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "list open todos, as a tree",
+		Args:  command.NoArgs,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	f := cmd.Flags()
+	f.BoolVarP(&o.all, "all", "a", false, "include done and cancelled todos")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+func (o *todoListOptions) run(io *command.IO) error {
+	p, err := command.ReadProject(io)
+	if err != nil {
+		return err
+	}
+	list := todos.Key.Read(p).List
+	if !o.all {
+		list = todos.Key.Read(p).Open()
+	}
+	if o.asJSON {
+		return command.PrintJSON(io, view.Todos(list))
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(io.Out, "no open todos")
+		return nil
+	}
+	printTodoTree(io, view.Todos(list))
+	return nil
+}
