@@ -25,13 +25,18 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/all"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 )
 
 func main() {
 	runs := flag.Int("n", 200, "runs per case")
 	warmup := flag.Int("warmup", 30, "untimed runs per case first (they also fill the session's history)")
 	dir := flag.String("dir", "", "working directory and project dir of the hook (default: a fresh temp dir per command)")
-	hostName := flag.String("host", "claude", "host protocol to speak: claude, gemini or codex")
+	hostName := flag.String("host", "claude", "host protocol to speak: "+strings.Join(hookHosts(), ", "))
+	list := flag.Bool("list", false, "print the hook hosts, one a line, and exit")
 	vs := flag.String("vs", "", "a second command to run side by side: a binary (run as 'BIN hook HOST'), a command line, or 'floor'")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, `usage: hooktime [-n N] [-warmup N] [-dir DIR] [-host HOST] [-vs B] BINARY PAYLOAD.json...
@@ -44,11 +49,15 @@ alongside and prints the medians of both and of the ratios A/B.
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	if *list {
+		fmt.Println(strings.Join(hookHosts(), "\n"))
+		return
+	}
 	if flag.NArg() < 2 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	env, ok := hostEnv[*hostName]
+	env, ok := hostEnv(*hostName)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "hooktime: unknown host %q\n", *hostName)
 		os.Exit(2)
@@ -59,13 +68,28 @@ alongside and prints the medians of both and of the ratios A/B.
 	}
 }
 
-// hostEnv names the variables each host sets to the project dir for its
-// hooks, so a timed run sees what a real one does. Codex sets none: its
-// hooks find the project from the payload's cwd.
-var hostEnv = map[string][]string{
-	"claude": {"CLAUDE_PROJECT_DIR"},
-	"gemini": {"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
-	"codex":  nil,
+// hookHosts are the registry's hosts that run 'atreides hook NAME'.
+func hookHosts() []string {
+	var out []string
+	for _, h := range all.All() {
+		if h.Via == host.Hook {
+			out = append(out, h.Name)
+		}
+	}
+	return out
+}
+
+// hostEnv is the environment a hook host gives its hook processes, as
+// the conformance suite has it (hosttest.Expected), so a timed run sees
+// what a real one does; the variables naming the project are set to the
+// run's project dir (c.dir) when it starts. ok is false for a name that
+// is no hook host's.
+func hostEnv(name string) (env map[string]string, ok bool) {
+	h, ok := all.ByName(name)
+	if !ok || h.Via != host.Hook {
+		return nil, false
+	}
+	return hosttest.Expected[name].Env, true
 }
 
 // command is one side of a comparison: what to start and where.
@@ -81,7 +105,7 @@ type sample struct {
 	rss       int64 // KiB
 }
 
-func run(bin, vs string, payloads []string, runs, warmup int, dir, hostName string, envVars []string) error {
+func run(bin, vs string, payloads []string, runs, warmup int, dir, hostName string, env map[string]string) error {
 	tmp, err := os.MkdirTemp("", "hooktime-")
 	if err != nil {
 		return err
@@ -123,7 +147,7 @@ func run(bin, vs string, payloads []string, runs, warmup int, dir, hostName stri
 			i := (k + max(r, 0)) % len(payloads) // rotate the order
 			for j := range cmds {
 				c := (j + max(r, 0)) % len(cmds) // and who goes first
-				s, err := once(cmds[c], i, envVars)
+				s, err := once(cmds[c], i, env)
 				if err != nil {
 					return fmt.Errorf("%s: %w", payloads[i], err)
 				}
@@ -175,12 +199,15 @@ func vsArgv(vs, hostName, tmp string) ([]string, error) {
 	return []string{vs, "hook", hostName}, nil
 }
 
-func once(c *command, payload int, envVars []string) (sample, error) {
+func once(c *command, payload int, env map[string]string) (sample, error) {
 	cmd := exec.Command(c.argv[0], c.argv[1:]...)
 	cmd.Dir = c.dir
 	cmd.Env = os.Environ()
-	for _, v := range envVars {
-		cmd.Env = append(cmd.Env, v+"="+c.dir)
+	for k, v := range env {
+		if v == hosttest.ProjectDir {
+			v = c.dir
+		}
+		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.Stdin = bytes.NewReader(c.inputs[payload])
 	var out bytes.Buffer

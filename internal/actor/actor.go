@@ -5,10 +5,9 @@
 // its name) is the user's.
 //
 // An agent's commands are recognised by what the hosts put in the
-// environment of the commands they run (Claude Code 2.1.330: CLAUDECODE=1
-// and CLAUDE_CODE_SESSION_ID; Gemini CLI 0.61.0: GEMINI_CLI=1; Codex:
-// CODEX_* variables of its sandbox; OpenCode: OPENCODE=1) and by a stdin
-// that is not a terminal: a host runs its shell tool without one. A person
+// environment of the commands they run (each host declares its variables:
+// host.Host.AgentVars, all of them in all.AgentVars) and by a stdin that
+// is not a terminal: a host runs its shell tool without one. A person
 // is a terminal on stdin and none of the markers. The agent can unset
 // variables, so the markers alone would not do; the terminal alone would
 // let `script -c` through. Both together leave the agent a command that
@@ -21,13 +20,20 @@ import (
 	"strings"
 )
 
-// hostVars are set by a host in every command it runs; prefixes end in _.
-var hostVars = []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_CLI", "OPENCODE", "CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_THREAD_ID"}
+// Env is what tells who runs a command: its environment (Getenv), whether
+// its stdin is a terminal, and the variables by which the hosts mark their
+// agents' commands (Marks: all.AgentVars; a name ending in "*" is read
+// without it, as the variable the others begin with).
+type Env struct {
+	Getenv   func(string) string
+	Terminal bool
+	Marks    []string
+}
 
 // ByAgent reports whether the environment carries a host's marks.
-func ByAgent(getenv func(string) string) bool {
-	for _, k := range hostVars {
-		if getenv(k) != "" {
+func (e Env) ByAgent() bool {
+	for _, k := range e.Marks {
+		if e.Getenv(strings.TrimSuffix(k, "*")) != "" {
 			return true
 		}
 	}
@@ -36,8 +42,8 @@ func ByAgent(getenv func(string) string) bool {
 
 // Person reports whether a person runs the command: a terminal on stdin
 // and no host's marks in the environment.
-func Person(getenv func(string) string, terminal bool) bool {
-	return terminal && !ByAgent(getenv)
+func Person(e Env) bool {
+	return e.Terminal && !e.ByAgent()
 }
 
 // Own is the session the host says runs the command ("" when it says
@@ -53,11 +59,11 @@ func Own(getenv func(string) string) string {
 // Codex, OpenCode) for none but by the user's hand. A script or CI job,
 // with no host's marks and no terminal, is left to the command's own
 // rules.
-func ActAs(named string, getenv func(string) string, terminal bool) error {
+func ActAs(named string, e Env) error {
 	if named == "" {
 		return nil
 	}
-	return mayActFor(named, getenv, terminal, !ByAgent(getenv),
+	return mayActFor(named, e, !e.ByAgent(),
 		"this command runs in session %[1]s and cannot act for session %[2]s: acting for another session is the user's, at a terminal",
 		"this command runs in an agent's session that its host does not name, and cannot act for session %[2]s: acting for another session is the user's, at a terminal")
 }
@@ -65,8 +71,8 @@ func ActAs(named string, getenv func(string) string, terminal bool) error {
 // MayRelease checks that the command may drop the named session's lease:
 // as [ActAs], but a lease an agent may hold is never dropped by a command
 // that is neither a person's nor its own session's, a script's included.
-func MayRelease(named string, getenv func(string) string, terminal bool) error {
-	return mayActFor(named, getenv, terminal, false,
+func MayRelease(named string, e Env) error {
+	return mayActFor(named, e, false,
 		"session %[1]s cannot release session %[2]s's lease: releasing another session's lease is the user's, at a terminal or in the dashboard",
 		"cannot release session %[2]s's lease: this command is not run by a person at a terminal and no host names its session; run it at a terminal, or release it in the dashboard")
 }
@@ -74,11 +80,11 @@ func MayRelease(named string, getenv func(string) string, terminal bool) error {
 // mayActFor is what ActAs and MayRelease share: a person may, a command
 // may for the session its host names, and one whose session is unknown
 // may when unknown is. The messages take the own and the named session.
-func mayActFor(named string, getenv func(string) string, terminal, unknown bool, other, unnamed string) error {
-	if Person(getenv, terminal) {
+func mayActFor(named string, e Env, unknown bool, other, unnamed string) error {
+	if Person(e) {
 		return nil
 	}
-	switch own := Own(getenv); {
+	switch own := Own(e.Getenv); {
 	case own == named:
 		return nil
 	case own != "":

@@ -5,7 +5,13 @@ import (
 	"testing"
 )
 
-func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+// marks are the hosts' marks as the registry has them (all.AgentVars,
+// which this package cannot import: the hosts link it).
+var marks = []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_CLI", "OPENCODE", "CODEX_SANDBOX*", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_THREAD_ID"}
+
+func env(m map[string]string, terminal bool) Env {
+	return Env{Getenv: func(k string) string { return m[k] }, Terminal: terminal, Marks: marks}
+}
 
 func TestMayRelease(t *testing.T) {
 	claude := map[string]string{"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": "s-a"}
@@ -26,7 +32,7 @@ func TestMayRelease(t *testing.T) {
 		{"no terminal, no marks (a stripped environment)", nil, false, "s-b", "not run by a person"},
 		{"user config variables are not marks", map[string]string{"CODEX_HOME": "/h", "OPENCODE_CONFIG": "/c"}, true, "s-b", ""},
 	} {
-		err := MayRelease(tc.session, env(tc.env), tc.terminal)
+		err := MayRelease(tc.session, env(tc.env, tc.terminal))
 		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
 		}
@@ -50,7 +56,7 @@ func TestActAs(t *testing.T) {
 		{"no session named", claude, false, "", true},
 		{"an agent whose host names no session", map[string]string{"GEMINI_CLI": "1"}, false, "s1", false},
 	} {
-		if err := ActAs(tc.session, env(tc.env), tc.terminal); (err == nil) != tc.ok {
+		if err := ActAs(tc.session, env(tc.env, tc.terminal)); (err == nil) != tc.ok {
 			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)
 		}
 	}

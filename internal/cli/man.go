@@ -114,7 +114,7 @@ func writeManPage(b *strings.Builder, c *cobra.Command) {
 // manDescription is the long help, or for the root its whole help text.
 func manDescription(c *cobra.Command) string {
 	if !c.HasParent() {
-		return strings.TrimSpace(rootAbout + "\n\n" + rootFooter)
+		return strings.TrimSpace(rootAbout() + "\n\n" + rootFooter())
 	}
 	if c.Long != "" {
 		return c.Long

@@ -11,27 +11,56 @@ import (
 	"github.com/atreides-dev/atreides/internal/cli/setup"
 	"github.com/atreides-dev/atreides/internal/cli/sidecars"
 	"github.com/atreides-dev/atreides/internal/cli/work"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/spf13/cobra"
 )
 
-const rootAbout = `atreides: guardrails and orchestration for AI coding agents.
-
-Agent hosts call atreides on every hook event: Claude Code, Gemini CLI and
-Codex run 'atreides hook <host>'; OpenCode's plugin keeps one
+// rootAbout is the head of atreides's help: the hosts of the registry by
+// how they reach atreides (host.Transport).
+func rootAbout() string {
+	via := func(t host.Transport) func(*host.Host) bool {
+		return func(h *host.Host) bool { return h.Via == t }
+	}
+	plugins := command.Displays(via(host.Serve))
+	for i, d := range plugins {
+		plugins[i] = d + "'s"
+	}
+	s := command.AppendList("atreides: guardrails and orchestration for AI coding agents.\n\n"+
+		"Agent hosts call atreides on every hook event: ", command.Displays(via(host.Hook)))
+	s = command.AppendList(s+" run 'atreides hook <host>'; ", plugins)
+	return s + ` plugin keeps one
 'atreides serve --stdio' running. For each event atreides decides allow,
 ask or deny for commands and file access, keeps the session's state under
 .atreides/, and injects context for the agent.`
+}
 
-const rootFooter = `Flags may come before or after arguments; '--' ends the flags.
+// rootFooter is the foot of atreides's help: how to start with each host
+// of the registry (host.Host.Start).
+func rootFooter() string {
+	var b strings.Builder
+	b.WriteString(rootFooterHead)
+	const registers = "register the hooks"
+	prev := ""
+	for _, h := range all.All() {
+		start := h.Start
+		if strings.HasPrefix(prev, registers) && strings.HasPrefix(start, registers) {
+			start = "..." + start[len(registers):] // as the line above
+		}
+		fmt.Fprintf(&b, "  atreides install %-12s%s\n", h.Name, start)
+		prev = h.Start
+	}
+	return b.String() + rootFooterTail
+}
+
+const rootFooterHead = `Flags may come before or after arguments; '--' ends the flags.
 Run 'atreides help <command>' or 'atreides <command> --help' for details.
 
 Getting started:
   atreides install             list the agent hosts on this machine and what install writes
-  atreides install claude      register the hooks in .claude/settings.json
-  atreides install gemini      ... in .gemini/settings.json
-  atreides install codex       ... in ~/.codex/hooks.json (then trust them in Codex's /hooks)
-  atreides install opencode    a plugin in .opencode/plugin/ that runs 'atreides serve --stdio'
-  atreides doctor              check that everything is in place
+`
+
+const rootFooterTail = `  atreides doctor              check that everything is in place
   atreides demo                see it work on a throwaway project
 
 Exit status:
@@ -150,7 +179,7 @@ func newRootCmd(io *command.IO, args []string) *cobra.Command {
 
 func writeRootHelp(w io.Writer, root *cobra.Command) {
 	var b strings.Builder
-	b.WriteString(rootAbout)
+	b.WriteString(rootAbout())
 	b.WriteString("\n\nUsage:\n  atreides <command> [flags] [args]\n\nCommands:\n")
 	for _, c := range root.Commands() {
 		if c.IsAvailableCommand() {
@@ -158,6 +187,6 @@ func writeRootHelp(w io.Writer, root *cobra.Command) {
 		}
 	}
 	b.WriteString("\n")
-	b.WriteString(rootFooter)
+	b.WriteString(rootFooter())
 	io.WriteString(w, b.String())
 }

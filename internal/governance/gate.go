@@ -11,7 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/intent"
-	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
@@ -37,7 +37,7 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 			// programs (PostToolUse), walked outside the lock.
 			ev := c.Event
 			if (ev.Kind == event.PreTool || ev.Kind == event.PostTool) && ev.Tool.Name == event.Shell && opts().active() {
-				policy.ShellEffects(c)
+				shellcall.Effects(c)
 			}
 		},
 		Handle: func(c *engine.Call) (event.Result, error) {
@@ -108,7 +108,7 @@ func (g *gov) targets() (paths, unknown []string) {
 			paths = append(paths, filepath.Clean(p))
 		}
 	case event.Shell:
-		e := policy.ShellEffects(g.c)
+		e := shellcall.Effects(g.c)
 		paths, unknown = e.Writes, e.Unknown
 	default:
 		paths, unknown = mcpTargets(ev)

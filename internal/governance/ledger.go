@@ -13,7 +13,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/intent"
-	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
@@ -221,7 +221,7 @@ func (g *gov) record(path string, ranges []trace.Range) *trace.Record {
 		}},
 	}
 	if ev.Tool.Name == event.Shell {
-		rec.Metadata.Atreides.Programs = policy.ShellEffects(g.c).Programs
+		rec.Metadata.Atreides.Programs = shellcall.Effects(g.c).Programs
 	}
 	if rev := g.revision(); rev != "" {
 		rec.VCS = &trace.VCS{Type: "git", Revision: rev}

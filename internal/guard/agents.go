@@ -5,6 +5,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Starting a second agent host with its guard or its permission prompts
@@ -77,7 +79,7 @@ func (t AgentCLIs) Of(name string) *AgentCLI {
 // unguardedAgent judges a command that starts an agent host.
 func (a *analyzer) unguardedAgent(c *Cmd) {
 	cli := a.req.Agents.Of(c.Name)
-	if cli == nil || versionQuery(c) {
+	if cli == nil || c.VersionQuery() {
 		return
 	}
 	deny := func(what string) {
@@ -86,33 +88,33 @@ func (a *analyzer) unguardedAgent(c *Cmd) {
 	args := c.Args
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		if w.dyn {
+		if w.Dyn {
 			continue
 		}
-		name, val, eq := strings.Cut(w.s, "=")
-		next := func() (word, bool) {
+		name, val, eq := strings.Cut(w.Text, "=")
+		next := func() (shell.Word, bool) {
 			if eq {
-				return lit(val), true
+				return shell.Lit(val), true
 			}
 			if i+1 < len(args) {
 				i++
 				return args[i], true
 			}
-			return word{}, false
+			return shell.Word{}, false
 		}
 		if slices.Contains(cli.Off, name) {
 			deny(name)
 			return
 		}
 		if want, ok := valueOf(cli.OffValue, name); ok {
-			if v, ok := next(); ok && (v.dyn || v.s == want) {
-				deny(name + " " + v.display())
+			if v, ok := next(); ok && (v.Dyn || v.Text == want) {
+				deny(name + " " + v.Display())
 				return
 			}
 		}
 		if want, ok := valueOf(cli.OffContains, name); ok {
-			if v, ok := next(); ok && (v.dyn || strings.Contains(strings.ToLower(v.s), want)) {
-				deny(name + " " + v.display())
+			if v, ok := next(); ok && (v.Dyn || strings.Contains(strings.ToLower(v.Text), want)) {
+				deny(name + " " + v.Display())
 				return
 			}
 		}
@@ -123,14 +125,14 @@ func (a *analyzer) unguardedAgent(c *Cmd) {
 		}
 		if name == cli.SettingSources && name != "" {
 			if v, ok := next(); ok {
-				a.fire(ruleSelfAgentSettings, c, c.Name+" "+name+" "+v.display()+" chooses which settings (and their hooks) load")
+				a.fire(ruleSelfAgentSettings, c, c.Name+" "+name+" "+v.Display()+" chooses which settings (and their hooks) load")
 			}
 		}
 		if cli.OffShort != 0 && len(name) > 2 && name[0] == '-' && name[1] != '-' && strings.ContainsRune(name, cli.OffShort) && shortFlags(name) {
 			deny(name) // -py: bundled short flags
 			return
 		}
-		if cli.PluginRun != "" && i == 0 && w.s == cli.PluginRun && !a.pluginGuarded(cli.PluginFile) {
+		if cli.PluginRun != "" && i == 0 && w.Text == cli.PluginRun && !a.pluginGuarded(cli.PluginFile) {
 			deny(cli.PluginRun + " starts " + cli.Display + " without atreides's plugin, which is not installed for this project or user")
 			return
 		}
@@ -150,10 +152,10 @@ func shortFlags(s string) bool {
 // claudeSettings judges `claude --settings X`: JSON that turns hooks or
 // permission prompts off is denied; a file, which the guard does not
 // read, and JSON it cannot parse are asked.
-func (a *analyzer) claudeSettings(c *Cmd, v word) {
-	s := strings.TrimSpace(v.s)
-	if v.dyn || !strings.HasPrefix(s, "{") {
-		a.fire(ruleSelfAgentSettings, c, c.Name+" --settings "+v.display()+" loads settings the guard cannot read")
+func (a *analyzer) claudeSettings(c *Cmd, v shell.Word) {
+	s := strings.TrimSpace(v.Text)
+	if v.Dyn || !strings.HasPrefix(s, "{") {
+		a.fire(ruleSelfAgentSettings, c, c.Name+" --settings "+v.Display()+" loads settings the guard cannot read")
 		return
 	}
 	var set struct {

@@ -9,16 +9,16 @@ import (
 )
 
 // streamWord stands for an argument that arrives on stdin at run time.
-func streamWord(prefix string) word {
-	return word{s: prefix + "\x00", dyn: true, stream: true, appended: true}
+func streamWord(prefix string) shell.Word {
+	return shell.Word{Text: prefix + "\x00", Dyn: true, Stream: true, Appended: true}
 }
 
 // xargsOptions reads xargs's options: the replacement string of -I/-i
 // ("" for none) and the index of the command.
-func xargsOptions(args []word) (repl string, i int) {
+func xargsOptions(args []shell.Word) (repl string, i int) {
 	for i < len(args) {
-		s := args[i].s
-		if args[i].dyn || s == "" || s[0] != '-' {
+		s := args[i].Text
+		if args[i].Dyn || s == "" || s[0] != '-' {
 			break
 		}
 		i++
@@ -27,7 +27,7 @@ func xargsOptions(args []word) (repl string, i int) {
 			return repl, i
 		case oneOf(s, "-I|-J"):
 			if i < len(args) {
-				repl = args[i].s
+				repl = args[i].Text
 				i++
 			}
 		case strings.HasPrefix(s, "-I") || strings.HasPrefix(s, "-J"):
@@ -53,12 +53,12 @@ func xargsOptions(args []word) (repl string, i int) {
 	return repl, i
 }
 
-func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hXargs(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	repl, i := xargsOptions(args)
 	inner := at(args, i)
 	if len(inner) == 0 {
-		inner = []word{lit("echo")}
+		inner = []shell.Word{shell.Lit("echo")}
 	}
 	if repl != "" && !anyContains(inner, repl) {
 		// -i/-I without the token in the command: GNU xargs then runs
@@ -67,17 +67,17 @@ func hXargs(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 		// none (`xargs -i rm -rf`) the token was meant for the input (a
 		// misplaced `{}`): judge it as if the input were appended.
 		if hasOperand(inner) {
-			return a.exec(inner, env, sc, depth, feed{t: tUnknown})
+			return a.exec(inner, env, sc, depth, shell.Feed{Taint: shell.TaintUnknown})
 		}
 		repl = ""
 	}
-	return a.exec(substitute(inner, repl, true), env, sc, depth, feed{t: tUnknown})
+	return a.exec(substitute(inner, repl, true), env, sc, depth, shell.Feed{Taint: shell.TaintUnknown})
 }
 
 // hasOperand: argv has an argument after the program that is not an option.
-func hasOperand(argv []word) bool {
+func hasOperand(argv []shell.Word) bool {
 	for _, w := range at(argv, 1) {
-		if w.dyn || !strings.HasPrefix(w.s, "-") {
+		if w.Dyn || !strings.HasPrefix(w.Text, "-") {
 			return true
 		}
 	}
@@ -86,14 +86,14 @@ func hasOperand(argv []word) bool {
 
 // substitute replaces the replacement token in argv with a stdin-supplied
 // value, or appends one when there is no token.
-func substitute(argv []word, repl string, appendIfNone bool) []word {
-	out := make([]word, 0, len(argv)+1)
+func substitute(argv []shell.Word, repl string, appendIfNone bool) []shell.Word {
+	out := make([]shell.Word, 0, len(argv)+1)
 	used := false
 	for _, w := range argv {
-		if repl != "" && !w.dyn && strings.Contains(w.s, repl) {
+		if repl != "" && !w.Dyn && strings.Contains(w.Text, repl) {
 			nw := w
-			nw.s = strings.ReplaceAll(w.s, repl, "\x00")
-			nw.dyn, nw.stream = true, true
+			nw.Text = strings.ReplaceAll(w.Text, repl, "\x00")
+			nw.Dyn, nw.Stream = true, true
 			out = append(out, nw)
 			used = true
 			continue
@@ -128,12 +128,12 @@ var parallelValued = &lazy[map[string]bool]{src: func() map[string]bool {
 // silently judging a sample.
 const parallelMaxJobs = 1024
 
-func parseParallelOpts(args []word) (parallelOpts, int) {
+func parseParallelOpts(args []shell.Word) (parallelOpts, int) {
 	var o parallelOpts
 	i := 0
 	for i < len(args) {
-		s := args[i].s
-		if args[i].dyn || s == "" || s[0] != '-' || oneOf(s, ":::|::::") {
+		s := args[i].Text
+		if args[i].Dyn || s == "" || s[0] != '-' || oneOf(s, ":::|::::") {
 			break
 		}
 		i++
@@ -160,13 +160,13 @@ func parseParallelOpts(args []word) (parallelOpts, int) {
 	return o, i
 }
 
-func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hParallel(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o, i := parseParallelOpts(c.Args)
 	tmpl := at(c.Args, i)
-	var sources [][]word
+	var sources [][]shell.Word
 	fromStdin := true
 	for j, w := range tmpl {
-		if !w.dyn && isParallelSep(w.s) {
+		if !w.Dyn && isParallelSep(w.Text) {
 			sources = parallelSources(tmpl[j:])
 			tmpl = tmpl[:j]
 			fromStdin = false
@@ -174,37 +174,37 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		}
 	}
 	if o.info && len(tmpl) == 0 && fromStdin {
-		return feed{t: tUnknown} // --version / --help alone: nothing runs
+		return shell.Feed{Taint: shell.TaintUnknown} // --version / --help alone: nothing runs
 	}
 	// Custom replacement strings (--rpl) and {= =} are Perl code run by
 	// parallel itself, even for a dry run; a remote --workdir makes
 	// parallel run its own setup commands on the host.
 	if o.rpl || o.workdir && o.remote || anyContains(tmpl, "{=") {
 		a.fire(ruleDynamicStreamCommand, c, "parallel runs code of its own (--rpl, {= =}, remote --workdir)")
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if len(tmpl) == 0 {
 		a.code().parallelCommands(c, sources, fromStdin, sc, depth)
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if o.dry {
-		return feed{t: tUnknown} // only prints the commands
+		return shell.Feed{Taint: shell.TaintUnknown} // only prints the commands
 	}
 	vals := parallelJobs(sources)
 	if len(vals) > parallelMaxJobs {
 		a.fire(ruleParseTooComplex, c, "parallel starts more than "+strconv.Itoa(parallelMaxJobs)+" jobs")
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	switch {
 	case fromStdin:
-		vals = []word{streamWord("")}
+		vals = []shell.Word{streamWord("")}
 	case len(vals) == 0:
 		// An empty source starts no job; the template is still what
 		// the agent means to run.
-		vals = []word{{}}
+		vals = []shell.Word{{}}
 	}
 	if a.code().parallelShell(c, tmpl, env, vals, sc, depth) {
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if fromStdin && parallelRmOptions(tmpl) {
 		a.fire(ruleDynamicStreamCommand, c, "a value read from stdin lands in rm's options")
@@ -213,18 +213,18 @@ func hParallel(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		if k >= 32 {
 			break // the rest repeat the same template
 		}
-		a.exec(replaceParallel(tmpl, v), env, sc.clone(), depth+1, feed{t: tUnknown})
+		a.exec(replaceParallel(tmpl, v), env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 func isParallelSep(s string) bool {
 	return oneOf(s, ":::|::::|:::+|::::+")
 }
 
-func anyContains(ws []word, sub string) bool {
+func anyContains(ws []shell.Word, sub string) bool {
 	for _, w := range ws {
-		if strings.Contains(w.s, sub) {
+		if strings.Contains(w.Text, sub) {
 			return true
 		}
 	}
@@ -233,17 +233,17 @@ func anyContains(ws []word, sub string) bool {
 
 // parallelSources splits `::: a b ::: c d` into its input sources. A
 // `::::` source names files, whose lines are unknown.
-func parallelSources(ws []word) [][]word {
-	var out [][]word
+func parallelSources(ws []shell.Word) [][]shell.Word {
+	var out [][]shell.Word
 	for _, w := range ws {
-		if !w.dyn && isParallelSep(w.s) {
+		if !w.Dyn && isParallelSep(w.Text) {
 			out = append(out, nil)
-			if strings.HasPrefix(w.s, "::::") {
-				out[len(out)-1] = []word{streamWord("")}
+			if strings.HasPrefix(w.Text, "::::") {
+				out[len(out)-1] = []shell.Word{streamWord("")}
 			}
 			continue
 		}
-		if len(out) > 0 && !(len(out[len(out)-1]) == 1 && out[len(out)-1][0].stream) {
+		if len(out) > 0 && !(len(out[len(out)-1]) == 1 && out[len(out)-1][0].Stream) {
 			out[len(out)-1] = append(out[len(out)-1], w)
 		}
 	}
@@ -253,21 +253,21 @@ func parallelSources(ws []word) [][]word {
 // parallelJobs lists the values of the jobs parallel starts: one per
 // combination of the sources (their Cartesian product). Combinations
 // join their values like parallel appends them.
-func parallelJobs(sources [][]word) []word {
+func parallelJobs(sources [][]shell.Word) []shell.Word {
 	total := 1
 	for _, s := range sources {
 		total *= max(len(s), 1)
 		if total > parallelMaxJobs {
-			return make([]word, parallelMaxJobs+1) // over budget; only the length is used
+			return make([]shell.Word, parallelMaxJobs+1) // over budget; only the length is used
 		}
 	}
-	jobs := []word{{}}
+	jobs := []shell.Word{{}}
 	first := true
 	for _, s := range sources {
 		if len(s) == 0 {
 			continue
 		}
-		var next []word
+		var next []shell.Word
 		for _, j := range jobs {
 			for _, v := range s {
 				if first {
@@ -275,9 +275,9 @@ func parallelJobs(sources [][]word) []word {
 					continue
 				}
 				nj := j
-				nj.s += " " + v.s
-				nj.dyn = nj.dyn || v.dyn
-				nj.stream = nj.stream || v.stream
+				nj.Text += " " + v.Text
+				nj.Dyn = nj.Dyn || v.Dyn
+				nj.Stream = nj.Stream || v.Stream
 				next = append(next, nj)
 			}
 		}
@@ -293,7 +293,7 @@ func parallelJobs(sources [][]word) []word {
 // line) and `parallel` reading command lines from stdin. parallel expands
 // its replacement strings inside stdin lines, so a command stream is
 // never fully known, even from a literal producer.
-func (a codeJudge) parallelCommands(c *Cmd, sources [][]word, fromStdin bool, sc *scope, depth int) {
+func (a codeJudge) parallelCommands(c *Cmd, sources [][]shell.Word, fromStdin bool, sc *shell.Scope, depth int) {
 	if fromStdin {
 		a.fire(ruleDynamicStreamCommand, c, "parallel runs command lines read from stdin")
 		return
@@ -307,7 +307,7 @@ func (a codeJudge) parallelCommands(c *Cmd, sources [][]word, fromStdin bool, sc
 		if k >= 64 {
 			break
 		}
-		a.runText(c, s, sc.clone(), depth, "parallel")
+		a.runText(c, s, sc.Clone(), depth, "parallel")
 	}
 }
 
@@ -316,18 +316,18 @@ func (a codeJudge) parallelCommands(c *Cmd, sources [][]word, fromStdin bool, sc
 // the script is one quoted word of data. A value that becomes the whole
 // script (`bash -c ::: CODE`, `bash -c {}`), or that lands in the shell's
 // other arguments or environment, is chosen at run time: deny.
-func (a codeJudge) parallelShell(c *Cmd, tmpl []word, env map[string]word, vals []word, sc *scope, depth int) bool {
+func (a codeJudge) parallelShell(c *Cmd, tmpl []shell.Word, env map[string]shell.Word, vals []shell.Word, sc *shell.Scope, depth int) bool {
 	k := 0
-	for k < len(tmpl) && !tmpl[k].dyn && (tmpl[k].s == "env" || isAssignWord(tmpl[k].s)) {
+	for k < len(tmpl) && !tmpl[k].Dyn && (tmpl[k].Text == "env" || isAssignWord(tmpl[k].Text)) {
 		k++
 	}
-	if k >= len(tmpl) || tmpl[k].dyn || !isShell(normName(tmpl[k].s)) {
+	if k >= len(tmpl) || tmpl[k].Dyn || !isShell(shell.NormName(tmpl[k].Text)) {
 		return false
 	}
 	sh := tmpl[k:]
 	script := -1
 	for j := 1; j < len(sh); j++ {
-		if s := sh[j].s; !sh[j].dyn && len(s) > 1 && s[0] == '-' && strings.ContainsRune(s[1:], 'c') && !strings.HasPrefix(s, "--") {
+		if s := sh[j].Text; !sh[j].Dyn && len(s) > 1 && s[0] == '-' && strings.ContainsRune(s[1:], 'c') && !strings.HasPrefix(s, "--") {
 			script = j + 1
 			break
 		}
@@ -335,12 +335,12 @@ func (a codeJudge) parallelShell(c *Cmd, tmpl []word, env map[string]word, vals 
 	if script < 0 {
 		return false // bash SCRIPTFILE {}: judged as a script file
 	}
-	if script >= len(sh) || isParallelPlaceholder(sh[script].s) {
+	if script >= len(sh) || isParallelPlaceholder(sh[script].Text) {
 		a.fire(ruleDynamicStreamCode, c, "parallel passes the values as shell code")
 		return true
 	}
 	for j, w := range tmpl {
-		if j != k+script && hasParallelPlaceholder(w.s) {
+		if j != k+script && hasParallelPlaceholder(w.Text) {
 			a.fire(ruleDynamicStreamCode, c, "parallel puts values into the shell's arguments or environment")
 			return true
 		}
@@ -351,25 +351,25 @@ func (a codeJudge) parallelShell(c *Cmd, tmpl []word, env map[string]word, vals 
 		}
 		code := sh[script]
 		q := v
-		q.s = shellQuote(v.s)
-		if v.stream {
-			q.s, q.dyn, q.stream = "__parallel_value__", false, false
+		q.Text = shellQuote(v.Text)
+		if v.Stream {
+			q.Text, q.Dyn, q.Stream = "__parallel_value__", false, false
 		}
-		used := code.s != replacePlaceholders(code.s, "")
-		code.s = replacePlaceholders(code.s, q.s)
-		argv := append(append([]word{}, tmpl[:k+script]...), code)
+		used := code.Text != replacePlaceholders(code.Text, "")
+		code.Text = replacePlaceholders(code.Text, q.Text)
+		argv := append(append([]shell.Word{}, tmpl[:k+script]...), code)
 		argv = append(argv, tmpl[k+script+1:]...)
-		if !used && (v.s != "" || v.dyn) {
+		if !used && (v.Text != "" || v.Dyn) {
 			argv = append(argv, v) // appended as the next positional parameter
 		}
-		a.exec(argv, env, sc.clone(), depth+1, feed{t: tUnknown})
+		a.exec(argv, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	}
 	return true
 }
 
 func isAssignWord(s string) bool {
 	i := strings.IndexByte(s, '=')
-	return i > 0 && isAssignName(s[:i])
+	return i > 0 && shell.IsName(s[:i])
 }
 
 // shellQuote quotes s as one shell word, as parallel does for values.
@@ -406,16 +406,16 @@ func replacePlaceholders(s, v string) string {
 
 // parallelRmOptions: `parallel rm [opts]` with values from stdin and no
 // `--` or placeholder: each value lands where rm reads options.
-func parallelRmOptions(tmpl []word) bool {
+func parallelRmOptions(tmpl []shell.Word) bool {
 	k := 0
-	for k < len(tmpl) && !tmpl[k].dyn && (tmpl[k].s == "busybox" || tmpl[k].s == "command") {
+	for k < len(tmpl) && !tmpl[k].Dyn && (tmpl[k].Text == "busybox" || tmpl[k].Text == "command") {
 		k++
 	}
-	if k >= len(tmpl) || normName(tmpl[k].s) != "rm" {
+	if k >= len(tmpl) || shell.NormName(tmpl[k].Text) != "rm" {
 		return false
 	}
 	for _, w := range tmpl[k+1:] {
-		if w.s == "--" || hasParallelPlaceholder(w.s) {
+		if w.Text == "--" || hasParallelPlaceholder(w.Text) {
 			return false
 		}
 	}
@@ -424,30 +424,30 @@ func parallelRmOptions(tmpl []word) bool {
 
 // replaceParallel fills GNU parallel's replacement strings ({}, {1}, {.},
 // ...) with v, or appends v when the template has none.
-func replaceParallel(tmpl []word, v word) []word {
-	out := make([]word, 0, len(tmpl)+1)
+func replaceParallel(tmpl []shell.Word, v shell.Word) []shell.Word {
+	out := make([]shell.Word, 0, len(tmpl)+1)
 	used := false
 	for _, w := range tmpl {
-		if w.dyn || !strings.Contains(w.s, "{") {
+		if w.Dyn || !strings.Contains(w.Text, "{") {
 			out = append(out, w)
 			continue
 		}
-		s := w.s
+		s := w.Text
 		for _, tok := range []string{"{}", "{1}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1.}", "{2}"} {
 			if strings.Contains(s, tok) {
-				s = strings.ReplaceAll(s, tok, v.s)
+				s = strings.ReplaceAll(s, tok, v.Text)
 				used = true
 			}
 		}
 		nw := w
-		nw.s = s
-		if s != w.s {
-			nw.dyn = nw.dyn || v.dyn
-			nw.stream = nw.stream || v.stream
+		nw.Text = s
+		if s != w.Text {
+			nw.Dyn = nw.Dyn || v.Dyn
+			nw.Stream = nw.Stream || v.Stream
 		}
 		out = append(out, nw)
 	}
-	if !used && (v.s != "" || v.dyn) {
+	if !used && (v.Text != "" || v.Dyn) {
 		out = append(out, v)
 	}
 	return out
@@ -466,30 +466,30 @@ var findValueOpts = &lazy[map[string]int]{src: func() map[string]int {
 	}
 }}
 
-func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hFind(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	i := findOptionsEnd(args)
-	var roots []word
+	var roots []shell.Word
 	for i < len(args) {
-		s := args[i].s
-		if !args[i].dyn && (strings.HasPrefix(s, "-") || oneOf(s, "(|!|)")) {
+		s := args[i].Text
+		if !args[i].Dyn && (strings.HasPrefix(s, "-") || oneOf(s, "(|!|)")) {
 			break
 		}
-		if args[i].stream && strings.IndexByte(s, 0) == 0 {
+		if args[i].Stream && strings.IndexByte(s, 0) == 0 {
 			a.fire(ruleDynamicStreamCommand, c, "find's start point or expression arrives on stdin")
 		}
 		roots = append(roots, args[i])
 		i++
 	}
 	if len(roots) == 0 {
-		roots = []word{lit(".")}
+		roots = []shell.Word{shell.Lit(".")}
 	}
 	if findCleanup(args[i:]) {
-		sc = sc.clone()
-		sc.findClean = true
+		sc = sc.Clone()
+		sc.FindClean = true
 	}
 	for _, r := range roots {
-		if m, ok := a.files().secretPath(r.s, sc); ok && !r.dyn {
+		if m, ok := a.files().secretPath(r.Text, sc); ok && !r.Dyn {
 			// Listing a credentials directory discloses what is there
 			// and feeds its files to the expression.
 			a.fire(ruleSecretRead, c, m)
@@ -497,15 +497,15 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 	}
 	for ; i < len(args); i++ {
 		w := args[i]
-		if w.dyn {
-			if c.Stream || w.stream {
+		if w.Dyn {
+			if c.Stream || w.Stream {
 				a.fire(ruleDynamicStreamCommand, c, "find expression arrives on stdin")
 			} else {
-				a.strict(c, "find expression "+w.display()+" is computed at run time")
+				a.strict(c, "find expression "+w.Display()+" is computed at run time")
 			}
 			continue
 		}
-		switch s := w.s; {
+		switch s := w.Text; {
 		case findValueOpts.get()[s] > 0:
 			i += findValueOpts.get()[s]
 		case s == "-delete":
@@ -519,11 +519,11 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 				// nothing; the body is still judged as typed, since the
 				// agent's retry will add the `;` (-execdir still runs it
 				// in the matches' directories).
-				isc := sc.clone()
+				isc := sc.Clone()
 				if dir {
-					isc.findDir = findDirPrefix(roots)
+					isc.FindDir = findDirPrefix(roots)
 				}
-				a.exec(inner, env, isc, depth+1, feed{})
+				a.exec(inner, env, isc, depth+1, shell.Feed{})
 				i = j
 				continue
 			}
@@ -532,15 +532,15 @@ func hFind(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 			i = j
 		}
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 // findOptionsEnd returns the index after find's options that come before
 // its start points (-H, -L, -P, -O3, -D debugopts).
-func findOptionsEnd(args []word) int {
+func findOptionsEnd(args []shell.Word) int {
 	i := 0
-	for i < len(args) && !args[i].dyn && (oneOf(args[i].s, "-H|-L|-P|-D") || strings.HasPrefix(args[i].s, "-O")) {
-		if args[i].s == "-D" {
+	for i < len(args) && !args[i].Dyn && (oneOf(args[i].Text, "-H|-L|-P|-D") || strings.HasPrefix(args[i].Text, "-O")) {
+		if args[i].Text == "-D" {
 			i++
 		}
 		i++
@@ -550,26 +550,26 @@ func findOptionsEnd(args []word) int {
 
 // execEnd returns the index of the terminator of the -exec (or -ok) at
 // args[i]: ";", or "+" right after "{}"; len(args) when there is none.
-func execEnd(args []word, i int) int {
+func execEnd(args []shell.Word, i int) int {
 	j := i + 1
-	for j < len(args) && !(args[j].s == ";" || (args[j].s == "+" && j > i+1 && args[j-1].s == "{}")) {
+	for j < len(args) && !(args[j].Text == ";" || (args[j].Text == "+" && j > i+1 && args[j-1].Text == "{}")) {
 		j++
 	}
 	return j
 }
 
-func (a codeJudge) findDelete(c *Cmd, roots []word, sc *scope) {
+func (a codeJudge) findDelete(c *Cmd, roots []shell.Word, sc *shell.Scope) {
 	for _, r := range roots {
 		t := a.files().classify(r, sc)
-		if t.class == pcProject && (t.abs == sc.cwdIf() || t.abs == a.req.projectRoot(sc)) {
+		if t.class == pcProject && (t.abs == sc.CwdIf() || t.abs == a.req.projectRoot(sc)) {
 			t.class = pcInside
 		}
 		switch t.class {
 		case pcRoot, pcHome, pcSystem, pcOutside, pcProject, pcUnknown:
-			a.fire(ruleFsFindDeleteOutside, c, "find "+r.display()+" -delete")
+			a.fire(ruleFsFindDeleteOutside, c, "find "+r.Display()+" -delete")
 		case pcInside, pcTemp:
-			if !sc.findClean {
-				a.fire(ruleFsFindDelete, c, "find "+r.display()+" -delete")
+			if !sc.FindClean {
+				a.fire(ruleFsFindDelete, c, "find "+r.Display()+" -delete")
 			}
 		}
 		if t.git {
@@ -582,44 +582,44 @@ func (a codeJudge) findDelete(c *Cmd, roots []word, sc *scope) {
 // standing for the files found. -execdir/-okdir run it in the directory of
 // each match: a relative operand there names a path somewhere under the
 // start point, as unknown as {} itself.
-func (a codeJudge) findExec(c *Cmd, inner []word, roots []word, env map[string]word, sc *scope, depth int, dir bool) {
+func (a codeJudge) findExec(c *Cmd, inner []shell.Word, roots []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, dir bool) {
 	if len(inner) == 0 {
 		return
 	}
 	for _, r := range roots {
-		prefix := r.s
+		prefix := r.Text
 		if !strings.HasSuffix(prefix, "/") {
 			prefix += "/"
 		}
-		if r.dyn {
+		if r.Dyn {
 			prefix = ""
 		}
-		argv := make([]word, len(inner))
+		argv := make([]shell.Word, len(inner))
 		for k, w := range inner {
-			if !w.dyn && strings.Contains(w.s, "{}") {
+			if !w.Dyn && strings.Contains(w.Text, "{}") {
 				nw := w
-				nw.s = strings.ReplaceAll(w.s, "{}", prefix+"\x00")
-				nw.dyn, nw.stream = true, true
+				nw.Text = strings.ReplaceAll(w.Text, "{}", prefix+"\x00")
+				nw.Dyn, nw.Stream = true, true
 				argv[k] = nw
 				continue
 			}
 			argv[k] = w
 		}
-		isc := sc.clone()
+		isc := sc.Clone()
 		if dir {
-			isc.findDir = prefix
+			isc.FindDir = prefix
 		}
-		a.exec(argv, env, isc, depth+1, feed{})
+		a.exec(argv, env, isc, depth+1, shell.Feed{})
 	}
 }
 
 // findDirPrefix is the start point -execdir's directories lie under
 // ("./" for several start points or a computed one).
-func findDirPrefix(roots []word) string {
-	if len(roots) != 1 || roots[0].dyn {
+func findDirPrefix(roots []shell.Word) string {
+	if len(roots) != 1 || roots[0].Dyn {
 		return "./"
 	}
-	p := roots[0].s
+	p := roots[0].Text
 	if !strings.HasSuffix(p, "/") {
 		p += "/"
 	}
@@ -627,26 +627,26 @@ func findDirPrefix(roots []word) string {
 }
 
 // hAwk finds the shell commands an awk program runs (system(), pipes).
-func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hAwk(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	for i, w := range c.Args {
 		v, isFile := "", false
 		switch {
-		case oneOf(w.s, "-f|--file"):
+		case oneOf(w.Text, "-f|--file"):
 			isFile = true
 			if i+1 < len(c.Args) {
-				v = c.Args[i+1].s
-				if c.Args[i+1].dyn {
+				v = c.Args[i+1].Text
+				if c.Args[i+1].Dyn {
 					v = "\x00"
 				}
 			}
-		case strings.HasPrefix(w.s, "--file="):
-			isFile, v = true, strings.TrimPrefix(w.s, "--file=")
+		case strings.HasPrefix(w.Text, "--file="):
+			isFile, v = true, strings.TrimPrefix(w.Text, "--file=")
 		}
 		if isFile {
-			if v == "-" || strings.Contains(v, "\x00") || w.dyn {
+			if v == "-" || strings.Contains(v, "\x00") || w.Dyn {
 				a.strict(c, "awk program file is not known")
 			}
-			return feed{t: tUnknown}
+			return shell.Feed{Taint: shell.TaintUnknown}
 		}
 	}
 	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
@@ -654,31 +654,31 @@ func hAwk(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		if c.Stream {
 			a.fire(ruleDynamicStreamCode, c, "awk program arrives on stdin")
 		}
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	prog := c.Args[i]
-	if prog.dyn {
+	if prog.Dyn {
 		// Like python -c "$CODE": unknown, but not more so than any
 		// script file the agent runs.
 		a.strict(c, "awk program is computed at run time")
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	if reAwkDynSystem.get().MatchString(blankStrings(prog.s)) {
+	if reAwkDynSystem.get().MatchString(blankStrings(prog.Text)) {
 		if c.Stream {
 			a.fire(ruleDynamicStreamCode, c, "awk runs input lines as shell commands")
 		} else {
 			a.fire(ruleDynamicCode, c, "awk runs a computed shell command")
 		}
 	}
-	if strings.Contains(prog.s, "system") || strings.Contains(prog.s, "getline") || strings.Contains(prog.s, "| \"") || strings.Contains(prog.s, "|\"") {
-		for _, s := range stringLiterals(prog.s) {
+	if strings.Contains(prog.Text, "system") || strings.Contains(prog.Text, "getline") || strings.Contains(prog.Text, "| \"") || strings.Contains(prog.Text, "|\"") {
+		for _, s := range stringLiterals(prog.Text) {
 			a.code().runQuiet(c, s, sc, depth)
 		}
 	}
-	for _, s := range stringLiterals(prog.s) {
+	for _, s := range stringLiterals(prog.Text) {
 		a.code().secretLiteral(c, s, sc)
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 // reAwkDynSystem: system() or a pipe with a non-literal command.
@@ -686,7 +686,7 @@ var reAwkDynSystem = &lazyRegexp{src: `system\(\s*[^"\s)]|[^"\s]\s*\|\s*getline|
 
 // runQuiet analyses a string that may be shell code; text that does not
 // parse as shell is ignored because it was probably not meant as code.
-func (a codeJudge) runQuiet(c *Cmd, s string, sc *scope, depth int) {
+func (a codeJudge) runQuiet(c *Cmd, s string, sc *shell.Scope, depth int) {
 	if strings.TrimSpace(s) == "" || depth+1 > maxDepth {
 		return
 	}
@@ -697,7 +697,7 @@ func (a codeJudge) runQuiet(c *Cmd, s string, sc *scope, depth int) {
 		}
 		return
 	}
-	a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
+	a.stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
 }
 
 // stringLiterals extracts quoted string literals from program text in
@@ -771,8 +771,8 @@ var codeOpts = map[string]bool{"-c": true, "-e": true, "-E": true, "--eval": tru
 // `--`, after the script or program operand, or after python's -c/-m are
 // plain arguments.
 func (a codeJudge) streamInterp(c *Cmd) {
-	python := interpFamily(c.Name) == "python" || interpFamily(c.Name) == "pypy"
-	valued := interpValued[interpFamily(c.Name)]
+	python := shell.InterpFamily(c.Name) == "python" || shell.InterpFamily(c.Name) == "pypy"
+	valued := shell.ValuedOptions(shell.InterpFamily(c.Name))
 	if isAwk(c.Name) {
 		valued = "vF"
 	}
@@ -780,35 +780,35 @@ func (a codeJudge) streamInterp(c *Cmd) {
 	progGiven := false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		if !w.dyn && w.s == "--" {
+		if !w.Dyn && w.Text == "--" {
 			return
 		}
-		if w.stream || !strings.HasPrefix(w.s, "-") {
-			if w.stream {
+		if w.Stream || !strings.HasPrefix(w.Text, "-") {
+			if w.Stream {
 				a.fire(ruleDynamicStreamCommand, c, "a value read from stdin lands in "+c.Name+"'s options")
 			}
 			return // the script / program operand: the rest is data
 		}
-		name, _, hasEq := strings.Cut(w.s, "=")
+		name, _, hasEq := strings.Cut(w.Text, "=")
 		if hasEq && strings.HasPrefix(name, "--") {
 			continue
 		}
-		takes := codeOpts[w.s] || moduleOpts[w.s] && (w.s != "-i" || isAwk(c.Name)) ||
-			len(w.s) == 2 && strings.IndexByte(valued, w.s[1]) >= 0 ||
-			oneOf(w.s, "--title|--env-file|--assign|--field-separator")
+		takes := codeOpts[w.Text] || moduleOpts[w.Text] && (w.Text != "-i" || isAwk(c.Name)) ||
+			len(w.Text) == 2 && strings.IndexByte(valued, w.Text[1]) >= 0 ||
+			oneOf(w.Text, "--title|--env-file|--assign|--field-separator")
 		if !takes || i+1 >= len(args) {
 			continue
 		}
 		i++
 		v := args[i]
-		if v.stream && (codeOpts[w.s] || moduleOpts[w.s]) {
-			a.fire(ruleDynamicStreamCommand, c, "a value read from stdin is "+c.Name+" code or a module ("+w.s+")")
+		if v.Stream && (codeOpts[w.Text] || moduleOpts[w.Text]) {
+			a.fire(ruleDynamicStreamCommand, c, "a value read from stdin is "+c.Name+" code or a module ("+w.Text+")")
 			return
 		}
-		if codeOpts[w.s] || moduleOpts[w.s] {
+		if codeOpts[w.Text] || moduleOpts[w.Text] {
 			progGiven = true
 		}
-		if python && oneOf(w.s, "-c|-m") {
+		if python && oneOf(w.Text, "-c|-m") {
 			return // python stops reading options here
 		}
 	}
@@ -838,17 +838,17 @@ func blankStrings(code string) string {
 // findSecret: `find . -name .env -exec cat {} +` reads every match with a
 // reading command; a -name/-path naming a secret file makes that a
 // secret read.
-func (a codeJudge) findSecret(c *Cmd, inner, roots, args []word, sc *scope) {
-	if len(inner) == 0 || inner[0].dyn || metadataOnly.get()[normName(inner[0].s)] {
+func (a codeJudge) findSecret(c *Cmd, inner, roots, args []shell.Word, sc *shell.Scope) {
+	if len(inner) == 0 || inner[0].Dyn || metadataOnly.get()[shell.NormName(inner[0].Text)] {
 		return
 	}
 	for i, w := range args {
-		if w.dyn || i+1 >= len(args) || args[i+1].dyn {
+		if w.Dyn || i+1 >= len(args) || args[i+1].Dyn {
 			continue
 		}
-		switch w.s {
+		switch w.Text {
 		case "-name", "-iname", "-path", "-ipath", "-wholename":
-			if m, ok := a.files().secretPath(path.Base(args[i+1].s), sc); ok {
+			if m, ok := a.files().secretPath(path.Base(args[i+1].Text), sc); ok {
 				a.fire(ruleSecretRead, c, m)
 				return
 			}

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"github.com/atreides-dev/atreides/internal/secrets"
+	"github.com/atreides-dev/atreides/internal/shell"
 	"path"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 type funcDef struct {
 	name string
 	body *syntax.Stmt
-	sc   *scope
+	sc   *shell.Scope
 }
 
 func (a *analyzer) called(name string) {
@@ -34,11 +35,11 @@ func (p *Policy) runShell(r Request) *analyzer {
 		a.res = Result{Verdict: Allow}
 		return a
 	}
-	sc := newScope(path.Clean(r.Cwd))
+	sc := shell.NewScope(path.Clean(r.Cwd))
 	if r.Cwd == "" {
-		sc = newScope("")
+		sc = shell.NewScope("")
 	}
-	a.runScript(cmd, sc, 0, feed{})
+	a.runScript(cmd, sc, 0, shell.Feed{})
 	a.res.Commands = a.cmds
 	a.res.Effects = a.walkSt.eff
 	if a.res.Verdict == Allow {
@@ -53,9 +54,9 @@ func (p *Policy) runShell(r Request) *analyzer {
 // checkPath judges a file-tool request (read, write, edit, search).
 func (p *Policy) checkPath(r Request) Result {
 	a := newAnalyzer(p, &r, len(r.Path)+len(r.Pattern))
-	sc := newScope(path.Clean(r.Cwd))
+	sc := shell.NewScope(path.Clean(r.Cwd))
 	if r.Cwd == "" {
-		sc = newScope("")
+		sc = shell.NewScope("")
 	}
 	raw := r.Path
 	for _, v := range []string{"${HOME}", "$HOME"} {
@@ -63,7 +64,7 @@ func (p *Policy) checkPath(r Request) Result {
 			raw = r.Home + raw[len(v):]
 		}
 	}
-	raw = expandHome(raw, r.Home)
+	raw = shell.ExpandHome(raw, r.Home)
 	tool := strings.ToLower(r.Tool)
 	abs, _ := a.files().canon(raw, sc)
 	if cr, ok := a.customPath(tool, abs); ok {
@@ -97,7 +98,7 @@ func (p *Policy) checkPath(r Request) Result {
 		if cr, ok := a.customPath(tool, abs); ok && cr.verdict == Allow {
 			return Result{Verdict: Allow, Rule: cr.ID, Reason: "allowed by custom rule"}
 		}
-		a.files().writeTarget(nil, lit(abs), sc)
+		a.files().writeTarget(nil, shell.Lit(abs), sc)
 	}
 	return a.res
 }
@@ -111,9 +112,9 @@ func (a *analyzer) customPath(tool, abs string) (customRule, bool) {
 		}
 		pat := cr.Path
 		if !path.IsAbs(pat) && !strings.HasPrefix(pat, "~") {
-			pat = path.Join(a.req.projectRoot(newScope(a.req.Cwd)), pat)
+			pat = path.Join(a.req.projectRoot(shell.NewScope(a.req.Cwd)), pat)
 		}
-		pat = expandHome(pat, a.req.Home)
+		pat = shell.ExpandHome(pat, a.req.Home)
 		if ok, _ := doublestar.Match(pat, abs); ok && (!found || cr.verdict > best.verdict) {
 			best, found = cr, true
 		}
@@ -126,11 +127,11 @@ func customMatch(cr customRule, c *Cmd) bool {
 	if len(cr.words) == 0 || (cr.Tool != "" && cr.Tool != "*" && cr.Tool != "shell") {
 		return false
 	}
-	if normName(cr.words[0]) != c.Name || len(c.Args) < len(cr.words)-1 {
+	if shell.NormName(cr.words[0]) != c.Name || len(c.Args) < len(cr.words)-1 {
 		return false
 	}
 	for i, w := range cr.words[1:] {
-		if c.Args[i].dyn || c.Args[i].s != w {
+		if c.Args[i].Dyn || c.Args[i].Text != w {
 			return false
 		}
 	}

@@ -1,6 +1,10 @@
 package guard
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/shell"
+)
 
 // TestClasses: the persistence, tampering, disruption, publishing and
 // host-access classes and the routine operations kept allowed, under the
@@ -350,7 +354,7 @@ func TestTempKeepsProtection(t *testing.T) {
 	// they are, never as scratch space.
 	r := req("", testHome)
 	a := &analyzer{p: DefaultPolicy(), req: &r}
-	sc := newScope(proj)
+	sc := shell.NewScope(proj)
 	for _, p := range []string{proj + "/.atreides/config.yaml", "/tmp/x/.atreides", "/tmp/x/.git/config", proj + "/build"} {
 		if c := a.req.classAbs(p, sc); c == pcTemp {
 			t.Errorf("classAbs(%s) = temp", p)

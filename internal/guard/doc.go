@@ -1,22 +1,27 @@
 // Package guard decides allow / ask / deny for the shell commands and file
 // paths a coding agent is about to use.
 //
-// The analysis parses a command with mvdan.cc/sh, walks every simple command
+// The analysis parses a command (shell.Parse), walks every simple command
 // that would execute (pipelines, lists, substitutions, function bodies,
 // heredocs fed to shells, strings handed to `bash -c`, `eval`, `ssh`,
-// interpreters and `find -exec`), resolves what it can statically (quote
-// removal, ANSI-C escapes, literal variables, ~ and $HOME, `..`), unwraps
-// wrappers (sudo, env, xargs, timeout, ...) and runs data-driven rules over
-// the resulting argv. What cannot be known statically is reported as `ask`
-// rather than silently allowed.
+// interpreters and `find -exec`), resolves what it can statically
+// (shell.Expander: quote removal, ANSI-C escapes, literal variables, ~
+// and $HOME; shell.Paths: `..` and links), unwraps wrappers (sudo, env,
+// xargs, timeout, ...) and runs data-driven rules over the resulting
+// argv. What cannot be known statically is reported as `ask` rather than
+// silently allowed. Package shell holds the parts of the shell model that
+// judge nothing (the parser, Scope, Word, Command, expansion, paths,
+// option reading, where programs write); the walk that strings them
+// together stays here because it fires rules and self-protection checks
+// at each step, and so do the downloaders' writes, which read the option
+// table the rules declare.
 //
 // The same walk records what the command writes and whether it runs a
-// test, build or lint, and the files plain readers print (shell.Effects;
-// package shell holds the parts of the shell model that judge nothing): it
-// is the one shell model that governance's scope gate and the session's
-// phase inference read, so no consumer parses shell on its own. ShellEffects runs the walk with a
-// policy that has no rules, which collects effects without building the
-// rule tables.
+// test, build or lint, and the files plain readers print (shell.Effects):
+// it is the one shell model that governance's scope gate and the
+// session's phase inference read, so no consumer parses shell on its own.
+// ShellEffects runs the walk with a policy that has no rules, which
+// collects effects without building the rule tables.
 //
 // The package is pure: it performs no file or network I/O. Everything that
 // depends on the environment (working directory, home, temp dirs, a symlink

@@ -3,46 +3,14 @@ package guard
 import (
 	"path"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Download-then-execute across a sequence: the files a downloader writes
 // are remembered in the scope (through &&, ;, || and newlines, and across
 // cd), and running one of them in the same command (`./f`, `/abs/f`,
 // `sh f`, `source f`, `python f`) is rce.download-exec.
-
-// downloadKey is how a downloaded path is remembered: absolute when the
-// working directory is known, else the relative name as written.
-func downloadKey(sc *scope, p string) string {
-	if path.IsAbs(p) {
-		return path.Clean(p)
-	}
-	if sc.cwdOK && sc.cwd != "" {
-		return cleanJoin(sc.cwd, p)
-	}
-	return "?/" + path.Clean(p)
-}
-
-// downloaded reports whether p names a file downloaded earlier in the
-// command. With an unknown working directory a relative name matches any
-// download of that name.
-func (sc *scope) downloaded(p string) bool {
-	if len(sc.downloads) == 0 || p == "" {
-		return false
-	}
-	if sc.downloads[downloadKey(sc, p)] {
-		return true
-	}
-	if path.IsAbs(p) || sc.cwdOK {
-		return false
-	}
-	suffix := "/" + path.Clean(p)
-	for k := range sc.downloads {
-		if strings.HasSuffix(k, suffix) {
-			return true
-		}
-	}
-	return false
-}
 
 // downloadTargets lists the files a downloader writes: curl -o/-O
 // (--remote-name, --output-dir), wget -O or the URL's last path element
@@ -61,7 +29,7 @@ func downloadTargets(c *Cmd) (out []string, named int) {
 		named = len(out)
 		if c.Has("-O", "--remote-name", "--remote-name-all") {
 			for _, u := range c.Pos() {
-				if n := urlFileName(u.s); n != "" && !u.dyn {
+				if n := urlFileName(u.Text); n != "" && !u.Dyn {
 					out = append(out, n)
 				}
 			}
@@ -78,11 +46,11 @@ func downloadTargets(c *Cmd) (out []string, named int) {
 			dir = v
 		}
 		for _, u := range c.Pos() {
-			if u.dyn {
+			if u.Dyn {
 				continue
 			}
-			n := urlFileName(u.s)
-			if n == "" && strings.Contains(u.s, "://") {
+			n := urlFileName(u.Text)
+			if n == "" && strings.Contains(u.Text, "://") {
 				n = "index.html"
 			}
 			if n != "" {
@@ -139,9 +107,9 @@ func urlFileName(u string) string {
 
 // downloadedProgram: a program named by a path (`./f`, `/tmp/f`) that was
 // downloaded earlier in the same command.
-func (a *analyzer) downloadedProgram(c *Cmd, head word, sc *scope) {
-	if head.dyn || !strings.Contains(head.s, "/") || !sc.downloaded(head.s) {
+func (a *analyzer) downloadedProgram(c *Cmd, head shell.Word, sc *shell.Scope) {
+	if head.Dyn || !strings.Contains(head.Text, "/") || !sc.Downloaded(head.Text) {
 		return
 	}
-	a.fire(ruleRceDownloadExec, c, head.s+" was just downloaded")
+	a.fire(ruleRceDownloadExec, c, head.Text+" was just downloaded")
 }

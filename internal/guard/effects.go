@@ -28,29 +28,17 @@ func ShellEffects(r Request) (e shell.Effects) {
 	return noRules.checkShell(r).Effects
 }
 
-// changed records the first certain change.
-func (a effectWalk) changed(what string) {
-	if a.eff.Changes == "" {
-		a.eff.Changes = what
-	}
-}
-
 // unknownWrite records a write whose target cannot be listed; certain
 // says the command does change files (tar -x), not only that it may.
 func (a effectWalk) unknownWrite(why string, certain bool, what string) {
-	if certain {
-		a.changed(what)
-	}
-	if !slices.Contains(a.eff.Unknown, why) && len(a.eff.Unknown) < 64 {
-		a.eff.Unknown = append(a.eff.Unknown, why)
-	}
+	a.eff.UnknownWrite(why, certain, what)
 }
 
 // wrote records a write of the file named by w; what names the writer for
 // Changes ("rm", "redirect >"). In the judging walk the path is checked
 // against atreides's own files (selfguard.go): a deletion, move or mode
 // change is otherwise judged by the command's own rules.
-func (a effectWalk) wrote(c *Cmd, w word, sc *scope, what string) {
+func (a effectWalk) wrote(c *Cmd, w shell.Word, sc *shell.Scope, what string) {
 	a.noteWrite(c, w, sc, what, false)
 }
 
@@ -58,7 +46,7 @@ func (a effectWalk) wrote(c *Cmd, w word, sc *scope, what string) {
 // a copy's destination, sed -i, dd of=, a named download): the judging
 // walk also checks the target like any written file (writeTarget:
 // devices, critical and startup files, secrets, atreides's own files).
-func (a effectWalk) wroteContent(c *Cmd, w word, sc *scope, what string) {
+func (a effectWalk) wroteContent(c *Cmd, w shell.Word, sc *shell.Scope, what string) {
 	a.noteWrite(c, w, sc, what, true)
 }
 
@@ -67,8 +55,8 @@ func (a effectWalk) wroteContent(c *Cmd, w word, sc *scope, what string) {
 // own files are checked at once and name theirs.
 type pendingWrite struct {
 	c  *Cmd
-	w  word
-	sc *scope
+	w  shell.Word
+	sc *shell.Scope
 }
 
 // judgeContentWrites judges the content writes the current command made.
@@ -79,11 +67,11 @@ func (a effectWalk) judgeContentWrites() {
 	a.contentWrites = a.contentWrites[:0]
 }
 
-func (a effectWalk) noteWrite(c *Cmd, w word, sc *scope, what string, content bool) {
-	if w.proc != nil {
+func (a effectWalk) noteWrite(c *Cmd, w shell.Word, sc *shell.Scope, what string, content bool) {
+	if w.Proc != nil {
 		return // >(cmd): the substitution's own commands are walked
 	}
-	if !w.dyn && (w.s == "" || w.s == "-" || shell.HarmlessDevice(w.s)) {
+	if !w.Dyn && (w.Text == "" || w.Text == "-" || shell.HarmlessDevice(w.Text)) {
 		return // 2>/dev/null: nothing to judge or record
 	}
 	if a.judging() {
@@ -95,31 +83,28 @@ func (a effectWalk) noteWrite(c *Cmd, w word, sc *scope, what string, content bo
 			a.files().writeTarget(c, w, sc) // a redirection, judged before its command
 		}
 	}
-	if w.dyn {
-		if w.stream {
-			a.unknownWrite(what+" writes to paths that arrive at run time ("+w.display()+")", true, what)
+	if w.Dyn {
+		if w.Stream {
+			a.unknownWrite(what+" writes to paths that arrive at run time ("+w.Display()+")", true, what)
 		} else {
-			a.unknownWrite(what+" writes to a path computed at run time ("+w.display()+")", true, what)
+			a.unknownWrite(what+" writes to a path computed at run time ("+w.Display()+")", true, what)
 		}
 		return
 	}
-	s := w.s
+	s := w.Text
 	p, ok := a.files().canon(s, sc)
 	if !ok {
 		a.unknownWrite(what+" writes to "+s+" in an unknown directory", true, what)
 		return
 	}
-	if sc.findDir != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
-		a.unknownWrite(what+" writes to "+s+" in the directories find visits under "+sc.findDir, true, what)
+	if sc.FindDir != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
+		a.unknownWrite(what+" writes to "+s+" in the directories find visits under "+sc.FindDir, true, what)
 		return
 	}
 	if _, ok := a.paths.made[p]; a.judging() && (content || !ok) {
 		a.self().noteMade(p, madeFile{}) // chmod +x keeps what is known of its text
 	}
-	a.changed(what)
-	if !slices.Contains(a.eff.Writes, p) && len(a.eff.Writes) < 256 {
-		a.eff.Writes = append(a.eff.Writes, p)
-	}
+	a.eff.Wrote(p, what)
 }
 
 // effects records what the resolved simple command c writes and whether
@@ -127,29 +112,34 @@ func (a effectWalk) noteWrite(c *Cmd, w word, sc *scope, what string, content bo
 // through their handler, as the command they run.
 func (a effectWalk) effects(c *Cmd) {
 	if a.eff.Verifies == "" {
-		a.eff.Verifies = verifier(c.Name, c.Args)
+		a.eff.Verifies = shell.Verifier(c.Name, c.Args)
 	}
 	a.reads(c)
-	if f := writers.get()[c.Name]; f != nil {
-		f(a.analyzer, c)
+	if slices.Contains(downloaders, c.Name) {
+		wDownload(a.analyzer, c)
 		return
 	}
-	if isInterpreter(c.Name) {
-		if !versionQuery(c) && !verifyModule(c) {
+	if f := shell.WriterOf(c.Name); f != nil {
+		a.cur = c
+		f(recorder{a.analyzer}, &c.Command, a.req.Home)
+		return
+	}
+	if shell.IsInterpreter(c.Name) {
+		if !c.VersionQuery() && !shell.VerifyModule(c.Name, c.Args) {
 			a.unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
 		}
 		return
 	}
 	if what, ok := writesAnything(c); ok {
-		if !versionQuery(c) {
+		if !c.VersionQuery() {
 			a.unknownWrite(what+" writes files of its own choosing", false, what)
 		}
 		return
 	}
-	if _, known := handlers.get()[c.Name]; !known && !dataPrograms.get()[c.Name] && !metadataOnly.get()[c.Name] && len(c.Args) > 1 && !c.Args[0].dyn {
+	if _, known := handlers.get()[c.Name]; !known && !dataPrograms.get()[c.Name] && !metadataOnly.get()[c.Name] && len(c.Args) > 1 && !c.Args[0].Dyn {
 		// `tool rm -rf x`: a program the guard does not model whose
 		// arguments start with a file writer probably runs them.
-		if inner := normName(c.Args[0].s); writers.get()[inner] != nil || isInterpreter(inner) {
+		if inner := shell.NormName(c.Args[0].Text); writes(inner) || shell.IsInterpreter(inner) {
 			a.unknownWrite(c.Name+" may run "+inner+" with its arguments", false, c.Name)
 		}
 	}
@@ -157,340 +147,25 @@ func (a effectWalk) effects(c *Cmd) {
 
 // reads records the files c prints whole or in part (Effects.Reads).
 func (a effectWalk) reads(c *Cmd) {
-	valued, ok := shell.Reader(c.Name)
-	if !ok || c.sc.findDir != "" {
-		return
-	}
-	files := operands(c.Args, valued)
-	if c.Name == "sed" {
-		if inPlaceFlag(c.Args, valued) {
-			return // an edit, recorded as a write
-		}
-		if _, e := optValue(c.Args, 'e', "--expression"); !e {
-			if _, f := optValue(c.Args, 'f', "--file"); !f && len(files) > 0 {
-				files = files[1:] // the script
-			}
+	for _, w := range c.Reads() {
+		if p, ok := a.files().canon(w.Text, c.Scope); ok {
+			a.eff.Read(p)
 		}
 	}
-	for _, w := range files {
-		if w.dyn || w.proc != nil || w.s == "-" {
-			continue
-		}
-		if p, ok := a.files().canon(w.s, c.sc); ok && !slices.Contains(a.eff.Reads, p) && len(a.eff.Reads) < 256 {
-			a.eff.Reads = append(a.eff.Reads, p)
-		}
-	}
-}
-
-func versionQuery(c *Cmd) bool {
-	return len(c.Args) == 1 && !c.Args[0].dyn && oneOf(c.Args[0].s, "--version|-V|-v|--help|-h|version")
-}
-
-// firstOperand is the first word that is not an option ("" if none).
-func firstOperand(args []word) string {
-	for _, w := range args {
-		if w.dyn {
-			return ""
-		}
-		if !strings.HasPrefix(w.s, "-") {
-			return w.s
-		}
-	}
-	return ""
-}
-
-// operands returns the words that are not options. short lists the short
-// options that take a value (the rest of the word or the next word); long
-// lists the long ones that take the next word when written without '='.
-// GNU tools permute, so options may follow operands; "--" ends options.
-func operands(args []word, short string, long ...string) []word {
-	var out []word
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		s := w.s
-		switch {
-		case w.dyn || s == "-" || !strings.HasPrefix(s, "-"):
-			out = append(out, w)
-		case s == "--":
-			return append(out, args[i+1:]...)
-		default:
-			i += optionWords(s, short, long) - 1
-		}
-	}
-	return out
-}
-
-// optionWords is how many words the option word s takes up: 2 when its
-// value is the next word (a long option in long written without '=', or
-// a cluster of short options ending in a letter of short), else 1.
-func optionWords(s, short string, long []string) int {
-	if strings.HasPrefix(s, "--") {
-		if !strings.Contains(s, "=") && slices.Contains(long, s) {
-			return 2
-		}
-		return 1
-	}
-	for j := 1; j < len(s); j++ {
-		if strings.IndexByte(short, s[j]) >= 0 {
-			if j == len(s)-1 {
-				return 2
-			}
-			return 1
-		}
-	}
-	return 1
-}
-
-// optValue returns the value of a short option (-o FILE, -oFILE) or a
-// long one (--output FILE, --output=FILE); short is one letter.
-func optValue(args []word, short byte, long string) (word, bool) {
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		s := w.s
-		if w.dyn {
-			continue
-		}
-		if s == "--" {
-			break
-		}
-		if long != "" {
-			if v, ok := strings.CutPrefix(s, long+"="); ok {
-				return word{s: v}, true
-			}
-			if s == long && i+1 < len(args) {
-				return args[i+1], true
-			}
-		}
-		if short == 0 || len(s) < 2 || s[0] != '-' || s[1] == '-' {
-			continue
-		}
-		// A cluster of flag letters may end in the option: -sSLo FILE.
-		for j := 1; j < len(s) && isLetter(s[j]); j++ {
-			if s[j] != short {
-				continue
-			}
-			if j+1 < len(s) {
-				return word{s: s[j+1:]}, true
-			}
-			if i+1 < len(args) {
-				return args[i+1], true
-			}
-		}
-	}
-	return word{}, false
-}
-
-func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
-
-// hasOption reports a short option letter anywhere in an option cluster
-// (-rf has r) or one of the long names, before "--".
-func hasOption(args []word, short string, long ...string) bool {
-	for _, w := range args {
-		s := w.s
-		if w.dyn || s == "--" {
-			if s == "--" {
-				return false
-			}
-			continue
-		}
-		if strings.HasPrefix(s, "--") {
-			name, _, _ := strings.Cut(s, "=")
-			if slices.Contains(long, name) {
-				return true
-			}
-			continue
-		}
-		if len(s) > 1 && s[0] == '-' && strings.ContainsAny(s[1:], short) && short != "" {
-			return true
-		}
-	}
-	return false
-}
-
-type writer func(a *analyzer, c *Cmd)
-
-// writers know where a program writes. Built on first use.
-var writers lazy[map[string]writer]
-
-// The builder is set here, not in the declaration: writers look
-// programs up in the tables that refer to them.
-func init() { writers.src = buildWriters }
-
-func buildWriters() map[string]writer {
-	return map[string]writer{
-		"rm": wOperands(""), "rmdir": wOperands(""), "unlink": wOperands(""), "shred": wOperands("ns", "--iterations", "--size"),
-		"touch": wOperands("dtr", "--date", "--reference"), "mkdir": wOperands("m", "--mode"), "mkfifo": wOperands("mZ", "--mode"),
-		"tee": wContent(""), "sponge": wOperands(""), "truncate": wContent("sr", "--size", "--reference"),
-		"chmod": wChmod, "chown": wAfterFirst("", "--reference"), "chgrp": wAfterFirst("", "--reference"),
-		"setfacl": wOperands("mMxX", "--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"),
-		"chattr":  wAfterFirst("pv"), "ed": wOperands("p", "--prompt"), "ex": wOperands("cs"),
-		"cp": wCopy, "mv": wCopy, "install": wCopy, "ln": wCopy, "rsync": wRsync, "dd": wDD,
-		"sed": wInPlace("efl", "--expression", "--file", "--line-length"), "perl": wPerlRuby, "ruby": wPerlRuby,
-		"sort": wOutputOpt('o', "--output"), "split": wSplit, "csplit": wSplit,
-		"curl": wDownload, "wget": wDownload, "aria2c": wDownload, "tar": wTar, "bsdtar": wTar, "unzip": wUnzip, "7z": wUnpack("x|e"),
-		"gzip": wCompress, "gunzip": wCompress, "bzip2": wCompress, "bunzip2": wCompress, "xz": wCompress,
-		"unxz": wCompress, "zstd": wCompress, "unzstd": wCompress, "zip": wZip,
-		"patch": wPatch, "git": wGit, "sudoedit": wContent("ugpCDhrtTRU"), "sudo": wSudoEdit,
-		"vim": wVim, "vi": wVim, "nvim": wVim,
-		"gofmt": wFormatter("-w", "-l -d"), "goimports": wFormatter("-w", "-l -d"), "shfmt": wFormatter("-w", "-l -d"),
-		"prettier": wFormatter("--write", "--check -c"), "eslint": wFormatter("--fix", ""),
-		"black": wFormatter("", "--check --diff"), "isort": wFormatter("", "--check --check-only --diff"),
-		"autopep8": wFormatter("-i --in-place", ""), "clang-format": wFormatter("-i", ""), "rustfmt": wFormatter("", "--check"),
-		"ruff": wRuff, "find": wFind, "yq": wYq,
-	}
-}
-
-// wOperands: every operand is written (rm, touch, mkdir).
-func wOperands(short string, long ...string) writer {
-	return func(a *analyzer, c *Cmd) {
-		tree := c.Name == "rm" && hasOption(c.Args, "rR", "--recursive")
-		for _, w := range operands(c.Args, short, long...) {
-			a.writes().wrote(c, w, c.sc, c.Name)
-			if tree {
-				a.self().ownTree(c, w, c.sc)
-			}
-		}
-	}
-}
-
-// wContent: every operand's contents are written (tee, truncate).
-func wContent(short string, long ...string) writer {
-	return func(a *analyzer, c *Cmd) {
-		for _, w := range operands(c.Args, short, long...) {
-			a.writes().wroteContent(c, w, c.sc, c.Name)
-		}
-	}
-}
-
-// wAfterFirst: the first operand is a mode or owner, the rest are files
-// (chmod 644 f; chmod --reference=r f has no mode operand).
-func wAfterFirst(short string, long ...string) writer {
-	return func(a *analyzer, c *Cmd) {
-		ops := operands(c.Args, short, long...)
-		if _, ref := optValue(c.Args, 0, "--reference"); !ref && len(ops) > 0 {
-			ops = ops[1:]
-		}
-		tree := hasOption(c.Args, "R", "--recursive")
-		for _, w := range ops {
-			a.writes().wrote(c, w, c.sc, c.Name)
-			if tree {
-				a.self().ownTree(c, w, c.sc)
-			}
-		}
-	}
-}
-
-// wSudoEdit: sudo -e FILES edits the files (sudo running a command is
-// unwrapped by its handler and judged as that command).
-func wSudoEdit(a *analyzer, c *Cmd) {
-	if hasOption(c.Args, "e", "--edit") {
-		wContent("ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")(a, c)
-	}
-}
-
-// wChmod: chmod's mode may look like an option (chmod -x f), so only
-// its real options are skipped before the mode.
-func wChmod(a *analyzer, c *Cmd) {
-	_, ref := optValue(c.Args, 0, "--reference")
-	modeSeen := ref
-	for _, w := range c.Args {
-		switch {
-		case !w.dyn && (oneOf(w.s, "-R|-c|-f|-v|-h|-H|-L|-P|--") || strings.HasPrefix(w.s, "--")):
-		case !modeSeen:
-			modeSeen = true
-		default:
-			a.writes().wrote(c, w, c.sc, "chmod")
-			if hasOption(c.Args, "R", "--recursive") {
-				a.self().ownTree(c, w, c.sc)
-			}
-		}
-	}
-}
-
-// wCopy: cp/mv/install/ln write their destination (and mv its sources).
-// Whether a destination is a directory is not known without the file
-// system; naming the destination itself covers both readings for a
-// scope, which contains a directory's entries whenever it contains the
-// directory.
-func wCopy(a *analyzer, c *Cmd) {
-	ops := operands(c.Args, "tSmogTbZ", "--target-directory", "--suffix", "--mode", "--owner", "--group")
-	if c.Name == "install" && hasOption(c.Args, "d", "--directory") {
-		for _, w := range ops {
-			a.writes().wrote(c, w, c.sc, c.Name)
-		}
-		return
-	}
-	srcs := ops
-	var dst word
-	intoDir := false
-	if dir, ok := optValue(c.Args, 't', "--target-directory"); ok {
-		a.writes().wroteContent(c, dir, c.sc, c.Name)
-		dst, intoDir = dir, true
-	} else if len(ops) >= 2 {
-		srcs = ops[:len(ops)-1]
-		dst, intoDir = ops[len(ops)-1], len(ops) > 2
-		a.writes().wroteContent(c, dst, c.sc, c.Name)
-	} else if c.Name == "ln" && len(ops) == 1 && !ops[0].dyn {
-		dst = lit(path.Base(ops[0].s)) // ln -s /x/y: ./y
-		a.writes().wrote(c, dst, c.sc, c.Name)
-		a.self().noteLink(c, ops[0], dst, false)
-		return
-	} else {
-		return
-	}
-	if c.Name == "mv" {
-		for _, s := range srcs {
-			a.writes().wrote(c, s, c.sc, c.Name)
-			a.self().ownTree(c, s, c.sc)
-		}
-	}
-	a.writes().copyEffects(c, srcs, dst, intoDir)
-}
-
-// copyEffects follows a copy, move or link into atreides's own files:
-// each source may land inside the destination directory (cp x.json .claude
-// is .claude/x.json); a link is remembered for the rest of the command;
-// a copy of an installed atreides program is atreides under a new name.
-func (a effectWalk) copyEffects(c *Cmd, srcs []word, dst word, intoDir bool) {
-	if c.Name == "ln" {
-		for _, s := range srcs {
-			if len(srcs) == 1 && !intoDir {
-				a.self().noteLink(c, s, dst, false)
-			}
-			a.self().noteLink(c, s, dst, true)
-		}
-	}
-	if !a.judging() {
-		return
-	}
-	recursive := c.Name == "mv" || c.Name == "cp" && hasOption(c.Args, "rRa", "--recursive", "--archive")
-	var lands []landing
-	for _, s := range srcs {
-		// A long list repeats its names: each lands once.
-		if l := sourceLanding(s, false); !slices.Contains(lands, l) && len(lands) < 64 {
-			lands = append(lands, l)
-		} else if len(lands) >= 64 && !l.contents {
-			lands[0] = landing{contents: true} // more names than judged one by one
-		}
-		if oneOf(c.Name, "cp|install") {
-			a.noteCopy(c, s, dst)
-		}
-	}
-	a.self().ownLanding(c, dst, lands, recursive)
 }
 
 // noteCopy remembers a copy of an installed atreides program (the
 // destination, and the source's name inside it when it is a directory).
-func (a effectWalk) noteCopy(c *Cmd, src, dst word) {
-	if src.dyn || dst.dyn {
+func (a effectWalk) noteCopy(c *Cmd, src, dst shell.Word) {
+	if src.Dyn || dst.Dyn {
 		return
 	}
-	sp, ok := a.files().canon(src.s, c.sc)
+	sp, ok := a.files().canon(src.Text, c.Scope)
 	o := a.req.ownFiles()
 	if !ok || !slices.Contains(o.bins, foldPath(sp)) && !onPath(o, foldPath(sp)) {
 		return
 	}
-	d, ok := a.files().canon(dst.s, c.sc)
+	d, ok := a.files().canon(dst.Text, c.Scope)
 	if !ok {
 		return
 	}
@@ -499,163 +174,6 @@ func (a effectWalk) noteCopy(c *Cmd, src, dst word) {
 	}
 	a.paths.copies[d] = true
 	a.paths.copies[path.Join(d, path.Base(sp))] = true
-}
-
-// remote reports an rsync/scp operand on another host (host:path).
-func remote(w word) bool {
-	i := strings.IndexByte(w.s, ':')
-	return i > 0 && !strings.Contains(w.s[:i], "/")
-}
-
-func wRsync(a *analyzer, c *Cmd) {
-	ops := operands(c.Args, "eBfT", "--rsh", "--exclude", "--include", "--filter", "--exclude-from", "--include-from", "--files-from", "--temp-dir", "--partial-dir", "--backup-dir", "--suffix", "--rsync-path", "--chmod", "--compare-dest", "--copy-dest", "--link-dest")
-	if len(ops) < 2 || hasOption(c.Args, "n", "--dry-run", "--list-only") {
-		return
-	}
-	dst := ops[len(ops)-1]
-	if !remote(dst) {
-		a.writes().wroteContent(c, dst, c.sc, c.Name)
-		var lands []landing
-		for _, s := range ops[:len(ops)-1] {
-			if !remote(s) {
-				lands = append(lands, sourceLanding(s, true))
-			} else {
-				lands = append(lands, landing{contents: true}) // host:dir, its name unknown here
-			}
-		}
-		a.self().ownLanding(c, dst, lands, true)
-	}
-	if hasOption(c.Args, "", "--remove-source-files") {
-		for _, s := range ops[:len(ops)-1] {
-			if !remote(s) {
-				a.writes().wrote(c, s, c.sc, c.Name)
-			}
-		}
-	}
-}
-
-func wDD(a *analyzer, c *Cmd) {
-	for _, w := range c.Args {
-		if of, ok := strings.CutPrefix(w.s, "of="); ok {
-			w.s = of
-			a.writes().wroteContent(c, w, c.sc, "dd")
-		}
-	}
-}
-
-// wInPlace: sed -i edits its file operands; the script is the first
-// operand unless -e/-f gave one.
-func wInPlace(short string, long ...string) writer {
-	return func(a *analyzer, c *Cmd) {
-		if !inPlaceFlag(c.Args, short) {
-			return
-		}
-		files := operands(c.Args, short, long...)
-		if _, e := optValue(c.Args, 'e', "--expression"); !e {
-			if _, f := optValue(c.Args, 'f', "--file"); !f && len(files) > 0 {
-				files = files[1:]
-			}
-		}
-		for _, w := range files {
-			a.writes().wroteContent(c, w, c.sc, c.Name+" -i")
-		}
-	}
-}
-
-// wYq: yq -i edits its file operands in place; the first operand is the
-// expression.
-func wYq(a *analyzer, c *Cmd) {
-	if !inPlaceFlag(c.Args, "opIs") {
-		return
-	}
-	files := operands(c.Args, "opIs", "--output-format", "--input-format", "--indent", "--split-exp")
-	if _, f := optValue(c.Args, 0, "--from-file"); !f && len(files) > 0 {
-		files = files[1:]
-	}
-	for _, w := range files {
-		a.writes().wroteContent(c, w, c.sc, "yq -i")
-	}
-}
-
-// wPerlRuby: -i edits the files after the program; other programs are
-// interpreter code whose writes cannot be listed.
-func wPerlRuby(a *analyzer, c *Cmd) {
-	if !inPlaceFlag(c.Args, "eEIMlx") {
-		if !versionQuery(c) {
-			a.writes().unknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
-		}
-		return
-	}
-	files := operands(c.Args, "eEIMlx")
-	if !hasOption(c.Args, "eE") && len(files) > 0 {
-		files = files[1:]
-	}
-	for _, w := range files {
-		a.writes().wrote(c, w, c.sc, c.Name+" -i")
-	}
-	if hasOption(c.Args, "eE") {
-		a.writes().unknownWrite(c.Name+" -e code may write other files", false, c.Name)
-	}
-}
-
-// inPlaceFlag: -i, -i.bak, -pi, --in-place in an option cluster that is
-// not cut short by a value-taking letter first.
-func inPlaceFlag(args []word, valued string) bool {
-	for _, w := range args {
-		s := w.s
-		if w.dyn {
-			continue
-		}
-		if s == "--" {
-			return false
-		}
-		if strings.HasPrefix(s, "--in-place") {
-			return true
-		}
-		if len(s) < 2 || s[0] != '-' || s[1] == '-' {
-			continue
-		}
-		for _, r := range s[1:] {
-			if r == 'i' {
-				return true
-			}
-			if strings.ContainsRune(valued, r) {
-				break
-			}
-		}
-	}
-	return false
-}
-
-func wOutputOpt(short byte, long string) writer {
-	return func(a *analyzer, c *Cmd) {
-		if w, ok := optValue(c.Args, short, long); ok {
-			a.writes().wrote(c, w, c.sc, c.Name+" "+long)
-		}
-	}
-}
-
-// wSplit: split writes PREFIXaa, PREFIXab ... (x by default).
-func wSplit(a *analyzer, c *Cmd) {
-	ops := operands(c.Args, "abClnt", "--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--prefix")
-	prefix := lit("x")
-	if len(ops) >= 2 {
-		prefix = ops[len(ops)-1]
-	}
-	if c.Name == "csplit" {
-		if p, ok := optValue(c.Args, 'f', "--prefix"); ok {
-			prefix = p
-		} else {
-			prefix = lit("xx")
-		}
-	}
-	if prefix.dyn {
-		a.writes().wrote(c, prefix, c.sc, c.Name)
-		return
-	}
-	prefix.s += "*"
-	prefix.glob = true
-	a.writes().wrote(c, prefix, c.sc, c.Name)
 }
 
 // sideFile is an option naming a file a downloader writes besides what
@@ -673,329 +191,36 @@ var sideFiles = map[string][]sideFile{
 // wDownload: the files a downloader saves (downloadTargets, which
 // download-then-execute shares), and curl's and wget's side files.
 func wDownload(a *analyzer, c *Cmd) {
-	if c.Name == "wget" && hasOption(c.Args, "rmp", "--recursive", "--mirror", "--page-requisites") {
+	if c.Name == "wget" && shell.HasOption(c.Args, "rmp", "--recursive", "--mirror", "--page-requisites") {
 		a.writes().unknownWrite("wget writes the files it fetches under the working directory or -P", true, "wget")
 		return
 	}
 	files, named := downloadTargets(c)
 	for i, f := range files {
 		if i < named {
-			a.writes().wroteContent(c, lit(f), c.sc, c.Name)
+			a.writes().wroteContent(c, shell.Lit(f), c.Scope, c.Name)
 		} else {
 			// A name taken from the URL: wget saves x.1 rather than
 			// overwrite, so it is recorded but not judged as a write.
-			a.writes().wrote(c, lit(f), c.sc, c.Name)
+			a.writes().wrote(c, shell.Lit(f), c.Scope, c.Name)
 		}
 	}
-	if c.Name == "wget" || hasOption(c.Args, "O", "--remote-name", "--remote-name-all") {
+	if c.Name == "wget" || shell.HasOption(c.Args, "O", "--remote-name", "--remote-name-all") {
 		for _, w := range c.Pos() {
-			if w.dyn {
+			if w.Dyn {
 				a.writes().unknownWrite(c.Name+" names its output file after a URL computed at run time", true, c.Name)
 			}
 		}
 	}
 	for _, o := range sideFiles[c.Name] {
-		if w, ok := optValue(c.Args, o.short, o.long); ok {
-			a.writes().wrote(c, w, c.sc, c.Name+" "+o.long)
+		if w, ok := shell.OptValue(c.Args, o.short, o.long); ok {
+			a.writes().wrote(c, w, c.Scope, c.Name+" "+o.long)
 		}
 	}
-	if c.Name == "curl" && hasOption(c.Args, "J", "--remote-header-name") {
+	if c.Name == "curl" && shell.HasOption(c.Args, "J", "--remote-header-name") {
 		a.writes().unknownWrite("curl -J names its output file after the server's answer", true, "curl -O")
 	}
 }
-
-// wTar: -c/-r/-u write the archive; -x writes the archive's members
-// under -C (or the working directory).
-func wTar(a *analyzer, c *Cmd) {
-	mode := ""
-	args := c.Args
-	if len(args) > 0 && !args[0].dyn && !strings.HasPrefix(args[0].s, "-") {
-		mode = args[0].s // tar xzf a.tgz: the first word is a bundle
-	}
-	has := func(letter, long string) bool {
-		return strings.Contains(mode, letter) || hasOption(args, letter, long)
-	}
-	switch {
-	case has("x", "--extract") || has("x", "--get"):
-		if has("O", "--to-stdout") {
-			return
-		}
-		if hasOption(args, "P", "--absolute-names") {
-			a.writes().unknownWrite("tar -P extracts members to the paths they name", true, "tar -x")
-			if a.judging() {
-				a.fire(ruleSelfTreeWrite, c, "tar -P extracts members to any path they name")
-			}
-			return
-		}
-		if d, ok := optValue(args, 'C', "--directory"); ok {
-			// Members land under -C (tar strips leading / and refuses
-			// ".." unless -P): a scope holding the directory holds them.
-			a.writes().wrote(c, d, c.sc, "tar -x")
-			a.self().ownExtract(c, &d, "tar -x")
-			return
-		}
-		a.writes().unknownWrite("tar extracts the archive's files into the working directory", true, "tar -x")
-		a.self().ownExtract(c, nil, "tar -x")
-	case has("c", "--create") || has("r", "--append") || has("u", "--update"):
-		archive, ok := optValue(args, 'f', "--file")
-		if !ok && strings.Contains(mode, "f") && len(args) > 1 {
-			archive, ok = args[1], true // tar cf out.tar dir: the bundle's f takes the next word
-		}
-		if ok {
-			a.writes().wrote(c, archive, c.sc, "tar")
-		}
-		if hasOption(args, "", "--remove-files") {
-			// The members are deleted once archived: each is written.
-			members := args
-			if mode != "" {
-				members = args[1:]
-			}
-			for _, w := range operands(members, "fCT", "--file", "--directory", "--files-from") {
-				if !ok || w.s != archive.s {
-					a.writes().wrote(c, w, c.sc, "tar --remove-files")
-				}
-			}
-		}
-	}
-}
-
-func wUnzip(a *analyzer, c *Cmd) {
-	if hasOption(c.Args, "lptvzZ", "") {
-		return // list, test or print to stdout
-	}
-	if d, ok := optValue(c.Args, 'd', ""); ok {
-		a.writes().wrote(c, d, c.sc, "unzip") // unzip skips members that climb out with ".."
-		a.self().ownExtract(c, &d, "unzip")
-		return
-	}
-	a.writes().unknownWrite("unzip extracts the archive's files into the working directory", true, "unzip")
-	a.self().ownExtract(c, nil, "unzip")
-}
-
-func wUnpack(subs string) writer {
-	return func(a *analyzer, c *Cmd) {
-		if len(c.Args) > 0 && oneOf(c.Args[0].s, subs) {
-			a.writes().unknownWrite(c.Name+" extracts an archive's files", true, c.Name)
-			var dir *word
-			for _, w := range c.Args {
-				if v, ok := strings.CutPrefix(w.s, "-o"); ok && v != "" {
-					d := w
-					d.s = v
-					dir = &d // 7z x a.7z -obuild
-				}
-			}
-			a.self().ownExtract(c, dir, c.Name+" "+c.Args[0].s)
-		}
-	}
-}
-
-// wCompress: gzip f replaces f by f.gz (and gunzip the reverse), unless
-// the output goes to stdout.
-func wCompress(a *analyzer, c *Cmd) {
-	if hasOption(c.Args, "ctl", "--stdout", "--to-stdout", "--test", "--list") {
-		return
-	}
-	for _, w := range operands(c.Args, "S", "--suffix") {
-		a.writes().wrote(c, w, c.sc, c.Name)
-	}
-}
-
-func wZip(a *analyzer, c *Cmd) {
-	if ops := operands(c.Args, "bnPtx"); len(ops) > 0 {
-		a.writes().wrote(c, ops[0], c.sc, "zip")
-	}
-}
-
-func wPatch(a *analyzer, c *Cmd) {
-	if hasOption(c.Args, "", "--dry-run", "--check") {
-		return
-	}
-	if o, ok := optValue(c.Args, 'o', "--output"); ok {
-		a.writes().wrote(c, o, c.sc, "patch")
-		return
-	}
-	if ops := operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
-		a.writes().wrote(c, ops[0], c.sc, "patch")
-		return
-	}
-	a.writes().unknownWrite("patch writes the files its patch names", true, "patch")
-}
-
-// wVim: vim -es / ex mode runs commands that may write the files named.
-func wVim(a *analyzer, c *Cmd) {
-	for _, w := range operands(c.Args, "cSuUiTwWt", "--cmd") {
-		a.writes().wrote(c, w, c.sc, c.Name)
-	}
-}
-
-// wFormatter: gofmt -w FILES, prettier --write FILES: the files named, or
-// everything under the working directory when none is; flag ("" = the
-// tool writes by default) turns writing on, check turns it off.
-func wFormatter(flag, check string) writer {
-	return func(a *analyzer, c *Cmd) {
-		if flag != "" && !anyFlag(c.Args, strings.Fields(flag)) || anyFlag(c.Args, strings.Fields(check)) {
-			return
-		}
-		what := c.Name
-		if f := strings.Fields(flag); len(f) > 0 {
-			what += " " + f[0]
-		}
-		files := operands(c.Args, "", "--config", "--ignore-path", "--plugin", "--parser", "--ext", "-c", "--rule", "--line-length", "-l")
-		if len(files) == 0 {
-			a.writes().unknownWrite(what+" rewrites files under the working directory", true, what)
-			return
-		}
-		for _, w := range files {
-			a.writes().wrote(c, w, c.sc, what)
-		}
-	}
-}
-
-func anyFlag(args []word, flags []string) bool {
-	for _, w := range args {
-		if w.dyn {
-			continue
-		}
-		for _, f := range flags {
-			if w.s == f || strings.HasPrefix(w.s, f+"=") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func wRuff(a *analyzer, c *Cmd) {
-	sub := firstOperand(c.Args)
-	switch {
-	case sub == "format" && !anyFlag(c.Args, []string{"--check", "--diff"}):
-	case sub == "check" && anyFlag(c.Args, []string{"--fix"}):
-	default:
-		return
-	}
-	files := operands(c.Args, "", "--config", "--select", "--ignore", "--extend-select", "--line-length", "--target-version")[1:]
-	if len(files) == 0 {
-		a.writes().unknownWrite("ruff "+sub+" rewrites files under the working directory", true, "ruff "+sub)
-		return
-	}
-	for _, w := range files {
-		a.writes().wrote(c, w, c.sc, "ruff "+sub)
-	}
-}
-
-// wFind: -delete removes matches under the start points; the commands of
-// -exec are walked as commands of their own.
-func wFind(a *analyzer, c *Cmd) {
-	if !anyFlag(c.Args, []string{"-delete"}) {
-		return
-	}
-	var roots []string
-	for _, w := range c.Args {
-		if !w.dyn && (strings.HasPrefix(w.s, "-") || oneOf(w.s, "(|!")) {
-			break
-		}
-		roots = append(roots, w.display())
-		if p, ok := a.files().canon(w.s, c.sc); ok && !w.dyn && a.judging() {
-			a.self().ownWrite(c, p)
-		}
-	}
-	if len(roots) == 0 {
-		roots = []string{"."}
-	}
-	a.writes().unknownWrite("find -delete removes the matches under "+strings.Join(roots, " "), true, "find -delete")
-}
-
-// gitGlobalOptions skips git's options before the subcommand and returns
-// the arguments from the subcommand on, in the directory -C names.
-func gitGlobalOptions(a *analyzer, args []word, sc *scope) ([]word, *scope) {
-	for len(args) > 0 && !args[0].dyn && strings.HasPrefix(args[0].s, "-") {
-		s := args[0].s
-		if oneOf(s, "-C|-c|--git-dir|--work-tree|--namespace|--config-env") && len(args) > 1 {
-			if s == "-C" {
-				sc = a.req.chdir(sc.clone(), args[1])
-			}
-			args = args[2:]
-			continue
-		}
-		args = args[1:]
-	}
-	return args, sc
-}
-
-// wGitCheckout records the writes of git checkout or restore (sub): the
-// paths after --, restore's operands, or any tracked file.
-func wGitCheckout(a *analyzer, g *Cmd, sub string, rest []word, sc *scope) {
-	if i := slices.IndexFunc(rest, func(w word) bool { return !w.dyn && w.s == "--" }); i >= 0 {
-		for _, p := range rest[i+1:] {
-			a.writes().wrote(g, p, sc, "git "+sub)
-		}
-		return
-	}
-	ops := operands(rest, "sbBU", "--source", "--conflict", "--pathspec-from-file")
-	if sub == "restore" {
-		for _, p := range ops {
-			a.writes().wrote(g, p, sc, "git restore")
-		}
-		return
-	}
-	if len(ops) == 0 && hasOption(rest, "bB", "--orphan") {
-		return // a new branch at HEAD: the tree stays as it is
-	}
-	a.writes().unknownWrite("git checkout may rewrite any tracked file", true, "git checkout")
-}
-
-// wGit: the subcommands that write the work tree.
-func wGit(a *analyzer, c *Cmd) {
-	args, sc := gitGlobalOptions(a, c.Args, c.sc)
-	if len(args) == 0 || args[0].dyn {
-		return
-	}
-	sub, rest := args[0].s, args[1:]
-	if oneOf(sub, gitChangers) {
-		a.writes().changed("git " + sub)
-	}
-	g := &Cmd{Name: "git " + sub, Args: rest, a: a, sc: sc}
-	switch sub {
-	case "apply", "am":
-		if !hasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached") {
-			a.writes().unknownWrite("git "+sub+" writes the files its patch names", true, "git "+sub)
-		}
-	case "checkout", "restore":
-		wGitCheckout(a, g, sub, rest, sc)
-	case "rm", "mv":
-		if hasOption(rest, "n", "--cached", "--dry-run") {
-			return
-		}
-		for _, p := range operands(rest, "", "--pathspec-from-file") {
-			a.writes().wrote(g, p, sc, "git "+sub)
-		}
-	case "reset":
-		if hasOption(rest, "", "--hard", "--merge", "--keep") {
-			a.writes().unknownWrite("git reset "+"--hard rewrites the working tree", true, "git reset")
-		}
-	case "clean":
-		if !hasOption(rest, "n", "--dry-run") {
-			a.writes().unknownWrite("git clean deletes untracked files", true, "git clean")
-		}
-	case "stash":
-		if len(rest) == 0 || oneOf(firstOperand(rest), "push|save|pop|apply|drop|clear") || firstOperand(rest) == "" {
-			if sub := firstOperand(rest); !oneOf(sub, "drop|clear") {
-				a.writes().unknownWrite("git stash rewrites the working tree", true, "git stash")
-			}
-		}
-	case "merge", "rebase", "pull", "cherry-pick", "revert", "switch", "worktree", "submodule", "clone", "init":
-		if oneOf(sub, "merge|rebase|cherry-pick|revert") {
-			if hasOption(rest, "", "--abort", "--quit") {
-				return
-			}
-		}
-		a.writes().unknownWrite("git "+sub+" rewrites the working tree", true, "git "+sub)
-	}
-}
-
-// gitChangers are the subcommands that change the work tree or the
-// history; read-only ones (status, diff, log, show) are exploration.
-const gitChangers = "commit|apply|checkout|switch|restore|reset|merge|rebase|cherry-pick|revert|stash|pull|am|mv|rm|clean|add"
 
 // writesAnything looks c up in shell.WritesAnything by its name, then by its
 // name and first operand, and names what it found.
@@ -1003,144 +228,83 @@ func writesAnything(c *Cmd) (string, bool) {
 	if shell.WritesAnything(c.Name, "") {
 		return c.Name, true
 	}
-	if op := firstOperand(c.Args); op != "" && shell.WritesAnything(c.Name, op) {
+	if op := shell.FirstOperand(c.Args); op != "" && shell.WritesAnything(c.Name, op) {
 		return c.Name + " " + op, true
 	}
 	return "", false
 }
 
-// verifier names the test, build or lint run a resolved command is ("").
-func verifier(name string, args []word) string {
-	if f := verifiers.get()[name]; f != nil {
-		return f(name, firstOperand(args), args)
-	}
-	if interpFamily(name) == "python" {
-		if m, ok := optValue(args, 'm', ""); ok && oneOf(m.s, verifyModules) {
-			return name + " -m " + m.s
-		}
-	}
-	return ""
+// downloaders are the programs whose writes wDownload lists: they are
+// guard's, not shell's, because the files they name depend on the option
+// table the rules declare (downloadTargets, shared with the
+// download-then-execute rule).
+var downloaders = []string{"curl", "wget", "aria2c"}
+
+// writes reports whether the walk knows where the program name writes.
+func writes(name string) bool {
+	return shell.WriterOf(name) != nil || slices.Contains(downloaders, name)
 }
 
-type verifyFunc func(name, sub string, args []word) string
+// recorder is the walk as shell's writers report to it (shell.Recorder):
+// it records the effects of the command being walked (walkState.cur), and
+// in the judging walk judges each target and follows what lands in
+// atreides's own files. It is one pointer, so handing it to a writer
+// costs no allocation.
+type recorder struct{ *analyzer }
 
-// verifiers recognise a program's test, build and lint runs by its
-// subcommand (sub) and options.
-var verifiers lazy[map[string]verifyFunc]
-
-// The builder is set here, not in the declaration, like writers'.
-func init() { verifiers.src = buildVerifiers }
-
-func buildVerifiers() map[string]verifyFunc {
-	verifiers := map[string]verifyFunc{}
-	subIn := func(subs string) verifyFunc {
-		return func(name, sub string, _ []word) string {
-			if oneOf(sub, subs) {
-				return name + " " + sub
-			}
-			return ""
-		}
+// cmd is the rules' view of c: cur itself, or a command a writer derived
+// from it (git's subcommand).
+func (r recorder) cmd(c *shell.Command) *Cmd {
+	if cur := r.walkSt.cur; cur != nil && c == &cur.Command {
+		return cur
 	}
-	always := func(name, _ string, _ []word) string { return name }
-	for _, n := range []string{"npm", "yarn", "pnpm", "bun", "deno"} {
-		verifiers[n] = verifyJS
-	}
-	verifiers["go"] = subIn("test|vet|build")
-	// A plan phase is completed only when its Verify command passes.
-	verifiers["atreides"] = verifyPlanPhase
-	verifiers["cargo"] = subIn("test|build|check|clippy|nextest")
-	for _, n := range []string{"mvn", "gradle", "gradlew", "dotnet", "bazel", "bazelisk", "swift", "zig"} {
-		verifiers[n] = subIn("test|build|verify|package|check|compile|install")
-	}
-	for _, n := range []string{"make", "gmake", "ninja", "just", "task", "ctest"} {
-		verifiers[n] = func(name, sub string, _ []word) string { return strings.TrimSpace(name + " " + sub) }
-	}
-	for _, n := range []string{"pytest", "tox", "nox", "mypy", "pyright", "flake8", "pylint", "jest", "vitest", "mocha",
-		"ava", "tsc", "golangci-lint", "staticcheck", "gotestsum", "rspec", "phpunit", "shellcheck", "biome"} {
-		verifiers[n] = always
-	}
-	verifiers["ruff"] = verifyRuff
-	verifiers["rake"] = verifyRake
-	verifiers["cmake"] = verifyCMake
-	verifiers["eslint"] = verifyESLint
-	verifiers["prettier"] = verifyPrettier
-	return verifiers
+	return &Cmd{Command: *c, a: r.analyzer}
 }
 
-// verifyJS: a JavaScript package manager's test, lint, build or check
-// script, by subcommand or through run.
-func verifyJS(name, sub string, args []word) string {
-	if oneOf(sub, "run|run-script") {
-		i := slices.IndexFunc(args, func(w word) bool { return w.s == sub })
-		if s := firstOperand(args[i+1:]); isScriptVerify(s) {
-			return name + " run " + s
-		}
-		return ""
-	}
-	if oneOf(sub, "test|t|lint|build|check|typecheck") {
-		return name + " " + sub
-	}
-	return ""
+func (r recorder) Wrote(c *shell.Command, w shell.Word, what string) {
+	r.writes().wrote(r.cmd(c), w, c.Scope, what)
 }
 
-// verifyPlanPhase: a plan phase is completed only when its Verify command
-// passes.
-func verifyPlanPhase(name, sub string, args []word) string {
-	if i := slices.IndexFunc(args, func(w word) bool { return w.s == sub }); sub == "plan" && firstOperand(args[i+1:]) == "phase-done" {
-		return name + " plan phase-done"
+func (r recorder) WroteContent(c *shell.Command, w shell.Word, what string) {
+	r.writes().wroteContent(r.cmd(c), w, c.Scope, what)
+}
+
+func (r recorder) UnknownWrite(why string, certain bool, what string) {
+	r.writes().unknownWrite(why, certain, what)
+}
+
+func (r recorder) Changed(what string) { r.walkSt.eff.Changed(what) }
+
+func (r recorder) Tree(c *shell.Command, w shell.Word) { r.self().ownTree(r.cmd(c), w, c.Scope) }
+
+func (r recorder) Link(c *shell.Command, target, link shell.Word, intoDir bool) {
+	r.self().noteLink(r.cmd(c), target, link, intoDir)
+}
+
+func (r recorder) Landed(c *shell.Command, dst shell.Word, srcs []shell.Landing, recursive bool) {
+	r.self().ownLanding(r.cmd(c), dst, srcs, recursive)
+}
+
+func (r recorder) Copied(c *shell.Command, src, dst shell.Word) {
+	if r.judging() {
+		r.writes().noteCopy(r.cmd(c), src, dst)
 	}
-	return ""
 }
 
-// verifyRuff: ruff check without --fix.
-func verifyRuff(_, sub string, args []word) string {
-	if sub == "check" && !anyFlag(args, []string{"--fix"}) || sub == "" {
-		return "ruff check"
+func (r recorder) Extracted(c *shell.Command, dir *shell.Word, what string) {
+	r.self().ownExtract(r.cmd(c), dir, what)
+}
+
+func (r recorder) ExtractsAnywhere(c *shell.Command) {
+	if r.judging() {
+		r.fire(ruleSelfTreeWrite, r.cmd(c), "tar -P extracts members to any path they name")
 	}
-	return ""
 }
 
-// verifyRake: rake's default task, test or spec.
-func verifyRake(_, sub string, _ []word) string {
-	if oneOf(sub, "|test|spec") {
-		return "rake"
+// DeletesUnder: a start point of find -delete that is one of atreides's
+// own paths is a write of it.
+func (r recorder) DeletesUnder(c *shell.Command, w shell.Word) {
+	if p, ok := r.files().canon(w.Text, c.Scope); ok && !w.Dyn && r.judging() {
+		r.self().ownWrite(r.cmd(c), p)
 	}
-	return ""
-}
-
-// verifyCMake: cmake --build.
-func verifyCMake(_, _ string, args []word) string {
-	if anyFlag(args, []string{"--build"}) {
-		return "cmake --build"
-	}
-	return ""
-}
-
-// verifyESLint: eslint without --fix.
-func verifyESLint(name, _ string, args []word) string {
-	if !anyFlag(args, []string{"--fix"}) {
-		return name
-	}
-	return ""
-}
-
-// verifyPrettier: prettier --check.
-func verifyPrettier(_, _ string, args []word) string {
-	if anyFlag(args, []string{"--check", "-c"}) {
-		return "prettier --check"
-	}
-	return ""
-}
-
-const verifyModules = "pytest|unittest|mypy|ruff|flake8|pylint|tox|nox|pyright"
-
-// verifyModule: python -m pytest runs tests, not a program of the agent's.
-func verifyModule(c *Cmd) bool {
-	m, ok := optValue(c.Args, 'm', "")
-	return ok && interpFamily(c.Name) == "python" && oneOf(m.s, verifyModules) && c.Args[0].s == "-m"
-}
-
-func isScriptVerify(script string) bool {
-	head, _, _ := strings.Cut(script, ":")
-	return oneOf(head, "test|tests|lint|build|check|typecheck|type-check|ci|verify|e2e")
 }

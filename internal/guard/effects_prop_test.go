@@ -102,7 +102,7 @@ func TestCorpusWritesSeen(t *testing.T) {
 			res := DefaultPolicy().Check(req)
 			eff := ShellEffects(req)
 			// Handlers read the judging walk's effects when the guard
-			// ran (policy.ShellEffects): both walks must agree.
+			// ran (shellcall.Effects): both walks must agree.
 			if !slices.Equal(res.Effects.Writes, eff.Writes) || !slices.Equal(res.Effects.Unknown, eff.Unknown) ||
 				res.Effects.Changes != eff.Changes || res.Effects.Verifies != eff.Verifies || !slices.Equal(res.Effects.Programs, eff.Programs) {
 				t.Errorf("%s:%d %q: judging walk %+v, effects-only walk %+v", f, r.line, r.cmd, res.Effects, eff)
@@ -142,7 +142,7 @@ func writesExpected(cmds []string, src string) string {
 			}
 		}
 	}
-	file, err := parse(src)
+	file, err := shell.Parse(src)
 	if err != nil {
 		return ""
 	}

@@ -4,66 +4,68 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/shell"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // exec evaluates one simple command given as resolved argv and returns what
 // it writes to stdout, as far as the guard can tell.
-func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, in feed) feed {
-	for len(args) > 0 && !args[0].dyn && args[0].s == "" {
+func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
+	for len(args) > 0 && !args[0].Dyn && args[0].Text == "" {
 		args = args[1:] // an empty unquoted expansion vanishes
 	}
 	if len(args) == 0 || !a.step() {
-		return feed{}
+		return shell.Feed{}
 	}
 	if depth > maxDepth {
 		a.fire(ruleParseTooComplex, nil, "nesting too deep")
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	head := args[0]
 	if guessedProgram(head, depth) {
 		// The program name came from printf/echo output the guard
 		// computed exactly: judge the command it spells. Nothing is
 		// unknown, so only strict mode objects to the indirection.
-		a.strict(nil, "program name "+head.guess+" is assembled at run time")
-		guessed := append(a.expand().splitWords(lit(head.guess), sc, depth), args[1:]...)
+		a.strict(nil, "program name "+head.Guess+" is assembled at run time")
+		guessed := append(a.expand().SplitWords(shell.Lit(head.Guess), sc, depth), args[1:]...)
 		return a.exec(guessed, env, sc, depth+1, in)
 	}
 	if depth > 0 && !spendDerived(a, len(args)) {
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	if (head.glob || head.viaVar && hasGlob(head.s)) && !head.dyn {
+	if (head.Glob || head.ViaVar && shell.HasGlob(head.Text)) && !head.Dyn {
 		if out, ok := a.globProgram(args, env, sc, depth, in); ok {
 			return out
 		}
 	}
-	if head.dyn || strings.ContainsRune(head.s, '\uFFFD') {
+	if head.Dyn || strings.ContainsRune(head.Text, '\uFFFD') {
 		return a.dynamicProgram(args, sc)
 	}
-	if head.viaVar {
+	if head.ViaVar {
 		a.strict(nil, "program name comes from a variable")
 	}
-	if !head.viaPos {
+	if !head.ViaPos {
 		// A script's own variable holding a whole command line is a
 		// probe; a caller's argument passed through "$1" is data.
 		a.rawText(head)
 	}
-	if body, ok := sc.funcs[head.s]; ok {
-		if sc.calling[head.s] {
-			a.fire(ruleSystemForkBomb, nil, "function "+head.s+" calls itself without end")
-			return feed{t: tUnknown}
+	if body, ok := sc.Funcs[head.Text]; ok {
+		if sc.Calling[head.Text] {
+			a.fire(ruleSystemForkBomb, nil, "function "+head.Text+" calls itself without end")
+			return shell.Feed{Taint: shell.TaintUnknown}
 		}
-		return a.callFunc(head.s, body, args[1:], sc, depth, in)
+		return a.callFunc(head.Text, body, args[1:], sc, depth, in)
 	}
-	if i := strings.IndexByte(head.s, '='); i >= 0 && !isAssignName(head.s[:i]) {
+	if i := strings.IndexByte(head.Text, '='); i >= 0 && !shell.IsName(head.Text[:i]) {
 		// Not a valid assignment, so bash tries to run it as a program
 		// and fails; judge the rest as if it ran, to be safe.
 		return a.exec(args[1:], env, sc, depth, in)
 	}
-	c := &Cmd{Name: normName(head.s), Args: args[1:], a: a, sc: sc, stdin: in != (feed{})}
+	c := &Cmd{Command: shell.Command{Name: shell.NormName(head.Text), Args: args[1:], Scope: sc, Stdin: in != (shell.Feed{})}, a: a}
 	a.self().notePosing(c)
 	for _, w := range args {
-		c.Stream = c.Stream || w.stream
+		c.Stream = c.Stream || w.Stream
 	}
 	a.writes().effects(c)
 	defer a.self().linksMade() // links c creates lead elsewhere for the commands after it
@@ -82,8 +84,8 @@ func (a *analyzer) exec(args []word, env map[string]word, sc *scope, depth int, 
 
 // guessedProgram: the program name came from printf or echo output the
 // guard computed exactly, with nothing unknown in it.
-func guessedProgram(head word, depth int) bool {
-	return head.dyn && head.hasGuess && head.t&(tRemote|tDecoded|tUnknown) == 0 && !head.stream && depth < maxDepth
+func guessedProgram(head shell.Word, depth int) bool {
+	return head.Dyn && head.HasGuess && head.Taint&(shell.TaintRemote|shell.TaintDecoded|shell.TaintUnknown) == 0 && !head.Stream && depth < maxDepth
 }
 
 // spendDerived charges n words of a command below the top level; it is
@@ -104,8 +106,8 @@ func spendDerived(a *analyzer, n int) bool {
 // runProgram follows what the resolved command c runs: atreides itself, a
 // companion, a carrier or wrapper with a handler, an interpreter, or a
 // program whose output is all the guard can model.
-func runProgram(a *analyzer, c *Cmd, head word, env map[string]word, sc *scope, depth int, in feed) feed {
-	if a.self().selfProgram(c, head.s, sc) {
+func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
+	if a.self().selfProgram(c, head.Text, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
 	}
 	if verb, ok := companionVerb(c.Name); ok {
@@ -114,7 +116,7 @@ func runProgram(a *analyzer, c *Cmd, head word, env map[string]word, sc *scope, 
 	if h, ok := handlers.get()[c.Name]; ok {
 		return h(a, c, env, sc, depth, in)
 	}
-	if isInterpreter(c.Name) {
+	if shell.IsInterpreter(c.Name) {
 		return a.code().interpreter(c, sc, depth, in)
 	}
 	a.unknownWrapper(c, env, sc, depth)
@@ -122,12 +124,12 @@ func runProgram(a *analyzer, c *Cmd, head word, env map[string]word, sc *scope, 
 }
 
 // judge runs the rules and the argument checks on a resolved command.
-func (a *analyzer) judge(c *Cmd, in feed) {
+func (a *analyzer) judge(c *Cmd, in shell.Feed) {
 	if !c.Has("--help", "--version") {
 		a.applyRules(c)
 	}
 	a.vcs().streamStructural(c)
-	if c.Stream && (isInterpreter(c.Name) || isAwk(c.Name)) {
+	if c.Stream && (shell.IsInterpreter(c.Name) || isAwk(c.Name)) {
 		a.code().streamInterp(c)
 	}
 	if oneOf(c.Name, "rm|find") {
@@ -143,16 +145,16 @@ func (a *analyzer) judge(c *Cmd, in feed) {
 // Known programs that only read their arguments (echo, grep, man, ...)
 // never get here with a rule-bearing command; the outcome only matters
 // when the inner command would be blocked.
-func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth int) {
-	if len(c.Args) < 2 || c.Args[0].dyn || knownProgram(a.p, c.Name) || depth >= maxDepth {
+func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int) {
+	if len(c.Args) < 2 || c.Args[0].Dyn || knownProgram(a.p, c.Name) || depth >= maxDepth {
 		return
 	}
-	inner := normName(c.Args[0].s)
+	inner := shell.NormName(c.Args[0].Text)
 	if !commandLike(a.p, inner) {
 		return
 	}
 	sub := a.sub()
-	sub.exec(c.Args, env, sc.clone(), depth+1, feed{t: tUnknown})
+	sub.exec(c.Args, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	if sub.res.Verdict > Allow && !oneOf(sub.res.Category, "dynamic|strict") && sub.res.Rule != ruleSelfUnknownWrite.name {
 		a.fireRule(ruleNamed(sub.res.Rule), c, "arguments of "+c.Name)
 	}
@@ -161,7 +163,7 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]word, sc *scope, depth 
 // knownProgram: the guard models this program, so its arguments are
 // not an unknown wrapper's command.
 func knownProgram(p *Policy, name string) bool {
-	if _, ok := handlers.get()[name]; ok || isInterpreter(name) || p.hasRules(name) {
+	if _, ok := handlers.get()[name]; ok || shell.IsInterpreter(name) || p.hasRules(name) {
 		return true
 	}
 	return dataPrograms.get()[name]
@@ -193,72 +195,72 @@ var dataPrograms = &lazy[map[string]bool]{src: func() map[string]bool {
 }}
 
 // dynamicProgram handles a command whose program name is not static.
-func (a *analyzer) dynamicProgram(args []word, sc *scope) feed {
+func (a *analyzer) dynamicProgram(args []shell.Word, sc *shell.Scope) shell.Feed {
 	head := args[0]
-	c := &Cmd{Name: head.display(), Args: args[1:], a: a, sc: sc}
+	c := &Cmd{Command: shell.Command{Name: head.Display(), Args: args[1:], Scope: sc}, a: a}
 	a.record(c)
-	a.writes().unknownWrite("a program computed at run time ("+head.display()+") may write anything", false, "")
+	a.writes().unknownWrite("a program computed at run time ("+head.Display()+") may write anything", false, "")
 	switch {
-	case head.t&tRemote != 0:
+	case head.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRceRemoteCode, c, "program name is downloaded text")
-	case head.stream:
-		a.fire(ruleDynamicStreamCommand, c, "program comes from stdin ("+head.display()+")")
+	case head.Stream:
+		a.fire(ruleDynamicStreamCommand, c, "program comes from stdin ("+head.Display()+")")
 	case c.Has("--version", "--help"):
 		// Whatever the program, it prints and exits (the convention the
 		// rules honour for static names too).
-		a.strict(c, "program name "+head.display()+" is computed at run time")
+		a.strict(c, "program name "+head.Display()+" is computed at run time")
 	default:
-		a.fire(ruleDynamicCommand, c, "program name "+head.display()+" is computed at run time")
+		a.fire(ruleDynamicCommand, c, "program name "+head.Display()+" is computed at run time")
 	}
 	a.files().secretArgs(c)
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 // rawText flags a program name that holds a whole command line (quoted
 // as one word, or taken from a variable): bash will not find such a
 // program, but text like 'rm -rf /tmp/x' or 'git checkout -f' there is a
 // probe or a mistake worth stopping.
-func (a *analyzer) rawText(head word) {
-	if strings.ContainsAny(head.s, " \t\n;|&") && strings.ContainsAny(head.s, "-+:") && dangerousText(head.s+" ") {
-		a.fire(ruleParseRawText, nil, "program name "+head.display())
+func (a *analyzer) rawText(head shell.Word) {
+	if strings.ContainsAny(head.Text, " \t\n;|&") && strings.ContainsAny(head.Text, "-+:") && dangerousText(head.Text+" ") {
+		a.fire(ruleParseRawText, nil, "program name "+head.Display())
 	}
 }
 
 // structuralDyn: a computed word that may land in an option position.
-func structuralDyn(w word) bool {
+func structuralDyn(w shell.Word) bool {
 	switch {
-	case !w.dyn || w.stream:
+	case !w.Dyn || w.Stream:
 		return false
-	case strings.HasPrefix(w.s, "-"):
+	case strings.HasPrefix(w.Text, "-"):
 		return true
-	case w.hasGuess:
-		return strings.HasPrefix(w.guess, "-")
+	case w.HasGuess:
+		return strings.HasPrefix(w.Guess, "-")
 	}
-	return strings.HasPrefix(w.s, "\x00")
+	return strings.HasPrefix(w.Text, "\x00")
 }
 
 // dynStructure reports options or subcommands computed at run time
 // (git reset $(printf --hard)); strict mode only.
-func (a *analyzer) dynStructure(c *Cmd, args []word) {
+func (a *analyzer) dynStructure(c *Cmd, args []shell.Word) {
 	for _, w := range args {
-		if !w.dyn && w.s == "--" {
+		if !w.Dyn && w.Text == "--" {
 			return
 		}
 		if structuralDyn(w) {
-			a.strict(c, "argument "+w.display()+" of "+c.Name+" is computed at run time")
+			a.strict(c, "argument "+w.Display()+" of "+c.Name+" is computed at run time")
 			return
 		}
 	}
 }
 
-func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []word, sc *scope, depth int, in feed) feed {
+func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	a.called(name)
-	savedPos, savedHas := sc.pos, sc.hasPos
-	sc.pos, sc.hasPos = args, true
-	sc.calling[name] = true
+	savedPos, savedHas := sc.Pos, sc.HasPos
+	sc.Pos, sc.HasPos = args, true
+	sc.Calling[name] = true
 	out := a.stmt(body, sc, depth+1, in)
-	delete(sc.calling, name)
-	sc.pos, sc.hasPos = savedPos, savedHas
+	delete(sc.Calling, name)
+	sc.Pos, sc.HasPos = savedPos, savedHas
 	return out
 }
 
@@ -290,7 +292,7 @@ func (a *analyzer) applyRules(c *Cmd) {
 	a.customRules(c)
 }
 
-type handler func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed
+type handler func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed
 
 // handlers are the programs the analysis follows into (wrappers,
 // shells, carriers of other commands). Built on first use.
@@ -334,11 +336,11 @@ var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fi
 // skipOptions returns the index of the first operand. valued lists short
 // option letters that take a value; long options with a value use '='
 // unless listed in longValued.
-func skipOptions(args []word, valued string, longValued ...string) int {
+func skipOptions(args []shell.Word, valued string, longValued ...string) int {
 	i := 0
 	for i < len(args) {
-		s := args[i].s
-		if args[i].dyn {
+		s := args[i].Text
+		if args[i].Dyn {
 			return i
 		}
 		if s == "--" {
@@ -347,12 +349,12 @@ func skipOptions(args []word, valued string, longValued ...string) int {
 		if !strings.HasPrefix(s, "--") && (len(s) < 2 || s[0] != '-') {
 			return i
 		}
-		i += optionWords(s, valued, longValued)
+		i += shell.OptionWords(s, valued, longValued)
 	}
 	return i
 }
 
-func at(args []word, i int) []word {
+func at(args []shell.Word, i int) []shell.Word {
 	if i >= len(args) {
 		return nil
 	}
@@ -362,7 +364,7 @@ func at(args []word, i int) []word {
 // hSkip unwraps wrappers with the given short value options and n fixed
 // operands before the wrapped command.
 func hSkip(n int, valued string) handler {
-	return func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 		i := skipOptions(c.Args, valued) + n
 		w := c.Name
 		if len(env) > 0 {
@@ -375,44 +377,44 @@ func hSkip(n int, valued string) handler {
 // external is the scope seen by a program a wrapper starts: shell
 // functions are not visible to /usr/bin/time, nohup, sudo and the like
 // (builtin, command and exec run inside the shell and still see them).
-func external(sc *scope, wrapper string) *scope {
-	if oneOf(wrapper, "builtin|command|exec|time|!") || len(sc.funcs) == 0 {
+func external(sc *shell.Scope, wrapper string) *shell.Scope {
+	if oneOf(wrapper, "builtin|command|exec|time|!") || len(sc.Funcs) == 0 {
 		return sc
 	}
-	c := sc.clone()
-	c.funcs = map[string]*syntax.Stmt{}
+	c := sc.Clone()
+	c.Funcs = map[string]*syntax.Stmt{}
 	return c
 }
 
 func hRunSub(sub string) handler {
-	return func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 		p := c.Args
-		if len(p) == 0 || p[0].s != sub {
+		if len(p) == 0 || p[0].Text != sub {
 			return a.produce(c, sc, in)
 		}
 		return a.exec(at(p, 1+skipOptions(p[1:], "")), env, sc, depth, in)
 	}
 }
 
-func hSudo(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
 	rest := at(c.Args, i)
 	shellFlag := c.Has("-i", "-s", "--login", "--shell")
 	a.fire(rulePrivilegeSudo, c, "")
 	if v, ok := c.Flag("-D", "--chdir"); ok {
-		sc = a.req.chdir(sc.clone(), word{s: v})
+		sc = sc.Clone().Chdir(shell.Word{Text: v}, a.req.Home)
 	}
 	if c.Has("-e", "--edit") || c.Name == "sudoedit" {
-		return feed{t: tUnknown} // the files it edits are writes (effects.go)
+		return shell.Feed{Taint: shell.TaintUnknown} // the files it edits are writes (effects.go)
 	}
 	if len(rest) == 0 {
 		if shellFlag {
 			a.fire(rulePrivilegeRootShell, c, "")
 		}
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	inner := normName(rest[0].s)
-	if !rest[0].dyn && len(rest) == 1 && isShell(inner) || inner == "su" {
+	inner := shell.NormName(rest[0].Text)
+	if !rest[0].Dyn && len(rest) == 1 && isShell(inner) || inner == "su" {
 		a.fire(rulePrivilegeRootShell, c, "")
 	}
 	return a.exec(rest, env, sc, depth, in)
@@ -427,14 +429,14 @@ func isShell(n string) bool {
 	return false
 }
 
-func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	inner := sc
-	var out []word
+	var out []shell.Word
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		s := w.s
-		if w.dyn && !strings.Contains(s, "=") {
+		s := w.Text
+		if w.Dyn && !strings.Contains(s, "=") {
 			out = append(out, args[i:]...)
 			break
 		}
@@ -445,44 +447,44 @@ func hEnv(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fee
 		case s == "-":
 			a.self().pose() // same as -i: the host's marks go
 		case envSplitOpt(s):
-			var str word
+			var str shell.Word
 			str, i = envSplitString(args, i)
 			a.strict(c, "env -S splits a string into a command")
-			split := a.expand().splitWords(str, sc, depth)
+			split := a.expand().SplitWords(str, sc, depth)
 			out = append(out, split...)
 			out = append(out, at(args, i+1)...)
 			i = len(args)
 		case oneOf(s, "-u|--unset|-C|--chdir|-P"):
 			if i+1 < len(args) {
-				if envUnsetsHostVar(s, args[i+1]) {
+				if a.req.envUnsetsHostVar(s, args[i+1]) {
 					a.self().pose()
 				}
 				if oneOf(s, "-C|--chdir") {
-					inner = a.req.chdir(sc.clone(), args[i+1])
+					inner = sc.Clone().Chdir(args[i+1], a.req.Home)
 				}
 				i++
 			}
 		case strings.HasPrefix(s, "--chdir="):
-			inner = a.req.chdir(sc.clone(), word{s: strings.TrimPrefix(s, "--chdir="), dyn: w.dyn})
+			inner = sc.Clone().Chdir(shell.Word{Text: strings.TrimPrefix(s, "--chdir="), Dyn: w.Dyn}, a.req.Home)
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			inner = a.req.chdir(sc.clone(), word{s: s[2:], dyn: w.dyn})
+			inner = sc.Clone().Chdir(shell.Word{Text: s[2:], Dyn: w.Dyn}, a.req.Home)
 		case strings.HasPrefix(s, "-") && len(s) > 1:
-			if envOptClearsHost(w) {
+			if a.req.envOptClearsHost(w) {
 				a.self().pose()
 			}
-		case strings.Contains(s, "=") && isAssignName(s[:strings.Index(s, "=")]):
+		case strings.Contains(s, "=") && shell.IsName(s[:strings.Index(s, "=")]):
 			name, val, _ := strings.Cut(s, "=")
-			a.vcs().envRule(name, word{s: val, dyn: w.dyn, t: w.t}, sc, depth)
+			a.vcs().envRule(name, shell.Word{Text: val, Dyn: w.Dyn, Taint: w.Taint}, sc, depth)
 		default:
 			out = append(out, args[i:]...)
 			i = len(args)
 		}
 	}
 	if len(out) == 0 {
-		return feed{t: tEnv}
+		return shell.Feed{Taint: shell.TaintEnv}
 	}
 	// Assignments produced by -S are not commands.
-	for len(out) > 0 && !out[0].dyn && strings.Contains(out[0].s, "=") && isAssignName(out[0].s[:strings.Index(out[0].s, "=")]) {
+	for len(out) > 0 && !out[0].Dyn && strings.Contains(out[0].Text, "=") && shell.IsName(out[0].Text[:strings.Index(out[0].Text, "=")]) {
 		out = out[1:]
 	}
 	return a.exec(out, env, inner, depth, in)
@@ -496,162 +498,95 @@ func envSplitOpt(s string) bool {
 
 // envSplitString returns the string of env's -S at args[i] and the index
 // of the last argument it used.
-func envSplitString(args []word, i int) (word, int) {
+func envSplitString(args []shell.Word, i int) (shell.Word, int) {
 	w := args[i]
-	s := w.s
+	s := w.Text
 	switch {
 	case strings.HasPrefix(s, "--split-string="):
-		return word{s: strings.TrimPrefix(s, "--split-string="), dyn: w.dyn}, i
+		return shell.Word{Text: strings.TrimPrefix(s, "--split-string="), Dyn: w.Dyn}, i
 	case strings.HasPrefix(s, "-S") && len(s) > 2:
-		return word{s: s[2:], dyn: w.dyn}, i
+		return shell.Word{Text: s[2:], Dyn: w.Dyn}, i
 	case i+1 < len(args):
 		return args[i+1], i + 1
 	}
-	return word{}, i
+	return shell.Word{}, i
 }
 
 // envUnsetsHostVar: env's option opt, given val, unsets one of the host's
 // variables (-u NAME), or one the guard cannot name.
-func envUnsetsHostVar(opt string, val word) bool {
-	return !oneOf(opt, "-C|--chdir|-P") && (val.dyn || hostVar(val.s))
+func (req *Request) envUnsetsHostVar(opt string, val shell.Word) bool {
+	return !oneOf(opt, "-C|--chdir|-P") && (val.Dyn || req.hostVar(val.Text))
 }
 
 // envOptClearsHost: an option of env clears the environment or unsets
 // one of the host's variables (-i, -uNAME, --unset=NAME,
 // --ignore-environment), or cannot be read.
-func envOptClearsHost(w word) bool {
-	s := w.s
-	return w.dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && hostVar(s[len("--unset="):]) ||
-		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && hostVar(s[2:]))
+func (req *Request) envOptClearsHost(w shell.Word) bool {
+	s := w.Text
+	return w.Dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && req.hostVar(s[len("--unset="):]) ||
+		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && req.hostVar(s[2:]))
 }
 
-func isAssignName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
-			continue
-		}
-		return false
-	}
-	return true
-}
-
-// splitWords splits a string the way `env -S` and `watch` do: shell-like
-// quoting, no expansion beyond what the parser resolves.
-func (a expander) splitWords(w word, sc *scope, depth int) []word {
-	if w.dyn {
-		return []word{w}
-	}
-	var out []word
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	err := p.Words(strings.NewReader(w.s), func(sw *syntax.Word) bool {
-		out = append(out, a.wordFields(sw, sc, depth, false)...)
-		return true
-	})
-	if err != nil {
-		for _, f := range strings.Fields(w.s) {
-			out = append(out, lit(f))
-		}
-	}
-	return out
-}
-
-func (req *Request) chdir(sc *scope, w word) *scope {
-	prev, prevOK := sc.cwd, sc.cwdOK
-	defer func() {
-		if sc.cwd != prev || sc.cwdOK != prevOK {
-			sc.oldpwd, sc.oldOK = prev, prevOK
-		}
-	}()
-	if w.dyn {
-		sc.cwdOK = false
-		return sc
-	}
-	p := w.s
-	if p == "" || p == "~" {
-		p = req.Home
-	}
-	if p == "-" {
-		if sc.oldOK {
-			sc.cwd, sc.cwdOK = sc.oldpwd, true
-			return sc
-		}
-		sc.cwdOK = false
-		return sc
-	}
-	if !sc.cwdOK && !strings.HasPrefix(p, "/") {
-		return sc
-	}
-	if strings.HasPrefix(p, "/") {
-		sc.findDir = ""
-	}
-	sc.cwd = cleanJoin(sc.cwd, p)
-	sc.cwdOK = sc.cwd != ""
-	return sc
-}
-
-func hCd(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	pos := c.Pos()
 	if len(pos) == 0 {
-		a.req.chdir(sc, lit(a.req.Home))
-		return feed{}
+		sc.Chdir(shell.Lit(a.req.Home), a.req.Home)
+		return shell.Feed{}
 	}
-	a.req.chdir(sc, pos[0])
-	return feed{}
+	sc.Chdir(pos[0], a.req.Home)
+	return shell.Feed{}
 }
 
-func hCommand(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hCommand(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "")
 	if c.Has("-v", "-V") && len(c.Args)-i <= 1 {
 		if f, ok := a.req.lookupOutput(c); ok {
 			return f // the path of an atreides program
 		}
-		return feed{t: tUnknown} // a lookup: nothing runs
+		return shell.Feed{Taint: shell.TaintUnknown} // a lookup: nothing runs
 	}
 	return a.exec(at(c.Args, i), env, sc, depth, in)
 }
 
-func hNice(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hNice(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	return a.exec(at(c.Args, skipOptions(c.Args, "n", "--adjustment")), env, sc, depth, in)
 }
 
-func hTimeout(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hTimeout(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "sk", "--signal", "--kill-after")
 	return a.exec(at(c.Args, i+1), env, sc, depth, in)
 }
 
-func hTaskset(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hTaskset(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "")
 	if c.Has("-p", "--pid") {
-		return feed{}
+		return shell.Feed{}
 	}
 	return a.exec(at(c.Args, i+1), env, sc, depth, in)
 }
 
-func hSg(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	p := c.Pos()
 	if len(p) >= 2 {
-		return a.runText(c, p[1], sc.clone(), depth, "sg")
+		return a.runText(c, p[1], sc.Clone(), depth, "sg")
 	}
-	return feed{}
+	return shell.Feed{}
 }
 
 // hNpx runs a package's program with the arguments after it, or with
 // -c a shell command line.
-func hNpx(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	if v, ok := optValue(c.Args, 'c', "--call"); ok {
-		return a.runText(c, v, sc.clone(), depth, c.Name+" -c")
+func hNpx(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
+	if v, ok := shell.OptValue(c.Args, 'c', "--call"); ok {
+		return a.runText(c, v, sc.Clone(), depth, c.Name+" -c")
 	}
 	return a.exec(at(c.Args, skipOptions(c.Args, "p", "--package")), env, sc, depth, in)
 }
 
-func hBusybox(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hBusybox(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	return a.exec(c.Args, env, sc, depth, in)
 }
 
-func hWatch(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hWatch(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "nq", "--interval", "--equexit")
 	rest := at(c.Args, i)
 	if c.Has("-x", "--exec") {
@@ -659,118 +594,118 @@ func hWatch(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 	}
 	// watch joins its arguments and runs them with sh -c; judge both that
 	// string and the argv as given.
-	a.exec(rest, env, sc.clone(), depth+1, in)
-	return a.runText(c, joinWords(rest), sc.clone(), depth, "watch")
+	a.exec(rest, env, sc.Clone(), depth+1, in)
+	return a.runText(c, joinWords(rest), sc.Clone(), depth, "watch")
 }
 
-func joinWords(ws []word) word {
-	out := word{}
+func joinWords(ws []shell.Word) shell.Word {
+	out := shell.Word{}
 	parts := make([]string, len(ws))
 	guesses := make([]string, len(ws))
 	guessOK := true
 	for i, w := range ws {
-		parts[i] = w.s
-		guesses[i] = w.s
-		if w.dyn {
-			guesses[i] = w.guess
-			guessOK = guessOK && w.hasGuess
+		parts[i] = w.Text
+		guesses[i] = w.Text
+		if w.Dyn {
+			guesses[i] = w.Guess
+			guessOK = guessOK && w.HasGuess
 		}
-		out.dyn = out.dyn || w.dyn
-		out.t |= w.t
-		out.stream = out.stream || w.stream
+		out.Dyn = out.Dyn || w.Dyn
+		out.Taint |= w.Taint
+		out.Stream = out.Stream || w.Stream
 	}
-	out.s = strings.Join(parts, " ")
-	if out.dyn && guessOK {
-		out.guess, out.hasGuess = strings.Join(guesses, " "), true
+	out.Text = strings.Join(parts, " ")
+	if out.Dyn && guessOK {
+		out.Guess, out.HasGuess = strings.Join(guesses, " "), true
 	}
 	return out
 }
 
-func hDirenvExec(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hDirenvExec(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	p := c.Args
-	if len(p) >= 2 && p[0].s == "exec" {
+	if len(p) >= 2 && p[0].Text == "exec" {
 		return a.exec(at(p, 2), env, sc, depth, in)
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
-func hNixShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
-	if v, ok := optValue(c.Args, 0, "--run"); ok {
-		return a.runText(c, v, sc.clone(), depth, "nix-shell --run")
+func hNixShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
+	if v, ok := shell.OptValue(c.Args, 0, "--run"); ok {
+		return a.runText(c, v, sc.Clone(), depth, "nix-shell --run")
 	}
-	if v, ok := optValue(c.Args, 0, "--command"); ok {
-		return a.runText(c, v, sc.clone(), depth, "nix-shell --command")
+	if v, ok := shell.OptValue(c.Args, 0, "--command"); ok {
+		return a.runText(c, v, sc.Clone(), depth, "nix-shell --command")
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
-func hAlias(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hAlias(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	for _, w := range c.Args {
-		if _, v, ok := strings.Cut(w.s, "="); ok {
-			a.runText(c, word{s: v, dyn: w.dyn, t: w.t}, sc.clone(), depth, "alias")
+		if _, v, ok := strings.Cut(w.Text, "="); ok {
+			a.runText(c, shell.Word{Text: v, Dyn: w.Dyn, Taint: w.Taint}, sc.Clone(), depth, "alias")
 		}
 	}
-	return feed{}
+	return shell.Feed{}
 }
 
 // runText evaluates a string that a carrier will execute as shell code.
-func (a *analyzer) runText(c *Cmd, code word, sc *scope, depth int, via string) feed {
-	if code.t&tRemote != 0 || code.dyn && !code.hasGuess {
+func (a *analyzer) runText(c *Cmd, code shell.Word, sc *shell.Scope, depth int, via string) shell.Feed {
+	if code.Taint&shell.TaintRemote != 0 || code.Dyn && !code.HasGuess {
 		a.writes().unknownWrite(via+" runs code the guard cannot read", false, "")
 	}
 	switch {
-	case code.t&tRemote != 0:
+	case code.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRceRemoteCode, c, via+" runs downloaded text")
-		return feed{t: tUnknown}
-	case code.dyn && code.hasGuess:
+		return shell.Feed{Taint: shell.TaintUnknown}
+	case code.Dyn && code.HasGuess:
 		// Substitution output the guard computed (printf, base64 -d):
 		// judge the text, and still flag that it was hidden.
-		out := a.runScript(code.guess, sc, depth+1, feed{})
-		if code.t&tDecoded != 0 {
+		out := a.runScript(code.Guess, sc, depth+1, shell.Feed{})
+		if code.Taint&shell.TaintDecoded != 0 {
 			a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 		} else {
 			a.fire(ruleDynamicCode, c, via+" runs text assembled at run time")
 		}
 		return out
-	case code.dyn && code.t&tDecoded != 0:
+	case code.Dyn && code.Taint&shell.TaintDecoded != 0:
 		a.fire(ruleRceDecodeToShell, c, via+" runs decoded text")
-		return feed{t: tUnknown}
-	case code.dyn && code.stream:
+		return shell.Feed{Taint: shell.TaintUnknown}
+	case code.Dyn && code.Stream:
 		a.fire(ruleDynamicStreamCode, c, via+" runs code that arrives on stdin")
-		return feed{t: tUnknown}
-	case code.dyn:
-		a.fire(ruleDynamicCode, c, via+" runs code computed at run time ("+code.display()+")")
+		return shell.Feed{Taint: shell.TaintUnknown}
+	case code.Dyn:
+		a.fire(ruleDynamicCode, c, via+" runs code computed at run time ("+code.Display()+")")
 		// Still analyse the known parts: a dynamic tail does not hide a
 		// literal `rm -rf /` in front of it.
-		a.runScript(strings.ReplaceAll(code.s, "\x00", "__dyn__"), sc, depth+1, feed{})
-		return feed{t: tUnknown}
+		a.runScript(strings.ReplaceAll(code.Text, "\x00", "__dyn__"), sc, depth+1, shell.Feed{})
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	out := a.runScript(code.s, sc, depth+1, feed{})
-	if code.t&tDecoded != 0 {
+	out := a.runScript(code.Text, sc, depth+1, shell.Feed{})
+	if code.Taint&shell.TaintDecoded != 0 {
 		a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 	}
 	return out
 }
 
 // runFeed evaluates stdin that a shell reads as its script.
-func (a *analyzer) runFeed(c *Cmd, in feed, sc *scope, depth int) feed {
-	if !in.known && in.t != 0 {
+func (a *analyzer) runFeed(c *Cmd, in shell.Feed, sc *shell.Scope, depth int) shell.Feed {
+	if !in.Known && in.Taint != 0 {
 		a.writes().unknownWrite(c.Name+" runs a script that arrives on stdin", false, "")
 	}
 	switch {
-	case in.t&tRemote != 0:
+	case in.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRcePipeToShell, c, "downloaded text piped into "+c.Name)
-	case in.known:
-		a.runScript(in.text, sc.clone(), depth+1, feed{})
-		if in.t&tDecoded != 0 {
+	case in.Known:
+		a.runScript(in.Text, sc.Clone(), depth+1, shell.Feed{})
+		if in.Taint&shell.TaintDecoded != 0 {
 			a.fire(ruleRceObfuscated, c, "decoded text piped into "+c.Name)
 		}
-	case in.t&tDecoded != 0:
+	case in.Taint&shell.TaintDecoded != 0:
 		a.fire(ruleRceDecodeToShell, c, "decoded text piped into "+c.Name)
-	case in.t != 0:
-		a.fire(ruleDynamicStdinScript, c, "script on stdin of "+c.Name+" comes from "+orDefault(in.from, "another command"))
+	case in.Taint != 0:
+		a.fire(ruleDynamicStdinScript, c, "script on stdin of "+c.Name+" comes from "+orDefault(in.From, "another command"))
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 func orDefault(s, d string) string {
@@ -780,14 +715,14 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	hasC := false
 	i := 0
 	for i < len(args) {
 		w := args[i]
-		s := w.s
-		if w.dyn {
+		s := w.Text
+		if w.Dyn {
 			break
 		}
 		if oneOf(s, "--|-") {
@@ -819,19 +754,19 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 	}
 	rest := at(args, i)
 	a.shellStartup(c, env, sc)
-	inner := sc.clone()
-	inner.funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions
+	inner := sc.Clone()
+	inner.Funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions
 	if c.Has("-n") || strings.HasPrefix(c.Name, "-") {
-		return feed{t: tUnknown} // -n: read and check syntax only
+		return shell.Feed{Taint: shell.TaintUnknown} // -n: read and check syntax only
 	}
 	if hasC {
 		if len(rest) == 0 {
 			if c.Stream {
 				a.fire(ruleDynamicStreamCode, c, c.Name+" -c code arrives on stdin")
 			}
-			return feed{t: tUnknown}
+			return shell.Feed{Taint: shell.TaintUnknown}
 		}
-		inner.pos, inner.hasPos = at(rest, 2), true
+		inner.Pos, inner.HasPos = at(rest, 2), true
 		return a.runText(c, rest[0], inner, depth, c.Name+" -c")
 	}
 	if len(rest) == 0 || c.Has("-s") {
@@ -843,96 +778,96 @@ func hShell(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in f
 // shellStartup: BASH_ENV / ENV and --rcfile / --init-file make a shell run
 // a startup file first; one the guard cannot see (computed, or outside the
 // project) is unknowable code.
-func (a *analyzer) shellStartup(c *Cmd, env map[string]word, sc *scope) {
-	check := func(what string, w word) {
-		if t := a.files().classify(w, sc); w.dyn || t.class != pcInside {
-			a.fire(ruleDynamicScript, c, what+" "+w.display()+" runs first")
+func (a *analyzer) shellStartup(c *Cmd, env map[string]shell.Word, sc *shell.Scope) {
+	check := func(what string, w shell.Word) {
+		if t := a.files().classify(w, sc); w.Dyn || t.class != pcInside {
+			a.fire(ruleDynamicScript, c, what+" "+w.Display()+" runs first")
 		}
 	}
 	// bash reads BASH_ENV only when not interactive; ENV and
 	// --rcfile/--init-file only when interactive (zsh reads neither).
 	interactive := c.Has("-i")
-	if w, ok := env["BASH_ENV"]; ok && w.s != "" && c.Name == "bash" && !interactive {
+	if w, ok := env["BASH_ENV"]; ok && w.Text != "" && c.Name == "bash" && !interactive {
 		check("BASH_ENV", w)
 	}
-	if w, ok := env["ENV"]; ok && w.s != "" && c.Name != "zsh" && interactive {
+	if w, ok := env["ENV"]; ok && w.Text != "" && c.Name != "zsh" && interactive {
 		check("ENV", w)
 	}
 	for i, w := range c.Args {
-		if oneOf(w.s, "--rcfile|--init-file") && i+1 < len(c.Args) && interactive {
-			check(w.s, c.Args[i+1])
+		if oneOf(w.Text, "--rcfile|--init-file") && i+1 < len(c.Args) && interactive {
+			check(w.Text, c.Args[i+1])
 		}
 	}
 }
 
 // scriptFile judges `bash FILE`, `python FILE`, `source FILE`.
-func (a *analyzer) scriptFile(c *Cmd, f word, sc *scope, depth int) feed {
-	if f.proc == nil {
-		a.writes().unknownWrite(c.Name+" runs "+f.display()+", whose writes cannot be listed", false, "")
+func (a *analyzer) scriptFile(c *Cmd, f shell.Word, sc *shell.Scope, depth int) shell.Feed {
+	if f.Proc == nil {
+		a.writes().unknownWrite(c.Name+" runs "+f.Display()+", whose writes cannot be listed", false, "")
 	}
 	switch {
-	case f.proc != nil:
-		return a.runFeed(c, *f.proc, sc, depth)
-	case f.t&tRemote != 0:
+	case f.Proc != nil:
+		return a.runFeed(c, *f.Proc, sc, depth)
+	case f.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRceRemoteCode, c, "script path is downloaded text")
-	case f.stream:
+	case f.Stream:
 		a.fire(ruleDynamicStreamCode, c, "script path arrives on stdin")
-	case f.dyn:
-		a.fire(ruleDynamicScript, c, "script path "+f.display()+" is computed at run time")
-	case sc.downloaded(f.s):
-		a.fire(ruleRceDownloadExec, c, f.s+" was just downloaded")
+	case f.Dyn:
+		a.fire(ruleDynamicScript, c, "script path "+f.Display()+" is computed at run time")
+	case sc.Downloaded(f.Text):
+		a.fire(ruleRceDownloadExec, c, f.Text+" was just downloaded")
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
-func hEval(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hEval(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	if len(c.Args) == 0 {
-		return feed{}
+		return shell.Feed{}
 	}
 	code := joinWords(c.Args)
 	return a.runTextShared(c, code, sc, depth, "eval")
 }
 
 // runTextShared is runText in the caller's scope (eval and source share it).
-func (a *analyzer) runTextShared(c *Cmd, code word, sc *scope, depth int, via string) feed {
-	if !code.dyn && code.t&(tRemote|tDecoded) == 0 {
-		return a.runScript(code.s, sc, depth+1, feed{})
+func (a *analyzer) runTextShared(c *Cmd, code shell.Word, sc *shell.Scope, depth int, via string) shell.Feed {
+	if !code.Dyn && code.Taint&(shell.TaintRemote|shell.TaintDecoded) == 0 {
+		return a.runScript(code.Text, sc, depth+1, shell.Feed{})
 	}
 	return a.runText(c, code, sc, depth, via)
 }
 
-func hSource(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hSource(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "p")
-	if len(c.Args) > 1 && c.Args[0].s == "-p" && c.Args[1].dyn {
-		a.fire(ruleDynamicScript, c, "search path "+c.Args[1].display()+" is computed at run time")
+	if len(c.Args) > 1 && c.Args[0].Text == "-p" && c.Args[1].Dyn {
+		a.fire(ruleDynamicScript, c, "search path "+c.Args[1].Display()+" is computed at run time")
 	}
 	rest := at(c.Args, i)
 	if len(rest) == 0 {
-		return feed{}
+		return shell.Feed{}
 	}
 	return a.scriptFile(c, rest[0], sc, depth)
 }
 
-func hTrap(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hTrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	p := c.Args
-	if len(p) > 0 && !p[0].dyn && (p[0].s == "-p" || p[0].s == "-l" || p[0].s == "--") {
+	if len(p) > 0 && !p[0].Dyn && (p[0].Text == "-p" || p[0].Text == "-l" || p[0].Text == "--") {
 		p = p[1:]
 	}
-	if len(p) < 2 || (!p[0].dyn && p[0].s == "-") {
-		return feed{}
+	if len(p) < 2 || (!p[0].Dyn && p[0].Text == "-") {
+		return shell.Feed{}
 	}
-	return a.runText(c, p[0], sc.clone(), depth, "trap")
+	return a.runText(c, p[0], sc.Clone(), depth, "trap")
 }
 
-func hSSH(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hSSH(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := skipOptions(c.Args, "bcDEeFIiJLlmOopQRSWwB")
 	rest := at(c.Args, i)
 	if len(rest) < 2 {
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	remote := newScope("")
-	remote.cwdOK = false
-	return a.runText(c, joinWords(rest[1:]), remote, depth, "ssh "+rest[0].display())
+	remote := shell.NewScope("")
+	remote.CwdOK = false
+	return a.runText(c, joinWords(rest[1:]), remote, depth, "ssh "+rest[0].Display())
 }
 
 // isInitIdiom reports whether `eval "$(X)"` / `source <(X)` runs a known
@@ -982,7 +917,7 @@ func isInitIdiom(ce *syntax.CallExpr) bool {
 			return false
 		}
 		if i == 0 {
-			l = normName(l)
+			l = shell.NormName(l)
 		}
 		argv = append(argv, l)
 	}

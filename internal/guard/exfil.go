@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/secrets"
+	"github.com/atreides-dev/atreides/internal/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -55,12 +56,12 @@ func (a exfilJudge) credNames() string {
 
 // envCred is the value of a variable the script did not set: a secret one
 // (by name) carries the credential taint.
-func (a exfilJudge) envCred(name string) word {
+func (a exfilJudge) envCred(name string) shell.Word {
 	if !secretVarName(name) {
-		return word{}
+		return shell.Word{}
 	}
 	a.noteCred(credSrc{name: name, family: varFamily(name)})
-	return word{t: tCred}
+	return shell.Word{Taint: shell.TaintCred}
 }
 
 // awsSecretVars are the AWS_* variables that are credentials; AWS_REGION,
@@ -233,13 +234,13 @@ var credSinks = map[string]bool{"ssh": true, "rsync": true, "sftp": true}
 // API host of the credential's own service (a GitHub token to
 // api.github.com), asked otherwise. Never a silent deny: the destination
 // may be the user's own service.
-func (a exfilJudge) credSend(c *Cmd, in feed) {
+func (a exfilJudge) credSend(c *Cmd, in shell.Feed) {
 	if !networkSinks.get()[c.Name] && !credSinks[c.Name] && c.Name != "git" || clipboardSinks[c.Name] {
 		return
 	}
-	tainted := in.t&tCred != 0
+	tainted := in.Taint&shell.TaintCred != 0
 	for _, w := range c.Args {
-		tainted = tainted || w.t&tCred != 0
+		tainted = tainted || w.Taint&shell.TaintCred != 0
 	}
 	if !tainted {
 		return
@@ -315,30 +316,30 @@ func (l *hostList) result() ([]string, bool) { return l.hosts, l.known && len(l.
 
 // operandHosts reads the hosts of the programs that take them as
 // operands (nc, ssh, socat, scp, rsync, sftp); ok is false for others.
-func (l *hostList) operandHosts(name string, pos []word) (hosts []string, known, ok bool) {
+func (l *hostList) operandHosts(name string, pos []shell.Word) (hosts []string, known, ok bool) {
 	switch name {
 	case "nc", "ncat", "netcat", "telnet", "ssh":
 		if len(pos) == 0 {
 			return nil, false, true
 		}
 		if name == "ssh" {
-			l.add(sshHost(pos[0].s))
+			l.add(sshHost(pos[0].Text))
 		} else {
-			l.add(pos[0].s)
+			l.add(pos[0].Text)
 		}
 		return l.hosts, l.known, true
 	case "socat":
 		for _, w := range pos {
-			if h, ok := socatHost(w.s); ok {
+			if h, ok := socatHost(w.Text); ok {
 				l.add(h)
 			}
 		}
 	case "scp", "rsync", "sftp":
 		for _, w := range pos {
-			if remote(w) {
-				l.add(sshHost(w.s[:strings.IndexByte(w.s, ':')]))
+			if shell.Remote(w) {
+				l.add(sshHost(w.Text[:strings.IndexByte(w.Text, ':')]))
 			} else if name == "sftp" {
-				l.add(sshHost(w.s))
+				l.add(sshHost(w.Text))
 			}
 		}
 	default:
@@ -349,10 +350,10 @@ func (l *hostList) operandHosts(name string, pos []word) (hosts []string, known,
 }
 
 // urlHosts reads the host of every URL among args.
-func (l *hostList) urlHosts(args []word) {
+func (l *hostList) urlHosts(args []shell.Word) {
 	for _, w := range args {
-		if strings.Contains(w.s, "://") {
-			if h := urlHost(userinfoKnown(w.s)); h != "" {
+		if strings.Contains(w.Text, "://") {
+			if h := urlHost(userinfoKnown(w.Text)); h != "" {
 				l.add(h)
 			} else {
 				l.known = false
@@ -362,34 +363,34 @@ func (l *hostList) urlHosts(args []word) {
 }
 
 // gitRemoteHosts reads the hosts of git's scp-like remotes (git@host:path).
-func (l *hostList) gitRemoteHosts(pos []word) {
+func (l *hostList) gitRemoteHosts(pos []shell.Word) {
 	for _, w := range pos {
-		if i := strings.IndexByte(w.s, ':'); i > 0 && strings.Contains(w.s[:i], "@") && !strings.Contains(w.s, "://") {
-			l.add(sshHost(w.s[:i]))
+		if i := strings.IndexByte(w.Text, ':'); i > 0 && strings.Contains(w.Text[:i], "@") && !strings.Contains(w.Text, "://") {
+			l.add(sshHost(w.Text[:i]))
 		}
 	}
 }
 
 // bareHosts reads the hosts of URLs written without a scheme, which curl,
 // wget and HTTPie take as http.
-func (l *hostList) bareHosts(name string, pos []word) {
+func (l *hostList) bareHosts(name string, pos []shell.Word) {
 	switch name {
 	case "curl", "wget":
 		// curl example.com/x: the scheme defaults to http.
 		for _, w := range pos {
-			if h := urlHost("http://" + w.s); h != "" && !w.dyn {
+			if h := urlHost("http://" + w.Text); h != "" && !w.Dyn {
 				l.add(h)
 			}
 		}
 	case "http", "https", "xh":
 		for _, w := range pos {
-			s := w.s
+			s := w.Text
 			if isHTTPMethod(s) {
 				continue
 			}
 			if strings.HasPrefix(s, ":") {
 				l.add("localhost") // HTTPie's :3000/path shorthand
-			} else if h := urlHost("http://" + s); h != "" && !w.dyn {
+			} else if h := urlHost("http://" + s); h != "" && !w.Dyn {
 				l.add(h)
 			} else {
 				l.known = false
@@ -458,29 +459,29 @@ func socatHost(s string) (string, bool) {
 
 // credOutput: the stdout of a command that prints a stored credential
 // (token CLIs, password stores, keychains, Kubernetes secrets).
-func (a exfilJudge) credOutput(c *Cmd) (feed, bool) {
+func (a exfilJudge) credOutput(c *Cmd) (shell.Feed, bool) {
 	if c.Name == "printenv" {
 		// printenv GITHUB_TOKEN prints one variable, like echo "$X".
 		found := false
 		for _, w := range c.Pos() {
-			if !w.dyn && secretVarName(w.s) {
-				a.noteCred(credSrc{name: w.s, family: varFamily(w.s)})
+			if !w.Dyn && secretVarName(w.Text) {
+				a.noteCred(credSrc{name: w.Text, family: varFamily(w.Text)})
 				found = true
 			}
 		}
 		if found {
-			return feed{t: tCred | tEnv | tUnknown, from: c.Name}, true
+			return shell.Feed{Taint: shell.TaintCred | shell.TaintEnv | shell.TaintUnknown, From: c.Name}, true
 		}
-		return feed{}, false
+		return shell.Feed{}, false
 	}
 	for _, p := range credPrintersOf(c.Name) {
 		if !p.rule.match(c) {
 			continue
 		}
 		a.noteCred(credSrc{name: p.what, family: p.family, cli: true, printOK: p.printOK})
-		return feed{t: tCred | tUnknown, from: c.Name}, true
+		return shell.Feed{Taint: shell.TaintCred | shell.TaintUnknown, From: c.Name}, true
 	}
-	return feed{}, false
+	return shell.Feed{}, false
 }
 
 // printedCred judges a statement whose output (to the conversation, or a
@@ -523,8 +524,8 @@ var nonReaders = &lazy[map[string]bool]{src: func() map[string]bool {
 
 // stdinSecret: `cat < .env`, `while read l; do ...; done < .env`,
 // `base64 < ~/.ssh/id_rsa` read the secret like an argument would.
-func (a exfilJudge) stdinSecret(w word, sc *scope) {
-	if w.dyn || w.proc != nil || nonReaders.get()[a.consumer] {
+func (a exfilJudge) stdinSecret(w shell.Word, sc *shell.Scope) {
+	if w.Dyn || w.Proc != nil || nonReaders.get()[a.consumer] {
 		return
 	}
 	if m, ok := a.secretFile(w, sc); ok {
@@ -534,38 +535,38 @@ func (a exfilJudge) stdinSecret(w word, sc *scope) {
 
 // secretFile checks one file word: a glob by the names it can expand to,
 // anything else as the path it names.
-func (a exfilJudge) secretFile(w word, sc *scope) (string, bool) {
-	if w.glob {
+func (a exfilJudge) secretFile(w shell.Word, sc *shell.Scope) (string, bool) {
+	if w.Glob {
 		return a.secretGlob(w, sc)
 	}
-	return a.files().secretPath(w.s, sc)
+	return a.files().secretPath(w.Text, sc)
 }
 
 // secretGlob: an unquoted glob that can expand to a secret file name.
-func (a exfilJudge) secretGlob(w word, sc *scope) (string, bool) {
-	if !w.glob || w.dyn || w.s == "" {
+func (a exfilJudge) secretGlob(w shell.Word, sc *shell.Scope) (string, bool) {
+	if !w.Glob || w.Dyn || w.Text == "" {
 		return "", false
 	}
-	env := secretEnv{Cwd: sc.cwdIf(), Home: a.req.Home, ProjectRoot: a.req.ProjectRoot, Resolve: nil, Literal: true}
+	env := secretEnv{Cwd: sc.CwdIf(), Home: a.req.Home, ProjectRoot: a.req.ProjectRoot, Resolve: nil, Literal: true}
 	if env.Cwd == "" {
 		env.Cwd = a.req.Cwd
 	}
-	m, ok := secrets.CheckGlob(w.s, env)
+	m, ok := secrets.CheckGlob(w.Text, env)
 	if !ok && a.p.sw("secret_cli_configs") > Allow {
-		m, ok = cliSecrets.get().CheckGlob(w.s, env)
+		m, ok = cliSecrets.get().CheckGlob(w.Text, env)
 	}
 	if !ok {
 		return "", false
 	}
-	return w.s + " can match a secret file: " + m.Reason, true
+	return w.Text + " can match a secret file: " + m.Reason, true
 }
 
 // uploads: secret files sent by tools whose arguments secretArgs does not
 // read as files: scp sources, sftp batch commands, socat file addresses,
 // HTTPie file fields (`field@file`, `field=@file`, `field:=@file`).
-func (a exfilJudge) uploads(c *Cmd, in feed) {
+func (a exfilJudge) uploads(c *Cmd, in shell.Feed) {
 	check := func(s string, glob bool) bool {
-		m, ok := a.secretFile(word{s: s, glob: glob && hasGlob(s)}, c.sc)
+		m, ok := a.secretFile(shell.Word{Text: s, Glob: glob && shell.HasGlob(s)}, c.Scope)
 		if ok {
 			a.fire(ruleExfilUploadSensitive, c, c.Name+" sends "+m)
 		}
@@ -575,29 +576,29 @@ func (a exfilJudge) uploads(c *Cmd, in feed) {
 	case "scp":
 		pos := c.Pos()
 		for i, w := range pos {
-			if i == len(pos)-1 || w.dyn {
+			if i == len(pos)-1 || w.Dyn {
 				break
 			}
-			if remote(w) {
+			if shell.Remote(w) {
 				continue // remote source
 			}
-			if check(w.s, w.glob) {
+			if check(w.Text, w.Glob) {
 				return
 			}
 		}
 	case "sftp":
-		if !in.known {
+		if !in.Known {
 			return
 		}
-		for _, arg := range sftpPuts(in.text) {
-			if check(expandHome(arg, a.req.Home), true) {
+		for _, arg := range sftpPuts(in.Text) {
+			if check(shell.ExpandHome(arg, a.req.Home), true) {
 				return
 			}
 		}
 	case "socat":
 		for _, w := range c.Pos() {
-			typ, rest, ok := strings.Cut(w.s, ":")
-			if !ok || w.dyn || !oneOf(strings.ToUpper(typ), "FILE|OPEN|GOPEN|READLINE|PIPE") {
+			typ, rest, ok := strings.Cut(w.Text, ":")
+			if !ok || w.Dyn || !oneOf(strings.ToUpper(typ), "FILE|OPEN|GOPEN|READLINE|PIPE") {
 				continue
 			}
 			if i := strings.IndexByte(rest, ','); i >= 0 {
@@ -609,14 +610,14 @@ func (a exfilJudge) uploads(c *Cmd, in feed) {
 		}
 	case "http", "https", "xh", "xhs":
 		for _, w := range c.Args {
-			if w.dyn || strings.HasPrefix(w.s, "-") || strings.Contains(w.s, "://") {
+			if w.Dyn || strings.HasPrefix(w.Text, "-") || strings.Contains(w.Text, "://") {
 				continue
 			}
-			i := strings.IndexByte(w.s, '@')
+			i := strings.IndexByte(w.Text, '@')
 			if i <= 0 {
 				continue
 			}
-			if check(expandHome(w.s[i+1:], a.req.Home), false) {
+			if check(shell.ExpandHome(w.Text[i+1:], a.req.Home), false) {
 				return
 			}
 		}
@@ -674,14 +675,14 @@ func (a exfilJudge) cloudMetadata(c *Cmd) {
 		pos := c.Pos()
 		j := 0
 		for i := range c.Args {
-			if j < len(pos) && c.Args[i].s == pos[j].s {
+			if j < len(pos) && c.Args[i].Text == pos[j].Text {
 				positional[i] = true
 				j++
 			}
 		}
 	}
 	for i, w := range c.Args {
-		s := strings.ToLower(w.s)
+		s := strings.ToLower(w.Text)
 		if !strings.ContainsAny(s, "0123456789m:") {
 			continue
 		}
@@ -704,10 +705,10 @@ func (a exfilJudge) cloudMetadata(c *Cmd) {
 			continue
 		}
 		if raw || metadataCredPath(host, rest) {
-			a.fire(ruleSecretCloudMetadataCredentials, c, c.Name+" reads cloud credentials from the instance metadata service ("+w.display()+")")
+			a.fire(ruleSecretCloudMetadataCredentials, c, c.Name+" reads cloud credentials from the instance metadata service ("+w.Display()+")")
 			return
 		}
-		a.fire(ruleSecretCloudMetadata, c, c.Name+" queries the instance metadata service ("+w.display()+")")
+		a.fire(ruleSecretCloudMetadata, c, c.Name+" queries the instance metadata service ("+w.Display()+")")
 		return
 	}
 }
@@ -802,12 +803,12 @@ func inetAton(h string) (string, bool) {
 // are left alone, as is `git archive HEAD` of the whole tree.
 func (a exfilJudge) gitSecretObjects(gc *Cmd) {
 	pos := gc.Pos()
-	if len(pos) < 2 || pos[0].dyn {
+	if len(pos) < 2 || pos[0].Dyn {
 		return
 	}
 	summary := gc.Has("--stat", "--name-only", "--name-status", "--numstat", "--shortstat", "--summary", "--no-patch", "-s", "--quiet", "--exit-code", "--dirstat", "--raw")
 	rest := pos[1:]
-	switch strings.ToLower(pos[0].s) {
+	switch strings.ToLower(pos[0].Text) {
 	case "show", "diff", "difftool":
 	case "blame", "annotate", "archive", "format-patch":
 		summary = false
@@ -829,10 +830,10 @@ func (a exfilJudge) gitSecretObjects(gc *Cmd) {
 		return
 	}
 	for _, w := range rest {
-		if w.dyn {
+		if w.Dyn {
 			continue
 		}
-		s := w.s
+		s := w.Text
 		if i := strings.IndexByte(s, ':'); i >= 0 && !strings.Contains(s, "://") {
 			// REV:PATH and the index forms :PATH, :N:PATH name a blob
 			// by path (relative to the repository root).
@@ -840,8 +841,8 @@ func (a exfilJudge) gitSecretObjects(gc *Cmd) {
 			if len(p) > 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' && i == 0 {
 				p = p[2:]
 			}
-			if m, ok := a.files().secretPath(p, gc.sc); ok && p != "" {
-				a.fire(ruleSecretRead, gc, "git "+pos[0].s+" "+s+": "+m)
+			if m, ok := a.files().secretPath(p, gc.Scope); ok && p != "" {
+				a.fire(ruleSecretRead, gc, "git "+pos[0].Text+" "+s+": "+m)
 				return
 			}
 			continue
@@ -850,8 +851,8 @@ func (a exfilJudge) gitSecretObjects(gc *Cmd) {
 			continue
 		}
 		// Pathspecs are git's own globs, quoted or not.
-		if m, ok := a.secretFile(word{s: s, glob: hasGlob(s)}, gc.sc); ok {
-			a.fire(ruleSecretRead, gc, "git "+pos[0].s+" "+m)
+		if m, ok := a.secretFile(shell.Word{Text: s, Glob: shell.HasGlob(s)}, gc.Scope); ok {
+			a.fire(ruleSecretRead, gc, "git "+pos[0].Text+" "+m)
 			return
 		}
 	}
@@ -860,7 +861,7 @@ func (a exfilJudge) gitSecretObjects(gc *Cmd) {
 // networkArgs finds exfiltration through a network sink: tainted stdin or
 // arguments, uploads of files, and destinations that are raw public IPs or
 // well-known capture services.
-func (a exfilJudge) networkArgs(c *Cmd, in feed) {
+func (a exfilJudge) networkArgs(c *Cmd, in shell.Feed) {
 	a.exfil().credSend(c, in)
 	a.exfil().uploads(c, in)
 	a.exfil().cloudMetadata(c)
@@ -870,20 +871,20 @@ func (a exfilJudge) networkArgs(c *Cmd, in feed) {
 	if c.Name == "iodine" {
 		return
 	}
-	if in.t&(tSecret|tEnv) != 0 && c.Name != "openssl" {
+	if in.Taint&(shell.TaintSecret|shell.TaintEnv) != 0 && c.Name != "openssl" {
 		a.fire(ruleExfilPipeToNetwork, c, "secret or environment data piped into "+c.Name)
-	} else if in.t&tDecoded != 0 && c.Name != "openssl" {
+	} else if in.Taint&shell.TaintDecoded != 0 && c.Name != "openssl" {
 		a.fire(ruleExfilObfuscated, c, "decoded data piped into "+c.Name)
 	}
 	for _, w := range c.Args {
-		if w.t&(tSecret|tEnv) != 0 {
+		if w.Taint&(shell.TaintSecret|shell.TaintEnv) != 0 {
 			a.fire(ruleExfilPipeToNetwork, c, "secret or environment data in the arguments of "+c.Name)
 		}
-		if h := urlHost(w.s); h != "" && suspiciousHost(h) {
+		if h := urlHost(w.Text); h != "" && suspiciousHost(h) {
 			a.fire(ruleExfilSuspiciousHost, c, c.Name+" contacts "+h)
 		}
-		if c.Name == "nix" && strings.Contains(w.s, "fetchurl") {
-			for _, f := range strings.FieldsFunc(w.s, func(r rune) bool { return r == '"' || r == ' ' || r == '\'' }) {
+		if c.Name == "nix" && strings.Contains(w.Text, "fetchurl") {
+			for _, f := range strings.FieldsFunc(w.Text, func(r rune) bool { return r == '"' || r == ' ' || r == '\'' }) {
 				if h := urlHost(f); h != "" && suspiciousHost(h) {
 					a.fire(ruleExfilSuspiciousHost, c, "nix fetches from "+h)
 				}
@@ -908,7 +909,7 @@ func (a exfilJudge) networkArgs(c *Cmd, in feed) {
 			if !isFile || file == "-" || file == "" {
 				continue
 			}
-			if a.files().sensitive(expandHome(file, a.req.Home), c.sc) {
+			if a.files().sensitive(shell.ExpandHome(file, a.req.Home), c.Scope) {
 				a.fire(ruleExfilUploadSensitive, c, c.Name+" uploads "+file)
 			} else {
 				a.fire(ruleExfilFileUpload, c, c.Name+" uploads "+file)

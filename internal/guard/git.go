@@ -3,36 +3,38 @@ package guard
 import (
 	"strconv"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // git strips global options (-C, --git-dir, --work-tree, -c ...), expands
 // aliases defined on the command line, and runs the git rules on
 // `git <subcommand> args`.
-func (a gitJudge) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
-	aliases := map[string]word{}
+	aliases := map[string]shell.Word{}
 	i := 0
 	for i < len(args) {
 		w := args[i]
-		s := w.s
+		s := w.Text
 		exact := false
-		if w.dyn && w.hasGuess && strings.HasPrefix(w.guess, "-") {
-			exact = w.t&(tRemote|tDecoded|tUnknown) == 0 && !w.stream
+		if w.Dyn && w.HasGuess && strings.HasPrefix(w.Guess, "-") {
+			exact = w.Taint&(shell.TaintRemote|shell.TaintDecoded|shell.TaintUnknown) == 0 && !w.Stream
 			// A computed global option (git $(printf --no-pager) status):
 			// its value is known well enough to skip it.
-			s = w.guess
-			a.strict(c, "git option "+w.display()+" is computed at run time")
-		} else if w.dyn || !strings.HasPrefix(s, "-") {
+			s = w.Guess
+			a.strict(c, "git option "+w.Display()+" is computed at run time")
+		} else if w.Dyn || !strings.HasPrefix(s, "-") {
 			break
 		}
-		if w.dyn || strings.ContainsRune(s, 0) {
-			a.strict(c, "git option "+w.display()+" is computed at run time")
+		if w.Dyn || strings.ContainsRune(s, 0) {
+			a.strict(c, "git option "+w.Display()+" is computed at run time")
 		}
 		i++
-		var cfg *word
+		var cfg *shell.Word
 		switch {
 		case oneOf(s, "-C|--git-dir|--work-tree|--namespace|--exec-path|--super-prefix|--list-cmds"):
-			if i < len(args) && args[i].dyn {
+			if i < len(args) && args[i].Dyn {
 				a.strict(c, "git "+s+" value is computed at run time")
 			}
 			i++
@@ -42,7 +44,7 @@ func (a gitJudge) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed
 				i++
 			}
 		case strings.HasPrefix(s, "-c") && len(s) > 2:
-			v := word{s: s[2:], dyn: w.dyn && !exact}
+			v := shell.Word{Text: s[2:], Dyn: w.Dyn && !exact}
 			cfg = &v
 		case s == "--config-env":
 			if i < len(args) {
@@ -60,26 +62,26 @@ func (a gitJudge) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed
 	}
 	a.gitConfigEnv(c, env, aliases, sc, depth)
 	rest := at(args, i)
-	if len(rest) > 0 && rest[0].dyn {
+	if len(rest) > 0 && rest[0].Dyn {
 		a.dynamicSubcommand(c, rest, sc)
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if len(rest) > 0 {
-		if v, ok := aliases[strings.ToLower(rest[0].s)]; ok {
-			if strings.HasPrefix(v.s, "!") {
+		if v, ok := aliases[strings.ToLower(rest[0].Text)]; ok {
+			if strings.HasPrefix(v.Text, "!") {
 				code := v
-				code.s = strings.TrimPrefix(v.s, "!") + " " + joinWords(rest[1:]).s
-				return a.runText(c, code, sc.clone(), depth, "git alias")
+				code.Text = strings.TrimPrefix(v.Text, "!") + " " + joinWords(rest[1:]).Text
+				return a.runText(c, code, sc.Clone(), depth, "git alias")
 			}
-			expanded := a.expand().splitWords(v, sc, depth)
+			expanded := a.expand().SplitWords(v, sc, depth)
 			rest = append(expanded, rest[1:]...)
 		}
 	}
-	gc := &Cmd{Name: "git", Args: rest, a: a.analyzer, sc: sc, Stream: c.Stream}
+	gc := &Cmd{Command: shell.Command{Name: "git", Args: rest, Scope: sc, Stream: c.Stream}, a: a.analyzer}
 	a.record(gc)
 	a.gitSSH(gc, env, sc)
 	if !a.judging() {
-		return feed{t: tUnknown} // the rest only judges (effects.go's wGit lists git's writes)
+		return shell.Feed{Taint: shell.TaintUnknown} // the rest only judges (effects.go's wGit lists git's writes)
 	}
 	a.streamStructural(gc)
 	a.dynStructure(gc, gc.Args)
@@ -100,21 +102,21 @@ func (a gitJudge) git(c *Cmd, env map[string]word, sc *scope, depth int, in feed
 // configEnvOption is the setting of git's --config-env=KEY=VAR option w
 // (s its text, or the guess of a computed one; exact when that guess is
 // certain): the key with the value of VAR.
-func configEnvOption(w word, s string, exact bool, env map[string]word, sc *scope) word {
-	v := word{s: strings.TrimPrefix(s, "--config-env="), dyn: w.dyn && !exact}
-	if raw, ok := strings.CutPrefix(w.s, "--config-env="); ok && exact {
+func configEnvOption(w shell.Word, s string, exact bool, env map[string]shell.Word, sc *shell.Scope) shell.Word {
+	v := shell.Word{Text: strings.TrimPrefix(s, "--config-env="), Dyn: w.Dyn && !exact}
+	if raw, ok := strings.CutPrefix(w.Text, "--config-env="); ok && exact {
 		if k, n, _ := strings.Cut(raw, "="); !strings.ContainsRune(k, 0) && strings.ContainsRune(n, 0) {
-			v.s, v.dyn = raw, true // the variable's name is computed
+			v.Text, v.Dyn = raw, true // the variable's name is computed
 		}
 	}
 	return configEnv(v, env, sc)
 }
 
 // dynamicSubcommand judges git with a subcommand computed at run time.
-func (a gitJudge) dynamicSubcommand(c *Cmd, rest []word, sc *scope) {
-	gc := &Cmd{Name: "git", Args: rest, a: a.analyzer, sc: sc, Stream: c.Stream}
+func (a gitJudge) dynamicSubcommand(c *Cmd, rest []shell.Word, sc *shell.Scope) {
+	gc := &Cmd{Command: shell.Command{Name: "git", Args: rest, Scope: sc, Stream: c.Stream}, a: a.analyzer}
 	a.record(gc)
-	if rest[0].stream {
+	if rest[0].Stream {
 		a.fire(ruleDynamicStreamCommand, gc, "git subcommand arrives on stdin")
 	} else {
 		a.fire(ruleDynamicCommand, gc, "git subcommand is computed at run time")
@@ -125,36 +127,36 @@ func (a gitJudge) dynamicSubcommand(c *Cmd, rest []word, sc *scope) {
 // prints, as a guess: the project root, which is the repository's
 // (issue 30: the nearest .git decides the root). With global options
 // (-C elsewhere) it is not known.
-func (req *Request) gitPaths(c *Cmd, globals bool, sc *scope) feed {
-	if globals || len(c.Args) != 2 || c.Args[0].s != "rev-parse" || c.Args[1].dyn || req.ProjectRoot == "" {
-		return feed{t: tUnknown}
+func (req *Request) gitPaths(c *Cmd, globals bool, sc *shell.Scope) shell.Feed {
+	if globals || len(c.Args) != 2 || c.Args[0].Text != "rev-parse" || c.Args[1].Dyn || req.ProjectRoot == "" {
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	root := req.projectRoot(sc)
-	switch c.Args[1].s {
+	switch c.Args[1].Text {
 	case "--show-toplevel":
-		return feed{known: true, text: root + "\n", from: "git rev-parse"}
+		return shell.Feed{Known: true, Text: root + "\n", From: "git rev-parse"}
 	case "--git-dir", "--absolute-git-dir":
-		return feed{known: true, text: root + "/.git\n", from: "git rev-parse"}
+		return shell.Feed{Known: true, Text: root + "/.git\n", From: "git rev-parse"}
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 // gitPatchTargets: `git apply` / `git am` with the patch on stdin (a
 // heredoc) write the files the patch names; a patch naming a secret file
 // edits that secret.
-func (a gitJudge) gitPatchTargets(c *Cmd, in feed) {
+func (a gitJudge) gitPatchTargets(c *Cmd, in shell.Feed) {
 	pos := c.Pos()
-	if len(pos) == 0 || (pos[0].s != "apply" && pos[0].s != "am") || in.text == "" {
+	if len(pos) == 0 || (pos[0].Text != "apply" && pos[0].Text != "am") || in.Text == "" {
 		return
 	}
 	if c.Has("--check", "--stat", "--numstat", "--summary") && !c.Has("--apply") {
 		return
 	}
-	for _, n := range patchTargets(in.text) {
+	for _, n := range patchTargets(in.Text) {
 		if len(n) > 2 && (n[:2] == "a/" || n[:2] == "b/") {
 			n = n[2:]
 		}
-		if m, ok := a.files().secretPath(n, c.sc); ok {
+		if m, ok := a.files().secretPath(n, c.Scope); ok {
 			a.fire(ruleSecretWrite, c, m)
 			return
 		}
@@ -168,27 +170,27 @@ func (a gitJudge) gitPatchTargets(c *Cmd, in feed) {
 // typed, a name). A variable whose name is computed at run time is
 // unknown: for keys whose value is code (aliases, commands) that hides
 // what runs.
-func configEnv(cfg word, env map[string]word, sc *scope) word {
-	key, name, has := strings.Cut(cfg.s, "=")
+func configEnv(cfg shell.Word, env map[string]shell.Word, sc *shell.Scope) shell.Word {
+	key, name, has := strings.Cut(cfg.Text, "=")
 	if !has || strings.ContainsRune(key, 0) {
 		return cfg
 	}
 	if strings.ContainsRune(name, 0) {
 		if configRunsCode(strings.ToLower(key)) {
-			return word{s: key + "=\x00", dyn: true, t: cfg.t, stream: cfg.stream}
+			return shell.Word{Text: key + "=\x00", Dyn: true, Taint: cfg.Taint, Stream: cfg.Stream}
 		}
-		return word{s: key + "=", t: cfg.t, stream: cfg.stream}
+		return shell.Word{Text: key + "=", Taint: cfg.Taint, Stream: cfg.Stream}
 	}
 	val, ok := env[name]
 	if !ok {
-		if v, known := sc.vars[name]; known {
+		if v, known := sc.Vars[name]; known {
 			val, ok = v, true
 		}
 	}
 	if !ok {
-		return word{s: key + "=" + name, t: cfg.t, stream: cfg.stream}
+		return shell.Word{Text: key + "=" + name, Taint: cfg.Taint, Stream: cfg.Stream}
 	}
-	return word{s: key + "=" + val.s, dyn: val.dyn, t: cfg.t | val.t, stream: cfg.stream || val.stream}
+	return shell.Word{Text: key + "=" + val.Text, Dyn: val.Dyn, Taint: cfg.Taint | val.Taint, Stream: cfg.Stream || val.Stream}
 }
 
 // configRunsCode: git configuration keys whose value is a command or alias.
@@ -202,12 +204,12 @@ func commandKey(k string) bool {
 	return oneOf(k, "core.sshcommand|core.pager|core.editor|core.fsmonitor|sequence.editor|diff.external")
 }
 
-func (a gitJudge) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope, depth int) {
-	if cfg.stream {
+func (a gitJudge) gitConfig(c *Cmd, cfg shell.Word, aliases map[string]shell.Word, sc *shell.Scope, depth int) {
+	if cfg.Stream {
 		a.fire(ruleDynamicStreamCommand, c, "git configuration arrives on stdin")
 		return
 	}
-	key, val, _ := strings.Cut(cfg.s, "=")
+	key, val, _ := strings.Cut(cfg.Text, "=")
 	lk := strings.ToLower(key)
 	switch {
 	case strings.ContainsRune(key, 0):
@@ -215,18 +217,18 @@ func (a gitJudge) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope
 		// configured (strict mode objects).
 		a.strict(c, "git config key computed at run time")
 	case strings.HasPrefix(lk, "alias."):
-		if cfg.dyn || strings.HasPrefix(val, "!") {
+		if cfg.Dyn || strings.HasPrefix(val, "!") {
 			a.fire(ruleGitAliasConfig, c, "git -c "+key+" defines a shell alias")
 		}
-		aliases[strings.TrimPrefix(lk, "alias.")] = word{s: val, dyn: cfg.dyn}
-	case cfg.dyn:
+		aliases[strings.TrimPrefix(lk, "alias.")] = shell.Word{Text: val, Dyn: cfg.Dyn}
+	case cfg.Dyn:
 		a.fire(ruleGitAliasConfig, c, "git config key computed at run time")
 	case lk == "core.sshcommand" && !plainSSH(val):
-		sc.vars["\x00sshcmd"] = word{s: val}
+		sc.Vars["\x00sshcmd"] = shell.Word{Text: val}
 	case commandKey(lk):
 		a.code().runQuiet(c, val, sc, depth)
 	}
-	if !cfg.dyn && !strings.HasPrefix(lk, "alias.") && lk != "core.sshcommand" && gitKeyTampers(lk, word{s: val}) {
+	if !cfg.Dyn && !strings.HasPrefix(lk, "alias.") && lk != "core.sshcommand" && gitKeyTampers(lk, shell.Word{Text: val}) {
 		a.fire(ruleTamperGitConfig, c, "git -c "+key)
 	}
 }
@@ -234,18 +236,18 @@ func (a gitJudge) gitConfig(c *Cmd, cfg word, aliases map[string]word, sc *scope
 // envRule judges environment assignments that make git or the shell run
 // code: GIT_SSH_COMMAND and friends carry a command, GIT_CONFIG_* inject
 // configuration (aliases) that the command line does not show.
-func (a gitJudge) envRule(name string, w word, sc *scope, depth int) {
+func (a gitJudge) envRule(name string, w shell.Word, sc *shell.Scope, depth int) {
 	a.files().historyEnv(name, w)
-	if hostVar(name) {
+	if a.req.hostVar(name) {
 		a.self().pose()
 	}
 	switch {
 	case oneOf(name, "GIT_SSH_COMMAND|GIT_SSH|GIT_SSH_VARIANT|GIT_PROXY_COMMAND|GIT_EXTERNAL_DIFF|GIT_SEQUENCE_EDITOR"):
-		if !w.dyn {
-			a.code().runQuiet(nil, w.s, sc, depth)
+		if !w.Dyn {
+			a.code().runQuiet(nil, w.Text, sc, depth)
 		}
 	case name == "GIT_CONFIG_PARAMETERS":
-		if w.dyn || strings.Contains(strings.ToLower(w.s), "alias.") || strings.Contains(strings.ToLower(w.s), "command") {
+		if w.Dyn || strings.Contains(strings.ToLower(w.Text), "alias.") || strings.Contains(strings.ToLower(w.Text), "command") {
 			a.fire(ruleGitAliasConfig, nil, name)
 		}
 	}
@@ -258,56 +260,56 @@ const maxEnvConfig = 64
 // GIT_CONFIG_VALUE_n as git does: every key below the count must be set
 // (git refuses otherwise), and each pair is judged like `git -c key=value`
 // (aliases are expanded, shell aliases and command-valued keys flagged).
-func (a gitJudge) gitConfigEnv(c *Cmd, env map[string]word, aliases map[string]word, sc *scope, depth int) {
-	get := func(n string) (word, bool) {
+func (a gitJudge) gitConfigEnv(c *Cmd, env map[string]shell.Word, aliases map[string]shell.Word, sc *shell.Scope, depth int) {
+	get := func(n string) (shell.Word, bool) {
 		if w, ok := env[n]; ok {
 			return w, true
 		}
-		w, ok := sc.vars[n]
+		w, ok := sc.Vars[n]
 		return w, ok
 	}
 	cw, ok := get("GIT_CONFIG_COUNT")
 	if !ok {
 		return
 	}
-	n, err := strconv.Atoi(cw.s)
-	if cw.dyn || err != nil || n < 0 || n > maxEnvConfig {
-		a.fire(ruleGitAliasConfig, c, "GIT_CONFIG_COUNT="+cw.display())
+	n, err := strconv.Atoi(cw.Text)
+	if cw.Dyn || err != nil || n < 0 || n > maxEnvConfig {
+		a.fire(ruleGitAliasConfig, c, "GIT_CONFIG_COUNT="+cw.Display())
 		return
 	}
 	for i := 0; i < n; i++ {
 		k, okK := get("GIT_CONFIG_KEY_" + strconv.Itoa(i))
 		v, okV := get("GIT_CONFIG_VALUE_" + strconv.Itoa(i))
-		if !okK || !okV || k.dyn || k.s == "" {
+		if !okK || !okV || k.Dyn || k.Text == "" {
 			a.fire(ruleGitAliasConfig, c, "GIT_CONFIG_KEY_"+strconv.Itoa(i)+" missing or computed")
 			return
 		}
-		if strings.EqualFold(k.s, "core.sshCommand") {
+		if strings.EqualFold(k.Text, "core.sshCommand") {
 			// Hidden in the environment even when it names ssh.
-			sc.vars["\x00sshcmd"] = v
+			sc.Vars["\x00sshcmd"] = v
 		}
-		a.gitConfig(c, word{s: k.s + "=" + v.s, dyn: v.dyn}, aliases, sc, depth)
+		a.gitConfig(c, shell.Word{Text: k.Text + "=" + v.Text, Dyn: v.Dyn}, aliases, sc, depth)
 	}
 }
 
 // gitSSH: a custom ssh program (GIT_SSH_COMMAND, core.sshCommand) runs
 // when git talks to a remote.
-func (a gitJudge) gitSSH(gc *Cmd, env map[string]word, sc *scope) {
+func (a gitJudge) gitSSH(gc *Cmd, env map[string]shell.Word, sc *shell.Scope) {
 	p := gc.Pos()
-	if len(p) == 0 || !(oneOf(p[0].s, "fetch|pull|push|clone|ls-remote|submodule") || p[0].s == "remote" && len(p) > 1 && p[1].s == "update" || p[0].s == "archive" && gc.Has("--remote")) {
+	if len(p) == 0 || !(oneOf(p[0].Text, "fetch|pull|push|clone|ls-remote|submodule") || p[0].Text == "remote" && len(p) > 1 && p[1].Text == "update" || p[0].Text == "archive" && gc.Has("--remote")) {
 		return
 	}
 	for _, n := range []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_SSH_VARIANT"} {
 		w, ok := env[n]
 		if !ok {
-			w, ok = sc.vars[n]
+			w, ok = sc.Vars[n]
 		}
-		if ok && (w.dyn || !plainSSH(w.s) && !(n == "GIT_SSH_VARIANT" && w.s == "ssh")) {
-			a.fire(ruleGitSshEnv, gc, n+"="+w.display())
+		if ok && (w.Dyn || !plainSSH(w.Text) && !(n == "GIT_SSH_VARIANT" && w.Text == "ssh")) {
+			a.fire(ruleGitSshEnv, gc, n+"="+w.Display())
 		}
 	}
-	if sc.vars["\x00sshcmd"].s != "" {
-		a.fire(ruleGitSshEnv, gc, "core.sshCommand="+sc.vars["\x00sshcmd"].s)
+	if sc.Vars["\x00sshcmd"].Text != "" {
+		a.fire(ruleGitSshEnv, gc, "core.sshCommand="+sc.Vars["\x00sshcmd"].Text)
 	}
 }
 
@@ -330,17 +332,17 @@ func (a gitJudge) streamStructural(c *Cmd) {
 	default:
 		return
 	}
-	if c.Name == "git" && len(c.Args) > 0 && !c.Args[0].dyn && oneOf(c.Args[0].s, "log|show|status|diff|blame|grep|ls-files|rev-parse|cat-file|describe|shortlog|ls-tree|for-each-ref|show-ref") {
+	if c.Name == "git" && len(c.Args) > 0 && !c.Args[0].Dyn && oneOf(c.Args[0].Text, "log|show|status|diff|blame|grep|ls-files|rev-parse|cat-file|describe|shortlog|ls-tree|for-each-ref|show-ref") {
 		return
 	}
 	for i, w := range c.Args {
-		if !w.dyn && w.s == "--" {
+		if !w.Dyn && w.Text == "--" {
 			return
 		}
-		if !w.stream || w.appended && (c.Name == "rm" || i > 0 && !gitTakesRefs(c)) {
+		if !w.Stream || w.Appended && (c.Name == "rm" || i > 0 && !gitTakesRefs(c)) {
 			continue
 		}
-		if j := strings.IndexByte(w.s, 0); j == 0 || strings.HasPrefix(w.s, "-") || c.Name == "git" && i == 0 {
+		if j := strings.IndexByte(w.Text, 0); j == 0 || strings.HasPrefix(w.Text, "-") || c.Name == "git" && i == 0 {
 			a.fire(ruleDynamicStreamCommand, c, "a value read from stdin lands in "+c.Name+"'s options or subcommand")
 			return
 		}
@@ -350,5 +352,5 @@ func (a gitJudge) streamStructural(c *Cmd) {
 // gitTakesRefs: subcommands where an extra stdin value can be an option or
 // a refspec that changes what is destroyed (+main, --force, :branch).
 func gitTakesRefs(c *Cmd) bool {
-	return len(c.Args) > 0 && !c.Args[0].dyn && oneOf(c.Args[0].s, "push|reset|checkout|clean|restore|switch|branch|tag|stash|rebase|update-ref|worktree|reflog")
+	return len(c.Args) > 0 && !c.Args[0].Dyn && oneOf(c.Args[0].Text, "push|reset|checkout|clean|restore|switch|branch|tag|stash|rebase|update-ref|worktree|reflog")
 }

@@ -4,52 +4,25 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
-
-// interpreter families and their inline-code flags.
-var interpCodeFlags = map[string][]string{
-	"python": {"-c"}, "pypy": {"-c"}, "node": {"-e", "--eval", "-p", "--print"},
-	"bun": {"-e", "--eval", "-p", "--print"}, "deno": {"eval"}, "ruby": {"-e"}, "jruby": {"-e"},
-	"perl": {"-e", "-E"}, "php": {"-r"}, "rscript": {"-e"}, "elixir": {"-e"}, "julia": {"-e"},
-	"tclsh": {"-c"}, "groovy": {"-e"}, "osascript": {"-e"}, "scala": {"-e"}, "kotlin": {"-e"},
-	"kotlinc": {"-e"}, "lua": {"-e"}, "luajit": {"-e"}, "pwsh": {"-c", "-command"},
-	"powershell": {"-c", "-command"}, "nodejs": {"-e", "--eval", "-p", "--print"},
-	"swift": {"-e"}, "irb": {}, "ts-node": {"-e", "--eval", "-p"}, "tsx": {"-e", "--eval", "-p"},
-}
-
-// interpValued are options taking a separate value (not code).
-var interpValued = map[string]string{
-	"python": "WXm", "pypy": "WXm", "node": "rC", "nodejs": "rC", "bun": "r", "ruby": "IC", "jruby": "IC",
-	"perl": "IMmx", "php": "cdf", "lua": "l",
-}
-
-// interpFamily maps python3.11, nodejs, pypy3 ... to a family name.
-func interpFamily(name string) string {
-	n := strings.TrimRight(name, "0123456789.")
-	n = strings.TrimSuffix(n, "-")
-	if _, ok := interpCodeFlags[n]; ok {
-		return n
-	}
-	return ""
-}
-
-func isInterpreter(name string) bool { return interpFamily(name) != "" }
 
 // interpreter judges `python -c CODE`, `node -e CODE`, `python FILE`, and
 // interpreters reading their program from stdin.
-func (a codeJudge) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
-	fam := interpFamily(c.Name)
-	flags := interpCodeFlags[fam]
-	valued := interpValued[fam]
-	var codes []word
-	var script *word
+func (a codeJudge) interpreter(c *Cmd, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
+	fam := shell.InterpFamily(c.Name)
+	flags := shell.CodeFlags(fam)
+	valued := shell.ValuedOptions(fam)
+	var codes []shell.Word
+	var script *shell.Word
 	args := c.Args
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		s := w.s
+		s := w.Text
 		a.interpArgStrict(c, w, in)
-		if w.dyn && codes == nil && script == nil && !strings.HasPrefix(s, "-") {
-			if w.stream {
+		if w.Dyn && codes == nil && script == nil && !strings.HasPrefix(s, "-") {
+			if w.Stream {
 				a.fire(ruleDynamicStreamCode, c, c.Name+" program arrives on stdin")
 			}
 			script = &args[i]
@@ -67,10 +40,10 @@ func (a codeJudge) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 			break
 		}
 		if fam == "python" && (s == "-m" || strings.HasPrefix(s, "-m")) {
-			if s == "-m" && i+1 < len(args) && args[i+1].dyn {
+			if s == "-m" && i+1 < len(args) && args[i+1].Dyn {
 				a.strict(c, c.Name+" -m module is computed at run time")
 			}
-			return feed{t: tUnknown}
+			return shell.Feed{Taint: shell.TaintUnknown}
 		}
 		matched := false
 		for _, f := range flags {
@@ -101,19 +74,19 @@ func (a codeJudge) interpreter(c *Cmd, sc *scope, depth int, in feed) feed {
 		}
 	}
 	a.interpProgram(c, fam, codes, script, sc, depth, in)
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 // interpArgStrict notes, for strict mode, an interpreter's argument the
 // guard cannot read: computed at run time, or "-" for a program on stdin
 // it cannot see.
-func (a codeJudge) interpArgStrict(c *Cmd, w word, in feed) {
-	if w.dyn && !w.stream && w.t&tRemote == 0 {
+func (a codeJudge) interpArgStrict(c *Cmd, w shell.Word, in shell.Feed) {
+	if w.Dyn && !w.Stream && w.Taint&shell.TaintRemote == 0 {
 		// Code, a module or a script path held in a variable: as
 		// opaque as any script file, so only strict mode objects.
-		a.strict(c, c.Name+" argument "+w.display()+" is computed at run time")
+		a.strict(c, c.Name+" argument "+w.Display()+" is computed at run time")
 	}
-	if w.s == "-" && !w.dyn && !in.known {
+	if w.Text == "-" && !w.Dyn && !in.Known {
 		a.strict(c, c.Name+" reads its program from stdin")
 	}
 }
@@ -122,23 +95,23 @@ func (a codeJudge) interpArgStrict(c *Cmd, w word, in feed) {
 // code flags (-c, -e, --eval): ok when it is f, with the code in the next
 // argument (next), attached (-cCODE, or last in a cluster of flags that
 // take no value) or after "=" (--eval=CODE).
-func interpCodeFlag(w word, f, valued string) (code word, next, ok bool) {
-	s := w.s
+func interpCodeFlag(w shell.Word, f, valued string) (code shell.Word, next, ok bool) {
+	s := w.Text
 	ls := strings.ToLower(s)
 	switch {
 	case ls == f || (len(f) == 2 && len(s) > 2 && s[0] == '-' && s[1] != '-' && strings.HasSuffix(s, f[1:]) && !strings.ContainsAny(s[1:len(s)-1], valued)):
-		return word{}, true, true
+		return shell.Word{}, true, true
 	case len(f) == 2 && strings.HasPrefix(s, f) && len(s) > 2 && !strings.HasPrefix(s, "--"):
-		return word{s: s[2:], dyn: w.dyn, t: w.t, stream: w.stream}, false, true
+		return shell.Word{Text: s[2:], Dyn: w.Dyn, Taint: w.Taint, Stream: w.Stream}, false, true
 	case strings.HasPrefix(ls, f+"=") && strings.HasPrefix(f, "--"):
-		return word{s: s[len(f)+1:], dyn: w.dyn, t: w.t}, false, true
+		return shell.Word{Text: s[len(f)+1:], Dyn: w.Dyn, Taint: w.Taint}, false, true
 	}
-	return word{}, false, false
+	return shell.Word{}, false, false
 }
 
 // interpProgram judges what an interpreter runs: its inline code, its
 // script file, or the program on its stdin.
-func (a codeJudge) interpProgram(c *Cmd, fam string, codes []word, script *word, sc *scope, depth int, in feed) {
+func (a codeJudge) interpProgram(c *Cmd, fam string, codes []shell.Word, script *shell.Word, sc *shell.Scope, depth int, in shell.Feed) {
 	switch {
 	case len(codes) > 0:
 		a.fire(ruleInterpOneLiner, c, "")
@@ -148,15 +121,15 @@ func (a codeJudge) interpProgram(c *Cmd, fam string, codes []word, script *word,
 	case script != nil:
 		// A script file is not visible to the guard; a computed path only
 		// matters when it arrives on stdin or was just downloaded.
-		if script.dyn && !script.stream && script.proc == nil && script.t&tRemote == 0 {
+		if script.Dyn && !script.Stream && script.Proc == nil && script.Taint&shell.TaintRemote == 0 {
 			break
 		}
 		a.scriptFile(c, *script, sc, depth)
-	case in.t&tRemote != 0:
+	case in.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRcePipeToShell, c, "downloaded program piped into "+c.Name)
-	case in.known:
-		a.inlineCode(c, fam, word{s: in.text, t: in.t}, sc, depth)
-	case in.t&tDecoded != 0:
+	case in.Known:
+		a.inlineCode(c, fam, shell.Word{Text: in.Text, Taint: in.Taint}, sc, depth)
+	case in.Taint&shell.TaintDecoded != 0:
 		a.fire(ruleRceDecodeToShell, c, "decoded program piped into "+c.Name)
 	}
 }
@@ -169,19 +142,19 @@ var (
 )
 
 // inlineCode analyses a program given on the command line.
-func (a codeJudge) inlineCode(c *Cmd, fam string, code word, sc *scope, depth int) {
-	if code.dyn {
-		if code.t&tRemote != 0 {
+func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *shell.Scope, depth int) {
+	if code.Dyn {
+		if code.Taint&shell.TaintRemote != 0 {
 			a.fire(ruleRceRemoteCode, c, c.Name+" runs downloaded code")
-		} else if code.stream {
+		} else if code.Stream {
 			a.fire(ruleDynamicStreamCode, c, c.Name+" code arrives on stdin")
 		}
-		code.s = strings.ReplaceAll(code.s, "\x00", "")
-		if code.hasGuess {
-			code.s = code.guess // substitution output the guard computed
+		code.Text = strings.ReplaceAll(code.Text, "\x00", "")
+		if code.HasGuess {
+			code.Text = code.Guess // substitution output the guard computed
 		}
 	}
-	src := code.s
+	src := code.Text
 	// The patterns below scan the text a few times over: about a
 	// microsecond per four bytes where they find nothing.
 	a.spend(len(src) / 4)
@@ -193,7 +166,7 @@ func (a codeJudge) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 	// Code that is itself shell text (`node -e "rm -rf /"`) is judged as
 	// shell; text that is not valid shell is ignored.
 	if f, err := a.parseText(src); err == nil && depth+1 <= maxDepth {
-		a.stmts(f.Stmts, sc.clone(), depth+1, feed{})
+		a.stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
 	}
 	if reShellAPI.get().MatchString(text) || oneOf(fam, "pwsh|powershell") {
 		a.literalCommands(c, src, lits, sc, depth)
@@ -237,7 +210,7 @@ func (a codeJudge) inlineCode(c *Cmd, fam string, code word, sc *scope, depth in
 // literalCommands judges the string literals of code that calls a shell
 // API as commands, alone and, for an argument vector spelled as literals
 // (["git", "reset", "--hard"]), joined.
-func (a codeJudge) literalCommands(c *Cmd, src string, lits []string, sc *scope, depth int) {
+func (a codeJudge) literalCommands(c *Cmd, src string, lits []string, sc *shell.Scope, depth int) {
 	for _, l := range lits {
 		a.runQuiet(c, l, sc, depth)
 	}
@@ -254,12 +227,12 @@ func (a codeJudge) literalCommands(c *Cmd, src string, lits []string, sc *scope,
 }
 
 // literalDeletes judges the path literals of code that calls a delete API.
-func (a codeJudge) literalDeletes(c *Cmd, lits []string, sc *scope) {
+func (a codeJudge) literalDeletes(c *Cmd, lits []string, sc *shell.Scope) {
 	for _, l := range lits {
 		if !looksLikePath(l) {
 			continue
 		}
-		if t := a.files().classify(lit(l), sc); t.critical() {
+		if t := a.files().classify(shell.Lit(l), sc); t.critical() {
 			a.fire(ruleInterpDeleteApi, c, c.Name+" deletes "+l)
 		} else {
 			a.fire(ruleInterpDeleteAny, c, c.Name+" deletes "+l)
@@ -270,7 +243,7 @@ func (a codeJudge) literalDeletes(c *Cmd, lits []string, sc *scope) {
 // literalSecrets judges the files that code calling a file API names, as
 // literals or, in PowerShell and Tcl, bare (Get-Content .env, [open
 // .env]); it reports whether one is a secret.
-func (a codeJudge) literalSecrets(c *Cmd, src string, lits []string, sc *scope) bool {
+func (a codeJudge) literalSecrets(c *Cmd, src string, lits []string, sc *shell.Scope) bool {
 	secret := false
 	for _, l := range lits {
 		if a.secretLiteral(c, l, sc) {
@@ -305,7 +278,7 @@ func looksLikePath(s string) bool {
 
 // inlineSecretName finds a secret path named by a string literal of
 // inline code, or by one of its whitespace-separated words.
-func (a codeJudge) inlineSecretName(l string, sc *scope) (string, bool) {
+func (a codeJudge) inlineSecretName(l string, sc *shell.Scope) (string, bool) {
 	if len(l) > 4096 {
 		return "", false
 	}
@@ -389,7 +362,7 @@ func barePaths(src string) []string {
 	return out
 }
 
-func (a codeJudge) secretLiteral(c *Cmd, l string, sc *scope) bool {
+func (a codeJudge) secretLiteral(c *Cmd, l string, sc *shell.Scope) bool {
 	cands := []string{l}
 	if len(l) >= 4 && !strings.ContainsAny(l, " ./~") {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {

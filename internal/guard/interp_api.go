@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Interpreters' file-system and process APIs beyond the string literals
@@ -169,7 +171,7 @@ func (a codeJudge) apiMatches(c *Cmd, p *codePattern, text *codeText, submatches
 }
 
 // interpAPIs runs the API checks on inline program text.
-func (a codeJudge) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, depth int) {
+func (a codeJudge) interpAPIs(c *Cmd, fam string, text *codeText, sc *shell.Scope, depth int) {
 	lang := langOf(fam)
 	if a.judging() {
 		a.interpAPIVerdicts(c, lang, text, sc)
@@ -181,7 +183,7 @@ func (a codeJudge) interpAPIs(c *Cmd, fam string, text *codeText, sc *scope, dep
 
 // interpAPIVerdicts judges remote code and the file APIs' paths; it only
 // fires rules, so an effects-only walk skips it.
-func (a codeJudge) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *scope) {
+func (a codeJudge) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *shell.Scope) {
 	src := text.src
 	if pair, ok := remoteEval[lang]; ok && pair[0].get().MatchString(text) && pair[1].get().MatchString(text) {
 		a.fire(ruleRceRemoteCode, c, c.Name+" evaluates code it downloads")
@@ -213,7 +215,7 @@ func (a codeJudge) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *sc
 
 // interpProcCalls runs the command lines inline code hands to a process
 // API (an argv list, %x(), qx{}) as shell text.
-func (a codeJudge) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int) {
+func (a codeJudge) interpProcCalls(c *Cmd, text *codeText, sc *shell.Scope, depth int) {
 	src := text.src
 	for _, m := range a.apiMatches(c, reProcCall.get(), text, false) {
 		lits := stringLiterals(strings.Join(callArgs(src, m[1]-1), ","))
@@ -232,7 +234,7 @@ func (a codeJudge) interpProcCalls(c *Cmd, text *codeText, sc *scope, depth int)
 }
 
 // apiPath judges one path-taking call.
-func (a codeJudge) apiPath(c *Cmd, lang string, call apiCall, args []string, sc *scope) {
+func (a codeJudge) apiPath(c *Cmd, lang string, call apiCall, args []string, sc *shell.Scope) {
 	idx := call.arg
 	if call.mode == -2 {
 		// Perl open: open(FH, MODE, PATH) or open(FH, ">PATH").
@@ -300,11 +302,11 @@ func writeMode(arg string) bool {
 
 // apiDelete: a delete whose target involved a home expression (literal
 // targets are judged by inlineCode's delete check).
-func (a codeJudge) apiDelete(c *Cmd, p string, home bool, sc *scope) {
+func (a codeJudge) apiDelete(c *Cmd, p string, home bool, sc *shell.Scope) {
 	if !home {
 		return
 	}
-	if t := a.files().classify(lit(p), sc); t.critical() {
+	if t := a.files().classify(shell.Lit(p), sc); t.critical() {
 		a.fire(ruleInterpDeleteApi, c, c.Name+" deletes "+p)
 	} else {
 		a.fire(ruleInterpDeleteAny, c, c.Name+" deletes "+p)
@@ -313,13 +315,13 @@ func (a codeJudge) apiDelete(c *Cmd, p string, home bool, sc *scope) {
 
 // apiWrite judges a write by inline code like a shell write to the same
 // path, and also protects home dotfiles and .git.
-func (a codeJudge) apiWrite(c *Cmd, p string, sc *scope) {
+func (a codeJudge) apiWrite(c *Cmd, p string, sc *shell.Scope) {
 	if p == "" || strings.ContainsRune(p, 0) {
 		return
 	}
-	p = expandHome(p, a.req.Home)
-	a.self().ownWriteTarget(c, lit(p), sc)
-	a.files().writeTarget(c, lit(p), sc)
+	p = shell.ExpandHome(p, a.req.Home)
+	a.self().ownWriteTarget(c, shell.Lit(p), sc)
+	a.files().writeTarget(c, shell.Lit(p), sc)
 	abs, ok := a.files().canon(p, sc)
 	if !ok {
 		if strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") {
@@ -327,7 +329,7 @@ func (a codeJudge) apiWrite(c *Cmd, p string, sc *scope) {
 		}
 		return
 	}
-	t := a.files().classify(lit(abs), sc)
+	t := a.files().classify(shell.Lit(abs), sc)
 	if t.git && t.class != pcTemp || a.req.homeDotPath(abs) {
 		a.fire(ruleInterpWriteProtected, c, c.Name+" writes "+abs)
 	}

@@ -5,7 +5,8 @@ import "github.com/atreides-dev/atreides/internal/shell"
 // The analyzer's methods are grouped by concern, each group a type over
 // the same analysis (one Check's walk, which they share): the analyzer
 // itself walks the script (statements, commands, wrappers, the rules of a
-// resolved command); expander expands words; effectWalk records what a
+// resolved command); expander is the walk as shell.Expander, which expands
+// words, calls back into it; effectWalk records what a
 // command does to files; pathJudge resolves and judges paths; codeJudge
 // follows code carried in arguments and files (sh -c, interpreters, find
 // -exec, xargs); exfilJudge follows data leaving the machine; gitJudge
@@ -16,8 +17,8 @@ import "github.com/atreides-dev/atreides/internal/shell"
 // rest of the walk reports to a concern through its state's methods, so
 // what effectWalk records is apart from what the judges keep.
 
-// expander expands words as the shell would: fields, parameters,
-// substitutions (analyze.go).
+// expander is the analyzer as shell.Expander's Walker: it runs the
+// substitutions expansion meets and charges its work (analyze.go).
 type expander struct{ *analyzer }
 
 // effectWalk records what a command does to files (effects.go).
@@ -33,6 +34,9 @@ type walkState struct {
 	// to judge.
 	eff           shell.Effects
 	contentWrites []pendingWrite
+	// cur is the command whose writes shell's writers are reporting
+	// (effects.go's recorder).
+	cur *Cmd
 }
 
 // ran records that the command runs program name.
@@ -106,7 +110,9 @@ func (s *selfState) leaveTerminal() { s.pty-- }
 func (s *selfState) outMark() int     { return len(s.outFiles) }
 func (s *selfState) noteOut(p string) { s.outFiles = append(s.outFiles, p) }
 
-func (a *analyzer) expand() expander   { return expander{a} }
+func (a *analyzer) expand() shell.Expander {
+	return shell.Expander{Home: a.req.Home, TmpDir: a.req.tmpdir(), Walker: expander{a}}
+}
 func (a *analyzer) writes() effectWalk { return effectWalk{a, &a.walkSt} }
 func (a *analyzer) files() pathJudge   { return pathJudge{a} }
 func (a *analyzer) code() codeJudge    { return codeJudge{a} }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Large and hostile inputs: every one is judged with work that grows
@@ -236,11 +238,11 @@ func BenchmarkInlineCode(b *testing.B) {
 		src := pyBody(n)
 		b.Run(fmt.Sprintf("python %d KiB", n>>10), func(b *testing.B) {
 			r := shellReq("python3 -c x", testProject)
-			c := &Cmd{Name: "python3"}
+			c := &Cmd{Command: shell.Command{Name: "python3"}}
 			b.ReportAllocs()
 			for b.Loop() {
 				a := newAnalyzer(DefaultPolicy(), &r, len(src))
-				a.code().inlineCode(c, "python", lit(src), newScope(testProject), 0)
+				a.code().inlineCode(c, "python", shell.Lit(src), shell.NewScope(testProject), 0)
 			}
 		})
 	}

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // hostile are inputs that once crashed the parser, took seconds or
@@ -64,33 +62,6 @@ func TestLimitsAllowNeighbours(t *testing.T) {
 	})
 }
 
-func TestShapeCountsNesting(t *testing.T) {
-	for _, tc := range []struct {
-		src   string
-		depth int
-	}{
-		{"ls", 0},
-		{"(ls)", 1},
-		{"echo $(echo $(ls))", 2},
-		{`echo "$(echo "$(ls)")"`, 4},
-		{"if true; then while x; do :; done; fi", 2},
-		{"case x in (a) echo;; b) (ls);; esac", 2},
-		{"echo 'if if if ((('", 0},
-		{"echo if while (", 1},
-		{"cat <<EOF\n((((\nEOF\nls", 0},
-		{"cat <<'A' <<B\n(((\nA\n{{{\nB\n(", 1},
-		{"echo ${a:-${b:-$(ls)}}", 3},
-		{"echo `ls`; echo \"`ls`\"", 2},
-		{"a=1 # (((( \nls", 0},
-		{"echo a#((", 2},
-	} {
-		s := scanner{src: tc.src, cmdStart: true}
-		if s.scan(); s.depth != tc.depth {
-			t.Errorf("scan of %q: depth %d, want %d", tc.src, s.depth, tc.depth)
-		}
-	}
-}
-
 // A request past its deadline stops at the next look at the clock and is
 // judged parse.too-complex; without a deadline the same command is
 // judged on its merits.
@@ -104,26 +75,5 @@ func TestDeadlineStopsAnalysis(t *testing.T) {
 	r = p.check(Request{Tool: "shell", Command: cmd, Cwd: "/p", Home: "/home/u", Deadline: time.Now().Add(time.Hour)})
 	if r.Rule == "parse.too-complex" {
 		t.Fatalf("within the deadline: got %v (%s)", r.Verdict, r.Rule)
-	}
-}
-
-func TestBraceWords(t *testing.T) {
-	for _, tc := range []struct {
-		word string
-		want int
-	}{
-		{"a", 1}, {"{a,b}", 2}, {"{a,b}{c,d,e}", 6}, {"{1..10}", 10}, {"{10..1..3}", 4},
-		{"{a..z}", 26}, {"{a,{b,c}}", 3}, {"{1..99999999999999}", maxBraceWords + 1},
-		{strings.Repeat("{a,b}", 13), maxBraceWords + 1},
-	} {
-		f, err := parse("echo " + tc.word)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1]
-		syntax.SplitBraces(w)
-		if got := braceWords(w); got != tc.want {
-			t.Errorf("braceWords(%s) = %d, want %d", tc.word, got, tc.want)
-		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"path"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 type pathClass int
@@ -67,11 +69,6 @@ func under(p, dir string) bool {
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }
 
-// maxPathLen is the longest path the system calls take (PATH_MAX on
-// Linux, longer than Windows' and macOS's): a longer one names nothing
-// that exists, so it is not handed to the resolver.
-const maxPathLen = 4096
-
 var errPathTooLong = errors.New("path longer than the system resolves")
 
 // memoResolve wraps the request's resolver in a memo for the whole
@@ -93,7 +90,7 @@ func (a pathJudge) memoResolve(resolve func(string) (string, error)) func(string
 			memo = map[string]answer{}
 		}
 		v := answer{err: errPathTooLong}
-		if len(p) <= maxPathLen {
+		if len(p) <= shell.MaxPathLen {
 			a.spend(1 + len(p)/workBytes)
 			v.p, v.err = resolve(p)
 		}
@@ -107,11 +104,10 @@ func (a pathJudge) memoResolve(resolve func(string) (string, error)) func(string
 // times (every rm rule classifies every operand), and a long list often
 // repeats its directories.
 type pathMemo struct {
-	canon   map[canonKey]string
+	// names canonicalises path arguments and knows the links the command
+	// creates (selfeffect.go); a new link clears targets too.
+	names   shell.Paths
 	targets map[targetKey]target
-	// links are the symbolic and hard links the command creates, link
-	// to target, absolute (selfeffect.go); a new one clears the memos.
-	links map[string]string
 	// made are the files the command writes, for a script or binary
 	// run from disk after it was written (selfeffect.go).
 	made map[string]madeFile
@@ -134,111 +130,11 @@ type targetKey struct {
 	dyn, glob, stream, envDep bool
 }
 
-// canon resolves a path argument to an absolute, clean path. ok=false when
-// a relative path meets an unknown cwd.
-func (a pathJudge) canon(s string, sc *scope) (string, bool) {
-	k := canonKey{s: s, cwd: sc.cwd, cwdOK: sc.cwdOK}
-	if p, ok := a.paths.canon[k]; ok {
-		return p, p != ""
-	}
-	p := a.canonOnce(s, sc)
-	if a.paths.canon == nil {
-		a.paths.canon = map[canonKey]string{}
-	}
-	a.paths.canon[k] = p
-	return p, p != ""
-}
-
-func (a pathJudge) canonOnce(s string, sc *scope) string {
-	s = expandHome(s, a.req.Home)
-	if !path.IsAbs(s) && !sc.cwdOK {
-		return ""
-	}
-	p := cleanJoin(sc.cwd, s)
-	if p == "" {
-		return ""
-	}
-	if len(a.paths.links) > 0 {
-		p = a.throughLinks(p)
-	}
-	if a.req.Resolve != nil {
-		if r, err := a.req.Resolve(p); err == nil && r != "" {
-			return path.Clean(r)
-		}
-		return a.resolveMissing(p, 0)
-	}
-	return p
-}
-
-// resolveMissing resolves a path that does not exist (yet): its existing
-// directory through the resolver, then its last element, following it
-// when it is a dangling link (notes.txt -> .claude/settings.local.json,
-// which writing notes.txt creates).
-func (a pathJudge) resolveMissing(p string, hops int) string {
-	if len(p) > maxPathLen || hops > maxLinkHops {
-		return p // names nothing on disk
-	}
-	dir, base := path.Split(p)
-	dir = path.Clean(dir)
-	if dir == p {
-		return p
-	}
-	d, err := a.req.Resolve(dir)
-	switch {
-	case err == nil && d != "":
-		d = path.Clean(d)
-	case dir != "/" && hops < maxLinkHops:
-		d = a.resolveMissing(dir, hops+1)
-	default:
-		d = dir
-	}
-	q := path.Join(d, base)
-	if a.req.Readlink == nil || !a.spend(1) {
-		return q
-	}
-	t, lerr := a.req.Readlink(q)
-	if lerr != nil || t == "" {
-		return q
-	}
-	if !path.IsAbs(t) {
-		t = path.Join(d, t) // relative to the link's directory
-	}
-	t = path.Clean(t)
-	if r, err := a.req.Resolve(t); err == nil && r != "" {
-		return path.Clean(r)
-	}
-	return a.resolveMissing(t, hops+1)
-}
-
-// maxLinkHops bounds the links and missing directories resolveMissing
-// follows (the system's own limit is 40 links).
-const maxLinkHops = 40
-
-// throughLinks rewrites p through the symbolic links the command itself
-// creates before this point (`ln -s .atreides cfg && echo x >
-// cfg/config.yaml`): they are not on disk when the guard looks.
-func (a pathJudge) throughLinks(p string) string {
-	for range maxLinkHops {
-		changed := false
-		for q := p; !oneOf(q, "/|."); q = path.Dir(q) {
-			if t, ok := a.paths.links[q]; ok {
-				p = path.Join(t, strings.TrimPrefix(p, q))
-				changed = true
-				break
-			}
-		}
-		if !changed {
-			return p
-		}
-	}
-	return p
-}
-
 // classify places a path argument relative to root, home, system dirs,
 // temp dirs and the project.
-func (a pathJudge) classify(w word, sc *scope) target {
-	k := targetKey{canonKey: canonKey{s: w.s, cwd: sc.cwd, cwdOK: sc.cwdOK}, findDir: sc.findDir,
-		dyn: w.dyn, glob: w.glob, stream: w.stream, envDep: w.envDep}
+func (a pathJudge) classify(w shell.Word, sc *shell.Scope) target {
+	k := targetKey{canonKey: canonKey{s: w.Text, cwd: sc.Cwd, cwdOK: sc.CwdOK}, findDir: sc.FindDir,
+		dyn: w.Dyn, glob: w.Glob, stream: w.Stream, envDep: w.EnvDep}
 	if t, ok := a.paths.targets[k]; ok {
 		return t
 	}
@@ -250,14 +146,14 @@ func (a pathJudge) classify(w word, sc *scope) target {
 	return t
 }
 
-func (a pathJudge) classifyOnce(w word, sc *scope) target {
+func (a pathJudge) classifyOnce(w shell.Word, sc *shell.Scope) target {
 	w = underFindDir(w, sc)
-	s := w.s
-	t := target{glob: w.glob, stream: w.stream, envDep: w.envDep}
-	t.dotGlob = w.glob && !w.dyn && strings.HasPrefix(path.Base(s), ".") && hasGlob(path.Base(s))
-	t.allChildren = w.glob && !w.dyn && path.Base(s) == "*"
-	if w.dyn {
-		t.fromFind = w.stream && strings.HasSuffix(s[:strings.IndexByte(s, 0)], "/")
+	s := w.Text
+	t := target{glob: w.Glob, stream: w.Stream, envDep: w.EnvDep}
+	t.dotGlob = w.Glob && !w.Dyn && strings.HasPrefix(path.Base(s), ".") && shell.HasGlob(path.Base(s))
+	t.allChildren = w.Glob && !w.Dyn && path.Base(s) == "*"
+	if w.Dyn {
+		t.fromFind = w.Stream && strings.HasSuffix(s[:strings.IndexByte(s, 0)], "/")
 		prefix, ok := knownPrefix(w, sc)
 		if !ok {
 			return t
@@ -268,7 +164,7 @@ func (a pathJudge) classifyOnce(w word, sc *scope) target {
 	if s == "" {
 		return t
 	}
-	if t.glob || hasGlob(s) {
+	if t.glob || shell.HasGlob(s) {
 		t.glob = true
 		s = globBase(s)
 	}
@@ -280,7 +176,7 @@ func (a pathJudge) classifyOnce(w word, sc *scope) target {
 	t.abs = p
 	t.git = strings.Contains(p+"/", "/.git/")
 	t.class = a.req.classAbs(p, sc)
-	if t.glob && t.class == pcProject && (p == sc.cwdIf() || p == a.req.projectRoot(sc)) {
+	if t.glob && t.class == pcProject && (p == sc.CwdIf() || p == a.req.projectRoot(sc)) {
 		// ./build-* or ./*: the children of the project, not the project.
 		t.class = pcInside
 	}
@@ -297,10 +193,10 @@ func (a pathJudge) classifyOnce(w word, sc *scope) target {
 
 // underFindDir: a relative path in the command of find -execdir is
 // relative to each match's directory, somewhere under find's start point.
-func underFindDir(w word, sc *scope) word {
-	if sc.findDir != "" && !w.dyn && w.s != "" && !strings.HasPrefix(w.s, "/") && !strings.HasPrefix(w.s, "~") && !strings.Contains(w.s, "{}") {
-		w.s = sc.findDir + "\x00/" + w.s
-		w.dyn, w.stream = true, true
+func underFindDir(w shell.Word, sc *shell.Scope) shell.Word {
+	if sc.FindDir != "" && !w.Dyn && w.Text != "" && !strings.HasPrefix(w.Text, "/") && !strings.HasPrefix(w.Text, "~") && !strings.Contains(w.Text, "{}") {
+		w.Text = sc.FindDir + "\x00/" + w.Text
+		w.Dyn, w.Stream = true, true
 	}
 	return w
 }
@@ -308,9 +204,9 @@ func underFindDir(w word, sc *scope) word {
 // knownPrefix is the directory a computed path certainly lies under: the
 // known text before its unknown part, up to a slash; "." for a stream
 // word in a known directory; ok is false when nothing is known.
-func knownPrefix(w word, sc *scope) (string, bool) {
-	i := strings.IndexByte(w.s, 0)
-	prefix := w.s[:i]
+func knownPrefix(w shell.Word, sc *shell.Scope) (string, bool) {
+	i := strings.IndexByte(w.Text, 0)
+	prefix := w.Text[:i]
 	if prefix != "" && strings.HasSuffix(prefix, "/") {
 		return prefix, true
 	}
@@ -321,7 +217,7 @@ func knownPrefix(w word, sc *scope) (string, bool) {
 		}
 	}
 	if prefix == "" {
-		if w.stream && sc.cwdOK {
+		if w.Stream && sc.CwdOK {
 			return ".", true
 		}
 		return "", false
@@ -333,7 +229,7 @@ func knownPrefix(w word, sc *scope) (string, bool) {
 func globBase(s string) string {
 	parts := strings.Split(s, "/")
 	for i, p := range parts {
-		if hasGlob(p) {
+		if shell.HasGlob(p) {
 			b := strings.Join(parts[:i], "/")
 			if b == "" && strings.HasPrefix(s, "/") {
 				return "/"
@@ -354,7 +250,7 @@ func (req *Request) homes() []string {
 	return nil
 }
 
-func (req *Request) classAbs(p string, sc *scope) pathClass {
+func (req *Request) classAbs(p string, sc *shell.Scope) pathClass {
 	if p == "/" {
 		return pcRoot
 	}
@@ -375,7 +271,7 @@ func (req *Request) classAbs(p string, sc *scope) pathClass {
 	// temp dir (HOME=/tmp in containers, a checkout in /tmp): decide them
 	// before the temp exemption, like `..`.
 	proj := req.projectRoot(sc)
-	for _, base := range []string{proj, sc.cwdIf()} {
+	for _, base := range []string{proj, sc.CwdIf()} {
 		if base == "" {
 			continue
 		}
@@ -426,21 +322,14 @@ func (req *Request) isTemp(p string) bool {
 	return under(p, "/tmp") || under(p, "/var/tmp") || under(p, "/private/tmp") || under(p, "/private/var/folders") || under(p, "/var/folders")
 }
 
-func (sc *scope) cwdIf() string {
-	if sc.cwdOK {
-		return sc.cwd
-	}
-	return ""
-}
-
-func (req *Request) projectRoot(sc *scope) string {
+func (req *Request) projectRoot(sc *shell.Scope) string {
 	if req.ProjectRoot != "" {
 		return path.Clean(req.ProjectRoot)
 	}
 	return path.Clean(req.Cwd)
 }
 
-func (req *Request) inProject(p string, sc *scope) bool {
+func (req *Request) inProject(p string, sc *shell.Scope) bool {
 	proj := req.projectRoot(sc)
 	if req.ProjectRoot == "" && req.Cwd == "" {
 		proj = ""
@@ -448,7 +337,7 @@ func (req *Request) inProject(p string, sc *scope) bool {
 	if proj != "" && proj != "/" && proj != "." && strings.HasPrefix(p, proj+"/") {
 		return true
 	}
-	cwd := sc.cwdIf()
+	cwd := sc.CwdIf()
 	if cwd != "" && cwd != "/" && strings.HasPrefix(p, cwd+"/") {
 		return cwdIsSafe(cwd, req)
 	}
@@ -553,7 +442,7 @@ func (req *Request) homeRels(p string) []string {
 }
 
 // sensitive: secret files plus system files that are worth stealing.
-func (a pathJudge) sensitive(s string, sc *scope) bool {
+func (a pathJudge) sensitive(s string, sc *shell.Scope) bool {
 	if _, ok := a.secretPath(s, sc); ok {
 		return true
 	}
@@ -565,14 +454,14 @@ func (a pathJudge) sensitive(s string, sc *scope) bool {
 }
 
 // secretPath asks the secret checker about one path argument.
-func (a pathJudge) secretPath(s string, sc *scope) (string, bool) {
+func (a pathJudge) secretPath(s string, sc *shell.Scope) (string, bool) {
 	if s == "" || strings.ContainsRune(s, 0) {
 		return "", false
 	}
 	if a.req.Command != "" && a.publicKeyRead(s, sc) {
 		return "", false
 	}
-	env := secretEnv{Cwd: sc.cwdIf(), Home: a.req.Home, ProjectRoot: a.req.ProjectRoot, Resolve: a.req.Resolve}
+	env := secretEnv{Cwd: sc.CwdIf(), Home: a.req.Home, ProjectRoot: a.req.ProjectRoot, Resolve: a.req.Resolve}
 	if env.Cwd == "" {
 		env.Cwd = a.req.Cwd
 	}
@@ -608,11 +497,11 @@ func (a pathJudge) secretArgs(c *Cmd) {
 	if templateSources(c) {
 		return // the sources are templates; the destination is a write
 	}
-	if metadataOnly.get()[c.Name] || isShell(c.Name) || isInterpreter(c.Name) && c.Name != "source" {
+	if metadataOnly.get()[c.Name] || isShell(c.Name) || shell.IsInterpreter(c.Name) && c.Name != "source" {
 		if oneOf(c.Name, "ssh|scp|git") {
 			return
 		}
-		if !isShell(c.Name) && !isInterpreter(c.Name) {
+		if !isShell(c.Name) && !shell.IsInterpreter(c.Name) {
 			a.secretMetadata(c)
 			return
 		}
@@ -626,8 +515,8 @@ func (a pathJudge) secretArgs(c *Cmd) {
 	}
 	if c.Name == "dd" {
 		for _, w := range c.Args {
-			if strings.HasPrefix(w.s, "if=") && !w.dyn {
-				if m, ok := a.secretPath(w.s[3:], c.sc); ok {
+			if strings.HasPrefix(w.Text, "if=") && !w.Dyn {
+				if m, ok := a.secretPath(w.Text[3:], c.Scope); ok {
 					a.fire(ruleSecretRead, c, m)
 					return
 				}
@@ -639,9 +528,9 @@ func (a pathJudge) secretArgs(c *Cmd) {
 		if !ok {
 			continue
 		}
-		if w.glob && !w.dyn {
+		if w.Glob && !w.Dyn {
 			// The shell expands it: judge the names it can match.
-			if m, ok := a.exfil().secretGlob(w, c.sc); ok {
+			if m, ok := a.exfil().secretGlob(w, c.Scope); ok {
 				a.fire(ruleSecretRead, c, m)
 				return
 			}
@@ -649,7 +538,7 @@ func (a pathJudge) secretArgs(c *Cmd) {
 		}
 		var buf [3]string
 		for _, s := range pathCandidates(&buf, s0) {
-			if m, ok := a.secretPath(s, c.sc); ok {
+			if m, ok := a.secretPath(s, c.Scope); ok {
 				a.fire(ruleSecretRead, c, m)
 				return
 			}
@@ -660,13 +549,13 @@ func (a pathJudge) secretArgs(c *Cmd) {
 // argPathText is the text of an argument that may name a file: its own,
 // or the guess of a computed one; ok is false for a computed argument
 // without a guess and for text that is no path (blanks, a URL).
-func argPathText(w word) (string, bool) {
-	if w.dyn && !w.hasGuess {
+func argPathText(w shell.Word) (string, bool) {
+	if w.Dyn && !w.HasGuess {
 		return "", false
 	}
-	s := w.s
-	if w.dyn {
-		s = w.guess
+	s := w.Text
+	if w.Dyn {
+		s = w.Guess
 	}
 	return s, !strings.ContainsAny(s, " \t\n") && !strings.Contains(s, "://")
 }
@@ -698,15 +587,15 @@ var grepValued = &lazy[map[string]bool]{src: func() map[string]bool {
 // grepFiles returns what grep/rg read: the files named as operands (the
 // first operand is the pattern unless -e/-f gave one) and -f pattern
 // files. Patterns (-e values, the first operand) are search text.
-func grepFiles(c *Cmd) []word {
-	var files []word
+func grepFiles(c *Cmd) []shell.Word {
+	var files []shell.Word
 	patternGiven := false
-	var operands []word
+	var operands []shell.Word
 	args := c.Args
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		s := w.s
-		if w.dyn || !strings.HasPrefix(s, "-") || s == "-" {
+		s := w.Text
+		if w.Dyn || !strings.HasPrefix(s, "-") || s == "-" {
 			operands = append(operands, w)
 			continue
 		}
@@ -731,14 +620,14 @@ func grepFiles(c *Cmd) []word {
 		}
 		if !eq && grepValued.get()[name] && i+1 < len(args) {
 			i++
-			val = args[i].s
+			val = args[i].Text
 		}
 		switch name {
 		case "-e", "--regexp":
 			patternGiven = true
 		case "-f", "--file":
 			patternGiven = true
-			files = append(files, lit(val))
+			files = append(files, shell.Lit(val))
 		case "--files":
 			patternGiven = true
 		}
@@ -756,7 +645,7 @@ func (a pathJudge) secretMetadata(c *Cmd) {
 		return
 	}
 	for _, w := range c.Args {
-		if _, ok := a.secretPath(w.s, c.sc); ok && !w.dyn {
+		if _, ok := a.secretPath(w.Text, c.Scope); ok && !w.Dyn {
 			a.strict(c, c.Name+" uses a secret path")
 			return
 		}
@@ -766,11 +655,11 @@ func (a pathJudge) secretMetadata(c *Cmd) {
 // writeTarget judges a file whose contents a command writes. Whether it
 // is one of atreides's own files is ownWriteTarget's to say, once per
 // write (noteWrite, checkPath, apiWrite).
-func (a pathJudge) writeTarget(c *Cmd, w word, sc *scope) {
-	if !a.judging() || w.dyn || w.proc != nil {
+func (a pathJudge) writeTarget(c *Cmd, w shell.Word, sc *shell.Scope) {
+	if !a.judging() || w.Dyn || w.Proc != nil {
 		return
 	}
-	s := w.s
+	s := w.Text
 	if strings.HasPrefix(s, "/dev/tcp/") || strings.HasPrefix(s, "/dev/udp/") {
 		a.fire(ruleExfilDevTcp, c, "writes to "+s)
 		return
@@ -825,8 +714,8 @@ func isBlockDevice(p string) bool {
 
 // repoMetadata: the project's own .git directory, its hooks or config
 // (stale lock files and other internals are routinely removed).
-func (req *Request) repoMetadata(p string, sc *scope) bool {
-	for _, base := range []string{req.projectRoot(sc), sc.cwdIf()} {
+func (req *Request) repoMetadata(p string, sc *shell.Scope) bool {
+	for _, base := range []string{req.projectRoot(sc), sc.CwdIf()} {
 		if base == "" {
 			continue
 		}
@@ -836,4 +725,11 @@ func (req *Request) repoMetadata(p string, sc *scope) bool {
 		}
 	}
 	return false
+}
+
+// canon resolves a path argument in the directory of sc to an absolute,
+// clean path (shell.Paths.Canon); ok=false when a relative path meets an
+// unknown cwd.
+func (a pathJudge) canon(s string, sc *shell.Scope) (string, bool) {
+	return a.paths.names.Canon(s, sc.Cwd, sc.CwdOK, a.spend)
 }

@@ -40,6 +40,11 @@ type Request struct {
 	// Agents are the agent hosts' programs: starting one with atreides
 	// left out is atreides switching itself off (agents.go).
 	Agents AgentCLIs
+	// HostVars are the variables by which the hosts mark their agents'
+	// commands (a name ending in "*": every variable beginning with the
+	// rest): a command that sets, unsets or clears one would pass for the
+	// user's or another session's (selfguard.go, hostVar).
+	HostVars []string
 	// PathDirs are the directories of the PATH the agent's shell
 	// searches: a file named like an atreides program in one of them
 	// shadows or replaces atreides (self.binary-write).
@@ -58,7 +63,8 @@ type Request struct {
 	// then judged parse.too-complex, so a slow input costs at most this.
 	Deadline time.Time
 
-	own *ownPaths // built from the fields above on the first write judged
+	own   *ownPaths // built from the fields above on the first write judged
+	hints []string  // mentionHints, built on the first text searched
 }
 
 // Result is the decision with enough context for the agent to adapt.

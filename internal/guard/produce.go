@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"encoding/base64"
 	"net"
 	"net/url"
 	"path"
@@ -14,7 +13,7 @@ import (
 // produce computes the stdout of commands that matter for pipelines:
 // printers (exact text), decoders (transformed text), downloaders (remote
 // text), environment dumps and file readers (taints).
-func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
+func (a *analyzer) produce(c *Cmd, sc *shell.Scope, in shell.Feed) shell.Feed {
 	if a.judging() {
 		// Credentials only matter to a verdict; an effects-only walk does
 		// not build the credential-printer table (rules.go's loadRules).
@@ -24,12 +23,12 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 	}
 	switch c.Name {
 	case "echo":
-		return echoOut(c)
+		return shell.EchoOutput(c.Args)
 	case "printf":
-		return printfOut(c)
+		return shell.PrintfOutput(c.Args, c.Scope)
 	case "pwd":
-		if sc.cwdOK {
-			return feed{cwd: true}
+		if sc.CwdOK {
+			return shell.Feed{Cwd: true}
 		}
 	case "realpath", "readlink", "dirname":
 		if f, ok := a.pathOutput(c, sc); ok {
@@ -46,49 +45,49 @@ func (a *analyzer) produce(c *Cmd, sc *scope, in feed) feed {
 	case "base64", "base32", "basenc", "openssl", "uudecode", "gunzip", "zcat", "gzip", "bzcat", "xzcat", "zstdcat", "bzip2", "xz", "zstd":
 		return decoderOutput(c, in)
 	case "rev":
-		if in.known {
-			return feed{known: true, text: reverseLines(in.text), t: in.t | tDecoded, from: "rev"}
+		if in.Known {
+			return shell.Feed{Known: true, Text: shell.ReverseLines(in.Text), Taint: in.Taint | shell.TaintDecoded, From: "rev"}
 		}
 		return decoded(in, "rev")
 	case "tr":
 		return trOutput(c, in)
 	case "iconv", "perl", "awk":
-		return feed{t: in.t | tUnknown, from: c.Name}
+		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 	case "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links":
 		if a.judging() {
 			noteDownload(c, sc)
 		}
-		return feed{t: tRemote, from: c.Name}
+		return shell.Feed{Taint: shell.TaintRemote, From: c.Name}
 	case "printenv", "set", "export", "declare", "compgen":
-		return feed{t: tEnv | tUnknown, from: c.Name}
+		return shell.Feed{Taint: shell.TaintEnv | shell.TaintUnknown, From: c.Name}
 	case "grep", "egrep", "fgrep", "rg", "sort", "uniq", "cut", "fold", "jq", "column", "paste", "expand":
-		return feed{t: in.t | tUnknown, from: c.Name}
+		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 	case "sed":
-		return feed{t: in.t | tUnknown, from: c.Name}
+		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 	}
-	return feed{t: tUnknown, from: c.Name}
+	return shell.Feed{Taint: shell.TaintUnknown, From: c.Name}
 }
 
 // readerOutput is what a program that prints files (cat, head, xxd ...)
 // gives: its stdin, or its files, secret when one is.
-func (a *analyzer) readerOutput(c *Cmd, sc *scope, in feed) feed {
+func (a *analyzer) readerOutput(c *Cmd, sc *shell.Scope, in shell.Feed) shell.Feed {
 	if c.Name == "xxd" && c.Has("-r", "-revert") {
 		return decoded(in, "xxd -r")
 	}
 	files := c.Pos()
-	if len(files) == 0 || (len(files) == 1 && files[0].s == "-") {
+	if len(files) == 0 || (len(files) == 1 && files[0].Text == "-") {
 		if c.Name == "cat" {
 			return in
 		}
-		return feed{t: in.t | tUnknown, from: c.Name}
+		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 	}
-	f := feed{t: tUnknown, from: c.Name}
+	f := shell.Feed{Taint: shell.TaintUnknown, From: c.Name}
 	for _, w := range files {
-		if w.proc != nil {
-			f.t |= w.proc.t
+		if w.Proc != nil {
+			f.Taint |= w.Proc.Taint
 		}
-		if !w.dyn && a.judging() && a.files().sensitive(w.s, sc) {
-			f.t |= tSecret
+		if !w.Dyn && a.judging() && a.files().sensitive(w.Text, sc) {
+			f.Taint |= shell.TaintSecret
 		}
 	}
 	return f
@@ -96,193 +95,38 @@ func (a *analyzer) readerOutput(c *Cmd, sc *scope, in feed) feed {
 
 // decoderOutput is what a decoder or decompressor gives: decoded text
 // when it decodes (base64 -d of a known text is decoded here).
-func decoderOutput(c *Cmd, in feed) feed {
+func decoderOutput(c *Cmd, in shell.Feed) shell.Feed {
 	if c.Has("-d", "--decode", "-D") || oneOf(c.Name, "gunzip|zcat|uudecode") || strings.HasSuffix(c.Name, "cat") {
-		if c.Name == "base64" && in.known {
-			if b, ok := decodeB64(in.text); ok {
-				return feed{known: true, text: b, t: in.t | tDecoded, from: "base64 -d"}
+		if c.Name == "base64" && in.Known {
+			if b, ok := shell.DecodeBase64(in.Text); ok {
+				return shell.Feed{Known: true, Text: b, Taint: in.Taint | shell.TaintDecoded, From: "base64 -d"}
 			}
 		}
 		return decoded(in, c.Name+" -d")
 	}
-	return feed{t: in.t | tUnknown, from: c.Name}
+	return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 }
 
 // trOutput is what tr gives: the mapped text when its input and sets are
 // known.
-func trOutput(c *Cmd, in feed) feed {
+func trOutput(c *Cmd, in shell.Feed) shell.Feed {
 	p := c.Pos()
-	if in.known && len(p) == 2 && !p[0].dyn && !p[1].dyn && len(c.Args) == 2 {
-		if out, ok := trMap(in.text, p[0].s, p[1].s); ok {
-			return feed{known: true, text: out, t: in.t | tDecoded, from: "tr"}
+	if in.Known && len(p) == 2 && !p[0].Dyn && !p[1].Dyn && len(c.Args) == 2 {
+		if out, ok := shell.Tr(in.Text, p[0].Text, p[1].Text); ok {
+			return shell.Feed{Known: true, Text: out, Taint: in.Taint | shell.TaintDecoded, From: "tr"}
 		}
 	}
 	return decoded(in, "tr")
 }
 
-func decoded(in feed, from string) feed {
-	return feed{t: in.t | tDecoded | tUnknown, from: from}
+func decoded(in shell.Feed, from string) shell.Feed {
+	return shell.Feed{Taint: in.Taint | shell.TaintDecoded | shell.TaintUnknown, From: from}
 }
 
-func echoOut(c *Cmd) feed {
-	args := c.Args
-	esc := false
-	nl := true
-	for len(args) > 0 && !args[0].dyn && len(args[0].s) > 1 && strings.Trim(args[0].s, "-neE") == "" && args[0].s[0] == '-' {
-		for _, f := range args[0].s[1:] {
-			switch f {
-			case 'e':
-				esc = true
-			case 'E':
-				esc = false
-			case 'n':
-				nl = false
-			}
-		}
-		args = args[1:]
-	}
-	texts, t, ok := argTexts(args)
-	if !ok {
-		return feed{t: t | tUnknown, from: "echo"}
-	}
-	s := strings.Join(texts, " ")
-	if esc {
-		var stop bool
-		if s, stop = shell.DecodeEscapes(s, shell.PrintfArg); stop {
-			nl = false // \c: no further output, not even the newline
-		}
-	}
-	if nl {
-		s += "\n"
-	}
-	return feed{known: true, text: s, t: t, from: "echo"}
-}
-
-// argTexts returns the text of each word, using the computed output of
-// substitutions (printf, echo, base64 -d) where the guard has it; ok is
-// false when some part is unknown.
-func argTexts(ws []word) ([]string, taint, bool) {
-	out := make([]string, len(ws))
-	var t taint
-	for i, w := range ws {
-		t |= w.t
-		switch {
-		case !w.dyn:
-			out[i] = w.s
-		case w.hasGuess && !w.stream && w.t&(tRemote|tUnknown) == 0:
-			out[i] = w.guess
-		default:
-			return nil, t, false
-		}
-	}
-	return out, t, true
-}
-
-// printfOut implements printf(1) for the text it prints (see printfText);
-// `printf -v NAME` assigns the text to NAME instead.
-func printfOut(c *Cmd) feed {
-	args := c.Args
-	name := ""
-	if len(args) > 1 && !args[0].dyn && args[0].s == "-v" {
-		name, args = args[1].s, args[2:]
-	}
-	if len(args) > 0 && args[0].s == "--" {
-		args = args[1:]
-	}
-	texts, t, ok := argTexts(args)
-	if name != "" && c.sc != nil {
-		if ok && len(texts) > 0 && isAssignName(name) {
-			c.sc.vars[name] = word{s: shell.Printf(texts[0], texts[1:]), t: t}
-		} else {
-			delete(c.sc.vars, name)
-		}
-		return feed{}
-	}
-	if len(args) == 0 {
-		return feed{known: true}
-	}
-	if !ok {
-		return feed{t: t | tUnknown, from: "printf"}
-	}
-	return feed{known: true, text: shell.Printf(texts[0], texts[1:]), t: t, from: "printf"}
-}
-
-func decodeB64(s string) (string, bool) {
-	clean := strings.Map(func(r rune) rune {
-		if r == '\n' || r == ' ' || r == '\r' || r == '\t' {
-			return -1
-		}
-		return r
-	}, s)
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-		if b, err := enc.DecodeString(clean); err == nil {
-			return string(b), true
-		}
-	}
-	return "", false
-}
-
-func reverseLines(s string) string {
-	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	for i, l := range lines {
-		r := []rune(l)
-		for x, y := 0, len(r)-1; x < y; x, y = x+1, y-1 {
-			r[x], r[y] = r[y], r[x]
-		}
-		lines[i] = string(r)
-	}
-	return strings.Join(lines, "\n") + "\n"
-}
-
-// trMap applies `tr SET1 SET2` for plain sets and a-z style ranges.
-func trMap(s, set1, set2 string) (string, bool) {
-	a, ok1 := trSet(set1)
-	b, ok2 := trSet(set2)
-	if !ok1 || !ok2 || len(b) == 0 {
-		return "", false
-	}
-	m := map[rune]rune{}
-	for i, r := range a {
-		if i < len(b) {
-			m[r] = b[i]
-		} else {
-			m[r] = b[len(b)-1]
-		}
-	}
-	return strings.Map(func(r rune) rune {
-		if v, ok := m[r]; ok {
-			return v
-		}
-		return r
-	}, s), true
-}
-
-func trSet(s string) ([]rune, bool) {
-	if strings.Contains(s, "[:") {
-		return nil, false
-	}
-	r := []rune(s)
-	var out []rune
-	for i := 0; i < len(r); i++ {
-		if i+2 < len(r) && r[i+1] == '-' {
-			if r[i+2] < r[i] {
-				return nil, false
-			}
-			for x := r[i]; x <= r[i+2]; x++ {
-				out = append(out, x)
-			}
-			i += 2
-			continue
-		}
-		out = append(out, r[i])
-	}
-	return out, true
-}
-
-func noteDownload(c *Cmd, sc *scope) {
+func noteDownload(c *Cmd, sc *shell.Scope) {
 	files, _ := downloadTargets(c)
 	for _, f := range files {
-		sc.downloads[downloadKey(sc, f)] = true
+		sc.NoteDownload(f)
 	}
 }
 
@@ -311,13 +155,6 @@ func init() {
 		setValueOpts("curl", "--output-dir")
 		setValueOpts("aria2c", "-o", "--out", "-d", "--dir")
 	})
-}
-
-func expandHome(p, home string) string {
-	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		return home + p[1:]
-	}
-	return p
 }
 
 // urlHost returns the host of an http(s)/ftp URL, or "".
@@ -385,38 +222,38 @@ func dangerousText(s string) bool {
 // (every file of that name on PATH is atreides's), so that
 // `rm "$(command -v atreides)"` is known to remove atreides. Other names
 // stay unknown, as before.
-func (req *Request) lookupOutput(c *Cmd) (feed, bool) {
+func (req *Request) lookupOutput(c *Cmd) (shell.Feed, bool) {
 	switch {
-	case c.Name == "type" && !hasOption(c.Args, "pP"):
-		return feed{}, false
+	case c.Name == "type" && !shell.HasOption(c.Args, "pP"):
+		return shell.Feed{}, false
 	}
-	ops := operands(c.Args, "")
-	if len(ops) != 1 || ops[0].dyn || !atreidesProgramName(ops[0].s) || len(req.PathDirs) == 0 {
-		return feed{}, false
+	ops := shell.Operands(c.Args, "")
+	if len(ops) != 1 || ops[0].Dyn || !atreidesProgramName(ops[0].Text) || len(req.PathDirs) == 0 {
+		return shell.Feed{}, false
 	}
-	return feed{known: true, text: path.Join(req.PathDirs[0], ops[0].s) + "\n", from: c.Name}, true
+	return shell.Feed{Known: true, Text: path.Join(req.PathDirs[0], ops[0].Text) + "\n", From: c.Name}, true
 }
 
 // pathOutput is what realpath, readlink -f and dirname print for one known
 // path: the guard resolves it as they would, so a write to
 // "$(realpath .)/.atreides/config.yaml" is known to be atreides's.
-func (a *analyzer) pathOutput(c *Cmd, sc *scope) (feed, bool) {
-	ops := operands(c.Args, "")
-	if len(ops) != 1 || ops[0].dyn {
-		return feed{}, false
+func (a *analyzer) pathOutput(c *Cmd, sc *shell.Scope) (shell.Feed, bool) {
+	ops := shell.Operands(c.Args, "")
+	if len(ops) != 1 || ops[0].Dyn {
+		return shell.Feed{}, false
 	}
-	s := ops[0].s
+	s := ops[0].Text
 	switch c.Name {
 	case "dirname":
-		return feed{known: true, text: path.Dir(s) + "\n", from: c.Name}, true
+		return shell.Feed{Known: true, Text: path.Dir(s) + "\n", From: c.Name}, true
 	case "readlink":
-		if !hasOption(c.Args, "fem", "--canonicalize", "--canonicalize-existing", "--canonicalize-missing") {
-			return feed{}, false
+		if !shell.HasOption(c.Args, "fem", "--canonicalize", "--canonicalize-existing", "--canonicalize-missing") {
+			return shell.Feed{}, false
 		}
 	}
 	p, ok := a.files().canon(s, sc)
 	if !ok {
-		return feed{}, false
+		return shell.Feed{}, false
 	}
-	return feed{known: true, text: p + "\n", from: c.Name}, true
+	return shell.Feed{Known: true, Text: p + "\n", From: c.Name}, true
 }

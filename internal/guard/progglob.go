@@ -4,6 +4,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // binDirs are the directories a globbed program word is resolved in.
@@ -38,7 +40,7 @@ var knownProgramNames = &lazy[[]string]{src: func() []string {
 			}
 		}
 	}
-	for n := range interpCodeFlags {
+	for n := range shell.Interpreters() {
 		add(n)
 	}
 	for n := range dataPrograms.get() {
@@ -63,20 +65,20 @@ var knownProgramNames = &lazy[[]string]{src: func() []string {
 // matches none the guard knows asks; one that cannot name a program in a
 // bin directory (`./scripts/*.sh`) is left to the normal path. ok is
 // false when the word is not handled here.
-func (a *analyzer) globProgram(args []word, env map[string]word, sc *scope, depth int, in feed) (feed, bool) {
-	pat := args[0].s
+func (a *analyzer) globProgram(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) (shell.Feed, bool) {
+	pat := args[0].Text
 	if _, err := path.Match(pat, ""); err != nil {
-		return feed{}, false // not a valid pattern: bash takes it literally (`[`)
+		return shell.Feed{}, false // not a valid pattern: bash takes it literally (`[`)
 	}
 	var dirs []string
 	base := pat
 	if strings.Contains(pat, "/") {
 		full := pat
 		if !path.IsAbs(full) {
-			if !sc.cwdOK {
-				return feed{}, false
+			if !sc.CwdOK {
+				return shell.Feed{}, false
 			}
-			full = cleanJoin(sc.cwd, full)
+			full = shell.CleanJoin(sc.Cwd, full)
 		}
 		dirPat, b := path.Split(full)
 		dirPat = path.Clean(dirPat)
@@ -87,7 +89,7 @@ func (a *analyzer) globProgram(args []word, env map[string]word, sc *scope, dept
 			}
 		}
 		if len(dirs) == 0 {
-			return feed{}, false
+			return shell.Feed{}, false
 		}
 	}
 	var matched []string
@@ -97,10 +99,10 @@ func (a *analyzer) globProgram(args []word, env map[string]word, sc *scope, dept
 		}
 	}
 	if len(matched) == 0 {
-		c := &Cmd{Name: args[0].s, Args: args[1:], a: a, sc: sc}
+		c := &Cmd{Command: shell.Command{Name: args[0].Text, Args: args[1:], Scope: sc}, a: a}
 		a.record(c)
 		a.fire(ruleDynamicCommand, c, "program name "+pat+" is a glob that matches no program the guard knows")
-		return feed{t: tUnknown}, true
+		return shell.Feed{Taint: shell.TaintUnknown}, true
 	}
 	prefix := ""
 	if len(dirs) > 0 {
@@ -110,8 +112,8 @@ func (a *analyzer) globProgram(args []word, env map[string]word, sc *scope, dept
 		if a.stop {
 			break
 		}
-		argv := append([]word{lit(prefix + n)}, args[1:]...)
+		argv := append([]shell.Word{shell.Lit(prefix + n)}, args[1:]...)
 		a.exec(argv, env, sc, depth+1, in)
 	}
-	return feed{t: tUnknown}, true
+	return shell.Feed{Taint: shell.TaintUnknown}, true
 }

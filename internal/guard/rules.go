@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Rule is one built-in check expressed as data over an unwrapped simple
@@ -63,21 +65,14 @@ func setValueOpts(name string, opts ...string) {
 // unambiguous prefix (git's parse-options does this).
 var abbrevLong = map[string]bool{"git": true}
 
-// Cmd is what a rule sees: one simple command after unwrapping.
+// Cmd is what a rule sees: one simple command after unwrapping (the
+// shell model's record), with what the rules work out of it.
 type Cmd struct {
-	Name string
-	Args []word // arguments after the command name
-
-	// Stream is set when arguments are appended from stdin at run time
-	// (xargs, parallel), so the argv seen here is incomplete.
-	Stream bool
-	// stdin is set when data is piped or redirected into the command.
-	stdin bool
+	shell.Command
 
 	flags map[string]string
-	pos   []word
+	pos   []shell.Word
 	a     *analyzer
-	sc    *scope
 }
 
 func (c *Cmd) parse() {
@@ -88,15 +83,15 @@ func (c *Cmd) parse() {
 	vo := valueOptsOf(c.Name)
 	for i := 0; i < len(c.Args); i++ {
 		w := c.Args[i]
-		s := asciiDashes(w.s)
+		s := asciiDashes(w.Text)
 		switch {
 		case s == "--":
 			c.pos = append(c.pos, c.Args[i+1:]...)
 			return
-		case strings.HasPrefix(s, "--") && !w.dyn:
+		case strings.HasPrefix(s, "--") && !w.Dyn:
 			name, val, has := strings.Cut(s, "=")
 			if !has && vo.has(name) && i+1 < len(c.Args) {
-				val = c.Args[i+1].s
+				val = c.Args[i+1].Text
 				i++
 			}
 			if strings.HasPrefix(name, "--no-") {
@@ -104,14 +99,14 @@ func (c *Cmd) parse() {
 				delete(c.flags, "--"+name[5:])
 			}
 			c.flags[name] = val
-		case len(s) > 1 && s[0] == '-' && !w.dyn && !isNumber(s[1:]):
+		case len(s) > 1 && s[0] == '-' && !w.Dyn && !isNumber(s[1:]):
 			for j := 1; j < len(s); j++ {
 				f := "-" + s[j:j+1]
 				if vo.has(f) {
 					if j+1 < len(s) {
 						c.flags[f] = s[j+1:]
 					} else if i+1 < len(c.Args) {
-						c.flags[f] = c.Args[i+1].s
+						c.flags[f] = c.Args[i+1].Text
 						i++
 					} else {
 						c.flags[f] = ""
@@ -179,7 +174,7 @@ func (c *Cmd) Flag(flags ...string) (string, bool) {
 }
 
 // Pos returns the positional arguments (not options, not option values).
-func (c *Cmd) Pos() []word {
+func (c *Cmd) Pos() []shell.Word {
 	c.parse()
 	return c.pos
 }
@@ -196,7 +191,7 @@ func (c *Cmd) Argv() string {
 	}
 	for _, w := range c.Args {
 		b.WriteByte(' ')
-		b.WriteString(w.display())
+		b.WriteString(w.Display())
 	}
 	return b.String()
 }
@@ -204,7 +199,7 @@ func (c *Cmd) Argv() string {
 func (c *Cmd) joined() string {
 	parts := make([]string, len(c.Args))
 	for i, w := range c.Args {
-		parts[i] = w.s
+		parts[i] = w.Text
 	}
 	return strings.Join(parts, " ")
 }
@@ -217,7 +212,7 @@ func (r *Rule) match(c *Cmd) bool {
 			return false
 		}
 		for i, alt := range r.Sub {
-			if pos[i].dyn || !oneOf(strings.ToLower(pos[i].s), alt) {
+			if pos[i].Dyn || !oneOf(strings.ToLower(pos[i].Text), alt) {
 				return false
 			}
 		}
@@ -268,7 +263,7 @@ func isNumber(s string) bool {
 }
 
 // posAfterSub returns the positionals after the first n (the subcommand).
-func (c *Cmd) posAfterSub(n int) []word {
+func (c *Cmd) posAfterSub(n int) []shell.Word {
 	p := c.Pos()
 	if len(p) <= n {
 		return nil

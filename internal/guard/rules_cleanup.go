@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/secrets"
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Routine operations that look like secret reads or bulk deletes but are
@@ -23,7 +24,7 @@ func templateSources(c *Cmd) bool {
 		return false
 	}
 	for _, w := range p[:len(p)-1] {
-		if w.dyn || w.glob || !secrets.PublicOrTemplate(w.s) || strings.HasSuffix(w.s, ".pub") {
+		if w.Dyn || w.Glob || !secrets.PublicOrTemplate(w.Text) || strings.HasSuffix(w.Text, ".pub") {
 			return false
 		}
 	}
@@ -38,7 +39,7 @@ func (a pathJudge) templateCopy(c *Cmd, dest string) bool {
 	if !templateSources(c) {
 		return false
 	}
-	if last, ok := a.canon(c.Pos()[len(c.Pos())-1].s, c.sc); !ok || (last != dest && path.Dir(dest) != last) {
+	if last, ok := a.canon(c.Pos()[len(c.Pos())-1].Text, c.Scope); !ok || (last != dest && path.Dir(dest) != last) {
 		return false
 	}
 	if c.Has("-n", "--no-clobber") {
@@ -58,7 +59,7 @@ func (a pathJudge) templateCopy(c *Cmd, dest string) bool {
 // ~/.ssh; a symlink named *.pub that resolves to another file is judged by
 // its target. The file tools keep the secret checker's verdict, which
 // protects ~/.ssh as a whole (see docs/guard-policy.md).
-func (a pathJudge) publicKeyRead(s string, sc *scope) bool {
+func (a pathJudge) publicKeyRead(s string, sc *shell.Scope) bool {
 	if !isPubName(s) {
 		return false
 	}
@@ -101,15 +102,15 @@ var junkExts = &lazy[map[string]bool]{src: func() map[string]bool {
 // *.<ext> such as *.pyc, *.bak, *.orig), with no negation or alternative
 // that widens it to everything. Such a find deleting inside the project or
 // a temp dir is a routine clean-up.
-func findCleanup(expr []word) bool {
+func findCleanup(expr []shell.Word) bool {
 	// Every alternative (-o, -or, ",") must carry a clean-up filter.
 	named, branchNamed := false, false
 	for i := 0; i < len(expr); i++ {
 		w := expr[i]
-		if w.dyn {
+		if w.Dyn {
 			return false
 		}
-		switch s := w.s; s {
+		switch s := w.Text; s {
 		case "!", "-not", "-regex", "-iregex", "-lname", "-ilname", "-wholename", "-iwholename":
 			return false
 		case "-o", "-or", ",":
@@ -118,13 +119,13 @@ func findCleanup(expr []word) bool {
 			}
 			branchNamed = false
 		case "-name", "-iname", "-path", "-ipath":
-			if i+1 >= len(expr) || expr[i+1].dyn || !cleanupPattern(expr[i+1].s, s == "-path" || s == "-ipath") {
+			if i+1 >= len(expr) || expr[i+1].Dyn || !cleanupPattern(expr[i+1].Text, s == "-path" || s == "-ipath") {
 				return false
 			}
 			named, branchNamed = true, true
 			i++
 		case "-exec", "-execdir", "-ok", "-okdir":
-			for i++; i < len(expr) && expr[i].s != ";" && expr[i].s != "+"; i++ {
+			for i++; i < len(expr) && expr[i].Text != ";" && expr[i].Text != "+"; i++ {
 			}
 		}
 	}
@@ -142,7 +143,7 @@ func cleanupPattern(pat string, isPath bool) bool {
 		base := pat[strings.LastIndexByte(pat, '/')+1:]
 		return extPattern(base)
 	}
-	return cleanupNames.get()[pat] || extPattern(pat) || strings.HasSuffix(pat, "~") && len(pat) > 1 && !hasGlob(pat[:len(pat)-1]) || pat == "*~"
+	return cleanupNames.get()[pat] || extPattern(pat) || strings.HasSuffix(pat, "~") && len(pat) > 1 && !shell.HasGlob(pat[:len(pat)-1]) || pat == "*~"
 }
 
 // extPattern: *.ext (also *.ext~) for a junk extension.

@@ -74,8 +74,8 @@ var (
 func cliVerb(c *Cmd, n int, verbs []string) bool {
 	p := c.Pos()
 	for i := 0; i < len(p) && i < n; i++ {
-		w := p[i].s
-		if p[i].dyn || !commandWord(w) {
+		w := p[i].Text
+		if p[i].Dyn || !commandWord(w) {
 			continue
 		}
 		for _, v := range verbs {

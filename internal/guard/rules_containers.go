@@ -22,7 +22,7 @@ func init() {
 // whenContainersPrune is the condition of rule containers.prune.
 func whenContainersPrune(c *Cmd) bool {
 	p := c.Pos()
-	if len(p) >= 2 && p[1].s == "prune" || len(p) >= 1 && p[0].s == "prune" {
+	if len(p) >= 2 && p[1].Text == "prune" || len(p) >= 1 && p[0].Text == "prune" {
 		return pruneConfirmed(c)
 	}
 	return false
@@ -31,8 +31,8 @@ func whenContainersPrune(c *Cmd) bool {
 // whenContainersRemove is the condition of rule containers.remove.
 func whenContainersRemove(c *Cmd) bool {
 	p := c.Pos()
-	if len(p) >= 1 && oneOf(p[0].s, "rm|rmi") && c.Has("-f", "--force") {
+	if len(p) >= 1 && oneOf(p[0].Text, "rm|rmi") && c.Has("-f", "--force") {
 		return true
 	}
-	return len(p) >= 2 && oneOf(p[0].s, "volume|network|image|container") && oneOf(p[1].s, "rm|remove") && (p[0].s == "volume" || c.Has("-f", "--force"))
+	return len(p) >= 2 && oneOf(p[0].Text, "volume|network|image|container") && oneOf(p[1].Text, "rm|remove") && (p[0].Text == "volume" || c.Has("-f", "--force"))
 }

@@ -2,6 +2,8 @@ package guard
 
 import (
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Rules the analysis fires directly (no command name): parse outcomes,
@@ -165,7 +167,7 @@ func init() {
 // findCleans: t is a match of a find clean-up (findCleanup) under a start
 // point inside the project or a temp dir.
 func findCleans(c *Cmd, t target) bool {
-	return c.sc.findClean && t.fromFind && (t.class == pcInside || t.class == pcTemp)
+	return c.Scope.FindClean && t.fromFind && (t.class == pcInside || t.class == pcTemp)
 }
 
 // rmWhen adapts a per-target predicate to a rule condition over rm's
@@ -183,10 +185,10 @@ func rmWhen(f func(c *Cmd, t target, rec, force bool) bool) func(*Cmd) bool {
 		dynFlags := false
 		if c.Name == "rm" {
 			for _, w := range c.Args {
-				if w.s == "--" {
+				if w.Text == "--" {
 					break
 				}
-				if w.dyn && strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") {
+				if w.Dyn && strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") {
 					// rm -$(printf rf): the option letters are computed, so
 					// any of them may be there.
 					rec, force, dynFlags = true, true, true
@@ -194,10 +196,10 @@ func rmWhen(f func(c *Cmd, t target, rec, force bool) bool) func(*Cmd) bool {
 			}
 		}
 		for _, w := range c.Pos() {
-			if dynFlags && w.dyn && strings.HasPrefix(w.s, "-") {
+			if dynFlags && w.Dyn && strings.HasPrefix(w.Text, "-") {
 				continue // the computed options, not an operand
 			}
-			if f(c, c.a.files().classify(w, c.sc), rec, force) {
+			if f(c, c.a.files().classify(w, c.Scope), rec, force) {
 				return true
 			}
 		}
@@ -258,7 +260,7 @@ func init() {
 
 func anyTarget(c *Cmd, f func(target) bool) bool {
 	for _, w := range c.Pos() {
-		if f(c.a.files().classify(w, c.sc)) {
+		if f(c.a.files().classify(w, c.Scope)) {
 			return true
 		}
 	}
@@ -268,12 +270,12 @@ func anyTarget(c *Cmd, f func(target) bool) bool {
 // anyPos reports whether the first positional is one of alts.
 func anyPos(c *Cmd, alts string) bool {
 	p := c.Pos()
-	return len(p) > 0 && !p[0].dyn && oneOf(strings.ToLower(p[0].s), alts)
+	return len(p) > 0 && !p[0].Dyn && oneOf(strings.ToLower(p[0].Text), alts)
 }
 
 func anyPosSub(c *Cmd, s string) bool {
 	for _, w := range c.Args {
-		if strings.HasPrefix(w.s, "-R") || strings.HasPrefix(w.s, s) {
+		if strings.HasPrefix(w.Text, "-R") || strings.HasPrefix(w.Text, s) {
 			return true
 		}
 	}
@@ -322,10 +324,10 @@ func killsOthers(c *Cmd) bool {
 	pids := killPIDs(c)
 	jobsOnly := len(pids) > 0
 	for _, w := range pids {
-		if !strings.HasPrefix(w.s, "%") || w.dyn {
+		if !strings.HasPrefix(w.Text, "%") || w.Dyn {
 			jobsOnly = false
 		}
-		if !w.dyn && strings.HasPrefix(w.s, "-") && len(w.s) > 1 {
+		if !w.Dyn && strings.HasPrefix(w.Text, "-") && len(w.Text) > 1 {
 			return true
 		}
 	}
@@ -336,7 +338,7 @@ func killsOthers(c *Cmd) bool {
 // -f/--force is given; with nothing on stdin (an agent's shell) it
 // removes nothing. Piped input (`yes |`) confirms.
 func pruneConfirmed(c *Cmd) bool {
-	return c.Has("-f", "--force") || c.stdin
+	return c.Has("-f", "--force") || c.Stdin
 }
 
 // syncDeletes: rsync --delete*/--del/--remove-source-files and rclone
@@ -348,7 +350,7 @@ func syncDeletes(c *Cmd) bool {
 	}
 	p := c.Pos()
 	if c.Name == "rclone" {
-		if len(p) < 2 || !oneOf(p[0].s, "sync|purge|delete|deletefile|move|rmdirs|cleanup") {
+		if len(p) < 2 || !oneOf(p[0].Text, "sync|purge|delete|deletefile|move|rmdirs|cleanup") {
 			return false
 		}
 		return outsideSide(c, p[len(p)-1])
@@ -368,21 +370,21 @@ func syncDeletes(c *Cmd) bool {
 	return del && outsideSide(c, p[len(p)-1])
 }
 
-func outsideSide(c *Cmd, w word) bool {
-	if w.dyn {
+func outsideSide(c *Cmd, w shell.Word) bool {
+	if w.Dyn {
 		return true
 	}
-	if i := strings.IndexByte(w.s, ':'); i > 0 && !strings.Contains(w.s[:i], "/") {
+	if i := strings.IndexByte(w.Text, ':'); i > 0 && !strings.Contains(w.Text[:i], "/") {
 		return true // host:path or remote:bucket
 	}
-	t := c.a.files().classify(w, c.sc)
+	t := c.a.files().classify(w, c.Scope)
 	return t.class != pcInside && t.class != pcTemp
 }
 
 // devArg: an argument names a device file.
 func devArg(c *Cmd) bool {
 	for _, w := range c.Args {
-		if strings.HasPrefix(w.s, "/dev/") || strings.Contains(w.s, "=/dev/") {
+		if strings.HasPrefix(w.Text, "/dev/") || strings.Contains(w.Text, "=/dev/") {
 			return true
 		}
 	}
@@ -411,7 +413,7 @@ func whenFsRmProjectRoot(c *Cmd, t target, rec, force bool) bool {
 
 // whenFsRmProjectContents is the condition of rule fs.rm-project-contents.
 func whenFsRmProjectContents(c *Cmd, t target, rec, force bool) bool {
-	return t.allChildren && rec && !t.stream && (t.abs == c.a.req.projectRoot(c.sc) || t.abs == c.sc.cwdIf())
+	return t.allChildren && rec && !t.stream && (t.abs == c.a.req.projectRoot(c.Scope) || t.abs == c.Scope.CwdIf())
 }
 
 // whenFsRmOutsideProject is the condition of rule fs.rm-outside-project.
@@ -460,10 +462,10 @@ func whenFsRmOutside(c *Cmd, t target, rec, force bool) bool {
 
 // whenFsRmGitMetadata is the condition of rule fs.rm-git-metadata.
 func whenFsRmGitMetadata(c *Cmd, t target, rec, force bool) bool {
-	if t.dotGlob && t.abs != "" && c.a.req.repoMetadata(t.abs+"/.git", c.sc) {
+	if t.dotGlob && t.abs != "" && c.a.req.repoMetadata(t.abs+"/.git", c.Scope) {
 		return true // rm .* in the repository root matches .git
 	}
-	return t.git && t.class != pcTemp && c.a.req.repoMetadata(t.abs, c.sc)
+	return t.git && t.class != pcTemp && c.a.req.repoMetadata(t.abs, c.Scope)
 }
 
 // whenFsShred is the condition of rule fs.shred.
@@ -476,7 +478,7 @@ func whenFsShred(c *Cmd) bool {
 // whenFsTruncateOutside is the condition of rule fs.truncate-outside.
 func whenFsTruncateOutside(c *Cmd) bool {
 	for _, w := range c.Pos() {
-		if t := c.a.files().classify(w, c.sc); t.class != pcInside && t.class != pcTemp {
+		if t := c.a.files().classify(w, c.Scope); t.class != pcInside && t.class != pcTemp {
 			return true
 		}
 	}
@@ -486,7 +488,7 @@ func whenFsTruncateOutside(c *Cmd) bool {
 // whenDiskDdDevice is the condition of rule disk.dd-device.
 func whenDiskDdDevice(c *Cmd) bool {
 	for _, w := range c.Args {
-		if strings.HasPrefix(w.s, "of=") && isBlockDevice(strings.TrimPrefix(w.s, "of=")) {
+		if strings.HasPrefix(w.Text, "of=") && isBlockDevice(strings.TrimPrefix(w.Text, "of=")) {
 			return true
 		}
 	}
@@ -503,11 +505,11 @@ func whenDiskWipe(c *Cmd) bool {
 	}
 	if c.Name == "zpool" {
 		p := c.Pos()
-		return len(p) > 0 && (p[0].s == "destroy" || p[0].s == "labelclear")
+		return len(p) > 0 && (p[0].Text == "destroy" || p[0].Text == "labelclear")
 	}
 	if c.Name == "nvme" {
 		p := c.Pos()
-		return len(p) > 0 && (p[0].s == "format" || p[0].s == "sanitize")
+		return len(p) > 0 && (p[0].Text == "format" || p[0].Text == "sanitize")
 	}
 	return devArg(c) || oneOf(c.Name, "pvremove|vgremove|lvremove")
 }
@@ -541,11 +543,11 @@ func whenSystemNixGc(c *Cmd) bool {
 	case "nix-collect-garbage":
 		return true
 	case "nixos-rebuild":
-		return len(p) > 0 && (p[0].s == "switch" || p[0].s == "boot")
+		return len(p) > 0 && (p[0].Text == "switch" || p[0].Text == "boot")
 	case "nix-env":
 		return c.Has("-e", "--uninstall", "--delete-generations")
 	}
-	return len(p) >= 2 && (p[0].s == "store" && (p[1].s == "gc" || p[1].s == "delete") || p[0].s == "profile" && (p[1].s == "remove" || p[1].s == "wipe-history"))
+	return len(p) >= 2 && (p[0].Text == "store" && (p[1].Text == "gc" || p[1].Text == "delete") || p[0].Text == "profile" && (p[1].Text == "remove" || p[1].Text == "wipe-history"))
 }
 
 // whenPackageUninstall is the condition of rule package.uninstall.
@@ -583,8 +585,8 @@ func whenInfraDbDrop(c *Cmd) bool {
 // whenInfraDockerPrune is the condition of rule infra.docker-prune.
 func whenInfraDockerPrune(c *Cmd) bool {
 	p := c.Pos()
-	if len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder|buildx") && p[1].s == "prune" {
+	if len(p) >= 2 && oneOf(p[0].Text, "system|volume|image|container|network|builder|buildx") && p[1].Text == "prune" {
 		return pruneConfirmed(c)
 	}
-	return len(p) >= 2 && oneOf(p[0].s, "system|volume|image|container|network|builder") && p[1].s == "rm"
+	return len(p) >= 2 && oneOf(p[0].Text, "system|volume|image|container|network|builder") && p[1].Text == "rm"
 }

@@ -1,6 +1,10 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
+)
 
 // System-wide disruption: killing every process, the kernel's magic SysRq
 // key and kernel parameters. Power (shutdown, reboot, init 0) and the
@@ -28,11 +32,11 @@ func init() {
 
 // killPIDs returns kill's operands after its signal option: `kill -9 -1`,
 // `kill -s KILL -- -1`, `kill -KILL 42` (a leading -N is the signal).
-func killPIDs(c *Cmd) []word {
+func killPIDs(c *Cmd) []shell.Word {
 	args := c.Args
 	i := 0
-	if i < len(args) && !args[i].dyn {
-		switch s := args[i].s; {
+	if i < len(args) && !args[i].Dyn {
+		switch s := args[i].Text; {
 		case oneOf(s, "-l|-L|--list|--table"):
 			return nil
 		case oneOf(s, "-s|-n|--signal"):
@@ -42,7 +46,7 @@ func killPIDs(c *Cmd) []word {
 			i++
 		}
 	}
-	if i < len(args) && args[i].s == "--" {
+	if i < len(args) && args[i].Text == "--" {
 		i++
 	}
 	if i > len(args) {
@@ -53,14 +57,14 @@ func killPIDs(c *Cmd) []word {
 
 // killSignal returns kill's signal ("" = TERM) in upper case without SIG.
 func killSignal(c *Cmd) string {
-	if len(c.Args) == 0 || c.Args[0].dyn {
+	if len(c.Args) == 0 || c.Args[0].Dyn {
 		return ""
 	}
-	s := c.Args[0].s
+	s := c.Args[0].Text
 	switch {
 	case oneOf(s, "-s|-n|--signal"):
 		if len(c.Args) > 1 {
-			s = c.Args[1].s
+			s = c.Args[1].Text
 		} else {
 			return ""
 		}
@@ -94,7 +98,7 @@ func killsEverything(c *Cmd) bool {
 		}
 		if c.Has("-r", "--regexp") {
 			for _, w := range pos {
-				if !w.dyn && matchesAll(w.s) {
+				if !w.Dyn && matchesAll(w.Text) {
 					return true
 				}
 			}
@@ -106,7 +110,7 @@ func killsEverything(c *Cmd) bool {
 		return c.Has("-u", "-U", "--euid", "--uid", "-G", "-g", "--group", "--pgroup", "-s", "--session", "-t", "--terminal")
 	}
 	for _, w := range pos {
-		if !w.dyn && matchesAll(w.s) {
+		if !w.Dyn && matchesAll(w.Text) {
 			return true
 		}
 	}
@@ -121,7 +125,7 @@ func matchesAll(s string) bool {
 // whenSystemKillAll is the condition of rule system.kill-all.
 func whenSystemKillAll(c *Cmd) bool {
 	for _, w := range killPIDs(c) {
-		if w.s == "-1" {
+		if w.Text == "-1" {
 			return true
 		}
 	}
@@ -134,7 +138,7 @@ func whenSystemSysctl(c *Cmd) bool {
 		return true
 	}
 	for _, w := range c.Pos() {
-		if strings.Contains(w.s, "=") {
+		if strings.Contains(w.Text, "=") {
 			return true
 		}
 	}

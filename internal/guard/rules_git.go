@@ -1,6 +1,10 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
+)
 
 // Destructive git operations. Rules see `git <subcommand> ...` with global
 // options (-C, --git-dir, -c) already removed and aliases expanded.
@@ -32,7 +36,7 @@ func init() {
 			&Rule{ID: ruleGitBranchForceReset, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"branch"},
 				When: whenGitBranchForceReset, Reason: "git branch -f NAME moves an existing branch to the current commit and drops its own commits from it; name the start point, use `git switch -c`, or ask the user"},
 			&Rule{ID: ruleGitStashDrop, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"stash", "drop|pop"},
-				When:   func(c *Cmd) bool { return strings.EqualFold(c.Pos()[1].s, "drop") },
+				When:   func(c *Cmd) bool { return strings.EqualFold(c.Pos()[1].Text, "drop") },
 				Reason: "git stash drop deletes stashed work; ask the user"},
 			&Rule{ID: ruleGitStashClear, Category: "git", Verdict: Deny, Names: g, Sub: []string{"stash", "clear"},
 				Reason: "git stash clear deletes every stash; ask the user"},
@@ -71,14 +75,14 @@ func checkoutDiscards(c *Cmd) bool {
 		return true
 	}
 	for i, w := range c.Args {
-		if w.s == "--" && i+1 < len(c.Args) {
+		if w.Text == "--" && i+1 < len(c.Args) {
 			return true
 		}
 	}
 	pos := checkoutOperands(c)
 	creating := c.Has("-b", "-B", "--orphan")
 	for _, w := range pos {
-		if oneOf(w.s, ".|*|:/") || w.glob {
+		if oneOf(w.Text, ".|*|:/") || w.Glob {
 			return true
 		}
 	}
@@ -112,19 +116,19 @@ func restoreDiscards(c *Cmd) bool {
 func lastOf(c *Cmd, on, off []string) bool {
 	state := false
 	for _, w := range c.Args {
-		if w.dyn || w.s == "--" {
-			if w.s == "--" {
+		if w.Dyn || w.Text == "--" {
+			if w.Text == "--" {
 				break
 			}
 			continue
 		}
 		for _, f := range on {
-			if w.s == f || len(f) == 2 && shortCluster(w.s, f[1]) {
+			if w.Text == f || len(f) == 2 && shortCluster(w.Text, f[1]) {
 				state = true
 			}
 		}
 		for _, f := range off {
-			if w.s == f {
+			if w.Text == f {
 				state = false
 			}
 		}
@@ -152,7 +156,7 @@ func pushForce(c *Cmd) bool {
 		}
 	}
 	for _, w := range c.posAfterSub(1) {
-		if strings.HasPrefix(w.s, "+") || strings.Contains(w.s, ":+") {
+		if strings.HasPrefix(w.Text, "+") || strings.Contains(w.Text, ":+") {
 			return true
 		}
 	}
@@ -164,7 +168,7 @@ func pushDelete(c *Cmd) bool {
 		return true
 	}
 	for _, w := range c.posAfterSub(2) {
-		if strings.HasPrefix(w.s, ":") && len(w.s) > 1 {
+		if strings.HasPrefix(w.Text, ":") && len(w.Text) > 1 {
 			return true
 		}
 	}
@@ -173,11 +177,11 @@ func pushDelete(c *Cmd) bool {
 
 // checkoutOperands drops the optional values git accepts after --track
 // (direct|inherit) and --recurse-submodules (checkout|on-demand).
-func checkoutOperands(c *Cmd) []word {
+func checkoutOperands(c *Cmd) []shell.Word {
 	pos := c.posAfterSub(1)
-	var out []word
+	var out []shell.Word
 	for _, w := range pos {
-		if !w.dyn && oneOf(w.s, "direct|inherit|checkout|on-demand") && optBefore(c, w.s) {
+		if !w.Dyn && oneOf(w.Text, "direct|inherit|checkout|on-demand") && optBefore(c, w.Text) {
 			continue
 		}
 		out = append(out, w)
@@ -187,7 +191,7 @@ func checkoutOperands(c *Cmd) []word {
 
 func optBefore(c *Cmd, val string) bool {
 	for i := 1; i < len(c.Args); i++ {
-		if c.Args[i].s == val && (c.Args[i-1].s == "--track" || c.Args[i-1].s == "--recurse-submodules") {
+		if c.Args[i].Text == val && (c.Args[i-1].Text == "--track" || c.Args[i-1].Text == "--recurse-submodules") {
 			return true
 		}
 	}
@@ -210,5 +214,5 @@ func whenGitBranchForceReset(c *Cmd) bool {
 // whenGitGcPrune is the condition of rule git.gc-prune.
 func whenGitGcPrune(c *Cmd) bool {
 	v, ok := c.Flag("--prune")
-	return strings.EqualFold(c.Pos()[0].s, "prune") || ok && v == "now"
+	return strings.EqualFold(c.Pos()[0].Text, "prune") || ok && v == "now"
 }

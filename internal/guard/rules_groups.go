@@ -17,7 +17,7 @@ func verbIn(n int, verbs string) func(c *Cmd) bool {
 func hasVerb(c *Cmd, n int, verbs string) bool {
 	p := c.Pos()
 	for i := 0; i < len(p) && i < n; i++ {
-		if !p[i].dyn && oneOf(strings.ToLower(p[i].s), verbs) {
+		if !p[i].Dyn && oneOf(strings.ToLower(p[i].Text), verbs) {
 			return true
 		}
 	}
@@ -27,10 +27,10 @@ func hasVerb(c *Cmd, n int, verbs string) bool {
 // posLower returns positional i lowercased, or "" when absent or computed.
 func posLower(c *Cmd, i int) string {
 	p := c.Pos()
-	if i >= len(p) || p[i].dyn {
+	if i >= len(p) || p[i].Dyn {
 		return ""
 	}
-	return strings.ToLower(p[i].s)
+	return strings.ToLower(p[i].Text)
 }
 
 // hasPrefixAny reports whether s starts with one of the prefixes.
@@ -88,15 +88,15 @@ func httpOf(c *Cmd) (httpCall, bool) {
 			}
 		}
 	default: // HTTPie and xh: [METHOD] URL [items]
-		if len(p) > 1 && !p[0].dyn && isHTTPMethod(p[0].s) {
-			h.method = p[0].s
+		if len(p) > 1 && !p[0].Dyn && isHTTPMethod(p[0].Text) {
+			h.method = p[0].Text
 			p = p[1:]
 		}
 	}
 	if url == "" {
 		for _, w := range p {
-			if !w.dyn {
-				url = w.s
+			if !w.Dyn {
+				url = w.Text
 				break
 			}
 		}

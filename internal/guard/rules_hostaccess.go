@@ -3,6 +3,8 @@ package guard
 import (
 	"path"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Containers that reach the host: a container with the host's root, /etc or
@@ -60,14 +62,14 @@ func runOptions(c *Cmd) (runOpts, bool) {
 	// Start after the subcommand word.
 	args := c.Args
 	i := 0
-	for i < len(args) && args[i].s != sub {
+	for i < len(args) && args[i].Text != sub {
 		i++
 	}
 	i++
 	var f runFlags
 	for ; i < len(args); i++ {
 		w := args[i]
-		if w.dyn || !strings.HasPrefix(w.s, "-") {
+		if w.Dyn || !strings.HasPrefix(w.Text, "-") {
 			break // the image
 		}
 		var name, val string
@@ -86,12 +88,12 @@ func runOptions(c *Cmd) (runOpts, bool) {
 // run`); ok is false for any other.
 func runSubcommand(c *Cmd) (string, bool) {
 	p := c.Pos()
-	if len(p) == 0 || p[0].dyn {
+	if len(p) == 0 || p[0].Dyn {
 		return "", false
 	}
-	sub := p[0].s
+	sub := p[0].Text
 	if sub == "container" && len(p) > 1 {
-		sub = p[1].s
+		sub = p[1].Text
 	}
 	return sub, oneOf(sub, "run|create")
 }
@@ -100,8 +102,8 @@ func runSubcommand(c *Cmd) (string, bool) {
 // value, whether written together (-v/src:/dst, --net=host), in a cluster
 // (-itv) or as the next argument; next is the index of the last argument
 // it used.
-func runOption(args []word, i int) (name, val string, hasVal bool, next int) {
-	name, val, hasVal = strings.Cut(args[i].s, "=")
+func runOption(args []shell.Word, i int) (name, val string, hasVal bool, next int) {
+	name, val, hasVal = strings.Cut(args[i].Text, "=")
 	if !hasVal && !strings.HasPrefix(name, "--") && len(name) > 2 {
 		// -v/src:/dst written together, or a cluster like -itv.
 		last := name[len(name)-1:]
@@ -113,8 +115,8 @@ func runOption(args []word, i int) (name, val string, hasVal bool, next int) {
 	}
 	if !hasVal && containerRunValued.get()[name] && i+1 < len(args) {
 		i++
-		val = args[i].s
-		if args[i].dyn {
+		val = args[i].Text
+		if args[i].Dyn {
 			val = "\x00"
 		}
 	}
@@ -172,12 +174,12 @@ func (o *runOpts) mount(c *Cmd, src string) {
 	if !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.HasPrefix(src, "$") {
 		return // a named volume
 	}
-	p, ok := c.a.files().canon(src, c.sc)
+	p, ok := c.a.files().canon(src, c.Scope)
 	if !ok {
 		return
 	}
 	p = path.Clean(p)
-	if _, secret := c.a.files().secretPath(src, c.sc); secret {
+	if _, secret := c.a.files().secretPath(src, c.Scope); secret {
 		o.hostRoot = src // ~/.ssh, ~/.aws, .env: the container reads them
 		return
 	}
@@ -191,7 +193,7 @@ func (o *runOpts) mount(c *Cmd, src string) {
 		// usual read-only mounts and stay allowed.
 		o.hostRoot = src
 	default:
-		t := c.a.files().classify(lit(src), c.sc)
+		t := c.a.files().classify(shell.Lit(src), c.Scope)
 		if t.class == pcHome || t.class == pcRoot {
 			o.hostRoot = src
 		}
@@ -213,9 +215,9 @@ func whenContainersPrivileged(c *Cmd) bool {
 // whenContainersHostMount2 is the condition of rule containers.host-mount.
 func whenContainersHostMount2(c *Cmd) bool {
 	for i, w := range c.Args {
-		s := w.s
+		s := w.Text
 		if oneOf(s, "-t|--target") {
-			if i+1 < len(c.Args) && c.Args[i+1].s == "1" {
+			if i+1 < len(c.Args) && c.Args[i+1].Text == "1" {
 				return true
 			}
 		}

@@ -35,7 +35,7 @@ func init() {
 					// -sf/-st are single options taking the old PIDs, not a
 					// cluster of -s and -f.
 					for _, w := range c.Args {
-						if oneOf(w.s, "-sf|-st") {
+						if oneOf(w.Text, "-sf|-st") {
 							return true
 						}
 					}
@@ -49,7 +49,7 @@ func init() {
 						return false
 					}
 					for _, w := range c.posAfterSub(1) {
-						if proxyName(strings.ToLower(w.s)) {
+						if proxyName(strings.ToLower(w.Text)) {
 							return true
 						}
 					}
@@ -85,15 +85,15 @@ func serviceStopsProxy(c *Cmd) bool {
 	if len(p) < 2 {
 		return false
 	}
-	verb, units := strings.ToLower(p[0].s), p[1:]
+	verb, units := strings.ToLower(p[0].Text), p[1:]
 	if c.Name != "systemctl" {
-		verb, units = strings.ToLower(p[1].s), p[:1]
+		verb, units = strings.ToLower(p[1].Text), p[:1]
 	}
 	if !oneOf(verb, "stop|disable|mask|kill") {
 		return false
 	}
 	for _, u := range units {
-		if proxyName(strings.ToLower(u.s)) {
+		if proxyName(strings.ToLower(u.Text)) {
 			return true
 		}
 	}
@@ -114,7 +114,7 @@ func whenNetworkWranglerDelete(c *Cmd) bool {
 // whenNetworkZoneTransfer is the condition of rule network.zone-transfer.
 func whenNetworkZoneTransfer(c *Cmd) bool {
 	for _, w := range c.Args {
-		if s := strings.ToLower(w.s); s == "axfr" || s == "-l" && c.Name == "host" || s == "ixfr" {
+		if s := strings.ToLower(w.Text); s == "axfr" || s == "-l" && c.Name == "host" || s == "ixfr" {
 			return true
 		}
 	}

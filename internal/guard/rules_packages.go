@@ -30,7 +30,7 @@ func whenPackagesUninstall(c *Cmd) bool {
 // whenPackagesPublish is the condition of rule packages.publish.
 func whenPackagesPublish(c *Cmd) bool {
 	for _, w := range c.Pos() {
-		if s := w.s; oneOf(s, "deploy|release:perform|release:prepare|deploy:deploy-file") || hasPrefixAny(s, "publish") {
+		if s := w.Text; oneOf(s, "deploy|release:perform|release:prepare|deploy:deploy-file") || hasPrefixAny(s, "publish") {
 			return true
 		}
 	}

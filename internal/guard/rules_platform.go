@@ -53,7 +53,7 @@ func apiMethodDelete(c *Cmd) bool {
 func jenkinsDeletes(c *Cmd) bool {
 	cli := c.Name == "jenkins-cli"
 	for _, w := range c.Args {
-		s := strings.ToLower(w.s)
+		s := strings.ToLower(w.Text)
 		if strings.HasSuffix(s, ".jar") && strings.Contains(s, "jenkins-cli") {
 			cli = true
 			continue
@@ -90,7 +90,7 @@ func whenPlatformGlabDelete(c *Cmd) bool {
 // whenPlatformGitlabAdmin is the condition of rule platform.gitlab-admin.
 func whenPlatformGitlabAdmin(c *Cmd) bool {
 	for _, w := range c.Args {
-		s := strings.ToLower(w.s)
+		s := strings.ToLower(w.Text)
 		if strings.Contains(s, "destroy") || strings.Contains(s, "delete") ||
 			hasPrefixAny(s, "gitlab:backup:restore", "db:drop", "db:reset", "gitlab:setup", "gitlab:cleanup") {
 			return true

@@ -20,10 +20,10 @@ func init() {
 // whenGitPushProtected is the condition of rule git.push-protected.
 func whenGitPushProtected(c *Cmd) bool {
 	for _, w := range c.posAfterSub(1) {
-		if w.dyn {
+		if w.Dyn {
 			continue
 		}
-		ref := strings.TrimPrefix(w.s, "+")
+		ref := strings.TrimPrefix(w.Text, "+")
 		if _, dst, ok := strings.Cut(ref, ":"); ok {
 			ref = dst
 		}

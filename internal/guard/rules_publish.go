@@ -1,6 +1,10 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
+)
 
 // Publishing packages, images and releases. Publishing is often exactly
 // what the user asked for (a release task), so it asks rather than
@@ -129,8 +133,8 @@ func subIs(c *Cmd, sub []string) bool {
 // publish* tasks (not publishToMavenLocal), sbt's publish tasks.
 func buildToolPublishes(c *Cmd) bool {
 	for _, w := range c.Pos() {
-		s := w.s
-		if w.dyn {
+		s := w.Text
+		if w.Dyn {
 			continue
 		}
 		switch c.Name {
@@ -159,12 +163,12 @@ func buildToolPublishes(c *Cmd) bool {
 func builderPushes(c *Cmd) bool {
 	p := c.Pos()
 	i := 0
-	if len(p) > 0 && !p[0].dyn && p[0].s == "buildx" {
+	if len(p) > 0 && !p[0].Dyn && p[0].Text == "buildx" {
 		i = 1
-	} else if len(p) > 1 && !p[0].dyn && p[0].s == "image" {
+	} else if len(p) > 1 && !p[0].Dyn && p[0].Text == "image" {
 		i = 1
 	}
-	if i >= len(p) || p[i].dyn || !oneOf(p[i].s, "build|b|bake") {
+	if i >= len(p) || p[i].Dyn || !oneOf(p[i].Text, "build|b|bake") {
 		return false
 	}
 	if c.Has("--push") {
@@ -173,12 +177,12 @@ func builderPushes(c *Cmd) bool {
 	for k, w := range c.Args {
 		v := ""
 		switch {
-		case oneOf(w.s, "-o|--output") && k+1 < len(c.Args):
-			v = c.Args[k+1].s
-		case strings.HasPrefix(w.s, "--output="):
-			v = w.s[len("--output="):]
-		case strings.HasPrefix(w.s, "--set") && k+1 < len(c.Args):
-			v = c.Args[k+1].s // bake: --set *.output=type=registry
+		case oneOf(w.Text, "-o|--output") && k+1 < len(c.Args):
+			v = c.Args[k+1].Text
+		case strings.HasPrefix(w.Text, "--output="):
+			v = w.Text[len("--output="):]
+		case strings.HasPrefix(w.Text, "--set") && k+1 < len(c.Args):
+			v = c.Args[k+1].Text // bake: --set *.output=type=registry
 		}
 		if strings.Contains(v, "type=registry") || strings.Contains(v, "push=true") {
 			return true
@@ -188,8 +192,8 @@ func builderPushes(c *Cmd) bool {
 }
 
 // toRegistry: a skopeo/containers transport that is a remote registry.
-func toRegistry(w word) bool {
-	return w.dyn || strings.HasPrefix(w.s, "docker://") || strings.HasPrefix(w.s, "atomic:")
+func toRegistry(w shell.Word) bool {
+	return w.Dyn || strings.HasPrefix(w.Text, "docker://") || strings.HasPrefix(w.Text, "atomic:")
 }
 
 // whenPublishImage is the condition of rule publish.image.

@@ -48,9 +48,9 @@ func remoteSystemPath(p string) bool {
 // whenRemoteScpSystem is the condition of rule remote.scp-system.
 func whenRemoteScpSystem(c *Cmd) bool {
 	p := c.Pos()
-	if len(p) < 2 || p[len(p)-1].dyn {
+	if len(p) < 2 || p[len(p)-1].Dyn {
 		return false
 	}
-	_, path, remote := strings.Cut(p[len(p)-1].s, ":")
+	_, path, remote := strings.Cut(p[len(p)-1].Text, ":")
 	return remote && remoteSystemPath(path)
 }

@@ -35,7 +35,7 @@ func vaultDestroys(c *Cmd) bool {
 	p := c.Pos()
 	// Skip values of global flags written before the command.
 	i := 0
-	for i < len(p) && !oneOf(p[i].s, "kv|delete|secrets|auth|audit|policy|lease|token|write|read|list|status|login|operator") {
+	for i < len(p) && !oneOf(p[i].Text, "kv|delete|secrets|auth|audit|policy|lease|token|write|read|list|status|login|operator") {
 		i++
 	}
 	at := func(k int) string { return posLower(c, i+k) }
@@ -166,7 +166,7 @@ func kubeSecretValues(c *Cmd) bool {
 		return false
 	}
 	for _, w := range c.posAfterSub(1) {
-		for _, r := range strings.Split(strings.ToLower(w.s), ",") {
+		for _, r := range strings.Split(strings.ToLower(w.Text), ",") {
 			r, _, _ = strings.Cut(r, "/")
 			if oneOf(r, "secret|secrets|secret.v1|secrets.v1") {
 				return true

@@ -3,6 +3,8 @@ package guard
 import (
 	"path"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Credential and supply-chain tampering: configuration that makes later,
@@ -47,12 +49,12 @@ func init() {
 // value` and `git config set [scope] key value` (git 2.46); reads,
 // --unset and listing are not writes.
 func gitConfigTampers(c *Cmd) bool {
-	var ops []word
+	var ops []shell.Word
 	args := c.Args[1:]
 	for i := 0; i < len(args); i++ {
-		s := args[i].s
+		s := args[i].Text
 		switch {
-		case args[i].dyn:
+		case args[i].Dyn:
 			ops = append(ops, args[i])
 		case s == "--":
 			ops = append(ops, args[i+1:]...)
@@ -66,22 +68,22 @@ func gitConfigTampers(c *Cmd) bool {
 			ops = append(ops, args[i])
 		}
 	}
-	if len(ops) > 0 && !ops[0].dyn {
-		switch ops[0].s {
+	if len(ops) > 0 && !ops[0].Dyn {
+		switch ops[0].Text {
 		case "set":
 			ops = ops[1:]
 		case "get", "list", "unset", "rename-section", "remove-section", "edit":
 			return false
 		}
 	}
-	if len(ops) < 2 || ops[0].dyn {
+	if len(ops) < 2 || ops[0].Dyn {
 		return false
 	}
-	return gitKeyTampers(strings.ToLower(ops[0].s), ops[1])
+	return gitKeyTampers(strings.ToLower(ops[0].Text), ops[1])
 }
 
 // gitKeyTampers judges one configuration key and its value.
-func gitKeyTampers(k string, v word) bool {
+func gitKeyTampers(k string, v shell.Word) bool {
 	sect, rest, _ := strings.Cut(k, ".")
 	name := rest[strings.LastIndexByte(rest, '.')+1:]
 	if gitKeyRedirects(k, sect, name, v) {
@@ -89,14 +91,14 @@ func gitKeyTampers(k string, v word) bool {
 	}
 	switch {
 	case k == "core.fsmonitor":
-		return v.dyn || !oneOf(strings.ToLower(v.s), "true|false|0|1|yes|no|on|off")
+		return v.Dyn || !oneOf(strings.ToLower(v.Text), "true|false|0|1|yes|no|on|off")
 	case sect == "filter" && oneOf(name, "clean|smudge|process") || sect == "diff" && oneOf(name, "command|textconv") ||
 		sect == "merge" && name == "driver" || k == "gpg.program" || sect == "gpg" && name == "program":
 		return true
 	case sect == "alias":
-		return v.dyn || strings.HasPrefix(v.s, "!")
+		return v.Dyn || strings.HasPrefix(v.Text, "!")
 	case oneOf(k, "core.pager|core.editor|sequence.editor|diff.external") || sect == "pager":
-		return v.dyn || shellCode(v.s)
+		return v.Dyn || shellCode(v.Text)
 	}
 	return false
 }
@@ -104,7 +106,7 @@ func gitKeyTampers(k string, v word) bool {
 // gitKeyRedirects: the key sends git's credentials, remotes, hooks,
 // included configuration or TLS elsewhere, whatever its value names
 // (sect and name are its first and last parts).
-func gitKeyRedirects(k, sect, name string, v word) bool {
+func gitKeyRedirects(k, sect, name string, v shell.Word) bool {
 	switch {
 	case sect == "credential" && name == "helper":
 		return true
@@ -113,7 +115,7 @@ func gitKeyRedirects(k, sect, name string, v word) bool {
 	}
 	return oneOf(k, "core.sshcommand|core.hookspath|core.askpass|core.gitproxy") ||
 		sect == "include" && name == "path" || sect == "includeif" && name == "path" ||
-		k == "http.sslverify" && strings.EqualFold(v.s, "false") || sect == "http" && name == "proxy"
+		k == "http.sslverify" && strings.EqualFold(v.Text, "false") || sect == "http" && name == "proxy"
 }
 
 // shellCode: a command value that is more than a program and its options
@@ -126,8 +128,8 @@ func shellCode(v string) bool {
 	if len(f) == 0 {
 		return false
 	}
-	n := normName(f[0])
-	return isShell(n) || isInterpreter(n) || n == "eval" || n == "env" && len(f) > 1
+	n := shell.NormName(f[0])
+	return isShell(n) || shell.IsInterpreter(n) || n == "eval" || n == "env" && len(f) > 1
 }
 
 // npmRegistrySet: `npm config set registry|@scope:registry|//host/:_authToken`
@@ -135,20 +137,20 @@ func shellCode(v string) bool {
 func npmRegistrySet(c *Cmd) bool {
 	p := c.Pos()
 	i := 0
-	if len(p) > 0 && !p[0].dyn && oneOf(p[0].s, "config|c") {
+	if len(p) > 0 && !p[0].Dyn && oneOf(p[0].Text, "config|c") {
 		i = 1
 	}
-	if i >= len(p) || p[i].dyn || p[i].s != "set" {
+	if i >= len(p) || p[i].Dyn || p[i].Text != "set" {
 		return false
 	}
 	if i == 0 && !oneOf(c.Name, "npm|pnpm") {
 		return false // `yarn set version` is not configuration
 	}
 	for _, w := range p[i+1:] {
-		if w.dyn {
+		if w.Dyn {
 			return true
 		}
-		k := strings.ToLower(strings.SplitN(w.s, "=", 2)[0])
+		k := strings.ToLower(strings.SplitN(w.Text, "=", 2)[0])
 		if strings.HasSuffix(k, "registry") || strings.HasPrefix(k, "//") || oneOf(k, "npmregistryserver|npmscopes|npmauthtoken|npmauthident|strict-ssl|cafile|https-proxy|proxy|unsafehttpwhitelist") {
 			return true
 		}
@@ -250,15 +252,15 @@ func (req *Request) registryConfig(p string) bool {
 
 // historyEnv judges assignments that switch history off (HISTFILE=/dev/null,
 // HISTSIZE=0); called from envRule.
-func (a pathJudge) historyEnv(name string, w word) {
+func (a pathJudge) historyEnv(name string, w shell.Word) {
 	switch name {
 	case "HISTFILE":
-		if !w.dyn && (w.s == "" || w.s == "/dev/null") {
-			a.fire(ruleTamperHistory, nil, name+"="+w.s)
+		if !w.Dyn && (w.Text == "" || w.Text == "/dev/null") {
+			a.fire(ruleTamperHistory, nil, name+"="+w.Text)
 		}
 	case "HISTSIZE", "HISTFILESIZE", "SAVEHIST":
-		if !w.dyn && (w.s == "0" || w.s == "") {
-			a.fire(ruleTamperHistory, nil, name+"="+w.s)
+		if !w.Dyn && (w.Text == "0" || w.Text == "") {
+			a.fire(ruleTamperHistory, nil, name+"="+w.Text)
 		}
 	}
 }
@@ -271,7 +273,7 @@ func whenTamperRegistry(c *Cmd) bool {
 // whenTamperHistory is the condition of rule tamper.history.
 func whenTamperHistory(c *Cmd) bool {
 	for _, w := range c.Args {
-		if oneOf(w.s, "HISTFILE|HISTSIZE|HISTFILESIZE") {
+		if oneOf(w.Text, "HISTFILE|HISTSIZE|HISTFILESIZE") {
 			return true
 		}
 	}
@@ -281,7 +283,7 @@ func whenTamperHistory(c *Cmd) bool {
 // whenTamperHistory2 is the condition of rule tamper.history.
 func whenTamperHistory2(c *Cmd) bool {
 	for i, w := range c.Args {
-		if w.s == "+o" && i+1 < len(c.Args) && c.Args[i+1].s == "history" {
+		if w.Text == "+o" && i+1 < len(c.Args) && c.Args[i+1].Text == "history" {
 			return true
 		}
 	}

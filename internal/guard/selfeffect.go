@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/atreides-dev/atreides/internal/shell"
 )
@@ -127,14 +128,14 @@ func foldPath(p string) string {
 // ownTree judges a recursive change under the directory named by w (rm
 // -r, mv, chmod -R, find -delete, a pathspec): it reaches every protected
 // path below it.
-func (a selfJudge) ownTree(c *Cmd, w word, sc *scope) {
-	if !a.judging() || w.proc != nil {
+func (a selfJudge) ownTree(c *Cmd, w shell.Word, sc *shell.Scope) {
+	if !a.judging() || w.Proc != nil {
 		return
 	}
-	if w.dyn {
+	if w.Dyn {
 		return // the written prefix is judged by ownWriteWord
 	}
-	p, ok := a.files().canon(w.s, sc)
+	p, ok := a.files().canon(w.Text, sc)
 	if !ok {
 		return
 	}
@@ -143,51 +144,21 @@ func (a selfJudge) ownTree(c *Cmd, w word, sc *scope) {
 	}
 }
 
-// landing says where a copy puts a source: a name under the destination
-// directory (literal), a pattern of names (glob), or the source's
-// contents or an unknown name (contents).
-type landing struct {
-	name     string
-	glob     bool
-	contents bool
-}
-
-// sourceLanding is where cp, mv, ln or rsync puts the source w inside a
-// destination directory: its base name, its contents when it ends in
-// "/." (or "/" for rsync), unknown when computed.
-func sourceLanding(w word, rsync bool) landing {
-	s := w.s
-	if w.dyn {
-		if !w.hasGuess {
-			return landing{contents: true}
-		}
-		s = w.guess
-	}
-	if strings.HasSuffix(s, "/.") || s == "." || rsync && strings.HasSuffix(s, "/") {
-		return landing{contents: true}
-	}
-	b := path.Base(strings.TrimRight(s, "/"))
-	if oneOf(b, "..|/") {
-		return landing{contents: true}
-	}
-	return landing{name: b, glob: w.glob && hasGlob(b)}
-}
-
 // ownLanding judges sources put into the destination directory dst by c:
 // a source landing on a protected path is a write of it, one landing on
 // a directory that holds one (recursive copies), or whose name is a
 // pattern or unknown, may replace what that directory holds.
-func (a selfJudge) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) {
-	if !a.judging() || dst.proc != nil || len(srcs) == 0 {
+func (a selfJudge) ownLanding(c *Cmd, dst shell.Word, srcs []shell.Landing, recursive bool) {
+	if !a.judging() || dst.Proc != nil || len(srcs) == 0 {
 		return
 	}
-	if dst.dyn {
-		if !dst.hasGuess {
+	if dst.Dyn {
+		if !dst.HasGuess {
 			return
 		}
-		dst = lit(dst.guess)
+		dst = shell.Lit(dst.Guess)
 	}
-	d, ok := a.files().canon(dst.s, c.sc)
+	d, ok := a.files().canon(dst.Text, c.Scope)
 	if !ok {
 		return
 	}
@@ -195,12 +166,12 @@ func (a selfJudge) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) 
 	kids := ownChildren(o, d)
 	for _, l := range srcs {
 		switch {
-		case l.contents || l.glob:
+		case l.Contents || l.Glob:
 			if hit := matchingKids(kids, l); hit != "" {
 				a.fire(ruleSelfTreeWrite, c, c.Name+" puts files into "+d+", which holds "+hit)
 			}
 		default:
-			p := path.Join(d, l.name)
+			p := path.Join(d, l.Name)
 			a.ownWrite(c, p)
 			if recursive {
 				if sub := ownChildren(o, p); len(sub) > 0 {
@@ -214,15 +185,15 @@ func (a selfJudge) ownLanding(c *Cmd, dst word, srcs []landing, recursive bool) 
 // matchingKids names the protected children a source can land on: all of
 // them for contents or an unknown name, those its pattern matches as the
 // shell would (a pattern not starting with "." skips hidden names).
-func matchingKids(kids []string, l landing) string {
+func matchingKids(kids []string, l shell.Landing) string {
 	var hit []string
 	for _, k := range kids {
 		switch {
-		case l.contents:
-		case strings.HasPrefix(k, ".") && !strings.HasPrefix(l.name, "."):
+		case l.Contents:
+		case strings.HasPrefix(k, ".") && !strings.HasPrefix(l.Name, "."):
 			continue
 		default:
-			if ok, _ := path.Match(l.name, k); !ok {
+			if ok, _ := path.Match(l.Name, k); !ok {
 				continue
 			}
 		}
@@ -233,47 +204,47 @@ func matchingKids(kids []string, l landing) string {
 
 // ownExtract judges an archive, patch or merge that writes files it names
 // itself under dir (nil: the working directory).
-func (a selfJudge) ownExtract(c *Cmd, dir *word, what string) {
+func (a selfJudge) ownExtract(c *Cmd, dir *shell.Word, what string) {
 	if !a.judging() {
 		return
 	}
-	w := lit(".")
+	w := shell.Lit(".")
 	if dir != nil {
 		w = *dir
 	}
-	if w.dyn && !w.hasGuess {
+	if w.Dyn && !w.HasGuess {
 		a.fire(ruleSelfTreeWrite, c, what+" writes the files it names into a directory computed at run time")
 		return
 	}
-	a.ownLanding(c, w, []landing{{contents: true}}, true)
+	a.ownLanding(c, w, []shell.Landing{{Contents: true}}, true)
 }
 
 // noteLink remembers a link the command creates (ln [-s] TARGET LINK):
 // later words of the same command that pass through LINK reach TARGET.
-func (a selfJudge) noteLink(c *Cmd, target, link word, intoDir bool) {
-	if target.dyn || link.dyn || target.s == "" {
+func (a selfJudge) noteLink(c *Cmd, target, link shell.Word, intoDir bool) {
+	if target.Dyn || link.Dyn || target.Text == "" {
 		return
 	}
-	l, ok := a.files().canon(link.s, c.sc)
+	l, ok := a.files().canon(link.Text, c.Scope)
 	if !ok {
 		return
 	}
 	if intoDir {
-		l = path.Join(l, path.Base(target.s))
+		l = path.Join(l, path.Base(target.Text))
 	}
-	t := target.s
-	symbolic := hasOption(c.Args, "s", "--symbolic")
+	t := target.Text
+	symbolic := shell.HasOption(c.Args, "s", "--symbolic")
 	switch {
-	case symbolic && !path.IsAbs(expandHome(t, a.req.Home)):
-		t = cleanJoin(path.Dir(l), t) // relative to the link's directory
+	case symbolic && !path.IsAbs(shell.ExpandHome(t, a.req.Home)):
+		t = shell.CleanJoin(path.Dir(l), t) // relative to the link's directory
 	default:
 		var ok bool
-		if t, ok = a.files().canon(t, c.sc); !ok {
+		if t, ok = a.files().canon(t, c.Scope); !ok {
 			return
 		}
 	}
 	if len(a.newLinks) < 64 {
-		a.newLinks = append(a.newLinks, [2]string{l, path.Clean(expandHome(t, a.req.Home))})
+		a.newLinks = append(a.newLinks, [2]string{l, path.Clean(shell.ExpandHome(t, a.req.Home))})
 	}
 }
 
@@ -285,17 +256,11 @@ func (a selfJudge) linksMade() {
 	if len(a.newLinks) == 0 {
 		return
 	}
-	if a.paths.links == nil {
-		a.paths.links = map[string]string{}
-	}
 	for _, l := range a.newLinks {
-		if len(a.paths.links) < 64 {
-			a.paths.links[l[0]] = l[1]
-		}
+		a.paths.names.Link(l[0], l[1])
 	}
 	a.newLinks = a.newLinks[:0]
-	// Paths worked out before the links existed are stale now.
-	clear(a.paths.canon)
+	// Places worked out before the links existed are stale now.
 	clear(a.paths.targets)
 }
 
@@ -320,10 +285,10 @@ func (a selfJudge) noteMade(p string, f madeFile) {
 // madeText records the text a statement wrote into the files it
 // redirected its output to (a.outFiles[mark:]), when the guard knows it
 // (cat > x.sh <<EOF), and drops them from the list.
-func (a selfJudge) madeText(mark int, out feed) {
-	if out.known {
+func (a selfJudge) madeText(mark int, out shell.Feed) {
+	if out.Known {
 		for _, p := range a.outFiles[mark:] {
-			a.noteMade(p, madeFile{text: out.text, known: true})
+			a.noteMade(p, madeFile{text: out.Text, known: true})
 		}
 	}
 	a.outFiles = a.outFiles[:mark]
@@ -334,36 +299,36 @@ func (a selfJudge) madeText(mark int, out feed) {
 // script whose text the guard knows is judged as the commands it holds,
 // other code by the protected paths it names; a file of unknown content
 // cannot be listed, so for self-protection it is an unknown write.
-func (a selfJudge) runsMade(c *Cmd, head word, depth int) {
+func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 	if !a.judging() || len(a.paths.made) == 0 {
 		return
 	}
-	script, shell := head, false
-	if !strings.Contains(head.s, "/") {
-		if !isShell(c.Name) && !isInterpreter(c.Name) && !oneOf(c.Name, "source|.") {
+	script, asShell := head, false
+	if !strings.Contains(head.Text, "/") {
+		if !isShell(c.Name) && !shell.IsInterpreter(c.Name) && !oneOf(c.Name, "source|.") {
 			return
 		}
-		ops := operands(c.Args, "")
+		ops := shell.Operands(c.Args, "")
 		if len(ops) == 0 {
 			return
 		}
-		script, shell = ops[0], !isInterpreter(c.Name)
+		script, asShell = ops[0], !shell.IsInterpreter(c.Name)
 	}
-	if script.dyn || script.s == "" || c.sc.downloaded(script.s) {
+	if script.Dyn || script.Text == "" || c.Scope.Downloaded(script.Text) {
 		return // a download run is judged as one (downloads.go)
 	}
-	p, ok := a.files().canon(script.s, c.sc)
+	p, ok := a.files().canon(script.Text, c.Scope)
 	f, made := a.paths.made[p]
 	switch {
 	case !ok || !made:
 	case !f.known:
 		a.fire(ruleSelfUnknownWrite, c, "runs "+p+", which this command writes first with content the guard cannot read")
-	case shell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
+	case asShell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
 		if depth+1 <= maxDepth {
-			a.runScript(f.text, c.sc.clone(), depth+1, feed{})
+			a.runScript(f.text, c.Scope.Clone(), depth+1, shell.Feed{})
 		}
 	default:
-		if m := a.mentionsOwn([]word{lit(f.text)}, c.sc); m != "" {
+		if m := a.mentionsOwn([]shell.Word{shell.Lit(f.text)}, c.Scope); m != "" {
 			a.fire(ruleSelfUnknownWrite, c, "runs "+p+", written first, which names "+m)
 		}
 	}
@@ -376,38 +341,116 @@ func shellShebang(text string) bool {
 	if len(f) == 0 {
 		return false
 	}
-	n := normName(f[0])
+	n := shell.NormName(f[0])
 	if n == "env" && len(f) > 1 {
-		n = normName(f[1])
+		n = shell.NormName(f[1])
 	}
 	return isShell(n)
 }
 
-// mentionHints are the texts a protected path's spelling holds; an
+// mentionHints are the texts a protected path's spelling holds: an
 // argument without any of them names none, and costs no more than these
-// searches.
-var mentionHints = []string{"atreides", ".claude", ".gemini", ".codex", ".opencode", "opencode.json", ".mcp.json", "disableAllHooks", "hooks.json"}
+// searches. atreides's own files and programs hold "atreides"; a host's
+// settings file (HostSettings) holds the names of its path below the
+// project or the home (".claude", "settings.json"), or of its whole path
+// when it lies under neither, so a host's file is looked for whatever its
+// directory; disableAllHooks turns the hooks off wherever it is written.
+// A name holding another is left out (the other finds it). Built on the
+// first text a request searches, once for as long as the requests name
+// the same files and bases (lastHints).
+func (req *Request) mentionHints() []string {
+	if req.hints == nil {
+		req.hints = lastHints.of(req)
+	}
+	return req.hints
+}
+
+// lastHints are the hints of the last request built: a process judges
+// its commands with the same hosts' files (the hook, the MCP server, the
+// command line), so they are built once, not per command.
+var lastHints hintMemo
+
+type hintMemo struct {
+	mu              sync.Mutex
+	files           []string
+	root, cwd, home string
+	hints           []string
+}
+
+func (m *hintMemo) of(req *Request) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.hints == nil || m.root != req.ProjectRoot || m.cwd != req.Cwd || m.home != req.Home || !slices.Equal(m.files, req.HostSettings) {
+		m.files, m.root, m.cwd, m.home = slices.Clone(req.HostSettings), req.ProjectRoot, req.Cwd, req.Home
+		m.hints = buildHints(req)
+	}
+	return m.hints
+}
+
+// buildHints builds mentionHints from the request's fields.
+func buildHints(req *Request) []string {
+	names := make([]string, 0, 16)
+	names = append(names, "atreides", "disableAllHooks")
+	for _, h := range req.HostSettings {
+		if !path.IsAbs(h) {
+			continue
+		}
+		for rest := req.belowBase(path.Clean(h)); rest != ""; {
+			var n string
+			n, rest, _ = strings.Cut(strings.TrimPrefix(rest, "/"), "/")
+			if n != "" && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	hints := make([]string, 0, len(names))
+	for _, n := range names {
+		if !slices.ContainsFunc(names, func(m string) bool { return m != n && strings.Contains(n, m) }) {
+			hints = append(hints, n)
+		}
+	}
+	if foldCase {
+		lowerAll(hints)
+	}
+	return hints
+}
+
+// belowBase is the absolute, cleaned path p below the shortest of the
+// request's project root, working directory and home that holds it (the
+// most of its names), or p whole when none does.
+func (req *Request) belowBase(p string) string {
+	rel := p
+	for _, b := range []string{req.ProjectRoot, req.Cwd, req.Home} {
+		if !path.IsAbs(b) {
+			continue
+		}
+		if b = path.Clean(b); b != "/" && strings.HasPrefix(p, b+"/") && len(p)-len(b) > len(rel) {
+			rel = p[len(b):]
+		}
+	}
+	return rel
+}
 
 // mentionsOwn reports the first text in args that names a protected path
 // or turns hooks off, inside any word (code, a SQL script, an editor's
 // command): a path token is canonicalised and checked against the
 // protected set, and a token ending in a protected path's tail (as
 // relative to the project or the home) counts whatever comes before it.
-func (a selfJudge) mentionsOwn(args []word, sc *scope) string {
+func (a selfJudge) mentionsOwn(args []shell.Word, sc *shell.Scope) string {
 	for _, w := range args {
-		s := w.s
-		if w.dyn {
-			if !w.hasGuess {
+		s := w.Text
+		if w.Dyn {
+			if !w.HasGuess {
 				s = strings.ReplaceAll(s, "\x00", " ")
 			} else {
-				s = w.guess
+				s = w.Guess
 			}
 		}
-		if !hinted(s) {
+		if !a.req.hinted(s) {
 			continue
 		}
 		for _, tok := range strings.FieldsFunc(s, tokenSep) {
-			if !hinted(tok) {
+			if !a.req.hinted(tok) {
 				continue
 			}
 			if tok == "disableAllHooks" {
@@ -421,13 +464,18 @@ func (a selfJudge) mentionsOwn(args []word, sc *scope) string {
 	return ""
 }
 
-func hinted(s string) bool {
-	for _, h := range mentionHints {
+// hinted: s holds one of the request's mentionHints (in any case where
+// the file system folds it).
+func (req *Request) hinted(s string) bool {
+	if foldCase {
+		s = strings.ToLower(s)
+	}
+	for _, h := range req.mentionHints() {
 		if strings.Contains(s, h) {
 			return true
 		}
 	}
-	return foldCase && strings.Contains(strings.ToLower(s), "atreides")
+	return false
 }
 
 // tokenSep splits code and scripts into path-like tokens.
@@ -441,7 +489,7 @@ func tokenSep(r rune) bool {
 
 // namesOwn: the token, as a path, is or holds a protected path, or ends
 // in the tail of one.
-func (a selfJudge) namesOwn(tok string, sc *scope) bool {
+func (a selfJudge) namesOwn(tok string, sc *shell.Scope) bool {
 	o := a.req.ownFiles()
 	if p, ok := a.files().canon(tok, sc); ok {
 		fp := foldPath(p)
@@ -497,7 +545,7 @@ func ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
 // (an unknown program, an interpreter, an editor in batch mode, sqlite3)
 // given a protected path anywhere in its arguments: for self-protection
 // that is an unknown write of it.
-func (a selfJudge) unreadWrites(c *Cmd, in feed) {
+func (a selfJudge) unreadWrites(c *Cmd, in shell.Feed) {
 	if !a.judging() || listedWrites(a.p, a.req.Agents, c.Name) || readsOnly(c, in) {
 		return
 	}
@@ -509,10 +557,10 @@ func (a selfJudge) unreadWrites(c *Cmd, in feed) {
 		args = sedScripts(c) // its w command writes a file
 	case oneOf(c.Name, "vim|vi|nvim|ex|view"):
 		args = editorCommands(c)
-	case isInterpreter(c.Name) && in.known:
-		args = append(args[:len(args):len(args)], lit(in.text)) // code from a heredoc
+	case shell.IsInterpreter(c.Name) && in.Known:
+		args = append(args[:len(args):len(args)], shell.Lit(in.Text)) // code from a heredoc
 	}
-	if m := a.mentionsOwn(args, c.sc); m != "" {
+	if m := a.mentionsOwn(args, c.Scope); m != "" {
 		a.fire(ruleSelfUnknownWrite, c, c.Name+" is given "+m+" and the guard cannot list what it writes")
 	}
 }
@@ -526,32 +574,32 @@ func (a selfJudge) unreadWrites(c *Cmd, in feed) {
 // builds, whose outputs (-o, GOBIN) the binary rules judge. Reading
 // atreides's files is allowed; anything the text does not show is not
 // read-only.
-func readsOnly(c *Cmd, in feed) bool {
+func readsOnly(c *Cmd, in shell.Feed) bool {
 	switch {
 	case c.Name == "go":
 		return goBuildsOnly(c)
 	case c.Name == "sqlite3":
 		return sqliteReadsOnly(c)
 	}
-	fam := interpFamily(c.Name)
+	fam := shell.InterpFamily(c.Name)
 	if readNames(fam) == nil {
 		return false
 	}
-	code, inline := "", in.known
-	if in.known {
-		code = in.text
+	code, inline := "", in.Known
+	if in.Known {
+		code = in.Text
 	}
 	for i, w := range c.Args {
-		if w.dyn {
+		if w.Dyn {
 			return false
 		}
-		s := w.s
+		s := w.Text
 		if strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && oneOf(fam, "perl|ruby") && strings.ContainsRune(s[1:], 'i') {
 			return false // in-place editing
 		}
 		if codeFlag(fam, s) && i+1 < len(c.Args) {
 			inline = true
-			code += "\n" + c.Args[i+1].s
+			code += "\n" + c.Args[i+1].Text
 		}
 	}
 	return inline && readingCode(fam, code)
@@ -561,8 +609,8 @@ func readsOnly(c *Cmd, in feed) bool {
 // binary rules judge; not one that runs code (run, generate, tool, exec).
 func goBuildsOnly(c *Cmd) bool {
 	sub := ""
-	if ops := operands(c.Args, ""); len(ops) > 0 && !ops[0].dyn {
-		sub = ops[0].s
+	if ops := shell.Operands(c.Args, ""); len(ops) > 0 && !ops[0].Dyn {
+		sub = ops[0].Text
 	}
 	return sub != "" && sub != "run" && sub != "generate" && sub != "tool" && sub != "exec"
 }
@@ -572,14 +620,14 @@ func goBuildsOnly(c *Cmd) bool {
 func sqliteReadsOnly(c *Cmd) bool {
 	ro := false
 	for _, w := range c.Args {
-		if w.dyn || oneOf(w.s, "-cmd|-init") {
+		if w.Dyn || oneOf(w.Text, "-cmd|-init") {
 			return false
 		}
-		ro = ro || w.s == "-readonly"
+		ro = ro || w.Text == "-readonly"
 	}
-	ops := operands(c.Args, "")
+	ops := shell.Operands(c.Args, "")
 	for _, w := range ops[min(1, len(ops)):] { // after the database
-		if sqliteWrites(w.s) {
+		if sqliteWrites(w.Text) {
 			return false
 		}
 	}
@@ -589,7 +637,7 @@ func sqliteReadsOnly(c *Cmd) bool {
 // codeFlag: s introduces inline code for the interpreter family (perl
 // and ruby bundles such as -ne, -lne, -pe included).
 func codeFlag(fam, s string) bool {
-	for _, f := range interpCodeFlags[fam] {
+	for _, f := range shell.CodeFlags(fam) {
 		if strings.EqualFold(s, f) {
 			return true
 		}
@@ -707,7 +755,7 @@ func listedWrites(p *Policy, agents AgentCLIs, name string) bool {
 		// own hooks, which judge what it writes.
 		return true
 	}
-	if writers.get()[name] != nil && !oneOf(name, "perl|ruby") {
+	if writes(name) && !oneOf(name, "perl|ruby") {
 		return true
 	}
 	if _, ok := handlers.get()[name]; ok {
@@ -737,35 +785,35 @@ func readOnlyProgram(name string) bool {
 
 // sedScripts are a sed command's scripts (-e values, else the first
 // operand), the part that can name a file to write (w, s///w).
-func sedScripts(c *Cmd) []word {
-	var out []word
+func sedScripts(c *Cmd) []shell.Word {
+	var out []shell.Word
 	for i := 0; i < len(c.Args); i++ {
 		w := c.Args[i]
 		switch {
-		case w.dyn:
-		case w.s == "--expression":
+		case w.Dyn:
+		case w.Text == "--expression":
 			if i+1 < len(c.Args) {
 				out = append(out, c.Args[i+1])
 				i++
 			}
-		case len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-':
+		case len(w.Text) > 1 && w.Text[0] == '-' && w.Text[1] != '-':
 			// -e SCRIPT, -eSCRIPT, and bundled with sed's flags: -ne.
-			k := strings.IndexByte(w.s, 'e')
-			if k < 1 || strings.Trim(w.s[1:k], "nErsuz") != "" {
+			k := strings.IndexByte(w.Text, 'e')
+			if k < 1 || strings.Trim(w.Text[1:k], "nErsuz") != "" {
 				continue
 			}
-			if v := w.s[k+1:]; v != "" {
-				out = append(out, lit(v))
+			if v := w.Text[k+1:]; v != "" {
+				out = append(out, shell.Lit(v))
 			} else if i+1 < len(c.Args) {
 				out = append(out, c.Args[i+1])
 				i++
 			}
-		case strings.HasPrefix(w.s, "--expression="):
-			out = append(out, lit(strings.TrimPrefix(w.s, "--expression=")))
+		case strings.HasPrefix(w.Text, "--expression="):
+			out = append(out, shell.Lit(strings.TrimPrefix(w.Text, "--expression=")))
 		}
 	}
 	if len(out) == 0 {
-		if ops := operands(c.Args, "efl", "--expression", "--file", "--line-length"); len(ops) > 0 {
+		if ops := shell.Operands(c.Args, "efl", "--expression", "--file", "--line-length"); len(ops) > 0 {
 			out = ops[:1]
 		}
 	}
@@ -774,17 +822,17 @@ func sedScripts(c *Cmd) []word {
 
 // editorCommands are the commands vim runs (-c, --cmd, +cmd): an ex
 // command can write any file.
-func editorCommands(c *Cmd) []word {
-	var out []word
+func editorCommands(c *Cmd) []shell.Word {
+	var out []shell.Word
 	for i := 0; i < len(c.Args); i++ {
 		w := c.Args[i]
 		switch {
-		case w.dyn:
-		case oneOf(w.s, "-c|--cmd") && i+1 < len(c.Args):
+		case w.Dyn:
+		case oneOf(w.Text, "-c|--cmd") && i+1 < len(c.Args):
 			out = append(out, c.Args[i+1])
 			i++
-		case strings.HasPrefix(w.s, "+") && len(w.s) > 1:
-			out = append(out, lit(w.s[1:]))
+		case strings.HasPrefix(w.Text, "+") && len(w.Text) > 1:
+			out = append(out, shell.Lit(w.Text[1:]))
 		}
 	}
 	return out
@@ -792,16 +840,16 @@ func editorCommands(c *Cmd) []word {
 
 // awkProgram is the program text of an awk command (its output
 // redirections are its writes); the files it reads are not scanned.
-func awkProgram(c *Cmd) []word {
+func awkProgram(c *Cmd) []shell.Word {
 	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
-	if i >= len(c.Args) || hasOption(c.Args, "f", "--file") {
+	if i >= len(c.Args) || shell.HasOption(c.Args, "f", "--file") {
 		return nil
 	}
 	p := c.Args[i]
-	if !strings.ContainsAny(p.s+p.guess, ">|") && !strings.Contains(p.s+p.guess, "system") {
+	if !strings.ContainsAny(p.Text+p.Guess, ">|") && !strings.Contains(p.Text+p.Guess, "system") {
 		return nil
 	}
-	return []word{p}
+	return []shell.Word{p}
 }
 
 // selfEffects runs the self-protection checks of a resolved command that
@@ -809,7 +857,7 @@ func awkProgram(c *Cmd) []word {
 // wrote, programs whose writes cannot be listed, agent hosts started
 // unguarded, builds whose output could shadow atreides, and the state
 // lock held from the shell.
-func (a selfJudge) selfEffects(c *Cmd, head word, env map[string]word, depth int, in feed) {
+func (a selfJudge) selfEffects(c *Cmd, head shell.Word, env map[string]shell.Word, depth int, in shell.Feed) {
 	a.runsMade(c, head, depth)
 	a.unreadWrites(c, in)
 	a.unguardedAgent(c)
@@ -829,24 +877,24 @@ func (a selfJudge) selfEffects(c *Cmd, head word, env map[string]word, depth int
 // atreides's state lock, so every hook waits and gives up (the stop gate
 // then lets the agent stop with open todos).
 func (a selfJudge) stateLock(c *Cmd) {
-	ops := operands(c.Args, "wEc", "--timeout", "--wait", "--conflict-exit-code", "--command")
+	ops := shell.Operands(c.Args, "wEc", "--timeout", "--wait", "--conflict-exit-code", "--command")
 	if len(ops) == 0 {
 		return
 	}
 	w := ops[0]
-	if w.dyn && w.hasGuess {
-		w = lit(w.guess)
+	if w.Dyn && w.HasGuess {
+		w = shell.Lit(w.Guess)
 	}
-	if w.dyn {
-		if id, _ := ownTail(foldPath(path.Clean("/"+w.s[strings.LastIndexByte(w.s, 0)+1:])), a.req.ownFiles(), true); id == ruleSelfConfigWrite {
-			a.fire(ruleSelfStateLock, c, "flock "+w.display())
+	if w.Dyn {
+		if id, _ := ownTail(foldPath(path.Clean("/"+w.Text[strings.LastIndexByte(w.Text, 0)+1:])), a.req.ownFiles(), true); id == ruleSelfConfigWrite {
+			a.fire(ruleSelfStateLock, c, "flock "+w.Display())
 		}
 		return
 	}
-	p, ok := a.files().canon(w.s, c.sc)
+	p, ok := a.files().canon(w.Text, c.Scope)
 	if !ok {
-		if id, _ := ownTail(foldPath(path.Clean("/"+w.s)), a.req.ownFiles(), false); id == ruleSelfConfigWrite {
-			a.fire(ruleSelfStateLock, c, "flock "+w.s)
+		if id, _ := ownTail(foldPath(path.Clean("/"+w.Text)), a.req.ownFiles(), false); id == ruleSelfConfigWrite {
+			a.fire(ruleSelfStateLock, c, "flock "+w.Text)
 		}
 		return
 	}
@@ -868,12 +916,12 @@ func compiler(name string) bool {
 // may replace or shadow atreides on PATH, and running it later in the
 // command runs what the guard has not seen.
 func (a selfJudge) compilerOutput(c *Cmd) {
-	out, ok := optValue(c.Args, 'o', "")
+	out, ok := shell.OptValue(c.Args, 'o', "")
 	if !ok {
-		if versionQuery(c) || hasOption(c.Args, "cSE", "") {
+		if c.VersionQuery() || shell.HasOption(c.Args, "cSE", "") {
 			return // objects, assembly or preprocessed text, not a program
 		}
-		out = lit("a.out")
+		out = shell.Lit("a.out")
 	}
 	a.builtExecutable(c, out, nil)
 }
@@ -882,22 +930,22 @@ func (a selfJudge) compilerOutput(c *Cmd) {
 // on PATH under an atreides program's name is the binary replaced or
 // shadowed. names are the executables a build into a directory creates
 // ("" for one it cannot name).
-func (a selfJudge) builtExecutable(c *Cmd, out word, names []string) {
-	if out.dyn {
-		if out.hasGuess {
-			out = lit(out.guess)
+func (a selfJudge) builtExecutable(c *Cmd, out shell.Word, names []string) {
+	if out.Dyn {
+		if out.HasGuess {
+			out = shell.Lit(out.Guess)
 		} else {
-			a.ownWriteWord(c, out, c.sc)
+			a.ownWriteWord(c, out, c.Scope)
 			return
 		}
 	}
-	p, ok := a.files().canon(out.s, c.sc)
+	p, ok := a.files().canon(out.Text, c.Scope)
 	if !ok {
 		return
 	}
 	o := a.req.ownFiles()
 	targets := []string{p}
-	if slices.Contains(o.dirsOnPath(), foldPath(p)) || strings.HasSuffix(out.s, "/") {
+	if slices.Contains(o.dirsOnPath(), foldPath(p)) || strings.HasSuffix(out.Text, "/") {
 		targets = targets[:0]
 		for _, n := range names {
 			if n == "" && slices.Contains(o.dirsOnPath(), foldPath(p)) {
@@ -916,12 +964,12 @@ func (a selfJudge) builtExecutable(c *Cmd, out word, names []string) {
 // goBuild judges go build, go install and go run for atreides: a program
 // built onto PATH under an atreides name, installed where PATH finds it,
 // or run from atreides's own source.
-func (a selfJudge) goBuild(c *Cmd, env map[string]word) {
+func (a selfJudge) goBuild(c *Cmd, env map[string]shell.Word) {
 	ops := goOperands(c.Args)
-	if len(ops) == 0 || ops[0].dyn {
+	if len(ops) == 0 || ops[0].Dyn {
 		return
 	}
-	sub, pkgs := ops[0].s, ops[1:]
+	sub, pkgs := ops[0].Text, ops[1:]
 	switch sub {
 	case "build":
 		names := a.goNames(c, pkgs)
@@ -930,7 +978,7 @@ func (a selfJudge) goBuild(c *Cmd, env map[string]word) {
 			return
 		}
 		if len(pkgs) <= 1 && len(names) == 1 && names[0] != "" {
-			a.builtExecutable(c, lit(names[0]), nil)
+			a.builtExecutable(c, shell.Lit(names[0]), nil)
 		}
 	case "install":
 		if !a.goBinOnPath(c, env) {
@@ -943,27 +991,27 @@ func (a selfJudge) goBuild(c *Cmd, env map[string]word) {
 			}
 		}
 	case "run":
-		if len(pkgs) > 0 && !pkgs[0].dyn && atreidesProgramName(goPkgName(a.analyzer, c, pkgs[0].s)) {
-			run := &Cmd{Name: "atreides", Args: pkgs[1:], a: a.analyzer, sc: c.sc}
-			hAtreides(a.analyzer, run, env, c.sc, 0, feed{})
+		if len(pkgs) > 0 && !pkgs[0].Dyn && atreidesProgramName(goPkgName(a.analyzer, c, pkgs[0].Text)) {
+			run := &Cmd{Command: shell.Command{Name: "atreides", Args: pkgs[1:], Scope: c.Scope}, a: a.analyzer}
+			hAtreides(a.analyzer, run, env, c.Scope, 0, shell.Feed{})
 		}
 	}
 }
 
 // goOperands are the go command's words that are not flags; go spells
 // its flags with one dash, and these take the next word as their value.
-func goOperands(args []word) []word {
-	var out []word
+func goOperands(args []shell.Word) []shell.Word {
+	var out []shell.Word
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		if w.dyn || !strings.HasPrefix(w.s, "-") {
+		if w.Dyn || !strings.HasPrefix(w.Text, "-") {
 			out = append(out, w)
 			continue
 		}
-		if strings.Contains(w.s, "=") {
+		if strings.Contains(w.Text, "=") {
 			continue
 		}
-		switch strings.TrimPrefix(w.s, "-") {
+		switch strings.TrimPrefix(w.Text, "-") {
 		case "o", "-o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "modfile", "pkgdir", "toolexec",
 			"overlay", "pgo", "buildmode", "compiler", "gccgoflags", "installsuffix", "exec", "covermode", "coverpkg",
 			"run", "bench", "count", "timeout", "cpu", "parallel", "coverprofile", "cpuprofile", "memprofile", "outputdir":
@@ -974,42 +1022,42 @@ func goOperands(args []word) []word {
 }
 
 // goOutput is go build's -o value (a single dash, as go spells it).
-func goOutput(args []word) (word, bool) {
+func goOutput(args []shell.Word) (shell.Word, bool) {
 	for i, w := range args {
 		switch {
-		case w.dyn:
-		case oneOf(w.s, "-o|--o"):
+		case w.Dyn:
+		case oneOf(w.Text, "-o|--o"):
 			if i+1 < len(args) {
 				return args[i+1], true
 			}
-		case strings.HasPrefix(w.s, "-o="):
-			return lit(w.s[3:]), true
+		case strings.HasPrefix(w.Text, "-o="):
+			return shell.Lit(w.Text[3:]), true
 		}
 	}
-	return word{}, false
+	return shell.Word{}, false
 }
 
 // goNames are the executables go builds from the package patterns: the
 // last element of each import path ("" when computed, or for a pattern
 // with "..." that holds an atreides command: it is probed on disk for
 // cmd/atreides*, the layout atreides's own repository has).
-func (a selfJudge) goNames(c *Cmd, pkgs []word) []string {
+func (a selfJudge) goNames(c *Cmd, pkgs []shell.Word) []string {
 	if len(pkgs) == 0 {
-		pkgs = []word{lit(".")}
+		pkgs = []shell.Word{shell.Lit(".")}
 	}
 	var out []string
 	for _, w := range pkgs {
 		switch {
-		case w.dyn:
+		case w.Dyn:
 			out = append(out, "")
-		case strings.Contains(w.s, "..."):
-			if a.holdsAtreides(c, w.s) {
+		case strings.Contains(w.Text, "..."):
+			if a.holdsAtreides(c, w.Text) {
 				out = append(out, "")
 			}
-		case strings.HasSuffix(w.s, ".go"):
-			out = append(out, strings.TrimSuffix(path.Base(w.s), ".go"))
+		case strings.HasSuffix(w.Text, ".go"):
+			out = append(out, strings.TrimSuffix(path.Base(w.Text), ".go"))
 		default:
-			out = append(out, goPkgName(a.analyzer, c, w.s))
+			out = append(out, goPkgName(a.analyzer, c, w.Text))
 		}
 	}
 	return out
@@ -1020,7 +1068,7 @@ func (a selfJudge) goNames(c *Cmd, pkgs []word) []string {
 func goPkgName(a *analyzer, c *Cmd, s string) string {
 	s, _, _ = strings.Cut(s, "@")
 	if oneOf(s, ".|./") || strings.HasPrefix(s, ".") && path.Base(s) == ".." {
-		if p, ok := a.files().canon(s, c.sc); ok {
+		if p, ok := a.files().canon(s, c.Scope); ok {
 			return path.Base(p)
 		}
 		return ""
@@ -1044,7 +1092,7 @@ func (a selfJudge) holdsAtreides(c *Cmd, pattern string) bool {
 	if root == "" {
 		root = "."
 	}
-	r, ok := a.files().canon(root, c.sc)
+	r, ok := a.files().canon(root, c.Scope)
 	if !ok {
 		return true
 	}
@@ -1062,63 +1110,63 @@ func (a selfJudge) holdsAtreides(c *Cmd, pattern string) bool {
 // (or GOPATH/bin) as the command sets it, when on PATH; when the command
 // does not set them the user's environment decides, and its default
 // (~/go/bin) is on PATH for most Go users, so it counts.
-func (a selfJudge) goBinOnPath(c *Cmd, env map[string]word) bool {
+func (a selfJudge) goBinOnPath(c *Cmd, env map[string]shell.Word) bool {
 	dir, set := env["GOBIN"]
 	if !set {
-		if gp, ok := env["GOPATH"]; ok && !gp.dyn {
-			first, _, _ := strings.Cut(gp.s, ":")
-			dir, set = lit(first+"/bin"), true
+		if gp, ok := env["GOPATH"]; ok && !gp.Dyn {
+			first, _, _ := strings.Cut(gp.Text, ":")
+			dir, set = shell.Lit(first+"/bin"), true
 		}
 	}
 	if !set {
-		if v, ok := c.sc.vars["GOBIN"]; ok {
+		if v, ok := c.Scope.Vars["GOBIN"]; ok {
 			dir, set = v, true
 		}
 	}
-	if !set || dir.dyn {
+	if !set || dir.Dyn {
 		return true
 	}
-	p, ok := a.files().canon(dir.s, c.sc)
+	p, ok := a.files().canon(dir.Text, c.Scope)
 	return !ok || slices.Contains(a.req.ownFiles().dirsOnPath(), foldPath(p))
 }
 
 // ownPatch judges `patch` writing the files its patch names: each target
 // when the patch is text the guard holds (a heredoc), else everything
 // under the directory it works in.
-func (a selfJudge) ownPatch(c *Cmd, in feed) {
-	if hasOption(c.Args, "", "--dry-run", "--check") {
+func (a selfJudge) ownPatch(c *Cmd, in shell.Feed) {
+	if shell.HasOption(c.Args, "", "--dry-run", "--check") {
 		return
 	}
-	if _, ok := optValue(c.Args, 'o', "--output"); ok {
+	if _, ok := shell.OptValue(c.Args, 'o', "--output"); ok {
 		return // one output file, judged as a write
 	}
-	if ops := operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
+	if ops := shell.Operands(c.Args, "pFdDiBrVYzoxg", "--strip", "--fuzz", "--directory", "--input", "--reject-file", "--prefix", "--suffix", "--output"); len(ops) > 0 {
 		return // the file to patch, judged as a write
 	}
-	var dir *word
-	if d, ok := optValue(c.Args, 'd', "--directory"); ok {
+	var dir *shell.Word
+	if d, ok := shell.OptValue(c.Args, 'd', "--directory"); ok {
 		dir = &d
 	}
-	_, fromFile := optValue(c.Args, 'i', "--input")
+	_, fromFile := shell.OptValue(c.Args, 'i', "--input")
 	a.ownPatchText(c, in, dir, fromFile, "patch")
 }
 
 // ownPatchText judges the targets of a patch fed on stdin, or, when its
 // text is not known, the tree it is applied to.
-func (a selfJudge) ownPatchText(c *Cmd, in feed, dir *word, fromFile bool, what string) {
-	if fromFile || !in.known || in.text == "" {
+func (a selfJudge) ownPatchText(c *Cmd, in shell.Feed, dir *shell.Word, fromFile bool, what string) {
+	if fromFile || !in.Known || in.Text == "" {
 		a.ownExtract(c, dir, what)
 		return
 	}
-	sc := c.sc
+	sc := c.Scope
 	if dir != nil {
-		if dir.dyn {
+		if dir.Dyn {
 			a.ownExtract(c, dir, what)
 			return
 		}
-		sc = a.req.chdir(sc.clone(), *dir)
+		sc = sc.Clone().Chdir(*dir, a.req.Home)
 	}
-	for _, n := range patchTargets(in.text) {
+	for _, n := range patchTargets(in.Text) {
 		// -p0 keeps a/x, -p1 strips it: judge both readings.
 		for _, s := range []string{n, stripComponent(n)} {
 			if p, ok := a.files().canon(s, sc); ok && s != "" {
@@ -1169,45 +1217,45 @@ func stripComponent(s string) string {
 // agent could craft for them without writing the work tree need the
 // plumbing judged here. `git stash` without untracked files and `git
 // stash pop` stay allowed.
-func (a selfJudge) gitSelf(c *Cmd, in feed) {
-	if len(c.Args) == 0 || c.Args[0].dyn {
+func (a selfJudge) gitSelf(c *Cmd, in shell.Feed) {
+	if len(c.Args) == 0 || c.Args[0].Dyn {
 		return
 	}
-	sub, rest := c.Args[0].s, c.Args[1:]
+	sub, rest := c.Args[0].Text, c.Args[1:]
 	tree := func(why string) {
 		a.fire(ruleSelfTreeWrite, c, "git "+sub+" "+why)
 	}
 	switch sub {
 	case "apply", "am":
-		if hasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached", "--abort", "--quit", "--show-current-patch") {
+		if shell.HasOption(rest, "", "--check", "--stat", "--numstat", "--summary", "--cached", "--abort", "--quit", "--show-current-patch") {
 			return
 		}
-		ops := operands(rest, "pC", "--directory", "--exclude", "--include", "--whitespace")
+		ops := shell.Operands(rest, "pC", "--directory", "--exclude", "--include", "--whitespace")
 		a.ownPatchText(c, in, nil, len(ops) > 0, "git "+sub)
 	case "update-index":
 		// Staging content for a path without the work tree: a commit
 		// made of it reaches the work tree through an ordinary merge.
 		switch {
-		case hasOption(rest, "", "--index-info"):
+		case shell.HasOption(rest, "", "--index-info"):
 			tree("--index-info stages content for paths read from stdin")
-		case hasOption(rest, "", "--cacheinfo"):
-			if m := a.mentionsOwn(rest, c.sc); m != "" {
+		case shell.HasOption(rest, "", "--cacheinfo"):
+			if m := a.mentionsOwn(rest, c.Scope); m != "" {
 				tree("--cacheinfo stages content for " + m)
 			}
 		}
 	case "mktree", "fast-import":
 		tree("builds trees or commits from text the guard does not follow")
 	case "read-tree":
-		if hasOption(rest, "u") {
+		if shell.HasOption(rest, "u") {
 			tree("-u writes the tree into the work tree")
 		}
 	case "checkout-index":
-		if hasOption(rest, "a", "--all", "--prefix", "--stdin") {
+		if shell.HasOption(rest, "a", "--all", "--prefix", "--stdin") {
 			tree("writes files from the index")
 			return
 		}
-		for _, w := range operands(rest, "") {
-			a.ownWriteTarget(c, w, c.sc)
+		for _, w := range shell.Operands(rest, "") {
+			a.ownWriteTarget(c, w, c.Scope)
 		}
 	case "stash":
 		a.gitStash(c, rest)
@@ -1215,30 +1263,30 @@ func (a selfJudge) gitSelf(c *Cmd, in feed) {
 		// -x/-X also delete ignored files: atreides's state and the
 		// hosts' local settings are ignored files. Without them git
 		// keeps what .gitignore names.
-		if !hasOption(rest, "xX") || hasOption(rest, "n") || gitDryRun(rest) {
+		if !shell.HasOption(rest, "xX") || shell.HasOption(rest, "n") || gitDryRun(rest) {
 			return
 		}
-		ops := operands(rest, "e", "--exclude")
+		ops := shell.Operands(rest, "e", "--exclude")
 		if len(ops) == 0 {
 			tree("-x deletes ignored files across the work tree")
 		}
 		for _, w := range ops {
-			a.ownWriteTarget(c, w, c.sc)
-			a.ownTree(c, w, c.sc)
+			a.ownWriteTarget(c, w, c.Scope)
+			a.ownTree(c, w, c.Scope)
 		}
 	case "rm":
-		if hasOption(rest, "r", "") && !hasOption(rest, "n", "--cached", "--dry-run") {
-			for _, w := range operands(rest, "", "--pathspec-from-file") {
-				a.ownTree(c, w, c.sc)
+		if shell.HasOption(rest, "r", "") && !shell.HasOption(rest, "n", "--cached", "--dry-run") {
+			for _, w := range shell.Operands(rest, "", "--pathspec-from-file") {
+				a.ownTree(c, w, c.Scope)
 			}
 		}
 	}
 }
 
 // gitDryRun: --dry-run, or an abbreviation git accepts (--dry-r).
-func gitDryRun(args []word) bool {
+func gitDryRun(args []shell.Word) bool {
 	for _, w := range args {
-		if !w.dyn && len(w.s) >= len("--d") && strings.HasPrefix("--dry-run", w.s) {
+		if !w.Dyn && len(w.Text) >= len("--d") && strings.HasPrefix("--dry-run", w.Text) {
 			return true
 		}
 	}
@@ -1248,34 +1296,34 @@ func gitDryRun(args []word) bool {
 // gitStash: stash with untracked (or all) files removes them from the
 // work tree, atreides's state and the hosts' local settings among them;
 // a pathspec reverts and removes what it names.
-func (a selfJudge) gitStash(c *Cmd, rest []word) {
+func (a selfJudge) gitStash(c *Cmd, rest []shell.Word) {
 	// The subcommand is the first word; an option there (-u, -m wip)
 	// is push's.
 	op := ""
-	if len(rest) > 0 && !rest[0].dyn && !strings.HasPrefix(rest[0].s, "-") {
-		op = rest[0].s
+	if len(rest) > 0 && !rest[0].Dyn && !strings.HasPrefix(rest[0].Text, "-") {
+		op = rest[0].Text
 	}
 	if op != "" && op != "push" && op != "save" {
 		return // pop, apply, list, show, drop ...
 	}
-	if hasOption(rest, "ua", "--include-untracked", "--all") {
+	if shell.HasOption(rest, "ua", "--include-untracked", "--all") {
 		a.fire(ruleSelfTreeWrite, c, "git stash with untracked files removes them from the work tree")
 		return
 	}
 	i := -1
 	for j, w := range rest {
-		if !w.dyn && w.s == "--" {
+		if !w.Dyn && w.Text == "--" {
 			i = j
 		}
 	}
-	var specs []word
+	var specs []shell.Word
 	if i >= 0 {
 		specs = rest[i+1:]
 	} else if op == "push" {
-		specs = operands(rest, "m", "--message", "--pathspec-from-file")[1:]
+		specs = shell.Operands(rest, "m", "--message", "--pathspec-from-file")[1:]
 	}
 	for _, w := range specs {
-		a.ownWriteTarget(c, w, c.sc)
-		a.ownTree(c, w, c.sc)
+		a.ownWriteTarget(c, w, c.Scope)
+		a.ownTree(c, w, c.Scope)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // The guard protects itself: an agent, or a prompt injection it read, must
@@ -75,20 +77,20 @@ const agentVerbList = "todo, anchor, status, check, doctor, demo, version, help,
 	"task add|list|show|start|done|abandon|block|claim|ready|depend|route|sync, plan show|next|new|research|phase-start|phase-done"
 
 // hAtreides judges an atreides command line (see agentVerbs).
-func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hAtreides(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	verb := ""
 	switch {
 	case len(args) == 0:
-		return feed{t: tUnknown}
-	case args[0].dyn:
-		a.fire(ruleSelfCommand, c, "the atreides command "+args[0].display()+" is computed at run time")
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
+	case args[0].Dyn:
+		a.fire(ruleSelfCommand, c, "the atreides command "+args[0].Display()+" is computed at run time")
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	verb = args[0].s
+	verb = args[0].Text
 	switch verb {
 	case "-h", "--help", "-help", "--version", "-version":
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	subs, ok := agentVerbs(verb)
 	if !ok {
@@ -98,35 +100,35 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 		// Otherwise no atreides command has that name, now or later
 		// (`cp atreides ./bin/`, seen as a command by unknownWrapper):
 		// atreides would print "unknown command" and exit.
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if why := a.self().posingAsUser(); why != "" && !viewVerb(verb, args) {
 		a.fire(ruleSelfCommand, c, "atreides "+verb+" "+why)
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if subs == nil || len(args) == 1 {
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	sub := args[1]
-	if sub.dyn {
-		a.fire(ruleSelfCommand, c, "atreides "+verb+" "+sub.display()+" is computed at run time")
-		return feed{t: tUnknown}
+	if sub.Dyn {
+		a.fire(ruleSelfCommand, c, "atreides "+verb+" "+sub.Display()+" is computed at run time")
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	switch sub.s {
+	switch sub.Text {
 	case "-h", "--help", "-help", "help":
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	for _, s := range subs {
-		if sub.s == s {
-			return feed{t: tUnknown}
+		if sub.Text == s {
+			return shell.Feed{Taint: shell.TaintUnknown}
 		}
 	}
-	if verb == "plan" && sub.s == "approve" {
+	if verb == "plan" && sub.Text == "approve" {
 		a.fire(ruleSelfPlanApprove, c, "atreides plan approve")
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	a.fire(ruleSelfCommand, c, "atreides "+verb+" "+sub.s)
-	return feed{t: tUnknown}
+	a.fire(ruleSelfCommand, c, "atreides "+verb+" "+sub.Text)
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 // selfProgram reports whether the command word names the installed
@@ -136,7 +138,7 @@ func hAtreides(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 // one (Request.SameBinary, asked only there: a program run by a path
 // elsewhere, or by name, costs nothing). (The name "atreides" has its
 // handler.)
-func (a selfJudge) selfProgram(c *Cmd, head string, sc *scope) bool {
+func (a selfJudge) selfProgram(c *Cmd, head string, sc *shell.Scope) bool {
 	if c.Name == "atreides" || !a.judging() {
 		return false
 	}
@@ -144,7 +146,7 @@ func (a selfJudge) selfProgram(c *Cmd, head string, sc *scope) bool {
 		return false
 	}
 	self := a.req.Self
-	if self != "" && c.Name == normName(path.Base(self)) {
+	if self != "" && c.Name == shell.NormName(path.Base(self)) {
 		// A test binary or a renamed install; never a program the
 		// guard models for what it is (a binary called "git").
 		return !knownProgram(a.p, c.Name)
@@ -177,24 +179,29 @@ func (a selfJudge) selfProgram(c *Cmd, head string, sc *scope) bool {
 // hCompanion judges an atreides companion program like the atreides
 // command it stands for: atreides-team is atreides, atreides-mcp is
 // `atreides mcp` and so on.
-func hCompanion(a *analyzer, c *Cmd, verb string, env map[string]word, sc *scope, depth int, in feed) feed {
-	if verb == "" || len(c.Args) > 0 && !c.Args[0].dyn && oneOf(c.Args[0].s, "-h|--help|-help|--version|-version|help") {
+func hCompanion(a *analyzer, c *Cmd, verb string, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
+	if verb == "" || len(c.Args) > 0 && !c.Args[0].Dyn && oneOf(c.Args[0].Text, "-h|--help|-help|--version|-version|help") {
 		return hAtreides(a, c, env, sc, depth, in)
 	}
 	as := *c
-	as.Args = append([]word{lit(verb)}, c.Args...)
+	as.Args = append([]shell.Word{shell.Lit(verb)}, c.Args...)
 	return hAtreides(a, &as, env, sc, depth, in)
 }
 
-// hostVar: a variable by which the host tells its agent's commands and
-// their session (package actor); a command that sets, unsets or clears
-// one would pass for the user's or another session's.
-func hostVar(name string) bool {
-	switch name {
-	case "CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_CLI", "OPENCODE", "CODEX_THREAD_ID", "ATREIDES_SESSION_ID":
+// hostVar: a variable by which a host tells its agent's commands and
+// their session (Request.HostVars, package actor), or atreides's own
+// ATREIDES_SESSION_ID; a command that sets, unsets or clears one would
+// pass for the user's or another session's.
+func (req *Request) hostVar(name string) bool {
+	if name == "ATREIDES_SESSION_ID" {
 		return true
 	}
-	return strings.HasPrefix(name, "CODEX_SANDBOX")
+	for _, v := range req.HostVars {
+		if stem, ok := strings.CutSuffix(v, "*"); ok && strings.HasPrefix(name, stem) || v == name {
+			return true
+		}
+	}
+	return false
 }
 
 // notePosing marks the command line as posing (posingAsUser) when a
@@ -207,8 +214,8 @@ func (a selfJudge) notePosing(c *Cmd) {
 		return
 	}
 	for _, w := range c.Args {
-		name, _, _ := strings.Cut(w.s, "=")
-		if w.dyn && c.Name != "printf" || hostVar(name) {
+		name, _, _ := strings.Cut(w.Text, "=")
+		if w.Dyn && c.Name != "printf" || a.req.hostVar(name) {
 			a.posing = true
 			return
 		}
@@ -230,13 +237,13 @@ func (a selfJudge) posingAsUser() string {
 }
 
 // viewVerb: atreides commands that only show things, whoever runs them.
-func viewVerb(verb string, args []word) bool {
+func viewVerb(verb string, args []shell.Word) bool {
 	switch verb {
 	case "status", "check", "doctor", "version", "help", "log", "errors":
 		return true
 	}
-	if len(args) > 1 && !args[1].dyn {
-		switch args[1].s {
+	if len(args) > 1 && !args[1].Dyn {
+		switch args[1].Text {
 		case "list", "show", "verify", "requests", "next":
 			return true
 		}
@@ -509,16 +516,16 @@ func taskDocument(p string) bool {
 
 // ownWriteTarget judges the file a write names against atreides's own
 // files, however much of it is known.
-func (a selfJudge) ownWriteTarget(c *Cmd, w word, sc *scope) {
+func (a selfJudge) ownWriteTarget(c *Cmd, w shell.Word, sc *shell.Scope) {
 	switch {
-	case w.proc != nil:
-	case w.dyn:
+	case w.Proc != nil:
+	case w.Dyn:
 		a.ownWriteWord(c, w, sc)
 	default:
-		if p, ok := a.files().canon(w.s, sc); ok {
+		if p, ok := a.files().canon(w.Text, sc); ok {
 			a.ownWrite(c, p)
 		} else {
-			a.ownWriteRel(c, w.s)
+			a.ownWriteRel(c, w.Text)
 		}
 	}
 }
@@ -526,22 +533,22 @@ func (a selfJudge) ownWriteTarget(c *Cmd, w word, sc *scope) {
 // ownWriteWord judges a write target that is not fully known: the value
 // the guard computed for it, else the directory its literal part names
 // (`> .atreides/$f` writes somewhere in .atreides).
-func (a selfJudge) ownWriteWord(c *Cmd, w word, sc *scope) {
-	if w.hasGuess {
-		if p, ok := a.files().canon(w.guess, sc); ok {
+func (a selfJudge) ownWriteWord(c *Cmd, w shell.Word, sc *shell.Scope) {
+	if w.HasGuess {
+		if p, ok := a.files().canon(w.Guess, sc); ok {
 			a.ownWrite(c, p)
 		}
 		return
 	}
-	if i := strings.LastIndexByte(w.s, 0); i >= 0 {
+	if i := strings.LastIndexByte(w.Text, 0); i >= 0 {
 		// $OLDPWD/.atreides/config.yaml, $BIN/atreides: whatever the
 		// unknown part, the known end names a protected path.
-		if id, ok := ownTail(foldPath(path.Clean("/"+w.s[i+1:])), a.req.ownFiles(), true); ok {
-			a.fire(id, c, writerOf(c)+" "+w.display()+", whatever the part computed at run time")
+		if id, ok := ownTail(foldPath(path.Clean("/"+w.Text[i+1:])), a.req.ownFiles(), true); ok {
+			a.fire(id, c, writerOf(c)+" "+w.Display()+", whatever the part computed at run time")
 			return
 		}
 	}
-	prefix, _, _ := strings.Cut(w.s, "\x00")
+	prefix, _, _ := strings.Cut(w.Text, "\x00")
 	i := strings.LastIndexByte(prefix, '/')
 	if i <= 0 {
 		return
@@ -572,14 +579,14 @@ func (a selfJudge) ownWriteRel(c *Cmd, s string) {
 }
 
 // fdWord: the word of `>&` names a file descriptor (2, 3-, -), not a file.
-func fdWord(w word) bool {
-	s := strings.TrimSuffix(w.s, "-")
+func fdWord(w shell.Word) bool {
+	s := strings.TrimSuffix(w.Text, "-")
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
 		}
 	}
-	return !w.dyn
+	return !w.Dyn
 }
 
 func underAny(p string, dirs []string) bool {

@@ -212,6 +212,27 @@ func TestSelfHostSettings(t *testing.T) {
 	}, nil)
 }
 
+// TestSelfHostSettingsAnyDir: a host's settings file is protected
+// whatever directory it lies in, also where a program's code names it
+// (the texts searched for are derived from the files handed to the
+// guard, not from a list of the hosts known today): a made-up host with
+// its file in a made-up directory of the project, another outside the
+// project and the home.
+func TestSelfHostSettingsAnyDir(t *testing.T) {
+	madeUp := func(r *Request) {
+		r.HostSettings = []string{testProject + "/.newhost/conf.yml", "/opt/elsewhere/hostcfg.toml"}
+	}
+	runSelfCases(t, DefaultPolicy(), []selfCase{
+		{`echo x > .newhost/conf.yml`, Ask, "self.host-settings"},
+		{`node -e 'require("fs").writeFileSync(".newhost/conf.yml", "{}")'`, Ask, "self.unknown-write"},
+		{`node -e 'require("fs").writeFileSync("/opt/elsewhere/hostcfg.toml", "")'`, Ask, ""},
+		{`python3 -c "import shutil; shutil.rmtree('.newhost')"`, Ask, ""},
+		// Neighbours.
+		{`node -e 'require("fs").writeFileSync(".newhost/notes.md", "{}")'`, Allow, ""},
+		{`node -e 'require("fs").writeFileSync(".claude/settings.local.json", "{}")'`, Allow, ""}, // not this request's host
+	}, madeUp)
+}
+
 // TestSelfFileTools: the Write/Edit tools obey the same paths; Read does not.
 func TestSelfFileTools(t *testing.T) {
 	cases := []struct {

@@ -11,13 +11,13 @@ import (
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
-	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 )
 
 // selfFixture is a real project on disk for the self-protection suite:
 // atreides's state and configuration, the hosts' hook settings, the
 // installed binary and a shim on PATH, and links, so that the resolver
-// the hook uses (policy.Resolver) resolves what the shell would.
+// the hook uses (shellcall.Resolver) resolves what the shell would.
 type selfFixture struct {
 	root, home, proj string
 	req              guard.Request
@@ -78,10 +78,11 @@ func newSelfFixture(t *testing.T) *selfFixture {
 	}
 	installed := [][]byte{bin}
 	f.req = guard.Request{Tool: "shell", Cwd: f.proj, ProjectRoot: f.proj, Home: f.home,
-		TempDirs: []string{root + "/tmp", "/tmp"}, Resolve: policy.Resolver(),
+		TempDirs: []string{root + "/tmp", "/tmp"}, Resolve: shellcall.Resolver(),
 		Self: f.home + "/go/bin/atreides", ConfigDir: f.home + "/.config/atreides",
 		HostSettings: all.HookFiles(f.proj, f.home, func(string) string { return "" }),
 		Agents:       all.AgentCLIs(),
+		HostVars:     all.AgentVars(),
 		PathDirs:     []string{f.home + "/bin", f.home + "/go/bin", "/usr/local/bin", "/usr/bin", "/bin"},
 		Readlink:     os.Readlink,
 		SameBinary: func(p string) bool {
@@ -147,7 +148,7 @@ func TestSelfProtectionSuite(t *testing.T) {
 	ways, neighbours := map[string]int{}, map[string]int{}
 	for _, r := range rows {
 		req := f.req
-		req.Resolve = policy.Resolver() // one per request, as the hook has
+		req.Resolve = shellcall.Resolver() // one per request, as the hook has
 		req.Command = f.expand(r.cmd)
 		got := p.Check(req)
 		want := map[string]guard.Verdict{"deny": guard.Deny, "ask": guard.Ask, "allow": guard.Allow}[r.expect]
@@ -183,7 +184,7 @@ func TestSelfProtectionOpenCodePlugin(t *testing.T) {
 	f := newSelfFixture(t)
 	check := func() guard.Result {
 		req := f.req
-		req.Resolve = policy.Resolver()
+		req.Resolve = shellcall.Resolver()
 		req.Command = `opencode run "fix the tests"`
 		return guard.DefaultPolicy().Check(req)
 	}
@@ -231,7 +232,7 @@ func TestSelfProtectionBlind(t *testing.T) {
 			t.Fatalf("selfprotect-blind.tsv:%d: want command, block|allow, note", n+2)
 		}
 		req := f.req
-		req.Resolve = policy.Resolver()
+		req.Resolve = shellcall.Resolver()
 		req.Command = c[0]
 		got := p.Check(req)
 		total++

@@ -25,13 +25,13 @@ type optScan struct {
 // permute it stops at the first operand and returns it and everything
 // after; with permute options may follow operands (until "--") and the
 // operands alone are returned.
-func (o optScan) scan(args []word, permute bool, fn func(name string, val word)) []word {
-	var ops []word
+func (o optScan) scan(args []shell.Word, permute bool, fn func(name string, val shell.Word)) []shell.Word {
+	var ops []shell.Word
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		s := w.s
+		s := w.Text
 		switch {
-		case w.dyn || s == "-" || len(s) < 2 || s[0] != '-':
+		case w.Dyn || s == "-" || len(s) < 2 || s[0] != '-':
 			if !permute {
 				return args[i:]
 			}
@@ -41,7 +41,7 @@ func (o optScan) scan(args []word, permute bool, fn func(name string, val word))
 		case strings.HasPrefix(s, "--"):
 			name, val, has := strings.Cut(s, "=")
 			name, valued := o.longName(name)
-			v := word{s: val, dyn: w.dyn, t: w.t}
+			v := shell.Word{Text: val, Dyn: w.Dyn, Taint: w.Taint}
 			if !has && valued && i+1 < len(args) {
 				i++
 				v = args[i]
@@ -53,11 +53,11 @@ func (o optScan) scan(args []word, permute bool, fn func(name string, val word))
 			for j := 1; j < len(s); j++ {
 				if strings.IndexByte(o.valued, s[j]) < 0 {
 					if fn != nil {
-						fn("-"+s[j:j+1], word{})
+						fn("-"+s[j:j+1], shell.Word{})
 					}
 					continue
 				}
-				v := word{s: s[j+1:], t: w.t}
+				v := shell.Word{Text: s[j+1:], Taint: w.Taint}
 				if j == len(s)-1 && i+1 < len(args) {
 					i++
 					v = args[i]
@@ -96,7 +96,7 @@ func (o optScan) longName(name string) (string, bool) {
 // long, followed by n fixed operands before the wrapped command.
 func hOpts(n int, valued string, long ...string) handler {
 	o := optScan{valued: valued, long: long}
-	return func(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 		rest := o.scan(c.Args, false, nil)
 		return a.exec(at(rest, n), env, external(sc, c.Name), depth, in)
 	}
@@ -129,10 +129,10 @@ var suOpts = optScan{valued: "cgGswu", long: []string{"--command", "--session-co
 
 // suCommand returns the -c/--command/--session-command text, which su
 // and runuser accept before or after the user name.
-func suCommand(args []word) (word, bool) {
-	var code word
+func suCommand(args []shell.Word) (shell.Word, bool) {
+	var code shell.Word
 	found := false
-	suOpts.scan(args, true, func(name string, v word) {
+	suOpts.scan(args, true, func(name string, v shell.Word) {
 		if oneOf(name, "-c|--command|--session-command") {
 			code, found = v, true
 		}
@@ -140,50 +140,50 @@ func suCommand(args []word) (word, bool) {
 	return code, found
 }
 
-func hSu(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hSu(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	if code, ok := suCommand(c.Args); ok {
 		a.fire(rulePrivilegeSudo, c, "")
-		return a.runText(c, code, sc.clone(), depth, "su -c")
+		return a.runText(c, code, sc.Clone(), depth, "su -c")
 	}
 	a.fire(rulePrivilegeRootShell, c, "")
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 // hRunuser: `runuser -u USER [--] CMD...` runs CMD directly; the su-like
 // form `runuser [-l] USER -c CMD` runs CMD with a shell.
-func hRunuser(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hRunuser(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	user := false
-	rest := suOpts.scan(c.Args, false, func(name string, v word) {
+	rest := suOpts.scan(c.Args, false, func(name string, v shell.Word) {
 		user = user || oneOf(name, "-u|--user")
 	})
 	a.fire(rulePrivilegeSudo, c, "")
 	if user {
 		if len(rest) == 0 {
 			a.fire(rulePrivilegeRootShell, c, "")
-			return feed{t: tUnknown}
+			return shell.Feed{Taint: shell.TaintUnknown}
 		}
 		return a.exec(rest, env, external(sc, c.Name), depth, in)
 	}
 	if code, ok := suCommand(c.Args); ok {
-		return a.runText(c, code, sc.clone(), depth, "runuser -c")
+		return a.runText(c, code, sc.Clone(), depth, "runuser -c")
 	}
 	a.fire(rulePrivilegeRootShell, c, "")
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 // hScript: util-linux `script [-q] -c CMD [file]`; BSD/macOS `script [-q]
 // [file [command ...]]`.
-func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hScript(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "cEIOBmF", long: []string{"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit"}}
-	var code word
+	var code shell.Word
 	found := false
-	get := func(name string, v word) {
+	get := func(name string, v shell.Word) {
 		if oneOf(name, "-c|--command") {
 			code, found = v, true
 		}
 	}
 	ops := o.scan(c.Args, false, get)
-	if !found && len(ops) >= 2 && strings.HasPrefix(ops[1].s, "-") {
+	if !found && len(ops) >= 2 && strings.HasPrefix(ops[1].Text, "-") {
 		// util-linux reads options after the typescript file too.
 		ops = o.scan(ops, true, get)
 	}
@@ -191,17 +191,17 @@ func hScript(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 	a.self().enterTerminal()
 	defer a.self().leaveTerminal()
 	if found {
-		return a.runText(c, code, sc.clone(), depth, "script -c")
+		return a.runText(c, code, sc.Clone(), depth, "script -c")
 	}
 	if len(ops) >= 2 {
 		// BSD script: the words after the typescript file are the command.
 		return a.exec(ops[1:], env, external(sc, c.Name), depth, in)
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 // hUnbuffer: the command runs on a terminal unbuffer makes.
-func hUnbuffer(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hUnbuffer(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	a.self().enterTerminal()
 	defer a.self().leaveTerminal()
 	return hSkip(0, "")(a, c, env, sc, depth, in)
@@ -210,15 +210,15 @@ func hUnbuffer(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, i
 // hSystemdRun: the command runs as a transient unit, in / (system) or the
 // home directory (--user) unless --same-dir or --working-directory says
 // otherwise.
-func hSystemdRun(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hSystemdRun(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "upEMH", long: []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid",
 		"--nice", "--setenv", "--machine", "--host", "--service-type", "--working-directory", "--on-active",
 		"--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property",
 		"--path-property", "--socket-property", "--capsule"}}
 	user, same := false, false
-	dir := word{}
+	dir := shell.Word{}
 	hasDir := false
-	rest := o.scan(c.Args, false, func(name string, v word) {
+	rest := o.scan(c.Args, false, func(name string, v shell.Word) {
 		switch name {
 		case "--user":
 			user = true
@@ -228,44 +228,44 @@ func hSystemdRun(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int,
 			dir, hasDir = v, true
 		}
 	})
-	inner := external(sc, c.Name).clone()
+	inner := external(sc, c.Name).Clone()
 	switch {
 	case hasDir:
-		inner = a.req.chdir(inner, dir)
+		inner = inner.Chdir(dir, a.req.Home)
 	case same:
 	case user:
-		inner = a.req.chdir(inner, lit(a.req.Home))
+		inner = inner.Chdir(shell.Lit(a.req.Home), a.req.Home)
 	default:
-		inner = a.req.chdir(inner, lit("/"))
+		inner = inner.Chdir(shell.Lit("/"), a.req.Home)
 	}
 	return a.exec(rest, env, inner, depth, in)
 }
 
 // hIonice: `ionice [-c N] [-n N] [-t] CMD...`; with -p/-P/-u the operands
 // are process, group or user ids.
-func hIonice(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hIonice(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}}
 	ids := false
-	rest := o.scan(c.Args, false, func(name string, v word) {
+	rest := o.scan(c.Args, false, func(name string, v shell.Word) {
 		switch name {
 		case "-p", "-P", "-u", "--pid", "--pgid", "--uid":
 			ids = true
 		}
 	})
 	if ids {
-		return feed{}
+		return shell.Feed{}
 	}
 	return a.exec(rest, env, external(sc, c.Name), depth, in)
 }
 
 // hAt: at and batch read the job's shell text from stdin (pipe, heredoc,
 // here-string) or from -f FILE, and run it later with sh.
-func hAt(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hAt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "qftcdr"}
 	list := false
-	var file word
+	var file shell.Word
 	hasFile := false
-	o.scan(c.Args, true, func(name string, v word) {
+	o.scan(c.Args, true, func(name string, v shell.Word) {
 		switch name {
 		case "-l", "-c", "-d", "-r", "-V":
 			list = true // list, print or remove jobs
@@ -274,7 +274,7 @@ func hAt(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed
 		}
 	})
 	if list {
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if hasFile {
 		return a.scriptFile(c, file, sc, depth)
@@ -284,34 +284,34 @@ func hAt(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed
 
 // hFlock: `flock [opts] FILE CMD...`, `flock [opts] FILE -c CMD`, or
 // `flock [opts] FD` (no command).
-func hFlock(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hFlock(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "wEc", long: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}}
-	var code word
+	var code shell.Word
 	found := false
-	rest := o.scan(c.Args, false, func(name string, v word) {
+	rest := o.scan(c.Args, false, func(name string, v shell.Word) {
 		if oneOf(name, "-c|--command") {
 			code, found = v, true
 		}
 	})
-	if !found && len(rest) >= 3 && !rest[1].dyn && (rest[1].s == "-c" || rest[1].s == "--command") {
+	if !found && len(rest) >= 3 && !rest[1].Dyn && (rest[1].Text == "-c" || rest[1].Text == "--command") {
 		code, found = rest[2], true
 	}
 	if found {
-		return a.runText(c, code, sc.clone(), depth, "flock -c")
+		return a.runText(c, code, sc.Clone(), depth, "flock -c")
 	}
 	return a.exec(at(rest, 1), env, external(sc, c.Name), depth, in)
 }
 
 // hChrt: `chrt [opts] PRIO CMD...`; -p works on a process id and -m only
 // prints the priority ranges.
-func hChrt(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hChrt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o := optScan{valued: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}}
 	pid := false
-	rest := o.scan(c.Args, false, func(name string, v word) {
+	rest := o.scan(c.Args, false, func(name string, v shell.Word) {
 		pid = pid || oneOf(name, "-p|--pid|-m|--max")
 	})
 	if pid {
-		return feed{}
+		return shell.Feed{}
 	}
 	return a.exec(at(rest, 1), env, external(sc, c.Name), depth, in)
 }
@@ -337,26 +337,26 @@ var tmuxCommands = map[string]struct {
 // split-window, respawn-*, run-shell, if-shell, display-popup, pipe-pane,
 // `tmux -c CMD`) and the text send-keys types into a pane. Commands may
 // be chained with a ";" word.
-func hTmux(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hTmux(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	// What it starts runs on a terminal it makes, in an environment of
 	// the terminal server's, not the agent's (posingAsUser).
 	a.self().enterTerminal()
 	defer a.self().leaveTerminal()
 	g := optScan{valued: "cfLST"}
-	var code word
+	var code shell.Word
 	found := false
-	rest := g.scan(c.Args, false, func(name string, v word) {
+	rest := g.scan(c.Args, false, func(name string, v shell.Word) {
 		if name == "-c" {
 			code, found = v, true
 		}
 	})
 	if found {
-		a.runText(c, code, sc.clone(), depth, "tmux -c")
+		a.runText(c, code, sc.Clone(), depth, "tmux -c")
 	}
 	for len(rest) > 0 {
 		end := len(rest)
 		for k, w := range rest {
-			if !w.dyn && oneOf(w.s, ";|\\;") {
+			if !w.Dyn && oneOf(w.Text, ";|\\;") {
 				end = k
 				break
 			}
@@ -364,14 +364,14 @@ func hTmux(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in fe
 		a.code().tmuxCommand(c, rest[:end], env, sc, depth)
 		rest = at(rest, end+1)
 	}
-	return feed{t: tUnknown}
+	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
-func (a codeJudge) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *scope, depth int) {
-	if len(argv) == 0 || argv[0].dyn {
+func (a codeJudge) tmuxCommand(c *Cmd, argv []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int) {
+	if len(argv) == 0 || argv[0].Dyn {
 		return
 	}
-	sub := argv[0].s
+	sub := argv[0].Text
 	if oneOf(sub, "send-keys|send") {
 		a.tmuxKeys(c, argv[1:], sc, depth)
 		return
@@ -380,10 +380,10 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *sco
 	if !ok {
 		return
 	}
-	inner := sc.clone()
-	ops := optScan{valued: spec.valued}.scan(argv[1:], false, func(name string, v word) {
+	inner := sc.Clone()
+	ops := optScan{valued: spec.valued}.scan(argv[1:], false, func(name string, v shell.Word) {
 		if name == "-c" && !oneOf(sub, "run-shell|run") {
-			inner = a.req.chdir(inner, v)
+			inner = inner.Chdir(v, a.req.Home)
 		}
 	})
 	if spec.arg >= len(ops) {
@@ -398,66 +398,66 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []word, env map[string]word, sc *sco
 		return
 	}
 	// Several words are run as they are, without a shell.
-	a.exec(ops, env, external(inner, "tmux"), depth+1, feed{})
+	a.exec(ops, env, external(inner, "tmux"), depth+1, shell.Feed{})
 }
 
 // tmuxKeys judges what send-keys types: key names that end a line (Enter,
 // C-m, C-j, KPEnter) submit it, C-c discards it, Space and Tab are blanks.
-func (a codeJudge) tmuxKeys(c *Cmd, args []word, sc *scope, depth int) {
+func (a codeJudge) tmuxKeys(c *Cmd, args []shell.Word, sc *shell.Scope, depth int) {
 	literal := false
-	keys := optScan{valued: "cNt"}.scan(args, false, func(name string, v word) {
+	keys := optScan{valued: "cNt"}.scan(args, false, func(name string, v shell.Word) {
 		literal = literal || name == "-l"
 	})
-	var text []word
-	line := word{}
+	var text []shell.Word
+	line := shell.Word{}
 	flush := func() {
-		if line.s != "" || line.dyn {
+		if line.Text != "" || line.Dyn {
 			text = append(text, line)
 		}
-		line = word{}
+		line = shell.Word{}
 	}
 	for _, k := range keys {
-		if !k.dyn && !literal {
-			switch k.s {
+		if !k.Dyn && !literal {
+			switch k.Text {
 			case "Enter", "C-m", "C-j", "KPEnter", "^M", "^J":
 				flush()
 				continue
 			case "C-c", "^C", "C-u", "^U":
-				line = word{}
+				line = shell.Word{}
 				continue
 			case "Space":
-				k.s = " "
+				k.Text = " "
 			case "Tab":
-				k.s = "\t"
+				k.Text = "\t"
 			}
 		}
-		line.s += k.s
-		line.dyn = line.dyn || k.dyn
-		line.t |= k.t
-		line.stream = line.stream || k.stream
+		line.Text += k.Text
+		line.Dyn = line.Dyn || k.Dyn
+		line.Taint |= k.Taint
+		line.Stream = line.Stream || k.Stream
 	}
 	flush()
 	for _, l := range text {
-		a.runText(c, l, sc.clone(), depth, "tmux send-keys")
+		a.runText(c, l, sc.Clone(), depth, "tmux send-keys")
 	}
 }
 
 // hScreen: `screen [opts] CMD...` starts CMD in a new window (-dm: a
 // detached session); `screen -X stuff TEXT` types TEXT and `-X screen|exec
 // CMD...` starts CMD in a running session.
-func hScreen(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hScreen(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	// What it starts runs on a terminal it makes, in an environment of
 	// the terminal server's, not the agent's (posingAsUser).
 	a.self().enterTerminal()
 	defer a.self().leaveTerminal()
 	args := c.Args
-	var norm []word
+	var norm []shell.Word
 	for i := 0; i < len(args); i++ {
-		s := args[i].s
-		if args[i].dyn || !strings.HasPrefix(s, "-") {
+		s := args[i].Text
+		if args[i].Dyn || !strings.HasPrefix(s, "-") {
 			prev := ""
 			if i > 0 {
-				prev = args[i-1].s
+				prev = args[i-1].Text
 			}
 			if len(prev) < 2 || prev[0] != '-' || strings.IndexByte("SceshpTtX", prev[len(prev)-1]) < 0 {
 				norm = append(norm, args[i:]...) // the command: its words are its own
@@ -466,7 +466,7 @@ func hScreen(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 		}
 		switch s {
 		case "-ls", "-list", "-wipe":
-			return feed{t: tUnknown}
+			return shell.Feed{Taint: shell.TaintUnknown}
 		case "-Logfile":
 			i++
 			continue
@@ -474,8 +474,8 @@ func hScreen(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 		norm = append(norm, args[i])
 	}
 	cmd := false
-	var verb word
-	rest := optScan{valued: "SceshpTtX"}.scan(norm, false, func(name string, v word) {
+	var verb shell.Word
+	rest := optScan{valued: "SceshpTtX"}.scan(norm, false, func(name string, v shell.Word) {
 		if name == "-X" {
 			cmd, verb = true, v
 		}
@@ -483,23 +483,23 @@ func hScreen(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in 
 	if cmd {
 		// -X runs a screen command in a running session: its name is
 		// the value of -X, its arguments the words after it.
-		switch verb.s {
+		switch verb.Text {
 		case "stuff":
 			if len(rest) > 0 {
 				text := rest[0]
-				if !text.dyn {
-					text.s = screenText(text.s)
+				if !text.Dyn {
+					text.Text = screenText(text.Text)
 				}
-				a.runText(c, text, sc.clone(), depth, "screen -X stuff")
+				a.runText(c, text, sc.Clone(), depth, "screen -X stuff")
 			}
 		case "screen", "exec":
 			ops := optScan{valued: "thLT"}.scan(rest, false, nil)
-			a.exec(ops, env, external(sc, c.Name), depth+1, feed{})
+			a.exec(ops, env, external(sc, c.Name), depth+1, shell.Feed{})
 		}
-		return feed{t: tUnknown}
+		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if len(rest) == 0 {
-		return feed{t: tUnknown} // an interactive shell
+		return shell.Feed{Taint: shell.TaintUnknown} // an interactive shell
 	}
 	return a.exec(rest, env, external(sc, c.Name), depth, in)
 }
@@ -525,15 +525,15 @@ var bwrapValues = &lazy[map[string]int]{src: func() map[string]int {
 	}
 }}
 
-func hBwrap(a *analyzer, c *Cmd, env map[string]word, sc *scope, depth int, in feed) feed {
+func hBwrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	i := 0
-	for i < len(args) && !args[i].dyn && strings.HasPrefix(args[i].s, "--") {
-		if args[i].s == "--" {
+	for i < len(args) && !args[i].Dyn && strings.HasPrefix(args[i].Text, "--") {
+		if args[i].Text == "--" {
 			i++
 			break
 		}
-		i += 1 + bwrapValues.get()[args[i].s]
+		i += 1 + bwrapValues.get()[args[i].Text]
 	}
 	return a.exec(at(args, i), env, external(sc, c.Name), depth, in)
 }

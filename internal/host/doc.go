@@ -26,9 +26,8 @@
 // # Adding a host
 //
 // What a new host NAME needs, and where. The first three steps are all
-// that internal/host/all's tests require (they fail until each is done);
-// the rest lie outside internal/host and no test asks for them, so check
-// each against what the host can do.
+// that internal/host/all's tests require (they fail until each is done),
+// and all that the rest of atreides learns the host from:
 //
 //  1. internal/host/NAME/: the host's name (const Host), its [Adapter],
 //     its Facts (every field of event.HostFacts set, or named in Lacks),
@@ -39,31 +38,42 @@
 //     through hookjson.Dialect (its events, carriers, extra fields and
 //     tool names) and answers with hookjson.Output; its tests run
 //     hosttest.Codec's checks and install/hooktest's suites with its own
-//     tables, so they write no check of their own twice.
+//     tables, so they write no check of their own twice. The Entry is
+//     also where the rest of atreides reads the host from: its hook files
+//     (HookFiles: the guard protects them, and looks for them in any
+//     argument by the names of their paths, whatever the directory), its
+//     program (CLI), the variables that mark its agent's commands
+//     (AgentVars: package actor tells an agent from a person by them, the
+//     guard refuses a command that changes them), and the lines of the
+//     help that list the hosts (Display, Start, Writes).
 //  2. One line in the table of internal/host/all/hosts.go (and its import).
 //  3. Its conformance fixtures: its entry in hosttest.Expected
-//     (internal/host/hosttest/expected.go), captured payloads under
+//     (internal/host/hosttest/expected.go; its Env is also the hook
+//     environment bench/hooktime times it with), captured payloads under
 //     internal/host/hosttest/testdata/host-samples/ (see the README there)
 //     for hosttest.Codec.Captured, and a payload set under
-//     bench/payloads/NAME/ (each must decode).
-//  4. If its commands carry environment variables that mark them as an
-//     agent's: add them to hostVars in internal/actor/actor.go and to
-//     hostVar in internal/guard/selfguard.go (Entry.Markers serves only to
-//     tell which host started a process).
-//  5. If its settings live in a directory not yet named there (".NAME"),
-//     add it to mentionHints in internal/guard/selfeffect.go: the guard
-//     looks for its protected files only in arguments holding one of them.
-//  6. If atreides is to read its token usage: a transcript format
-//     (event.Transcript, internal/event/hostfacts.go) and its reader in
-//     internal/usage.
-//  7. If its headless CLI can run background tasks: its command under
+//     bench/payloads/NAME/ (each must decode; bench/run times every hook
+//     host of the registry over its set).
+//
+// What stays outside internal/host, on purpose; no test asks for it, so
+// check each against what the host can do:
+//
+//  4. If atreides is to read its token usage in a format it cannot read
+//     yet: the format (event.Transcript, internal/event/hostfacts.go) and
+//     its reader in internal/usage. A format is parsing code that any
+//     host writing it shares, so it lives with the other readers; a host
+//     whose transcript is in a known format only sets Facts.Transcript.
+//  5. If its headless CLI can run background tasks: its command under
 //     background.commands (and background.resume) in
 //     internal/config/defaults.yaml, keyed by NAME, then the generator.
-//  8. The help texts that list the hosts and their files (internal/cli:
-//     install, root, doctor, log), the README's host table and docs/.
-//  9. Timing: its project variables in hostEnv of bench/hooktime/main.go
-//     and NAME in the hosts of bench/run.
-//  10. End to end: its pinned CLI in test/e2e/hosts/package.json and
+//     These are configuration, not facts: a user overrides them in
+//     config.yaml, so the default lives with the other defaults.
+//  6. Prose for people: the README's host table, docs/, and the scope
+//     flags of install (--local names the one host with a local scope).
+//     They explain, with the host's quirks, more than a list can carry.
+//  7. End to end: its pinned CLI in test/e2e/hosts/package.json and
 //     scripts/install-hosts, a hostCLI in test/e2e/hostharness_test.go and
-//     a fake model server package under test/e2e.
+//     a fake model server package under test/e2e. These drive the real
+//     program, each in its own way (its flags, its model API), installed
+//     outside the module, so they cannot be derived from the entry.
 package host

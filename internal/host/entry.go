@@ -65,10 +65,23 @@ type Host struct {
 	// processes it starts (its MCP servers'): any one set says the host
 	// started the process. None: the host sets none of its own.
 	Markers []Marker
+	// AgentVars are the environment variables the host sets in every
+	// command its agent runs (its shell tool's): any one set marks the
+	// command as an agent's, not a person's (package actor), and the guard
+	// refuses a command that sets, unsets or clears one (it would pass for
+	// the user's). A name ending in "*" stands for every variable whose
+	// name begins with the rest; actor reads the rest itself. None: the
+	// host marks its commands with none.
+	AgentVars []string
 	// Agents is how the host takes atreides's agent roster.
 	Agents AgentFacts
 	// Commands is how the host takes atreides's slash commands.
 	Commands CommandFacts
+	// Start is what `atreides install NAME` does, in a few words, for
+	// atreides's help ("register the hooks in .claude/settings.json").
+	// Writes is what install writes, by scope, for install's help: lines
+	// of at most 67 columns (the help indents them by 12, to column 79).
+	Start, Writes string
 	// Doctor adds the host's own checks, given what Inspect found in each
 	// scope's file (indexed like Scopes).
 	Doctor func(env Env, found []install.Status) []Check

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 func isAtreidesName(base string) bool {
@@ -37,7 +37,7 @@ func CheckExecutable(path string) string {
 // file is in a project's configDir (".claude"); bare names go through PATH.
 func resolveBinary(h *Node, settingsPath, configDir string) *Binary {
 	cmd, _ := h.Get("command").Str()
-	words, dynamic, _ := guard.Argv(cmd)
+	words, dynamic, _ := shell.Argv(cmd)
 	word := ""
 	if len(words) > 0 {
 		word = words[0]

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // This file holds the merge machinery for the three-level hooks shape that
@@ -409,7 +409,7 @@ func (s *HookSpec) handlerBinary(h *Node) (bin string, ok bool) {
 		return "", false
 	}
 	cmd, _ := h.Get("command").Str()
-	words, _, ok := guard.Argv(cmd)
+	words, _, ok := shell.Argv(cmd)
 	if !ok || len(words) < 3 || !isAtreidesName(baseName(words[0])) || words[1] != "hook" || words[2] != s.Host {
 		return "", false
 	}

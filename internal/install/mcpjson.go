@@ -13,11 +13,6 @@ import (
 // agent sees its tools as mcp__atreides__<tool>.
 const MCPServerName = "atreides"
 
-// MCPBinary is the MCP server program, which must sit next to atreides:
-// `atreides mcp` runs it. The guard, which protects it and may not import
-// the installer, names it; the installer's callers find it here.
-const MCPBinary = guard.MCPBinary
-
 // MCPFile is a JSON file with an "mcpServers" object: Claude Code's
 // .mcp.json, Gemini CLI's settings.json (which also holds our hooks).
 type MCPFile struct {
@@ -160,7 +155,7 @@ func MCPBinaryProblem(bin string) string {
 		}
 		bin = p
 	}
-	mcpBin := filepath.Join(filepath.Dir(bin), MCPBinary)
+	mcpBin := filepath.Join(filepath.Dir(bin), guard.MCPBinary)
 	if runtime.GOOS == "windows" {
 		mcpBin += ".exe"
 	}

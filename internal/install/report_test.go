@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 func TestReportJSONAndText(t *testing.T) {
@@ -39,7 +39,7 @@ func TestShellWords(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("shellQuote(%q) = %q want %q", tt.in, got, tt.want)
 		}
-		if w, dyn, ok := guard.Argv(got + " hook claude"); !ok || len(w) != 3 || w[0] != tt.in || w[1] != "hook" || dyn {
+		if w, dyn, ok := shell.Argv(got + " hook claude"); !ok || len(w) != 3 || w[0] != tt.in || w[1] != "hook" || dyn {
 			t.Errorf("Argv(quote(%q)) = %q %v %v", tt.in, w, dyn, ok)
 		}
 	}
@@ -57,7 +57,7 @@ func TestShellWords(t *testing.T) {
 		{`   `, "", false, false},
 	}
 	for _, tt := range words {
-		w, dyn, ok := guard.Argv(tt.in)
+		w, dyn, ok := shell.Argv(tt.in)
 		first := ""
 		if len(w) > 0 {
 			first = w[0]

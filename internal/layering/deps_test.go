@@ -124,6 +124,8 @@ var rules = []rule{
 		"a feature reads what it needs of the host from the event; the command line and the installer put features together, not the reverse"},
 	{set{"internal/shell"}, set{"internal/..."},
 		"the shell model is pure: it says what a command does and judges nothing, so it knows no rule, policy or configuration"},
+	{set{"internal/shellcall"}, append(slices.Clone(features), "internal/config"),
+		"a command's effects need no policy or configuration: a feature learns them from shellcall, never through the guard's handler"},
 	{set{"internal/hook"}, set{"internal/cli/..."},
 		"the hook runtime serves the commands; it never reaches back into the command line"},
 	{set{"internal/..."}, set{"cmd/..."},

@@ -8,6 +8,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 )
 
 // The guard's analysis ends at the event's deadline (a serve request's,
@@ -36,7 +37,7 @@ func TestAnalysisStopsAtTheEventDeadline(t *testing.T) {
 			t.Errorf("%s: rule %s", tc.name, r.Rule)
 		}
 		// The judging walk's effects are kept for the other handlers.
-		if _, ok := c.Memo.Get(effectsKey{}); !ok {
+		if _, ok := shellcall.Remembered(c); !ok {
 			t.Errorf("%s: no effects in the memo", tc.name)
 		}
 	}

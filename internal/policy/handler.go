@@ -7,24 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/mcptools"
-	"github.com/atreides-dev/atreides/internal/shell"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Source builds the guard policy when the first tool call needs it.
 type Source func() (*guard.Policy, error)
-
-// AnalysisBudget bounds the guard's analysis of one event; a command that
-// takes longer is judged parse.too-complex (a deny). It leaves the rest of
-// the hook's budget for the state and the answer.
-const AnalysisBudget = 2 * time.Second
 
 // Handler judges PreTool and PermissionRequest events, before the state
 // lock is taken (the guard needs no state). A policy that cannot be built
@@ -71,7 +65,7 @@ func judge(c *engine.Call, policy Source, hosts Hosts) (event.Result, error) {
 	if p == nil { // the guard is switched off in the configuration
 		return event.Result{}, nil
 	}
-	deadline := analysisDeadline(c)
+	deadline := shellcall.Deadline(c)
 	var worst guard.Result
 	if unknown != "" {
 		worst = p.UnknownWrite(unknown)
@@ -83,7 +77,7 @@ func judge(c *engine.Call, policy Source, hosts Hosts) (event.Result, error) {
 		if r.Tool == "shell" && ev.Tool.Name == event.Shell {
 			// The judging walk is the shell model: governance and the
 			// session read its effects instead of walking again.
-			c.Memo.Set(effectsKey{}, res.Effects)
+			shellcall.Remember(c, res.Effects)
 		}
 		if res.Verdict > worst.Verdict || worst.Rule == "" && res.Rule != "" && res.Verdict == worst.Verdict {
 			worst = res
@@ -185,7 +179,7 @@ func MCPRequests(ev *event.Event) (reqs []guard.Request, unknown string) {
 // atreides's own paths; what the guard must know of the hosts is added by
 // [Hosts.Apply].
 func NewRequest(tool, arg, cwd, root string) guard.Request {
-	r := EffectsRequest(arg, cwd, root)
+	r := shellcall.Request(arg, cwd, root)
 	r.Tool = tool
 	if tool != "shell" {
 		r.Command, r.Path = "", arg
@@ -193,49 +187,6 @@ func NewRequest(tool, arg, cwd, root string) guard.Request {
 	r.Self, r.ConfigDir = Self(), ConfigDir()
 	r.PathDirs, r.SameBinary = PathDirs(os.Getenv("PATH")), SameBinary
 	return r
-}
-
-// analysisDeadline is when an analysis for c gives up: after
-// AnalysisBudget, or at the event's deadline if that comes first (a serve
-// request the plugin stopped waiting for).
-func analysisDeadline(c *engine.Call) time.Time {
-	d := time.Now().Add(AnalysisBudget)
-	if !c.Deadline.IsZero() && c.Deadline.Before(d) {
-		return c.Deadline
-	}
-	return d
-}
-
-// effectsKey keeps the event's shell effects in its memo.
-type effectsKey struct{}
-
-// ShellEffects is what the event's shell command writes and whether it
-// verifies (shell.Effects), computed once per event: by the guard's own
-// walk when it judged the command, else here, within AnalysisBudget.
-// Handlers that need it call it from Prepare, so the walk runs before the
-// state lock is taken.
-func ShellEffects(c *engine.Call) shell.Effects {
-	if v, ok := c.Memo.Get(effectsKey{}); ok {
-		return v.(shell.Effects)
-	}
-	ev := c.Event
-	cwd := ev.Cwd
-	if cwd == "" {
-		cwd = ev.ProjectDir
-	}
-	r := EffectsRequest(ev.Tool.Command, cwd, ev.ProjectDir)
-	r.Deadline = analysisDeadline(c)
-	e := guard.ShellEffects(r)
-	c.Memo.Set(effectsKey{}, e)
-	return e
-}
-
-// EffectsRequest is a shell request with what guard.ShellEffects needs
-// (where the command runs), without atreides's own paths, which only the
-// judging walk uses.
-func EffectsRequest(cmd, cwd, root string) guard.Request {
-	return guard.Request{Tool: "shell", Command: cmd, Cwd: cwd, Home: Home(), ProjectRoot: root,
-		TempDirs: TempDirs(), Resolve: Resolver(), Readlink: os.Readlink}
 }
 
 // Self is the running atreides binary with symlinks resolved, "" when
@@ -260,19 +211,4 @@ func ConfigDir() string {
 		return filepath.Dir(u)
 	}
 	return ""
-}
-
-// Home is the user's home directory, "" when unknown.
-func Home() string {
-	h, _ := os.UserHomeDir()
-	return h
-}
-
-// TempDirs are the directories whose contents are scratch space.
-func TempDirs() []string {
-	dirs := []string{"/tmp", "/var/tmp"}
-	if t := os.Getenv("TMPDIR"); t != "" {
-		dirs = append(dirs, filepath.Clean(t))
-	}
-	return dirs
 }

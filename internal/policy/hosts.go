@@ -17,6 +17,9 @@ type Hosts struct {
 	Files func(root, home string, getenv func(string) string) []string
 	// Agents are the agent hosts' programs (guard.Request.Agents).
 	Agents guard.AgentCLIs
+	// Vars are the variables by which the hosts mark their agents'
+	// commands (guard.Request.HostVars).
+	Vars []string
 }
 
 // Apply fills what the guard must know of the hosts into a request of the
@@ -26,4 +29,5 @@ func (h Hosts) Apply(r *guard.Request) {
 		r.HostSettings = h.Files(r.ProjectRoot, r.Home, os.Getenv)
 	}
 	r.Agents = h.Agents
+	r.HostVars = h.Vars
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 )
 
 // atreides runs shell commands of its own: a plan phase's verification
@@ -60,7 +61,7 @@ func JudgeRun(src Source, hosts Hosts, command, cwd, root string) error {
 	}
 	r := NewRequest("shell", command, cwd, root)
 	hosts.Apply(&r)
-	r.Deadline = time.Now().Add(AnalysisBudget)
+	r.Deadline = time.Now().Add(shellcall.Budget)
 	res := p.Check(r)
 	if res.Verdict == guard.Allow {
 		return nil

@@ -10,8 +10,8 @@ import (
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 )
 
 // Mode is what an unread edit gets.
@@ -118,7 +118,7 @@ func look(c *engine.Call) []file {
 	var paths []string
 	switch {
 	case ev.Kind == event.PostTool && ev.Tool.Name == event.Shell:
-		paths = policy.ShellEffects(c).Reads
+		paths = shellcall.Effects(c).Reads
 	case ev.Kind == event.PreTool || ev.Kind == event.PostTool:
 		paths = ev.Tool.Paths
 	}
@@ -129,7 +129,7 @@ func look(c *engine.Call) []file {
 	if dir == "" {
 		dir = ev.ProjectDir
 	}
-	resolve := policy.Resolver()
+	resolve := shellcall.Resolver()
 	out := make([]file, 0, len(paths))
 	for _, p := range paths {
 		if strings.ContainsAny(p, "*?[") {

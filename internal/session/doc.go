@@ -14,7 +14,7 @@
 //     verification (before any change it counts as a read). Reads never
 //     leave implementation or verification, to avoid flapping. Unknown,
 //     MCP and todo tools say nothing. Shell commands are read through the
-//     guard's one shell model (guard.ShellEffects): a command changes files
+//     guard's one shell model (shellcall.Effects): a command changes files
 //     when it certainly writes one (redirections, tee, sed -i, rm, cp, git
 //     commit/apply/checkout/..., formatters with -w/--write/--fix, ...) and
 //     verifies when it runs go test/vet/build, npm|yarn|pnpm test/lint/build

@@ -7,9 +7,9 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/phase"
-	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/prompt"
 	"github.com/atreides-dev/atreides/internal/sanitize"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 )
 
 // assessmentCalls is how many read-only calls after a prompt count as
@@ -37,7 +37,7 @@ func PhaseTracker(opts OptionsFunc) engine.Handler {
 		Groups: phase.Key.Group() | workKey.Group(),
 		Prepare: func(c *engine.Call) {
 			if c.Event.Kind == event.PostTool && c.Event.Tool.Name == event.Shell {
-				policy.ShellEffects(c) // walked outside the lock
+				shellcall.Effects(c) // walked outside the lock
 			}
 		},
 		Handle: func(c *engine.Call) (event.Result, error) {
@@ -143,7 +143,7 @@ func classify(c *engine.Call) (activity, string) {
 		}
 		return actChange, strings.TrimSpace(string(t.Name) + " " + shorten(target, 80))
 	case event.Shell:
-		info := policy.ShellEffects(c)
+		info := shellcall.Effects(c)
 		switch {
 		case info.Verifies != "":
 			// A failing test run is still a verification.

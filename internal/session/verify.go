@@ -8,8 +8,8 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 )
 
 // trackWork updates the work group after a tool call: a call that changed
@@ -37,7 +37,7 @@ func changesSource(c *engine.Call) bool {
 	ev := c.Event
 	paths := ev.Tool.Paths
 	if ev.Tool.Name == event.Shell {
-		paths = policy.ShellEffects(c).Writes
+		paths = shellcall.Effects(c).Writes
 	}
 	for _, p := range paths {
 		if sourcePath(ev.ProjectDir, cmp.Or(ev.Cwd, ev.ProjectDir), p) {

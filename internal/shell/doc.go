@@ -1,14 +1,36 @@
 // Package shell is the shell model apart from the rules: what a command
-// line means once the shell has read it (mvdan.cc/sh parses it), with no
-// judgement of whether it is safe. It holds the expansion steps the
-// analysis performs statically (brace expansion, ANSI-C and printf
-// escapes) and the Effects a command has: the files it reads and writes,
-// whether it changes or verifies anything, the programs it runs. It also
-// knows which programs print the files they are given (Reader) and what a
-// program writes without listing it (WritesAnything, HarmlessDevice).
+// line means once the shell has read it, with no judgement of whether it
+// is safe.
+//
+//   - Parse reads a script with mvdan.cc/sh behind limits on its size and
+//     nesting that keep a hostile text from crashing or stalling the
+//     parser (a *TooComplex instead); Argv is the static argv of a
+//     command line's first simple command.
+//   - A Scope is the shell state a script builds up (variables,
+//     functions, working directory, positional parameters, downloads).
+//   - An Expander expands words statically (braces, quotes, ~,
+//     parameters, field splitting, ANSI-C and printf escapes) into Words:
+//     resolved arguments that say what of them is known only at run time
+//     and where their data came from (Taint). The code it meets
+//     (substitutions) it hands to a Walker.
+//   - A Command is one resolved simple command (wrappers unwrapped); its
+//     options read as getopt would (OptValue, Operands, HasOption).
+//   - Paths turns a command's path arguments into the files they name
+//     (home, working directory, symbolic links on disk and those the
+//     command creates).
+//   - WriterOf knows where a program writes (rm, cp, tar, sed -i, git
+//     checkout, formatters, ...) and reports it to a Recorder: the files
+//     it names, those it writes without naming, and the trees, links,
+//     copies and extractions a judge of protected files follows.
+//   - Effects is what a command does: the files it reads and writes,
+//     whether it changes or verifies anything (Verifier), the programs it
+//     runs. The package knows which programs print the files they are
+//     given (Reader), what a program writes without listing it
+//     (WritesAnything, HarmlessDevice) and which run inline code
+//     (InterpFamily, CodeFlags).
 //
 // Package guard walks a command with these and judges it; governance's
 // scope gate, the task gate and the session's phase inference read the
-// Effects of that walk (policy.ShellEffects) instead of parsing shell
-// themselves. The package is pure and imports no rules.
+// Effects of that walk (shellcall.Effects, once per event) instead of
+// parsing shell themselves. The package is pure and imports no rules.
 package shell

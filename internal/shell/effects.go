@@ -64,3 +64,47 @@ func programName(name string) string {
 
 // Empty reports whether the command writes nothing atreides can see.
 func (e Effects) Empty() bool { return len(e.Writes) == 0 && len(e.Unknown) == 0 }
+
+// Bounds on what Effects lists: a command that names more is still
+// judged whole, but its list is a summary, not an inventory.
+const (
+	maxUnknown = 64
+	maxPaths   = 256
+)
+
+// Changed records what as the first part of the command that certainly
+// changes files, unless one is known already.
+func (e *Effects) Changed(what string) {
+	if e.Changes == "" {
+		e.Changes = what
+	}
+}
+
+// UnknownWrite records a write whose targets cannot be listed, why saying
+// what it is; certain says the command does change files (tar -x), not
+// only that it may, and what then names it for Changed.
+func (e *Effects) UnknownWrite(why string, certain bool, what string) {
+	if certain {
+		e.Changed(what)
+	}
+	if !slices.Contains(e.Unknown, why) && len(e.Unknown) < maxUnknown {
+		e.Unknown = append(e.Unknown, why)
+	}
+}
+
+// Wrote records a certain write of the absolute, clean path p by what
+// ("rm", "redirect >").
+func (e *Effects) Wrote(p, what string) {
+	e.Changed(what)
+	if !slices.Contains(e.Writes, p) && len(e.Writes) < maxPaths {
+		e.Writes = append(e.Writes, p)
+	}
+}
+
+// Read records that the command prints the file at the absolute, clean
+// path p.
+func (e *Effects) Read(p string) {
+	if !slices.Contains(e.Reads, p) && len(e.Reads) < maxPaths {
+		e.Reads = append(e.Reads, p)
+	}
+}

@@ -97,3 +97,14 @@ var writingTools = []struct {
 	{"dart", []string{"pub", "format"}},
 	{"swift", []string{"package"}},
 }
+
+// NormName reduces a command word to the name rules match on:
+// /usr/bin/../bin/rm -> rm, C:/Git/bin/git.exe -> git, GIT -> git.
+func NormName(s string) string {
+	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.ToLower(s)
+	s = strings.TrimSuffix(s, ".exe")
+	return s
+}

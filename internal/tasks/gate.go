@@ -8,7 +8,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 )
 
 // Gate is the plan approval gate: while the session holds a task in
@@ -20,7 +20,7 @@ import (
 //
 // It reads only the session's task record (SessionTask), never the
 // board: on a tool call with no task held it costs one comparison, and
-// the shell command's effects (policy.ShellEffects, usually already
+// the shell command's effects (shellcall.Effects, usually already
 // walked by the guard) are asked for only while the gate is shut.
 func Gate() engine.Handler {
 	return engine.Handler{
@@ -47,7 +47,7 @@ func gate(c *engine.Call) event.Result {
 			paths = append(paths, filepath.Clean(p))
 		}
 	case event.Shell:
-		e := policy.ShellEffects(c)
+		e := shellcall.Effects(c)
 		paths, unknown = e.Writes, e.Unknown
 	default:
 		return event.Result{}

@@ -3,8 +3,16 @@ package command
 import (
 	"os"
 
+	"github.com/atreides-dev/atreides/internal/actor"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"golang.org/x/term"
 )
+
+// Actor is who runs the command as package actor tells it: the command's
+// environment and stdin, and the hosts' marks (all.AgentVars).
+func Actor(io *IO) actor.Env {
+	return actor.Env{Getenv: io.Getenv, Terminal: StdinTerminal(io), Marks: all.AgentVars()}
+}
 
 // StdinTerminal reports whether the command's stdin is a terminal: a
 // person's (package actor); an agent's shell tool gives none.

@@ -42,7 +42,7 @@ func (o *intentReleaseOptions) run(io *command.IO) error {
 		return command.Usagef("intent release needs --session")
 	}
 	// Another session's lease is the user's to release (package actor).
-	if err := actor.MayRelease(o.session, io.Getenv, command.StdinTerminal(io)); err != nil {
+	if err := actor.MayRelease(o.session, command.Actor(io)); err != nil {
 		return err
 	}
 	root, err := command.CwdRoot(io)

@@ -41,7 +41,7 @@ func (o *intentSelectOptions) run(io *command.IO) error {
 	if o.session == "" {
 		return command.Usagef("intent select needs an intent id and --session")
 	}
-	if err := actor.ActAs(o.session, io.Getenv, command.StdinTerminal(io)); err != nil {
+	if err := actor.ActAs(o.session, command.Actor(io)); err != nil {
 		return err
 	}
 	root, f, err := loadIntents(io)

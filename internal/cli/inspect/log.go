@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/host/all"
 
 	stdio "io"
 	"os"
@@ -69,7 +70,7 @@ func NewLogCmd(io *command.IO) *cobra.Command {
 	f.StringVarP(&o.session, "session", "s", "", "only this session's records")
 	f.StringSliceVar(&o.verdicts, "verdict", nil, "only these verdicts: allow, ask, deny, none, block")
 	f.StringVarP(&o.rule, "rule", "r", "", `only this rule, or a group: "self." or "git.*"`)
-	f.StringVar(&o.host, "host", "", "only this host's records (claude, gemini, codex, opencode)")
+	f.StringVar(&o.host, "host", "", "only this host's records ("+all.Names()+")")
 	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing records as they are written")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON lines (with --stats, one JSON object)")
 	f.BoolVar(&o.stats, "stats", false, "count what was stopped, by rule and by day")

@@ -10,10 +10,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const doctorAbout = `Check what is installed where: the hook settings of Claude Code, Gemini CLI,
-Codex and OpenCode for this project and for the user, whether the binary each hook
+// doctorAbout is doctor's help, with every host of the registry.
+func doctorAbout() string {
+	return command.AppendList("Check what is installed where: the hook settings of ", command.Displays(nil)) +
+		` for this project and for the user, whether the binary each hook
 runs exists, the configuration, and the health of the state store. Exit 3
 when something needs fixing.`
+}
 
 // doctorOptions are the flags of 'atreides doctor'.
 type doctorOptions struct {
@@ -25,7 +28,7 @@ func NewDoctorCmd(io *command.IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "check installation, binary paths and the state store",
-		Long:  doctorAbout,
+		Long:  doctorAbout(),
 		Args:  command.NoArgs,
 		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}

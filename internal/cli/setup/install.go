@@ -16,7 +16,17 @@ import (
 	"github.com/spf13/pflag"
 )
 
-const installAbout = `Register atreides with agent hosts. Without a host, list the hosts this
+// installAbout is install's help, with what install writes for each host
+// of the registry (host.Host.Writes).
+func installAbout() string {
+	var w strings.Builder
+	for _, h := range all.All() {
+		fmt.Fprintf(&w, "  %-9s %s\n", h.Name, strings.ReplaceAll(h.Writes, "\n", "\n"+strings.Repeat(" ", 12)))
+	}
+	return installHead + w.String() + installTail
+}
+
+const installHead = `Register atreides with agent hosts. Without a host, list the hosts this
 machine has (their program on PATH or their settings directory present)
 and what install would write; name hosts to install into them, or --all
 for every host seen.
@@ -30,21 +40,9 @@ Scopes (each host's default first, see the list):
              machine's binary (or --bin)
 
 What install writes, per host and scope:
-  claude    .claude/settings.json (--local: .claude/settings.local.json,
-            --user: ~/.claude/settings.json); with a project or local
-            install also .mcp.json, registering atreides's MCP tools
-            ('atreides mcp') as the server "atreides"
-  gemini    .gemini/settings.json (--user: ~/.gemini/settings.json); Gemini
-            runs project hooks only in a trusted folder
-  codex     ~/.codex/hooks.json or $CODEX_HOME/hooks.json (the default;
-            --project: .codex/hooks.json, loaded only once the project is
-            trusted in ~/.codex/config.toml, which atreides never does for
-            you), and the MCP server [mcp_servers.atreides] in the
-            config.toml beside it
-  opencode  .opencode/plugin/atreides.ts (--user: ~/.config/opencode/plugin/),
-            a plugin that starts 'atreides serve --stdio'; --offline also
-            marks OpenCode's dependency install as done
---agents-md adds a short marked section to the project's AGENTS.md (or to
+`
+
+const installTail = `--agents-md adds a short marked section to the project's AGENTS.md (or to
 CLAUDE.md or GEMINI.md when the project keeps its rules there and has no
 AGENTS.md) saying what atreides enforces and which tools it offers.
 
@@ -119,7 +117,7 @@ func NewInstallCmd(io *command.IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "install [HOST...] [--all] [--project|--local|--user] [flags]",
 		Short: "register atreides in agent hosts' settings",
-		Long:  installAbout,
+		Long:  installAbout(),
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.hosts, o.timeoutSet = args, cmd.Flags().Changed("timeout")

@@ -5,7 +5,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/companion"
-	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +37,7 @@ func NewMCPCmd(io *command.IO) *cobra.Command {
 }
 
 func (o *mcpOptions) run(io *command.IO) error {
-	bin, err := companion.Path(install.MCPBinary, "./cmd/atreides-mcp")
+	bin, err := companion.Path(guard.MCPBinary, "./cmd/atreides-mcp")
 	if err != nil {
 		return err
 	}

@@ -107,7 +107,7 @@ func phaseDone(io *command.IO, n, k int) error {
 // agent's shell, an agent's made-up terminal): then such a command is not
 // run.
 func confirmAtTerminal(io *command.IO) func(verification string, why error) bool {
-	if !actor.Person(io.Getenv, command.StdinTerminal(io)) {
+	if !actor.Person(command.Actor(io)) {
 		return nil
 	}
 	return func(verification string, why error) bool { return confirm(io, verification, why) }

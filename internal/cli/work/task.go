@@ -120,7 +120,7 @@ func (c *claimer) flags(cmd *cobra.Command) {
 
 // resolve binds the claim to the calling session (tasks.Repo.Caller).
 func (c *claimer) resolve(io *command.IO, r *tasks.Repo) (taskboard.TaskClaim, error) {
-	if err := actor.ActAs(c.session, io.Getenv, command.StdinTerminal(io)); err != nil {
+	if err := actor.ActAs(c.session, command.Actor(io)); err != nil {
 		return taskboard.TaskClaim{}, err
 	}
 	id, _, err := r.Caller(context.Background(), c.session, io.Getenv)

@@ -48,6 +48,13 @@ var (
 		}
 		return out
 	})
+	agentVars = sync.OnceValue(func() []string {
+		var out []string
+		for _, h := range table {
+			out = append(out, h.AgentVars...)
+		}
+		return out
+	})
 	skillDirs = sync.OnceValue(func() []string {
 		var out []string
 		for _, h := range table {
@@ -65,6 +72,10 @@ var (
 // supported hosts' and, after them, those of hosts atreides has no
 // adapter for, whose unguarded starts are refused all the same.
 func AgentCLIs() guard.AgentCLIs { return agentCLIs() }
+
+// AgentVars are the variables by which every host marks its agent's
+// commands (Host.AgentVars), for package actor and the guard.
+func AgentVars() []string { return agentVars() }
 
 // HookFiles lists every host's hook files (Host.HookFiles) for the
 // project at root and the user's home, once each; getenv reads the
@@ -87,7 +98,7 @@ func HookFiles(root, home string, getenv func(string) string) []string {
 // for every wiring site that judges commands: the hook runtime, the
 // command line and the MCP server.
 func Guard() policy.Hosts {
-	return policy.Hosts{Files: HookFiles, Agents: AgentCLIs()}
+	return policy.Hosts{Files: HookFiles, Agents: AgentCLIs(), Vars: AgentVars()}
 }
 
 // otherAgents are the agent CLIs of hosts atreides has no adapter for.

@@ -11,12 +11,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/actor"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/host/codex"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/policy"
 )
 
 // repoRoot is the module root, where bench/payloads lives.
@@ -44,8 +47,13 @@ func TestRegistryComplete(t *testing.T) {
 			if h.Adapter == nil || h.Adapter.Name() != h.Name || h.Display == "" {
 				t.Errorf("adapter %v, display %q", h.Adapter, h.Display)
 			}
-			if len(h.Scopes) == 0 || h.Path == nil || h.Install == nil || h.Uninstall == nil || h.Inspect == nil || h.ConfigDirs == nil || h.Doctor == nil || len(h.Programs) == 0 || h.HookFiles == nil {
+			if len(h.Scopes) == 0 || h.Path == nil || h.Install == nil || h.Uninstall == nil || h.Inspect == nil || h.ConfigDirs == nil || h.Doctor == nil || len(h.Programs) == 0 || h.HookFiles == nil || h.Start == "" || h.Writes == "" {
 				t.Errorf("incomplete entry: %+v", h)
+			}
+			for _, l := range strings.Split(h.Writes, "\n") {
+				if len(l) > 67 {
+					t.Errorf("Writes: line %q is wider than install's help (67 columns)", l)
+				}
 			}
 			for _, p := range h.Programs {
 				if !slices.Contains(h.CLI.Names, p) {
@@ -115,7 +123,7 @@ func ptr(s string) *string { return &s }
 // atreides-mcp, so that install finds atreides and registers MCP tools.
 func fakeBin(t *testing.T) string {
 	dir := t.TempDir()
-	for _, n := range []string{"atreides", install.MCPBinary} {
+	for _, n := range []string{"atreides", guard.MCPBinary} {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -479,5 +487,40 @@ func TestHookFiles(t *testing.T) {
 				t.Errorf("HookFiles(%q, %q) = %q", tc.proj, tc.home, p)
 			}
 		}
+	}
+}
+
+// TestAgentVars: each variable a host marks its agent's commands with
+// tells actor an agent's command from a person's at a terminal, and the
+// guard, handed the registry's (Guard), refuses a command that unsets it
+// (or, for a name ending in "*", any variable it begins) before acting
+// for another session.
+func TestAgentVars(t *testing.T) {
+	root := t.TempDir()
+	for _, h := range All() {
+		for _, v := range h.AgentVars {
+			name, prefix := strings.CutSuffix(v, "*")
+			e := actor.Env{Getenv: func(k string) string {
+				if k == name {
+					return "1"
+				}
+				return ""
+			}, Terminal: true, Marks: AgentVars()}
+			if actor.Person(e) {
+				t.Errorf("%s: %s set, but actor takes the command for a person's", h.Name, name)
+			}
+			unset := name
+			if prefix {
+				unset += "_ANY"
+			}
+			cmd := "unset " + unset + "; atreides intent release --session s2"
+			if policy.JudgeRun(policy.ForProject(root), Guard(), cmd, root, root) == nil {
+				t.Errorf("%s: the guard allows %q", h.Name, cmd)
+			}
+		}
+	}
+	cmd := "unset SOME_VAR; atreides intent release --session s2"
+	if err := policy.JudgeRun(policy.ForProject(root), Guard(), cmd, root, root); err != nil {
+		t.Errorf("%q: %v, want it allowed (no host's variable)", cmd, err)
 	}
 }

@@ -38,6 +38,8 @@ var Entry = host.Host{
 		OffValue: []guard.FlagValue{{Flag: "--permission-mode", Value: "bypassPermissions"}},
 		Settings: "--settings", SettingSources: "--setting-sources"},
 	Markers: []host.Marker{{Name: "CLAUDECODE", Value: "1"}, {Name: "CLAUDE_CODE_SESSION_ID"}},
+	// Claude Code 2.1.330 sets the same two in its Bash tool's commands.
+	AgentVars: []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"},
 	// Its agents are .claude/agents/<name>.md, started with the Agent
 	// tool; its own Explore and Plan are other names (case counts), so the
 	// roster's explore and plan stand beside them. SubagentStart carries
@@ -46,6 +48,12 @@ var Entry = host.Host{
 	// Its slash commands are .claude/commands/<name>.md (project) or
 	// ~/.claude/commands (user), with $ARGUMENTS.
 	Commands: claudeCommands,
+
+	Start: "register the hooks in .claude/settings.json",
+	Writes: `.claude/settings.json (--local: .claude/settings.local.json,
+--user: ~/.claude/settings.json); with a project or local
+install also .mcp.json, registering atreides's MCP tools
+('atreides mcp') as the server "atreides"`,
 
 	Doctor: claudeDoctor,
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
@@ -26,7 +27,7 @@ func TestClaudeMCP(t *testing.T) {
 	t.Run("registers next to the user's servers, idempotent, removed exactly", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".mcp.json")
 		os.WriteFile(path, []byte(user), 0o644)
-		bin := installtest.Bins(t, "atreides", install.MCPBinary)
+		bin := installtest.Bins(t, "atreides", guard.MCPBinary)
 		r, err := InstallMCP(path, bin, "")
 		if err != nil || r.Action != install.ActionInstalled {
 			t.Fatalf("install: %+v %v", r, err)
@@ -62,7 +63,7 @@ func TestClaudeMCP(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".mcp.json")
 		foreign := `{"mcpServers": {"atreides": {"command": "python", "args": ["server.py"]}}}`
 		os.WriteFile(path, []byte(foreign), 0o644)
-		if _, err := InstallMCP(path, installtest.Bins(t, "atreides", install.MCPBinary), ""); err == nil {
+		if _, err := InstallMCP(path, installtest.Bins(t, "atreides", guard.MCPBinary), ""); err == nil {
 			t.Fatal("replaced a server atreides did not write")
 		}
 		if r, _ := UninstallMCP(path, ""); r.Action != install.ActionNothingToDo {
@@ -75,7 +76,7 @@ func TestClaudeMCP(t *testing.T) {
 	t.Run("broken JSON is refused and left alone", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".mcp.json")
 		os.WriteFile(path, []byte(`{"mcpServers": {},}`), 0o644)
-		if _, err := InstallMCP(path, installtest.Bins(t, "atreides", install.MCPBinary), ""); err == nil || !strings.Contains(err.Error(), ".mcp.json:1:") {
+		if _, err := InstallMCP(path, installtest.Bins(t, "atreides", guard.MCPBinary), ""); err == nil || !strings.Contains(err.Error(), ".mcp.json:1:") {
 			t.Fatalf("err = %v", err)
 		}
 	})

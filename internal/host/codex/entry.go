@@ -28,11 +28,22 @@ var Entry = host.Host{
 	CLI: guard.AgentCLI{Display: "Codex", Names: []string{"codex"},
 		Off:         []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"},
 		OffContains: []guard.FlagValue{{Flag: "-c", Value: "hook"}, {Flag: "--config", Value: "hook"}}},
+	// Its sandbox sets CODEX_SANDBOX (and CODEX_SANDBOX_NETWORK_DISABLED
+	// when the network is off) in the commands it runs, and CODEX_THREAD_ID
+	// names the thread; the guard keeps every CODEX_SANDBOX variable.
+	AgentVars: []string{"CODEX_SANDBOX*", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_THREAD_ID"},
 	// Its agent roles are TOML files in agents/ of $CODEX_HOME or the
 	// project's .codex, started with spawn_agent's agent_type.
 	// SubagentStart names the role (agent_type), so skills are injected
 	// when the agent starts.
 	Agents: codexAgents,
+
+	Start: "register the hooks in ~/.codex/hooks.json (then trust them in Codex's /hooks)",
+	Writes: `~/.codex/hooks.json or $CODEX_HOME/hooks.json (the default;
+--project: .codex/hooks.json, loaded only once the project is
+trusted in ~/.codex/config.toml, which atreides never does for
+you), and the MCP server [mcp_servers.atreides] in the
+config.toml beside it`,
 
 	Doctor: codexDoctor,
 }

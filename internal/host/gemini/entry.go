@@ -36,6 +36,8 @@ var Entry = host.Host{
 	CLI: guard.AgentCLI{Display: "Gemini CLI", Names: []string{"gemini", "gemini-cli"}, Off: []string{"--yolo", "-y"},
 		OffValue: []guard.FlagValue{{Flag: "--approval-mode", Value: "yolo"}}, OffShort: 'y'},
 	Markers: []host.Marker{{Name: "GEMINI_CLI", Value: "1"}},
+	// Gemini CLI 0.61.0 sets GEMINI_CLI=1 in its shell tool's commands.
+	AgentVars: []string{"GEMINI_CLI"},
 	// Gemini CLI 0.61.0 loads local agents from .gemini/agents/*.md and
 	// ~/.gemini/agents/*.md (experimental.enableAgents, on by default) and
 	// starts them with invoke_agent. A project's agents load only in a
@@ -48,6 +50,10 @@ var Entry = host.Host{
 	// in a trusted folder) or ~/.gemini/commands: description and prompt,
 	// with {{args}}.
 	Commands: geminiCommands,
+
+	Start: "register the hooks in .gemini/settings.json",
+	Writes: `.gemini/settings.json (--user: ~/.gemini/settings.json); Gemini
+runs project hooks only in a trusted folder`,
 
 	Doctor: geminiDoctor,
 }

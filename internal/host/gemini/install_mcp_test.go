@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
@@ -23,7 +24,7 @@ func TestGeminiMCP(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "settings.json")
 			backups := t.TempDir()
 			os.WriteFile(path, orig, 0o644)
-			bin := installtest.Bins(t, "atreides", install.MCPBinary)
+			bin := installtest.Bins(t, "atreides", guard.MCPBinary)
 			if _, err := Install(InstallOptions{SettingsPath: path, BinaryPath: bin, Scope: install.ScopeUser, BackupDir: backups}); err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +59,7 @@ func TestGeminiMCP(t *testing.T) {
 	t.Run("a server of the user's named atreides is refused", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "settings.json")
 		os.WriteFile(path, []byte(`{"mcpServers": {"atreides": {"command": "node", "args": ["x.js"]}}}`), 0o644)
-		if _, err := InstallMCP(path, installtest.Bins(t, "atreides", install.MCPBinary), ""); err == nil || !strings.Contains(err.Error(), "did not write") {
+		if _, err := InstallMCP(path, installtest.Bins(t, "atreides", guard.MCPBinary), ""); err == nil || !strings.Contains(err.Error(), "did not write") {
 			t.Errorf("err = %v", err)
 		}
 	})

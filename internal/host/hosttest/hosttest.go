@@ -55,6 +55,10 @@ type Wire struct {
 	Stderr string
 }
 
+// ProjectDir is the project the suite's payloads and environments name
+// (an Expectations.Env value equal to it names the project).
+const ProjectDir = "/proj"
+
 // Expectations is how one host takes part in the suite.
 type Expectations struct {
 	// Payload returns the host's hook payload for an event of the kind, as

@@ -27,6 +27,8 @@ var Entry = host.Host{
 	// only where atreides's plugin is installed.
 	CLI: guard.AgentCLI{Display: "OpenCode", Names: []string{"opencode", "opencode-ai"},
 		PluginRun: "run", PluginFile: PluginFile},
+	// It sets OPENCODE=1 in its bash tool's commands.
+	AgentVars: []string{"OPENCODE"},
 	// The plugin's config hook adds the roster to OpenCode's agents in
 	// memory (nothing on disk), with skills in their prompts; the task
 	// tool starts a subagent. OpenCode's own build and plan (its primary
@@ -37,6 +39,11 @@ var Entry = host.Host{
 	// Its commands are markdown files in commands/ of the config
 	// directory (.opencode or ~/.config/opencode), with $ARGUMENTS.
 	Commands: openCodeCommands,
+
+	Start: "a plugin in .opencode/plugin/ that runs 'atreides serve --stdio'",
+	Writes: `.opencode/plugin/atreides.ts (--user: ~/.config/opencode/plugin/),
+a plugin that starts 'atreides serve --stdio'; --offline also
+marks OpenCode's dependency install as done`,
 
 	Doctor: func(host.Env, []install.Status) []host.Check { return nil },
 }

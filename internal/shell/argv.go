@@ -1,9 +1,7 @@
-package guard
+package shell
 
 import (
 	"strings"
-
-	"github.com/atreides-dev/atreides/internal/shell"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -16,7 +14,7 @@ import (
 // program that will run. ok is false when the text does not parse or starts with no
 // simple command.
 func Argv(cmd string) (words []string, dynamic, ok bool) {
-	f, err := parse(cmd)
+	f, err := Parse(cmd)
 	if err != nil || len(f.Stmts) == 0 {
 		return nil, false, false
 	}
@@ -40,20 +38,20 @@ func staticWord(w *syntax.Word) (string, bool) {
 	for i, p := range w.Parts {
 		switch x := p.(type) {
 		case *syntax.Lit:
-			if i == 0 && strings.HasPrefix(x.Value, "~") || hasGlob(x.Value) {
+			if i == 0 && strings.HasPrefix(x.Value, "~") || HasGlob(x.Value) {
 				static = false
 			}
-			b.WriteString(unescapeBare(x.Value))
+			b.WriteString(UnescapeBare(x.Value))
 		case *syntax.SglQuoted:
 			if x.Dollar {
-				b.WriteString(shell.ANSIC(x.Value))
+				b.WriteString(ANSIC(x.Value))
 			} else {
 				b.WriteString(x.Value)
 			}
 		case *syntax.DblQuoted:
 			for _, q := range x.Parts {
 				if l, ok := q.(*syntax.Lit); ok {
-					b.WriteString(unescapeDouble(l.Value))
+					b.WriteString(UnescapeDouble(l.Value))
 				} else {
 					static = false
 					b.WriteString(syntaxText(q))
@@ -70,5 +68,61 @@ func staticWord(w *syntax.Word) (string, bool) {
 func syntaxText(n syntax.Node) string {
 	var b strings.Builder
 	syntax.NewPrinter().Print(&b, n)
+	return b.String()
+}
+
+// HasGlob reports whether v, a word's unquoted text, holds a glob
+// character (*, ? or [) that no backslash escapes.
+func HasGlob(v string) bool {
+	esc := false
+	for i := 0; i < len(v); i++ {
+		switch {
+		case esc:
+			esc = false
+		case v[i] == '\\':
+			esc = true
+		case v[i] == '*' || v[i] == '?' || v[i] == '[':
+			return true
+		}
+	}
+	return false
+}
+
+// UnescapeBare removes backslash quoting outside quotes.
+func UnescapeBare(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// UnescapeDouble removes the backslashes that are special inside "...".
+func UnescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
 	return b.String()
 }

@@ -1,0 +1,53 @@
+package command
+
+import (
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/all"
+)
+
+// helpWidth is the last column help text is written to.
+const helpWidth = 79
+
+// Displays are the display names of the registry's hosts that keep
+// selects (every host when keep is nil), in the registry's order: the
+// help texts that list the hosts list them from it.
+func Displays(keep func(*host.Host) bool) []string {
+	var out []string
+	for _, h := range all.All() {
+		if keep == nil || keep(h) {
+			out = append(out, h.Display)
+		}
+	}
+	return out
+}
+
+// AppendList appends items to text as a list ("a, b and c"), breaking
+// the line before an item that would pass the help width (a separator
+// stays at the end of its line).
+func AppendList(text string, items []string) string {
+	var b strings.Builder
+	b.WriteString(text)
+	col := len(text) - strings.LastIndexByte(text, '\n') - 1
+	for i, it := range items {
+		if i > 0 {
+			sep := ", "
+			if i == len(items)-1 {
+				sep = " and "
+			}
+			b.WriteString(strings.TrimSuffix(sep, " "))
+			col += len(sep) - 1
+			if col+1+len(it) > helpWidth {
+				b.WriteByte('\n')
+				col = 0
+			} else {
+				b.WriteByte(' ')
+				col++
+			}
+		}
+		b.WriteString(it)
+		col += len(it)
+	}
+	return b.String()
+}

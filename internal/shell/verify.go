@@ -1,0 +1,145 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Verifier names the test, build or lint run the resolved command name
+// args is ("go test", "npm run lint", "python -m pytest"); "" when it is
+// none.
+func Verifier(name string, args []Word) string {
+	if f := verifiers()[name]; f != nil {
+		return f(name, FirstOperand(args), args)
+	}
+	if InterpFamily(name) == "python" {
+		if m, ok := OptValue(args, 'm', ""); ok && slices.Contains(verifyModules, m.Text) {
+			return name + " -m " + m.Text
+		}
+	}
+	return ""
+}
+
+// VerifyModule reports a Python interpreter run as `-m MODULE` of a test
+// or lint tool (python -m pytest): it runs the tool, not a program of the
+// agent's.
+func VerifyModule(name string, args []Word) bool {
+	m, ok := OptValue(args, 'm', "")
+	return ok && InterpFamily(name) == "python" && slices.Contains(verifyModules, m.Text) && args[0].Text == "-m"
+}
+
+// verifyModules are the Python modules that test or lint.
+var verifyModules = []string{"pytest", "unittest", "mypy", "ruff", "flake8", "pylint", "tox", "nox", "pyright"}
+
+type verifyFunc func(name, sub string, args []Word) string
+
+// verifiers recognise a program's test, build and lint runs by its
+// subcommand (sub) and options; built on first use, not at start-up.
+var verifiers = sync.OnceValue(func() map[string]verifyFunc {
+	verifiers := map[string]verifyFunc{}
+	subIn := func(subs ...string) verifyFunc {
+		return func(name, sub string, _ []Word) string {
+			if slices.Contains(subs, sub) {
+				return name + " " + sub
+			}
+			return ""
+		}
+	}
+	always := func(name, _ string, _ []Word) string { return name }
+	for _, n := range []string{"npm", "yarn", "pnpm", "bun", "deno"} {
+		verifiers[n] = verifyJS
+	}
+	verifiers["go"] = subIn("test", "vet", "build")
+	// A plan phase is completed only when its Verify command passes.
+	verifiers["atreides"] = verifyPlanPhase
+	verifiers["cargo"] = subIn("test", "build", "check", "clippy", "nextest")
+	for _, n := range []string{"mvn", "gradle", "gradlew", "dotnet", "bazel", "bazelisk", "swift", "zig"} {
+		verifiers[n] = subIn("test", "build", "verify", "package", "check", "compile", "install")
+	}
+	for _, n := range []string{"make", "gmake", "ninja", "just", "task", "ctest"} {
+		verifiers[n] = func(name, sub string, _ []Word) string { return strings.TrimSpace(name + " " + sub) }
+	}
+	for _, n := range []string{"pytest", "tox", "nox", "mypy", "pyright", "flake8", "pylint", "jest", "vitest", "mocha",
+		"ava", "tsc", "golangci-lint", "staticcheck", "gotestsum", "rspec", "phpunit", "shellcheck", "biome"} {
+		verifiers[n] = always
+	}
+	verifiers["ruff"] = verifyRuff
+	verifiers["rake"] = verifyRake
+	verifiers["cmake"] = verifyCMake
+	verifiers["eslint"] = verifyESLint
+	verifiers["prettier"] = verifyPrettier
+	return verifiers
+})
+
+// verifyJS: a JavaScript package manager's test, lint, build or check
+// script, by subcommand or through run.
+func verifyJS(name, sub string, args []Word) string {
+	if sub == "run" || sub == "run-script" {
+		i := slices.IndexFunc(args, func(w Word) bool { return w.Text == sub })
+		if s := FirstOperand(args[i+1:]); isScriptVerify(s) {
+			return name + " run " + s
+		}
+		return ""
+	}
+	if slices.Contains([]string{"test", "t", "lint", "build", "check", "typecheck"}, sub) {
+		return name + " " + sub
+	}
+	return ""
+}
+
+// verifyPlanPhase: a plan phase is completed only when its Verify command
+// passes.
+func verifyPlanPhase(name, sub string, args []Word) string {
+	if i := slices.IndexFunc(args, func(w Word) bool { return w.Text == sub }); sub == "plan" && FirstOperand(args[i+1:]) == "phase-done" {
+		return name + " plan phase-done"
+	}
+	return ""
+}
+
+// verifyRuff: ruff check without --fix.
+func verifyRuff(_, sub string, args []Word) string {
+	if sub == "check" && !AnyFlag(args, []string{"--fix"}) || sub == "" {
+		return "ruff check"
+	}
+	return ""
+}
+
+// verifyRake: rake's default task, test or spec.
+func verifyRake(_, sub string, _ []Word) string {
+	if sub == "" || sub == "test" || sub == "spec" {
+		return "rake"
+	}
+	return ""
+}
+
+// verifyCMake: cmake --build.
+func verifyCMake(_, _ string, args []Word) string {
+	if AnyFlag(args, []string{"--build"}) {
+		return "cmake --build"
+	}
+	return ""
+}
+
+// verifyESLint: eslint without --fix.
+func verifyESLint(name, _ string, args []Word) string {
+	if !AnyFlag(args, []string{"--fix"}) {
+		return name
+	}
+	return ""
+}
+
+// verifyPrettier: prettier --check.
+func verifyPrettier(_, _ string, args []Word) string {
+	if AnyFlag(args, []string{"--check", "-c"}) {
+		return "prettier --check"
+	}
+	return ""
+}
+
+// isScriptVerify: a package script named for a check (test, lint:ci,
+// build:prod).
+func isScriptVerify(script string) bool {
+	head, _, _ := strings.Cut(script, ":")
+	return slices.Contains([]string{"test", "tests", "lint", "build", "check", "typecheck", "type-check", "ci", "verify", "e2e"}, head)
+}
