@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -29,7 +29,7 @@ func BenchmarkTaskProcess(b *testing.B) {
 		b.Fatal(err)
 	}
 	r := tasks.Open(root, tasks.Options{})
-	err := r.Update(context.Background(), func(bd *state.Tasks, now time.Time) error {
+	err := r.Update(context.Background(), func(bd *taskboard.Tasks, now time.Time) error {
 		for i := range 1000 {
 			in := tasks.NewTask{Title: fmt.Sprintf("task %d: make the thing work", i), Description: "a description of a few words, as people write them",
 				Priority: tasks.Priorities[i%len(tasks.Priorities)], Effort: "2h", Lang: "go"}

@@ -3,6 +3,7 @@ package agenttodos
 import (
 	"github.com/atreides-dev/atreides/internal/binrec"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 // Todo is a todo the agent keeps in its host's own todo tool (Claude
@@ -19,7 +20,7 @@ type Todo struct {
 
 // Open reports whether the agent todo still needs work.
 func (t Todo) Open() bool {
-	return t.Status == state.TodoPending || t.Status == state.TodoInProgress || t.Status == ""
+	return t.Status == todos.Pending || t.Status == todos.InProgress || t.Status == ""
 }
 
 // State is the todo tracker's group of the session record: the agent's

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"strings"
 	"time"
 
@@ -105,7 +106,7 @@ func listIntents(ctx context.Context, e *Env, args json.RawMessage) (string, err
 	var b strings.Builder
 	for _, in := range f.Intents {
 		fmt.Fprintf(&b, "- %s [%s]: %s; owned scope: %s", in.ID, in.Status, in.Title, strings.Join(in.Scope, ", "))
-		if l := p.Governance.Lock(in.ID); l != nil {
+		if l := govstate.Key.Read(p).Lock(in.ID); l != nil {
 			fmt.Fprintf(&b, "; held by session %s%s since %s", l.Session, governance.From(p, l.Origin), l.Since.UTC().Format(time.RFC3339))
 		}
 		b.WriteString("\n")
@@ -126,7 +127,7 @@ func requestExpansion(ctx context.Context, e *Env, args json.RawMessage) (string
 	if err != nil {
 		return "", err
 	}
-	var r state.ScopeRequest
+	var r govstate.ScopeRequest
 	err = e.update(ctx, func(p *state.Project) error {
 		session, _ := e.session(p)
 		var err error

@@ -1,6 +1,9 @@
 package agenttools
 
-import "github.com/atreides-dev/atreides/internal/state"
+import (
+	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/state"
+)
 
 // session returns the session a call acts for and how it was found: the
 // one the caller named (Env.Session), else the one the environment or the
@@ -10,5 +13,5 @@ func (e *Env) session(p *state.Project) (id, how string) {
 	if e.Session != "" {
 		return e.Session, "named by the host"
 	}
-	return p.Governance.Caller(e.Getenv)
+	return govstate.Key.Read(p).Caller(e.Getenv)
 }

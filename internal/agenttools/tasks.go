@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/policy"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -110,16 +110,16 @@ func (e *Env) board() *tasks.Repo {
 // claimer is who the call acts for on the board: the caller's session
 // and agent. The session is read before the board's transaction (it may
 // need the project's recent sessions); an unknown session is "".
-func (e *Env) claimer(ctx context.Context) (state.TaskClaim, error) {
+func (e *Env) claimer(ctx context.Context) (taskboard.TaskClaim, error) {
 	if e.Session != "" {
-		return state.TaskClaim{Session: e.Session, Agent: e.Agent}, nil
+		return taskboard.TaskClaim{Session: e.Session, Agent: e.Agent}, nil
 	}
 	p, err := e.project(ctx)
 	if err != nil {
-		return state.TaskClaim{}, err
+		return taskboard.TaskClaim{}, err
 	}
 	id, _ := e.session(p)
-	return state.TaskClaim{Session: id, Agent: e.Agent}, nil
+	return taskboard.TaskClaim{Session: id, Agent: e.Agent}, nil
 }
 
 func taskCreate(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
@@ -135,8 +135,8 @@ func taskCreate(ctx context.Context, e *Env, args json.RawMessage) (string, erro
 	if err := parse(args, &in, "title"); err != nil {
 		return "", err
 	}
-	var t state.Task
-	err := e.board().Update(ctx, func(b *state.Tasks, now time.Time) error {
+	var t taskboard.Task
+	err := e.board().Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		added, err := tasks.Add(b, tasks.NewTask{
 			Title: in.Title, Description: in.Description, Priority: in.Priority, Effort: in.Effort,
 			Lang: in.Language, Parent: in.Parent, BlockedBy: in.BlockedBy,
@@ -165,10 +165,10 @@ func taskUpdateStatus(ctx context.Context, e *Env, args json.RawMessage) (string
 	if !ok {
 		return "", fmt.Errorf("invalid arguments: status %q is not one of start, done, abandon, block, researched, planned", in.Status)
 	}
-	var t state.Task
+	var t taskboard.Task
 	var worker string // the claim completing clears: the scoped commit's session
 	r := e.board()
-	err := r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	err := r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		if t := b.Task(in.Number); t != nil {
 			worker = t.Claim.Session
 		}
@@ -211,7 +211,7 @@ func taskClaim(ctx context.Context, e *Env, args json.RawMessage) (string, error
 	if by.Session == "" {
 		return "", fmt.Errorf("cannot claim task %d: atreides has not seen a session of this project yet", in.Number)
 	}
-	err = e.board().Update(ctx, func(b *state.Tasks, now time.Time) error {
+	err = e.board().Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		_, err := tasks.Claim(b, in.Number, by, false, now)
 		return err
 	})
@@ -233,7 +233,7 @@ func taskReady(ctx context.Context, e *Env, args json.RawMessage) (string, error
 		return "", err
 	}
 	var b strings.Builder
-	err = e.board().View(ctx, func(board *state.Tasks) error {
+	err = e.board().View(ctx, func(board *taskboard.Tasks) error {
 		for _, t := range tasks.Ready(board, by) {
 			fmt.Fprintf(&b, "%d %s %s: %s\n", t.Number, tasks.Marker(t.Status), t.Priority, t.Title)
 		}
@@ -272,9 +272,9 @@ func errorRecord(ctx context.Context, e *Env, args json.RawMessage) (string, err
 	if err != nil {
 		return "", err
 	}
-	var rec state.TaskError
-	err = e.board().Update(ctx, func(b *state.Tasks, now time.Time) error {
-		where := state.TaskErrorContext{Session: by.Session, Agent: by.Agent}
+	var rec taskboard.TaskError
+	err = e.board().Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
+		where := taskboard.TaskErrorContext{Session: by.Session, Agent: by.Agent}
 		if t := claimedTask(b, by); t != nil {
 			where.Task = t.Number
 		}
@@ -300,7 +300,7 @@ func errorRecord(ctx context.Context, e *Env, args json.RawMessage) (string, err
 
 // claimedTask is the task the caller works on: the one its agent claims,
 // else one its session claims (in progress first); nil when none.
-func claimedTask(b *state.Tasks, by state.TaskClaim) *state.Task {
+func claimedTask(b *taskboard.Tasks, by taskboard.TaskClaim) *taskboard.Task {
 	for _, agent := range []string{by.Agent, "*"} {
 		if ts := tasks.Claimed(b, by.Session, agent); len(ts) > 0 {
 			return ts[0]

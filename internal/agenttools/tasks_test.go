@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"github.com/atreides-dev/atreides/internal/config/configtest"
 	"github.com/atreides-dev/atreides/internal/host/claude"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/taskgit/gittest"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
@@ -68,8 +68,8 @@ func TestTaskTools(t *testing.T) {
 	}
 	// Every change went through the board's one update (which writes
 	// the files): the generation moved with each.
-	err := a.board().View(context.Background(), func(bd *state.Tasks) error {
-		if bd.Files.Gen != bd.Gen || bd.Gen != 8 || bd.Task(1).Claim != (state.TaskClaim{}) {
+	err := a.board().View(context.Background(), func(bd *taskboard.Tasks) error {
+		if bd.Files.Gen != bd.Gen || bd.Gen != 8 || bd.Task(1).Claim != (taskboard.TaskClaim{}) {
 			t.Errorf("board gen %d, files gen %d, task 1 claim %+v", bd.Gen, bd.Files.Gen, bd.Task(1).Claim)
 		}
 		return nil
@@ -115,7 +115,7 @@ func TestErrorRecord(t *testing.T) {
 		}
 	}
 	fix := func() {
-		err := a.board().Update(context.Background(), func(bd *state.Tasks, now time.Time) error {
+		err := a.board().Update(context.Background(), func(bd *taskboard.Tasks, now time.Time) error {
 			_, err := tasks.ResolveError(bd, 1, "commit abc123", now)
 			return err
 		})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/state"
@@ -57,11 +58,11 @@ func todoAdd(ctx context.Context, e *Env, args json.RawMessage) (string, error) 
 	if err := parse(args, &in, "title"); err != nil {
 		return "", err
 	}
-	var t state.Todo
+	var t todos.Todo
 	err := e.update(ctx, func(p *state.Project) error {
 		session, _ := e.session(p)
 		var err error
-		t, err = p.AddTodo(state.NewTodo{
+		t, err = todos.Add(p, todos.New{
 			Title: in.Title, Level: in.Level, Parent: in.Parent, Priority: in.Priority,
 			File: in.File, Line: in.Line, Agent: in.Agent, Session: session,
 		}, e.Now().UTC())
@@ -81,7 +82,7 @@ func todoUpdate(ctx context.Context, e *Env, args json.RawMessage) (string, erro
 	if err := parse(args, &in, "id", "status"); err != nil {
 		return "", err
 	}
-	if err := e.update(ctx, func(p *state.Project) error { return p.SetStatus(in.ID, in.Status, e.Now().UTC()) }); err != nil {
+	if err := e.update(ctx, func(p *state.Project) error { return todos.Key.Of(p).SetStatus(in.ID, in.Status, e.Now().UTC()) }); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("todo #%d is %s", in.ID, in.Status), nil
@@ -98,7 +99,7 @@ func todoList(ctx context.Context, e *Env, args json.RawMessage) (string, error)
 	if err != nil {
 		return "", err
 	}
-	return renderTodos(view.Todos(p.Todos), in.All), nil
+	return renderTodos(view.Todos(todos.Key.Read(p).List), in.All), nil
 }
 
 // todoDetails is a todo's level and whatever else it carries, for one line.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,7 +136,7 @@ func TestSession(t *testing.T) {
 	st := store.Open(project.StateDir(root))
 	err := st.Update(context.Background(), func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			p.Governance.Recent = []state.SeenSession{{ID: "recent"}}
+			govstate.Key.Of(p).Recent = []govstate.SeenSession{{ID: "recent"}}
 			return nil
 		})
 	})

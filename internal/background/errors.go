@@ -1,6 +1,7 @@
 package background
 
 import (
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strings"
 	"time"
 
@@ -30,7 +31,7 @@ func recordFailures(p *state.Project, before map[string]bool, now time.Time) boo
 		if t.Status != Failed || !before[t.ID] {
 			continue
 		}
-		tasks.Record(&p.Tasks, failureEvent(&t), state.TaskErrorContext{Agent: t.Agent, Session: t.Parent}, now)
+		tasks.Record(taskboard.Key.Of(p), failureEvent(&t), taskboard.TaskErrorContext{Agent: t.Agent, Session: t.Parent}, now)
 		recorded = true
 	}
 	return recorded

@@ -2,6 +2,7 @@ package background
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,7 +45,7 @@ func TestRegistryRecordsFailures(t *testing.T) {
 	finish("bg-3", Failed, "the child session ses_4Xb9kQ2mZ7pR1tY8wLz0 no longer exists")
 	finish("bg-3", Failed, "again") // already ended: refused, not recorded again
 	r.View(ctx, func(p *state.Project) error {
-		b := &p.Tasks
+		b := taskboard.Key.Of(p)
 		if len(b.Errors) != 2 || b.Gen != 2 {
 			t.Fatalf("board %+v", b)
 		}

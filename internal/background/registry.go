@@ -2,6 +2,7 @@ package background
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -122,7 +123,7 @@ func (r *Registry) Update(ctx context.Context, fn func(p *state.Project, now tim
 			}
 			started = Schedule(bgtasks.Key.Of(p), r.Opts.Limits, now)
 			if recordFailures(p, before, now) {
-				tasks.Open(r.Root, tasks.LoadOptions(r.Root)).WriteFiles(&p.Tasks, now)
+				tasks.Open(r.Root, tasks.LoadOptions(r.Root)).WriteFiles(taskboard.Key.Of(p), now)
 			}
 			return nil
 		})

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func TestIntentReleaseIsTheCallersOwn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if l := p.Governance.Lock("src"); l == nil || l.Session != "s1" {
+			if l := govstate.Key.Of(p).Lock("src"); l == nil || l.Session != "s1" {
 				t.Errorf("after %v: the lease of src is %+v, want s1's", tc.args, l)
 			}
 		})

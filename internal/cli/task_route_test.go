@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,7 +11,6 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
@@ -22,11 +22,11 @@ func TestTaskRouteByWrittenFiles(t *testing.T) {
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	r := tasks.Open(root, tasks.Options{})
 	start := time.Now().UTC()
-	err := r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
+	err := r.Update(context.Background(), func(b *taskboard.Tasks, now time.Time) error {
 		if _, err := tasks.Add(b, tasks.NewTask{Title: "Speed up the importer"}, now); err != nil {
 			return err
 		}
-		if _, err := tasks.Claim(b, 1, state.TaskClaim{Session: "s1"}, false, now); err != nil {
+		if _, err := tasks.Claim(b, 1, taskboard.TaskClaim{Session: "s1"}, false, now); err != nil {
 			return err
 		}
 		_, err := tasks.SetStatus(b, 1, tasks.InProgress, "", now)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,7 +44,9 @@ func TestTraceVerify(t *testing.T) {
 	}
 	st := store.Open(project.StateDir(dir))
 	if err := st.Update(context.Background(), func(tx *store.Tx) error {
-		return state.SaveProject(tx, &state.Project{Governance: state.Governance{Trace: state.TraceHead{Seq: h.Seq, Hash: h.Hash}}})
+		p := &state.Project{}
+		govstate.Key.Of(p).Trace = govstate.TraceHead{Seq: h.Seq, Hash: h.Hash}
+		return state.SaveProject(tx, p)
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -269,13 +271,13 @@ func TestToken(t *testing.T) {
 	}
 }
 
-func lockHolder(t *testing.T, root string) []state.IntentLock {
+func lockHolder(t *testing.T, root string) []govstate.IntentLock {
 	t.Helper()
 	s, err := view.Take(context.Background(), root, view.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.Project.Governance.Locks
+	return govstate.Key.Of(s.Project).Locks
 }
 
 func TestReleaseAction(t *testing.T) {
@@ -458,7 +460,7 @@ func TestEventsShareSnapshots(t *testing.T) {
 	for change := 1; change <= 3; change++ {
 		viewtest.Update(t, root, func(tx *store.Tx) error {
 			return state.UpdateProject(tx, func(p *state.Project) error {
-				p.Anchors = append(p.Anchors, state.Anchor{ID: 10 + change, Kind: "note", Text: "x", Created: viewtest.At(44)})
+				anchors.Key.Of(p).List = append(anchors.Key.Of(p).List, anchors.Anchor{ID: 10 + change, Kind: "note", Text: "x", Created: viewtest.At(44)})
 				return nil
 			})
 		})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"os"
 	"path/filepath"
 	"strings"
@@ -248,7 +249,7 @@ func (f *fixture) agentTodo(status string) {
 func (f *fixture) projectTodo() {
 	f.st.Update(context.Background(), func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			_, err := p.AddTodo(state.NewTodo{Title: "x"}, f.env.now)
+			_, err := todos.Add(p, todos.New{Title: "x"}, f.env.now)
 			return err
 		})
 	})

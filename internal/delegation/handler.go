@@ -2,6 +2,7 @@ package delegation
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"slices"
 	"strings"
 	"time"
@@ -10,7 +11,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/subagents"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
@@ -30,7 +30,7 @@ func Handlers(opts OptionsFunc) []engine.Handler {
 			Kinds: []event.Kind{event.PreTool},
 			// Only a delegation needs the todos loaded.
 			When:   func(ev *event.Event) bool { return ev.Tool.Name == event.Delegate },
-			Groups: agenttodos.Key.Group() | state.GroupTodos,
+			Groups: agenttodos.Key.Group() | todos.Key.Group(),
 			Handle: func(c *engine.Call) (event.Result, error) {
 				if c.Decision.Verdict == event.Deny {
 					return event.Result{}, nil

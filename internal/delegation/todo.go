@@ -2,6 +2,7 @@ package delegation
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"slices"
 
 	"github.com/atreides-dev/atreides/internal/agenttodos"
@@ -31,5 +32,5 @@ func todoRule(c *engine.Call, o *Options) event.Result {
 }
 
 func hasOpenTodo(st *engine.State) bool {
-	return slices.ContainsFunc(agenttodos.Key.Of(st.Session).Agent, agenttodos.Todo.Open) || len(st.Project.OpenTodos()) > 0
+	return slices.ContainsFunc(agenttodos.Key.Of(st.Session).Agent, agenttodos.Todo.Open) || len(todos.Key.Read(st.Project).Open()) > 0
 }

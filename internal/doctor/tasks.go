@@ -3,11 +3,11 @@ package doctor
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -34,7 +34,7 @@ func taskFileChecks(root string, c *config.Config) []Check {
 		return nil // no state yet, so no tasks
 	}
 	var out []Check
-	err := r.View(context.Background(), func(b *state.Tasks) error {
+	err := r.View(context.Background(), func(b *taskboard.Tasks) error {
 		if b.Gen == 0 {
 			return nil
 		}

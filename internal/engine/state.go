@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
@@ -22,8 +23,9 @@ type State struct {
 	// LoadErr is why, when Unsaved: for a handler that must fail closed
 	// without the store (governance) and says so.
 	LoadErr error
-	// loadTasks loads the task board on demand; nil: none to load.
-	loadTasks func() error
+	// loadRecords loads records of their own on demand; nil: none to
+	// load.
+	loadRecords func(state.Groups) error
 	// appends are what the handlers added with Append, in order.
 	appends []appended
 }
@@ -43,17 +45,17 @@ func (s *State) Append(bucket string, value []byte) {
 	s.appends = append(s.appends, appended{bucket: bucket, value: value})
 }
 
-// LoadTasks loads the project's task board into Project.Tasks, in the
-// event's transaction, for a handler that needs it only sometimes and so
-// does not declare state.GroupTasks (declaring it decodes and encodes the
-// board, which can hold a thousand tasks, on every event the handler
-// runs on). The board is saved with the event. On a state that is not
-// saved it stays empty.
-func (s *State) LoadTasks() error {
-	if s.loadTasks == nil {
+// LoadRecords loads the project's records of their own of groups
+// ([state.RegisterRecord]: the task board), in the event's transaction,
+// for a handler that needs one only sometimes and so does not declare its
+// group (declaring it decodes and encodes the record, a board of a
+// thousand tasks, on every event the handler runs on). They are saved
+// with the event. On a state that is not saved they stay empty.
+func (s *State) LoadRecords(groups state.Groups) error {
+	if s.loadRecords == nil {
 		return nil
 	}
-	return s.loadTasks()
+	return s.loadRecords(groups)
 }
 
 // NewState is the state of a session atreides has not seen before.
@@ -98,7 +100,7 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.G
 	if ev.Kind == event.SessionStart {
 		// A prune, due at most once a day, releases the intent locks of
 		// the sessions it removes.
-		groups |= state.GroupGovernance
+		groups |= govstate.Key.Group()
 	}
 	if l.EventID != "" {
 		groups |= AppliedKey.Group()
@@ -124,7 +126,7 @@ func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.G
 			// .gitignore shows new state files in git status, no worse.
 			_ = l.Store.RefreshGitignore()
 		}
-		st := &State{Session: ld.Session, Project: p, loadTasks: ld.LoadTasks}
+		st := &State{Session: ld.Session, Project: p, loadRecords: ld.LoadRecords}
 		if err := fn(st); err != nil {
 			return err
 		}

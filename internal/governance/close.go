@@ -2,6 +2,7 @@ package governance
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/govstate"
 
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/intent"
@@ -21,8 +22,9 @@ func Close(ctx context.Context, root, id string, cancel bool) (status string, er
 	}
 	st := fleet.OpenLogged(root)
 	err = state.UpdateProjectIn(ctx, st, func(p *state.Project) error {
-		if l := p.Governance.Lock(id); l != nil {
-			p.Governance.Release(l.Session)
+		g := govstate.Key.Of(p)
+		if l := g.Lock(id); l != nil {
+			g.Release(l.Session)
 		}
 		return nil
 	})

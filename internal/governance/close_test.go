@@ -2,6 +2,7 @@ package governance
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"os"
 	"testing"
 	"time"
@@ -40,8 +41,8 @@ func TestClose(t *testing.T) {
 			t.Errorf("intents.yaml after Close: %v %+v", err, f)
 		}
 		p, err := state.ReadProject(ctx, fleet.Open(root))
-		if err != nil || p.Governance.Lock("a") != nil || p.Governance.HeldBy("s1") != nil {
-			t.Errorf("the lease survives Close: %v %+v", err, p.Governance)
+		if err != nil || govstate.Key.Of(p).Lock("a") != nil || govstate.Key.Of(p).HeldBy("s1") != nil {
+			t.Errorf("the lease survives Close: %v %+v", err, govstate.Key.Of(p))
 		}
 		if _, err := Close(ctx, root, "nope", cancel); err == nil {
 			t.Error("closing an unknown intent succeeds")

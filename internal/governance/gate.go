@@ -3,6 +3,7 @@ package governance
 import (
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"path/filepath"
 	"strings"
 	"time"
@@ -30,7 +31,7 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 		Name: "governance", Priority: engine.High,
 		Kinds: []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool,
 			event.SubagentStart, event.Stop, event.SessionEnd},
-		Groups: state.GroupGovernance | snapsKey.Group(),
+		Groups: govstate.Key.Group() | snapsKey.Group(),
 		Prepare: func(c *engine.Call) {
 			// The scope gate's targets (PreToolUse) and the ledger's
 			// programs (PostToolUse), walked outside the lock.
@@ -45,7 +46,7 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 			// Governance on or off: the commands an agent runs through
 			// its shell on a host that names no session in their
 			// environment (OpenCode, Gemini CLI, Codex) bind to the
-			// project's most recent session (state.Governance.Caller);
+			// project's most recent session (govstate.Governance.Caller);
 			// `atreides task start` must claim the task for it.
 			g.p().Touch(c.Event.SessionID, c.Event.Host, g.now)
 			if !o.active() {
@@ -69,15 +70,15 @@ type gov struct {
 	rev *string
 }
 
-func (g *gov) ev() *event.Event     { return g.c.Event }
-func (g *gov) p() *state.Governance { return &g.c.State.Project.Governance }
-func (g *gov) s() *Snapshots        { return snapsKey.Of(g.c.State.Session) }
+func (g *gov) ev() *event.Event        { return g.c.Event }
+func (g *gov) p() *govstate.Governance { return govstate.Key.Of(g.c.State.Project) }
+func (g *gov) s() *Snapshots           { return snapsKey.Of(g.c.State.Session) }
 
 func (g *gov) handle() (event.Result, error) {
 	ev := g.ev()
 	// Any activity of the session renews its lease.
 	if l := g.p().HeldBy(ev.SessionID); l != nil && ev.SessionID != "" {
-		g.c.State.Project.RenewLease(l, g.now)
+		govstate.RenewLease(g.c.State.Project, l, g.now)
 	}
 	var r event.Result
 	var err error
@@ -280,7 +281,7 @@ func From(p *state.Project, o store.Origin) string {
 // exactly one wins. A session holds one intent at a time; selecting
 // another releases the first. A lapsed lease is taken over.
 func Select(pr *state.Project, f *intent.File, session, host, id string, now time.Time, lease time.Duration) (*intent.Intent, error) {
-	p := &pr.Governance
+	p := govstate.Key.Of(pr)
 	if session == "" {
 		return nil, errors.New("no session to hold the intent")
 	}
@@ -295,11 +296,11 @@ func Select(pr *state.Project, f *intent.File, session, host, id string, now tim
 		return nil, &HeldError{Intent: id, Session: l.Session, From: From(pr, l.Origin), Since: l.Since, Renewed: l.Renewed, Lease: lease}
 	}
 	if l := p.Lock(id); l != nil && l.Session == session {
-		pr.RenewLease(l, now)
+		govstate.RenewLease(pr, l, now)
 		return in, nil
 	}
 	// A lapsed lock on this intent held by someone else is dropped.
-	pr.TakeLease(id, session, host, now)
+	govstate.TakeLease(pr, id, session, host, now)
 	return in, nil
 }
 
@@ -315,17 +316,17 @@ func openIDs(f *intent.File) string {
 }
 
 // RequestExpansion records an agent's request to widen an intent's scope.
-func RequestExpansion(p *state.Project, f *intent.File, session, id string, paths []string, reason string, now time.Time) (state.ScopeRequest, error) {
+func RequestExpansion(p *state.Project, f *intent.File, session, id string, paths []string, reason string, now time.Time) (govstate.ScopeRequest, error) {
 	if f.Find(id) == nil {
-		return state.ScopeRequest{}, fmt.Errorf("%w: %q", ErrNoIntent, id)
+		return govstate.ScopeRequest{}, fmt.Errorf("%w: %q", ErrNoIntent, id)
 	}
 	if len(paths) == 0 {
-		return state.ScopeRequest{}, errors.New("name the paths (globs) the intent should also own")
+		return govstate.ScopeRequest{}, errors.New("name the paths (globs) the intent should also own")
 	}
-	return p.RequestScope(id, session, paths, reason, now), nil
+	return govstate.RequestScope(p, id, session, paths, reason, now), nil
 }
 
 // Active returns the intent the session holds (nil if none) and its lock.
-func Active(p *state.Governance, session string) *state.IntentLock {
+func Active(p *govstate.Governance, session string) *govstate.IntentLock {
 	return p.HeldBy(session)
 }

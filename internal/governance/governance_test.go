@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -314,7 +315,7 @@ func TestLedgerFromHooks(t *testing.T) {
 	var head trace.Head
 	f.st.View(context.Background(), func(tx *store.Tx) error {
 		p, _ := state.LoadProject(tx)
-		head = trace.Head{Seq: p.Governance.Trace.Seq, Hash: p.Governance.Trace.Hash}
+		head = trace.Head{Seq: govstate.Key.Of(p).Trace.Seq, Hash: govstate.Key.Of(p).Trace.Hash}
 		return nil
 	})
 	if rep := trace.Verify(TracePath(f.root), &head, nil); !rep.OK || rep.Records != 2 || head.Seq != 2 {

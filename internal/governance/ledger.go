@@ -3,6 +3,7 @@ package governance
 import (
 	"bytes"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"io"
 	"os"
 	"slices"
@@ -13,7 +14,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/shellcall"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
@@ -260,7 +260,7 @@ func (g *gov) appendRecord(rec *trace.Record, queue bool) error {
 		g.c.Env.Logf("trace: %s", n)
 	}
 	if res.Head.Seq > 0 {
-		g.p().Trace = state.TraceHead{Seq: res.Head.Seq, Hash: res.Head.Hash}
+		g.p().Trace = govstate.TraceHead{Seq: res.Head.Seq, Hash: res.Head.Hash}
 	}
 	if err == nil {
 		return nil
@@ -292,6 +292,6 @@ func (g *gov) appendTeam(rec *trace.Record, unsaved bool) error {
 		return fmt.Errorf("trace: seal a record: %w", err)
 	}
 	g.c.State.Append(trace.Bucket, line)
-	g.p().Trace = state.TraceHead{Seq: head.Seq, Hash: head.Hash}
+	g.p().Trace = govstate.TraceHead{Seq: head.Seq, Hash: head.Hash}
 	return nil
 }

@@ -2,6 +2,7 @@ package governance
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/govstate"
 
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -17,10 +18,11 @@ func Release(ctx context.Context, root, session string) (released string, err er
 	err = st.Update(ctx, func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
 			released = ""
-			if l := p.Governance.HeldBy(session); l != nil {
+			g := govstate.Key.Of(p)
+			if l := g.HeldBy(session); l != nil {
 				released = l.Intent
 			}
-			p.Governance.Release(session)
+			g.Release(session)
 			return nil
 		})
 	})

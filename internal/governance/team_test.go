@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,7 +29,7 @@ func teamLedger(t *testing.T, st *store.Store) ([]byte, *trace.Head) {
 		if err != nil {
 			return err
 		}
-		head = &trace.Head{Seq: p.Governance.Trace.Seq, Hash: p.Governance.Trace.Hash}
+		head = &trace.Head{Seq: govstate.Key.Of(p).Trace.Seq, Hash: govstate.Key.Of(p).Trace.Hash}
 		return tx.ForEach(trace.Bucket, func(_ string, v []byte) error {
 			data = append(append(data, v...), '\n')
 			return nil

@@ -2,6 +2,7 @@ package governance
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,7 +140,7 @@ func TestRecentSessionsInEveryMode(t *testing.T) {
 			var id string
 			err := f.st.View(context.Background(), func(tx *store.Tx) error {
 				p, err := state.LoadProject(tx)
-				id, _ = p.Governance.Caller(nil)
+				id, _ = govstate.Key.Of(p).Caller(nil)
 				return err
 			})
 			if err != nil || id != "s2" {

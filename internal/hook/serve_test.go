@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"io"
 	"os"
 	"path/filepath"
@@ -168,7 +169,7 @@ func TestServeOpenCode(t *testing.T) {
 	// A todo added between requests, as 'atreides todo add' adds it.
 	err := store.Open(filepath.Join(dir, ".atreides")).Update(ctx, func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			_, err := p.AddTodo(state.NewTodo{Title: "write the report"}, time.Now().UTC())
+			_, err := todos.Add(p, todos.New{Title: "write the report"}, time.Now().UTC())
 			return err
 		})
 	})

@@ -18,8 +18,10 @@ import (
 // ceiling fails; one under it says so, so the ceiling is lowered as the
 // house improves and never rises again unnoticed.
 var ceilings = map[string]int{
-	"internal packages internal/cli imports":           9,
-	"internal packages a command group imports":        10,
+	"internal packages internal/cli imports": 9,
+	// cli/work's todo, anchor and task commands import the packages that
+	// own those groups (todos, anchors, taskboard), which state held.
+	"internal packages a command group imports":        12,
 	"Default*Options functions":                        0,
 	"rule ids written as strings (fire(\"...\"))":      0,
 	"methods of the largest receiver type":             60,

@@ -2,6 +2,7 @@ package marks
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/agenttodos"
@@ -32,7 +33,7 @@ func realistic() (*state.Session, *state.Project) {
 		agenttodos.Key.Of(s).Agent = append(agenttodos.Key.Of(s).Agent, agenttodos.Todo{Content: fmt.Sprintf("step %d of the plan", i), Status: "pending"})
 	}
 	for i := range 59 {
-		p.AddTodo(state.NewTodo{Title: fmt.Sprintf("todo %d", i)}, t0)
+		todos.Add(p, todos.New{Title: fmt.Sprintf("todo %d", i)}, t0)
 	}
 	for i := range 7 {
 		subagents.Key.Of(s).Agents = append(subagents.Key.Of(s).Agents, subagents.Delegation{ID: fmt.Sprint("a", i+2), Type: "explore", Depth: 1, Started: t0, Stopped: t0, Outcome: "ok"})

@@ -2,6 +2,7 @@ package marks
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"strconv"
 	"unicode/utf8"
 
@@ -56,8 +57,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 	if b.has(agenttodos.Key.Group()) {
 		n += len(agenttodos.Key.Read(s).Agent)
 	}
-	if b.has(state.GroupTodos) {
-		n += len(p.Todos)
+	if b.has(todos.Key.Group()) {
+		n += len(todos.Key.Read(p).List)
 	}
 	if b.has(subagents.Key.Group()) {
 		n += len(subagents.Key.Read(s).Agents)
@@ -87,8 +88,8 @@ func Take(s *state.Session, p *state.Project, groups state.Groups) Before {
 		t := &agenttodos.Key.Read(s).Agent[i]
 		return item{key: agentKey(t), s: t.Content, n: b2i(t.Open())}
 	})
-	b.todos = take(state.GroupTodos, len(p.Todos), func(i int) item {
-		t := &p.Todos[i]
+	b.todos = take(todos.Key.Group(), len(todos.Key.Read(p).List), func(i int) item {
+		t := &todos.Key.Read(p).List[i]
 		return item{key: t.Title, n: t.ID, s: t.Status}
 	})
 	b.delegations = take(subagents.Key.Group(), len(subagents.Key.Read(s).Agents), func(i int) item {
@@ -132,7 +133,7 @@ func Diff(b *Before, s *state.Session, p *state.Project) []event.Mark {
 	if b.has(agenttodos.Key.Group()) {
 		agentTodos(b, s, add)
 	}
-	if b.has(state.GroupTodos) {
+	if b.has(todos.Key.Group()) {
 		projectTodos(b, p, add)
 	}
 	if s.Counters.Compacts > b.compacts {
@@ -237,11 +238,11 @@ func agentTodos(b *Before, s *state.Session, add func(kind, text string)) {
 
 func projectTodos(b *Before, p *state.Project, add func(kind, text string)) {
 	found := 0
-	for i := range p.Todos {
-		t := &p.Todos[i]
+	for i := range todos.Key.Read(p).List {
+		t := &todos.Key.Read(p).List[i]
 		old, ok := find(b.todos, i, func(it *item) bool { return it.n == t.ID })
 		found += b2i(ok)
-		wasOpen := ok && (old.s == state.TodoPending || old.s == state.TodoInProgress)
+		wasOpen := ok && (old.s == todos.Pending || old.s == todos.InProgress)
 		switch open := t.Open(); {
 		case open && !wasOpen:
 			add(event.MarkTodoOpen, opened(ok)+" #"+strconv.Itoa(t.ID)+": "+cut(t.Title))
@@ -254,7 +255,7 @@ func projectTodos(b *Before, p *state.Project, add func(kind, text string)) {
 	}
 	for i := range b.todos {
 		old := &b.todos[i]
-		if (old.s == state.TodoPending || old.s == state.TodoInProgress) && p.Todo(old.n) == nil {
+		if (old.s == todos.Pending || old.s == todos.InProgress) && todos.Key.Read(p).Todo(old.n) == nil {
 			add(event.MarkTodoClose, "closed #"+strconv.Itoa(old.n)+" (removed): "+cut(old.key))
 		}
 	}

@@ -2,6 +2,7 @@ package marks
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"slices"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func base() (*state.Session, *state.Project) {
 	agenttodos.Key.Of(s).Agent = []agenttodos.Todo{{Content: "write tests", Status: "in_progress"}, {Content: "ship", Status: "pending"}}
 	subagents.Key.Of(s).Agents = []subagents.Delegation{{ID: "a1", Type: "explore", Depth: 1, Started: t0}}
 	p := &state.Project{Version: state.ProjectVersion}
-	p.AddTodo(state.NewTodo{Title: "fix the parser"}, t0)
+	todos.Add(p, todos.New{Title: "fix the parser"}, t0)
 	bgtasks.Key.Of(p).Tasks = []bgtasks.Task{{ID: "bg-1", Parent: "s1", Agent: "oracle", Status: "queued"}}
 	return s, p
 }
@@ -79,9 +80,9 @@ func TestDiff(t *testing.T) {
 		{"in progress is still open", agenttodos.Key.Group(), func(s *state.Session, _ *state.Project) {
 			agenttodos.Key.Of(s).Agent[1].Status = "in_progress"
 		}, ""},
-		{"project todos", state.GroupTodos, func(_ *state.Session, p *state.Project) {
-			p.SetStatus(1, state.TodoDone, t0)
-			p.AddTodo(state.NewTodo{Title: "write docs"}, t0)
+		{"project todos", todos.Key.Group(), func(_ *state.Session, p *state.Project) {
+			todos.Key.Of(p).SetStatus(1, todos.Done, t0)
+			todos.Add(p, todos.New{Title: "write docs"}, t0)
 		}, "todo_close: closed #1 (done): fix the parser\ntodo_open: opened #2: write docs"},
 		{"compaction", compaction.Key.Group(), func(s *state.Session, _ *state.Project) {
 			s.Counters.Compacts++
@@ -105,7 +106,7 @@ func TestDiff(t *testing.T) {
 			phase.Key.Of(s).Set(phase.Verification, "go test", t0)
 			strikes.Key.Of(s).Add("shell", "go test ./...", strikes.StrikeError{Class: "compile", Time: t0})
 			agenttodos.Key.Of(s).Agent = nil
-			p.Todos = nil
+			todos.Key.Of(p).List = nil
 			subagents.Key.Of(s).Agents = nil
 			bgtasks.Key.Of(p).Tasks = nil
 		}, ""},
@@ -177,10 +178,10 @@ func TestTakeIsNotAliased(t *testing.T) {
 func TestReopened(t *testing.T) {
 	s, p := base()
 	agenttodos.Key.Of(s).Agent[0].Status = "completed"
-	p.SetStatus(1, state.TodoDone, t0)
+	todos.Key.Of(p).SetStatus(1, todos.Done, t0)
 	b := Take(s, p, state.AllGroups)
 	agenttodos.Key.Of(s).Agent[0].Status = "pending"
-	p.SetStatus(1, state.TodoPending, t0)
+	todos.Key.Of(p).SetStatus(1, todos.Pending, t0)
 	want := []event.Mark{
 		{Kind: event.MarkTodoOpen, Text: "reopened: write tests"},
 		{Kind: event.MarkTodoOpen, Text: "reopened #1: fix the parser"},

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,8 +88,8 @@ func TestArgumentCaps(t *testing.T) {
 	}
 	// Nothing was recorded: the refused calls left no trace.
 	p := loadProject(t, root)
-	if len(p.Todos) != 0 || len(p.Governance.Expansions) != 0 || len(bgtasks.Key.Of(p).Tasks) != 0 || len(p.Governance.Locks) != 0 {
-		t.Errorf("refused calls changed the project: %d todos, %d requests, %d tasks, %d leases", len(p.Todos), len(p.Governance.Expansions), len(bgtasks.Key.Of(p).Tasks), len(p.Governance.Locks))
+	if len(todos.Key.Of(p).List) != 0 || len(govstate.Key.Of(p).Expansions) != 0 || len(bgtasks.Key.Of(p).Tasks) != 0 || len(govstate.Key.Of(p).Locks) != 0 {
+		t.Errorf("refused calls changed the project: %d todos, %d requests, %d tasks, %d leases", len(todos.Key.Of(p).List), len(govstate.Key.Of(p).Expansions), len(bgtasks.Key.Of(p).Tasks), len(govstate.Key.Of(p).Locks))
 	}
 	// At the caps, the call is served.
 	if out, isErr := call(t, cs, "request_scope_expansion", map[string]any{"intent_id": "auth", "paths": paths(256, 4096), "reason": "r"}); isErr {
@@ -147,14 +149,14 @@ func TestProjectRecordFull(t *testing.T) {
 	if p.Salvaged != nil {
 		t.Errorf("the project record was salvaged: %+v", p.Salvaged)
 	}
-	if len(p.Todos) != 1 || p.Todos[0].Title != "keep me" {
-		t.Errorf("todos after the refusal: %+v", p.Todos)
+	if len(todos.Key.Of(p).List) != 1 || todos.Key.Of(p).List[0].Title != "keep me" {
+		t.Errorf("todos after the refusal: %+v", todos.Key.Of(p).List)
 	}
-	if l := p.Governance.Lock("auth"); l == nil || l.Session != "s-a" {
+	if l := govstate.Key.Of(p).Lock("auth"); l == nil || l.Session != "s-a" {
 		t.Errorf("the lease after the refusal: %+v", l)
 	}
-	if len(p.Governance.Expansions) != accepted {
-		t.Errorf("%d requests kept, %d were accepted", len(p.Governance.Expansions), accepted)
+	if len(govstate.Key.Of(p).Expansions) != accepted {
+		t.Errorf("%d requests kept, %d were accepted", len(govstate.Key.Of(p).Expansions), accepted)
 	}
 	if out, isErr := call(t, cs, "todo_list", nil); isErr || !strings.Contains(out, "keep me") {
 		t.Errorf("todo_list after the refusal: %v %q", isErr, out)

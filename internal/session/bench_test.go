@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"os"
 	"path/filepath"
 	"testing"
@@ -65,8 +67,8 @@ func busySession(l *memLoader) {
 	l.sessions["s1"], _ = state.Encode(s)
 	p := &state.Project{}
 	for range 20 {
-		p.AddTodo(state.NewTodo{Title: "some todo title", Level: "task"}, t0)
-		p.AddAnchor("fact", "high", "an anchor that must survive "+string(rune('a'+len(p.Anchors))), "", t0)
+		todos.Add(p, todos.New{Title: "some todo title", Level: "task"}, t0)
+		anchors.Add(p, "fact", "high", "an anchor that must survive "+string(rune('a'+len(anchors.Key.Of(p).List))), "", t0)
 	}
 	l.project, _ = state.Encode(p)
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/engine"
@@ -37,7 +38,7 @@ func StartContext(opts OptionsFunc) engine.Handler {
 		Name: "session-context", Priority: engine.Normal,
 		Kinds: []event.Kind{event.SessionStart},
 		// The open todos, and the rules cache kept in the project.
-		Groups: state.GroupTodos | rulesKey.Group(),
+		Groups: todos.Key.Group() | rulesKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return startContext(c, opts)
 		},
@@ -68,7 +69,7 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	}
 	r.Warning = rules.warning
 
-	if open := c.State.Project.OpenTodos(); len(open) > 0 {
+	if open := todos.Key.Read(c.State.Project).Open(); len(open) > 0 {
 		var t strings.Builder
 		t.WriteString("\nOpen todos (atreides):\n")
 		writeTodos(&t, c.State.Project, open, maxStartTodos, said)
@@ -119,15 +120,15 @@ func identity(o Options, host *event.HostFacts) string {
 // writeTodos lists todos of p, at most max, each added in another
 // checkout marked with where, and then says what the mark means unless it
 // was said already.
-func writeTodos(b *strings.Builder, p *state.Project, todos []state.Todo, max int, said bool) {
+func writeTodos(b *strings.Builder, p *state.Project, list []todos.Todo, max int, said bool) {
 	marked := false
-	for i, t := range todos {
+	for i, t := range list {
 		if i == max {
-			fmt.Fprintf(b, "- … and %d more (atreides todo list)\n", len(todos)-max)
+			fmt.Fprintf(b, "- … and %d more (atreides todo list)\n", len(list)-max)
 			break
 		}
 		fmt.Fprintf(b, "- [ ] #%d %s", t.ID, t.Title)
-		if t.Status == state.TodoInProgress {
+		if t.Status == todos.InProgress {
 			b.WriteString(" (in progress)")
 		}
 		if from := p.Elsewhere(t.Origin); from != "" {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,8 @@ func TestStateBlockHeldIntent(t *testing.T) {
 		{"not in the file any more", "s", "gone", []string{"Held intent", "Intent gone (no longer in the intents file"}, nil},
 	}
 	for _, tt := range tests {
-		p := &state.Project{Governance: state.Governance{Locks: []state.IntentLock{{Intent: tt.intentID, Session: tt.holder, Since: t0, Renewed: t0}}}}
+		p := &state.Project{}
+		govstate.Key.Of(p).Locks = []govstate.IntentLock{{Intent: tt.intentID, Session: tt.holder, Since: t0, Renewed: t0}}
 		ev := &event.Event{Kind: event.SessionStart, Host: "claude", Facts: testHosts["claude"], Source: "compact", ProjectDir: dir, SessionID: "s", Time: t0}
 		c := &engine.Call{Event: ev, State: &engine.State{Session: state.NewSession("s", "claude", t0), Project: p}, Decision: &event.Decision{}}
 		r, err := memory(c, func() Options { return testOptions() })

@@ -3,6 +3,9 @@ package session
 import (
 	"cmp"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,9 +36,9 @@ const snapshotCalls = 10
 // promptAnchors are the prompt prefixes that make an anchor, with its kind
 // and priority.
 var promptAnchors = []struct{ prefix, kind, priority string }{
-	{"remember:", state.AnchorFact, state.AnchorHigh},
-	{"decision:", state.AnchorDecision, state.AnchorHigh},
-	{"constraint:", state.AnchorConstraint, state.AnchorCritical},
+	{"remember:", anchors.Fact, anchors.High},
+	{"decision:", anchors.Decision, anchors.High},
+	{"constraint:", anchors.Constraint, anchors.Critical},
 }
 
 // Memory keeps what must survive compaction. A prompt starting with
@@ -60,7 +63,7 @@ func Memory(opts OptionsFunc) []engine.Handler {
 	}, {
 		Name: "memory-anchors", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.UserPrompt},
-		Groups: state.GroupAnchors,
+		Groups: anchors.Key.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return memory(c, opts)
 		},
@@ -85,7 +88,7 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 			snap = takeSnapshot(p, s, ev)
 		}
 		o := opts().normalize()
-		tasks, depths := taskItems(&p.Tasks, tasks.SessionTaskKey.Of(s), 0)
+		tasks, depths := taskItems(taskboard.Key.Read(p), tasks.SessionTaskKey.Of(s), 0)
 		text := renderState(snap, p, heldIntent(c), tasks, depths, o, ev.Time)
 		if compaction.Key.Of(s).Snapshot != nil {
 			compaction.Key.Of(s).Snapshot.Delivered = true
@@ -106,7 +109,7 @@ func promptAnchor(p *state.Project, session string, ev *event.Event) (event.Resu
 		if para, _, ok := strings.Cut(body, "\n\n"); ok {
 			body = para // the anchor is the first paragraph; the rest is the request
 		}
-		a, err := p.AddAnchor(pa.kind, pa.priority, shorten(body, 900), session, ev.Time)
+		a, err := anchors.Add(p, pa.kind, pa.priority, shorten(body, 900), session, ev.Time)
 		if err != nil {
 			return event.Result{}, nil // an empty "remember:" is just a prompt
 		}
@@ -148,15 +151,15 @@ const (
 )
 
 var priorityWeight = map[string]int{
-	state.AnchorCritical: 400, state.AnchorHigh: 300, state.AnchorMedium: 200, state.AnchorLow: 100,
+	anchors.Critical: 400, anchors.High: 300, anchors.Medium: 200, anchors.Low: 100,
 }
 
 // anchorScore is an anchor's place in the budget, and whether it is stale.
 // Critical anchors are never dropped for age, only marked.
-func anchorScore(a state.Anchor, o Options, now time.Time) (score int, stale, drop bool) {
+func anchorScore(a anchors.Anchor, o Options, now time.Time) (score int, stale, drop bool) {
 	age := now.Sub(a.Created)
 	stale = Stale(age, o.StaleAfter)
-	if a.Priority == state.AnchorCritical {
+	if a.Priority == anchors.Critical {
 		score = scoreCritical
 	} else {
 		score = priorityWeight[a.Priority]
@@ -164,7 +167,7 @@ func anchorScore(a state.Anchor, o Options, now time.Time) (score int, stale, dr
 	switch {
 	case stale:
 		score -= staleMalus
-		drop = o.DropStale && a.Priority != state.AnchorCritical
+		drop = o.DropStale && a.Priority != anchors.Critical
 	case age >= 0:
 		score += int(float64(freshBonusMax) * (1 - float64(age)/float64(o.StaleAfter)))
 	}
@@ -202,7 +205,7 @@ const nearBonus = 200
 // the session's as of now: a lease another session took over in the
 // meantime is not this session's any more.
 func heldIntent(c *engine.Call) string {
-	lock := c.State.Project.Governance.HeldBy(c.Event.SessionID)
+	lock := govstate.Key.Read(c.State.Project).HeldBy(c.Event.SessionID)
 	if lock == nil || c.Event.SessionID == "" {
 		return ""
 	}
@@ -230,7 +233,7 @@ func heldIntent(c *engine.Call) string {
 func renderState(snap *compaction.Snapshot, p *state.Project, held string, tasks []stateItem, depths map[int]int, o Options, now time.Time) string {
 	items := slices.Clone(tasks)
 	elsewhere := false // an anchor was added in another checkout
-	for i, a := range p.Anchors {
+	for i, a := range anchors.Key.Read(p).List {
 		score, stale, drop := anchorScore(a, o, now)
 		if drop {
 			continue

@@ -2,10 +2,10 @@ package session
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strconv"
 	"strings"
 
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -28,20 +28,20 @@ const scoreTask = 950
 
 // related is one task near the session's task.
 type related struct {
-	task  *state.Task
+	task  *taskboard.Task
 	depth int
 	rel   string // "parent", "depends on", ...
 }
 
 // neighbourhood lists the tasks near task n by depth, then number, at most
 // maxRelated; depths maps every listed task to its depth.
-func neighbourhood(b *state.Tasks, n int) (out []related, depths map[int]int) {
+func neighbourhood(b *taskboard.Tasks, n int) (out []related, depths map[int]int) {
 	depths = map[int]int{}
 	self := b.Task(n)
 	if self == nil {
 		return nil, depths
 	}
-	add := func(t *state.Task, depth int, rel string) {
+	add := func(t *taskboard.Task, depth int, rel string) {
 		if t == nil || len(out) >= maxRelated {
 			return
 		}
@@ -83,7 +83,7 @@ func neighbourhood(b *state.Tasks, n int) (out []related, depths map[int]int) {
 
 // taskItems are the state block's lines for the session's task and the
 // tasks near it; cur is the session's record (the current phase).
-func taskItems(b *state.Tasks, cur *tasks.SessionTask, section int) ([]stateItem, map[int]int) {
+func taskItems(b *taskboard.Tasks, cur *tasks.SessionTask, section int) ([]stateItem, map[int]int) {
 	if cur.Number == 0 {
 		return nil, nil
 	}
@@ -101,7 +101,7 @@ func taskItems(b *state.Tasks, cur *tasks.SessionTask, section int) ([]stateItem
 }
 
 // taskDetail says where the session's task stands: its plan and phase.
-func taskDetail(t *state.Task, cur *tasks.SessionTask) string {
+func taskDetail(t *taskboard.Task, cur *tasks.SessionTask) string {
 	switch {
 	case cur.Plan == "":
 		return " (no plan yet)"

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,21 +21,21 @@ func TestRenderStateBudget(t *testing.T) {
 	now := t0
 	o := testOptions()
 	o.MemoryBudget = 1200
-	var anchors []state.Anchor
+	var as []anchors.Anchor
 	for i := range 30 {
-		anchors = append(anchors, state.Anchor{ID: i + 1, Kind: "fact", Priority: "low", Text: fmt.Sprintf("low fact number %d with some padding text", i), Created: now.Add(-time.Hour)})
+		as = append(as, anchors.Anchor{ID: i + 1, Kind: "fact", Priority: "low", Text: fmt.Sprintf("low fact number %d with some padding text", i), Created: now.Add(-time.Hour)})
 	}
-	anchors = append(anchors,
-		state.Anchor{ID: 100, Kind: "constraint", Priority: "critical", Text: "never deploy on friday", Created: now.Add(-100 * time.Hour)},
-		state.Anchor{ID: 101, Kind: "decision", Priority: "high", Text: "fresh high decision", Created: now.Add(-time.Minute)},
-		state.Anchor{ID: 102, Kind: "decision", Priority: "high", Text: "old high decision", Created: now.Add(-47 * time.Hour)},
+	as = append(as,
+		anchors.Anchor{ID: 100, Kind: "constraint", Priority: "critical", Text: "never deploy on friday", Created: now.Add(-100 * time.Hour)},
+		anchors.Anchor{ID: 101, Kind: "decision", Priority: "high", Text: "fresh high decision", Created: now.Add(-time.Minute)},
+		anchors.Anchor{ID: 102, Kind: "decision", Priority: "high", Text: "old high decision", Created: now.Add(-47 * time.Hour)},
 	)
 	snap := &compaction.Snapshot{Time: now, Phase: "implementation", Todos: []string{"#1 write the report"},
 		Strikes: []strikes.Strike{{Tool: "shell", Target: "go test ./...", Count: 2, Class: "test-failure"}}}
 	for i := range 10 {
 		snap.LastCalls = append(snap.LastCalls, history.ToolCall{Time: now, Raw: "Bash", Outcome: "ok", Summary: fmt.Sprintf("echo %d", i)})
 	}
-	out := renderState(snap, &state.Project{Anchors: anchors}, "", nil, nil, o, now)
+	out := renderState(snap, withAnchors(as), "", nil, nil, o, now)
 	if len(out) > o.MemoryBudget {
 		t.Errorf("state block is %d bytes, budget %d", len(out), o.MemoryBudget)
 	}
@@ -65,12 +66,12 @@ func TestRenderStateBudget(t *testing.T) {
 func TestStaleAnchorsDropped(t *testing.T) {
 	o := testOptions()
 	o.DropStale = true
-	anchors := []state.Anchor{
+	as := []anchors.Anchor{
 		{ID: 1, Kind: "fact", Priority: "high", Text: "stale high", Created: t0.Add(-49 * time.Hour)},
 		{ID: 2, Kind: "constraint", Priority: "critical", Text: "stale critical", Created: t0.Add(-49 * time.Hour)},
 		{ID: 3, Kind: "fact", Priority: "low", Text: "fresh low", Created: t0.Add(-47 * time.Hour)},
 	}
-	out := renderState(&compaction.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", nil, nil, o, t0)
+	out := renderState(&compaction.Snapshot{Time: t0}, withAnchors(as), "", nil, nil, o, t0)
 	if strings.Contains(out, "stale high") {
 		t.Errorf("stale non-critical anchor kept with drop_stale:\n%s", out)
 	}
@@ -81,10 +82,10 @@ func TestStaleAnchorsDropped(t *testing.T) {
 
 func TestAnchorScore(t *testing.T) {
 	o := testOptions()
-	fresh, _, _ := anchorScore(state.Anchor{Priority: "medium", Created: t0}, o, t0)
-	older, _, _ := anchorScore(state.Anchor{Priority: "medium", Created: t0.Add(-24 * time.Hour)}, o, t0)
-	stale, isStale, _ := anchorScore(state.Anchor{Priority: "high", Created: t0.Add(-72 * time.Hour)}, o, t0)
-	low, _, _ := anchorScore(state.Anchor{Priority: "low", Created: t0}, o, t0)
+	fresh, _, _ := anchorScore(anchors.Anchor{Priority: "medium", Created: t0}, o, t0)
+	older, _, _ := anchorScore(anchors.Anchor{Priority: "medium", Created: t0.Add(-24 * time.Hour)}, o, t0)
+	stale, isStale, _ := anchorScore(anchors.Anchor{Priority: "high", Created: t0.Add(-72 * time.Hour)}, o, t0)
+	low, _, _ := anchorScore(anchors.Anchor{Priority: "low", Created: t0}, o, t0)
 	if !(fresh > older && older > low && isStale && stale < older) {
 		t.Errorf("scores: fresh %d, older %d, low %d, stale high %d (stale=%v)", fresh, older, low, stale, isStale)
 	}
@@ -233,4 +234,11 @@ func TestStale(t *testing.T) {
 			t.Errorf("Stale(%v, %v) = %v, want %v", tt.age, tt.after, got, tt.want)
 		}
 	}
+}
+
+// withAnchors is a project record that holds the anchors.
+func withAnchors(as []anchors.Anchor) *state.Project {
+	p := &state.Project{}
+	anchors.Key.Of(p).List = as
+	return p
 }

@@ -2,12 +2,12 @@ package session
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"strconv"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/usage"
 )
 
@@ -30,7 +30,7 @@ func Monitor(opts OptionsFunc) engine.Handler {
 		Name: "monitor", Priority: engine.Normal,
 		Kinds: []event.Kind{event.PostTool, event.UserPrompt},
 		// The held intent is the project's governance.
-		Groups: state.GroupGovernance,
+		Groups: govstate.Key.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return monitor(c, opts)
 		},

@@ -38,3 +38,9 @@ func (r *RulesCache) fields(c *binrec.Codec) {
 	c.Bool(&r.Missing)
 	c.Str(&r.Text)
 }
+
+// Describe implements [state.Describer]: what a damaged project record
+// that lost the cache lost.
+func (*RulesCache) Describe() string {
+	return "the AGENTS.md cache (rebuilt at the next session start)"
+}

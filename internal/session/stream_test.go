@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,7 +93,7 @@ type line struct {
 	TodoAdd   string                          `json:"_todo_add"`
 	TodoDone  int                             `json:"_todo_done"`
 	TodoStart int                             `json:"_todo_start"`
-	Anchor    *state.Anchor                   `json:"_anchor"` // Created is relative: use _age
+	Anchor    *anchors.Anchor                 `json:"_anchor"` // Created is relative: use _age
 	Age       string                          `json:"_age"`
 	Write     *struct{ Path, Content string } `json:"_write"`
 }
@@ -225,11 +227,11 @@ func (r *streamRun) directive(name string, n int, l *line) {
 	}
 	switch {
 	case l.TodoAdd != "":
-		_, err = p.AddTodo(state.NewTodo{Title: l.TodoAdd, Level: "task"}, r.now)
+		_, err = todos.Add(p, todos.New{Title: l.TodoAdd, Level: "task"}, r.now)
 	case l.TodoDone != 0:
-		err = p.SetStatus(l.TodoDone, state.TodoDone, r.now)
+		err = todos.Key.Of(p).SetStatus(l.TodoDone, todos.Done, r.now)
 	case l.TodoStart != 0:
-		err = p.SetStatus(l.TodoStart, state.TodoInProgress, r.now)
+		err = todos.Key.Of(p).SetStatus(l.TodoStart, todos.InProgress, r.now)
 	case l.Anchor != nil:
 		created := r.now
 		if l.Age != "" {
@@ -239,7 +241,7 @@ func (r *streamRun) directive(name string, n int, l *line) {
 			}
 			created = r.now.Add(-d)
 		}
-		_, err = p.AddAnchor(l.Anchor.Kind, l.Anchor.Priority, l.Anchor.Text, "", created)
+		_, err = anchors.Add(p, l.Anchor.Kind, l.Anchor.Priority, l.Anchor.Text, "", created)
 	case l.Write != nil:
 		err = os.WriteFile(filepath.Join(r.dir, l.Write.Path), []byte(l.Write.Content), 0o644)
 	default:

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strings"
 	"testing"
 
@@ -65,7 +67,7 @@ func TestStopGateTaskPhase(t *testing.T) {
 }
 
 func TestMemoryTaskNeighbourhood(t *testing.T) {
-	b := &state.Tasks{List: []state.Task{
+	b := &taskboard.Tasks{List: []taskboard.Task{
 		{Number: 1, Title: "Epic", Status: "in progress", Parent: 9},
 		{Number: 2, Title: "Schema", Status: "completed", BlockedBy: []int{5}},
 		{Number: 3, Title: "Health endpoint", Status: "in progress", Parent: 1, BlockedBy: []int{2}},
@@ -90,12 +92,12 @@ func TestMemoryTaskNeighbourhood(t *testing.T) {
 
 	cur := sessionTask()
 	items, depths := taskItems(b, &cur, secTasks)
-	anchors := []state.Anchor{
+	as := []anchors.Anchor{
 		{ID: 1, Kind: "fact", Priority: "low", Text: "about the parent", Created: t0, Target: "task 1"},
 		{ID: 2, Kind: "fact", Priority: "low", Text: "about nothing", Created: t0},
 	}
 	o := testOptions().normalize()
-	out := renderState(&compaction.Snapshot{Time: t0}, &state.Project{Anchors: anchors}, "", items, depths, o, t0)
+	out := renderState(&compaction.Snapshot{Time: t0}, withAnchors(as), "", items, depths, o, t0)
 	for _, w := range []string{"Task in progress and the tasks near it:",
 		"- in progress: task 3 [IN PROGRESS] Health endpoint (plan .atreides/specs/3_health-endpoint/plans/implementation-001.md, phase 2 of 3: Phase 2: Wire it)",
 		"- parent: task 1 [IN PROGRESS] Epic"} {

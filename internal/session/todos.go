@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"hash/fnv"
 	"slices"
 	"strings"
@@ -109,7 +110,7 @@ func parseTodoTool(input json.RawMessage) (todoChange, error) {
 	case in.TaskID != "":
 		return todoChange{item: &itemChange{ID: in.TaskID, Subject: strings.TrimSpace(in.Subject), Status: in.Status, Active: in.ActiveForm}}, nil
 	case strings.TrimSpace(in.Subject) != "":
-		return todoChange{item: &itemChange{Subject: strings.TrimSpace(in.Subject), Status: state.TodoPending, Active: in.ActiveForm}}, nil
+		return todoChange{item: &itemChange{Subject: strings.TrimSpace(in.Subject), Status: todos.Pending, Active: in.ActiveForm}}, nil
 	}
 	return todoChange{}, nil
 }
@@ -187,14 +188,14 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 		seen[k] = true
 		out = append(out, pendingItem{Source: src, Text: text})
 	}
-	for _, t := range p.OpenTodos() {
+	for _, t := range todos.Key.Read(p).Open() {
 		if p.Elsewhere(t.Origin) != "" {
 			// Another checkout's todo is another party's: the session
 			// start shows it, marked; this agent is not held to it.
 			continue
 		}
 		text := fmt.Sprintf("#%d %s", t.ID, t.Title)
-		if t.Status == state.TodoInProgress {
+		if t.Status == todos.InProgress {
 			text += " (in progress)"
 		}
 		add("atreides", text, t.Title)
@@ -202,7 +203,7 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 	for _, t := range agenttodos.Key.Of(s).Agent {
 		if t.Open() {
 			text := t.Content
-			if t.Status == state.TodoInProgress {
+			if t.Status == todos.InProgress {
 				text += " (in progress)"
 			}
 			src := "TodoWrite"
@@ -278,7 +279,7 @@ func uncheckedBoxes(msg string) []string {
 // cancelled, and TodoWrite items completed.
 func finished(p *state.Project, s *state.Session) int {
 	n := 0
-	for _, t := range p.Todos {
+	for _, t := range todos.Key.Read(p).List {
 		if !t.Open() {
 			n++
 		}
@@ -331,7 +332,7 @@ func StopGateWith(opts OptionsFunc, interrupted func(path string) bool) engine.H
 	return engine.Handler{
 		Name: "stop-gate", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.Stop},
-		Groups: StopKey.Group() | agenttodos.Key.Group() | state.GroupTodos | tasks.SessionTaskKey.Group(),
+		Groups: StopKey.Group() | agenttodos.Key.Group() | todos.Key.Group() | tasks.SessionTaskKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return stopGate(c, opts, interrupted)
 		},

@@ -3,6 +3,7 @@ package state_test
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"path/filepath"
 	"testing"
 	"time"
@@ -82,7 +83,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		name   string
 		groups state.Groups
 	}{
-		{"pre-tool", history.Key.Group() | state.GroupGovernance},
+		{"pre-tool", history.Key.Group() | govstate.Key.Group()},
 		{"all", state.AllGroups},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
@@ -105,7 +106,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 					}
 					l.Session.Counters.Events++
 					history.Key.Of(l.Session).Add(history.ToolCall{Time: t0, ID: "toolu_new", Tool: "shell", Raw: "Bash", Summary: "ls", Outcome: "pending"})
-					l.Project.Governance.Touch("s", "claude", t0)
+					govstate.Key.Of(l.Project).Touch("s", "claude", t0)
 					return l.Save(tx)
 				})
 				if err != nil {
@@ -122,7 +123,7 @@ func BenchmarkCodec(b *testing.B) {
 	sess, proj := state.EncodeSession(state.BusySession("s")), state.EncodeProject(state.BusyProject())
 	b.ReportAllocs()
 	for b.Loop() {
-		l, err := state.LoadBytes(sess, proj, "s", "claude", t0, history.Key.Group()|state.GroupGovernance)
+		l, err := state.LoadBytes(sess, proj, "s", "claude", t0, history.Key.Group()|govstate.Key.Group())
 		if err != nil {
 			b.Fatal(err)
 		}

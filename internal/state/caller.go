@@ -27,18 +27,3 @@ func EnvSession(getenv func(string) string) (id, how string) {
 	}
 	return "", ""
 }
-
-// Caller is the session a command or tool call that was not given one
-// acts for, and how it was found: the one the environment names, else the
-// session that sent the project's most recent hook event, which is the
-// caller whenever one agent works in the project at a time; "" when the
-// project has seen no session.
-func (g *Governance) Caller(getenv func(string) string) (id, how string) {
-	if id, how := EnvSession(getenv); id != "" {
-		return id, how
-	}
-	if len(g.Recent) > 0 {
-		return g.Recent[0].ID, "the project's most recently active session"
-	}
-	return "", ""
-}

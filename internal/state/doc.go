@@ -1,17 +1,21 @@
 // Package state is the model atreides keeps between hook calls, and the
 // one place it is read from and written to the store: one [Session] per
 // agent session and the [Project] record shared by all sessions of a
-// repository (todos, anchors, governance).
+// repository.
 //
 // A session is its core (identity, times, counters, subagents) plus one
 // group per feature (tool-call history, phase, strikes, agent todos, stop
 // gate, memory, governance), none of which lives here; the project is its
-// housekeeping plus todos, anchors and governance, and the features'
-// groups (the AGENTS.md cache, the background tasks). A
-// feature keeps its group in its own package: it registers a typed key
-// with the group's section tag and codec ([RegisterSession]) and reads the
-// group through it; state does not know its type (registry.go). The
-// project's older groups still live here.
+// housekeeping plus the features' groups (todos, anchors, governance, the
+// AGENTS.md cache, the background tasks), and a feature's group too large
+// for every event to read is a record of its own beside it (the task
+// board; ownrecord.go). A feature keeps its group in its own package: it
+// registers a typed key with the group's section tags and codec
+// ([RegisterSession], [RegisterProject], [RegisterRecord]) and reads the
+// group through it; state does not know its type (registry.go), and
+// reaches it only through the hooks a group may have ([SessionForgetter],
+// [Salvager]).
+//
 // Records are binary (groups.go, sections.go), a section per group, each
 // type's fields listed once for both directions (binrec.Codec): an event
 // decodes the cores and the groups its handlers declare ([Load]), carries
@@ -35,6 +39,6 @@
 // readers skip it and say so. Old sessions are removed by [Prune], at most
 // once a day.
 //
-// Rules about values (todo levels, priorities, anchor kinds) live here
-// too, once, so that every caller applies the same ones.
+// The rules about a group's values (todo levels, anchor kinds and
+// priorities) live with the group, not here.
 package state

@@ -12,11 +12,13 @@ import (
 	"time"
 
 	_ "github.com/atreides-dev/atreides/internal/agenttodos" // the agent's todos
+	_ "github.com/atreides-dev/atreides/internal/anchors"    // the anchors
 	_ "github.com/atreides-dev/atreides/internal/bgtasks"    // the background tasks
 	_ "github.com/atreides-dev/atreides/internal/collector"  // the context group
 	_ "github.com/atreides-dev/atreides/internal/compaction" // the memory group
 	_ "github.com/atreides-dev/atreides/internal/engine"     // the applied event ids
 	_ "github.com/atreides-dev/atreides/internal/governance" // the session's file snapshots
+	_ "github.com/atreides-dev/atreides/internal/govstate"   // the project's governance group
 	_ "github.com/atreides-dev/atreides/internal/history"    // the tool-call history
 	_ "github.com/atreides-dev/atreides/internal/phase"      // the phase group
 	_ "github.com/atreides-dev/atreides/internal/readfirst"  // the reads group
@@ -24,7 +26,9 @@ import (
 	"github.com/atreides-dev/atreides/internal/state"
 	_ "github.com/atreides-dev/atreides/internal/strikes"   // the strikes group
 	_ "github.com/atreides-dev/atreides/internal/subagents" // the delegation registry
+	_ "github.com/atreides-dev/atreides/internal/taskboard" // the task board, a record of its own
 	_ "github.com/atreides-dev/atreides/internal/tasks"     // the error outbox, the session's task
+	_ "github.com/atreides-dev/atreides/internal/todos"     // the project's todos
 )
 
 // The records in testdata were written by the encoder as it stood before
@@ -109,12 +113,12 @@ func TestGoldenRecordsRoundTrip(t *testing.T) {
 		}
 	}
 	for name, b := range golden(t, "tasks-*.rec") {
-		tk, err := state.DecodeTasks(b)
+		tk, err := state.DecodeRecord("tasks", b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		sameValue(t, name, tk)
-		if got := state.EncodeTasks(tk, 0); !bytes.Equal(got, b) {
+		if got := state.EncodeRecord("tasks", tk); !bytes.Equal(got, b) {
 			t.Errorf("%s: re-encoded to other bytes\n got %x\nwant %x", name, got, b)
 		}
 	}

@@ -19,14 +19,9 @@ type Groups uint32
 // core) and the project's housekeeping (the last prune, a salvage notice)
 // are small and always loaded, so they are not groups.
 const (
-	GroupTodos      Groups = 1 << iota // Project.NextID, Project.Todos
-	GroupAnchors                       // Project.NextAnchor, Project.Anchors
-	GroupGovernance                    // Project.Governance
-	GroupTasks                         // Project.Tasks
-
 	// groupsFixed is the first group of the registered keys (see
 	// [RegisterSession]).
-	groupsFixed
+	groupsFixed Groups = 1
 )
 
 const (
@@ -38,16 +33,36 @@ const (
 	NoGroups Groups = 1 << 31
 )
 
-var groupNames = []string{"todos", "anchors", "governance", "tasks"}
-
 func (g Groups) String() string {
 	var names []string
-	for i, n := range groupNames {
-		if g&(1<<i) != 0 {
-			names = append(names, n)
+	for bit := Groups(1); bit < NoGroups; bit <<= 1 {
+		if g&bit != 0 {
+			if n := groupName(bit); n != "" {
+				names = append(names, n)
+			}
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// groupName is the name of the registered group of bit; "" for none.
+func groupName(bit Groups) string {
+	for _, k := range sessionKeys {
+		if k != nil && k.group == bit {
+			return k.name
+		}
+	}
+	for _, k := range projectKeys {
+		if k != nil && k.group == bit {
+			return k.name
+		}
+	}
+	for _, r := range ownRecords {
+		if r.group == bit {
+			return r.name
+		}
+	}
+	return ""
 }
 
 // A binary record is a magic byte, the record's kind, its encoding
@@ -114,9 +129,6 @@ func setZeros() {
 	}
 	for i := range projectSections {
 		projectSections[i].setZero()
-	}
-	for i := range tasksSections {
-		tasksSections[i].setZero()
 	}
 	zerosSet = true
 }

@@ -77,12 +77,15 @@ func TestRecordsKeepEveryField(t *testing.T) {
 	fill(reflect.ValueOf(&p).Elem(), &n)
 	fillGroups(&p, &projectKeys, &n)
 	p.Version = ProjectVersion
-	// The task board is a record of its own.
-	gott, err := decodeTasks(encodeTasks(&p.Tasks, 0))
-	if err != nil || !reflect.DeepEqual(gott, &p.Tasks) {
-		t.Errorf("tasks: %v\n got %+v\nwant %+v", err, gott, &p.Tasks)
+	// The records of their own (the task board) are encoded apart.
+	for _, r := range ownRecords {
+		v, _ := r.decode(nil)
+		fill(reflect.ValueOf(v).Elem(), &n)
+		got, err := r.decode(r.encode(v, 0))
+		if err != nil || !reflect.DeepEqual(got, v) {
+			t.Errorf("%s: %v\n got %+v\nwant %+v", r.name, err, got, v)
+		}
 	}
-	p.Tasks = Tasks{}
 	gotp, err := DecodeProject(EncodeProject(&p))
 	if err != nil || !reflect.DeepEqual(gotp, &p) {
 		t.Errorf("project: %v\n got %+v\nwant %+v", err, gotp, &p)
@@ -153,7 +156,13 @@ func stored(t *testing.T, st *store.Store) (sess, proj []byte) {
 // others as they were, writes nothing when nothing changed, and refuses to
 // save a change to a group it did not load.
 func TestLoadSaveGroups(t *testing.T) {
-	st := loadedStore(t, busySession("s"), busyProject())
+	k, note := registerTally(t), registerNote(t)
+	busy := func() *Project {
+		p := busyProject()
+		*k.Of(p) = tally{Next: 2, IDs: []int{1, 2}, Holders: []string{"s"}}
+		return p
+	}
+	st := loadedStore(t, busySession("s"), busy())
 	sess0, proj0 := stored(t, st)
 	run := func(groups Groups, fn func(*Loaded)) error {
 		return st.Update(context.Background(), func(tx *store.Tx) error {
@@ -165,9 +174,14 @@ func TestLoadSaveGroups(t *testing.T) {
 			return l.Save(tx)
 		})
 	}
-	if err := run(GroupAnchors, func(l *Loaded) {
-		if len(l.Project.Anchors) == 0 || len(l.Project.Anchors) != len(busyProject().Anchors) || l.Project.Todos != nil || l.Session.Counters.Events != 4000 {
-			t.Errorf("decoded: anchors %d, todos %d", len(l.Project.Anchors), len(l.Project.Todos))
+	if err := run(k.Group(), func(l *Loaded) {
+		for tag, g := range l.Project.groups {
+			if g != nil && tag != tallyTag {
+				t.Errorf("decoded the group of section %d, not declared", tag)
+			}
+		}
+		if !reflect.DeepEqual(k.Read(l.Project), k.Read(busy())) || l.Session.Counters.Events != 4000 {
+			t.Errorf("decoded: tally %+v, events %d", k.Read(l.Project), l.Session.Counters.Events)
 		}
 	}); err != nil {
 		t.Fatal(err)
@@ -175,7 +189,7 @@ func TestLoadSaveGroups(t *testing.T) {
 	if sess, proj := stored(t, st); string(sess) != string(sess0) || string(proj) != string(proj0) {
 		t.Error("an event that changed nothing rewrote the records")
 	}
-	if err := run(GroupAnchors, func(l *Loaded) { l.Session.Counters.Events++ }); err != nil {
+	if err := run(k.Group(), func(l *Loaded) { l.Session.Counters.Events++ }); err != nil {
 		t.Fatal(err)
 	}
 	sess, proj := stored(t, st)
@@ -188,18 +202,18 @@ func TestLoadSaveGroups(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("after a core-only change: %v\n got %+v\nwant %+v", err, got, want)
 	}
-	if err := run(GroupAnchors, func(l *Loaded) { l.Project.Anchors[0].Text = "changed" }); err != nil {
+	if err := run(k.Group(), func(l *Loaded) { k.Of(l.Project).Holders[0] = "changed" }); err != nil {
 		t.Fatal(err)
 	}
 	sess, proj = stored(t, st)
 	gotp, err := DecodeProject(proj)
-	wantp := busyProject()
-	wantp.Anchors[0].Text = "changed"
+	wantp := busy()
+	k.Of(wantp).Holders[0] = "changed"
 	if err != nil || !reflect.DeepEqual(gotp, wantp) {
-		t.Errorf("after an anchors-only change: %v\n got %+v\nwant %+v", err, gotp, wantp)
+		t.Errorf("after a change to one group: %v\n got %+v\nwant %+v", err, gotp, wantp)
 	}
-	err = run(GroupAnchors, func(l *Loaded) { l.Project.Todos = append(l.Project.Todos, Todo{ID: 999, Title: "x"}) })
-	if err == nil || !strings.Contains(err.Error(), "todos") {
+	err = run(k.Group(), func(l *Loaded) { note.Of(l.Session).Text = "x" })
+	if err == nil || !strings.Contains(err.Error(), "note") {
 		t.Errorf("a change to a group not loaded: %v", err)
 	}
 	if s, p := stored(t, st); string(s) != string(sess) || string(p) != string(proj) {
@@ -273,19 +287,23 @@ func TestDamagedSectionQuarantinesTheSession(t *testing.T) {
 // TestSalvageBinaryProject: a damaged section of the project record costs
 // that section only.
 func TestSalvageBinaryProject(t *testing.T) {
+	k := registerTally(t)
 	p := busyProject()
+	*k.Of(p) = tally{Next: 1, IDs: []int{1, 4}, Extra: "x"} // a counter behind: raised
 	b := EncodeProject(p)
 	rec, err := splitRecord(b, kindProject, ProjectVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Damage the anchors' last time: its nanoseconds become a varint
-	// that does not end inside the section.
-	end := strings.Index(string(b), rec[2]) + len(rec[2])
+	// Damage the tally's further section: its string's length becomes a
+	// varint that does not end inside the section.
+	end := strings.Index(string(b), rec[tallyExtraTag]) + len(rec[tallyExtraTag])
 	b[end-1], b[end-2] = 0xff, 0xff
 	got, lost := salvageProject(b)
-	if strings.Join(lost, ",") != "anchors" || len(got.Todos) != len(p.Todos) || len(got.Governance.Locks) == 0 || got.NextAnchor != 0 {
-		t.Errorf("lost %v; todos %d, locks %d", lost, len(got.Todos), len(got.Governance.Locks))
+	want := busyProject()
+	*k.Of(want) = tally{Next: 4, IDs: []int{1, 4}}
+	if strings.Join(lost, ",") != "tally extra" || !reflect.DeepEqual(got, raiseCounters(want)) {
+		t.Errorf("lost %v\n got %+v\nwant %+v", lost, got, want)
 	}
 }
 
@@ -306,7 +324,7 @@ func TestNewerSectionsKept(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a newer section taken for damage: %v", err)
 	}
-	again, err := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, GroupTodos, &rec, nil)
+	again, err := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, NoGroups, &rec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,67 +333,68 @@ func TestNewerSectionsKept(t *testing.T) {
 	}
 }
 
-// TestLoadTasksOnDemand: a board not declared is not read by Load; asked
-// for in the transaction, it is read once (a second call keeps the
-// handler's change) and saved with the event.
-func TestLoadTasksOnDemand(t *testing.T) {
+// TestLoadRecordsOnDemand: a record of its own not declared is not read
+// by Load; asked for in the transaction, it is read once (a second call
+// keeps the handler's change) and saved with the event; changed without
+// being loaded, it is refused.
+func TestLoadRecordsOnDemand(t *testing.T) {
+	k := registerPad(t)
 	st := store.Open(filepath.Join(t.TempDir(), ".atreides"))
-	update := func(fn func(tx *store.Tx) error) {
+	update := func(fn func(tx *store.Tx) error) error {
 		t.Helper()
-		if err := st.Update(context.Background(), fn); err != nil {
-			t.Fatal(err)
-		}
+		return st.Update(context.Background(), fn)
 	}
-	update(func(tx *store.Tx) error {
+	err := update(func(tx *store.Tx) error {
 		return UpdateProject(tx, func(p *Project) error {
-			p.Tasks.Next, p.Tasks.List = 2, []Task{{Number: 1, Title: "one", Status: "not_started"}}
+			*k.Of(p) = pad{Next: 1, Lines: []string{"one"}}
 			return nil
 		})
 	})
-	update(func(tx *store.Tx) error {
-		l, err := Load(tx, "s", "claude", t0, GroupAnchors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = update(func(tx *store.Tx) error {
+		l, err := Load(tx, "s", "claude", t0, NoGroups)
 		if err != nil {
 			return err
 		}
-		if len(l.Project.Tasks.List) != 0 {
-			t.Error("Load read the board no handler declared")
+		if len(k.Read(l.Project).Lines) != 0 {
+			t.Error("Load read the record no handler declared")
 		}
-		if err := l.LoadTasks(); err != nil {
+		if err := l.LoadRecords(k.Group()); err != nil {
 			return err
 		}
-		if len(l.Project.Tasks.List) != 1 {
-			t.Fatalf("LoadTasks gave %+v", l.Project.Tasks)
+		if len(k.Read(l.Project).Lines) != 1 {
+			t.Fatalf("LoadRecords gave %+v", k.Read(l.Project))
 		}
-		l.Project.Tasks.List[0].Title = "changed"
-		if err := l.LoadTasks(); err != nil || l.Project.Tasks.List[0].Title != "changed" {
-			t.Errorf("a second LoadTasks read the board again (%v)", err)
+		k.Of(l.Project).Lines[0] = "changed"
+		if err := l.LoadRecords(k.Group()); err != nil || k.Read(l.Project).Lines[0] != "changed" {
+			t.Errorf("a second LoadRecords read the record again (%v)", err)
 		}
 		return l.Save(tx)
 	})
-	update(func(tx *store.Tx) error {
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = update(func(tx *store.Tx) error {
 		p, err := LoadProject(tx)
-		if err == nil && p.Tasks.List[0].Title != "changed" {
-			t.Errorf("the board loaded on demand was not saved: %+v", p.Tasks.List)
+		if err == nil && k.Read(p).Lines[0] != "changed" {
+			t.Errorf("the record loaded on demand was not saved: %+v", k.Read(p))
 		}
 		return err
 	})
-}
-
-// TestTaskApprovals: the approvals' hashes come back on their tasks, and a
-// board with none pinned is encoded byte for byte as before they existed,
-// so an older build reads it and a board it wrote reads here unchanged.
-func TestTaskApprovals(t *testing.T) {
-	b := &Tasks{Next: 4, List: []Task{{Number: 1, Title: "a"}, {Number: 2, Title: "b", Approved: 1}, {Number: 3, Title: "c", Approved: 2}}}
-	old, _ := encodeRecord(kindTasks, TasksVersion, tasksSections[:1], b, AllGroups, &raw{}, nil)
-	if got := encodeTasks(b, 0); !bytes.Equal(got, old) {
-		t.Errorf("a board without pinned approvals changed its encoding:\n got %x\nwant %x", got, old)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got, err := decodeTasks(old); err != nil || !reflect.DeepEqual(got, b) {
-		t.Errorf("board without approvals: %v %+v", err, got)
-	}
-	b.List[1].ApprovedHash, b.List[2].ApprovedHash = "h2", "h3"
-	got, err := decodeTasks(encodeTasks(b, 0))
-	if err != nil || !reflect.DeepEqual(got, b) {
-		t.Errorf("approvals: %v\n got %+v\nwant %+v", err, got, b)
+	err = update(func(tx *store.Tx) error {
+		l, err := Load(tx, "s", "claude", t0, NoGroups)
+		if err != nil {
+			return err
+		}
+		k.Of(l.Project).Lines = []string{"lost"}
+		return l.Save(tx)
+	})
+	if err == nil || !strings.Contains(err.Error(), "pad group was changed") {
+		t.Errorf("a change to a record not loaded: %v", err)
 	}
 }

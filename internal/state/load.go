@@ -3,6 +3,7 @@ package state
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/store"
@@ -23,11 +24,11 @@ type Loaded struct {
 	projStored []byte
 	projRec    *raw
 	projMove   bool // it is in the bucket of older stores: write it to its file
-	// tasksStored is the task board as stored, when GroupTasks is loaded
-	// (the board is a record of its own; see taskrec.go).
-	tasksStored []byte
-	tasksLoaded bool
-	tx          *store.Tx // the transaction of Load, for [Loaded.LoadTasks]; nil for LoadBytes
+	// recStored are the records of their own as stored, those of the
+	// groups loaded (see ownrecord.go).
+	recStored recordsStored
+	tx        *store.Tx // the transaction of Load, for [Loaded.LoadRecords]; nil for LoadBytes
+	loaded    Groups    // the records of their own loaded
 }
 
 // Load reads the session id (or starts it, as [LoadSession] does) and the
@@ -42,29 +43,34 @@ func Load(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Loaded,
 	if l.Project, l.projStored, l.projRec, l.projMove, err = loadProject(tx, groups); err != nil {
 		return nil, err
 	}
-	if groups&GroupTasks != 0 {
-		if err := l.LoadTasks(); err != nil {
-			return nil, err
-		}
+	if err := l.LoadRecords(groups); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
 
-// LoadTasks reads the task board into Project.Tasks, in the transaction of
-// [Load], if it is not loaded yet; [Loaded.Save] then saves it. It is for
-// a handler that needs the board only sometimes (the error log's drain,
-// when errors wait): declaring [GroupTasks] would decode and encode the
-// board on every event it runs on.
-func (l *Loaded) LoadTasks() error {
-	if l.tasksLoaded || l.tx == nil {
+// LoadRecords reads the records of their own ([RegisterRecord]) of groups
+// into the project, in the transaction of [Load], those not loaded yet;
+// [Loaded.Save] then saves them. It is for a handler that needs a record
+// only sometimes (the error log's drain needs the task board when errors
+// wait): declaring its group would decode and encode the record on every
+// event the handler runs on.
+func (l *Loaded) LoadRecords(groups Groups) error {
+	if l.tx == nil {
 		return nil
 	}
-	t, stored, err := loadTasks(l.tx)
-	if err != nil {
-		return err
+	for i, r := range ownRecords {
+		if groups&r.group == 0 || l.loaded&r.group != 0 {
+			continue
+		}
+		stored, err := loadRecord(l.tx, l.Project, i)
+		if err != nil {
+			return err
+		}
+		l.recStored[i] = stored
+		l.loaded |= r.group
+		l.groups |= r.group
 	}
-	l.Project.Tasks, l.tasksStored, l.tasksLoaded = *t, stored, true
-	l.groups |= GroupTasks
 	return nil
 }
 
@@ -102,9 +108,11 @@ func (l *Loaded) Save(tx *store.Tx) error {
 			return err
 		}
 	}
-	if l.groups&GroupTasks != 0 {
-		if err := saveTasks(tx, &l.Project.Tasks, l.tasksStored); err != nil {
-			return err
+	for i, r := range ownRecords {
+		if l.loaded&r.group != 0 {
+			if err := saveRecord(tx, l.Project, i, l.recStored[i]); err != nil {
+				return err
+			}
 		}
 	}
 	if sess != nil {
@@ -131,8 +139,10 @@ func (l *Loaded) Encode() (session, project []byte, err error) {
 			session = b
 		}
 	}
-	if l.groups&GroupTasks == 0 && !l.Project.Tasks.empty() {
-		return nil, nil, fmt.Errorf("save project state: the tasks group was changed by a handler that did not declare it")
+	for i, r := range ownRecords {
+		if v := l.Project.records[i]; l.loaded&r.group == 0 && v != nil && !emptyValue(reflect.ValueOf(v).Elem()) {
+			return nil, nil, fmt.Errorf("save project state: the %s group was changed by a handler that did not declare it", r.name)
+		}
 	}
 	l.Project.Version = ProjectVersion
 	b, err := encodeLoaded(kindProject, ProjectVersion, projectSections[:], l.Project, l.groups, l.projRec)

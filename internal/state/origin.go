@@ -10,8 +10,9 @@ import (
 // one project record, take leases on intents and ask for scope, and each
 // is shown to every agent. What another checkout wrote is another party's
 // input, not this user's instruction: it is stamped with its origin when
-// written ([Project.AddTodo], [Project.AddAnchor], [Project.TakeLease],
-// [Project.RequestScope]) and shown with it ([Project.Elsewhere]).
+// written ([Project.Here]) and shown with it ([Project.Elsewhere]); a
+// group keeps its entries' origins in a section of its own ([CodeOrigins],
+// [Also]).
 
 // Bounds of an origin as shown: a record any machine may write could
 // hold anything there.
@@ -19,6 +20,11 @@ const (
 	maxOriginMachine  = 100
 	maxOriginCheckout = 300
 )
+
+// Here is where the record is read and written from: the store's origin
+// (store.Tx.Origin) as of the last load, the zero Origin for a record not
+// loaded from a store. An entry added now is stamped with it.
+func (p *Project) Here() store.Origin { return p.here }
 
 // Elsewhere says where an entry of origin o was added when that is not
 // this checkout: "machine NAME", or "checkout PATH" for another checkout
@@ -34,14 +40,14 @@ func (p *Project) Elsewhere(o store.Origin) string {
 	return "checkout " + sanitize.String(o.Checkout, maxOriginCheckout)
 }
 
-// originID is what an entry with an origin is known by in its origins
+// OriginID is what an entry with an origin is known by in its origins
 // section: a todo's, anchor's or scope request's number, a lease's session.
-type originID interface{ ~int | ~string }
+type OriginID interface{ ~int | ~string }
 
-// codeOrigins codes the origins of the entries that have one, by id; an
+// CodeOrigins codes the origins of the entries that have one, by id; an
 // entry gone since (removed by an older atreides, which keeps the section
 // as it was) is skipped when read back.
-func codeOrigins[T any, K originID](c *binrec.Codec, entries []T, at func(*T) (K, *store.Origin)) {
+func CodeOrigins[T any, K OriginID](c *binrec.Codec, entries []T, at func(*T) (K, *store.Origin)) {
 	if c.Decoding() {
 		byID := make(map[K]store.Origin)
 		for range c.R.Count(3) {
@@ -78,7 +84,7 @@ func codeOrigins[T any, K originID](c *binrec.Codec, entries []T, at func(*T) (K
 	}
 }
 
-func codeOriginID[K originID](c *binrec.Codec, id *K) {
+func codeOriginID[K OriginID](c *binrec.Codec, id *K) {
 	switch p := any(id).(type) {
 	case *int:
 		c.Int(p)

@@ -1,13 +1,21 @@
-package state
+package state_test
 
 import (
 	"bytes"
+	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
+
+// The origins of the todos, the anchors, and the governance group's
+// leases and scope requests are sections of those groups' (packages
+// todos, anchors and govstate); these tests link them in.
 
 // TestOriginsAndOlderBuilds: origins are sections of their own. A record
 // without any is byte for byte what a build before them writes, and one
@@ -15,58 +23,53 @@ import (
 // before those writes; a build before them reads a record with them as it
 // always did, and writes them back untouched, so that they survive it.
 func TestOriginsAndOlderBuilds(t *testing.T) {
-	beforeOrigins := projectSections[:6]      // up to the background
-	beforeLeaseOrigins := projectSections[:8] // up to the anchors' origins
-	olderEncode := func(t *testing.T, older []section[Project], b []byte) []byte {
+	const (
+		beforeOrigins      = 6 // sections up to the background
+		beforeLeaseOrigins = 8 // up to the anchors' origins
+	)
+	olderEncode := func(t *testing.T, older int, b []byte) []byte {
 		t.Helper()
-		rec, err := splitRecord(b, kindProject, ProjectVersion)
+		out, err := state.OlderBuild(b, older, func(p *state.Project) {
+			todos.Key.Of(p).List[0].Title = "changed by an older build"
+			govstate.Key.Of(p).Locks[0].Renewed = t0.Add(time.Hour)
+			govstate.Key.Of(p).Expansions[0].Status = "approved"
+		})
 		if err != nil {
-			t.Fatal(err)
-		}
-		var p Project
-		if err := decodeSections(older, &rec, AllGroups, &p); err != nil {
-			t.Fatalf("an older build cannot read the record: %v", err)
-		}
-		p.Todos[0].Title = "changed by an older build"
-		p.Governance.Locks[0].Renewed = t0.Add(time.Hour)
-		p.Governance.Expansions[0].Status = "approved"
-		out, err := encodeRecord(kindProject, ProjectVersion, older, &p, AllGroups, &rec, nil)
-		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("an older build: %v", err)
 		}
 		return out
 	}
-	sameAsOlder := func(t *testing.T, p *Project, older []section[Project]) {
+	sameAsOlder := func(t *testing.T, p *state.Project, older int) {
 		t.Helper()
-		if old, _ := encodeRecord(kindProject, ProjectVersion, older, p, AllGroups, &raw{}, nil); !bytes.Equal(EncodeProject(p), old) {
-			t.Errorf("the record changed:\n%x\n%x", EncodeProject(p), old)
+		if old := state.EncodeAsOlder(p, older); !bytes.Equal(state.EncodeProject(p), old) {
+			t.Errorf("the record changed:\n%x\n%x", state.EncodeProject(p), old)
 		}
 	}
-	p := &Project{}
-	if _, err := p.AddTodo(NewTodo{Title: "a"}, t0); err != nil {
+	p := &state.Project{}
+	if _, err := todos.Add(p, todos.New{Title: "a"}, t0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.AddAnchor(AnchorFact, AnchorHigh, "b", "s", t0); err != nil {
+	if _, err := anchors.Add(p, anchors.Fact, anchors.High, "b", "s", t0); err != nil {
 		t.Fatal(err)
 	}
-	p.TakeLease("I-1", "s", "claude", t0)
-	p.RequestScope("I-1", "s", []string{"docs/**"}, "c", t0)
+	govstate.TakeLease(p, "I-1", "s", "claude", t0)
+	govstate.RequestScope(p, "I-1", "s", []string{"docs/**"}, "c", t0)
 	sameAsOlder(t, p, beforeOrigins)
 
 	laptop := store.Origin{Machine: "laptop", Checkout: "/home/ann/repo"}
-	p.Todos[0].Origin, p.Anchors[0].Origin = laptop, laptop
+	todos.Key.Of(p).List[0].Origin, anchors.Key.Of(p).List[0].Origin = laptop, laptop
 	sameAsOlder(t, p, beforeLeaseOrigins)
 
-	p.Governance.Locks[0].Origin, p.Governance.Expansions[0].Origin = laptop, laptop
-	for name, older := range map[string][]section[Project]{"before origins": beforeOrigins, "before lease origins": beforeLeaseOrigins} {
-		got, err := DecodeProject(olderEncode(t, older, EncodeProject(p)))
+	govstate.Key.Of(p).Locks[0].Origin, govstate.Key.Of(p).Expansions[0].Origin = laptop, laptop
+	for name, older := range map[string]int{"before origins": beforeOrigins, "before lease origins": beforeLeaseOrigins} {
+		got, err := state.DecodeProject(olderEncode(t, older, state.EncodeProject(p)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := got.Governance
-		if got.Todos[0].Origin != laptop || got.Anchors[0].Origin != laptop || got.Todos[0].Title != "changed by an older build" ||
+		g := govstate.Key.Of(got)
+		if todos.Key.Of(got).List[0].Origin != laptop || anchors.Key.Of(got).List[0].Origin != laptop || todos.Key.Of(got).List[0].Title != "changed by an older build" ||
 			g.Locks[0].Origin != laptop || g.Expansions[0].Origin != laptop || g.Expansions[0].Status != "approved" {
-			t.Errorf("after a build %s wrote it: %+v %+v %+v %+v", name, got.Todos, got.Anchors, g.Locks, g.Expansions)
+			t.Errorf("after a build %s wrote it: %+v %+v %+v %+v", name, todos.Key.Of(got).List, anchors.Key.Of(got).List, g.Locks, g.Expansions)
 		}
 	}
 }
@@ -77,34 +80,25 @@ func TestOriginsAndOlderBuilds(t *testing.T) {
 // its origin when renewed by a newer build.
 func TestLeaseOriginFollowsItsSession(t *testing.T) {
 	desktop := store.Origin{Machine: "desktop", Checkout: "/home/bo/repo"}
-	p := &Project{here: desktop}
-	p.TakeLease("I-1", "s1", "claude", t0)
-	b := EncodeProject(p)
-	rec, err := splitRecord(b, kindProject, ProjectVersion)
+	p := state.ProjectAt(desktop)
+	govstate.TakeLease(p, "I-1", "s1", "claude", t0)
+	b, err := state.OlderBuild(state.EncodeProject(p), 8, func(old *state.Project) {
+		govstate.Key.Of(old).Locks = []govstate.IntentLock{{Intent: "I-1", Session: "s2", Since: t0, Renewed: t0}}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	older := projectSections[:8]
-	var old Project
-	if err := decodeSections(older, &rec, AllGroups, &old); err != nil {
-		t.Fatal(err)
-	}
-	old.Governance.Locks = []IntentLock{{Intent: "I-1", Session: "s2", Since: t0, Renewed: t0}}
-	b, err = encodeRecord(kindProject, ProjectVersion, older, &old, AllGroups, &rec, nil)
+	got, err := state.DecodeProject(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := DecodeProject(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o := got.Governance.Locks[0].Origin; o != (store.Origin{}) {
+	if o := govstate.Key.Of(got).Locks[0].Origin; o != (store.Origin{}) {
 		t.Fatalf("s2's lease, taken by an older build, has origin %+v", o)
 	}
 	laptop := store.Origin{Machine: "laptop", Checkout: "/home/ann/repo"}
-	got.here = laptop
-	got.RenewLease(&got.Governance.Locks[0], t0.Add(time.Second))
-	if l := got.Governance.Locks[0]; l.Origin != laptop || !l.Renewed.Equal(t0) {
+	got = state.Reloaded(got, laptop)
+	govstate.RenewLease(got, &govstate.Key.Of(got).Locks[0], t0.Add(time.Second))
+	if l := govstate.Key.Of(got).Locks[0]; l.Origin != laptop || !l.Renewed.Equal(t0) {
 		t.Errorf("renewed within a minute: %+v, want its origin stamped and its time kept", l)
 	}
 }
@@ -114,22 +108,23 @@ func TestLeaseOriginFollowsItsSession(t *testing.T) {
 // elsewhere exactly when its origin is another checkout's.
 func TestOriginStamped(t *testing.T) {
 	here := store.Origin{Machine: "laptop", Checkout: "/home/ann/repo"}
-	p := &Project{here: here}
-	todo, err := p.AddTodo(NewTodo{Title: "a"}, t0)
+	p := state.ProjectAt(here)
+	todo, err := todos.Add(p, todos.New{Title: "a"}, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	anchor, err := p.AddAnchor(AnchorFact, AnchorHigh, "b", "s", t0)
+	anchor, err := anchors.Add(p, anchors.Fact, anchors.High, "b", "s", t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if todo.Origin != here || anchor.Origin != here || !reflect.DeepEqual(p.Todos[0], todo) {
+	if todo.Origin != here || anchor.Origin != here || !reflect.DeepEqual(todos.Key.Of(p).List[0], todo) {
 		t.Errorf("stamped %+v and %+v, want %+v", todo.Origin, anchor.Origin, here)
 	}
-	p.TakeLease("I-1", "s", "claude", t0)
-	req := p.RequestScope("I-1", "s", []string{"docs/**"}, "c", t0)
-	if l := p.Governance.Lock("I-1"); l == nil || l.Origin != here || req.Origin != here || !reflect.DeepEqual(p.Governance.Expansions, []ScopeRequest{req}) {
-		t.Errorf("lease %+v and request %+v, want both from %+v", l, p.Governance.Expansions, here)
+	govstate.TakeLease(p, "I-1", "s", "claude", t0)
+	req := govstate.RequestScope(p, "I-1", "s", []string{"docs/**"}, "c", t0)
+	g := govstate.Key.Of(p)
+	if l := g.Lock("I-1"); l == nil || l.Origin != here || req.Origin != here || !reflect.DeepEqual(g.Expansions, []govstate.ScopeRequest{req}) {
+		t.Errorf("lease %+v and request %+v, want both from %+v", l, g.Expansions, here)
 	}
 	for _, c := range []struct {
 		o    store.Origin

@@ -8,16 +8,8 @@ import (
 
 // Project is the state shared by every session of one repository.
 type Project struct {
-	Version int    `json:"v"`
-	NextID  int    `json:"next_id"`
-	Todos   []Todo `json:"todos,omitempty"`
+	Version int `json:"v"`
 
-	NextAnchor int      `json:"next_anchor,omitempty"`
-	Anchors    []Anchor `json:"anchors,omitempty"`
-	// Governance holds intent locks and the ledger head; see governance.go.
-	Governance Governance `json:"governance,omitzero"`
-	// Tasks is the task board and error log; see tasks.go.
-	Tasks Tasks `json:"tasks,omitzero"`
 	// Pruned is when old sessions were last removed; see [Prune].
 	Pruned time.Time `json:"pruned,omitzero"`
 	// Salvaged is set when the record could not be decoded and was
@@ -25,13 +17,17 @@ type Project struct {
 	Salvaged *Salvage `json:"salvaged,omitempty"`
 
 	// here is where the record is read and written: the store's origin
-	// (store.Tx.Origin), set by every load in a transaction. A todo or an
-	// anchor added now is stamped with it, and one from elsewhere is told
-	// apart from this checkout's by it ([Project.Elsewhere]).
+	// (store.Tx.Origin), set by every load in a transaction. An entry
+	// added now is stamped with it ([Project.Here]), and one from
+	// elsewhere is told apart from this checkout's by it
+	// ([Project.Elsewhere]).
 	here store.Origin
 
 	// groups are the groups of registered keys, by tag; see [ProjectKey].
 	groups [maxSections]any
+	// records are the records of their own of registered keys, when
+	// loaded; see [RecordKey].
+	records [maxRecords]any
 }
 
 // Salvage says when the project record was rebuilt and what was lost.

@@ -27,8 +27,10 @@ type PruneCounts struct {
 }
 
 // Prune removes the sessions whose last event is older than maxAge (except
-// keep, the session of the event at hand), the quarantine entries older
-// than maxAge, and the intent locks the removed sessions held; it records
+// keep, the session of the event at hand) and the quarantine entries older
+// than maxAge, and tells the loaded groups of p that refer to sessions
+// ([SessionForgetter]) which went (governance releases their intent
+// locks); it records
 // now in p so that [Project.PruneDue] waits a day. maxAge <= 0 removes
 // nothing. Only the head of each record is read (its "updated" time), so a
 // prune costs a bucket walk, not a decode of every session. An undecodable
@@ -66,7 +68,11 @@ func Prune(tx *store.Tx, p *Project, keep string, now time.Time, maxAge time.Dur
 		if err := deleteSession(tx, id); err != nil {
 			return n, err
 		}
-		p.Governance.Release(id)
+		each(p, func(g any) {
+			if f, ok := g.(SessionForgetter); ok {
+				f.ForgetSession(id)
+			}
+		})
 		n.Sessions++
 	}
 	for _, id := range damaged {

@@ -89,19 +89,16 @@ func partNames(lost []string) []string {
 	return out
 }
 
-// partName says what a project record's key holds, for the report.
+// partName says what a project record's key (a section's name, a JSON
+// member) holds, for the report: the group's that holds it ([Describer]).
 func partName(key string) string {
-	switch key {
-	case "governance":
-		return "governance (intent locks, scope requests, the ledger head)"
-	case "todos", "next_id":
-		return "todos"
-	case "anchors", "next_anchor":
-		return "anchors"
-	case "rules":
-		return "the AGENTS.md cache (rebuilt at the next session start)"
-	case "housekeeping":
+	if key == "housekeeping" {
 		return "housekeeping (when old sessions were last pruned)"
+	}
+	for tag, k := range projectKeys {
+		if k != nil && k.holds(key, projectSections[tag].name) {
+			return k.describe()
+		}
 	}
 	return key
 }
@@ -189,14 +186,10 @@ func salvageBinaryProject(b []byte) (*Project, []string) {
 // raiseCounters raises a salvaged project's counters past the ids kept,
 // so a lost counter never hands out an id twice.
 func raiseCounters(p *Project) *Project {
-	for _, t := range p.Todos {
-		p.NextID = max(p.NextID, t.ID)
-	}
-	for _, a := range p.Anchors {
-		p.NextAnchor = max(p.NextAnchor, a.ID)
-	}
-	for _, r := range p.Governance.Expansions {
-		p.Governance.NextExpansion = max(p.Governance.NextExpansion, r.ID)
-	}
+	each(p, func(g any) {
+		if s, ok := g.(Salvager); ok {
+			s.Salvaged()
+		}
+	})
 	return p
 }

@@ -13,14 +13,16 @@ import (
 type Raw struct {
 	Sessions []RawRecord // in id order
 	Project  []byte      // nil: none stored
-	Tasks    []byte      // nil: none stored
-	// ProjectErr and TasksErr are a record file that could not be read.
-	ProjectErr, TasksErr error
-	Quarantined          []Quarantined
+	// ProjectErr is a record file that could not be read.
+	ProjectErr error
+	// Records are the records of their own beside the project
+	// ([RegisterRecord]), in their order of registration.
+	Records     []RawRecord
+	Quarantined []Quarantined
 }
 
-// RawRecord is one stored session: its bytes, or why they could not be
-// read.
+// RawRecord is one stored session, or record of its own: its bytes (nil:
+// none stored), or why they could not be read.
 type RawRecord struct {
 	ID   string
 	Data []byte
@@ -40,8 +42,10 @@ func ReadRaw(tx *store.Tx) (*Raw, error) {
 	}
 	b, _, err := storedProject(tx)
 	r.Project, r.ProjectErr = bytes.Clone(b), err
-	b, err = tx.Record(setProject, keyTasks)
-	r.Tasks, r.TasksErr = bytes.Clone(b), err
+	for _, rec := range ownRecords {
+		b, err := tx.Record(setProject, rec.name)
+		r.Records = append(r.Records, RawRecord{ID: rec.name, Data: bytes.Clone(b), Err: err})
+	}
 	if r.Quarantined, err = QuarantinedRecords(tx); err != nil {
 		return nil, err
 	}
@@ -83,14 +87,16 @@ func (r *Raw) Decode() *Decoded {
 			d.Project = p
 		}
 	}
-	t, err := (*Tasks)(nil), r.TasksErr
-	if err == nil {
-		t, err = decodeTasks(r.Tasks)
-	}
-	if err != nil {
-		d.Damaged = append(d.Damaged, &DamagedError{Kind: "tasks", Key: keyTasks, Err: err})
-	} else {
-		d.Project.Tasks = *t
+	for i, rec := range r.Records {
+		v, err := any(nil), rec.Err
+		if err == nil {
+			v, err = ownRecords[i].decode(rec.Data)
+		}
+		if err != nil {
+			d.Damaged = append(d.Damaged, &DamagedError{Kind: rec.ID, Key: rec.ID, Err: err})
+		} else {
+			d.Project.records[i] = v
+		}
 	}
 	return d
 }

@@ -141,10 +141,7 @@ func TestPruneRecords(t *testing.T) {
 // quarantined and the project starts afresh, saying everything was lost.
 func TestProjectRecord(t *testing.T) {
 	st, reports := testStore(t)
-	p := &Project{Version: ProjectVersion}
-	if _, err := p.AddTodo(NewTodo{Title: "keep"}, t0); err != nil {
-		t.Fatal(err)
-	}
+	p := &Project{Version: ProjectVersion, Pruned: t0}
 	put(t, st, bucketProject, keyProject, EncodeProject(p))
 	update(t, st, func(tx *store.Tx) error {
 		l, err := Load(tx, "s", "claude", t0, NoGroups)
@@ -158,7 +155,7 @@ func TestProjectRecord(t *testing.T) {
 			t.Error("the project is still in the bucket")
 		}
 		got, err := LoadProject(tx)
-		if err != nil || len(got.Todos) != 1 || got.Todos[0].Title != "keep" {
+		if err != nil || !got.Pruned.Equal(t0) {
 			t.Errorf("after the move: %+v, %v", got, err)
 		}
 		return nil
@@ -170,7 +167,7 @@ func TestProjectRecord(t *testing.T) {
 	}
 	update(t, st, func(tx *store.Tx) error {
 		return UpdateProject(tx, func(p *Project) error {
-			if len(p.Todos) != 0 || p.Salvaged == nil || !strings.HasPrefix(strings.Join(p.Salvaged.Lost, ","), "everything") {
+			if !p.Pruned.IsZero() || p.Salvaged == nil || !strings.HasPrefix(strings.Join(p.Salvaged.Lost, ","), "everything") {
 				t.Errorf("after damage: %+v", p)
 			}
 			return nil

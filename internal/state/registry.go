@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/atreides-dev/atreides/internal/binrec"
 )
@@ -39,7 +40,18 @@ type ProjectKey[T any] = Key[Project, T]
 // registered is a registered key, untyped.
 type registered[R record] struct {
 	name, json string
-	of         func(*R) any // the group's value, made when it has none
+	tag        int
+	group      Groups
+	typ        reflect.Type // the group's type
+}
+
+// of is the record's group of k, made when it has none.
+func (k *registered[R]) of(r *R) any {
+	s := slots(r)
+	if s[k.tag] == nil {
+		s[k.tag] = reflect.New(k.typ).Interface()
+	}
+	return s[k.tag]
 }
 
 // The registered keys, by tag.
@@ -55,45 +67,131 @@ var nextGroup = groupsFixed
 // in the record (fixed forever: records on disk hold it), its name (for
 // errors and reports), the member of the session's JSON encoding that
 // holds it (older records are JSON), and the codec of its fields. An empty
-// group (one that encodes as the zero T does) has no section. Call it once
-// per group, to initialise a package variable: a tag taken twice is a
-// programming error, reported when the program starts by a panic.
-func RegisterSession[T any](tag int, name, jsonName string, fields func(*T, *binrec.Codec)) SessionKey[T] {
-	return register(&sessionSections, &sessionKeys, tag, name, jsonName, fields)
+// group (one that encodes as the zero T does) has no section. A group
+// whose later fields went to sections of their own (so that an older
+// build keeps them as a newer build's) lists those sections in more
+// ([Also]). Call it once per group, to initialise a package variable: a
+// tag taken twice is a programming error, reported when the program
+// starts by a panic.
+func RegisterSession[T any](tag int, name, jsonName string, fields func(*T, *binrec.Codec), more ...Section[T]) SessionKey[T] {
+	return register(&sessionSections, &sessionKeys, tag, name, jsonName, fields, more)
 }
 
 // RegisterProject is [RegisterSession] for a group of the project record.
-func RegisterProject[T any](tag int, name, jsonName string, fields func(*T, *binrec.Codec)) ProjectKey[T] {
-	return register(&projectSections, &projectKeys, tag, name, jsonName, fields)
+// A jsonName of "" puts the group's members at the top of the project's
+// JSON encoding, beside its own, as the oldest records hold the todos
+// ("next_id", "todos") and the anchors.
+func RegisterProject[T any](tag int, name, jsonName string, fields func(*T, *binrec.Codec), more ...Section[T]) ProjectKey[T] {
+	return register(&projectSections, &projectKeys, tag, name, jsonName, fields, more)
 }
 
-func register[R record, T any](secs *[maxSections]section[R], keys *[maxSections]*registered[R], tag int, name, jsonName string, fields func(*T, *binrec.Codec)) Key[R, T] {
-	if tag <= 0 || tag >= maxSections || secs[tag].fields != nil {
-		panic(fmt.Sprintf("state: section %d (%s) out of range or taken", tag, name))
-	}
+// Section is a further section of a registered group: see [Also].
+type Section[T any] struct {
+	tag    int
+	name   string
+	fields func(*T, *binrec.Codec)
+}
+
+// Also is a further section of a group, at tag (past the group's own: a
+// record's sections are decoded in tag order, so it sees what they
+// decoded), with its name and codec. It is decoded and encoded with the
+// group, and left out when empty, as the group's own section is.
+func Also[T any](tag int, name string, fields func(*T, *binrec.Codec)) Section[T] {
+	return Section[T]{tag: tag, name: name, fields: fields}
+}
+
+func register[R record, T any](secs *[maxSections]section[R], keys *[maxSections]*registered[R], tag int, name, jsonName string, fields func(*T, *binrec.Codec), more []Section[T]) Key[R, T] {
 	if nextGroup >= NoGroups {
 		panic("state: no group left for " + name)
 	}
 	k := Key[R, T]{tag: tag, group: nextGroup}
+	keySection(secs, k, tag, name, fields)
+	for _, s := range more {
+		keySection(secs, k, s.tag, s.name, s.fields)
+	}
 	nextGroup <<= 1
-	groupNames = append(groupNames, name)
-	keys[tag] = &registered[R]{name: name, json: jsonName, of: func(r *R) any { return k.Of(r) }}
+	keys[tag] = &registered[R]{name: name, json: jsonName, tag: tag, group: k.group, typ: reflect.TypeFor[T]()}
+	return k
+}
+
+// keySection places the section at tag of the key's group. Its closures
+// capture only what they use: every hook pays for the registrations in
+// its start-up (TestHookInitBudget).
+func keySection[R record, T any](secs *[maxSections]section[R], k Key[R, T], tag int, name string, fields func(*T, *binrec.Codec)) {
+	if tag <= 0 || tag >= maxSections || secs[tag].fields != nil || tag < k.tag {
+		panic(fmt.Sprintf("state: section %d (%s) out of range, taken, or before its group's", tag, name))
+	}
+	at := k.tag
 	secs[tag] = section[R]{group: k.group, name: name,
 		zeroFields: func(c *binrec.Codec) { fields(new(T), c) },
 		fields: func(r *R, c *binrec.Codec) {
-			// A group the record does not hold encodes as empty, without
-			// being made.
-			if v, ok := slots(r)[tag].(*T); ok || c.Decoding() {
-				if !ok {
-					v = k.Of(r)
+			v, ok := slots(r)[at].(*T)
+			if !ok {
+				if !c.Decoding() {
+					return // a group the record does not hold encodes as empty, without being made
 				}
-				fields(v, c)
+				v = new(T)
+				slots(r)[at] = v
 			}
+			fields(v, c)
 		}}
 	if zerosSet {
 		secs[tag].setZero()
 	}
-	return k
+}
+
+// The hooks of the record machinery into a group, which a group's type
+// has when it needs them.
+type (
+	// SessionForgetter is a project group that refers to sessions: it
+	// forgets those [Prune] removes.
+	SessionForgetter interface{ ForgetSession(id string) }
+	// Salvager is a group with counters: a salvaged record's are raised
+	// past the ids its entries hold, so that a lost counter never hands
+	// out an id twice.
+	Salvager interface{ Salvaged() }
+	// Describer is a group that says what it holds, for the report of a
+	// damaged project record that lost it, when its name does not
+	// ("governance (intent locks, scope requests, the ledger head)").
+	Describer interface{ Describe() string }
+)
+
+// describe says what the group of k holds: its description, else its
+// name.
+func (k *registered[R]) describe() string {
+	v := reflect.New(k.typ)
+	for _, x := range []any{v.Interface(), v.Elem().Interface()} {
+		if d, ok := x.(Describer); ok {
+			return d.Describe()
+		}
+	}
+	return k.name
+}
+
+// holds reports whether key names the group of k in a record: its section,
+// its JSON member, or one of its members at the top of the JSON.
+func (k *registered[R]) holds(key string, sec string) bool {
+	if key == sec || key == k.json {
+		return true
+	}
+	if k.json != "" || k.typ.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range k.typ.NumField() {
+		if name, _, _ := strings.Cut(k.typ.Field(i).Tag.Get("json"), ","); name == key {
+			return true
+		}
+	}
+	return false
+}
+
+// each calls fn with each group the record holds.
+func each[R record](r *R, fn func(g any)) {
+	for _, g := range slots(r) {
+		if g != nil {
+			fn(g)
+		}
+	}
 }
 
 // slots are a record's groups of registered keys, by tag: a *T, or nil
@@ -182,6 +280,15 @@ func marshalGroups[R record](r *R, own any, keys *[maxSections]*registered[R]) (
 		if b[len(b)-1] != '{' {
 			b = append(b, ',')
 		}
+		if k.json == "" {
+			// The group's members, beside the record's own.
+			g = bytes.TrimSuffix(bytes.TrimPrefix(g, []byte("{")), []byte("}"))
+			if len(g) == 0 {
+				b = bytes.TrimSuffix(b, []byte(","))
+			}
+			b = append(b, g...)
+			continue
+		}
 		name, _ := json.Marshal(k.json)
 		b = append(append(append(b, name...), ':'), g...)
 	}
@@ -198,6 +305,13 @@ func unmarshalGroups[R record](b []byte, r *R, own any, keys *[maxSections]*regi
 	}
 	for _, k := range keys {
 		if k == nil {
+			continue
+		}
+		if k.json == "" {
+			// The group's members are the record's: it picks its own.
+			if err := json.Unmarshal(b, k.of(r)); err != nil {
+				return fmt.Errorf("%s: %w", k.name, err)
+			}
 			continue
 		}
 		if m, ok := members[k.json]; ok {

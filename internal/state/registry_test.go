@@ -3,6 +3,7 @@ package state
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,10 +27,10 @@ func (n *note) fields(c *binrec.Codec) {
 // for the test at hand only (TestNewerSectionsKept takes that tag for a
 // newer build's).
 func registerNote(t *testing.T) SessionKey[note] {
-	tag, next, names := maxSections-1, nextGroup, groupNames
+	tag, next := maxSections-1, nextGroup
 	t.Cleanup(func() {
 		sessionKeys[tag], sessionSections[tag] = nil, section[Session]{}
-		nextGroup, groupNames = next, names
+		nextGroup = next
 	})
 	return RegisterSession(tag, "note", "note", (*note).fields)
 }
@@ -40,11 +41,12 @@ func registerNote(t *testing.T) SessionKey[note] {
 // of older records.
 func TestRegisteredGroup(t *testing.T) {
 	noteKey := registerNote(t)
-	if noteKey.Group()&AllGroups == 0 || noteKey.Group()&(GroupTodos|GroupTasks|NoGroups) != 0 {
+	if noteKey.Group()&AllGroups == 0 || noteKey.Group()&NoGroups != 0 {
 		t.Fatalf("group %b", noteKey.Group())
 	}
-	if !strings.Contains(AllGroups.String(), "note") {
-		t.Errorf("groups %q", AllGroups.String())
+	padKey := registerPad(t)
+	if !strings.Contains(AllGroups.String(), "note") || noteKey.Group().String() != "note" || padKey.Group().String() != "pad" {
+		t.Errorf("groups %q; the note's %q, the pad's %q", AllGroups.String(), noteKey.Group(), padKey.Group())
 	}
 	s := NewSession("s", "claude", t0)
 	empty := EncodeSession(s)
@@ -64,7 +66,7 @@ func TestRegisteredGroup(t *testing.T) {
 		t.Fatalf("a change to a declared group not saved: %v", err)
 	}
 
-	l, err = LoadBytes(b, nil, "s", "claude", t0, GroupTodos)
+	l, err = LoadBytes(b, nil, "s", "claude", t0, NoGroups)
 	if err != nil || noteKey.Of(l.Session).Text != "" {
 		t.Fatalf("undeclared, decoded anyway: %v %+v", err, noteKey.Of(l.Session))
 	}
@@ -100,3 +102,136 @@ func TestReadLeavesRecord(t *testing.T) {
 		t.Errorf("after Of: Read = %q, want kept", got)
 	}
 }
+
+// tally is a project group as a feature declares one with more than a
+// section, members at the top of the project's JSON, and the hooks of
+// prune and salvage.
+type tally struct {
+	Next    int      `json:"next_tally"`
+	IDs     []int    `json:"tally_ids,omitempty"`
+	Holders []string `json:"holders,omitempty"` // sessions
+	// Extra came later, in a section of its own.
+	Extra string `json:"extra,omitempty"`
+}
+
+func (g *tally) fields(c *binrec.Codec) {
+	c.Int(&g.Next)
+	binrec.List(c, &g.IDs, codeInt)
+	c.Strs(&g.Holders)
+}
+
+func (g *tally) extra(c *binrec.Codec) {
+	if c.More(g.Extra != "") {
+		c.Str(&g.Extra)
+	}
+}
+
+func (g *tally) ForgetSession(id string) {
+	g.Holders = slices.DeleteFunc(g.Holders, func(h string) bool { return h == id })
+}
+
+func (g *tally) Salvaged() { g.Next = max(g.Next, slices.Max(append([]int{0}, g.IDs...))) }
+
+// The tally's sections: tags no group of the project has.
+const tallyTag, tallyExtraTag = maxSections - 3, maxSections - 2
+
+// registerTally registers the tally group for the test at hand only.
+func registerTally(t *testing.T) ProjectKey[tally] {
+	next := nextGroup
+	t.Cleanup(func() {
+		projectKeys[tallyTag] = nil
+		projectSections[tallyTag], projectSections[tallyExtraTag] = section[Project]{}, section[Project]{}
+		nextGroup = next
+	})
+	return RegisterProject(tallyTag, "tally", "", (*tally).fields, Also(tallyExtraTag, "tally extra", (*tally).extra))
+}
+
+// TestGroupOfTwoSections: a group's further section is written only when
+// it holds something, decoded and kept with the group, and the group's
+// members sit beside the project's own in JSON.
+func TestGroupOfTwoSections(t *testing.T) {
+	k := registerTally(t)
+	p := &Project{}
+	*k.Of(p) = tally{Next: 2, IDs: []int{1, 2}}
+	rec, err := splitRecord(EncodeProject(p), kindProject, ProjectVersion)
+	if err != nil || rec[tallyTag] == "" || rec[tallyExtraTag] != "" {
+		t.Fatalf("sections %q: %v", rec, err)
+	}
+	k.Of(p).Extra = "later"
+	b := EncodeProject(p)
+	if rec, _ = splitRecord(b, kindProject, ProjectVersion); rec[tallyExtraTag] == "" {
+		t.Fatalf("no further section: %q", rec)
+	}
+	for _, tc := range []struct {
+		groups Groups
+		want   tally
+	}{
+		{k.Group(), *k.Of(p)},
+		{NoGroups, tally{}},
+	} {
+		l, err := LoadBytes(nil, b, "s", "claude", t0, tc.groups)
+		if err != nil || !reflect.DeepEqual(*k.Read(l.Project), tc.want) {
+			t.Errorf("groups %v: %v %+v, want %+v", tc.groups, err, k.Read(l.Project), tc.want)
+		}
+		if _, got, err := l.Encode(); err != nil || got != nil {
+			t.Errorf("groups %v: the record changed: %v", tc.groups, err)
+		}
+	}
+	js, err := json.Marshal(p)
+	if err != nil || !strings.Contains(string(js), `"next_tally":2,"tally_ids":[1,2],"extra":"later"}`) {
+		t.Fatalf("JSON %s: %v", js, err)
+	}
+	var back Project
+	if err := json.Unmarshal(js, &back); err != nil || !reflect.DeepEqual(k.Read(&back), k.Read(p)) {
+		t.Errorf("from JSON: %v %+v", err, k.Read(&back))
+	}
+}
+func codeInt(n *int, c *binrec.Codec) { c.Int(n) }
+
+// pad is a record of its own as a feature declares one.
+type pad struct {
+	Next  int      `json:"next,omitempty"`
+	Lines []string `json:"lines,omitempty"`
+	// Marks came later, in a further section.
+	Marks []string `json:"marks,omitempty"`
+}
+
+func (p *pad) fields(c *binrec.Codec) {
+	c.Int(&p.Next)
+	c.Strs(&p.Lines)
+}
+
+func (p *pad) marks(c *binrec.Codec) {
+	if c.More(len(p.Marks) > 0) {
+		c.Strs(&p.Marks)
+	}
+}
+
+// registerPad registers the pad record for the test at hand only.
+func registerPad(t *testing.T) RecordKey[pad] {
+	n, next := len(ownRecords), nextGroup
+	t.Cleanup(func() { ownRecords, nextGroup = ownRecords[:n], next })
+	return RegisterRecord("pad", "note pad", 'N', 1, (*pad).fields, Also(1, "marks", (*pad).marks))
+}
+
+// TestPartNames: a lost part of a damaged project record is reported as
+// what its group says it holds, found by its section's name, its JSON
+// member, or one of its members at the top of the JSON; a part no group
+// holds by its own name.
+func TestPartNames(t *testing.T) {
+	registerTally(t)
+	for key, want := range map[string]string{
+		"tally":        "what the tally counts",
+		"tally extra":  "tally extra", // a further section: not the group's name
+		"next_tally":   "what the tally counts",
+		"tally_ids":    "what the tally counts",
+		"housekeeping": "housekeeping (when old sessions were last pruned)",
+		"elsewhere":    "elsewhere",
+	} {
+		if got := partName(key); got != want {
+			t.Errorf("partName(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+func (*tally) Describe() string { return "what the tally counts" }

@@ -257,19 +257,20 @@ func LoadProject(tx *store.Tx) (*Project, error) {
 	return p, err
 }
 
-// loadProjectAll is the project record with every group and the task
-// board, and the board as stored.
-func loadProjectAll(tx *store.Tx) (*Project, []byte, error) {
+// loadProjectAll is the project record with every group and the records
+// of their own, and those as stored.
+func loadProjectAll(tx *store.Tx) (*Project, *recordsStored, error) {
 	p, _, _, _, err := loadProject(tx, AllGroups)
 	if err != nil {
 		return nil, nil, err
 	}
-	t, stored, err := loadTasks(tx)
-	if err != nil {
-		return nil, nil, err
+	var stored recordsStored
+	for i := range ownRecords {
+		if stored[i], err = loadRecord(tx, p, i); err != nil {
+			return nil, nil, err
+		}
 	}
-	p.Tasks = *t
-	return p, stored, nil
+	return p, &stored, nil
 }
 
 // loadProject is [LoadProject] of the housekeeping and groups; see
@@ -343,27 +344,32 @@ func putProject(tx *store.Tx, b []byte, move bool) error {
 
 // SaveProject writes the project record.
 func SaveProject(tx *store.Tx, p *Project) error {
-	return saveProject(tx, p, nil)
+	return saveProject(tx, p, &recordsStored{})
 }
 
-// saveProject writes the project record, and the task board when it
-// differs from stored.
-func saveProject(tx *store.Tx, p *Project, storedTasks []byte) error {
+// saveProject writes the project record, and each record of its own p
+// holds that differs from stored.
+func saveProject(tx *store.Tx, p *Project, stored *recordsStored) error {
 	if err := putProject(tx, EncodeProject(p), true); err != nil {
 		return err
 	}
-	return saveTasks(tx, &p.Tasks, storedTasks)
+	for i := range ownRecords {
+		if err := saveRecord(tx, p, i, stored[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // UpdateProject runs fn on the project record and saves it, in tx; fn's
 // error is returned unchanged and nothing is saved.
 func UpdateProject(tx *store.Tx, fn func(*Project) error) error {
-	p, tasks, err := loadProjectAll(tx)
+	p, stored, err := loadProjectAll(tx)
 	if err != nil {
 		return err
 	}
 	if err := fn(p); err != nil {
 		return err
 	}
-	return saveProject(tx, p, tasks)
+	return saveProject(tx, p, stored)
 }

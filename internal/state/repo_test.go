@@ -3,8 +3,10 @@ package state
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -155,9 +157,11 @@ func TestSessionsSkipsDamage(t *testing.T) {
 }
 
 func TestLoadProjectSalvages(t *testing.T) {
+	k := registerTally(t)
 	st, reports := testStore(t)
-	// Todos and anchors decode; governance does not; next_id was lost.
-	bad := []byte(`{"v":1,"todos":[{"id":7,"level":"task","title":"keep me","status":"pending"}],"anchors":[{"id":3,"kind":"fact","priority":"high","text":"a"}],"next_anchor":3,"governance":{"locks":"oops"}}`)
+	// The tally's ids and the anchors decode; governance does not; the
+	// tally's counter was lost.
+	bad := []byte(`{"v":1,"tally_ids":[7],"anchors":[{"id":3,"kind":"fact","priority":"high","text":"a"}],"next_anchor":3,"governance":{"locks":"oops"}}`)
 	put(t, st, bucketProject, keyProject, bad)
 	view(t, st, func(tx *store.Tx) error {
 		var d *DamagedError
@@ -168,17 +172,21 @@ func TestLoadProjectSalvages(t *testing.T) {
 	})
 	update(t, st, func(tx *store.Tx) error {
 		return UpdateProject(tx, func(p *Project) error {
-			if len(p.Todos) != 1 || p.Todos[0].Title != "keep me" || len(p.Anchors) != 1 || len(p.Governance.Locks) != 0 {
-				t.Errorf("salvaged %+v", p)
+			// The anchors are a feature's group, seen through the JSON.
+			js, err := json.Marshal(p)
+			if err != nil || !reflect.DeepEqual(k.Read(p).IDs, []int{7}) || !strings.Contains(string(js), `"anchors":[{"id":3,`) {
+				t.Errorf("salvaged %s (%v)", js, err)
 			}
 			if p.Salvaged == nil || len(p.Salvaged.Lost) != 1 || !strings.HasPrefix(p.Salvaged.Lost[0], "governance (intent locks") {
 				t.Errorf("salvage note %+v", p.Salvaged)
 			}
-			added, err := p.AddTodo(NewTodo{Title: "new"}, t0)
-			if err == nil && added.ID != 8 {
-				t.Errorf("a new todo got id %d, reusing a kept one", added.ID)
+			if g := k.Of(p); g.Next != 7 {
+				t.Errorf("the counter is %d, behind the ids kept", g.Next)
+			} else {
+				g.Next++
+				g.IDs = append(g.IDs, g.Next)
 			}
-			return err
+			return nil
 		})
 	})
 	if len(*reports) != 1 || !strings.Contains((*reports)[0], "PROJECT STATE DAMAGED") || !strings.Contains((*reports)[0], "LOST: governance") {
@@ -186,7 +194,7 @@ func TestLoadProjectSalvages(t *testing.T) {
 	}
 	view(t, st, func(tx *store.Tx) error {
 		p, err := LoadProject(tx)
-		if err != nil || len(p.Todos) != 2 {
+		if err != nil || !reflect.DeepEqual(k.Read(p).IDs, []int{7, 8}) {
 			t.Errorf("after the repair: %+v %v", p, err)
 		}
 		qs, _ := QuarantinedRecords(tx)
@@ -231,7 +239,9 @@ func TestPrune(t *testing.T) {
 		// An old quarantine entry, and the damaged record's (made now) stays.
 		return putQuarantine(tx, Quarantined{Kind: "session", Key: "older", Time: t0, Data: []byte("x")})
 	})
-	p := &Project{Governance: Governance{Locks: []IntentLock{{Intent: "i1", Session: "old"}, {Intent: "i2", Session: "recent"}}}}
+	k := registerTally(t)
+	p := &Project{}
+	k.Of(p).Holders = []string{"old", "recent"}
 	if !p.PruneDue(now) {
 		t.Fatal("a project never pruned is not due")
 	}
@@ -247,8 +257,8 @@ func TestPrune(t *testing.T) {
 	if p.PruneDue(now.Add(time.Hour)) || !p.PruneDue(now.Add(25*time.Hour)) {
 		t.Errorf("due again too soon or never: pruned at %v", p.Pruned)
 	}
-	if len(p.Governance.Locks) != 1 || p.Governance.Locks[0].Session != "recent" {
-		t.Errorf("locks %+v", p.Governance.Locks)
+	if h := k.Read(p).Holders; len(h) != 1 || h[0] != "recent" {
+		t.Errorf("a group refers to sessions %v after the prune, want recent only", h)
 	}
 	view(t, st, func(tx *store.Tx) error {
 		var ids []string

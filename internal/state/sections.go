@@ -1,11 +1,6 @@
 package state
 
-import (
-	"slices"
-
-	"github.com/atreides-dev/atreides/internal/binrec"
-	"github.com/atreides-dev/atreides/internal/store"
-)
+import "github.com/atreides-dev/atreides/internal/binrec"
 
 // The sections of the binary records. Each type lists its fields once, in
 // a fixed order, in its fields method, which both writes and reads them
@@ -27,30 +22,7 @@ var sessionSections = [maxSections]section[Session]{
 // ([RegisterProject]).
 var projectSections = [maxSections]section[Project]{
 	0: newSection(0, "housekeeping", (*Project).coreFields),
-	1: newSection(GroupTodos, "todos", (*Project).todoFields),
-	2: newSection(GroupAnchors, "anchors", (*Project).anchorFields),
-	4: newSection(GroupGovernance, "governance", func(p *Project, c *binrec.Codec) { p.Governance.fields(c) }),
-	// Origins came later, in sections of their own, so that an older
-	// atreides keeps them as a newer build's groups (splitRecord) instead
-	// of finding bytes it does not know in its todos and anchors.
-	6: newSection(GroupTodos, "todo origins", func(p *Project, c *binrec.Codec) {
-		codeOrigins(c, p.Todos, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
-	}),
-	7: newSection(GroupAnchors, "anchor origins", func(p *Project, c *binrec.Codec) {
-		codeOrigins(c, p.Anchors, func(a *Anchor) (int, *store.Origin) { return a.ID, &a.Origin })
-	}),
-	// A lease is known by its session, which holds one at a time and is
-	// made in one checkout: keyed by intent, the lease an older build
-	// gives another session would take the origin of the one it replaced.
-	8: newSection(GroupGovernance, "lease origins", func(p *Project, c *binrec.Codec) {
-		codeOrigins(c, p.Governance.Locks, func(l *IntentLock) (string, *store.Origin) { return l.Session, &l.Origin })
-	}),
-	9: newSection(GroupGovernance, "scope request origins", func(p *Project, c *binrec.Codec) {
-		codeOrigins(c, p.Governance.Expansions, func(q *ScopeRequest) (int, *store.Origin) { return q.ID, &q.Origin })
-	}),
 }
-
-func codeInt(n *int, c *binrec.Codec) { c.Int(n) }
 
 func (s *Session) coreFields(c *binrec.Codec) {
 	c.Str(&s.ID, &s.Host)
@@ -69,52 +41,5 @@ func (p *Project) coreFields(c *binrec.Codec) {
 	binrec.Maybe(c, &p.Salvaged, func(s *Salvage, c *binrec.Codec) {
 		c.Time(&s.Time)
 		c.Strs(&s.Lost)
-	})
-}
-
-func (p *Project) todoFields(c *binrec.Codec) {
-	c.Int(&p.NextID)
-	binrec.List(c, &p.Todos, func(t *Todo, c *binrec.Codec) {
-		c.Int(&t.ID, &t.Parent)
-		c.Str(&t.Level, &t.Title, &t.Status, &t.Session, &t.Priority, &t.File)
-		c.Int(&t.Line)
-		c.Str(&t.Agent)
-		c.Time(&t.Created, &t.Updated)
-	})
-}
-
-func (p *Project) anchorFields(c *binrec.Codec) {
-	c.Int(&p.NextAnchor)
-	binrec.List(c, &p.Anchors, func(a *Anchor, c *binrec.Codec) {
-		c.Int(&a.ID)
-		c.Str(&a.Kind, &a.Priority, &a.Text, &a.Session)
-		c.Time(&a.Created)
-	})
-	// The targets came later: they follow the list, one per anchor, and
-	// only when one is set, so that a record without any is byte for byte
-	// what it was and an older record reads as targets all empty.
-	if c.More(slices.ContainsFunc(p.Anchors, func(a Anchor) bool { return a.Target != "" })) {
-		binrec.Each(c, p.Anchors, func(a *Anchor, c *binrec.Codec) { c.Str(&a.Target) })
-	}
-}
-
-func (g *Governance) fields(c *binrec.Codec) {
-	binrec.List(c, &g.Locks, func(l *IntentLock, c *binrec.Codec) {
-		c.Str(&l.Intent, &l.Session, &l.Host)
-		c.Time(&l.Since, &l.Renewed)
-	})
-	binrec.List(c, &g.Expansions, func(q *ScopeRequest, c *binrec.Codec) {
-		c.Int(&q.ID)
-		c.Str(&q.Intent, &q.Session)
-		c.Strs(&q.Paths)
-		c.Str(&q.Reason, &q.Status)
-		c.Time(&q.Time)
-	})
-	c.Int(&g.NextExpansion)
-	c.Uint(&g.Trace.Seq)
-	c.Str(&g.Trace.Hash)
-	binrec.List(c, &g.Recent, func(s *SeenSession, c *binrec.Codec) {
-		c.Str(&s.ID, &s.Host)
-		c.Time(&s.Seen)
 	})
 }

@@ -3,10 +3,9 @@ package tasks
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"testing"
 	"time"
-
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // boardOf1000 is a project whose board holds 1,000 tasks, with the
@@ -14,7 +13,7 @@ import (
 func boardOf1000(b *testing.B) *Repo {
 	b.Helper()
 	r := Open(b.TempDir(), Options{})
-	err := r.Update(context.Background(), func(bd *state.Tasks, now time.Time) error {
+	err := r.Update(context.Background(), func(bd *taskboard.Tasks, now time.Time) error {
 		for i := range 1000 {
 			in := NewTask{Title: fmt.Sprintf("task %d: make the thing work", i), Description: "a description of a few words, as people write them",
 				Priority: Priorities[i%len(Priorities)], Effort: "2h", Lang: "go"}
@@ -39,7 +38,7 @@ func BenchmarkAdd1000(b *testing.B) {
 	r := boardOf1000(b)
 	ctx := context.Background()
 	for b.Loop() {
-		if err := r.Update(ctx, func(bd *state.Tasks, now time.Time) error {
+		if err := r.Update(ctx, func(bd *taskboard.Tasks, now time.Time) error {
 			_, err := Add(bd, NewTask{Title: "one more"}, now)
 			return err
 		}); err != nil {
@@ -56,7 +55,7 @@ func BenchmarkSetStatus1000(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		if err := r.Update(ctx, func(bd *state.Tasks, now time.Time) error {
+		if err := r.Update(ctx, func(bd *taskboard.Tasks, now time.Time) error {
 			_, err := SetStatus(bd, 500, statuses[i%len(statuses)], "x", now)
 			return err
 		}); err != nil {
@@ -70,7 +69,7 @@ func BenchmarkView1000(b *testing.B) {
 	r := boardOf1000(b)
 	ctx := context.Background()
 	for b.Loop() {
-		if err := r.View(ctx, func(*state.Tasks) error { return nil }); err != nil {
+		if err := r.View(ctx, func(*taskboard.Tasks) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/govstate"
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -15,7 +16,7 @@ const UserSession = "user"
 
 // Caller is the session a task command acts for and how it was found:
 // named (its --session flag), else the environment's, else the project's
-// most recently active session (state.Governance.Caller), else
+// most recently active session (govstate.Governance.Caller), else
 // UserSession. The project record is read only when neither flag nor
 // environment names a session.
 func (r *Repo) Caller(ctx context.Context, named string, getenv func(string) string) (id, how string, err error) {
@@ -30,7 +31,7 @@ func (r *Repo) Caller(ctx context.Context, named string, getenv func(string) str
 		if err != nil {
 			return err
 		}
-		id, how = p.Governance.Caller(nil)
+		id, how = govstate.Key.Read(p).Caller(nil)
 		return nil
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"testing"
 	"time"
 
@@ -29,8 +30,8 @@ func TestCaller(t *testing.T) {
 			if c.recent != "" {
 				err := r.Store.Update(context.Background(), func(tx *store.Tx) error {
 					return state.UpdateProject(tx, func(p *state.Project) error {
-						p.Governance.Touch("older", "claude", time.Now().Add(-time.Hour))
-						p.Governance.Touch(c.recent, "claude", time.Now())
+						govstate.Key.Of(p).Touch("older", "claude", time.Now().Add(-time.Hour))
+						govstate.Key.Of(p).Touch(c.recent, "claude", time.Now())
 						return nil
 					})
 				})

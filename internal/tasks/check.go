@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"io/fs"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/confined"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Kinds of problems with the generated files.
@@ -31,7 +31,7 @@ type Problem struct {
 
 // Check lists what is wrong with the specs directory's files for the
 // board b: it reads them and changes nothing.
-func (r *Repo) Check(b *state.Tasks) []Problem {
+func (r *Repo) Check(b *taskboard.Tasks) []Problem {
 	var out []Problem
 	add := func(kind, format string, args ...any) {
 		out = append(out, Problem{kind, fmt.Sprintf(format, args...)})
@@ -131,7 +131,7 @@ type FileDiff struct {
 const maxDiffLines = 200
 
 // Diff compares each file with what the board generates now.
-func (r *Repo) Diff(b *state.Tasks) []FileDiff {
+func (r *Repo) Diff(b *taskboard.Tasks) []FileDiff {
 	files := Render(b, r.specsRel())
 	d, derr := r.openSpecs(false)
 	if d != nil {

@@ -3,12 +3,12 @@ package tasks
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/taskgit"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
@@ -64,10 +64,10 @@ func (r *Repo) CommitScoped(ctx context.Context, c Commit) (CommitResult, error)
 	if !r.Opts.Commits {
 		return CommitResult{Off: true}, nil
 	}
-	var t state.Task
+	var t taskboard.Task
 	var nerr int
 	var lastErr string
-	if err := r.View(ctx, func(b *state.Tasks) error {
+	if err := r.View(ctx, func(b *taskboard.Tasks) error {
 		tp, err := Get(b, c.Task)
 		if err != nil {
 			return err
@@ -124,7 +124,7 @@ func (r *Repo) CommitScoped(ctx context.Context, c Commit) (CommitResult, error)
 // task's last scoped commit and not before it started. seq is the
 // ledger's last sequence number read.
 // The ledger is the team store's when the project has one (trace.Load).
-func (r *Repo) ledgerFiles(ctx context.Context, session string, t state.Task) (files []string, seq uint64, err error) {
+func (r *Repo) ledgerFiles(ctx context.Context, session string, t taskboard.Task) (files []string, seq uint64, err error) {
 	l, err := trace.Load(ctx, r.Store)
 	if err != nil {
 		return nil, 0, err
@@ -160,7 +160,7 @@ func (r *Repo) ledgerFiles(ctx context.Context, session string, t state.Task) (f
 
 // trackingFiles are the generated files and the task's plans and
 // reports, relative to the project root when inside it.
-func (r *Repo) trackingFiles(t state.Task) []string {
+func (r *Repo) trackingFiles(t taskboard.Task) []string {
 	var out []string
 	for _, f := range []string{TodoFile, StateFile, ErrorsFile} {
 		out = append(out, r.relative(filepath.Join(r.SpecsDir(), f)))
@@ -191,7 +191,7 @@ func inProject(p string) bool {
 }
 
 // commitMessage is the seed's message for the files that changed.
-func commitMessage(c Commit, t state.Task, changed, tracking []string, nerr int, lastErr string) string {
+func commitMessage(c Commit, t taskboard.Task, changed, tracking []string, nerr int, lastErr string) string {
 	title := oneLine(t.Title)
 	taskFiles := slices.ContainsFunc(changed, func(p string) bool { return !slices.Contains(tracking, p) })
 	switch {
@@ -217,7 +217,7 @@ func cmpOr(a, b string) string {
 // setCommitted moves task n's commit point from old to seq, unless
 // another change moved it meanwhile.
 func (r *Repo) setCommitted(ctx context.Context, n int, old, seq uint64) error {
-	return r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	return r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		if t := b.Task(n); t != nil && t.Committed == old {
 			t.Committed = seq
 		}
@@ -228,9 +228,9 @@ func (r *Repo) setCommitted(ctx context.Context, n int, old, seq uint64) error {
 // commitFailed records a refused or failed commit in the error log.
 func (r *Repo) commitFailed(ctx context.Context, c Commit, res CommitResult, why string) (CommitResult, error) {
 	res.Failure = why
-	err := r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	err := r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		e := Record(b, ErrorEvent{Type: GitCommitFailure, Severity: "medium", Cause: why, Message: why, Time: now},
-			state.TaskErrorContext{Command: "scoped commit", Task: c.Task, Session: c.Session}, now)
+			taskboard.TaskErrorContext{Command: "scoped commit", Task: c.Task, Session: c.Session}, now)
 		res.Error = e.Number
 		return nil
 	})
@@ -241,7 +241,7 @@ func (r *Repo) commitFailed(ctx context.Context, c Commit, res CommitResult, why
 // since the task started, as the trace ledger records them, without
 // atreides's own (the specs directory, .atreides): what the task's
 // language is inferred from.
-func (r *Repo) WrittenFiles(t state.Task) ([]string, error) {
+func (r *Repo) WrittenFiles(t taskboard.Task) ([]string, error) {
 	t.Committed = 0
 	files, _, err := r.ledgerFiles(context.Background(), t.Claim.Session, t)
 	specs := r.relative(r.SpecsDir()) + "/"

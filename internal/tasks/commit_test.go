@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -10,7 +11,6 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/project"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/taskgit/gittest"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
@@ -47,11 +47,11 @@ func startedTask(t *testing.T, root string) *Repo {
 	t.Helper()
 	r := Open(root, Options{Commits: true})
 	r.Now = func() time.Time { return t0 }
-	err := r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
+	err := r.Update(context.Background(), func(b *taskboard.Tasks, now time.Time) error {
 		if _, err := Add(b, NewTask{Title: "Add a health endpoint"}, now); err != nil {
 			return err
 		}
-		if _, err := Claim(b, 1, state.TaskClaim{Session: "s1"}, false, now); err != nil {
+		if _, err := Claim(b, 1, taskboard.TaskClaim{Session: "s1"}, false, now); err != nil {
 			return err
 		}
 		_, err := SetStatus(b, 1, InProgress, "", now)
@@ -111,7 +111,10 @@ func TestCommitScoped(t *testing.T) {
 	// claim cleared, so the done path names the session.
 	traced(t, root, "s1", t0.Add(3*time.Minute), "health_test.go", "package health\n")
 	gittest.Write(t, root, "health.go", "package health // changed outside the ledger's later records\n")
-	r.Update(ctx, func(b *state.Tasks, now time.Time) error { _, err := SetStatus(b, 1, Completed, "", now); return err })
+	r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
+		_, err := SetStatus(b, 1, Completed, "", now)
+		return err
+	})
 	res, err = r.CommitScoped(ctx, Commit{Task: 1, Session: "s1"})
 	if err != nil || res.Message != "task 1: Add a health endpoint" || slices.Contains(res.Files, "health.go") || !slices.Contains(res.Files, "health_test.go") {
 		t.Fatalf("%+v %v", res, err)
@@ -119,7 +122,7 @@ func TestCommitScoped(t *testing.T) {
 }
 
 func TestCommitMessages(t *testing.T) {
-	tk := state.Task{Number: 191, Title: "Add a\nhealth endpoint", Status: Completed}
+	tk := taskboard.Task{Number: 191, Title: "Add a\nhealth endpoint", Status: Completed}
 	tracking := []string{".atreides/specs/TODO.md", ".atreides/specs/state.json", ".atreides/specs/errors.json"}
 	for _, tc := range []struct {
 		c       Commit
@@ -190,7 +193,7 @@ func TestCommitRefusedDetached(t *testing.T) {
 func TestCommitPlanOutsideProject(t *testing.T) {
 	root := gitRepo(t)
 	r := startedTask(t, root)
-	r.Update(context.Background(), func(b *state.Tasks, _ time.Time) error {
+	r.Update(context.Background(), func(b *taskboard.Tasks, _ time.Time) error {
 		b.Task(1).Plans = []string{"../elsewhere/plan.md"}
 		return nil
 	})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -15,8 +16,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // The writer processes of TestConcurrentWriters are this test binary run
@@ -53,7 +52,7 @@ func TestConcurrentWriters(t *testing.T) {
 	root := t.TempDir()
 	r := Open(root, Options{})
 	ctx := context.Background()
-	if err := r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	if err := r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		_, err := Add(b, NewTask{Title: "contested"}, now)
 		return err
 	}); err != nil {
@@ -95,8 +94,8 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Error(p)
 	}
 
-	var b state.Tasks
-	if err := r.View(ctx, func(got *state.Tasks) error { b = *got; return nil }); err != nil {
+	var b taskboard.Tasks
+	if err := r.View(ctx, func(got *taskboard.Tasks) error { b = *got; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	const total = 1 + writers*perWriter
@@ -221,7 +220,7 @@ func readFiles(r *Repo, locked bool) []string {
 		}
 		return problems
 	}
-	err := r.View(ctx, func(b *state.Tasks) error {
+	err := r.View(ctx, func(b *taskboard.Tasks) error {
 		snap, err := readSnapshot(r)
 		if err != nil {
 			return err
@@ -359,7 +358,7 @@ func runWriter(t *testing.T) {
 	res := writerResult{Writer: w, Statuses: map[int]string{}}
 	numbers := make([]int, perWriter)
 	for k := range perWriter {
-		if err := r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+		if err := r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 			task, err := Add(b, NewTask{Title: fmt.Sprintf("writer %d task %d", w, k)}, now)
 			if err == nil {
 				numbers[k] = task.Number
@@ -369,8 +368,8 @@ func runWriter(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	err := r.Update(ctx, func(b *state.Tasks, now time.Time) error {
-		_, err := Claim(b, 1, state.TaskClaim{Session: fmt.Sprintf("writer-%d", w)}, false, now)
+	err := r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
+		_, err := Claim(b, 1, taskboard.TaskClaim{Session: fmt.Sprintf("writer-%d", w)}, false, now)
 		res.Shared = err == nil
 		return nil // a refused claim is an outcome, not a failure
 	})
@@ -382,7 +381,7 @@ func runWriter(t *testing.T) {
 	for step := range 4 {
 		for k, n := range numbers {
 			status := walks[k][step]
-			if err := r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+			if err := r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 				_, err := SetStatus(b, n, status, "reason", now)
 				return err
 			}); err != nil {

@@ -2,7 +2,7 @@
 // claims and dependencies, plans and research reports, and the error log,
 // shared by people and agents.
 //
-// The board (state.Tasks) lives in the project's state store, the one
+// The board (taskboard.Tasks) lives in the project's state store, the one
 // authoritative copy, changed in one store transaction per change. The
 // files under the specs directory (TODO.md for people, state.json for
 // machines, errors.json) are generated from it after every change and

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"regexp"
 	"slices"
 	"strings"
@@ -130,7 +131,7 @@ const (
 // next number. An entry fixed before the error happened becomes
 // "recurred". Everything kept is sanitized, so no secret lands in the
 // board or errors.json. It returns the entry.
-func Record(b *state.Tasks, ev ErrorEvent, ctx state.TaskErrorContext, now time.Time) *state.TaskError {
+func Record(b *taskboard.Tasks, ev ErrorEvent, ctx taskboard.TaskErrorContext, now time.Time) *taskboard.TaskError {
 	typ := ErrorType(ev.Type)
 	if typ == "" {
 		typ = "tool_failure"
@@ -160,7 +161,7 @@ func Record(b *state.Tasks, ev ErrorEvent, ctx state.TaskErrorContext, now time.
 		return e
 	}
 	b.NextError = max(b.NextError, 1)
-	b.Errors = append(b.Errors, state.TaskError{
+	b.Errors = append(b.Errors, taskboard.TaskError{
 		Number: b.NextError, Type: typ, Severity: sev, Cause: cause, Message: msg, Context: ctx,
 		First: when, Last: when, Count: 1,
 	})
@@ -170,7 +171,7 @@ func Record(b *state.Tasks, ev ErrorEvent, ctx state.TaskErrorContext, now time.
 	return b.Error(n)
 }
 
-func findError(b *state.Tasks, typ, cause string) *state.TaskError {
+func findError(b *taskboard.Tasks, typ, cause string) *taskboard.TaskError {
 	for i := range b.Errors {
 		if e := &b.Errors[i]; e.Type == typ && e.Cause == cause {
 			return e
@@ -183,7 +184,7 @@ func severityRank(s string) int { return priorityRank(s) }
 
 // boundErrors keeps the MaxErrors most recently seen entries; an entry
 // with a fix in progress goes last, so that its fix task keeps its link.
-func boundErrors(b *state.Tasks) {
+func boundErrors(b *taskboard.Tasks) {
 	for len(b.Errors) > MaxErrors {
 		drop := -1
 		for i, e := range b.Errors {
@@ -195,7 +196,7 @@ func boundErrors(b *state.Tasks) {
 	}
 }
 
-func evictBefore(x, y state.TaskError) bool {
+func evictBefore(x, y taskboard.TaskError) bool {
 	if px, py := x.Fix == FixPlanned, y.Fix == FixPlanned; px != py {
 		return py
 	}
@@ -238,10 +239,10 @@ func NormalizeCause(s string) string {
 // each error's context names the session and, when the session (or the
 // agent in it) has a task claimed, that task. It returns how many errors
 // it recorded.
-func DrainOutbox(b *state.Tasks, s *state.Session, now time.Time) int {
+func DrainOutbox(b *taskboard.Tasks, s *state.Session, now time.Time) int {
 	n := len(*OutboxKey.Of(s))
 	for _, ev := range *OutboxKey.Of(s) {
-		ctx := state.TaskErrorContext{Session: s.ID}
+		ctx := taskboard.TaskErrorContext{Session: s.ID}
 		if ts := Claimed(b, s.ID, ev.Agent); len(ts) > 0 {
 			ctx.Task = ts[0].Number
 		}
@@ -255,12 +256,12 @@ func DrainOutbox(b *state.Tasks, s *state.Session, now time.Time) int {
 // ways: the task lists them, each error names the task in its fix
 // references and is "planned". Its priority is the worst severity among
 // them. An error whose fix task is still open is refused.
-func PlanFix(b *state.Tasks, numbers []int, now time.Time) (*state.Task, error) {
+func PlanFix(b *taskboard.Tasks, numbers []int, now time.Time) (*taskboard.Task, error) {
 	if len(numbers) == 0 {
 		return nil, fmt.Errorf("no error to plan a fix for")
 	}
 	numbers = slices.Compact(slices.Sorted(slices.Values(numbers)))
-	errs := make([]*state.TaskError, len(numbers))
+	errs := make([]*taskboard.TaskError, len(numbers))
 	for i, n := range numbers {
 		e := b.Error(n)
 		if e == nil {
@@ -284,7 +285,7 @@ func PlanFix(b *state.Tasks, numbers []int, now time.Time) (*state.Task, error) 
 }
 
 // openFixTask is the open task that fixes error n, if any.
-func openFixTask(b *state.Tasks, n int) *state.Task {
+func openFixTask(b *taskboard.Tasks, n int) *taskboard.Task {
 	for i := range b.List {
 		if t := &b.List[i]; !Closed(t.Status) && slices.Contains(t.Errors, n) {
 			return t
@@ -293,7 +294,7 @@ func openFixTask(b *state.Tasks, n int) *state.Task {
 	return nil
 }
 
-func fixTitle(errs []*state.TaskError) string {
+func fixTitle(errs []*taskboard.TaskError) string {
 	if len(errs) == 1 {
 		e := errs[0]
 		return fmt.Sprintf("Fix %s: %s", e.Type, shortCause(e.Cause, 80))
@@ -307,7 +308,7 @@ func fixTitle(errs []*state.TaskError) string {
 	return fmt.Sprintf("Fix %d errors: %s", len(errs), strings.Join(types, ", "))
 }
 
-func fixDescription(errs []*state.TaskError) string {
+func fixDescription(errs []*taskboard.TaskError) string {
 	var d strings.Builder
 	d.WriteString("Fix the cause of these recorded errors (atreides errors), so that they do not recur:\n")
 	for _, e := range errs {
@@ -330,7 +331,7 @@ func shortCause(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func worstSeverity(errs []*state.TaskError) string {
+func worstSeverity(errs []*taskboard.TaskError) string {
 	worst := Severities[len(Severities)-1]
 	for _, e := range errs {
 		if severityRank(e.Severity) < severityRank(worst) {
@@ -350,7 +351,7 @@ func appendRef(refs []string, ref string) []string {
 // settleFixes follows task t's move to a closed status in its errors: a
 // completed fix task fixes them; an abandoned one leaves them unplanned
 // again (recurred if they had recurred before).
-func settleFixes(b *state.Tasks, t *state.Task, now time.Time) {
+func settleFixes(b *taskboard.Tasks, t *taskboard.Task, now time.Time) {
 	for _, n := range t.Errors {
 		e := b.Error(n)
 		if e == nil || e.Fix != FixPlanned {
@@ -370,13 +371,13 @@ func settleFixes(b *state.Tasks, t *state.Task, now time.Time) {
 
 // markFixed records a fix at now; the recurrence count starts afresh, as
 // it says whether this fix held.
-func markFixed(e *state.TaskError, now time.Time) {
+func markFixed(e *taskboard.TaskError, now time.Time) {
 	e.Fix, e.Fixed, e.Recurred = FixFixed, now, 0
 }
 
 // ResolveError records a fix of error n made outside a fix task (a
 // commit, a configuration change); ref says what it was.
-func ResolveError(b *state.Tasks, n int, ref string, now time.Time) (*state.TaskError, error) {
+func ResolveError(b *taskboard.Tasks, n int, ref string, now time.Time) (*taskboard.TaskError, error) {
 	e := b.Error(n)
 	if e == nil {
 		return nil, fmt.Errorf("error %d does not exist", n)
@@ -392,7 +393,7 @@ func ResolveError(b *state.Tasks, n int, ref string, now time.Time) (*state.Task
 
 // FixState says in words where an error's fix stands: open, planned,
 // held since when, or how often it recurred after the fix.
-func FixState(e *state.TaskError) string {
+func FixState(e *taskboard.TaskError) string {
 	switch e.Fix {
 	case FixPlanned:
 		return "fix planned (" + strings.Join(e.FixRefs, ", ") + ")"
@@ -408,9 +409,9 @@ func FixState(e *state.TaskError) string {
 }
 
 // ErrorsByType orders errors for reading: by type, then cause.
-func ErrorsByType(errs []state.TaskError) []state.TaskError {
+func ErrorsByType(errs []taskboard.TaskError) []taskboard.TaskError {
 	out := slices.Clone(errs)
-	slices.SortStableFunc(out, func(x, y state.TaskError) int {
+	slices.SortStableFunc(out, func(x, y taskboard.TaskError) int {
 		return cmp.Or(cmp.Compare(x.Type, y.Type), cmp.Compare(x.Cause, y.Cause))
 	})
 	return out
@@ -438,12 +439,12 @@ func (r *Repo) DrainOutboxes(ctx context.Context) (int, error) {
 		return state.UpdateProject(tx, func(p *state.Project) error {
 			now := r.Now().UTC()
 			for _, s := range full {
-				n += DrainOutbox(&p.Tasks, s, now)
+				n += DrainOutbox(taskboard.Key.Of(p), s, now)
 				if err := state.SaveSession(tx, s); err != nil {
 					return err
 				}
 			}
-			r.WriteFiles(&p.Tasks, now)
+			r.WriteFiles(taskboard.Key.Of(p), now)
 			return nil
 		})
 	})

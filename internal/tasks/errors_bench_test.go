@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,10 +26,10 @@ func BenchmarkErrorsHandlerStop(b *testing.B) {
 	st.Update(context.Background(), func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
 			for i := range 1000 {
-				Add(&p.Tasks, NewTask{Title: fmt.Sprintf("task %d with a title of some length", i), Description: "a description of a few words"}, t0)
+				Add(taskboard.Key.Of(p), NewTask{Title: fmt.Sprintf("task %d with a title of some length", i), Description: "a description of a few words"}, t0)
 			}
 			for i := range MaxErrors {
-				Record(&p.Tasks, ErrorEvent{Type: "build_error", Cause: fmt.Sprintf("cause %c%c", 'a'+i/26, 'a'+i%26), Message: "a message"}, state.TaskErrorContext{}, t0)
+				Record(taskboard.Key.Of(p), ErrorEvent{Type: "build_error", Cause: fmt.Sprintf("cause %c%c", 'a'+i/26, 'a'+i%26), Message: "a message"}, taskboard.TaskErrorContext{}, t0)
 			}
 			return nil
 		})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,7 +94,7 @@ func TestRecord(t *testing.T) {
 		}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var b state.Tasks
+			var b taskboard.Tasks
 			for i, s := range tc.steps {
 				if s.fix {
 					if _, err := ResolveError(&b, 1, "commit abc", at(s.at)); err != nil {
@@ -101,7 +102,7 @@ func TestRecord(t *testing.T) {
 					}
 					continue
 				}
-				e := Record(&b, s.ev, state.TaskErrorContext{}, at(s.at))
+				e := Record(&b, s.ev, taskboard.TaskErrorContext{}, at(s.at))
 				got := fmt.Sprintf("%d %s %d %s %s %d", e.Number, e.Type, e.Count, e.Severity, e.Fix, e.Recurred)
 				if got != s.want {
 					t.Fatalf("step %d: %q, want %q", i, got, s.want)
@@ -115,20 +116,20 @@ func TestRecord(t *testing.T) {
 }
 
 func TestRecordKeepsTheLatestAndFirst(t *testing.T) {
-	var b state.Tasks
-	Record(&b, ErrorEvent{Type: "timeout", Cause: "c", Message: "first", Time: at(5)}, state.TaskErrorContext{Session: "s1"}, at(5))
-	Record(&b, ErrorEvent{Type: "timeout", Cause: "c", Message: "older", Time: at(1)}, state.TaskErrorContext{Session: "s0"}, at(6))
-	e := Record(&b, ErrorEvent{Type: "timeout", Cause: "c", Message: "latest", Command: "make", Time: at(9)}, state.TaskErrorContext{Session: "s2"}, at(9))
+	var b taskboard.Tasks
+	Record(&b, ErrorEvent{Type: "timeout", Cause: "c", Message: "first", Time: at(5)}, taskboard.TaskErrorContext{Session: "s1"}, at(5))
+	Record(&b, ErrorEvent{Type: "timeout", Cause: "c", Message: "older", Time: at(1)}, taskboard.TaskErrorContext{Session: "s0"}, at(6))
+	e := Record(&b, ErrorEvent{Type: "timeout", Cause: "c", Message: "latest", Command: "make", Time: at(9)}, taskboard.TaskErrorContext{Session: "s2"}, at(9))
 	if e.Count != 3 || !e.First.Equal(at(5)) || !e.Last.Equal(at(9)) || e.Message != "latest" || e.Context.Session != "s2" || e.Context.Command != "make" {
 		t.Fatalf("%+v", e)
 	}
 }
 
 func TestRecordMasksSecrets(t *testing.T) {
-	var b state.Tasks
+	var b taskboard.Tasks
 	secret := "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
 	e := Record(&b, ErrorEvent{Type: "auth", Cause: "git push https://" + secret + "@github.com/x",
-		Message: "token " + secret + " refused", Command: "GITHUB_TOKEN=" + secret + " git push"}, state.TaskErrorContext{}, t0)
+		Message: "token " + secret + " refused", Command: "GITHUB_TOKEN=" + secret + " git push"}, taskboard.TaskErrorContext{}, t0)
 	j, _ := json.Marshal(e)
 	if strings.Contains(string(j), "0123456789abcdefghij") {
 		t.Fatalf("secret kept: %s", j)
@@ -136,13 +137,13 @@ func TestRecordMasksSecrets(t *testing.T) {
 }
 
 func TestRecordIsBounded(t *testing.T) {
-	var b state.Tasks
-	Record(&b, ErrorEvent{Type: "build_error", Cause: "planned one", Time: at(0)}, state.TaskErrorContext{}, at(0))
+	var b taskboard.Tasks
+	Record(&b, ErrorEvent{Type: "build_error", Cause: "planned one", Time: at(0)}, taskboard.TaskErrorContext{}, at(0))
 	if _, err := PlanFix(&b, []int{1}, at(0)); err != nil {
 		t.Fatal(err)
 	}
 	for i := range MaxErrors + 10 {
-		Record(&b, ErrorEvent{Type: "tool_failure", Cause: fmt.Sprintf("cause %c%c", 'a'+i/26, 'a'+i%26), Time: at(1 + i)}, state.TaskErrorContext{}, at(1+i))
+		Record(&b, ErrorEvent{Type: "tool_failure", Cause: fmt.Sprintf("cause %c%c", 'a'+i/26, 'a'+i%26), Time: at(1 + i)}, taskboard.TaskErrorContext{}, at(1+i))
 	}
 	if len(b.Errors) != MaxErrors {
 		t.Fatalf("%d entries", len(b.Errors))
@@ -155,9 +156,9 @@ func TestRecordIsBounded(t *testing.T) {
 }
 
 func TestPlanFixAndTheFixCycle(t *testing.T) {
-	var b state.Tasks
-	Record(&b, ErrorEvent{Type: "lint_failure", Cause: "golangci-lint run", Time: at(0)}, state.TaskErrorContext{}, at(0))
-	Record(&b, ErrorEvent{Type: "compile_error", Cause: "go build ./...", Message: "undefined: x", Time: at(1)}, state.TaskErrorContext{}, at(1))
+	var b taskboard.Tasks
+	Record(&b, ErrorEvent{Type: "lint_failure", Cause: "golangci-lint run", Time: at(0)}, taskboard.TaskErrorContext{}, at(0))
+	Record(&b, ErrorEvent{Type: "compile_error", Cause: "go build ./...", Message: "undefined: x", Time: at(1)}, taskboard.TaskErrorContext{}, at(1))
 	task, err := PlanFix(&b, []int{2, 1, 2}, at(2))
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +186,7 @@ func TestPlanFixAndTheFixCycle(t *testing.T) {
 	if e.Fix != FixFixed || !e.Fixed.Equal(at(10)) || FixState(e) != "fixed, held since 2026-11-23" {
 		t.Fatalf("after completion: %+v", e)
 	}
-	Record(&b, ErrorEvent{Type: "compile_error", Cause: "go build ./...", Time: at(20)}, state.TaskErrorContext{}, at(20))
+	Record(&b, ErrorEvent{Type: "compile_error", Cause: "go build ./...", Time: at(20)}, taskboard.TaskErrorContext{}, at(20))
 	if FixState(e) != "recurred once after the fix" || b.Error(1).Fix != FixFixed {
 		t.Fatalf("after recurrence: %s / %+v", FixState(e), b.Error(1))
 	}
@@ -203,8 +204,8 @@ func TestPlanFixAndTheFixCycle(t *testing.T) {
 }
 
 func TestResolveError(t *testing.T) {
-	var b state.Tasks
-	Record(&b, ErrorEvent{Type: "git", Cause: "git push", Time: t0}, state.TaskErrorContext{}, t0)
+	var b taskboard.Tasks
+	Record(&b, ErrorEvent{Type: "git", Cause: "git push", Time: t0}, taskboard.TaskErrorContext{}, t0)
 	if _, err := ResolveError(&b, 1, " ", t0); err == nil {
 		t.Fatal("resolved without a reference")
 	}
@@ -218,9 +219,9 @@ func TestResolveError(t *testing.T) {
 }
 
 func TestDrainOutboxNamesSessionAndClaimedTask(t *testing.T) {
-	var b state.Tasks
+	var b taskboard.Tasks
 	task, _ := Add(&b, NewTask{Title: "t"}, t0)
-	if _, err := Claim(&b, task.Number, state.TaskClaim{Session: "s1", Agent: "a1"}, false, t0); err != nil {
+	if _, err := Claim(&b, task.Number, taskboard.TaskClaim{Session: "s1", Agent: "a1"}, false, t0); err != nil {
 		t.Fatal(err)
 	}
 	s := &state.Session{ID: "s1"}
@@ -268,11 +269,11 @@ func TestErrorsHandlerDrains(t *testing.T) {
 		eng := engine.New(engine.StoreLoader{Store: st}, testEnv{at(1)}, fill, ErrorsHandler(root, func() Options { return Options{} }))
 		eng.Run(context.Background(), &event.Event{Kind: k, SessionID: "s1", ProjectDir: root, Cwd: root, Host: "claude", Time: at(1)})
 	}
-	board := func() (b state.Tasks, outbox int) {
+	board := func() (b taskboard.Tasks, outbox int) {
 		st.View(context.Background(), func(tx *store.Tx) error {
 			p, _ := state.LoadProject(tx)
 			s, _ := state.FindSession(tx, "s1")
-			b, outbox = p.Tasks, len(*OutboxKey.Of(s))
+			b, outbox = *taskboard.Key.Of(p), len(*OutboxKey.Of(s))
 			return nil
 		})
 		return
@@ -324,7 +325,7 @@ func TestDrainOutboxes(t *testing.T) {
 	if n, err := r.DrainOutboxes(context.Background()); n != 0 || err != nil {
 		t.Fatalf("drained again %d: %v", n, err)
 	}
-	r.View(context.Background(), func(b *state.Tasks) error {
+	r.View(context.Background(), func(b *taskboard.Tasks) error {
 		if len(b.Errors) != 1 || b.Errors[0].Count != 2 || b.Gen != 1 {
 			t.Fatalf("board %+v", b)
 		}

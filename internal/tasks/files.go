@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"io"
 	"io/fs"
 	"os"
@@ -29,30 +30,30 @@ const maxTodo = 64 << 20
 // and writes them together; it records the outcome in b.Files. A failure
 // leaves the previous set whole and does not undo the change: the store
 // is the truth, and the next write (or Recover) tries again.
-func (r *Repo) writeFiles(b *state.Tasks, now time.Time) {
+func (r *Repo) writeFiles(b *taskboard.Tasks, now time.Time) {
 	// Update has moved the generation on: the store holds the one before.
 	r.record(b, now, b.Gen-1)
 }
 
 // record writes the files and records the outcome; committed is the
 // generation the store holds (see recoverDir).
-func (r *Repo) record(b *state.Tasks, now time.Time, committed int) {
+func (r *Repo) record(b *taskboard.Tasks, now time.Time, committed int) {
 	sum, err := r.write(b, now, committed)
 	if err != nil {
 		b.Files.Err = err.Error()
 		// On the board, so errors.json shows it once a write succeeds.
 		Record(b, ErrorEvent{Type: "status_sync_failure", Severity: "high", Cause: "write the task files",
-			Message: err.Error(), Time: now}, state.TaskErrorContext{}, now)
+			Message: err.Error(), Time: now}, taskboard.TaskErrorContext{}, now)
 		return
 	}
-	b.Files = state.TaskFiles{Gen: b.Gen, TodoHash: sum, Written: now.UTC()}
+	b.Files = taskboard.TaskFiles{Gen: b.Gen, TodoHash: sum, Written: now.UTC()}
 }
 
 // WriteFiles records a change a caller made to the board inside its own
 // store transaction (a hook handler changing the board in the engine's
 // transaction): it moves the generation on and writes the files, as
 // Update does after its function. Call it once per change, last.
-func (r *Repo) WriteFiles(b *state.Tasks, now time.Time) {
+func (r *Repo) WriteFiles(b *taskboard.Tasks, now time.Time) {
 	b.Gen++
 	r.writeFiles(b, now)
 }
@@ -63,7 +64,8 @@ func (r *Repo) WriteFiles(b *state.Tasks, now time.Time) {
 func (r *Repo) Regenerate(ctx context.Context) error {
 	return r.Store.Update(ctx, func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			r.record(&p.Tasks, r.Now().UTC(), p.Tasks.Gen)
+			b := taskboard.Key.Of(p)
+			r.record(b, r.Now().UTC(), b.Gen)
 			return nil
 		})
 	})
@@ -77,7 +79,7 @@ func (r *Repo) Regenerate(ctx context.Context) error {
 // listing and three short reads.
 func (r *Repo) Recover(ctx context.Context) error {
 	dirty := false
-	err := r.View(ctx, func(b *state.Tasks) error {
+	err := r.View(ctx, func(b *taskboard.Tasks) error {
 		dirty = r.needsRepair(b)
 		return nil
 	})
@@ -89,7 +91,7 @@ func (r *Repo) Recover(ctx context.Context) error {
 
 // needsRepair reports whether the specs directory holds a write's
 // leftovers, or files that are not the generation the store wrote.
-func (r *Repo) needsRepair(b *state.Tasks) bool {
+func (r *Repo) needsRepair(b *taskboard.Tasks) bool {
 	if b.Gen == 0 {
 		return false
 	}
@@ -148,7 +150,7 @@ func (r *Repo) openBelow(sub string, create bool) (*confined.Dir, error) {
 
 // write is the two-phase write of the three files; it returns the hash
 // of the TODO.md it wrote.
-func (r *Repo) write(b *state.Tasks, now time.Time, committed int) (string, error) {
+func (r *Repo) write(b *taskboard.Tasks, now time.Time, committed int) (string, error) {
 	d, err := r.openSpecs(true)
 	if err != nil {
 		return "", fmt.Errorf("specs directory: %w", err)

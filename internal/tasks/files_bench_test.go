@@ -2,10 +2,9 @@ package tasks
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"testing"
 	"time"
-
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // (BenchmarkSetStatus1000 in bench_test.go is a whole change: the store
@@ -15,7 +14,7 @@ import (
 // write, fsyncs) for 1,000 tasks.
 func BenchmarkWriteFiles1000(b *testing.B) {
 	r := Open(b.TempDir(), Options{})
-	bd := &state.Tasks{}
+	bd := &taskboard.Tasks{}
 	now := time.Now()
 	for i := range 1000 {
 		if _, err := Add(bd, NewTask{Title: fmt.Sprint("task ", i), Description: "a line of description", Lang: "go"}, now); err != nil {
@@ -32,7 +31,7 @@ func BenchmarkWriteFiles1000(b *testing.B) {
 
 // BenchmarkRender1000 is the rendering alone.
 func BenchmarkRender1000(b *testing.B) {
-	bd := &state.Tasks{Gen: 1}
+	bd := &taskboard.Tasks{Gen: 1}
 	for i := range 1000 {
 		if _, err := Add(bd, NewTask{Title: fmt.Sprint("task ", i), Description: "a line of description", Lang: "go"}, time.Now()); err != nil {
 			b.Fatal(err)

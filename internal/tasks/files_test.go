@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata")
@@ -19,11 +18,11 @@ var filesT0 = time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
 
 // sampleBoard has a task in every status, dependencies open and closed,
 // a parent, a claim, plans and reports, and errors.
-func sampleBoard(t *testing.T) *state.Tasks {
+func sampleBoard(t *testing.T) *taskboard.Tasks {
 	t.Helper()
-	b := &state.Tasks{}
+	b := &taskboard.Tasks{}
 	at := func(h int) time.Time { return filesT0.Add(time.Duration(h) * time.Hour) }
-	must := func(_ *state.Task, err error) {
+	must := func(_ *taskboard.Task, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -39,7 +38,7 @@ func sampleBoard(t *testing.T) *state.Tasks {
 	must(SetStatus(b, 1, Completed, "", at(7)))
 	must(SetStatus(b, 4, Abandoned, "superseded by task 2", at(8)))
 	must(SetStatus(b, 5, Blocked, "waiting for the API key", at(9)))
-	must(Claim(b, 2, state.TaskClaim{Session: "s-1", Agent: "oracle"}, false, at(10)))
+	must(Claim(b, 2, taskboard.TaskClaim{Session: "s-1", Agent: "oracle"}, false, at(10)))
 	must(SetStatus(b, 2, InProgress, "", at(11)))
 	must(SetStatus(b, 6, Researched, "", at(12)))
 	must(SetStatus(b, 3, Planned, "", at(12)))
@@ -48,9 +47,9 @@ func sampleBoard(t *testing.T) *state.Tasks {
 	b.Task(2).Research = []string{".atreides/specs/2_health/reports/research-001.md"}
 	b.Task(6).Research = []string{"docs/my notes (draft).md"}
 	b.Task(3).Errors = []int{1}
-	b.Errors = []state.TaskError{
+	b.Errors = []taskboard.TaskError{
 		{Number: 2, Type: "tool_failure", Severity: "medium", Cause: "tool_failure:go test", Message: "go test failed 3 times",
-			Context: state.TaskErrorContext{Command: "go test ./...", Task: 2, Agent: "oracle", Session: "s-1"},
+			Context: taskboard.TaskErrorContext{Command: "go test ./...", Task: 2, Agent: "oracle", Session: "s-1"},
 			First:   at(3), Last: at(9), Count: 4},
 		{Number: 1, Type: "delegation_hang", Severity: "high", Cause: "delegation_hang:librarian", Message: "librarian <hung>",
 			First: at(1), Last: at(2), Count: 2, Fix: "fixed", FixRefs: []string{"task 3", "abc123"}, Fixed: at(4)},
@@ -101,7 +100,7 @@ func TestRenderGolden(t *testing.T) {
 }
 
 func TestRenderEmptyBoard(t *testing.T) {
-	f := Render(&state.Tasks{}, ".atreides/specs")
+	f := Render(&taskboard.Tasks{}, ".atreides/specs")
 	if !strings.Contains(string(f.State), `"tasks": []`) || !strings.Contains(string(f.Errors), `"errors": []`) {
 		t.Errorf("empty lists are not []:\n%s\n%s", f.State, f.Errors)
 	}
@@ -118,7 +117,7 @@ func newRepo(t *testing.T) *Repo {
 
 func add(t *testing.T, r *Repo, title string) {
 	t.Helper()
-	err := r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
+	err := r.Update(context.Background(), func(b *taskboard.Tasks, now time.Time) error {
 		_, err := Add(b, NewTask{Title: title}, now)
 		return err
 	})
@@ -127,17 +126,17 @@ func add(t *testing.T, r *Repo, title string) {
 	}
 }
 
-func storedBoard(t *testing.T, r *Repo) *state.Tasks {
+func storedBoard(t *testing.T, r *Repo) *taskboard.Tasks {
 	t.Helper()
-	var out state.Tasks
-	if err := r.View(context.Background(), func(b *state.Tasks) error { out = *b; return nil }); err != nil {
+	var out taskboard.Tasks
+	if err := r.View(context.Background(), func(b *taskboard.Tasks) error { out = *b; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return &out
 }
 
 // assertInSync checks the three files are exactly what the board renders.
-func assertInSync(t *testing.T, r *Repo) *state.Tasks {
+func assertInSync(t *testing.T, r *Repo) *taskboard.Tasks {
 	t.Helper()
 	b := storedBoard(t, r)
 	for _, d := range r.Diff(b) {

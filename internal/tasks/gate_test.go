@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,11 +74,11 @@ func TestSessionRecordFollowsTheBoard(t *testing.T) {
 		must(t, r.Store.View(ctx, func(tx *store.Tx) (err error) { s, err = state.FindSession(tx, "s1"); return err }))
 		return *SessionTaskKey.Of(s)
 	}
-	must(t, r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	must(t, r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		if _, err := Add(b, NewTask{Title: "Health endpoint"}, now); err != nil {
 			return err
 		}
-		if _, err := Claim(b, 1, state.TaskClaim{Session: "s1"}, false, now); err != nil {
+		if _, err := Claim(b, 1, taskboard.TaskClaim{Session: "s1"}, false, now); err != nil {
 			return err
 		}
 		_, err := SetStatus(b, 1, InProgress, "", now)
@@ -100,7 +101,7 @@ func TestSessionRecordFollowsTheBoard(t *testing.T) {
 	if rec := record(); rec.Phase != 2 || rec.Done != 1 || rec.PhaseTitle != "Two" {
 		t.Fatalf("record after phase 1 = %+v", rec)
 	}
-	must(t, r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	must(t, r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		_, err := SetStatus(b, 1, Completed, "", now)
 		return err
 	}))

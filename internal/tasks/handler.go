@@ -3,6 +3,7 @@ package tasks
 import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // ErrorsHandler moves the errors hooks saw (the session's outbox: strike
@@ -10,7 +11,7 @@ import (
 // writes the generated files. It runs last, on the turn's end and the
 // session's: the hooks that see errors run on every tool call, where the
 // board (up to thousands of tasks) must not be decoded. It loads the board
-// only when errors wait (engine.State.LoadTasks), so a Stop with an empty
+// only when errors wait (engine.State.LoadRecords), so a Stop with an empty
 // outbox does not decode it (BenchmarkErrorsHandlerStop). A session killed
 // before one is drained by 'atreides errors'.
 func ErrorsHandler(root string, opts func() Options) engine.Handler {
@@ -23,10 +24,10 @@ func ErrorsHandler(root string, opts func() Options) engine.Handler {
 			if len(*OutboxKey.Of(s)) == 0 {
 				return event.Result{}, nil
 			}
-			if err := c.State.LoadTasks(); err != nil {
+			if err := c.State.LoadRecords(taskboard.Key.Group()); err != nil {
 				return event.Result{}, err
 			}
-			b, now := &c.State.Project.Tasks, c.Env.Now().UTC()
+			b, now := taskboard.Key.Of(c.State.Project), c.Env.Now().UTC()
 			DrainOutbox(b, s, now)
 			Open(root, opts()).WriteFiles(b, now)
 			return event.Result{}, nil

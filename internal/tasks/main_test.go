@@ -3,11 +3,10 @@ package tasks
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"testing"
 	"time"
-
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // The kill test re-runs this test binary as a helper process: with
@@ -30,7 +29,7 @@ func changeLoop(root string) int {
 	r := Open(root, Options{})
 	ctx := context.Background()
 	for i := 0; ; i++ {
-		err := r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+		err := r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 			if i%2 == 0 || len(b.List) == 0 {
 				_, err := Add(b, NewTask{Title: fmt.Sprint("task ", i), Description: "some text"}, now)
 				return err

@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 
 	"github.com/atreides-dev/atreides/internal/policy"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // PhaseDone is what completing a plan phase did: 'atreides plan
@@ -113,7 +113,7 @@ func (r *Repo) CompletePhase(ctx context.Context, n, k int) (PhaseDone, error) {
 // from the configuration needs no approval. Either way it runs only when
 // the guard allows it as it would the agent's own command, or asks and
 // the user confirms it (r.Confirm).
-func (r *Repo) mayRun(t *state.Task, version int, src []byte, fromPlan bool, command string) error {
+func (r *Repo) mayRun(t *taskboard.Task, version int, src []byte, fromPlan bool, command string) error {
 	if fromPlan {
 		switch {
 		case t.Approved != version:
@@ -130,9 +130,9 @@ func (r *Repo) mayRun(t *state.Task, version int, src []byte, fromPlan bool, com
 }
 
 // Task is a copy of task n as the store holds it.
-func (r *Repo) Task(ctx context.Context, n int) (state.Task, error) {
-	var t state.Task
-	err := r.View(ctx, func(b *state.Tasks) error {
+func (r *Repo) Task(ctx context.Context, n int) (taskboard.Task, error) {
+	var t taskboard.Task
+	err := r.View(ctx, func(b *taskboard.Tasks) error {
 		got, err := Get(b, n)
 		if err == nil {
 			t = *got

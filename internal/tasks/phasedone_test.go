@@ -3,6 +3,7 @@ package tasks
 import (
 	"errors"
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/policy"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // TestCompletePhaseRunsOnlyWhatMayRun: a phase's verification runs only
@@ -26,7 +26,7 @@ func TestCompletePhaseRunsOnlyWhatMayRun(t *testing.T) {
 	root := t.TempDir()
 	r := Open(root, FromConfig(config.Builtin()))
 	ctx := t.Context()
-	must(t, r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	must(t, r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		_, err := Add(b, NewTask{Title: "health"}, now)
 		return err
 	}))
@@ -105,7 +105,7 @@ func TestCompletePhaseConfigVerify(t *testing.T) {
 		root := t.TempDir()
 		r := Open(root, Options{Dir: DefaultDir, Plans: PlanOptions{Verify: tc.verify, VerifyTimeout: time.Minute}})
 		ctx := t.Context()
-		must(t, r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+		must(t, r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 			_, err := Add(b, NewTask{Title: "t"}, now)
 			return err
 		}))

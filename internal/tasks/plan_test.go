@@ -3,13 +3,12 @@ package tasks
 import (
 	"bytes"
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 const samplePlan = "# Plan\n\n## Goal\nVerify: not-a-phase\n\n" +
@@ -116,7 +115,7 @@ func TestSlug(t *testing.T) {
 }
 
 func TestPlanTemplateGolden(t *testing.T) {
-	task := &state.Task{Number: 7, Title: "Add a health endpoint", Description: "GET /health answers 200.",
+	task := &taskboard.Task{Number: 7, Title: "Add a health endpoint", Description: "GET /health answers 200.",
 		Research: []string{".atreides/specs/7_add-a-health-endpoint/reports/research-001.md"}}
 	got := PlanTemplate(task, "go test ./...")
 	golden := filepath.Join("testdata", "plan-template.md")
@@ -157,7 +156,7 @@ func TestPlanFiles(t *testing.T) {
 	r := Open(root, FromConfig(config.Builtin()))
 	r.Now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	ctx := t.Context()
-	must(t, r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	must(t, r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		_, err := Add(b, NewTask{Title: "Add a health endpoint"}, now)
 		return err
 	}))
@@ -166,9 +165,9 @@ func TestPlanFiles(t *testing.T) {
 	if rp != ".atreides/specs/1_add-a-health-endpoint/reports/research-001.md" || num != 1 {
 		t.Errorf("research = %s %d", rp, num)
 	}
-	status := func() state.Task {
-		var got state.Task
-		must(t, r.View(ctx, func(b *state.Tasks) error { got = *b.Task(1); return nil }))
+	status := func() taskboard.Task {
+		var got taskboard.Task
+		must(t, r.View(ctx, func(b *taskboard.Tasks) error { got = *b.Task(1); return nil }))
 		return got
 	}
 	if s := status().Status; s != Researched {
@@ -200,7 +199,7 @@ func TestPlanFiles(t *testing.T) {
 	if v2 != 2 || !strings.HasSuffix(pp2, "implementation-002.md") || len(status().Plans) != 2 {
 		t.Errorf("revision = %s %d", pp2, v2)
 	}
-	_, _, plan, _, err := r.CurrentPlan(&[]state.Task{status()}[0])
+	_, _, plan, _, err := r.CurrentPlan(&[]taskboard.Task{status()}[0])
 	must(t, err)
 	if plan.Current() != 2 || plan.Phases[0].Status != Completed {
 		t.Errorf("revised plan = %+v", plan)

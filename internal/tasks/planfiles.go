@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/confined"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // PlanOptions are tasks.plans.
@@ -79,7 +79,7 @@ const (
 // taskDir is the task's directory relative to the specs directory: the
 // one its first file went to (a title changed since does not move the
 // files), else <number>_<slug>.
-func (r *Repo) taskDir(t *state.Task) string {
+func (r *Repo) taskDir(t *taskboard.Task) string {
 	specs := filepath.ToSlash(r.relSpecs())
 	for _, p := range slices.Concat(t.Plans, t.Research) {
 		if rest, ok := strings.CutPrefix(p, specs+"/"); ok {
@@ -143,7 +143,7 @@ func (r *Repo) writeTaskFile(rel string, data []byte, fresh bool) error {
 
 // CurrentPlan reads the task's current plan version: its number, path and
 // phases, and its source.
-func (r *Repo) CurrentPlan(t *state.Task) (version int, p string, plan Plan, src []byte, err error) {
+func (r *Repo) CurrentPlan(t *taskboard.Task) (version int, p string, plan Plan, src []byte, err error) {
 	if len(t.Plans) == 0 {
 		return 0, "", Plan{}, nil, fmt.Errorf("task %d has no plan yet (atreides plan new %d)", t.Number, t.Number)
 	}
@@ -160,7 +160,7 @@ func (r *Repo) CurrentPlan(t *state.Task) (version int, p string, plan Plan, src
 // [Revise]). The task becomes planned unless it is further along; the new
 // version needs its own approval.
 func (r *Repo) NewPlan(ctx context.Context, n int) (p string, version int, err error) {
-	err = r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	err = r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		t, err := Get(b, n)
 		if err != nil {
 			return err
@@ -198,7 +198,7 @@ func (r *Repo) NewPlan(ctx context.Context, n int) (p string, version int, err e
 // NewResearch writes the task's next research report from the template and
 // records it; a task not started becomes researched.
 func (r *Repo) NewResearch(ctx context.Context, n int) (p string, number int, err error) {
-	err = r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	err = r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		t, err := Get(b, n)
 		if err != nil {
 			return err
@@ -226,7 +226,7 @@ func (r *Repo) NewResearch(ctx context.Context, n int) (p string, number int, er
 // pinned to its content as it is now (PlanHash): its Verify lines run only
 // while it stays so. It returns the plan approved.
 func (r *Repo) Approve(ctx context.Context, n int) (version int, plan Plan, err error) {
-	err = r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	err = r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		t, err := Get(b, n)
 		if err != nil {
 			return err
@@ -249,7 +249,7 @@ func (r *Repo) Approve(ctx context.Context, n int) (version int, plan Plan, err 
 // starts, the next unfinished one when it completes. k 0 is the current
 // phase.
 func (r *Repo) SetPhase(ctx context.Context, n, k int, status string) (ph Phase, next int, err error) {
-	err = r.Update(ctx, func(b *state.Tasks, now time.Time) error {
+	err = r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		t, err := Get(b, n)
 		if err != nil {
 			return err
@@ -289,7 +289,7 @@ func (r *Repo) SetPhase(ctx context.Context, n, k int, status string) (ph Phase,
 // PlanTemplate is the first version of a task's plan, for the agent (or
 // the person) who fills it in. verify is the configured default
 // verification command, shown as the phase's Verify line when set.
-func PlanTemplate(t *state.Task, verify string) string {
+func PlanTemplate(t *taskboard.Task, verify string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Task %d: %s — implementation plan, version 1\n\n", t.Number, t.Title)
 	fmt.Fprintf(&b, "<!-- atreides: written by `atreides plan new %d`. Replace the placeholders. Each phase is a\n", t.Number)
@@ -334,7 +334,7 @@ func Revise(prev []byte, prevName string, version int) []byte {
 }
 
 // ResearchTemplate is a new research report.
-func ResearchTemplate(t *state.Task, number int) string {
+func ResearchTemplate(t *taskboard.Task, number int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Task %d: %s — research report %d\n\n", t.Number, t.Title, number)
 	fmt.Fprintf(&b, "<!-- atreides: written by `atreides plan research %d`. Replace the placeholders; the plan\n", t.Number)

@@ -3,6 +3,7 @@ package tasks
 import (
 	"bytes"
 	"context"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,10 +15,10 @@ import (
 )
 
 // setBoard stores b as the project's board, as a committed change would.
-func setBoard(t *testing.T, r *Repo, b *state.Tasks) {
+func setBoard(t *testing.T, r *Repo, b *taskboard.Tasks) {
 	t.Helper()
 	err := r.Store.Update(context.Background(), func(tx *store.Tx) error {
-		return state.UpdateProject(tx, func(p *state.Project) error { p.Tasks = *b; return nil })
+		return state.UpdateProject(tx, func(p *state.Project) error { *taskboard.Key.Of(p) = *b; return nil })
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +59,7 @@ func TestRecovery(t *testing.T) {
 			add(t, r, "one")
 			b1 := storedBoard(t, r)
 			b2 := *b1
-			b2.List = append([]state.Task(nil), b1.List...)
+			b2.List = append([]taskboard.Task(nil), b1.List...)
 			if _, err := Add(&b2, NewTask{Title: "two"}, filesT0); err != nil {
 				t.Fatal(err)
 			}

@@ -5,13 +5,12 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // The generated files, in the specs directory.
@@ -51,7 +50,7 @@ func (f *Rendered) file(name string) []byte {
 // makes TODO.md's links to plans and reports relative to TODO.md itself.
 // The output depends on the board alone: no map order, times in UTC, so
 // the same board gives the same bytes.
-func Render(b *state.Tasks, specsRel string) Rendered {
+func Render(b *taskboard.Tasks, specsRel string) Rendered {
 	return Rendered{Todo: RenderTodo(b, specsRel), State: RenderState(b), Errors: RenderErrors(b)}
 }
 
@@ -68,14 +67,14 @@ const (
 // number. Numbers never change, so a task keeps its place as its priority
 // or status moves and the file's history in git stays a list of small
 // edits; what is left to do comes before the record of what was done.
-func RenderTodo(b *state.Tasks, specsRel string) []byte {
+func RenderTodo(b *taskboard.Tasks, specsRel string) []byte {
 	var w bytes.Buffer
 	fmt.Fprintf(&w, todoHeader, b.Gen)
 	open, closed := splitOpen(b)
 	fmt.Fprintf(&w, "\n%d open, %d closed.\n", len(open), len(closed))
 	for _, g := range []struct {
 		title string
-		list  []*state.Task
+		list  []*taskboard.Task
 	}{{"Open", open}, {"Closed", closed}} {
 		if len(g.list) == 0 {
 			continue
@@ -106,7 +105,7 @@ func sealed(data []byte) bool {
 }
 
 // splitOpen returns the open and the closed tasks, each by number.
-func splitOpen(b *state.Tasks) (open, closed []*state.Task) {
+func splitOpen(b *taskboard.Tasks) (open, closed []*taskboard.Task) {
 	for _, t := range byNumber(b) {
 		if Closed(t.Status) {
 			closed = append(closed, t)
@@ -117,16 +116,16 @@ func splitOpen(b *state.Tasks) (open, closed []*state.Task) {
 	return open, closed
 }
 
-func byNumber(b *state.Tasks) []*state.Task {
-	out := make([]*state.Task, len(b.List))
+func byNumber(b *taskboard.Tasks) []*taskboard.Task {
+	out := make([]*taskboard.Task, len(b.List))
 	for i := range b.List {
 		out[i] = &b.List[i]
 	}
-	slices.SortStableFunc(out, func(x, y *state.Task) int { return cmp.Compare(x.Number, y.Number) })
+	slices.SortStableFunc(out, func(x, y *taskboard.Task) int { return cmp.Compare(x.Number, y.Number) })
 	return out
 }
 
-func writeTask(w *bytes.Buffer, b *state.Tasks, t *state.Task, specsRel string) {
+func writeTask(w *bytes.Buffer, b *taskboard.Tasks, t *taskboard.Task, specsRel string) {
 	fmt.Fprintf(w, "\n### %d. %s\n\n", t.Number, inline(t.Title))
 	item := func(k, v string) {
 		if v != "" {
@@ -172,7 +171,7 @@ func writeTask(w *bytes.Buffer, b *state.Tasks, t *state.Task, specsRel string) 
 }
 
 // blockers lists a task's dependencies, marking the ones still open.
-func blockers(b *state.Tasks, t *state.Task) string {
+func blockers(b *taskboard.Tasks, t *taskboard.Task) string {
 	parts := make([]string, len(t.BlockedBy))
 	for i, d := range t.BlockedBy {
 		parts[i] = taskRef(b, d)
@@ -183,7 +182,7 @@ func blockers(b *state.Tasks, t *state.Task) string {
 	return strings.Join(parts, ", ")
 }
 
-func taskRef(b *state.Tasks, n int) string {
+func taskRef(b *taskboard.Tasks, n int) string {
 	if t := b.Task(n); t != nil {
 		return fmt.Sprintf("%d. %s", n, inline(t.Title))
 	}
@@ -286,7 +285,7 @@ type stateClaim struct {
 // RenderState is state.json: every task in number order, every field
 // present (empty lists as [], missing times as null), so a reader needs
 // no defaults.
-func RenderState(b *state.Tasks) []byte {
+func RenderState(b *taskboard.Tasks) []byte {
 	doc := stateDoc{Version: FormatVersion, Generation: b.Gen, NextTask: max(b.Next, 1), Tasks: []stateTask{}}
 	for _, t := range byNumber(b) {
 		st := stateTask{
@@ -337,13 +336,13 @@ type errorContext struct {
 
 // RenderErrors is errors.json: the error log in number order. A fix
 // status of "" is written "none", so that every entry says it.
-func RenderErrors(b *state.Tasks) []byte {
+func RenderErrors(b *taskboard.Tasks) []byte {
 	doc := errorsDoc{Version: FormatVersion, Generation: b.Gen, Errors: []errorDoc{}}
-	errs := make([]*state.TaskError, len(b.Errors))
+	errs := make([]*taskboard.TaskError, len(b.Errors))
 	for i := range b.Errors {
 		errs[i] = &b.Errors[i]
 	}
-	slices.SortStableFunc(errs, func(x, y *state.TaskError) int { return cmp.Compare(x.Number, y.Number) })
+	slices.SortStableFunc(errs, func(x, y *taskboard.TaskError) int { return cmp.Compare(x.Number, y.Number) })
 	for _, e := range errs {
 		doc.Errors = append(doc.Errors, errorDoc{
 			ID: e.Number, Type: e.Type, Severity: e.Severity, Cause: e.Cause,

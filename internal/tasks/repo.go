@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"path/filepath"
 	"time"
 
@@ -77,28 +78,28 @@ func (r *Repo) SpecsDir() string {
 // them at once; a failure to write them does not undo the change (the
 // store is the truth), it is recorded on the board and reported by
 // doctor and the next command.
-func (r *Repo) Update(ctx context.Context, fn func(b *state.Tasks, now time.Time) error) error {
+func (r *Repo) Update(ctx context.Context, fn func(b *taskboard.Tasks, now time.Time) error) error {
 	return r.Store.Update(ctx, func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			now := r.Now().UTC()
-			before := claimKeys(&p.Tasks)
-			if err := fn(&p.Tasks, now); err != nil {
+			now, b := r.Now().UTC(), taskboard.Key.Of(p)
+			before := claimKeys(b)
+			if err := fn(b, now); err != nil {
 				return err
 			}
-			p.Tasks.Gen++
-			r.writeFiles(&p.Tasks, now)
-			return r.syncSessions(tx, &p.Tasks, before)
+			b.Gen++
+			r.writeFiles(b, now)
+			return r.syncSessions(tx, b, before)
 		})
 	})
 }
 
 // View reads the board without changing it.
-func (r *Repo) View(ctx context.Context, fn func(b *state.Tasks) error) error {
+func (r *Repo) View(ctx context.Context, fn func(b *taskboard.Tasks) error) error {
 	return r.Store.View(ctx, func(tx *store.Tx) error {
 		p, err := state.LoadProject(tx)
 		if err != nil {
 			return err
 		}
-		return fn(&p.Tasks)
+		return fn(taskboard.Key.Read(p))
 	})
 }

@@ -3,6 +3,7 @@ package tasks
 import (
 	"cmp"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"maps"
 	"path"
 	"slices"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // RouteAgents are the roster agents (by id) that research and implement.
@@ -78,7 +78,7 @@ type Routing struct {
 // the language most of files (the files it wrote) are in, else that of the
 // file names in its title and description; a language without a route of
 // its own, or none, takes the default route.
-func Route(o RouteOptions, t *state.Task, files []string) Routing {
+func Route(o RouteOptions, t *taskboard.Task, files []string) Routing {
 	lang, why := taskLanguage(t, files)
 	r := Routing{Language: lang}
 	own, ok := o.Languages[lang]
@@ -96,7 +96,7 @@ func Route(o RouteOptions, t *state.Task, files []string) Routing {
 	return r
 }
 
-func taskLanguage(t *state.Task, files []string) (lang, why string) {
+func taskLanguage(t *taskboard.Task, files []string) (lang, why string) {
 	if t.Language != "" {
 		return Language(t.Language), "the task's language"
 	}

@@ -1,12 +1,12 @@
 package tasks
 
 import (
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 func defaultRoutes(t *testing.T) RouteOptions {
@@ -29,24 +29,24 @@ func TestRoute(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		task  state.Task
+		task  taskboard.Task
 		files []string
 		want  Routing
 		why   string
 	}{
-		{"task language wins over files", state.Task{Language: "Golang", Title: "fix app.py"}, []string{"a.py"},
+		{"task language wins over files", taskboard.Task{Language: "Golang", Title: "fix app.py"}, []string{"a.py"},
 			Routing{Language: "go", Research: "librarian", Implement: "gopher"}, "the task's language; the route for go"},
-		{"files: the most common language", state.Task{Title: "x"}, []string{"a.py", "b.go", "c.py", "README"},
+		{"files: the most common language", taskboard.Task{Title: "x"}, []string{"a.py", "b.go", "c.py", "README"},
 			Routing{Language: "python", Research: "explore", Implement: "snake"}, "2 of 3 are python"},
-		{"files: a tie goes to the first seen", state.Task{}, []string{"main.tf", "x.go"},
+		{"files: a tie goes to the first seen", taskboard.Task{}, []string{"main.tf", "x.go"},
 			Routing{Language: "terraform", Research: "librarian", Implement: "build"}, "1 of 2 are terraform"},
-		{"title", state.Task{Title: "Speed up handler.go and cache.go"}, nil,
+		{"title", taskboard.Task{Title: "Speed up handler.go and cache.go"}, nil,
 			Routing{Language: "go", Research: "librarian", Implement: "gopher"}, "title and description"},
-		{"description, a glob", state.Task{Title: "lint", Description: "all *.py files."}, []string{"NOTES"},
+		{"description, a glob", taskboard.Task{Title: "lint", Description: "all *.py files."}, []string{"NOTES"},
 			Routing{Language: "python", Research: "explore", Implement: "snake"}, "title and description"},
-		{"a file known by name", state.Task{Title: "slim the Dockerfile"}, nil,
+		{"a file known by name", taskboard.Task{Title: "slim the Dockerfile"}, nil,
 			Routing{Language: "dockerfile", Research: "explore", Implement: "build"}, "no route for dockerfile"},
-		{"nothing to go by", state.Task{Title: "Think about the roadmap"}, nil,
+		{"nothing to go by", taskboard.Task{Title: "Think about the roadmap"}, nil,
 			Routing{Research: "explore", Implement: "build"}, "the default route"},
 	} {
 		got := Route(o, &tc.task, tc.files)
@@ -78,7 +78,7 @@ func TestDefaultRoutes(t *testing.T) {
 	if p := o.Check(func(id string) bool { return slices.Contains(roster, id) }); len(p) != 0 {
 		t.Errorf("default routes name unknown agents: %q", p)
 	}
-	if r := Route(o, &state.Task{Title: "edit main.go"}, nil); r.Research != "explore" || r.Implement != "build" || r.Language != "go" {
+	if r := Route(o, &taskboard.Task{Title: "edit main.go"}, nil); r.Research != "explore" || r.Implement != "build" || r.Language != "go" {
 		t.Errorf("%+v", r)
 	}
 }

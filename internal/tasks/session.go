@@ -3,6 +3,7 @@ package tasks
 import (
 	"cmp"
 	"errors"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"path/filepath"
 	"slices"
 	"time"
@@ -26,12 +27,12 @@ type claimKey struct {
 	phase           int
 }
 
-func keyOf(t *state.Task) claimKey {
+func keyOf(t *taskboard.Task) claimKey {
 	return claimKey{t.Claim.Session, t.Status, t.Updated, len(t.Plans), t.Approved, t.Phase}
 }
 
 // claimKeys notes the claimed tasks before a change, by number.
-func claimKeys(b *state.Tasks) map[int]claimKey {
+func claimKeys(b *taskboard.Tasks) map[int]claimKey {
 	keys := map[int]claimKey{}
 	for i := range b.List {
 		if t := &b.List[i]; t.Claim.Session != "" {
@@ -43,7 +44,7 @@ func claimKeys(b *state.Tasks) map[int]claimKey {
 
 // touchedSessions are the sessions that claimed, or now claim, a task the
 // change touched.
-func touchedSessions(b *state.Tasks, before map[int]claimKey) []string {
+func touchedSessions(b *taskboard.Tasks, before map[int]claimKey) []string {
 	var out []string
 	add := func(s string) {
 		if s != "" && !slices.Contains(out, s) {
@@ -67,7 +68,7 @@ func touchedSessions(b *state.Tasks, before map[int]claimKey) []string {
 // hook event, which cannot see the task until the next change: claims
 // come from sessions that ran hooks already. A damaged record is left to
 // the hook that loads it (it quarantines it).
-func (r *Repo) syncSessions(tx *store.Tx, b *state.Tasks, before map[int]claimKey) error {
+func (r *Repo) syncSessions(tx *store.Tx, b *taskboard.Tasks, before map[int]claimKey) error {
 	for _, id := range touchedSessions(b, before) {
 		s, err := state.FindSession(tx, id)
 		var damaged *state.DamagedError
@@ -94,7 +95,7 @@ func (r *Repo) syncSessions(tx *store.Tx, b *state.Tasks, before map[int]claimKe
 // progress (the first claimed by the session, any of its agents); zero
 // when it holds none. The plan is read from its file: a plan that cannot
 // be read counts as no plan.
-func (r *Repo) SessionRecord(b *state.Tasks, session string) SessionTask {
+func (r *Repo) SessionRecord(b *taskboard.Tasks, session string) SessionTask {
 	for _, t := range Claimed(b, session, "*") {
 		if t.Status != InProgress {
 			continue

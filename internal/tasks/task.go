@@ -3,11 +3,10 @@ package tasks
 import (
 	"cmp"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // The lifecycle: NotStarted → Researched → Planned → InProgress →
@@ -56,7 +55,7 @@ type NewTask struct {
 
 // Add allocates the next number and adds the task; the number is unique
 // because every change runs in one store transaction.
-func Add(b *state.Tasks, in NewTask, now time.Time) (*state.Task, error) {
+func Add(b *taskboard.Tasks, in NewTask, now time.Time) (*taskboard.Task, error) {
 	title := strings.TrimSpace(in.Title)
 	if title == "" {
 		return nil, fmt.Errorf("a task needs a title")
@@ -76,7 +75,7 @@ func Add(b *state.Tasks, in NewTask, now time.Time) (*state.Task, error) {
 		}
 	}
 	b.Next = max(b.Next, 1)
-	t := state.Task{
+	t := taskboard.Task{
 		Number: b.Next, Title: title, Description: strings.TrimSpace(in.Description), Status: NotStarted,
 		Priority: in.Priority, Effort: in.Effort, Language: strings.ToLower(in.Lang), Parent: in.Parent,
 		BlockedBy: slices.Compact(slices.Sorted(slices.Values(in.BlockedBy))), Created: now, Updated: now,
@@ -87,7 +86,7 @@ func Add(b *state.Tasks, in NewTask, now time.Time) (*state.Task, error) {
 }
 
 // Get returns the task or an error that names it.
-func Get(b *state.Tasks, n int) (*state.Task, error) {
+func Get(b *taskboard.Tasks, n int) (*taskboard.Task, error) {
 	if t := b.Task(n); t != nil {
 		return t, nil
 	}
@@ -95,7 +94,7 @@ func Get(b *state.Tasks, n int) (*state.Task, error) {
 }
 
 // Depend makes task n wait for task on, refusing a cycle.
-func Depend(b *state.Tasks, n, on int) error {
+func Depend(b *taskboard.Tasks, n, on int) error {
 	t, err := Get(b, n)
 	if err != nil {
 		return err
@@ -117,7 +116,7 @@ func Depend(b *state.Tasks, n, on int) error {
 }
 
 // Undepend makes task n no longer wait for task on.
-func Undepend(b *state.Tasks, n, on int) error {
+func Undepend(b *taskboard.Tasks, n, on int) error {
 	t, err := Get(b, n)
 	if err != nil {
 		return err
@@ -127,7 +126,7 @@ func Undepend(b *state.Tasks, n, on int) error {
 }
 
 // reaches reports whether task from waits, directly or not, for task to.
-func reaches(b *state.Tasks, from, to int) bool {
+func reaches(b *taskboard.Tasks, from, to int) bool {
 	seen := map[int]bool{}
 	stack := []int{from}
 	for len(stack) > 0 {
@@ -148,7 +147,7 @@ func reaches(b *state.Tasks, from, to int) bool {
 }
 
 // OpenDeps are the dependencies of t that are not closed yet.
-func OpenDeps(b *state.Tasks, t *state.Task) []int {
+func OpenDeps(b *taskboard.Tasks, t *taskboard.Task) []int {
 	var open []int
 	for _, d := range t.BlockedBy {
 		if dt := b.Task(d); dt != nil && !Closed(dt.Status) {
@@ -161,8 +160,8 @@ func OpenDeps(b *state.Tasks, t *state.Task) []int {
 // Ready lists the tasks that can be started now: open, not blocked, no
 // open dependency, not claimed by someone else than by (a zero claim
 // asks for every unclaimed task), most urgent first, then oldest.
-func Ready(b *state.Tasks, by state.TaskClaim) []*state.Task {
-	var out []*state.Task
+func Ready(b *taskboard.Tasks, by taskboard.TaskClaim) []*taskboard.Task {
+	var out []*taskboard.Task
 	for i := range b.List {
 		t := &b.List[i]
 		if Closed(t.Status) || t.Status == Blocked || t.Status == InProgress || len(OpenDeps(b, t)) > 0 {
@@ -173,18 +172,18 @@ func Ready(b *state.Tasks, by state.TaskClaim) []*state.Task {
 		}
 		out = append(out, t)
 	}
-	slices.SortStableFunc(out, func(x, y *state.Task) int {
+	slices.SortStableFunc(out, func(x, y *taskboard.Task) int {
 		return cmp.Or(cmp.Compare(priorityRank(x.Priority), priorityRank(y.Priority)), cmp.Compare(x.Number, y.Number))
 	})
 	return out
 }
 
-func sameClaimer(a, b state.TaskClaim) bool { return a.Session == b.Session && a.Agent == b.Agent }
+func sameClaimer(a, b taskboard.TaskClaim) bool { return a.Session == b.Session && a.Agent == b.Agent }
 
 // ClaimedError is a claim refused because someone else holds the task.
 type ClaimedError struct {
 	Task  int
-	Owner state.TaskClaim
+	Owner taskboard.TaskClaim
 }
 
 func (e *ClaimedError) Error() string {
@@ -198,7 +197,7 @@ func (e *ClaimedError) Error() string {
 // Claim gives task n to by if nobody else holds it: a compare-and-swap,
 // since every change runs in one store transaction. force takes it from
 // another holder.
-func Claim(b *state.Tasks, n int, by state.TaskClaim, force bool, now time.Time) (*state.Task, error) {
+func Claim(b *taskboard.Tasks, n int, by taskboard.TaskClaim, force bool, now time.Time) (*taskboard.Task, error) {
 	t, err := Get(b, n)
 	if err != nil {
 		return nil, err
@@ -221,13 +220,13 @@ func Claim(b *state.Tasks, n int, by state.TaskClaim, force bool, now time.Time)
 }
 
 // Release frees task n's claim.
-func Release(b *state.Tasks, n int, now time.Time) (*state.Task, error) {
+func Release(b *taskboard.Tasks, n int, now time.Time) (*taskboard.Task, error) {
 	t, err := Get(b, n)
 	if err != nil {
 		return nil, err
 	}
-	if t.Claim != (state.TaskClaim{}) {
-		t.Claim = state.TaskClaim{}
+	if t.Claim != (taskboard.TaskClaim{}) {
+		t.Claim = taskboard.TaskClaim{}
 		t.Updated = now
 	}
 	return t, nil
@@ -236,7 +235,7 @@ func Release(b *state.Tasks, n int, now time.Time) (*state.Task, error) {
 // SetStatus moves task n to status, checking the lifecycle: a closed task
 // does not change, a task cannot start while a dependency is open, and
 // blocking needs a reason.
-func SetStatus(b *state.Tasks, n int, status, reason string, now time.Time) (*state.Task, error) {
+func SetStatus(b *taskboard.Tasks, n int, status, reason string, now time.Time) (*taskboard.Task, error) {
 	t, err := Get(b, n)
 	if err != nil {
 		return nil, err
@@ -262,9 +261,9 @@ func SetStatus(b *state.Tasks, n int, status, reason string, now time.Time) (*st
 		}
 	case Completed:
 		t.Completed = now
-		t.Claim = state.TaskClaim{}
+		t.Claim = taskboard.TaskClaim{}
 	case Abandoned:
-		t.Claim = state.TaskClaim{}
+		t.Claim = taskboard.TaskClaim{}
 	case Blocked:
 		if strings.TrimSpace(reason) == "" {
 			return nil, fmt.Errorf("blocking task %d needs a reason", n)
@@ -292,8 +291,8 @@ func joinTasks(ns []int) string {
 
 // Claimed returns the open tasks claimed by session (any agent in it when
 // agent is "*"), in progress first.
-func Claimed(b *state.Tasks, session, agent string) []*state.Task {
-	var out []*state.Task
+func Claimed(b *taskboard.Tasks, session, agent string) []*taskboard.Task {
+	var out []*taskboard.Task
 	for i := range b.List {
 		t := &b.List[i]
 		if Closed(t.Status) || t.Claim.Session != session || session == "" || (agent != "*" && t.Claim.Agent != agent) {
@@ -301,7 +300,7 @@ func Claimed(b *state.Tasks, session, agent string) []*state.Task {
 		}
 		out = append(out, t)
 	}
-	slices.SortStableFunc(out, func(x, y *state.Task) int {
+	slices.SortStableFunc(out, func(x, y *taskboard.Task) int {
 		return cmp.Compare(boolRank(x.Status != InProgress), boolRank(y.Status != InProgress))
 	})
 	return out

@@ -2,20 +2,19 @@ package tasks
 
 import (
 	"errors"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
 // board adds tasks titled by their priority ("" for the default).
-func board(t *testing.T, prios ...string) *state.Tasks {
+func board(t *testing.T, prios ...string) *taskboard.Tasks {
 	t.Helper()
-	b := &state.Tasks{}
+	b := &taskboard.Tasks{}
 	for _, p := range prios {
 		if _, err := Add(b, NewTask{Title: "task " + p, Priority: p}, t0); err != nil {
 			t.Fatal(err)
@@ -104,64 +103,64 @@ func TestSetStatus(t *testing.T) {
 }
 
 func TestSetStatusRules(t *testing.T) {
-	claim := state.TaskClaim{Session: "s1", Time: t0}
+	claim := taskboard.TaskClaim{Session: "s1", Time: t0}
 	for _, c := range []struct {
 		name, status, reason string
-		prep                 func(b *state.Tasks)
+		prep                 func(b *taskboard.Tasks)
 		want                 string // part of the error; "" ok
-		check                func(t *testing.T, task *state.Task)
+		check                func(t *testing.T, task *taskboard.Task)
 	}{
 		{name: "unknown status", status: "done", want: `status "done" is not one of`},
-		{name: "unknown task", status: InProgress, prep: func(b *state.Tasks) { b.List = b.List[:0] }, want: "task 1 does not exist"},
+		{name: "unknown task", status: InProgress, prep: func(b *taskboard.Tasks) { b.List = b.List[:0] }, want: "task 1 does not exist"},
 		{name: "blocked needs a reason", status: Blocked, reason: "  ", want: "needs a reason"},
-		{name: "blocked with a reason", status: Blocked, reason: " the API key ", check: func(t *testing.T, task *state.Task) {
+		{name: "blocked with a reason", status: Blocked, reason: " the API key ", check: func(t *testing.T, task *taskboard.Task) {
 			if task.Reason != "the API key" {
 				t.Errorf("reason %q", task.Reason)
 			}
 		}},
-		{name: "start waits for an open dependency", status: InProgress, prep: func(b *state.Tasks) { b.List[0].BlockedBy = []int{2, 3} },
+		{name: "start waits for an open dependency", status: InProgress, prep: func(b *taskboard.Tasks) { b.List[0].BlockedBy = []int{2, 3} },
 			want: "task 1 waits for tasks 2 and 3"},
-		{name: "start once the dependencies are closed", status: InProgress, prep: func(b *state.Tasks) {
+		{name: "start once the dependencies are closed", status: InProgress, prep: func(b *taskboard.Tasks) {
 			b.List[0].BlockedBy = []int{2, 3}
 			b.List[1].Status, b.List[2].Status = Completed, Abandoned
-		}, check: func(t *testing.T, task *state.Task) {
+		}, check: func(t *testing.T, task *taskboard.Task) {
 			if !task.Started.Equal(t0.Add(time.Hour)) {
 				t.Errorf("started %v", task.Started)
 			}
 		}},
-		{name: "a restart keeps the first start", status: InProgress, prep: func(b *state.Tasks) { b.List[0].Started = t0 },
-			check: func(t *testing.T, task *state.Task) {
+		{name: "a restart keeps the first start", status: InProgress, prep: func(b *taskboard.Tasks) { b.List[0].Started = t0 },
+			check: func(t *testing.T, task *taskboard.Task) {
 				if !task.Started.Equal(t0) {
 					t.Errorf("started %v", task.Started)
 				}
 			}},
-		{name: "done frees the claim", status: Completed, prep: func(b *state.Tasks) { b.List[0].Claim = claim },
-			check: func(t *testing.T, task *state.Task) {
-				if task.Claim != (state.TaskClaim{}) || !task.Completed.Equal(t0.Add(time.Hour)) {
+		{name: "done frees the claim", status: Completed, prep: func(b *taskboard.Tasks) { b.List[0].Claim = claim },
+			check: func(t *testing.T, task *taskboard.Task) {
+				if task.Claim != (taskboard.TaskClaim{}) || !task.Completed.Equal(t0.Add(time.Hour)) {
 					t.Errorf("claim %+v completed %v", task.Claim, task.Completed)
 				}
 			}},
-		{name: "abandon frees the claim and keeps the reason", status: Abandoned, reason: "obsolete", prep: func(b *state.Tasks) { b.List[0].Claim = claim },
-			check: func(t *testing.T, task *state.Task) {
-				if task.Claim != (state.TaskClaim{}) || task.Reason != "obsolete" || !task.Completed.IsZero() {
+		{name: "abandon frees the claim and keeps the reason", status: Abandoned, reason: "obsolete", prep: func(b *taskboard.Tasks) { b.List[0].Claim = claim },
+			check: func(t *testing.T, task *taskboard.Task) {
+				if task.Claim != (taskboard.TaskClaim{}) || task.Reason != "obsolete" || !task.Completed.IsZero() {
 					t.Errorf("%+v", task)
 				}
 			}},
-		{name: "done again keeps when and why", status: Completed, reason: "later", prep: func(b *state.Tasks) {
+		{name: "done again keeps when and why", status: Completed, reason: "later", prep: func(b *taskboard.Tasks) {
 			b.List[0].Status, b.List[0].Completed = Completed, t0
-		}, check: func(t *testing.T, task *state.Task) {
+		}, check: func(t *testing.T, task *taskboard.Task) {
 			if !task.Completed.Equal(t0) || task.Reason != "" || !task.Updated.Equal(t0) {
 				t.Errorf("%+v", task)
 			}
 		}},
-		{name: "unblocking clears the reason", status: Planned, prep: func(b *state.Tasks) { b.List[0].Status, b.List[0].Reason = Blocked, "x" },
-			check: func(t *testing.T, task *state.Task) {
+		{name: "unblocking clears the reason", status: Planned, prep: func(b *taskboard.Tasks) { b.List[0].Status, b.List[0].Reason = Blocked, "x" },
+			check: func(t *testing.T, task *taskboard.Task) {
 				if task.Reason != "" {
 					t.Errorf("reason %q kept", task.Reason)
 				}
 			}},
-		{name: "a blocked task keeps its claim", status: Blocked, reason: "x", prep: func(b *state.Tasks) { b.List[0].Claim = claim },
-			check: func(t *testing.T, task *state.Task) {
+		{name: "a blocked task keeps its claim", status: Blocked, reason: "x", prep: func(b *taskboard.Tasks) { b.List[0].Claim = claim },
+			check: func(t *testing.T, task *taskboard.Task) {
 				if task.Claim != claim {
 					t.Errorf("claim %+v", task.Claim)
 				}
@@ -243,8 +242,8 @@ func TestUndepend(t *testing.T) {
 }
 
 func TestReady(t *testing.T) {
-	me := state.TaskClaim{Session: "me"}
-	other := state.TaskClaim{Session: "other", Time: t0}
+	me := taskboard.TaskClaim{Session: "me"}
+	other := taskboard.TaskClaim{Session: "other", Time: t0}
 	// 1 low, 2 critical, 3 medium, 4 high, 5 critical, 6 high, 7 medium, 8 critical
 	b := board(t, "low", "critical", "medium", "high", "critical", "high", "medium", "critical")
 	b.Task(3).BlockedBy = []int{1} // 1 is open: not ready
@@ -253,10 +252,10 @@ func TestReady(t *testing.T) {
 	b.Task(6).Status, b.Task(6).Reason = Blocked, "x"
 	b.Task(7).Claim = other // someone else's
 	b.Task(8).Claim = me    // mine: still offered to me
-	b.List = append(b.List, state.Task{Number: 9, Title: "dep closed", Status: Planned, Priority: "high", BlockedBy: []int{4}})
-	b.List = append(b.List, state.Task{Number: 10, Title: "no priority", Status: Researched})
+	b.List = append(b.List, taskboard.Task{Number: 9, Title: "dep closed", Status: Planned, Priority: "high", BlockedBy: []int{4}})
+	b.List = append(b.List, taskboard.Task{Number: 10, Title: "no priority", Status: Researched})
 
-	numbers := func(ts []*state.Task) []int {
+	numbers := func(ts []*taskboard.Task) []int {
 		var out []int
 		for _, t := range ts {
 			out = append(out, t.Number)
@@ -265,13 +264,13 @@ func TestReady(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		by   state.TaskClaim
+		by   taskboard.TaskClaim
 		want []int
 	}{
 		{"me", me, []int{2, 8, 9, 1, 10}},
-		{"nobody: unclaimed only", state.TaskClaim{}, []int{2, 9, 1, 10}},
-		{"the other session", state.TaskClaim{Session: "other"}, []int{2, 9, 7, 1, 10}},
-		{"another agent of my session", state.TaskClaim{Session: "me", Agent: "oracle"}, []int{2, 9, 1, 10}},
+		{"nobody: unclaimed only", taskboard.TaskClaim{}, []int{2, 9, 1, 10}},
+		{"the other session", taskboard.TaskClaim{Session: "other"}, []int{2, 9, 7, 1, 10}},
+		{"another agent of my session", taskboard.TaskClaim{Session: "me", Agent: "oracle"}, []int{2, 9, 1, 10}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := numbers(Ready(b, c.by)); !slices.Equal(got, c.want) {
@@ -282,24 +281,24 @@ func TestReady(t *testing.T) {
 }
 
 func TestClaim(t *testing.T) {
-	held := state.TaskClaim{Session: "s1", Agent: "a", Time: t0}
+	held := taskboard.TaskClaim{Session: "s1", Agent: "a", Time: t0}
 	for _, c := range []struct {
 		name   string
-		holder state.TaskClaim
+		holder taskboard.TaskClaim
 		status string
-		by     state.TaskClaim
+		by     taskboard.TaskClaim
 		force  bool
 		want   string // part of the error; "" ok
 		held   bool   // the error is a *ClaimedError naming holder
 	}{
-		{name: "free", by: state.TaskClaim{Session: "s2"}},
-		{name: "mine again", holder: held, by: state.TaskClaim{Session: "s1", Agent: "a"}},
-		{name: "held by another session", holder: held, by: state.TaskClaim{Session: "s2"}, want: "claimed by agent a of session s1", held: true},
-		{name: "held by another agent of the session", holder: held, by: state.TaskClaim{Session: "s1"}, want: "claimed by", held: true},
-		{name: "forced", holder: held, by: state.TaskClaim{Session: "s2"}, force: true},
-		{name: "no session", by: state.TaskClaim{Agent: "a"}, want: "needs a session"},
-		{name: "completed", status: Completed, by: state.TaskClaim{Session: "s2"}, want: "task 1 is completed"},
-		{name: "abandoned even forced", status: Abandoned, by: state.TaskClaim{Session: "s2"}, force: true, want: "is abandoned"},
+		{name: "free", by: taskboard.TaskClaim{Session: "s2"}},
+		{name: "mine again", holder: held, by: taskboard.TaskClaim{Session: "s1", Agent: "a"}},
+		{name: "held by another session", holder: held, by: taskboard.TaskClaim{Session: "s2"}, want: "claimed by agent a of session s1", held: true},
+		{name: "held by another agent of the session", holder: held, by: taskboard.TaskClaim{Session: "s1"}, want: "claimed by", held: true},
+		{name: "forced", holder: held, by: taskboard.TaskClaim{Session: "s2"}, force: true},
+		{name: "no session", by: taskboard.TaskClaim{Agent: "a"}, want: "needs a session"},
+		{name: "completed", status: Completed, by: taskboard.TaskClaim{Session: "s2"}, want: "task 1 is completed"},
+		{name: "abandoned even forced", status: Abandoned, by: taskboard.TaskClaim{Session: "s2"}, force: true, want: "is abandoned"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b := board(t, "")
@@ -339,16 +338,16 @@ func TestClaim(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Claim(board(t, ""), 7, state.TaskClaim{Session: "s"}, false, t0); err == nil {
+	if _, err := Claim(board(t, ""), 7, taskboard.TaskClaim{Session: "s"}, false, t0); err == nil {
 		t.Error("a missing task was claimed")
 	}
 }
 
 func TestRelease(t *testing.T) {
 	b := board(t, "", "")
-	b.Task(1).Claim = state.TaskClaim{Session: "s1", Time: t0}
+	b.Task(1).Claim = taskboard.TaskClaim{Session: "s1", Time: t0}
 	now := t0.Add(time.Hour)
-	if got, err := Release(b, 1, now); err != nil || got.Claim != (state.TaskClaim{}) || !got.Updated.Equal(now) {
+	if got, err := Release(b, 1, now); err != nil || got.Claim != (taskboard.TaskClaim{}) || !got.Updated.Equal(now) {
 		t.Fatalf("release: %v %+v", err, got)
 	}
 	if got, err := Release(b, 2, now); err != nil || !got.Updated.Equal(t0) {
@@ -362,7 +361,7 @@ func TestRelease(t *testing.T) {
 func TestClaimed(t *testing.T) {
 	b := board(t, "", "", "", "")
 	for _, n := range []int{1, 2, 3, 4} {
-		b.Task(n).Claim = state.TaskClaim{Session: "s1"}
+		b.Task(n).Claim = taskboard.TaskClaim{Session: "s1"}
 	}
 	b.Task(2).Status = InProgress
 	b.Task(3).Claim.Agent = "oracle"

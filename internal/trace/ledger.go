@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"io/fs"
 	"path/filepath"
 
@@ -88,10 +89,14 @@ func (l *Ledger) readFile() ([]byte, error) {
 // loadHead is the ledger's head the project's state keeps; nil: none.
 func loadHead(tx *store.Tx) (*Head, error) {
 	p, err := state.LoadProject(tx)
-	if err != nil || p.Governance.Trace.Seq == 0 {
+	if err != nil {
 		return nil, err
 	}
-	return &Head{Seq: p.Governance.Trace.Seq, Hash: p.Governance.Trace.Hash}, nil
+	h := govstate.Key.Read(p).Trace
+	if h.Seq == 0 {
+		return nil, nil
+	}
+	return &Head{Seq: h.Seq, Hash: h.Hash}, nil
 }
 
 // Entries are the ledger's lines, as [Read] gives them.

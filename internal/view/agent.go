@@ -2,6 +2,7 @@ package view
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/todos"
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -60,7 +61,7 @@ func ReadSessionStatus(ctx context.Context, st *store.Store, resolve func(*state
 }
 
 // Open reports whether the todo still needs work.
-func (t Todo) Open() bool { return state.Todo{Status: t.Status}.Open() }
+func (t Todo) Open() bool { return todos.Todo{Status: t.Status}.Open() }
 
 // Location is where the work is: file, file:line, or "".
-func (t Todo) Location() string { return state.Todo{File: t.File, Line: t.Line}.Location() }
+func (t Todo) Location() string { return todos.Todo{File: t.File, Line: t.Line}.Location() }

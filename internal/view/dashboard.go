@@ -1,12 +1,12 @@
 package view
 
 import (
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"path/filepath"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/compaction"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // The views of this file are the shapes of the dashboard's endpoints
@@ -85,9 +85,9 @@ func (s *Snapshot) SessionDetail(id string) (SessionDetail, bool) {
 // it), its error log and each task's plans. The keys are in the order the
 // endpoint always had.
 type Board struct {
-	Errors []state.TaskError `json:"errors"`
-	Plans  []TaskPlan        `json:"plans"`
-	Tasks  []Task            `json:"tasks"`
+	Errors []taskboard.TaskError `json:"errors"`
+	Plans  []TaskPlan            `json:"plans"`
+	Tasks  []Task                `json:"tasks"`
 }
 
 // TaskPlan is one plan of a task.

@@ -44,7 +44,7 @@ func Export(s *Snapshot, trail audit.Reader, session string, now time.Time) (*Do
 	if sess != nil {
 		doc.fromSession(sess)
 	}
-	doc.Todos = todos(sess, s.Project, session)
+	doc.Todos = exportTodos(sess, s.Project, session)
 	doc.Anchors = s.Anchors(session)
 	doc.Ledger = ledger(s.Ledger(LedgerFilter{Session: session}))
 	doc.Intents = intents(s.Governance(), doc.Ledger.Records, session)
@@ -169,9 +169,9 @@ func sessionTaskOf(sess *state.Session) *SessionTask {
 	return &SessionTask{Number: t.Number, Title: t.Title, Plan: t.Plan, Phase: t.Phase, Phases: t.Phases}
 }
 
-// todos nests atreides's todos by parent; a todo whose parent the session
+// exportTodos nests atreides's todos by parent; a todo whose parent the session
 // did not make is a root of its own.
-func todos(sess *state.Session, p *state.Project, id string) ExportTodos {
+func exportTodos(sess *state.Session, p *state.Project, id string) ExportTodos {
 	out := ExportTodos{Agent: []AgentTodo{}, Atreides: []TodoNode{}}
 	if sess == nil {
 		sess = &state.Session{ID: id}

@@ -2,12 +2,12 @@ package view
 
 import (
 	"errors"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"io/fs"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/intent"
-	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Governance is the project's intents with who holds them, and the scope
@@ -93,11 +93,11 @@ func (s *Snapshot) Governance() Governance {
 
 // leaseOf is the view of a stored lease, without its expiry, which needs
 // the project's lease time.
-func leaseOf(l state.IntentLock) Lease {
+func leaseOf(l govstate.IntentLock) Lease {
 	return Lease{Intent: l.Intent, Session: l.Session, Host: l.Host, LeaseTerm: LeaseTerm{Since: l.Since, Renewed: l.Renewed}}
 }
 
-func (s *Snapshot) lease(l state.IntentLock) Lease {
+func (s *Snapshot) lease(l govstate.IntentLock) Lease {
 	v := leaseOf(l)
 	if s.Opts.Lease > 0 {
 		v.Expires = l.Renewed.Add(s.Opts.Lease)

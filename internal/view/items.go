@@ -1,6 +1,10 @@
 package view
 
 import (
+	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/taskboard"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
@@ -45,13 +49,13 @@ type Todo struct {
 }
 
 // TodoOf is the view of a stored todo.
-func TodoOf(t state.Todo) Todo {
+func TodoOf(t todos.Todo) Todo {
 	return Todo{ID: t.ID, Parent: t.Parent, Level: t.Level, Title: t.Title, Status: t.Status, Session: t.Session,
 		Priority: t.Priority, File: t.File, Line: t.Line, Agent: t.Agent, Created: t.Created, Updated: t.Updated}
 }
 
 // Todos are the views of stored todos, [] for none.
-func Todos(ts []state.Todo) []Todo {
+func Todos(ts []todos.Todo) []Todo {
 	out := make([]Todo, 0, len(ts))
 	for _, t := range ts {
 		out = append(out, TodoOf(t))
@@ -80,14 +84,14 @@ type ProjectAnchor struct {
 }
 
 // AnchorOf is the view of a stored anchor, stale after staleAfter, as of now.
-func AnchorOf(a state.Anchor, staleAfter time.Duration, now time.Time) ProjectAnchor {
+func AnchorOf(a anchors.Anchor, staleAfter time.Duration, now time.Time) ProjectAnchor {
 	d := now.Sub(a.Created)
 	return ProjectAnchor{ID: a.ID, Kind: a.Kind, Priority: a.Priority, Text: a.Text, Session: a.Session, Created: a.Created,
 		Stale: session.Stale(d, staleAfter), Age: session.Age(d)}
 }
 
 // Anchors are the views of stored anchors, [] for none.
-func Anchors(as []state.Anchor, staleAfter time.Duration, now time.Time) []ProjectAnchor {
+func Anchors(as []anchors.Anchor, staleAfter time.Duration, now time.Time) []ProjectAnchor {
 	out := make([]ProjectAnchor, 0, len(as))
 	for _, a := range as {
 		out = append(out, AnchorOf(a, staleAfter, now))
@@ -200,7 +204,7 @@ type ScopeRequest struct {
 }
 
 // ScopeRequestOf is the view of a stored request.
-func ScopeRequestOf(r state.ScopeRequest) ScopeRequest {
+func ScopeRequestOf(r govstate.ScopeRequest) ScopeRequest {
 	return ScopeRequest{ID: r.ID, Intent: r.Intent, Session: r.Session, Paths: List(r.Paths), Reason: r.Reason, Status: r.Status, Time: r.Time}
 }
 
@@ -280,7 +284,7 @@ type TaskRef struct {
 }
 
 // TaskOf is the view of a task of the board.
-func TaskOf(t *state.Task) Task {
+func TaskOf(t *taskboard.Task) Task {
 	return Task{Number: t.Number, Title: t.Title, Description: t.Description, Status: t.Status, Reason: t.Reason,
 		Priority: t.Priority, Effort: t.Effort, Language: t.Language, Parent: t.Parent, BlockedBy: List(t.BlockedBy),
 		Research: List(t.Research), Plans: List(t.Plans), Approved: t.Approved, Phase: t.Phase, Errors: List(t.Errors),
@@ -289,7 +293,7 @@ func TaskOf(t *state.Task) Task {
 }
 
 // Tasks are the views of tasks of the board, [] for none.
-func Tasks(ts []*state.Task) []Task {
+func Tasks(ts []*taskboard.Task) []Task {
 	out := make([]Task, 0, len(ts))
 	for _, t := range ts {
 		out = append(out, TaskOf(t))

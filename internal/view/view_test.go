@@ -2,6 +2,7 @@ package view_test
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"os"
 	"slices"
 	"testing"
@@ -218,7 +219,7 @@ func TestAnchorStalenessAgrees(t *testing.T) {
 		for _, a := range s.Anchors("") {
 			snap = append(snap, a.Stale)
 		}
-		for _, a := range view.Anchors(s.Project.Anchors, tt.after, s.Taken) {
+		for _, a := range view.Anchors(anchors.Key.Read(s.Project).List, tt.after, s.Taken) {
 			proj = append(proj, a.Stale)
 		}
 		if !slices.Equal(snap, tt.want) || !slices.Equal(proj, tt.want) {

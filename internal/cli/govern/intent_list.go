@@ -2,6 +2,7 @@ package govern
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -51,7 +52,7 @@ func (o *intentListOptions) run(io *command.IO) error {
 	for _, r := range rows {
 		held := ""
 		if r.Since != nil { // the project was read, and the intent is held
-			from := governance.From(p, p.Governance.Lock(r.ID).Origin)
+			from := governance.From(p, govstate.Key.Read(p).Lock(r.ID).Origin)
 			held = fmt.Sprintf("[held by %s%s since %s]", r.Holder, from, r.Since.UTC().Format(time.RFC3339))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t(%s)\t%s\n", st.Bold(r.ID), st.Verdict(r.Status), r.Title, strings.Join(r.Scope, ", "), held)

@@ -2,6 +2,7 @@ package govern
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
@@ -33,17 +34,17 @@ func (o *intentRequestsOptions) run(io *command.IO) error {
 		return err
 	}
 	if o.asJSON {
-		reqs := make([]view.ScopeRequest, 0, len(p.Governance.Expansions))
-		for _, r := range p.Governance.Expansions {
+		reqs := make([]view.ScopeRequest, 0, len(govstate.Key.Read(p).Expansions))
+		for _, r := range govstate.Key.Read(p).Expansions {
 			reqs = append(reqs, view.ScopeRequestOf(r))
 		}
 		return command.PrintJSON(io, reqs)
 	}
-	if len(p.Governance.Expansions) == 0 {
+	if len(govstate.Key.Read(p).Expansions) == 0 {
 		fmt.Fprintln(io.Out, "no scope expansion requests")
 		return nil
 	}
-	for _, r := range p.Governance.Expansions {
+	for _, r := range govstate.Key.Read(p).Expansions {
 		fmt.Fprintf(io.Out, "#%d %s intent=%s session=%s%s paths=%s reason=%q\n", r.ID, r.Status, r.Intent, r.Session, governance.From(p, r.Origin), strings.Join(r.Paths, ","), r.Reason)
 	}
 	return nil

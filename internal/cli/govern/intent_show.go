@@ -2,6 +2,7 @@ package govern
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"strings"
 	"time"
 
@@ -45,7 +46,7 @@ func (o *intentShowOptions) run(io *command.IO) error {
 		p, _ := command.ReadProject(io)
 		doc := view.IntentDetail{HeldIntent: view.IntentOf(*in, p), ScopeRequests: []view.ScopeRequest{}}
 		if p != nil {
-			for _, r := range p.Governance.Expansions {
+			for _, r := range govstate.Key.Read(p).Expansions {
 				if r.Intent == in.ID {
 					doc.ScopeRequests = append(doc.ScopeRequests, view.ScopeRequestOf(r))
 				}
@@ -55,10 +56,10 @@ func (o *intentShowOptions) run(io *command.IO) error {
 	}
 	fmt.Fprintf(io.Out, "%s\nStatus: %s\n", in.Summary(), in.Status)
 	if p, _ := command.ReadProject(io); p != nil {
-		if l := p.Governance.Lock(in.ID); l != nil {
+		if l := govstate.Key.Read(p).Lock(in.ID); l != nil {
 			fmt.Fprintf(io.Out, "Held by session %s%s since %s (last active %s)\n", l.Session, governance.From(p, l.Origin), l.Since.UTC().Format(time.RFC3339), l.Renewed.UTC().Format(time.RFC3339))
 		}
-		for _, r := range p.Governance.Expansions {
+		for _, r := range govstate.Key.Read(p).Expansions {
 			if r.Intent == in.ID {
 				fmt.Fprintf(io.Out, "Scope request #%d (%s)%s: %s — %s\n", r.ID, r.Status, governance.From(p, r.Origin), strings.Join(r.Paths, ", "), r.Reason)
 			}

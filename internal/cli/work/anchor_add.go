@@ -2,6 +2,7 @@ package work
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
@@ -75,10 +76,10 @@ func (o *anchorAddOptions) run(io *command.IO) error {
 	if o.text == "" {
 		return command.Usagef("anchor add needs text")
 	}
-	if _, err := state.ParsePriority(o.priority); err != nil {
+	if _, err := anchors.ParsePriority(o.priority); err != nil {
 		return command.Usagef("%v", err)
 	}
-	if _, err := state.ParseKind(o.kind); err != nil {
+	if _, err := anchors.ParseKind(o.kind); err != nil {
 		return command.Usagef("%v", err)
 	}
 	target, err := o.target()
@@ -89,12 +90,13 @@ func (o *anchorAddOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	var added state.Anchor
+	var added anchors.Anchor
 	err = command.UpdateProjectAt(root, func(p *state.Project) error {
-		a, err := p.AddAnchor(o.kind, o.priority, o.text, "", time.Now().UTC())
-		for i := range p.Anchors {
-			if p.Anchors[i].ID == a.ID && target != "" {
-				p.Anchors[i].Target = target
+		a, err := anchors.Add(p, o.kind, o.priority, o.text, "", time.Now().UTC())
+		g := anchors.Key.Of(p)
+		for i := range g.List {
+			if g.List[i].ID == a.ID && target != "" {
+				g.List[i].Target = target
 				a.Target = target
 			}
 		}

@@ -2,6 +2,7 @@ package work
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
@@ -36,7 +37,7 @@ func (o *anchorListOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	views := view.Anchors(p.Anchors, anchorStaleAfter(root), time.Now())
+	views := view.Anchors(anchors.Key.Read(p).List, anchorStaleAfter(root), time.Now())
 	if o.asJSON {
 		return command.PrintJSON(io, views)
 	}

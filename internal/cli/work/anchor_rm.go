@@ -2,6 +2,7 @@ package work
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"slices"
 	"time"
 
@@ -45,13 +46,14 @@ func (o *anchorRmOptions) run(io *command.IO) error {
 	staleAfter, now := anchorStaleAfter(root), time.Now()
 	removed := make([]view.ProjectAnchor, 0, len(ids))
 	err = command.UpdateProjectAt(root, func(p *state.Project) error {
-		for _, a := range p.Anchors {
+		g := anchors.Key.Of(p)
+		for _, a := range g.List {
 			if slices.Contains(ids, a.ID) {
 				removed = append(removed, view.AnchorOf(a, staleAfter, now))
 			}
 		}
 		for _, id := range ids {
-			if err := p.RemoveAnchor(id); err != nil {
+			if err := g.Remove(id); err != nil {
 				return err
 			}
 		}

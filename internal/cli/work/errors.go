@@ -3,12 +3,12 @@ package work
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -71,7 +71,7 @@ type errorJSON struct {
 	Held bool `json:"held"`
 }
 
-func errorView(e state.TaskError) errorJSON {
+func errorView(e taskboard.TaskError) errorJSON {
 	return errorJSON{
 		ID: e.Number, Type: e.Type, Severity: e.Severity, Cause: e.Cause, Message: e.Message, Count: e.Count,
 		First: e.First, Last: e.Last, Command: e.Context.Command, Task: e.Context.Task, Agent: e.Context.Agent,
@@ -98,12 +98,12 @@ func (o *errorsOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	var b state.Tasks
-	if err := r.View(context.Background(), func(t *state.Tasks) error { b = *t; return nil }); err != nil {
+	var b taskboard.Tasks
+	if err := r.View(context.Background(), func(t *taskboard.Tasks) error { b = *t; return nil }); err != nil {
 		return err
 	}
 	typ := tasks.ErrorType(o.typ)
-	var shown []state.TaskError
+	var shown []taskboard.TaskError
 	held := 0
 	for _, e := range tasks.ErrorsByType(b.Errors) {
 		switch {
@@ -129,7 +129,7 @@ func (o *errorsOptions) run(io *command.IO) error {
 }
 
 // printErrors lists errors under their types; they come sorted by type.
-func printErrors(io *command.IO, errs []state.TaskError) {
+func printErrors(io *command.IO, errs []taskboard.TaskError) {
 	st := command.StyleOf(io)
 	if len(errs) == 0 {
 		fmt.Fprintln(io.Out, "no errors recorded")
@@ -200,7 +200,7 @@ func (o *errorsPlanOptions) run(io *command.IO, args []string) error {
 		return err
 	}
 	var made errorsPlanJSON
-	err = r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
+	err = r.Update(context.Background(), func(b *taskboard.Tasks, now time.Time) error {
 		if o.typ != "" {
 			if ids = unplanned(b, tasks.ErrorType(o.typ)); len(ids) == 0 {
 				return fmt.Errorf("no error of type %s waits for a fix", tasks.ErrorType(o.typ))
@@ -225,7 +225,7 @@ func (o *errorsPlanOptions) run(io *command.IO, args []string) error {
 
 // unplanned are the errors of the type with no fix under way: open or
 // recurred.
-func unplanned(b *state.Tasks, typ string) []int {
+func unplanned(b *taskboard.Tasks, typ string) []int {
 	var ids []int
 	for _, e := range b.Errors {
 		if e.Type == typ && (e.Fix == "" || e.Fix == tasks.FixRecurred) {
@@ -282,7 +282,7 @@ func (o *errorsResolveOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	err = r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
+	err = r.Update(context.Background(), func(b *taskboard.Tasks, now time.Time) error {
 		_, err := tasks.ResolveError(b, ids[0], o.ref, now)
 		return err
 	})

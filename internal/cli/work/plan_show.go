@@ -3,9 +3,9 @@ package work
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
@@ -74,7 +74,7 @@ func currentPlan(io *command.IO, arg string) (planJSON, error) {
 	return planView(r, &t)
 }
 
-func planView(r *tasks.Repo, t *state.Task) (planJSON, error) {
+func planView(r *tasks.Repo, t *taskboard.Task) (planJSON, error) {
 	version, p, plan, _, err := r.CurrentPlan(t)
 	if err != nil {
 		return planJSON{}, err

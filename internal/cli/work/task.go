@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strconv"
 	"strings"
 	"time"
@@ -11,7 +12,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/host/all"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -119,17 +119,17 @@ func (c *claimer) flags(cmd *cobra.Command) {
 }
 
 // resolve binds the claim to the calling session (tasks.Repo.Caller).
-func (c *claimer) resolve(io *command.IO, r *tasks.Repo) (state.TaskClaim, error) {
+func (c *claimer) resolve(io *command.IO, r *tasks.Repo) (taskboard.TaskClaim, error) {
 	if err := actor.ActAs(c.session, command.Actor(io)); err != nil {
-		return state.TaskClaim{}, err
+		return taskboard.TaskClaim{}, err
 	}
 	id, _, err := r.Caller(context.Background(), c.session, io.Getenv)
-	return state.TaskClaim{Session: id, Agent: c.agent}, err
+	return taskboard.TaskClaim{Session: id, Agent: c.agent}, err
 }
 
 // change is taskChange of the task named by arg, for the session
 // and agent c resolves to (start, claim).
-func (c *claimer) change(io *command.IO, arg, cmdName string, asJSON bool, fn func(b *state.Tasks, n int, by state.TaskClaim, now time.Time) (*state.Task, error)) error {
+func (c *claimer) change(io *command.IO, arg, cmdName string, asJSON bool, fn func(b *taskboard.Tasks, n int, by taskboard.TaskClaim, now time.Time) (*taskboard.Task, error)) error {
 	r, n, err := taskArg(io, arg)
 	if err != nil {
 		return err
@@ -138,14 +138,14 @@ func (c *claimer) change(io *command.IO, arg, cmdName string, asJSON bool, fn fu
 	if err != nil {
 		return err
 	}
-	return updateTask(io, r, cmdName, asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
+	return updateTask(io, r, cmdName, asJSON, func(b *taskboard.Tasks, now time.Time) (*taskboard.Task, error) {
 		return fn(b, n, by, now)
 	})
 }
 
 // taskChange runs fn on the board of the working directory's project as
 // updateTask does.
-func taskChange(io *command.IO, cmdName string, asJSON bool, fn func(b *state.Tasks, now time.Time) (*state.Task, error)) error {
+func taskChange(io *command.IO, cmdName string, asJSON bool, fn func(b *taskboard.Tasks, now time.Time) (*taskboard.Task, error)) error {
 	r, err := taskRepo(io)
 	if err != nil {
 		return err
@@ -156,9 +156,9 @@ func taskChange(io *command.IO, cmdName string, asJSON bool, fn func(b *state.Ta
 // updateTask runs fn on r's board and prints the task it returns, as
 // JSON or as one line; a claim refused for another holder ends the
 // command as taskFailed says.
-func updateTask(io *command.IO, r *tasks.Repo, cmdName string, asJSON bool, fn func(b *state.Tasks, now time.Time) (*state.Task, error)) error {
+func updateTask(io *command.IO, r *tasks.Repo, cmdName string, asJSON bool, fn func(b *taskboard.Tasks, now time.Time) (*taskboard.Task, error)) error {
 	var v view.Task
-	err := r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
+	err := r.Update(context.Background(), func(b *taskboard.Tasks, now time.Time) error {
 		t, err := fn(b, now)
 		if err == nil {
 			v = view.TaskOf(t)

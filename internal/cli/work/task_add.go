@@ -1,12 +1,12 @@
 package work
 
 import (
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
@@ -52,7 +52,7 @@ func (o *taskAddOptions) run(io *command.IO) error {
 	if o.in.BlockedBy, err = taskNumbers("blocked-by", o.blockedBy); err != nil {
 		return err
 	}
-	return taskChange(io, "task add", o.asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
+	return taskChange(io, "task add", o.asJSON, func(b *taskboard.Tasks, now time.Time) (*taskboard.Task, error) {
 		return tasks.Add(b, o.in, now)
 	})
 }

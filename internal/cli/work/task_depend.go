@@ -1,10 +1,10 @@
 package work
 
 import (
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +49,7 @@ func (o *taskDependOptions) run(io *command.IO) error {
 	if len(on) == 0 {
 		return command.Usagef("task depend needs --on: the tasks it waits for")
 	}
-	return taskChange(io, "task depend", o.asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
+	return taskChange(io, "task depend", o.asJSON, func(b *taskboard.Tasks, now time.Time) (*taskboard.Task, error) {
 		change := tasks.Depend
 		if o.remove {
 			change = tasks.Undepend

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -52,7 +52,7 @@ func (o *taskListOptions) run(io *command.IO) error {
 	}
 	var views []view.Task
 	var notices []string
-	err = r.View(context.Background(), func(b *state.Tasks) error {
+	err = r.View(context.Background(), func(b *taskboard.Tasks) error {
 		views = make([]view.Task, 0, len(b.List))
 		for i := range b.List {
 			t := &b.List[i]
@@ -103,7 +103,7 @@ func printTaskTable(io *command.IO, views []view.Task) {
 
 // taskNotices are what the check of the generated files found, shown
 // after the list.
-func taskNotices(r *tasks.Repo, b *state.Tasks) []string {
+func taskNotices(r *tasks.Repo, b *taskboard.Tasks) []string {
 	var out []string
 	for _, p := range r.Check(b) {
 		out = append(out, p.Text)

@@ -3,10 +3,10 @@ package work
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -51,7 +51,7 @@ func (o *taskReadyOptions) run(io *command.IO) error {
 	if o.claim {
 		// The pick and the claim in one transaction: two sessions asking
 		// at once get two different tasks.
-		err = r.Update(context.Background(), func(b *state.Tasks, now time.Time) error {
+		err = r.Update(context.Background(), func(b *taskboard.Tasks, now time.Time) error {
 			views = []view.Task{}
 			ready := tasks.Ready(b, by)
 			if len(ready) == 0 {
@@ -64,7 +64,7 @@ func (o *taskReadyOptions) run(io *command.IO) error {
 			return err
 		})
 	} else {
-		err = r.View(context.Background(), func(b *state.Tasks) error {
+		err = r.View(context.Background(), func(b *taskboard.Tasks) error {
 			ready := tasks.Ready(b, by)
 			if o.limit > 0 {
 				ready = ready[:min(o.limit, len(ready))]

@@ -3,9 +3,9 @@ package work
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
@@ -73,7 +73,7 @@ func (o *taskRouteOptions) run(io *command.IO) error {
 	}
 	ro := tasks.RouteOptionsFromConfig(c)
 	doc := taskRouteJSON{Task: o.task, Files: o.files, Problems: ro.Missing(c)}
-	t := state.Task{Language: o.language}
+	t := taskboard.Task{Language: o.language}
 	if o.task != 0 {
 		repo := tasks.Open(root, tasks.FromConfig(c))
 		if t, err = repo.Task(context.Background(), o.task); err != nil {

@@ -3,11 +3,11 @@ package work
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
@@ -51,7 +51,7 @@ func (o *taskSetOptions) run(io *command.IO) error {
 		return err
 	}
 	var worker string // the claim completing clears: the scoped commit's session
-	err = updateTask(io, r, "task "+o.verb, o.asJSON, func(b *state.Tasks, now time.Time) (*state.Task, error) {
+	err = updateTask(io, r, "task "+o.verb, o.asJSON, func(b *taskboard.Tasks, now time.Time) (*taskboard.Task, error) {
 		if t := b.Task(n); t != nil {
 			worker = t.Claim.Session
 		}

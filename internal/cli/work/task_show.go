@@ -3,11 +3,11 @@ package work
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -40,7 +40,7 @@ func (o *taskShowOptions) run(io *command.IO) error {
 		return err
 	}
 	var v view.TaskDetail
-	err = r.View(context.Background(), func(b *state.Tasks) error {
+	err = r.View(context.Background(), func(b *taskboard.Tasks) error {
 		t, err := tasks.Get(b, n)
 		if err != nil {
 			return err
@@ -59,7 +59,7 @@ func (o *taskShowOptions) run(io *command.IO) error {
 }
 
 // taskDetail is t with its dependencies and children as they stand.
-func taskDetail(b *state.Tasks, t *state.Task) view.TaskDetail {
+func taskDetail(b *taskboard.Tasks, t *taskboard.Task) view.TaskDetail {
 	v := view.TaskDetail{Task: view.TaskOf(t), Dependencies: []view.TaskRef{}, Children: []view.TaskRef{}}
 	for _, d := range t.BlockedBy {
 		ref := view.TaskRef{Number: d, Status: "missing"}

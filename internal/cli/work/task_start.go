@@ -1,10 +1,10 @@
 package work
 
 import (
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
@@ -35,7 +35,7 @@ func newTaskStartCmd(io *command.IO) *cobra.Command {
 }
 
 func (o *taskStartOptions) run(io *command.IO) error {
-	return o.change(io, o.arg, "task start", o.asJSON, func(b *state.Tasks, n int, by state.TaskClaim, now time.Time) (*state.Task, error) {
+	return o.change(io, o.arg, "task start", o.asJSON, func(b *taskboard.Tasks, n int, by taskboard.TaskClaim, now time.Time) (*taskboard.Task, error) {
 		// The claim first: a task someone else holds is refused as held,
 		// whatever its dependencies.
 		if _, err := tasks.Claim(b, n, by, o.force, now); err != nil {

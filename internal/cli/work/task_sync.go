@@ -3,9 +3,9 @@ package work
 import (
 	"context"
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
@@ -59,7 +59,7 @@ func (o *taskSyncOptions) run(io *command.IO) error {
 	}
 	out := taskSyncJSON{Written: o.write}
 	var failed string
-	err = r.View(ctx, func(b *state.Tasks) error {
+	err = r.View(ctx, func(b *taskboard.Tasks) error {
 		out.Generation, out.Files, out.Problems = b.Gen, r.Diff(b), r.Check(b)
 		failed = b.Files.Err
 		return nil

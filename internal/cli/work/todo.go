@@ -2,10 +2,10 @@ package work
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
@@ -16,33 +16,33 @@ func NewTodoCmd(io *command.IO) *cobra.Command {
 		`Manage atreides's own todos for this project. While a todo is open, an
 agent that tries to stop is asked to finish or close it first.`,
 		newTodoAddCmd(io),
-		newTodoSetCmd(io, "start", state.TodoInProgress, "mark todos in progress"),
-		newTodoSetCmd(io, "done", state.TodoDone, "mark todos done"),
-		newTodoSetCmd(io, "cancel", state.TodoCancelled, "mark todos cancelled"),
+		newTodoSetCmd(io, "start", todos.InProgress, "mark todos in progress"),
+		newTodoSetCmd(io, "done", todos.Done, "mark todos done"),
+		newTodoSetCmd(io, "cancel", todos.Cancelled, "mark todos cancelled"),
 		newTodoListCmd(io),
 	)
 }
 
 // printTodoTree prints todos under their parents; a todo whose parent is
 // not in the list is printed at the top level.
-func printTodoTree(io *command.IO, todos []view.Todo) { printTodoTreeIndent(io, todos, "") }
+func printTodoTree(io *command.IO, list []view.Todo) { printTodoTreeIndent(io, list, "") }
 
 // printTodoTreeIndent is printTodoTree with every line indented.
-func printTodoTreeIndent(io *command.IO, todos []view.Todo, indent string) {
+func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
 	st := command.StyleOf(io)
 	present := map[int]bool{}
-	for _, t := range todos {
+	for _, t := range list {
 		present[t.ID] = true
 	}
 	var walk func(parent, depth int)
 	walk = func(parent, depth int) {
-		for _, t := range todos {
+		for _, t := range list {
 			top := t.Parent == 0 || !present[t.Parent]
 			if (parent == 0 && top) || (parent != 0 && t.Parent == parent) {
-				mark := map[string]string{state.TodoPending: "[ ]", state.TodoInProgress: "[~]", state.TodoDone: "[x]", state.TodoCancelled: "[-]"}[t.Status]
-				if t.Status == state.TodoDone || t.Status == state.TodoCancelled {
+				mark := map[string]string{todos.Pending: "[ ]", todos.InProgress: "[~]", todos.Done: "[x]", todos.Cancelled: "[-]"}[t.Status]
+				if t.Status == todos.Done || t.Status == todos.Cancelled {
 					mark = st.Dim(mark)
-				} else if t.Status == state.TodoInProgress {
+				} else if t.Status == todos.InProgress {
 					mark = st.Paint(command.SGRYellow, mark)
 				}
 				fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.Dim("("+todoDetails(t)+")"))

@@ -2,6 +2,8 @@ package work
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
@@ -52,15 +54,15 @@ func (o *todoAddOptions) run(io *command.IO) error {
 	}
 	// Words are checked before the store is opened, as usage errors; the
 	// rules that need the other todos are package state's.
-	if _, err := state.ParseLevel(o.level); err != nil {
+	if _, err := todos.ParseLevel(o.level); err != nil {
 		return command.Usagef("--level: %v", err)
 	}
-	if _, err := state.ParsePriority(o.priority); err != nil {
+	if _, err := anchors.ParsePriority(o.priority); err != nil {
 		return command.Usagef("--priority: %v", err)
 	}
-	var added state.Todo
+	var added todos.Todo
 	err := command.UpdateProject(io, func(p *state.Project) error {
-		t, err := p.AddTodo(state.NewTodo{
+		t, err := todos.Add(p, todos.New{
 			Title: o.title, Level: o.level, Parent: o.parent,
 			Priority: o.priority, File: o.file, Line: o.line, Agent: o.agent,
 		}, time.Now().UTC())

@@ -2,6 +2,7 @@ package work
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/view"
@@ -33,17 +34,17 @@ func (o *todoListOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	todos := p.Todos
+	list := todos.Key.Read(p).List
 	if !o.all {
-		todos = p.OpenTodos()
+		list = todos.Key.Read(p).Open()
 	}
 	if o.asJSON {
-		return command.PrintJSON(io, view.Todos(todos))
+		return command.PrintJSON(io, view.Todos(list))
 	}
-	if len(todos) == 0 {
+	if len(list) == 0 {
 		fmt.Fprintln(io.Out, "no open todos")
 		return nil
 	}
-	printTodoTree(io, view.Todos(todos))
+	printTodoTree(io, view.Todos(list))
 	return nil
 }

@@ -2,6 +2,7 @@ package work
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,11 +47,11 @@ func (o *todoSetOptions) run(io *command.IO) error {
 	err = command.UpdateProject(io, func(p *state.Project) error {
 		now := time.Now().UTC()
 		for _, id := range ids {
-			if err := p.SetStatus(id, o.status, now); err != nil {
+			if err := todos.Key.Of(p).SetStatus(id, o.status, now); err != nil {
 				return err
 			}
 		}
-		for _, t := range p.Todos {
+		for _, t := range todos.Key.Of(p).List {
 			if slices.Contains(ids, t.ID) {
 				changed = append(changed, view.TodoOf(t))
 			}

@@ -7,6 +7,10 @@ package viewtest
 
 import (
 	"context"
+	"github.com/atreides-dev/atreides/internal/anchors"
+	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/taskboard"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"os"
 	"path/filepath"
 	"testing"
@@ -121,7 +125,7 @@ func active() *state.Session {
 	phase.Key.Of(s).Set(phase.Implementation, "edit src/auth/login.go", At(10))
 	strikes.Key.Of(s).Add("Bash", "go test ./...", strikes.StrikeError{Class: "test", Excerpt: "FAIL TestLogin", Time: At(20)})
 	agenttodos.Key.Of(s).Agent = []agenttodos.Todo{
-		{Content: "rework the login handler", Status: state.TodoInProgress},
+		{Content: "rework the login handler", Status: todos.InProgress},
 		{Content: "read the auth package", Status: "completed"},
 	}
 	subagents.Key.Of(s).Agents = []subagents.Delegation{
@@ -143,22 +147,22 @@ func ended() *state.Session {
 
 func proj() *state.Project {
 	p := &state.Project{Version: state.ProjectVersion}
-	p.NextID = 3
-	p.Todos = []state.Todo{
-		{ID: 1, Level: state.LevelTask, Title: "Rework login", Status: state.TodoInProgress, Session: Active, Created: At(1), Updated: At(1)},
-		{ID: 2, Parent: 1, Level: state.LevelSubtask, Title: "Hash passwords with argon2", Status: state.TodoDone, Session: Active, Created: At(2), Updated: At(25)},
+	todos.Key.Of(p).Next = 3
+	todos.Key.Of(p).List = []todos.Todo{
+		{ID: 1, Level: todos.Task, Title: "Rework login", Status: todos.InProgress, Session: Active, Created: At(1), Updated: At(1)},
+		{ID: 2, Parent: 1, Level: todos.Subtask, Title: "Hash passwords with argon2", Status: todos.Done, Session: Active, Created: At(2), Updated: At(25)},
 	}
-	p.NextAnchor = 3
-	p.Anchors = []state.Anchor{
+	anchors.Key.Of(p).Next = 3
+	anchors.Key.Of(p).List = []anchors.Anchor{
 		{ID: 1, Kind: "decision", Priority: "high", Text: "use argon2id for passwords", Session: Active, Created: At(5)},
 		{ID: 2, Kind: "constraint", Priority: "medium", Text: "the v1 API stays", Session: Active, Created: At(-24 * 60 * 10)},
 	}
-	p.Governance.Locks = []state.IntentLock{{Intent: "auth", Session: Active, Host: "claude", Since: At(9), Renewed: At(41)}}
-	p.Governance.NextExpansion = 2
-	p.Governance.Expansions = []state.ScopeRequest{{ID: 1, Intent: "auth", Session: Active, Paths: []string{"src/session/**"}, Reason: "the session cookie", Status: "pending", Time: At(15)}}
+	govstate.Key.Of(p).Locks = []govstate.IntentLock{{Intent: "auth", Session: Active, Host: "claude", Since: At(9), Renewed: At(41)}}
+	govstate.Key.Of(p).NextExpansion = 2
+	govstate.Key.Of(p).Expansions = []govstate.ScopeRequest{{ID: 1, Intent: "auth", Session: Active, Paths: []string{"src/session/**"}, Reason: "the session cookie", Status: "pending", Time: At(15)}}
 	bgtasks.Key.Of(p).NextID = 2
 	bgtasks.Key.Of(p).Tasks = []bgtasks.Task{{ID: "bg-1", Parent: Active, Host: "claude", Runner: "process", Agent: "explore", Description: "find every caller of Login", Prompt: "find callers", Key: "explore", Status: "completed", Created: At(12), Started: At(12), Ended: At(14), Result: "3 callers: api, cli, web"}}
-	p.Tasks = state.Tasks{Next: 2, List: []state.Task{{Number: 1, Title: "Rework login", Status: "in_progress", Priority: "high", Plans: []string{".atreides/specs/001-rework-login/plans/v1.md"}, Approved: 1, Phase: 1, Created: At(1), Updated: At(10), Started: At(10)}}}
+	*taskboard.Key.Of(p) = taskboard.Tasks{Next: 2, List: []taskboard.Task{{Number: 1, Title: "Rework login", Status: "in_progress", Priority: "high", Plans: []string{".atreides/specs/001-rework-login/plans/v1.md"}, Approved: 1, Phase: 1, Created: At(1), Updated: At(10), Started: At(10)}}}
 	return p
 }
 
@@ -230,7 +234,7 @@ func ledger(t testing.TB, root string) {
 	}
 	Update(t, root, func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			p.Governance.Trace = state.TraceHead{Seq: head.Seq, Hash: head.Hash}
+			govstate.Key.Of(p).Trace = govstate.TraceHead{Seq: head.Seq, Hash: head.Hash}
 			return nil
 		})
 	})

@@ -1,15 +1,17 @@
-package state
+package govstate
 
 import (
 	"slices"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // Governance is the project-wide governance state: who holds which intent,
 // the scope expansions agents asked for, and the head of the trace ledger.
-// It lives in [Project], so every hook reads and writes it in the one
+// It lives in the project record ([state.Project]), so every hook reads and writes it in the one
 // transaction the engine already runs per event, which makes an intent
 // selection a compare-and-swap under the store's lock.
 type Governance struct {
@@ -95,6 +97,12 @@ func (g *Governance) HeldBy(session string) *IntentLock {
 
 // Release drops every lock the session holds.
 func (g *Governance) Release(session string) {
+	g.ForgetSession(session)
+}
+
+// ForgetSession implements [state.SessionForgetter]: the leases of a
+// session [state.Prune] removed are released.
+func (g *Governance) ForgetSession(session string) {
 	out := g.Locks[:0]
 	for _, l := range g.Locks {
 		if l.Session != session {
@@ -141,27 +149,27 @@ func (l *IntentLock) Renew(now time.Time) {
 // in place of any lease the session or the intent had; whether it may is
 // package governance's to decide. The lease is stamped with where the
 // record is written, as a todo is.
-func (p *Project) TakeLease(intent, session, host string, now time.Time) {
-	g := &p.Governance
+func TakeLease(p *state.Project, intent, session, host string, now time.Time) {
+	g := Key.Of(p)
 	g.Locks = slices.DeleteFunc(g.Locks, func(l IntentLock) bool { return l.Session == session || l.Intent == intent })
-	g.Locks = append(g.Locks, IntentLock{Intent: intent, Session: session, Host: host, Since: now, Renewed: now, Origin: p.here})
+	g.Locks = append(g.Locks, IntentLock{Intent: intent, Session: session, Host: host, Since: now, Renewed: now, Origin: p.Here()})
 }
 
 // RenewLease renews l at now as [IntentLock.Renew] does, and stamps it
 // with where the record is written, so that a lease an older atreides
 // took gains its origin when its session next acts.
-func (p *Project) RenewLease(l *IntentLock, now time.Time) {
+func RenewLease(p *state.Project, l *IntentLock, now time.Time) {
 	l.Renew(now)
-	l.Origin = p.here
+	l.Origin = p.Here()
 }
 
 // RequestScope records a request of session to widen intent's scope by
 // paths, pending a human's decision, numbered and stamped with where the
 // record is written; whether it may is package governance's to decide.
-func (p *Project) RequestScope(intent, session string, paths []string, reason string, now time.Time) ScopeRequest {
-	g := &p.Governance
+func RequestScope(p *state.Project, intent, session string, paths []string, reason string, now time.Time) ScopeRequest {
+	g := Key.Of(p)
 	g.NextExpansion++
-	r := ScopeRequest{ID: g.NextExpansion, Intent: intent, Session: session, Paths: paths, Reason: reason, Status: "pending", Time: now, Origin: p.here}
+	r := ScopeRequest{ID: g.NextExpansion, Intent: intent, Session: session, Paths: paths, Reason: reason, Status: "pending", Time: now, Origin: p.Here()}
 	g.Expansions = append(g.Expansions, r)
 	return r
 }
@@ -171,4 +179,68 @@ func (p *Project) RequestScope(intent, session string, paths []string, reason st
 func fresh(t, now time.Time) bool {
 	d := now.Sub(t)
 	return d >= 0 && d < TouchEvery
+}
+
+// Caller is the session a command or tool call that was not given one
+// acts for, and how it was found: the one the environment names
+// ([state.EnvSession]), else the session that sent the project's most
+// recent hook event, which is the caller whenever one agent works in the
+// project at a time; "" when the project has seen no session.
+func (g *Governance) Caller(getenv func(string) string) (id, how string) {
+	if id, how := state.EnvSession(getenv); id != "" {
+		return id, how
+	}
+	if len(g.Recent) > 0 {
+		return g.Recent[0].ID, "the project's most recently active session"
+	}
+	return "", ""
+}
+
+// Describe implements [state.Describer].
+func (g *Governance) Describe() string {
+	return "governance (intent locks, scope requests, the ledger head)"
+}
+
+// Salvaged implements [state.Salvager]: the scope requests' counter is
+// raised past the requests kept.
+func (g *Governance) Salvaged() {
+	for _, r := range g.Expansions {
+		g.NextExpansion = max(g.NextExpansion, r.ID)
+	}
+}
+
+// Key is the group's key. Its section's tag, 4, is in records on disk,
+// and so are those of the origins, which came later in sections of their
+// own (8 and 9) so that an older atreides keeps them as a newer build's
+// groups instead of finding bytes it does not know in its section.
+var Key = state.RegisterProject(4, "governance", "governance", (*Governance).fields,
+	// A lease is known by its session, which holds one at a time and is
+	// made in one checkout: keyed by intent, the lease an older build
+	// gives another session would take the origin of the one it replaced.
+	state.Also(8, "lease origins", func(g *Governance, c *binrec.Codec) {
+		state.CodeOrigins(c, g.Locks, func(l *IntentLock) (string, *store.Origin) { return l.Session, &l.Origin })
+	}),
+	state.Also(9, "scope request origins", func(g *Governance, c *binrec.Codec) {
+		state.CodeOrigins(c, g.Expansions, func(q *ScopeRequest) (int, *store.Origin) { return q.ID, &q.Origin })
+	}))
+
+func (g *Governance) fields(c *binrec.Codec) {
+	binrec.List(c, &g.Locks, func(l *IntentLock, c *binrec.Codec) {
+		c.Str(&l.Intent, &l.Session, &l.Host)
+		c.Time(&l.Since, &l.Renewed)
+	})
+	binrec.List(c, &g.Expansions, func(q *ScopeRequest, c *binrec.Codec) {
+		c.Int(&q.ID)
+		c.Str(&q.Intent, &q.Session)
+		c.Strs(&q.Paths)
+		c.Str(&q.Reason, &q.Status)
+		c.Time(&q.Time)
+	})
+	c.Int(&g.NextExpansion)
+	c.Uint(&g.Trace.Seq)
+	c.Str(&g.Trace.Hash)
+	binrec.List(c, &g.Recent, func(s *SeenSession, c *binrec.Codec) {
+		c.Str(&s.ID, &s.Host)
+		c.Time(&s.Seen)
+	})
 }

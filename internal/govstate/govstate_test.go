@@ -1,9 +1,20 @@
-package state
+package govstate
 
 import (
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/state"
 )
+
+var t0 = time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+
+// encoded is the project record holding g.
+func encoded(g Governance) string {
+	p := &state.Project{}
+	*Key.Of(p) = g
+	return string(state.EncodeProject(p))
+}
 
 // TestTouchAndRenewWithinAMinute: an event less than TouchEvery after the
 // last one of the same session changes neither Recent nor the lease, so
@@ -25,11 +36,11 @@ func TestTouchAndRenewWithinAMinute(t *testing.T) {
 			var g Governance
 			g.Touch("a", "claude", t0)
 			lock := IntentLock{Intent: "I-1", Session: "a", Since: t0, Renewed: t0}
-			before := EncodeProject(&Project{Governance: g})
+			before := encoded(g)
 			now := t0.Add(tc.after)
 			g.Touch(tc.session, "claude", now)
 			lock.Renew(now)
-			changed := string(EncodeProject(&Project{Governance: g})) != string(before)
+			changed := encoded(g) != before
 			if changed != tc.changed {
 				t.Errorf("Recent changed = %v, want %v: %+v", changed, tc.changed, g.Recent)
 			}

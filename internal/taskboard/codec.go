@@ -1,9 +1,9 @@
-package state
+package taskboard
 
 import "github.com/atreides-dev/atreides/internal/binrec"
 
-// The task board record's sections (see
-// sections.go for the rules: fields in a fixed order, new ones at the end).
+// The task board record's sections (see state's sections.go for the
+// rules: fields in a fixed order, new ones at the end).
 
 // fields is the board record's one section, the core: always written,
 // even for an empty board.
@@ -79,3 +79,5 @@ func (e *TaskError) fields(c *binrec.Codec) {
 	c.Time(&e.Fixed)
 	c.Int(&e.Recurred)
 }
+
+func codeInt(n *int, c *binrec.Codec) { c.Int(n) }

@@ -1,6 +1,10 @@
-package state
+package taskboard
 
-import "time"
+import (
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/state"
+)
 
 // Tasks is the project's task board: its tasks and its error log (package
 // tasks owns their rules: the lifecycle, claims, readiness, the files
@@ -133,3 +137,10 @@ func (t *Tasks) Error(n int) *TaskError {
 	}
 	return nil
 }
+
+// Key is the board's key: a record of its own beside the project record
+// (project/tasks.rec), of kind 'T', version 1. Its second section, the
+// plan approvals' content hashes, came later, so that a board written
+// before them reads as it was (no approval pinned to content) and an
+// older build keeps them.
+var Key = state.RegisterRecord("tasks", "task board", 'T', 1, (*Tasks).fields, state.Also(1, "approvals", (*Tasks).approvals))

@@ -1,34 +1,45 @@
-package state
+package todos
 
 import (
 	"fmt"
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
 
+// Todos is the project's todos, in id order, and the number of the last
+// one added. In JSON (older records) they are members of the project's
+// own object, as they always were.
+type Todos struct {
+	Next int    `json:"next_id"`
+	List []Todo `json:"todos,omitempty"`
+}
+
 // Todo statuses.
 const (
-	TodoPending    = "pending"
-	TodoInProgress = "in_progress"
-	TodoDone       = "done"
-	TodoCancelled  = "cancelled"
+	Pending    = "pending"
+	InProgress = "in_progress"
+	Done       = "done"
+	Cancelled  = "cancelled"
 )
 
 // Todo levels, from the widest: an epic holds tasks, a task holds
 // subtasks. A todo goes only under a wider one, so an epic is always at the
 // top and a subtask always has a parent.
 const (
-	LevelEpic    = "epic"
-	LevelTask    = "task"
-	LevelSubtask = "subtask"
+	Epic    = "epic"
+	Task    = "task"
+	Subtask = "subtask"
 )
 
 // levels lists the levels widest first; a level's index is its depth.
-var levels = []string{LevelEpic, LevelTask, LevelSubtask}
+var levels = []string{Epic, Task, Subtask}
 
 // Todo is one of atreides's own todos.
 type Todo struct {
@@ -62,11 +73,11 @@ func (t Todo) Location() string {
 }
 
 // Open reports whether the todo still needs work.
-func (t Todo) Open() bool { return t.Status == TodoPending || t.Status == TodoInProgress }
+func (t Todo) Open() bool { return t.Status == Pending || t.Status == InProgress }
 
-// NewTodo is what a caller asks for when it adds a todo; [Project.AddTodo]
-// checks it. Level may be empty: one level below the parent, else a task.
-type NewTodo struct {
+// New is what a caller asks for when it adds a todo; [Add] checks it.
+// Level may be empty: one level below the parent, else a task.
+type New struct {
 	Title    string
 	Level    string
 	Parent   int
@@ -96,7 +107,7 @@ func ParseLevel(s string) (string, error) {
 // ParseStatus checks a todo status.
 func ParseStatus(s string) (string, error) {
 	switch st := strings.ToLower(strings.TrimSpace(s)); st {
-	case TodoPending, TodoInProgress, TodoDone, TodoCancelled:
+	case Pending, InProgress, Done, Cancelled:
 		return st, nil
 	}
 	return "", fmt.Errorf("status %q is not one of pending, in_progress, done, cancelled", s)
@@ -111,21 +122,23 @@ func depth(level string) int {
 	return 1
 }
 
-// AddTodo checks n against the todos there are and adds it as a pending
-// todo. It is the one place todo rules live; the command line and the MCP
-// tools both come here.
-func (p *Project) AddTodo(n NewTodo, now time.Time) (Todo, error) {
-	t, err := p.checkTodo(n)
+// Add checks n against the project's todos and adds it as a pending
+// todo, stamped with where the record is written ([state.Project.Here]).
+// It is the one place todo rules live; the command line and the MCP tools
+// both come here.
+func Add(p *state.Project, n New, now time.Time) (Todo, error) {
+	g := Key.Of(p)
+	t, err := g.check(n)
 	if err != nil {
 		return Todo{}, err
 	}
-	p.NextID++
-	t.ID, t.Status, t.Created, t.Updated, t.Origin = p.NextID, TodoPending, now, now, p.here
-	p.Todos = append(p.Todos, t)
+	g.Next++
+	t.ID, t.Status, t.Created, t.Updated, t.Origin = g.Next, Pending, now, now, p.Here()
+	g.List = append(g.List, t)
 	return t, nil
 }
 
-func (p *Project) checkTodo(n NewTodo) (Todo, error) {
+func (g *Todos) check(n New) (Todo, error) {
 	t := Todo{Title: strings.TrimSpace(n.Title), Parent: n.Parent, Session: n.Session}
 	switch {
 	case t.Title == "":
@@ -134,10 +147,10 @@ func (p *Project) checkTodo(n NewTodo) (Todo, error) {
 		return Todo{}, fmt.Errorf("a todo title is at most %d bytes (got %d)", maxTodoTitle, len(t.Title))
 	}
 	var err error
-	if t.Level, err = p.checkLevel(n.Level, n.Parent); err != nil {
+	if t.Level, err = g.checkLevel(n.Level, n.Parent); err != nil {
 		return Todo{}, err
 	}
-	if t.Priority, err = checkPriority(n.Priority); err != nil {
+	if t.Priority, err = anchors.CheckPriority(n.Priority); err != nil {
 		return Todo{}, err
 	}
 	if t.File, t.Line, err = checkLocation(n.File, n.Line); err != nil {
@@ -151,7 +164,7 @@ func (p *Project) checkTodo(n NewTodo) (Todo, error) {
 
 // checkLevel applies the hierarchy: a subtask needs a parent, and a todo
 // goes only under a wider, still open one.
-func (p *Project) checkLevel(level string, parent int) (string, error) {
+func (g *Todos) checkLevel(level string, parent int) (string, error) {
 	l, err := ParseLevel(level)
 	if err != nil {
 		return "", err
@@ -159,13 +172,13 @@ func (p *Project) checkLevel(level string, parent int) (string, error) {
 	if parent == 0 {
 		switch l {
 		case "":
-			return LevelTask, nil
-		case LevelSubtask:
+			return Task, nil
+		case Subtask:
 			return "", fmt.Errorf("a subtask needs a parent: give the id of its task")
 		}
 		return l, nil
 	}
-	par := p.Todo(parent)
+	par := g.Todo(parent)
 	if par == nil {
 		return "", fmt.Errorf("no todo #%d to be the parent", parent)
 	}
@@ -186,7 +199,7 @@ func (p *Project) checkLevel(level string, parent int) (string, error) {
 }
 
 func withArticle(level string) string {
-	if level == LevelEpic {
+	if level == Epic {
 		return "an epic"
 	}
 	return "a " + level
@@ -225,10 +238,10 @@ func oneLineField(name, v string, max int) (string, error) {
 	return v, nil
 }
 
-// OpenTodos returns the todos that still need work, in id order.
-func (p *Project) OpenTodos() []Todo {
+// Open returns the todos that still need work, in id order.
+func (g *Todos) Open() []Todo {
 	var out []Todo
-	for _, t := range p.Todos {
+	for _, t := range g.List {
 		if t.Open() {
 			out = append(out, t)
 		}
@@ -237,25 +250,53 @@ func (p *Project) OpenTodos() []Todo {
 }
 
 // Todo returns the todo with the id, or nil.
-func (p *Project) Todo(id int) *Todo {
-	for i := range p.Todos {
-		if p.Todos[i].ID == id {
-			return &p.Todos[i]
+func (g *Todos) Todo(id int) *Todo {
+	for i := range g.List {
+		if g.List[i].ID == id {
+			return &g.List[i]
 		}
 	}
 	return nil
 }
 
 // SetStatus changes a todo's status.
-func (p *Project) SetStatus(id int, status string, now time.Time) error {
+func (g *Todos) SetStatus(id int, status string, now time.Time) error {
 	st, err := ParseStatus(status)
 	if err != nil {
 		return err
 	}
-	t := p.Todo(id)
+	t := g.Todo(id)
 	if t == nil {
 		return fmt.Errorf("no todo #%d", id)
 	}
 	t.Status, t.Updated = st, now
 	return nil
+}
+
+// Salvaged implements [state.Salvager]: the counter is raised past the
+// todos kept.
+func (g *Todos) Salvaged() {
+	for _, t := range g.List {
+		g.Next = max(g.Next, t.ID)
+	}
+}
+
+// Key is the group's key. Its section's tag, 1, is in records on disk,
+// and so is that of the origins, 6, which came later in a section of
+// their own so that an older atreides keeps them as a newer build's group
+// instead of finding bytes it does not know in its todos.
+var Key = state.RegisterProject(1, "todos", "", (*Todos).fields,
+	state.Also(6, "todo origins", func(g *Todos, c *binrec.Codec) {
+		state.CodeOrigins(c, g.List, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
+	}))
+
+func (g *Todos) fields(c *binrec.Codec) {
+	c.Int(&g.Next)
+	binrec.List(c, &g.List, func(t *Todo, c *binrec.Codec) {
+		c.Int(&t.ID, &t.Parent)
+		c.Str(&t.Level, &t.Title, &t.Status, &t.Session, &t.Priority, &t.File)
+		c.Int(&t.Line)
+		c.Str(&t.Agent)
+		c.Time(&t.Created, &t.Updated)
+	})
 }
