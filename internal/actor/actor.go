@@ -13,6 +13,10 @@
 // let `script -c` through. Both together leave the agent a command that
 // strips its environment and makes a pseudo-terminal, which the guard
 // judges.
+//
+// The session an agent's command runs in is the one its host names in
+// the command's environment (host.Host.SessionVar, all of them in
+// all.SessionVars), when the host names one.
 package actor
 
 import (
@@ -23,11 +27,13 @@ import (
 // Env is what tells who runs a command: its environment (Getenv), whether
 // its stdin is a terminal, and the variables by which the hosts mark their
 // agents' commands (Marks: all.AgentVars; a name ending in "*" is read
-// without it, as the variable the others begin with).
+// without it, as the variable the others begin with) and name the
+// session they run in (Sessions: all.SessionVars).
 type Env struct {
 	Getenv   func(string) string
 	Terminal bool
 	Marks    []string
+	Sessions []string
 }
 
 // ByAgent reports whether the environment carries a host's marks.
@@ -46,11 +52,17 @@ func Person(e Env) bool {
 	return e.Terminal && !e.ByAgent()
 }
 
-// Own is the session the host says runs the command ("" when it says
-// none): Claude Code names it in CLAUDE_CODE_SESSION_ID; the other hosts
-// name none in their commands' environment.
-func Own(getenv func(string) string) string {
-	return strings.TrimSpace(getenv("CLAUDE_CODE_SESSION_ID"))
+// Own is the session the host says runs the command, from the first of
+// the hosts' session variables that is set ("" when none is: today only
+// Claude Code names it, the other hosts name none in their commands'
+// environment).
+func (e Env) Own() string {
+	for _, k := range e.Sessions {
+		if v := strings.TrimSpace(e.Getenv(k)); v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // ActAs checks that a command that changes state may act as the named
@@ -84,7 +96,7 @@ func mayActFor(named string, e Env, unknown bool, other, unnamed string) error {
 	if Person(e) {
 		return nil
 	}
-	switch own := Own(e.Getenv); {
+	switch own := e.Own(); {
 	case own == named:
 		return nil
 	case own != "":

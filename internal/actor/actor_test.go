@@ -9,8 +9,35 @@ import (
 // which this package cannot import: the hosts link it).
 var marks = []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_CLI", "OPENCODE", "CODEX_SANDBOX*", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_THREAD_ID"}
 
+// sessions are the hosts' session variables as the registry has them
+// (all.SessionVars).
+var sessions = []string{"CLAUDE_CODE_SESSION_ID"}
+
 func env(m map[string]string, terminal bool) Env {
-	return Env{Getenv: func(k string) string { return m[k] }, Terminal: terminal, Marks: marks}
+	return Env{Getenv: func(k string) string { return m[k] }, Terminal: terminal, Marks: marks, Sessions: sessions}
+}
+
+func TestOwn(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		env      map[string]string
+		sessions []string
+		want     string
+	}{
+		{"the host's variable", map[string]string{"CLAUDE_CODE_SESSION_ID": " s-a "}, sessions, "s-a"},
+		{"unset", map[string]string{"CLAUDECODE": "1"}, sessions, ""},
+		{"blank", map[string]string{"CLAUDE_CODE_SESSION_ID": "  "}, sessions, ""},
+		{"the first set wins", map[string]string{"B": "s-b", "C": "s-c"}, []string{"A", "B", "C"}, "s-b"},
+		// Only the hosts' variables name a session: the user's own
+		// ATREIDES_SESSION_ID does not make a command its session's.
+		{"not a host's variable", map[string]string{"ATREIDES_SESSION_ID": "s-a"}, sessions, ""},
+		{"no host names one", map[string]string{"CLAUDE_CODE_SESSION_ID": "s-a"}, nil, ""},
+	} {
+		e := Env{Getenv: func(k string) string { return tc.env[k] }, Sessions: tc.sessions}
+		if got := e.Own(); got != tc.want {
+			t.Errorf("%s: Own() = %q, want %q", tc.name, got, tc.want)
+		}
+	}
 }
 
 func TestMayRelease(t *testing.T) {

@@ -44,7 +44,9 @@
 //     argument by the names of their paths, whatever the directory), its
 //     program (CLI), the variables that mark its agent's commands
 //     (AgentVars: package actor tells an agent from a person by them, the
-//     guard refuses a command that changes them), and the lines of the
+//     guard refuses a command that changes them), the variable that names
+//     the session of its agent's commands (SessionVar: package actor lets
+//     such a command act for that session alone), and the lines of the
 //     help that list the hosts (Display, Start, Writes).
 //  2. One line in the table of internal/host/all/hosts.go (and its import).
 //  3. Its conformance fixtures: its entry in hosttest.Expected

@@ -73,6 +73,11 @@ type Host struct {
 	// name begins with the rest; actor reads the rest itself. None: the
 	// host marks its commands with none.
 	AgentVars []string
+	// SessionVar is the environment variable in which the host names, in
+	// every command its agent runs, the session the command runs in (one
+	// of AgentVars): package actor lets such a command act for that
+	// session alone. "": the host names none.
+	SessionVar string
 	// Agents is how the host takes atreides's agent roster.
 	Agents AgentFacts
 	// Commands is how the host takes atreides's slash commands.

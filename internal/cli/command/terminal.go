@@ -9,9 +9,10 @@ import (
 )
 
 // Actor is who runs the command as package actor tells it: the command's
-// environment and stdin, and the hosts' marks (all.AgentVars).
+// environment and stdin, the hosts' marks (all.AgentVars) and the
+// variables that name a command's session (all.SessionVars).
 func Actor(io *IO) actor.Env {
-	return actor.Env{Getenv: io.Getenv, Terminal: StdinTerminal(io), Marks: all.AgentVars()}
+	return actor.Env{Getenv: io.Getenv, Terminal: StdinTerminal(io), Marks: all.AgentVars(), Sessions: all.SessionVars()}
 }
 
 // StdinTerminal reports whether the command's stdin is a terminal: a

@@ -55,6 +55,15 @@ var (
 		}
 		return out
 	})
+	sessionVars = sync.OnceValue(func() []string {
+		var out []string
+		for _, h := range table {
+			if h.SessionVar != "" {
+				out = append(out, h.SessionVar)
+			}
+		}
+		return out
+	})
 	skillDirs = sync.OnceValue(func() []string {
 		var out []string
 		for _, h := range table {
@@ -76,6 +85,10 @@ func AgentCLIs() guard.AgentCLIs { return agentCLIs() }
 // AgentVars are the variables by which every host marks its agent's
 // commands (Host.AgentVars), for package actor and the guard.
 func AgentVars() []string { return agentVars() }
+
+// SessionVars are the variables in which hosts name the session of their
+// agent's commands (Host.SessionVar), for package actor.
+func SessionVars() []string { return sessionVars() }
 
 // HookFiles lists every host's hook files (Host.HookFiles) for the
 // project at root and the user's home, once each; getenv reads the

@@ -490,6 +490,41 @@ func TestHookFiles(t *testing.T) {
 	}
 }
 
+// TestSessionVars: a host's session variable is one of the variables that
+// mark its agent's commands (else a command could name a session and pass
+// for a person's), and actor takes the session it names for the command's
+// own, so the command may act for that session and no other.
+func TestSessionVars(t *testing.T) {
+	var named []string
+	for _, h := range All() {
+		if h.SessionVar == "" {
+			continue
+		}
+		named = append(named, h.SessionVar)
+		if !slices.Contains(h.AgentVars, h.SessionVar) {
+			t.Errorf("%s: SessionVar %s is not one of its AgentVars %q", h.Name, h.SessionVar, h.AgentVars)
+		}
+		e := actor.Env{Getenv: func(k string) string {
+			if k == h.SessionVar {
+				return "s1"
+			}
+			return ""
+		}, Marks: AgentVars(), Sessions: SessionVars()}
+		if err := actor.ActAs("s1", e); err != nil {
+			t.Errorf("%s: %s=s1 may not act as s1: %v", h.Name, h.SessionVar, err)
+		}
+		if err := actor.ActAs("s2", e); err == nil {
+			t.Errorf("%s: %s=s1 may act as s2", h.Name, h.SessionVar)
+		}
+	}
+	if !slices.Equal(named, SessionVars()) {
+		t.Errorf("SessionVars() = %q, want %q", SessionVars(), named)
+	}
+	if len(named) == 0 {
+		t.Error("no host names its agent's session; Claude Code does (CLAUDE_CODE_SESSION_ID)")
+	}
+}
+
 // TestAgentVars: each variable a host marks its agent's commands with
 // tells actor an agent's command from a person's at a terminal, and the
 // guard, handed the registry's (Guard), refuses a command that unsets it

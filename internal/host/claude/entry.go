@@ -39,7 +39,8 @@ var Entry = host.Host{
 		Settings: "--settings", SettingSources: "--setting-sources"},
 	Markers: []host.Marker{{Name: "CLAUDECODE", Value: "1"}, {Name: "CLAUDE_CODE_SESSION_ID"}},
 	// Claude Code 2.1.330 sets the same two in its Bash tool's commands.
-	AgentVars: []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"},
+	AgentVars:  []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"},
+	SessionVar: "CLAUDE_CODE_SESSION_ID",
 	// Its agents are .claude/agents/<name>.md, started with the Agent
 	// tool; its own Explore and Plan are other names (case counts), so the
 	// roster's explore and plan stand beside them. SubagentStart carries
