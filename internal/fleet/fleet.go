@@ -11,6 +11,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/taskgit"
@@ -65,15 +66,10 @@ func OpenWith(root string, c *config.Config, getenv func(string) string) *store.
 func Kind(c *config.Config) (store.Kind, error) {
 	k, ok := store.Lookup(string(c.Store.Backend))
 	if !ok {
-		return k, fmt.Errorf("store back end %s: %w; the project keeps its state there, which %s (installed next to atreides) runs", c.Store.Backend, store.ErrNotLinked, Companion)
+		return k, fmt.Errorf("store back end %s: %w; the project keeps its state there, which %s (installed next to atreides) runs", c.Store.Backend, store.ErrNotLinked, guard.TeamBinary)
 	}
 	return k, nil
 }
-
-// Companion is the program that links the team store's database driver;
-// atreides runs it in its own place for a project whose store is one
-// (package cli, team.go).
-const Companion = "atreides-team"
 
 // TeamStore is where a team's state is: the database and the project.
 type TeamStore struct {

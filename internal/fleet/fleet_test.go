@@ -92,7 +92,7 @@ func TestOpenWith(t *testing.T) {
 		return ""
 	}
 	err = OpenWith(dir, &team, env).View(context.Background(), func(*store.Tx) error { return nil })
-	if !errors.Is(err, store.ErrNotLinked) || !strings.Contains(err.Error(), Companion) {
+	if !errors.Is(err, store.ErrNotLinked) || !strings.Contains(err.Error(), "atreides-team") {
 		t.Errorf("back end not linked: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".atreides", "state.db")); !os.IsNotExist(err) {

@@ -37,7 +37,7 @@ func TestStatusOf(t *testing.T) {
 		return ""
 	}
 	s := StatusOf(dir, env)
-	if s.Backend != "postgres" || strings.Contains(s.Where, "secret") || !strings.Contains(s.Where, "h/db") || !strings.Contains(s.Error, Companion) {
+	if s.Backend != "postgres" || strings.Contains(s.Where, "secret") || !strings.Contains(s.Where, "h/db") || !strings.Contains(s.Error, "atreides-team") {
 		t.Errorf("team store not linked: %+v", s)
 	}
 	if s := StatusOf(dir, none); !strings.Contains(s.Error, DSNEnv) {

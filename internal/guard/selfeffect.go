@@ -29,13 +29,13 @@ var foldCase = oneOf(runtime.GOOS, "darwin|windows")
 // the atreides verb each one is (atreides-team is atreides itself).
 func companionVerb(name string) (verb string, ok bool) {
 	switch name {
-	case "atreides-team":
+	case TeamBinary:
 		return "", true
 	case MCPBinary:
 		return "mcp", true
-	case "atreides-ui":
+	case UIBinary:
 		return "ui", true
-	case "atreides-otel":
+	case OTelBinary:
 		return "otel", true
 	}
 	return "", false
@@ -105,14 +105,25 @@ func ownChildren(o *ownPaths, d string) []string {
 	return out
 }
 
-// MCPBinary is the MCP server program, installed beside atreides (it is
-// separate so hooks never link the MCP SDK). It is named here, the lowest
-// package that both the guard, which protects it, and the installer,
-// which registers it, may import: the guard imports no installer.
-const MCPBinary = "atreides-mcp"
+// The companion programs, installed beside atreides. They are named here,
+// the lowest package that both the guard, which protects them, and those
+// that run or register them (the command line, the hook runtime, the
+// installer) may import: the guard imports none of those.
+const (
+	// MCPBinary is the MCP server (separate so hooks never link the MCP
+	// SDK).
+	MCPBinary = "atreides-mcp"
+	// TeamBinary links the team store's database driver; atreides runs it
+	// in its own place for a project whose store is one (hook/team.go).
+	TeamBinary = "atreides-team"
+	// UIBinary is the dashboard ('atreides ui').
+	UIBinary = "atreides-ui"
+	// OTelBinary is the OpenTelemetry exporter ('atreides otel').
+	OTelBinary = "atreides-otel"
+)
 
 // atreidesPrograms are the names of atreides's programs.
-var atreidesPrograms = []string{"atreides", "atreides-team", MCPBinary, "atreides-ui", "atreides-otel"}
+var atreidesPrograms = []string{"atreides", TeamBinary, MCPBinary, UIBinary, OTelBinary}
 
 // Programs are the names of atreides's programs, installed side by side.
 func Programs() []string { return slices.Clone(atreidesPrograms) }

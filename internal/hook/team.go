@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/companion"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/project"
 )
 
@@ -66,7 +67,7 @@ func needsTeam(c *config.Config, getenv func(string) string) bool {
 // hook's payload, read from stdin already, becomes the companion's stdin;
 // budget, when set, is what is left of the hook's time.
 func teamExec(args []string, payload []byte, budget time.Duration) error {
-	bin, err := companion.Path(fleet.Companion, "./cmd/"+fleet.Companion)
+	bin, err := companion.Path(guard.TeamBinary, "./cmd/"+guard.TeamBinary)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/companion"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/spf13/cobra"
 )
 
@@ -27,9 +28,6 @@ batch. --follow keeps shipping as hooks write spans until Ctrl-C.
 
 Runs the atreides-otel program installed next to atreides (a separate
 program, so that hooks do not pay for an HTTP client).`
-
-// otelBinary is the exporter's program, next to atreides.
-const otelBinary = "atreides-otel"
 
 func NewOtelCmd(io *command.IO) *cobra.Command {
 	return command.NewGroupCmd("otel <subcommand>", "export hook events as OpenTelemetry spans and metrics", otelLong, newOtelExportCmd(io))
@@ -69,7 +67,7 @@ func (o *otelExportOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	bin, err := companion.Path(otelBinary, "./cmd/atreides-otel")
+	bin, err := companion.Path(guard.OTelBinary, "./cmd/"+guard.OTelBinary)
 	if err != nil {
 		return err
 	}

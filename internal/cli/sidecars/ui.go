@@ -6,6 +6,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/companion"
 	"github.com/atreides-dev/atreides/internal/dashboard/listen"
+	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/spf13/cobra"
 )
 
@@ -31,9 +32,6 @@ the sessions of every project atreides knows. Ctrl-C stops it.
 
 Runs the atreides-ui program installed next to atreides (a separate
 program, so that hooks do not pay for a web server).`
-
-// uiBinary is the dashboard's program, next to atreides.
-const uiBinary = "atreides-ui"
 
 // uiOptions are the flags of 'atreides ui'.
 type uiOptions struct {
@@ -76,7 +74,7 @@ func (o *uiOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	bin, err := companion.Path(uiBinary, "./cmd/atreides-ui")
+	bin, err := companion.Path(guard.UIBinary, "./cmd/"+guard.UIBinary)
 	if err != nil {
 		return err
 	}
