@@ -71,7 +71,7 @@ func todoAdd(ctx context.Context, e *Env, args json.RawMessage) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("added todo #%d (%s): %s", t.ID, todoDetails(view.TodoOf(t)), t.Title), nil
+	return fmt.Sprintf("added todo #%d (%s): %s", t.ID, view.TodoOf(t).Details(), t.Title), nil
 }
 
 func todoUpdate(ctx context.Context, e *Env, args json.RawMessage) (string, error) {
@@ -102,21 +102,6 @@ func todoList(ctx context.Context, e *Env, args json.RawMessage) (string, error)
 	return renderTodos(view.Todos(todos.Key.Read(p).List), in.All), nil
 }
 
-// todoDetails is a todo's level and whatever else it carries, for one line.
-func todoDetails(t view.Todo) string {
-	parts := []string{t.Level}
-	if t.Priority != "" {
-		parts = append(parts, t.Priority)
-	}
-	if loc := t.Location(); loc != "" {
-		parts = append(parts, loc)
-	}
-	if t.Agent != "" {
-		parts = append(parts, "agent "+t.Agent)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // renderTodos is the todo tree, open todos only unless all.
 func renderTodos(todos []view.Todo, all bool) string {
 	var b strings.Builder
@@ -126,7 +111,7 @@ func renderTodos(todos []view.Todo, all bool) string {
 			if t.Parent != parent || (!all && !t.Open()) {
 				continue
 			}
-			fmt.Fprintf(&b, "%s- #%d [%s] %s (%s)\n", strings.Repeat("  ", depth), t.ID, t.Status, t.Title, todoDetails(t))
+			fmt.Fprintf(&b, "%s- #%d [%s] %s (%s)\n", strings.Repeat("  ", depth), t.ID, t.Status, t.Title, t.Details())
 			if depth < 3 {
 				walk(t.ID, depth+1)
 			}

@@ -2,10 +2,11 @@ package view
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/todos"
+	"strings"
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 // SessionStatus is one session as its agent asks about it (the MCP
@@ -65,3 +66,20 @@ func (t Todo) Open() bool { return todos.Todo{Status: t.Status}.Open() }
 
 // Location is where the work is: file, file:line, or "".
 func (t Todo) Location() string { return todos.Todo{File: t.File, Line: t.Line}.Location() }
+
+// Details are the todo's level and whatever else it carries, for one line
+// ("task, high, main.go:12, agent explore"): the command line's and the
+// agent tools' todo lists print them alike.
+func (t Todo) Details() string {
+	parts := []string{t.Level}
+	if t.Priority != "" {
+		parts = append(parts, t.Priority)
+	}
+	if loc := t.Location(); loc != "" {
+		parts = append(parts, loc)
+	}
+	if t.Agent != "" {
+		parts = append(parts, "agent "+t.Agent)
+	}
+	return strings.Join(parts, ", ")
+}

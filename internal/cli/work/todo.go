@@ -2,10 +2,10 @@ package work
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/todos"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
@@ -45,25 +45,10 @@ func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
 				} else if t.Status == todos.InProgress {
 					mark = st.Paint(command.SGRYellow, mark)
 				}
-				fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.Dim("("+todoDetails(t)+")"))
+				fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.Dim("("+t.Details()+")"))
 				walk(t.ID, depth+1)
 			}
 		}
 	}
 	walk(0, 0)
-}
-
-// todoDetails is a todo's level and whatever else it carries.
-func todoDetails(t view.Todo) string {
-	parts := []string{t.Level}
-	if t.Priority != "" {
-		parts = append(parts, t.Priority)
-	}
-	if loc := t.Location(); loc != "" {
-		parts = append(parts, loc)
-	}
-	if t.Agent != "" {
-		parts = append(parts, "agent "+t.Agent)
-	}
-	return strings.Join(parts, ", ")
 }
