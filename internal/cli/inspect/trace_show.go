@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/trace"
 	"github.com/spf13/cobra"
 )
 
@@ -32,11 +33,7 @@ func newTraceShowCmd(io *command.IO) *cobra.Command {
 }
 
 func (o *traceShowOptions) run(io *command.IO) error {
-	root, err := command.CwdRoot(io)
-	if err != nil {
-		return err
-	}
-	l, err := loadLedger(root)
+	_, l, err := loadLedger(io)
 	if err != nil {
 		return err
 	}
@@ -84,4 +81,14 @@ func (o *traceShowOptions) run(io *command.IO) error {
 		}
 	}
 	return nil
+}
+
+// hasFile reports whether the record changed the file at path.
+func hasFile(r trace.Record, path string) bool {
+	for _, f := range r.Files {
+		if f.Path == path {
+			return true
+		}
+	}
+	return false
 }

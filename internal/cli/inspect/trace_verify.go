@@ -1,6 +1,9 @@
 package inspect
 
 import (
+	"fmt"
+	"path/filepath"
+
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/trace"
@@ -34,11 +37,7 @@ vouches for (written elsewhere, or appended behind atreides's back).`,
 }
 
 func (o *traceVerifyOptions) run(io *command.IO) error {
-	root, err := command.CwdRoot(io)
-	if err != nil {
-		return err
-	}
-	l, err := loadLedger(root)
+	root, l, err := loadLedger(io)
 	if err != nil {
 		return err
 	}
@@ -61,4 +60,33 @@ func (o *traceVerifyOptions) run(io *command.IO) error {
 		return command.ExitStatus(1)
 	}
 	return nil
+}
+
+// printVerify is the report for a person.
+func printVerify(io *command.IO, rep *trace.Report) {
+	switch {
+	case rep.Problem != nil && rep.Problem.Line > 0:
+		fmt.Fprintf(io.Out, "ledger BROKEN after %d good record(s): %v\n", rep.Records, rep.Problem)
+	case rep.Problem != nil:
+		fmt.Fprintf(io.Out, "ledger NOT VERIFIED (%d record(s) chain intact): %v\n", rep.Records, rep.Problem)
+	default:
+		src := map[string]string{trace.SourceCheckpoint: "the signed checkpoint", trace.SourceState: "the state file (no signed checkpoint)",
+			trace.SourceStore: "the team store's project state", trace.SourceNone: "nothing: the ledger is empty"}
+		fmt.Fprintf(io.Out, "ledger OK: %d record(s), chain intact, head #%d matches %s\n", rep.Records, rep.Head.Seq, src[rep.Head.Source])
+	}
+	if c := rep.Checkpoint; c.Status != trace.CheckpointOK && c.Status != trace.CheckpointTeam {
+		fmt.Fprintf(io.Out, "  checkpoint: %s %s\n", c.Status, c.Path)
+	}
+	for _, s := range rep.Unanchored {
+		fmt.Fprintf(io.Out, "  records #%d–#%d are not anchored by a checkpoint of this machine (written before it, elsewhere, or appended behind atreides's back)\n", s.From, s.To)
+	}
+	if rep.Missing > 0 {
+		fmt.Fprintf(io.Out, "  %d record(s) missing: queued in %s, appended with the next change\n", rep.Missing, filepath.Base(trace.PendingDir(trace.FileName)))
+	}
+	if rep.Late > 0 {
+		fmt.Fprintf(io.Out, "  %d record(s) written late, without the state before the change\n", rep.Late)
+	}
+	if rep.TornBytes > 0 {
+		fmt.Fprintf(io.Out, "  the last line is incomplete (%d bytes, a write cut short); the next append keeps it aside\n", rep.TornBytes)
+	}
 }
