@@ -2,11 +2,11 @@ package cli
 
 import (
 	"bytes"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/hook"
 )
 

@@ -1,11 +1,12 @@
 package install
 
 import (
-	"github.com/atreides-dev/atreides/internal/install/installtest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
 
 // Add then remove gives back the file byte for byte, whatever it ended

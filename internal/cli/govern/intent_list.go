@@ -2,13 +2,13 @@ package govern
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )

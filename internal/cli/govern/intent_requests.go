@@ -2,11 +2,11 @@ package govern
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )

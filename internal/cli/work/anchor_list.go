@@ -2,9 +2,9 @@ package work
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/anchors"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"

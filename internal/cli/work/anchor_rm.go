@@ -2,10 +2,10 @@ package work
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/anchors"
 	"slices"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"

@@ -3,12 +3,12 @@ package work
 import (
 	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"

@@ -1,12 +1,12 @@
 package work
 
 import (
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )

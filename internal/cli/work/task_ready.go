@@ -3,10 +3,10 @@ package work
 import (
 	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"

@@ -3,11 +3,11 @@ package work
 import (
 	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )

@@ -1,10 +1,10 @@
 package work
 
 import (
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )

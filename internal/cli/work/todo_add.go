@@ -2,12 +2,12 @@ package work
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/anchors"
-	"github.com/atreides-dev/atreides/internal/todos"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/todos"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )

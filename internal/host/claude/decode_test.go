@@ -2,12 +2,12 @@ package claude
 
 import (
 	"encoding/json"
-	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 )
 
 // codec is Claude Code's adapter for the shared decode checks; its

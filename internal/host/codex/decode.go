@@ -2,11 +2,11 @@ package codex
 
 import (
 	"encoding/json"
-	"github.com/atreides-dev/atreides/internal/host"
-	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hookjson"
 )
 
 // Host is this adapter's host name in events and state.

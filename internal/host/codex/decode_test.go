@@ -2,12 +2,12 @@ package codex
 
 import (
 	"encoding/json"
-	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 )
 
 // codec is Codex's adapter for the shared decode checks; its captured

@@ -3,11 +3,10 @@ package codex
 import (
 	"encoding/json"
 	"strings"
-
-	"github.com/atreides-dev/atreides/internal/host"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
 )
 

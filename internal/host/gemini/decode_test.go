@@ -2,13 +2,13 @@ package gemini
 
 import (
 	"encoding/json"
-	"github.com/atreides-dev/atreides/internal/host/hosttest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
 )
 
 // codec is Gemini CLI's adapter for the shared decode checks; its

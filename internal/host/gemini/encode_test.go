@@ -3,11 +3,11 @@ package gemini
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/host"
 	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
 )
 

@@ -3,11 +3,11 @@ package opencode
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/host"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
 	"github.com/atreides-dev/atreides/internal/project"
 )

@@ -3,12 +3,12 @@ package opencode
 import (
 	"context"
 	"encoding/json"
-	"github.com/atreides-dev/atreides/internal/host"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
 )
 
 // Runner decides one event: the engine, with the state store opened for
