@@ -70,10 +70,7 @@ func (o *taskListOptions) run(io *command.IO) error {
 	if o.asJSON {
 		return command.PrintJSON(io, views)
 	}
-	if len(views) == 0 {
-		fmt.Fprintln(io.Out, "no tasks")
-	}
-	printTaskTable(io, views)
+	printTaskTable(io, views, "no tasks")
 	st := command.StyleOf(io)
 	for _, n := range notices {
 		fmt.Fprintln(io.Out, st.Paint(command.SGRYellow, "note: ")+n)
@@ -82,8 +79,12 @@ func (o *taskListOptions) run(io *command.IO) error {
 }
 
 // printTaskTable lists tasks one per row: number, status marker,
-// priority, title and who claimed it.
-func printTaskTable(io *command.IO, views []view.Task) {
+// priority, title and who claimed it; with no task, the line none.
+func printTaskTable(io *command.IO, views []view.Task, none string) {
+	if len(views) == 0 {
+		fmt.Fprintln(io.Out, none)
+		return
+	}
 	st := command.StyleOf(io)
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 2, 2, ' ', 0)

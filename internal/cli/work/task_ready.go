@@ -79,15 +79,11 @@ func (o *taskReadyOptions) run(io *command.IO) error {
 	if o.asJSON {
 		return command.PrintJSON(io, views)
 	}
-	if len(views) == 0 {
-		fmt.Fprintln(io.Out, "no task is ready")
-		return nil
-	}
-	if o.claim {
+	if o.claim && len(views) > 0 {
 		fmt.Fprintf(io.Out, "claimed for %s: ", claimerName(views[0].ClaimedBy))
 		printTaskLine(io, views[0])
 		return nil
 	}
-	printTaskTable(io, views)
+	printTaskTable(io, views, "no task is ready")
 	return nil
 }
