@@ -28,6 +28,22 @@ task in progress writes only its plan (tasks.plans.require_approval);
 	)
 }
 
+// phaseArgs are the arguments of 'plan phase-start' and 'plan
+// phase-done': task N, then phase K when given.
+type phaseArgs struct {
+	task  string
+	phase []string // the phase, when given
+}
+
+// bind is a phase command's positional arguments check: N [K], kept in a.
+func (a *phaseArgs) bind(cmd *cobra.Command, args []string) error {
+	if err := cobra.RangeArgs(1, 2)(cmd, args); err != nil {
+		return err
+	}
+	a.task, a.phase = args[0], args[1:]
+	return nil
+}
+
 // phaseNumber reads a phase number argument.
 func phaseNumber(arg, cmd string) (int, error) {
 	n, err := strconv.Atoi(arg)

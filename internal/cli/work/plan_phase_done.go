@@ -14,10 +14,7 @@ import (
 )
 
 // planPhaseDoneOptions are the arguments of 'atreides plan phase-done'.
-type planPhaseDoneOptions struct {
-	task  string
-	phase []string // the phase, when given
-}
+type planPhaseDoneOptions struct{ phaseArgs }
 
 func newPlanPhaseDoneCmd(io *command.IO) *cobra.Command {
 	o := &planPhaseDoneOptions{}
@@ -35,11 +32,8 @@ The command is judged by the guard first, as the agent's own would be: one
 it denies is not run, and one it asks about runs only when you confirm it
 here at a terminal. A plan's "Verify:" line runs only while the plan is the
 version you approved, unchanged since ('atreides plan approve N').`,
-		Args: cobra.RangeArgs(1, 2),
-		RunE: func(_ *cobra.Command, args []string) error {
-			o.task, o.phase = args[0], args[1:]
-			return o.run(io)
-		},
+		Args: o.bind,
+		RunE: func(*cobra.Command, []string) error { return o.run(io) },
 	}
 }
 

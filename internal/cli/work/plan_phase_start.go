@@ -10,21 +10,15 @@ import (
 )
 
 // planPhaseStartOptions are the arguments of 'atreides plan phase-start'.
-type planPhaseStartOptions struct {
-	task  string
-	phase []string // the phase, when given
-}
+type planPhaseStartOptions struct{ phaseArgs }
 
 func newPlanPhaseStartCmd(io *command.IO) *cobra.Command {
 	o := &planPhaseStartOptions{}
 	return &cobra.Command{
 		Use:   "phase-start N [K]",
 		Short: "mark phase K (default: the first not completed) of task N's plan in progress",
-		Args:  cobra.RangeArgs(1, 2),
-		RunE: func(_ *cobra.Command, args []string) error {
-			o.task, o.phase = args[0], args[1:]
-			return o.run(io)
-		},
+		Args:  o.bind,
+		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}
 }
 
