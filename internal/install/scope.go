@@ -25,16 +25,6 @@ func (s Scope) String() string {
 	return fmt.Sprintf("Scope(%d)", int(s))
 }
 
-// ParseScope parses "project", "local" or "user".
-func ParseScope(s string) (Scope, error) {
-	for _, sc := range []Scope{ScopeProject, ScopeLocal, ScopeUser} {
-		if s == sc.String() {
-			return sc, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown settings scope %q (want project, local or user)", s)
-}
-
 // DefaultTimeoutSeconds is the per-handler timeout written when none is
 // given. atreides answers in milliseconds; Claude's own default (600 s)
 // would let a wedged hook stall the session for ten minutes, and a
