@@ -13,7 +13,9 @@
 // that map to exit codes (Usagef for bad usage, ProblemsError for found
 // problems, ExitStatus for a code the command chose), style, --json
 // output, group commands, and the one way a command finds its project and
-// loads its configuration.
+// loads its configuration (its package comment lists the rest). A helper
+// that one command uses lives in that command's file, one that a group's
+// commands share in the group (internal/layering's TestEveryFileACommand).
 //
 // Commands are spf13/cobra commands, one file each (todo_add.go for
 // 'atreides todo add'): a xxxOptions struct holding the flags and

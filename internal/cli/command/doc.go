@@ -3,7 +3,8 @@
 // codes (UsageError and Usagef for bad usage, ProblemsError for found
 // problems, ExitStatus for a code the command chose), terminal style,
 // --json output, the group-command constructor with its unknown-command
-// suggestions, the argument checks, whether stdin is a person's terminal,
+// suggestions, the argument checks, the hosts' list in help texts, who
+// runs the command (Actor) and whether stdin is a person's terminal,
 // running a companion program on the command's streams, and the one way a
 // command finds its project, loads its configuration and reads or updates
 // its record.
