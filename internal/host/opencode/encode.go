@@ -85,9 +85,9 @@ func Encode(ev *event.Event, d *event.Decision) Result {
 	case "tool.execute.before":
 		switch d.Verdict {
 		case event.Deny:
-			r.Block = orDefault(d.Reason, "atreides blocked this call (rule "+d.Rule+").")
+			r.Block = host.OrDefault(d.Reason, "atreides blocked this call (rule "+d.Rule+").")
 		case event.Ask:
-			r.Block = orDefault(d.Reason, "atreides wants the user to approve this call (rule "+d.Rule+").") + askNote
+			r.Block = host.OrDefault(d.Reason, "atreides wants the user to approve this call (rule "+d.Rule+").") + askNote
 		default:
 			r.Args = d.UpdatedInput
 		}
@@ -106,7 +106,7 @@ func Encode(ev *event.Event, d *event.Decision) Result {
 		}
 	case "chat.message":
 		if d.Block {
-			r.Block = orDefault(d.BlockReason, "atreides refused this prompt.")
+			r.Block = host.OrDefault(d.BlockReason, "atreides refused this prompt.")
 		}
 		r.Variant = d.Variant
 	case "session.idle":
@@ -139,8 +139,6 @@ func Unreadable(hostEvent string, err error) Result {
 	}
 	return Result{}
 }
-
-func orDefault(s, def string) string { return host.OrDefault(s, def) }
 
 func joinNonEmpty(ss ...string) string {
 	var out []string

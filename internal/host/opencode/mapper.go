@@ -161,7 +161,7 @@ func (m *Mapper) before(ev *event.Event, params json.RawMessage) bool {
 	t := m.session(id)
 	if t.parent != "" {
 		// A child session (the task tool): atreides's subagent.
-		ev.AgentID, ev.AgentType, ev.SessionID = ev.SessionID, orDefault(ev.AgentType, "task"), t.parent
+		ev.AgentID, ev.AgentType, ev.SessionID = ev.SessionID, host.OrDefault(ev.AgentType, "task"), t.parent
 	}
 	switch ev.HostEvent {
 	case "session.created":
