@@ -53,6 +53,19 @@ func UpdateProjectAt(root string, fn func(*state.Project) error) error {
 	return state.UpdateProjectIn(context.Background(), fleet.OpenLogged(root), fn)
 }
 
+// CwdConfig is the project root of the working directory and its
+// configuration, for a command that cannot go on when the configuration
+// does not load (the error says why).
+func CwdConfig(io *IO) (root string, c *config.Config, err error) {
+	if root, err = CwdRoot(io); err != nil {
+		return "", nil, err
+	}
+	if c, err = LoadConfig(root); err != nil {
+		return "", nil, err
+	}
+	return root, c, nil
+}
+
 // LoadConfig is the configuration of the project at root as every command
 // reads it: the files' when they load, else the built-in one with the
 // error that says why; each command decides what a broken file means for

@@ -48,11 +48,7 @@ func (o *configShowOptions) run(io *command.IO) error {
 		_, err := io.Out.Write(config.DefaultYAML())
 		return err
 	}
-	root, err := command.CwdRoot(io)
-	if err != nil {
-		return err
-	}
-	cfg, err := command.LoadConfig(root)
+	_, cfg, err := command.CwdConfig(io)
 	if err != nil {
 		return err
 	}

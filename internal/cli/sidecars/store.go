@@ -85,11 +85,7 @@ it again changes nothing.`,
 }
 
 func (o *storeMigrateOptions) run(io *command.IO) error {
-	root, err := command.CwdRoot(io)
-	if err != nil {
-		return err
-	}
-	c, err := command.LoadConfig(root)
+	_, c, err := command.CwdConfig(io)
 	if err != nil {
 		return err
 	}

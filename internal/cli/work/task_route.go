@@ -63,11 +63,7 @@ func (o *taskRouteOptions) run(io *command.IO) error {
 	case o.task != 0 && (o.language != "" || len(o.files) > 0):
 		return command.Usagef("task route takes a task number or --language/--file, not both")
 	}
-	root, err := command.CwdRoot(io)
-	if err != nil {
-		return err
-	}
-	c, err := command.LoadConfig(root)
+	root, c, err := command.CwdConfig(io)
 	if err != nil {
 		return err
 	}
