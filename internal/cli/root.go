@@ -22,12 +22,12 @@ func rootAbout() string {
 	via := func(t host.Transport) func(*host.Host) bool {
 		return func(h *host.Host) bool { return h.Via == t }
 	}
-	plugins := command.Displays(via(host.Serve))
+	plugins := command.HostDisplays(via(host.Serve))
 	for i, d := range plugins {
 		plugins[i] = d + "'s"
 	}
 	s := command.AppendList("atreides: guardrails and orchestration for AI coding agents.\n\n"+
-		"Agent hosts call atreides on every hook event: ", command.Displays(via(host.Hook)))
+		"Agent hosts call atreides on every hook event: ", command.HostDisplays(via(host.Hook)))
 	s = command.AppendList(s+" run 'atreides hook <host>'; ", plugins)
 	return s + ` plugin keeps one
 'atreides serve --stdio' running. For each event atreides decides allow,

@@ -10,10 +10,10 @@ import (
 // helpWidth is the last column help text is written to.
 const helpWidth = 79
 
-// Displays are the display names of the registry's hosts that keep
+// HostDisplays are the display names of the registry's hosts that keep
 // selects (every host when keep is nil), in the registry's order: the
 // help texts that list the hosts list them from it.
-func Displays(keep func(*host.Host) bool) []string {
+func HostDisplays(keep func(*host.Host) bool) []string {
 	var out []string
 	for _, h := range all.All() {
 		if keep == nil || keep(h) {

@@ -12,7 +12,7 @@ import (
 
 // doctorAbout is doctor's help, with every host of the registry.
 func doctorAbout() string {
-	return command.AppendList("Check what is installed where: the hook settings of ", command.Displays(nil)) +
+	return command.AppendList("Check what is installed where: the hook settings of ", command.HostDisplays(nil)) +
 		` for this project and for the user, whether the binary each hook
 runs exists, the configuration, and the health of the state store. Exit 3
 when something needs fixing.`
