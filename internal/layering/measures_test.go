@@ -283,14 +283,4 @@ func TestEveryFileACommand(t *testing.T) {
 	}
 }
 
-func definesCommand(f *ast.File) bool {
-	for _, d := range f.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil {
-			n := fn.Name.Name
-			if (strings.HasPrefix(n, "new") || strings.HasPrefix(n, "New")) && strings.HasSuffix(n, "Cmd") {
-				return true
-			}
-		}
-	}
-	return false
-}
+func definesCommand(f *ast.File) bool { return len(commandsOf(f)) > 0 }

@@ -1,0 +1,48 @@
+package setup
+
+import (
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/spf13/cobra"
+)
+
+// configShowOptions are the flags of 'atreides config show'.
+type configShowOptions struct {
+	asJSON   bool
+	defaults bool
+}
+
+func newConfigShowCmd(io *command.IO) *cobra.Command {
+	o := &configShowOptions{}
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "the merged configuration, with the source of every value",
+		Long: `The merged configuration of this project: built-in defaults, then
+~/.config/atreides/config.yaml, then .atreides/config.yaml, with the
+source of every value. --defaults prints the documented defaults.`,
+		Args: command.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return o.run(io) },
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.asJSON, "json", false, "print JSON: every setting with its value and source")
+	f.BoolVar(&o.defaults, "defaults", false, "print the built-in defaults, with their documentation")
+	return cmd
+}
+
+func (o *configShowOptions) run(io *command.IO) error {
+	if o.defaults {
+		_, err := io.Out.Write(config.DefaultYAML())
+		return err
+	}
+	_, cfg, err := command.CwdConfig(io)
+	if err != nil {
+		return err
+	}
+	// What trust left out goes to stderr: stdout stays a configuration.
+	noteUntrusted(io.Err, cfg.Trust())
+	format := "yaml"
+	if o.asJSON {
+		format = "json"
+	}
+	return cfg.Show(io.Out, format)
+}
