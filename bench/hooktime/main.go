@@ -71,10 +71,8 @@ alongside and prints the medians of both and of the ratios A/B.
 // hookHosts are the registry's hosts that run 'atreides hook NAME'.
 func hookHosts() []string {
 	var out []string
-	for _, h := range all.All() {
-		if h.Via == host.Hook {
-			out = append(out, h.Name)
-		}
+	for _, h := range all.Via(host.Hook) {
+		out = append(out, h.Name)
 	}
 	return out
 }

@@ -14,10 +14,8 @@ import (
 // hookHosts lists the hosts 'atreides hook' answers, for messages.
 func hookHosts() string {
 	var names []string
-	for _, h := range all.All() {
-		if h.Via == host.Hook {
-			names = append(names, h.Name)
-		}
+	for _, h := range all.Via(host.Hook) {
+		names = append(names, h.Name)
 	}
 	return strings.Join(names, ", ")
 }

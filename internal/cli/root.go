@@ -19,15 +19,12 @@ import (
 // rootAbout is the head of atreides's help: the hosts of the registry by
 // how they reach atreides (host.Transport).
 func rootAbout() string {
-	via := func(t host.Transport) func(*host.Host) bool {
-		return func(h *host.Host) bool { return h.Via == t }
-	}
-	plugins := command.HostDisplays(via(host.Serve))
+	plugins := command.HostDisplays(all.Via(host.Serve))
 	for i, d := range plugins {
 		plugins[i] = d + "'s"
 	}
 	s := command.AppendList("atreides: guardrails and orchestration for AI coding agents.\n\n"+
-		"Agent hosts call atreides on every hook event: ", command.HostDisplays(via(host.Hook)))
+		"Agent hosts call atreides on every hook event: ", command.HostDisplays(all.Via(host.Hook)))
 	s = command.AppendList(s+" run 'atreides hook <host>'; ", plugins)
 	return s + ` plugin keeps one
 'atreides serve --stdio' running. For each event atreides decides allow,

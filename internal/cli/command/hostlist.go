@@ -4,21 +4,18 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/host"
-	"github.com/atreides-dev/atreides/internal/host/all"
 )
 
 // helpWidth is the last column help text is written to.
 const helpWidth = 79
 
-// HostDisplays are the display names of the registry's hosts that keep
-// selects (every host when keep is nil), in the registry's order: the
-// help texts that list the hosts list them from it.
-func HostDisplays(keep func(*host.Host) bool) []string {
-	var out []string
-	for _, h := range all.All() {
-		if keep == nil || keep(h) {
-			out = append(out, h.Display)
-		}
+// HostDisplays are the display names of hosts (all.All, all.Via), in
+// their order: the help texts that list the hosts list them from the
+// registry.
+func HostDisplays(hosts []*host.Host) []string {
+	out := make([]string, len(hosts))
+	for i, h := range hosts {
+		out[i] = h.Display
 	}
 	return out
 }

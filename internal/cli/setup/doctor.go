@@ -7,12 +7,13 @@ import (
 	"github.com/atreides-dev/atreides/internal/doctor"
 	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/spf13/cobra"
 )
 
 // doctorAbout is doctor's help, with every host of the registry.
 func doctorAbout() string {
-	return command.AppendList("Check what is installed where: the hook settings of ", command.HostDisplays(nil)) +
+	return command.AppendList("Check what is installed where: the hook settings of ", command.HostDisplays(all.All())) +
 		` for this project and for the user, whether the binary each hook
 runs exists, the configuration, and the health of the state store. Exit 3
 when something needs fixing.`

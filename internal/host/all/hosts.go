@@ -129,6 +129,17 @@ func All() []*host.Host { return table }
 
 var table = []*host.Host{&claude.Entry, &gemini.Entry, &codex.Entry, &opencode.Entry}
 
+// Via is every host that reaches atreides by t, in the order of All.
+func Via(t host.Transport) []*host.Host {
+	var out []*host.Host
+	for _, h := range table {
+		if h.Via == t {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // ByName finds a host by name.
 func ByName(name string) (*host.Host, bool) {
 	i := slices.IndexFunc(table, func(h *host.Host) bool { return h.Name == name })

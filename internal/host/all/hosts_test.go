@@ -559,3 +559,22 @@ func TestAgentVars(t *testing.T) {
 		t.Errorf("%q: %v, want it allowed (no host's variable)", cmd, err)
 	}
 }
+
+// TestVia: every host is listed by the one transport it reaches atreides
+// by, in the registry's order.
+func TestVia(t *testing.T) {
+	var got []string
+	for _, tr := range []host.Transport{host.Hook, host.Serve} {
+		var names []string
+		for _, h := range Via(tr) {
+			if h.Via != tr {
+				t.Errorf("Via(%v) lists %s, which reaches atreides by %v", tr, h.Name, h.Via)
+			}
+			names = append(names, h.Name)
+		}
+		got = append(got, strings.Join(names, ","))
+	}
+	if want := []string{"claude,gemini,codex", "opencode"}; !slices.Equal(got, want) {
+		t.Errorf("Via(Hook), Via(Serve) = %q, want %q", got, want)
+	}
+}
