@@ -69,7 +69,7 @@ func Remembered(c *engine.Call) (shell.Effects, bool) {
 // uses (policy.NewRequest adds them).
 func Request(cmd, cwd, root string) guard.Request {
 	return guard.Request{Tool: "shell", Command: cmd, Cwd: cwd, Home: Home(), ProjectRoot: root,
-		TempDirs: TempDirs(), Resolve: Resolver(), Readlink: os.Readlink}
+		TempDirs: tempDirs(), Resolve: Resolver(), Readlink: os.Readlink}
 }
 
 // Home is the user's home directory, "" when unknown.
@@ -78,8 +78,8 @@ func Home() string {
 	return h
 }
 
-// TempDirs are the directories whose contents are scratch space.
-func TempDirs() []string {
+// tempDirs are the directories whose contents are scratch space.
+func tempDirs() []string {
 	dirs := []string{"/tmp", "/var/tmp"}
 	if t := os.Getenv("TMPDIR"); t != "" {
 		dirs = append(dirs, filepath.Clean(t))
