@@ -33,16 +33,16 @@ func SniffString(data []byte, key string) string {
 	return string(rest[1 : 1+end])
 }
 
-// MaxOutput bounds the tool output kept in an event: history and error
+// maxOutput bounds the tool output kept in an event: history and error
 // recognition need the gist, not megabytes.
-const MaxOutput = 8 << 10
+const maxOutput = 8 << 10
 
-// Clip cuts s to MaxOutput bytes at a rune boundary.
+// Clip cuts s to maxOutput bytes at a rune boundary.
 func Clip(s string) string {
-	if len(s) <= MaxOutput {
+	if len(s) <= maxOutput {
 		return s
 	}
-	n := MaxOutput
+	n := maxOutput
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}

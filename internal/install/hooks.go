@@ -424,15 +424,15 @@ func (s *HookSpec) IsOurs(h *Node) bool {
 
 // Command is the command string registered for bin. The timeout the
 // host is given is passed on, so that the hook answers before the host
-// gives up on it (see HookTimeoutFlag).
+// gives up on it (see hookTimeoutFlag).
 func (s *HookSpec) Command(bin string, timeout time.Duration) string {
-	return shellQuote(bin) + " hook " + s.Host + " " + HookTimeoutFlag + " " + strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)
+	return shellQuote(bin) + " hook " + s.Host + " " + hookTimeoutFlag + " " + strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)
 }
 
-// HookTimeoutFlag is the flag of `atreides hook` that carries the timeout
+// hookTimeoutFlag is the flag of `atreides hook` that carries the timeout
 // install wrote for the handler, in seconds; the hook's own deadline is
 // derived from it.
-const HookTimeoutFlag = "--timeout"
+const hookTimeoutFlag = "--timeout"
 
 // PortableBinary is the program name written into files meant to be
 // committed: the host finds atreides through PATH on every machine, where

@@ -20,7 +20,7 @@ var Entry = host.Host{
 	HookFiles: func(env host.Env) []string {
 		var out []string
 		if env.ProjectDir != "" {
-			out = append(out, claudePath(env, install.ScopeProject), claudePath(env, install.ScopeLocal), MCPPath(env.ProjectDir))
+			out = append(out, claudePath(env, install.ScopeProject), claudePath(env, install.ScopeLocal), mcpPath(env.ProjectDir))
 		}
 		if env.Home != "" {
 			out = append(out, claudePath(env, install.ScopeUser))
@@ -111,7 +111,7 @@ func withClaudeMCP(env host.Env, rep *install.Report, scope install.Scope, bin s
 		}
 		return nil
 	}
-	path := MCPPath(env.ProjectDir)
+	path := mcpPath(env.ProjectDir)
 	backups := env.BackupDir(install.ScopeProject)
 	var m install.Report
 	var err error
@@ -129,7 +129,7 @@ func withClaudeMCP(env host.Env, rep *install.Report, scope install.Scope, bin s
 
 // claudeDoctor checks the MCP registration in .mcp.json.
 func claudeDoctor(env host.Env, _ []install.Status) []host.Check {
-	path := MCPPath(env.ProjectDir)
+	path := mcpPath(env.ProjectDir)
 	reg, problem, err := InspectMCP(path)
 	return []host.Check{host.MCPCheck(Host, path, reg, problem, err, env.Governance)}
 }

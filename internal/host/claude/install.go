@@ -112,7 +112,7 @@ func Inspect(path string) (install.Status, error) {
 	return st, err
 }
 
-// MCPPath is the project's .mcp.json, which Claude Code reads for
+// mcpPath is the project's .mcp.json, which Claude Code reads for
 // project MCP servers.
 //
 // Verified with Claude Code 2.1.330 against the fake model server (see
@@ -128,7 +128,7 @@ func Inspect(path string) (install.Status, error) {
 // settings are honoured); atreides's PreToolUse hook therefore allows its
 // own tools when governance is on (internal/governance). Interactive
 // sessions ask once to approve a project server [docs].
-func MCPPath(projectDir string) string { return filepath.Join(projectDir, ".mcp.json") }
+func mcpPath(projectDir string) string { return filepath.Join(projectDir, ".mcp.json") }
 
 // InstallMCP registers `<bin> mcp` as the "atreides" server in a
 // .mcp.json, keeping every other server and key as it was. It registers

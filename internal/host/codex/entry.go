@@ -97,7 +97,7 @@ func codexDoctor(env host.Env, found []install.Status) []host.Check {
 		if in[install.ScopeProject] {
 			sc = install.ScopeProject
 		}
-		out = append(out, host.Check{Name: "codex trust", Status: host.Note, Detail: "atreides cannot see whether Codex trusts its hooks: " + strings.Join(TrustNotes(sc, env.ProjectDir), "; ")})
+		out = append(out, host.Check{Name: "codex trust", Status: host.Note, Detail: "atreides cannot see whether Codex trusts its hooks: " + strings.Join(trustNotes(sc, env.ProjectDir), "; ")})
 	}
 	return out
 }
@@ -117,7 +117,7 @@ func codexMCPDoctor(env host.Env, in map[install.Scope]bool) []host.Check {
 }
 
 func codexConfigPath(env host.Env, scope install.Scope) string {
-	return ConfigPath(scope, env.ProjectDir, codexHome(env))
+	return configPath(scope, env.ProjectDir, codexHome(env))
 }
 
 // installCodex writes the hooks, then the MCP server into the config.toml

@@ -69,9 +69,9 @@ var DefaultEvents = []string{
 	"PostCompact", "SessionEnd",
 }
 
-// SessionEndTimeoutSeconds is the cap Codex puts on SessionEnd hooks
+// sessionEndTimeoutSeconds is the cap Codex puts on SessionEnd hooks
 // (it clamps a longer timeout and prints a warning), so it is written as is.
-const SessionEndTimeoutSeconds = 3
+const sessionEndTimeoutSeconds = 3
 
 // InstallOptions configures Install.
 type InstallOptions struct {
@@ -109,13 +109,13 @@ func Install(opts InstallOptions) (install.Report, error) {
 	if err != nil {
 		return r, err
 	}
-	r.Notes = TrustNotes(opts.Scope, opts.ProjectDir)
+	r.Notes = trustNotes(opts.Scope, opts.ProjectDir)
 	return r, nil
 }
 
-// TrustNotes says what the user must do before Codex runs hooks from
+// trustNotes says what the user must do before Codex runs hooks from
 // a file of the given scope.
-func TrustNotes(scope install.Scope, projectDir string) []string {
+func trustNotes(scope install.Scope, projectDir string) []string {
 	notes := []string{
 		"Codex runs a hook only after you trust it: start `codex` interactively and trust atreides's hooks under /hooks (trust is tied to each hook's exact definition, so trust them again after installing with another binary path or timeout)",
 		"`codex exec` silently skips untrusted hooks; pass --dangerously-bypass-hook-trust to run them for one invocation",
@@ -136,7 +136,7 @@ func wantGroups(opts InstallOptions) ([]install.WantGroup, error) {
 		Timeout: opts.TimeoutSeconds, DefaultTimeout: install.DefaultTimeoutSeconds, Events: opts.Events,
 		Handler: func(ev string, timeout int) *install.Node {
 			if ev == "SessionEnd" {
-				timeout = min(timeout, SessionEndTimeoutSeconds)
+				timeout = min(timeout, sessionEndTimeoutSeconds)
 			}
 			return install.CommandHandler(Command(opts.BinaryPath, timeout), timeout)
 		},
@@ -157,9 +157,9 @@ func Inspect(path string) (install.Status, error) {
 	return st, err
 }
 
-// ConfigPath returns the config.toml of a scope, beside its hooks.json
+// configPath returns the config.toml of a scope, beside its hooks.json
 // (see HooksPath).
-func ConfigPath(scope install.Scope, projectDir, codexHome string) string {
+func configPath(scope install.Scope, projectDir, codexHome string) string {
 	if p := HooksPath(scope, projectDir, codexHome); p != "" {
 		return filepath.Join(filepath.Dir(p), "config.toml")
 	}

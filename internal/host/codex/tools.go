@@ -42,7 +42,7 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 	case event.Shell:
 		t.Command = in.Command
 	case event.Edit:
-		t.Paths = PatchPaths(in.Command)
+		t.Paths = patchPaths(in.Command)
 	}
 	return t, nil
 }
@@ -51,9 +51,9 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 // the path. "Move to" is the new name of an updated file: it is written too.
 var patchHeaders = []string{"*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"}
 
-// PatchPaths lists the files an apply_patch envelope touches, in order and
+// patchPaths lists the files an apply_patch envelope touches, in order and
 // without repeats.
-func PatchPaths(patch string) []string {
+func patchPaths(patch string) []string {
 	var paths []string
 	seen := map[string]bool{}
 	for line := range strings.Lines(patch) {

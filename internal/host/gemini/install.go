@@ -66,16 +66,16 @@ var DefaultEvents = []string{
 // default (see DefaultEvents).
 var optionalEvents = []string{"PreCompress", "Notification"}
 
-// DefaultTimeoutMillis is the per-handler timeout written when none is
+// defaultTimeoutMillis is the per-handler timeout written when none is
 // given: the same ten seconds as for Claude Code, in Gemini's milliseconds
 // (its own default is 60000).
-const DefaultTimeoutMillis = install.DefaultTimeoutSeconds * 1000
+const defaultTimeoutMillis = install.DefaultTimeoutSeconds * 1000
 
 // InstallOptions configures Install.
 type InstallOptions struct {
 	SettingsPath  string        // see SettingsPath
 	BinaryPath    string        // install.PortableBinary, or the absolute path of the atreides binary
-	TimeoutMillis int           // 0 means DefaultTimeoutMillis
+	TimeoutMillis int           // 0 means defaultTimeoutMillis
 	Events        []string      // nil means DefaultEvents
 	Scope         install.Scope // which file SettingsPath is; only chooses the notes
 	BackupDir     string        // see install.BackupDir; "" keeps no backups
@@ -120,7 +120,7 @@ func Install(opts InstallOptions) (install.Report, error) {
 func wantGroups(opts InstallOptions) ([]install.WantGroup, error) {
 	return spec.WantGroups(install.Want{
 		Kind: "settings", Path: opts.SettingsPath, Bin: opts.BinaryPath,
-		Timeout: opts.TimeoutMillis, DefaultTimeout: DefaultTimeoutMillis, Events: opts.Events,
+		Timeout: opts.TimeoutMillis, DefaultTimeout: defaultTimeoutMillis, Events: opts.Events,
 		Handler: func(_ string, timeout int) *install.Node {
 			return install.CommandHandler(Command(opts.BinaryPath, timeout), timeout, install.Member{Key: "name", Value: install.NewString(HookName)})
 		},

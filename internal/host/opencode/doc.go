@@ -36,6 +36,6 @@
 // costs one missed reminder.
 //
 // It also installs the plugin file into OpenCode's config directory
-// (Install, Uninstall, Inspect; PrefillDeps for an offline start), on
+// (Install, Uninstall, Inspect; prefillDeps for an offline start), on
 // install's file machinery.
 package opencode

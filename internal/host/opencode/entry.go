@@ -15,7 +15,7 @@ var Entry = host.Host{
 	Name: Host, Display: "OpenCode", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Serve,
 	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
 	Path: func(env host.Env, scope install.Scope) string {
-		return PluginPath(openCodeDir(env, scope))
+		return pluginPath(openCodeDir(env, scope))
 	},
 	Install:    installOpenCode,
 	Uninstall:  uninstallOpenCode,
@@ -58,7 +58,7 @@ var openCodeConfigNames = []string{"opencode.json", "opencode.jsonc"}
 func openCodeHookFiles(env host.Env) []string {
 	var out []string
 	dir := func(d string) {
-		plugin := filepath.Dir(PluginPath(d))
+		plugin := filepath.Dir(pluginPath(d))
 		out = append(out, plugin+"/", plugin+"s/")
 		for _, n := range openCodeConfigNames {
 			out = append(out, filepath.Join(d, n))

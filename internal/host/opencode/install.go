@@ -53,8 +53,8 @@ func ConfigHome(xdgConfigHome, home string) string {
 	return filepath.Join(home, ".config")
 }
 
-// PluginPath is the plugin file in a config directory.
-func PluginPath(configDir string) string {
+// pluginPath is the plugin file in a config directory.
+func pluginPath(configDir string) string {
 	return filepath.Join(configDir, "plugin", PluginFile)
 }
 
@@ -64,14 +64,14 @@ type InstallOptions struct {
 	BinaryPath string // install.PortableBinary, or the absolute path of the atreides binary the plugin starts
 	BackupDir  string // see install.BackupDir; "" keeps no record of the directories install created
 	// Offline lists config directories in which to mark OpenCode's own
-	// dependency install as done (see PrefillDeps). OpenCode
+	// dependency install as done (see prefillDeps). OpenCode
 	// installs into every config directory it reads, so for a project
 	// install both the project's and the user's are needed.
 	Offline []string
 }
 
-// PluginSource is the plugin file for a binary path.
-func PluginSource(bin string) (string, error) {
+// pluginSource is the plugin file for a binary path.
+func pluginSource(bin string) (string, error) {
 	if !strings.Contains(plugin.Source, plugin.BinLine) {
 		return "", errors.New("embedded OpenCode plugin has no binary line")
 	}
@@ -83,12 +83,12 @@ func PluginSource(bin string) (string, error) {
 // binary changes nothing. A file of that name that is not ours is left
 // alone (an error).
 func Install(opts InstallOptions) (install.Report, error) {
-	path := PluginPath(opts.ConfigDir)
+	path := pluginPath(opts.ConfigDir)
 	rep := install.Report{Host: Host, Path: path}
 	if err := install.CheckBinaryPath(opts.BinaryPath); err != nil {
 		return rep, err
 	}
-	src, err := PluginSource(opts.BinaryPath)
+	src, err := pluginSource(opts.BinaryPath)
 	if err != nil {
 		return rep, err
 	}
@@ -114,7 +114,7 @@ func Install(opts InstallOptions) (install.Report, error) {
 		rep.Warnings = append(rep.Warnings, p)
 	}
 	for _, dir := range opts.Offline {
-		done, err := PrefillDeps(dir)
+		done, err := prefillDeps(dir)
 		if err != nil {
 			return rep, err
 		}
@@ -130,7 +130,7 @@ func Install(opts InstallOptions) (install.Report, error) {
 // install created for it (when still empty), and the offline markers
 // install wrote in dirs if they are still exactly as written.
 func Uninstall(configDir, backupDir string, offline []string) (install.Report, error) {
-	path := PluginPath(configDir)
+	path := pluginPath(configDir)
 	rep := install.Report{Host: Host, Path: path, Action: install.ActionNothingToDo}
 	// The markers first: they may sit in a directory install created for
 	// the plugin, which can go only once it is empty.
@@ -155,7 +155,7 @@ func Uninstall(configDir, backupDir string, offline []string) (install.Report, e
 	return rep, nil
 }
 
-// Inspect reports on a plugin file (PluginPath of a
+// Inspect reports on a plugin file (pluginPath of a
 // config directory) for doctor: whether it is there and ours, and the
 // binary it starts.
 func Inspect(path string) (install.Status, error) {
@@ -188,7 +188,7 @@ func Inspect(path string) (install.Status, error) {
 		b.Executable = true
 	}
 	st.Binaries = []install.Binary{b}
-	if src, _ := PluginSource(bin); src != string(data) {
+	if src, _ := pluginSource(bin); src != string(data) {
 		st.Notes = append(st.Notes, "the plugin differs from this atreides's version; `atreides install opencode` updates it")
 	}
 	return st, nil
@@ -216,7 +216,7 @@ func pluginBinary(src string) (string, bool) {
 // wait is about 70 s. The install is skipped when the directory has a
 // node_modules directory and a package-lock.json whose root package lists
 // every dependency of package.json and @opencode-ai/plugin (it checks
-// names only). PrefillDeps writes exactly that: an empty
+// names only). prefillDeps writes exactly that: an empty
 // node_modules and a lock naming @opencode-ai/plugin. The atreides plugin
 // imports nothing, so nothing is missing; a plugin of the user's that
 // imports @opencode-ai/plugin would need a real install (run opencode once
@@ -238,11 +238,11 @@ const depsLock = `{
 
 const depsGitignore = "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore\n"
 
-// PrefillDeps marks OpenCode's dependency install in a config
+// prefillDeps marks OpenCode's dependency install in a config
 // directory as done, unless the directory already has node_modules or a
 // lock (then OpenCode's own install state is left as it is). It reports
 // whether it wrote anything.
-func PrefillDeps(dir string) (bool, error) {
+func prefillDeps(dir string) (bool, error) {
 	if exists(filepath.Join(dir, "node_modules")) || exists(filepath.Join(dir, "package-lock.json")) {
 		return false, nil
 	}
@@ -260,7 +260,7 @@ func PrefillDeps(dir string) (bool, error) {
 	return true, nil
 }
 
-// removePrefill undoes PrefillDeps when what it wrote is
+// removePrefill undoes prefillDeps when what it wrote is
 // untouched (the lock as written, node_modules still empty).
 func removePrefill(dir string) bool {
 	lock := filepath.Join(dir, "package-lock.json")

@@ -34,7 +34,7 @@ func TestOpenCodeInstallIdempotentAndUninstall(t *testing.T) {
 	if err != nil || rep.Action != install.ActionInstalled {
 		t.Fatalf("install: %+v %v", rep, err)
 	}
-	data, _ := os.ReadFile(PluginPath(dir))
+	data, _ := os.ReadFile(pluginPath(dir))
 	if !strings.Contains(string(data), `const DEFAULT_BIN = "`+bin+`"`) || !strings.Contains(string(data), "export const AtreidesPlugin") {
 		t.Fatalf("plugin file:\n%.400s", data)
 	}
@@ -45,14 +45,14 @@ func TestOpenCodeInstallIdempotentAndUninstall(t *testing.T) {
 	if rep, err := Install(InstallOptions{ConfigDir: dir, BinaryPath: bin2}); err != nil || rep.Action != install.ActionUpdated {
 		t.Errorf("install with another binary: %+v %v", rep, err)
 	}
-	st, err := Inspect(PluginPath(dir))
+	st, err := Inspect(pluginPath(dir))
 	if err != nil || !st.Installed() || len(st.Binaries) != 1 || st.Binaries[0].Command != bin2 || !st.Binaries[0].Executable {
 		t.Errorf("inspect: %+v %v", st, err)
 	}
 	if rep, err := Uninstall(dir, "", nil); err != nil || rep.Action != install.ActionRemoved {
 		t.Errorf("uninstall: %+v %v", rep, err)
 	}
-	if _, err := os.Stat(PluginPath(dir)); !os.IsNotExist(err) {
+	if _, err := os.Stat(pluginPath(dir)); !os.IsNotExist(err) {
 		t.Error("plugin still there")
 	}
 	if b, _ := os.ReadFile(other); !strings.Contains(string(b), "Mine") {
@@ -64,14 +64,14 @@ func TestOpenCodeInstallIdempotentAndUninstall(t *testing.T) {
 	if rep, _ := Uninstall(dir, "", nil); rep.Action != install.ActionNothingToDo {
 		t.Errorf("second uninstall: %+v", rep)
 	}
-	if st, _ := Inspect(PluginPath(dir)); st.Exists || st.Installed() {
+	if st, _ := Inspect(pluginPath(dir)); st.Exists || st.Installed() {
 		t.Errorf("inspect after uninstall: %+v", st)
 	}
 }
 
 func TestOpenCodeRefusesForeignFile(t *testing.T) {
 	dir := t.TempDir()
-	path := PluginPath(dir)
+	path := pluginPath(dir)
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	os.WriteFile(path, []byte("export const X = 1\n"), 0o644)
 	if _, err := Install(InstallOptions{ConfigDir: dir, BinaryPath: fakeBinary(t)}); err == nil {
