@@ -690,14 +690,14 @@ func (a codeJudge) runQuiet(c *Cmd, s string, sc *shell.Scope, depth int) {
 	if strings.TrimSpace(s) == "" || depth+1 > maxDepth {
 		return
 	}
-	f, err := a.parseText(s)
+	f, err := a.walker().Parse(s)
 	if err != nil {
 		if dangerousText(s) {
 			a.fire(ruleParseError, c, "embedded shell text")
 		}
 		return
 	}
-	a.stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
+	a.walker().Stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
 }
 
 // stringLiterals extracts quoted string literals from program text in

@@ -258,7 +258,7 @@ func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []shell.Word, s
 	savedPos, savedHas := sc.Pos, sc.HasPos
 	sc.Pos, sc.HasPos = args, true
 	sc.Calling[name] = true
-	out := a.stmt(body, sc, depth+1, in)
+	out := a.walker().Stmt(body, sc, depth+1, in)
 	delete(sc.Calling, name)
 	sc.Pos, sc.HasPos = savedPos, savedHas
 	return out
@@ -660,7 +660,7 @@ func (a *analyzer) runText(c *Cmd, code shell.Word, sc *shell.Scope, depth int, 
 	case code.Dyn && code.HasGuess:
 		// Substitution output the guard computed (printf, base64 -d):
 		// judge the text, and still flag that it was hidden.
-		out := a.runScript(code.Guess, sc, depth+1, shell.Feed{})
+		out := a.walker().Script(code.Guess, sc, depth+1, shell.Feed{})
 		if code.Taint&shell.TaintDecoded != 0 {
 			a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 		} else {
@@ -677,10 +677,10 @@ func (a *analyzer) runText(c *Cmd, code shell.Word, sc *shell.Scope, depth int, 
 		a.fire(ruleDynamicCode, c, via+" runs code computed at run time ("+code.Display()+")")
 		// Still analyse the known parts: a dynamic tail does not hide a
 		// literal `rm -rf /` in front of it.
-		a.runScript(strings.ReplaceAll(code.Text, "\x00", "__dyn__"), sc, depth+1, shell.Feed{})
+		a.walker().Script(strings.ReplaceAll(code.Text, "\x00", "__dyn__"), sc, depth+1, shell.Feed{})
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	out := a.runScript(code.Text, sc, depth+1, shell.Feed{})
+	out := a.walker().Script(code.Text, sc, depth+1, shell.Feed{})
 	if code.Taint&shell.TaintDecoded != 0 {
 		a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 	}
@@ -696,7 +696,7 @@ func (a *analyzer) runFeed(c *Cmd, in shell.Feed, sc *shell.Scope, depth int) sh
 	case in.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRcePipeToShell, c, "downloaded text piped into "+c.Name)
 	case in.Known:
-		a.runScript(in.Text, sc.Clone(), depth+1, shell.Feed{})
+		a.walker().Script(in.Text, sc.Clone(), depth+1, shell.Feed{})
 		if in.Taint&shell.TaintDecoded != 0 {
 			a.fire(ruleRceObfuscated, c, "decoded text piped into "+c.Name)
 		}
@@ -831,7 +831,7 @@ func hEval(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 // runTextShared is runText in the caller's scope (eval and source share it).
 func (a *analyzer) runTextShared(c *Cmd, code shell.Word, sc *shell.Scope, depth int, via string) shell.Feed {
 	if !code.Dyn && code.Taint&(shell.TaintRemote|shell.TaintDecoded) == 0 {
-		return a.runScript(code.Text, sc, depth+1, shell.Feed{})
+		return a.walker().Script(code.Text, sc, depth+1, shell.Feed{})
 	}
 	return a.runText(c, code, sc, depth, via)
 }

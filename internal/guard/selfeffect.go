@@ -325,7 +325,7 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 		a.fire(ruleSelfUnknownWrite, c, "runs "+p+", which this command writes first with content the guard cannot read")
 	case asShell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
 		if depth+1 <= maxDepth {
-			a.runScript(f.text, c.Scope.Clone(), depth+1, shell.Feed{})
+			a.walker().Script(f.text, c.Scope.Clone(), depth+1, shell.Feed{})
 		}
 	default:
 		if m := a.mentionsOwn([]shell.Word{shell.Lit(f.text)}, c.Scope); m != "" {
