@@ -56,7 +56,7 @@ func xargsOptions(args []shell.Word) (repl string, i int) {
 func hXargs(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	repl, i := xargsOptions(args)
-	inner := at(args, i)
+	inner := shell.From(args, i)
 	if len(inner) == 0 {
 		inner = []shell.Word{shell.Lit("echo")}
 	}
@@ -76,7 +76,7 @@ func hXargs(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dep
 
 // hasOperand: argv has an argument after the program that is not an option.
 func hasOperand(argv []shell.Word) bool {
-	for _, w := range at(argv, 1) {
+	for _, w := range shell.From(argv, 1) {
 		if w.Dyn || !strings.HasPrefix(w.Text, "-") {
 			return true
 		}
@@ -162,7 +162,7 @@ func parseParallelOpts(args []shell.Word) (parallelOpts, int) {
 
 func hParallel(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o, i := parseParallelOpts(c.Args)
-	tmpl := at(c.Args, i)
+	tmpl := shell.From(c.Args, i)
 	var sources [][]shell.Word
 	fromStdin := true
 	for j, w := range tmpl {
@@ -649,7 +649,7 @@ func hAwk(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 			return shell.Feed{Taint: shell.TaintUnknown}
 		}
 	}
-	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
+	i := shell.SkipOptions(c.Args, "vFf", "--assign", "--field-separator")
 	if i >= len(c.Args) {
 		if c.Stream {
 			a.fire(ruleDynamicStreamCode, c, "awk program arrives on stdin")

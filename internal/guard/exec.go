@@ -303,15 +303,13 @@ var handlers lazy[map[string]handler]
 func init() { handlers.src = buildHandlers }
 
 func buildHandlers() map[string]handler {
-	h := map[string]handler{
+	h := map[string]handler{}
+	for _, name := range shell.Wrappers() {
+		h[name] = hUnwrap
+	}
+	for name, f := range map[string]handler{
 		"sudo": hSudo, "doas": hSudo, "run0": hSudo, "pkexec": hSudo,
-		"env": hEnv, "command": hCommand, "builtin": hSkip(0, ""), "exec": hSkip(0, "a"),
-		"nice": hNice, "nohup": hSkip(0, ""), "timeout": hTimeout, "time": hSkip(0, "of"),
-		"setsid":  hSkip(0, ""),
-		"taskset": hTaskset, "chrt": hChrt, "unbuffer": hUnbuffer, "caffeinate": hSkip(0, "tw"),
-		"fakeroot": hSkip(0, ""), "torsocks": hSkip(0, ""), "proxychains": hSkip(0, "f"),
-		"proxychains4": hSkip(0, "f"), "strace": hSkip(0, "oepsSuEXPIab"), "ltrace": hSkip(0, "oepsuAnaDlLxXF"),
-		"xvfb-run": hSkip(0, "nslfe"), "dbus-run-session": hSkip(0, ""), "firejail": hSkip(0, ""),
+		"env": hEnv, "command": hCommand, "taskset": hTaskset, "unbuffer": hUnbuffer,
 		"flock": hFlock, "busybox": hBusybox, "watch": hWatch,
 		"xargs": hXargs, "parallel": hParallel, "find": hFind, "eval": hEval,
 		"source": hSource, ".": hSource, "trap": hTrap, "ssh": hSSH, "su": hSu,
@@ -319,10 +317,11 @@ func buildHandlers() map[string]handler {
 		"awk": hAwk, "gawk": hAwk, "mawk": hAwk, "nawk": hAwk, "busybox-awk": hAwk,
 		"uv": hRunSub("run"), "poetry": hRunSub("run"), "pipenv": hRunSub("run"),
 		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "direnv": hDirenvExec,
-		"nix-shell": hNixShell,
-		"wine":      hSkip(0, ""), "sg": hSg, "!": hSkip(0, ""), "then": hSkip(0, ""), "do": hSkip(0, ""),
+		"nix-shell": hNixShell, "sg": hSg,
 		"npx": hNpx, "pnpx": hNpx, "bunx": hNpx,
 		"atreides": hAtreides, // selfguard.go
+	} {
+		h[name] = f
 	}
 	for _, s := range shellNames {
 		h[s] = hShell
@@ -333,57 +332,11 @@ func buildHandlers() map[string]handler {
 
 var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "loksh", "pdksh", "hush"}
 
-// skipOptions returns the index of the first operand. valued lists short
-// option letters that take a value; long options with a value use '='
-// unless listed in longValued.
-func skipOptions(args []shell.Word, valued string, longValued ...string) int {
-	i := 0
-	for i < len(args) {
-		s := args[i].Text
-		if args[i].Dyn {
-			return i
-		}
-		if s == "--" {
-			return i + 1
-		}
-		if !strings.HasPrefix(s, "--") && (len(s) < 2 || s[0] != '-') {
-			return i
-		}
-		i += shell.OptionWords(s, valued, longValued)
-	}
-	return i
-}
-
-func at(args []shell.Word, i int) []shell.Word {
-	if i >= len(args) {
-		return nil
-	}
-	return args[i:]
-}
-
-// hSkip unwraps wrappers with the given short value options and n fixed
-// operands before the wrapped command.
-func hSkip(n int, valued string) handler {
-	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-		i := skipOptions(c.Args, valued) + n
-		w := c.Name
-		if len(env) > 0 {
-			w = "" // with assignments `time`/`!` are programs, not keywords
-		}
-		return a.exec(at(c.Args, i), env, external(sc, w), depth, in)
-	}
-}
-
-// external is the scope seen by a program a wrapper starts: shell
-// functions are not visible to /usr/bin/time, nohup, sudo and the like
-// (builtin, command and exec run inside the shell and still see them).
-func external(sc *shell.Scope, wrapper string) *shell.Scope {
-	if oneOf(wrapper, "builtin|command|exec|time|!") || len(sc.Funcs) == 0 {
-		return sc
-	}
-	c := sc.Clone()
-	c.Funcs = map[string]*syntax.Stmt{}
-	return c
+// hUnwrap judges the command a wrapper runs (shell.Unwrap) like one
+// typed directly.
+func hUnwrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
+	args, inner, _ := shell.Unwrap(c.Name, c.Args, len(env) > 0, sc)
+	return a.exec(args, env, inner, depth, in)
 }
 
 func hRunSub(sub string) handler {
@@ -392,13 +345,13 @@ func hRunSub(sub string) handler {
 		if len(p) == 0 || p[0].Text != sub {
 			return a.produce(c, sc, in)
 		}
-		return a.exec(at(p, 1+skipOptions(p[1:], "")), env, sc, depth, in)
+		return a.exec(shell.From(p, 1+shell.SkipOptions(p[1:], "")), env, sc, depth, in)
 	}
 }
 
 func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
-	rest := at(c.Args, i)
+	i := shell.SkipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
+	rest := shell.From(c.Args, i)
 	shellFlag := c.Has("-i", "-s", "--login", "--shell")
 	a.fire(rulePrivilegeSudo, c, "")
 	if v, ok := c.Flag("-D", "--chdir"); ok {
@@ -442,7 +395,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 		}
 		switch {
 		case s == "--":
-			out = append(out, at(args, i+1)...)
+			out = append(out, shell.From(args, i+1)...)
 			i = len(args)
 		case s == "-":
 			a.self().pose() // same as -i: the host's marks go
@@ -452,7 +405,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 			a.strict(c, "env -S splits a string into a command")
 			split := a.expand().SplitWords(str, sc, depth)
 			out = append(out, split...)
-			out = append(out, at(args, i+1)...)
+			out = append(out, shell.From(args, i+1)...)
 			i = len(args)
 		case oneOf(s, "-u|--unset|-C|--chdir|-P"):
 			if i+1 < len(args) {
@@ -538,31 +491,22 @@ func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 }
 
 func hCommand(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "")
+	i := shell.SkipOptions(c.Args, "")
 	if c.Has("-v", "-V") && len(c.Args)-i <= 1 {
 		if f, ok := a.req.lookupOutput(c); ok {
 			return f // the path of an atreides program
 		}
 		return shell.Feed{Taint: shell.TaintUnknown} // a lookup: nothing runs
 	}
-	return a.exec(at(c.Args, i), env, sc, depth, in)
-}
-
-func hNice(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	return a.exec(at(c.Args, skipOptions(c.Args, "n", "--adjustment")), env, sc, depth, in)
-}
-
-func hTimeout(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "sk", "--signal", "--kill-after")
-	return a.exec(at(c.Args, i+1), env, sc, depth, in)
+	return a.exec(shell.From(c.Args, i), env, sc, depth, in)
 }
 
 func hTaskset(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "")
+	i := shell.SkipOptions(c.Args, "")
 	if c.Has("-p", "--pid") {
 		return shell.Feed{}
 	}
-	return a.exec(at(c.Args, i+1), env, sc, depth, in)
+	return a.exec(shell.From(c.Args, i+1), env, sc, depth, in)
 }
 
 func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
@@ -579,7 +523,7 @@ func hNpx(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 	if v, ok := shell.OptValue(c.Args, 'c', "--call"); ok {
 		return a.runText(c, v, sc.Clone(), depth, c.Name+" -c")
 	}
-	return a.exec(at(c.Args, skipOptions(c.Args, "p", "--package")), env, sc, depth, in)
+	return a.exec(shell.From(c.Args, shell.SkipOptions(c.Args, "p", "--package")), env, sc, depth, in)
 }
 
 func hBusybox(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
@@ -587,8 +531,8 @@ func hBusybox(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, d
 }
 
 func hWatch(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "nq", "--interval", "--equexit")
-	rest := at(c.Args, i)
+	i := shell.SkipOptions(c.Args, "nq", "--interval", "--equexit")
+	rest := shell.From(c.Args, i)
 	if c.Has("-x", "--exec") {
 		return a.exec(rest, env, sc, depth, in)
 	}
@@ -624,7 +568,7 @@ func joinWords(ws []shell.Word) shell.Word {
 func hDirenvExec(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	p := c.Args
 	if len(p) >= 2 && p[0].Text == "exec" {
-		return a.exec(at(p, 2), env, sc, depth, in)
+		return a.exec(shell.From(p, 2), env, sc, depth, in)
 	}
 	return shell.Feed{Taint: shell.TaintUnknown}
 }
@@ -752,7 +696,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dep
 			}
 		}
 	}
-	rest := at(args, i)
+	rest := shell.From(args, i)
 	a.shellStartup(c, env, sc)
 	inner := sc.Clone()
 	inner.Funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions
@@ -766,7 +710,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dep
 			}
 			return shell.Feed{Taint: shell.TaintUnknown}
 		}
-		inner.Pos, inner.HasPos = at(rest, 2), true
+		inner.Pos, inner.HasPos = shell.From(rest, 2), true
 		return a.runText(c, rest[0], inner, depth, c.Name+" -c")
 	}
 	if len(rest) == 0 || c.Has("-s") {
@@ -837,11 +781,11 @@ func (a *analyzer) runTextShared(c *Cmd, code shell.Word, sc *shell.Scope, depth
 }
 
 func hSource(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "p")
+	i := shell.SkipOptions(c.Args, "p")
 	if len(c.Args) > 1 && c.Args[0].Text == "-p" && c.Args[1].Dyn {
 		a.fire(ruleDynamicScript, c, "search path "+c.Args[1].Display()+" is computed at run time")
 	}
-	rest := at(c.Args, i)
+	rest := shell.From(c.Args, i)
 	if len(rest) == 0 {
 		return shell.Feed{}
 	}
@@ -860,8 +804,8 @@ func hTrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 }
 
 func hSSH(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "bcDEeFIiJLlmOopQRSWwB")
-	rest := at(c.Args, i)
+	i := shell.SkipOptions(c.Args, "bcDEeFIiJLlmOopQRSWwB")
+	rest := shell.From(c.Args, i)
 	if len(rest) < 2 {
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}

@@ -841,7 +841,7 @@ func editorCommands(c *Cmd) []shell.Word {
 // awkProgram is the program text of an awk command (its output
 // redirections are its writes); the files it reads are not scanned.
 func awkProgram(c *Cmd) []shell.Word {
-	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
+	i := shell.SkipOptions(c.Args, "vFf", "--assign", "--field-separator")
 	if i >= len(c.Args) || shell.HasOption(c.Args, "f", "--file") {
 		return nil
 	}
