@@ -310,15 +310,13 @@ func buildHandlers() map[string]handler {
 	for name, f := range map[string]handler{
 		"sudo": hSudo, "doas": hSudo, "run0": hSudo, "pkexec": hSudo,
 		"env": hEnv, "command": hCommand, "taskset": hTaskset, "unbuffer": hUnbuffer,
-		"flock": hFlock, "busybox": hBusybox, "watch": hWatch,
+		"busybox": hBusybox, "watch": hWatch,
 		"xargs": hXargs, "parallel": hParallel, "find": hFind, "eval": hEval,
 		"source": hSource, ".": hSource, "trap": hTrap, "ssh": hSSH, "su": hSu,
 		"script": hScript, "cd": hCd, "pushd": hCd, "alias": hAlias,
 		"awk": hAwk, "gawk": hAwk, "mawk": hAwk, "nawk": hAwk, "busybox-awk": hAwk,
 		"uv": hRunSub("run"), "poetry": hRunSub("run"), "pipenv": hRunSub("run"),
-		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "direnv": hDirenvExec,
-		"nix-shell": hNixShell, "sg": hSg,
-		"npx": hNpx, "pnpx": hNpx, "bunx": hNpx,
+		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "sg": hSg,
 		"atreides": hAtreides, // selfguard.go
 	} {
 		h[name] = f
@@ -335,8 +333,14 @@ var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fi
 // hUnwrap judges the command a wrapper runs (shell.Unwrap) like one
 // typed directly.
 func hUnwrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	args, inner, _ := shell.Unwrap(c.Name, c.Args, len(env) > 0, sc)
-	return a.exec(args, env, inner, depth, in)
+	w, _ := shell.Unwrap(c.Name, c.Args, len(env) > 0, sc, a.req.Home)
+	switch {
+	case w.Carried:
+		return a.runText(c, w.Text, w.Scope, depth, w.Via)
+	case w.Unknown:
+		return shell.Feed{Taint: shell.TaintUnknown}
+	}
+	return a.exec(w.Args, env, w.Scope, depth, in)
 }
 
 func hRunSub(sub string) handler {
@@ -517,15 +521,6 @@ func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 	return shell.Feed{}
 }
 
-// hNpx runs a package's program with the arguments after it, or with
-// -c a shell command line.
-func hNpx(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	if v, ok := shell.OptValue(c.Args, 'c', "--call"); ok {
-		return a.runText(c, v, sc.Clone(), depth, c.Name+" -c")
-	}
-	return a.exec(shell.From(c.Args, shell.SkipOptions(c.Args, "p", "--package")), env, sc, depth, in)
-}
-
 func hBusybox(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	return a.exec(c.Args, env, sc, depth, in)
 }
@@ -563,24 +558,6 @@ func joinWords(ws []shell.Word) shell.Word {
 		out.Guess, out.HasGuess = strings.Join(guesses, " "), true
 	}
 	return out
-}
-
-func hDirenvExec(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	p := c.Args
-	if len(p) >= 2 && p[0].Text == "exec" {
-		return a.exec(shell.From(p, 2), env, sc, depth, in)
-	}
-	return shell.Feed{Taint: shell.TaintUnknown}
-}
-
-func hNixShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	if v, ok := shell.OptValue(c.Args, 0, "--run"); ok {
-		return a.runText(c, v, sc.Clone(), depth, "nix-shell --run")
-	}
-	if v, ok := shell.OptValue(c.Args, 0, "--command"); ok {
-		return a.runText(c, v, sc.Clone(), depth, "nix-shell --command")
-	}
-	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 func hAlias(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {

@@ -16,7 +16,7 @@ import (
 
 func addWrapperHandlers(handlers map[string]handler) {
 	for name, h := range map[string]handler{
-		"runuser": hRunuser, "systemd-run": hSystemdRun, "tmux": hTmux, "screen": hScreen,
+		"runuser": hRunuser, "tmux": hTmux, "screen": hScreen,
 		"at": hAt, "batch": hAt, "bwrap": hBwrap,
 	} {
 		handlers[name] = h
@@ -106,40 +106,6 @@ func hUnbuffer(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, 
 	return hUnwrap(a, c, env, sc, depth, in)
 }
 
-// hSystemdRun: the command runs as a transient unit, in / (system) or the
-// home directory (--user) unless --same-dir or --working-directory says
-// otherwise.
-func hSystemdRun(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	o := shell.OptScan{Valued: "upEMH", Long: []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid",
-		"--nice", "--setenv", "--machine", "--host", "--service-type", "--working-directory", "--on-active",
-		"--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property",
-		"--path-property", "--socket-property", "--capsule"}}
-	user, same := false, false
-	dir := shell.Word{}
-	hasDir := false
-	rest := o.Scan(c.Args, false, func(name string, v shell.Word) {
-		switch name {
-		case "--user":
-			user = true
-		case "-d", "--same-dir":
-			same = true
-		case "--working-directory":
-			dir, hasDir = v, true
-		}
-	})
-	inner := shell.External(sc, c.Name).Clone()
-	switch {
-	case hasDir:
-		inner = inner.Chdir(dir, a.req.Home)
-	case same:
-	case user:
-		inner = inner.Chdir(shell.Lit(a.req.Home), a.req.Home)
-	default:
-		inner = inner.Chdir(shell.Lit("/"), a.req.Home)
-	}
-	return a.exec(rest, env, inner, depth, in)
-}
-
 // hAt: at and batch read the job's shell text from stdin (pipe, heredoc,
 // here-string) or from -f FILE, and run it later with sh.
 func hAt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
@@ -162,26 +128,6 @@ func hAt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 		return a.scriptFile(c, file, sc, depth)
 	}
 	return a.runFeed(c, in, sc, depth)
-}
-
-// hFlock: `flock [opts] FILE CMD...`, `flock [opts] FILE -c CMD`, or
-// `flock [opts] FD` (no command).
-func hFlock(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	o := shell.OptScan{Valued: "wEc", Long: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}}
-	var code shell.Word
-	found := false
-	rest := o.Scan(c.Args, false, func(name string, v shell.Word) {
-		if oneOf(name, "-c|--command") {
-			code, found = v, true
-		}
-	})
-	if !found && len(rest) >= 3 && !rest[1].Dyn && (rest[1].Text == "-c" || rest[1].Text == "--command") {
-		code, found = rest[2], true
-	}
-	if found {
-		return a.runText(c, code, sc.Clone(), depth, "flock -c")
-	}
-	return a.exec(shell.From(rest, 1), env, shell.External(sc, c.Name), depth, in)
 }
 
 // tmuxCommands: for each tmux command that starts a shell command, its

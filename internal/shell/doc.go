@@ -18,6 +18,10 @@
 //     resolved arguments that say what of them is known only at run time
 //     and where their data came from (Taint). The code it meets
 //     (substitutions) it hands to a Walker.
+//   - Unwrap reads the wrappers that run the rest of their words as a
+//     command (nohup, nice, chroot, unshare, flock, systemd-run, ...) or
+//     hand shell text to a shell (flock -c, nix-shell --run, npx -c);
+//     OptScan reads options as getopt does.
 //   - A Command is one resolved simple command (wrappers unwrapped); its
 //     options read as getopt would (OptValue, Operands, HasOption).
 //   - Paths turns a command's path arguments into the files they name

@@ -189,27 +189,52 @@ var wrappers = map[string]wrapper{
 		operands: 1, none: []string{"-p", "--pid", "-m", "--max"}},
 }
 
+// Wrapped is what a wrapper runs: the command Args, or shell text it
+// hands to a shell (Carried), in Scope. Unknown says it runs something
+// the shell model cannot follow; Args is empty when it runs nothing.
+type Wrapped struct {
+	Args    []Word
+	Scope   *Scope
+	Carried bool
+	Text    Word
+	// Via names how the text is run, for messages ("flock -c").
+	Via     string
+	Unknown bool
+}
+
+// carriers are the wrappers that may run shell text as well as a
+// command, or decide where the command runs.
+var carriers = map[string]func(name string, args []Word, sc *Scope, home string) Wrapped{
+	"npx": npx, "pnpx": npx, "bunx": npx,
+	"nix-shell": nixShell, "direnv": direnvExec, "flock": flock, "systemd-run": systemdRun,
+}
+
 // Wrappers lists the programs Unwrap reads.
 func Wrappers() []string {
-	names := make([]string, 0, len(wrappers))
+	names := make([]string, 0, len(wrappers)+len(carriers))
 	for n := range wrappers {
+		names = append(names, n)
+	}
+	for n := range carriers {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	return names
 }
 
-// Unwrap is the command the wrapper name runs with args, and the scope
-// it runs in: args is nil when it runs none. assigns says the wrapper's
-// words came with assignments (`X=1 time cmd`): time and ! are then
-// programs, not keywords of the shell. ok is false for a program that
-// is not such a wrapper.
-func Unwrap(name string, args []Word, assigns bool, sc *Scope) (inner []Word, in *Scope, ok bool) {
+// Unwrap is what the wrapper name runs with args. assigns says the
+// wrapper's words came with assignments (`X=1 time cmd`): time and ! are
+// then programs, not keywords of the shell; home is the home directory.
+// ok is false for a program that is not such a wrapper.
+func Unwrap(name string, args []Word, assigns bool, sc *Scope, home string) (Wrapped, bool) {
+	if f, ok := carriers[name]; ok {
+		return f(name, args, sc, home), true
+	}
 	w, ok := wrappers[name]
 	if !ok {
-		return nil, nil, false
+		return Wrapped{}, false
 	}
-	in = sc
+	in := sc
 	if !w.internal {
 		in = External(sc, name)
 		if assigns {
@@ -217,14 +242,97 @@ func Unwrap(name string, args []Word, assigns bool, sc *Scope) (inner []Word, in
 		}
 	}
 	if !w.scan {
-		return From(args, SkipOptions(args, w.valued, w.long...)+w.operands), in, true
+		return Wrapped{Args: From(args, SkipOptions(args, w.valued, w.long...)+w.operands), Scope: in}, true
 	}
 	none := false
 	rest := OptScan{Valued: w.valued, Long: w.long}.Scan(args, false, func(opt string, _ Word) {
 		none = none || slices.Contains(w.none, opt)
 	})
 	if none {
-		return nil, in, true
+		return Wrapped{Scope: in}, true
 	}
-	return From(rest, w.operands), in, true
+	return Wrapped{Args: From(rest, w.operands), Scope: in}, true
+}
+
+// npx runs a package's program with the arguments after it, or with -c
+// a shell command line.
+func npx(name string, args []Word, sc *Scope, _ string) Wrapped {
+	if v, ok := OptValue(args, 'c', "--call"); ok {
+		return Wrapped{Carried: true, Text: v, Via: name + " -c", Scope: sc.Clone()}
+	}
+	return Wrapped{Args: From(args, SkipOptions(args, "p", "--package")), Scope: sc}
+}
+
+// nixShell runs the text of --run or --command in the environment it
+// builds; without either it starts an interactive shell.
+func nixShell(name string, args []Word, sc *Scope, _ string) Wrapped {
+	for _, opt := range []string{"--run", "--command"} {
+		if v, ok := OptValue(args, 0, opt); ok {
+			return Wrapped{Carried: true, Text: v, Via: name + " " + opt, Scope: sc.Clone()}
+		}
+	}
+	return Wrapped{Unknown: true}
+}
+
+// direnvExec: `direnv exec DIR CMD...`; direnv's other commands load
+// code the model does not read.
+func direnvExec(_ string, args []Word, sc *Scope, _ string) Wrapped {
+	if len(args) >= 2 && args[0].Text == "exec" {
+		return Wrapped{Args: From(args, 2), Scope: sc}
+	}
+	return Wrapped{Unknown: true}
+}
+
+// flock: `flock [opts] FILE CMD...`, `flock [opts] FILE -c CMD`, or
+// `flock [opts] FD` (no command).
+func flock(name string, args []Word, sc *Scope, _ string) Wrapped {
+	o := OptScan{Valued: "wEc", Long: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}}
+	var code Word
+	found := false
+	rest := o.Scan(args, false, func(opt string, v Word) {
+		if opt == "-c" || opt == "--command" {
+			code, found = v, true
+		}
+	})
+	if !found && len(rest) >= 3 && !rest[1].Dyn && (rest[1].Text == "-c" || rest[1].Text == "--command") {
+		code, found = rest[2], true
+	}
+	if found {
+		return Wrapped{Carried: true, Text: code, Via: "flock -c", Scope: sc.Clone()}
+	}
+	return Wrapped{Args: From(rest, 1), Scope: External(sc, name)}
+}
+
+// systemdRun: the command runs as a transient unit, in / (system) or the
+// home directory (--user) unless --same-dir or --working-directory says
+// otherwise.
+func systemdRun(name string, args []Word, sc *Scope, home string) Wrapped {
+	o := OptScan{Valued: "upEMH", Long: []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid",
+		"--nice", "--setenv", "--machine", "--host", "--service-type", "--working-directory", "--on-active",
+		"--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property",
+		"--path-property", "--socket-property", "--capsule"}}
+	user, same := false, false
+	dir := Word{}
+	hasDir := false
+	rest := o.Scan(args, false, func(opt string, v Word) {
+		switch opt {
+		case "--user":
+			user = true
+		case "-d", "--same-dir":
+			same = true
+		case "--working-directory":
+			dir, hasDir = v, true
+		}
+	})
+	inner := External(sc, name).Clone()
+	switch {
+	case hasDir:
+		inner = inner.Chdir(dir, home)
+	case same:
+	case user:
+		inner = inner.Chdir(Lit(home), home)
+	default:
+		inner = inner.Chdir(Lit("/"), home)
+	}
+	return Wrapped{Args: rest, Scope: inner}
 }

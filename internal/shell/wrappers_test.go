@@ -42,7 +42,8 @@ func TestUnwrap(t *testing.T) {
 		argv := words(tc.cmd)
 		sc := NewScope("/p")
 		sc.Funcs["f"] = &syntax.Stmt{}
-		inner, in, ok := Unwrap(argv[0].Text, argv[1:], tc.assigns, sc)
+		w, ok := Unwrap(argv[0].Text, argv[1:], tc.assigns, sc, "/home/u")
+		inner, in := w.Args, w.Scope
 		if !ok {
 			t.Errorf("%s: not a wrapper", tc.cmd)
 			continue
@@ -63,12 +64,61 @@ func TestUnwrap(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"sudo", "env", "rm", "busybox"} {
-		if _, _, ok := Unwrap(name, nil, false, NewScope("/p")); ok {
+		if _, ok := Unwrap(name, nil, false, NewScope("/p"), "/home/u"); ok {
 			t.Errorf("%s read as a plain wrapper", name)
 		}
 	}
-	if !slices.IsSorted(Wrappers()) || !slices.Contains(Wrappers(), "nohup") {
+	if !slices.IsSorted(Wrappers()) || !slices.Contains(Wrappers(), "nohup") || !slices.Contains(Wrappers(), "flock") {
 		t.Errorf("Wrappers() = %q: want the names, sorted", Wrappers())
+	}
+}
+
+// TestUnwrapCarriers: the wrappers that may hand shell text to a shell,
+// or decide where the command runs.
+func TestUnwrapCarriers(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want string // "run ARGV", "text VIA: TEXT" or "unknown"
+		cwd  string
+	}{
+		{"npx -p pkg cowsay hi", "run cowsay hi", "/p"},
+		{"bunx --call rm", "text bunx -c: rm", "/p"},
+		{"nix-shell -p jq --run make", "text nix-shell --run: make", "/p"},
+		{"nix-shell --command make", "text nix-shell --command: make", "/p"},
+		{"nix-shell -p jq", "unknown", ""},
+		{"direnv exec . make", "run make", "/p"},
+		{"direnv allow", "unknown", ""},
+		{"flock -w 5 /tmp/l rm x", "run rm x", "/p"},
+		{"flock /tmp/l -c make", "text flock -c: make", "/p"},
+		{"flock --command make /tmp/l", "text flock -c: make", "/p"},
+		{"systemd-run rm x", "run rm x", "/"},
+		{"systemd-run --user rm x", "run rm x", "/home/u"},
+		{"systemd-run --user --same-dir rm x", "run rm x", "/p"},
+		{"systemd-run --working-directory=/srv rm x", "run rm x", "/srv"},
+	} {
+		argv := words(tc.cmd)
+		w, ok := Unwrap(argv[0].Text, argv[1:], false, NewScope("/p"), "/home/u")
+		var got string
+		switch {
+		case !ok:
+			got = "not a wrapper"
+		case w.Unknown:
+			got = "unknown"
+		case w.Carried:
+			got = "text " + w.Via + ": " + w.Text.Text
+		default:
+			var ws []string
+			for _, a := range w.Args {
+				ws = append(ws, a.Text)
+			}
+			got = "run " + strings.Join(ws, " ")
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.cmd, got, tc.want)
+		}
+		if tc.cwd != "" && w.Scope.Cwd != tc.cwd {
+			t.Errorf("%s: runs in %q, want %q", tc.cmd, w.Scope.Cwd, tc.cwd)
+		}
 	}
 }
 
