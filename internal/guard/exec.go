@@ -311,7 +311,7 @@ func buildHandlers() map[string]handler {
 		"sudo": hSudo, "doas": hSudo, "run0": hSudo, "pkexec": hSudo,
 		"env": hEnv, "command": hCommand, "taskset": hTaskset, "unbuffer": hUnbuffer,
 		"busybox": hBusybox, "watch": hWatch,
-		"xargs": hXargs, "parallel": hParallel, "find": hFind, "eval": hEval,
+		"parallel": hParallel, "find": hFind, "eval": hEval,
 		"source": hSource, ".": hSource, "trap": hTrap, "ssh": hSSH, "su": hSu,
 		"script": hScript, "cd": hCd, "pushd": hCd, "alias": hAlias,
 		"awk": hAwk, "gawk": hAwk, "mawk": hAwk, "nawk": hAwk, "busybox-awk": hAwk,
@@ -339,6 +339,8 @@ func hUnwrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, de
 		return a.runText(c, w.Text, w.Scope, depth, w.Via)
 	case w.Unknown:
 		return shell.Feed{Taint: shell.TaintUnknown}
+	case w.Fed:
+		in = w.Stdin
 	}
 	return a.exec(w.Args, env, w.Scope, depth, in)
 }

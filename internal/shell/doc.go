@@ -20,7 +20,8 @@
 //     (substitutions) it hands to a Walker.
 //   - Unwrap reads the wrappers that run the rest of their words as a
 //     command (nohup, nice, chroot, unshare, flock, systemd-run, ...) or
-//     hand shell text to a shell (flock -c, nix-shell --run, npx -c);
+//     hand shell text to a shell (flock -c, nix-shell --run, npx -c),
+//     and xargs, which runs its command with the words of its stdin;
 //     OptScan reads options as getopt does.
 //   - A Command is one resolved simple command (wrappers unwrapped); its
 //     options read as getopt would (OptValue, Operands, HasOption).

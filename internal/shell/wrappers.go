@@ -192,9 +192,12 @@ var wrappers = map[string]wrapper{
 // Wrapped is what a wrapper runs: the command Args, or shell text it
 // hands to a shell (Carried), in Scope. Unknown says it runs something
 // the shell model cannot follow; Args is empty when it runs nothing.
+// Fed says the command reads Stdin, not the wrapper's stdin.
 type Wrapped struct {
 	Args    []Word
 	Scope   *Scope
+	Fed     bool
+	Stdin   Feed
 	Carried bool
 	Text    Word
 	// Via names how the text is run, for messages ("flock -c").
@@ -207,6 +210,7 @@ type Wrapped struct {
 var carriers = map[string]func(name string, args []Word, sc *Scope, home string) Wrapped{
 	"npx": npx, "pnpx": npx, "bunx": npx,
 	"nix-shell": nixShell, "direnv": direnvExec, "flock": flock, "systemd-run": systemdRun,
+	"xargs": xargs,
 }
 
 // Wrappers lists the programs Unwrap reads.
@@ -335,4 +339,120 @@ func systemdRun(name string, args []Word, sc *Scope, home string) Wrapped {
 		inner = inner.Chdir(Lit("/"), home)
 	}
 	return Wrapped{Args: rest, Scope: inner}
+}
+
+// StreamWord stands for an argument that arrives on stdin at run time.
+func StreamWord(prefix string) Word {
+	return Word{Text: prefix + "\x00", Dyn: true, Stream: true, Appended: true}
+}
+
+// AnyContains: one of ws has sub in its text.
+func AnyContains(ws []Word, sub string) bool {
+	for _, w := range ws {
+		if strings.Contains(w.Text, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// xargs runs its command with the lines of its stdin, appended as
+// arguments or in place of the -I replacement string; the command's own
+// stdin is unknown.
+func xargs(_ string, args []Word, sc *Scope, _ string) Wrapped {
+	repl, i := xargsOptions(args)
+	inner := From(args, i)
+	if len(inner) == 0 {
+		inner = []Word{Lit("echo")}
+	}
+	w := Wrapped{Scope: sc, Fed: true, Stdin: Feed{Taint: TaintUnknown}}
+	if repl != "" && !AnyContains(inner, repl) {
+		// -i/-I without the token in the command: GNU xargs then runs
+		// the command bare, once per input line. With operands of its
+		// own (`xargs -I{} eval 'echo ok'`) that is what runs; with none
+		// (`xargs -i rm -rf`) the token was meant for the input (a
+		// misplaced `{}`): the input is taken as appended.
+		if hasOperand(inner) {
+			w.Args = inner
+			return w
+		}
+		repl = ""
+	}
+	w.Args = substitute(inner, repl, true)
+	return w
+}
+
+// xargsOptions reads xargs's options: the replacement string of -I/-i
+// ("" for none) and the index of the command.
+func xargsOptions(args []Word) (repl string, i int) {
+	for i < len(args) {
+		s := args[i].Text
+		if args[i].Dyn || s == "" || s[0] != '-' {
+			break
+		}
+		i++
+		switch {
+		case s == "--":
+			return repl, i
+		case s == "-I" || s == "-J":
+			if i < len(args) {
+				repl = args[i].Text
+				i++
+			}
+		case strings.HasPrefix(s, "-I") || strings.HasPrefix(s, "-J"):
+			repl = s[2:]
+		case s == "-i" || s == "--replace":
+			repl = "{}"
+		case strings.HasPrefix(s, "--replace="):
+			repl = strings.TrimPrefix(s, "--replace=")
+		case strings.HasPrefix(s, "-i"):
+			repl = s[2:]
+		case strings.HasPrefix(s, "--"):
+			name, _, has := strings.Cut(s, "=")
+			if !has && slices.Contains(xargsValued, name) {
+				i++
+			}
+		default:
+			last := s[len(s)-1]
+			if len(s) == 2 && strings.IndexByte("adELnPsRS", last) >= 0 {
+				i++
+			}
+		}
+	}
+	return repl, i
+}
+
+// xargsValued are xargs's long options that take the next word.
+var xargsValued = []string{"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--max-chars", "--eof", "--process-slot-var"}
+
+// hasOperand: argv has an argument after the program that is not an option.
+func hasOperand(argv []Word) bool {
+	for _, w := range From(argv, 1) {
+		if w.Dyn || !strings.HasPrefix(w.Text, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+// substitute replaces the replacement token in argv with a stdin-supplied
+// value, or appends one when there is no token.
+func substitute(argv []Word, repl string, appendIfNone bool) []Word {
+	out := make([]Word, 0, len(argv)+1)
+	used := false
+	for _, w := range argv {
+		if repl != "" && !w.Dyn && strings.Contains(w.Text, repl) {
+			nw := w
+			nw.Text = strings.ReplaceAll(w.Text, repl, "\x00")
+			nw.Dyn, nw.Stream = true, true
+			out = append(out, nw)
+			used = true
+			continue
+		}
+		out = append(out, w)
+	}
+	if !used && appendIfNone && repl == "" {
+		out = append(out, StreamWord(""))
+	}
+	return out
 }

@@ -95,6 +95,11 @@ func TestUnwrapCarriers(t *testing.T) {
 		{"systemd-run --user rm x", "run rm x", "/home/u"},
 		{"systemd-run --user --same-dir rm x", "run rm x", "/p"},
 		{"systemd-run --working-directory=/srv rm x", "run rm x", "/srv"},
+		{"xargs -0 -n 1 rm -f", "run rm -f \x00 <stdin>", "/p"},
+		{"xargs", "run echo \x00 <stdin>", "/p"},
+		{"xargs -I {} mv {} {}.bak", "run mv \x00 \x00.bak <stdin>", "/p"},
+		{"xargs --max-args 2 -i rm -rf", "run rm -rf \x00 <stdin>", "/p"}, // a misplaced {}
+		{"xargs -I{} eval 'echo ok'", "run eval 'echo ok' <stdin>", "/p"},
 	} {
 		argv := words(tc.cmd)
 		w, ok := Unwrap(argv[0].Text, argv[1:], false, NewScope("/p"), "/home/u")
@@ -112,6 +117,9 @@ func TestUnwrapCarriers(t *testing.T) {
 				ws = append(ws, a.Text)
 			}
 			got = "run " + strings.Join(ws, " ")
+			if w.Fed && w.Stdin.Taint&TaintUnknown != 0 {
+				got += " <stdin>"
+			}
 		}
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.cmd, got, tc.want)
