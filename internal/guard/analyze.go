@@ -264,8 +264,28 @@ func (a shellJudge) Whole(ce *syntax.CallExpr, sc *shell.Scope, depth int) bool 
 	return true
 }
 
-func (a shellJudge) Exec(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	return a.exec(args, env, sc, depth, in)
+func (a shellJudge) TooNested() { a.fire(ruleParseTooComplex, nil, "nesting too deep") }
+
+func (a shellJudge) Derived(n int) bool { return spendDerived(a.analyzer, n) }
+
+func (a shellJudge) Glob(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) (shell.Feed, bool) {
+	return a.globProgram(args, env, sc, depth, in)
+}
+
+func (a shellJudge) Dynamic(args []shell.Word, sc *shell.Scope) shell.Feed {
+	return a.dynamicProgram(args, sc)
+}
+
+func (a shellJudge) ProgramText(head shell.Word) { a.rawText(head) }
+
+func (a shellJudge) Recursion(name string) {
+	a.fire(ruleSystemForkBomb, nil, "function "+name+" calls itself without end")
+}
+
+func (a shellJudge) Called(name string) { a.called(name) }
+
+func (a shellJudge) Program(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
+	return a.program(args, env, sc, depth, in)
 }
 
 // heredocData implements heredoc_to_non_shell: heredoc text that reads as

@@ -115,7 +115,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, 
 		if k >= 32 {
 			break // the rest repeat the same template
 		}
-		a.exec(replaceParallel(tmpl, v), env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
+		a.walker().Run(replaceParallel(tmpl, v), env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	}
 	return shell.Feed{Taint: shell.TaintUnknown}
 }
@@ -255,7 +255,7 @@ func (a codeJudge) parallelShell(c *Cmd, tmpl []shell.Word, env map[string]shell
 		if !used && (v.Text != "" || v.Dyn) {
 			argv = append(argv, v) // appended as the next positional parameter
 		}
-		a.exec(argv, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
+		a.walker().Run(argv, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	}
 	return true
 }
@@ -416,7 +416,7 @@ func hFind(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 				if dir {
 					isc.FindDir = findDirPrefix(roots)
 				}
-				a.exec(inner, env, isc, depth+1, shell.Feed{})
+				a.walker().Run(inner, env, isc, depth+1, shell.Feed{})
 				i = j
 				continue
 			}
@@ -502,7 +502,7 @@ func (a codeJudge) findExec(c *Cmd, inner []shell.Word, roots []shell.Word, env 
 		if dir {
 			isc.FindDir = prefix
 		}
-		a.exec(argv, env, isc, depth+1, shell.Feed{})
+		a.walker().Run(argv, env, isc, depth+1, shell.Feed{})
 	}
 }
 

@@ -9,59 +9,11 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// exec evaluates one simple command given as resolved argv and returns what
-// it writes to stdout, as far as the guard can tell.
-func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	for len(args) > 0 && !args[0].Dyn && args[0].Text == "" {
-		args = args[1:] // an empty unquoted expansion vanishes
-	}
-	if len(args) == 0 || !a.step() {
-		return shell.Feed{}
-	}
-	if depth > maxDepth {
-		a.fire(ruleParseTooComplex, nil, "nesting too deep")
-		return shell.Feed{Taint: shell.TaintUnknown}
-	}
+// program judges one resolved simple command (shell.Walk.Run resolved
+// its program name and the script's functions) and follows what it runs;
+// it returns what it writes to stdout, as far as the guard can tell.
+func (a *analyzer) program(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	head := args[0]
-	if guessedProgram(head, depth) {
-		// The program name came from printf/echo output the guard
-		// computed exactly: judge the command it spells. Nothing is
-		// unknown, so only strict mode objects to the indirection.
-		a.strict(nil, "program name "+head.Guess+" is assembled at run time")
-		guessed := append(a.expand().SplitWords(shell.Lit(head.Guess), sc, depth), args[1:]...)
-		return a.exec(guessed, env, sc, depth+1, in)
-	}
-	if depth > 0 && !spendDerived(a, len(args)) {
-		return shell.Feed{Taint: shell.TaintUnknown}
-	}
-	if (head.Glob || head.ViaVar && shell.HasGlob(head.Text)) && !head.Dyn {
-		if out, ok := a.globProgram(args, env, sc, depth, in); ok {
-			return out
-		}
-	}
-	if head.Dyn || strings.ContainsRune(head.Text, '\uFFFD') {
-		return a.dynamicProgram(args, sc)
-	}
-	if head.ViaVar {
-		a.strict(nil, "program name comes from a variable")
-	}
-	if !head.ViaPos {
-		// A script's own variable holding a whole command line is a
-		// probe; a caller's argument passed through "$1" is data.
-		a.rawText(head)
-	}
-	if body, ok := sc.Funcs[head.Text]; ok {
-		if sc.Calling[head.Text] {
-			a.fire(ruleSystemForkBomb, nil, "function "+head.Text+" calls itself without end")
-			return shell.Feed{Taint: shell.TaintUnknown}
-		}
-		return a.callFunc(head.Text, body, args[1:], sc, depth, in)
-	}
-	if i := strings.IndexByte(head.Text, '='); i >= 0 && !shell.IsName(head.Text[:i]) {
-		// Not a valid assignment, so bash tries to run it as a program
-		// and fails; judge the rest as if it ran, to be safe.
-		return a.exec(args[1:], env, sc, depth, in)
-	}
 	c := &Cmd{Command: shell.Command{Name: shell.NormName(head.Text), Args: args[1:], Scope: sc, Stdin: in != (shell.Feed{})}, a: a}
 	a.self().notePosing(c)
 	for _, w := range args {
@@ -80,12 +32,6 @@ func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *shell.
 		a.self().selfEffects(c, head, env, depth, in)
 	}
 	return runProgram(a, c, head, env, sc, depth, in)
-}
-
-// guessedProgram: the program name came from printf or echo output the
-// guard computed exactly, with nothing unknown in it.
-func guessedProgram(head shell.Word, depth int) bool {
-	return head.Dyn && head.HasGuess && head.Taint&(shell.TaintRemote|shell.TaintDecoded|shell.TaintUnknown) == 0 && !head.Stream && depth < maxDepth
 }
 
 // spendDerived charges n words of a command below the top level; it is
@@ -154,7 +100,7 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *shell.S
 		return
 	}
 	sub := a.sub()
-	sub.exec(c.Args, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
+	sub.walker().Run(c.Args, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	if sub.res.Verdict > Allow && !oneOf(sub.res.Category, "dynamic|strict") && sub.res.Rule != ruleSelfUnknownWrite.name {
 		a.fireRule(ruleNamed(sub.res.Rule), c, "arguments of "+c.Name)
 	}
@@ -253,17 +199,6 @@ func (a *analyzer) dynStructure(c *Cmd, args []shell.Word) {
 	}
 }
 
-func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	a.called(name)
-	savedPos, savedHas := sc.Pos, sc.HasPos
-	sc.Pos, sc.HasPos = args, true
-	sc.Calling[name] = true
-	out := a.walker().Stmt(body, sc, depth+1, in)
-	delete(sc.Calling, name)
-	sc.Pos, sc.HasPos = savedPos, savedHas
-	return out
-}
-
 func (a *analyzer) record(c *Cmd) {
 	a.writes().ran(c.Name)
 	if len(a.cmds) < 256 {
@@ -342,7 +277,7 @@ func hUnwrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, de
 	case w.Fed:
 		in = w.Stdin
 	}
-	return a.exec(w.Args, env, w.Scope, depth, in)
+	return a.walker().Run(w.Args, env, w.Scope, depth, in)
 }
 
 func hRunSub(sub string) handler {
@@ -351,7 +286,7 @@ func hRunSub(sub string) handler {
 		if len(p) == 0 || p[0].Text != sub {
 			return a.produce(c, sc, in)
 		}
-		return a.exec(shell.From(p, 1+shell.SkipOptions(p[1:], "")), env, sc, depth, in)
+		return a.walker().Run(shell.From(p, 1+shell.SkipOptions(p[1:], "")), env, sc, depth, in)
 	}
 }
 
@@ -376,7 +311,7 @@ func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 	if !rest[0].Dyn && len(rest) == 1 && isShell(inner) || inner == "su" {
 		a.fire(rulePrivilegeRootShell, c, "")
 	}
-	return a.exec(rest, env, sc, depth, in)
+	return a.walker().Run(rest, env, sc, depth, in)
 }
 
 func isShell(n string) bool {
@@ -446,7 +381,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 	for len(out) > 0 && !out[0].Dyn && strings.Contains(out[0].Text, "=") && shell.IsName(out[0].Text[:strings.Index(out[0].Text, "=")]) {
 		out = out[1:]
 	}
-	return a.exec(out, env, inner, depth, in)
+	return a.walker().Run(out, env, inner, depth, in)
 }
 
 // envSplitOpt: s is env's -S (--split-string), alone, with its string
@@ -504,7 +439,7 @@ func hCommand(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, d
 		}
 		return shell.Feed{Taint: shell.TaintUnknown} // a lookup: nothing runs
 	}
-	return a.exec(shell.From(c.Args, i), env, sc, depth, in)
+	return a.walker().Run(shell.From(c.Args, i), env, sc, depth, in)
 }
 
 func hTaskset(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
@@ -512,7 +447,7 @@ func hTaskset(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, d
 	if c.Has("-p", "--pid") {
 		return shell.Feed{}
 	}
-	return a.exec(shell.From(c.Args, i+1), env, sc, depth, in)
+	return a.walker().Run(shell.From(c.Args, i+1), env, sc, depth, in)
 }
 
 func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
@@ -524,18 +459,18 @@ func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 }
 
 func hBusybox(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	return a.exec(c.Args, env, sc, depth, in)
+	return a.walker().Run(c.Args, env, sc, depth, in)
 }
 
 func hWatch(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	i := shell.SkipOptions(c.Args, "nq", "--interval", "--equexit")
 	rest := shell.From(c.Args, i)
 	if c.Has("-x", "--exec") {
-		return a.exec(rest, env, sc, depth, in)
+		return a.walker().Run(rest, env, sc, depth, in)
 	}
 	// watch joins its arguments and runs them with sh -c; judge both that
 	// string and the argv as given.
-	a.exec(rest, env, sc.Clone(), depth+1, in)
+	a.walker().Run(rest, env, sc.Clone(), depth+1, in)
 	return a.runText(c, joinWords(rest), sc.Clone(), depth, "watch")
 }
 

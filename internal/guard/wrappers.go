@@ -61,7 +61,7 @@ func hRunuser(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, d
 			a.fire(rulePrivilegeRootShell, c, "")
 			return shell.Feed{Taint: shell.TaintUnknown}
 		}
-		return a.exec(rest, env, shell.External(sc, c.Name), depth, in)
+		return a.walker().Run(rest, env, shell.External(sc, c.Name), depth, in)
 	}
 	if code, ok := suCommand(c.Args); ok {
 		return a.runText(c, code, sc.Clone(), depth, "runuser -c")
@@ -94,7 +94,7 @@ func hScript(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, de
 	}
 	if len(ops) >= 2 {
 		// BSD script: the words after the typescript file are the command.
-		return a.exec(ops[1:], env, shell.External(sc, c.Name), depth, in)
+		return a.walker().Run(ops[1:], env, shell.External(sc, c.Name), depth, in)
 	}
 	return shell.Feed{Taint: shell.TaintUnknown}
 }
@@ -212,7 +212,7 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []shell.Word, env map[string]shell.W
 		return
 	}
 	// Several words are run as they are, without a shell.
-	a.exec(ops, env, shell.External(inner, "tmux"), depth+1, shell.Feed{})
+	a.walker().Run(ops, env, shell.External(inner, "tmux"), depth+1, shell.Feed{})
 }
 
 // tmuxKeys judges what send-keys types: key names that end a line (Enter,
@@ -308,14 +308,14 @@ func hScreen(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, de
 			}
 		case "screen", "exec":
 			ops := shell.OptScan{Valued: "thLT"}.Scan(rest, false, nil)
-			a.exec(ops, env, shell.External(sc, c.Name), depth+1, shell.Feed{})
+			a.walker().Run(ops, env, shell.External(sc, c.Name), depth+1, shell.Feed{})
 		}
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if len(rest) == 0 {
 		return shell.Feed{Taint: shell.TaintUnknown} // an interactive shell
 	}
-	return a.exec(rest, env, shell.External(sc, c.Name), depth, in)
+	return a.walker().Run(rest, env, shell.External(sc, c.Name), depth, in)
 }
 
 // screenText decodes the escapes screen's stuff command honours (\n,
@@ -349,5 +349,5 @@ func hBwrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dep
 		}
 		i += 1 + bwrapValues.get()[args[i].Text]
 	}
-	return a.exec(shell.From(args, i), env, shell.External(sc, c.Name), depth, in)
+	return a.walker().Run(shell.From(args, i), env, shell.External(sc, c.Name), depth, in)
 }

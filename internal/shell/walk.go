@@ -60,11 +60,29 @@ type Judge interface {
 	Assigned(name string, w Word, sc *Scope, depth int)
 	Unexported(name string)
 	// Whole takes a simple command with no redirections whole, before
-	// its words are expanded (a trusted idiom); false leaves it to Exec.
+	// its words are expanded (a trusted idiom); false leaves it to Run.
 	Whole(ce *syntax.CallExpr, sc *Scope, depth int) bool
-	// Exec runs a resolved simple command: its expanded words, the
-	// variables set for it alone, its stdin; it returns its output.
-	Exec(args []Word, env map[string]Word, sc *Scope, depth int, in Feed) Feed
+	// TooNested: a command runs deeper than MaxDepth.
+	TooNested()
+	// Derived charges the n words of a command below the top level
+	// (carriers multiply words); false stops it.
+	Derived(n int) bool
+	// Glob runs a command whose program name is a glob pattern, if the
+	// judge can tell what it matches.
+	Glob(args []Word, env map[string]Word, sc *Scope, depth int, in Feed) (Feed, bool)
+	// Dynamic runs a command whose program name is computed at run time.
+	Dynamic(args []Word, sc *Scope) Feed
+	// ProgramText: the program name head was not typed as such (a quoted
+	// word or a variable of the script): it may hold a whole command line.
+	ProgramText(head Word)
+	// Recursion: function name calls itself while it runs.
+	Recursion(name string)
+	// Called: the script calls its function name.
+	Called(name string)
+	// Program runs the resolved simple command args (its program name
+	// known, no function of the script): its words, the variables set
+	// for it alone, its stdin; it returns its output.
+	Program(args []Word, env map[string]Word, sc *Scope, depth int, in Feed) Feed
 }
 
 // Walk walks parsed scripts and reports to its Judge. Its state (the
@@ -493,7 +511,87 @@ func (w *Walk) call(ce *syntax.CallExpr, sc *Scope, depth int, in Feed, redirs [
 		w.Judge.Assigned(as.Name.Value, v, sc, depth)
 	}
 	args := w.Judge.Expander().Fields(ce.Args, sc, depth)
-	return w.Judge.Exec(args, env, sc, depth, in)
+	return w.Run(args, env, sc, depth, in)
+}
+
+// Run runs a simple command given as expanded words as the shell does:
+// words that expanded to nothing vanish, a program name computed exactly
+// is what runs, the script's functions run their bodies with the words
+// as positional parameters, and a word that looks like an assignment but
+// is none is a program bash fails to find; what remains is a program,
+// handed to the judge.
+func (w *Walk) Run(args []Word, env map[string]Word, sc *Scope, depth int, in Feed) Feed {
+	for len(args) > 0 && !args[0].Dyn && args[0].Text == "" {
+		args = args[1:] // an empty unquoted expansion vanishes
+	}
+	if len(args) == 0 || !w.Judge.Step() {
+		return Feed{}
+	}
+	if depth > MaxDepth {
+		w.Judge.TooNested()
+		return Feed{Taint: TaintUnknown}
+	}
+	head := args[0]
+	if guessedProgram(head, depth) {
+		// The program name came from printf/echo output computed
+		// exactly: the command it spells runs. Nothing is unknown, so
+		// only strict mode objects to the indirection.
+		w.Judge.Unverifiable("program name " + head.Guess + " is assembled at run time")
+		guessed := append(w.Judge.Expander().SplitWords(Lit(head.Guess), sc, depth), args[1:]...)
+		return w.Run(guessed, env, sc, depth+1, in)
+	}
+	if depth > 0 && !w.Judge.Derived(len(args)) {
+		return Feed{Taint: TaintUnknown}
+	}
+	if (head.Glob || head.ViaVar && HasGlob(head.Text)) && !head.Dyn {
+		if out, ok := w.Judge.Glob(args, env, sc, depth, in); ok {
+			return out
+		}
+	}
+	if head.Dyn || strings.ContainsRune(head.Text, '\uFFFD') {
+		return w.Judge.Dynamic(args, sc)
+	}
+	if head.ViaVar {
+		w.Judge.Unverifiable("program name comes from a variable")
+	}
+	if !head.ViaPos {
+		// A script's own variable holding a whole command line is a
+		// probe; a caller's argument passed through "$1" is data.
+		w.Judge.ProgramText(head)
+	}
+	if body, ok := sc.Funcs[head.Text]; ok {
+		return w.callFunc(head.Text, body, args[1:], sc, depth, in)
+	}
+	if i := strings.IndexByte(head.Text, '='); i >= 0 && !IsName(head.Text[:i]) {
+		// Not a valid assignment, so bash tries to run it as a program
+		// and fails; the rest is walked as if it ran, to be safe.
+		return w.Run(args[1:], env, sc, depth, in)
+	}
+	return w.Judge.Program(args, env, sc, depth, in)
+}
+
+// guessedProgram: the program name came from printf or echo output
+// computed exactly, with nothing unknown in it.
+func guessedProgram(head Word, depth int) bool {
+	return head.Dyn && head.HasGuess && head.Taint&(TaintRemote|TaintDecoded|TaintUnknown) == 0 && !head.Stream && depth < MaxDepth
+}
+
+// callFunc runs the script's function name with args as its positional
+// parameters; one that calls itself while it runs is reported, not
+// followed.
+func (w *Walk) callFunc(name string, body *syntax.Stmt, args []Word, sc *Scope, depth int, in Feed) Feed {
+	if sc.Calling[name] {
+		w.Judge.Recursion(name)
+		return Feed{Taint: TaintUnknown}
+	}
+	w.Judge.Called(name)
+	savedPos, savedHas := sc.Pos, sc.HasPos
+	sc.Pos, sc.HasPos = args, true
+	sc.Calling[name] = true
+	out := w.Stmt(body, sc, depth+1, in)
+	delete(sc.Calling, name)
+	sc.Pos, sc.HasPos = savedPos, savedHas
+	return out
 }
 
 // redirects walks redirections: their targets go to the judge and an

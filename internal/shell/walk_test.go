@@ -70,7 +70,20 @@ func (j *logJudge) Whole(ce *syntax.CallExpr, _ *Scope, _ int) bool {
 	return ce.Args[0].Lit() == "whole"
 }
 
-func (j *logJudge) Exec(args []Word, env map[string]Word, _ *Scope, depth int, in Feed) Feed {
+func (j *logJudge) TooNested()         { j.add("too nested") }
+func (j *logJudge) Derived(int) bool   { return true }
+func (j *logJudge) ProgramText(Word)   {}
+func (j *logJudge) Recursion(n string) { j.add("recursion %s", n) }
+func (j *logJudge) Called(name string) { j.add("call %s", name) }
+func (j *logJudge) Dynamic(args []Word, _ *Scope) Feed {
+	j.add("dynamic %q", args[0].Text)
+	return Feed{Taint: TaintUnknown}
+}
+func (j *logJudge) Glob([]Word, map[string]Word, *Scope, int, Feed) (Feed, bool) {
+	return Feed{}, false
+}
+
+func (j *logJudge) Program(args []Word, env map[string]Word, _ *Scope, depth int, in Feed) Feed {
 	var words []string
 	for _, a := range args {
 		words = append(words, a.Text)
@@ -120,7 +133,8 @@ func TestWalk(t *testing.T) {
 		{"sort < in 2>&1 >&log <> rw", []string{
 			"read in", "write log stdout=false (redirect >& log)", "read rw", "write rw stdout=false (redirect <> rw)",
 			`run sort <"<rw>"`}},
-		{"f() { f | f & }; f", []string{"define f forks=true known=true", "run f"}},
+		{"f() { f | f & }; f", []string{
+			"define f forks=true known=true", "call f", "recursion f", `piped ""`, "recursion f"}},
 		{"g() { ls; }", []string{"define g forks=false known=true"}},
 		{"export -n X; local Y=2; Z=3 env", []string{"name X", "set Y=2", "set Z=3", "run Z=3 env"}},
 		{"time -p -- ls", []string{"run ls"}},
@@ -133,6 +147,12 @@ func TestWalk(t *testing.T) {
 		{"whole $(id); whole x > f", []string{"write f stdout=true (redirect > f)", "run whole x"}},
 		{"echo 'unterminated", []string{"repairing", "run echo unterminated @1", `unparsable "echo 'unterminated" repaired=true`}},
 		// Bash rejects a bad ${...} only when it expands it: the rest runs.
+		{"f() { echo $2 $1; }; f a b", []string{"define f forks=false known=true", "call f", "run echo b a @1"}},
+		{"f() { f; }; f", []string{"define f forks=false known=true", "call f", "recursion f"}},
+		{"E=; $E ls", []string{"set E=", "run ls"}},
+		{"1x=2 ls", []string{"run ls"}},
+		{"$(echo rm) -rf x", []string{"run echo rm @1", "unverifiable program name rm is assembled at run time", "run rm -rf x @1"}},
+		{"$(cat) x", []string{"run cat @1", `dynamic "\x00"`}},
 		{"echo ${x!}; ls", []string{"run echo", "run ls", "unverifiable bad parameter expansion"}},
 	} {
 		got := walkLog(tc.src, 0)
