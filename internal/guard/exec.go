@@ -324,101 +324,25 @@ func isShell(n string) bool {
 }
 
 func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	args := c.Args
-	inner := sc
-	var out []shell.Word
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		s := w.Text
-		if w.Dyn && !strings.Contains(s, "=") {
-			out = append(out, args[i:]...)
-			break
-		}
-		switch {
-		case s == "--":
-			out = append(out, shell.From(args, i+1)...)
-			i = len(args)
-		case s == "-":
-			a.self().pose() // same as -i: the host's marks go
-		case envSplitOpt(s):
-			var str shell.Word
-			str, i = envSplitString(args, i)
-			a.strict(c, "env -S splits a string into a command")
-			split := a.expand().SplitWords(str, sc, depth)
-			out = append(out, split...)
-			out = append(out, shell.From(args, i+1)...)
-			i = len(args)
-		case oneOf(s, "-u|--unset|-C|--chdir|-P"):
-			if i+1 < len(args) {
-				if a.req.envUnsetsHostVar(s, args[i+1]) {
-					a.self().pose()
-				}
-				if oneOf(s, "-C|--chdir") {
-					inner = sc.Clone().Chdir(args[i+1], a.req.Home)
-				}
-				i++
-			}
-		case strings.HasPrefix(s, "--chdir="):
-			inner = sc.Clone().Chdir(shell.Word{Text: strings.TrimPrefix(s, "--chdir="), Dyn: w.Dyn}, a.req.Home)
-		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			inner = sc.Clone().Chdir(shell.Word{Text: s[2:], Dyn: w.Dyn}, a.req.Home)
-		case strings.HasPrefix(s, "-") && len(s) > 1:
-			if a.req.envOptClearsHost(w) {
+	e := shell.ReadEnv(c.Args, sc, a.req.Home,
+		func(name string, v shell.Word) { a.vcs().envRule(name, v, sc, depth) },
+		func(name shell.Word) {
+			if name.Dyn || a.req.hostVar(name.Text) {
 				a.self().pose()
 			}
-		case strings.Contains(s, "=") && shell.IsName(s[:strings.Index(s, "=")]):
-			name, val, _ := strings.Cut(s, "=")
-			a.vcs().envRule(name, shell.Word{Text: val, Dyn: w.Dyn, Taint: w.Taint}, sc, depth)
-		default:
-			out = append(out, args[i:]...)
-			i = len(args)
-		}
+		})
+	if e.Clears {
+		a.self().pose() // the host's marks go
+	}
+	out := e.Args
+	if e.HasSplit {
+		a.strict(c, "env -S splits a string into a command")
+		out = append(a.expand().SplitWords(e.Split, sc, depth), e.Args...)
 	}
 	if len(out) == 0 {
 		return shell.Feed{Taint: shell.TaintEnv}
 	}
-	// Assignments produced by -S are not commands.
-	for len(out) > 0 && !out[0].Dyn && strings.Contains(out[0].Text, "=") && shell.IsName(out[0].Text[:strings.Index(out[0].Text, "=")]) {
-		out = out[1:]
-	}
-	return a.walker().Run(out, env, inner, depth, in)
-}
-
-// envSplitOpt: s is env's -S (--split-string), alone, with its string
-// attached, or last in a cluster of short options.
-func envSplitOpt(s string) bool {
-	return oneOf(s, "-S|--split-string") || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2)
-}
-
-// envSplitString returns the string of env's -S at args[i] and the index
-// of the last argument it used.
-func envSplitString(args []shell.Word, i int) (shell.Word, int) {
-	w := args[i]
-	s := w.Text
-	switch {
-	case strings.HasPrefix(s, "--split-string="):
-		return shell.Word{Text: strings.TrimPrefix(s, "--split-string="), Dyn: w.Dyn}, i
-	case strings.HasPrefix(s, "-S") && len(s) > 2:
-		return shell.Word{Text: s[2:], Dyn: w.Dyn}, i
-	case i+1 < len(args):
-		return args[i+1], i + 1
-	}
-	return shell.Word{}, i
-}
-
-// envUnsetsHostVar: env's option opt, given val, unsets one of the host's
-// variables (-u NAME), or one the guard cannot name.
-func (req *Request) envUnsetsHostVar(opt string, val shell.Word) bool {
-	return !oneOf(opt, "-C|--chdir|-P") && (val.Dyn || req.hostVar(val.Text))
-}
-
-// envOptClearsHost: an option of env clears the environment or unsets
-// one of the host's variables (-i, -uNAME, --unset=NAME,
-// --ignore-environment), or cannot be read.
-func (req *Request) envOptClearsHost(w shell.Word) bool {
-	s := w.Text
-	return w.Dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && req.hostVar(s[len("--unset="):]) ||
-		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && req.hostVar(s[2:]))
+	return a.walker().Run(shell.DropAssignments(out), env, e.Scope, depth, in)
 }
 
 func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {

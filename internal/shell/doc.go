@@ -22,6 +22,7 @@
 //     command (nohup, nice, chroot, unshare, flock, systemd-run, ...) or
 //     hand shell text to a shell (flock -c, nix-shell --run, npx -c),
 //     and xargs, which runs its command with the words of its stdin;
+//     ReadEnv reads env's assignments, unset variables, -C and -S;
 //     OptScan reads options as getopt does.
 //   - A Command is one resolved simple command (wrappers unwrapped); its
 //     options read as getopt would (OptValue, Operands, HasOption).

@@ -456,3 +456,115 @@ func substitute(argv []Word, repl string, appendIfNone bool) []Word {
 	}
 	return out
 }
+
+// EnvCall is what `env ARGS` runs: the words of its -S string (Split,
+// when HasSplit), split by the caller, then Args, in Scope; no words at
+// all when it prints the environment. Clears says it clears the
+// environment, or has options that cannot be read.
+type EnvCall struct {
+	Args     []Word
+	Split    Word
+	HasSplit bool
+	Scope    *Scope
+	Clears   bool
+}
+
+// ReadEnv reads env's words as env does: set is called with each
+// variable it sets, unset with each it unsets (Dyn when unknown); home
+// is the home directory (`env -C ~`).
+func ReadEnv(args []Word, sc *Scope, home string, set func(name string, v Word), unset func(name Word)) EnvCall {
+	e := EnvCall{Scope: sc}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.Text
+		if w.Dyn && !strings.Contains(s, "=") {
+			e.Args = args[i:]
+			return e
+		}
+		switch {
+		case s == "--":
+			e.Args = From(args, i+1)
+			return e
+		case s == "-":
+			e.Clears = true // same as -i
+		case envSplitOpt(s):
+			e.Split, i = envSplitString(args, i)
+			e.HasSplit, e.Args = true, From(args, i+1)
+			return e
+		case s == "-u" || s == "--unset" || s == "-C" || s == "--chdir" || s == "-P":
+			if i+1 < len(args) {
+				switch s {
+				case "-u", "--unset":
+					unset(args[i+1])
+				case "-C", "--chdir":
+					e.Scope = sc.Clone().Chdir(args[i+1], home)
+				}
+				i++
+			}
+		case strings.HasPrefix(s, "--chdir="):
+			e.Scope = sc.Clone().Chdir(Word{Text: strings.TrimPrefix(s, "--chdir="), Dyn: w.Dyn}, home)
+		case strings.HasPrefix(s, "-C") && len(s) > 2:
+			e.Scope = sc.Clone().Chdir(Word{Text: s[2:], Dyn: w.Dyn}, home)
+		case strings.HasPrefix(s, "-") && len(s) > 1:
+			e.Clears = envOption(w, unset) || e.Clears
+		case strings.Contains(s, "=") && IsName(s[:strings.Index(s, "=")]):
+			name, val, _ := strings.Cut(s, "=")
+			set(name, Word{Text: val, Dyn: w.Dyn, Taint: w.Taint})
+		default:
+			e.Args = args[i:]
+			return e
+		}
+	}
+	return e
+}
+
+// envOption reads another option of env: true when it clears the
+// environment (-i, --ignore-environment) or cannot be read; a variable
+// it unsets (-uNAME, --unset=NAME) goes to unset.
+func envOption(w Word, unset func(name Word)) bool {
+	s := w.Text
+	switch {
+	case w.Dyn || s == "--ignore-environment":
+		return true
+	case strings.HasPrefix(s, "--unset="):
+		unset(Word{Text: s[len("--unset="):]})
+	case strings.HasPrefix(s, "--"):
+	case strings.ContainsRune(s, 'i'):
+		return true
+	case strings.HasPrefix(s, "-u"):
+		unset(Word{Text: s[2:]})
+	}
+	return false
+}
+
+// envSplitOpt: s is env's -S (--split-string), alone, with its string
+// attached, or last in a cluster of short options.
+func envSplitOpt(s string) bool {
+	return s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2)
+}
+
+// envSplitString returns the string of env's -S at args[i] and the index
+// of the last argument it used.
+func envSplitString(args []Word, i int) (Word, int) {
+	w := args[i]
+	s := w.Text
+	switch {
+	case strings.HasPrefix(s, "--split-string="):
+		return Word{Text: strings.TrimPrefix(s, "--split-string="), Dyn: w.Dyn}, i
+	case strings.HasPrefix(s, "-S") && len(s) > 2:
+		return Word{Text: s[2:], Dyn: w.Dyn}, i
+	case i+1 < len(args):
+		return args[i+1], i + 1
+	}
+	return Word{}, i
+}
+
+// DropAssignments drops the words at the head of argv that are
+// assignments (`env -S 'A=1 cmd'`, `env -- A=1 cmd`): they set variables,
+// they are not the command.
+func DropAssignments(argv []Word) []Word {
+	for len(argv) > 0 && !argv[0].Dyn && strings.Contains(argv[0].Text, "=") && IsName(argv[0].Text[:strings.Index(argv[0].Text, "=")]) {
+		argv = argv[1:]
+	}
+	return argv
+}

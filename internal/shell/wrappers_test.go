@@ -2,6 +2,7 @@ package shell
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -157,5 +158,42 @@ func TestOptScan(t *testing.T) {
 		if strings.Join(opts, " ") != tc.opts || strings.Join(got, " ") != tc.ops {
 			t.Errorf("%q permute=%v: options %q operands %q, want %q and %q", tc.args, tc.permute, opts, got, tc.opts, tc.ops)
 		}
+	}
+}
+
+// TestReadEnv: env's assignments, unset variables, working directory,
+// -S string and command, as env reads them.
+func TestReadEnv(t *testing.T) {
+	for _, tc := range []struct {
+		args string
+		want string // "sets | unsets | split | args | cwd clears"
+	}{
+		{"A=1 B=2 ls -l", "A=1 B=2 | | | ls -l | /p false"},
+		{"-u HOME -uPATH --unset=GIT_DIR ls", "| HOME PATH GIT_DIR | | ls | /p false"},
+		{"-i A=1 ls", "A=1 | | | ls | /p true"},
+		{"- ls", "| | | ls | /p true"},
+		{"-0i ls", "| | | ls | /p true"},
+		{"-C /srv ls", "| | | ls | /srv false"},
+		{"--chdir=/srv -- A=1 ls", "| | | A=1 ls | /srv false"},
+		{"A=1 -S 'B=2 rm' x", "A=1 | | 'B=2 | rm' x | /p false"},
+		{"-vS 'rm -rf' x", "| | 'rm | -rf' x | /p false"},
+		{"", "| | | | /p false"},
+	} {
+		var sets, unsets []string
+		e := ReadEnv(words(tc.args), NewScope("/p"), "/home/u",
+			func(name string, v Word) { sets = append(sets, name+"="+v.Text) },
+			func(name Word) { unsets = append(unsets, name.Text) })
+		var args []string
+		for _, w := range e.Args {
+			args = append(args, w.Text)
+		}
+		got := strings.Join([]string{strings.Join(sets, " "), strings.Join(unsets, " "), e.Split.Text,
+			strings.Join(args, " "), e.Scope.Cwd + " " + strconv.FormatBool(e.Clears)}, " | ")
+		if got = strings.Join(strings.Fields(got), " "); got != strings.Join(strings.Fields(tc.want), " ") {
+			t.Errorf("env %s: %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	if got := DropAssignments(words("A=1 B=2 ls C=3")); len(got) != 2 || got[0].Text != "ls" {
+		t.Errorf("DropAssignments: %v, want ls C=3", got)
 	}
 }
