@@ -498,43 +498,7 @@ func orDefault(s, d string) string {
 }
 
 func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	args := c.Args
-	hasC := false
-	i := 0
-	for i < len(args) {
-		w := args[i]
-		s := w.Text
-		if w.Dyn {
-			break
-		}
-		if oneOf(s, "--|-") {
-			i++
-			break
-		}
-		if strings.HasPrefix(s, "--") {
-			i++
-			if oneOf(s, "--rcfile|--init-file") {
-				i++
-			}
-			continue
-		}
-		if len(s) < 2 || (s[0] != '-' && s[0] != '+') {
-			break
-		}
-		i++
-		for j := 1; j < len(s); j++ {
-			switch s[j] {
-			case 'c':
-				hasC = true
-			case 'o', 'O':
-				if j == len(s)-1 {
-					i++
-				}
-				j = len(s)
-			}
-		}
-	}
-	rest := shell.From(args, i)
+	rest, hasC := shell.ShellArgs(c.Args)
 	a.shellStartup(c, env, sc)
 	inner := sc.Clone()
 	inner.Funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions

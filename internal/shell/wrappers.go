@@ -568,3 +568,54 @@ func DropAssignments(argv []Word) []Word {
 	}
 	return argv
 }
+
+// ShellArgs reads the words of a shell (sh, bash, zsh, ...) as it does:
+// its options (clusters of -x and +x, -o NAME, long options, --rcfile
+// FILE) and the operands after them; command says -c was given, so the
+// first operand is the command text and the rest its $0 and positional
+// parameters; else the first operand is a script file.
+func ShellArgs(args []Word) (ops []Word, command bool) {
+	i := 0
+	for i < len(args) {
+		w := args[i]
+		s := w.Text
+		if w.Dyn {
+			break
+		}
+		if s == "--" || s == "-" {
+			i++
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			i++
+			if s == "--rcfile" || s == "--init-file" {
+				i++
+			}
+			continue
+		}
+		if len(s) < 2 || (s[0] != '-' && s[0] != '+') {
+			break
+		}
+		i++
+		command = shellCluster(s, &i) || command
+	}
+	return From(args, i), command
+}
+
+// shellCluster reads a cluster of a shell's short options: true when it
+// holds c; -o and -O take the next word when last.
+func shellCluster(s string, i *int) bool {
+	c := false
+	for j := 1; j < len(s); j++ {
+		switch s[j] {
+		case 'c':
+			c = true
+		case 'o', 'O':
+			if j == len(s)-1 {
+				*i++
+			}
+			return c
+		}
+	}
+	return c
+}

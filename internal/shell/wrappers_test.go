@@ -197,3 +197,32 @@ func TestReadEnv(t *testing.T) {
 		t.Errorf("DropAssignments: %v, want ls C=3", got)
 	}
 }
+
+// TestShellArgs: a shell's options end where its operands start; -c
+// makes the first operand the command text.
+func TestShellArgs(t *testing.T) {
+	for _, tc := range []struct {
+		args    string
+		ops     string
+		command bool
+	}{
+		{"-c ls x y", "ls x y", true},
+		{"-ec ls", "ls", true},
+		{"-o pipefail -c ls", "ls", true},
+		{"-eo pipefail script.sh", "script.sh", false},
+		{"-oc ls", "ls", false}, // the rest of the cluster is the name -o takes
+		{"+x --rcfile rc -l script.sh a", "script.sh a", false},
+		{"--norc -- -c", "-c", false},
+		{"- -c", "-c", false},
+		{"", "", false},
+	} {
+		ops, command := ShellArgs(words(tc.args))
+		var got []string
+		for _, w := range ops {
+			got = append(got, w.Text)
+		}
+		if strings.Join(got, " ") != tc.ops || command != tc.command {
+			t.Errorf("sh %s: operands %q command %v, want %q %v", tc.args, got, command, tc.ops, tc.command)
+		}
+	}
+}
