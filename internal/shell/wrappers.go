@@ -487,26 +487,16 @@ func ReadEnv(args []Word, sc *Scope, home string, set func(name string, v Word),
 			return e
 		case s == "-":
 			e.Clears = true // same as -i
-		case envSplitOpt(s):
-			e.Split, i = envSplitString(args, i)
-			e.HasSplit, e.Args = true, From(args, i+1)
-			return e
-		case s == "-u" || s == "--unset" || s == "-C" || s == "--chdir" || s == "-P":
-			if i+1 < len(args) {
-				switch s {
-				case "-u", "--unset":
-					unset(args[i+1])
-				case "-C", "--chdir":
-					e.Scope = sc.Clone().Chdir(args[i+1], home)
-				}
-				i++
+		case strings.HasPrefix(s, "--"):
+			var done bool
+			if i, done = e.longOption(args, i, sc, home, unset); done {
+				return e
 			}
-		case strings.HasPrefix(s, "--chdir="):
-			e.Scope = sc.Clone().Chdir(Word{Text: strings.TrimPrefix(s, "--chdir="), Dyn: w.Dyn}, home)
-		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			e.Scope = sc.Clone().Chdir(Word{Text: s[2:], Dyn: w.Dyn}, home)
-		case strings.HasPrefix(s, "-") && len(s) > 1:
-			e.Clears = envOption(w, unset) || e.Clears
+		case strings.HasPrefix(s, "-"):
+			var done bool
+			if i, done = e.shortOptions(args, i, sc, home, unset); done {
+				return e
+			}
 		case strings.Contains(s, "=") && IsName(s[:strings.Index(s, "=")]):
 			name, val, _ := strings.Cut(s, "=")
 			set(name, Word{Text: val, Dyn: w.Dyn, Taint: w.Taint})
@@ -518,45 +508,71 @@ func ReadEnv(args []Word, sc *Scope, home string, set func(name string, v Word),
 	return e
 }
 
-// envOption reads another option of env: true when it clears the
-// environment (-i, --ignore-environment) or cannot be read; a variable
-// it unsets (-uNAME, --unset=NAME) goes to unset.
-func envOption(w Word, unset func(name Word)) bool {
-	s := w.Text
-	switch {
-	case w.Dyn || s == "--ignore-environment":
-		return true
-	case strings.HasPrefix(s, "--unset="):
-		unset(Word{Text: s[len("--unset="):]})
-	case strings.HasPrefix(s, "--"):
-	case strings.ContainsRune(s, 'i'):
-		return true
-	case strings.HasPrefix(s, "-u"):
-		unset(Word{Text: s[2:]})
+// longOption reads env's long option at args[i]; it returns the index of
+// the last word it took, and done when the option (--split-string) ends
+// env's own words.
+func (e *EnvCall) longOption(args []Word, i int, sc *Scope, home string, unset func(name Word)) (int, bool) {
+	w := args[i]
+	name, val, attached := strings.Cut(w.Text, "=")
+	takes := name == "--unset" || name == "--chdir" || name == "--split-string" || name == "--argv0"
+	arg := Word{Text: val, Dyn: w.Dyn}
+	if takes && !attached {
+		if i+1 >= len(args) {
+			return i, false
+		}
+		i++
+		arg = args[i]
 	}
-	return false
+	switch name {
+	case "--ignore-environment":
+		e.Clears = true
+	case "--unset":
+		unset(arg)
+	case "--chdir":
+		e.Scope = sc.Clone().Chdir(arg, home)
+	case "--split-string":
+		e.Split, e.HasSplit, e.Args = arg, true, From(args, i+1)
+		return i, true
+	}
+	return i, false
 }
 
-// envSplitOpt: s is env's -S (--split-string), alone, with its string
-// attached, or last in a cluster of short options.
-func envSplitOpt(s string) bool {
-	return s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2)
-}
-
-// envSplitString returns the string of env's -S at args[i] and the index
-// of the last argument it used.
-func envSplitString(args []Word, i int) (Word, int) {
+// shortOptions reads a cluster of env's short options at args[i] (-i,
+// -0, -v alone; -u NAME, -C DIR, -S STRING, -P PATH and -a NAME take the
+// rest of the cluster or, when it is empty, the next word), as getopt
+// does: `env -vu NAME cmd` unsets NAME and runs cmd. It returns the index
+// of the last word it took, and done when -S ends env's own words.
+func (e *EnvCall) shortOptions(args []Word, i int, sc *Scope, home string, unset func(name Word)) (int, bool) {
 	w := args[i]
 	s := w.Text
-	switch {
-	case strings.HasPrefix(s, "--split-string="):
-		return Word{Text: strings.TrimPrefix(s, "--split-string="), Dyn: w.Dyn}, i
-	case strings.HasPrefix(s, "-S") && len(s) > 2:
-		return Word{Text: s[2:], Dyn: w.Dyn}, i
-	case i+1 < len(args):
-		return args[i+1], i + 1
+	for j := 1; j < len(s); j++ {
+		c := s[j]
+		if c == 'i' {
+			e.Clears = true
+		}
+		if !strings.ContainsRune("uCSPa", rune(c)) {
+			continue
+		}
+		arg := Word{Text: s[j+1:], Dyn: w.Dyn}
+		if arg.Text == "" {
+			if i+1 >= len(args) {
+				return i, false
+			}
+			i++
+			arg = args[i]
+		}
+		switch c {
+		case 'u':
+			unset(arg)
+		case 'C':
+			e.Scope = sc.Clone().Chdir(arg, home)
+		case 'S':
+			e.Split, e.HasSplit, e.Args = arg, true, From(args, i+1)
+			return i, true
+		}
+		return i, false
 	}
-	return Word{}, i
+	return i, false
 }
 
 // DropAssignments drops the words at the head of argv that are

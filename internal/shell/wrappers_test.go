@@ -177,6 +177,12 @@ func TestReadEnv(t *testing.T) {
 		{"--chdir=/srv -- A=1 ls", "| | | A=1 ls | /srv false"},
 		{"A=1 -S 'B=2 rm' x", "A=1 | | 'B=2 | rm' x | /p false"},
 		{"-vS 'rm -rf' x", "| | 'rm | -rf' x | /p false"},
+		{"-vu FOO rm -rf x", "| FOO | | rm -rf x | /p false"}, // the cluster's -u takes the next word
+		{"-iu FOO ls", "| FOO | | ls | /p true"},
+		{"-vC /srv ls", "| | | ls | /srv false"},
+		{"--unset FOO --chdir /srv ls", "| FOO | | ls | /srv false"},
+		{"-P /bin -a sh ls", "| | | ls | /p false"},
+		{"--split-string 'rm -rf' x", "| | 'rm | -rf' x | /p false"},
 		{"", "| | | | /p false"},
 	} {
 		var sets, unsets []string
