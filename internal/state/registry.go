@@ -156,6 +156,20 @@ type (
 	Describer interface{ Describe() string }
 )
 
+// PruneGroups are the project's groups that refer to sessions
+// ([SessionForgetter]): an event that may prune loads them, so that
+// [Prune] tells them which sessions went.
+func PruneGroups() Groups {
+	var g Groups
+	forgetter := reflect.TypeFor[SessionForgetter]()
+	for _, k := range projectKeys {
+		if k != nil && reflect.PointerTo(k.typ).Implements(forgetter) {
+			g |= k.group
+		}
+	}
+	return g
+}
+
 // describe says what the group of k holds: its description, else its
 // name.
 func (k *registered[R]) describe() string {
