@@ -46,18 +46,12 @@ type OriginID interface{ ~int | ~string }
 
 // CodeOrigins codes the origins of the entries that have one, by id; an
 // entry gone since (removed by an older atreides, which keeps the section
-// as it was) is skipped when read back.
+// as it was) is skipped when read back. It is compiled once per type of
+// entry, so it only walks the entries: the coding is codeOrigin's and
+// decodeOrigins', compiled once per type of id.
 func CodeOrigins[T any, K OriginID](c *binrec.Codec, entries []T, at func(*T) (K, *store.Origin)) {
 	if c.Decoding() {
-		byID := make(map[K]store.Origin)
-		for range c.R.Count(3) {
-			var id K
-			var o store.Origin
-			codeOriginID(c, &id)
-			c.Str(&o.Machine)
-			c.Str(&o.Checkout)
-			byID[id] = o
-		}
+		byID := decodeOrigins[K](c)
 		for i := range entries {
 			if id, o := at(&entries[i]); byID[id] != (store.Origin{}) {
 				*o = byID[id]
@@ -77,11 +71,28 @@ func CodeOrigins[T any, K OriginID](c *binrec.Codec, entries []T, at func(*T) (K
 	c.W.Uint(uint64(n))
 	for i := range entries {
 		if id, o := at(&entries[i]); *o != (store.Origin{}) {
-			codeOriginID(c, &id)
-			c.Str(&o.Machine)
-			c.Str(&o.Checkout)
+			codeOrigin(c, &id, o)
 		}
 	}
+}
+
+// decodeOrigins reads an origins section: the origins by id.
+func decodeOrigins[K OriginID](c *binrec.Codec) map[K]store.Origin {
+	byID := make(map[K]store.Origin)
+	for range c.R.Count(3) {
+		var id K
+		var o store.Origin
+		codeOrigin(c, &id, &o)
+		byID[id] = o
+	}
+	return byID
+}
+
+// codeOrigin codes one entry's id and origin.
+func codeOrigin[K OriginID](c *binrec.Codec, id *K, o *store.Origin) {
+	codeOriginID(c, id)
+	c.Str(&o.Machine)
+	c.Str(&o.Checkout)
 }
 
 func codeOriginID[K OriginID](c *binrec.Codec, id *K) {
