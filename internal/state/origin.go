@@ -42,7 +42,9 @@ func (p *Project) Elsewhere(o store.Origin) string {
 
 // OriginID is what an entry with an origin is known by in its origins
 // section: a todo's, anchor's or scope request's number, a lease's session.
-type OriginID interface{ ~int | ~string }
+// It is int or string exactly: a type defined on either would be coded as
+// nothing by codeOriginID, and so must be converted by the caller.
+type OriginID interface{ int | string }
 
 // CodeOrigins codes the origins of the entries that have one, by id; an
 // entry gone since (removed by an older atreides, which keeps the section
