@@ -60,8 +60,8 @@ var (
 	projectKeys [maxSections]*registered[Project]
 )
 
-// nextGroup is the group bit the next registered key takes.
-var nextGroup = groupsFixed
+// nextGroup is the group bit the next registered key or record takes.
+var nextGroup Groups = 1
 
 // RegisterSession declares a session group of type T: its section's tag
 // in the record (fixed forever: records on disk hold it), its name (for
