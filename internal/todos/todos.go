@@ -2,12 +2,12 @@ package todos
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/anchors"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/binrec"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
