@@ -146,13 +146,13 @@ type (
 	// SessionForgetter is a project group that refers to sessions: it
 	// forgets those [Prune] removes.
 	SessionForgetter interface{ ForgetSession(id string) }
-	// Salvager is a group with counters: a salvaged record's are raised
-	// past the ids its entries hold, so that a lost counter never hands
-	// out an id twice.
+	// Salvager is a project group with counters: a salvaged project
+	// record's are raised past the ids its entries hold, so that a lost
+	// counter never hands out an id twice.
 	Salvager interface{ Salvaged() }
-	// Describer is a group that says what it holds, for the report of a
-	// damaged project record that lost it, when its name does not
-	// ("governance (intent locks, scope requests, the ledger head)").
+	// Describer is a project group that says what it holds, for the
+	// report of a damaged project record that lost it, when its name does
+	// not ("governance (intent locks, scope requests, the ledger head)").
 	Describer interface{ Describe() string }
 )
 
