@@ -53,23 +53,3 @@ func TestTouchAndRenewWithinAMinute(t *testing.T) {
 		})
 	}
 }
-
-// TestSalvaged: the group is a [state.Salvager]; after a salvage the scope requests' counter is past every
-// request kept, and never lowered.
-func TestSalvaged(t *testing.T) {
-	for _, tc := range []struct {
-		g    Governance
-		want int
-	}{
-		{Governance{Expansions: []ScopeRequest{{ID: 3}, {ID: 8}, {ID: 1}}}, 8},
-		{Governance{NextExpansion: 12, Expansions: []ScopeRequest{{ID: 3}}}, 12},
-		{Governance{}, 0},
-	} {
-		g := tc.g
-		var s state.Salvager = &g // called by the salvage through the interface
-		s.Salvaged()
-		if g.NextExpansion != tc.want {
-			t.Errorf("%+v: counter %d after salvage, want %d", tc.g, g.NextExpansion, tc.want)
-		}
-	}
-}

@@ -1,6 +1,8 @@
 package state_test
 
 import (
+	"context"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/todos"
 )
 
@@ -46,4 +49,42 @@ func TestOlderJSONProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("binary", back)
+}
+
+// TestSalvageRaisesCounters: a damaged project record salvaged member by
+// member has lost its counters; each feature's group raises its own past
+// the ids it kept ([state.Salvager]), so that none is handed out twice.
+func TestSalvageRaisesCounters(t *testing.T) {
+	// The counters are missing, and "pruned" is damaged: the record is
+	// salvaged.
+	const bad = `{"v":2,"pruned":"oops","todos":[{"id":7,"level":"task","title":"x","status":"pending"},{"id":4,"level":"task","title":"y","status":"pending"}],` +
+		`"anchors":[{"id":5,"kind":"fact","priority":"high","text":"a"}],` +
+		`"governance":{"expansions":[{"id":9,"intent":"i","paths":["p"],"status":"pending"}]}}`
+	st := store.Open(filepath.Join(t.TempDir(), ".atreides"))
+	err := st.Update(context.Background(), func(tx *store.Tx) error {
+		if err := tx.PutRecord("project", "project", []byte(bad)); err != nil {
+			return err
+		}
+		return state.UpdateProject(tx, func(p *state.Project) error {
+			if p.Salvaged == nil {
+				t.Error("the record was not salvaged")
+			}
+			for _, c := range []struct {
+				name      string
+				got, want int
+			}{
+				{"todos", todos.Key.Read(p).Next, 7},
+				{"anchors", anchors.Key.Read(p).Next, 5},
+				{"scope requests", govstate.Key.Read(p).NextExpansion, 9},
+			} {
+				if c.got != c.want {
+					t.Errorf("%s: counter %d after the salvage, want %d", c.name, c.got, c.want)
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -98,23 +98,3 @@ func TestSetStatus(t *testing.T) {
 		t.Errorf("status %q", Key.Read(p).List[0].Status)
 	}
 }
-
-// TestSalvaged: the group is a [state.Salvager]; after a salvage the counter is past every todo kept, and
-// never lowered.
-func TestSalvaged(t *testing.T) {
-	for _, tc := range []struct {
-		g    Todos
-		want int
-	}{
-		{Todos{Next: 0, List: []Todo{{ID: 2}, {ID: 7}, {ID: 4}}}, 7},
-		{Todos{Next: 9, List: []Todo{{ID: 2}}}, 9},
-		{Todos{}, 0},
-	} {
-		g := tc.g
-		var s state.Salvager = &g // called by the salvage through the interface
-		s.Salvaged()
-		if g.Next != tc.want {
-			t.Errorf("%+v: counter %d after salvage, want %d", tc.g, g.Next, tc.want)
-		}
-	}
-}
