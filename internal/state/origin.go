@@ -53,7 +53,8 @@ type OriginID interface{ int | string }
 // decodeOrigins', compiled once per type of id.
 func CodeOrigins[T any, K OriginID](c *binrec.Codec, entries []T, at func(*T) (K, *store.Origin)) {
 	if c.Decoding() {
-		byID := decodeOrigins[K](c)
+		byID := make(map[K]store.Origin) // here, not in decodeOrigins: on the stack while it is small
+		decodeOrigins(c, byID)
 		for i := range entries {
 			if id, o := at(&entries[i]); byID[id] != (store.Origin{}) {
 				*o = byID[id]
@@ -78,16 +79,14 @@ func CodeOrigins[T any, K OriginID](c *binrec.Codec, entries []T, at func(*T) (K
 	}
 }
 
-// decodeOrigins reads an origins section: the origins by id.
-func decodeOrigins[K OriginID](c *binrec.Codec) map[K]store.Origin {
-	byID := make(map[K]store.Origin)
+// decodeOrigins reads an origins section into byID.
+func decodeOrigins[K OriginID](c *binrec.Codec, byID map[K]store.Origin) {
 	for range c.R.Count(3) {
 		var id K
 		var o store.Origin
 		codeOrigin(c, &id, &o)
 		byID[id] = o
 	}
-	return byID
 }
 
 // codeOrigin codes one entry's id and origin.
