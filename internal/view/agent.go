@@ -2,10 +2,10 @@ package view
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/todos"
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 // SessionStatus is one session as its agent asks about it (the MCP
