@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
@@ -98,9 +97,9 @@ var ErrApplied = errors.New("the event was applied before")
 // commit and its fsyncs).
 func (l StoreLoader) Update(ctx context.Context, ev *event.Event, groups state.Groups, fn func(*State) error) error {
 	if ev.Kind == event.SessionStart {
-		// A prune, due at most once a day, releases the intent locks of
-		// the sessions it removes.
-		groups |= govstate.Key.Group()
+		// A prune, due at most once a day, tells the groups that refer
+		// to sessions (governance's intent locks) which it removed.
+		groups |= state.PruneGroups()
 	}
 	if l.EventID != "" {
 		groups |= AppliedKey.Group()

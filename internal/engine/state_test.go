@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )
@@ -126,6 +127,51 @@ func TestPruneAtSessionStart(t *testing.T) {
 	}
 	if asked != 2 {
 		t.Errorf("a day later: retention asked %d times, want 2", asked)
+	}
+}
+
+// TestPruneReleasesLeases: the prune of a session start reaches the
+// groups that refer to sessions though no handler declares them: the
+// intent lease of a session it removes is released, that of a session it
+// keeps stays.
+func TestPruneReleasesLeases(t *testing.T) {
+	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	old, _ := state.Encode(state.NewSession("old", "claude", t0.Add(-40*24*time.Hour)))
+	recent, _ := state.Encode(state.NewSession("recent", "claude", t0.Add(-time.Hour)))
+	st, _ := storeWith(t, map[string][]byte{"old": old, "recent": recent})
+	leases := func() (held []string) {
+		t.Helper()
+		err := st.View(context.Background(), func(tx *store.Tx) error {
+			p, err := state.LoadProject(tx)
+			for _, l := range govstate.Key.Read(p).Locks {
+				held = append(held, l.Session)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return held
+	}
+	err := st.Update(context.Background(), func(tx *store.Tx) error {
+		return state.UpdateProject(tx, func(p *state.Project) error {
+			govstate.TakeLease(p, "a", "old", "claude", t0.Add(-40*24*time.Hour))
+			govstate.TakeLease(p, "b", "recent", "claude", t0.Add(-time.Hour))
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := leases(); len(got) != 2 {
+		t.Fatalf("leases before %v", got)
+	}
+	l := StoreLoader{Store: st, Retention: func() time.Duration { return 30 * 24 * time.Hour }}
+	none := counting
+	none.Groups = state.NoGroups // declares no group of the project's
+	New(l, &testEnv{}, none).Run(context.Background(), &event.Event{Kind: event.SessionStart, SessionID: "s", Time: t0})
+	if got := leases(); len(got) != 1 || got[0] != "recent" {
+		t.Errorf("leases after the prune %v, want recent's only", got)
 	}
 }
 

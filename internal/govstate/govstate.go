@@ -72,8 +72,8 @@ type SeenSession struct {
 	Seen time.Time `json:"seen"`
 }
 
-// MaxRecent bounds [Governance.Recent].
-const MaxRecent = 8
+// maxRecent bounds [Governance.Recent].
+const maxRecent = 8
 
 // Lock returns the lock on the intent, or nil.
 func (g *Governance) Lock(intent string) *IntentLock {
@@ -114,7 +114,7 @@ func (g *Governance) ForgetSession(session string) {
 
 // Touch records that the session sent an event at now: it moves to the
 // front of Recent, with now as its time, unless it is there already and
-// was seen less than TouchEvery ago.
+// was seen less than touchEvery ago.
 func (g *Governance) Touch(session, host string, now time.Time) {
 	if session == "" {
 		return
@@ -124,22 +124,22 @@ func (g *Governance) Touch(session, host string, now time.Time) {
 	}
 	out := []SeenSession{{ID: session, Host: host, Seen: now}}
 	for _, s := range g.Recent {
-		if s.ID != session && len(out) < MaxRecent {
+		if s.ID != session && len(out) < maxRecent {
 			out = append(out, s)
 		}
 	}
 	g.Recent = out
 }
 
-// TouchEvery is how stale a session's last-seen time and its lease's
+// touchEvery is how stale a session's last-seen time and its lease's
 // renewal may grow: an event within it changes neither, so that they
 // rewrite the project record (and pay its fdatasync) once a minute at
 // most rather than on every event. Leases last tens of minutes.
-const TouchEvery = time.Minute
+const touchEvery = time.Minute
 
-// Renew renews the lease at now, unless it was renewed less than
-// TouchEvery ago.
-func (l *IntentLock) Renew(now time.Time) {
+// renew renews the lease at now, unless it was renewed less than
+// touchEvery ago.
+func (l *IntentLock) renew(now time.Time) {
 	if !fresh(l.Renewed, now) {
 		l.Renewed = now
 	}
@@ -155,11 +155,11 @@ func TakeLease(p *state.Project, intent, session, host string, now time.Time) {
 	g.Locks = append(g.Locks, IntentLock{Intent: intent, Session: session, Host: host, Since: now, Renewed: now, Origin: p.Here()})
 }
 
-// RenewLease renews l at now as [IntentLock.Renew] does, and stamps it
-// with where the record is written, so that a lease an older atreides
-// took gains its origin when its session next acts.
+// RenewLease renews l at now (unless it was renewed less than touchEvery
+// ago), and stamps it with where the record is written, so that a lease an
+// older atreides took gains its origin when its session next acts.
 func RenewLease(p *state.Project, l *IntentLock, now time.Time) {
-	l.Renew(now)
+	l.renew(now)
 	l.Origin = p.Here()
 }
 
@@ -174,11 +174,11 @@ func RequestScope(p *state.Project, intent, session string, paths []string, reas
 	return r
 }
 
-// fresh reports whether t is less than TouchEvery before now (a clock
+// fresh reports whether t is less than touchEvery before now (a clock
 // that went back is not fresh).
 func fresh(t, now time.Time) bool {
 	d := now.Sub(t)
-	return d >= 0 && d < TouchEvery
+	return d >= 0 && d < touchEvery
 }
 
 // Caller is the session a command or tool call that was not given one

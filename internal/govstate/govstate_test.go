@@ -16,7 +16,7 @@ func encoded(g Governance) string {
 	return string(state.EncodeProject(p))
 }
 
-// TestTouchAndRenewWithinAMinute: an event less than TouchEvery after the
+// TestTouchAndRenewWithinAMinute: an event less than touchEvery after the
 // last one of the same session changes neither Recent nor the lease, so
 // the project record is not rewritten; a later one, another session, or a
 // clock that went back does.
@@ -28,7 +28,7 @@ func TestTouchAndRenewWithinAMinute(t *testing.T) {
 		changed bool
 	}{
 		{"same session, 10 s later", "a", 10 * time.Second, false},
-		{"same session, a minute later", "a", TouchEvery, true},
+		{"same session, a minute later", "a", touchEvery, true},
 		{"another session, 10 s later", "b", 10 * time.Second, true},
 		{"the clock went back", "a", -time.Second, true},
 	} {
@@ -39,7 +39,7 @@ func TestTouchAndRenewWithinAMinute(t *testing.T) {
 			before := encoded(g)
 			now := t0.Add(tc.after)
 			g.Touch(tc.session, "claude", now)
-			lock.Renew(now)
+			lock.renew(now)
 			changed := encoded(g) != before
 			if changed != tc.changed {
 				t.Errorf("Recent changed = %v, want %v: %+v", changed, tc.changed, g.Recent)

@@ -8,104 +8,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/shell"
 )
 
-// streamWord stands for an argument that arrives on stdin at run time.
-func streamWord(prefix string) shell.Word {
-	return shell.Word{Text: prefix + "\x00", Dyn: true, Stream: true, Appended: true}
-}
-
-// xargsOptions reads xargs's options: the replacement string of -I/-i
-// ("" for none) and the index of the command.
-func xargsOptions(args []shell.Word) (repl string, i int) {
-	for i < len(args) {
-		s := args[i].Text
-		if args[i].Dyn || s == "" || s[0] != '-' {
-			break
-		}
-		i++
-		switch {
-		case s == "--":
-			return repl, i
-		case oneOf(s, "-I|-J"):
-			if i < len(args) {
-				repl = args[i].Text
-				i++
-			}
-		case strings.HasPrefix(s, "-I") || strings.HasPrefix(s, "-J"):
-			repl = s[2:]
-		case oneOf(s, "-i|--replace"):
-			repl = "{}"
-		case strings.HasPrefix(s, "--replace="):
-			repl = strings.TrimPrefix(s, "--replace=")
-		case strings.HasPrefix(s, "-i"):
-			repl = s[2:]
-		case strings.HasPrefix(s, "--"):
-			name, _, has := strings.Cut(s, "=")
-			if !has && oneOf(name, "--arg-file|--delimiter|--max-args|--max-procs|--max-lines|--max-chars|--eof|--process-slot-var") {
-				i++
-			}
-		default:
-			last := s[len(s)-1]
-			if len(s) == 2 && strings.IndexByte("adELnPsRS", last) >= 0 {
-				i++
-			}
-		}
-	}
-	return repl, i
-}
-
-func hXargs(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	args := c.Args
-	repl, i := xargsOptions(args)
-	inner := at(args, i)
-	if len(inner) == 0 {
-		inner = []shell.Word{shell.Lit("echo")}
-	}
-	if repl != "" && !anyContains(inner, repl) {
-		// -i/-I without the token in the command: GNU xargs then runs
-		// the command bare, once per input line. With operands of its
-		// own (`xargs -I{} eval 'echo ok'`) that is what is judged; with
-		// none (`xargs -i rm -rf`) the token was meant for the input (a
-		// misplaced `{}`): judge it as if the input were appended.
-		if hasOperand(inner) {
-			return a.exec(inner, env, sc, depth, shell.Feed{Taint: shell.TaintUnknown})
-		}
-		repl = ""
-	}
-	return a.exec(substitute(inner, repl, true), env, sc, depth, shell.Feed{Taint: shell.TaintUnknown})
-}
-
-// hasOperand: argv has an argument after the program that is not an option.
-func hasOperand(argv []shell.Word) bool {
-	for _, w := range at(argv, 1) {
-		if w.Dyn || !strings.HasPrefix(w.Text, "-") {
-			return true
-		}
-	}
-	return false
-}
-
-// substitute replaces the replacement token in argv with a stdin-supplied
-// value, or appends one when there is no token.
-func substitute(argv []shell.Word, repl string, appendIfNone bool) []shell.Word {
-	out := make([]shell.Word, 0, len(argv)+1)
-	used := false
-	for _, w := range argv {
-		if repl != "" && !w.Dyn && strings.Contains(w.Text, repl) {
-			nw := w
-			nw.Text = strings.ReplaceAll(w.Text, repl, "\x00")
-			nw.Dyn, nw.Stream = true, true
-			out = append(out, nw)
-			used = true
-			continue
-		}
-		out = append(out, w)
-	}
-	if !used && appendIfNone && repl == "" {
-		out = append(out, streamWord(""))
-	}
-	return out
-}
-
 // parallelOpts is what hParallel learns from GNU parallel's options.
 type parallelOpts struct {
 	dry, info, remote, workdir, rpl bool
@@ -162,7 +64,7 @@ func parseParallelOpts(args []shell.Word) (parallelOpts, int) {
 
 func hParallel(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	o, i := parseParallelOpts(c.Args)
-	tmpl := at(c.Args, i)
+	tmpl := shell.From(c.Args, i)
 	var sources [][]shell.Word
 	fromStdin := true
 	for j, w := range tmpl {
@@ -179,7 +81,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, 
 	// Custom replacement strings (--rpl) and {= =} are Perl code run by
 	// parallel itself, even for a dry run; a remote --workdir makes
 	// parallel run its own setup commands on the host.
-	if o.rpl || o.workdir && o.remote || anyContains(tmpl, "{=") {
+	if o.rpl || o.workdir && o.remote || shell.AnyContains(tmpl, "{=") {
 		a.fire(ruleDynamicStreamCommand, c, "parallel runs code of its own (--rpl, {= =}, remote --workdir)")
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}
@@ -197,7 +99,7 @@ func hParallel(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, 
 	}
 	switch {
 	case fromStdin:
-		vals = []shell.Word{streamWord("")}
+		vals = []shell.Word{shell.StreamWord("")}
 	case len(vals) == 0:
 		// An empty source starts no job; the template is still what
 		// the agent means to run.
@@ -213,22 +115,13 @@ func hParallel(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, 
 		if k >= 32 {
 			break // the rest repeat the same template
 		}
-		a.exec(replaceParallel(tmpl, v), env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
+		a.walker().Run(replaceParallel(tmpl, v), env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	}
 	return shell.Feed{Taint: shell.TaintUnknown}
 }
 
 func isParallelSep(s string) bool {
 	return oneOf(s, ":::|::::|:::+|::::+")
-}
-
-func anyContains(ws []shell.Word, sub string) bool {
-	for _, w := range ws {
-		if strings.Contains(w.Text, sub) {
-			return true
-		}
-	}
-	return false
 }
 
 // parallelSources splits `::: a b ::: c d` into its input sources. A
@@ -239,7 +132,7 @@ func parallelSources(ws []shell.Word) [][]shell.Word {
 		if !w.Dyn && isParallelSep(w.Text) {
 			out = append(out, nil)
 			if strings.HasPrefix(w.Text, "::::") {
-				out[len(out)-1] = []shell.Word{streamWord("")}
+				out[len(out)-1] = []shell.Word{shell.StreamWord("")}
 			}
 			continue
 		}
@@ -362,7 +255,7 @@ func (a codeJudge) parallelShell(c *Cmd, tmpl []shell.Word, env map[string]shell
 		if !used && (v.Text != "" || v.Dyn) {
 			argv = append(argv, v) // appended as the next positional parameter
 		}
-		a.exec(argv, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
+		a.walker().Run(argv, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	}
 	return true
 }
@@ -523,7 +416,7 @@ func hFind(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 				if dir {
 					isc.FindDir = findDirPrefix(roots)
 				}
-				a.exec(inner, env, isc, depth+1, shell.Feed{})
+				a.walker().Run(inner, env, isc, depth+1, shell.Feed{})
 				i = j
 				continue
 			}
@@ -609,7 +502,7 @@ func (a codeJudge) findExec(c *Cmd, inner []shell.Word, roots []shell.Word, env 
 		if dir {
 			isc.FindDir = prefix
 		}
-		a.exec(argv, env, isc, depth+1, shell.Feed{})
+		a.walker().Run(argv, env, isc, depth+1, shell.Feed{})
 	}
 }
 
@@ -649,7 +542,7 @@ func hAwk(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 			return shell.Feed{Taint: shell.TaintUnknown}
 		}
 	}
-	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
+	i := shell.SkipOptions(c.Args, "vFf", "--assign", "--field-separator")
 	if i >= len(c.Args) {
 		if c.Stream {
 			a.fire(ruleDynamicStreamCode, c, "awk program arrives on stdin")
@@ -690,14 +583,14 @@ func (a codeJudge) runQuiet(c *Cmd, s string, sc *shell.Scope, depth int) {
 	if strings.TrimSpace(s) == "" || depth+1 > maxDepth {
 		return
 	}
-	f, err := a.parseText(s)
+	f, err := a.walker().Parse(s)
 	if err != nil {
 		if dangerousText(s) {
 			a.fire(ruleParseError, c, "embedded shell text")
 		}
 		return
 	}
-	a.stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
+	a.walker().Stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
 }
 
 // stringLiterals extracts quoted string literals from program text in

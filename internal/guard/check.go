@@ -39,7 +39,7 @@ func (p *Policy) runShell(r Request) *analyzer {
 	if r.Cwd == "" {
 		sc = shell.NewScope("")
 	}
-	a.runScript(cmd, sc, 0, shell.Feed{})
+	a.walker().Script(cmd, sc, 0, shell.Feed{})
 	a.res.Commands = a.cmds
 	a.res.Effects = a.walkSt.eff
 	if a.res.Verdict == Allow {

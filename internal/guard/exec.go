@@ -9,59 +9,11 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// exec evaluates one simple command given as resolved argv and returns what
-// it writes to stdout, as far as the guard can tell.
-func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	for len(args) > 0 && !args[0].Dyn && args[0].Text == "" {
-		args = args[1:] // an empty unquoted expansion vanishes
-	}
-	if len(args) == 0 || !a.step() {
-		return shell.Feed{}
-	}
-	if depth > maxDepth {
-		a.fire(ruleParseTooComplex, nil, "nesting too deep")
-		return shell.Feed{Taint: shell.TaintUnknown}
-	}
+// program judges one resolved simple command (shell.Walk.Run resolved
+// its program name and the script's functions) and follows what it runs;
+// it returns what it writes to stdout, as far as the guard can tell.
+func (a *analyzer) program(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	head := args[0]
-	if guessedProgram(head, depth) {
-		// The program name came from printf/echo output the guard
-		// computed exactly: judge the command it spells. Nothing is
-		// unknown, so only strict mode objects to the indirection.
-		a.strict(nil, "program name "+head.Guess+" is assembled at run time")
-		guessed := append(a.expand().SplitWords(shell.Lit(head.Guess), sc, depth), args[1:]...)
-		return a.exec(guessed, env, sc, depth+1, in)
-	}
-	if depth > 0 && !spendDerived(a, len(args)) {
-		return shell.Feed{Taint: shell.TaintUnknown}
-	}
-	if (head.Glob || head.ViaVar && shell.HasGlob(head.Text)) && !head.Dyn {
-		if out, ok := a.globProgram(args, env, sc, depth, in); ok {
-			return out
-		}
-	}
-	if head.Dyn || strings.ContainsRune(head.Text, '\uFFFD') {
-		return a.dynamicProgram(args, sc)
-	}
-	if head.ViaVar {
-		a.strict(nil, "program name comes from a variable")
-	}
-	if !head.ViaPos {
-		// A script's own variable holding a whole command line is a
-		// probe; a caller's argument passed through "$1" is data.
-		a.rawText(head)
-	}
-	if body, ok := sc.Funcs[head.Text]; ok {
-		if sc.Calling[head.Text] {
-			a.fire(ruleSystemForkBomb, nil, "function "+head.Text+" calls itself without end")
-			return shell.Feed{Taint: shell.TaintUnknown}
-		}
-		return a.callFunc(head.Text, body, args[1:], sc, depth, in)
-	}
-	if i := strings.IndexByte(head.Text, '='); i >= 0 && !shell.IsName(head.Text[:i]) {
-		// Not a valid assignment, so bash tries to run it as a program
-		// and fails; judge the rest as if it ran, to be safe.
-		return a.exec(args[1:], env, sc, depth, in)
-	}
 	c := &Cmd{Command: shell.Command{Name: shell.NormName(head.Text), Args: args[1:], Scope: sc, Stdin: in != (shell.Feed{})}, a: a}
 	a.self().notePosing(c)
 	for _, w := range args {
@@ -80,12 +32,6 @@ func (a *analyzer) exec(args []shell.Word, env map[string]shell.Word, sc *shell.
 		a.self().selfEffects(c, head, env, depth, in)
 	}
 	return runProgram(a, c, head, env, sc, depth, in)
-}
-
-// guessedProgram: the program name came from printf or echo output the
-// guard computed exactly, with nothing unknown in it.
-func guessedProgram(head shell.Word, depth int) bool {
-	return head.Dyn && head.HasGuess && head.Taint&(shell.TaintRemote|shell.TaintDecoded|shell.TaintUnknown) == 0 && !head.Stream && depth < maxDepth
 }
 
 // spendDerived charges n words of a command below the top level; it is
@@ -154,7 +100,7 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *shell.S
 		return
 	}
 	sub := a.sub()
-	sub.exec(c.Args, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
+	sub.walker().Run(c.Args, env, sc.Clone(), depth+1, shell.Feed{Taint: shell.TaintUnknown})
 	if sub.res.Verdict > Allow && !oneOf(sub.res.Category, "dynamic|strict") && sub.res.Rule != ruleSelfUnknownWrite.name {
 		a.fireRule(ruleNamed(sub.res.Rule), c, "arguments of "+c.Name)
 	}
@@ -253,17 +199,6 @@ func (a *analyzer) dynStructure(c *Cmd, args []shell.Word) {
 	}
 }
 
-func (a *analyzer) callFunc(name string, body *syntax.Stmt, args []shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	a.called(name)
-	savedPos, savedHas := sc.Pos, sc.HasPos
-	sc.Pos, sc.HasPos = args, true
-	sc.Calling[name] = true
-	out := a.stmt(body, sc, depth+1, in)
-	delete(sc.Calling, name)
-	sc.Pos, sc.HasPos = savedPos, savedHas
-	return out
-}
-
 func (a *analyzer) record(c *Cmd) {
 	a.writes().ran(c.Name)
 	if len(a.cmds) < 256 {
@@ -303,26 +238,23 @@ var handlers lazy[map[string]handler]
 func init() { handlers.src = buildHandlers }
 
 func buildHandlers() map[string]handler {
-	h := map[string]handler{
+	h := map[string]handler{}
+	for _, name := range shell.Wrappers() {
+		h[name] = hUnwrap
+	}
+	for name, f := range map[string]handler{
 		"sudo": hSudo, "doas": hSudo, "run0": hSudo, "pkexec": hSudo,
-		"env": hEnv, "command": hCommand, "builtin": hSkip(0, ""), "exec": hSkip(0, "a"),
-		"nice": hNice, "nohup": hSkip(0, ""), "timeout": hTimeout, "time": hSkip(0, "of"),
-		"setsid":  hSkip(0, ""),
-		"taskset": hTaskset, "chrt": hChrt, "unbuffer": hUnbuffer, "caffeinate": hSkip(0, "tw"),
-		"fakeroot": hSkip(0, ""), "torsocks": hSkip(0, ""), "proxychains": hSkip(0, "f"),
-		"proxychains4": hSkip(0, "f"), "strace": hSkip(0, "oepsSuEXPIab"), "ltrace": hSkip(0, "oepsuAnaDlLxXF"),
-		"xvfb-run": hSkip(0, "nslfe"), "dbus-run-session": hSkip(0, ""), "firejail": hSkip(0, ""),
-		"flock": hFlock, "busybox": hBusybox, "watch": hWatch,
-		"xargs": hXargs, "parallel": hParallel, "find": hFind, "eval": hEval,
+		"env": hEnv, "command": hCommand, "taskset": hTaskset, "unbuffer": hUnbuffer,
+		"busybox": hBusybox, "watch": hWatch,
+		"parallel": hParallel, "find": hFind, "eval": hEval,
 		"source": hSource, ".": hSource, "trap": hTrap, "ssh": hSSH, "su": hSu,
 		"script": hScript, "cd": hCd, "pushd": hCd, "alias": hAlias,
 		"awk": hAwk, "gawk": hAwk, "mawk": hAwk, "nawk": hAwk, "busybox-awk": hAwk,
 		"uv": hRunSub("run"), "poetry": hRunSub("run"), "pipenv": hRunSub("run"),
-		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "direnv": hDirenvExec,
-		"nix-shell": hNixShell,
-		"wine":      hSkip(0, ""), "sg": hSg, "!": hSkip(0, ""), "then": hSkip(0, ""), "do": hSkip(0, ""),
-		"npx": hNpx, "pnpx": hNpx, "bunx": hNpx,
+		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "sg": hSg,
 		"atreides": hAtreides, // selfguard.go
+	} {
+		h[name] = f
 	}
 	for _, s := range shellNames {
 		h[s] = hShell
@@ -333,57 +265,19 @@ func buildHandlers() map[string]handler {
 
 var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "loksh", "pdksh", "hush"}
 
-// skipOptions returns the index of the first operand. valued lists short
-// option letters that take a value; long options with a value use '='
-// unless listed in longValued.
-func skipOptions(args []shell.Word, valued string, longValued ...string) int {
-	i := 0
-	for i < len(args) {
-		s := args[i].Text
-		if args[i].Dyn {
-			return i
-		}
-		if s == "--" {
-			return i + 1
-		}
-		if !strings.HasPrefix(s, "--") && (len(s) < 2 || s[0] != '-') {
-			return i
-		}
-		i += shell.OptionWords(s, valued, longValued)
+// hUnwrap judges the command a wrapper runs (shell.Unwrap) like one
+// typed directly.
+func hUnwrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
+	w, _ := shell.Unwrap(c.Name, c.Args, len(env) > 0, sc, a.req.Home)
+	switch {
+	case w.Carried:
+		return a.runText(c, w.Text, w.Scope, depth, w.Via)
+	case w.Unknown:
+		return shell.Feed{Taint: shell.TaintUnknown}
+	case w.Fed:
+		in = w.Stdin
 	}
-	return i
-}
-
-func at(args []shell.Word, i int) []shell.Word {
-	if i >= len(args) {
-		return nil
-	}
-	return args[i:]
-}
-
-// hSkip unwraps wrappers with the given short value options and n fixed
-// operands before the wrapped command.
-func hSkip(n int, valued string) handler {
-	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-		i := skipOptions(c.Args, valued) + n
-		w := c.Name
-		if len(env) > 0 {
-			w = "" // with assignments `time`/`!` are programs, not keywords
-		}
-		return a.exec(at(c.Args, i), env, external(sc, w), depth, in)
-	}
-}
-
-// external is the scope seen by a program a wrapper starts: shell
-// functions are not visible to /usr/bin/time, nohup, sudo and the like
-// (builtin, command and exec run inside the shell and still see them).
-func external(sc *shell.Scope, wrapper string) *shell.Scope {
-	if oneOf(wrapper, "builtin|command|exec|time|!") || len(sc.Funcs) == 0 {
-		return sc
-	}
-	c := sc.Clone()
-	c.Funcs = map[string]*syntax.Stmt{}
-	return c
+	return a.walker().Run(w.Args, env, w.Scope, depth, in)
 }
 
 func hRunSub(sub string) handler {
@@ -392,13 +286,13 @@ func hRunSub(sub string) handler {
 		if len(p) == 0 || p[0].Text != sub {
 			return a.produce(c, sc, in)
 		}
-		return a.exec(at(p, 1+skipOptions(p[1:], "")), env, sc, depth, in)
+		return a.walker().Run(shell.From(p, 1+shell.SkipOptions(p[1:], "")), env, sc, depth, in)
 	}
 }
 
 func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
-	rest := at(c.Args, i)
+	i := shell.SkipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
+	rest := shell.From(c.Args, i)
 	shellFlag := c.Has("-i", "-s", "--login", "--shell")
 	a.fire(rulePrivilegeSudo, c, "")
 	if v, ok := c.Flag("-D", "--chdir"); ok {
@@ -417,7 +311,7 @@ func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 	if !rest[0].Dyn && len(rest) == 1 && isShell(inner) || inner == "su" {
 		a.fire(rulePrivilegeRootShell, c, "")
 	}
-	return a.exec(rest, env, sc, depth, in)
+	return a.walker().Run(rest, env, sc, depth, in)
 }
 
 func isShell(n string) bool {
@@ -430,101 +324,25 @@ func isShell(n string) bool {
 }
 
 func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	args := c.Args
-	inner := sc
-	var out []shell.Word
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		s := w.Text
-		if w.Dyn && !strings.Contains(s, "=") {
-			out = append(out, args[i:]...)
-			break
-		}
-		switch {
-		case s == "--":
-			out = append(out, at(args, i+1)...)
-			i = len(args)
-		case s == "-":
-			a.self().pose() // same as -i: the host's marks go
-		case envSplitOpt(s):
-			var str shell.Word
-			str, i = envSplitString(args, i)
-			a.strict(c, "env -S splits a string into a command")
-			split := a.expand().SplitWords(str, sc, depth)
-			out = append(out, split...)
-			out = append(out, at(args, i+1)...)
-			i = len(args)
-		case oneOf(s, "-u|--unset|-C|--chdir|-P"):
-			if i+1 < len(args) {
-				if a.req.envUnsetsHostVar(s, args[i+1]) {
-					a.self().pose()
-				}
-				if oneOf(s, "-C|--chdir") {
-					inner = sc.Clone().Chdir(args[i+1], a.req.Home)
-				}
-				i++
-			}
-		case strings.HasPrefix(s, "--chdir="):
-			inner = sc.Clone().Chdir(shell.Word{Text: strings.TrimPrefix(s, "--chdir="), Dyn: w.Dyn}, a.req.Home)
-		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			inner = sc.Clone().Chdir(shell.Word{Text: s[2:], Dyn: w.Dyn}, a.req.Home)
-		case strings.HasPrefix(s, "-") && len(s) > 1:
-			if a.req.envOptClearsHost(w) {
+	e := shell.ReadEnv(c.Args, sc, a.req.Home,
+		func(name string, v shell.Word) { a.vcs().envRule(name, v, sc, depth) },
+		func(name shell.Word) {
+			if name.Dyn || a.req.hostVar(name.Text) {
 				a.self().pose()
 			}
-		case strings.Contains(s, "=") && shell.IsName(s[:strings.Index(s, "=")]):
-			name, val, _ := strings.Cut(s, "=")
-			a.vcs().envRule(name, shell.Word{Text: val, Dyn: w.Dyn, Taint: w.Taint}, sc, depth)
-		default:
-			out = append(out, args[i:]...)
-			i = len(args)
-		}
+		})
+	if e.Clears {
+		a.self().pose() // the host's marks go
+	}
+	out := e.Args
+	if e.HasSplit {
+		a.strict(c, "env -S splits a string into a command")
+		out = append(a.expand().SplitWords(e.Split, sc, depth), e.Args...)
 	}
 	if len(out) == 0 {
 		return shell.Feed{Taint: shell.TaintEnv}
 	}
-	// Assignments produced by -S are not commands.
-	for len(out) > 0 && !out[0].Dyn && strings.Contains(out[0].Text, "=") && shell.IsName(out[0].Text[:strings.Index(out[0].Text, "=")]) {
-		out = out[1:]
-	}
-	return a.exec(out, env, inner, depth, in)
-}
-
-// envSplitOpt: s is env's -S (--split-string), alone, with its string
-// attached, or last in a cluster of short options.
-func envSplitOpt(s string) bool {
-	return oneOf(s, "-S|--split-string") || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2) || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "S") && len(s) > 2)
-}
-
-// envSplitString returns the string of env's -S at args[i] and the index
-// of the last argument it used.
-func envSplitString(args []shell.Word, i int) (shell.Word, int) {
-	w := args[i]
-	s := w.Text
-	switch {
-	case strings.HasPrefix(s, "--split-string="):
-		return shell.Word{Text: strings.TrimPrefix(s, "--split-string="), Dyn: w.Dyn}, i
-	case strings.HasPrefix(s, "-S") && len(s) > 2:
-		return shell.Word{Text: s[2:], Dyn: w.Dyn}, i
-	case i+1 < len(args):
-		return args[i+1], i + 1
-	}
-	return shell.Word{}, i
-}
-
-// envUnsetsHostVar: env's option opt, given val, unsets one of the host's
-// variables (-u NAME), or one the guard cannot name.
-func (req *Request) envUnsetsHostVar(opt string, val shell.Word) bool {
-	return !oneOf(opt, "-C|--chdir|-P") && (val.Dyn || req.hostVar(val.Text))
-}
-
-// envOptClearsHost: an option of env clears the environment or unsets
-// one of the host's variables (-i, -uNAME, --unset=NAME,
-// --ignore-environment), or cannot be read.
-func (req *Request) envOptClearsHost(w shell.Word) bool {
-	s := w.Text
-	return w.Dyn || s == "--ignore-environment" || strings.HasPrefix(s, "--unset=") && req.hostVar(s[len("--unset="):]) ||
-		!strings.HasPrefix(s, "--") && (strings.ContainsRune(s, 'i') || strings.HasPrefix(s, "-u") && req.hostVar(s[2:]))
+	return a.walker().Run(shell.DropAssignments(out), env, e.Scope, depth, in)
 }
 
 func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
@@ -538,31 +356,22 @@ func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 }
 
 func hCommand(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "")
+	i := shell.SkipOptions(c.Args, "")
 	if c.Has("-v", "-V") && len(c.Args)-i <= 1 {
 		if f, ok := a.req.lookupOutput(c); ok {
 			return f // the path of an atreides program
 		}
 		return shell.Feed{Taint: shell.TaintUnknown} // a lookup: nothing runs
 	}
-	return a.exec(at(c.Args, i), env, sc, depth, in)
-}
-
-func hNice(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	return a.exec(at(c.Args, skipOptions(c.Args, "n", "--adjustment")), env, sc, depth, in)
-}
-
-func hTimeout(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "sk", "--signal", "--kill-after")
-	return a.exec(at(c.Args, i+1), env, sc, depth, in)
+	return a.walker().Run(shell.From(c.Args, i), env, sc, depth, in)
 }
 
 func hTaskset(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "")
+	i := shell.SkipOptions(c.Args, "")
 	if c.Has("-p", "--pid") {
 		return shell.Feed{}
 	}
-	return a.exec(at(c.Args, i+1), env, sc, depth, in)
+	return a.walker().Run(shell.From(c.Args, i+1), env, sc, depth, in)
 }
 
 func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
@@ -573,28 +382,19 @@ func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 	return shell.Feed{}
 }
 
-// hNpx runs a package's program with the arguments after it, or with
-// -c a shell command line.
-func hNpx(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	if v, ok := shell.OptValue(c.Args, 'c', "--call"); ok {
-		return a.runText(c, v, sc.Clone(), depth, c.Name+" -c")
-	}
-	return a.exec(at(c.Args, skipOptions(c.Args, "p", "--package")), env, sc, depth, in)
-}
-
 func hBusybox(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	return a.exec(c.Args, env, sc, depth, in)
+	return a.walker().Run(c.Args, env, sc, depth, in)
 }
 
 func hWatch(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "nq", "--interval", "--equexit")
-	rest := at(c.Args, i)
+	i := shell.SkipOptions(c.Args, "nq", "--interval", "--equexit")
+	rest := shell.From(c.Args, i)
 	if c.Has("-x", "--exec") {
-		return a.exec(rest, env, sc, depth, in)
+		return a.walker().Run(rest, env, sc, depth, in)
 	}
 	// watch joins its arguments and runs them with sh -c; judge both that
 	// string and the argv as given.
-	a.exec(rest, env, sc.Clone(), depth+1, in)
+	a.walker().Run(rest, env, sc.Clone(), depth+1, in)
 	return a.runText(c, joinWords(rest), sc.Clone(), depth, "watch")
 }
 
@@ -621,24 +421,6 @@ func joinWords(ws []shell.Word) shell.Word {
 	return out
 }
 
-func hDirenvExec(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	p := c.Args
-	if len(p) >= 2 && p[0].Text == "exec" {
-		return a.exec(at(p, 2), env, sc, depth, in)
-	}
-	return shell.Feed{Taint: shell.TaintUnknown}
-}
-
-func hNixShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	if v, ok := shell.OptValue(c.Args, 0, "--run"); ok {
-		return a.runText(c, v, sc.Clone(), depth, "nix-shell --run")
-	}
-	if v, ok := shell.OptValue(c.Args, 0, "--command"); ok {
-		return a.runText(c, v, sc.Clone(), depth, "nix-shell --command")
-	}
-	return shell.Feed{Taint: shell.TaintUnknown}
-}
-
 func hAlias(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	for _, w := range c.Args {
 		if _, v, ok := strings.Cut(w.Text, "="); ok {
@@ -660,7 +442,7 @@ func (a *analyzer) runText(c *Cmd, code shell.Word, sc *shell.Scope, depth int, 
 	case code.Dyn && code.HasGuess:
 		// Substitution output the guard computed (printf, base64 -d):
 		// judge the text, and still flag that it was hidden.
-		out := a.runScript(code.Guess, sc, depth+1, shell.Feed{})
+		out := a.walker().Script(code.Guess, sc, depth+1, shell.Feed{})
 		if code.Taint&shell.TaintDecoded != 0 {
 			a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 		} else {
@@ -677,10 +459,10 @@ func (a *analyzer) runText(c *Cmd, code shell.Word, sc *shell.Scope, depth int, 
 		a.fire(ruleDynamicCode, c, via+" runs code computed at run time ("+code.Display()+")")
 		// Still analyse the known parts: a dynamic tail does not hide a
 		// literal `rm -rf /` in front of it.
-		a.runScript(strings.ReplaceAll(code.Text, "\x00", "__dyn__"), sc, depth+1, shell.Feed{})
+		a.walker().Script(strings.ReplaceAll(code.Text, "\x00", "__dyn__"), sc, depth+1, shell.Feed{})
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}
-	out := a.runScript(code.Text, sc, depth+1, shell.Feed{})
+	out := a.walker().Script(code.Text, sc, depth+1, shell.Feed{})
 	if code.Taint&shell.TaintDecoded != 0 {
 		a.fire(ruleRceObfuscated, c, via+" runs decoded text")
 	}
@@ -696,7 +478,7 @@ func (a *analyzer) runFeed(c *Cmd, in shell.Feed, sc *shell.Scope, depth int) sh
 	case in.Taint&shell.TaintRemote != 0:
 		a.fire(ruleRcePipeToShell, c, "downloaded text piped into "+c.Name)
 	case in.Known:
-		a.runScript(in.Text, sc.Clone(), depth+1, shell.Feed{})
+		a.walker().Script(in.Text, sc.Clone(), depth+1, shell.Feed{})
 		if in.Taint&shell.TaintDecoded != 0 {
 			a.fire(ruleRceObfuscated, c, "decoded text piped into "+c.Name)
 		}
@@ -716,43 +498,7 @@ func orDefault(s, d string) string {
 }
 
 func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	args := c.Args
-	hasC := false
-	i := 0
-	for i < len(args) {
-		w := args[i]
-		s := w.Text
-		if w.Dyn {
-			break
-		}
-		if oneOf(s, "--|-") {
-			i++
-			break
-		}
-		if strings.HasPrefix(s, "--") {
-			i++
-			if oneOf(s, "--rcfile|--init-file") {
-				i++
-			}
-			continue
-		}
-		if len(s) < 2 || (s[0] != '-' && s[0] != '+') {
-			break
-		}
-		i++
-		for j := 1; j < len(s); j++ {
-			switch s[j] {
-			case 'c':
-				hasC = true
-			case 'o', 'O':
-				if j == len(s)-1 {
-					i++
-				}
-				j = len(s)
-			}
-		}
-	}
-	rest := at(args, i)
+	rest, hasC := shell.ShellArgs(c.Args)
 	a.shellStartup(c, env, sc)
 	inner := sc.Clone()
 	inner.Funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions
@@ -766,7 +512,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dep
 			}
 			return shell.Feed{Taint: shell.TaintUnknown}
 		}
-		inner.Pos, inner.HasPos = at(rest, 2), true
+		inner.Pos, inner.HasPos = shell.From(rest, 2), true
 		return a.runText(c, rest[0], inner, depth, c.Name+" -c")
 	}
 	if len(rest) == 0 || c.Has("-s") {
@@ -831,17 +577,17 @@ func hEval(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 // runTextShared is runText in the caller's scope (eval and source share it).
 func (a *analyzer) runTextShared(c *Cmd, code shell.Word, sc *shell.Scope, depth int, via string) shell.Feed {
 	if !code.Dyn && code.Taint&(shell.TaintRemote|shell.TaintDecoded) == 0 {
-		return a.runScript(code.Text, sc, depth+1, shell.Feed{})
+		return a.walker().Script(code.Text, sc, depth+1, shell.Feed{})
 	}
 	return a.runText(c, code, sc, depth, via)
 }
 
 func hSource(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "p")
+	i := shell.SkipOptions(c.Args, "p")
 	if len(c.Args) > 1 && c.Args[0].Text == "-p" && c.Args[1].Dyn {
 		a.fire(ruleDynamicScript, c, "search path "+c.Args[1].Display()+" is computed at run time")
 	}
-	rest := at(c.Args, i)
+	rest := shell.From(c.Args, i)
 	if len(rest) == 0 {
 		return shell.Feed{}
 	}
@@ -860,8 +606,8 @@ func hTrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 }
 
 func hSSH(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := skipOptions(c.Args, "bcDEeFIiJLlmOopQRSWwB")
-	rest := at(c.Args, i)
+	i := shell.SkipOptions(c.Args, "bcDEeFIiJLlmOopQRSWwB")
+	rest := shell.From(c.Args, i)
 	if len(rest) < 2 {
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}

@@ -61,7 +61,7 @@ func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 		}
 	}
 	a.gitConfigEnv(c, env, aliases, sc, depth)
-	rest := at(args, i)
+	rest := shell.From(args, i)
 	if len(rest) > 0 && rest[0].Dyn {
 		a.dynamicSubcommand(c, rest, sc)
 		return shell.Feed{Taint: shell.TaintUnknown}

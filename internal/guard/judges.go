@@ -3,10 +3,12 @@ package guard
 import "github.com/atreides-dev/atreides/internal/shell"
 
 // The analyzer's methods are grouped by concern, each group a type over
-// the same analysis (one Check's walk, which they share): the analyzer
-// itself walks the script (statements, commands, wrappers, the rules of a
-// resolved command); expander is the walk as shell.Expander, which expands
-// words, calls back into it; effectWalk records what a
+// the same analysis (one Check's walk, which they share): shell.Walk
+// walks the script (statements, pipelines, loops, redirections) and
+// shellJudge is the analyzer as the judge it reports to and as the
+// Walker shell.Expander calls back into; the analyzer itself unwraps and
+// dispatches each resolved command (wrappers, the rules of a resolved
+// command); effectWalk records what a
 // command does to files; pathJudge resolves and judges paths; codeJudge
 // follows code carried in arguments and files (sh -c, interpreters, find
 // -exec, xargs); exfilJudge follows data leaving the machine; gitJudge
@@ -17,9 +19,10 @@ import "github.com/atreides-dev/atreides/internal/shell"
 // rest of the walk reports to a concern through its state's methods, so
 // what effectWalk records is apart from what the judges keep.
 
-// expander is the analyzer as shell.Expander's Walker: it runs the
-// substitutions expansion meets and charges its work (analyze.go).
-type expander struct{ *analyzer }
+// shellJudge is the analyzer as shell.Walk's Judge and shell.Expander's
+// Walker: it judges what the walk meets, runs the substitutions
+// expansion meets and charges its work (analyze.go).
+type shellJudge struct{ *analyzer }
 
 // effectWalk records what a command does to files (effects.go).
 type effectWalk struct {
@@ -111,7 +114,7 @@ func (s *selfState) outMark() int     { return len(s.outFiles) }
 func (s *selfState) noteOut(p string) { s.outFiles = append(s.outFiles, p) }
 
 func (a *analyzer) expand() shell.Expander {
-	return shell.Expander{Home: a.req.Home, TmpDir: a.req.tmpdir(), Walker: expander{a}}
+	return shell.Expander{Home: a.req.Home, TmpDir: a.req.tmpdir(), Walker: shellJudge{a}}
 }
 func (a *analyzer) writes() effectWalk { return effectWalk{a, &a.walkSt} }
 func (a *analyzer) files() pathJudge   { return pathJudge{a} }

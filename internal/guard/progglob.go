@@ -113,7 +113,7 @@ func (a *analyzer) globProgram(args []shell.Word, env map[string]shell.Word, sc 
 			break
 		}
 		argv := append([]shell.Word{shell.Lit(prefix + n)}, args[1:]...)
-		a.exec(argv, env, sc, depth+1, in)
+		a.walker().Run(argv, env, sc, depth+1, in)
 	}
 	return shell.Feed{Taint: shell.TaintUnknown}, true
 }

@@ -336,7 +336,7 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 		a.fire(ruleSelfUnknownWrite, c, "runs "+p+", which this command writes first with content the guard cannot read")
 	case asShell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
 		if depth+1 <= maxDepth {
-			a.runScript(f.text, c.Scope.Clone(), depth+1, shell.Feed{})
+			a.walker().Script(f.text, c.Scope.Clone(), depth+1, shell.Feed{})
 		}
 	default:
 		if m := a.mentionsOwn([]shell.Word{shell.Lit(f.text)}, c.Scope); m != "" {
@@ -852,7 +852,7 @@ func editorCommands(c *Cmd) []shell.Word {
 // awkProgram is the program text of an awk command (its output
 // redirections are its writes); the files it reads are not scanned.
 func awkProgram(c *Cmd) []shell.Word {
-	i := skipOptions(c.Args, "vFf", "--assign", "--field-separator")
+	i := shell.SkipOptions(c.Args, "vFf", "--assign", "--field-separator")
 	if i >= len(c.Args) || shell.HasOption(c.Args, "f", "--file") {
 		return nil
 	}

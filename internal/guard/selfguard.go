@@ -578,17 +578,6 @@ func (a selfJudge) ownWriteRel(c *Cmd, s string) {
 	}
 }
 
-// fdWord: the word of `>&` names a file descriptor (2, 3-, -), not a file.
-func fdWord(w shell.Word) bool {
-	s := strings.TrimSuffix(w.Text, "-")
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return !w.Dyn
-}
-
 func underAny(p string, dirs []string) bool {
 	for _, d := range dirs {
 		if d != "/" && under(p, d) {

@@ -9,130 +9,29 @@ import (
 // Wrappers that run a command later (at, batch, systemd-run, tmux,
 // screen), elsewhere (chroot, unshare, nsenter, firejail, bwrap) or as
 // someone else (su, runuser, setpriv): each is unwrapped and the command
-// it runs is judged like one typed directly.
-
-// optScan describes a wrapper's options the way GNU getopt reads them:
-// short letters that take a value (attached, "-uroot", or as the next
-// word) and long options that take one ("--user=root", "--user root").
-// Long options may be abbreviated to an unambiguous prefix.
-type optScan struct {
-	valued string
-	long   []string
-}
-
-// scan walks the options of args and calls fn (when not nil) for every
-// option with its canonical name ("-c", "--command") and value. Without
-// permute it stops at the first operand and returns it and everything
-// after; with permute options may follow operands (until "--") and the
-// operands alone are returned.
-func (o optScan) scan(args []shell.Word, permute bool, fn func(name string, val shell.Word)) []shell.Word {
-	var ops []shell.Word
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		s := w.Text
-		switch {
-		case w.Dyn || s == "-" || len(s) < 2 || s[0] != '-':
-			if !permute {
-				return args[i:]
-			}
-			ops = append(ops, w)
-		case s == "--":
-			return append(ops, args[i+1:]...)
-		case strings.HasPrefix(s, "--"):
-			name, val, has := strings.Cut(s, "=")
-			name, valued := o.longName(name)
-			v := shell.Word{Text: val, Dyn: w.Dyn, Taint: w.Taint}
-			if !has && valued && i+1 < len(args) {
-				i++
-				v = args[i]
-			}
-			if fn != nil {
-				fn(name, v)
-			}
-		default:
-			for j := 1; j < len(s); j++ {
-				if strings.IndexByte(o.valued, s[j]) < 0 {
-					if fn != nil {
-						fn("-"+s[j:j+1], shell.Word{})
-					}
-					continue
-				}
-				v := shell.Word{Text: s[j+1:], Taint: w.Taint}
-				if j == len(s)-1 && i+1 < len(args) {
-					i++
-					v = args[i]
-				}
-				if fn != nil {
-					fn("-"+s[j:j+1], v)
-				}
-				break
-			}
-		}
-	}
-	return ops
-}
-
-// longName resolves an abbreviated long option against the valued ones.
-func (o optScan) longName(name string) (string, bool) {
-	match := ""
-	for _, l := range o.long {
-		if l == name {
-			return l, true
-		}
-		if len(name) >= 4 && strings.HasPrefix(l, name) {
-			if match != "" {
-				return name, false // ambiguous: getopt refuses to run
-			}
-			match = l
-		}
-	}
-	if match != "" {
-		return match, true
-	}
-	return name, false
-}
-
-// hOpts unwraps a wrapper whose options are described by valued and
-// long, followed by n fixed operands before the wrapped command.
-func hOpts(n int, valued string, long ...string) handler {
-	o := optScan{valued: valued, long: long}
-	return func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-		rest := o.scan(c.Args, false, nil)
-		return a.exec(at(rest, n), env, external(sc, c.Name), depth, in)
-	}
-}
+// it runs is judged like one typed directly. Those that only read options
+// before the command (chroot, unshare, nsenter, setpriv, ionice, ...) are
+// shell.Unwrap's (hUnwrap); here are those whose unwrapping the judges
+// take part in (privilege, terminals, working directories, carried text).
 
 func addWrapperHandlers(handlers map[string]handler) {
 	for name, h := range map[string]handler{
-		"runuser": hRunuser, "systemd-run": hSystemdRun, "tmux": hTmux, "screen": hScreen,
-		"at": hAt, "batch": hAt, "ionice": hIonice, "nsenter": hOpts(0, "tSG", "--target", "--setuid", "--setgid"),
-		"unshare": hOpts(0, "RwSG", "--root", "--wd", "--setuid", "--setgid", "--propagation", "--setgroups",
-			"--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime"),
-		"chroot":          hOpts(1, "", "--userspec", "--groups"),
-		"stdbuf":          hOpts(0, "ioe", "--input", "--output", "--error"),
-		"systemd-inhibit": hOpts(0, "", "--what", "--who", "--why", "--mode"),
-		"cgexec":          hOpts(0, "g"),
-		"numactl":         hOpts(0, "ipmCN", "--interleave", "--preferred", "--membind", "--physcpubind", "--cpunodebind"),
-		"sandbox-exec":    hOpts(0, "npfD"),
-		"eatmydata":       hOpts(0, ""),
-		"setpriv": hOpts(0, "", "--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups",
-			"--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
-			"--apparmor-profile", "--landlock-access", "--landlock-rule"),
-		"bwrap": hBwrap,
+		"runuser": hRunuser, "tmux": hTmux, "screen": hScreen,
+		"at": hAt, "batch": hAt, "bwrap": hBwrap,
 	} {
 		handlers[name] = h
 	}
 }
 
 // suOpts are the options of su and runuser that take a value.
-var suOpts = optScan{valued: "cgGswu", long: []string{"--command", "--session-command", "--group", "--supp-group", "--shell", "--whitelist-environment", "--user"}}
+var suOpts = shell.OptScan{Valued: "cgGswu", Long: []string{"--command", "--session-command", "--group", "--supp-group", "--shell", "--whitelist-environment", "--user"}}
 
 // suCommand returns the -c/--command/--session-command text, which su
 // and runuser accept before or after the user name.
 func suCommand(args []shell.Word) (shell.Word, bool) {
 	var code shell.Word
 	found := false
-	suOpts.scan(args, true, func(name string, v shell.Word) {
+	suOpts.Scan(args, true, func(name string, v shell.Word) {
 		if oneOf(name, "-c|--command|--session-command") {
 			code, found = v, true
 		}
@@ -153,7 +52,7 @@ func hSu(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 // form `runuser [-l] USER -c CMD` runs CMD with a shell.
 func hRunuser(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	user := false
-	rest := suOpts.scan(c.Args, false, func(name string, v shell.Word) {
+	rest := suOpts.Scan(c.Args, false, func(name string, v shell.Word) {
 		user = user || oneOf(name, "-u|--user")
 	})
 	a.fire(rulePrivilegeSudo, c, "")
@@ -162,7 +61,7 @@ func hRunuser(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, d
 			a.fire(rulePrivilegeRootShell, c, "")
 			return shell.Feed{Taint: shell.TaintUnknown}
 		}
-		return a.exec(rest, env, external(sc, c.Name), depth, in)
+		return a.walker().Run(rest, env, shell.External(sc, c.Name), depth, in)
 	}
 	if code, ok := suCommand(c.Args); ok {
 		return a.runText(c, code, sc.Clone(), depth, "runuser -c")
@@ -174,7 +73,7 @@ func hRunuser(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, d
 // hScript: util-linux `script [-q] -c CMD [file]`; BSD/macOS `script [-q]
 // [file [command ...]]`.
 func hScript(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	o := optScan{valued: "cEIOBmF", long: []string{"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit"}}
+	o := shell.OptScan{Valued: "cEIOBmF", Long: []string{"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit"}}
 	var code shell.Word
 	found := false
 	get := func(name string, v shell.Word) {
@@ -182,10 +81,10 @@ func hScript(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, de
 			code, found = v, true
 		}
 	}
-	ops := o.scan(c.Args, false, get)
+	ops := o.Scan(c.Args, false, get)
 	if !found && len(ops) >= 2 && strings.HasPrefix(ops[1].Text, "-") {
 		// util-linux reads options after the typescript file too.
-		ops = o.scan(ops, true, get)
+		ops = o.Scan(ops, true, get)
 	}
 	// The command runs on a terminal script makes (posingAsUser).
 	a.self().enterTerminal()
@@ -195,7 +94,7 @@ func hScript(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, de
 	}
 	if len(ops) >= 2 {
 		// BSD script: the words after the typescript file are the command.
-		return a.exec(ops[1:], env, external(sc, c.Name), depth, in)
+		return a.walker().Run(ops[1:], env, shell.External(sc, c.Name), depth, in)
 	}
 	return shell.Feed{Taint: shell.TaintUnknown}
 }
@@ -204,68 +103,17 @@ func hScript(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, de
 func hUnbuffer(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	a.self().enterTerminal()
 	defer a.self().leaveTerminal()
-	return hSkip(0, "")(a, c, env, sc, depth, in)
-}
-
-// hSystemdRun: the command runs as a transient unit, in / (system) or the
-// home directory (--user) unless --same-dir or --working-directory says
-// otherwise.
-func hSystemdRun(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	o := optScan{valued: "upEMH", long: []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid",
-		"--nice", "--setenv", "--machine", "--host", "--service-type", "--working-directory", "--on-active",
-		"--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property",
-		"--path-property", "--socket-property", "--capsule"}}
-	user, same := false, false
-	dir := shell.Word{}
-	hasDir := false
-	rest := o.scan(c.Args, false, func(name string, v shell.Word) {
-		switch name {
-		case "--user":
-			user = true
-		case "-d", "--same-dir":
-			same = true
-		case "--working-directory":
-			dir, hasDir = v, true
-		}
-	})
-	inner := external(sc, c.Name).Clone()
-	switch {
-	case hasDir:
-		inner = inner.Chdir(dir, a.req.Home)
-	case same:
-	case user:
-		inner = inner.Chdir(shell.Lit(a.req.Home), a.req.Home)
-	default:
-		inner = inner.Chdir(shell.Lit("/"), a.req.Home)
-	}
-	return a.exec(rest, env, inner, depth, in)
-}
-
-// hIonice: `ionice [-c N] [-n N] [-t] CMD...`; with -p/-P/-u the operands
-// are process, group or user ids.
-func hIonice(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	o := optScan{valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}}
-	ids := false
-	rest := o.scan(c.Args, false, func(name string, v shell.Word) {
-		switch name {
-		case "-p", "-P", "-u", "--pid", "--pgid", "--uid":
-			ids = true
-		}
-	})
-	if ids {
-		return shell.Feed{}
-	}
-	return a.exec(rest, env, external(sc, c.Name), depth, in)
+	return hUnwrap(a, c, env, sc, depth, in)
 }
 
 // hAt: at and batch read the job's shell text from stdin (pipe, heredoc,
 // here-string) or from -f FILE, and run it later with sh.
 func hAt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	o := optScan{valued: "qftcdr"}
+	o := shell.OptScan{Valued: "qftcdr"}
 	list := false
 	var file shell.Word
 	hasFile := false
-	o.scan(c.Args, true, func(name string, v shell.Word) {
+	o.Scan(c.Args, true, func(name string, v shell.Word) {
 		switch name {
 		case "-l", "-c", "-d", "-r", "-V":
 			list = true // list, print or remove jobs
@@ -280,40 +128,6 @@ func hAt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 		return a.scriptFile(c, file, sc, depth)
 	}
 	return a.runFeed(c, in, sc, depth)
-}
-
-// hFlock: `flock [opts] FILE CMD...`, `flock [opts] FILE -c CMD`, or
-// `flock [opts] FD` (no command).
-func hFlock(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	o := optScan{valued: "wEc", long: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}}
-	var code shell.Word
-	found := false
-	rest := o.scan(c.Args, false, func(name string, v shell.Word) {
-		if oneOf(name, "-c|--command") {
-			code, found = v, true
-		}
-	})
-	if !found && len(rest) >= 3 && !rest[1].Dyn && (rest[1].Text == "-c" || rest[1].Text == "--command") {
-		code, found = rest[2], true
-	}
-	if found {
-		return a.runText(c, code, sc.Clone(), depth, "flock -c")
-	}
-	return a.exec(at(rest, 1), env, external(sc, c.Name), depth, in)
-}
-
-// hChrt: `chrt [opts] PRIO CMD...`; -p works on a process id and -m only
-// prints the priority ranges.
-func hChrt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	o := optScan{valued: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}}
-	pid := false
-	rest := o.scan(c.Args, false, func(name string, v shell.Word) {
-		pid = pid || oneOf(name, "-p|--pid|-m|--max")
-	})
-	if pid {
-		return shell.Feed{}
-	}
-	return a.exec(at(rest, 1), env, external(sc, c.Name), depth, in)
 }
 
 // tmuxCommands: for each tmux command that starts a shell command, its
@@ -342,10 +156,10 @@ func hTmux(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 	// the terminal server's, not the agent's (posingAsUser).
 	a.self().enterTerminal()
 	defer a.self().leaveTerminal()
-	g := optScan{valued: "cfLST"}
+	g := shell.OptScan{Valued: "cfLST"}
 	var code shell.Word
 	found := false
-	rest := g.scan(c.Args, false, func(name string, v shell.Word) {
+	rest := g.Scan(c.Args, false, func(name string, v shell.Word) {
 		if name == "-c" {
 			code, found = v, true
 		}
@@ -362,7 +176,7 @@ func hTmux(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 			}
 		}
 		a.code().tmuxCommand(c, rest[:end], env, sc, depth)
-		rest = at(rest, end+1)
+		rest = shell.From(rest, end+1)
 	}
 	return shell.Feed{Taint: shell.TaintUnknown}
 }
@@ -381,7 +195,7 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []shell.Word, env map[string]shell.W
 		return
 	}
 	inner := sc.Clone()
-	ops := optScan{valued: spec.valued}.scan(argv[1:], false, func(name string, v shell.Word) {
+	ops := shell.OptScan{Valued: spec.valued}.Scan(argv[1:], false, func(name string, v shell.Word) {
 		if name == "-c" && !oneOf(sub, "run-shell|run") {
 			inner = inner.Chdir(v, a.req.Home)
 		}
@@ -398,14 +212,14 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []shell.Word, env map[string]shell.W
 		return
 	}
 	// Several words are run as they are, without a shell.
-	a.exec(ops, env, external(inner, "tmux"), depth+1, shell.Feed{})
+	a.walker().Run(ops, env, shell.External(inner, "tmux"), depth+1, shell.Feed{})
 }
 
 // tmuxKeys judges what send-keys types: key names that end a line (Enter,
 // C-m, C-j, KPEnter) submit it, C-c discards it, Space and Tab are blanks.
 func (a codeJudge) tmuxKeys(c *Cmd, args []shell.Word, sc *shell.Scope, depth int) {
 	literal := false
-	keys := optScan{valued: "cNt"}.scan(args, false, func(name string, v shell.Word) {
+	keys := shell.OptScan{Valued: "cNt"}.Scan(args, false, func(name string, v shell.Word) {
 		literal = literal || name == "-l"
 	})
 	var text []shell.Word
@@ -475,7 +289,7 @@ func hScreen(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, de
 	}
 	cmd := false
 	var verb shell.Word
-	rest := optScan{valued: "SceshpTtX"}.scan(norm, false, func(name string, v shell.Word) {
+	rest := shell.OptScan{Valued: "SceshpTtX"}.Scan(norm, false, func(name string, v shell.Word) {
 		if name == "-X" {
 			cmd, verb = true, v
 		}
@@ -493,15 +307,15 @@ func hScreen(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, de
 				a.runText(c, text, sc.Clone(), depth, "screen -X stuff")
 			}
 		case "screen", "exec":
-			ops := optScan{valued: "thLT"}.scan(rest, false, nil)
-			a.exec(ops, env, external(sc, c.Name), depth+1, shell.Feed{})
+			ops := shell.OptScan{Valued: "thLT"}.Scan(rest, false, nil)
+			a.walker().Run(ops, env, shell.External(sc, c.Name), depth+1, shell.Feed{})
 		}
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if len(rest) == 0 {
 		return shell.Feed{Taint: shell.TaintUnknown} // an interactive shell
 	}
-	return a.exec(rest, env, external(sc, c.Name), depth, in)
+	return a.walker().Run(rest, env, shell.External(sc, c.Name), depth, in)
 }
 
 // screenText decodes the escapes screen's stuff command honours (\n,
@@ -535,5 +349,5 @@ func hBwrap(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dep
 		}
 		i += 1 + bwrapValues.get()[args[i].Text]
 	}
-	return a.exec(at(args, i), env, external(sc, c.Name), depth, in)
+	return a.walker().Run(shell.From(args, i), env, shell.External(sc, c.Name), depth, in)
 }

@@ -24,9 +24,9 @@ var ceilings = map[string]int{
 	"internal packages a command group imports":        12,
 	"Default*Options functions":                        0,
 	"rule ids written as strings (fire(\"...\"))":      0,
-	"methods of the largest receiver type":             57,
+	"methods of the largest receiver type":             44,
 	"guard functions of cyclomatic complexity over 30": 1,
-	"guard mean cyclomatic complexity, in hundredths":  621,
+	"guard mean cyclomatic complexity, in hundredths":  606,
 }
 
 // source is one parsed non-test file of the module.

@@ -6,6 +6,11 @@
 //     nesting that keep a hostile text from crashing or stalling the
 //     parser (a *TooComplex instead); Argv is the static argv of a
 //     command line's first simple command.
+//   - A Walk walks a parsed script as the shell runs it (lists,
+//     pipelines, loops, functions, redirections, heredocs, text repaired
+//     to parse, `((cmd))` read as sh would) and reports each resolved
+//     simple command, redirection, assignment and function to a Judge,
+//     which knows the rules.
 //   - A Scope is the shell state a script builds up (variables,
 //     functions, working directory, positional parameters, downloads).
 //   - An Expander expands words statically (braces, quotes, ~,
@@ -13,6 +18,12 @@
 //     resolved arguments that say what of them is known only at run time
 //     and where their data came from (Taint). The code it meets
 //     (substitutions) it hands to a Walker.
+//   - Unwrap reads the wrappers that run the rest of their words as a
+//     command (nohup, nice, chroot, unshare, flock, systemd-run, ...) or
+//     hand shell text to a shell (flock -c, nix-shell --run, npx -c),
+//     and xargs, which runs its command with the words of its stdin;
+//     ReadEnv reads env's assignments, unset variables, -C and -S;
+//     OptScan reads options as getopt does.
 //   - A Command is one resolved simple command (wrappers unwrapped); its
 //     options read as getopt would (OptValue, Operands, HasOption).
 //   - Paths turns a command's path arguments into the files they name
@@ -29,7 +40,7 @@
 //     (WritesAnything, HarmlessDevice) and which run inline code
 //     (InterpFamily, CodeFlags).
 //
-// Package guard walks a command with these and judges it; governance's
+// Package guard is the Judge of that walk; governance's
 // scope gate, the task gate and the session's phase inference read the
 // Effects of that walk (shellcall.Effects, once per event) instead of
 // parsing shell themselves. The package is pure and imports no rules.

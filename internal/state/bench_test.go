@@ -3,11 +3,11 @@ package state_test
 import (
 	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"

@@ -14,7 +14,7 @@
 // ([RegisterSession], [RegisterProject], [RegisterRecord]) and reads the
 // group through it; state does not know its type (registry.go), and
 // reaches it only through the hooks a group may have ([SessionForgetter],
-// [Salvager]).
+// [Salvager], [Describer]).
 //
 // Records are binary (groups.go, sections.go), a section per group, each
 // type's fields listed once for both directions (binrec.Codec): an event

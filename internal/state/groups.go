@@ -3,10 +3,11 @@ package state
 import (
 	"errors"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/binrec"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/atreides-dev/atreides/internal/binrec"
 )
 
 // Groups is a set of state groups: the parts of a session or project
@@ -15,15 +16,11 @@ import (
 // encoded (see [Load]); the rest of a record is carried over byte for byte.
 type Groups uint32
 
-// The groups. A session's identity, times, counters and subagents (its
-// core) and the project's housekeeping (the last prune, a salvage notice)
-// are small and always loaded, so they are not groups.
-const (
-	// groupsFixed is the first group of the registered keys (see
-	// [RegisterSession]).
-	groupsFixed Groups = 1
-)
-
+// The groups are the features' ([RegisterSession], [RegisterProject],
+// [RegisterRecord]), a bit each, handed out as they register (nextGroup):
+// no group's bit is stored. A session's identity, times, counters and
+// subagents (its core) and the project's housekeeping (the last prune, a
+// salvage notice) are small and always loaded, so they are not groups.
 const (
 	// AllGroups is every group: what readers and commands decode.
 	AllGroups Groups = NoGroups - 1

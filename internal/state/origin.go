@@ -42,22 +42,19 @@ func (p *Project) Elsewhere(o store.Origin) string {
 
 // OriginID is what an entry with an origin is known by in its origins
 // section: a todo's, anchor's or scope request's number, a lease's session.
-type OriginID interface{ ~int | ~string }
+// It is int or string exactly: a type defined on either would be coded as
+// nothing by codeOriginID, and so must be converted by the caller.
+type OriginID interface{ int | string }
 
 // CodeOrigins codes the origins of the entries that have one, by id; an
 // entry gone since (removed by an older atreides, which keeps the section
-// as it was) is skipped when read back.
+// as it was) is skipped when read back. It is compiled once per type of
+// entry, so it only walks the entries: the coding is codeOrigin's and
+// decodeOrigins', compiled once per type of id.
 func CodeOrigins[T any, K OriginID](c *binrec.Codec, entries []T, at func(*T) (K, *store.Origin)) {
 	if c.Decoding() {
-		byID := make(map[K]store.Origin)
-		for range c.R.Count(3) {
-			var id K
-			var o store.Origin
-			codeOriginID(c, &id)
-			c.Str(&o.Machine)
-			c.Str(&o.Checkout)
-			byID[id] = o
-		}
+		byID := make(map[K]store.Origin) // here, not in decodeOrigins: on the stack while it is small
+		decodeOrigins(c, byID)
 		for i := range entries {
 			if id, o := at(&entries[i]); byID[id] != (store.Origin{}) {
 				*o = byID[id]
@@ -77,11 +74,26 @@ func CodeOrigins[T any, K OriginID](c *binrec.Codec, entries []T, at func(*T) (K
 	c.W.Uint(uint64(n))
 	for i := range entries {
 		if id, o := at(&entries[i]); *o != (store.Origin{}) {
-			codeOriginID(c, &id)
-			c.Str(&o.Machine)
-			c.Str(&o.Checkout)
+			codeOrigin(c, &id, o)
 		}
 	}
+}
+
+// decodeOrigins reads an origins section into byID.
+func decodeOrigins[K OriginID](c *binrec.Codec, byID map[K]store.Origin) {
+	for range c.R.Count(3) {
+		var id K
+		var o store.Origin
+		codeOrigin(c, &id, &o)
+		byID[id] = o
+	}
+}
+
+// codeOrigin codes one entry's id and origin.
+func codeOrigin[K OriginID](c *binrec.Codec, id *K, o *store.Origin) {
+	codeOriginID(c, id)
+	c.Str(&o.Machine)
+	c.Str(&o.Checkout)
 }
 
 func codeOriginID[K OriginID](c *binrec.Codec, id *K) {

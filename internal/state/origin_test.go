@@ -2,15 +2,15 @@ package state_test
 
 import (
 	"bytes"
-	"github.com/atreides-dev/atreides/internal/anchors"
-	"github.com/atreides-dev/atreides/internal/todos"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 // The origins of the todos, the anchors, and the governance group's

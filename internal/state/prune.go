@@ -29,10 +29,9 @@ type PruneCounts struct {
 // Prune removes the sessions whose last event is older than maxAge (except
 // keep, the session of the event at hand) and the quarantine entries older
 // than maxAge, and tells the loaded groups of p that refer to sessions
-// ([SessionForgetter]) which went (governance releases their intent
-// locks); it records
-// now in p so that [Project.PruneDue] waits a day. maxAge <= 0 removes
-// nothing. Only the head of each record is read (its "updated" time), so a
+// ([SessionForgetter], loaded with [PruneGroups]) which went (governance
+// releases their intent locks); it records now in p so that
+// [Project.PruneDue] waits a day. maxAge <= 0 removes nothing. Only the head of each record is read (its "updated" time), so a
 // prune costs a bucket walk, not a decode of every session. An undecodable
 // session record it meets is quarantined like [LoadSession] would.
 func Prune(tx *store.Tx, p *Project, keep string, now time.Time, maxAge time.Duration) (PruneCounts, error) {

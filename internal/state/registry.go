@@ -60,8 +60,8 @@ var (
 	projectKeys [maxSections]*registered[Project]
 )
 
-// nextGroup is the group bit the next registered key takes.
-var nextGroup = groupsFixed
+// nextGroup is the group bit the next registered key or record takes.
+var nextGroup Groups = 1
 
 // RegisterSession declares a session group of type T: its section's tag
 // in the record (fixed forever: records on disk hold it), its name (for
@@ -146,15 +146,29 @@ type (
 	// SessionForgetter is a project group that refers to sessions: it
 	// forgets those [Prune] removes.
 	SessionForgetter interface{ ForgetSession(id string) }
-	// Salvager is a group with counters: a salvaged record's are raised
-	// past the ids its entries hold, so that a lost counter never hands
-	// out an id twice.
+	// Salvager is a project group with counters: a salvaged project
+	// record's are raised past the ids its entries hold, so that a lost
+	// counter never hands out an id twice.
 	Salvager interface{ Salvaged() }
-	// Describer is a group that says what it holds, for the report of a
-	// damaged project record that lost it, when its name does not
-	// ("governance (intent locks, scope requests, the ledger head)").
+	// Describer is a project group that says what it holds, for the
+	// report of a damaged project record that lost it, when its name does
+	// not ("governance (intent locks, scope requests, the ledger head)").
 	Describer interface{ Describe() string }
 )
+
+// PruneGroups are the project's groups that refer to sessions
+// ([SessionForgetter]): an event that may prune loads them, so that
+// [Prune] tells them which sessions went.
+func PruneGroups() Groups {
+	var g Groups
+	forgetter := reflect.TypeFor[SessionForgetter]()
+	for _, k := range projectKeys {
+		if k != nil && reflect.PointerTo(k.typ).Implements(forgetter) {
+			g |= k.group
+		}
+	}
+	return g
+}
 
 // describe says what the group of k holds: its description, else its
 // name.

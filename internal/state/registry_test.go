@@ -1,13 +1,16 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/binrec"
+	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // note is a feature's group as a feature package declares one.
@@ -235,3 +238,79 @@ func TestPartNames(t *testing.T) {
 }
 
 func (*tally) Describe() string { return "what the tally counts" }
+
+// TestRecordOfItsOwn: a record of its own is not written while empty;
+// its further section only when it holds something; raw readers decode
+// it into the project; and one that does not decode, or is of a newer
+// version, is an error for a loader and reported damaged by a raw reader,
+// never replaced by an empty one, while the project still decodes.
+func TestRecordOfItsOwn(t *testing.T) {
+	k := registerPad(t)
+	st, _ := testStore(t)
+	stored := func() (b []byte) {
+		t.Helper()
+		view(t, st, func(tx *store.Tx) error {
+			var err error
+			b, err = tx.Record(setProject, "pad")
+			return err
+		})
+		return b
+	}
+	save := func(v pad) {
+		t.Helper()
+		update(t, st, func(tx *store.Tx) error {
+			return UpdateProject(tx, func(p *Project) error { *k.Of(p) = v; return nil })
+		})
+	}
+	save(pad{})
+	if b := stored(); b != nil {
+		t.Fatalf("an empty record written: %q", b)
+	}
+	for _, v := range []pad{{Next: 1, Lines: []string{"one"}}, {Next: 1, Lines: []string{"one"}, Marks: []string{"m"}}} {
+		save(v)
+		rec, err := splitRecord(stored(), 'N', 1)
+		if err != nil || rec[0] == "" || (rec[1] != "") != (len(v.Marks) > 0) {
+			t.Errorf("%+v: sections %q: %v", v, rec, err)
+		}
+		view(t, st, func(tx *store.Tx) error {
+			raw, err := ReadRaw(tx)
+			if err != nil {
+				return err
+			}
+			d := raw.Decode()
+			if len(d.Damaged) != 0 || !reflect.DeepEqual(*k.Read(d.Project), v) {
+				t.Errorf("raw: damaged %v, read %+v, want %+v", d.Damaged, *k.Read(d.Project), v)
+			}
+			return nil
+		})
+	}
+
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		want error
+	}{
+		{"damaged", []byte{magic, 'N', 1, 0, 9, 1}, nil},
+		{"newer", []byte{magic, 'N', 2, endMark}, ErrNewer},
+	} {
+		update(t, st, func(tx *store.Tx) error { return tx.PutRecord(setProject, "pad", tc.b) })
+		update(t, st, func(tx *store.Tx) error {
+			_, err := LoadProject(tx)
+			var de *DamagedError
+			if !errors.As(err, &de) || de.Key != "pad" || tc.want != nil && !errors.Is(err, tc.want) || !strings.Contains(err.Error(), "note pad") {
+				t.Errorf("%s: LoadProject: %v", tc.name, err)
+			}
+			raw, err := ReadRaw(tx)
+			if err != nil {
+				return err
+			}
+			if d := raw.Decode(); len(d.Damaged) != 1 || d.Damaged[0].Key != "pad" || d.Project == nil {
+				t.Errorf("%s: raw: damaged %v", tc.name, d.Damaged)
+			}
+			return nil
+		})
+		if b := stored(); !bytes.Equal(b, tc.b) {
+			t.Errorf("%s: the record was replaced: %q", tc.name, b)
+		}
+	}
+}

@@ -257,6 +257,9 @@ func TestPrune(t *testing.T) {
 	if p.PruneDue(now.Add(time.Hour)) || !p.PruneDue(now.Add(25*time.Hour)) {
 		t.Errorf("due again too soon or never: pruned at %v", p.Pruned)
 	}
+	if PruneGroups()&k.Group() == 0 {
+		t.Errorf("PruneGroups %v: not the tally, which refers to sessions", PruneGroups())
+	}
 	if h := k.Read(p).Holders; len(h) != 1 || h[0] != "recent" {
 		t.Errorf("a group refers to sessions %v after the prune, want recent only", h)
 	}

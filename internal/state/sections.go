@@ -10,16 +10,14 @@ import "github.com/atreides-dev/atreides/internal/binrec"
 // today decode to, and TestRecordsKeepEveryField fills every field of both
 // records and fails when one is not carried through.
 
-// sessionSections are the session record's sections, by tag: those of
-// the groups state keeps, and those of the registered keys
-// ([RegisterSession]).
+// sessionSections are the session record's sections, by tag: its core,
+// and those of the registered keys ([RegisterSession]).
 var sessionSections = [maxSections]section[Session]{
 	0: newSection(0, "core", (*Session).coreFields),
 }
 
-// projectSections are the project record's sections, by tag: those of
-// the groups state keeps, and those of the registered keys
-// ([RegisterProject]).
+// projectSections are the project record's sections, by tag: its
+// housekeeping, and those of the registered keys ([RegisterProject]).
 var projectSections = [maxSections]section[Project]{
 	0: newSection(0, "housekeeping", (*Project).coreFields),
 }

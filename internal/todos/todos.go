@@ -2,12 +2,12 @@ package todos
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/anchors"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/binrec"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -104,8 +104,8 @@ func ParseLevel(s string) (string, error) {
 	return "", fmt.Errorf("level %q is not one of epic, task, subtask", s)
 }
 
-// ParseStatus checks a todo status.
-func ParseStatus(s string) (string, error) {
+// parseStatus checks a todo status.
+func parseStatus(s string) (string, error) {
 	switch st := strings.ToLower(strings.TrimSpace(s)); st {
 	case Pending, InProgress, Done, Cancelled:
 		return st, nil
@@ -261,7 +261,7 @@ func (g *Todos) Todo(id int) *Todo {
 
 // SetStatus changes a todo's status.
 func (g *Todos) SetStatus(id int, status string, now time.Time) error {
-	st, err := ParseStatus(status)
+	st, err := parseStatus(status)
 	if err != nil {
 		return err
 	}

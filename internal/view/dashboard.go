@@ -1,12 +1,12 @@
 package view
 
 import (
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"path/filepath"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/compaction"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // The views of this file are the shapes of the dashboard's endpoints

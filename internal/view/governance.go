@@ -2,11 +2,11 @@ package view
 
 import (
 	"errors"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"io/fs"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/intent"
 )
 

@@ -1,16 +1,16 @@
 package view
 
 import (
-	"github.com/atreides-dev/atreides/internal/anchors"
-	"github.com/atreides-dev/atreides/internal/govstate"
-	"github.com/atreides-dev/atreides/internal/taskboard"
-	"github.com/atreides-dev/atreides/internal/todos"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/taskboard"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 // The views in this file are what the commands' --json print, alone or

@@ -2,12 +2,12 @@ package view_test
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/anchors"
 	"os"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/phase"
