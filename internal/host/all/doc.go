@@ -9,8 +9,11 @@
 // guard judges it, and its own doctor checks. The wiring sites (the
 // command line, the MCP server) loop over the table and hand what the
 // others need to them as data: handlers read the facts from the event,
-// policy gets the hook files and agent programs (policy.Hosts). No host
-// name appears outside internal/host (HostLiterals lists any that does).
+// policy gets the hook files, agent programs and agent variables
+// (policy.Hosts, Guard), and actor the variables that mark an agent's
+// commands and name their session (AgentVars, SessionVars). No host name
+// appears outside internal/host (TestHostLiterals fails on one, save the
+// exceptions it lists with their reasons).
 //
 // Adding a host is its package under internal/host (adapter, facts,
 // installer, forms and Entry) plus one line in the table here; the steps,
