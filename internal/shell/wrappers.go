@@ -3,6 +3,7 @@ package shell
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -162,32 +163,34 @@ func getopt(n int, valued string, long ...string) wrapper {
 // wrappers are the programs that run the rest of their words as a
 // command, changing only how (priority, tracing, a namespace, a lock):
 // the command is judged like one typed directly.
-var wrappers = map[string]wrapper{
-	"builtin": skip(""), "exec": skip("a"), "nohup": skip(""), "time": skip("of"), "setsid": skip(""),
-	"caffeinate": skip("tw"), "fakeroot": skip(""), "torsocks": skip(""), "proxychains": skip("f"),
-	"proxychains4": skip("f"), "strace": skip("oepsSuEXPIab"), "ltrace": skip("oepsuAnaDlLxXF"),
-	"xvfb-run": skip("nslfe"), "dbus-run-session": skip(""), "firejail": skip(""), "wine": skip(""),
-	"!": skip(""), "then": skip(""), "do": skip(""), "unbuffer": skip(""),
-	"nice":    {valued: "n", long: []string{"--adjustment"}, internal: true},
-	"timeout": {valued: "sk", long: []string{"--signal", "--kill-after"}, operands: 1, internal: true},
-	"nsenter": getopt(0, "tSG", "--target", "--setuid", "--setgid"),
-	"unshare": getopt(0, "RwSG", "--root", "--wd", "--setuid", "--setgid", "--propagation", "--setgroups",
-		"--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime"),
-	"chroot":          getopt(1, "", "--userspec", "--groups"),
-	"stdbuf":          getopt(0, "ioe", "--input", "--output", "--error"),
-	"systemd-inhibit": getopt(0, "", "--what", "--who", "--why", "--mode"),
-	"cgexec":          getopt(0, "g"),
-	"numactl":         getopt(0, "ipmCN", "--interleave", "--preferred", "--membind", "--physcpubind", "--cpunodebind"),
-	"sandbox-exec":    getopt(0, "npfD"),
-	"eatmydata":       getopt(0, ""),
-	"setpriv": getopt(0, "", "--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups",
-		"--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
-		"--apparmor-profile", "--landlock-access", "--landlock-rule"),
-	"ionice": {scan: true, valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"},
-		none: []string{"-p", "-P", "-u", "--pid", "--pgid", "--uid"}},
-	"chrt": {scan: true, valued: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"},
-		operands: 1, none: []string{"-p", "--pid", "-m", "--max"}},
-}
+var wrappers = sync.OnceValue(func() map[string]wrapper {
+	return map[string]wrapper{
+		"builtin": skip(""), "exec": skip("a"), "nohup": skip(""), "time": skip("of"), "setsid": skip(""),
+		"caffeinate": skip("tw"), "fakeroot": skip(""), "torsocks": skip(""), "proxychains": skip("f"),
+		"proxychains4": skip("f"), "strace": skip("oepsSuEXPIab"), "ltrace": skip("oepsuAnaDlLxXF"),
+		"xvfb-run": skip("nslfe"), "dbus-run-session": skip(""), "firejail": skip(""), "wine": skip(""),
+		"!": skip(""), "then": skip(""), "do": skip(""), "unbuffer": skip(""),
+		"nice":    {valued: "n", long: []string{"--adjustment"}, internal: true},
+		"timeout": {valued: "sk", long: []string{"--signal", "--kill-after"}, operands: 1, internal: true},
+		"nsenter": getopt(0, "tSG", "--target", "--setuid", "--setgid"),
+		"unshare": getopt(0, "RwSG", "--root", "--wd", "--setuid", "--setgid", "--propagation", "--setgroups",
+			"--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime"),
+		"chroot":          getopt(1, "", "--userspec", "--groups"),
+		"stdbuf":          getopt(0, "ioe", "--input", "--output", "--error"),
+		"systemd-inhibit": getopt(0, "", "--what", "--who", "--why", "--mode"),
+		"cgexec":          getopt(0, "g"),
+		"numactl":         getopt(0, "ipmCN", "--interleave", "--preferred", "--membind", "--physcpubind", "--cpunodebind"),
+		"sandbox-exec":    getopt(0, "npfD"),
+		"eatmydata":       getopt(0, ""),
+		"setpriv": getopt(0, "", "--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups",
+			"--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
+			"--apparmor-profile", "--landlock-access", "--landlock-rule"),
+		"ionice": {scan: true, valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"},
+			none: []string{"-p", "-P", "-u", "--pid", "--pgid", "--uid"}},
+		"chrt": {scan: true, valued: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"},
+			operands: 1, none: []string{"-p", "--pid", "-m", "--max"}},
+	}
+})
 
 // Wrapped is what a wrapper runs: the command Args, or shell text it
 // hands to a shell (Carried), in Scope. Unknown says it runs something
@@ -207,19 +210,21 @@ type Wrapped struct {
 
 // carriers are the wrappers that may run shell text as well as a
 // command, or decide where the command runs.
-var carriers = map[string]func(name string, args []Word, sc *Scope, home string) Wrapped{
-	"npx": npx, "pnpx": npx, "bunx": npx,
-	"nix-shell": nixShell, "direnv": direnvExec, "flock": flock, "systemd-run": systemdRun,
-	"xargs": xargs,
-}
+var carriers = sync.OnceValue(func() map[string]func(name string, args []Word, sc *Scope, home string) Wrapped {
+	return map[string]func(name string, args []Word, sc *Scope, home string) Wrapped{
+		"npx": npx, "pnpx": npx, "bunx": npx,
+		"nix-shell": nixShell, "direnv": direnvExec, "flock": flock, "systemd-run": systemdRun,
+		"xargs": xargs,
+	}
+})
 
 // Wrappers lists the programs Unwrap reads.
 func Wrappers() []string {
-	names := make([]string, 0, len(wrappers)+len(carriers))
-	for n := range wrappers {
+	names := make([]string, 0, len(wrappers())+len(carriers()))
+	for n := range wrappers() {
 		names = append(names, n)
 	}
-	for n := range carriers {
+	for n := range carriers() {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -231,10 +236,10 @@ func Wrappers() []string {
 // then programs, not keywords of the shell; home is the home directory.
 // ok is false for a program that is not such a wrapper.
 func Unwrap(name string, args []Word, assigns bool, sc *Scope, home string) (Wrapped, bool) {
-	if f, ok := carriers[name]; ok {
+	if f, ok := carriers()[name]; ok {
 		return f(name, args, sc, home), true
 	}
-	w, ok := wrappers[name]
+	w, ok := wrappers()[name]
 	if !ok {
 		return Wrapped{}, false
 	}
