@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -169,9 +170,30 @@ func newRootCmd(io *command.IO, args []string) *cobra.Command {
 		subHelp(cmd, args)
 	})
 	for _, c := range commands(args) {
-		root.AddCommand(c(io))
+		cmd := c(io)
+		argsAreUsage(cmd)
+		root.AddCommand(cmd)
 	}
 	return root
+}
+
+// argsAreUsage makes a wrong number of arguments a usage error (exit 2,
+// as the help says) in cmd and its subcommands, cobra's own checks
+// (cobra.RangeArgs and the like) included, which return plain errors.
+func argsAreUsage(cmd *cobra.Command) {
+	if check := cmd.Args; check != nil {
+		cmd.Args = func(c *cobra.Command, args []string) error {
+			err := check(c, args)
+			var u *command.UsageError
+			if err == nil || errors.As(err, &u) {
+				return err
+			}
+			return &command.UsageError{Msg: err.Error()}
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		argsAreUsage(sub)
+	}
 }
 
 func writeRootHelp(w io.Writer, root *cobra.Command) {
