@@ -17,11 +17,3 @@ func PrintJSON(io *IO, v any) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
-
-// NonNil is s, or an empty list for nil: a --json list is [], never null.
-func NonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}

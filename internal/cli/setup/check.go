@@ -13,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -209,7 +210,7 @@ func checkLines(io *command.IO, pol *guard.Policy, cwd, root string) (int, error
 func verdictJSON(r guard.Result, explain bool) checkJSON {
 	out := checkJSON{Decision: r.Verdict.String(), Rule: r.Rule, Category: r.Category, Reason: r.Reason, Commands: []string{}}
 	if explain {
-		out.Commands = command.NonNil(r.Commands)
+		out.Commands = view.List(r.Commands)
 	}
 	return out
 }
@@ -247,7 +248,7 @@ type switchJSON struct {
 
 func listRules(io *command.IO, asJSON bool) error {
 	if asJSON {
-		doc := rulesJSON{Rules: command.NonNil(guard.RuleIDs()), Groups: command.NonNil(guard.Groups()), Switches: []switchJSON{}}
+		doc := rulesJSON{Rules: view.List(guard.RuleIDs()), Groups: view.List(guard.Groups()), Switches: []switchJSON{}}
 		for _, s := range guard.SwitchNames() {
 			def, _ := guard.SwitchDefault(s)
 			doc.Switches = append(doc.Switches, switchJSON{Name: s, Default: def})

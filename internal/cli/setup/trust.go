@@ -11,6 +11,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -84,18 +85,18 @@ func (o *trustOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	view := trustJSON{File: t.File, Trusted: t.Trusted, SHA256: t.Digest, Pins: command.NonNil(t.Refs), Ignored: command.NonNil(u.Trust().Ignored), Action: "none"}
+	doc := trustJSON{File: t.File, Trusted: t.Trusted, SHA256: t.Digest, Pins: view.List(t.Refs), Ignored: view.List(u.Trust().Ignored), Action: "none"}
 	switch {
 	case o.revoke:
 		if err := config.TrustProject(paths, t, true, time.Now()); err != nil {
 			return err
 		}
-		view.Trusted, view.Action = false, "revoked"
+		doc.Trusted, doc.Action = false, "revoked"
 	case t.Trusted, o.asJSON && !o.yes:
 		// Trusted already, or asked for a report: nothing to do.
 	default:
 		if !o.asJSON {
-			o.describe(io, view)
+			o.describe(io, doc)
 		}
 		ok, err := o.confirm(io)
 		if err != nil {
@@ -108,12 +109,12 @@ func (o *trustOptions) run(io *command.IO) error {
 		if err := config.TrustProject(paths, t, false, time.Now()); err != nil {
 			return err
 		}
-		view.Trusted, view.Action = true, "trusted"
+		doc.Trusted, doc.Action = true, "trusted"
 	}
 	if o.asJSON {
-		return command.PrintJSON(io, view)
+		return command.PrintJSON(io, doc)
 	}
-	o.report(io, view)
+	o.report(io, doc)
 	return nil
 }
 

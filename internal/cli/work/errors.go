@@ -73,7 +73,7 @@ func errorView(e taskboard.TaskError) errorJSON {
 	return errorJSON{
 		ID: e.Number, Type: e.Type, Severity: e.Severity, Cause: e.Cause, Message: e.Message, Count: e.Count,
 		First: e.First, Last: e.Last, Command: e.Context.Command, Task: e.Context.Task, Agent: e.Context.Agent,
-		Session: e.Context.Session, Fix: e.Fix, FixRefs: command.NonNil(e.FixRefs), Fixed: view.TimeOrNil(e.Fixed), Recurred: e.Recurred,
+		Session: e.Context.Session, Fix: e.Fix, FixRefs: view.List(e.FixRefs), Fixed: view.TimeOrNil(e.Fixed), Recurred: e.Recurred,
 		Held: e.Fix == tasks.FixFixed,
 	}
 }
