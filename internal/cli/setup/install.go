@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -326,10 +327,7 @@ func hookBinary(flagPath string) (string, error) {
 // printReports prints one report per file changed; as JSON, always a list.
 func printReports(io *command.IO, reps []install.Report, asJSON bool) error {
 	if asJSON {
-		if reps == nil {
-			reps = []install.Report{}
-		}
-		return command.PrintJSON(io, reps)
+		return command.PrintJSON(io, view.List(reps))
 	}
 	for _, r := range reps {
 		fmt.Fprintln(io.Out, r.String())

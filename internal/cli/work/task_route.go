@@ -7,6 +7,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -79,9 +80,7 @@ func (o *taskRouteOptions) run(io *command.IO) error {
 			fmt.Fprintf(io.Err, "warning: the trace ledger cannot be read, the task's files are not known: %v\n", err)
 		}
 	}
-	if doc.Files == nil {
-		doc.Files = []string{}
-	}
+	doc.Files = view.List(doc.Files)
 	doc.Routing = tasks.Route(ro, &t, doc.Files)
 	for _, p := range doc.Problems {
 		fmt.Fprintf(io.Err, "warning: %s\n", p)

@@ -7,6 +7,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -75,9 +76,7 @@ func (o *taskSyncOptions) run(io *command.IO) error {
 		fmt.Fprintln(io.Out, "no tasks yet: nothing to compare")
 		return nil
 	}
-	if out.Problems == nil {
-		out.Problems = []tasks.Problem{}
-	}
+	out.Problems = view.List(out.Problems)
 	if o.asJSON {
 		if err := command.PrintJSON(io, out); err != nil {
 			return err
