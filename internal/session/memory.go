@@ -3,23 +3,23 @@ package session
 import (
 	"cmp"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/anchors"
-	"github.com/atreides-dev/atreides/internal/govstate"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 

@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // PhaseDone is what completing a plan phase did: 'atreides plan

@@ -2,16 +2,16 @@ package tasks
 
 import (
 	"errors"
-	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // TestCompletePhaseRunsOnlyWhatMayRun: a phase's verification runs only
