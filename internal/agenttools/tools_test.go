@@ -32,7 +32,7 @@ func call(t *testing.T, e *Env, name, args string) (string, error) {
 func testEnv(root string, vars map[string]string) *Env {
 	return &Env{
 		Root: root, Store: store.Open(project.StateDir(root)), Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-		Getenv: func(k string) string { return vars[k] },
+		Getenv: func(k string) string { return vars[k] }, Guard: testGuard,
 	}
 }
 
