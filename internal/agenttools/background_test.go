@@ -3,8 +3,6 @@ package agenttools
 import (
 	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
-	"github.com/atreides-dev/atreides/internal/config/configtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +10,8 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
+	"github.com/atreides-dev/atreides/internal/config/configtest"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )

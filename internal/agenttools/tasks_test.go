@@ -3,15 +3,15 @@ package agenttools
 import (
 	"context"
 	"encoding/json"
-	"github.com/atreides-dev/atreides/internal/config/configtest"
-	"github.com/atreides-dev/atreides/internal/host/claude"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/config/configtest"
+	"github.com/atreides-dev/atreides/internal/host/claude"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/taskgit/gittest"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )

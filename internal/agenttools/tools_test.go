@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -32,7 +32,7 @@ func call(t *testing.T, e *Env, name, args string) (string, error) {
 func testEnv(root string, vars map[string]string) *Env {
 	return &Env{
 		Root: root, Store: store.Open(project.StateDir(root)), Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-		Getenv: func(k string) string { return vars[k] },
+		Getenv: func(k string) string { return vars[k] }, Guard: testGuard,
 	}
 }
 

@@ -34,6 +34,9 @@ type source struct {
 	root string
 	srv  *Server
 	gen  atomic.Uint64
+	// ready is closed once the audit follower knows where the trail
+	// ends: a stream that said hello gets every record appended after it.
+	ready chan struct{}
 
 	mu    sync.Mutex // held across a Take, so concurrent readers share it
 	snap  *view.Snapshot
@@ -59,21 +62,27 @@ type subscriber struct {
 
 // source returns the project's source, starting to follow it on first use.
 func (s *Server) source(root string) *source {
+	src := s.startSource(root)
+	// The follower finds the end of the trail before the source is handed
+	// out, waited for without the server's lock: a store that is slow to
+	// open holds up its own project's requests, not every project's.
+	<-src.ready
+	return src
+}
+
+// startSource returns the project's source, starting it if it is new.
+func (s *Server) startSource(root string) *source {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if src := s.sources[root]; src != nil {
 		return src
 	}
-	src := &source{root: root, srv: s, subs: map[*subscriber]struct{}{}}
+	src := &source{root: root, srv: s, ready: make(chan struct{}), subs: map[*subscriber]struct{}{}}
 	src.gen.Store(1)
 	s.sources[root] = src
 	s.wg.Add(2)
 	go func() { defer s.wg.Done(); src.watchStore(s.ctx) }()
-	// A stream that said hello gets every record appended after it: the
-	// follower finds the end of the trail before the source is handed out.
-	ready := make(chan struct{})
-	go func() { defer s.wg.Done(); src.followAudit(s.ctx, sync.OnceFunc(func() { close(ready) })) }()
-	<-ready
+	go func() { defer s.wg.Done(); src.followAudit(s.ctx, sync.OnceFunc(func() { close(src.ready) })) }()
 	return src
 }
 

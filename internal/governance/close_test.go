@@ -2,12 +2,12 @@ package governance
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/state"
 )

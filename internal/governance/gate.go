@@ -3,13 +3,13 @@ package governance
 import (
 	"errors"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/shellcall"
 	"github.com/atreides-dev/atreides/internal/state"

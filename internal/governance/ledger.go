@@ -3,7 +3,6 @@ package governance
 import (
 	"bytes"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"io"
 	"os"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/shellcall"
 	"github.com/atreides-dev/atreides/internal/trace"

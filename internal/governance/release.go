@@ -2,9 +2,9 @@ package governance
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/govstate"
 
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )

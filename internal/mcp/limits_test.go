@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/govstate"
-	"github.com/atreides-dev/atreides/internal/todos"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,9 +12,11 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/bgtasks"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 // governedProject is a project with one intent, "auth".

@@ -2,12 +2,12 @@ package session
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/todos"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 // Marker opens every block of session context atreides injects, so tests

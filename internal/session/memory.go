@@ -3,23 +3,23 @@ package session
 import (
 	"cmp"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/anchors"
-	"github.com/atreides-dev/atreides/internal/govstate"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/intent"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -81,7 +81,8 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		if ev.Source != "compact" {
 			return event.Result{}, nil
 		}
-		snap := compaction.Key.Of(s).Snapshot
+		stored := compaction.Key.Of(s)
+		snap := stored.Snapshot
 		if snap == nil || snap.Delivered {
 			// No PreCompact seen (hook missing or failed): the live state
 			// is the next best thing.
@@ -90,8 +91,8 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		o := opts().normalize()
 		tasks, depths := taskItems(taskboard.Key.Read(p), tasks.SessionTaskKey.Of(s), 0)
 		text := renderState(snap, p, heldIntent(c), tasks, depths, o, ev.Time)
-		if compaction.Key.Of(s).Snapshot != nil {
-			compaction.Key.Of(s).Snapshot.Delivered = true
+		if stored.Snapshot != nil {
+			stored.Snapshot.Delivered = true
 		}
 		return event.Result{Context: event.Note("memory", "state", event.Critical, text)}, nil
 	}

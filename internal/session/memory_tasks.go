@@ -2,10 +2,10 @@ package session
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"strconv"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 

@@ -2,12 +2,12 @@ package session
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"strconv"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/usage"
 )
 

@@ -2,15 +2,15 @@ package session
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/anchors"
-	"github.com/atreides-dev/atreides/internal/todos"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/compaction"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 // projectAs writes through a store whose writes are made at here (as a

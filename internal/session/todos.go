@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/todos"
 	"hash/fnv"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 // TodoTracker mirrors the agent's own todo list into the session, so that

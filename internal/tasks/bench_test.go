@@ -3,9 +3,10 @@ package tasks
 import (
 	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // boardOf1000 is a project whose board holds 1,000 tasks, with the

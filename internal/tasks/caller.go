@@ -2,8 +2,8 @@ package tasks
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/govstate"
 
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )

@@ -2,10 +2,10 @@ package tasks
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/govstate"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 )

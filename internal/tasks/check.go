@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"io/fs"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // Kinds of problems with the generated files.

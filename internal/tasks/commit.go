@@ -3,12 +3,12 @@ package tasks
 import (
 	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/taskgit"
 	"github.com/atreides-dev/atreides/internal/trace"
 )

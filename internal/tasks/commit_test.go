@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/taskgit/gittest"
 	"github.com/atreides-dev/atreides/internal/trace"
 )

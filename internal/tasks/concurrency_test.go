@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // The writer processes of TestConcurrentWriters are this test binary run

@@ -2,9 +2,10 @@ package tasks
 
 import (
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // (BenchmarkSetStatus1000 in bench_test.go is a whole change: the store

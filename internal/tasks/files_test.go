@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata")

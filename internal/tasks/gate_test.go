@@ -2,18 +2,18 @@ package tasks
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 var gateT0 = time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)

@@ -3,10 +3,11 @@ package tasks
 import (
 	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // The kill test re-runs this test binary as a helper process: with

@@ -2,16 +2,16 @@ package tasks
 
 import (
 	"errors"
-	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/policy"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // TestCompletePhaseRunsOnlyWhatMayRun: a phase's verification runs only
@@ -25,6 +25,7 @@ func TestCompletePhaseRunsOnlyWhatMayRun(t *testing.T) {
 	os.WriteFile(filepath.Join(home, "canary"), nil, 0o644)
 	root := t.TempDir()
 	r := Open(root, FromConfig(config.Builtin()))
+	r.Hosts = guardHosts
 	ctx := t.Context()
 	must(t, r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		_, err := Add(b, NewTask{Title: "health"}, now)
@@ -104,6 +105,7 @@ func TestCompletePhaseConfigVerify(t *testing.T) {
 	}{{"true", false}, {"git push --force", true}} {
 		root := t.TempDir()
 		r := Open(root, Options{Dir: DefaultDir, Plans: PlanOptions{Verify: tc.verify, VerifyTimeout: time.Minute}})
+		r.Hosts = guardHosts
 		ctx := t.Context()
 		must(t, r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 			_, err := Add(b, NewTask{Title: "t"}, now)
@@ -117,6 +119,44 @@ func TestCompletePhaseConfigVerify(t *testing.T) {
 		var refusal *policy.Refusal
 		if got := errors.As(d.Verification.Refused, &refusal) && refusal.Verdict == guard.Deny; got != tc.refused || d.Completed() == tc.refused {
 			t.Errorf("tasks.plans.verify %q: refused %v, completed %v", tc.verify, d.Verification.Refused, d.Completed())
+		}
+	}
+}
+
+// TestCompletePhaseWithoutHostsRefuses: a board not told the hosts' facts
+// runs no verification command, for the guard would not know the hosts'
+// settings files; one that is told them refuses a command that rewrites
+// them, which the guard without them lets through.
+func TestCompletePhaseWithoutHostsRefuses(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	for _, tc := range []struct {
+		name  string
+		hosts policy.Hosts
+		rule  string // of the refusal; "" for the one without a rule
+	}{
+		{"no hosts", policy.Hosts{}, ""},
+		{"hosts", guardHosts, "self.host-settings"},
+	} {
+		root := t.TempDir()
+		verify := "mkdir -p .claude && touch ran && echo '{}' > .claude/settings.json"
+		r := Open(root, Options{Dir: DefaultDir, Plans: PlanOptions{Verify: verify, VerifyTimeout: time.Minute}})
+		r.Hosts = tc.hosts
+		ctx := t.Context()
+		must(t, r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
+			_, err := Add(b, NewTask{Title: "t"}, now)
+			return err
+		}))
+		p, _, err := r.NewPlan(ctx, 1)
+		must(t, err)
+		must(t, os.WriteFile(filepath.Join(root, p), []byte("## Phase 1: One\n"), 0o644))
+		d, err := r.CompletePhase(ctx, 1, 1)
+		must(t, err)
+		var refusal *policy.Refusal
+		if !errors.As(d.Verification.Refused, &refusal) || refusal.Rule != tc.rule || d.Completed() {
+			t.Errorf("%s: refused %v, completed %v; want a refusal of rule %q", tc.name, d.Verification.Refused, d.Completed(), tc.rule)
+		}
+		if _, err := os.Stat(filepath.Join(root, "ran")); err == nil {
+			t.Errorf("%s: the command ran", tc.name)
 		}
 	}
 }

@@ -2,13 +2,14 @@ package tasks
 
 import (
 	"bytes"
-	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 const samplePlan = "# Plan\n\n## Goal\nVerify: not-a-phase\n\n" +

@@ -3,7 +3,6 @@ package tasks
 import (
 	"bytes"
 	"context"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // setBoard stores b as the project's board, as a committed change would.

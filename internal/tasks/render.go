@@ -5,12 +5,13 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // The generated files, in the specs directory.

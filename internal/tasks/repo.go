@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"path/filepath"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // Options are the task system's settings, from the configuration's tasks

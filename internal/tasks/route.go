@@ -3,7 +3,6 @@ package tasks
 import (
 	"cmp"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"maps"
 	"path"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // RouteAgents are the roster agents (by id) that research and implement.

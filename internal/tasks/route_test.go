@@ -1,12 +1,12 @@
 package tasks
 
 import (
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 func defaultRoutes(t *testing.T) RouteOptions {

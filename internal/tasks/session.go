@@ -3,13 +3,13 @@ package tasks
 import (
 	"cmp"
 	"errors"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // The hooks of a session read the task it works on from a small record in

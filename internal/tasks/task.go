@@ -3,10 +3,11 @@ package tasks
 import (
 	"cmp"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 // The lifecycle: NotStarted → Researched → Planned → InProgress →

@@ -2,11 +2,12 @@ package tasks
 
 import (
 	"errors"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
