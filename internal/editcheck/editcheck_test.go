@@ -45,7 +45,7 @@ func edit(t testing.TB, o Options, root string, deadline time.Time, tool event.T
 // for the project at root.
 func guarded(o Options, root string) Options {
 	def := func() (*guard.Policy, error) { return guard.DefaultPolicy(), nil }
-	o.Judge = func(command string) error { return policy.JudgeRun(def, policy.Hosts{}, command, root, root) }
+	o.Judge = func(command string) error { return policy.JudgeRun(def, judgeHosts, command, root, root) }
 	return o
 }
 
@@ -258,3 +258,9 @@ func alive(pid int) bool {
 	i := strings.LastIndexByte(string(stat), ')')
 	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }
+
+// judgeHosts stand for the registry's hosts (editcheck imports none): one
+// host whose settings file lies in the project.
+var judgeHosts = policy.Hosts{Files: func(root, _ string, _ func(string) string) []string {
+	return []string{root + "/.claude/settings.json"}
+}}

@@ -50,8 +50,13 @@ func Asks(err error) bool {
 // still judges these with the built-in policy, as `atreides check` does:
 // the switch lets the agent's tool calls through, it does not make
 // atreides run commands unjudged on its own account. hosts is what the
-// guard must know of the agent hosts.
+// guard must know of the agent hosts: without their settings files a
+// command that rewrites them, and so switches the hooks off, would pass,
+// so a caller that gives none gets a deny.
 func JudgeRun(src Source, hosts Hosts, command, cwd, root string) error {
+	if hosts.Files == nil {
+		return &Refusal{Verdict: guard.Deny, Reason: "the guard was not told the agent hosts' settings files, so the command is not judged and not run"}
+	}
 	p, err := src()
 	if err != nil {
 		return &Refusal{Verdict: guard.Deny, Reason: fmt.Sprintf("the guard's policy could not be built: %v", err)}
