@@ -37,3 +37,25 @@ func commandsOf(f *ast.File) []string {
 	}
 	return out
 }
+
+// commandHelpers are the files of the command line that define no
+// command: the shared package, and the root's running of a command line.
+var commandHelpers = set{"internal/cli/command/...", "internal/cli/main.go"}
+
+var commandLine = set{"internal/cli/..."}
+
+// TestEveryFileACommand: a file of the command line defines a command (a
+// newXxxCmd or NewXxxCmd constructor), so a command's code is found by its
+// name; what commands share lives in commandHelpers.
+func TestEveryFileACommand(t *testing.T) {
+	for _, s := range sources(t) {
+		dir, name := filepath.Split(s.rel)
+		pkg := strings.TrimSuffix(dir, "/")
+		if !commandLine.has(pkg) || name == "doc.go" || commandHelpers.has(s.rel) || commandHelpers.has(pkg) {
+			continue
+		}
+		if len(commandsOf(s.file)) == 0 {
+			t.Errorf("%s defines no command: a command's helpers go in its file, shared ones in internal/cli/command", s.rel)
+		}
+	}
+}

@@ -264,6 +264,10 @@ func (d *dashboardProject) startUI() string {
 	l.Close()
 	cmd := exec.Command(d.bin, "ui", "--addr", addr)
 	cmd.Dir, cmd.Env = d.dir, d.env
+	// atreides ui runs atreides-ui as its child, which holds the output
+	// open: after a kill of atreides, Wait returns once WaitDelay has
+	// passed instead of waiting for the child.
+	cmd.WaitDelay = 5 * time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

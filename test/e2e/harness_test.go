@@ -22,6 +22,12 @@ import (
 // Pinned host versions (keep in step with test/e2e/hosts/package.json).
 const claudePinned = "2.1.330"
 
+// claudeCLI is Claude Code, located by TestMain: the atreides binaries are
+// built only when it is there.
+var claudeCLI = &hostCLI{name: "claude", envVar: "ATREIDES_CLAUDE_BIN", pinned: claudePinned,
+	// "2.1.330 (Claude Code)"
+	version: func(out string) string { return strings.Fields(out)[0] }}
+
 // runTimeout bounds one host CLI run.
 const runTimeout = 90 * time.Second
 
@@ -51,7 +57,7 @@ func testMain(m *testing.M) int {
 	}
 	runSlots = make(chan struct{}, n)
 
-	claudeBin, claudeErr = locateClaude()
+	claudeBin, claudeErr = claudeCLI.locate()
 
 	tmp, err := os.MkdirTemp("", "atreides-e2e-bin-")
 	if err != nil {
@@ -96,24 +102,6 @@ func buildAtreides(dir string) (string, error) {
 		}
 	}
 	return filepath.Join(dir, "atreides"), nil
-}
-
-func locateClaude() (string, error) {
-	p := os.Getenv("ATREIDES_CLAUDE_BIN")
-	if p == "" {
-		p = filepath.Join(repoRoot, "test", "e2e", "hosts", "node_modules", ".bin", "claude")
-	}
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("claude CLI not found at %s (run scripts/install-hosts, or set ATREIDES_CLAUDE_BIN)", p)
-	}
-	out, err := exec.Command(p, "--version").Output()
-	if err != nil {
-		return "", fmt.Errorf("%s --version: %v", p, err)
-	}
-	if v := strings.TrimSpace(string(out)); !strings.HasPrefix(v, claudePinned+" ") && os.Getenv("ATREIDES_CLAUDE_BIN") == "" {
-		return "", fmt.Errorf("claude at %s is %q, want %s (run scripts/install-hosts)", p, v, claudePinned)
-	}
-	return p, nil
 }
 
 // scratchDir is a throwaway directory for one scenario's project and HOME,
@@ -177,13 +165,20 @@ func initProject(t *testing.T, dir string) {
 // claude CLI is not installed.
 func requireClaude(t *testing.T) {
 	t.Helper()
-	if claudeErr == nil {
-		return
+	if claudeErr != nil {
+		missing(t, claudeErr)
 	}
+}
+
+// missing skips the test for want of a prerequisite (a host CLI,
+// chromium), or fails it under CI or ATREIDES_E2E_REQUIRE=1, where a skip
+// would let a run that tested nothing pass.
+func missing(t *testing.T, err error) {
+	t.Helper()
 	if os.Getenv("CI") != "" || os.Getenv("ATREIDES_E2E_REQUIRE") == "1" {
-		t.Fatalf("%v", claudeErr)
+		t.Fatal(err)
 	}
-	t.Skipf("%v", claudeErr)
+	t.Skip(err)
 }
 
 // requireAtreides fails the test when the atreides binary could not be built.

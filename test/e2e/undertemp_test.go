@@ -16,14 +16,7 @@ import (
 // the stray one's directory; the session start must carry atreides's
 // context; `rm -rf ~/victim` must be denied although HOME is under /tmp.
 func TestUnderTempWithoutHost(t *testing.T) {
-	bin := atreidesBin
-	if bin == "" {
-		dir := t.TempDir()
-		var err error
-		if bin, err = buildAtreides(dir); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bin := atreidesFor(t)
 	tmp := t.TempDir() // stands for /tmp: TMPDIR points here
 	home := filepath.Join(tmp, "home")
 	proj := filepath.Join(tmp, "checkout", "test", "e2e", ".scratch", "run-1", "proj")
