@@ -469,8 +469,13 @@ func TestFollow(t *testing.T) {
 		t.Fatal("the test did not rotate")
 	}
 	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the follower did not end within a minute of its cancel")
 	}
 }
 

@@ -123,9 +123,9 @@ func TestSharedFollow(t *testing.T) {
 		mu  sync.Mutex
 		got []string
 	)
-	done := make(chan error)
+	done, ready := make(chan error), make(chan struct{})
 	go func() {
-		done <- NewShared(st).Follow(ctx, Filter{Verdicts: []string{"deny"}}, time.Millisecond, nil, func(line []byte) error {
+		done <- NewShared(st).Follow(ctx, Filter{Verdicts: []string{"deny"}}, time.Millisecond, func() { close(ready) }, func(line []byte) error {
 			r, err := Decode(line)
 			mu.Lock()
 			got = append(got, r.Session)
@@ -144,9 +144,15 @@ func TestSharedFollow(t *testing.T) {
 			}
 			time.Sleep(time.Millisecond)
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		t.Fatalf("followed %d records, want %d", len(got), n)
 	}
-	time.Sleep(20 * time.Millisecond) // past the first look, which starts at the end
+	select { // the first look starts at the end: what comes after it is followed
+	case <-ready:
+	case <-time.After(time.Minute):
+		t.Fatal("the follower did not start within a minute")
+	}
 	appendShared(t, st, 0, rec(time.Now(), "1", "deny", "r"), rec(time.Now(), "skip", "allow", ""), rec(time.Now(), "2", "deny", "r"))
 	waitFor(2)
 	var many []*Record
@@ -166,8 +172,13 @@ func TestSharedFollow(t *testing.T) {
 	}
 	waitFor(2 + len(many))
 	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the follower did not end within a minute of its cancel")
 	}
 	want := "1,2"
 	for i := range many {
