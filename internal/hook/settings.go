@@ -44,10 +44,13 @@ type Settings struct {
 	proc *Process
 }
 
-// store is the project's store as its configuration says. With only the
-// built-in configuration it is the embedded one, and nothing is parsed; a
-// configuration that cannot be read keeps the state there too, as every
-// other setting falls back to the built-in one, and says so in the log.
+// store is the project's store as its configuration says, from the
+// settings' configuration (never parsed again: a server's tool calls and
+// runner ticks open it too), with records it starts afresh said in log.
+// With only the built-in configuration it is the embedded one, and
+// nothing is parsed; a configuration that cannot be read keeps the state
+// there too, as every other setting falls back to the built-in one, and
+// says so in the log.
 func (s *Settings) store(log *project.Log) *store.Store {
 	var c *config.Config // nil: the built-in configuration's store
 	if !s.builtin() {
@@ -57,7 +60,9 @@ func (s *Settings) store(log *project.Log) *store.Store {
 			c = nil
 		}
 	}
-	return fleet.OpenWith(s.root, c, os.Getenv)
+	st := fleet.OpenWith(s.root, c, os.Getenv)
+	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
+	return st
 }
 
 // NewSettings are the settings of the project at root.
