@@ -68,7 +68,7 @@ func (ts *toolServer) root(dir string) string {
 // runnerConfig is the project's background.opencode section (the
 // defaults when the configuration cannot be read: the hooks report that).
 func runnerConfig(s *Settings) config.BackgroundOpenCode {
-	return s.ConfigOrBuiltin().Background.OpenCode
+	return s.configOrBuiltin().Background.OpenCode
 }
 
 func (ts *toolServer) list(root string) opencode.ToolList {
@@ -130,7 +130,7 @@ func (ts *toolServer) tick(ctx context.Context, p opencode.Tick) (opencode.TickR
 	tm := background.Timing{Stable: time.Duration(rc.StableMS) * time.Millisecond, Stale: time.Duration(rc.StaleSeconds) * time.Second}
 	// The registry on the served configuration: a tick comes every
 	// poll_ms, and background.Open would parse the files each time.
-	r := &background.Registry{Root: root, Store: s.store(log), Opts: s.Background(),
+	r := &background.Registry{Root: root, Store: s.store(log), Opts: s.background(),
 		Alive: background.ProcAlive, Now: ts.now, Logf: log.Logf}
 	var out background.TickOut
 	err := r.Update(ctx, func(pr *state.Project, now time.Time) error {

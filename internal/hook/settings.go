@@ -75,7 +75,7 @@ func NewSettings(root string) *Settings {
 	// The hooks' handler and the serve runner's ticks both read these, so
 	// a broken file means the same for both: the built-in options.
 	s.background = sync.OnceValue(func() background.Options {
-		return background.FromConfig(s.ConfigOrBuiltin())
+		return background.FromConfig(s.configOrBuiltin())
 	})
 	s.roster = sync.OnceValue(s.loadRoster)
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) { return policy.ForConfig(s.cfg) })
@@ -116,11 +116,6 @@ func (s *Settings) Policy() (*guard.Policy, error) { return s.policy() }
 // Session are the session handlers' options.
 func (s *Settings) Session() session.Options { return s.session() }
 
-// Background are the background tasks' options, for the hook's handler
-// and the serve runner's ticks alike; a broken file leaves the built-in
-// ones (the policy handler reports it).
-func (s *Settings) Background() background.Options { return s.background() }
-
 // Config is the configuration the features read: the built-in one when
 // no file exists, which parses nothing, else the files'. When the files
 // cannot be read it is the built-in one with the error that says why; the
@@ -137,8 +132,8 @@ func (s *Settings) Config() (*config.Config, error) {
 	return c, nil
 }
 
-// ConfigOrBuiltin is [Settings.Config] without the error.
-func (s *Settings) ConfigOrBuiltin() *config.Config {
+// configOrBuiltin is [Settings.Config] without the error.
+func (s *Settings) configOrBuiltin() *config.Config {
 	c, _ := s.Config()
 	return c
 }
