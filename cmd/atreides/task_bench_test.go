@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/atreides-dev/atreides/internal/taskboard"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/taskboard"
 
 	"github.com/atreides-dev/atreides/internal/tasks"
 )

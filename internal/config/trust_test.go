@@ -1,13 +1,14 @@
 package config
 
 import (
-	"github.com/atreides-dev/atreides/internal/guard"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/guard"
 )
 
 // untrustedSetup writes a user file and a project file with no trust

@@ -1,6 +1,9 @@
 package event
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // HostFacts are what handlers know of the host an event comes from. Each
 // host's package (internal/host/NAME) declares its facts once and its
@@ -89,13 +92,8 @@ type RulesLoad struct {
 
 // CallOf is how the host starts the agent id ("" when it cannot).
 func (f *HostFacts) CallOf(id string) string {
-	if f == nil || f.AgentCall == "" {
+	if f == nil || f.AgentCall == "" || slices.Contains(f.PrimaryAgents, id) {
 		return ""
-	}
-	for _, p := range f.PrimaryAgents {
-		if p == id {
-			return ""
-		}
 	}
 	return fmt.Sprintf(f.AgentCall, id)
 }

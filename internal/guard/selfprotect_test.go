@@ -77,12 +77,13 @@ func newSelfFixture(t *testing.T) *selfFixture {
 		}
 	}
 	installed := [][]byte{bin}
+	hosts := all.Guard()
 	f.req = guard.Request{Tool: "shell", Cwd: f.proj, ProjectRoot: f.proj, Home: f.home,
 		TempDirs: []string{root + "/tmp", "/tmp"}, Resolve: shellcall.Resolver(),
 		Self: f.home + "/go/bin/atreides", ConfigDir: f.home + "/.config/atreides",
-		HostSettings: all.HookFiles(f.proj, f.home, func(string) string { return "" }),
-		Agents:       all.AgentCLIs(),
-		HostVars:     all.AgentVars(),
+		HostSettings: hosts.Files(f.proj, f.home, func(string) string { return "" }),
+		Agents:       hosts.Agents,
+		HostVars:     hosts.Vars,
 		PathDirs:     []string{f.home + "/bin", f.home + "/go/bin", "/usr/local/bin", "/usr/bin", "/bin"},
 		Readlink:     os.Readlink,
 		SameBinary: func(p string) bool {

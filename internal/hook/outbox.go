@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/outbox"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -49,6 +50,9 @@ func replayOutbox(ctx context.Context, dir string, loader engine.StoreLoader, en
 	}
 	replayed := 0
 	left, err = outbox.Replay(ctx, dir, func(e *outbox.Entry) error {
+		// The host's facts are this binary's, never the file's (the
+		// outbox writes them with the event).
+		e.Event.Facts = all.Facts()[e.Event.Host]
 		l := loader
 		l.EventID = e.ID
 		eng := engine.New(l, env, hs...)

@@ -158,7 +158,6 @@ func runEngine(ctx context.Context, run *hookRun, root string, s *Settings, log 
 		return guardOnly(ctx, s, log, ev, decided)
 	}
 	st := s.store(log)
-	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
 	env, hs := &hookEnv{log: log}, handlers(s)
 	loader := engine.StoreLoader{Store: st, Retention: s.retention}
 	var from *audit.Origin // this checkout in a team's shared audit trail; nil: none

@@ -11,13 +11,11 @@ import (
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/config"
-	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/serve"
 	"github.com/atreides-dev/atreides/internal/state"
-	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // toolCallTimeout is the deadline of one tool call over serve: a tool may
@@ -70,7 +68,7 @@ func (ts *toolServer) root(dir string) string {
 // runnerConfig is the project's background.opencode section (the
 // defaults when the configuration cannot be read: the hooks report that).
 func runnerConfig(s *Settings) config.BackgroundOpenCode {
-	return s.ConfigOrBuiltin().Background.OpenCode
+	return s.configOrBuiltin().Background.OpenCode
 }
 
 func (ts *toolServer) list(root string) opencode.ToolList {
@@ -100,9 +98,9 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 	if root == "" {
 		return opencode.ToolResult{Error: project.ErrNoProject.Error()}
 	}
-	_, log := ts.roots.get(root)
+	s, log := ts.roots.get(root)
 	sess, agent := ts.m.Caller(p.SessionID)
-	env := &agenttools.Env{Root: root, Store: openStore(root, log), Host: opencode.Host, Session: sess, Agent: agent,
+	env := &agenttools.Env{Root: root, Store: s.store(log), Host: opencode.Host, Session: sess, Agent: agent,
 		Now: ts.now, Getenv: ts.proc.Getenv, Logf: log.Logf, SkillDirs: all.SkillDirs(),
 		Hosts: all.Facts(), Guard: all.Guard()}
 	args := p.Args
@@ -118,12 +116,6 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 	return opencode.ToolResult{Output: out, Tick: true}
 }
 
-func openStore(root string, log *project.Log) *store.Store {
-	st := fleet.Open(root)
-	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
-	return st
-}
-
 // tick is one step of the OpenCode runner, in one transaction of the
 // registry (which also fails lost process runners and launches the
 // process tasks whose slot this tick freed): the plugin's reports in, its
@@ -136,8 +128,10 @@ func (ts *toolServer) tick(ctx context.Context, p opencode.Tick) (opencode.TickR
 	s, log := ts.roots.get(root)
 	rc := runnerConfig(s)
 	tm := background.Timing{Stable: time.Duration(rc.StableMS) * time.Millisecond, Stale: time.Duration(rc.StaleSeconds) * time.Second}
-	r := background.Open(root, s.Background())
-	r.Now, r.Logf = ts.now, log.Logf
+	// The registry on the served configuration: a tick comes every
+	// poll_ms, and background.Open would parse the files each time.
+	r := &background.Registry{Root: root, Store: s.store(log), Opts: s.background(),
+		Alive: background.ProcAlive, Now: ts.now, Logf: log.Logf}
 	var out background.TickOut
 	err := r.Update(ctx, func(pr *state.Project, now time.Time) error {
 		out = background.Tick(bgtasks.Key.Of(pr), p.TickIn, r.Opts.Limits, tm, now)

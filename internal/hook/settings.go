@@ -44,10 +44,13 @@ type Settings struct {
 	proc *Process
 }
 
-// store is the project's store as its configuration says. With only the
-// built-in configuration it is the embedded one, and nothing is parsed; a
-// configuration that cannot be read keeps the state there too, as every
-// other setting falls back to the built-in one, and says so in the log.
+// store is the project's store as its configuration says, from the
+// settings' configuration (never parsed again: a server's tool calls and
+// runner ticks open it too), with records it starts afresh said in log.
+// With only the built-in configuration it is the embedded one, and
+// nothing is parsed; a configuration that cannot be read keeps the state
+// there too, as every other setting falls back to the built-in one, and
+// says so in the log.
 func (s *Settings) store(log *project.Log) *store.Store {
 	var c *config.Config // nil: the built-in configuration's store
 	if !s.builtin() {
@@ -57,7 +60,9 @@ func (s *Settings) store(log *project.Log) *store.Store {
 			c = nil
 		}
 	}
-	return fleet.OpenWith(s.root, c, os.Getenv)
+	st := fleet.OpenWith(s.root, c, os.Getenv)
+	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
+	return st
 }
 
 // NewSettings are the settings of the project at root.
@@ -70,7 +75,7 @@ func NewSettings(root string) *Settings {
 	// The hooks' handler and the serve runner's ticks both read these, so
 	// a broken file means the same for both: the built-in options.
 	s.background = sync.OnceValue(func() background.Options {
-		return background.FromConfig(s.ConfigOrBuiltin())
+		return background.FromConfig(s.configOrBuiltin())
 	})
 	s.roster = sync.OnceValue(s.loadRoster)
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) { return policy.ForConfig(s.cfg) })
@@ -111,11 +116,6 @@ func (s *Settings) Policy() (*guard.Policy, error) { return s.policy() }
 // Session are the session handlers' options.
 func (s *Settings) Session() session.Options { return s.session() }
 
-// Background are the background tasks' options, for the hook's handler
-// and the serve runner's ticks alike; a broken file leaves the built-in
-// ones (the policy handler reports it).
-func (s *Settings) Background() background.Options { return s.background() }
-
 // Config is the configuration the features read: the built-in one when
 // no file exists, which parses nothing, else the files'. When the files
 // cannot be read it is the built-in one with the error that says why; the
@@ -132,8 +132,8 @@ func (s *Settings) Config() (*config.Config, error) {
 	return c, nil
 }
 
-// ConfigOrBuiltin is [Settings.Config] without the error.
-func (s *Settings) ConfigOrBuiltin() *config.Config {
+// configOrBuiltin is [Settings.Config] without the error.
+func (s *Settings) configOrBuiltin() *config.Config {
 	c, _ := s.Config()
 	return c
 }

@@ -52,7 +52,7 @@ func TestBackgroundOptions(t *testing.T) {
 			writeConfig(t, filepath.Join(dir, "xdg", "atreides", "config.yaml"), tt.user)
 			root := filepath.Join(dir, "project")
 			writeConfig(t, filepath.Join(root, ".atreides", "config.yaml"), tt.project)
-			if got := NewSettings(root).Background().Limits.Default; got != tt.want {
+			if got := NewSettings(root).background().Limits.Default; got != tt.want {
 				t.Errorf("background concurrency = %d, want %d", got, tt.want)
 			}
 		})

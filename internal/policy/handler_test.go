@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/guard"
-	"github.com/atreides-dev/atreides/internal/shellcall"
 )
 
 // TestNewRequestOwnPaths: the guard learns atreides's own files from the
@@ -41,7 +40,7 @@ func TestHostsApply(t *testing.T) {
 	}, Agents: agents}
 	r := NewRequest("shell", "agent --unsafe", "/p", "/p")
 	h.Apply(&r)
-	want := []string{"/p/settings.json", shellcall.Home() + "/settings.json", "/srv/codex/hooks.json"}
+	want := []string{"/p/settings.json", r.Home + "/settings.json", "/srv/codex/hooks.json"}
 	if !slices.Equal(r.HostSettings, want) || r.Agents.Of("agent") == nil {
 		t.Fatalf("host settings %q (want %q), agents %v", r.HostSettings, want, r.Agents)
 	}

@@ -3,11 +3,12 @@ package policy
 import (
 	"bytes"
 	"crypto/sha256"
-	"github.com/atreides-dev/atreides/internal/guard"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/atreides-dev/atreides/internal/guard"
 )
 
 // PathDirs are the absolute directories of a PATH value, cleaned; a

@@ -68,12 +68,12 @@ func Remembered(c *engine.Call) (shell.Effects, bool) {
 // resolver), without atreides's own paths, which only the judging walk
 // uses (policy.NewRequest adds them).
 func Request(cmd, cwd, root string) guard.Request {
-	return guard.Request{Tool: "shell", Command: cmd, Cwd: cwd, Home: Home(), ProjectRoot: root,
+	return guard.Request{Tool: "shell", Command: cmd, Cwd: cwd, Home: home(), ProjectRoot: root,
 		TempDirs: tempDirs(), Resolve: Resolver(), Readlink: os.Readlink}
 }
 
-// Home is the user's home directory, "" when unknown.
-func Home() string {
+// home is the user's home directory, "" when unknown.
+func home() string {
 	h, _ := os.UserHomeDir()
 	return h
 }

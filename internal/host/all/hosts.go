@@ -34,6 +34,9 @@ func FromEnv(getenv func(string) string) string {
 // The registry's derived lists are built once per process, on first use
 // (the table never changes); callers share them and must not change them.
 var (
+	// agentCLIs are the programs of every agent host the guard knows:
+	// the supported hosts' and, after them, those of hosts atreides has
+	// no adapter for, whose unguarded starts are refused all the same.
 	agentCLIs = sync.OnceValue(func() guard.AgentCLIs {
 		out := make(guard.AgentCLIs, 0, len(table)+len(otherAgents))
 		for _, h := range table {
@@ -77,11 +80,6 @@ var (
 	})
 )
 
-// AgentCLIs are the programs of every agent host the guard knows: the
-// supported hosts' and, after them, those of hosts atreides has no
-// adapter for, whose unguarded starts are refused all the same.
-func AgentCLIs() guard.AgentCLIs { return agentCLIs() }
-
 // AgentVars are the variables by which every host marks its agent's
 // commands (Host.AgentVars), for package actor and the guard.
 func AgentVars() []string { return agentVars() }
@@ -90,11 +88,11 @@ func AgentVars() []string { return agentVars() }
 // agent's commands (Host.SessionVar), for package actor.
 func SessionVars() []string { return sessionVars() }
 
-// HookFiles lists every host's hook files (Host.HookFiles) for the
+// hookFiles lists every host's hook files (Host.HookFiles) for the
 // project at root and the user's home, once each; getenv reads the
 // variables that move them. The guard asks before an agent writes any of
 // them (policy.Hosts, internal/guard/selfguard.go).
-func HookFiles(root, home string, getenv func(string) string) []string {
+func hookFiles(root, home string, getenv func(string) string) []string {
 	env := host.Env{ProjectDir: root, Home: home, Getenv: getenv}
 	var out []string
 	for _, h := range table {
@@ -111,7 +109,7 @@ func HookFiles(root, home string, getenv func(string) string) []string {
 // for every wiring site that judges commands: the hook runtime, the
 // command line and the MCP server.
 func Guard() policy.Hosts {
-	return policy.Hosts{Files: HookFiles, Agents: AgentCLIs(), Vars: AgentVars()}
+	return policy.Hosts{Files: hookFiles, Agents: agentCLIs(), Vars: AgentVars()}
 }
 
 // otherAgents are the agent CLIs of hosts atreides has no adapter for.

@@ -449,7 +449,7 @@ func TestToolName(t *testing.T) {
 // the project is unknown.
 func TestHookFiles(t *testing.T) {
 	env := map[string]string{"CODEX_HOME": "/srv/codex"}
-	got := HookFiles("/home/user/proj", "/home/user", func(k string) string { return env[k] })
+	got := hookFiles("/home/user/proj", "/home/user", func(k string) string { return env[k] })
 	want := []string{
 		"/home/user/proj/.claude/settings.json", "/home/user/proj/.claude/settings.local.json", "/home/user/proj/.mcp.json",
 		"/home/user/proj/.gemini/settings.json", "/home/user/.claude/settings.json", "/home/user/.gemini/settings.json",
@@ -472,19 +472,19 @@ func TestHookFiles(t *testing.T) {
 		}
 	}
 	moved := map[string]string{"OPENCODE_CONFIG_DIR": "/oc", "OPENCODE_CONFIG": "/x/oc.json", "XDG_CONFIG_HOME": "/xdg"}
-	got = HookFiles("/p", "/h", func(k string) string { return moved[k] })
+	got = hookFiles("/p", "/h", func(k string) string { return moved[k] })
 	for _, w := range []string{"/oc/plugin/", "/oc/opencode.json", "/x/oc.json", "/xdg/opencode/plugin/"} {
 		if !slices.Contains(got, w) {
 			t.Errorf("with %v: %s is not a hook file", moved, w)
 		}
 	}
 	for _, tc := range []struct{ proj, home string }{{"", "/h"}, {"/p", ""}, {"", ""}} {
-		for _, p := range HookFiles(tc.proj, tc.home, func(string) string { return "" }) {
+		for _, p := range hookFiles(tc.proj, tc.home, func(string) string { return "" }) {
 			if !filepath.IsAbs(p) {
-				t.Errorf("HookFiles(%q, %q) has a relative path %q", tc.proj, tc.home, p)
+				t.Errorf("hookFiles(%q, %q) has a relative path %q", tc.proj, tc.home, p)
 			}
 			if tc.proj == "" && strings.HasPrefix(p, "/p/") || tc.home == "" && strings.HasPrefix(p, "/h/") {
-				t.Errorf("HookFiles(%q, %q) = %q", tc.proj, tc.home, p)
+				t.Errorf("hookFiles(%q, %q) = %q", tc.proj, tc.home, p)
 			}
 		}
 	}
