@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -92,7 +93,7 @@ func (a *analyzer) judge(c *Cmd, in shell.Feed) {
 // never get here with a rule-bearing command; the outcome only matters
 // when the inner command would be blocked.
 func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int) {
-	if len(c.Args) < 2 || c.Args[0].Dyn || knownProgram(a.p, c.Name) || depth >= maxDepth {
+	if len(c.Args) < 2 || c.Args[0].Dyn || knownProgram(a.p, c.Name) || depth >= shell.MaxDepth {
 		return
 	}
 	inner := shell.NormName(c.Args[0].Text)
@@ -314,14 +315,7 @@ func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 	return a.walker().Run(rest, env, sc, depth, in)
 }
 
-func isShell(n string) bool {
-	for _, s := range shellNames {
-		if s == n {
-			return true
-		}
-	}
-	return false
-}
+func isShell(n string) bool { return slices.Contains(shellNames, n) }
 
 func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	e := shell.ReadEnv(c.Args, sc, a.req.Home,

@@ -335,7 +335,7 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 	case !f.known:
 		a.fire(ruleSelfUnknownWrite, c, "runs "+p+", which this command writes first with content the guard cannot read")
 	case asShell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
-		if depth+1 <= maxDepth {
+		if depth+1 <= shell.MaxDepth {
 			a.walker().Script(f.text, c.Scope.Clone(), depth+1, shell.Feed{})
 		}
 	default:
