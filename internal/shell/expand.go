@@ -68,7 +68,7 @@ func (e Expander) Fields(ws []*syntax.Word, sc *Scope, depth int) []Word {
 			break // every word expanded costs, even those not kept
 		}
 		for _, bw := range bws {
-			out = append(out, e.WordFields(bw, sc, depth, false)...)
+			out = append(out, e.wordFields(bw, sc, depth, false)...)
 		}
 	}
 	return out
@@ -91,7 +91,7 @@ func braces(w *syntax.Word) (ws []*syntax.Word, n int) {
 	if n = braceWords(w); n > maxBraceWords {
 		return nil, n
 	}
-	out, ok := ExpandBraces(w, maxBraceWords)
+	out, ok := expandBraces(w, maxBraceWords)
 	if !ok {
 		return nil, maxBraceWords + 1
 	}
@@ -168,9 +168,9 @@ func (f *fieldBuilder) flush() {
 	f.empty = true
 }
 
-// WordFields resolves one word into the fields it becomes. noSplit is for assignments and redirection
+// wordFields resolves one word into the fields it becomes. noSplit is for assignments and redirection
 // targets, where bash does not split.
-func (e Expander) WordFields(w *syntax.Word, sc *Scope, depth int, noSplit bool) []Word {
+func (e Expander) wordFields(w *syntax.Word, sc *Scope, depth int, noSplit bool) []Word {
 	fb := &fieldBuilder{empty: true, guessOK: true}
 	if w == nil {
 		return nil
@@ -253,7 +253,7 @@ func (e Expander) part(fb *fieldBuilder, p syntax.WordPart, sc *Scope, depth int
 func (e Expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *Scope, quoted, first bool) {
 	v := x.Value
 	if quoted {
-		fb.add(UnescapeDouble(v))
+		fb.add(unescapeDouble(v))
 		return
 	}
 	if first && strings.HasPrefix(v, "~") {
@@ -271,7 +271,7 @@ func (e Expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *Scope, quoted, fi
 	if HasGlob(v) {
 		fb.cur.Glob = true
 	}
-	fb.add(UnescapeBare(v))
+	fb.add(unescapeBare(v))
 }
 
 // paramPart expands a parameter: "$@" into one word per positional
@@ -395,7 +395,7 @@ func (e Expander) param(x *syntax.ParamExp, sc *Scope, depth int) (Word, bool) {
 		if ok && !(val.Text == "" && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.AssignUnsetOrNull)) {
 			return val, true
 		}
-		d := JoinFields(e.WordFields(x.Exp.Word, sc, depth, true))
+		d := joinFields(e.wordFields(x.Exp.Word, sc, depth, true))
 		d.Taint |= val.Taint & TaintCred // ${TOKEN:-}: the variable is usually set
 		if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
 			sc.Vars[name] = d
@@ -405,7 +405,7 @@ func (e Expander) param(x *syntax.ParamExp, sc *Scope, depth int) (Word, bool) {
 		return d, !d.Dyn
 	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 		if ok {
-			d := JoinFields(e.WordFields(x.Exp.Word, sc, depth, true))
+			d := joinFields(e.wordFields(x.Exp.Word, sc, depth, true))
 			return d, !d.Dyn
 		}
 		return Word{}, false
@@ -493,7 +493,7 @@ func (e Expander) lookup(name string, sc *Scope) (Word, bool) {
 	return e.Walker.Unset(name), false
 }
 
-func JoinFields(ws []Word) Word {
+func joinFields(ws []Word) Word {
 	if len(ws) == 0 {
 		return Lit("")
 	}
@@ -516,7 +516,7 @@ func (e Expander) SplitWords(w Word, sc *Scope, depth int) []Word {
 	var out []Word
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	err := p.Words(strings.NewReader(w.Text), func(sw *syntax.Word) bool {
-		out = append(out, e.WordFields(sw, sc, depth, false)...)
+		out = append(out, e.wordFields(sw, sc, depth, false)...)
 		return true
 	})
 	if err != nil {

@@ -468,9 +468,9 @@ func (w *Walk) assign(as *syntax.Assign, sc *Scope, depth int) {
 	switch {
 	case as.Array != nil:
 		w.Within(as.Array, sc, depth)
-		v = DynWord()
+		v = dynWord()
 	case as.Value != nil:
-		v = JoinFields(w.Judge.Expander().WordFields(as.Value, sc, depth, true))
+		v = joinFields(w.Judge.Expander().wordFields(as.Value, sc, depth, true))
 	case as.Naked:
 		// export -n NAME, declare +x NAME, local NAME: the name alone
 		// changes what the commands after it are given.
@@ -481,7 +481,7 @@ func (w *Walk) assign(as *syntax.Assign, sc *Scope, depth int) {
 		if old, ok := sc.Vars[name]; ok && as.Append && as.Index == nil {
 			v = Word{Text: old.Text + v.Text, Dyn: old.Dyn || v.Dyn, Taint: old.Taint | v.Taint}
 		} else {
-			v = DynWord()
+			v = dynWord()
 		}
 	}
 	if name == "IFS" {
@@ -506,7 +506,7 @@ func (w *Walk) call(ce *syntax.CallExpr, sc *Scope, depth int, in Feed, redirs [
 		if as.Name == nil || as.Value == nil {
 			continue
 		}
-		v := JoinFields(w.Judge.Expander().WordFields(as.Value, sc, depth, true))
+		v := joinFields(w.Judge.Expander().wordFields(as.Value, sc, depth, true))
 		env[as.Name.Value] = v
 		w.Judge.Assigned(as.Name.Value, v, sc, depth)
 	}
@@ -602,25 +602,25 @@ func (w *Walk) redirects(rs []*syntax.Redirect, sc *Scope, depth int, in Feed) F
 		case syntax.Hdoc, syntax.DashHdoc:
 			in = w.heredoc(r, sc, depth)
 		case syntax.WordHdoc:
-			v := JoinFields(w.Judge.Expander().WordFields(r.Word, sc, depth, true))
+			v := joinFields(w.Judge.Expander().wordFields(r.Word, sc, depth, true))
 			in = Feed{Known: !v.Dyn, Text: v.Text + "\n", Taint: v.Taint}
 			if v.Dyn {
 				in.Taint |= TaintUnknown
 			}
 			w.Judge.HeredocData(strings.ReplaceAll(v.Text, "\x00", ""), false, sc, depth)
 		case syntax.RdrIn, syntax.RdrInOut:
-			v := JoinFields(w.Judge.Expander().WordFields(r.Word, sc, depth, true))
+			v := joinFields(w.Judge.Expander().wordFields(r.Word, sc, depth, true))
 			in = w.Judge.ReadFrom(v, sc)
 			if r.Op == syntax.RdrInOut {
 				w.Judge.Redirected(v, sc, "redirect <> "+v.Display(), false)
 			}
 		case syntax.DplIn, syntax.DplOut:
-			v := JoinFields(w.Judge.Expander().WordFields(r.Word, sc, depth, true))
+			v := joinFields(w.Judge.Expander().wordFields(r.Word, sc, depth, true))
 			if r.Op == syntax.DplOut && !fdWord(v) {
 				w.Judge.Redirected(v, sc, "redirect >& "+v.Display(), false) // stdout and stderr to a file
 			}
 		default:
-			v := JoinFields(w.Judge.Expander().WordFields(r.Word, sc, depth, true))
+			v := joinFields(w.Judge.Expander().wordFields(r.Word, sc, depth, true))
 			w.Judge.Redirected(v, sc, "redirect "+r.Op.String()+" "+v.Display(), r.Op == syntax.RdrOut || r.Op == syntax.ClbOut)
 		}
 	}
@@ -641,7 +641,7 @@ func (w *Walk) heredoc(r *syntax.Redirect, sc *Scope, depth int) Feed {
 		w.Judge.HeredocData(in.Text, true, sc, depth)
 		return in
 	}
-	v := JoinFields(w.Judge.Expander().WordFields(r.Hdoc, sc, depth, true))
+	v := joinFields(w.Judge.Expander().wordFields(r.Hdoc, sc, depth, true))
 	in := Feed{Known: !v.Dyn, Text: v.Text, Taint: v.Taint}
 	if v.Dyn {
 		in.Taint |= TaintUnknown
