@@ -105,7 +105,7 @@ func (a *analyzer) step() bool { return a.spend(1) }
 // walker is the walk of the command, reporting to the analyzer.
 func (a *analyzer) walker() *shell.Walk {
 	if a.walk.Judge == nil {
-		a.walk.Judge = shellJudge{a}
+		a.walk.Judge, a.walk.Expand = shellJudge{a}, a.expand()
 	}
 	return &a.walk
 }
@@ -118,8 +118,6 @@ func (a shellJudge) Step() bool       { return a.step() }
 func (a shellJudge) Spend(n int) bool { return a.spend(n) }
 func (a shellJudge) SpendText(n int)  { a.spendText(n) }
 func (a shellJudge) Stopped() bool    { return a.stop }
-
-func (a shellJudge) Expander() shell.Expander { return a.expand() }
 
 func (a shellJudge) Expanded(fields, bytes int) { a.spend(fields + bytes/workBytes) }
 

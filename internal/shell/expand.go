@@ -395,7 +395,7 @@ func (e Expander) param(x *syntax.ParamExp, sc *Scope, depth int) (Word, bool) {
 		if ok && !(val.Text == "" && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.AssignUnsetOrNull)) {
 			return val, true
 		}
-		d := joinFields(e.wordFields(x.Exp.Word, sc, depth, true))
+		d := e.word(x.Exp.Word, sc, depth)
 		d.Taint |= val.Taint & TaintCred // ${TOKEN:-}: the variable is usually set
 		if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
 			sc.Vars[name] = d
@@ -405,7 +405,7 @@ func (e Expander) param(x *syntax.ParamExp, sc *Scope, depth int) (Word, bool) {
 		return d, !d.Dyn
 	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 		if ok {
-			d := joinFields(e.wordFields(x.Exp.Word, sc, depth, true))
+			d := e.word(x.Exp.Word, sc, depth)
 			return d, !d.Dyn
 		}
 		return Word{}, false
@@ -491,6 +491,12 @@ func (e Expander) lookup(name string, sc *Scope) (Word, bool) {
 		return Lit(""), true
 	}
 	return e.Walker.Unset(name), false
+}
+
+// word expands w as one word, unsplit, its fields joined: the value of
+// an assignment, the target of a redirection, a heredoc.
+func (e Expander) word(w *syntax.Word, sc *Scope, depth int) Word {
+	return joinFields(e.wordFields(w, sc, depth, true))
 }
 
 func joinFields(ws []Word) Word {
