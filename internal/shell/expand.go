@@ -118,6 +118,14 @@ func (f *fieldBuilder) add(s string) {
 	f.empty = false
 }
 
+// addUnknown records text known only at run time, of which nothing can
+// be guessed.
+func (f *fieldBuilder) addUnknown() {
+	f.add("\x00")
+	f.guessOK = false
+	f.cur.Dyn = true
+}
+
 // addGuess records text known only as a best guess (substitution output).
 func (f *fieldBuilder) addGuess(s string) {
 	f.b.WriteString("\x00")
@@ -222,9 +230,7 @@ func (e Expander) part(fb *fieldBuilder, p syntax.WordPart, sc *Scope, depth int
 			return
 		}
 		if !f.Known {
-			fb.add("\x00")
-			fb.guessOK = false
-			fb.cur.Dyn = true
+			fb.addUnknown()
 			return
 		}
 		fb.addGuess(strings.TrimRight(f.Text, "\n"))
@@ -234,17 +240,13 @@ func (e Expander) part(fb *fieldBuilder, p syntax.WordPart, sc *Scope, depth int
 		fb.add("/dev/fd/63")
 	case *syntax.ArithmExp:
 		e.Walker.Within(x, sc, depth)
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
+		fb.addUnknown()
 	case *syntax.ExtGlob:
 		fb.cur.Glob = true
 		fb.add(x.Op.String() + x.Pattern.Value + ")")
 	default:
 		e.Walker.Within(x, sc, depth)
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
+		fb.addUnknown()
 	}
 }
 
@@ -262,9 +264,7 @@ func (e Expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *Scope, quoted, fi
 		} else if dir, rest, form, known := tildeDir(v, sc); known {
 			v = dir + rest // ~+ and ~-: $PWD and $OLDPWD
 		} else if form {
-			fb.add("\x00")
-			fb.guessOK = false
-			fb.cur.Dyn = true
+			fb.addUnknown()
 			v = rest
 		}
 	}
@@ -303,9 +303,7 @@ func (e Expander) paramPart(fb *fieldBuilder, x *syntax.ParamExp, sc *Scope, dep
 		return
 	}
 	if !ok {
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
+		fb.addUnknown()
 		fb.cur.Stream = fb.cur.Stream || w.Stream
 		fb.cur.Taint |= w.Taint
 		return
@@ -320,9 +318,7 @@ func (e Expander) paramPart(fb *fieldBuilder, x *syntax.ParamExp, sc *Scope, dep
 		return
 	}
 	if !sc.IFSOK {
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
+		fb.addUnknown()
 		return
 	}
 	fb.split(w.Text, sc.IFS)
