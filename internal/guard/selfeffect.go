@@ -766,7 +766,7 @@ func listedWrites(p *Policy, agents AgentCLIs, name string) bool {
 		// own hooks, which judge what it writes.
 		return true
 	}
-	if writes(name) && !oneOf(name, "perl|ruby") {
+	if knownWriter(name) && !oneOf(name, "perl|ruby") {
 		return true
 	}
 	if _, ok := handlers.get()[name]; ok {
