@@ -57,7 +57,7 @@ type analyzer struct {
 }
 
 // fire records a finding for rule id unless a stronger one exists.
-func (a *analyzer) fire(id RuleID, c *Cmd, detail string) {
+func (a *analyzer) fire(id ruleID, c *Cmd, detail string) {
 	if !a.judging() {
 		return
 	}

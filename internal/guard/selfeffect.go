@@ -529,7 +529,7 @@ func (req *Request) broadDir(p string) bool {
 // the project or the home, an atreides program's name after a "/bin/"
 // directory (when anyDir: the unknown part may be any directory, not
 // only the working one). It returns the rule, ok false when none.
-func ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
+func ownTail(p string, o *ownPaths, anyDir bool) (ruleID, bool) {
 	if strings.Contains(p+"/", "/.atreides/") && !taskDocument(p) {
 		return ruleSelfConfigWrite, true
 	}
@@ -539,7 +539,7 @@ func ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
 		}
 	}
 	if !anyDir {
-		return RuleID{}, false
+		return ruleID{}, false
 	}
 	// Unknown leading directories may be the user's configuration
 	// directory or a directory on PATH.
@@ -549,7 +549,7 @@ func ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
 	if atreidesProgramName(path.Base(p)) && strings.HasSuffix(path.Dir(p), "/bin") {
 		return ruleSelfBinaryWrite, true
 	}
-	return RuleID{}, false
+	return ruleID{}, false
 }
 
 // unreadWrites judges a program whose writes the guard cannot list
