@@ -131,9 +131,9 @@ func HasOption(args []Word, short string, long ...string) bool {
 	return false
 }
 
-// AnyFlag reports whether one of flags is among args, alone or with its
+// anyFlag reports whether one of flags is among args, alone or with its
 // value after "=" (--fix, --fix=true).
-func AnyFlag(args []Word, flags []string) bool {
+func anyFlag(args []Word, flags []string) bool {
 	for _, w := range args {
 		if w.Dyn {
 			continue

@@ -36,8 +36,8 @@ func TestOptions(t *testing.T) {
 	if !HasOption(words("-rf x"), "r") || HasOption(words("-- -r"), "r") || !HasOption(words("--force"), "", "--force") {
 		t.Error("HasOption")
 	}
-	if !AnyFlag(words("--fix=true"), []string{"--fix"}) || AnyFlag(words("--fixed"), []string{"--fix"}) {
-		t.Error("AnyFlag")
+	if !anyFlag(words("--fix=true"), []string{"--fix"}) || anyFlag(words("--fixed"), []string{"--fix"}) {
+		t.Error("anyFlag")
 	}
 	if FirstOperand(words("-v run x")) != "run" || FirstOperand([]Word{dynWord(), Lit("x")}) != "" {
 		t.Error("FirstOperand")

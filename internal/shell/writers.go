@@ -471,7 +471,7 @@ func wVim(r Recorder, c *Command, home string) {
 // tool writes by default) turns writing on, check turns it off.
 func wFormatter(flag, check string) Writer {
 	return func(r Recorder, c *Command, home string) {
-		if flag != "" && !AnyFlag(c.Args, strings.Fields(flag)) || AnyFlag(c.Args, strings.Fields(check)) {
+		if flag != "" && !anyFlag(c.Args, strings.Fields(flag)) || anyFlag(c.Args, strings.Fields(check)) {
 			return
 		}
 		what := c.Name
@@ -492,8 +492,8 @@ func wFormatter(flag, check string) Writer {
 func wRuff(r Recorder, c *Command, home string) {
 	sub := FirstOperand(c.Args)
 	switch {
-	case sub == "format" && !AnyFlag(c.Args, []string{"--check", "--diff"}):
-	case sub == "check" && AnyFlag(c.Args, []string{"--fix"}):
+	case sub == "format" && !anyFlag(c.Args, []string{"--check", "--diff"}):
+	case sub == "check" && anyFlag(c.Args, []string{"--fix"}):
 	default:
 		return
 	}
@@ -510,7 +510,7 @@ func wRuff(r Recorder, c *Command, home string) {
 // wFind: -delete removes matches under the start points; the commands of
 // -exec are walked as commands of their own.
 func wFind(r Recorder, c *Command, home string) {
-	if !AnyFlag(c.Args, []string{"-delete"}) {
+	if !anyFlag(c.Args, []string{"-delete"}) {
 		return
 	}
 	var roots []string
