@@ -291,15 +291,31 @@ func hRunSub(sub string) handler {
 	}
 }
 
+// sudoOpts are the options of sudo, doas, run0 and pkexec that take a
+// value.
+var sudoOpts = shell.OptScan{Valued: "ugpCDhrtTRU", Long: []string{"--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from"}}
+
 func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := shell.SkipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
-	rest := shell.From(c.Args, i)
-	shellFlag := c.Has("-i", "-s", "--login", "--shell")
+	// sudo's options end at the command: those after it are the
+	// command's (`sudo bash -e -c ...`), and a value is no cluster of
+	// options (`sudo -uwheel` edits nothing).
+	var shellFlag, edit, chdir bool
+	var dir shell.Word
+	rest := sudoOpts.Scan(c.Args, false, func(name string, v shell.Word) {
+		switch name {
+		case "-i", "-s", "--login", "--shell":
+			shellFlag = true
+		case "-e", "--edit":
+			edit = true
+		case "-D", "--chdir":
+			dir, chdir = v, true
+		}
+	})
 	a.fire(rulePrivilegeSudo, c, "")
-	if v, ok := c.Flag("-D", "--chdir"); ok {
-		sc = sc.Clone().Chdir(shell.Word{Text: v}, a.req.Home)
+	if chdir {
+		sc = sc.Clone().Chdir(dir, a.req.Home)
 	}
-	if c.Has("-e", "--edit") || c.Name == "sudoedit" {
+	if edit || c.Name == "sudoedit" {
 		return shell.Feed{Taint: shell.TaintUnknown} // the files it edits are writes (effects.go)
 	}
 	if len(rest) == 0 {

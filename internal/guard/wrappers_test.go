@@ -10,6 +10,11 @@ func TestWrappers(t *testing.T) {
 		cmd  string
 		want Verdict
 	}{
+		// sudo's options end at its command: -e after it is the
+		// command's, and -uwheel is a user, not a cluster holding -e.
+		{`sudo bash -e -c 'rm -rf ~'`, Deny},
+		{`sudo -uwheel bash -c 'rm -rf ~'`, Deny},
+		{`sudo -e /etc/hosts`, Deny},
 		// su and runuser
 		{`su -c 'rm -rf ~'`, Deny},
 		{`su - root -c 'rm -rf ~'`, Deny},
