@@ -376,12 +376,18 @@ func hCommand(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, d
 	return a.walker().Run(shell.From(c.Args, i), env, sc, depth, in)
 }
 
+// hTaskset: `taskset [-c] MASK CMD...` runs CMD; with -p it changes a
+// running process. Only taskset's own options, before the mask, say so
+// (`taskset 1 bash -p -c ...` runs bash).
 func hTaskset(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := shell.SkipOptions(c.Args, "")
-	if c.Has("-p", "--pid") {
+	pid := false
+	rest := shell.OptScan{}.Scan(c.Args, false, func(name string, _ shell.Word) {
+		pid = pid || oneOf(name, "-p|--pid")
+	})
+	if pid {
 		return shell.Feed{}
 	}
-	return a.walker().Run(shell.From(c.Args, i+1), env, sc, depth, in)
+	return a.walker().Run(shell.From(rest, 1), env, sc, depth, in)
 }
 
 func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
