@@ -12,13 +12,11 @@ import (
 
 // Limits that keep a hostile command from making the analysis slow. When
 // one is hit the analysis stops and the verdict is at least
-// parse.too-complex; the work budget is in limits.go.
-const (
-	maxDepth = shell.MaxDepth // nested shells, evals, substitutions
-	// maxDerivedWords bounds the words of commands that carriers derive
-	// (sh -c, eval, "$@", find -exec, xargs, parallel).
-	maxDerivedWords = 16384
-)
+// parse.too-complex; the work budget is in limits.go and the nesting of
+// shells, evals and substitutions is shell.MaxDepth. maxDerivedWords
+// bounds the words of commands that carriers derive (sh -c, eval, "$@",
+// find -exec, xargs, parallel).
+const maxDerivedWords = 16384
 
 // analyzer holds the state of one Check call.
 type analyzer struct {
@@ -59,7 +57,7 @@ type analyzer struct {
 }
 
 // fire records a finding for rule id unless a stronger one exists.
-func (a *analyzer) fire(id RuleID, c *Cmd, detail string) {
+func (a *analyzer) fire(id ruleID, c *Cmd, detail string) {
 	if !a.judging() {
 		return
 	}
@@ -107,7 +105,7 @@ func (a *analyzer) step() bool { return a.spend(1) }
 // walker is the walk of the command, reporting to the analyzer.
 func (a *analyzer) walker() *shell.Walk {
 	if a.walk.Judge == nil {
-		a.walk.Judge = shellJudge{a}
+		a.walk.Judge, a.walk.Expand = shellJudge{a}, a.expand()
 	}
 	return &a.walk
 }
@@ -121,14 +119,12 @@ func (a shellJudge) Spend(n int) bool { return a.spend(n) }
 func (a shellJudge) SpendText(n int)  { a.spendText(n) }
 func (a shellJudge) Stopped() bool    { return a.stop }
 
-func (a shellJudge) Expander() shell.Expander { return a.expand() }
-
 func (a shellJudge) Expanded(fields, bytes int) { a.spend(fields + bytes/workBytes) }
 
 // Subst evaluates a command substitution in a subshell and returns its
 // output as far as it is known.
 func (a shellJudge) Subst(list []*syntax.Stmt, sc *shell.Scope, depth int) shell.Feed {
-	if depth+1 > maxDepth {
+	if depth+1 > shell.MaxDepth {
 		a.fire(ruleParseTooComplex, nil, "substitutions nested too deeply")
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}
@@ -294,7 +290,7 @@ func (a shellJudge) Program(args []shell.Word, env map[string]shell.Word, sc *sh
 // and interpreters fed the text judge it as code anyway, so the check does
 // not need to know the consumer. Off by default: no work is done.
 func (a *analyzer) heredocData(text string, quoted bool, sc *shell.Scope, depth int) {
-	if a.p.sw("heredoc_to_non_shell") == Allow || text == "" || depth+1 > maxDepth || isShell(a.consumer) {
+	if a.p.sw("heredoc_to_non_shell") == Allow || text == "" || depth+1 > shell.MaxDepth || isShell(a.consumer) {
 		return
 	}
 	if quoted && dataConsumers.get()[a.consumer] && a.inSubst == 0 {

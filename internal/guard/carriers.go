@@ -580,7 +580,7 @@ var reAwkDynSystem = &lazyRegexp{src: `system\(\s*[^"\s)]|[^"\s]\s*\|\s*getline|
 // runQuiet analyses a string that may be shell code; text that does not
 // parse as shell is ignored because it was probably not meant as code.
 func (a codeJudge) runQuiet(c *Cmd, s string, sc *shell.Scope, depth int) {
-	if strings.TrimSpace(s) == "" || depth+1 > maxDepth {
+	if strings.TrimSpace(s) == "" || depth+1 > shell.MaxDepth {
 		return
 	}
 	f, err := a.walker().Parse(s)

@@ -139,7 +139,7 @@ func (a effectWalk) effects(c *Cmd) {
 	if _, known := handlers.get()[c.Name]; !known && !dataPrograms.get()[c.Name] && !metadataOnly.get()[c.Name] && len(c.Args) > 1 && !c.Args[0].Dyn {
 		// `tool rm -rf x`: a program the guard does not model whose
 		// arguments start with a file writer probably runs them.
-		if inner := shell.NormName(c.Args[0].Text); writes(inner) || shell.IsInterpreter(inner) {
+		if inner := shell.NormName(c.Args[0].Text); knownWriter(inner) || shell.IsInterpreter(inner) {
 			a.unknownWrite(c.Name+" may run "+inner+" with its arguments", false, c.Name)
 		}
 	}
@@ -240,8 +240,8 @@ func writesAnything(c *Cmd) (string, bool) {
 // download-then-execute rule).
 var downloaders = []string{"curl", "wget", "aria2c"}
 
-// writes reports whether the walk knows where the program name writes.
-func writes(name string) bool {
+// knownWriter reports whether the walk knows where the program name writes.
+func knownWriter(name string) bool {
 	return shell.WriterOf(name) != nil || slices.Contains(downloaders, name)
 }
 

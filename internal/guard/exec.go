@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -92,7 +93,7 @@ func (a *analyzer) judge(c *Cmd, in shell.Feed) {
 // never get here with a rule-bearing command; the outcome only matters
 // when the inner command would be blocked.
 func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int) {
-	if len(c.Args) < 2 || c.Args[0].Dyn || knownProgram(a.p, c.Name) || depth >= maxDepth {
+	if len(c.Args) < 2 || c.Args[0].Dyn || knownProgram(a.p, c.Name) || depth >= shell.MaxDepth {
 		return
 	}
 	inner := shell.NormName(c.Args[0].Text)
@@ -290,15 +291,31 @@ func hRunSub(sub string) handler {
 	}
 }
 
+// sudoOpts are the options of sudo, doas, run0 and pkexec that take a
+// value.
+var sudoOpts = shell.OptScan{Valued: "ugpCDhrtTRU", Long: []string{"--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from"}}
+
 func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := shell.SkipOptions(c.Args, "ugpCDhrtTRU", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--host", "--other-user", "--close-from")
-	rest := shell.From(c.Args, i)
-	shellFlag := c.Has("-i", "-s", "--login", "--shell")
+	// sudo's options end at the command: those after it are the
+	// command's (`sudo bash -e -c ...`), and a value is no cluster of
+	// options (`sudo -uwheel` edits nothing).
+	var shellFlag, edit, chdir bool
+	var dir shell.Word
+	rest := sudoOpts.Scan(c.Args, false, func(name string, v shell.Word) {
+		switch name {
+		case "-i", "-s", "--login", "--shell":
+			shellFlag = true
+		case "-e", "--edit":
+			edit = true
+		case "-D", "--chdir":
+			dir, chdir = v, true
+		}
+	})
 	a.fire(rulePrivilegeSudo, c, "")
-	if v, ok := c.Flag("-D", "--chdir"); ok {
-		sc = sc.Clone().Chdir(shell.Word{Text: v}, a.req.Home)
+	if chdir {
+		sc = sc.Clone().Chdir(dir, a.req.Home)
 	}
-	if c.Has("-e", "--edit") || c.Name == "sudoedit" {
+	if edit || c.Name == "sudoedit" {
 		return shell.Feed{Taint: shell.TaintUnknown} // the files it edits are writes (effects.go)
 	}
 	if len(rest) == 0 {
@@ -314,14 +331,7 @@ func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 	return a.walker().Run(rest, env, sc, depth, in)
 }
 
-func isShell(n string) bool {
-	for _, s := range shellNames {
-		if s == n {
-			return true
-		}
-	}
-	return false
-}
+func isShell(n string) bool { return slices.Contains(shellNames, n) }
 
 func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	e := shell.ReadEnv(c.Args, sc, a.req.Home,
@@ -366,12 +376,18 @@ func hCommand(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, d
 	return a.walker().Run(shell.From(c.Args, i), env, sc, depth, in)
 }
 
+// hTaskset: `taskset [-c] MASK CMD...` runs CMD; with -p it changes a
+// running process. Only taskset's own options, before the mask, say so
+// (`taskset 1 bash -p -c ...` runs bash).
 func hTaskset(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
-	i := shell.SkipOptions(c.Args, "")
-	if c.Has("-p", "--pid") {
+	pid := false
+	rest := shell.OptScan{}.Scan(c.Args, false, func(name string, _ shell.Word) {
+		pid = pid || oneOf(name, "-p|--pid")
+	})
+	if pid {
 		return shell.Feed{}
 	}
-	return a.walker().Run(shell.From(c.Args, i+1), env, sc, depth, in)
+	return a.walker().Run(shell.From(rest, 1), env, sc, depth, in)
 }
 
 func hSg(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {

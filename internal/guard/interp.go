@@ -165,7 +165,7 @@ func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *shell.Sco
 	}
 	// Code that is itself shell text (`node -e "rm -rf /"`) is judged as
 	// shell; text that is not valid shell is ignored.
-	if f, err := a.walker().Parse(src); err == nil && depth+1 <= maxDepth {
+	if f, err := a.walker().Parse(src); err == nil && depth+1 <= shell.MaxDepth {
 		a.walker().Stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
 	}
 	if reShellAPI.get().MatchString(text) || oneOf(fam, "pwsh|powershell") {

@@ -162,7 +162,7 @@ func batchOfID(id string) int {
 }
 
 // ruleByID returns the built-in rule id (its first registration), or nil.
-func ruleByID(id RuleID) *Rule {
+func ruleByID(id ruleID) *Rule {
 	i := batchOfID(id.name)
 	if i < 0 {
 		return nil

@@ -11,9 +11,9 @@ import (
 	"testing"
 )
 
-// TestRuleIDsDeclared holds the promise of RuleID: the declared ids are
-// exactly the registered ones, and no file but ruleids.go makes a RuleID
-// from text (the zero RuleID, "no rule", aside), so every id the code fires is one the compiler checked.
+// TestRuleIDsDeclared holds the promise of ruleID: the declared ids are
+// exactly the registered ones, and no file but ruleids.go makes a ruleID
+// from text (the zero ruleID, "no rule", aside), so every id the code fires is one the compiler checked.
 func TestRuleIDsDeclared(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -34,11 +34,11 @@ func TestRuleIDsDeclared(t *testing.T) {
 			if !ok {
 				return true
 			}
-			if id, ok := lit.Type.(*ast.Ident); !ok || id.Name != "RuleID" || len(lit.Elts) == 0 {
-				return true // not a RuleID, or the zero one, which names no rule
+			if id, ok := lit.Type.(*ast.Ident); !ok || id.Name != "ruleID" || len(lit.Elts) == 0 {
+				return true // not a ruleID, or the zero one, which names no rule
 			}
 			if f != "ruleids.go" {
-				t.Errorf("%s makes a RuleID: declare it in ruleids.go", fset.Position(lit.Pos()))
+				t.Errorf("%s makes a ruleID: declare it in ruleids.go", fset.Position(lit.Pos()))
 				return true
 			}
 			if len(lit.Elts) == 1 {

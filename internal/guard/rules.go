@@ -12,7 +12,7 @@ import (
 // command. The matcher tests the fields in order: Names, Sub, flags,
 // Pattern, then When. A rule fires when every non-empty field matches.
 type Rule struct {
-	ID       RuleID
+	ID       ruleID
 	Category string
 	// Group is "" for rules that are on by default, or the opt-in group name.
 	Group   string

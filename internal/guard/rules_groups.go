@@ -199,7 +199,7 @@ func httpDestroys(c *Cmd, apis []apiEndpoint) bool {
 }
 
 // httpRule builds the rule judging HTTP calls to one group's APIs.
-func httpRule(id RuleID, group string, apis []apiEndpoint, reason string) *Rule {
+func httpRule(id ruleID, group string, apis []apiEndpoint, reason string) *Rule {
 	return &Rule{ID: id, Category: group, Group: group, Verdict: Deny, Names: httpClients,
 		When: func(c *Cmd) bool { return httpDestroys(c, apis) }, Reason: reason}
 }

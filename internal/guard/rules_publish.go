@@ -97,7 +97,7 @@ func init() {
 }
 
 // publishRule builds the rule for one table of publishing commands.
-func publishRule(id RuleID, cmds []publishCmd, reason string) *Rule {
+func publishRule(id ruleID, cmds []publishCmd, reason string) *Rule {
 	byName := map[string][]publishCmd{}
 	var names []string
 	for _, pc := range cmds {

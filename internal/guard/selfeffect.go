@@ -335,7 +335,7 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 	case !f.known:
 		a.fire(ruleSelfUnknownWrite, c, "runs "+p+", which this command writes first with content the guard cannot read")
 	case asShell || strings.HasPrefix(f.text, "#!") && shellShebang(f.text):
-		if depth+1 <= maxDepth {
+		if depth+1 <= shell.MaxDepth {
 			a.walker().Script(f.text, c.Scope.Clone(), depth+1, shell.Feed{})
 		}
 	default:
@@ -529,7 +529,7 @@ func (req *Request) broadDir(p string) bool {
 // the project or the home, an atreides program's name after a "/bin/"
 // directory (when anyDir: the unknown part may be any directory, not
 // only the working one). It returns the rule, ok false when none.
-func ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
+func ownTail(p string, o *ownPaths, anyDir bool) (ruleID, bool) {
 	if strings.Contains(p+"/", "/.atreides/") && !taskDocument(p) {
 		return ruleSelfConfigWrite, true
 	}
@@ -539,7 +539,7 @@ func ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
 		}
 	}
 	if !anyDir {
-		return RuleID{}, false
+		return ruleID{}, false
 	}
 	// Unknown leading directories may be the user's configuration
 	// directory or a directory on PATH.
@@ -549,7 +549,7 @@ func ownTail(p string, o *ownPaths, anyDir bool) (RuleID, bool) {
 	if atreidesProgramName(path.Base(p)) && strings.HasSuffix(path.Dir(p), "/bin") {
 		return ruleSelfBinaryWrite, true
 	}
-	return RuleID{}, false
+	return ruleID{}, false
 }
 
 // unreadWrites judges a program whose writes the guard cannot list
@@ -766,7 +766,7 @@ func listedWrites(p *Policy, agents AgentCLIs, name string) bool {
 		// own hooks, which judge what it writes.
 		return true
 	}
-	if writes(name) && !oneOf(name, "perl|ruby") {
+	if knownWriter(name) && !oneOf(name, "perl|ruby") {
 		return true
 	}
 	if _, ok := handlers.get()[name]; ok {

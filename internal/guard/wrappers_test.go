@@ -10,6 +10,14 @@ func TestWrappers(t *testing.T) {
 		cmd  string
 		want Verdict
 	}{
+		// sudo's options end at its command: -e after it is the
+		// command's, and -uwheel is a user, not a cluster holding -e.
+		{`sudo bash -e -c 'rm -rf ~'`, Deny},
+		{`sudo -uwheel bash -c 'rm -rf ~'`, Deny},
+		{`sudo -e /etc/hosts`, Deny},
+		// taskset's -p only before the mask changes a running process.
+		{`taskset -c 1 bash -p -c 'rm -rf ~'`, Deny},
+		{`taskset -cp 1 1234`, Allow},
 		// su and runuser
 		{`su -c 'rm -rf ~'`, Deny},
 		{`su - root -c 'rm -rf ~'`, Deny},

@@ -37,16 +37,16 @@ func Operands(args []Word, short string, long ...string) []Word {
 		case s == "--":
 			return append(out, args[i+1:]...)
 		default:
-			i += OptionWords(s, short, long) - 1
+			i += optionWords(s, short, long) - 1
 		}
 	}
 	return out
 }
 
-// OptionWords is how many words the option word s takes up: 2 when its
+// optionWords is how many words the option word s takes up: 2 when its
 // value is the next word (a long option in long written without '=', or
 // a cluster of short options ending in a letter of short), else 1.
-func OptionWords(s, short string, long []string) int {
+func optionWords(s, short string, long []string) int {
 	if strings.HasPrefix(s, "--") {
 		if !strings.Contains(s, "=") && slices.Contains(long, s) {
 			return 2
@@ -131,9 +131,9 @@ func HasOption(args []Word, short string, long ...string) bool {
 	return false
 }
 
-// AnyFlag reports whether one of flags is among args, alone or with its
+// anyFlag reports whether one of flags is among args, alone or with its
 // value after "=" (--fix, --fix=true).
-func AnyFlag(args []Word, flags []string) bool {
+func anyFlag(args []Word, flags []string) bool {
 	for _, w := range args {
 		if w.Dyn {
 			continue
@@ -147,10 +147,10 @@ func AnyFlag(args []Word, flags []string) bool {
 	return false
 }
 
-// InPlace reports an in-place edit option (sed, perl, ruby): -i, -i.bak,
+// inPlace reports an in-place edit option (sed, perl, ruby): -i, -i.bak,
 // -pi, --in-place, in an option cluster that is not cut short by a letter
 // of valued (one taking a value) first.
-func InPlace(args []Word, valued string) bool {
+func inPlace(args []Word, valued string) bool {
 	for _, w := range args {
 		s := w.Text
 		if w.Dyn {

@@ -36,10 +36,10 @@ func TestOptions(t *testing.T) {
 	if !HasOption(words("-rf x"), "r") || HasOption(words("-- -r"), "r") || !HasOption(words("--force"), "", "--force") {
 		t.Error("HasOption")
 	}
-	if !AnyFlag(words("--fix=true"), []string{"--fix"}) || AnyFlag(words("--fixed"), []string{"--fix"}) {
-		t.Error("AnyFlag")
+	if !anyFlag(words("--fix=true"), []string{"--fix"}) || anyFlag(words("--fixed"), []string{"--fix"}) {
+		t.Error("anyFlag")
 	}
-	if FirstOperand(words("-v run x")) != "run" || FirstOperand([]Word{DynWord(), Lit("x")}) != "" {
+	if FirstOperand(words("-v run x")) != "run" || FirstOperand([]Word{dynWord(), Lit("x")}) != "" {
 		t.Error("FirstOperand")
 	}
 }
@@ -58,8 +58,8 @@ func TestInterpreters(t *testing.T) {
 func TestInPlaceAndNames(t *testing.T) {
 	for args, want := range map[string]bool{"-i s/a/b/ f": true, "-i.bak x": true, "-ni p": true, "-e s/a/b/ f": false,
 		"-fi script": false, "--in-place=.b f": true, "-- -i": false} {
-		if got := InPlace(words(args), "ef"); got != want {
-			t.Errorf("InPlace(%q) = %v, want %v", args, got, want)
+		if got := inPlace(words(args), "ef"); got != want {
+			t.Errorf("inPlace(%q) = %v, want %v", args, got, want)
 		}
 	}
 	for in, want := range map[string]string{"/usr/bin/../bin/rm": "rm", `C:\Git\bin\GIT.EXE`: "git", "Tee": "tee"} {

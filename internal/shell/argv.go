@@ -41,7 +41,7 @@ func staticWord(w *syntax.Word) (string, bool) {
 			if i == 0 && strings.HasPrefix(x.Value, "~") || HasGlob(x.Value) {
 				static = false
 			}
-			b.WriteString(UnescapeBare(x.Value))
+			b.WriteString(unescapeBare(x.Value))
 		case *syntax.SglQuoted:
 			if x.Dollar {
 				b.WriteString(ANSIC(x.Value))
@@ -51,7 +51,7 @@ func staticWord(w *syntax.Word) (string, bool) {
 		case *syntax.DblQuoted:
 			for _, q := range x.Parts {
 				if l, ok := q.(*syntax.Lit); ok {
-					b.WriteString(UnescapeDouble(l.Value))
+					b.WriteString(unescapeDouble(l.Value))
 				} else {
 					static = false
 					b.WriteString(syntaxText(q))
@@ -88,8 +88,8 @@ func HasGlob(v string) bool {
 	return false
 }
 
-// UnescapeBare removes backslash quoting outside quotes.
-func UnescapeBare(s string) string {
+// unescapeBare removes backslash quoting outside quotes.
+func unescapeBare(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -106,8 +106,8 @@ func UnescapeBare(s string) string {
 	return b.String()
 }
 
-// UnescapeDouble removes the backslashes that are special inside "...".
-func UnescapeDouble(s string) string {
+// unescapeDouble removes the backslashes that are special inside "...".
+func unescapeDouble(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}

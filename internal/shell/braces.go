@@ -8,12 +8,12 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// ExpandBraces performs the brace expansion syntax.SplitBraces prepared
+// expandBraces performs the brace expansion syntax.SplitBraces prepared
 // in w: one word per combination, left to right, as bash does. It stops,
 // with ok false, past limit words, whatever the sequences' ends claim:
 // {9223372036854775806..9223372036854775807} is two words, not a loop
 // around int64.
-func ExpandBraces(w *syntax.Word, limit int) (out []*syntax.Word, ok bool) {
+func expandBraces(w *syntax.Word, limit int) (out []*syntax.Word, ok bool) {
 	var walk func(head, parts []syntax.WordPart) bool
 	walk = func(head, parts []syntax.WordPart) bool {
 		for i, p := range parts {

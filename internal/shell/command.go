@@ -38,10 +38,10 @@ type Landing struct {
 	Contents bool
 }
 
-// SourceLanding is where cp, mv, ln or rsync puts the source w inside a
+// sourceLanding is where cp, mv, ln or rsync puts the source w inside a
 // destination directory: its base name, its contents when it ends in
 // "/." (or "/" for rsync), unknown when computed.
-func SourceLanding(w Word, rsync bool) Landing {
+func sourceLanding(w Word, rsync bool) Landing {
 	s := w.Text
 	if w.Dyn {
 		if !w.HasGuess {
@@ -70,7 +70,7 @@ func (c *Command) Reads() []Word {
 	}
 	files := Operands(c.Args, valued)
 	if c.Name == "sed" {
-		if InPlace(c.Args, valued) {
+		if inPlace(c.Args, valued) {
 			return nil // an edit, recorded as a write
 		}
 		if _, e := OptValue(c.Args, 'e', "--expression"); !e {

@@ -21,7 +21,7 @@ func TestReads(t *testing.T) {
 			t.Errorf("%s: reads %q, want %q", cmd, got, want)
 		}
 	}
-	c := &Command{Name: "cat", Args: []Word{Lit("a"), DynWord()}, Scope: NewScope("/p")}
+	c := &Command{Name: "cat", Args: []Word{Lit("a"), dynWord()}, Scope: NewScope("/p")}
 	if got := texts(c.Reads()); !slices.Equal(got, []string{"a"}) {
 		t.Errorf("a file named at run time is read: %q", got)
 	}

@@ -6,18 +6,18 @@ import (
 	"strings"
 )
 
-// EscapeMode selects which backslash escapes a decoder honours. The three
+// escMode selects which backslash escapes a decoder honours. The three
 // places that decode share one decoder and differ only where bash does.
-type EscapeMode uint8
+type escMode uint8
 
 const (
-	// DollarQuote: bash $'...' (\cX is a control character).
-	DollarQuote EscapeMode = iota
-	// PrintfFormat: the format of printf(1); \c ends the output.
-	PrintfFormat
-	// PrintfArg: printf's %b arguments and echo -e; \0NNN takes up to three
+	// escDollar: bash $'...' (\cX is a control character).
+	escDollar escMode = iota
+	// escFormat: the format of printf(1); \c ends the output.
+	escFormat
+	// escArg: printf's %b arguments and echo -e; \0NNN takes up to three
 	// octal digits after the 0, \c ends the output.
-	PrintfArg
+	escArg
 )
 
 // ANSIC decodes bash $'...' escapes.
@@ -25,13 +25,13 @@ func ANSIC(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
-	out, _ := DecodeEscapes(s, DollarQuote)
+	out, _ := decodeEscapes(s, escDollar)
 	return out
 }
 
-// DecodeEscapes decodes every backslash escape of s; stop reports a \c
+// decodeEscapes decodes every backslash escape of s; stop reports a \c
 // that ends the output (printf, echo -e).
-func DecodeEscapes(s string, m EscapeMode) (string, bool) {
+func decodeEscapes(s string, m escMode) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		if s[i] != '\\' {
@@ -52,7 +52,7 @@ func DecodeEscapes(s string, m EscapeMode) (string, bool) {
 // its value to b and returns the index after it. All hex digits count in
 // \xHH (one or two), \uHHHH (up to four) and \UHHHHHHHH (up to eight);
 // octal takes up to three digits.
-func escapeAt(b *strings.Builder, s string, i int, m EscapeMode) (next int, stop bool) {
+func escapeAt(b *strings.Builder, s string, i int, m escMode) (next int, stop bool) {
 	if i+1 >= len(s) {
 		b.WriteByte('\\')
 		return i + 1, false
@@ -79,7 +79,7 @@ func escapeAt(b *strings.Builder, s string, i int, m EscapeMode) (next int, stop
 	case '\\':
 		b.WriteByte('\\')
 	case '\'', '"', '?':
-		if m == PrintfArg {
+		if m == escArg {
 			b.WriteByte('\\') // echo -e and %b keep these backslashes
 		}
 		b.WriteByte(c)
@@ -104,7 +104,7 @@ func escapeAt(b *strings.Builder, s string, i int, m EscapeMode) (next int, stop
 		}
 		j = k
 	case 'c':
-		if m != DollarQuote {
+		if m != escDollar {
 			return j, true
 		}
 		if j < len(s) {
@@ -118,7 +118,7 @@ func escapeAt(b *strings.Builder, s string, i int, m EscapeMode) (next int, stop
 			break
 		}
 		start, width := i+1, 3
-		if m == PrintfArg && c == '0' {
+		if m == escArg && c == '0' {
 			start = i + 2 // \0NNN
 		}
 		n, k := digits(s, start, width, 8)
@@ -155,10 +155,10 @@ func digitVal(c byte) int {
 	return -1
 }
 
-// Printf formats like printf(1): escapes in the format, %b arguments
+// printfText formats like printf(1): escapes in the format, %b arguments
 // decoded like echo -e, %s/%c/%d/%o/%x/%X/%u with flags, width and
 // precision, and the format reused while arguments remain.
-func Printf(format string, rest []string) string {
+func printfText(format string, rest []string) string {
 	var b strings.Builder
 	for pass := 0; pass < 64; pass++ {
 		consumed := 0
@@ -173,7 +173,7 @@ func Printf(format string, rest []string) string {
 		for i := 0; i < len(format); {
 			ch := format[i]
 			if ch == '\\' {
-				k, stop := escapeAt(&b, format, i, PrintfFormat)
+				k, stop := escapeAt(&b, format, i, escFormat)
 				if stop {
 					return b.String()
 				}
@@ -202,7 +202,7 @@ func Printf(format string, rest []string) string {
 			arg, _ := next()
 			switch verb {
 			case 'b':
-				s, stop := DecodeEscapes(arg, PrintfArg)
+				s, stop := decodeEscapes(arg, escArg)
 				b.WriteString(fmt.Sprintf("%"+spec+"s", s))
 				if stop {
 					return b.String()

@@ -68,7 +68,7 @@ func (e Expander) Fields(ws []*syntax.Word, sc *Scope, depth int) []Word {
 			break // every word expanded costs, even those not kept
 		}
 		for _, bw := range bws {
-			out = append(out, e.WordFields(bw, sc, depth, false)...)
+			out = append(out, e.wordFields(bw, sc, depth, false)...)
 		}
 	}
 	return out
@@ -91,7 +91,7 @@ func braces(w *syntax.Word) (ws []*syntax.Word, n int) {
 	if n = braceWords(w); n > maxBraceWords {
 		return nil, n
 	}
-	out, ok := ExpandBraces(w, maxBraceWords)
+	out, ok := expandBraces(w, maxBraceWords)
 	if !ok {
 		return nil, maxBraceWords + 1
 	}
@@ -116,6 +116,14 @@ func (f *fieldBuilder) add(s string) {
 	f.b.WriteString(s)
 	f.g.WriteString(s)
 	f.empty = false
+}
+
+// addUnknown records text known only at run time, of which nothing can
+// be guessed.
+func (f *fieldBuilder) addUnknown() {
+	f.add("\x00")
+	f.guessOK = false
+	f.cur.Dyn = true
 }
 
 // addGuess records text known only as a best guess (substitution output).
@@ -168,9 +176,9 @@ func (f *fieldBuilder) flush() {
 	f.empty = true
 }
 
-// WordFields resolves one word into the fields it becomes. noSplit is for assignments and redirection
+// wordFields resolves one word into the fields it becomes. noSplit is for assignments and redirection
 // targets, where bash does not split.
-func (e Expander) WordFields(w *syntax.Word, sc *Scope, depth int, noSplit bool) []Word {
+func (e Expander) wordFields(w *syntax.Word, sc *Scope, depth int, noSplit bool) []Word {
 	fb := &fieldBuilder{empty: true, guessOK: true}
 	if w == nil {
 		return nil
@@ -222,9 +230,7 @@ func (e Expander) part(fb *fieldBuilder, p syntax.WordPart, sc *Scope, depth int
 			return
 		}
 		if !f.Known {
-			fb.add("\x00")
-			fb.guessOK = false
-			fb.cur.Dyn = true
+			fb.addUnknown()
 			return
 		}
 		fb.addGuess(strings.TrimRight(f.Text, "\n"))
@@ -234,17 +240,13 @@ func (e Expander) part(fb *fieldBuilder, p syntax.WordPart, sc *Scope, depth int
 		fb.add("/dev/fd/63")
 	case *syntax.ArithmExp:
 		e.Walker.Within(x, sc, depth)
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
+		fb.addUnknown()
 	case *syntax.ExtGlob:
 		fb.cur.Glob = true
 		fb.add(x.Op.String() + x.Pattern.Value + ")")
 	default:
 		e.Walker.Within(x, sc, depth)
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
+		fb.addUnknown()
 	}
 }
 
@@ -253,7 +255,7 @@ func (e Expander) part(fb *fieldBuilder, p syntax.WordPart, sc *Scope, depth int
 func (e Expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *Scope, quoted, first bool) {
 	v := x.Value
 	if quoted {
-		fb.add(UnescapeDouble(v))
+		fb.add(unescapeDouble(v))
 		return
 	}
 	if first && strings.HasPrefix(v, "~") {
@@ -262,16 +264,14 @@ func (e Expander) litPart(fb *fieldBuilder, x *syntax.Lit, sc *Scope, quoted, fi
 		} else if dir, rest, form, known := tildeDir(v, sc); known {
 			v = dir + rest // ~+ and ~-: $PWD and $OLDPWD
 		} else if form {
-			fb.add("\x00")
-			fb.guessOK = false
-			fb.cur.Dyn = true
+			fb.addUnknown()
 			v = rest
 		}
 	}
 	if HasGlob(v) {
 		fb.cur.Glob = true
 	}
-	fb.add(UnescapeBare(v))
+	fb.add(unescapeBare(v))
 }
 
 // paramPart expands a parameter: "$@" into one word per positional
@@ -303,9 +303,7 @@ func (e Expander) paramPart(fb *fieldBuilder, x *syntax.ParamExp, sc *Scope, dep
 		return
 	}
 	if !ok {
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
+		fb.addUnknown()
 		fb.cur.Stream = fb.cur.Stream || w.Stream
 		fb.cur.Taint |= w.Taint
 		return
@@ -320,9 +318,7 @@ func (e Expander) paramPart(fb *fieldBuilder, x *syntax.ParamExp, sc *Scope, dep
 		return
 	}
 	if !sc.IFSOK {
-		fb.add("\x00")
-		fb.guessOK = false
-		fb.cur.Dyn = true
+		fb.addUnknown()
 		return
 	}
 	fb.split(w.Text, sc.IFS)
@@ -395,7 +391,7 @@ func (e Expander) param(x *syntax.ParamExp, sc *Scope, depth int) (Word, bool) {
 		if ok && !(val.Text == "" && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.AssignUnsetOrNull)) {
 			return val, true
 		}
-		d := JoinFields(e.WordFields(x.Exp.Word, sc, depth, true))
+		d := e.word(x.Exp.Word, sc, depth)
 		d.Taint |= val.Taint & TaintCred // ${TOKEN:-}: the variable is usually set
 		if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
 			sc.Vars[name] = d
@@ -405,7 +401,7 @@ func (e Expander) param(x *syntax.ParamExp, sc *Scope, depth int) (Word, bool) {
 		return d, !d.Dyn
 	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 		if ok {
-			d := JoinFields(e.WordFields(x.Exp.Word, sc, depth, true))
+			d := e.word(x.Exp.Word, sc, depth)
 			return d, !d.Dyn
 		}
 		return Word{}, false
@@ -493,7 +489,13 @@ func (e Expander) lookup(name string, sc *Scope) (Word, bool) {
 	return e.Walker.Unset(name), false
 }
 
-func JoinFields(ws []Word) Word {
+// word expands w as one word, unsplit, its fields joined: the value of
+// an assignment, the target of a redirection, a heredoc.
+func (e Expander) word(w *syntax.Word, sc *Scope, depth int) Word {
+	return joinFields(e.wordFields(w, sc, depth, true))
+}
+
+func joinFields(ws []Word) Word {
 	if len(ws) == 0 {
 		return Lit("")
 	}
@@ -516,7 +518,7 @@ func (e Expander) SplitWords(w Word, sc *Scope, depth int) []Word {
 	var out []Word
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	err := p.Words(strings.NewReader(w.Text), func(sw *syntax.Word) bool {
-		out = append(out, e.WordFields(sw, sc, depth, false)...)
+		out = append(out, e.wordFields(sw, sc, depth, false)...)
 		return true
 	})
 	if err != nil {

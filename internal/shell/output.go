@@ -30,7 +30,7 @@ func EchoOutput(args []Word) Feed {
 	s := strings.Join(texts, " ")
 	if esc {
 		var stop bool
-		if s, stop = DecodeEscapes(s, PrintfArg); stop {
+		if s, stop = decodeEscapes(s, escArg); stop {
 			nl = false // \c: no further output, not even the newline
 		}
 	}
@@ -60,7 +60,7 @@ func argTexts(ws []Word) ([]string, Taint, bool) {
 	return out, t, true
 }
 
-// PrintfOutput is what printf ARGS prints (Printf); `printf -v NAME`
+// PrintfOutput is what printf ARGS prints (printfText); `printf -v NAME`
 // assigns the text to NAME in sc instead.
 func PrintfOutput(args []Word, sc *Scope) Feed {
 	name := ""
@@ -73,7 +73,7 @@ func PrintfOutput(args []Word, sc *Scope) Feed {
 	texts, t, ok := argTexts(args)
 	if name != "" && sc != nil {
 		if ok && len(texts) > 0 && IsName(name) {
-			sc.Vars[name] = Word{Text: Printf(texts[0], texts[1:]), Taint: t}
+			sc.Vars[name] = Word{Text: printfText(texts[0], texts[1:]), Taint: t}
 		} else {
 			delete(sc.Vars, name)
 		}
@@ -85,7 +85,7 @@ func PrintfOutput(args []Word, sc *Scope) Feed {
 	if !ok {
 		return Feed{Taint: t | TaintUnknown, From: "printf"}
 	}
-	return Feed{Known: true, Text: Printf(texts[0], texts[1:]), Taint: t, From: "printf"}
+	return Feed{Known: true, Text: printfText(texts[0], texts[1:]), Taint: t, From: "printf"}
 }
 
 // DecodeBase64 decodes s in any of the base64 alphabets, padded or not,

@@ -17,7 +17,7 @@ func TestOutputs(t *testing.T) {
 			t.Errorf("%s: %+v, want %q", tc.name, tc.got, tc.want)
 		}
 	}
-	if f := EchoOutput([]Word{Lit("a"), DynWord()}); f.Known || f.Taint&TaintUnknown == 0 {
+	if f := EchoOutput([]Word{Lit("a"), dynWord()}); f.Known || f.Taint&TaintUnknown == 0 {
 		t.Errorf("echo of an unknown word: %+v", f)
 	}
 	sc := NewScope("/p")

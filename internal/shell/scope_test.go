@@ -39,7 +39,7 @@ func TestChdir(t *testing.T) {
 	if sc.Chdir(Lit(""), "/home/u"); sc.Cwd != "/home/u" {
 		t.Errorf("cd: %q", sc.Cwd)
 	}
-	if sc.Chdir(DynWord(), "/home/u"); sc.CwdOK || sc.Chdir(Lit("rel"), "").CwdOK {
+	if sc.Chdir(dynWord(), "/home/u"); sc.CwdOK || sc.Chdir(Lit("rel"), "").CwdOK {
 		t.Error("cd to a directory known only at run time left the directory known")
 	}
 	if sc.Chdir(Lit("/abs"), ""); !sc.CwdOK || sc.Cwd != "/abs" {

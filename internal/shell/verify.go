@@ -99,7 +99,7 @@ func verifyPlanPhase(name, sub string, args []Word) string {
 
 // verifyRuff: ruff check without --fix.
 func verifyRuff(_, sub string, args []Word) string {
-	if sub == "check" && !AnyFlag(args, []string{"--fix"}) || sub == "" {
+	if sub == "check" && !anyFlag(args, []string{"--fix"}) || sub == "" {
 		return "ruff check"
 	}
 	return ""
@@ -115,7 +115,7 @@ func verifyRake(_, sub string, _ []Word) string {
 
 // verifyCMake: cmake --build.
 func verifyCMake(_, _ string, args []Word) string {
-	if AnyFlag(args, []string{"--build"}) {
+	if anyFlag(args, []string{"--build"}) {
 		return "cmake --build"
 	}
 	return ""
@@ -123,7 +123,7 @@ func verifyCMake(_, _ string, args []Word) string {
 
 // verifyESLint: eslint without --fix.
 func verifyESLint(name, _ string, args []Word) string {
-	if !AnyFlag(args, []string{"--fix"}) {
+	if !anyFlag(args, []string{"--fix"}) {
 		return name
 	}
 	return ""
@@ -131,7 +131,7 @@ func verifyESLint(name, _ string, args []Word) string {
 
 // verifyPrettier: prettier --check.
 func verifyPrettier(_, _ string, args []Word) string {
-	if AnyFlag(args, []string{"--check", "-c"}) {
+	if anyFlag(args, []string{"--check", "-c"}) {
 		return "prettier --check"
 	}
 	return ""

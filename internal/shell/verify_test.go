@@ -39,7 +39,7 @@ func TestVerifier(t *testing.T) {
 			t.Errorf("Verifier(%q) = %q, want %q", tc.cmd, got, tc.want)
 		}
 	}
-	if dyn := []Word{DynWord(), Lit("./...")}; Verifier("go", dyn) != "" {
+	if dyn := []Word{dynWord(), Lit("./...")}; Verifier("go", dyn) != "" {
 		t.Error("a subcommand known only at run time counted as a verification")
 	}
 }

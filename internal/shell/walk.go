@@ -21,15 +21,13 @@ const maxLoopItems = 8
 // read. The walk knows the shell (lists, pipelines, loops, functions,
 // redirections, heredocs, the repair of text that fails to parse); the
 // judge knows the rules. The guard's analyzer is one. A Judge is also the
-// Walker of the words the walk expands.
+// Walker of the words the walk expands (the Walk's Expand).
 type Judge interface {
 	Walker
 	// Stopped says the judge needs no more of the walk (a limit was hit).
 	Stopped() bool
 	// SpendText charges parsing n bytes of text.
 	SpendText(n int)
-	// Expander expands the words of the script.
-	Expander() Expander
 	// TooDeep: the code nests deeper than MaxDepth (detail says how).
 	TooDeep(detail string)
 	// Unverifiable: the walk met something it cannot fully follow
@@ -90,6 +88,8 @@ type Judge interface {
 // code a script carries, so one Walk serves one judge.
 type Walk struct {
 	Judge Judge
+	// Expand expands the words of the script; its Walker is the Judge.
+	Expand Expander
 	// src is the script being walked (arithmetic commands re-read it).
 	src string
 	// piped counts the pipeline stages being walked whose output feeds
@@ -313,7 +313,7 @@ func (w *Walk) compound(cmd syntax.Command, sc *Scope, depth int, in Feed) {
 		}
 		w.Stmts(x.Do, sc, depth, in)
 	case *syntax.CaseClause:
-		w.Judge.Expander().Fields([]*syntax.Word{x.Word}, sc, depth)
+		w.Expand.Fields([]*syntax.Word{x.Word}, sc, depth)
 		for _, it := range x.Items {
 			w.Stmts(it.Stmts, sc, depth, in)
 		}
@@ -333,7 +333,7 @@ func (w *Walk) compound(cmd syntax.Command, sc *Scope, depth int, in Feed) {
 // body once per value, as it runs; one known word is the value; anything
 // else leaves the variable unknown.
 func (w *Walk) forWords(x *syntax.ForClause, wi *syntax.WordIter, sc *Scope, depth int, in Feed) {
-	items := w.Judge.Expander().Fields(wi.Items, sc, depth)
+	items := w.Expand.Fields(wi.Items, sc, depth)
 	static := len(items) > 1 && len(items) <= maxLoopItems
 	for _, it := range items {
 		static = static && !it.Dyn && !it.Glob
@@ -452,7 +452,7 @@ func callsName(st *syntax.Stmt, name string) bool {
 func (w *Walk) decl(x *syntax.DeclClause, sc *Scope, depth int) {
 	for _, as := range x.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
-			w.Judge.Expander().Fields([]*syntax.Word{as.Value}, sc, depth)
+			w.Expand.Fields([]*syntax.Word{as.Value}, sc, depth)
 			continue
 		}
 		w.assign(as, sc, depth)
@@ -468,9 +468,9 @@ func (w *Walk) assign(as *syntax.Assign, sc *Scope, depth int) {
 	switch {
 	case as.Array != nil:
 		w.Within(as.Array, sc, depth)
-		v = DynWord()
+		v = dynWord()
 	case as.Value != nil:
-		v = JoinFields(w.Judge.Expander().WordFields(as.Value, sc, depth, true))
+		v = w.Expand.word(as.Value, sc, depth)
 	case as.Naked:
 		// export -n NAME, declare +x NAME, local NAME: the name alone
 		// changes what the commands after it are given.
@@ -481,7 +481,7 @@ func (w *Walk) assign(as *syntax.Assign, sc *Scope, depth int) {
 		if old, ok := sc.Vars[name]; ok && as.Append && as.Index == nil {
 			v = Word{Text: old.Text + v.Text, Dyn: old.Dyn || v.Dyn, Taint: old.Taint | v.Taint}
 		} else {
-			v = DynWord()
+			v = dynWord()
 		}
 	}
 	if name == "IFS" {
@@ -506,11 +506,11 @@ func (w *Walk) call(ce *syntax.CallExpr, sc *Scope, depth int, in Feed, redirs [
 		if as.Name == nil || as.Value == nil {
 			continue
 		}
-		v := JoinFields(w.Judge.Expander().WordFields(as.Value, sc, depth, true))
+		v := w.Expand.word(as.Value, sc, depth)
 		env[as.Name.Value] = v
 		w.Judge.Assigned(as.Name.Value, v, sc, depth)
 	}
-	args := w.Judge.Expander().Fields(ce.Args, sc, depth)
+	args := w.Expand.Fields(ce.Args, sc, depth)
 	return w.Run(args, env, sc, depth, in)
 }
 
@@ -537,7 +537,7 @@ func (w *Walk) Run(args []Word, env map[string]Word, sc *Scope, depth int, in Fe
 		// exactly: the command it spells runs. Nothing is unknown, so
 		// only strict mode objects to the indirection.
 		w.Judge.Unverifiable("program name " + head.Guess + " is assembled at run time")
-		guessed := append(w.Judge.Expander().SplitWords(Lit(head.Guess), sc, depth), args[1:]...)
+		guessed := append(w.Expand.SplitWords(Lit(head.Guess), sc, depth), args[1:]...)
 		return w.Run(guessed, env, sc, depth+1, in)
 	}
 	if depth > 0 && !w.Judge.Derived(len(args)) {
@@ -602,25 +602,25 @@ func (w *Walk) redirects(rs []*syntax.Redirect, sc *Scope, depth int, in Feed) F
 		case syntax.Hdoc, syntax.DashHdoc:
 			in = w.heredoc(r, sc, depth)
 		case syntax.WordHdoc:
-			v := JoinFields(w.Judge.Expander().WordFields(r.Word, sc, depth, true))
+			v := w.Expand.word(r.Word, sc, depth)
 			in = Feed{Known: !v.Dyn, Text: v.Text + "\n", Taint: v.Taint}
 			if v.Dyn {
 				in.Taint |= TaintUnknown
 			}
 			w.Judge.HeredocData(strings.ReplaceAll(v.Text, "\x00", ""), false, sc, depth)
 		case syntax.RdrIn, syntax.RdrInOut:
-			v := JoinFields(w.Judge.Expander().WordFields(r.Word, sc, depth, true))
+			v := w.Expand.word(r.Word, sc, depth)
 			in = w.Judge.ReadFrom(v, sc)
 			if r.Op == syntax.RdrInOut {
 				w.Judge.Redirected(v, sc, "redirect <> "+v.Display(), false)
 			}
 		case syntax.DplIn, syntax.DplOut:
-			v := JoinFields(w.Judge.Expander().WordFields(r.Word, sc, depth, true))
+			v := w.Expand.word(r.Word, sc, depth)
 			if r.Op == syntax.DplOut && !fdWord(v) {
 				w.Judge.Redirected(v, sc, "redirect >& "+v.Display(), false) // stdout and stderr to a file
 			}
 		default:
-			v := JoinFields(w.Judge.Expander().WordFields(r.Word, sc, depth, true))
+			v := w.Expand.word(r.Word, sc, depth)
 			w.Judge.Redirected(v, sc, "redirect "+r.Op.String()+" "+v.Display(), r.Op == syntax.RdrOut || r.Op == syntax.ClbOut)
 		}
 	}
@@ -641,7 +641,7 @@ func (w *Walk) heredoc(r *syntax.Redirect, sc *Scope, depth int) Feed {
 		w.Judge.HeredocData(in.Text, true, sc, depth)
 		return in
 	}
-	v := JoinFields(w.Judge.Expander().WordFields(r.Hdoc, sc, depth, true))
+	v := w.Expand.word(r.Hdoc, sc, depth)
 	in := Feed{Known: !v.Dyn, Text: v.Text, Taint: v.Taint}
 	if v.Dyn {
 		in.Taint |= TaintUnknown

@@ -17,13 +17,12 @@ type logJudge struct {
 	log []string
 }
 
-func (j *logJudge) Step() bool         { return true }
-func (j *logJudge) Spend(int) bool     { return true }
-func (j *logJudge) SpendText(int)      {}
-func (j *logJudge) Stopped() bool      { return false }
-func (j *logJudge) Expanded(int, int)  {}
-func (j *logJudge) Unset(string) Word  { return Word{} }
-func (j *logJudge) Expander() Expander { return Expander{Home: "/home/u", TmpDir: "/tmp", Walker: j} }
+func (j *logJudge) Step() bool        { return true }
+func (j *logJudge) Spend(int) bool    { return true }
+func (j *logJudge) SpendText(int)     {}
+func (j *logJudge) Stopped() bool     { return false }
+func (j *logJudge) Expanded(int, int) {}
+func (j *logJudge) Unset(string) Word { return Word{} }
 func (j *logJudge) Default(string) (string, bool) {
 	return "", false
 }
@@ -107,7 +106,7 @@ func (j *logJudge) Program(args []Word, env map[string]Word, _ *Scope, depth int
 
 func walkLog(src string, depth int) []string {
 	j := &logJudge{}
-	j.w = &Walk{Judge: j}
+	j.w = &Walk{Judge: j, Expand: Expander{Home: "/home/u", TmpDir: "/tmp", Walker: j}}
 	j.w.Script(src, NewScope("/p"), depth, Feed{})
 	return j.log
 }

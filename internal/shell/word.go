@@ -58,5 +58,5 @@ func (w Word) Display() string {
 // Lit is a word known exactly.
 func Lit(s string) Word { return Word{Text: s} }
 
-// DynWord is a word known only at run time.
-func DynWord() Word { return Word{Text: "\x00", Dyn: true} }
+// dynWord is a word known only at run time.
+func dynWord() Word { return Word{Text: "\x00", Dyn: true} }

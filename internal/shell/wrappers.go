@@ -114,7 +114,7 @@ func SkipOptions(args []Word, valued string, longValued ...string) int {
 		if !strings.HasPrefix(s, "--") && (len(s) < 2 || s[0] != '-') {
 			return i
 		}
-		i += OptionWords(s, valued, longValued)
+		i += optionWords(s, valued, longValued)
 	}
 	return i
 }

@@ -204,7 +204,7 @@ func copyEffects(r Recorder, c *Command, srcs []Word, dst Word, intoDir bool) {
 	var lands []Landing
 	for _, s := range srcs {
 		// A long list repeats its names: each lands once.
-		if l := SourceLanding(s, false); !slices.Contains(lands, l) && len(lands) < 64 {
+		if l := sourceLanding(s, false); !slices.Contains(lands, l) && len(lands) < 64 {
 			lands = append(lands, l)
 		} else if len(lands) >= 64 && !l.Contents {
 			lands[0] = Landing{Contents: true} // more names than judged one by one
@@ -233,7 +233,7 @@ func wRsync(r Recorder, c *Command, home string) {
 		var lands []Landing
 		for _, s := range ops[:len(ops)-1] {
 			if !Remote(s) {
-				lands = append(lands, SourceLanding(s, true))
+				lands = append(lands, sourceLanding(s, true))
 			} else {
 				lands = append(lands, Landing{Contents: true}) // host:dir, its name unknown here
 			}
@@ -262,7 +262,7 @@ func wDD(r Recorder, c *Command, home string) {
 // operand unless -e/-f gave one.
 func wInPlace(short string, long ...string) Writer {
 	return func(r Recorder, c *Command, home string) {
-		if !InPlace(c.Args, short) {
+		if !inPlace(c.Args, short) {
 			return
 		}
 		files := Operands(c.Args, short, long...)
@@ -280,7 +280,7 @@ func wInPlace(short string, long ...string) Writer {
 // wYq: yq -i edits its file operands in place; the first operand is the
 // expression.
 func wYq(r Recorder, c *Command, home string) {
-	if !InPlace(c.Args, "opIs") {
+	if !inPlace(c.Args, "opIs") {
 		return
 	}
 	files := Operands(c.Args, "opIs", "--output-format", "--input-format", "--indent", "--split-exp")
@@ -295,7 +295,7 @@ func wYq(r Recorder, c *Command, home string) {
 // wPerlRuby: -i edits the files after the program; other programs are
 // interpreter code whose writes cannot be listed.
 func wPerlRuby(r Recorder, c *Command, home string) {
-	if !InPlace(c.Args, "eEIMlx") {
+	if !inPlace(c.Args, "eEIMlx") {
 		if !c.VersionQuery() {
 			r.UnknownWrite(c.Name+" runs a program whose writes cannot be listed", false, c.Name)
 		}
@@ -471,7 +471,7 @@ func wVim(r Recorder, c *Command, home string) {
 // tool writes by default) turns writing on, check turns it off.
 func wFormatter(flag, check string) Writer {
 	return func(r Recorder, c *Command, home string) {
-		if flag != "" && !AnyFlag(c.Args, strings.Fields(flag)) || AnyFlag(c.Args, strings.Fields(check)) {
+		if flag != "" && !anyFlag(c.Args, strings.Fields(flag)) || anyFlag(c.Args, strings.Fields(check)) {
 			return
 		}
 		what := c.Name
@@ -492,8 +492,8 @@ func wFormatter(flag, check string) Writer {
 func wRuff(r Recorder, c *Command, home string) {
 	sub := FirstOperand(c.Args)
 	switch {
-	case sub == "format" && !AnyFlag(c.Args, []string{"--check", "--diff"}):
-	case sub == "check" && AnyFlag(c.Args, []string{"--fix"}):
+	case sub == "format" && !anyFlag(c.Args, []string{"--check", "--diff"}):
+	case sub == "check" && anyFlag(c.Args, []string{"--fix"}):
 	default:
 		return
 	}
@@ -510,7 +510,7 @@ func wRuff(r Recorder, c *Command, home string) {
 // wFind: -delete removes matches under the start points; the commands of
 // -exec are walked as commands of their own.
 func wFind(r Recorder, c *Command, home string) {
-	if !AnyFlag(c.Args, []string{"-delete"}) {
+	if !anyFlag(c.Args, []string{"-delete"}) {
 		return
 	}
 	var roots []string
