@@ -88,7 +88,8 @@ func (a *analyzer) fireRule(r *Rule, c *Cmd, detail string) {
 	case detail != "":
 		reason = detail + ": " + reason
 	}
-	a.res = Result{Verdict: v, Rule: r.ID.name, Category: r.Category, Reason: reason}
+	a.res = Result{Verdict: v, Rule: r.ID.name, Category: r.Category, Reason: reason,
+		Effect: categoryEffect(r.Category, v).String(), Evidence: evidence(c, detail)}
 }
 
 // strict records something the guard cannot fully verify; it only

@@ -15,7 +15,7 @@ import (
 // it returns what it writes to stdout, as far as the guard can tell.
 func (a *analyzer) program(args []shell.Word, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	head := args[0]
-	c := &Cmd{Command: shell.Command{Name: shell.NormName(head.Text), Args: args[1:], Scope: sc, Stdin: in != (shell.Feed{})}, a: a}
+	c := &Cmd{Command: shell.Command{Name: shell.NormName(head.Text), Args: args[1:], Scope: sc, Stdin: in != (shell.Feed{})}, a: a, env: env}
 	a.self().notePosing(c)
 	for _, w := range args {
 		c.Stream = c.Stream || w.Stream
@@ -73,7 +73,12 @@ func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word,
 // judge runs the rules and the argument checks on a resolved command.
 func (a *analyzer) judge(c *Cmd, in shell.Feed) {
 	if !c.Has("--help", "--version") {
-		a.applyRules(c)
+		// A preview is judged as a read: no rule about what the run
+		// would change, and only the effects a read has (effect.go).
+		if c.previewOnly = a.preview(c); !c.previewOnly {
+			a.applyRules(c)
+		}
+		a.deriveEffects(c)
 	}
 	a.vcs().streamStructural(c)
 	if c.Stream && (shell.IsInterpreter(c.Name) || isAwk(c.Name)) {

@@ -73,6 +73,11 @@ type Result struct {
 	Rule     string
 	Category string
 	Reason   string
+	// Effect names what the command does that the rule judged ("changes
+	// remote or shared state") and Evidence the words that show it
+	// ("--namespace production"); both are empty for an allow.
+	Effect   string
+	Evidence string
 	Commands []string
 	// Effects is what a shell command writes and whether it verifies.
 	Effects shell.Effects
@@ -85,6 +90,8 @@ type Options struct {
 	Groups   []string
 	Switches map[string]string
 	Custom   []CustomRule
+	// Production names the environments whose changes ask (effect_where.go).
+	Production Production
 }
 
 // CustomRule is a user rule from config.
@@ -189,6 +196,8 @@ type Policy struct {
 	groups   map[string]bool
 	switches map[string]Verdict
 	custom   []customRule
+	// prodNames are the names of production environments, lower case.
+	prodNames []string
 }
 
 // The default policy is built on first use: package variables are
@@ -215,10 +224,11 @@ func DefaultPolicy() *Policy {
 // NewPolicy validates o and compiles it over the shared rule tables.
 func NewPolicy(o Options) (*Policy, error) {
 	p := &Policy{
-		off:      map[string]bool{},
-		verdicts: map[string]Verdict{},
-		groups:   map[string]bool{},
-		switches: make(map[string]Verdict, len(switchDefs)),
+		off:       map[string]bool{},
+		verdicts:  map[string]Verdict{},
+		groups:    map[string]bool{},
+		switches:  make(map[string]Verdict, len(switchDefs)),
+		prodNames: o.Production.names(),
 	}
 	for _, g := range o.Groups {
 		if !IsGroup(g) {

@@ -18,6 +18,8 @@ func ruleNamed(name string) *Rule { return ruleByID(ruleID{name}) }
 
 // The built-in rule ids, sorted by their text.
 var (
+	ruleEffectGrant                    = ruleID{"access.grant"}
+	ruleEffectPublicAccess             = ruleID{"access.public"}
 	ruleBackupBorgDelete               = ruleID{"backup.borg-delete"}
 	ruleBackupBorgMaintenance          = ruleID{"backup.borg-maintenance"}
 	ruleBackupResticCache              = ruleID{"backup.restic-cache"}
@@ -59,9 +61,11 @@ var (
 	ruleExfilInline                    = ruleID{"exfil.inline"}
 	ruleExfilObfuscated                = ruleID{"exfil.obfuscated"}
 	ruleExfilPipeToNetwork             = ruleID{"exfil.pipe-to-network"}
+	ruleEffectSend                     = ruleID{"exfil.send-data"}
 	ruleExfilSuspiciousHost            = ruleID{"exfil.suspicious-host"}
 	ruleExfilTunnel                    = ruleID{"exfil.tunnel"}
 	ruleExfilUploadSensitive           = ruleID{"exfil.upload-sensitive"}
+	ruleEffectDataLoss                 = ruleID{"fs.data-loss-outside"}
 	ruleFsFindDelete                   = ruleID{"fs.find-delete"}
 	ruleFsFindDeleteOutside            = ruleID{"fs.find-delete-outside"}
 	ruleFsRmCriticalFile               = ruleID{"fs.rm-critical-file"}
@@ -161,6 +165,7 @@ var (
 	rulePermWorldWritableRecursive     = ruleID{"perm.world-writable-recursive"}
 	rulePersistCrontab                 = ruleID{"persist.crontab"}
 	rulePersistGitHook                 = ruleID{"persist.git-hook"}
+	ruleEffectPersist                  = ruleID{"persist.later"}
 	rulePersistService                 = ruleID{"persist.service"}
 	rulePlatformApiDelete              = ruleID{"platform.api-delete"}
 	rulePlatformCircleciDelete         = ruleID{"platform.circleci-delete"}
@@ -176,6 +181,8 @@ var (
 	rulePrivilegeSudo                  = ruleID{"privilege.sudo"}
 	ruleProcessKill                    = ruleID{"process.kill"}
 	ruleProcessServiceStop             = ruleID{"process.service-stop"}
+	ruleEffectProdChange               = ruleID{"prod.change"}
+	ruleEffectProdDestroy              = ruleID{"prod.destroy"}
 	rulePublishImage                   = ruleID{"publish.image"}
 	rulePublishPackage                 = ruleID{"publish.package"}
 	rulePublishRelease                 = ruleID{"publish.release"}
@@ -184,16 +191,23 @@ var (
 	ruleRceObfuscated                  = ruleID{"rce.obfuscated"}
 	ruleRcePipeToShell                 = ruleID{"rce.pipe-to-shell"}
 	ruleRceRemoteCode                  = ruleID{"rce.remote-code"}
+	ruleEffectToolExec                 = ruleID{"rce.tool-exec"}
+	ruleEffectRemoteChange             = ruleID{"remote.change"}
+	ruleEffectRemoteDestroy            = ruleID{"remote.destroy"}
 	ruleRemoteForgetKeys               = ruleID{"remote.forget-keys"}
 	ruleRemoteRsyncDelete              = ruleID{"remote.rsync-delete"}
 	ruleRemoteScpSystem                = ruleID{"remote.scp-system"}
+	ruleEffectReviewBypass             = ruleID{"review.bypass"}
 	ruleSaasApiDelete                  = ruleID{"saas.api-delete"}
 	ruleSaasFlagsDelete                = ruleID{"saas.flags-delete"}
 	ruleSaasPaymentsDelete             = ruleID{"saas.payments-delete"}
 	ruleSaasStripeKeys                 = ruleID{"saas.stripe-keys"}
+	ruleEffectSafetyOff                = ruleID{"safety.disable"}
+	ruleEffectSafetyOS                 = ruleID{"safety.os-control"}
 	ruleSecretCloudMetadata            = ruleID{"secret.cloud-metadata"}
 	ruleSecretCloudMetadataCredentials = ruleID{"secret.cloud-metadata-credentials"}
 	ruleSecretInlineName               = ruleID{"secret.inline-name"}
+	ruleEffectCredential               = ruleID{"secret.print-credential"}
 	ruleSecretPrintEnv                 = ruleID{"secret.print-env"}
 	ruleSecretPrintToken               = ruleID{"secret.print-token"}
 	ruleSecretRead                     = ruleID{"secret.read"}
@@ -224,6 +238,7 @@ var (
 	ruleStorageS3Delete                = ruleID{"storage.s3-delete"}
 	ruleStorageS3cmdDelete             = ruleID{"storage.s3cmd-delete"}
 	ruleStrictUnverifiable             = ruleID{"strict.unverifiable"}
+	ruleEffectOutsideCode              = ruleID{"supply.outside-source"}
 	ruleSystemCrontabRemove            = ruleID{"system.crontab-remove"}
 	ruleSystemFirewallFlush            = ruleID{"system.firewall-flush"}
 	ruleSystemForkBomb                 = ruleID{"system.fork-bomb"}

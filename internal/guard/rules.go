@@ -73,6 +73,10 @@ type Cmd struct {
 	flags map[string]string
 	pos   []shell.Word
 	a     *analyzer
+	// env is the command's own assignments (X=1 cmd, env X=1 cmd).
+	env map[string]shell.Word
+	// previewOnly is set when the command only previews (a dry run).
+	previewOnly bool
 }
 
 func (c *Cmd) parse() {

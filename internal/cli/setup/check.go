@@ -39,6 +39,8 @@ type checkJSON struct {
 	Rule     string   `json:"rule"`
 	Category string   `json:"category"`
 	Reason   string   `json:"reason"`
+	Effect   string   `json:"effect"`   // what the command does that the rule judged
+	Evidence string   `json:"evidence"` // the words that show it
 	Commands []string `json:"commands"` // with --explain; [] without
 	Error    string   `json:"error"`    // --jsonl: why a line could not be judged
 }
@@ -208,7 +210,8 @@ func checkLines(io *command.IO, pol *guard.Policy, cwd, root string) (int, error
 }
 
 func verdictJSON(r guard.Result, explain bool) checkJSON {
-	out := checkJSON{Decision: r.Verdict.String(), Rule: r.Rule, Category: r.Category, Reason: r.Reason, Commands: []string{}}
+	out := checkJSON{Decision: r.Verdict.String(), Rule: r.Rule, Category: r.Category, Reason: r.Reason,
+		Effect: r.Effect, Evidence: r.Evidence, Commands: []string{}}
 	if explain {
 		out.Commands = view.List(r.Commands)
 	}
@@ -225,6 +228,12 @@ func printVerdict(io *command.IO, r guard.Result, explain bool) {
 	}
 	if r.Reason != "" {
 		fmt.Fprintf(io.Out, "  %s\n", r.Reason)
+	}
+	if explain && r.Effect != "" {
+		fmt.Fprintf(io.Out, "effect: %s\n", r.Effect)
+		if r.Evidence != "" {
+			fmt.Fprintf(io.Out, "evidence: %s\n", r.Evidence)
+		}
 	}
 	if explain {
 		fmt.Fprintln(io.Out, "commands seen:")

@@ -1,0 +1,182 @@
+package guard
+
+import (
+	"path"
+	"strings"
+	"unicode"
+)
+
+// Environments: what a changing command reaches, read from the words
+// that name it (--context, --namespace, --stack, -i inventory, a host,
+// --project, -a app, RAILS_ENV, a values.prod.yaml, a positional
+// "production"). What counts as production is configuration
+// (guard.production); what counts as development is fixed.
+
+// Production names the environments that count as production. Each list
+// holds names or globs (`*-prd`); a word of a changing command that
+// equals one, or has one as a part between separators (`acme-prod`,
+// `prod-eks.acme.internal`), marks the change as production. The lists
+// are kept apart for the user's sake (they read like the tools' own
+// words); the guard reads them as one set. A nil list takes the default.
+type Production struct {
+	Contexts    []string
+	Namespaces  []string
+	Hosts       []string
+	Inventories []string
+	Stacks      []string
+}
+
+// DefaultProductionNames are the names each Production list has when the
+// configuration leaves it unset.
+func DefaultProductionNames() []string {
+	return []string{"prod", "production", "prd", "live", "*-prd", "*-prod", "prod-*"}
+}
+
+// prodNames is the union of the lists, defaults filled in.
+func (pr Production) names() []string {
+	var out []string
+	for _, l := range [][]string{pr.Contexts, pr.Namespaces, pr.Hosts, pr.Inventories, pr.Stacks} {
+		if l == nil {
+			l = DefaultProductionNames()
+		}
+		for _, n := range l {
+			n = strings.ToLower(strings.TrimSpace(n))
+			if n != "" && !contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// devWords name development, test, staging and local environments.
+const devWords = "dev|devel|develop|development|staging|stage|stg|test|testing|tests|qa|uat|local|localhost|sandbox|preview|demo|ci|e2e|review|127.0.0.1|::1|sbx|nonprod|non-prod|scratch"
+
+// envVars name the environment a framework runs in; a variable ending
+// in _ENV or _ENVIRONMENT counts too.
+const envVars = "ENV|ENVIRONMENT|STAGE|DEPLOY_ENV|DJANGO_SETTINGS_MODULE|SPRING_PROFILES_ACTIVE|KUBECONFIG|KUBE_CONTEXT|AWS_PROFILE|CLOUDSDK_ACTIVE_CONFIG_NAME|PULUMI_STACK|TF_WORKSPACE|DOCKER_CONTEXT|DOCKER_HOST|DATABASE_URL|PGHOST|MYSQL_HOST|REDIS_URL|MONGO_URI|MONGODB_URI"
+
+// isProdWord reports whether the word names production, and isDevWord a
+// development environment; a word may name neither.
+func (p *Policy) isProdWord(w string) bool {
+	w = strings.ToLower(w)
+	names := p.prodNames
+	if names == nil {
+		names = Production{}.names()
+	}
+	for _, n := range names {
+		if globOrEqual(n, w) {
+			return true
+		}
+	}
+	for _, t := range envTokens(w) {
+		for _, n := range names {
+			if globOrEqual(n, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isDevWord(w string) bool {
+	w = strings.ToLower(w)
+	if oneOf(w, devWords) {
+		return true
+	}
+	for _, t := range envTokens(w) {
+		if oneOf(t, devWords) {
+			return true
+		}
+	}
+	return false
+}
+
+func globOrEqual(pattern, s string) bool {
+	if !strings.ContainsAny(pattern, "*?[") {
+		return pattern == s
+	}
+	ok, _ := path.Match(pattern, s)
+	return ok
+}
+
+// envTokens splits a word at the separators names use (acme-prod-eks,
+// config.settings.production, k8s/overlays/prod, prod_db).
+func envTokens(w string) []string {
+	return strings.FieldsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// whereOf is the environment c's words name: production when any word
+// names it (production wins over a development word elsewhere: a copy
+// from staging to production is a production change), development when
+// one names that, otherwise def. evidence is the word that decided.
+func (a *analyzer) whereOf(c *Cmd, def where) (w where, evidence string) {
+	dev := ""
+	check := func(s, shown string) bool {
+		if s == "" {
+			return false
+		}
+		if a.p.isProdWord(s) {
+			w, evidence = whereProduction, shown
+			return true
+		}
+		if dev == "" && isDevWord(s) {
+			dev = shown
+		}
+		return false
+	}
+	for name, v := range c.env {
+		if envVarName(name) && !v.Dyn && check(v.Text, name+"="+v.Text) {
+			return
+		}
+	}
+	if c.Scope != nil {
+		for name, v := range c.Scope.Vars {
+			if envVarName(name) && !v.Dyn && check(v.Text, name+"="+v.Text) {
+				return
+			}
+		}
+	}
+	for i, arg := range c.Args {
+		if arg.Dyn {
+			continue
+		}
+		s := arg.Text
+		shown := s
+		if strings.HasPrefix(s, "-") {
+			name, val, has := strings.Cut(s, "=")
+			if !has {
+				// --prod, --production: a flag that is the environment.
+				if check(strings.TrimLeft(name, "-"), name) {
+					return
+				}
+				continue
+			}
+			s, shown = val, s
+		} else if i > 0 && strings.HasPrefix(c.Args[i-1].Text, "-") && !strings.Contains(c.Args[i-1].Text, "=") {
+			shown = c.Args[i-1].Text + " " + s
+		}
+		if check(s, shown) {
+			return
+		}
+	}
+	if dev != "" {
+		return whereDev, dev
+	}
+	return def, ""
+}
+
+// envVarName: a variable that names the environment a tool acts on.
+func envVarName(name string) bool {
+	return oneOf(name, envVars) || strings.HasSuffix(name, "_ENV") || strings.HasSuffix(name, "_ENVIRONMENT") ||
+		strings.HasSuffix(name, "_PROFILE") || strings.HasSuffix(name, "_CONTEXT")
+}
