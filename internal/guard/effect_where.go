@@ -70,9 +70,6 @@ const envVars = "ENV|ENVIRONMENT|STAGE|DEPLOY_ENV|DJANGO_SETTINGS_MODULE|SPRING_
 func (p *Policy) isProdWord(w string) bool {
 	w = strings.ToLower(w)
 	names := p.prodNames
-	if names == nil {
-		names = Production{}.names()
-	}
 	for _, n := range names {
 		if globOrEqual(n, w) {
 			return true
