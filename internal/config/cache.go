@@ -18,7 +18,7 @@ const (
 	// CacheFile is the cache's name in the .atreides directory.
 	CacheFile = "config.cache"
 	// cacheFormat changes whenever the cached form does.
-	cacheFormat = "2"
+	cacheFormat = "3"
 	// maxCacheSize bounds the read: a cached configuration is a few KiB.
 	maxCacheSize = 1 << 20
 	// dirName is the project's atreides directory (project.DirName,

@@ -15,6 +15,9 @@ const cacheTestConfig = `guard:
   groups: [databases]
   switches:
     sudo: ask
+  production:
+    contexts: [gke-main, "*-blue"]
+    hosts: []
 rules:
   - verdict: deny
     command: "terraform apply"

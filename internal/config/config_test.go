@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/guard"
 )
 
 // setup writes the user and project files ("" leaves a file out) under a
@@ -313,6 +315,21 @@ func TestValidationErrors(t *testing.T) {
 			want:    []string{`P:3:11: rules[0].path: "src/[a-" is not a valid glob`},
 		},
 		{
+			name:    "bad production glob",
+			project: "guard:\n  production:\n    contexts: [gke-main, 'prod-[']\n",
+			want:    []string{`P:3:26: guard.production.contexts[1]: "prod-[" is not a valid glob (path.Match syntax: * ? [a-z])`},
+		},
+		{
+			name:    "empty production name",
+			project: "guard:\n  production:\n    hosts: ['']\n",
+			want:    []string{`P:3:13: guard.production.hosts[0]: empty name`},
+		},
+		{
+			name:    "production name not a string",
+			project: "guard:\n  production:\n    stacks: {prod: true}\n",
+			want:    []string{`P:3:13: guard.production.stacks: expected a list, got a mapping`},
+		},
+		{
 			name:    "rule with both command and path",
 			project: "rules:\n  - verdict: deny\n    command: rm\n    path: x/**\n",
 			want:    []string{`P:4:11: rules[0].path: a rule takes command or path, not both`},
@@ -559,6 +576,22 @@ func TestDefaults(t *testing.T) {
 	if !bytes.Equal(DefaultYAML(), defaultYAML) {
 		t.Error("DefaultYAML differs from the embedded file")
 	}
+	// The production names shown are the guard's defaults, so policy
+	// keeps the default policy for an unchanged configuration.
+	pr := c.Guard.Production
+	for _, l := range [][]ProdName{pr.Contexts, pr.Namespaces, pr.Hosts, pr.Inventories, pr.Stacks} {
+		if !slices.Equal(l, prodNames(guard.DefaultProductionNames())) {
+			t.Errorf("guard.production list %v, want the guard's defaults %v", l, guard.DefaultProductionNames())
+		}
+	}
+}
+
+func prodNames(l []string) []ProdName {
+	out := make([]ProdName, len(l))
+	for i, s := range l {
+		out[i] = ProdName(s)
+	}
+	return out
 }
 
 func TestDefaultPaths(t *testing.T) {

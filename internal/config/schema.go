@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"unicode"
@@ -139,6 +140,35 @@ type Guard struct {
 	// Switches keeps each value's YAML text (true, 3, name): the guard
 	// knows each switch's type, this package does not.
 	Switches map[string]string `yaml:"switches"`
+	// Production names the environments whose changes the guard asks
+	// about (guard.Production).
+	Production Production `yaml:"production"`
+}
+
+// Production is guard.production: the names, or path.Match globs, of
+// production environments, by the kind of word that names them in a
+// command. The guard reads the lists as one set; they are kept apart so
+// a user's file reads like the tools' own options.
+type Production struct {
+	Contexts    []ProdName `yaml:"contexts"`
+	Namespaces  []ProdName `yaml:"namespaces"`
+	Hosts       []ProdName `yaml:"hosts"`
+	Inventories []ProdName `yaml:"inventories"`
+	Stacks      []ProdName `yaml:"stacks"`
+}
+
+// ProdName is a production environment's name or a path.Match glob
+// (`*-prd`); a bad glob would never match, so it is refused here.
+type ProdName string
+
+func (ProdName) checkText(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "empty name"
+	}
+	if _, err := path.Match(s, ""); err != nil {
+		return fmt.Sprintf("%q is not a valid glob (path.Match syntax: * ? [a-z])", s)
+	}
+	return ""
 }
 
 // Rule is one user rule: a verdict for a tool call whose shell command

@@ -89,6 +89,7 @@ var screens = []screenRule{
 	{path: "guard.verdicts.*", kind: ruleVerdict},
 	{path: "guard.groups", kind: union},
 	{path: "guard.switches.*", kind: switchVerdict},
+	{path: "guard.production.*", kind: union},
 	{path: "rules", kind: customRules},
 	{path: "governance.enabled", kind: boolOn},
 	{path: "governance.unknown_writes", kind: ranked, levels: verdictLevels},

@@ -61,6 +61,14 @@ func TestUntrustedScreen(t *testing.T) {
 			func(c *Config) bool { return slices.Equal(c.Guard.Groups, []string{"cloud", "kubernetes"}) }, nil},
 		{"empty groups cannot drop the user's", "guard: {groups: [cloud]}\n", "guard: {groups: []}\n", "",
 			func(c *Config) bool { return slices.Equal(c.Guard.Groups, []string{"cloud"}) }, nil},
+		{"production names add to the defaults", "", "guard: {production: {contexts: [gke-main]}}\n", "",
+			func(c *Config) bool {
+				return slices.Contains(c.Guard.Production.Contexts, "gke-main") && slices.Contains(c.Guard.Production.Contexts, "prod")
+			},
+			func(c *Config) bool { return slices.Equal(c.Guard.Production.Contexts, []ProdName{"gke-main"}) }},
+		{"empty production names cannot drop the defaults", "", "guard: {production: {hosts: []}}\n", "",
+			func(c *Config) bool { return slices.Contains(c.Guard.Production.Hosts, "prod") },
+			func(c *Config) bool { return len(c.Guard.Production.Hosts) == 0 }},
 		{"switch weaker", "", "guard: {switches: {git_medium: allow}}\n", WhyLoosens,
 			func(c *Config) bool { return c.Guard.Switches["git_medium"] == "" }, nil},
 		{"switch stronger", "", "guard: {switches: {rm_recursive_in_project: ask}}\n", "",

@@ -25,6 +25,13 @@ func FromConfig(cfg *config.Config) (*guard.Policy, error) {
 		Groups:   g.Groups,
 		Verdicts: map[string]string{},
 		Switches: g.Switches,
+		Production: guard.Production{
+			Contexts:    prodNames(g.Production.Contexts),
+			Namespaces:  prodNames(g.Production.Namespaces),
+			Hosts:       prodNames(g.Production.Hosts),
+			Inventories: prodNames(g.Production.Inventories),
+			Stacks:      prodNames(g.Production.Stacks),
+		},
 	}
 	for id, v := range g.Verdicts {
 		o.Verdicts[id] = string(v)
@@ -39,7 +46,8 @@ func FromConfig(cfg *config.Config) (*guard.Policy, error) {
 			Reason:  r.Reason,
 		})
 	}
-	if len(o.Disabled) == 0 && len(o.Groups) == 0 && len(o.Verdicts) == 0 && len(o.Switches) == 0 && len(o.Custom) == 0 {
+	if len(o.Disabled) == 0 && len(o.Groups) == 0 && len(o.Verdicts) == 0 && len(o.Switches) == 0 && len(o.Custom) == 0 &&
+		defaultProduction(o.Production) {
 		return guard.DefaultPolicy(), nil
 	}
 	p, err := guard.NewPolicy(o)
@@ -47,6 +55,29 @@ func FromConfig(cfg *config.Config) (*guard.Policy, error) {
 		return nil, fmt.Errorf("guard policy: %w", err)
 	}
 	return p, nil
+}
+
+// prodNames is one guard.production list as the guard takes it: nil
+// when it holds the default names (so an unchanged configuration keeps
+// the default policy), else the names, an empty list staying empty (the
+// user's [] means none).
+func prodNames(l []config.ProdName) []string {
+	if l == nil {
+		return nil
+	}
+	out := make([]string, len(l))
+	for i, n := range l {
+		out[i] = string(n)
+	}
+	if slices.Equal(out, guard.DefaultProductionNames()) {
+		return nil
+	}
+	return out
+}
+
+// defaultProduction: every list takes the guard's default names.
+func defaultProduction(pr guard.Production) bool {
+	return pr.Contexts == nil && pr.Namespaces == nil && pr.Hosts == nil && pr.Inventories == nil && pr.Stacks == nil
 }
 
 // NameErrors lists every guard name in cfg the guard does not know (rule
