@@ -18,13 +18,25 @@ type previewSpec struct {
 	// off's ("--dry-run=none").
 	flags string
 	// subs, when set, are the subcommands (first positional) the flags
-	// apply to; other subcommands have no preview flag.
+	// apply to; other subcommands have no preview flag, or pass their
+	// arguments on to a program of their own (`npm run deploy --dry-run`
+	// runs deploy).
 	subs string
 	// verbs are subcommands that only preview whatever their flags
-	// (terraform plan, pulumi preview, kubectl diff), among the first
-	// depth positionals (1 when zero).
-	verbs string
-	depth int
+	// (terraform plan, pulumi preview, kubectl diff). via are the group
+	// words that may come before one (terraform state show, argocd app
+	// diff, az deployment group what-if); a command of via words alone
+	// prints its group's state or help. Only the leading positionals are
+	// read, so a resource named like a verb (`terraform apply plan`, a
+	// saved plan file) is not one.
+	verbs, via string
+	// bundles: the tool's short options bundle (rsync -avn), so a short
+	// preview flag counts inside a bundle, up to the first of valued's
+	// letters, which take the rest of the word as their value (make
+	// -Cnginx). Otherwise a short flag counts only as a word of its own:
+	// gradle's -Pmaven is a property, not -m.
+	bundles bool
+	valued  string
 }
 
 // previewOff are flag values that turn a preview flag off.
@@ -47,39 +59,86 @@ type previewReg struct {
 	spec  previewSpec
 }
 
-// previewRegs are the preview specs; files that add tools append to it
-// in their init functions.
+// previewRegs are the preview specs, plain data: each entry is a flag
+// or verb the tool documents as a preview, nothing a tool merely accepts.
 var previewRegs = []previewReg{
-	{"kubectl|oc", previewSpec{flags: "--dry-run|--server-dry-run", verbs: "diff|get|describe|explain|top|logs|api-resources|api-versions|version|kustomize|auth|events|wait"}},
-	{"helm", previewSpec{flags: "--dry-run", subs: "install|upgrade|uninstall|rollback|delete|del|un", verbs: "template|diff|lint|show|status|list|ls|history|get|search|verify|version|env"}},
-	{"terraform|tofu|terragrunt", previewSpec{verbs: "plan|validate|show|fmt|graph|providers|version|output|console|init|get|test", depth: 2}},
-	{"pulumi", previewSpec{flags: "--preview-only", subs: "up|update|destroy|refresh|import", verbs: "preview|about|whoami|version|logs|stack|config", depth: 1}},
-	{"aws", previewSpec{flags: "--dry-run|--dryrun|--no-execute-changeset"}},
-	{"az", previewSpec{flags: "--what-if", verbs: "what-if", depth: 4}},
-	{"ansible|ansible-playbook", previewSpec{flags: "--check|-C|--syntax-check|--list-hosts|--list-tasks"}},
-	{"rsync", previewSpec{flags: "-n|--dry-run|--list-only"}},
-	{"rclone", previewSpec{flags: "-n|--dry-run"}},
-	{"make|gmake", previewSpec{flags: "-n|--dry-run|--just-print|--recon"}},
-	{"apt|apt-get", previewSpec{flags: "-s|--simulate|--dry-run|--just-print|--no-act|--recon"}},
-	{"npm|pnpm", previewSpec{flags: "--dry-run"}},
-	{"cargo", previewSpec{flags: "--dry-run|-n", subs: "publish|clean|package"}},
-	{"poetry", previewSpec{flags: "--dry-run"}},
-	{"pip|pip3|uv", previewSpec{flags: "--dry-run"}},
-	{"conda|mamba|micromamba", previewSpec{flags: "--dry-run|-d"}},
-	{"brew", previewSpec{flags: "--dry-run|-n", subs: "cleanup|autoremove|upgrade|install|uninstall|remove|rm|bundle"}},
-	{"restic|borg", previewSpec{flags: "--dry-run|-n", subs: "forget|prune|delete|recreate"}},
-	{"wrangler", previewSpec{flags: "--dry-run"}},
-	{"semantic-release", previewSpec{flags: "--dry-run|-d"}},
-	{"chezmoi", previewSpec{flags: "--dry-run|-n"}},
-	{"stow", previewSpec{flags: "--no|-n|--simulate"}},
-	{"certbot", previewSpec{flags: "--dry-run"}},
-	{"kubeadm|eksctl|argocd|flux|kind|k3d|skaffold", previewSpec{flags: "--dry-run", verbs: "diff|render|get|list"}},
-	{"cdk", previewSpec{verbs: "diff|synth|synthesize|ls|list|doctor"}},
+	// Kubernetes and its deployers.
+	{"kubectl|oc", previewSpec{flags: "--dry-run|--server-dry-run", verbs: "diff|get|describe|explain|top|logs|api-resources|api-versions|version|kustomize|events|wait|cluster-info|can-i|whoami|status|history", via: "auth|rollout"}},
+	{"helm", previewSpec{flags: "--dry-run", subs: "install|upgrade|uninstall|rollback|delete|del|un", verbs: "template|diff|lint|show|status|list|ls|history|get|search|verify|version|env", via: "repo|plugin|dependency|dep"}},
+	{"helmfile", previewSpec{verbs: "diff|template|lint|list|status|build"}},
+	{"kubeadm", previewSpec{flags: "--dry-run"}},
+	{"eksctl", previewSpec{flags: "--dry-run", verbs: "get|info|version"}},
+	{"argocd", previewSpec{flags: "--dry-run", verbs: "diff|get|list|manifests|history|resources|logs|version", via: "app|appset|proj|cluster|repo|account|context"}},
+	{"flux", previewSpec{verbs: "diff|get|logs|check|tree|stats|events|trace|version"}},
+	{"kind", previewSpec{verbs: "get|version"}},
+	{"k3d", previewSpec{verbs: "list|get|version", via: "cluster|node|registry"}},
+	{"skaffold", previewSpec{verbs: "render|diagnose|version"}},
+	{"istioctl", previewSpec{flags: "--dry-run", verbs: "analyze|proxy-status|ps|version"}},
+	{"nomad", previewSpec{verbs: "plan|status|inspect|validate|history", via: "job|deployment"}},
+
+	// Infrastructure as code. terraform init, get and test are not
+	// previews: init and get fetch code, test creates real resources.
+	{"terraform|tofu|terragrunt", previewSpec{verbs: "plan|validate|show|fmt|graph|providers|version|output|console|list|hclfmt|render-json|validate-inputs", via: "state|workspace|run-all|run"}},
+	{"cdktf", previewSpec{verbs: "diff|synth|list"}},
+	{"pulumi", previewSpec{flags: "--preview-only", subs: "destroy|refresh|import", verbs: "preview|about|whoami|version|logs|ls|output|history|graph|get", via: "stack|config"}},
+	{"cdk", previewSpec{flags: "--no-execute", subs: "deploy", verbs: "diff|synth|synthesize|ls|list|doctor"}},
 	{"sam", previewSpec{flags: "--no-execute-changeset", verbs: "validate|build|local"}},
+	{"serverless|sls", previewSpec{verbs: "package|print|info"}},
+	{"az", previewSpec{flags: "--what-if", verbs: "what-if", via: "deployment|group|sub|mg|tenant|stack"}},
+	{"ansible|ansible-playbook", previewSpec{flags: "--check|-C|--syntax-check|--list-hosts|--list-tasks|--list-tags"}},
 	{"puppet", previewSpec{flags: "--noop"}},
 	{"chef-client", previewSpec{flags: "--why-run|-W"}},
+
+	// Clouds and storage. The AWS CLI refuses an option its command does
+	// not have, so --dry-run on any aws command previews or fails.
+	{"aws", previewSpec{flags: "--dry-run|--dryrun|--no-execute-changeset"}},
+	{"gcloud", previewSpec{flags: "--dry-run"}},
+	{"gsutil", previewSpec{flags: "-n", subs: "rsync", bundles: true, valued: "ajxy"}},
+	{"azcopy", previewSpec{flags: "--dry-run"}},
+	{"s3cmd", previewSpec{flags: "--dry-run|-n"}},
+	{"mc", previewSpec{flags: "--dry-run", subs: "rm|mirror"}},
+	{"rsync", previewSpec{flags: "-n|--dry-run|--list-only", bundles: true, valued: "eBfTM@"}},
+	{"rclone", previewSpec{flags: "-n|--dry-run"}},
+	{"restic|borg", previewSpec{flags: "--dry-run|-n", subs: "forget|prune|delete|recreate|create"}},
+
+	// Hosting and release tools.
+	{"wrangler", previewSpec{flags: "--dry-run", subs: "deploy|publish"}},
+	{"firebase", previewSpec{flags: "--dry-run", subs: "deploy"}},
+	{"semantic-release|release-it", previewSpec{flags: "--dry-run|-d"}},
+	{"standard-version", previewSpec{flags: "--dry-run"}},
+	{"goreleaser", previewSpec{flags: "--snapshot", subs: "release"}},
+	{"certbot", previewSpec{flags: "--dry-run"}},
+
+	// Packages: only the subcommands that have the flag; run, exec and
+	// the like pass it to the program they start.
+	{"npm", previewSpec{flags: "--dry-run", subs: "install|i|in|add|ci|update|up|upgrade|dedupe|ddp|uninstall|remove|rm|r|un|unlink|prune|pack|publish|unpublish|link|ln|audit"}},
+	{"pnpm", previewSpec{flags: "--dry-run", subs: "publish|pack"}},
+	{"bun", previewSpec{flags: "--dry-run", subs: "install|i|add|publish"}},
+	{"cargo", previewSpec{flags: "--dry-run|-n", subs: "publish|clean"}},
+	{"poetry", previewSpec{flags: "--dry-run", subs: "install|add|remove|rm|update|publish|version"}},
+	{"pip|pip3", previewSpec{flags: "--dry-run", subs: "install"}},
+	{"uv", previewSpec{flags: "--dry-run", subs: "pip|sync|lock|version"}},
+	{"conda|mamba|micromamba", previewSpec{flags: "--dry-run|-d", subs: "install|create|remove|uninstall|update|upgrade|clean"}},
+	{"composer", previewSpec{flags: "--dry-run", subs: "install|i|update|u|upgrade|require|r|remove|rm|bump"}},
+	{"brew", previewSpec{flags: "--dry-run|-n", subs: "cleanup|autoremove|upgrade|install"}},
+	{"apt|apt-get", previewSpec{flags: "-s|--simulate|--dry-run|--just-print|--no-act|--recon", bundles: true, valued: "octa"}},
+	{"dnf|yum", previewSpec{flags: "--assumeno"}},
+	{"zypper", previewSpec{flags: "--dry-run|-D", subs: "install|in|remove|rm|update|up|dist-upgrade|dup|patch"}},
+
+	// Builds and task runners.
+	{"make|gmake", previewSpec{flags: "-n|--dry-run|--just-print|--recon", bundles: true, valued: "CfIjloOWE"}},
 	{"rake", previewSpec{flags: "--dry-run|-n"}},
 	{"gradle|gradlew", previewSpec{flags: "--dry-run|-m"}},
+
+	// Databases: migrations that print their SQL, and their status.
+	{"alembic", previewSpec{flags: "--sql", subs: "upgrade|downgrade", verbs: "current|history|heads|branches|show|check"}},
+	{"liquibase", previewSpec{verbs: "update-sql|updatesql|status|validate|history|diff|rollback-sql|rollbacksql|future-rollback-sql|futurerollbacksql"}},
+	{"flyway", previewSpec{verbs: "info|validate"}},
+	{"dbt", previewSpec{verbs: "compile|ls|list|parse|debug|docs|show"}},
+
+	// The home directory and the system.
+	{"chezmoi", previewSpec{flags: "--dry-run|-n"}},
+	{"stow", previewSpec{flags: "--no|-n|--simulate"}},
 	{"ufw", previewSpec{flags: "--dry-run"}},
 	{"git-lfs", previewSpec{flags: "--dry-run|-d", subs: "prune"}},
 }
@@ -91,19 +150,8 @@ func (a *analyzer) preview(c *Cmd) bool {
 	if !ok {
 		return false
 	}
-	if spec.verbs != "" {
-		depth := spec.depth
-		if depth == 0 {
-			depth = 1
-		}
-		for _, w := range words(c, depth) {
-			if w != "" && oneOf(w, spec.verbs) {
-				return true
-			}
-			if w == "" {
-				break
-			}
-		}
+	if spec.verbs != "" && previewVerb(c, spec) {
+		return true
 	}
 	if spec.flags == "" {
 		return false
@@ -114,13 +162,32 @@ func (a *analyzer) preview(c *Cmd) bool {
 			return false
 		}
 	}
-	return previewFlag(c, spec.flags)
+	return previewFlag(c, spec)
 }
 
-// previewFlag: one of flags is given, not with a value that turns it
-// off. Flags are read as written (--dry-run=client, a bundled -nv for
-// rsync) so a value option's argument is not mistaken for one.
-func previewFlag(c *Cmd, flags string) bool {
+// previewVerb: c's leading positionals are via words, then a verb; or
+// via words alone.
+func previewVerb(c *Cmd, spec previewSpec) bool {
+	ws := words(c, 4)
+	for i, w := range ws {
+		switch {
+		case w == "":
+			return false
+		case oneOf(w, spec.verbs):
+			return true
+		case !oneOf(w, spec.via):
+			return false
+		case i == len(ws)-1:
+			return true
+		}
+	}
+	return false
+}
+
+// previewFlag: one of spec's flags is given, not with a value that
+// turns it off. Flags are read as written (--dry-run=client, a bundled
+// -nv for rsync) so a value option's argument is not mistaken for one.
+func previewFlag(c *Cmd, spec previewSpec) bool {
 	for _, w := range c.Args {
 		if w.Dyn {
 			continue
@@ -132,16 +199,30 @@ func previewFlag(c *Cmd, flags string) bool {
 		name, val, has := strings.Cut(s, "=")
 		switch {
 		case strings.HasPrefix(name, "--"):
-			if oneOf(name, flags) && (!has || !oneOf(strings.ToLower(val), previewOff)) {
+			if oneOf(name, spec.flags) && (!has || !oneOf(strings.ToLower(val), previewOff)) {
 				return true
 			}
-		case len(name) > 1 && name[0] == '-' && !has:
-			// Bundled short options (rsync -avn): each letter counts.
-			for j := 1; j < len(name); j++ {
-				if oneOf("-"+name[j:j+1], flags) {
-					return true
-				}
+		case has || len(name) < 2 || name[0] != '-':
+		case oneOf(name, spec.flags):
+			return true
+		case spec.bundles:
+			if shortInBundle(name[1:], spec) {
+				return true
 			}
+		}
+	}
+	return false
+}
+
+// shortInBundle: a preview letter in the bundle b, before any letter
+// that takes the rest as its value.
+func shortInBundle(b string, spec previewSpec) bool {
+	for j := 0; j < len(b); j++ {
+		if oneOf("-"+b[j:j+1], spec.flags) {
+			return true
+		}
+		if strings.IndexByte(spec.valued, b[j]) >= 0 {
+			return false
 		}
 	}
 	return false
