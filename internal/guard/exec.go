@@ -57,6 +57,7 @@ func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word,
 	if a.self().selfProgram(c, head.Text, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
 	}
+	a.code().toolExec(c, sc, depth) // commands run through the tool's own options (carriers.go)
 	if verb, ok := companionVerb(c.Name); ok {
 		return hCompanion(a, c, verb, env, sc, depth, in)
 	}
