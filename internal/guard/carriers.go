@@ -757,6 +757,9 @@ type carried struct {
 	w      shell.Word
 	via    string
 	remote bool
+	// argv is a carried command given as words (kubectl exec POD --
+	// CMD...), walked as typed on the remote end instead of w.
+	argv []shell.Word
 }
 
 // toolExecs find the commands that tools run through their own options
@@ -768,7 +771,8 @@ var toolExecs = &lazy[map[string]func(c *Cmd) []carried]{src: func() map[string]
 	m := map[string]func(c *Cmd) []carried{
 		"rsync": rsyncExec, "zip": zipExec, "man": manExec, "less": lessExec, "more": lessExec,
 		"strace": straceExec, "ltrace": straceExec, "gdb": gdbExec, "expect": expectExec, "tcpdump": tcpdumpExec,
-		"emacs": emacsExec, "emacsclient": emacsExec,
+		"emacs": emacsExec, "emacsclient": emacsExec, "ansible": ansibleExec, "gcloud": gcloudSSHExec,
+		"kubectl": kubectlExec, "oc": kubectlExec,
 	}
 	for _, n := range []string{"tar", "gtar", "bsdtar"} {
 		m[n] = tarExec
@@ -800,6 +804,10 @@ func (a codeJudge) toolExec(c *Cmd, sc *shell.Scope, depth int) {
 	}
 	for _, k := range find(c) {
 		switch {
+		case len(k.argv) > 0:
+			remote := shell.NewScope("")
+			remote.CwdOK = false
+			a.walker().Run(k.argv, nil, remote, depth+1, shell.Feed{})
 		case k.w.Dyn && !k.w.HasGuess || k.w.Stream:
 			a.emit(c, effect{kind: effEscape, where: whereUnknown, evidence: k.via + " runs " + k.w.Display()})
 		case bareShell(k.w.Text):
@@ -1170,4 +1178,50 @@ func makeExec(c *Cmd) []carried {
 		}
 	}
 	return out
+}
+
+// ansibleExec: the command an ad-hoc ansible run executes on every host
+// of the pattern (-a with the command, shell or raw module, the default
+// module being command).
+func ansibleExec(c *Cmd) []carried {
+	mod := "command"
+	for _, k := range optionValues(c, "-m|--module-name") {
+		mod = strings.TrimPrefix(strings.TrimPrefix(k.w.Text, "ansible.builtin."), "ansible.legacy.")
+	}
+	if !oneOf(mod, "command|shell|raw") {
+		return nil
+	}
+	out := optionValues(c, "-a|--args")
+	for i := range out {
+		out[i].remote, out[i].via = true, "ansible -m "+mod
+	}
+	return out
+}
+
+// gcloudSSHExec: `gcloud compute ssh HOST --command CMD` (also tpus and
+// the cloud-shell) runs CMD on the host.
+func gcloudSSHExec(c *Cmd) []carried {
+	w := words(c, 3)
+	if len(w) < 2 || !slices.Contains(w, "ssh") {
+		return nil
+	}
+	out := optionValues(c, "--command")
+	for i := range out {
+		out[i].remote = true
+	}
+	return out
+}
+
+// kubectlExec: `kubectl exec POD -- CMD...` runs CMD in the pod's
+// container, judged like a command given to ssh.
+func kubectlExec(c *Cmd) []carried {
+	if posLower(c, 0) != "exec" {
+		return nil
+	}
+	for i, w := range c.Args {
+		if w.Text == "--" && i+1 < len(c.Args) {
+			return []carried{{via: c.Name + " exec", remote: true, argv: c.Args[i+1:]}}
+		}
+	}
+	return nil
 }
