@@ -1172,7 +1172,9 @@ func sedSubstFlags(s string) string {
 func makeExec(c *Cmd) []carried {
 	var out []carried
 	for _, w := range c.Args {
-		if v, ok := strings.CutPrefix(w.Text, "SHELL="); ok {
+		// A plain shell is what SHELL is for; anything else runs
+		// first in every recipe.
+		if v, ok := strings.CutPrefix(w.Text, "SHELL="); ok && !bareShell(v) {
 			w.Text = v
 			out = append(out, carried{w: w, via: "make SHELL="})
 		}
