@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Effects of commands that reach past the project: the machine's services,
@@ -20,6 +22,9 @@ var escapeDerivers = []deriverReg{
 	{"conda|mamba|micromamba|rustup|docker|podman|journalctl|mv", toolDataLoss},
 	{"at|batch", atEffects},
 	{"npm|pnpm|yarn", scriptShellEffects},
+	{"systemd-run", timerEffects},
+	{"docker|podman|nerdctl", containerPersist},
+	{"kubectl|oc", podHostAccess},
 }
 
 // serviceVerbs interrupt or reconfigure a running system service
@@ -168,5 +173,64 @@ func scriptShellEffects(a *analyzer, c *Cmd) {
 			a.emit(c, effect{kind: effPersist, where: whereHome, evidence: "script-shell " + v})
 		}
 		return
+	}
+}
+
+// timerEffects: systemd-run with a timer (--on-calendar, --on-active …)
+// queues the command for later, like at; without one it runs it now.
+func timerEffects(a *analyzer, c *Cmd) {
+	for _, w := range c.Args {
+		if strings.HasPrefix(w.Text, "--on-") {
+			a.emit(c, effect{kind: effPersist, where: whereHome, evidence: "systemd-run " + w.Text})
+			return
+		}
+	}
+}
+
+// containerPersist: a container that restarts with the machine
+// (--restart always/unless-stopped) on the host's network keeps a
+// service listening on every interface after the session, outside the
+// project's compose files. Privileged ones are containers.privileged's.
+func containerPersist(a *analyzer, c *Cmd) {
+	sub, ok := runSubcommand(c)
+	if !ok {
+		return
+	}
+	args := c.Args
+	i := slices.IndexFunc(args, func(w shell.Word) bool { return w.Text == sub }) + 1
+	var restart string
+	var hostNet bool
+	for ; i > 0 && i < len(args) && !args[i].Dyn && strings.HasPrefix(args[i].Text, "-"); i++ {
+		var name, val string
+		name, val, _, i = runOption(args, i)
+		switch name {
+		case "--restart":
+			restart = val
+		case "--net", "--network":
+			hostNet = val == "host"
+		}
+	}
+	if hostNet && oneOf(restart, "always|unless-stopped") {
+		a.emit(c, effect{kind: effPersist, where: whereSystem, evidence: "--restart=" + restart + " --network=host"})
+	}
+}
+
+// podHostAccess: `kubectl run --overrides` that puts the pod on the
+// node's network, process or IPC namespace, or makes it privileged, gives
+// it the node.
+func podHostAccess(a *analyzer, c *Cmd) {
+	if posLower(c, 0) != "run" {
+		return
+	}
+	v, ok := c.Flag("--overrides")
+	if !ok {
+		return
+	}
+	v = strings.Join(strings.Fields(v), "")
+	for _, k := range []string{`"hostNetwork":true`, `"hostPID":true`, `"hostIPC":true`, `"privileged":true`} {
+		if strings.Contains(v, k) {
+			a.emit(c, effect{kind: effGrant, where: whereSystem, evidence: "--overrides " + k})
+			return
+		}
 	}
 }

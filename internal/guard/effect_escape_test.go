@@ -113,6 +113,14 @@ func TestPersistEffects(t *testing.T) {
 		{`npm config set script-shell /tmp/x.sh`, Ask, "persist.later"},
 		{`npm config set script-shell /bin/bash`, Allow, ""},
 		{`npm config get script-shell`, Allow, ""},
+		{`systemd-run --user --on-calendar=daily ./sync.sh`, Ask, "persist.later"},
+		{`systemd-run --user --scope make`, Allow, ""},
+		{`docker run -d --restart=always --network host nginx`, Ask, "persist.later"},
+		{`docker run -d --restart unless-stopped -p 5432:5432 postgres:16`, Allow, ""},
+		{`docker run --rm --network host nginx`, Allow, ""},
+		{`kubectl run dbg --image=busybox --overrides='{"spec": {"hostNetwork": true}}'`, Ask, "access.grant"},
+		{`kubectl run dbg --image=busybox --restart=Never`, Allow, ""},
+		{`eval "$(direnv export bash)"`, Allow, ""},
 	})
 }
 

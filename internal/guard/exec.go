@@ -693,7 +693,7 @@ func isInitIdiom(ce *syntax.CallExpr) bool {
 }
 
 var initIdioms = [][]string{
-	{"ssh-agent"}, {"direnv", "hook"}, {"pyenv", "init"}, {"pyenv", "virtualenv-init"},
+	{"ssh-agent"}, {"direnv", "hook"}, {"direnv", "export"}, {"pyenv", "init"}, {"pyenv", "virtualenv-init"},
 	{"rbenv", "init"}, {"nodenv", "init"}, {"goenv", "init"}, {"jenv", "init"}, {"plenv", "init"},
 	{"starship", "init"}, {"zoxide", "init"}, {"brew", "shellenv"}, {"conda", "shell.bash", "hook"},
 	{"conda", "shell.zsh", "hook"}, {"mise", "activate"}, {"rtx", "activate"}, {"fnm", "env"},
