@@ -860,7 +860,9 @@ func optionValues(c *Cmd, names string) []carried {
 		if c.Args[i].Text == "--" {
 			break
 		}
-		for _, n := range strings.Split(names, "|") {
+		for rest := names; rest != ""; {
+			var n string
+			n, rest, _ = strings.Cut(rest, "|")
 			if v, next, ok := optValue(c.Args, i, n); ok {
 				out = append(out, carried{w: v, via: c.Name + " " + n})
 				i = next
