@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -747,4 +748,484 @@ func (a codeJudge) findSecret(c *Cmd, inner, roots, args []shell.Word, sc *shell
 			}
 		}
 	}
+}
+
+// carried is a command a tool runs through an exec feature of its own:
+// the text, the option that carries it, and whether it runs on the
+// remote host (rsync --rsync-path, ssh's RemoteCommand).
+type carried struct {
+	w      shell.Word
+	via    string
+	remote bool
+	// argv is a carried command given as words (kubectl exec POD --
+	// CMD...), walked as typed on the remote end instead of w.
+	argv []shell.Word
+}
+
+// toolExecs find the commands that tools run through their own options
+// (tar --checkpoint-action=exec=, rsync -e, ssh -o ProxyCommand=, vim -c
+// '!…', emacs --eval '(shell-command …)', man -P, sed's e command, make
+// SHELL=, strace -o '|…', gdb -ex 'shell …', expect's spawn). Built on
+// first use.
+var toolExecs = &lazy[map[string]func(c *Cmd) []carried]{src: func() map[string]func(c *Cmd) []carried {
+	m := map[string]func(c *Cmd) []carried{
+		"rsync": rsyncExec, "zip": zipExec, "man": manExec, "less": lessExec, "more": lessExec,
+		"strace": straceExec, "ltrace": straceExec, "gdb": gdbExec, "expect": expectExec, "tcpdump": tcpdumpExec,
+		"emacs": emacsExec, "emacsclient": emacsExec, "ansible": ansibleExec, "gcloud": gcloudSSHExec,
+		"kubectl": kubectlExec, "oc": kubectlExec,
+	}
+	for _, n := range []string{"tar", "gtar", "bsdtar"} {
+		m[n] = tarExec
+	}
+	for _, n := range []string{"ssh", "scp", "sftp", "autossh"} {
+		m[n] = sshExec
+	}
+	for _, n := range []string{"vim", "vi", "nvim", "view", "gvim", "vimdiff", "nvim-qt", "ex", "rvim"} {
+		m[n] = vimExec
+	}
+	for _, n := range []string{"sed", "gsed"} {
+		m[n] = sedExec
+	}
+	for _, n := range []string{"make", "gmake", "bmake"} {
+		m[n] = makeExec
+	}
+	return m
+}}
+
+// toolExec judges what c runs through its exec features like sh -c runs
+// a script: the carried text is walked, so `tar
+// --checkpoint-action=exec='sh -c "curl … | sh"'` is judged as the pipe
+// it runs. A carried command the guard cannot read (computed, or a bare
+// shell reading the tool's own stream) asks, rce.tool-exec.
+func (a codeJudge) toolExec(c *Cmd, sc *shell.Scope, depth int) {
+	find, ok := toolExecs.get()[c.Name]
+	if !ok || c.Has("--help", "--version") {
+		return
+	}
+	for _, k := range find(c) {
+		switch {
+		case len(k.argv) > 0:
+			remote := shell.NewScope("")
+			remote.CwdOK = false
+			a.walker().Run(k.argv, nil, remote, depth+1, shell.Feed{})
+		case k.w.Dyn && !k.w.HasGuess || k.w.Stream:
+			a.emit(c, effect{kind: effEscape, where: whereUnknown, evidence: k.via + " runs " + k.w.Display()})
+		case bareShell(k.w.Text):
+			a.emit(c, effect{kind: effEscape, where: whereUnknown, evidence: k.via + " starts " + k.w.Text})
+		case k.remote:
+			remote := shell.NewScope("")
+			remote.CwdOK = false
+			a.runText(c, k.w, remote, depth, k.via)
+		default:
+			a.runText(c, k.w, sc.Clone(), depth, k.via)
+		}
+	}
+}
+
+// bareShell: the text is a shell or interpreter with nothing to run,
+// which reads its program from whatever the tool feeds it.
+func bareShell(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && !strings.ContainsAny(s, " \t") && (shell.IsInterpreter(shell.NormName(s)) || slices.Contains(shellNames, path.Base(s)))
+}
+
+// optValue reads option name's value at args[i]: `--name=v`, `--name v`,
+// or for a short option `-xv` and `-x v`. ok is false when args[i] is not
+// the option; next is the index of the last word used.
+func optValue(args []shell.Word, i int, name string) (v shell.Word, next int, ok bool) {
+	s := args[i].Text
+	switch {
+	case s == name:
+		if i+1 < len(args) {
+			return args[i+1], i + 1, true
+		}
+		return shell.Word{}, i, false
+	case strings.HasPrefix(name, "--") && strings.HasPrefix(s, name+"="):
+		v = args[i]
+		v.Text = s[len(name)+1:]
+		return v, i, true
+	case !strings.HasPrefix(name, "--") && len(name) == 2 && strings.HasPrefix(s, name) && !strings.HasPrefix(s, "--"):
+		v = args[i]
+		v.Text = s[2:]
+		return v, i, true
+	}
+	return shell.Word{}, i, false
+}
+
+// optionValues collects the values of the named options ("|"-separated)
+// among c's arguments, up to `--`.
+func optionValues(c *Cmd, names string) []carried {
+	var out []carried
+	for i := 0; i < len(c.Args); i++ {
+		if c.Args[i].Text == "--" {
+			break
+		}
+		for rest := names; rest != ""; {
+			var n string
+			n, rest, _ = strings.Cut(rest, "|")
+			if v, next, ok := optValue(c.Args, i, n); ok {
+				out = append(out, carried{w: v, via: c.Name + " " + n})
+				i = next
+				break
+			}
+		}
+	}
+	return out
+}
+
+// tarExec: the commands tar runs at checkpoints, for each extracted file,
+// as its compressor, at a volume change and as its remote shell.
+func tarExec(c *Cmd) []carried {
+	out := optionValues(c, "--to-command|--use-compress-program|-I|--info-script|--new-volume-script|-F|--rsh-command")
+	for _, k := range optionValues(c, "--checkpoint-action") {
+		if k.w.Dyn && !strings.HasPrefix(k.w.Text, "exec=") {
+			out = append(out, k)
+		} else if cmd, ok := strings.CutPrefix(k.w.Text, "exec="); ok {
+			k.w.Text = cmd
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// rsyncExec: the remote shell (-e, also last in a cluster like -avze) and
+// the program started on the remote end (--rsync-path).
+func rsyncExec(c *Cmd) []carried {
+	out := optionValues(c, "--rsh|-e")
+	for i, w := range c.Args {
+		s := w.Text
+		if len(s) > 2 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == 'e' && !strings.Contains(s, "=") && i+1 < len(c.Args) {
+			out = append(out, carried{w: c.Args[i+1], via: "rsync -e"})
+		}
+	}
+	for _, k := range optionValues(c, "--rsync-path") {
+		k.remote = true
+		out = append(out, k)
+	}
+	return out
+}
+
+// sshExec: ssh_config options that run a command (-o ProxyCommand=…,
+// LocalCommand, KnownHostsCommand; RemoteCommand on the host) and scp's
+// or sftp's -S program.
+func sshExec(c *Cmd) []carried {
+	var out []carried
+	for _, k := range optionValues(c, "-o") {
+		key, val, ok := strings.Cut(k.w.Text, "=")
+		if !ok {
+			key, val, _ = strings.Cut(k.w.Text, " ")
+		}
+		key = strings.ToLower(strings.TrimSpace(key))
+		val = strings.TrimSpace(val)
+		if !oneOf(key, "proxycommand|localcommand|knownhostscommand|remotecommand") || strings.EqualFold(val, "none") {
+			continue
+		}
+		k.w.Text, k.via, k.remote = val, c.Name+" -o "+key, key == "remotecommand"
+		out = append(out, k)
+	}
+	if c.Name != "ssh" {
+		out = append(out, optionValues(c, "-S")...)
+	}
+	return out
+}
+
+// zipExec: the command zip -T runs to test the archive.
+func zipExec(c *Cmd) []carried { return optionValues(c, "-TT|--unzip-command") }
+
+// manExec: the pager and browser man pipes pages into, and MANPAGER or
+// PAGER set on the command.
+func manExec(c *Cmd) []carried {
+	out := optionValues(c, "-P|--pager|-H|--html")
+	for _, v := range []string{"MANPAGER", "PAGER"} {
+		if w, ok := c.env[v]; ok {
+			out = append(out, carried{w: w, via: v})
+		}
+	}
+	return out
+}
+
+// lessExec: LESSOPEN's input filter (`|cmd %s`) set on the command, and
+// a `+!cmd` start-up command.
+func lessExec(c *Cmd) []carried {
+	var out []carried
+	for _, v := range []string{"LESSOPEN", "LESSCLOSE"} {
+		if w, ok := c.env[v]; ok {
+			w.Text = strings.TrimLeft(w.Text, "|-")
+			out = append(out, carried{w: w, via: v})
+		}
+	}
+	for _, w := range c.Args {
+		if cmd, ok := strings.CutPrefix(strings.TrimLeft(w.Text, "+"), "!"); ok && strings.HasPrefix(w.Text, "+") {
+			w.Text = cmd
+			out = append(out, carried{w: w, via: c.Name + " +!"})
+		}
+	}
+	return out
+}
+
+// straceExec: an output file written `|cmd` or `!cmd` pipes the trace
+// into cmd.
+func straceExec(c *Cmd) []carried {
+	var out []carried
+	for _, k := range optionValues(c, "-o|--output") {
+		if cmd, ok := strings.CutPrefix(k.w.Text, "|"); ok || strings.HasPrefix(k.w.Text, "!") {
+			if !ok {
+				cmd = k.w.Text[1:]
+			}
+			k.w.Text = cmd
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// gdbExec: gdb commands given on the command line that run a shell
+// command (`shell cmd`, `!cmd`, `pipe … | cmd`).
+func gdbExec(c *Cmd) []carried {
+	var out []carried
+	for _, k := range optionValues(c, "-ex|--ex|-eval-command|--eval-command|-iex|--iex|-init-eval-command|--init-eval-command") {
+		s := strings.TrimSpace(k.w.Text)
+		switch {
+		case strings.HasPrefix(s, "!"):
+			s = s[1:]
+		case strings.HasPrefix(s, "shell "):
+			s = s[len("shell "):]
+		case strings.HasPrefix(s, "pipe ") && strings.Contains(s, "|"):
+			s = s[strings.IndexByte(s, '|')+1:]
+		default:
+			continue
+		}
+		k.w.Text = s
+		out = append(out, k)
+	}
+	return out
+}
+
+// expectExec: the programs an expect script given with -c spawns or
+// runs (spawn, exec, system).
+func expectExec(c *Cmd) []carried {
+	var out []carried
+	for _, k := range optionValues(c, "-c") {
+		for _, stmt := range strings.FieldsFunc(k.w.Text, func(r rune) bool { return r == ';' || r == '\n' }) {
+			f := strings.Fields(stmt)
+			if len(f) < 2 || !oneOf(f[0], "spawn|exec|system") {
+				continue
+			}
+			args := f[1:]
+			for len(args) > 1 && strings.HasPrefix(args[0], "-") {
+				args = args[1:] // spawn -noecho
+			}
+			w := k.w
+			w.Text = strings.Join(args, " ")
+			out = append(out, carried{w: w, via: "expect " + f[0]})
+		}
+	}
+	return out
+}
+
+// tcpdumpExec: the command tcpdump -z runs on each rotated capture file.
+func tcpdumpExec(c *Cmd) []carried { return optionValues(c, "-z") }
+
+// emacsExec: Lisp given with --eval that runs a shell command; a process
+// started by program name (call-process, start-process) asks.
+func emacsExec(c *Cmd) []carried {
+	var out []carried
+	for _, k := range optionValues(c, "--eval|-eval|--execute|-e") {
+		code := k.w.Text
+		if !strings.Contains(code, "shell-command") && !strings.Contains(code, "-process") && !strings.Contains(code, "process-lines") {
+			continue
+		}
+		lits := stringLiterals(code)
+		if !strings.Contains(code, "shell-command") || len(lits) == 0 {
+			k.w.Dyn = true // a program the guard does not follow
+			out = append(out, k)
+			continue
+		}
+		for _, l := range lits {
+			w := k.w
+			w.Text = l
+			out = append(out, carried{w: w, via: "emacs shell-command"})
+		}
+	}
+	return out
+}
+
+// vimExec: Ex commands from -c, --cmd and +cmd that run a shell command:
+// `!cmd`, `read !cmd`, `write !cmd`, `terminal cmd`, and system() calls
+// (their string literals are judged; without any it asks).
+func vimExec(c *Cmd) []carried {
+	ks := optionValues(c, "-c|--cmd")
+	for _, w := range c.Args {
+		if len(w.Text) > 1 && w.Text[0] == '+' {
+			w.Text = w.Text[1:]
+			ks = append(ks, carried{w: w, via: c.Name + " +"})
+		}
+	}
+	var out []carried
+	for _, k := range ks {
+		if cmd, ok := exShell(k.w.Text); ok {
+			k.w.Text = cmd
+			out = append(out, k)
+			continue
+		}
+		if !hasPrefixAny(k.w.Text, "lua", "py", "call", "echo", "let", "exe") && !strings.Contains(k.w.Text, "system(") {
+			continue
+		}
+		if strings.Contains(k.w.Text, "system(") || strings.Contains(k.w.Text, "os.execute") || strings.Contains(k.w.Text, "jobstart") {
+			for _, l := range stringLiterals(k.w.Text) {
+				w := k.w
+				w.Text = l
+				out = append(out, carried{w: w, via: c.Name + " system()"})
+			}
+			if len(stringLiterals(k.w.Text)) == 0 {
+				k.w.Dyn = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// exShell returns the shell command of an Ex command line, following `|`
+// separators up to a command that takes the rest of the line.
+func exShell(s string) (string, bool) {
+	for _, part := range strings.Split(s, "|") {
+		p := strings.TrimLeft(part, ": \t")
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "silent!"), "silent")
+		p = strings.TrimLeft(p, " \t")
+		for _, pre := range []string{"!", "r !", "r!", "read !", "read!", "w !", "write !", "terminal ", "term "} {
+			if rest, ok := strings.CutPrefix(p, pre); ok {
+				// The command takes the rest of the line, bars too.
+				return rest + s[strings.Index(s, part)+len(part):], true
+			}
+		}
+	}
+	return "", false
+}
+
+// sedExec: GNU sed's e command (runs its argument, or the pattern space)
+// and the e flag of s (runs the substituted pattern space). The pattern
+// space is data the guard cannot read: it asks.
+func sedExec(c *Cmd) []carried {
+	scripts := optionValues(c, "-e|--expression")
+	if len(scripts) == 0 && !c.Has("-f", "--file") {
+		if p := c.Pos(); len(p) > 0 {
+			scripts = append(scripts, carried{w: p[0], via: "sed"})
+		}
+	}
+	var out []carried
+	for _, k := range scripts {
+		for _, line := range strings.FieldsFunc(k.w.Text, func(r rune) bool { return r == '\n' || r == ';' }) {
+			cmd, exec := sedLineExec(strings.TrimSpace(line))
+			if !exec {
+				continue
+			}
+			w := k.w
+			w.Text = cmd
+			if cmd == "" {
+				w.Dyn = true
+			}
+			out = append(out, carried{w: w, via: "sed e"})
+		}
+	}
+	return out
+}
+
+// sedLineExec reads one sed command after its address: `e cmd` runs cmd,
+// a bare `e` or `s///e` runs the pattern space (cmd "").
+func sedLineExec(line string) (string, bool) {
+	line = strings.TrimLeft(line, "0123456789$,~! \t{")
+	if strings.HasPrefix(line, "/") {
+		if j := strings.IndexByte(line[1:], '/'); j >= 0 {
+			line = strings.TrimLeft(line[j+2:], "0123456789$,~! \t/")
+		}
+	}
+	switch {
+	case line == "e":
+		return "", true
+	case strings.HasPrefix(line, "e ") || strings.HasPrefix(line, "e\t"):
+		return strings.TrimSpace(line[2:]), true
+	case len(line) > 3 && line[0] == 's':
+		return "", strings.ContainsRune(sedSubstFlags(line), 'e')
+	}
+	return "", false
+}
+
+// sedSubstFlags returns the flags of a s command (s/a/b/flags).
+func sedSubstFlags(s string) string {
+	delim := s[1]
+	seen := 0
+	for i := 2; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case delim:
+			seen++
+			if seen == 2 {
+				return strings.TrimRight(s[i+1:], " \t}")
+			}
+		}
+	}
+	return ""
+}
+
+// makeExec: SHELL=… on make's command line replaces the shell every
+// recipe runs in.
+func makeExec(c *Cmd) []carried {
+	var out []carried
+	for _, w := range c.Args {
+		// A plain shell is what SHELL is for; anything else runs
+		// first in every recipe.
+		if v, ok := strings.CutPrefix(w.Text, "SHELL="); ok && !bareShell(v) {
+			w.Text = v
+			out = append(out, carried{w: w, via: "make SHELL="})
+		}
+	}
+	return out
+}
+
+// ansibleExec: the command an ad-hoc ansible run executes on every host
+// of the pattern (-a with the command, shell or raw module, the default
+// module being command).
+func ansibleExec(c *Cmd) []carried {
+	mod := "command"
+	for _, k := range optionValues(c, "-m|--module-name") {
+		mod = strings.TrimPrefix(strings.TrimPrefix(k.w.Text, "ansible.builtin."), "ansible.legacy.")
+	}
+	if !oneOf(mod, "command|shell|raw") {
+		return nil
+	}
+	out := optionValues(c, "-a|--args")
+	for i := range out {
+		out[i].remote, out[i].via = true, "ansible -m "+mod
+	}
+	return out
+}
+
+// gcloudSSHExec: `gcloud compute ssh HOST --command CMD` (also tpus and
+// the cloud-shell) runs CMD on the host.
+func gcloudSSHExec(c *Cmd) []carried {
+	w := words(c, 3)
+	if len(w) < 2 || !slices.Contains(w, "ssh") {
+		return nil
+	}
+	out := optionValues(c, "--command")
+	for i := range out {
+		out[i].remote = true
+	}
+	return out
+}
+
+// kubectlExec: `kubectl exec POD -- CMD...` runs CMD in the pod's
+// container, judged like a command given to ssh.
+func kubectlExec(c *Cmd) []carried {
+	if posLower(c, 0) != "exec" {
+		return nil
+	}
+	for i, w := range c.Args {
+		if w.Text == "--" && i+1 < len(c.Args) {
+			return []carried{{via: c.Name + " exec", remote: true, argv: c.Args[i+1:]}}
+		}
+	}
+	return nil
 }

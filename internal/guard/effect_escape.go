@@ -1,6 +1,236 @@
 package guard
 
-// Effects of escapes through tools' own exec features, paths leaving the project, system controls, persistence.
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
+)
+
+// Effects of commands that reach past the project: the machine's services,
+// mounts and capabilities, data kept outside the project by other tools,
+// and jobs that run later. The exec features of tools that run a command
+// of their own (tar --checkpoint-action, rsync -e, ssh -o ProxyCommand,
+// vim -c '!…') are followed in carriers.go like sh -c.
 
 // escapeDerivers are this file's effect derivers (effect.go).
-var escapeDerivers = []deriverReg{}
+var escapeDerivers = []deriverReg{
+	{"systemctl|service|rc-service", serviceEffects},
+	{"swapoff|umount|mount", mountEffects},
+	{"setcap", setcapEffects},
+	{"conda|mamba|micromamba|rustup|docker|podman|journalctl|mv", toolDataLoss},
+	{"at|batch", atEffects},
+	{"npm|pnpm|yarn", scriptShellEffects},
+	{"systemd-run", timerEffects},
+	{"docker|podman|nerdctl", containerPersist},
+	{"kubectl|oc", podHostAccess},
+}
+
+// serviceVerbs interrupt or reconfigure a running system service
+// (stopping it is process_control's, rules_core.go). start is left
+// alone: it adds a service, it interrupts none.
+const serviceVerbs = "restart|reload|try-restart|reload-or-restart|try-reload-or-restart|force-reload|condrestart|isolate"
+
+// serviceEffects: restarting or reloading a system service interrupts or
+// reconfigures what the whole machine (and whoever uses it) depends on.
+// The user's own units (--user) and reads (status, show, list-units) are
+// left alone.
+func serviceEffects(a *analyzer, c *Cmd) {
+	if c.Has("--user") {
+		return
+	}
+	verb := posLower(c, 0)
+	if c.Name != "systemctl" {
+		verb = posLower(c, 1) // service NAME VERB
+	}
+	if verb != "" && oneOf(verb, serviceVerbs) {
+		a.emit(c, effect{kind: effChange, where: whereSystem, evidence: c.Name + " " + verb, rule: ruleSystemServiceChange})
+	}
+}
+
+// mountEffects: turning swap off, unmounting or mounting over a directory
+// outside the project and temp dirs (/home, /, a system mount) takes
+// files away from everything running on the machine. Listing (`mount`
+// alone, `swapoff` without operands) is a read.
+func mountEffects(a *analyzer, c *Cmd) {
+	switch {
+	case c.Name == "swapoff":
+		if c.Has("-a", "--all") || len(c.Pos()) > 0 {
+			a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "swapoff", rule: ruleSystemMount})
+		}
+	case c.Has("-a", "--all") && c.Name == "umount":
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "umount -a", rule: ruleSystemMount})
+	default:
+		p := c.Pos()
+		if len(p) == 0 {
+			return
+		}
+		// umount's operands are mount points; mount's last one is.
+		if c.Name == "mount" {
+			p = p[len(p)-1:]
+		}
+		for _, w := range p {
+			if t := a.files().classify(w, c.Scope); t.class != pcInside && t.class != pcTemp {
+				a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: c.Name + " " + w.Display(), rule: ruleSystemMount})
+				return
+			}
+		}
+	}
+}
+
+// setcapEffects: file capabilities let a program do as an ordinary user
+// what only root may (bind low ports, read any file, trace processes).
+// Verifying (-v) and removing (-r) them grant nothing.
+func setcapEffects(a *analyzer, c *Cmd) {
+	if c.Has("-v", "--verify", "-r", "-h", "--help") {
+		return
+	}
+	a.emit(c, effect{kind: effGrant, where: whereSystem, evidence: "setcap"})
+}
+
+// toolDataLoss: deletes that a tool makes of data it keeps outside the
+// project, which the user cannot get back by rebuilding: a conda
+// environment, the Rust toolchains, every container, image and volume
+// (system reset), the system journal, a file moved onto /dev/null.
+func toolDataLoss(a *analyzer, c *Cmd) {
+	if ev := dataLossEvidence(a, c); ev != "" {
+		a.emit(c, effect{kind: effDataLoss, where: whereHome, evidence: ev})
+	}
+}
+
+func dataLossEvidence(a *analyzer, c *Cmd) string {
+	w := words(c, 2)
+	switch c.Name {
+	case "conda", "mamba", "micromamba":
+		if len(w) >= 2 && w[0] == "env" && oneOf(w[1], "remove|rm") || len(w) >= 1 && oneOf(w[0], "remove|uninstall") && c.Has("--all") {
+			return c.Name + " env remove"
+		}
+	case "rustup":
+		if len(w) >= 2 && w[0] == "self" && w[1] == "uninstall" {
+			return "rustup self uninstall"
+		}
+	case "docker", "podman":
+		if len(w) >= 2 && w[0] == "system" && w[1] == "reset" {
+			return c.Name + " system reset"
+		}
+	case "journalctl":
+		for _, f := range []string{"--vacuum-time", "--vacuum-size", "--vacuum-files", "--rotate"} {
+			if _, ok := c.Flag(f); ok || c.Has(f) {
+				return "journalctl " + f
+			}
+		}
+	case "mv":
+		return movedToNull(a, c)
+	}
+	return ""
+}
+
+// movedToNull: `mv FILE /dev/null` deletes FILE (mv copies it onto the
+// device and unlinks it); it matters for files outside the project.
+func movedToNull(a *analyzer, c *Cmd) string {
+	p := c.Pos()
+	if len(p) < 2 || p[len(p)-1].Dyn || path.Clean(p[len(p)-1].Text) != "/dev/null" {
+		return ""
+	}
+	for _, w := range p[:len(p)-1] {
+		if t := a.files().classify(w, c.Scope); t.class != pcInside && t.class != pcTemp {
+			return "mv " + w.Display() + " /dev/null"
+		}
+	}
+	return ""
+}
+
+// atEffects: at and batch queue a job that runs later, after the
+// session; `at now` runs it at once (the job is judged like sh -c).
+// Listing, removing and printing jobs (-l, -r, -d, -c) do not.
+func atEffects(a *analyzer, c *Cmd) {
+	if c.Has("-l", "-r", "-d", "-c", "-V", "--help") {
+		return
+	}
+	if p := words(c, 2); c.Name == "at" && (len(p) == 0 || len(p) == 1 && p[0] == "now") {
+		return // no time (at prints its usage), or now: a background job of this session
+	}
+	a.emit(c, effect{kind: effPersist, where: whereHome, evidence: c.Name})
+}
+
+// scriptShellEffects: `npm config set script-shell X` makes every later
+// npm script run through X, for every project of the user.
+func scriptShellEffects(a *analyzer, c *Cmd) {
+	w := words(c, 3)
+	if len(w) < 2 || w[0] != "config" || w[1] != "set" {
+		return
+	}
+	for _, arg := range c.Pos()[2:] {
+		k, v, _ := strings.Cut(arg.Text, "=")
+		if strings.TrimLeft(k, "-") != "script-shell" {
+			continue
+		}
+		if v == "" && len(c.Pos()) > 3 {
+			v = c.Pos()[3].Text
+		}
+		if b := path.Base(v); !slices.Contains(shellNames, b) && !oneOf(b, "cmd.exe|pwsh|powershell") {
+			a.emit(c, effect{kind: effPersist, where: whereHome, evidence: "script-shell " + v})
+		}
+		return
+	}
+}
+
+// timerEffects: systemd-run with a timer (--on-calendar, --on-active …)
+// queues the command for later, like at; without one it runs it now.
+func timerEffects(a *analyzer, c *Cmd) {
+	for _, w := range c.Args {
+		if strings.HasPrefix(w.Text, "--on-") {
+			a.emit(c, effect{kind: effPersist, where: whereHome, evidence: "systemd-run " + w.Text})
+			return
+		}
+	}
+}
+
+// containerPersist: a container that restarts with the machine
+// (--restart always/unless-stopped) on the host's network keeps a
+// service listening on every interface after the session, outside the
+// project's compose files. Privileged ones are containers.privileged's.
+func containerPersist(a *analyzer, c *Cmd) {
+	sub, ok := runSubcommand(c)
+	if !ok {
+		return
+	}
+	args := c.Args
+	i := slices.IndexFunc(args, func(w shell.Word) bool { return w.Text == sub }) + 1
+	var restart string
+	var hostNet bool
+	for ; i > 0 && i < len(args) && !args[i].Dyn && strings.HasPrefix(args[i].Text, "-"); i++ {
+		var name, val string
+		name, val, _, i = runOption(args, i)
+		switch name {
+		case "--restart":
+			restart = val
+		case "--net", "--network":
+			hostNet = val == "host"
+		}
+	}
+	if hostNet && oneOf(restart, "always|unless-stopped") {
+		a.emit(c, effect{kind: effPersist, where: whereSystem, evidence: "--restart=" + restart + " --network=host"})
+	}
+}
+
+// podHostAccess: `kubectl run --overrides` that puts the pod on the
+// node's network, process or IPC namespace, or makes it privileged, gives
+// it the node.
+func podHostAccess(a *analyzer, c *Cmd) {
+	if posLower(c, 0) != "run" {
+		return
+	}
+	v, ok := c.Flag("--overrides")
+	if !ok {
+		return
+	}
+	v = strings.Join(strings.Fields(v), "")
+	for _, k := range []string{`"hostNetwork":true`, `"hostPID":true`, `"hostIPC":true`, `"privileged":true`} {
+		if strings.Contains(v, k) {
+			a.emit(c, effect{kind: effGrant, where: whereSystem, evidence: "--overrides " + k})
+			return
+		}
+	}
+}

@@ -57,6 +57,7 @@ func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word,
 	if a.self().selfProgram(c, head.Text, sc) {
 		return hAtreides(a, c, env, sc, depth, in)
 	}
+	a.code().toolExec(c, sc, depth) // commands run through the tool's own options (carriers.go)
 	if verb, ok := companionVerb(c.Name); ok {
 		return hCompanion(a, c, verb, env, sc, depth, in)
 	}
@@ -692,7 +693,7 @@ func isInitIdiom(ce *syntax.CallExpr) bool {
 }
 
 var initIdioms = [][]string{
-	{"ssh-agent"}, {"direnv", "hook"}, {"pyenv", "init"}, {"pyenv", "virtualenv-init"},
+	{"ssh-agent"}, {"direnv", "hook"}, {"direnv", "export"}, {"pyenv", "init"}, {"pyenv", "virtualenv-init"},
 	{"rbenv", "init"}, {"nodenv", "init"}, {"goenv", "init"}, {"jenv", "init"}, {"plenv", "init"},
 	{"starship", "init"}, {"zoxide", "init"}, {"brew", "shellenv"}, {"conda", "shell.bash", "hook"},
 	{"conda", "shell.zsh", "hook"}, {"mise", "activate"}, {"rtx", "activate"}, {"fnm", "env"},

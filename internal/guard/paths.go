@@ -287,12 +287,45 @@ func (req *Request) classAbs(p string, sc *shell.Scope) pathClass {
 	if req.isTemp(p) && !req.inTempHome(p) && !keptInTemp(p) {
 		return pcTemp
 	}
+	if req.userCache(p) {
+		return pcTemp // regenerable like scratch space (userCaches)
+	}
 	for _, d := range systemDirs {
 		if under(p, d) {
 			return pcSystem
 		}
 	}
 	return pcOutside
+}
+
+// userCaches are the regenerable download and build caches of package
+// managers and build tools, relative to a home directory: deleting them
+// costs a re-download or a rebuild, so they count as scratch space. An
+// entry ending in "/" names the entries below it (~/.cache/pip, not
+// ~/.cache as a whole); the others name the directory itself too. The
+// tools' config and credentials beside them (~/.m2/settings.xml,
+// ~/.cargo/credentials.toml, ~/.npmrc, ~/.pub-cache/credentials.json) are
+// not caches.
+var userCaches = []string{
+	".cache/", "Library/Caches/", "Library/Developer/Xcode/DerivedData",
+	".npm/_cacache", ".npm/_npx", ".npm/_logs", ".yarn/cache", ".pnpm-store", ".local/share/pnpm/store", ".bun/install/cache",
+	".cargo/registry", ".cargo/git", ".rustup/downloads", ".rustup/tmp",
+	".m2/repository", ".gradle/caches", ".gradle/wrapper/dists", ".gradle/daemon", ".ivy2/cache", ".sbt/boot", ".coursier/cache",
+	".nuget/packages", ".pub-cache/hosted", ".pub-cache/git", "go/pkg/mod", "go/pkg/sumdb",
+	".conda/pkgs", "miniconda3/pkgs", "anaconda3/pkgs", "miniforge3/pkgs", ".composer/cache",
+	".android/cache", ".android/build-cache", ".terraform.d/plugin-cache", ".expo/cache", ".node-gyp",
+}
+
+// userCache: p is in one of a home's userCaches.
+func (req *Request) userCache(p string) bool {
+	for _, rel := range req.homeRels(p) {
+		for _, f := range userCaches {
+			if strings.HasSuffix(f, "/") && strings.HasPrefix(rel, f) && len(rel) > len(f) || under(rel, f) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inTempHome: p is inside a home directory that itself lies in a temp

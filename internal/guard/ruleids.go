@@ -243,8 +243,10 @@ var (
 	ruleSystemFirewallFlush            = ruleID{"system.firewall-flush"}
 	ruleSystemForkBomb                 = ruleID{"system.fork-bomb"}
 	ruleSystemKillAll                  = ruleID{"system.kill-all"}
+	ruleSystemMount                    = ruleID{"system.mount"}
 	ruleSystemNixGc                    = ruleID{"system.nix-gc"}
 	ruleSystemPower                    = ruleID{"system.power"}
+	ruleSystemServiceChange            = ruleID{"system.service-change"}
 	ruleSystemSysctl                   = ruleID{"system.sysctl"}
 	ruleSystemSysrq                    = ruleID{"system.sysrq"}
 	ruleTamperGitConfig                = ruleID{"tamper.git-config"}

@@ -22,8 +22,25 @@ func init() {
 // whenContainersPrune is the condition of rule containers.prune.
 func whenContainersPrune(c *Cmd) bool {
 	p := c.Pos()
-	if len(p) >= 2 && p[1].Text == "prune" || len(p) >= 1 && p[0].Text == "prune" {
+	switch {
+	case len(p) >= 2 && p[1].Text == "prune":
+		return pruneConfirmed(c) && !regenerablePrune(c, p[0].Text)
+	case len(p) >= 1 && p[0].Text == "prune":
 		return pruneConfirmed(c)
+	}
+	return false
+}
+
+// regenerablePrune: the prune deletes only what a build or a pull brings
+// back, the user's own cache: the build cache, or dangling images (no
+// tag, no container). `image prune -a` (every unused image, locally built
+// ones too), containers, volumes, networks and `system prune` are not.
+func regenerablePrune(c *Cmd, object string) bool {
+	switch object {
+	case "builder", "buildx":
+		return true
+	case "image":
+		return !c.Has("-a", "--all")
 	}
 	return false
 }

@@ -586,7 +586,7 @@ func whenInfraDbDrop(c *Cmd) bool {
 func whenInfraDockerPrune(c *Cmd) bool {
 	p := c.Pos()
 	if len(p) >= 2 && oneOf(p[0].Text, "system|volume|image|container|network|builder|buildx") && p[1].Text == "prune" {
-		return pruneConfirmed(c)
+		return pruneConfirmed(c) && !regenerablePrune(c, p[0].Text)
 	}
 	return len(p) >= 2 && oneOf(p[0].Text, "system|volume|image|container|network|builder") && p[1].Text == "rm"
 }

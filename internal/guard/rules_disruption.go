@@ -23,6 +23,11 @@ func init() {
 				Reason: "the magic SysRq trigger reboots, crashes or freezes the machine at once; ask the user"},
 			&Rule{ID: ruleSystemSysctl, Category: "system", Verdict: Ask, Names: []string{"sysctl"},
 				When: whenSystemSysctl, Reason: "this changes kernel parameters for the whole machine; ask the user"},
+			// Fired by the effect derivers (effect_escape.go).
+			&Rule{ID: ruleSystemServiceChange, Category: "system", Verdict: Ask,
+				Reason: "this starts, restarts or reloads a system service, which the whole machine and its users depend on; ask the user (the user's own units, --user, need no approval)"},
+			&Rule{ID: ruleSystemMount, Category: "system", Verdict: Ask,
+				Reason: "this unmounts, mounts over or turns off swap for a directory or device outside the project, which everything running on the machine uses; ask the user"},
 		)
 		setValueOpts("pkill", "-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup", "--parent", "--session", "--terminal", "-F", "--pidfile", "--signal", "--ns", "--nslist")
 		setValueOpts("pgrep", "-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup", "--parent", "--session", "--terminal", "-F", "--pidfile", "--ns", "--nslist", "-d", "--delimiter")

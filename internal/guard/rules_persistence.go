@@ -30,6 +30,8 @@ func init() {
 		setValueOpts("crontab", "-u", "-s")
 		setValueOpts("systemctl", "-t", "--type", "-p", "--property", "-H", "--host", "-M", "--machine", "--root", "-n", "--lines", "-o", "--output", "-s", "--signal", "--state", "--kill-whom")
 		setValueOpts("launchctl", "-S", "-D")
+		setValueOpts("at", "-f", "-q", "-t")
+		setValueOpts("batch", "-f", "-q")
 	})
 }
 
@@ -54,6 +56,8 @@ func (a pathJudge) specialWrite(c *Cmd, p string) bool {
 		a.fire(rulePersistGitHook, c, "writes to "+p)
 	case strings.HasSuffix(p, "/.git/config") || strings.Contains(p, "/.git/modules/") && path.Base(p) == "config":
 		a.fire(ruleTamperGitConfig, c, "writes to "+p)
+	case a.req.pathShim(p):
+		a.emit(c, effect{kind: effPersist, where: whereHome, evidence: "writes " + p + ", which shadows " + path.Base(p) + " on PATH"})
 	case p == "/proc/sysrq-trigger":
 		a.fire(ruleSystemSysrq, c, "writes to "+p)
 	case strings.HasPrefix(p, "/proc/sys/"):
@@ -83,4 +87,38 @@ func whenPersistGitHook(c *Cmd) bool {
 // whenPersistService is the condition of rule persist.service.
 func whenPersistService(c *Cmd) bool {
 	return anyPos(c, "enable|reenable|link|preset|preset-all|set-default|edit|add-wants|add-requires")
+}
+
+// pathBinDirs are the directories on a user's PATH that the user can
+// write to, relative to the home (and two absolute ones on macOS, where
+// Homebrew makes them the user's).
+var pathBinDirs = []string{".local/bin", "bin", ".bin", ".cargo/bin", "go/bin", ".npm-global/bin", ".yarn/bin", ".deno/bin", ".bun/bin", ".volta/bin", "/usr/local/bin", "/opt/homebrew/bin"}
+
+// shimNames are programs whose shadowing by a file earlier on PATH
+// intercepts what every later session runs: credentials typed into sudo,
+// every git or package-manager command.
+const shimNames = "sudo|su|doas|ssh|scp|git|gh|ls|cd|cat|cp|mv|rm|env|sh|bash|zsh|python|python3|pip|pip3|node|npm|npx|pnpm|yarn|bun|deno|go|cargo|rustc|make|curl|wget|docker|kubectl|terraform|aws|gcloud|az|java|mvn|gradle|dotnet|ruby|gem|bundle|passwd|gpg|atreides|claude"
+
+// pathShim: p is a file named like a common program in a PATH directory
+// the user writes to: a wrapper that runs instead of the real one in
+// every later session (PATH shims that capture sudo passwords or rewrite
+// git commands).
+func (req *Request) pathShim(p string) bool {
+	if !oneOf(path.Base(p), shimNames) {
+		return false
+	}
+	dir := path.Dir(p)
+	for _, d := range pathBinDirs {
+		if strings.HasPrefix(d, "/") && dir == d {
+			return true
+		}
+	}
+	for _, rel := range req.homeRels(dir) {
+		for _, d := range pathBinDirs {
+			if rel == d {
+				return true
+			}
+		}
+	}
+	return false
 }
