@@ -35,7 +35,8 @@ var supplyDerivers = []deriverReg{
 	{"aws|gcloud|gsutil|az", deriveCloudAccess},
 	{"kubectl|oc", deriveKubeAccess},
 	{"psql|mysql|mariadb|mongosh|mongo|sqlcmd|cockroach|createuser|redis-cli|valkey-cli", deriveDBAccess},
-	{"heroku|ssh-copy-id|vault|sops|setcap|ansible", deriveGrants},
+	{"pod|flutter|dart|jbang|choco|scoop|ansible-galaxy|pulumi|nix|nix-env", deriveMoreSources},
+	{"heroku|ssh-copy-id|vault|sops|setcap|ansible|op|fly|flyctl|vercel", deriveGrants},
 	{"ufw|iptables|ip6tables|firewall-cmd", deriveFirewall},
 	{"nc|ncat|netcat|socat", deriveListener},
 	{"ngrok|cloudflared|lt|localtunnel|ssh|autossh|tailscale", deriveTunnel},
@@ -46,7 +47,7 @@ var supplyDerivers = []deriverReg{
 // proxies live on (and a few vendor indexes data science installs from
 // by name); a subdomain counts.
 const knownHosts = "registry.npmjs.org|registry.yarnpkg.com|npm.pkg.github.com|pypi.org|pypi.python.org|files.pythonhosted.org|" +
-	"download.pytorch.org|pypi.nvidia.com|rubygems.org|crates.io|index.crates.io|static.crates.io|proxy.golang.org|sum.golang.org|" +
+	"download.pytorch.org|pypi.nvidia.com|pypi.ngc.nvidia.com|data.pyg.org|galaxy.ansible.com|cdn.cocoapods.org|pub.dev|community.chocolatey.org|rubygems.org|crates.io|index.crates.io|static.crates.io|proxy.golang.org|sum.golang.org|" +
 	"api.nuget.org|nuget.org|packagist.org|repo.maven.apache.org|repo1.maven.org|plugins.gradle.org|maven.google.com|" +
 	"conda.anaconda.org|repo.anaconda.com|charts.bitnami.com|registry-1.docker.io|kubernetes.github.io|kubernetes-sigs.github.io|" +
 	"charts.helm.sh|prometheus-community.github.io|grafana.github.io|charts.jetstack.io|helm.releases.hashicorp.com|argoproj.github.io|" +
@@ -762,7 +763,7 @@ func deriveCloudAccess(a *analyzer, c *Cmd) {
 			return strings.Contains(l, "allusers") || strings.Contains(l, "allauthenticatedusers")
 		})
 	}
-	docPublic := optVals(c.Args, "--policy-document|--policy|--assume-role-policy-document", publicPrincipal)
+	docPublic := optVals(c.Args, "--policy-document|--policy|--assume-role-policy-document|--resource-policy", publicPrincipal)
 	switch c.Name {
 	case "aws":
 		if len(ws) < 2 {
@@ -770,6 +771,10 @@ func deriveCloudAccess(a *analyzer, c *Cmd) {
 		}
 		op := ws[1]
 		switch {
+		case docPublic && ws[0] != "iam":
+			// A resource policy (a bucket, a key, a secret, a queue)
+			// whose principal is anyone.
+			a.public(c, ws[0]+" "+op+" (Principal *)")
 		case ws[0] == "iam" && hasPrefixAny(op, "attach-", "put-", "add-user-to-group", "create-access-key", "create-login-profile", "update-login-profile", "update-assume-role-policy", "create-policy-version", "set-default-policy-version"):
 			if docPublic {
 				a.public(c, "iam "+op+" (Principal *)")
@@ -934,6 +939,14 @@ func deriveGrants(a *analyzer, c *Cmd) {
 		}
 	case "ssh-copy-id":
 		a.grant(c, "ssh-copy-id")
+	case "op":
+		if len(p) >= 3 && oneOf(verb, "vault|group") && oneOf(strings.ToLower(p[1]), "user|group") && strings.ToLower(p[2]) == "grant" {
+			a.grant(c, verb+" "+p[1]+" grant")
+		}
+	case "fly", "flyctl", "vercel":
+		if len(p) >= 2 && oneOf(verb, "orgs|teams") && strings.ToLower(p[1]) == "invite" {
+			a.grant(c, verb+" invite")
+		}
 	case "vault":
 		switch {
 		case verb == "token" && len(p) >= 2 && p[1] == "create":
@@ -1065,6 +1078,10 @@ func deriveServe(a *analyzer, c *Cmd) {
 		}
 	}
 	switch c.Name {
+	case "docker", "podman":
+		if len(c.Args) > 0 && oneOf(c.Args[0].Text, "run|create") && persistentHostContainer(c) {
+			a.grant(c, "--restart with host access")
+		}
 	case "flask":
 		host, _ := flagVal(c.Args, "--host|-h")
 		dbg, _ := envOf(c, "FLASK_DEBUG")
@@ -1076,6 +1093,71 @@ func deriveServe(a *analyzer, c *Cmd) {
 		noAuth := optVals(c.Args, "--NotebookApp.token|--ServerApp.token|--IdentityProvider.token|--NotebookApp.password|--ServerApp.password", func(v string) bool { return strings.Trim(v, `'"`) == "" })
 		if open && noAuth {
 			a.public(c, "jupyter on every interface without a token")
+		}
+	}
+}
+
+// persistentHostContainer: a container that restarts by itself (it
+// outlives the session, across reboots) and shares the host's network,
+// PID namespace or privileges.
+func persistentHostContainer(c *Cmd) bool {
+	restart := optVals(c.Args, "--restart", func(v string) bool { return oneOf(v, "always|unless-stopped") })
+	if !restart {
+		return false
+	}
+	return c.Has("--privileged") || optVals(c.Args, "--network|--net|--pid|--ipc|--cap-add", func(v string) bool {
+		return v == "host" || oneOf(strings.ToUpper(v), "ALL|SYS_ADMIN|NET_ADMIN")
+	})
+}
+
+// deriveMoreSources: CocoaPods spec repos, pub packages from git or
+// another host, JBang scripts by URL, Chocolatey and Scoop sources,
+// Galaxy roles from git, Pulumi plugins from a server, Nix flakes from
+// a repository instead of nixpkgs.
+func deriveMoreSources(a *analyzer, c *Cmd) {
+	p := posText(c.Args)
+	verb := ""
+	if len(p) > 0 {
+		verb = strings.ToLower(p[0])
+	}
+	switch c.Name {
+	case "pod":
+		if verb == "repo" && len(p) >= 4 && p[1] == "add" {
+			a.outside(c, "repo add "+p[3])
+		}
+	case "flutter", "dart":
+		if verb == "pub" && len(p) >= 2 && p[1] == "add" {
+			a.outsideIndex(c, c.Args, "--git-url|--hosted-url")
+		}
+	case "jbang":
+		for _, s := range p {
+			if strings.Contains(s, "://") && outsideURL(s) {
+				a.outside(c, s)
+				return
+			}
+		}
+	case "choco":
+		a.outsideIndex(c, c.Args, "--source|-s")
+	case "scoop":
+		if verb == "bucket" && len(p) >= 4 && p[1] == "add" {
+			a.outside(c, "bucket add "+p[3])
+		}
+	case "ansible-galaxy":
+		a.outsideIndex(c, c.Args, "--server|-s")
+		a.outsideSpecs(c, p, false)
+	case "pulumi":
+		if verb == "plugin" {
+			a.outsideIndex(c, c.Args, "--server")
+		}
+	default: // nix, nix-env
+		if oneOf(verb, "run|shell|profile|build|develop") || c.Name == "nix-env" {
+			for _, s := range p[min(1, len(p)):] {
+				if hasPrefixAny(strings.ToLower(s), "github:", "gitlab:", "git+", "sourcehut:", "http://", "https://", "tarball+") {
+					a.outside(c, s)
+					return
+				}
+			}
+			a.outsideIndex(c, c.Args, "-f|--file")
 		}
 	}
 }
