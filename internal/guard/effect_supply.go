@@ -36,7 +36,7 @@ var supplyDerivers = []deriverReg{
 	{"kubectl|oc", deriveKubeAccess},
 	{"psql|mysql|mariadb|mongosh|mongo|sqlcmd|cockroach|createuser|redis-cli|valkey-cli", deriveDBAccess},
 	{"pod|flutter|dart|jbang|choco|scoop|ansible-galaxy|pulumi|nix|nix-env", deriveMoreSources},
-	{"heroku|ssh-copy-id|vault|sops|setcap|ansible|op|fly|flyctl|vercel", deriveGrants},
+	{"heroku|ssh-copy-id|vault|sops|setcap|ansible|op|fly|flyctl|vercel|chmod", deriveGrants},
 	{"ufw|iptables|ip6tables|firewall-cmd", deriveFirewall},
 	{"nc|ncat|netcat|socat", deriveListener},
 	{"ngrok|cloudflared|lt|localtunnel|ssh|autossh|tailscale", deriveTunnel},
@@ -240,7 +240,15 @@ func deriveNodePkg(a *analyzer, c *Cmd) {
 	case oneOf(verb, nodeInstallVerbs):
 		a.outsideSpecs(c, p[1:], true)
 	case oneOf(verb, "dlx|x|exec"):
-		a.outsideSpecs(c, p[1:2], true)
+		if !optVals(c.Args, "--package", func(v string) bool {
+			if remoteSpec(v) || githubShorthand(v) {
+				a.outside(c, "--package "+v)
+				return true
+			}
+			return false
+		}) {
+			a.outsideSpecs(c, p[1:2], true)
+		}
 	case oneOf(verb, "config|set") && len(p) >= 3:
 		if verb == "config" {
 			p = p[1:]
@@ -506,9 +514,11 @@ func deriveGo(a *analyzer, c *Cmd) {
 			}
 		}
 	case "run":
+		// A pinned version is the code sum.golang.org recorded for
+		// everyone; @latest or a branch runs whatever was pushed last.
 		for _, s := range p[1:] {
-			if mod, _, ok := strings.Cut(s, "@"); ok && strings.Contains(mod, ".") && !hasPrefixAny(mod, ".", "/") {
-				if !hostIn(strings.SplitN(mod, "/", 2)[0], wellKnownGoHosts) {
+			if mod, ver, ok := strings.Cut(s, "@"); ok && strings.Contains(mod, ".") && !hasPrefixAny(mod, ".", "/") {
+				if !pinnedGoVersion(ver) && !hostIn(strings.SplitN(mod, "/", 2)[0], wellKnownGoHosts) {
 					a.outside(c, s)
 				}
 				return
@@ -519,6 +529,12 @@ func deriveGo(a *analyzer, c *Cmd) {
 			a.grant(c, "-exec "+v)
 		}
 	}
+}
+
+// pinnedGoVersion: a semantic version (v1.2.3, a pre-release or a
+// pseudo-version), not latest, a branch or a commit prefix.
+func pinnedGoVersion(v string) bool {
+	return len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' && strings.Count(v, ".") >= 2
 }
 
 // goSourceOutside: setting the Go variable k to v fetches modules from
@@ -696,12 +712,20 @@ func deriveSudo(a *analyzer, c *Cmd) {
 		return
 	}
 	inner := shell.NormName(rest[0].Text)
+	if a.preview(&Cmd{Command: shell.Command{Name: inner, Args: rest[1:]}}) {
+		return // sudo apt-get install --simulate: the inner command only previews
+	}
 	p := posText(rest[1:])
 	verb := ""
 	if len(p) > 0 {
 		verb = strings.ToLower(p[0])
 	}
 	switch {
+	case strings.Contains(rest[0].Text, "/") && !hasPrefixAny(rest[0].Text, "/usr/", "/bin/", "/sbin/", "/opt/homebrew/"),
+		isShell(inner) && len(p) > 0 && !hasPrefixAny(rest[1].Text, "-"):
+		// sudo ./install.sh, sudo bash setup.sh: a script, not a system
+		// program, gets the machine.
+		a.grant(c, c.Name+" "+rest[0].Text)
 	case oneOf(inner, sysPkgTools):
 		if oneOf(verb, sysPkgInstall) || verb == "update" && !oneOf(inner, "apt|apt-get|aptitude") || sysPkgFlagInstall(inner, rest[1:]) {
 			a.grant(c, c.Name+" "+inner+" "+verb)
@@ -825,6 +849,8 @@ func deriveCloudAccess(a *analyzer, c *Cmd) {
 				return
 			}
 			a.grant(c, "firewall-rules")
+		case anyPublic("--authorized-networks|--master-authorized-networks"):
+			a.public(c, "--authorized-networks 0.0.0.0/0")
 		}
 	case "gsutil":
 		if len(ws) >= 2 && oneOf(ws[0], "iam|acl|defacl") && oneOf(ws[1], "ch|set") {
@@ -961,6 +987,10 @@ func deriveGrants(a *analyzer, c *Cmd) {
 	case "sops":
 		if verb == "updatekeys" || optVals(c.Args, "--add-pgp|--add-kms|--add-age|--add-gcp-kms|--add-azure-kv", func(string) bool { return true }) {
 			a.grant(c, "sops recipients")
+		}
+	case "chmod":
+		if len(p) >= 2 && setuidMode(p[0]) {
+			a.grant(c, "chmod "+p[0])
 		}
 	case "setcap":
 		if !c.Has("-r", "-v") && len(p) >= 2 {
@@ -1160,4 +1190,21 @@ func deriveMoreSources(a *analyzer, c *Cmd) {
 			a.outsideIndex(c, c.Args, "-f|--file")
 		}
 	}
+}
+
+// setuidMode: a chmod mode that sets the setuid or setgid bit (u+s,
+// g+s, +s, 4755, 2755).
+func setuidMode(m string) bool {
+	if len(m) == 4 && isNumber(m) {
+		return m[0] != '0' && m[0] != '1'
+	}
+	for part := range strings.SplitSeq(m, ",") {
+		if i := strings.IndexByte(part, '+'); i >= 0 && strings.Contains(part[i:], "s") && !strings.Contains(part[:i], "o") {
+			return true
+		}
+		if i := strings.IndexByte(part, '='); i >= 0 && strings.Contains(part[i:], "s") {
+			return true
+		}
+	}
+	return false
 }
