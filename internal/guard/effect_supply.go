@@ -32,11 +32,11 @@ var supplyDerivers = []deriverReg{
 	{"brew|helm|asdf|mise|rtx|gh|deno|pwsh|powershell", deriveToolSources},
 	{"add-apt-repository|apt-add-repository|yum-config-manager|zypper|dnf", deriveSystemRepo},
 	{"sudo|doas|run0|pkexec", deriveSudo},
-	{"aws|gcloud|gsutil|az", deriveCloudAccess},
+	{"aws|gcloud|gsutil|bq|az", deriveCloudAccess},
 	{"kubectl|oc", deriveKubeAccess},
 	{"psql|mysql|mariadb|mongosh|mongo|sqlcmd|cockroach|createuser|redis-cli|valkey-cli", deriveDBAccess},
 	{"pod|flutter|dart|jbang|choco|scoop|ansible-galaxy|pulumi|nix|nix-env", deriveMoreSources},
-	{"heroku|ssh-copy-id|vault|sops|setcap|ansible|op|fly|flyctl|vercel|chmod", deriveGrants},
+	{"heroku|ssh-copy-id|vault|sops|setcap|ansible|op|fly|flyctl|vercel|chmod|gpasswd", deriveGrants},
 	{"ufw|iptables|ip6tables|firewall-cmd", deriveFirewall},
 	{"nc|ncat|netcat|socat", deriveListener},
 	{"ngrok|cloudflared|lt|localtunnel|ssh|autossh|tailscale", deriveTunnel},
@@ -787,7 +787,7 @@ func deriveCloudAccess(a *analyzer, c *Cmd) {
 			return strings.Contains(l, "allusers") || strings.Contains(l, "allauthenticatedusers")
 		})
 	}
-	docPublic := optVals(c.Args, "--policy-document|--policy|--assume-role-policy-document|--resource-policy", publicPrincipal)
+	docPublic := optVals(c.Args, "--policy-document|--policy|--assume-role-policy-document|--resource-policy|--policy-text", publicPrincipal)
 	switch c.Name {
 	case "aws":
 		if len(ws) < 2 {
@@ -795,15 +795,11 @@ func deriveCloudAccess(a *analyzer, c *Cmd) {
 		}
 		op := ws[1]
 		switch {
-		case docPublic && ws[0] != "iam":
-			// A resource policy (a bucket, a key, a secret, a queue)
-			// whose principal is anyone.
+		case docPublic:
+			// A trust or resource policy (a role, a bucket, a key, a
+			// secret, a repository) whose principal is anyone.
 			a.public(c, ws[0]+" "+op+" (Principal *)")
 		case ws[0] == "iam" && hasPrefixAny(op, "attach-", "put-", "add-user-to-group", "create-access-key", "create-login-profile", "update-login-profile", "update-assume-role-policy", "create-policy-version", "set-default-policy-version"):
-			if docPublic {
-				a.public(c, "iam "+op+" (Principal *)")
-				return
-			}
 			a.grant(c, "iam "+op)
 		case oneOf(op, "put-bucket-acl|put-object-acl|put-bucket-policy|delete-public-access-block|put-public-access-block") || oneOf(ws[0], "s3") && oneOf(op, "cp|sync|mv"):
 			acl, _ := flagVal(c.Args, "--acl")
@@ -835,8 +831,10 @@ func deriveCloudAccess(a *analyzer, c *Cmd) {
 		case op == "create-grant":
 			a.grant(c, ws[0]+" "+op)
 		}
-	case "gcloud":
+	case "gcloud", "bq":
 		switch {
+		case has("service-accounts") && has("keys") && has("create"):
+			a.grant(c, "service-accounts keys create")
 		case has("add-iam-policy-binding") || has("set-iam-policy"):
 			if allUsers() {
 				a.public(c, "iam binding allUsers")
@@ -863,8 +861,9 @@ func deriveCloudAccess(a *analyzer, c *Cmd) {
 		}
 	default: // az
 		switch {
-		case has("role") && has("assignment") && has("create"), has("permission") && (has("grant") || has("admin-consent")), has("keyvault") && has("set-policy"):
-			a.grant(c, "role assignment")
+		case has("role") && has("assignment") && has("create"), has("permission") && (has("grant") || has("admin-consent")),
+			has("keyvault") && has("set-policy"), has("create-for-rbac"):
+			a.grant(c, strings.Join(ws, " "))
 		case has("nsg") && has("rule") && (has("create") || has("update")):
 			if v, _ := flagVal(c.Args, "--access"); strings.EqualFold(v, "deny") {
 				return
@@ -987,6 +986,10 @@ func deriveGrants(a *analyzer, c *Cmd) {
 	case "sops":
 		if verb == "updatekeys" || optVals(c.Args, "--add-pgp|--add-kms|--add-age|--add-gcp-kms|--add-azure-kv", func(string) bool { return true }) {
 			a.grant(c, "sops recipients")
+		}
+	case "gpasswd":
+		if c.Has("-a", "--add", "-M", "--members", "-A", "--administrators") {
+			a.grant(c, "gpasswd "+strings.Join(p, " "))
 		}
 	case "chmod":
 		if len(p) >= 2 && setuidMode(p[0]) {
