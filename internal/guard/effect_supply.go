@@ -776,80 +776,13 @@ func publicPrincipal(s string) bool {
 // ACLs and policies, firewall rules open to the world, presigned links.
 func deriveCloudAccess(a *analyzer, c *Cmd) {
 	ws := words(c, 5)
-	has := func(s string) bool { return contains(ws, s) }
-	anyPublic := func(names string) bool {
-		v, _ := flagVal(c.Args, names)
-		return publicCIDR(v)
-	}
-	allUsers := func() bool {
-		return optVals(c.Args, "--member|--members", func(v string) bool {
-			l := strings.ToLower(v)
-			return strings.Contains(l, "allusers") || strings.Contains(l, "allauthenticatedusers")
-		})
-	}
-	docPublic := optVals(c.Args, "--policy-document|--policy|--assume-role-policy-document|--resource-policy|--policy-text", publicPrincipal)
 	switch c.Name {
 	case "aws":
-		if len(ws) < 2 {
-			return
-		}
-		op := ws[1]
-		switch {
-		case docPublic:
-			// A trust or resource policy (a role, a bucket, a key, a
-			// secret, a repository) whose principal is anyone.
-			a.public(c, ws[0]+" "+op+" (Principal *)")
-		case ws[0] == "iam" && hasPrefixAny(op, "attach-", "put-", "add-user-to-group", "create-access-key", "create-login-profile", "update-login-profile", "update-assume-role-policy", "create-policy-version", "set-default-policy-version"):
-			a.grant(c, "iam "+op)
-		case oneOf(op, "put-bucket-acl|put-object-acl|put-bucket-policy|delete-public-access-block|put-public-access-block") || oneOf(ws[0], "s3") && oneOf(op, "cp|sync|mv"):
-			acl, _ := flagVal(c.Args, "--acl")
-			grantAll := optVals(c.Args, "--grant-read|--grant-full-control|--grants", func(v string) bool { return strings.Contains(strings.ToLower(v), "allusers") })
-			switch {
-			case strings.HasPrefix(acl, "public-") || acl == "authenticated-read" || grantAll || docPublic || op == "delete-public-access-block":
-				a.public(c, op+" "+acl)
-			case oneOf(op, "put-bucket-acl|put-object-acl|put-bucket-policy|put-public-access-block"):
-				a.grant(c, op)
-			}
-		case op == "authorize-security-group-ingress":
-			if anyPublic("--cidr|--cidr-ipv6") || strings.Contains(c.joined(), "0.0.0.0/0") || strings.Contains(c.joined(), "::/0") {
-				a.public(c, op+" 0.0.0.0/0")
-				return
-			}
-			a.grant(c, op)
-		case op == "add-permission":
-			if v, _ := flagVal(c.Args, "--principal"); v == "*" {
-				a.public(c, op+" --principal *")
-				return
-			}
-			a.grant(c, op)
-		case ws[0] == "s3" && op == "presign":
-			// The default hour is a routine share; a link that works for
-			// days is a bearer grant to the data.
-			if v, _ := flagVal(c.Args, "--expires-in"); len(v) > 5 || len(v) == 5 && v > "86400" {
-				a.grant(c, "presign --expires-in "+v)
-			}
-		case op == "create-grant":
-			a.grant(c, ws[0]+" "+op)
+		if len(ws) >= 2 {
+			awsAccess(a, c, ws[0], ws[1])
 		}
 	case "gcloud", "bq":
-		switch {
-		case has("service-accounts") && has("keys") && has("create"):
-			a.grant(c, "service-accounts keys create")
-		case has("add-iam-policy-binding") || has("set-iam-policy"):
-			if allUsers() {
-				a.public(c, "iam binding allUsers")
-				return
-			}
-			a.grant(c, "add-iam-policy-binding")
-		case has("firewall-rules") && (has("create") || has("update")):
-			if anyPublic("--source-ranges") {
-				a.public(c, "firewall-rules --source-ranges 0.0.0.0/0")
-				return
-			}
-			a.grant(c, "firewall-rules")
-		case anyPublic("--authorized-networks|--master-authorized-networks"):
-			a.public(c, "--authorized-networks 0.0.0.0/0")
-		}
+		gcpAccess(a, c, ws)
 	case "gsutil":
 		if len(ws) >= 2 && oneOf(ws[0], "iam|acl|defacl") && oneOf(ws[1], "ch|set") {
 			t := strings.ToLower(c.joined())
@@ -859,26 +792,108 @@ func deriveCloudAccess(a *analyzer, c *Cmd) {
 			}
 			a.grant(c, ws[0]+" "+ws[1])
 		}
-	default: // az
+	default:
+		azureAccess(a, c, ws)
+	}
+}
+
+// flagPublic: the option names opens to every address.
+func flagPublic(c *Cmd, names string) bool {
+	v, _ := flagVal(c.Args, names)
+	return publicCIDR(v)
+}
+
+// awsAccess judges `aws svc op`.
+func awsAccess(a *analyzer, c *Cmd, svc, op string) {
+	switch {
+	case optVals(c.Args, "--policy-document|--policy|--assume-role-policy-document|--resource-policy|--policy-text", publicPrincipal):
+		// A trust or resource policy (a role, a bucket, a key, a
+		// secret, a repository) whose principal is anyone.
+		a.public(c, svc+" "+op+" (Principal *)")
+	case svc == "iam" && hasPrefixAny(op, "attach-", "put-", "add-user-to-group", "create-access-key", "create-login-profile", "update-login-profile", "update-assume-role-policy", "create-policy-version", "set-default-policy-version"):
+		a.grant(c, "iam "+op)
+	case oneOf(op, "put-bucket-acl|put-object-acl|put-bucket-policy|delete-public-access-block|put-public-access-block") || svc == "s3" && oneOf(op, "cp|sync|mv"):
+		acl, _ := flagVal(c.Args, "--acl")
+		grantAll := optVals(c.Args, "--grant-read|--grant-full-control|--grants", func(v string) bool { return strings.Contains(strings.ToLower(v), "allusers") })
+		unblock := op == "put-public-access-block" && strings.Contains(strings.ToLower(c.joined()), "=false")
 		switch {
-		case has("role") && has("assignment") && has("create"), has("permission") && (has("grant") || has("admin-consent")),
-			has("keyvault") && has("set-policy"), has("create-for-rbac"):
-			a.grant(c, strings.Join(ws, " "))
-		case has("nsg") && has("rule") && (has("create") || has("update")):
-			if v, _ := flagVal(c.Args, "--access"); strings.EqualFold(v, "deny") {
-				return
-			}
-			if anyPublic("--source-address-prefixes|--source-address-prefix") {
-				a.public(c, "nsg rule from any source")
-				return
-			}
-			a.grant(c, "nsg rule")
-		case has("storage"):
-			if v, ok := flagVal(c.Args, "--public-access"); ok && oneOf(strings.ToLower(v), "blob|container") {
-				a.public(c, "--public-access "+v)
-			} else if v, ok := flagVal(c.Args, "--allow-blob-public-access"); ok && strings.EqualFold(v, "true") {
-				a.public(c, "--allow-blob-public-access true")
-			}
+		case strings.HasPrefix(acl, "public-") || acl == "authenticated-read" || grantAll || unblock || op == "delete-public-access-block":
+			a.public(c, op+" "+acl)
+		case svc == "s3api" && op != "put-public-access-block":
+			a.grant(c, op)
+		}
+	case op == "authorize-security-group-ingress":
+		if flagPublic(c, "--cidr|--cidr-ipv6") || strings.Contains(c.joined(), "0.0.0.0/0") || strings.Contains(c.joined(), "::/0") {
+			a.public(c, op+" 0.0.0.0/0")
+			return
+		}
+		a.grant(c, op)
+	case op == "add-permission":
+		if v, _ := flagVal(c.Args, "--principal"); v == "*" {
+			a.public(c, op+" --principal *")
+			return
+		}
+		a.grant(c, op)
+	case svc == "s3" && op == "presign":
+		// The default hour is a routine share; a link that works for
+		// days is a bearer grant to the data.
+		if v, _ := flagVal(c.Args, "--expires-in"); len(v) > 5 || len(v) == 5 && v > "86400" {
+			a.grant(c, "presign --expires-in "+v)
+		}
+	case op == "create-grant":
+		a.grant(c, svc+" "+op)
+	}
+}
+
+// gcpAccess judges gcloud and bq: IAM bindings (allUsers is public),
+// service-account keys, firewall rules and authorized networks.
+func gcpAccess(a *analyzer, c *Cmd, ws []string) {
+	has := func(s string) bool { return contains(ws, s) }
+	switch {
+	case has("service-accounts") && has("keys") && has("create"):
+		a.grant(c, "service-accounts keys create")
+	case has("add-iam-policy-binding") || has("set-iam-policy"):
+		if optVals(c.Args, "--member|--members", func(v string) bool {
+			l := strings.ToLower(v)
+			return strings.Contains(l, "allusers") || strings.Contains(l, "allauthenticatedusers")
+		}) {
+			a.public(c, "iam binding allUsers")
+			return
+		}
+		a.grant(c, "add-iam-policy-binding")
+	case has("firewall-rules") && (has("create") || has("update")):
+		if flagPublic(c, "--source-ranges") {
+			a.public(c, "firewall-rules --source-ranges 0.0.0.0/0")
+			return
+		}
+		a.grant(c, "firewall-rules")
+	case flagPublic(c, "--authorized-networks|--master-authorized-networks"):
+		a.public(c, "--authorized-networks 0.0.0.0/0")
+	}
+}
+
+// azureAccess judges az: role assignments, consents, Key Vault policies,
+// NSG rules from any source, public blob access.
+func azureAccess(a *analyzer, c *Cmd, ws []string) {
+	has := func(s string) bool { return contains(ws, s) }
+	switch {
+	case has("role") && has("assignment") && has("create"), has("permission") && (has("grant") || has("admin-consent")),
+		has("keyvault") && has("set-policy"), has("create-for-rbac"):
+		a.grant(c, strings.Join(ws, " "))
+	case has("nsg") && has("rule") && (has("create") || has("update")):
+		if v, _ := flagVal(c.Args, "--access"); strings.EqualFold(v, "deny") {
+			return
+		}
+		if flagPublic(c, "--source-address-prefixes|--source-address-prefix") {
+			a.public(c, "nsg rule from any source")
+			return
+		}
+		a.grant(c, "nsg rule")
+	case has("storage"):
+		if v, ok := flagVal(c.Args, "--public-access"); ok && oneOf(strings.ToLower(v), "blob|container") {
+			a.public(c, "--public-access "+v)
+		} else if v, ok := flagVal(c.Args, "--allow-blob-public-access"); ok && strings.EqualFold(v, "true") {
+			a.public(c, "--allow-blob-public-access true")
 		}
 	}
 }

@@ -120,6 +120,8 @@ func TestSupplyGrants(t *testing.T) {
 		{"aws s3 cp site/ s3://b/ --recursive --acl public-read", Deny, public},
 		{"aws s3 cp site/ s3://b/ --recursive", Allow, ""},
 		{"aws s3api get-bucket-acl --bucket b", Allow, ""},
+		{"aws s3api put-public-access-block --bucket b --public-access-block-configuration BlockPublicAcls=false,BlockPublicPolicy=false", Deny, public},
+		{"aws s3api put-public-access-block --bucket b --public-access-block-configuration BlockPublicAcls=true,BlockPublicPolicy=true", Allow, ""},
 		{"aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 5432 --cidr 0.0.0.0/0", Deny, public},
 		{"aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 5432 --cidr 10.0.0.0/16", Ask, grant},
 		{"aws ec2 describe-security-groups", Allow, ""},
