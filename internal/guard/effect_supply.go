@@ -1,6 +1,1228 @@
 package guard
 
-// Effects of the supply chain and access: outside sources, privilege grants, exposure.
+import (
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
+)
+
+// Effects of the supply chain and access: outside sources, privilege
+// grants, exposure.
+//
+// Outside code is code that does not come from the ecosystem's default
+// registry by name: a git or tarball URL, a GitHub shorthand, an index,
+// registry, proxy, channel, tap or plugin source on a host the ecosystem
+// does not run, a remote script handed to a runtime. Installing by name
+// from the default registry, lockfile installs and local paths are the
+// harmless neighbours and stay allowed (typosquats have no signal here).
+// Grants change who may do what (IAM, role bindings, database roles,
+// package owners, keys, running project code as root); opening access to
+// anyone (0.0.0.0/0, allUsers, Principal "*", public ACLs and
+// visibility, exec listeners) is judged as public access.
 
 // supplyDerivers are this file's effect derivers (effect.go).
-var supplyDerivers = []deriverReg{}
+var supplyDerivers = []deriverReg{
+	{"npm|pnpm|yarn|bun", deriveNodePkg},
+	{"npx|bunx|pnpx", deriveNpx},
+	{"pip|pip3", func(a *analyzer, c *Cmd) { derivePip(a, c, c.Args) }},
+	{"python|python3|py", derivePython},
+	{"uv|uvx|pipx|poetry|pdm|conda|mamba|micromamba", derivePyTools},
+	{"gem|bundle|bundler|cargo|composer|dotnet|nuget|mvn|mvnw", deriveOtherPkg},
+	{"go", deriveGo},
+	{"brew|helm|asdf|mise|rtx|gh|deno|pwsh|powershell", deriveToolSources},
+	{"add-apt-repository|apt-add-repository|yum-config-manager|zypper|dnf", deriveSystemRepo},
+	{"sudo|doas|run0|pkexec", deriveSudo},
+	{"aws|gcloud|gsutil|bq|az", deriveCloudAccess},
+	{"kubectl|oc", deriveKubeAccess},
+	{"psql|mysql|mariadb|mongosh|mongo|sqlcmd|cockroach|createuser|redis-cli|valkey-cli", deriveDBAccess},
+	{"pod|flutter|dart|jbang|choco|scoop|ansible-galaxy|pulumi|nix|nix-env", deriveMoreSources},
+	{"heroku|ssh-copy-id|vault|sops|setcap|ansible|op|fly|flyctl|vercel|chmod|gpasswd", deriveGrants},
+	{"ufw|iptables|ip6tables|firewall-cmd", deriveFirewall},
+	{"nc|ncat|netcat|socat", deriveListener},
+	{"ngrok|cloudflared|lt|localtunnel|ssh|autossh|tailscale", deriveTunnel},
+	{"flask|jupyter|jupyter-notebook|jupyter-lab|docker|podman|redis-server", deriveServe},
+}
+
+// knownHosts are the hosts the ecosystems' own registries, indexes and
+// proxies live on (and a few vendor indexes data science installs from
+// by name); a subdomain counts.
+const knownHosts = "registry.npmjs.org|registry.yarnpkg.com|npm.pkg.github.com|pypi.org|pypi.python.org|files.pythonhosted.org|" +
+	"download.pytorch.org|pypi.nvidia.com|pypi.ngc.nvidia.com|data.pyg.org|galaxy.ansible.com|cdn.cocoapods.org|pub.dev|community.chocolatey.org|rubygems.org|crates.io|index.crates.io|static.crates.io|proxy.golang.org|sum.golang.org|" +
+	"api.nuget.org|nuget.org|packagist.org|repo.maven.apache.org|repo1.maven.org|plugins.gradle.org|maven.google.com|" +
+	"conda.anaconda.org|repo.anaconda.com|charts.bitnami.com|registry-1.docker.io|kubernetes.github.io|kubernetes-sigs.github.io|" +
+	"charts.helm.sh|prometheus-community.github.io|grafana.github.io|charts.jetstack.io|helm.releases.hashicorp.com|argoproj.github.io|" +
+	"aws.github.io|helm.elastic.co|helm.cilium.io"
+
+// localHosts serve from this machine.
+const localHosts = "localhost|127.0.0.1|::1|[::1]|0.0.0.0"
+
+// specHost is the lower-case host of a URL ("scheme://user@host:port/..."),
+// and whether s is one.
+func specHost(s string) (string, bool) {
+	_, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return "", false
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	if !strings.HasPrefix(rest, "[") {
+		if i := strings.IndexByte(rest, ':'); i >= 0 {
+			rest = rest[:i]
+		}
+	}
+	return strings.ToLower(rest), true
+}
+
+// hostIn: host is one of the "|"-separated hosts or a subdomain of one.
+func hostIn(host, hosts string) bool {
+	for h := range strings.SplitSeq(hosts, "|") {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return true
+		}
+	}
+	return false
+}
+
+// outsideURL: s is a URL to a host outside the ecosystems' registries
+// and this machine, or a plain-http one to a remote host (anyone on the
+// path can swap what it serves).
+func outsideURL(s string) bool {
+	host, ok := specHost(s)
+	if !ok || hostIn(host, localHosts) {
+		return false
+	}
+	return strings.HasPrefix(strings.ToLower(s), "http://") || !hostIn(host, knownHosts)
+}
+
+// remoteSpec: a package spec that names a git repository or a URL
+// instead of a registry name (git+https://..., github:u/r, a .tgz URL).
+func remoteSpec(s string) bool {
+	l := strings.ToLower(s)
+	if hasPrefixAny(l, "git+", "git://", "git@", "github:", "gitlab:", "bitbucket:", "gist:", "ssh://") {
+		return true
+	}
+	if strings.Contains(l, "://") {
+		return outsideURL(l)
+	}
+	return strings.HasSuffix(l, ".git") && !hasPrefixAny(l, ".", "/", "~")
+}
+
+// githubShorthand: npm's "user/repo[#ref]" spec, a GitHub repository
+// (a scoped name starts with @, a path with . / or ~).
+func githubShorthand(s string) bool {
+	if s == "" || hasPrefixAny(s, "@", ".", "/", "~", "file:", "npm:", "workspace:", "link:", "portal:") {
+		return false
+	}
+	return strings.Count(s, "/") == 1 && !strings.Contains(s, ":")
+}
+
+// optVals calls fn with the value of each static option of c named in
+// names ("--index-url|-i"), written --opt=v, --opt v or -iv; it reports
+// whether fn returned true for one.
+func optVals(args []shell.Word, names string, fn func(v string) bool) bool {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Dyn || !strings.HasPrefix(w.Text, "-") {
+			continue
+		}
+		if w.Text == "--" {
+			return false
+		}
+		for n := range strings.SplitSeq(names, "|") {
+			var v string
+			switch {
+			case w.Text == n:
+				if i+1 >= len(args) || args[i+1].Dyn {
+					continue
+				}
+				v = args[i+1].Text
+			case strings.HasPrefix(w.Text, n+"="):
+				v = w.Text[len(n)+1:]
+			case len(n) == 2 && n[1] != '-' && len(w.Text) > 2 && w.Text[1] != '-' && strings.HasPrefix(w.Text, n):
+				v = w.Text[2:]
+			default:
+				continue
+			}
+			if fn(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nodeValued are the Node package managers' options whose value is a
+// path or a name, not a package spec (-w packages/app is no GitHub repo).
+const nodeValued = "-w|--workspace|--prefix|-C|--dir|--filter|-F|--cwd|--tag|--omit|--include|--registry|-p|--package|--call|-c"
+
+// posSkip is posText with the values of the valued options left out.
+func posSkip(args []shell.Word, valued string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w.Dyn:
+		case strings.HasPrefix(w.Text, "-"):
+			if oneOf(w.Text, valued) {
+				i++
+			}
+		default:
+			out = append(out, w.Text)
+		}
+	}
+	return out
+}
+
+// posText is the static positionals of args (options skipped, a
+// value option's value not), lower case.
+func posText(args []shell.Word) []string {
+	var out []string
+	for _, w := range args {
+		if !w.Dyn && !strings.HasPrefix(w.Text, "-") {
+			out = append(out, w.Text)
+		}
+	}
+	return out
+}
+
+func (a *analyzer) outside(c *Cmd, evidence string) {
+	a.emit(c, effect{kind: effOutside, evidence: evidence})
+}
+
+func (a *analyzer) grant(c *Cmd, evidence string) {
+	a.emit(c, effect{kind: effGrant, evidence: evidence})
+}
+
+func (a *analyzer) public(c *Cmd, evidence string) {
+	a.emit(c, effect{kind: effGrant, evidence: evidence, rule: ruleEffectPublicAccess})
+}
+
+// outsideIndex emits the first option among names whose value is an
+// outside URL.
+func (a *analyzer) outsideIndex(c *Cmd, args []shell.Word, names string) {
+	optVals(args, names, func(v string) bool {
+		if outsideURL(v) {
+			a.outside(c, v)
+			return true
+		}
+		return false
+	})
+}
+
+// outsideSpecs emits the first positional of specs that is remote.
+func (a *analyzer) outsideSpecs(c *Cmd, specs []string, shorthand bool) bool {
+	for _, s := range specs {
+		if remoteSpec(s) || shorthand && githubShorthand(s) {
+			a.outside(c, s)
+			return true
+		}
+	}
+	return false
+}
+
+// nodeInstallVerbs are the package managers' install subcommands.
+const nodeInstallVerbs = "install|i|add|in|isntall|update|up|upgrade"
+
+// deriveNodePkg: npm/pnpm/yarn/bun installs from git, URLs or another
+// registry, registry reconfiguration, owners and public access.
+func deriveNodePkg(a *analyzer, c *Cmd) {
+	p := posSkip(c.Args, nodeValued)
+	a.outsideIndex(c, c.Args, "--registry")
+	if len(p) == 0 {
+		return
+	}
+	verb := strings.ToLower(p[0])
+	switch {
+	case oneOf(verb, nodeInstallVerbs):
+		a.outsideSpecs(c, p[1:], true)
+	case oneOf(verb, "dlx|x|exec"):
+		if !optVals(c.Args, "--package", func(v string) bool {
+			if remoteSpec(v) || githubShorthand(v) {
+				a.outside(c, "--package "+v)
+				return true
+			}
+			return false
+		}) {
+			a.outsideSpecs(c, p[1:2], true)
+		}
+	case oneOf(verb, "config|set") && len(p) >= 3:
+		if verb == "config" {
+			p = p[1:]
+		}
+		if strings.ToLower(p[0]) == "set" && len(p) >= 3 && strings.Contains(strings.ToLower(p[1]), "registry") && outsideURL(p[2]) {
+			a.outside(c, p[1]+" "+p[2])
+		}
+	case verb == "owner" && len(p) >= 2 && oneOf(strings.ToLower(p[1]), "add|grant"):
+		a.grant(c, "owner add")
+	case verb == "access" && len(p) >= 2:
+		switch sub := strings.ToLower(p[1]); {
+		case sub == "public" || sub == "set" && len(p) >= 3 && strings.ToLower(p[2]) == "status=public":
+			a.public(c, "access public")
+		case sub == "grant":
+			a.grant(c, "access grant")
+		}
+	case verb == "team" && len(p) >= 2 && strings.ToLower(p[1]) == "add":
+		a.grant(c, "team add")
+	}
+}
+
+// deriveNpx: npx runs a package spec; one from git or a URL is outside
+// code (a registry name is an install by name, --yes or not).
+func deriveNpx(a *analyzer, c *Cmd) {
+	if optVals(c.Args, "--package|-p", func(v string) bool { return remoteSpec(v) || githubShorthand(v) }) {
+		a.outside(c, "--package")
+		return
+	}
+	p := posSkip(c.Args, nodeValued)
+	a.outsideSpecs(c, p[:min(1, len(p))], true)
+}
+
+// pipIndexOpts are pip's and uv's options that name an index or a link
+// page to install from.
+const pipIndexOpts = "--index-url|-i|--extra-index-url|--find-links|-f|--index|--default-index"
+
+// derivePip: pip install from a git or tarball URL, from another index,
+// or trusting a host; pip config switching the index.
+func derivePip(a *analyzer, c *Cmd, args []shell.Word) {
+	p := posText(args)
+	if len(p) == 0 {
+		return
+	}
+	switch strings.ToLower(p[0]) {
+	case "install", "download", "wheel":
+		if optVals(args, "--trusted-host", func(string) bool { return true }) {
+			a.outside(c, "--trusted-host")
+			return
+		}
+		a.outsideIndex(c, args, pipIndexOpts)
+		a.outsideSpecs(c, p[1:], false)
+	case "config":
+		if len(p) >= 4 && oneOf(strings.ToLower(p[1]), "set|add") {
+			key := strings.ToLower(p[2])
+			if strings.HasSuffix(key, "trusted-host") || strings.Contains(key, "index-url") && outsideURL(p[3]) {
+				a.outside(c, p[2]+" "+p[3])
+			}
+		}
+	}
+}
+
+// derivePython: `python -m pip ...` is pip; Django's createsuperuser
+// grants admin; http.server bound to every interface serves files to
+// the network.
+func derivePython(a *analyzer, c *Cmd) {
+	args := c.Args
+	if len(args) >= 2 && args[0].Text == "-m" {
+		switch args[1].Text {
+		case "pip":
+			derivePip(a, c, args[2:])
+		case "http.server":
+			bind, _ := flagVal(args[2:], "--bind|-b")
+			if !oneOf(bind, "0.0.0.0|::|*") {
+				return
+			}
+			dir, _ := flagVal(args[2:], "--directory|-d")
+			if dir == "/" || dir == "~" || dir != "" && strings.TrimSuffix(dir, "/") == strings.TrimSuffix(a.req.Home, "/") {
+				a.public(c, "http.server --bind "+bind+" --directory "+dir)
+				return
+			}
+			a.grant(c, "http.server --bind "+bind)
+		}
+		return
+	}
+	p := posText(args)
+	if len(p) >= 2 && strings.HasSuffix(p[0], "manage.py") && oneOf(p[1], "createsuperuser|changepassword") {
+		a.grant(c, p[1])
+	}
+}
+
+// flagVal is the first value of one of names.
+func flagVal(args []shell.Word, names string) (v string, ok bool) {
+	ok = optVals(args, names, func(s string) bool { v = s; return true })
+	return v, ok
+}
+
+// derivePyTools: uv, pipx, poetry, pdm and conda installing from git,
+// URLs, other indexes or channels, or switching their source.
+func derivePyTools(a *analyzer, c *Cmd) {
+	p := posText(c.Args)
+	verb := ""
+	if len(p) > 0 {
+		verb = strings.ToLower(p[0])
+	}
+	switch c.Name {
+	case "uv":
+		if verb == "pip" {
+			derivePip(a, c, c.Args[1:])
+			return
+		}
+		a.outsideIndex(c, c.Args, pipIndexOpts)
+		if oneOf(verb, "add|tool|run") {
+			a.outsideIndex(c, c.Args, "--from|--with")
+			a.outsideSpecs(c, p[1:], false)
+		}
+	case "uvx", "pipx":
+		a.outsideIndex(c, c.Args, pipIndexOpts+"|--from|--spec")
+		optVals(c.Args, "--from|--spec", func(v string) bool {
+			if remoteSpec(v) {
+				a.outside(c, v)
+				return true
+			}
+			return false
+		})
+		a.outsideSpecs(c, p, false)
+	case "poetry", "pdm":
+		switch {
+		case verb == "add":
+			a.outsideSpecs(c, p[1:], false)
+		case verb == "source" && len(p) >= 4 && p[1] == "add" && outsideURL(p[3]):
+			a.outside(c, "source add "+p[3])
+		case verb == "config" && len(p) >= 3 && (strings.HasPrefix(p[1], "repositories.") || strings.HasSuffix(p[1], ".url")) && outsideURL(p[2]):
+			a.outside(c, p[1]+" "+p[2])
+		}
+	default: // conda, mamba, micromamba
+		a.outsideIndex(c, c.Args, "--channel|-c|--add|--append|--prepend")
+		if verb == "config" && len(p) >= 3 && strings.ToLower(p[1]) == "channels" && outsideURL(p[2]) {
+			a.outside(c, "channels "+p[2])
+		}
+	}
+}
+
+// deriveOtherPkg: RubyGems, Bundler, Cargo, Composer, NuGet and Maven
+// installing from git, another source or registry, or switching it;
+// adding package owners.
+func deriveOtherPkg(a *analyzer, c *Cmd) {
+	p := posText(c.Args)
+	verb := ""
+	if len(p) > 0 {
+		verb = strings.ToLower(p[0])
+	}
+	switch c.Name {
+	case "gem":
+		a.outsideIndex(c, c.Args, "--source|-s|--add|-a")
+		if verb == "owner" && c.Has("--add", "-a") {
+			a.grant(c, "owner --add")
+		}
+	case "bundle", "bundler":
+		if verb == "config" {
+			for i, w := range p {
+				if strings.HasPrefix(strings.ToLower(w), "mirror.") && i+1 < len(p) && outsideURL(p[i+1]) {
+					a.outside(c, w+" "+p[i+1])
+					return
+				}
+			}
+		}
+		if verb == "add" {
+			a.outsideIndex(c, c.Args, "--source|--git")
+			if c.Has("--github") {
+				a.outside(c, "--github")
+			}
+		}
+	case "cargo":
+		if !oneOf(verb, "install|add") {
+			switch {
+			case verb == "owner" && c.Has("--add", "-a"):
+				a.grant(c, "owner --add")
+			case verb == "yank" && !c.Has("--undo"):
+				// A yanked version breaks new lockfiles of every user.
+				a.emit(c, effect{kind: effChange, where: whereRemote, evidence: "cargo yank"})
+			}
+			return
+		}
+		if c.Has("--git") {
+			a.outside(c, "--git")
+			return
+		}
+		optVals(c.Args, "--registry|--index", func(v string) bool {
+			if v != "crates-io" && !strings.Contains(v, "://") || outsideURL(v) {
+				a.outside(c, "--registry "+v)
+				return true
+			}
+			return false
+		})
+	case "composer":
+		if verb == "config" {
+			for i, w := range p {
+				l := strings.ToLower(w)
+				if (strings.HasPrefix(l, "repo.") || strings.HasPrefix(l, "repositories.")) && i+1 < len(p) {
+					for _, v := range p[i+1:] {
+						if outsideURL(v) {
+							a.outside(c, w+" "+v)
+							return
+						}
+					}
+				}
+			}
+		}
+		a.outsideIndex(c, c.Args, "--repository|--repository-url")
+	case "dotnet", "nuget":
+		a.outsideIndex(c, c.Args, "--source|-s|--add-source|-Source|-source")
+		if len(p) >= 3 && strings.ToLower(p[0]) == "nuget" && strings.ToLower(p[1]) == "add" {
+			for _, v := range p[2:] {
+				if outsideURL(v) {
+					a.outside(c, "nuget add source "+v)
+					return
+				}
+			}
+		}
+	default: // mvn
+		for _, w := range c.Args {
+			if k, v, ok := strings.Cut(w.Text, "="); ok && !w.Dyn && oneOf(k, "-DremoteRepositories|-DrepoUrl|-Drepositories") && outsideURL(v) {
+				a.outside(c, w.Text)
+				return
+			}
+		}
+	}
+}
+
+// wellKnownGoHosts are module hosts run by the Go project and large
+// stewards; `go run` of a module elsewhere runs code fetched by name
+// from anyone's repository.
+const wellKnownGoHosts = "golang.org|google.golang.org|go.googlesource.com|cloud.google.com|honnef.co|mvdan.cc|k8s.io|sigs.k8s.io|go.uber.org|gotest.tools"
+
+// goSourceVars are the variables that move where modules come from or
+// turn their checksum off.
+const goSourceVars = "GOPROXY|GOSUMDB|GONOSUMDB|GONOSUMCHECK|GOINSECURE|GOFLAGS|GONOPROXY"
+
+// deriveGo: `go run module@version` from an unknown host; any go
+// command with GOPROXY, GOSUMDB or GOINSECURE pointing elsewhere (as its
+// environment or written by `go env -w`). `go install`/`go get` by
+// module path are installs by name through the checksummed proxy.
+func deriveGo(a *analyzer, c *Cmd) {
+	for v := range strings.SplitSeq(goSourceVars, "|") {
+		if w, ok := envOf(c, v); ok && !w.Dyn && goSourceOutside(v, w.Text) {
+			a.outside(c, v+"="+w.Text)
+			return
+		}
+	}
+	p := posText(c.Args)
+	if len(p) == 0 {
+		return
+	}
+	switch p[0] {
+	case "env":
+		if !c.Has("-w") {
+			return
+		}
+		for _, kv := range p[1:] {
+			if k, v, ok := strings.Cut(kv, "="); ok && goSourceOutside(k, v) {
+				a.outside(c, "go env -w "+kv)
+				return
+			}
+		}
+	case "run":
+		// A pinned version is the code sum.golang.org recorded for
+		// everyone; @latest or a branch runs whatever was pushed last.
+		for _, s := range p[1:] {
+			if mod, ver, ok := strings.Cut(s, "@"); ok && strings.Contains(mod, ".") && !hasPrefixAny(mod, ".", "/") {
+				if !pinnedGoVersion(ver) && !hostIn(strings.SplitN(mod, "/", 2)[0], wellKnownGoHosts) {
+					a.outside(c, s)
+				}
+				return
+			}
+		}
+	case "test":
+		if v, ok := flagVal(c.Args, "-exec|--exec"); ok && oneOf(shell.NormName(strings.Fields(v + " x")[0]), "sudo|doas") {
+			a.grant(c, "-exec "+v)
+		}
+	}
+}
+
+// pinnedGoVersion: a semantic version (v1.2.3, a pre-release or a
+// pseudo-version), not latest, a branch or a commit prefix.
+func pinnedGoVersion(v string) bool {
+	return len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' && strings.Count(v, ".") >= 2
+}
+
+// goSourceOutside: setting the Go variable k to v fetches modules from
+// elsewhere or without checksum verification.
+func goSourceOutside(k, v string) bool {
+	switch k {
+	case "GOPROXY":
+		for e := range strings.SplitSeq(v, ",") {
+			for e := range strings.SplitSeq(e, "|") {
+				if e != "direct" && e != "off" && outsideURL(ensureScheme(e)) {
+					return true
+				}
+			}
+		}
+	case "GOSUMDB":
+		return v == "off"
+	case "GONOSUMDB", "GONOSUMCHECK", "GOINSECURE":
+		return v != ""
+	case "GOFLAGS":
+		return strings.Contains(v, "-insecure")
+	}
+	return false
+}
+
+func ensureScheme(s string) string {
+	if strings.Contains(s, "://") {
+		return s
+	}
+	return "https://" + s
+}
+
+// deriveToolSources: Homebrew taps, Helm repositories, charts and
+// plugins, asdf/mise plugins, gh extensions, Deno and PowerShell
+// running remote code.
+func deriveToolSources(a *analyzer, c *Cmd) {
+	p := posText(c.Args)
+	if len(p) == 0 {
+		return
+	}
+	verb := strings.ToLower(p[0])
+	switch c.Name {
+	case "brew":
+		switch {
+		case verb == "tap" && len(p) >= 2 && !strings.HasPrefix(strings.ToLower(p[1]), "homebrew/"):
+			a.outside(c, "tap "+p[1])
+		case oneOf(verb, "install|reinstall|upgrade"):
+			for _, s := range p[1:] {
+				if strings.Count(s, "/") == 2 && !strings.HasPrefix(strings.ToLower(s), "homebrew/") || strings.Contains(s, "://") {
+					a.outside(c, s)
+					return
+				}
+			}
+		}
+	case "helm":
+		switch {
+		case verb == "repo" && len(p) >= 4 && p[1] == "add" && outsideURL(p[3]):
+			a.outside(c, "repo add "+p[3])
+		case verb == "plugin" && len(p) >= 3 && p[1] == "install" && (strings.Contains(p[2], "://") || strings.HasSuffix(p[2], ".git")):
+			a.outside(c, "plugin install "+p[2])
+		case oneOf(verb, "install|upgrade|pull|template"):
+			for _, s := range p[1:] {
+				if strings.HasPrefix(s, "oci://") && outsideURL(s) {
+					a.outside(c, s)
+					return
+				}
+			}
+			a.outsideIndex(c, c.Args, "--repo")
+		}
+	case "asdf", "mise", "rtx":
+		if oneOf(verb, "plugin|plugins|plugin-add") {
+			for _, s := range p[1:] {
+				if strings.Contains(s, "://") || strings.HasPrefix(s, "git@") {
+					a.outside(c, "plugin "+s)
+					return
+				}
+			}
+		}
+	case "gh":
+		deriveGh(a, c, posSkip(c.Args, "-X|--method|-f|-F|--field|--raw-field|-H|--header|--jq|-q|--input|-R|--repo|--title|-t|--visibility"))
+	case "deno":
+		if oneOf(verb, "run|install|compile|x|eval") {
+			for _, s := range p[1:] {
+				l := strings.ToLower(s)
+				if hasPrefixAny(l, "http://", "https://") && !strings.Contains(l, "deno.land/std") && outsideURL(l) {
+					a.outside(c, s)
+					return
+				}
+			}
+		}
+	default: // pwsh, powershell
+		t := strings.ToLower(c.joined())
+		if (strings.Contains(t, "iex") || strings.Contains(t, "invoke-expression")) &&
+			(strings.Contains(t, "irm ") || strings.Contains(t, "iwr ") || strings.Contains(t, "invoke-restmethod") ||
+				strings.Contains(t, "invoke-webrequest") || strings.Contains(t, "downloadstring")) {
+			a.outside(c, "iex of a download")
+		}
+	}
+}
+
+// deriveGh: gh extensions from outside GitHub's own, SSH and GPG keys,
+// collaborators, and repositories made public.
+func deriveGh(a *analyzer, c *Cmd, p []string) {
+	verb := strings.ToLower(p[0])
+	sub := ""
+	if len(p) > 1 {
+		sub = strings.ToLower(p[1])
+	}
+	switch {
+	case oneOf(verb, "extension|extensions|ext") && sub == "install" && len(p) >= 3:
+		if !hasPrefixAny(strings.ToLower(p[2]), "cli/", "github/") {
+			a.outside(c, "extension install "+p[2])
+		}
+	case oneOf(verb, "ssh-key|gpg-key") && sub == "add":
+		a.grant(c, verb+" add")
+	case verb == "repo" && sub == "edit":
+		if v, ok := flagVal(c.Args, "--visibility"); ok && strings.ToLower(v) == "public" {
+			a.public(c, "--visibility public")
+		}
+	case verb == "repo" && sub == "create" && c.Has("--public"):
+		a.grant(c, "repo create --public")
+	case verb == "api" && len(p) >= 2:
+		m, _ := flagVal(c.Args, "--method|-X")
+		path := strings.ToLower(p[1])
+		if oneOf(strings.ToUpper(m), "PUT|POST|PATCH") && (strings.Contains(path, "/collaborators/") || strings.HasSuffix(path, "/keys") || strings.Contains(path, "/memberships/")) {
+			a.grant(c, "gh api "+p[1])
+		}
+	}
+}
+
+// deriveSystemRepo: adding a package repository to the system.
+func deriveSystemRepo(a *analyzer, c *Cmd) {
+	switch c.Name {
+	case "add-apt-repository", "apt-add-repository":
+		if !c.Has("--remove", "-r") && len(posText(c.Args)) > 0 {
+			a.outside(c, c.Name+" "+posText(c.Args)[0])
+		}
+	case "zypper":
+		if p := posText(c.Args); len(p) >= 2 && oneOf(p[0], "addrepo|ar") {
+			a.outside(c, "addrepo "+p[1])
+		}
+	default: // yum-config-manager, dnf config-manager
+		if v, ok := flagVal(c.Args, "--add-repo"); ok {
+			a.outside(c, "--add-repo "+v)
+		}
+	}
+}
+
+// sysPkgInstall are the verbs that install or upgrade system packages.
+const sysPkgInstall = "install|reinstall|upgrade|dist-upgrade|full-upgrade|build-dep|localinstall|groupinstall|add|in|up|dup|refresh"
+
+// sysPkgTools are system package managers; an update verb only
+// refreshes the index for apt but upgrades for the rest.
+const sysPkgTools = "apt|apt-get|aptitude|dnf|yum|microdnf|zypper|apk|snap|flatpak|port|pacman|dpkg|rpm"
+
+// rootCodeTools run project or third-party code (build scripts,
+// install hooks, tests): as root, the code gets the machine.
+const rootCodeTools = "npm|pnpm|yarn|bun|npx|bunx|pip|pip3|pipx|uv|poetry|pdm|gem|bundle|cargo|go|composer|make|gradle|gradlew|mvn|dotnet|python|python3|node|ruby|deno|conda"
+
+// rootReadVerbs only read whatever user runs them.
+const rootReadVerbs = "list|ls|show|view|info|outdated|search|version|help|env|doctor|config|why|freeze|check"
+
+// deriveSudo: root installing system packages, or running a package
+// manager, build or interpreter (their scripts run as root); reads and
+// other system tools are judged as the inner command alone.
+func deriveSudo(a *analyzer, c *Cmd) {
+	rest := sudoOpts.Scan(c.Args, false, nil)
+	if len(rest) > 0 && rest[0].Text == "env" {
+		// sudo env PATH=$PATH npm test: env's options and assignments.
+		rest = rest[1:]
+		for len(rest) > 0 && (strings.HasPrefix(rest[0].Text, "-") || strings.Contains(rest[0].Text, "=")) {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) == 0 || rest[0].Dyn {
+		return
+	}
+	inner := shell.NormName(rest[0].Text)
+	if a.preview(&Cmd{Command: shell.Command{Name: inner, Args: rest[1:]}}) {
+		return // sudo apt-get install --simulate: the inner command only previews
+	}
+	p := posText(rest[1:])
+	verb := ""
+	if len(p) > 0 {
+		verb = strings.ToLower(p[0])
+	}
+	switch {
+	case strings.Contains(rest[0].Text, "/") && !hasPrefixAny(rest[0].Text, "/usr/", "/bin/", "/sbin/", "/opt/homebrew/"),
+		isShell(inner) && len(p) > 0 && !hasPrefixAny(rest[1].Text, "-"):
+		// sudo ./install.sh, sudo bash setup.sh: a script, not a system
+		// program, gets the machine.
+		a.grant(c, c.Name+" "+rest[0].Text)
+	case oneOf(inner, sysPkgTools):
+		if oneOf(verb, sysPkgInstall) || verb == "update" && !oneOf(inner, "apt|apt-get|aptitude") || sysPkgFlagInstall(inner, rest[1:]) {
+			a.grant(c, c.Name+" "+inner+" "+verb)
+		}
+	case oneOf(inner, rootCodeTools):
+		if !oneOf(verb, rootReadVerbs) {
+			a.grant(c, strings.TrimSpace(c.Name+" "+inner+" "+verb))
+		}
+	}
+}
+
+// sysPkgFlagInstall: pacman -S/-U, dpkg -i and rpm -i/-U install by flag.
+func sysPkgFlagInstall(tool string, args []shell.Word) bool {
+	for _, w := range args {
+		s := w.Text
+		switch tool {
+		case "pacman":
+			if hasPrefixAny(s, "-S", "-U", "--sync", "--upgrade") && !strings.ContainsAny(s[1:], "sQil") {
+				return true
+			}
+		case "dpkg", "rpm":
+			if oneOf(s, "-i|--install|-U|--upgrade|-ivh|-Uvh") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// publicCIDRs open a rule to every address.
+func publicCIDR(s string) bool {
+	for f := range strings.SplitSeq(strings.ToLower(s), ",") {
+		f = strings.Trim(f, `'" `)
+		if oneOf(f, "0.0.0.0/0|::/0|*|internet|any|0.0.0.0") {
+			return true
+		}
+	}
+	return false
+}
+
+// publicPrincipal: a policy document that lets anyone in.
+func publicPrincipal(s string) bool {
+	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
+	return strings.Contains(t, `"principal":"*"`) || strings.Contains(t, `"aws":"*"`) || strings.Contains(t, `"principal":{"aws":["*"]`)
+}
+
+// deriveCloudAccess: IAM policies, role assignments and bindings, public
+// ACLs and policies, firewall rules open to the world, presigned links.
+func deriveCloudAccess(a *analyzer, c *Cmd) {
+	ws := words(c, 5)
+	switch c.Name {
+	case "aws":
+		if len(ws) >= 2 {
+			awsAccess(a, c, ws[0], ws[1])
+		}
+	case "gcloud", "bq":
+		gcpAccess(a, c, ws)
+	case "gsutil":
+		if len(ws) >= 2 && oneOf(ws[0], "iam|acl|defacl") && oneOf(ws[1], "ch|set") {
+			t := strings.ToLower(c.joined())
+			if strings.Contains(t, "allusers") || strings.Contains(t, "allauthenticatedusers") || strings.Contains(t, "public-read") {
+				a.public(c, ws[0]+" "+ws[1]+" allUsers")
+				return
+			}
+			a.grant(c, ws[0]+" "+ws[1])
+		}
+	default:
+		azureAccess(a, c, ws)
+	}
+}
+
+// flagPublic: the option names opens to every address.
+func flagPublic(c *Cmd, names string) bool {
+	v, _ := flagVal(c.Args, names)
+	return publicCIDR(v)
+}
+
+// awsAccess judges `aws svc op`.
+func awsAccess(a *analyzer, c *Cmd, svc, op string) {
+	switch {
+	case optVals(c.Args, "--policy-document|--policy|--assume-role-policy-document|--resource-policy|--policy-text", publicPrincipal):
+		// A trust or resource policy (a role, a bucket, a key, a
+		// secret, a repository) whose principal is anyone.
+		a.public(c, svc+" "+op+" (Principal *)")
+	case svc == "iam" && hasPrefixAny(op, "attach-", "put-", "add-user-to-group", "create-access-key", "create-login-profile", "update-login-profile", "update-assume-role-policy", "create-policy-version", "set-default-policy-version"):
+		a.grant(c, "iam "+op)
+	case oneOf(op, "put-bucket-acl|put-object-acl|put-bucket-policy|delete-public-access-block|put-public-access-block") || svc == "s3" && oneOf(op, "cp|sync|mv"):
+		acl, _ := flagVal(c.Args, "--acl")
+		grantAll := optVals(c.Args, "--grant-read|--grant-full-control|--grants", func(v string) bool { return strings.Contains(strings.ToLower(v), "allusers") })
+		unblock := op == "put-public-access-block" && strings.Contains(strings.ToLower(c.joined()), "=false")
+		switch {
+		case strings.HasPrefix(acl, "public-") || acl == "authenticated-read" || grantAll || unblock || op == "delete-public-access-block":
+			a.public(c, op+" "+acl)
+		case svc == "s3api" && op != "put-public-access-block":
+			a.grant(c, op)
+		}
+	case op == "authorize-security-group-ingress":
+		if flagPublic(c, "--cidr|--cidr-ipv6") || strings.Contains(c.joined(), "0.0.0.0/0") || strings.Contains(c.joined(), "::/0") {
+			a.public(c, op+" 0.0.0.0/0")
+			return
+		}
+		a.grant(c, op)
+	case op == "add-permission":
+		if v, _ := flagVal(c.Args, "--principal"); v == "*" {
+			a.public(c, op+" --principal *")
+			return
+		}
+		a.grant(c, op)
+	case svc == "s3" && op == "presign":
+		// The default hour is a routine share; a link that works for
+		// days is a bearer grant to the data.
+		if v, _ := flagVal(c.Args, "--expires-in"); len(v) > 5 || len(v) == 5 && v > "86400" {
+			a.grant(c, "presign --expires-in "+v)
+		}
+	case op == "create-grant":
+		a.grant(c, svc+" "+op)
+	}
+}
+
+// gcpAccess judges gcloud and bq: IAM bindings (allUsers is public),
+// service-account keys, firewall rules and authorized networks.
+func gcpAccess(a *analyzer, c *Cmd, ws []string) {
+	has := func(s string) bool { return contains(ws, s) }
+	switch {
+	case has("service-accounts") && has("keys") && has("create"):
+		a.grant(c, "service-accounts keys create")
+	case has("add-iam-policy-binding") || has("set-iam-policy"):
+		if optVals(c.Args, "--member|--members", func(v string) bool {
+			l := strings.ToLower(v)
+			return strings.Contains(l, "allusers") || strings.Contains(l, "allauthenticatedusers")
+		}) {
+			a.public(c, "iam binding allUsers")
+			return
+		}
+		a.grant(c, "add-iam-policy-binding")
+	case has("firewall-rules") && (has("create") || has("update")):
+		if flagPublic(c, "--source-ranges") {
+			a.public(c, "firewall-rules --source-ranges 0.0.0.0/0")
+			return
+		}
+		a.grant(c, "firewall-rules")
+	case flagPublic(c, "--authorized-networks|--master-authorized-networks"):
+		a.public(c, "--authorized-networks 0.0.0.0/0")
+	}
+}
+
+// azureAccess judges az: role assignments, consents, Key Vault policies,
+// NSG rules from any source, public blob access.
+func azureAccess(a *analyzer, c *Cmd, ws []string) {
+	has := func(s string) bool { return contains(ws, s) }
+	switch {
+	case has("role") && has("assignment") && has("create"), has("permission") && (has("grant") || has("admin-consent")),
+		has("keyvault") && has("set-policy"), has("create-for-rbac"):
+		a.grant(c, strings.Join(ws, " "))
+	case has("nsg") && has("rule") && (has("create") || has("update")):
+		if v, _ := flagVal(c.Args, "--access"); strings.EqualFold(v, "deny") {
+			return
+		}
+		if flagPublic(c, "--source-address-prefixes|--source-address-prefix") {
+			a.public(c, "nsg rule from any source")
+			return
+		}
+		a.grant(c, "nsg rule")
+	case has("storage"):
+		if v, ok := flagVal(c.Args, "--public-access"); ok && oneOf(strings.ToLower(v), "blob|container") {
+			a.public(c, "--public-access "+v)
+		} else if v, ok := flagVal(c.Args, "--allow-blob-public-access"); ok && strings.EqualFold(v, "true") {
+			a.public(c, "--allow-blob-public-access true")
+		}
+	}
+}
+
+// adminRoles are cluster roles that grant broad write access.
+const adminRoles = "cluster-admin|admin|edit"
+
+// deriveKubeAccess: role bindings to admin roles, the API proxied to
+// every interface, privileged or host-namespace pods.
+func deriveKubeAccess(a *analyzer, c *Cmd) {
+	ws := words(c, 2)
+	if len(ws) == 0 {
+		return
+	}
+	switch ws[0] {
+	case "create":
+		if len(ws) < 2 {
+			break
+		}
+		role, _ := flagVal(c.Args, "--clusterrole")
+		if ws[1] == "clusterrolebinding" || ws[1] == "rolebinding" && oneOf(role, adminRoles) {
+			a.grant(c, ws[1]+" "+role)
+		}
+	case "proxy", "port-forward":
+		if v, ok := flagVal(c.Args, "--address"); ok && publicCIDR(v) {
+			if ws[0] == "proxy" {
+				a.public(c, "proxy --address "+v)
+				return
+			}
+			a.grant(c, "port-forward --address "+v)
+		}
+	}
+	if v, ok := flagVal(c.Args, "--overrides"); ok {
+		t := strings.ToLower(strings.Join(strings.Fields(v), ""))
+		if strings.Contains(t, `"privileged":true`) || strings.Contains(t, `"hostpid":true`) || strings.Contains(t, `"hostnetwork":true`) {
+			a.emit(c, effect{kind: effGrant, evidence: "--overrides privileged", rule: ruleContainersPrivileged})
+		}
+	}
+}
+
+// dbGrantWords are the statements that grant roles, create users or set
+// their passwords (SQL, upper case; mongosh calls).
+var dbGrantWords = []string{"GRANT ", "SUPERUSER", "CREATE USER", "CREATE ROLE", "ALTER USER", "ALTER ROLE", "SET PASSWORD", "CREATEUSER(", "GRANTROLESTOUSER", "UPDATEUSER("}
+
+// deriveDBAccess: database clients granting privileges or creating
+// users; createuser making a superuser; Redis turning its protection off.
+func deriveDBAccess(a *analyzer, c *Cmd) {
+	switch c.Name {
+	case "createuser":
+		if c.Has("--superuser", "-s", "--createrole", "-r") {
+			a.grant(c, "createuser --superuser")
+		}
+		return
+	case "redis-cli", "valkey-cli":
+		t := strings.ToLower(strings.Join(posText(c.Args), " "))
+		if strings.Contains(t, "config set protected-mode no") {
+			a.public(c, "CONFIG SET protected-mode no")
+		}
+		return
+	}
+	t := strings.ToUpper(c.joined())
+	for _, g := range dbGrantWords {
+		if strings.Contains(t, g) {
+			a.grant(c, strings.TrimSpace(strings.ToLower(g)))
+			return
+		}
+	}
+}
+
+// deriveGrants: access added to apps and hosts, root tokens, admin
+// users in Vault, the recipients of encrypted files, file capabilities,
+// users and sudoers by Ansible ad hoc.
+func deriveGrants(a *analyzer, c *Cmd) {
+	p := posText(c.Args)
+	verb := ""
+	if len(p) > 0 {
+		verb = strings.ToLower(p[0])
+	}
+	switch c.Name {
+	case "heroku":
+		if oneOf(verb, "access:add|members:add|apps:transfer|access:update") {
+			a.grant(c, verb)
+		}
+	case "ssh-copy-id":
+		a.grant(c, "ssh-copy-id")
+	case "op":
+		if len(p) >= 3 && oneOf(verb, "vault|group") && oneOf(strings.ToLower(p[1]), "user|group") && strings.ToLower(p[2]) == "grant" {
+			a.grant(c, verb+" "+p[1]+" grant")
+		}
+	case "fly", "flyctl", "vercel":
+		if len(p) >= 2 && oneOf(verb, "orgs|teams") && strings.ToLower(p[1]) == "invite" {
+			a.grant(c, verb+" invite")
+		}
+	case "vault":
+		switch {
+		case verb == "token" && len(p) >= 2 && p[1] == "create":
+			if v, _ := flagVal(c.Args, "-policy|--policy"); oneOf(v, "root|admin") {
+				a.grant(c, "token create -policy="+v)
+			}
+		case verb == "write" && len(p) >= 2 && hasPrefixAny(p[1], "auth/", "sys/policy", "sys/policies"):
+			a.grant(c, "write "+p[1])
+		case verb == "policy" && len(p) >= 2 && p[1] == "write":
+			a.grant(c, "policy write")
+		}
+	case "sops":
+		if verb == "updatekeys" || optVals(c.Args, "--add-pgp|--add-kms|--add-age|--add-gcp-kms|--add-azure-kv", func(string) bool { return true }) {
+			a.grant(c, "sops recipients")
+		}
+	case "gpasswd":
+		if c.Has("-a", "--add", "-M", "--members", "-A", "--administrators") {
+			a.grant(c, "gpasswd "+strings.Join(p, " "))
+		}
+	case "chmod":
+		if len(p) >= 2 && setuidMode(p[0]) {
+			a.grant(c, "chmod "+p[0])
+		}
+	case "setcap":
+		if !c.Has("-r", "-v") && len(p) >= 2 {
+			a.grant(c, "setcap "+p[0])
+		}
+	default: // ansible
+		m, _ := flagVal(c.Args, "-m|--module-name")
+		if oneOf(m, "user|group|authorized_key|ansible.builtin.user|ansible.posix.authorized_key") {
+			a.grant(c, "-m "+m)
+		}
+	}
+}
+
+// dbPorts are the ports of datastores whose default authentication is
+// weak or absent; opened to anyone they are public.
+const dbPorts = "5432|3306|6379|27017|9200|9300|11211|5984|8086|9042|7474|2379"
+
+// deriveFirewall: rules that accept inbound traffic.
+func deriveFirewall(a *analyzer, c *Cmd) {
+	p := posText(c.Args)
+	switch c.Name {
+	case "ufw":
+		if len(p) < 2 || p[0] != "allow" {
+			return
+		}
+		from := ""
+		for i, w := range p {
+			if w == "from" && i+1 < len(p) {
+				from = p[i+1]
+			}
+		}
+		port := p[len(p)-1]
+		port, _, _ = strings.Cut(port, "/")
+		if (from == "" || publicCIDR(from)) && oneOf(port, dbPorts) {
+			a.public(c, "ufw allow "+port+" from anywhere")
+			return
+		}
+		a.grant(c, "ufw allow")
+	case "firewall-cmd":
+		if optVals(c.Args, "--add-port|--add-service|--add-source|--add-rich-rule", func(string) bool { return true }) {
+			a.grant(c, "firewall-cmd --add")
+		}
+	default: // iptables
+		j, _ := flagVal(c.Args, "-j|--jump")
+		chain, _ := flagVal(c.Args, "-A|--append|-I|--insert")
+		if pol, ok := flagVal(c.Args, "-P|--policy"); ok && strings.EqualFold(pol, "INPUT") && len(p) > 0 && strings.EqualFold(p[len(p)-1], "ACCEPT") {
+			a.public(c, "-P INPUT ACCEPT")
+			return
+		}
+		if strings.EqualFold(j, "ACCEPT") && strings.EqualFold(chain, "INPUT") {
+			a.grant(c, "INPUT -j ACCEPT")
+		}
+	}
+}
+
+// deriveListener: a listener or connection that hands a shell to the
+// other side.
+func deriveListener(a *analyzer, c *Cmd) {
+	if c.Name == "socat" {
+		for _, w := range c.Args {
+			if hasPrefixAny(strings.ToUpper(w.Text), "EXEC:", "SYSTEM:") {
+				a.public(c, "socat "+w.Text)
+				return
+			}
+		}
+		return
+	}
+	if optVals(c.Args, "-e|--exec|--sh-exec|--lua-exec", func(string) bool { return true }) {
+		a.public(c, c.Name+" -e")
+	}
+}
+
+// sshValued are ssh's options that take a value.
+var sshOpts = shell.OptScan{Valued: "BbcDEeFIiJLlmOopQRSWw"}
+
+// deriveTunnel: tunnels that publish a local port on the internet.
+func deriveTunnel(a *analyzer, c *Cmd) {
+	ws := words(c, 1)
+	switch c.Name {
+	case "ngrok":
+		if len(ws) > 0 && oneOf(ws[0], "http|tcp|tls|start|tunnel") {
+			a.grant(c, "ngrok "+ws[0])
+		}
+	case "cloudflared":
+		if len(ws) > 0 && ws[0] == "tunnel" && (c.Has("--url") || contains(words(c, 2), "run")) {
+			a.grant(c, "cloudflared tunnel")
+		}
+	case "lt", "localtunnel":
+		if c.Has("--port", "-p") {
+			a.grant(c, c.Name+" --port")
+		}
+	case "tailscale":
+		if len(ws) > 0 && ws[0] == "funnel" && !contains(words(c, 2), "status") {
+			a.grant(c, "tailscale funnel")
+		}
+	default: // ssh, autossh
+		remote := false
+		sshOpts.Scan(c.Args, false, func(name string, v shell.Word) {
+			remote = remote || name == "-R" || name == "-o" && strings.HasPrefix(strings.ToLower(v.Text), "remoteforward")
+		})
+		if remote {
+			a.grant(c, c.Name+" -R")
+		}
+	}
+}
+
+// deriveServe: servers that run code for whoever reaches them: Flask's
+// debugger on every interface, Jupyter without a token, Redis without
+// protected mode.
+func deriveServe(a *analyzer, c *Cmd) {
+	for i, w := range c.Args {
+		if strings.TrimLeft(w.Text, "-") == "protected-mode" && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1].Text, "no") {
+			a.public(c, "--protected-mode no")
+			return
+		}
+	}
+	switch c.Name {
+	case "docker", "podman":
+		if len(c.Args) > 0 && oneOf(c.Args[0].Text, "run|create") && persistentHostContainer(c) {
+			a.grant(c, "--restart with host access")
+		}
+	case "flask":
+		host, _ := flagVal(c.Args, "--host|-h")
+		dbg, _ := envOf(c, "FLASK_DEBUG")
+		if publicCIDR(host) && (c.Has("--debug") || dbg.Text == "1") {
+			a.grant(c, "flask --host "+host+" --debug")
+		}
+	case "jupyter", "jupyter-notebook", "jupyter-lab":
+		open := optVals(c.Args, "--ip|--NotebookApp.ip|--ServerApp.ip", publicCIDR)
+		noAuth := optVals(c.Args, "--NotebookApp.token|--ServerApp.token|--IdentityProvider.token|--NotebookApp.password|--ServerApp.password", func(v string) bool { return strings.Trim(v, `'"`) == "" })
+		if open && noAuth {
+			a.public(c, "jupyter on every interface without a token")
+		}
+	}
+}
+
+// persistentHostContainer: a container that restarts by itself (it
+// outlives the session, across reboots) and shares the host's network,
+// PID namespace or privileges.
+func persistentHostContainer(c *Cmd) bool {
+	restart := optVals(c.Args, "--restart", func(v string) bool { return oneOf(v, "always|unless-stopped") })
+	if !restart {
+		return false
+	}
+	return c.Has("--privileged") || optVals(c.Args, "--network|--net|--pid|--ipc|--cap-add", func(v string) bool {
+		return v == "host" || oneOf(strings.ToUpper(v), "ALL|SYS_ADMIN|NET_ADMIN")
+	})
+}
+
+// deriveMoreSources: CocoaPods spec repos, pub packages from git or
+// another host, JBang scripts by URL, Chocolatey and Scoop sources,
+// Galaxy roles from git, Pulumi plugins from a server, Nix flakes from
+// a repository instead of nixpkgs.
+func deriveMoreSources(a *analyzer, c *Cmd) {
+	p := posText(c.Args)
+	verb := ""
+	if len(p) > 0 {
+		verb = strings.ToLower(p[0])
+	}
+	switch c.Name {
+	case "pod":
+		if verb == "repo" && len(p) >= 4 && p[1] == "add" {
+			a.outside(c, "repo add "+p[3])
+		}
+	case "flutter", "dart":
+		if verb == "pub" && len(p) >= 2 && p[1] == "add" {
+			a.outsideIndex(c, c.Args, "--git-url|--hosted-url")
+		}
+	case "jbang":
+		for _, s := range p {
+			if strings.Contains(s, "://") && outsideURL(s) {
+				a.outside(c, s)
+				return
+			}
+		}
+	case "choco":
+		a.outsideIndex(c, c.Args, "--source|-s")
+	case "scoop":
+		if verb == "bucket" && len(p) >= 4 && p[1] == "add" {
+			a.outside(c, "bucket add "+p[3])
+		}
+	case "ansible-galaxy":
+		a.outsideIndex(c, c.Args, "--server|-s")
+		a.outsideSpecs(c, p, false)
+	case "pulumi":
+		if verb == "plugin" {
+			a.outsideIndex(c, c.Args, "--server")
+		}
+	default: // nix, nix-env
+		if oneOf(verb, "run|shell|profile|build|develop") || c.Name == "nix-env" {
+			for _, s := range p[min(1, len(p)):] {
+				if hasPrefixAny(strings.ToLower(s), "github:", "gitlab:", "git+", "sourcehut:", "http://", "https://", "tarball+") {
+					a.outside(c, s)
+					return
+				}
+			}
+			a.outsideIndex(c, c.Args, "-f|--file")
+		}
+	}
+}
+
+// setuidMode: a chmod mode that sets the setuid or setgid bit (u+s,
+// g+s, +s, 4755, 2755).
+func setuidMode(m string) bool {
+	if len(m) == 4 && isNumber(m) {
+		return m[0] != '0' && m[0] != '1'
+	}
+	for part := range strings.SplitSeq(m, ",") {
+		if i := strings.IndexByte(part, '+'); i >= 0 && strings.Contains(part[i:], "s") && !strings.Contains(part[:i], "o") {
+			return true
+		}
+		if i := strings.IndexByte(part, '='); i >= 0 && strings.Contains(part[i:], "s") {
+			return true
+		}
+	}
+	return false
+}
