@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/shell"
@@ -28,6 +29,7 @@ var reviewDerivers = []deriverReg{
 	{"kubectl|oc", podSecurityEffects},
 	{"setenforce|auditctl|iptables|ip6tables|nft|ufw|systemctl|service|sysctl|csrutil|spctl|set-mppreference|chkconfig|update-rc.d", osControlEffects},
 	{"swapoff|umount", disruptionEffects},
+	{"sed|gsed|perl|yq", checksConfigEditEffects},
 }
 
 // safetyVar judges one environment assignment: a variable that turns off
@@ -181,6 +183,68 @@ func tlsConfigEffects(a *analyzer, c *Cmd) {
 	if v, ok := c.Flag("--set"); ok && strings.EqualFold(v, "ssl_verify") && len(p) > 1 && oneOf(strings.ToLower(p[len(p)-1].Text), "false|no|0") {
 		a.emit(c, effect{kind: effSafety, where: whereHome, evidence: "--set ssl_verify " + p[len(p)-1].Text})
 	}
+}
+
+// secretScanners are the hooks that keep credentials out of commits.
+const secretScanners = "gitleaks|detect-secrets|trufflehog|ggshield|talisman|secretlint|git-secrets|ripsecrets|kingfisher"
+
+// hookConfigs are the files that list the repository's commit hooks.
+const hookConfigs = ".pre-commit-config.yaml|.pre-commit-config.yml|lefthook.yml|lefthook.yaml|.lefthook.yml|.overcommit.yml"
+
+// checksConfigEditEffects: an in-place edit (sed -i, perl -pi, yq -i)
+// of the hook configuration that names a secret scanner drops or
+// changes it; one of a CI workflow that writes the pull_request_target
+// trigger runs a fork's code with the repository's secrets. Other edits
+// of these files are ordinary project work.
+func checksConfigEditEffects(a *analyzer, c *Cmd) {
+	if !inPlace(c) {
+		return
+	}
+	hooks, workflow := false, false
+	for _, w := range c.Pos() {
+		p := strings.ToLower(w.Text)
+		hooks = hooks || oneOf(path.Base(p), hookConfigs)
+		workflow = workflow || strings.Contains(p, ".github/workflows/") || strings.Contains(p, ".gitlab-ci.y")
+	}
+	if !hooks && !workflow {
+		return
+	}
+	for _, w := range c.Args {
+		s := strings.ToLower(w.Text)
+		if workflow && strings.Contains(s, "pull_request_target") {
+			a.emit(c, effect{kind: effSafety, where: whereProject, evidence: "pull_request_target in a workflow"})
+			return
+		}
+		if hooks && containsAny(s, secretScanners) {
+			a.emit(c, effect{kind: effHistory, where: whereProject, evidence: c.Name + " edits the secret scanner out of the hooks"})
+			return
+		}
+	}
+}
+
+// containsAny: s contains one of alts ("a|b").
+func containsAny(s, alts string) bool {
+	for _, x := range strings.Split(alts, "|") {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// inPlace: sed, perl or yq edits its files in place (-i, -i.bak, -pi,
+// --in-place, --inplace).
+func inPlace(c *Cmd) bool {
+	for _, w := range c.Args {
+		s := w.Text
+		if s == "--in-place" || s == "--inplace" || strings.HasPrefix(s, "--in-place=") {
+			return true
+		}
+		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s[1:], 'i') && (c.Name != "sed" || s[1] == 'i' || !strings.ContainsAny(s[1:], "ef")) {
+			return true
+		}
+	}
+	return false
 }
 
 // vaultAuditEffects: `vault audit disable` stops the record of who read
@@ -477,6 +541,19 @@ func gitPreview(c *Cmd) bool {
 // assignments.
 func gitEffects(a *analyzer, c *Cmd, env map[string]shell.Word) {
 	sub := posLower(c, 0)
+	if oneOf(sub, "clone|fetch|pull|push|ls-remote|archive|submodule") {
+		if ev := gitTransportCommand(c); ev != "" {
+			a.emit(c, effect{kind: effEscape, where: whereProject, evidence: ev})
+		}
+	}
+	if sub == "rm" {
+		for _, w := range c.posAfterSub(1) {
+			if oneOf(path.Base(strings.ToLower(w.Text)), hookConfigs) {
+				a.emit(c, effect{kind: effHistory, where: whereProject, evidence: "git rm " + w.Text})
+			}
+		}
+		return
+	}
 	if !oneOf(sub, "commit|push|merge|am|rebase|cherry-pick|revert|pull|add") {
 		return
 	}
@@ -496,6 +573,26 @@ func gitEffects(a *analyzer, c *Cmd, env map[string]shell.Word) {
 	case "add":
 		gitAddSecret(a, c)
 	}
+}
+
+// gitTransportCommand is the option or URL that makes git run a
+// command of the command line's choosing to talk to the remote
+// (--upload-pack, --receive-pack, --exec; an ext:: URL), or "".
+func gitTransportCommand(c *Cmd) string {
+	for _, w := range c.Args[1:] {
+		s := w.Text
+		if s == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(s, "=")
+		if oneOf(name, "--upload-pack|--receive-pack|--exec") || strings.HasPrefix(strings.ToLower(s), "ext::") {
+			return s
+		}
+	}
+	if posLower(c, 0) == "clone" && c.Has("-u") {
+		return "git clone -u"
+	}
+	return ""
 }
 
 // gitNoVerify is the option that skips the pre-commit, commit-msg or
@@ -605,6 +702,11 @@ var agentSettingsTails = []string{"/.claude/settings.json", "/.claude/settings.l
 // absolute path p (from selfguard.go's ownWrite) that lands in a coding
 // agent's permission or hook settings under the home or the project.
 func (a selfJudge) agentSettingsWrite(c *Cmd, p string) {
+	if c != nil && oneOf(c.Name, "rm|unlink|trash|git") && oneOf(path.Base(p), hookConfigs) {
+		// Deleting the hook configuration switches every hook off.
+		a.emit(c, effect{kind: effHistory, where: whereProject, evidence: c.Name + " deletes " + path.Base(p)})
+		return
+	}
 	for _, base := range []string{a.req.Home, a.req.ProjectRoot, a.req.Cwd} {
 		if base == "" || base == "/" || !strings.HasPrefix(p, base+"/") {
 			continue

@@ -194,3 +194,24 @@ func TestReviewAgentSettings(t *testing.T) {
 		{`cat ~/.codex/config.toml`, Allow, ""},
 	})
 }
+
+func TestReviewChecksConfig(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{`sed -i '/gitleaks/,+3d' .pre-commit-config.yaml`, Ask, "review.bypass"},
+		{`yq -i 'del(.repos[] | select(.repo | test("detect-secrets")))' .pre-commit-config.yaml`, Ask, "review.bypass"},
+		{`rm .pre-commit-config.yaml`, Ask, "review.bypass"},
+		{`git rm .pre-commit-config.yaml`, Ask, "review.bypass"},
+		{`sed -i 's/pull_request:/pull_request_target:/' .github/workflows/ci.yml`, Ask, "safety.disable"},
+		{`git clone --upload-pack='touch /tmp/x' https://example.com/r.git`, Ask, "rce.tool-exec"},
+		{`git clone 'ext::sh -c id' x`, Ask, "rce.tool-exec"},
+		{`git -c protocol.ext.allow=always fetch origin`, Ask, "tamper.git-config"},
+		{`git -c uploadpack.packObjectsHook=./hook fetch origin`, Ask, "tamper.git-config"},
+		// Neighbours.
+		{`sed -i 's/rev: v4.5.0/rev: v4.6.0/' .pre-commit-config.yaml`, Allow, ""},
+		{`sed -n '/gitleaks/p' .pre-commit-config.yaml`, Allow, ""},
+		{`grep -n gitleaks .pre-commit-config.yaml`, Allow, ""},
+		{`sed -i 's/node-version: 18/node-version: 20/' .github/workflows/ci.yml`, Allow, ""},
+		{`git clone https://github.com/acme/app.git`, Allow, ""},
+		{`git -c core.pager=less log`, Allow, ""},
+	})
+}

@@ -100,6 +100,11 @@ func gitKeyTampers(k string, v shell.Word) bool {
 		return true
 	case sect == "alias":
 		return v.Dyn || strings.HasPrefix(v.Text, "!")
+	case k == "uploadpack.packobjectshook":
+		return true // runs a command on every fetch served
+	case sect == "protocol" && name == "allow":
+		// "always" lets ext:: URLs run any command as a transport.
+		return v.Dyn || strings.EqualFold(v.Text, "always")
 	case oneOf(k, "core.pager|core.editor|sequence.editor|diff.external") || sect == "pager":
 		return v.Dyn || shellCode(v.Text)
 	}
