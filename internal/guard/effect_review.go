@@ -24,10 +24,11 @@ var reviewDerivers = []deriverReg{
 	{"ssh|scp|sftp|rsync", sshHostKeyEffects},
 	{"yarn|composer|conda|mamba|micromamba", tlsConfigEffects},
 	{"*", tlsFlagEffects},
-	{"gh", ghEffects},
+	{"gh|glab", ghEffects},
 	{"vault", vaultAuditEffects},
 	{"kubectl|oc", podSecurityEffects},
-	{"setenforce|auditctl|iptables|ip6tables|nft|ufw|systemctl|service|sysctl|csrutil|spctl|set-mppreference|chkconfig|update-rc.d", osControlEffects},
+	{"setenforce|auditctl|iptables|ip6tables|nft|ufw|systemctl|service|sysctl|csrutil|spctl|set-mppreference|chkconfig|update-rc.d|" +
+		"aa-teardown|aa-disable|aa-complain|pfctl|socketfilterfw|netsh|set-netfirewallprofile", osControlEffects},
 	{"swapoff|umount", disruptionEffects},
 	{"sed|gsed|perl|yq", checksConfigEditEffects},
 }
@@ -337,6 +338,24 @@ func osControlOff(c *Cmd) string {
 		if c.Has("--master-disable", "--global-disable") || p0 == "developer-mode" && p1 == "enable-terminal" {
 			return "spctl " + c.Argv()[len("spctl "):]
 		}
+	case "aa-teardown", "aa-disable", "aa-complain":
+		return c.Name
+	case "pfctl":
+		if c.Has("-d") {
+			return "pfctl -d"
+		}
+	case "socketfilterfw":
+		if v, _ := c.Flag("--setglobalstate"); v == "off" || p0 == "off" && c.Has("--setglobalstate") {
+			return "socketfilterfw --setglobalstate off"
+		}
+	case "netsh":
+		if p0 == "advfirewall" && strings.Contains(strings.ToLower(c.Argv()), "state off") {
+			return "netsh advfirewall … state off"
+		}
+	case "set-netfirewallprofile":
+		if strings.Contains(strings.ToLower(c.Argv()), "-enabled false") {
+			return "Set-NetFirewallProfile -Enabled False"
+		}
 	case "set-mppreference":
 		for _, w := range c.Args {
 			if strings.HasPrefix(strings.ToLower(w.Text), "-disable") {
@@ -374,8 +393,12 @@ func disruptionEffects(a *analyzer, c *Cmd) {
 			a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "swapoff -a"})
 		}
 	case "umount":
+		if c.Has("-a", "--all") {
+			a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "umount -a"})
+			return
+		}
 		for _, w := range c.Pos() {
-			if oneOf(strings.TrimSuffix(w.Text, "/"), "/|/home|/usr|/var|/boot|/etc|/opt|/srv") || c.Has("-a", "--all") {
+			if w.Text == "/" || oneOf(strings.TrimSuffix(w.Text, "/"), "/home|/usr|/var|/boot|/etc|/opt|/srv") {
 				a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "umount " + w.Text})
 				return
 			}
@@ -393,7 +416,19 @@ func ghEffects(a *analyzer, c *Cmd) {
 	if len(w) < 2 {
 		return
 	}
-	e := effect{where: whereRemote, evidence: "gh " + w[0] + " " + w[1]}
+	if c.Name == "glab" {
+		// GitLab's CLI has gh's shape under other nouns.
+		switch w[0] {
+		case "mr":
+			w[0] = "pr"
+		case "ci":
+			w[0] = "run"
+			if w[1] == "retry" {
+				w[1] = "rerun"
+			}
+		}
+	}
+	e := effect{where: whereRemote, evidence: c.Name + " " + w[0] + " " + w[1]}
 	switch w[0] + " " + w[1] {
 	case "repo delete", "release delete", "release delete-asset", "secret delete", "secret remove", "variable delete",
 		"variable remove", "label delete", "codespace delete", "ruleset delete", "run delete", "gpg-key delete", "ssh-key delete":
@@ -403,6 +438,12 @@ func ghEffects(a *analyzer, c *Cmd) {
 		e.kind = effChange
 	case "workflow disable":
 		e.kind = effSafety
+	case "pr approve", "pr review":
+		// Approving a change the agent wrote is review by the author.
+		if w[1] == "review" && !c.Has("--approve", "-a") {
+			return
+		}
+		e.kind = effHistory
 	case "workflow run":
 		// Dispatching a workflow is routine CI; one aimed at production
 		// (-f environment=production) is a production change.
@@ -421,11 +462,15 @@ func ghEffects(a *analyzer, c *Cmd) {
 	default:
 		if w[0] == "api" {
 			ghAPI(a, c)
+			return
 		}
-		return
+		if w[1] != "delete" || oneOf(w[0], "alias|extension|ext|config|auth|completion|cache") {
+			return
+		}
+		e.kind = effDestroy // issue, project, environment, ...
 	}
 	if w[0] == "pr" && c.Has("--admin") {
-		e.kind, e.evidence = effHistory, "gh pr merge --admin"
+		e.kind, e.evidence = effHistory, c.Name+" pr merge --admin"
 	}
 	a.emit(c, e)
 }

@@ -215,3 +215,28 @@ func TestReviewChecksConfig(t *testing.T) {
 		{`git -c core.pager=less log`, Allow, ""},
 	})
 }
+
+func TestReviewSameShape(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{`glab mr merge 3`, Ask, "remote.change"},
+		{`glab mr approve 3`, Ask, "review.bypass"},
+		{`gh pr review 3 --approve`, Ask, "review.bypass"},
+		{`glab ci retry 12`, Ask, "remote.change"},
+		{`glab repo delete group/project`, Ask, "remote.destroy"},
+		{`glab api --method DELETE projects/1`, Ask, "remote.destroy"},
+		{`gh issue delete 3 --yes`, Ask, "remote.destroy"},
+		{`sudo pfctl -d`, Deny, "safety.os-control"},
+		{`netsh advfirewall set allprofiles state off`, Deny, "safety.os-control"},
+		{`sudo aa-teardown`, Deny, "safety.os-control"},
+		{`sudo umount -a`, Ask, "fs.data-loss-outside"},
+		// Neighbours.
+		{`glab mr create --fill`, Allow, ""},
+		{`glab mr view 3`, Allow, ""},
+		{`glab ci view`, Allow, ""},
+		{`gh pr review 3 --comment -b ok`, Allow, ""},
+		{`gh cache delete 1`, Allow, ""},
+		{`sudo pfctl -s rules`, Allow, ""},
+		{`netsh advfirewall show allprofiles`, Allow, ""},
+		{`aa-status`, Allow, ""},
+	})
+}
