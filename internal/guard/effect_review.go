@@ -63,11 +63,11 @@ func safetyVar(name, val string, git bool) effectKind {
 			return effSafety
 		}
 	case "HUSKY", "LEFTHOOK", "OVERCOMMIT":
-		if off {
+		if git && off {
 			return effHistory
 		}
 	case "HUSKY_SKIP_HOOKS", "OVERCOMMIT_DISABLE", "SKIP_HOOKS":
-		if v != "" && !off {
+		if git && v != "" && !off {
 			return effHistory
 		}
 	case "SKIP", "LEFTHOOK_EXCLUDE":
@@ -77,6 +77,11 @@ func safetyVar(name, val string, git bool) effectKind {
 	}
 	return effNone
 }
+
+// hookVars are the variables that skip commit hooks: read on git's own
+// commands only (HUSKY=0 npm ci, which skips installing the hooks in a
+// build, is routine), from its assignments or the shell's exports.
+var hookVars = []string{"HUSKY", "LEFTHOOK", "OVERCOMMIT", "HUSKY_SKIP_HOOKS", "OVERCOMMIT_DISABLE", "SKIP_HOOKS", "SKIP", "LEFTHOOK_EXCLUDE"}
 
 // envSafety judges an assignment (a command's own, an export, env's):
 // the commands after it inherit the setting (envRule calls it for each).
@@ -602,11 +607,16 @@ func gitEffects(a *analyzer, c *Cmd, env map[string]shell.Word) {
 	if !oneOf(sub, "commit|push|merge|am|rebase|cherry-pick|revert|pull|add") {
 		return
 	}
-	for name, w := range env {
-		// The variables every tool reads are envSafety's; SKIP and its
-		// like mean skipping hooks only to git and the hook managers.
-		if k := safetyVar(name, w.Text, true); k != effNone && !w.Dyn && safetyVar(name, w.Text, false) == effNone {
-			a.emit(c, effect{kind: k, where: whereProject, evidence: name + "=" + w.Text})
+	if sub != "add" {
+		for _, name := range hookVars {
+			w, ok := env[name]
+			if !ok && c.Scope != nil {
+				w, ok = c.Scope.Vars[name]
+			}
+			if ok && !w.Dyn && safetyVar(name, w.Text, true) != effNone {
+				a.emit(c, effect{kind: effHistory, where: whereProject, evidence: name + "=" + w.Text})
+				break
+			}
 		}
 	}
 	if ev := gitNoVerify(c, sub); ev != "" {

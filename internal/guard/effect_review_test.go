@@ -15,7 +15,7 @@ func TestReviewGitHooksSkipped(t *testing.T) {
 		{`HUSKY=0 git commit -m wip`, Ask, "review.bypass"},
 		{`SKIP=gitleaks,detect-secrets git commit -m wip`, Ask, "review.bypass"},
 		{`LEFTHOOK=0 git push origin feature`, Ask, "review.bypass"},
-		{`export HUSKY=0`, Ask, "review.bypass"},
+		{`export HUSKY=0 && git commit -m wip`, Ask, "review.bypass"},
 		{`pre-commit uninstall`, Ask, "review.bypass"},
 		{`npx husky uninstall`, Ask, "review.bypass"},
 		// Neighbours.
@@ -24,6 +24,7 @@ func TestReviewGitHooksSkipped(t *testing.T) {
 		{`git commit -mn`, Allow, ""}, // the message is "n"
 		{`git commit --dry-run`, Allow, ""},
 		{`HUSKY=1 git commit -m wip`, Allow, ""},
+		{`HUSKY=0 npm ci`, Allow, ""},
 		{`SKIP=lint make check`, Allow, ""},
 		{`pre-commit run --all-files`, Allow, ""},
 		{`pre-commit install`, Allow, ""},
