@@ -150,44 +150,41 @@ func hookManagerEffects(a *analyzer, c *Cmd) {
 }
 
 // sshHostKeyEffects: StrictHostKeyChecking=no (or no known-hosts file)
-// accepts any host key, so a man in the middle goes unnoticed;
-// accept-new still checks known hosts and is left alone.
+// accepts any host key, so a man in the middle goes unnoticed; also
+// inside rsync's -e 'ssh -o ...'. accept-new still checks the hosts it
+// knows and is left alone.
 func sshHostKeyEffects(a *analyzer, c *Cmd) {
-	for i, w := range c.Args {
-		s := w.Text
-		if s == "-o" && i+1 < len(c.Args) {
+	for _, w := range c.Args {
+		if w.Dyn || !strings.Contains(w.Text, "=") && !strings.Contains(w.Text, " ") {
 			continue
 		}
-		if i > 0 && c.Args[i-1].Text == "-o" || strings.HasPrefix(s, "-o") {
-			s = strings.TrimPrefix(s, "-o")
-			k, v, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(s, " ", "=")), "=")
-			if k == "stricthostkeychecking" && oneOf(v, "no|off|false") || k == "userknownhostsfile" && v == "/dev/null" {
-				a.emit(c, effect{kind: effSafety, where: whereRemote, evidence: "-o " + s})
+		s := strings.ToLower(w.Text)
+		for _, off := range []string{"stricthostkeychecking=no", "stricthostkeychecking no", "userknownhostsfile=/dev/null", "userknownhostsfile /dev/null"} {
+			if strings.Contains(s, off) {
+				a.emit(c, effect{kind: effSafety, where: whereRemote, evidence: off})
 				return
 			}
-		}
-		if w.Text == "--" {
-			return
 		}
 	}
 }
 
-// tlsConfigEffects: package managers' settings that turn TLS checks off
-// for every later install (npm's strict-ssl is tamper.registry).
+// tlsOffSettings are package managers' settings, as key=value, that
+// turn TLS checks off for every later install (npm's strict-ssl is
+// tamper.registry's).
+const tlsOffSettings = "enablestrictssl=false|strict-ssl=false|strictssl=false|secure-http=false|disable-tls=true|ssl_verify=false|ssl_verify=no|ssl_verify=0"
+
+// tlsConfigEffects: `yarn config set enableStrictSsl false`, `composer
+// config secure-http false`, `conda config --set ssl_verify false`.
 func tlsConfigEffects(a *analyzer, c *Cmd) {
 	if posLower(c, 0) != "config" {
 		return
 	}
-	keys := map[string]string{"enablestrictssl": "false", "strict-ssl": "false", "strictssl": "false", "secure-http": "false", "disable-tls": "true", "ssl_verify": "false"}
 	p := c.Pos()
 	for i := 1; i+1 < len(p); i++ {
-		if off, ok := keys[strings.ToLower(p[i].Text)]; ok && strings.EqualFold(p[i+1].Text, off) {
+		if kv := strings.ToLower(p[i].Text + "=" + p[i+1].Text); oneOf(kv, tlsOffSettings) {
 			a.emit(c, effect{kind: effSafety, where: whereHome, evidence: p[i].Text + " " + p[i+1].Text})
 			return
 		}
-	}
-	if v, ok := c.Flag("--set"); ok && strings.EqualFold(v, "ssl_verify") && len(p) > 1 && oneOf(strings.ToLower(p[len(p)-1].Text), "false|no|0") {
-		a.emit(c, effect{kind: effSafety, where: whereHome, evidence: "--set ssl_verify " + p[len(p)-1].Text})
 	}
 }
 
