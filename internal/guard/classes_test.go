@@ -53,7 +53,8 @@ func TestClasses(t *testing.T) {
 		{"git config --global url.git@evil:.insteadOf https://github.com/", Ask, "tamper.git-config"},
 		{"git config core.sshCommand 'ssh -i /tmp/k'", Ask, "tamper.git-config"},
 		{"git config core.hooksPath /tmp/hooks", Ask, "tamper.git-config"},
-		{"git config set core.hooksPath .githooks", Ask, "tamper.git-config"},
+		{"git config set core.hooksPath .githooks", Allow, ""}, // the project's own hooks directory
+		{"git config core.hooksPath ../hooks", Ask, "tamper.git-config"},
 		{"git config core.fsmonitor 'sh -c x'", Ask, "tamper.git-config"},
 		{"git config core.fsmonitor true", Allow, ""},
 		{"git config core.pager 'less -R'", Allow, ""},

@@ -1,6 +1,774 @@
 package guard
 
-// Effects of history and review bypasses, and safety controls switched off.
+import (
+	"path"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
+)
+
+// Effects of history and review bypasses, and safety controls switched
+// off. The line drawn here: what an agent does many times a day on its
+// own branch (commit, push a branch, open a pull request, comment) is
+// allowed; what skips the checks others rely on (hooks, scanners, TLS
+// and checksum verification, branch protection), publishes something
+// others build on (tags, releases, CI secrets and variables, merges) or
+// cannot be undone (deleting a repository) asks; switching off the
+// operating system's own security controls is denied.
 
 // reviewDerivers are this file's effect derivers (effect.go).
-var reviewDerivers = []deriverReg{}
+var reviewDerivers = []deriverReg{
+	{"go", goEnvEffects},
+	{"pip|pip3|uv|pipx", breakSystemEffects},
+	{"pre-commit|husky|lefthook|overcommit", hookManagerEffects},
+	{"ssh|scp|sftp|rsync", sshHostKeyEffects},
+	{"yarn|composer|conda|mamba|micromamba", tlsConfigEffects},
+	{"*", tlsFlagEffects},
+	{"gh|glab", ghEffects},
+	{"vault", vaultAuditEffects},
+	{"kubectl|oc", podSecurityEffects},
+	{"setenforce|auditctl|iptables|ip6tables|nft|ufw|systemctl|service|sysctl|csrutil|spctl|set-mppreference|chkconfig|update-rc.d|" +
+		"aa-teardown|aa-disable|aa-complain|pfctl|socketfilterfw|netsh|set-netfirewallprofile", osControlEffects},
+	{"swapoff|umount", disruptionEffects},
+	{"sed|gsed|perl|yq", checksConfigEditEffects},
+}
+
+// safetyVar judges one environment assignment: a variable that turns off
+// TLS or checksum verification (effSafety), or one that skips the
+// repository's commit hooks (effHistory). git is true when the command
+// is git or a hook manager, where SKIP names pre-commit hooks to skip.
+func safetyVar(name, val string, git bool) effectKind {
+	v := strings.ToLower(strings.TrimSpace(val))
+	off := oneOf(v, "0|false|no|off")
+	switch name {
+	case "GOSUMDB":
+		if v == "off" {
+			return effSafety
+		}
+	case "GONOSUMDB", "GONOSUMCHECK", "GOINSECURE", "GIT_SSL_NO_VERIFY", "PIP_TRUSTED_HOST", "UV_INSECURE_HOST":
+		if v != "" {
+			return effSafety
+		}
+	case "GOFLAGS":
+		if strings.Contains(v, "-insecure") {
+			return effSafety
+		}
+	case "NODE_TLS_REJECT_UNAUTHORIZED", "PYTHONHTTPSVERIFY", "NPM_CONFIG_STRICT_SSL", "npm_config_strict_ssl",
+		"ANSIBLE_HOST_KEY_CHECKING", "GIT_SSL_VERIFY":
+		if off {
+			return effSafety
+		}
+	case "PIP_BREAK_SYSTEM_PACKAGES", "UV_BREAK_SYSTEM_PACKAGES":
+		if v != "" && !off {
+			return effSafety
+		}
+	case "HUSKY", "LEFTHOOK", "OVERCOMMIT":
+		if git && off {
+			return effHistory
+		}
+	case "HUSKY_SKIP_HOOKS", "OVERCOMMIT_DISABLE", "SKIP_HOOKS":
+		if git && v != "" && !off {
+			return effHistory
+		}
+	case "SKIP", "LEFTHOOK_EXCLUDE":
+		if git && v != "" {
+			return effHistory
+		}
+	}
+	return effNone
+}
+
+// hookVars are the variables that skip commit hooks: read on git's own
+// commands only (HUSKY=0 npm ci, which skips installing the hooks in a
+// build, is routine), from its assignments or the shell's exports.
+var hookVars = []string{"HUSKY", "LEFTHOOK", "OVERCOMMIT", "HUSKY_SKIP_HOOKS", "OVERCOMMIT_DISABLE", "SKIP_HOOKS", "SKIP", "LEFTHOOK_EXCLUDE"}
+
+// envSafety judges an assignment (a command's own, an export, env's):
+// the commands after it inherit the setting (envRule calls it for each).
+func envSafety(a *analyzer, name string, w shell.Word) {
+	if k := safetyVar(name, w.Text, false); k != effNone && !w.Dyn {
+		a.emit(nil, effect{kind: k, where: whereProject, evidence: name + "=" + w.Text})
+	}
+}
+
+// goEnvEffects: `go env -w GOSUMDB=off` writes the setting for every
+// later go command.
+func goEnvEffects(a *analyzer, c *Cmd) {
+	if posLower(c, 0) != "env" || !c.Has("-w") {
+		return
+	}
+	for _, w := range c.Args {
+		if name, val, ok := strings.Cut(w.Text, "="); ok && !w.Dyn && !strings.HasPrefix(name, "-") {
+			if k := safetyVar(name, val, false); k != effNone {
+				a.emit(c, effect{kind: k, where: whereHome, evidence: "go env -w " + w.Text})
+			}
+		}
+	}
+}
+
+// tlsOffFlags are the options that turn TLS certificate checks off for
+// one command, across tools (kubectl, helm, argocd; the AWS CLI; podman,
+// skopeo, buildah; docker's content trust; Maven). curl -k and wget
+// --no-check-certificate are left alone: they fetch from local servers
+// with self-signed certificates all day, and a fetched script run by a
+// shell is judged as a remote script whatever the flag.
+const tlsOffFlags = "--insecure-skip-tls-verify|--insecure-skip-tls-verify=true|--skip-tls-verify|--skip-tls-verify=true|--tls-verify=false|--tlsverify=false|--no-verify-ssl|--strict-ssl=false|--disable-content-trust|--disable-content-trust=true|--insecure-registry|-dmaven.wagon.http.ssl.insecure=true|-dmaven.resolver.transport.http.ssl.insecure=true"
+
+// tlsFlagEffects runs for every command: a word that is one of
+// tlsOffFlags. Most words are not options; those are skipped at once.
+func tlsFlagEffects(a *analyzer, c *Cmd) {
+	for _, w := range c.Args {
+		s := w.Text
+		if len(s) < 12 || s[0] != '-' || w.Dyn {
+			continue
+		}
+		if s == "--" {
+			return
+		}
+		if oneOf(strings.ToLower(s), tlsOffFlags) {
+			a.emit(c, effect{kind: effSafety, where: whereRemote, evidence: s})
+			return
+		}
+	}
+}
+
+// breakSystemEffects: --break-system-packages installs into the
+// interpreter the operating system's own tools run on; --trusted-host
+// on pip is judged by tamper.package-index.
+func breakSystemEffects(a *analyzer, c *Cmd) {
+	if c.Has("--break-system-packages") {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "--break-system-packages"})
+	}
+}
+
+// hookManagerEffects: uninstalling the repository's hook manager turns
+// off the checks (secret scanners, linters) that run before each commit.
+func hookManagerEffects(a *analyzer, c *Cmd) {
+	if posLower(c, 0) == "uninstall" {
+		a.emit(c, effect{kind: effHistory, where: whereProject, evidence: c.Name + " uninstall"})
+	}
+}
+
+// sshHostKeyEffects: StrictHostKeyChecking=no (or no known-hosts file)
+// accepts any host key, so a man in the middle goes unnoticed; also
+// inside rsync's -e 'ssh -o ...'. accept-new still checks the hosts it
+// knows and is left alone.
+func sshHostKeyEffects(a *analyzer, c *Cmd) {
+	for _, w := range c.Args {
+		if w.Dyn || !strings.Contains(w.Text, "=") && !strings.Contains(w.Text, " ") {
+			continue
+		}
+		s := strings.ToLower(w.Text)
+		for _, off := range []string{"stricthostkeychecking=no", "stricthostkeychecking no", "userknownhostsfile=/dev/null", "userknownhostsfile /dev/null"} {
+			if strings.Contains(s, off) {
+				a.emit(c, effect{kind: effSafety, where: whereRemote, evidence: off})
+				return
+			}
+		}
+	}
+}
+
+// tlsOffSettings are package managers' settings, as key=value, that
+// turn TLS checks off for every later install (npm's strict-ssl is
+// tamper.registry's).
+const tlsOffSettings = "enablestrictssl=false|strict-ssl=false|strictssl=false|secure-http=false|disable-tls=true|ssl_verify=false|ssl_verify=no|ssl_verify=0"
+
+// tlsConfigEffects: `yarn config set enableStrictSsl false`, `composer
+// config secure-http false`, `conda config --set ssl_verify false`.
+func tlsConfigEffects(a *analyzer, c *Cmd) {
+	if posLower(c, 0) != "config" {
+		return
+	}
+	p := c.Pos()
+	for i := 1; i+1 < len(p); i++ {
+		if kv := strings.ToLower(p[i].Text + "=" + p[i+1].Text); oneOf(kv, tlsOffSettings) {
+			a.emit(c, effect{kind: effSafety, where: whereHome, evidence: p[i].Text + " " + p[i+1].Text})
+			return
+		}
+	}
+}
+
+// secretScanners are the hooks that keep credentials out of commits.
+const secretScanners = "gitleaks|detect-secrets|trufflehog|ggshield|talisman|secretlint|git-secrets|ripsecrets|kingfisher"
+
+// hookConfigs are the files that list the repository's commit hooks.
+const hookConfigs = ".pre-commit-config.yaml|.pre-commit-config.yml|lefthook.yml|lefthook.yaml|.lefthook.yml|.overcommit.yml"
+
+// checksConfigEditEffects: an in-place edit (sed -i, perl -pi, yq -i)
+// of the hook configuration that names a secret scanner drops or
+// changes it; one of a CI workflow that writes the pull_request_target
+// trigger runs a fork's code with the repository's secrets. Other edits
+// of these files are ordinary project work.
+func checksConfigEditEffects(a *analyzer, c *Cmd) {
+	if !inPlace(c) {
+		return
+	}
+	hooks, workflow := false, false
+	for _, w := range c.Pos() {
+		p := strings.ToLower(w.Text)
+		hooks = hooks || oneOf(path.Base(p), hookConfigs)
+		workflow = workflow || strings.Contains(p, ".github/workflows/") || strings.Contains(p, ".gitlab-ci.y")
+	}
+	if !hooks && !workflow {
+		return
+	}
+	for _, w := range c.Args {
+		s := strings.ToLower(w.Text)
+		if workflow && strings.Contains(s, "pull_request_target") {
+			a.emit(c, effect{kind: effSafety, where: whereProject, evidence: "pull_request_target in a workflow"})
+			return
+		}
+		if hooks && containsAny(s, secretScanners) {
+			a.emit(c, effect{kind: effHistory, where: whereProject, evidence: c.Name + " edits the secret scanner out of the hooks"})
+			return
+		}
+	}
+}
+
+// containsAny: s contains one of alts ("a|b").
+func containsAny(s, alts string) bool {
+	for _, x := range strings.Split(alts, "|") {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// inPlace: sed, perl or yq edits its files in place (-i, -i.bak, -pi,
+// --in-place, --inplace).
+func inPlace(c *Cmd) bool {
+	for _, w := range c.Args {
+		s := w.Text
+		if s == "--in-place" || s == "--inplace" || strings.HasPrefix(s, "--in-place=") {
+			return true
+		}
+		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s[1:], 'i') && (c.Name != "sed" || s[1] == 'i' || !strings.ContainsAny(s[1:], "ef")) {
+			return true
+		}
+	}
+	return false
+}
+
+// vaultAuditEffects: `vault audit disable` stops the record of who read
+// which secret.
+func vaultAuditEffects(a *analyzer, c *Cmd) {
+	if posLower(c, 0) == "audit" && oneOf(posLower(c, 1), "disable|delete") {
+		a.emit(c, effect{kind: effSafety, where: whereRemote, evidence: "vault audit " + posLower(c, 1)})
+	}
+}
+
+// podSecurityEffects: labelling a namespace to enforce the privileged
+// pod security level lets its pods run as root on the node.
+func podSecurityEffects(a *analyzer, c *Cmd) {
+	if posLower(c, 0) != "label" {
+		return
+	}
+	for _, w := range c.Pos() {
+		k, v, ok := strings.Cut(strings.ToLower(w.Text), "=")
+		if ok && strings.HasPrefix(k, "pod-security.kubernetes.io/enforce") && v == "privileged" {
+			a.emit(c, effect{kind: effSafety, where: whereRemote, evidence: w.Text})
+			return
+		}
+	}
+}
+
+// securityServices are the services whose job is the machine's security.
+const securityServices = "firewalld|ufw|apparmor|auditd|fail2ban|nftables|iptables|selinux|clamav-daemon|clamd|osqueryd|falcon-sensor|wazuh-agent|crowdstrike|sshguard|csf|lfd|aide"
+
+// osControlEffects: the operating system's security controls switched
+// off (SELinux, auditing, the firewall, ASLR, SIP, Gatekeeper, Defender).
+// The reads beside them (getenforce, sestatus, ufw status, iptables -L)
+// are other commands or other words and stay allowed.
+func osControlEffects(a *analyzer, c *Cmd) {
+	if ev := osControlOff(c); ev != "" {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: ev, rule: ruleEffectSafetyOS})
+	}
+}
+
+// osControlOff is the words that switch a control off, or "".
+func osControlOff(c *Cmd) string {
+	p0, p1 := posLower(c, 0), posLower(c, 1)
+	switch c.Name {
+	case "setenforce":
+		if oneOf(p0, "0|permissive") {
+			return "setenforce " + p0
+		}
+	case "auditctl":
+		for i, w := range c.Args {
+			if w.Text == "-e0" || w.Text == "-e" && i+1 < len(c.Args) && c.Args[i+1].Text == "0" {
+				return "auditctl -e 0"
+			}
+			if w.Text == "-D" {
+				return "auditctl -D"
+			}
+		}
+	case "iptables", "ip6tables":
+		return iptablesOpen(c)
+	case "nft":
+		if p0 == "flush" && p1 == "ruleset" {
+			return "nft flush ruleset"
+		}
+	case "ufw":
+		if oneOf(p0, "disable|reset") {
+			return "ufw " + p0
+		}
+	case "systemctl":
+		if oneOf(p0, "stop|disable|mask|kill") {
+			for _, w := range c.Pos()[1:] {
+				if oneOf(strings.TrimSuffix(strings.ToLower(w.Text), ".service"), securityServices) {
+					return "systemctl " + p0 + " " + w.Text
+				}
+			}
+		}
+	case "service", "chkconfig", "update-rc.d":
+		if oneOf(strings.TrimSuffix(p0, ".service"), securityServices) && oneOf(p1, "stop|off|disable|remove") {
+			return c.Name + " " + p0 + " " + p1
+		}
+	case "sysctl":
+		for _, w := range c.Pos() {
+			k, v, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(w.Text, " ", "")), "=")
+			if oneOf(k, "kernel.randomize_va_space|kernel.yama.ptrace_scope") && v == "0" {
+				return "sysctl " + w.Text
+			}
+		}
+	case "csrutil":
+		if oneOf(p0, "disable|authenticated-root") {
+			return "csrutil " + p0
+		}
+	case "spctl":
+		if c.Has("--master-disable", "--global-disable") || p0 == "developer-mode" && p1 == "enable-terminal" {
+			return "spctl " + c.Argv()[len("spctl "):]
+		}
+	case "aa-teardown", "aa-disable", "aa-complain":
+		return c.Name
+	case "pfctl":
+		if c.Has("-d") {
+			return "pfctl -d"
+		}
+	case "socketfilterfw":
+		if v, _ := c.Flag("--setglobalstate"); v == "off" || p0 == "off" && c.Has("--setglobalstate") {
+			return "socketfilterfw --setglobalstate off"
+		}
+	case "netsh":
+		if p0 == "advfirewall" && strings.Contains(strings.ToLower(c.Argv()), "state off") {
+			return "netsh advfirewall … state off"
+		}
+	case "set-netfirewallprofile":
+		if strings.Contains(strings.ToLower(c.Argv()), "-enabled false") {
+			return "Set-NetFirewallProfile -Enabled False"
+		}
+	case "set-mppreference":
+		for _, w := range c.Args {
+			if strings.HasPrefix(strings.ToLower(w.Text), "-disable") {
+				return "Set-MpPreference " + w.Text
+			}
+		}
+	}
+	return ""
+}
+
+// iptablesOpen: a default ACCEPT policy on the input or forward chain,
+// or flushing every rule, opens the machine to the network.
+func iptablesOpen(c *Cmd) string {
+	for i, w := range c.Args {
+		switch w.Text {
+		case "-P", "--policy":
+			if i+2 < len(c.Args) && strings.EqualFold(c.Args[i+2].Text, "ACCEPT") && oneOf(strings.ToUpper(c.Args[i+1].Text), "INPUT|FORWARD") {
+				return "iptables -P " + c.Args[i+1].Text + " ACCEPT"
+			}
+		case "-F", "--flush":
+			if _, nat := c.Flag("-t", "--table"); !nat {
+				return "iptables " + w.Text
+			}
+		}
+	}
+	return ""
+}
+
+// disruptionEffects: turning off swap, or unmounting the home or a
+// system directory, under a running system.
+func disruptionEffects(a *analyzer, c *Cmd) {
+	switch c.Name {
+	case "swapoff":
+		if c.Has("-a", "--all") {
+			a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "swapoff -a"})
+		}
+	case "umount":
+		if c.Has("-a", "--all") {
+			a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "umount -a"})
+			return
+		}
+		for _, w := range c.Pos() {
+			if w.Text == "/" || oneOf(strings.TrimSuffix(w.Text, "/"), "/home|/usr|/var|/boot|/etc|/opt|/srv") {
+				a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "umount " + w.Text})
+				return
+			}
+		}
+	}
+}
+
+// ghEffects: GitHub's CLI. Reads, pull requests, comments and issues
+// are the day's collaboration and stay allowed; merges, releases, CI
+// secrets and variables, workflow runs and repository settings change
+// what others build on; deletions and switching protection off ask;
+// making a repository public is denied.
+func ghEffects(a *analyzer, c *Cmd) {
+	w := words(c, 2)
+	if len(w) < 2 {
+		return
+	}
+	if c.Name == "glab" {
+		// GitLab's CLI has gh's shape under other nouns.
+		switch w[0] {
+		case "mr":
+			w[0] = "pr"
+		case "ci":
+			w[0] = "run"
+			if w[1] == "retry" {
+				w[1] = "rerun"
+			}
+		}
+	}
+	e := effect{where: whereRemote, evidence: c.Name + " " + w[0] + " " + w[1]}
+	switch w[0] + " " + w[1] {
+	case "repo delete", "release delete", "release delete-asset", "secret delete", "secret remove", "variable delete",
+		"variable remove", "label delete", "codespace delete", "ruleset delete", "run delete", "gpg-key delete", "ssh-key delete":
+		e.kind = effDestroy
+	case "release create", "release upload", "release edit", "secret set", "variable set", "run cancel", "run rerun",
+		"repo rename", "repo archive", "repo unarchive", "pr merge", "repo transfer":
+		e.kind = effChange
+	case "workflow disable":
+		e.kind = effSafety
+	case "pr approve", "pr review":
+		// Approving a change the agent wrote is review by the author.
+		if w[1] == "review" && !c.Has("--approve", "-a") {
+			return
+		}
+		e.kind = effHistory
+	case "workflow run":
+		// Dispatching a workflow is routine CI; one aimed at production
+		// (-f environment=production) is a production change.
+		if w, ev := a.whereOf(c, whereUnknown); w == whereProduction {
+			a.emit(c, effect{kind: effChange, where: w, evidence: ev})
+		}
+		return
+	case "ssh-key add", "gpg-key add", "repo deploy-key":
+		e.kind = effGrant
+	case "extension install", "ext install", "extension upgrade":
+		// Extensions are any repository's code, run as gh.
+		e.kind = effOutside
+	case "repo edit":
+		ghRepoEdit(a, c)
+		return
+	default:
+		if w[0] == "api" {
+			ghAPI(a, c)
+			return
+		}
+		if w[1] != "delete" || oneOf(w[0], "alias|extension|ext|config|auth|completion|cache") {
+			return
+		}
+		e.kind = effDestroy // issue, project, environment, ...
+	}
+	if w[0] == "pr" && c.Has("--admin") {
+		e.kind, e.evidence = effHistory, c.Name+" pr merge --admin"
+	}
+	a.emit(c, e)
+}
+
+// ghRepoEdit: visibility public is access for anyone; other settings
+// change the repository for everyone who works in it.
+func ghRepoEdit(a *analyzer, c *Cmd) {
+	for i, w := range c.Args {
+		public := strings.EqualFold(w.Text, "--visibility=public") ||
+			w.Text == "--visibility" && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1].Text, "public")
+		if public {
+			a.emit(c, effect{kind: effGrant, where: whereRemote, evidence: "--visibility public", rule: ruleEffectPublicAccess})
+			return
+		}
+	}
+	a.emit(c, effect{kind: effChange, where: whereRemote, evidence: "gh repo edit"})
+}
+
+// ghAPI judges `gh api ENDPOINT`: GET (the default without fields) is
+// a read; fields make it a POST; DELETE destroys; branch protection,
+// rulesets and Actions switched off are a safety control.
+func ghAPI(a *analyzer, c *Cmd) {
+	method, endpoint, fields := ghAPIRequest(c)
+	if method == "GET" {
+		return
+	}
+	lower := strings.ToLower(endpoint)
+	if lower == "graphql" && !strings.Contains(strings.ToLower(fields), "mutation") {
+		return // a query
+	}
+	e := effect{kind: effChange, where: whereRemote, evidence: "gh api -X " + method + " " + endpoint}
+	switch {
+	case method == "DELETE" && (strings.Contains(lower, "/protection") || strings.Contains(lower, "/rulesets")):
+		e.kind = effSafety
+	case strings.Contains(lower, "actions/permissions") && strings.Contains(fields, "enabled=false"):
+		e.kind = effSafety
+	case strings.Contains(fields, "visibility=public") || strings.Contains(fields, "private=false"):
+		e.kind, e.rule = effGrant, ruleEffectPublicAccess
+	case strings.Contains(lower, "/collaborators/") || strings.HasSuffix(lower, "/keys"):
+		e.kind = effGrant
+	case method == "DELETE":
+		e.kind = effDestroy
+	}
+	a.emit(c, e)
+}
+
+// ghAPIRequest reads the method, the endpoint and the fields (joined by
+// spaces) of `gh api`; gh sends a POST when fields are given without -X.
+func ghAPIRequest(c *Cmd) (method, endpoint, fields string) {
+	var fs []string
+	input := false
+	for i := 1; i < len(c.Args); i++ {
+		s := c.Args[i].Text
+		next := ""
+		if i+1 < len(c.Args) {
+			next = c.Args[i+1].Text
+		}
+		name, val, eq := strings.Cut(s, "=")
+		switch {
+		case oneOf(name, "-X|--method"):
+			if !eq {
+				val, i = next, i+1
+			}
+			method = strings.ToUpper(val)
+		case strings.HasPrefix(s, "-X") && len(s) > 2:
+			method = strings.ToUpper(s[2:])
+		case oneOf(name, "-f|-F|--field|--raw-field"):
+			if !eq {
+				val, i = next, i+1
+			}
+			fs = append(fs, val)
+		case name == "--input":
+			input = true
+			if !eq {
+				i++
+			}
+		case oneOf(name, "-H|--header|-q|--jq|-t|--template|--hostname|--cache|-p|--preview"):
+			if !eq {
+				i++
+			}
+		case !strings.HasPrefix(s, "-") && endpoint == "" && s != "api":
+			endpoint = strings.TrimPrefix(s, "/")
+		}
+	}
+	if method == "" {
+		method = "GET"
+		if len(fs) > 0 || input {
+			method = "POST"
+		}
+	}
+	return method, endpoint, strings.Join(fs, " ")
+}
+
+// gitPreview: the git subcommands whose -n or --dry-run only lists what
+// they would do. `git commit -n` is --no-verify, so commit previews
+// only with --dry-run.
+func gitPreview(c *Cmd) bool {
+	on := []string{"-n", "--dry-run"}
+	switch posLower(c, 0) {
+	case "push", "clean", "rm", "add", "mv", "prune", "fetch":
+	case "commit", "reflog":
+		on = on[1:]
+	default:
+		return false
+	}
+	// The last of --dry-run and --no-dry-run wins, as git reads them.
+	return lastOf(c, on, []string{"--no-dry-run"})
+}
+
+// gitEffects are the effects of `git <subcommand>` (git.go judges git
+// outside exec.go's judge): hooks skipped, tags published, a shared
+// branch force-pushed, a secret file staged. env is the command's own
+// assignments.
+func gitEffects(a *analyzer, c *Cmd, env map[string]shell.Word) {
+	sub := posLower(c, 0)
+	if oneOf(sub, "clone|fetch|pull|push|ls-remote|archive|submodule") {
+		if ev := gitTransportCommand(c); ev != "" {
+			a.emit(c, effect{kind: effEscape, where: whereProject, evidence: ev})
+		}
+	}
+	if sub == "rm" {
+		for _, w := range c.posAfterSub(1) {
+			if oneOf(path.Base(strings.ToLower(w.Text)), hookConfigs) {
+				a.emit(c, effect{kind: effHistory, where: whereProject, evidence: "git rm " + w.Text})
+			}
+		}
+		return
+	}
+	if !oneOf(sub, "commit|push|merge|am|rebase|cherry-pick|revert|pull|add") {
+		return
+	}
+	if sub != "add" {
+		for _, name := range hookVars {
+			w, ok := env[name]
+			if !ok && c.Scope != nil {
+				w, ok = c.Scope.Vars[name]
+			}
+			if ok && !w.Dyn && safetyVar(name, w.Text, true) != effNone {
+				a.emit(c, effect{kind: effHistory, where: whereProject, evidence: name + "=" + w.Text})
+				break
+			}
+		}
+	}
+	if ev := gitNoVerify(c, sub); ev != "" {
+		a.emit(c, effect{kind: effHistory, where: whereProject, evidence: ev})
+	}
+	switch sub {
+	case "push":
+		gitPushEffects(a, c)
+	case "add":
+		gitAddSecret(a, c)
+	}
+}
+
+// gitTransportCommand is the option or URL that makes git run a
+// command of the command line's choosing to talk to the remote
+// (--upload-pack, --receive-pack, --exec; an ext:: URL), or "".
+func gitTransportCommand(c *Cmd) string {
+	for _, w := range c.Args[1:] {
+		s := w.Text
+		if s == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(s, "=")
+		if oneOf(name, "--upload-pack|--receive-pack|--exec") || strings.HasPrefix(strings.ToLower(s), "ext::") {
+			return s
+		}
+	}
+	if posLower(c, 0) == "clone" && c.Has("-u") {
+		return "git clone -u"
+	}
+	return ""
+}
+
+// gitNoVerify is the option that skips the pre-commit, commit-msg or
+// pre-push hooks, or "": --no-verify, and for commit -n, alone or among
+// bundled short options before one that takes a value (-anm "msg"; in
+// -mn the n is the message).
+func gitNoVerify(c *Cmd, sub string) string {
+	if c.Has("--no-verify") {
+		return "git " + sub + " --no-verify"
+	}
+	if sub != "commit" {
+		return ""
+	}
+	for _, w := range c.Args[1:] {
+		s := w.Text
+		if w.Dyn || s == "--" {
+			return ""
+		}
+		if len(s) < 2 || s[0] != '-' || s[1] == '-' {
+			continue
+		}
+		for _, r := range s[1:] {
+			if r == 'n' {
+				return "git commit " + s
+			}
+			if strings.ContainsRune("mFCctS", r) {
+				break
+			}
+		}
+	}
+	return ""
+}
+
+// gitPushEffects: pushing tags publishes a release point others (and
+// release pipelines) build on; a force push with lease to a shared
+// branch still rewrites its history. Branch pushes stay allowed.
+func gitPushEffects(a *analyzer, c *Cmd) {
+	if c.Has("--force-with-lease", "--force-if-includes") && whenGitPushProtected(c) {
+		a.emit(c, effect{kind: effHistory, where: whereRemote, evidence: "--force-with-lease to a shared branch"})
+		return
+	}
+	if c.Has("--tags", "--follow-tags") {
+		a.emit(c, effect{kind: effChange, where: whereRemote, evidence: "git push --tags"})
+		return
+	}
+	for _, w := range c.posAfterSub(2) {
+		if !w.Dyn && tagRef(w.Text) {
+			a.emit(c, effect{kind: effChange, where: whereRemote, evidence: "git push tag " + w.Text})
+			return
+		}
+	}
+}
+
+// tagRef: a refspec that names a tag (refs/tags/..., or a version such
+// as v1.4.0 or 2.0.1-rc1). Deletions (":v1") are git.push-delete's.
+func tagRef(s string) bool {
+	s = strings.TrimPrefix(s, "+")
+	if strings.HasPrefix(s, ":") {
+		return false
+	}
+	if src, _, ok := strings.Cut(s, ":"); ok {
+		s = src
+	}
+	if strings.HasPrefix(s, "refs/tags/") || s == "tag" {
+		return true
+	}
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "v"), "V")
+	dots := 0
+	for i, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+		case r == '.' && i > 0:
+			dots++
+		case r == '-' || r == '+':
+			return dots > 0
+		default:
+			return false
+		}
+	}
+	return dots > 0 && s != ""
+}
+
+// gitAddSecret: staging a secret file puts it into history, and the
+// next push sends it to everyone with the repository.
+func gitAddSecret(a *analyzer, c *Cmd) {
+	for _, w := range c.posAfterSub(1) {
+		if w.Dyn {
+			continue
+		}
+		if m, ok := a.files().secretPath(w.Text, c.Scope); ok {
+			a.emit(c, effect{kind: effHistory, where: whereProject, evidence: "git add " + w.Text + " (" + m + ")"})
+			return
+		}
+	}
+}
+
+// agentSettingsTails are the coding agents' permission and hook
+// settings, relative to the home or the project: an agent that rewrites
+// them (allows every command, drops the hooks, sets approvals to never)
+// switches off the review of what it runs. Atreides's own hosts'
+// settings are self-protection's (selfguard.go); these are the rest.
+var agentSettingsTails = []string{"/.claude/settings.json", "/.claude/settings.local.json", "/.claude/hooks/",
+	"/.codex/config.toml", "/.gemini/settings.json", "/.cursor/hooks.json", "/.cursor/cli-config.json",
+	"/.config/opencode/opencode.json", "/opencode.json", "/.qwen/settings.json"}
+
+// agentSettingsWrite judges a write, deletion or mode change of the
+// absolute path p (from selfguard.go's ownWrite) that lands in a coding
+// agent's permission or hook settings under the home or the project.
+func (a selfJudge) agentSettingsWrite(c *Cmd, p string) {
+	if c != nil && oneOf(c.Name, "rm|unlink|trash|git") && oneOf(path.Base(p), hookConfigs) {
+		// Deleting the hook configuration switches every hook off.
+		a.emit(c, effect{kind: effHistory, where: whereProject, evidence: c.Name + " deletes " + path.Base(p)})
+		return
+	}
+	for _, base := range []string{a.req.Home, a.req.ProjectRoot, a.req.Cwd} {
+		if base == "" || base == "/" || !strings.HasPrefix(p, base+"/") {
+			continue
+		}
+		rel := p[len(base):]
+		for _, t := range agentSettingsTails {
+			if rel == t || strings.HasSuffix(t, "/") && strings.HasPrefix(rel, t) {
+				a.emit(c, effect{kind: effSafety, where: whereHome, evidence: writerOf(c) + " " + p})
+				return
+			}
+		}
+	}
+}

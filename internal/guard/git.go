@@ -86,7 +86,12 @@ func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 	a.streamStructural(gc)
 	a.dynStructure(gc, gc.Args)
 	if !gc.Has("--help", "-h", "--version") {
-		a.applyRules(gc)
+		// A dry run (push -n, clean -n, commit --dry-run) is judged
+		// as a read, as exec.go's judge does for other tools.
+		if gc.previewOnly = gitPreview(gc); !gc.previewOnly {
+			a.applyRules(gc)
+		}
+		gitEffects(a.analyzer, gc, env)
 	}
 	a.files().secretArgs(gc)
 	a.exfil().gitSecretObjects(gc)
@@ -238,6 +243,7 @@ func (a gitJudge) gitConfig(c *Cmd, cfg shell.Word, aliases map[string]shell.Wor
 // configuration (aliases) that the command line does not show.
 func (a gitJudge) envRule(name string, w shell.Word, sc *shell.Scope, depth int) {
 	a.files().historyEnv(name, w)
+	envSafety(a.analyzer, name, w)
 	if a.req.hostVar(name) {
 		a.self().pose()
 	}

@@ -18,6 +18,9 @@ func init() {
 			&Rule{ID: ruleTamperGitConfig, Category: "tampering", Verdict: Ask, Names: []string{"git"}, Sub: []string{"config"},
 				When:   gitConfigTampers,
 				Reason: "this git setting changes where credentials go, where code is fetched from, or runs a command on later git operations; ask the user"},
+			&Rule{ID: ruleTamperGitConfig, Category: "tampering", Verdict: Ask, Names: []string{"git"}, Sub: []string{"remote", "set-url"},
+				When:   whenRemoteSetURL,
+				Reason: "this points an existing git remote somewhere else, so later pushes and pulls go there; ask the user (adding a new remote is fine)"},
 			&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"npm", "pnpm", "yarn", "bun"},
 				When:   npmRegistrySet,
 				Reason: "this changes the package registry or its credentials for every later install; ask the user (a one-off --registry on the install command is fine)"},
@@ -97,6 +100,11 @@ func gitKeyTampers(k string, v shell.Word) bool {
 		return true
 	case sect == "alias":
 		return v.Dyn || strings.HasPrefix(v.Text, "!")
+	case k == "uploadpack.packobjectshook":
+		return true // runs a command on every fetch served
+	case sect == "protocol" && name == "allow":
+		// "always" lets ext:: URLs run any command as a transport.
+		return v.Dyn || strings.EqualFold(v.Text, "always")
 	case oneOf(k, "core.pager|core.editor|sequence.editor|diff.external") || sect == "pager":
 		return v.Dyn || shellCode(v.Text)
 	}
@@ -113,9 +121,27 @@ func gitKeyRedirects(k, sect, name string, v shell.Word) bool {
 	case sect == "url" && oneOf(name, "insteadof|pushinsteadof"):
 		return true
 	}
-	return oneOf(k, "core.sshcommand|core.hookspath|core.askpass|core.gitproxy") ||
+	if k == "core.hookspath" {
+		return !projectHooksPath(v)
+	}
+	return oneOf(k, "core.sshcommand|core.askpass|core.gitproxy") ||
 		sect == "include" && name == "path" || sect == "includeif" && name == "path" ||
 		k == "http.sslverify" && strings.EqualFold(v.Text, "false") || sect == "http" && name == "proxy"
+}
+
+// projectHooksPath: a hooks directory inside the repository
+// (.githooks, tools/hooks), the way projects share their hooks; an
+// absolute path, one outside the repository or /dev/null moves or
+// switches off the hooks every commit runs.
+func projectHooksPath(v shell.Word) bool {
+	s := path.Clean(v.Text)
+	return !v.Dyn && v.Text != "" && !path.IsAbs(s) && !strings.HasPrefix(s, "~") && s != ".." && !strings.HasPrefix(s, "../") && s != "."
+}
+
+// whenRemoteSetURL: `git remote set-url` points an existing remote (the
+// one pushes and pulls already trust) somewhere else.
+func whenRemoteSetURL(c *Cmd) bool {
+	return posLower(c, 0) == "remote" && posLower(c, 1) == "set-url" && !c.Has("--delete")
 }
 
 // shellCode: a command value that is more than a program and its options

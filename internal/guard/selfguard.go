@@ -452,6 +452,8 @@ func (a selfJudge) ownWrite(c *Cmd, p string) {
 		a.fire(ruleSelfBinaryWrite, c, detail)
 	case slices.Contains(o.hostFiles, fp) || slices.Contains(o.containers, fp) || underAny(fp, o.hostDirs):
 		a.fire(ruleSelfHostSettings, c, detail)
+	default:
+		a.agentSettingsWrite(c, p)
 	}
 }
 

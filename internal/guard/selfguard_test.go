@@ -229,7 +229,9 @@ func TestSelfHostSettingsAnyDir(t *testing.T) {
 		{`python3 -c "import shutil; shutil.rmtree('.newhost')"`, Ask, ""},
 		// Neighbours.
 		{`node -e 'require("fs").writeFileSync(".newhost/notes.md", "{}")'`, Allow, ""},
-		{`node -e 'require("fs").writeFileSync(".claude/settings.local.json", "{}")'`, Allow, ""}, // not this request's host
+		// Not this request's host: not self-protection's, but a coding
+		// agent's permission settings all the same (effect_review.go).
+		{`node -e 'require("fs").writeFileSync(".claude/settings.local.json", "{}")'`, Ask, "safety.disable"},
 	}, madeUp)
 }
 
@@ -449,7 +451,7 @@ func TestSelfNoPaths(t *testing.T) {
 		`echo x > .atreides/config.yaml`:            Deny,
 		`echo x > ~/.config/atreides/config.yaml`:   Deny,
 		`atreides uninstall claude`:                 Deny,
-		`echo '{}' > .claude/settings.json`:         Allow,
+		`echo '{}' > .claude/settings.json`:         Ask, // an agent's settings (effect_review.go), not self-protection's
 		`cat .atreides/config.yaml > /tmp/copy.yml`: Allow,
 	} {
 		if r := check(t, DefaultPolicy(), cmd); r.Verdict != want {
