@@ -53,7 +53,7 @@ var previewRegs = []previewReg{
 	{"kubectl|oc", previewSpec{flags: "--dry-run|--server-dry-run", verbs: "diff|get|describe|explain|top|logs|api-resources|api-versions|version|kustomize|auth|events|wait"}},
 	{"helm", previewSpec{flags: "--dry-run", subs: "install|upgrade|uninstall|rollback|delete|del|un", verbs: "template|diff|lint|show|status|list|ls|history|get|search|verify|version|env"}},
 	{"terraform|tofu|terragrunt", previewSpec{verbs: "plan|validate|show|fmt|graph|providers|version|output|console|init|get|test", depth: 2}},
-	{"pulumi", previewSpec{flags: "--preview-only", subs: "up|update|destroy|refresh|import", verbs: "preview|about|whoami|version|logs|stack|config", depth: 1}},
+	{"pulumi", previewSpec{flags: "--preview-only", subs: "up|update|destroy|refresh|import", verbs: "preview|about|whoami|version|logs|config", depth: 1}},
 	{"aws", previewSpec{flags: "--dry-run|--dryrun|--no-execute-changeset"}},
 	{"az", previewSpec{flags: "--what-if", verbs: "what-if", depth: 4}},
 	{"ansible|ansible-playbook", previewSpec{flags: "--check|-C|--syntax-check|--list-hosts|--list-tasks"}},

@@ -634,6 +634,7 @@ func hSSH(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 	}
 	remote := shell.NewScope("")
 	remote.CwdOK = false
+	remote.Host = rest[0].Text
 	return a.runText(c, joinWords(rest[1:]), remote, depth, "ssh "+rest[0].Display())
 }
 

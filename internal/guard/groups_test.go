@@ -192,7 +192,7 @@ var groupCases = map[string][]struct {
 		{"nginx -t", false},
 		{"nginx -s reload", false},
 		{"systemctl status nginx", false},
-		{"systemctl restart myapp", false},
+		{"systemctl --user restart myapp", false},
 		{"docker logs traefik", false},
 		{"docker stop myapp", false},
 	},
