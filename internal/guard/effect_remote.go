@@ -79,20 +79,37 @@ type remoteTool struct {
 var remoteTools = []remoteTool{
 	// Cloud CLIs: <cli> <service> [<group>] <op>.
 	{names: "aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud", live: true, skip: 1, depth: 4, transfer: true,
-		read: "configure|config|auth|login|sso|help|completion|init", destroy: "rb"},
+		read: "configure|config|auth|login|sso|help|completion|init|account|components|extension|bicep|update-kubeconfig|get-credentials|start-session", destroy: "rb"},
 	{names: "gsutil", live: true, depth: 2, transfer: true, change: "acl|iam|setmeta", destroy: "rb"},
 	// Hosting platforms and PaaS.
-	{names: "heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|nomad|consul|argocd|flux", live: true, depth: 3, setFlag: "--set",
+	{names: "heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|kamal|nomad|consul|argocd|flux", live: true, depth: 3, setFlag: "--set",
 		read: "emulators|serve|init|link|gen|new|local|dev|functions:shell|projects|migration|build|credentials|diagnostics|token|unlink|switch|use", local: "--local"},
 	{names: "vercel|now", live: true, depth: 3, bare: true},
+	// Supabase runs a local stack; push and deploy reach the linked project.
+	{names: "supabase", live: true, depth: 3, local: "--local",
+		read: "start|stop|status|init|link|unlink|gen|new|dev|serve|login|logout|migration|test|diff|lint|bootstrap|inspect"},
 	// Vault: writing a secret is its routine use; sealing it or deleting
 	// secrets and engines is not.
 	{names: "vault", live: true, depth: 3, only: true, change: "seal|step-down", destroy: "delete|destroy|disable|remove-peer"},
+	// More hosting and platform CLIs of the same shape: Cloud Foundry,
+	// Salesforce, Shopify, Deno Deploy, Zappa, Chalice, Databricks,
+	// BigQuery, eksctl, fastlane's store lanes.
+	{names: "cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane", live: true, depth: 3,
+		read: "init|login|logout|serve|local|dev|target|org|open|scan|match|snapshot|gym|build|test|tail"},
+	// Secret managers' CLIs: deleting a shared secret asks; setting one
+	// is routine unless the config named is production.
+	{names: "doppler|infisical", depth: 3, only: true, change: "set|upload", destroy: "delete|rm|remove"},
+	// JVM builds' database plugins: only their own goals are read
+	// (mvn clean is the build's).
+	{names: "mvn|mvnw|gradle|gradlew", depth: 6, only: true,
+		change:  "flyway:migrate|flyway:repair|flyway:baseline|liquibase:update|liquibase:rollback|flywaymigrate|flywayrepair|liquibaseupdate|liquibaserollback",
+		destroy: "flyway:clean|liquibase:dropall|flywayclean|liquibasedropall"},
 	{names: "cap|capistrano", live: true, depth: 3, change: "deploy|rollback|invoke", only: true},
 	{names: "pm2", live: true, depth: 2, change: "deploy", only: true},
 	{names: "expo", live: true, depth: 2, change: "publish", only: true},
 	// Infrastructure as code: the unnamed stack or workspace is the live one.
-	{names: "terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile", live: true, depth: 3},
+	{names: "terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile", live: true, depth: 3,
+		read: "login|logout|init|new|select|install|plugin|providers|console|about|convert|schema|graph|metadata|package|offline|deps|repos"},
 	{names: "ansible-playbook", live: true, always: true},
 	{names: "docker", live: true, depth: 2, subs: "stack|service|swarm|node|secret|config"},
 	// Kubernetes: the current context is usually the developer's own
@@ -123,11 +140,12 @@ var remoteTools = []remoteTool{
 
 // remoteDerivers are this file's effect derivers (effect.go).
 var remoteDerivers = []deriverReg{
-	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service", deriveRemote},
-	{"psql|mysql|mariadb|mongosh|mongo|redis-cli|valkey-cli|sqlcmd|cqlsh|clickhouse-client|cockroach", deriveDBClient},
+	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew", deriveRemote},
+	{dbClients, deriveDBClient},
 	{"pg_dump|pg_dumpall|mysqldump|mariadb-dump|mongodump|mongoexport|redis-dump", deriveDump},
 	{"mongorestore|pg_restore", deriveRestore},
 	{"make|gmake|just|task|npm|pnpm|yarn|bun", deriveTaskDeploy},
+	{"docker|podman|nerdctl", deriveContainerExec},
 }
 
 // remoteToolOf is the row describing name.
@@ -200,6 +218,9 @@ func (t *remoteTool) verb(pos []shell.Word) (verbClass, string) {
 			continue
 		}
 		if skip > 0 {
+			if oneOf(s, t.read) {
+				return vRead, s // local CLI setup (gcloud components install)
+			}
 			skip--
 			continue
 		}
@@ -323,6 +344,9 @@ func (a *analyzer) overSSH(c *Cmd, w where, ev string) (where, string) {
 // at the host the options name. No host is the local server, so the
 // change is judged only when a word names production; deleting data
 // asks wherever it is.
+
+// dbClients are the clients whose statements are read.
+const dbClients = "psql|mysql|mariadb|mongosh|mongo|redis-cli|valkey-cli|sqlcmd|cqlsh|clickhouse-client|cockroach|snowsql|duckdb"
 
 // dbStatementOpts are the options that carry a statement.
 const dbStatementOpts = "-c|--command|-e|--execute|--eval|-q|-Q|--query|-x"
@@ -497,7 +521,7 @@ func deriveTaskDeploy(a *analyzer, c *Cmd) {
 			return
 		}
 		for _, p := range envTokens(strings.ToLower(w.Text)) {
-			if oneOf(p, "deploy|release|rollout|promote") {
+			if oneOf(p, "deploy|rollout|promote") {
 				a.emitRemote(c, c, &remoteTool{live: true}, vChange, w.Text)
 				return
 			}
@@ -522,4 +546,45 @@ func ormClass(c *Cmd) (verbClass, string) {
 		}
 	}
 	return vNone, ""
+}
+
+// containerExecOpts are the options of docker exec and docker compose
+// exec that take a value.
+const containerExecOpts = "-u|--user|-w|--workdir|-e|--env|--env-file|--index"
+
+// deriveContainerExec reads the command run inside a container (docker
+// compose exec db psql -c 'DROP DATABASE app'): a database client or a
+// framework task there acts on the database the container serves.
+func deriveContainerExec(a *analyzer, c *Cmd) {
+	args := c.Args
+	skip := 1 // exec
+	if len(args) > 0 && !args[0].Dyn && oneOf(args[0].Text, "compose|container") {
+		skip = 2
+	}
+	if len(args) < skip || args[skip-1].Dyn || args[skip-1].Text != "exec" {
+		return
+	}
+	args = args[skip:]
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w.Dyn:
+			return
+		case oneOf(w.Text, containerExecOpts):
+			i++
+		case strings.HasPrefix(w.Text, "-"):
+		default:
+			// w is the container; what follows is the command.
+			if i+1 >= len(args) {
+				return
+			}
+			inner := &Cmd{Command: shell.Command{Name: shell.NormName(args[i+1].Text), Args: args[i+2:], Scope: c.Scope}, a: c.a}
+			if oneOf(inner.Name, dbClients) {
+				deriveDBClient(a, inner)
+			} else {
+				deriveRemote(a, inner)
+			}
+			return
+		}
+	}
 }
