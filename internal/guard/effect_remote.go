@@ -377,6 +377,9 @@ func deriveDBClient(a *analyzer, c *Cmd) {
 			}
 		}
 	}
+	if class == vNone && c.stdin.Known {
+		class, verb = stdinStatements(c.Name, c.stdin.Text)
+	}
 	if class < vChange {
 		return
 	}
@@ -444,6 +447,29 @@ func statementClass(s string) (verbClass, string) {
 			if strings.Contains(s, m) {
 				return vChange, m[1:]
 			}
+		}
+	}
+	return best, verb
+}
+
+// stdinStatements reads the statements piped into a client, one per
+// line for redis-cli, SQL or mongo shell code for the others.
+func stdinStatements(client, text string) (verbClass, string) {
+	if !oneOf(client, "redis-cli|valkey-cli") {
+		return statementClass(text)
+	}
+	best, verb := vNone, ""
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		words := make([]shell.Word, len(f))
+		for i, s := range f {
+			words[i] = shell.Word{Text: s}
+		}
+		if k, v := redisCommand(&Cmd{Command: shell.Command{Args: words}}); k > best {
+			best, verb = k, v
 		}
 	}
 	return best, verb
