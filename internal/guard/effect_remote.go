@@ -57,7 +57,7 @@ type remoteTool struct {
 	only bool
 	// bare: a run with no subcommand deploys (vercel).
 	bare bool
-	// local are flags that keep the run on this machine (systemctl
+	// local is a flag that keeps the run on this machine (systemctl
 	// --user, wrangler --local).
 	local string
 	// always: every run changes (ansible-playbook); transfer: the tool
@@ -172,7 +172,7 @@ func deriveRemote(a *analyzer, c *Cmd) {
 		}
 		pos = pos[1:]
 	}
-	if t.local != "" && c.Has(strings.Split(t.local, "|")...) {
+	if t.local != "" && c.Has(t.local) {
 		return
 	}
 	if t.subs != "" && (len(pos) == 0 || !oneOf(strings.ToLower(pos[0].Text), t.subs)) {
@@ -185,21 +185,27 @@ func deriveRemote(a *analyzer, c *Cmd) {
 	if class == vNone && t.setFlag != "" && c.Has(t.setFlag) {
 		class, verb = vChange, t.setFlag
 	}
-	if class == vNone || class == vRead {
-		return
+	if class, verb = t.refine(c, pos, class, verb); class > vRead {
+		a.emitRemote(c, c, t, class, verb)
 	}
-	if t.transfer && oneOf(verb, "cp|copy|sync|mv|rsync") {
-		if !c.Has("--delete", "-d") || !remoteDest(pos) {
-			return
+}
+
+// refine reads what the verb alone does not say: a storage copy is an
+// upload unless it deletes what the source lacks, and a console given
+// code deletes when the code does.
+func (t *remoteTool) refine(c *Cmd, pos []shell.Word, class verbClass, verb string) (verbClass, string) {
+	switch {
+	case t.transfer && oneOf(verb, "cp|copy|sync|mv|rsync"):
+		if !c.Has("--delete") || !remoteDest(pos) {
+			return vNone, ""
 		}
-		class, verb = vDestroy, verb+" --delete"
-	}
-	if class == vChange && t.code {
+		return vDestroy, verb + " --delete"
+	case class == vChange && t.code:
 		if k, v := ormClass(c); k == vDestroy {
-			class, verb = k, v
+			return k, v
 		}
 	}
-	a.emitRemote(c, c, t, class, verb)
+	return class, verb
 }
 
 // verb is the class of the first word among pos that has one; a change
@@ -308,15 +314,15 @@ func (a *analyzer) emitRemote(c, target *Cmd, t *remoteTool, class verbClass, ve
 		w, ev = whereProduction, t.prodFlag
 	}
 	w, ev = a.overSSH(c, w, ev)
-	evidence := strings.TrimSpace(verb + " " + ev)
+	shown := strings.TrimSpace(verb + " " + ev)
 	switch class {
 	case vDestroy:
-		a.emit(c, effect{kind: effDestroy, where: w, evidence: evidence})
+		a.emit(c, effect{kind: effDestroy, where: w, evidence: shown})
 	case vChange:
-		a.emit(c, effect{kind: effChange, where: w, evidence: evidence})
+		a.emit(c, effect{kind: effChange, where: w, evidence: shown})
 	case vExport:
 		if w == whereProduction {
-			a.emit(c, effect{kind: effChange, where: w, evidence: evidence + ": copies production data off its servers"})
+			a.emit(c, effect{kind: effChange, where: w, evidence: shown + ": copies production data off its servers"})
 		}
 	}
 }
