@@ -71,6 +71,9 @@ type remoteTool struct {
 	code bool
 	// setFlag is an option that writes (railway variables --set).
 	setFlag string
+	// needFlag: the verbs count only with this flag (dvc gc --cloud;
+	// without it gc cleans the user's own cache).
+	needFlag string
 	// prodFlag marks production by a flag (artisan's --force exists to
 	// run in production).
 	prodFlag string
@@ -95,7 +98,10 @@ var remoteTools = []remoteTool{
 	// Salesforce, Shopify, Deno Deploy, Zappa, Chalice, Databricks,
 	// BigQuery, eksctl, fastlane's store lanes.
 	{names: "cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane", live: true, depth: 3,
-		read: "init|login|logout|serve|local|dev|target|org|open|scan|match|snapshot|gym|build|test|tail"},
+		read:   "init|login|logout|serve|local|dev|open|scan|match|snapshot|gym|build|test|tail",
+		change: "deliver|supply|pilot|beta|upload_to_testflight|upload_to_app_store|upload_to_play_store"},
+	// DVC: pushing adds to the remote; gc --cloud deletes from it.
+	{names: "dvc", depth: 1, only: true, destroy: "gc", needFlag: "--cloud"},
 	// Secret managers' CLIs: deleting a shared secret asks; setting one
 	// is routine unless the config named is production.
 	{names: "doppler|infisical", depth: 3, only: true, change: "set|upload", destroy: "delete|rm|remove"},
@@ -134,13 +140,13 @@ var remoteTools = []remoteTool{
 	{names: "celery", depth: 3, only: true, change: "call", destroy: "purge|discard"},
 	// System services: restarting or stopping one interrupts whoever
 	// uses it; starting a stopped one does not.
-	{names: "systemctl|service", live: true, depth: 2, local: "--user", only: true,
+	{names: "systemctl|service", live: true, depth: 2, local: "--user", only: true, read: "daemon-reload",
 		change: "restart|stop|reload|try-restart|reload-or-restart|try-reload-or-restart|force-reload|kill|isolate|mask"},
 }
 
 // remoteDerivers are this file's effect derivers (effect.go).
 var remoteDerivers = []deriverReg{
-	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew", deriveRemote},
+	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew|dvc", deriveRemote},
 	{dbClients, deriveDBClient},
 	{"pg_dump|pg_dumpall|mysqldump|mariadb-dump|mongodump|mongoexport|redis-dump", deriveDump},
 	{"mongorestore|pg_restore", deriveRestore},
@@ -172,7 +178,7 @@ func deriveRemote(a *analyzer, c *Cmd) {
 		}
 		pos = pos[1:]
 	}
-	if t.local != "" && c.Has(t.local) {
+	if t.local != "" && c.Has(t.local) || t.needFlag != "" && !c.Has(t.needFlag) {
 		return
 	}
 	if t.subs != "" && (len(pos) == 0 || !oneOf(strings.ToLower(pos[0].Text), t.subs)) {
@@ -200,6 +206,8 @@ func (t *remoteTool) refine(c *Cmd, pos []shell.Word, class verbClass, verb stri
 			return vNone, ""
 		}
 		return vDestroy, verb + " --delete"
+	case class == vChange && c.Has("--force-reset"):
+		return vDestroy, verb + " --force-reset" // prisma db push
 	case class == vChange && t.code:
 		if k, v := ormClass(c); k == vDestroy {
 			return k, v
