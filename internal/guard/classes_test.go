@@ -213,14 +213,16 @@ func TestClasses(t *testing.T) {
 		{"gcloud compute instances delete vm-1", Ask, "cloud.gcloud-destroy"},
 		{"gcloud compute instances list", Allow, ""},
 		{"az group delete -n rg --yes", Ask, "cloud.az-destroy"},
-		{"kubectl delete namespace prod", Ask, ""},
+		{"kubectl delete namespace web", Ask, ""},
+		{"kubectl delete namespace prod", Deny, "prod.destroy"},
 		{"kubectl get pods -A", Allow, ""},
 		{"helm uninstall web", Ask, ""},
 		{"terraform destroy", Ask, "infra.terraform-destroy"},
 		{"terraform plan", Allow, ""},
 		{"pulumi destroy", Ask, "infra.terraform-destroy"},
 		{"cdk destroy", Ask, "infra.terraform-destroy"},
-		{"cdk deploy", Allow, ""},
+		{"cdk deploy", Ask, "remote.change"},
+		{"cdk deploy --context env=dev", Allow, ""},
 		{`psql -c "DROP DATABASE app"`, Ask, ""},
 		{`psql -c "SELECT 1"`, Allow, ""},
 		{`sqlite3 app.db "DROP TABLE users"`, Ask, ""},
@@ -299,7 +301,7 @@ func TestGroupAskWhenOff(t *testing.T) {
 		group, cmd string
 	}{
 		{"cloud", "aws ec2 terminate-instances --instance-ids i-1"},
-		{"kubernetes", "kubectl delete ns prod"},
+		{"kubernetes", "kubectl delete ns web"},
 		{"databases", `psql -c "DROP TABLE users"`},
 		{"storage", "gsutil rm -r gs://bucket"},
 		{"containers", "docker rm -f web"},
@@ -316,8 +318,9 @@ func TestGroupAskWhenOff(t *testing.T) {
 	if v, on := DefaultPolicy().verdictFor(ruleByID(ruleMessagingKafkaDelete)); on {
 		t.Errorf("messaging group off: messaging.kafka-delete = %s, want off", v)
 	}
-	// Disabling a rule still turns it off.
-	p := policyFor(t, Options{Disabled: []string{"cloud.aws-destroy"}})
+	// Disabling a rule still turns it off (and the effect judgement
+	// that sees the same delete, remote.destroy).
+	p := policyFor(t, Options{Disabled: []string{"cloud.aws-destroy", "remote.destroy"}})
 	if got := check(t, p, "aws ec2 terminate-instances --instance-ids i-1"); got.Verdict != Allow {
 		t.Errorf("disabled rule: %s %s, want allow", got.Verdict, got.Rule)
 	}

@@ -1,6 +1,630 @@
 package guard
 
-// Effects of changes to remote, shared and production state: deploys, applies, PaaS, databases, services.
+import (
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
+)
+
+// Effects of changes to remote, shared and production state: deploys,
+// applies, PaaS, databases, services. Most of these CLIs share one shape,
+// `tool [service] <noun>... <verb> <target> [--env-ish options]`, and one
+// verb vocabulary, so a CLI is described by a row of remoteTools (which
+// words are its verbs, where an unnamed target lives) rather than by
+// rules: a new cloud's `<cli> <resource> delete --project x-prod` is read
+// like the ones listed. The environment comes from whereOf.
+
+// verbClass is what a subcommand word does.
+type verbClass uint8
+
+const (
+	vNone verbClass = iota
+	vRead
+	// vExport copies data out in bulk (a dump, a pull): judged only
+	// against production, where it takes users' data off the servers.
+	vExport
+	vChange
+	vDestroy
+)
+
+// The shared vocabulary. Read verbs stop the scan: in `kubectl auth
+// can-i delete pods` the verb is can-i, not delete.
+const (
+	readVerbs    = "get|list|ls|describe|show|status|logs|log|info|inspect|view|whoami|plan|preview|diff|validate|output|outputs|version|help|top|events|history|cat|tail|read|search|query|explain|check|lint|template|auth|config|can-i|ping|browse|watch|wait|login|logout|doctor|open|whoami|print|find|count|test|build|synth|dev"
+	changeVerbs  = "deploy|deploys|apply|up|update|upgrade|install|set|put|create|patch|edit|scale|restart|rollback|undo|promote|release|run|exec|execute|invoke|import|taint|untaint|unlock|push|migrate|seed|start|stop|reload|publish|send|submit|enable|disable|replace|add|attach|detach|cancel|on|off|label|annotate|cordon|drain|uncordon|modify|reboot|resize|rotate|redeploy|refresh|sync|trigger|approve|suspend|resume|reconcile|seal|step-down|mv|move|rename|restore|cp|copy|upload|bootstrap|setup|connect|alias|unpause|pause"
+	destroyVerbs = "delete|destroy|rm|remove|purge|terminate|drop|flush|flushall|flushdb|wipe|truncate|uninstall|del|unset|down|reset|clean|dropall|fresh|replant|nuke|deregister|revoke|disassociate|evict|kill"
+	exportVerbs  = "dump|dumpdata|pull|export|backup|download"
+)
+
+// remoteTool describes one CLI's shape.
+type remoteTool struct {
+	names string
+	// live: an unnamed target is live (a cloud account, a PaaS app, the
+	// state an IaC tool applies to); otherwise it is usually local (the
+	// kubectl context the developer is using, a framework's dev db).
+	live bool
+	// skip is the leading service words that are never verbs (aws
+	// <service> <op>); depth is how many positionals hold the verb.
+	skip, depth int
+	// subs, when set, are the first words under which the tool touches
+	// shared state (docker's swarm commands); others are left alone.
+	subs string
+	// read are the tool's own read or local words (firebase emulators,
+	// supabase start); change and destroy add to the shared vocabulary.
+	read, change, destroy string
+	// only: change and destroy replace the shared vocabulary instead of
+	// adding to it.
+	only bool
+	// bare: a run with no subcommand deploys (vercel).
+	bare bool
+	// local is a flag that keeps the run on this machine (systemctl
+	// --user, wrangler --local).
+	local string
+	// always: every run changes (ansible-playbook); transfer: the tool
+	// copies to and from object storage, where cp, sync and mv add
+	// objects (left alone, like any upload) and sync --delete deletes.
+	always, transfer bool
+	// script is the file name an interpreter runs (manage.py, artisan).
+	script string
+	// code: the change verbs run code against the database (rails
+	// runner, manage.py shell -c), read for what it deletes.
+	code bool
+	// setFlag is an option that writes (railway variables --set).
+	setFlag string
+	// needFlag: the verbs count only with this flag (dvc gc --cloud;
+	// without it gc cleans the user's own cache).
+	needFlag string
+	// prodFlag marks production by a flag (artisan's --force exists to
+	// run in production).
+	prodFlag string
+}
+
+var remoteTools = []remoteTool{
+	// Cloud CLIs: <cli> <service> [<group>] <op>.
+	{names: "aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud", live: true, skip: 1, depth: 4, transfer: true,
+		read: "configure|config|auth|login|sso|help|completion|init|account|components|extension|bicep|update-kubeconfig|get-credentials|start-session", destroy: "rb"},
+	{names: "gsutil", live: true, depth: 2, transfer: true, change: "acl|iam|setmeta", destroy: "rb"},
+	// Hosting platforms and PaaS.
+	{names: "heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|kamal|nomad|consul|argocd|flux", live: true, depth: 3, setFlag: "--set",
+		read: "emulators|serve|init|link|gen|new|local|dev|functions:shell|projects|migration|build|credentials|diagnostics|token|unlink|switch|use", local: "--local"},
+	{names: "vercel|now", live: true, depth: 3, bare: true},
+	// Supabase runs a local stack; push and deploy reach the linked project.
+	{names: "supabase", live: true, depth: 3, local: "--local",
+		read: "start|stop|status|init|link|unlink|gen|new|dev|serve|login|logout|migration|test|diff|lint|bootstrap|inspect"},
+	// Vault: writing a secret is its routine use; sealing it or deleting
+	// secrets and engines is not.
+	{names: "vault", live: true, depth: 3, only: true, change: "seal|step-down", destroy: "delete|destroy|disable|remove-peer"},
+	// More hosting and platform CLIs of the same shape: Cloud Foundry,
+	// Salesforce, Shopify, Deno Deploy, Zappa, Chalice, Databricks,
+	// BigQuery, eksctl, fastlane's store lanes.
+	{names: "cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane", live: true, depth: 3,
+		read:   "init|login|logout|serve|local|dev|open|scan|match|snapshot|gym|build|test|tail",
+		change: "deliver|supply|pilot|beta|upload_to_testflight|upload_to_app_store|upload_to_play_store"},
+	// DVC: pushing adds to the remote; gc --cloud deletes from it.
+	{names: "dvc", depth: 1, only: true, destroy: "gc", needFlag: "--cloud"},
+	// Secret managers' CLIs: deleting a shared secret asks; setting one
+	// is routine unless the config named is production.
+	{names: "doppler|infisical", depth: 3, only: true, change: "set|upload", destroy: "delete|rm|remove"},
+	// JVM builds' database plugins: only their own goals are read
+	// (mvn clean is the build's).
+	{names: "mvn|mvnw|gradle|gradlew", depth: 6, only: true,
+		change:  "flyway:migrate|flyway:repair|flyway:baseline|liquibase:update|liquibase:rollback|flywaymigrate|flywayrepair|liquibaseupdate|liquibaserollback",
+		destroy: "flyway:clean|liquibase:dropall|flywayclean|liquibasedropall"},
+	{names: "cap|capistrano", live: true, depth: 3, change: "deploy|rollback|invoke", only: true},
+	{names: "pm2", live: true, depth: 2, change: "deploy", only: true},
+	{names: "expo", live: true, depth: 2, change: "publish", only: true},
+	// Infrastructure as code: the unnamed stack or workspace is the live one.
+	{names: "terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile", live: true, depth: 3,
+		read: "login|logout|init|new|select|install|plugin|providers|console|about|convert|schema|graph|metadata|package|offline|deps|repos"},
+	{names: "ansible-playbook", live: true, always: true},
+	{names: "docker", live: true, depth: 2, subs: "stack|service|swarm|node|secret|config"},
+	// Kubernetes: the current context is usually the developer's own
+	// (local clusters' own CLIs, kind and minikube, are left alone).
+	{names: "kubectl|oc|kubecolor|helm", depth: 3},
+	// Framework database tasks: the unnamed database is the dev one.
+	{names: "rails|rake", depth: 2, only: true, code: true,
+		change:  "db:migrate|db:rollback|db:seed|db:setup|db:create|db:migrate:redo|db:migrate:down|db:migrate:up|runner|r|console|c|dbconsole|db|migrate|rollback|seed",
+		destroy: "db:drop|db:reset|db:purge|db:schema:load|db:structure:load|db:truncate_all|db:seed:replant|drop|reset|purge|replant|truncate_all",
+		read:    "db:test:prepare|db:prepare|db:version|db:migrate:status|routes|test|server|s|generate|g"},
+	{names: "python|python3|py", script: "manage.py", depth: 2, only: true, code: true,
+		change:  "migrate|loaddata|shell|dbshell|createcachetable|changepassword|dumpdata",
+		destroy: "flush|reset_db",
+		read:    "test|runserver|check|showmigrations|makemigrations|sqlmigrate|collectstatic|sqlflush|diffsettings|startapp"},
+	{names: "php", script: "artisan", depth: 2, prodFlag: "--force", only: true, code: true,
+		change:  "migrate|db:seed|migrate:rollback|migrate:install|tinker|queue:flush|db",
+		destroy: "migrate:fresh|migrate:reset|migrate:refresh|db:wipe",
+		read:    "migrate:status|serve|test|route:list|make"},
+	{names: "prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas", depth: 3,
+		read: "generate|studio|format|status|info|validate|history|current|heads|show|new|make|create|init|dev|test|diff|inspect|introspect|pull|version|migration:generate|migration:create|migrate:make|make:migration|ecto.gen.migration|compile|deps.get|phx.server"},
+	{names: "dotnet", depth: 4, subs: "ef", read: "migrations|dbcontext|list|script|info|bundle"},
+	{names: "celery", depth: 3, only: true, change: "call", destroy: "purge|discard"},
+	// System services: restarting or stopping one interrupts whoever
+	// uses it; starting a stopped one does not.
+	{names: "systemctl|service", live: true, depth: 2, local: "--user", only: true, read: "daemon-reload",
+		change: "restart|stop|reload|try-restart|reload-or-restart|try-reload-or-restart|force-reload|kill|isolate|mask"},
+}
 
 // remoteDerivers are this file's effect derivers (effect.go).
-var remoteDerivers = []deriverReg{}
+var remoteDerivers = []deriverReg{
+	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew|dvc", deriveRemote},
+	{dbClients, deriveDBClient},
+	{"pg_dump|pg_dumpall|mysqldump|mariadb-dump|mongodump|mongoexport|redis-dump", deriveDump},
+	{"mongorestore|pg_restore", deriveRestore},
+	{"make|gmake|just|task|npm|pnpm|yarn|bun", deriveTaskDeploy},
+	{"docker|podman|nerdctl", deriveContainerExec},
+}
+
+// remoteToolOf is the row describing name.
+var remoteToolOf = &lazy[map[string]*remoteTool]{src: func() map[string]*remoteTool {
+	m := map[string]*remoteTool{}
+	for i := range remoteTools {
+		for _, n := range strings.Split(remoteTools[i].names, "|") {
+			m[n] = &remoteTools[i]
+		}
+	}
+	return m
+}}
+
+// deriveRemote reads a remote-state CLI's verb and environment.
+func deriveRemote(a *analyzer, c *Cmd) {
+	t := remoteToolOf.get()[c.Name]
+	if t == nil {
+		return
+	}
+	pos := c.Pos()
+	if t.script != "" {
+		if len(pos) == 0 || pos[0].Dyn || shell.NormName(pos[0].Text) != t.script {
+			return
+		}
+		pos = pos[1:]
+	}
+	if t.local != "" && c.Has(t.local) || t.needFlag != "" && !c.Has(t.needFlag) {
+		return
+	}
+	if t.subs != "" && (len(pos) == 0 || !oneOf(strings.ToLower(pos[0].Text), t.subs)) {
+		return
+	}
+	class, verb := t.verb(pos)
+	if t.bare && len(pos) == 0 || t.always && class == vNone {
+		class, verb = vChange, c.Name
+	}
+	if class == vNone && t.setFlag != "" && c.Has(t.setFlag) {
+		class, verb = vChange, t.setFlag
+	}
+	if class, verb = t.refine(c, pos, class, verb); class > vRead {
+		a.emitRemote(c, c, t, class, verb)
+	}
+}
+
+// refine reads what the verb alone does not say: a storage copy is an
+// upload unless it deletes what the source lacks, and a console given
+// code deletes when the code does.
+func (t *remoteTool) refine(c *Cmd, pos []shell.Word, class verbClass, verb string) (verbClass, string) {
+	switch {
+	case t.transfer && oneOf(verb, "cp|copy|sync|mv|rsync"):
+		if !c.Has("--delete") || !remoteDest(pos) {
+			return vNone, ""
+		}
+		return vDestroy, verb + " --delete"
+	case class == vChange && c.Has("--force-reset"):
+		return vDestroy, verb + " --force-reset" // prisma db push
+	case class == vChange && t.code:
+		if k, v := ormClass(c); k == vDestroy {
+			return k, v
+		}
+	}
+	return class, verb
+}
+
+// verb is the class of the first word among pos that has one; a change
+// verb may be followed by the destroy that says what it changes
+// (prisma migrate reset, heroku run rails db:drop).
+func (t *remoteTool) verb(pos []shell.Word) (verbClass, string) {
+	skip, depth := t.skip, t.depth+t.skip
+	found, verb := vNone, ""
+	for i, w := range pos {
+		if i >= depth || w.Dyn {
+			break
+		}
+		s := strings.ToLower(w.Text)
+		if t.skip > 0 && oneOf(s, "alpha|beta") {
+			depth++ // gcloud's release tracks come before the service
+			continue
+		}
+		if skip > 0 {
+			if oneOf(s, t.read) {
+				return vRead, s // local CLI setup (gcloud components install)
+			}
+			skip--
+			continue
+		}
+		switch k := t.classify(s); {
+		case k == vNone:
+		case found == vNone && k != vChange:
+			return k, s
+		case found == vNone:
+			found, verb = k, s
+		case k == vDestroy:
+			return k, s
+		}
+	}
+	return found, verb
+}
+
+// classify reads one word: whole, then by parts. noun:verb words
+// (apps:destroy, db:seed:replant, ecto.reset) are read from the end,
+// verb-noun words (update-function-code, force-unlock) from the start.
+func (t *remoteTool) classify(s string) verbClass {
+	if k := t.class(s); k != vNone {
+		return k
+	}
+	if strings.ContainsAny(s, ":.") {
+		parts := strings.FieldsFunc(s, func(r rune) bool { return r == ':' || r == '.' })
+		for _, p := range parts {
+			if oneOf(p, t.read) {
+				return vRead // the tool's local words (emulators:start)
+			}
+		}
+		for i := len(parts) - 1; i >= 0; i-- {
+			if k := t.class(parts[i]); k != vNone {
+				return k
+			}
+		}
+		return vNone
+	}
+	if strings.Contains(s, "-") {
+		for _, p := range strings.Split(s, "-") {
+			if k := t.class(p); k != vNone {
+				return k
+			}
+		}
+	}
+	return vNone
+}
+
+func (t *remoteTool) class(s string) verbClass {
+	switch {
+	case s == "":
+		return vNone
+	case oneOf(s, t.read):
+		return vRead
+	case oneOf(s, t.destroy) || !t.only && oneOf(s, destroyVerbs):
+		return vDestroy
+	case oneOf(s, t.change) || !t.only && oneOf(s, changeVerbs):
+		return vChange
+	case oneOf(s, readVerbs):
+		return vRead
+	case oneOf(s, exportVerbs):
+		return vExport
+	}
+	return vNone
+}
+
+// remoteDest: the last positional is a remote URL (s3://, gs://), so a
+// copy or sync writes to the service rather than downloading from it.
+func remoteDest(pos []shell.Word) bool {
+	if len(pos) == 0 {
+		return false
+	}
+	last := pos[len(pos)-1]
+	return last.Dyn || strings.Contains(last.Text, "://")
+}
+
+// emitRemote judges a change, destroy or export of c at the place the
+// words of target (c, or the part of it that names a server) name.
+func (a *analyzer) emitRemote(c, target *Cmd, t *remoteTool, class verbClass, verb string) {
+	def := whereUnknown
+	if t != nil && t.live {
+		def = whereRemote
+	}
+	w, ev := a.whereOf(target, def)
+	if t != nil && t.prodFlag != "" && w != whereProduction && c.Has(t.prodFlag) {
+		w, ev = whereProduction, t.prodFlag
+	}
+	w, ev = a.overSSH(c, w, ev)
+	shown := strings.TrimSpace(verb + " " + ev)
+	switch class {
+	case vDestroy:
+		a.emit(c, effect{kind: effDestroy, where: w, evidence: shown})
+	case vChange:
+		a.emit(c, effect{kind: effChange, where: w, evidence: shown})
+	case vExport:
+		if w == whereProduction {
+			a.emit(c, effect{kind: effChange, where: w, evidence: shown + ": copies production data off its servers"})
+		}
+	}
+}
+
+// overSSH: a command run through ssh acts on that host, which is remote
+// unless its own name says which environment it is.
+func (a *analyzer) overSSH(c *Cmd, w where, ev string) (where, string) {
+	if c.Scope == nil || c.Scope.Host == "" || w == whereProduction {
+		return w, ev
+	}
+	host := c.Scope.Host
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
+	}
+	switch {
+	case a.p.isProdWord(host):
+		return whereProduction, "ssh " + host
+	case w == whereDev || isDevWord(host):
+		return whereDev, ev
+	}
+	return whereRemote, "ssh " + host
+}
+
+// Database clients: what the statement given on the command line does,
+// at the host the options name. No host is the local server, so the
+// change is judged only when a word names production; deleting data
+// asks wherever it is.
+
+// dbClients are the clients whose statements are read.
+const dbClients = "psql|mysql|mariadb|mongosh|mongo|redis-cli|valkey-cli|sqlcmd|cqlsh|clickhouse-client|cockroach|snowsql|duckdb"
+
+// dbStatementOpts are the options that carry a statement.
+const dbStatementOpts = "-c|--command|-e|--execute|--eval|-q|-Q|--query|-x"
+
+// dbTargetOpts are the options that name the server or the database.
+const (
+	dbTargetOpts = "-h|--host|-H|--uri|--url|-u|-d|--dbname|-D|--database|-S|--server"
+	dbServerOpts = "-h|--host|-H|--uri|--url|-S|--server"
+)
+
+func deriveDBClient(a *analyzer, c *Cmd) {
+	class, verb := vNone, ""
+	if oneOf(c.Name, "redis-cli|valkey-cli") {
+		class, verb = redisCommand(c)
+	} else {
+		for i, w := range c.Args {
+			if w.Dyn || i+1 >= len(c.Args) {
+				continue
+			}
+			if name, _, _ := strings.Cut(w.Text, "="); oneOf(name, dbStatementOpts) {
+				stmt := c.Args[i+1].Text
+				if _, v, has := strings.Cut(w.Text, "="); has {
+					stmt = v
+				}
+				if k, v := statementClass(stmt); k > class {
+					class, verb = k, v
+				}
+			}
+		}
+	}
+	if class == vNone && c.stdin.Known {
+		class, verb = stdinStatements(c.Name, c.stdin.Text)
+	}
+	if class < vChange {
+		return
+	}
+	a.emitRemote(c, dbTarget(c, false), nil, class, verb)
+}
+
+// dbTarget is c reduced to the words that name its server and
+// database, so the statement's own words (a table called prod_users)
+// do not decide the environment.
+// With serverOnly, only the server's words count.
+func dbTarget(c *Cmd, serverOnly bool) *Cmd {
+	t := &Cmd{Command: shell.Command{Name: c.Name, Scope: c.Scope}, env: c.env, a: c.a}
+	for i, w := range c.Args {
+		name, _, has := strings.Cut(w.Text, "=")
+		switch {
+		case i > 0 && oneOf(c.Args[i-1].Text, dbStatementOpts):
+			// the statement itself
+		case strings.Contains(w.Text, "://"),
+			!serverOnly && !strings.HasPrefix(w.Text, "-") && !strings.ContainsAny(w.Text, " \t\n"):
+			t.Args = append(t.Args, w)
+		case serverOnly && !oneOf(name, dbServerOpts):
+		case oneOf(name, dbTargetOpts) && has:
+			t.Args = append(t.Args, w)
+		case oneOf(name, dbTargetOpts) && i+1 < len(c.Args):
+			t.Args = append(t.Args, w, c.Args[i+1])
+		}
+	}
+	return t
+}
+
+// statementClass reads the leading keyword of each SQL statement (or
+// the method of a mongo shell call): the strongest wins.
+func statementClass(s string) (verbClass, string) {
+	best, verb := vNone, ""
+	for _, st := range strings.Split(s, ";") {
+		f := strings.Fields(strings.ToUpper(st))
+		if len(f) == 0 {
+			continue
+		}
+		k := vRead
+		switch f[0] {
+		case "DELETE":
+			// a DELETE that picks its rows is a change; one
+			// without WHERE empties the table.
+			k = vDestroy
+			if strings.Contains(st, "WHERE") || strings.Contains(st, "where") {
+				k = vChange
+			}
+		case "DROP", "TRUNCATE":
+			k = vDestroy
+		case "INSERT", "UPDATE", "ALTER", "CREATE", "GRANT", "REVOKE", "SET", "REPLACE", "MERGE", "COPY", "CALL", "UPSERT", "RENAME":
+			k = vChange
+		}
+		if k > best {
+			best, verb = k, f[0]
+		}
+	}
+	if strings.Contains(s, "db.") {
+		for _, m := range []string{".drop", ".delete", ".remove"} {
+			if strings.Contains(s, m) {
+				return vDestroy, m[1:]
+			}
+		}
+		for _, m := range []string{".insert", ".update", ".replace", ".createIndex", ".rename", ".bulkWrite"} {
+			if strings.Contains(s, m) {
+				return vChange, m[1:]
+			}
+		}
+	}
+	return best, verb
+}
+
+// stdinStatements reads the statements piped into a client, one per
+// line for redis-cli, SQL or mongo shell code for the others.
+func stdinStatements(client, text string) (verbClass, string) {
+	if !oneOf(client, "redis-cli|valkey-cli") {
+		return statementClass(text)
+	}
+	best, verb := vNone, ""
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		words := make([]shell.Word, len(f))
+		for i, s := range f {
+			words[i] = shell.Word{Text: s}
+		}
+		if k, v := redisCommand(&Cmd{Command: shell.Command{Args: words}}); k > best {
+			best, verb = k, v
+		}
+	}
+	return best, verb
+}
+
+// redisCommand is the class of the command redis-cli is given.
+func redisCommand(c *Cmd) (verbClass, string) {
+	for i := 0; i < len(c.Args); i++ {
+		w := c.Args[i]
+		if w.Dyn {
+			return vNone, ""
+		}
+		if strings.HasPrefix(w.Text, "-") {
+			if oneOf(w.Text, "-h|-p|-a|-n|-u|--user|--pass|-s|--tls-cert|--cacert|--key|-r|-i|--pattern|--count") {
+				i++
+			}
+			continue
+		}
+		cmd := strings.ToUpper(w.Text)
+		switch {
+		case oneOf(cmd, "FLUSHALL|FLUSHDB|DEL|UNLINK|HDEL|SREM|ZREM|LREM|XDEL|GETDEL|ZREMRANGEBYSCORE|ZREMRANGEBYRANK"):
+			return vDestroy, cmd
+		case oneOf(cmd, "SET|MSET|SETEX|SETNX|HSET|HMSET|LPUSH|RPUSH|LSET|SADD|ZADD|XADD|EXPIRE|PEXPIRE|PERSIST|RENAME|INCR|INCRBY|DECR|DECRBY|APPEND|SHUTDOWN|SLAVEOF|REPLICAOF|RESTORE|MIGRATE|MOVE|COPY|PUBLISH|FAILOVER|SWAPDB|EVAL|EVALSHA|FCALL"):
+			return vChange, cmd
+		case cmd == "CONFIG" && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1].Text, "set"):
+			return vChange, "CONFIG SET"
+		}
+		return vRead, cmd
+	}
+	return vNone, ""
+}
+
+// deriveDump: a dump of a production database copies its users' data
+// off the servers; a dump of a local or unnamed one is routine.
+// The server decides, not the database's name: a database called
+// production on this machine is already here.
+func deriveDump(a *analyzer, c *Cmd) {
+	a.emitRemote(c, dbTarget(c, true), nil, vExport, c.Name)
+}
+
+// deriveRestore: a restore that drops what is there first deletes data.
+func deriveRestore(a *analyzer, c *Cmd) {
+	flags := "--drop"
+	if c.Name == "pg_restore" {
+		flags = "-c|--clean"
+	}
+	for _, w := range c.Args {
+		if !w.Dyn && oneOf(w.Text, flags) {
+			a.emitRemote(c, dbTarget(c, false), nil, vDestroy, c.Name+" "+w.Text)
+			return
+		}
+	}
+}
+
+// deriveTaskDeploy reads a project task named for a deploy (make
+// deploy-prod, npm run deploy:production): the task's name is all the
+// guard sees, and a deploy task deploys to where its name says, or to
+// the live target when it names none.
+func deriveTaskDeploy(a *analyzer, c *Cmd) {
+	pos := c.Pos()
+	if oneOf(c.Name, "npm|pnpm|yarn|bun") {
+		// a package manager's script is its first word after run
+		// (yarn: its first word); later words are the script's.
+		if len(pos) > 0 && c.Name != "yarn" && oneOf(strings.ToLower(pos[0].Text), "run|run-script") {
+			pos = pos[1:]
+		} else if c.Name != "yarn" {
+			return
+		}
+		if len(pos) > 1 {
+			pos = pos[:1]
+		}
+	}
+	for _, w := range pos {
+		if w.Dyn {
+			return
+		}
+		for _, p := range envTokens(strings.ToLower(w.Text)) {
+			if oneOf(p, "deploy|rollout|promote") {
+				a.emitRemote(c, c, &remoteTool{live: true}, vChange, w.Text)
+				return
+			}
+		}
+	}
+}
+
+// ormDeletes are the calls that delete rows through a framework's ORM.
+var ormDeletes = []string{".delete(", "delete_all", "destroy_all", ".truncate(", "drop_table", "->delete(", "::truncate(", ".destroy("}
+
+// ormClass reads the code a framework console is given for an ORM
+// delete: `rails runner 'User.delete_all'` deletes like DELETE FROM.
+func ormClass(c *Cmd) (verbClass, string) {
+	for _, w := range c.Args {
+		if w.Dyn || !strings.ContainsAny(w.Text, ".(_") {
+			continue
+		}
+		for _, m := range ormDeletes {
+			if strings.Contains(w.Text, m) {
+				return vDestroy, strings.Trim(m, ".(:->")
+			}
+		}
+	}
+	return vNone, ""
+}
+
+// containerExecOpts are the options of docker exec and docker compose
+// exec that take a value.
+const containerExecOpts = "-u|--user|-w|--workdir|-e|--env|--env-file|--index"
+
+// deriveContainerExec reads the command run inside a container (docker
+// compose exec db psql -c 'DROP DATABASE app'): a database client or a
+// framework task there acts on the database the container serves.
+func deriveContainerExec(a *analyzer, c *Cmd) {
+	args := c.Args
+	skip := 1 // exec
+	if len(args) > 0 && !args[0].Dyn && oneOf(args[0].Text, "compose|container") {
+		skip = 2
+	}
+	if len(args) < skip || args[skip-1].Dyn || args[skip-1].Text != "exec" {
+		return
+	}
+	args = args[skip:]
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w.Dyn:
+			return
+		case oneOf(w.Text, containerExecOpts):
+			i++
+		case strings.HasPrefix(w.Text, "-"):
+		default:
+			// w is the container; what follows is the command.
+			if i+1 >= len(args) {
+				return
+			}
+			inner := &Cmd{Command: shell.Command{Name: shell.NormName(args[i+1].Text), Args: args[i+2:], Scope: c.Scope}, a: c.a}
+			if oneOf(inner.Name, dbClients) {
+				deriveDBClient(a, inner)
+			} else {
+				deriveRemote(a, inner)
+			}
+			return
+		}
+	}
+}

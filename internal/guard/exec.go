@@ -73,6 +73,7 @@ func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word,
 
 // judge runs the rules and the argument checks on a resolved command.
 func (a *analyzer) judge(c *Cmd, in shell.Feed) {
+	c.stdin = in
 	if !c.Has("--help", "--version") {
 		// A preview is judged as a read: no rule about what the run
 		// would change, and only the effects a read has (effect.go).
@@ -635,6 +636,7 @@ func hSSH(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 	}
 	remote := shell.NewScope("")
 	remote.CwdOK = false
+	remote.Host = rest[0].Text
 	return a.runText(c, joinWords(rest[1:]), remote, depth, "ssh "+rest[0].Display())
 }
 

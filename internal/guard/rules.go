@@ -77,6 +77,9 @@ type Cmd struct {
 	env map[string]shell.Word
 	// previewOnly is set when the command only previews (a dry run).
 	previewOnly bool
+	// stdin is what is piped into the command, when the walk knows it
+	// (echo FLUSHALL | redis-cli): the statements a client reads.
+	stdin shell.Feed
 }
 
 func (c *Cmd) parse() {

@@ -15,6 +15,9 @@ type Scope struct {
 	Calling map[string]bool
 	Cwd     string
 	CwdOK   bool
+	// Host is the machine the command runs on when it is not this one
+	// (the host of `ssh host cmd`), "" here.
+	Host string
 	// OldPwd is $OLDPWD once the command changed directory (cd -, ~-).
 	OldPwd    string
 	OldOK     bool
