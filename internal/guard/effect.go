@@ -201,7 +201,7 @@ type deriver func(a *analyzer, c *Cmd)
 // package data: nothing runs at start-up).
 var derivers = &lazy[map[string][]deriver]{src: func() map[string][]deriver {
 	m := map[string][]deriver{}
-	for _, t := range [][]deriverReg{credDerivers, remoteDerivers, supplyDerivers, reviewDerivers, escapeDerivers} {
+	for _, t := range [][]deriverReg{credDerivers, escapeDerivers, reviewDerivers, supplyDerivers, remoteDerivers} {
 		for _, r := range t {
 			for _, name := range strings.Split(r.names, "|") {
 				m[name] = append(m[name], r.d)

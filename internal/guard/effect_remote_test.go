@@ -183,10 +183,10 @@ func TestRemoteEffects(t *testing.T) {
 		{"./gradlew clean build", Allow, ""},
 		{`snowsql -q "DROP TABLE analytics.events"`, Ask, ""},
 		// Over ssh, a change acts on the host.
-		{"ssh prod-web-1 'sudo systemctl restart app'", Ask, "prod.change"},
-		{"ssh web-1 'sudo systemctl restart app'", Ask, "remote.change"},
+		{"ssh prod-web-1 'sudo systemctl restart app'", Ask, "system.service-change"},
+		{"ssh web-1 'sudo systemctl restart app'", Ask, "system.service-change"},
 		{"ssh prod-web-1 'systemctl status app'", Allow, ""},
-		{"sudo systemctl restart nginx", Ask, "remote.change"},
+		{"sudo systemctl restart nginx", Ask, "system.service-change"},
 		{"systemctl start nginx", Allow, ""},
 		{"systemctl --user restart pipewire", Allow, ""},
 		// Queues and project deploy tasks.

@@ -455,9 +455,6 @@ func ghEffects(a *analyzer, c *Cmd) {
 		return
 	case "ssh-key add", "gpg-key add", "repo deploy-key":
 		e.kind = effGrant
-	case "extension install", "ext install", "extension upgrade":
-		// Extensions are any repository's code, run as gh.
-		e.kind = effOutside
 	case "repo edit":
 		ghRepoEdit(a, c)
 		return

@@ -163,8 +163,8 @@ func TestReviewOSControls(t *testing.T) {
 		{`sudo spctl --master-disable`, Deny, "safety.os-control"},
 		{`vault audit disable file/`, Ask, "safety.disable"},
 		{`kubectl label ns production pod-security.kubernetes.io/enforce=privileged --overwrite`, Ask, "safety.disable"},
-		{`sudo swapoff -a`, Ask, "fs.data-loss-outside"},
-		{`sudo umount /home`, Ask, "fs.data-loss-outside"},
+		{`sudo swapoff -a`, Ask, "system.mount"},
+		{`sudo umount /home`, Ask, "system.mount"},
 		// Neighbours.
 		{`getenforce`, Allow, ""},
 		{`sestatus`, Allow, ""},
@@ -178,7 +178,7 @@ func TestReviewOSControls(t *testing.T) {
 		{`vault audit list`, Allow, ""},
 		{`kubectl label pod web-1 tier=frontend`, Allow, ""},
 		{`swapon --show`, Allow, ""},
-		{`umount /mnt/usb`, Allow, ""},
+		{`umount /mnt/usb`, Ask, "system.mount"},
 	})
 }
 
@@ -231,7 +231,7 @@ func TestReviewSameShape(t *testing.T) {
 		{`sudo pfctl -d`, Deny, "safety.os-control"},
 		{`netsh advfirewall set allprofiles state off`, Deny, "safety.os-control"},
 		{`sudo aa-teardown`, Deny, "safety.os-control"},
-		{`sudo umount -a`, Ask, "fs.data-loss-outside"},
+		{`sudo umount -a`, Ask, "system.mount"},
 		// Neighbours.
 		{`glab mr create --fill`, Allow, ""},
 		{`glab mr view 3`, Allow, ""},
