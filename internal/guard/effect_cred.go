@@ -16,6 +16,7 @@ var credDerivers = []deriverReg{
 	{"python|python2|python3|pypy|pypy3|node|nodejs|bun|deno|ruby|perl|php", interpEnvPrint},
 	{"kubectl|oc|docker|podman|nerdctl|fly|flyctl|heroku|doppler|op|infisical|chamber|sops|aws-vault|envchain|teller|railway|dotenvx", runnerEnvDump},
 	{"docker|podman|nerdctl", dockerEnvInspect},
+	{"gcloud", keyMint},
 }
 
 // envDump: a command that prints the whole environment (env, printenv,
@@ -224,7 +225,10 @@ func printsSomething(code string) bool {
 }
 
 // envAPIs are how the interpreters read the environment.
-var envAPIs = []string{"os.environ", "os.getenv", "getenv", "process.env", "ENV", "$ENV", "Deno.env", "Bun.env", "$_ENV", "$_SERVER", "System.getenv", "keyring.get_password", "keyring.get_credential"}
+var envAPIs = []string{"os.environ", "os.getenv", "getenv", "process.env", "ENV", "$ENV", "Deno.env", "Bun.env", "$_ENV", "$_SERVER", "System.getenv", "keyring.get_password", "keyring.get_credential",
+	// Frameworks' settings, which hold the same secrets: Django's
+	// settings.SECRET_KEY, Flask's app.config['SECRET_KEY'].
+	"settings", "app.config"}
 
 // envRead finds a read of a secret variable, or of the whole
 // environment, in code.
@@ -248,7 +252,7 @@ func envRead(code string) (string, bool) {
 			if name != "" && secretVarName(name) {
 				return name, true
 			}
-			if dump && !strings.HasSuffix(before, "keys(") {
+			if dump && !strings.HasSuffix(before, "keys(") && api != "settings" && api != "app.config" {
 				return "the environment (" + api + ")", true
 			}
 		}
@@ -326,6 +330,18 @@ func runnerEnvDump(a *analyzer, c *Cmd) {
 	}
 	if dump {
 		a.emit(c, effect{kind: effCredential, evidence: c.Name + " runs " + inner[0].Text + " where the environment holds secrets"})
+		return
+	}
+	// `heroku run "python manage.py shell -c 'print(settings.SECRET_KEY)'"`.
+	var b strings.Builder
+	for _, w := range inner {
+		b.WriteString(w.Text)
+		b.WriteByte(' ')
+	}
+	if code := b.String(); printsSomething(code) {
+		if what, ok := envRead(code); ok {
+			a.emit(c, effect{kind: effCredential, evidence: c.Name + " runs code that prints " + what})
+		}
 	}
 }
 
@@ -374,4 +390,59 @@ func argValue(c *Cmd, names ...string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// sensitiveItem: a secret-manager read whose words name production
+// (`secret/app/prod/db`, `--project acme-prod`) or an item named like a
+// credential (`-field=password`, `db-password`, `STRIPE_SECRET_KEY`,
+// Vault's dynamic `database/creds/readonly`). Printing such a value is
+// a credential read even where printing a project's config value is
+// tolerated.
+func (a *analyzer) sensitiveItem(c *Cmd, sub int) bool {
+	if w, _ := a.whereOf(c, whereUnknown); w == whereProduction {
+		return true
+	}
+	pos := c.Pos()
+	for _, arg := range c.Args {
+		if arg.Dyn || sub > 0 && len(pos) > 0 && arg.Text == pos[0].Text {
+			if sub > 0 && len(pos) > 0 && arg.Text == pos[0].Text {
+				pos, sub = pos[1:], sub-1 // the subcommand words
+			}
+			continue
+		}
+		t := arg.Text
+		if strings.HasPrefix(t, "-") {
+			_, v, ok := strings.Cut(t, "=")
+			if !ok {
+				continue
+			}
+			t = v
+		}
+		for _, f := range strings.FieldsFunc(t, func(r rune) bool { return strings.ContainsRune("/:=.@ \"'", r) }) {
+			if secretItemWord(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// secretItemWord: a name part that says credential. Bare "secret" is
+// not one: it is Vault's default mount and the stores' own noun.
+func secretItemWord(t string) bool {
+	u := upper(strings.ReplaceAll(t, "-", "_"))
+	if secretVarName(u) {
+		return true
+	}
+	return oneOf(u, "PASSWORD|PASSWD|TOKEN|APIKEY|CREDS|CREDENTIALS|PASSPHRASE")
+}
+
+// keyMint: `gcloud iam service-accounts keys create key.json` writes a
+// new long-lived key for a service account: access granted to whoever
+// holds the file.
+func keyMint(a *analyzer, c *Cmd) {
+	w := words(c, 4)
+	if len(w) == 4 && w[0] == "iam" && w[1] == "service-accounts" && w[2] == "keys" && w[3] == "create" {
+		a.emit(c, effect{kind: effGrant, evidence: "gcloud iam service-accounts keys create"})
+	}
 }

@@ -52,6 +52,17 @@ func TestEffectCred(t *testing.T) {
 		{"bin/rails credentials:show", "deny", "secret.print-token"},
 		{"op signin --raw", "deny", "secret.print-token"},
 		{"doppler secrets --only-names", "allow", ""},
+		// Secret-manager reads: a production or credential-named item.
+		{"vault kv get secret/app/prod/db", "deny", "secret.print-token"},
+		{"az keyvault secret show --vault-name kv --name db-password", "deny", "secret.print-token"},
+		{"vault kv get secret/myapp/config", "allow", ""},
+		{"vault kv list secret/app", "allow", ""},
+		{"export PW=$(vault kv get -field=password secret/app/prod/db)", "allow", ""},
+		{"doppler secrets", "deny", "secret.print-token"},
+		{`heroku run "python manage.py shell -c 'print(settings.SECRET_KEY)'"`, "deny", "secret.print-credential"},
+		{`python -c 'from django.conf import settings; print(settings.DEBUG)'`, "allow", ""},
+		{"gcloud iam service-accounts keys create k.json --iam-account ci@x.iam.gserviceaccount.com", "ask", "access.grant"},
+		{"gcloud iam service-accounts keys list --iam-account ci@x.iam.gserviceaccount.com", "allow", ""},
 		// Cloud metadata: facts allowed, credentials denied.
 		{"curl -s http://169.254.169.254/latest/meta-data/instance-type", "allow", ""},
 		{"curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/role", "deny", "secret.cloud-metadata-credentials"},

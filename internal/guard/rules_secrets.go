@@ -124,16 +124,19 @@ func credPrinterTable() []credPrinter {
 		// inside the command that needs it ($(vault kv get -field=x ...)
 		// as an argument, a pipe into `docker login --password-stdin`,
 		// `doppler run -- npm test`) is not printing. The entries under
-		// m() are still allowed to print: the dcg secrets packs' corpus
-		// rows allow them and the corpora's allow-row cap holds them
-		// (docs/guard-policy.md; the lead decides on the reversal).
+		// m() print one value the project uses; they are denied when the
+		// command names production or the item is named like a
+		// credential (db-password, STRIPE_SECRET_KEY, database/creds/x),
+		// allowed otherwise: the dcg secrets packs' corpus rows allow
+		// `vault kv get secret/myapp/config` (docs/guard-policy.md).
 		m(p("", "vault read", []string{"vault"}, Rule{Sub: []string{"read"}})),
 		m(p("", "vault kv get", []string{"vault"}, Rule{Sub: []string{"kv", "get"}})),
 		m(p("", "op read", []string{"op"}, Rule{Sub: []string{"read|inject"}, NoFlag: []string{"-o", "--out-file", "--output"}})),
 		m(p("", "op document get", []string{"op"}, Rule{Sub: []string{"document", "get"}, NoFlag: []string{"-o", "--output", "--out-file"}})),
 		m(p("aws", "aws secretsmanager get-secret-value", []string{"aws"}, Rule{Sub: []string{"secretsmanager", "get-secret-value|batch-get-secret-value"}})),
 		m(p("aws", "aws ssm get-parameter", []string{"aws"}, Rule{Sub: []string{"ssm", "get-parameter|get-parameters|get-parameters-by-path"}, AnyFlag: []string{"--with-decryption"}, When: notNamesOnly})),
-		m(p("", "doppler secrets", []string{"doppler"}, Rule{Sub: []string{"secrets"}, When: dopplerPrints})),
+		m(p("", "doppler secrets get", []string{"doppler"}, Rule{Sub: []string{"secrets", "get|download"}, When: dopplerPrints})),
+		p("", "doppler secrets", []string{"doppler"}, Rule{Sub: []string{"secrets"}, When: dopplerPrintsAll}),
 		p("", "op signin --raw", []string{"op"}, Rule{Sub: []string{"signin"}, AnyFlag: []string{"--raw"}}),
 		p("", "doppler configure get token", []string{"doppler"}, Rule{Sub: []string{"configure", "get"}, When: argNamesToken(2)}),
 		m(p("google", "gcloud secrets versions access", []string{"gcloud"}, Rule{Sub: []string{"secrets", "versions", "access"}})),
@@ -271,6 +274,12 @@ func dopplerPrints(c *Cmd) bool {
 		return c.Has("--no-file")
 	}
 	return false
+}
+
+// dopplerPrintsAll: `doppler secrets` and `secrets substitute` print
+// every value of the config at once.
+func dopplerPrintsAll(c *Cmd) bool {
+	return !c.Has("--only-names") && oneOf(posLower(c, 1), "|substitute")
 }
 
 // infisicalPrints: `infisical secrets [get]` and `infisical export`.
