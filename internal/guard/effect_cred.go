@@ -17,6 +17,7 @@ var credDerivers = []deriverReg{
 	{"kubectl|oc|docker|podman|nerdctl|fly|flyctl|heroku|doppler|op|infisical|chamber|sops|aws-vault|envchain|teller|railway|dotenvx", runnerEnvDump},
 	{"docker|podman|nerdctl", dockerEnvInspect},
 	{"gcloud", keyMint},
+	{"cat|tac|head|tail|less|more|bat|nl|strings|xxd|od|hexdump|base64|grep|egrep|rg|jq|yq|sed|awk|sort|cp|scp|tar|zip|openssl", computedSecretName},
 }
 
 // envDump: a command that prints the whole environment (env, printenv,
@@ -444,5 +445,26 @@ func keyMint(a *analyzer, c *Cmd) {
 	w := words(c, 4)
 	if len(w) == 4 && w[0] == "iam" && w[1] == "service-accounts" && w[2] == "keys" && w[3] == "create" {
 		a.emit(c, effect{kind: effGrant, evidence: "gcloud iam service-accounts keys create"})
+	}
+}
+
+// computedSecretName: a file in a secret directory whose name is computed
+// (`cat ~/.ssh/$(ls ~/.ssh | head -1)`, `xargs -I{} cat ~/.aws/{}`):
+// whichever file it is, it is in the directory the secret rules protect
+// as a whole.
+func computedSecretName(a *analyzer, c *Cmd) {
+	for _, w := range c.Args {
+		if !w.Dyn {
+			continue
+		}
+		i := strings.IndexByte(w.Text, 0)
+		if i <= 0 || w.Text[i-1] != '/' || strings.ContainsAny(w.Text[:i], "*?[") {
+			continue
+		}
+		dir := strings.TrimSuffix(w.Text[:i], "/")
+		if m, ok := a.files().secretPath(dir, c.Scope); ok {
+			a.emit(c, effect{kind: effCredential, evidence: w.Display() + ": a file in " + m, rule: ruleSecretRead})
+			return
+		}
 	}
 }

@@ -63,6 +63,11 @@ func TestEffectCred(t *testing.T) {
 		{`python -c 'from django.conf import settings; print(settings.DEBUG)'`, "allow", ""},
 		{"gcloud iam service-accounts keys create k.json --iam-account ci@x.iam.gserviceaccount.com", "ask", "access.grant"},
 		{"gcloud iam service-accounts keys list --iam-account ci@x.iam.gserviceaccount.com", "allow", ""},
+		// A computed name in a secret directory.
+		{"ls ~/.aws | xargs -I{} cat ~/.aws/{}", "deny", "secret.read"},
+		{"cat ~/.ssh/$(ls ~/.ssh | head -1)", "deny", "secret.read"},
+		{"cat src/$(ls src | head -1)", "allow", ""},
+		{"ls ~/.aws", "allow", ""},
 		// Cloud metadata: facts allowed, credentials denied.
 		{"curl -s http://169.254.169.254/latest/meta-data/instance-type", "allow", ""},
 		{"curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/role", "deny", "secret.cloud-metadata-credentials"},
