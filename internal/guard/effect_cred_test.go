@@ -63,6 +63,10 @@ func TestEffectCred(t *testing.T) {
 		{`python -c 'from django.conf import settings; print(settings.DEBUG)'`, "allow", ""},
 		{"gcloud iam service-accounts keys create k.json --iam-account ci@x.iam.gserviceaccount.com", "ask", "access.grant"},
 		{"gcloud iam service-accounts keys list --iam-account ci@x.iam.gserviceaccount.com", "allow", ""},
+		{"helm get values app -n production --all", "deny", "secret.print-token"},
+		{"helm get values app -n dev", "allow", ""},
+		{"oc whoami -t", "deny", "secret.print-token"},
+		{"oc whoami", "allow", ""},
 		// A computed name in a secret directory.
 		{"ls ~/.aws | xargs -I{} cat ~/.aws/{}", "deny", "secret.read"},
 		{"cat ~/.ssh/$(ls ~/.ssh | head -1)", "deny", "secret.read"},
