@@ -1,6 +1,470 @@
 package guard
 
+import (
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
+)
+
 // Effects of credentials that are not files: the environment, secret stores, CLI configs, agent hosts' auth files.
+// Printers of stored credentials are the credPrinter table
+// (rules_secrets.go); this file reads the environment: dumps of it, the
+// shell history, and interpreter one-liners that print it.
 
 // credDerivers are this file's effect derivers (effect.go).
-var credDerivers = []deriverReg{}
+var credDerivers = []deriverReg{
+	{"python|python2|python3|pypy|pypy3|node|nodejs|bun|deno|ruby|perl|php", interpEnvPrint},
+	{"kubectl|oc|docker|podman|nerdctl|fly|flyctl|heroku|doppler|op|infisical|chamber|sops|aws-vault|envchain|teller|railway|dotenvx", runnerEnvDump},
+	{"docker|podman|nerdctl", dockerEnvInspect},
+	{"gcloud", keyMint},
+	{"cat|tac|head|tail|less|more|bat|nl|strings|xxd|od|hexdump|base64|grep|egrep|rg|jq|yq|sed|awk|sort|cp|scp|tar|zip|openssl", computedSecretName},
+}
+
+// envDump: a command that prints the whole environment (env, printenv,
+// set, export -p, declare -x) or another process's (/proc/PID/environ).
+// name is what a reason calls it.
+func envDump(c *Cmd) (name string, ok bool) {
+	switch c.Name {
+	case "printenv", "set":
+		if len(c.Args) == 0 {
+			return c.Name, true
+		}
+	case "env":
+		// Bare env is judged here only when no command follows (hEnv).
+		if len(c.Pos()) == 0 {
+			return "env", true
+		}
+	case "export", "declare", "typeset":
+		// export -p, declare -x/-p, bare export: lists every variable
+		// with its value. declare -f/-F lists functions.
+		if len(c.Pos()) == 0 && !c.Has("-f", "-F") {
+			return c.Name, true
+		}
+	}
+	for _, w := range c.Args {
+		if procEnviron(w.Text) {
+			return w.Display(), true
+		}
+	}
+	return "", false
+}
+
+// procEnviron: /proc/<pid>/environ (the pid may be computed).
+func procEnviron(s string) bool {
+	return strings.HasPrefix(s, "/proc/") && strings.HasSuffix(s, "/environ")
+}
+
+// secretWords are what a filter looks for when it looks for credentials.
+const secretWords = "token|secret|passw|pwd|key|cred|auth|aws|private|bearer|session|cookie|api"
+
+// secretPattern: a search pattern that asks for secret-looking lines.
+func secretPattern(p string) bool {
+	p = strings.ToLower(p)
+	for _, w := range strings.Split(secretWords, "|") {
+		if strings.Contains(p, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// grepPatterns are the patterns of a grep-like command (-e values, or its
+// first positional) and whether it keeps matching lines (not -v, -c, -l,
+// -q).
+func grepPatterns(c *Cmd) (pats []string, prints bool) {
+	for i, w := range c.Args {
+		if (w.Text == "-e" || w.Text == "--regexp") && i+1 < len(c.Args) {
+			pats = append(pats, c.Args[i+1].Text)
+		} else if strings.HasPrefix(w.Text, "--regexp=") {
+			pats = append(pats, strings.TrimPrefix(w.Text, "--regexp="))
+		}
+	}
+	if len(pats) == 0 {
+		if p := c.Pos(); len(p) > 0 {
+			pats = append(pats, p[0].Text)
+		}
+	}
+	prints = !c.Has("-v", "--invert-match", "-c", "--count", "-l", "--files-with-matches", "-q", "--quiet", "-L")
+	return pats, prints
+}
+
+// credFilter is the output of a filter (grep, cut) given a feed: a dump
+// of the environment keeps its credential only where the filter can let a
+// secret through; the shell history becomes one where a grep looks for
+// secrets in it.
+func (a exfilJudge) credFilter(c *Cmd, in shell.Feed) shell.Feed {
+	out := shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
+	grep := oneOf(c.Name, "grep|egrep|fgrep|rg|ag")
+	if grep && in.From == "history" {
+		if pats, prints := grepPatterns(c); prints && anySecretPattern(pats) {
+			a.noteCred(credSrc{name: "history | " + c.Name, cli: true, dump: true})
+			out.Taint |= shell.TaintCred
+		}
+		return out
+	}
+	if in.Taint&shell.TaintCred == 0 || !a.onlyDumps() {
+		return out
+	}
+	keeps := true
+	switch {
+	case grep:
+		pats, prints := grepPatterns(c)
+		keeps = prints && (len(pats) == 0 || anySecretPattern(pats))
+	case c.Name == "cut":
+		// cut -d= -f1: the names only.
+		f, d := "", ""
+		for i, w := range c.Args {
+			switch {
+			case strings.HasPrefix(w.Text, "-f"):
+				f = strings.TrimPrefix(w.Text, "-f")
+			case strings.HasPrefix(w.Text, "-d"):
+				d = strings.TrimPrefix(w.Text, "-d")
+			}
+			if (w.Text == "-f" || w.Text == "-d") && i+1 < len(c.Args) {
+				f, d = map[bool]string{true: c.Args[i+1].Text, false: f}[w.Text == "-f"], map[bool]string{true: c.Args[i+1].Text, false: d}[w.Text == "-d"]
+			}
+		}
+		keeps = !(f == "1" && d == "=")
+	}
+	if !keeps {
+		out.Taint &^= shell.TaintCred
+	}
+	return out
+}
+
+func anySecretPattern(pats []string) bool {
+	for _, p := range pats {
+		if secretPattern(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyDumps: every credential seen so far is a dump a filter can narrow.
+func (a exfilJudge) onlyDumps() bool {
+	for _, s := range a.creds {
+		if !s.dump {
+			return false
+		}
+	}
+	return len(a.creds) > 0
+}
+
+// historyGrep: a grep for secret words in a shell history file
+// (`grep -i password ~/.bash_history`).
+func historyGrep(c *Cmd) bool {
+	if !oneOf(c.Name, "grep|egrep|fgrep|rg|ag") {
+		return false
+	}
+	pats, prints := grepPatterns(c)
+	if !prints || !anySecretPattern(pats) {
+		return false
+	}
+	for _, w := range c.Pos() {
+		if strings.HasSuffix(strings.ToLower(w.Text), "_history") {
+			return true
+		}
+	}
+	return false
+}
+
+// interpEnvPrint: an interpreter one-liner that prints a secret
+// environment variable (`print(os.environ['AWS_SECRET_ACCESS_KEY'])`,
+// `console.log(process.env.NPM_TOKEN)`, `echo getenv("APP_KEY")`), the
+// whole environment (`puts ENV.select {...}`), or a keyring password.
+// Reading a variable to use it, or printing a non-secret one
+// (process.env.NODE_ENV), is left alone.
+func interpEnvPrint(a *analyzer, c *Cmd) {
+	code, eval := inlineCodeArg(c)
+	if code == "" {
+		return
+	}
+	if !eval && !printsSomething(code) {
+		return
+	}
+	if what, ok := envRead(code); ok {
+		a.emit(c, effect{kind: effCredential, where: whereUnknown, evidence: c.Name + " prints " + what})
+	}
+}
+
+// inlineCodeArg is the program text given on the command line, and
+// whether the flag prints its value (node -p).
+func inlineCodeArg(c *Cmd) (string, bool) {
+	if c.Name == "deno" {
+		if p := c.Pos(); len(p) > 1 && p[0].Text == "eval" {
+			return p[1].Text, c.Has("-p", "--print")
+		}
+		return "", false
+	}
+	for i, w := range c.Args {
+		t := w.Text
+		if i+1 >= len(c.Args) || !strings.HasPrefix(t, "-") {
+			continue
+		}
+		switch {
+		case oneOf(t, "-c|-e|-E|-r|--eval"):
+			return c.Args[i+1].Text, false
+		case oneOf(t, "-p|--print"):
+			return c.Args[i+1].Text, c.Name != "perl" && c.Name != "ruby"
+		case len(t) <= 4 && !strings.HasPrefix(t, "--") && strings.HasSuffix(t, "e") && c.Name != "python":
+			// perl -ne, ruby -pe, perl -lE: the program follows.
+			return c.Args[i+1].Text, false
+		}
+	}
+	return "", false
+}
+
+// printsSomething: the code calls an output function.
+func printsSomething(code string) bool {
+	for _, f := range []string{"print", "console.", "puts", "echo", "say", "p(", "pp ", "printf", "write", "dump", "inspect", "log("} {
+		if strings.Contains(code, f) {
+			return true
+		}
+	}
+	return strings.HasPrefix(code, "p ")
+}
+
+// envAPIs are how the interpreters read the environment.
+var envAPIs = []string{"os.environ", "os.getenv", "getenv", "process.env", "ENV", "$ENV", "Deno.env", "Bun.env", "$_ENV", "$_SERVER", "System.getenv", "keyring.get_password", "keyring.get_credential",
+	// Frameworks' settings, which hold the same secrets: Django's
+	// settings.SECRET_KEY, Flask's app.config['SECRET_KEY'].
+	"settings", "app.config"}
+
+// envRead finds a read of a secret variable, or of the whole
+// environment, in code.
+func envRead(code string) (string, bool) {
+	for _, api := range envAPIs {
+		rest := code
+		for {
+			i := strings.Index(rest, api)
+			if i < 0 {
+				break
+			}
+			before := rest[:i]
+			rest = rest[i+len(api):]
+			if i > 0 && isIdent(before[i-1]) && api != "$ENV" || api == "ENV" && strings.HasSuffix(before, "$") {
+				continue
+			}
+			if strings.HasPrefix(api, "keyring.") {
+				return api, true
+			}
+			name, dump := varAfter(rest)
+			if name != "" && secretVarName(name) {
+				return name, true
+			}
+			if dump && !strings.HasSuffix(before, "keys(") && api != "settings" && api != "app.config" {
+				return "the environment (" + api + ")", true
+			}
+		}
+	}
+	return "", false
+}
+
+// varAfter reads what follows an environment API: the variable name it
+// indexes (`['X']`, `.X`, `("X")`, `{X}`, `.get('X')`, `.fetch("X")`),
+// or dump when the whole environment is used (`print(os.environ)`,
+// `ENV.select`, `ENV.to_h`, `getenv()`).
+func varAfter(s string) (name string, dump bool) {
+	for _, m := range []string{".get(", ".fetch(", ".get", "[", "(", "{", "."} {
+		if strings.HasPrefix(s, m) {
+			t := strings.TrimLeft(s[len(m):], `'" `)
+			j := 0
+			for j < len(t) && isIdent(t[j]) {
+				j++
+			}
+			id := t[:j]
+			if m == "." && oneOf(id, "select|filter|to_h|to_hash|each|each_pair|map|items|values|copy|inspect|sort|to_a|entries|reject|find_all") {
+				return "", true
+			}
+			if m == "(" && strings.HasPrefix(t, ")") {
+				return "", true
+			}
+			return id, false
+		}
+	}
+	// Used bare: print(os.environ), console.log(process.env).
+	return "", s == "" || strings.ContainsRune(")}, ;", rune(s[0]))
+}
+
+func isIdent(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// A runner runs a command where the environment holds secrets: in a
+// container or pod, on a platform's machine, or under a secret manager's
+// injected environment. That command printing the environment is a
+// credential read; any other command is using it.
+
+// runnerEnvDump: `kubectl exec pod -- env`, `docker exec app printenv`,
+// `fly ssh console -C printenv`, `doppler run -- printenv`.
+func runnerEnvDump(a *analyzer, c *Cmd) {
+	inner := runnerCommand(c)
+	if len(inner) == 0 {
+		return
+	}
+	f := strings.Fields(inner[0].Text)
+	if len(inner) == 1 && len(f) > 1 {
+		// -C "printenv" or "env | grep KEY": one string holds the command.
+		inner = nil
+		for _, s := range f {
+			inner = append(inner, shell.Word{Text: s})
+		}
+	}
+	name := shell.NormName(inner[0].Text)
+	dump := false
+	switch name {
+	case "env", "printenv", "set", "export", "declare":
+		dump = true
+		for _, w := range inner[1:] {
+			if w.Text == "|" || w.Text == "&&" || w.Text == ";" {
+				break
+			}
+			if !strings.HasPrefix(w.Text, "-") && !secretVarName(w.Text) {
+				dump = false // env FOO=1 cmd, printenv HOME
+			}
+		}
+	default:
+		for _, w := range inner {
+			dump = dump || procEnviron(w.Text)
+		}
+	}
+	if dump {
+		a.emit(c, effect{kind: effCredential, evidence: c.Name + " runs " + inner[0].Text + " where the environment holds secrets"})
+		return
+	}
+	// `heroku run "python manage.py shell -c 'print(settings.SECRET_KEY)'"`.
+	var b strings.Builder
+	for _, w := range inner {
+		b.WriteString(w.Text)
+		b.WriteByte(' ')
+	}
+	if code := b.String(); printsSomething(code) {
+		if what, ok := envRead(code); ok {
+			a.emit(c, effect{kind: effCredential, evidence: c.Name + " runs code that prints " + what})
+		}
+	}
+}
+
+// runnerCommand is the command a runner runs: the words after `--`, a
+// -C/--command string, or the words after `exec CONTAINER` / `run`.
+func runnerCommand(c *Cmd) []shell.Word {
+	for i, w := range c.Args {
+		if w.Text == "--" {
+			return c.Args[i+1:]
+		}
+	}
+	if v, ok := argValue(c, "-C", "--command"); ok && oneOf(c.Name, "fly|flyctl") {
+		return []shell.Word{{Text: v}}
+	}
+	p := c.Pos()
+	switch {
+	case oneOf(c.Name, "docker|podman|nerdctl") && len(p) > 2 && p[0].Text == "exec":
+		return p[2:]
+	case c.Name == "heroku" && len(p) > 1 && p[0].Text == "run":
+		return p[1:]
+	}
+	return nil
+}
+
+// dockerEnvInspect: `docker inspect --format '{{json .Config.Env}}'`.
+func dockerEnvInspect(a *analyzer, c *Cmd) {
+	if posLower(c, 0) == "inspect" || posLower(c, 1) == "inspect" {
+		if dockerInspectEnv(c) {
+			a.emit(c, effect{kind: effCredential, evidence: "docker inspect of the container's environment"})
+		}
+	}
+}
+
+// argValue is the value of an option written `-o v`, `--opt v` or
+// `--opt=v`, read from the words (for tools whose value options the
+// rule tables do not declare).
+func argValue(c *Cmd, names ...string) (string, bool) {
+	for i, w := range c.Args {
+		for _, n := range names {
+			if w.Text == n && i+1 < len(c.Args) {
+				return c.Args[i+1].Text, true
+			}
+			if strings.HasPrefix(w.Text, n+"=") {
+				return w.Text[len(n)+1:], true
+			}
+		}
+	}
+	return "", false
+}
+
+// sensitiveItem: a secret-manager read whose words name production
+// (`secret/app/prod/db`, `--project acme-prod`) or an item named like a
+// credential (`-field=password`, `db-password`, `STRIPE_SECRET_KEY`,
+// Vault's dynamic `database/creds/readonly`). Printing such a value is
+// a credential read even where printing a project's config value is
+// tolerated.
+func (a *analyzer) sensitiveItem(c *Cmd, sub int) bool {
+	if w, _ := a.whereOf(c, whereUnknown); w == whereProduction {
+		return true
+	}
+	pos := c.Pos()
+	for _, arg := range c.Args {
+		if arg.Dyn || sub > 0 && len(pos) > 0 && arg.Text == pos[0].Text {
+			if sub > 0 && len(pos) > 0 && arg.Text == pos[0].Text {
+				pos, sub = pos[1:], sub-1 // the subcommand words
+			}
+			continue
+		}
+		t := arg.Text
+		if strings.HasPrefix(t, "-") {
+			_, v, ok := strings.Cut(t, "=")
+			if !ok {
+				continue
+			}
+			t = v
+		}
+		for _, f := range strings.FieldsFunc(t, func(r rune) bool { return strings.ContainsRune("/:=.@ \"'", r) }) {
+			if secretItemWord(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// secretItemWord: a name part that says credential. Bare "secret" is
+// not one: it is Vault's default mount and the stores' own noun.
+func secretItemWord(t string) bool {
+	u := upper(strings.ReplaceAll(t, "-", "_"))
+	if secretVarName(u) {
+		return true
+	}
+	return oneOf(u, "PASSWORD|PASSWD|TOKEN|APIKEY|CREDS|CREDENTIALS|PASSPHRASE")
+}
+
+// keyMint: `gcloud iam service-accounts keys create key.json` writes a
+// new long-lived key for a service account: access granted to whoever
+// holds the file.
+func keyMint(a *analyzer, c *Cmd) {
+	w := words(c, 4)
+	if len(w) == 4 && w[0] == "iam" && w[1] == "service-accounts" && w[2] == "keys" && w[3] == "create" {
+		a.emit(c, effect{kind: effGrant, evidence: "gcloud iam service-accounts keys create"})
+	}
+}
+
+// computedSecretName: a file in a secret directory whose name is computed
+// (`cat ~/.ssh/$(ls ~/.ssh | head -1)`, `xargs -I{} cat ~/.aws/{}`):
+// whichever file it is, it is in the directory the secret rules protect
+// as a whole.
+func computedSecretName(a *analyzer, c *Cmd) {
+	for _, w := range c.Args {
+		if !w.Dyn {
+			continue
+		}
+		i := strings.IndexByte(w.Text, 0)
+		if i <= 0 || w.Text[i-1] != '/' || strings.ContainsAny(w.Text[:i], "*?[") {
+			continue
+		}
+		dir := strings.TrimSuffix(w.Text[:i], "/")
+		if m, ok := a.files().secretPath(dir, c.Scope); ok {
+			a.emit(c, effect{kind: effCredential, evidence: w.Display() + ": a file in " + m, rule: ruleSecretRead})
+			return
+		}
+	}
+}

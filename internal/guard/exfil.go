@@ -22,8 +22,11 @@ type credSrc struct {
 	name   string // variable or command, for reasons
 	family string // first-party service family ("" = none known)
 	cli    bool   // printed by a CLI or store, not inherited from the environment
+	// dump: a whole environment or history; a filter that keeps no
+	// secret-looking line (grep PATH) drops it.
+	dump bool
 	// printOK: a secret manager's value fetched for the project (vault
-	// kv get, op read): printing it is routine work, sending it is not.
+	// kv get, op read): printing it is allowed, sending it is not.
 	printOK bool
 }
 
@@ -460,7 +463,7 @@ func socatHost(s string) (string, bool) {
 // credOutput: the stdout of a command that prints a stored credential
 // (token CLIs, password stores, keychains, Kubernetes secrets).
 func (a exfilJudge) credOutput(c *Cmd) (shell.Feed, bool) {
-	if c.Name == "printenv" {
+	if c.Name == "printenv" && len(c.Pos()) > 0 {
 		// printenv GITHUB_TOKEN prints one variable, like echo "$X".
 		found := false
 		for _, w := range c.Pos() {
@@ -474,11 +477,19 @@ func (a exfilJudge) credOutput(c *Cmd) (shell.Feed, bool) {
 		}
 		return shell.Feed{}, false
 	}
+	if historyGrep(c) {
+		a.noteCred(credSrc{name: c.Name + " in the shell history", cli: true})
+		return shell.Feed{Taint: shell.TaintCred | shell.TaintUnknown, From: c.Name}, true
+	}
+	if name, ok := envDump(c); ok {
+		a.noteCred(credSrc{name: name, cli: true, dump: true})
+		return shell.Feed{Taint: shell.TaintCred | shell.TaintEnv | shell.TaintUnknown, From: c.Name}, true
+	}
 	for _, p := range credPrintersOf(c.Name) {
 		if !p.rule.match(c) {
 			continue
 		}
-		a.noteCred(credSrc{name: p.what, family: p.family, cli: true, printOK: p.printOK})
+		a.noteCred(credSrc{name: p.what, family: p.family, cli: true, printOK: p.printOK && !a.sensitiveItem(c, len(p.rule.Sub))})
 		return shell.Feed{Taint: shell.TaintCred | shell.TaintUnknown, From: c.Name}, true
 	}
 	return shell.Feed{}, false
@@ -708,9 +719,28 @@ func (a exfilJudge) cloudMetadata(c *Cmd) {
 			a.fire(ruleSecretCloudMetadataCredentials, c, c.Name+" reads cloud credentials from the instance metadata service ("+w.Display()+")")
 			return
 		}
+		if metadataPlainFact(rest) {
+			return // the instance type, zone or id: no credential
+		}
 		a.fire(ruleSecretCloudMetadata, c, c.Name+" queries the instance metadata service ("+w.Display()+")")
 		return
 	}
+}
+
+// metadataPlainFact: a metadata path naming one fact about the instance
+// (`/latest/meta-data/instance-type`, `computeMetadata/v1/instance/zone`),
+// not a listing, not the IAM tree and not user data (which often holds
+// bootstrap secrets).
+func metadataPlainFact(rest string) bool {
+	_, leaf, ok := strings.Cut(rest, "/meta-data/")
+	if !ok {
+		_, leaf, ok = strings.Cut(rest, "/computemetadata/v1/")
+		if !ok || !oneOf(strings.TrimSuffix(leaf, "/"), "instance/zone|instance/id|instance/name|instance/hostname|instance/machine-type|project/project-id|project/numeric-project-id") {
+			return false
+		}
+	}
+	leaf = strings.TrimSuffix(leaf, "/")
+	return leaf != "" && !strings.HasPrefix(leaf, "iam") && !strings.Contains(leaf, "user-data") && !strings.Contains(leaf, "identity")
 }
 
 func metadataCredPath(host, rest string) bool {

@@ -111,7 +111,8 @@ func TestSecretsLeaving(t *testing.T) {
 
 		// Cloud metadata endpoints.
 		{"curl http://169.254.169.254/latest/meta-data/iam/security-credentials/role", Deny, "secret.cloud-metadata-credentials"},
-		{"curl http://169.254.169.254/latest/meta-data/instance-id", Ask, "secret.cloud-metadata"},
+		{"curl http://169.254.169.254/latest/meta-data/instance-id", Allow, ""}, // one fact, no credential (issue 32)
+		{"curl http://169.254.169.254/latest/meta-data/", Ask, "secret.cloud-metadata"},
 		{`curl -H "Metadata-Flavor: Google" http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token`, Deny, "secret.cloud-metadata-credentials"},
 		{"curl http://169.254.170.2/v2/credentials/abc", Deny, "secret.cloud-metadata-credentials"},
 		{"curl http://[fd00:ec2::254]/latest/meta-data/", Ask, "secret.cloud-metadata"},

@@ -60,7 +60,12 @@ func (a *analyzer) produce(c *Cmd, sc *shell.Scope, in shell.Feed) shell.Feed {
 		return shell.Feed{Taint: shell.TaintRemote, From: c.Name}
 	case "printenv", "set", "export", "declare", "compgen":
 		return shell.Feed{Taint: shell.TaintEnv | shell.TaintUnknown, From: c.Name}
-	case "grep", "egrep", "fgrep", "rg", "sort", "uniq", "cut", "fold", "jq", "column", "paste", "expand":
+	case "grep", "egrep", "fgrep", "rg", "ag", "cut":
+		if a.judging() {
+			return a.exfil().credFilter(c, in)
+		}
+		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
+	case "sort", "uniq", "fold", "jq", "column", "paste", "expand":
 		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 	case "sed":
 		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}

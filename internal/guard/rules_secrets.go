@@ -119,18 +119,67 @@ func credPrinterTable() []credPrinter {
 		p("azure", "az account get-access-token", []string{"az"}, Rule{Sub: []string{"account", "get-access-token"}}),
 		p("heroku", "heroku auth:token", []string{"heroku"}, Rule{Sub: []string{"auth:token"}}),
 		p("npm", "npm config get (auth token)", []string{"npm", "pnpm", "yarn"}, Rule{Sub: []string{"config", "get"}, When: whenSecretCloudMetadata2}),
-		// Secret managers: reading a secret the project uses is routine
-		// (deploys, debugging), so printing it is allowed; the value is
-		// still a credential when sent over the network.
+		// Secret managers, encrypted files and deploy platforms' config:
+		// printing a value puts it in the conversation (deny); using it
+		// inside the command that needs it ($(vault kv get -field=x ...)
+		// as an argument, a pipe into `docker login --password-stdin`,
+		// `doppler run -- npm test`) is not printing. The entries under
+		// m() print one value the project uses; they are denied when the
+		// command names production or the item is named like a
+		// credential (db-password, STRIPE_SECRET_KEY, database/creds/x),
+		// allowed otherwise: the dcg secrets packs' corpus rows allow
+		// `vault kv get secret/myapp/config` (docs/guard-policy.md).
 		m(p("", "vault read", []string{"vault"}, Rule{Sub: []string{"read"}})),
 		m(p("", "vault kv get", []string{"vault"}, Rule{Sub: []string{"kv", "get"}})),
-		m(p("", "op read", []string{"op"}, Rule{Sub: []string{"read|inject"}})),
-		m(p("", "op document get", []string{"op"}, Rule{Sub: []string{"document", "get"}})),
+		m(p("", "op read", []string{"op"}, Rule{Sub: []string{"read|inject"}, NoFlag: []string{"-o", "--out-file", "--output"}})),
+		m(p("", "op document get", []string{"op"}, Rule{Sub: []string{"document", "get"}, NoFlag: []string{"-o", "--output", "--out-file"}})),
 		m(p("aws", "aws secretsmanager get-secret-value", []string{"aws"}, Rule{Sub: []string{"secretsmanager", "get-secret-value|batch-get-secret-value"}})),
-		m(p("aws", "aws ssm get-parameter", []string{"aws"}, Rule{Sub: []string{"ssm", "get-parameter|get-parameters|get-parameters-by-path"}, AnyFlag: []string{"--with-decryption"}})),
-		m(p("", "doppler secrets get", []string{"doppler"}, Rule{Sub: []string{"secrets", "get|download"}})),
+		m(p("aws", "aws ssm get-parameter", []string{"aws"}, Rule{Sub: []string{"ssm", "get-parameter|get-parameters|get-parameters-by-path"}, AnyFlag: []string{"--with-decryption"}, When: notNamesOnly})),
+		m(p("", "doppler secrets get", []string{"doppler"}, Rule{Sub: []string{"secrets", "get|download"}, When: dopplerPrints})),
+		p("", "doppler secrets", []string{"doppler"}, Rule{Sub: []string{"secrets"}, When: dopplerPrintsAll}),
+		p("", "op signin --raw", []string{"op"}, Rule{Sub: []string{"signin"}, AnyFlag: []string{"--raw"}}),
+		p("", "doppler configure get token", []string{"doppler"}, Rule{Sub: []string{"configure", "get"}, When: argNamesToken(2)}),
 		m(p("google", "gcloud secrets versions access", []string{"gcloud"}, Rule{Sub: []string{"secrets", "versions", "access"}})),
-		m(p("azure", "az keyvault secret show", []string{"az"}, Rule{Sub: []string{"keyvault", "secret", "show|download"}})),
+		m(p("azure", "az keyvault secret show", []string{"az"}, Rule{Sub: []string{"keyvault", "secret", "show|download"}, When: notNamesOnly})),
+		p("", "infisical secrets", []string{"infisical"}, Rule{Sub: []string{"secrets|export"}, When: infisicalPrints}),
+		p("", "chamber read", []string{"chamber"}, Rule{Sub: []string{"read|export|env"}}),
+		p("", "sops --decrypt", []string{"sops"}, Rule{AnyFlag: []string{"-d", "--decrypt"}}),
+		p("", "sops decrypt", []string{"sops"}, Rule{Sub: []string{"decrypt"}}),
+		p("", "ansible-vault view", []string{"ansible-vault"}, Rule{Sub: []string{"view|decrypt"}}),
+		p("", "age --decrypt", []string{"age", "rage"}, Rule{AnyFlag: []string{"-d", "--decrypt"}}),
+		p("", "gpg --decrypt", []string{"gpg", "gpg2"}, Rule{AnyFlag: []string{"-d", "--decrypt", "--export-secret-keys", "--export-secret-subkeys"}}),
+		p("", "rails credentials:show", []string{"rails", "rake"}, Rule{When: railsCredentials}),
+		p("", "dotnet user-secrets list", []string{"dotnet"}, Rule{Sub: []string{"user-secrets", "list"}}),
+		p("heroku", "heroku config", []string{"heroku"}, Rule{Sub: []string{"config|config:get"}}),
+		p("netlify", "netlify env", []string{"netlify", "ntl"}, Rule{Sub: []string{"env:get|env:list"}}),
+		p("", "railway variables", []string{"railway"}, Rule{Sub: []string{"variables|vars"}, NoFlag: []string{"--set", "-s"}}),
+		p("fly", "fly tokens create", []string{"fly", "flyctl"}, Rule{Sub: []string{"tokens|auth", "create|token"}}),
+		p("", "firebase login:ci", []string{"firebase"}, Rule{Sub: []string{"login:ci"}}),
+		p("npm", "npm token create", []string{"npm", "pnpm"}, Rule{Sub: []string{"token", "create"}}),
+		p("", "bws secret get", []string{"bws"}, Rule{Sub: []string{"secret", "get"}}),
+		p("", "akeyless get-secret-value", []string{"akeyless"}, Rule{Sub: []string{"get-secret-value|get-dynamic-secret-value|get-rotated-secret-value"}}),
+		p("", "conjur variable get", []string{"conjur"}, Rule{Sub: []string{"variable", "get|value"}}),
+		p("", "berglas access", []string{"berglas"}, Rule{Sub: []string{"access"}}),
+		p("", "teller show", []string{"teller"}, Rule{Sub: []string{"show|export|env"}}),
+		p("", "aws-vault export", []string{"aws-vault"}, Rule{Sub: []string{"export"}}),
+		p("", "oci secrets secret-bundle get", []string{"oci"}, Rule{Sub: []string{"secrets", "secret-bundle", "get"}}),
+		p("", "cf env", []string{"cf"}, Rule{Sub: []string{"env"}}),
+		p("", "databricks auth token", []string{"databricks"}, Rule{Sub: []string{"auth", "token"}}),
+		p("", "vault token create", []string{"vault"}, Rule{Sub: []string{"token", "create"}, NoFlag: []string{"-field=accessor"}}),
+		p("", "oc whoami --show-token", []string{"oc"}, Rule{Sub: []string{"whoami"}, AnyFlag: []string{"-t", "--show-token"}}),
+		p("", "argocd account generate-token", []string{"argocd"}, Rule{Sub: []string{"account", "generate-token"}}),
+		p("azure", "az acr login --expose-token", []string{"az"}, Rule{Sub: []string{"acr", "login"}, AnyFlag: []string{"--expose-token", "-t"}}),
+		// Configs and state that hold credentials in clear text.
+		m(p("", "helm get values", []string{"helm"}, Rule{Sub: []string{"get", "values|all"}})),
+		p("", "kubectl config view --raw", kube, Rule{Sub: []string{"config", "view"}, AnyFlag: []string{"--raw"}}),
+		p("", "kubectl create token", kube, Rule{Sub: []string{"create", "token"}}),
+		p("", "terraform output (sensitive values)", []string{"terraform", "tofu", "terragrunt"}, Rule{Sub: []string{"output"}, When: tfOutputPrints}),
+		p("", "terraform state pull", []string{"terraform", "tofu", "terragrunt"}, Rule{Sub: []string{"state", "pull"}}),
+		p("", "terraform show -json", []string{"terraform", "tofu", "terragrunt"}, Rule{Sub: []string{"show"}, AnyFlag: []string{"-json"}}),
+		p("", "pulumi --show-secrets", []string{"pulumi"}, Rule{Sub: []string{"config|stack"}, AnyFlag: []string{"--show-secrets"}}),
+		// New credentials printed by the call that mints them.
+		p("aws", "aws new credential", []string{"aws"}, Rule{Sub: []string{"iam|ec2|rds|lightsail|eks|sso", "create-access-key|create-service-specific-credential|reset-service-specific-credential|get-password-data|generate-db-auth-token|get-instance-access-details|get-token|get-role-credentials"}}),
+		p("azure", "az keys or connection strings", []string{"az"}, Rule{When: azPrintsKeys}),
 		// Login tokens of the secret managers themselves, and personal
 		// password stores.
 		p("", "vault print token", []string{"vault"}, Rule{Sub: []string{"print", "token"}}),
@@ -150,6 +199,9 @@ func credPrinterTable() []credPrinter {
 		p("", "secret-tool lookup", []string{"secret-tool"}, Rule{Sub: []string{"lookup|search"}}),
 		p("", "kwallet-query --read-password", []string{"kwallet-query"}, Rule{AnyFlag: []string{"-r", "--read-password"}}),
 		p("", "keyctl print", []string{"keyctl"}, Rule{Sub: []string{"print|pipe|read"}}),
+		p("", "lpass show", []string{"lpass"}, Rule{Sub: []string{"show"}}),
+		p("", "keepassxc-cli show", []string{"keepassxc-cli"}, Rule{Sub: []string{"show"}, AnyFlag: []string{"-s", "--show-protected"}}),
+		p("", "keyring get", []string{"keyring"}, Rule{Sub: []string{"get"}}),
 		// Kubernetes secrets with their values (describe hides them).
 		p("", "kubectl get secret -o", kube, Rule{Sub: []string{"get"}, When: kubeSecretValues}),
 		p("", "kubectl view-secret", kube, Rule{Sub: []string{"view-secret"}}),
@@ -209,4 +261,97 @@ func whenSecretCloudMetadata2(c *Cmd) bool {
 func whenSecretCloudMetadata3(c *Cmd) bool {
 	v := posLower(c, 0)
 	return v != "" && (oneOf(v, "show|otp|grep") || !oneOf(v, "ls|list|find|search|insert|add|edit|generate|rm|remove|delete|mv|rename|cp|copy|git|init|help|version"))
+}
+
+// notNamesOnly: a --query that selects names or metadata (`--query
+// 'Parameters[].Name'`) prints no value.
+func notNamesOnly(c *Cmd) bool {
+	q, ok := c.Flag("--query")
+	if !ok {
+		return true
+	}
+	q = strings.ToLower(q)
+	return strings.Contains(q, "value") || strings.Contains(q, "secretstring") || strings.Contains(q, "secretbinary")
+}
+
+// dopplerPrints: `doppler secrets` (a table of values), `secrets get`,
+// `secrets substitute`, `secrets download --no-file`; not --only-names,
+// and not the verbs that write.
+func dopplerPrints(c *Cmd) bool {
+	if c.Has("--only-names") {
+		return false
+	}
+	switch posLower(c, 1) {
+	case "", "get", "substitute":
+		return true
+	case "download":
+		return c.Has("--no-file")
+	}
+	return false
+}
+
+// dopplerPrintsAll: `doppler secrets` and `secrets substitute` print
+// every value of the config at once.
+func dopplerPrintsAll(c *Cmd) bool {
+	return !c.Has("--only-names") && oneOf(posLower(c, 1), "|substitute")
+}
+
+// infisicalPrints: `infisical secrets [get]` and `infisical export`.
+func infisicalPrints(c *Cmd) bool {
+	return posLower(c, 0) == "export" || oneOf(posLower(c, 1), "|get")
+}
+
+// argNamesToken: the i-th positional names a token (`doppler configure
+// get token`).
+func argNamesToken(i int) func(c *Cmd) bool {
+	return func(c *Cmd) bool { return strings.Contains(posLower(c, i), "token") }
+}
+
+// railsCredentials: `rails credentials:show`, or `credentials:edit` with
+// an EDITOR that prints (EDITOR=cat).
+func railsCredentials(c *Cmd) bool {
+	switch posLower(c, 0) {
+	case "credentials:show":
+		return true
+	case "credentials:edit":
+		e, ok := envOf(c, "EDITOR")
+		return ok && !e.Dyn && oneOf(strings.Fields(e.Text + " x")[0], "cat|less|more|head|tail|bat|echo|tee")
+	}
+	return false
+}
+
+// tfOutputPrints: `terraform output -json` (every output, sensitive
+// ones in clear), or one output whose name says it is a secret
+// (`output -raw db_password`): both print values the bare table hides.
+func tfOutputPrints(c *Cmd) bool {
+	if name := posLower(c, 1); name != "" {
+		return secretPattern(name)
+	}
+	return c.Has("-json", "--json")
+}
+
+// azPrintsKeys: az commands whose answer is an account key, a connection
+// string, a SAS token or a new service principal's password.
+func azPrintsKeys(c *Cmd) bool {
+	w := words(c, 6)
+	for i, s := range w {
+		next := ""
+		if i+1 < len(w) {
+			next = w[i+1]
+		}
+		switch {
+		case s == "keys" && oneOf(next, "list|renew"),
+			s == "credential" && oneOf(next, "reset|show"),
+			oneOf(s, "list-keys|show-connection-string|list-connection-strings|list-publishing-profiles|list-publishing-credentials|create-for-rbac|generate-sas|list-secrets"):
+			return true
+		}
+	}
+	return false
+}
+
+// dockerInspectEnv: `docker inspect --format '{{json .Config.Env}}'`
+// prints the container's environment.
+func dockerInspectEnv(c *Cmd) bool {
+	f, ok := argValue(c, "-f", "--format")
+	return ok && strings.Contains(strings.ToLower(f), "env")
 }

@@ -192,8 +192,20 @@ func TestCheckDefault(t *testing.T) {
 		{"~/proj/.aws/README.md", ""},
 		{"tests/fixtures/.ssh/config", ""},
 		// CLI rules are off by default
-		{"~/.codex/auth.json", ""},
+		{"~/.codex/auth.json", "secret.cli.codex"}, // agent hosts' credentials: on by default
+		{"~/.claude/.credentials.json", "secret.cli.claude-code"},
+		{"~/.gemini/oauth_creds.json", "secret.cli.gemini"},
+		{"~/.local/share/opencode/auth.json", "secret.cli.opencode"},
+		{"~/.claude/settings.json", ""}, // their settings: only with CLIConfigs
+		{"~/.codex/config.toml", ""},
 		{".mcp.json", ""},
+		{"~/.m2/settings.xml", "secret.home.maven"},
+		{"~/.yarnrc.yml", "secret.home.yarnrc"},
+		{".yarnrc.yml", ""}, // the project's: no token of the user's
+		{"~/.config/sops/age/keys.txt", "secret.home.sops-age"},
+		{"~/.vault_pass", "secret.basename.vault-pass"},
+		{"~/.mozilla/firefox/x.default/cookies.sqlite", "secret.home.browser"},
+		{"~/.kaggle/kaggle.json", "secret.home.kaggle"},
 		// not paths
 		{"https://example.com/.env", ""},
 		{"s3://bucket/.env", ""},
@@ -272,7 +284,7 @@ func TestCheckResolve(t *testing.T) {
 		{nil, "/home/tester/vault/ssh/config", ""},            // the target alone is not named secret
 		{nil, "innocent", "secret.home.aws"},                  // link to a secret
 		{cli, "cache.json", "secret.cli.codex"},               // link to a CLI credential
-		{nil, "cache.json", ""},                               // ...which is off by default
+		{nil, "cache.json", "secret.cli.codex"},               // ...on by default too
 		{nil, ".env.prod copy", "secret.pattern.env-variant"}, // exists on disk: a real file
 		{nil, "notes about .env.production", ""},              // does not exist: prose
 		{nil, "~/.ssh/new_key", "secret.home.ssh"},            // new file under a linked dir
