@@ -809,9 +809,9 @@ func (a codeJudge) toolExec(c *Cmd, sc *shell.Scope, depth int) {
 			remote.CwdOK = false
 			a.walker().Run(k.argv, nil, remote, depth+1, shell.Feed{})
 		case k.w.Dyn && !k.w.HasGuess || k.w.Stream:
-			a.emit(c, effect{kind: effEscape, where: whereUnknown, evidence: k.via + " runs " + k.w.Display()})
+			a.effects().emit(c, effect{kind: effEscape, where: whereUnknown, evidence: k.via + " runs " + k.w.Display()})
 		case bareShell(k.w.Text):
-			a.emit(c, effect{kind: effEscape, where: whereUnknown, evidence: k.via + " starts " + k.w.Text})
+			a.effects().emit(c, effect{kind: effEscape, where: whereUnknown, evidence: k.via + " starts " + k.w.Text})
 		case k.remote:
 			remote := shell.NewScope("")
 			remote.CwdOK = false

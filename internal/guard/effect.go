@@ -170,7 +170,7 @@ func judgement(e effect) ruleID {
 }
 
 // emit judges the effect e of command c.
-func (a *analyzer) emit(c *Cmd, e effect) {
+func (a effectJudge) emit(c *Cmd, e effect) {
 	if !a.judging() || e.kind == effNone || c != nil && c.previewOnly && !e.kind.readable() {
 		return
 	}
@@ -194,7 +194,7 @@ func (a *analyzer) emit(c *Cmd, e effect) {
 
 // deriver adds the effects of one tool's commands (effect_*.go): it
 // reads c and emits what it finds.
-type deriver func(a *analyzer, c *Cmd)
+type deriver func(a effectJudge, c *Cmd)
 
 // derivers are the effect derivers by program name; "*" runs for every
 // program. Built on first use from the effect files' tables (plain
@@ -219,7 +219,7 @@ type deriverReg struct {
 }
 
 // deriveEffects runs the derivers for c.
-func (a *analyzer) deriveEffects(c *Cmd) {
+func (a effectJudge) deriveEffects(c *Cmd) {
 	m := derivers.get()
 	for _, d := range m[c.Name] {
 		d(a, c)

@@ -53,7 +53,7 @@ func TestWhereOf(t *testing.T) {
 			p = DefaultPolicy()
 		}
 		a := &analyzer{p: p}
-		got, ev := a.whereOf(testCmd(tc.argv, tc.env), whereRemote)
+		got, ev := a.effects().whereOf(testCmd(tc.argv, tc.env), whereRemote)
 		if got != tc.want || ev != tc.evidence {
 			t.Errorf("whereOf(%q) = %v %q, want %v %q", tc.argv, got, ev, tc.want, tc.evidence)
 		}
@@ -110,7 +110,7 @@ func TestEmitPreview(t *testing.T) {
 			a := &analyzer{p: DefaultPolicy()}
 			c := testCmd("tool deploy", nil)
 			c.previewOnly = preview
-			a.emit(c, effect{kind: k, where: whereProduction, evidence: "--env prod"})
+			a.effects().emit(c, effect{kind: k, where: whereProduction, evidence: "--env prod"})
 			fired := a.res.Rule != ""
 			if want := !preview || k.readable(); fired != want {
 				t.Errorf("preview=%v %v: fired=%v, want %v", preview, k, fired, want)

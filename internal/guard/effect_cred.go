@@ -175,7 +175,7 @@ func historyGrep(c *Cmd) bool {
 // whole environment (`puts ENV.select {...}`), or a keyring password.
 // Reading a variable to use it, or printing a non-secret one
 // (process.env.NODE_ENV), is left alone.
-func interpEnvPrint(a *analyzer, c *Cmd) {
+func interpEnvPrint(a effectJudge, c *Cmd) {
 	code, eval := inlineCodeArg(c)
 	if code == "" {
 		return
@@ -298,7 +298,7 @@ func isIdent(b byte) bool {
 
 // runnerEnvDump: `kubectl exec pod -- env`, `docker exec app printenv`,
 // `fly ssh console -C printenv`, `doppler run -- printenv`.
-func runnerEnvDump(a *analyzer, c *Cmd) {
+func runnerEnvDump(a effectJudge, c *Cmd) {
 	inner := runnerCommand(c)
 	if len(inner) == 0 {
 		return
@@ -368,7 +368,7 @@ func runnerCommand(c *Cmd) []shell.Word {
 }
 
 // dockerEnvInspect: `docker inspect --format '{{json .Config.Env}}'`.
-func dockerEnvInspect(a *analyzer, c *Cmd) {
+func dockerEnvInspect(a effectJudge, c *Cmd) {
 	if posLower(c, 0) == "inspect" || posLower(c, 1) == "inspect" {
 		if dockerInspectEnv(c) {
 			a.emit(c, effect{kind: effCredential, evidence: "docker inspect of the container's environment"})
@@ -399,7 +399,7 @@ func argValue(c *Cmd, names ...string) (string, bool) {
 // Vault's dynamic `database/creds/readonly`). Printing such a value is
 // a credential read even where printing a project's config value is
 // tolerated.
-func (a *analyzer) sensitiveItem(c *Cmd, sub int) bool {
+func (a effectJudge) sensitiveItem(c *Cmd, sub int) bool {
 	if w, _ := a.whereOf(c, whereUnknown); w == whereProduction {
 		return true
 	}
@@ -441,7 +441,7 @@ func secretItemWord(t string) bool {
 // keyMint: `gcloud iam service-accounts keys create key.json` writes a
 // new long-lived key for a service account: access granted to whoever
 // holds the file.
-func keyMint(a *analyzer, c *Cmd) {
+func keyMint(a effectJudge, c *Cmd) {
 	w := words(c, 4)
 	if len(w) == 4 && w[0] == "iam" && w[1] == "service-accounts" && w[2] == "keys" && w[3] == "create" {
 		a.emit(c, effect{kind: effGrant, evidence: "gcloud iam service-accounts keys create"})
@@ -452,7 +452,7 @@ func keyMint(a *analyzer, c *Cmd) {
 // (`cat ~/.ssh/$(ls ~/.ssh | head -1)`, `xargs -I{} cat ~/.aws/{}`):
 // whichever file it is, it is in the directory the secret rules protect
 // as a whole.
-func computedSecretName(a *analyzer, c *Cmd) {
+func computedSecretName(a effectJudge, c *Cmd) {
 	for _, w := range c.Args {
 		if !w.Dyn {
 			continue

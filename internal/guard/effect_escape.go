@@ -36,7 +36,7 @@ const serviceVerbs = "restart|reload|try-restart|reload-or-restart|try-reload-or
 // reconfigures what the whole machine (and whoever uses it) depends on.
 // The user's own units (--user) and reads (status, show, list-units) are
 // left alone.
-func serviceEffects(a *analyzer, c *Cmd) {
+func serviceEffects(a effectJudge, c *Cmd) {
 	if c.Has("--user") {
 		return
 	}
@@ -53,7 +53,7 @@ func serviceEffects(a *analyzer, c *Cmd) {
 // outside the project and temp dirs (/home, /, a system mount) takes
 // files away from everything running on the machine. Listing (`mount`
 // alone, `swapoff` without operands) is a read.
-func mountEffects(a *analyzer, c *Cmd) {
+func mountEffects(a effectJudge, c *Cmd) {
 	switch {
 	case c.Name == "swapoff":
 		if c.Has("-a", "--all") || len(c.Pos()) > 0 {
@@ -82,7 +82,7 @@ func mountEffects(a *analyzer, c *Cmd) {
 // setcapEffects: file capabilities let a program do as an ordinary user
 // what only root may (bind low ports, read any file, trace processes).
 // Verifying (-v) and removing (-r) them grant nothing.
-func setcapEffects(a *analyzer, c *Cmd) {
+func setcapEffects(a effectJudge, c *Cmd) {
 	if c.Has("-v", "--verify", "-r", "-h", "--help") {
 		return
 	}
@@ -93,13 +93,13 @@ func setcapEffects(a *analyzer, c *Cmd) {
 // project, which the user cannot get back by rebuilding: a conda
 // environment, the Rust toolchains, every container, image and volume
 // (system reset), the system journal, a file moved onto /dev/null.
-func toolDataLoss(a *analyzer, c *Cmd) {
+func toolDataLoss(a effectJudge, c *Cmd) {
 	if ev := dataLossEvidence(a, c); ev != "" {
 		a.emit(c, effect{kind: effDataLoss, where: whereHome, evidence: ev})
 	}
 }
 
-func dataLossEvidence(a *analyzer, c *Cmd) string {
+func dataLossEvidence(a effectJudge, c *Cmd) string {
 	w := words(c, 2)
 	switch c.Name {
 	case "conda", "mamba", "micromamba":
@@ -128,7 +128,7 @@ func dataLossEvidence(a *analyzer, c *Cmd) string {
 
 // movedToNull: `mv FILE /dev/null` deletes FILE (mv copies it onto the
 // device and unlinks it); it matters for files outside the project.
-func movedToNull(a *analyzer, c *Cmd) string {
+func movedToNull(a effectJudge, c *Cmd) string {
 	p := c.Pos()
 	if len(p) < 2 || p[len(p)-1].Dyn || path.Clean(p[len(p)-1].Text) != "/dev/null" {
 		return ""
@@ -144,7 +144,7 @@ func movedToNull(a *analyzer, c *Cmd) string {
 // atEffects: at and batch queue a job that runs later, after the
 // session; `at now` runs it at once (the job is judged like sh -c).
 // Listing, removing and printing jobs (-l, -r, -d, -c) do not.
-func atEffects(a *analyzer, c *Cmd) {
+func atEffects(a effectJudge, c *Cmd) {
 	if c.Has("-l", "-r", "-d", "-c", "-V", "--help") {
 		return
 	}
@@ -156,7 +156,7 @@ func atEffects(a *analyzer, c *Cmd) {
 
 // scriptShellEffects: `npm config set script-shell X` makes every later
 // npm script run through X, for every project of the user.
-func scriptShellEffects(a *analyzer, c *Cmd) {
+func scriptShellEffects(a effectJudge, c *Cmd) {
 	w := words(c, 3)
 	if len(w) < 2 || w[0] != "config" || w[1] != "set" {
 		return
@@ -178,7 +178,7 @@ func scriptShellEffects(a *analyzer, c *Cmd) {
 
 // timerEffects: systemd-run with a timer (--on-calendar, --on-active …)
 // queues the command for later, like at; without one it runs it now.
-func timerEffects(a *analyzer, c *Cmd) {
+func timerEffects(a effectJudge, c *Cmd) {
 	for _, w := range c.Args {
 		if strings.HasPrefix(w.Text, "--on-") {
 			a.emit(c, effect{kind: effPersist, where: whereHome, evidence: "systemd-run " + w.Text})
@@ -191,7 +191,7 @@ func timerEffects(a *analyzer, c *Cmd) {
 // (--restart always/unless-stopped) on the host's network keeps a
 // service listening on every interface after the session, outside the
 // project's compose files. Privileged ones are containers.privileged's.
-func containerPersist(a *analyzer, c *Cmd) {
+func containerPersist(a effectJudge, c *Cmd) {
 	sub, ok := runSubcommand(c)
 	if !ok {
 		return
@@ -218,7 +218,7 @@ func containerPersist(a *analyzer, c *Cmd) {
 // podHostAccess: `kubectl run --overrides` that puts the pod on the
 // node's network, process or IPC namespace, or makes it privileged, gives
 // it the node.
-func podHostAccess(a *analyzer, c *Cmd) {
+func podHostAccess(a effectJudge, c *Cmd) {
 	if posLower(c, 0) != "run" {
 		return
 	}

@@ -145,7 +145,7 @@ var previewRegs = []previewReg{
 
 // preview reports whether c only previews: one of its tool's preview
 // verbs leads it, or it has one of its tool's preview flags.
-func (a *analyzer) preview(c *Cmd) bool {
+func (a effectJudge) preview(c *Cmd) bool {
 	spec, ok := previews.get()[c.Name]
 	if !ok {
 		return false

@@ -129,7 +129,7 @@ func TestPreviewTable(t *testing.T) {
 	}
 	var a *analyzer
 	for _, tc := range tests {
-		if got := a.preview(previewCmd(tc.cmd)); got != tc.want {
+		if got := a.effects().preview(previewCmd(tc.cmd)); got != tc.want {
 			t.Errorf("preview(%q) = %v, want %v", tc.cmd, got, tc.want)
 		}
 	}

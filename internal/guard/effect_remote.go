@@ -166,7 +166,7 @@ var remoteToolOf = &lazy[map[string]*remoteTool]{src: func() map[string]*remoteT
 }}
 
 // deriveRemote reads a remote-state CLI's verb and environment.
-func deriveRemote(a *analyzer, c *Cmd) {
+func deriveRemote(a effectJudge, c *Cmd) {
 	t := remoteToolOf.get()[c.Name]
 	if t == nil {
 		return
@@ -312,7 +312,7 @@ func remoteDest(pos []shell.Word) bool {
 
 // emitRemote judges a change, destroy or export of c at the place the
 // words of target (c, or the part of it that names a server) name.
-func (a *analyzer) emitRemote(c, target *Cmd, t *remoteTool, class verbClass, verb string) {
+func (a effectJudge) emitRemote(c, target *Cmd, t *remoteTool, class verbClass, verb string) {
 	def := whereUnknown
 	if t != nil && t.live {
 		def = whereRemote
@@ -337,7 +337,7 @@ func (a *analyzer) emitRemote(c, target *Cmd, t *remoteTool, class verbClass, ve
 
 // overSSH: a command run through ssh acts on that host, which is remote
 // unless its own name says which environment it is.
-func (a *analyzer) overSSH(c *Cmd, w where, ev string) (where, string) {
+func (a effectJudge) overSSH(c *Cmd, w where, ev string) (where, string) {
 	if c.Scope == nil || c.Scope.Host == "" || w == whereProduction {
 		return w, ev
 	}
@@ -371,7 +371,7 @@ const (
 	dbServerOpts = "-h|--host|-H|--uri|--url|-S|--server"
 )
 
-func deriveDBClient(a *analyzer, c *Cmd) {
+func deriveDBClient(a effectJudge, c *Cmd) {
 	class, verb := vNone, ""
 	if oneOf(c.Name, "redis-cli|valkey-cli") {
 		class, verb = redisCommand(c)
@@ -520,12 +520,12 @@ func redisCommand(c *Cmd) (verbClass, string) {
 // off the servers; a dump of a local or unnamed one is routine.
 // The server decides, not the database's name: a database called
 // production on this machine is already here.
-func deriveDump(a *analyzer, c *Cmd) {
+func deriveDump(a effectJudge, c *Cmd) {
 	a.emitRemote(c, dbTarget(c, true), nil, vExport, c.Name)
 }
 
 // deriveRestore: a restore that drops what is there first deletes data.
-func deriveRestore(a *analyzer, c *Cmd) {
+func deriveRestore(a effectJudge, c *Cmd) {
 	flags := "--drop"
 	if c.Name == "pg_restore" {
 		flags = "-c|--clean"
@@ -542,7 +542,7 @@ func deriveRestore(a *analyzer, c *Cmd) {
 // deploy-prod, npm run deploy:production): the task's name is all the
 // guard sees, and a deploy task deploys to where its name says, or to
 // the live target when it names none.
-func deriveTaskDeploy(a *analyzer, c *Cmd) {
+func deriveTaskDeploy(a effectJudge, c *Cmd) {
 	pos := c.Pos()
 	if oneOf(c.Name, "npm|pnpm|yarn|bun") {
 		// a package manager's script is its first word after run
@@ -595,7 +595,7 @@ const containerExecOpts = "-u|--user|-w|--workdir|-e|--env|--env-file|--index"
 // deriveContainerExec reads the command run inside a container (docker
 // compose exec db psql -c 'DROP DATABASE app'): a database client or a
 // framework task there acts on the database the container serves.
-func deriveContainerExec(a *analyzer, c *Cmd) {
+func deriveContainerExec(a effectJudge, c *Cmd) {
 	args := c.Args
 	skip := 1 // exec
 	if len(args) > 0 && !args[0].Dyn && oneOf(args[0].Text, "compose|container") {

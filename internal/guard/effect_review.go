@@ -85,7 +85,7 @@ var hookVars = []string{"HUSKY", "LEFTHOOK", "OVERCOMMIT", "HUSKY_SKIP_HOOKS", "
 
 // envSafety judges an assignment (a command's own, an export, env's):
 // the commands after it inherit the setting (envRule calls it for each).
-func envSafety(a *analyzer, name string, w shell.Word) {
+func envSafety(a effectJudge, name string, w shell.Word) {
 	if k := safetyVar(name, w.Text, false); k != effNone && !w.Dyn {
 		a.emit(nil, effect{kind: k, where: whereProject, evidence: name + "=" + w.Text})
 	}
@@ -93,7 +93,7 @@ func envSafety(a *analyzer, name string, w shell.Word) {
 
 // goEnvEffects: `go env -w GOSUMDB=off` writes the setting for every
 // later go command.
-func goEnvEffects(a *analyzer, c *Cmd) {
+func goEnvEffects(a effectJudge, c *Cmd) {
 	if posLower(c, 0) != "env" || !c.Has("-w") {
 		return
 	}
@@ -116,7 +116,7 @@ const tlsOffFlags = "--insecure-skip-tls-verify|--insecure-skip-tls-verify=true|
 
 // tlsFlagEffects runs for every command: a word that is one of
 // tlsOffFlags. Most words are not options; those are skipped at once.
-func tlsFlagEffects(a *analyzer, c *Cmd) {
+func tlsFlagEffects(a effectJudge, c *Cmd) {
 	for _, w := range c.Args {
 		s := w.Text
 		if len(s) < 12 || s[0] != '-' || w.Dyn {
@@ -135,7 +135,7 @@ func tlsFlagEffects(a *analyzer, c *Cmd) {
 // breakSystemEffects: --break-system-packages installs into the
 // interpreter the operating system's own tools run on; --trusted-host
 // on pip is judged by tamper.package-index.
-func breakSystemEffects(a *analyzer, c *Cmd) {
+func breakSystemEffects(a effectJudge, c *Cmd) {
 	if c.Has("--break-system-packages") {
 		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "--break-system-packages"})
 	}
@@ -143,7 +143,7 @@ func breakSystemEffects(a *analyzer, c *Cmd) {
 
 // hookManagerEffects: uninstalling the repository's hook manager turns
 // off the checks (secret scanners, linters) that run before each commit.
-func hookManagerEffects(a *analyzer, c *Cmd) {
+func hookManagerEffects(a effectJudge, c *Cmd) {
 	if posLower(c, 0) == "uninstall" {
 		a.emit(c, effect{kind: effHistory, where: whereProject, evidence: c.Name + " uninstall"})
 	}
@@ -153,7 +153,7 @@ func hookManagerEffects(a *analyzer, c *Cmd) {
 // accepts any host key, so a man in the middle goes unnoticed; also
 // inside rsync's -e 'ssh -o ...'. accept-new still checks the hosts it
 // knows and is left alone.
-func sshHostKeyEffects(a *analyzer, c *Cmd) {
+func sshHostKeyEffects(a effectJudge, c *Cmd) {
 	for _, w := range c.Args {
 		if w.Dyn || !strings.Contains(w.Text, "=") && !strings.Contains(w.Text, " ") {
 			continue
@@ -175,7 +175,7 @@ const tlsOffSettings = "enablestrictssl=false|strict-ssl=false|strictssl=false|s
 
 // tlsConfigEffects: `yarn config set enableStrictSsl false`, `composer
 // config secure-http false`, `conda config --set ssl_verify false`.
-func tlsConfigEffects(a *analyzer, c *Cmd) {
+func tlsConfigEffects(a effectJudge, c *Cmd) {
 	if posLower(c, 0) != "config" {
 		return
 	}
@@ -199,7 +199,7 @@ const hookConfigs = ".pre-commit-config.yaml|.pre-commit-config.yml|lefthook.yml
 // changes it; one of a CI workflow that writes the pull_request_target
 // trigger runs a fork's code with the repository's secrets. Other edits
 // of these files are ordinary project work.
-func checksConfigEditEffects(a *analyzer, c *Cmd) {
+func checksConfigEditEffects(a effectJudge, c *Cmd) {
 	if !inPlace(c) {
 		return
 	}
@@ -252,7 +252,7 @@ func inPlace(c *Cmd) bool {
 
 // vaultAuditEffects: `vault audit disable` stops the record of who read
 // which secret.
-func vaultAuditEffects(a *analyzer, c *Cmd) {
+func vaultAuditEffects(a effectJudge, c *Cmd) {
 	if posLower(c, 0) == "audit" && oneOf(posLower(c, 1), "disable|delete") {
 		a.emit(c, effect{kind: effSafety, where: whereRemote, evidence: "vault audit " + posLower(c, 1)})
 	}
@@ -260,7 +260,7 @@ func vaultAuditEffects(a *analyzer, c *Cmd) {
 
 // podSecurityEffects: labelling a namespace to enforce the privileged
 // pod security level lets its pods run as root on the node.
-func podSecurityEffects(a *analyzer, c *Cmd) {
+func podSecurityEffects(a effectJudge, c *Cmd) {
 	if posLower(c, 0) != "label" {
 		return
 	}
@@ -280,7 +280,7 @@ const securityServices = "firewalld|ufw|apparmor|auditd|fail2ban|nftables|iptabl
 // off (SELinux, auditing, the firewall, ASLR, SIP, Gatekeeper, Defender).
 // The reads beside them (getenforce, sestatus, ufw status, iptables -L)
 // are other commands or other words and stay allowed.
-func osControlEffects(a *analyzer, c *Cmd) {
+func osControlEffects(a effectJudge, c *Cmd) {
 	if ev := osControlOff(c); ev != "" {
 		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: ev, rule: ruleEffectSafetyOS})
 	}
@@ -388,7 +388,7 @@ func iptablesOpen(c *Cmd) string {
 
 // disruptionEffects: turning off swap, or unmounting the home or a
 // system directory, under a running system.
-func disruptionEffects(a *analyzer, c *Cmd) {
+func disruptionEffects(a effectJudge, c *Cmd) {
 	switch c.Name {
 	case "swapoff":
 		if c.Has("-a", "--all") {
@@ -413,7 +413,7 @@ func disruptionEffects(a *analyzer, c *Cmd) {
 // secrets and variables, workflow runs and repository settings change
 // what others build on; deletions and switching protection off ask;
 // making a repository public is denied.
-func ghEffects(a *analyzer, c *Cmd) {
+func ghEffects(a effectJudge, c *Cmd) {
 	w := words(c, 2)
 	if len(w) < 2 {
 		return
@@ -476,7 +476,7 @@ func ghEffects(a *analyzer, c *Cmd) {
 
 // ghRepoEdit: visibility public is access for anyone; other settings
 // change the repository for everyone who works in it.
-func ghRepoEdit(a *analyzer, c *Cmd) {
+func ghRepoEdit(a effectJudge, c *Cmd) {
 	for i, w := range c.Args {
 		public := strings.EqualFold(w.Text, "--visibility=public") ||
 			w.Text == "--visibility" && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1].Text, "public")
@@ -491,7 +491,7 @@ func ghRepoEdit(a *analyzer, c *Cmd) {
 // ghAPI judges `gh api ENDPOINT`: GET (the default without fields) is
 // a read; fields make it a POST; DELETE destroys; branch protection,
 // rulesets and Actions switched off are a safety control.
-func ghAPI(a *analyzer, c *Cmd) {
+func ghAPI(a effectJudge, c *Cmd) {
 	method, endpoint, fields := ghAPIRequest(c)
 	if method == "GET" {
 		return
@@ -583,7 +583,7 @@ func gitPreview(c *Cmd) bool {
 // outside exec.go's judge): hooks skipped, tags published, a shared
 // branch force-pushed, a secret file staged. env is the command's own
 // assignments.
-func gitEffects(a *analyzer, c *Cmd, env map[string]shell.Word) {
+func gitEffects(a effectJudge, c *Cmd, env map[string]shell.Word) {
 	sub := posLower(c, 0)
 	if oneOf(sub, "clone|fetch|pull|push|ls-remote|archive|submodule") {
 		if ev := gitTransportCommand(c); ev != "" {
@@ -678,7 +678,7 @@ func gitNoVerify(c *Cmd, sub string) string {
 // gitPushEffects: pushing tags publishes a release point others (and
 // release pipelines) build on; a force push with lease to a shared
 // branch still rewrites its history. Branch pushes stay allowed.
-func gitPushEffects(a *analyzer, c *Cmd) {
+func gitPushEffects(a effectJudge, c *Cmd) {
 	if c.Has("--force-with-lease", "--force-if-includes") && whenGitPushProtected(c) {
 		a.emit(c, effect{kind: effHistory, where: whereRemote, evidence: "--force-with-lease to a shared branch"})
 		return
@@ -726,7 +726,7 @@ func tagRef(s string) bool {
 
 // gitAddSecret: staging a secret file puts it into history, and the
 // next push sends it to everyone with the repository.
-func gitAddSecret(a *analyzer, c *Cmd) {
+func gitAddSecret(a effectJudge, c *Cmd) {
 	for _, w := range c.posAfterSub(1) {
 		if w.Dyn {
 			continue
@@ -753,7 +753,7 @@ var agentSettingsTails = []string{"/.claude/settings.json", "/.claude/settings.l
 func (a selfJudge) agentSettingsWrite(c *Cmd, p string) {
 	if c != nil && oneOf(c.Name, "rm|unlink|trash|git") && oneOf(path.Base(p), hookConfigs) {
 		// Deleting the hook configuration switches every hook off.
-		a.emit(c, effect{kind: effHistory, where: whereProject, evidence: c.Name + " deletes " + path.Base(p)})
+		a.effects().emit(c, effect{kind: effHistory, where: whereProject, evidence: c.Name + " deletes " + path.Base(p)})
 		return
 	}
 	for _, base := range []string{a.req.Home, a.req.ProjectRoot, a.req.Cwd} {
@@ -763,7 +763,7 @@ func (a selfJudge) agentSettingsWrite(c *Cmd, p string) {
 		rel := p[len(base):]
 		for _, t := range agentSettingsTails {
 			if rel == t || strings.HasSuffix(t, "/") && strings.HasPrefix(rel, t) {
-				a.emit(c, effect{kind: effSafety, where: whereHome, evidence: writerOf(c) + " " + p})
+				a.effects().emit(c, effect{kind: effSafety, where: whereHome, evidence: writerOf(c) + " " + p})
 				return
 			}
 		}

@@ -24,7 +24,7 @@ import (
 var supplyDerivers = []deriverReg{
 	{"npm|pnpm|yarn|bun", deriveNodePkg},
 	{"npx|bunx|pnpx", deriveNpx},
-	{"pip|pip3", func(a *analyzer, c *Cmd) { derivePip(a, c, c.Args) }},
+	{"pip|pip3", func(a effectJudge, c *Cmd) { derivePip(a, c, c.Args) }},
 	{"python|python3|py", derivePython},
 	{"uv|uvx|pipx|poetry|pdm|conda|mamba|micromamba", derivePyTools},
 	{"gem|bundle|bundler|cargo|composer|dotnet|nuget|mvn|mvnw", deriveOtherPkg},
@@ -189,21 +189,21 @@ func posText(args []shell.Word) []string {
 	return out
 }
 
-func (a *analyzer) outside(c *Cmd, evidence string) {
+func (a effectJudge) outside(c *Cmd, evidence string) {
 	a.emit(c, effect{kind: effOutside, evidence: evidence})
 }
 
-func (a *analyzer) grant(c *Cmd, evidence string) {
+func (a effectJudge) grant(c *Cmd, evidence string) {
 	a.emit(c, effect{kind: effGrant, evidence: evidence})
 }
 
-func (a *analyzer) public(c *Cmd, evidence string) {
+func (a effectJudge) public(c *Cmd, evidence string) {
 	a.emit(c, effect{kind: effGrant, evidence: evidence, rule: ruleEffectPublicAccess})
 }
 
 // outsideIndex emits the first option among names whose value is an
 // outside URL.
-func (a *analyzer) outsideIndex(c *Cmd, args []shell.Word, names string) {
+func (a effectJudge) outsideIndex(c *Cmd, args []shell.Word, names string) {
 	optVals(args, names, func(v string) bool {
 		if outsideURL(v) {
 			a.outside(c, v)
@@ -214,7 +214,7 @@ func (a *analyzer) outsideIndex(c *Cmd, args []shell.Word, names string) {
 }
 
 // outsideSpecs emits the first positional of specs that is remote.
-func (a *analyzer) outsideSpecs(c *Cmd, specs []string, shorthand bool) bool {
+func (a effectJudge) outsideSpecs(c *Cmd, specs []string, shorthand bool) bool {
 	for _, s := range specs {
 		if remoteSpec(s) || shorthand && githubShorthand(s) {
 			a.outside(c, s)
@@ -229,7 +229,7 @@ const nodeInstallVerbs = "install|i|add|in|isntall|update|up|upgrade"
 
 // deriveNodePkg: npm/pnpm/yarn/bun installs from git, URLs or another
 // registry, registry reconfiguration, owners and public access.
-func deriveNodePkg(a *analyzer, c *Cmd) {
+func deriveNodePkg(a effectJudge, c *Cmd) {
 	p := posSkip(c.Args, nodeValued)
 	a.outsideIndex(c, c.Args, "--registry")
 	if len(p) == 0 {
@@ -272,7 +272,7 @@ func deriveNodePkg(a *analyzer, c *Cmd) {
 
 // deriveNpx: npx runs a package spec; one from git or a URL is outside
 // code (a registry name is an install by name, --yes or not).
-func deriveNpx(a *analyzer, c *Cmd) {
+func deriveNpx(a effectJudge, c *Cmd) {
 	if optVals(c.Args, "--package|-p", func(v string) bool { return remoteSpec(v) || githubShorthand(v) }) {
 		a.outside(c, "--package")
 		return
@@ -287,7 +287,7 @@ const pipIndexOpts = "--index-url|-i|--extra-index-url|--find-links|-f|--index|-
 
 // derivePip: pip install from a git or tarball URL, from another index,
 // or trusting a host; pip config switching the index.
-func derivePip(a *analyzer, c *Cmd, args []shell.Word) {
+func derivePip(a effectJudge, c *Cmd, args []shell.Word) {
 	p := posText(args)
 	if len(p) == 0 {
 		return
@@ -313,7 +313,7 @@ func derivePip(a *analyzer, c *Cmd, args []shell.Word) {
 // derivePython: `python -m pip ...` is pip; Django's createsuperuser
 // grants admin; http.server bound to every interface serves files to
 // the network.
-func derivePython(a *analyzer, c *Cmd) {
+func derivePython(a effectJudge, c *Cmd) {
 	args := c.Args
 	if len(args) >= 2 && args[0].Text == "-m" {
 		switch args[1].Text {
@@ -347,7 +347,7 @@ func flagVal(args []shell.Word, names string) (v string, ok bool) {
 
 // derivePyTools: uv, pipx, poetry, pdm and conda installing from git,
 // URLs, other indexes or channels, or switching their source.
-func derivePyTools(a *analyzer, c *Cmd) {
+func derivePyTools(a effectJudge, c *Cmd) {
 	p := posText(c.Args)
 	verb := ""
 	if len(p) > 0 {
@@ -394,7 +394,7 @@ func derivePyTools(a *analyzer, c *Cmd) {
 // deriveOtherPkg: RubyGems, Bundler, Cargo, Composer, NuGet and Maven
 // installing from git, another source or registry, or switching it;
 // adding package owners.
-func deriveOtherPkg(a *analyzer, c *Cmd) {
+func deriveOtherPkg(a effectJudge, c *Cmd) {
 	p := posText(c.Args)
 	verb := ""
 	if len(p) > 0 {
@@ -491,7 +491,7 @@ const goSourceVars = "GOPROXY|GOSUMDB|GONOSUMDB|GONOSUMCHECK|GOINSECURE|GOFLAGS|
 // command with GOPROXY, GOSUMDB or GOINSECURE pointing elsewhere (as its
 // environment or written by `go env -w`). `go install`/`go get` by
 // module path are installs by name through the checksummed proxy.
-func deriveGo(a *analyzer, c *Cmd) {
+func deriveGo(a effectJudge, c *Cmd) {
 	for v := range strings.SplitSeq(goSourceVars, "|") {
 		if w, ok := envOf(c, v); ok && !w.Dyn && goSourceOutside(v, w.Text) {
 			a.outside(c, v+"="+w.Text)
@@ -569,7 +569,7 @@ func ensureScheme(s string) string {
 // deriveToolSources: Homebrew taps, Helm repositories, charts and
 // plugins, asdf/mise plugins, gh extensions, Deno and PowerShell
 // running remote code.
-func deriveToolSources(a *analyzer, c *Cmd) {
+func deriveToolSources(a effectJudge, c *Cmd) {
 	p := posText(c.Args)
 	if len(p) == 0 {
 		return
@@ -636,7 +636,7 @@ func deriveToolSources(a *analyzer, c *Cmd) {
 
 // deriveGh: gh extensions from outside GitHub's own, SSH and GPG keys,
 // collaborators, and repositories made public.
-func deriveGh(a *analyzer, c *Cmd, p []string) {
+func deriveGh(a effectJudge, c *Cmd, p []string) {
 	verb := strings.ToLower(p[0])
 	sub := ""
 	if len(p) > 1 {
@@ -665,7 +665,7 @@ func deriveGh(a *analyzer, c *Cmd, p []string) {
 }
 
 // deriveSystemRepo: adding a package repository to the system.
-func deriveSystemRepo(a *analyzer, c *Cmd) {
+func deriveSystemRepo(a effectJudge, c *Cmd) {
 	switch c.Name {
 	case "add-apt-repository", "apt-add-repository":
 		if !c.Has("--remove", "-r") && len(posText(c.Args)) > 0 {
@@ -699,7 +699,7 @@ const rootReadVerbs = "list|ls|show|view|info|outdated|search|version|help|env|d
 // deriveSudo: root installing system packages, or running a package
 // manager, build or interpreter (their scripts run as root); reads and
 // other system tools are judged as the inner command alone.
-func deriveSudo(a *analyzer, c *Cmd) {
+func deriveSudo(a effectJudge, c *Cmd) {
 	rest := sudoOpts.Scan(c.Args, false, nil)
 	if len(rest) > 0 && rest[0].Text == "env" {
 		// sudo env PATH=$PATH npm test: env's options and assignments.
@@ -774,7 +774,7 @@ func publicPrincipal(s string) bool {
 
 // deriveCloudAccess: IAM policies, role assignments and bindings, public
 // ACLs and policies, firewall rules open to the world, presigned links.
-func deriveCloudAccess(a *analyzer, c *Cmd) {
+func deriveCloudAccess(a effectJudge, c *Cmd) {
 	ws := words(c, 5)
 	switch c.Name {
 	case "aws":
@@ -804,7 +804,7 @@ func flagPublic(c *Cmd, names string) bool {
 }
 
 // awsAccess judges `aws svc op`.
-func awsAccess(a *analyzer, c *Cmd, svc, op string) {
+func awsAccess(a effectJudge, c *Cmd, svc, op string) {
 	switch {
 	case optVals(c.Args, "--policy-document|--policy|--assume-role-policy-document|--resource-policy|--policy-text", publicPrincipal):
 		// A trust or resource policy (a role, a bucket, a key, a
@@ -847,7 +847,7 @@ func awsAccess(a *analyzer, c *Cmd, svc, op string) {
 
 // gcpAccess judges gcloud and bq: IAM bindings (allUsers is public),
 // service-account keys, firewall rules and authorized networks.
-func gcpAccess(a *analyzer, c *Cmd, ws []string) {
+func gcpAccess(a effectJudge, c *Cmd, ws []string) {
 	has := func(s string) bool { return contains(ws, s) }
 	switch {
 	case has("service-accounts") && has("keys") && has("create"):
@@ -874,7 +874,7 @@ func gcpAccess(a *analyzer, c *Cmd, ws []string) {
 
 // azureAccess judges az: role assignments, consents, Key Vault policies,
 // NSG rules from any source, public blob access.
-func azureAccess(a *analyzer, c *Cmd, ws []string) {
+func azureAccess(a effectJudge, c *Cmd, ws []string) {
 	has := func(s string) bool { return contains(ws, s) }
 	switch {
 	case has("role") && has("assignment") && has("create"), has("permission") && (has("grant") || has("admin-consent")),
@@ -903,7 +903,7 @@ const adminRoles = "cluster-admin|admin|edit"
 
 // deriveKubeAccess: role bindings to admin roles, the API proxied to
 // every interface, privileged or host-namespace pods.
-func deriveKubeAccess(a *analyzer, c *Cmd) {
+func deriveKubeAccess(a effectJudge, c *Cmd) {
 	ws := words(c, 2)
 	if len(ws) == 0 {
 		return
@@ -940,7 +940,7 @@ var dbGrantWords = []string{"GRANT ", "SUPERUSER", "CREATE USER", "CREATE ROLE",
 
 // deriveDBAccess: database clients granting privileges or creating
 // users; createuser making a superuser; Redis turning its protection off.
-func deriveDBAccess(a *analyzer, c *Cmd) {
+func deriveDBAccess(a effectJudge, c *Cmd) {
 	switch c.Name {
 	case "createuser":
 		if c.Has("--superuser", "-s", "--createrole", "-r") {
@@ -966,7 +966,7 @@ func deriveDBAccess(a *analyzer, c *Cmd) {
 // deriveGrants: access added to apps and hosts, root tokens, admin
 // users in Vault, the recipients of encrypted files, file capabilities,
 // users and sudoers by Ansible ad hoc.
-func deriveGrants(a *analyzer, c *Cmd) {
+func deriveGrants(a effectJudge, c *Cmd) {
 	p := posText(c.Args)
 	verb := ""
 	if len(p) > 0 {
@@ -1027,7 +1027,7 @@ func deriveGrants(a *analyzer, c *Cmd) {
 const dbPorts = "5432|3306|6379|27017|9200|9300|11211|5984|8086|9042|7474|2379"
 
 // deriveFirewall: rules that accept inbound traffic.
-func deriveFirewall(a *analyzer, c *Cmd) {
+func deriveFirewall(a effectJudge, c *Cmd) {
 	p := posText(c.Args)
 	switch c.Name {
 	case "ufw":
@@ -1066,7 +1066,7 @@ func deriveFirewall(a *analyzer, c *Cmd) {
 
 // deriveListener: a listener or connection that hands a shell to the
 // other side.
-func deriveListener(a *analyzer, c *Cmd) {
+func deriveListener(a effectJudge, c *Cmd) {
 	if c.Name == "socat" {
 		for _, w := range c.Args {
 			if hasPrefixAny(strings.ToUpper(w.Text), "EXEC:", "SYSTEM:") {
@@ -1085,7 +1085,7 @@ func deriveListener(a *analyzer, c *Cmd) {
 var sshOpts = shell.OptScan{Valued: "BbcDEeFIiJLlmOopQRSWw"}
 
 // deriveTunnel: tunnels that publish a local port on the internet.
-func deriveTunnel(a *analyzer, c *Cmd) {
+func deriveTunnel(a effectJudge, c *Cmd) {
 	ws := words(c, 1)
 	switch c.Name {
 	case "ngrok":
@@ -1118,7 +1118,7 @@ func deriveTunnel(a *analyzer, c *Cmd) {
 // deriveServe: servers that run code for whoever reaches them: Flask's
 // debugger on every interface, Jupyter without a token, Redis without
 // protected mode.
-func deriveServe(a *analyzer, c *Cmd) {
+func deriveServe(a effectJudge, c *Cmd) {
 	for i, w := range c.Args {
 		if strings.TrimLeft(w.Text, "-") == "protected-mode" && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1].Text, "no") {
 			a.public(c, "--protected-mode no")
@@ -1162,7 +1162,7 @@ func persistentHostContainer(c *Cmd) bool {
 // another host, JBang scripts by URL, Chocolatey and Scoop sources,
 // Galaxy roles from git, Pulumi plugins from a server, Nix flakes from
 // a repository instead of nixpkgs.
-func deriveMoreSources(a *analyzer, c *Cmd) {
+func deriveMoreSources(a effectJudge, c *Cmd) {
 	p := posText(c.Args)
 	verb := ""
 	if len(p) > 0 {

@@ -116,7 +116,7 @@ func envTokens(w string) []string {
 // names it (production wins over a development word elsewhere: a copy
 // from staging to production is a production change), development when
 // one names that, otherwise def. evidence is the word that decided.
-func (a *analyzer) whereOf(c *Cmd, def where) (w where, evidence string) {
+func (a effectJudge) whereOf(c *Cmd, def where) (w where, evidence string) {
 	dev := ""
 	check := func(s, shown string) bool {
 		if s == "" {

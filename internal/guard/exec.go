@@ -77,10 +77,10 @@ func (a *analyzer) judge(c *Cmd, in shell.Feed) {
 	if !c.Has("--help", "--version") {
 		// A preview is judged as a read: no rule about what the run
 		// would change, and only the effects a read has (effect.go).
-		if c.previewOnly = a.preview(c); !c.previewOnly {
+		if c.previewOnly = a.effects().preview(c); !c.previewOnly {
 			a.applyRules(c)
 		}
-		a.deriveEffects(c)
+		a.effects().deriveEffects(c)
 	}
 	a.vcs().streamStructural(c)
 	if c.Stream && (shell.IsInterpreter(c.Name) || isAwk(c.Name)) {

@@ -489,7 +489,7 @@ func (a exfilJudge) credOutput(c *Cmd) (shell.Feed, bool) {
 		if !p.rule.match(c) {
 			continue
 		}
-		a.noteCred(credSrc{name: p.what, family: p.family, cli: true, printOK: p.printOK && !a.sensitiveItem(c, len(p.rule.Sub))})
+		a.noteCred(credSrc{name: p.what, family: p.family, cli: true, printOK: p.printOK && !a.effects().sensitiveItem(c, len(p.rule.Sub))})
 		return shell.Feed{Taint: shell.TaintCred | shell.TaintUnknown, From: c.Name}, true
 	}
 	return shell.Feed{}, false

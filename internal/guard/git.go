@@ -91,7 +91,7 @@ func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 		if gc.previewOnly = gitPreview(gc); !gc.previewOnly {
 			a.applyRules(gc)
 		}
-		gitEffects(a.analyzer, gc, env)
+		gitEffects(a.effects(), gc, env)
 	}
 	a.files().secretArgs(gc)
 	a.exfil().gitSecretObjects(gc)
@@ -243,7 +243,7 @@ func (a gitJudge) gitConfig(c *Cmd, cfg shell.Word, aliases map[string]shell.Wor
 // configuration (aliases) that the command line does not show.
 func (a gitJudge) envRule(name string, w shell.Word, sc *shell.Scope, depth int) {
 	a.files().historyEnv(name, w)
-	envSafety(a.analyzer, name, w)
+	envSafety(a.effects(), name, w)
 	if a.req.hostVar(name) {
 		a.self().pose()
 	}

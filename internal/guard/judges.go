@@ -67,6 +67,10 @@ type exfilState struct {
 	creds []credSrc
 }
 
+// effectJudge describes what a command does to the world and judges it
+// (effect.go and the effect_*.go derivers).
+type effectJudge struct{ *analyzer }
+
 // gitJudge judges git commands (git.go).
 type gitJudge struct{ *analyzer }
 
@@ -116,9 +120,10 @@ func (s *selfState) noteOut(p string) { s.outFiles = append(s.outFiles, p) }
 func (a *analyzer) expand() shell.Expander {
 	return shell.Expander{Home: a.req.Home, TmpDir: a.req.tmpdir(), Walker: shellJudge{a}}
 }
-func (a *analyzer) writes() effectWalk { return effectWalk{a, &a.walkSt} }
-func (a *analyzer) files() pathJudge   { return pathJudge{a} }
-func (a *analyzer) code() codeJudge    { return codeJudge{a} }
-func (a *analyzer) exfil() exfilJudge  { return exfilJudge{a, &a.exfilSt} }
-func (a *analyzer) vcs() gitJudge      { return gitJudge{a} }
-func (a *analyzer) self() selfJudge    { return selfJudge{a, &a.selfSt} }
+func (a *analyzer) writes() effectWalk   { return effectWalk{a, &a.walkSt} }
+func (a *analyzer) files() pathJudge     { return pathJudge{a} }
+func (a *analyzer) code() codeJudge      { return codeJudge{a} }
+func (a *analyzer) exfil() exfilJudge    { return exfilJudge{a, &a.exfilSt} }
+func (a *analyzer) vcs() gitJudge        { return gitJudge{a} }
+func (a *analyzer) effects() effectJudge { return effectJudge{a} }
+func (a *analyzer) self() selfJudge      { return selfJudge{a, &a.selfSt} }

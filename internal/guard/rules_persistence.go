@@ -57,7 +57,7 @@ func (a pathJudge) specialWrite(c *Cmd, p string) bool {
 	case strings.HasSuffix(p, "/.git/config") || strings.Contains(p, "/.git/modules/") && path.Base(p) == "config":
 		a.fire(ruleTamperGitConfig, c, "writes to "+p)
 	case a.req.pathShim(p):
-		a.emit(c, effect{kind: effPersist, where: whereHome, evidence: "writes " + p + ", which shadows " + path.Base(p) + " on PATH"})
+		a.effects().emit(c, effect{kind: effPersist, where: whereHome, evidence: "writes " + p + ", which shadows " + path.Base(p) + " on PATH"})
 	case p == "/proc/sysrq-trigger":
 		a.fire(ruleSystemSysrq, c, "writes to "+p)
 	case strings.HasPrefix(p, "/proc/sys/"):

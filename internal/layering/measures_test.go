@@ -21,10 +21,12 @@ var ceilings = map[string]int{
 	"internal packages internal/cli imports": 9,
 	// cli/work's todo, anchor and task commands import the packages that
 	// own those groups (todos, anchors, taskboard), which state held.
-	"internal packages a command group imports":        12,
-	"Default*Options functions":                        0,
-	"rule ids written as strings (fire(\"...\"))":      0,
-	"methods of the largest receiver type":             44,
+	"internal packages a command group imports":   12,
+	"Default*Options functions":                   0,
+	"rule ids written as strings (fire(\"...\"))": 0,
+	// The analyzer's concerns are types over it, each with one accessor
+	// on it; the effect model (issue 32) added the 45th, effects().
+	"methods of the largest receiver type":             45,
 	"guard functions of cyclomatic complexity over 30": 1,
 	"guard mean cyclomatic complexity, in hundredths":  606,
 }
