@@ -58,7 +58,7 @@ func TestRefusedChecksDoNotRun(t *testing.T) {
 	root := projectDir(t, map[string]string{"a.go": "package a\n", "b.go": "package a\n", ".atreides/keep": ""})
 	checks := []Check{
 		{Globs: []string{"*.go"}, Command: "touch denied-{file}; echo x > .atreides/config.yaml"},
-		{Globs: []string{"*.go"}, Command: "touch asked-{file}; git config core.hooksPath x"},
+		{Globs: []string{"*.go"}, Command: "touch asked-{file}; git config core.hooksPath /tmp/x"},
 		{Globs: []string{"*.go"}, Command: "echo allowed {file}; exit 1"},
 	}
 	got, logs := edit(t, guarded(Options{Checks: checks, Budget: 5 * time.Second}, root), root, time.Time{}, event.Write, "a.go", "b.go")

@@ -133,11 +133,13 @@ func TestMCPToolsJudgedByTheirArguments(t *testing.T) {
 		{"mcp__gitx__git_push", `{"path":"` + root + `","remote":"origin"}`, event.None, ""},
 		{"mcp__gitx__git_clean", `{"path":"` + root + `","force":true}`, event.Deny, "git.clean-force"},
 
-		// GitHub's server changes the remote as `git push` and `gh` do: allowed
-		// by the default policy; its paths are the remote repository's.
+		// GitHub's server changes the remote as `git push` and `gh` do, and
+		// is judged like them: a push or an issue is allowed by the default
+		// policy, a merge into the shared branch asks (as `gh pr merge`);
+		// its paths are the remote repository's.
 		{"mcp__github__create_or_update_file", `{"owner":"o","repo":"r","path":".atreides/config.yaml","content":"x","message":"m","branch":"main"}`, event.None, ""},
 		{"mcp__github__push_files", `{"owner":"o","repo":"r","branch":"feature","files":[{"path":"a.go","content":"x"}],"message":"m"}`, event.None, ""},
-		{"mcp__github__merge_pull_request", `{"owner":"o","repo":"r","pullNumber":7,"merge_method":"squash"}`, event.None, ""},
+		{"mcp__github__merge_pull_request", `{"owner":"o","repo":"r","pullNumber":7,"merge_method":"squash"}`, event.Ask, "remote.change"},
 		{"mcp__github__get_file_contents", `{"owner":"o","repo":"r","path":".ssh/id_rsa"}`, event.None, ""},
 		{"mcp__github__create_issue", `{"owner":"o","repo":"r","title":"t"}`, event.None, ""},
 
@@ -151,7 +153,8 @@ func TestMCPToolsJudgedByTheirArguments(t *testing.T) {
 		{"mcp__memory__create_entities", `{"entities":[{"name":"x","entityType":"y","observations":[]}]}`, event.None, ""},
 		{"mcp__context7__get-library-docs", `{"context7CompatibleLibraryID":"/vercel/next.js","topic":"routing"}`, event.None, ""},
 		{"mcp__context7__resolve-library-id", `{"libraryName":"next.js"}`, event.None, ""},
-		{"mcp__kube__kubectl", `{"command":"delete namespace prod"}`, event.Ask, "infra.kubectl-delete"},
+		{"mcp__kube__kubectl", `{"command":"delete namespace web"}`, event.Ask, "infra.kubectl-delete"},
+		{"mcp__kube__kubectl", `{"command":"delete namespace prod"}`, event.Deny, "prod.destroy"},
 		{"mcp__kube__kubectl", `{"command":"get pods"}`, event.None, ""},
 		{"mcp__tools__git", `{"args":["reset","--hard"]}`, event.Deny, "git.reset-hard"},
 		{"mcp__tools__git", `{"args":["log","--oneline"]}`, event.None, ""},

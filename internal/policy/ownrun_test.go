@@ -98,15 +98,15 @@ func TestJudgeRunFailsClosed(t *testing.T) {
 // TestForProject: the project's own rules count, as they do for the hook.
 func TestForProject(t *testing.T) {
 	root := t.TempDir()
-	if err := JudgeRun(ForProject(root), runHosts, "make deploy", root, root); err != nil {
+	if err := JudgeRun(ForProject(root), runHosts, "make docs", root, root); err != nil {
 		t.Fatalf("no configuration: %v", err)
 	}
 	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
-	cfg := "rules:\n  - command: make deploy\n    verdict: deny\n    reason: deploys go through CI\n"
+	cfg := "rules:\n  - command: make docs\n    verdict: deny\n    reason: docs are built by CI\n"
 	if err := os.WriteFile(filepath.Join(root, ".atreides", "config.yaml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := JudgeRun(ForProject(root), runHosts, "make deploy", root, root)
+	err := JudgeRun(ForProject(root), runHosts, "make docs", root, root)
 	var r *Refusal
 	if !errors.As(err, &r) || r.Verdict != guard.Deny || r.Rule != "config.rules[0]" {
 		t.Errorf("project rule: %v, want the deny of config.rules[0]", err)

@@ -55,7 +55,7 @@ func TestCompletePhaseRunsOnlyWhatMayRun(t *testing.T) {
 		{"not approved", func() { write("touch ran-unapproved") }, nil, "", "plan version 1 of task 1 is not approved", false},
 		{"denied", func() { write("touch ran-denied; rm -rf ~"); approve() }, yes, "", "atreides blocked it (fs.rm-root-home)", false},
 		{"changed since approval", func() { write("touch ran-changed") }, nil, "", "plan changed since approval: ask the user to approve it again", false},
-		{"asked, no one to ask", func() { write("touch ran-asked; git config core.hooksPath x || true"); approve() }, nil, "", "it needs the user's confirmation (tamper.git-config)", false},
+		{"asked, no one to ask", func() { write("touch ran-asked; git config core.hooksPath /tmp/x || true"); approve() }, nil, "", "it needs the user's confirmation (tamper.git-config)", false},
 		{"asked, the user says no", nil, no, "", "it needs the user's confirmation (tamper.git-config)", true},
 		{"asked, the user says yes", nil, yes, "ran-asked", "", true},
 	} {
