@@ -288,81 +288,155 @@ func osControlEffects(a effectJudge, c *Cmd) {
 
 // osControlOff is the words that switch a control off, or "".
 func osControlOff(c *Cmd) string {
-	p0, p1 := posLower(c, 0), posLower(c, 1)
-	switch c.Name {
-	case "setenforce":
-		if oneOf(p0, "0|permissive") {
-			return "setenforce " + p0
+	off, ok := osControls[c.Name]
+	if !ok {
+		return ""
+	}
+	return off(c, posLower(c, 0), posLower(c, 1))
+}
+
+// osControl reads one tool's command (its first two positionals lower
+// case, p0 and p1) for the words that switch a control off, or "".
+type osControl func(c *Cmd, p0, p1 string) string
+
+// osControls are the tools that switch a security control off, each with
+// its reading; osControlEffects is registered for these names.
+var osControls = map[string]osControl{
+	"setenforce":             setenforceOff,
+	"auditctl":               auditctlOff,
+	"iptables":               func(c *Cmd, _, _ string) string { return iptablesOpen(c) },
+	"ip6tables":              func(c *Cmd, _, _ string) string { return iptablesOpen(c) },
+	"nft":                    nftOff,
+	"ufw":                    ufwOff,
+	"systemctl":              systemctlOff,
+	"service":                serviceOff,
+	"chkconfig":              serviceOff,
+	"update-rc.d":            serviceOff,
+	"sysctl":                 sysctlOff,
+	"csrutil":                csrutilOff,
+	"spctl":                  spctlOff,
+	"aa-teardown":            apparmorOff,
+	"aa-disable":             apparmorOff,
+	"aa-complain":            apparmorOff,
+	"pfctl":                  pfctlOff,
+	"socketfilterfw":         socketfilterfwOff,
+	"netsh":                  netshOff,
+	"set-netfirewallprofile": netFirewallProfileOff,
+	"set-mppreference":       mpPreferenceOff,
+}
+
+func setenforceOff(_ *Cmd, p0, _ string) string {
+	if oneOf(p0, "0|permissive") {
+		return "setenforce " + p0
+	}
+	return ""
+}
+
+func auditctlOff(c *Cmd, _, _ string) string {
+	for i, w := range c.Args {
+		if w.Text == "-e0" || w.Text == "-e" && i+1 < len(c.Args) && c.Args[i+1].Text == "0" {
+			return "auditctl -e 0"
 		}
-	case "auditctl":
-		for i, w := range c.Args {
-			if w.Text == "-e0" || w.Text == "-e" && i+1 < len(c.Args) && c.Args[i+1].Text == "0" {
-				return "auditctl -e 0"
-			}
-			if w.Text == "-D" {
-				return "auditctl -D"
-			}
+		if w.Text == "-D" {
+			return "auditctl -D"
 		}
-	case "iptables", "ip6tables":
-		return iptablesOpen(c)
-	case "nft":
-		if p0 == "flush" && p1 == "ruleset" {
-			return "nft flush ruleset"
+	}
+	return ""
+}
+
+func nftOff(_ *Cmd, p0, p1 string) string {
+	if p0 == "flush" && p1 == "ruleset" {
+		return "nft flush ruleset"
+	}
+	return ""
+}
+
+func ufwOff(_ *Cmd, p0, _ string) string {
+	if oneOf(p0, "disable|reset") {
+		return "ufw " + p0
+	}
+	return ""
+}
+
+func systemctlOff(c *Cmd, p0, _ string) string {
+	if !oneOf(p0, "stop|disable|mask|kill") {
+		return ""
+	}
+	for _, w := range c.Pos()[1:] {
+		if oneOf(strings.TrimSuffix(strings.ToLower(w.Text), ".service"), securityServices) {
+			return "systemctl " + p0 + " " + w.Text
 		}
-	case "ufw":
-		if oneOf(p0, "disable|reset") {
-			return "ufw " + p0
+	}
+	return ""
+}
+
+// serviceOff: service, chkconfig and update-rc.d name the service first.
+func serviceOff(c *Cmd, p0, p1 string) string {
+	if oneOf(strings.TrimSuffix(p0, ".service"), securityServices) && oneOf(p1, "stop|off|disable|remove") {
+		return c.Name + " " + p0 + " " + p1
+	}
+	return ""
+}
+
+func sysctlOff(c *Cmd, _, _ string) string {
+	for _, w := range c.Pos() {
+		k, v, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(w.Text, " ", "")), "=")
+		if oneOf(k, "kernel.randomize_va_space|kernel.yama.ptrace_scope") && v == "0" {
+			return "sysctl " + w.Text
 		}
-	case "systemctl":
-		if oneOf(p0, "stop|disable|mask|kill") {
-			for _, w := range c.Pos()[1:] {
-				if oneOf(strings.TrimSuffix(strings.ToLower(w.Text), ".service"), securityServices) {
-					return "systemctl " + p0 + " " + w.Text
-				}
-			}
-		}
-	case "service", "chkconfig", "update-rc.d":
-		if oneOf(strings.TrimSuffix(p0, ".service"), securityServices) && oneOf(p1, "stop|off|disable|remove") {
-			return c.Name + " " + p0 + " " + p1
-		}
-	case "sysctl":
-		for _, w := range c.Pos() {
-			k, v, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(w.Text, " ", "")), "=")
-			if oneOf(k, "kernel.randomize_va_space|kernel.yama.ptrace_scope") && v == "0" {
-				return "sysctl " + w.Text
-			}
-		}
-	case "csrutil":
-		if oneOf(p0, "disable|authenticated-root") {
-			return "csrutil " + p0
-		}
-	case "spctl":
-		if c.Has("--master-disable", "--global-disable") || p0 == "developer-mode" && p1 == "enable-terminal" {
-			return "spctl " + c.Argv()[len("spctl "):]
-		}
-	case "aa-teardown", "aa-disable", "aa-complain":
-		return c.Name
-	case "pfctl":
-		if c.Has("-d") {
-			return "pfctl -d"
-		}
-	case "socketfilterfw":
-		if v, _ := c.Flag("--setglobalstate"); v == "off" || p0 == "off" && c.Has("--setglobalstate") {
-			return "socketfilterfw --setglobalstate off"
-		}
-	case "netsh":
-		if p0 == "advfirewall" && strings.Contains(strings.ToLower(c.Argv()), "state off") {
-			return "netsh advfirewall … state off"
-		}
-	case "set-netfirewallprofile":
-		if strings.Contains(strings.ToLower(c.Argv()), "-enabled false") {
-			return "Set-NetFirewallProfile -Enabled False"
-		}
-	case "set-mppreference":
-		for _, w := range c.Args {
-			if strings.HasPrefix(strings.ToLower(w.Text), "-disable") {
-				return "Set-MpPreference " + w.Text
-			}
+	}
+	return ""
+}
+
+func csrutilOff(_ *Cmd, p0, _ string) string {
+	if oneOf(p0, "disable|authenticated-root") {
+		return "csrutil " + p0
+	}
+	return ""
+}
+
+func spctlOff(c *Cmd, p0, p1 string) string {
+	if c.Has("--master-disable", "--global-disable") || p0 == "developer-mode" && p1 == "enable-terminal" {
+		return "spctl " + c.Argv()[len("spctl "):]
+	}
+	return ""
+}
+
+// apparmorOff: the AppArmor tools only switch profiles off.
+func apparmorOff(c *Cmd, _, _ string) string { return c.Name }
+
+func pfctlOff(c *Cmd, _, _ string) string {
+	if c.Has("-d") {
+		return "pfctl -d"
+	}
+	return ""
+}
+
+func socketfilterfwOff(c *Cmd, p0, _ string) string {
+	if v, _ := c.Flag("--setglobalstate"); v == "off" || p0 == "off" && c.Has("--setglobalstate") {
+		return "socketfilterfw --setglobalstate off"
+	}
+	return ""
+}
+
+func netshOff(c *Cmd, p0, _ string) string {
+	if p0 == "advfirewall" && strings.Contains(strings.ToLower(c.Argv()), "state off") {
+		return "netsh advfirewall … state off"
+	}
+	return ""
+}
+
+func netFirewallProfileOff(c *Cmd, _, _ string) string {
+	if strings.Contains(strings.ToLower(c.Argv()), "-enabled false") {
+		return "Set-NetFirewallProfile -Enabled False"
+	}
+	return ""
+}
+
+func mpPreferenceOff(c *Cmd, _, _ string) string {
+	for _, w := range c.Args {
+		if strings.HasPrefix(strings.ToLower(w.Text), "-disable") {
+			return "Set-MpPreference " + w.Text
 		}
 	}
 	return ""

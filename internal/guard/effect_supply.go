@@ -189,6 +189,26 @@ func posText(args []shell.Word) []string {
 	return out
 }
 
+// verbTools are the tools one deriver registration covers, each with its
+// own reading of the command: its static positionals p and the first of
+// them lower case (verb, "" when none). The registration names and the
+// table's keys are the same set.
+type verbTools map[string]func(a effectJudge, c *Cmd, p []string, verb string)
+
+// derive hands c to its tool's entry.
+func (t verbTools) derive(a effectJudge, c *Cmd) {
+	d, ok := t[c.Name]
+	if !ok {
+		return
+	}
+	p := posText(c.Args)
+	verb := ""
+	if len(p) > 0 {
+		verb = strings.ToLower(p[0])
+	}
+	d(a, c, p, verb)
+}
+
 func (a effectJudge) outside(c *Cmd, evidence string) {
 	a.emit(c, effect{kind: effOutside, evidence: evidence})
 }
@@ -347,133 +367,170 @@ func flagVal(args []shell.Word, names string) (v string, ok bool) {
 
 // derivePyTools: uv, pipx, poetry, pdm and conda installing from git,
 // URLs, other indexes or channels, or switching their source.
-func derivePyTools(a effectJudge, c *Cmd) {
-	p := posText(c.Args)
-	verb := ""
-	if len(p) > 0 {
-		verb = strings.ToLower(p[0])
+func derivePyTools(a effectJudge, c *Cmd) { pyTools.derive(a, c) }
+
+// pyTools are derivePyTools' tools.
+var pyTools = verbTools{
+	"uv":         deriveUv,
+	"uvx":        derivePipx,
+	"pipx":       derivePipx,
+	"poetry":     derivePoetry,
+	"pdm":        derivePoetry,
+	"conda":      deriveConda,
+	"mamba":      deriveConda,
+	"micromamba": deriveConda,
+}
+
+func deriveUv(a effectJudge, c *Cmd, p []string, verb string) {
+	if verb == "pip" {
+		derivePip(a, c, c.Args[1:])
+		return
 	}
-	switch c.Name {
-	case "uv":
-		if verb == "pip" {
-			derivePip(a, c, c.Args[1:])
-			return
+	a.outsideIndex(c, c.Args, pipIndexOpts)
+	if oneOf(verb, "add|tool|run") {
+		a.outsideIndex(c, c.Args, "--from|--with")
+		a.outsideSpecs(c, p[1:], false)
+	}
+}
+
+// derivePipx: uvx and pipx run or install a spec, --from or --spec one.
+func derivePipx(a effectJudge, c *Cmd, p []string, _ string) {
+	a.outsideIndex(c, c.Args, pipIndexOpts+"|--from|--spec")
+	optVals(c.Args, "--from|--spec", func(v string) bool {
+		if remoteSpec(v) {
+			a.outside(c, v)
+			return true
 		}
-		a.outsideIndex(c, c.Args, pipIndexOpts)
-		if oneOf(verb, "add|tool|run") {
-			a.outsideIndex(c, c.Args, "--from|--with")
-			a.outsideSpecs(c, p[1:], false)
-		}
-	case "uvx", "pipx":
-		a.outsideIndex(c, c.Args, pipIndexOpts+"|--from|--spec")
-		optVals(c.Args, "--from|--spec", func(v string) bool {
-			if remoteSpec(v) {
-				a.outside(c, v)
-				return true
-			}
-			return false
-		})
-		a.outsideSpecs(c, p, false)
-	case "poetry", "pdm":
-		switch {
-		case verb == "add":
-			a.outsideSpecs(c, p[1:], false)
-		case verb == "source" && len(p) >= 4 && p[1] == "add" && outsideURL(p[3]):
-			a.outside(c, "source add "+p[3])
-		case verb == "config" && len(p) >= 3 && (strings.HasPrefix(p[1], "repositories.") || strings.HasSuffix(p[1], ".url")) && outsideURL(p[2]):
-			a.outside(c, p[1]+" "+p[2])
-		}
-	default: // conda, mamba, micromamba
-		a.outsideIndex(c, c.Args, "--channel|-c|--add|--append|--prepend")
-		if verb == "config" && len(p) >= 3 && strings.ToLower(p[1]) == "channels" && outsideURL(p[2]) {
-			a.outside(c, "channels "+p[2])
-		}
+		return false
+	})
+	a.outsideSpecs(c, p, false)
+}
+
+// derivePoetry: poetry and pdm adding a remote spec or a source.
+func derivePoetry(a effectJudge, c *Cmd, p []string, verb string) {
+	switch {
+	case verb == "add":
+		a.outsideSpecs(c, p[1:], false)
+	case verb == "source" && len(p) >= 4 && p[1] == "add" && outsideURL(p[3]):
+		a.outside(c, "source add "+p[3])
+	case verb == "config" && len(p) >= 3 && (strings.HasPrefix(p[1], "repositories.") || strings.HasSuffix(p[1], ".url")) && outsideURL(p[2]):
+		a.outside(c, p[1]+" "+p[2])
+	}
+}
+
+// deriveConda: conda, mamba and micromamba channels.
+func deriveConda(a effectJudge, c *Cmd, p []string, verb string) {
+	a.outsideIndex(c, c.Args, "--channel|-c|--add|--append|--prepend")
+	if verb == "config" && len(p) >= 3 && strings.ToLower(p[1]) == "channels" && outsideURL(p[2]) {
+		a.outside(c, "channels "+p[2])
 	}
 }
 
 // deriveOtherPkg: RubyGems, Bundler, Cargo, Composer, NuGet and Maven
 // installing from git, another source or registry, or switching it;
 // adding package owners.
-func deriveOtherPkg(a effectJudge, c *Cmd) {
-	p := posText(c.Args)
-	verb := ""
-	if len(p) > 0 {
-		verb = strings.ToLower(p[0])
+func deriveOtherPkg(a effectJudge, c *Cmd) { otherPkgTools.derive(a, c) }
+
+// otherPkgTools are deriveOtherPkg's tools.
+var otherPkgTools = verbTools{
+	"gem":      deriveGem,
+	"bundle":   deriveBundle,
+	"bundler":  deriveBundle,
+	"cargo":    deriveCargo,
+	"composer": deriveComposer,
+	"dotnet":   deriveNuget,
+	"nuget":    deriveNuget,
+	"mvn":      deriveMvn,
+	"mvnw":     deriveMvn,
+}
+
+func deriveGem(a effectJudge, c *Cmd, _ []string, verb string) {
+	a.outsideIndex(c, c.Args, "--source|-s|--add|-a")
+	if verb == "owner" && c.Has("--add", "-a") {
+		a.grant(c, "owner --add")
 	}
-	switch c.Name {
-	case "gem":
-		a.outsideIndex(c, c.Args, "--source|-s|--add|-a")
-		if verb == "owner" && c.Has("--add", "-a") {
-			a.grant(c, "owner --add")
-		}
-	case "bundle", "bundler":
-		if verb == "config" {
-			for i, w := range p {
-				if strings.HasPrefix(strings.ToLower(w), "mirror.") && i+1 < len(p) && outsideURL(p[i+1]) {
-					a.outside(c, w+" "+p[i+1])
-					return
-				}
+}
+
+func deriveBundle(a effectJudge, c *Cmd, p []string, verb string) {
+	if verb == "config" {
+		for i, w := range p {
+			if strings.HasPrefix(strings.ToLower(w), "mirror.") && i+1 < len(p) && outsideURL(p[i+1]) {
+				a.outside(c, w+" "+p[i+1])
+				return
 			}
 		}
-		if verb == "add" {
-			a.outsideIndex(c, c.Args, "--source|--git")
-			if c.Has("--github") {
-				a.outside(c, "--github")
-			}
+	}
+	if verb == "add" {
+		a.outsideIndex(c, c.Args, "--source|--git")
+		if c.Has("--github") {
+			a.outside(c, "--github")
 		}
-	case "cargo":
-		if !oneOf(verb, "install|add") {
-			switch {
-			case verb == "owner" && c.Has("--add", "-a"):
-				a.grant(c, "owner --add")
-			case verb == "yank" && !c.Has("--undo"):
-				// A yanked version breaks new lockfiles of every user.
-				a.emit(c, effect{kind: effChange, where: whereRemote, evidence: "cargo yank"})
-			}
-			return
+	}
+}
+
+func deriveCargo(a effectJudge, c *Cmd, _ []string, verb string) {
+	if !oneOf(verb, "install|add") {
+		cargoRegistryChange(a, c, verb)
+		return
+	}
+	if c.Has("--git") {
+		a.outside(c, "--git")
+		return
+	}
+	optVals(c.Args, "--registry|--index", func(v string) bool {
+		if v != "crates-io" && !strings.Contains(v, "://") || outsideURL(v) {
+			a.outside(c, "--registry "+v)
+			return true
 		}
-		if c.Has("--git") {
-			a.outside(c, "--git")
-			return
-		}
-		optVals(c.Args, "--registry|--index", func(v string) bool {
-			if v != "crates-io" && !strings.Contains(v, "://") || outsideURL(v) {
-				a.outside(c, "--registry "+v)
-				return true
-			}
-			return false
-		})
-	case "composer":
-		if verb == "config" {
-			for i, w := range p {
-				l := strings.ToLower(w)
-				if (strings.HasPrefix(l, "repo.") || strings.HasPrefix(l, "repositories.")) && i+1 < len(p) {
-					for _, v := range p[i+1:] {
-						if outsideURL(v) {
-							a.outside(c, w+" "+v)
-							return
-						}
+		return false
+	})
+}
+
+// cargoRegistryChange: owners added, or a version yanked.
+func cargoRegistryChange(a effectJudge, c *Cmd, verb string) {
+	switch {
+	case verb == "owner" && c.Has("--add", "-a"):
+		a.grant(c, "owner --add")
+	case verb == "yank" && !c.Has("--undo"):
+		// A yanked version breaks new lockfiles of every user.
+		a.emit(c, effect{kind: effChange, where: whereRemote, evidence: "cargo yank"})
+	}
+}
+
+func deriveComposer(a effectJudge, c *Cmd, p []string, verb string) {
+	if verb == "config" {
+		for i, w := range p {
+			l := strings.ToLower(w)
+			if (strings.HasPrefix(l, "repo.") || strings.HasPrefix(l, "repositories.")) && i+1 < len(p) {
+				for _, v := range p[i+1:] {
+					if outsideURL(v) {
+						a.outside(c, w+" "+v)
+						return
 					}
 				}
 			}
 		}
-		a.outsideIndex(c, c.Args, "--repository|--repository-url")
-	case "dotnet", "nuget":
-		a.outsideIndex(c, c.Args, "--source|-s|--add-source|-Source|-source")
-		if len(p) >= 3 && strings.ToLower(p[0]) == "nuget" && strings.ToLower(p[1]) == "add" {
-			for _, v := range p[2:] {
-				if outsideURL(v) {
-					a.outside(c, "nuget add source "+v)
-					return
-				}
-			}
-		}
-	default: // mvn
-		for _, w := range c.Args {
-			if k, v, ok := strings.Cut(w.Text, "="); ok && !w.Dyn && oneOf(k, "-DremoteRepositories|-DrepoUrl|-Drepositories") && outsideURL(v) {
-				a.outside(c, w.Text)
+	}
+	a.outsideIndex(c, c.Args, "--repository|--repository-url")
+}
+
+func deriveNuget(a effectJudge, c *Cmd, p []string, _ string) {
+	a.outsideIndex(c, c.Args, "--source|-s|--add-source|-Source|-source")
+	if len(p) >= 3 && strings.ToLower(p[0]) == "nuget" && strings.ToLower(p[1]) == "add" {
+		for _, v := range p[2:] {
+			if outsideURL(v) {
+				a.outside(c, "nuget add source "+v)
 				return
 			}
+		}
+	}
+}
+
+func deriveMvn(a effectJudge, c *Cmd, _ []string, _ string) {
+	for _, w := range c.Args {
+		if k, v, ok := strings.Cut(w.Text, "="); ok && !w.Dyn && oneOf(k, "-DremoteRepositories|-DrepoUrl|-Drepositories") && outsideURL(v) {
+			a.outside(c, w.Text)
+			return
 		}
 	}
 }
@@ -568,69 +625,94 @@ func ensureScheme(s string) string {
 
 // deriveToolSources: Homebrew taps, Helm repositories, charts and
 // plugins, asdf/mise plugins, gh extensions, Deno and PowerShell
-// running remote code.
+// running remote code; a command without positionals is none of these.
 func deriveToolSources(a effectJudge, c *Cmd) {
-	p := posText(c.Args)
-	if len(p) == 0 {
+	if len(posText(c.Args)) > 0 {
+		toolSources.derive(a, c)
+	}
+}
+
+// toolSources are deriveToolSources' tools.
+var toolSources = verbTools{
+	"brew":       deriveBrew,
+	"helm":       deriveHelm,
+	"asdf":       derivePluginSource,
+	"mise":       derivePluginSource,
+	"rtx":        derivePluginSource,
+	"gh":         deriveGhSources,
+	"deno":       deriveDeno,
+	"pwsh":       derivePwsh,
+	"powershell": derivePwsh,
+}
+
+func deriveBrew(a effectJudge, c *Cmd, p []string, verb string) {
+	switch {
+	case verb == "tap" && len(p) >= 2 && !strings.HasPrefix(strings.ToLower(p[1]), "homebrew/"):
+		a.outside(c, "tap "+p[1])
+	case oneOf(verb, "install|reinstall|upgrade"):
+		for _, s := range p[1:] {
+			if strings.Count(s, "/") == 2 && !strings.HasPrefix(strings.ToLower(s), "homebrew/") || strings.Contains(s, "://") {
+				a.outside(c, s)
+				return
+			}
+		}
+	}
+}
+
+func deriveHelm(a effectJudge, c *Cmd, p []string, verb string) {
+	switch {
+	case verb == "repo" && len(p) >= 4 && p[1] == "add" && outsideURL(p[3]):
+		a.outside(c, "repo add "+p[3])
+	case verb == "plugin" && len(p) >= 3 && p[1] == "install" && (strings.Contains(p[2], "://") || strings.HasSuffix(p[2], ".git")):
+		a.outside(c, "plugin install "+p[2])
+	case oneOf(verb, "install|upgrade|pull|template"):
+		for _, s := range p[1:] {
+			if strings.HasPrefix(s, "oci://") && outsideURL(s) {
+				a.outside(c, s)
+				return
+			}
+		}
+		a.outsideIndex(c, c.Args, "--repo")
+	}
+}
+
+// derivePluginSource: asdf, mise and rtx plugins added from a URL.
+func derivePluginSource(a effectJudge, c *Cmd, p []string, verb string) {
+	if !oneOf(verb, "plugin|plugins|plugin-add") {
 		return
 	}
-	verb := strings.ToLower(p[0])
-	switch c.Name {
-	case "brew":
-		switch {
-		case verb == "tap" && len(p) >= 2 && !strings.HasPrefix(strings.ToLower(p[1]), "homebrew/"):
-			a.outside(c, "tap "+p[1])
-		case oneOf(verb, "install|reinstall|upgrade"):
-			for _, s := range p[1:] {
-				if strings.Count(s, "/") == 2 && !strings.HasPrefix(strings.ToLower(s), "homebrew/") || strings.Contains(s, "://") {
-					a.outside(c, s)
-					return
-				}
-			}
+	for _, s := range p[1:] {
+		if strings.Contains(s, "://") || strings.HasPrefix(s, "git@") {
+			a.outside(c, "plugin "+s)
+			return
 		}
-	case "helm":
-		switch {
-		case verb == "repo" && len(p) >= 4 && p[1] == "add" && outsideURL(p[3]):
-			a.outside(c, "repo add "+p[3])
-		case verb == "plugin" && len(p) >= 3 && p[1] == "install" && (strings.Contains(p[2], "://") || strings.HasSuffix(p[2], ".git")):
-			a.outside(c, "plugin install "+p[2])
-		case oneOf(verb, "install|upgrade|pull|template"):
-			for _, s := range p[1:] {
-				if strings.HasPrefix(s, "oci://") && outsideURL(s) {
-					a.outside(c, s)
-					return
-				}
-			}
-			a.outsideIndex(c, c.Args, "--repo")
+	}
+}
+
+// deriveGhSources reads gh's positionals past the options that take a value.
+func deriveGhSources(a effectJudge, c *Cmd, _ []string, _ string) {
+	deriveGh(a, c, posSkip(c.Args, "-X|--method|-f|-F|--field|--raw-field|-H|--header|--jq|-q|--input|-R|--repo|--title|-t|--visibility"))
+}
+
+func deriveDeno(a effectJudge, c *Cmd, p []string, verb string) {
+	if !oneOf(verb, "run|install|compile|x|eval") {
+		return
+	}
+	for _, s := range p[1:] {
+		l := strings.ToLower(s)
+		if hasPrefixAny(l, "http://", "https://") && !strings.Contains(l, "deno.land/std") && outsideURL(l) {
+			a.outside(c, s)
+			return
 		}
-	case "asdf", "mise", "rtx":
-		if oneOf(verb, "plugin|plugins|plugin-add") {
-			for _, s := range p[1:] {
-				if strings.Contains(s, "://") || strings.HasPrefix(s, "git@") {
-					a.outside(c, "plugin "+s)
-					return
-				}
-			}
-		}
-	case "gh":
-		deriveGh(a, c, posSkip(c.Args, "-X|--method|-f|-F|--field|--raw-field|-H|--header|--jq|-q|--input|-R|--repo|--title|-t|--visibility"))
-	case "deno":
-		if oneOf(verb, "run|install|compile|x|eval") {
-			for _, s := range p[1:] {
-				l := strings.ToLower(s)
-				if hasPrefixAny(l, "http://", "https://") && !strings.Contains(l, "deno.land/std") && outsideURL(l) {
-					a.outside(c, s)
-					return
-				}
-			}
-		}
-	default: // pwsh, powershell
-		t := strings.ToLower(c.joined())
-		if (strings.Contains(t, "iex") || strings.Contains(t, "invoke-expression")) &&
-			(strings.Contains(t, "irm ") || strings.Contains(t, "iwr ") || strings.Contains(t, "invoke-restmethod") ||
-				strings.Contains(t, "invoke-webrequest") || strings.Contains(t, "downloadstring")) {
-			a.outside(c, "iex of a download")
-		}
+	}
+}
+
+func derivePwsh(a effectJudge, c *Cmd, _ []string, _ string) {
+	t := strings.ToLower(c.joined())
+	if (strings.Contains(t, "iex") || strings.Contains(t, "invoke-expression")) &&
+		(strings.Contains(t, "irm ") || strings.Contains(t, "iwr ") || strings.Contains(t, "invoke-restmethod") ||
+			strings.Contains(t, "invoke-webrequest") || strings.Contains(t, "downloadstring")) {
+		a.outside(c, "iex of a download")
 	}
 }
 
@@ -966,59 +1048,84 @@ func deriveDBAccess(a effectJudge, c *Cmd) {
 // deriveGrants: access added to apps and hosts, root tokens, admin
 // users in Vault, the recipients of encrypted files, file capabilities,
 // users and sudoers by Ansible ad hoc.
-func deriveGrants(a effectJudge, c *Cmd) {
-	p := posText(c.Args)
-	verb := ""
-	if len(p) > 0 {
-		verb = strings.ToLower(p[0])
+func deriveGrants(a effectJudge, c *Cmd) { grantTools.derive(a, c) }
+
+// grantTools are deriveGrants' tools.
+var grantTools = verbTools{
+	"heroku":      deriveHerokuGrant,
+	"ssh-copy-id": func(a effectJudge, c *Cmd, _ []string, _ string) { a.grant(c, "ssh-copy-id") },
+	"op":          deriveOpGrant,
+	"fly":         deriveInviteGrant,
+	"flyctl":      deriveInviteGrant,
+	"vercel":      deriveInviteGrant,
+	"vault":       deriveVaultGrant,
+	"sops":        deriveSopsGrant,
+	"gpasswd":     deriveGpasswdGrant,
+	"chmod":       deriveSetuidGrant,
+	"setcap":      deriveSetcapGrant,
+	"ansible":     deriveAnsibleGrant,
+}
+
+func deriveHerokuGrant(a effectJudge, c *Cmd, _ []string, verb string) {
+	if oneOf(verb, "access:add|members:add|apps:transfer|access:update") {
+		a.grant(c, verb)
 	}
-	switch c.Name {
-	case "heroku":
-		if oneOf(verb, "access:add|members:add|apps:transfer|access:update") {
-			a.grant(c, verb)
+}
+
+func deriveOpGrant(a effectJudge, c *Cmd, p []string, verb string) {
+	if len(p) >= 3 && oneOf(verb, "vault|group") && oneOf(strings.ToLower(p[1]), "user|group") && strings.ToLower(p[2]) == "grant" {
+		a.grant(c, verb+" "+p[1]+" grant")
+	}
+}
+
+// deriveInviteGrant: fly and vercel inviting to an organisation or team.
+func deriveInviteGrant(a effectJudge, c *Cmd, p []string, verb string) {
+	if len(p) >= 2 && oneOf(verb, "orgs|teams") && strings.ToLower(p[1]) == "invite" {
+		a.grant(c, verb+" invite")
+	}
+}
+
+func deriveVaultGrant(a effectJudge, c *Cmd, p []string, verb string) {
+	switch {
+	case verb == "token" && len(p) >= 2 && p[1] == "create":
+		if v, _ := flagVal(c.Args, "-policy|--policy"); oneOf(v, "root|admin") {
+			a.grant(c, "token create -policy="+v)
 		}
-	case "ssh-copy-id":
-		a.grant(c, "ssh-copy-id")
-	case "op":
-		if len(p) >= 3 && oneOf(verb, "vault|group") && oneOf(strings.ToLower(p[1]), "user|group") && strings.ToLower(p[2]) == "grant" {
-			a.grant(c, verb+" "+p[1]+" grant")
-		}
-	case "fly", "flyctl", "vercel":
-		if len(p) >= 2 && oneOf(verb, "orgs|teams") && strings.ToLower(p[1]) == "invite" {
-			a.grant(c, verb+" invite")
-		}
-	case "vault":
-		switch {
-		case verb == "token" && len(p) >= 2 && p[1] == "create":
-			if v, _ := flagVal(c.Args, "-policy|--policy"); oneOf(v, "root|admin") {
-				a.grant(c, "token create -policy="+v)
-			}
-		case verb == "write" && len(p) >= 2 && hasPrefixAny(p[1], "auth/", "sys/policy", "sys/policies"):
-			a.grant(c, "write "+p[1])
-		case verb == "policy" && len(p) >= 2 && p[1] == "write":
-			a.grant(c, "policy write")
-		}
-	case "sops":
-		if verb == "updatekeys" || optVals(c.Args, "--add-pgp|--add-kms|--add-age|--add-gcp-kms|--add-azure-kv", func(string) bool { return true }) {
-			a.grant(c, "sops recipients")
-		}
-	case "gpasswd":
-		if c.Has("-a", "--add", "-M", "--members", "-A", "--administrators") {
-			a.grant(c, "gpasswd "+strings.Join(p, " "))
-		}
-	case "chmod":
-		if len(p) >= 2 && setuidMode(p[0]) {
-			a.grant(c, "chmod "+p[0])
-		}
-	case "setcap":
-		if !c.Has("-r", "-v") && len(p) >= 2 {
-			a.grant(c, "setcap "+p[0])
-		}
-	default: // ansible
-		m, _ := flagVal(c.Args, "-m|--module-name")
-		if oneOf(m, "user|group|authorized_key|ansible.builtin.user|ansible.posix.authorized_key") {
-			a.grant(c, "-m "+m)
-		}
+	case verb == "write" && len(p) >= 2 && hasPrefixAny(p[1], "auth/", "sys/policy", "sys/policies"):
+		a.grant(c, "write "+p[1])
+	case verb == "policy" && len(p) >= 2 && p[1] == "write":
+		a.grant(c, "policy write")
+	}
+}
+
+func deriveSopsGrant(a effectJudge, c *Cmd, _ []string, verb string) {
+	if verb == "updatekeys" || optVals(c.Args, "--add-pgp|--add-kms|--add-age|--add-gcp-kms|--add-azure-kv", func(string) bool { return true }) {
+		a.grant(c, "sops recipients")
+	}
+}
+
+func deriveGpasswdGrant(a effectJudge, c *Cmd, p []string, _ string) {
+	if c.Has("-a", "--add", "-M", "--members", "-A", "--administrators") {
+		a.grant(c, "gpasswd "+strings.Join(p, " "))
+	}
+}
+
+func deriveSetuidGrant(a effectJudge, c *Cmd, p []string, _ string) {
+	if len(p) >= 2 && setuidMode(p[0]) {
+		a.grant(c, "chmod "+p[0])
+	}
+}
+
+func deriveSetcapGrant(a effectJudge, c *Cmd, p []string, _ string) {
+	if !c.Has("-r", "-v") && len(p) >= 2 {
+		a.grant(c, "setcap "+p[0])
+	}
+}
+
+func deriveAnsibleGrant(a effectJudge, c *Cmd, _ []string, _ string) {
+	m, _ := flagVal(c.Args, "-m|--module-name")
+	if oneOf(m, "user|group|authorized_key|ansible.builtin.user|ansible.posix.authorized_key") {
+		a.grant(c, "-m "+m)
 	}
 }
 
@@ -1162,52 +1269,66 @@ func persistentHostContainer(c *Cmd) bool {
 // another host, JBang scripts by URL, Chocolatey and Scoop sources,
 // Galaxy roles from git, Pulumi plugins from a server, Nix flakes from
 // a repository instead of nixpkgs.
-func deriveMoreSources(a effectJudge, c *Cmd) {
-	p := posText(c.Args)
-	verb := ""
-	if len(p) > 0 {
-		verb = strings.ToLower(p[0])
+func deriveMoreSources(a effectJudge, c *Cmd) { moreSources.derive(a, c) }
+
+// moreSources are deriveMoreSources' tools.
+var moreSources = verbTools{
+	"pod":            func(a effectJudge, c *Cmd, p []string, verb string) { repoAdd(a, c, p, verb, "repo") },
+	"flutter":        derivePub,
+	"dart":           derivePub,
+	"jbang":          deriveJbang,
+	"choco":          func(a effectJudge, c *Cmd, _ []string, _ string) { a.outsideIndex(c, c.Args, "--source|-s") },
+	"scoop":          func(a effectJudge, c *Cmd, p []string, verb string) { repoAdd(a, c, p, verb, "bucket") },
+	"ansible-galaxy": deriveGalaxy,
+	"pulumi":         derivePulumi,
+	"nix":            deriveNix,
+	"nix-env":        deriveNix,
+}
+
+// repoAdd: `pod repo add NAME URL`, `scoop bucket add NAME URL`.
+func repoAdd(a effectJudge, c *Cmd, p []string, verb, noun string) {
+	if verb == noun && len(p) >= 4 && p[1] == "add" {
+		a.outside(c, noun+" add "+p[3])
 	}
-	switch c.Name {
-	case "pod":
-		if verb == "repo" && len(p) >= 4 && p[1] == "add" {
-			a.outside(c, "repo add "+p[3])
-		}
-	case "flutter", "dart":
-		if verb == "pub" && len(p) >= 2 && p[1] == "add" {
-			a.outsideIndex(c, c.Args, "--git-url|--hosted-url")
-		}
-	case "jbang":
-		for _, s := range p {
-			if strings.Contains(s, "://") && outsideURL(s) {
-				a.outside(c, s)
-				return
-			}
-		}
-	case "choco":
-		a.outsideIndex(c, c.Args, "--source|-s")
-	case "scoop":
-		if verb == "bucket" && len(p) >= 4 && p[1] == "add" {
-			a.outside(c, "bucket add "+p[3])
-		}
-	case "ansible-galaxy":
-		a.outsideIndex(c, c.Args, "--server|-s")
-		a.outsideSpecs(c, p, false)
-	case "pulumi":
-		if verb == "plugin" {
-			a.outsideIndex(c, c.Args, "--server")
-		}
-	default: // nix, nix-env
-		if oneOf(verb, "run|shell|profile|build|develop") || c.Name == "nix-env" {
-			for _, s := range p[min(1, len(p)):] {
-				if hasPrefixAny(strings.ToLower(s), "github:", "gitlab:", "git+", "sourcehut:", "http://", "https://", "tarball+") {
-					a.outside(c, s)
-					return
-				}
-			}
-			a.outsideIndex(c, c.Args, "-f|--file")
+}
+
+func derivePub(a effectJudge, c *Cmd, p []string, verb string) {
+	if verb == "pub" && len(p) >= 2 && p[1] == "add" {
+		a.outsideIndex(c, c.Args, "--git-url|--hosted-url")
+	}
+}
+
+func deriveJbang(a effectJudge, c *Cmd, p []string, _ string) {
+	for _, s := range p {
+		if strings.Contains(s, "://") && outsideURL(s) {
+			a.outside(c, s)
+			return
 		}
 	}
+}
+
+func deriveGalaxy(a effectJudge, c *Cmd, p []string, _ string) {
+	a.outsideIndex(c, c.Args, "--server|-s")
+	a.outsideSpecs(c, p, false)
+}
+
+func derivePulumi(a effectJudge, c *Cmd, _ []string, verb string) {
+	if verb == "plugin" {
+		a.outsideIndex(c, c.Args, "--server")
+	}
+}
+
+func deriveNix(a effectJudge, c *Cmd, p []string, verb string) {
+	if !oneOf(verb, "run|shell|profile|build|develop") && c.Name != "nix-env" {
+		return
+	}
+	for _, s := range p[min(1, len(p)):] {
+		if hasPrefixAny(strings.ToLower(s), "github:", "gitlab:", "git+", "sourcehut:", "http://", "https://", "tarball+") {
+			a.outside(c, s)
+			return
+		}
+	}
+	a.outsideIndex(c, c.Args, "-f|--file")
 }
 
 // setuidMode: a chmod mode that sets the setuid or setgid bit (u+s,
