@@ -30,16 +30,27 @@ var supplyDerivers = []deriverReg{
 	{"gem|bundle|bundler|cargo|composer|dotnet|nuget|mvn|mvnw", deriveOtherPkg},
 	{"go", deriveGo},
 	{"brew|helm|asdf|mise|rtx|gh|deno|pwsh|powershell", deriveToolSources},
-	{"add-apt-repository|apt-add-repository|yum-config-manager|zypper|dnf", deriveSystemRepo},
+	{"add-apt-repository|apt-add-repository", aptRepoAdd},
+	{"zypper", zypperRepoAdd},
+	{"yum-config-manager|dnf", yumRepoAdd},
 	{"sudo|doas|run0|pkexec", deriveSudo},
 	{"aws|gcloud|gsutil|bq|az", deriveCloudAccess},
 	{"kubectl|oc", deriveKubeAccess},
-	{"psql|mysql|mariadb|mongosh|mongo|sqlcmd|cockroach|createuser|redis-cli|valkey-cli", deriveDBAccess},
+	{"psql|mysql|mariadb|mongosh|mongo|sqlcmd|cockroach", deriveDBAccess},
+	{"createuser", createuserGrant},
+	{"redis-cli|valkey-cli", redisProtectionOff},
 	{"pod|flutter|dart|jbang|choco|scoop|ansible-galaxy|pulumi|nix|nix-env", deriveMoreSources},
 	{"heroku|ssh-copy-id|vault|sops|setcap|ansible|op|fly|flyctl|vercel|chmod|gpasswd", deriveGrants},
-	{"ufw|iptables|ip6tables|firewall-cmd", deriveFirewall},
-	{"nc|ncat|netcat|socat", deriveListener},
-	{"ngrok|cloudflared|lt|localtunnel|ssh|autossh|tailscale", deriveTunnel},
+	{"ufw", ufwAllow},
+	{"iptables|ip6tables", iptablesAccept},
+	{"firewall-cmd", firewalldAdd},
+	{"socat", socatExec},
+	{"nc|ncat|netcat", netcatExec},
+	{"ngrok", ngrokTunnel},
+	{"cloudflared", cloudflaredTunnel},
+	{"lt|localtunnel", localTunnel},
+	{"tailscale", tailscaleFunnel},
+	{"ssh|autossh", sshRemoteForward},
 	{"flask|jupyter|jupyter-notebook|jupyter-lab|docker|podman|redis-server", deriveServe},
 }
 
@@ -746,21 +757,24 @@ func deriveGh(a effectJudge, c *Cmd, p []string) {
 	}
 }
 
-// deriveSystemRepo: adding a package repository to the system.
-func deriveSystemRepo(a effectJudge, c *Cmd) {
-	switch c.Name {
-	case "add-apt-repository", "apt-add-repository":
-		if !c.Has("--remove", "-r") && len(posText(c.Args)) > 0 {
-			a.outside(c, c.Name+" "+posText(c.Args)[0])
-		}
-	case "zypper":
-		if p := posText(c.Args); len(p) >= 2 && oneOf(p[0], "addrepo|ar") {
-			a.outside(c, "addrepo "+p[1])
-		}
-	default: // yum-config-manager, dnf config-manager
-		if v, ok := flagVal(c.Args, "--add-repo"); ok {
-			a.outside(c, "--add-repo "+v)
-		}
+// aptRepoAdd, zypperRepoAdd and yumRepoAdd: adding a package repository
+// to the system.
+func aptRepoAdd(a effectJudge, c *Cmd) {
+	if !c.Has("--remove", "-r") && len(posText(c.Args)) > 0 {
+		a.outside(c, c.Name+" "+posText(c.Args)[0])
+	}
+}
+
+func zypperRepoAdd(a effectJudge, c *Cmd) {
+	if p := posText(c.Args); len(p) >= 2 && oneOf(p[0], "addrepo|ar") {
+		a.outside(c, "addrepo "+p[1])
+	}
+}
+
+// yumRepoAdd: yum-config-manager, and dnf config-manager.
+func yumRepoAdd(a effectJudge, c *Cmd) {
+	if v, ok := flagVal(c.Args, "--add-repo"); ok {
+		a.outside(c, "--add-repo "+v)
 	}
 }
 
@@ -855,28 +869,39 @@ func publicPrincipal(s string) bool {
 }
 
 // deriveCloudAccess: IAM policies, role assignments and bindings, public
-// ACLs and policies, firewall rules open to the world, presigned links.
+// ACLs and policies, firewall rules open to the world, presigned links;
+// each cloud's CLI is read from its first five words.
 func deriveCloudAccess(a effectJudge, c *Cmd) {
-	ws := words(c, 5)
-	switch c.Name {
-	case "aws":
-		if len(ws) >= 2 {
-			awsAccess(a, c, ws[0], ws[1])
-		}
-	case "gcloud", "bq":
-		gcpAccess(a, c, ws)
-	case "gsutil":
-		if len(ws) >= 2 && oneOf(ws[0], "iam|acl|defacl") && oneOf(ws[1], "ch|set") {
-			t := strings.ToLower(c.joined())
-			if strings.Contains(t, "allusers") || strings.Contains(t, "allauthenticatedusers") || strings.Contains(t, "public-read") {
-				a.public(c, ws[0]+" "+ws[1]+" allUsers")
-				return
-			}
-			a.grant(c, ws[0]+" "+ws[1])
-		}
-	default:
-		azureAccess(a, c, ws)
+	if access, ok := cloudAccess[c.Name]; ok {
+		access(a, c, words(c, 5))
 	}
+}
+
+// cloudAccess are deriveCloudAccess' tools.
+var cloudAccess = map[string]func(a effectJudge, c *Cmd, ws []string){
+	"aws":    awsWords,
+	"gcloud": gcpAccess,
+	"bq":     gcpAccess,
+	"gsutil": gsutilAccess,
+	"az":     azureAccess,
+}
+
+func awsWords(a effectJudge, c *Cmd, ws []string) {
+	if len(ws) >= 2 {
+		awsAccess(a, c, ws[0], ws[1])
+	}
+}
+
+func gsutilAccess(a effectJudge, c *Cmd, ws []string) {
+	if len(ws) < 2 || !oneOf(ws[0], "iam|acl|defacl") || !oneOf(ws[1], "ch|set") {
+		return
+	}
+	t := strings.ToLower(c.joined())
+	if strings.Contains(t, "allusers") || strings.Contains(t, "allauthenticatedusers") || strings.Contains(t, "public-read") {
+		a.public(c, ws[0]+" "+ws[1]+" allUsers")
+		return
+	}
+	a.grant(c, ws[0]+" "+ws[1])
 }
 
 // flagPublic: the option names opens to every address.
@@ -895,35 +920,55 @@ func awsAccess(a effectJudge, c *Cmd, svc, op string) {
 	case svc == "iam" && hasPrefixAny(op, "attach-", "put-", "add-user-to-group", "create-access-key", "create-login-profile", "update-login-profile", "update-assume-role-policy", "create-policy-version", "set-default-policy-version"):
 		a.grant(c, "iam "+op)
 	case oneOf(op, "put-bucket-acl|put-object-acl|put-bucket-policy|delete-public-access-block|put-public-access-block") || svc == "s3" && oneOf(op, "cp|sync|mv"):
-		acl, _ := flagVal(c.Args, "--acl")
-		grantAll := optVals(c.Args, "--grant-read|--grant-full-control|--grants", func(v string) bool { return strings.Contains(strings.ToLower(v), "allusers") })
-		unblock := op == "put-public-access-block" && strings.Contains(strings.ToLower(c.joined()), "=false")
-		switch {
-		case strings.HasPrefix(acl, "public-") || acl == "authenticated-read" || grantAll || unblock || op == "delete-public-access-block":
-			a.public(c, op+" "+acl)
-		case svc == "s3api" && op != "put-public-access-block":
-			a.grant(c, op)
-		}
+		awsS3Access(a, c, svc, op)
 	case op == "authorize-security-group-ingress":
-		if flagPublic(c, "--cidr|--cidr-ipv6") || strings.Contains(c.joined(), "0.0.0.0/0") || strings.Contains(c.joined(), "::/0") {
-			a.public(c, op+" 0.0.0.0/0")
-			return
-		}
-		a.grant(c, op)
+		awsIngress(a, c, op)
 	case op == "add-permission":
-		if v, _ := flagVal(c.Args, "--principal"); v == "*" {
-			a.public(c, op+" --principal *")
-			return
-		}
-		a.grant(c, op)
+		awsPermission(a, c, op)
 	case svc == "s3" && op == "presign":
-		// The default hour is a routine share; a link that works for
-		// days is a bearer grant to the data.
-		if v, _ := flagVal(c.Args, "--expires-in"); len(v) > 5 || len(v) == 5 && v > "86400" {
-			a.grant(c, "presign --expires-in "+v)
-		}
+		awsPresign(a, c)
 	case op == "create-grant":
 		a.grant(c, svc+" "+op)
+	}
+}
+
+// awsS3Access: a public ACL, a grant to all users or the public access
+// block lifted is public; other s3api ACL and policy changes grant.
+func awsS3Access(a effectJudge, c *Cmd, svc, op string) {
+	acl, _ := flagVal(c.Args, "--acl")
+	grantAll := optVals(c.Args, "--grant-read|--grant-full-control|--grants", func(v string) bool { return strings.Contains(strings.ToLower(v), "allusers") })
+	unblock := op == "put-public-access-block" && strings.Contains(strings.ToLower(c.joined()), "=false")
+	switch {
+	case strings.HasPrefix(acl, "public-") || acl == "authenticated-read" || grantAll || unblock || op == "delete-public-access-block":
+		a.public(c, op+" "+acl)
+	case svc == "s3api" && op != "put-public-access-block":
+		a.grant(c, op)
+	}
+}
+
+// awsIngress: a security group opened to every address is public.
+func awsIngress(a effectJudge, c *Cmd, op string) {
+	if flagPublic(c, "--cidr|--cidr-ipv6") || strings.Contains(c.joined(), "0.0.0.0/0") || strings.Contains(c.joined(), "::/0") {
+		a.public(c, op+" 0.0.0.0/0")
+		return
+	}
+	a.grant(c, op)
+}
+
+// awsPermission: a resource permission for principal * is public.
+func awsPermission(a effectJudge, c *Cmd, op string) {
+	if v, _ := flagVal(c.Args, "--principal"); v == "*" {
+		a.public(c, op+" --principal *")
+		return
+	}
+	a.grant(c, op)
+}
+
+// awsPresign: the default hour is a routine share; a link that works for
+// days is a bearer grant to the data.
+func awsPresign(a effectJudge, c *Cmd) {
+	if v, _ := flagVal(c.Args, "--expires-in"); len(v) > 5 || len(v) == 5 && v > "86400" {
+		a.grant(c, "presign --expires-in "+v)
 	}
 }
 
@@ -1020,22 +1065,24 @@ func deriveKubeAccess(a effectJudge, c *Cmd) {
 // their passwords (SQL, upper case; mongosh calls).
 var dbGrantWords = []string{"GRANT ", "SUPERUSER", "CREATE USER", "CREATE ROLE", "ALTER USER", "ALTER ROLE", "SET PASSWORD", "CREATEUSER(", "GRANTROLESTOUSER", "UPDATEUSER("}
 
-// deriveDBAccess: database clients granting privileges or creating
-// users; createuser making a superuser; Redis turning its protection off.
-func deriveDBAccess(a effectJudge, c *Cmd) {
-	switch c.Name {
-	case "createuser":
-		if c.Has("--superuser", "-s", "--createrole", "-r") {
-			a.grant(c, "createuser --superuser")
-		}
-		return
-	case "redis-cli", "valkey-cli":
-		t := strings.ToLower(strings.Join(posText(c.Args), " "))
-		if strings.Contains(t, "config set protected-mode no") {
-			a.public(c, "CONFIG SET protected-mode no")
-		}
-		return
+// createuserGrant: createuser making a superuser or a role creator.
+func createuserGrant(a effectJudge, c *Cmd) {
+	if c.Has("--superuser", "-s", "--createrole", "-r") {
+		a.grant(c, "createuser --superuser")
 	}
+}
+
+// redisProtectionOff: Redis (or Valkey) turning its protected mode off.
+func redisProtectionOff(a effectJudge, c *Cmd) {
+	t := strings.ToLower(strings.Join(posText(c.Args), " "))
+	if strings.Contains(t, "config set protected-mode no") {
+		a.public(c, "CONFIG SET protected-mode no")
+	}
+}
+
+// deriveDBAccess: database clients granting privileges or creating
+// users.
+func deriveDBAccess(a effectJudge, c *Cmd) {
 	t := strings.ToUpper(c.joined())
 	for _, g := range dbGrantWords {
 		if strings.Contains(t, g) {
@@ -1133,56 +1180,59 @@ func deriveAnsibleGrant(a effectJudge, c *Cmd, _ []string, _ string) {
 // weak or absent; opened to anyone they are public.
 const dbPorts = "5432|3306|6379|27017|9200|9300|11211|5984|8086|9042|7474|2379"
 
-// deriveFirewall: rules that accept inbound traffic.
-func deriveFirewall(a effectJudge, c *Cmd) {
+// ufwAllow, firewalldAdd and iptablesAccept: firewall rules that accept
+// inbound traffic.
+func ufwAllow(a effectJudge, c *Cmd) {
 	p := posText(c.Args)
-	switch c.Name {
-	case "ufw":
-		if len(p) < 2 || p[0] != "allow" {
+	if len(p) < 2 || p[0] != "allow" {
+		return
+	}
+	from := ""
+	for i, w := range p {
+		if w == "from" && i+1 < len(p) {
+			from = p[i+1]
+		}
+	}
+	port := p[len(p)-1]
+	port, _, _ = strings.Cut(port, "/")
+	if (from == "" || publicCIDR(from)) && oneOf(port, dbPorts) {
+		a.public(c, "ufw allow "+port+" from anywhere")
+		return
+	}
+	a.grant(c, "ufw allow")
+}
+
+func firewalldAdd(a effectJudge, c *Cmd) {
+	if optVals(c.Args, "--add-port|--add-service|--add-source|--add-rich-rule", func(string) bool { return true }) {
+		a.grant(c, "firewall-cmd --add")
+	}
+}
+
+func iptablesAccept(a effectJudge, c *Cmd) {
+	p := posText(c.Args)
+	j, _ := flagVal(c.Args, "-j|--jump")
+	chain, _ := flagVal(c.Args, "-A|--append|-I|--insert")
+	if pol, ok := flagVal(c.Args, "-P|--policy"); ok && strings.EqualFold(pol, "INPUT") && len(p) > 0 && strings.EqualFold(p[len(p)-1], "ACCEPT") {
+		a.public(c, "-P INPUT ACCEPT")
+		return
+	}
+	if strings.EqualFold(j, "ACCEPT") && strings.EqualFold(chain, "INPUT") {
+		a.grant(c, "INPUT -j ACCEPT")
+	}
+}
+
+// socatExec and netcatExec: a listener or connection that hands a shell
+// to the other side.
+func socatExec(a effectJudge, c *Cmd) {
+	for _, w := range c.Args {
+		if hasPrefixAny(strings.ToUpper(w.Text), "EXEC:", "SYSTEM:") {
+			a.public(c, "socat "+w.Text)
 			return
-		}
-		from := ""
-		for i, w := range p {
-			if w == "from" && i+1 < len(p) {
-				from = p[i+1]
-			}
-		}
-		port := p[len(p)-1]
-		port, _, _ = strings.Cut(port, "/")
-		if (from == "" || publicCIDR(from)) && oneOf(port, dbPorts) {
-			a.public(c, "ufw allow "+port+" from anywhere")
-			return
-		}
-		a.grant(c, "ufw allow")
-	case "firewall-cmd":
-		if optVals(c.Args, "--add-port|--add-service|--add-source|--add-rich-rule", func(string) bool { return true }) {
-			a.grant(c, "firewall-cmd --add")
-		}
-	default: // iptables
-		j, _ := flagVal(c.Args, "-j|--jump")
-		chain, _ := flagVal(c.Args, "-A|--append|-I|--insert")
-		if pol, ok := flagVal(c.Args, "-P|--policy"); ok && strings.EqualFold(pol, "INPUT") && len(p) > 0 && strings.EqualFold(p[len(p)-1], "ACCEPT") {
-			a.public(c, "-P INPUT ACCEPT")
-			return
-		}
-		if strings.EqualFold(j, "ACCEPT") && strings.EqualFold(chain, "INPUT") {
-			a.grant(c, "INPUT -j ACCEPT")
 		}
 	}
 }
 
-// deriveListener: a listener or connection that hands a shell to the
-// other side.
-func deriveListener(a effectJudge, c *Cmd) {
-	if c.Name == "socat" {
-		for _, w := range c.Args {
-			if hasPrefixAny(strings.ToUpper(w.Text), "EXEC:", "SYSTEM:") {
-				a.public(c, "socat "+w.Text)
-				return
-			}
-		}
-		return
-	}
+func netcatExec(a effectJudge, c *Cmd) {
 	if optVals(c.Args, "-e|--exec|--sh-exec|--lua-exec", func(string) bool { return true }) {
 		a.public(c, c.Name+" -e")
 	}
@@ -1191,34 +1241,41 @@ func deriveListener(a effectJudge, c *Cmd) {
 // sshValued are ssh's options that take a value.
 var sshOpts = shell.OptScan{Valued: "BbcDEeFIiJLlmOopQRSWw"}
 
-// deriveTunnel: tunnels that publish a local port on the internet.
-func deriveTunnel(a effectJudge, c *Cmd) {
-	ws := words(c, 1)
-	switch c.Name {
-	case "ngrok":
-		if len(ws) > 0 && oneOf(ws[0], "http|tcp|tls|start|tunnel") {
-			a.grant(c, "ngrok "+ws[0])
-		}
-	case "cloudflared":
-		if len(ws) > 0 && ws[0] == "tunnel" && (c.Has("--url") || contains(words(c, 2), "run")) {
-			a.grant(c, "cloudflared tunnel")
-		}
-	case "lt", "localtunnel":
-		if c.Has("--port", "-p") {
-			a.grant(c, c.Name+" --port")
-		}
-	case "tailscale":
-		if len(ws) > 0 && ws[0] == "funnel" && !contains(words(c, 2), "status") {
-			a.grant(c, "tailscale funnel")
-		}
-	default: // ssh, autossh
-		remote := false
-		sshOpts.Scan(c.Args, false, func(name string, v shell.Word) {
-			remote = remote || name == "-R" || name == "-o" && strings.HasPrefix(strings.ToLower(v.Text), "remoteforward")
-		})
-		if remote {
-			a.grant(c, c.Name+" -R")
-		}
+// The tunnels that publish a local port on the internet.
+
+func ngrokTunnel(a effectJudge, c *Cmd) {
+	if ws := words(c, 1); len(ws) > 0 && oneOf(ws[0], "http|tcp|tls|start|tunnel") {
+		a.grant(c, "ngrok "+ws[0])
+	}
+}
+
+func cloudflaredTunnel(a effectJudge, c *Cmd) {
+	if ws := words(c, 1); len(ws) > 0 && ws[0] == "tunnel" && (c.Has("--url") || contains(words(c, 2), "run")) {
+		a.grant(c, "cloudflared tunnel")
+	}
+}
+
+// localTunnel: lt and localtunnel.
+func localTunnel(a effectJudge, c *Cmd) {
+	if c.Has("--port", "-p") {
+		a.grant(c, c.Name+" --port")
+	}
+}
+
+func tailscaleFunnel(a effectJudge, c *Cmd) {
+	if ws := words(c, 1); len(ws) > 0 && ws[0] == "funnel" && !contains(words(c, 2), "status") {
+		a.grant(c, "tailscale funnel")
+	}
+}
+
+// sshRemoteForward: ssh and autossh -R, or -o RemoteForward.
+func sshRemoteForward(a effectJudge, c *Cmd) {
+	remote := false
+	sshOpts.Scan(c.Args, false, func(name string, v shell.Word) {
+		remote = remote || name == "-R" || name == "-o" && strings.HasPrefix(strings.ToLower(v.Text), "remoteforward")
+	})
+	if remote {
+		a.grant(c, c.Name+" -R")
 	}
 }
 
@@ -1226,29 +1283,54 @@ func deriveTunnel(a effectJudge, c *Cmd) {
 // debugger on every interface, Jupyter without a token, Redis without
 // protected mode.
 func deriveServe(a effectJudge, c *Cmd) {
+	if protectedModeOff(a, c) {
+		return
+	}
+	if serve, ok := servers[c.Name]; ok {
+		serve(a, c)
+	}
+}
+
+// servers are deriveServe's tools, past protected mode.
+var servers = map[string]deriver{
+	"docker":           hostContainerRestart,
+	"podman":           hostContainerRestart,
+	"flask":            flaskDebugger,
+	"jupyter":          jupyterOpen,
+	"jupyter-notebook": jupyterOpen,
+	"jupyter-lab":      jupyterOpen,
+}
+
+// protectedModeOff: --protected-mode no, Redis's or any server's.
+func protectedModeOff(a effectJudge, c *Cmd) bool {
 	for i, w := range c.Args {
 		if strings.TrimLeft(w.Text, "-") == "protected-mode" && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1].Text, "no") {
 			a.public(c, "--protected-mode no")
-			return
+			return true
 		}
 	}
-	switch c.Name {
-	case "docker", "podman":
-		if len(c.Args) > 0 && oneOf(c.Args[0].Text, "run|create") && persistentHostContainer(c) {
-			a.grant(c, "--restart with host access")
-		}
-	case "flask":
-		host, _ := flagVal(c.Args, "--host|-h")
-		dbg, _ := envOf(c, "FLASK_DEBUG")
-		if publicCIDR(host) && (c.Has("--debug") || dbg.Text == "1") {
-			a.grant(c, "flask --host "+host+" --debug")
-		}
-	case "jupyter", "jupyter-notebook", "jupyter-lab":
-		open := optVals(c.Args, "--ip|--NotebookApp.ip|--ServerApp.ip", publicCIDR)
-		noAuth := optVals(c.Args, "--NotebookApp.token|--ServerApp.token|--IdentityProvider.token|--NotebookApp.password|--ServerApp.password", func(v string) bool { return strings.Trim(v, `'"`) == "" })
-		if open && noAuth {
-			a.public(c, "jupyter on every interface without a token")
-		}
+	return false
+}
+
+func hostContainerRestart(a effectJudge, c *Cmd) {
+	if len(c.Args) > 0 && oneOf(c.Args[0].Text, "run|create") && persistentHostContainer(c) {
+		a.grant(c, "--restart with host access")
+	}
+}
+
+func flaskDebugger(a effectJudge, c *Cmd) {
+	host, _ := flagVal(c.Args, "--host|-h")
+	dbg, _ := envOf(c, "FLASK_DEBUG")
+	if publicCIDR(host) && (c.Has("--debug") || dbg.Text == "1") {
+		a.grant(c, "flask --host "+host+" --debug")
+	}
+}
+
+func jupyterOpen(a effectJudge, c *Cmd) {
+	open := optVals(c.Args, "--ip|--NotebookApp.ip|--ServerApp.ip", publicCIDR)
+	noAuth := optVals(c.Args, "--NotebookApp.token|--ServerApp.token|--IdentityProvider.token|--NotebookApp.password|--ServerApp.password", func(v string) bool { return strings.Trim(v, `'"`) == "" })
+	if open && noAuth {
+		a.public(c, "jupyter on every interface without a token")
 	}
 }
 
