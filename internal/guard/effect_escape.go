@@ -100,28 +100,51 @@ func toolDataLoss(a effectJudge, c *Cmd) {
 }
 
 func dataLossEvidence(a effectJudge, c *Cmd) string {
-	w := words(c, 2)
-	switch c.Name {
-	case "conda", "mamba", "micromamba":
-		if len(w) >= 2 && w[0] == "env" && oneOf(w[1], "remove|rm") || len(w) >= 1 && oneOf(w[0], "remove|uninstall") && c.Has("--all") {
-			return c.Name + " env remove"
+	if loss, ok := toolDataLosses[c.Name]; ok {
+		return loss(a, c, words(c, 2))
+	}
+	return ""
+}
+
+// toolDataLosses read one tool's command (w, its first two words) for
+// what deletes data, or "".
+var toolDataLosses = map[string]func(a effectJudge, c *Cmd, w []string) string{
+	"conda":      condaEnvRemove,
+	"mamba":      condaEnvRemove,
+	"micromamba": condaEnvRemove,
+	"rustup":     rustupUninstall,
+	"docker":     containerSystemReset,
+	"podman":     containerSystemReset,
+	"journalctl": journalVacuum,
+	"mv":         func(a effectJudge, c *Cmd, _ []string) string { return movedToNull(a, c) },
+}
+
+func condaEnvRemove(_ effectJudge, c *Cmd, w []string) string {
+	if len(w) >= 2 && w[0] == "env" && oneOf(w[1], "remove|rm") || len(w) >= 1 && oneOf(w[0], "remove|uninstall") && c.Has("--all") {
+		return c.Name + " env remove"
+	}
+	return ""
+}
+
+func rustupUninstall(_ effectJudge, _ *Cmd, w []string) string {
+	if len(w) >= 2 && w[0] == "self" && w[1] == "uninstall" {
+		return "rustup self uninstall"
+	}
+	return ""
+}
+
+func containerSystemReset(_ effectJudge, c *Cmd, w []string) string {
+	if len(w) >= 2 && w[0] == "system" && w[1] == "reset" {
+		return c.Name + " system reset"
+	}
+	return ""
+}
+
+func journalVacuum(_ effectJudge, c *Cmd, _ []string) string {
+	for _, f := range []string{"--vacuum-time", "--vacuum-size", "--vacuum-files", "--rotate"} {
+		if _, ok := c.Flag(f); ok || c.Has(f) {
+			return "journalctl " + f
 		}
-	case "rustup":
-		if len(w) >= 2 && w[0] == "self" && w[1] == "uninstall" {
-			return "rustup self uninstall"
-		}
-	case "docker", "podman":
-		if len(w) >= 2 && w[0] == "system" && w[1] == "reset" {
-			return c.Name + " system reset"
-		}
-	case "journalctl":
-		for _, f := range []string{"--vacuum-time", "--vacuum-size", "--vacuum-files", "--rotate"} {
-			if _, ok := c.Flag(f); ok || c.Has(f) {
-				return "journalctl " + f
-			}
-		}
-	case "mv":
-		return movedToNull(a, c)
 	}
 	return ""
 }

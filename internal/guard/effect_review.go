@@ -29,7 +29,8 @@ var reviewDerivers = []deriverReg{
 	{"kubectl|oc", podSecurityEffects},
 	{"setenforce|auditctl|iptables|ip6tables|nft|ufw|systemctl|service|sysctl|csrutil|spctl|set-mppreference|chkconfig|update-rc.d|" +
 		"aa-teardown|aa-disable|aa-complain|pfctl|socketfilterfw|netsh|set-netfirewallprofile", osControlEffects},
-	{"swapoff|umount", disruptionEffects},
+	{"swapoff", swapoffEffects},
+	{"umount", umountEffects},
 	{"sed|gsed|perl|yq", checksConfigEditEffects},
 }
 
@@ -38,45 +39,61 @@ var reviewDerivers = []deriverReg{
 // repository's commit hooks (effHistory). git is true when the command
 // is git or a hook manager, where SKIP names pre-commit hooks to skip.
 func safetyVar(name, val string, git bool) effectKind {
-	v := strings.ToLower(strings.TrimSpace(val))
-	off := oneOf(v, "0|false|no|off")
-	switch name {
-	case "GOSUMDB":
-		if v == "off" {
-			return effSafety
-		}
-	case "GONOSUMDB", "GONOSUMCHECK", "GOINSECURE", "GIT_SSL_NO_VERIFY", "PIP_TRUSTED_HOST", "UV_INSECURE_HOST":
-		if v != "" {
-			return effSafety
-		}
-	case "GOFLAGS":
-		if strings.Contains(v, "-insecure") {
-			return effSafety
-		}
-	case "NODE_TLS_REJECT_UNAUTHORIZED", "PYTHONHTTPSVERIFY", "NPM_CONFIG_STRICT_SSL", "npm_config_strict_ssl",
-		"ANSIBLE_HOST_KEY_CHECKING", "GIT_SSL_VERIFY":
-		if off {
-			return effSafety
-		}
-	case "PIP_BREAK_SYSTEM_PACKAGES", "UV_BREAK_SYSTEM_PACKAGES":
-		if v != "" && !off {
-			return effSafety
-		}
-	case "HUSKY", "LEFTHOOK", "OVERCOMMIT":
-		if git && off {
-			return effHistory
-		}
-	case "HUSKY_SKIP_HOOKS", "OVERCOMMIT_DISABLE", "SKIP_HOOKS":
-		if git && v != "" && !off {
-			return effHistory
-		}
-	case "SKIP", "LEFTHOOK_EXCLUDE":
-		if git && v != "" {
-			return effHistory
-		}
+	sv, ok := safetyVars[name]
+	if !ok {
+		return effNone
 	}
-	return effNone
+	v := strings.ToLower(strings.TrimSpace(val))
+	if sv.hooks && !git || !sv.when(v, oneOf(v, "0|false|no|off")) {
+		return effNone
+	}
+	if sv.hooks {
+		return effHistory
+	}
+	return effSafety
 }
+
+// safetyVarTest is when a variable's value v (lower case; off is a word
+// for off) turns a check off; hooks variables only count for git and
+// the hook managers, and skip hooks instead of a safety check.
+type safetyVarTest struct {
+	when  func(v string, off bool) bool
+	hooks bool
+}
+
+// safetyVars are the variables safetyVar judges.
+var safetyVars = map[string]safetyVarTest{
+	"GOSUMDB":                      {when: valueOff},
+	"GONOSUMDB":                    {when: valueSet},
+	"GONOSUMCHECK":                 {when: valueSet},
+	"GOINSECURE":                   {when: valueSet},
+	"GIT_SSL_NO_VERIFY":            {when: valueSet},
+	"PIP_TRUSTED_HOST":             {when: valueSet},
+	"UV_INSECURE_HOST":             {when: valueSet},
+	"GOFLAGS":                      {when: insecureFlag},
+	"NODE_TLS_REJECT_UNAUTHORIZED": {when: offWord},
+	"PYTHONHTTPSVERIFY":            {when: offWord},
+	"NPM_CONFIG_STRICT_SSL":        {when: offWord},
+	"npm_config_strict_ssl":        {when: offWord},
+	"ANSIBLE_HOST_KEY_CHECKING":    {when: offWord},
+	"GIT_SSL_VERIFY":               {when: offWord},
+	"PIP_BREAK_SYSTEM_PACKAGES":    {when: onWord},
+	"UV_BREAK_SYSTEM_PACKAGES":     {when: onWord},
+	"HUSKY":                        {when: offWord, hooks: true},
+	"LEFTHOOK":                     {when: offWord, hooks: true},
+	"OVERCOMMIT":                   {when: offWord, hooks: true},
+	"HUSKY_SKIP_HOOKS":             {when: onWord, hooks: true},
+	"OVERCOMMIT_DISABLE":           {when: onWord, hooks: true},
+	"SKIP_HOOKS":                   {when: onWord, hooks: true},
+	"SKIP":                         {when: valueSet, hooks: true},
+	"LEFTHOOK_EXCLUDE":             {when: valueSet, hooks: true},
+}
+
+func valueOff(v string, _ bool) bool     { return v == "off" }
+func valueSet(v string, _ bool) bool     { return v != "" }
+func insecureFlag(v string, _ bool) bool { return strings.Contains(v, "-insecure") }
+func offWord(_ string, off bool) bool    { return off }
+func onWord(v string, off bool) bool     { return v != "" && !off }
 
 // hookVars are the variables that skip commit hooks: read on git's own
 // commands only (HUSKY=0 npm ci, which skips installing the hooks in a
@@ -288,81 +305,155 @@ func osControlEffects(a effectJudge, c *Cmd) {
 
 // osControlOff is the words that switch a control off, or "".
 func osControlOff(c *Cmd) string {
-	p0, p1 := posLower(c, 0), posLower(c, 1)
-	switch c.Name {
-	case "setenforce":
-		if oneOf(p0, "0|permissive") {
-			return "setenforce " + p0
+	off, ok := osControls[c.Name]
+	if !ok {
+		return ""
+	}
+	return off(c, posLower(c, 0), posLower(c, 1))
+}
+
+// osControl reads one tool's command (its first two positionals lower
+// case, p0 and p1) for the words that switch a control off, or "".
+type osControl func(c *Cmd, p0, p1 string) string
+
+// osControls are the tools that switch a security control off, each with
+// its reading; osControlEffects is registered for these names.
+var osControls = map[string]osControl{
+	"setenforce":             setenforceOff,
+	"auditctl":               auditctlOff,
+	"iptables":               func(c *Cmd, _, _ string) string { return iptablesOpen(c) },
+	"ip6tables":              func(c *Cmd, _, _ string) string { return iptablesOpen(c) },
+	"nft":                    nftOff,
+	"ufw":                    ufwOff,
+	"systemctl":              systemctlOff,
+	"service":                serviceOff,
+	"chkconfig":              serviceOff,
+	"update-rc.d":            serviceOff,
+	"sysctl":                 sysctlOff,
+	"csrutil":                csrutilOff,
+	"spctl":                  spctlOff,
+	"aa-teardown":            apparmorOff,
+	"aa-disable":             apparmorOff,
+	"aa-complain":            apparmorOff,
+	"pfctl":                  pfctlOff,
+	"socketfilterfw":         socketfilterfwOff,
+	"netsh":                  netshOff,
+	"set-netfirewallprofile": netFirewallProfileOff,
+	"set-mppreference":       mpPreferenceOff,
+}
+
+func setenforceOff(_ *Cmd, p0, _ string) string {
+	if oneOf(p0, "0|permissive") {
+		return "setenforce " + p0
+	}
+	return ""
+}
+
+func auditctlOff(c *Cmd, _, _ string) string {
+	for i, w := range c.Args {
+		if w.Text == "-e0" || w.Text == "-e" && i+1 < len(c.Args) && c.Args[i+1].Text == "0" {
+			return "auditctl -e 0"
 		}
-	case "auditctl":
-		for i, w := range c.Args {
-			if w.Text == "-e0" || w.Text == "-e" && i+1 < len(c.Args) && c.Args[i+1].Text == "0" {
-				return "auditctl -e 0"
-			}
-			if w.Text == "-D" {
-				return "auditctl -D"
-			}
+		if w.Text == "-D" {
+			return "auditctl -D"
 		}
-	case "iptables", "ip6tables":
-		return iptablesOpen(c)
-	case "nft":
-		if p0 == "flush" && p1 == "ruleset" {
-			return "nft flush ruleset"
+	}
+	return ""
+}
+
+func nftOff(_ *Cmd, p0, p1 string) string {
+	if p0 == "flush" && p1 == "ruleset" {
+		return "nft flush ruleset"
+	}
+	return ""
+}
+
+func ufwOff(_ *Cmd, p0, _ string) string {
+	if oneOf(p0, "disable|reset") {
+		return "ufw " + p0
+	}
+	return ""
+}
+
+func systemctlOff(c *Cmd, p0, _ string) string {
+	if !oneOf(p0, "stop|disable|mask|kill") {
+		return ""
+	}
+	for _, w := range c.Pos()[1:] {
+		if oneOf(strings.TrimSuffix(strings.ToLower(w.Text), ".service"), securityServices) {
+			return "systemctl " + p0 + " " + w.Text
 		}
-	case "ufw":
-		if oneOf(p0, "disable|reset") {
-			return "ufw " + p0
+	}
+	return ""
+}
+
+// serviceOff: service, chkconfig and update-rc.d name the service first.
+func serviceOff(c *Cmd, p0, p1 string) string {
+	if oneOf(strings.TrimSuffix(p0, ".service"), securityServices) && oneOf(p1, "stop|off|disable|remove") {
+		return c.Name + " " + p0 + " " + p1
+	}
+	return ""
+}
+
+func sysctlOff(c *Cmd, _, _ string) string {
+	for _, w := range c.Pos() {
+		k, v, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(w.Text, " ", "")), "=")
+		if oneOf(k, "kernel.randomize_va_space|kernel.yama.ptrace_scope") && v == "0" {
+			return "sysctl " + w.Text
 		}
-	case "systemctl":
-		if oneOf(p0, "stop|disable|mask|kill") {
-			for _, w := range c.Pos()[1:] {
-				if oneOf(strings.TrimSuffix(strings.ToLower(w.Text), ".service"), securityServices) {
-					return "systemctl " + p0 + " " + w.Text
-				}
-			}
-		}
-	case "service", "chkconfig", "update-rc.d":
-		if oneOf(strings.TrimSuffix(p0, ".service"), securityServices) && oneOf(p1, "stop|off|disable|remove") {
-			return c.Name + " " + p0 + " " + p1
-		}
-	case "sysctl":
-		for _, w := range c.Pos() {
-			k, v, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(w.Text, " ", "")), "=")
-			if oneOf(k, "kernel.randomize_va_space|kernel.yama.ptrace_scope") && v == "0" {
-				return "sysctl " + w.Text
-			}
-		}
-	case "csrutil":
-		if oneOf(p0, "disable|authenticated-root") {
-			return "csrutil " + p0
-		}
-	case "spctl":
-		if c.Has("--master-disable", "--global-disable") || p0 == "developer-mode" && p1 == "enable-terminal" {
-			return "spctl " + c.Argv()[len("spctl "):]
-		}
-	case "aa-teardown", "aa-disable", "aa-complain":
-		return c.Name
-	case "pfctl":
-		if c.Has("-d") {
-			return "pfctl -d"
-		}
-	case "socketfilterfw":
-		if v, _ := c.Flag("--setglobalstate"); v == "off" || p0 == "off" && c.Has("--setglobalstate") {
-			return "socketfilterfw --setglobalstate off"
-		}
-	case "netsh":
-		if p0 == "advfirewall" && strings.Contains(strings.ToLower(c.Argv()), "state off") {
-			return "netsh advfirewall … state off"
-		}
-	case "set-netfirewallprofile":
-		if strings.Contains(strings.ToLower(c.Argv()), "-enabled false") {
-			return "Set-NetFirewallProfile -Enabled False"
-		}
-	case "set-mppreference":
-		for _, w := range c.Args {
-			if strings.HasPrefix(strings.ToLower(w.Text), "-disable") {
-				return "Set-MpPreference " + w.Text
-			}
+	}
+	return ""
+}
+
+func csrutilOff(_ *Cmd, p0, _ string) string {
+	if oneOf(p0, "disable|authenticated-root") {
+		return "csrutil " + p0
+	}
+	return ""
+}
+
+func spctlOff(c *Cmd, p0, p1 string) string {
+	if c.Has("--master-disable", "--global-disable") || p0 == "developer-mode" && p1 == "enable-terminal" {
+		return "spctl " + c.Argv()[len("spctl "):]
+	}
+	return ""
+}
+
+// apparmorOff: the AppArmor tools only switch profiles off.
+func apparmorOff(c *Cmd, _, _ string) string { return c.Name }
+
+func pfctlOff(c *Cmd, _, _ string) string {
+	if c.Has("-d") {
+		return "pfctl -d"
+	}
+	return ""
+}
+
+func socketfilterfwOff(c *Cmd, p0, _ string) string {
+	if v, _ := c.Flag("--setglobalstate"); v == "off" || p0 == "off" && c.Has("--setglobalstate") {
+		return "socketfilterfw --setglobalstate off"
+	}
+	return ""
+}
+
+func netshOff(c *Cmd, p0, _ string) string {
+	if p0 == "advfirewall" && strings.Contains(strings.ToLower(c.Argv()), "state off") {
+		return "netsh advfirewall … state off"
+	}
+	return ""
+}
+
+func netFirewallProfileOff(c *Cmd, _, _ string) string {
+	if strings.Contains(strings.ToLower(c.Argv()), "-enabled false") {
+		return "Set-NetFirewallProfile -Enabled False"
+	}
+	return ""
+}
+
+func mpPreferenceOff(c *Cmd, _, _ string) string {
+	for _, w := range c.Args {
+		if strings.HasPrefix(strings.ToLower(w.Text), "-disable") {
+			return "Set-MpPreference " + w.Text
 		}
 	}
 	return ""
@@ -386,24 +477,23 @@ func iptablesOpen(c *Cmd) string {
 	return ""
 }
 
-// disruptionEffects: turning off swap, or unmounting the home or a
-// system directory, under a running system.
-func disruptionEffects(a effectJudge, c *Cmd) {
-	switch c.Name {
-	case "swapoff":
-		if c.Has("-a", "--all") {
-			a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "swapoff -a"})
-		}
-	case "umount":
-		if c.Has("-a", "--all") {
-			a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "umount -a"})
+// swapoffEffects and umountEffects: turning off swap, or unmounting the
+// home or a system directory, under a running system.
+func swapoffEffects(a effectJudge, c *Cmd) {
+	if c.Has("-a", "--all") {
+		a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "swapoff -a"})
+	}
+}
+
+func umountEffects(a effectJudge, c *Cmd) {
+	if c.Has("-a", "--all") {
+		a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "umount -a"})
+		return
+	}
+	for _, w := range c.Pos() {
+		if w.Text == "/" || oneOf(strings.TrimSuffix(w.Text, "/"), "/home|/usr|/var|/boot|/etc|/opt|/srv") {
+			a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "umount " + w.Text})
 			return
-		}
-		for _, w := range c.Pos() {
-			if w.Text == "/" || oneOf(strings.TrimSuffix(w.Text, "/"), "/home|/usr|/var|/boot|/etc|/opt|/srv") {
-				a.emit(c, effect{kind: effDataLoss, where: whereSystem, evidence: "umount " + w.Text})
-				return
-			}
 		}
 	}
 }
@@ -419,59 +509,102 @@ func ghEffects(a effectJudge, c *Cmd) {
 		return
 	}
 	if c.Name == "glab" {
-		// GitLab's CLI has gh's shape under other nouns.
-		switch w[0] {
-		case "mr":
-			w[0] = "pr"
-		case "ci":
-			w[0] = "run"
-			if w[1] == "retry" {
-				w[1] = "rerun"
-			}
-		}
+		glabAsGh(w)
 	}
-	e := effect{where: whereRemote, evidence: c.Name + " " + w[0] + " " + w[1]}
-	switch w[0] + " " + w[1] {
-	case "repo delete", "release delete", "release delete-asset", "secret delete", "secret remove", "variable delete",
-		"variable remove", "label delete", "codespace delete", "ruleset delete", "run delete", "gpg-key delete", "ssh-key delete":
-		e.kind = effDestroy
-	case "release create", "release upload", "release edit", "secret set", "variable set", "run cancel", "run rerun",
-		"repo rename", "repo archive", "repo unarchive", "pr merge", "repo transfer":
-		e.kind = effChange
-	case "workflow disable":
-		e.kind = effSafety
-	case "pr approve", "pr review":
-		// Approving a change the agent wrote is review by the author.
-		if w[1] == "review" && !c.Has("--approve", "-a") {
-			return
-		}
-		e.kind = effHistory
-	case "workflow run":
-		// Dispatching a workflow is routine CI; one aimed at production
-		// (-f environment=production) is a production change.
-		if w, ev := a.whereOf(c, whereUnknown); w == whereProduction {
-			a.emit(c, effect{kind: effChange, where: w, evidence: ev})
-		}
+	if judge, ok := ghVerbs[w[0]+" "+w[1]]; ok {
+		judge(a, c)
 		return
-	case "ssh-key add", "gpg-key add", "repo deploy-key":
-		e.kind = effGrant
-	case "repo edit":
-		ghRepoEdit(a, c)
-		return
-	default:
-		if w[0] == "api" {
-			ghAPI(a, c)
-			return
-		}
-		if w[1] != "delete" || oneOf(w[0], "alias|extension|ext|config|auth|completion|cache") {
-			return
-		}
-		e.kind = effDestroy // issue, project, environment, ...
 	}
+	if w[0] == "api" {
+		ghAPI(a, c)
+		return
+	}
+	kind, ok := ghKind(c, w)
+	if !ok {
+		return
+	}
+	e := effect{kind: kind, where: whereRemote, evidence: c.Name + " " + w[0] + " " + w[1]}
 	if w[0] == "pr" && c.Has("--admin") {
 		e.kind, e.evidence = effHistory, c.Name+" pr merge --admin"
 	}
 	a.emit(c, e)
+}
+
+// glabAsGh: GitLab's CLI has gh's shape under other nouns.
+func glabAsGh(w []string) {
+	switch w[0] {
+	case "mr":
+		w[0] = "pr"
+	case "ci":
+		w[0] = "run"
+		if w[1] == "retry" {
+			w[1] = "rerun"
+		}
+	}
+}
+
+// ghKinds are the gh commands whose effect is their kind alone.
+var ghKinds = map[string]effectKind{
+	"repo delete":          effDestroy,
+	"release delete":       effDestroy,
+	"release delete-asset": effDestroy,
+	"secret delete":        effDestroy,
+	"secret remove":        effDestroy,
+	"variable delete":      effDestroy,
+	"variable remove":      effDestroy,
+	"label delete":         effDestroy,
+	"codespace delete":     effDestroy,
+	"ruleset delete":       effDestroy,
+	"run delete":           effDestroy,
+	"gpg-key delete":       effDestroy,
+	"ssh-key delete":       effDestroy,
+	"release create":       effChange,
+	"release upload":       effChange,
+	"release edit":         effChange,
+	"secret set":           effChange,
+	"variable set":         effChange,
+	"run cancel":           effChange,
+	"run rerun":            effChange,
+	"repo rename":          effChange,
+	"repo archive":         effChange,
+	"repo unarchive":       effChange,
+	"pr merge":             effChange,
+	"repo transfer":        effChange,
+	"workflow disable":     effSafety,
+	"pr approve":           effHistory, // approving a change the agent wrote is review by the author
+	"ssh-key add":          effGrant,
+	"gpg-key add":          effGrant,
+	"repo deploy-key":      effGrant,
+}
+
+// ghVerbs are the gh commands judged by what else they say.
+var ghVerbs = map[string]func(a effectJudge, c *Cmd){
+	"workflow run": ghWorkflowRun,
+	"repo edit":    ghRepoEdit,
+}
+
+// ghKind is the kind of a gh command w outside ghVerbs and api, and
+// whether it has one.
+func ghKind(c *Cmd, w []string) (effectKind, bool) {
+	if k, ok := ghKinds[w[0]+" "+w[1]]; ok {
+		return k, true
+	}
+	switch {
+	case w[0] == "pr" && w[1] == "review":
+		// Approving is review by the author; other reviews are comments.
+		return effHistory, c.Has("--approve", "-a")
+	case w[1] != "delete" || oneOf(w[0], "alias|extension|ext|config|auth|completion|cache"):
+		return effNone, false
+	}
+	return effDestroy, true // issue, project, environment, ...
+}
+
+// ghWorkflowRun: dispatching a workflow is routine CI; one aimed at
+// production (-f environment=production) is a production change.
+func ghWorkflowRun(a effectJudge, c *Cmd) {
+	if w, ev := a.whereOf(c, whereUnknown); w == whereProduction {
+		a.emit(c, effect{kind: effChange, where: w, evidence: ev})
+	}
 }
 
 // ghRepoEdit: visibility public is access for anyone; other settings

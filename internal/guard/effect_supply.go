@@ -30,16 +30,27 @@ var supplyDerivers = []deriverReg{
 	{"gem|bundle|bundler|cargo|composer|dotnet|nuget|mvn|mvnw", deriveOtherPkg},
 	{"go", deriveGo},
 	{"brew|helm|asdf|mise|rtx|gh|deno|pwsh|powershell", deriveToolSources},
-	{"add-apt-repository|apt-add-repository|yum-config-manager|zypper|dnf", deriveSystemRepo},
+	{"add-apt-repository|apt-add-repository", aptRepoAdd},
+	{"zypper", zypperRepoAdd},
+	{"yum-config-manager|dnf", yumRepoAdd},
 	{"sudo|doas|run0|pkexec", deriveSudo},
 	{"aws|gcloud|gsutil|bq|az", deriveCloudAccess},
 	{"kubectl|oc", deriveKubeAccess},
-	{"psql|mysql|mariadb|mongosh|mongo|sqlcmd|cockroach|createuser|redis-cli|valkey-cli", deriveDBAccess},
+	{"psql|mysql|mariadb|mongosh|mongo|sqlcmd|cockroach", deriveDBAccess},
+	{"createuser", createuserGrant},
+	{"redis-cli|valkey-cli", redisProtectionOff},
 	{"pod|flutter|dart|jbang|choco|scoop|ansible-galaxy|pulumi|nix|nix-env", deriveMoreSources},
 	{"heroku|ssh-copy-id|vault|sops|setcap|ansible|op|fly|flyctl|vercel|chmod|gpasswd", deriveGrants},
-	{"ufw|iptables|ip6tables|firewall-cmd", deriveFirewall},
-	{"nc|ncat|netcat|socat", deriveListener},
-	{"ngrok|cloudflared|lt|localtunnel|ssh|autossh|tailscale", deriveTunnel},
+	{"ufw", ufwAllow},
+	{"iptables|ip6tables", iptablesAccept},
+	{"firewall-cmd", firewalldAdd},
+	{"socat", socatExec},
+	{"nc|ncat|netcat", netcatExec},
+	{"ngrok", ngrokTunnel},
+	{"cloudflared", cloudflaredTunnel},
+	{"lt|localtunnel", localTunnel},
+	{"tailscale", tailscaleFunnel},
+	{"ssh|autossh", sshRemoteForward},
 	{"flask|jupyter|jupyter-notebook|jupyter-lab|docker|podman|redis-server", deriveServe},
 }
 
@@ -187,6 +198,26 @@ func posText(args []shell.Word) []string {
 		}
 	}
 	return out
+}
+
+// verbTools are the tools one deriver registration covers, each with its
+// own reading of the command: its static positionals p and the first of
+// them lower case (verb, "" when none). The registration names and the
+// table's keys are the same set.
+type verbTools map[string]func(a effectJudge, c *Cmd, p []string, verb string)
+
+// derive hands c to its tool's entry.
+func (t verbTools) derive(a effectJudge, c *Cmd) {
+	d, ok := t[c.Name]
+	if !ok {
+		return
+	}
+	p := posText(c.Args)
+	verb := ""
+	if len(p) > 0 {
+		verb = strings.ToLower(p[0])
+	}
+	d(a, c, p, verb)
 }
 
 func (a effectJudge) outside(c *Cmd, evidence string) {
@@ -347,133 +378,170 @@ func flagVal(args []shell.Word, names string) (v string, ok bool) {
 
 // derivePyTools: uv, pipx, poetry, pdm and conda installing from git,
 // URLs, other indexes or channels, or switching their source.
-func derivePyTools(a effectJudge, c *Cmd) {
-	p := posText(c.Args)
-	verb := ""
-	if len(p) > 0 {
-		verb = strings.ToLower(p[0])
+func derivePyTools(a effectJudge, c *Cmd) { pyTools.derive(a, c) }
+
+// pyTools are derivePyTools' tools.
+var pyTools = verbTools{
+	"uv":         deriveUv,
+	"uvx":        derivePipx,
+	"pipx":       derivePipx,
+	"poetry":     derivePoetry,
+	"pdm":        derivePoetry,
+	"conda":      deriveConda,
+	"mamba":      deriveConda,
+	"micromamba": deriveConda,
+}
+
+func deriveUv(a effectJudge, c *Cmd, p []string, verb string) {
+	if verb == "pip" {
+		derivePip(a, c, c.Args[1:])
+		return
 	}
-	switch c.Name {
-	case "uv":
-		if verb == "pip" {
-			derivePip(a, c, c.Args[1:])
-			return
+	a.outsideIndex(c, c.Args, pipIndexOpts)
+	if oneOf(verb, "add|tool|run") {
+		a.outsideIndex(c, c.Args, "--from|--with")
+		a.outsideSpecs(c, p[1:], false)
+	}
+}
+
+// derivePipx: uvx and pipx run or install a spec, --from or --spec one.
+func derivePipx(a effectJudge, c *Cmd, p []string, _ string) {
+	a.outsideIndex(c, c.Args, pipIndexOpts+"|--from|--spec")
+	optVals(c.Args, "--from|--spec", func(v string) bool {
+		if remoteSpec(v) {
+			a.outside(c, v)
+			return true
 		}
-		a.outsideIndex(c, c.Args, pipIndexOpts)
-		if oneOf(verb, "add|tool|run") {
-			a.outsideIndex(c, c.Args, "--from|--with")
-			a.outsideSpecs(c, p[1:], false)
-		}
-	case "uvx", "pipx":
-		a.outsideIndex(c, c.Args, pipIndexOpts+"|--from|--spec")
-		optVals(c.Args, "--from|--spec", func(v string) bool {
-			if remoteSpec(v) {
-				a.outside(c, v)
-				return true
-			}
-			return false
-		})
-		a.outsideSpecs(c, p, false)
-	case "poetry", "pdm":
-		switch {
-		case verb == "add":
-			a.outsideSpecs(c, p[1:], false)
-		case verb == "source" && len(p) >= 4 && p[1] == "add" && outsideURL(p[3]):
-			a.outside(c, "source add "+p[3])
-		case verb == "config" && len(p) >= 3 && (strings.HasPrefix(p[1], "repositories.") || strings.HasSuffix(p[1], ".url")) && outsideURL(p[2]):
-			a.outside(c, p[1]+" "+p[2])
-		}
-	default: // conda, mamba, micromamba
-		a.outsideIndex(c, c.Args, "--channel|-c|--add|--append|--prepend")
-		if verb == "config" && len(p) >= 3 && strings.ToLower(p[1]) == "channels" && outsideURL(p[2]) {
-			a.outside(c, "channels "+p[2])
-		}
+		return false
+	})
+	a.outsideSpecs(c, p, false)
+}
+
+// derivePoetry: poetry and pdm adding a remote spec or a source.
+func derivePoetry(a effectJudge, c *Cmd, p []string, verb string) {
+	switch {
+	case verb == "add":
+		a.outsideSpecs(c, p[1:], false)
+	case verb == "source" && len(p) >= 4 && p[1] == "add" && outsideURL(p[3]):
+		a.outside(c, "source add "+p[3])
+	case verb == "config" && len(p) >= 3 && (strings.HasPrefix(p[1], "repositories.") || strings.HasSuffix(p[1], ".url")) && outsideURL(p[2]):
+		a.outside(c, p[1]+" "+p[2])
+	}
+}
+
+// deriveConda: conda, mamba and micromamba channels.
+func deriveConda(a effectJudge, c *Cmd, p []string, verb string) {
+	a.outsideIndex(c, c.Args, "--channel|-c|--add|--append|--prepend")
+	if verb == "config" && len(p) >= 3 && strings.ToLower(p[1]) == "channels" && outsideURL(p[2]) {
+		a.outside(c, "channels "+p[2])
 	}
 }
 
 // deriveOtherPkg: RubyGems, Bundler, Cargo, Composer, NuGet and Maven
 // installing from git, another source or registry, or switching it;
 // adding package owners.
-func deriveOtherPkg(a effectJudge, c *Cmd) {
-	p := posText(c.Args)
-	verb := ""
-	if len(p) > 0 {
-		verb = strings.ToLower(p[0])
+func deriveOtherPkg(a effectJudge, c *Cmd) { otherPkgTools.derive(a, c) }
+
+// otherPkgTools are deriveOtherPkg's tools.
+var otherPkgTools = verbTools{
+	"gem":      deriveGem,
+	"bundle":   deriveBundle,
+	"bundler":  deriveBundle,
+	"cargo":    deriveCargo,
+	"composer": deriveComposer,
+	"dotnet":   deriveNuget,
+	"nuget":    deriveNuget,
+	"mvn":      deriveMvn,
+	"mvnw":     deriveMvn,
+}
+
+func deriveGem(a effectJudge, c *Cmd, _ []string, verb string) {
+	a.outsideIndex(c, c.Args, "--source|-s|--add|-a")
+	if verb == "owner" && c.Has("--add", "-a") {
+		a.grant(c, "owner --add")
 	}
-	switch c.Name {
-	case "gem":
-		a.outsideIndex(c, c.Args, "--source|-s|--add|-a")
-		if verb == "owner" && c.Has("--add", "-a") {
-			a.grant(c, "owner --add")
-		}
-	case "bundle", "bundler":
-		if verb == "config" {
-			for i, w := range p {
-				if strings.HasPrefix(strings.ToLower(w), "mirror.") && i+1 < len(p) && outsideURL(p[i+1]) {
-					a.outside(c, w+" "+p[i+1])
-					return
-				}
+}
+
+func deriveBundle(a effectJudge, c *Cmd, p []string, verb string) {
+	if verb == "config" {
+		for i, w := range p {
+			if strings.HasPrefix(strings.ToLower(w), "mirror.") && i+1 < len(p) && outsideURL(p[i+1]) {
+				a.outside(c, w+" "+p[i+1])
+				return
 			}
 		}
-		if verb == "add" {
-			a.outsideIndex(c, c.Args, "--source|--git")
-			if c.Has("--github") {
-				a.outside(c, "--github")
-			}
+	}
+	if verb == "add" {
+		a.outsideIndex(c, c.Args, "--source|--git")
+		if c.Has("--github") {
+			a.outside(c, "--github")
 		}
-	case "cargo":
-		if !oneOf(verb, "install|add") {
-			switch {
-			case verb == "owner" && c.Has("--add", "-a"):
-				a.grant(c, "owner --add")
-			case verb == "yank" && !c.Has("--undo"):
-				// A yanked version breaks new lockfiles of every user.
-				a.emit(c, effect{kind: effChange, where: whereRemote, evidence: "cargo yank"})
-			}
-			return
+	}
+}
+
+func deriveCargo(a effectJudge, c *Cmd, _ []string, verb string) {
+	if !oneOf(verb, "install|add") {
+		cargoRegistryChange(a, c, verb)
+		return
+	}
+	if c.Has("--git") {
+		a.outside(c, "--git")
+		return
+	}
+	optVals(c.Args, "--registry|--index", func(v string) bool {
+		if v != "crates-io" && !strings.Contains(v, "://") || outsideURL(v) {
+			a.outside(c, "--registry "+v)
+			return true
 		}
-		if c.Has("--git") {
-			a.outside(c, "--git")
-			return
-		}
-		optVals(c.Args, "--registry|--index", func(v string) bool {
-			if v != "crates-io" && !strings.Contains(v, "://") || outsideURL(v) {
-				a.outside(c, "--registry "+v)
-				return true
-			}
-			return false
-		})
-	case "composer":
-		if verb == "config" {
-			for i, w := range p {
-				l := strings.ToLower(w)
-				if (strings.HasPrefix(l, "repo.") || strings.HasPrefix(l, "repositories.")) && i+1 < len(p) {
-					for _, v := range p[i+1:] {
-						if outsideURL(v) {
-							a.outside(c, w+" "+v)
-							return
-						}
+		return false
+	})
+}
+
+// cargoRegistryChange: owners added, or a version yanked.
+func cargoRegistryChange(a effectJudge, c *Cmd, verb string) {
+	switch {
+	case verb == "owner" && c.Has("--add", "-a"):
+		a.grant(c, "owner --add")
+	case verb == "yank" && !c.Has("--undo"):
+		// A yanked version breaks new lockfiles of every user.
+		a.emit(c, effect{kind: effChange, where: whereRemote, evidence: "cargo yank"})
+	}
+}
+
+func deriveComposer(a effectJudge, c *Cmd, p []string, verb string) {
+	if verb == "config" {
+		for i, w := range p {
+			l := strings.ToLower(w)
+			if (strings.HasPrefix(l, "repo.") || strings.HasPrefix(l, "repositories.")) && i+1 < len(p) {
+				for _, v := range p[i+1:] {
+					if outsideURL(v) {
+						a.outside(c, w+" "+v)
+						return
 					}
 				}
 			}
 		}
-		a.outsideIndex(c, c.Args, "--repository|--repository-url")
-	case "dotnet", "nuget":
-		a.outsideIndex(c, c.Args, "--source|-s|--add-source|-Source|-source")
-		if len(p) >= 3 && strings.ToLower(p[0]) == "nuget" && strings.ToLower(p[1]) == "add" {
-			for _, v := range p[2:] {
-				if outsideURL(v) {
-					a.outside(c, "nuget add source "+v)
-					return
-				}
-			}
-		}
-	default: // mvn
-		for _, w := range c.Args {
-			if k, v, ok := strings.Cut(w.Text, "="); ok && !w.Dyn && oneOf(k, "-DremoteRepositories|-DrepoUrl|-Drepositories") && outsideURL(v) {
-				a.outside(c, w.Text)
+	}
+	a.outsideIndex(c, c.Args, "--repository|--repository-url")
+}
+
+func deriveNuget(a effectJudge, c *Cmd, p []string, _ string) {
+	a.outsideIndex(c, c.Args, "--source|-s|--add-source|-Source|-source")
+	if len(p) >= 3 && strings.ToLower(p[0]) == "nuget" && strings.ToLower(p[1]) == "add" {
+		for _, v := range p[2:] {
+			if outsideURL(v) {
+				a.outside(c, "nuget add source "+v)
 				return
 			}
+		}
+	}
+}
+
+func deriveMvn(a effectJudge, c *Cmd, _ []string, _ string) {
+	for _, w := range c.Args {
+		if k, v, ok := strings.Cut(w.Text, "="); ok && !w.Dyn && oneOf(k, "-DremoteRepositories|-DrepoUrl|-Drepositories") && outsideURL(v) {
+			a.outside(c, w.Text)
+			return
 		}
 	}
 }
@@ -568,69 +636,94 @@ func ensureScheme(s string) string {
 
 // deriveToolSources: Homebrew taps, Helm repositories, charts and
 // plugins, asdf/mise plugins, gh extensions, Deno and PowerShell
-// running remote code.
+// running remote code; a command without positionals is none of these.
 func deriveToolSources(a effectJudge, c *Cmd) {
-	p := posText(c.Args)
-	if len(p) == 0 {
+	if len(posText(c.Args)) > 0 {
+		toolSources.derive(a, c)
+	}
+}
+
+// toolSources are deriveToolSources' tools.
+var toolSources = verbTools{
+	"brew":       deriveBrew,
+	"helm":       deriveHelm,
+	"asdf":       derivePluginSource,
+	"mise":       derivePluginSource,
+	"rtx":        derivePluginSource,
+	"gh":         deriveGhSources,
+	"deno":       deriveDeno,
+	"pwsh":       derivePwsh,
+	"powershell": derivePwsh,
+}
+
+func deriveBrew(a effectJudge, c *Cmd, p []string, verb string) {
+	switch {
+	case verb == "tap" && len(p) >= 2 && !strings.HasPrefix(strings.ToLower(p[1]), "homebrew/"):
+		a.outside(c, "tap "+p[1])
+	case oneOf(verb, "install|reinstall|upgrade"):
+		for _, s := range p[1:] {
+			if strings.Count(s, "/") == 2 && !strings.HasPrefix(strings.ToLower(s), "homebrew/") || strings.Contains(s, "://") {
+				a.outside(c, s)
+				return
+			}
+		}
+	}
+}
+
+func deriveHelm(a effectJudge, c *Cmd, p []string, verb string) {
+	switch {
+	case verb == "repo" && len(p) >= 4 && p[1] == "add" && outsideURL(p[3]):
+		a.outside(c, "repo add "+p[3])
+	case verb == "plugin" && len(p) >= 3 && p[1] == "install" && (strings.Contains(p[2], "://") || strings.HasSuffix(p[2], ".git")):
+		a.outside(c, "plugin install "+p[2])
+	case oneOf(verb, "install|upgrade|pull|template"):
+		for _, s := range p[1:] {
+			if strings.HasPrefix(s, "oci://") && outsideURL(s) {
+				a.outside(c, s)
+				return
+			}
+		}
+		a.outsideIndex(c, c.Args, "--repo")
+	}
+}
+
+// derivePluginSource: asdf, mise and rtx plugins added from a URL.
+func derivePluginSource(a effectJudge, c *Cmd, p []string, verb string) {
+	if !oneOf(verb, "plugin|plugins|plugin-add") {
 		return
 	}
-	verb := strings.ToLower(p[0])
-	switch c.Name {
-	case "brew":
-		switch {
-		case verb == "tap" && len(p) >= 2 && !strings.HasPrefix(strings.ToLower(p[1]), "homebrew/"):
-			a.outside(c, "tap "+p[1])
-		case oneOf(verb, "install|reinstall|upgrade"):
-			for _, s := range p[1:] {
-				if strings.Count(s, "/") == 2 && !strings.HasPrefix(strings.ToLower(s), "homebrew/") || strings.Contains(s, "://") {
-					a.outside(c, s)
-					return
-				}
-			}
+	for _, s := range p[1:] {
+		if strings.Contains(s, "://") || strings.HasPrefix(s, "git@") {
+			a.outside(c, "plugin "+s)
+			return
 		}
-	case "helm":
-		switch {
-		case verb == "repo" && len(p) >= 4 && p[1] == "add" && outsideURL(p[3]):
-			a.outside(c, "repo add "+p[3])
-		case verb == "plugin" && len(p) >= 3 && p[1] == "install" && (strings.Contains(p[2], "://") || strings.HasSuffix(p[2], ".git")):
-			a.outside(c, "plugin install "+p[2])
-		case oneOf(verb, "install|upgrade|pull|template"):
-			for _, s := range p[1:] {
-				if strings.HasPrefix(s, "oci://") && outsideURL(s) {
-					a.outside(c, s)
-					return
-				}
-			}
-			a.outsideIndex(c, c.Args, "--repo")
+	}
+}
+
+// deriveGhSources reads gh's positionals past the options that take a value.
+func deriveGhSources(a effectJudge, c *Cmd, _ []string, _ string) {
+	deriveGh(a, c, posSkip(c.Args, "-X|--method|-f|-F|--field|--raw-field|-H|--header|--jq|-q|--input|-R|--repo|--title|-t|--visibility"))
+}
+
+func deriveDeno(a effectJudge, c *Cmd, p []string, verb string) {
+	if !oneOf(verb, "run|install|compile|x|eval") {
+		return
+	}
+	for _, s := range p[1:] {
+		l := strings.ToLower(s)
+		if hasPrefixAny(l, "http://", "https://") && !strings.Contains(l, "deno.land/std") && outsideURL(l) {
+			a.outside(c, s)
+			return
 		}
-	case "asdf", "mise", "rtx":
-		if oneOf(verb, "plugin|plugins|plugin-add") {
-			for _, s := range p[1:] {
-				if strings.Contains(s, "://") || strings.HasPrefix(s, "git@") {
-					a.outside(c, "plugin "+s)
-					return
-				}
-			}
-		}
-	case "gh":
-		deriveGh(a, c, posSkip(c.Args, "-X|--method|-f|-F|--field|--raw-field|-H|--header|--jq|-q|--input|-R|--repo|--title|-t|--visibility"))
-	case "deno":
-		if oneOf(verb, "run|install|compile|x|eval") {
-			for _, s := range p[1:] {
-				l := strings.ToLower(s)
-				if hasPrefixAny(l, "http://", "https://") && !strings.Contains(l, "deno.land/std") && outsideURL(l) {
-					a.outside(c, s)
-					return
-				}
-			}
-		}
-	default: // pwsh, powershell
-		t := strings.ToLower(c.joined())
-		if (strings.Contains(t, "iex") || strings.Contains(t, "invoke-expression")) &&
-			(strings.Contains(t, "irm ") || strings.Contains(t, "iwr ") || strings.Contains(t, "invoke-restmethod") ||
-				strings.Contains(t, "invoke-webrequest") || strings.Contains(t, "downloadstring")) {
-			a.outside(c, "iex of a download")
-		}
+	}
+}
+
+func derivePwsh(a effectJudge, c *Cmd, _ []string, _ string) {
+	t := strings.ToLower(c.joined())
+	if (strings.Contains(t, "iex") || strings.Contains(t, "invoke-expression")) &&
+		(strings.Contains(t, "irm ") || strings.Contains(t, "iwr ") || strings.Contains(t, "invoke-restmethod") ||
+			strings.Contains(t, "invoke-webrequest") || strings.Contains(t, "downloadstring")) {
+		a.outside(c, "iex of a download")
 	}
 }
 
@@ -664,21 +757,24 @@ func deriveGh(a effectJudge, c *Cmd, p []string) {
 	}
 }
 
-// deriveSystemRepo: adding a package repository to the system.
-func deriveSystemRepo(a effectJudge, c *Cmd) {
-	switch c.Name {
-	case "add-apt-repository", "apt-add-repository":
-		if !c.Has("--remove", "-r") && len(posText(c.Args)) > 0 {
-			a.outside(c, c.Name+" "+posText(c.Args)[0])
-		}
-	case "zypper":
-		if p := posText(c.Args); len(p) >= 2 && oneOf(p[0], "addrepo|ar") {
-			a.outside(c, "addrepo "+p[1])
-		}
-	default: // yum-config-manager, dnf config-manager
-		if v, ok := flagVal(c.Args, "--add-repo"); ok {
-			a.outside(c, "--add-repo "+v)
-		}
+// aptRepoAdd, zypperRepoAdd and yumRepoAdd: adding a package repository
+// to the system.
+func aptRepoAdd(a effectJudge, c *Cmd) {
+	if !c.Has("--remove", "-r") && len(posText(c.Args)) > 0 {
+		a.outside(c, c.Name+" "+posText(c.Args)[0])
+	}
+}
+
+func zypperRepoAdd(a effectJudge, c *Cmd) {
+	if p := posText(c.Args); len(p) >= 2 && oneOf(p[0], "addrepo|ar") {
+		a.outside(c, "addrepo "+p[1])
+	}
+}
+
+// yumRepoAdd: yum-config-manager, and dnf config-manager.
+func yumRepoAdd(a effectJudge, c *Cmd) {
+	if v, ok := flagVal(c.Args, "--add-repo"); ok {
+		a.outside(c, "--add-repo "+v)
 	}
 }
 
@@ -773,28 +869,39 @@ func publicPrincipal(s string) bool {
 }
 
 // deriveCloudAccess: IAM policies, role assignments and bindings, public
-// ACLs and policies, firewall rules open to the world, presigned links.
+// ACLs and policies, firewall rules open to the world, presigned links;
+// each cloud's CLI is read from its first five words.
 func deriveCloudAccess(a effectJudge, c *Cmd) {
-	ws := words(c, 5)
-	switch c.Name {
-	case "aws":
-		if len(ws) >= 2 {
-			awsAccess(a, c, ws[0], ws[1])
-		}
-	case "gcloud", "bq":
-		gcpAccess(a, c, ws)
-	case "gsutil":
-		if len(ws) >= 2 && oneOf(ws[0], "iam|acl|defacl") && oneOf(ws[1], "ch|set") {
-			t := strings.ToLower(c.joined())
-			if strings.Contains(t, "allusers") || strings.Contains(t, "allauthenticatedusers") || strings.Contains(t, "public-read") {
-				a.public(c, ws[0]+" "+ws[1]+" allUsers")
-				return
-			}
-			a.grant(c, ws[0]+" "+ws[1])
-		}
-	default:
-		azureAccess(a, c, ws)
+	if access, ok := cloudAccess[c.Name]; ok {
+		access(a, c, words(c, 5))
 	}
+}
+
+// cloudAccess are deriveCloudAccess' tools.
+var cloudAccess = map[string]func(a effectJudge, c *Cmd, ws []string){
+	"aws":    awsWords,
+	"gcloud": gcpAccess,
+	"bq":     gcpAccess,
+	"gsutil": gsutilAccess,
+	"az":     azureAccess,
+}
+
+func awsWords(a effectJudge, c *Cmd, ws []string) {
+	if len(ws) >= 2 {
+		awsAccess(a, c, ws[0], ws[1])
+	}
+}
+
+func gsutilAccess(a effectJudge, c *Cmd, ws []string) {
+	if len(ws) < 2 || !oneOf(ws[0], "iam|acl|defacl") || !oneOf(ws[1], "ch|set") {
+		return
+	}
+	t := strings.ToLower(c.joined())
+	if strings.Contains(t, "allusers") || strings.Contains(t, "allauthenticatedusers") || strings.Contains(t, "public-read") {
+		a.public(c, ws[0]+" "+ws[1]+" allUsers")
+		return
+	}
+	a.grant(c, ws[0]+" "+ws[1])
 }
 
 // flagPublic: the option names opens to every address.
@@ -813,35 +920,55 @@ func awsAccess(a effectJudge, c *Cmd, svc, op string) {
 	case svc == "iam" && hasPrefixAny(op, "attach-", "put-", "add-user-to-group", "create-access-key", "create-login-profile", "update-login-profile", "update-assume-role-policy", "create-policy-version", "set-default-policy-version"):
 		a.grant(c, "iam "+op)
 	case oneOf(op, "put-bucket-acl|put-object-acl|put-bucket-policy|delete-public-access-block|put-public-access-block") || svc == "s3" && oneOf(op, "cp|sync|mv"):
-		acl, _ := flagVal(c.Args, "--acl")
-		grantAll := optVals(c.Args, "--grant-read|--grant-full-control|--grants", func(v string) bool { return strings.Contains(strings.ToLower(v), "allusers") })
-		unblock := op == "put-public-access-block" && strings.Contains(strings.ToLower(c.joined()), "=false")
-		switch {
-		case strings.HasPrefix(acl, "public-") || acl == "authenticated-read" || grantAll || unblock || op == "delete-public-access-block":
-			a.public(c, op+" "+acl)
-		case svc == "s3api" && op != "put-public-access-block":
-			a.grant(c, op)
-		}
+		awsS3Access(a, c, svc, op)
 	case op == "authorize-security-group-ingress":
-		if flagPublic(c, "--cidr|--cidr-ipv6") || strings.Contains(c.joined(), "0.0.0.0/0") || strings.Contains(c.joined(), "::/0") {
-			a.public(c, op+" 0.0.0.0/0")
-			return
-		}
-		a.grant(c, op)
+		awsIngress(a, c, op)
 	case op == "add-permission":
-		if v, _ := flagVal(c.Args, "--principal"); v == "*" {
-			a.public(c, op+" --principal *")
-			return
-		}
-		a.grant(c, op)
+		awsPermission(a, c, op)
 	case svc == "s3" && op == "presign":
-		// The default hour is a routine share; a link that works for
-		// days is a bearer grant to the data.
-		if v, _ := flagVal(c.Args, "--expires-in"); len(v) > 5 || len(v) == 5 && v > "86400" {
-			a.grant(c, "presign --expires-in "+v)
-		}
+		awsPresign(a, c)
 	case op == "create-grant":
 		a.grant(c, svc+" "+op)
+	}
+}
+
+// awsS3Access: a public ACL, a grant to all users or the public access
+// block lifted is public; other s3api ACL and policy changes grant.
+func awsS3Access(a effectJudge, c *Cmd, svc, op string) {
+	acl, _ := flagVal(c.Args, "--acl")
+	grantAll := optVals(c.Args, "--grant-read|--grant-full-control|--grants", func(v string) bool { return strings.Contains(strings.ToLower(v), "allusers") })
+	unblock := op == "put-public-access-block" && strings.Contains(strings.ToLower(c.joined()), "=false")
+	switch {
+	case strings.HasPrefix(acl, "public-") || acl == "authenticated-read" || grantAll || unblock || op == "delete-public-access-block":
+		a.public(c, op+" "+acl)
+	case svc == "s3api" && op != "put-public-access-block":
+		a.grant(c, op)
+	}
+}
+
+// awsIngress: a security group opened to every address is public.
+func awsIngress(a effectJudge, c *Cmd, op string) {
+	if flagPublic(c, "--cidr|--cidr-ipv6") || strings.Contains(c.joined(), "0.0.0.0/0") || strings.Contains(c.joined(), "::/0") {
+		a.public(c, op+" 0.0.0.0/0")
+		return
+	}
+	a.grant(c, op)
+}
+
+// awsPermission: a resource permission for principal * is public.
+func awsPermission(a effectJudge, c *Cmd, op string) {
+	if v, _ := flagVal(c.Args, "--principal"); v == "*" {
+		a.public(c, op+" --principal *")
+		return
+	}
+	a.grant(c, op)
+}
+
+// awsPresign: the default hour is a routine share; a link that works for
+// days is a bearer grant to the data.
+func awsPresign(a effectJudge, c *Cmd) {
+	if v, _ := flagVal(c.Args, "--expires-in"); len(v) > 5 || len(v) == 5 && v > "86400" {
+		a.grant(c, "presign --expires-in "+v)
 	}
 }
 
@@ -938,22 +1065,24 @@ func deriveKubeAccess(a effectJudge, c *Cmd) {
 // their passwords (SQL, upper case; mongosh calls).
 var dbGrantWords = []string{"GRANT ", "SUPERUSER", "CREATE USER", "CREATE ROLE", "ALTER USER", "ALTER ROLE", "SET PASSWORD", "CREATEUSER(", "GRANTROLESTOUSER", "UPDATEUSER("}
 
-// deriveDBAccess: database clients granting privileges or creating
-// users; createuser making a superuser; Redis turning its protection off.
-func deriveDBAccess(a effectJudge, c *Cmd) {
-	switch c.Name {
-	case "createuser":
-		if c.Has("--superuser", "-s", "--createrole", "-r") {
-			a.grant(c, "createuser --superuser")
-		}
-		return
-	case "redis-cli", "valkey-cli":
-		t := strings.ToLower(strings.Join(posText(c.Args), " "))
-		if strings.Contains(t, "config set protected-mode no") {
-			a.public(c, "CONFIG SET protected-mode no")
-		}
-		return
+// createuserGrant: createuser making a superuser or a role creator.
+func createuserGrant(a effectJudge, c *Cmd) {
+	if c.Has("--superuser", "-s", "--createrole", "-r") {
+		a.grant(c, "createuser --superuser")
 	}
+}
+
+// redisProtectionOff: Redis (or Valkey) turning its protected mode off.
+func redisProtectionOff(a effectJudge, c *Cmd) {
+	t := strings.ToLower(strings.Join(posText(c.Args), " "))
+	if strings.Contains(t, "config set protected-mode no") {
+		a.public(c, "CONFIG SET protected-mode no")
+	}
+}
+
+// deriveDBAccess: database clients granting privileges or creating
+// users.
+func deriveDBAccess(a effectJudge, c *Cmd) {
 	t := strings.ToUpper(c.joined())
 	for _, g := range dbGrantWords {
 		if strings.Contains(t, g) {
@@ -966,59 +1095,84 @@ func deriveDBAccess(a effectJudge, c *Cmd) {
 // deriveGrants: access added to apps and hosts, root tokens, admin
 // users in Vault, the recipients of encrypted files, file capabilities,
 // users and sudoers by Ansible ad hoc.
-func deriveGrants(a effectJudge, c *Cmd) {
-	p := posText(c.Args)
-	verb := ""
-	if len(p) > 0 {
-		verb = strings.ToLower(p[0])
+func deriveGrants(a effectJudge, c *Cmd) { grantTools.derive(a, c) }
+
+// grantTools are deriveGrants' tools.
+var grantTools = verbTools{
+	"heroku":      deriveHerokuGrant,
+	"ssh-copy-id": func(a effectJudge, c *Cmd, _ []string, _ string) { a.grant(c, "ssh-copy-id") },
+	"op":          deriveOpGrant,
+	"fly":         deriveInviteGrant,
+	"flyctl":      deriveInviteGrant,
+	"vercel":      deriveInviteGrant,
+	"vault":       deriveVaultGrant,
+	"sops":        deriveSopsGrant,
+	"gpasswd":     deriveGpasswdGrant,
+	"chmod":       deriveSetuidGrant,
+	"setcap":      deriveSetcapGrant,
+	"ansible":     deriveAnsibleGrant,
+}
+
+func deriveHerokuGrant(a effectJudge, c *Cmd, _ []string, verb string) {
+	if oneOf(verb, "access:add|members:add|apps:transfer|access:update") {
+		a.grant(c, verb)
 	}
-	switch c.Name {
-	case "heroku":
-		if oneOf(verb, "access:add|members:add|apps:transfer|access:update") {
-			a.grant(c, verb)
+}
+
+func deriveOpGrant(a effectJudge, c *Cmd, p []string, verb string) {
+	if len(p) >= 3 && oneOf(verb, "vault|group") && oneOf(strings.ToLower(p[1]), "user|group") && strings.ToLower(p[2]) == "grant" {
+		a.grant(c, verb+" "+p[1]+" grant")
+	}
+}
+
+// deriveInviteGrant: fly and vercel inviting to an organisation or team.
+func deriveInviteGrant(a effectJudge, c *Cmd, p []string, verb string) {
+	if len(p) >= 2 && oneOf(verb, "orgs|teams") && strings.ToLower(p[1]) == "invite" {
+		a.grant(c, verb+" invite")
+	}
+}
+
+func deriveVaultGrant(a effectJudge, c *Cmd, p []string, verb string) {
+	switch {
+	case verb == "token" && len(p) >= 2 && p[1] == "create":
+		if v, _ := flagVal(c.Args, "-policy|--policy"); oneOf(v, "root|admin") {
+			a.grant(c, "token create -policy="+v)
 		}
-	case "ssh-copy-id":
-		a.grant(c, "ssh-copy-id")
-	case "op":
-		if len(p) >= 3 && oneOf(verb, "vault|group") && oneOf(strings.ToLower(p[1]), "user|group") && strings.ToLower(p[2]) == "grant" {
-			a.grant(c, verb+" "+p[1]+" grant")
-		}
-	case "fly", "flyctl", "vercel":
-		if len(p) >= 2 && oneOf(verb, "orgs|teams") && strings.ToLower(p[1]) == "invite" {
-			a.grant(c, verb+" invite")
-		}
-	case "vault":
-		switch {
-		case verb == "token" && len(p) >= 2 && p[1] == "create":
-			if v, _ := flagVal(c.Args, "-policy|--policy"); oneOf(v, "root|admin") {
-				a.grant(c, "token create -policy="+v)
-			}
-		case verb == "write" && len(p) >= 2 && hasPrefixAny(p[1], "auth/", "sys/policy", "sys/policies"):
-			a.grant(c, "write "+p[1])
-		case verb == "policy" && len(p) >= 2 && p[1] == "write":
-			a.grant(c, "policy write")
-		}
-	case "sops":
-		if verb == "updatekeys" || optVals(c.Args, "--add-pgp|--add-kms|--add-age|--add-gcp-kms|--add-azure-kv", func(string) bool { return true }) {
-			a.grant(c, "sops recipients")
-		}
-	case "gpasswd":
-		if c.Has("-a", "--add", "-M", "--members", "-A", "--administrators") {
-			a.grant(c, "gpasswd "+strings.Join(p, " "))
-		}
-	case "chmod":
-		if len(p) >= 2 && setuidMode(p[0]) {
-			a.grant(c, "chmod "+p[0])
-		}
-	case "setcap":
-		if !c.Has("-r", "-v") && len(p) >= 2 {
-			a.grant(c, "setcap "+p[0])
-		}
-	default: // ansible
-		m, _ := flagVal(c.Args, "-m|--module-name")
-		if oneOf(m, "user|group|authorized_key|ansible.builtin.user|ansible.posix.authorized_key") {
-			a.grant(c, "-m "+m)
-		}
+	case verb == "write" && len(p) >= 2 && hasPrefixAny(p[1], "auth/", "sys/policy", "sys/policies"):
+		a.grant(c, "write "+p[1])
+	case verb == "policy" && len(p) >= 2 && p[1] == "write":
+		a.grant(c, "policy write")
+	}
+}
+
+func deriveSopsGrant(a effectJudge, c *Cmd, _ []string, verb string) {
+	if verb == "updatekeys" || optVals(c.Args, "--add-pgp|--add-kms|--add-age|--add-gcp-kms|--add-azure-kv", func(string) bool { return true }) {
+		a.grant(c, "sops recipients")
+	}
+}
+
+func deriveGpasswdGrant(a effectJudge, c *Cmd, p []string, _ string) {
+	if c.Has("-a", "--add", "-M", "--members", "-A", "--administrators") {
+		a.grant(c, "gpasswd "+strings.Join(p, " "))
+	}
+}
+
+func deriveSetuidGrant(a effectJudge, c *Cmd, p []string, _ string) {
+	if len(p) >= 2 && setuidMode(p[0]) {
+		a.grant(c, "chmod "+p[0])
+	}
+}
+
+func deriveSetcapGrant(a effectJudge, c *Cmd, p []string, _ string) {
+	if !c.Has("-r", "-v") && len(p) >= 2 {
+		a.grant(c, "setcap "+p[0])
+	}
+}
+
+func deriveAnsibleGrant(a effectJudge, c *Cmd, _ []string, _ string) {
+	m, _ := flagVal(c.Args, "-m|--module-name")
+	if oneOf(m, "user|group|authorized_key|ansible.builtin.user|ansible.posix.authorized_key") {
+		a.grant(c, "-m "+m)
 	}
 }
 
@@ -1026,56 +1180,59 @@ func deriveGrants(a effectJudge, c *Cmd) {
 // weak or absent; opened to anyone they are public.
 const dbPorts = "5432|3306|6379|27017|9200|9300|11211|5984|8086|9042|7474|2379"
 
-// deriveFirewall: rules that accept inbound traffic.
-func deriveFirewall(a effectJudge, c *Cmd) {
+// ufwAllow, firewalldAdd and iptablesAccept: firewall rules that accept
+// inbound traffic.
+func ufwAllow(a effectJudge, c *Cmd) {
 	p := posText(c.Args)
-	switch c.Name {
-	case "ufw":
-		if len(p) < 2 || p[0] != "allow" {
+	if len(p) < 2 || p[0] != "allow" {
+		return
+	}
+	from := ""
+	for i, w := range p {
+		if w == "from" && i+1 < len(p) {
+			from = p[i+1]
+		}
+	}
+	port := p[len(p)-1]
+	port, _, _ = strings.Cut(port, "/")
+	if (from == "" || publicCIDR(from)) && oneOf(port, dbPorts) {
+		a.public(c, "ufw allow "+port+" from anywhere")
+		return
+	}
+	a.grant(c, "ufw allow")
+}
+
+func firewalldAdd(a effectJudge, c *Cmd) {
+	if optVals(c.Args, "--add-port|--add-service|--add-source|--add-rich-rule", func(string) bool { return true }) {
+		a.grant(c, "firewall-cmd --add")
+	}
+}
+
+func iptablesAccept(a effectJudge, c *Cmd) {
+	p := posText(c.Args)
+	j, _ := flagVal(c.Args, "-j|--jump")
+	chain, _ := flagVal(c.Args, "-A|--append|-I|--insert")
+	if pol, ok := flagVal(c.Args, "-P|--policy"); ok && strings.EqualFold(pol, "INPUT") && len(p) > 0 && strings.EqualFold(p[len(p)-1], "ACCEPT") {
+		a.public(c, "-P INPUT ACCEPT")
+		return
+	}
+	if strings.EqualFold(j, "ACCEPT") && strings.EqualFold(chain, "INPUT") {
+		a.grant(c, "INPUT -j ACCEPT")
+	}
+}
+
+// socatExec and netcatExec: a listener or connection that hands a shell
+// to the other side.
+func socatExec(a effectJudge, c *Cmd) {
+	for _, w := range c.Args {
+		if hasPrefixAny(strings.ToUpper(w.Text), "EXEC:", "SYSTEM:") {
+			a.public(c, "socat "+w.Text)
 			return
-		}
-		from := ""
-		for i, w := range p {
-			if w == "from" && i+1 < len(p) {
-				from = p[i+1]
-			}
-		}
-		port := p[len(p)-1]
-		port, _, _ = strings.Cut(port, "/")
-		if (from == "" || publicCIDR(from)) && oneOf(port, dbPorts) {
-			a.public(c, "ufw allow "+port+" from anywhere")
-			return
-		}
-		a.grant(c, "ufw allow")
-	case "firewall-cmd":
-		if optVals(c.Args, "--add-port|--add-service|--add-source|--add-rich-rule", func(string) bool { return true }) {
-			a.grant(c, "firewall-cmd --add")
-		}
-	default: // iptables
-		j, _ := flagVal(c.Args, "-j|--jump")
-		chain, _ := flagVal(c.Args, "-A|--append|-I|--insert")
-		if pol, ok := flagVal(c.Args, "-P|--policy"); ok && strings.EqualFold(pol, "INPUT") && len(p) > 0 && strings.EqualFold(p[len(p)-1], "ACCEPT") {
-			a.public(c, "-P INPUT ACCEPT")
-			return
-		}
-		if strings.EqualFold(j, "ACCEPT") && strings.EqualFold(chain, "INPUT") {
-			a.grant(c, "INPUT -j ACCEPT")
 		}
 	}
 }
 
-// deriveListener: a listener or connection that hands a shell to the
-// other side.
-func deriveListener(a effectJudge, c *Cmd) {
-	if c.Name == "socat" {
-		for _, w := range c.Args {
-			if hasPrefixAny(strings.ToUpper(w.Text), "EXEC:", "SYSTEM:") {
-				a.public(c, "socat "+w.Text)
-				return
-			}
-		}
-		return
-	}
+func netcatExec(a effectJudge, c *Cmd) {
 	if optVals(c.Args, "-e|--exec|--sh-exec|--lua-exec", func(string) bool { return true }) {
 		a.public(c, c.Name+" -e")
 	}
@@ -1084,34 +1241,41 @@ func deriveListener(a effectJudge, c *Cmd) {
 // sshValued are ssh's options that take a value.
 var sshOpts = shell.OptScan{Valued: "BbcDEeFIiJLlmOopQRSWw"}
 
-// deriveTunnel: tunnels that publish a local port on the internet.
-func deriveTunnel(a effectJudge, c *Cmd) {
-	ws := words(c, 1)
-	switch c.Name {
-	case "ngrok":
-		if len(ws) > 0 && oneOf(ws[0], "http|tcp|tls|start|tunnel") {
-			a.grant(c, "ngrok "+ws[0])
-		}
-	case "cloudflared":
-		if len(ws) > 0 && ws[0] == "tunnel" && (c.Has("--url") || contains(words(c, 2), "run")) {
-			a.grant(c, "cloudflared tunnel")
-		}
-	case "lt", "localtunnel":
-		if c.Has("--port", "-p") {
-			a.grant(c, c.Name+" --port")
-		}
-	case "tailscale":
-		if len(ws) > 0 && ws[0] == "funnel" && !contains(words(c, 2), "status") {
-			a.grant(c, "tailscale funnel")
-		}
-	default: // ssh, autossh
-		remote := false
-		sshOpts.Scan(c.Args, false, func(name string, v shell.Word) {
-			remote = remote || name == "-R" || name == "-o" && strings.HasPrefix(strings.ToLower(v.Text), "remoteforward")
-		})
-		if remote {
-			a.grant(c, c.Name+" -R")
-		}
+// The tunnels that publish a local port on the internet.
+
+func ngrokTunnel(a effectJudge, c *Cmd) {
+	if ws := words(c, 1); len(ws) > 0 && oneOf(ws[0], "http|tcp|tls|start|tunnel") {
+		a.grant(c, "ngrok "+ws[0])
+	}
+}
+
+func cloudflaredTunnel(a effectJudge, c *Cmd) {
+	if ws := words(c, 1); len(ws) > 0 && ws[0] == "tunnel" && (c.Has("--url") || contains(words(c, 2), "run")) {
+		a.grant(c, "cloudflared tunnel")
+	}
+}
+
+// localTunnel: lt and localtunnel.
+func localTunnel(a effectJudge, c *Cmd) {
+	if c.Has("--port", "-p") {
+		a.grant(c, c.Name+" --port")
+	}
+}
+
+func tailscaleFunnel(a effectJudge, c *Cmd) {
+	if ws := words(c, 1); len(ws) > 0 && ws[0] == "funnel" && !contains(words(c, 2), "status") {
+		a.grant(c, "tailscale funnel")
+	}
+}
+
+// sshRemoteForward: ssh and autossh -R, or -o RemoteForward.
+func sshRemoteForward(a effectJudge, c *Cmd) {
+	remote := false
+	sshOpts.Scan(c.Args, false, func(name string, v shell.Word) {
+		remote = remote || name == "-R" || name == "-o" && strings.HasPrefix(strings.ToLower(v.Text), "remoteforward")
+	})
+	if remote {
+		a.grant(c, c.Name+" -R")
 	}
 }
 
@@ -1119,29 +1283,54 @@ func deriveTunnel(a effectJudge, c *Cmd) {
 // debugger on every interface, Jupyter without a token, Redis without
 // protected mode.
 func deriveServe(a effectJudge, c *Cmd) {
+	if protectedModeOff(a, c) {
+		return
+	}
+	if serve, ok := servers[c.Name]; ok {
+		serve(a, c)
+	}
+}
+
+// servers are deriveServe's tools, past protected mode.
+var servers = map[string]deriver{
+	"docker":           hostContainerRestart,
+	"podman":           hostContainerRestart,
+	"flask":            flaskDebugger,
+	"jupyter":          jupyterOpen,
+	"jupyter-notebook": jupyterOpen,
+	"jupyter-lab":      jupyterOpen,
+}
+
+// protectedModeOff: --protected-mode no, Redis's or any server's.
+func protectedModeOff(a effectJudge, c *Cmd) bool {
 	for i, w := range c.Args {
 		if strings.TrimLeft(w.Text, "-") == "protected-mode" && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1].Text, "no") {
 			a.public(c, "--protected-mode no")
-			return
+			return true
 		}
 	}
-	switch c.Name {
-	case "docker", "podman":
-		if len(c.Args) > 0 && oneOf(c.Args[0].Text, "run|create") && persistentHostContainer(c) {
-			a.grant(c, "--restart with host access")
-		}
-	case "flask":
-		host, _ := flagVal(c.Args, "--host|-h")
-		dbg, _ := envOf(c, "FLASK_DEBUG")
-		if publicCIDR(host) && (c.Has("--debug") || dbg.Text == "1") {
-			a.grant(c, "flask --host "+host+" --debug")
-		}
-	case "jupyter", "jupyter-notebook", "jupyter-lab":
-		open := optVals(c.Args, "--ip|--NotebookApp.ip|--ServerApp.ip", publicCIDR)
-		noAuth := optVals(c.Args, "--NotebookApp.token|--ServerApp.token|--IdentityProvider.token|--NotebookApp.password|--ServerApp.password", func(v string) bool { return strings.Trim(v, `'"`) == "" })
-		if open && noAuth {
-			a.public(c, "jupyter on every interface without a token")
-		}
+	return false
+}
+
+func hostContainerRestart(a effectJudge, c *Cmd) {
+	if len(c.Args) > 0 && oneOf(c.Args[0].Text, "run|create") && persistentHostContainer(c) {
+		a.grant(c, "--restart with host access")
+	}
+}
+
+func flaskDebugger(a effectJudge, c *Cmd) {
+	host, _ := flagVal(c.Args, "--host|-h")
+	dbg, _ := envOf(c, "FLASK_DEBUG")
+	if publicCIDR(host) && (c.Has("--debug") || dbg.Text == "1") {
+		a.grant(c, "flask --host "+host+" --debug")
+	}
+}
+
+func jupyterOpen(a effectJudge, c *Cmd) {
+	open := optVals(c.Args, "--ip|--NotebookApp.ip|--ServerApp.ip", publicCIDR)
+	noAuth := optVals(c.Args, "--NotebookApp.token|--ServerApp.token|--IdentityProvider.token|--NotebookApp.password|--ServerApp.password", func(v string) bool { return strings.Trim(v, `'"`) == "" })
+	if open && noAuth {
+		a.public(c, "jupyter on every interface without a token")
 	}
 }
 
@@ -1162,52 +1351,66 @@ func persistentHostContainer(c *Cmd) bool {
 // another host, JBang scripts by URL, Chocolatey and Scoop sources,
 // Galaxy roles from git, Pulumi plugins from a server, Nix flakes from
 // a repository instead of nixpkgs.
-func deriveMoreSources(a effectJudge, c *Cmd) {
-	p := posText(c.Args)
-	verb := ""
-	if len(p) > 0 {
-		verb = strings.ToLower(p[0])
+func deriveMoreSources(a effectJudge, c *Cmd) { moreSources.derive(a, c) }
+
+// moreSources are deriveMoreSources' tools.
+var moreSources = verbTools{
+	"pod":            func(a effectJudge, c *Cmd, p []string, verb string) { repoAdd(a, c, p, verb, "repo") },
+	"flutter":        derivePub,
+	"dart":           derivePub,
+	"jbang":          deriveJbang,
+	"choco":          func(a effectJudge, c *Cmd, _ []string, _ string) { a.outsideIndex(c, c.Args, "--source|-s") },
+	"scoop":          func(a effectJudge, c *Cmd, p []string, verb string) { repoAdd(a, c, p, verb, "bucket") },
+	"ansible-galaxy": deriveGalaxy,
+	"pulumi":         derivePulumi,
+	"nix":            deriveNix,
+	"nix-env":        deriveNix,
+}
+
+// repoAdd: `pod repo add NAME URL`, `scoop bucket add NAME URL`.
+func repoAdd(a effectJudge, c *Cmd, p []string, verb, noun string) {
+	if verb == noun && len(p) >= 4 && p[1] == "add" {
+		a.outside(c, noun+" add "+p[3])
 	}
-	switch c.Name {
-	case "pod":
-		if verb == "repo" && len(p) >= 4 && p[1] == "add" {
-			a.outside(c, "repo add "+p[3])
-		}
-	case "flutter", "dart":
-		if verb == "pub" && len(p) >= 2 && p[1] == "add" {
-			a.outsideIndex(c, c.Args, "--git-url|--hosted-url")
-		}
-	case "jbang":
-		for _, s := range p {
-			if strings.Contains(s, "://") && outsideURL(s) {
-				a.outside(c, s)
-				return
-			}
-		}
-	case "choco":
-		a.outsideIndex(c, c.Args, "--source|-s")
-	case "scoop":
-		if verb == "bucket" && len(p) >= 4 && p[1] == "add" {
-			a.outside(c, "bucket add "+p[3])
-		}
-	case "ansible-galaxy":
-		a.outsideIndex(c, c.Args, "--server|-s")
-		a.outsideSpecs(c, p, false)
-	case "pulumi":
-		if verb == "plugin" {
-			a.outsideIndex(c, c.Args, "--server")
-		}
-	default: // nix, nix-env
-		if oneOf(verb, "run|shell|profile|build|develop") || c.Name == "nix-env" {
-			for _, s := range p[min(1, len(p)):] {
-				if hasPrefixAny(strings.ToLower(s), "github:", "gitlab:", "git+", "sourcehut:", "http://", "https://", "tarball+") {
-					a.outside(c, s)
-					return
-				}
-			}
-			a.outsideIndex(c, c.Args, "-f|--file")
+}
+
+func derivePub(a effectJudge, c *Cmd, p []string, verb string) {
+	if verb == "pub" && len(p) >= 2 && p[1] == "add" {
+		a.outsideIndex(c, c.Args, "--git-url|--hosted-url")
+	}
+}
+
+func deriveJbang(a effectJudge, c *Cmd, p []string, _ string) {
+	for _, s := range p {
+		if strings.Contains(s, "://") && outsideURL(s) {
+			a.outside(c, s)
+			return
 		}
 	}
+}
+
+func deriveGalaxy(a effectJudge, c *Cmd, p []string, _ string) {
+	a.outsideIndex(c, c.Args, "--server|-s")
+	a.outsideSpecs(c, p, false)
+}
+
+func derivePulumi(a effectJudge, c *Cmd, _ []string, verb string) {
+	if verb == "plugin" {
+		a.outsideIndex(c, c.Args, "--server")
+	}
+}
+
+func deriveNix(a effectJudge, c *Cmd, p []string, verb string) {
+	if !oneOf(verb, "run|shell|profile|build|develop") && c.Name != "nix-env" {
+		return
+	}
+	for _, s := range p[min(1, len(p)):] {
+		if hasPrefixAny(strings.ToLower(s), "github:", "gitlab:", "git+", "sourcehut:", "http://", "https://", "tarball+") {
+			a.outside(c, s)
+			return
+		}
+	}
+	a.outsideIndex(c, c.Args, "-f|--file")
 }
 
 // setuidMode: a chmod mode that sets the setuid or setgid bit (u+s,

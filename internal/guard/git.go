@@ -13,53 +13,7 @@ import (
 func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
 	args := c.Args
 	aliases := map[string]shell.Word{}
-	i := 0
-	for i < len(args) {
-		w := args[i]
-		s := w.Text
-		exact := false
-		if w.Dyn && w.HasGuess && strings.HasPrefix(w.Guess, "-") {
-			exact = w.Taint&(shell.TaintRemote|shell.TaintDecoded|shell.TaintUnknown) == 0 && !w.Stream
-			// A computed global option (git $(printf --no-pager) status):
-			// its value is known well enough to skip it.
-			s = w.Guess
-			a.strict(c, "git option "+w.Display()+" is computed at run time")
-		} else if w.Dyn || !strings.HasPrefix(s, "-") {
-			break
-		}
-		if w.Dyn || strings.ContainsRune(s, 0) {
-			a.strict(c, "git option "+w.Display()+" is computed at run time")
-		}
-		i++
-		var cfg *shell.Word
-		switch {
-		case oneOf(s, "-C|--git-dir|--work-tree|--namespace|--exec-path|--super-prefix|--list-cmds"):
-			if i < len(args) && args[i].Dyn {
-				a.strict(c, "git "+s+" value is computed at run time")
-			}
-			i++
-		case s == "-c":
-			if i < len(args) {
-				cfg = &args[i]
-				i++
-			}
-		case strings.HasPrefix(s, "-c") && len(s) > 2:
-			v := shell.Word{Text: s[2:], Dyn: w.Dyn && !exact}
-			cfg = &v
-		case s == "--config-env":
-			if i < len(args) {
-				v := configEnv(args[i], env, sc)
-				cfg = &v
-				i++
-			}
-		case strings.HasPrefix(s, "--config-env="):
-			v := configEnvOption(w, s, exact, env, sc)
-			cfg = &v
-		}
-		if cfg != nil {
-			a.gitConfig(c, *cfg, aliases, sc, depth)
-		}
-	}
+	i := a.gitGlobals(c, env, sc, depth, aliases)
 	a.gitConfigEnv(c, env, aliases, sc, depth)
 	rest := shell.From(args, i)
 	if len(rest) > 0 && rest[0].Dyn {
@@ -102,6 +56,66 @@ func (a gitJudge) git(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 		return f // git credential fill
 	}
 	return a.req.gitPaths(gc, i > 0, sc)
+}
+
+// gitGlobals reads git's global options, applying each -c and
+// --config-env setting (aliases among them) as it goes, and is the index
+// of the subcommand.
+func (a gitJudge) gitGlobals(c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, aliases map[string]shell.Word) int {
+	args := c.Args
+	i := 0
+	for i < len(args) {
+		w := args[i]
+		s := w.Text
+		exact := false
+		if w.Dyn && w.HasGuess && strings.HasPrefix(w.Guess, "-") {
+			exact = w.Taint&(shell.TaintRemote|shell.TaintDecoded|shell.TaintUnknown) == 0 && !w.Stream
+			// A computed global option (git $(printf --no-pager) status):
+			// its value is known well enough to skip it.
+			s = w.Guess
+			a.strict(c, "git option "+w.Display()+" is computed at run time")
+		} else if w.Dyn || !strings.HasPrefix(s, "-") {
+			break
+		}
+		if w.Dyn || strings.ContainsRune(s, 0) {
+			a.strict(c, "git option "+w.Display()+" is computed at run time")
+		}
+		i++
+		cfg, next := a.gitGlobalValue(c, args, i, s, exact, env, sc)
+		i = next
+		if cfg != nil {
+			a.gitConfig(c, *cfg, aliases, sc, depth)
+		}
+	}
+	return i
+}
+
+// gitGlobalValue reads the value of the global option s (the word before
+// args[i]): the configuration it sets, if any, and the index past it.
+func (a gitJudge) gitGlobalValue(c *Cmd, args []shell.Word, i int, s string, exact bool, env map[string]shell.Word, sc *shell.Scope) (*shell.Word, int) {
+	w := args[i-1]
+	switch {
+	case oneOf(s, "-C|--git-dir|--work-tree|--namespace|--exec-path|--super-prefix|--list-cmds"):
+		if i < len(args) && args[i].Dyn {
+			a.strict(c, "git "+s+" value is computed at run time")
+		}
+		return nil, i + 1
+	case s == "-c":
+		if i < len(args) {
+			return &args[i], i + 1
+		}
+	case strings.HasPrefix(s, "-c") && len(s) > 2:
+		return &shell.Word{Text: s[2:], Dyn: w.Dyn && !exact}, i
+	case s == "--config-env":
+		if i < len(args) {
+			v := configEnv(args[i], env, sc)
+			return &v, i + 1
+		}
+	case strings.HasPrefix(s, "--config-env="):
+		v := configEnvOption(w, s, exact, env, sc)
+		return &v, i
+	}
+	return nil, i
 }
 
 // configEnvOption is the setting of git's --config-env=KEY=VAR option w
