@@ -100,7 +100,7 @@ func toolDataLoss(a effectJudge, c *Cmd) {
 }
 
 func dataLossEvidence(a effectJudge, c *Cmd) string {
-	if loss, ok := toolDataLosses[c.Name]; ok {
+	if loss, ok := toolDataLosses.get()[c.Name]; ok {
 		return loss(a, c, words(c, 2))
 	}
 	return ""
@@ -108,16 +108,18 @@ func dataLossEvidence(a effectJudge, c *Cmd) string {
 
 // toolDataLosses read one tool's command (w, its first two words) for
 // what deletes data, or "".
-var toolDataLosses = map[string]func(a effectJudge, c *Cmd, w []string) string{
-	"conda":      condaEnvRemove,
-	"mamba":      condaEnvRemove,
-	"micromamba": condaEnvRemove,
-	"rustup":     rustupUninstall,
-	"docker":     containerSystemReset,
-	"podman":     containerSystemReset,
-	"journalctl": journalVacuum,
-	"mv":         func(a effectJudge, c *Cmd, _ []string) string { return movedToNull(a, c) },
-}
+var toolDataLosses = &lazy[map[string]func(a effectJudge, c *Cmd, w []string) string]{src: func() map[string]func(a effectJudge, c *Cmd, w []string) string {
+	return map[string]func(a effectJudge, c *Cmd, w []string) string{
+		"conda":      condaEnvRemove,
+		"mamba":      condaEnvRemove,
+		"micromamba": condaEnvRemove,
+		"rustup":     rustupUninstall,
+		"docker":     containerSystemReset,
+		"podman":     containerSystemReset,
+		"journalctl": journalVacuum,
+		"mv":         func(a effectJudge, c *Cmd, _ []string) string { return movedToNull(a, c) },
+	}
+}}
 
 func condaEnvRemove(_ effectJudge, c *Cmd, w []string) string {
 	if len(w) >= 2 && w[0] == "env" && oneOf(w[1], "remove|rm") || len(w) >= 1 && oneOf(w[0], "remove|uninstall") && c.Has("--all") {

@@ -39,7 +39,7 @@ var reviewDerivers = []deriverReg{
 // repository's commit hooks (effHistory). git is true when the command
 // is git or a hook manager, where SKIP names pre-commit hooks to skip.
 func safetyVar(name, val string, git bool) effectKind {
-	sv, ok := safetyVars[name]
+	sv, ok := safetyVars.get()[name]
 	if !ok {
 		return effNone
 	}
@@ -62,32 +62,34 @@ type safetyVarTest struct {
 }
 
 // safetyVars are the variables safetyVar judges.
-var safetyVars = map[string]safetyVarTest{
-	"GOSUMDB":                      {when: valueOff},
-	"GONOSUMDB":                    {when: valueSet},
-	"GONOSUMCHECK":                 {when: valueSet},
-	"GOINSECURE":                   {when: valueSet},
-	"GIT_SSL_NO_VERIFY":            {when: valueSet},
-	"PIP_TRUSTED_HOST":             {when: valueSet},
-	"UV_INSECURE_HOST":             {when: valueSet},
-	"GOFLAGS":                      {when: insecureFlag},
-	"NODE_TLS_REJECT_UNAUTHORIZED": {when: offWord},
-	"PYTHONHTTPSVERIFY":            {when: offWord},
-	"NPM_CONFIG_STRICT_SSL":        {when: offWord},
-	"npm_config_strict_ssl":        {when: offWord},
-	"ANSIBLE_HOST_KEY_CHECKING":    {when: offWord},
-	"GIT_SSL_VERIFY":               {when: offWord},
-	"PIP_BREAK_SYSTEM_PACKAGES":    {when: onWord},
-	"UV_BREAK_SYSTEM_PACKAGES":     {when: onWord},
-	"HUSKY":                        {when: offWord, hooks: true},
-	"LEFTHOOK":                     {when: offWord, hooks: true},
-	"OVERCOMMIT":                   {when: offWord, hooks: true},
-	"HUSKY_SKIP_HOOKS":             {when: onWord, hooks: true},
-	"OVERCOMMIT_DISABLE":           {when: onWord, hooks: true},
-	"SKIP_HOOKS":                   {when: onWord, hooks: true},
-	"SKIP":                         {when: valueSet, hooks: true},
-	"LEFTHOOK_EXCLUDE":             {when: valueSet, hooks: true},
-}
+var safetyVars = &lazy[map[string]safetyVarTest]{src: func() map[string]safetyVarTest {
+	return map[string]safetyVarTest{
+		"GOSUMDB":                      {when: valueOff},
+		"GONOSUMDB":                    {when: valueSet},
+		"GONOSUMCHECK":                 {when: valueSet},
+		"GOINSECURE":                   {when: valueSet},
+		"GIT_SSL_NO_VERIFY":            {when: valueSet},
+		"PIP_TRUSTED_HOST":             {when: valueSet},
+		"UV_INSECURE_HOST":             {when: valueSet},
+		"GOFLAGS":                      {when: insecureFlag},
+		"NODE_TLS_REJECT_UNAUTHORIZED": {when: offWord},
+		"PYTHONHTTPSVERIFY":            {when: offWord},
+		"NPM_CONFIG_STRICT_SSL":        {when: offWord},
+		"npm_config_strict_ssl":        {when: offWord},
+		"ANSIBLE_HOST_KEY_CHECKING":    {when: offWord},
+		"GIT_SSL_VERIFY":               {when: offWord},
+		"PIP_BREAK_SYSTEM_PACKAGES":    {when: onWord},
+		"UV_BREAK_SYSTEM_PACKAGES":     {when: onWord},
+		"HUSKY":                        {when: offWord, hooks: true},
+		"LEFTHOOK":                     {when: offWord, hooks: true},
+		"OVERCOMMIT":                   {when: offWord, hooks: true},
+		"HUSKY_SKIP_HOOKS":             {when: onWord, hooks: true},
+		"OVERCOMMIT_DISABLE":           {when: onWord, hooks: true},
+		"SKIP_HOOKS":                   {when: onWord, hooks: true},
+		"SKIP":                         {when: valueSet, hooks: true},
+		"LEFTHOOK_EXCLUDE":             {when: valueSet, hooks: true},
+	}
+}}
 
 func valueOff(v string, _ bool) bool     { return v == "off" }
 func valueSet(v string, _ bool) bool     { return v != "" }
@@ -305,7 +307,7 @@ func osControlEffects(a effectJudge, c *Cmd) {
 
 // osControlOff is the words that switch a control off, or "".
 func osControlOff(c *Cmd) string {
-	off, ok := osControls[c.Name]
+	off, ok := osControls.get()[c.Name]
 	if !ok {
 		return ""
 	}
@@ -318,29 +320,31 @@ type osControl func(c *Cmd, p0, p1 string) string
 
 // osControls are the tools that switch a security control off, each with
 // its reading; osControlEffects is registered for these names.
-var osControls = map[string]osControl{
-	"setenforce":             setenforceOff,
-	"auditctl":               auditctlOff,
-	"iptables":               func(c *Cmd, _, _ string) string { return iptablesOpen(c) },
-	"ip6tables":              func(c *Cmd, _, _ string) string { return iptablesOpen(c) },
-	"nft":                    nftOff,
-	"ufw":                    ufwOff,
-	"systemctl":              systemctlOff,
-	"service":                serviceOff,
-	"chkconfig":              serviceOff,
-	"update-rc.d":            serviceOff,
-	"sysctl":                 sysctlOff,
-	"csrutil":                csrutilOff,
-	"spctl":                  spctlOff,
-	"aa-teardown":            apparmorOff,
-	"aa-disable":             apparmorOff,
-	"aa-complain":            apparmorOff,
-	"pfctl":                  pfctlOff,
-	"socketfilterfw":         socketfilterfwOff,
-	"netsh":                  netshOff,
-	"set-netfirewallprofile": netFirewallProfileOff,
-	"set-mppreference":       mpPreferenceOff,
-}
+var osControls = &lazy[map[string]osControl]{src: func() map[string]osControl {
+	return map[string]osControl{
+		"setenforce":             setenforceOff,
+		"auditctl":               auditctlOff,
+		"iptables":               func(c *Cmd, _, _ string) string { return iptablesOpen(c) },
+		"ip6tables":              func(c *Cmd, _, _ string) string { return iptablesOpen(c) },
+		"nft":                    nftOff,
+		"ufw":                    ufwOff,
+		"systemctl":              systemctlOff,
+		"service":                serviceOff,
+		"chkconfig":              serviceOff,
+		"update-rc.d":            serviceOff,
+		"sysctl":                 sysctlOff,
+		"csrutil":                csrutilOff,
+		"spctl":                  spctlOff,
+		"aa-teardown":            apparmorOff,
+		"aa-disable":             apparmorOff,
+		"aa-complain":            apparmorOff,
+		"pfctl":                  pfctlOff,
+		"socketfilterfw":         socketfilterfwOff,
+		"netsh":                  netshOff,
+		"set-netfirewallprofile": netFirewallProfileOff,
+		"set-mppreference":       mpPreferenceOff,
+	}
+}}
 
 func setenforceOff(_ *Cmd, p0, _ string) string {
 	if oneOf(p0, "0|permissive") {
@@ -511,7 +515,7 @@ func ghEffects(a effectJudge, c *Cmd) {
 	if c.Name == "glab" {
 		glabAsGh(w)
 	}
-	if judge, ok := ghVerbs[w[0]+" "+w[1]]; ok {
+	if judge, ok := ghVerbs.get()[w[0]+" "+w[1]]; ok {
 		judge(a, c)
 		return
 	}
@@ -544,49 +548,53 @@ func glabAsGh(w []string) {
 }
 
 // ghKinds are the gh commands whose effect is their kind alone.
-var ghKinds = map[string]effectKind{
-	"repo delete":          effDestroy,
-	"release delete":       effDestroy,
-	"release delete-asset": effDestroy,
-	"secret delete":        effDestroy,
-	"secret remove":        effDestroy,
-	"variable delete":      effDestroy,
-	"variable remove":      effDestroy,
-	"label delete":         effDestroy,
-	"codespace delete":     effDestroy,
-	"ruleset delete":       effDestroy,
-	"run delete":           effDestroy,
-	"gpg-key delete":       effDestroy,
-	"ssh-key delete":       effDestroy,
-	"release create":       effChange,
-	"release upload":       effChange,
-	"release edit":         effChange,
-	"secret set":           effChange,
-	"variable set":         effChange,
-	"run cancel":           effChange,
-	"run rerun":            effChange,
-	"repo rename":          effChange,
-	"repo archive":         effChange,
-	"repo unarchive":       effChange,
-	"pr merge":             effChange,
-	"repo transfer":        effChange,
-	"workflow disable":     effSafety,
-	"pr approve":           effHistory, // approving a change the agent wrote is review by the author
-	"ssh-key add":          effGrant,
-	"gpg-key add":          effGrant,
-	"repo deploy-key":      effGrant,
-}
+var ghKinds = &lazy[map[string]effectKind]{src: func() map[string]effectKind {
+	return map[string]effectKind{
+		"repo delete":          effDestroy,
+		"release delete":       effDestroy,
+		"release delete-asset": effDestroy,
+		"secret delete":        effDestroy,
+		"secret remove":        effDestroy,
+		"variable delete":      effDestroy,
+		"variable remove":      effDestroy,
+		"label delete":         effDestroy,
+		"codespace delete":     effDestroy,
+		"ruleset delete":       effDestroy,
+		"run delete":           effDestroy,
+		"gpg-key delete":       effDestroy,
+		"ssh-key delete":       effDestroy,
+		"release create":       effChange,
+		"release upload":       effChange,
+		"release edit":         effChange,
+		"secret set":           effChange,
+		"variable set":         effChange,
+		"run cancel":           effChange,
+		"run rerun":            effChange,
+		"repo rename":          effChange,
+		"repo archive":         effChange,
+		"repo unarchive":       effChange,
+		"pr merge":             effChange,
+		"repo transfer":        effChange,
+		"workflow disable":     effSafety,
+		"pr approve":           effHistory, // approving a change the agent wrote is review by the author
+		"ssh-key add":          effGrant,
+		"gpg-key add":          effGrant,
+		"repo deploy-key":      effGrant,
+	}
+}}
 
 // ghVerbs are the gh commands judged by what else they say.
-var ghVerbs = map[string]func(a effectJudge, c *Cmd){
-	"workflow run": ghWorkflowRun,
-	"repo edit":    ghRepoEdit,
-}
+var ghVerbs = &lazy[map[string]func(a effectJudge, c *Cmd)]{src: func() map[string]func(a effectJudge, c *Cmd) {
+	return map[string]func(a effectJudge, c *Cmd){
+		"workflow run": ghWorkflowRun,
+		"repo edit":    ghRepoEdit,
+	}
+}}
 
 // ghKind is the kind of a gh command w outside ghVerbs and api, and
 // whether it has one.
 func ghKind(c *Cmd, w []string) (effectKind, bool) {
-	if k, ok := ghKinds[w[0]+" "+w[1]]; ok {
+	if k, ok := ghKinds.get()[w[0]+" "+w[1]]; ok {
 		return k, true
 	}
 	switch {

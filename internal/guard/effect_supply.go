@@ -378,19 +378,21 @@ func flagVal(args []shell.Word, names string) (v string, ok bool) {
 
 // derivePyTools: uv, pipx, poetry, pdm and conda installing from git,
 // URLs, other indexes or channels, or switching their source.
-func derivePyTools(a effectJudge, c *Cmd) { pyTools.derive(a, c) }
+func derivePyTools(a effectJudge, c *Cmd) { pyTools.get().derive(a, c) }
 
 // pyTools are derivePyTools' tools.
-var pyTools = verbTools{
-	"uv":         deriveUv,
-	"uvx":        derivePipx,
-	"pipx":       derivePipx,
-	"poetry":     derivePoetry,
-	"pdm":        derivePoetry,
-	"conda":      deriveConda,
-	"mamba":      deriveConda,
-	"micromamba": deriveConda,
-}
+var pyTools = &lazy[verbTools]{src: func() verbTools {
+	return verbTools{
+		"uv":         deriveUv,
+		"uvx":        derivePipx,
+		"pipx":       derivePipx,
+		"poetry":     derivePoetry,
+		"pdm":        derivePoetry,
+		"conda":      deriveConda,
+		"mamba":      deriveConda,
+		"micromamba": deriveConda,
+	}
+}}
 
 func deriveUv(a effectJudge, c *Cmd, p []string, verb string) {
 	if verb == "pip" {
@@ -440,20 +442,22 @@ func deriveConda(a effectJudge, c *Cmd, p []string, verb string) {
 // deriveOtherPkg: RubyGems, Bundler, Cargo, Composer, NuGet and Maven
 // installing from git, another source or registry, or switching it;
 // adding package owners.
-func deriveOtherPkg(a effectJudge, c *Cmd) { otherPkgTools.derive(a, c) }
+func deriveOtherPkg(a effectJudge, c *Cmd) { otherPkgTools.get().derive(a, c) }
 
 // otherPkgTools are deriveOtherPkg's tools.
-var otherPkgTools = verbTools{
-	"gem":      deriveGem,
-	"bundle":   deriveBundle,
-	"bundler":  deriveBundle,
-	"cargo":    deriveCargo,
-	"composer": deriveComposer,
-	"dotnet":   deriveNuget,
-	"nuget":    deriveNuget,
-	"mvn":      deriveMvn,
-	"mvnw":     deriveMvn,
-}
+var otherPkgTools = &lazy[verbTools]{src: func() verbTools {
+	return verbTools{
+		"gem":      deriveGem,
+		"bundle":   deriveBundle,
+		"bundler":  deriveBundle,
+		"cargo":    deriveCargo,
+		"composer": deriveComposer,
+		"dotnet":   deriveNuget,
+		"nuget":    deriveNuget,
+		"mvn":      deriveMvn,
+		"mvnw":     deriveMvn,
+	}
+}}
 
 func deriveGem(a effectJudge, c *Cmd, _ []string, verb string) {
 	a.outsideIndex(c, c.Args, "--source|-s|--add|-a")
@@ -639,22 +643,24 @@ func ensureScheme(s string) string {
 // running remote code; a command without positionals is none of these.
 func deriveToolSources(a effectJudge, c *Cmd) {
 	if len(posText(c.Args)) > 0 {
-		toolSources.derive(a, c)
+		toolSources.get().derive(a, c)
 	}
 }
 
 // toolSources are deriveToolSources' tools.
-var toolSources = verbTools{
-	"brew":       deriveBrew,
-	"helm":       deriveHelm,
-	"asdf":       derivePluginSource,
-	"mise":       derivePluginSource,
-	"rtx":        derivePluginSource,
-	"gh":         deriveGhSources,
-	"deno":       deriveDeno,
-	"pwsh":       derivePwsh,
-	"powershell": derivePwsh,
-}
+var toolSources = &lazy[verbTools]{src: func() verbTools {
+	return verbTools{
+		"brew":       deriveBrew,
+		"helm":       deriveHelm,
+		"asdf":       derivePluginSource,
+		"mise":       derivePluginSource,
+		"rtx":        derivePluginSource,
+		"gh":         deriveGhSources,
+		"deno":       deriveDeno,
+		"pwsh":       derivePwsh,
+		"powershell": derivePwsh,
+	}
+}}
 
 func deriveBrew(a effectJudge, c *Cmd, p []string, verb string) {
 	switch {
@@ -872,19 +878,21 @@ func publicPrincipal(s string) bool {
 // ACLs and policies, firewall rules open to the world, presigned links;
 // each cloud's CLI is read from its first five words.
 func deriveCloudAccess(a effectJudge, c *Cmd) {
-	if access, ok := cloudAccess[c.Name]; ok {
+	if access, ok := cloudAccess.get()[c.Name]; ok {
 		access(a, c, words(c, 5))
 	}
 }
 
 // cloudAccess are deriveCloudAccess' tools.
-var cloudAccess = map[string]func(a effectJudge, c *Cmd, ws []string){
-	"aws":    awsWords,
-	"gcloud": gcpAccess,
-	"bq":     gcpAccess,
-	"gsutil": gsutilAccess,
-	"az":     azureAccess,
-}
+var cloudAccess = &lazy[map[string]func(a effectJudge, c *Cmd, ws []string)]{src: func() map[string]func(a effectJudge, c *Cmd, ws []string) {
+	return map[string]func(a effectJudge, c *Cmd, ws []string){
+		"aws":    awsWords,
+		"gcloud": gcpAccess,
+		"bq":     gcpAccess,
+		"gsutil": gsutilAccess,
+		"az":     azureAccess,
+	}
+}}
 
 func awsWords(a effectJudge, c *Cmd, ws []string) {
 	if len(ws) >= 2 {
@@ -1095,23 +1103,25 @@ func deriveDBAccess(a effectJudge, c *Cmd) {
 // deriveGrants: access added to apps and hosts, root tokens, admin
 // users in Vault, the recipients of encrypted files, file capabilities,
 // users and sudoers by Ansible ad hoc.
-func deriveGrants(a effectJudge, c *Cmd) { grantTools.derive(a, c) }
+func deriveGrants(a effectJudge, c *Cmd) { grantTools.get().derive(a, c) }
 
 // grantTools are deriveGrants' tools.
-var grantTools = verbTools{
-	"heroku":      deriveHerokuGrant,
-	"ssh-copy-id": func(a effectJudge, c *Cmd, _ []string, _ string) { a.grant(c, "ssh-copy-id") },
-	"op":          deriveOpGrant,
-	"fly":         deriveInviteGrant,
-	"flyctl":      deriveInviteGrant,
-	"vercel":      deriveInviteGrant,
-	"vault":       deriveVaultGrant,
-	"sops":        deriveSopsGrant,
-	"gpasswd":     deriveGpasswdGrant,
-	"chmod":       deriveSetuidGrant,
-	"setcap":      deriveSetcapGrant,
-	"ansible":     deriveAnsibleGrant,
-}
+var grantTools = &lazy[verbTools]{src: func() verbTools {
+	return verbTools{
+		"heroku":      deriveHerokuGrant,
+		"ssh-copy-id": func(a effectJudge, c *Cmd, _ []string, _ string) { a.grant(c, "ssh-copy-id") },
+		"op":          deriveOpGrant,
+		"fly":         deriveInviteGrant,
+		"flyctl":      deriveInviteGrant,
+		"vercel":      deriveInviteGrant,
+		"vault":       deriveVaultGrant,
+		"sops":        deriveSopsGrant,
+		"gpasswd":     deriveGpasswdGrant,
+		"chmod":       deriveSetuidGrant,
+		"setcap":      deriveSetcapGrant,
+		"ansible":     deriveAnsibleGrant,
+	}
+}}
 
 func deriveHerokuGrant(a effectJudge, c *Cmd, _ []string, verb string) {
 	if oneOf(verb, "access:add|members:add|apps:transfer|access:update") {
@@ -1286,20 +1296,22 @@ func deriveServe(a effectJudge, c *Cmd) {
 	if protectedModeOff(a, c) {
 		return
 	}
-	if serve, ok := servers[c.Name]; ok {
+	if serve, ok := servers.get()[c.Name]; ok {
 		serve(a, c)
 	}
 }
 
 // servers are deriveServe's tools, past protected mode.
-var servers = map[string]deriver{
-	"docker":           hostContainerRestart,
-	"podman":           hostContainerRestart,
-	"flask":            flaskDebugger,
-	"jupyter":          jupyterOpen,
-	"jupyter-notebook": jupyterOpen,
-	"jupyter-lab":      jupyterOpen,
-}
+var servers = &lazy[map[string]deriver]{src: func() map[string]deriver {
+	return map[string]deriver{
+		"docker":           hostContainerRestart,
+		"podman":           hostContainerRestart,
+		"flask":            flaskDebugger,
+		"jupyter":          jupyterOpen,
+		"jupyter-notebook": jupyterOpen,
+		"jupyter-lab":      jupyterOpen,
+	}
+}}
 
 // protectedModeOff: --protected-mode no, Redis's or any server's.
 func protectedModeOff(a effectJudge, c *Cmd) bool {
@@ -1351,21 +1363,23 @@ func persistentHostContainer(c *Cmd) bool {
 // another host, JBang scripts by URL, Chocolatey and Scoop sources,
 // Galaxy roles from git, Pulumi plugins from a server, Nix flakes from
 // a repository instead of nixpkgs.
-func deriveMoreSources(a effectJudge, c *Cmd) { moreSources.derive(a, c) }
+func deriveMoreSources(a effectJudge, c *Cmd) { moreSources.get().derive(a, c) }
 
 // moreSources are deriveMoreSources' tools.
-var moreSources = verbTools{
-	"pod":            func(a effectJudge, c *Cmd, p []string, verb string) { repoAdd(a, c, p, verb, "repo") },
-	"flutter":        derivePub,
-	"dart":           derivePub,
-	"jbang":          deriveJbang,
-	"choco":          func(a effectJudge, c *Cmd, _ []string, _ string) { a.outsideIndex(c, c.Args, "--source|-s") },
-	"scoop":          func(a effectJudge, c *Cmd, p []string, verb string) { repoAdd(a, c, p, verb, "bucket") },
-	"ansible-galaxy": deriveGalaxy,
-	"pulumi":         derivePulumi,
-	"nix":            deriveNix,
-	"nix-env":        deriveNix,
-}
+var moreSources = &lazy[verbTools]{src: func() verbTools {
+	return verbTools{
+		"pod":            func(a effectJudge, c *Cmd, p []string, verb string) { repoAdd(a, c, p, verb, "repo") },
+		"flutter":        derivePub,
+		"dart":           derivePub,
+		"jbang":          deriveJbang,
+		"choco":          func(a effectJudge, c *Cmd, _ []string, _ string) { a.outsideIndex(c, c.Args, "--source|-s") },
+		"scoop":          func(a effectJudge, c *Cmd, p []string, verb string) { repoAdd(a, c, p, verb, "bucket") },
+		"ansible-galaxy": deriveGalaxy,
+		"pulumi":         derivePulumi,
+		"nix":            deriveNix,
+		"nix-env":        deriveNix,
+	}
+}}
 
 // repoAdd: `pod repo add NAME URL`, `scoop bucket add NAME URL`.
 func repoAdd(a effectJudge, c *Cmd, p []string, verb, noun string) {

@@ -25,15 +25,15 @@ func TestToolTablesMatchRegistrations(t *testing.T) {
 		keys     []string
 		complete bool
 	}{
-		{deriveOtherPkg, keys(otherPkgTools), true},
-		{deriveToolSources, keys(toolSources), true},
-		{deriveGrants, keys(grantTools), true},
-		{deriveMoreSources, keys(moreSources), true},
-		{derivePyTools, keys(pyTools), true},
-		{deriveCloudAccess, keys(cloudAccess), true},
-		{deriveServe, keys(servers), false},
-		{osControlEffects, keys(osControls), true},
-		{toolDataLoss, keys(toolDataLosses), true},
+		{deriveOtherPkg, keys(otherPkgTools.get()), true},
+		{deriveToolSources, keys(toolSources.get()), true},
+		{deriveGrants, keys(grantTools.get()), true},
+		{deriveMoreSources, keys(moreSources.get()), true},
+		{derivePyTools, keys(pyTools.get()), true},
+		{deriveCloudAccess, keys(cloudAccess.get()), true},
+		{deriveServe, keys(servers.get()), false},
+		{osControlEffects, keys(osControls.get()), true},
+		{toolDataLoss, keys(toolDataLosses.get()), true},
 	} {
 		var names []string
 		for _, regs := range [][]deriverReg{credDerivers, escapeDerivers, reviewDerivers, supplyDerivers, remoteDerivers} {
