@@ -36,7 +36,7 @@ var supplyDerivers = []deriverReg{
 	{"sudo|doas|run0|pkexec", deriveSudo},
 	{"aws|gcloud|gsutil|bq|az", deriveCloudAccess},
 	{"kubectl|oc", deriveKubeAccess},
-	{"psql|mysql|mariadb|mongosh|mongo|sqlcmd|cockroach", deriveDBAccess},
+	{"psql|mysql|mariadb|mongosh|mongo|sqlcmd|cockroach|snowsql|trino|presto|clickhouse-client|beeline|spark-sql|sqlplus", deriveDBAccess},
 	{"createuser", createuserGrant},
 	{"redis-cli|valkey-cli", redisProtectionOff},
 	{"pod|flutter|dart|jbang|choco|scoop|ansible-galaxy|pulumi|nix|nix-env", deriveMoreSources},
@@ -52,6 +52,23 @@ var supplyDerivers = []deriverReg{
 	{"tailscale", tailscaleFunnel},
 	{"ssh|autossh", sshRemoteForward},
 	{"flask|jupyter|jupyter-notebook|jupyter-lab|docker|podman|redis-server", deriveServe},
+	{"spark-submit|spark-shell|pyspark|spark-sql", sparkRepositories},
+	{"msbuild|dotnet|xbuild", msbuildSources},
+	{"java|kotlin|scala|groovy|dotnet|node", runtimeOpen},
+	{"mlflow|tensorboard|ray|streamlit", dataServerOpen},
+	{"adb", adbNetwork},
+	{"snowsql|duckdb|clickhouse-client|clickhouse|trino|presto|psql|mysql|bq|sqlcmd|spark-sql|beeline", sqlUnload},
+	{"bq|gcloud", warehouseExport},
+	{"kaggle", kagglePublic},
+	{"gradle|gradlew", gradleScan},
+	{"wandb|mlflow", artifactUpload},
+	{"xcrun", xcrunUpload},
+	{"pass|gopass", passwordStoreShare},
+	{"op|bw", secretShare},
+	{"airflow|superset|grafana-cli|grafana", appAdmin},
+	{"glab", deriveGlab},
+	{"ollama|gradio|python|python3|code-server|rabbitmqctl|influx", moreListeners},
+	{"bq", deriveDBAccess},
 }
 
 // knownHosts are the hosts the ecosystems' own registries, indexes and
@@ -754,6 +771,8 @@ func deriveGh(a effectJudge, c *Cmd, p []string) {
 		}
 	case verb == "repo" && sub == "create" && c.Has("--public"):
 		a.grant(c, "repo create --public")
+	case verb == "gist" && sub == "create":
+		pasteUpload(a, c, "gist create")
 	case verb == "api" && len(p) >= 2:
 		m, _ := flagVal(c.Args, "--method|-X")
 		path := strings.ToLower(p[1])
@@ -1111,8 +1130,8 @@ var grantTools = &lazy[verbTools]{src: func() verbTools {
 		"heroku":      deriveHerokuGrant,
 		"ssh-copy-id": func(a effectJudge, c *Cmd, _ []string, _ string) { a.grant(c, "ssh-copy-id") },
 		"op":          deriveOpGrant,
-		"fly":         deriveInviteGrant,
-		"flyctl":      deriveInviteGrant,
+		"fly":         deriveFlyGrant,
+		"flyctl":      deriveFlyGrant,
 		"vercel":      deriveInviteGrant,
 		"vault":       deriveVaultGrant,
 		"sops":        deriveSopsGrant,
@@ -1133,6 +1152,17 @@ func deriveOpGrant(a effectJudge, c *Cmd, p []string, verb string) {
 	if len(p) >= 3 && oneOf(verb, "vault|group") && oneOf(strings.ToLower(p[1]), "user|group") && strings.ToLower(p[2]) == "grant" {
 		a.grant(c, verb+" "+p[1]+" grant")
 	}
+}
+
+// deriveFlyGrant: fly's invites, and a dedicated public address
+// (ips allocate-v4/-v6 without --private): the app, often a database,
+// becomes reachable from the internet on its own IP.
+func deriveFlyGrant(a effectJudge, c *Cmd, p []string, verb string) {
+	if verb == "ips" && len(p) >= 2 && strings.HasPrefix(strings.ToLower(p[1]), "allocate") && !c.Has("--private") {
+		a.grant(c, "ips "+p[1])
+		return
+	}
+	deriveInviteGrant(a, c, p, verb)
 }
 
 // deriveInviteGrant: fly and vercel inviting to an organisation or team.
@@ -1388,10 +1418,35 @@ func repoAdd(a effectJudge, c *Cmd, p []string, verb, noun string) {
 	}
 }
 
+// derivePub: `pub add --git-url/--hosted-url`, and `pub global
+// activate --source git URL` (a tool installed from a repository) or
+// from another hosted server.
 func derivePub(a effectJudge, c *Cmd, p []string, verb string) {
-	if verb == "pub" && len(p) >= 2 && p[1] == "add" {
-		a.outsideIndex(c, c.Args, "--git-url|--hosted-url")
+	if verb != "pub" || len(p) < 2 {
+		return
 	}
+	switch {
+	case p[1] == "add":
+		a.outsideIndex(c, c.Args, "--git-url|--hosted-url")
+	case p[1] == "global" && len(p) >= 4 && p[2] == "activate":
+		if src, _ := flagVal(c.Args, "--source|-s"); src == "git" {
+			for _, s := range p[3:] {
+				if remoteSpec(ensureGit(s)) {
+					a.outside(c, "global activate --source git "+s)
+					return
+				}
+			}
+		}
+		a.outsideIndex(c, c.Args, "--hosted-url|-u")
+	}
+}
+
+// ensureGit reads a bare https URL given as a git source as a git spec.
+func ensureGit(s string) string {
+	if strings.Contains(s, "://") {
+		return "git+" + s
+	}
+	return s
 }
 
 func deriveJbang(a effectJudge, c *Cmd, p []string, _ string) {
@@ -1442,4 +1497,305 @@ func setuidMode(m string) bool {
 		}
 	}
 	return false
+}
+
+// Package repositories handed to build tools as options: Spark's
+// --repositories (a comma list of Maven repositories its --packages
+// resolve from) and MSBuild's RestoreSources properties (a semicolon
+// list of NuGet feeds), written /p:, -p: or -property:.
+
+func sparkRepositories(a effectJudge, c *Cmd) {
+	optVals(c.Args, "--repositories", func(v string) bool { return a.outsideList(c, v, ",") })
+}
+
+func msbuildSources(a effectJudge, c *Cmd) {
+	for _, w := range c.Args {
+		if w.Dyn {
+			continue
+		}
+		_, prop, ok := strings.Cut(w.Text, ":")
+		if !ok || !hasPrefixAny(strings.ToLower(w.Text), "/p:", "-p:", "/property:", "-property:", "--property:") {
+			continue
+		}
+		for kv := range strings.SplitSeq(prop, ";") {
+			if k, v, ok := strings.Cut(kv, "="); ok && oneOf(strings.ToLower(k), "restoresources|restoreadditionalprojectsources|restorefallbackfolders") {
+				if a.outsideList(c, v, ",") {
+					return
+				}
+			}
+		}
+	}
+}
+
+// outsideList emits the first outside URL of a sep-separated list.
+func (a effectJudge) outsideList(c *Cmd, list, sep string) bool {
+	for u := range strings.SplitSeq(list, sep) {
+		if outsideURL(strings.Trim(u, `'" `)) {
+			a.outside(c, u)
+			return true
+		}
+	}
+	return false
+}
+
+// runtimeOpen: a runtime handed a file downloaded earlier in the same
+// command (`java -jar f.jar`, `java F.java`, `dotnet f.dll`: code from
+// outside, like `bash f.sh`), or started with its debugger listening on
+// every interface (JDWP address=*:port or 0.0.0.0, node
+// --inspect=0.0.0.0): whoever reaches the port runs code in it.
+// localhost debuggers and files built here are the neighbours.
+func runtimeOpen(a effectJudge, c *Cmd) {
+	for i, w := range c.Args {
+		t := w.Text
+		if w.Dyn {
+			continue
+		}
+		switch {
+		case jdwpOpen(t):
+			a.grant(c, "debugger on every interface")
+			return
+		case c.Name == "node" && hasPrefixAny(t, "--inspect=", "--inspect-brk=") && hasPrefixAny(t[strings.IndexByte(t, '=')+1:], "0.0.0.0", "*", "[::]"):
+			a.grant(c, "inspector on every interface")
+			return
+		}
+		if c.Scope == nil || c.Name == "node" {
+			continue
+		}
+		if t == "-jar" && i+1 < len(c.Args) {
+			t = c.Args[i+1].Text
+		}
+		if hasSuffixAny(t, ".jar", ".java", ".kt", ".kts", ".groovy", ".scala", ".dll") && c.Scope.Downloaded(t) {
+			a.outside(c, t+" was just downloaded")
+			return
+		}
+	}
+}
+
+// jdwpOpen: a JDWP agent option listening on every interface.
+func jdwpOpen(t string) bool {
+	if !hasPrefixAny(t, "-agentlib:jdwp=", "-Xrunjdwp:") {
+		return false
+	}
+	for kv := range strings.SplitSeq(t[strings.IndexAny(t, "=:")+1:], ",") {
+		if v, ok := strings.CutPrefix(kv, "address="); ok {
+			return hasPrefixAny(v, "*:", "0.0.0.0:", "[::]:")
+		}
+	}
+	return false
+}
+
+func hasSuffixAny(s string, suffixes ...string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// dataServerOpen: ML and data servers without authentication bound to
+// every interface: MLflow's tracking server, UI and model server (its
+// API writes and serves artifacts), TensorBoard --bind_all, Ray's
+// dashboard (it accepts jobs: code execution), Streamlit. Web frameworks'
+// dev servers on 0.0.0.0 (uvicorn, vite in a container) are routine and
+// not listed.
+func dataServerOpen(a effectJudge, c *Cmd) {
+	open := optVals(c.Args, "--host|-h|--dashboard-host|--server.address|--bind|--address", publicCIDR)
+	if open || c.Name == "tensorboard" && c.Has("--bind_all") {
+		a.grant(c, c.Name+" on every interface")
+	}
+}
+
+// adbNetwork: `adb tcpip PORT` puts the device's debug shell on the
+// network, for anyone on it to connect.
+func adbNetwork(a effectJudge, c *Cmd) {
+	if ws := words(c, 1); len(ws) == 1 && ws[0] == "tcpip" {
+		a.grant(c, "adb tcpip")
+	}
+}
+
+// objectStoreSchemes are URL schemes of object stores and the web that
+// a SQL engine can write a table to.
+var objectStoreSchemes = []string{"S3://", "S3A://", "GS://", "GCS://", "AZURE://", "AZ://", "ABFS://", "ABFSS://", "WASBS://", "R2://", "HTTPS://", "HTTP://"}
+
+// sqlUnload: a SQL statement that writes table data to an object store
+// or a URL (Snowflake COPY INTO @stage or 'url', DuckDB/Postgres COPY
+// ... TO 's3://...', Redshift/Athena UNLOAD, BigQuery EXPORT DATA,
+// ClickHouse INSERT INTO FUNCTION s3): data leaves for storage the
+// command names. Reading from s3 (read_parquet, COPY INTO table FROM
+// @stage) and COPY TO a local file are the neighbours.
+func sqlUnload(a effectJudge, c *Cmd) {
+	t := strings.ToUpper(c.joined())
+	url := false
+	for _, s := range objectStoreSchemes {
+		url = url || strings.Contains(t, s)
+	}
+	if !url {
+		return
+	}
+	for _, k := range []string{"COPY INTO @", "COPY INTO '", "UNLOAD", "EXPORT DATA", "INTO FUNCTION S3", "INTO OUTFILE S3"} {
+		if strings.Contains(t, k) {
+			a.emit(c, effect{kind: effSend, evidence: strings.ToLower(k)})
+			return
+		}
+	}
+	if strings.Contains(t, "COPY") && strings.Contains(t, " TO '") {
+		a.emit(c, effect{kind: effSend, evidence: "copy to an object store"})
+	}
+}
+
+// warehouseExport: a warehouse table exported to a bucket (`bq
+// extract`, `gcloud sql export`): bulk data leaves the database for
+// storage the command names.
+func warehouseExport(a effectJudge, c *Cmd) {
+	ws := words(c, 3)
+	switch {
+	case c.Name == "bq" && len(ws) > 0 && ws[0] == "extract":
+		a.emit(c, effect{kind: effSend, evidence: "bq extract"})
+	case c.Name == "gcloud" && len(ws) == 3 && ws[0] == "sql" && ws[1] == "export":
+		a.emit(c, effect{kind: effSend, evidence: "sql export " + ws[2]})
+	}
+}
+
+// kagglePublic: a Kaggle dataset created or versioned --public is data
+// published to everyone (the publish rule asks for any upload).
+func kagglePublic(a effectJudge, c *Cmd) {
+	if ws := words(c, 2); len(ws) == 2 && oneOf(ws[0], "datasets|d") && c.Has("--public") {
+		a.public(c, "datasets "+ws[1]+" --public")
+	}
+}
+
+// gradleScan: --scan uploads the build's environment, dependencies and
+// test output to a build-scan server.
+func gradleScan(a effectJudge, c *Cmd) {
+	if c.Has("--scan") {
+		a.emit(c, effect{kind: effSend, evidence: "--scan"})
+	}
+}
+
+// artifactUpload: experiment trackers' artifact uploads (`wandb artifact
+// put`, `mlflow artifacts log-artifact(s)`) send local data to a shared
+// project; runs logging metrics and downloads are the neighbours.
+func artifactUpload(a effectJudge, c *Cmd) {
+	ws := words(c, 2)
+	if len(ws) == 2 && (ws[0] == "artifact" && ws[1] == "put" || ws[0] == "artifacts" && strings.HasPrefix(ws[1], "log-artifact")) {
+		a.emit(c, effect{kind: effSend, evidence: ws[0] + " " + ws[1]})
+	}
+}
+
+// xcrunUpload: Apple's upload tools: altool --upload-app/--upload-package
+// publishes a build to App Store Connect; notarytool submit and altool
+// --notarize-app send the binary to Apple.
+func xcrunUpload(a effectJudge, c *Cmd) {
+	ws := words(c, 2)
+	switch {
+	case len(ws) > 0 && ws[0] == "altool" && c.Has("--upload-app", "--upload-package"):
+		a.emit(c, effect{kind: effSend, evidence: "altool upload", rule: rulePublishPackage})
+	case len(ws) > 0 && ws[0] == "altool" && c.Has("--notarize-app"),
+		len(ws) == 2 && ws[0] == "notarytool" && ws[1] == "submit":
+		a.emit(c, effect{kind: effSend, evidence: ws[0] + " submit"})
+	}
+}
+
+// passwordStoreShare: pass and gopass pushing the store to its git
+// remote (`pass git push`, `gopass sync`) send every secret, encrypted,
+// off the machine; adding a recipient lets another key decrypt them.
+func passwordStoreShare(a effectJudge, c *Cmd) {
+	ws := words(c, 2)
+	switch {
+	case len(ws) == 2 && ws[0] == "git" && ws[1] == "push", len(ws) > 0 && ws[0] == "sync":
+		a.emit(c, effect{kind: effSend, evidence: strings.Join(ws, " ")})
+	case len(ws) == 2 && ws[0] == "recipients" && ws[1] == "add":
+		a.grant(c, "recipients add")
+	}
+}
+
+// secretShare: a vault item shared out of the password manager: `op item
+// share` (a link or named emails), `bw send` (a Bitwarden Send: a
+// link anyone holding it opens). The credential leaves the store for
+// someone else.
+func secretShare(a effectJudge, c *Cmd) {
+	ws := words(c, 2)
+	if c.Name == "op" && len(ws) == 2 && ws[0] == "item" && ws[1] == "share" ||
+		c.Name == "bw" && len(ws) > 0 && ws[0] == "send" && !oneOf(wordAt(ws, 1), "list|get|template|receive") {
+		a.emit(c, effect{kind: effSend, evidence: c.Name + " " + strings.Join(ws, " "), rule: ruleExfilPipeToNetwork})
+	}
+}
+
+// wordAt is ws[i], or "".
+func wordAt(ws []string, i int) string {
+	if i < len(ws) {
+		return ws[i]
+	}
+	return ""
+}
+
+// appAdmin: an application's admin user created or promoted from its
+// CLI: `airflow users create|add-role` with the Admin or Op role,
+// `superset fab create-admin`, `grafana-cli admin reset-admin-password`.
+// Viewer users and listing users are the neighbours.
+func appAdmin(a effectJudge, c *Cmd) {
+	ws := words(c, 2)
+	switch {
+	case c.Name == "airflow" && len(ws) == 2 && ws[0] == "users" && oneOf(ws[1], "create|add-role"):
+		if r, _ := flagVal(c.Args, "--role|-r"); oneOf(strings.ToLower(r), "admin|op") {
+			a.grant(c, "users "+ws[1]+" --role "+r)
+		}
+	case c.Name == "superset" && len(ws) == 2 && ws[0] == "fab" && ws[1] == "create-admin",
+		strings.HasPrefix(c.Name, "grafana") && contains(ws, "admin") && contains(words(c, 3), "reset-admin-password"):
+		a.grant(c, c.Name+" admin")
+	}
+}
+
+// pasteUpload: local files pasted to a gist or snippet: an unlisted one
+// is still readable by anyone holding its URL, so the files are sent off
+// the machine.
+func pasteUpload(a effectJudge, c *Cmd, evidence string) {
+	a.emit(c, effect{kind: effSend, evidence: evidence})
+}
+
+// deriveGlab: GitLab's CLI creating a public project (like `gh repo
+// create --public`) or a snippet from local files (like a gist).
+func deriveGlab(a effectJudge, c *Cmd) {
+	ws := words(c, 2)
+	switch {
+	case len(ws) == 2 && ws[0] == "repo" && ws[1] == "create" && c.Has("--public"):
+		a.grant(c, "repo create --public")
+	case len(ws) == 2 && ws[0] == "snippet" && ws[1] == "create":
+		pasteUpload(a, c, "snippet create")
+	}
+}
+
+// moreListeners: more servers without authentication on every interface,
+// and admin grants in message brokers and time-series stores:
+// OLLAMA_HOST or GRADIO_SERVER_NAME set to 0.0.0.0 (anyone on the
+// network runs models or the app), code-server --auth none on a public
+// address (a shell in the browser: public), `rabbitmqctl set_user_tags
+// U administrator`, `influx auth create --all-access`.
+func moreListeners(a effectJudge, c *Cmd) {
+	switch c.Name {
+	case "ollama", "gradio", "python", "python3":
+		for _, n := range []string{"OLLAMA_HOST", "GRADIO_SERVER_NAME"} {
+			if v, ok := envOf(c, n); ok && (hasPrefixAny(v.Text, "0.0.0.0", "[::]") || v.Text == "::") {
+				a.grant(c, n+"="+v.Text)
+				return
+			}
+		}
+	case "code-server":
+		if b, _ := flagVal(c.Args, "--bind-addr|--host"); hasPrefixAny(b, "0.0.0.0", "[::]", "*") {
+			if auth, _ := flagVal(c.Args, "--auth"); auth == "none" {
+				a.public(c, "code-server on every interface, --auth none")
+				return
+			}
+			a.grant(c, "code-server on every interface")
+		}
+	case "rabbitmqctl":
+		if ws := words(c, 3); len(ws) == 3 && ws[0] == "set_user_tags" && strings.Contains(strings.Join(posText(c.Args), " "), "administrator") {
+			a.grant(c, "set_user_tags administrator")
+		}
+	case "influx":
+		if ws := words(c, 2); len(ws) == 2 && ws[0] == "auth" && ws[1] == "create" && c.Has("--all-access", "--operator") {
+			a.grant(c, "auth create --all-access")
+		}
+	}
 }

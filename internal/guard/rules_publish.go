@@ -53,6 +53,21 @@ var publishCmds = []publishCmd{
 	{[]string{"anaconda"}, []string{"upload"}, nil},
 	{[]string{"snapcraft"}, []string{"upload|push|release"}, nil},
 	{[]string{"lein"}, []string{"deploy"}, nil},
+	// Shared data and model hubs and app-tester channels publish to
+	// other people just as a package registry does.
+	{[]string{"kaggle"}, []string{"datasets|d", "create|version"}, nil},
+	{[]string{"kaggle"}, []string{"kernels|k", "push"}, nil},
+	{[]string{"kaggle"}, []string{"competitions|c", "submit"}, nil},
+	{[]string{"huggingface-cli", "hf"}, []string{"upload|upload-large-folder"}, nil},
+	{[]string{"pod"}, []string{"repo", "push"}, nil},
+	{[]string{"firebase"}, []string{"appdistribution:distribute"}, nil},
+	{[]string{"datasette"}, []string{"publish"}, nil},
+	{[]string{"quarto"}, []string{"publish"}, nil},
+	{[]string{"jreleaser"}, []string{"release|full-release|publish|deploy|upload|announce"}, []string{"--dry-run"}},
+	{[]string{"paket"}, []string{"push"}, nil},
+	{[]string{"choco"}, []string{"push"}, nil},
+	{[]string{"ansible-galaxy"}, []string{"collection|role", "publish|import"}, nil},
+	{[]string{"pulumi"}, []string{"package", "publish"}, nil},
 }
 
 // imagePushCmds publish container images and charts to a registry.
@@ -63,6 +78,7 @@ var imagePushCmds = []publishCmd{
 	{[]string{"crane", "gcrane"}, []string{"push|copy|cp|tag|delete|append|mutate|rebase|flatten"}, nil},
 	{[]string{"oras"}, []string{"push|copy|cp|tag"}, nil},
 	{[]string{"helm"}, []string{"push|cm-push"}, nil},
+	{[]string{"crossplane", "up"}, []string{"xpkg", "push"}, nil},
 }
 
 func init() {
@@ -130,7 +146,11 @@ func subIs(c *Cmd, sub []string) bool {
 }
 
 // buildToolPublishes: maven's deploy phase or release plugin, gradle's
-// publish* tasks (not publishToMavenLocal), sbt's publish tasks.
+// publish* tasks (not publishToMavenLocal), maven's jib:build (it
+// pushes), Firebase App Distribution
+// uploads and jib (which pushes; jibDockerBuild and jibBuildTar stay
+// local), sbt's publish and release tasks (a quoted sbt command is read
+// by its first word: "release with-defaults").
 func buildToolPublishes(c *Cmd) bool {
 	for _, w := range c.Pos() {
 		s := w.Text
@@ -139,17 +159,18 @@ func buildToolPublishes(c *Cmd) bool {
 		}
 		switch c.Name {
 		case "mvn", "mvnw":
-			if oneOf(s, "deploy|release:perform|deploy:deploy-file|gpg:sign-and-deploy-file") {
+			if oneOf(s, "deploy|release:perform|deploy:deploy-file|gpg:sign-and-deploy-file|jib:build") {
 				return true
 			}
 		case "sbt":
-			if oneOf(s, "publish|publishSigned|sonatypeBundleRelease|sonatypeRelease|ci-release|release") {
+			if f := strings.Fields(s); len(f) > 0 && oneOf(f[0], "publish|publishSigned|sonatypeBundleRelease|sonatypeRelease|ci-release|release") {
 				return true
 			}
 		default: // gradle
 			task := s[strings.LastIndexByte(s, ':')+1:]
 			if strings.HasPrefix(task, "publish") && !strings.HasSuffix(task, "ToMavenLocal") && task != "publishToMavenLocal" ||
-				oneOf(task, "closeAndReleaseRepository|closeAndReleaseSonatypeStagingRepository|releaseRepository|uploadArchives|bintrayUpload|artifactoryPublish") {
+				oneOf(task, "closeAndReleaseRepository|closeAndReleaseSonatypeStagingRepository|releaseRepository|uploadArchives|bintrayUpload|artifactoryPublish|jib") ||
+				strings.HasPrefix(task, "appDistributionUpload") {
 				return true
 			}
 		}
