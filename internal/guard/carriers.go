@@ -774,7 +774,7 @@ var toolExecs = &lazy[map[string]func(c *Cmd) []carried]{src: func() map[string]
 		"emacs": emacsExec, "emacsclient": emacsExec, "ansible": ansibleExec, "gcloud": gcloudSSHExec,
 		"kubectl": kubectlExec, "oc": kubectlExec, "adb": adbExec,
 		"duckdb": sqlShellExec, "sqlite3": sqlShellExec, "psql": sqlShellExec, "mysql": sqlShellExec, "mariadb": sqlShellExec,
-		"mvn": mvnExec, "mvnw": mvnExec, "sbt": sbtExec,
+		"mvn": mvnExec, "mvnw": mvnExec, "sbt": sbtExec, "vagrant": vagrantExec,
 	}
 	for _, n := range []string{"tar", "gtar", "bsdtar"} {
 		m[n] = tarExec
@@ -1344,6 +1344,19 @@ func sbtExec(c *Cmd) []carried {
 		if lits := stringLiterals(expr); len(lits) > 1 {
 			out = append(out, carried{w: shell.Lit(shellJoin(lits)), via: "sbt eval"})
 		}
+	}
+	return out
+}
+
+// vagrantExec: `vagrant ssh [MACHINE] -c CMD` runs CMD on the machine,
+// judged like ssh HOST CMD.
+func vagrantExec(c *Cmd) []carried {
+	if posLower(c, 0) != "ssh" {
+		return nil
+	}
+	out := optionValues(c, "-c|--command")
+	for i := range out {
+		out[i].remote, out[i].via = true, "vagrant ssh -c"
 	}
 	return out
 }

@@ -31,6 +31,8 @@ func TestEscapeRound2(t *testing.T) {
 		{`adb shell pm clear app.example.debug`, Allow, ""},
 		{`adb shell pm uninstall app.example.debug`, Allow, ""},
 		{`adb shell ls /sdcard`, Allow, ""},
+		{`vagrant ssh -c 'rm -rf ~/'`, Deny, "fs.rm-root-home"},
+		{`vagrant ssh web -c 'systemctl status nginx'`, Allow, ""},
 		// PowerShell text judged like the shell commands it spells.
 		{`pwsh -c "Remove-Item -Recurse -Force $HOME/.config"`, Deny, "fs.rm-critical-file"},
 		{`pwsh -c "Remove-Item -Recurse -Force ./bin, ./obj"`, Allow, ""},
@@ -47,6 +49,7 @@ func TestEscapeRound2(t *testing.T) {
 		{`python -c "import wandb; [r.delete() for r in wandb.Api().runs('org/proj')]"`, Ask, "remote.destroy"},
 		{`python -c "import boto3; boto3.client('s3').delete_object(Bucket='b', Key='k')"`, Ask, "remote.destroy"},
 		{`node -e "s3.send(new DeleteObjectCommand({Bucket:'b', Key:'k'}))"`, Ask, "remote.destroy"},
+		{`python -c "from databricks.sdk import WorkspaceClient; WorkspaceClient().clusters.permanent_delete('c1')"`, Ask, "remote.destroy"},
 		{`python -c "from huggingface_hub import HfApi; print(HfApi().list_models(author='org'))"`, Allow, ""},
 		{`python -c "import pandas as pd; print(pd.read_csv('a.csv').drop_duplicates().dropna())"`, Allow, ""},
 		{`node -e "const m=new Map([[1,2]]); m.delete(1); console.log(m)"`, Allow, ""},

@@ -215,7 +215,8 @@ func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *shell.Sco
 // reSDKDelete: a method call that deletes what a client object holds,
 // by the naming all SDKs share: delete_/destroy_/purge_/terminate_ (or
 // camelCase deleteX) with any arguments (HfApi().delete_repo(...),
-// s3.delete_object(...), ec2.terminate_instances(...)), drop_ of a
+// s3.delete_object(...), ec2.terminate_instances(...), and qualified
+// ones: clusters.permanent_delete(...)), drop_ of a
 // store (drop_table, drop_database, dropCollection), and a bare
 // .delete()/.destroy()/.purge() that deletes the object it is called on
 // (run.delete(), queryset.delete()). Local containers' methods take an
@@ -223,7 +224,7 @@ func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *shell.Sco
 // (deleteCharAt, deleteProperty, drop_duplicates, dropna). AWS's v3
 // JavaScript SDK spells the call as a command object (new
 // DeleteObjectCommand(...)).
-var reSDKDelete = &lazyCode{src: `\.(?:(?:delete|destroy|purge|terminate|nuke)(?:_\w+|[A-Z]\w*)|drop_?(?i:table|database|db|schema|collection|index|bucket|keyspace|namespace|repo)\w*)\s*\(|\.(?:delete|destroy|purge)\s*\(\s*\)|\bnew\s+(?:Delete|Destroy|Terminate|Purge)\w*Command\s*\(`}
+var reSDKDelete = &lazyCode{src: `\.(?:(?:delete|destroy|purge|terminate|nuke)(?:_\w+|[A-Z]\w*)|[a-z]\w*_(?:delete|destroy|purge)|drop_?(?i:table|database|db|schema|collection|index|bucket|keyspace|namespace|repo)\w*)\s*\(|\.(?:delete|destroy|purge)\s*\(\s*\)|\bnew\s+(?:Delete|Destroy|Terminate|Purge)\w*Command\s*\(`}
 
 // sdkLocalDelete: delete-named methods of local data structures and
 // files, which delete nothing remote.
