@@ -772,7 +772,9 @@ var toolExecs = &lazy[map[string]func(c *Cmd) []carried]{src: func() map[string]
 		"rsync": rsyncExec, "zip": zipExec, "man": manExec, "less": lessExec, "more": lessExec,
 		"strace": straceExec, "ltrace": straceExec, "gdb": gdbExec, "expect": expectExec, "tcpdump": tcpdumpExec,
 		"emacs": emacsExec, "emacsclient": emacsExec, "ansible": ansibleExec, "gcloud": gcloudSSHExec,
-		"kubectl": kubectlExec, "oc": kubectlExec,
+		"kubectl": kubectlExec, "oc": kubectlExec, "adb": adbExec,
+		"duckdb": sqlShellExec, "sqlite3": sqlShellExec, "psql": sqlShellExec, "mysql": sqlShellExec, "mariadb": sqlShellExec,
+		"mvn": mvnExec, "mvnw": mvnExec, "sbt": sbtExec, "vagrant": vagrantExec,
 	}
 	for _, n := range []string{"tar", "gtar", "bsdtar"} {
 		m[n] = tarExec
@@ -1228,4 +1230,133 @@ func kubectlExec(c *Cmd) []carried {
 		}
 	}
 	return nil
+}
+
+// adbExec: `adb shell CMD...` and `adb exec-out CMD...` run CMD in the
+// device's shell: adb joins the words with blanks and the device's sh
+// parses them again, so they are walked as that text, on a remote end.
+func adbExec(c *Cmd) []carried {
+	p := c.Pos()
+	for i, w := range p {
+		if w.Dyn || !oneOf(w.Text, "shell|exec-out") {
+			continue
+		}
+		var parts []string
+		for _, x := range p[i+1:] {
+			parts = append(parts, x.Text)
+		}
+		if len(parts) == 0 {
+			return nil // an interactive device shell
+		}
+		return []carried{{w: shell.Lit(strings.Join(parts, " ")), via: "adb " + w.Text, remote: true}}
+	}
+	return nil
+}
+
+// sqlShellExec: SQL shells' escapes to the system shell: the dot
+// commands .shell/.system (sqlite3, duckdb), psql's and mysql's \! and
+// mysql's system, in the SQL a command line gives (-c, -cmd, -e,
+// positionals); and duckdb's shellfs extension, where a file name
+// ending in "|" (read) or starting with "|" (write) is a command.
+func sqlShellExec(c *Cmd) []carried {
+	var texts []shell.Word
+	for _, k := range optionValues(c, "-c|-cmd|--command|-e|--execute") {
+		texts = append(texts, k.w)
+	}
+	texts = append(texts, c.Pos()...)
+	var out []carried
+	for _, t := range texts {
+		for _, line := range strings.Split(t.Text, "\n") {
+			// An escape starts a line or follows a statement's ";" and
+			// takes the rest of the line.
+			for i := 0; i >= 0 && i < len(line); {
+				if cmd, ok := sqlEscape(strings.TrimSpace(line[i:])); ok {
+					w := t
+					w.Text = cmd
+					out = append(out, carried{w: w, via: c.Name + " shell escape"})
+					break
+				}
+				j := strings.IndexByte(line[i:], ';')
+				if j < 0 {
+					break
+				}
+				i += j + 1
+			}
+		}
+		if c.Name == "duckdb" && strings.Contains(strings.ToLower(t.Text), "shellfs") {
+			for _, l := range stringLiterals(t.Text) {
+				if cmd := strings.TrimSpace(l); strings.HasSuffix(cmd, "|") || strings.HasPrefix(cmd, "|") {
+					out = append(out, carried{w: shell.Lit(strings.Trim(cmd, "| ")), via: "duckdb shellfs"})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sqlEscape reads one line of a SQL shell's input for a shell escape.
+func sqlEscape(line string) (string, bool) {
+	for _, pre := range []string{".shell ", ".system ", "\\! ", "\\!", "system "} {
+		if rest, ok := strings.CutPrefix(line, pre); ok && strings.TrimSpace(rest) != "" {
+			return rest, true
+		}
+	}
+	return "", false
+}
+
+// mvnExec: the exec plugin's exec goal runs -Dexec.executable with
+// -Dexec.args as a command line (exec:java runs the project's own main
+// class and is left alone).
+func mvnExec(c *Cmd) []carried {
+	var exe, args string
+	goal := false
+	for _, w := range c.Args {
+		switch {
+		case strings.HasSuffix(w.Text, "exec:exec"):
+			goal = true
+		case strings.HasPrefix(w.Text, "-Dexec.executable="):
+			exe = strings.TrimPrefix(w.Text, "-Dexec.executable=")
+		case strings.HasPrefix(w.Text, "-Dexec.args="):
+			args = strings.TrimPrefix(w.Text, "-Dexec.args=")
+		}
+	}
+	if !goal || exe == "" {
+		return nil
+	}
+	return []carried{{w: shell.Lit(exe + " " + args), via: "mvn exec:exec"}}
+}
+
+// sbtExec: sbt's eval command and console evaluate Scala given on the
+// command line (`sbt 'eval sys.process.Process(...).!'`): the
+// expression is judged like an interpreter one-liner by the walk
+// (interp.go), so here only its process calls' command strings are
+// carried.
+func sbtExec(c *Cmd) []carried {
+	var out []carried
+	for _, w := range c.Pos() {
+		expr, ok := strings.CutPrefix(strings.TrimSpace(w.Text), "eval ")
+		if !ok || !reShellAPI.get().MatchString(newCodeText(expr)) {
+			continue
+		}
+		for _, l := range stringLiterals(expr) {
+			out = append(out, carried{w: shell.Lit(l), via: "sbt eval"})
+		}
+		if lits := stringLiterals(expr); len(lits) > 1 {
+			out = append(out, carried{w: shell.Lit(shellJoin(lits)), via: "sbt eval"})
+		}
+	}
+	return out
+}
+
+// vagrantExec: `vagrant ssh [MACHINE] -c CMD` runs CMD on the machine,
+// judged like ssh HOST CMD.
+func vagrantExec(c *Cmd) []carried {
+	if posLower(c, 0) != "ssh" {
+		return nil
+	}
+	out := optionValues(c, "-c|--command")
+	for i := range out {
+		out[i].remote, out[i].via = true, "vagrant ssh -c"
+	}
+	return out
 }

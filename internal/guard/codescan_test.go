@@ -53,7 +53,7 @@ func allCodePatterns() []*codePattern {
 
 func listedCodePatterns() map[*lazyCode]bool {
 	listed := map[*lazyCode]bool{}
-	for _, l := range []*lazyCode{reShellAPI, reDeleteAPI, reFileAPI, reNetAPI, reRemoteImport, reWriteMethod, reProcCall, reQuotedCommand} {
+	for _, l := range []*lazyCode{reShellAPI, reDeleteAPI, reFileAPI, reNetAPI, reRemoteImport, reWriteMethod, reProcCall, reQuotedCommand, reSDKDelete} {
 		listed[l] = true
 	}
 	for _, pair := range remoteEval {

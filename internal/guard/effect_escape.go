@@ -19,12 +19,14 @@ var escapeDerivers = []deriverReg{
 	{"systemctl|service|rc-service", serviceEffects},
 	{"swapoff|umount|mount", mountEffects},
 	{"setcap", setcapEffects},
-	{"conda|mamba|micromamba|rustup|docker|podman|journalctl|mv", toolDataLoss},
+	{"conda|mamba|micromamba|rustup|docker|podman|journalctl|mv|pass|gopass|vagrant|sdk", toolDataLoss},
 	{"at|batch", atEffects},
 	{"npm|pnpm|yarn", scriptShellEffects},
 	{"systemd-run", timerEffects},
 	{"docker|podman|nerdctl", containerPersist},
 	{"kubectl|oc", podHostAccess},
+	{"conda|mamba|micromamba|sdk|nvm|pyenv|rbenv|jenv|nodenv|goenv|asdf", userDefaults},
+	{"pm", devicePackages},
 }
 
 // serviceVerbs interrupt or reconfigure a running system service
@@ -118,6 +120,10 @@ var toolDataLosses = &lazy[map[string]func(a effectJudge, c *Cmd, w []string) st
 		"podman":     containerSystemReset,
 		"journalctl": journalVacuum,
 		"mv":         func(a effectJudge, c *Cmd, _ []string) string { return movedToNull(a, c) },
+		"pass":       secretStoreRemove,
+		"gopass":     secretStoreRemove,
+		"vagrant":    vagrantDestroy,
+		"sdk":        sdkUninstall,
 	}
 }}
 
@@ -138,6 +144,34 @@ func rustupUninstall(_ effectJudge, _ *Cmd, w []string) string {
 func containerSystemReset(_ effectJudge, c *Cmd, w []string) string {
 	if len(w) >= 2 && w[0] == "system" && w[1] == "reset" {
 		return c.Name + " system reset"
+	}
+	return ""
+}
+
+// secretStoreRemove: removing entries of a password store (pass, gopass)
+// deletes credentials that often exist nowhere else; listing, showing
+// and the store's git history are other rules'.
+func secretStoreRemove(_ effectJudge, c *Cmd, w []string) string {
+	if len(w) >= 1 && oneOf(w[0], "rm|remove|delete") {
+		return c.Name + " " + w[0]
+	}
+	return ""
+}
+
+// vagrantDestroy: destroying a machine deletes its disk and everything
+// on it; halt, suspend and status keep it.
+func vagrantDestroy(_ effectJudge, _ *Cmd, w []string) string {
+	if len(w) >= 1 && w[0] == "destroy" {
+		return "vagrant destroy"
+	}
+	return ""
+}
+
+// sdkUninstall: SDKMAN removing an installed SDK takes it from every
+// project of the user that builds with it.
+func sdkUninstall(_ effectJudge, _ *Cmd, w []string) string {
+	if len(w) >= 1 && oneOf(w[0], "uninstall|rm") {
+		return "sdk " + w[0]
 	}
 	return ""
 }
@@ -258,4 +292,66 @@ func podHostAccess(a effectJudge, c *Cmd) {
 			return
 		}
 	}
+}
+
+// userDefaults: commands that change what every later shell of the user
+// runs: conda/mamba init writes an activation hook into the shell's rc
+// file, and version managers' global defaults (sdk default, pyenv
+// global, nvm alias default, asdf global) switch the toolchain of every
+// project without a version file. Per-shell and per-project choices
+// (conda activate, sdk use, pyenv local, nvm use) are left alone.
+func userDefaults(a effectJudge, c *Cmd) {
+	w := words(c, 3)
+	if len(w) == 0 {
+		return
+	}
+	var ev string
+	switch c.Name {
+	case "conda", "mamba", "micromamba":
+		if w[0] == "init" && !c.Has("--reverse", "--dry-run", "-d") || len(w) >= 2 && w[0] == "shell" && w[1] == "init" {
+			ev = c.Name + " " + strings.Join(w[:min(2, len(w))], " ")
+		}
+	case "sdk":
+		if oneOf(w[0], "default|d") {
+			ev = "sdk default"
+		}
+	case "nvm":
+		if len(w) >= 2 && w[0] == "alias" && w[1] == "default" {
+			ev = "nvm alias default"
+		}
+	default:
+		if w[0] == "global" && len(w) >= 2 {
+			ev = c.Name + " global"
+		}
+	}
+	if ev != "" {
+		a.emit(c, effect{kind: effPersist, where: whereHome, evidence: ev})
+	}
+}
+
+// devicePackages: Android's package manager (run through adb shell)
+// removing or disabling a package for a user profile (`pm uninstall
+// --user 0`, `pm disable-user`, `pm hide`) is how system apps (the store,
+// the verifier, the launcher) are taken off a device. Installing,
+// clearing or uninstalling the app under development is left alone.
+func devicePackages(a effectJudge, c *Cmd) {
+	verb := posLower(c, 0)
+	switch {
+	case oneOf(verb, "disable-user|disable|hide|suspend"):
+	case verb == "uninstall" && (c.Has("--user") || systemPackage(c)):
+	default:
+		return
+	}
+	a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "pm " + verb})
+}
+
+// systemPackage: a package named among the operands is the platform's
+// own (android.*, com.android.*, com.google.android.*).
+func systemPackage(c *Cmd) bool {
+	for _, w := range c.Pos()[1:] {
+		if s := w.Text; strings.HasPrefix(s, "android.") || strings.HasPrefix(s, "com.android.") || strings.HasPrefix(s, "com.google.android.") {
+			return true
+		}
+	}
+	return false
 }

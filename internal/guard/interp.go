@@ -135,7 +135,7 @@ func (a codeJudge) interpProgram(c *Cmd, fam string, codes []shell.Word, script 
 }
 
 var (
-	reShellAPI  = &lazyCode{src: `os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\beval\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|\bqx|` + "`"}
+	reShellAPI  = &lazyCode{src: `os\.system|os\.popen|subprocess|commands\.get|pty\.spawn|os\.exec|child_process|execSync|execFileSync|spawnSync|\bspawn\(|\bexec\(|\beval\(|\bsystem\(|shell_exec|passthru|proc_open|popen|IO\.popen|Open3|%x|Kernel\.exec|Runtime\.getRuntime|ProcessBuilder|do shell script|Bun\.spawn|Bun\.\$|\$\.spawn|Deno\.Command|os\.cmd|Start-Process|Invoke-Expression|sys\.process|\bqx|` + "`"}
 	reDeleteAPI = &lazyCode{src: `rmtree|rmSync|rmdirSync|unlinkSync|\brm_rf\b|\brm_r\b|\brm_f\b|\brm\(|remove_dir|remove_entry|remove_tree|removedirs|os\.remove|os\.unlink|os\.rmdir|\bunlink\b|\brmdir\b|FileUtils\.rm|File\.delete|File\.unlink|Dir\.(?:delete|unlink|rmdir)|Path\(.*\)\.unlink|\.unlink\(|fs\.rm\(|fs\.rmdir\(|fs\.unlink\(|fs\.promises\.(?:rm|rmdir|unlink)|Remove-Item|Deno\.remove|delete_dir`}
 	reFileAPI   = &lazyCode{src: `(?i)open\(|read|file|content|fs\.|cat |load|slurp|source|include|require|copy|IO\.|Path\(|fopen|stream|exec|system|spawn|\bsh\b`}
 	reNetAPI    = &lazyCode{src: `(?i)urlopen|urllib|requests\.|http\.client|httpx|fetch\(|XMLHttpRequest|axios|net/http|Net::HTTP|LWP|HTTP::|curl_|file_get_contents\(['"]https?|socket|HTTPoison|httr::|HTTP\.request|http::geturl|java\.net\.URL|new URL\(|Invoke-WebRequest|Invoke-RestMethod|https?://`}
@@ -165,7 +165,11 @@ func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *shell.Sco
 	}
 	// Code that is itself shell text (`node -e "rm -rf /"`) is judged as
 	// shell; text that is not valid shell is ignored.
-	if f, err := a.walker().Parse(src); err == nil && depth+1 <= shell.MaxDepth {
+	walked := src
+	if oneOf(fam, "pwsh|powershell") {
+		walked = pwshAsShell(src)
+	}
+	if f, err := a.walker().Parse(walked); err == nil && depth+1 <= shell.MaxDepth {
 		a.walker().Stmts(f.Stmts, sc.Clone(), depth+1, shell.Feed{})
 	}
 	if reShellAPI.get().MatchString(text) || oneOf(fam, "pwsh|powershell") {
@@ -195,6 +199,7 @@ func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *shell.Sco
 		}
 	}
 	a.interpAPIs(c, fam, text, sc, depth)
+	a.sdkDeletes(c, fam, text)
 	if reNetAPI.get().MatchString(text) {
 		for _, l := range lits {
 			if u := urlHost(l); u != "" && suspiciousHost(u) {
@@ -207,12 +212,48 @@ func (a codeJudge) inlineCode(c *Cmd, fam string, code shell.Word, sc *shell.Sco
 	}
 }
 
+// reSDKDelete: a method call that deletes what a client object holds,
+// by the naming all SDKs share: delete_/destroy_/purge_/terminate_ (or
+// camelCase deleteX) with any arguments (HfApi().delete_repo(...),
+// s3.delete_object(...), ec2.terminate_instances(...), and qualified
+// ones: clusters.permanent_delete(...)), drop_ of a
+// store (drop_table, drop_database, dropCollection), and a bare
+// .delete()/.destroy()/.purge() that deletes the object it is called on
+// (run.delete(), queryset.delete()). Local containers' methods take an
+// argument (Map.delete(k), Hash#delete(k)) or name what they act on
+// (deleteCharAt, deleteProperty, drop_duplicates, dropna). AWS's v3
+// JavaScript SDK spells the call as a command object (new
+// DeleteObjectCommand(...)).
+var reSDKDelete = &lazyCode{src: `\.(?:(?:delete|destroy|purge|terminate|nuke)(?:_\w+|[A-Z]\w*)|[a-z]\w*_(?:delete|destroy|purge)|drop_?(?i:table|database|db|schema|collection|index|bucket|keyspace|namespace|repo)\w*)\s*\(|\.(?:delete|destroy|purge)\s*\(\s*\)|\bnew\s+(?:Delete|Destroy|Terminate|Purge)\w*Command\s*\(`}
+
+// sdkLocalDelete: delete-named methods of local data structures and
+// files, which delete nothing remote.
+const sdkLocalDelete = "deletecharat|deleteproperty|deleterow|deletecell|deletecontents|deleteonexit|deleteifexists|deleterecursively|delete_dir|delete_file|deletefile|deletesync"
+
+// sdkDeletes: an inline program that calls a client's delete method
+// deletes remote state (a repository, a bucket's objects, runs, VMs):
+// remote.destroy, like the CLI command that does the same.
+func (a codeJudge) sdkDeletes(c *Cmd, fam string, text *codeText) {
+	if langOf(fam) == "" {
+		return
+	}
+	for _, m := range a.apiMatches(c, reSDKDelete.get(), text, false) {
+		call := strings.TrimRight(text.src[m[0]:m[1]], "( \t")
+		call = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(call, "."), "new"))
+		if oneOf(strings.ToLower(call), sdkLocalDelete) {
+			continue
+		}
+		a.effects().emit(c, effect{kind: effDestroy, where: whereRemote, evidence: c.Name + " calls " + call + "()"})
+		return
+	}
+}
+
 // literalCommands judges the string literals of code that calls a shell
 // API as commands, alone and, for an argument vector spelled as literals
 // (["git", "reset", "--hard"]), joined.
 func (a codeJudge) literalCommands(c *Cmd, src string, lits []string, sc *shell.Scope, depth int) {
 	for _, l := range lits {
-		a.runQuiet(c, l, sc, depth)
+		a.runQuiet(c, homeAsShell(l), sc, depth)
 	}
 	if strings.Contains(src, "[") && len(lits) > 1 {
 		// A long program's literals are joined in overlapping runs, so
@@ -224,6 +265,25 @@ func (a codeJudge) literalCommands(c *Cmd, src string, lits []string, sc *shell.
 			}
 		}
 	}
+}
+
+// reHomeInterp is a home expression interpolated into a string
+// ("#{Dir.home}", "${os.homedir()}", "{Path.home()}") once the
+// expression itself is marked \x01.
+var reHomeInterp = &lazyRegexp{src: `[#$]?\{\s*\x01\s*\}`}
+
+// homeAsShell spells the home expressions interpolated into a command
+// string ("rm -rf $ENV{HOME}/.config" in Perl, "#{Dir.home}" in Ruby)
+// as the shell's $HOME, so the command is judged on the path it reaches.
+func homeAsShell(l string) string {
+	if !strings.Contains(l, "HOME") && !strings.Contains(l, "home") {
+		return l
+	}
+	m := reHomeExpr.get().ReplaceAllLiteralString(l, "\x01")
+	if m == l {
+		return l
+	}
+	return strings.ReplaceAll(reHomeInterp.get().ReplaceAllLiteralString(m, "\x01"), "\x01", "$HOME")
 }
 
 // literalDeletes judges the path literals of code that calls a delete API.
@@ -407,4 +467,144 @@ func printable(s string) bool {
 		}
 	}
 	return true
+}
+
+// PowerShell code is walked as shell text (inlineCode), which reads its
+// pipelines and quoting alike but not its names: pwshAsShell spells the
+// cmdlets (and their aliases) that delete, copy, read, write and fetch
+// files as the POSIX commands they correspond to, with the switches the
+// shell rules read (-Recurse → -r, -Force → -f, -InFile → -T), an
+// environment variable ($env:NAME) as $NAME, and a statement that is an
+// expression ($env:X, $HOME) as echo, which is what PowerShell does with
+// it. So `Remove-Item -Recurse -Force $HOME/.config` is judged like
+// `rm -r -f $HOME/.config`, and `$env:ASPNETCORE_ENVIRONMENT` like
+// `echo $ASPNETCORE_ENVIRONMENT`.
+
+// pwshCmdlet is a cmdlet's shell spelling: its name, its switches'
+// spellings ("" drops the switch, keeping its operand), and the
+// parameters whose value is dropped with them.
+type pwshCmdlet struct {
+	name     string
+	switches map[string]string
+	valued   string
+	// filter: the cmdlet formats or filters the pipeline's objects; its
+	// operands are property names, not files.
+	filter bool
+}
+
+var pwshCmdlets = &lazy[map[string]*pwshCmdlet]{src: func() map[string]*pwshCmdlet {
+	names := func() map[string]string { return map[string]string{"-path": "", "-literalpath": "", "-lp": ""} }
+	rm := &pwshCmdlet{name: "rm", switches: names(), valued: "-erroraction|-ea|-include|-exclude|-filter"}
+	rm.switches["-recurse"], rm.switches["-r"], rm.switches["-force"], rm.switches["-fo"] = "-r", "-r", "-f", "-f"
+	cp := &pwshCmdlet{name: "cp", switches: names(), valued: "-erroraction|-ea|-include|-exclude|-filter"}
+	cp.switches["-recurse"], cp.switches["-force"], cp.switches["-destination"] = "-r", "-f", ""
+	mv := &pwshCmdlet{name: "mv", switches: names(), valued: "-erroraction|-ea"}
+	mv.switches["-force"], mv.switches["-destination"] = "-f", ""
+	cat := &pwshCmdlet{name: "cat", switches: names(), valued: "-totalcount|-tail|-head|-first|-last|-encoding|-delimiter|-readcount"}
+	ls := &pwshCmdlet{name: "ls", switches: names(), valued: "-filter|-include|-exclude|-depth"}
+	tee := &pwshCmdlet{name: "tee", switches: names(), valued: "-value|-encoding"}
+	tee.switches["-filepath"], tee.switches["-append"] = "", "-a"
+	web := &pwshCmdlet{name: "curl", switches: map[string]string{"-uri": "", "-outfile": "-o", "-infile": "-T", "-method": "-X", "-body": "-d"}, valued: "-headers|-contenttype|-usebasicparsing"}
+	echo := &pwshCmdlet{name: "echo", switches: map[string]string{}, valued: "-foregroundcolor|-backgroundcolor"}
+	filter := &pwshCmdlet{name: "cat", switches: map[string]string{}, filter: true}
+	m := map[string]*pwshCmdlet{}
+	for _, e := range []struct {
+		c     *pwshCmdlet
+		names string
+	}{
+		{rm, "remove-item|ri|del|erase|rd|rmdir|rm"},
+		{cp, "copy-item|cpi|copy|cp"},
+		{mv, "move-item|mi|move|mv"},
+		{cat, "get-content|gc|cat|type"},
+		{ls, "get-childitem|gci|ls|dir"},
+		{tee, "set-content|sc|add-content|ac|out-file"},
+		{web, "invoke-webrequest|iwr|invoke-restmethod|irm|curl|wget"},
+		{echo, "write-output|write|echo|write-host"},
+		{filter, "format-table|ft|format-list|fl|format-wide|fw|out-string|out-host|select-object|select|sort-object|sort|where-object|where|convertto-json|convertfrom-json|out-default"},
+	} {
+		for _, n := range strings.Split(e.names, "|") {
+			m[n] = e.c
+		}
+	}
+	return m
+}}
+
+var rePwshEnv = &lazyRegexp{src: `(?i)\$\{env:(\w+)\}|\$env:(\w+)`}
+
+// pwshAsShell rewrites PowerShell text as shell text (see above).
+func pwshAsShell(src string) string {
+	src = rePwshEnv.get().ReplaceAllString(src, "$${$1$2}")
+	var b strings.Builder
+	var cmd *pwshCmdlet
+	start, skip := true, false
+	for i := 0; i < len(src); {
+		ch := src[i]
+		switch {
+		case strings.IndexByte(";|\n{}()", ch) >= 0:
+			b.WriteByte(ch)
+			start, cmd = true, nil
+			i++
+			continue
+		case ch == ' ' || ch == '\t' || ch == '\r':
+			b.WriteByte(ch)
+			i++
+			continue
+		case ch == ',':
+			// An array's separator: the cmdlet's operands are words.
+			if cmd != nil {
+				ch = ' '
+			}
+			b.WriteByte(ch)
+			i++
+			continue
+		}
+		j := pwshWordEnd(src, i)
+		w := src[i:j]
+		i = j
+		lw := strings.ToLower(w)
+		switch {
+		case start && strings.HasPrefix(w, "$"):
+			b.WriteString("echo " + w)
+		case start:
+			if c, ok := pwshCmdlets.get()[lw]; ok {
+				cmd = c
+				w = c.name
+			}
+			b.WriteString(w)
+		case cmd == nil:
+			b.WriteString(w)
+		case skip:
+			skip = false
+		case cmd.name == "ls" && oneOf(lw, "env:|env:*|-path:env:"):
+			b.WriteString("; env")
+		case cmd.filter:
+		case strings.HasPrefix(w, "-"):
+			name, _, _ := strings.Cut(lw, ":")
+			if s, ok := cmd.switches[name]; ok {
+				b.WriteString(s)
+			} else if oneOf(name, cmd.valued) {
+				skip = true
+			}
+		default:
+			b.WriteString(w)
+		}
+		start = false
+	}
+	return b.String()
+}
+
+// pwshWordEnd is the end of the word starting at src[i]: quoted parts
+// are part of it; a blank, a separator or a comma ends it.
+func pwshWordEnd(src string, i int) int {
+	for i < len(src) {
+		switch ch := src[i]; {
+		case ch == '\'' || ch == '"':
+			i = min(stringEnd(src, i)+1, len(src))
+			continue
+		case strings.IndexByte(" \t\r\n;|{}(),", ch) >= 0:
+			return i
+		}
+		i++
+	}
+	return i
 }
