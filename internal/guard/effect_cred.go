@@ -19,6 +19,7 @@ var credDerivers = []deriverReg{
 	{"gcloud", keyMint},
 	{"cat|tac|head|tail|less|more|bat|nl|strings|xxd|od|hexdump|base64|grep|egrep|rg|jq|yq|sed|awk|sort|cp|scp|tar|zip|openssl", computedSecretName},
 	{"duckdb|sqlite3|sqlite|clickhouse|clickhouse-local|spark-sql|datafusion-cli|trino|dsq|q|textql|octosql", sqlFileRead},
+	{"adb", deviceAppCredRead},
 }
 
 // envDump: a command that prints the whole environment (env, printenv,
@@ -569,6 +570,37 @@ func sqlFileRead(a effectJudge, c *Cmd) {
 			}
 			if m, ok := a.files().secretPath(lit, c.Scope); ok {
 				a.emit(c, effect{kind: effCredential, evidence: c.Name + " reads " + m, rule: ruleSecretRead})
+				return
+			}
+		}
+	}
+}
+
+// deviceAppCredRead: a device shell printing a file of an app's private
+// storage whose name says login state (`adb shell run-as PKG cat
+// shared_prefs/auth_prefs.xml`, `.../databases/tokens.db`): the app's
+// stored session or token. Listing the storage, or reading other files,
+// is debugging.
+func deviceAppCredRead(a effectJudge, c *Cmd) {
+	p := c.Pos()
+	if len(p) < 2 || p[0].Text != "shell" {
+		return
+	}
+	var inner []string
+	for _, w := range p[1:] {
+		inner = append(inner, strings.Fields(w.Text)...)
+	}
+	if len(inner) > 2 && inner[0] == "run-as" {
+		inner = inner[2:]
+	}
+	if len(inner) < 2 || !oneOf(inner[0], "cat|head|tail|more|less|strings|xxd|base64|sqlite3") {
+		return
+	}
+	for _, f := range inner[1:] {
+		base := strings.ToLower(f[strings.LastIndexByte(f, '/')+1:])
+		for _, w := range []string{"auth", "token", "secret", "passw", "cred", "session", "cookie"} {
+			if !strings.HasPrefix(f, "-") && strings.Contains(base, w) {
+				a.emit(c, effect{kind: effCredential, where: whereDev, evidence: "adb shell reads " + f + ", an app's stored login"})
 				return
 			}
 		}

@@ -124,6 +124,12 @@ func TestEffectCredEcosystems(t *testing.T) {
 		{"supabase projects list", "allow", ""},
 		{"fastlane spaceauth -u ci@example.com", "deny", "secret.print-token"},
 		{"fastlane lanes", "allow", ""},
+		{"heroku pg:credentials:url -a app", "deny", "secret.print-token"},
+		{"heroku pg:info -a app", "allow", ""},
+		{"neonctl connection-string main", "deny", "secret.print-token"},
+		{"neonctl branches list", "allow", ""},
+		{"aws redshift get-cluster-credentials --cluster-identifier c --db-user u", "deny", "secret.print-token"},
+		{"aws redshift describe-clusters", "allow", ""},
 		// A flag that asks for masked values in clear, on any tool.
 		{"eas env:list production --include-sensitive", "deny", "secret.print-token"},
 		{"eas env:list production", "allow", ""},
@@ -172,6 +178,10 @@ func TestEffectCredEcosystems(t *testing.T) {
 		{`duckdb -c "select * from read_text('/home/dev/.aws/credentials')"`, "deny", "secret.read"},
 		{`duckdb -c "select * from read_csv('data/events.csv')"`, "allow", ""},
 		{`sqlite3 app.db "select readfile('.env')"`, "deny", "secret.read"},
+		// An app's stored login on a device.
+		{"adb shell run-as com.example.debug cat shared_prefs/auth_prefs.xml", "deny", "secret.print-credential"},
+		{"adb shell run-as com.example.debug ls shared_prefs", "allow", ""},
+		{"adb shell cat /sdcard/Download/log.txt", "allow", ""},
 		// Tools' credential files.
 		{"cat ~/.dbt/profiles.yml", "deny", "secret.read"},
 		{"cat dbt_project.yml", "allow", ""},

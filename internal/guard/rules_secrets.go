@@ -184,6 +184,12 @@ func credPrinterTable() []credPrinter {
 		p("", "koyeb secrets reveal", []string{"koyeb"}, Rule{Sub: []string{"secrets|secret", "reveal"}}),
 		p("", "supabase api-keys", []string{"supabase"}, Rule{Sub: []string{"projects", "api-keys"}}),
 		p("", "fastlane spaceauth", []string{"fastlane"}, Rule{Sub: []string{"spaceauth"}}),
+		// Managed databases' connection strings and passwords.
+		p("heroku", "heroku database credentials", []string{"heroku"}, Rule{Sub: []string{"pg:credentials:url|redis:credentials"}}),
+		p("", "neon connection string", []string{"neonctl", "neon"}, Rule{Sub: []string{"connection-string|cs"}}),
+		p("", "planetscale password create", []string{"pscale"}, Rule{Sub: []string{"password", "create"}}),
+		p("", "turso db tokens create", []string{"turso"}, Rule{Sub: []string{"db", "tokens", "create"}}),
+		p("aws", "aws database password", []string{"aws"}, Rule{Sub: []string{"lightsail|redshift", "get-relational-database-master-user-password|get-cluster-credentials|get-cluster-credentials-with-iam"}}),
 		p("", "mvn settings servers", []string{"mvn", "mvnw"}, Rule{When: mvnPrintsSettings}),
 		p("", "ansible debug of a secret variable", []string{"ansible"}, Rule{When: ansibleDebugsSecret}),
 		m(p("", "pulumi config get", []string{"pulumi"}, Rule{Sub: []string{"config", "get"}})),
