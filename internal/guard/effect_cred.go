@@ -18,6 +18,8 @@ var credDerivers = []deriverReg{
 	{"docker|podman|nerdctl", dockerEnvInspect},
 	{"gcloud", keyMint},
 	{"cat|tac|head|tail|less|more|bat|nl|strings|xxd|od|hexdump|base64|grep|egrep|rg|jq|yq|sed|awk|sort|cp|scp|tar|zip|openssl", computedSecretName},
+	{"duckdb|sqlite3|sqlite|clickhouse|clickhouse-local|spark-sql|datafusion-cli|trino|dsq|q|textql|octosql", sqlFileRead},
+	{"adb", deviceAppCredRead},
 }
 
 // envDump: a command that prints the whole environment (env, printenv,
@@ -95,9 +97,9 @@ func grepPatterns(c *Cmd) (pats []string, prints bool) {
 func (a exfilJudge) credFilter(c *Cmd, in shell.Feed) shell.Feed {
 	out := shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 	grep := oneOf(c.Name, "grep|egrep|fgrep|rg|ag")
-	if grep && in.From == "history" {
+	if grep && (in.From == "history" || in.From == fromPropertyDump) {
 		if pats, prints := grepPatterns(c); prints && anySecretPattern(pats) {
-			a.noteCred(credSrc{name: "history | " + c.Name, cli: true, dump: true})
+			a.noteCred(credSrc{name: in.From + " | " + c.Name, cli: true, dump: true})
 			out.Taint |= shell.TaintCred
 		}
 		return out
@@ -229,7 +231,11 @@ func printsSomething(code string) bool {
 var envAPIs = []string{"os.environ", "os.getenv", "getenv", "process.env", "ENV", "$ENV", "Deno.env", "Bun.env", "$_ENV", "$_SERVER", "System.getenv", "keyring.get_password", "keyring.get_credential",
 	// Frameworks' settings, which hold the same secrets: Django's
 	// settings.SECRET_KEY, Flask's app.config['SECRET_KEY'].
-	"settings", "app.config"}
+	"settings", "app.config",
+	// SDK calls that return the stored login token or a secret's value:
+	// huggingface_hub's get_token()/HfFolder.get_token(), boto3's
+	// get_secret_value, Google Secret Manager's access_secret_version.
+	"get_token(", "getToken(", "get_secret_value(", "access_secret_version(", "get_access_token("}
 
 // envRead finds a read of a secret variable, or of the whole
 // environment, in code.
@@ -246,8 +252,8 @@ func envRead(code string) (string, bool) {
 			if i > 0 && isIdent(before[i-1]) && api != "$ENV" || api == "ENV" && strings.HasSuffix(before, "$") {
 				continue
 			}
-			if strings.HasPrefix(api, "keyring.") {
-				return api, true
+			if strings.HasPrefix(api, "keyring.") || strings.HasSuffix(api, "(") {
+				return strings.TrimSuffix(api, "("), true
 			}
 			name, dump := varAfter(rest)
 			if name != "" && secretVarName(name) {
@@ -363,6 +369,9 @@ func runnerCommand(c *Cmd) []shell.Word {
 		return p[2:]
 	case c.Name == "heroku" && len(p) > 1 && p[0].Text == "run":
 		return p[1:]
+	case c.Name == "sops" && len(p) > 2 && oneOf(p[0].Text, "exec-env|exec-file"):
+		// sops exec-env FILE 'CMD': CMD runs with the decrypted values.
+		return p[2:]
 	}
 	return nil
 }
@@ -405,6 +414,11 @@ func (a effectJudge) sensitiveItem(c *Cmd, sub int) bool {
 	}
 	pos := c.Pos()
 	for _, arg := range c.Args {
+		if computedItem(arg) {
+			// A loop or xargs over the store's list reads every item,
+			// not one value the project uses.
+			return true
+		}
 		if arg.Dyn || sub > 0 && len(pos) > 0 && arg.Text == pos[0].Text {
 			if sub > 0 && len(pos) > 0 && arg.Text == pos[0].Text {
 				pos, sub = pos[1:], sub-1 // the subcommand words
@@ -428,6 +442,22 @@ func (a effectJudge) sensitiveItem(c *Cmd, sub int) bool {
 	return false
 }
 
+// computedItem: an item path whose last part is computed
+// (`secret/app/prod/$s`, xargs's `secret/app/{}`).
+func computedItem(w shell.Word) bool {
+	if strings.HasPrefix(w.Text, "-") {
+		return false
+	}
+	if strings.HasSuffix(w.Text, "/{}") {
+		return true
+	}
+	if !w.Dyn {
+		return false
+	}
+	i := strings.IndexByte(w.Text, 0)
+	return i > 0 && w.Text[i-1] == '/'
+}
+
 // secretItemWord: a name part that says credential. Bare "secret" is
 // not one: it is Vault's default mount and the stores' own noun.
 func secretItemWord(t string) bool {
@@ -435,7 +465,46 @@ func secretItemWord(t string) bool {
 	if secretVarName(u) {
 		return true
 	}
-	return oneOf(u, "PASSWORD|PASSWD|TOKEN|APIKEY|CREDS|CREDENTIALS|PASSPHRASE")
+	// dbPassword, stripeApiToken: a camelCase name ending in the noun.
+	return oneOf(u, "CREDS|CREDENTIALS") || hasSuffixAny(u, "PASSWORD", "PASSWD", "TOKEN", "APIKEY", "PASSPHRASE")
+}
+
+// revealFlag: an option whose name asks the tool to print secret values
+// it otherwise masks (`pulumi config --show-secrets`, `tofu output
+// -show-sensitive`, `eas env:list --include-sensitive`, `op item get
+// --reveal`, `az containerapp secret list --show-values`). Whatever the
+// tool, the flag says what the output holds. Read as written: some
+// tools spell long options with one dash.
+func revealFlag(c *Cmd) (string, bool) {
+	for _, w := range c.Args {
+		t := strings.TrimLeft(w.Text, "-")
+		if len(t) == len(w.Text) || w.Dyn {
+			continue
+		}
+		name, val, _ := strings.Cut(t, "=")
+		if oneOf(strings.ToLower(name), "show-secrets|show-secret|show-sensitive|include-sensitive|include-secrets|reveal|reveal-secrets|show-token|show-password|show-values") && !oneOf(strings.ToLower(val), "false|0|no") {
+			return w.Text, true
+		}
+	}
+	return "", false
+}
+
+// fromPropertyDump names the output of a build tool's property dump
+// (`gradle properties`): it includes the user's gradle.properties, where
+// signing and repository passwords live. Piped into a grep for secret
+// words, it is a credential read; read whole, it is a build listing.
+const fromPropertyDump = "gradle properties"
+
+func buildPropertyDump(c *Cmd) bool {
+	if !oneOf(c.Name, "gradle|gradlew") {
+		return false
+	}
+	for _, w := range c.Pos() {
+		if w.Text == "properties" || strings.HasSuffix(w.Text, ":properties") {
+			return true
+		}
+	}
+	return false
 }
 
 // keyMint: `gcloud iam service-accounts keys create key.json` writes a
@@ -465,6 +534,66 @@ func computedSecretName(a effectJudge, c *Cmd) {
 		if m, ok := a.files().secretPath(dir, c.Scope); ok {
 			a.emit(c, effect{kind: effCredential, evidence: w.Display() + ": a file in " + m, rule: ruleSecretRead})
 			return
+		}
+	}
+}
+
+// sqlFileRead: a SQL engine that reads local files by name inside the
+// query (`duckdb -c "select * from read_text('~/.aws/credentials')"`,
+// sqlite3's readfile(), clickhouse's file()): a quoted path in the SQL
+// that is a secret file is a read of it, whatever function opens it.
+func sqlFileRead(a effectJudge, c *Cmd) {
+	for _, w := range c.Args {
+		rest := w.Text
+		for {
+			i := strings.IndexByte(rest, '\'')
+			if i < 0 {
+				break
+			}
+			j := strings.IndexByte(rest[i+1:], '\'')
+			if j < 0 {
+				break
+			}
+			lit := rest[i+1 : i+1+j]
+			rest = rest[i+j+2:]
+			if lit == "" || strings.ContainsAny(lit, " \t\n") {
+				continue
+			}
+			if m, ok := a.files().secretPath(lit, c.Scope); ok {
+				a.emit(c, effect{kind: effCredential, evidence: c.Name + " reads " + m, rule: ruleSecretRead})
+				return
+			}
+		}
+	}
+}
+
+// deviceAppCredRead: a device shell printing a file of an app's private
+// storage whose name says login state (`adb shell run-as PKG cat
+// shared_prefs/auth_prefs.xml`, `.../databases/tokens.db`): the app's
+// stored session or token. Listing the storage, or reading other files,
+// is debugging.
+func deviceAppCredRead(a effectJudge, c *Cmd) {
+	p := c.Pos()
+	if len(p) < 2 || p[0].Text != "shell" {
+		return
+	}
+	var inner []string
+	for _, w := range p[1:] {
+		inner = append(inner, strings.Fields(w.Text)...)
+	}
+	if len(inner) > 2 && inner[0] == "run-as" {
+		inner = inner[2:]
+	}
+	if len(inner) < 2 || !oneOf(inner[0], "cat|head|tail|more|less|strings|xxd|base64|sqlite3") {
+		return
+	}
+	for _, f := range inner[1:] {
+		base := strings.ToLower(f[strings.LastIndexByte(f, '/')+1:])
+		for _, w := range []string{"auth", "token", "secret", "passw", "cred", "session", "cookie"} {
+			if !strings.HasPrefix(f, "-") && strings.Contains(base, w) {
+				a.emit(c, effect{kind: effCredential, where: whereDev, evidence: "adb shell reads " + f + ", an app's stored login"})
+				return
+			}
 		}
 	}
 }

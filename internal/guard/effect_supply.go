@@ -1584,15 +1584,6 @@ func jdwpOpen(t string) bool {
 	return false
 }
 
-func hasSuffixAny(s string, suffixes ...string) bool {
-	for _, x := range suffixes {
-		if strings.HasSuffix(s, x) {
-			return true
-		}
-	}
-	return false
-}
-
 // dataServerOpen: ML and data servers without authentication bound to
 // every interface: MLflow's tracking server, UI and model server (its
 // API writes and serves artifacts), TensorBoard --bind_all, Ray's

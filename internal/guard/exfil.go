@@ -118,7 +118,9 @@ func secretVarName(name string) bool {
 			return true
 		}
 	}
-	return false
+	// A camelCase last part ending in a credential noun: Gradle's
+	// ORG_GRADLE_PROJECT_signingPassword, MY_APP_dbPassword.
+	return hasSuffixAny(segs[len(segs)-1], "PASSWORD", "PASSWD", "SECRET", "TOKEN", "APIKEY", "PASSPHRASE")
 }
 
 // credFamilies map a credential's service (by variable prefix) to the
@@ -484,6 +486,13 @@ func (a exfilJudge) credOutput(c *Cmd) (shell.Feed, bool) {
 	if name, ok := envDump(c); ok {
 		a.noteCred(credSrc{name: name, cli: true, dump: true})
 		return shell.Feed{Taint: shell.TaintCred | shell.TaintEnv | shell.TaintUnknown, From: c.Name}, true
+	}
+	if f, ok := revealFlag(c); ok {
+		a.noteCred(credSrc{name: c.Name + " " + f, cli: true})
+		return shell.Feed{Taint: shell.TaintCred | shell.TaintUnknown, From: c.Name}, true
+	}
+	if buildPropertyDump(c) {
+		return shell.Feed{Taint: shell.TaintUnknown, From: fromPropertyDump}, true
 	}
 	for _, p := range credPrintersOf(c.Name) {
 		if !p.rule.match(c) {

@@ -527,8 +527,10 @@ var metadataOnly = &lazy[map[string]bool]{src: func() map[string]bool {
 // secretArgs flags commands that read, copy or send a secret file named in
 // their arguments (including `@file` and `--opt=file` forms).
 func (a pathJudge) secretArgs(c *Cmd) {
-	if templateSources(c) {
-		return // the sources are templates; the destination is a write
+	if templateSources(c) || keyUsedForPurpose(c) {
+		// Templates: the destination is a write. A key used for its
+		// purpose is not read (secrets.go).
+		return
 	}
 	if metadataOnly.get()[c.Name] || isShell(c.Name) || shell.IsInterpreter(c.Name) && c.Name != "source" {
 		if oneOf(c.Name, "ssh|scp|git") {

@@ -43,6 +43,16 @@ func hasPrefixAny(s string, prefixes ...string) bool {
 	return false
 }
 
+// hasSuffixAny reports whether s ends with one of the suffixes.
+func hasSuffixAny(s string, suffixes ...string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
 // httpClients are the command-line HTTP clients whose requests the groups
 // judge by method and endpoint.
 var httpClients = []string{"curl", "wget", "http", "https", "xh", "xhs"}

@@ -169,6 +169,38 @@ func credPrinterTable() []credPrinter {
 		p("", "oc whoami --show-token", []string{"oc"}, Rule{Sub: []string{"whoami"}, AnyFlag: []string{"-t", "--show-token"}}),
 		p("", "argocd account generate-token", []string{"argocd"}, Rule{Sub: []string{"account", "generate-token"}}),
 		p("azure", "az acr login --expose-token", []string{"az"}, Rule{Sub: []string{"acr", "login"}, AnyFlag: []string{"--expose-token", "-t"}}),
+		// Workflow orchestrators' connection and variable stores: a
+		// connection is a URI with its password, a variable often a key.
+		p("", "airflow connections", []string{"airflow"}, Rule{Sub: []string{"connections", "get|list|export"}}),
+		p("", "airflow variables", []string{"airflow"}, Rule{Sub: []string{"variables", "get|export"}}),
+		p("", "airflow config get-value", []string{"airflow"}, Rule{Sub: []string{"config", "get-value"}, When: secretConfigKey(3)}),
+		p("", "databricks secrets get", []string{"databricks"}, Rule{Sub: []string{"secrets", "get-secret|get"}}),
+		// App platforms' settings and connection strings, which hold the
+		// app's credentials.
+		p("", "firebase config and secrets", []string{"firebase"}, Rule{Sub: []string{"functions:config:get|functions:secrets:access|apphosting:secrets:access"}}),
+		p("", "doctl databases connection", []string{"doctl"}, Rule{Sub: []string{"databases", "connection"}}),
+		p("", "doctl databases user", []string{"doctl"}, Rule{Sub: []string{"databases", "user", "get|list"}}),
+		p("", "scw config dump", []string{"scw"}, Rule{Sub: []string{"config", "dump"}}),
+		p("", "koyeb secrets reveal", []string{"koyeb"}, Rule{Sub: []string{"secrets|secret", "reveal"}}),
+		p("", "supabase api-keys", []string{"supabase"}, Rule{Sub: []string{"projects", "api-keys"}}),
+		p("", "fastlane spaceauth", []string{"fastlane"}, Rule{Sub: []string{"spaceauth"}}),
+		// Managed databases' connection strings and passwords.
+		p("heroku", "heroku database credentials", []string{"heroku"}, Rule{Sub: []string{"pg:credentials:url|redis:credentials"}}),
+		p("", "neon connection string", []string{"neonctl", "neon"}, Rule{Sub: []string{"connection-string|cs"}}),
+		p("", "planetscale password create", []string{"pscale"}, Rule{Sub: []string{"password", "create"}}),
+		p("", "turso db tokens create", []string{"turso"}, Rule{Sub: []string{"db", "tokens", "create"}}),
+		p("aws", "aws database password", []string{"aws"}, Rule{Sub: []string{"lightsail|redshift", "get-relational-database-master-user-password|get-cluster-credentials|get-cluster-credentials-with-iam"}}),
+		p("", "mvn settings servers", []string{"mvn", "mvnw"}, Rule{When: mvnPrintsSettings}),
+		p("", "ansible debug of a secret variable", []string{"ansible"}, Rule{When: ansibleDebugsSecret}),
+		m(p("", "pulumi config get", []string{"pulumi"}, Rule{Sub: []string{"config", "get"}})),
+		// New tokens printed by the call that mints them, and the secret
+		// managers' own login tokens.
+		p("", "service token create", []string{"doppler"}, Rule{Sub: []string{"configs|service-tokens", "tokens|create"}, When: mintsToken}),
+		p("", "databricks tokens create", []string{"databricks"}, Rule{Sub: []string{"tokens", "create"}}),
+		p("heroku", "heroku authorizations:create", []string{"heroku"}, Rule{Sub: []string{"authorizations:create"}}),
+		p("", "infisical token", []string{"infisical"}, Rule{Sub: []string{"user|service-token", "get|create"}, When: argNamesTokenOrCreate}),
+		p("", "bw unlock --raw", []string{"bw"}, Rule{Sub: []string{"unlock|login"}, AnyFlag: []string{"--raw"}}),
+		p("", "bw export", []string{"bw"}, Rule{Sub: []string{"export"}}),
 		// Configs and state that hold credentials in clear text.
 		m(p("", "helm get values", []string{"helm"}, Rule{Sub: []string{"get", "values|all"}})),
 		p("", "kubectl config view --raw", kube, Rule{Sub: []string{"config", "view"}, AnyFlag: []string{"--raw"}}),
@@ -266,7 +298,8 @@ func whenSecretCloudMetadata3(c *Cmd) bool {
 // notNamesOnly: a --query that selects names or metadata (`--query
 // 'Parameters[].Name'`) prints no value.
 func notNamesOnly(c *Cmd) bool {
-	q, ok := c.Flag("--query")
+	// argValue: --query is not a declared value option of every tool.
+	q, ok := argValue(c, "--query")
 	if !ok {
 		return true
 	}
@@ -323,11 +356,79 @@ func railsCredentials(c *Cmd) bool {
 // tfOutputPrints: `terraform output -json` (every output, sensitive
 // ones in clear), or one output whose name says it is a secret
 // (`output -raw db_password`): both print values the bare table hides.
+// Terraform's options are single-dash words (-json), read as written.
 func tfOutputPrints(c *Cmd) bool {
 	if name := posLower(c, 1); name != "" {
 		return secretPattern(name)
 	}
-	return c.Has("-json", "--json")
+	return hasRawFlag(c, "-json", "--json")
+}
+
+// hasRawFlag: one of the words is the option as written, alone or with
+// =value (Go-style single-dash long options, which Cmd.Has reads as
+// clusters of letters).
+func hasRawFlag(c *Cmd, names ...string) bool {
+	for _, w := range c.Args {
+		for _, n := range names {
+			if w.Text == n || strings.HasPrefix(w.Text, n+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// secretConfigKey: the i-th positional is a config key that holds a
+// credential (a connection string, a key, a password):
+// `airflow config get-value database sql_alchemy_conn`.
+func secretConfigKey(i int) func(c *Cmd) bool {
+	return func(c *Cmd) bool {
+		k := posLower(c, i)
+		return secretPattern(k) || strings.HasSuffix(k, "_conn") || strings.Contains(k, "connection")
+	}
+}
+
+// mintsToken: `doppler configs tokens create`, `doppler service-tokens
+// create`: a new service token, printed.
+func mintsToken(c *Cmd) bool {
+	if posLower(c, 0) == "configs" {
+		return posLower(c, 1) == "tokens" && posLower(c, 2) == "create"
+	}
+	return posLower(c, 1) == "create"
+}
+
+// argNamesTokenOrCreate: `infisical user get token`, `infisical
+// service-token create`.
+func argNamesTokenOrCreate(c *Cmd) bool {
+	if posLower(c, 0) == "user" {
+		return posLower(c, 1) == "get" && strings.Contains(posLower(c, 2), "token")
+	}
+	return posLower(c, 1) == "create"
+}
+
+// mvnPrintsSettings: `mvn help:evaluate -Dexpression=settings.servers`
+// (the servers' passwords) and `help:effective-settings
+// -DshowPasswords=true`.
+func mvnPrintsSettings(c *Cmd) bool {
+	for _, w := range c.Pos() {
+		switch strings.ToLower(w.Text) {
+		case "help:evaluate":
+			e, _ := argValue(c, "-Dexpression")
+			e = strings.ToLower(e)
+			return strings.HasPrefix(e, "settings.servers") || strings.HasPrefix(e, "settings.") && secretPattern(e)
+		case "help:effective-settings":
+			return hasRawFlag(c, "-DshowPasswords=true")
+		}
+	}
+	return false
+}
+
+// ansibleDebugsSecret: `ansible HOSTS -m debug -a "var=...db_password"`
+// prints a (vault-decrypted) variable whose name says credential.
+func ansibleDebugsSecret(c *Cmd) bool {
+	m, _ := argValue(c, "-m", "--module-name")
+	a, _ := argValue(c, "-a", "--args")
+	return oneOf(m, "debug|ansible.builtin.debug") && secretPattern(strings.TrimPrefix(strings.TrimPrefix(a, "var="), "msg="))
 }
 
 // azPrintsKeys: az commands whose answer is an account key, a connection
@@ -342,6 +443,9 @@ func azPrintsKeys(c *Cmd) bool {
 		switch {
 		case s == "keys" && oneOf(next, "list|renew"),
 			s == "credential" && oneOf(next, "reset|show"),
+			// App settings and connection strings of web, function and
+			// static apps: the app's own credentials.
+			oneOf(s, "appsettings|connection-string") && oneOf(next, "list|show"),
 			oneOf(s, "list-keys|show-connection-string|list-connection-strings|list-publishing-profiles|list-publishing-credentials|create-for-rbac|generate-sas|list-secrets"):
 			return true
 		}

@@ -38,3 +38,22 @@ func (a pathJudge) checkSecret(p string, env secretEnv) (reason string, ok bool)
 	}
 	return "", false
 }
+
+// keyUsedForPurpose: a tool that uses a key store or certificate for its
+// purpose and never prints a private key: keytool lists entries, prints
+// certificates and generates keys (only -importkeystore copies private
+// keys out); jarsigner and apksigner sign and verify; a simulator's
+// keychain takes a certificate to trust. Naming the store is not a read
+// of it, as ssh -i is not.
+func keyUsedForPurpose(c *Cmd) bool {
+	switch c.Name {
+	case "keytool":
+		return !hasRawFlag(c, "-importkeystore")
+	case "jarsigner", "apksigner":
+		return true
+	case "xcrun":
+		p := c.Pos()
+		return len(p) > 2 && p[0].Text == "simctl" && p[1].Text == "keychain"
+	}
+	return false
+}

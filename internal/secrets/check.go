@@ -77,6 +77,7 @@ type Checker struct {
 	keyExact    map[string]*rule // alg -> rule for id_<alg>
 	keyVariant  map[string]*rule // alg -> rule for renamed id_<alg>
 	shape       map[string]*rule // shape rule id -> rule
+	dirBase     []*rule          // dirBaseDefs
 	claudeLocal *rule            // nil unless CLIConfigs
 	mcpJSON     *rule            // nil unless CLIConfigs
 	extra       []glob
@@ -148,6 +149,9 @@ func NewChecker(o Options) (*Checker, error) {
 	}
 	for _, d := range extDefs {
 		c.ext[d.sub] = newRule(d)
+	}
+	for _, d := range dirBaseDefs {
+		c.dirBase = append(c.dirBase, newRule(d))
 	}
 	for _, alg := range keyAlgs {
 		name := "id-" + strings.ReplaceAll(alg, "_", "-")
@@ -345,6 +349,9 @@ func (c *Checker) checkOne(p string, exists bool, env Env) (Match, bool) {
 	if len(c.allow) > 0 && c.globMatch(c.allow, p, base, env) >= 0 {
 		return Match{}, false
 	}
+	if publicName(base) {
+		return c.matchExtra(p, base, env)
+	}
 	if m, ok := c.matchAnchored(p, env); ok {
 		return m, true
 	}
@@ -356,6 +363,11 @@ func (c *Checker) checkOne(p string, exists bool, env Env) (Match, bool) {
 			return m, true
 		}
 	}
+	return c.matchExtra(p, base, env)
+}
+
+// matchExtra applies the user's own deny globs.
+func (c *Checker) matchExtra(p, base string, env Env) (Match, bool) {
 	if len(c.extra) > 0 {
 		if i := c.globMatch(c.extra, p, base, env); i >= 0 {
 			return c.extra[i].m, true
@@ -574,6 +586,11 @@ func (c *Checker) matchBase(base, p string, exists bool, env Env) (Match, bool) 
 	if exists || !hasSpace(lb) {
 		if m, ok := c.matchShape(lb); ok {
 			return m, true
+		}
+	}
+	for _, r := range c.dirBase {
+		if n := len(r.sub); len(p) > n && p[len(p)-n-1] == '/' && strings.EqualFold(p[len(p)-n:], r.sub) {
+			return r.match(), true
 		}
 	}
 	if strings.HasPrefix(lb, "secrets.") && secretsFileExts[lb[len("secrets."):]] {

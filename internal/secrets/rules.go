@@ -115,6 +115,39 @@ var anchorDefs = []anchorDef{
 		{id: "secret.home.huggingface", category: catToken, label: "Hugging Face token", sub: ".huggingface/token", kind: kVariant},
 		{id: "secret.home.snowflake", category: catToken, label: "Snowflake connections", sub: ".snowflake/connections.toml", kind: kVariant},
 		{id: "secret.home.snowflake", category: catToken, label: "SnowSQL config", sub: ".snowsql/config", kind: kVariant},
+		// Data and build tools' credential files: warehouse profiles,
+		// repository logins, session cookies, per-user secret stores.
+		{id: "secret.home.dbt", category: catToken, label: "dbt profiles (warehouse passwords)", sub: ".dbt/profiles.yml", kind: kVariant},
+		{id: "secret.home.prefect", category: catToken, label: "Prefect profiles (API keys)", sub: ".prefect/profiles.toml", kind: kVariant},
+		{id: "secret.home.ivy", category: catToken, label: "Ivy/sbt repository credentials", sub: ".ivy2/.credentials", kind: kVariant},
+		{id: "secret.home.ivy", category: catToken, label: "sbt repository credentials", kind: kFunc, fn: sbtCredentials},
+		{id: "secret.home.nuget", category: catToken, label: "NuGet user config (API keys, feed passwords)", sub: ".config/NuGet/NuGet.Config", kind: kVariant},
+		{id: "secret.home.user-secrets", category: catStore, label: ".NET user secrets", sub: ".microsoft/usersecrets", kind: kTree},
+		{id: "secret.home.user-secrets", category: catStore, label: ".NET user secrets", sub: "AppData/Roaming/Microsoft/UserSecrets", kind: kTree},
+		{id: "secret.home.fastlane", category: catToken, label: "fastlane Apple session cookies", sub: ".fastlane/spaceship", kind: kTree},
+		{id: "secret.home.adbkey", category: catKey, label: "adb private key", sub: ".android/adbkey", kind: kVariant},
+		// Hosting platforms' and clouds' CLI logins.
+		{id: "secret.home.hosting-cli", category: catToken, label: "doctl access token", sub: ".config/doctl/config.yaml", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "doctl access token", sub: "Library/Application Support/doctl/config.yaml", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Linode CLI token", sub: ".config/linode-cli", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Scaleway CLI keys", sub: ".config/scw/config.yaml", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Hetzner Cloud CLI tokens", sub: ".config/hcloud/cli.toml", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Koyeb CLI token", sub: ".koyeb.yaml", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Vultr CLI key", sub: ".vultr-cli.yaml", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Civo CLI keys", sub: ".civo.json", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Exoscale CLI keys", sub: ".config/exoscale/exoscale.toml", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Alibaba Cloud CLI keys", sub: ".aliyun/config.json", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "OpenStack clouds (passwords)", sub: ".config/openstack/clouds.yaml", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "MinIO client aliases (keys)", sub: ".mc/config.json", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Firebase CLI tokens", sub: ".config/configstore/firebase-tools.json", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Expo/EAS session", sub: ".expo/state.json", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Supabase access token", sub: ".supabase/access-token", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Railway CLI token", sub: ".railway/config.json", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Netlify CLI token", sub: ".netlify/config.json", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Cloudflare Wrangler token", sub: ".wrangler/config/default.toml", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Cloudflare Wrangler token", sub: ".config/.wrangler/config/default.toml", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Vercel CLI token", sub: ".local/share/com.vercel.cli/auth.json", kind: kVariant},
+		{id: "secret.home.hosting-cli", category: catToken, label: "Vercel CLI token", sub: "Library/Application Support/com.vercel.cli/auth.json", kind: kVariant},
 		{id: "secret.home.copilot", category: catCLICred, label: "GitHub Copilot OAuth tokens", sub: ".config/github-copilot", kind: kTree},
 		{id: "secret.home.browser", category: catStore, label: "Firefox profiles (cookies, saved logins)", sub: ".mozilla/firefox", kind: kTree},
 		{id: "secret.home.browser", category: catStore, label: "Firefox profiles (cookies, saved logins)", sub: "Library/Application Support/Firefox", kind: kTree},
@@ -315,6 +348,34 @@ var shapeDefs = []ruleDef{
 	{id: idCredentials, category: catCloud, label: "credentials file"},
 	{id: "secret.cli.claude-code.config", category: catCLIConf, label: "Claude Code project-local settings", cli: true},
 	{id: "secret.cli.claude-code.config", category: catCLIConf, label: "MCP server config", cli: true},
+}
+
+// sbtCredentials: sbt's credential files, `~/.sbt/.credentials` and
+// `~/.sbt/<version>/credentials.sbt` (any name under ~/.sbt that says
+// credentials).
+func sbtCredentials(rel string) bool {
+	return hasPrefixFold(rel, ".sbt/") && strings.Contains(strings.ToLower(rel[strings.LastIndexByte(rel, '/')+1:]), "credentials")
+}
+
+// dirBaseDefs are files named by their directory and name together,
+// anywhere (a project's own tool state): `<dir>/<base>`, lower-cased.
+var dirBaseDefs = []ruleDef{
+	// DVC keeps remote storage keys set with `--local` out of git here.
+	{id: "secret.project.dvc-local", category: catCloud, label: "DVC local config (remote storage keys)", sub: ".dvc/config.local"},
+}
+
+// publicNames are basenames that sit where secrets do but hold nothing
+// secret: pass's recipient key id (`.gpg-id`, a public key id) and the
+// Android SDK's debug key store, whose password (`android`) is published.
+var publicNames = []string{".gpg-id", "debug.keystore"}
+
+func publicName(base string) bool {
+	for _, n := range publicNames {
+		if strings.EqualFold(base, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // cursorProjectAuth: `.cursor/projects/<name>/mcp-auth.json`.

@@ -206,6 +206,28 @@ func TestCheckDefault(t *testing.T) {
 		{"~/.vault_pass", "secret.basename.vault-pass"},
 		{"~/.mozilla/firefox/x.default/cookies.sqlite", "secret.home.browser"},
 		{"~/.kaggle/kaggle.json", "secret.home.kaggle"},
+		// Data, build and hosting tools' credential files, and their
+		// harmless neighbours.
+		{"~/.dbt/profiles.yml", "secret.home.dbt"},
+		{"dbt_project.yml", ""},
+		{"~/.ivy2/.credentials", "secret.home.ivy"},
+		{"~/.sbt/1.0/credentials.sbt", "secret.home.ivy"},
+		{"~/.sbt/1.0/plugins/plugins.sbt", ""},
+		{"~/.microsoft/usersecrets/abc/secrets.json", "secret.home.user-secrets"},
+		{"~/.fastlane/spaceship/me@example.com/cookie", "secret.home.fastlane"},
+		{"fastlane/Fastfile", ""},
+		{"~/.config/doctl/config.yaml", "secret.home.hosting-cli"},
+		{"~/.config/linode-cli", "secret.home.hosting-cli"},
+		{"~/.config/scw/config.yaml", "secret.home.hosting-cli"},
+		{".dvc/config.local", "secret.project.dvc-local"},
+		{"sub/.dvc/config.local", "secret.project.dvc-local"},
+		{".dvc/config", ""},
+		// Public files where secrets sit.
+		{"~/.password-store/.gpg-id", ""},
+		{"~/.android/debug.keystore", ""},
+		{"app/release.keystore", "secret.ext-pattern.keystore"},
+		{"~/.android/adbkey", "secret.home.adbkey"},
+		{"~/.android/adbkey.pub", ""},
 		// not paths
 		{"https://example.com/.env", ""},
 		{"s3://bucket/.env", ""},
