@@ -32,6 +32,11 @@ var reviewDerivers = []deriverReg{
 	{"swapoff", swapoffEffects},
 	{"umount", umountEffects},
 	{"sed|gsed|perl|yq", checksConfigEditEffects},
+	{"conda|mamba|micromamba", condaInsecureEffects},
+	{"keytool|security|certutil|trust|import-certificate|dotnet|mkcert", trustStoreEffects},
+	{"xattr", quarantineEffects},
+	{"set-executionpolicy", executionPolicyEffects},
+	{"adb|settings", deviceSecurityEffects},
 }
 
 // safetyVar judges one environment assignment: a variable that turns off
@@ -125,13 +130,15 @@ func goEnvEffects(a effectJudge, c *Cmd) {
 	}
 }
 
-// tlsOffFlags are the options that turn TLS certificate checks off for
-// one command, across tools (kubectl, helm, argocd; the AWS CLI; podman,
-// skopeo, buildah; docker's content trust; Maven). curl -k and wget
+// tlsOffFlags are the options that turn TLS certificate or package
+// signature checks off for one command, across tools (kubectl, helm,
+// argocd; the AWS CLI; podman, skopeo, buildah; docker's content trust;
+// Maven; apt, dnf/yum, zypper and rpm installing unsigned packages). curl -k and wget
 // --no-check-certificate are left alone: they fetch from local servers
 // with self-signed certificates all day, and a fetched script run by a
 // shell is judged as a remote script whatever the flag.
-const tlsOffFlags = "--insecure-skip-tls-verify|--insecure-skip-tls-verify=true|--skip-tls-verify|--skip-tls-verify=true|--tls-verify=false|--tlsverify=false|--no-verify-ssl|--strict-ssl=false|--disable-content-trust|--disable-content-trust=true|--insecure-registry|-dmaven.wagon.http.ssl.insecure=true|-dmaven.resolver.transport.http.ssl.insecure=true"
+const tlsOffFlags = "--insecure-skip-tls-verify|--insecure-skip-tls-verify=true|--skip-tls-verify|--skip-tls-verify=true|--tls-verify=false|--tlsverify=false|--no-verify-ssl|--strict-ssl=false|--disable-content-trust|--disable-content-trust=true|--insecure-registry|-dmaven.wagon.http.ssl.insecure=true|-dmaven.resolver.transport.http.ssl.insecure=true|" +
+	"--allow-unauthenticated|--allow-insecure-repositories|--nogpgcheck|--no-gpg-checks|--nosignature"
 
 // tlsFlagEffects runs for every command: a word that is one of
 // tlsOffFlags. Most words are not options; those are skipped at once.
@@ -909,4 +916,252 @@ func (a selfJudge) agentSettingsWrite(c *Cmd, p string) {
 			}
 		}
 	}
+}
+
+// condaInsecureEffects: conda's --insecure (-k) skips TLS verification
+// of the channels for this install; `conda config --set ssl_verify
+// false` is tlsConfigEffects'.
+func condaInsecureEffects(a effectJudge, c *Cmd) {
+	if c.Has("--insecure", "-k") {
+		a.emit(c, effect{kind: effSafety, where: whereHome, evidence: c.Name + " --insecure"})
+	}
+}
+
+// trustStoreEffects: a trust store decides which TLS servers and code
+// signers are believed. Adding a certificate file as a trusted root
+// (the JDK's cacerts, the macOS keychains' trust settings, the Windows
+// root store, p11-kit's anchors) lets whoever holds its key intercept
+// every TLS connection: denied like an OS control. Trusting a CA made
+// on this machine for local HTTPS (dotnet dev-certs --trust, mkcert
+// -install) or removing a trust anchor changes the machine's trust
+// too, and asks. Reads (keytool -list, security find-certificate,
+// dotnet dev-certs --check) and a project's own keystores are left
+// alone.
+func trustStoreEffects(a effectJudge, c *Cmd) {
+	kind, ev := trustChange(c)
+	switch kind {
+	case trustAdd:
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: ev, rule: ruleEffectSafetyOS})
+	case trustLocal, trustRemove:
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: ev})
+	}
+}
+
+// trustKind is what a command does to a trust store.
+type trustKind int
+
+const (
+	trustNone   trustKind = iota
+	trustAdd              // a certificate file becomes a trusted root
+	trustLocal            // a CA generated on this machine becomes trusted
+	trustRemove           // a trust anchor is removed
+)
+
+// trustChange reads one trust-store tool's command: what it does to the
+// store and the words that say so.
+func trustChange(c *Cmd) (trustKind, string) {
+	p0 := posLower(c, 0)
+	switch c.Name {
+	case "keytool":
+		return keytoolTrust(c)
+	case "security":
+		switch p0 {
+		case "add-trusted-cert", "trust-settings-import":
+			return trustAdd, "security " + p0
+		case "remove-trusted-cert":
+			return trustRemove, "security " + p0
+		}
+	case "certutil":
+		return certutilTrust(c)
+	case "trust":
+		if p0 == "anchor" {
+			if c.Has("--remove", "-r") {
+				return trustRemove, "trust anchor --remove"
+			}
+			return trustAdd, "trust anchor"
+		}
+	case "import-certificate":
+		if v := strings.ToLower(flagAfter(c, "-certstorelocation")); strings.HasSuffix(v, "root") {
+			return trustAdd, "Import-Certificate -CertStoreLocation " + v
+		}
+	case "dotnet":
+		if p0 == "dev-certs" && c.Has("--trust", "-t") {
+			return trustLocal, "dotnet dev-certs --trust"
+		}
+	case "mkcert":
+		if hasWord(c, "-install") {
+			return trustLocal, "mkcert -install"
+		}
+	}
+	return trustNone, ""
+}
+
+// keytoolTrust: -importcert (-import) or -delete on the JDK's trust
+// store (-cacerts, or a -keystore named cacerts/jssecacerts). An import
+// into a project's keystore or truststore is the project's business.
+func keytoolTrust(c *Cmd) (trustKind, string) {
+	ks := path.Base(flagAfter(c, "-keystore"))
+	if !hasWord(c, "-cacerts") && ks != "cacerts" && ks != "jssecacerts" {
+		return trustNone, ""
+	}
+	switch {
+	case hasWord(c, "-importcert|-import"):
+		return trustAdd, "keytool -importcert into the JDK's cacerts"
+	case hasWord(c, "-delete"):
+		return trustRemove, "keytool -delete from the JDK's cacerts"
+	}
+	return trustNone, ""
+}
+
+// certutilTrust: Windows' certutil -addstore/-delstore on the Root (or
+// AuthRoot) store; NSS's certutil -A or -M with trust flags that make a
+// CA (C or T in the -t attributes) in a browser's database.
+func certutilTrust(c *Cmd) (trustKind, string) {
+	for _, w := range c.Pos() {
+		if !oneOf(strings.ToLower(w.Text), "root|authroot") {
+			continue
+		}
+		switch {
+		case hasWord(c, "-addstore|/addstore"):
+			return trustAdd, "certutil -addstore " + w.Text
+		case hasWord(c, "-delstore|/delstore"):
+			return trustRemove, "certutil -delstore " + w.Text
+		}
+	}
+	if t := flagAfter(c, "-t"); strings.ContainsAny(t, "CT") && c.Has("-A", "-M") {
+		return trustAdd, "certutil -t " + t
+	}
+	return trustNone, ""
+}
+
+// hasWord: one of c's words is one of alts ("a|b"), compared without
+// case: the single-dash long options (keytool -cacerts, certutil
+// -addstore) that the option parser reads as bundled short ones.
+func hasWord(c *Cmd, alts string) bool {
+	for _, w := range c.Args {
+		if !w.Dyn && len(w.Text) > 1 && (w.Text[0] == '-' || w.Text[0] == '/') && oneOf(strings.ToLower(w.Text), strings.ToLower(alts)) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagAfter is the word after the option name (compared without case,
+// for single-dash tools whose options the parser does not know), or "".
+func flagAfter(c *Cmd, name string) string {
+	for i, w := range c.Args {
+		if strings.EqualFold(w.Text, name) && i+1 < len(c.Args) {
+			return c.Args[i+1].Text
+		}
+	}
+	return ""
+}
+
+// quarantineEffects: removing macOS's quarantine attribute (xattr -d
+// com.apple.quarantine, also -rd) lets a downloaded app or binary run
+// without Gatekeeper's check. Reading it (xattr -l, -p) is left alone,
+// and so is xattr -c, which build scripts run on their own outputs
+// before signing.
+func quarantineEffects(a effectJudge, c *Cmd) {
+	del, quarantine := false, false
+	for _, w := range c.Args {
+		s := w.Text
+		del = del || len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s, 'd')
+		quarantine = quarantine || strings.EqualFold(s, "com.apple.quarantine")
+	}
+	if del && quarantine {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "xattr -d com.apple.quarantine"})
+	}
+}
+
+// executionPolicyEffects: PowerShell's Set-ExecutionPolicy Unrestricted
+// or Bypass lets every later script run unsigned, for the user or the
+// machine. -Scope Process lasts one session (the way installers and
+// `pwsh -ExecutionPolicy Bypass -File` run a script) and is left alone,
+// as are RemoteSigned and stricter policies.
+func executionPolicyEffects(a effectJudge, c *Cmd) {
+	loose := ""
+	for i, w := range c.Args {
+		s := strings.ToLower(w.Text)
+		if oneOf(s, "unrestricted|bypass") {
+			loose = w.Text
+		}
+		if s == "-scope" && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1].Text, "process") {
+			return
+		}
+	}
+	if loose != "" {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "Set-ExecutionPolicy " + loose})
+	}
+}
+
+// androidVerifierOff are Android's global settings that let unverified
+// apps install, with the value that does it: Play Protect's verifier
+// off, apps installed over adb unverified, unknown sources allowed.
+var androidVerifierOff = map[string]string{
+	"package_verifier_enable":     "0",
+	"verifier_verify_adb_installs": "0",
+	"install_non_market_apps":     "1",
+}
+
+// deviceSecurityEffects: the security controls of an Android device,
+// set from the device's shell (adb shell CMD, also through su -c):
+// SELinux switched to permissive is an OS control; the app verifier
+// switched off asks. The device's other settings, package lists, logs
+// and app data are development's and left alone.
+func deviceSecurityEffects(a effectJudge, c *Cmd) {
+	w := deviceShellWords(c)
+	if len(w) == 0 {
+		return
+	}
+	switch w[0] {
+	case "setenforce":
+		if len(w) > 1 && oneOf(strings.ToLower(w[1]), "0|permissive") {
+			a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "device setenforce " + w[1], rule: ruleEffectSafetyOS})
+		}
+	case "settings":
+		if len(w) > 4 && w[1] == "put" && androidVerifierOff[strings.ToLower(w[3])] == w[4] {
+			a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "settings put " + w[2] + " " + w[3] + " " + w[4]})
+		}
+	}
+}
+
+// deviceShellWords is the device command's words: after adb's "shell"
+// (its words split again, as the device's shell does, so su -c 'CMD'
+// reads as CMD), or a settings command already unwrapped; nil for
+// other adb commands.
+func deviceShellWords(c *Cmd) []string {
+	var w []string
+	if c.Name == "settings" {
+		w = append(w, c.Name)
+		for _, x := range c.Args {
+			w = append(w, x.Text)
+		}
+		return w
+	}
+	for i, x := range c.Args {
+		if x.Text == "shell" {
+			for _, y := range c.Args[i+1:] {
+				w = append(w, strings.Fields(y.Text)...)
+			}
+			return withoutSu(w)
+		}
+		if !strings.HasPrefix(x.Text, "-") && (i == 0 || !oneOf(c.Args[i-1].Text, "-s|-t|-H|-P|-L")) {
+			return nil // another adb command (install, logcat, pull)
+		}
+	}
+	return nil
+}
+
+// withoutSu drops a leading su and its options and user (su -c CMD,
+// su 0 CMD, su root -c CMD) from a device command's words.
+func withoutSu(w []string) []string {
+	if len(w) == 0 || w[0] != "su" {
+		return w
+	}
+	i := 1
+	for i < len(w) && (strings.HasPrefix(w[i], "-") || oneOf(w[i], "0|root")) {
+		i++
+	}
+	return w[i:]
 }
