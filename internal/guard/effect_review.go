@@ -1099,9 +1099,9 @@ func executionPolicyEffects(a effectJudge, c *Cmd) {
 // apps install, with the value that does it: Play Protect's verifier
 // off, apps installed over adb unverified, unknown sources allowed.
 var androidVerifierOff = map[string]string{
-	"package_verifier_enable":     "0",
+	"package_verifier_enable":      "0",
 	"verifier_verify_adb_installs": "0",
-	"install_non_market_apps":     "1",
+	"install_non_market_apps":      "1",
 }
 
 // deviceSecurityEffects: the security controls of an Android device,
