@@ -827,6 +827,9 @@ func gitNoVerify(c *Cmd, sub string) string {
 // release pipelines) build on; a force push with lease to a shared
 // branch still rewrites its history. Branch pushes stay allowed.
 func gitPushEffects(a effectJudge, c *Cmd) {
+	if gitDeployPush(a, c) {
+		return
+	}
 	if c.Has("--force-with-lease", "--force-if-includes") && whenGitPushProtected(c) {
 		a.emit(c, effect{kind: effHistory, where: whereRemote, evidence: "--force-with-lease to a shared branch"})
 		return
@@ -841,6 +844,51 @@ func gitPushEffects(a effectJudge, c *Cmd) {
 			return
 		}
 	}
+}
+
+// deployRemoteNames and deployRemoteHosts name the git remotes a
+// hosting platform builds and releases from on every push (Heroku,
+// Dokku, Scalingo, Clever Cloud, PythonAnywhere, Azure App Service's
+// local git): the names their setup commands give the remote, and the
+// hosts of their URLs.
+const (
+	deployRemoteNames = "heroku|dokku|scalingo|clever|pythonanywhere"
+	deployRemoteHosts = "git.heroku.com|dokku@|scalingo.com|clever-cloud.com|scm.azurewebsites.net|pythonanywhere.com"
+)
+
+// gitDeployPush: a push to a remote named for production (git push
+// production main) or to a platform's deploy remote (git push heroku
+// main) releases the pushed code: a change judged by environment, so a
+// remote named for staging or development stays allowed like any
+// branch push. It reports whether it judged the push.
+func gitDeployPush(a effectJudge, c *Cmd) bool {
+	p := c.posAfterSub(1)
+	if len(p) == 0 || p[0].Dyn {
+		return false
+	}
+	r := strings.ToLower(p[0].Text)
+	url := strings.ContainsAny(r, "/:@") // a URL's path names a repository, not an environment
+	switch {
+	case !url && a.p.isProdWord(r):
+		a.emit(c, effect{kind: effChange, where: whereProduction, evidence: "git push " + p[0].Text})
+		return true
+	case isDevWord(r):
+		return false
+	case url && containsAny(r, deployRemoteHosts) || !url && oneOfAny(envTokens(r), deployRemoteNames):
+		a.emit(c, effect{kind: effChange, where: whereRemote, evidence: "git push " + p[0].Text + " (a platform deploys on push)"})
+		return true
+	}
+	return false
+}
+
+// oneOfAny: one of words is one of alts ("a|b").
+func oneOfAny(words []string, alts string) bool {
+	for _, w := range words {
+		if oneOf(w, alts) {
+			return true
+		}
+	}
+	return false
 }
 
 // tagRef: a refspec that names a tag (refs/tags/..., or a version such

@@ -309,3 +309,20 @@ func TestReviewPackageVerificationOff(t *testing.T) {
 		{`conda config --set ssl_verify true`, Allow, ""},
 	})
 }
+
+func TestReviewGitDeployRemote(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{`git push heroku main`, Ask, "remote.change"},
+		{`git push dokku main`, Ask, "remote.change"},
+		{`git push https://git.heroku.com/shop.git HEAD:main`, Ask, "remote.change"},
+		{`git push production main`, Ask, "prod.change"},
+		{`git push prod-eu HEAD:main`, Ask, "prod.change"},
+		// Neighbours: staging remotes, previews, ordinary remotes.
+		{`git push heroku-staging main`, Allow, ""},
+		{`git push staging main`, Allow, ""},
+		{`git push https://git.heroku.com/shop-staging.git HEAD:main`, Allow, ""},
+		{`git push --dry-run heroku main`, Allow, ""},
+		{`git push origin feature/checkout`, Allow, ""},
+		{`git push git@github.com:acme/prod-tools.git feature/x`, Allow, ""},
+	})
+}
