@@ -22,7 +22,7 @@ var reviewDerivers = []deriverReg{
 	{"pip|pip3|uv|pipx", breakSystemEffects},
 	{"pre-commit|husky|lefthook|overcommit", hookManagerEffects},
 	{"ssh|scp|sftp|rsync", sshHostKeyEffects},
-	{"yarn|composer|conda|mamba|micromamba", tlsConfigEffects},
+	{"yarn|composer|conda|mamba|micromamba|bundle|poetry|gcloud", tlsConfigEffects},
 	{"*", tlsFlagEffects},
 	{"gh|glab", ghEffects},
 	{"vault", vaultAuditEffects},
@@ -37,6 +37,9 @@ var reviewDerivers = []deriverReg{
 	{"xattr", quarantineEffects},
 	{"set-executionpolicy", executionPolicyEffects},
 	{"adb|settings", deviceSecurityEffects},
+	{"fastboot", bootloaderUnlockEffects},
+	{"add-mppreference", defenderExclusionEffects},
+	{"defaults", quarantineDefaultsEffects},
 }
 
 // safetyVar judges one environment assignment: a variable that turns off
@@ -69,30 +72,35 @@ type safetyVarTest struct {
 // safetyVars are the variables safetyVar judges.
 var safetyVars = &lazy[map[string]safetyVarTest]{src: func() map[string]safetyVarTest {
 	return map[string]safetyVarTest{
-		"GOSUMDB":                      {when: valueOff},
-		"GONOSUMDB":                    {when: valueSet},
-		"GONOSUMCHECK":                 {when: valueSet},
-		"GOINSECURE":                   {when: valueSet},
-		"GIT_SSL_NO_VERIFY":            {when: valueSet},
-		"PIP_TRUSTED_HOST":             {when: valueSet},
-		"UV_INSECURE_HOST":             {when: valueSet},
-		"GOFLAGS":                      {when: insecureFlag},
-		"NODE_TLS_REJECT_UNAUTHORIZED": {when: offWord},
-		"PYTHONHTTPSVERIFY":            {when: offWord},
-		"NPM_CONFIG_STRICT_SSL":        {when: offWord},
-		"npm_config_strict_ssl":        {when: offWord},
-		"ANSIBLE_HOST_KEY_CHECKING":    {when: offWord},
-		"GIT_SSL_VERIFY":               {when: offWord},
-		"PIP_BREAK_SYSTEM_PACKAGES":    {when: onWord},
-		"UV_BREAK_SYSTEM_PACKAGES":     {when: onWord},
-		"HUSKY":                        {when: offWord, hooks: true},
-		"LEFTHOOK":                     {when: offWord, hooks: true},
-		"OVERCOMMIT":                   {when: offWord, hooks: true},
-		"HUSKY_SKIP_HOOKS":             {when: onWord, hooks: true},
-		"OVERCOMMIT_DISABLE":           {when: onWord, hooks: true},
-		"SKIP_HOOKS":                   {when: onWord, hooks: true},
-		"SKIP":                         {when: valueSet, hooks: true},
-		"LEFTHOOK_EXCLUDE":             {when: valueSet, hooks: true},
+		"GOSUMDB":                                   {when: valueOff},
+		"GONOSUMDB":                                 {when: valueSet},
+		"GONOSUMCHECK":                              {when: valueSet},
+		"GOINSECURE":                                {when: valueSet},
+		"GIT_SSL_NO_VERIFY":                         {when: valueSet},
+		"PIP_TRUSTED_HOST":                          {when: valueSet},
+		"UV_INSECURE_HOST":                          {when: valueSet},
+		"GOFLAGS":                                   {when: insecureFlag},
+		"NODE_TLS_REJECT_UNAUTHORIZED":              {when: offWord},
+		"PYTHONHTTPSVERIFY":                         {when: offWord},
+		"NPM_CONFIG_STRICT_SSL":                     {when: offWord},
+		"npm_config_strict_ssl":                     {when: offWord},
+		"ANSIBLE_HOST_KEY_CHECKING":                 {when: offWord},
+		"GIT_SSL_VERIFY":                            {when: offWord},
+		"YARN_ENABLE_STRICT_SSL":                    {when: offWord},
+		"CONDA_SSL_VERIFY":                          {when: offWord},
+		"CONSUL_HTTP_SSL_VERIFY":                    {when: offWord},
+		"VAULT_SKIP_VERIFY":                         {when: onWord},
+		"AZURE_CLI_DISABLE_CONNECTION_VERIFICATION": {when: onWord},
+		"PIP_BREAK_SYSTEM_PACKAGES":                 {when: onWord},
+		"UV_BREAK_SYSTEM_PACKAGES":                  {when: onWord},
+		"HUSKY":                                     {when: offWord, hooks: true},
+		"LEFTHOOK":                                  {when: offWord, hooks: true},
+		"OVERCOMMIT":                                {when: offWord, hooks: true},
+		"HUSKY_SKIP_HOOKS":                          {when: onWord, hooks: true},
+		"OVERCOMMIT_DISABLE":                        {when: onWord, hooks: true},
+		"SKIP_HOOKS":                                {when: onWord, hooks: true},
+		"SKIP":                                      {when: valueSet, hooks: true},
+		"LEFTHOOK_EXCLUDE":                          {when: valueSet, hooks: true},
 	}
 }}
 
@@ -138,7 +146,8 @@ func goEnvEffects(a effectJudge, c *Cmd) {
 // with self-signed certificates all day, and a fetched script run by a
 // shell is judged as a remote script whatever the flag.
 const tlsOffFlags = "--insecure-skip-tls-verify|--insecure-skip-tls-verify=true|--skip-tls-verify|--skip-tls-verify=true|--tls-verify=false|--tlsverify=false|--no-verify-ssl|--strict-ssl=false|--disable-content-trust|--disable-content-trust=true|--insecure-registry|-dmaven.wagon.http.ssl.insecure=true|-dmaven.resolver.transport.http.ssl.insecure=true|" +
-	"--allow-unauthenticated|--allow-insecure-repositories|--nogpgcheck|--no-gpg-checks|--nosignature"
+	"--allow-unauthenticated|--allow-insecure-repositories|--nogpgcheck|--no-gpg-checks|--nosignature|" +
+	"--src-tls-verify=false|--dest-tls-verify=false|--allow-insecure-registry|--allow-insecure-connections|-tls-skip-verify|--tls-skip-verify"
 
 // tlsFlagEffects runs for every command: a word that is one of
 // tlsOffFlags. Most words are not options; those are skipped at once.
@@ -197,17 +206,22 @@ func sshHostKeyEffects(a effectJudge, c *Cmd) {
 // tlsOffSettings are package managers' settings, as key=value, that
 // turn TLS checks off for every later install (npm's strict-ssl is
 // tamper.registry's).
-const tlsOffSettings = "enablestrictssl=false|strict-ssl=false|strictssl=false|secure-http=false|disable-tls=true|ssl_verify=false|ssl_verify=no|ssl_verify=0"
+const tlsOffSettings = "enablestrictssl=false|strict-ssl=false|strictssl=false|secure-http=false|disable-tls=true|ssl_verify=false|ssl_verify=no|ssl_verify=0|" +
+	"ssl_verify_mode=0|auth/disable_ssl_validation=true"
 
 // tlsConfigEffects: `yarn config set enableStrictSsl false`, `composer
-// config secure-http false`, `conda config --set ssl_verify false`.
+// config secure-http false`, `conda config --set ssl_verify false`,
+// `bundle config set ssl_verify_mode 0`, `gcloud config set
+// auth/disable_ssl_validation true`, `poetry config
+// certificates.NAME.cert false`.
 func tlsConfigEffects(a effectJudge, c *Cmd) {
 	if posLower(c, 0) != "config" {
 		return
 	}
 	p := c.Pos()
 	for i := 1; i+1 < len(p); i++ {
-		if kv := strings.ToLower(p[i].Text + "=" + p[i+1].Text); oneOf(kv, tlsOffSettings) {
+		kv := strings.ToLower(p[i].Text + "=" + p[i+1].Text)
+		if oneOf(kv, tlsOffSettings) || strings.HasPrefix(kv, "certificates.") && strings.HasSuffix(kv, ".cert=false") {
 			a.emit(c, effect{kind: effSafety, where: whereHome, evidence: p[i].Text + " " + p[i+1].Text})
 			return
 		}
@@ -1154,8 +1168,8 @@ var androidVerifierOff = map[string]string{
 
 // deviceSecurityEffects: the security controls of an Android device,
 // set from the device's shell (adb shell CMD, also through su -c):
-// SELinux switched to permissive is an OS control; the app verifier
-// switched off asks. The device's other settings, package lists, logs
+// SELinux switched to permissive is an OS control; the app verifier or
+// verified boot (adb disable-verity) switched off asks. The device's other settings, package lists, logs
 // and app data are development's and left alone.
 func deviceSecurityEffects(a effectJudge, c *Cmd) {
 	w := deviceShellWords(c)
@@ -1167,6 +1181,8 @@ func deviceSecurityEffects(a effectJudge, c *Cmd) {
 		if len(w) > 1 && oneOf(strings.ToLower(w[1]), "0|permissive") {
 			a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "device setenforce " + w[1], rule: ruleEffectSafetyOS})
 		}
+	case "disable-verity":
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "adb disable-verity"})
 	case "settings":
 		if len(w) > 4 && w[1] == "put" && androidVerifierOff[strings.ToLower(w[3])] == w[4] {
 			a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "settings put " + w[2] + " " + w[3] + " " + w[4]})
@@ -1174,7 +1190,8 @@ func deviceSecurityEffects(a effectJudge, c *Cmd) {
 	}
 }
 
-// deviceShellWords is the device command's words: after adb's "shell"
+// deviceShellWords is the device command's words: adb disable-verity,
+// or the words after adb's "shell"
 // (its words split again, as the device's shell does, so su -c 'CMD'
 // reads as CMD), or a settings command already unwrapped; nil for
 // other adb commands.
@@ -1195,6 +1212,9 @@ func deviceShellWords(c *Cmd) []string {
 			return withoutSu(w)
 		}
 		if !strings.HasPrefix(x.Text, "-") && (i == 0 || !oneOf(c.Args[i-1].Text, "-s|-t|-H|-P|-L")) {
+			if x.Text == "disable-verity" {
+				return []string{x.Text}
+			}
 			return nil // another adb command (install, logcat, pull)
 		}
 	}
@@ -1212,4 +1232,37 @@ func withoutSu(w []string) []string {
 		i++
 	}
 	return w[i:]
+}
+
+// bootloaderUnlockEffects: unlocking an Android bootloader (fastboot
+// flashing unlock, oem unlock) wipes the device and turns verified boot
+// off. Flashing a build onto an unlocked device is development's.
+func bootloaderUnlockEffects(a effectJudge, c *Cmd) {
+	if oneOf(posLower(c, 0), "flashing|oem") && oneOf(posLower(c, 1), "unlock|unlock_critical") {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "fastboot " + posLower(c, 0) + " " + posLower(c, 1)})
+	}
+}
+
+// defenderExclusionEffects: Add-MpPreference -Exclusion* exempts a
+// path, process or extension from Defender's scans; what runs from
+// there is never scanned.
+func defenderExclusionEffects(a effectJudge, c *Cmd) {
+	for _, w := range c.Args {
+		if strings.HasPrefix(strings.ToLower(w.Text), "-exclusion") {
+			a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "Add-MpPreference " + w.Text})
+			return
+		}
+	}
+}
+
+// quarantineDefaultsEffects: `defaults write com.apple.LaunchServices
+// LSQuarantine -bool false` stops macOS from marking downloads, so
+// Gatekeeper never checks them; other defaults are preferences.
+func quarantineDefaultsEffects(a effectJudge, c *Cmd) {
+	if posLower(c, 0) != "write" || !strings.EqualFold(posLower(c, 2), "lsquarantine") {
+		return
+	}
+	if oneOf(strings.ToLower(c.Args[len(c.Args)-1].Text), "false|no|0") {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "defaults write LSQuarantine false"})
+	}
 }

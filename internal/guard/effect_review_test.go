@@ -326,3 +326,27 @@ func TestReviewGitDeployRemote(t *testing.T) {
 		{`git push git@github.com:acme/prod-tools.git feature/x`, Allow, ""},
 	})
 }
+
+func TestReviewVerificationSettingsOff(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{`VAULT_SKIP_VERIFY=1 vault kv get secret/app`, Ask, "safety.disable"},
+		{`vault status -tls-skip-verify`, Ask, "safety.disable"},
+		{`gcloud config set auth/disable_ssl_validation True`, Ask, "safety.disable"},
+		{`poetry config certificates.corp.cert false`, Ask, "safety.disable"},
+		{`bundle config set --global ssl_verify_mode 0`, Ask, "safety.disable"},
+		{`skopeo copy --src-tls-verify=false docker://registry.local/a:1 dir:/tmp/a`, Ask, "safety.disable"},
+		{`pwsh -c 'Add-MpPreference -ExclusionPath C:\'`, Ask, "safety.disable"},
+		{`defaults write com.apple.LaunchServices LSQuarantine -bool false`, Ask, "safety.disable"},
+		{`adb disable-verity`, Ask, "safety.disable"},
+		{`fastboot flashing unlock`, Ask, "safety.disable"},
+		// Neighbours: reads and the settings beside them.
+		{`vault status`, Allow, ""},
+		{`gcloud config set project demo-dev`, Allow, ""},
+		{`bundle config set --local path vendor/bundle`, Allow, ""},
+		{`pwsh -c 'Get-MpPreference'`, Allow, ""},
+		{`defaults read com.apple.LaunchServices LSQuarantine`, Allow, ""},
+		{`defaults write com.apple.dock autohide -bool true`, Allow, ""},
+		{`adb devices -l`, Allow, ""},
+		{`fastboot flash boot out/boot.img`, Allow, ""},
+	})
+}
