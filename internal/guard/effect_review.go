@@ -1166,72 +1166,35 @@ var androidVerifierOff = map[string]string{
 	"install_non_market_apps":      "1",
 }
 
-// deviceSecurityEffects: the security controls of an Android device,
-// set from the device's shell (adb shell CMD, also through su -c):
-// SELinux switched to permissive is an OS control; the app verifier or
-// verified boot (adb disable-verity) switched off asks. The device's other settings, package lists, logs
-// and app data are development's and left alone.
+// deviceSecurityEffects: the security controls of an Android device.
+// Commands given to adb shell are walked as the device's commands
+// (carriers.go), so `settings put` arrives here on its own and su -c
+// setenforce 0 reaches osControlEffects: the app verifier switched off
+// asks, and so does verified boot (adb disable-verity). The device's
+// other settings, package lists, logs and app data are development's
+// and left alone.
 func deviceSecurityEffects(a effectJudge, c *Cmd) {
-	w := deviceShellWords(c)
-	if len(w) == 0 {
+	if c.Name == "adb" {
+		if adbVerb(c) == "disable-verity" {
+			a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "adb disable-verity"})
+		}
 		return
 	}
-	switch w[0] {
-	case "setenforce":
-		if len(w) > 1 && oneOf(strings.ToLower(w[1]), "0|permissive") {
-			a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "device setenforce " + w[1], rule: ruleEffectSafetyOS})
-		}
-	case "disable-verity":
-		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "adb disable-verity"})
-	case "settings":
-		if len(w) > 4 && w[1] == "put" && androidVerifierOff[strings.ToLower(w[3])] == w[4] {
-			a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "settings put " + w[2] + " " + w[3] + " " + w[4]})
-		}
+	w := words(c, 4)
+	if len(w) == 4 && w[0] == "put" && androidVerifierOff[w[2]] == w[3] {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "settings put " + strings.Join(w[1:], " ")})
 	}
 }
 
-// deviceShellWords is the device command's words: adb disable-verity,
-// or the words after adb's "shell"
-// (its words split again, as the device's shell does, so su -c 'CMD'
-// reads as CMD), or a settings command already unwrapped; nil for
-// other adb commands.
-func deviceShellWords(c *Cmd) []string {
-	var w []string
-	if c.Name == "settings" {
-		w = append(w, c.Name)
-		for _, x := range c.Args {
-			w = append(w, x.Text)
-		}
-		return w
-	}
+// adbVerb is adb's command word, after its options (-s SERIAL, -t ID,
+// -H host, -P port, -L socket).
+func adbVerb(c *Cmd) string {
 	for i, x := range c.Args {
-		if x.Text == "shell" {
-			for _, y := range c.Args[i+1:] {
-				w = append(w, strings.Fields(y.Text)...)
-			}
-			return withoutSu(w)
-		}
 		if !strings.HasPrefix(x.Text, "-") && (i == 0 || !oneOf(c.Args[i-1].Text, "-s|-t|-H|-P|-L")) {
-			if x.Text == "disable-verity" {
-				return []string{x.Text}
-			}
-			return nil // another adb command (install, logcat, pull)
+			return x.Text
 		}
 	}
-	return nil
-}
-
-// withoutSu drops a leading su and its options and user (su -c CMD,
-// su 0 CMD, su root -c CMD) from a device command's words.
-func withoutSu(w []string) []string {
-	if len(w) == 0 || w[0] != "su" {
-		return w
-	}
-	i := 1
-	for i < len(w) && (strings.HasPrefix(w[i], "-") || oneOf(w[i], "0|root")) {
-		i++
-	}
-	return w[i:]
+	return ""
 }
 
 // bootloaderUnlockEffects: unlocking an Android bootloader (fastboot

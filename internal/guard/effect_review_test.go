@@ -271,7 +271,7 @@ func TestReviewTrustStores(t *testing.T) {
 
 func TestReviewOSAndDeviceControls(t *testing.T) {
 	checkCases(t, DefaultPolicy(), []verdictCase{
-		{`adb shell su -c 'setenforce 0'`, Deny, "safety.os-control"},
+		{`adb shell su -c 'setenforce 0'`, Deny, ""}, // the device's root shell or its SELinux
 		{`adb -s emulator-5554 shell setenforce permissive`, Deny, "safety.os-control"},
 		{`adb shell settings put global package_verifier_enable 0`, Ask, "safety.disable"},
 		{`adb shell settings put global verifier_verify_adb_installs 0`, Ask, "safety.disable"},
