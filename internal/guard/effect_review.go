@@ -22,7 +22,7 @@ var reviewDerivers = []deriverReg{
 	{"pip|pip3|uv|pipx", breakSystemEffects},
 	{"pre-commit|husky|lefthook|overcommit", hookManagerEffects},
 	{"ssh|scp|sftp|rsync", sshHostKeyEffects},
-	{"yarn|composer|conda|mamba|micromamba", tlsConfigEffects},
+	{"yarn|composer|conda|mamba|micromamba|bundle|poetry|gcloud", tlsConfigEffects},
 	{"*", tlsFlagEffects},
 	{"gh|glab", ghEffects},
 	{"vault", vaultAuditEffects},
@@ -32,6 +32,14 @@ var reviewDerivers = []deriverReg{
 	{"swapoff", swapoffEffects},
 	{"umount", umountEffects},
 	{"sed|gsed|perl|yq", checksConfigEditEffects},
+	{"conda|mamba|micromamba", condaInsecureEffects},
+	{"keytool|security|certutil|trust|import-certificate|dotnet|mkcert", trustStoreEffects},
+	{"xattr", quarantineEffects},
+	{"set-executionpolicy", executionPolicyEffects},
+	{"adb|settings", deviceSecurityEffects},
+	{"fastboot", bootloaderUnlockEffects},
+	{"add-mppreference", defenderExclusionEffects},
+	{"defaults", quarantineDefaultsEffects},
 }
 
 // safetyVar judges one environment assignment: a variable that turns off
@@ -64,30 +72,35 @@ type safetyVarTest struct {
 // safetyVars are the variables safetyVar judges.
 var safetyVars = &lazy[map[string]safetyVarTest]{src: func() map[string]safetyVarTest {
 	return map[string]safetyVarTest{
-		"GOSUMDB":                      {when: valueOff},
-		"GONOSUMDB":                    {when: valueSet},
-		"GONOSUMCHECK":                 {when: valueSet},
-		"GOINSECURE":                   {when: valueSet},
-		"GIT_SSL_NO_VERIFY":            {when: valueSet},
-		"PIP_TRUSTED_HOST":             {when: valueSet},
-		"UV_INSECURE_HOST":             {when: valueSet},
-		"GOFLAGS":                      {when: insecureFlag},
-		"NODE_TLS_REJECT_UNAUTHORIZED": {when: offWord},
-		"PYTHONHTTPSVERIFY":            {when: offWord},
-		"NPM_CONFIG_STRICT_SSL":        {when: offWord},
-		"npm_config_strict_ssl":        {when: offWord},
-		"ANSIBLE_HOST_KEY_CHECKING":    {when: offWord},
-		"GIT_SSL_VERIFY":               {when: offWord},
-		"PIP_BREAK_SYSTEM_PACKAGES":    {when: onWord},
-		"UV_BREAK_SYSTEM_PACKAGES":     {when: onWord},
-		"HUSKY":                        {when: offWord, hooks: true},
-		"LEFTHOOK":                     {when: offWord, hooks: true},
-		"OVERCOMMIT":                   {when: offWord, hooks: true},
-		"HUSKY_SKIP_HOOKS":             {when: onWord, hooks: true},
-		"OVERCOMMIT_DISABLE":           {when: onWord, hooks: true},
-		"SKIP_HOOKS":                   {when: onWord, hooks: true},
-		"SKIP":                         {when: valueSet, hooks: true},
-		"LEFTHOOK_EXCLUDE":             {when: valueSet, hooks: true},
+		"GOSUMDB":                                   {when: valueOff},
+		"GONOSUMDB":                                 {when: valueSet},
+		"GONOSUMCHECK":                              {when: valueSet},
+		"GOINSECURE":                                {when: valueSet},
+		"GIT_SSL_NO_VERIFY":                         {when: valueSet},
+		"PIP_TRUSTED_HOST":                          {when: valueSet},
+		"UV_INSECURE_HOST":                          {when: valueSet},
+		"GOFLAGS":                                   {when: insecureFlag},
+		"NODE_TLS_REJECT_UNAUTHORIZED":              {when: offWord},
+		"PYTHONHTTPSVERIFY":                         {when: offWord},
+		"NPM_CONFIG_STRICT_SSL":                     {when: offWord},
+		"npm_config_strict_ssl":                     {when: offWord},
+		"ANSIBLE_HOST_KEY_CHECKING":                 {when: offWord},
+		"GIT_SSL_VERIFY":                            {when: offWord},
+		"YARN_ENABLE_STRICT_SSL":                    {when: offWord},
+		"CONDA_SSL_VERIFY":                          {when: offWord},
+		"CONSUL_HTTP_SSL_VERIFY":                    {when: offWord},
+		"VAULT_SKIP_VERIFY":                         {when: onWord},
+		"AZURE_CLI_DISABLE_CONNECTION_VERIFICATION": {when: onWord},
+		"PIP_BREAK_SYSTEM_PACKAGES":                 {when: onWord},
+		"UV_BREAK_SYSTEM_PACKAGES":                  {when: onWord},
+		"HUSKY":                                     {when: offWord, hooks: true},
+		"LEFTHOOK":                                  {when: offWord, hooks: true},
+		"OVERCOMMIT":                                {when: offWord, hooks: true},
+		"HUSKY_SKIP_HOOKS":                          {when: onWord, hooks: true},
+		"OVERCOMMIT_DISABLE":                        {when: onWord, hooks: true},
+		"SKIP_HOOKS":                                {when: onWord, hooks: true},
+		"SKIP":                                      {when: valueSet, hooks: true},
+		"LEFTHOOK_EXCLUDE":                          {when: valueSet, hooks: true},
 	}
 }}
 
@@ -125,13 +138,16 @@ func goEnvEffects(a effectJudge, c *Cmd) {
 	}
 }
 
-// tlsOffFlags are the options that turn TLS certificate checks off for
-// one command, across tools (kubectl, helm, argocd; the AWS CLI; podman,
-// skopeo, buildah; docker's content trust; Maven). curl -k and wget
+// tlsOffFlags are the options that turn TLS certificate or package
+// signature checks off for one command, across tools (kubectl, helm,
+// argocd; the AWS CLI; podman, skopeo, buildah; docker's content trust;
+// Maven; apt, dnf/yum, zypper and rpm installing unsigned packages). curl -k and wget
 // --no-check-certificate are left alone: they fetch from local servers
 // with self-signed certificates all day, and a fetched script run by a
 // shell is judged as a remote script whatever the flag.
-const tlsOffFlags = "--insecure-skip-tls-verify|--insecure-skip-tls-verify=true|--skip-tls-verify|--skip-tls-verify=true|--tls-verify=false|--tlsverify=false|--no-verify-ssl|--strict-ssl=false|--disable-content-trust|--disable-content-trust=true|--insecure-registry|-dmaven.wagon.http.ssl.insecure=true|-dmaven.resolver.transport.http.ssl.insecure=true"
+const tlsOffFlags = "--insecure-skip-tls-verify|--insecure-skip-tls-verify=true|--skip-tls-verify|--skip-tls-verify=true|--tls-verify=false|--tlsverify=false|--no-verify-ssl|--strict-ssl=false|--disable-content-trust|--disable-content-trust=true|--insecure-registry|-dmaven.wagon.http.ssl.insecure=true|-dmaven.resolver.transport.http.ssl.insecure=true|" +
+	"--allow-unauthenticated|--allow-insecure-repositories|--nogpgcheck|--no-gpg-checks|--nosignature|" +
+	"--src-tls-verify=false|--dest-tls-verify=false|--allow-insecure-registry|--allow-insecure-connections|-tls-skip-verify|--tls-skip-verify"
 
 // tlsFlagEffects runs for every command: a word that is one of
 // tlsOffFlags. Most words are not options; those are skipped at once.
@@ -190,17 +206,22 @@ func sshHostKeyEffects(a effectJudge, c *Cmd) {
 // tlsOffSettings are package managers' settings, as key=value, that
 // turn TLS checks off for every later install (npm's strict-ssl is
 // tamper.registry's).
-const tlsOffSettings = "enablestrictssl=false|strict-ssl=false|strictssl=false|secure-http=false|disable-tls=true|ssl_verify=false|ssl_verify=no|ssl_verify=0"
+const tlsOffSettings = "enablestrictssl=false|strict-ssl=false|strictssl=false|secure-http=false|disable-tls=true|ssl_verify=false|ssl_verify=no|ssl_verify=0|" +
+	"ssl_verify_mode=0|auth/disable_ssl_validation=true"
 
 // tlsConfigEffects: `yarn config set enableStrictSsl false`, `composer
-// config secure-http false`, `conda config --set ssl_verify false`.
+// config secure-http false`, `conda config --set ssl_verify false`,
+// `bundle config set ssl_verify_mode 0`, `gcloud config set
+// auth/disable_ssl_validation true`, `poetry config
+// certificates.NAME.cert false`.
 func tlsConfigEffects(a effectJudge, c *Cmd) {
 	if posLower(c, 0) != "config" {
 		return
 	}
 	p := c.Pos()
 	for i := 1; i+1 < len(p); i++ {
-		if kv := strings.ToLower(p[i].Text + "=" + p[i+1].Text); oneOf(kv, tlsOffSettings) {
+		kv := strings.ToLower(p[i].Text + "=" + p[i+1].Text)
+		if oneOf(kv, tlsOffSettings) || strings.HasPrefix(kv, "certificates.") && strings.HasSuffix(kv, ".cert=false") {
 			a.emit(c, effect{kind: effSafety, where: whereHome, evidence: p[i].Text + " " + p[i+1].Text})
 			return
 		}
@@ -820,6 +841,9 @@ func gitNoVerify(c *Cmd, sub string) string {
 // release pipelines) build on; a force push with lease to a shared
 // branch still rewrites its history. Branch pushes stay allowed.
 func gitPushEffects(a effectJudge, c *Cmd) {
+	if gitDeployPush(a, c) {
+		return
+	}
 	if c.Has("--force-with-lease", "--force-if-includes") && whenGitPushProtected(c) {
 		a.emit(c, effect{kind: effHistory, where: whereRemote, evidence: "--force-with-lease to a shared branch"})
 		return
@@ -834,6 +858,51 @@ func gitPushEffects(a effectJudge, c *Cmd) {
 			return
 		}
 	}
+}
+
+// deployRemoteNames and deployRemoteHosts name the git remotes a
+// hosting platform builds and releases from on every push (Heroku,
+// Dokku, Scalingo, Clever Cloud, PythonAnywhere, Azure App Service's
+// local git): the names their setup commands give the remote, and the
+// hosts of their URLs.
+const (
+	deployRemoteNames = "heroku|dokku|scalingo|clever|pythonanywhere"
+	deployRemoteHosts = "git.heroku.com|dokku@|scalingo.com|clever-cloud.com|scm.azurewebsites.net|pythonanywhere.com"
+)
+
+// gitDeployPush: a push to a remote named for production (git push
+// production main) or to a platform's deploy remote (git push heroku
+// main) releases the pushed code: a change judged by environment, so a
+// remote named for staging or development stays allowed like any
+// branch push. It reports whether it judged the push.
+func gitDeployPush(a effectJudge, c *Cmd) bool {
+	p := c.posAfterSub(1)
+	if len(p) == 0 || p[0].Dyn {
+		return false
+	}
+	r := strings.ToLower(p[0].Text)
+	url := strings.ContainsAny(r, "/:@") // a URL's path names a repository, not an environment
+	switch {
+	case !url && a.p.isProdWord(r):
+		a.emit(c, effect{kind: effChange, where: whereProduction, evidence: "git push " + p[0].Text})
+		return true
+	case isDevWord(r):
+		return false
+	case url && containsAny(r, deployRemoteHosts) || !url && oneOfAny(envTokens(r), deployRemoteNames):
+		a.emit(c, effect{kind: effChange, where: whereRemote, evidence: "git push " + p[0].Text + " (a platform deploys on push)"})
+		return true
+	}
+	return false
+}
+
+// oneOfAny: one of words is one of alts ("a|b").
+func oneOfAny(words []string, alts string) bool {
+	for _, w := range words {
+		if oneOf(w, alts) {
+			return true
+		}
+	}
+	return false
 }
 
 // tagRef: a refspec that names a tag (refs/tags/..., or a version such
@@ -908,5 +977,255 @@ func (a selfJudge) agentSettingsWrite(c *Cmd, p string) {
 				return
 			}
 		}
+	}
+}
+
+// condaInsecureEffects: conda's --insecure (-k) skips TLS verification
+// of the channels for this install; `conda config --set ssl_verify
+// false` is tlsConfigEffects'.
+func condaInsecureEffects(a effectJudge, c *Cmd) {
+	if c.Has("--insecure", "-k") {
+		a.emit(c, effect{kind: effSafety, where: whereHome, evidence: c.Name + " --insecure"})
+	}
+}
+
+// trustStoreEffects: a trust store decides which TLS servers and code
+// signers are believed. Adding a certificate file as a trusted root
+// (the JDK's cacerts, the macOS keychains' trust settings, the Windows
+// root store, p11-kit's anchors) lets whoever holds its key intercept
+// every TLS connection: denied like an OS control. Trusting a CA made
+// on this machine for local HTTPS (dotnet dev-certs --trust, mkcert
+// -install) or removing a trust anchor changes the machine's trust
+// too, and asks. Reads (keytool -list, security find-certificate,
+// dotnet dev-certs --check) and a project's own keystores are left
+// alone.
+func trustStoreEffects(a effectJudge, c *Cmd) {
+	kind, ev := trustChange(c)
+	switch kind {
+	case trustAdd:
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: ev, rule: ruleEffectSafetyOS})
+	case trustLocal, trustRemove:
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: ev})
+	}
+}
+
+// trustKind is what a command does to a trust store.
+type trustKind int
+
+const (
+	trustNone   trustKind = iota
+	trustAdd              // a certificate file becomes a trusted root
+	trustLocal            // a CA generated on this machine becomes trusted
+	trustRemove           // a trust anchor is removed
+)
+
+// trustChange reads one trust-store tool's command: what it does to the
+// store and the words that say so.
+func trustChange(c *Cmd) (trustKind, string) {
+	p0 := posLower(c, 0)
+	switch c.Name {
+	case "keytool":
+		return keytoolTrust(c)
+	case "security":
+		switch p0 {
+		case "add-trusted-cert", "trust-settings-import":
+			return trustAdd, "security " + p0
+		case "remove-trusted-cert":
+			return trustRemove, "security " + p0
+		}
+	case "certutil":
+		return certutilTrust(c)
+	case "trust":
+		if p0 == "anchor" {
+			if c.Has("--remove", "-r") {
+				return trustRemove, "trust anchor --remove"
+			}
+			return trustAdd, "trust anchor"
+		}
+	case "import-certificate":
+		if v := strings.ToLower(flagAfter(c, "-certstorelocation")); strings.HasSuffix(v, "root") {
+			return trustAdd, "Import-Certificate -CertStoreLocation " + v
+		}
+	case "dotnet":
+		if p0 == "dev-certs" && c.Has("--trust", "-t") {
+			return trustLocal, "dotnet dev-certs --trust"
+		}
+	case "mkcert":
+		if hasWord(c, "-install") {
+			return trustLocal, "mkcert -install"
+		}
+	}
+	return trustNone, ""
+}
+
+// keytoolTrust: -importcert (-import) or -delete on the JDK's trust
+// store (-cacerts, or a -keystore named cacerts/jssecacerts). An import
+// into a project's keystore or truststore is the project's business.
+func keytoolTrust(c *Cmd) (trustKind, string) {
+	ks := path.Base(flagAfter(c, "-keystore"))
+	if !hasWord(c, "-cacerts") && ks != "cacerts" && ks != "jssecacerts" {
+		return trustNone, ""
+	}
+	switch {
+	case hasWord(c, "-importcert|-import"):
+		return trustAdd, "keytool -importcert into the JDK's cacerts"
+	case hasWord(c, "-delete"):
+		return trustRemove, "keytool -delete from the JDK's cacerts"
+	}
+	return trustNone, ""
+}
+
+// certutilTrust: Windows' certutil -addstore/-delstore on the Root (or
+// AuthRoot) store; NSS's certutil -A or -M with trust flags that make a
+// CA (C or T in the -t attributes) in a browser's database.
+func certutilTrust(c *Cmd) (trustKind, string) {
+	for _, w := range c.Pos() {
+		if !oneOf(strings.ToLower(w.Text), "root|authroot") {
+			continue
+		}
+		switch {
+		case hasWord(c, "-addstore|/addstore"):
+			return trustAdd, "certutil -addstore " + w.Text
+		case hasWord(c, "-delstore|/delstore"):
+			return trustRemove, "certutil -delstore " + w.Text
+		}
+	}
+	if t := flagAfter(c, "-t"); strings.ContainsAny(t, "CT") && c.Has("-A", "-M") {
+		return trustAdd, "certutil -t " + t
+	}
+	return trustNone, ""
+}
+
+// hasWord: one of c's words is one of alts ("a|b"), compared without
+// case: the single-dash long options (keytool -cacerts, certutil
+// -addstore) that the option parser reads as bundled short ones.
+func hasWord(c *Cmd, alts string) bool {
+	for _, w := range c.Args {
+		if !w.Dyn && len(w.Text) > 1 && (w.Text[0] == '-' || w.Text[0] == '/') && oneOf(strings.ToLower(w.Text), strings.ToLower(alts)) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagAfter is the word after the option name (compared without case,
+// for single-dash tools whose options the parser does not know), or "".
+func flagAfter(c *Cmd, name string) string {
+	for i, w := range c.Args {
+		if strings.EqualFold(w.Text, name) && i+1 < len(c.Args) {
+			return c.Args[i+1].Text
+		}
+	}
+	return ""
+}
+
+// quarantineEffects: removing macOS's quarantine attribute (xattr -d
+// com.apple.quarantine, also -rd) lets a downloaded app or binary run
+// without Gatekeeper's check. Reading it (xattr -l, -p) is left alone,
+// and so is xattr -c, which build scripts run on their own outputs
+// before signing.
+func quarantineEffects(a effectJudge, c *Cmd) {
+	del, quarantine := false, false
+	for _, w := range c.Args {
+		s := w.Text
+		del = del || len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s, 'd')
+		quarantine = quarantine || strings.EqualFold(s, "com.apple.quarantine")
+	}
+	if del && quarantine {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "xattr -d com.apple.quarantine"})
+	}
+}
+
+// executionPolicyEffects: PowerShell's Set-ExecutionPolicy Unrestricted
+// or Bypass lets every later script run unsigned, for the user or the
+// machine. -Scope Process lasts one session (the way installers and
+// `pwsh -ExecutionPolicy Bypass -File` run a script) and is left alone,
+// as are RemoteSigned and stricter policies.
+func executionPolicyEffects(a effectJudge, c *Cmd) {
+	loose := ""
+	for i, w := range c.Args {
+		s := strings.ToLower(w.Text)
+		if oneOf(s, "unrestricted|bypass") {
+			loose = w.Text
+		}
+		if s == "-scope" && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1].Text, "process") {
+			return
+		}
+	}
+	if loose != "" {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "Set-ExecutionPolicy " + loose})
+	}
+}
+
+// androidVerifierOff are Android's global settings that let unverified
+// apps install, with the value that does it: Play Protect's verifier
+// off, apps installed over adb unverified, unknown sources allowed.
+var androidVerifierOff = map[string]string{
+	"package_verifier_enable":      "0",
+	"verifier_verify_adb_installs": "0",
+	"install_non_market_apps":      "1",
+}
+
+// deviceSecurityEffects: the security controls of an Android device.
+// Commands given to adb shell are walked as the device's commands
+// (carriers.go), so `settings put` arrives here on its own and su -c
+// setenforce 0 reaches osControlEffects: the app verifier switched off
+// asks, and so does verified boot (adb disable-verity). The device's
+// other settings, package lists, logs and app data are development's
+// and left alone.
+func deviceSecurityEffects(a effectJudge, c *Cmd) {
+	if c.Name == "adb" {
+		if adbVerb(c) == "disable-verity" {
+			a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "adb disable-verity"})
+		}
+		return
+	}
+	w := words(c, 4)
+	if len(w) == 4 && w[0] == "put" && androidVerifierOff[w[2]] == w[3] {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "settings put " + strings.Join(w[1:], " ")})
+	}
+}
+
+// adbVerb is adb's command word, after its options (-s SERIAL, -t ID,
+// -H host, -P port, -L socket).
+func adbVerb(c *Cmd) string {
+	for i, x := range c.Args {
+		if !strings.HasPrefix(x.Text, "-") && (i == 0 || !oneOf(c.Args[i-1].Text, "-s|-t|-H|-P|-L")) {
+			return x.Text
+		}
+	}
+	return ""
+}
+
+// bootloaderUnlockEffects: unlocking an Android bootloader (fastboot
+// flashing unlock, oem unlock) wipes the device and turns verified boot
+// off. Flashing a build onto an unlocked device is development's.
+func bootloaderUnlockEffects(a effectJudge, c *Cmd) {
+	if oneOf(posLower(c, 0), "flashing|oem") && oneOf(posLower(c, 1), "unlock|unlock_critical") {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "fastboot " + posLower(c, 0) + " " + posLower(c, 1)})
+	}
+}
+
+// defenderExclusionEffects: Add-MpPreference -Exclusion* exempts a
+// path, process or extension from Defender's scans; what runs from
+// there is never scanned.
+func defenderExclusionEffects(a effectJudge, c *Cmd) {
+	for _, w := range c.Args {
+		if strings.HasPrefix(strings.ToLower(w.Text), "-exclusion") {
+			a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "Add-MpPreference " + w.Text})
+			return
+		}
+	}
+}
+
+// quarantineDefaultsEffects: `defaults write com.apple.LaunchServices
+// LSQuarantine -bool false` stops macOS from marking downloads, so
+// Gatekeeper never checks them; other defaults are preferences.
+func quarantineDefaultsEffects(a effectJudge, c *Cmd) {
+	if posLower(c, 0) != "write" || !strings.EqualFold(posLower(c, 2), "lsquarantine") {
+		return
+	}
+	if oneOf(strings.ToLower(c.Args[len(c.Args)-1].Text), "false|no|0") {
+		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "defaults write LSQuarantine false"})
 	}
 }

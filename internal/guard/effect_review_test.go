@@ -243,3 +243,110 @@ func TestReviewSameShape(t *testing.T) {
 		{`aa-status`, Allow, ""},
 	})
 }
+
+func TestReviewTrustStores(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{`keytool -importcert -cacerts -alias corp-root -file ~/Downloads/corp-ca.crt -noprompt -storepass changeit`, Deny, "safety.os-control"},
+		{`keytool -import -trustcacerts -keystore $JAVA_HOME/lib/security/cacerts -file corp.crt -noprompt`, Deny, "safety.os-control"},
+		{`sudo keytool -delete -cacerts -alias somerootca -storepass changeit`, Ask, "safety.disable"},
+		{`sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain corp-ca.cer`, Deny, ""},
+		{`security add-trusted-cert -r trustRoot corp-ca.cer`, Deny, "safety.os-control"},
+		{`certutil -addstore -f Root corp-ca.cer`, Deny, "safety.os-control"},
+		{`certutil -d sql:$HOME/.pki/nssdb -A -t C,, -n corp -i corp-ca.crt`, Deny, "safety.os-control"},
+		{`pwsh -c "Import-Certificate -FilePath corp.cer -CertStoreLocation Cert:\LocalMachine\Root"`, Deny, "safety.os-control"},
+		{`sudo trust anchor corp-ca.crt`, Deny, ""},
+		{`dotnet dev-certs https --trust`, Ask, "safety.disable"},
+		{`mkcert -install`, Ask, "safety.disable"},
+		// Neighbours: reads, a project's own keystore, local certificates.
+		{`keytool -list -cacerts -storepass changeit`, Allow, ""},
+		{`keytool -printcert -file server.crt`, Allow, ""},
+		{`security find-certificate -a -c "Corp Root"`, Allow, ""},
+		{`certutil -d sql:$HOME/.pki/nssdb -L`, Allow, ""},
+		{`dotnet dev-certs https --check`, Allow, ""},
+		{`dotnet dev-certs https`, Allow, ""},
+		{`mkcert localhost 127.0.0.1`, Allow, ""},
+		{`sudo update-ca-certificates`, Allow, ""},
+	})
+}
+
+func TestReviewOSAndDeviceControls(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{`adb shell su -c 'setenforce 0'`, Deny, ""}, // the device's root shell or its SELinux
+		{`adb -s emulator-5554 shell setenforce permissive`, Deny, "safety.os-control"},
+		{`adb shell settings put global package_verifier_enable 0`, Ask, "safety.disable"},
+		{`adb shell settings put global verifier_verify_adb_installs 0`, Ask, "safety.disable"},
+		{`adb shell settings put secure install_non_market_apps 1`, Ask, "safety.disable"},
+		{`sudo xattr -rd com.apple.quarantine /Applications/Tool.app`, Ask, "safety.disable"},
+		{`xattr -d com.apple.quarantine ~/Downloads/tool`, Ask, "safety.disable"},
+		{`pwsh -c "Set-ExecutionPolicy Unrestricted -Scope CurrentUser -Force"`, Ask, "safety.disable"},
+		{`pwsh -Command "Set-ExecutionPolicy -ExecutionPolicy Bypass"`, Ask, "safety.disable"},
+		// Neighbours: reads, the device's ordinary settings, one session.
+		{`adb shell getenforce`, Allow, ""},
+		{`adb shell settings get global package_verifier_enable`, Allow, ""},
+		{`adb shell settings put global window_animation_scale 0`, Allow, ""},
+		{`adb shell pm list packages`, Allow, ""},
+		{`adb logcat -d`, Allow, ""},
+		{`xattr -l ~/Downloads/tool`, Allow, ""},
+		{`xattr -p com.apple.quarantine ~/Downloads/tool`, Allow, ""},
+		{`pwsh -c "Set-ExecutionPolicy Bypass -Scope Process -Force"`, Allow, ""},
+		{`pwsh -c "Set-ExecutionPolicy RemoteSigned -Scope CurrentUser"`, Allow, ""},
+		{`pwsh -ExecutionPolicy Bypass -File ./scripts/build.ps1`, Allow, ""},
+	})
+}
+
+func TestReviewPackageVerificationOff(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{`conda install -y --insecure -c conda-forge pandas`, Ask, "safety.disable"},
+		{`mamba create -n env -k python=3.12`, Ask, "safety.disable"},
+		{`apt-get install -y --allow-unauthenticated tool`, Ask, "safety.disable"},
+		{`dnf install -y --nogpgcheck ./tool.rpm`, Ask, "safety.disable"},
+		{`zypper --no-gpg-checks install tool`, Ask, "safety.disable"},
+		{`conda config --set ssl_verify false`, Ask, "safety.disable"},
+		// Neighbours: the same installs with their checks on.
+		{`conda install -y -c conda-forge pandas`, Allow, ""},
+		{`mamba create -n env python=3.12`, Allow, ""},
+		{`apt-get install -y tool`, Allow, ""},
+		{`conda config --set ssl_verify true`, Allow, ""},
+	})
+}
+
+func TestReviewGitDeployRemote(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{`git push heroku main`, Ask, "remote.change"},
+		{`git push dokku main`, Ask, "remote.change"},
+		{`git push https://git.heroku.com/shop.git HEAD:main`, Ask, "remote.change"},
+		{`git push production main`, Ask, "prod.change"},
+		{`git push prod-eu HEAD:main`, Ask, "prod.change"},
+		// Neighbours: staging remotes, previews, ordinary remotes.
+		{`git push heroku-staging main`, Allow, ""},
+		{`git push staging main`, Allow, ""},
+		{`git push https://git.heroku.com/shop-staging.git HEAD:main`, Allow, ""},
+		{`git push --dry-run heroku main`, Allow, ""},
+		{`git push origin feature/checkout`, Allow, ""},
+		{`git push git@github.com:acme/prod-tools.git feature/x`, Allow, ""},
+	})
+}
+
+func TestReviewVerificationSettingsOff(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{`VAULT_SKIP_VERIFY=1 vault kv get secret/app`, Ask, "safety.disable"},
+		{`vault status -tls-skip-verify`, Ask, "safety.disable"},
+		{`gcloud config set auth/disable_ssl_validation True`, Ask, "safety.disable"},
+		{`poetry config certificates.corp.cert false`, Ask, "safety.disable"},
+		{`bundle config set --global ssl_verify_mode 0`, Ask, "safety.disable"},
+		{`skopeo copy --src-tls-verify=false docker://registry.local/a:1 dir:/tmp/a`, Ask, "safety.disable"},
+		{`pwsh -c 'Add-MpPreference -ExclusionPath C:\'`, Ask, "safety.disable"},
+		{`defaults write com.apple.LaunchServices LSQuarantine -bool false`, Ask, "safety.disable"},
+		{`adb disable-verity`, Ask, "safety.disable"},
+		{`fastboot flashing unlock`, Ask, "safety.disable"},
+		// Neighbours: reads and the settings beside them.
+		{`vault status`, Allow, ""},
+		{`gcloud config set project demo-dev`, Allow, ""},
+		{`bundle config set --local path vendor/bundle`, Allow, ""},
+		{`pwsh -c 'Get-MpPreference'`, Allow, ""},
+		{`defaults read com.apple.LaunchServices LSQuarantine`, Allow, ""},
+		{`defaults write com.apple.dock autohide -bool true`, Allow, ""},
+		{`adb devices -l`, Allow, ""},
+		{`fastboot flash boot out/boot.img`, Allow, ""},
+	})
+}

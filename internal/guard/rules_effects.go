@@ -27,7 +27,7 @@ func init() {
 			&Rule{ID: ruleEffectSafetyOff, Category: "safety", Verdict: Ask,
 				Reason: "this turns off a safety control (verification, a scanner, a protection); ask the user"},
 			&Rule{ID: ruleEffectSafetyOS, Category: "safety", Verdict: Deny,
-				Reason: "this turns off an operating-system security control (SELinux, auditing, the firewall, ASLR); ask the user to do it themselves"},
+				Reason: "this turns off an operating-system security control (SELinux, auditing, the firewall, ASLR, the trusted root certificates); ask the user to do it themselves"},
 			&Rule{ID: ruleEffectSend, Category: "exfiltration", Verdict: Ask,
 				Reason: "this sends data off the machine; ask the user"},
 			&Rule{ID: ruleEffectDataLoss, Category: "filesystem", Verdict: Ask,
