@@ -200,6 +200,73 @@ var remoteDerivers = []deriverReg{
 	{"mongorestore|pg_restore", deriveRestore},
 	{"make|gmake|just|task|npm|pnpm|yarn|bun", deriveTaskDeploy},
 	{"docker|podman|nerdctl", deriveContainerExec},
+	{"spark-submit", deriveClusterJob},
+	{"msbuild|dotnet", deriveBuildDeploy},
+	{"dotnet|sbt|mvn|mvnw|gradle|gradlew|go|cargo", deriveProgramRun},
+	{"doppler|infisical|op", deriveSecretRun},
+}
+
+// deriveClusterJob: a job submitted to a shared cluster (spark-submit
+// --master yarn, k8s://, spark://, or --deploy-mode cluster) runs on
+// and writes to what the team uses; --master local runs here.
+func deriveClusterJob(a effectJudge, c *Cmd) {
+	master, _ := flagVal(c.Args, "--master")
+	mode, _ := flagVal(c.Args, "--deploy-mode")
+	if strings.HasPrefix(master, "local") || master == "" && mode != "cluster" {
+		return
+	}
+	a.emitRemote(c, c, &remoteTool{live: true}, vChange, "submit "+master)
+}
+
+// deriveBuildDeploy: a build told to deploy (msbuild
+// /p:DeployOnBuild=true, dotnet publish -p:DeployOnBuild=true)
+// publishes the site to the profile's server.
+func deriveBuildDeploy(a effectJudge, c *Cmd) {
+	for _, w := range c.Args {
+		s := strings.ToLower(w.Text)
+		if len(s) > 3 && (s[0] == '/' || s[0] == '-') && strings.HasSuffix(s, "deployonbuild=true") {
+			a.emitRemote(c, c, &remoteTool{live: true}, vChange, "DeployOnBuild")
+			return
+		}
+	}
+}
+
+// deriveProgramRun: the project's own program run by its build tool
+// (dotnet run, sbt runMain, gradle bootRun, go run) with arguments
+// naming production acts on production; elsewhere it is development.
+func deriveProgramRun(a effectJudge, c *Cmd) {
+	pos := c.Pos()
+	if len(pos) == 0 || pos[0].Dyn {
+		return
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(pos[0].Text), " ")
+	verb := strings.ToLower(first)
+	if !oneOf(verb, "run|runmain|bootrun|exec:java|exec:exec|spring-boot:run") {
+		return
+	}
+	if w, ev := a.whereOf(c, whereUnknown); w == whereProduction {
+		a.emit(c, effect{kind: effChange, where: w, evidence: verb + " " + ev + ": runs the project's program against production"})
+	}
+}
+
+// deriveSecretRun: a command run with a production config's secrets
+// (doppler run --config prd, infisical run --env=prod) acts on
+// production with them, whatever the program is.
+func deriveSecretRun(a effectJudge, c *Cmd) {
+	pos := c.Pos()
+	if len(pos) == 0 || pos[0].Dyn || strings.ToLower(pos[0].Text) != "run" {
+		return
+	}
+	own := &Cmd{Command: shell.Command{Name: c.Name, Scope: c.Scope}, env: c.env, a: c.a}
+	for _, w := range c.Args {
+		if w.Text == "--" {
+			break
+		}
+		own.Args = append(own.Args, w)
+	}
+	if w, ev := a.whereOf(own, whereUnknown); w == whereProduction {
+		a.emit(c, effect{kind: effChange, where: w, evidence: "run " + ev + ": runs with production's secrets"})
+	}
 }
 
 // remoteToolOf is the row describing name.
@@ -233,6 +300,9 @@ func deriveRemote(a effectJudge, c *Cmd) {
 		return
 	}
 	class, verb := t.verb(pos)
+	if !t.live && oneOf(c.Name, "kubectl|oc") && cloudKind(pos) {
+		t = &remoteTool{live: true}
+	}
 	if t.bare && len(pos) == 0 || t.always && class == vNone {
 		class, verb = vChange, c.Name
 	}
@@ -252,6 +322,24 @@ func deriveRemote(a effectJudge, c *Cmd) {
 	if class, verb = t.refine(c, pos, class, verb); class > vRead {
 		a.emitRemote(c, c, t, class, verb)
 	}
+}
+
+// cloudKind: the resource is one Crossplane manages (managed, a
+// *.crossplane.io or *.upbound.io kind, a composite xkind.group): a
+// change to it changes the cloud infrastructure behind it, whatever
+// cluster the context is.
+func cloudKind(pos []shell.Word) bool {
+	for i, w := range pos {
+		if i > 2 {
+			break
+		}
+		s := strings.ToLower(w.Text)
+		if oneOf(s, "managed|composite|composites") || strings.HasSuffix(s, ".crossplane.io") ||
+			strings.HasSuffix(s, ".upbound.io") || strings.HasPrefix(s, "x") && strings.Count(s, ".") >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // refine reads what the verb alone does not say: a storage copy is an
@@ -374,9 +462,18 @@ func (t *remoteTool) classify(s string) verbClass {
 		}
 		return vNone
 	}
-	if strings.ContainsAny(s, "-_") {
-		for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' }) {
+	if strings.Contains(s, "-") {
+		for _, p := range strings.Split(s, "-") {
 			if k := t.class(p); k != vNone {
+				return k
+			}
+		}
+	}
+	if strings.Contains(s, "_") {
+		// a snake_case name (a macro, a lane) is read for what it
+		// changes: the log in log_level is a noun
+		for _, p := range strings.Split(s, "_") {
+			if k := t.class(p); k >= vChange {
 				return k
 			}
 		}

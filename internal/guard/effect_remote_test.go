@@ -97,6 +97,27 @@ func TestRemoteEffects(t *testing.T) {
 		{"packer build .", Allow, ""},
 		{"supabase db reset", Allow, ""},
 		{"supabase db reset --linked", Ask, "remote.destroy"},
+		// Cluster jobs, build deploys, programs and secrets run
+		// against production.
+		{"spark-submit --master yarn --deploy-mode cluster jobs/compact.py", Ask, "remote.change"},
+		{"spark-submit --master local[4] jobs/compact.py", Allow, ""},
+		{"msbuild a.csproj /p:DeployOnBuild=true /p:PublishProfile=Azure", Ask, "remote.change"},
+		{"dotnet publish -c Release", Allow, ""},
+		{"dotnet run --project tools/Seeder -- --env Production --truncate", Ask, "prod.change"},
+		{"dotnet run --project tools/Seeder -- --env Development", Allow, ""},
+		{"sbt 'runMain tools.Purge --env prod'", Ask, "prod.change"},
+		{"go run ./cmd/server", Allow, ""},
+		{"doppler run --config prd -- ./scripts/migrate.sh", Ask, "prod.change"},
+		{"doppler run --config dev -- ./scripts/migrate.sh", Allow, ""},
+		{"kubectl annotate managed --all crossplane.io/paused=true", Ask, "remote.change"},
+		{"kubectl get managed", Allow, ""},
+		{"kubectl annotate pod web-1 note=x", Allow, ""},
+		{"railway variables --set LOG_LEVEL=debug", Ask, "remote.change"},
+		// Previews.
+		{"supabase db push --dry-run", Allow, ""},
+		{"supabase db push", Ask, "remote.change"},
+		{"fastlane supply --track internal --validate_only", Allow, ""},
+		{"fastlane supply --track internal", Ask, "remote.change"},
 		// Hosting platforms: an unnamed app is the live one.
 		{"fly deploy -a acme-api", Ask, "remote.change"},
 		{"fly status -a acme-api", Allow, ""},
