@@ -52,6 +52,9 @@ func TestRemoteEffects(t *testing.T) {
 		// Data platforms: the target profile or connection decides.
 		{"dbt run --target prod --full-refresh", Ask, "prod.change"},
 		{"DBT_TARGET=prod dbt build", Ask, "prod.change"},
+		{"env DBT_TARGET=prod dbt build", Ask, "prod.change"},
+		{"env RAILS_ENV=production rails db:migrate", Ask, "prod.change"},
+		{"env RAILS_ENV=development rails db:migrate", Allow, ""},
 		{"dbt run --target dev", Allow, ""},
 		{"dbt run", Allow, ""},
 		{"dbt run-operation drop_schema --target prod", Deny, "prod.destroy"},
