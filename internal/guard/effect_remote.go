@@ -117,7 +117,7 @@ var remoteTools = []remoteTool{
 	// More hosting and platform CLIs of the same shape: Cloud Foundry,
 	// Salesforce, Shopify, Deno Deploy, Zappa, Chalice, Databricks,
 	// BigQuery, eksctl, fastlane's store lanes.
-	{names: "cf|sf|sfdx|shopify|deployctl|zappa|chalice|bq|eksctl|surge", live: true, depth: 3, sql: "query",
+	{names: "cf|sf|sfdx|shopify|deployctl|zappa|chalice|bq|eksctl|surge", live: true, depth: 3, sql: "query", change: "load|mk",
 		read: "init|login|logout|serve|local|dev|open|scan|snapshot|build|test|tail"},
 	// Databricks copies to and from DBFS like a cloud's storage CLI.
 	{names: "databricks", live: true, depth: 3, transfer: true,
@@ -155,7 +155,7 @@ var remoteTools = []remoteTool{
 	{names: "doppler|infisical", depth: 3, only: true, change: "set|upload", destroy: "delete|rm|remove"},
 	// JVM builds' database plugins: only their own goals are read
 	// (mvn clean is the build's).
-	{names: "mvn|mvnw|gradle|gradlew", depth: 6, only: true,
+	{names: "mvn|mvnw|gradle|gradlew|sbt", depth: 6, only: true,
 		change:  "flyway:migrate|flyway:repair|flyway:baseline|liquibase:update|liquibase:rollback|flywaymigrate|flywayrepair|liquibaseupdate|liquibaserollback",
 		destroy: "flyway:clean|liquibase:dropall|flywayclean|liquibasedropall"},
 	{names: "cap|capistrano", live: true, depth: 3, change: "deploy|rollback|invoke", only: true},
@@ -164,6 +164,9 @@ var remoteTools = []remoteTool{
 	// Infrastructure as code: the unnamed stack or workspace is the live one.
 	{names: "terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile", live: true, depth: 3,
 		read: "login|logout|init|new|select|install|plugin|providers|console|about|convert|schema|graph|metadata|package|offline|deps|repos"},
+	// The Azure Developer CLI provisions and deploys the environment
+	// selected (azd env select); down deletes it.
+	{names: "azd", live: true, depth: 2, read: "init|env|auth|config|template|show|monitor|package|restore|hooks|completion|version"},
 	{names: "ansible-playbook", live: true, always: true},
 	{names: "docker", live: true, depth: 2, subs: "stack|service|swarm|node|secret|config"},
 	// Kubernetes: the current context is usually the developer's own
@@ -194,7 +197,7 @@ var remoteTools = []remoteTool{
 
 // remoteDerivers are this file's effect derivers (effect.go).
 var remoteDerivers = []deriverReg{
-	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew|dvc|mlflow|huggingface-cli|hf|airflow|prefect|dagster|dbt|packer|op|bw|akeyless|lpass", deriveRemote},
+	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew|sbt|azd|dvc|mlflow|huggingface-cli|hf|airflow|prefect|dagster|dbt|packer|op|bw|akeyless|lpass", deriveRemote},
 	{dbClients, deriveDBClient},
 	{"pg_dump|pg_dumpall|mysqldump|mariadb-dump|mongodump|mongoexport|redis-dump", deriveDump},
 	{"mongorestore|pg_restore", deriveRestore},
@@ -776,6 +779,12 @@ func deriveTaskDeploy(a effectJudge, c *Cmd) {
 		for _, p := range envTokens(strings.ToLower(w.Text)) {
 			if oneOf(p, "deploy|rollout|promote") {
 				a.emitRemote(c, c, &remoteTool{live: true}, vChange, w.Text)
+				return
+			}
+			// a database task (migrate:prod, db:seed) runs where its
+			// name says; unnamed it is the developer's own database
+			if oneOf(p, "migrate|migration|migrations|seed|db") {
+				a.emitRemote(c, c, nil, vChange, w.Text)
 				return
 			}
 		}

@@ -116,6 +116,16 @@ func TestRemoteEffects(t *testing.T) {
 		{"kubectl get managed", Allow, ""},
 		{"kubectl annotate pod web-1 note=x", Allow, ""},
 		{"railway variables --set LOG_LEVEL=debug", Ask, "remote.change"},
+		// The Azure Developer CLI, BigQuery loads, database tasks.
+		{"azd up", Ask, "remote.change"},
+		{"azd down --force --purge", Ask, "remote.destroy"},
+		{"azd env list", Allow, ""},
+		{"bq load --replace ds.t gs://b/a.csv", Ask, "remote.change"},
+		{"bq ls", Allow, ""},
+		{"npm run migrate:prod", Ask, "prod.change"},
+		{"npm run migrate", Allow, ""},
+		{"sbt flywayMigrate -Dflyway.url=jdbc:postgresql://prod-db/app", Ask, "prod.change"},
+		{"sbt flywayMigrate", Allow, ""},
 		// Previews.
 		{"supabase db push --dry-run", Allow, ""},
 		{"supabase db push", Ask, "remote.change"},
