@@ -92,6 +92,10 @@ type remoteTool struct {
 	// given (supabase db reset resets the local database; --linked,
 	// the project's).
 	localVerbs, remoteFlags string
+	// store names the options and the variable that hold the tool's
+	// store (mlflow's tracking URI): its changes count only when the
+	// store is a server, not a local file or sqlite database.
+	store string
 }
 
 var remoteTools = []remoteTool{
@@ -133,7 +137,8 @@ var remoteTools = []remoteTool{
 	// experiments, models and repos others use. Their caches and
 	// downloads are the user's own.
 	{names: "dvc", depth: 1, only: true, destroy: "gc", needFlag: "--cloud"},
-	{names: "mlflow", depth: 3, only: true, change: "restore|transition", destroy: "delete|gc|rm"},
+	{names: "mlflow", depth: 3, only: true, change: "restore|transition", destroy: "delete|gc|rm",
+		store: "--backend-store-uri|--tracking-uri|MLFLOW_TRACKING_URI"},
 	{names: "huggingface-cli|hf", live: true, depth: 3, only: true, change: "create|tag", destroy: "delete|rm",
 		read: "cache|delete-cache|scan-cache|download|login|logout|whoami|env|auth|upload"},
 	// Workflow orchestrators: a trigger, backfill or clear runs the
@@ -318,13 +323,32 @@ func deriveRemote(a effectJudge, c *Cmd) {
 	if class <= vRead && t.sql != "" {
 		class, verb = t.statement(c, pos)
 	}
-	if class == vDestroy && t.needFlag != "" && !c.Has(t.needFlag) ||
+	if t.store != "" && !serverStore(c, t.store) ||
+		class == vDestroy && t.needFlag != "" && !c.Has(t.needFlag) ||
 		t.localVerbs != "" && oneOf(verb, t.localVerbs) && !c.Has(strings.Split(t.remoteFlags, "|")...) {
 		return
 	}
 	if class, verb = t.refine(c, pos, class, verb); class > vRead {
 		a.emitRemote(c, c, t, class, verb)
 	}
+}
+
+// serverStore: one of names (options, or a variable of the command or
+// its shell) holds a server's URL (https://, postgresql://), not a
+// local store (a path, file://, sqlite:///).
+func serverStore(c *Cmd, names string) bool {
+	for _, n := range strings.Split(names, "|") {
+		var v string
+		if strings.HasPrefix(n, "-") {
+			v, _ = flagVal(c.Args, n)
+		} else if w, ok := envOf(c, n); ok {
+			v = w.Text
+		}
+		if strings.Contains(v, "://") && !strings.HasPrefix(v, "file:") && !strings.HasPrefix(v, "sqlite:") {
+			return true
+		}
+	}
+	return false
 }
 
 // cloudKind: the resource is one Crossplane manages (managed, a

@@ -78,7 +78,10 @@ func TestRemoteEffects(t *testing.T) {
 
 		{"dvc pull -r storage", Allow, ""},
 		{"dvc gc -w", Allow, ""},
-		{"mlflow experiments delete --experiment-id 12", Ask, "remote.destroy"},
+		{"MLFLOW_TRACKING_URI=https://mlflow.example.io mlflow experiments delete --experiment-id 12", Ask, "remote.destroy"},
+		{"mlflow gc --backend-store-uri postgresql://mlflow@db.internal/mlflow", Ask, "remote.destroy"},
+		{"mlflow experiments delete --experiment-id 12", Allow, ""},
+		{"mlflow gc --backend-store-uri sqlite:///mlruns.db", Allow, ""},
 		{"mlflow experiments search", Allow, ""},
 		{"huggingface-cli repo create sentiment --type model", Ask, "remote.change"},
 		{"huggingface-cli download bert-base-uncased", Allow, ""},
