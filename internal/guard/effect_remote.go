@@ -143,8 +143,10 @@ var remoteTools = []remoteTool{
 		read: "cache|delete-cache|scan-cache|download|login|logout|whoami|env|auth|upload"},
 	// Workflow orchestrators: a trigger, backfill or clear runs the
 	// pipelines on the shared scheduler; pause stops them for everyone.
+	// Creating users, pools and connections is judged by what it grants
+	// (effect_supply.go, effect_cred.go).
 	{names: "airflow|prefect|dagster", live: true, depth: 3, only: true,
-		change:  "trigger|pause|unpause|backfill|clear|run|launch|materialize|deploy|set|import|cancel|resume|apply|create",
+		change:  "trigger|pause|unpause|backfill|clear|run|launch|materialize|deploy|set|import|cancel|resume|apply",
 		destroy: "delete|reset|clean|downgrade|wipe|rm"},
 	// dbt builds the tables of the profile's target: the unnamed one is
 	// the developer's own (dev), --target prod the shared warehouse. A
