@@ -104,6 +104,8 @@ var previewRegs = []previewReg{
 	// Hosting and release tools.
 	{"wrangler", previewSpec{flags: "--dry-run", subs: "deploy|publish"}},
 	{"firebase", previewSpec{flags: "--dry-run", subs: "deploy"}},
+	{"supabase", previewSpec{flags: "--dry-run", subs: "db"}},
+	{"fastlane", previewSpec{flags: "--validate_only", subs: "supply"}},
 	{"semantic-release|release-it", previewSpec{flags: "--dry-run|-d"}},
 	{"standard-version", previewSpec{flags: "--dry-run"}},
 	{"goreleaser", previewSpec{flags: "--snapshot", subs: "release"}},

@@ -30,9 +30,14 @@ const (
 // The shared vocabulary. Read verbs stop the scan: in `kubectl auth
 // can-i delete pods` the verb is can-i, not delete.
 const (
-	readVerbs    = "get|list|ls|describe|show|status|logs|log|info|inspect|view|whoami|plan|preview|diff|validate|output|outputs|version|help|top|events|history|cat|tail|read|search|query|explain|check|lint|template|auth|config|can-i|ping|browse|watch|wait|login|logout|doctor|open|whoami|print|find|count|test|build|synth|dev"
-	changeVerbs  = "deploy|deploys|apply|up|update|upgrade|install|set|put|create|patch|edit|scale|restart|rollback|undo|promote|release|run|exec|execute|invoke|import|taint|untaint|unlock|push|migrate|seed|start|stop|reload|publish|send|submit|enable|disable|replace|add|attach|detach|cancel|on|off|label|annotate|cordon|drain|uncordon|modify|reboot|resize|rotate|redeploy|refresh|sync|trigger|approve|suspend|resume|reconcile|seal|step-down|mv|move|rename|restore|cp|copy|upload|bootstrap|setup|connect|alias|unpause|pause"
-	destroyVerbs = "delete|destroy|rm|remove|purge|terminate|drop|flush|flushall|flushdb|wipe|truncate|uninstall|del|unset|down|reset|clean|dropall|fresh|replant|nuke|deregister|revoke|disassociate|evict|kill"
+	readVerbs = "get|list|ls|describe|show|status|logs|log|info|inspect|view|whoami|plan|preview|diff|validate|output|outputs|version|help|top|events|history|cat|tail|read|search|query|explain|check|lint|template|auth|config|can-i|ping|browse|watch|wait|login|logout|doctor|open|whoami|print|find|count|test|build|synth|dev"
+	// ssh, console and start-session open a shell on the remote host
+	// (fly ssh console, az webapp ssh, aws ssm start-session): whatever
+	// is typed there changes it.
+	changeVerbs = "deploy|deploys|apply|up|update|upgrade|install|set|put|create|patch|edit|scale|restart|rollback|undo|promote|release|run|exec|execute|invoke|import|taint|untaint|unlock|push|migrate|seed|start|stop|reload|publish|send|submit|enable|disable|replace|add|attach|detach|cancel|on|off|label|annotate|cordon|drain|uncordon|modify|reboot|resize|rotate|redeploy|refresh|sync|trigger|approve|suspend|resume|reconcile|seal|step-down|mv|move|rename|restore|cp|copy|upload|bootstrap|setup|connect|alias|unpause|pause|swap|ssh|start-session|backfill|clear"
+	// rebuild and reimage reinstall a server from an image: its disk
+	// is gone like a deleted one's.
+	destroyVerbs = "delete|destroy|rm|remove|purge|terminate|drop|flush|flushall|flushdb|wipe|truncate|uninstall|del|unset|down|reset|clean|dropall|fresh|replant|nuke|deregister|revoke|disassociate|evict|kill|rebuild|reimage|reinstall"
 	exportVerbs  = "dump|dumpdata|pull|export|backup|download"
 )
 
@@ -77,19 +82,38 @@ type remoteTool struct {
 	// prodFlag marks production by a flag (artisan's --force exists to
 	// run in production).
 	prodFlag string
+	// nouns are words that are never the tool's verb (az webapp config
+	// appsettings set: config names settings, the verb is set).
+	nouns string
+	// sql are the verbs whose statement (the next positional, or -c)
+	// is read like a database client's (bq query, heroku pg:psql).
+	sql string
+	// localVerbs act on the local stack unless one of remoteFlags is
+	// given (supabase db reset resets the local database; --linked,
+	// the project's).
+	localVerbs, remoteFlags string
+	// store names the options and the variable that hold the tool's
+	// store (mlflow's tracking URI): its changes count only when the
+	// store is a server, not a local file or sqlite database.
+	store string
 }
 
 var remoteTools = []remoteTool{
 	// Cloud CLIs: <cli> <service> [<group>] <op>.
 	{names: "aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud", live: true, skip: 1, depth: 4, transfer: true,
-		read: "configure|config|auth|login|sso|help|completion|init|account|components|extension|bicep|update-kubeconfig|get-credentials|start-session", destroy: "rb"},
+		read: "configure|config|auth|login|sso|help|completion|init|account|components|extension|bicep|update-kubeconfig|get-credentials", destroy: "rb", nouns: "config"},
 	{names: "gsutil", live: true, depth: 2, transfer: true, change: "acl|iam|setmeta", destroy: "rb"},
 	// Hosting platforms and PaaS.
-	{names: "heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|kamal|nomad|consul|argocd|flux", live: true, depth: 3, setFlag: "--set",
-		read: "emulators|serve|init|link|gen|new|local|dev|functions:shell|projects|migration|build|credentials|diagnostics|token|unlink|switch|use", local: "--local"},
+	{names: "heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|firebase|kamal|nomad|consul|argocd|flux", live: true, depth: 3, setFlag: "--set",
+		read: "emulators|serve|init|link|gen|new|local|dev|functions:shell|projects|migration|build|credentials|diagnostics|token|unlink|switch|use", local: "--local", sql: "pg:psql|psql"},
+	// EAS builds on Expo's servers with the project's signing
+	// credentials, and its default profile is production; a
+	// development or preview profile names its environment.
+	{names: "eas", live: true, depth: 3, local: "--local", change: "build",
+		read: "init|new|dev|credentials|diagnostics|unlink|switch|use|config"},
 	{names: "vercel|now", live: true, depth: 3, bare: true},
 	// Supabase runs a local stack; push and deploy reach the linked project.
-	{names: "supabase", live: true, depth: 3, local: "--local",
+	{names: "supabase", live: true, depth: 3, local: "--local", localVerbs: "reset", remoteFlags: "--linked|--db-url",
 		read: "start|stop|status|init|link|unlink|gen|new|dev|serve|login|logout|migration|test|diff|lint|bootstrap|inspect"},
 	// Vault: writing a secret is its routine use; sealing it or deleting
 	// secrets and engines is not.
@@ -97,17 +121,48 @@ var remoteTools = []remoteTool{
 	// More hosting and platform CLIs of the same shape: Cloud Foundry,
 	// Salesforce, Shopify, Deno Deploy, Zappa, Chalice, Databricks,
 	// BigQuery, eksctl, fastlane's store lanes.
-	{names: "cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane", live: true, depth: 3,
-		read:   "init|login|logout|serve|local|dev|open|scan|match|snapshot|gym|build|test|tail",
-		change: "deliver|supply|pilot|beta|upload_to_testflight|upload_to_app_store|upload_to_play_store"},
-	// DVC: pushing adds to the remote; gc --cloud deletes from it.
+	{names: "cf|sf|sfdx|shopify|deployctl|zappa|chalice|bq|eksctl|surge", live: true, depth: 3, sql: "query", change: "load|mk",
+		read: "init|login|logout|serve|local|dev|open|scan|snapshot|build|test|tail"},
+	// Databricks copies to and from DBFS like a cloud's storage CLI.
+	{names: "databricks", live: true, depth: 3, transfer: true,
+		read: "init|login|logout|serve|local|dev|open|build|test|tail"},
+	// Fastlane's store lanes upload to the stores; match creates and
+	// revokes the team's signing certificates (nuke deletes them all)
+	// unless it only reads them.
+	{names: "fastlane", live: true, depth: 3, local: "--readonly",
+		read:   "init|scan|snapshot|gym|build|test|spaceauth|env|lanes|list|action|actions",
+		change: "deliver|supply|pilot|beta|match|upload_to_testflight|upload_to_app_store|upload_to_play_store"},
+	// Artifact stores shared by a team: DVC adds to its remote (gc
+	// --cloud deletes from it), MLflow and the Hugging Face Hub hold
+	// experiments, models and repos others use. Their caches and
+	// downloads are the user's own.
 	{names: "dvc", depth: 1, only: true, destroy: "gc", needFlag: "--cloud"},
+	{names: "mlflow", depth: 3, only: true, change: "restore|transition", destroy: "delete|gc|rm",
+		store: "--backend-store-uri|--tracking-uri|MLFLOW_TRACKING_URI"},
+	{names: "huggingface-cli|hf", live: true, depth: 3, only: true, change: "create|tag", destroy: "delete|rm",
+		read: "cache|delete-cache|scan-cache|download|login|logout|whoami|env|auth|upload"},
+	// Workflow orchestrators: a trigger, backfill or clear runs the
+	// pipelines on the shared scheduler; pause stops them for everyone.
+	// Creating users, pools and connections is judged by what it grants
+	// (effect_supply.go, effect_cred.go).
+	{names: "airflow|prefect|dagster", live: true, depth: 3, only: true,
+		change:  "trigger|pause|unpause|backfill|clear|run|launch|materialize|deploy|set|import|cancel|resume|apply",
+		destroy: "delete|reset|clean|downgrade|wipe|rm"},
+	// dbt builds the tables of the profile's target: the unnamed one is
+	// the developer's own (dev), --target prod the shared warehouse. A
+	// run-operation is read by its macro's name (drop_schema).
+	{names: "dbt", depth: 2, only: true, change: "run|build|snapshot|seed|run-operation|retry|clone", destroy: "drop"},
+	// Packer builds machine images in the account its variables name.
+	{names: "packer", depth: 2, only: true, change: "build"},
+	// Password managers' shared vaults: deleting an item takes it from
+	// everyone who uses it.
+	{names: "op|bw|akeyless|lpass", depth: 3, only: true, destroy: "delete|remove|rm|purge|archive"},
 	// Secret managers' CLIs: deleting a shared secret asks; setting one
 	// is routine unless the config named is production.
 	{names: "doppler|infisical", depth: 3, only: true, change: "set|upload", destroy: "delete|rm|remove"},
 	// JVM builds' database plugins: only their own goals are read
 	// (mvn clean is the build's).
-	{names: "mvn|mvnw|gradle|gradlew", depth: 6, only: true,
+	{names: "mvn|mvnw|gradle|gradlew|sbt", depth: 6, only: true,
 		change:  "flyway:migrate|flyway:repair|flyway:baseline|liquibase:update|liquibase:rollback|flywaymigrate|flywayrepair|liquibaseupdate|liquibaserollback",
 		destroy: "flyway:clean|liquibase:dropall|flywayclean|liquibasedropall"},
 	{names: "cap|capistrano", live: true, depth: 3, change: "deploy|rollback|invoke", only: true},
@@ -116,6 +171,9 @@ var remoteTools = []remoteTool{
 	// Infrastructure as code: the unnamed stack or workspace is the live one.
 	{names: "terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile", live: true, depth: 3,
 		read: "login|logout|init|new|select|install|plugin|providers|console|about|convert|schema|graph|metadata|package|offline|deps|repos"},
+	// The Azure Developer CLI provisions and deploys the environment
+	// selected (azd env select); down deletes it.
+	{names: "azd", live: true, depth: 2, read: "init|env|auth|config|template|show|monitor|package|restore|hooks|completion|version"},
 	{names: "ansible-playbook", live: true, always: true},
 	{names: "docker", live: true, depth: 2, subs: "stack|service|swarm|node|secret|config"},
 	// Kubernetes: the current context is usually the developer's own
@@ -146,12 +204,79 @@ var remoteTools = []remoteTool{
 
 // remoteDerivers are this file's effect derivers (effect.go).
 var remoteDerivers = []deriverReg{
-	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew|dvc", deriveRemote},
+	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew|sbt|azd|dvc|mlflow|huggingface-cli|hf|airflow|prefect|dagster|dbt|packer|op|bw|akeyless|lpass", deriveRemote},
 	{dbClients, deriveDBClient},
 	{"pg_dump|pg_dumpall|mysqldump|mariadb-dump|mongodump|mongoexport|redis-dump", deriveDump},
 	{"mongorestore|pg_restore", deriveRestore},
 	{"make|gmake|just|task|npm|pnpm|yarn|bun", deriveTaskDeploy},
 	{"docker|podman|nerdctl", deriveContainerExec},
+	{"spark-submit", deriveClusterJob},
+	{"msbuild|dotnet", deriveBuildDeploy},
+	{"dotnet|sbt|mvn|mvnw|gradle|gradlew|go|cargo", deriveProgramRun},
+	{"doppler|infisical|op", deriveSecretRun},
+}
+
+// deriveClusterJob: a job submitted to a shared cluster (spark-submit
+// --master yarn, k8s://, spark://, or --deploy-mode cluster) runs on
+// and writes to what the team uses; --master local runs here.
+func deriveClusterJob(a effectJudge, c *Cmd) {
+	master, _ := flagVal(c.Args, "--master")
+	mode, _ := flagVal(c.Args, "--deploy-mode")
+	if strings.HasPrefix(master, "local") || master == "" && mode != "cluster" {
+		return
+	}
+	a.emitRemote(c, c, &remoteTool{live: true}, vChange, "submit "+master)
+}
+
+// deriveBuildDeploy: a build told to deploy (msbuild
+// /p:DeployOnBuild=true, dotnet publish -p:DeployOnBuild=true)
+// publishes the site to the profile's server.
+func deriveBuildDeploy(a effectJudge, c *Cmd) {
+	for _, w := range c.Args {
+		s := strings.ToLower(w.Text)
+		if len(s) > 3 && (s[0] == '/' || s[0] == '-') && strings.HasSuffix(s, "deployonbuild=true") {
+			a.emitRemote(c, c, &remoteTool{live: true}, vChange, "DeployOnBuild")
+			return
+		}
+	}
+}
+
+// deriveProgramRun: the project's own program run by its build tool
+// (dotnet run, sbt runMain, gradle bootRun, go run) with arguments
+// naming production acts on production; elsewhere it is development.
+func deriveProgramRun(a effectJudge, c *Cmd) {
+	pos := c.Pos()
+	if len(pos) == 0 || pos[0].Dyn {
+		return
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(pos[0].Text), " ")
+	verb := strings.ToLower(first)
+	if !oneOf(verb, "run|runmain|bootrun|exec:java|exec:exec|spring-boot:run") {
+		return
+	}
+	if w, ev := a.whereOf(c, whereUnknown); w == whereProduction {
+		a.emit(c, effect{kind: effChange, where: w, evidence: verb + " " + ev + ": runs the project's program against production"})
+	}
+}
+
+// deriveSecretRun: a command run with a production config's secrets
+// (doppler run --config prd, infisical run --env=prod) acts on
+// production with them, whatever the program is.
+func deriveSecretRun(a effectJudge, c *Cmd) {
+	pos := c.Pos()
+	if len(pos) == 0 || pos[0].Dyn || strings.ToLower(pos[0].Text) != "run" {
+		return
+	}
+	own := &Cmd{Command: shell.Command{Name: c.Name, Scope: c.Scope}, env: c.env, a: c.a}
+	for _, w := range c.Args {
+		if w.Text == "--" {
+			break
+		}
+		own.Args = append(own.Args, w)
+	}
+	if w, ev := a.whereOf(own, whereUnknown); w == whereProduction {
+		a.emit(c, effect{kind: effChange, where: w, evidence: "run " + ev + ": runs with production's secrets"})
+	}
 }
 
 // remoteToolOf is the row describing name.
@@ -178,22 +303,72 @@ func deriveRemote(a effectJudge, c *Cmd) {
 		}
 		pos = pos[1:]
 	}
-	if t.local != "" && c.Has(t.local) || t.needFlag != "" && !c.Has(t.needFlag) {
+	if t.local != "" && c.Has(t.local) {
 		return
 	}
 	if t.subs != "" && (len(pos) == 0 || !oneOf(strings.ToLower(pos[0].Text), t.subs)) {
 		return
 	}
 	class, verb := t.verb(pos)
+	if !t.live && oneOf(c.Name, "kubectl|oc") && cloudKind(pos) {
+		t = &remoteTool{live: true}
+	}
 	if t.bare && len(pos) == 0 || t.always && class == vNone {
 		class, verb = vChange, c.Name
 	}
 	if class == vNone && t.setFlag != "" && c.Has(t.setFlag) {
 		class, verb = vChange, t.setFlag
 	}
+	if oneOf(verb, "ssh|start-session") && c.Has("-C", "--command") {
+		return // a command run over the remote shell, not an open shell
+	}
+	if class <= vRead && t.sql != "" {
+		class, verb = t.statement(c, pos)
+	}
+	if t.store != "" && !serverStore(c, t.store) ||
+		class == vDestroy && t.needFlag != "" && !c.Has(t.needFlag) ||
+		t.localVerbs != "" && oneOf(verb, t.localVerbs) && !c.Has(strings.Split(t.remoteFlags, "|")...) {
+		return
+	}
 	if class, verb = t.refine(c, pos, class, verb); class > vRead {
 		a.emitRemote(c, c, t, class, verb)
 	}
+}
+
+// serverStore: one of names (options, or a variable of the command or
+// its shell) holds a server's URL (https://, postgresql://), not a
+// local store (a path, file://, sqlite:///).
+func serverStore(c *Cmd, names string) bool {
+	for _, n := range strings.Split(names, "|") {
+		var v string
+		if strings.HasPrefix(n, "-") {
+			v, _ = flagVal(c.Args, n)
+		} else if w, ok := envOf(c, n); ok {
+			v = w.Text
+		}
+		if strings.Contains(v, "://") && !strings.HasPrefix(v, "file:") && !strings.HasPrefix(v, "sqlite:") {
+			return true
+		}
+	}
+	return false
+}
+
+// cloudKind: the resource is one Crossplane manages (managed, a
+// *.crossplane.io or *.upbound.io kind, a composite xkind.group): a
+// change to it changes the cloud infrastructure behind it, whatever
+// cluster the context is.
+func cloudKind(pos []shell.Word) bool {
+	for i, w := range pos {
+		if i > 2 {
+			break
+		}
+		s := strings.ToLower(w.Text)
+		if oneOf(s, "managed|composite|composites") || strings.HasSuffix(s, ".crossplane.io") ||
+			strings.HasSuffix(s, ".upbound.io") || strings.HasPrefix(s, "x") && strings.Count(s, ".") >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // refine reads what the verb alone does not say: a storage copy is an
@@ -213,7 +388,51 @@ func (t *remoteTool) refine(c *Cmd, pos []shell.Word, class verbClass, verb stri
 			return k, v
 		}
 	}
+	if class == vChange && revertsAll(pos, verb) {
+		return vDestroy, verb + " 0: reverts every migration"
+	}
 	return class, verb
+}
+
+// revertsAll: a migration run to version 0 or base (dotnet ef database
+// update 0, alembic downgrade base, rails db:migrate VERSION=0) undoes
+// every migration, dropping the tables they made.
+func revertsAll(pos []shell.Word, verb string) bool {
+	if !oneOf(verb, "update|downgrade|migrate|db:migrate|rollback|goto") {
+		return false
+	}
+	for i, w := range pos {
+		s := strings.ToLower(w.Text)
+		if s == "version=0" || i > 0 && strings.ToLower(pos[i-1].Text) == verb && oneOf(s, "0|base") {
+			return true
+		}
+	}
+	return false
+}
+
+// statement reads the SQL a data CLI is given after its query verb (bq
+// query 'DELETE ...', heroku pg:psql -c 'TRUNCATE users').
+func (t *remoteTool) statement(c *Cmd, pos []shell.Word) (verbClass, string) {
+	best, verb := vNone, ""
+	for i, w := range pos {
+		if i >= t.depth || !oneOf(strings.ToLower(w.Text), t.sql) {
+			continue
+		}
+		for _, s := range pos[i+1:] {
+			if k, v := statementClass(s.Text); k > best {
+				best, verb = k, v
+			}
+		}
+		for j := 0; j+1 < len(c.Args); j++ {
+			if oneOf(c.Args[j].Text, "-c|--command") {
+				if k, v := statementClass(c.Args[j+1].Text); k > best {
+					best, verb = k, v
+				}
+			}
+		}
+		break
+	}
+	return best, verb
 }
 
 // verb is the class of the first word among pos that has one; a change
@@ -279,12 +498,21 @@ func (t *remoteTool) classify(s string) verbClass {
 			}
 		}
 	}
+	if strings.Contains(s, "_") {
+		// a snake_case name (a macro, a lane) is read for what it
+		// changes: the log in log_level is a noun
+		for _, p := range strings.Split(s, "_") {
+			if k := t.class(p); k >= vChange {
+				return k
+			}
+		}
+	}
 	return vNone
 }
 
 func (t *remoteTool) class(s string) verbClass {
 	switch {
-	case s == "":
+	case s == "" || oneOf(s, t.nouns):
 		return vNone
 	case oneOf(s, t.read):
 		return vRead
@@ -365,6 +593,15 @@ const dbClients = "psql|mysql|mariadb|mongosh|mongo|redis-cli|valkey-cli|sqlcmd|
 // dbStatementOpts are the options that carry a statement.
 const dbStatementOpts = "-c|--command|-e|--execute|--eval|-q|-Q|--query|-x"
 
+// stmtOpts are client's statement options: snowsql's -c names a
+// connection, its statement is -q.
+func stmtOpts(client string) string {
+	if client == "snowsql" {
+		return "-q|--query"
+	}
+	return dbStatementOpts
+}
+
 // dbTargetOpts are the options that name the server or the database.
 const (
 	dbTargetOpts = "-h|--host|-H|--uri|--url|-u|-d|--dbname|-D|--database|-S|--server"
@@ -380,7 +617,7 @@ func deriveDBClient(a effectJudge, c *Cmd) {
 			if w.Dyn || i+1 >= len(c.Args) {
 				continue
 			}
-			if name, _, _ := strings.Cut(w.Text, "="); oneOf(name, dbStatementOpts) {
+			if name, _, _ := strings.Cut(w.Text, "="); oneOf(name, stmtOpts(c.Name)) {
 				stmt := c.Args[i+1].Text
 				if _, v, has := strings.Cut(w.Text, "="); has {
 					stmt = v
@@ -393,6 +630,11 @@ func deriveDBClient(a effectJudge, c *Cmd) {
 	}
 	if class == vNone && c.stdin.Known {
 		class, verb = stdinStatements(c.Name, c.stdin.Text)
+	}
+	if class == vNone && c.Has("-f", "--file", "--filename") && c.Name != "mysql" && c.Name != "mariadb" {
+		// a script file's statements are unseen: a change, judged by
+		// where it runs (mysql's -f is --force)
+		class, verb = vChange, "-f"
 	}
 	if class < vChange {
 		return
@@ -409,7 +651,7 @@ func dbTarget(c *Cmd, serverOnly bool) *Cmd {
 	for i, w := range c.Args {
 		name, _, has := strings.Cut(w.Text, "=")
 		switch {
-		case i > 0 && oneOf(c.Args[i-1].Text, dbStatementOpts):
+		case i > 0 && oneOf(c.Args[i-1].Text, stmtOpts(c.Name)):
 			// the statement itself
 		case strings.Contains(w.Text, "://"),
 			!serverOnly && !strings.HasPrefix(w.Text, "-") && !strings.ContainsAny(w.Text, " \t\n"):
@@ -439,7 +681,7 @@ func statementClass(s string) (verbClass, string) {
 			// a DELETE that picks its rows is a change; one
 			// without WHERE empties the table.
 			k = vDestroy
-			if strings.Contains(st, "WHERE") || strings.Contains(st, "where") {
+			if (strings.Contains(st, "WHERE") || strings.Contains(st, "where")) && !strings.HasSuffix(strings.Join(f, " "), "WHERE TRUE") {
 				k = vChange
 			}
 		case "DROP", "TRUNCATE":
@@ -563,6 +805,12 @@ func deriveTaskDeploy(a effectJudge, c *Cmd) {
 		for _, p := range envTokens(strings.ToLower(w.Text)) {
 			if oneOf(p, "deploy|rollout|promote") {
 				a.emitRemote(c, c, &remoteTool{live: true}, vChange, w.Text)
+				return
+			}
+			// a database task (migrate:prod, db:seed) runs where its
+			// name says; unnamed it is the developer's own database
+			if oneOf(p, "migrate|migration|migrations|seed|db") {
+				a.emitRemote(c, c, nil, vChange, w.Text)
 				return
 			}
 		}

@@ -153,14 +153,26 @@ func (a effectJudge) whereOf(c *Cmd, def where) (w where, evidence string) {
 			name, val, has := strings.Cut(s, "=")
 			if !has {
 				// --prod, --production: a flag that is the environment.
-				if check(strings.TrimLeft(name, "-"), name) {
-					return
+				// A flag about a step (--submit_for_review, --skip-tests)
+				// names no development environment.
+				flag := strings.TrimLeft(name, "-")
+				if a.p.isProdWord(flag) {
+					return whereProduction, name
+				}
+				if t := envTokens(flag); dev == "" && len(t) > 0 && oneOf(strings.ToLower(t[0]), devWords) {
+					dev = name
 				}
 				continue
 			}
 			s, shown = val, s
 		} else if i > 0 && strings.HasPrefix(c.Args[i-1].Text, "-") && !strings.Contains(c.Args[i-1].Text, "=") {
 			shown = c.Args[i-1].Text + " " + s
+		}
+		if k, v, ok := strings.Cut(s, ":"); ok && oneOf(strings.ToLower(v), "true|false|yes|no") {
+			s = k // a lane option (skip_tests:true) sets a step, not an environment
+			if !a.p.isProdWord(s) {
+				continue
+			}
 		}
 		if check(s, shown) {
 			return
@@ -175,5 +187,5 @@ func (a effectJudge) whereOf(c *Cmd, def where) (w where, evidence string) {
 // envVarName: a variable that names the environment a tool acts on.
 func envVarName(name string) bool {
 	return oneOf(name, envVars) || strings.HasSuffix(name, "_ENV") || strings.HasSuffix(name, "_ENVIRONMENT") ||
-		strings.HasSuffix(name, "_PROFILE") || strings.HasSuffix(name, "_CONTEXT")
+		strings.HasSuffix(name, "_PROFILE") || strings.HasSuffix(name, "_CONTEXT") || strings.HasSuffix(name, "_TARGET")
 }

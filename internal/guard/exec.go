@@ -341,8 +341,14 @@ func hSudo(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dept
 func isShell(n string) bool { return slices.Contains(shellNames, n) }
 
 func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
+	// env's assignments are the command's own, like a VAR=value prefix
+	// (env RAILS_ENV=production rails db:migrate names production).
+	own := make(map[string]shell.Word, len(env)+1)
+	for k, v := range env {
+		own[k] = v
+	}
 	e := shell.ReadEnv(c.Args, sc, a.req.Home,
-		func(name string, v shell.Word) { a.vcs().envRule(name, v, sc, depth) },
+		func(name string, v shell.Word) { own[name] = v; a.vcs().envRule(name, v, sc, depth) },
 		func(name shell.Word) {
 			if name.Dyn || a.req.hostVar(name.Text) {
 				a.self().pose()
@@ -362,7 +368,7 @@ func hEnv(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth
 		}
 		return shell.Feed{Taint: shell.TaintEnv}
 	}
-	return a.walker().Run(shell.DropAssignments(out), env, e.Scope, depth, in)
+	return a.walker().Run(shell.DropAssignments(out), own, e.Scope, depth, in)
 }
 
 func hCd(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {
