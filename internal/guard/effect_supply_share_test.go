@@ -93,7 +93,7 @@ func TestSupplySendOff(t *testing.T) {
 		{"bq show proj:analytics.customers", Allow, ""},
 		{"gcloud sql export csv main-db gs://bucket/users.csv --query 'select * from users'", Ask, send},
 		{`snowsql -c prod -q "create stage s url='s3://drop/'; copy into @s from analytics.customers"`, Ask, send},
-		{`snowsql -c prod -q "copy into analytics.events from @raw_stage"`, Allow, ""},
+		{`snowsql -c dev -q "copy into analytics.events from @raw_stage"`, Allow, ""}, // a load into production is a production change (prod.change)
 		{`duckdb -c "COPY (SELECT * FROM t) TO 's3://bucket/e.csv'"`, Ask, send},
 		{`duckdb -c "SELECT count(*) FROM read_parquet('s3://bucket/x.parquet')"`, Allow, ""},
 		{`duckdb -c "COPY t TO 'out.csv'"`, Allow, ""},
