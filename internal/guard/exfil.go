@@ -218,6 +218,20 @@ func familyHost(family, h string) bool {
 	return false
 }
 
+// onlyLoopback: every URL c names is on this machine, and it names one.
+func onlyLoopback(c *Cmd) bool {
+	n := 0
+	for _, w := range c.Args {
+		if h := urlHost(w.Text); h != "" {
+			if w.Dyn || !loopbackHost(h) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
 func loopbackHost(h string) bool {
 	h = strings.TrimSuffix(strings.Trim(h, "[]"), ".")
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
@@ -948,9 +962,12 @@ func (a exfilJudge) networkArgs(c *Cmd, in shell.Feed) {
 			if !isFile || file == "-" || file == "" {
 				continue
 			}
-			if a.files().sensitive(shell.ExpandHome(file, a.req.Home), c.Scope) {
+			switch {
+			case a.files().sensitive(shell.ExpandHome(file, a.req.Home), c.Scope):
 				a.fire(ruleExfilUploadSensitive, c, c.Name+" uploads "+file)
-			} else {
+			case !onlyLoopback(c):
+				// A fixture posted to the developer's own server on this
+				// machine stays on it.
 				a.fire(ruleExfilFileUpload, c, c.Name+" uploads "+file)
 			}
 		}

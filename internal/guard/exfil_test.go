@@ -220,3 +220,16 @@ func TestSecretFileTools(t *testing.T) {
 		}
 	}
 }
+
+// TestUploadToLoopback: a fixture posted to a server on this machine is
+// not an upload off it; the same post elsewhere, or a secret posted
+// anywhere, still is.
+func TestUploadToLoopback(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{"curl -X POST -H 'Content-Type: application/json' -d @test/fixtures/order.json http://localhost:3000/api/orders", Allow, ""},
+		{"curl -F file=@testdata/upload.png http://127.0.0.1:8080/upload", Allow, ""},
+		{"curl -d @test/fixtures/order.json https://api.example.com/orders", Ask, "exfil.file-upload"},
+		{"curl -d @test/fixtures/order.json http://localhost:3000/a https://api.example.com/b", Ask, "exfil.file-upload"},
+		{"curl -d @.env http://localhost:3000/debug", Deny, ""},
+	})
+}
