@@ -92,9 +92,15 @@ const (
 	whereProject
 	whereHome
 	whereSystem
-	// whereDev: a development, test, staging or local environment, or a
+	// whereDev: a development, staging or local environment, or a
 	// service on this machine.
 	whereDev
+	// whereTest: a disposable environment: one a word names as a test
+	// or CI environment (app_test, --env=testing, RAILS_ENV=test, e2e)
+	// of a tool whose unnamed target is local, or a cluster running on
+	// this machine (kind, minikube). Tests recreate it from scratch, so
+	// changing or deleting it costs nothing.
+	whereTest
 	// whereRemote: a remote or shared service, environment unnamed.
 	whereRemote
 	// whereProduction: an environment the configuration calls production.
@@ -111,6 +117,8 @@ func (w where) String() string {
 		return "the system"
 	case whereDev:
 		return "a development environment"
+	case whereTest:
+		return "a disposable test environment"
 	case whereRemote:
 		return "a remote service"
 	case whereProduction:
@@ -143,8 +151,11 @@ func judgement(e effect) ruleID {
 			return ruleEffectRemoteChange
 		}
 	case effDestroy:
-		if e.where == whereProduction {
+		switch e.where {
+		case whereProduction:
 			return ruleEffectProdDestroy
+		case whereTest:
+			return ruleID{}
 		}
 		return ruleEffectRemoteDestroy
 	case effCredential:

@@ -91,8 +91,11 @@ var previewRegs = []previewReg{
 
 	// Clouds and storage. The AWS CLI refuses an option its command does
 	// not have, so --dry-run on any aws command previews or fails.
-	{"aws", previewSpec{flags: "--dry-run|--dryrun|--no-execute-changeset"}},
-	{"gcloud", previewSpec{flags: "--dry-run"}},
+	// A CloudFormation change set only computes what a deploy would do:
+	// nothing changes until execute-change-set runs it. gcloud's
+	// Deployment Manager previews with --preview the same way.
+	{"aws", previewSpec{flags: "--dry-run|--dryrun|--no-execute-changeset", verbs: "create-change-set|describe-change-set|validate-template|estimate-template-cost", via: "cloudformation"}},
+	{"gcloud", previewSpec{flags: "--dry-run|--preview"}},
 	{"gsutil", previewSpec{flags: "-n", subs: "rsync", bundles: true, valued: "ajxy"}},
 	{"azcopy", previewSpec{flags: "--dry-run"}},
 	{"s3cmd", previewSpec{flags: "--dry-run|-n"}},

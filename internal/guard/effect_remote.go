@@ -96,7 +96,19 @@ type remoteTool struct {
 	// store (mlflow's tracking URI): its changes count only when the
 	// store is a server, not a local file or sqlite database.
 	store string
+	// runs is the verb that runs one of the tool's own actions by name
+	// (fastlane run increment_build_number): mostly local edits, so the
+	// action counts only when its name uploads or deletes (runUploads).
+	runs string
 }
+
+// runUploads and runDeletes are the words of an action's name that send
+// the app or its metadata off (upload_to_testflight, app_store_connect
+// submit) or delete shared state (match_nuke).
+const (
+	runUploads = "upload|publish|submit|release|push|deploy|distribute|deliver|supply|pilot|testflight|match|sync"
+	runDeletes = "nuke|delete|revoke|remove|destroy"
+)
 
 var remoteTools = []remoteTool{
 	// Cloud CLIs: <cli> <service> [<group>] <op>.
@@ -129,7 +141,7 @@ var remoteTools = []remoteTool{
 	// Fastlane's store lanes upload to the stores; match creates and
 	// revokes the team's signing certificates (nuke deletes them all)
 	// unless it only reads them.
-	{names: "fastlane", live: true, depth: 3, local: "--readonly",
+	{names: "fastlane", live: true, depth: 3, local: "--readonly", runs: "run",
 		read:   "init|scan|snapshot|gym|build|test|spaceauth|env|lanes|list|action|actions",
 		change: "deliver|supply|pilot|beta|match|upload_to_testflight|upload_to_app_store|upload_to_play_store"},
 	// Artifact stores shared by a team: DVC adds to its remote (gc
@@ -192,8 +204,13 @@ var remoteTools = []remoteTool{
 		change:  "migrate|db:seed|migrate:rollback|migrate:install|tinker|queue:flush|db",
 		destroy: "migrate:fresh|migrate:reset|migrate:refresh|db:wipe",
 		read:    "migrate:status|serve|test|route:list|make"},
-	{names: "prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas", depth: 3,
-		read: "generate|studio|format|status|info|validate|history|current|heads|show|new|make|create|init|dev|test|diff|inspect|introspect|pull|version|migration:generate|migration:create|migrate:make|make:migration|ecto.gen.migration|compile|deps.get|phx.server"},
+	{names: "prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas", depth: 3,
+		read: "generate|studio|format|status|info|validate|history|current|heads|show|new|make|create|init|dev|test|diff|inspect|introspect|pull|version|migration:generate|migration:create|migrate:make|make:migration|compile"},
+	// Mix is the Elixir build tool: only its ecto tasks reach the
+	// database; deps.clean, clean and compile.* act on build outputs.
+	{names: "mix", depth: 2, only: true,
+		change:  "ecto.migrate|ecto.rollback|ecto.create|ecto.load|ecto.setup|run",
+		destroy: "ecto.drop|ecto.reset"},
 	{names: "dotnet", depth: 4, subs: "ef", read: "migrations|dbcontext|list|script|info|bundle"},
 	{names: "celery", depth: 3, only: true, change: "call", destroy: "purge|discard"},
 	// System services: restarting or stopping one interrupts whoever
@@ -446,6 +463,9 @@ func (t *remoteTool) verb(pos []shell.Word) (verbClass, string) {
 			break
 		}
 		s := strings.ToLower(w.Text)
+		if t.runs != "" && s == t.runs {
+			return t.action(pos[i+1:])
+		}
 		if t.skip > 0 && oneOf(s, "alpha|beta") {
 			depth++ // gcloud's release tracks come before the service
 			continue
@@ -468,6 +488,25 @@ func (t *remoteTool) verb(pos []shell.Word) (verbClass, string) {
 		}
 	}
 	return found, verb
+}
+
+// action is the class of the action a runs verb names: a change or
+// destroy only when a part of its name uploads or deletes.
+func (t *remoteTool) action(rest []shell.Word) (verbClass, string) {
+	if len(rest) == 0 || rest[0].Dyn {
+		return vRead, t.runs
+	}
+	s := strings.ToLower(rest[0].Text)
+	class := vRead
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' }) {
+		switch {
+		case oneOf(p, runDeletes):
+			return vDestroy, s
+		case oneOf(p, runUploads):
+			class = vChange
+		}
+	}
+	return class, s
 }
 
 // classify reads one word: whole, then by parts. noun:verb words
@@ -639,7 +678,29 @@ func deriveDBClient(a effectJudge, c *Cmd) {
 	if class < vChange {
 		return
 	}
+	if !notTestDatabase(c) {
+		return // DROP DATABASE app_test on localhost: a test database
+	}
 	a.emitRemote(c, dbTarget(c, false), nil, class, verb)
+}
+
+// droppedDatabase is the database a DROP DATABASE (or SCHEMA) statement
+// of c names: it says a test database is dropped as the -d option would
+// (whether it is production is read from the server's words alone).
+func droppedDatabase(c *Cmd) string {
+	for i, w := range c.Args {
+		if i == 0 || !oneOf(c.Args[i-1].Text, stmtOpts(c.Name)) {
+			continue
+		}
+		f := strings.Fields(strings.TrimRight(w.Text, "; "))
+		if len(f) >= 3 && strings.EqualFold(f[0], "drop") && oneOf(strings.ToLower(f[1]), "database|schema") {
+			if len(f) >= 5 && strings.EqualFold(f[2], "if") && strings.EqualFold(f[3], "exists") {
+				return strings.Trim(f[4], `"'`+"`;")
+			}
+			return strings.Trim(f[2], `"'`+"`;")
+		}
+	}
+	return ""
 }
 
 // dbTarget is c reduced to the words that name its server and

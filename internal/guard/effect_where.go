@@ -61,6 +61,57 @@ func contains(l []string, s string) bool {
 // devWords name development, test, staging and local environments.
 const devWords = "dev|devel|develop|development|staging|stage|stg|test|testing|tests|qa|uat|local|localhost|sandbox|preview|demo|ci|e2e|review|127.0.0.1|::1|sbx|nonprod|non-prod|scratch"
 
+// testWords are the devWords that name a disposable environment: the
+// one a test suite or CI run builds from scratch and throws away.
+// localWords name this machine, not an environment: a test database on
+// localhost is still a test database.
+const (
+	testWords  = "test|testing|tests|ci|e2e"
+	localWords = "localhost|127.0.0.1|::1"
+)
+
+// localClusters are the first words of the contexts of clusters that run
+// on this machine and are recreated with one command (kind-dev,
+// minikube, k3d-app, docker-desktop).
+const localClusters = "kind|minikube|k3d|colima|orbstack|microk8s|docker-desktop|docker-for-desktop|rancher-desktop"
+
+// devKind sorts a development word: 0 not one, 1 this machine, 2 a
+// test environment, 3 another development environment; a word whose
+// parts name both test and development (test-staging) is development.
+func devKind(w string) int {
+	w = strings.ToLower(w)
+	best := 0
+	rank := func(t string) {
+		k := 0
+		switch {
+		case oneOf(t, localWords):
+			k = 1
+		case oneOf(t, testWords):
+			k = 2
+		case oneOf(t, devWords):
+			k = 3
+		}
+		if k > best {
+			best = k
+		}
+	}
+	rank(w)
+	for _, t := range envTokens(w) {
+		rank(t)
+	}
+	return best
+}
+
+// localCluster: the word names a cluster on this machine.
+func localCluster(w string) bool {
+	w = strings.ToLower(w)
+	if oneOf(w, localClusters) {
+		return true
+	}
+	t := envTokens(w)
+	return len(t) > 0 && oneOf(t[0], localClusters)
+}
+
 // envVars name the environment a framework runs in; a variable ending
 // in _ENV or _ENVIRONMENT counts too.
 const envVars = "ENV|ENVIRONMENT|STAGE|DEPLOY_ENV|DJANGO_SETTINGS_MODULE|SPRING_PROFILES_ACTIVE|KUBECONFIG|KUBE_CONTEXT|AWS_PROFILE|CLOUDSDK_ACTIVE_CONFIG_NAME|PULUMI_STACK|TF_WORKSPACE|DOCKER_CONTEXT|DOCKER_HOST|DATABASE_URL|PGHOST|MYSQL_HOST|REDIS_URL|MONGO_URI|MONGODB_URI"
@@ -114,10 +165,14 @@ func envTokens(w string) []string {
 
 // whereOf is the environment c's words name: production when any word
 // names it (production wins over a development word elsewhere: a copy
-// from staging to production is a production change), development when
-// one names that, otherwise def. evidence is the word that decided.
+// from staging to production is a production change), then a cluster
+// on this machine, then development when one names that, then a test
+// environment, otherwise def. A test word of a tool whose unnamed target
+// is live (def whereRemote: a cloud account's ci-artifacts bucket) is
+// development: the account is shared, whatever the resource is named.
+// evidence is the word that decided.
 func (a effectJudge) whereOf(c *Cmd, def where) (w where, evidence string) {
-	dev := ""
+	dev, devK, cluster := "", 0, ""
 	check := func(s, shown string) bool {
 		if s == "" {
 			return false
@@ -126,8 +181,11 @@ func (a effectJudge) whereOf(c *Cmd, def where) (w where, evidence string) {
 			w, evidence = whereProduction, shown
 			return true
 		}
-		if dev == "" && isDevWord(s) {
-			dev = shown
+		if cluster == "" && localCluster(s) {
+			cluster = shown
+		}
+		if k := devKind(s); k > devK {
+			dev, devK = shown, k
 		}
 		return false
 	}
@@ -159,8 +217,10 @@ func (a effectJudge) whereOf(c *Cmd, def where) (w where, evidence string) {
 				if a.p.isProdWord(flag) {
 					return whereProduction, name
 				}
-				if t := envTokens(flag); dev == "" && len(t) > 0 && oneOf(strings.ToLower(t[0]), devWords) {
-					dev = name
+				if t := envTokens(flag); len(t) > 0 {
+					if k := devKind(t[0]); k > devK {
+						dev, devK = name, k
+					}
 				}
 				continue
 			}
@@ -178,7 +238,12 @@ func (a effectJudge) whereOf(c *Cmd, def where) (w where, evidence string) {
 			return
 		}
 	}
-	if dev != "" {
+	switch {
+	case cluster != "" && def != whereRemote:
+		return whereTest, cluster
+	case devK == 2 && def != whereRemote:
+		return whereTest, dev
+	case devK > 0:
 		return whereDev, dev
 	}
 	return def, ""

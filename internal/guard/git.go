@@ -359,7 +359,7 @@ func (a gitJudge) streamStructural(c *Cmd) {
 		if !w.Dyn && w.Text == "--" {
 			return
 		}
-		if !w.Stream || w.Appended && (c.Name == "rm" || i > 0 && !gitTakesRefs(c)) {
+		if !w.Stream || w.Appended && (c.Name == "rm" || i > 0 && (!gitTakesRefs(c) || safeBranchDelete(c))) {
 			continue
 		}
 		if j := strings.IndexByte(w.Text, 0); j == 0 || strings.HasPrefix(w.Text, "-") || c.Name == "git" && i == 0 {
@@ -367,6 +367,28 @@ func (a gitJudge) streamStructural(c *Cmd) {
 			return
 		}
 	}
+}
+
+// safeBranchDelete: git branch -d given streamed branch names (git
+// branch --merged | xargs git branch -d). -d deletes only branches
+// merged into HEAD; a streamed value read as an option could at worst
+// force the delete (-D), which the reflog still undoes, and branch
+// listings never print a name starting with "-" (git refuses one).
+func safeBranchDelete(c *Cmd) bool {
+	if len(c.Args) == 0 || c.Args[0].Dyn || c.Args[0].Text != "branch" {
+		return false
+	}
+	safe := false
+	for _, w := range c.Args[1:] {
+		switch {
+		case w.Appended:
+		case w.Text == "-d" || w.Text == "--delete":
+			safe = true
+		case strings.HasPrefix(w.Text, "-"):
+			return false // -D, --force, -r and the rest are read as they are
+		}
+	}
+	return safe
 }
 
 // gitTakesRefs: subcommands where an extra stdin value can be an option or

@@ -310,8 +310,8 @@ var userCaches = []string{
 	".cache/", "Library/Caches/", "Library/Developer/Xcode/DerivedData",
 	".npm/_cacache", ".npm/_npx", ".npm/_logs", ".yarn/cache", ".pnpm-store", ".local/share/pnpm/store", ".bun/install/cache",
 	".cargo/registry", ".cargo/git", ".rustup/downloads", ".rustup/tmp",
-	".m2/repository", ".gradle/caches", ".gradle/wrapper/dists", ".gradle/daemon", ".ivy2/cache", ".sbt/boot", ".coursier/cache",
-	".nuget/packages", ".pub-cache/hosted", ".pub-cache/git", "go/pkg/mod", "go/pkg/sumdb",
+	".m2/repository", ".gradle/caches", ".gradle/wrapper/dists", ".gradle/daemon", ".ivy2/cache", ".ivy2/local", ".sbt/boot", ".coursier/cache",
+	".nuget/packages", ".local/share/NuGet/http-cache", ".local/share/NuGet/v3-cache", ".cabal/packages", ".julia/compiled", ".pub-cache/hosted", ".pub-cache/git", "go/pkg/mod", "go/pkg/sumdb",
 	".conda/pkgs", "miniconda3/pkgs", "anaconda3/pkgs", "miniforge3/pkgs", ".composer/cache",
 	".android/cache", ".android/build-cache", ".terraform.d/plugin-cache", ".expo/cache", ".node-gyp",
 }

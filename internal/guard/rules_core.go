@@ -235,7 +235,7 @@ func init() {
 				AnyFlag: []string{"-R", "--recursive"}, Pattern: &lazyRegexp{src: `(^|\s)(0?777|a\+rwx|o\+w|ugo\+rwx)(\s|$)`},
 				Reason: "recursively making files world-writable; use narrower permissions"},
 			&Rule{ID: rulePrivilegeSu, Category: "privilege", Verdict: Ask, Names: []string{"passwd", "chpasswd", "usermod", "useradd", "userdel", "visudo", "adduser", "deluser", "groupmod"},
-				Reason: "changing system accounts or sudoers; ask the user"},
+				When: notVisudoCheck, Reason: "changing system accounts or sudoers; ask the user"},
 			&Rule{ID: ruleProcessKill, Category: "system", Switch: "process_control", Names: []string{"kill", "killall", "pkill", "skill", "xkill"},
 				NoFlag: []string{"-l", "-0"}, When: killsOthers, Reason: "this kills processes by name or with SIGKILL, which can reach processes this session did not start; stop your own jobs with `kill %1` or `kill <pid>`, or ask the user"},
 			&Rule{ID: ruleProcessServiceStop, Category: "system", Switch: "process_control", Names: []string{"systemctl", "service"},
@@ -289,15 +289,15 @@ func init() {
 		sqlDestroy := &lazyRegexp{src: `(?i)\b(drop\s+(database|schema|table|user|role)|truncate\s+(table\s+)?\w|delete\s+from\s+\w+\s*(;|$|"|')|flushall|flushdb|dropdatabase\(\))`}
 		register(
 			&Rule{ID: ruleInfraKubectlDelete, Category: "infra", Verdict: Ask, Names: []string{"kubectl", "oc", "kubecolor"},
-				Sub: []string{"delete|drain|replace"}, Reason: "deleting Kubernetes resources affects a live cluster; ask the user"},
+				Sub: []string{"delete|drain|replace"}, When: notLocalCluster, Reason: "deleting Kubernetes resources affects a live cluster; ask the user"},
 			&Rule{ID: ruleInfraTerraformDestroy, Category: "infra", Verdict: Ask, Names: []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "sam", "sst"},
 				When: whenInfraTerraformDestroy, Reason: "destroying or auto-applying infrastructure; run a plan and ask the user"},
 			&Rule{ID: ruleInfraHelmUninstall, Category: "infra", Verdict: Ask, Names: []string{"helm"},
 				Sub: []string{"uninstall|delete|del|un"}, Reason: "uninstalling a Helm release deletes its resources; ask the user"},
 			&Rule{ID: ruleInfraSqlDestroy, Category: "infra", Verdict: Ask, Names: []string{"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "redis-cli", "mongo", "mongosh", "cqlsh"},
-				Pattern: sqlDestroy, Reason: "this SQL drops or empties data; take a backup and ask the user"},
+				Pattern: sqlDestroy, When: notTestDatabase, Reason: "this SQL drops or empties data; take a backup and ask the user"},
 			&Rule{ID: ruleInfraDbDrop, Category: "infra", Verdict: Ask, Names: []string{"dropdb", "dropuser", "mysqladmin"},
-				When: whenInfraDbDrop, Reason: "dropping a database or user; ask the user"},
+				When: func(c *Cmd) bool { return whenInfraDbDrop(c) && notTestDatabase(c) }, Reason: "dropping a database or user; ask the user"},
 			&Rule{ID: ruleInfraDockerPrune, Category: "containers", Verdict: Ask, Names: []string{"docker", "podman"},
 				When: whenInfraDockerPrune, Reason: "pruning or removing Docker data (volumes, images) deletes it; ask the user"},
 			&Rule{ID: ruleInfraKafkaDelete, Category: "infra", Verdict: Ask, Names: []string{"kafka-topics", "kafka-topics.sh"},
@@ -575,6 +575,57 @@ func whenInfraTerraformDestroy(c *Cmd) bool {
 		return anyPos(c, "delete")
 	}
 	return anyPos(c, "destroy") || c.Has("-destroy") || anyPos(c, "apply") && c.Has("-auto-approve", "--auto-approve", "-y", "--yes") || c.Name == "pulumi" && anyPos(c, "destroy|down")
+}
+
+// notVisudoCheck: not visudo -c (--check), which only checks the
+// sudoers files' syntax and opens no editor.
+func notVisudoCheck(c *Cmd) bool {
+	if c.Name != "visudo" {
+		return true
+	}
+	for _, w := range c.Args {
+		if w.Text == "--check" || len(w.Text) > 1 && w.Text[0] == '-' && w.Text[1] != '-' && strings.ContainsRune(w.Text, 'c') {
+			return false
+		}
+	}
+	return true
+}
+
+// notTestDatabase: the database a client or drop tool acts on is not a
+// disposable one (app_test on localhost, TEST_ENV=ci): the environment
+// reading the effect model uses, over the words naming the server and
+// database, and the database a DROP DATABASE names.
+func notTestDatabase(c *Cmd) bool {
+	if c.a == nil {
+		return true
+	}
+	t := dbTarget(c, false)
+	if name := droppedDatabase(c); name != "" {
+		t.Args = append(t.Args, shell.Word{Text: name})
+	}
+	w, _ := c.a.effects().whereOf(t, whereUnknown)
+	return w != whereTest
+}
+
+// notLocalCluster: the kubectl run's options do not name a cluster on
+// this machine or a test context or namespace (--context kind-dev,
+// -n e2e). Resource names are not read: a pod called test-runner may
+// be in any cluster.
+func notLocalCluster(c *Cmd) bool {
+	if c.a == nil {
+		return true
+	}
+	t := &Cmd{Command: shell.Command{Name: c.Name, Scope: c.Scope}, env: c.env, a: c.a}
+	for i, w := range c.Args {
+		if strings.HasPrefix(w.Text, "-") {
+			t.Args = append(t.Args, w)
+			if !strings.Contains(w.Text, "=") && i+1 < len(c.Args) {
+				t.Args = append(t.Args, c.Args[i+1])
+			}
+		}
+	}
+	w, _ := c.a.effects().whereOf(t, whereUnknown)
+	return w != whereTest
 }
 
 // whenInfraDbDrop is the condition of rule infra.db-drop.

@@ -9,7 +9,7 @@ func init() {
 		register(
 			&Rule{ID: ruleDbDestructiveSql, Category: "databases", Group: "databases", Verdict: Deny,
 				Names:  []string{"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "mongo", "mongosh", "redis-cli", "cqlsh", "duckdb", "snowsql", "bq"},
-				When:   func(c *Cmd) bool { return destructiveSQL.get().MatchString(c.joined()) },
+				When:   func(c *Cmd) bool { return destructiveSQL.get().MatchString(c.joined()) && notTestDatabase(c) },
 				Reason: "this statement drops or empties data; take a backup and ask the user"},
 			// SQL sent as the shell command itself: the agent mistook the shell
 			// tool for a database console (or the host's shell is attached to
@@ -19,7 +19,7 @@ func init() {
 				Names: []string{"drop", "truncate", "delete", "grant", "alter"},
 				When:  whenDbBareSql, Reason: "this is a destructive SQL statement; run it through the database client after asking the user"},
 			&Rule{ID: ruleDbDropCommand, Category: "databases", Group: "databases", Verdict: Deny,
-				Names: []string{"dropdb", "dropuser", "pg_dropcluster"}, Reason: "dropping a database; ask the user"},
+				Names: []string{"dropdb", "dropuser", "pg_dropcluster"}, When: notTestDatabase, Reason: "dropping a database; ask the user"},
 			&Rule{ID: ruleDbRestoreClean, Category: "databases", Group: "databases", Verdict: Deny,
 				Names: []string{"pg_restore"}, AnyFlag: []string{"-c", "--clean"},
 				Reason: "pg_restore --clean drops objects before restoring; ask the user"},
