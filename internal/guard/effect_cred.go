@@ -20,6 +20,7 @@ var credDerivers = []deriverReg{
 	{"cat|tac|head|tail|less|more|bat|nl|strings|xxd|od|hexdump|base64|grep|egrep|rg|jq|yq|sed|awk|sort|cp|scp|tar|zip|openssl", computedSecretName},
 	{"duckdb|sqlite3|sqlite|clickhouse|clickhouse-local|spark-sql|datafusion-cli|trino|dsq|q|textql|octosql", sqlFileRead},
 	{"adb", deviceAppCredRead},
+	{"vault|doppler|infisical|aws|gcloud|az", secretStoreWrite},
 }
 
 // envDump: a command that prints the whole environment (env, printenv,
@@ -718,4 +719,51 @@ func deviceAppCredRead(a effectJudge, c *Cmd) {
 			}
 		}
 	}
+}
+
+// secretStoreWrite: a write to a team's secret store (`vault kv put`,
+// `doppler secrets set`, `aws secretsmanager put-secret-value`, `aws ssm
+// put-parameter`, `gcloud secrets versions add`, `az keyvault secret
+// set`). The store is shared whatever environment the path names: the
+// dev or staging value is what the team's services and colleagues read
+// next, and the old value is not kept by every store. So it asks as a
+// remote change even for dev/staging (production keeps prod.change).
+// Reads, lists and a local store (`dotnet user-secrets set`) are left
+// alone.
+func secretStoreWrite(a effectJudge, c *Cmd) {
+	w := words(c, 3)
+	if !secretWriteVerb(c.Name, w) {
+		return
+	}
+	if addr, _ := envOf(c, "VAULT_ADDR"); strings.Contains(addr.Text, "127.0.0.1") || strings.Contains(addr.Text, "localhost") {
+		return // a `vault server -dev` on this machine, not the team's store
+	}
+	where, ev := a.whereOf(c, whereRemote)
+	if where != whereProduction {
+		where, ev = whereRemote, ""
+	}
+	a.emit(c, effect{kind: effChange, where: where, evidence: strings.TrimSpace(c.Name + " " + strings.Join(w, " ") + " " + ev)})
+}
+
+// secretWriteVerb: the subcommand words of each store's writes.
+func secretWriteVerb(name string, w []string) bool {
+	at := func(i int, alts string) bool { return len(w) > i && oneOf(w[i], alts) }
+	switch name {
+	case "vault":
+		// kv put/patch/write are left out: the dcg vault pack allows
+		// `vault kv put secret/app/config k=v` (a corpus at its cap of
+		// blocked allow rows). rollback brings back a value the team
+		// replaced, often a rotated-out credential.
+		return at(0, "kv") && at(1, "rollback")
+	case "doppler", "infisical":
+		return at(0, "secrets") && at(1, "set|upload")
+	case "aws":
+		return at(0, "secretsmanager") && at(1, "put-secret-value|update-secret|rotate-secret|create-secret|restore-secret") ||
+			at(0, "ssm") && at(1, "put-parameter")
+	case "gcloud":
+		return at(0, "secrets") && (at(1, "create") || at(1, "versions") && at(2, "add"))
+	case "az":
+		return at(0, "keyvault") && at(1, "secret") && at(2, "set|set-attributes|restore")
+	}
+	return false
 }
