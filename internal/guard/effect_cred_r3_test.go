@@ -21,6 +21,10 @@ func TestEffectCredRound3(t *testing.T) {
 		{`terraform show -json | jq -r '.values.root_module.resources[] | .values.password'`, "deny", "secret.print-token"},
 		{"terraform show -json | jq '.values.outputs | keys'", "allow", ""},
 		{"jq .version package.json", "allow", ""},
+		// A KMS decrypt prints the plaintext unless narrowed away from it.
+		{"aws kms decrypt --ciphertext-blob fileb://secrets/db.enc --output text --query Plaintext | base64 -d", "deny", "secret.print-token"},
+		{"aws kms decrypt --ciphertext-blob fileb://secrets/db.enc --query KeyId", "allow", ""},
+		{"aws kms describe-key --key-id alias/app", "allow", ""},
 		// Items and config keys named like credentials.
 		{"op read op://Engineering/Stripe/credential", "deny", "secret.print-token"},
 		{"yarn config get npmAuthToken", "deny", "secret.print-token"},

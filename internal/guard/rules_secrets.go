@@ -118,6 +118,9 @@ func credPrinterTable() []credPrinter {
 		p("google", "gcloud config config-helper", []string{"gcloud"}, Rule{Sub: []string{"config", "config-helper"}}),
 		p("azure", "az account get-access-token", []string{"az"}, Rule{Sub: []string{"account", "get-access-token"}}),
 		p("heroku", "heroku auth:token", []string{"heroku"}, Rule{Sub: []string{"auth:token"}}),
+		// A KMS decrypt prints the plaintext (base64) unless written to a
+		// file, like `sops -d`.
+		p("aws", "aws kms decrypt", []string{"aws"}, Rule{Sub: []string{"kms", "decrypt"}, When: queryKeepsPlaintext}),
 		p("", "composer config (auth token)", []string{"composer"}, Rule{Sub: []string{"config"}, When: composerAuthGet}),
 		p("", "CONFIG GET (password)", []string{"redis-cli", "valkey-cli", "keydb-cli"}, Rule{When: kvConfigPassword}),
 		p("npm", "npm config get (auth token)", []string{"npm", "pnpm", "yarn"}, Rule{Sub: []string{"config", "get"}, When: whenSecretCloudMetadata2}),
@@ -291,6 +294,13 @@ func whenSecretCloudMetadata2(c *Cmd) bool {
 	// npm's //host/:_authToken and _password, yarn berry's npmAuthToken
 	// and npmAuthIdent.
 	return strings.Contains(k, "_auth") || strings.Contains(k, "_password") || strings.Contains(k, "npmauth")
+}
+
+// queryKeepsPlaintext: no --query, or one that keeps the Plaintext
+// field (`--query KeyId` prints only which key decrypted it).
+func queryKeepsPlaintext(c *Cmd) bool {
+	q, ok := c.Flag("--query")
+	return !ok || strings.Contains(strings.ToLower(q), "plaintext")
 }
 
 // composerAuthGet: `composer config [--global] github-oauth.github.com`
