@@ -13,13 +13,14 @@ import (
 
 // credDerivers are this file's effect derivers (effect.go).
 var credDerivers = []deriverReg{
-	{"python|python2|python3|pypy|pypy3|node|nodejs|bun|deno|ruby|perl|php", interpEnvPrint},
+	{"python|python2|python3|pypy|pypy3|node|nodejs|bun|deno|ruby|perl|php|mix|elixir|pwsh|powershell", interpEnvPrint},
 	{"kubectl|oc|docker|podman|nerdctl|fly|flyctl|heroku|doppler|op|infisical|chamber|sops|aws-vault|envchain|teller|railway|dotenvx", runnerEnvDump},
 	{"docker|podman|nerdctl", dockerEnvInspect},
 	{"gcloud", keyMint},
 	{"cat|tac|head|tail|less|more|bat|nl|strings|xxd|od|hexdump|base64|grep|egrep|rg|jq|yq|sed|awk|sort|cp|scp|tar|zip|openssl", computedSecretName},
 	{"duckdb|sqlite3|sqlite|clickhouse|clickhouse-local|spark-sql|datafusion-cli|trino|dsq|q|textql|octosql", sqlFileRead},
 	{"adb", deviceAppCredRead},
+	{"vault|doppler|infisical|aws|gcloud|az", secretStoreWrite},
 }
 
 // envDump: a command that prints the whole environment (env, printenv,
@@ -51,13 +52,42 @@ func envDump(c *Cmd) (name string, ok bool) {
 	return "", false
 }
 
+// cloudEnvQuery: a cloud CLI's describe narrowed to a deployed
+// function's or container's environment variables (`aws lambda
+// get-function-configuration --query Environment`, `aws ecs
+// describe-task-definition --query '...environment'`, gcloud's
+// `--format='value(...env)'`): the output is the service's settings,
+// secrets among them. The whole description, unnarrowed, is a routine
+// read.
+func cloudEnvQuery(c *Cmd) (string, bool) {
+	if !oneOf(c.Name, "aws|gcloud|az") {
+		return "", false
+	}
+	for _, f := range []string{"--query", "--format"} {
+		v, ok := c.Flag(f)
+		if !ok || v == "" {
+			continue
+		}
+		// By whole path step: Environments[].EnvironmentName lists
+		// Elastic Beanstalk environments, not variables.
+		for _, t := range strings.FieldsFunc(v, func(r rune) bool { return r > 127 || !isIdent(byte(r)) }) {
+			if oneOf(strings.ToLower(t), "environment|env|environmentvariables|envvars") {
+				return c.Name + " " + f + " " + v, true
+			}
+		}
+	}
+	return "", false
+}
+
 // procEnviron: /proc/<pid>/environ (the pid may be computed).
 func procEnviron(s string) bool {
 	return strings.HasPrefix(s, "/proc/") && strings.HasSuffix(s, "/environ")
 }
 
 // secretWords are what a filter looks for when it looks for credentials.
-const secretWords = "token|secret|passw|pwd|key|cred|auth|aws|private|bearer|session|cookie|api"
+// akia, ghp_, sk_live_, xox are the prefixes of AWS key ids, GitHub
+// tokens, Stripe live keys and Slack tokens.
+const secretWords = "token|secret|passw|pwd|key|cred|auth|aws|private|bearer|session|cookie|api|akia|ghp_|sk_live_|xox"
 
 // secretPattern: a search pattern that asks for secret-looking lines.
 func secretPattern(p string) bool {
@@ -96,6 +126,9 @@ func grepPatterns(c *Cmd) (pats []string, prints bool) {
 // secrets in it.
 func (a exfilJudge) credFilter(c *Cmd, in shell.Feed) shell.Feed {
 	out := shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
+	if oneOf(c.Name, "jq|gojq|jaq") {
+		return a.jqFilter(c, out)
+	}
 	grep := oneOf(c.Name, "grep|egrep|fgrep|rg|ag")
 	if grep && (in.From == "history" || in.From == fromPropertyDump) {
 		if pats, prints := grepPatterns(c); prints && anySecretPattern(pats) {
@@ -134,6 +167,52 @@ func (a exfilJudge) credFilter(c *Cmd, in shell.Feed) shell.Feed {
 	return out
 }
 
+// jqFilter: a JSON filter that keeps only names (`.data | keys`,
+// `to_entries | map(.key)`, `length`) prints no value, whatever the input
+// held; one that picks a field named like a credential (`.data.password`,
+// `.values.db_password`) prints that credential, even from a store whose
+// values the project may otherwise print (vault kv get) or from a state
+// dump (terraform show -json).
+func (a exfilJudge) jqFilter(c *Cmd, out shell.Feed) shell.Feed {
+	p := c.Pos()
+	if len(p) == 0 || p[0].Dyn {
+		return out
+	}
+	f := p[0].Text
+	if namesOnly(f) {
+		out.Taint &^= shell.TaintCred
+		return out
+	}
+	if name, ok := secretField(f); ok && !c.Has("-e", "--exit-status") {
+		for i := range a.creds {
+			a.creds[i].printOK = false
+		}
+		if out.Taint&shell.TaintCred == 0 {
+			a.noteCred(credSrc{name: c.Name + " " + name, cli: true})
+			out.Taint |= shell.TaintCred
+		}
+	}
+	return out
+}
+
+// namesOnly: the filter's last stage yields key names or a count.
+func namesOnly(f string) bool {
+	i := strings.LastIndexByte(f, '|')
+	last := strings.TrimSpace(f[i+1:])
+	return oneOf(last, "keys|keys_unsorted|length|map(.key)|.[].key|[.[].key]|map(keys)|map(keys[])|keys[]|.key")
+}
+
+// secretField finds a path step named like a credential (`.password`,
+// `.data.data.api_token`, `.["db-password"]`).
+func secretField(f string) (string, bool) {
+	for _, part := range strings.FieldsFunc(f, func(r rune) bool { return !isIdent(byte(r)) && r != '-' || r > 127 }) {
+		if secretItemWord(part) && strings.Contains(f, "."+part) {
+			return "." + part, true
+		}
+	}
+	return "", false
+}
+
 func anySecretPattern(pats []string) bool {
 	for _, p := range pats {
 		if secretPattern(p) {
@@ -154,17 +233,46 @@ func (a exfilJudge) onlyDumps() bool {
 }
 
 // historyGrep: a grep for secret words in a shell history file
-// (`grep -i password ~/.bash_history`).
-func historyGrep(c *Cmd) bool {
+// (`grep -i password ~/.bash_history`) or through the whole home
+// directory (`grep -r AKIA ~`); where names it.
+func historyGrep(c *Cmd) (where string, ok bool) {
 	if !oneOf(c.Name, "grep|egrep|fgrep|rg|ag") {
-		return false
+		return "", false
 	}
 	pats, prints := grepPatterns(c)
 	if !prints || !anySecretPattern(pats) {
-		return false
+		return "", false
 	}
-	for _, w := range c.Pos() {
+	recursive := c.Name != "grep" && c.Name != "egrep" && c.Name != "fgrep" || c.Has("-r", "-R", "--recursive", "--dereference-recursive")
+	paths := c.Pos()
+	if len(paths) > 0 && !c.Has("-e", "--regexp") {
+		paths = paths[1:] // the first positional is the pattern
+	}
+	for _, w := range paths {
 		if strings.HasSuffix(strings.ToLower(w.Text), "_history") {
+			return "the shell history", true
+		}
+		if recursive && homeTree(w) {
+			return w.Display(), true
+		}
+	}
+	return "", false
+}
+
+// homeTree: the whole home directory (or every user's, or the root): a
+// search for secret words there reads the dotfiles that hold them
+// (~/.aws, ~/.config/*, shell histories), not the project's code.
+func homeTree(w shell.Word) bool {
+	t := strings.TrimSuffix(w.Text, "/")
+	if w.Dyn {
+		d := strings.TrimSuffix(w.Display(), "/")
+		return d == "$HOME" || d == "${HOME}"
+	}
+	if t == "" || t == "~" || t == "/root" || t == "/home" || t == "/Users" {
+		return true
+	}
+	for _, h := range []string{"/home/", "/Users/"} {
+		if rest, ok := strings.CutPrefix(t, h); ok && rest != "" && !strings.Contains(rest, "/") {
 			return true
 		}
 	}
@@ -201,11 +309,18 @@ func inlineCodeArg(c *Cmd) (string, bool) {
 	}
 	for i, w := range c.Args {
 		t := w.Text
+		if code, ok := strings.CutPrefix(t, "--execute="); ok {
+			// php artisan tinker --execute="dump(env('X'))".
+			return code, false
+		}
 		if i+1 >= len(c.Args) || !strings.HasPrefix(t, "-") {
 			continue
 		}
 		switch {
-		case oneOf(t, "-c|-e|-E|-r|--eval"):
+		case oneOf(strings.ToLower(t), "-c|-command") && oneOf(c.Name, "pwsh|powershell"):
+			// PowerShell prints an expression's value.
+			return c.Args[i+1].Text, true
+		case oneOf(t, "-c|-e|-E|-r|--eval|--execute"):
 			return c.Args[i+1].Text, false
 		case oneOf(t, "-p|--print"):
 			return c.Args[i+1].Text, c.Name != "perl" && c.Name != "ruby"
@@ -235,7 +350,12 @@ var envAPIs = []string{"os.environ", "os.getenv", "getenv", "process.env", "ENV"
 	// SDK calls that return the stored login token or a secret's value:
 	// huggingface_hub's get_token()/HfFolder.get_token(), boto3's
 	// get_secret_value, Google Secret Manager's access_secret_version.
-	"get_token(", "getToken(", "get_secret_value(", "access_secret_version(", "get_access_token("}
+	"get_token(", "getToken(", "get_secret_value(", "access_secret_version(", "get_access_token(",
+	// boto3's resolved credentials (Session().get_credentials()).
+	"get_credentials(",
+	// Elixir's System.get_env, .NET's Environment.GetEnvironmentVariable
+	// (PowerShell), Laravel's env('X') (a call, see envRead).
+	"System.get_env", "GetEnvironmentVariable", "env"}
 
 // envRead finds a read of a secret variable, or of the whole
 // environment, in code.
@@ -251,6 +371,9 @@ func envRead(code string) (string, bool) {
 			rest = rest[i+len(api):]
 			if i > 0 && isIdent(before[i-1]) && api != "$ENV" || api == "ENV" && strings.HasSuffix(before, "$") {
 				continue
+			}
+			if api == "env" && (strings.HasSuffix(before, ".") || !strings.HasPrefix(rest, "(")) {
+				continue // only Laravel's env('X') call, not a ".env" file name
 			}
 			if strings.HasPrefix(api, "keyring.") || strings.HasSuffix(api, "(") {
 				return strings.TrimSuffix(api, "("), true
@@ -466,7 +589,7 @@ func secretItemWord(t string) bool {
 		return true
 	}
 	// dbPassword, stripeApiToken: a camelCase name ending in the noun.
-	return oneOf(u, "CREDS|CREDENTIALS") || hasSuffixAny(u, "PASSWORD", "PASSWD", "TOKEN", "APIKEY", "PASSPHRASE")
+	return oneOf(u, "CREDS|CREDENTIAL|CREDENTIALS") || hasSuffixAny(u, "PASSWORD", "PASSWD", "TOKEN", "APIKEY", "PASSPHRASE")
 }
 
 // revealFlag: an option whose name asks the tool to print secret values
@@ -596,4 +719,51 @@ func deviceAppCredRead(a effectJudge, c *Cmd) {
 			}
 		}
 	}
+}
+
+// secretStoreWrite: a write to a team's secret store (`vault kv put`,
+// `doppler secrets set`, `aws secretsmanager put-secret-value`, `aws ssm
+// put-parameter`, `gcloud secrets versions add`, `az keyvault secret
+// set`). The store is shared whatever environment the path names: the
+// dev or staging value is what the team's services and colleagues read
+// next, and the old value is not kept by every store. So it asks as a
+// remote change even for dev/staging (production keeps prod.change).
+// Reads, lists and a local store (`dotnet user-secrets set`) are left
+// alone.
+func secretStoreWrite(a effectJudge, c *Cmd) {
+	w := words(c, 3)
+	if !secretWriteVerb(c.Name, w) {
+		return
+	}
+	if addr, _ := envOf(c, "VAULT_ADDR"); strings.Contains(addr.Text, "127.0.0.1") || strings.Contains(addr.Text, "localhost") {
+		return // a `vault server -dev` on this machine, not the team's store
+	}
+	where, ev := a.whereOf(c, whereRemote)
+	if where != whereProduction {
+		where, ev = whereRemote, ""
+	}
+	a.emit(c, effect{kind: effChange, where: where, evidence: strings.TrimSpace(c.Name + " " + strings.Join(w, " ") + " " + ev)})
+}
+
+// secretWriteVerb: the subcommand words of each store's writes.
+func secretWriteVerb(name string, w []string) bool {
+	at := func(i int, alts string) bool { return len(w) > i && oneOf(w[i], alts) }
+	switch name {
+	case "vault":
+		// kv put/patch/write are left out: the dcg vault pack allows
+		// `vault kv put secret/app/config k=v` (a corpus at its cap of
+		// blocked allow rows). rollback brings back a value the team
+		// replaced, often a rotated-out credential.
+		return at(0, "kv") && at(1, "rollback")
+	case "doppler", "infisical":
+		return at(0, "secrets") && at(1, "set|upload")
+	case "aws":
+		return at(0, "secretsmanager") && at(1, "put-secret-value|update-secret|rotate-secret|create-secret|restore-secret") ||
+			at(0, "ssm") && at(1, "put-parameter")
+	case "gcloud":
+		return at(0, "secrets") && (at(1, "create") || at(1, "versions") && at(2, "add"))
+	case "az":
+		return at(0, "keyvault") && at(1, "secret") && at(2, "set|set-attributes|restore")
+	}
+	return false
 }

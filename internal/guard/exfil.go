@@ -493,8 +493,12 @@ func (a exfilJudge) credOutput(c *Cmd) (shell.Feed, bool) {
 		}
 		return shell.Feed{}, false
 	}
-	if historyGrep(c) {
-		a.noteCred(credSrc{name: c.Name + " in the shell history", cli: true})
+	if where, ok := historyGrep(c); ok {
+		a.noteCred(credSrc{name: c.Name + " for secrets in " + where, cli: true})
+		return shell.Feed{Taint: shell.TaintCred | shell.TaintUnknown, From: c.Name}, true
+	}
+	if name, ok := cloudEnvQuery(c); ok {
+		a.noteCred(credSrc{name: name, cli: true, dump: true})
 		return shell.Feed{Taint: shell.TaintCred | shell.TaintUnknown, From: c.Name}, true
 	}
 	if name, ok := envDump(c); ok {
@@ -559,6 +563,12 @@ var nonReaders = &lazy[map[string]bool]{src: func() map[string]bool {
 // stdinSecret: `cat < .env`, `while read l; do ...; done < .env`,
 // `base64 < ~/.ssh/id_rsa` read the secret like an argument would.
 func (a exfilJudge) stdinSecret(w shell.Word, sc *shell.Scope) {
+	if procEnviron(w.Text) && w.Proc == nil && !nonReaders.get()[a.consumer] {
+		// `tr '\0' '\n' < /proc/PID/environ`: another process's
+		// environment read through stdin, like `cat /proc/PID/environ`.
+		a.fire(ruleSecretPrintToken, nil, w.Display()+" would be printed")
+		return
+	}
 	if w.Dyn || w.Proc != nil || nonReaders.get()[a.consumer] {
 		return
 	}
@@ -595,6 +605,38 @@ func (a exfilJudge) secretGlob(w shell.Word, sc *shell.Scope) (string, bool) {
 	return w.Text + " can match a secret file: " + m.Reason, true
 }
 
+// homeUpload: a copy or sync to another machine or a bucket whose source
+// is the whole home directory (`aws s3 sync ~/ s3://b/`, `rsync -a ~
+// host:`, `rclone copy $HOME remote:`): the dotfiles with every login go
+// along. A project directory or one folder under home is an ordinary
+// upload, judged elsewhere.
+func homeUpload(c *Cmd) (string, bool) {
+	p := c.Pos()
+	var srcs []shell.Word
+	switch {
+	case c.Name == "aws" && len(p) > 3 && p[0].Text == "s3" && oneOf(p[1].Text, "cp|sync|mv"):
+		srcs = p[2 : len(p)-1]
+	case oneOf(c.Name, "gsutil|gcloud|azcopy|rclone|b2|s3cmd|mc") && len(p) > 2:
+		srcs = p[1 : len(p)-1]
+	case oneOf(c.Name, "rsync|scp|rclone") && len(p) > 1:
+		srcs = p[:len(p)-1]
+	}
+	if len(srcs) == 0 {
+		return "", false
+	}
+	// The destination is another machine or a bucket (host:path,
+	// remote:path, s3://...), not a local backup disk.
+	if dst := p[len(p)-1].Text; strings.HasPrefix(dst, "/") || !strings.Contains(dst, ":") {
+		return "", false
+	}
+	for _, w := range srcs {
+		if homeTree(w) && w.Text != "/" && w.Text != "" {
+			return w.Display(), true
+		}
+	}
+	return "", false
+}
+
 // uploads: secret files sent by tools whose arguments secretArgs does not
 // read as files: scp sources, sftp batch commands, socat file addresses,
 // HTTPie file fields (`field@file`, `field=@file`, `field:=@file`).
@@ -605,6 +647,10 @@ func (a exfilJudge) uploads(c *Cmd, in shell.Feed) {
 			a.fire(ruleExfilUploadSensitive, c, c.Name+" sends "+m)
 		}
 		return ok
+	}
+	if src, ok := homeUpload(c); ok {
+		a.fire(ruleExfilUploadSensitive, c, c.Name+" sends the whole home directory "+src+" (its ~/.ssh, ~/.aws and tool logins)")
+		return
 	}
 	switch c.Name {
 	case "scp":

@@ -60,12 +60,12 @@ func (a *analyzer) produce(c *Cmd, sc *shell.Scope, in shell.Feed) shell.Feed {
 		return shell.Feed{Taint: shell.TaintRemote, From: c.Name}
 	case "printenv", "set", "export", "declare", "compgen":
 		return shell.Feed{Taint: shell.TaintEnv | shell.TaintUnknown, From: c.Name}
-	case "grep", "egrep", "fgrep", "rg", "ag", "cut":
+	case "grep", "egrep", "fgrep", "rg", "ag", "cut", "jq", "gojq", "jaq":
 		if a.judging() {
 			return a.exfil().credFilter(c, in)
 		}
 		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
-	case "sort", "uniq", "fold", "jq", "column", "paste", "expand":
+	case "sort", "uniq", "fold", "column", "paste", "expand":
 		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
 	case "sed":
 		return shell.Feed{Taint: in.Taint | shell.TaintUnknown, From: c.Name}
@@ -93,6 +93,9 @@ func (a *analyzer) readerOutput(c *Cmd, sc *shell.Scope, in shell.Feed) shell.Fe
 		}
 		if !w.Dyn && a.judging() && a.files().sensitive(w.Text, sc) {
 			f.Taint |= shell.TaintSecret
+		}
+		if strings.HasSuffix(strings.ToLower(w.Text), "_history") {
+			f.From = "history" // a grep for secrets in it is a credential read (credFilter)
 		}
 	}
 	return f

@@ -118,6 +118,11 @@ func credPrinterTable() []credPrinter {
 		p("google", "gcloud config config-helper", []string{"gcloud"}, Rule{Sub: []string{"config", "config-helper"}}),
 		p("azure", "az account get-access-token", []string{"az"}, Rule{Sub: []string{"account", "get-access-token"}}),
 		p("heroku", "heroku auth:token", []string{"heroku"}, Rule{Sub: []string{"auth:token"}}),
+		// A KMS decrypt prints the plaintext (base64) unless written to a
+		// file, like `sops -d`.
+		p("aws", "aws kms decrypt", []string{"aws"}, Rule{Sub: []string{"kms", "decrypt"}, When: queryKeepsPlaintext}),
+		p("", "composer config (auth token)", []string{"composer"}, Rule{Sub: []string{"config"}, When: composerAuthGet}),
+		p("", "CONFIG GET (password)", []string{"redis-cli", "valkey-cli", "keydb-cli"}, Rule{When: kvConfigPassword}),
 		p("npm", "npm config get (auth token)", []string{"npm", "pnpm", "yarn"}, Rule{Sub: []string{"config", "get"}, When: whenSecretCloudMetadata2}),
 		// Secret managers, encrypted files and deploy platforms' config:
 		// printing a value puts it in the conversation (deny); using it
@@ -286,7 +291,39 @@ func whenSecretCloudMetadata(c *Cmd) bool {
 // whenSecretCloudMetadata2 is the condition of rule secret.cloud-metadata.
 func whenSecretCloudMetadata2(c *Cmd) bool {
 	k := posLower(c, 2)
-	return strings.Contains(k, "_authtoken") || strings.Contains(k, "_auth") || strings.Contains(k, "_password")
+	// npm's //host/:_authToken and _password, yarn berry's npmAuthToken
+	// and npmAuthIdent.
+	return strings.Contains(k, "_auth") || strings.Contains(k, "_password") || strings.Contains(k, "npmauth")
+}
+
+// queryKeepsPlaintext: no --query, or one that keeps the Plaintext
+// field (`--query KeyId` prints only which key decrypted it).
+func queryKeepsPlaintext(c *Cmd) bool {
+	q, ok := c.Flag("--query")
+	return !ok || strings.Contains(strings.ToLower(q), "plaintext")
+}
+
+// composerAuthGet: `composer config [--global] github-oauth.github.com`
+// with no value prints the stored token (auth.json's keys); with a value
+// it sets one.
+func composerAuthGet(c *Cmd) bool {
+	p := c.Pos()
+	if len(p) != 2 {
+		return false
+	}
+	return hasPrefixAny(strings.ToLower(p[1].Text), "github-oauth", "gitlab-oauth", "gitlab-token", "bitbucket-oauth", "http-basic", "bearer")
+}
+
+// kvConfigPassword: a key-value server's `CONFIG GET` of its password
+// setting (redis requirepass, masterauth) or of every setting (`*`).
+func kvConfigPassword(c *Cmd) bool {
+	for i := 2; i < len(c.Args); i++ {
+		if strings.EqualFold(c.Args[i-2].Text, "config") && strings.EqualFold(c.Args[i-1].Text, "get") {
+			t := strings.ToLower(c.Args[i].Text)
+			return strings.Contains(t, "pass") || strings.Contains(t, "auth") || t == "*"
+		}
+	}
+	return false
 }
 
 // whenSecretCloudMetadata3 is the condition of rule secret.cloud-metadata.

@@ -126,6 +126,11 @@ var anchorDefs = []anchorDef{
 		{id: "secret.home.user-secrets", category: catStore, label: ".NET user secrets", sub: "AppData/Roaming/Microsoft/UserSecrets", kind: kTree},
 		{id: "secret.home.fastlane", category: catToken, label: "fastlane Apple session cookies", sub: ".fastlane/spaceship", kind: kTree},
 		{id: "secret.home.adbkey", category: catKey, label: "adb private key", sub: ".android/adbkey", kind: kVariant},
+		// Erlang/Elixir: the distribution cookie lets any node that holds
+		// it run code on the user's nodes; hex.config holds the Hex API key.
+		{id: "secret.home.erlang-cookie", category: catKey, label: "Erlang distribution cookie", sub: ".erlang.cookie", kind: kVariant},
+		{id: "secret.home.hex", category: catToken, label: "Hex API key", sub: ".hex/hex.config", kind: kVariant},
+		{id: "secret.home.hex", category: catToken, label: "Hex API key (rebar3)", sub: ".config/rebar3/hex.config", kind: kVariant},
 		// Hosting platforms' and clouds' CLI logins.
 		{id: "secret.home.hosting-cli", category: catToken, label: "doctl access token", sub: ".config/doctl/config.yaml", kind: kVariant},
 		{id: "secret.home.hosting-cli", category: catToken, label: "doctl access token", sub: "Library/Application Support/doctl/config.yaml", kind: kVariant},
@@ -257,6 +262,12 @@ var basenameDefs = []ruleDef{
 	{id: "secret.basename.env", category: catEnv, label: "dotenv file", sub: ".env"},
 	{id: "secret.basename.npmrc", category: catToken, label: "npm config with registry tokens", sub: ".npmrc"},
 	{id: "secret.basename.pypirc", category: catToken, label: "PyPI upload credentials", sub: ".pypirc"},
+	// Android release signing: the key store's and key's passwords, by
+	// the names Gradle (keystore.properties) and Flutter (key.properties)
+	// documentation give them.
+	{id: "secret.basename.signing-properties", category: catKey, label: "Android signing passwords", sub: "keystore.properties"},
+	{id: "secret.basename.signing-properties", category: catKey, label: "Android signing passwords", sub: "key.properties"},
+	{id: "secret.basename.signing-properties", category: catKey, label: "Android signing passwords", sub: "signing.properties"},
 	{id: "secret.basename.netrc", category: catToken, label: "netrc login file", sub: ".netrc"},
 	{id: "secret.basename.netrc", category: catToken, label: "netrc login file", sub: "_netrc"},
 	{id: "secret.basename.git-credentials", category: catToken, label: "git credential store", sub: ".git-credentials"},
