@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/shell"
@@ -214,6 +215,7 @@ var remoteDerivers = []deriverReg{
 	{"msbuild|dotnet", deriveBuildDeploy},
 	{"dotnet|sbt|mvn|mvnw|gradle|gradlew|go|cargo", deriveProgramRun},
 	{"doppler|infisical|op", deriveSecretRun},
+	{"kafka-topics|kafka-topics.sh|kafka-configs|kafka-configs.sh|kafka-consumer-groups|kafka-consumer-groups.sh|kafka-reassign-partitions|kafka-reassign-partitions.sh|kafka-leader-election|kafka-leader-election.sh|kafka-preferred-replica-election.sh|kafka-console-producer|kafka-console-producer.sh|kafka-verifiable-producer|kafka-verifiable-producer.sh|kafka-avro-console-producer|kafka-delete-records|kafka-delete-records.sh|kafka-acls|kafka-acls.sh|kcat|kafkacat|rabbitmqctl|rabbitmq-plugins|rabbitmqadmin|nats|rpk|pulsar-admin|pulsar-client|pulsarctl", deriveBroker},
 }
 
 // deriveClusterJob: a job submitted to a shared cluster (spark-submit
@@ -875,4 +877,150 @@ func deriveContainerExec(a effectJudge, c *Cmd) {
 			return
 		}
 	}
+}
+
+// Message brokers (Kafka, RabbitMQ, NATS, Pulsar, Redpanda) are a class
+// of their own: their admin CLIs act on a shared broker named by an
+// option (--bootstrap-server, -n rabbit@host, --server, --url), and the
+// unnamed broker is the local one. Producing to a topic, resetting a
+// consumer group's offsets or altering a topic changes what every
+// consumer reads: asked against production. Deleting topics, records,
+// queues, streams or a node's state loses messages nobody can replay:
+// asked anywhere, denied against production. Listing, describing and
+// consuming are left alone (reading a production topic into a file is
+// a copy of its data, judged elsewhere).
+
+// brokerOp is one broker tool: the scripts whose verb is an option
+// (kafka-topics --delete) name their change and destroy options; the
+// others have a verb word, read with the shared vocabulary plus their
+// own words. always is the class of a tool that does one thing (a
+// producer publishes, kafka-delete-records deletes).
+type brokerOp struct {
+	names, change, destroy string
+	always                 verbClass
+	// planned is an option that only plans unless --execute is given
+	// (kafka-consumer-groups --reset-offsets prints the new offsets).
+	planned string
+	// words: the verb is a word (brokerWords); acl: the tool grants.
+	words, acl bool
+}
+
+var brokerOps = []brokerOp{
+	{names: "kafka-topics|kafka-topics.sh", change: "--create|--alter", destroy: "--delete"},
+	{names: "kafka-configs|kafka-configs.sh", change: "--alter"},
+	{names: "kafka-consumer-groups|kafka-consumer-groups.sh", change: "--reset-offsets|--delete|--delete-offsets", planned: "--reset-offsets"},
+	{names: "kafka-reassign-partitions|kafka-reassign-partitions.sh", change: "--execute"},
+	{names: "kafka-leader-election|kafka-leader-election.sh|kafka-preferred-replica-election.sh", always: vChange},
+	{names: "kafka-console-producer|kafka-console-producer.sh|kafka-verifiable-producer|kafka-verifiable-producer.sh|kafka-avro-console-producer", always: vChange},
+	{names: "kafka-delete-records|kafka-delete-records.sh", always: vDestroy},
+	{names: "kcat|kafkacat", change: "-P"},
+	{names: "kafka-acls|kafka-acls.sh", acl: true},
+	// Verb-word brokers: rabbitmqctl's words are snake_case
+	// (delete_vhost, purge_queue, stop_app), read by their parts.
+	{names: "rabbitmqctl|rabbitmq-plugins|rabbitmqadmin|nats|rpk|pulsar-admin|pulsar-client|pulsarctl", words: true},
+}
+
+var brokerOpOf = &lazy[map[string]*brokerOp]{src: func() map[string]*brokerOp {
+	m := map[string]*brokerOp{}
+	for i := range brokerOps {
+		for _, n := range strings.Split(brokerOps[i].names, "|") {
+			m[n] = &brokerOps[i]
+		}
+	}
+	return m
+}}
+
+// brokerWords is the verb vocabulary of the verb-word brokers: the
+// shared one with their own words.
+var brokerWords = remoteTool{change: "pub|publish|produce|declare|shutdown|eval|seek|request|req|offload|compact|unload",
+	destroy: "forget|purge|reset|truncate|rm|delete|remove|del|drop"}
+
+// deriveBroker reads a broker tool's action and the broker it names.
+func deriveBroker(a effectJudge, c *Cmd) {
+	op := brokerOpOf.get()[c.Name]
+	if op == nil {
+		return
+	}
+	if op.acl {
+		deriveBrokerACL(a, c)
+		return
+	}
+	class, verb := op.action(c)
+	if verb == op.planned && verb != "" && !c.Has("--execute") {
+		return // a dry run: the new offsets are printed, not set
+	}
+	if class == vChange && shortRetention(c) {
+		class, verb = vDestroy, verb+" retention: the broker deletes what the topic holds"
+	}
+	if class > vRead {
+		a.emitRemote(c, c, nil, class, verb)
+	}
+}
+
+// action is the class of c under op: its one action, its action
+// option, or its first verb word (flag values such as a node or user
+// name are not verbs of the vocabulary; a dynamic word is skipped).
+func (op *brokerOp) action(c *Cmd) (verbClass, string) {
+	if op.always != vNone {
+		return op.always, c.Name
+	}
+	if !op.words {
+		for _, f := range strings.Split(op.destroy, "|") {
+			if f != "" && c.Has(f) {
+				return vDestroy, f
+			}
+		}
+		for _, f := range strings.Split(op.change, "|") {
+			if c.Has(f) {
+				return vChange, f
+			}
+		}
+		return vNone, ""
+	}
+	for _, w := range c.Args {
+		s := strings.ToLower(w.Text)
+		if w.Dyn || strings.HasPrefix(s, "-") || strings.ContainsAny(s, "=@/:") {
+			continue
+		}
+		if k := brokerWords.classify(s); k != vNone {
+			return k, s
+		}
+	}
+	return vNone, ""
+}
+
+// shortRetention: a topic's retention set to under an hour (retention.ms
+// =1000) makes the broker delete its messages: a purge by config.
+func shortRetention(c *Cmd) bool {
+	v, ok := flagVal(c.Args, "--add-config")
+	if !ok {
+		return false
+	}
+	for _, kv := range strings.Split(v, ",") {
+		k, n, _ := strings.Cut(kv, "=")
+		if oneOf(strings.TrimSpace(k), "retention.ms|log.retention.ms") {
+			ms, err := strconv.Atoi(strings.TrimSpace(n))
+			if err == nil && ms >= 0 && ms < 3600000 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// deriveBrokerACL: an ACL granting a principal access to topics is a
+// grant; granting every principal (User:*) opens the broker to anyone
+// who can reach it. Listing and removing ACLs are left to the broker's
+// other effects.
+func deriveBrokerACL(a effectJudge, c *Cmd) {
+	if !c.Has("--add") {
+		return
+	}
+	p, _ := flagVal(c.Args, "--allow-principal")
+	if strings.TrimSpace(p) == "User:*" {
+		a.emit(c, effect{kind: effGrant, where: whereRemote, evidence: "--allow-principal User:*", rule: ruleEffectPublicAccess})
+		return
+	}
+	w, ev := a.whereOf(c, whereUnknown)
+	a.emit(c, effect{kind: effGrant, where: w, evidence: strings.TrimSpace("kafka-acls --add " + ev)})
 }
