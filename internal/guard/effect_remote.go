@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -114,8 +115,12 @@ var remoteTools = []remoteTool{
 		read: "init|new|dev|credentials|diagnostics|unlink|switch|use|config"},
 	{names: "vercel|now", live: true, depth: 3, bare: true},
 	// Supabase runs a local stack; push and deploy reach the linked project.
-	{names: "supabase", live: true, depth: 3, local: "--local", localVerbs: "reset", remoteFlags: "--linked|--db-url",
-		read: "start|stop|status|init|link|unlink|gen|new|dev|serve|login|logout|migration|test|diff|lint|bootstrap|inspect"},
+	// Its migration commands act on the local database unless
+	// --linked names the project (migration repair rewrites the
+	// project's migration history).
+	{names: "supabase", live: true, depth: 3, local: "--local", localVerbs: "reset|up|down|repair|squash", remoteFlags: "--linked|--db-url",
+		change: "repair|squash",
+		read:   "start|stop|status|init|link|unlink|gen|new|dev|serve|login|logout|test|diff|lint|bootstrap|inspect|fetch"},
 	// Vault: writing a secret is its routine use; sealing it or deleting
 	// secrets and engines is not.
 	{names: "vault", live: true, depth: 3, only: true, change: "seal|step-down", destroy: "delete|destroy|disable|remove-peer"},
@@ -166,7 +171,9 @@ var remoteTools = []remoteTool{
 	{names: "mvn|mvnw|gradle|gradlew|sbt", depth: 6, only: true,
 		change:  "flyway:migrate|flyway:repair|flyway:baseline|liquibase:update|liquibase:rollback|flywaymigrate|flywayrepair|liquibaseupdate|liquibaserollback",
 		destroy: "flyway:clean|liquibase:dropall|flywayclean|liquibasedropall"},
-	{names: "cap|capistrano", live: true, depth: 3, change: "deploy|rollback|invoke", only: true},
+	// Deploy runners of the same shape (Capistrano, PHP's Deployer,
+	// Mina): <tool> deploy|rollback <stage>.
+	{names: "cap|capistrano|dep|mina", live: true, depth: 3, change: "deploy|rollback|invoke", only: true},
 	{names: "pm2", live: true, depth: 2, change: "deploy", only: true},
 	{names: "expo", live: true, depth: 2, change: "publish", only: true},
 	// Infrastructure as code: the unnamed stack or workspace is the live one.
@@ -205,7 +212,7 @@ var remoteTools = []remoteTool{
 
 // remoteDerivers are this file's effect derivers (effect.go).
 var remoteDerivers = []deriverReg{
-	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew|sbt|azd|dvc|mlflow|huggingface-cli|hf|airflow|prefect|dagster|dbt|packer|op|bw|akeyless|lpass", deriveRemote},
+	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|dep|mina|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew|sbt|azd|dvc|mlflow|huggingface-cli|hf|airflow|prefect|dagster|dbt|packer|op|bw|akeyless|lpass", deriveRemote},
 	{dbClients, deriveDBClient},
 	{"pg_dump|pg_dumpall|mysqldump|mariadb-dump|mongodump|mongoexport|redis-dump", deriveDump},
 	{"mongorestore|pg_restore", deriveRestore},
@@ -213,7 +220,8 @@ var remoteDerivers = []deriverReg{
 	{"docker|podman|nerdctl", deriveContainerExec},
 	{"spark-submit", deriveClusterJob},
 	{"msbuild|dotnet", deriveBuildDeploy},
-	{"dotnet|sbt|mvn|mvnw|gradle|gradlew|go|cargo", deriveProgramRun},
+	{"dotnet|sbt|mvn|mvnw|gradle|gradlew|go|cargo|java", deriveProgramRun},
+	{"iex|erl", deriveRemoteShell},
 	{"doppler|infisical|op", deriveSecretRun},
 	{"kafka-topics|kafka-topics.sh|kafka-configs|kafka-configs.sh|kafka-consumer-groups|kafka-consumer-groups.sh|kafka-reassign-partitions|kafka-reassign-partitions.sh|kafka-leader-election|kafka-leader-election.sh|kafka-preferred-replica-election.sh|kafka-console-producer|kafka-console-producer.sh|kafka-verifiable-producer|kafka-verifiable-producer.sh|kafka-avro-console-producer|kafka-delete-records|kafka-delete-records.sh|kafka-acls|kafka-acls.sh|kcat|kafkacat|rabbitmqctl|rabbitmq-plugins|rabbitmqadmin|nats|rpk|pulsar-admin|pulsar-client|pulsarctl", deriveBroker},
 }
@@ -246,19 +254,55 @@ func deriveBuildDeploy(a effectJudge, c *Cmd) {
 // deriveProgramRun: the project's own program run by its build tool
 // (dotnet run, sbt runMain, gradle bootRun, go run) with arguments
 // naming production acts on production; elsewhere it is development.
+// A built jar run by java (-jar, -cp: a Spring profile, an --env) is
+// the same program.
 func deriveProgramRun(a effectJudge, c *Cmd) {
-	pos := c.Pos()
-	if len(pos) == 0 || pos[0].Dyn {
+	verb := "java"
+	if c.Name != "java" {
+		pos := c.Pos()
+		if len(pos) == 0 || pos[0].Dyn {
+			return
+		}
+		first, _, _ := strings.Cut(strings.TrimSpace(pos[0].Text), " ")
+		verb = strings.ToLower(first)
+	} else if !slices.ContainsFunc(c.Args, func(w shell.Word) bool { return oneOf(w.Text, "-jar|-cp|-classpath|--class-path") }) {
+		return // java -version, a single-file source run
+	}
+	if !oneOf(verb, "run|runmain|bootrun|exec:java|exec:exec|spring-boot:run|java") {
 		return
 	}
-	first, _, _ := strings.Cut(strings.TrimSpace(pos[0].Text), " ")
-	verb := strings.ToLower(first)
-	if !oneOf(verb, "run|runmain|bootrun|exec:java|exec:exec|spring-boot:run") {
-		return
+	target := c
+	if c.Name == "java" {
+		target = optionsOf(c)
 	}
-	if w, ev := a.whereOf(c, whereUnknown); w == whereProduction {
+	if w, ev := a.whereOf(target, whereUnknown); w == whereProduction {
 		a.emit(c, effect{kind: effChange, where: w, evidence: verb + " " + ev + ": runs the project's program against production"})
 	}
+}
+
+// optionsOf is c with only its options (--env=prod,
+// -Dspring.profiles.active=prod): a jar's positionals are its own
+// subcommand's words (jenkins-cli's get-job deploy-prod names a job).
+func optionsOf(c *Cmd) *Cmd {
+	own := &Cmd{Command: shell.Command{Name: c.Name, Scope: c.Scope}, env: c.env, a: c.a}
+	for _, w := range c.Args {
+		if strings.HasPrefix(w.Text, "-") {
+			own.Args = append(own.Args, w)
+		}
+	}
+	return own
+}
+
+// deriveRemoteShell: an Erlang or Elixir shell attached to a running
+// node (iex --remsh app@host, erl -remsh) evaluates whatever is typed
+// in that node: a shell on the host, judged by where the node is. A
+// local shell (iex -S mix) is left alone.
+func deriveRemoteShell(a effectJudge, c *Cmd) {
+	node, ok := flagVal(c.Args, "--remsh|-remsh")
+	if !ok {
+		return
+	}
+	a.emitRemote(c, c, &remoteTool{live: !isDevWord(node)}, vChange, "remsh")
 }
 
 // deriveSecretRun: a command run with a production config's secrets
@@ -356,6 +400,7 @@ func serverStore(c *Cmd, names string) bool {
 }
 
 // cloudKind: the resource is one Crossplane manages (managed, a
+// providerconfig holding its cloud credentials, a
 // *.crossplane.io or *.upbound.io kind, a composite xkind.group): a
 // change to it changes the cloud infrastructure behind it, whatever
 // cluster the context is.
@@ -365,7 +410,7 @@ func cloudKind(pos []shell.Word) bool {
 			break
 		}
 		s := strings.ToLower(w.Text)
-		if oneOf(s, "managed|composite|composites") || strings.HasSuffix(s, ".crossplane.io") ||
+		if oneOf(s, "managed|composite|composites|providerconfig|providerconfigs|providerconfigusage") || strings.HasSuffix(s, ".crossplane.io") ||
 			strings.HasSuffix(s, ".upbound.io") || strings.HasPrefix(s, "x") && strings.Count(s, ".") >= 2 {
 			return true
 		}
@@ -589,8 +634,10 @@ func (a effectJudge) overSSH(c *Cmd, w where, ev string) (where, string) {
 // change is judged only when a word names production; deleting data
 // asks wherever it is.
 
-// dbClients are the clients whose statements are read.
-const dbClients = "psql|mysql|mariadb|mongosh|mongo|redis-cli|valkey-cli|sqlcmd|cqlsh|clickhouse-client|cockroach|snowsql|duckdb"
+// dbClients are the clients whose statements are read, with the data
+// platforms' SQL shells (Spark, Hive, Impala, Trino) whose tables the
+// whole team's pipelines read.
+const dbClients = "psql|mysql|mariadb|mongosh|mongo|redis-cli|valkey-cli|sqlcmd|cqlsh|clickhouse-client|cockroach|snowsql|duckdb|spark-sql|beeline|hive|impala-shell|trino|presto|usql"
 
 // dbStatementOpts are the options that carry a statement.
 const dbStatementOpts = "-c|--command|-e|--execute|--eval|-q|-Q|--query|-x"
