@@ -55,6 +55,7 @@ var supplyDerivers = []deriverReg{
 	{"ssh|autossh", sshRemoteForward},
 	{"flask|jupyter|jupyter-notebook|jupyter-lab|docker|podman|redis-server", deriveServe},
 	{"python|python3|py|php|http-server|serve", fileServerRoot},
+	{"register-psrepository|set-psrepository|register-psresourcerepository|set-psresourcerepository", psRepoSource},
 	{"spark-submit|spark-shell|pyspark|spark-sql", sparkRepositories},
 	{"msbuild|dotnet|xbuild", msbuildSources},
 	{"java|kotlin|scala|groovy|dotnet|node", runtimeOpen},
@@ -739,6 +740,19 @@ func deriveDeno(a effectJudge, c *Cmd, p []string, verb string) {
 		l := strings.ToLower(s)
 		if hasPrefixAny(l, "http://", "https://") && !strings.Contains(l, "deno.land/std") && outsideURL(l) {
 			a.outside(c, s)
+			return
+		}
+	}
+}
+
+// psRepoSource: PowerShell's module repositories (Register-PSRepository
+// -SourceLocation URL) are indexes like pip's: one outside the known
+// galleries, or over plain http, is where every later Install-Module
+// gets its code. PowerShell's parameter names are case-insensitive.
+func psRepoSource(a effectJudge, c *Cmd) {
+	for i, w := range c.Args {
+		if i+1 < len(c.Args) && oneOf(strings.ToLower(w.Text), "-sourcelocation|-uri|-publishlocation") && outsideURL(c.Args[i+1].Text) {
+			a.outside(c, w.Text+" "+c.Args[i+1].Text)
 			return
 		}
 	}

@@ -48,6 +48,7 @@ var publishCmds = []publishCmd{
 	{[]string{"jsr"}, []string{"publish"}, []string{"--dry-run"}},
 	{[]string{"mix"}, []string{"hex.publish|hex.retire"}, []string{"--dry-run"}},
 	{[]string{"rebar3"}, []string{"hex", "publish"}, nil},
+	{[]string{"publish-module", "publish-script", "publish-psresource"}, nil, nil},
 	{[]string{"cabal"}, []string{"upload"}, nil},
 	{[]string{"stack"}, []string{"upload"}, nil},
 	{[]string{"anaconda"}, []string{"upload"}, nil},
