@@ -423,6 +423,8 @@ func cloudKind(pos []shell.Word) bool {
 // code deletes when the code does.
 func (t *remoteTool) refine(c *Cmd, pos []shell.Word, class verbClass, verb string) (verbClass, string) {
 	switch {
+	case t.transfer && verb == "mv" && remoteSource(pos):
+		return vDestroy, "mv: deletes the source objects"
 	case t.transfer && oneOf(verb, "cp|copy|sync|mv|rsync"):
 		if !c.Has("--delete") || !remoteDest(pos) {
 			return vNone, ""
@@ -573,6 +575,17 @@ func (t *remoteTool) class(s string) verbClass {
 		return vExport
 	}
 	return vNone
+}
+
+// remoteSource: the first of the move's locations is a remote URL: a
+// move from the bucket deletes the objects there once copied.
+func remoteSource(pos []shell.Word) bool {
+	for i, w := range pos {
+		if strings.ToLower(w.Text) == "mv" && i+2 < len(pos) {
+			return strings.Contains(pos[i+1].Text, "://")
+		}
+	}
+	return false
 }
 
 // remoteDest: the last positional is a remote URL (s3://, gs://), so a

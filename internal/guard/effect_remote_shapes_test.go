@@ -4,7 +4,8 @@ import "testing"
 
 // TestRemoteShapes: deploy runners, Crossplane's provider configs,
 // Supabase's migrations, data platforms' SQL shells, built programs run
-// by java and shells attached to running Erlang nodes, each with its
+// by java, shells attached to running Erlang nodes, moves out of a
+// bucket and connection strings holding a variable, each with its
 // harmless neighbour.
 func TestRemoteShapes(t *testing.T) {
 	cases := []struct {
@@ -36,6 +37,14 @@ func TestRemoteShapes(t *testing.T) {
 		{"iex --sname probe --remsh app@localhost", Allow, ""},
 		{"erl -sname x -remsh app@web-2", Ask, "remote.change"},
 		{"iex -S mix", Allow, ""},
+		// A move out of a bucket deletes the objects it copied.
+		{"aws s3 mv s3://datasets/raw/ s3://datasets/archive/ --recursive", Ask, "remote.destroy"},
+		{"aws s3 mv ./out.csv s3://datasets/out.csv", Allow, ""},
+		{"aws s3 cp s3://datasets/raw/ s3://datasets/archive/ --recursive", Allow, ""},
+		// A connection string's written parts name the server even
+		// with a password variable in it.
+		{`dotnet ef database update --connection "Server=prod-sql.example.com;Password=$PW"`, Ask, "prod.change"},
+		{`dotnet ef database update --connection "Server=localhost;Password=$PW"`, Allow, ""},
 	}
 	for _, tc := range cases {
 		got := check(t, DefaultPolicy(), tc.cmd)
