@@ -27,6 +27,20 @@ var escapeDerivers = []deriverReg{
 	{"kubectl|oc", podHostAccess},
 	{"conda|mamba|micromamba|sdk|nvm|pyenv|rbenv|jenv|nodenv|goenv|asdf", userDefaults},
 	{"pm", devicePackages},
+	{"stop-process|spps", stopEveryProcess},
+}
+
+// stopEveryProcess: PowerShell's Stop-Process -Name * (or -Id of a
+// wildcard) stops every process the user can reach, like kill -9 -1:
+// the session, the editor, the agent itself. A named process is left
+// to the process rules.
+func stopEveryProcess(a effectJudge, c *Cmd) {
+	for i, w := range c.Args {
+		if i+1 < len(c.Args) && oneOf(strings.ToLower(w.Text), "-name|-processname|-id") && strings.Trim(c.Args[i+1].Text, `'"`) == "*" {
+			a.emit(c, effect{kind: effDestroy, where: whereSystem, evidence: c.Name + " " + w.Text + " *", rule: ruleSystemKillAll})
+			return
+		}
+	}
 }
 
 // serviceVerbs interrupt or reconfigure a running system service

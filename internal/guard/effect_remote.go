@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/shell"
@@ -125,8 +127,12 @@ var remoteTools = []remoteTool{
 		read: "init|new|dev|credentials|diagnostics|unlink|switch|use|config"},
 	{names: "vercel|now", live: true, depth: 3, bare: true},
 	// Supabase runs a local stack; push and deploy reach the linked project.
-	{names: "supabase", live: true, depth: 3, local: "--local", localVerbs: "reset", remoteFlags: "--linked|--db-url",
-		read: "start|stop|status|init|link|unlink|gen|new|dev|serve|login|logout|migration|test|diff|lint|bootstrap|inspect"},
+	// Its migration commands act on the local database unless
+	// --linked names the project (migration repair rewrites the
+	// project's migration history).
+	{names: "supabase", live: true, depth: 3, local: "--local", localVerbs: "reset|up|down|repair|squash", remoteFlags: "--linked|--db-url",
+		change: "repair|squash",
+		read:   "start|stop|status|init|link|unlink|gen|new|dev|serve|login|logout|test|diff|lint|bootstrap|inspect|fetch"},
 	// Vault: writing a secret is its routine use; sealing it or deleting
 	// secrets and engines is not.
 	{names: "vault", live: true, depth: 3, only: true, change: "seal|step-down", destroy: "delete|destroy|disable|remove-peer"},
@@ -177,7 +183,9 @@ var remoteTools = []remoteTool{
 	{names: "mvn|mvnw|gradle|gradlew|sbt", depth: 6, only: true,
 		change:  "flyway:migrate|flyway:repair|flyway:baseline|liquibase:update|liquibase:rollback|flywaymigrate|flywayrepair|liquibaseupdate|liquibaserollback",
 		destroy: "flyway:clean|liquibase:dropall|flywayclean|liquibasedropall"},
-	{names: "cap|capistrano", live: true, depth: 3, change: "deploy|rollback|invoke", only: true},
+	// Deploy runners of the same shape (Capistrano, PHP's Deployer,
+	// Mina): <tool> deploy|rollback <stage>.
+	{names: "cap|capistrano|dep|mina", live: true, depth: 3, change: "deploy|rollback|invoke", only: true},
 	{names: "pm2", live: true, depth: 2, change: "deploy", only: true},
 	{names: "expo", live: true, depth: 2, change: "publish", only: true},
 	// Infrastructure as code: the unnamed stack or workspace is the live one.
@@ -221,7 +229,7 @@ var remoteTools = []remoteTool{
 
 // remoteDerivers are this file's effect derivers (effect.go).
 var remoteDerivers = []deriverReg{
-	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew|sbt|azd|dvc|mlflow|huggingface-cli|hf|airflow|prefect|dagster|dbt|packer|op|bw|akeyless|lpass", deriveRemote},
+	{"aws|gcloud|az|doctl|linode-cli|hcloud|oci|ibmcloud|scw|exo|vultr-cli|civo|upcloud|ovhcloud|gsutil|heroku|fly|flyctl|railway|render|netlify|dokku|koyeb|northflank|platform|platformsh|upsun|eb|appcenter|amplify|wrangler|eas|firebase|supabase|kamal|vercel|now|vault|nomad|consul|argocd|flux|cap|capistrano|dep|mina|pm2|expo|terraform|tofu|terragrunt|pulumi|cdk|cdktf|sam|serverless|sls|sst|helmfile|ansible-playbook|docker|kubectl|oc|kubecolor|helm|rails|rake|python|python3|py|php|prisma|sequelize|sequelize-cli|typeorm|knex|alembic|flyway|liquibase|mix|diesel|sqlx|goose|dbmate|migrate|drizzle-kit|atlas|dotnet|celery|systemctl|service|cf|sf|sfdx|shopify|deployctl|zappa|chalice|databricks|bq|eksctl|surge|fastlane|doppler|infisical|mvn|mvnw|gradle|gradlew|sbt|azd|dvc|mlflow|huggingface-cli|hf|airflow|prefect|dagster|dbt|packer|op|bw|akeyless|lpass", deriveRemote},
 	{dbClients, deriveDBClient},
 	{"pg_dump|pg_dumpall|mysqldump|mariadb-dump|mongodump|mongoexport|redis-dump", deriveDump},
 	{"mongorestore|pg_restore", deriveRestore},
@@ -229,8 +237,10 @@ var remoteDerivers = []deriverReg{
 	{"docker|podman|nerdctl", deriveContainerExec},
 	{"spark-submit", deriveClusterJob},
 	{"msbuild|dotnet", deriveBuildDeploy},
-	{"dotnet|sbt|mvn|mvnw|gradle|gradlew|go|cargo", deriveProgramRun},
+	{"dotnet|sbt|mvn|mvnw|gradle|gradlew|go|cargo|java", deriveProgramRun},
+	{"iex|erl", deriveRemoteShell},
 	{"doppler|infisical|op", deriveSecretRun},
+	{"kafka-topics|kafka-topics.sh|kafka-configs|kafka-configs.sh|kafka-consumer-groups|kafka-consumer-groups.sh|kafka-reassign-partitions|kafka-reassign-partitions.sh|kafka-leader-election|kafka-leader-election.sh|kafka-preferred-replica-election.sh|kafka-console-producer|kafka-console-producer.sh|kafka-verifiable-producer|kafka-verifiable-producer.sh|kafka-avro-console-producer|kafka-delete-records|kafka-delete-records.sh|kafka-acls|kafka-acls.sh|kcat|kafkacat|rabbitmqctl|rabbitmq-plugins|rabbitmqadmin|nats|rpk|pulsar-admin|pulsar-client|pulsarctl", deriveBroker},
 }
 
 // deriveClusterJob: a job submitted to a shared cluster (spark-submit
@@ -261,19 +271,55 @@ func deriveBuildDeploy(a effectJudge, c *Cmd) {
 // deriveProgramRun: the project's own program run by its build tool
 // (dotnet run, sbt runMain, gradle bootRun, go run) with arguments
 // naming production acts on production; elsewhere it is development.
+// A built jar run by java (-jar, -cp: a Spring profile, an --env) is
+// the same program.
 func deriveProgramRun(a effectJudge, c *Cmd) {
-	pos := c.Pos()
-	if len(pos) == 0 || pos[0].Dyn {
+	verb := "java"
+	if c.Name != "java" {
+		pos := c.Pos()
+		if len(pos) == 0 || pos[0].Dyn {
+			return
+		}
+		first, _, _ := strings.Cut(strings.TrimSpace(pos[0].Text), " ")
+		verb = strings.ToLower(first)
+	} else if !slices.ContainsFunc(c.Args, func(w shell.Word) bool { return oneOf(w.Text, "-jar|-cp|-classpath|--class-path") }) {
+		return // java -version, a single-file source run
+	}
+	if !oneOf(verb, "run|runmain|bootrun|exec:java|exec:exec|spring-boot:run|java") {
 		return
 	}
-	first, _, _ := strings.Cut(strings.TrimSpace(pos[0].Text), " ")
-	verb := strings.ToLower(first)
-	if !oneOf(verb, "run|runmain|bootrun|exec:java|exec:exec|spring-boot:run") {
-		return
+	target := c
+	if c.Name == "java" {
+		target = optionsOf(c)
 	}
-	if w, ev := a.whereOf(c, whereUnknown); w == whereProduction {
+	if w, ev := a.whereOf(target, whereUnknown); w == whereProduction {
 		a.emit(c, effect{kind: effChange, where: w, evidence: verb + " " + ev + ": runs the project's program against production"})
 	}
+}
+
+// optionsOf is c with only its options (--env=prod,
+// -Dspring.profiles.active=prod): a jar's positionals are its own
+// subcommand's words (jenkins-cli's get-job deploy-prod names a job).
+func optionsOf(c *Cmd) *Cmd {
+	own := &Cmd{Command: shell.Command{Name: c.Name, Scope: c.Scope}, env: c.env, a: c.a}
+	for _, w := range c.Args {
+		if strings.HasPrefix(w.Text, "-") {
+			own.Args = append(own.Args, w)
+		}
+	}
+	return own
+}
+
+// deriveRemoteShell: an Erlang or Elixir shell attached to a running
+// node (iex --remsh app@host, erl -remsh) evaluates whatever is typed
+// in that node: a shell on the host, judged by where the node is. A
+// local shell (iex -S mix) is left alone.
+func deriveRemoteShell(a effectJudge, c *Cmd) {
+	node, ok := flagVal(c.Args, "--remsh|-remsh")
+	if !ok {
+		return
+	}
+	a.emitRemote(c, c, &remoteTool{live: !isDevWord(node)}, vChange, "remsh")
 }
 
 // deriveSecretRun: a command run with a production config's secrets
@@ -371,6 +417,7 @@ func serverStore(c *Cmd, names string) bool {
 }
 
 // cloudKind: the resource is one Crossplane manages (managed, a
+// providerconfig holding its cloud credentials, a
 // *.crossplane.io or *.upbound.io kind, a composite xkind.group): a
 // change to it changes the cloud infrastructure behind it, whatever
 // cluster the context is.
@@ -380,7 +427,7 @@ func cloudKind(pos []shell.Word) bool {
 			break
 		}
 		s := strings.ToLower(w.Text)
-		if oneOf(s, "managed|composite|composites") || strings.HasSuffix(s, ".crossplane.io") ||
+		if oneOf(s, "managed|composite|composites|providerconfig|providerconfigs|providerconfigusage") || strings.HasSuffix(s, ".crossplane.io") ||
 			strings.HasSuffix(s, ".upbound.io") || strings.HasPrefix(s, "x") && strings.Count(s, ".") >= 2 {
 			return true
 		}
@@ -393,6 +440,8 @@ func cloudKind(pos []shell.Word) bool {
 // code deletes when the code does.
 func (t *remoteTool) refine(c *Cmd, pos []shell.Word, class verbClass, verb string) (verbClass, string) {
 	switch {
+	case t.transfer && verb == "mv" && remoteSource(pos):
+		return vDestroy, "mv: deletes the source objects"
 	case t.transfer && oneOf(verb, "cp|copy|sync|mv|rsync"):
 		if !c.Has("--delete") || !remoteDest(pos) {
 			return vNone, ""
@@ -567,6 +616,17 @@ func (t *remoteTool) class(s string) verbClass {
 	return vNone
 }
 
+// remoteSource: the first of the move's locations is a remote URL: a
+// move from the bucket deletes the objects there once copied.
+func remoteSource(pos []shell.Word) bool {
+	for i, w := range pos {
+		if strings.ToLower(w.Text) == "mv" && i+2 < len(pos) {
+			return strings.Contains(pos[i+1].Text, "://")
+		}
+	}
+	return false
+}
+
 // remoteDest: the last positional is a remote URL (s3://, gs://), so a
 // copy or sync writes to the service rather than downloading from it.
 func remoteDest(pos []shell.Word) bool {
@@ -626,8 +686,10 @@ func (a effectJudge) overSSH(c *Cmd, w where, ev string) (where, string) {
 // change is judged only when a word names production; deleting data
 // asks wherever it is.
 
-// dbClients are the clients whose statements are read.
-const dbClients = "psql|mysql|mariadb|mongosh|mongo|redis-cli|valkey-cli|sqlcmd|cqlsh|clickhouse-client|cockroach|snowsql|duckdb"
+// dbClients are the clients whose statements are read, with the data
+// platforms' SQL shells (Spark, Hive, Impala, Trino) whose tables the
+// whole team's pipelines read.
+const dbClients = "psql|mysql|mariadb|mongosh|mongo|redis-cli|valkey-cli|sqlcmd|cqlsh|clickhouse-client|cockroach|snowsql|duckdb|spark-sql|beeline|hive|impala-shell|trino|presto|usql"
 
 // dbStatementOpts are the options that carry a statement.
 const dbStatementOpts = "-c|--command|-e|--execute|--eval|-q|-Q|--query|-x"
@@ -936,4 +998,150 @@ func deriveContainerExec(a effectJudge, c *Cmd) {
 			return
 		}
 	}
+}
+
+// Message brokers (Kafka, RabbitMQ, NATS, Pulsar, Redpanda) are a class
+// of their own: their admin CLIs act on a shared broker named by an
+// option (--bootstrap-server, -n rabbit@host, --server, --url), and the
+// unnamed broker is the local one. Producing to a topic, resetting a
+// consumer group's offsets or altering a topic changes what every
+// consumer reads: asked against production. Deleting topics, records,
+// queues, streams or a node's state loses messages nobody can replay:
+// asked anywhere, denied against production. Listing, describing and
+// consuming are left alone (reading a production topic into a file is
+// a copy of its data, judged elsewhere).
+
+// brokerOp is one broker tool: the scripts whose verb is an option
+// (kafka-topics --delete) name their change and destroy options; the
+// others have a verb word, read with the shared vocabulary plus their
+// own words. always is the class of a tool that does one thing (a
+// producer publishes, kafka-delete-records deletes).
+type brokerOp struct {
+	names, change, destroy string
+	always                 verbClass
+	// planned is an option that only plans unless --execute is given
+	// (kafka-consumer-groups --reset-offsets prints the new offsets).
+	planned string
+	// words: the verb is a word (brokerWords); acl: the tool grants.
+	words, acl bool
+}
+
+var brokerOps = []brokerOp{
+	{names: "kafka-topics|kafka-topics.sh", change: "--create|--alter", destroy: "--delete"},
+	{names: "kafka-configs|kafka-configs.sh", change: "--alter"},
+	{names: "kafka-consumer-groups|kafka-consumer-groups.sh", change: "--reset-offsets|--delete|--delete-offsets", planned: "--reset-offsets"},
+	{names: "kafka-reassign-partitions|kafka-reassign-partitions.sh", change: "--execute"},
+	{names: "kafka-leader-election|kafka-leader-election.sh|kafka-preferred-replica-election.sh", always: vChange},
+	{names: "kafka-console-producer|kafka-console-producer.sh|kafka-verifiable-producer|kafka-verifiable-producer.sh|kafka-avro-console-producer", always: vChange},
+	{names: "kafka-delete-records|kafka-delete-records.sh", always: vDestroy},
+	{names: "kcat|kafkacat", change: "-P"},
+	{names: "kafka-acls|kafka-acls.sh", acl: true},
+	// Verb-word brokers: rabbitmqctl's words are snake_case
+	// (delete_vhost, purge_queue, stop_app), read by their parts.
+	{names: "rabbitmqctl|rabbitmq-plugins|rabbitmqadmin|nats|rpk|pulsar-admin|pulsar-client|pulsarctl", words: true},
+}
+
+var brokerOpOf = &lazy[map[string]*brokerOp]{src: func() map[string]*brokerOp {
+	m := map[string]*brokerOp{}
+	for i := range brokerOps {
+		for _, n := range strings.Split(brokerOps[i].names, "|") {
+			m[n] = &brokerOps[i]
+		}
+	}
+	return m
+}}
+
+// brokerWords is the verb vocabulary of the verb-word brokers: the
+// shared one with their own words.
+var brokerWords = remoteTool{change: "pub|publish|produce|declare|shutdown|eval|seek|request|req|offload|compact|unload",
+	destroy: "forget|purge|reset|truncate|rm|delete|remove|del|drop"}
+
+// deriveBroker reads a broker tool's action and the broker it names.
+func deriveBroker(a effectJudge, c *Cmd) {
+	op := brokerOpOf.get()[c.Name]
+	if op == nil {
+		return
+	}
+	if op.acl {
+		deriveBrokerACL(a, c)
+		return
+	}
+	class, verb := op.action(c)
+	if verb == op.planned && verb != "" && !c.Has("--execute") {
+		return // a dry run: the new offsets are printed, not set
+	}
+	if class == vChange && shortRetention(c) {
+		class, verb = vDestroy, verb+" retention: the broker deletes what the topic holds"
+	}
+	if class > vRead {
+		a.emitRemote(c, c, nil, class, verb)
+	}
+}
+
+// action is the class of c under op: its one action, its action
+// option, or its first verb word (flag values such as a node or user
+// name are not verbs of the vocabulary; a dynamic word is skipped).
+func (op *brokerOp) action(c *Cmd) (verbClass, string) {
+	if op.always != vNone {
+		return op.always, c.Name
+	}
+	if !op.words {
+		for _, f := range strings.Split(op.destroy, "|") {
+			if f != "" && c.Has(f) {
+				return vDestroy, f
+			}
+		}
+		for _, f := range strings.Split(op.change, "|") {
+			if c.Has(f) {
+				return vChange, f
+			}
+		}
+		return vNone, ""
+	}
+	for _, w := range c.Args {
+		s := strings.ToLower(w.Text)
+		if w.Dyn || strings.HasPrefix(s, "-") || strings.ContainsAny(s, "=@/:") {
+			continue
+		}
+		if k := brokerWords.classify(s); k != vNone {
+			return k, s
+		}
+	}
+	return vNone, ""
+}
+
+// shortRetention: a topic's retention set to under an hour (retention.ms
+// =1000) makes the broker delete its messages: a purge by config.
+func shortRetention(c *Cmd) bool {
+	v, ok := flagVal(c.Args, "--add-config")
+	if !ok {
+		return false
+	}
+	for _, kv := range strings.Split(v, ",") {
+		k, n, _ := strings.Cut(kv, "=")
+		if oneOf(strings.TrimSpace(k), "retention.ms|log.retention.ms") {
+			ms, err := strconv.Atoi(strings.TrimSpace(n))
+			if err == nil && ms >= 0 && ms < 3600000 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// deriveBrokerACL: an ACL granting a principal access to topics is a
+// grant; granting every principal (User:*) opens the broker to anyone
+// who can reach it. Listing and removing ACLs are left to the broker's
+// other effects.
+func deriveBrokerACL(a effectJudge, c *Cmd) {
+	if !c.Has("--add") {
+		return
+	}
+	p, _ := flagVal(c.Args, "--allow-principal")
+	if strings.TrimSpace(p) == "User:*" {
+		a.emit(c, effect{kind: effGrant, where: whereRemote, evidence: "--allow-principal User:*", rule: ruleEffectPublicAccess})
+		return
+	}
+	w, ev := a.whereOf(c, whereUnknown)
+	a.emit(c, effect{kind: effGrant, where: w, evidence: strings.TrimSpace("kafka-acls --add " + ev)})
 }

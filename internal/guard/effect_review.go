@@ -141,13 +141,17 @@ func goEnvEffects(a effectJudge, c *Cmd) {
 // tlsOffFlags are the options that turn TLS certificate or package
 // signature checks off for one command, across tools (kubectl, helm,
 // argocd; the AWS CLI; podman, skopeo, buildah; docker's content trust;
-// Maven; apt, dnf/yum, zypper and rpm installing unsigned packages). curl -k and wget
+// Maven; apt, dnf/yum, zypper and rpm installing unsigned packages; the
+// JVM builds' dependency verification and vulnerability scan, switched
+// off by a property or option). curl -k and wget
 // --no-check-certificate are left alone: they fetch from local servers
 // with self-signed certificates all day, and a fetched script run by a
 // shell is judged as a remote script whatever the flag.
 const tlsOffFlags = "--insecure-skip-tls-verify|--insecure-skip-tls-verify=true|--skip-tls-verify|--skip-tls-verify=true|--tls-verify=false|--tlsverify=false|--no-verify-ssl|--strict-ssl=false|--disable-content-trust|--disable-content-trust=true|--insecure-registry|-dmaven.wagon.http.ssl.insecure=true|-dmaven.resolver.transport.http.ssl.insecure=true|" +
 	"--allow-unauthenticated|--allow-insecure-repositories|--nogpgcheck|--no-gpg-checks|--nosignature|" +
-	"--src-tls-verify=false|--dest-tls-verify=false|--allow-insecure-registry|--allow-insecure-connections|-tls-skip-verify|--tls-skip-verify"
+	"--src-tls-verify=false|--dest-tls-verify=false|--allow-insecure-registry|--allow-insecure-connections|-tls-skip-verify|--tls-skip-verify|" +
+	"-dorg.gradle.dependency.verification=off|-dorg.gradle.dependency.verification=lenient|--dependency-verification=off|--dependency-verification=lenient|" +
+	"-ddependency-check.skip|-ddependency-check.skip=true|-dsnyk.skip=true|--lax-checksums"
 
 // tlsFlagEffects runs for every command: a word that is one of
 // tlsOffFlags. Most words are not options; those are skipped at once.

@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/shell"
@@ -39,7 +41,7 @@ var supplyDerivers = []deriverReg{
 	{"psql|mysql|mariadb|mongosh|mongo|sqlcmd|cockroach|snowsql|trino|presto|clickhouse-client|beeline|spark-sql|sqlplus", deriveDBAccess},
 	{"createuser", createuserGrant},
 	{"redis-cli|valkey-cli", redisProtectionOff},
-	{"pod|flutter|dart|jbang|choco|scoop|ansible-galaxy|pulumi|nix|nix-env", deriveMoreSources},
+	{"pod|flutter|dart|jbang|choco|scoop|ansible-galaxy|pulumi|nix|nix-env|mix", deriveMoreSources},
 	{"heroku|ssh-copy-id|vault|sops|setcap|ansible|op|fly|flyctl|vercel|chmod|gpasswd", deriveGrants},
 	{"ufw", ufwAllow},
 	{"iptables|ip6tables", iptablesAccept},
@@ -52,6 +54,8 @@ var supplyDerivers = []deriverReg{
 	{"tailscale", tailscaleFunnel},
 	{"ssh|autossh", sshRemoteForward},
 	{"flask|jupyter|jupyter-notebook|jupyter-lab|docker|podman|redis-server", deriveServe},
+	{"python|python3|py|php|http-server|serve", fileServerRoot},
+	{"register-psrepository|set-psrepository|register-psresourcerepository|set-psresourcerepository", psRepoSource},
 	{"spark-submit|spark-shell|pyspark|spark-sql", sparkRepositories},
 	{"msbuild|dotnet|xbuild", msbuildSources},
 	{"java|kotlin|scala|groovy|dotnet|node", runtimeOpen},
@@ -741,6 +745,19 @@ func deriveDeno(a effectJudge, c *Cmd, p []string, verb string) {
 	}
 }
 
+// psRepoSource: PowerShell's module repositories (Register-PSRepository
+// -SourceLocation URL) are indexes like pip's: one outside the known
+// galleries, or over plain http, is where every later Install-Module
+// gets its code. PowerShell's parameter names are case-insensitive.
+func psRepoSource(a effectJudge, c *Cmd) {
+	for i, w := range c.Args {
+		if i+1 < len(c.Args) && oneOf(strings.ToLower(w.Text), "-sourcelocation|-uri|-publishlocation") && outsideURL(c.Args[i+1].Text) {
+			a.outside(c, w.Text+" "+c.Args[i+1].Text)
+			return
+		}
+	}
+}
+
 func derivePwsh(a effectJudge, c *Cmd, _ []string, _ string) {
 	t := strings.ToLower(c.joined())
 	if (strings.Contains(t, "iex") || strings.Contains(t, "invoke-expression")) &&
@@ -1343,6 +1360,64 @@ var servers = &lazy[map[string]deriver]{src: func() map[string]deriver {
 	}
 }}
 
+// fileServerRoot: a static file server (python -m http.server, php -S,
+// http-server, serve) whose document root is /, a home directory or a
+// system directory hands every file there, keys and tokens included,
+// to whoever reaches the port: public on all interfaces, a grant on
+// loopback. Serving the project or its build output is left alone.
+func fileServerRoot(a effectJudge, c *Cmd) {
+	dir, bind := fileServerDir(c)
+	if dir == "" || c.a == nil || c.a.req == nil {
+		return
+	}
+	switch c.a.req.classAbs(path.Clean(dir), c.Scope) {
+	case pcRoot, pcHome, pcSystem:
+	default:
+		return
+	}
+	if oneOf(bind, "127.0.0.1|localhost|::1") {
+		a.grant(c, "serves "+dir)
+		return
+	}
+	a.public(c, "serves "+dir+" to the network")
+}
+
+// fileServerDir is the absolute document root c serves ("" when c is
+// no file server or the root is relative: the project's) and the
+// address it binds.
+func fileServerDir(c *Cmd) (dir, bind string) {
+	args := c.Args
+	switch c.Name {
+	case "http-server", "serve":
+		if p := c.Pos(); len(p) > 0 && !p[0].Dyn {
+			dir = p[0].Text
+		}
+		bind, _ = flagVal(args, "-a|--listen")
+	case "php":
+		for i := 0; i+1 < len(args); i++ {
+			switch args[i].Text {
+			case "-S":
+				bind, _, _ = strings.Cut(args[i+1].Text, ":")
+			case "-t":
+				dir = args[i+1].Text
+			}
+		}
+		if bind == "" {
+			return "", ""
+		}
+	default: // python -m http.server [--directory DIR] [--bind ADDR]
+		if !slices.ContainsFunc(args, func(w shell.Word) bool { return w.Text == "http.server" || w.Text == "-mhttp.server" }) {
+			return "", ""
+		}
+		dir, _ = flagVal(args, "--directory|-d")
+		bind, _ = flagVal(args, "--bind|-b")
+	}
+	if !strings.HasPrefix(dir, "/") {
+		return "", ""
+	}
+	return dir, bind
+}
+
 // protectedModeOff: --protected-mode no, Redis's or any server's.
 func protectedModeOff(a effectJudge, c *Cmd) bool {
 	for i, w := range c.Args {
@@ -1408,8 +1483,26 @@ var moreSources = &lazy[verbTools]{src: func() verbTools {
 		"pulumi":         derivePulumi,
 		"nix":            deriveNix,
 		"nix-env":        deriveNix,
+		"mix":            deriveMixHex,
 	}
 }}
+
+// deriveMixHex: Elixir's package tasks. Adding an owner to a Hex
+// package (or transferring it) lets that account publish what every
+// dependant installs, like npm owner add; an archive or escript
+// installed from a git repository, GitHub or a URL is code from
+// outside Hex, installed for every project of the user (mix
+// archive.install hex phx_new is the registry's and left alone).
+func deriveMixHex(a effectJudge, c *Cmd, p []string, verb string) {
+	switch {
+	case verb == "hex.owner" && len(p) >= 2 && oneOf(strings.ToLower(p[1]), "add|transfer"):
+		a.grant(c, "hex.owner "+strings.ToLower(p[1]))
+	case oneOf(verb, "archive.install|escript.install") && len(p) >= 2:
+		if src := strings.ToLower(p[1]); oneOf(src, "git|github") || outsideURL(p[1]) {
+			a.outside(c, verb+" "+p[1])
+		}
+	}
+}
 
 // repoAdd: `pod repo add NAME URL`, `scoop bucket add NAME URL`.
 func repoAdd(a effectJudge, c *Cmd, p []string, verb, noun string) {

@@ -203,6 +203,12 @@ func (a effectJudge) whereOf(c *Cmd, def where) (w where, evidence string) {
 	}
 	for i, arg := range c.Args {
 		if arg.Dyn {
+			// a connection string with a variable in it
+			// ("Server=prod-sql;Password=$PW"): its written parts
+			// still name the server
+			if pw := prodPart(a.p, arg.Text); pw != "" {
+				return whereProduction, pw
+			}
 			continue
 		}
 		s := arg.Text
@@ -247,6 +253,20 @@ func (a effectJudge) whereOf(c *Cmd, def where) (w where, evidence string) {
 		return whereDev, dev
 	}
 	return def, ""
+}
+
+// prodPart is the first statically written part of a dynamic word that
+// names production, or "".
+func prodPart(p *Policy, text string) string {
+	if !strings.Contains(text, "\x00") {
+		return ""
+	}
+	for part := range strings.SplitSeq(text, "\x00") {
+		if part != "" && p.isProdWord(part) {
+			return part
+		}
+	}
+	return ""
 }
 
 // envVarName: a variable that names the environment a tool acts on.

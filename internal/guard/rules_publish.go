@@ -46,8 +46,9 @@ var publishCmds = []publishCmd{
 	{[]string{"dart", "flutter"}, []string{"pub", "publish"}, []string{"--dry-run", "-n"}},
 	{[]string{"deno"}, []string{"publish"}, []string{"--dry-run"}},
 	{[]string{"jsr"}, []string{"publish"}, []string{"--dry-run"}},
-	{[]string{"mix"}, []string{"hex.publish"}, []string{"--dry-run"}},
+	{[]string{"mix"}, []string{"hex.publish|hex.retire"}, []string{"--dry-run"}},
 	{[]string{"rebar3"}, []string{"hex", "publish"}, nil},
+	{[]string{"publish-module", "publish-script", "publish-psresource"}, nil, nil},
 	{[]string{"cabal"}, []string{"upload"}, nil},
 	{[]string{"stack"}, []string{"upload"}, nil},
 	{[]string{"anaconda"}, []string{"upload"}, nil},
@@ -159,7 +160,7 @@ func buildToolPublishes(c *Cmd) bool {
 		}
 		switch c.Name {
 		case "mvn", "mvnw":
-			if oneOf(s, "deploy|release:perform|deploy:deploy-file|gpg:sign-and-deploy-file|jib:build") {
+			if oneOf(s, "deploy|release:perform|deploy:deploy-file|gpg:sign-and-deploy-file|jib:build|nexus-staging:release|nexus-staging:deploy|nexus-staging:rc-release|central-publishing:publish") {
 				return true
 			}
 		case "sbt":
