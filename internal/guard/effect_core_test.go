@@ -121,3 +121,16 @@ func TestEmitPreview(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupsAndAtlas: a lookup's arguments are names, not a command
+// (getent passwd is not the passwd program); atlas's --dry-run plans.
+func TestLookupsAndAtlas(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{"getent passwd dev", Allow, ""},
+		{"id dev && getent group docker", Allow, ""},
+		{"passwd dev", Ask, "privilege.su"},
+		{"atlas schema apply --env prod --to file://schema.hcl --dry-run", Allow, ""},
+		{"atlas migrate apply --env prod --dry-run", Allow, ""},
+		{"atlas schema apply --env prod --to file://schema.hcl", Ask, "prod.change"},
+	})
+}

@@ -62,6 +62,8 @@ type previewReg struct {
 // previewRegs are the preview specs, plain data: each entry is a flag
 // or verb the tool documents as a preview, nothing a tool merely accepts.
 var previewRegs = []previewReg{
+	// Atlas plans a schema or migration change and prints it.
+	{"atlas", previewSpec{flags: "--dry-run", subs: "schema|migrate"}},
 	// Kubernetes and its deployers.
 	{"kubectl|oc", previewSpec{flags: "--dry-run|--server-dry-run", verbs: "diff|get|describe|explain|top|logs|api-resources|api-versions|version|kustomize|events|wait|cluster-info|can-i|whoami|status|history", via: "auth|rollout"}},
 	{"helm", previewSpec{flags: "--dry-run", subs: "install|upgrade|uninstall|rollback|delete|del|un", verbs: "template|diff|lint|show|status|list|ls|history|get|search|verify|version|env", via: "repo|plugin|dependency|dep"}},

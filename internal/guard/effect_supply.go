@@ -820,8 +820,11 @@ func yumRepoAdd(a effectJudge, c *Cmd) {
 	}
 }
 
-// sysPkgInstall are the verbs that install or upgrade system packages.
-const sysPkgInstall = "install|reinstall|upgrade|dist-upgrade|full-upgrade|build-dep|localinstall|groupinstall|add|in|up|dup|refresh"
+// sysPkgInstall are the verbs that install system packages.
+const sysPkgInstall = "install|reinstall|build-dep|localinstall|groupinstall|add|in"
+
+// sysPkgUpgrade are the verbs that upgrade every installed package.
+const sysPkgUpgrade = "upgrade|dist-upgrade|full-upgrade|up|dup|refresh"
 
 // sysPkgTools are system package managers; an update verb only
 // refreshes the index for apt but upgrades for the rest.
@@ -865,7 +868,7 @@ func deriveSudo(a effectJudge, c *Cmd) {
 		// program, gets the machine.
 		a.grant(c, c.Name+" "+rest[0].Text)
 	case oneOf(inner, sysPkgTools):
-		if oneOf(verb, sysPkgInstall) || verb == "update" && !oneOf(inner, "apt|apt-get|aptitude") || sysPkgFlagInstall(inner, rest[1:]) {
+		if sysPkgAsRoot(inner, verb, p, rest[1:]) {
 			a.grant(c, c.Name+" "+inner+" "+verb)
 		}
 	case oneOf(inner, rootCodeTools):
@@ -875,13 +878,26 @@ func deriveSudo(a effectJudge, c *Cmd) {
 	}
 }
 
-// sysPkgFlagInstall: pacman -S/-U, dpkg -i and rpm -i/-U install by flag.
-func sysPkgFlagInstall(tool string, args []shell.Word) bool {
+// sysPkgAsRoot: what a system package manager run as root does beyond
+// installing the distribution's own packages by name. Those come signed
+// from the configured repositories, the system's usual registry, like
+// `npm i lodash` from npm's: routine. A package file (./x.deb, dpkg -i,
+// rpm -i, pacman -U) is code from outside run as root, and an upgrade of
+// every package changes the whole system: both ask.
+func sysPkgAsRoot(tool, verb string, pos []string, args []shell.Word) bool {
+	switch {
+	case oneOf(verb, sysPkgUpgrade), verb == "update" && !oneOf(tool, "apt|apt-get|aptitude"):
+		return true
+	case oneOf(verb, sysPkgInstall):
+		return verb == "localinstall" || slices.ContainsFunc(pos[1:], pkgFile)
+	}
 	for _, w := range args {
 		s := w.Text
 		switch tool {
 		case "pacman":
-			if hasPrefixAny(s, "-S", "-U", "--sync", "--upgrade") && !strings.ContainsAny(s[1:], "sQil") {
+			// -U installs a file; -Su upgrades every package; -S NAME
+			// installs from the repositories.
+			if hasPrefixAny(s, "-U", "--upgrade") || hasPrefixAny(s, "-S") && !strings.HasPrefix(s, "--") && strings.Contains(s[2:], "u") || s == "--sysupgrade" {
 				return true
 			}
 		case "dpkg", "rpm":
@@ -891,6 +907,11 @@ func sysPkgFlagInstall(tool string, args []shell.Word) bool {
 		}
 	}
 	return false
+}
+
+// pkgFile: a package named by its file rather than its name.
+func pkgFile(s string) bool {
+	return strings.Contains(s, "/") || hasSuffixAny(s, ".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz", ".snap", ".flatpak")
 }
 
 // publicCIDRs open a rule to every address.

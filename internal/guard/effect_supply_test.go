@@ -235,7 +235,10 @@ func TestSupplyGrants(t *testing.T) {
 func TestSupplySudo(t *testing.T) {
 	const grant = "access.grant"
 	checkCases(t, DefaultPolicy(), []verdictCase{
-		{"sudo apt install -y nginx", Ask, grant},
+		{"sudo apt install -y ./nginx_1.24_amd64.deb", Ask, grant},
+		{"sudo apt install -y nginx", Allow, ""}, // the distribution's own package, by name
+		{"sudo dnf install -y postgresql-devel", Allow, ""},
+		{"sudo pacman -S --noconfirm jq", Allow, ""},
 		{"sudo dnf upgrade", Ask, grant},
 		{"sudo pacman -Syu", Ask, grant},
 		{"sudo dpkg -i pkg.deb", Ask, grant},

@@ -145,6 +145,10 @@ var dataPrograms = &lazy[map[string]bool]{src: func() map[string]bool {
 		"tee": true, "true": true, "false": true, ":": true, "return": true, "exit": true, "wait": true,
 		"kill": true, "pgrep": true, "pkill": true, "ps": true, "lsof": true, "fuser": true, "zle": true,
 		"bind": true, "bindkey": true, "compdef": true, "setopt": true, "unsetopt": true, "autoload": true,
+		// Lookups: their arguments are names to look up (getent passwd
+		// dev is a database and a key, not the passwd program).
+		"getent": true, "id": true, "groups": true, "finger": true, "pinky": true, "whois": true,
+		"dig": true, "host": true, "nslookup": true, "file": true, "stat": true,
 	}
 }}
 
