@@ -39,11 +39,66 @@ type rule struct {
 	sub                 string
 	kind                ruleKind
 	fn                  func(string) bool
+	// order is the rule's place in its anchor's table.
+	order int
 }
 
 type anchor struct {
 	v, def string
 	rules  []*rule
+	// byFirst holds the rules by the lower-case first path segment of
+	// what they match, always those that may match any path: a home
+	// holds hundreds of rules, and a path is checked only against those
+	// that can match it, in table order (match).
+	byFirst map[string][]*rule
+	always  []*rule
+}
+
+// index builds byFirst and always from rules.
+func (a *anchor) index() {
+	a.byFirst = map[string][]*rule{}
+	for i, r := range a.rules {
+		r.order = i
+		if k, ok := r.firstSegment(); ok {
+			a.byFirst[k] = append(a.byFirst[k], r)
+		} else {
+			a.always = append(a.always, r)
+		}
+	}
+}
+
+// firstSegment is the lower-case first segment of every path r matches,
+// when there is one: exact and tree rules name it; a variant's backup
+// suffix may change a name without a slash, and a function or the
+// whole tree matches anything.
+func (r *rule) firstSegment() (string, bool) {
+	if r.kind == kFunc || r.sub == "" {
+		return "", false
+	}
+	first, _, slash := strings.Cut(r.sub, "/")
+	if r.kind == kVariant && !slash {
+		return "", false
+	}
+	return strings.ToLower(first), true
+}
+
+// match is the first rule of a, in table order, that matches rel.
+func (a *anchor) match(rel string) (Match, bool) {
+	first, _, _ := strings.Cut(rel, "/")
+	named := a.byFirst[strings.ToLower(first)]
+	always := a.always
+	for len(named) > 0 || len(always) > 0 {
+		var r *rule
+		if len(always) == 0 || len(named) > 0 && named[0].order < always[0].order {
+			r, named = named[0], named[1:]
+		} else {
+			r, always = always[0], always[1:]
+		}
+		if r.matches(rel) {
+			return r.match(), true
+		}
+	}
+	return Match{}, false
 }
 
 type globMode uint8
@@ -131,6 +186,7 @@ func NewChecker(o Options) (*Checker, error) {
 			}
 		}
 		if len(an.rules) > 0 {
+			an.index()
 			c.anchors = append(c.anchors, an)
 		}
 	}
@@ -420,7 +476,7 @@ func (c *Checker) matchAnchored(p string, env Env) (Match, bool) {
 			if v := env.Vars[a.v]; v != "" {
 				if dir, ok := anchorDir(v, env); ok {
 					if rel, ok := relTo(p, dir); ok {
-						if m, ok := matchRules(a.rules, rel); ok {
+						if m, ok := a.match(rel); ok {
 							return m, true
 						}
 					}
@@ -429,7 +485,7 @@ func (c *Checker) matchAnchored(p string, env Env) (Match, bool) {
 		}
 		if hok {
 			if rel, ok := relTo(hrel, a.def); ok {
-				if m, ok := matchRules(a.rules, rel); ok {
+				if m, ok := a.match(rel); ok {
 					return m, true
 				}
 			}
@@ -461,24 +517,28 @@ func (c *Checker) matchAnchored(p string, env Env) (Match, bool) {
 
 func matchRules(rs []*rule, rel string) (Match, bool) {
 	for _, r := range rs {
-		var ok bool
-		switch r.kind {
-		case kExact:
-			ok = strings.EqualFold(rel, r.sub)
-		case kTree:
-			ok = r.sub == "" || strings.EqualFold(rel, r.sub) ||
-				len(rel) > len(r.sub) && rel[len(r.sub)] == '/' && hasPrefixFold(rel, r.sub)
-		case kVariant:
-			ok = strings.EqualFold(rel, r.sub) ||
-				len(rel) > len(r.sub) && hasPrefixFold(rel, r.sub) && isBackupSuffix(rel[len(r.sub):])
-		case kFunc:
-			ok = r.fn(rel)
-		}
-		if ok {
+		if r.matches(rel) {
 			return r.match(), true
 		}
 	}
 	return Match{}, false
+}
+
+// matches reports whether r matches the path rel.
+func (r *rule) matches(rel string) bool {
+	switch r.kind {
+	case kExact:
+		return strings.EqualFold(rel, r.sub)
+	case kTree:
+		return r.sub == "" || strings.EqualFold(rel, r.sub) ||
+			len(rel) > len(r.sub) && rel[len(r.sub)] == '/' && hasPrefixFold(rel, r.sub)
+	case kVariant:
+		return strings.EqualFold(rel, r.sub) ||
+			len(rel) > len(r.sub) && hasPrefixFold(rel, r.sub) && isBackupSuffix(rel[len(r.sub):])
+	case kFunc:
+		return r.fn(rel)
+	}
+	return false
 }
 
 // anchorDir canonicalises a directory named by a variable (no Cwd: a
