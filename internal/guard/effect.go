@@ -2,6 +2,8 @@ package guard
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/atreides-dev/atreides/internal/shell"
 )
@@ -207,20 +209,45 @@ func (a effectJudge) emit(c *Cmd, e effect) {
 // reads c and emits what it finds.
 type deriver func(a effectJudge, c *Cmd)
 
-// derivers are the effect derivers by program name; "*" runs for every
-// program. Built on first use from the effect files' tables (plain
-// package data: nothing runs at start-up).
-var derivers = &lazy[map[string][]deriver]{src: func() map[string][]deriver {
-	m := map[string][]deriver{}
-	for _, t := range [][]deriverReg{credDerivers, escapeDerivers, reviewDerivers, supplyDerivers, remoteDerivers} {
+// deriverTables are the effect files' registrations, in the order their
+// effects are judged (the most specific first: at equal verdicts the
+// first finding names the decision).
+func deriverTables() [5][]deriverReg {
+	return [5][]deriverReg{credDerivers, escapeDerivers, reviewDerivers, supplyDerivers, remoteDerivers}
+}
+
+// derivers are the effect derivers of a program name, "*" those that
+// run for every program. A hook judges a handful of programs, so each
+// name's list is found when first asked for (a scan of the plain-data
+// tables, no allocation but the answer) rather than indexing every
+// registration in every process; answers are kept for the long-lived
+// processes (serve), up to maxNamesCached names.
+func derivers(name string) []deriver {
+	if v, ok := deriverCache.Load(name); ok {
+		return v.([]deriver)
+	}
+	var out []deriver
+	for _, t := range deriverTables() {
 		for _, r := range t {
-			for _, name := range strings.Split(r.names, "|") {
-				m[name] = append(m[name], r.d)
+			if oneOf(name, r.names) {
+				out = append(out, r.d)
 			}
 		}
 	}
-	return m
-}}
+	if deriverCached.Add(1) <= maxNamesCached {
+		deriverCache.Store(name, out)
+	}
+	return out
+}
+
+// maxNamesCached bounds the names whose derivers are kept: program names
+// come from commands, which a long-lived process does not control.
+const maxNamesCached = 4096
+
+var (
+	deriverCache  sync.Map
+	deriverCached atomic.Int64
+)
 
 // deriverReg is one registration: the program names, "|"-separated, and
 // the deriver that describes them.
@@ -231,11 +258,10 @@ type deriverReg struct {
 
 // deriveEffects runs the derivers for c.
 func (a effectJudge) deriveEffects(c *Cmd) {
-	m := derivers.get()
-	for _, d := range m[c.Name] {
+	for _, d := range derivers(c.Name) {
 		d(a, c)
 	}
-	for _, d := range m["*"] {
+	for _, d := range derivers("*") {
 		d(a, c)
 	}
 }

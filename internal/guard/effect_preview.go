@@ -42,16 +42,17 @@ type previewSpec struct {
 // previewOff are flag values that turn a preview flag off.
 const previewOff = "none|false|0|no|off"
 
-// previews are the preview flags of the tools the guard knows.
-var previews = &lazy[map[string]previewSpec]{src: func() map[string]previewSpec {
-	m := map[string]previewSpec{}
+// previewOf is the preview spec of the tool name, found by a scan of the
+// plain-data table (a hook asks for a handful of names; building a map of
+// every tool would cost more than the scans).
+func previewOf(name string) (previewSpec, bool) {
 	for _, r := range previewRegs {
-		for _, name := range strings.Split(r.names, "|") {
-			m[name] = r.spec
+		if oneOf(name, r.names) {
+			return r.spec, true
 		}
 	}
-	return m
-}}
+	return previewSpec{}, false
+}
 
 // previewReg registers the preview spec of the tools named by names.
 type previewReg struct {
@@ -153,7 +154,7 @@ var previewRegs = []previewReg{
 // preview reports whether c only previews: one of its tool's preview
 // verbs leads it, or it has one of its tool's preview flags.
 func (a effectJudge) preview(c *Cmd) bool {
-	spec, ok := previews.get()[c.Name]
+	spec, ok := previewOf(c.Name)
 	if !ok {
 		return false
 	}
