@@ -146,25 +146,29 @@ func (a exfilJudge) credFilter(c *Cmd, in shell.Feed) shell.Feed {
 		pats, prints := grepPatterns(c)
 		keeps = prints && (len(pats) == 0 || anySecretPattern(pats))
 	case c.Name == "cut":
-		// cut -d= -f1: the names only.
-		f, d := "", ""
-		for i, w := range c.Args {
-			switch {
-			case strings.HasPrefix(w.Text, "-f"):
-				f = strings.TrimPrefix(w.Text, "-f")
-			case strings.HasPrefix(w.Text, "-d"):
-				d = strings.TrimPrefix(w.Text, "-d")
-			}
-			if (w.Text == "-f" || w.Text == "-d") && i+1 < len(c.Args) {
-				f, d = map[bool]string{true: c.Args[i+1].Text, false: f}[w.Text == "-f"], map[bool]string{true: c.Args[i+1].Text, false: d}[w.Text == "-d"]
-			}
-		}
-		keeps = !(f == "1" && d == "=")
+		keeps = !cutNamesOnly(c)
 	}
 	if !keeps {
 		out.Taint &^= shell.TaintCred
 	}
 	return out
+}
+
+// cutNamesOnly: cut -d= -f1 keeps the names of a dump only.
+func cutNamesOnly(c *Cmd) bool {
+	f, d := "", ""
+	for i, w := range c.Args {
+		switch {
+		case strings.HasPrefix(w.Text, "-f"):
+			f = strings.TrimPrefix(w.Text, "-f")
+		case strings.HasPrefix(w.Text, "-d"):
+			d = strings.TrimPrefix(w.Text, "-d")
+		}
+		if (w.Text == "-f" || w.Text == "-d") && i+1 < len(c.Args) {
+			f, d = map[bool]string{true: c.Args[i+1].Text, false: f}[w.Text == "-f"], map[bool]string{true: c.Args[i+1].Text, false: d}[w.Text == "-d"]
+		}
+	}
+	return f == "1" && d == "="
 }
 
 // jqFilter: a JSON filter that keeps only names (`.data | keys`,

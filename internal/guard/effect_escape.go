@@ -363,7 +363,7 @@ func devicePackages(a effectJudge, c *Cmd) {
 // own (android.*, com.android.*, com.google.android.*).
 func systemPackage(c *Cmd) bool {
 	for _, w := range c.Pos()[1:] {
-		if s := w.Text; strings.HasPrefix(s, "android.") || strings.HasPrefix(s, "com.android.") || strings.HasPrefix(s, "com.google.android.") {
+		if hasPrefixAny(w.Text, "android.", "com.android.", "com.google.android.") {
 			return true
 		}
 	}

@@ -359,43 +359,69 @@ func deriveRemote(a effectJudge, c *Cmd) {
 	if t == nil {
 		return
 	}
-	pos := c.Pos()
-	if t.script != "" {
-		if len(pos) == 0 || pos[0].Dyn || shell.NormName(pos[0].Text) != t.script {
-			return
-		}
-		pos = pos[1:]
-	}
-	if t.local != "" && c.Has(t.local) {
-		return
-	}
-	if t.subs != "" && (len(pos) == 0 || !oneOf(strings.ToLower(pos[0].Text), t.subs)) {
+	pos, ok := t.operands(c)
+	if !ok {
 		return
 	}
 	class, verb := t.verb(pos)
 	if !t.live && oneOf(c.Name, "kubectl|oc") && cloudKind(pos) {
 		t = &remoteTool{live: true}
 	}
-	if t.bare && len(pos) == 0 || t.always && class == vNone {
-		class, verb = vChange, c.Name
-	}
-	if class == vNone && t.setFlag != "" && c.Has(t.setFlag) {
-		class, verb = vChange, t.setFlag
-	}
+	class, verb = t.implied(c, pos, class, verb)
 	if oneOf(verb, "ssh|start-session") && c.Has("-C", "--command") {
 		return // a command run over the remote shell, not an open shell
 	}
 	if class <= vRead && t.sql != "" {
 		class, verb = t.statement(c, pos)
 	}
-	if t.store != "" && !serverStore(c, t.store) ||
-		class == vDestroy && t.needFlag != "" && !c.Has(t.needFlag) ||
-		t.localVerbs != "" && oneOf(verb, t.localVerbs) && !c.Has(strings.Split(t.remoteFlags, "|")...) {
+	if t.stays(c, class, verb) {
 		return
 	}
 	if class, verb = t.refine(c, pos, class, verb); class > vRead {
 		a.emitRemote(c, c, t, class, verb)
 	}
+}
+
+// operands are c's positionals after the script the tool runs, and
+// whether the run is one the row speaks to: not kept on this machine
+// by the local flag, and under one of subs when the row names them.
+func (t *remoteTool) operands(c *Cmd) ([]shell.Word, bool) {
+	pos := c.Pos()
+	if t.script != "" {
+		if len(pos) == 0 || pos[0].Dyn || shell.NormName(pos[0].Text) != t.script {
+			return nil, false
+		}
+		pos = pos[1:]
+	}
+	if t.local != "" && c.Has(t.local) {
+		return nil, false
+	}
+	if t.subs != "" && (len(pos) == 0 || !oneOf(strings.ToLower(pos[0].Text), t.subs)) {
+		return nil, false
+	}
+	return pos, true
+}
+
+// implied is the change a run makes whatever its verb: a bare run of
+// a tool that deploys so, any run of one that always changes, a run
+// with the flag that writes.
+func (t *remoteTool) implied(c *Cmd, pos []shell.Word, class verbClass, verb string) (verbClass, string) {
+	if t.bare && len(pos) == 0 || t.always && class == vNone {
+		return vChange, c.Name
+	}
+	if class == vNone && t.setFlag != "" && c.Has(t.setFlag) {
+		return vChange, t.setFlag
+	}
+	return class, verb
+}
+
+// stays: the run touches nothing shared after all: its store is a
+// local one, it lacks the flag its destroying verb needs, or its verb
+// works locally unless a remote flag is given.
+func (t *remoteTool) stays(c *Cmd, class verbClass, verb string) bool {
+	return t.store != "" && !serverStore(c, t.store) ||
+		class == vDestroy && t.needFlag != "" && !c.Has(t.needFlag) ||
+		t.localVerbs != "" && oneOf(verb, t.localVerbs) && !c.Has(strings.Split(t.remoteFlags, "|")...)
 }
 
 // serverStore: one of names (options, or a variable of the command or
@@ -427,8 +453,7 @@ func cloudKind(pos []shell.Word) bool {
 			break
 		}
 		s := strings.ToLower(w.Text)
-		if oneOf(s, "managed|composite|composites|providerconfig|providerconfigs|providerconfigusage") || strings.HasSuffix(s, ".crossplane.io") ||
-			strings.HasSuffix(s, ".upbound.io") || strings.HasPrefix(s, "x") && strings.Count(s, ".") >= 2 {
+		if oneOf(s, "managed|composite|composites|providerconfig|providerconfigs|providerconfigusage") || hasSuffixAny(s, ".crossplane.io", ".upbound.io") || strings.HasPrefix(s, "x") && strings.Count(s, ".") >= 2 {
 			return true
 		}
 	}
@@ -804,7 +829,7 @@ func statementClass(s string) (verbClass, string) {
 			// a DELETE that picks its rows is a change; one
 			// without WHERE empties the table.
 			k = vDestroy
-			if (strings.Contains(st, "WHERE") || strings.Contains(st, "where")) && !strings.HasSuffix(strings.Join(f, " "), "WHERE TRUE") {
+			if containsAny(st, "WHERE|where") && !strings.HasSuffix(strings.Join(f, " "), "WHERE TRUE") {
 				k = vChange
 			}
 		case "DROP", "TRUNCATE":

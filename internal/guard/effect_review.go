@@ -668,11 +668,11 @@ func ghAPI(a effectJudge, c *Cmd) {
 	}
 	e := effect{kind: effChange, where: whereRemote, evidence: "gh api -X " + method + " " + endpoint}
 	switch {
-	case method == "DELETE" && (strings.Contains(lower, "/protection") || strings.Contains(lower, "/rulesets")):
+	case method == "DELETE" && containsAny(lower, "/protection|/rulesets"):
 		e.kind = effSafety
 	case strings.Contains(lower, "actions/permissions") && strings.Contains(fields, "enabled=false"):
 		e.kind = effSafety
-	case strings.Contains(fields, "visibility=public") || strings.Contains(fields, "private=false"):
+	case containsAny(fields, "visibility=public|private=false"):
 		e.kind, e.rule = effGrant, ruleEffectPublicAccess
 	case strings.Contains(lower, "/collaborators/") || strings.HasSuffix(lower, "/keys"):
 		e.kind = effGrant

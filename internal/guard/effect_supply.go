@@ -292,32 +292,54 @@ func deriveNodePkg(a effectJudge, c *Cmd) {
 	case oneOf(verb, nodeInstallVerbs):
 		a.outsideSpecs(c, p[1:], true)
 	case oneOf(verb, "dlx|x|exec"):
-		if !optVals(c.Args, "--package", func(v string) bool {
-			if remoteSpec(v) || githubShorthand(v) {
-				a.outside(c, "--package "+v)
-				return true
-			}
-			return false
-		}) {
-			a.outsideSpecs(c, p[1:2], true)
-		}
+		nodeExec(a, c, p)
 	case oneOf(verb, "config|set") && len(p) >= 3:
-		if verb == "config" {
-			p = p[1:]
+		nodeRegistrySet(a, c, verb, p)
+	default:
+		nodeGrant(a, c, verb, p)
+	}
+}
+
+// nodeExec: dlx, x and exec run a package given by --package or as
+// the first operand.
+func nodeExec(a effectJudge, c *Cmd, p []string) {
+	if !optVals(c.Args, "--package", func(v string) bool {
+		if remoteSpec(v) || githubShorthand(v) {
+			a.outside(c, "--package "+v)
+			return true
 		}
-		if strings.ToLower(p[0]) == "set" && len(p) >= 3 && strings.Contains(strings.ToLower(p[1]), "registry") && outsideURL(p[2]) {
-			a.outside(c, p[1]+" "+p[2])
-		}
-	case verb == "owner" && len(p) >= 2 && oneOf(strings.ToLower(p[1]), "add|grant"):
+		return false
+	}) {
+		a.outsideSpecs(c, p[1:2], true)
+	}
+}
+
+// nodeRegistrySet: config set (or set) of a registry key to an
+// outside URL.
+func nodeRegistrySet(a effectJudge, c *Cmd, verb string, p []string) {
+	if verb == "config" {
+		p = p[1:]
+	}
+	if strings.ToLower(p[0]) == "set" && len(p) >= 3 && strings.Contains(strings.ToLower(p[1]), "registry") && outsideURL(p[2]) {
+		a.outside(c, p[1]+" "+p[2])
+	}
+}
+
+// nodeGrant: owners, teams and access given to others, and packages
+// made public.
+func nodeGrant(a effectJudge, c *Cmd, verb string, p []string) {
+	if len(p) < 2 {
+		return
+	}
+	sub := strings.ToLower(p[1])
+	switch {
+	case verb == "owner" && oneOf(sub, "add|grant"):
 		a.grant(c, "owner add")
-	case verb == "access" && len(p) >= 2:
-		switch sub := strings.ToLower(p[1]); {
-		case sub == "public" || sub == "set" && len(p) >= 3 && strings.ToLower(p[2]) == "status=public":
-			a.public(c, "access public")
-		case sub == "grant":
-			a.grant(c, "access grant")
-		}
-	case verb == "team" && len(p) >= 2 && strings.ToLower(p[1]) == "add":
+	case verb == "access" && (sub == "public" || sub == "set" && len(p) >= 3 && strings.ToLower(p[2]) == "status=public"):
+		a.public(c, "access public")
+	case verb == "access" && sub == "grant":
+		a.grant(c, "access grant")
+	case verb == "team" && sub == "add":
 		a.grant(c, "team add")
 	}
 }
@@ -585,11 +607,8 @@ const goSourceVars = "GOPROXY|GOSUMDB|GONOSUMDB|GONOSUMCHECK|GOINSECURE|GOFLAGS|
 // environment or written by `go env -w`). `go install`/`go get` by
 // module path are installs by name through the checksummed proxy.
 func deriveGo(a effectJudge, c *Cmd) {
-	for v := range strings.SplitSeq(goSourceVars, "|") {
-		if w, ok := envOf(c, v); ok && !w.Dyn && goSourceOutside(v, w.Text) {
-			a.outside(c, v+"="+w.Text)
-			return
-		}
+	if goEnvOutside(a, c) {
+		return
 	}
 	p := posText(c.Args)
 	if len(p) == 0 {
@@ -597,29 +616,52 @@ func deriveGo(a effectJudge, c *Cmd) {
 	}
 	switch p[0] {
 	case "env":
-		if !c.Has("-w") {
-			return
-		}
-		for _, kv := range p[1:] {
-			if k, v, ok := strings.Cut(kv, "="); ok && goSourceOutside(k, v) {
-				a.outside(c, "go env -w "+kv)
-				return
-			}
+		if c.Has("-w") {
+			goEnvWrite(a, c, p[1:])
 		}
 	case "run":
-		// A pinned version is the code sum.golang.org recorded for
-		// everyone; @latest or a branch runs whatever was pushed last.
-		for _, s := range p[1:] {
-			if mod, ver, ok := strings.Cut(s, "@"); ok && strings.Contains(mod, ".") && !hasPrefixAny(mod, ".", "/") {
-				if !pinnedGoVersion(ver) && !hostIn(strings.SplitN(mod, "/", 2)[0], wellKnownGoHosts) {
-					a.outside(c, s)
-				}
-				return
-			}
-		}
+		goRunOutside(a, c, p[1:])
 	case "test":
 		if v, ok := flagVal(c.Args, "-exec|--exec"); ok && oneOf(shell.NormName(strings.Fields(v + " x")[0]), "sudo|doas") {
 			a.grant(c, "-exec "+v)
+		}
+	}
+}
+
+// goEnvOutside: the command's environment points Go's module sources
+// elsewhere.
+func goEnvOutside(a effectJudge, c *Cmd) bool {
+	for v := range strings.SplitSeq(goSourceVars, "|") {
+		if w, ok := envOf(c, v); ok && !w.Dyn && goSourceOutside(v, w.Text) {
+			a.outside(c, v+"="+w.Text)
+			return true
+		}
+	}
+	return false
+}
+
+// goEnvWrite: `go env -w` writing a source variable that points
+// elsewhere.
+func goEnvWrite(a effectJudge, c *Cmd, kvs []string) {
+	for _, kv := range kvs {
+		if k, v, ok := strings.Cut(kv, "="); ok && goSourceOutside(k, v) {
+			a.outside(c, "go env -w "+kv)
+			return
+		}
+	}
+}
+
+// goRunOutside: `go run module@version` of an unpinned version from a
+// host not well known. A pinned version is the code sum.golang.org
+// recorded for everyone; @latest or a branch runs whatever was pushed
+// last.
+func goRunOutside(a effectJudge, c *Cmd, args []string) {
+	for _, s := range args {
+		if mod, ver, ok := strings.Cut(s, "@"); ok && strings.Contains(mod, ".") && !hasPrefixAny(mod, ".", "/") {
+			if !pinnedGoVersion(ver) && !hostIn(strings.SplitN(mod, "/", 2)[0], wellKnownGoHosts) {
+				a.outside(c, s)
+			}
+			return
 		}
 	}
 }
@@ -758,11 +800,16 @@ func psRepoSource(a effectJudge, c *Cmd) {
 	}
 }
 
+// pwshEval and pwshDownload are the words of PowerShell that run a
+// string as code and that fetch one.
+const (
+	pwshEval     = "iex|invoke-expression"
+	pwshDownload = "irm |iwr |invoke-restmethod|invoke-webrequest|downloadstring"
+)
+
 func derivePwsh(a effectJudge, c *Cmd, _ []string, _ string) {
 	t := strings.ToLower(c.joined())
-	if (strings.Contains(t, "iex") || strings.Contains(t, "invoke-expression")) &&
-		(strings.Contains(t, "irm ") || strings.Contains(t, "iwr ") || strings.Contains(t, "invoke-restmethod") ||
-			strings.Contains(t, "invoke-webrequest") || strings.Contains(t, "downloadstring")) {
+	if containsAny(t, pwshEval) && containsAny(t, pwshDownload) {
 		a.outside(c, "iex of a download")
 	}
 }
@@ -791,11 +838,17 @@ func deriveGh(a effectJudge, c *Cmd, p []string) {
 	case verb == "gist" && sub == "create":
 		pasteUpload(a, c, "gist create")
 	case verb == "api" && len(p) >= 2:
-		m, _ := flagVal(c.Args, "--method|-X")
-		path := strings.ToLower(p[1])
-		if oneOf(strings.ToUpper(m), "PUT|POST|PATCH") && (strings.Contains(path, "/collaborators/") || strings.HasSuffix(path, "/keys") || strings.Contains(path, "/memberships/")) {
-			a.grant(c, "gh api "+p[1])
-		}
+		ghAPIGrant(a, c, p[1])
+	}
+}
+
+// ghAPIGrant: a gh api call that writes collaborators, keys or
+// memberships.
+func ghAPIGrant(a effectJudge, c *Cmd, endpoint string) {
+	m, _ := flagVal(c.Args, "--method|-X")
+	path := strings.ToLower(endpoint)
+	if oneOf(strings.ToUpper(m), "PUT|POST|PATCH") && (strings.Contains(path, "/collaborators/") || strings.HasSuffix(path, "/keys") || strings.Contains(path, "/memberships/")) {
+		a.grant(c, "gh api "+endpoint)
 	}
 }
 
@@ -928,7 +981,7 @@ func publicCIDR(s string) bool {
 // publicPrincipal: a policy document that lets anyone in.
 func publicPrincipal(s string) bool {
 	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
-	return strings.Contains(t, `"principal":"*"`) || strings.Contains(t, `"aws":"*"`) || strings.Contains(t, `"principal":{"aws":["*"]`)
+	return containsAny(t, `"principal":"*"|"aws":"*"|"principal":{"aws":["*"]`)
 }
 
 // deriveCloudAccess: IAM policies, role assignments and bindings, public
@@ -962,7 +1015,7 @@ func gsutilAccess(a effectJudge, c *Cmd, ws []string) {
 		return
 	}
 	t := strings.ToLower(c.joined())
-	if strings.Contains(t, "allusers") || strings.Contains(t, "allauthenticatedusers") || strings.Contains(t, "public-read") {
+	if containsAny(t, "allusers|allauthenticatedusers|public-read") {
 		a.public(c, ws[0]+" "+ws[1]+" allUsers")
 		return
 	}
@@ -1120,7 +1173,7 @@ func deriveKubeAccess(a effectJudge, c *Cmd) {
 	}
 	if v, ok := flagVal(c.Args, "--overrides"); ok {
 		t := strings.ToLower(strings.Join(strings.Fields(v), ""))
-		if strings.Contains(t, `"privileged":true`) || strings.Contains(t, `"hostpid":true`) || strings.Contains(t, `"hostnetwork":true`) {
+		if containsAny(t, `"privileged":true|"hostpid":true|"hostnetwork":true`) {
 			a.emit(c, effect{kind: effGrant, evidence: "--overrides privileged", rule: ruleContainersPrivileged})
 		}
 	}

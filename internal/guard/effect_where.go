@@ -4,6 +4,8 @@ import (
 	"path"
 	"strings"
 	"unicode"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Environments: what a changing command reaches, read from the words
@@ -172,85 +174,123 @@ func envTokens(w string) []string {
 // development: the account is shared, whatever the resource is named.
 // evidence is the word that decided.
 func (a effectJudge) whereOf(c *Cmd, def where) (w where, evidence string) {
-	dev, devK, cluster := "", 0, ""
-	check := func(s, shown string) bool {
-		if s == "" {
-			return false
+	s := &whereScan{p: a.p}
+	if s.vars(c.env) || c.Scope != nil && s.vars(c.Scope.Vars) {
+		return s.w, s.evidence
+	}
+	for i := range c.Args {
+		if s.arg(c.Args, i) {
+			return s.w, s.evidence
 		}
-		if a.p.isProdWord(s) {
-			w, evidence = whereProduction, shown
+	}
+	return s.fallback(def)
+}
+
+// whereScan gathers what a command's words say about its environment
+// while whereOf reads them: the production word that decides at once
+// (w, evidence), else the first local cluster and the strongest
+// development word seen.
+type whereScan struct {
+	p        *Policy
+	w        where
+	evidence string
+	dev      string
+	devK     int
+	cluster  string
+}
+
+// see reads one word s (shown as shown) and reports whether it names
+// production.
+func (s *whereScan) see(text, shown string) bool {
+	if text == "" {
+		return false
+	}
+	if s.p.isProdWord(text) {
+		s.w, s.evidence = whereProduction, shown
+		return true
+	}
+	if s.cluster == "" && localCluster(text) {
+		s.cluster = shown
+	}
+	s.devWord(text, shown)
+	return false
+}
+
+// devWord keeps shown when word names a stronger development
+// environment than any seen.
+func (s *whereScan) devWord(word, shown string) {
+	if k := devKind(word); k > s.devK {
+		s.dev, s.devK = shown, k
+	}
+}
+
+// vars reads the variables that name the environment a tool acts on.
+func (s *whereScan) vars(vars map[string]shell.Word) bool {
+	for name, v := range vars {
+		if envVarName(name) && !v.Dyn && s.see(v.Text, name+"="+v.Text) {
 			return true
 		}
-		if cluster == "" && localCluster(s) {
-			cluster = shown
-		}
-		if k := devKind(s); k > devK {
-			dev, devK = shown, k
+	}
+	return false
+}
+
+// arg reads args[i]: a word, an option's value, or a flag that is the
+// environment.
+func (s *whereScan) arg(args []shell.Word, i int) bool {
+	arg := args[i]
+	if arg.Dyn {
+		// a connection string with a variable in it
+		// ("Server=prod-sql;Password=$PW"): its written parts
+		// still name the server
+		if pw := prodPart(s.p, arg.Text); pw != "" {
+			s.w, s.evidence = whereProduction, pw
+			return true
 		}
 		return false
 	}
-	for name, v := range c.env {
-		if envVarName(name) && !v.Dyn && check(v.Text, name+"="+v.Text) {
-			return
+	text, shown := arg.Text, arg.Text
+	if strings.HasPrefix(text, "-") {
+		name, val, has := strings.Cut(text, "=")
+		if !has {
+			return s.flag(name)
+		}
+		text = val
+	} else if i > 0 && strings.HasPrefix(args[i-1].Text, "-") && !strings.Contains(args[i-1].Text, "=") {
+		shown = args[i-1].Text + " " + text
+	}
+	if k, v, ok := strings.Cut(text, ":"); ok && oneOf(strings.ToLower(v), "true|false|yes|no") {
+		text = k // a lane option (skip_tests:true) sets a step, not an environment
+		if !s.p.isProdWord(text) {
+			return false
 		}
 	}
-	if c.Scope != nil {
-		for name, v := range c.Scope.Vars {
-			if envVarName(name) && !v.Dyn && check(v.Text, name+"="+v.Text) {
-				return
-			}
-		}
+	return s.see(text, shown)
+}
+
+// flag reads a flag with no value: --prod, --production is the
+// environment. A flag about a step (--submit_for_review, --skip-tests)
+// names no development environment.
+func (s *whereScan) flag(name string) bool {
+	flag := strings.TrimLeft(name, "-")
+	if s.p.isProdWord(flag) {
+		s.w, s.evidence = whereProduction, name
+		return true
 	}
-	for i, arg := range c.Args {
-		if arg.Dyn {
-			// a connection string with a variable in it
-			// ("Server=prod-sql;Password=$PW"): its written parts
-			// still name the server
-			if pw := prodPart(a.p, arg.Text); pw != "" {
-				return whereProduction, pw
-			}
-			continue
-		}
-		s := arg.Text
-		shown := s
-		if strings.HasPrefix(s, "-") {
-			name, val, has := strings.Cut(s, "=")
-			if !has {
-				// --prod, --production: a flag that is the environment.
-				// A flag about a step (--submit_for_review, --skip-tests)
-				// names no development environment.
-				flag := strings.TrimLeft(name, "-")
-				if a.p.isProdWord(flag) {
-					return whereProduction, name
-				}
-				if t := envTokens(flag); len(t) > 0 {
-					if k := devKind(t[0]); k > devK {
-						dev, devK = name, k
-					}
-				}
-				continue
-			}
-			s, shown = val, s
-		} else if i > 0 && strings.HasPrefix(c.Args[i-1].Text, "-") && !strings.Contains(c.Args[i-1].Text, "=") {
-			shown = c.Args[i-1].Text + " " + s
-		}
-		if k, v, ok := strings.Cut(s, ":"); ok && oneOf(strings.ToLower(v), "true|false|yes|no") {
-			s = k // a lane option (skip_tests:true) sets a step, not an environment
-			if !a.p.isProdWord(s) {
-				continue
-			}
-		}
-		if check(s, shown) {
-			return
-		}
+	if t := envTokens(flag); len(t) > 0 {
+		s.devWord(t[0], name)
 	}
+	return false
+}
+
+// fallback is the environment when no word named production.
+func (s *whereScan) fallback(def where) (where, string) {
 	switch {
-	case cluster != "" && def != whereRemote:
-		return whereTest, cluster
-	case devK == 2 && def != whereRemote:
-		return whereTest, dev
-	case devK > 0:
-		return whereDev, dev
+	case s.cluster != "" && def != whereRemote:
+		return whereTest, s.cluster
+	case s.devK == 2 && def != whereRemote:
+		return whereTest, s.dev
+	case s.devK > 0:
+		return whereDev, s.dev
 	}
 	return def, ""
 }
@@ -271,6 +311,5 @@ func prodPart(p *Policy, text string) string {
 
 // envVarName: a variable that names the environment a tool acts on.
 func envVarName(name string) bool {
-	return oneOf(name, envVars) || strings.HasSuffix(name, "_ENV") || strings.HasSuffix(name, "_ENVIRONMENT") ||
-		strings.HasSuffix(name, "_PROFILE") || strings.HasSuffix(name, "_CONTEXT") || strings.HasSuffix(name, "_TARGET")
+	return oneOf(name, envVars) || hasSuffixAny(name, "_ENV", "_ENVIRONMENT", "_PROFILE", "_CONTEXT", "_TARGET")
 }
