@@ -196,30 +196,33 @@ func previewVerb(c *Cmd, spec previewSpec) bool {
 // turns it off. Flags are read as written (--dry-run=client, a bundled
 // -nv for rsync) so a value option's argument is not mistaken for one.
 func previewFlag(c *Cmd, spec previewSpec) bool {
+	// The last word decides, as the tools' option parsers do:
+	// `--dry-run=client --dry-run=none` and `-n --no-dry-run` really run.
+	on := false
 	for _, w := range c.Args {
 		if w.Dyn {
 			continue
 		}
 		s := asciiDashes(w.Text)
 		if s == "--" {
-			return false
+			break
 		}
 		name, val, has := strings.Cut(s, "=")
 		switch {
+		case strings.HasPrefix(name, "--no-") && oneOf("--"+name[5:], spec.flags):
+			on = false
 		case strings.HasPrefix(name, "--"):
-			if oneOf(name, spec.flags) && (!has || !oneOf(strings.ToLower(val), previewOff)) {
-				return true
+			if oneOf(name, spec.flags) {
+				on = !has || !oneOf(strings.ToLower(val), previewOff)
 			}
 		case has || len(name) < 2 || name[0] != '-':
 		case oneOf(name, spec.flags):
-			return true
+			on = true
 		case spec.bundles:
-			if shortInBundle(name[1:], spec) {
-				return true
-			}
+			on = on || shortInBundle(name[1:], spec)
 		}
 	}
-	return false
+	return on
 }
 
 // shortInBundle: a preview letter in the bundle b, before any letter

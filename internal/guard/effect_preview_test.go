@@ -168,3 +168,15 @@ func TestPreviewVerdicts(t *testing.T) {
 		{"rm -rf ~ --dry-run", Deny, "fs.rm-root-home"},
 	})
 }
+
+// TestPreviewLastWordWins: a preview flag turned off later on the line
+// is a real run, as the tool's own option parser reads it.
+func TestPreviewLastWordWins(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{"kubectl delete ns prod --dry-run=client", Allow, ""},
+		{"kubectl delete ns prod --dry-run=client --dry-run=none", Deny, ""},
+		{"kubectl delete ns prod --dry-run=none --dry-run=server", Allow, ""},
+		{"rsync -avn --delete src/ backup:/srv/x/", Allow, ""},
+		{"rsync -avn --no-dry-run --delete src/ backup:/srv/x/", Ask, ""},
+	})
+}

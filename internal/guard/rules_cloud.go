@@ -41,11 +41,9 @@ func awsDeleteOp(op string) bool {
 		"destroy-", "unsubscribe", "schedule-key-deletion", "revoke-")
 }
 
-// s3Deletes: `aws s3 rm|rb`, and sync/mv with --delete, unless --dryrun.
+// s3Deletes: `aws s3 rm|rb`, and sync/mv with --delete (a --dryrun
+// never gets here: effect_preview.go).
 func s3Deletes(c *Cmd, op string) bool {
-	if c.Has("--dryrun") {
-		return false
-	}
 	switch op {
 	case "rm", "rb":
 		return true

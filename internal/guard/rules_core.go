@@ -343,11 +343,9 @@ func pruneConfirmed(c *Cmd) bool {
 
 // syncDeletes: rsync --delete*/--del/--remove-source-files and rclone
 // sync/purge/delete/move delete files; it matters when the deleting side is
-// not inside the project or a temp dir (remote ends are outside).
+// not inside the project or a temp dir (remote ends are outside). A dry
+// run never gets here (effect_preview.go).
 func syncDeletes(c *Cmd) bool {
-	if c.Has("-n", "--dry-run") {
-		return false
-	}
 	p := c.Pos()
 	if c.Name == "rclone" {
 		if len(p) < 2 || !oneOf(p[0].Text, "sync|purge|delete|deletefile|move|rmdirs|cleanup") {
