@@ -2,6 +2,8 @@ package guard
 
 import (
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // Dry runs: a command that only previews what it would do is judged as
@@ -141,7 +143,8 @@ var previewRegs = []previewReg{
 	// Databases: migrations that print their SQL, and their status.
 	{"alembic", previewSpec{flags: "--sql", subs: "upgrade|downgrade", verbs: "current|history|heads|branches|show|check"}},
 	{"liquibase", previewSpec{verbs: "update-sql|updatesql|status|validate|history|diff|rollback-sql|rollbacksql|future-rollback-sql|futurerollbacksql"}},
-	{"flyway", previewSpec{verbs: "info|validate"}},
+	// flyway is left out: it runs every command word it is given
+	// (`flyway info clean`), so a leading preview verb proves nothing.
 	{"dbt", previewSpec{verbs: "compile|ls|list|parse|debug|docs|show"}},
 
 	// The home directory and the system.
@@ -197,10 +200,16 @@ func previewVerb(c *Cmd, spec previewSpec) bool {
 // -nv for rsync) so a value option's argument is not mistaken for one.
 func previewFlag(c *Cmd, spec previewSpec) bool {
 	// The last word decides, as the tools' option parsers do:
-	// `--dry-run=client --dry-run=none` and `-n --no-dry-run` really run.
+	// `--dry-run=client --dry-run=none`, `-n --no-dry-run` and cdk's
+	// `--no-execute --execute` really run. A word that is another
+	// option's value (`--exclude -n`, `-f --dry-run=client`) is no flag.
 	on := false
-	for _, w := range c.Args {
+	vo := valueOptsOf(c.Name)
+	for i, w := range c.Args {
 		if w.Dyn {
+			continue
+		}
+		if i > 0 && takesValue(c.Args[i-1], vo, spec) {
 			continue
 		}
 		s := asciiDashes(w.Text)
@@ -211,6 +220,9 @@ func previewFlag(c *Cmd, spec previewSpec) bool {
 		switch {
 		case strings.HasPrefix(name, "--no-") && oneOf("--"+name[5:], spec.flags):
 			on = false
+		case strings.HasPrefix(name, "--") && oneOf("--no-"+name[2:], spec.flags):
+			// --execute after --no-execute
+			on = has && oneOf(strings.ToLower(val), previewOff)
 		case strings.HasPrefix(name, "--"):
 			if oneOf(name, spec.flags) {
 				on = !has || !oneOf(strings.ToLower(val), previewOff)
@@ -223,6 +235,20 @@ func previewFlag(c *Cmd, spec previewSpec) bool {
 		}
 	}
 	return on
+}
+
+// takesValue: w is an option that takes the next word as its value: one
+// the tool's rules declare, or a short one of the preview spec's valued
+// letters.
+func takesValue(w shell.Word, vo optSets, spec previewSpec) bool {
+	s := w.Text
+	if w.Dyn || !strings.HasPrefix(s, "-") || strings.Contains(s, "=") {
+		return false
+	}
+	if vo.has(s) {
+		return true
+	}
+	return len(s) == 2 && spec.valued != "" && strings.ContainsRune(spec.valued, rune(s[1]))
 }
 
 // shortInBundle: a preview letter in the bundle b, before any letter

@@ -180,3 +180,35 @@ func TestPreviewLastWordWins(t *testing.T) {
 		{"rsync -avn --no-dry-run --delete src/ backup:/srv/x/", Ask, ""},
 	})
 }
+
+// TestPreviewNotAValue: a preview flag that is another option's value,
+// or that the tool's positive form cancels, is no preview; a publish's
+// --dry-run=false publishes.
+func TestPreviewNotAValue(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{"rsync -a --delete --exclude -n ./empty/ prod:/var/www/", Ask, "fs.sync-delete"},
+		{"kubectl delete ns production --context prod --field-selector --dry-run=client", Deny, "prod.destroy"},
+		{"kubectl delete ns x --force --dry-run=client", Allow, ""},
+		{"cdk deploy --no-execute --execute", Ask, "remote.change"},
+		{"cdk deploy --no-execute", Allow, ""},
+		{"npm publish --dry-run=false", Ask, "publish.package"},
+		{"npm publish --dry-run", Allow, ""},
+	})
+}
+
+// TestTestDatabaseReadsTheDatabase: only the database a statement
+// destroys says it is a test one; a user, a variable, an output file or
+// a URL's query naming test does not.
+func TestTestDatabaseReadsTheDatabase(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{`psql -h db.example.com -d app -v x=test -c "DROP DATABASE app"`, Ask, "infra.sql-destroy"},
+		{`APP_ENV=test psql -h db.example.com -d app -c "DROP DATABASE app"`, Ask, "infra.sql-destroy"},
+		{`psql "postgres://db.example.com/app?application_name=test" -c "DROP DATABASE app"`, Ask, "infra.sql-destroy"},
+		{`dropdb -h db.example.com -U test app`, Ask, "infra.db-drop"},
+		{`psql -h db.example.com -d app_test -c "DROP DATABASE app"`, Ask, "infra.sql-destroy"},
+		{`kubectl delete deploy api -n payments -l env!=test`, Ask, "infra.kubectl-delete"},
+		{`dropdb --if-exists -h localhost -U dev app_test`, Allow, ""},
+		{`psql -h localhost -U postgres -c "DROP DATABASE IF EXISTS app_test"`, Allow, ""},
+		{`kubectl --context kind-dev delete pod api-x -n app`, Allow, ""},
+	})
+}

@@ -305,7 +305,8 @@ func init() {
 		)
 		setValueOpts("psql", "-U", "-h", "-p", "-d", "-f")
 		setValueOpts("mysql", "-u", "-h", "-P", "-D")
-		setValueOpts("kubectl", "-n", "--namespace", "--context", "-l", "--selector", "-o", "--output", "-f", "--filename", "--kubeconfig", "-c", "--container", "--cluster", "--user", "-s", "--server")
+		setValueOpts("kubectl", "-n", "--namespace", "--context", "-l", "--selector", "-o", "--output", "-f", "--filename", "--kubeconfig", "-c", "--container", "--cluster", "--user", "-s", "--server",
+			"--field-selector", "--field-manager", "-k", "--kustomize", "--grace-period", "--timeout", "--cascade", "-p", "--patch", "--type", "--token", "--as", "--as-group", "--certificate-authority", "--request-timeout")
 		setValueOpts("helm", "-n", "--namespace", "--kube-context", "--kubeconfig")
 		setValueOpts("docker", "-H", "--host", "--context", "-c", "--config", "-l", "--log-level")
 		setValueOpts("terraform", "-chdir", "-var", "-var-file", "-target")
@@ -597,29 +598,65 @@ func notTestDatabase(c *Cmd) bool {
 	if c.a == nil {
 		return true
 	}
-	t := dbTarget(c, false)
-	if name := droppedDatabase(c); name != "" {
-		t.Args = append(t.Args, shell.Word{Text: name})
+	if w, _ := c.a.effects().whereOf(dbTarget(c, true), whereUnknown); w == whereProduction {
+		return true
 	}
-	w, _ := c.a.effects().whereOf(t, whereUnknown)
-	return w != whereTest
+	// Only the database the statement destroys decides: the one DROP
+	// DATABASE names, else the one the command connects to. A user
+	// name, an output file, a variable or a URL's query naming "test"
+	// says nothing about the data.
+	name := droppedDatabase(c)
+	if name == "" {
+		name = databaseName(c)
+	}
+	return devKind(name) != 2
 }
 
-// notLocalCluster: the kubectl run's options do not name a cluster on
-// this machine or a test context or namespace (--context kind-dev,
-// -n e2e). Resource names are not read: a pod called test-runner may
-// be in any cluster.
+// databaseName is the database a client or dropdb names: its -d/
+// --dbname/-D/--database option, a connection URL's path, or its last
+// positional.
+func databaseName(c *Cmd) string {
+	if v, ok := c.Flag("-d", "--dbname", "-D", "--database"); ok {
+		return v
+	}
+	for _, w := range c.Args {
+		if _, rest, ok := strings.Cut(w.Text, "://"); ok {
+			_, db, _ := strings.Cut(rest, "/")
+			db, _, _ = strings.Cut(db, "?")
+			return db
+		}
+	}
+	if !oneOf(c.Name, "dropdb|createdb|mysql|mysqladmin|psql") {
+		return ""
+	}
+	// The last positional that is a name: not a statement given as an
+	// operand, nor one an option took.
+	p := c.Pos()
+	for i := len(p) - 1; i >= 0; i-- {
+		if !p[i].Dyn && !strings.ContainsAny(p[i].Text, " \t\n;") {
+			return p[i].Text
+		}
+	}
+	return ""
+}
+
+// notLocalCluster: the kubectl run's cluster options do not name a
+// cluster on this machine or a test context or namespace (--context
+// kind-dev, -n e2e). Resource names and selectors are not read: a pod
+// called test-runner, or -l env!=test, may be in any cluster.
 func notLocalCluster(c *Cmd) bool {
 	if c.a == nil {
 		return true
 	}
-	t := &Cmd{Command: shell.Command{Name: c.Name, Scope: c.Scope}, env: c.env, a: c.a}
+	t := &Cmd{Command: shell.Command{Name: c.Name, Scope: c.Scope}, a: c.a}
 	for i, w := range c.Args {
-		if strings.HasPrefix(w.Text, "-") {
-			t.Args = append(t.Args, w)
-			if !strings.Contains(w.Text, "=") && i+1 < len(c.Args) {
-				t.Args = append(t.Args, c.Args[i+1])
-			}
+		name, _, has := strings.Cut(w.Text, "=")
+		if !oneOf(name, "--context|--cluster|--kubeconfig|-n|--namespace") {
+			continue
+		}
+		t.Args = append(t.Args, w)
+		if !has && i+1 < len(c.Args) {
+			t.Args = append(t.Args, c.Args[i+1])
 		}
 	}
 	w, _ := c.a.effects().whereOf(t, whereUnknown)

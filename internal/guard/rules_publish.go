@@ -128,7 +128,7 @@ func publishRule(id ruleID, cmds []publishCmd, reason string) *Rule {
 	return &Rule{ID: id, Category: "publish", Verdict: Ask, Names: names, Reason: reason,
 		When: func(c *Cmd) bool {
 			for _, pc := range byName[c.Name] {
-				if subIs(c, pc.sub) && !(len(pc.dry) > 0 && c.Has(pc.dry...)) {
+				if subIs(c, pc.sub) && !(len(pc.dry) > 0 && previewFlag(c, previewSpec{flags: strings.Join(pc.dry, "|")})) {
 					return true
 				}
 			}
