@@ -18,7 +18,7 @@ var blindSets = []struct {
 	min          float64
 	allowBlocked int
 }{
-	{"set-a.tsv", 95.7, 6},
+	{"set-a.tsv", 95.8, 5},
 	{"set-b.tsv", 94.6, 8},
 	{"set-c.tsv", 96.5, 4},
 	{"set-d.tsv", 88.7, 9},
