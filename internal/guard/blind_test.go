@@ -18,10 +18,10 @@ var blindSets = []struct {
 	min          float64
 	allowBlocked int
 }{
-	{"set-a.tsv", 95.8, 5},
+	{"set-a.tsv", 95.9, 5},
 	{"set-b.tsv", 94.6, 8},
 	{"set-c.tsv", 96.5, 4},
-	{"set-d.tsv", 88.7, 9},
+	{"set-d.tsv", 88.9, 9},
 }
 
 // blindReq is a shell request in the blind sets' context.

@@ -134,3 +134,15 @@ func TestLookupsAndAtlas(t *testing.T) {
 		{"atlas schema apply --env prod --to file://schema.hcl", Ask, "prod.change"},
 	})
 }
+
+// TestLateFixes: ufw's default allow opens every port, and an option
+// named --version that takes a value does not make a command a version
+// query.
+func TestLateFixes(t *testing.T) {
+	checkCases(t, DefaultPolicy(), []verdictCase{
+		{"sudo ufw default allow incoming", Deny, "safety.os-control"},
+		{"sudo ufw default deny incoming", Allow, ""},
+		{"cargo yank --version 0.4.1 some-crate", Ask, "publish.package"},
+		{"cargo --version", Allow, ""},
+	})
+}

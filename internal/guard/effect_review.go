@@ -397,9 +397,13 @@ func nftOff(_ *Cmd, p0, p1 string) string {
 	return ""
 }
 
-func ufwOff(_ *Cmd, p0, _ string) string {
-	if oneOf(p0, "disable|reset") {
+func ufwOff(c *Cmd, p0, _ string) string {
+	switch {
+	case oneOf(p0, "disable|reset"):
 		return "ufw " + p0
+	case p0 == "default" && oneOf(posLower(c, 1), "allow") && posLower(c, 2) != "outgoing":
+		// ufw default allow [incoming]: every port open unless denied
+		return "ufw default allow"
 	}
 	return ""
 }

@@ -74,7 +74,7 @@ func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word,
 // judge runs the rules and the argument checks on a resolved command.
 func (a *analyzer) judge(c *Cmd, in shell.Feed) {
 	c.stdin = in
-	if !c.Has("--help", "--version") {
+	if !c.VersionQuery() && !c.Has("--help") {
 		// A preview is judged as a read: no rule about what the run
 		// would change, and only the effects a read has (effect.go).
 		if c.previewOnly = a.effects().preview(c); !c.previewOnly {
