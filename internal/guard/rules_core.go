@@ -620,18 +620,28 @@ func databaseName(c *Cmd) string {
 		return v
 	}
 	for _, w := range c.Args {
-		if _, rest, ok := strings.Cut(w.Text, "://"); ok {
-			_, db, _ := strings.Cut(rest, "/")
-			db, _, _ = strings.Cut(db, "?")
+		if db, ok := urlDatabase(w.Text); ok {
 			return db
 		}
 	}
 	if !oneOf(c.Name, "dropdb|createdb|mysql|mysqladmin|psql") {
 		return ""
 	}
-	// The last positional that is a name: not a statement given as an
-	// operand, nor one an option took.
-	p := c.Pos()
+	return lastName(c.Pos())
+}
+
+// urlDatabase is the database a connection URL's path names, without
+// its query.
+func urlDatabase(s string) (string, bool) {
+	_, rest, ok := strings.Cut(s, "://")
+	_, db, _ := strings.Cut(rest, "/")
+	db, _, _ = strings.Cut(db, "?")
+	return db, ok
+}
+
+// lastName is the last positional that is a name: not a statement given
+// as an operand, nor a computed word.
+func lastName(p []shell.Word) string {
 	for i := len(p) - 1; i >= 0; i-- {
 		if !p[i].Dyn && !strings.ContainsAny(p[i].Text, " \t\n;") {
 			return p[i].Text
