@@ -528,18 +528,25 @@ func (e *EnvCall) longOption(args []Word, i int, sc *Scope, home string, unset f
 		i++
 		arg = args[i]
 	}
-	switch name {
-	case "--ignore-environment":
+	if name == "--ignore-environment" {
 		e.Clears = true
+	}
+	return i, e.option(name, arg, args, i, sc, home, unset)
+}
+
+// option applies env's option name (its long form) with its value arg at
+// args[i]; done when it ends env's own words (--split-string).
+func (e *EnvCall) option(name string, arg Word, args []Word, i int, sc *Scope, home string, unset func(name Word)) (done bool) {
+	switch name {
 	case "--unset":
 		unset(arg)
 	case "--chdir":
 		e.Scope = sc.Clone().Chdir(arg, home)
 	case "--split-string":
 		e.Split, e.HasSplit, e.Args = arg, true, From(args, i+1)
-		return i, true
+		return true
 	}
-	return i, false
+	return false
 }
 
 // shortOptions reads a cluster of env's short options at args[i] (-i,
@@ -555,7 +562,7 @@ func (e *EnvCall) shortOptions(args []Word, i int, sc *Scope, home string, unset
 		if c == 'i' {
 			e.Clears = true
 		}
-		if !strings.ContainsRune("uCSPa", rune(c)) {
+		if envShort[c] == "" {
 			continue
 		}
 		arg := Word{Text: s[j+1:], Dyn: w.Dyn}
@@ -566,19 +573,13 @@ func (e *EnvCall) shortOptions(args []Word, i int, sc *Scope, home string, unset
 			i++
 			arg = args[i]
 		}
-		switch c {
-		case 'u':
-			unset(arg)
-		case 'C':
-			e.Scope = sc.Clone().Chdir(arg, home)
-		case 'S':
-			e.Split, e.HasSplit, e.Args = arg, true, From(args, i+1)
-			return i, true
-		}
-		return i, false
+		return i, e.option(envShort[c], arg, args, i, sc, home, unset)
 	}
 	return i, false
 }
+
+// envShort are the long forms of env's short options that take a value.
+var envShort = [256]string{'u': "--unset", 'C': "--chdir", 'S': "--split-string", 'P': "--path", 'a': "--argv0"}
 
 // DropAssignments drops the words at the head of argv that are
 // assignments (`env -S 'A=1 cmd'`, `env -- A=1 cmd`): they set variables,
