@@ -152,12 +152,11 @@ func githubShorthand(s string) bool {
 	return strings.Count(s, "/") == 1 && !strings.Contains(s, ":")
 }
 
-// optVals calls fn with the value of each static option of c named in
-// names ("--index-url|-i"), written --opt=v, --opt v or -iv; it reports
-// whether fn returned true for one.
+// optVals calls fn with the value of each static option of args named
+// in names ("--index-url|-i"), read as optValue reads one (--opt=v,
+// --opt v, -iv); it reports whether fn returned true for one.
 func optVals(args []shell.Word, names string, fn func(v string) bool) bool {
-	for i := 0; i < len(args); i++ {
-		w := args[i]
+	for i, w := range args {
 		if w.Dyn || !strings.HasPrefix(w.Text, "-") {
 			continue
 		}
@@ -165,21 +164,7 @@ func optVals(args []shell.Word, names string, fn func(v string) bool) bool {
 			return false
 		}
 		for n := range strings.SplitSeq(names, "|") {
-			var v string
-			switch {
-			case w.Text == n:
-				if i+1 >= len(args) || args[i+1].Dyn {
-					continue
-				}
-				v = args[i+1].Text
-			case strings.HasPrefix(w.Text, n+"="):
-				v = w.Text[len(n)+1:]
-			case len(n) == 2 && n[1] != '-' && len(w.Text) > 2 && w.Text[1] != '-' && strings.HasPrefix(w.Text, n):
-				v = w.Text[2:]
-			default:
-				continue
-			}
-			if fn(v) {
+			if v, _, ok := optValue(args, i, n); ok && !v.Dyn && fn(v.Text) {
 				return true
 			}
 		}
@@ -1093,7 +1078,7 @@ func awsPresign(a effectJudge, c *Cmd) {
 // gcpAccess judges gcloud and bq: IAM bindings (allUsers is public),
 // service-account keys, firewall rules and authorized networks.
 func gcpAccess(a effectJudge, c *Cmd, ws []string) {
-	has := func(s string) bool { return contains(ws, s) }
+	has := func(s string) bool { return slices.Contains(ws, s) }
 	switch {
 	case has("service-accounts") && has("keys") && has("create"):
 		a.grant(c, "service-accounts keys create")
@@ -1120,7 +1105,7 @@ func gcpAccess(a effectJudge, c *Cmd, ws []string) {
 // azureAccess judges az: role assignments, consents, Key Vault policies,
 // NSG rules from any source, public blob access.
 func azureAccess(a effectJudge, c *Cmd, ws []string) {
-	has := func(s string) bool { return contains(ws, s) }
+	has := func(s string) bool { return slices.Contains(ws, s) }
 	switch {
 	case has("role") && has("assignment") && has("create"), has("permission") && (has("grant") || has("admin-consent")),
 		has("keyvault") && has("set-policy"), has("create-for-rbac"):
@@ -1381,7 +1366,7 @@ func ngrokTunnel(a effectJudge, c *Cmd) {
 }
 
 func cloudflaredTunnel(a effectJudge, c *Cmd) {
-	if ws := words(c, 1); len(ws) > 0 && ws[0] == "tunnel" && (c.Has("--url") || contains(words(c, 2), "run")) {
+	if ws := words(c, 1); len(ws) > 0 && ws[0] == "tunnel" && (c.Has("--url") || slices.Contains(words(c, 2), "run")) {
 		a.grant(c, "cloudflared tunnel")
 	}
 }
@@ -1394,7 +1379,7 @@ func localTunnel(a effectJudge, c *Cmd) {
 }
 
 func tailscaleFunnel(a effectJudge, c *Cmd) {
-	if ws := words(c, 1); len(ws) > 0 && ws[0] == "funnel" && !contains(words(c, 2), "status") {
+	if ws := words(c, 1); len(ws) > 0 && ws[0] == "funnel" && !slices.Contains(words(c, 2), "status") {
 		a.grant(c, "tailscale funnel")
 	}
 }
@@ -1900,7 +1885,7 @@ func appAdmin(a effectJudge, c *Cmd) {
 			a.grant(c, "users "+ws[1]+" --role "+r)
 		}
 	case c.Name == "superset" && len(ws) == 2 && ws[0] == "fab" && ws[1] == "create-admin",
-		strings.HasPrefix(c.Name, "grafana") && contains(ws, "admin") && contains(words(c, 3), "reset-admin-password"):
+		strings.HasPrefix(c.Name, "grafana") && slices.Contains(ws, "admin") && slices.Contains(words(c, 3), "reset-admin-password"):
 		a.grant(c, c.Name+" admin")
 	}
 }

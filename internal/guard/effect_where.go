@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -43,21 +44,12 @@ func (pr Production) names() []string {
 		}
 		for _, n := range l {
 			n = strings.ToLower(strings.TrimSpace(n))
-			if n != "" && !contains(out, n) {
+			if n != "" && !slices.Contains(out, n) {
 				out = append(out, n)
 			}
 		}
 	}
 	return out
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // devWords name development, test, staging and local environments.
