@@ -217,15 +217,10 @@ func deriverTables() [5][]deriverReg {
 }
 
 // derivers are the effect derivers of a program name, "*" those that
-// run for every program. A hook judges a handful of programs, so each
-// name's list is found when first asked for (a scan of the plain-data
-// tables, no allocation but the answer) rather than indexing every
-// registration in every process; answers are kept for the long-lived
-// processes (serve), up to maxNamesCached names.
-func derivers(name string) []deriver {
-	if v, ok := deriverCache.Load(name); ok {
-		return v.([]deriver)
-	}
+// run for every program, in the tables' order.
+func derivers(name string) []deriver { return deriversByName.get(name) }
+
+var deriversByName = byName[[]deriver]{find: func(name string) []deriver {
 	var out []deriver
 	for _, t := range deriverTables() {
 		for _, r := range t {
@@ -234,20 +229,34 @@ func derivers(name string) []deriver {
 			}
 		}
 	}
-	if deriverCached.Add(1) <= maxNamesCached {
-		deriverCache.Store(name, out)
-	}
 	return out
+}}
+
+// byName finds what a plain-data table registers for a program name
+// (registrations name their programs "a|b"). A hook judges a handful of
+// programs, so each name is looked up when first asked for instead of
+// indexing every registration in every process; answers are kept for
+// long-lived processes (serve), up to maxNamesCached names, since names
+// come from commands, which such a process does not control.
+type byName[T any] struct {
+	find  func(name string) T
+	cache sync.Map
+	kept  atomic.Int64
 }
 
-// maxNamesCached bounds the names whose derivers are kept: program names
-// come from commands, which a long-lived process does not control.
-const maxNamesCached = 4096
+func (b *byName[T]) get(name string) T {
+	if v, ok := b.cache.Load(name); ok {
+		return v.(T)
+	}
+	v := b.find(name)
+	if b.kept.Add(1) <= maxNamesCached {
+		b.cache.Store(name, v)
+	}
+	return v
+}
 
-var (
-	deriverCache  sync.Map
-	deriverCached atomic.Int64
-)
+// maxNamesCached bounds the names a byName keeps.
+const maxNamesCached = 4096
 
 // deriverReg is one registration: the program names, "|"-separated, and
 // the deriver that describes them.

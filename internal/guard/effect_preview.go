@@ -44,17 +44,20 @@ type previewSpec struct {
 // previewOff are flag values that turn a preview flag off.
 const previewOff = "none|false|0|no|off"
 
-// previewOf is the preview spec of the tool name, found by a scan of the
-// plain-data table (a hook asks for a handful of names; building a map of
-// every tool would cost more than the scans).
+// previewOf is the preview spec of the tool name.
 func previewOf(name string) (previewSpec, bool) {
+	r := previewsByName.get(name)
+	return r.spec, r.names != ""
+}
+
+var previewsByName = byName[previewReg]{find: func(name string) previewReg {
 	for _, r := range previewRegs {
 		if oneOf(name, r.names) {
-			return r.spec, true
+			return r
 		}
 	}
-	return previewSpec{}, false
-}
+	return previewReg{}
+}}
 
 // previewReg registers the preview spec of the tools named by names.
 type previewReg struct {
