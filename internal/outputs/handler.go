@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
@@ -138,10 +139,47 @@ func replacement(ev *event.Event, o Options) (string, error) {
 	return cut.Text(path), err
 }
 
-// readHostFile reads a whole output the host saved, up to maxHostFile,
+// A host's saved output can still be growing when its after-tool event
+// arrives: OpenCode 1.18.33 appends a long command's output to the file as
+// it streams and can run tool.execute.after before the last appends land
+// (seen under load: half the lines saved). So the file is read again while
+// its size moves, for at most settleLimit; only outputs the host cut
+// itself pay the first settleStep.
+const (
+	settleStep  = 20 * time.Millisecond
+	settleLimit = time.Second
+)
+
+// readHostFile reads a whole output the host saved, once its size holds
+// still (see settleStep).
+func readHostFile(path string) (string, error) {
+	return settled(func() (string, error) { return readHostFileOnce(path) }, func() (int64, error) {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return 0, err
+		}
+		return fi.Size(), nil
+	}, time.Sleep)
+}
+
+// settled reads, then, while the size the file has a step later differs
+// from what was read, reads again, for at most settleLimit.
+func settled(read func() (string, error), size func() (int64, error), sleep func(time.Duration)) (string, error) {
+	text, err := read()
+	for waited := time.Duration(0); err == nil && waited < settleLimit; waited += settleStep {
+		sleep(settleStep)
+		if n, serr := size(); serr != nil || n == int64(len(text)) {
+			break
+		}
+		text, err = read()
+	}
+	return text, err
+}
+
+// readHostFileOnce reads a whole output the host saved, up to maxHostFile,
 // into one buffer of its size. Only a regular file is read: the open does
 // not wait on a FIFO put in its place.
-func readHostFile(path string) (string, error) {
+func readHostFileOnce(path string) (string, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", err

@@ -294,3 +294,40 @@ func FuzzReplacement(f *testing.F) {
 		}
 	})
 }
+
+// TestSettled: a host file is read again while its size moves, and the
+// wait is bounded when it never holds still.
+func TestSettled(t *testing.T) {
+	cases := []struct {
+		name  string
+		reads []string // successive contents
+		sizes []int64  // successive sizes a step later
+		want  string
+		slept int
+	}{
+		{"still at once", []string{"abc"}, []int64{3}, "abc", 1},
+		{"grew twice", []string{"a", "ab", "abc"}, []int64{2, 3, 3}, "abc", 3},
+		{"never settles", []string{"x"}, nil, "x", int(settleLimit / settleStep)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, s, slept := 0, 0, 0
+			read := func() (string, error) {
+				v := c.reads[min(r, len(c.reads)-1)]
+				r++
+				return v, nil
+			}
+			size := func() (int64, error) {
+				s++
+				if c.sizes == nil {
+					return int64(1000 + s), nil // grows for ever
+				}
+				return c.sizes[min(s-1, len(c.sizes)-1)], nil
+			}
+			got, err := settled(read, size, func(time.Duration) { slept++ })
+			if err != nil || got != c.want || slept != c.slept {
+				t.Errorf("settled = %q, %v after %d steps; want %q after %d", got, err, slept, c.want, c.slept)
+			}
+		})
+	}
+}
