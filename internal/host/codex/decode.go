@@ -46,8 +46,8 @@ func Decode(data []byte, now time.Time) (*event.Event, error) {
 	return ev, nil
 }
 
-// fields reads what Codex 0.169.0 sends beyond the common fields, per the
-// input schemas built into its binary. transcript_path and
+// fields reads what Codex 0.171.0 sends beyond the common fields, per the
+// input schemas built into its binary (testdata/schema). transcript_path and
 // last_assistant_message may be null, which decodes as "".
 func fields(p *hookjson.Payload, ev *event.Event) {
 	ev.AgentID, ev.AgentType, ev.PermissionMode = p.AgentID, p.AgentType, p.PermissionMode
