@@ -49,9 +49,10 @@ func HooksPath(scope install.Scope, projectDir, codexHome string) string {
 
 // judgedTools are the Codex tool names the codex adapter judges
 // (internal/host/codex/tools.go): its shell tools, which Codex reports to
-// hooks as "Bash", and apply_patch. MCP tools ("mcp__<server>__<tool>")
-// are matched by prefix.
-var judgedTools = []string{"Bash", "apply_patch"}
+// hooks as "Bash", apply_patch, and spawn_agent (a delegation, hooked
+// since 0.171.0 at least: the delegation limits and redirects judge it).
+// MCP tools ("mcp__<server>__<tool>") are matched by prefix.
+var judgedTools = []string{"Bash", "apply_patch", "spawn_agent"}
 
 // judgedMatcher is anchored because Codex tests a matcher with any
 // character outside plain names as an unanchored (Rust) regex; "*" alone
