@@ -8,7 +8,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
-// Codex CLI (0.169.0) reads hooks from hooks.json next to each config
+// Codex CLI (0.169.0, 0.171.0) reads hooks from hooks.json next to each config
 // layer, in Claude Code's event → matcher group → handler shape with the
 // timeout in seconds. Two trust gates decide whether they run, and atreides
 // deliberately leaves both to the user (they are security decisions; in
@@ -169,11 +169,11 @@ func configPath(scope install.Scope, projectDir, codexHome string) string {
 
 // InstallMCP registers `<bin> mcp --host codex` as the server
 // [mcp_servers.atreides] in a Codex config.toml (see config.go for how
-// the file is edited). Codex 0.169.0 starts it and shows its tools to the
-// model as the namespace mcp__atreides; the server's environment does not
-// name Codex, hence --host. A project's .codex/config.toml is read only
-// in a trusted project, like its hooks (both seen with the real CLI in
-// test/e2e/mcp_hosts_test.go). Nothing is registered when
+// the file is edited). Codex (0.169.0, 0.171.0) starts it and shows its
+// tools to the model as the namespace mcp__atreides; the server's
+// environment does not name Codex, hence --host. A project's
+// .codex/config.toml is read only in a trusted project, like its hooks
+// (both seen with the real CLI in test/e2e/mcp_hosts_test.go). Nothing is registered when
 // atreides-mcp is missing next to bin.
 func InstallMCP(path, bin, backupDir string) (install.Report, error) {
 	if err := install.CheckBinaryPath(bin); err != nil {
