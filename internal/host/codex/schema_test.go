@@ -79,8 +79,11 @@ func TestAnswersMatchSchema(t *testing.T) {
 				checkAnswer(t, schemas[hostEvent], ev, d, Encode(ev, d))
 			}
 		}
-		ans := Adapter{}.Unreadable(hostEvent, errors.New("bad payload"))
-		checkAnswer(t, schemas[hostEvent], &event.Event{HostEvent: hostEvent}, unreadable(hostEvent), ans)
+		// The fail-closed answers: to a payload that cannot be read, and
+		// in place of an answer that cannot be encoded.
+		bare := &event.Event{HostEvent: hostEvent}
+		checkAnswer(t, schemas[hostEvent], bare, unreadable(hostEvent), Adapter{}.Unreadable(hostEvent, errors.New("bad payload")))
+		checkAnswer(t, schemas[hostEvent], bare, unreadable(hostEvent), failClosed(hostEvent, "cannot encode"))
 		if t.Failed() {
 			return // one event's failures are enough to read
 		}
