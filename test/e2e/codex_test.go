@@ -152,6 +152,7 @@ func TestCodex(t *testing.T) {
 		{"SessionStartContext", codexSessionContext},
 		{"StopBlocksOnceForTodos", codexStopTodos},
 		{"RedirectIsDenied", codexRedirectDenied},
+		{"AskIsDenied", codexAskDenied},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
@@ -259,4 +260,23 @@ func codexRedirectDenied(t *testing.T) {
 		!strings.Contains(out, `"agent_type":"worker"`) {
 		t.Errorf("call output is not atreides's redirect deny: %q", out)
 	}
+}
+
+// An ask (here `rm -rf ./*`, which the guard puts to the user) is a deny
+// on Codex, which rejects "ask": the model is told to ask the user, and
+// the files stay.
+func codexAskDenied(t *testing.T) {
+	p := newCodexProject(t, fo.Script{Steps: []fo.Step{
+		fo.Exec("rm -rf ./*"),
+		fo.Text("I will ask the user."),
+	}})
+	p.WriteFile("keep.txt", "keep me\n")
+	p.writeCodexHooks()
+	p.Run("empty the project")
+
+	out := p.callOutput(0)
+	if !strings.Contains(out, "blocked by PreToolUse hook") || !strings.Contains(out, "a Codex hook cannot ask") {
+		t.Errorf("call output is not atreides's ask-as-deny: %q", out)
+	}
+	p.assertExists("keep.txt")
 }
