@@ -173,8 +173,8 @@ func configPath(scope install.Scope, projectDir, codexHome string) string {
 // tools to the model as the namespace mcp__atreides; the server's
 // environment does not name Codex, hence --host. A project's
 // .codex/config.toml is read only in a trusted project, like its hooks
-// (both seen with the real CLI in test/e2e/mcp_hosts_test.go). Nothing is registered when
-// atreides-mcp is missing next to bin.
+// (both seen with the real CLI in test/e2e/mcp_hosts_test.go). Nothing
+// is registered when atreides-mcp is missing next to bin.
 func InstallMCP(path, bin, backupDir string) (install.Report, error) {
 	if err := install.CheckBinaryPath(bin); err != nil {
 		return install.Report{Host: spec.Host, Path: path}, err
