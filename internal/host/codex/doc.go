@@ -26,9 +26,12 @@
 //     was seen to work, so a rewrite of any other tool (a delegation
 //     redirect of spawn_agent) is a deny telling the model the input to
 //     call with instead.
-//   - PermissionRequest: decision.behavior allow|deny; updatedInput,
+//   - PermissionRequest: decision.behavior allow|deny (both seen to work
+//     on 0.171.0 under `codex exec --approve-for-me`: a deny rejects the
+//     call with its message, an allow runs it); updatedInput,
 //     updatedPermissions or interrupt there make Codex fail closed, so
-//     they are never sent.
+//     they are never sent. Its tool_input adds the model's justification
+//     as "description".
 //   - Stop, SubagentStop, UserPromptSubmit, PostToolUse: "block" needs a
 //     non-empty reason. On PostToolUse a reason without "block" fails, and
 //     updatedMCPToolOutput is unsupported.
