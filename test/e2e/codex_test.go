@@ -246,11 +246,16 @@ func codexStopTodos(t *testing.T) {
 // Codex 0.171.0 hook cannot make (it rewrites only a shell command's): the
 // call is denied instead, and the model is told the input to call with.
 // Codex hooks spawn_agent (namespace multi_agent_v1) with the call's
-// arguments as tool_input; the deny comes before Codex runs the call.
+// arguments as tool_input; the deny comes before Codex runs the call. The
+// call made again with that input runs: Codex starts a worker and answers
+// with its agent_id. (The fake's script then replays in the subagent,
+// where Codex refuses a nested spawn_agent on its own.)
 func codexRedirectDenied(t *testing.T) {
-	spawn := fo.Step{Call: &fo.Call{Name: "spawn_agent", Namespace: "multi_agent_v1",
-		Arguments: map[string]any{"agent_type": "helper", "message": "look around"}}}
-	p := newCodexProject(t, fo.Script{Steps: []fo.Step{spawn, fo.Text("I will call it again.")}})
+	spawn := func(agent string) fo.Step {
+		return fo.Step{Call: &fo.Call{Name: "spawn_agent", Namespace: "multi_agent_v1",
+			Arguments: map[string]any{"agent_type": agent, "message": "look around"}}}
+	}
+	p := newCodexProject(t, fo.Script{Steps: []fo.Step{spawn("helper"), spawn("worker"), fo.Text("Done.")}})
 	p.WriteFile(".atreides/config.yaml", "delegation:\n  redirect: { helper: worker }\n")
 	p.writeCodexHooks()
 	p.Run("delegate the survey")
@@ -259,6 +264,9 @@ func codexRedirectDenied(t *testing.T) {
 	if !strings.Contains(out, "blocked by PreToolUse hook") || !strings.Contains(out, "Make the call again with this input") ||
 		!strings.Contains(out, `"agent_type":"worker"`) {
 		t.Errorf("call output is not atreides's redirect deny: %q", out)
+	}
+	if again := p.callOutput(1); !strings.Contains(again, `"agent_id"`) {
+		t.Errorf("the call made again with the given input did not start the agent: %q", again)
 	}
 }
 
