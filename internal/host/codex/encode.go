@@ -86,8 +86,9 @@ func preToolUse(ev *event.Event, d *event.Decision, hs *hookjson.HookSpecific) {
 // rewritable reports an input Codex 0.171.0 is known to run in place of
 // the model's: a shell command's, as an object whose "command" (exactly
 // that key) is a string. Other tools' rewrites were not seen to work (the
-// binary rejects "unsupported function tool payload"s), and an input
-// without a string command makes the call fail with Codex's own message.
+// binary has "hook input rewrite received unsupported function tool
+// payload"), and an input without a string command (null included) makes
+// the call fail with Codex's own message.
 func rewritable(ev *event.Event, in json.RawMessage) bool {
 	if ev.Tool.Name != event.Shell {
 		return false
@@ -96,8 +97,8 @@ func rewritable(ev *event.Event, in json.RawMessage) bool {
 	if json.Unmarshal(in, &fields) != nil {
 		return false
 	}
-	var command string
-	return json.Unmarshal(fields["command"], &command) == nil
+	command := fields["command"]
+	return len(command) > 0 && command[0] == '"'
 }
 
 // cannotRewrite is the reason of the deny that stands in for a rewrite

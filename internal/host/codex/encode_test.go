@@ -62,6 +62,8 @@ func TestEncodeRewrite(t *testing.T) {
 			`{"permissionDecision":"deny","permissionDecisionReason":` + hosttest.JSONString(redirected+`{"COMMAND":"ls -a"}`) + `}`},
 		{"another tool's rewrite is a deny", spawn, &event.Decision{UpdatedInput: redirect, Reason: "roster"},
 			`{"permissionDecision":"deny","permissionDecisionReason":` + hosttest.JSONString(redirected+string(redirect)+" Reason: roster") + `}`},
+		{"a null command is not sent", shell, &event.Decision{UpdatedInput: json.RawMessage(`{"command":null}`)},
+			`{"permissionDecision":"deny","permissionDecisionReason":` + hosttest.JSONString(redirected+`{"command":null}`) + `}`},
 		{"input that is not JSON is a deny", shell, &event.Decision{UpdatedInput: json.RawMessage(`{not json`)},
 			`{"permissionDecision":"deny","permissionDecisionReason":` + hosttest.JSONString(redirected+`{not json`) + `}`},
 		{"deny drops the rewrite", shell, &event.Decision{Verdict: event.Deny, Reason: "no", UpdatedInput: redirect},

@@ -118,12 +118,12 @@ func schemaEvents(hostEvent string) []*event.Event {
 }
 
 // allDecisions is every combination of what a decision can hold: each
-// verdict with and without a reason, no rewrite, a shell rewrite, another
-// input and input that is not JSON, context, a block with and without a
-// reason, warnings and an output replacement.
+// verdict with and without a reason; no rewrite, a shell rewrite, another
+// tool's input, a null command and input that is not JSON; context; a
+// block with and without a reason; warnings; an output replacement.
 func allDecisions() []*event.Decision {
 	cut := "[atreides: output cut]"
-	rewrites := []json.RawMessage{nil, json.RawMessage(`{"command":"ls -a"}`), json.RawMessage(`{"agent_type":"explorer","message":"look"}`), json.RawMessage(`{not json`)}
+	rewrites := []json.RawMessage{nil, json.RawMessage(`{"command":"ls -a"}`), json.RawMessage(`{"agent_type":"explorer","message":"look"}`), json.RawMessage(`{"command":null}`), json.RawMessage(`{not json`)}
 	var out []*event.Decision
 	for _, v := range []event.Verdict{event.None, event.Allow, event.Ask, event.Deny} {
 		for _, reason := range []string{"", "why"} {
@@ -313,8 +313,7 @@ func (a *answer) preToolUse() []string {
 	add(hs.UpdatedInput != nil && pd != "allow", "updatedInput without permissionDecision:allow")
 	if hs.UpdatedInput != nil {
 		var in map[string]json.RawMessage
-		var command string
-		add(json.Unmarshal(hs.UpdatedInput, &in) != nil || json.Unmarshal(in["command"], &command) != nil,
+		add(json.Unmarshal(hs.UpdatedInput, &in) != nil || len(in["command"]) == 0 || in["command"][0] != '"',
 			"updatedInput without string field `command`")
 	}
 	return v
@@ -360,6 +359,7 @@ func TestSchemaRulesCatch(t *testing.T) {
 		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"fine"}}`},
 		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls"}}}`},
 		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":"ls"}}`},
+		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":null}}}`},
 		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`},
 		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r","extra":1}}`},
 		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PostToolUse"}}`},
