@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -16,6 +15,9 @@ type codexProject struct {
 	*hostProject
 	Fake *fo.Server
 	bin  string
+	// hooked is set once atreides's hooks are installed where Codex runs
+	// them: a run must then report hook outcomes.
+	hooked bool
 }
 
 func newCodexProject(t *testing.T, script fo.Script) *codexProject {
@@ -64,6 +66,7 @@ func (p *codexProject) writeCodexHooks() {
 		p.t.Fatal(err)
 	}
 	out := p.Atreides("install", "codex", "--user", "--json")
+	p.hooked = true
 	if !strings.Contains(out, "dangerously-bypass-hook-trust") || !strings.Contains(out, "/hooks") {
 		p.t.Errorf("install codex does not say how to trust the hooks:\n%s", out)
 	}
@@ -86,38 +89,43 @@ func (p *codexProject) writeCodexHooks() {
 }
 
 // Run runs `codex exec prompt` headless with hooks trusted and Codex's own
-// sandbox and approvals off, so only hooks can stop a command.
+// sandbox and approvals off, so only hooks can stop a command. It runs
+// without --json: only the plain output reports each hook's outcome
+// ("hook: PreToolUse Failed"), which is how Codex 0.171.0 shows an answer
+// it rejected (and then runs the call as if unhooked).
 func (p *codexProject) Run(prompt string) *hostRun {
 	p.t.Helper()
 	env := append(p.baseEnv(), "FAKE_OPENAI_KEY=sk-fake")
-	res := p.run("codex", p.bin, env, "exec", "--skip-git-repo-check", "--json",
+	res := p.run("codex", p.bin, env, "exec", "--skip-git-repo-check",
 		"--dangerously-bypass-hook-trust", "--dangerously-bypass-approvals-and-sandbox", prompt)
 	p.t.Logf("codex: %d model requests", len(p.Fake.Main()))
-	p.checkHookErrors(res.Stdout)
+	p.checkHookErrors(res.Stderr)
 	return res
 }
 
-// checkHookErrors fails the test on any error item Codex printed about a
-// hook (an answer it rejected, a hook that failed), other than the warning
-// the trust bypass always prints: Codex drops a rejected answer and goes
-// on, so a wrong shape would otherwise pass unnoticed.
-func (p *codexProject) checkHookErrors(stdout string) {
+// checkHookErrors fails the test on any hook Codex reports as failed
+// (an answer it could not parse or rejected, a hook that exited with an
+// error) and on any rewrite it could not apply: Codex drops such an
+// answer and goes on, so a wrong shape would otherwise pass unnoticed.
+// With atreides's hooks installed it also wants at least one hook outcome,
+// so that a change in how Codex reports them does not silence the check.
+func (p *codexProject) checkHookErrors(stderr string) {
 	p.t.Helper()
-	for line := range strings.Lines(stdout) {
-		var ev struct {
-			Type string `json:"type"`
-			Item struct {
-				Type    string `json:"type"`
-				Message string `json:"message"`
-			} `json:"item"`
+	outcomes := 0
+	for line := range strings.Lines(stderr) {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "hook: ") && len(strings.Fields(line)) == 3 {
+			outcomes++
+			if strings.HasSuffix(line, " Failed") {
+				p.t.Errorf("codex reported a failed hook: %s", line)
+			}
 		}
-		if json.Unmarshal([]byte(line), &ev) != nil || ev.Item.Type != "error" {
-			continue
+		if strings.Contains(line, "hook returned") || strings.Contains(line, "hook input rewrite") {
+			p.t.Errorf("codex rejected a hook's answer: %s", line)
 		}
-		msg := strings.ToLower(ev.Item.Message)
-		if strings.Contains(msg, "hook") && !strings.Contains(msg, "dangerously-bypass-hook-trust") {
-			p.t.Errorf("codex reported a hook problem: %s", ev.Item.Message)
-		}
+	}
+	if p.hooked && outcomes == 0 {
+		p.t.Errorf("codex reported no hook outcome (\"hook: <Event> <Outcome>\") on stderr:\n%s", tail(stderr, 2000))
 	}
 }
 
@@ -143,6 +151,8 @@ func TestCodex(t *testing.T) {
 		{"AllowedCommand", codexAllowed},
 		{"SessionStartContext", codexSessionContext},
 		{"StopBlocksOnceForTodos", codexStopTodos},
+		{"RedirectIsDenied", codexRedirectDenied},
+		{"AskIsDenied", codexAskDenied},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
@@ -230,4 +240,51 @@ func codexStopTodos(t *testing.T) {
 	if len(prompts) != 1 || !strings.Contains(prompts[0], todo) {
 		t.Errorf("second request's hook prompts %q, want one naming %q", prompts, todo)
 	}
+}
+
+// A delegation redirect is a rewrite of spawn_agent's input, which a
+// Codex 0.171.0 hook cannot make (it rewrites only a shell command's): the
+// call is denied instead, and the model is told the input to call with.
+// Codex hooks spawn_agent (namespace multi_agent_v1) with the call's
+// arguments as tool_input; the deny comes before Codex runs the call. The
+// call made again with that input runs: Codex starts a worker and answers
+// with its agent_id. (The fake's script then replays in the subagent,
+// where Codex refuses a nested spawn_agent on its own.)
+func codexRedirectDenied(t *testing.T) {
+	spawn := func(agent string) fo.Step {
+		return fo.Step{Call: &fo.Call{Name: "spawn_agent", Namespace: "multi_agent_v1",
+			Arguments: map[string]any{"agent_type": agent, "message": "look around"}}}
+	}
+	p := newCodexProject(t, fo.Script{Steps: []fo.Step{spawn("helper"), spawn("worker"), fo.Text("Done.")}})
+	p.WriteFile(".atreides/config.yaml", "delegation:\n  redirect: { helper: worker }\n")
+	p.writeCodexHooks()
+	p.Run("delegate the survey")
+
+	out := p.callOutput(0)
+	if !strings.Contains(out, "blocked by PreToolUse hook") || !strings.Contains(out, "Make the call again with this input") ||
+		!strings.Contains(out, `"agent_type":"worker"`) {
+		t.Errorf("call output is not atreides's redirect deny: %q", out)
+	}
+	if again := p.callOutput(1); !strings.Contains(again, `"agent_id"`) {
+		t.Errorf("the call made again with the given input did not start the agent: %q", again)
+	}
+}
+
+// An ask (here `rm -rf ./*`, which the guard puts to the user) is a deny
+// on Codex, which rejects "ask": the model is told to ask the user, and
+// the files stay.
+func codexAskDenied(t *testing.T) {
+	p := newCodexProject(t, fo.Script{Steps: []fo.Step{
+		fo.Exec("rm -rf ./*"),
+		fo.Text("I will ask the user."),
+	}})
+	p.WriteFile("keep.txt", "keep me\n")
+	p.writeCodexHooks()
+	p.Run("empty the project")
+
+	out := p.callOutput(0)
+	if !strings.Contains(out, "blocked by PreToolUse hook") || !strings.Contains(out, "a Codex hook cannot ask") {
+		t.Errorf("call output is not atreides's ask-as-deny: %q", out)
+	}
+	p.assertExists("keep.txt")
 }

@@ -14,8 +14,9 @@ import (
 // captured payloads are vendored in internal/host/hosttest/testdata.
 var codec = hosttest.Codec{Adapter: Adapter{}, SamplesDir: "claude-code", ToolEvents: []string{"PreToolUse", "PermissionRequest"}}
 
-// TestDecodeCaptured decodes every payload Claude Code 2.1.197 and 2.1.330
-// sent in the capture runs, and checks what each event must carry.
+// TestDecodeCaptured decodes every payload Claude Code 2.1.197, 2.1.330
+// and 2.1.332 sent in the capture runs, and checks what each event must
+// carry.
 func TestDecodeCaptured(t *testing.T) {
 	samples := codec.Captured(t, nil, nil, checkKind)
 	versions := map[string]int{}
@@ -23,8 +24,8 @@ func TestDecodeCaptured(t *testing.T) {
 		// <version>/<run>/hooks/<payload>.json
 		versions[strings.Split(filepath.ToSlash(s.Rel), "/")[0]]++
 	}
-	if len(samples) < 100 || len(versions) != 2 {
-		t.Fatalf("decoded %d payloads from versions %v; want both captured versions", len(samples), versions)
+	if len(samples) < 150 || len(versions) != 3 {
+		t.Fatalf("decoded %d payloads from versions %v; want the three captured versions", len(samples), versions)
 	}
 }
 

@@ -46,8 +46,8 @@ func Decode(data []byte, now time.Time) (*event.Event, error) {
 	return ev, nil
 }
 
-// fields reads what Codex 0.169.0 sends beyond the common fields, per the
-// input schemas built into its binary. transcript_path and
+// fields reads what Codex 0.171.0 sends beyond the common fields, per the
+// input schemas built into its binary (testdata/schema). transcript_path and
 // last_assistant_message may be null, which decodes as "".
 func fields(p *hookjson.Payload, ev *event.Event) {
 	ev.AgentID, ev.AgentType, ev.PermissionMode = p.AgentID, p.AgentType, p.PermissionMode
@@ -68,8 +68,8 @@ func tool(p *hookjson.Payload) (event.Tool, error) { return NormalizeTool(p.Tool
 // command's output as a JSON string; anything else (MCP results) is kept
 // as its JSON. Codex reports no exit status here, so a failed command
 // cannot be told from a successful one. Only a string response is
-// replaceable: a block's reason replaced a command's output in 0.169.0;
-// what it does to an MCP result has not been seen.
+// replaceable: a block's reason replaced a command's output in 0.169.0
+// and 0.171.0; what it does to an MCP result has not been seen.
 func responseText(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", false

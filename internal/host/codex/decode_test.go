@@ -2,9 +2,13 @@ package codex
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
@@ -14,10 +18,18 @@ import (
 // payloads are vendored in internal/host/hosttest/testdata.
 var codec = hosttest.Codec{Adapter: Adapter{}, SamplesDir: "codex", ToolEvents: []string{"PreToolUse", "PermissionRequest"}}
 
-// TestDecodeCaptured decodes every payload Codex 0.169.0 sent in the
-// capture runs, and checks what each event must carry.
+// TestDecodeCaptured decodes every payload Codex 0.169.0 and 0.171.0 sent
+// in the capture runs, and checks what each event must carry and that
+// each matches its input schema (testdata/schema).
 func TestDecodeCaptured(t *testing.T) {
+	schemas := map[string]*jsonschema.Schema{}
 	codec.Captured(t, nil, []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"}, func(t *testing.T, ev *event.Event, raw map[string]any) {
+		if schemas[ev.HostEvent] == nil {
+			schemas[ev.HostEvent] = compileSchema(t, ev.HostEvent, "input")
+		}
+		if err := schemas[ev.HostEvent].Validate(raw); err != nil {
+			t.Errorf("payload does not match its input schema: %v", err)
+		}
 		if ev.Cwd == "" {
 			t.Error("no cwd")
 		}
@@ -41,13 +53,15 @@ func checkKind(t *testing.T, ev *event.Event, raw map[string]any) {
 	t.Helper()
 	switch ev.Kind {
 	case event.PreTool, event.PostTool:
-		// The capture ran only shell commands.
+		// The capture ran shell commands and one spawn_agent (which
+		// 0.171.0 hooks, with the call's arguments as its input).
 		hosttest.CheckToolCall(t, ev, raw)
-		if ev.Tool.Raw != "Bash" || ev.Tool.Name != event.Shell {
+		if (ev.Tool.Raw != "Bash" || ev.Tool.Name != event.Shell) && (ev.Tool.Raw != "spawn_agent" || ev.Tool.Name != event.Delegate) {
 			t.Errorf("tool %q normalized to %q", ev.Tool.Raw, ev.Tool.Name)
 		}
 		hosttest.Carried(t, "tool use id", ev.ToolUseID, raw, "tool_use_id")
-		if ev.Kind == event.PostTool {
+		// A command that printed nothing has "" as its response.
+		if ev.Kind == event.PostTool && raw["tool_response"] != "" {
 			hosttest.Carried(t, "output", ev.Output, raw, "tool_response")
 		}
 	case event.Stop:
@@ -56,9 +70,11 @@ func checkKind(t *testing.T, ev *event.Event, raw map[string]any) {
 }
 
 // TestDecodeSchemaEvents covers the events the capture did not fire, with
-// payloads shaped by the input schemas built into Codex 0.169.0.
+// payloads shaped by the input schemas built into Codex 0.169.0 (the same
+// in 0.171.0; each is checked against testdata/schema).
 func TestDecodeSchemaEvents(t *testing.T) {
 	const common = `"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/p","model":"gpt","permission_mode":"default",`
+	const compact = `"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/p","model":"gpt",`
 	tests := []struct {
 		in   string
 		kind event.Kind
@@ -69,12 +85,14 @@ func TestDecodeSchemaEvents(t *testing.T) {
 			func(e *event.Event) bool { return e.InSubagent() && e.AgentType == "worker" }},
 		{`{` + common + `"hook_event_name":"SubagentStop","agent_id":"a1","agent_type":"worker","agent_transcript_path":null,"stop_hook_active":false,"last_assistant_message":null}`, event.SubagentStop,
 			func(e *event.Event) bool { return e.AgentID == "a1" && e.LastMessage == "" }},
-		{`{` + common + `"hook_event_name":"PreCompact","trigger":"manual"}`, event.PreCompact,
+		// The compaction events carry no permission_mode.
+		{`{` + compact + `"hook_event_name":"PreCompact","trigger":"manual"}`, event.PreCompact,
 			func(e *event.Event) bool { return e.Source == "manual" }},
-		{`{` + common + `"hook_event_name":"PostCompact","trigger":"auto"}`, event.PostCompact,
+		{`{` + compact + `"hook_event_name":"PostCompact","trigger":"auto"}`, event.PostCompact,
 			func(e *event.Event) bool { return e.Source == "auto" }},
-		{`{"session_id":"s","cwd":"/p","transcript_path":null,"hook_event_name":"SessionEnd","reason":"exit"}`, event.SessionEnd,
-			func(e *event.Event) bool { return e.Source == "exit" }},
+		// "other" is the only reason 0.171.0's schema allows.
+		{`{"session_id":"s","cwd":"/p","transcript_path":null,"hook_event_name":"SessionEnd","reason":"other"}`, event.SessionEnd,
+			func(e *event.Event) bool { return e.Source == "other" }},
 		{`{` + common + `"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"curl example.com"}}`, event.PermissionRequest,
 			func(e *event.Event) bool { return e.Tool.Command == "curl example.com" }},
 		{`{` + common + `"hook_event_name":"PostToolUse","tool_name":"mcp__memory__store","tool_input":{},"tool_response":{"content":[{"type":"text","text":"ok"}]},"tool_use_id":"c"}`, event.PostTool,
@@ -97,6 +115,23 @@ func TestDecodeSchemaEvents(t *testing.T) {
 		if ev.Kind != tt.kind || (tt.check != nil && !tt.check(ev)) {
 			t.Errorf("%s: decoded %+v", tt.in, ev)
 		}
+		checkInputSchema(t, ev.HostEvent, tt.in)
+	}
+}
+
+// checkInputSchema checks a payload against its event's input schema,
+// where Codex has the event.
+func checkInputSchema(t *testing.T, hostEvent, payload string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(schemaDir, schemaName(hostEvent)+".command.input.schema.json")); err != nil {
+		return // one of Claude Code's events
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := compileSchema(t, hostEvent, "input").Validate(inst); err != nil {
+		t.Errorf("%s does not match its input schema: %v", payload, err)
 	}
 }
 

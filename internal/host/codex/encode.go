@@ -1,6 +1,8 @@
 package codex
 
 import (
+	"encoding/json"
+
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
@@ -27,18 +29,9 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 	ctx := d.ContextText() // fitted to the event's ContextCap by the engine
 	switch ev.HostEvent {
 	case "PreToolUse":
-		// Context is not sent here: the schema allows it but no run has
-		// shown where Codex puts it, and a deny must not depend on it.
-		switch {
-		case d.Verdict == event.Deny:
-			hs.PermissionDecision, hs.PermissionDecisionReason = "deny", host.NonEmptyReason(d.Reason)
-		case d.Verdict == event.Ask:
-			hs.PermissionDecision, hs.PermissionDecisionReason = "deny", host.AskDenied(cannotAsk, host.NonEmptyReason(d.Reason))
-		case d.UpdatedInput != nil:
-			// The only allow Codex accepts; no reason, which it would
-			// also reject without a decision it supports.
-			hs.PermissionDecision, hs.UpdatedInput = "allow", d.UpdatedInput
-		}
+		// Context is not sent here: the engine routes none to PreToolUse
+		// (see carriers), and a deny must not depend on it.
+		preToolUse(ev, d, hs)
 	case "PermissionRequest":
 		switch d.Verdict {
 		case event.Deny:
@@ -69,6 +62,54 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 		}
 	}
 	return out.Answer(hs, d.Warnings, func(reason string) host.Answer { return failClosed(ev.HostEvent, reason) })
+}
+
+// preToolUse puts the verdict into PreToolUse's answer, in the only forms
+// Codex 0.171.0 acts on (see doc.go): deny with a reason, or allow with
+// updatedInput. A plain allow says nothing, since Codex rejects it.
+func preToolUse(ev *event.Event, d *event.Decision, hs *hookjson.HookSpecific) {
+	switch {
+	case d.Verdict == event.Deny:
+		hs.PermissionDecision, hs.PermissionDecisionReason = "deny", host.NonEmptyReason(d.Reason)
+	case d.Verdict == event.Ask:
+		hs.PermissionDecision, hs.PermissionDecisionReason = "deny", host.AskDenied(cannotAsk, host.NonEmptyReason(d.Reason))
+	case d.UpdatedInput == nil:
+		// Allow or no verdict: nothing to say.
+	case rewritable(ev, d.UpdatedInput):
+		// No reason: Codex shows none for an allow.
+		hs.PermissionDecision, hs.UpdatedInput = "allow", d.UpdatedInput
+	default:
+		hs.PermissionDecision, hs.PermissionDecisionReason = "deny", cannotRewrite(d)
+	}
+}
+
+// rewritable reports an input Codex 0.171.0 is known to run in place of
+// the model's: a shell command's, as an object whose "command" (exactly
+// that key) is a string. Other tools' rewrites were not seen to work (the
+// binary has "hook input rewrite received unsupported function tool
+// payload"), and an input without a string command (null included) makes
+// the call fail with Codex's own message.
+func rewritable(ev *event.Event, in json.RawMessage) bool {
+	if ev.Tool.Name != event.Shell {
+		return false
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(in, &fields) != nil {
+		return false
+	}
+	command := fields["command"]
+	return len(command) > 0 && command[0] == '"'
+}
+
+// cannotRewrite is the reason of the deny that stands in for a rewrite
+// Codex cannot make: the model is given the input to call with instead,
+// which reaches the same end one call later.
+func cannotRewrite(d *event.Decision) string {
+	why := "atreides changes the input of this call, and a Codex hook can only change a shell command's, so it was not run. Make the call again with this input: " + string(d.UpdatedInput)
+	if d.Reason != "" {
+		why += " Reason: " + d.Reason
+	}
+	return why
 }
 
 // failClosed blocks with a JSON deny and exit 2 with the reason on stderr;

@@ -18,8 +18,7 @@ func TestEncode(t *testing.T) {
 		{Name: "pre ask becomes deny", Event: "PreToolUse", D: d.Ask, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":` + hosttest.JSONString(host.AskDenied(cannotAsk, "unsure")) + `}}`},
 		{Name: "pre nothing", Event: "PreToolUse", D: &event.Decision{}, Want: ""},
 		{Name: "pre plain allow is unsupported", Event: "PreToolUse", D: d.Allow, Want: ""},
-		{Name: "pre rewrite is an allow", Event: "PreToolUse", D: d.Rewrite, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"}}}`},
-		{Name: "pre allow with rewrite drops the reason", Event: "PreToolUse", D: &event.Decision{Verdict: event.Allow, Reason: "fine", UpdatedInput: d.Rewrite.UpdatedInput}, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"}}}`},
+		// Rewrites: see TestEncodeRewrite.
 		{Name: "pre deny drops rewrite", Event: "PreToolUse", D: &event.Decision{Verdict: event.Deny, Reason: "no", UpdatedInput: json.RawMessage(`{}`)}, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
 		{Name: "pre context is not sent", Event: "PreToolUse", D: d.Context, Want: ""},
 		{Name: "permission deny", Event: "PermissionRequest", D: d.Deny, Want: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"rm -rf is blocked"}}}`},
@@ -41,10 +40,43 @@ func TestEncode(t *testing.T) {
 	})
 }
 
-func TestEncodeBrokenRewriteFailsClosed(t *testing.T) {
-	ans := Encode(&event.Event{HostEvent: "PreToolUse"}, &event.Decision{UpdatedInput: json.RawMessage(`{not json`)})
-	if ans.Exit != 2 || !strings.Contains(string(ans.Stdout), `"permissionDecision":"deny"`) {
-		t.Errorf("a rewrite that cannot be encoded must block, got %+v", ans)
+// TestEncodeRewrite: Codex 0.171.0 runs a rewritten shell command (an
+// allow with updatedInput, no reason); any other rewrite becomes a deny
+// that gives the model the input to call with.
+func TestEncodeRewrite(t *testing.T) {
+	shell, _ := NormalizeTool("Bash", json.RawMessage(`{"command":"ls"}`))
+	spawn, _ := NormalizeTool("spawn_agent", json.RawMessage(`{"agent_type":"explorer"}`))
+	redirect := json.RawMessage(`{"agent_type":"librarian"}`)
+	redirected := "atreides changes the input of this call, and a Codex hook can only change a shell command's, so it was not run. Make the call again with this input: "
+	tests := []struct {
+		name string
+		tool event.Tool
+		d    *event.Decision
+		want string
+	}{
+		{"shell rewrite is an allow", shell, &event.Decision{UpdatedInput: json.RawMessage(`{"command":"ls -a"}`)},
+			`{"permissionDecision":"allow","updatedInput":{"command":"ls -a"}}`},
+		{"allow with rewrite drops the reason", shell, &event.Decision{Verdict: event.Allow, Reason: "fine", UpdatedInput: json.RawMessage(`{"command":"ls -a","timeout":5}`)},
+			`{"permissionDecision":"allow","updatedInput":{"command":"ls -a","timeout":5}}`},
+		{"a shell input without a string command is not sent", shell, &event.Decision{UpdatedInput: json.RawMessage(`{"COMMAND":"ls -a"}`)},
+			`{"permissionDecision":"deny","permissionDecisionReason":` + hosttest.JSONString(redirected+`{"COMMAND":"ls -a"}`) + `}`},
+		{"another tool's rewrite is a deny", spawn, &event.Decision{UpdatedInput: redirect, Reason: "roster"},
+			`{"permissionDecision":"deny","permissionDecisionReason":` + hosttest.JSONString(redirected+string(redirect)+" Reason: roster") + `}`},
+		{"a null command is not sent", shell, &event.Decision{UpdatedInput: json.RawMessage(`{"command":null}`)},
+			`{"permissionDecision":"deny","permissionDecisionReason":` + hosttest.JSONString(redirected+`{"command":null}`) + `}`},
+		{"input that is not JSON is a deny", shell, &event.Decision{UpdatedInput: json.RawMessage(`{not json`)},
+			`{"permissionDecision":"deny","permissionDecisionReason":` + hosttest.JSONString(redirected+`{not json`) + `}`},
+		{"deny drops the rewrite", shell, &event.Decision{Verdict: event.Deny, Reason: "no", UpdatedInput: redirect},
+			`{"permissionDecision":"deny","permissionDecisionReason":"no"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ans := Encode(&event.Event{HostEvent: "PreToolUse", Tool: tt.tool}, tt.d)
+			want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse",` + strings.TrimPrefix(tt.want, "{") + "}\n"
+			if string(ans.Stdout) != want || ans.Exit != 0 {
+				t.Errorf("got  %s exit %d\nwant %s", ans.Stdout, ans.Exit, want)
+			}
+		})
 	}
 }
 

@@ -2,7 +2,7 @@ package codex
 
 import "github.com/atreides-dev/atreides/internal/event"
 
-// Facts are what handlers know of Codex (checked against 0.169.0);
+// Facts are what handlers know of Codex (checked against 0.171.0);
 // [Adapter] attaches them to every event.
 var Facts = event.HostFacts{
 	// It reads AGENTS.md from the root down to its working directory at

@@ -7,7 +7,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
-// AgentForm is a Codex agent role file, agents/<id>.toml (0.169.0):
+// AgentForm is a Codex agent role file, agents/<id>.toml (0.169.0, 0.171.0):
 // name, description and developer_instructions are required; the file is
 // a config layer of its own, so a read-only agent gets Codex's read-only
 // sandbox, which is how Codex limits what a thread may write.

@@ -8,7 +8,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
-// Codex CLI (0.169.0) reads hooks from hooks.json next to each config
+// Codex CLI (0.169.0, 0.171.0) reads hooks from hooks.json next to each config
 // layer, in Claude Code's event → matcher group → handler shape with the
 // timeout in seconds. Two trust gates decide whether they run, and atreides
 // deliberately leaves both to the user (they are security decisions; in
@@ -49,9 +49,10 @@ func HooksPath(scope install.Scope, projectDir, codexHome string) string {
 
 // judgedTools are the Codex tool names the codex adapter judges
 // (internal/host/codex/tools.go): its shell tools, which Codex reports to
-// hooks as "Bash", and apply_patch. MCP tools ("mcp__<server>__<tool>")
-// are matched by prefix.
-var judgedTools = []string{"Bash", "apply_patch"}
+// hooks as "Bash", apply_patch, and spawn_agent (a delegation, hooked
+// since 0.171.0 at least: the delegation limits and redirects judge it).
+// MCP tools ("mcp__<server>__<tool>") are matched by prefix.
+var judgedTools = []string{"Bash", "apply_patch", "spawn_agent"}
 
 // judgedMatcher is anchored because Codex tests a matcher with any
 // character outside plain names as an unanchored (Rust) regex; "*" alone
@@ -168,12 +169,12 @@ func configPath(scope install.Scope, projectDir, codexHome string) string {
 
 // InstallMCP registers `<bin> mcp --host codex` as the server
 // [mcp_servers.atreides] in a Codex config.toml (see config.go for how
-// the file is edited). Codex 0.169.0 starts it and shows its tools to the
-// model as the namespace mcp__atreides; the server's environment does not
-// name Codex, hence --host. A project's .codex/config.toml is read only
-// in a trusted project, like its hooks (both seen with the real CLI in
-// test/e2e/mcp_hosts_test.go). Nothing is registered when
-// atreides-mcp is missing next to bin.
+// the file is edited). Codex (0.169.0, 0.171.0) starts it and shows its
+// tools to the model as the namespace mcp__atreides; the server's
+// environment does not name Codex, hence --host. A project's
+// .codex/config.toml is read only in a trusted project, like its hooks
+// (both seen with the real CLI in test/e2e/mcp_hosts_test.go). Nothing
+// is registered when atreides-mcp is missing next to bin.
 func InstallMCP(path, bin, backupDir string) (install.Report, error) {
 	if err := install.CheckBinaryPath(bin); err != nil {
 		return install.Report{Host: spec.Host, Path: path}, err

@@ -35,7 +35,7 @@ func TestCodexEventsAndToolsMatchAdapter(t *testing.T) {
 	hosttest.CheckJudged(t, append(judgedTools, "mcp__github__create_issue"), NormalizeTool)
 	// Rust's regex crate and RE2 agree here.
 	hosttest.CheckMatcher(t, judgedMatcher(), map[string]bool{
-		"Bash": true, "apply_patch": true, "mcp__github__create_issue": true,
+		"Bash": true, "apply_patch": true, "spawn_agent": true, "mcp__github__create_issue": true,
 		"BashOutput": false, "xapply_patch": false, "web_search": false, "view_image": false, "mcp_x": false,
 	})
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Codex shows the model a PostToolUse block's reason instead of the
-// output (verified on 0.169.0): a replacement is that reason.
+// output (verified on 0.169.0 and 0.171.0): a replacement is that reason.
 func TestOutputReplacement(t *testing.T) {
 	payload := func(response string) []byte {
 		return []byte(`{"session_id":"s","cwd":"/p","hook_event_name":"PostToolUse","model":"m","permission_mode":"bypassPermissions","turn_id":"t","tool_name":"Bash","tool_input":{"command":"grep -rn x"},"tool_use_id":"c1","tool_response":` + response + `}`)

@@ -27,9 +27,9 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 	case name == "apply_patch":
 		t.Name = event.Edit
 	case name == "spawn_agent":
-		// Its multi-agent tool ({agent_type, message, ...}): a delegation,
-		// should Codex hook it (0.169.0 documents hooks for shell,
-		// apply_patch and MCP tools only).
+		// Its multi-agent tool ({agent_type, message, ...}): a delegation.
+		// 0.169.0 documented hooks for shell, apply_patch and MCP tools
+		// only; 0.171.0 hooks it too, with the call's arguments as input.
 		t.Name = event.Delegate
 	case strings.HasPrefix(name, "mcp__"):
 		t.Name = event.ToolName("mcp:" + strings.TrimPrefix(name, "mcp__"))
