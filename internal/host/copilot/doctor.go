@@ -1,0 +1,61 @@
+package copilot
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+// copilotDoctor says when installed hooks will not run: every hook is off
+// while settings.json sets disableAllHooks, and a project's hooks alone do
+// not guard copilot -p (see repoHooksNote). found is indexed like Scopes
+// (user, project).
+func copilotDoctor(env host.Env, found []install.Status) []host.Check {
+	var user, project bool
+	for i, st := range found {
+		if i < len(scopes) && len(st.Events) > 0 {
+			user = user || scopes[i] == install.ScopeUser
+			project = project || scopes[i] == install.ScopeProject
+		}
+	}
+	var out []host.Check
+	if env.Home != "" {
+		settings := filepath.Join(UserDir(env.Home, getenv(env, "COPILOT_HOME")), "settings.json")
+		if hooksOff(settings) {
+			status := host.Note
+			if user || project {
+				status = host.Problem
+			}
+			out = append(out, host.Check{Name: Host + " hooks", Status: status,
+				Detail: settings + ": disableAllHooks is true: GitHub Copilot CLI runs no hooks, atreides's included"})
+		}
+	}
+	if project && !user {
+		out = append(out, host.Check{Name: Host + " project hooks", Status: host.Note, Detail: repoHooksNote})
+	}
+	return out
+}
+
+// hooksOff reports whether a Copilot settings file sets disableAllHooks.
+// Copilot writes // comment lines at the top of its files, which are read
+// past; a file that cannot be read says nothing.
+func hooksOff(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "//") {
+			lines = append(lines, l)
+		}
+	}
+	var s struct {
+		DisableAllHooks bool `json:"disableAllHooks"`
+	}
+	return json.Unmarshal([]byte(strings.Join(lines, "\n")), &s) == nil && s.DisableAllHooks
+}

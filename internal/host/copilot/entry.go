@@ -1,0 +1,90 @@
+package copilot
+
+import (
+	"path/filepath"
+
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+// Entry is GitHub Copilot CLI in the registry (internal/host/all): a hooks
+// file of atreides's own in ~/.copilot/hooks (the default: Copilot loads it
+// in every mode) or in the project's .github/hooks.
+var Entry = host.Host{
+	Name: Host, Display: "GitHub Copilot CLI", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
+	Scopes:    scopes,
+	Path:      hooksPath,
+	Install:   installCopilot,
+	Uninstall: uninstallCopilot,
+	Inspect:   Inspect,
+	// Every hooks file Copilot loads sits in these two directories, and
+	// settings.json can switch every hook off (disableAllHooks) or add
+	// hooks of its own.
+	HookFiles: func(env host.Env) []string {
+		var out []string
+		if env.ProjectDir != "" {
+			out = append(out, filepath.Join(env.ProjectDir, ".github", "hooks")+"/")
+		}
+		if env.Home != "" {
+			dir := UserDir(env.Home, env.Getenv("COPILOT_HOME"))
+			out = append(out, filepath.Join(dir, "hooks")+"/", filepath.Join(dir, "settings.json"))
+		}
+		return out
+	},
+	Programs:   []string{"copilot"},
+	ConfigDirs: func(env host.Env) []string { return host.UserConfig(env, ".copilot") },
+	// --allow-all-tools (and its wider forms) lets every tool run without
+	// asking; a hook's deny still holds under it (verified), but what it
+	// would have asked runs, so starting it so is judged an unguarded start.
+	CLI: guard.AgentCLI{Display: "GitHub Copilot CLI", Names: []string{"copilot"}, Off: []string{"--allow-all-tools", "--allow-all", "--yolo"}},
+	// It sets COPILOT_CLI=1 in its hooks' and its bash tool's environment
+	// (observed with a hook and a command that dumped it).
+	Markers: []host.Marker{{Name: "COPILOT_CLI", Value: "1"}},
+	// Its bash tool's commands carry COPILOT_CLI=1 and the session's id in
+	// COPILOT_AGENT_SESSION_ID (1.0.102).
+	AgentVars:  []string{"COPILOT_CLI", "COPILOT_AGENT_SESSION_ID"},
+	SessionVar: "COPILOT_AGENT_SESSION_ID",
+	// Agents and Commands: none installed (see the package doc).
+
+	Start: "register the hooks in ~/.copilot/hooks/atreides.json",
+	Writes: `~/.copilot/hooks/atreides.json (--project:
+.github/hooks/atreides.json, which copilot -p loads only with
+--trust-folder, COPILOT_ALLOW_ALL=true or
+GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true)`,
+
+	Doctor: copilotDoctor,
+}
+
+// scopes are Copilot's scopes, the default first.
+var scopes = []install.Scope{install.ScopeUser, install.ScopeProject}
+
+func hooksPath(env host.Env, scope install.Scope) string {
+	return HooksPath(scope, env.ProjectDir, env.Home, getenv(env, "COPILOT_HOME"))
+}
+
+func getenv(env host.Env, name string) string {
+	if env.Getenv == nil {
+		return ""
+	}
+	return env.Getenv(name)
+}
+
+func installCopilot(env host.Env, o host.Options) (install.Report, error) {
+	rep, err := Install(InstallOptions{
+		HooksPath: hooksPath(env, o.Scope), BinaryPath: o.Binary,
+		TimeoutSeconds: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope),
+	})
+	if err == nil && o.Scope == install.ScopeProject && rep.Action != install.ActionUnchanged {
+		rep.Notes = append(rep.Notes, repoHooksNote)
+	}
+	return rep, err
+}
+
+func uninstallCopilot(env host.Env, scope install.Scope) (install.Report, error) {
+	return Uninstall(hooksPath(env, scope), env.BackupDir(scope))
+}
+
+// repoHooksNote says when Copilot runs a repository's hooks (verified on
+// 1.0.102).
+const repoHooksNote = "GitHub Copilot CLI runs .github/hooks in an interactive session of a trusted folder, but copilot -p only with --trust-folder, COPILOT_ALLOW_ALL=true or GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true: without one of them atreides does not guard it; 'atreides install copilot' (the user's ~/.copilot/hooks) guards every run"

@@ -1,0 +1,30 @@
+package copilot
+
+import "github.com/atreides-dev/atreides/internal/event"
+
+// Facts are what handlers know of GitHub Copilot CLI (checked against
+// 1.0.102); [Adapter] attaches them to every event.
+var Facts = event.HostFacts{
+	// It puts each of these, found at the root, into its system prompt as
+	// a <custom_instruction>, in this order (seen in the fake model's
+	// requests); an AGENTS.md below the root was not.
+	Instructions: []string{".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"},
+	Compact:      "/compact",
+	// Its task tool names the agent in agent_type.
+	DefaultAgent: "general-purpose",
+	AgentKey:     "agent_type",
+	// Its models come through GitHub (a provider of its own can be set
+	// with COPILOT_PROVIDER_*, as the tests do).
+	Provider:  "github",
+	SkillDirs: []string{".github/skills"},
+}
+
+// Lacks are the facts (fields of event.HostFacts) this host has none of,
+// on purpose: no named agents atreides installs (see the entry); its todo
+// list is an SQL table the model writes with its sql tool, which atreides
+// cannot mirror; subagents named by type; events.jsonl is a transcript
+// format atreides does not read; its MCP tools are not shown under a
+// prefix atreides's tools are known by (see the entry); its edit tool
+// does not refuse an unread file; tasks run as processes; it loads the
+// root's instruction files only.
+var Lacks = []string{"AgentCall", "PrimaryAgents", "TodoTool", "GenericChildren", "Transcript", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "Rules"}
