@@ -37,6 +37,11 @@ func copilotDoctor(env host.Env, found []install.Status) []host.Check {
 	if project && !user {
 		out = append(out, host.Check{Name: Host + " project hooks", Status: host.Note, Detail: repoHooksNote})
 	}
+	if env.Home != "" {
+		path := mcpPath(env)
+		reg, problem, err := InspectMCP(path)
+		out = append(out, host.MCPCheck(Host, path, reg, problem, err, env.Governance))
+	}
 	return out
 }
 

@@ -28,7 +28,7 @@ var Entry = host.Host{
 		}
 		if env.Home != "" {
 			dir := UserDir(env.Home, env.Getenv("COPILOT_HOME"))
-			out = append(out, filepath.Join(dir, "hooks")+"/", filepath.Join(dir, "settings.json"))
+			out = append(out, filepath.Join(dir, "hooks")+"/", filepath.Join(dir, "settings.json"), filepath.Join(dir, "mcp-config.json"))
 		}
 		return out
 	},
@@ -45,7 +45,13 @@ var Entry = host.Host{
 	// COPILOT_AGENT_SESSION_ID (1.0.102).
 	AgentVars:  []string{"COPILOT_CLI", "COPILOT_AGENT_SESSION_ID"},
 	SessionVar: "COPILOT_AGENT_SESSION_ID",
-	// Agents and Commands: none installed (see the package doc).
+	// Its custom agents are <id>.agent.md in ~/.copilot/agents or the
+	// project's .github/agents, started with the task tool; subagentStart
+	// carries the agent's id, on which its skills are injected.
+	Agents: copilotAgents,
+	// No commands: 1.0.102 reads no slash-command files of the user's
+	// that atreides could write (its own commands are built in; skills
+	// are the model's to load, not the user's to type).
 
 	Start: "register the hooks in ~/.copilot/hooks/atreides.json",
 	Writes: `~/.copilot/hooks/atreides.json (--project:
@@ -70,19 +76,59 @@ func getenv(env host.Env, name string) string {
 	return env.Getenv(name)
 }
 
+// installCopilot writes the hooks file, then (for the user) the MCP
+// server, then the agent files.
 func installCopilot(env host.Env, o host.Options) (install.Report, error) {
 	rep, err := Install(InstallOptions{
 		HooksPath: hooksPath(env, o.Scope), BinaryPath: o.Binary,
 		TimeoutSeconds: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope),
 	})
-	if err == nil && o.Scope == install.ScopeProject && rep.Action != install.ActionUnchanged {
+	if err != nil {
+		return rep, err
+	}
+	if o.Scope == install.ScopeProject && rep.Action != install.ActionUnchanged {
 		rep.Notes = append(rep.Notes, repoHooksNote)
 	}
+	if o.Scope == install.ScopeUser {
+		m, err := InstallMCP(mcpPath(env), o.Binary, env.BackupDir(o.Scope))
+		if err != nil {
+			return rep, err
+		}
+		host.FoldInstall(&rep, m)
+	}
+	return rep, host.WithAgents(env, &rep, Host, copilotAgents, o.Scope, &o)
+}
+
+// uninstallCopilot removes the agent files and the MCP server, then the
+// hooks file, whose undo record holds the directories install made first
+// (~/.copilot itself on a new machine): they go once empty.
+func uninstallCopilot(env host.Env, scope install.Scope) (install.Report, error) {
+	var agentsRep, m install.Report
+	if err := host.WithAgents(env, &agentsRep, Host, copilotAgents, scope, nil); err != nil {
+		return agentsRep, err
+	}
+	if scope == install.ScopeUser {
+		var err error
+		if m, err = UninstallMCP(mcpPath(env), env.BackupDir(scope)); err != nil {
+			return m, err
+		}
+	}
+	rep, err := Uninstall(hooksPath(env, scope), env.BackupDir(scope))
+	host.FoldUninstall(&rep, agentsRep, m)
 	return rep, err
 }
 
-func uninstallCopilot(env host.Env, scope install.Scope) (install.Report, error) {
-	return Uninstall(hooksPath(env, scope), env.BackupDir(scope))
+func mcpPath(env host.Env) string { return MCPPath(env.Home, getenv(env, "COPILOT_HOME")) }
+
+// copilotAgents is how Copilot takes the roster (see the entry).
+var copilotAgents = host.AgentFacts{
+	Dir: func(env host.Env, scope install.Scope) string {
+		if scope == install.ScopeUser {
+			return filepath.Join(UserDir(env.Home, getenv(env, "COPILOT_HOME")), "agents")
+		}
+		return filepath.Join(env.ProjectDir, ".github", "agents")
+	},
+	Form: AgentForm,
 }
 
 // repoHooksNote says when Copilot runs a repository's hooks (verified on

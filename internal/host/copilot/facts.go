@@ -9,22 +9,27 @@ var Facts = event.HostFacts{
 	// a <custom_instruction>, in this order (seen in the fake model's
 	// requests); an AGENTS.md below the root was not.
 	Instructions: []string{".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"},
-	Compact:      "/compact",
+	// Its custom agents (see the entry) are started by its task tool.
+	AgentCall: `the task tool with agent_type "%[1]s"`,
+	Compact:   "/compact",
 	// Its task tool names the agent in agent_type.
 	DefaultAgent: "general-purpose",
 	AgentKey:     "agent_type",
 	// Its models come through GitHub (a provider of its own can be set
 	// with COPILOT_PROVIDER_*, as the tests do).
-	Provider:  "github",
-	SkillDirs: []string{".github/skills"},
+	Provider: "github",
+	// It shows an MCP tool as <server>-<tool> (1.0.102), a third party's
+	// too: one name with the server's left in.
+	ToolPrefix:  "atreides-",
+	RawMCPTools: true,
+	SkillDirs:   []string{".github/skills"},
 }
 
 // Lacks are the facts (fields of event.HostFacts) this host has none of,
-// on purpose: no named agents atreides installs (see the entry); its todo
+// on purpose: no primary agents under the roster's ids; its todo
 // list is an SQL table the model writes with its sql tool, which atreides
 // cannot mirror; subagents named by type; events.jsonl is a transcript
-// format atreides does not read; its MCP tools are not shown under a
-// prefix atreides's tools are known by (see the entry); its edit tool
+// format atreides does not read; its edit tool
 // does not refuse an unread file; tasks run as processes; it loads the
 // root's instruction files only.
-var Lacks = []string{"AgentCall", "PrimaryAgents", "TodoTool", "GenericChildren", "Transcript", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "Rules"}
+var Lacks = []string{"PrimaryAgents", "TodoTool", "GenericChildren", "Transcript", "ReadsBeforeWrite", "PluginRunsTasks", "Rules"}

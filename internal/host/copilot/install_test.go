@@ -76,10 +76,10 @@ func TestDoctor(t *testing.T) {
 	home := t.TempDir()
 	env := host.Env{Home: home, ProjectDir: t.TempDir(), Getenv: func(string) string { return "" }}
 	projectOnly := []install.Status{{}, {Events: DefaultEvents}}
-	if c := copilotDoctor(env, projectOnly); len(c) != 1 || !strings.Contains(c[0].Detail, "--trust-folder") {
+	if c := copilotDoctor(env, projectOnly); len(c) != 2 || !strings.Contains(c[0].Detail, "--trust-folder") {
 		t.Errorf("project only: %+v", c)
 	}
-	if c := copilotDoctor(env, []install.Status{{Events: DefaultEvents}, {}}); len(c) != 0 {
+	if c := copilotDoctor(env, []install.Status{{Events: DefaultEvents}, {}}); len(c) != 1 || c[0].Name != "copilot MCP tools" {
 		t.Errorf("user: %+v", c)
 	}
 	settings := filepath.Join(home, ".copilot", "settings.json")
@@ -89,7 +89,7 @@ func TestDoctor(t *testing.T) {
 	if err := os.WriteFile(settings, []byte("// managed\n{\"disableAllHooks\": true}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if c := copilotDoctor(env, []install.Status{{Events: DefaultEvents}, {}}); len(c) != 1 || c[0].Status != host.Problem {
+	if c := copilotDoctor(env, []install.Status{{Events: DefaultEvents}, {}}); len(c) != 2 || c[0].Status != host.Problem {
 		t.Errorf("hooks off: %+v", c)
 	}
 }
