@@ -191,6 +191,8 @@ func result(p *payload, ev *event.Event) {
 		ev.FullOutput = p.ToolResult.TextResultForLLM
 		ev.Output = host.Clip(ev.FullOutput)
 		ev.Response, _ = json.Marshal(p.ToolResult)
+		// postToolUse's modifiedResult replaces what the model is shown.
+		ev.ReplacesOutput = true
 		if p.ToolResult.ResultType != "success" {
 			ev.Failed, ev.Error = true, host.Clip(p.ToolResult.TextResultForLLM)
 		} else if ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit {

@@ -19,6 +19,7 @@ type output struct {
 	PermissionDecision       string          `json:"permissionDecision,omitempty"`
 	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
 	ModifiedArgs             json.RawMessage `json:"modifiedArgs,omitempty"`
+	ModifiedResult           *toolResult     `json:"modifiedResult,omitempty"`
 	AdditionalContext        string          `json:"additionalContext,omitempty"`
 	Decision                 string          `json:"decision,omitempty"`
 	Reason                   string          `json:"reason,omitempty"`
@@ -47,7 +48,14 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 		}
 		// A plain allow says nothing: Copilot's "allow" approves the call
 		// whatever the user's settings say, which is not atreides's to do.
-	case PostToolUse, PostToolUseFailure, SessionStart, SubagentStart:
+	case PostToolUse:
+		if d.ReplaceOutput != nil && ev.ReplacesOutput {
+			// The model is shown this text instead of the tool's
+			// (verified), under the result's own type.
+			out.ModifiedResult = &toolResult{ResultType: resultType(ev), TextResultForLLM: *d.ReplaceOutput}
+		}
+		out.AdditionalContext = ctx
+	case PostToolUseFailure, SessionStart, SubagentStart:
 		out.AdditionalContext = ctx
 	case UserPrompt:
 		if d.Block {
@@ -71,7 +79,17 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 }
 
 func isEmpty(o output) bool {
-	return o.PermissionDecision == "" && o.ModifiedArgs == nil && o.AdditionalContext == "" && o.Decision == ""
+	return o.PermissionDecision == "" && o.ModifiedArgs == nil && o.ModifiedResult == nil && o.AdditionalContext == "" && o.Decision == ""
+}
+
+// resultType is the type of the result an event reports ("success" when
+// it cannot be read).
+func resultType(ev *event.Event) string {
+	var r toolResult
+	if json.Unmarshal(ev.Response, &r) != nil || r.ResultType == "" {
+		return "success"
+	}
+	return r.ResultType
 }
 
 // Unreadable is the answer to a payload that could not be decoded: a tool

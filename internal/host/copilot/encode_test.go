@@ -22,12 +22,15 @@ func TestEncode(t *testing.T) {
 		{"prompt block", UserPrompt, event.Decision{Block: true, BlockReason: "not now"}, `{"decision":"block","reason":"not now"}`},
 		{"keep going", AgentStop, event.Decision{Block: true, BlockReason: "todos"}, `{"decision":"block","reason":"todos"}`},
 		{"child keeps going", SubagentStop, event.Decision{Block: true, BlockReason: "more"}, `{"decision":"block","reason":"more"}`},
+		{"output cut", PostToolUse, event.Decision{ReplaceOutput: ptr("short"), Context: []event.Entry{{Text: "c"}}}, `{"modifiedResult":{"resultType":"failure","textResultForLlm":"short"},"additionalContext":"c"}`},
 		{"session end says nothing", SessionEnd, event.Decision{Block: true, BlockReason: "x"}, ""},
 	}
 	for _, tc := range cases {
-		got := strings.TrimSpace(string(Encode(&event.Event{HostEvent: tc.ev}, &tc.d).Stdout))
+		got := strings.TrimSpace(string(Encode(&event.Event{HostEvent: tc.ev, ReplacesOutput: true, Response: json.RawMessage(`{"resultType":"failure","textResultForLlm":"x"}`)}, &tc.d).Stdout))
 		if got != tc.want {
 			t.Errorf("%s: got %s, want %s", tc.name, got, tc.want)
 		}
 	}
 }
+
+func ptr(s string) *string { return &s }
