@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/agenttools"
 	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 )
 
@@ -147,6 +148,7 @@ func TestCopilot(t *testing.T) {
 		{"SessionStartContext", copilotSessionContext},
 		{"AgentStopKeepsGoingOnceForTodos", copilotStopTodos},
 		{"ProjectHooksNeedTrustInPrintMode", copilotProjectScope},
+		{"MCPToolsAndAgents", copilotMCPAndAgents},
 		{"InstallUninstallRoundTrip", copilotRoundTrip},
 	} {
 		t.Run(sc.name, sc.fn)
@@ -285,24 +287,85 @@ func copilotProjectScope(t *testing.T) {
 	}
 }
 
+// After `atreides install copilot`, Copilot starts atreides's MCP server
+// from ~/.copilot/mcp-config.json and shows every agent tool to the model
+// as atreides-<tool>; a todo_add call round-trips (its result reaches the
+// model, the todo is in `atreides todo list`). The roster's agents are in
+// the task tool's agent_type list, and starting one gives the child its
+// prompt.
+func copilotMCPAndAgents(t *testing.T) {
+	p := newCopilotProject(t, fa.Script{
+		Steps: []fa.Step{
+			fa.Call(fa.ToolUse{Name: "atreides-todo_add", Input: map[string]any{"title": "added over copilot mcp"}}),
+			fa.Call(fa.ToolUse{Name: "task", Input: map[string]any{"description": "ask stilgar", "prompt": "ADVISE-ME on the design", "agent_type": "stilgar", "name": "oracle"}}),
+			fa.Text("done"),
+		},
+		Agents: []fa.AgentScript{{Name: "stilgar", Match: fa.FirstUserMatches("ADVISE-ME"), Steps: []fa.Step{fa.Text("keep it simple")}}},
+	})
+	p.install("../home/.copilot/hooks/atreides.json")
+	p.Run("add a todo, then ask the oracle")
+	main := p.Fake.Main()
+	if len(main) == 0 {
+		t.Fatal("no model request")
+	}
+	var offered []string
+	for _, tl := range main[0].Msg.Tools {
+		offered = append(offered, tl.Name)
+	}
+	var agentTypes string
+	tools, _ := main[0].Body["tools"].([]any)
+	for _, tl := range tools {
+		if m, _ := tl.(map[string]any); m["name"] == "task" {
+			b, _ := json.Marshal(m["input_schema"])
+			agentTypes = string(b)
+		}
+	}
+	for _, tl := range agenttools.All() {
+		if !slices.Contains(offered, "atreides-"+tl.Name) {
+			t.Errorf("atreides-%s not offered to the model; offered: %v", tl.Name, offered)
+		}
+	}
+	if r := p.result(0); !strings.Contains(r, "added over copilot mcp") {
+		t.Errorf("todo_add's result did not reach the model: %q", r)
+	}
+	if list := p.Atreides("todo", "list"); !strings.Contains(list, "added over copilot mcp") {
+		t.Errorf("todo list:\n%s", list)
+	}
+	if !strings.Contains(agentTypes, `"stilgar"`) {
+		t.Errorf("the task tool does not offer the roster's stilgar: %s", agentTypes)
+	}
+	child := p.Fake.RequestsOf(fa.KindAgent)
+	if len(child) == 0 || !strings.Contains(child[0].SystemText()+child[0].AllText(), "Stilgar") {
+		t.Errorf("the stilgar child did not get its prompt (%d child requests)", len(child))
+	}
+	if r := p.result(1); !strings.Contains(r, "keep it simple") {
+		t.Errorf("the child's answer did not reach the lead: %q", r)
+	}
+}
+
 // `atreides install copilot` (user: hooks, MCP server, agents; then the
-// project's) and `atreides uninstall copilot` leave every file under the
-// project and HOME as they were, byte for byte, save atreides's own
-// state (.atreides in the project, ~/.local where its backups are kept).
-// Copilot is not run in between, so none of its caches are written.
+// project's), a Copilot run, and `atreides uninstall copilot` leave every
+// file under the project and HOME as they were, byte for byte, save
+// atreides's own state (.atreides in the project, ~/.local where its
+// backups are kept) and what Copilot writes for itself under ~/.copilot
+// (config.json, session-state, session-store.db*, logs, settings.json.lock,
+// installed-plugins: everything there but hooks/, agents/ and
+// mcp-config.json, which are compared). Its 235 MB unpack goes to the
+// shared $XDG_CACHE_HOME, outside HOME.
 func copilotRoundTrip(t *testing.T) {
-	p := newCopilotProject(t, fa.Script{})
+	p := newCopilotProject(t, fa.Script{Steps: []fa.Step{fa.Call(copilotShell("echo hi")), fa.Text("Done.")}})
 	p.WriteJSON("../home/.copilot/mcp-config.json", map[string]any{"mcpServers": map[string]any{"other": map[string]any{"command": "other-mcp"}}})
-	p.WriteFile("../home/.copilot/hooks/mine.json", `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"./audit.sh"}]}}`+"\n")
+	p.WriteFile("../home/.copilot/hooks/mine.json", `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"true"}]}}`+"\n")
 	p.WriteFile(".github/workflows/ci.yml", "on: push\n")
 	before := treeHashes(t, p.Dir, p.Home)
 	p.install("../home/.copilot/hooks/atreides.json")
 	p.install(".github/hooks/atreides.json", "--project")
-	for _, f := range []string{"../home/.copilot/agents/stilgar.agent.md", "../home/.copilot/mcp-config.json"} {
+	for _, f := range []string{"../home/.copilot/agents/stilgar.agent.md", "../home/.copilot/mcp-config.json", ".github/agents/stilgar.agent.md"} {
 		if b, err := os.ReadFile(p.Path(f)); err != nil || !strings.Contains(string(b), "atreides") {
 			t.Errorf("%s: no atreides in it after install (%v)", f, err)
 		}
 	}
+	p.Run("say hi")
 	p.Atreides("uninstall", "copilot", "--project")
 	p.Atreides("uninstall", "copilot")
 	after := treeHashes(t, p.Dir, p.Home)
@@ -329,6 +392,12 @@ func treeHashes(t *testing.T, dirs ...string) map[string]string {
 				return err
 			}
 			rel, _ := filepath.Rel(filepath.Dir(d), path)
+			if copilotOwn(d, path) {
+				if e.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
 			if e.IsDir() {
 				if slices.Contains([]string{".atreides", ".git"}, e.Name()) || path == filepath.Join(d, ".local") {
 					return filepath.SkipDir
@@ -349,4 +418,16 @@ func treeHashes(t *testing.T, dirs ...string) map[string]string {
 		}
 	}
 	return out
+}
+
+// copilotOwn reports whether path, under the scratch root d, is what
+// Copilot writes for itself in ~/.copilot: anything there but the hooks,
+// the agents and the MCP configuration.
+func copilotOwn(d, path string) bool {
+	rel, err := filepath.Rel(filepath.Join(d, ".copilot"), path)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	return !slices.Contains([]string{"hooks", "agents", "mcp-config.json"}, top)
 }
