@@ -45,6 +45,9 @@ type payload struct {
 
 	Reason       *string `json:"reason"` // sessionEnd
 	FinalMessage string  `json:"finalMessage"`
+
+	Trigger            *string `json:"trigger"` // preCompact: "auto" or "manual"
+	CustomInstructions string  `json:"customInstructions"`
 }
 
 // toolResult is postToolUse's toolResult: what the model is shown.
@@ -64,10 +67,11 @@ const (
 	SubagentStart      = "subagentStart"
 	SubagentStop       = "subagentStop"
 	SessionEnd         = "sessionEnd"
+	PreCompact         = "preCompact"
 )
 
 // kindOf is the kind of one of Copilot's events; Unknown for the events
-// atreides does not handle (errorOccurred, notification, preCompact,
+// atreides does not handle (errorOccurred, notification,
 // permissionRequest, userPromptTransformed, preMcpToolCall).
 func kindOf(name string) event.Kind {
 	switch name {
@@ -87,6 +91,8 @@ func kindOf(name string) event.Kind {
 		return event.SubagentStop
 	case SessionEnd:
 		return event.SessionEnd
+	case PreCompact:
+		return event.PreCompact
 	}
 	return event.Unknown
 }
@@ -116,6 +122,8 @@ func (p *payload) eventOf() string {
 		return UserPrompt
 	case p.Reason != nil:
 		return SessionEnd
+	case p.Trigger != nil:
+		return PreCompact
 	}
 	return ""
 }
@@ -124,8 +132,8 @@ func (p *payload) eventOf() string {
 // the model's context (verified with markers: sessionStart's as a text
 // block before the first prompt, userPromptSubmitted's in a
 // <system_reminder> after the prompt, postToolUse's after the tool's
-// result; subagentStart's is prepended to the child's prompt per the SDK's
-// types).
+// result, postToolUseFailure's likewise after the error; subagentStart's
+// is put before the child's prompt).
 func carries(name string) int {
 	switch name {
 	case SessionStart, UserPrompt, PostToolUse, PostToolUseFailure, SubagentStart:
@@ -174,6 +182,8 @@ func fields(p *payload, ev *event.Event) {
 	case p.Reason != nil:
 		ev.Source = *p.Reason
 		ev.LastMessage = p.FinalMessage
+	case p.Trigger != nil:
+		ev.Source = *p.Trigger
 	}
 	if p.AgentName != nil && ev.AgentType == "" {
 		ev.AgentType = *p.AgentName

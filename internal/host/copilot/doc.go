@@ -32,8 +32,10 @@
 // even where the user's settings would not (verified without
 // --allow-all-tools). additionalContext reaches the model from
 // sessionStart (a text block before the first prompt), userPromptSubmitted
-// (a <system_reminder> after the prompt) and postToolUse ("Additional
-// guidance from postToolUse hooks:" after the result). agentStop's
+// (a <system_reminder> after the prompt), postToolUse ("Additional
+// guidance from postToolUse hooks:" after the result), postToolUseFailure
+// (after the error) and subagentStart (before the child's prompt: the
+// agent's skills go there). agentStop's
 // {"decision":"block","reason":...} keeps the agent going: the reason is
 // its next user message (userPromptSubmitted fires again, and the next
 // agentStop has stop_hook_active true); Copilot caps the repeats itself.
@@ -53,8 +55,13 @@
 // the user scope is the default, and doctor says when only the project's
 // is installed. settings.json's disableAllHooks switches every hook off.
 //
-// Not installed: agent files, slash commands and the MCP server (not
-// verified on 1.0.102 in time; Copilot's todo list is a table its sql
-// tool writes, which atreides cannot mirror, so only atreides's own todos
-// keep the agent going).
+// Beside the hooks, a user install registers atreides's MCP server in
+// ~/.copilot/mcp-config.json (its tools reach the model as atreides-<tool>)
+// and every install writes the roster's subagents as <id>.agent.md files,
+// which the task tool starts by agent_type (both verified in -p).
+// postToolUse's modifiedResult replaces the output the model is shown
+// (verified), which carries atreides's output cut. Not installed: slash
+// commands (1.0.102 reads no command files of the user's). Copilot's todo
+// list is a table its sql tool writes, which atreides cannot mirror: only
+// atreides's own todos keep the agent going.
 package copilot

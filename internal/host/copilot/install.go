@@ -47,12 +47,19 @@ func UserDir(home, copilotHome string) string {
 }
 
 // DefaultEvents are the events atreides registers, in the order it writes
-// them. Left out: preCompact (it cannot be shaped, and -p cannot compact),
+// them. Left out: preCompact, which can be asked for (optionalEvents);
 // errorOccurred, notification, permissionRequest, userPromptTransformed and
 // preMcpToolCall, which have no atreides meaning.
 var DefaultEvents = []string{
 	SessionStart, UserPrompt, PreToolUse, PostToolUse, PostToolUseFailure, AgentStop, SubagentStart, SubagentStop, SessionEnd,
 }
+
+// optionalEvents are handled but not registered by default. preCompact
+// fires before each automatic compaction (trigger "auto", verified) and
+// lets atreides take its snapshot, but 1.0.102 fires nothing after one
+// (no sessionStart of source "compact") on which it could be put back, so
+// by default it would cost a process for nothing the model sees.
+var optionalEvents = []string{PreCompact}
 
 // defaultTimeout is the handlers' timeout in seconds when none is given.
 // Copilot lets a tool call run when its hook times out (verified), so the
@@ -60,7 +67,7 @@ var DefaultEvents = []string{
 const defaultTimeout = install.DefaultTimeoutSeconds
 
 var spec = &install.HookSpec{
-	Host: Host, Name: "GitHub Copilot CLI", ConfigDir: ".github", Events: DefaultEvents,
+	Host: Host, Name: "GitHub Copilot CLI", ConfigDir: ".github", Events: DefaultEvents, Optional: optionalEvents,
 	Judged:    func() string { return "" },
 	ParseNote: "GitHub Copilot CLI skips a hooks file it cannot parse; atreides left it untouched: fix the file and run again",
 }
