@@ -148,6 +148,8 @@ func TestCopilot(t *testing.T) {
 		{"SessionStartContext", copilotSessionContext},
 		{"AgentStopKeepsGoingOnceForTodos", copilotStopTodos},
 		{"ProjectHooksNeedTrustInPrintMode", copilotProjectScope},
+		{"NestedRules", copilotNestedRules},
+		{"OutputCut", copilotOutputCut},
 		{"MCPToolsAndAgents", copilotMCPAndAgents},
 		{"InstallUninstallRoundTrip", copilotRoundTrip},
 	} {
@@ -284,6 +286,67 @@ func copilotProjectScope(t *testing.T) {
 	main := p.Fake.Main()
 	if !main[len(main)-1].Contains("atreides:session") {
 		t.Errorf("project hooks did not run with GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true")
+	}
+}
+
+// Copilot puts the root's AGENTS.md in its system prompt and, after a
+// view, the AGENTS.md of each directory above the file ("Custom
+// instructions from pkg/a/AGENTS.md"), so atreides adds none of those: it
+// brings the Cursor rule for *.go with the view's result (postToolUse's
+// additionalContext), once; the SQL rule never comes.
+func copilotNestedRules(t *testing.T) {
+	p := newCopilotProjectFor(t, func(hp *hostProject) fa.Script {
+		view := func(rel string) fa.Step {
+			return fa.Call(fa.ToolUse{Name: "view", Input: map[string]any{"path": hp.Path(rel)}})
+		}
+		return fa.Script{Steps: []fa.Step{view("pkg/a/x.go"), view("pkg/a/y.go"), fa.Text("done")}}
+	})
+	writeRulesProject(p.hostProject)
+	p.install("../home/.copilot/hooks/atreides.json")
+	p.Run("read the package")
+	main := p.Fake.Main()
+	if len(main) != 3 {
+		t.Fatalf("got %d model requests, want 3", len(main))
+	}
+	if main[0].Contains("PKG-RULE-MARK") || !main[0].Contains("ROOT-RULE-MARK") {
+		t.Error("the first request should carry the root's AGENTS.md (Copilot's own) and no nested rule")
+	}
+	for i, r := range main[1:] {
+		// Copilot's own reminders follow the result, innermost first.
+		for m, n := range rulesMarks(r.AllText(), "PKG-RULE-MARK", "PKGA-RULE-MARK", "CURSOR-GO-MARK") {
+			if n != 1 {
+				t.Errorf("request %d: %s appears %d times, want once", i+2, m, n)
+			}
+		}
+		if r.Contains("added by atreides):\nPKG") || r.Contains("SQL-RULE-MARK") {
+			t.Errorf("request %d: atreides injected a rule Copilot brings itself, or the SQL rule for a Go file", i+2)
+		}
+	}
+}
+
+// A shell output longer than output.shell (16000) reaches the model cut,
+// with atreides's note and the whole output saved under .atreides/outputs:
+// postToolUse's modifiedResult replaces what the model is shown. Copilot
+// saves an output of about 20 KB or more to a file itself and shows the
+// model a preview (measured: 16.4 KB came whole, 23.3 KB as a preview), so
+// the output here is 18.9 KB.
+func copilotOutputCut(t *testing.T) {
+	p := newCopilotProject(t, fa.Script{Steps: []fa.Step{
+		fa.Call(copilotShell("seq 1 4000")),
+		fa.Text("done"),
+	}})
+	p.install("../home/.copilot/hooks/atreides.json")
+	p.Run("count")
+	r := p.result(0)
+	if len(r) > 20000 || !strings.HasPrefix(r, "1\n2\n3\n") || !strings.Contains(r, "[atreides: output cut to fit the context: the first ") {
+		t.Fatalf("the model did not get the cut output (%d bytes): %q", len(r), tail(r, 600))
+	}
+	m := savedOutputRE.FindStringSubmatch(r)
+	if m == nil {
+		t.Fatalf("no saved path in the note: %q", tail(r, 600))
+	}
+	if saved, err := os.ReadFile(m[1]); err != nil || !strings.Contains(string(saved), "\n4000\n") {
+		t.Errorf("the saved output %s lacks the end of the output (%v)", m[1], err)
 	}
 }
 

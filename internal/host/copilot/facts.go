@@ -7,7 +7,7 @@ import "github.com/atreides-dev/atreides/internal/event"
 var Facts = event.HostFacts{
 	// It puts each of these, found at the root, into its system prompt as
 	// a <custom_instruction>, in this order (seen in the fake model's
-	// requests); an AGENTS.md below the root was not.
+	// requests); an AGENTS.md below the root comes with a read (Rules).
 	Instructions: []string{".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"},
 	// Its custom agents (see the entry) are started by its task tool.
 	AgentCall: `the task tool with agent_type "%[1]s"`,
@@ -23,6 +23,11 @@ var Facts = event.HostFacts{
 	ToolPrefix:  "atreides-",
 	RawMCPTools: true,
 	SkillDirs:   []string{".github/skills"},
+	// After its view tool reads a file, it adds the AGENTS.md of each
+	// directory above it as "Custom instructions from <dir>/AGENTS.md"
+	// (seen in the fake model's requests), whether or not the root has
+	// one; the root's own sits in the system prompt (Instructions).
+	Rules: event.RulesLoad{Nested: true},
 }
 
 // Lacks are the facts (fields of event.HostFacts) this host has none of,
@@ -30,6 +35,5 @@ var Facts = event.HostFacts{
 // list is an SQL table the model writes with its sql tool, which atreides
 // cannot mirror; subagents named by type; events.jsonl is a transcript
 // format atreides does not read; its edit tool
-// does not refuse an unread file; tasks run as processes; it loads the
-// root's instruction files only.
-var Lacks = []string{"PrimaryAgents", "TodoTool", "GenericChildren", "Transcript", "ReadsBeforeWrite", "PluginRunsTasks", "Rules"}
+// does not refuse an unread file; tasks run as processes.
+var Lacks = []string{"PrimaryAgents", "TodoTool", "GenericChildren", "Transcript", "ReadsBeforeWrite", "PluginRunsTasks"}
