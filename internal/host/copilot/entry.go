@@ -38,9 +38,10 @@ var Entry = host.Host{
 	// asking; a hook's deny still holds under it (verified), but what it
 	// would have asked runs, so starting it so is judged an unguarded start.
 	CLI: guard.AgentCLI{Display: "GitHub Copilot CLI", Names: []string{"copilot"}, Off: []string{"--allow-all-tools", "--allow-all", "--yolo"}},
-	// It sets COPILOT_CLI=1 in its hooks' and its bash tool's environment
-	// (observed with a hook and a command that dumped it).
-	Markers: []host.Marker{{Name: "COPILOT_CLI", Value: "1"}},
+	// It sets COPILOT_AGENT_SESSION_ID in its MCP servers' environment,
+	// and COPILOT_CLI=1 in its hooks' (observed with a server and a hook
+	// that dumped it).
+	Markers: []host.Marker{{Name: "COPILOT_AGENT_SESSION_ID"}, {Name: "COPILOT_CLI", Value: "1"}},
 	// Its bash tool's commands carry COPILOT_CLI=1 and the session's id in
 	// COPILOT_AGENT_SESSION_ID (1.0.102).
 	AgentVars:  []string{"COPILOT_CLI", "COPILOT_AGENT_SESSION_ID"},
