@@ -159,6 +159,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 	if name == "" {
 		return ev, host.Malformed("no event of Copilot CLI's has these keys")
 	}
+	inChild(&p, ev)
 	fields(&p, ev)
 	if p.ToolName != "" && (ev.Kind == event.PreTool || ev.Kind == event.PostTool) {
 		t, err := NormalizeTool(p.ToolName, p.ToolArgs)
@@ -169,6 +170,22 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		result(&p, ev)
 	}
 	return ev, host.RequireTool(ev, p.ToolName)
+}
+
+// inChild files a subagent's own events (its tool calls, its prompt, its
+// stops), which name the child's session (sessionId is its agentId) and
+// its parent in parentAgentId, under the parent's session with the
+// agent's id, as Claude Code reports a subagent's. The child's prompt is
+// the task's, which subagentStart has already carried context for: it is
+// no prompt of the user's, and gets no answer.
+func inChild(p *payload, ev *event.Event) {
+	if p.AgentID == "" || p.SessionID != p.AgentID || p.ParentAgentID == "" {
+		return
+	}
+	ev.SessionID = p.ParentAgentID
+	if ev.Kind == event.UserPrompt {
+		ev.Kind = event.Unknown
+	}
 }
 
 // fields reads each event's own fields.

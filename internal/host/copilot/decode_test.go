@@ -37,7 +37,11 @@ func TestCaptured(t *testing.T) {
 			if ev.HostEvent != name || ev.SessionID == "" || ev.Cwd == "" || ev.Facts != &Facts {
 				t.Errorf("decoded %q session %q cwd %q, want %q", ev.HostEvent, ev.SessionID, ev.Cwd, name)
 			}
-			if (ev.Kind == event.Unknown) != (name == "permissionRequest") {
+			child := strings.Contains(string(data), `"parentAgentId"`) && name != SubagentStart && name != SubagentStop
+			if child && (ev.AgentID == "" || ev.SessionID == ev.AgentID) {
+				t.Errorf("a child's event kept the child's session %q", ev.SessionID)
+			}
+			if (ev.Kind == event.Unknown) != (name == "permissionRequest" || child && name == UserPrompt) {
 				t.Errorf("kind %q", ev.Kind)
 			}
 			if ev.Kind == event.PreTool && ev.Tool.Raw == "bash" && ev.Tool.Command == "" {

@@ -17,7 +17,8 @@
 // (1.0.102 also has userPromptTransformed, preMcpToolCall, errorOccurred,
 // preCompact, permissionRequest and notification). Inside a subagent the
 // tool, prompt and agentStop events carry agentId, agentType and
-// parentAgentId, with the child's session id.
+// parentAgentId, with the child's own session id: the adapter files them
+// under the parent's session, as Claude Code reports a subagent's.
 //
 // Answers. preToolUse: {"permissionDecision":"deny",
 // "permissionDecisionReason":...} refuses the call, and the model reads
