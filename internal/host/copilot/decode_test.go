@@ -44,6 +44,9 @@ func TestCaptured(t *testing.T) {
 			if (ev.Kind == event.Unknown) != (name == "permissionRequest" || child && name == UserPrompt) {
 				t.Errorf("kind %q", ev.Kind)
 			}
+			if active := strings.Contains(string(data), `"stop_hook_active":true`); ev.StopHookActive != active {
+				t.Errorf("stop_hook_active %v, want %v", ev.StopHookActive, active)
+			}
 			if ev.Kind == event.PreTool && ev.Tool.Raw == "bash" && ev.Tool.Command == "" {
 				t.Error("shell call without its command")
 			}
