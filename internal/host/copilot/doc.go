@@ -54,7 +54,11 @@
 // interactive trusted folder, and in -p only with --trust-folder,
 // COPILOT_ALLOW_ALL=true or GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true:
 // the user scope is the default, and doctor says when only the project's
-// is installed. settings.json's disableAllHooks switches every hook off.
+// is installed. settings.json's disableAllHooks is described by Copilot's
+// settings schema as switching every hook off, but 1.0.102 in -p ran the
+// hooks of ~/.copilot/hooks with it set in ~/.copilot/settings.json,
+// ~/.copilot/config.json or .github/copilot/settings.json (verified):
+// doctor notes it.
 //
 // Beside the hooks, a user install registers atreides's MCP server in
 // ~/.copilot/mcp-config.json (its tools reach the model as atreides-<tool>)

@@ -10,9 +10,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
-// copilotDoctor says when installed hooks will not run: every hook is off
-// while settings.json sets disableAllHooks, and a project's hooks alone do
-// not guard copilot -p (see repoHooksNote). found is indexed like Scopes
+// copilotDoctor says when installed hooks may not run: settings.json's
+// disableAllHooks is described as switching every hook off, and a
+// project's hooks alone do not guard copilot -p (see repoHooksNote); and
+// whether the MCP server is registered. found is indexed like Scopes
 // (user, project).
 func copilotDoctor(env host.Env, found []install.Status) []host.Check {
 	var user, project bool
@@ -26,12 +27,8 @@ func copilotDoctor(env host.Env, found []install.Status) []host.Check {
 	if env.Home != "" {
 		settings := filepath.Join(UserDir(env.Home, getenv(env, "COPILOT_HOME")), "settings.json")
 		if hooksOff(settings) {
-			status := host.Note
-			if user || project {
-				status = host.Problem
-			}
-			out = append(out, host.Check{Name: Host + " hooks", Status: status,
-				Detail: settings + ": disableAllHooks is true: GitHub Copilot CLI runs no hooks, atreides's included"})
+			out = append(out, host.Check{Name: Host + " hooks", Status: host.Note,
+				Detail: settings + ": disableAllHooks is true: Copilot's settings schema says it switches every hook off, atreides's included (1.0.102 in -p still ran them, verified; another version may not)"})
 		}
 	}
 	if project && !user {

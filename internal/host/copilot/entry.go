@@ -18,16 +18,17 @@ var Entry = host.Host{
 	Install:   installCopilot,
 	Uninstall: uninstallCopilot,
 	Inspect:   Inspect,
-	// Every hooks file Copilot loads sits in these two directories, and
-	// settings.json can switch every hook off (disableAllHooks) or add
-	// hooks of its own.
+	// Every hooks file Copilot loads sits in these two directories; its
+	// settings files (the user's and the project's .github/copilot) can
+	// hold hooks of their own and disableAllHooks; mcp-config.json starts
+	// programs.
 	HookFiles: func(env host.Env) []string {
 		var out []string
 		if env.ProjectDir != "" {
-			out = append(out, filepath.Join(env.ProjectDir, ".github", "hooks")+"/")
+			out = append(out, filepath.Join(env.ProjectDir, ".github", "hooks")+"/", filepath.Join(env.ProjectDir, ".github", "copilot", "settings.json"))
 		}
 		if env.Home != "" {
-			dir := UserDir(env.Home, env.Getenv("COPILOT_HOME"))
+			dir := UserDir(env.Home, getenv(env, "COPILOT_HOME"))
 			out = append(out, filepath.Join(dir, "hooks")+"/", filepath.Join(dir, "settings.json"), filepath.Join(dir, "mcp-config.json"))
 		}
 		return out
