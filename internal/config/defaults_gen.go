@@ -190,7 +190,7 @@ func builtinTree() *value {
 				"default": &value{kind: kindScalar, scalar: 5},
 				"keys":    &value{kind: kindMapping, free: true, fields: map[string]*value{}},
 			}},
-			"commands": &value{kind: kindMapping, free: true, keys: []string{"claude", "gemini", "codex"}, fields: map[string]*value{
+			"commands": &value{kind: kindMapping, free: true, keys: []string{"claude", "gemini", "codex", "copilot"}, fields: map[string]*value{
 				"claude": &value{kind: kindList, items: []*value{
 					&value{kind: kindScalar, scalar: "claude"},
 					&value{kind: kindScalar, scalar: "-p"},
@@ -216,6 +216,13 @@ func builtinTree() *value {
 					&value{kind: kindScalar, scalar: "-s"},
 					&value{kind: kindScalar, scalar: "workspace-write"},
 					&value{kind: kindScalar, scalar: "{prompt}"},
+				}},
+				"copilot": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: "copilot"},
+					&value{kind: kindScalar, scalar: "-p"},
+					&value{kind: kindScalar, scalar: "{prompt}"},
+					&value{kind: kindScalar, scalar: "--silent"},
+					&value{kind: kindScalar, scalar: "--allow-all-tools"},
 				}},
 			}},
 			"resume": &value{kind: kindMapping, free: true, keys: []string{"claude", "codex"}, fields: map[string]*value{
@@ -566,9 +573,10 @@ func builtinConfig() *Config {
 				Keys:    map[string]int{},
 			},
 			Commands: map[string][]string{
-				"claude": []string{"claude", "-p", "{prompt}", "--output-format", "json", "--permission-mode", "acceptEdits"},
-				"codex":  []string{"codex", "exec", "--json", "--skip-git-repo-check", "-s", "workspace-write", "{prompt}"},
-				"gemini": []string{"gemini", "-p", "{prompt}", "--output-format", "json", "--yolo"},
+				"claude":  []string{"claude", "-p", "{prompt}", "--output-format", "json", "--permission-mode", "acceptEdits"},
+				"codex":   []string{"codex", "exec", "--json", "--skip-git-repo-check", "-s", "workspace-write", "{prompt}"},
+				"copilot": []string{"copilot", "-p", "{prompt}", "--silent", "--allow-all-tools"},
+				"gemini":  []string{"gemini", "-p", "{prompt}", "--output-format", "json", "--yolo"},
 			},
 			Resume: map[string][]string{
 				"claude": []string{"claude", "-p", "{prompt}", "--resume", "{session}", "--output-format", "json", "--permission-mode", "acceptEdits"},

@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/host/codex"
+	"github.com/atreides-dev/atreides/internal/host/copilot"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/policy"
@@ -117,7 +118,6 @@ var otherAgents = []guard.AgentCLI{
 	// Qwen Code is a fork of Gemini CLI: the same flags.
 	{Display: "Qwen Code", Names: []string{"qwen", "qwen-code"}, Off: []string{"--yolo", "-y"},
 		OffValue: []guard.FlagValue{{Flag: "--approval-mode", Value: "yolo"}}, OffShort: 'y'},
-	{Display: "GitHub Copilot CLI", Names: []string{"copilot"}, Off: []string{"--allow-all-tools", "--allow-all", "--yolo"}},
 	{Display: "Cursor Agent", Names: []string{"cursor-agent"}, Off: []string{"--force", "-f"}},
 	{Display: "Amp", Names: []string{"amp"}, Off: []string{"--dangerously-allow-all"}},
 }
@@ -125,7 +125,7 @@ var otherAgents = []guard.AgentCLI{
 // All is every supported host, in the order they are listed to users.
 func All() []*host.Host { return table }
 
-var table = []*host.Host{&claude.Entry, &gemini.Entry, &codex.Entry, &opencode.Entry}
+var table = []*host.Host{&claude.Entry, &gemini.Entry, &codex.Entry, &opencode.Entry, &copilot.Entry}
 
 // Via is every host that reaches atreides by t, in the order of All.
 func Via(t host.Transport) []*host.Host {

@@ -150,4 +150,37 @@ var Expected = map[string]Expectations{
 			UnreadableTool:  {Stdout: `{"block":"<contains:could not read>"}`},
 		},
 	},
+
+	// GitHub Copilot CLI writes camelCase payloads that name no event (the
+	// adapter tells it by their keys) and reads a flat answer object: ask
+	// is sent as ask (Copilot refuses it in -p, showing the reason), a
+	// rewrite is modifiedArgs without an allow, keep-going is agentStop's
+	// decision block.
+	"copilot": {
+		Env: map[string]string{"COPILOT_PROJECT_DIR": "/proj", "CLAUDE_PROJECT_DIR": "/proj", "COPILOT_CLI": "1"},
+		Payload: func(kind event.Kind, cmd string) []byte {
+			const common = `{"sessionId":"s","timestamp":1795937124267,"cwd":"/proj",`
+			switch kind {
+			case event.PreTool:
+				return []byte(common + `"toolName":"bash","toolArgs":{"command":` + JSONString(cmd) + `,"description":"d"}}`)
+			case event.PostTool:
+				return []byte(common + `"toolName":"bash","toolArgs":{"command":` + JSONString(cmd) + `,"description":"d"},"toolResult":{"resultType":"success","textResultForLlm":"FAIL\n<shellId: 0 completed with exit code 1>"}}`)
+			case event.SessionStart:
+				return []byte(common + `"source":"new","initialPrompt":"do it"}`)
+			case event.Stop:
+				return []byte(common + `"transcriptPath":"/home/.copilot/session-state/s/events.jsonl","stopReason":"end_turn","stop_hook_active":false}`)
+			}
+			return []byte(`{"?":1}`)
+		},
+		Want: map[Case]Wire{
+			DenyShell:       {Stdout: `{"permissionDecision":"deny","permissionDecisionReason":"` + denyReason + `"}`},
+			AskShell:        {Stdout: `{"permissionDecision":"ask","permissionDecisionReason":"` + askReason + `"}`},
+			AllowRewrite:    {Stdout: `{"modifiedArgs":{"command":"ls -la"}}`},
+			SessionContext:  {Stdout: `{"additionalContext":"phase: plan"}`},
+			PostToolContext: {Stdout: `{"additionalContext":"3 tests failed"}`},
+			KeepGoing:       {Stdout: `{"decision":"block","reason":"` + stopReason + `"}`},
+			Nothing:         {},
+			UnreadableTool:  {Stdout: `{"permissionDecision":"deny","permissionDecisionReason":"<contains:could not read>"}`, Exit: 2, Stderr: "could not read"},
+		},
+	},
 }

@@ -1,0 +1,125 @@
+package copilot
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/hosttest"
+)
+
+// Every payload captured from Copilot CLI 1.0.102 decodes as the event
+// its file is named after (Copilot names no event in the payload), with
+// the session and cwd it names.
+func TestCaptured(t *testing.T) {
+	dir := hosttest.Samples(t, "host-samples", "copilot-cli", "captured")
+	files, err := filepath.Glob(filepath.Join(dir, "*", "*", "hooks", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no captured payloads in %s: %v", dir, err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		name, _, _ := strings.Cut(filepath.Base(f), "-")
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := Decode(data, "", time.Unix(0, 0))
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			if ev.HostEvent != name || ev.SessionID == "" || ev.Cwd == "" || ev.Facts != &Facts {
+				t.Errorf("decoded %q session %q cwd %q, want %q", ev.HostEvent, ev.SessionID, ev.Cwd, name)
+			}
+			child := strings.Contains(string(data), `"parentAgentId"`) && name != SubagentStart && name != SubagentStop
+			if child && (ev.AgentID == "" || ev.SessionID == ev.AgentID) {
+				t.Errorf("a child's event kept the child's session %q", ev.SessionID)
+			}
+			if (ev.Kind == event.Unknown) != (name == "permissionRequest" || child && name == UserPrompt) {
+				t.Errorf("kind %q", ev.Kind)
+			}
+			if active := strings.Contains(string(data), `"stop_hook_active":true`); ev.StopHookActive != active {
+				t.Errorf("stop_hook_active %v, want %v", ev.StopHookActive, active)
+			}
+			if ev.Kind == event.PreTool && ev.Tool.Raw == "bash" && ev.Tool.Command == "" {
+				t.Error("shell call without its command")
+			}
+			seen[name] = true
+		})
+	}
+	for _, ev := range DefaultEvents {
+		if !seen[ev] {
+			t.Errorf("no captured %s payload", ev)
+		}
+	}
+}
+
+func TestDecodeTools(t *testing.T) {
+	const common = `{"sessionId":"s","timestamp":1,"cwd":"/p",`
+	cases := []struct {
+		in      string
+		name    event.ToolName
+		paths   []string
+		pattern string
+	}{
+		{`"toolName":"view","toolArgs":{"path":"/p/a.go"}}`, event.Read, []string{"/p/a.go"}, ""},
+		{`"toolName":"create","toolArgs":{"path":"/p/n.txt","file_text":"x"}}`, event.Write, []string{"/p/n.txt"}, ""},
+		{`"toolName":"edit","toolArgs":{"path":"/p/n.txt","old_str":"a","new_str":"b"}}`, event.Edit, []string{"/p/n.txt"}, ""},
+		{`"toolName":"glob","toolArgs":{"pattern":"**/*.go","paths":["/p/a","/p/b"]}}`, event.Search, []string{"/p/a", "/p/b"}, "**/*.go"},
+		{`"toolName":"grep","toolArgs":{"pattern":"TODO","paths":"/p","glob":"*.go"}}`, event.Search, []string{"/p"}, "*.go"},
+		{`"toolName":"task","toolArgs":{"description":"d","prompt":"p","agent_type":"explore"}}`, event.Delegate, nil, ""},
+		{`"toolName":"sql","toolArgs":{"description":"d","query":"SELECT 1"}}`, event.Other, nil, ""},
+	}
+	for _, tc := range cases {
+		ev, err := Decode([]byte(common+tc.in), "", time.Unix(0, 0))
+		if err != nil || ev.Kind != event.PreTool || ev.Tool.Name != tc.name || strings.Join(ev.Tool.Paths, ",") != strings.Join(tc.paths, ",") || ev.Tool.Pattern != tc.pattern {
+			t.Errorf("%s: %+v, %v", tc.in, ev.Tool, err)
+		}
+	}
+}
+
+func TestDecodeEvents(t *testing.T) {
+	ev, err := Decode([]byte(`{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"edit","toolArgs":{"path":"/p/f","old_str":"a","new_str":"b\nc"},"toolResult":{"resultType":"success","textResultForLlm":"ok"}}`), "/p", time.Unix(0, 0))
+	if err != nil || ev.Kind != event.PostTool || ev.Output != "ok" || len(ev.Tool.Added) != 1 || ev.ProjectDir != "/p" || ev.ContextCap != MaxContext {
+		t.Errorf("postToolUse: %+v, %v", ev, err)
+	}
+	ev, err = Decode([]byte(`{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"view","toolArgs":{"path":"/p/x"},"error":"Path does not exist"}`), "", time.Unix(0, 0))
+	if err != nil || ev.HostEvent != PostToolUseFailure || !ev.Failed || ev.Error != "Path does not exist" {
+		t.Errorf("postToolUseFailure: %+v, %v", ev, err)
+	}
+	ev, err = Decode([]byte(`{"sessionId":"s","timestamp":1,"cwd":"/p","transcriptPath":"/t","stopReason":"end_turn","stop_hook_active":true}`), "", time.Unix(0, 0))
+	if err != nil || ev.Kind != event.Stop || !ev.StopHookActive || ev.ContextCap != 0 {
+		t.Errorf("agentStop: %+v, %v", ev, err)
+	}
+	ev, err = Decode([]byte(`{"sessionId":"s","timestamp":1,"cwd":"/p","transcriptPath":"/t","agentId":"c","agentType":"explore","agentName":"explore","response":"sub done","stopReason":"end_turn","stop_hook_active":false,"parentAgentId":"s"}`), "", time.Unix(0, 0))
+	if err != nil || ev.Kind != event.SubagentStop || ev.LastMessage != "sub done" || ev.AgentType != "explore" {
+		t.Errorf("subagentStop: %+v, %v", ev, err)
+	}
+}
+
+func TestDecodeMalformed(t *testing.T) {
+	cases := []struct{ name, in, event string }{
+		{"cut in the command", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"bash","toolArgs":{"command":"rm -rf`, PreToolUse},
+		{"case variant of command", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"bash","toolArgs":{"command":"rm -rf ~","COMMAND":"ls"}}`, PreToolUse},
+		{"toolArgs not an object", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"bash","toolArgs":"rm -rf ~"}`, PreToolUse},
+		{"no event's keys", `{"sessionId":"s","timestamp":1,"cwd":"/p"}`, ""},
+		{"not JSON", `hello`, ""},
+	}
+	for _, tc := range cases {
+		ev, err := Decode([]byte(tc.in), "", time.Unix(0, 0))
+		if !errors.Is(err, host.ErrMalformed) || ev.HostEvent != tc.event {
+			t.Errorf("%s: event %q, err %v", tc.name, ev.HostEvent, err)
+		}
+		if tc.event == PreToolUse {
+			if a := Unreadable(ev.HostEvent, err); a.Exit != 2 || !strings.Contains(string(a.Stdout), `"permissionDecision":"deny"`) {
+				t.Errorf("%s: unreadable answer %+v", tc.name, a)
+			}
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package copilot
+
+import (
+	"path/filepath"
+
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+// Entry is GitHub Copilot CLI in the registry (internal/host/all): a hooks
+// file of atreides's own in ~/.copilot/hooks (the default: Copilot loads it
+// in every mode) or in the project's .github/hooks.
+var Entry = host.Host{
+	Name: Host, Display: "GitHub Copilot CLI", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
+	Scopes:    scopes,
+	Path:      hooksPath,
+	Install:   installCopilot,
+	Uninstall: uninstallCopilot,
+	Inspect:   Inspect,
+	// Every hooks file Copilot loads sits in these two directories; its
+	// settings files (the user's and the project's .github/copilot) can
+	// hold hooks of their own and disableAllHooks; mcp-config.json starts
+	// programs.
+	HookFiles: func(env host.Env) []string {
+		var out []string
+		if env.ProjectDir != "" {
+			out = append(out, filepath.Join(env.ProjectDir, ".github", "hooks")+"/", filepath.Join(env.ProjectDir, ".github", "copilot", "settings.json"))
+		}
+		if env.Home != "" {
+			dir := UserDir(env.Home, getenv(env, "COPILOT_HOME"))
+			out = append(out, filepath.Join(dir, "hooks")+"/", filepath.Join(dir, "settings.json"), filepath.Join(dir, "mcp-config.json"))
+		}
+		return out
+	},
+	Programs:   []string{"copilot"},
+	ConfigDirs: func(env host.Env) []string { return host.UserConfig(env, ".copilot") },
+	// --allow-all-tools (and its wider forms) lets every tool run without
+	// asking; a hook's deny still holds under it (verified), but what it
+	// would have asked runs, so starting it so is judged an unguarded start.
+	CLI: guard.AgentCLI{Display: "GitHub Copilot CLI", Names: []string{"copilot"}, Off: []string{"--allow-all-tools", "--allow-all", "--yolo"}},
+	// It sets COPILOT_AGENT_SESSION_ID in its MCP servers' environment,
+	// and COPILOT_CLI=1 in its hooks' (observed with a server and a hook
+	// that dumped it).
+	Markers: []host.Marker{{Name: "COPILOT_AGENT_SESSION_ID"}, {Name: "COPILOT_CLI", Value: "1"}},
+	// Its bash tool's commands carry COPILOT_CLI=1 and the session's id in
+	// COPILOT_AGENT_SESSION_ID (1.0.102).
+	AgentVars:  []string{"COPILOT_CLI", "COPILOT_AGENT_SESSION_ID"},
+	SessionVar: "COPILOT_AGENT_SESSION_ID",
+	// Its custom agents are <id>.agent.md in ~/.copilot/agents or the
+	// project's .github/agents, started with the task tool; subagentStart
+	// carries the agent's id, on which its skills are injected.
+	Agents: copilotAgents,
+	// No commands: 1.0.102 reads no slash-command files of the user's
+	// that atreides could write (its own commands are built in; skills
+	// are the model's to load, not the user's to type).
+
+	Start: "register the hooks in ~/.copilot/hooks/atreides.json",
+	Writes: `~/.copilot/hooks/atreides.json (--project:
+.github/hooks/atreides.json, which copilot -p loads only with
+--trust-folder, COPILOT_ALLOW_ALL=true or
+GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true)`,
+
+	Doctor: copilotDoctor,
+}
+
+// scopes are Copilot's scopes, the default first.
+var scopes = []install.Scope{install.ScopeUser, install.ScopeProject}
+
+func hooksPath(env host.Env, scope install.Scope) string {
+	return HooksPath(scope, env.ProjectDir, env.Home, getenv(env, "COPILOT_HOME"))
+}
+
+func getenv(env host.Env, name string) string {
+	if env.Getenv == nil {
+		return ""
+	}
+	return env.Getenv(name)
+}
+
+// installCopilot writes the hooks file, then (for the user) the MCP
+// server, then the agent files.
+func installCopilot(env host.Env, o host.Options) (install.Report, error) {
+	rep, err := Install(InstallOptions{
+		HooksPath: hooksPath(env, o.Scope), BinaryPath: o.Binary,
+		TimeoutSeconds: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope),
+	})
+	if err != nil {
+		return rep, err
+	}
+	if o.Scope == install.ScopeProject && rep.Action != install.ActionUnchanged {
+		rep.Notes = append(rep.Notes, repoHooksNote)
+	}
+	if o.Scope == install.ScopeUser {
+		m, err := InstallMCP(mcpPath(env), o.Binary, env.BackupDir(o.Scope))
+		if err != nil {
+			return rep, err
+		}
+		host.FoldInstall(&rep, m)
+	}
+	return rep, host.WithAgents(env, &rep, Host, copilotAgents, o.Scope, &o)
+}
+
+// uninstallCopilot removes the agent files and the MCP server, then the
+// hooks file, whose undo record holds the directories install made first
+// (~/.copilot itself on a new machine): they go once empty.
+func uninstallCopilot(env host.Env, scope install.Scope) (install.Report, error) {
+	var agentsRep, m install.Report
+	if err := host.WithAgents(env, &agentsRep, Host, copilotAgents, scope, nil); err != nil {
+		return agentsRep, err
+	}
+	if scope == install.ScopeUser {
+		var err error
+		if m, err = UninstallMCP(mcpPath(env), env.BackupDir(scope)); err != nil {
+			return m, err
+		}
+	}
+	rep, err := Uninstall(hooksPath(env, scope), env.BackupDir(scope))
+	host.FoldUninstall(&rep, agentsRep, m)
+	return rep, err
+}
+
+func mcpPath(env host.Env) string { return MCPPath(env.Home, getenv(env, "COPILOT_HOME")) }
+
+// copilotAgents is how Copilot takes the roster (see the entry).
+var copilotAgents = host.AgentFacts{
+	Dir: func(env host.Env, scope install.Scope) string {
+		if scope == install.ScopeUser {
+			return filepath.Join(UserDir(env.Home, getenv(env, "COPILOT_HOME")), "agents")
+		}
+		return filepath.Join(env.ProjectDir, ".github", "agents")
+	},
+	Form: AgentForm,
+}
+
+// repoHooksNote says when Copilot runs a repository's hooks (verified on
+// 1.0.102).
+const repoHooksNote = "GitHub Copilot CLI runs .github/hooks in an interactive session of a trusted folder, but copilot -p only with --trust-folder, COPILOT_ALLOW_ALL=true or GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true: without one of them atreides does not guard it; 'atreides install copilot' (the user's ~/.copilot/hooks) guards every run"
