@@ -124,6 +124,10 @@ func mcpPath(env host.Env) string { return MCPPath(env.Home, getenv(env, "COPILO
 
 // copilotAgents is how Copilot takes the roster (see the entry).
 var copilotAgents = host.AgentFacts{
+	// 1.0.102's own agents (definitions/*.agent.yaml in its package, and
+	// general-purpose) include explore, a subagent the task tool starts:
+	// the roster's explore is not written over it.
+	Native: map[string]bool{"explore": true},
 	Dir: func(env host.Env, scope install.Scope) string {
 		if scope == install.ScopeUser {
 			return filepath.Join(UserDir(env.Home, getenv(env, "COPILOT_HOME")), "agents")
