@@ -459,6 +459,7 @@ func TestHookFiles(t *testing.T) {
 		"/home/user/proj/.opencode/opencode.jsonc", "/home/user/proj/opencode.json", "/home/user/proj/opencode.jsonc",
 		"/home/user/.config/opencode/plugin/", "/home/user/.config/opencode/plugins/",
 		"/home/user/.config/opencode/opencode.json", "/home/user/.config/opencode/opencode.jsonc",
+		"/home/user/proj/.qwen/settings.json", "/home/user/.qwen/settings.json",
 	}
 	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("hook files\n got %q\nwant %q", got, want)
@@ -574,7 +575,7 @@ func TestVia(t *testing.T) {
 		}
 		got = append(got, strings.Join(names, ","))
 	}
-	if want := []string{"claude,gemini,codex", "opencode"}; !slices.Equal(got, want) {
+	if want := []string{"claude,gemini,codex,qwen", "opencode"}; !slices.Equal(got, want) {
 		t.Errorf("Via(Hook), Via(Serve) = %q, want %q", got, want)
 	}
 }
