@@ -1,0 +1,220 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/agenttools"
+	oc "github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
+)
+
+// TestQwen runs the Qwen Code scenarios with atreides as the hook handler
+// of every event it handles.
+func TestQwen(t *testing.T) {
+	qwenCLI.require(t)
+	for _, sc := range []struct {
+		name string
+		fn   func(*testing.T)
+	}{
+		{"AllowedCommand", qwenAllowed},
+		{"DeniedCommand", qwenDenied},
+		{"SecretRead", qwenSecretRead},
+		{"AskIsRefusedHeadless", qwenAsk},
+		{"SessionStartContext", qwenSessionContext},
+		{"StopKeepsGoingOnceForTodos", qwenStopTodos},
+		{"MCPTools", qwenMCPTools},
+		{"InstallRoundTrip", qwenRoundTrip},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			sc.fn(t)
+		})
+	}
+}
+
+// A harmless command runs: its file appears and its output reaches the
+// model.
+func qwenAllowed(t *testing.T) {
+	p := newQwenProject(t, qwenTurns(
+		qwenCall("call_echo", "run_shell_command", map[string]any{"command": "echo hello > out.txt && echo wrote", "description": "write"}),
+		oc.Reply{Text: "Written."},
+	))
+	p.writeQwenHooks()
+	p.Run("write out.txt")
+
+	if b, err := os.ReadFile(p.Path("out.txt")); err != nil || strings.TrimSpace(string(b)) != "hello" {
+		t.Errorf("out.txt = %q, %v; want hello", b, err)
+	}
+	if res, ok := p.ToolResult("call_echo"); !ok || !strings.Contains(res, "wrote") {
+		t.Errorf("the command's output did not reach the model: %q", res)
+	}
+}
+
+// `rm -rf ~/victim` is refused by PreToolUse: the model is sent
+// atreides's reason and victim/ in the (throwaway) HOME survives. The
+// target is outside the project because the default policy allows
+// recursive deletes inside it.
+func qwenDenied(t *testing.T) {
+	p := newQwenProject(t, qwenTurns(
+		qwenCall("call_rm", "run_shell_command", map[string]any{"command": "rm -rf ~/victim", "description": "delete"}),
+		oc.Reply{Text: "I could not delete it."},
+	))
+	p.Victim("../home/victim")
+	p.writeQwenHooks()
+	res := p.Run("please delete the victim directory")
+
+	p.assertExists("../home/victim/precious.txt")
+	got, ok := p.ToolResult("call_rm")
+	if !ok || !strings.Contains(got, "atreides blocked this") {
+		t.Errorf("the model was not sent atreides's reason: %q", got)
+	}
+	if !strings.Contains(res.Stderr, "was not run") {
+		t.Logf("stderr: %s", res.Stderr)
+	}
+}
+
+// Reading ~/.ssh/id_rsa with the file tool is refused, and the key's
+// content never reaches the model.
+func qwenSecretRead(t *testing.T) {
+	var p *qwenProject
+	p = newQwenProject(t, func(r *oc.Request) oc.Reply {
+		if len(p.Main()) == 1 {
+			return qwenCall("call_key", "read_file", map[string]any{"file_path": filepath.Join(p.Home, ".ssh", "id_rsa")})
+		}
+		return oc.Reply{Text: "I may not read it."}
+	})
+	p.WriteFile("../home/.ssh/id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\nsecret-key-body\n")
+	p.writeQwenHooks()
+	p.Run("show me my ssh key")
+
+	got, ok := p.ToolResult("call_key")
+	if !ok || !strings.Contains(got, "secret file") {
+		t.Errorf("the model was not sent atreides's reason: %q", got)
+	}
+	for _, r := range p.Fake.Requests() {
+		if strings.Contains(r.Body(), "secret-key-body") {
+			t.Fatalf("the key reached the model in request %d", r.Seq)
+		}
+	}
+}
+
+// An "ask" verdict (npm publish) is sent as ask: headless Qwen refuses the
+// call and the model sees atreides's reason.
+func qwenAsk(t *testing.T) {
+	p := newQwenProject(t, qwenTurns(
+		qwenCall("call_pub", "run_shell_command", map[string]any{"command": "npm publish", "description": "publish"}),
+		oc.Reply{Text: "I will ask the user."},
+	))
+	p.writeQwenHooks()
+	p.Run("publish the package")
+
+	got, ok := p.ToolResult("call_pub")
+	if !ok || !strings.Contains(got, "publishing is visible to everyone") {
+		t.Errorf("the model was not sent the ask's reason: %q", got)
+	}
+}
+
+// SessionStart context reaches the model in the first main request (Qwen
+// puts it into the system prompt, with < and > escaped).
+func qwenSessionContext(t *testing.T) {
+	p := newQwenProject(t, qwenTurns(oc.Reply{Text: "Hello."}))
+	p.writeQwenHooks()
+	p.Run("say hello")
+
+	main := p.Main()
+	if len(main) == 0 {
+		t.Fatal("no main-agent request reached the fake model")
+	}
+	if !strings.Contains(main[0].Body(), "atreides:session") {
+		t.Errorf("the first model request does not carry atreides's SessionStart context")
+	}
+}
+
+// With an open todo, Stop blocks once: Qwen runs another turn whose prompt
+// is atreides's reason, naming the todo. That turn's Stop carries
+// stop_hook_active=true and, with no progress, atreides lets it end.
+func qwenStopTodos(t *testing.T) {
+	const todo = "write the report"
+	p := newQwenProject(t, qwenTurns(oc.Reply{Text: "All finished."}, oc.Reply{Text: "Noted the open todo; stopping now."}))
+	p.writeQwenHooks()
+	p.Atreides("todo", "add", todo)
+	p.Run("do the work")
+
+	main := p.Main()
+	if len(main) != 2 {
+		t.Fatalf("got %d main-agent requests, want 2 (one more turn, then the end)", len(main))
+	}
+	if last := main[1].LastUser(); !strings.Contains(last, todo) || !strings.Contains(last, "still open") {
+		t.Errorf("the second turn's prompt is not atreides's reminder: %q", last)
+	}
+}
+
+// After `atreides install qwen`, Qwen starts atreides's MCP server from the
+// project's settings and offers its tools as mcp__atreides__<tool>; a
+// todo_add call round-trips.
+func qwenMCPTools(t *testing.T) {
+	p := newQwenProject(t, qwenTurns(
+		qwenCall("call_todo", "mcp__atreides__todo_add", map[string]any{"title": "added over qwen mcp"}),
+		oc.Reply{Text: "done"},
+	))
+	p.writeQwenHooks()
+	p.Run("add a todo")
+
+	main := p.Main()
+	if len(main) == 0 {
+		t.Fatal("no model request")
+	}
+	// Qwen defers MCP tools: they are not declared, but named to the
+	// model for tool_search, and a call by name runs.
+	for _, tl := range agenttools.All() {
+		if !strings.Contains(main[0].Body(), "mcp__atreides__"+tl.Name) {
+			t.Errorf("mcp__atreides__%s not named to the model; declared: %v", tl.Name, main[0].Tools)
+		}
+	}
+	if res, ok := p.ToolResult("call_todo"); !ok || !strings.Contains(res, "added over qwen mcp") {
+		t.Errorf("todo_add's result did not reach the model: %q", res)
+	}
+	if list := p.Atreides("todo", "list"); !strings.Contains(list, "added over qwen mcp") {
+		t.Errorf("todo list:\n%s", list)
+	}
+}
+
+// `atreides install qwen` then `atreides uninstall qwen` leaves every file
+// under the project and HOME as it was, in both scopes, with a settings
+// file of the user's in each. atreides's own backup directories
+// (.atreides/backups in the project, ~/.local/state/atreides/backups for
+// the user's files), where install keeps the content it replaced, are
+// left out: they are atreides's state, kept on purpose.
+func qwenRoundTrip(t *testing.T) {
+	p := newQwenProject(t, qwenTurns(oc.Reply{Text: "unused"}))
+	// "$version": 4 is what Qwen 0.24.4 adds to a settings file it loads
+	// (a migration of its own): with it there already, a run changes
+	// nothing Qwen would not.
+	p.WriteFile(".qwen/settings.json", "{\n  // the user's\n  \"model\": {\"name\": \"qwen3-coder-plus\"},\n  \"$version\": 4\n}\n")
+	p.WriteFile("../home/.qwen/settings.json", "{\"ui\": {\"theme\": \"GitHub\"}}\n")
+	roots := []string{p.Dir, p.Home}
+	skip := []string{p.Path(".atreides"), filepath.Join(p.Home, ".local", "state", "atreides")}
+	for _, scope := range []string{"--project", "--user"} {
+		before := qwenTreeHashes(t, roots, skip)
+		out := p.Atreides("install", "qwen", scope)
+		if !strings.Contains(out, "settings.json") {
+			t.Errorf("install %s said:\n%s", scope, out)
+		}
+		p.Atreides("uninstall", "qwen", scope)
+		qwenSameTrees(t, before, qwenTreeHashes(t, roots, skip))
+	}
+	// With a run between (the project scope): what Qwen writes of its own
+	// (its state under ~/.qwen: chats, memory, update checks) is left out;
+	// the project's files and its settings come back byte for byte, though
+	// the run rewrote the settings (so uninstall removed atreides's entries
+	// from the text instead of restoring the original).
+	skip = append(skip, filepath.Join(p.Home, ".qwen"))
+	before := qwenTreeHashes(t, roots, skip)
+	p.Atreides("install", "qwen")
+	p.Run("say hello")
+	p.Atreides("uninstall", "qwen")
+
+	qwenSameTrees(t, before, qwenTreeHashes(t, roots, skip))
+}
