@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,9 @@ func TestQwen(t *testing.T) {
 		{"SessionStartContext", qwenSessionContext},
 		{"StopKeepsGoingOnceForTodos", qwenStopTodos},
 		{"MCPTools", qwenMCPTools},
+		{"SlashCommandAndAgents", qwenSlashAndAgents},
+		{"DelegationRedirectRefused", qwenRedirect},
+		{"NestedRules", qwenNestedRules},
 		{"InstallRoundTrip", qwenRoundTrip},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
@@ -217,4 +221,84 @@ func qwenRoundTrip(t *testing.T) {
 	p.Atreides("uninstall", "qwen")
 
 	qwenSameTrees(t, before, qwenTreeHashes(t, roots, skip))
+}
+
+// The slash commands install writes (.qwen/commands/*.md) expand in a
+// headless run, with {{args}} replaced by what was typed; the agents it
+// writes (.qwen/agents/*.md) are offered in the agent tool's description.
+func qwenSlashAndAgents(t *testing.T) {
+	p := newQwenProject(t, qwenTurns(oc.Reply{Text: "ok"}))
+	p.writeQwenHooks()
+	p.Run("/plan 3")
+
+	main := p.Main()
+	if len(main) == 0 {
+		t.Fatal("no model request")
+	}
+	body := main[0].Body()
+	if !strings.Contains(body, "You are running the /plan command") || !strings.Contains(body, "The user's arguments: 3") {
+		t.Errorf("the /plan command did not reach the model expanded")
+	}
+	var req struct {
+		Tools []struct {
+			Function struct{ Name, Description string } `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(main[0].Raw, &req); err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range req.Tools {
+		if tl.Function.Name == "agent" && !strings.Contains(tl.Function.Description, "**stilgar**") {
+			t.Errorf("the agent tool does not offer atreides's stilgar: %.500s", tl.Function.Description)
+		}
+	}
+}
+
+// A delegation redirect (delegation.redirect) is a rewrite of the agent
+// tool's input, which Qwen cannot apply under --yolo: the call is refused
+// and the model is given the input to call again with.
+func qwenRedirect(t *testing.T) {
+	p := newQwenProject(t, qwenTurns(
+		qwenCall("call_agent", "agent", map[string]any{"description": "look", "prompt": "list files", "subagent_type": "general-purpose"}),
+		oc.Reply{Text: "ok"},
+	))
+	p.WriteFile(".atreides/config.yaml", "delegation:\n  redirect: {general-purpose: explore}\n")
+	p.writeQwenHooks()
+	p.Run("delegate the look")
+
+	got, ok := p.ToolResult("call_agent")
+	if !ok || !strings.Contains(got, "cannot apply") || !strings.Contains(got, `"subagent_type":"explore"`) {
+		t.Errorf("the redirect did not become a refusal naming the new input: %q", got)
+	}
+}
+
+// Qwen loads the root's AGENTS.md itself and no nested one: atreides adds
+// those of the directories above a file the agent reads, after the
+// result, and not the root's a second time.
+func qwenNestedRules(t *testing.T) {
+	var p *qwenProject
+	p = newQwenProject(t, func(r *oc.Request) oc.Reply {
+		if len(p.Main()) == 1 {
+			return qwenCall("call_read", "read_file", map[string]any{"file_path": p.Path("sub/deeper/x.txt")})
+		}
+		return oc.Reply{Text: "ok"}
+	})
+	p.WriteFile("AGENTS.md", "root-rules-marker\n")
+	p.WriteFile("sub/AGENTS.md", "sub-rules-marker\n")
+	p.WriteFile("sub/deeper/AGENTS.md", "deeper-rules-marker\n")
+	p.WriteFile("sub/deeper/x.txt", "hello\n")
+	p.writeQwenHooks()
+	p.Run("read sub/deeper/x.txt")
+
+	main := p.Main()
+	if len(main) < 2 {
+		t.Fatalf("got %d main-agent requests, want 2", len(main))
+	}
+	first, second := main[0].Body(), main[1].Body()
+	if strings.Contains(first, "sub-rules-marker") || !strings.Contains(second, "sub-rules-marker") || !strings.Contains(second, "deeper-rules-marker") {
+		t.Errorf("the nested rules did not arrive after the read (before: %v)", strings.Contains(first, "sub-rules-marker"))
+	}
+	if n1, n2 := strings.Count(first, "root-rules-marker"), strings.Count(second, "root-rules-marker"); n1 != 1 || n2 != 1 {
+		t.Errorf("the root's AGENTS.md is in the requests %d and %d times, want once each (Qwen's own)", n1, n2)
+	}
 }

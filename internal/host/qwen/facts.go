@@ -17,9 +17,12 @@ var Facts = event.HostFacts{
 	Provider:     "openai",
 	// It names an MCP tool mcp__<server>__<tool>, as Claude Code does.
 	ToolPrefix: "mcp__atreides__",
-	// Its own instruction files are read from the root down to the cwd at
-	// start (Gemini CLI's memory discovery, which it kept).
-	Rules:     event.RulesLoad{UpToCwd: true},
+	// It reads the instruction files from the root down to the cwd at
+	// start, none below (a run showed sub/AGENTS.md loaded neither at
+	// start nor when a file there was read), and every file of
+	// .qwen/rules (those with paths: front matter when a matching file is
+	// touched).
+	Rules:     event.RulesLoad{Dirs: []string{".qwen/rules"}, UpToCwd: true},
 	SkillDirs: []string{".qwen/skills"},
 }
 
