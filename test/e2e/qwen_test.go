@@ -29,6 +29,7 @@ func TestQwen(t *testing.T) {
 		{"SlashCommandAndAgents", qwenSlashAndAgents},
 		{"DelegationRedirectRefused", qwenRedirect},
 		{"NestedRules", qwenNestedRules},
+		{"CompactionMemory", qwenCompaction},
 		{"InstallRoundTrip", qwenRoundTrip},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
@@ -300,5 +301,42 @@ func qwenNestedRules(t *testing.T) {
 	}
 	if n1, n2 := strings.Count(first, "root-rules-marker"), strings.Count(second, "root-rules-marker"); n1 != 1 || n2 != 1 {
 		t.Errorf("the root's AGENTS.md is in the requests %d and %d times, want once each (Qwen's own)", n1, n2)
+	}
+}
+
+// Compaction memory: with a tiny auto-compaction threshold Qwen compacts
+// before the second model request, firing PreCompact (atreides takes its
+// snapshot) and then SessionStart with source "compact" (atreides gives it
+// back): the anchor added before the run reaches the model after the
+// summary. Qwen runs that SessionStart without waiting for it, so its
+// context arrives with a later request, not necessarily the first after
+// the summary.
+func qwenCompaction(t *testing.T) {
+	const anchor = "the-anchor-marker: never touch prod"
+	p := newQwenProject(t, qwenTurns(
+		qwenCall("call_1", "run_shell_command", map[string]any{"command": "echo one", "description": "one"}),
+		qwenCall("call_2", "run_shell_command", map[string]any{"command": "echo two", "description": "two"}),
+		oc.Reply{Text: "done"},
+	))
+	p.WriteFile("../home/.qwen/settings.json", `{"context": {"autoCompactThreshold": 0.0001}}`)
+	p.writeQwenHooks()
+	p.Atreides("anchor", "add", anchor)
+	p.Run("work")
+
+	var summarized, restored bool
+	for _, r := range p.Main() {
+		if strings.Contains(r.LastUser(), "the fake's summary") {
+			summarized = true
+			restored = restored || strings.Contains(r.Body(), anchor)
+		}
+	}
+	if !summarized {
+		t.Fatal("Qwen did not compact (no main request after a summary)")
+	}
+	if !restored {
+		t.Errorf("the anchor did not reach the model after compaction")
+	}
+	if log := p.Atreides("log"); !strings.Contains(log, "PreCompact") || !strings.Contains(log, "context compacted (auto)") {
+		t.Errorf("atreides did not see PreCompact:\n%s", log)
 	}
 }

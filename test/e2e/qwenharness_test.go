@@ -37,7 +37,10 @@ func newQwenProject(t *testing.T, script oc.Script) *qwenProject {
 	t.Helper()
 	bin := qwenCLI.require(t)
 	fake := oc.Start(t, func(r *oc.Request) oc.Reply {
-		if !qwenMain(r) {
+		switch {
+		case qwenSummary(r):
+			return oc.Reply{Text: "<state_snapshot>the fake's summary</state_snapshot>"}
+		case !qwenMain(r):
 			return oc.Reply{Text: "nothing to add"}
 		}
 		return script(r)
@@ -51,7 +54,21 @@ func newQwenProject(t *testing.T, script oc.Script) *qwenProject {
 	return p
 }
 
-func qwenMain(r *oc.Request) bool { return strings.Contains(r.System(), qwenMainPrompt) }
+// qwenMain tells the main agent's requests from the helpers': Qwen's
+// compaction sends the main agent's system prompt too, with the
+// summarizer's instructions as the last user message.
+func qwenMain(r *oc.Request) bool {
+	return strings.Contains(r.System(), qwenMainPrompt) && !qwenSummary(r)
+}
+
+// qwenSummary is a request of Qwen's compaction for a summary of the
+// conversation.
+func qwenSummary(r *oc.Request) bool {
+	return strings.Contains(r.System(), qwenSummarizer) || strings.Contains(r.LastUser(), qwenSummarizer)
+}
+
+// qwenSummarizer begins the instructions of Qwen's compaction summarizer.
+const qwenSummarizer = "You are the component that summarizes a conversation"
 
 // Main is the main agent's requests so far.
 func (p *qwenProject) Main() []*oc.Request {
