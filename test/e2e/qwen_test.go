@@ -1,13 +1,18 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
+	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
+	"github.com/atreides-dev/atreides/internal/state"
 	oc "github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
 
@@ -338,5 +343,52 @@ func qwenCompaction(t *testing.T) {
 	}
 	if log := p.Atreides("log"); !strings.Contains(log, "PreCompact") || !strings.Contains(log, "context compacted (auto)") {
 		t.Errorf("atreides did not see PreCompact:\n%s", log)
+	}
+}
+
+// TestQwenBackground: a background task for qwen runs its default command
+// (background.commands.qwen: qwen -p … --output-format stream-json --yolo)
+// against the fake model, and the answer parser reads the real CLI's
+// JSON lines: the task completes with the model's answer and Qwen's
+// session id. Not parallel: the supervisor inherits this process's
+// environment.
+func TestQwenBackground(t *testing.T) {
+	const answer = "HEADLESS-ANSWER-q7"
+	p := newQwenProject(t, qwenTurns(oc.Reply{Text: answer}))
+	atreides := atreidesFor(t)
+	t.Setenv("HOME", p.Home)
+	t.Setenv("PATH", strings.Join([]string{node22Dir(), filepath.Dir(p.bin), filepath.Dir(atreides), os.Getenv("PATH")}, string(os.PathListSeparator)))
+	for k, v := range map[string]string{"OPENAI_BASE_URL": p.Fake.URL, "OPENAI_API_KEY": "fake-key", "OPENAI_MODEL": "fake-model", "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"} {
+		t.Setenv(k, v)
+	}
+	r := background.Open(p.Dir, background.LoadOptions(p.Dir))
+	r.Opts.Exe = []string{atreides, "bg", "run"}
+	ctx := context.Background()
+	err := r.Update(ctx, func(st *state.Project, now time.Time) error {
+		_, err := r.Add(st, background.Request{Parent: "parent-1", Host: "qwen", Agent: "explore", Description: "answer", Prompt: "Give the answer."}, now)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var task bgtasks.Task
+	for deadline := time.Now().Add(runTimeout); ; time.Sleep(200 * time.Millisecond) {
+		err := r.Update(ctx, func(st *state.Project, _ time.Time) error { task = *bgtasks.Key.Of(st).Task("bg-1"); return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !background.Pending(&task) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bg-1 still %s after %s", task.Status, runTimeout)
+		}
+	}
+	if task.Status != background.Completed || task.Result != answer || task.Child == "" {
+		out := background.Dir(p.Dir, "bg-1")
+		stdout, _ := os.ReadFile(filepath.Join(out, "stdout"))
+		stderr, _ := os.ReadFile(filepath.Join(out, "stderr"))
+		t.Errorf("bg-1: %s, result %q, error %q, session %q\nstdout:\n%s\nstderr:\n%s",
+			task.Status, task.Result, task.Error, task.Child, tail(string(stdout), 3000), tail(string(stderr), 3000))
 	}
 }
