@@ -81,6 +81,9 @@ func qwenDoctor(env host.Env, found []install.Status) []host.Check {
 			out = append(out, host.Check{Name: "qwen hooks", Status: status, Detail: st.Path + ": " + st.Disabled})
 		}
 	}
+	if c, ok := trustCheck(env, found); ok {
+		out = append(out, c)
+	}
 	if len(paths) == 0 {
 		paths = []string{qwenPath(env, install.ScopeProject)}
 	}
@@ -148,4 +151,27 @@ var qwenAgents = host.AgentFacts{
 var qwenCommands = host.CommandFacts{
 	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".qwen", "commands") },
 	Form: CommandForm,
+}
+
+// trustCheck notes that Qwen reads the project's settings only in a
+// trusted folder when the user's settings turn folder trust on
+// (security.folderTrust.enabled; off by default, and then every folder is
+// trusted). Which folders are trusted is Qwen's own record, which
+// atreides does not read: a note, not a problem.
+func trustCheck(env host.Env, found []install.Status) (host.Check, bool) {
+	project := false
+	for _, st := range found {
+		project = project || (st.Path == qwenPath(env, install.ScopeProject) && len(st.Events) > 0)
+	}
+	if !project || env.Home == "" {
+		return host.Check{}, false
+	}
+	_, doc, err := spec.Inspect(qwenPath(env, install.ScopeUser))
+	if err != nil || doc == nil {
+		return host.Check{}, false
+	}
+	if on, ok := doc.Get("security").Get("folderTrust").Get("enabled").Bool(); !ok || !on {
+		return host.Check{}, false
+	}
+	return host.Check{Name: "qwen trust", Status: host.Note, Detail: "folder trust is on in ~/.qwen/settings.json: Qwen Code runs the project's hooks only once you trust this folder (it asks in an interactive session)"}, true
 }
