@@ -35,6 +35,7 @@ func TestQwen(t *testing.T) {
 		{"DelegationRedirectRefused", qwenRedirect},
 		{"NestedRules", qwenNestedRules},
 		{"CompactionMemory", qwenCompaction},
+		{"GovernanceAndLedger", qwenGovernance},
 		{"InstallRoundTrip", qwenRoundTrip},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
@@ -390,5 +391,54 @@ func TestQwenBackground(t *testing.T) {
 		stderr, _ := os.ReadFile(filepath.Join(out, "stderr"))
 		t.Errorf("bg-1: %s, result %q, error %q, session %q\nstdout:\n%s\nstderr:\n%s",
 			task.Status, task.Result, task.Error, task.Child, tail(string(stdout), 3000), tail(string(stderr), 3000))
+	}
+}
+
+// Governance through the real Qwen Code: a write before an intent is
+// selected is refused; the agent selects the intent over atreides's MCP
+// server and the write lands; a write outside the owned scope is refused;
+// the ledger verifies and names the intent and file of the change.
+func qwenGovernance(t *testing.T) {
+	var p *qwenProject
+	write := func(id, rel, content string) oc.Reply {
+		return qwenCall(id, "write_file", map[string]any{"file_path": p.Path(rel), "content": content})
+	}
+	p = newQwenProject(t, func(r *oc.Request) oc.Reply {
+		switch len(p.Main()) {
+		case 1:
+			return write("call_w1", "src/api.md", "# API\n")
+		case 2:
+			return qwenCall("call_sel", "mcp__atreides__select_active_intent", map[string]any{"intent_id": "docs"})
+		case 3:
+			return write("call_w2", "src/api.md", "# API\n\nGET /v1/things\n")
+		case 4:
+			return write("call_w3", "outside.md", "out of scope\n")
+		}
+		return oc.Reply{Text: "Documented what was in scope."}
+	})
+	p.WriteFile(".atreides/config.yaml", governanceConfig)
+	p.WriteFile(".atreides/intents.yaml", intentsYAML)
+	p.writeQwenHooks()
+	p.Run("document the API")
+
+	for id, want := range map[string]string{"call_w1": "select_active_intent", "call_w3": "outside the owned scope"} {
+		if got, _ := p.ToolResult(id); !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want it refused (%s)", id, got, want)
+		}
+	}
+	if got, _ := p.ToolResult("call_sel"); !strings.Contains(got, "Document the API") {
+		t.Errorf("select_active_intent through MCP: %q", got)
+	}
+	if b, err := os.ReadFile(p.Path("src/api.md")); err != nil || !strings.Contains(string(b), "GET /v1/things") {
+		t.Errorf("the write inside the scope did not land: %q %v", b, err)
+	}
+	if _, err := os.Stat(p.Path("outside.md")); err == nil {
+		t.Error("outside.md was written outside the scope")
+	}
+	if out := p.Atreides("trace", "verify"); !strings.Contains(out, "ledger OK") {
+		t.Errorf("trace verify: %s", out)
+	}
+	if out := p.Atreides("trace", "show", "--json"); !strings.Contains(out, `"docs"`) || !strings.Contains(out, "src/api.md") {
+		t.Errorf("no trace record names the intent and the file:\n%s", out)
 	}
 }
