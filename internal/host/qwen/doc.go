@@ -28,7 +28,15 @@
 //   - PostToolUse reads no replacement of a tool's output, and no
 //     decision: only additionalContext. Qwen escapes < and > in every
 //     additionalContext it passes on.
-//   - Hook timeouts are in seconds; settings.json may hold comments.
+//   - Compaction (/compress, or automatic) fires PreCompact, whose
+//     additionalContext Qwen adds to the summarizer's instructions (atreides
+//     sends none), and then SessionStart with source "compact", which Qwen
+//     runs without waiting for it: its context reaches the model with a
+//     later request, not the first after the summary.
+//   - Hook timeouts are in seconds (1000 or more is read as milliseconds,
+//     the unit of older versions); settings.json may hold comments.
+//   - A headless run fires no SessionEnd and no PermissionRequest (that
+//     fires only where Qwen would ask for a confirmation).
 //
 // What fails open and what fails closed: a tool call (PreToolUse) that
 // cannot be decoded or answered is denied with a JSON deny and exit 2,
