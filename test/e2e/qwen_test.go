@@ -36,6 +36,7 @@ func TestQwen(t *testing.T) {
 		{"NestedRules", qwenNestedRules},
 		{"CompactionMemory", qwenCompaction},
 		{"GovernanceAndLedger", qwenGovernance},
+		{"StrikesOnFailures", qwenStrikes},
 		{"InstallRoundTrip", qwenRoundTrip},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
@@ -440,5 +441,27 @@ func qwenGovernance(t *testing.T) {
 	}
 	if out := p.Atreides("trace", "show", "--json"); !strings.Contains(out, `"docs"`) || !strings.Contains(out, "src/api.md") {
 		t.Errorf("no trace record names the intent and the file:\n%s", out)
+	}
+}
+
+// Strikes: the same command failing twice (PostToolUseFailure) gets
+// atreides's warning after its result, where the model reads it.
+func qwenStrikes(t *testing.T) {
+	fail := map[string]any{"command": "ls /nonexistent-qwen-dir", "description": "look"}
+	p := newQwenProject(t, qwenTurns(
+		qwenCall("call_f1", "run_shell_command", fail),
+		qwenCall("call_f2", "run_shell_command", fail),
+		oc.Reply{Text: "It does not exist."},
+	))
+	p.writeQwenHooks()
+	p.Run("look at the dir")
+
+	main := p.Main()
+	if len(main) != 3 {
+		t.Fatalf("got %d main-agent requests, want 3", len(main))
+	}
+	const warned = "failed 2 times in a row"
+	if strings.Contains(main[1].Body(), warned) || !strings.Contains(main[2].Body(), warned) {
+		t.Errorf("the strike warning did not follow the second failure (after the first: %v)", strings.Contains(main[1].Body(), warned))
 	}
 }
