@@ -55,11 +55,15 @@ func newQwenProject(t *testing.T, script oc.Script) *qwenProject {
 }
 
 // qwenMain tells the main agent's requests from the helpers': Qwen's
-// compaction sends the main agent's system prompt too, with the
-// summarizer's instructions as the last user message.
+// compaction and its memory extraction (after a turn ends) send the main
+// agent's system prompt too, with their own instructions as the last user
+// message.
 func qwenMain(r *oc.Request) bool {
-	return strings.Contains(r.System(), qwenMainPrompt) && !qwenSummary(r)
+	return strings.Contains(r.System(), qwenMainPrompt) && !qwenSummary(r) && !strings.Contains(r.LastUser(), qwenMemoryTask)
 }
+
+// qwenMemoryTask begins the task of Qwen's memory-extraction subagent.
+const qwenMemoryTask = "Managed memory has TWO directories"
 
 // qwenSummary is a request of Qwen's compaction for a summary of the
 // conversation.
