@@ -190,7 +190,7 @@ func builtinTree() *value {
 				"default": &value{kind: kindScalar, scalar: 5},
 				"keys":    &value{kind: kindMapping, free: true, fields: map[string]*value{}},
 			}},
-			"commands": &value{kind: kindMapping, free: true, keys: []string{"claude", "gemini", "codex", "copilot"}, fields: map[string]*value{
+			"commands": &value{kind: kindMapping, free: true, keys: []string{"claude", "gemini", "codex", "copilot", "qwen"}, fields: map[string]*value{
 				"claude": &value{kind: kindList, items: []*value{
 					&value{kind: kindScalar, scalar: "claude"},
 					&value{kind: kindScalar, scalar: "-p"},
@@ -224,8 +224,16 @@ func builtinTree() *value {
 					&value{kind: kindScalar, scalar: "--silent"},
 					&value{kind: kindScalar, scalar: "--allow-all-tools"},
 				}},
+				"qwen": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: "qwen"},
+					&value{kind: kindScalar, scalar: "-p"},
+					&value{kind: kindScalar, scalar: "{prompt}"},
+					&value{kind: kindScalar, scalar: "--output-format"},
+					&value{kind: kindScalar, scalar: "stream-json"},
+					&value{kind: kindScalar, scalar: "--yolo"},
+				}},
 			}},
-			"resume": &value{kind: kindMapping, free: true, keys: []string{"claude", "codex"}, fields: map[string]*value{
+			"resume": &value{kind: kindMapping, free: true, keys: []string{"claude", "codex", "qwen"}, fields: map[string]*value{
 				"claude": &value{kind: kindList, items: []*value{
 					&value{kind: kindScalar, scalar: "claude"},
 					&value{kind: kindScalar, scalar: "-p"},
@@ -245,6 +253,16 @@ func builtinTree() *value {
 					&value{kind: kindScalar, scalar: "--skip-git-repo-check"},
 					&value{kind: kindScalar, scalar: "{session}"},
 					&value{kind: kindScalar, scalar: "{prompt}"},
+				}},
+				"qwen": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: "qwen"},
+					&value{kind: kindScalar, scalar: "-p"},
+					&value{kind: kindScalar, scalar: "{prompt}"},
+					&value{kind: kindScalar, scalar: "--resume"},
+					&value{kind: kindScalar, scalar: "{session}"},
+					&value{kind: kindScalar, scalar: "--output-format"},
+					&value{kind: kindScalar, scalar: "stream-json"},
+					&value{kind: kindScalar, scalar: "--yolo"},
 				}},
 			}},
 			"timeout_minutes": &value{kind: kindScalar, scalar: 30},
@@ -577,10 +595,12 @@ func builtinConfig() *Config {
 				"codex":   []string{"codex", "exec", "--json", "--skip-git-repo-check", "-s", "workspace-write", "{prompt}"},
 				"copilot": []string{"copilot", "-p", "{prompt}", "--silent", "--allow-all-tools"},
 				"gemini":  []string{"gemini", "-p", "{prompt}", "--output-format", "json", "--yolo"},
+				"qwen":    []string{"qwen", "-p", "{prompt}", "--output-format", "stream-json", "--yolo"},
 			},
 			Resume: map[string][]string{
 				"claude": []string{"claude", "-p", "{prompt}", "--resume", "{session}", "--output-format", "json", "--permission-mode", "acceptEdits"},
 				"codex":  []string{"codex", "exec", "resume", "--json", "--skip-git-repo-check", "{session}", "{prompt}"},
+				"qwen":   []string{"qwen", "-p", "{prompt}", "--resume", "{session}", "--output-format", "stream-json", "--yolo"},
 			},
 			TimeoutMinutes: 30,
 			SummaryBytes:   600,

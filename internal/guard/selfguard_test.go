@@ -22,6 +22,7 @@ var testHostSettings = []string{
 	"/home/user/proj/.opencode/opencode.jsonc", "/home/user/proj/opencode.json", "/home/user/proj/opencode.jsonc",
 	"/home/user/.config/opencode/plugin/", "/home/user/.config/opencode/plugins/",
 	"/home/user/.config/opencode/opencode.json", "/home/user/.config/opencode/opencode.jsonc",
+	"/home/user/proj/.qwen/settings.json", "/home/user/.qwen/settings.json",
 }
 
 // selfReq is a request with atreides's own paths filled in the way

@@ -13,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/copilot"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
+	"github.com/atreides-dev/atreides/internal/host/qwen"
 	"github.com/atreides-dev/atreides/internal/policy"
 )
 
@@ -115,9 +116,6 @@ func Guard() policy.Hosts {
 
 // otherAgents are the agent CLIs of hosts atreides has no adapter for.
 var otherAgents = []guard.AgentCLI{
-	// Qwen Code is a fork of Gemini CLI: the same flags.
-	{Display: "Qwen Code", Names: []string{"qwen", "qwen-code"}, Off: []string{"--yolo", "-y"},
-		OffValue: []guard.FlagValue{{Flag: "--approval-mode", Value: "yolo"}}, OffShort: 'y'},
 	{Display: "Cursor Agent", Names: []string{"cursor-agent"}, Off: []string{"--force", "-f"}},
 	{Display: "Amp", Names: []string{"amp"}, Off: []string{"--dangerously-allow-all"}},
 }
@@ -125,7 +123,7 @@ var otherAgents = []guard.AgentCLI{
 // All is every supported host, in the order they are listed to users.
 func All() []*host.Host { return table }
 
-var table = []*host.Host{&claude.Entry, &gemini.Entry, &codex.Entry, &opencode.Entry, &copilot.Entry}
+var table = []*host.Host{&claude.Entry, &gemini.Entry, &codex.Entry, &opencode.Entry, &copilot.Entry, &qwen.Entry}
 
 // Via is every host that reaches atreides by t, in the order of All.
 func Via(t host.Transport) []*host.Host {

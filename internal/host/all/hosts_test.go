@@ -460,6 +460,7 @@ func TestHookFiles(t *testing.T) {
 		"/home/user/.config/opencode/plugin/", "/home/user/.config/opencode/plugins/",
 		"/home/user/.config/opencode/opencode.json", "/home/user/.config/opencode/opencode.jsonc",
 		"/home/user/proj/.github/hooks/", "/home/user/proj/.github/copilot/settings.json", "/home/user/.copilot/hooks/", "/home/user/.copilot/settings.json", "/home/user/.copilot/mcp-config.json",
+		"/home/user/proj/.qwen/settings.json", "/home/user/.qwen/settings.json",
 	}
 	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("hook files\n got %q\nwant %q", got, want)
@@ -575,7 +576,7 @@ func TestVia(t *testing.T) {
 		}
 		got = append(got, strings.Join(names, ","))
 	}
-	if want := []string{"claude,gemini,codex,copilot", "opencode"}; !slices.Equal(got, want) {
+	if want := []string{"claude,gemini,codex,copilot,qwen", "opencode"}; !slices.Equal(got, want) {
 		t.Errorf("Via(Hook), Via(Serve) = %q, want %q", got, want)
 	}
 }

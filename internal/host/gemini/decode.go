@@ -66,7 +66,7 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 			return ev, host.Malformed("tool_response: %v", err)
 		}
 		ev.Response = p.ToolResponse
-		ev.FullOutput = contentText(r.LLMContent)
+		ev.FullOutput = ContentText(r.LLMContent)
 		ev.Output = host.Clip(ev.FullOutput)
 		if msg, failed := errorText(r.Error); failed {
 			ev.Failed, ev.Error = true, msg
@@ -98,9 +98,10 @@ func tool(p *hookjson.Payload) (event.Tool, error) {
 	return NormalizeTool(p.ToolName, p.ToolInput, p.MCPContext)
 }
 
-// contentText flattens llmContent: a string as is, an array of parts by
+// ContentText flattens llmContent (Qwen Code, a fork, sends the same
+// shape): a string as is, an array of parts by
 // their text, anything else as its JSON.
-func contentText(raw json.RawMessage) string {
+func ContentText(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}

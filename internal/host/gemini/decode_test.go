@@ -30,7 +30,7 @@ func TestDecodeCaptured(t *testing.T) {
 // real payloads have exact, unique keys, so strict decoding changes
 // nothing for them.
 func TestSamplesDecodeAsBefore(t *testing.T) {
-	hosttest.SamplesDecodeAsLoose[toolInput](t, codec.SamplesDir)
+	hosttest.SamplesDecodeAsLoose[ToolInput](t, codec.SamplesDir)
 }
 
 func BenchmarkDecodeSamples(b *testing.B) { codec.Bench(b) }

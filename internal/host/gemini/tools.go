@@ -31,8 +31,9 @@ var toolNames = hookjson.Tools{
 // sorted; install limits BeforeTool to these (and MCP tools).
 func JudgedTools() []string { return toolNames.Judged() }
 
-// toolInput holds the input fields atreides looks at in any tool.
-type toolInput struct {
+// ToolInput holds the input fields atreides looks at in any tool, of
+// Gemini CLI and of its fork Qwen Code.
+type ToolInput struct {
 	Command  string `json:"command"`
 	FilePath string `json:"file_path"`
 	DirPath  string `json:"dir_path"`
@@ -56,9 +57,17 @@ func NormalizeTool(name string, input json.RawMessage, mcp *hookjson.MCPContext)
 		}
 		t.Name = event.ToolName("mcp:" + mcp.ServerName + "__" + tool)
 	}
-	var in toolInput
-	if err := hookjson.ReadToolInput(name, t.Name, input, &in); err != nil {
-		return t, err
+	return t, ReadInput(&t)
+}
+
+// ReadInput fills t's command or paths from its input (t.Raw names the
+// tool, t.Name is atreides's name for it). Gemini CLI's forks (Qwen Code)
+// keep its tools' input fields under names of their own, so they share
+// this reading and keep only their name table.
+func ReadInput(t *event.Tool) error {
+	var in ToolInput
+	if err := hookjson.ReadToolInput(t.Raw, t.Name, t.Input, &in); err != nil {
+		return err
 	}
 	switch t.Name {
 	case event.Shell:
@@ -68,11 +77,11 @@ func NormalizeTool(name string, input json.RawMessage, mcp *hookjson.MCPContext)
 		t.Paths = append(t.Paths, hookjson.NonEmpty(in.Include...)...)
 	case event.Search:
 		t.Paths = hookjson.NonEmpty(in.DirPath, in.Path)
-		if name == "glob" && in.Pattern != "" {
+		if t.Raw == "glob" && in.Pattern != "" {
 			t.Paths = append(t.Paths, in.Pattern)
 		}
 	}
-	return t, nil
+	return nil
 }
 
 // edits are Gemini CLI's tools that put text into a file; write_file's

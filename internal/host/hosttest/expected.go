@@ -118,6 +118,34 @@ var Expected = map[string]Expectations{
 		Want: claudeShapes("deny", Contains(askReason)),
 	},
 
+	// Qwen Code speaks Claude's shapes and sends "ask" on (a headless run
+	// refuses the call with the reason shown); it cannot apply a rewrite
+	// under --yolo, so a rewrite is refused with the input to call again
+	// with. Its tools are Gemini CLI's.
+	"qwen": {
+		Env: map[string]string{"QWEN_PROJECT_DIR": "/proj", "CLAUDE_PROJECT_DIR": "/proj", "GEMINI_PROJECT_DIR": "/proj"},
+		Payload: payloadFunc(func(kind event.Kind, cmd string) string {
+			const common = `"timestamp":"2026-11-29T18:19:48.452Z","permission_mode":"yolo",`
+			const call = `"prompt_id":"s########0","tool_use_id":"toolu_1","tool_call_id":"call_1"`
+			switch kind {
+			case event.PreTool:
+				return common + `"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":` + cmd + `,"description":"d"},` + call
+			case event.PostTool:
+				return common + `"hook_event_name":"PostToolUse","tool_name":"run_shell_command","tool_input":{"command":` + cmd + `},"tool_response":{"llmContent":"Output: FAIL","returnDisplay":""},` + call + `,"duration_ms":39`
+			case event.SessionStart:
+				return common + `"hook_event_name":"SessionStart","source":"startup","model":"fake-model"`
+			case event.Stop:
+				return common + `"hook_event_name":"Stop","prompt_id":"s########0","stop_hook_active":false,"last_assistant_message":"done","background_tasks":[],"crons":[],"context_usage":0.0005,"context_limit":200000,"input_tokens":100`
+			}
+			return `"hook_event_name":"?"`
+		}),
+		Want: func() map[Case]Wire {
+			w := claudeShapes("ask", askReason)
+			w[AllowRewrite] = Wire{Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + Contains("cannot apply") + `"}}`}
+			return w
+		}(),
+	},
+
 	// OpenCode has no hook process: a payload is a serve request without its
 	// envelope ({method, params}), the answer is what the plugin applies.
 	// There is no ask (permission.ask never fires in 1.18.33), so an ask is a

@@ -1,0 +1,177 @@
+package qwen
+
+import (
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+// Entry is Qwen Code in the registry (internal/host/all): settings.json in
+// the project (the default: a headless run loads it with no trust prompt)
+// or the user's ~/.qwen, with atreides's MCP server beside the hooks.
+var Entry = host.Host{
+	Name: Host, Display: "Qwen Code", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
+	Scopes:    []install.Scope{install.ScopeProject, install.ScopeUser},
+	Path:      qwenPath,
+	Install:   installQwen,
+	Uninstall: uninstallQwen,
+	Inspect:   Inspect,
+	HookFiles: func(env host.Env) []string {
+		var out []string
+		if env.ProjectDir != "" {
+			out = append(out, qwenPath(env, install.ScopeProject))
+		}
+		if env.Home != "" {
+			out = append(out, qwenPath(env, install.ScopeUser))
+		}
+		return out
+	},
+	Programs:   []string{"qwen"},
+	ConfigDirs: func(env host.Env) []string { return host.UserConfig(env, ".qwen") },
+	// Qwen Code is a fork of Gemini CLI and kept its flags: --yolo (-y)
+	// and --approval-mode yolo run every tool without confirmation. --bare
+	// and --safe-mode start it with every hook switched off.
+	CLI: guard.AgentCLI{Display: "Qwen Code", Names: []string{"qwen", "qwen-code"}, Off: []string{"--yolo", "-y", "--bare", "--safe-mode"},
+		OffValue: []guard.FlagValue{{Flag: "--approval-mode", Value: "yolo"}}, OffShort: 'y'},
+	// Its MCP servers inherit its own environment, which has no variable
+	// of its own to tell it by (QWEN_CODE=1 is set in its shell tool's
+	// commands only): the server is registered with --host qwen instead.
+	// Qwen Code 0.24.4 sets QWEN_CODE=1 and QWEN_CODE_SESSION_ID (the hook
+	// payloads' session_id) in its shell tool's commands.
+	AgentVars:  []string{"QWEN_CODE", "QWEN_CODE_SESSION_ID"},
+	SessionVar: "QWEN_CODE_SESSION_ID",
+	// Its agents are .qwen/agents/<name>.md (project) or ~/.qwen/agents,
+	// started with the agent tool; SubagentStart names the agent type, so
+	// skills are injected when the agent starts.
+	Agents: qwenAgents,
+	// Its custom commands are .qwen/commands/<name>.md or ~/.qwen/commands.
+	Commands: qwenCommands,
+
+	Start: "register the hooks in .qwen/settings.json",
+	Writes: `.qwen/settings.json (--user: ~/.qwen/settings.json), with the
+MCP server "atreides" beside the hooks`,
+
+	Doctor: qwenDoctor,
+}
+
+func qwenPath(env host.Env, scope install.Scope) string {
+	return SettingsPath(scope, env.ProjectDir, env.Home)
+}
+
+// qwenDoctor reports a file that switches every hook off (Qwen merges the
+// user's and the project's settings, so either one turns atreides off),
+// and checks the MCP server of each file that has our hooks, else the
+// project's.
+func qwenDoctor(env host.Env, found []install.Status) []host.Check {
+	var out []host.Check
+	var paths []string
+	installed := false
+	for _, st := range found {
+		installed = installed || len(st.Events) > 0
+		if len(st.Events) > 0 {
+			paths = append(paths, st.Path)
+		}
+	}
+	for _, st := range found {
+		if st.Disabled != "" {
+			status := host.Note
+			if installed {
+				status = host.Problem
+			}
+			out = append(out, host.Check{Name: "qwen hooks", Status: status, Detail: st.Path + ": " + st.Disabled})
+		}
+	}
+	if c, ok := trustCheck(env, found); ok {
+		out = append(out, c)
+	}
+	if len(paths) == 0 {
+		paths = []string{qwenPath(env, install.ScopeProject)}
+	}
+	for _, path := range paths {
+		reg, problem, err := InspectMCP(path)
+		out = append(out, host.MCPCheck(Host, path, reg, problem, err, env.Governance))
+	}
+	return out
+}
+
+// installQwen writes the hooks, then the MCP server, into the same
+// settings file (its undo record, started by the hooks, covers both, so
+// uninstalling an unchanged file gives back its bytes from before), then
+// the agent and command files.
+func installQwen(env host.Env, o host.Options) (install.Report, error) {
+	path := qwenPath(env, o.Scope)
+	rep, err := Install(InstallOptions{
+		SettingsPath: path, BinaryPath: o.Binary,
+		TimeoutSeconds: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope),
+	})
+	if err != nil {
+		return rep, err
+	}
+	m, err := InstallMCP(path, o.Binary, env.BackupDir(o.Scope))
+	if err != nil {
+		return rep, err
+	}
+	host.FoldInstall(&rep, m)
+	if err := host.WithAgents(env, &rep, Host, qwenAgents, o.Scope, &o); err != nil {
+		return rep, err
+	}
+	return rep, host.WithCommands(env, &rep, Host, Facts.ToolPrefix, qwenCommands, o.Scope, true)
+}
+
+// uninstallQwen removes the agent and command files first (the settings'
+// uninstall removes the directories install created only once they are
+// empty), then the hooks, then the MCP server (if restoring the file's old
+// bytes did not take it already).
+func uninstallQwen(env host.Env, scope install.Scope) (install.Report, error) {
+	var agentsRep install.Report
+	if err := host.WithAgents(env, &agentsRep, Host, qwenAgents, scope, nil); err != nil {
+		return agentsRep, err
+	}
+	if err := host.WithCommands(env, &agentsRep, Host, Facts.ToolPrefix, qwenCommands, scope, false); err != nil {
+		return agentsRep, err
+	}
+	path := qwenPath(env, scope)
+	rep, err := Uninstall(path, env.BackupDir(scope))
+	if err != nil {
+		host.FoldUninstall(&rep, agentsRep, install.Report{})
+		return rep, err
+	}
+	m, err := UninstallMCP(path, env.BackupDir(scope))
+	host.FoldUninstall(&rep, agentsRep, m)
+	return rep, err
+}
+
+// qwenAgents is how qwen takes the roster (see the host entry).
+var qwenAgents = host.AgentFacts{
+	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".qwen", "agents") },
+	Form: AgentForm,
+}
+
+// qwenCommands is how qwen takes the slash commands (see the entry).
+var qwenCommands = host.CommandFacts{
+	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".qwen", "commands") },
+	Form: CommandForm,
+}
+
+// trustCheck notes that Qwen reads the project's settings only in a
+// trusted folder when the user's settings turn folder trust on
+// (security.folderTrust.enabled; off by default, and then every folder is
+// trusted). Which folders are trusted is Qwen's own record, which
+// atreides does not read: a note, not a problem.
+func trustCheck(env host.Env, found []install.Status) (host.Check, bool) {
+	project := false
+	for _, st := range found {
+		project = project || (st.Path == qwenPath(env, install.ScopeProject) && len(st.Events) > 0)
+	}
+	if !project || env.Home == "" {
+		return host.Check{}, false
+	}
+	_, doc, err := spec.Inspect(qwenPath(env, install.ScopeUser))
+	if err != nil || doc == nil {
+		return host.Check{}, false
+	}
+	if on, ok := doc.Get("security").Get("folderTrust").Get("enabled").Bool(); !ok || !on {
+		return host.Check{}, false
+	}
+	return host.Check{Name: "qwen trust", Status: host.Note, Detail: "folder trust is on in ~/.qwen/settings.json: Qwen Code runs the project's hooks only once you trust this folder (it asks in an interactive session)"}, true
+}

@@ -1,0 +1,13 @@
+package qwen
+
+import (
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/install/hooktest"
+)
+
+func TestAgentForm(t *testing.T) { hooktest.AgentForm(t, AgentForm) }
+
+func TestCommandForm(t *testing.T) { hooktest.CommandForm(t, CommandForm) }
+
+func TestCommandsRoundTrip(t *testing.T) { hooktest.CommandsRoundTrip(t, CommandForm) }
