@@ -124,7 +124,16 @@ var Expected = map[string]Expectations{
 	// block that says so; session context goes into the system prompt; a
 	// keep-going is a prompt the plugin sends on session.idle; a tool call
 	// that cannot be read is blocked by a throw, not an exit code.
-	"opencode": {
+	"opencode": openCodePlugin(),
+	// Kilo Code runs OpenCode's plugin and serve (--host kilo): the same
+	// requests, the same answers (7.7.7 has no ask a plugin can raise).
+	"kilo": openCodePlugin(),
+}
+
+// openCodePlugin is what the OpenCode plugin sends and must be answered,
+// in OpenCode and in the forks that run it.
+func openCodePlugin() Expectations {
+	return Expectations{
 		Payload: func(kind event.Kind, cmd string) []byte {
 			const dir = `"directory":"/proj",`
 			switch kind {
@@ -149,5 +158,5 @@ var Expected = map[string]Expectations{
 			Nothing:         {},
 			UnreadableTool:  {Stdout: `{"block":"<contains:could not read>"}`},
 		},
-	},
+	}
 }
