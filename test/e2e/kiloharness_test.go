@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -10,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"context"
 
 	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
@@ -130,7 +129,7 @@ func (p *kiloProject) serveKilo() *ocServer {
 	})
 	// ocServer's client needs only the project's directory, fake and test.
 	oc := &ocProject{hostProject: p.hostProject, Fake: p.Fake, bin: p.bin}
-	s := &ocServer{p: oc, url: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	s := &ocServer{p: oc, url: fmt.Sprintf("http://127.0.0.1:%d", port), dirHeader: "x-kilo-directory"}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var h map[string]any

@@ -39,9 +39,12 @@ var Entry = host.Host{
 	// which OpenCode's entry already names).
 	AgentVars: []string{"KILO"},
 	// The plugin's config hook adds the roster to Kilo's agents in memory,
-	// as on OpenCode; Kilo's own agents keep their ids.
+	// as on OpenCode; Kilo's own agents keep their ids. Kilo reads an
+	// agent configured as "build" (OpenCode's name) as its code agent:
+	// the roster's build would turn code into a subagent, and Kilo would
+	// start its sessions in plan (seen with 7.7.7).
 	Agents: host.AgentFacts{Native: map[string]bool{
-		"code": false, "plan": false, "ask": false, "debug": false, "orchestrator": false,
+		"code": false, "build": false, "plan": false, "ask": false, "debug": false, "orchestrator": false,
 		"explore": true, "general": true,
 	}},
 	// Its commands are OpenCode's markdown files with $ARGUMENTS, in
