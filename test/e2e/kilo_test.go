@@ -123,6 +123,9 @@ func TestKiloTodoContinuation(t *testing.T) {
 		}
 		return fakeopenaichat.Reply{Text: "I looked around; stopping here."}
 	})
+	// `kilo serve` has no --auto: Kilo's own rules must let the command
+	// that marks the todo done run without a person approving it.
+	p.writeConfig(map[string]any{"bash": "allow", "external_directory": "allow"})
 	p.Atreides("install", "kilo", "--project", "--offline")
 	p.Atreides("todo", "add", "write the report")
 	srv := p.serveKilo()

@@ -33,7 +33,15 @@ func newKiloProject(t *testing.T, script fakeopenaichat.Script) *kiloProject {
 	bin := kiloCLI.require(t)
 	p := &kiloProject{hostProject: newHostProject(t, atreidesFor(t)), bin: bin}
 	p.Fake = fakeopenaichat.Start(t, script)
-	p.WriteJSON("kilo.json", map[string]any{
+	p.writeConfig(nil)
+	return p
+}
+
+// writeConfig writes the workspace's kilo.json: the fake provider, and
+// permission when not nil (Kilo's own rules: its bash asks for most
+// commands, which only `kilo run --auto` approves).
+func (p *kiloProject) writeConfig(permission map[string]any) {
+	cfg := map[string]any{
 		"model": "fake/fake-model", "small_model": "fake/fake-model",
 		"autoupdate": false, "share": "disabled",
 		"provider": map[string]any{"fake": map[string]any{
@@ -42,8 +50,11 @@ func newKiloProject(t *testing.T, script fakeopenaichat.Script) *kiloProject {
 			"models": map[string]any{"fake-model": map[string]any{"name": "Fake Model", "tool_call": true,
 				"limit": map[string]any{"context": 128000, "output": 4096}}},
 		}},
-	})
-	return p
+	}
+	if permission != nil {
+		cfg["permission"] = permission
+	}
+	p.WriteJSON("kilo.json", cfg)
 }
 
 func (p *kiloProject) configHome() string { return filepath.Join(p.Home, ".config") }
