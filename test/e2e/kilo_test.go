@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,12 +105,17 @@ func TestKiloGuard(t *testing.T) {
 			t.Errorf("request #%d: system prompt without %s", r.Seq, session.Marker)
 		}
 	}
+	// atreides's own tools reach the model as plugin tools.
+	if !slices.Contains(mains[0].Tools, "atreides_todo_add") {
+		t.Errorf("atreides_todo_add not offered: %v", mains[0].Tools)
+	}
 }
 
 // TestKiloTodoContinuation: an open atreides todo keeps a Kilo session
 // going when it goes idle, and once the todo is done the session is let
-// go. It drives `kilo serve` over HTTP: `kilo run` disposes its instance
-// at the session's first idle, before a plugin can prompt it again.
+// go; a compaction keeps atreides's state. It drives `kilo serve` over
+// HTTP: `kilo run` disposes its instance at the session's first idle,
+// before a plugin can prompt it again.
 func TestKiloTodoContinuation(t *testing.T) {
 	t.Parallel()
 	var p *kiloProject
@@ -129,8 +135,11 @@ func TestKiloTodoContinuation(t *testing.T) {
 	p.Atreides("install", "kilo", "--project", "--offline")
 	p.Atreides("todo", "add", "write the report")
 	srv := p.serveKilo()
-	srv.prompt("Have a look at the project.")
+	sid := srv.prompt("Have a look at the project.")
 	srv.waitQuiet(3*time.Second, 90*time.Second)
+	// Then a compaction: its request carries the state block, and so does
+	// the next turn (OpenCode's check, through Kilo's same HTTP API).
+	defer checkCompaction(t, srv.p, srv, sid)
 
 	n := 0
 	for _, r := range p.Fake.MainRequests() {
