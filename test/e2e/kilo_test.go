@@ -287,3 +287,31 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// TestKiloBackground: in the real Kilo Code, a background task launched
+// through atreides's plugin tool runs as a child session started by the
+// plugin, and atreides_background_output returns the child's answer.
+func TestKiloBackground(t *testing.T) {
+	t.Parallel()
+	p := newKiloProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		if strings.Contains(firstUser(r), "Find the alpha marker") {
+			return fakeopenaichat.Reply{Text: "ALPHA-ANSWER: the alpha marker is in a.txt"}
+		}
+		switch countToolResults(r) {
+		case 0:
+			return call("call_t1", "atreides_background_task", map[string]any{"description": "alpha search", "prompt": "Find the alpha marker.", "agent": "explore"})
+		case 1:
+			return call("call_wait", "atreides_background_output", map[string]any{"wait": 120})
+		}
+		return fakeopenaichat.Reply{Text: "The search is done."}
+	})
+	p.WriteFile(".atreides/config.yaml", "background:\n  opencode:\n    poll_ms: 300\n    stable_ms: 1000\n")
+	p.Atreides("install", "kilo", "--project", "--offline")
+	p.runKilo("Search for the marker in the background.")
+	if got := p.toolResult("call_t1"); !strings.Contains(got, "bg-1") {
+		t.Errorf("the task did not start: %q", got)
+	}
+	if got := p.toolResult("call_wait"); !strings.Contains(got, "ALPHA-ANSWER") {
+		t.Errorf("background_output did not return the child's answer: %q\n%s", got, p.Fake.Summary())
+	}
+}
