@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -200,17 +201,33 @@ func (f Flavor) Inspect(path string) (install.Status, error) {
 		st.Parses = false
 		return st, nil
 	}
-	b := install.Binary{Command: bin, Resolved: bin, Events: pluginHooks}
-	if p := install.CheckExecutable(bin); p != "" {
-		b.Problem = p
-	} else {
-		b.Executable = true
-	}
-	st.Binaries = []install.Binary{b}
+	st.Binaries = []install.Binary{pluginBinaryStatus(bin)}
 	if src, _ := pluginSource(bin); src != string(data) {
 		st.Notes = append(st.Notes, "the plugin differs from this atreides's version; `atreides install "+f.Name+"` updates it")
 	}
 	return st, nil
+}
+
+// pluginBinaryStatus is whether the binary a plugin names would run: a
+// bare atreides (a project install's) is looked up in PATH, and when it
+// is not there Resolved stays empty, which doctor reports as such.
+func pluginBinaryStatus(bin string) install.Binary {
+	b := install.Binary{Command: bin, Resolved: bin, Events: pluginHooks}
+	if bin == install.PortableBinary {
+		p, err := exec.LookPath(bin)
+		if err != nil {
+			b.Resolved = ""
+			b.Problem = "not found in PATH"
+			return b
+		}
+		b.Resolved = p
+	}
+	if p := install.CheckExecutable(b.Resolved); p != "" {
+		b.Problem = p
+	} else {
+		b.Executable = true
+	}
+	return b
 }
 
 // pluginBinary reads DEFAULT_BIN from a plugin file.
