@@ -9,7 +9,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
-	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/spf13/cobra"
 )
 
@@ -49,7 +48,7 @@ func newServeCmd(io *command.IO) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVar(&o.stdio, "stdio", false, "speak JSON lines on stdin and stdout (the only transport)")
 	f.DurationVar(&o.timeout, "timeout", hook.ServeTimeout, "deadline of one request")
-	f.StringVar(&o.host, "host", opencode.Host, "the host the plugin runs in: "+servedHosts())
+	f.StringVar(&o.host, "host", hook.DefaultServed, "the host the plugin runs in: "+servedHosts())
 	return cmd
 }
 

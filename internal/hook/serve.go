@@ -19,6 +19,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/session"
 )
 
+// DefaultServed is the host serve answers for when the plugin names
+// none: OpenCode, whose plugin passed no --host before its forks ran it.
+const DefaultServed = opencode.Host
+
 // NewServer is the server of the OpenCode plugin ('atreides serve') for
 // h, OpenCode or a fork that loads the same plugin (a host reached by
 // host.Serve): the opencode mapping over the engine, each event decided
