@@ -74,13 +74,36 @@ func (p *kiloProject) env() []string {
 	)
 }
 
+// kiloRunTimeout bounds one `kilo run`: it takes about 20 s alone here
+// and over a minute beside another host run on two cores, past the
+// harness's runTimeout.
+const kiloRunTimeout = 3 * time.Minute
+
 // runKilo runs `kilo run --auto --format json` with the prompt as its
-// message: --auto, or a command touching a path outside the workspace is
-// auto-rejected and the run fails.
+// message (--auto, or a command touching a path outside the workspace is
+// auto-rejected and the run fails), in a run slot, bounded by
+// kiloRunTimeout, and fails the test unless it exits 0.
 func (p *kiloProject) runKilo(prompt string) ([]ocEvent, *hostRun) {
 	p.t.Helper()
-	res := p.run("kilo", p.bin, p.env(), "run", "--auto", "--format", "json", "--print-logs", "--log-level", "INFO", prompt)
-	p.t.Logf("kilo: %d model requests", len(p.Fake.Requests()))
+	runSlots <- struct{}{}
+	defer func() { <-runSlots }()
+	ctx, cancel := context.WithTimeout(context.Background(), kiloRunTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, p.bin, "run", "--auto", "--format", "json", "--print-logs", "--log-level", "INFO", prompt)
+	cmd.Dir, cmd.Env, cmd.WaitDelay = p.Dir, p.env(), 5*time.Second
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	res := &hostRun{Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
+	p.runs++
+	p.saveArtifact(fmt.Sprintf("kilo-%d.stdout", p.runs), []byte(res.Stdout))
+	p.saveArtifact(fmt.Sprintf("kilo-%d.stderr", p.runs), []byte(res.Stderr))
+	p.t.Logf("kilo run: %v in %v, %d model requests", err, res.Duration.Round(time.Millisecond), len(p.Fake.Requests()))
+	if err != nil {
+		p.t.Fatalf("kilo run: %v (ctx %v)\nstderr:\n%s\nstdout:\n%s\nrequests:\n%s", err, ctx.Err(),
+			tail(res.Stderr, 4000), tail(res.Stdout, 3000), p.Fake.Summary())
+	}
 	var evs []ocEvent
 	for _, line := range strings.Split(res.Stdout, "\n") {
 		var e ocEvent
