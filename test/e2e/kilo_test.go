@@ -315,3 +315,44 @@ func TestKiloBackground(t *testing.T) {
 		t.Errorf("background_output did not return the child's answer: %q\n%s", got, p.Fake.Summary())
 	}
 }
+
+// TestKiloContext: Kilo's read tool attaches the AGENTS.md of each
+// directory above the file itself (as OpenCode's does), so atreides adds
+// them not a second time, and adds the Cursor rule Kilo does not know,
+// once; a 5 MB grep reaches the model as atreides's cut, the saved copy
+// whole.
+func TestKiloContext(t *testing.T) {
+	t.Parallel()
+	var p *kiloProject
+	p = newKiloProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		switch countToolResults(r) {
+		case 0:
+			return call("call_x", "read", map[string]any{"filePath": p.Path("pkg/a/x.go")})
+		case 1:
+			return call("call_y", "read", map[string]any{"filePath": p.Path("pkg/a/y.go")})
+		case 2:
+			return fakeopenaichat.Bash("call_grep", "grep -n match big.txt")
+		}
+		return fakeopenaichat.Reply{Text: "Done."}
+	})
+	writeRulesProject(p.hostProject)
+	whole := bigGrepTarget(t, p.WriteFile)
+	p.Atreides("install", "kilo", "--project", "--offline")
+	p.runKilo("Read the package, then search the big file.")
+
+	mains := p.Fake.MainRequests()
+	if len(mains) < 4 {
+		t.Fatalf("%d main requests, want 4:\n%s", len(mains), p.Fake.Summary())
+	}
+	for i, r := range mains[1:3] {
+		text := unescapeJSON(r.Body())
+		for _, m := range []string{"PKG-RULE-MARK", "PKGA-RULE-MARK", "CURSOR-GO-MARK"} {
+			if c := strings.Count(text, m); c != 1 {
+				t.Errorf("request %d: %s appears %d times, want once", i+1, m, c)
+			}
+		}
+	}
+	got := p.toolResult("call_grep")
+	t.Logf("the model received %d bytes of the grep, ending: %s", len(got), tail(got, 300))
+	checkCutOutput(t, p.Dir, got, whole)
+}
