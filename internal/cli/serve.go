@@ -2,14 +2,18 @@ package cli
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/hook"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/spf13/cobra"
 )
 
-const serveAbout = `Answer hook requests from a plugin that runs inside its host (OpenCode),
+const serveAbout = `Answer hook requests from a plugin that runs inside its host (OpenCode,
+or a fork that loads the same plugin and names itself with --host),
 as JSON lines: one request per line on stdin, one response per line on
 stdout (protocol version 1: {"v":1,"id":N,"method":M,"params":{...}} in,
 {"id":N,"result":{...}} or {"id":N,"error":{"code":C,"message":S}} out;
@@ -29,6 +33,7 @@ be run by hand.`
 type serveOptions struct {
 	stdio   bool
 	timeout time.Duration
+	host    string
 }
 
 func newServeCmd(io *command.IO) *cobra.Command {
@@ -43,6 +48,7 @@ func newServeCmd(io *command.IO) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVar(&o.stdio, "stdio", false, "speak JSON lines on stdin and stdout (the only transport)")
 	f.DurationVar(&o.timeout, "timeout", hook.ServeTimeout, "deadline of one request")
+	f.StringVar(&o.host, "host", hook.DefaultServed, "the host the plugin runs in: "+servedHosts())
 	return cmd
 }
 
@@ -53,5 +59,18 @@ func (o *serveOptions) run(io *command.IO) error {
 	if o.timeout <= 0 {
 		return command.Usagef("--timeout must be positive")
 	}
-	return hook.NewServer(&io.Process, o.timeout).Serve(context.Background(), io.In, io.Out)
+	h, ok := all.ByName(o.host)
+	if !ok || h.Via != host.Serve {
+		return command.Usagef("--host %q: not a host whose plugin starts serve (%s)", o.host, servedHosts())
+	}
+	return hook.NewServer(&io.Process, o.timeout, h).Serve(context.Background(), io.In, io.Out)
+}
+
+// servedHosts names the hosts whose plugin starts serve, for messages.
+func servedHosts() string {
+	var names []string
+	for _, h := range all.Via(host.Serve) {
+		names = append(names, h.Name)
+	}
+	return strings.Join(names, ", ")
 }

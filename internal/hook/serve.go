@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -18,16 +19,22 @@ import (
 	"github.com/atreides-dev/atreides/internal/session"
 )
 
-// NewServer is the OpenCode server ('atreides serve'): the opencode
-// mapping over the engine, each event decided as a hook process decides
-// it, with each project's settings kept between requests; timeout is the
-// deadline of one request.
-func NewServer(p *Process, timeout time.Duration) *serve.Server {
+// DefaultServed is the host serve answers for when the plugin names
+// none: OpenCode, whose plugin passed no --host before its forks ran it.
+const DefaultServed = opencode.Host
+
+// NewServer is the server of the OpenCode plugin ('atreides serve') for
+// h, OpenCode or a fork that loads the same plugin (a host reached by
+// host.Serve): the opencode mapping over the engine, each event decided
+// as a hook process decides it and named for h, with each project's
+// settings kept between requests; timeout is the deadline of one request.
+func NewServer(p *Process, timeout time.Duration, h *host.Host) *serve.Server {
 	cwd, _ := p.Getwd()
 	log := project.NewLog(project.StateDir(project.Root("", cwd)))
 	roots := &servedRoots{proc: p}
-	m := &opencode.Mapper{Run: engineRunner(p, roots), Reply: identityReply(p, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots), Agents: openCodeAgents(roots)}
-	tools := &toolServer{proc: p, roots: roots, m: m, tools: func() []agenttools.Tool { return servedTools() }, now: time.Now}
+	f := opencode.Flavor{Name: h.Name, Facts: h.Facts}
+	m := &opencode.Mapper{Flavor: f, Run: engineRunner(p, roots), Reply: identityReply(p, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots), Agents: openCodeAgents(roots, h)}
+	tools := &toolServer{proc: p, host: h.Name, roots: roots, m: m, tools: func() []agenttools.Tool { return servedTools() }, now: time.Now}
 	return &serve.Server{
 		Handler: func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 			if slices.Contains(opencode.ToolMethods(), method) {
@@ -61,13 +68,13 @@ func compactionPrompt(roots *servedRoots) func(ev *event.Event) string {
 // openCodeAgents are the roster's agents in OpenCode's form for the
 // project at dir, skills written into their prompts (OpenCode gives a
 // plugin no event on which a subagent's run could get them otherwise),
-// leaving out those under ids OpenCode keeps for its own agents. A skill
+// leaving out those under ids the host h keeps for its own agents. A skill
 // that cannot be read is left out and logged.
-func openCodeAgents(roots *servedRoots) func(dir string) map[string]opencode.Agent {
+func openCodeAgents(roots *servedRoots, h *host.Host) func(dir string) map[string]opencode.Agent {
+	f := opencode.Flavor{Name: h.Name, Facts: h.Facts}
 	return func(dir string) map[string]opencode.Agent {
 		root := project.Root("", dir)
 		s, log := roots.get(root)
-		h, _ := all.ByName(opencode.Host)
 		out := map[string]opencode.Agent{}
 		for _, a := range s.roster() {
 			if _, native := h.Agents.Native[a.ID]; native {
@@ -77,7 +84,7 @@ func openCodeAgents(roots *servedRoots) func(dir string) map[string]opencode.Age
 			if err != nil {
 				log.Logf("agent %s: %v", a.ID, err)
 			}
-			out[a.ID] = opencode.AgentConfig(a, agents.Prompt(a, skills))
+			out[a.ID] = f.AgentConfig(a, agents.Prompt(a, skills))
 		}
 		return out
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -38,7 +39,7 @@ func startServe(t testing.TB, dir string) *serveClient {
 	done := make(chan error, 1)
 	c := &serveClient{t: t, in: inW, out: bufio.NewReader(outR), wait: sync.OnceValue(func() error { return <-done })}
 	go func() {
-		err := NewServer(proc, 5*time.Second).Serve(context.Background(), inR, outW)
+		err := NewServer(proc, 5*time.Second, &opencode.Entry).Serve(context.Background(), inR, outW)
 		outW.Close()
 		done <- err
 	}()

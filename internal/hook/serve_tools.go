@@ -28,6 +28,7 @@ const toolCallTimeout = 65 * time.Minute
 // toolServer answers the plugin's tool and background runner methods.
 type toolServer struct {
 	proc  *Process
+	host  string // the served host's name
 	roots *servedRoots
 	m     *opencode.Mapper
 	tools func() []agenttools.Tool
@@ -100,7 +101,7 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 	}
 	s, log := ts.roots.get(root)
 	sess, agent := ts.m.Caller(p.SessionID)
-	env := &agenttools.Env{Root: root, Store: s.store(log), Host: opencode.Host, Session: sess, Agent: agent,
+	env := &agenttools.Env{Root: root, Store: s.store(log), Host: ts.host, Session: sess, Agent: agent,
 		Now: ts.now, Getenv: ts.proc.Getenv, Logf: log.Logf, SkillDirs: all.SkillDirs(),
 		Hosts: all.Facts(), Guard: all.Guard()}
 	args := p.Args

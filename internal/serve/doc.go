@@ -1,5 +1,6 @@
 // Package serve is atreides's long-running mode for hosts whose plugins
-// live in the host's own process (OpenCode): a JSON-lines protocol over a
+// live in the host's own process (OpenCode, and Kilo Code with the same
+// plugin): a JSON-lines protocol over a
 // pair of streams, usually the stdin and stdout of `atreides serve
 // --stdio` started by the plugin.
 //

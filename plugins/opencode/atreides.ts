@@ -4,7 +4,12 @@
 // to in JSON lines (protocol version 1; see internal/serve in the atreides
 // repository). No dependencies: only what OpenCode's Bun runtime provides.
 //
-// Installed by `atreides install opencode`, which fills in DEFAULT_BIN.
+// The same file runs in Kilo Code, an OpenCode fork with the same plugin
+// API: it tells serve which host it runs in (HOST below), and only one
+// copy of it answers per host instance, whichever of its files loaded
+// first (a project and a user install both load).
+//
+// Installed by `atreides install opencode` (or kilo), which fills in DEFAULT_BIN.
 // The binary is, in order: the plugin option "bin" (config entry
 // ["…/atreides.ts", {"bin": "/path/to/atreides"}]), $ATREIDES_BIN,
 // DEFAULT_BIN, then "atreides" on PATH.
@@ -22,6 +27,20 @@ const DEFAULT_BIN = ""
 const PROTOCOL = 1
 const BUSY = -32004 // the engine's queue was full; the request was not handled
 const TIMEOUT_MS = Number(process.env.ATREIDES_TIMEOUT_MS) || 10_000
+
+// HOST is the host this process is. Kilo Code sets KILO_PID to its own
+// pid at start (7.7.7); an OpenCode started by a Kilo command inherits a
+// KILO_PID that is not its own pid, so it stays OpenCode.
+const HOST = process.env.KILO_PID === String(process.pid) ? "kilo" : "opencode"
+const SERVE_ARGS = HOST === "opencode" ? ["serve", "--stdio"] : ["serve", "--stdio", "--host", HOST]
+
+// OWNED holds the plugin inputs of the host instances a copy of this
+// plugin already answers for, in this process. The host hands every
+// plugin of one instance the same input object, so a second copy (another
+// config directory's file) loaded into the same instance stands aside and
+// every hook is judged once; a new instance (another directory, or the
+// same one after a restart) has a new input and gets its own engine.
+const OWNED: WeakSet<object> = ((globalThis as any)[Symbol.for("atreides.plugin.instances")] ??= new WeakSet<object>())
 
 // Minimal local types: structurally what @opencode-ai/plugin 1.18.33
 // passes, so nothing has to be installed for this file to load.
@@ -63,7 +82,7 @@ class Engine {
 
   private start(): void {
     this.starts++
-    const proc = spawn(this.bin, ["serve", "--stdio"], { cwd: this.dir, stdio: ["pipe", "pipe", "pipe"], env: process.env })
+    const proc = spawn(this.bin, SERVE_ARGS, { cwd: this.dir, stdio: ["pipe", "pipe", "pipe"], env: process.env })
     this.proc = proc
     this.buf = ""
     proc.stdout!.setEncoding("utf8")
@@ -147,6 +166,8 @@ class Engine {
 
 export const AtreidesPlugin = async (input: PluginInput, options?: Record<string, Json>): Promise<Hooks> => {
   const directory = input.directory
+  if (OWNED.has(input)) return {}
+  OWNED.add(input)
   const bin = (typeof options?.bin === "string" && options.bin) || process.env.ATREIDES_BIN || DEFAULT_BIN || "atreides"
   const log = (message: string) => {
     try {

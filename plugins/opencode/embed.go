@@ -1,5 +1,6 @@
 // Package opencode ships the atreides OpenCode plugin (atreides.ts) inside
-// the atreides binary, for `atreides install opencode`.
+// the atreides binary, for `atreides install opencode` and `atreides
+// install kilo` (Kilo Code runs the same file).
 package opencode
 
 import _ "embed"

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -191,6 +192,9 @@ func (p *ocProject) exists(rel string) bool {
 type ocServer struct {
 	p   *ocProject
 	url string
+	// dirHeader names the directory of a request ("" for OpenCode's
+	// x-opencode-directory; Kilo Code reads x-kilo-directory).
+	dirHeader string
 }
 
 func (p *ocProject) serveOC() *ocServer {
@@ -246,7 +250,7 @@ func (s *ocServer) do(method, path string, body, out any, timeout time.Duration)
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("x-opencode-directory", s.p.Dir)
+	req.Header.Set(cmp.Or(s.dirHeader, "x-opencode-directory"), s.p.Dir)
 	resp, err := (&http.Client{Timeout: timeout}).Do(req)
 	if err != nil {
 		return err

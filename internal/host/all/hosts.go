@@ -12,6 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/codex"
 	"github.com/atreides-dev/atreides/internal/host/copilot"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
+	"github.com/atreides-dev/atreides/internal/host/kilo"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/host/qwen"
 	"github.com/atreides-dev/atreides/internal/policy"
@@ -123,7 +124,7 @@ var otherAgents = []guard.AgentCLI{
 // All is every supported host, in the order they are listed to users.
 func All() []*host.Host { return table }
 
-var table = []*host.Host{&claude.Entry, &gemini.Entry, &codex.Entry, &opencode.Entry, &copilot.Entry, &qwen.Entry}
+var table = []*host.Host{&claude.Entry, &gemini.Entry, &codex.Entry, &opencode.Entry, &copilot.Entry, &qwen.Entry, &kilo.Entry}
 
 // Via is every host that reaches atreides by t, in the order of All.
 func Via(t host.Transport) []*host.Host {

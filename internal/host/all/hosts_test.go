@@ -433,6 +433,7 @@ func TestToolName(t *testing.T) {
 		{"gemini", "mcp_atreides_todo_add"},
 		{"codex", "todo_add"},
 		{"opencode", "atreides_todo_add"},
+		{"kilo", "atreides_todo_add"},
 		{"nosuchhost", "todo_add"},
 	} {
 		if got := Facts()[tc.host].ToolName("todo_add"); got != tc.want {
@@ -461,6 +462,20 @@ func TestHookFiles(t *testing.T) {
 		"/home/user/.config/opencode/opencode.json", "/home/user/.config/opencode/opencode.jsonc",
 		"/home/user/proj/.github/hooks/", "/home/user/proj/.github/copilot/settings.json", "/home/user/.copilot/hooks/", "/home/user/.copilot/settings.json", "/home/user/.copilot/mcp-config.json",
 		"/home/user/proj/.qwen/settings.json", "/home/user/.qwen/settings.json",
+		// Kilo Code: .kilo and legacy .kilocode in the project and the
+		// home, ~/.config/kilo, and the project's root config files.
+		"/home/user/proj/.kilo/plugin/", "/home/user/proj/.kilo/plugins/", "/home/user/proj/.kilo/kilo.json",
+		"/home/user/proj/.kilo/kilo.jsonc", "/home/user/proj/.kilo/opencode.json", "/home/user/proj/.kilo/opencode.jsonc",
+		"/home/user/proj/.kilocode/plugin/", "/home/user/proj/.kilocode/plugins/", "/home/user/proj/.kilocode/kilo.json",
+		"/home/user/proj/.kilocode/kilo.jsonc", "/home/user/proj/.kilocode/opencode.json", "/home/user/proj/.kilocode/opencode.jsonc",
+		"/home/user/proj/kilo.json", "/home/user/proj/kilo.jsonc",
+		"/home/user/.config/kilo/plugin/", "/home/user/.config/kilo/plugins/", "/home/user/.config/kilo/kilo.json",
+		"/home/user/.config/kilo/kilo.jsonc", "/home/user/.config/kilo/opencode.json", "/home/user/.config/kilo/opencode.jsonc",
+		"/home/user/.config/kilo/config.json",
+		"/home/user/.kilo/plugin/", "/home/user/.kilo/plugins/", "/home/user/.kilo/kilo.json",
+		"/home/user/.kilo/kilo.jsonc", "/home/user/.kilo/opencode.json", "/home/user/.kilo/opencode.jsonc",
+		"/home/user/.kilocode/plugin/", "/home/user/.kilocode/plugins/", "/home/user/.kilocode/kilo.json",
+		"/home/user/.kilocode/kilo.jsonc", "/home/user/.kilocode/opencode.json", "/home/user/.kilocode/opencode.jsonc",
 	}
 	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("hook files\n got %q\nwant %q", got, want)
@@ -576,7 +591,7 @@ func TestVia(t *testing.T) {
 		}
 		got = append(got, strings.Join(names, ","))
 	}
-	if want := []string{"claude,gemini,codex,copilot,qwen", "opencode"}; !slices.Equal(got, want) {
+	if want := []string{"claude,gemini,codex,copilot,qwen", "opencode,kilo"}; !slices.Equal(got, want) {
 		t.Errorf("Via(Hook), Via(Serve) = %q, want %q", got, want)
 	}
 }

@@ -146,39 +146,6 @@ var Expected = map[string]Expectations{
 		}(),
 	},
 
-	// OpenCode has no hook process: a payload is a serve request without its
-	// envelope ({method, params}), the answer is what the plugin applies.
-	// There is no ask (permission.ask never fires in 1.18.33), so an ask is a
-	// block that says so; session context goes into the system prompt; a
-	// keep-going is a prompt the plugin sends on session.idle; a tool call
-	// that cannot be read is blocked by a throw, not an exit code.
-	"opencode": {
-		Payload: func(kind event.Kind, cmd string) []byte {
-			const dir = `"directory":"/proj",`
-			switch kind {
-			case event.PreTool:
-				return []byte(`{"method":"tool.before","params":{` + dir + `"input":{"tool":"bash","sessionID":"s","callID":"call_1"},"output":{"args":{"command":` + JSONString(cmd) + `,"description":"d"}}}}`)
-			case event.PostTool:
-				return []byte(`{"method":"tool.after","params":{` + dir + `"input":{"tool":"bash","sessionID":"s","callID":"call_1","args":{"command":` + JSONString(cmd) + `}},"output":{"title":"t","output":"FAIL\n","metadata":{"exit":1}}}}`)
-			case event.SessionStart:
-				return []byte(`{"method":"system.transform","params":{` + dir + `"input":{"sessionID":"s","model":{"id":"m"}},"output":{"system":["You are opencode"]}}}`)
-			case event.Stop:
-				return []byte(`{"method":"event","params":{` + dir + `"input":{"event":{"id":"evt_1","type":"session.idle","properties":{"sessionID":"s"}}}}}`)
-			}
-			return []byte(`{"method":"?"}`)
-		},
-		Want: map[Case]Wire{
-			DenyShell:       {Stdout: `{"block":"` + denyReason + `"}`},
-			AskShell:        {Stdout: `{"block":"` + Contains(askReason) + `"}`},
-			AllowRewrite:    {Stdout: `{"args":{"command":"ls -la"}}`},
-			SessionContext:  {Stdout: `{"system":["phase: plan"]}`},
-			PostToolContext: {Stdout: `{"append":"3 tests failed"}`},
-			KeepGoing:       {Stdout: `{"continue":"` + stopReason + `"}`},
-			Nothing:         {},
-			UnreadableTool:  {Stdout: `{"block":"<contains:could not read>"}`},
-		},
-	},
-
 	// GitHub Copilot CLI writes camelCase payloads that name no event (the
 	// adapter tells it by their keys) and reads a flat answer object: ask
 	// is sent as ask (Copilot refuses it in -p, showing the reason), a
@@ -211,4 +178,46 @@ var Expected = map[string]Expectations{
 			UnreadableTool:  {Stdout: `{"permissionDecision":"deny","permissionDecisionReason":"<contains:could not read>"}`, Exit: 2, Stderr: "could not read"},
 		},
 	},
+
+	// OpenCode has no hook process: a payload is a serve request without its
+	// envelope ({method, params}), the answer is what the plugin applies.
+	// There is no ask (permission.ask never fires in 1.18.33), so an ask is a
+	// block that says so; session context goes into the system prompt; a
+	// keep-going is a prompt the plugin sends on session.idle; a tool call
+	// that cannot be read is blocked by a throw, not an exit code.
+	"opencode": openCodePlugin(),
+	// Kilo Code runs OpenCode's plugin and serve (--host kilo): the same
+	// requests, the same answers (7.7.7 has no ask a plugin can raise).
+	"kilo": openCodePlugin(),
+}
+
+// openCodePlugin is what the OpenCode plugin sends and must be answered,
+// in OpenCode and in the forks that run it.
+func openCodePlugin() Expectations {
+	return Expectations{
+		Payload: func(kind event.Kind, cmd string) []byte {
+			const dir = `"directory":"/proj",`
+			switch kind {
+			case event.PreTool:
+				return []byte(`{"method":"tool.before","params":{` + dir + `"input":{"tool":"bash","sessionID":"s","callID":"call_1"},"output":{"args":{"command":` + JSONString(cmd) + `,"description":"d"}}}}`)
+			case event.PostTool:
+				return []byte(`{"method":"tool.after","params":{` + dir + `"input":{"tool":"bash","sessionID":"s","callID":"call_1","args":{"command":` + JSONString(cmd) + `}},"output":{"title":"t","output":"FAIL\n","metadata":{"exit":1}}}}`)
+			case event.SessionStart:
+				return []byte(`{"method":"system.transform","params":{` + dir + `"input":{"sessionID":"s","model":{"id":"m"}},"output":{"system":["You are opencode"]}}}`)
+			case event.Stop:
+				return []byte(`{"method":"event","params":{` + dir + `"input":{"event":{"id":"evt_1","type":"session.idle","properties":{"sessionID":"s"}}}}}`)
+			}
+			return []byte(`{"method":"?"}`)
+		},
+		Want: map[Case]Wire{
+			DenyShell:       {Stdout: `{"block":"` + denyReason + `"}`},
+			AskShell:        {Stdout: `{"block":"` + Contains(askReason) + `"}`},
+			AllowRewrite:    {Stdout: `{"args":{"command":"ls -la"}}`},
+			SessionContext:  {Stdout: `{"system":["phase: plan"]}`},
+			PostToolContext: {Stdout: `{"append":"3 tests failed"}`},
+			KeepGoing:       {Stdout: `{"continue":"` + stopReason + `"}`},
+			Nothing:         {},
+			UnreadableTool:  {Stdout: `{"block":"<contains:could not read>"}`},
+		},
+	}
 }

@@ -12,18 +12,19 @@ import (
 // suite and for tools that replay one request: a payload is a request
 // without its envelope, `{"method":…,"params":…}`, and an answer is the
 // [Result] as one JSON line (no line for an empty result). The server
-// uses [Mapper], which adds the per-session bookkeeping.
-type Adapter struct{}
+// uses [Mapper], which adds the per-session bookkeeping. The zero
+// Adapter is OpenCode's; a fork's names its [Flavor].
+type Adapter struct{ Flavor Flavor }
 
 var _ host.Adapter = Adapter{}
 
 // Name implements [host.Adapter].
-func (Adapter) Name() string { return Host }
+func (a Adapter) Name() string { return a.Flavor.or().Name }
 
 // Decode implements [host.Adapter]. OpenCode names the project directory
 // in every request, so the environment is not consulted.
-func (Adapter) Decode(data []byte, _ func(string) string, now time.Time) (*event.Event, error) {
-	return DecodeRequest(data, now)
+func (a Adapter) Decode(data []byte, _ func(string) string, now time.Time) (*event.Event, error) {
+	return a.Flavor.DecodeRequest(data, now)
 }
 
 // Encode implements [host.Adapter].

@@ -26,8 +26,12 @@ type Agent struct {
 
 // AgentConfig is a roster agent in OpenCode's form, with prompt (its
 // skills appended) as its system prompt.
-func AgentConfig(a agents.Agent, prompt string) Agent {
-	c := Agent{Description: a.Description, Mode: string(a.Mode), Prompt: prompt, Model: a.ModelFor("opencode")}
+func AgentConfig(a agents.Agent, prompt string) Agent { return OpenCode().AgentConfig(a, prompt) }
+
+// AgentConfig is [AgentConfig] for the flavor's host: the model is the
+// one the roster names for it.
+func (f Flavor) AgentConfig(a agents.Agent, prompt string) Agent {
+	c := Agent{Description: a.Description, Mode: string(a.Mode), Prompt: prompt, Model: a.ModelFor(f.or().Name)}
 	switch a.Tools {
 	case agents.ReadOnly:
 		c.Permission = map[string]any{"edit": "deny", "bash": "deny", "webfetch": "deny"}

@@ -147,25 +147,38 @@ var busKinds = map[string]event.Kind{
 // carries the hook name when it could be recovered, so a tool call fails
 // closed.
 func DecodeRequest(data []byte, now time.Time) (*event.Event, error) {
+	return OpenCode().DecodeRequest(data, now)
+}
+
+// DecodeRequest is [DecodeRequest] for the flavor's host.
+func (f Flavor) DecodeRequest(data []byte, now time.Time) (*event.Event, error) {
+	f = f.or()
 	var r struct {
 		Method string          `json:"method"`
 		Params json.RawMessage `json:"params"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
-		ev := &event.Event{Host: Host, Facts: &Facts, HostEvent: HookName(host.SniffString(data, "method")), Kind: event.Unknown, Time: now}
+		ev := &event.Event{Host: f.Name, Facts: f.Facts, HostEvent: HookName(host.SniffString(data, "method")), Kind: event.Unknown, Time: now}
 		if ev.HostEvent == "tool.execute.before" {
 			ev.Kind = event.PreTool
 		}
 		return ev, host.Malformed("%v", err)
 	}
-	return Decode(r.Method, r.Params, now)
+	return f.Decode(r.Method, r.Params, now)
 }
 
 // Decode decodes one hook's params. It keeps no state: what depends on
 // earlier events (a stop that follows atreides's own continuation, a
 // compaction) is filled in by [Mapper].
 func Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, error) {
-	ev := &event.Event{Host: Host, Facts: &Facts, HostEvent: HookName(method), Kind: event.Unknown, Time: now}
+	return OpenCode().Decode(method, raw, now)
+}
+
+// Decode is [Decode] for the flavor's host: its events name it and carry
+// its facts.
+func (f Flavor) Decode(method string, raw json.RawMessage, now time.Time) (*event.Event, error) {
+	f = f.or()
+	ev := &event.Event{Host: f.Name, Facts: f.Facts, HostEvent: HookName(method), Kind: event.Unknown, Time: now}
 	if ev.HostEvent == "" {
 		return ev, host.Malformed("unknown method %q", method)
 	}

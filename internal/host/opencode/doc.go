@@ -38,4 +38,10 @@
 // It also installs the plugin file into OpenCode's config directory
 // (Install, Uninstall, Inspect; prefillDeps for an offline start), on
 // install's file machinery.
+//
+// Forks of OpenCode that kept its plugin API (Kilo Code, internal/host/kilo)
+// run the same plugin file and the same serve: a [Flavor] names the host
+// and its facts for the adapter, the mapper and the plugin's install, and
+// `atreides serve --host NAME` serves it. The plugin tells its host at run
+// time and passes --host; the zero Flavor is OpenCode's.
 package opencode

@@ -57,13 +57,7 @@ var openCodeConfigNames = []string{"opencode.json", "opencode.jsonc"}
 // when they are set.
 func openCodeHookFiles(env host.Env) []string {
 	var out []string
-	dir := func(d string) {
-		plugin := filepath.Dir(pluginPath(d))
-		out = append(out, plugin+"/", plugin+"s/")
-		for _, n := range openCodeConfigNames {
-			out = append(out, filepath.Join(d, n))
-		}
-	}
+	dir := func(d string) { out = append(out, DirHookFiles(d, openCodeConfigNames)...) }
 	if env.ProjectDir != "" {
 		dir(ConfigDir(install.ScopeProject, env.ProjectDir, ""))
 		for _, n := range openCodeConfigNames {
@@ -78,6 +72,19 @@ func openCodeHookFiles(env host.Env) []string {
 	}
 	if f := env.Getenv("OPENCODE_CONFIG"); filepath.IsAbs(f) {
 		out = append(out, f)
+	}
+	return out
+}
+
+// DirHookFiles are the hook files of one config directory of a host of
+// the family: its plugin directories (plugin/ and plugins/, whose every
+// file is loaded) and its config files of the names given (whose
+// "plugin" list can drop ours).
+func DirHookFiles(d string, configNames []string) []string {
+	plugin := filepath.Dir(pluginPath(d))
+	out := []string{plugin + "/", plugin + "s/"}
+	for _, n := range configNames {
+		out = append(out, filepath.Join(d, n))
 	}
 	return out
 }

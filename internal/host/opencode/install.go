@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -53,6 +54,10 @@ func ConfigHome(xdgConfigHome, home string) string {
 	return filepath.Join(home, ".config")
 }
 
+// PluginPath is the plugin file in a config directory (of any host of
+// the family).
+func PluginPath(configDir string) string { return pluginPath(configDir) }
+
 // pluginPath is the plugin file in a config directory.
 func pluginPath(configDir string) string {
 	return filepath.Join(configDir, "plugin", PluginFile)
@@ -68,6 +73,8 @@ type InstallOptions struct {
 	// installs into every config directory it reads, so for a project
 	// install both the project's and the user's are needed.
 	Offline []string
+	// Flavor is the host the plugin is installed for (zero: OpenCode).
+	Flavor Flavor
 }
 
 // pluginSource is the plugin file for a binary path.
@@ -83,8 +90,9 @@ func pluginSource(bin string) (string, error) {
 // binary changes nothing. A file of that name that is not ours is left
 // alone (an error).
 func Install(opts InstallOptions) (install.Report, error) {
+	f := opts.Flavor.or()
 	path := pluginPath(opts.ConfigDir)
-	rep := install.Report{Host: Host, Path: path}
+	rep := install.Report{Host: f.Name, Path: path}
 	if err := install.CheckBinaryPath(opts.BinaryPath); err != nil {
 		return rep, err
 	}
@@ -114,15 +122,15 @@ func Install(opts InstallOptions) (install.Report, error) {
 		rep.Warnings = append(rep.Warnings, p)
 	}
 	for _, dir := range opts.Offline {
-		done, err := prefillDeps(dir)
+		done, err := prefillDeps(dir, f.DepsPackage)
 		if err != nil {
 			return rep, err
 		}
 		if done {
-			rep.Notes = append(rep.Notes, "marked OpenCode's dependency install in "+dir+" as done (offline start; see atreides install --help)")
+			rep.Notes = append(rep.Notes, "marked "+f.Name+"'s dependency install in "+dir+" as done (offline start; see atreides install --help)")
 		}
 	}
-	rep.Notes = append(rep.Notes, "OpenCode loads the plugin at its next start; it starts `atreides serve --stdio` once per OpenCode instance.")
+	rep.Notes = append(rep.Notes, f.Name+" loads the plugin at its next start; it starts `atreides serve --stdio` once per instance.")
 	return rep, nil
 }
 
@@ -130,12 +138,18 @@ func Install(opts InstallOptions) (install.Report, error) {
 // install created for it (when still empty), and the offline markers
 // install wrote in dirs if they are still exactly as written.
 func Uninstall(configDir, backupDir string, offline []string) (install.Report, error) {
+	return OpenCode().Uninstall(configDir, backupDir, offline)
+}
+
+// Uninstall is [Uninstall] for the flavor's host.
+func (f Flavor) Uninstall(configDir, backupDir string, offline []string) (install.Report, error) {
+	f = f.or()
 	path := pluginPath(configDir)
-	rep := install.Report{Host: Host, Path: path, Action: install.ActionNothingToDo}
+	rep := install.Report{Host: f.Name, Path: path, Action: install.ActionNothingToDo}
 	// The markers first: they may sit in a directory install created for
 	// the plugin, which can go only once it is empty.
 	for _, dir := range offline {
-		if removePrefill(dir) {
+		if removePrefill(dir, f.DepsPackage) {
 			rep.Notes = append(rep.Notes, "removed the offline dependency marker in "+dir)
 		}
 	}
@@ -159,7 +173,13 @@ func Uninstall(configDir, backupDir string, offline []string) (install.Report, e
 // config directory) for doctor: whether it is there and ours, and the
 // binary it starts.
 func Inspect(path string) (install.Status, error) {
-	st := install.Status{Host: Host, Path: path}
+	return OpenCode().Inspect(path)
+}
+
+// Inspect is [Inspect] for the flavor's host.
+func (f Flavor) Inspect(path string) (install.Status, error) {
+	f = f.or()
+	st := install.Status{Host: f.Name, Path: path}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		st.Parses = true
@@ -177,21 +197,37 @@ func Inspect(path string) (install.Status, error) {
 	st.Events = pluginHooks
 	bin, ok := pluginBinary(string(data))
 	if !ok {
-		st.Problem = "the plugin names no binary (reinstall with `atreides install opencode`)"
+		st.Problem = "the plugin names no binary (reinstall with `atreides install " + f.Name + "`)"
 		st.Parses = false
 		return st, nil
 	}
+	st.Binaries = []install.Binary{pluginBinaryStatus(bin)}
+	if src, _ := pluginSource(bin); src != string(data) {
+		st.Notes = append(st.Notes, "the plugin differs from this atreides's version; `atreides install "+f.Name+"` updates it")
+	}
+	return st, nil
+}
+
+// pluginBinaryStatus is whether the binary a plugin names would run: a
+// bare atreides (a project install's) is looked up in PATH, and when it
+// is not there Resolved stays empty, which doctor reports as such.
+func pluginBinaryStatus(bin string) install.Binary {
 	b := install.Binary{Command: bin, Resolved: bin, Events: pluginHooks}
-	if p := install.CheckExecutable(bin); p != "" {
+	if bin == install.PortableBinary {
+		p, err := exec.LookPath(bin)
+		if err != nil {
+			b.Resolved = ""
+			b.Problem = "not found in PATH"
+			return b
+		}
+		b.Resolved = p
+	}
+	if p := install.CheckExecutable(b.Resolved); p != "" {
 		b.Problem = p
 	} else {
 		b.Executable = true
 	}
-	st.Binaries = []install.Binary{b}
-	if src, _ := pluginSource(bin); src != string(data) {
-		st.Notes = append(st.Notes, "the plugin differs from this atreides's version; `atreides install opencode` updates it")
-	}
-	return st, nil
+	return b
 }
 
 // pluginBinary reads DEFAULT_BIN from a plugin file.
@@ -220,21 +256,26 @@ func pluginBinary(src string) (string, bool) {
 // node_modules and a lock naming @opencode-ai/plugin. The atreides plugin
 // imports nothing, so nothing is missing; a plugin of the user's that
 // imports @opencode-ai/plugin would need a real install (run opencode once
-// online, or npm install in that directory).
+// online, or npm install in that directory). Kilo Code (7.7.7) does the
+// same with @kilocode/plugin: the lock names the flavor's package.
 
-const depsLock = `{
+// depsLock is the lock that marks the install of pkg as done.
+func depsLock(pkg string) string {
+	q, _ := json.Marshal(pkg)
+	return `{
   "name": "opencode-config",
   "lockfileVersion": 3,
   "requires": true,
   "packages": {
     "": {
       "dependencies": {
-        "@opencode-ai/plugin": "*"
+        ` + string(q) + `: "*"
       }
     }
   }
 }
 `
+}
 
 const depsGitignore = "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore\n"
 
@@ -242,14 +283,14 @@ const depsGitignore = "node_modules\npackage.json\npackage-lock.json\nbun.lock\n
 // directory as done, unless the directory already has node_modules or a
 // lock (then OpenCode's own install state is left as it is). It reports
 // whether it wrote anything.
-func prefillDeps(dir string) (bool, error) {
+func prefillDeps(dir, pkg string) (bool, error) {
 	if exists(filepath.Join(dir, "node_modules")) || exists(filepath.Join(dir, "package-lock.json")) {
 		return false, nil
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "node_modules"), 0o755); err != nil {
 		return false, err
 	}
-	if err := install.WriteAtomic(filepath.Join(dir, "package-lock.json"), []byte(depsLock), 0o644); err != nil {
+	if err := install.WriteAtomic(filepath.Join(dir, "package-lock.json"), []byte(depsLock(pkg)), 0o644); err != nil {
 		return false, err
 	}
 	if gi := filepath.Join(dir, ".gitignore"); !exists(gi) {
@@ -262,9 +303,9 @@ func prefillDeps(dir string) (bool, error) {
 
 // removePrefill undoes prefillDeps when what it wrote is
 // untouched (the lock as written, node_modules still empty).
-func removePrefill(dir string) bool {
+func removePrefill(dir, pkg string) bool {
 	lock := filepath.Join(dir, "package-lock.json")
-	if b, err := os.ReadFile(lock); err != nil || string(b) != depsLock {
+	if b, err := os.ReadFile(lock); err != nil || string(b) != depsLock(pkg) {
 		return false
 	}
 	if entries, err := os.ReadDir(filepath.Join(dir, "node_modules")); err != nil || len(entries) > 0 {

@@ -108,3 +108,17 @@ func TestOpenCodeOffline(t *testing.T) {
 		t.Error("an existing install was touched")
 	}
 }
+
+// TestInspectPortableBinary: a project install's plugin names a bare
+// atreides, which doctor looks up in PATH (not as a file in the cwd).
+func TestInspectPortableBinary(t *testing.T) {
+	bin := fakeBinary(t)
+	t.Setenv("PATH", filepath.Dir(bin))
+	if b := pluginBinaryStatus(install.PortableBinary); !b.Executable || b.Resolved != bin {
+		t.Errorf("on PATH: %+v", b)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if b := pluginBinaryStatus(install.PortableBinary); b.Executable || b.Resolved != "" {
+		t.Errorf("not on PATH: %+v", b)
+	}
+}

@@ -20,6 +20,8 @@ type Runner func(ctx context.Context, ev *event.Event) *event.Decision
 // concurrent use; the caller keeps one session's requests in order.
 type Mapper struct {
 	Run Runner
+	// Flavor is the host the plugin runs in (the zero value: OpenCode).
+	Flavor Flavor
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// Logf logs a line for the user (dropped when nil).
@@ -99,9 +101,9 @@ func (m *Mapper) Handle(ctx context.Context, method string, params json.RawMessa
 	if method == MethodConfig {
 		return m.config(params)
 	}
-	ev, err := Decode(method, params, m.now())
+	ev, err := m.Flavor.Decode(method, params, m.now())
 	if err != nil {
-		m.logf("opencode %s: not read: %v", orUnknown(ev.HostEvent), err)
+		m.logf("%s %s: not read: %v", m.Flavor.or().Name, orUnknown(ev.HostEvent), err)
 		return Unreadable(ev.HostEvent, err)
 	}
 	if !m.before(ev, params) {

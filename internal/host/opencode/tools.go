@@ -12,7 +12,8 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
-// toolNames maps OpenCode's built-in tools (1.18.33) to atreides's names.
+// toolNames maps the built-in tools of OpenCode (1.18.33) and of its
+// forks to atreides's names.
 var toolNames = map[string]event.ToolName{
 	"bash":      event.Shell,
 	"read":      event.Read,
@@ -28,6 +29,9 @@ var toolNames = map[string]event.ToolName{
 	"task":      event.Delegate,
 	"todowrite": event.Todo,
 	"todoread":  event.Todo,
+	// Kilo Code's (7.7.7): a command it starts and keeps running
+	// ({action:"start", command, workdir}); judged as a shell command.
+	"background_process": event.Shell,
 }
 
 // toolInput holds the argument fields atreides looks at in any tool.
