@@ -15,6 +15,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/claude"
+	"github.com/atreides-dev/atreides/internal/host/cline"
 	"github.com/atreides-dev/atreides/internal/host/codex"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
@@ -177,9 +178,10 @@ func TestInstallRoundTrip(t *testing.T) {
 	for _, h := range All() {
 		for _, scope := range h.Scopes {
 			for _, fx := range fixtures {
-				if fx.content != nil && h.Via == host.Serve {
-					// The plugin is a file of atreides's own, not a settings
-					// file to edit: only the no-file fixture applies.
+				if fx.content != nil && !settingsFile(h) {
+					// The plugin, Cline's hook scripts: files of atreides's
+					// own, not a settings file to edit: only the no-file
+					// fixture applies.
 					continue
 				}
 				t.Run(h.Name+"/"+scope.String()+"/"+fx.name, func(t *testing.T) {
@@ -267,6 +269,11 @@ func TestInstallRoundTrip(t *testing.T) {
 	}
 }
 
+// settingsFile reports whether install edits a settings file of the host
+// (Path's), which holds the user's settings too: not OpenCode's plugin
+// nor Cline's hook scripts, which are wholly atreides's.
+func settingsFile(h *host.Host) bool { return h.Via == host.Hook && h.Name != cline.Host }
+
 func mapsEqual(a, b map[string]string) bool {
 	if len(a) != len(b) {
 		return false
@@ -285,7 +292,7 @@ func mapsEqual(a, b map[string]string) bool {
 func TestUninstallAfterAChange(t *testing.T) {
 	self := fakeBin(t)
 	for _, h := range All() {
-		if h.Via != host.Hook {
+		if !settingsFile(h) {
 			continue
 		}
 		t.Run(h.Name, func(t *testing.T) {
@@ -459,6 +466,7 @@ func TestHookFiles(t *testing.T) {
 		"/home/user/proj/.opencode/opencode.jsonc", "/home/user/proj/opencode.json", "/home/user/proj/opencode.jsonc",
 		"/home/user/.config/opencode/plugin/", "/home/user/.config/opencode/plugins/",
 		"/home/user/.config/opencode/opencode.json", "/home/user/.config/opencode/opencode.jsonc",
+		"/home/user/proj/.clinerules/hooks/", "/home/user/.cline/hooks/",
 	}
 	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("hook files\n got %q\nwant %q", got, want)
@@ -574,7 +582,7 @@ func TestVia(t *testing.T) {
 		}
 		got = append(got, strings.Join(names, ","))
 	}
-	if want := []string{"claude,gemini,codex", "opencode"}; !slices.Equal(got, want) {
+	if want := []string{"claude,gemini,codex,cline", "opencode"}; !slices.Equal(got, want) {
 		t.Errorf("Via(Hook), Via(Serve) = %q, want %q", got, want)
 	}
 }
