@@ -177,12 +177,12 @@ func Inspect(path string) (install.Status, error) {
 			continue
 		}
 		st.Events = append(st.Events, ev)
-		cmd := strings.TrimPrefix(lastLine(string(data)), "exec ")
-		b := bins[cmd]
-		if b == nil {
-			b = binaryOf(cmd)
-			bins[cmd] = b
-			order = append(order, cmd)
+		b := binaryOf(strings.TrimPrefix(lastLine(string(data)), "exec "))
+		if seen := bins[b.Command]; seen != nil {
+			b = seen
+		} else {
+			bins[b.Command] = b
+			order = append(order, b.Command)
 		}
 		b.Events = append(b.Events, ev)
 	}
