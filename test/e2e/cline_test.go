@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,7 +30,10 @@ func newClineProject(t *testing.T, script fc.Script) *clineProject {
 	bin := clineCLI.require(t)
 	p := &clineProject{hostProject: newHostProject(t, atreidesFor(t)), Fake: fc.Start(t, script), bin: bin}
 	root := filepath.Dir(p.Dir)
-	p.cfg, p.data = filepath.Join(root, "cline-config"), filepath.Join(root, "cline-data")
+	// The data directory where Cline looks for it by default, in the
+	// config directory: its MCP file is there.
+	p.cfg = filepath.Join(root, "cline-config")
+	p.data = filepath.Join(p.cfg, "data")
 	// One-off provider setup: the openai-compatible provider at the fake.
 	p.run("cline-auth", bin, p.env(), "auth", "-p", "openai-compatible", "-k", "x", "-m", "fake-model", "-b", p.Fake.URL,
 		"--config", p.cfg, "--data-dir", p.data)
@@ -150,6 +154,7 @@ func TestCline(t *testing.T) {
 		{"SessionContext", clineSessionContext},
 		{"StopCannotContinue", clineStop},
 		{"InstallUninstallByteIdentical", clineRoundTrip},
+		{"MCPTools", clineMCP},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
@@ -265,6 +270,29 @@ func clineStop(t *testing.T) {
 	}
 	if !tried {
 		t.Errorf("no TaskComplete decision keeping the agent going in the audit trail:\n%s", audit)
+	}
+}
+
+// After `atreides install cline --user` Cline offers atreides's tools as
+// atreides__<tool>, and a todo_add call adds the todo.
+func clineMCP(t *testing.T) {
+	const title = "added over cline mcp"
+	p := newClineProject(t, replies(call("call_1", "atreides__todo_add", `{"title":"`+title+`"}`)))
+	out := p.Atreides("install", "cline", "--user")
+	if !strings.Contains(out, "installed mcpServers.atreides") {
+		t.Fatalf("install cline --user did not register the MCP server:\n%s", out)
+	}
+	p.Run("add a todo")
+
+	main := p.Fake.MainRequests()
+	if len(main) == 0 || !slices.Contains(main[0].Tools, "atreides__todo_add") {
+		t.Fatalf("atreides__todo_add not offered to the model")
+	}
+	if res, _ := p.after("call_1"); !strings.Contains(res, "added todo #1") {
+		t.Errorf("todo_add result: %q", res)
+	}
+	if list := p.Atreides("todo", "list"); !strings.Contains(list, title) {
+		t.Errorf("the todo is not in atreides's list:\n%s", list)
 	}
 }
 

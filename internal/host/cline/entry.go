@@ -29,7 +29,7 @@ var Entry = host.Host{
 			out = append(out, dirOf(env, install.ScopeProject)+"/")
 		}
 		if env.Home != "" || env.Getenv("CLINE_DIR") != "" {
-			out = append(out, dirOf(env, install.ScopeUser)+"/")
+			out = append(out, dirOf(env, install.ScopeUser)+"/", MCPPath(env))
 		}
 		return out
 	},
@@ -73,17 +73,69 @@ func hookPath(env host.Env, scope install.Scope) string {
 	return filepath.Join(dirOf(env, scope), Events[0])
 }
 
-func installCline(env host.Env, o host.Options) (install.Report, error) {
-	return Install(InstallOptions{Dir: dirOf(env, o.Scope), BinaryPath: o.Binary, Timeout: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope)})
+// configDir is Cline's config directory: $CLINE_DIR, else ~/.cline.
+func configDir(env host.Env) string {
+	if env.Getenv != nil {
+		if d := env.Getenv("CLINE_DIR"); d != "" {
+			return d
+		}
+	}
+	return filepath.Join(env.Home, ".cline")
 }
 
+// MCPPath is the file Cline 3.0.65 reads its MCP servers from: the data
+// directory's settings/cline_mcp_settings.json, the data directory being
+// <config dir>/data unless `cline --data-dir` moves it. It is the
+// user's alone: Cline reads no MCP servers from a project.
+func MCPPath(env host.Env) string {
+	return filepath.Join(configDir(env), "data", "settings", "cline_mcp_settings.json")
+}
+
+// mcpFile is atreides's MCP server in Cline's file. Cline sets no
+// variable atreides tells it by in its MCP servers' environment that is
+// not also in every other process it starts, so the server is told.
+func mcpFile(env host.Env) install.MCPFile {
+	return install.MCPFile{Host: Host, Path: MCPPath(env), BackupDir: env.BackupDir(install.ScopeUser), HostArg: true}
+}
+
+// installCline writes the hook files, and for the user registers the MCP
+// server (Cline's MCP file is the user's: a project install leaves it).
+func installCline(env host.Env, o host.Options) (install.Report, error) {
+	rep, err := Install(InstallOptions{Dir: dirOf(env, o.Scope), BinaryPath: o.Binary, Timeout: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope)})
+	if err != nil {
+		return rep, err
+	}
+	if o.Scope != install.ScopeUser {
+		rep.Notes = append(rep.Notes, "Cline reads MCP servers only from the user's "+MCPPath(env)+": 'atreides install cline --user' registers atreides's tools there")
+		return rep, nil
+	}
+	m, err := mcpFile(env).Install(o.Binary)
+	if err != nil {
+		return rep, err
+	}
+	host.FoldInstall(&rep, m)
+	return rep, nil
+}
+
+// uninstallCline undoes installCline in the reverse order: the MCP
+// server first, so that the directories the hook files made are empty
+// when they go.
 func uninstallCline(env host.Env, scope install.Scope) (install.Report, error) {
-	return Uninstall(dirOf(env, scope), env.BackupDir(scope))
+	var m install.Report
+	if scope == install.ScopeUser {
+		var err error
+		if m, err = mcpFile(env).Uninstall(); err != nil {
+			return m, err
+		}
+	}
+	rep, err := Uninstall(dirOf(env, scope), env.BackupDir(scope))
+	host.FoldUninstall(&rep, install.Report{}, m)
+	return rep, err
 }
 
 // clineDoctor says what doctor must know beyond the files: a foreign hook
-// file in an event's place, and that atreides's MCP tools are not
-// registered for Cline.
+// file in an event's place, and whether atreides's MCP server is
+// registered for the user.
 func clineDoctor(env host.Env, found []install.Status) []host.Check {
 	var out []host.Check
 	for _, st := range found {
@@ -91,7 +143,6 @@ func clineDoctor(env host.Env, found []install.Status) []host.Check {
 			out = append(out, host.Check{Name: "cline hooks", Status: host.Problem, Detail: n + ": atreides does not see that event there"})
 		}
 	}
-	out = append(out, host.Check{Name: "cline MCP tools", Status: host.Note,
-		Detail: "atreides registers no MCP server for Cline: its agent has no intent or todo tools of atreides's"})
-	return out
+	reg, problem, err := mcpFile(env).Inspect()
+	return append(out, host.MCPCheck(Host, MCPPath(env), reg, problem, err, env.Governance))
 }

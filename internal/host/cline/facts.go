@@ -17,6 +17,13 @@ var Facts = event.HostFacts{
 	// It loads every .clinerules/*.md file into the same "# Rules"
 	// section itself.
 	Rules: event.RulesLoad{Dirs: []string{".clinerules"}},
+	// It shows an MCP server's tool as <server>__<tool> (seen in the
+	// function declarations the fake model receives).
+	ToolPrefix: "atreides__",
+	// Its skill folders in a workspace, in its search order (read from
+	// the 3.0.65 binary's search paths; ~/.cline/skills and
+	// ~/.agents/skills are the user's).
+	SkillDirs: []string{".clinerules/skills", ".cline/skills", ".agents/skills"},
 }
 
 // Lacks are the facts this host has none of, on purpose (each checked
@@ -28,10 +35,8 @@ var Facts = event.HostFacts{
 //   - TodoTool: it has no todo tool;
 //   - Transcript: its sessions are in its own database, in no format
 //     atreides reads;
-//   - ToolPrefix, RawMCPTools: atreides's MCP tools are not registered
-//     (see the package doc);
+//   - RawMCPTools: an MCP tool's name, <server>__<tool>, splits at its
+//     first "__" into the server's and the tool's;
 //   - ReadsBeforeWrite: its editor edits a file it has not read;
-//   - PluginRunsTasks: no plugin runs atreides's tasks;
-//   - SkillDirs: its skills are installed by a separate tool (npx skills),
-//     not read from a folder of the project.
-var Lacks = []string{"AgentCall", "PrimaryAgents", "AgentKey", "Compact", "TodoTool", "Transcript", "ToolPrefix", "RawMCPTools", "ReadsBeforeWrite", "PluginRunsTasks", "SkillDirs"}
+//   - PluginRunsTasks: no plugin runs atreides's tasks.
+var Lacks = []string{"AgentCall", "PrimaryAgents", "AgentKey", "Compact", "TodoTool", "Transcript", "RawMCPTools", "ReadsBeforeWrite", "PluginRunsTasks"}

@@ -32,6 +32,11 @@ func toolName(name string) (event.ToolName, bool) {
 	case "ask_question":
 		return event.Other, true
 	}
+	if strings.Contains(name, "__") {
+		// An MCP server's tool, <server>__<tool> (no built-in name holds
+		// "__"): atreides's own are atreides__todo_add and so on.
+		return event.ToolName("mcp:" + name), false
+	}
 	if strings.HasPrefix(name, "team_") {
 		// The team tools (team_spawn_teammate, team_task, ...) spawn and
 		// steer teammates: what they run fires its own hooks.
