@@ -155,6 +155,7 @@ func TestCline(t *testing.T) {
 		{"StopCannotContinue", clineStop},
 		{"InstallUninstallByteIdentical", clineRoundTrip},
 		{"MCPTools", clineMCP},
+		{"SlashCommand", clineSlash},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
@@ -293,6 +294,27 @@ func clineMCP(t *testing.T) {
 	}
 	if list := p.Atreides("todo", "list"); !strings.Contains(list, title) {
 		t.Errorf("the todo is not in atreides's list:\n%s", list)
+	}
+}
+
+// atreides's slash commands are Cline workflows: a headless "/plan 3"
+// reaches the model as the command's text with the argument after
+// "Arguments:".
+func clineSlash(t *testing.T) {
+	p := newClineProject(t, replies(fc.Reply{Text: "Planned."}))
+	p.install()
+	if _, err := os.Stat(p.Path(".clinerules/workflows/plan.md")); err != nil {
+		t.Fatalf("no workflow for /plan: %v", err)
+	}
+	p.Run("/plan 3")
+
+	main := p.Fake.MainRequests()
+	if len(main) == 0 {
+		t.Fatal("no model request")
+	}
+	got := main[0].LastUser()
+	if !strings.Contains(got, "You are running the /plan command") || !strings.HasSuffix(strings.TrimSpace(got), "Arguments: 3") || strings.Contains(got, "atreides command file") {
+		t.Errorf("the prompt is not /plan's text with its argument:\n%s", got)
 	}
 }
 

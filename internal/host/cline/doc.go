@@ -62,6 +62,16 @@
 // going, so open todos do not stop the run; there is no compaction event,
 // so no compaction memory.
 //
+// # MCP, commands
+//
+// Cline reads MCP servers only from its data directory's
+// settings/cline_mcp_settings.json (the user's: <config dir>/data unless
+// --data-dir moves it), in the {command, args} shape, and shows their
+// tools as <server>__<tool>: `install --user` registers atreides's
+// there. Its workflows, .clinerules/workflows/<name>.md and
+// <config dir>/workflows/, are its slash commands, expanded in a headless
+// prompt too: install writes atreides's commands there (see CommandForm).
+//
 // # Failing open and closed
 //
 // A PreToolUse payload that cannot be read is cancelled (fail closed):

@@ -44,12 +44,12 @@ var Entry = host.Host{
 	// none names the session.
 	Markers:   []host.Marker{{Name: "CLINE_SESSION_DATA_DIR"}},
 	AgentVars: []string{"CLINE_SESSION_DATA_DIR"},
-	// No agent files: spawn_agent takes its system prompt in the call,
-	// and 3.0.65 loads no agent definitions from a folder. Its workflows
-	// (.clinerules/workflows) are slash commands of the interactive
-	// extension; the headless CLI sends a prompt "/name" as it is.
-	Agents:   host.AgentFacts{},
-	Commands: host.CommandFacts{},
+	// No agent files: spawn_agent takes its system prompt in the call.
+	// (3.0.65 looks for agent configurations in .cline/agents and
+	// ~/.cline/agents, for its teams; not checked, not written.)
+	Agents: host.AgentFacts{},
+	// Its workflows are the slash commands: see CommandForm.
+	Commands: clineCommands,
 
 	Start: "write the hook files in .clinerules/hooks/",
 	Writes: `.clinerules/hooks/<Event> (--user: ~/.cline/hooks/, or
@@ -98,11 +98,27 @@ func mcpFile(env host.Env) install.MCPFile {
 	return install.MCPFile{Host: Host, Path: MCPPath(env), BackupDir: env.BackupDir(install.ScopeUser), HostArg: true}
 }
 
-// installCline writes the hook files, and for the user registers the MCP
-// server (Cline's MCP file is the user's: a project install leaves it).
+// clineCommands is how Cline takes the slash commands: workflows in the
+// project's .clinerules/workflows, or the user's <config dir>/workflows.
+var clineCommands = host.CommandFacts{
+	Dir: func(env host.Env, scope install.Scope) string {
+		if scope == install.ScopeUser {
+			return filepath.Join(configDir(env), "workflows")
+		}
+		return filepath.Join(env.ProjectDir, ".clinerules", "workflows")
+	},
+	Form: CommandForm,
+}
+
+// installCline writes the hook files and the workflows, and for the user
+// registers the MCP server (Cline's MCP file is the user's: a project
+// install leaves it).
 func installCline(env host.Env, o host.Options) (install.Report, error) {
 	rep, err := Install(InstallOptions{Dir: dirOf(env, o.Scope), BinaryPath: o.Binary, Timeout: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope)})
 	if err != nil {
+		return rep, err
+	}
+	if err := host.WithCommands(env, &rep, Host, Facts.ToolPrefix, clineCommands, o.Scope, true); err != nil {
 		return rep, err
 	}
 	if o.Scope != install.ScopeUser {
@@ -118,18 +134,21 @@ func installCline(env host.Env, o host.Options) (install.Report, error) {
 }
 
 // uninstallCline undoes installCline in the reverse order: the MCP
-// server first, so that the directories the hook files made are empty
-// when they go.
+// server and the workflows first, so that the directories the hook files
+// made are empty when they go.
 func uninstallCline(env host.Env, scope install.Scope) (install.Report, error) {
-	var m install.Report
+	var m, cmds install.Report
 	if scope == install.ScopeUser {
 		var err error
 		if m, err = mcpFile(env).Uninstall(); err != nil {
 			return m, err
 		}
 	}
+	if err := host.WithCommands(env, &cmds, Host, Facts.ToolPrefix, clineCommands, scope, false); err != nil {
+		return cmds, err
+	}
 	rep, err := Uninstall(dirOf(env, scope), env.BackupDir(scope))
-	host.FoldUninstall(&rep, install.Report{}, m)
+	host.FoldUninstall(&rep, cmds, m)
 	return rep, err
 }
 
