@@ -190,7 +190,7 @@ func builtinTree() *value {
 				"default": &value{kind: kindScalar, scalar: 5},
 				"keys":    &value{kind: kindMapping, free: true, fields: map[string]*value{}},
 			}},
-			"commands": &value{kind: kindMapping, free: true, keys: []string{"claude", "gemini", "codex"}, fields: map[string]*value{
+			"commands": &value{kind: kindMapping, free: true, keys: []string{"claude", "gemini", "codex", "cline"}, fields: map[string]*value{
 				"claude": &value{kind: kindList, items: []*value{
 					&value{kind: kindScalar, scalar: "claude"},
 					&value{kind: kindScalar, scalar: "-p"},
@@ -215,6 +215,11 @@ func builtinTree() *value {
 					&value{kind: kindScalar, scalar: "--skip-git-repo-check"},
 					&value{kind: kindScalar, scalar: "-s"},
 					&value{kind: kindScalar, scalar: "workspace-write"},
+					&value{kind: kindScalar, scalar: "{prompt}"},
+				}},
+				"cline": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: "cline"},
+					&value{kind: kindScalar, scalar: "--json"},
 					&value{kind: kindScalar, scalar: "{prompt}"},
 				}},
 			}},
@@ -567,6 +572,7 @@ func builtinConfig() *Config {
 			},
 			Commands: map[string][]string{
 				"claude": []string{"claude", "-p", "{prompt}", "--output-format", "json", "--permission-mode", "acceptEdits"},
+				"cline":  []string{"cline", "--json", "{prompt}"},
 				"codex":  []string{"codex", "exec", "--json", "--skip-git-repo-check", "-s", "workspace-write", "{prompt}"},
 				"gemini": []string{"gemini", "-p", "{prompt}", "--output-format", "json", "--yolo"},
 			},

@@ -13,7 +13,8 @@ var Facts = event.HostFacts{
 	// type is named, so every delegation is the one kind.
 	DefaultAgent:    "subagent",
 	GenericChildren: true,
-	Provider:        "openai-compatible",
+	// The CLI's default provider (-P); a user's own is in its settings.
+	Provider: "cline",
 	// It loads every .clinerules/*.md file into the same "# Rules"
 	// section itself.
 	Rules: event.RulesLoad{Dirs: []string{".clinerules"}},
