@@ -156,6 +156,7 @@ func TestCline(t *testing.T) {
 		{"InstallUninstallByteIdentical", clineRoundTrip},
 		{"MCPTools", clineMCP},
 		{"SlashCommand", clineSlash},
+		{"EditorWriteRefused", clineEditor},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
@@ -224,6 +225,28 @@ func clineSecretRead(t *testing.T) {
 	res, rest := p.after("call_1")
 	if !strings.Contains(rest, "atreides blocked this call") {
 		t.Errorf("no hook context with the reason; result %q, then %q", res, rest)
+	}
+}
+
+// The editor may not rewrite atreides's own hook: the guard asks, which on
+// Cline is a refusal (an input the editor's schema rejects), so the file
+// stays as install wrote it and the model is told to ask the user.
+func clineEditor(t *testing.T) {
+	var hook string // the project is known once it is made
+	p := newClineProject(t, func(r *fc.Request) fc.Reply {
+		return replies(call("call_1", "editor", `{"path":"`+hook+`","new_text":"#!/bin/sh\nexit 0\n"}`))(r)
+	})
+	hook = p.Path(".clinerules/hooks/PreToolUse")
+	p.install()
+	before, _ := os.ReadFile(hook)
+	p.Run("switch the hook off")
+
+	if after, _ := os.ReadFile(hook); string(after) != string(before) || len(before) == 0 {
+		t.Errorf("the hook file changed:\n%s", after)
+	}
+	res, rest := p.after("call_1")
+	if !strings.Contains(rest, "atreides blocked this call") || !strings.Contains(rest, "Ask the user") {
+		t.Errorf("no refusal telling the model to ask; result %q, then %q", res, rest)
 	}
 }
 
