@@ -157,6 +157,7 @@ func TestCline(t *testing.T) {
 		{"MCPTools", clineMCP},
 		{"SlashCommand", clineSlash},
 		{"EditorWriteRefused", clineEditor},
+		{"SubagentGuarded", clineSubagent},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
@@ -247,6 +248,37 @@ func clineEditor(t *testing.T) {
 	res, rest := p.after("call_1")
 	if !strings.Contains(rest, "atreides blocked this call") || !strings.Contains(rest, "Ask the user") {
 		t.Errorf("no refusal telling the model to ask; result %q, then %q", res, rest)
+	}
+}
+
+// A spawned agent's tool calls go through the same hooks, as the
+// subagent's: its `rm -rf ~/victim` is refused, and the audit trail names
+// the agent.
+func clineSubagent(t *testing.T) {
+	const sub = "SUBAGENT-PROMPT-e2e"
+	main := replies(call("call_1", "spawn_agent", `{"systemPrompt":"`+sub+` You delete things.","task":"delete ~/victim"}`), fc.Reply{Text: "The helper is done."})
+	child := replies(call("call_s1", "run_commands", `{"commands":["rm -rf ~/victim"]}`), fc.Reply{Text: "I could not delete it."})
+	p := newClineProject(t, func(r *fc.Request) fc.Reply {
+		if strings.Contains(r.System(), sub) {
+			return child(r)
+		}
+		return main(r)
+	})
+	p.Victim("../home/victim")
+	p.install()
+	p.Run("have a helper delete the victim directory")
+
+	p.assertExists("../home/victim/precious.txt")
+	if res, _ := p.after("call_s1"); !strings.Contains(res, "atreides blocked this call") {
+		t.Errorf("the subagent's result does not carry atreides's refusal: %s", res)
+	}
+	audit, _ := os.ReadFile(p.Path(".atreides/audit.jsonl"))
+	found := false
+	for _, l := range strings.Split(string(audit), "\n") {
+		found = found || strings.Contains(l, `"verdict":"deny"`) && strings.Contains(l, `"agent":"subagent"`)
+	}
+	if !found {
+		t.Errorf("no deny of the subagent's call in the audit trail:\n%s", audit)
 	}
 }
 

@@ -124,13 +124,21 @@ func Decode(data []byte, now time.Time) (*event.Event, error) {
 	ev.Cwd = ev.ProjectDir
 	if p.ParentAgentID != nil && *p.ParentAgentID != "" {
 		// Every agent has an id, the main one too: only a spawned one
-		// has a parent.
+		// has a parent. A spawned agent's run starts and completes with
+		// the same events as the lead's (captured).
 		ev.AgentID, ev.AgentType = p.AgentID, Facts.DefaultAgent
+		switch ev.Kind {
+		case event.SessionStart:
+			ev.Kind = event.SubagentStart
+		case event.Stop:
+			ev.Kind = event.SubagentStop
+		}
 	}
-	if name == "TaskResume" {
-		ev.Source = "resume"
-	} else if name == "TaskStart" {
+	if ev.Kind == event.SessionStart {
 		ev.Source = "startup"
+		if name == "TaskResume" {
+			ev.Source = "resume"
+		}
 	}
 	if p.Turn != nil {
 		ev.LastMessage = p.Turn.OutputText

@@ -35,6 +35,7 @@ func TestCaptured(t *testing.T) {
 				RootSessionID string `json:"rootSessionId"`
 			} `json:"sessionContext"`
 			WorkspaceRoots []string `json:"workspaceRoots"`
+			ParentAgentID  *string  `json:"parent_agent_id"`
 		}
 		if err := json.Unmarshal(data, &raw); err != nil {
 			t.Fatal(err)
@@ -48,8 +49,11 @@ func TestCaptured(t *testing.T) {
 		if want := strings.SplitN(filepath.Base(f), "-", 2)[0]; ev.HostEvent != want || ev.Host != Host || ev.Facts != &Facts {
 			t.Errorf("%s: event %q host %q", f, ev.HostEvent, ev.Host)
 		}
-		if ev.SessionID != raw.SessionContext.RootSessionID || ev.ProjectDir != raw.WorkspaceRoots[0] || ev.InSubagent() {
+		if ev.SessionID != raw.SessionContext.RootSessionID || ev.ProjectDir != raw.WorkspaceRoots[0] || ev.InSubagent() != (raw.ParentAgentID != nil) {
 			t.Errorf("%s: session %q project %q agent %q", f, ev.SessionID, ev.ProjectDir, ev.AgentID)
+		}
+		if ev.InSubagent() {
+			seen["sub "+string(ev.Kind)] = true
 		}
 		if (ev.Kind == event.PreTool || ev.Kind == event.PostTool) && (ev.Tool.Raw == "" || ev.Tool.Name == event.Other || ev.ContextCap != MaxContext) {
 			t.Errorf("%s: tool %+v cap %d", f, ev.Tool, ev.ContextCap)
@@ -59,7 +63,7 @@ func TestCaptured(t *testing.T) {
 			t.Errorf("%s: invalid answer %s", f, ans.Stdout)
 		}
 	}
-	for _, want := range []string{"PreToolUse", "PostToolUse", "TaskStart", "TaskComplete"} {
+	for _, want := range []string{"PreToolUse", "PostToolUse", "TaskStart", "TaskComplete", "sub subagent_start", "sub subagent_stop", "sub pre_tool"} {
 		if !seen[want] {
 			t.Errorf("no captured %s", want)
 		}
