@@ -56,6 +56,11 @@
 // here-document left open in the one before). The model gets one result
 // for them.
 //
+// A spawned agent (spawn_agent) runs with hooks of its own: its TaskStart
+// and TaskComplete are a subagent's start and stop, and its tool calls
+// are judged as the subagent's (parent_agent_id set; captured, and tried
+// end to end).
+//
 // The session's context cannot ride on TaskStart; it waits and arrives
 // with the first tool event (the collector queues standing context from
 // an event that carries nothing). TaskComplete cannot keep the agent
