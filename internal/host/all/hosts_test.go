@@ -466,7 +466,8 @@ func TestHookFiles(t *testing.T) {
 		"/home/user/proj/.opencode/opencode.jsonc", "/home/user/proj/opencode.json", "/home/user/proj/opencode.jsonc",
 		"/home/user/.config/opencode/plugin/", "/home/user/.config/opencode/plugins/",
 		"/home/user/.config/opencode/opencode.json", "/home/user/.config/opencode/opencode.jsonc",
-		"/home/user/proj/.clinerules/hooks/", "/home/user/.cline/hooks/", "/home/user/.cline/data/settings/cline_mcp_settings.json",
+		"/home/user/proj/.clinerules/hooks/", "/home/user/proj/.cline/hooks/", "/home/user/.cline/hooks/",
+		"/home/user/.cline/data/settings/cline_mcp_settings.json", "/home/user/Documents/Cline/Hooks/",
 	}
 	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("hook files\n got %q\nwant %q", got, want)

@@ -20,16 +20,20 @@ var Entry = host.Host{
 	Install:   installCline,
 	Uninstall: uninstallCline,
 	Inspect:   Inspect,
-	// The whole hook directories: any executable there runs on every
-	// event, and one that cancels or rewrites calls would act beside
-	// atreides's.
+	// Every hook directory Cline 3.0.65 searches, whole: any executable
+	// there runs on every event, and one of them can cancel a call or
+	// rewrite its input after atreides judged it (Cline takes the last
+	// hook's overrideInput).
 	HookFiles: func(env host.Env) []string {
 		var out []string
 		if env.ProjectDir != "" {
-			out = append(out, dirOf(env, install.ScopeProject)+"/")
+			out = append(out, dirOf(env, install.ScopeProject)+"/", filepath.Join(env.ProjectDir, ".cline", "hooks")+"/")
 		}
 		if env.Home != "" || env.Getenv("CLINE_DIR") != "" {
 			out = append(out, dirOf(env, install.ScopeUser)+"/", MCPPath(env))
+		}
+		if env.Home != "" {
+			out = append(out, filepath.Join(env.Home, "Documents", "Cline", "Hooks")+"/")
 		}
 		return out
 	},
