@@ -162,6 +162,9 @@ func uninstallCline(env host.Env, scope install.Scope) (install.Report, error) {
 func clineDoctor(env host.Env, found []install.Status) []host.Check {
 	var out []host.Check
 	for _, st := range found {
+		if st.Disabled != "" {
+			out = append(out, host.Check{Name: "cline hooks", Status: host.Problem, Detail: st.Disabled})
+		}
 		for _, n := range st.Notes {
 			out = append(out, host.Check{Name: "cline hooks", Status: host.Problem, Detail: n + ": atreides does not see that event there"})
 		}

@@ -177,6 +177,9 @@ func Inspect(path string) (install.Status, error) {
 			continue
 		}
 		st.Events = append(st.Events, ev)
+		if fi, err := os.Stat(filepath.Join(dir, ev)); err == nil && fi.Mode().Perm()&0o111 == 0 {
+			st.Disabled = filepath.Join(dir, ev) + " is not executable: Cline does not run it (chmod +x, or run 'atreides install cline' again)"
+		}
 		b := binaryOf(strings.TrimPrefix(lastLine(string(data)), "exec "))
 		if seen := bins[b.Command]; seen != nil {
 			b = seen

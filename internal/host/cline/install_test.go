@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
@@ -80,5 +81,23 @@ func TestInstallRemovesItsDirs(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, ".clinerules")); !os.IsNotExist(err) {
 		t.Errorf(".clinerules left: %v", err)
+	}
+}
+
+// A hook file that lost its executable bit is reported: Cline skips it.
+func TestInspectNotExecutable(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "hooks")
+	if _, err := Install(InstallOptions{Dir: dir, BinaryPath: install.PortableBinary}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "PreToolUse"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Inspect(filepath.Join(dir, "PreToolUse"))
+	if err != nil || !strings.Contains(st.Disabled, "not executable") {
+		t.Errorf("inspect: %+v %v", st, err)
+	}
+	if checks := clineDoctor(host.Env{Home: t.TempDir(), Getenv: func(string) string { return "" }}, []install.Status{st}); len(checks) == 0 || checks[0].Status != host.Problem {
+		t.Errorf("doctor: %+v", checks)
 	}
 }
