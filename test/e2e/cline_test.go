@@ -158,6 +158,7 @@ func TestCline(t *testing.T) {
 		{"SlashCommand", clineSlash},
 		{"EditorWriteRefused", clineEditor},
 		{"SubagentGuarded", clineSubagent},
+		{"NestedRules", clineNestedRules},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
@@ -279,6 +280,28 @@ func clineSubagent(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no deny of the subagent's call in the audit trail:\n%s", audit)
+	}
+}
+
+// Cline loads only the root's AGENTS.md: a nested one reaches the model
+// from atreides, after the first read of a file below it.
+func clineNestedRules(t *testing.T) {
+	const marker = "NESTED-RULES-MARKER-c1"
+	var file string // the project is known once it is made
+	p := newClineProject(t, func(r *fc.Request) fc.Reply {
+		return replies(call("call_1", "read_files", `{"files":[{"path":"`+file+`"}]}`))(r)
+	})
+	file = p.Path("pkg/code.txt")
+	p.WriteFile("pkg/AGENTS.md", marker+": keep pkg small.\n")
+	p.WriteFile("pkg/code.txt", "code\n")
+	p.install()
+	p.Run("read pkg/code.txt")
+
+	if strings.Contains(p.Fake.MainRequests()[0].Body(), marker) {
+		t.Log("Cline loaded the nested AGENTS.md itself")
+	}
+	if _, rest := p.after("call_1"); !strings.Contains(rest, marker) {
+		t.Errorf("the nested rules did not follow the read; user messages: %q", rest)
 	}
 }
 
