@@ -190,6 +190,13 @@ func (p *payload) tool(ev *event.Event) error {
 		return host.Malformed("input of %s: %v", c.Name, err)
 	}
 	if ev.Kind == event.PostTool {
+		if Refused(c.Name, c.Input) {
+			// atreides refused the call: what ran was its stand-in, not
+			// the agent's call, so nothing follows from it (no failure
+			// counted against the agent).
+			ev.Kind = event.Unknown
+			return nil
+		}
 		result(ev, c)
 	}
 	return nil

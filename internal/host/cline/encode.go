@@ -86,15 +86,46 @@ func preTool(ev *event.Event, d *event.Decision) output {
 // whose schema atreides does not know (an MCP server's) is cancelled:
 // no input is known to be harmless for it.
 func refuse(tool, reason string) output {
-	why := "atreides blocked this call: " + reason
+	why := refusedPrefix + reason
 	switch {
 	case tool == ShellTool:
-		return output{OverrideInput: commands("printf '%s\\n' " + shellQuote(why) + " >&2; exit 1"), Context: why}
+		return output{OverrideInput: commands(refusal(why)), Context: why}
 	case Builtin(tool):
 		in, _ := json.Marshal(map[string]string{blockedKey: why}) // a string: cannot fail
 		return output{OverrideInput: in, Context: why}
 	}
 	return output{Cancel: true, ErrorMessage: why}
+}
+
+// refusedPrefix starts the reason of every refusal.
+const refusedPrefix = "atreides blocked this call: "
+
+// refusal is the command that stands in for a refused run_commands call.
+func refusal(why string) string { return "printf '%s\\n' " + shellQuote(why) + " >&2; exit 1" }
+
+// Refused reports whether a tool's input is one atreides put in place of
+// a refused call (see refuse): its PostToolUse reports a call that never
+// ran. Only the exact form counts.
+func Refused(tool string, input json.RawMessage) bool {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(input, &in) != nil || len(in) != 1 {
+		return false
+	}
+	var s string
+	if raw, ok := in[blockedKey]; ok {
+		return json.Unmarshal(raw, &s) == nil && strings.HasPrefix(s, refusedPrefix)
+	}
+	var cmds []string
+	if tool != ShellTool || json.Unmarshal(in["commands"], &cmds) != nil || len(cmds) != 1 {
+		return false
+	}
+	q, ok := strings.CutPrefix(cmds[0], "printf '%s\\n' ")
+	q, ok2 := strings.CutSuffix(q, " >&2; exit 1")
+	if !ok || !ok2 || len(q) < 2 {
+		return false
+	}
+	why := strings.ReplaceAll(q[1:len(q)-1], `'\''`, "'")
+	return strings.HasPrefix(why, refusedPrefix) && refusal(why) == cmds[0]
 }
 
 // commands is run_commands' input running script as its one command.

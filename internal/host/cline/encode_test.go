@@ -67,3 +67,23 @@ func TestEncode(t *testing.T) {
 		t.Errorf("one command: %+v", out)
 	}
 }
+
+// The PostToolUse of a refused call is no event: the call never ran.
+func TestRefusedPostTool(t *testing.T) {
+	for _, tool := range []string{"run_commands", "read_files"} {
+		out := answer(t, tool, `{"commands":["rm -rf ~"]}`, event.Decision{Verdict: event.Deny, Reason: "it's bad"})
+		if !Refused(tool, out.OverrideInput) {
+			t.Errorf("%s: %s not recognised as a refusal", tool, out.OverrideInput)
+		}
+	}
+	for _, in := range []string{
+		`{"commands":["printf '%s\\n' 'atreides blocked this call: x' >&2; exit 1; rm -rf ~"]}`,
+		`{"commands":["printf '%s\\n' 'atreides blocked this call: x' >&2; exit 1","rm -rf ~"]}`,
+		`{"commands":["echo atreides blocked this call: x"]}`,
+		`{"atreides_blocked":"x"}`,
+	} {
+		if Refused("run_commands", json.RawMessage(in)) {
+			t.Errorf("%s taken for a refusal", in)
+		}
+	}
+}
