@@ -56,8 +56,10 @@ var Entry = host.Host{
 	Commands: clineCommands,
 
 	Start: "write the hook files in .clinerules/hooks/",
-	Writes: `.clinerules/hooks/<Event> (--user: ~/.cline/hooks/, or
-$CLINE_DIR/hooks/), one executable per event`,
+	Writes: `.clinerules/hooks/<Event>, one executable per event, and the
+commands in .clinerules/workflows/ (--user: in ~/.cline/ or
+$CLINE_DIR/, hooks/ and workflows/, and the MCP server in
+data/settings/cline_mcp_settings.json)`,
 
 	Doctor: clineDoctor,
 }
