@@ -14,9 +14,10 @@ type Answer struct {
 
 // ParseAnswer reads a headless CLI's JSON output: Claude Code's one
 // result object (result, session_id, is_error), Gemini CLI's (response,
-// session_id, error), or Codex's JSON lines (thread.started, the last
-// agent_message item, turn.failed or error events). Output that is not
-// JSON is the answer as it is.
+// session_id, error), Codex's JSON lines (thread.started, the last
+// agent_message item, turn.failed or error events), or the Cline CLI's
+// (its last line, run_result: text and finishReason; no session id).
+// Output that is not JSON is the answer as it is.
 func ParseAnswer(out []byte) Answer {
 	out = bytes.TrimSpace(out)
 	var a Answer
@@ -75,6 +76,11 @@ func (a *Answer) read(m map[string]json.RawMessage) {
 		var item map[string]json.RawMessage
 		if json.Unmarshal(m["item"], &item) == nil && str(item, "type") == "agent_message" {
 			a.Text = str(item, "text")
+		}
+	case typ == "run_result": // Cline CLI
+		a.Text = str(m, "text")
+		if r := str(m, "finishReason"); r != "" && r != "completed" {
+			a.Error = "the run ended " + r
 		}
 	case typ == "turn.failed" || typ == "error":
 		var e map[string]json.RawMessage

@@ -74,6 +74,8 @@ func TestParseAnswer(t *testing.T) {
 		{"gemini error", `{"error":{"type":"x","message":"quota"}}`, "", "", "quota"},
 		{"codex", "{\"type\":\"thread.started\",\"thread_id\":\"c1\"}\n{\"type\":\"item.completed\",\"item\":{\"type\":\"agent_message\",\"text\":\"first\"}}\n{\"type\":\"item.completed\",\"item\":{\"type\":\"agent_message\",\"text\":\"last\"}}\n{\"type\":\"turn.completed\"}", "last", "c1", ""},
 		{"codex failed", "{\"type\":\"thread.started\",\"thread_id\":\"c1\"}\n{\"type\":\"turn.failed\",\"error\":{\"message\":\"boom\"}}", "", "c1", "boom"},
+		{"cline", `{"type":"hook_event","hookEventName":"agent_end","taskId":"t"}` + "\n" + `{"type":"run_result","finishReason":"completed","text":"done"}`, "done", "", ""},
+		{"cline aborted", `{"type":"run_result","finishReason":"aborted","text":""}`, "", "", "the run ended aborted"},
 		{"text", "plain answer\n", "plain answer", "", ""},
 	} {
 		a := ParseAnswer([]byte(c.out))
@@ -91,6 +93,7 @@ func TestParseAnswerRecorded(t *testing.T) {
 	for _, c := range []struct{ file, text, session string }{
 		{"codex-exec-json.jsonl", "HEADLESS-ANSWER-5c1", "01a20b99-79e7-76b2-b818-ea2a2b91d177"},
 		{"gemini-p-json.json", "HEADLESS-ANSWER-5c1", "351d2b85-b669-4685-ba52-bcd4912f3c4a"},
+		{"cline-json.jsonl", "done", ""}, // cline --json 3.0.65, against test/e2e/fakeopenaichat
 	} {
 		out, err := os.ReadFile(filepath.Join("testdata", c.file))
 		if err != nil {

@@ -63,8 +63,12 @@ func Deliver(cs *State, agent string, fresh []event.Entry, budget int, now time.
 			// wait for ever, so it goes now, cut at a line.
 			c.Text, fits, r.Cut = cutAtLine(c.Text, budget-len(cutNote))+cutNote, true, true
 		}
-		if !fits && c.Standing {
-			continue // decided afresh at the next session start: a copy would be stale
+		if !fits && c.Standing && budget > 0 {
+			// Decided afresh at the next session start: a copy would be
+			// stale. On an event that carries nothing (a host that does
+			// not read its session start's answer: Cline) it waits for
+			// the first event that carries, or it would never arrive.
+			continue
 		}
 		if !fits {
 			r.Dropped += cs.Queue(PendingEntry{Agent: agent, Source: c.Source, ID: c.ID, Priority: int(c.Priority), Text: c.Text, Once: c.Once, Time: c.at})

@@ -190,7 +190,7 @@ func builtinTree() *value {
 				"default": &value{kind: kindScalar, scalar: 5},
 				"keys":    &value{kind: kindMapping, free: true, fields: map[string]*value{}},
 			}},
-			"commands": &value{kind: kindMapping, free: true, keys: []string{"claude", "gemini", "codex", "copilot", "qwen"}, fields: map[string]*value{
+			"commands": &value{kind: kindMapping, free: true, keys: []string{"claude", "gemini", "codex", "copilot", "qwen", "cline"}, fields: map[string]*value{
 				"claude": &value{kind: kindList, items: []*value{
 					&value{kind: kindScalar, scalar: "claude"},
 					&value{kind: kindScalar, scalar: "-p"},
@@ -231,6 +231,11 @@ func builtinTree() *value {
 					&value{kind: kindScalar, scalar: "--output-format"},
 					&value{kind: kindScalar, scalar: "stream-json"},
 					&value{kind: kindScalar, scalar: "--yolo"},
+				}},
+				"cline": &value{kind: kindList, items: []*value{
+					&value{kind: kindScalar, scalar: "cline"},
+					&value{kind: kindScalar, scalar: "--json"},
+					&value{kind: kindScalar, scalar: "{prompt}"},
 				}},
 			}},
 			"resume": &value{kind: kindMapping, free: true, keys: []string{"claude", "codex", "qwen"}, fields: map[string]*value{
@@ -592,6 +597,7 @@ func builtinConfig() *Config {
 			},
 			Commands: map[string][]string{
 				"claude":  []string{"claude", "-p", "{prompt}", "--output-format", "json", "--permission-mode", "acceptEdits"},
+				"cline":   []string{"cline", "--json", "{prompt}"},
 				"codex":   []string{"codex", "exec", "--json", "--skip-git-repo-check", "-s", "workspace-write", "{prompt}"},
 				"copilot": []string{"copilot", "-p", "{prompt}", "--silent", "--allow-all-tools"},
 				"gemini":  []string{"gemini", "-p", "{prompt}", "--output-format", "json", "--yolo"},

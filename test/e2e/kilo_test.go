@@ -2,10 +2,7 @@ package e2e
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,9 +29,9 @@ func TestKiloGuard(t *testing.T) {
 		case 0:
 			return fakeopenaichat.Bash("call_rm", "rm -rf ~/victim")
 		case 1:
-			return call("call_env", "read", map[string]any{"filePath": p.Path(".env")})
+			return fakeopenaichat.Tool("call_env", "read", map[string]any{"filePath": p.Path(".env")})
 		case 2:
-			return call("call_bg", "background_process", map[string]any{"action": "start", "command": "rm -rf ~/victim", "description": "clean up"})
+			return fakeopenaichat.Tool("call_bg", "background_process", map[string]any{"action": "start", "command": "rm -rf ~/victim", "description": "clean up"})
 		case 3:
 			return fakeopenaichat.Bash("call_ok", "env | grep -c '^KILO=1$' > ok.txt")
 		}
@@ -169,65 +166,17 @@ func TestKiloInstallRoundTrip(t *testing.T) {
 	p := newHostProject(t, atreidesFor(t))
 	p.WriteFile(".kilo/kilo.json", "{\"autoupdate\": false}\n")
 	p.WriteFile("../home/.config/kilo/plugin/mine.ts", "export const Mine = async () => ({})\n")
-	root := filepath.Dir(p.Dir)
-	before := treeHashes(t, root)
+	roots := []string{p.Dir, p.Home}
+	skip := []string{p.Path(".git"), p.Path(".atreides"), filepath.Join(p.Home, ".local")}
+	before := treeHashes(t, roots, skip...)
 	p.Atreides("install", "kilo", "--project", "--offline")
 	p.Atreides("install", "kilo", "--user", "--offline")
-	if mid := treeHashes(t, root); len(mid) == len(before) {
+	if mid := treeHashes(t, roots, skip...); len(mid) == len(before) {
 		t.Fatalf("install changed nothing")
 	}
 	p.Atreides("uninstall", "kilo", "--project")
 	p.Atreides("uninstall", "kilo", "--user")
-	after := treeHashes(t, root)
-	for path, h := range before {
-		if after[path] != h {
-			t.Errorf("%s changed or removed", path)
-		}
-	}
-	for path := range after {
-		if _, ok := before[path]; !ok {
-			t.Errorf("%s left behind", path)
-		}
-	}
-}
-
-// treeHashes hashes every file (and notes every directory) under root,
-// leaving out atreides's own state, which uninstall keeps on purpose (the
-// project's .atreides and the user's ~/.local/state, where the install's
-// backups and undo records go), and git's.
-func treeHashes(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".atreides" || rel == filepath.Join("home", ".local")) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			out[rel+"/"] = "dir"
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(b)
-		out[rel] = hex.EncodeToString(sum[:])
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// call is a reply that calls one tool with args.
-func call(id, tool string, args map[string]any) fakeopenaichat.Reply {
-	b, _ := json.Marshal(args)
-	return fakeopenaichat.Reply{Calls: []fakeopenaichat.Call{{ID: id, Name: tool, Arguments: string(b)}}}
+	sameTrees(t, before, treeHashes(t, roots, skip...))
 }
 
 // auditRecord is the part of an audit line these tests read.
@@ -299,9 +248,9 @@ func TestKiloBackground(t *testing.T) {
 		}
 		switch countToolResults(r) {
 		case 0:
-			return call("call_t1", "atreides_background_task", map[string]any{"description": "alpha search", "prompt": "Find the alpha marker.", "agent": "explore"})
+			return fakeopenaichat.Tool("call_t1", "atreides_background_task", map[string]any{"description": "alpha search", "prompt": "Find the alpha marker.", "agent": "explore"})
 		case 1:
-			return call("call_wait", "atreides_background_output", map[string]any{"wait": 120})
+			return fakeopenaichat.Tool("call_wait", "atreides_background_output", map[string]any{"wait": 120})
 		}
 		return fakeopenaichat.Reply{Text: "The search is done."}
 	})
@@ -327,9 +276,9 @@ func TestKiloContext(t *testing.T) {
 	p = newKiloProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
 		switch countToolResults(r) {
 		case 0:
-			return call("call_x", "read", map[string]any{"filePath": p.Path("pkg/a/x.go")})
+			return fakeopenaichat.Tool("call_x", "read", map[string]any{"filePath": p.Path("pkg/a/x.go")})
 		case 1:
-			return call("call_y", "read", map[string]any{"filePath": p.Path("pkg/a/y.go")})
+			return fakeopenaichat.Tool("call_y", "read", map[string]any{"filePath": p.Path("pkg/a/y.go")})
 		case 2:
 			return fakeopenaichat.Bash("call_grep", "grep -n match big.txt")
 		}

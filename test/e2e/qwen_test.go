@@ -209,13 +209,13 @@ func qwenRoundTrip(t *testing.T) {
 	roots := []string{p.Dir, p.Home}
 	skip := []string{p.Path(".atreides"), filepath.Join(p.Home, ".local", "state", "atreides")}
 	for _, scope := range []string{"--project", "--user"} {
-		before := qwenTreeHashes(t, roots, skip)
+		before := treeHashes(t, roots, skip...)
 		out := p.Atreides("install", "qwen", scope)
 		if !strings.Contains(out, "settings.json") {
 			t.Errorf("install %s said:\n%s", scope, out)
 		}
 		p.Atreides("uninstall", "qwen", scope)
-		qwenSameTrees(t, before, qwenTreeHashes(t, roots, skip))
+		sameTrees(t, before, treeHashes(t, roots, skip...))
 	}
 	// With a run between (the project scope): what Qwen writes of its own
 	// (its state under ~/.qwen: chats, memory, update checks) is left out;
@@ -223,12 +223,12 @@ func qwenRoundTrip(t *testing.T) {
 	// the run rewrote the settings (so uninstall removed atreides's entries
 	// from the text instead of restoring the original).
 	skip = append(skip, filepath.Join(p.Home, ".qwen"))
-	before := qwenTreeHashes(t, roots, skip)
+	before := treeHashes(t, roots, skip...)
 	p.Atreides("install", "qwen")
 	p.Run("say hello")
 	p.Atreides("uninstall", "qwen")
 
-	qwenSameTrees(t, before, qwenTreeHashes(t, roots, skip))
+	sameTrees(t, before, treeHashes(t, roots, skip...))
 }
 
 // The slash commands install writes (.qwen/commands/*.md) expand in a

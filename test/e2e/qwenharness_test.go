@@ -1,12 +1,8 @@
 package e2e
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -149,70 +145,5 @@ func qwenTurns(replies ...oc.Reply) oc.Script {
 	return func(*oc.Request) oc.Reply {
 		n++
 		return replies[min(n, len(replies))-1]
-	}
-}
-
-// qwenTreeHashes is a hash of every file (and symlink, and directory) under
-// each root, by path, for byte-identical round trips; skip are
-// directories left out, with the directories above them.
-func qwenTreeHashes(t *testing.T, roots, skip []string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	for _, root := range roots {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			for _, s := range skip {
-				if path == s || strings.HasPrefix(path, s+"/") {
-					return filepath.SkipDir
-				}
-				if strings.HasPrefix(s, path+"/") {
-					return nil
-				}
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			switch {
-			case d.IsDir():
-				out[path] = "dir " + info.Mode().String()
-			case d.Type()&fs.ModeSymlink != 0:
-				target, err := os.Readlink(path)
-				if err != nil {
-					return err
-				}
-				out[path] = "link " + target
-			default:
-				b, err := os.ReadFile(path)
-				if err != nil {
-					return err
-				}
-				sum := sha256.Sum256(b)
-				out[path] = info.Mode().String() + " " + hex.EncodeToString(sum[:])
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
-}
-
-// qwenSameTrees reports every path whose hash differs between before and
-// after, or that is in only one of them.
-func qwenSameTrees(t *testing.T, before, after map[string]string) {
-	t.Helper()
-	for path, h := range before {
-		if after[path] != h {
-			t.Errorf("%s changed: %q, was %q", path, after[path], h)
-		}
-	}
-	for path := range after {
-		if _, ok := before[path]; !ok {
-			t.Errorf("%s was left behind", path)
-		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/claude"
+	"github.com/atreides-dev/atreides/internal/host/cline"
 	"github.com/atreides-dev/atreides/internal/host/codex"
 	"github.com/atreides-dev/atreides/internal/host/copilot"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
@@ -124,7 +125,7 @@ var otherAgents = []guard.AgentCLI{
 // All is every supported host, in the order they are listed to users.
 func All() []*host.Host { return table }
 
-var table = []*host.Host{&claude.Entry, &gemini.Entry, &codex.Entry, &opencode.Entry, &copilot.Entry, &qwen.Entry, &kilo.Entry}
+var table = []*host.Host{&claude.Entry, &gemini.Entry, &codex.Entry, &opencode.Entry, &copilot.Entry, &qwen.Entry, &cline.Entry, &kilo.Entry}
 
 // Via is every host that reaches atreides by t, in the order of All.
 func Via(t host.Transport) []*host.Host {

@@ -15,6 +15,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/claude"
+	"github.com/atreides-dev/atreides/internal/host/cline"
 	"github.com/atreides-dev/atreides/internal/host/codex"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/host/hosttest"
@@ -177,9 +178,10 @@ func TestInstallRoundTrip(t *testing.T) {
 	for _, h := range All() {
 		for _, scope := range h.Scopes {
 			for _, fx := range fixtures {
-				if fx.content != nil && h.Via == host.Serve {
-					// The plugin is a file of atreides's own, not a settings
-					// file to edit: only the no-file fixture applies.
+				if fx.content != nil && !settingsFile(h) {
+					// The plugin, Cline's hook scripts: files of atreides's
+					// own, not a settings file to edit: only the no-file
+					// fixture applies.
 					continue
 				}
 				t.Run(h.Name+"/"+scope.String()+"/"+fx.name, func(t *testing.T) {
@@ -267,6 +269,11 @@ func TestInstallRoundTrip(t *testing.T) {
 	}
 }
 
+// settingsFile reports whether install edits a settings file of the host
+// (Path's), which holds the user's settings too: not OpenCode's plugin
+// nor Cline's hook scripts, which are wholly atreides's.
+func settingsFile(h *host.Host) bool { return h.Via == host.Hook && h.Name != cline.Host }
+
 func mapsEqual(a, b map[string]string) bool {
 	if len(a) != len(b) {
 		return false
@@ -285,7 +292,7 @@ func mapsEqual(a, b map[string]string) bool {
 func TestUninstallAfterAChange(t *testing.T) {
 	self := fakeBin(t)
 	for _, h := range All() {
-		if h.Via != host.Hook {
+		if !settingsFile(h) {
 			continue
 		}
 		t.Run(h.Name, func(t *testing.T) {
@@ -476,6 +483,8 @@ func TestHookFiles(t *testing.T) {
 		"/home/user/.kilo/kilo.jsonc", "/home/user/.kilo/opencode.json", "/home/user/.kilo/opencode.jsonc",
 		"/home/user/.kilocode/plugin/", "/home/user/.kilocode/plugins/", "/home/user/.kilocode/kilo.json",
 		"/home/user/.kilocode/kilo.jsonc", "/home/user/.kilocode/opencode.json", "/home/user/.kilocode/opencode.jsonc",
+		"/home/user/proj/.clinerules/hooks/", "/home/user/proj/.cline/hooks/", "/home/user/.cline/hooks/",
+		"/home/user/.cline/data/settings/cline_mcp_settings.json", "/home/user/Documents/Cline/Hooks/",
 	}
 	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("hook files\n got %q\nwant %q", got, want)
@@ -591,7 +600,7 @@ func TestVia(t *testing.T) {
 		}
 		got = append(got, strings.Join(names, ","))
 	}
-	if want := []string{"claude,gemini,codex,copilot,qwen", "opencode,kilo"}; !slices.Equal(got, want) {
+	if want := []string{"claude,gemini,codex,copilot,qwen,cline", "opencode,kilo"}; !slices.Equal(got, want) {
 		t.Errorf("Via(Hook), Via(Serve) = %q, want %q", got, want)
 	}
 }

@@ -2,8 +2,10 @@ package hosttest
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host"
 )
 
 // The reasons and texts of the suite's table, as each host must carry them.
@@ -179,6 +181,34 @@ var Expected = map[string]Expectations{
 		},
 	},
 
+	// Cline names no cwd: the workspace root is the project. Its shell
+	// tool takes a list of commands; a refusal replaces them with one
+	// that prints the reason and fails (a cancel would end the run), with
+	// the reason as context too; an ask is such a refusal. Its TaskStart
+	// and TaskComplete answers are not read (the session's context waits
+	// for the first tool event); a tool call that cannot be read is
+	// cancelled.
+	"cline": {
+		Payload: func(kind event.Kind, cmd string) []byte {
+			return clinePayload(kind, `{"commands":[`+JSONString(cmd)+`]}`)
+		},
+		// The attacks on "command" go to its key here, "commands".
+		Attack: func(inject string) []byte {
+			inject = strings.NewReplacer(`"COMMAND":"ls"`, `"COMMANDS":["ls"]`, `"command":"ls"`, `"commands":["ls"]`).Replace(inject)
+			return clinePayload(event.PreTool, `{"commands":["rm -rf ~"]`+inject+`}`)
+		},
+		Want: map[Case]Wire{
+			DenyShell:       clineRefusal(denyReason),
+			AskShell:        clineRefusal(host.AskDenied("a Cline hook cannot ask the user", askReason)),
+			AllowRewrite:    {Stdout: `{"overrideInput":{"command":"ls -la"}}`},
+			SessionContext:  {},
+			PostToolContext: {Stdout: `{"context":"3 tests failed"}`},
+			KeepGoing:       {},
+			Nothing:         {},
+			UnreadableTool:  {Stdout: `{"cancel":true,"errorMessage":"<contains:could not read>"}`, Exit: 2, Stderr: "could not read"},
+		},
+	},
+
 	// OpenCode has no hook process: a payload is a serve request without its
 	// envelope ({method, params}), the answer is what the plugin applies.
 	// There is no ask (permission.ask never fires in 1.18.33), so an ask is a
@@ -220,4 +250,32 @@ func openCodePlugin() Expectations {
 			UnreadableTool:  {Stdout: `{"block":"<contains:could not read>"}`},
 		},
 	}
+}
+
+// clineRefusal is Cline's answer refusing a run_commands call: one command
+// printing the reason, and the reason as context.
+func clineRefusal(reason string) Wire {
+	why := "atreides blocked this call: " + reason
+	cmd := "printf '%s\\n' '" + why + "' >&2; exit 1"
+	return Wire{Stdout: `{"overrideInput":{"commands":[` + JSONString(cmd) + `]},"context":` + JSONString(why) + `}`}
+}
+
+// clinePayload is Cline 3.0.65's payload of an event of the kind, its
+// tool call (if any) run_commands with input.
+func clinePayload(kind event.Kind, input string) []byte {
+	const common = `"clineVersion":"","timestamp":"2026-11-29T18:18:05.293Z","taskId":"s","sessionContext":{"rootSessionId":"s"},"workspaceRoots":["/proj"],"workspaceInfo":{"rootPath":"/proj","hint":"proj"},"userId":"unknown","agent_id":"agent_1","parent_agent_id":null,`
+	var fields string
+	switch kind {
+	case event.PreTool:
+		fields = `"hookName":"tool_call","iteration":1,"tool_call":{"id":"call_1","name":"run_commands","input":` + input + `},"preToolUse":{"toolName":"run_commands","parameters":{"commands":"[]"}}`
+	case event.PostTool:
+		fields = `"hookName":"tool_result","iteration":1,"tool_result":{"id":"call_1","name":"run_commands","input":` + input + `,"output":[{"query":"q","result":"FAIL\n","success":true}],"durationMs":17},"postToolUse":{"toolName":"run_commands","parameters":{"commands":"[]"},"result":"[]","success":true,"executionTimeMs":17}`
+	case event.SessionStart:
+		fields = `"hookName":"agent_start","taskStart":{"taskMetadata":{}}`
+	case event.Stop:
+		fields = `"hookName":"agent_end","iteration":2,"turn":{"outputText":"done","status":"completed"},"taskComplete":{"taskMetadata":{}}`
+	default:
+		fields = `"hookName":"?"`
+	}
+	return []byte("{" + common + fields + "}")
 }

@@ -71,6 +71,12 @@ type Expectations struct {
 	Env map[string]string
 	// Want is the host's answer to every case.
 	Want map[Case]Wire
+	// Attack, when set, is the PreTool payload of the shell tool running
+	// "rm -rf ~" with inject added to its input object, after its own
+	// members: for a host whose shell tool takes a list of commands
+	// (Cline's run_commands), where inject cannot follow the command
+	// string. Unset, the attack follows that string in Payload's.
+	Attack func(inject string) []byte
 }
 
 // scenario is one row of the table: the event the host sends and the
@@ -160,12 +166,17 @@ var KeyAttacks = []KeyAttack{
 // and expects the answer to an unreadable tool call, naming the key.
 func checkKeyAttack(t *testing.T, a host.Adapter, wire Expectations, k KeyAttack, getenv func(string) string) {
 	t.Helper()
-	payload := wire.Payload(event.PreTool, "rm -rf ~")
-	cmd := []byte(`"rm -rf ~"`)
-	if !bytes.Contains(payload, cmd) {
-		t.Fatalf("payload does not carry the command as %s: %s", cmd, payload)
+	var payload []byte
+	if wire.Attack != nil {
+		payload = wire.Attack(k.Inject)
+	} else {
+		payload = wire.Payload(event.PreTool, "rm -rf ~")
+		cmd := []byte(`"rm -rf ~"`)
+		if !bytes.Contains(payload, cmd) {
+			t.Fatalf("payload does not carry the command as %s: %s", cmd, payload)
+		}
+		payload = bytes.Replace(payload, cmd, append(cmd, k.Inject...), 1)
 	}
-	payload = bytes.Replace(payload, cmd, append(cmd, k.Inject...), 1)
 	ev, err := a.Decode(payload, getenv, time.Unix(0, 0))
 	if err == nil {
 		t.Fatalf("decoded without error as %q: %s", ev.Tool.Command, payload)

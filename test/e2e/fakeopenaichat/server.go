@@ -255,3 +255,14 @@ func Bash(id, command string) Reply {
 	args, _ := json.Marshal(map[string]string{"command": command, "description": "run " + command})
 	return Reply{Calls: []Call{{ID: id, Name: "bash", Arguments: string(args)}}}
 }
+
+// Tool is a reply that calls one tool; args is its arguments' JSON text,
+// or a value to marshal into it.
+func Tool(id, name string, args any) Reply {
+	text, ok := args.(string)
+	if !ok {
+		b, _ := json.Marshal(args) // a test's own literal
+		text = string(b)
+	}
+	return Reply{Calls: []Call{{ID: id, Name: name, Arguments: text}}}
+}
