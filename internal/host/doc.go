@@ -10,7 +10,7 @@
 // block as the fallback when it cannot be encoded), [Block] (JSON deny
 // plus exit 2 and the reason on stderr) and [UnreadableReason].
 //
-// The hook JSON that Claude Code, Codex and Gemini CLI share (payload,
+// The hook JSON that Claude Code, Codex, Gemini CLI and Qwen Code share (payload,
 // answer object, fail-closed answers) lives once in internal/host/hookjson;
 // their packages keep only what their host does differently.
 //
