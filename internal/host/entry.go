@@ -316,7 +316,7 @@ func WithAgents(env Env, rep *install.Report, host string, f AgentFacts, scope i
 	var err error
 	if o != nil {
 		a, err = install.InstallAgents(install.AgentsOptions{
-			Dir: dir, Form: f.Form, Roster: o.Roster, BackupDir: env.BackupDir(scope),
+			Dir: dir, Form: f.Form, Roster: withoutNative(o.Roster, f.Native), BackupDir: env.BackupDir(scope),
 			Prompt: agentPrompt(env, f, o.SkillDirs, rep),
 		})
 	} else {
@@ -327,6 +327,21 @@ func WithAgents(env Env, rep *install.Report, host string, f AgentFacts, scope i
 	}
 	foldFiles(rep, dir, "agents", a)
 	return nil
+}
+
+// withoutNative is the roster less the agents whose ids are the host's
+// own (AgentFacts.Native): a file of ours would shadow the host's agent.
+func withoutNative(r agents.Roster, native map[string]bool) agents.Roster {
+	if len(native) == 0 {
+		return r
+	}
+	out := make(agents.Roster, 0, len(r))
+	for _, a := range r {
+		if _, own := native[a.ID]; !own {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // agentPrompt is an agent's prompt as the host installs it: with its

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -136,43 +135,7 @@ func (p *kiloProject) exists(rel string) bool {
 // session.idle needs) and returns it as OpenCode's HTTP client sees it.
 func (p *kiloProject) serveKilo() *ocServer {
 	p.t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	runSlots <- struct{}{}
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, p.bin, "serve", "--hostname", "127.0.0.1", "--port", fmt.Sprint(port), "--print-logs", "--log-level", "INFO")
-	cmd.Dir = p.Dir
-	cmd.Env = p.env()
-	var stderr safeBuffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
-		<-runSlots
-		cancel()
-		p.t.Fatalf("kilo serve: %v", err)
-	}
-	p.t.Cleanup(func() {
-		cancel()
-		_ = cmd.Wait()
-		<-runSlots
-		p.saveArtifact("kilo-serve.log", []byte(stderr.String()))
-	})
 	// ocServer's client needs only the project's directory, fake and test.
 	oc := &ocProject{hostProject: p.hostProject, Fake: p.Fake, bin: p.bin}
-	s := &ocServer{p: oc, url: fmt.Sprintf("http://127.0.0.1:%d", port), dirHeader: "x-kilo-directory"}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		var h map[string]any
-		if s.do("GET", "/global/health", nil, &h, 2*time.Second) == nil && h["healthy"] == true {
-			return s
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("kilo serve not healthy after 60 s\n%s", tail(stderr.String(), 3000))
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	return oc.serveAs("kilo", p.env(), "x-kilo-directory")
 }

@@ -197,7 +197,12 @@ type ocServer struct {
 	dirHeader string
 }
 
-func (p *ocProject) serveOC() *ocServer {
+func (p *ocProject) serveOC() *ocServer { return p.serveAs("opencode", p.env(), "") }
+
+// serveAs starts `<name> serve` (OpenCode's, or a fork's that speaks its
+// API: Kilo Code) in the project with env, and returns it once healthy;
+// dirHeader is as ocServer's.
+func (p *ocProject) serveAs(name string, env []string, dirHeader string) *ocServer {
 	p.t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -209,22 +214,22 @@ func (p *ocProject) serveOC() *ocServer {
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, p.bin, "serve", "--hostname", "127.0.0.1", "--port", fmt.Sprint(port), "--print-logs", "--log-level", "INFO")
 	cmd.Dir = p.Dir
-	cmd.Env = p.env()
+	cmd.Env = env
 	var stderr safeBuffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		<-runSlots
 		cancel()
-		p.t.Fatalf("opencode serve: %v", err)
+		p.t.Fatalf("%s serve: %v", name, err)
 	}
 	p.t.Cleanup(func() {
 		cancel()
 		_ = cmd.Wait()
 		<-runSlots
-		p.saveArtifact("opencode-serve.log", []byte(stderr.String()))
+		p.saveArtifact(name+"-serve.log", []byte(stderr.String()))
 	})
-	s := &ocServer{p: p, url: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	s := &ocServer{p: p, url: fmt.Sprintf("http://127.0.0.1:%d", port), dirHeader: dirHeader}
 	// An early request to a booting server can hang: poll with a timeout.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -233,7 +238,7 @@ func (p *ocProject) serveOC() *ocServer {
 			return s
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("opencode serve not healthy after 60 s\n%s", tail(stderr.String(), 3000))
+			p.t.Fatalf("%s serve not healthy after 60 s\n%s", name, tail(stderr.String(), 3000))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
