@@ -14,12 +14,12 @@ import (
 // or the user's ~/.qwen, with atreides's MCP server beside the hooks.
 var Entry = host.Host{
 	Name: Host, Display: "Qwen Code", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
-	Scopes:    []install.Scope{install.ScopeProject, install.ScopeUser},
-	Path:      qwenPath,
-	Install:   installQwen,
-	Uninstall: uninstallQwen,
-	Inspect:   Inspect,
-	HookFiles: hookFiles,
+	Scopes:     []install.Scope{install.ScopeProject, install.ScopeUser},
+	Path:       qwenPath,
+	Install:    installQwen,
+	Uninstall:  uninstallQwen,
+	Inspect:    Inspect,
+	HookFiles:  hookFiles,
 	Programs:   []string{"qwen"},
 	ConfigDirs: func(env host.Env) []string { return host.UserConfig(env, ".qwen") },
 	// Qwen Code is a fork of Gemini CLI and kept its flags: --yolo (-y)

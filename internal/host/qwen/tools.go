@@ -21,16 +21,16 @@ var toolNames = hookjson.Tools{
 	"run_shell_command": event.Shell,
 	// {command, directory, ...}: a command it runs in the background
 	// and streams the lines of (registered with the shell sandbox on).
-	"monitor": event.Shell,
-	"read_file":         event.Read,
-	"write_file":        event.Write,
-	"edit":              event.Edit,
-	"glob":              event.Search,
-	"grep_search":       event.Search,
-	"list_directory":    event.Search,
-	"web_fetch":         event.Fetch,
-	"web_search":        event.Fetch,
-	"agent":             event.Delegate,
+	"monitor":        event.Shell,
+	"read_file":      event.Read,
+	"write_file":     event.Write,
+	"edit":           event.Edit,
+	"glob":           event.Search,
+	"grep_search":    event.Search,
+	"list_directory": event.Search,
+	"web_fetch":      event.Fetch,
+	"web_search":     event.Fetch,
+	"agent":          event.Delegate,
 	// Off by default in 0.24.4 (tools.todoWrite.enabled); mirrored when a
 	// user turns it on.
 	"todo_write": event.Todo,
