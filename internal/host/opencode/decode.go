@@ -235,9 +235,7 @@ func (f Flavor) Decode(method string, raw json.RawMessage, now time.Time) (*even
 		if err := decodeTool(ev, in, in.Args); err != nil {
 			return ev, err
 		}
-		// apply_patch (1.18's patch tool) has no normalized name yet: the
-		// guard does not judge it, but what it adds is read all the same.
-		if !ev.Failed && (ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit || ev.Tool.Raw == "apply_patch") {
+		if !ev.Failed && (ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit) {
 			ev.Tool.Added = addedLines(ev.Tool)
 		}
 		return ev, nil

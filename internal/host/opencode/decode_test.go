@@ -214,6 +214,13 @@ func TestNormalizeTool(t *testing.T) {
 		{"shell_shell_execute", `{"command":["ls","-la"],"path":5}`, event.Other, "", nil, "", ""},
 		{"atreides_todo_add", `{"title":"x"}`, "mcp:atreides__todo_add", "", nil, "", ""},
 		{"atreides_", `{}`, event.Other, "", nil, "", ""},
+		// The patch tools (GPT models get apply_patch in place of edit and
+		// write, in OpenCode and in Kilo) are judged as edits of every file
+		// their envelope names, a moved file's new name too.
+		{"apply_patch", `{"patchText":"*** Begin Patch\n*** Add File: .kilo/plugin/x.js\n+x\n*** Update File: a.go\n*** Move to: b.go\n@@\n-a\n+b\n*** Delete File: .kilo/plugin/atreides.ts\n*** End Patch"}`,
+			event.Edit, "", []string{".kilo/plugin/x.js", "a.go", "b.go", ".kilo/plugin/atreides.ts"}, "", ""},
+		{"patch", `{"patchText":"*** Begin Patch\n*** Add File: /h/.config/opencode/opencode.json\n+{}\n*** End Patch"}`,
+			event.Edit, "", []string{"/h/.config/opencode/opencode.json"}, "", ""},
 	} {
 		tool, wd, err := NormalizeTool(tc.name, json.RawMessage(tc.args))
 		if err != nil || tool.Name != tc.want || tool.Command != tc.command || strings.Join(tool.Paths, ",") != strings.Join(tc.paths, ",") || tool.Pattern != tc.pattern || wd != tc.workdir {
