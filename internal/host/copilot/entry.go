@@ -42,7 +42,11 @@ var Entry = host.Host{
 	// --allow-all-tools (and its wider forms) lets every tool run without
 	// asking; a hook's deny still holds under it (verified), but what it
 	// would have asked runs, so starting it so is judged an unguarded start.
-	CLI: guard.AgentCLI{Display: "GitHub Copilot CLI", Names: []string{"copilot"}, Off: []string{"--allow-all-tools", "--allow-all", "--yolo"}},
+	// COPILOT_ALLOW_ALL (any truthy value) is --allow-all-tools by
+	// another name ("true" also trusts the folder), and COPILOT_HOME moves
+	// ~/.copilot, where the default install's hooks are, away.
+	CLI: guard.AgentCLI{Display: "GitHub Copilot CLI", Names: []string{"copilot"}, Off: []string{"--allow-all-tools", "--allow-all", "--yolo"},
+		OffEnv: []string{"COPILOT_ALLOW_ALL", "COPILOT_HOME"}},
 	// It sets COPILOT_AGENT_SESSION_ID in its MCP servers' environment,
 	// and COPILOT_CLI=1 in its hooks' (observed with a server and a hook
 	// that dumped it).
