@@ -204,7 +204,7 @@ func TestNormalizeTool(t *testing.T) {
 		workdir    string
 	}{
 		{"bash", `{"command":"ls","workdir":"/w","description":"d"}`, event.Shell, "ls", nil, "", "/w"},
-		{"bash", `{"command":"ls","workdir":"rel"}`, event.Shell, "ls", nil, "", ""},
+		{"bash", `{"command":"ls","workdir":"rel/"}`, event.Shell, "ls", nil, "", "rel"},
 		{"read", `{"filePath":"/a"}`, event.Read, "", []string{"/a"}, "", ""},
 		{"edit", `{"filePath":"/a","oldString":"x","newString":"y"}`, event.Edit, "", []string{"/a"}, "", ""},
 		{"glob", `{"pattern":"**/*.go","path":"/src"}`, event.Search, "", []string{"/src"}, "**/*.go", ""},
@@ -399,5 +399,28 @@ func TestMapperFirstSystemPromptOneSessionBlock(t *testing.T) {
 	}
 	if len(created.Warn)+len(sys.Warn) != 1 {
 		t.Errorf("warning passed on %d times, want once (created %q, system %q)", len(created.Warn)+len(sys.Warn), created.Warn, sys.Warn)
+	}
+}
+
+// A command's workdir, relative or not, is where the guard reads its
+// relative paths from: Kilo 7.7.7 (and OpenCode) resolve a relative
+// workdir of bash and background_process from the session's directory, so
+// `echo x > atreides.ts` in workdir .kilo/plugin writes the plugin.
+func TestDecodeRelativeWorkdir(t *testing.T) {
+	for _, tc := range []struct{ tool, args, cwd string }{
+		{"bash", `{"command":"echo x > atreides.ts","workdir":".kilo/plugin"}`, "/proj/.kilo/plugin"},
+		{"background_process", `{"action":"start","command":"echo x > atreides.ts","workdir":".kilo/plugin"}`, "/proj/.kilo/plugin"},
+		{"bash", `{"command":"ls","workdir":"/abs"}`, "/abs"},
+		{"bash", `{"command":"ls"}`, "/proj"},
+	} {
+		raw := `{"directory":"/proj","input":{"tool":"` + tc.tool + `","sessionID":"s","callID":"c"},"output":{"args":` + tc.args + `}}`
+		ev, err := Decode(MethodToolBefore, json.RawMessage(raw), time.Unix(0, 0))
+		if err != nil || ev.Cwd != tc.cwd || ev.Tool.Name != event.Shell {
+			t.Errorf("%s %s: cwd %q tool %+v, %v", tc.tool, tc.args, ev.Cwd, ev.Tool, err)
+		}
+	}
+	raw := `{"directory":"","input":{"tool":"bash","sessionID":"s","callID":"c"},"output":{"args":{"command":"ls","workdir":"rel"}}}`
+	if ev, err := Decode(MethodToolBefore, json.RawMessage(raw), time.Unix(0, 0)); err == nil || ev.Kind != event.PreTool {
+		t.Errorf("a relative workdir with no directory decoded: %+v", ev)
 	}
 }

@@ -76,8 +76,11 @@ func NormalizeTool(name string, args json.RawMessage) (event.Tool, string, error
 	switch t.Name {
 	case event.Shell:
 		t.Command = in.Command
-		if filepath.IsAbs(in.Workdir) {
-			workdir = in.Workdir
+		// A relative workdir is the directory's below OpenCode's (Kilo
+		// 7.7.7 resolves bash's and background_process's from it): the
+		// caller joins it to the event's directory.
+		if strings.TrimSpace(in.Workdir) != "" {
+			workdir = filepath.Clean(in.Workdir)
 		}
 	case event.Read, event.Write, event.Edit:
 		t.Paths = nonEmpty(in.FilePath, in.Path)
