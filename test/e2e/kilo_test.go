@@ -170,15 +170,15 @@ func TestKiloInstallRoundTrip(t *testing.T) {
 	p.WriteFile(".kilo/kilo.json", "{\"autoupdate\": false}\n")
 	p.WriteFile("../home/.config/kilo/plugin/mine.ts", "export const Mine = async () => ({})\n")
 	root := filepath.Dir(p.Dir)
-	before := treeHashes(t, root)
+	before := kiloTreeHashes(t, root)
 	p.Atreides("install", "kilo", "--project", "--offline")
 	p.Atreides("install", "kilo", "--user", "--offline")
-	if mid := treeHashes(t, root); len(mid) == len(before) {
+	if mid := kiloTreeHashes(t, root); len(mid) == len(before) {
 		t.Fatalf("install changed nothing")
 	}
 	p.Atreides("uninstall", "kilo", "--project")
 	p.Atreides("uninstall", "kilo", "--user")
-	after := treeHashes(t, root)
+	after := kiloTreeHashes(t, root)
 	for path, h := range before {
 		if after[path] != h {
 			t.Errorf("%s changed or removed", path)
@@ -191,11 +191,11 @@ func TestKiloInstallRoundTrip(t *testing.T) {
 	}
 }
 
-// treeHashes hashes every file (and notes every directory) under root,
+// kiloTreeHashes hashes every file (and notes every directory) under root,
 // leaving out atreides's own state, which uninstall keeps on purpose (the
 // project's .atreides and the user's ~/.local/state, where the install's
 // backups and undo records go), and git's.
-func treeHashes(t *testing.T, root string) map[string]string {
+func kiloTreeHashes(t *testing.T, root string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
