@@ -37,6 +37,13 @@ type AgentCLI struct {
 	OffContains []FlagValue
 	// OffShort is a short flag that does, also bundled with others (-py).
 	OffShort rune
+	// OffEnv are environment variables that do, set on the command or
+	// before it (COPILOT_ALLOW_ALL=true copilot, env COPILOT_HOME=/tmp/x
+	// copilot, export COPILOT_ALLOW_ALL=1; copilot); the environment the
+	// guard itself runs in is not read:
+	// set to anything but an empty or false value ("0", "false", "no",
+	// "off", "n"); a value the guard cannot read counts as set.
+	OffEnv []string
 	// Settings is the flag that loads settings in Claude Code's form
 	// (JSON that can switch hooks and permission prompts off), and
 	// SettingSources the flag that chooses which settings files load.
@@ -84,6 +91,18 @@ func (a *analyzer) unguardedAgent(c *Cmd) {
 	}
 	deny := func(what string) {
 		a.fire(ruleSelfUnguardedAgent, c, c.Name+" "+what)
+	}
+	for _, name := range cli.OffEnv {
+		v, ok := c.env[name]
+		if !ok && c.Scope != nil {
+			// Set earlier in the script (export X=...; agent): a variable
+			// the script set unexported counts too, which costs little.
+			v, ok = c.Scope.Vars[name]
+		}
+		if ok && (v.Dyn || !falsy(v.Text)) {
+			deny("with " + name + "=" + v.Display())
+			return
+		}
 	}
 	args := c.Args
 	for i := 0; i < len(args); i++ {
@@ -137,6 +156,15 @@ func (a *analyzer) unguardedAgent(c *Cmd) {
 			return
 		}
 	}
+}
+
+// falsy: an environment value that switches a flag off.
+func falsy(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "0", "false", "no", "off", "n":
+		return true
+	}
+	return false
 }
 
 // shortFlags: s is a cluster of short option letters (-py).

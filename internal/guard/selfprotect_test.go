@@ -247,3 +247,60 @@ func TestSelfProtectionBlind(t *testing.T) {
 		t.Errorf("blind set: %d of %d agree (%.1f%%), below the floor of %.0f%%", agree, total, 100*rate, 100*blindFloor)
 	}
 }
+
+// TestSelfProtectionAgentEnv: an agent host started with a variable that
+// does what a refused flag does (COPILOT_ALLOW_ALL is --allow-all-tools,
+// KILO_PURE is --pure) or that moves its hooks away (COPILOT_HOME,
+// KILO_DISABLE_PROJECT_CONFIG) is an unguarded start like the flag; a
+// false value is not.
+func TestSelfProtectionAgentEnv(t *testing.T) {
+	f := newSelfFixture(t)
+	for cmd, want := range map[string]guard.Verdict{
+		`COPILOT_ALLOW_ALL=true copilot -p "fix the tests"`:    guard.Deny,
+		`COPILOT_ALLOW_ALL=1 copilot -p "fix the tests"`:       guard.Deny,
+		`env COPILOT_ALLOW_ALL=yes copilot -p "fix the tests"`: guard.Deny,
+		`COPILOT_HOME=/tmp/c copilot -p "fix the tests"`:       guard.Deny,
+		`COPILOT_ALLOW_ALL="$X" copilot -p "fix the tests"`:    guard.Deny,
+		`export COPILOT_ALLOW_ALL=true; copilot -p "x"`:        guard.Deny,
+		`KILO_PURE=1 kilo run "x"`:                             guard.Deny,
+		`KILO_DISABLE_PROJECT_CONFIG=true kilo run "x"`:        guard.Deny,
+		`COPILOT_ALLOW_ALL=false copilot -p "fix the tests"`:   guard.Allow,
+		`copilot -p "fix the tests"`:                           guard.Allow,
+	} {
+		req := f.req
+		req.Resolve = shellcall.Resolver()
+		req.Command = cmd
+		r := guard.DefaultPolicy().Check(req)
+		if r.Verdict != want || want == guard.Deny && r.Rule != "self.unguarded-agent" {
+			t.Errorf("%s: %s %s (%s), want %s", cmd, r.Verdict, r.Rule, r.Reason, want)
+		}
+	}
+}
+
+// TestSelfProtectionKiloEnv: with atreides's plugin in the project's .kilo,
+// `kilo run` is guarded, but not with KILO_PURE (--pure by another name)
+// or KILO_DISABLE_PROJECT_CONFIG (7.7.7 then loads no .kilo/ at all).
+func TestSelfProtectionKiloEnv(t *testing.T) {
+	f := newSelfFixture(t)
+	plugin := filepath.Join(f.proj, ".kilo", "plugin", opencode.PluginFile)
+	if err := os.MkdirAll(filepath.Dir(plugin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plugin, []byte("export default {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]guard.Verdict{
+		`kilo run "fix the tests"`:                                  guard.Allow,
+		`KILO_PURE=0 kilo run "fix the tests"`:                      guard.Allow,
+		`KILO_PURE=1 kilo run "fix the tests"`:                      guard.Deny,
+		`KILO_DISABLE_PROJECT_CONFIG=true kilo run "fix the tests"`: guard.Deny,
+	} {
+		req := f.req
+		req.Resolve = shellcall.Resolver()
+		req.Command = cmd
+		r := guard.DefaultPolicy().Check(req)
+		if r.Verdict != want || want == guard.Deny && r.Rule != "self.unguarded-agent" {
+			t.Errorf("%s: %s %s (%s), want %s", cmd, r.Verdict, r.Rule, r.Reason, want)
+		}
+	}
+}

@@ -80,7 +80,7 @@ const ServeTimeout = time.Duration(float64(defaultBudget) * engineShare)
 func Answer(p *Process, a host.Adapter, eventName string, budget time.Duration) (exit int) {
 	start := time.Now()
 	growStack()
-	run := &hookRun{proc: p, adapter: a, hostEvent: eventName, overran: make(chan struct{}), until: start.Add(budget)}
+	run := &hookRun{proc: p, adapter: a, hostEvent: eventName, flagEvent: eventName, overran: make(chan struct{}), until: start.Add(budget)}
 	stop := run.watch(budget)
 	defer stop()
 	ans := run.decide(start.Add(time.Duration(float64(budget) * engineShare)))
@@ -105,6 +105,14 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 	now := time.Now()
 	data, rerr := r.read(MaxPayload)
 	ev, err := a.Decode(data, r.proc.Getenv, now)
+	if err == nil && r.flagEvent != "" && ev.HostEvent != r.flagEvent {
+		// The host ran the hook it registered for --event (Copilot CLI's
+		// payloads name no event; the adapter tells it by their keys): a
+		// payload that reads as another event is not judged as that one,
+		// or a tool call taken for its result would run unjudged.
+		err = host.Malformed("the payload reads as event %q, but the hook is registered for %q", ev.HostEvent, r.flagEvent)
+		ev.HostEvent = r.flagEvent
+	}
 	if ev.Cwd == "" {
 		// Hosts start hooks in the agent's directory; a payload without
 		// cwd is judged there rather than nowhere.

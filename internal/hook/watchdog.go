@@ -31,6 +31,7 @@ type hookRun struct {
 	answered  bool
 	data      []byte // stdin as read so far
 	hostEvent string // the event's name, once known
+	flagEvent string // --event: the event the host registered the hook for
 	ev        *event.Event
 	log       *project.Log
 	unsaved   *unsavedState // the event's state, while neither saved nor queued

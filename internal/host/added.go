@@ -49,6 +49,32 @@ func Replaced(path, old, new string) event.FileLines {
 	return event.FileLines{Path: path, Lines: lines, New: notIn(lines, splitLines(old))}
 }
 
+// patchHeaders are the apply_patch lines that name a file, each followed by
+// the path. "Move to" is the new name of an updated file: it is written too.
+var patchHeaders = []string{"*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"}
+
+// PatchPaths lists the files an apply_patch envelope touches, in order and
+// without repeats.
+func PatchPaths(patch string) []string {
+	var paths []string
+	seen := map[string]bool{}
+	for line := range strings.Lines(patch) {
+		// Leading blanks are tolerated: Codex's own parser is lenient (and OpenCode's and Copilot's),
+		// and a path the guard misses is worse than one it sees twice.
+		line = strings.TrimSpace(line)
+		for _, h := range patchHeaders {
+			if rest, ok := strings.CutPrefix(line, h); ok {
+				if p := strings.TrimSpace(rest); p != "" && !seen[p] {
+					seen[p] = true
+					paths = append(paths, p)
+				}
+				break
+			}
+		}
+	}
+	return paths
+}
+
 // PatchAdded reads an apply_patch envelope (Codex's, and OpenCode's
 // apply_patch): an added file's lines are all added; an updated file's
 // hunks are kept as their context and added lines, in order, with the

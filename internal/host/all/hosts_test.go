@@ -467,7 +467,8 @@ func TestHookFiles(t *testing.T) {
 		"/home/user/proj/.opencode/opencode.jsonc", "/home/user/proj/opencode.json", "/home/user/proj/opencode.jsonc",
 		"/home/user/.config/opencode/plugin/", "/home/user/.config/opencode/plugins/",
 		"/home/user/.config/opencode/opencode.json", "/home/user/.config/opencode/opencode.jsonc",
-		"/home/user/proj/.github/hooks/", "/home/user/proj/.github/copilot/settings.json", "/home/user/.copilot/hooks/", "/home/user/.copilot/settings.json", "/home/user/.copilot/mcp-config.json",
+		"/home/user/proj/.github/hooks/", "/home/user/proj/.github/copilot/settings.json", "/home/user/proj/.github/copilot/settings.local.json",
+		"/home/user/.copilot/hooks/", "/home/user/.copilot/settings.json", "/home/user/.copilot/config.json", "/home/user/.copilot/mcp-config.json",
 		"/home/user/proj/.qwen/settings.json", "/home/user/.qwen/settings.json",
 		// Kilo Code: .kilo and legacy .kilocode in the project and the
 		// home, ~/.config/kilo, and the project's root config files.

@@ -42,35 +42,9 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 	case event.Shell:
 		t.Command = in.Command
 	case event.Edit:
-		t.Paths = patchPaths(in.Command)
+		t.Paths = host.PatchPaths(in.Command)
 	}
 	return t, nil
-}
-
-// patchHeaders are the apply_patch lines that name a file, each followed by
-// the path. "Move to" is the new name of an updated file: it is written too.
-var patchHeaders = []string{"*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"}
-
-// patchPaths lists the files an apply_patch envelope touches, in order and
-// without repeats.
-func patchPaths(patch string) []string {
-	var paths []string
-	seen := map[string]bool{}
-	for line := range strings.Lines(patch) {
-		// Leading blanks are tolerated: Codex's own parser is lenient,
-		// and a path the guard misses is worse than one it sees twice.
-		line = strings.TrimSpace(line)
-		for _, h := range patchHeaders {
-			if rest, ok := strings.CutPrefix(line, h); ok {
-				if p := strings.TrimSpace(rest); p != "" && !seen[p] {
-					seen[p] = true
-					paths = append(paths, p)
-				}
-				break
-			}
-		}
-	}
-	return paths
 }
 
 // addedLines is what an apply_patch added: the + lines of its envelope,

@@ -123,3 +123,40 @@ func TestDecodeMalformed(t *testing.T) {
 		}
 	}
 }
+
+// Copilot's other tools that run a command or write a file (its runtime's
+// tool classes in 1.0.102: write_bash/write_powershell type into a running
+// shell, powershell and local_shell are shells, str_replace_editor and
+// apply_patch edit, rg searches) are judged like bash, create and edit,
+// not passed through as "other".
+func TestDecodeWritingTools(t *testing.T) {
+	const common = `{"sessionId":"s","timestamp":1,"cwd":"/p",`
+	patch := `*** Begin Patch\n*** Add File: /h/.copilot/hooks/x.json\n+{}\n*** Update File: a.go\n*** Move to: b.go\n@@\n-a\n+b\n*** End Patch\n`
+	cases := []struct {
+		in      string
+		name    event.ToolName
+		command string
+		paths   []string
+	}{
+		{`"toolName":"write_bash","toolArgs":{"shellId":"0","input":"rm -rf ~/.copilot/hooks{enter}","delay":5}}`, event.Shell, "rm -rf ~/.copilot/hooks\n", nil},
+		{`"toolName":"write_powershell","toolArgs":{"shellId":"0","input":"Remove-Item x"}}`, event.Shell, "Remove-Item x", nil},
+		{`"toolName":"powershell","toolArgs":{"command":"Remove-Item x","description":"d"}}`, event.Shell, "Remove-Item x", nil},
+		{`"toolName":"str_replace_editor","toolArgs":{"command":"create","path":"/p/.github/hooks/x.json","file_text":"{}"}}`, event.Write, "", []string{"/p/.github/hooks/x.json"}},
+		{`"toolName":"str_replace_editor","toolArgs":{"command":"str_replace","path":"/p/a","old_str":"a","new_str":"b"}}`, event.Edit, "", []string{"/p/a"}},
+		{`"toolName":"str_replace_editor","toolArgs":{"command":"view","path":"/p/a"}}`, event.Read, "", []string{"/p/a"}},
+		{`"toolName":"str_replace","toolArgs":{"path":"/p/a","old_str":"a","new_str":"b"}}`, event.Edit, "", []string{"/p/a"}},
+		{`"toolName":"apply_patch","toolArgs":{"input":"` + patch + `"}}`, event.Edit, "", []string{"/h/.copilot/hooks/x.json", "a.go", "b.go"}},
+		{`"toolName":"apply_patch","toolArgs":"` + patch + `"}`, event.Edit, "", []string{"/h/.copilot/hooks/x.json", "a.go", "b.go"}},
+		{`"toolName":"rg","toolArgs":{"pattern":"x","paths":"/p"}}`, event.Search, "", []string{"/p"}},
+	}
+	for _, tc := range cases {
+		ev, err := Decode([]byte(common+tc.in), "", time.Unix(0, 0))
+		if err != nil || ev.Kind != event.PreTool || ev.Tool.Name != tc.name || ev.Tool.Command != tc.command || strings.Join(ev.Tool.Paths, ",") != strings.Join(tc.paths, ",") {
+			t.Errorf("%s: %+v, %v", tc.in, ev.Tool, err)
+		}
+	}
+	// A patch under a key read twice (case variants) cannot hide a path.
+	if _, err := Decode([]byte(common+`"toolName":"apply_patch","toolArgs":{"input":"x","Input":"`+patch+`"}}`), "", time.Unix(0, 0)); err == nil {
+		t.Error("apply_patch with a case-variant key decoded")
+	}
+}

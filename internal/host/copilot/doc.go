@@ -41,6 +41,15 @@
 // its next user message (userPromptSubmitted fires again, and the next
 // agentStop has stop_hook_active true); Copilot caps the repeats itself.
 //
+// Tools. No matcher is installed: every tool call reaches atreides.
+// Judged: bash, powershell and local_shell (command), write_bash and
+// write_powershell (the text typed into a running shell, {enter} read as
+// a newline), view, create, edit/str_replace and str_replace_editor
+// (path; the editor's command tells a read from a write), apply_patch
+// (the files its envelope names; the patch is the whole argument or its
+// input or patch key), grep, rg and glob, web_fetch and task. The rest
+// (read_bash, stop_bash, list_bash, sql, skill, ...) is "other".
+//
 // What fails open and closed. A preToolUse hook that exits non-zero, or
 // writes what Copilot cannot parse, refuses the call ("hook errored";
 // exit 2: "hook exited with code 2", the JSON's reason when it has one):

@@ -19,17 +19,21 @@ var Entry = host.Host{
 	Uninstall: uninstallCopilot,
 	Inspect:   Inspect,
 	// Every hooks file Copilot loads sits in these two directories; its
-	// settings files (the user's and the project's .github/copilot) can
-	// hold hooks of their own and disableAllHooks; mcp-config.json starts
-	// programs.
+	// settings files (the user's settings.json and legacy config.json, the
+	// project's .github/copilot/settings.json and settings.local.json, all
+	// read by 1.0.102) can hold hooks of their own, disableAllHooks and
+	// disabledHooks; mcp-config.json starts programs.
 	HookFiles: func(env host.Env) []string {
 		var out []string
 		if env.ProjectDir != "" {
-			out = append(out, filepath.Join(env.ProjectDir, ".github", "hooks")+"/", filepath.Join(env.ProjectDir, ".github", "copilot", "settings.json"))
+			settings := filepath.Join(env.ProjectDir, ".github", "copilot")
+			out = append(out, filepath.Join(env.ProjectDir, ".github", "hooks")+"/",
+				filepath.Join(settings, "settings.json"), filepath.Join(settings, "settings.local.json"))
 		}
 		if env.Home != "" {
 			dir := UserDir(env.Home, getenv(env, "COPILOT_HOME"))
-			out = append(out, filepath.Join(dir, "hooks")+"/", filepath.Join(dir, "settings.json"), filepath.Join(dir, "mcp-config.json"))
+			out = append(out, filepath.Join(dir, "hooks")+"/", filepath.Join(dir, "settings.json"),
+				filepath.Join(dir, "config.json"), filepath.Join(dir, "mcp-config.json"))
 		}
 		return out
 	},
@@ -38,7 +42,11 @@ var Entry = host.Host{
 	// --allow-all-tools (and its wider forms) lets every tool run without
 	// asking; a hook's deny still holds under it (verified), but what it
 	// would have asked runs, so starting it so is judged an unguarded start.
-	CLI: guard.AgentCLI{Display: "GitHub Copilot CLI", Names: []string{"copilot"}, Off: []string{"--allow-all-tools", "--allow-all", "--yolo"}},
+	// COPILOT_ALLOW_ALL (any truthy value) is --allow-all-tools by
+	// another name ("true" also trusts the folder), and COPILOT_HOME moves
+	// ~/.copilot, where the default install's hooks are, away.
+	CLI: guard.AgentCLI{Display: "GitHub Copilot CLI", Names: []string{"copilot"}, Off: []string{"--allow-all-tools", "--allow-all", "--yolo"},
+		OffEnv: []string{"COPILOT_ALLOW_ALL", "COPILOT_HOME"}},
 	// It sets COPILOT_AGENT_SESSION_ID in its MCP servers' environment,
 	// and COPILOT_CLI=1 in its hooks' (observed with a server and a hook
 	// that dumped it).

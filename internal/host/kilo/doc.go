@@ -31,7 +31,13 @@
 // (`kilo serve`, the TUI): `kilo run` exits at its first idle.
 //
 // Kilo's own shell-like tool, background_process (a command it keeps
-// running), is judged as a shell command.
+// running), is judged as a shell command, from its workdir (a relative
+// one is the session directory's, as for bash). apply_patch, which GPT
+// models get in place of edit and write, is judged as an edit of every
+// file its envelope names. Not judged ("other"): notebook_edit and
+// notebook_execute (a live VS Code notebook only), repo_clone (into
+// Kilo's own cache), agent_manager, generate_image (which may upload an
+// image file of the workspace's to the image provider).
 //
 // # What fails open, what fails closed
 //

@@ -27,10 +27,14 @@ var Entry = host.Host{
 		return []string{configDir(env, install.ScopeUser)}
 	},
 	// `kilo run` loads the plugins like the TUI: it runs guarded only
-	// where atreides's plugin is installed. --pure runs it without
-	// external plugins, so without atreides.
+	// where atreides's plugin is installed. --pure (and KILO_PURE) runs it
+	// without external plugins, so without atreides; 7.7.7's
+	// KILO_DISABLE_PROJECT_CONFIG skips .kilo/ and .kilocode/, where the
+	// default install's plugin is (refused even when a user install
+	// would still load: the guard cannot tell which one Kilo will find).
 	CLI: guard.AgentCLI{Display: "Kilo Code", Names: []string{"kilo", "kilocode"},
-		PluginRun: "run", PluginFile: opencode.PluginFile, Off: []string{"--pure"}},
+		PluginRun: "run", PluginFile: opencode.PluginFile, Off: []string{"--pure"},
+		OffEnv: []string{"KILO_PURE", "KILO_DISABLE_PROJECT_CONFIG"}},
 	// Kilo sets KILO_PID to its own pid in its own process (the plugin
 	// tells its host by it), and every process it starts inherits it with
 	// KILO=1.

@@ -3,6 +3,7 @@ package opencode
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -235,9 +236,7 @@ func (f Flavor) Decode(method string, raw json.RawMessage, now time.Time) (*even
 		if err := decodeTool(ev, in, in.Args); err != nil {
 			return ev, err
 		}
-		// apply_patch (1.18's patch tool) has no normalized name yet: the
-		// guard does not judge it, but what it adds is read all the same.
-		if !ev.Failed && (ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit || ev.Tool.Raw == "apply_patch") {
+		if !ev.Failed && (ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit) {
 			ev.Tool.Added = addedLines(ev.Tool)
 		}
 		return ev, nil
@@ -290,6 +289,14 @@ func (f Flavor) Decode(method string, raw json.RawMessage, now time.Time) (*even
 func decodeTool(ev *event.Event, in hookInput, args json.RawMessage) error {
 	tool, workdir, err := NormalizeTool(in.Tool, args)
 	ev.Tool, ev.ToolUseID = tool, in.CallID
+	if workdir != "" && !filepath.IsAbs(workdir) {
+		// Resolved from OpenCode's directory, as OpenCode does; with no
+		// directory to resolve it from it cannot be judged.
+		if !filepath.IsAbs(ev.Cwd) {
+			return host.Malformed("relative workdir %q without a directory", workdir)
+		}
+		workdir = filepath.Join(ev.Cwd, workdir)
+	}
 	if workdir != "" && workdir != ev.Cwd {
 		// The command runs in workdir, but the project is still the one
 		// OpenCode was started in.

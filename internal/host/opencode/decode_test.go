@@ -204,7 +204,7 @@ func TestNormalizeTool(t *testing.T) {
 		workdir    string
 	}{
 		{"bash", `{"command":"ls","workdir":"/w","description":"d"}`, event.Shell, "ls", nil, "", "/w"},
-		{"bash", `{"command":"ls","workdir":"rel"}`, event.Shell, "ls", nil, "", ""},
+		{"bash", `{"command":"ls","workdir":"rel/"}`, event.Shell, "ls", nil, "", "rel"},
 		{"read", `{"filePath":"/a"}`, event.Read, "", []string{"/a"}, "", ""},
 		{"edit", `{"filePath":"/a","oldString":"x","newString":"y"}`, event.Edit, "", []string{"/a"}, "", ""},
 		{"glob", `{"pattern":"**/*.go","path":"/src"}`, event.Search, "", []string{"/src"}, "**/*.go", ""},
@@ -214,6 +214,13 @@ func TestNormalizeTool(t *testing.T) {
 		{"shell_shell_execute", `{"command":["ls","-la"],"path":5}`, event.Other, "", nil, "", ""},
 		{"atreides_todo_add", `{"title":"x"}`, "mcp:atreides__todo_add", "", nil, "", ""},
 		{"atreides_", `{}`, event.Other, "", nil, "", ""},
+		// The patch tools (GPT models get apply_patch in place of edit and
+		// write, in OpenCode and in Kilo) are judged as edits of every file
+		// their envelope names, a moved file's new name too.
+		{"apply_patch", `{"patchText":"*** Begin Patch\n*** Add File: .kilo/plugin/x.js\n+x\n*** Update File: a.go\n*** Move to: b.go\n@@\n-a\n+b\n*** Delete File: .kilo/plugin/atreides.ts\n*** End Patch"}`,
+			event.Edit, "", []string{".kilo/plugin/x.js", "a.go", "b.go", ".kilo/plugin/atreides.ts"}, "", ""},
+		{"patch", `{"patchText":"*** Begin Patch\n*** Add File: /h/.config/opencode/opencode.json\n+{}\n*** End Patch"}`,
+			event.Edit, "", []string{"/h/.config/opencode/opencode.json"}, "", ""},
 	} {
 		tool, wd, err := NormalizeTool(tc.name, json.RawMessage(tc.args))
 		if err != nil || tool.Name != tc.want || tool.Command != tc.command || strings.Join(tool.Paths, ",") != strings.Join(tc.paths, ",") || tool.Pattern != tc.pattern || wd != tc.workdir {
@@ -392,5 +399,28 @@ func TestMapperFirstSystemPromptOneSessionBlock(t *testing.T) {
 	}
 	if len(created.Warn)+len(sys.Warn) != 1 {
 		t.Errorf("warning passed on %d times, want once (created %q, system %q)", len(created.Warn)+len(sys.Warn), created.Warn, sys.Warn)
+	}
+}
+
+// A command's workdir, relative or not, is where the guard reads its
+// relative paths from: Kilo 7.7.7 (and OpenCode) resolve a relative
+// workdir of bash and background_process from the session's directory, so
+// `echo x > atreides.ts` in workdir .kilo/plugin writes the plugin.
+func TestDecodeRelativeWorkdir(t *testing.T) {
+	for _, tc := range []struct{ tool, args, cwd string }{
+		{"bash", `{"command":"echo x > atreides.ts","workdir":".kilo/plugin"}`, "/proj/.kilo/plugin"},
+		{"background_process", `{"action":"start","command":"echo x > atreides.ts","workdir":".kilo/plugin"}`, "/proj/.kilo/plugin"},
+		{"bash", `{"command":"ls","workdir":"/abs"}`, "/abs"},
+		{"bash", `{"command":"ls"}`, "/proj"},
+	} {
+		raw := `{"directory":"/proj","input":{"tool":"` + tc.tool + `","sessionID":"s","callID":"c"},"output":{"args":` + tc.args + `}}`
+		ev, err := Decode(MethodToolBefore, json.RawMessage(raw), time.Unix(0, 0))
+		if err != nil || ev.Cwd != tc.cwd || ev.Tool.Name != event.Shell {
+			t.Errorf("%s %s: cwd %q tool %+v, %v", tc.tool, tc.args, ev.Cwd, ev.Tool, err)
+		}
+	}
+	raw := `{"directory":"","input":{"tool":"bash","sessionID":"s","callID":"c"},"output":{"args":{"command":"ls","workdir":"rel"}}}`
+	if ev, err := Decode(MethodToolBefore, json.RawMessage(raw), time.Unix(0, 0)); err == nil || ev.Kind != event.PreTool {
+		t.Errorf("a relative workdir with no directory decoded: %+v", ev)
 	}
 }

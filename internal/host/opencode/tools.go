@@ -22,13 +22,17 @@ var toolNames = map[string]event.ToolName{
 	"edit":      event.Edit,
 	"multiedit": event.Edit,
 	"patch":     event.Edit,
-	"glob":      event.Search,
-	"grep":      event.Search,
-	"webfetch":  event.Fetch,
-	"websearch": event.Fetch,
-	"task":      event.Delegate,
-	"todowrite": event.Todo,
-	"todoread":  event.Todo,
+	// OpenCode 1.18's and Kilo 7.7.7's patch tool, offered to GPT models
+	// in place of edit and write ({patchText}): it adds, updates, moves
+	// and deletes the files its envelope names.
+	"apply_patch": event.Edit,
+	"glob":        event.Search,
+	"grep":        event.Search,
+	"webfetch":    event.Fetch,
+	"websearch":   event.Fetch,
+	"task":        event.Delegate,
+	"todowrite":   event.Todo,
+	"todoread":    event.Todo,
 	// Kilo Code's (7.7.7): a command it starts and keeps running
 	// ({action:"start", command, workdir}); judged as a shell command.
 	"background_process": event.Shell,
@@ -42,6 +46,8 @@ type toolInput struct {
 	Path     string `json:"path"`
 	Pattern  string `json:"pattern"`
 	Include  string `json:"include"`
+	// PatchText is the patch tools' envelope, which names their files.
+	PatchText string `json:"patchText"`
 }
 
 // NormalizeTool maps an OpenCode tool call to atreides's names and pulls
@@ -70,11 +76,17 @@ func NormalizeTool(name string, args json.RawMessage) (event.Tool, string, error
 	switch t.Name {
 	case event.Shell:
 		t.Command = in.Command
-		if filepath.IsAbs(in.Workdir) {
-			workdir = in.Workdir
+		// A relative workdir is the directory's below OpenCode's (Kilo
+		// 7.7.7 resolves bash's and background_process's from it): the
+		// caller joins it to the event's directory.
+		if strings.TrimSpace(in.Workdir) != "" {
+			workdir = filepath.Clean(in.Workdir)
 		}
 	case event.Read, event.Write, event.Edit:
 		t.Paths = nonEmpty(in.FilePath, in.Path)
+		if name == "patch" || name == "apply_patch" {
+			t.Paths = append(t.Paths, host.PatchPaths(in.PatchText)...)
+		}
 	case event.Search:
 		t.Paths = nonEmpty(in.Path)
 		// glob's pattern is a path glob; grep's is a regex over contents

@@ -175,3 +175,25 @@ func FuzzDecode(f *testing.F) {
 		`{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"comm`,
 	)
 }
+
+// run_shell_command and monitor run their command in "directory" when it
+// is given (Qwen 0.24.4's ShellTool: cwd = params.directory): the guard
+// must read the command's relative paths from there, or
+// `echo {} > settings.json` in <project>/.qwen passes for a write to
+// <project>/settings.json.
+func TestDecodeShellDirectory(t *testing.T) {
+	for _, tool := range []string{"run_shell_command", "monitor"} {
+		in := `{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"` + tool + `",` +
+			`"tool_input":{"command":"echo {} > settings.json","directory":"/p/.qwen"},"tool_use_id":"t"}`
+		ev, err := Adapter{}.Decode([]byte(in), func(string) string { return "" }, time.Unix(0, 0))
+		if err != nil || ev.Tool.Name != event.Shell || ev.Cwd != "/p/.qwen" || ev.Tool.Command != "echo {} > settings.json" {
+			t.Errorf("%s: cwd %q tool %+v, %v", tool, ev.Cwd, ev.Tool, err)
+		}
+	}
+	// The directory under two spellings is refused, not guessed.
+	in := `{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"run_shell_command",` +
+		`"tool_input":{"command":"ls","directory":"/p","Directory":"/p/.qwen"},"tool_use_id":"t"}`
+	if _, err := (Adapter{}).Decode([]byte(in), func(string) string { return "" }, time.Unix(0, 0)); err == nil {
+		t.Error("a case-variant directory decoded")
+	}
+}

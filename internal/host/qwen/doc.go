@@ -38,6 +38,12 @@
 //   - A headless run fires no SessionEnd and no PermissionRequest (that
 //     fires only where Qwen would ask for a confirmation).
 //
+// Tools: PreToolUse is installed for the tools atreides has a name for
+// (JudgedTools) and MCP tools only. run_shell_command and monitor are
+// judged from their "directory" argument when they have one. Not judged:
+// notebook_edit (an .ipynb file only), exec (code mode), save_memory,
+// cron_create, enter_worktree and the other tools the matcher leaves out.
+//
 // What fails open and what fails closed: a tool call (PreToolUse) that
 // cannot be decoded or answered is denied with a JSON deny and exit 2,
 // which Qwen reads as a block with stderr as the reason; every other

@@ -1,6 +1,9 @@
 package qwen
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/install"
@@ -11,21 +14,12 @@ import (
 // or the user's ~/.qwen, with atreides's MCP server beside the hooks.
 var Entry = host.Host{
 	Name: Host, Display: "Qwen Code", Adapter: Adapter{}, Facts: &Facts, Lacks: Lacks, Via: host.Hook,
-	Scopes:    []install.Scope{install.ScopeProject, install.ScopeUser},
-	Path:      qwenPath,
-	Install:   installQwen,
-	Uninstall: uninstallQwen,
-	Inspect:   Inspect,
-	HookFiles: func(env host.Env) []string {
-		var out []string
-		if env.ProjectDir != "" {
-			out = append(out, qwenPath(env, install.ScopeProject))
-		}
-		if env.Home != "" {
-			out = append(out, qwenPath(env, install.ScopeUser))
-		}
-		return out
-	},
+	Scopes:     []install.Scope{install.ScopeProject, install.ScopeUser},
+	Path:       qwenPath,
+	Install:    installQwen,
+	Uninstall:  uninstallQwen,
+	Inspect:    Inspect,
+	HookFiles:  hookFiles,
 	Programs:   []string{"qwen"},
 	ConfigDirs: func(env host.Env) []string { return host.UserConfig(env, ".qwen") },
 	// Qwen Code is a fork of Gemini CLI and kept its flags: --yolo (-y)
@@ -52,6 +46,43 @@ var Entry = host.Host{
 MCP server "atreides" beside the hooks`,
 
 	Doctor: qwenDoctor,
+}
+
+// hookFiles are the settings files Qwen Code 0.24.4 merges, each of which
+// can hold hooks, disableAllHooks or a disabled hook: the project's and
+// the user's, the user's moved by QWEN_HOME (Storage.getGlobalQwenDir:
+// "~/" is the home, a relative value is taken from Qwen's working
+// directory, the project's), and the system file
+// QWEN_CODE_SYSTEM_SETTINGS_PATH names when it is set.
+func hookFiles(env host.Env) []string {
+	var out []string
+	if env.ProjectDir != "" {
+		out = append(out, qwenPath(env, install.ScopeProject))
+	}
+	if env.Home != "" {
+		out = append(out, qwenPath(env, install.ScopeUser))
+	}
+	if d := getenv(env, "QWEN_HOME"); d != "" {
+		if rest, ok := strings.CutPrefix(d, "~/"); ok && env.Home != "" {
+			d = filepath.Join(env.Home, rest)
+		} else if !filepath.IsAbs(d) && env.ProjectDir != "" {
+			d = filepath.Join(env.ProjectDir, d)
+		}
+		if filepath.IsAbs(d) {
+			out = append(out, filepath.Join(d, "settings.json"))
+		}
+	}
+	if f := getenv(env, "QWEN_CODE_SYSTEM_SETTINGS_PATH"); filepath.IsAbs(f) {
+		out = append(out, f)
+	}
+	return out
+}
+
+func getenv(env host.Env, name string) string {
+	if env.Getenv == nil {
+		return ""
+	}
+	return env.Getenv(name)
 }
 
 func qwenPath(env host.Env, scope install.Scope) string {

@@ -3,6 +3,7 @@ package qwen
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,5 +44,23 @@ func TestDoctor(t *testing.T) {
 	}
 	if _, ok := got["qwen MCP tools"]; !ok {
 		t.Errorf("no MCP check: %+v", got)
+	}
+}
+
+// The settings files that QWEN_HOME and QWEN_CODE_SYSTEM_SETTINGS_PATH
+// move Qwen Code's user and system settings to can switch atreides off as
+// ~/.qwen/settings.json can: the guard protects them too.
+func TestHookFilesMoved(t *testing.T) {
+	vars := map[string]string{"QWEN_HOME": "/srv/qwen", "QWEN_CODE_SYSTEM_SETTINGS_PATH": "/srv/sys/settings.json"}
+	env := host.Env{ProjectDir: "/p", Home: "/h", Getenv: func(k string) string { return vars[k] }}
+	got := Entry.HookFiles(env)
+	for _, w := range []string{"/p/.qwen/settings.json", "/h/.qwen/settings.json", "/srv/qwen/settings.json", "/srv/sys/settings.json"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("%s is not a hook file: %q", w, got)
+		}
+	}
+	vars["QWEN_HOME"] = "~/q"
+	if got := Entry.HookFiles(env); !slices.Contains(got, "/h/q/settings.json") {
+		t.Errorf("QWEN_HOME=~/q: %q", got)
 	}
 }

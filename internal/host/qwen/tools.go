@@ -2,11 +2,13 @@ package qwen
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
+	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // toolNames maps Qwen Code 0.24.4's built-in tools (its ToolNames, and the
@@ -17,15 +19,18 @@ import (
 // own.
 var toolNames = hookjson.Tools{
 	"run_shell_command": event.Shell,
-	"read_file":         event.Read,
-	"write_file":        event.Write,
-	"edit":              event.Edit,
-	"glob":              event.Search,
-	"grep_search":       event.Search,
-	"list_directory":    event.Search,
-	"web_fetch":         event.Fetch,
-	"web_search":        event.Fetch,
-	"agent":             event.Delegate,
+	// {command, directory, ...}: a command it runs in the background
+	// and streams the lines of (registered with the shell sandbox on).
+	"monitor":        event.Shell,
+	"read_file":      event.Read,
+	"write_file":     event.Write,
+	"edit":           event.Edit,
+	"glob":           event.Search,
+	"grep_search":    event.Search,
+	"list_directory": event.Search,
+	"web_fetch":      event.Fetch,
+	"web_search":     event.Fetch,
+	"agent":          event.Delegate,
 	// Off by default in 0.24.4 (tools.todoWrite.enabled); mirrored when a
 	// user turns it on.
 	"todo_write": event.Todo,
@@ -47,6 +52,25 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 		t.Name = event.ToolName("mcp:" + rest)
 	}
 	return t, gemini.ReadInput(&t)
+}
+
+// shellDir is the directory a shell tool's command runs in: its
+// "directory" argument, which Qwen requires to be absolute (and inside
+// the workspace); "" when there is none.
+func shellDir(t event.Tool) (string, error) {
+	if t.Name != event.Shell || len(t.Input) == 0 || t.Input[0] != '{' {
+		return "", nil
+	}
+	var in struct {
+		Directory string `json:"directory"`
+	}
+	if err := strictjson.UnmarshalInput(t.Input, &in); err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(in.Directory) {
+		return "", nil
+	}
+	return filepath.Clean(in.Directory), nil
 }
 
 // edits are Qwen Code's tools that put text into a file; the
