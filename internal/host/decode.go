@@ -3,10 +3,12 @@ package host
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
+	"github.com/atreides-dev/atreides/internal/project"
 )
 
 // ErrMalformed is wrapped by every adapter's error for input that is not
@@ -73,4 +75,26 @@ func DecodeToolInput(input []byte, name event.ToolName, in any) error {
 		return strictjson.UniqueKeys(input)
 	}
 	return strictjson.UnmarshalInput(input, in)
+}
+
+// RunsIn moves a shell call to the directory its tool runs the command in,
+// for hosts whose shell tool takes one (Gemini CLI's dir_path, Qwen
+// Code's directory): the command's relative paths are judged from there,
+// a relative dir taken from the session's directory as the host does. The
+// project stays the one the host was started in.
+func RunsIn(ev *event.Event, dir string) {
+	if dir == "" {
+		return
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(ev.Cwd, dir)
+	}
+	dir = filepath.Clean(dir)
+	if dir == ev.Cwd {
+		return
+	}
+	if ev.ProjectDir == "" {
+		ev.ProjectDir = project.Root("", ev.Cwd)
+	}
+	ev.Cwd = dir
 }

@@ -56,6 +56,14 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 	if err != nil {
 		return ev, err
 	}
+	// run_shell_command runs its command in dir_path (resolved from the
+	// project, 0.61.0's ShellToolInvocation): `echo x > settings.json`
+	// there writes .gemini/settings.json, not ./settings.json.
+	dir, err := shellDir(ev.Tool)
+	if err != nil {
+		return ev, host.Malformed("tool_input: %v", err)
+	}
+	host.RunsIn(ev, dir)
 	if p.HookEventName == "AfterTool" && len(p.ToolResponse) > 0 && string(p.ToolResponse) != "null" {
 		// No ReplacesOutput: 0.61.0 reads no replacement of a tool's
 		// output from AfterTool (its hook output class has none; a deny

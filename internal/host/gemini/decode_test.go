@@ -162,3 +162,31 @@ func FuzzDecode(f *testing.F) {
 		`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"comm`,
 	)
 }
+
+// run_shell_command runs its command in dir_path (0.61.0 resolves a
+// relative one from the project): the guard judges its relative paths
+// from there, or `echo {} > settings.json` in .gemini passes for a write
+// to ./settings.json. The project stays where Gemini was started.
+func TestDecodeShellDirPath(t *testing.T) {
+	for _, c := range []struct{ dir, want string }{
+		{`"/p/.gemini"`, "/p/.gemini"},
+		{`".gemini"`, "/p/.gemini"},
+		{`"sub/../.gemini/"`, "/p/.gemini"},
+		{`""`, "/p"},
+	} {
+		in := `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-29T00:00:00Z",` +
+			`"tool_name":"run_shell_command","tool_input":{"command":"echo {} > settings.json","dir_path":` + c.dir + `}}`
+		ev, err := Decode([]byte(in), "", time.Unix(0, 0))
+		if err != nil || ev.Cwd != c.want || ev.Tool.Command != "echo {} > settings.json" {
+			t.Errorf("dir_path %s: cwd %q, %v; want %q", c.dir, ev.Cwd, err, c.want)
+		}
+		if c.want != "/p" && ev.ProjectDir == c.want {
+			t.Errorf("dir_path %s moved the project to %q", c.dir, ev.ProjectDir)
+		}
+	}
+	in := `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-29T00:00:00Z",` +
+		`"tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"/p","Dir_Path":"/p/.gemini"}}`
+	if _, err := Decode([]byte(in), "", time.Unix(0, 0)); err == nil {
+		t.Error("a case-variant dir_path decoded")
+	}
+}

@@ -24,6 +24,10 @@
 //     before every model turn whether or not it compresses.
 //   - additionalContext is HTML-escaped by Gemini (< becomes &lt;) before
 //     it reaches the model, wrapped in <hook_context>.
+//   - run_shell_command runs its command in dir_path when it has one
+//     (relative: from the project; read in the bundle's
+//     ShellToolInvocation), so the event's Cwd is moved there
+//     (host.RunsIn) and the command's relative paths are judged from it.
 //   - BeforeModel, AfterModel and BeforeToolSelection have no atreides
 //     meaning: they decode as [event.Unknown] and get no answer.
 //

@@ -5,6 +5,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
+	"github.com/atreides-dev/atreides/internal/host/strictjson"
 )
 
 // toolNames maps Gemini CLI 0.61.0's built-in tools (names taken from the
@@ -87,3 +88,16 @@ func ReadInput(t *event.Tool) error {
 // edits are Gemini CLI's tools that put text into a file; write_file's
 // returnDisplay holds the file's originalContent when the file existed.
 var edits = hookjson.EditTools{Write: "write_file", Edit: "replace", Original: "originalContent"}
+
+// shellDir is the dir_path a shell call runs its command in, "" when it
+// names none.
+func shellDir(t event.Tool) (string, error) {
+	if t.Name != event.Shell || len(t.Input) == 0 || t.Input[0] != '{' {
+		return "", nil
+	}
+	var in struct {
+		DirPath string `json:"dir_path"`
+	}
+	err := strictjson.UnmarshalInput(t.Input, &in)
+	return in.DirPath, err
+}

@@ -10,7 +10,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
-	"github.com/atreides-dev/atreides/internal/project"
 )
 
 // Host is this adapter's host name in events and state.
@@ -63,14 +62,11 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 	// A shell command runs in its "directory" argument when it has one:
 	// its relative paths are judged from there. The project is still the
 	// one Qwen was started in.
-	if dir, err := shellDir(ev.Tool); err != nil {
+	dir, err := shellDir(ev.Tool)
+	if err != nil {
 		return ev, host.Malformed("tool_input: %v", err)
-	} else if dir != "" && dir != ev.Cwd {
-		if ev.ProjectDir == "" {
-			ev.ProjectDir = project.Root("", ev.Cwd)
-		}
-		ev.Cwd = dir
 	}
+	host.RunsIn(ev, dir)
 	switch p.HookEventName {
 	case "UserPromptSubmit":
 		if !typed(data) {

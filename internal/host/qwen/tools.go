@@ -2,7 +2,6 @@ package qwen
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/event"
@@ -67,10 +66,7 @@ func shellDir(t event.Tool) (string, error) {
 	if err := strictjson.UnmarshalInput(t.Input, &in); err != nil {
 		return "", err
 	}
-	if !filepath.IsAbs(in.Directory) {
-		return "", nil
-	}
-	return filepath.Clean(in.Directory), nil
+	return in.Directory, nil
 }
 
 // edits are Qwen Code's tools that put text into a file; the
