@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	fc "github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
@@ -202,11 +203,11 @@ func clineDenied(t *testing.T) {
 // context.
 func clineSecretRead(t *testing.T) {
 	const secret = "PRIVATE-KEY-MATERIAL-e2e"
-	var key string // the HOME is known once the project is made
+	var key later // the HOME is known once the project is made
 	p := newClineProject(t, func(r *fc.Request) fc.Reply {
-		return replies(fc.Tool("call_1", "read_files", `{"files":[{"path":"`+key+`"}]}`))(r)
+		return replies(fc.Tool("call_1", "read_files", `{"files":[{"path":"`+key.get()+`"}]}`))(r)
 	})
-	key = filepath.Join(p.Home, ".ssh", "id_rsa")
+	key.set(filepath.Join(p.Home, ".ssh", "id_rsa"))
 	p.WriteFile("../home/.ssh/id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\n"+secret+"\n")
 	p.install()
 	p.Run("show me my ssh key")
@@ -226,16 +227,16 @@ func clineSecretRead(t *testing.T) {
 // Cline is a refusal (an input the editor's schema rejects), so the file
 // stays as install wrote it and the model is told to ask the user.
 func clineEditor(t *testing.T) {
-	var hook string // the project is known once it is made
+	var hook later // the project is known once it is made
 	p := newClineProject(t, func(r *fc.Request) fc.Reply {
-		return replies(fc.Tool("call_1", "editor", `{"path":"`+hook+`","new_text":"#!/bin/sh\nexit 0\n"}`))(r)
+		return replies(fc.Tool("call_1", "editor", `{"path":"`+hook.get()+`","new_text":"#!/bin/sh\nexit 0\n"}`))(r)
 	})
-	hook = p.Path(".clinerules/hooks/PreToolUse")
+	hook.set(p.Path(".clinerules/hooks/PreToolUse"))
 	p.install()
-	before, _ := os.ReadFile(hook)
+	before, _ := os.ReadFile(hook.get())
 	p.Run("switch the hook off")
 
-	if after, _ := os.ReadFile(hook); string(after) != string(before) || len(before) == 0 {
+	if after, _ := os.ReadFile(hook.get()); string(after) != string(before) || len(before) == 0 {
 		t.Errorf("the hook file changed:\n%s", after)
 	}
 	res, rest := p.after("call_1")
@@ -279,11 +280,11 @@ func clineSubagent(t *testing.T) {
 // from atreides, after the first read of a file below it.
 func clineNestedRules(t *testing.T) {
 	const marker = "NESTED-RULES-MARKER-c1"
-	var file string // the project is known once it is made
+	var file later // the project is known once it is made
 	p := newClineProject(t, func(r *fc.Request) fc.Reply {
-		return replies(fc.Tool("call_1", "read_files", `{"files":[{"path":"`+file+`"}]}`))(r)
+		return replies(fc.Tool("call_1", "read_files", `{"files":[{"path":"`+file.get()+`"}]}`))(r)
 	})
-	file = p.Path("pkg/code.txt")
+	file.set(p.Path("pkg/code.txt"))
 	p.WriteFile("pkg/AGENTS.md", marker+": keep pkg small.\n")
 	p.WriteFile("pkg/code.txt", "code\n")
 	p.install()
@@ -407,4 +408,17 @@ func clineRoundTrip(t *testing.T) {
 	p.Atreides("uninstall", "cline")
 	p.Atreides("uninstall", "cline", "--user")
 	sameTrees(t, before, treeHashes(t, dirs, own...))
+}
+
+// later is a string a fake model's script reads that the test knows only
+// once the project is made; the fake answers on goroutines of its own.
+type later struct{ p atomic.Pointer[string] }
+
+func (l *later) set(s string) { l.p.Store(&s) }
+
+func (l *later) get() string {
+	if s := l.p.Load(); s != nil {
+		return *s
+	}
+	return ""
 }
