@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -103,27 +102,11 @@ func (p *kiloProject) runKilo(prompt string) ([]ocEvent, *hostRun) {
 		p.t.Fatalf("kilo run: %v (ctx %v)\nstderr:\n%s\nstdout:\n%s\nrequests:\n%s", err, ctx.Err(),
 			tail(res.Stderr, 4000), tail(res.Stdout, 3000), p.Fake.Summary())
 	}
-	var evs []ocEvent
-	for _, line := range strings.Split(res.Stdout, "\n") {
-		var e ocEvent
-		if json.Unmarshal([]byte(line), &e) == nil && e.Type != "" {
-			evs = append(evs, e)
-		}
-	}
-	return evs, res
+	return ocEvents(res.Stdout), res
 }
 
 // toolResult is what the model was sent for a tool call.
-func (p *kiloProject) toolResult(id string) string {
-	p.t.Helper()
-	for _, r := range p.Fake.Requests() {
-		if s, ok := r.ToolResult(id); ok {
-			return s
-		}
-	}
-	p.t.Fatalf("no request carried the result of %s\n%s", id, p.Fake.Summary())
-	return ""
-}
+func (p *kiloProject) toolResult(id string) string { return fakeToolResult(p.t, p.Fake, id) }
 
 func (p *kiloProject) exists(rel string) bool {
 	_, err := os.Stat(p.Path(rel))

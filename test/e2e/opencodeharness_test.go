@@ -147,26 +147,36 @@ func (p *ocProject) runOC(prompt string, args ...string) ([]ocEvent, *hostRun) {
 		p.t.Fatalf("opencode exit %d (ctx %v)\nstderr:\n%s\nstdout:\n%s\nrequests:\n%s", res.ExitCode, ctx.Err(),
 			tail(res.Stderr, 4000), tail(res.Stdout, 3000), p.Fake.Summary())
 	}
+	return ocEvents(res.Stdout), res
+}
+
+// ocEvents are the JSON events `run --format json` printed (OpenCode's,
+// and its forks').
+func ocEvents(stdout string) []ocEvent {
 	var evs []ocEvent
-	for _, line := range strings.Split(res.Stdout, "\n") {
+	for _, line := range strings.Split(stdout, "\n") {
 		var e ocEvent
 		if json.Unmarshal([]byte(line), &e) == nil && e.Type != "" {
 			evs = append(evs, e)
 		}
 	}
-	return evs, res
+	return evs
 }
 
 // toolResult is what the model was sent for a tool call (in the first
 // request that carries it).
-func (p *ocProject) toolResult(id string) string {
-	p.t.Helper()
-	for _, r := range p.Fake.Requests() {
+func (p *ocProject) toolResult(id string) string { return fakeToolResult(p.t, p.Fake, id) }
+
+// fakeToolResult is what the fake chat model was sent for a tool call, in
+// the first request that carries it; the test fails without one.
+func fakeToolResult(t *testing.T, fake *fakeopenaichat.Server, id string) string {
+	t.Helper()
+	for _, r := range fake.Requests() {
 		if s, ok := r.ToolResult(id); ok {
 			return s
 		}
 	}
-	p.t.Fatalf("no request carried the result of %s\n%s", id, p.Fake.Summary())
+	t.Fatalf("no request carried the result of %s\n%s", id, fake.Summary())
 	return ""
 }
 
