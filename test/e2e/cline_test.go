@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	fc "github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
@@ -39,8 +41,32 @@ func newClineProject(t *testing.T, script fc.Script) *clineProject {
 		if t.Failed() {
 			t.Logf("fake model requests:\n%s", p.Fake.Summary())
 		}
+		stopClineHubs(t, p.Dir)
 	})
 	return p
+}
+
+// stopClineHubs ends the hub daemons Cline started for the project: a
+// run (seen after a background task's `cline --json`) can leave one
+// running, detached (--cline-hub-daemon --cwd <project>), and it would
+// outlive the test.
+func stopClineHubs(t *testing.T, dir string) {
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range cmdlines {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(string(b), "\x00")
+		i := slices.Index(args, "--cwd")
+		if !slices.Contains(args, "--cline-hub-daemon") || i < 0 || i+1 >= len(args) || args[i+1] != dir {
+			continue
+		}
+		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+		if err == nil && syscall.Kill(pid, syscall.SIGKILL) == nil {
+			t.Logf("stopped Cline's hub daemon %d", pid)
+		}
+	}
 }
 
 // env is the hosts' and atreides's environment: CLINE_DIR names the same

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -228,6 +229,11 @@ func (p *ocProject) serveAs(name string, env []string, dirHeader string) *ocServ
 	var stderr safeBuffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	cmd.WaitDelay = 5 * time.Second
+	// A launcher (Kilo's bin/kilo is a node script) starts the server as a
+	// child of its own: the whole process group goes, or the server
+	// outlives the test.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	if err := cmd.Start(); err != nil {
 		<-runSlots
 		cancel()
