@@ -426,7 +426,7 @@ func (s *HookSpec) IsOurs(h *Node) bool {
 // host is given is passed on, so that the hook answers before the host
 // gives up on it (see hookTimeoutFlag).
 func (s *HookSpec) Command(bin string, timeout time.Duration) string {
-	return shellQuote(bin) + " hook " + s.Host + " " + hookTimeoutFlag + " " + strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)
+	return ShellQuote(bin) + " hook " + s.Host + " " + hookTimeoutFlag + " " + strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)
 }
 
 // hookTimeoutFlag is the flag of `atreides hook` that carries the timeout

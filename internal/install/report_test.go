@@ -35,9 +35,9 @@ func TestShellWords(t *testing.T) {
 		{`C:\Users\me\atreides.exe`, `'C:\Users\me\atreides.exe'`},
 	}
 	for _, tt := range quote {
-		got := shellQuote(tt.in)
+		got := ShellQuote(tt.in)
 		if got != tt.want {
-			t.Errorf("shellQuote(%q) = %q want %q", tt.in, got, tt.want)
+			t.Errorf("ShellQuote(%q) = %q want %q", tt.in, got, tt.want)
 		}
 		if w, dyn, ok := shell.Argv(got + " hook claude"); !ok || len(w) != 3 || w[0] != tt.in || w[1] != "hook" || dyn {
 			t.Errorf("Argv(quote(%q)) = %q %v %v", tt.in, w, dyn, ok)

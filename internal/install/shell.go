@@ -18,13 +18,20 @@ func shellSafe(s string) bool {
 	return true
 }
 
-// shellQuote quotes s for `sh -c`, which is how Claude Code runs a command
-// hook. Plain paths stay readable; anything else is single-quoted, the one
-// quoting form in which no character is special.
-func shellQuote(s string) string {
+// ShellQuote quotes s for `sh -c`, which is how Claude Code runs a command
+// hook. Plain paths stay readable; anything else is single-quoted (see
+// ShellSingleQuote).
+func ShellQuote(s string) string {
 	if shellSafe(s) {
 		return s
 	}
+	return ShellSingleQuote(s)
+}
+
+// ShellSingleQuote quotes s as one sh word whatever it holds: single
+// quotes, the one quoting form in which no character is special, each ' inside
+// closed, escaped and reopened.
+func ShellSingleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 

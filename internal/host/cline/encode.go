@@ -6,6 +6,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/install"
 )
 
 // MaxContext bounds the context atreides sends on one event. Cline caps a
@@ -101,7 +102,9 @@ func refuse(tool, reason string) output {
 const refusedPrefix = "atreides blocked this call: "
 
 // refusal is the command that stands in for a refused run_commands call.
-func refusal(why string) string { return "printf '%s\\n' " + shellQuote(why) + " >&2; exit 1" }
+func refusal(why string) string {
+	return "printf '%s\\n' " + install.ShellSingleQuote(why) + " >&2; exit 1"
+}
 
 // Refused reports whether a tool's input is one atreides put in place of
 // a refused call (see refuse): its PostToolUse reports a call that never
@@ -135,10 +138,6 @@ func commands(script string) json.RawMessage {
 	}{[]string{script}}) // a string: cannot fail
 	return b
 }
-
-// shellQuote quotes s as one word for sh: single quotes, in which no
-// character is special, each ' written as '\”.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func join(a, b string) string {
 	switch {

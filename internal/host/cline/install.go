@@ -52,17 +52,7 @@ func HooksDir(scope install.Scope, projectDir, home, clineDir string) string {
 // script is the hook file of an event: it hands the payload to atreides.
 func script(ev, bin string, timeout int) string {
 	return "#!/bin/sh\n" + marker + " " + ev + " hook, written by 'atreides install cline'; 'atreides uninstall cline' removes it.\n" +
-		"exec " + quote(bin) + " hook " + Host + " --event " + ev + " --timeout " + fmt.Sprint(timeout) + "\n"
-}
-
-// quote quotes s for sh when it needs it.
-func quote(s string) string {
-	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
-	}) {
-		return s
-	}
-	return shellQuote(s)
+		"exec " + install.ShellQuote(bin) + " hook " + Host + " --event " + ev + " --timeout " + fmt.Sprint(timeout) + "\n"
 }
 
 // ours reports whether a hook file's content is atreides's.
