@@ -3,6 +3,7 @@ package qwen
 import (
 	"encoding/json"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/event"
@@ -15,24 +16,29 @@ import (
 // Host is this adapter's host name in events and state.
 const Host = "qwen"
 
-// kinds are the events the adapter handles: those install registers by
-// default or on request. Qwen Code names them as Claude Code does.
-var kinds = hookjson.KindsOf(slices.Concat(DefaultEvents, optionalEvents)...)
-
-// carriers are the events whose additionalContext Qwen Code puts into the
-// model's context (read in the 0.24.4 bundle; SessionStart's verified end
-// to end): SessionStart's goes into the system prompt, UserPromptSubmit's
-// after the prompt, PostToolUse's and PostToolUseFailure's after the
-// tool's result, SubagentStart's into the subagent. PreToolUse's is read
-// but not passed on, so it is left out. Qwen escapes < and > in all of
-// them.
-var carriers = map[string]int{
-	"SessionStart": MaxContext, "UserPromptSubmit": MaxContext, "PostToolUse": MaxContext,
-	"PostToolUseFailure": MaxContext, "SubagentStart": MaxContext,
-}
-
-// dialect is what Qwen Code 0.24.4 sends.
-var dialect = hookjson.Dialect{Host: Host, Facts: &Facts, Kinds: kinds, Carriers: carriers, Fields: fields, Tool: tool}
+// dialect is what Qwen Code 0.24.4 sends, built on first use rather than
+// at init (every hook process links every host).
+//
+// Its kinds are the events the adapter handles: those install registers
+// by default or on request. Qwen Code names them as Claude Code does.
+//
+// Its carriers are the events whose additionalContext Qwen Code puts into
+// the model's context (read in the 0.24.4 bundle; SessionStart's verified
+// end to end): SessionStart's goes into the system prompt,
+// UserPromptSubmit's after the prompt, PostToolUse's and
+// PostToolUseFailure's after the tool's result, SubagentStart's into the
+// subagent. PreToolUse's is read but not passed on, so it is left out.
+// Qwen escapes < and > in all of them.
+var dialect = sync.OnceValue(func() *hookjson.Dialect {
+	return &hookjson.Dialect{
+		Host: Host, Facts: &Facts, Fields: fields, Tool: tool,
+		Kinds: hookjson.KindsOf(slices.Concat(DefaultEvents, optionalEvents)...),
+		Carriers: map[string]int{
+			"SessionStart": MaxContext, "UserPromptSubmit": MaxContext, "PostToolUse": MaxContext,
+			"PostToolUseFailure": MaxContext, "SubagentStart": MaxContext,
+		},
+	}
+})
 
 // toolResponse is PostToolUse's tool_response: llmContent is what the
 // model is shown (a string for the built-in tools), returnDisplay what the
@@ -55,7 +61,7 @@ type toolResponse struct {
 // [event.Unknown]: a user prompt resets the stop gate's count and sets
 // the phase, which neither a tool round nor atreides's own reason must.
 func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
-	p, ev, err := dialect.Decode(data, projectDir, now)
+	p, ev, err := dialect().Decode(data, projectDir, now)
 	if err != nil {
 		return ev, err
 	}

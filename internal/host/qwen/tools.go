@@ -3,6 +3,7 @@ package qwen
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
@@ -15,29 +16,31 @@ import (
 // a fork of Gemini CLI: the tools that stayed keep Gemini's names and
 // input fields (their inputs are read by gemini.ReadInput), but several
 // were renamed (edit, agent, todo_write, web_search), so the table is its
-// own.
-var toolNames = hookjson.Tools{
-	"run_shell_command": event.Shell,
-	// {command, directory, ...}: a command it runs in the background
-	// and streams the lines of (registered with the shell sandbox on).
-	"monitor":        event.Shell,
-	"read_file":      event.Read,
-	"write_file":     event.Write,
-	"edit":           event.Edit,
-	"glob":           event.Search,
-	"grep_search":    event.Search,
-	"list_directory": event.Search,
-	"web_fetch":      event.Fetch,
-	"web_search":     event.Fetch,
-	"agent":          event.Delegate,
-	// Off by default in 0.24.4 (tools.todoWrite.enabled); mirrored when a
-	// user turns it on.
-	"todo_write": event.Todo,
-}
+// own. Built on first use rather than at init.
+var toolNames = sync.OnceValue(func() hookjson.Tools {
+	return hookjson.Tools{
+		"run_shell_command": event.Shell,
+		// {command, directory, ...}: a command it runs in the background
+		// and streams the lines of (registered with the shell sandbox on).
+		"monitor":        event.Shell,
+		"read_file":      event.Read,
+		"write_file":     event.Write,
+		"edit":           event.Edit,
+		"glob":           event.Search,
+		"grep_search":    event.Search,
+		"list_directory": event.Search,
+		"web_fetch":      event.Fetch,
+		"web_search":     event.Fetch,
+		"agent":          event.Delegate,
+		// Off by default in 0.24.4 (tools.todoWrite.enabled); mirrored when a
+		// user turns it on.
+		"todo_write": event.Todo,
+	}
+})
 
 // JudgedTools are the Qwen Code tools atreides has a normalized name for,
 // sorted; install limits PreToolUse to these (and MCP tools).
-func JudgedTools() []string { return toolNames.Judged() }
+func JudgedTools() []string { return toolNames().Judged() }
 
 // NormalizeTool maps a Qwen Code tool to atreides's names and pulls out the
 // command or paths the guard judges. Unlike Gemini CLI, Qwen names an MCP
@@ -45,7 +48,7 @@ func JudgedTools() []string { return toolNames.Judged() }
 // "mcp:<server>__<tool>".
 func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 	t := event.Tool{Raw: name, Input: input, Name: event.Other}
-	if n, ok := toolNames[name]; ok {
+	if n, ok := toolNames()[name]; ok {
 		t.Name = n
 	} else if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
 		t.Name = event.ToolName("mcp:" + rest)
