@@ -205,8 +205,9 @@ func (p *payload) tool(ev *event.Event) error {
 // result reads a tool's outcome: its output, as Cline shows it to the
 // model (JSON), and its error.
 func result(ev *event.Event, c *toolCall) {
+	es := entries(c.Output)
 	ev.Response = c.Output
-	ev.FullOutput = outputText(c.Output)
+	ev.FullOutput = outputText(c.Output, es)
 	ev.Output = host.Clip(ev.FullOutput)
 	ev.Duration = time.Duration(c.DurationMs * float64(time.Millisecond))
 	if len(c.Error) > 0 && string(c.Error) != "null" {
@@ -216,7 +217,7 @@ func result(ev *event.Event, c *toolCall) {
 		}
 		ev.Failed, ev.Error = true, host.Clip(msg)
 	}
-	for _, r := range entries(c.Output) {
+	for _, r := range es {
 		if !r.Success {
 			ev.Failed = true
 			if ev.Error == "" {
@@ -244,10 +245,11 @@ func entries(out json.RawMessage) []entry {
 	return es
 }
 
-// outputText is the text of a tool's output: each entry's result in
-// turn, else the output as it is (a string's text, other JSON raw).
-func outputText(out json.RawMessage) string {
-	if es := entries(out); es != nil {
+// outputText is the text of a tool's output: each of its entries' result
+// in turn (es, as entries read them), else the output as it is (a
+// string's text, other JSON raw).
+func outputText(out json.RawMessage, es []entry) string {
+	if es != nil {
 		var b strings.Builder
 		for i, e := range es {
 			if i > 0 {
