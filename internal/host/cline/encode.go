@@ -1,6 +1,7 @@
 package cline
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -108,8 +109,12 @@ func refusal(why string) string {
 
 // Refused reports whether a tool's input is one atreides put in place of
 // a refused call (see refuse): its PostToolUse reports a call that never
-// ran. Only the exact form counts.
+// ran. Only the exact form counts; an input without the prefix spelled
+// out, as refuse writes it, is not parsed again.
 func Refused(tool string, input json.RawMessage) bool {
+	if !bytes.Contains(input, []byte(refusedPrefix)) {
+		return false
+	}
 	var in map[string]json.RawMessage
 	if json.Unmarshal(input, &in) != nil || len(in) != 1 {
 		return false
