@@ -18,11 +18,7 @@ import (
 // the workspace it names, and its tool call read from tool_call or
 // tool_result.
 func TestCaptured(t *testing.T) {
-	dir := hosttest.Samples(t, "host-samples", "cline", "captured")
-	files, err := filepath.Glob(filepath.Join(dir, "*", "*", "hooks", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no samples: %v", err)
-	}
+	files := hosttest.CapturedFiles(t, "cline")
 	seen := map[string]bool{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)

@@ -17,11 +17,7 @@ import (
 // its file is named after (Copilot names no event in the payload), with
 // the session and cwd it names.
 func TestCaptured(t *testing.T) {
-	dir := hosttest.Samples(t, "host-samples", "copilot-cli", "captured")
-	files, err := filepath.Glob(filepath.Join(dir, "*", "*", "hooks", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no captured payloads in %s: %v", dir, err)
-	}
+	files := hosttest.CapturedFiles(t, "copilot-cli")
 	seen := map[string]bool{}
 	for _, f := range files {
 		name, _, _ := strings.Cut(filepath.Base(f), "-")

@@ -342,27 +342,33 @@ func Samples(t testing.TB, parts ...string) string {
 	return dir
 }
 
-// payloads reads every captured hook payload of a host, named as in
-// testdata/host-samples ("claude-code", "gemini-cli", "codex").
-func payloads(t testing.TB, hostDir string) [][]byte {
+// CapturedFiles lists the files of every captured hook payload of a host,
+// named as in testdata/host-samples ("claude-code", "gemini-cli",
+// "codex"); none fails the test.
+func CapturedFiles(t testing.TB, hostDir string) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(Samples(t, "host-samples", hostDir, "captured"), "*", "*", "hooks", "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	files = slices.DeleteFunc(files, func(f string) bool { return strings.HasSuffix(f, ".env.json") })
+	if len(files) == 0 {
+		t.Fatalf("no captured payloads of %s", hostDir)
+	}
+	return files
+}
+
+// payloads reads every captured hook payload of a host (see
+// CapturedFiles).
+func payloads(t testing.TB, hostDir string) [][]byte {
+	t.Helper()
 	var out [][]byte
-	for _, f := range files {
-		if strings.HasSuffix(f, ".env.json") {
-			continue
-		}
+	for _, f := range CapturedFiles(t, hostDir) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, data)
-	}
-	if len(out) == 0 {
-		t.Fatalf("no captured payloads of %s", hostDir)
 	}
 	return out
 }

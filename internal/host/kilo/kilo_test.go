@@ -20,11 +20,7 @@ import (
 // Kilo event with Kilo's facts, and the tools normalise to the engine's
 // names (background_process as a shell command).
 func TestCaptured(t *testing.T) {
-	dir := hosttest.Samples(t, "host-samples", "kilo", "captured")
-	files, err := filepath.Glob(filepath.Join(dir, "*", "*", "hooks", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no captured samples in %s: %v", dir, err)
-	}
+	files := hosttest.CapturedFiles(t, "kilo")
 	tools := map[string]event.ToolName{}
 	kinds := map[event.Kind]bool{}
 	for _, f := range files {
