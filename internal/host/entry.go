@@ -136,6 +136,15 @@ func EnvAt(getenv func(string) string, root string) Env {
 	return Env{ProjectDir: root, Home: home, Getenv: getenv, LookPath: exec.LookPath}
 }
 
+// Var is the environment variable name, "" when e reads no environment
+// (a zero Env, as tests build).
+func (e Env) Var(name string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(name)
+}
+
 // BackupDir is where install keeps backups for a file of the scope.
 func (e Env) BackupDir(scope install.Scope) string {
 	return install.BackupDir(scope, e.ProjectDir, e.Home, e.Getenv("XDG_STATE_HOME"))

@@ -25,7 +25,7 @@ func copilotDoctor(env host.Env, found []install.Status) []host.Check {
 	}
 	var out []host.Check
 	if env.Home != "" {
-		settings := filepath.Join(UserDir(env.Home, getenv(env, "COPILOT_HOME")), "settings.json")
+		settings := filepath.Join(UserDir(env.Home, env.Var("COPILOT_HOME")), "settings.json")
 		if hooksOff(settings) {
 			out = append(out, host.Check{Name: Host + " hooks", Status: host.Note,
 				Detail: settings + ": disableAllHooks is true: Copilot's settings schema says it switches every hook off, atreides's included (1.0.102 in -p still ran them, verified; another version may not)"})

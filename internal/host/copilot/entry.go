@@ -31,7 +31,7 @@ var Entry = host.Host{
 				filepath.Join(settings, "settings.json"), filepath.Join(settings, "settings.local.json"))
 		}
 		if env.Home != "" {
-			dir := UserDir(env.Home, getenv(env, "COPILOT_HOME"))
+			dir := UserDir(env.Home, env.Var("COPILOT_HOME"))
 			out = append(out, filepath.Join(dir, "hooks")+"/", filepath.Join(dir, "settings.json"),
 				filepath.Join(dir, "config.json"), filepath.Join(dir, "mcp-config.json"))
 		}
@@ -76,14 +76,7 @@ GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true)`,
 var scopes = []install.Scope{install.ScopeUser, install.ScopeProject}
 
 func hooksPath(env host.Env, scope install.Scope) string {
-	return HooksPath(scope, env.ProjectDir, env.Home, getenv(env, "COPILOT_HOME"))
-}
-
-func getenv(env host.Env, name string) string {
-	if env.Getenv == nil {
-		return ""
-	}
-	return env.Getenv(name)
+	return HooksPath(scope, env.ProjectDir, env.Home, env.Var("COPILOT_HOME"))
 }
 
 // installCopilot writes the hooks file, then (for the user) the MCP
@@ -128,7 +121,7 @@ func uninstallCopilot(env host.Env, scope install.Scope) (install.Report, error)
 	return rep, err
 }
 
-func mcpPath(env host.Env) string { return MCPPath(env.Home, getenv(env, "COPILOT_HOME")) }
+func mcpPath(env host.Env) string { return MCPPath(env.Home, env.Var("COPILOT_HOME")) }
 
 // copilotAgents is how Copilot takes the roster (see the entry).
 var copilotAgents = host.AgentFacts{
@@ -138,7 +131,7 @@ var copilotAgents = host.AgentFacts{
 	Native: map[string]bool{"explore": true},
 	Dir: func(env host.Env, scope install.Scope) string {
 		if scope == install.ScopeUser {
-			return filepath.Join(UserDir(env.Home, getenv(env, "COPILOT_HOME")), "agents")
+			return filepath.Join(UserDir(env.Home, env.Var("COPILOT_HOME")), "agents")
 		}
 		return filepath.Join(env.ProjectDir, ".github", "agents")
 	},

@@ -62,7 +62,7 @@ func hookFiles(env host.Env) []string {
 	if env.Home != "" {
 		out = append(out, qwenPath(env, install.ScopeUser))
 	}
-	if d := getenv(env, "QWEN_HOME"); d != "" {
+	if d := env.Var("QWEN_HOME"); d != "" {
 		if rest, ok := strings.CutPrefix(d, "~/"); ok && env.Home != "" {
 			d = filepath.Join(env.Home, rest)
 		} else if !filepath.IsAbs(d) && env.ProjectDir != "" {
@@ -72,17 +72,10 @@ func hookFiles(env host.Env) []string {
 			out = append(out, filepath.Join(d, "settings.json"))
 		}
 	}
-	if f := getenv(env, "QWEN_CODE_SYSTEM_SETTINGS_PATH"); filepath.IsAbs(f) {
+	if f := env.Var("QWEN_CODE_SYSTEM_SETTINGS_PATH"); filepath.IsAbs(f) {
 		out = append(out, f)
 	}
 	return out
-}
-
-func getenv(env host.Env, name string) string {
-	if env.Getenv == nil {
-		return ""
-	}
-	return env.Getenv(name)
 }
 
 func qwenPath(env host.Env, scope install.Scope) string {
