@@ -37,4 +37,11 @@ func TestEventFlagDisagrees(t *testing.T) {
 	if code, out := run("postToolUse", post); code != 0 || strings.Contains(out, `"deny"`) {
 		t.Errorf("postToolUse hook with its own payload: exit %d, %q", code, out)
 	}
+	// A payload cut short is told by its bytes, and the bytes of a tool
+	// call can look like its result's (a key of its arguments): the hook's
+	// --event still decides which event fails closed.
+	cut := `{"sessionId":"s","cwd":"` + dir + `","toolName":"bash","toolArgs":{"toolResult":{},"command":"rm -rf ~"`
+	if code, out := run("preToolUse", cut); code != 2 || !strings.Contains(out, `"permissionDecision":"deny"`) {
+		t.Errorf("preToolUse hook with a cut payload that sniffs as postToolUse: exit %d, %q; want a deny", code, out)
+	}
 }

@@ -105,12 +105,15 @@ func (r *hookRun) decide(deadline time.Time) (ans host.Answer) {
 	now := time.Now()
 	data, rerr := r.read(MaxPayload)
 	ev, err := a.Decode(data, r.proc.Getenv, now)
-	if err == nil && r.flagEvent != "" && ev.HostEvent != r.flagEvent {
+	if r.flagEvent != "" && ev.HostEvent != r.flagEvent {
 		// The host ran the hook it registered for --event (Copilot CLI's
-		// payloads name no event; the adapter tells it by their keys): a
-		// payload that reads as another event is not judged as that one,
-		// or a tool call taken for its result would run unjudged.
-		err = host.Malformed("the payload reads as event %q, but the hook is registered for %q", ev.HostEvent, r.flagEvent)
+		// payloads name no event; the adapter tells it by their keys, or
+		// sniffs it from the bytes of one that does not parse): a payload
+		// that reads as another event is not judged or failed as that
+		// one, or a tool call taken for its result would run unjudged.
+		if err == nil {
+			err = host.Malformed("the payload reads as event %q, but the hook is registered for %q", ev.HostEvent, r.flagEvent)
+		}
 		ev.HostEvent = r.flagEvent
 	}
 	if ev.Cwd == "" {
