@@ -426,7 +426,19 @@ func (s *HookSpec) IsOurs(h *Node) bool {
 // host is given is passed on, so that the hook answers before the host
 // gives up on it (see hookTimeoutFlag).
 func (s *HookSpec) Command(bin string, timeout time.Duration) string {
-	return ShellQuote(bin) + " hook " + s.Host + " " + hookTimeoutFlag + " " + strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)
+	return HookCommand(bin, s.Host, "", timeout)
+}
+
+// HookCommand is the command that runs `<bin> hook <host>`, with the
+// timeout the host is given (see [HookSpec.Command]) and, when hostEvent
+// is not "", --event naming the event the handler is registered for, for
+// a host whose payloads do not say (or not before they are read whole).
+func HookCommand(bin, host, hostEvent string, timeout time.Duration) string {
+	c := ShellQuote(bin) + " hook " + host + " "
+	if hostEvent != "" {
+		c += "--event " + hostEvent + " "
+	}
+	return c + hookTimeoutFlag + " " + strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)
 }
 
 // hookTimeoutFlag is the flag of `atreides hook` that carries the timeout

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/shell"
@@ -52,7 +53,7 @@ func HooksDir(scope install.Scope, projectDir, home, clineDir string) string {
 // script is the hook file of an event: it hands the payload to atreides.
 func script(ev, bin string, timeout int) string {
 	return "#!/bin/sh\n" + marker + " " + ev + " hook, written by 'atreides install cline'; 'atreides uninstall cline' removes it.\n" +
-		"exec " + install.ShellQuote(bin) + " hook " + Host + " --event " + ev + " --timeout " + fmt.Sprint(timeout) + "\n"
+		"exec " + install.HookCommand(bin, Host, ev, time.Duration(timeout)*time.Second) + "\n"
 }
 
 // ours reports whether a hook file's content is atreides's.

@@ -2,7 +2,6 @@ package copilot
 
 import (
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/install"
@@ -85,8 +84,7 @@ type InstallOptions struct {
 // passed with --event, since Copilot's payloads do not carry it, so that a
 // tool call whose payload cannot be read is still refused.
 func Command(bin, hostEvent string, timeoutSeconds int) string {
-	c := spec.Command(bin, time.Duration(timeoutSeconds)*time.Second)
-	return strings.Replace(c, " hook "+Host+" ", " hook "+Host+" --event "+hostEvent+" ", 1)
+	return install.HookCommand(bin, Host, hostEvent, time.Duration(timeoutSeconds)*time.Second)
 }
 
 // Install registers `<bin> hook copilot` for each event in a hooks file:

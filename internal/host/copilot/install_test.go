@@ -3,6 +3,7 @@ package copilot
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/install/hooktest"
 	"github.com/atreides-dev/atreides/internal/install/installtest"
+	"github.com/atreides-dev/atreides/internal/shell"
 )
 
 // underTest is Copilot CLI's hook installer for the hosts' round-trip
@@ -91,5 +93,16 @@ func TestDoctor(t *testing.T) {
 	}
 	if c := copilotDoctor(env, []install.Status{{Events: DefaultEvents}, {}}); len(c) != 2 || c[0].Status != host.Note || !strings.Contains(c[0].Detail, "disableAllHooks") {
 		t.Errorf("hooks off: %+v", c)
+	}
+}
+
+// A handler's command names its event whatever the binary's path holds,
+// even the words that follow it.
+func TestCommandNamesEvent(t *testing.T) {
+	bin := "/opt/x hook copilot /atreides"
+	words, _, ok := shell.Argv(Command(bin, PreToolUse, 10))
+	want := []string{bin, "hook", Host, "--event", PreToolUse, "--timeout", "10"}
+	if !ok || !slices.Equal(words, want) {
+		t.Errorf("Command(%q) runs %q, want %q", bin, words, want)
 	}
 }
