@@ -342,20 +342,19 @@ func deriveSecretRun(a effectJudge, c *Cmd) {
 	}
 }
 
-// remoteToolOf is the row describing name.
-var remoteToolOf = &lazy[map[string]*remoteTool]{src: func() map[string]*remoteTool {
-	m := map[string]*remoteTool{}
+// remoteToolOf is the row describing name, nil when none does.
+var remoteToolOf = byName[*remoteTool]{find: func(name string) *remoteTool {
 	for i := range remoteTools {
-		for _, n := range strings.Split(remoteTools[i].names, "|") {
-			m[n] = &remoteTools[i]
+		if oneOf(name, remoteTools[i].names) {
+			return &remoteTools[i]
 		}
 	}
-	return m
+	return nil
 }}
 
 // deriveRemote reads a remote-state CLI's verb and environment.
 func deriveRemote(a effectJudge, c *Cmd) {
-	t := remoteToolOf.get()[c.Name]
+	t := remoteToolOf.get(c.Name)
 	if t == nil {
 		return
 	}
@@ -1066,14 +1065,14 @@ var brokerOps = []brokerOp{
 	{names: "rabbitmqctl|rabbitmq-plugins|rabbitmqadmin|nats|rpk|pulsar-admin|pulsar-client|pulsarctl", words: true},
 }
 
-var brokerOpOf = &lazy[map[string]*brokerOp]{src: func() map[string]*brokerOp {
-	m := map[string]*brokerOp{}
+// brokerOpOf is the row describing name, nil when none does.
+var brokerOpOf = byName[*brokerOp]{find: func(name string) *brokerOp {
 	for i := range brokerOps {
-		for _, n := range strings.Split(brokerOps[i].names, "|") {
-			m[n] = &brokerOps[i]
+		if oneOf(name, brokerOps[i].names) {
+			return &brokerOps[i]
 		}
 	}
-	return m
+	return nil
 }}
 
 // brokerWords is the verb vocabulary of the verb-word brokers: the
@@ -1083,7 +1082,7 @@ var brokerWords = remoteTool{change: "pub|publish|produce|declare|shutdown|eval|
 
 // deriveBroker reads a broker tool's action and the broker it names.
 func deriveBroker(a effectJudge, c *Cmd) {
-	op := brokerOpOf.get()[c.Name]
+	op := brokerOpOf.get(c.Name)
 	if op == nil {
 		return
 	}

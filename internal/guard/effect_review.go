@@ -1165,13 +1165,18 @@ func executionPolicyEffects(a effectJudge, c *Cmd) {
 	}
 }
 
-// androidVerifierOff are Android's global settings that let unverified
-// apps install, with the value that does it: Play Protect's verifier
-// off, apps installed over adb unverified, unknown sources allowed.
-var androidVerifierOff = map[string]string{
-	"package_verifier_enable":      "0",
-	"verifier_verify_adb_installs": "0",
-	"install_non_market_apps":      "1",
+// androidVerifierOff is the value of an Android global setting that
+// lets unverified apps install ("" for other settings): Play Protect's
+// verifier off, apps installed over adb unverified, unknown sources
+// allowed. A switch: a package-level map would be built at start-up.
+func androidVerifierOff(setting string) string {
+	switch setting {
+	case "package_verifier_enable", "verifier_verify_adb_installs":
+		return "0"
+	case "install_non_market_apps":
+		return "1"
+	}
+	return ""
 }
 
 // deviceSecurityEffects: the security controls of an Android device.
@@ -1189,7 +1194,7 @@ func deviceSecurityEffects(a effectJudge, c *Cmd) {
 		return
 	}
 	w := words(c, 4)
-	if len(w) == 4 && w[0] == "put" && androidVerifierOff[w[2]] == w[3] {
+	if len(w) == 4 && w[0] == "put" && androidVerifierOff(w[2]) == w[3] {
 		a.emit(c, effect{kind: effSafety, where: whereSystem, evidence: "settings put " + strings.Join(w[1:], " ")})
 	}
 }

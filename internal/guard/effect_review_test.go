@@ -41,6 +41,9 @@ func TestReviewGitPushAndPreview(t *testing.T) {
 		{`git add .env && git commit -m config`, Ask, "review.bypass"},
 		{`git push --dry-run --no-dry-run --force origin main`, Deny, "git.push-force"},
 		{`git rm --dry-run --no-dry-run --force file.txt`, Ask, "git.rm-force"},
+		{`git rm -n --no-dry-run --force file.txt`, Ask, "git.rm-force"},
+		{`git clean -n --no-dry-run -f`, Deny, "git.clean-force"},
+		{`git clean -fn`, Allow, ""},
 		// Neighbours.
 		{`git push -u origin feature/invoice-export`, Allow, ""},
 		{`git push origin HEAD`, Allow, ""},

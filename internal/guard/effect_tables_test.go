@@ -36,7 +36,7 @@ func TestToolTablesMatchRegistrations(t *testing.T) {
 		{toolDataLoss, keys(toolDataLosses.get()), true},
 	} {
 		var names []string
-		for _, regs := range [][]deriverReg{credDerivers, escapeDerivers, reviewDerivers, supplyDerivers, remoteDerivers} {
+		for _, regs := range deriverTables() {
 			for _, r := range regs {
 				if reflect.ValueOf(r.d).Pointer() == reflect.ValueOf(tc.d).Pointer() {
 					names = append(names, strings.Split(r.names, "|")...)

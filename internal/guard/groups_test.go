@@ -263,6 +263,8 @@ var groupCases = map[string][]struct {
 		{"git push origin feature-main", false},
 		{"git push origin main-fix", false},
 		{"git push --dry-run origin main", false},
+		{"git push -n origin main", false},
+		{"git push -n --no-dry-run origin main", true},
 		{"git push", false},
 	},
 	"kubernetes": {

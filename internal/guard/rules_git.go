@@ -7,7 +7,11 @@ import (
 )
 
 // Destructive git operations. Rules see `git <subcommand> ...` with global
-// options (-C, --git-dir, -c) already removed and aliases expanded.
+// options (-C, --git-dir, -c) already removed and aliases expanded. A dry
+// run (clean -n, rm --dry-run) never reaches them: git.go judges it by
+// gitPreview, which reads the last of -n, --dry-run and --no-dry-run. A
+// NoFlag --dry-run below is only for git's abbreviations (--dry-r), which
+// gitPreview reads in full only; a NoFlag -n would skip `-n --no-dry-run`.
 func init() {
 	initRules = append(initRules, func() {
 		g := []string{"git"}
@@ -17,7 +21,7 @@ func init() {
 			&Rule{ID: ruleGitResetMerge, Category: "git", Verdict: Deny, Names: g, Sub: []string{"reset"},
 				AnyFlag: []string{"--merge"}, Reason: "git reset --merge can discard uncommitted work; use `git stash` first, or ask the user"},
 			&Rule{ID: ruleGitCleanForce, Category: "git", Verdict: Deny, Names: g, Sub: []string{"clean"},
-				AnyFlag: []string{"-f", "--force"}, NoFlag: []string{"-n", "--dry-run"},
+				AnyFlag: []string{"-f", "--force"}, NoFlag: []string{"--dry-run"},
 				Reason: "git clean -f deletes untracked files permanently; run `git clean -n` to list them and ask the user"},
 			&Rule{ID: ruleGitCheckoutDiscard, Category: "git", Verdict: Deny, Names: g, Sub: []string{"checkout"},
 				When: checkoutDiscards, Reason: "this checkout overwrites uncommitted changes in the working tree; `git stash` first or ask the user"},
@@ -45,7 +49,7 @@ func init() {
 			&Rule{ID: ruleGitAbort, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"rebase|merge|cherry-pick|revert|am"},
 				AnyFlag: []string{"--abort"}, Reason: "--abort throws away the conflict resolution in progress; ask the user"},
 			&Rule{ID: ruleGitRmForce, Category: "git", Switch: "git_medium", Names: g, Sub: []string{"rm"},
-				AnyFlag: []string{"-f", "--force"}, NoFlag: []string{"--cached", "-n", "--dry-run"},
+				AnyFlag: []string{"-f", "--force"}, NoFlag: []string{"--cached", "--dry-run"},
 				Reason: "git rm -f deletes files with uncommitted changes; ask the user"},
 			&Rule{ID: ruleGitRebase, Category: "git", Switch: "git_rebase", Names: g, Sub: []string{"rebase"},
 				NoFlag: []string{"--abort", "--continue", "--skip", "--edit-todo", "--show-current-patch"},

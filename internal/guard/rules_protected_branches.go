@@ -11,7 +11,7 @@ func init() {
 	initRules = append(initRules, func() {
 		register(
 			&Rule{ID: ruleGitPushProtected, Category: "git", Group: "protected-branches", Verdict: Ask, Names: []string{"git"},
-				Sub: []string{"push"}, NoFlag: []string{"-n", "--dry-run"},
+				Sub: []string{"push"}, NoFlag: []string{"--dry-run"},
 				When: whenGitPushProtected, Reason: "this pushes directly to a protected branch; open a pull request or ask the user"},
 		)
 	})
