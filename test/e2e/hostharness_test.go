@@ -298,6 +298,9 @@ func (p *hostProject) installedHooks(rel, host string, events []string, args ...
 			secs /= 1000
 		}
 		want := p.hookCommand(host, slices.Contains(args, "--project"), secs)
+		if host == "copilot" { // its payloads do not name their event: the command does
+			want = strings.Replace(want, " hook copilot ", " hook copilot --event "+ev+" ", 1)
+		}
 		if h.Type != "command" || h.Command != want || h.Timeout <= 0 {
 			p.t.Errorf("%s: %s handler = %+v, want a command hook running %q with a timeout", rel, ev, h, want)
 		}
