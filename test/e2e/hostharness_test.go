@@ -163,6 +163,9 @@ type hostProject struct {
 	runs     int
 	// timeout bounds one run; runTimeout when 0.
 	timeout time.Duration
+	// extraEnv is added to the environment of every host and atreides
+	// process (baseEnv).
+	extraEnv []string
 }
 
 func newHostProject(t *testing.T, atreides string) *hostProject {
@@ -218,7 +221,7 @@ func (p *hostProject) assertExists(rel string) {
 // with the built atreides first on PATH: project settings name it without
 // a path.
 func (p *hostProject) baseEnv() []string {
-	return []string{"PATH=" + filepath.Dir(p.atreides) + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + p.Home, "LANG=C.UTF-8", "NO_COLOR=1"}
+	return append([]string{"PATH=" + filepath.Dir(p.atreides) + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + p.Home, "LANG=C.UTF-8", "NO_COLOR=1"}, p.extraEnv...)
 }
 
 // Atreides runs atreides in the project and fails the test on an error.
