@@ -126,30 +126,8 @@ func TestBackgroundHeadless(t *testing.T) {
 				k, v, _ := strings.Cut(kv, "=")
 				t.Setenv(k, v)
 			}
-			r := background.Open(dir, background.LoadOptions(dir))
-			r.Opts.Exe = []string{atreides, "bg", "run"}
-			ctx := context.Background()
-			err := r.Update(ctx, func(p *state.Project, now time.Time) error {
-				_, err := r.Add(p, background.Request{Parent: "parent-1", Host: c.host, Agent: "explore", Description: "answer", Prompt: "Give the answer."}, now)
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			task := runBackgroundTask(t, dir, atreides, c.host)
 			out := background.Dir(dir, "bg-1")
-			var task bgtasks.Task
-			for deadline := time.Now().Add(runTimeout); ; time.Sleep(200 * time.Millisecond) {
-				err := r.Update(ctx, func(p *state.Project, _ time.Time) error { task = *bgtasks.Key.Of(p).Task("bg-1"); return nil })
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !background.Pending(&task) {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("bg-1 still %s after %s", task.Status, runTimeout)
-				}
-			}
 			stdout, _ := os.ReadFile(filepath.Join(out, "stdout"))
 			if task.Status != background.Completed || task.Result != answer || task.Child == "" {
 				stderr, _ := os.ReadFile(filepath.Join(out, "stderr"))
@@ -158,5 +136,36 @@ func TestBackgroundHeadless(t *testing.T) {
 					task.Status, task.Result, task.Error, task.Child, tail(string(stdout), 3000), tail(string(stderr), 3000), sup)
 			}
 		})
+	}
+}
+
+// runBackgroundTask queues bg-1 for host in the registry of the project at
+// dir, as the MCP tool would, with atreides's own supervisor (atreides bg
+// run), and waits for it to end (up to runTimeout). The supervisor and
+// the CLI it starts inherit this process's environment.
+func runBackgroundTask(t *testing.T, dir, atreides, host string) bgtasks.Task {
+	t.Helper()
+	r := background.Open(dir, background.LoadOptions(dir))
+	r.Opts.Exe = []string{atreides, "bg", "run"}
+	ctx := context.Background()
+	err := r.Update(ctx, func(p *state.Project, now time.Time) error {
+		_, err := r.Add(p, background.Request{Parent: "parent-1", Host: host, Agent: "explore", Description: "answer", Prompt: "Give the answer."}, now)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var task bgtasks.Task
+	for deadline := time.Now().Add(runTimeout); ; time.Sleep(200 * time.Millisecond) {
+		err := r.Update(ctx, func(p *state.Project, _ time.Time) error { task = *bgtasks.Key.Of(p).Task("bg-1"); return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !background.Pending(&task) {
+			return task
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bg-1 still %s after %s", task.Status, runTimeout)
+		}
 	}
 }

@@ -34,8 +34,11 @@ func newClineProject(t *testing.T, script fc.Script) *clineProject {
 	// config directory: its MCP file is there.
 	p.cfg = filepath.Join(root, "cline-config")
 	p.data = filepath.Join(p.cfg, "data")
+	// CLINE_DIR names the same config directory as --config, for
+	// `atreides install cline --user`.
+	p.extraEnv = []string{"CLINE_DIR=" + p.cfg}
 	// One-off provider setup: the openai-compatible provider at the fake.
-	p.run("cline-auth", bin, p.env(), "auth", "-p", "openai-compatible", "-k", "x", "-m", "fake-model", "-b", p.Fake.URL,
+	p.run("cline-auth", bin, p.baseEnv(), "auth", "-p", "openai-compatible", "-k", "x", "-m", "fake-model", "-b", p.Fake.URL,
 		"--config", p.cfg, "--data-dir", p.data)
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -69,23 +72,6 @@ func stopClineHubs(t *testing.T, dir string) {
 	}
 }
 
-// env is the hosts' and atreides's environment: CLINE_DIR names the same
-// config directory as --config, for `atreides install cline --user`.
-func (p *clineProject) env() []string { return append(p.baseEnv(), "CLINE_DIR="+p.cfg) }
-
-// Atreides runs atreides with the project's environment (CLINE_DIR set).
-func (p *clineProject) Atreides(args ...string) string {
-	p.t.Helper()
-	cmd := boundedCommand(p.t, p.atreides, args...)
-	cmd.Dir, cmd.Env = p.Dir, p.env()
-	b, err := cmd.CombinedOutput()
-	out := string(b)
-	if err != nil {
-		p.t.Fatalf("atreides %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return out
-}
-
 // install runs `atreides install cline` (the project's hook files) and
 // checks every hook file it writes hands the event to atreides.
 func (p *clineProject) install() {
@@ -108,7 +94,7 @@ func (p *clineProject) install() {
 // so only hooks can stop a tool).
 func (p *clineProject) Run(prompt string) *hostRun {
 	p.t.Helper()
-	res := p.run("cline", p.bin, p.env(), "--json", "--config", p.cfg, "--data-dir", p.data,
+	res := p.run("cline", p.bin, p.baseEnv(), "--json", "--config", p.cfg, "--data-dir", p.data,
 		"-P", "openai-compatible", "-m", "fake-model", prompt)
 	p.t.Logf("cline: %d model requests", len(p.Fake.MainRequests()))
 	if strings.Contains(res.Stdout, `"finishReason":"aborted"`) {

@@ -64,37 +64,19 @@ func copilotCache(t *testing.T) string {
 }
 
 // install runs `atreides install copilot` with args and checks the hooks
-// file it writes (rel, relative to the project): every event has one
-// group without a matcher (Copilot's "" and "*" match no tool), holding
-// one command handler that names its event and carries the timeout.
+// file it writes (rel, relative to the project) as installedHooks does:
+// every event has one group, here without a matcher (Copilot's "" and "*"
+// match no tool), holding one command handler that names its event and
+// carries the timeout.
 func (p *copilotProject) install(rel string, args ...string) {
 	p.t.Helper()
-	out := p.Atreides(append([]string{"install", "copilot"}, args...)...)
-	p.t.Logf("atreides install copilot %s:\n%s", strings.Join(args, " "), out)
-	data, err := os.ReadFile(p.Path(rel))
-	if err != nil {
-		p.t.Fatalf("atreides install wrote no %s: %v", rel, err)
+	matchers, handlers := p.installedHooks(rel, "copilot", copilotEvents, append([]string{"copilot"}, args...)...)
+	if len(matchers) != 0 {
+		p.t.Fatalf("%s: matchers %v, want none", rel, matchers)
 	}
-	var doc struct {
-		Hooks map[string][]struct {
-			Matcher *string       `json:"matcher"`
-			Hooks   []hookHandler `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		p.t.Fatalf("%s: %v\n%s", rel, err, data)
-	}
-	if len(doc.Hooks) != len(copilotEvents) {
-		p.t.Errorf("%s registers %d events, want %v", rel, len(doc.Hooks), copilotEvents)
-	}
-	for _, ev := range copilotEvents {
-		g := doc.Hooks[ev]
-		if len(g) != 1 || len(g[0].Hooks) != 1 || g[0].Matcher != nil {
-			p.t.Fatalf("%s: %s has %d groups (want one, one handler, no matcher)\n%s", rel, ev, len(g), data)
-		}
-		h := g[0].Hooks[0]
-		if h.Type != "command" || h.Timeout != 10 || !strings.Contains(h.Command, " hook copilot --event "+ev+" --timeout 10") {
-			p.t.Errorf("%s: %s handler %+v", rel, ev, h)
+	for ev, h := range handlers {
+		if h.Timeout != 10 {
+			p.t.Errorf("%s: %s handler %+v, want a timeout of 10", rel, ev, h)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -160,6 +161,11 @@ type hostProject struct {
 	Home     string
 	atreides string
 	runs     int
+	// timeout bounds one run; runTimeout when 0.
+	timeout time.Duration
+	// extraEnv is added to the environment of every host and atreides
+	// process (baseEnv).
+	extraEnv []string
 }
 
 func newHostProject(t *testing.T, atreides string) *hostProject {
@@ -215,7 +221,7 @@ func (p *hostProject) assertExists(rel string) {
 // with the built atreides first on PATH: project settings name it without
 // a path.
 func (p *hostProject) baseEnv() []string {
-	return []string{"PATH=" + filepath.Dir(p.atreides) + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + p.Home, "LANG=C.UTF-8", "NO_COLOR=1"}
+	return append([]string{"PATH=" + filepath.Dir(p.atreides) + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + p.Home, "LANG=C.UTF-8", "NO_COLOR=1"}, p.extraEnv...)
 }
 
 // Atreides runs atreides in the project and fails the test on an error.
@@ -295,6 +301,9 @@ func (p *hostProject) installedHooks(rel, host string, events []string, args ...
 			secs /= 1000
 		}
 		want := p.hookCommand(host, slices.Contains(args, "--project"), secs)
+		if host == "copilot" { // its payloads do not name their event: the command does
+			want = strings.Replace(want, " hook copilot ", " hook copilot --event "+ev+" ", 1)
+		}
 		if h.Type != "command" || h.Command != want || h.Timeout <= 0 {
 			p.t.Errorf("%s: %s handler = %+v, want a command hook running %q with a timeout", rel, ev, h, want)
 		}
@@ -318,13 +327,14 @@ type hostRun struct {
 }
 
 // run runs a host CLI in the project with env (clean, stdin /dev/null,
-// bounded by runTimeout and the shared run slots) and fails the test when
-// it does not exit 0.
+// bounded by p.timeout (runTimeout) and the shared run slots) and fails
+// the test when it does not exit 0.
 func (p *hostProject) run(name, bin string, env []string, args ...string) *hostRun {
 	p.t.Helper()
 	runSlots <- struct{}{}
 	defer func() { <-runSlots }()
-	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	timeout := cmp.Or(p.timeout, runTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = p.Dir
@@ -349,7 +359,7 @@ func (p *hostProject) run(name, bin string, env []string, args ...string) *hostR
 	p.saveArtifact(fmt.Sprintf("%s-%d.stderr", name, p.runs), []byte(res.Stderr))
 	p.t.Logf("%s run: exit=%d in %v", name, res.ExitCode, res.Duration.Round(time.Millisecond))
 	if ctx.Err() != nil {
-		p.t.Fatalf("%s timed out after %v\nstderr:\n%s", name, runTimeout, tail(res.Stderr, 3000))
+		p.t.Fatalf("%s timed out after %v\nstderr:\n%s", name, timeout, tail(res.Stderr, 3000))
 	}
 	if res.ExitCode != 0 {
 		p.t.Fatalf("%s exit %d\nstderr:\n%s\nstdout:\n%s", name, res.ExitCode, tail(res.Stderr, 3000), tail(res.Stdout, 3000))

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,24 +40,19 @@ type ocProject struct {
 	*hostProject
 	Fake *fakeopenaichat.Server
 	bin  string
+	// name is the host's command ("opencode", or a fork's: "kilo"): the
+	// prefix of its environment switches and of its serve log.
+	name string
 }
 
 func newOCProject(t *testing.T, script fakeopenaichat.Script) *ocProject {
 	t.Helper()
 	bin := opencodeCLI.require(t)
-	p := &ocProject{hostProject: newHostProject(t, atreidesFor(t)), bin: bin}
+	p := &ocProject{hostProject: newHostProject(t, atreidesFor(t)), bin: bin, name: "opencode"}
 	p.Fake = fakeopenaichat.Start(t, script)
-	p.WriteJSON("opencode.json", map[string]any{
-		"$schema": "https://opencode.ai/config.json",
-		"model":   "fake/fake-model", "small_model": "fake/fake-model",
-		"autoupdate": false, "share": "disabled",
-		"provider": map[string]any{"fake": map[string]any{
-			"npm": "@ai-sdk/openai-compatible", "name": "Fake LLM",
-			"options": map[string]any{"baseURL": p.Fake.URL, "apiKey": "sk-fake"},
-			"models": map[string]any{"fake-model": map[string]any{"name": "Fake Model", "tool_call": true,
-				"limit": map[string]any{"context": 128000, "output": 4096}}},
-		}},
-	})
+	cfg := fakeModelConfig(p.Fake.URL)
+	cfg["$schema"] = "https://opencode.ai/config.json"
+	p.WriteJSON("opencode.json", cfg)
 	p.requireServe()
 	// The plugin file, and OpenCode's dependency install marked as done in
 	// both config dirs (the project's and ~/.config/opencode) so the start
@@ -69,6 +63,22 @@ func newOCProject(t *testing.T, script fakeopenaichat.Script) *ocProject {
 		t.Fatalf("install opencode wrote no plugin: %v", err)
 	}
 	return p
+}
+
+// fakeModelConfig is the part of an OpenCode (or fork's) config that
+// makes the fake at url the model: a custom @ai-sdk/openai-compatible
+// provider, no update, no share.
+func fakeModelConfig(url string) map[string]any {
+	return map[string]any{
+		"model": "fake/fake-model", "small_model": "fake/fake-model",
+		"autoupdate": false, "share": "disabled",
+		"provider": map[string]any{"fake": map[string]any{
+			"npm": "@ai-sdk/openai-compatible", "name": "Fake LLM",
+			"options": map[string]any{"baseURL": url, "apiKey": "sk-fake"},
+			"models": map[string]any{"fake-model": map[string]any{"name": "Fake Model", "tool_call": true,
+				"limit": map[string]any{"context": 128000, "output": 4096}}},
+		}},
+	}
 }
 
 func (p *ocProject) configHome() string { return filepath.Join(p.Home, ".config") }
@@ -85,15 +95,18 @@ func (p *ocProject) requireServe() {
 	}
 }
 
+// env is the host's environment: XDG directories in the scratch HOME, no
+// update check, no model list fetched, and npm pointed at a closed port.
 func (p *ocProject) env() []string {
+	prefix := strings.ToUpper(p.name)
 	return append(p.baseEnv(),
 		"XDG_CONFIG_HOME="+p.configHome(),
 		"XDG_DATA_HOME="+filepath.Join(p.Home, ".local", "share"),
 		"XDG_CACHE_HOME="+filepath.Join(p.Home, ".cache"),
 		"XDG_STATE_HOME="+filepath.Join(p.Home, ".local", "state"),
-		"OPENCODE_DISABLE_AUTOUPDATE=1",
-		"OPENCODE_DISABLE_MODELS_FETCH=1",
-		// Never reach a registry: OpenCode's own dependency install must be
+		prefix+"_DISABLE_AUTOUPDATE=1",
+		prefix+"_DISABLE_MODELS_FETCH=1",
+		// Never reach a registry: the host's own dependency install must be
 		// satisfied by the offline marker, or the run would wait ~70 s.
 		"npm_config_registry=http://127.0.0.1:9/",
 	)
@@ -203,17 +216,12 @@ func (p *ocProject) exists(rel string) bool {
 type ocServer struct {
 	p   *ocProject
 	url string
-	// dirHeader names the directory of a request ("" for OpenCode's
-	// x-opencode-directory; Kilo Code reads x-kilo-directory).
-	dirHeader string
 }
 
-func (p *ocProject) serveOC() *ocServer { return p.serveAs("opencode", p.env(), "") }
-
-// serveAs starts `<name> serve` (OpenCode's, or a fork's that speaks its
-// API: Kilo Code) in the project with env, and returns it once healthy;
-// dirHeader is as ocServer's.
-func (p *ocProject) serveAs(name string, env []string, dirHeader string) *ocServer {
+// serveOC starts `<name> serve` (OpenCode's, or a fork's that speaks its
+// API: Kilo Code) in the project, and returns it once healthy.
+func (p *ocProject) serveOC() *ocServer {
+	name := p.name
 	p.t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -225,7 +233,7 @@ func (p *ocProject) serveAs(name string, env []string, dirHeader string) *ocServ
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, p.bin, "serve", "--hostname", "127.0.0.1", "--port", fmt.Sprint(port), "--print-logs", "--log-level", "INFO")
 	cmd.Dir = p.Dir
-	cmd.Env = env
+	cmd.Env = p.env()
 	var stderr safeBuffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	cmd.WaitDelay = 5 * time.Second
@@ -245,7 +253,7 @@ func (p *ocProject) serveAs(name string, env []string, dirHeader string) *ocServ
 		<-runSlots
 		p.saveArtifact(name+"-serve.log", []byte(stderr.String()))
 	})
-	s := &ocServer{p: p, url: fmt.Sprintf("http://127.0.0.1:%d", port), dirHeader: dirHeader}
+	s := &ocServer{p: p, url: fmt.Sprintf("http://127.0.0.1:%d", port)}
 	// An early request to a booting server can hang: poll with a timeout.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -271,7 +279,8 @@ func (s *ocServer) do(method, path string, body, out any, timeout time.Duration)
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(cmp.Or(s.dirHeader, "x-opencode-directory"), s.p.Dir)
+	// x-opencode-directory, or a fork's own (x-kilo-directory).
+	req.Header.Set("x-"+s.p.name+"-directory", s.p.Dir)
 	resp, err := (&http.Client{Timeout: timeout}).Do(req)
 	if err != nil {
 		return err

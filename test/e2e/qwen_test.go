@@ -1,18 +1,14 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/background"
-	"github.com/atreides-dev/atreides/internal/bgtasks"
-	"github.com/atreides-dev/atreides/internal/state"
 	oc "github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
 
@@ -363,29 +359,7 @@ func TestQwenBackground(t *testing.T) {
 	for k, v := range map[string]string{"OPENAI_BASE_URL": p.Fake.URL, "OPENAI_API_KEY": "fake-key", "OPENAI_MODEL": "fake-model", "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"} {
 		t.Setenv(k, v)
 	}
-	r := background.Open(p.Dir, background.LoadOptions(p.Dir))
-	r.Opts.Exe = []string{atreides, "bg", "run"}
-	ctx := context.Background()
-	err := r.Update(ctx, func(st *state.Project, now time.Time) error {
-		_, err := r.Add(st, background.Request{Parent: "parent-1", Host: "qwen", Agent: "explore", Description: "answer", Prompt: "Give the answer."}, now)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var task bgtasks.Task
-	for deadline := time.Now().Add(runTimeout); ; time.Sleep(200 * time.Millisecond) {
-		err := r.Update(ctx, func(st *state.Project, _ time.Time) error { task = *bgtasks.Key.Of(st).Task("bg-1"); return nil })
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !background.Pending(&task) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("bg-1 still %s after %s", task.Status, runTimeout)
-		}
-	}
+	task := runBackgroundTask(t, p.Dir, atreides, "qwen")
 	if task.Status != background.Completed || task.Result != answer || task.Child == "" {
 		out := background.Dir(p.Dir, "bg-1")
 		stdout, _ := os.ReadFile(filepath.Join(out, "stdout"))
