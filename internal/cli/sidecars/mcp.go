@@ -37,7 +37,7 @@ func NewMCPCmd(io *command.IO) *cobra.Command {
 }
 
 func (o *mcpOptions) run(io *command.IO) error {
-	bin, err := companion.Path(guard.MCPBinary, "./cmd/atreides-mcp")
+	bin, err := companion.Ensure(guard.MCPBinary, "./cmd/atreides-mcp", io.Err)
 	if err != nil {
 		return err
 	}

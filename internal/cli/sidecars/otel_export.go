@@ -57,7 +57,7 @@ func (o *otelExportOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	bin, err := companion.Path(guard.OTelBinary, "./cmd/"+guard.OTelBinary)
+	bin, err := companion.Ensure(guard.OTelBinary, "./cmd/"+guard.OTelBinary, io.Err)
 	if err != nil {
 		return err
 	}

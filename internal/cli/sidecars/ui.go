@@ -74,7 +74,7 @@ func (o *uiOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	bin, err := companion.Path(guard.UIBinary, "./cmd/"+guard.UIBinary)
+	bin, err := companion.Ensure(guard.UIBinary, "./cmd/"+guard.UIBinary, io.Err)
 	if err != nil {
 		return err
 	}
