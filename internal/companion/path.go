@@ -24,6 +24,9 @@ func Path(name, pkg string) (string, error) {
 	}
 	bin := filepath.Join(filepath.Dir(self), name)
 	if _, err := os.Stat(bin); err != nil {
+		if src, ok := GoInstalled(); ok {
+			return "", fmt.Errorf("%s is not installed next to %s; install the companions with 'go install %s/cmd/...@%s'", name, self, src.Module, src.Version)
+		}
 		return "", fmt.Errorf("%s is not installed next to %s; build it with 'go build -o %s %s' (it is a separate program so hooks stay fast)", name, self, bin, pkg)
 	}
 	return bin, nil
