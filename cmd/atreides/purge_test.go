@@ -19,7 +19,8 @@ import (
 
 // scratch is a git project and a HOME of its own, and this test binary
 // on PATH as atreides (testscript.Main runs cli.Main when it is started
-// under that name). The project has notes.md, which the session's agent
+// under that name), with a stub of every host's program, so that every
+// host is seen. The project has notes.md, which the session's agent
 // writes.
 type scratch struct {
 	t                *testing.T
@@ -51,6 +52,14 @@ func newScratch(t *testing.T) *scratch {
 	}
 	// A link by name: install refuses a binary under go-build (a 'go
 	// run' one), which a symbolic link would resolve to.
+	// Every host's program, a stub, so that 'install --all' sees them all.
+	for _, h := range all.All() {
+		for _, prog := range h.Programs {
+			if err := os.WriteFile(filepath.Join(binDir, prog), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	if err := os.Link(exe, s.bin); err != nil {
 		data, rerr := os.ReadFile(exe) // another file system: a copy
 		if rerr != nil || os.WriteFile(s.bin, data, 0o755) != nil {
@@ -228,7 +237,7 @@ var purgeSetups = []struct {
 	lines [][]string
 }{
 	{"every host and a user scope", [][]string{
-		append([]string{"install"}, hostNames()...),
+		{"install", "--all"},
 		{"install", "claude", "--user", "--bin", "$BIN"},
 		{"install", "claude", "--agents-md"},
 	}},
@@ -237,14 +246,6 @@ var purgeSetups = []struct {
 		{"trust", "--yes"},
 		{"install", "claude"},
 	}},
-}
-
-func hostNames() []string {
-	var names []string
-	for _, h := range all.All() {
-		names = append(names, h.Name)
-	}
-	return names
 }
 
 // TestPurgeLeavesNothing: after a setup and a session, 'uninstall --purge
