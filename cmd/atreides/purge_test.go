@@ -194,6 +194,13 @@ func TestGitStatusShowsOnlyShared(t *testing.T) {
 	s := newScratch(t)
 	s.write(".atreides/config.yaml", "version: 1\nexport:\n  on_session_end: true\ngovernance:\n  enabled: true\n")
 	s.atreides([]string{"install", "claude"})
+	// Right after install, before any hook: the backups install keeps in
+	// .atreides are ignored already.
+	for _, l := range s.gitStatus() {
+		if strings.HasPrefix(l, "?? .atreides/") && l != "?? .atreides/.gitignore" && l != "?? .atreides/config.yaml" {
+			t.Errorf("after install, git status shows %s", l)
+		}
+	}
 	s.atreides([]string{"intent", "add", "--id", "notes", "--title", "notes", "--scope", "notes.md"})
 	s.session()
 	s.atreides([]string{"task", "add", "write", "the", "notes"})

@@ -88,6 +88,23 @@ func (s *Store) RefreshGitignore() error {
 	return refreshGitignore(dir)
 }
 
+// EnsureGitignore gives dir, a project's .atreides that exists, the
+// current .gitignore: written when there is none, brought up to date when
+// an older atreides wrote it, a user's left alone. It is for what writes
+// into .atreides before any store does (install's backups), so that a
+// commit made right after install does not take them.
+func EnsureGitignore(dir string) error {
+	d, err := confined.OpenDir(filepath.Dir(dir), filepath.Base(dir))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := ensureGitignore(d); err != nil {
+		return err
+	}
+	return refreshGitignore(d)
+}
+
 // refreshGitignore is [Store.RefreshGitignore] in dir.
 func refreshGitignore(dir *confined.Dir) error {
 	old, err := dir.ReadFile(gitignoreName, 64<<10)
