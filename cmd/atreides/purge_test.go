@@ -244,7 +244,7 @@ var purgeSetups = []struct {
 	lines [][]string
 }{
 	{"every host and a user scope", [][]string{
-		{"install", "--all"},
+		{"install", "--all", "--offline"},
 		{"install", "claude", "--user", "--bin", "$BIN"},
 		{"install", "claude", "--agents-md"},
 	}},
