@@ -52,12 +52,15 @@ func newScratch(t *testing.T) *scratch {
 	}
 	// A link by name: install refuses a binary under go-build (a 'go
 	// run' one), which a symbolic link would resolve to.
-	// Every host's program, a stub, so that 'install --all' sees them all.
+	// Every host's program, a stub, so that 'install --all' sees them all;
+	// and the MCP server beside atreides, so that install registers it.
+	stubs := []string{"atreides-mcp"}
 	for _, h := range all.All() {
-		for _, prog := range h.Programs {
-			if err := os.WriteFile(filepath.Join(binDir, prog), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-				t.Fatal(err)
-			}
+		stubs = append(stubs, h.Programs...)
+	}
+	for _, prog := range stubs {
+		if err := os.WriteFile(filepath.Join(binDir, prog), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			t.Fatal(err)
 		}
 	}
 	if err := os.Link(exe, s.bin); err != nil {
@@ -242,17 +245,22 @@ func TestGitStatusShowsOnlyShared(t *testing.T) {
 var purgeSetups = []struct {
 	name  string
 	lines [][]string
+	// writes are files (relative to the scratch root) the setup must
+	// have created or changed, beside the state every session writes:
+	// what makes the comparison mean something.
+	writes []string
 }{
 	{"every host and a user scope", [][]string{
 		{"install", "--all", "--offline"},
 		{"install", "claude", "--user", "--bin", "$BIN"},
+		{"install", "claude", "--local", "--bin", "$BIN"},
 		{"install", "claude", "--agents-md"},
-	}},
+	}, []string{"proj/.mcp.json", "proj/AGENTS.md", "proj/.claude/settings.local.json", "home/.codex/config.toml", "home/.copilot/mcp-config.json", "home/.claude/agents", "home/.claude/settings.json", "home/.config/opencode/package-lock.json"}},
 	{"trusted configuration", [][]string{
 		{"write", ".atreides/config.yaml", "version: 1\nguard:\n  enabled: true\n"},
 		{"trust", "--yes"},
 		{"install", "claude"},
-	}},
+	}, []string{"home/.config/atreides/trusted.json"}},
 }
 
 // TestPurgeLeavesNothing: after a setup and a session, 'uninstall --purge
@@ -271,8 +279,9 @@ func TestPurgeLeavesNothing(t *testing.T) {
 			}
 			s.session()
 			mid := treeHashes(t, s.proj, s.home, other)
-			for _, p := range []string{filepath.Join(s.proj, ".atreides", "state.db"), filepath.Join(s.home, ".local", "state", "atreides", "projects.json")} {
-				if _, ok := mid[p]; !ok {
+			for _, p := range append([]string{"proj/.atreides/state.db", "home/.local/state/atreides/projects.json"}, setup.writes...) {
+				p = filepath.Join(s.root, filepath.FromSlash(p))
+				if mid[p] == "" || mid[p] == before[p] {
 					t.Errorf("the setup and session did not write %s: the test proves nothing", p)
 				}
 			}
