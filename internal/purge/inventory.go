@@ -31,23 +31,43 @@ type holdingKind struct {
 	names  []string
 }
 
-// holdingKinds are the kinds of .atreides/, in the order shown; what none
-// names is "other". Why each is or is not shared: see store's gitignoreText.
-func holdingKinds() []holdingKind {
+// Dirs are the configured directories of the kinds that have one
+// (tasks.dir, export.dir), relative to the project root.
+type Dirs struct{ Specs, Exports string }
+
+// holdingKinds are the kinds of dir (root's .atreides), in the order
+// shown; what none names is "other". Why each is or is not shared: see
+// store's gitignoreText.
+func holdingKinds(root, dir string, dirs Dirs) []holdingKind {
 	return []holdingKind{
 		{"config", true, []string{"config.yaml"}},
 		{"intents", true, []string{"intents.yaml"}},
 		{"trace ledger", true, []string{"trace.jsonl", "trace.jsonl.pending"}},
-		{"tasks and specs", true, []string{"specs"}},
+		{"tasks and specs", true, []string{"specs", topIn(root, dir, dirs.Specs)}},
 		{"rules and skills", true, []string{"rules", "skills"}},
 		{"state db", false, []string{"state.db", "state.db.lock", "sessions", "project", "outbox", "project-id", "*.corrupt-*"}},
 		{"audit log", false, []string{"audit*.jsonl", "log", "log.1", "spans*.jsonl", "spans.cursor"}},
-		{"exports", false, []string{"exports"}},
+		{"exports", false, []string{"exports", topIn(root, dir, dirs.Exports)}},
 		{"outputs", false, []string{"outputs"}},
 		{"background tasks", false, []string{"background"}},
 		{"install backups", false, []string{"backups"}},
 		{"config cache", false, []string{"config.cache", "config.*.cache", ".config.*"}},
 	}
+}
+
+// topIn is the entry of dir (root's .atreides) that the directory rel
+// (relative to root) is or lies in; "" when it is elsewhere, which then
+// names nothing.
+func topIn(root, dir, rel string) string {
+	if rel == "" || filepath.IsAbs(rel) {
+		return ""
+	}
+	in, err := filepath.Rel(dir, filepath.Join(root, rel))
+	if err != nil || in == "." || strings.HasPrefix(in, "..") {
+		return ""
+	}
+	top, _, _ := strings.Cut(filepath.ToSlash(in), "/")
+	return top
 }
 
 // kindOf is the index in holdingKinds of a top-level name, or -1.
@@ -62,8 +82,9 @@ func kindOf(kinds []holdingKind, name string) int {
 
 // Inventory is what dir (a project's .atreides) holds, by kind; nil when
 // there is no such directory. The .gitignore is atreides's own and counted
-// as other.
-func Inventory(root, dir string) ([]Holding, error) {
+// as other. Dirs are the configured directories of the kinds, relative to
+// root, where they may differ from the defaults.
+func Inventory(root, dir string, dirs Dirs) ([]Holding, error) {
 	entries, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -71,7 +92,7 @@ func Inventory(root, dir string) ([]Holding, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
 	}
-	kinds := holdingKinds()
+	kinds := holdingKinds(root, dir, dirs)
 	out := make([]Holding, len(kinds)+1)
 	for i, k := range kinds {
 		out[i] = Holding{Kind: k.kind, Shared: k.shared}

@@ -16,7 +16,7 @@ func TestInventory(t *testing.T) {
 		"config.yaml": "version: 1\n", "intents.yaml": "x", "trace.jsonl": "{}\n",
 		"specs/1_a/TODO.md": "- a\n", "state.db": "db", "sessions/s.rec": "r",
 		"audit.jsonl": "{}", "outputs/o.txt": "out", "exports/e.json": "{}",
-		"backups/settings.json-1.prev": "p", "mystery": "?",
+		"backups/settings.json-1.prev": "p", "mystery": "?", "plans/x/1/TODO.md": "- b\n",
 	} {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -26,7 +26,7 @@ func TestInventory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hs, err := Inventory(root, dir)
+	hs, err := Inventory(root, dir, Dirs{Specs: ".atreides/plans/x", Exports: "elsewhere"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestInventory(t *testing.T) {
 		files  int
 		shared bool
 	}{
-		"config": {1, true}, "intents": {1, true}, "trace ledger": {1, true}, "tasks and specs": {1, true},
+		"config": {1, true}, "intents": {1, true}, "trace ledger": {1, true}, "tasks and specs": {2, true},
 		"state db": {2, false}, "audit log": {1, false}, "outputs": {1, false}, "exports": {1, false},
 		"install backups": {1, false}, "other": {1, false},
 	} {
@@ -50,7 +50,7 @@ func TestInventory(t *testing.T) {
 	if got["config"].Bytes != int64(len("version: 1\n")) || !slices.Equal(got["config"].Paths, []string{".atreides/config.yaml"}) {
 		t.Errorf("config: %+v", got["config"])
 	}
-	if hs, err := Inventory(root, filepath.Join(root, "none")); err != nil || hs != nil {
+	if hs, err := Inventory(root, filepath.Join(root, "none"), Dirs{}); err != nil || hs != nil {
 		t.Errorf("no directory: %v, %v", hs, err)
 	}
 }

@@ -165,7 +165,13 @@ func (o *uninstallOptions) purgeProject(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	held, err := purge.Inventory(env.ProjectDir, purge.Dir(env))
+	var dirs purge.Dirs
+	if cfg, err := command.LoadConfig(env.ProjectDir); err == nil {
+		// Where the project keeps its specs and exports, if not the
+		// defaults; a configuration that cannot be read names none.
+		dirs = purge.Dirs{Specs: cfg.Tasks.Dir, Exports: cfg.Export.Dir}
+	}
+	held, err := purge.Inventory(env.ProjectDir, purge.Dir(env), dirs)
 	if err != nil {
 		return err
 	}
