@@ -57,6 +57,9 @@ func Run(env host.Env, held []Holding) (Result, error) {
 	return res, purgeUser(env, &res)
 }
 
+// stopped ends the error of an uninstall that failed.
+const stopped = "; the purge stopped there and kept .atreides and the user backups, which uninstall needs: fix this and run it again"
+
 // SectionFiles are the files the managed section may be in.
 func SectionFiles(env host.Env) []string {
 	files := []string{filepath.Join(env.ProjectDir, "AGENTS.md")}
@@ -84,7 +87,7 @@ func uninstallEverywhere(env host.Env) ([]install.Report, error) {
 		for _, sc := range slices.Backward(h.Scopes) {
 			rep, err := h.Uninstall(env, sc)
 			if err != nil {
-				return reps, fmt.Errorf("%s (%s scope): %w; nothing else was removed", h.Name, sc, err)
+				return reps, fmt.Errorf("%s (%s scope): %w%s", h.Name, sc, err, stopped)
 			}
 			if rep.Action != install.ActionNothingToDo {
 				reps = append(reps, rep)
@@ -94,7 +97,7 @@ func uninstallEverywhere(env host.Env) ([]install.Report, error) {
 	for _, path := range SectionFiles(env) {
 		rep, err := install.RemoveSection(path, env.BackupDir(install.ScopeProject))
 		if err != nil {
-			return reps, fmt.Errorf("%w; nothing else was removed", err)
+			return reps, fmt.Errorf("%w%s", err, stopped)
 		}
 		if rep.Action != install.ActionNothingToDo {
 			reps = append(reps, rep)
