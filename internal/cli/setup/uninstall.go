@@ -33,7 +33,8 @@ project's entries in atreides's projects registry and trust record. Your
 own ~/.config/atreides/config.yaml and other projects' entries stay. It
 first says what .atreides/ holds, naming the files meant to be committed,
 and asks; --yes answers for scripts. Without a terminal and without
---yes it removes nothing and exits 2.`
+--yes it removes nothing and exits 2. A Claude Code plugin or Gemini CLI
+extension of atreides goes with the host's own uninstall.`
 
 // uninstallOptions are the arguments of 'atreides uninstall'.
 type uninstallOptions struct {
