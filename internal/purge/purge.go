@@ -33,6 +33,9 @@ type Result struct {
 	Changed []string `json:"changed"`
 	// Kept is what stays on purpose (the user's own configuration).
 	Kept []string `json:"kept"`
+	// Warnings are what could not be removed from files shared with other
+	// projects (a damaged registry or trust record): the purge goes on.
+	Warnings []string `json:"warnings"`
 }
 
 // Dir is the project's .atreides.
@@ -42,7 +45,7 @@ func Dir(env host.Env) string { return filepath.Join(env.ProjectDir, ".atreides"
 // user was asked. The first failure to uninstall stops it before anything
 // else is removed.
 func Run(env host.Env, held []Holding) (Result, error) {
-	res := Result{Held: view.List(held), Uninstalled: []install.Report{}, Removed: []string{}, Changed: []string{}, Kept: []string{}}
+	res := Result{Held: view.List(held), Uninstalled: []install.Report{}, Removed: []string{}, Changed: []string{}, Kept: []string{}, Warnings: []string{}}
 	var err error
 	if res.Uninstalled, err = uninstallEverywhere(env); err != nil {
 		return res, err
@@ -122,14 +125,10 @@ func purgeUser(env host.Env, res *Result) error {
 		res.Removed = append(res.Removed, backups)
 	}
 	forgot, err := project.Forget(env.ProjectDir)
-	if err := splitChanged(res, forgot, err); err != nil {
-		return err
-	}
+	splitChanged(res, forgot, err)
 	paths := config.DefaultPaths(env.ProjectDir)
 	forgot, err = config.ForgetTrust(paths)
-	if err := splitChanged(res, forgot, err); err != nil {
-		return err
-	}
+	splitChanged(res, forgot, err)
 	if _, err := os.Lstat(paths.User); err == nil {
 		res.Kept = append(res.Kept, paths.User)
 	}
@@ -141,8 +140,10 @@ func purgeUser(env host.Env, res *Result) error {
 }
 
 // splitChanged files the paths a forget returned: those still there were
-// changed, the others removed.
-func splitChanged(res *Result, paths []string, err error) error {
+// changed, the others removed. Its error is a warning: the registry and
+// the trust record are shared with other projects, and a damaged one is
+// no reason to keep the rest.
+func splitChanged(res *Result, paths []string, err error) {
 	for _, p := range paths {
 		if _, serr := os.Lstat(p); serr == nil {
 			res.Changed = append(res.Changed, p)
@@ -150,7 +151,9 @@ func splitChanged(res *Result, paths []string, err error) error {
 			res.Removed = append(res.Removed, p)
 		}
 	}
-	return err
+	if err != nil {
+		res.Warnings = append(res.Warnings, "this project's entry could not be removed: "+err.Error())
+	}
 }
 
 // xdgDefault lists the directories of an XDG base directory that atreides

@@ -228,6 +228,9 @@ func printPurge(io *command.IO, res purge.Result) {
 	for _, p := range res.Changed {
 		fmt.Fprintf(io.Out, "%s: this project's entry removed\n", p)
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(io.Err, "atreides uninstall: warning: %s\n", w)
+	}
 	fmt.Fprint(io.Out, "atreides is gone from this project, its hosts and your user settings")
 	if len(res.Kept) > 0 {
 		fmt.Fprintf(io.Out, "; kept your own configuration: %s", strings.Join(res.Kept, ", "))
