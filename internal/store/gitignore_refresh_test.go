@@ -119,3 +119,33 @@ func TestGitignoreVersions(t *testing.T) {
 		t.Error("gitignoreText lost the header older files are recognised by")
 	}
 }
+
+// EnsureGitignore (install's backups) writes a missing .gitignore,
+// upgrades an older atreides's and leaves the user's.
+func TestEnsureGitignore(t *testing.T) {
+	older := "# Written by atreides. Machine state that must not be committed.\n# config.yaml, intents.yaml and trace.jsonl are meant to be committed.\nstate.db\nstate.db.lock\n*.corrupt-*\nlog\n"
+	for _, tc := range []struct{ name, before, after string }{
+		{"missing", "", gitignoreText},
+		{"older atreides file", older, gitignoreText},
+		{"the user's own", "state.db\n", "state.db\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), ".atreides")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, ".gitignore")
+			if tc.before != "" {
+				if err := os.WriteFile(path, []byte(tc.before), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := EnsureGitignore(dir); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(path); string(got) != tc.after {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.after)
+			}
+		})
+	}
+}
