@@ -43,7 +43,7 @@ type uninstallOptions struct {
 	scope    scopeFlags
 	agentsMD bool
 	asJSON   bool
-	// purge and yes: 'uninstall --purge [--yes]' (purge.go).
+	// purge and yes: 'uninstall --purge [--yes]' (package purge).
 	purge, yes bool
 }
 
