@@ -118,7 +118,7 @@ func TestPruneAtSessionStart(t *testing.T) {
 	// The same housekeeping brings an older atreides's .gitignore up to
 	// date (store.RefreshGitignore).
 	ignore := filepath.Join(st.Dir(), ".gitignore")
-	if err := os.WriteFile(ignore, []byte("# Written by atreides. Machine state that must not be committed.\nstate.db\n"), 0o644); err != nil {
+	if err := os.WriteFile(ignore, []byte("# Written by atreides. Machine state that must not be committed.\n# config.yaml, intents.yaml and trace.jsonl are meant to be committed.\nstate.db\nstate.db.lock\n*.corrupt-*\nlog\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	e.Run(context.Background(), &event.Event{Kind: event.SessionStart, SessionID: "s", Time: t0.Add(26 * time.Hour)})

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // Backups live in one directory of atreides's own, never beside the
@@ -85,8 +86,8 @@ func (b backups) keepPrevious(data []byte) (string, error) {
 	if b.dir == "" {
 		return "", nil
 	}
-	if err := os.MkdirAll(b.dir, 0o700); err != nil {
-		return "", fmt.Errorf("create backup directory: %w", err)
+	if err := b.mkdir(); err != nil {
+		return "", err
 	}
 	p := b.entry(".prev")
 	if err := WriteAtomic(p, data, 0o600); err != nil {
@@ -100,8 +101,8 @@ func (b backups) record(u *undo, orig []byte) error {
 	if b.dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(b.dir, 0o700); err != nil {
-		return fmt.Errorf("create backup directory: %w", err)
+	if err := b.mkdir(); err != nil {
+		return err
 	}
 	if orig != nil {
 		if err := WriteAtomic(b.entry(".orig"), orig, 0o600); err != nil {
@@ -110,6 +111,21 @@ func (b backups) record(u *undo, orig []byte) error {
 	}
 	data, _ := json.MarshalIndent(u, "", "  ") // plain fields: cannot fail
 	return WriteAtomic(b.entry(".json"), append(data, '\n'), 0o600)
+}
+
+// mkdir makes the backup directory. A project's is in its .atreides,
+// which install may be the first to write: its .gitignore, which keeps the
+// backups (copies of this checkout's files) out of commits, is written
+// now rather than by the first hook (best effort: a failure shows the
+// backups in git status, no worse).
+func (b backups) mkdir() error {
+	if err := os.MkdirAll(b.dir, 0o700); err != nil {
+		return fmt.Errorf("create backup directory: %w", err)
+	}
+	if parent := filepath.Dir(b.dir); filepath.Base(parent) == ".atreides" {
+		_ = store.EnsureGitignore(parent)
+	}
+	return nil
 }
 
 // forget drops the undo record and the original content.

@@ -134,10 +134,11 @@ func fakeBin(t *testing.T) string {
 }
 
 // tree lists every file and directory under dirs with its content, except
-// the backups atreides keeps.
+// atreides's own state: the project's .atreides (install's backups and
+// the .gitignore that keeps them out of commits) and the user's backups.
 func tree(t *testing.T, env host.Env, dirs ...string) map[string]string {
 	t.Helper()
-	skip := []string{env.BackupDir(install.ScopeProject), env.BackupDir(install.ScopeUser)}
+	skip := []string{filepath.Dir(env.BackupDir(install.ScopeProject)), env.BackupDir(install.ScopeUser)}
 	out := map[string]string{}
 	for _, d := range dirs {
 		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {

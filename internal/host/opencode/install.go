@@ -279,6 +279,12 @@ func depsLock(pkg string) string {
 
 const depsGitignore = "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore\n"
 
+// depsMadeDir ends the marker's .gitignore when prefillDeps made the
+// config directory itself (the user's ~/.config/opencode, for a project
+// install): removePrefill then removes the directory too, once empty, so
+// that uninstall leaves the home directory as it found it.
+const depsMadeDir = "# atreides made this directory\n"
+
 // prefillDeps marks OpenCode's dependency install in a config
 // directory as done, unless the directory already has node_modules or a
 // lock (then OpenCode's own install state is left as it is). It reports
@@ -287,6 +293,10 @@ func prefillDeps(dir, pkg string) (bool, error) {
 	if exists(filepath.Join(dir, "node_modules")) || exists(filepath.Join(dir, "package-lock.json")) {
 		return false, nil
 	}
+	ignore := depsGitignore
+	if !exists(dir) {
+		ignore += depsMadeDir
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "node_modules"), 0o755); err != nil {
 		return false, err
 	}
@@ -294,7 +304,7 @@ func prefillDeps(dir, pkg string) (bool, error) {
 		return false, err
 	}
 	if gi := filepath.Join(dir, ".gitignore"); !exists(gi) {
-		if err := install.WriteAtomic(gi, []byte(depsGitignore), 0o644); err != nil {
+		if err := install.WriteAtomic(gi, []byte(ignore), 0o644); err != nil {
 			return false, err
 		}
 	}
@@ -313,8 +323,13 @@ func removePrefill(dir, pkg string) bool {
 	}
 	_ = os.Remove(lock)
 	_ = os.Remove(filepath.Join(dir, "node_modules"))
-	if gi := filepath.Join(dir, ".gitignore"); fileIs(gi, depsGitignore) {
+	gi := filepath.Join(dir, ".gitignore")
+	made := fileIs(gi, depsGitignore+depsMadeDir)
+	if made || fileIs(gi, depsGitignore) {
 		_ = os.Remove(gi)
+	}
+	if made {
+		_ = os.Remove(dir) // only when empty: anything put there since stays
 	}
 	return true
 }

@@ -109,6 +109,34 @@ func TestOpenCodeOffline(t *testing.T) {
 	}
 }
 
+// TestOfflineMadeDir: a config directory the offline marker had to make
+// (the user's, for a project install) goes with the marker once empty;
+// one that was there stays, and so does one that gained a file since.
+func TestOfflineMadeDir(t *testing.T) {
+	base := t.TempDir()
+	made, there, filled := filepath.Join(base, "made"), filepath.Join(base, "there"), filepath.Join(base, "filled")
+	os.MkdirAll(there, 0o755)
+	for _, d := range []string{made, there, filled} {
+		if ok, err := prefillDeps(d, "@opencode-ai/plugin"); !ok || err != nil {
+			t.Fatalf("prefill %s: %v, %v", d, ok, err)
+		}
+	}
+	os.WriteFile(filepath.Join(filled, "opencode.json"), []byte("{}\n"), 0o644)
+	for _, d := range []string{made, there, filled} {
+		if !removePrefill(d, "@opencode-ai/plugin") {
+			t.Errorf("marker in %s not removed", d)
+		}
+	}
+	if _, err := os.Lstat(made); !os.IsNotExist(err) {
+		t.Errorf("the directory the marker made is left: %v", err)
+	}
+	for _, d := range []string{there, filled} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s went: %v", d, err)
+		}
+	}
+}
+
 // TestInspectPortableBinary: a project install's plugin names a bare
 // atreides, which doctor looks up in PATH (not as a file in the cwd).
 func TestInspectPortableBinary(t *testing.T) {
