@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/companion"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
@@ -179,7 +178,7 @@ func (o *installOptions) run(io *command.IO) error {
 		return err
 	}
 	if o.bin == "" {
-		ensureCompanions(io)
+		command.EnsureCompanions(io)
 	}
 	timeout, err := o.hookTimeout(io, env.ProjectDir)
 	if err != nil {
@@ -337,20 +336,4 @@ func printReports(io *command.IO, reps []install.Report, asJSON bool) error {
 		fmt.Fprintln(io.Out, r.String())
 	}
 	return nil
-}
-
-// ensureCompanions installs the companion programs next to an atreides
-// that 'go install' put on its own, before install registers the MCP
-// server that needs one of them: the host starts that server with a short
-// timeout, too short for a first build. A failure is said once and the
-// install goes on (the hooks need no companion; the MCP registration is
-// left out and says why).
-func ensureCompanions(io *command.IO) {
-	src, ok := companion.GoInstalled()
-	if !ok || len(companion.Missing()) == 0 {
-		return
-	}
-	if err := companion.InstallBeside(src, io.Err); err != nil {
-		fmt.Fprintf(io.Err, "atreides: %v; the hooks work without them, the MCP server and 'atreides ui' do not\n", err)
-	}
 }
