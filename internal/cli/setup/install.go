@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
+	"github.com/atreides-dev/atreides/internal/initplan"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -185,6 +186,7 @@ func (o *installOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
+	skip := initplan.ProjectSkip(env.ProjectDir) // the project's preset
 	var reps []install.Report
 	for _, h := range picked {
 		scope, err := o.scope.scope(h)
@@ -195,7 +197,7 @@ func (o *installOptions) run(io *command.IO) error {
 		if err != nil {
 			return err
 		}
-		rep, err := h.Install(env, host.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline, Roster: roster, SkillDirs: all.SkillDirs()})
+		rep, err := h.Install(env, host.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline, Roster: roster, SkillDirs: all.SkillDirs(), Skip: skip})
 		if err != nil {
 			return fmt.Errorf("%s: %w", h.Name, err)
 		}
