@@ -209,8 +209,14 @@ func (s *scratch) area(p string) int {
 
 // Shown is how a path is shown: relative to the project, ~/ for the
 // home, else as it is.
+// (A home inside the project, as in tests, is the home: the deeper base
+// wins.)
 func Shown(env host.Env, p string) string {
-	for _, b := range []struct{ base, prefix string }{{env.ProjectDir, ""}, {env.Home, "~/"}} {
+	bases := []struct{ base, prefix string }{{env.ProjectDir, ""}, {env.Home, "~/"}}
+	if len(env.Home) > len(env.ProjectDir) {
+		bases[0], bases[1] = bases[1], bases[0]
+	}
+	for _, b := range bases {
 		if within(b.base, p) {
 			rel, _ := filepath.Rel(b.base, p)
 			return b.prefix + filepath.ToSlash(rel)
