@@ -43,7 +43,13 @@ Scopes (each host's default first, see the list):
 What install writes, per host and scope:
 `
 
-const installTail = `--agents-md adds a short marked section to the project's AGENTS.md (or to
+const installTail = `The project's preset (preset: in .atreides/config.yaml, set by 'atreides
+init') decides what goes with the hooks: full, the default, writes all of
+the above; standard leaves out the agents and slash commands; guard also
+the MCP tools (unless governance is enabled). Installing again with
+another preset removes what it leaves out.
+
+--agents-md adds a short marked section to the project's AGENTS.md (or to
 CLAUDE.md or GEMINI.md when the project keeps its rules there and has no
 AGENTS.md) saying what atreides enforces and which tools it offers.
 
