@@ -27,7 +27,14 @@ type scratch struct {
 	// trust is the trust record's path in the copy: its entry for the
 	// copy's project is the real project's (trustAs).
 	trust string
+	size  int64 // bytes copied so far
 }
+
+// maxCopy bounds what the scratch copy holds: the settings, agent and
+// command files of a few hosts are far less; more means a folder that is
+// not atreides's to preview (a host's dependencies), and init says so
+// rather than fill the disk.
+const maxCopy = 256 << 20
 
 // within reports whether p is base or under it.
 func within(base, p string) bool {
@@ -113,7 +120,7 @@ func (s *scratch) copyIn(p string) error {
 		if p == s.from(s.trust) {
 			return s.copyTrust(p)
 		}
-		return copyFile(p, s.to(p), fi.Mode())
+		return s.copyFile(p, fi)
 	}
 	return filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -123,8 +130,16 @@ func (s *scratch) copyIn(p string) error {
 		if err != nil || fi.IsDir() {
 			return os.MkdirAll(s.to(q), 0o755)
 		}
-		return copyFile(q, s.to(q), fi.Mode())
+		return s.copyFile(q, fi)
 	})
+}
+
+// copyFile copies the real file p, within maxCopy.
+func (s *scratch) copyFile(p string, fi fs.FileInfo) error {
+	if s.size += fi.Size(); s.size > maxCopy {
+		return fmt.Errorf("init: the files to preview pass %d MiB (at %s); run 'atreides install' instead, which shows what it did", maxCopy>>20, p)
+	}
+	return copyFile(p, s.to(p), fi.Mode())
 }
 
 // has reports whether p is copied, itself or within a copied directory.

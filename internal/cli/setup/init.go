@@ -109,7 +109,7 @@ func (o *initOptions) run(io *command.IO) error {
 	if !o.asJSON {
 		printPlan(io, env, pl, lines, changes, ask || o.diff)
 	}
-	if ask && !q.Yes("Apply? [y/N] ") {
+	if ask && len(changes) > 0 && !q.Yes("Apply? [y/N] ") {
 		fmt.Fprintln(io.Err, "not applied: nothing changed")
 		return command.ExitStatus(1)
 	}
