@@ -187,6 +187,26 @@ const (
 // Has reports whether the install writes part p.
 func (o *Options) Has(p Part) bool { return o.Skip&p == 0 }
 
+// LeaveOut removes the agent and command files that o leaves out (and an
+// earlier install wrote), folding what it did into rep. A host whose MCP
+// server shares the hooks' settings file calls it before writing the
+// hooks, then removes the server: removing it from a file still as
+// install left it gives back the file's bytes from before the install
+// and removes the directories install created once they are empty, so
+// the files in them must be gone first; the hooks' install then starts a
+// new undo record.
+func LeaveOut(env Env, rep *install.Report, host, toolPrefix string, a AgentFacts, c CommandFacts, o *Options) error {
+	if !o.Has(PartAgents) {
+		if err := WithAgents(env, rep, host, a, o.Scope, nil); err != nil {
+			return err
+		}
+	}
+	if !o.Has(PartCommands) {
+		return WithCommands(env, rep, host, toolPrefix, c, o.Scope, false)
+	}
+	return nil
+}
+
 // AgentsOf is o for [WithAgents]: o when the install writes the agent
 // files, else nil, which removes those of an earlier install.
 func AgentsOf(o *Options) *Options {

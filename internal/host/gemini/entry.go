@@ -173,25 +173,13 @@ var geminiCommands = host.CommandFacts{
 	Form: CommandForm,
 }
 
-// leaveOut removes the parts o leaves out, before the hooks are written:
-// the agent and command files, then the MCP server (m). Removing the
-// server from a file still as install left it gives back the file's bytes
-// from before the install, hooks and all, and removes the directories
-// that install created once they are empty (hence the files first); the
-// hooks' install then starts a new undo record from there.
+// leaveOut removes the parts o leaves out before the hooks are written:
+// the agent and command files, then the MCP server (m), which shares the
+// hooks' file (see host.LeaveOut).
 func leaveOut(env host.Env, path string, o host.Options) (pre, m install.Report, err error) {
-	if !o.Has(host.PartAgents) {
-		if err := host.WithAgents(env, &pre, Host, geminiAgents, o.Scope, nil); err != nil {
-			return pre, m, err
-		}
+	if err = host.LeaveOut(env, &pre, Host, Facts.ToolPrefix, geminiAgents, geminiCommands, &o); err != nil || o.Has(host.PartMCP) {
+		return pre, m, err
 	}
-	if !o.Has(host.PartCommands) {
-		if err := host.WithCommands(env, &pre, Host, Facts.ToolPrefix, geminiCommands, o.Scope, false); err != nil {
-			return pre, m, err
-		}
-	}
-	if !o.Has(host.PartMCP) {
-		m, err = UninstallMCP(path, env.BackupDir(o.Scope))
-	}
+	m, err = UninstallMCP(path, env.BackupDir(o.Scope))
 	return pre, m, err
 }

@@ -209,21 +209,13 @@ func trustCheck(env host.Env, found []install.Status) (host.Check, bool) {
 	return host.Check{Name: "qwen trust", Status: host.Note, Detail: "folder trust is on in ~/.qwen/settings.json: Qwen Code runs the project's hooks only once you trust this folder (it asks in an interactive session)"}, true
 }
 
-// leaveOut removes the parts o leaves out before the hooks are written,
-// the files first, then the MCP server (m): see Gemini CLI's leaveOut.
+// leaveOut removes the parts o leaves out before the hooks are written:
+// the agent and command files, then the MCP server (m), which shares the
+// hooks' file (see host.LeaveOut).
 func leaveOut(env host.Env, path string, o host.Options) (pre, m install.Report, err error) {
-	if !o.Has(host.PartAgents) {
-		if err := host.WithAgents(env, &pre, Host, qwenAgents, o.Scope, nil); err != nil {
-			return pre, m, err
-		}
+	if err = host.LeaveOut(env, &pre, Host, Facts.ToolPrefix, qwenAgents, qwenCommands, &o); err != nil || o.Has(host.PartMCP) {
+		return pre, m, err
 	}
-	if !o.Has(host.PartCommands) {
-		if err := host.WithCommands(env, &pre, Host, Facts.ToolPrefix, qwenCommands, o.Scope, false); err != nil {
-			return pre, m, err
-		}
-	}
-	if !o.Has(host.PartMCP) {
-		m, err = UninstallMCP(path, env.BackupDir(o.Scope))
-	}
+	m, err = UninstallMCP(path, env.BackupDir(o.Scope))
 	return pre, m, err
 }
