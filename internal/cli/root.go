@@ -100,6 +100,7 @@ func commands(args []string) []func(*command.IO) *cobra.Command {
 	return []func(*command.IO) *cobra.Command{
 		newHookCmd,
 		newServeCmd,
+		setup.NewInitCmd,
 		setup.NewInstallCmd,
 		setup.NewUninstallCmd,
 		setup.NewDoctorCmd,

@@ -6,8 +6,9 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "tasks", "agents", "export", "project", "store", "otel"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "preset", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "tasks", "agents", "export", "project", "store", "otel"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
+		"preset":  &value{kind: kindScalar, scalar: "full"},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
 			"max_mib": &value{kind: kindScalar, scalar: 40},
 		}},
@@ -470,6 +471,7 @@ func builtinTree() *value {
 func builtinConfig() *Config {
 	return &Config{
 		Version: 1,
+		Preset:  "full",
 		Audit: Audit{
 			MaxMiB: 40,
 		},

@@ -80,7 +80,10 @@ func (p Paths) Exist() bool {
 // neither empty (no path) nor "-" (no file) names something there, even
 // one that cannot be stat'ed or a dangling link, which Load reports.
 func stampExists(stamp string) bool {
-	for _, part := range strings.Split(stamp, "|")[1:] {
+	// Split without a slice: every handler list asks (the preset), and a
+	// hook builds one per event.
+	_, rest, _ := strings.Cut(stamp, "|")
+	for part := range strings.SplitSeq(rest, "|") {
 		if part != "" && part != "-" {
 			return true
 		}

@@ -24,7 +24,9 @@ import (
 // Config is the merged, validated configuration. Treat it as read-only:
 // it is shared by every caller of [Lazy.Get].
 type Config struct {
-	Version int     `yaml:"version"`
+	Version int `yaml:"version"`
+	// Preset is how much of atreides the project runs (hooks and install).
+	Preset  Preset  `yaml:"preset"`
 	Audit   Audit   `yaml:"audit"`
 	Guard   Guard   `yaml:"guard"`
 	Rules   []Rule  `yaml:"rules"`
@@ -63,6 +65,46 @@ type Config struct {
 // Notes are the retired keys the files still set: skipped, not errors,
 // but worth telling the user so the file can be cleaned up.
 func (c *Config) Notes() []FieldError { return c.notes }
+
+// Preset names how much of atreides a project runs: its hooks' handlers
+// and what install writes besides the hooks. Each preset runs everything
+// the ones before it run: guard, then standard, then full.
+type Preset string
+
+// The presets, from the least to the most.
+const (
+	// PresetGuard is the guard and the audit trail only: the agent hears
+	// from atreides only when a call is blocked.
+	PresetGuard Preset = "guard"
+	// PresetStandard adds what keeps a long session on track: todos and
+	// the stop gate, strikes, compaction memory, nested rules, output cuts.
+	PresetStandard Preset = "standard"
+	// PresetFull is everything, the roster and slash commands included.
+	PresetFull Preset = "full"
+)
+
+// Presets are the presets, from the least to the most.
+func Presets() []Preset { return []Preset{PresetGuard, PresetStandard, PresetFull} }
+
+func (Preset) checkText(s string) string {
+	return oneOf(s, string(PresetGuard), string(PresetStandard), string(PresetFull))
+}
+
+// level orders the presets. A value the schema does not know (a zero
+// Config) is full, today's behaviour, as the defaults say.
+func (p Preset) level() int {
+	switch p {
+	case PresetGuard:
+		return 0
+	case PresetStandard:
+		return 1
+	}
+	return 2
+}
+
+// Runs reports whether a project of preset p runs what preset q brings:
+// full runs everything, guard only guard's.
+func (p Preset) Runs(q Preset) bool { return p.level() >= q.level() }
 
 // Export configures the session export written at SessionEnd (package
 // export; `atreides export` writes one on demand).

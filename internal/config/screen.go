@@ -68,6 +68,9 @@ var (
 	verdictLevels = [][]string{{"allow"}, {"ask"}, {"deny"}}
 	readLevels    = [][]string{{"off"}, {"note"}, {"block"}}
 	toolLevels    = [][]string{{"full"}, {"read-web", "plans-only"}, {"read-only", ""}}
+	// A lower preset switches off handlers that can block (delegation
+	// limits, read-before-write): a higher one is stricter.
+	presetLevels = [][]string{{string(PresetGuard)}, {string(PresetStandard)}, {string(PresetFull)}}
 )
 
 func rank(levels [][]string, s string) int {
@@ -84,6 +87,7 @@ func verdictRank(s string) int { return rank(verdictLevels, s) }
 // screens lists every key that is not free. A key not listed (and not
 // under a listed one) is free.
 var screens = []screenRule{
+	{path: "preset", kind: ranked, levels: presetLevels},
 	{path: "guard.enabled", kind: boolOn},
 	{path: "guard.disable", kind: subset, known: guard.IsRule},
 	{path: "guard.verdicts.*", kind: ruleVerdict},

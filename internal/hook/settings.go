@@ -178,22 +178,66 @@ func (s *Settings) spoolMaxBytes() int64 {
 }
 
 // loadRoster is the project's agent roster; a configuration that cannot
-// be read gives the built-in one.
+// be read gives the built-in one. A preset below full has none: install
+// wrote no agent files, so neither the session's identity nor a strike's
+// advice names an agent the host does not have, and OpenCode's plugin
+// (which takes the roster from serve) injects none.
 func (s *Settings) loadRoster() agents.Roster {
+	if !s.Preset().Runs(config.PresetFull) {
+		return nil
+	}
 	c, _ := s.Config()
 	r, _ := agents.FromConfig(c.Agents)
 	return r
 }
 
+// Preset is the project's preset (config.Preset): full, without parsing
+// anything, with only the built-in configuration; full too when the files
+// cannot be read, as every other setting falls back to the built-in one
+// (the guard fails closed on it, and the health check says why).
+func (s *Settings) Preset() config.Preset {
+	c, _ := s.Config()
+	return c.Preset
+}
+
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
+// A project whose preset is below full runs those of its preset only
+// (presetOf), filtered in place: no allocation beyond the list's own.
 func handlers(s *Settings) []engine.Handler {
 	hs := append([]engine.Handler{policy.Handler(s.policy, all.Guard()), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s)...)...)
 	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))
-	return append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background),
+	hs = append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background),
 		agents.SkillsHandler(func() agents.SkillOptions {
 			return agents.SkillOptions{Roster: s.roster(), Dirs: all.SkillDirs()}
 		}))
+	if p := s.Preset(); p != config.PresetFull {
+		kept := hs[:0]
+		for _, h := range hs {
+			if p.Runs(presetOf(h.Name)) {
+				kept = append(kept, h)
+			}
+		}
+		hs = kept
+	}
+	return hs
+}
+
+// presetOf is the lowest preset that runs the handler named name. The
+// guard, governance (which keeps its own switch, governance.enabled), the
+// plan approval gate (the user's own tasks.plans.require_approval), the
+// health check and the record keepers (the session record, the errors
+// drained to the task board) run in every preset: they block, or say
+// nothing. standard adds what keeps a long session on track. Everything
+// else, and any handler added later until it is placed here, is full's.
+func presetOf(name string) config.Preset {
+	switch name {
+	case "guard", "governance", "plan-approval", "health", "record", "errors":
+		return config.PresetGuard
+	case "todo-tracker", "stop-gate", "strikes", "memory", "memory-anchors", "monitor", "rule-files", "outputs":
+		return config.PresetStandard
+	}
+	return config.PresetFull
 }

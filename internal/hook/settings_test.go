@@ -60,7 +60,7 @@ func TestBackgroundOptions(t *testing.T) {
 }
 
 // writeConfig writes text at path, or nothing when text is empty.
-func writeConfig(t *testing.T, path, text string) {
+func writeConfig(t testing.TB, path, text string) {
 	t.Helper()
 	if text == "" {
 		return

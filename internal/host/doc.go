@@ -21,7 +21,10 @@
 // adapter, facts, settings files, install, uninstall, inspect and doctor
 // checks, and how the guard judges its program. The helpers its install
 // code shares live beside it ([WithAgents], [WithCommands], [FoldMCP], ...),
-// on install's file machinery.
+// on install's file machinery. Every install honours [Options.Skip], the
+// parts a project's preset leaves out (its MCP server, agents, commands),
+// removing those an earlier install wrote ([AgentsOf], [LeaveOut]);
+// internal/host/all's TestInstallParts holds every host to it.
 //
 // # Adding a host
 //

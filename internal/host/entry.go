@@ -166,6 +166,54 @@ type Options struct {
 	// prompt; the caller passes them, since the table's entries cannot
 	// read the table they are part of.
 	SkillDirs []string
+	// Skip are the parts besides the hooks this install leaves out, and
+	// removes where an earlier install wrote them (a project's preset,
+	// config.Preset); none, the zero value, is a whole install.
+	Skip Part
+}
+
+// Part is a part of an install besides the hooks, which every install
+// writes. A host without one (OpenCode's agents come through its plugin)
+// has nothing to leave out.
+type Part uint8
+
+// The parts.
+const (
+	PartMCP      Part = 1 << iota // the MCP server: the agent's tools
+	PartAgents                    // the roster's agent files
+	PartCommands                  // the slash command files
+)
+
+// Has reports whether the install writes part p.
+func (o *Options) Has(p Part) bool { return o.Skip&p == 0 }
+
+// LeaveOut removes the agent and command files that o leaves out (and an
+// earlier install wrote), folding what it did into rep. A host whose MCP
+// server shares the hooks' settings file calls it before writing the
+// hooks, then removes the server: removing it from a file still as
+// install left it gives back the file's bytes from before the install
+// and removes the directories install created once they are empty, so
+// the files in them must be gone first; the hooks' install then starts a
+// new undo record.
+func LeaveOut(env Env, rep *install.Report, host, toolPrefix string, a AgentFacts, c CommandFacts, o *Options) error {
+	if !o.Has(PartAgents) {
+		if err := WithAgents(env, rep, host, a, o.Scope, nil); err != nil {
+			return err
+		}
+	}
+	if !o.Has(PartCommands) {
+		return WithCommands(env, rep, host, toolPrefix, c, o.Scope, false)
+	}
+	return nil
+}
+
+// AgentsOf is o for [WithAgents]: o when the install writes the agent
+// files, else nil, which removes those of an earlier install.
+func AgentsOf(o *Options) *Options {
+	if !o.Has(PartAgents) {
+		return nil
+	}
+	return o
 }
 
 // Marker is an environment variable a host sets: to Value, or to
@@ -435,9 +483,10 @@ func FoldMCP(rep *install.Report, m install.Report) {
 }
 
 // FoldInstall adds what registering the MCP server (m) did to the report
-// of installing the hooks beside it: a change to either is an update.
+// of installing the hooks beside it: a change to either is an update. m
+// may be the removal of the server (an install without it), or nothing.
 func FoldInstall(rep *install.Report, m install.Report) {
-	if rep.Action == install.ActionUnchanged && m.Action != install.ActionUnchanged {
+	if rep.Action == install.ActionUnchanged && (m.Action == install.ActionInstalled || m.Action == install.ActionUpdated || m.Action == install.ActionRemoved) {
 		rep.Action = install.ActionUpdated
 	}
 	FoldMCP(rep, m)

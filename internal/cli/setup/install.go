@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
+	"github.com/atreides-dev/atreides/internal/initplan"
 	"github.com/atreides-dev/atreides/internal/install"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -42,7 +43,13 @@ Scopes (each host's default first, see the list):
 What install writes, per host and scope:
 `
 
-const installTail = `--agents-md adds a short marked section to the project's AGENTS.md (or to
+const installTail = `The project's preset (preset: in .atreides/config.yaml, set by 'atreides
+init') decides what goes with the hooks: full, the default, writes all of
+the above; standard leaves out the agents and slash commands; guard also
+the MCP tools (unless governance is enabled). Installing again with
+another preset removes what it leaves out.
+
+--agents-md adds a short marked section to the project's AGENTS.md (or to
 CLAUDE.md or GEMINI.md when the project keeps its rules there and has no
 AGENTS.md) saying what atreides enforces and which tools it offers.
 
@@ -188,6 +195,7 @@ func (o *installOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
+	skip := initplan.ProjectSkip(env.ProjectDir) // the project's preset
 	var reps []install.Report
 	for _, h := range picked {
 		scope, err := o.scope.scope(h)
@@ -198,7 +206,7 @@ func (o *installOptions) run(io *command.IO) error {
 		if err != nil {
 			return err
 		}
-		rep, err := h.Install(env, host.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline, Roster: roster, SkillDirs: all.SkillDirs()})
+		rep, err := h.Install(env, host.Options{Scope: scope, Binary: bin, TimeoutSeconds: timeout, Offline: o.offline, Roster: roster, SkillDirs: all.SkillDirs(), Skip: skip})
 		if err != nil {
 			return fmt.Errorf("%s: %w", h.Name, err)
 		}

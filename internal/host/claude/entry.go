@@ -63,6 +63,8 @@ func claudePath(env host.Env, scope install.Scope) string {
 	return SettingsPath(scope, env.ProjectDir, env.Home)
 }
 
+// installClaude writes the hooks, then the parts o has (the MCP server,
+// the agent and command files), removing those it leaves out.
 func installClaude(env host.Env, o host.Options) (install.Report, error) {
 	rep, err := Install(InstallOptions{
 		SettingsPath: claudePath(env, o.Scope), BinaryPath: o.Binary,
@@ -71,13 +73,13 @@ func installClaude(env host.Env, o host.Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	if err := withClaudeMCP(env, &rep, o.Scope, o.Binary, true); err != nil {
+	if err := withClaudeMCP(env, &rep, o.Scope, o.Binary, o.Has(host.PartMCP)); err != nil {
 		return rep, err
 	}
-	if err := host.WithAgents(env, &rep, Host, claudeAgents, o.Scope, &o); err != nil {
+	if err := host.WithAgents(env, &rep, Host, claudeAgents, o.Scope, host.AgentsOf(&o)); err != nil {
 		return rep, err
 	}
-	return rep, host.WithCommands(env, &rep, Host, Facts.ToolPrefix, claudeCommands, o.Scope, true)
+	return rep, host.WithCommands(env, &rep, Host, Facts.ToolPrefix, claudeCommands, o.Scope, o.Has(host.PartCommands))
 }
 
 func uninstallClaude(env host.Env, scope install.Scope) (install.Report, error) {

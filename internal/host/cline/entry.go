@@ -119,19 +119,27 @@ var clineCommands = host.CommandFacts{
 // installCline writes the hook files and the workflows, and for the user
 // registers the MCP server (Cline's MCP file is the user's: a project
 // install leaves it).
+// A part o leaves out is removed instead.
 func installCline(env host.Env, o host.Options) (install.Report, error) {
 	rep, err := Install(InstallOptions{Dir: dirOf(env, o.Scope), BinaryPath: o.Binary, Timeout: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope)})
 	if err != nil {
 		return rep, err
 	}
-	if err := host.WithCommands(env, &rep, Host, Facts.ToolPrefix, clineCommands, o.Scope, true); err != nil {
+	if err := host.WithCommands(env, &rep, Host, Facts.ToolPrefix, clineCommands, o.Scope, o.Has(host.PartCommands)); err != nil {
 		return rep, err
 	}
 	if o.Scope != install.ScopeUser {
-		rep.Notes = append(rep.Notes, "Cline reads MCP servers only from the user's "+MCPPath(env)+": 'atreides install cline --user' registers atreides's tools there")
+		if o.Has(host.PartMCP) {
+			rep.Notes = append(rep.Notes, "Cline reads MCP servers only from the user's "+MCPPath(env)+": 'atreides install cline --user' registers atreides's tools there")
+		}
 		return rep, nil
 	}
-	m, err := mcpFile(env).Install(o.Binary)
+	var m install.Report
+	if o.Has(host.PartMCP) {
+		m, err = mcpFile(env).Install(o.Binary)
+	} else {
+		m, err = mcpFile(env).Uninstall()
+	}
 	if err != nil {
 		return rep, err
 	}

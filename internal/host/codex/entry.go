@@ -121,8 +121,16 @@ func codexConfigPath(env host.Env, scope install.Scope) string {
 }
 
 // installCodex writes the hooks, then the MCP server into the config.toml
-// beside them, then the agent files.
+// beside them, then the agent files; a part o leaves out is removed
+// instead (the MCP server first, before the hooks are written).
 func installCodex(env host.Env, o host.Options) (install.Report, error) {
+	var m install.Report
+	var err error
+	if !o.Has(host.PartMCP) {
+		if m, err = UninstallMCP(codexConfigPath(env, o.Scope), env.BackupDir(o.Scope)); err != nil {
+			return m, err
+		}
+	}
 	rep, err := Install(InstallOptions{
 		HooksPath: codexPath(env, o.Scope), BinaryPath: o.Binary, TimeoutSeconds: o.TimeoutSeconds,
 		Scope: o.Scope, ProjectDir: env.ProjectDir, BackupDir: env.BackupDir(o.Scope),
@@ -130,12 +138,13 @@ func installCodex(env host.Env, o host.Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	m, err := InstallMCP(codexConfigPath(env, o.Scope), o.Binary, env.BackupDir(o.Scope))
-	if err != nil {
-		return rep, err
+	if o.Has(host.PartMCP) {
+		if m, err = InstallMCP(codexConfigPath(env, o.Scope), o.Binary, env.BackupDir(o.Scope)); err != nil {
+			return rep, err
+		}
 	}
 	host.FoldInstall(&rep, m)
-	return rep, host.WithAgents(env, &rep, Host, codexAgents, o.Scope, &o)
+	return rep, host.WithAgents(env, &rep, Host, codexAgents, o.Scope, host.AgentsOf(&o))
 }
 
 // uninstallCodex undoes installCodex in reverse order: each step removes

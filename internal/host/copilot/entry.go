@@ -82,6 +82,13 @@ func hooksPath(env host.Env, scope install.Scope) string {
 // installCopilot writes the hooks file, then (for the user) the MCP
 // server, then the agent files.
 func installCopilot(env host.Env, o host.Options) (install.Report, error) {
+	var m install.Report
+	if o.Scope == install.ScopeUser && !o.Has(host.PartMCP) {
+		var err error
+		if m, err = UninstallMCP(mcpPath(env), env.BackupDir(o.Scope)); err != nil {
+			return m, err
+		}
+	}
 	rep, err := Install(InstallOptions{
 		HooksPath: hooksPath(env, o.Scope), BinaryPath: o.Binary,
 		TimeoutSeconds: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope),
@@ -92,14 +99,13 @@ func installCopilot(env host.Env, o host.Options) (install.Report, error) {
 	if o.Scope == install.ScopeProject && rep.Action != install.ActionUnchanged {
 		rep.Notes = append(rep.Notes, repoHooksNote)
 	}
-	if o.Scope == install.ScopeUser {
-		m, err := InstallMCP(mcpPath(env), o.Binary, env.BackupDir(o.Scope))
-		if err != nil {
+	if o.Scope == install.ScopeUser && o.Has(host.PartMCP) {
+		if m, err = InstallMCP(mcpPath(env), o.Binary, env.BackupDir(o.Scope)); err != nil {
 			return rep, err
 		}
-		host.FoldInstall(&rep, m)
 	}
-	return rep, host.WithAgents(env, &rep, Host, copilotAgents, o.Scope, &o)
+	host.FoldInstall(&rep, m)
+	return rep, host.WithAgents(env, &rep, Host, copilotAgents, o.Scope, host.AgentsOf(&o))
 }
 
 // uninstallCopilot removes the agent files and the MCP server, then the

@@ -103,8 +103,15 @@ func geminiHooksDoctor(found []install.Status) []host.Check {
 // settings file (its undo record, started by the hooks, covers both, so
 // uninstalling an unchanged file gives back its bytes from before), then
 // the agent files.
+//
+// A part o leaves out is removed instead, before the hooks are written
+// (leaveOut).
 func installGemini(env host.Env, o host.Options) (install.Report, error) {
 	path := SettingsPath(o.Scope, env.ProjectDir, env.Home)
+	pre, m, err := leaveOut(env, path, o)
+	if err != nil {
+		return pre, err
+	}
 	rep, err := Install(InstallOptions{
 		SettingsPath: path, BinaryPath: o.Binary,
 		TimeoutMillis: o.TimeoutSeconds * 1000, Scope: o.Scope, BackupDir: env.BackupDir(o.Scope),
@@ -112,18 +119,20 @@ func installGemini(env host.Env, o host.Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	m, err := InstallMCP(path, o.Binary, env.BackupDir(o.Scope))
-	if err != nil {
-		return rep, err
+	if o.Has(host.PartMCP) {
+		if m, err = InstallMCP(path, o.Binary, env.BackupDir(o.Scope)); err != nil {
+			return rep, err
+		}
 	}
 	host.FoldInstall(&rep, m)
-	if err := host.WithAgents(env, &rep, Host, geminiAgents, o.Scope, &o); err != nil {
+	rep.Notes, rep.Warnings = append(pre.Notes, rep.Notes...), append(pre.Warnings, rep.Warnings...)
+	if err := host.WithAgents(env, &rep, Host, geminiAgents, o.Scope, host.AgentsOf(&o)); err != nil {
 		return rep, err
 	}
-	if err := host.WithCommands(env, &rep, Host, Facts.ToolPrefix, geminiCommands, o.Scope, true); err != nil {
+	if err := host.WithCommands(env, &rep, Host, Facts.ToolPrefix, geminiCommands, o.Scope, o.Has(host.PartCommands)); err != nil {
 		return rep, err
 	}
-	if o.Scope == install.ScopeProject && len(o.Roster.Subagents()) > 0 {
+	if o.Scope == install.ScopeProject && o.Has(host.PartAgents) && len(o.Roster.Subagents()) > 0 {
 		rep.Notes = append(rep.Notes, "Gemini CLI loads a project's agents only once you accept them in an interactive session (it asks when it finds new or changed agent files; headless runs skip them until then); 'atreides install gemini --user' installs them for you alone, without that step")
 	}
 	return rep, nil
@@ -162,4 +171,15 @@ var geminiAgents = host.AgentFacts{
 var geminiCommands = host.CommandFacts{
 	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".gemini", "commands") },
 	Form: CommandForm,
+}
+
+// leaveOut removes the parts o leaves out before the hooks are written:
+// the agent and command files, then the MCP server (m), which shares the
+// hooks' file (see host.LeaveOut).
+func leaveOut(env host.Env, path string, o host.Options) (pre, m install.Report, err error) {
+	if err = host.LeaveOut(env, &pre, Host, Facts.ToolPrefix, geminiAgents, geminiCommands, &o); err != nil || o.Has(host.PartMCP) {
+		return pre, m, err
+	}
+	m, err = UninstallMCP(path, env.BackupDir(o.Scope))
+	return pre, m, err
 }

@@ -124,7 +124,8 @@ func offline(env host.Env, o host.Options) []string {
 	return dirs
 }
 
-// installKilo writes the plugin, then the command files.
+// installKilo writes the plugin, then the command files (or removes them
+// when o leaves them out), as OpenCode's install does.
 func installKilo(env host.Env, o host.Options) (install.Report, error) {
 	rep, err := opencode.Install(opencode.InstallOptions{
 		ConfigDir: configDir(env, o.Scope), BinaryPath: o.Binary,
@@ -133,7 +134,7 @@ func installKilo(env host.Env, o host.Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	return rep, host.WithCommands(env, &rep, Host, Facts.ToolPrefix, commands, o.Scope, true)
+	return rep, host.WithCommands(env, &rep, Host, Facts.ToolPrefix, commands, o.Scope, o.Has(host.PartCommands))
 }
 
 // uninstallKilo removes the command files first: the plugin's uninstall

@@ -112,7 +112,9 @@ var openCodeAgents = host.AgentFacts{
 	Native: map[string]bool{"build": false, "plan": false, "explore": true, "general": true},
 }
 
-// installOpenCode writes the plugin, then the command files.
+// installOpenCode writes the plugin, then the command files (or removes
+// them when o leaves them out). Its agents and tools come through the
+// plugin from 'atreides serve', which follows the project's preset.
 func installOpenCode(env host.Env, o host.Options) (install.Report, error) {
 	rep, err := Install(InstallOptions{
 		ConfigDir: openCodeDir(env, o.Scope), BinaryPath: o.Binary,
@@ -121,7 +123,7 @@ func installOpenCode(env host.Env, o host.Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	return rep, host.WithCommands(env, &rep, Host, Facts.ToolPrefix, openCodeCommands, o.Scope, true)
+	return rep, host.WithCommands(env, &rep, Host, Facts.ToolPrefix, openCodeCommands, o.Scope, o.Has(host.PartCommands))
 }
 
 // uninstallOpenCode removes the command files first: the plugin's

@@ -122,8 +122,15 @@ func qwenDoctor(env host.Env, found []install.Status) []host.Check {
 // settings file (its undo record, started by the hooks, covers both, so
 // uninstalling an unchanged file gives back its bytes from before), then
 // the agent and command files.
+//
+// A part o leaves out is removed instead, before the hooks are written
+// (leaveOut: the same file and undo record as Gemini CLI's).
 func installQwen(env host.Env, o host.Options) (install.Report, error) {
 	path := qwenPath(env, o.Scope)
+	pre, m, err := leaveOut(env, path, o)
+	if err != nil {
+		return pre, err
+	}
 	rep, err := Install(InstallOptions{
 		SettingsPath: path, BinaryPath: o.Binary,
 		TimeoutSeconds: o.TimeoutSeconds, BackupDir: env.BackupDir(o.Scope),
@@ -131,15 +138,17 @@ func installQwen(env host.Env, o host.Options) (install.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	m, err := InstallMCP(path, o.Binary, env.BackupDir(o.Scope))
-	if err != nil {
-		return rep, err
+	if o.Has(host.PartMCP) {
+		if m, err = InstallMCP(path, o.Binary, env.BackupDir(o.Scope)); err != nil {
+			return rep, err
+		}
 	}
 	host.FoldInstall(&rep, m)
-	if err := host.WithAgents(env, &rep, Host, qwenAgents, o.Scope, &o); err != nil {
+	rep.Notes, rep.Warnings = append(pre.Notes, rep.Notes...), append(pre.Warnings, rep.Warnings...)
+	if err := host.WithAgents(env, &rep, Host, qwenAgents, o.Scope, host.AgentsOf(&o)); err != nil {
 		return rep, err
 	}
-	return rep, host.WithCommands(env, &rep, Host, Facts.ToolPrefix, qwenCommands, o.Scope, true)
+	return rep, host.WithCommands(env, &rep, Host, Facts.ToolPrefix, qwenCommands, o.Scope, o.Has(host.PartCommands))
 }
 
 // uninstallQwen removes the agent and command files first (the settings'
@@ -198,4 +207,15 @@ func trustCheck(env host.Env, found []install.Status) (host.Check, bool) {
 		return host.Check{}, false
 	}
 	return host.Check{Name: "qwen trust", Status: host.Note, Detail: "folder trust is on in ~/.qwen/settings.json: Qwen Code runs the project's hooks only once you trust this folder (it asks in an interactive session)"}, true
+}
+
+// leaveOut removes the parts o leaves out before the hooks are written:
+// the agent and command files, then the MCP server (m), which shares the
+// hooks' file (see host.LeaveOut).
+func leaveOut(env host.Env, path string, o host.Options) (pre, m install.Report, err error) {
+	if err = host.LeaveOut(env, &pre, Host, Facts.ToolPrefix, qwenAgents, qwenCommands, &o); err != nil || o.Has(host.PartMCP) {
+		return pre, m, err
+	}
+	m, err = UninstallMCP(path, env.BackupDir(o.Scope))
+	return pre, m, err
 }

@@ -1,0 +1,95 @@
+package initplan
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/host"
+)
+
+// TestSetPreset: the preset is set in place or appended; every other byte
+// of the file stays, comments included; what is not a block mapping is
+// refused rather than rewritten.
+func TestSetPreset(t *testing.T) {
+	for _, tc := range []struct{ name, in, want, err string }{
+		{"empty", "", "preset: guard\n", ""},
+		{"comment only", "# mine\n", "# mine\npreset: guard\n", ""},
+		{"appended, no final newline", "audit:\n  max_mib: 50", "audit:\n  max_mib: 50\npreset: guard\n", ""},
+		{"replaced, comment kept", "# top\npreset: full   # was full\naudit: {max_mib: 50}\n", "# top\npreset: guard # was full\naudit: {max_mib: 50}\n", ""},
+		{"quoted", "preset: \"full\"\n", "preset: guard\n", ""},
+		{"same value", "preset: guard\n", "preset: guard\n", ""},
+		{"flow mapping", "{preset: full}\n", "", "not a block mapping"},
+		{"a list", "- a\n", "", "not a block mapping"},
+		{"a mapping as preset", "preset:\n  a: b\n", "", "not a single word"},
+		{"broken", "preset: [\n", "", "not valid YAML"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := setPreset([]byte(tc.in), config.PresetGuard)
+			if tc.err != "" {
+				if err == nil || !contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || string(got) != tc.want {
+				t.Errorf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// TestWritePreset: a missing file is created with its folder; a file
+// that already says so is not written.
+func TestWritePreset(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".atreides", "config.yaml")
+	if err := WritePreset(path, config.PresetStandard); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.HasSuffix(string(data), "\npreset: standard\n") {
+		t.Fatalf("the new file: %q, %v", data, err)
+	}
+	fi, _ := os.Stat(path)
+	if err := os.Chmod(path, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePreset(path, config.PresetStandard); err != nil {
+		t.Errorf("an unchanged file was written: %v", err)
+	}
+	if fi2, _ := os.Stat(path); !fi2.ModTime().Equal(fi.ModTime()) {
+		t.Error("an unchanged file was touched")
+	}
+}
+
+// TestSkip: what each preset's install leaves out; governance keeps the
+// MCP server (the intent tool) in guard.
+func TestSkip(t *testing.T) {
+	lean := host.PartMCP | host.PartAgents | host.PartCommands
+	for _, tc := range []struct {
+		p    config.Preset
+		gov  bool
+		want host.Part
+	}{
+		{config.PresetGuard, false, lean},
+		{config.PresetGuard, true, host.PartAgents | host.PartCommands},
+		{config.PresetStandard, false, host.PartAgents | host.PartCommands},
+		{config.PresetFull, false, 0},
+		{config.PresetFull, true, 0},
+		{"", false, 0},
+	} {
+		if got := Skip(tc.p, tc.gov); got != tc.want {
+			t.Errorf("Skip(%q, %v) = %b, want %b", tc.p, tc.gov, got, tc.want)
+		}
+	}
+	if _, err := ParsePreset("Minimal"); err == nil {
+		t.Error("an unknown preset parsed")
+	}
+	if p, err := ParsePreset(" Guard "); err != nil || p != config.PresetGuard {
+		t.Errorf("ParsePreset(Guard) = %q, %v", p, err)
+	}
+}
