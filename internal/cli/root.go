@@ -107,7 +107,7 @@ func commands(args []string) []func(*command.IO) *cobra.Command {
 		work.NewStatusCmd,
 		inspect.NewLogCmd,
 		inspect.NewExportCmd,
-		setup.NewCheckCmd,
+		inspect.NewCheckCmd,
 		setup.NewConfigCmd,
 		setup.NewTrustCmd,
 		work.NewTodoCmd,

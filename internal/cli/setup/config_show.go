@@ -39,7 +39,7 @@ func (o *configShowOptions) run(io *command.IO) error {
 		return err
 	}
 	// What trust left out goes to stderr: stdout stays a configuration.
-	noteUntrusted(io.Err, cfg.Trust())
+	command.NoteUntrusted(io.Err, cfg.Trust())
 	format := "yaml"
 	if o.asJSON {
 		format = "json"

@@ -1,4 +1,3 @@
 // Package setup holds the commands that put atreides in place and check
-// it: install and uninstall, doctor, config, trust, and check (the
-// guard's verdict on one command).
+// it: init, install and uninstall, doctor, config and trust.
 package setup

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -126,7 +125,7 @@ func (o *trustOptions) describe(io *command.IO, v trustJSON) {
 		fmt.Fprintln(io.Out, "Nothing in it loosens the guard, runs a program or opens a connection: trusting it changes nothing now.")
 	} else {
 		fmt.Fprintln(io.Out, "Until you trust it, atreides ignores these settings of it:")
-		printIgnored(io.Out, v.Ignored)
+		command.PrintIgnored(io.Out, v.Ignored)
 	}
 	if len(v.Pins) > 0 {
 		fmt.Fprintf(io.Out, "Trust also pins the files its programs name: %s\n", strings.Join(v.Pins, ", "))
@@ -147,23 +146,6 @@ func (o *trustOptions) report(io *command.IO, v trustJSON) {
 		}
 		fmt.Fprintln(io.Out)
 	}
-}
-
-// printIgnored lists ignored settings, one a line.
-func printIgnored(w io.Writer, ignored []config.Ignored) {
-	for _, ig := range ignored {
-		fmt.Fprintf(w, "  %-9s %s = %s (line %d)\n", ig.Why, ig.Key, ig.Value, ig.Line)
-	}
-}
-
-// noteUntrusted tells a person on stderr which settings of an untrusted
-// project configuration are not in force (config show, check).
-func noteUntrusted(w io.Writer, t config.Trust) {
-	if !t.Untrusted() || len(t.Ignored) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "note: %s is not trusted; these settings of it are ignored (review and trust it with 'atreides trust'):\n", t.File)
-	printIgnored(w, t.Ignored)
 }
 
 // confirm asks at a terminal; elsewhere only --yes says yes.

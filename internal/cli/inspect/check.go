@@ -1,4 +1,4 @@
-package setup
+package inspect
 
 import (
 	"bufio"
@@ -105,7 +105,7 @@ func (o *checkOptions) run(io *command.IO) error {
 		return err
 	}
 	if c, err := s.Config(); err == nil && !s.Builtin() {
-		noteUntrusted(io.Err, c.Trust())
+		command.NoteUntrusted(io.Err, c.Trust())
 	}
 	if pol == nil {
 		// The hook then allows every call: check says what the hook does.
