@@ -14,5 +14,7 @@
 // answers `version`, the project has the hooks, the host lists the plugin.
 //
 // Without ATREIDES_RELEASE_DIST the test skips and says why; under CI or
-// ATREIDES_E2E_REQUIRE=1 it fails instead.
+// ATREIDES_E2E_REQUIRE=1 it fails instead. The README's `go install` line
+// is not marked: test/goinstall builds it from a module proxy made of the
+// checkout, and this package checks only that the line names this module.
 package readme

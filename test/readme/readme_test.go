@@ -252,3 +252,31 @@ func TestREADMEMarksEveryChannel(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEGoInstallLine: the README's go install line names this
+// module's command. It is not an install-test block: building the module
+// from a proxy made of this checkout takes minutes, and test/goinstall
+// does exactly that for the same line.
+func TestREADMEGoInstallLine(t *testing.T) {
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := ""
+	for _, l := range strings.Split(string(mod), "\n") {
+		if m, ok := strings.CutPrefix(l, "module "); ok {
+			module = strings.TrimSpace(m)
+		}
+	}
+	readme, err := os.ReadFile(readmePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "go install " + module + "/cmd/atreides@latest"
+	for _, l := range strings.Split(string(readme), "\n") {
+		if strings.TrimSpace(l) == want {
+			return
+		}
+	}
+	t.Errorf("README.md has no line %q", want)
+}
