@@ -151,7 +151,7 @@ func (s *scratch) hook(event string, fields map[string]any) string {
 // session is a short Claude Code session: start, a prompt, a shell
 // command and a file write with their results, an output large enough
 // to be cut and saved, stop and end.
-func (s *scratch) session() {
+func (s *scratch) session(wantCut bool) {
 	s.t.Helper()
 	s.hook("SessionStart", map[string]any{"source": "startup"})
 	s.hook("UserPromptSubmit", map[string]any{"prompt": "list the files, then write notes.md"})
@@ -167,8 +167,8 @@ func (s *scratch) session() {
 	grep := map[string]any{"command": "grep -rn match src", "description": "search"}
 	out := s.hook("PostToolUse", map[string]any{"tool_name": "Bash", "tool_input": grep, "tool_use_id": "t3",
 		"tool_response": map[string]any{"stdout": big, "stderr": "", "interrupted": false}})
-	if !strings.Contains(out, ".atreides/outputs/") {
-		s.t.Errorf("the large output was not cut and saved: %.300s", out)
+	if cut := strings.Contains(out, ".atreides/outputs/"); cut != wantCut {
+		s.t.Errorf("the large output cut and saved: %v, want %v (the guard preset cuts nothing): %.300s", cut, wantCut, out)
 	}
 	s.hook("Stop", map[string]any{"stop_hook_active": false})
 	s.hook("SessionEnd", map[string]any{"reason": "exit"})
@@ -205,7 +205,7 @@ func TestGitStatusShowsOnlyShared(t *testing.T) {
 		}
 	}
 	s.atreides([]string{"intent", "add", "--id", "notes", "--title", "notes", "--scope", "notes.md"})
-	s.session()
+	s.session(true)
 	s.atreides([]string{"task", "add", "write", "the", "notes"})
 	if ents, _ := os.ReadDir(filepath.Join(s.proj, ".atreides", "exports")); len(ents) == 0 {
 		t.Error("no export was written at session end")
@@ -241,10 +241,13 @@ func TestGitStatusShowsOnlyShared(t *testing.T) {
 
 // purgeSetups are the ways a project gets atreides before the purge, one
 // row each: every host in its default scope plus one user-scope install,
-// and (once 'atreides init' lands) 'init --preset P --yes' for each preset.
+// and 'init --preset P --yes' for each preset (and a change of preset).
 var purgeSetups = []struct {
 	name  string
 	lines [][]string
+	// guardOnly: the project ends on the guard preset, whose session
+	// cuts no output.
+	guardOnly bool
 	// writes are files (relative to the scratch root) the setup must
 	// have created or changed, beside the state every session writes:
 	// what makes the comparison mean something.
@@ -255,12 +258,16 @@ var purgeSetups = []struct {
 		{"install", "claude", "--user", "--bin", "$BIN"},
 		{"install", "claude", "--local", "--bin", "$BIN"},
 		{"install", "claude", "--agents-md"},
-	}, []string{"proj/.mcp.json", "proj/AGENTS.md", "proj/.claude/settings.local.json", "home/.codex/config.toml", "home/.copilot/mcp-config.json", "home/.claude/agents", "home/.claude/settings.json", "home/.config/opencode/package-lock.json"}},
+	}, false, []string{"proj/.mcp.json", "proj/AGENTS.md", "proj/.claude/settings.local.json", "home/.codex/config.toml", "home/.copilot/mcp-config.json", "home/.claude/agents", "home/.claude/settings.json", "home/.config/opencode/package-lock.json"}},
 	{"trusted configuration", [][]string{
 		{"write", ".atreides/config.yaml", "version: 1\nguard:\n  enabled: true\n"},
 		{"trust", "--yes"},
 		{"install", "claude"},
-	}, []string{"home/.config/atreides/trusted.json"}},
+	}, false, []string{"home/.config/atreides/trusted.json"}},
+	{"init guard", [][]string{{"init", "--preset", "guard", "--yes", "claude"}}, true, []string{"proj/.claude/settings.json", "proj/.atreides/config.yaml"}},
+	{"init standard", [][]string{{"init", "--preset", "standard", "--yes", "claude", "gemini"}}, false, []string{"proj/.mcp.json", "proj/.gemini/settings.json"}},
+	{"init full", [][]string{{"init", "--preset", "full", "--yes", "claude", "gemini", "codex", "opencode", "copilot", "qwen", "cline", "kilo"}}, false, []string{"proj/.claude/agents", "proj/.gemini/commands", "proj/.atreides/config.yaml"}},
+	{"init full then guard", [][]string{{"init", "--preset", "full", "--yes", "claude"}, {"init", "--preset", "guard", "--yes", "claude"}}, true, []string{"proj/.claude/settings.json"}},
 }
 
 // TestPurgeLeavesNothing: after a setup and a session, 'uninstall --purge
@@ -277,7 +284,7 @@ func TestPurgeLeavesNothing(t *testing.T) {
 			for _, line := range setup.lines {
 				s.atreides(line)
 			}
-			s.session()
+			s.session(!setup.guardOnly)
 			mid := treeHashes(t, s.proj, s.home, other)
 			for _, p := range append([]string{"proj/.atreides/state.db", "home/.local/state/atreides/projects.json"}, setup.writes...) {
 				p = filepath.Join(s.root, filepath.FromSlash(p))
