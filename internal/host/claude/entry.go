@@ -27,6 +27,7 @@ var Entry = host.Host{
 		}
 		return out
 	},
+	Plugins:    pluginDirs,
 	Programs:   []string{"claude"},
 	ConfigDirs: func(env host.Env) []string { return host.UserConfig(env, ".claude") },
 	// It sets CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID in its MCP servers'
@@ -36,7 +37,7 @@ var Entry = host.Host{
 	CLI: guard.AgentCLI{Display: "Claude Code", Names: []string{"claude", "claude-code"},
 		Off:      []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare"},
 		OffValue: []guard.FlagValue{{Flag: "--permission-mode", Value: "bypassPermissions"}},
-		Settings: "--settings", SettingSources: "--setting-sources"},
+		Settings: "--settings", SettingSources: "--setting-sources", Removes: pluginRemovals},
 	Markers: []host.Marker{{Name: "CLAUDECODE", Value: "1"}, {Name: "CLAUDE_CODE_SESSION_ID"}},
 	// Claude Code 2.1.330 sets the same two in its Bash tool's commands.
 	AgentVars:  []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"},

@@ -1,7 +1,11 @@
 package claude
 
 import (
+	"path/filepath"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/host"
 
 	"github.com/atreides-dev/atreides/internal/install"
 )
@@ -39,4 +43,31 @@ func PluginMCPServer(command string) *install.Node {
 		install.Member{Key: "command", Value: install.NewString(command)},
 		install.Member{Key: "args", Value: install.NewArray(install.NewString("mcp"))},
 	)
+}
+
+// pluginDirs are where Claude Code keeps atreides's plugin once installed
+// from the atreides marketplace (2.1.332): the installed copy
+// (plugins/cache/<marketplace>/<plugin>/<version>), a cloned marketplace
+// (plugins/marketplaces/<marketplace>) and the plugin's data folder
+// (plugins/data/<plugin>-<marketplace>). A directory marketplace's plugin
+// runs from its source folder, which the guard finds from the running
+// binary (policy.PackageDir).
+func pluginDirs(env host.Env) []string {
+	if env.Home == "" {
+		return nil
+	}
+	plugins := filepath.Join(env.Home, ".claude", "plugins")
+	return []string{
+		filepath.Join(plugins, "cache", guard.PluginName) + "/",
+		filepath.Join(plugins, "marketplaces", guard.PluginName) + "/",
+		filepath.Join(plugins, "data", guard.PluginName+"-"+guard.PluginName) + "/",
+	}
+}
+
+// pluginRemovals are Claude Code's commands that uninstall or disable a
+// plugin or remove a marketplace (2.1.332: `plugin uninstall|remove`,
+// `plugin disable [--all]`, `plugin marketplace remove|rm`).
+var pluginRemovals = []guard.PluginRemoval{
+	{Words: []string{"plugin|plugins", "uninstall|remove|disable"}, All: []string{"--all", "-a"}},
+	{Words: []string{"plugin|plugins", "marketplace", "remove|rm"}},
 }

@@ -1,7 +1,11 @@
 package gemini
 
 import (
+	"path/filepath"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/host"
 
 	"github.com/atreides-dev/atreides/internal/install"
 )
@@ -35,4 +39,20 @@ func ExtensionMCPServer(command string) *install.Node {
 		install.Member{Key: "command", Value: install.NewString(command)},
 		install.Member{Key: "args", Value: install.NewArray(install.NewString("mcp"), install.NewString("--host"), install.NewString(Host))},
 	)
+}
+
+// extensionDirs is where Gemini CLI copies atreides's extension on
+// install (0.61.0: ~/.gemini/extensions/<name>/).
+func extensionDirs(env host.Env) []string {
+	if env.Home == "" {
+		return nil
+	}
+	return []string{filepath.Join(env.Home, ".gemini", "extensions", guard.PluginName) + "/"}
+}
+
+// extensionRemovals are Gemini CLI's commands that uninstall or disable
+// an extension (0.61.0: `extensions uninstall [names..]`, `extensions
+// disable [--scope] <name>`).
+var extensionRemovals = []guard.PluginRemoval{
+	{Words: []string{"extensions|extension", "uninstall|disable"}},
 }
