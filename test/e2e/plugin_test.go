@@ -27,13 +27,23 @@ import (
 // leaves the project as it was but for the session's state in .atreides.
 func TestPluginClaude(t *testing.T) {
 	requireAtreides(t)
+	dist := buildPackages(t, atreidesBin)
+	market := filepath.Join(dist, hostpack.ClaudeDir)
+	hooks := filepath.Join(market, hostpack.ClaudePlugin, "hooks", "hooks.json")
 	p := NewProject(t, fa.Script{Steps: []fa.Step{
 		fa.Call(fa.Bash("rm -rf ~/victim")),
+		// The agent cannot take the plugin away: neither with the host's
+		// command nor by emptying its hooks (the plugin runs from this
+		// source folder, the package the hook's binary came from).
+		fa.Call(fa.Bash("claude plugin uninstall atreides@atreides")),
+		fa.Call(fa.Bash("echo '{}' > " + hooks)),
 		fa.Text("I could not delete it."),
 	}})
 	p.Victim(homeVictim("victim"))
-	dist := buildPackages(t, atreidesBin)
-	market := filepath.Join(dist, hostpack.ClaudeDir)
+	hooksBefore, err := os.ReadFile(hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
 	env := withoutAtreidesOnPath(t, p.env())
 	before := treeHashes(t, []string{p.Dir}, filepath.Join(p.Dir, ".atreides"))
 
@@ -46,6 +56,14 @@ func TestPluginClaude(t *testing.T) {
 
 	p.assertBlocked(fa.ToolID("main", 0, 0), "atreides blocked this")
 	p.assertExists(homeVictim("victim") + "/precious.txt")
+	p.assertBlocked(fa.ToolID("main", 1, 0), "atreides blocked this (self.plugin-remove)")
+	p.assertBlocked(fa.ToolID("main", 2, 0), "atreides blocked this (self.binary-write)")
+	if b, _ := os.ReadFile(hooks); string(b) != string(hooksBefore) {
+		t.Errorf("the agent rewrote the plugin's hooks.json:\n%s", b)
+	}
+	if out := hostCommand(t, p.Dir, env, "", claudeBin, "plugin", "list"); !strings.Contains(out, "atreides@atreides") {
+		t.Errorf("the plugin is gone after the session:\n%s", out)
+	}
 	main := p.Fake.Main()
 	if len(main) == 0 || !main[0].Contains(sessionMarker) {
 		t.Fatalf("the first model request does not carry atreides's session start context %q", sessionMarker)
@@ -70,6 +88,8 @@ func TestPluginClaude(t *testing.T) {
 func TestExtensionGemini(t *testing.T) {
 	p := newGeminiProject(t, fg.Script{Steps: []fg.Step{
 		fg.Do(fg.Shell("rm -rf ~/victim")),
+		fg.Do(fg.Shell("gemini extensions uninstall atreides")),
+		fg.Do(fg.Shell("rm -rf ~/.gemini/extensions/atreides")),
 		fg.Text("I could not delete it."),
 	}})
 	p.Victim("../home/victim")
@@ -93,6 +113,15 @@ func TestExtensionGemini(t *testing.T) {
 		t.Errorf("function response is not atreides's block: %q", frs[0].Text())
 	}
 	p.assertExists("../home/victim/precious.txt")
+	if len(frs) != 3 {
+		t.Fatalf("%d function responses, want 3", len(frs))
+	}
+	for i, rule := range []string{"self.plugin-remove", "self.binary-write"} {
+		if e := frs[i+1].Error(); !strings.Contains(e, "atreides blocked this ("+rule+")") {
+			t.Errorf("call %d (taking the extension away) was not blocked by atreides's %s: %q", i+1, rule, frs[i+1].Text())
+		}
+	}
+	p.assertExists("../home/.gemini/extensions/atreides/gemini-extension.json")
 	main := p.Fake.Main()
 	if len(main) == 0 || !main[0].Contains("atreides:session") {
 		t.Fatalf("the first model request does not carry atreides's session start context")
