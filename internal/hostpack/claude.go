@@ -114,6 +114,6 @@ Remove:
     claude plugin uninstall atreides@atreides
     claude plugin marketplace remove atreides
 
-The plugin leaves a project's ` + "`.atreides/`" + ` in place; ` + "`atreides uninstall --purge`" + `
-removes it.
+Uninstalling leaves each project's ` + "`.atreides/`" + ` (its state and audit
+log) in place: delete that folder to remove it too.
 `

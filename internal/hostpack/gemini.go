@@ -61,6 +61,6 @@ Remove:
 
     gemini extensions uninstall atreides
 
-The extension leaves a project's ` + "`.atreides/`" + ` in place; ` + "`atreides uninstall --purge`" + `
-removes it.
+Uninstalling leaves each project's ` + "`.atreides/`" + ` (its state and audit
+log) in place: delete that folder to remove it too.
 `
