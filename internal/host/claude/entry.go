@@ -16,7 +16,8 @@ var Entry = host.Host{
 	Install:   installClaude,
 	Uninstall: uninstallClaude,
 	Inspect:   Inspect,
-	// Its settings of every scope, and the project's .mcp.json.
+	// Its settings of every scope, the project's .mcp.json, and the
+	// files that record which plugins are installed (pluginSettings).
 	HookFiles: func(env host.Env) []string {
 		var out []string
 		if env.ProjectDir != "" {
@@ -24,6 +25,7 @@ var Entry = host.Host{
 		}
 		if env.Home != "" {
 			out = append(out, claudePath(env, install.ScopeUser))
+			out = append(out, pluginSettings(env)...)
 		}
 		return out
 	},

@@ -71,3 +71,12 @@ var pluginRemovals = []guard.PluginRemoval{
 	{Words: []string{"plugin|plugins", "uninstall|remove|disable"}, All: []string{"--all", "-a"}},
 	{Words: []string{"plugin|plugins", "marketplace", "remove|rm"}},
 }
+
+// pluginSettings are Claude Code's records of the installed plugins and
+// the known marketplaces (2.1.332): editing either one uninstalls
+// atreides's plugin as surely as `claude plugin uninstall`, so the guard
+// asks before a write to them, as for the settings.
+func pluginSettings(env host.Env) []string {
+	plugins := filepath.Join(env.Home, ".claude", "plugins")
+	return []string{filepath.Join(plugins, "installed_plugins.json"), filepath.Join(plugins, "known_marketplaces.json")}
+}

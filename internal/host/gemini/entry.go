@@ -25,7 +25,7 @@ var Entry = host.Host{
 			out = append(out, SettingsPath(install.ScopeProject, env.ProjectDir, env.Home))
 		}
 		if env.Home != "" {
-			out = append(out, SettingsPath(install.ScopeUser, env.ProjectDir, env.Home))
+			out = append(out, SettingsPath(install.ScopeUser, env.ProjectDir, env.Home), extensionEnablement(env))
 		}
 		return out
 	},

@@ -56,3 +56,12 @@ func extensionDirs(env host.Env) []string {
 var extensionRemovals = []guard.PluginRemoval{
 	{Words: []string{"extensions|extension", "uninstall|disable"}},
 }
+
+// extensionEnablement is where Gemini CLI records which extensions are
+// disabled (0.61.0: ~/.gemini/extensions/extension-enablement.json);
+// editing it disables atreides's extension as surely as `gemini
+// extensions disable`, so the guard asks before a write to it, as for the
+// settings.
+func extensionEnablement(env host.Env) string {
+	return filepath.Join(env.Home, ".gemini", "extensions", "extension-enablement.json")
+}
