@@ -52,6 +52,9 @@ type AgentCLI struct {
 	// atreides's plugin, the file PluginFile, is in one of its plugin
 	// directories among the host settings ([Request.HostSettings]).
 	PluginRun, PluginFile string
+	// Removes are the subcommands that uninstall or disable atreides's
+	// plugin or extension (self.plugin-remove, pluginremove.go).
+	Removes []PluginRemoval
 }
 
 // FlagValue is a flag and a value of it (slices, not maps: the hosts'
@@ -91,6 +94,9 @@ func (a *analyzer) unguardedAgent(c *Cmd) {
 	}
 	deny := func(what string) {
 		a.fire(ruleSelfUnguardedAgent, c, c.Name+" "+what)
+	}
+	if removesPlugin(a, c, cli) {
+		return
 	}
 	for _, name := range cli.OffEnv {
 		v, ok := c.env[name]

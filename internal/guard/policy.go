@@ -37,6 +37,12 @@ type Request struct {
 	Self         string
 	ConfigDir    string
 	HostSettings []string
+	// Plugins are the directories of atreides's installed plugins and
+	// extensions (the agent hosts' copies, and the package the running
+	// binary came from): they hold its programs, hooks and manifests, so
+	// writing under one is replacing or disabling atreides
+	// (self.binary-write).
+	Plugins []string
 	// Agents are the agent hosts' programs: starting one with atreides
 	// left out is atreides switching itself off (agents.go).
 	Agents AgentCLIs

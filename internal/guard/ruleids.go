@@ -224,6 +224,7 @@ var (
 	ruleSelfConfigWrite                = ruleID{"self.config-write"}
 	ruleSelfHostSettings               = ruleID{"self.host-settings"}
 	ruleSelfPlanApprove                = ruleID{"self.plan-approve"}
+	ruleSelfPluginRemove               = ruleID{"self.plugin-remove"}
 	ruleSelfStateLock                  = ruleID{"self.state-lock"}
 	ruleSelfTreeWrite                  = ruleID{"self.tree-write"}
 	ruleSelfUnguardedAgent             = ruleID{"self.unguarded-agent"}

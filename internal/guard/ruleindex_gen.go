@@ -577,6 +577,7 @@ var idBatches = [...]idBatch{
 	{"self.config-write", 29},
 	{"self.host-settings", 29},
 	{"self.plan-approve", 29},
+	{"self.plugin-remove", 29},
 	{"self.state-lock", 29},
 	{"self.tree-write", 29},
 	{"self.unguarded-agent", 29},

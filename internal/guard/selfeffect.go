@@ -60,7 +60,7 @@ func onPath(o *ownPaths, p string) bool {
 // entries are every protected path of the request, for the checks that
 // ask what lies under a directory.
 func (o *ownPaths) entries() [][]string {
-	return [][]string{o.trees, o.bins, o.hostFiles, o.hostDirs, o.containers}
+	return [][]string{o.trees, o.bins, o.plugins, o.hostFiles, o.hostDirs, o.containers}
 }
 
 // ownChildren are the names directly under the directory d through which
@@ -504,7 +504,7 @@ func (a selfJudge) namesOwn(tok string, sc *shell.Scope) bool {
 	o := a.req.ownFiles()
 	if p, ok := a.files().canon(tok, sc); ok {
 		fp := foldPath(p)
-		if ownConfig(o, fp) || slices.Contains(o.bins, fp) || onPath(o, fp) || slices.Contains(o.hostFiles, fp) ||
+		if ownConfig(o, fp) || slices.Contains(o.bins, fp) || onPath(o, fp) || underAny(fp, o.plugins) || slices.Contains(o.hostFiles, fp) ||
 			slices.Contains(o.containers, fp) || underAny(fp, o.hostDirs) || len(ownChildren(o, p)) > 0 && p != "/" && !a.req.broadDir(p) {
 			return true
 		}

@@ -38,6 +38,8 @@ func init() {
 				Reason: "holding a lock on atreides's state stops every hook from recording or checking; only atreides takes that lock"},
 			&Rule{ID: ruleSelfUnguardedAgent, Category: "self", Verdict: Deny,
 				Reason: "this starts an agent with its guard or permission prompts off, which is atreides switched off; start it normally, or ask the user to run it themselves"},
+			&Rule{ID: ruleSelfPluginRemove, Category: "self", Verdict: Deny,
+				Reason: "this uninstalls or disables atreides's plugin or extension in an agent host, which switches the guard off; only the user may do it, ask the user to run it themselves"},
 			&Rule{ID: ruleSelfAgentSettings, Category: "self", Verdict: Ask,
 				Reason: "this starts an agent with settings the guard cannot read, which may switch its hooks off; ask the user to confirm"},
 		)
@@ -271,6 +273,7 @@ type ownPaths struct {
 	bins       []string // the binary and atreides-mcp beside it
 	hostFiles  []string // files registering the hooks
 	hostDirs   []string // directories of such files (plugin directories)
+	plugins    []string // atreides's installed plugins and extensions (Request.Plugins)
 	containers []string // a host's own directory holding such a file
 	// pathDirs are the directories on PATH and the install directory: a
 	// file named like an atreides program there is atreides to a shell.
@@ -382,6 +385,11 @@ func (req *Request) ownFiles() *ownPaths {
 		o.bins = append(o.bins, path.Clean(r.Self)) // resolved already
 		o.bins = append(o.bins, forms(path.Join(path.Dir(r.Self), MCPBinary))...)
 	}
+	for _, d := range r.Plugins {
+		if path.IsAbs(d) {
+			o.plugins = append(o.plugins, forms(d)...)
+		}
+	}
 	bases := append(rawRoots, path.Clean(r.Home))
 	for _, h := range r.HostSettings {
 		if path.IsAbs(h) {
@@ -401,7 +409,7 @@ func (req *Request) ownFiles() *ownPaths {
 		lowerAll(dirs)
 		return dirs
 	}
-	for _, l := range [][]string{o.roots, o.trees, o.bins, o.hostFiles, o.hostDirs, o.containers, o.tails} {
+	for _, l := range [][]string{o.roots, o.trees, o.bins, o.plugins, o.hostFiles, o.hostDirs, o.containers, o.tails} {
 		lowerAll(l)
 	}
 	r.own = o
@@ -448,7 +456,7 @@ func (a selfJudge) ownWrite(c *Cmd, p string) {
 	switch {
 	case ownConfig(o, fp) && !taskDocument(p):
 		a.fire(ruleSelfConfigWrite, c, detail)
-	case slices.Contains(o.bins, fp) || onPath(o, fp):
+	case slices.Contains(o.bins, fp) || onPath(o, fp) || underAny(fp, o.plugins):
 		a.fire(ruleSelfBinaryWrite, c, detail)
 	case slices.Contains(o.hostFiles, fp) || slices.Contains(o.containers, fp) || underAny(fp, o.hostDirs):
 		a.fire(ruleSelfHostSettings, c, detail)

@@ -82,6 +82,7 @@ func newSelfFixture(t *testing.T) *selfFixture {
 		TempDirs: []string{root + "/tmp", "/tmp"}, Resolve: shellcall.Resolver(),
 		Self: f.home + "/go/bin/atreides", ConfigDir: f.home + "/.config/atreides",
 		HostSettings: hosts.Files(f.proj, f.home, func(string) string { return "" }),
+		Plugins:      hosts.Plugins(f.home, func(string) string { return "" }),
 		Agents:       hosts.Agents,
 		HostVars:     hosts.Vars,
 		PathDirs:     []string{f.home + "/bin", f.home + "/go/bin", "/usr/local/bin", "/usr/bin", "/bin"},

@@ -54,6 +54,11 @@ type Host struct {
 	// directories (ending in "/": everything under them). Nothing of a
 	// scope whose base (the project, the home) is unknown.
 	HookFiles func(env Env) []string
+	// Plugins are the directories (each ending in "/") where the host
+	// keeps atreides's plugin or extension once installed with its own
+	// command (internal/hostpack lays them out): the guard denies writes
+	// under them. Nil: the host takes atreides only through install.
+	Plugins func(env Env) []string
 	// Programs are the host's executables, and ConfigDirs its directories:
 	// either one present means the host is on this machine (Seen).
 	Programs   []string

@@ -15,6 +15,10 @@ type Hosts struct {
 	// atreides, for the project at root and the user's home; getenv reads
 	// the variables that move them (guard.Request.HostSettings).
 	Files func(root, home string, getenv func(string) string) []string
+	// Plugins lists the directories where the hosts keep atreides's
+	// installed plugins and extensions, for the user's home
+	// (guard.Request.Plugins).
+	Plugins func(home string, getenv func(string) string) []string
 	// Agents are the agent hosts' programs (guard.Request.Agents).
 	Agents guard.AgentCLIs
 	// Vars are the variables by which the hosts mark their agents'
@@ -27,6 +31,13 @@ type Hosts struct {
 func (h Hosts) Apply(r *guard.Request) {
 	if h.Files != nil {
 		r.HostSettings = h.Files(r.ProjectRoot, r.Home, os.Getenv)
+	}
+	r.Plugins = nil
+	if h.Plugins != nil {
+		r.Plugins = h.Plugins(r.Home, os.Getenv)
+	}
+	if d := PackageDir(r.Self); d != "" {
+		r.Plugins = append(r.Plugins, d)
 	}
 	r.Agents = h.Agents
 	r.HostVars = h.Vars

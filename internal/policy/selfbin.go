@@ -96,3 +96,21 @@ func fileSum(p string) []byte {
 	}
 	return h.Sum(nil)
 }
+
+// PackageDir is the directory of the plugin or extension package self
+// runs from ("" when it runs from none): internal/hostpack lays out
+// <package>/bin/<os>-<arch>/atreides beside the launcher
+// <package>/bin/atreides. Claude Code runs a directory marketplace's
+// plugin from its source folder, not from a copy under ~/.claude, so the
+// package is found from the binary, not only from the hosts' folders.
+// It costs one stat.
+func PackageDir(self string) string {
+	bin := filepath.Dir(filepath.Dir(self))
+	if self == "" || filepath.Base(bin) != "bin" {
+		return ""
+	}
+	if fi, err := os.Stat(filepath.Join(bin, "atreides")); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	return filepath.Dir(bin)
+}

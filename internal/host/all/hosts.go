@@ -109,11 +109,24 @@ func hookFiles(root, home string, getenv func(string) string) []string {
 	return out
 }
 
+// pluginDirs lists every host's folders of atreides's installed plugins
+// and extensions (Host.Plugins) under the user's home.
+func pluginDirs(home string, getenv func(string) string) []string {
+	env := host.Env{Home: home, Getenv: getenv}
+	var out []string
+	for _, h := range table {
+		if h.Plugins != nil && home != "" {
+			out = append(out, h.Plugins(env)...)
+		}
+	}
+	return out
+}
+
 // Guard is what the guard must know of the agent hosts (policy.Hosts),
 // for every wiring site that judges commands: the hook runtime, the
 // command line and the MCP server.
 func Guard() policy.Hosts {
-	return policy.Hosts{Files: hookFiles, Agents: agentCLIs(), Vars: AgentVars()}
+	return policy.Hosts{Files: hookFiles, Plugins: pluginDirs, Agents: agentCLIs(), Vars: AgentVars()}
 }
 
 // otherAgents are the agent CLIs of hosts atreides has no adapter for.

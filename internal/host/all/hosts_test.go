@@ -462,6 +462,9 @@ func TestHookFiles(t *testing.T) {
 	want := []string{
 		"/home/user/proj/.claude/settings.json", "/home/user/proj/.claude/settings.local.json", "/home/user/proj/.mcp.json",
 		"/home/user/proj/.gemini/settings.json", "/home/user/.claude/settings.json", "/home/user/.gemini/settings.json",
+		// The records of installed plugins and extensions.
+		"/home/user/.claude/plugins/installed_plugins.json", "/home/user/.claude/plugins/known_marketplaces.json",
+		"/home/user/.gemini/extensions/extension-enablement.json",
 		"/home/user/proj/.codex/hooks.json", "/home/user/proj/.codex/config.toml", "/srv/codex/hooks.json",
 		"/srv/codex/config.toml", "/home/user/.codex/hooks.json", "/home/user/.codex/config.toml",
 		"/home/user/proj/.opencode/plugin/", "/home/user/proj/.opencode/plugins/", "/home/user/proj/.opencode/opencode.json",

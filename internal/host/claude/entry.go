@@ -16,7 +16,8 @@ var Entry = host.Host{
 	Install:   installClaude,
 	Uninstall: uninstallClaude,
 	Inspect:   Inspect,
-	// Its settings of every scope, and the project's .mcp.json.
+	// Its settings of every scope, the project's .mcp.json, and the
+	// files that record which plugins are installed (pluginSettings).
 	HookFiles: func(env host.Env) []string {
 		var out []string
 		if env.ProjectDir != "" {
@@ -24,9 +25,11 @@ var Entry = host.Host{
 		}
 		if env.Home != "" {
 			out = append(out, claudePath(env, install.ScopeUser))
+			out = append(out, pluginSettings(env)...)
 		}
 		return out
 	},
+	Plugins:    pluginDirs,
 	Programs:   []string{"claude"},
 	ConfigDirs: func(env host.Env) []string { return host.UserConfig(env, ".claude") },
 	// It sets CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID in its MCP servers'
@@ -36,7 +39,7 @@ var Entry = host.Host{
 	CLI: guard.AgentCLI{Display: "Claude Code", Names: []string{"claude", "claude-code"},
 		Off:      []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare"},
 		OffValue: []guard.FlagValue{{Flag: "--permission-mode", Value: "bypassPermissions"}},
-		Settings: "--settings", SettingSources: "--setting-sources"},
+		Settings: "--settings", SettingSources: "--setting-sources", Removes: pluginRemovals},
 	Markers: []host.Marker{{Name: "CLAUDECODE", Value: "1"}, {Name: "CLAUDE_CODE_SESSION_ID"}},
 	// Claude Code 2.1.330 sets the same two in its Bash tool's commands.
 	AgentVars:  []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
+	"github.com/atreides-dev/atreides/internal/install"
 )
 
 var toolNames = hookjson.Tools{
@@ -48,6 +49,10 @@ func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 	t := event.Tool{Raw: name, Input: input, Name: event.Other}
 	if n, ok := toolNames[name]; ok {
 		t.Name = n
+	} else if tool, ok := strings.CutPrefix(name, PluginToolPrefix); ok {
+		// atreides's own tools, served by its plugin: the same tools as
+		// through .mcp.json, left to governance like them.
+		t.Name = event.ToolName("mcp:" + install.MCPServerName + "__" + tool)
 	} else if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
 		t.Name = event.ToolName("mcp:" + rest)
 	}

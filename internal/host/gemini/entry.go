@@ -25,16 +25,17 @@ var Entry = host.Host{
 			out = append(out, SettingsPath(install.ScopeProject, env.ProjectDir, env.Home))
 		}
 		if env.Home != "" {
-			out = append(out, SettingsPath(install.ScopeUser, env.ProjectDir, env.Home))
+			out = append(out, SettingsPath(install.ScopeUser, env.ProjectDir, env.Home), extensionEnablement(env))
 		}
 		return out
 	},
+	Plugins:    extensionDirs,
 	Programs:   []string{"gemini"},
 	ConfigDirs: func(env host.Env) []string { return host.UserConfig(env, ".gemini") },
 	// It sets GEMINI_CLI=1 in its MCP servers' environment (observed with
 	// a wrapper that dumped it).
 	CLI: guard.AgentCLI{Display: "Gemini CLI", Names: []string{"gemini", "gemini-cli"}, Off: []string{"--yolo", "-y"},
-		OffValue: []guard.FlagValue{{Flag: "--approval-mode", Value: "yolo"}}, OffShort: 'y'},
+		OffValue: []guard.FlagValue{{Flag: "--approval-mode", Value: "yolo"}}, OffShort: 'y', Removes: extensionRemovals},
 	Markers: []host.Marker{{Name: "GEMINI_CLI", Value: "1"}},
 	// Gemini CLI 0.61.0 sets GEMINI_CLI=1 in its shell tool's commands.
 	AgentVars: []string{"GEMINI_CLI"},
