@@ -263,3 +263,40 @@ func TestNpmLauncher(t *testing.T) {
 		t.Errorf("with no platform package: %v\n%s", err, out)
 	}
 }
+
+// TestNpx: 'npx -y @atreides-dev/atreides install' (here from the
+// tarballs, offline) runs atreides from npm's npx cache, which npm
+// deletes at will; user-scope hooks name a copy out of it, which denies
+// a destructive command, and a project-scope install says how to put
+// atreides on PATH.
+func TestNpx(t *testing.T) {
+	d, version := dist(t)
+	home := t.TempDir()
+	env := npmEnv(t, home)
+	proj := filepath.Join(t.TempDir(), "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, proj, env, nil, "git", "init", "-q")
+	npx := []string{"-y", "--offline",
+		"--package=" + filepath.Join(d, "npm", "atreides-dev-atreides-"+version+".tgz"),
+		"--package=" + filepath.Join(d, "npm", "atreides-dev-atreides-linux-x64-"+version+".tgz"),
+		"--", "atreides", "install", "claude"}
+	out := run(t, proj, env, nil, "npx", append(npx, "--user")...)
+	stable := filepath.Join(home, ".local", "share", "atreides", "bin", "atreides")
+	if strings.Count(out, "npx cache") != 1 || !strings.Contains(out, filepath.Dir(stable)) {
+		t.Errorf("install from npx did not say once where the hooks' copy is:\n%s", out)
+	}
+	settings, err := os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
+	if err != nil || !strings.Contains(string(settings), `"`+stable+` hook claude`) || strings.Contains(string(settings), "_npx") {
+		t.Fatalf("the user's hooks do not name %s (%v):\n%s", stable, err, settings)
+	}
+	if out := run(t, home, env, nil, stable, "version"); !strings.HasPrefix(out, "atreides v"+version) {
+		t.Errorf("the copy says %q", out)
+	}
+	denyHook(t, proj, env, stable)
+	out = run(t, proj, env, nil, "npx", npx...)
+	if !strings.Contains(out, "npm install -g @atreides-dev/atreides") {
+		t.Errorf("a project install from npx does not say how to put atreides on PATH:\n%s", out)
+	}
+}
