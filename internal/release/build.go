@@ -58,23 +58,26 @@ func buildAll(ctx context.Context, root, binDir string, s Stamp, targets []Targe
 			work = append(work, job{t, p})
 		}
 	}
-	errs := make([]error, len(work))
+	// The first failure stops the builds still to come: a broken target
+	// is reported in seconds, not after every other one is built.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	sem := make(chan struct{}, max(jobs, 1))
 	var wg sync.WaitGroup
-	for i, j := range work {
+	for _, j := range work {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			errs[i] = build(ctx, root, binDir, s, j)
+			if err := build(ctx, root, binDir, s, j); err != nil {
+				cancel(err)
+			}
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if err := context.Cause(ctx); err != nil {
+		return err
 	}
 	return nil
 }
@@ -82,7 +85,7 @@ func buildAll(ctx context.Context, root, binDir string, s Stamp, targets []Targe
 // build runs one go build.
 func build(ctx context.Context, root, binDir string, s Stamp, j job) error {
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return context.Cause(ctx)
 	}
 	out := filepath.Join(binDir, j.t.String(), j.t.Exe(j.program))
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", ldflags(s), "-o", out, "./cmd/"+j.program)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -397,5 +398,31 @@ func TestRunNeedsLicense(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("Run without LICENSE made the output directory")
+	}
+}
+
+// TestBuildAll builds a tiny module's programs with the stamp, and
+// reports the program that does not compile.
+func TestBuildAll(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "go.mod"), "module example.com/m\n\ngo 1.22\n", 0o644)
+	write(t, filepath.Join(root, "cmd", "good", "main.go"), "package main\n\nvar version string\n\nfunc main() { println(version) }\n", 0o644)
+	write(t, filepath.Join(root, "cmd", "bad", "main.go"), "package main\n\nfunc main() { undefined() }\n", 0o644)
+	progs, err := Programs(root)
+	if err != nil || !slices.Equal(progs, []string{"bad", "good"}) {
+		t.Fatalf("Programs = %v, %v", progs, err)
+	}
+	bin := filepath.Join(t.TempDir(), "bin")
+	host := Target{runtime.GOOS, runtime.GOARCH}
+	s := Stamp{Version: "v1.2.3", Commit: "abc", Time: testTime}
+	if err := buildAll(context.Background(), root, bin, s, []Target{host}, []string{"good"}, 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(bin, host.String(), host.Exe("good"))); err != nil {
+		t.Errorf("no program built: %v", err)
+	}
+	err = buildAll(context.Background(), root, bin, s, []Target{host}, progs, 2)
+	if err == nil || !strings.Contains(err.Error(), "build bad for "+host.String()) || !strings.Contains(err.Error(), "undefined") {
+		t.Errorf("a program that does not compile: %v", err)
 	}
 }

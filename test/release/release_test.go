@@ -2,17 +2,21 @@ package release
 
 import (
 	"archive/tar"
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -298,5 +302,64 @@ func TestNpx(t *testing.T) {
 	out = run(t, proj, env, nil, "npx", npx...)
 	if !strings.Contains(out, "npm install -g @atreides-dev/atreides") {
 		t.Errorf("a project install from npx does not say how to put atreides on PATH:\n%s", out)
+	}
+}
+
+// TestLauncherSignals: SIGTERM to the Node launcher reaches the program
+// it runs (here 'atreides ui', which runs the atreides-ui companion
+// found beside the platform package's atreides), and the launcher ends
+// only after it: the dashboard's port is closed when the launcher is gone.
+func TestLauncherSignals(t *testing.T) {
+	d, version := dist(t)
+	home := t.TempDir()
+	env := npmEnv(t, home)
+	prefix := npmInstall(t, d, version, env, "--ignore-scripts")
+	proj := filepath.Join(t.TempDir(), "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, proj, env, nil, "git", "init", "-q")
+	cmd := exec.Command(filepath.Join(prefix, "node_modules", ".bin", "atreides"), "ui", "--addr", "127.0.0.1:0")
+	cmd.Dir, cmd.Env, cmd.Stderr = proj, env, os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/`).FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+		close(addr)
+	}()
+	var a string
+	select {
+	case a = <-addr:
+	case <-time.After(30 * time.Second):
+		t.Fatal("atreides ui did not say its address within 30 s")
+	}
+	if a == "" {
+		t.Fatal("atreides ui ended without saying its address")
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the launcher did not end within 20 s of SIGTERM")
+	}
+	if c, err := net.DialTimeout("tcp", a, time.Second); err == nil {
+		c.Close()
+		t.Errorf("the dashboard still listens on %s after the launcher ended", a)
 	}
 }
