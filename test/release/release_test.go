@@ -193,6 +193,20 @@ func TestNpmInstall(t *testing.T) {
 	if !isELF(t, atreides) {
 		t.Errorf("%s is not the native program after the postinstall", atreides)
 	}
+	// the companions sit beside the native atreides, where it looks for
+	// them (companion.Path), and nothing else was left there
+	mainBin := filepath.Join(prefix, "node_modules", "@atreides-dev", "atreides", "bin")
+	entries, err := os.ReadDir(mainBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != strings.Join(programs, " ") {
+		t.Errorf("%s holds %v, want %v", mainBin, names, programs)
+	}
 	out := run(t, home, env, nil, atreides, "version", "--json")
 	var v struct{ Version, Commit, Date string }
 	if err := json.Unmarshal([]byte(out), &v); err != nil || v.Version != "v"+version || v.Commit == "" || v.Date == "" {

@@ -25,22 +25,25 @@ function place(src, dst) {
   return tmp;
 }
 
+// works says whether the program at file runs here and is this version:
+// a copy for another architecture must not replace the launcher, or
+// every hook would fail.
+function works(file) {
+  const out = execFileSync(file, ["version", "--json"], { encoding: "utf8", timeout: 10000 });
+  return JSON.parse(out).version === `v${main.version}`;
+}
+
 function run() {
   if (process.platform === "win32") return;
   const bin = path.join(__dirname, "bin");
   for (const program of programs) {
     const dst = path.join(bin, program);
     const tmp = place(binaryPath(program), dst);
-    if (program === "atreides") {
-      // The program must run here and be this version before it replaces
-      // the launcher (a wrong-architecture copy would break every hook).
-      const out = execFileSync(tmp, ["version", "--json"], { encoding: "utf8", timeout: 10000 });
-      if (JSON.parse(out).version !== `v${main.version}`) {
-        fs.rmSync(tmp, { force: true });
-        return;
-      }
+    try {
+      if (program !== "atreides" || works(tmp)) fs.renameSync(tmp, dst);
+    } finally {
+      fs.rmSync(tmp, { force: true });
     }
-    fs.renameSync(tmp, dst);
   }
 }
 
