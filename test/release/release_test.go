@@ -1,3 +1,5 @@
+//go:build unix
+
 package release
 
 import (
@@ -334,7 +336,11 @@ func TestLauncherSignals(t *testing.T) {
 	}
 	run(t, proj, env, nil, "git", "init", "-q")
 	cmd := exec.Command(filepath.Join(prefix, "node_modules", ".bin", "atreides"), "ui", "--addr", "127.0.0.1:0")
-	cmd.Dir, cmd.Env, cmd.Stderr = proj, env, os.Stderr
+	var stderr bytes.Buffer
+	cmd.Dir, cmd.Env, cmd.Stderr = proj, env, &stderr
+	// Its own process group, so that whatever the test finds, nothing it
+	// started outlives it; the signal under test goes to the launcher alone.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -342,7 +348,7 @@ func TestLauncherSignals(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill()
+	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -360,7 +366,7 @@ func TestLauncherSignals(t *testing.T) {
 		t.Fatal("atreides ui did not say its address within 30 s")
 	}
 	if a == "" {
-		t.Fatal("atreides ui ended without saying its address")
+		t.Fatalf("atreides ui ended without saying its address:\n%s", stderr.String())
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
