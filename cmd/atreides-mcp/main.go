@@ -8,7 +8,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime/debug"
+
+	"github.com/atreides-dev/atreides/internal/buildinfo"
 
 	mcpserver "github.com/atreides-dev/atreides/internal/mcp"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -39,7 +40,7 @@ func main() {
 			fmt.Print(usage)
 			return
 		case "--version", "version":
-			fmt.Println("atreides-mcp", version())
+			fmt.Println(buildinfo.SummaryOf("atreides-mcp"))
 			return
 		case "--host":
 			if len(args) > 1 {
@@ -66,17 +67,9 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	srv := mcpserver.New(root, host, os.Getenv, version())
+	srv := mcpserver.New(root, host, os.Getenv, buildinfo.Version())
 	if err := srv.Run(context.Background(), &mcpserver.LineTransport{In: os.Stdin, Out: os.Stdout}); err != nil {
 		fmt.Fprintln(os.Stderr, "atreides-mcp:", err)
 		os.Exit(1)
 	}
-}
-
-// version is the module version, or "devel" for a build from a checkout.
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }

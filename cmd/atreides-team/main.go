@@ -6,12 +6,21 @@
 package main
 
 import (
+	"fmt"
 	"os"
+
+	"github.com/atreides-dev/atreides/internal/buildinfo"
 
 	"github.com/atreides-dev/atreides/internal/cli"
 	_ "github.com/atreides-dev/atreides/internal/store/pgstore"
 )
 
 func main() {
+	// Asked alone, --version names this program, not atreides: it is how
+	// a release check tells the five programs apart.
+	if len(os.Args) == 2 && os.Args[1] == "--version" {
+		fmt.Println(buildinfo.SummaryOf("atreides-team"))
+		return
+	}
 	os.Exit(cli.Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

@@ -3,8 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/atreides-dev/atreides/internal/buildinfo"
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/spf13/cobra"
 )
 
@@ -18,19 +18,20 @@ func newVersionCmd(io *command.IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "print the version",
-		Args:  command.NoArgs,
-		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
+		Long: `Print atreides's version, the commit it was built from and that commit's
+date. A release build has them stamped in; a 'go install' build reads them
+from what the Go toolchain recorded; a build with neither says "devel".`,
+		Args: command.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return o.run(io) },
 	}
-	cmd.Flags().BoolVar(&o.asJSON, "json", false, `print {"version": ...}`)
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, `print {"version": ..., "commit": ..., "date": ...}`)
 	return cmd
 }
 
 func (o *versionOptions) run(io *command.IO) error {
 	if o.asJSON {
-		return command.PrintJSON(io, struct {
-			Version string `json:"version"`
-		}{hook.Version()})
+		return command.PrintJSON(io, buildinfo.Read())
 	}
-	_, err := fmt.Fprintf(io.Out, "atreides %s\n", hook.Version())
+	_, err := fmt.Fprintln(io.Out, buildinfo.Summary())
 	return err
 }

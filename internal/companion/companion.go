@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/atreides-dev/atreides/internal/buildinfo"
 	"github.com/atreides-dev/atreides/internal/project"
 )
 
@@ -23,11 +24,17 @@ import (
 // until it returns; SIGINT and SIGTERM end its ctx. A bad argument exits 2
 // and points at help, the 'atreides' command whose help describes the
 // program ("atreides ui"); an error exits 1, printed as that command's
-// ("atreides ui: ...").
+// ("atreides ui: ..."). --version prints the program's name and build
+// (package buildinfo) and exits 0.
 func Main(fs *flag.FlagSet, help string, run func(ctx context.Context, root string) error) {
 	name := fs.Name()
+	showVersion := fs.Bool("version", false, "print the version")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
+	}
+	if *showVersion {
+		fmt.Println(buildinfo.SummaryOf(name))
+		return
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "%s: unexpected argument %q (see '%s --help')\n", name, fs.Arg(0), help)

@@ -2,7 +2,8 @@ package hook
 
 import (
 	"io"
-	"runtime/debug"
+
+	"github.com/atreides-dev/atreides/internal/buildinfo"
 )
 
 // Process is what the runtime takes from the program it runs in: its
@@ -22,18 +23,7 @@ func (p *Process) settings(root string) *Settings {
 	return s
 }
 
-// version is set at build time with -ldflags "-X .../internal/hook.version=v1.2.3".
-var version = ""
-
-// Version returns the atreides version: the link-time value, else the
-// module version, else "devel". It is written into trace records and
-// told to a plugin's hello.
-func Version() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
+// Version returns the atreides version (package buildinfo): the
+// release build's stamp, else the module version, else "devel". It is
+// written into trace records and told to a plugin's hello.
+func Version() string { return buildinfo.Version() }

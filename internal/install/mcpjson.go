@@ -146,7 +146,9 @@ func MCPServerProblem(bin string) string {
 }
 
 // MCPBinaryProblem says why atreides-mcp next to bin cannot run ("" when
-// it can); a bare atreides is the one on PATH.
+// it can); a bare atreides is the one on PATH. A symlink is followed, as
+// 'atreides mcp' does (companion.Path): npm's node_modules/.bin/atreides
+// is a link into the package, where the companions are.
 func MCPBinaryProblem(bin string) string {
 	if bin == PortableBinary {
 		p, err := exec.LookPath(bin)
@@ -154,6 +156,9 @@ func MCPBinaryProblem(bin string) string {
 			return "atreides is not on PATH, and the MCP server's settings name it without a path"
 		}
 		bin = p
+	}
+	if r, err := filepath.EvalSymlinks(bin); err == nil {
+		bin = r
 	}
 	mcpBin := filepath.Join(filepath.Dir(bin), guard.MCPBinary)
 	if runtime.GOOS == "windows" {

@@ -18,7 +18,9 @@ import (
 // ceiling fails; one under it says so, so the ceiling is lowered as the
 // house improves and never rises again unnoticed.
 var ceilings = map[string]int{
-	"internal packages internal/cli imports": 9,
+	// 10 since 'atreides version' prints the build (internal/buildinfo,
+	// a leaf), not only the version the hook runtime knows.
+	"internal packages internal/cli imports": 10,
 	// cli/work's todo, anchor and task commands import the packages that
 	// own those groups (todos, anchors, taskboard), which state held.
 	"internal packages a command group imports":   12,

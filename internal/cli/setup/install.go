@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/hook"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/initplan"
@@ -110,6 +111,7 @@ type installOptions struct {
 	timeoutSet      bool
 	agentsMD        bool
 	asJSON, offline bool
+	npxNoted        bool // the note on npm's npx cache is said
 }
 
 func NewInstallCmd(io *command.IO) *cobra.Command {
@@ -202,7 +204,7 @@ func (o *installOptions) run(io *command.IO) error {
 		if err != nil {
 			return err
 		}
-		bin, err := o.binary(scope)
+		bin, err := o.binary(io, scope)
 		if err != nil {
 			return err
 		}
@@ -246,15 +248,33 @@ func (o *installOptions) hookTimeout(io *command.IO, root string) (int, error) {
 }
 
 // binary is what the hooks of a scope run (see host.BinaryFor).
-func (o *installOptions) binary(scope install.Scope) (string, error) {
+func (o *installOptions) binary(io *command.IO, scope install.Scope) (string, error) {
 	if scope == install.ScopeProject {
+		if o.bin == "" {
+			o.npxNote(io, install.NpxProjectNote(io.Getenv))
+		}
 		return host.BinaryFor(scope, "", o.bin)
 	}
 	self, err := hookBinary(o.bin)
 	if err != nil {
 		return "", err
 	}
+	if o.bin == "" {
+		var note string
+		if self, note, err = install.StableHookBinary(self, hook.Version(), io.Getenv); err != nil {
+			return "", err
+		}
+		o.npxNote(io, note)
+	}
 	return host.BinaryFor(scope, self, "")
+}
+
+// npxNote says note (see install.StableHookBinary) once.
+func (o *installOptions) npxNote(io *command.IO, note string) {
+	if note != "" && !o.npxNoted {
+		o.npxNoted = true
+		fmt.Fprintln(io.Err, "atreides install: note: "+note)
+	}
 }
 
 // hostLine is one host in install's list.
