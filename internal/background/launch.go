@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 )
 
 // SupervisorExe is "atreides bg run": the atreides binary is this one,
@@ -47,7 +46,7 @@ func Launch(exe []string, root, id string) error {
 	cmd := exec.Command(exe[0], append(exe[1:len(exe):len(exe)], id)...)
 	cmd.Dir = root
 	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
 		return err
 	}
@@ -65,5 +64,5 @@ func Kill(pid int, start uint64, alive Alive) {
 	if pid <= 0 || !alive(pid, start) {
 		return
 	}
-	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	terminateGroup(pid)
 }

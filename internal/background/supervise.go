@@ -99,7 +99,7 @@ func (r *Registry) run(t *bgtasks.Task, session string, term <-chan os.Signal) (
 	cmd.Dir, cmd.Stdout, cmd.Stderr = r.Root, stdout, stderr
 	cmd.Env = append(os.Environ(), TaskEnv+"="+t.ID, PathEnv+"="+strings.Join(t.Path, ","), "ATREIDES_BG_PARENT="+t.Parent)
 	// Its own group, so that a timeout or a cancel stops what it started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = ownGroup()
 	select {
 	case <-term:
 		return Cancelled, Answer{}, "cancelled"
@@ -117,11 +117,11 @@ func (r *Registry) run(t *bgtasks.Task, session string, term <-chan os.Signal) (
 	select {
 	case werr = <-done:
 	case <-timer.C:
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd.Process.Pid)
 		<-done
 		return Failed, Answer{}, fmt.Sprintf("timed out after %s (background.timeout_minutes); output in %s", timeout, rel(t.ID))
 	case <-term: // cancelled: the task is already marked so
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd.Process.Pid)
 		<-done
 		return Cancelled, Answer{}, "cancelled"
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/hostpack"
 )
 
 // Options are what a release is made of.
@@ -18,13 +20,6 @@ type Options struct {
 	Jobs     int      // builds at once; 2 when 0
 	Log      io.Writer
 }
-
-// PackagePlugins is where the host packages (the Claude Code plugin
-// marketplace, the Gemini CLI extension) are written from the builds in
-// dist/bin/<os>-<arch>/: internal/hostpack's Write(dist, version) is
-// wired in here, version without its "v" ("0.3.0"). Until then it
-// writes nothing.
-var PackagePlugins = func(dist, version string) error { return nil }
 
 // Run makes a release into o.Out and returns its stamp.
 func Run(ctx context.Context, o Options) (Stamp, error) {
@@ -62,7 +57,9 @@ func Run(ctx context.Context, o Options) (Stamp, error) {
 	if err != nil {
 		return s, err
 	}
-	if err := PackagePlugins(o.Out, s.SemVer()); err != nil {
+	// The Claude Code plugin marketplace and the Gemini CLI extension,
+	// laid out from the same builds.
+	if err := hostpack.Write(o.Out, s.SemVer()); err != nil {
 		return s, fmt.Errorf("host packages: %w", err)
 	}
 	if err := writeChecksums(o.Out, files); err != nil {

@@ -52,8 +52,6 @@ func run(o *release.Options, targets string) error {
 	if o.Out, err = filepath.Abs(o.Out); err != nil {
 		return err
 	}
-	// The host packages (internal/hostpack) are wired in here once that
-	// package exists: release.PackagePlugins = hostpack.Write.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	_, err = release.Run(ctx, *o)

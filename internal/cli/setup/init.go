@@ -95,7 +95,7 @@ func (o *initOptions) run(io *command.IO) error {
 	if ask {
 		q = command.NewPrompter(io)
 	}
-	pl, err := o.plan(env, q)
+	pl, err := o.plan(io, env, q)
 	if err != nil {
 		return err
 	}
@@ -124,8 +124,12 @@ func (o *initOptions) run(io *command.IO) error {
 }
 
 // plan is what to do, from the flags and, at a terminal (q), the answers.
-func (o *initOptions) plan(env host.Env, q *command.Prompter) (*initplan.Plan, error) {
-	pl := &initplan.Plan{Preset: config.PresetStandard, Binary: (&installOptions{}).binary}
+func (o *initOptions) plan(io *command.IO, env host.Env, q *command.Prompter) (*initplan.Plan, error) {
+	// One installOptions for every host, so that a note about where the
+	// hooks' binary lives is said once, not once per host.
+	inst := &installOptions{}
+	binary := func(scope install.Scope) (string, error) { return inst.binary(io, scope) }
+	pl := &initplan.Plan{Preset: config.PresetStandard, Binary: binary}
 	if o.preset != "" {
 		p, err := initplan.ParsePreset(o.preset)
 		if err != nil {
