@@ -114,7 +114,7 @@ func InstallBeside(src Source, w io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, goBin, src.installArgs()...)
-	cmd.Env = append(os.Environ(), "GOBIN="+dir)
+	cmd.Env = installEnv(os.Environ(), dir)
 	cmd.Stdout, cmd.Stderr = w, w
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
@@ -123,4 +123,18 @@ func InstallBeside(src Source, w io.Writer) error {
 		return fmt.Errorf("go install: %w", err)
 	}
 	return nil
+}
+
+// installEnv is the go command's environment for installing the
+// companions into dir: the user's environment without the go env file
+// (GOENV=off), which any process of the user, the agent's shell commands
+// included, can change with 'go env -w' (a GOFLAGS=-toolexec=... planted
+// there would run during a build whose output the guard protects), and
+// with the local toolchain only, never one a go.mod asks to download.
+func installEnv(environ []string, dir string) []string {
+	env := slices.DeleteFunc(slices.Clone(environ), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return k == "GOENV" || k == "GOBIN" || k == "GOTOOLCHAIN"
+	})
+	return append(env, "GOENV=off", "GOTOOLCHAIN=local", "GOBIN="+dir)
 }

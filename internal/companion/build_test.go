@@ -45,3 +45,14 @@ func TestInstallArgs(t *testing.T) {
 		t.Errorf("installArgs = %q, want %q", got, want)
 	}
 }
+
+// TestInstallEnv: the go env file is off (the agent can write it with
+// 'go env -w'), the toolchain is the local one and GOBIN is the
+// directory of atreides, whatever the environment said.
+func TestInstallEnv(t *testing.T) {
+	got := installEnv([]string{"PATH=/usr/bin", "GOENV=/tmp/planted.env", "GOBIN=/tmp/elsewhere", "GOTOOLCHAIN=go1.99.0", "GOPROXY=https://proxy.example"}, "/opt/atreides")
+	want := []string{"PATH=/usr/bin", "GOPROXY=https://proxy.example", "GOENV=off", "GOTOOLCHAIN=local", "GOBIN=/opt/atreides"}
+	if !slices.Equal(got, want) {
+		t.Errorf("installEnv = %q, want %q", got, want)
+	}
+}
