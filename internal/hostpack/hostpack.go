@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/guard"
 )
 
 // Names of the packages and of the directories Write lays out under dist.
@@ -26,7 +28,7 @@ const (
 
 // programs are the programs each platform directory carries: atreides
 // (the hooks) and atreides-mcp (the MCP server, found beside atreides).
-var programs = []string{"atreides", "atreides-mcp"}
+var programs = []string{"atreides", guard.MCPBinary}
 
 // target is one platform of the build output.
 type target struct{ os, arch string }

@@ -21,10 +21,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/guard"
 )
 
-// programs are the five programs every archive and platform package holds.
-var programs = []string{"atreides", "atreides-mcp", "atreides-otel", "atreides-team", "atreides-ui"}
+// programs are the programs every archive and platform package holds:
+// all of atreides's, as the guard knows them.
+var programs = guard.Programs()
 
 // missing skips for want of a prerequisite, or fails under
 // ATREIDES_E2E_REQUIRE=1, where a skip would let a run that tested
