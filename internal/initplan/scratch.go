@@ -71,19 +71,46 @@ func (s *scratch) from(p string) string {
 }
 
 // env is the machine as install sees it in the scratch copy: the project
-// and home there, and every variable naming an absolute path (CODEX_HOME,
-// XDG_STATE_HOME, ...) moved there too.
+// and home there, and every variable naming a path (CODEX_HOME,
+// XDG_STATE_HOME, ...) moved there too. A relative one is resolved
+// against the real working directory first, as the real install does:
+// passed on as it is, it would lead the scratch install into the real
+// tree.
 func (s *scratch) env() host.Env {
 	e := s.real
 	e.ProjectDir, e.Home = s.to(s.real.ProjectDir), s.to(s.real.Home)
+	cwd, err := os.Getwd()
+	if err != nil {
+		// Unknown: a relative path then lands inside the scratch copy.
+		cwd = filepath.Join(s.dir, "cwd")
+	}
 	e.Getenv = func(k string) string {
 		v := s.real.Var(k)
-		if filepath.IsAbs(v) && !strings.ContainsRune(v, os.PathListSeparator) {
+		if v == "" || strings.ContainsRune(v, os.PathListSeparator) {
+			return v
+		}
+		if !filepath.IsAbs(v) && pathVar(k) {
+			v = filepath.Join(cwd, v)
+		}
+		if filepath.IsAbs(v) {
 			return s.to(v)
 		}
 		return v
 	}
 	return e
+}
+
+// pathVar reports whether the variable name holds a directory or file,
+// by how the hosts and XDG name theirs (CODEX_HOME, CLINE_DIR,
+// XDG_CONFIG_HOME, ..._PATH). A host that takes a relative one takes it
+// against the working directory.
+func pathVar(name string) bool {
+	for _, suffix := range []string{"_HOME", "_DIR", "_PATH"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // paths are the configuration files in the scratch copy.
@@ -105,6 +132,15 @@ func (s *scratch) paths(p config.Paths) config.Paths {
 // copied as what it leads to, so install in the copy never follows one
 // out of it.
 func (s *scratch) copyIn(p string) error {
+	if !filepath.IsAbs(p) {
+		// A seed from a relative variable: where the real install finds
+		// it, and where env puts it in the copy.
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return fmt.Errorf("init: %w", err)
+		}
+		p = abs
+	}
 	if s.has(p) {
 		return nil
 	}

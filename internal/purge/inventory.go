@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // Holding is one kind of thing .atreides/ holds, for purge's question and
@@ -16,7 +18,9 @@ type Holding struct {
 	Files int    `json:"files"`
 	Bytes int64  `json:"bytes"`
 	// Shared marks what is meant to be committed (config, intents, the
-	// trace ledger, specs, rules, skills): the team may have it too.
+	// trace ledger, specs, rules, skills): the team may have it too. It
+	// is what store's .gitignore does not ignore, so an entry atreides
+	// does not know is shared too: git would commit it.
 	Shared bool `json:"shared"`
 	// Paths are the entries of .atreides/ of this kind, relative to the
 	// project.
@@ -24,11 +28,11 @@ type Holding struct {
 }
 
 // holdingKind is one kind: the top-level names of .atreides/ it takes
-// (a trailing "*" matches any rest).
+// (a trailing "*" matches any rest). Whether an entry is shared is not
+// the kind's to say: store's .gitignore says it (store.Ignored).
 type holdingKind struct {
-	kind   string
-	shared bool
-	names  []string
+	kind  string
+	names []string
 }
 
 // Dirs are the configured directories of the kinds that have one
@@ -36,22 +40,24 @@ type holdingKind struct {
 type Dirs struct{ Specs, Exports string }
 
 // holdingKinds are the kinds of dir (root's .atreides), in the order
-// shown; what none names is "other". Why each is or is not shared: see
-// store's gitignoreText.
+// shown; what none names is "other". The first five are meant to be
+// committed, the rest are machine state, as store's .gitignore says,
+// which Inventory asks entry by entry.
 func holdingKinds(root, dir string, dirs Dirs) []holdingKind {
 	return []holdingKind{
-		{"config", true, []string{"config.yaml"}},
-		{"intents", true, []string{"intents.yaml"}},
-		{"trace ledger", true, []string{"trace.jsonl", "trace.jsonl.pending"}},
-		{"tasks and specs", true, []string{"specs", topIn(root, dir, dirs.Specs)}},
-		{"rules and skills", true, []string{"rules", "skills"}},
-		{"state db", false, []string{"state.db", "state.db.lock", "sessions", "project", "outbox", "project-id", "*.corrupt-*"}},
-		{"audit log", false, []string{"audit*.jsonl", "log", "log.1", "spans*.jsonl", "spans.cursor"}},
-		{"exports", false, []string{"exports", topIn(root, dir, dirs.Exports)}},
-		{"outputs", false, []string{"outputs"}},
-		{"background tasks", false, []string{"background"}},
-		{"install backups", false, []string{"backups"}},
-		{"config cache", false, []string{"config.cache", "config.*.cache", ".config.*"}},
+		{"config", []string{"config.yaml"}},
+		{"intents", []string{"intents.yaml"}},
+		{"trace ledger", []string{"trace.jsonl"}},
+		{"tasks and specs", []string{"specs", topIn(root, dir, dirs.Specs)}},
+		{"rules and skills", []string{"rules", "skills"}},
+		{"ledger queue", []string{"trace.jsonl.pending"}},
+		{"state db", []string{"state.db", "state.db.lock", "sessions", "project", "outbox", "project-id", "*.corrupt-*"}},
+		{"audit log", []string{"audit*.jsonl", "log", "log.1", "spans*.jsonl", "spans.cursor"}},
+		{"exports", []string{"exports", topIn(root, dir, dirs.Exports)}},
+		{"outputs", []string{"outputs"}},
+		{"background tasks", []string{"background"}},
+		{"install backups", []string{"backups"}},
+		{"config cache", []string{"config.cache", "config.*.cache", ".config.*"}},
 	}
 }
 
@@ -81,9 +87,11 @@ func kindOf(kinds []holdingKind, name string) int {
 }
 
 // Inventory is what dir (a project's .atreides) holds, by kind; nil when
-// there is no such directory. The .gitignore is atreides's own and counted
-// as other. Dirs are the configured directories of the kinds, relative to
-// root, where they may differ from the defaults.
+// there is no such directory. Dirs are the configured directories of the
+// kinds, relative to root, where they may differ from the defaults. An
+// entry is shared when store's .gitignore does not ignore it (the
+// .gitignore itself, a file of the user's); a kind with entries of both
+// is listed twice, its machine state as "<kind>, this machine's".
 func Inventory(root, dir string, dirs Dirs) ([]Holding, error) {
 	entries, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
@@ -93,22 +101,35 @@ func Inventory(root, dir string, dirs Dirs) ([]Holding, error) {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
 	}
 	kinds := holdingKinds(root, dir, dirs)
-	out := make([]Holding, len(kinds)+1)
-	for i, k := range kinds {
-		out[i] = Holding{Kind: k.kind, Shared: k.shared}
+	// Two rows a kind, shared first, then "other"'s two.
+	out := make([]Holding, 2*(len(kinds)+1))
+	for i := range len(kinds) + 1 {
+		kind := "other"
+		if i < len(kinds) {
+			kind = kinds[i].kind
+		}
+		out[2*i] = Holding{Kind: kind, Shared: true}
+		out[2*i+1] = Holding{Kind: kind}
 	}
-	out[len(kinds)] = Holding{Kind: "other"}
 	for _, e := range entries {
 		i := kindOf(kinds, e.Name())
 		if i < 0 {
 			i = len(kinds)
 		}
-		h := &out[i]
+		h := &out[2*i+1]
+		if !store.Ignored(e.Name(), e.IsDir()) {
+			h = &out[2*i]
+		}
 		rel, _ := filepath.Rel(root, filepath.Join(dir, e.Name()))
 		h.Paths = append(h.Paths, filepath.ToSlash(rel))
 		n, size := treeSize(filepath.Join(dir, e.Name()))
 		h.Files += n
 		h.Bytes += size
+	}
+	for i := 0; i < len(out); i += 2 {
+		if len(out[i].Paths) > 0 && len(out[i+1].Paths) > 0 {
+			out[i+1].Kind += ", this machine's"
+		}
 	}
 	return slices.DeleteFunc(out, func(h Holding) bool { return len(h.Paths) == 0 }), nil
 }

@@ -8,12 +8,15 @@
 package purge
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
@@ -113,37 +116,92 @@ func uninstallEverywhere(env host.Env) ([]install.Report, error) {
 // directories: install's backups of user files (every user scope is
 // uninstalled by now, so none is needed), the project's registry and
 // trust entries; then atreides's own directories left empty. The user's
-// config.yaml and other projects' entries stay.
+// config.yaml and other projects' entries stay. A link where atreides
+// keeps its own directory or file is refused: nothing is removed through
+// it, the rest goes on, and the refusals are the error at the end.
 func purgeUser(env host.Env, res *Result) error {
 	stateHome := env.Var("XDG_STATE_HOME")
 	state := project.UserStateDir(env.Home, stateHome)
-	backups := filepath.Join(state, "backups")
-	if _, err := os.Lstat(backups); err == nil {
-		if err := os.RemoveAll(backups); err != nil {
-			return fmt.Errorf("remove %s: %w", backups, err)
-		}
-		res.Removed = append(res.Removed, backups)
+	var refused []error
+	if err := removeBackups(state, res); err != nil {
+		refused = append(refused, err)
+	} else {
+		forgot, err := project.Forget(env.ProjectDir)
+		refused = appendRefusal(refused, splitChanged(res, forgot, err))
 	}
-	forgot, err := project.Forget(env.ProjectDir)
-	splitChanged(res, forgot, err)
 	paths := config.DefaultPaths(env.ProjectDir)
-	forgot, err = config.ForgetTrust(paths)
-	splitChanged(res, forgot, err)
+	forgot, err := config.ForgetTrust(paths)
+	refused = appendRefusal(refused, splitChanged(res, forgot, err))
 	if _, err := os.Lstat(paths.User); err == nil {
 		res.Kept = append(res.Kept, paths.User)
 	}
-	res.Removed = append(res.Removed, removeEmpty(state, xdgDefault(env.Home, stateHome, ".local/state"))...)
+	if len(refused) == 0 {
+		res.Removed = append(res.Removed, removeEmpty(state, xdgDefault(env.Home, stateHome, ".local/state"))...)
+	}
 	if paths.User != "" {
 		res.Removed = append(res.Removed, removeEmpty(filepath.Dir(paths.User), xdgDefault(env.Home, env.Var("XDG_CONFIG_HOME"), ".config"))...)
 	}
+	if len(refused) > 0 {
+		return fmt.Errorf("%w; nothing was removed through it, the rest of the purge was done", errors.Join(refused...))
+	}
 	return nil
+}
+
+func appendRefusal(refused []error, err error) []error {
+	if err != nil {
+		return append(refused, err)
+	}
+	return refused
+}
+
+// removeBackups removes install's backups in state, atreides's state
+// directory. Both are opened without following a link first: a state
+// directory that is a link may lead to the user's own files (a backups
+// directory of theirs), which must never go. A refusal is returned and
+// nothing in state is removed. The removal itself does not follow links
+// below backups.
+func removeBackups(state string, res *Result) error {
+	base, name := filepath.Dir(state), filepath.Base(state)
+	d, err := confined.OpenDir(base, filepath.Join(name, "backups"))
+	if errors.Is(err, fs.ErrNotExist) {
+		// No backups: the state directory itself is still checked, as
+		// the registry and the empty-directory clean-up use it.
+		if d, err = confined.OpenDir(base, name); errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return refusedErr(err)
+		}
+		return d.Close()
+	}
+	if err != nil {
+		return refusedErr(err)
+	}
+	backups := d.Path(".")
+	_ = d.Close()
+	if err := os.RemoveAll(backups); err != nil {
+		return fmt.Errorf("remove %s: %w", backups, err)
+	}
+	res.Removed = append(res.Removed, backups)
+	return nil
+}
+
+// refusedErr is err when it is a refusal (a link or other thing where
+// atreides's directory belongs); any other error too, wrapped, as
+// nothing can be removed from a directory that cannot be opened.
+func refusedErr(err error) error {
+	if errors.Is(err, confined.ErrRefused) {
+		return err
+	}
+	return fmt.Errorf("atreides's state directory: %w", err)
 }
 
 // splitChanged files the paths a forget returned: those still there were
 // changed, the others removed. Its error is a warning: the registry and
 // the trust record are shared with other projects, and a damaged one is
-// no reason to keep the rest.
-func splitChanged(res *Result, paths []string, err error) {
+// no reason to keep the rest. A refusal (a link where the record or its
+// directory belongs) is returned instead, to fail the purge at the end.
+func splitChanged(res *Result, paths []string, err error) error {
 	for _, p := range paths {
 		if _, serr := os.Lstat(p); serr == nil {
 			res.Changed = append(res.Changed, p)
@@ -151,9 +209,13 @@ func splitChanged(res *Result, paths []string, err error) {
 			res.Removed = append(res.Removed, p)
 		}
 	}
+	if errors.Is(err, confined.ErrRefused) {
+		return err
+	}
 	if err != nil {
 		res.Warnings = append(res.Warnings, "this project's entry could not be removed: "+err.Error())
 	}
+	return nil
 }
 
 // xdgDefault lists the directories of an XDG base directory that atreides

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -184,4 +185,24 @@ func writeGitignore(dir *confined.Dir, place func(old, new string) error) error 
 		return fmt.Errorf("write %s: %w", dir.Path(name), err)
 	}
 	return nil
+}
+
+// Ignored reports whether atreides's .gitignore keeps name, an entry at
+// the top of a project's .atreides (a directory when dir), out of
+// commits: machine state, not meant to be committed. Purge's account of
+// what a team may share derives from it, so that the two cannot drift.
+func Ignored(name string, dir bool) bool {
+	for _, line := range strings.Split(gitignoreText, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		pat, dirOnly := strings.CutSuffix(line, "/")
+		if dirOnly && !dir {
+			continue
+		}
+		if ok, _ := path.Match(pat, name); ok {
+			return true
+		}
+	}
+	return false
 }
