@@ -179,15 +179,17 @@ func (o *uninstallOptions) purgeProject(io *command.IO) error {
 	if err := o.confirmPurge(io, env, held); err != nil {
 		return err
 	}
+	// What was done is said even when a part was refused: the error
+	// says what was not.
 	res, err := purge.Run(env, held)
-	if err != nil {
+	if o.asJSON {
+		if jerr := command.PrintJSON(io, res); jerr != nil {
+			return jerr
+		}
 		return err
 	}
-	if o.asJSON {
-		return command.PrintJSON(io, res)
-	}
 	printPurge(io, res)
-	return nil
+	return err
 }
 
 // confirmPurge says what goes and asks at a terminal; --yes answers for
