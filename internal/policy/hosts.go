@@ -39,6 +39,7 @@ func (h Hosts) Apply(r *guard.Request) {
 	if d := PackageDir(r.Self); d != "" {
 		r.Plugins = append(r.Plugins, d)
 	}
+	r.Plugins = append(r.Plugins, NpmPackageDirs(r.Self)...)
 	r.Agents = h.Agents
 	r.HostVars = h.Vars
 }
