@@ -40,6 +40,9 @@ func (h Hosts) Apply(r *guard.Request) {
 		r.Plugins = append(r.Plugins, d)
 	}
 	r.Plugins = append(r.Plugins, NpmPackageDirs(r.Self)...)
+	if d := StableBinDir(r.Home, os.Getenv); d != "" {
+		r.Plugins = append(r.Plugins, d)
+	}
 	r.Agents = h.Agents
 	r.HostVars = h.Vars
 }
