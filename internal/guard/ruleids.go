@@ -225,6 +225,7 @@ var (
 	ruleSelfHostSettings               = ruleID{"self.host-settings"}
 	ruleSelfPlanApprove                = ruleID{"self.plan-approve"}
 	ruleSelfPluginRemove               = ruleID{"self.plugin-remove"}
+	ruleSelfPluginUpdate               = ruleID{"self.plugin-update"}
 	ruleSelfStateLock                  = ruleID{"self.state-lock"}
 	ruleSelfTreeWrite                  = ruleID{"self.tree-write"}
 	ruleSelfUnguardedAgent             = ruleID{"self.unguarded-agent"}

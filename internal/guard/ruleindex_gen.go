@@ -578,6 +578,7 @@ var idBatches = [...]idBatch{
 	{"self.host-settings", 29},
 	{"self.plan-approve", 29},
 	{"self.plugin-remove", 29},
+	{"self.plugin-update", 29},
 	{"self.state-lock", 29},
 	{"self.tree-write", 29},
 	{"self.unguarded-agent", 29},

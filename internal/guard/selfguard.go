@@ -40,6 +40,8 @@ func init() {
 				Reason: "this starts an agent with its guard or permission prompts off, which is atreides switched off; start it normally, or ask the user to run it themselves"},
 			&Rule{ID: ruleSelfPluginRemove, Category: "self", Verdict: Deny,
 				Reason: "this uninstalls or disables atreides's plugin or extension in an agent host, which switches the guard off; only the user may do it, ask the user to run it themselves"},
+			&Rule{ID: ruleSelfPluginUpdate, Category: "self", Verdict: Ask,
+				Reason: "this updates atreides's plugin or extension in an agent host, which reinstalls it from its source; ask the user to confirm"},
 			&Rule{ID: ruleSelfAgentSettings, Category: "self", Verdict: Ask,
 				Reason: "this starts an agent with settings the guard cannot read, which may switch its hooks off; ask the user to confirm"},
 		)

@@ -299,6 +299,18 @@ func TestLauncher(t *testing.T) {
 	if err != nil || string(out) != "atreides hook gemini a b\n" {
 		t.Errorf("launcher: %q, %v; want this platform's atreides run with the arguments", out, err)
 	}
+	// A uname planted early in PATH (an agent may write ~/.local/bin)
+	// must not decide which program runs: the launcher never looks
+	// uname up in PATH.
+	planted := t.TempDir()
+	if err := os.WriteFile(filepath.Join(planted, "uname"), []byte("#!/bin/sh\necho Plan9 pdp11\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(launcher, "hook")
+	cmd.Env = append(os.Environ(), "PATH="+planted+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := cmd.CombinedOutput(); err != nil || string(out) != "atreides hook\n" {
+		t.Errorf("launcher with a uname planted in PATH: %q, %v; want this platform's atreides run", out, err)
+	}
 	// Without this platform's programs it says so and exits 1.
 	if err := os.RemoveAll(filepath.Join(dist, GeminiDir, "bin", runtime.GOOS+"-"+runtime.GOARCH)); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,9 @@ import "strings"
 // launcher is bin/atreides: a POSIX sh script that runs
 // bin/<os>-<arch>/atreides for the machine it runs on, with its arguments.
 // One `uname -sm` is its only process start besides the exec (the hooks
-// pay for it on every event). On a platform the package has no program
+// pay for it on every event); uname is run by its absolute path
+// (/usr/bin/uname, else /bin/uname: Linux, macOS and Git Bash have one),
+// never looked up in PATH, which the agent may be able to write. On a platform the package has no program
 // for it says so on stderr and exits 1, which the hosts report; a hook
 // that cannot run fails open.
 func launcher(targets []target) string {
@@ -17,7 +19,11 @@ func launcher(targets []target) string {
 # atreides launcher: runs the atreides program built for this machine,
 # bin/<os>-<arch>/atreides beside this script, with the same arguments.
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
-u=$(uname -sm 2>/dev/null)
+# uname by its absolute path, never from PATH: a uname planted in a PATH
+# directory the agent can write would make every hook fail.
+uname=/usr/bin/uname
+[ -x $uname ] || uname=/bin/uname
+u=$($uname -sm 2>/dev/null)
 os= arch= ext=
 case $u in
 Linux\ *) os=linux ;;

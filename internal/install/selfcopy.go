@@ -28,7 +28,8 @@ func InNpxCache(exe string) bool {
 
 // StableBinDir is where a copy of atreides run from the npx cache is
 // kept for hooks to name: $XDG_DATA_HOME/atreides/bin, by default
-// ~/.local/share/atreides/bin.
+// ~/.local/share/atreides/bin. The guard protects all of it, the
+// .version record too (policy.StableBinDir names the same directory).
 func StableBinDir(getenv func(string) string) (string, error) {
 	if d := getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
 		return filepath.Join(d, "atreides", "bin"), nil

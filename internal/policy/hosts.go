@@ -39,6 +39,10 @@ func (h Hosts) Apply(r *guard.Request) {
 	if d := PackageDir(r.Self); d != "" {
 		r.Plugins = append(r.Plugins, d)
 	}
+	r.Plugins = append(r.Plugins, NpmPackageDirs(r.Self)...)
+	if d := StableBinDir(r.Home, os.Getenv); d != "" {
+		r.Plugins = append(r.Plugins, d)
+	}
 	r.Agents = h.Agents
 	r.HostVars = h.Vars
 }

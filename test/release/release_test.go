@@ -212,6 +212,16 @@ func TestNpmInstall(t *testing.T) {
 	if strings.Join(names, " ") != strings.Join(programs, " ") {
 		t.Errorf("%s holds %v, want %v", mainBin, names, programs)
 	}
+	// copies, not hard links: a write to the platform package's file
+	// must not change the program the hooks run
+	platBin := filepath.Join(prefix, "node_modules", "@atreides-dev", "atreides-linux-x64", "bin")
+	for _, p := range programs {
+		a, errA := os.Stat(filepath.Join(mainBin, p))
+		b, errB := os.Stat(filepath.Join(platBin, p))
+		if errA != nil || errB != nil || os.SameFile(a, b) {
+			t.Errorf("%s: the main package's copy is the platform package's file (%v, %v)", p, errA, errB)
+		}
+	}
 	out := run(t, home, env, nil, atreides, "version", "--json")
 	var v struct{ Version, Commit, Date string }
 	if err := json.Unmarshal([]byte(out), &v); err != nil || v.Version != "v"+version || v.Commit == "" || v.Date == "" {

@@ -64,12 +64,14 @@ func pluginDirs(env host.Env) []string {
 	}
 }
 
-// pluginRemovals are Claude Code's commands that uninstall or disable a
-// plugin or remove a marketplace (2.1.332: `plugin uninstall|remove`,
-// `plugin disable [--all]`, `plugin marketplace remove|rm`).
+// pluginRemovals are Claude Code's commands that uninstall, disable or
+// update a plugin or remove a marketplace (2.1.332: `plugin
+// uninstall|remove`, `plugin disable [--all]`, `plugin update`, `plugin
+// marketplace remove|rm`).
 var pluginRemovals = []guard.PluginRemoval{
 	{Words: []string{"plugin|plugins", "uninstall|remove|disable"}, All: []string{"--all", "-a"}},
 	{Words: []string{"plugin|plugins", "marketplace", "remove|rm"}},
+	{Words: []string{"plugin|plugins", "update"}, Update: true},
 }
 
 // pluginSettings are Claude Code's records of the installed plugins and

@@ -50,11 +50,13 @@ func extensionDirs(env host.Env) []string {
 	return []string{filepath.Join(env.Home, ".gemini", "extensions", guard.PluginName) + "/"}
 }
 
-// extensionRemovals are Gemini CLI's commands that uninstall or disable
-// an extension (0.61.0: `extensions uninstall [names..]`, `extensions
-// disable [--scope] <name>`).
+// extensionRemovals are Gemini CLI's commands that uninstall, disable or
+// update an extension (0.61.0: `extensions uninstall [names..] [--all]`,
+// names or source paths; `extensions disable [--scope] <name>`;
+// `extensions update [<name>] [--all]`).
 var extensionRemovals = []guard.PluginRemoval{
-	{Words: []string{"extensions|extension", "uninstall|disable"}},
+	{Words: []string{"extensions|extension", "uninstall|disable"}, All: []string{"--all"}},
+	{Words: []string{"extensions|extension", "update"}, All: []string{"--all"}, Update: true},
 }
 
 // extensionEnablement is where Gemini CLI records which extensions are

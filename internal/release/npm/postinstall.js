@@ -1,8 +1,10 @@
 "use strict";
 // Downloads nothing. On Unix it puts the platform package's native
-// programs into this package's bin/ (a hard link, or a copy where links
-// fail) in place of the Node launcher, so that hooks that run `atreides`
-// from PATH start the native program directly instead of Node first.
+// programs into this package's bin/ (a copy, never a hard link: a link
+// would share its inode with the platform package's file, and a write
+// there would replace the program every hook runs) in place of the Node
+// launcher, so that hooks that run `atreides` from PATH start the native
+// program directly instead of Node first.
 // The companions go first and atreides last: atreides finds them next to
 // itself, so it replaces the launcher only once they are there. Any
 // failure leaves the launcher in place, which works, only slower: say
@@ -16,12 +18,8 @@ const main = require("./package.json");
 function place(src, dst) {
   const tmp = `${dst}.tmp-${process.pid}`;
   fs.rmSync(tmp, { force: true });
-  try {
-    fs.linkSync(src, tmp);
-  } catch (e) {
-    fs.copyFileSync(src, tmp);
-    fs.chmodSync(tmp, 0o755);
-  }
+  fs.copyFileSync(src, tmp);
+  fs.chmodSync(tmp, 0o755);
   return tmp;
 }
 
