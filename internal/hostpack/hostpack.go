@@ -48,11 +48,17 @@ func (t target) exe(name string) string {
 // is written as 0.3.0). LICENSE is read from dist or the nearest
 // directory above it that has one (the repository root for a release).
 func Write(dist, version string) error {
-	targets, err := findTargets(filepath.Join(dist, "bin"))
+	license, err := findLicense(dist)
 	if err != nil {
 		return err
 	}
-	license, err := findLicense(dist)
+	return WriteLicensed(dist, version, license)
+}
+
+// WriteLicensed is Write with the licence text given: a release whose
+// output directory is outside the checkout passes the checkout's.
+func WriteLicensed(dist, version string, license []byte) error {
+	targets, err := findTargets(filepath.Join(dist, "bin"))
 	if err != nil {
 		return err
 	}

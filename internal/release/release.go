@@ -59,7 +59,11 @@ func Run(ctx context.Context, o Options) (Stamp, error) {
 	}
 	// The Claude Code plugin marketplace and the Gemini CLI extension,
 	// laid out from the same builds.
-	if err := hostpack.Write(o.Out, s.SemVer()); err != nil {
+	license, err := os.ReadFile(filepath.Join(o.Root, "LICENSE"))
+	if err != nil {
+		return s, err
+	}
+	if err := hostpack.WriteLicensed(o.Out, s.SemVer(), license); err != nil {
 		return s, fmt.Errorf("host packages: %w", err)
 	}
 	if err := writeChecksums(o.Out, files); err != nil {

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,8 +27,13 @@ import (
 )
 
 // programs are the programs every archive and platform package holds:
-// all of atreides's, as the guard knows them.
-var programs = guard.Programs()
+// all of atreides's, as the guard knows them, sorted as a directory
+// listing is.
+var programs = func() []string {
+	p := guard.Programs()
+	slices.Sort(p)
+	return p
+}()
 
 // missing skips for want of a prerequisite, or fails under
 // ATREIDES_E2E_REQUIRE=1, where a skip would let a run that tested
