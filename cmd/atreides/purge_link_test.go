@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
 
 // runStatus runs atreides with args in the project and returns its exit
@@ -77,7 +79,7 @@ func TestPurgeRefusesLinkedStateDir(t *testing.T) {
 			if !strings.Contains(stderr, "symbolic link") {
 				t.Errorf("purge does not say why it stopped: %s", stderr)
 			}
-			sameTrees(t, before, treeHashes(t, important))
+			installtest.SameTrees(t, before, treeHashes(t, important))
 			if _, err := os.Lstat(filepath.Join(s.home, filepath.FromSlash(link))); err != nil {
 				t.Errorf("the link went: %v", err)
 			}
@@ -101,7 +103,7 @@ func TestPurgeLinkedAtreidesDir(t *testing.T) {
 	before := treeHashes(t, elsewhere)
 	code, stderr := s.runStatus("uninstall", "--purge", "--yes")
 	t.Logf("exit %d: %s", code, stderr)
-	sameTrees(t, before, treeHashes(t, elsewhere))
+	installtest.SameTrees(t, before, treeHashes(t, elsewhere))
 	if _, err := os.Lstat(filepath.Join(s.proj, ".atreides")); err == nil {
 		t.Error("the link .atreides is still there")
 	}
@@ -135,7 +137,7 @@ func TestPurgeLinkedUserConfig(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "symbolic link") {
 		t.Errorf("a linked trust record: exit %d, stderr %s", code, stderr)
 	}
-	sameTrees(t, before, treeHashes(t, filepath.Join(dots, "trusted-elsewhere.json"), filepath.Join(dots, "atreides", "config.yaml")))
+	installtest.SameTrees(t, before, treeHashes(t, filepath.Join(dots, "trusted-elsewhere.json"), filepath.Join(dots, "atreides", "config.yaml")))
 	if fi, err := os.Lstat(filepath.Join(s.home, ".config", "atreides")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the user's linked configuration directory changed: %v %v", fi, err)
 	}

@@ -2,10 +2,7 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +12,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/host/all"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
 
 // scratch is a git project and a HOME of its own, and this test binary
@@ -294,7 +292,7 @@ func TestPurgeLeavesNothing(t *testing.T) {
 			}
 			t.Logf("%d paths before, %d after the setup and session", len(before), len(mid))
 			s.atreides([]string{"uninstall", "--purge", "--yes"})
-			sameTrees(t, before, treeHashes(t, s.proj, s.home, other))
+			installtest.SameTrees(t, before, treeHashes(t, s.proj, s.home, other))
 		})
 	}
 }
@@ -329,58 +327,13 @@ func (s *scratch) userHome(other string) {
 	}
 }
 
-// treeHashes is every entry under the roots: a file's mode and content
-// hash, a link's target, a directory's mode; by path. The project's .git
-// is left out (git's own bookkeeping).
+// treeHashes is installtest.TreeHashes of the roots, each without its
+// .git (git's own bookkeeping).
 func treeHashes(t *testing.T, roots ...string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	for _, root := range roots {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && d.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			switch {
-			case d.IsDir():
-				out[path] = "dir " + info.Mode().String()
-			case d.Type()&fs.ModeSymlink != 0:
-				target, err := os.Readlink(path)
-				out[path] = "link " + target
-				return err
-			default:
-				b, err := os.ReadFile(path)
-				sum := sha256.Sum256(b)
-				out[path] = info.Mode().String() + " " + hex.EncodeToString(sum[:])
-				return err
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+	var skip []string
+	for _, r := range roots {
+		skip = append(skip, filepath.Join(r, ".git"))
 	}
-	return out
-}
-
-// sameTrees reports every path whose entry differs, or that only one of
-// the trees has.
-func sameTrees(t *testing.T, before, after map[string]string) {
-	t.Helper()
-	for path, h := range before {
-		if after[path] != h {
-			t.Errorf("%s changed or removed: %q, was %q", path, after[path], h)
-		}
-	}
-	for path := range after {
-		if _, ok := before[path]; !ok {
-			t.Errorf("%s was left behind", path)
-		}
-	}
+	return installtest.TreeHashes(t, roots, skip...)
 }

@@ -1,9 +1,6 @@
 package initplan
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 )
 
 // TestPreviewWritesNothingReal: a preview (which the user then declines)
@@ -54,7 +52,7 @@ func TestPreviewWritesNothingReal(t *testing.T) {
 		LookPath: func(p string) (string, error) { return filepath.Join(root, "bin", p), nil }}
 	user := filepath.Join(home, ".config", "atreides")
 	paths := config.Paths{User: filepath.Join(user, "config.yaml"), Project: filepath.Join(proj, ".atreides", "config.yaml"), Trust: filepath.Join(user, config.TrustFileName)}
-	before := hashTree(t, root)
+	before := installtest.TreeHashes(t, []string{root})
 	changes, err := pl.Preview(env, paths, time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +60,7 @@ func TestPreviewWritesNothingReal(t *testing.T) {
 	if len(changes) == 0 {
 		t.Fatal("the preview shows no change: the test proves nothing")
 	}
-	after := hashTree(t, root)
+	after := installtest.TreeHashes(t, []string{root})
 	for p, h := range after {
 		if before[p] != h {
 			t.Errorf("the preview wrote %s for real", p)
@@ -81,38 +79,4 @@ func TestPreviewWritesNothingReal(t *testing.T) {
 	if !shown {
 		t.Errorf("no change shown under the relative variables' directories: %v", changes)
 	}
-}
-
-// hashTree is every entry under root by path: a directory's mode, a
-// file's mode and content hash, a link's target.
-func hashTree(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			out[p] = "link " + l
-			return err
-		case d.IsDir():
-			out[p] = "dir " + fi.Mode().String()
-		default:
-			b, err := os.ReadFile(p)
-			sum := sha256.Sum256(b)
-			out[p] = fi.Mode().String() + " " + hex.EncodeToString(sum[:])
-			return err
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	fc "github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
 
@@ -411,7 +412,7 @@ func clineRoundTrip(t *testing.T) {
 	p.WriteFile(".clinerules/rules.md", "the team's rules\n")
 	dirs := []string{p.Dir, p.Home, p.cfg}
 	own := []string{filepath.Join(p.Dir, ".atreides"), filepath.Join(p.Home, ".local", "state", "atreides")}
-	before := treeHashes(t, dirs, own...)
+	before := installtest.TreeHashes(t, dirs, own...)
 	p.install()
 	p.Atreides("install", "cline", "--user")
 	if _, err := os.Stat(filepath.Join(p.cfg, "hooks", "PreToolUse")); err != nil {
@@ -419,7 +420,7 @@ func clineRoundTrip(t *testing.T) {
 	}
 	p.Atreides("uninstall", "cline")
 	p.Atreides("uninstall", "cline", "--user")
-	sameTrees(t, before, treeHashes(t, dirs, own...))
+	installtest.SameTrees(t, before, installtest.TreeHashes(t, dirs, own...))
 }
 
 // later is a string a fake model's script reads that the test knows only

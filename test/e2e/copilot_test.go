@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 )
 
@@ -399,7 +400,7 @@ func copilotRoundTrip(t *testing.T) {
 	p.WriteJSON("../home/.copilot/mcp-config.json", map[string]any{"mcpServers": map[string]any{"other": map[string]any{"command": "other-mcp"}}})
 	p.WriteFile("../home/.copilot/hooks/mine.json", `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"true"}]}}`+"\n")
 	p.WriteFile(".github/workflows/ci.yml", "on: push\n")
-	before := treeHashes(t, []string{p.Dir, p.Home}, copilotSkip(t, p)...)
+	before := installtest.TreeHashes(t, []string{p.Dir, p.Home}, copilotSkip(t, p)...)
 	p.install("../home/.copilot/hooks/atreides.json")
 	p.install(".github/hooks/atreides.json", "--project")
 	for _, f := range []string{"../home/.copilot/agents/stilgar.agent.md", "../home/.copilot/mcp-config.json", ".github/agents/stilgar.agent.md"} {
@@ -410,7 +411,7 @@ func copilotRoundTrip(t *testing.T) {
 	p.Run("say hi")
 	p.Atreides("uninstall", "copilot", "--project")
 	p.Atreides("uninstall", "copilot")
-	sameTrees(t, before, treeHashes(t, []string{p.Dir, p.Home}, copilotSkip(t, p)...))
+	installtest.SameTrees(t, before, installtest.TreeHashes(t, []string{p.Dir, p.Home}, copilotSkip(t, p)...))
 }
 
 // copilotSkip is what the round trip leaves out: atreides's state and the

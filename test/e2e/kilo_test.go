@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
@@ -168,15 +169,15 @@ func TestKiloInstallRoundTrip(t *testing.T) {
 	p.WriteFile("../home/.config/kilo/plugin/mine.ts", "export const Mine = async () => ({})\n")
 	roots := []string{p.Dir, p.Home}
 	skip := []string{p.Path(".git"), p.Path(".atreides"), filepath.Join(p.Home, ".local")}
-	before := treeHashes(t, roots, skip...)
+	before := installtest.TreeHashes(t, roots, skip...)
 	p.Atreides("install", "kilo", "--project", "--offline")
 	p.Atreides("install", "kilo", "--user", "--offline")
-	if mid := treeHashes(t, roots, skip...); len(mid) == len(before) {
+	if mid := installtest.TreeHashes(t, roots, skip...); len(mid) == len(before) {
 		t.Fatalf("install changed nothing")
 	}
 	p.Atreides("uninstall", "kilo", "--project")
 	p.Atreides("uninstall", "kilo", "--user")
-	sameTrees(t, before, treeHashes(t, roots, skip...))
+	installtest.SameTrees(t, before, installtest.TreeHashes(t, roots, skip...))
 }
 
 // auditRecord is the part of an audit line these tests read.

@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/hostpack"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
 )
@@ -45,7 +46,7 @@ func TestPluginClaude(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := withoutAtreidesOnPath(t, p.env())
-	before := treeHashes(t, []string{p.Dir}, filepath.Join(p.Dir, ".atreides"))
+	before := installtest.TreeHashes(t, []string{p.Dir}, filepath.Join(p.Dir, ".atreides"))
 
 	hostCommand(t, p.Dir, env, "Validation passed", claudeBin, "plugin", "validate", market)
 	hostCommand(t, p.Dir, env, "Validation passed", claudeBin, "plugin", "validate", filepath.Join(market, hostpack.ClaudePlugin))
@@ -95,7 +96,7 @@ func TestExtensionGemini(t *testing.T) {
 	p.Victim("../home/victim")
 	ext := filepath.Join(buildPackages(t, p.atreides), hostpack.GeminiDir)
 	env := withoutAtreidesOnPath(t, append(p.baseEnv(), "GEMINI_CLI_TRUST_WORKSPACE=true"))
-	before := treeHashes(t, []string{p.Dir}, filepath.Join(p.Dir, ".atreides"))
+	before := installtest.TreeHashes(t, []string{p.Dir}, filepath.Join(p.Dir, ".atreides"))
 
 	hostCommand(t, p.Dir, env, "successfully validated", p.bin, "extensions", "validate", ext)
 	hostCommand(t, p.Dir, env, "installed successfully", p.bin, "extensions", "install", ext, "--consent")
@@ -152,7 +153,7 @@ var sessionState = []string{"./", ".gitignore", "audit.jsonl", "project/", "proj
 // .gitignore as new.
 func assertOnlyState(t *testing.T, dir string, before map[string]string) {
 	t.Helper()
-	sameTrees(t, before, treeHashes(t, []string{dir}, filepath.Join(dir, ".atreides")))
+	installtest.SameTrees(t, before, installtest.TreeHashes(t, []string{dir}, filepath.Join(dir, ".atreides")))
 	var got []string
 	for _, f := range stateFiles(t, dir) {
 		if rest, ok := strings.CutPrefix(f, "sessions/"); ok && strings.HasSuffix(rest, ".rec") {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/install/installtest"
 	oc "github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
 
@@ -205,13 +206,13 @@ func qwenRoundTrip(t *testing.T) {
 	roots := []string{p.Dir, p.Home}
 	skip := []string{p.Path(".atreides"), filepath.Join(p.Home, ".local", "state", "atreides")}
 	for _, scope := range []string{"--project", "--user"} {
-		before := treeHashes(t, roots, skip...)
+		before := installtest.TreeHashes(t, roots, skip...)
 		out := p.Atreides("install", "qwen", scope)
 		if !strings.Contains(out, "settings.json") {
 			t.Errorf("install %s said:\n%s", scope, out)
 		}
 		p.Atreides("uninstall", "qwen", scope)
-		sameTrees(t, before, treeHashes(t, roots, skip...))
+		installtest.SameTrees(t, before, installtest.TreeHashes(t, roots, skip...))
 	}
 	// With a run between (the project scope): what Qwen writes of its own
 	// (its state under ~/.qwen: chats, memory, update checks) is left out;
@@ -219,12 +220,12 @@ func qwenRoundTrip(t *testing.T) {
 	// the run rewrote the settings (so uninstall removed atreides's entries
 	// from the text instead of restoring the original).
 	skip = append(skip, filepath.Join(p.Home, ".qwen"))
-	before := treeHashes(t, roots, skip...)
+	before := installtest.TreeHashes(t, roots, skip...)
 	p.Atreides("install", "qwen")
 	p.Run("say hello")
 	p.Atreides("uninstall", "qwen")
 
-	sameTrees(t, before, treeHashes(t, roots, skip...))
+	installtest.SameTrees(t, before, installtest.TreeHashes(t, roots, skip...))
 }
 
 // The slash commands install writes (.qwen/commands/*.md) expand in a

@@ -1,4 +1,4 @@
-package e2e
+package installtest
 
 import (
 	"crypto/sha256"
@@ -10,14 +10,13 @@ import (
 	"testing"
 )
 
-// treeHashes is what every file (its mode and content hash), symlink (its
-// target) and directory (its mode) under each root is, by path, for the
-// hosts' byte-identical install round trips. The skip paths are left out
-// with all under them, and the directories above them are walked but not
-// recorded (atreides's backups under ~/.local/state/atreides make
-// ~/.local, which is atreides's state, not a leftover); a missing root is
-// empty.
-func treeHashes(t *testing.T, roots []string, skip ...string) map[string]string {
+// TreeHashes is what every file (mode and content hash), symbolic link
+// (its target) and directory (its mode) under each root is, by path: the
+// byte-identical round trips of install, uninstall --purge and init's
+// preview compare two of them with [SameTrees]. The skip paths are left
+// out with all under them, and the directories above them are walked but
+// not recorded; a missing root is empty.
+func TreeHashes(t testing.TB, roots []string, skip ...string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, root := range roots {
@@ -50,7 +49,7 @@ func treeHashes(t *testing.T, roots []string, skip ...string) map[string]string 
 	return out
 }
 
-// entryHash is one entry of treeHashes.
+// entryHash is one entry of TreeHashes.
 func entryHash(path string, d fs.DirEntry) (string, error) {
 	info, err := d.Info()
 	if err != nil {
@@ -68,9 +67,9 @@ func entryHash(path string, d fs.DirEntry) (string, error) {
 	return info.Mode().String() + " " + hex.EncodeToString(sum[:]), err
 }
 
-// sameTrees reports every path whose entry differs between two
-// treeHashes, or that only one of them has.
-func sameTrees(t *testing.T, before, after map[string]string) {
+// SameTrees reports every path whose entry differs between two
+// TreeHashes, or that only one of them has.
+func SameTrees(t testing.TB, before, after map[string]string) {
 	t.Helper()
 	for path, h := range before {
 		if after[path] != h {
