@@ -97,12 +97,9 @@ func Missing() []string {
 // InstallBeside runs 'go install' for every companion at src's version,
 // with GOBIN set to the directory of this binary.
 func InstallBeside(src Source, w io.Writer) error {
-	self, err := os.Executable()
+	self, err := Self()
 	if err != nil {
-		return fmt.Errorf("cannot find the atreides binary: %w", err)
-	}
-	if r, err := filepath.EvalSymlinks(self); err == nil {
-		self = r
+		return err
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {

@@ -12,12 +12,9 @@ import (
 // that hooks do not pay their packages' init. pkg is where it is built
 // from, for the message when it is missing.
 func Path(name, pkg string) (string, error) {
-	self, err := os.Executable()
+	self, err := Self()
 	if err != nil {
-		return "", fmt.Errorf("cannot find the atreides binary: %w", err)
-	}
-	if r, err := filepath.EvalSymlinks(self); err == nil {
-		self = r
+		return "", err
 	}
 	if runtime.GOOS == "windows" {
 		name += ".exe"

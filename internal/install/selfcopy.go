@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/companion"
 	"github.com/atreides-dev/atreides/internal/guard"
 )
 
@@ -31,14 +32,10 @@ func InNpxCache(exe string) bool {
 // ~/.local/share/atreides/bin. The guard protects all of it, the
 // .version record too (policy.StableBinDir names the same directory).
 func StableBinDir(getenv func(string) string) (string, error) {
-	if d := getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "atreides", "bin"), nil
+	if d := companion.StableDir(getenv("HOME"), getenv); d != "" {
+		return d, nil
 	}
-	home := getenv("HOME")
-	if home == "" {
-		return "", errors.New("neither XDG_DATA_HOME nor HOME is set: nowhere to keep a copy of atreides")
-	}
-	return filepath.Join(home, ".local", "share", "atreides", "bin"), nil
+	return "", errors.New("neither XDG_DATA_HOME nor HOME is set: nowhere to keep a copy of atreides")
 }
 
 // versionFile records the version of the programs in a stable directory.
@@ -190,12 +187,9 @@ func StableHookBinary(self, version string, getenv func(string) string) (bin, no
 // cache and project-scope hooks, which run 'atreides' from PATH, would
 // not find it once npx ends ("" when there is nothing to say).
 func NpxProjectNote(getenv func(string) string) string {
-	self, err := os.Executable()
+	self, err := companion.Self()
 	if err != nil {
 		return ""
-	}
-	if r, err := filepath.EvalSymlinks(self); err == nil {
-		self = r
 	}
 	if !InNpxCache(self) || OnPathOutsideNpx(getenv("PATH")) {
 		return ""
