@@ -37,8 +37,16 @@ func Read() Info {
 	return resolve(Info{version, commit, date}, debug.ReadBuildInfo)
 }
 
-// Version is "v0.3.0", a module pseudo-version, or "devel".
-func Version() string { return Read().Version }
+// Version is "v0.3.0", a module pseudo-version, or "devel". A stamped
+// version is returned as it is: the hook asks for it on events (the
+// ledger's records), and the build information is parsed only when
+// there is no stamp.
+func Version() string {
+	if version != "" {
+		return version
+	}
+	return Read().Version
+}
 
 // Commit is the short commit hash, with "+dirty" when the tree had
 // changes, or "" when unknown.
