@@ -215,7 +215,9 @@ func TestRequireTodo(t *testing.T) {
 		{"no todo on Codex", "codex", nil, true, "atreides todo add"},
 		{"an open agent todo", "claude", func(f *fixture) { f.agentTodo("pending") }, false, ""},
 		{"only a finished agent todo", "claude", func(f *fixture) { f.agentTodo("completed") }, true, "TodoWrite"},
-		{"an open project todo", "codex", func(f *fixture) { f.projectTodo() }, false, ""},
+		{"an open todo of the session", "codex", func(f *fixture) { f.projectTodo("s1") }, false, ""},
+		{"only a person's todo", "codex", func(f *fixture) { f.projectTodo("") }, true, "atreides todo add"},
+		{"only another session's todo", "codex", func(f *fixture) { f.projectTodo("s2") }, true, "atreides todo add"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
@@ -246,10 +248,10 @@ func (f *fixture) agentTodo(status string) {
 	})
 }
 
-func (f *fixture) projectTodo() {
+func (f *fixture) projectTodo(session string) {
 	f.st.Update(context.Background(), func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			_, err := todos.Add(p, todos.New{Title: "x"}, f.env.now)
+			_, err := todos.Add(p, todos.New{Title: "x", Session: session}, f.env.now)
 			return err
 		})
 	})

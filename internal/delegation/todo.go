@@ -31,6 +31,8 @@ func todoRule(c *engine.Call, o *Options) event.Result {
 		"Delegation refused: this project delegates only work that is on the todo list (delegation.require_todo), and this session has no open todo. Add one for the work you want to delegate %s, then delegate again.", how)}
 }
 
+// hasOpenTodo is the stop gate's rule of whose todos are whose
+// (todos.Todos.Held): the session's own, not every todo of the project.
 func hasOpenTodo(st *engine.State) bool {
-	return slices.ContainsFunc(agenttodos.Key.Of(st.Session).Agent, agenttodos.Todo.Open) || len(todos.Key.Read(st.Project).Open()) > 0
+	return slices.ContainsFunc(agenttodos.Key.Of(st.Session).Agent, agenttodos.Todo.Open) || len(todos.Key.Read(st.Project).Held(st.Project, st.Session.ID)) > 0
 }

@@ -25,8 +25,10 @@ type HostFacts struct {
 	PrimaryAgents []string
 	// Compact is the command the user types to compact the agent's context.
 	Compact string
-	// TodoTool says how the agent adds a todo with the host's own tool,
-	// which atreides mirrors: "with your write_todos tool". Empty when the
+	// TodoTool says how the agent keeps a todo with the host's own tool,
+	// which atreides mirrors: "with your write_todos tool", said after
+	// "add one" (delegation) and "mark them completed" (the stop gate), so
+	// that no host's agent is told another host's tool. Empty when the
 	// host's todo tool fires no hook (only atreides's own todos count).
 	TodoTool string
 	// DefaultAgent is the agent type the host's delegating tool starts

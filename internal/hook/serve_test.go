@@ -167,10 +167,11 @@ func TestServeOpenCode(t *testing.T) {
 	if err := store.Open(filepath.Join(dir, ".atreides")).Update(ctx, func(*store.Tx) error { return nil }); err != nil {
 		t.Fatalf("store busy between requests: %v", err)
 	}
-	// A todo added between requests, as 'atreides todo add' adds it.
+	// A todo of the session added between requests, as 'atreides todo add'
+	// run by its agent adds it.
 	err := store.Open(filepath.Join(dir, ".atreides")).Update(ctx, func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {
-			_, err := todos.Add(p, todos.New{Title: "write the report"}, time.Now().UTC())
+			_, err := todos.Add(p, todos.New{Title: "write the report", Session: "s1"}, time.Now().UTC())
 			return err
 		})
 	})

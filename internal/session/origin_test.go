@@ -128,7 +128,7 @@ func TestEntriesFromElsewhere(t *testing.T) {
 	// The stop gate and the compaction's state block, on the desktop
 	// with a todo of its own.
 	p = projectAs(t, dir, desktop, func(p *state.Project) error {
-		_, err := todos.Add(p, todos.New{Title: "write the docs"}, t0)
+		_, err := todos.Add(p, todos.New{Title: "write the docs", Session: "s"}, t0)
 		return err
 	})
 	var pending []string

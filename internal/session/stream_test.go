@@ -91,6 +91,7 @@ type line struct {
 	After     string                          `json:"_after"` // time since the previous line, default 1s
 	Want      *want                           `json:"_want"`
 	TodoAdd   string                          `json:"_todo_add"`
+	Session   string                          `json:"_session"` // the session a _todo_add is on; "": a person's
 	TodoDone  int                             `json:"_todo_done"`
 	TodoStart int                             `json:"_todo_start"`
 	Anchor    *anchors.Anchor                 `json:"_anchor"` // Created is relative: use _age
@@ -227,7 +228,7 @@ func (r *streamRun) directive(name string, n int, l *line) {
 	}
 	switch {
 	case l.TodoAdd != "":
-		_, err = todos.Add(p, todos.New{Title: l.TodoAdd, Level: "task"}, r.now)
+		_, err = todos.Add(p, todos.New{Title: l.TodoAdd, Level: "task", Session: l.Session}, r.now)
 	case l.TodoDone != 0:
 		err = todos.Key.Of(p).SetStatus(l.TodoDone, todos.Done, r.now)
 	case l.TodoStart != 0:

@@ -37,8 +37,11 @@ func TestStopGateTaskPhase(t *testing.T) {
 		"open phase":      {func(*tasks.SessionTask) {}, true, "task 3 (Health endpoint), phase 2 of 3: Phase 2: Wire it (verify: `go test ./...`)"},
 		"all phases done": {func(t *tasks.SessionTask) { t.Phase, t.Done = 0, 3 }, true, "every phase of its plan is completed; mark the task done (`atreides task done 3`)"},
 		"not approved":    {func(t *tasks.SessionTask) { t.Approved = false }, false, ""},
-		"no plan":         {func(t *tasks.SessionTask) { *t = tasks.SessionTask{Number: 3, Approved: true} }, false, ""},
-		"no task":         {func(t *tasks.SessionTask) { *t = tasks.SessionTask{} }, false, ""},
+		"no plan": {func(t *tasks.SessionTask) {
+			*t = tasks.SessionTask{Number: 3, Title: "Health endpoint", Approved: true}
+		}, true, "task 3 (Health endpoint) is in progress: finish it and mark it done (`atreides task done 3`)"},
+		"no plan, approval asked": {func(t *tasks.SessionTask) { *t = tasks.SessionTask{Number: 3} }, false, ""},
+		"no task":                 {func(t *tasks.SessionTask) { *t = tasks.SessionTask{} }, false, ""},
 	} {
 		s := state.NewSession("s", "claude", t0)
 		*tasks.SessionTaskKey.Of(s) = sessionTask()

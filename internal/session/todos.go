@@ -166,17 +166,28 @@ func applyItem(todos []agenttodos.Todo, ch itemChange, output string) []agenttod
 	return todos
 }
 
-// pendingItem is one open todo as the stop gate lists it.
+// Where a pending item comes from; the stop gate's message says how to
+// close each kind that is in its list, and only those.
+const (
+	fromTodo    = "atreides"        // the session's own atreides todo
+	fromHost    = "your todo list"  // the host's todo tool, mirrored
+	fromMessage = "in your message" // an unchecked box in the last message
+	fromTask    = "task"            // the task the session claimed
+)
+
+// pendingItem is one open item as the stop gate lists it.
 type pendingItem struct {
-	Source string // "atreides", "TodoWrite", "task ID", "message"
+	Source string // one of the from* words
 	Text   string
 }
 
-// pendingTodos gathers every open todo: atreides's own store (but those
-// added in another checkout of a team's project), the mirrored TodoWrite
-// list, and unchecked markdown boxes (`- [ ] ...`) in the agent's last
-// message. Boxes are taken from the current message only, so
-// a list the agent stops repeating is not chased forever.
+// pendingTodos gathers what holds this session's stop (docs/work-items.md):
+// its own atreides todos (todos.Todos.Held: none added by a person at a
+// terminal or by another session, none from another checkout), the
+// mirrored list of the host's todo tool, unchecked markdown boxes (`- [ ]
+// ...`) in the agent's last message, and the task the session claimed and
+// holds in progress. Boxes are taken from the current message only, so a
+// list the agent stops repeating is not chased forever.
 func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pendingItem {
 	var out []pendingItem
 	seen := map[string]bool{}
@@ -188,17 +199,12 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 		seen[k] = true
 		out = append(out, pendingItem{Source: src, Text: text})
 	}
-	for _, t := range todos.Key.Read(p).Open() {
-		if p.Elsewhere(t.Origin) != "" {
-			// Another checkout's todo is another party's: the session
-			// start shows it, marked; this agent is not held to it.
-			continue
-		}
+	for _, t := range todos.Key.Read(p).Held(p, s.ID) {
 		text := fmt.Sprintf("#%d %s", t.ID, t.Title)
 		if t.Status == todos.InProgress {
 			text += " (in progress)"
 		}
-		add("atreides", text, t.Title)
+		add(fromTodo, text, t.Title)
 	}
 	for _, t := range agenttodos.Key.Of(s).Agent {
 		if t.Open() {
@@ -206,30 +212,31 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 			if t.Status == todos.InProgress {
 				text += " (in progress)"
 			}
-			src := "TodoWrite"
-			if t.ID != "" {
-				src = "task " + t.ID
-			}
-			add(src, text, t.Content)
+			add(fromHost, text, t.Content)
 		}
 	}
 	for _, box := range uncheckedBoxes(lastMessage) {
-		add("message", box, box)
+		add(fromMessage, box, box)
 	}
 	if text := taskPhaseItem(tasks.SessionTaskKey.Of(s)); text != "" {
-		add("plan", text, text)
+		add(fromTask, text, text)
 	}
 	return out
 }
 
-// taskPhaseItem is the open work of the task the session holds in
-// progress: its current plan phase, or, once every phase is completed,
-// the task itself. A task without a plan, or whose plan waits for the
-// user's approval, has nothing for the agent to go on with.
+// taskPhaseItem is the open work of the task the session claimed and
+// holds in progress: its current plan phase, once every phase is
+// completed the task itself, and the task itself when it has no plan (or
+// a plan without phases) and the project asks for none. A task whose
+// plan waits for the user's approval has nothing for the agent to go on
+// with. A task claimed by a person at a terminal is in no session's
+// record, so it holds no agent.
 func taskPhaseItem(t *tasks.SessionTask) string {
 	switch {
-	case t.Number == 0 || t.Plan == "" || !t.Approved || t.Phases == 0:
+	case t.Number == 0 || !t.Approved:
 		return ""
+	case t.Plan == "" || t.Phases == 0:
+		return fmt.Sprintf("task %d (%s) is in progress: finish it and mark it done (`atreides task done %d`), or give it up (`atreides task claim --release %d`)", t.Number, t.Title, t.Number, t.Number)
 	case t.Phase == 0:
 		return fmt.Sprintf("task %d (%s): every phase of its plan is completed; mark the task done (`atreides task done %d`)", t.Number, t.Title, t.Number)
 	}
@@ -275,15 +282,11 @@ func uncheckedBoxes(msg string) []string {
 	return out
 }
 
-// finished counts the todos finished so far: atreides todos done or
-// cancelled, and TodoWrite items completed.
+// finished counts what this session finished so far: its own atreides
+// todos done or cancelled, the host list's items completed, and its
+// task's completed phases.
 func finished(p *state.Project, s *state.Session) int {
-	n := 0
-	for _, t := range todos.Key.Read(p).List {
-		if !t.Open() {
-			n++
-		}
-	}
+	n := todos.Key.Read(p).Finished(s.ID)
 	for _, t := range agenttodos.Key.Of(s).Agent {
 		if !t.Open() {
 			n++
@@ -392,29 +395,57 @@ func stopGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) (
 	st.Fingerprint = fingerprint(pending)
 	st.Last = ev.Time
 	st.GaveUp = ""
-	return event.Result{Block: true, BlockReason: stopReason(pending, st.Blocks, o.MaxBlocks)}, nil
+	return event.Result{Block: true, BlockReason: stopReason(pending, ev.HostFacts(), st.Blocks, o.MaxBlocks)}, nil
 }
 
-func stopReason(pending []pendingItem, n, max int) string {
+func stopReason(pending []pendingItem, facts *event.HostFacts, n, max int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "atreides: %d todo(s) still open:\n", len(pending))
+	fmt.Fprintf(&b, "atreides: %d todo(s) still open in this session:\n", len(pending))
 	const maxListed = 20
+	var kinds []string
 	for i, it := range pending {
-		if i == maxListed {
-			fmt.Fprintf(&b, "- … and %d more (atreides todo list)\n", len(pending)-maxListed)
-			break
+		if !slices.Contains(kinds, it.Source) {
+			kinds = append(kinds, it.Source)
 		}
-		switch it.Source {
-		case "atreides":
+		switch {
+		case i == maxListed:
+			fmt.Fprintf(&b, "- … and %d more (atreides todo list)\n", len(pending)-maxListed)
+		case i > maxListed:
+		case it.Source == fromTodo, it.Source == fromTask:
 			fmt.Fprintf(&b, "- [ ] %s\n", it.Text)
 		default:
 			fmt.Fprintf(&b, "- [ ] %s (%s)\n", it.Text, it.Source)
 		}
 	}
-	b.WriteString("Continue with them, or mark each one done or cancelled if it no longer applies or only the user can do it ")
-	b.WriteString("(`atreides todo done ID` / `atreides todo cancel ID`; TodoWrite items with TodoWrite; tasks with TaskUpdate, status completed or deleted; checkboxes by checking them), then stop. ")
-	fmt.Fprintf(&b, "Finish at least one before stopping again. (stop block %d of at most %d)", n, max)
+	b.WriteString("Continue with them, or close each one that no longer applies or that only the user can do")
+	if how := closeHow(kinds, facts); how != "" {
+		b.WriteString(" (" + how + ")")
+	}
+	fmt.Fprintf(&b, ", then stop. Finish at least one before stopping again. (stop block %d of at most %d)", n, max)
 	return b.String()
+}
+
+// closeHow says how to close the kinds of item in the gate's list, and
+// only those: the host's own todo tool by the name the host gives it
+// (event.HostFacts.TodoTool), never another host's. A task's line says
+// itself how it is closed.
+func closeHow(kinds []string, facts *event.HostFacts) string {
+	var how []string
+	for _, k := range kinds {
+		switch k {
+		case fromTodo:
+			how = append(how, "`atreides todo done ID` or `atreides todo cancel ID`")
+		case fromHost:
+			tool := "with the todo tool that listed them"
+			if facts != nil && facts.TodoTool != "" {
+				tool = facts.TodoTool
+			}
+			how = append(how, "your todo list's items: mark them completed "+tool)
+		case fromMessage:
+			how = append(how, "the boxes in your message: check them")
+		}
+	}
+	return strings.Join(how, "; ")
 }
 
 // asksUser reports whether the agent's last message ends with a question:

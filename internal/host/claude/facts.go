@@ -12,7 +12,7 @@ var Facts = event.HostFacts{
 	// roster's explore and plan stand beside them.
 	AgentCall:    `the Agent tool with subagent_type "%[1]s"`,
 	Compact:      "/compact",
-	TodoTool:     "with your TodoWrite (or TaskCreate) tool",
+	TodoTool:     "with your TodoWrite tool (or TaskCreate and TaskUpdate)",
 	DefaultAgent: "general-purpose",
 	AgentKey:     "subagent_type",
 	Transcript:   event.ClaudeTranscript,
