@@ -123,7 +123,7 @@ func (c *claimer) resolve(io *command.IO, r *tasks.Repo) (taskboard.TaskClaim, e
 	if err := actor.ActAs(c.session, command.Actor(io)); err != nil {
 		return taskboard.TaskClaim{}, err
 	}
-	id, _, err := r.Caller(context.Background(), c.session, io.Getenv)
+	id, _, err := r.Caller(context.Background(), c.session, command.Actor(io))
 	return taskboard.TaskClaim{Session: id, Agent: c.agent}, err
 }
 

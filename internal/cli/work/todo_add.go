@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/actor"
 	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/todos"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -20,6 +22,7 @@ type todoAddOptions struct {
 	file     string
 	line     int
 	agent    string
+	session  string
 	title    string
 	asJSON   bool
 }
@@ -42,6 +45,7 @@ func newTodoAddCmd(io *command.IO) *cobra.Command {
 	f.StringVar(&o.file, "file", "", "the file the work is in (PATH or PATH:LINE)")
 	f.IntVar(&o.line, "line", 0, "the line in --file")
 	f.StringVar(&o.agent, "agent", "", "the agent the todo belongs to (a subagent type or name)")
+	f.StringVarP(&o.session, "session", "s", "", "the session whose checklist it goes on (default: the calling session; none at a terminal)")
 	f.BoolVar(&o.asJSON, "json", false, "print the new todo as JSON")
 	command.CompleteValues(cmd, "level", "epic", "task", "subtask")
 	command.CompleteValues(cmd, "priority", "critical", "high", "medium", "low")
@@ -60,11 +64,15 @@ func (o *todoAddOptions) run(io *command.IO) error {
 	if _, err := anchors.ParsePriority(o.priority); err != nil {
 		return command.Usagef("--priority: %v", err)
 	}
+	if err := actor.ActAs(o.session, command.Actor(io)); err != nil {
+		return err
+	}
 	var added todos.Todo
 	err := command.UpdateProject(io, func(p *state.Project) error {
 		t, err := todos.Add(p, todos.New{
 			Title: o.title, Level: o.level, Parent: o.parent,
 			Priority: o.priority, File: o.file, Line: o.line, Agent: o.agent,
+			Session: todoSession(p, o.session, command.Actor(io)),
 		}, time.Now().UTC())
 		added = t
 		return err
@@ -76,5 +84,22 @@ func (o *todoAddOptions) run(io *command.IO) error {
 		return command.PrintJSON(io, view.TodoOf(added))
 	}
 	fmt.Fprintf(io.Out, "added todo #%d: %s\n", added.ID, added.Title)
+	if added.Session == "" {
+		// Said on stderr, once, so that the line above stays what
+		// scripts read.
+		fmt.Fprintf(io.Err, "note: todo #%d is on no session's checklist and holds no agent's stop; work for an agent is a task (atreides task add)\n", added.ID)
+	}
 	return nil
+}
+
+// todoSession is the session whose checklist a new todo goes on: the
+// task commands' caller (tasks.CallerOf), so that a todo typed by a
+// person at a terminal is on no session's list and holds no agent
+// (docs/work-items.md).
+func todoSession(p *state.Project, named string, e actor.Env) string {
+	id, _ := tasks.CallerOf(p, named, e)
+	if id == tasks.UserSession {
+		return ""
+	}
+	return id
 }
