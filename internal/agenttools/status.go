@@ -52,7 +52,7 @@ func sessionStatus(ctx context.Context, e *Env, args json.RawMessage) (string, e
 			fmt.Fprintf(&b, "Subagent %s (%s) depth %d: %s\n", a.ID, a.Type, a.Depth, orNone(a.Outcome, "running"))
 		}
 	}
-	fmt.Fprintf(&b, "Open todos:\n%s", renderTodos(v.Todos, false))
+	fmt.Fprintf(&b, "Open todos:\n%s", renderTodos(v.Todos, false, v.ID))
 	return b.String(), nil
 }
 

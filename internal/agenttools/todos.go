@@ -11,12 +11,15 @@ import (
 	"github.com/atreides-dev/atreides/internal/view"
 )
 
-// todoTools add, update and list the project's todos; package state checks
-// levels, parents, priorities and statuses, as for the command line.
+// todoTools add, update and list todos, a session's checklist
+// (docs/work-items.md): a todo the agent adds is on its session's
+// checklist and holds that session's stop, no other's. Package todos
+// checks levels, parents, priorities and statuses, as for the command
+// line.
 func todoTools() []Tool {
 	return []Tool{{
 		Name:        "todo_add",
-		Description: "Add a todo to atreides's project todo list (epic > task > subtask).",
+		Description: "Add a todo to this session's checklist (epic > task > subtask); you are asked to finish or cancel it before you stop. Work for the project, with a plan, is a task (task_create).",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"title":{"type":"string","maxLength":4096,"description":"what needs doing"},` +
 			`"level":{"type":"string","maxLength":4096,"description":"epic, task or subtask (default: one level below the parent, else task); a subtask needs a parent, and a todo goes only under a wider one"},` +
@@ -37,7 +40,7 @@ func todoTools() []Tool {
 		Call: todoUpdate,
 	}, {
 		Name:        "todo_list",
-		Description: "List the project's todos.",
+		Description: "List the project's open todos, yours marked as yours (those hold your stop).",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"all":{"type":"boolean","description":"include done and cancelled todos"}` +
 			`},"additionalProperties":false}`),
@@ -99,11 +102,13 @@ func todoList(ctx context.Context, e *Env, args json.RawMessage) (string, error)
 	if err != nil {
 		return "", err
 	}
-	return renderTodos(view.Todos(todos.Key.Read(p).List), in.All), nil
+	session, _ := e.session(p)
+	return renderTodos(view.Todos(todos.Key.Read(p).List), in.All, session), nil
 }
 
-// renderTodos is the todo tree, open todos only unless all.
-func renderTodos(todos []view.Todo, all bool) string {
+// renderTodos is the todo tree, open todos only unless all; each todo
+// says whose checklist it is on, session's ("yours") or another's.
+func renderTodos(todos []view.Todo, all bool, session string) string {
 	var b strings.Builder
 	var walk func(parent, depth int)
 	walk = func(parent, depth int) {
@@ -111,7 +116,7 @@ func renderTodos(todos []view.Todo, all bool) string {
 			if t.Parent != parent || (!all && !t.Open()) {
 				continue
 			}
-			fmt.Fprintf(&b, "%s- #%d [%s] %s (%s)\n", strings.Repeat("  ", depth), t.ID, t.Status, t.Title, t.Details())
+			fmt.Fprintf(&b, "%s- #%d [%s] %s (%s%s)\n", strings.Repeat("  ", depth), t.ID, t.Status, t.Title, t.Details(), owner(t.Session, session))
 			if depth < 3 {
 				walk(t.ID, depth+1)
 			}
@@ -122,4 +127,15 @@ func renderTodos(todos []view.Todo, all bool) string {
 		return "no todos\n"
 	}
 	return b.String()
+}
+
+// owner says whose checklist a todo is on, for the agent of session.
+func owner(of, session string) string {
+	switch of {
+	case "":
+		return ", no session"
+	case session:
+		return ", yours"
+	}
+	return ", session " + of
 }

@@ -12,9 +12,13 @@ import (
 
 func NewTodoCmd(io *command.IO) *cobra.Command {
 	return command.NewGroupCmd("todo <subcommand>",
-		"manage atreides todos: add, start, done, cancel, list",
-		`Manage atreides's own todos for this project. While a todo is open, an
-agent that tries to stop is asked to finish or close it first.`,
+		"manage a session's checklist: add, start, done, cancel, list",
+		`Manage atreides todos: a session's checklist (docs/work-items.md). A
+todo an agent adds is on its session's checklist, and while it is open
+that session's agent is asked to finish or close it before it stops;
+no other session is held to it. A todo added at a terminal is on no
+session's checklist and holds no agent. Work for the project, with a
+plan, dependencies and a claim, is a task (atreides task).`,
 		newTodoAddCmd(io),
 		newTodoSetCmd(io, "start", todos.InProgress, "mark todos in progress"),
 		newTodoSetCmd(io, "done", todos.Done, "mark todos done"),
@@ -45,10 +49,28 @@ func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
 				} else if t.Status == todos.InProgress {
 					mark = st.Paint(command.SGRYellow, mark)
 				}
-				fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.Dim("("+t.Details()+")"))
+				fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.Dim("("+todoDetails(t)+")"))
 				walk(t.ID, depth+1)
 			}
 		}
 	}
 	walk(0, 0)
+}
+
+// todoDetails are the todo's details and, when it is on a session's
+// checklist, the session (its first 8 characters: enough to tell the
+// project's sessions apart on one line).
+func todoDetails(t view.Todo) string {
+	d := t.Details()
+	if t.Session != "" {
+		d += ", session " + shortSession(t.Session)
+	}
+	return d
+}
+
+func shortSession(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
 }

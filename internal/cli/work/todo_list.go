@@ -12,6 +12,7 @@ import (
 // todoListOptions are the flags of 'atreides todo list'.
 type todoListOptions struct {
 	all    bool
+	mine   bool
 	asJSON bool
 }
 
@@ -19,12 +20,13 @@ func newTodoListCmd(io *command.IO) *cobra.Command {
 	o := &todoListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "list open todos, as a tree",
+		Short: "list open todos, as a tree, each with the session whose checklist it is on",
 		Args:  command.NoArgs,
 		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}
 	f := cmd.Flags()
 	f.BoolVarP(&o.all, "all", "a", false, "include done and cancelled todos")
+	f.BoolVar(&o.mine, "mine", false, "only the calling session's todos (a person's: those on no session's checklist)")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON for scripts")
 	return cmd
 }
@@ -38,6 +40,9 @@ func (o *todoListOptions) run(io *command.IO) error {
 	if !o.all {
 		list = todos.Key.Read(p).Open()
 	}
+	if o.mine {
+		list = onChecklist(list, todoSession(p, "", command.Actor(io)))
+	}
 	if o.asJSON {
 		return command.PrintJSON(io, view.Todos(list))
 	}
@@ -47,4 +52,16 @@ func (o *todoListOptions) run(io *command.IO) error {
 	}
 	printTodoTree(io, view.Todos(list))
 	return nil
+}
+
+// onChecklist keeps the todos on session's checklist ("": those on no
+// session's).
+func onChecklist(list []todos.Todo, session string) []todos.Todo {
+	var out []todos.Todo
+	for _, t := range list {
+		if t.Session == session {
+			out = append(out, t)
+		}
+	}
+	return out
 }
