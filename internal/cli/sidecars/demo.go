@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/demo"
+	"github.com/atreides-dev/atreides/internal/host/all"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/spf13/cobra"
 )
 
@@ -35,6 +38,20 @@ func NewDemoCmd(io *command.IO) *cobra.Command {
 	return cmd
 }
 
+// sessionEnv is env naming session sid through $ATREIDES_SESSION_ID,
+// without the variables in which a host names its own session, which
+// would win over it when the demo runs inside an agent's session.
+func sessionEnv(env []string, sid string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(all.SessionVars(), k) && !slices.Contains(state.SessionVars, k) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "ATREIDES_SESSION_ID="+sid)
+}
+
 func (opts *demoOptions) run(io *command.IO) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -53,13 +70,17 @@ func (opts *demoOptions) run(io *command.IO) error {
 	}
 	fmt.Fprintf(io.Out, "demo project %s\n%s\n", proj, rep)
 	env := append(os.Environ(), "CLAUDE_PROJECT_DIR="+proj)
-	if o, err := demo.Run([]string{exe, "todo", "add", "Make TestChangelog pass"}, env, proj, nil); err != nil || o.Exit != 0 {
+	sid := "demo-" + time.Now().UTC().Format("20060102T150405")
+	// The todo goes on the demo session's checklist, as its agent would
+	// add it: only a session's own todos hold its stop
+	// (docs/work-items.md).
+	if o, err := demo.Run([]string{exe, "todo", "add", "Make TestChangelog pass"}, sessionEnv(env, sid), proj, nil); err != nil || o.Exit != 0 {
 		return fmt.Errorf("add the demo todo: %v %s", err, o.Stderr)
 	}
 	fmt.Fprintln(io.Out, "added an atreides todo: Make TestChangelog pass")
 
 	home, _ := os.UserHomeDir()
-	steps, err := demo.Steps(proj, home, "demo-"+time.Now().UTC().Format("20060102T150405"))
+	steps, err := demo.Steps(proj, home, sid)
 	if err != nil {
 		return err
 	}
