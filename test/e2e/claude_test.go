@@ -17,14 +17,14 @@ const sessionMarker = "<!-- atreides:session -->"
 // harness self-test's shell-script hook.
 type hookKit struct {
 	install func(p *Project)
-	addTodo func(p *Project, text string)
+	addTodo func(p *Project, sid, text string)
 	// blockMention is text a block reason must contain.
 	blockMention string
 }
 
 var atreidesKit = hookKit{
 	install:      func(p *Project) { p.InstallAtreides() },
-	addTodo:      func(p *Project, text string) { p.Atreides("todo", "add", text) },
+	addTodo:      func(p *Project, sid, text string) { p.SessionTodo(sid, text) },
 	blockMention: "atreides blocked this",
 }
 
@@ -117,8 +117,9 @@ func scenarioStopTodos(t *testing.T, kit hookKit) {
 		fa.Text("Noted the open todo; stopping now."),
 	}})
 	kit.install(p)
-	kit.addTodo(p, todo)
-	res := p.RunClaude("do the work", RunOpts{})
+	sid := NewSessionID(t)
+	kit.addTodo(p, sid, todo)
+	res := p.RunClaude("do the work", RunOpts{Args: []string{"--session-id", sid}})
 
 	main := p.Fake.Main()
 	if len(main) < 2 {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -286,6 +287,27 @@ func (p *Project) Atreides(args ...string) string {
 		p.t.Fatalf("atreides %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// NewSessionID is a fresh session id for a host that takes one from its
+// caller (Claude Code's --session-id): the test can then give that
+// session a todo before it starts.
+func NewSessionID(t *testing.T) string {
+	t.Helper()
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// SessionTodo puts a todo on session sid's checklist, as `atreides todo
+// add` run by that session's agent does: only a session's own todos hold
+// its stop (docs/work-items.md), not one a person or script adds.
+func (p *Project) SessionTodo(sid, text string) {
+	p.t.Helper()
+	p.Atreides("todo", "add", "--session", sid, text)
 }
 
 // InstallAtreides installs atreides's Claude hooks into the project the way a

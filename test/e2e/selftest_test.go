@@ -38,7 +38,7 @@ exit 0
 
 var shellKit = hookKit{
 	install:      installShellHook,
-	addTodo:      func(p *Project, text string) { p.WriteFile(".selftest-todo", text, 0o644) },
+	addTodo:      func(p *Project, _, text string) { p.WriteFile(".selftest-todo", text, 0o644) },
 	blockMention: "PreToolUse:Bash hook error",
 }
 

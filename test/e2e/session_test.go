@@ -40,9 +40,10 @@ func scenarioTodosProgress(t *testing.T) {
 		fa.Text("Changelog updated; everything is done."),
 	}})
 	p.InstallAtreides()
-	p.Atreides("todo", "add", "write the report")
-	p.Atreides("todo", "add", "update the changelog")
-	p.RunClaude("do the work", RunOpts{})
+	sid := NewSessionID(t)
+	p.SessionTodo(sid, "write the report")
+	p.SessionTodo(sid, "update the changelog")
+	p.RunClaude("do the work", RunOpts{Args: []string{"--session-id", sid}})
 
 	main := p.Fake.Main()
 	if len(main) != 5 {
@@ -72,9 +73,9 @@ func scenarioNoProgress(t *testing.T) {
 	}
 	p := NewProject(t, fa.Script{Steps: steps})
 	p.InstallAtreides()
-	p.Atreides("todo", "add", "write the report")
-	res := p.RunClaude("turn 1", RunOpts{})
-	sid := res.SessionID()
+	sid := NewSessionID(t)
+	p.SessionTodo(sid, "write the report")
+	p.RunClaude("turn 1", RunOpts{Args: []string{"--session-id", sid}})
 	want := []int{2, 2, 2, 1} // main requests per run: blocked once, then let go; the 4th not blocked
 	before := len(p.Fake.Main())
 	if before != want[0] {
@@ -129,10 +130,10 @@ func scenarioStrikes(t *testing.T) {
 func scenarioCompact(t *testing.T) {
 	p := NewProject(t, fa.Script{Steps: []fa.Step{fa.Text("Noted."), fa.Text("Resuming."), fa.Text("Resuming.")}})
 	p.InstallAtreides()
-	p.Atreides("todo", "add", "write the report")
+	sid := NewSessionID(t)
+	p.SessionTodo(sid, "write the report")
 	p.Atreides("anchor", "add", "--priority", "critical", "--kind", "constraint", "never touch the production database")
-	res := p.RunClaude("remember: the API is v2 only", RunOpts{})
-	sid := res.SessionID()
+	p.RunClaude("remember: the API is v2 only", RunOpts{Args: []string{"--session-id", sid}})
 	p.RunClaude("/compact keep it short", RunOpts{Args: []string{"--resume", sid}})
 	n := len(p.Fake.Main())
 	p.RunClaude("continue", RunOpts{Args: []string{"--resume", sid}})
