@@ -131,9 +131,11 @@ func TestKiloTodoContinuation(t *testing.T) {
 	// that marks the todo done run without a person approving it.
 	p.writeConfig(map[string]any{"bash": "allow", "external_directory": "allow"})
 	p.Atreides("install", "kilo", "--project", "--offline")
-	p.Atreides("todo", "add", "write the report")
 	srv := p.serveKilo()
-	sid := srv.prompt("Have a look at the project.")
+	// The todo is the session's own (docs/work-items.md).
+	sid := srv.newSession()
+	p.Atreides("todo", "add", "--session", sid, "write the report")
+	srv.promptIn(sid, "Have a look at the project.")
 	srv.waitQuiet(3*time.Second, 90*time.Second)
 	// Then a compaction: its request carries the state block, and so does
 	// the next turn (OpenCode's check, through Kilo's same HTTP API).

@@ -67,9 +67,12 @@ func TestOpenCodeTodoContinuation(t *testing.T) {
 		}
 		return fakeopenaichat.Reply{Text: "I looked around; stopping here."}
 	})
-	p.Atreides("todo", "add", "write the report")
 	srv := p.serveOC()
-	sid := srv.prompt("Have a look at the project.")
+	// The todo is the session's own, as its agent would add it: only a
+	// session's own todos hold it (docs/work-items.md).
+	sid := srv.newSession()
+	p.Atreides("todo", "add", "--session", sid, "write the report")
+	srv.promptIn(sid, "Have a look at the project.")
 	srv.waitQuiet(3*time.Second, 75*time.Second)
 	defer checkCompaction(t, p, srv, sid)
 

@@ -299,17 +299,32 @@ func (s *ocServer) do(method, path string, body, out any, timeout time.Duration)
 // prompt creates a session and sends it a prompt without waiting.
 func (s *ocServer) prompt(text string) string {
 	s.p.t.Helper()
+	id := s.newSession()
+	s.promptIn(id, text)
+	return id
+}
+
+// newSession creates a session and returns its id, which is the one
+// atreides's plugin names it by: a test can give it a todo before its
+// first prompt.
+func (s *ocServer) newSession() string {
+	s.p.t.Helper()
 	var sess struct {
 		ID string `json:"id"`
 	}
 	if err := s.do("POST", "/session", map[string]any{}, &sess, 30*time.Second); err != nil || sess.ID == "" {
 		s.p.t.Fatalf("create session: %v", err)
 	}
+	return sess.ID
+}
+
+// promptIn sends text to session id without waiting for the answer.
+func (s *ocServer) promptIn(id, text string) {
+	s.p.t.Helper()
 	body := map[string]any{"parts": []any{map[string]any{"type": "text", "text": text}}}
-	if err := s.do("POST", "/session/"+sess.ID+"/prompt_async", body, nil, 30*time.Second); err != nil {
+	if err := s.do("POST", "/session/"+id+"/prompt_async", body, nil, 30*time.Second); err != nil {
 		s.p.t.Fatalf("prompt: %v", err)
 	}
-	return sess.ID
 }
 
 // waitQuiet waits until no session is busy and the fake model has had no
