@@ -70,14 +70,14 @@ func (p *geminiProject) writeGeminiHooks() {
 
 // Run runs `gemini -p prompt` headless (yolo, so only hooks can stop a
 // tool) and fails the test unless it exits 0.
-func (p *geminiProject) Run(prompt string) *hostRun {
+func (p *geminiProject) Run(prompt string, extra ...string) *hostRun {
 	p.t.Helper()
 	env := append(p.baseEnv(),
 		"GOOGLE_GEMINI_BASE_URL="+p.Fake.URL,
 		"GEMINI_API_KEY=fake-key",
 		"GEMINI_CLI_TRUST_WORKSPACE=true",
 	)
-	res := p.run("gemini", p.bin, env, "-p", prompt, "--output-format", "json", "--yolo")
+	res := p.run("gemini", p.bin, env, append([]string{"-p", prompt, "--output-format", "json", "--yolo"}, extra...)...)
 	p.t.Logf("gemini: %d model requests", len(p.Fake.Main()))
 	return res
 }
@@ -177,8 +177,11 @@ func geminiStopTodos(t *testing.T) {
 		fg.Text("Noted the open todo; stopping now."),
 	}})
 	p.writeGeminiHooks()
-	p.Atreides("todo", "add", todo)
-	p.Run("do the work")
+	// The todo is the session's own (only those hold it:
+	// docs/work-items.md): Gemini CLI takes the session's id.
+	sid := NewSessionID(t)
+	p.Atreides("todo", "add", "--session", sid, todo)
+	p.Run("do the work", "--session-id", sid)
 
 	main := p.Fake.Main()
 	if len(main) != 2 {

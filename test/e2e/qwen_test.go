@@ -148,8 +148,11 @@ func qwenStopTodos(t *testing.T) {
 	const todo = "write the report"
 	p := newQwenProject(t, qwenTurns(oc.Reply{Text: "All finished."}, oc.Reply{Text: "Noted the open todo; stopping now."}))
 	p.writeQwenHooks()
-	p.Atreides("todo", "add", todo)
-	p.Run("do the work")
+	// The todo is the session's own (only those hold it:
+	// docs/work-items.md): Qwen Code takes the session's id.
+	sid := NewSessionID(t)
+	p.Atreides("todo", "add", "--session", sid, todo)
+	p.Run("do the work", "--session-id", sid)
 
 	main := p.Main()
 	if len(main) != 2 {

@@ -117,7 +117,7 @@ func (p *qwenProject) writeQwenHooks() {
 
 // Run runs `qwen PROMPT --yolo` headless (so only hooks can stop a tool)
 // with Node 22 first on PATH, and fails the test unless it exits 0.
-func (p *qwenProject) Run(prompt string) *hostRun {
+func (p *qwenProject) Run(prompt string, extra ...string) *hostRun {
 	p.t.Helper()
 	env := p.baseEnv()
 	env[0] = "PATH=" + node22Dir() + string(os.PathListSeparator) + strings.TrimPrefix(env[0], "PATH=")
@@ -127,7 +127,7 @@ func (p *qwenProject) Run(prompt string) *hostRun {
 		"OPENAI_MODEL=fake-model",
 		"QWEN_CODE_SUPPRESS_YOLO_WARNING=1",
 	)
-	res := p.run("qwen", p.bin, env, prompt, "--yolo")
+	res := p.run("qwen", p.bin, env, append([]string{prompt, "--yolo"}, extra...)...)
 	p.t.Logf("qwen: %d main-agent requests", len(p.Main()))
 	return res
 }
