@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -334,14 +335,21 @@ func clineSessionContext(t *testing.T) {
 // With an open todo the agent is not kept going: Cline 3.0.65 runs its
 // TaskComplete hook without waiting for an answer, so the run ends after
 // the model's final text whatever atreides says. One model request.
+//
+// The todo is the session's own: its agent adds it (Cline names no
+// session, so the command acts for the project's most recent one, this
+// session; docs/work-items.md).
 func clineStop(t *testing.T) {
-	p := newClineProject(t, replies(fc.Reply{Text: "All finished."}, fc.Reply{Text: "Noted the open todo."}))
+	add, err := json.Marshal(map[string]any{"commands": []string{atreidesFor(t) + " todo add 'write the report'"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newClineProject(t, replies(fc.Tool("call_todo", "run_commands", string(add)), fc.Reply{Text: "All finished."}, fc.Reply{Text: "Noted the open todo."}))
 	p.install()
-	p.Atreides("todo", "add", "write the report")
 	p.Run("do the work")
 
-	if n := len(p.Fake.MainRequests()); n != 1 {
-		t.Errorf("got %d model requests, want 1: Cline has learnt to continue at TaskComplete; make atreides use it", n)
+	if n := len(p.Fake.MainRequests()); n != 2 {
+		t.Errorf("got %d model requests, want 2 (the todo added, then the end): Cline has learnt to continue at TaskComplete; make atreides use it", n)
 	}
 	// atreides did try: its TaskComplete answer kept the agent going, as
 	// the audit trail records, and Cline did not read it.

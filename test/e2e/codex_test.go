@@ -219,24 +219,29 @@ func codexSessionContext(t *testing.T) {
 	}
 }
 
-// With an open todo, Stop blocks once: Codex adds atreides's reason as a
-// <hook_prompt> user message and runs another turn; the second Stop
-// (stop_hook_active=true) lets it end.
+// With an open todo of the session (its agent adds it: Codex names no
+// session, so the command acts for the project's most recent one, this
+// session; docs/work-items.md), Stop blocks once: Codex adds atreides's
+// reason as a <hook_prompt> user message and runs another turn; the
+// second Stop (stop_hook_active=true) lets it end.
 func codexStopTodos(t *testing.T) {
 	const todo = "write the report"
 	p := newCodexProject(t, fo.Script{Steps: []fo.Step{
+		fo.Exec(atreidesFor(t) + " todo add '" + todo + "'"),
 		fo.Text("All finished."),
 		fo.Text("Noted the open todo; stopping now."),
 	}})
 	p.writeCodexHooks()
-	p.Atreides("todo", "add", todo)
 	p.Run("do the work")
 
 	main := p.Fake.Main()
-	if len(main) != 2 {
-		t.Fatalf("got %d model requests, want 2 (Stop should block exactly once)", len(main))
+	if len(main) != 3 {
+		t.Fatalf("got %d model requests, want 3 (the todo added, then Stop blocks exactly once)", len(main))
 	}
-	prompts := main[1].MessagesContaining("user", "<hook_prompt")
+	if out := p.Atreides("todo", "list"); !strings.Contains(out, todo+" (task, session ") {
+		t.Errorf("the agent's todo is not on its session's checklist:\n%s", out)
+	}
+	prompts := main[2].MessagesContaining("user", "<hook_prompt")
 	if len(prompts) != 1 || !strings.Contains(prompts[0], todo) {
 		t.Errorf("second request's hook prompts %q, want one naming %q", prompts, todo)
 	}

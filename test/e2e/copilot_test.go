@@ -226,23 +226,28 @@ func copilotSessionContext(t *testing.T) {
 	}
 }
 
-// With an open todo, agentStop blocks once: Copilot sends atreides's reason
-// (naming the todo) as the next user message, and at the following stop
-// (stop_hook_active) atreides lets the agent stop.
+// With an open todo of the session (its agent adds it; Copilot names the
+// session in its shell's environment: docs/work-items.md), agentStop
+// blocks once: Copilot sends atreides's reason (naming the todo) as the
+// next user message, and at the following stop (stop_hook_active)
+// atreides lets the agent stop.
 func copilotStopTodos(t *testing.T) {
 	const todo = "write the report"
 	p := newCopilotProject(t, fa.Script{Steps: []fa.Step{
+		fa.Call(copilotShell(atreidesFor(t) + " todo add '" + todo + "'")),
 		fa.Text("All finished."),
 		fa.Text("Noted the open todo; stopping now."),
 	}})
 	p.install("../home/.copilot/hooks/atreides.json")
-	p.Atreides("todo", "add", todo)
 	p.Run("do the work")
 	main := p.Fake.Main()
-	if len(main) != 2 {
-		t.Fatalf("got %d model requests, want 2 (one more turn, then the end)", len(main))
+	if len(main) != 3 {
+		t.Fatalf("got %d model requests, want 3 (the todo added, one more turn, then the end)", len(main))
 	}
-	if last := main[1].LastUserText(); !strings.Contains(last, todo) || !strings.Contains(last, "still open") {
+	if out := p.Atreides("todo", "list"); !strings.Contains(out, todo+" (task, session ") {
+		t.Errorf("the agent's todo is not on its session's checklist:\n%s", out)
+	}
+	if last := main[2].LastUserText(); !strings.Contains(last, todo) || !strings.Contains(last, "still open") {
 		t.Errorf("the second turn's user message is not atreides's todo reminder: %q", last)
 	}
 }
