@@ -27,7 +27,8 @@ func todoTools() []Tool {
 			`"priority":{"type":"string","maxLength":4096,"description":"critical, high, medium or low"},` +
 			`"file":{"type":"string","maxLength":4096,"description":"the file the work is in, project-relative (path or path:line)"},` +
 			`"line":{"type":"integer","description":"the line in file"},` +
-			`"agent":{"type":"string","maxLength":4096,"description":"the agent the todo belongs to (a subagent type or name)"}` +
+			`"agent":{"type":"string","maxLength":4096,"description":"the agent the todo belongs to (a subagent type or name)"},` +
+			`"task":{"type":"integer","description":"the number of the board's task the todo is a step of"}` +
 			`},"required":["title"],"additionalProperties":false}`),
 		Call: todoAdd,
 	}, {
@@ -57,9 +58,15 @@ func todoAdd(ctx context.Context, e *Env, args json.RawMessage) (string, error) 
 		File     string `json:"file"`
 		Line     int    `json:"line"`
 		Agent    string `json:"agent"`
+		Task     int    `json:"task"`
 	}
 	if err := parse(args, &in, "title"); err != nil {
 		return "", err
+	}
+	if in.Task != 0 {
+		if _, err := e.board().Task(ctx, in.Task); err != nil {
+			return "", err
+		}
 	}
 	var t todos.Todo
 	err := e.update(ctx, func(p *state.Project) error {
@@ -67,7 +74,7 @@ func todoAdd(ctx context.Context, e *Env, args json.RawMessage) (string, error) 
 		var err error
 		t, err = todos.Add(p, todos.New{
 			Title: in.Title, Level: in.Level, Parent: in.Parent, Priority: in.Priority,
-			File: in.File, Line: in.Line, Agent: in.Agent, Session: session,
+			File: in.File, Line: in.Line, Agent: in.Agent, Session: session, Task: in.Task,
 		}, e.Now().UTC())
 		return err
 	})

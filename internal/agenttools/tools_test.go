@@ -110,6 +110,10 @@ func TestTools(t *testing.T) {
 		{a, "todo_list", `{}`, []string{"  - #2 [in_progress] child (task, yours)", "    - #3 [pending] fix parse (subtask, high, src/auth/p.go:12, agent oracle, yours)"}, false},
 		{a, "todo_list", `null`, []string{"- #1 [pending] epic one (epic, yours)"}, false},
 		{b, "todo_list", `{}`, []string{"- #1 [pending] epic one (epic, session s-a)"}, false},
+		// A todo may be a step of a task of the board, which must exist.
+		{a, "todo_add", `{"title":"step","task":9}`, []string{"task 9 does not exist"}, true},
+		{a, "task_create", `{"title":"Ship the release"}`, nil, false},
+		{a, "todo_add", `{"title":"step","task":1}`, []string{"added todo #4 (task, for task 1): step"}, false},
 		{a, "session_status", `{}`, []string{"Session s-a (from $ATREIDES_SESSION_ID)", "Active intent: auth", "#1 [pending] epic one"}, false},
 		{b, "session_status", `{}`, []string{"Session s-b (from $CLAUDE_CODE_SESSION_ID)", "No active intent: call select_active_intent before writing."}, false},
 		{b, "session_status", `{"verbose":true}`, []string{`unknown field "verbose"`}, true},

@@ -56,7 +56,10 @@ type Todo struct {
 	Line int    `json:"line,omitempty"`
 	// Agent is the agent the todo belongs to (a subagent type or name);
 	// empty: whoever works in the session.
-	Agent   string    `json:"agent,omitempty"`
+	Agent string `json:"agent,omitempty"`
+	// Task is the number of the task on the project's board that the todo
+	// is a step of (docs/work-items.md); 0: none.
+	Task    int       `json:"task,omitempty"`
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 	// Origin is the checkout that added it, in a team's store (the zero
@@ -86,6 +89,7 @@ type New struct {
 	Line     int
 	Agent    string
 	Session  string
+	Task     int // the board's task it is a step of; the caller checks it exists
 }
 
 // Bounds of a todo's free text.
@@ -159,6 +163,10 @@ func (g *Todos) check(n New) (Todo, error) {
 	if t.Agent, err = oneLineField("agent", n.Agent, maxTodoAgent); err != nil {
 		return Todo{}, err
 	}
+	if n.Task < 0 {
+		return Todo{}, fmt.Errorf("%d is not a task number", n.Task)
+	}
+	t.Task = n.Task
 	return t, nil
 }
 
@@ -282,13 +290,46 @@ func (g *Todos) Salvaged() {
 }
 
 // Key is the group's key. Its section's tag, 1, is in records on disk,
-// and so is that of the origins, 6, which came later in a section of
-// their own so that an older atreides keeps them as a newer build's group
-// instead of finding bytes it does not know in its todos.
+// and so are those of the origins, 6, and of the tasks todos point at,
+// 10, which came later in sections of their own so that an older
+// atreides keeps them as a newer build's group instead of finding bytes
+// it does not know in its todos.
 var Key = state.RegisterProject(1, "todos", "", (*Todos).fields,
 	state.Also(6, "todo origins", func(g *Todos, c *binrec.Codec) {
 		state.CodeOrigins(c, g.List, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
-	}))
+	}),
+	state.Also(10, "todo tasks", (*Todos).tasks))
+
+// tasks codes the todos' tasks as (todo id, task number) pairs, only
+// those of todos that point at one: nothing when none does, so that the
+// section is left out.
+func (g *Todos) tasks(c *binrec.Codec) {
+	if c.Decoding() {
+		for range c.R.Count(2) {
+			var id, task int
+			c.Int(&id, &task)
+			if t := g.Todo(id); t != nil {
+				t.Task = task
+			}
+		}
+		return
+	}
+	n := 0
+	for _, t := range g.List {
+		if t.Task != 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	c.W.Uint(uint64(n))
+	for _, t := range g.List {
+		if t.Task != 0 {
+			c.Int(&t.ID, &t.Task)
+		}
+	}
+}
 
 func (g *Todos) fields(c *binrec.Codec) {
 	c.Int(&g.Next)

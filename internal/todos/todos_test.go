@@ -98,3 +98,37 @@ func TestSetStatus(t *testing.T) {
 		t.Errorf("status %q", Key.Read(p).List[0].Status)
 	}
 }
+
+// TestTaskRoundTrip: the task a todo points at survives the record, in a
+// section of its own that a record with no such todo leaves out (so its
+// bytes are those an older atreides wrote).
+func TestTaskRoundTrip(t *testing.T) {
+	p := &state.Project{}
+	for _, n := range []New{{Title: "plain"}, {Title: "a step", Task: 3}} {
+		if _, err := Add(p, n, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Add(p, New{Title: "x", Task: -1}, time.Time{}); err == nil {
+		t.Error("a negative task number was taken")
+	}
+	got, err := state.DecodeProject(state.EncodeProject(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := Key.Read(got).List; len(l) != 2 || l[0].Task != 0 || l[1].Task != 3 {
+		t.Errorf("decoded %+v", l)
+	}
+	// Without a task pointer the section is left out: one todo with none
+	// encodes shorter than the same todo with one.
+	one := func(task int) int {
+		q := &state.Project{}
+		if _, err := Add(q, New{Title: "plain", Task: task}, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		return len(state.EncodeProject(q))
+	}
+	if without, with := one(0), one(3); without >= with {
+		t.Errorf("%d bytes without a task pointer, %d with one", without, with)
+	}
+}

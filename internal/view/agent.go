@@ -2,6 +2,7 @@ package view
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/state"
@@ -80,6 +81,9 @@ func (t Todo) Details() string {
 	}
 	if t.Agent != "" {
 		parts = append(parts, "agent "+t.Agent)
+	}
+	if t.Task != 0 {
+		parts = append(parts, fmt.Sprintf("for task %d", t.Task))
 	}
 	return strings.Join(parts, ", ")
 }

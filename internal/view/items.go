@@ -32,8 +32,9 @@ type Todo struct {
 	Title string `json:"title"`
 	// Status is pending, in_progress, done or cancelled.
 	Status string `json:"status"`
-	// Session is the session that created it; "" when made from the
-	// command line.
+	// Session is the session whose checklist it is on, the one whose
+	// stop it holds (docs/work-items.md); "" for none: added by a person
+	// at a terminal, or by an atreides before the work-item model.
 	Session string `json:"session"`
 	// Priority is critical, high, medium, low, or "" when none was given.
 	Priority string `json:"priority"`
@@ -43,7 +44,10 @@ type Todo struct {
 	Line int `json:"line"`
 	// Agent is the agent the todo belongs to; "" for whoever works in the
 	// session.
-	Agent   string    `json:"agent"`
+	Agent string `json:"agent"`
+	// Task is the number of the board's task the todo is a step of; 0
+	// for none.
+	Task    int       `json:"task"`
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 }
@@ -51,7 +55,7 @@ type Todo struct {
 // TodoOf is the view of a stored todo.
 func TodoOf(t todos.Todo) Todo {
 	return Todo{ID: t.ID, Parent: t.Parent, Level: t.Level, Title: t.Title, Status: t.Status, Session: t.Session,
-		Priority: t.Priority, File: t.File, Line: t.Line, Agent: t.Agent, Created: t.Created, Updated: t.Updated}
+		Priority: t.Priority, File: t.File, Line: t.Line, Agent: t.Agent, Task: t.Task, Created: t.Created, Updated: t.Updated}
 }
 
 // Todos are the views of stored todos, [] for none.

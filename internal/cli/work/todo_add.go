@@ -1,6 +1,7 @@
 package work
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -23,6 +24,7 @@ type todoAddOptions struct {
 	line     int
 	agent    string
 	session  string
+	task     int
 	title    string
 	asJSON   bool
 }
@@ -45,6 +47,7 @@ func newTodoAddCmd(io *command.IO) *cobra.Command {
 	f.StringVar(&o.file, "file", "", "the file the work is in (PATH or PATH:LINE)")
 	f.IntVar(&o.line, "line", 0, "the line in --file")
 	f.StringVar(&o.agent, "agent", "", "the agent the todo belongs to (a subagent type or name)")
+	f.IntVar(&o.task, "task", 0, "the number of the board's task it is a step of")
 	f.StringVarP(&o.session, "session", "s", "", "the session whose checklist it goes on (default: the calling session; none at a terminal)")
 	f.BoolVar(&o.asJSON, "json", false, "print the new todo as JSON")
 	command.CompleteValues(cmd, "level", "epic", "task", "subtask")
@@ -67,12 +70,15 @@ func (o *todoAddOptions) run(io *command.IO) error {
 	if err := actor.ActAs(o.session, command.Actor(io)); err != nil {
 		return err
 	}
+	if err := o.checkTask(io); err != nil {
+		return err
+	}
 	var added todos.Todo
 	err := command.UpdateProject(io, func(p *state.Project) error {
 		t, err := todos.Add(p, todos.New{
 			Title: o.title, Level: o.level, Parent: o.parent,
 			Priority: o.priority, File: o.file, Line: o.line, Agent: o.agent,
-			Session: todoSession(p, o.session, command.Actor(io)),
+			Session: todoSession(p, o.session, command.Actor(io)), Task: o.task,
 		}, time.Now().UTC())
 		added = t
 		return err
@@ -90,6 +96,22 @@ func (o *todoAddOptions) run(io *command.IO) error {
 		fmt.Fprintf(io.Err, "note: todo #%d is on no session's checklist and holds no agent's stop; work for an agent is a task (atreides task add)\n", added.ID)
 	}
 	return nil
+}
+
+// checkTask checks that --task names a task of the board.
+func (o *todoAddOptions) checkTask(io *command.IO) error {
+	if o.task == 0 {
+		return nil
+	}
+	if o.task < 0 {
+		return command.Usagef("--task: %d is not a task number", o.task)
+	}
+	r, err := taskRepo(io)
+	if err != nil {
+		return err
+	}
+	_, err = r.Task(context.Background(), o.task)
+	return err
 }
 
 // todoSession is the session whose checklist a new todo goes on: the
