@@ -21,7 +21,9 @@ func todoRule(c *engine.Call, o *Options) event.Result {
 		c.Env.Logf("delegation.require_todo not checked: the session's state could not be loaded")
 		return event.Result{}
 	}
-	how := "with atreides's todo_add tool, or ask the user to run `atreides todo add \"<title>\"`"
+	// The agent adds it itself: a todo the user types at a terminal is on
+	// no session's checklist (docs/work-items.md) and would not count.
+	how := "with atreides's todo_add tool, or by running `atreides todo add \"<title>\"` yourself"
 	// The host's own todo tool, which atreides mirrors, when it has one
 	// whose calls reach atreides.
 	if t := c.Event.HostFacts().TodoTool; t != "" {
