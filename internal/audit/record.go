@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -23,19 +24,29 @@ const (
 	maxPaths  = 20
 	maxName   = 200
 	maxMark   = 300
+	maxPrompt = 160
 	maxMarks  = 40 // a todo list written whole may open that many at once
 )
 
 // Record is one decided event, as stored and as `atreides log --json`
 // prints it. Keys without omitempty are in every record.
 type Record struct {
-	Time        string           `json:"time"` // UTC, RFC 3339 with microseconds
-	Host        string           `json:"host"`
-	Session     string           `json:"session"`
-	Event       string           `json:"event"`      // the engine's kind, e.g. pre_tool
-	HostEvent   string           `json:"host_event"` // the host's name, e.g. PreToolUse
-	Agent       string           `json:"agent,omitempty"`
-	Tool        string           `json:"tool"` // the host's tool name, e.g. Bash
+	Time      string `json:"time"` // UTC, RFC 3339 with microseconds
+	Host      string `json:"host"`
+	Session   string `json:"session"`
+	Event     string `json:"event"`      // the engine's kind, e.g. pre_tool
+	HostEvent string `json:"host_event"` // the host's name, e.g. PreToolUse
+	Agent     string `json:"agent,omitempty"`
+	Tool      string `json:"tool"` // the host's tool name, e.g. Bash
+	// Call is the host's tool-use id, which pairs a call's pre and post
+	// events (the read model's spans); empty when the host sends none.
+	Call string `json:"call,omitempty"`
+	// Prompt is a user prompt's first words (one line, sanitized, at most
+	// maxPrompt bytes): the root of the prompt's span in the trace view
+	// and the session's title. The whole prompt is never kept.
+	Prompt string `json:"prompt,omitempty"`
+	// Outcome is a post_tool event's: ok, or failed (the host said so).
+	Outcome     string           `json:"outcome,omitempty"`
 	Command     string           `json:"command,omitempty"`
 	Paths       []string         `json:"paths,omitempty"`
 	Verdict     string           `json:"verdict"` // allow, ask, deny or none
@@ -76,12 +87,13 @@ const MarkMore = "more"
 
 // Wanted reports whether an event's decision goes into the trail: every
 // tool call a host asks permission for, the few lifecycle events of a
-// session (start, end, compaction, subagents), and any other event on
+// session (start, end, compaction, subagents), each user prompt (the roots
+// of the session's trace; a prompt is a few per hour, not a cost), and any other event on
 // which something was decided or that left marks (see the package
 // comment).
 func Wanted(ev *event.Event, d *event.Decision) bool {
 	switch ev.Kind {
-	case event.PreTool, event.PermissionRequest, event.SessionEnd, event.PreCompact, event.SubagentStart, event.SubagentStop:
+	case event.PreTool, event.PermissionRequest, event.UserPrompt, event.SessionEnd, event.PreCompact, event.SubagentStart, event.SubagentStop:
 		return true
 	}
 	if ev.Starts() {
@@ -109,6 +121,18 @@ func NewRecord(ev *event.Event, d *event.Decision, total time.Duration) *Record 
 		Rule:      sanitize.String(d.Rule, maxName),
 		Block:     d.Block,
 		TotalUS:   total.Microseconds(),
+	}
+	if ev.ToolUseID != "" {
+		r.Call = sanitize.String(ev.ToolUseID, maxName)
+	}
+	switch ev.Kind {
+	case event.UserPrompt:
+		r.Prompt = promptExcerpt(ev.Prompt)
+	case event.PostTool:
+		r.Outcome = "ok"
+		if ev.Failed {
+			r.Outcome = "failed"
+		}
 	}
 	if ev.Tool.Command != "" {
 		r.Command = sanitize.Command(ev.Tool.Command)
@@ -165,6 +189,15 @@ func (r *Record) line() []byte {
 		b = appendField(b, `,"agent":`, r.Agent)
 	}
 	b = appendField(b, `,"tool":`, r.Tool)
+	if r.Call != "" {
+		b = appendField(b, `,"call":`, r.Call)
+	}
+	if r.Prompt != "" {
+		b = appendField(b, `,"prompt":`, r.Prompt)
+	}
+	if r.Outcome != "" {
+		b = appendField(b, `,"outcome":`, r.Outcome)
+	}
 	if r.Command != "" {
 		b = appendField(b, `,"command":`, r.Command)
 	}
@@ -212,6 +245,25 @@ func (r *Record) line() []byte {
 		b = appendField(b, `,"checkout":`, r.Checkout)
 	}
 	return append(b, "}\n"...)
+}
+
+// promptExcerpt is the first words of a prompt on one line: enough to
+// title a session and a trace's root, never the whole text. A pasted log
+// of a megabyte is cut before it is split, so a prompt costs the same
+// whatever its size; secrets are masked before the cap.
+func promptExcerpt(p string) string {
+	if len(p) > 4*maxPrompt {
+		p = p[:4*maxPrompt]
+	}
+	p = sanitize.String(strings.Join(strings.Fields(p), " "), 0)
+	if len(p) <= maxPrompt {
+		return p
+	}
+	cut := maxPrompt
+	for cut > 0 && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return p[:cut] + "…"
 }
 
 func appendField(b []byte, key, v string) []byte { return AppendString(append(b, key...), v) }

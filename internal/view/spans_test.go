@@ -1,0 +1,107 @@
+package view
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/history"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/subagents"
+)
+
+var spanT0 = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+
+func sec(n int) time.Time { return spanT0.Add(time.Duration(n) * time.Second) }
+
+func rec(at int, ev string, mod func(r *audit.Record)) audit.Record {
+	r := audit.Record{Time: sec(at).Format(time.RFC3339Nano), Event: ev, HostEvent: ev, Verdict: "none"}
+	if mod != nil {
+		mod(&r)
+	}
+	return r
+}
+
+func call(id, tool, cmd string) func(*audit.Record) {
+	return func(r *audit.Record) { r.Call, r.Tool, r.Command = id, tool, cmd }
+}
+
+// spanLine is a span as the table expects it: indent by depth, kind,
+// title, outcome and duration.
+func spanLine(sp Span) string {
+	return strings.Repeat("  ", sp.Depth) + sp.Kind + " " + sp.Title + " " + sp.Outcome + " " + itoa(int(sp.DurationMS))
+}
+
+// TestBuildTrace: pre and post pair by tool-use id into one span with its
+// duration; a call the trail has no pre of comes from the history with the
+// host's duration; a subagent's calls nest under its delegation and a
+// nested delegation under its parent; a denied call is blocked; the
+// filter keeps ancestors; the title is the first prompt's first words.
+func TestBuildTrace(t *testing.T) {
+	prompt := func(text string) func(*audit.Record) { return func(r *audit.Record) { r.Prompt = text } }
+	sess := &state.Session{ID: "s"}
+	*subagents.Key.Of(sess) = subagents.State{Agents: []subagents.Delegation{
+		{ID: "ag1", Type: "explorer", Started: sec(20), Stopped: sec(40), Outcome: "completed"},
+		{ID: "ag2", Type: "reviewer", Parent: "ag1", Depth: 2, Started: sec(25), Stopped: sec(30)},
+	}}
+	h := history.Key.Of(sess)
+	h.Add(history.ToolCall{Time: sec(2), ID: "c1", Raw: "Bash", Outcome: "failed", Duration: 1500})
+	h.Add(history.ToolCall{Time: sec(9), ID: "c3", Raw: "Read", Summary: "a.go", Outcome: "ok", Duration: 2000})
+	h.Add(history.ToolCall{Time: sec(27), ID: "c5", Raw: "Grep", Summary: "x", Agent: "ag2", Outcome: "ok", Duration: 1000})
+	recs := []audit.Record{
+		rec(1, "user_prompt", prompt("Fix the failing tests in the parser package and then run them all again")),
+		rec(2, "pre_tool", call("c1", "Bash", "go test ./...")),
+		rec(4, "post_tool", func(r *audit.Record) { call("c1", "Bash", "go test ./...")(r); r.Outcome = "failed" }),
+		rec(5, "pre_tool", func(r *audit.Record) {
+			call("c2", "Bash", "git reset --hard")(r)
+			r.Verdict, r.Rule = "deny", "git.reset-hard"
+		}),
+		rec(10, "user_prompt", prompt("ok")),
+		rec(22, "pre_tool", func(r *audit.Record) { call("c4", "Bash", "ls")(r); r.Agent = "explorer" }),
+		rec(50, "stop", func(r *audit.Record) { r.Block, r.BlockReason = true, "todo #1 open" }),
+	}
+	tr := BuildTrace(recs, sess, nil, SpanFilter{})
+	want := []string{
+		"prompt Fix the failing tests in the parser package and then run them all again  8000",
+		"  tool Bash: go test ./... failed 2000",
+		"  tool Bash: git reset --hard blocked 0",
+		"  tool Read: a.go ok 2000",
+		"prompt ok  40000",
+		"  delegation explorer completed 20000",
+		"    tool Bash: ls pending -1",
+		"    delegation reviewer ok 5000",
+		"      tool Grep: x ok 1000",
+		"  event stop kept going  0",
+	}
+	check := func(name string, tr *Trace, want []string) {
+		t.Helper()
+		var got []string
+		for _, sp := range tr.Spans {
+			got = append(got, spanLine(sp))
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s:\n%s\nwant\n%s", name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	check("whole", tr, want)
+	if tr.Title != "Fix the failing tests in the parser package …" {
+		t.Errorf("title %q", tr.Title)
+	}
+	// Only the reviewer's call starts in [26s, 28s): its ancestors stay.
+	check("filtered", BuildTrace(recs, sess, nil, SpanFilter{Since: sec(26), Until: sec(28)}), []string{
+		"prompt ok  40000",
+		"  delegation explorer completed 20000",
+		"    delegation reviewer ok 5000",
+		"      tool Grep: x ok 1000",
+	})
+	// Without the history (older than its window) a call with no post is
+	// unknown, not pending.
+	old := &state.Session{ID: "s"}
+	history.Key.Of(old).Add(history.ToolCall{Time: sec(100), ID: "later", Raw: "Read", Outcome: "ok"})
+	for _, sp := range BuildTrace(recs[5:6], old, nil, SpanFilter{}).Spans {
+		if sp.Call == "c4" && sp.Outcome != OutcomeUnknown {
+			t.Errorf("a call older than the history: %q", sp.Outcome)
+		}
+	}
+}
