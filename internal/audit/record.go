@@ -31,13 +31,20 @@ const (
 // Record is one decided event, as stored and as `atreides log --json`
 // prints it. Keys without omitempty are in every record.
 type Record struct {
-	Time      string `json:"time"` // UTC, RFC 3339 with microseconds
-	Host      string `json:"host"`
-	Session   string `json:"session"`
-	Event     string `json:"event"`      // the engine's kind, e.g. pre_tool
-	HostEvent string `json:"host_event"` // the host's name, e.g. PreToolUse
-	Agent     string `json:"agent,omitempty"`
-	Tool      string `json:"tool"` // the host's tool name, e.g. Bash
+	Time        string   `json:"time"` // UTC, RFC 3339 with microseconds
+	Host        string   `json:"host"`
+	Session     string   `json:"session"`
+	Event       string   `json:"event"`      // the engine's kind, e.g. pre_tool
+	HostEvent   string   `json:"host_event"` // the host's name, e.g. PreToolUse
+	Agent       string   `json:"agent,omitempty"`
+	Tool        string   `json:"tool"` // the host's tool name, e.g. Bash
+	Command     string   `json:"command,omitempty"`
+	Paths       []string `json:"paths,omitempty"`
+	Verdict     string   `json:"verdict"` // allow, ask, deny or none
+	Rule        string   `json:"rule"`
+	Reason      string   `json:"reason,omitempty"`
+	Block       bool     `json:"block"`
+	BlockReason string   `json:"block_reason,omitempty"`
 	// Call is the host's tool-use id, which pairs a call's pre and post
 	// events (the read model's spans); empty when the host sends none.
 	Call string `json:"call,omitempty"`
@@ -46,17 +53,10 @@ type Record struct {
 	// and the session's title. The whole prompt is never kept.
 	Prompt string `json:"prompt,omitempty"`
 	// Outcome is a post_tool event's: ok, or failed (the host said so).
-	Outcome     string           `json:"outcome,omitempty"`
-	Command     string           `json:"command,omitempty"`
-	Paths       []string         `json:"paths,omitempty"`
-	Verdict     string           `json:"verdict"` // allow, ask, deny or none
-	Rule        string           `json:"rule"`
-	Reason      string           `json:"reason,omitempty"`
-	Block       bool             `json:"block"`
-	BlockReason string           `json:"block_reason,omitempty"`
-	TotalUS     int64            `json:"total_us"`             // the engine's time: preparation, state lock, handlers, save
-	PrepareUS   map[string]int64 `json:"prepare_us,omitempty"` // per handler, before the state lock
-	HandleUS    map[string]int64 `json:"handle_us,omitempty"`  // per handler, under it
+	Outcome   string           `json:"outcome,omitempty"`
+	TotalUS   int64            `json:"total_us"`             // the engine's time: preparation, state lock, handlers, save
+	PrepareUS map[string]int64 `json:"prepare_us,omitempty"` // per handler, before the state lock
+	HandleUS  map[string]int64 `json:"handle_us,omitempty"`  // per handler, under it
 	// Marks are what the event changed in the session's story (package
 	// marks): the session timeline's points besides the tool calls.
 	Marks []event.Mark `json:"marks,omitempty"`
@@ -189,15 +189,6 @@ func (r *Record) line() []byte {
 		b = appendField(b, `,"agent":`, r.Agent)
 	}
 	b = appendField(b, `,"tool":`, r.Tool)
-	if r.Call != "" {
-		b = appendField(b, `,"call":`, r.Call)
-	}
-	if r.Prompt != "" {
-		b = appendField(b, `,"prompt":`, r.Prompt)
-	}
-	if r.Outcome != "" {
-		b = appendField(b, `,"outcome":`, r.Outcome)
-	}
 	if r.Command != "" {
 		b = appendField(b, `,"command":`, r.Command)
 	}
@@ -219,6 +210,15 @@ func (r *Record) line() []byte {
 	b = strconv.AppendBool(append(b, `,"block":`...), r.Block)
 	if r.BlockReason != "" {
 		b = appendField(b, `,"block_reason":`, r.BlockReason)
+	}
+	if r.Call != "" {
+		b = appendField(b, `,"call":`, r.Call)
+	}
+	if r.Prompt != "" {
+		b = appendField(b, `,"prompt":`, r.Prompt)
+	}
+	if r.Outcome != "" {
+		b = appendField(b, `,"outcome":`, r.Outcome)
 	}
 	b = strconv.AppendInt(append(b, `,"total_us":`...), r.TotalUS, 10)
 	if len(r.PrepareUS) > 0 {
