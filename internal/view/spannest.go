@@ -18,6 +18,9 @@ func (b *spanSet) nest() {
 		if p := b.parentOf(sp); p != nil && p != sp {
 			b.parent[sp] = p
 			sp.Parent = p.ID
+			if p.Kind == SpanDelegation && sp.Agent == "" && sp.Kind != SpanDelegation {
+				sp.Agent = p.Agent // the history names the subagent by id only
+			}
 		}
 	}
 	for _, sp := range b.spans {
