@@ -1,6 +1,10 @@
 package view
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -174,4 +178,40 @@ func durationBetween(start, end time.Time) int64 {
 		return -1
 	}
 	return end.Sub(start).Milliseconds()
+}
+
+// errFound stops a read of the trail early.
+var errFound = errors.New("found")
+
+// FirstPrompts reads the first prompt the trail holds of each of the
+// sessions, in one pass that stops once every one is found: the sessions'
+// titles ([Title] of each).
+func FirstPrompts(t audit.Reader, sessions []string) (map[string]string, error) {
+	out := make(map[string]string, len(sessions))
+	want := make(map[string]bool, len(sessions))
+	for _, id := range sessions {
+		want[id] = true
+	}
+	if len(want) == 0 {
+		return out, nil
+	}
+	_, err := t.Read(audit.Filter{}, func(line []byte) error {
+		if !bytes.Contains(line, []byte(`"event":"user_prompt"`)) {
+			return nil // most lines: no decoding
+		}
+		var r audit.Record
+		if json.Unmarshal(line, &r) != nil || !want[r.Session] || r.Prompt == "" {
+			return nil
+		}
+		out[r.Session] = r.Prompt
+		delete(want, r.Session)
+		if len(want) == 0 {
+			return errFound
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return out, fmt.Errorf("read the audit trail: %w", err)
+	}
+	return out, nil
 }
