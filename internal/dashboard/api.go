@@ -23,6 +23,7 @@ func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /{$}", s.page)
 	m.Handle("GET /app.js", static("app.js"))
+	m.Handle("GET /trace.js", static("trace.js"))
 	m.Handle("GET /style.css", static("style.css"))
 	m.HandleFunc("GET /api/projects", s.apiProjects)
 	m.HandleFunc("GET /api/sessions", s.apiSessions)

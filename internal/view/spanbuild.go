@@ -74,6 +74,9 @@ func (b *spanSet) pre(r *audit.Record, at time.Time) {
 	}
 	sp := b.add(&Span{ID: b.toolID(), Kind: SpanTool, Title: toolTitle(r), Start: at, DurationMS: -1, Call: r.Call,
 		Tool: r.Tool, Target: ToolTarget(r), Agent: r.Agent, Verdict: r.Verdict, Rule: r.Rule, Reason: r.Reason, Outcome: OutcomePending})
+	if r.Command != "" {
+		sp.ToolKind = "shell"
+	}
 	if r.Verdict == event.Deny.String() {
 		sp.Outcome, sp.DurationMS = OutcomeBlocked, 0
 	}
@@ -111,7 +114,7 @@ func (b *spanSet) history(calls history.Calls) {
 		if sp == nil || c.ID == "" {
 			continue
 		}
-		sp.AgentID = cmp.Or(sp.AgentID, c.Agent)
+		sp.AgentID, sp.ToolKind = cmp.Or(sp.AgentID, c.Agent), cmp.Or(sp.ToolKind, c.Tool)
 		if c.Outcome != "" && (sp.Outcome == OutcomePending || sp.Outcome == OutcomeUnknown) {
 			sp.Outcome = c.Outcome
 		}
@@ -143,7 +146,7 @@ func (b *spanSet) unpaired(calls history.Calls) {
 		if c.ID != "" && b.byCall[c.ID] != nil {
 			continue
 		}
-		sp := &Span{ID: b.toolID(), Kind: SpanTool, Title: c.Raw, Call: c.ID, Tool: c.Raw, Target: c.Summary,
+		sp := &Span{ID: b.toolID(), Kind: SpanTool, Title: c.Raw, Call: c.ID, Tool: c.Raw, ToolKind: c.Tool, Target: c.Summary,
 			AgentID: c.Agent, Verdict: c.Verdict, Rule: c.Rule, Outcome: cmp.Or(c.Outcome, OutcomeUnknown), Start: c.Time, DurationMS: -1}
 		if c.Summary != "" {
 			sp.Title += ": " + c.Summary

@@ -59,6 +59,9 @@ type Span struct {
 	Call string `json:"call,omitempty"`
 	// Tool is the host's tool name.
 	Tool string `json:"tool,omitempty"`
+	// Kind of tool as the guard knows it (shell, read, write, edit,
+	// search, ...), when known: what `atreides check --tool` takes.
+	ToolKind string `json:"tool_kind,omitempty"`
 	// Target is the command or the paths a tool call acted on.
 	Target string `json:"target,omitempty"`
 	// Agent is the subagent's type, for a span of or under a delegation.
