@@ -105,3 +105,24 @@ func TestBuildTrace(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigChange: the configuration that changes a verdict goes one
+// step (deny to ask, ask to allow) on the rule that decided; a call no
+// rule stopped gets a user rule that asks, on its command's first words
+// or its path.
+func TestConfigChange(t *testing.T) {
+	for _, c := range []struct {
+		verdict, rule, tool, target string
+		want                        string
+	}{
+		{"deny", "git.reset-hard", "shell", "git reset --hard", "guard:\n  verdicts:\n    git.reset-hard: ask\n"},
+		{"ask", "git.force-push", "shell", "git push -f", "guard:\n  verdicts:\n    git.force-push: allow\n"},
+		{"allow", "", "shell", "terraform apply -auto-approve", "rules:\n  - verdict: ask\n    tool: shell\n    command: \"terraform apply\"\n"},
+		{"none", "", "write", `db/"x".sql`, "rules:\n  - verdict: ask\n    tool: write\n    path: \"db/\\\"x\\\".sql\"\n"},
+		{"none", "", "shell", "", ""},
+	} {
+		if got, _ := ConfigChange(c.verdict, c.rule, c.tool, c.target); got != c.want {
+			t.Errorf("ConfigChange(%q, %q, %q, %q) =\n%s\nwant\n%s", c.verdict, c.rule, c.tool, c.target, got, c.want)
+		}
+	}
+}

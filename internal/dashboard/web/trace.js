@@ -275,6 +275,7 @@ function explainRow(sp) {
   fact("reason", sp.reason);
   fact("outcome", sp.outcome);
   fact("tool-use id", sp.call);
+  if (sp.kind === "background") fact("task", el("a", { href: "#/background" }, sp.id + " in Background tasks"));
   const box = el("div", { class: "explain" }, dl);
   const tool = guardTool(sp);
   if (tool && sp.target) {
