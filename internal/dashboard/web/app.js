@@ -184,7 +184,7 @@ async function renderSession() {
 }
 
 const kindIcons = {
-  tool: "⚙", decision: "⚖", event: "•", phase: "◆", strike: "✕", escalation: "⚠",
+  tool: "⚙", prompt: "›", decision: "⚖", event: "•", phase: "◆", strike: "✕", escalation: "⚠",
   todo_open: "☐", todo_close: "☑", tool_failed: "✕", compaction: "⇣",
   delegation_start: "↘", delegation_stop: "↗", background: "◷",
 };
