@@ -3,6 +3,8 @@ package view
 import (
 	"slices"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/event"
 )
 
 // nest gives every span its parent: a delegation's span for what a
@@ -44,8 +46,12 @@ func (b *spanSet) nest() {
 
 func (b *spanSet) parentOf(sp *Span) *Span {
 	if sp.Kind == SpanDelegation {
-		if id, ok := b.parentAgent[sp]; ok && b.agents[id] != nil {
-			return b.agents[id]
+		id := b.parentAgent[sp]
+		if call := b.delegatingCall(id, sp.Start); call != nil {
+			return call
+		}
+		if a := b.agents[id]; id != "" && a != nil {
+			return a
 		}
 		return b.promptAt(sp.Start)
 	}
@@ -58,6 +64,25 @@ func (b *spanSet) parentOf(sp *Span) *Span {
 		}
 	}
 	return b.promptAt(sp.Start)
+}
+
+// delegatingCall is the call of the delegating agent (id; "" the main
+// agent) to its delegation tool that was running at t: the span a trace
+// viewer shows the subagent's work under, as the agent waited on it.
+func (b *spanSet) delegatingCall(id string, t time.Time) *Span {
+	var best *Span
+	for _, sp := range b.spans {
+		if sp.Kind != SpanTool || sp.ToolKind != string(event.Delegate) || sp.AgentID != id || id == "" && sp.Agent != "" {
+			continue
+		}
+		if sp.Start.After(t) || !sp.End.IsZero() && sp.End.Before(t) {
+			continue
+		}
+		if best == nil || sp.Start.After(best.Start) {
+			best = sp
+		}
+	}
+	return best
 }
 
 // delegationAt is the latest-started delegation of the type running at t:

@@ -36,7 +36,9 @@ func spanLine(sp Span) string {
 // TestBuildTrace: pre and post pair by tool-use id into one span with its
 // duration; a call the trail has no pre of comes from the history with the
 // host's duration; a subagent's calls nest under its delegation and a
-// nested delegation under its parent; a denied call is blocked; the
+// nested delegation under its parent, and a delegation under the call to
+// the delegation tool that was running when it started; a denied call is
+// blocked; the
 // filter keeps ancestors; the title is the first prompt's first words.
 func TestBuildTrace(t *testing.T) {
 	prompt := func(text string) func(*audit.Record) { return func(r *audit.Record) { r.Prompt = text } }
@@ -48,6 +50,7 @@ func TestBuildTrace(t *testing.T) {
 	h := history.Key.Of(sess)
 	h.Add(history.ToolCall{Time: sec(2), ID: "c1", Raw: "Bash", Outcome: "failed", Duration: 1500})
 	h.Add(history.ToolCall{Time: sec(9), ID: "c3", Raw: "Read", Summary: "a.go", Outcome: "ok", Duration: 2000})
+	h.Add(history.ToolCall{Time: sec(19), ID: "c0", Tool: "delegate", Raw: "Agent", Summary: "explore", Outcome: "ok"})
 	h.Add(history.ToolCall{Time: sec(27), ID: "c5", Raw: "Grep", Summary: "x", Agent: "ag2", Outcome: "ok", Duration: 1000})
 	recs := []audit.Record{
 		rec(1, "user_prompt", prompt("Fix the failing tests in the parser package and then run them all again")),
@@ -58,6 +61,8 @@ func TestBuildTrace(t *testing.T) {
 			r.Verdict, r.Rule = "deny", "git.reset-hard"
 		}),
 		rec(10, "user_prompt", prompt("ok")),
+		rec(19, "pre_tool", func(r *audit.Record) { call("c0", "Agent", "")(r) }),
+		rec(41, "post_tool", func(r *audit.Record) { call("c0", "Agent", "")(r); r.Outcome = "ok" }),
 		rec(22, "pre_tool", func(r *audit.Record) { call("c4", "Bash", "ls")(r); r.Agent = "explorer" }),
 		rec(50, "stop", func(r *audit.Record) { r.Block, r.BlockReason = true, "todo #1 open" }),
 	}
@@ -68,10 +73,11 @@ func TestBuildTrace(t *testing.T) {
 		"  tool Bash: git reset --hard blocked 0",
 		"  tool Read: a.go ok 2000",
 		"prompt ok  40000",
-		"  delegation explorer completed 20000",
-		"    tool Bash: ls pending -1",
-		"    delegation reviewer ok 5000",
-		"      tool Grep: x ok 1000",
+		"  tool Agent ok 22000",
+		"    delegation explorer completed 20000",
+		"      tool Bash: ls pending -1",
+		"      delegation reviewer ok 5000",
+		"        tool Grep: x ok 1000",
 		"  event stop kept going  0",
 	}
 	check := func(name string, tr *Trace, want []string) {
@@ -91,15 +97,16 @@ func TestBuildTrace(t *testing.T) {
 	// Only the reviewer's call starts in [26s, 28s): its ancestors stay.
 	check("filtered", BuildTrace(recs, sess, nil, SpanFilter{Since: sec(26), Until: sec(28)}), []string{
 		"prompt ok  40000",
-		"  delegation explorer completed 20000",
-		"    delegation reviewer ok 5000",
-		"      tool Grep: x ok 1000",
+		"  tool Agent ok 22000",
+		"    delegation explorer completed 20000",
+		"      delegation reviewer ok 5000",
+		"        tool Grep: x ok 1000",
 	})
 	// Without the history (older than its window) a call with no post is
 	// unknown, not pending.
 	old := &state.Session{ID: "s"}
 	history.Key.Of(old).Add(history.ToolCall{Time: sec(100), ID: "later", Raw: "Read", Outcome: "ok"})
-	for _, sp := range BuildTrace(recs[5:6], old, nil, SpanFilter{}).Spans {
+	for _, sp := range BuildTrace(recs[7:8], old, nil, SpanFilter{}).Spans {
 		if sp.Call == "c4" && sp.Outcome != OutcomeUnknown {
 			t.Errorf("a call older than the history: %q", sp.Outcome)
 		}

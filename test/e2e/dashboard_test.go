@@ -55,21 +55,23 @@ func TestDashboard(t *testing.T) {
 	b.WaitVisible(`#view-session #trace-table tr.span[data-kind="prompt"]`)
 	b.WaitJS(`document.querySelector('#trace-table tr.span[data-kind="delegation"]') !== null`)
 	var nest struct {
-		Delegation, Parent string
-		Depth, ChildDepth  int
-		Durations          int
-		Hist               int
+		Delegation, Parent, Call string
+		Depth, ChildDepth        int
+		Durations                int
+		Hist                     int
 	}
 	b.Eval(`(() => {
 		const dl = document.querySelector('#trace-table tr.span[data-kind="delegation"]');
 		const child = document.querySelector('#trace-table tr.span[data-parent="' + dl.dataset.id + '"]');
+		const call = document.querySelector('#trace-table tr.span[data-id="' + dl.dataset.parent + '"]');
 		return { Delegation: dl.dataset.id, Parent: child ? child.dataset.parent : "", Depth: +dl.dataset.depth,
+			Call: call ? call.dataset.kind + " " + call.querySelector('.title').textContent : "",
 			ChildDepth: child ? +child.dataset.depth : -1,
 			Durations: [...document.querySelectorAll('#trace-table tr.span[data-kind="tool"] td.dur')].filter(td => /\d (ms|s)$/.test(td.textContent)).length,
 			Hist: document.querySelectorAll('#histogram svg .bar').length };
 	})()`, &nest)
-	if nest.Parent != nest.Delegation || nest.ChildDepth != nest.Depth+1 {
-		t.Errorf("the subagent's call does not nest under its delegation: %+v", nest)
+	if nest.Parent != nest.Delegation || nest.ChildDepth != nest.Depth+1 || !strings.HasPrefix(nest.Call, "tool Agent") {
+		t.Errorf("the subagent's call does not nest under its delegation, under the Agent call: %+v", nest)
 	}
 	if nest.Durations == 0 || nest.Hist == 0 {
 		t.Errorf("no durations or no histogram bars: %+v", nest)
@@ -226,10 +228,13 @@ func (d *dashboardProject) replay() {
 	}
 }
 
-// subagent runs a delegation through the hook: an Explore subagent that
-// runs one command, then stops.
+// subagent runs a delegation through the hook: the main agent's Agent
+// call, inside which an Explore subagent runs one command and stops.
 func (d *dashboardProject) subagent() {
 	const agent, typ = "agent_dash_1", "Explore"
+	task := map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Agent", "tool_use_id": "toolu_agent_1",
+		"tool_input": map[string]any{"subagent_type": typ, "description": "Find the changelog", "prompt": "Where is the changelog kept?"}}
+	d.hook(task)
 	d.hook(map[string]any{"hook_event_name": "SubagentStart", "agent_id": agent, "agent_type": typ})
 	call := map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "agent_id": agent, "agent_type": typ,
 		"tool_input": map[string]any{"command": "grep -rn Changelog ."}, "tool_use_id": "toolu_sub_1"}
@@ -239,6 +244,9 @@ func (d *dashboardProject) subagent() {
 	d.hook(call)
 	d.hook(map[string]any{"hook_event_name": "SubagentStop", "agent_id": agent, "agent_type": typ, "stop_hook_active": false,
 		"agent_transcript_path": filepath.Join(d.home, ".claude", "projects", "demo", agent+".jsonl")})
+	task["hook_event_name"] = "PostToolUse"
+	task["tool_response"] = map[string]any{"content": []map[string]any{{"type": "text", "text": "CHANGELOG.md at the root"}}}
+	d.hook(task)
 }
 
 // carryOut writes the file of a PostToolUse of Write.
