@@ -273,12 +273,12 @@ async function renderGovernance() {
       el("td", {}, i.title),
       el("td", {}, i.status),
       el("td", {}, (i.owned_scope || []).map((p) => el("code", { class: "scope" }, p))),
-      el("td", {}, l ? [el("a", { href: "#/session/" + encodeURIComponent(l.session) }, l.session), " ", l.host || ""] : "—"),
+      el("td", { title: l ? l.session : "" }, l ? [el("a", { href: "#/session/" + encodeURIComponent(l.session) }, el("code", {}, shortId(l.session))), " ", l.host || ""] : "—"),
       el("td", {}, !l ? "" : l.expired ? el("span", { class: "badge v-ask" }, "expired") : l.expires ? "until " + when(l.expires) : "held"),
       el("td", {}, l ? el("button", { class: "release", onclick: () => post("sessions/" + encodeURIComponent(l.session) + "/release", `Release the lease of session ${l.session} on intent ${i.id}?`) }, "Release") : ""));
   }), "No intents: add one with atreides intent add.");
   fill("#expansions-table", g.expansions.map((x) => el("tr", { "data-id": x.id },
-    el("td", {}, x.id), el("td", {}, x.intent), el("td", {}, x.session),
+    el("td", {}, x.id), el("td", {}, x.intent), el("td", { title: x.session }, el("code", {}, shortId(x.session))),
     el("td", {}, (x.paths || []).map((p) => el("code", { class: "scope" }, p))),
     el("td", {}, x.reason || ""), el("td", {}, x.status), el("td", {}, when(x.time)))), "No requests.");
 }
@@ -304,7 +304,7 @@ async function renderLedger() {
     el("td", {}, r.files.map((x) => el("code", {}, x.path))),
     el("td", {}, r.change),
     el("td", {}, r.intent || ""),
-    el("td", {}, r.session ? el("a", { href: "#/session/" + encodeURIComponent(r.session) }, r.session) : ""),
+    el("td", { title: r.session || "" }, r.session ? el("a", { href: "#/session/" + encodeURIComponent(r.session) }, el("code", {}, shortId(r.session))) : ""),
     el("td", {}, r.tool || ""),
     el("td", { class: "hash", title: `${r.before || ""} → ${r.after || ""}` }, el("code", {}, shortHash(r.before)), " → ", el("code", {}, shortHash(r.after))),
     el("td", {}, el("button", { class: "diff-toggle", onclick: (e) => toggleDiff(e.target, r.seq) }, "diff")))), "No records.");
@@ -348,7 +348,7 @@ async function renderBackground() {
     const pending = t.status === "queued" || t.status === "running";
     return el("tr", { "data-id": t.id, "data-status": t.status },
       el("td", {}, el("code", {}, t.id)),
-      el("td", {}, t.parent ? el("a", { href: "#/session/" + encodeURIComponent(t.parent) }, t.parent) : ""),
+      el("td", { title: t.parent || "" }, t.parent ? el("a", { href: "#/session/" + encodeURIComponent(t.parent) }, el("code", {}, shortId(t.parent))) : ""),
       el("td", {}, t.agent || ""), el("td", {}, t.description || ""),
       el("td", {}, el("span", { class: "badge st-" + t.status }, t.status)),
       el("td", {}, when(t.created)),
