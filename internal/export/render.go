@@ -195,7 +195,11 @@ func (m *md) toolCalls(cs []view.ToolCall) {
 	}
 	m.table("time", "tool", "target", "verdict", "outcome", "duration", "rule", "reason")
 	for _, c := range cs {
-		m.row(stamp(c.Time), c.Tool, c.Target, c.Verdict, c.Outcome, duration(c.DurationMS), c.Rule, c.Reason)
+		tool := c.Tool
+		if c.Agent != "" {
+			tool += " (" + c.Agent + ")" // a subagent's call
+		}
+		m.row(stamp(c.Time), tool, c.Target, c.Verdict, c.Outcome, duration(c.DurationMS), c.Rule, c.Reason)
 	}
 }
 
