@@ -181,8 +181,10 @@ func (b *spanSet) delegations(ds []subagents.Delegation) {
 
 func (b *spanSet) background(ts []bgtasks.Task) {
 	for _, t := range ts {
+		// A task a subagent launched nests under its delegation (AgentID).
 		b.add(&Span{ID: t.ID, Kind: SpanBackground, Title: t.ID + " " + cmp.Or(t.Description, t.Agent, "task"), Start: t.Created.UTC(),
-			End: t.Ended.UTC(), DurationMS: durationBetween(t.Created, t.Ended), Agent: t.Agent, Outcome: t.Status, Reason: t.Error})
+			End: t.Ended.UTC(), DurationMS: durationBetween(t.Created, t.Ended), Agent: t.Agent, AgentID: t.ParentAgent,
+			Session: t.Child, Outcome: t.Status, Reason: t.Error})
 	}
 }
 

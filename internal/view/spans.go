@@ -74,6 +74,9 @@ type Span struct {
 	Rule string `json:"rule,omitempty"`
 	// Reason is why, for ask and deny, or why a stop was kept going.
 	Reason string `json:"reason,omitempty"`
+	// Session is a background task's own session (its child session, or
+	// the headless CLI's), when it reported one: the trace to follow it in.
+	Session string `json:"session,omitempty"`
 	// Outcome is a tool call's (ok, failed, blocked, pending, unknown), a
 	// delegation's (ok, completed, failed, ..., running) or a background
 	// task's status.

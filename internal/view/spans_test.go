@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/subagents"
@@ -102,6 +103,14 @@ func TestBuildTrace(t *testing.T) {
 		"      delegation reviewer ok 5000",
 		"        tool Grep: x ok 1000",
 	})
+	// A background task a subagent launched nests under its delegation
+	// and names its own session.
+	bg := []bgtasks.Task{{ID: "bg-1", ParentAgent: "ag1", Description: "find callers", Status: "running", Child: "child-1", Created: sec(30)}}
+	for _, sp := range BuildTrace(recs, sess, bg, SpanFilter{}).Spans {
+		if sp.ID == "bg-1" && (sp.Parent != "a:ag1" || sp.Session != "child-1" || sp.Kind != SpanBackground || sp.DurationMS != -1) {
+			t.Errorf("the background task's span: %+v", sp)
+		}
+	}
 	// Without the history (older than its window) a call with no post is
 	// unknown, not pending.
 	old := &state.Session{ID: "s"}

@@ -276,6 +276,7 @@ function explainRow(sp) {
   fact("outcome", sp.outcome);
   fact("tool-use id", sp.call);
   if (sp.kind === "background") fact("task", el("a", { href: "#/background" }, sp.id + " in Background tasks"));
+  if (sp.session) fact("its session", el("a", { href: "#/session/" + encodeURIComponent(sp.session) }, el("code", {}, shortId(sp.session))));
   const box = el("div", { class: "explain" }, dl);
   const tool = guardTool(sp);
   if (tool && sp.target) {
