@@ -627,3 +627,15 @@ func TestPromptAndCall(t *testing.T) {
 		t.Errorf("call %q prompt %q", r.Call, r.Prompt)
 	}
 }
+
+// TestSharedTrailKeepsNoPrompt: a team's shared trail records the prompt
+// event but not what the person typed.
+func TestSharedTrailKeepsNoPrompt(t *testing.T) {
+	ev := &event.Event{Kind: event.UserPrompt, Prompt: "rename the billing module"}
+	if line := string(Line(ev, &event.Decision{}, 0, Origin{})); !strings.Contains(line, `"prompt":"rename the billing module"`) {
+		t.Errorf("a local record lost the prompt: %s", line)
+	}
+	if line := string(Line(ev, &event.Decision{}, 0, Origin{Machine: "m", Checkout: "/c"})); strings.Contains(line, "billing") || !strings.Contains(line, `"event":"user_prompt"`) {
+		t.Errorf("a shared record: %s", line)
+	}
+}

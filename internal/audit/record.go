@@ -78,6 +78,11 @@ type Origin = store.Origin
 func Line(ev *event.Event, d *event.Decision, took time.Duration, from Origin) []byte {
 	r := NewRecord(ev, d, took)
 	r.Machine, r.Checkout = sanitize.String(from.Machine, maxName), sanitize.String(from.Checkout, maxPath)
+	if from != (Origin{}) {
+		// A team's shared trail is read by the whole team: what a person
+		// typed to their agent stays on their machine.
+		r.Prompt = ""
+	}
 	return r.line()
 }
 
