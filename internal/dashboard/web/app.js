@@ -165,6 +165,7 @@ async function renderSession() {
   const id = state.route.id;
   const d = await api("sessions/" + encodeURIComponent(id));
   const s = d.session;
+  traceState.cwd = s.cwd || "";
   const tr = await renderTrace(id, state.route.params);
   $("#session-header").replaceChildren(
     el("h2", {}, el("code", { class: "sid", title: s.id }, s.id), " ", tr.title ? el("span", { class: "stitle" }, tr.title) : "", " ", s.active ? el("span", { class: "badge active" }, "active") : s.ended ? el("span", { class: "badge ended" }, "ended: " + s.ended) : ""),

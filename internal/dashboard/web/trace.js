@@ -95,7 +95,10 @@ function drawHistogram(box, points, from, to, onPick) {
 
 // ---- the trace view
 
-const traceState = { id: "", open: new Set(), facets: {}, spans: [] };
+// traceState is the view's: the spans shown, the rows expanded, the
+// facets chosen, and the explains fetched (one per call: a live event
+// renders the rows again, it does not ask the guard again).
+const traceState = { id: "", cwd: "", open: new Set(), facets: {}, spans: [], explains: new Map() };
 
 const spanIcons = { prompt: "›", tool: "⚙", delegation: "↘", background: "◷", event: "•" };
 
@@ -155,7 +158,7 @@ function wireRange() {
 async function renderTrace(id, params) {
   const r = rangeParams(params);
   const data = await api("sessions/" + encodeURIComponent(id) + "/trace", { since: r.since, until: r.until });
-  if (traceState.id !== id) { traceState.open.clear(); traceState.facets = {}; }
+  if (traceState.id !== id) { traceState.open.clear(); traceState.facets = {}; traceState.explains.clear(); }
   traceState.id = id;
   traceState.spans = data.spans;
   $("#range-preset").value = r.preset;
@@ -282,7 +285,10 @@ function explainRow(sp) {
   if (tool && sp.target) {
     const out = el("div", { class: "explain-guard" }, el("p", { class: "meta" }, "Asking the guard…"));
     box.append(out);
-    api("explain", { tool, target: sp.target }).then((x) => out.replaceChildren(
+    // Judged from the session's working directory, as the hook did.
+    const key = tool + "\n" + sp.target;
+    if (!traceState.explains.has(key)) traceState.explains.set(key, api("explain", { tool, target: sp.target, cwd: traceState.cwd || "" }));
+    traceState.explains.get(key).then((x) => out.replaceChildren(
       el("h4", {}, "The guard today (atreides check --explain)"),
       el("p", {}, el("span", { class: "badge v-" + x.verdict }, x.verdict), " ", x.rule ? el("code", {}, x.rule) : "no rule", x.category ? ` (${x.category})` : ""),
       x.reason ? el("p", { class: "meta" }, x.reason) : "",
@@ -290,7 +296,7 @@ function explainRow(sp) {
       x.evidence ? el("p", {}, "evidence: ", el("code", {}, x.evidence)) : "",
       x.commands.length ? el("p", {}, "commands seen: ", x.commands.map((c) => el("code", { class: "cmd-seen" }, c))) : "",
       x.config ? el("div", {}, el("h4", {}, "The configuration that would change it: ", x.config_why), el("pre", { class: "config" }, "# .atreides/config.yaml\n" + x.config)) : ""))
-      .catch((e) => out.replaceChildren(el("p", { class: "why" }, "No explain: " + e.message)));
+      .catch((e) => { traceState.explains.delete(key); out.replaceChildren(el("p", { class: "why" }, "No explain: " + e.message)); });
   }
   return el("tr", { class: "explain-row", "data-for": sp.id }, el("td", { colspan: 5 }, box));
 }
