@@ -248,6 +248,14 @@ function decisionFacets(recs) {
     o.textContent = `${o.value || "all"} (${o.dataset.count})`;
   }
   drawHistogram($("#decisions-histogram"), points, null, null, null);
+  // The other filters suggest their values, most frequent first, with
+  // how many records have each.
+  for (const k of ["rule", "host", "session"]) {
+    const n = new Map();
+    for (const r of recs) if (r[k]) n.set(r[k], (n.get(r[k]) || 0) + 1);
+    $("#facet-" + k).replaceChildren(...[...n.entries()].sort((a, b) => b[1] - a[1]).slice(0, 50)
+      .map(([v, c]) => el("option", { value: v, "data-count": c }, `${c} record${c === 1 ? "" : "s"}`)));
+  }
 }
 
 function setDecisionFilter() {
