@@ -285,7 +285,7 @@ func TestLineIsJSON(t *testing.T) {
 	tricky := "q\"b\\ <&> \x00\x01\x1f\b\f\n\r\t é \u2028\u2029 \xff\xfe end"
 	for _, r := range []*Record{
 		{},
-		{Time: "t", Host: "h", Session: tricky, Event: "e", HostEvent: "E", Agent: "a", Tool: "Bash", Command: tricky,
+		{Time: "t", Host: "h", Session: tricky, Event: "e", HostEvent: "E", Agent: "a", Tool: "Bash", Call: tricky, Prompt: tricky, Outcome: "ok", Command: tricky,
 			Paths: []string{"a", tricky}, Verdict: "deny", Rule: "r", Reason: tricky, Block: true, BlockReason: "b", TotalUS: 12,
 			PrepareUS: map[string]int64{"guard": 3}, HandleUS: map[string]int64{"z": 1, "guard": 2, "a\"b": -1},
 			Marks: []event.Mark{{Kind: "phase", Text: tricky}, {Kind: tricky, Text: ""}}, Machine: tricky, Checkout: "/home/a b"},
@@ -607,5 +607,35 @@ func rotateForTest(t *testing.T, tr *Trail) {
 	f := openCurrentForTest(t, tr)
 	if err := tr.rotate(f); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPromptAndCall: a prompt's record keeps its first words on one line,
+// bounded, and a tool event's record its tool-use id; prompts go into the
+// trail (the roots of the trace view).
+func TestPromptAndCall(t *testing.T) {
+	long := "Fix   the\nfailing tests " + strings.Repeat("word ", 400)
+	r := NewRecord(&event.Event{Kind: event.UserPrompt, Prompt: long}, &event.Decision{}, 0)
+	if !strings.HasPrefix(r.Prompt, "Fix the failing tests word") || strings.Contains(r.Prompt, "\n") || len(r.Prompt) > maxPrompt+8 {
+		t.Errorf("prompt excerpt %q (%d bytes)", r.Prompt, len(r.Prompt))
+	}
+	if !Wanted(&event.Event{Kind: event.UserPrompt}, &event.Decision{}) {
+		t.Error("a prompt is not recorded")
+	}
+	r = NewRecord(&event.Event{Kind: event.PreTool, ToolUseID: "toolu_1"}, &event.Decision{}, 0)
+	if r.Call != "toolu_1" || r.Prompt != "" {
+		t.Errorf("call %q prompt %q", r.Call, r.Prompt)
+	}
+}
+
+// TestSharedTrailKeepsNoPrompt: a team's shared trail records the prompt
+// event but not what the person typed.
+func TestSharedTrailKeepsNoPrompt(t *testing.T) {
+	ev := &event.Event{Kind: event.UserPrompt, Prompt: "rename the billing module"}
+	if line := string(Line(ev, &event.Decision{}, 0, Origin{})); !strings.Contains(line, `"prompt":"rename the billing module"`) {
+		t.Errorf("a local record lost the prompt: %s", line)
+	}
+	if line := string(Line(ev, &event.Decision{}, 0, Origin{Machine: "m", Checkout: "/c"})); strings.Contains(line, "billing") || !strings.Contains(line, `"event":"user_prompt"`) {
+		t.Errorf("a shared record: %s", line)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -23,29 +24,39 @@ const (
 	maxPaths  = 20
 	maxName   = 200
 	maxMark   = 300
+	maxPrompt = 160
 	maxMarks  = 40 // a todo list written whole may open that many at once
 )
 
 // Record is one decided event, as stored and as `atreides log --json`
 // prints it. Keys without omitempty are in every record.
 type Record struct {
-	Time        string           `json:"time"` // UTC, RFC 3339 with microseconds
-	Host        string           `json:"host"`
-	Session     string           `json:"session"`
-	Event       string           `json:"event"`      // the engine's kind, e.g. pre_tool
-	HostEvent   string           `json:"host_event"` // the host's name, e.g. PreToolUse
-	Agent       string           `json:"agent,omitempty"`
-	Tool        string           `json:"tool"` // the host's tool name, e.g. Bash
-	Command     string           `json:"command,omitempty"`
-	Paths       []string         `json:"paths,omitempty"`
-	Verdict     string           `json:"verdict"` // allow, ask, deny or none
-	Rule        string           `json:"rule"`
-	Reason      string           `json:"reason,omitempty"`
-	Block       bool             `json:"block"`
-	BlockReason string           `json:"block_reason,omitempty"`
-	TotalUS     int64            `json:"total_us"`             // the engine's time: preparation, state lock, handlers, save
-	PrepareUS   map[string]int64 `json:"prepare_us,omitempty"` // per handler, before the state lock
-	HandleUS    map[string]int64 `json:"handle_us,omitempty"`  // per handler, under it
+	Time        string   `json:"time"` // UTC, RFC 3339 with microseconds
+	Host        string   `json:"host"`
+	Session     string   `json:"session"`
+	Event       string   `json:"event"`      // the engine's kind, e.g. pre_tool
+	HostEvent   string   `json:"host_event"` // the host's name, e.g. PreToolUse
+	Agent       string   `json:"agent,omitempty"`
+	Tool        string   `json:"tool"` // the host's tool name, e.g. Bash
+	Command     string   `json:"command,omitempty"`
+	Paths       []string `json:"paths,omitempty"`
+	Verdict     string   `json:"verdict"` // allow, ask, deny or none
+	Rule        string   `json:"rule"`
+	Reason      string   `json:"reason,omitempty"`
+	Block       bool     `json:"block"`
+	BlockReason string   `json:"block_reason,omitempty"`
+	// Call is the host's tool-use id, which pairs a call's pre and post
+	// events (the read model's spans); empty when the host sends none.
+	Call string `json:"call,omitempty"`
+	// Prompt is a user prompt's first words (one line, sanitized, at most
+	// maxPrompt bytes): the root of the prompt's span in the trace view
+	// and the session's title. The whole prompt is never kept.
+	Prompt string `json:"prompt,omitempty"`
+	// Outcome is a post_tool event's: ok, or failed (the host said so).
+	Outcome   string           `json:"outcome,omitempty"`
+	TotalUS   int64            `json:"total_us"`             // the engine's time: preparation, state lock, handlers, save
+	PrepareUS map[string]int64 `json:"prepare_us,omitempty"` // per handler, before the state lock
+	HandleUS  map[string]int64 `json:"handle_us,omitempty"`  // per handler, under it
 	// Marks are what the event changed in the session's story (package
 	// marks): the session timeline's points besides the tool calls.
 	Marks []event.Mark `json:"marks,omitempty"`
@@ -67,6 +78,11 @@ type Origin = store.Origin
 func Line(ev *event.Event, d *event.Decision, took time.Duration, from Origin) []byte {
 	r := NewRecord(ev, d, took)
 	r.Machine, r.Checkout = sanitize.String(from.Machine, maxName), sanitize.String(from.Checkout, maxPath)
+	if from != (Origin{}) {
+		// A team's shared trail is read by the whole team: what a person
+		// typed to their agent stays on their machine.
+		r.Prompt = ""
+	}
 	return r.line()
 }
 
@@ -76,12 +92,13 @@ const MarkMore = "more"
 
 // Wanted reports whether an event's decision goes into the trail: every
 // tool call a host asks permission for, the few lifecycle events of a
-// session (start, end, compaction, subagents), and any other event on
+// session (start, end, compaction, subagents), each user prompt (the roots
+// of the session's trace; a prompt is a few per hour, not a cost), and any other event on
 // which something was decided or that left marks (see the package
 // comment).
 func Wanted(ev *event.Event, d *event.Decision) bool {
 	switch ev.Kind {
-	case event.PreTool, event.PermissionRequest, event.SessionEnd, event.PreCompact, event.SubagentStart, event.SubagentStop:
+	case event.PreTool, event.PermissionRequest, event.UserPrompt, event.SessionEnd, event.PreCompact, event.SubagentStart, event.SubagentStop:
 		return true
 	}
 	if ev.Starts() {
@@ -109,6 +126,18 @@ func NewRecord(ev *event.Event, d *event.Decision, total time.Duration) *Record 
 		Rule:      sanitize.String(d.Rule, maxName),
 		Block:     d.Block,
 		TotalUS:   total.Microseconds(),
+	}
+	if ev.ToolUseID != "" {
+		r.Call = sanitize.String(ev.ToolUseID, maxName)
+	}
+	switch ev.Kind {
+	case event.UserPrompt:
+		r.Prompt = promptExcerpt(ev.Prompt)
+	case event.PostTool:
+		r.Outcome = "ok"
+		if ev.Failed {
+			r.Outcome = "failed"
+		}
 	}
 	if ev.Tool.Command != "" {
 		r.Command = sanitize.Command(ev.Tool.Command)
@@ -187,6 +216,15 @@ func (r *Record) line() []byte {
 	if r.BlockReason != "" {
 		b = appendField(b, `,"block_reason":`, r.BlockReason)
 	}
+	if r.Call != "" {
+		b = appendField(b, `,"call":`, r.Call)
+	}
+	if r.Prompt != "" {
+		b = appendField(b, `,"prompt":`, r.Prompt)
+	}
+	if r.Outcome != "" {
+		b = appendField(b, `,"outcome":`, r.Outcome)
+	}
 	b = strconv.AppendInt(append(b, `,"total_us":`...), r.TotalUS, 10)
 	if len(r.PrepareUS) > 0 {
 		b = AppendMicros(append(b, `,"prepare_us":`...), r.PrepareUS)
@@ -212,6 +250,25 @@ func (r *Record) line() []byte {
 		b = appendField(b, `,"checkout":`, r.Checkout)
 	}
 	return append(b, "}\n"...)
+}
+
+// promptExcerpt is the first words of a prompt on one line: enough to
+// title a session and a trace's root, never the whole text. A pasted log
+// of a megabyte is cut before it is split, so a prompt costs the same
+// whatever its size; secrets are masked before the cap.
+func promptExcerpt(p string) string {
+	if len(p) > 4*maxPrompt {
+		p = p[:4*maxPrompt]
+	}
+	p = sanitize.String(strings.Join(strings.Fields(p), " "), 0)
+	if len(p) <= maxPrompt {
+		return p
+	}
+	cut := maxPrompt
+	for cut > 0 && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return p[:cut] + "…"
 }
 
 func appendField(b []byte, key, v string) []byte { return AppendString(append(b, key...), v) }

@@ -23,11 +23,14 @@ func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /{$}", s.page)
 	m.Handle("GET /app.js", static("app.js"))
+	m.Handle("GET /trace.js", static("trace.js"))
 	m.Handle("GET /style.css", static("style.css"))
 	m.HandleFunc("GET /api/projects", s.apiProjects)
 	m.HandleFunc("GET /api/sessions", s.apiSessions)
 	m.HandleFunc("GET /api/sessions/{id}", s.withSnap(s.apiSession))
 	m.HandleFunc("GET /api/sessions/{id}/timeline", s.withSnap(s.apiTimeline))
+	m.HandleFunc("GET /api/sessions/{id}/trace", s.withSnap(s.apiTrace))
+	m.HandleFunc("GET /api/explain", s.withSnap(s.apiExplain))
 	m.HandleFunc("GET /api/decisions", s.apiDecisions)
 	m.HandleFunc("GET /api/governance", s.withSnap(s.apiGovernance))
 	m.HandleFunc("GET /api/ledger", s.withSnap(s.apiLedger))
@@ -120,9 +123,11 @@ func (s *Server) apiSessions(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, "%v", err)
 			return
 		}
+		first := len(rows)
 		for _, row := range snap.SessionRows() {
 			rows = append(rows, view.ProjectSession{SessionRow: row, Project: root})
 		}
+		s.titles.fill(root, rows[first:], s.cfg.Logf)
 	}
 	writeJSON(w, http.StatusOK, view.SessionList{Sessions: rows})
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -68,7 +69,57 @@ func TestEndpoints(t *testing.T) {
 			if len(rows) != 2 || rows[0].(map[string]any)["id"] != viewtest.Active || rows[0].(map[string]any)["project"] == "" {
 				t.Errorf("sessions = %v", rows)
 			}
+			// The title is the first prompt's first words; the ended
+			// session has no prompt in the trail.
+			if got := rows[0].(map[string]any)["title"]; got != "Rework the login handler to hash passwords with …" {
+				t.Errorf("title %q", got)
+			}
+			if got := rows[1].(map[string]any)["title"]; got != "" {
+				t.Errorf("title of a session without prompts %q", got)
+			}
 		}},
+		{"/api/sessions/" + viewtest.Active + "/trace", 200, []string{"session", "title", "spans"}, func(t *testing.T, m map[string]any) {
+			// The subagent's Grep nests under the explore delegation,
+			// which nests under the prompt; the failed test has its
+			// duration.
+			byID := map[string]map[string]any{}
+			var grep, test map[string]any
+			for _, x := range m["spans"].([]any) {
+				sp := x.(map[string]any)
+				byID[sp["id"].(string)] = sp
+				switch sp["title"] {
+				case "Grep: Login":
+					grep = sp
+				case "Bash: go test ./...":
+					test = sp
+				}
+			}
+			if grep == nil || byID[grep["parent"].(string)]["kind"] != "delegation" || grep["depth"].(float64) != 2 {
+				t.Errorf("the subagent's call: %v", grep)
+			}
+			if test == nil || test["outcome"] != "failed" || test["duration_ms"].(float64) != 61000 {
+				t.Errorf("the failed test: %v", test)
+			}
+		}},
+		{"/api/sessions/" + viewtest.Active + "/trace?since=" + viewtest.At(21).Format(time.RFC3339) + "&until=" + viewtest.At(22).Format(time.RFC3339), 200, []string{"spans"}, func(t *testing.T, m map[string]any) {
+			var titles []string
+			for _, x := range m["spans"].([]any) {
+				titles = append(titles, x.(map[string]any)["title"].(string))
+			}
+			// Only the denied call starts in [21, 22) min; its prompt stays
+			// as its root.
+			if want := []string{"Rework the login handler to hash passwords with argon2", "Bash: cat .env"}; !slices.Equal(titles, want) {
+				t.Errorf("spans in [21, 22) min: %q, want %q", titles, want)
+			}
+		}},
+		{"/api/sessions/" + viewtest.Active + "/trace?until=never", 400, []string{"error"}, nil},
+		{"/api/sessions/nope/trace", 404, []string{"error"}, nil},
+		{"/api/explain?tool=shell&target=git+reset+--hard", 200, []string{"verdict", "rule", "commands", "config"}, func(t *testing.T, m map[string]any) {
+			if m["verdict"] != "deny" || m["rule"] != "git.reset-hard" || !strings.Contains(m["config"].(string), "git.reset-hard: ask") {
+				t.Errorf("explain = %v", m)
+			}
+		}},
+		{"/api/explain?tool=rm&target=x", 400, []string{"error"}, nil},
 		{"/api/sessions/" + viewtest.Active, 200, []string{"session", "todos", "anchors", "delegations", "background", "strikes", "transitions", "task", "compaction"}, func(t *testing.T, m map[string]any) {
 			if n := len(m["transitions"].([]any)); n != 2 {
 				t.Errorf("%d transitions, want 2", n)
@@ -97,8 +148,8 @@ func TestEndpoints(t *testing.T) {
 		}},
 		{"/api/sessions/" + viewtest.Active + "/timeline?since=yesterday", 400, []string{"error"}, nil},
 		{"/api/decisions", 200, []string{"records", "total"}, func(t *testing.T, m map[string]any) {
-			if m["total"].(float64) != 7 {
-				t.Errorf("total = %v, want 7", m["total"])
+			if m["total"].(float64) != 8 { // seven events and a prompt
+				t.Errorf("total = %v, want 8", m["total"])
 			}
 		}},
 		{"/api/decisions?verdict=deny", 200, nil, func(t *testing.T, m map[string]any) {

@@ -12,6 +12,19 @@
 // copy per change, never per client. The audit trail and the ledger are
 // append-only files read without a lock.
 //
+// # The trace view
+//
+// GET /api/sessions/{id}/trace is the session's spans as the read model
+// builds them (view.Snapshot.Trace: the prompt as root, pre paired with
+// post, subagents' calls under their delegation, background tasks), in a
+// time range (?since=&until=). GET /api/explain judges one call again with
+// the project's configuration of now, as `atreides check --explain` does,
+// and names the configuration that would change the verdict: it reads
+// the configuration, it never writes it. The page draws the histogram of
+// decisions itself, as SVG: no chart library to vendor, no build step.
+// A session's title (its first prompt's first words) is read once from
+// the trail and kept until the session moves (titles).
+//
 // # Live updates
 //
 // GET /api/events is a server-sent event stream. Per project, one goroutine

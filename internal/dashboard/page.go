@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-//go:embed web/index.html web/app.js web/style.css
+//go:embed web/index.html web/app.js web/trace.js web/style.css
 var web embed.FS
 
 // index is the page, with the CSRF token in a meta tag for app.js; parsed

@@ -54,6 +54,7 @@ type Server struct {
 
 	mu      sync.Mutex
 	sources map[string]*source
+	titles  titles
 }
 
 // tokenCookie carries the token after the page was opened with ?token=.

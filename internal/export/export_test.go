@@ -206,14 +206,22 @@ func TestHierarchy(t *testing.T) {
 
 func TestToolCallsAndLedger(t *testing.T) {
 	doc := export(t, viewtest.Project(t), viewtest.Active)
-	if len(doc.ToolCalls) != 5 {
+	// The five judged calls and the subagent's Grep, which only the call
+	// history knows, each with its outcome.
+	if len(doc.ToolCalls) != 6 {
 		t.Fatalf("tool calls = %+v", doc.ToolCalls)
 	}
-	deny := doc.ToolCalls[3]
-	if deny.Tool != "Bash" || deny.Target != "cat .env" || deny.Verdict != "deny" || deny.Rule != "secrets.read" || deny.Reason == "" {
+	deny := doc.ToolCalls[4]
+	if deny.Tool != "Bash" || deny.Target != "cat .env" || deny.Verdict != "deny" || deny.Rule != "secrets.read" || deny.Reason == "" || deny.Outcome != "blocked" {
 		t.Errorf("denied call = %+v", deny)
 	}
-	if len(doc.Decisions) != 6 || !doc.Decisions[5].Block {
+	if grep := doc.ToolCalls[1]; grep.Tool != "Grep" || grep.Agent != "explore" || grep.Outcome != "ok" || grep.DurationMS != 1200 {
+		t.Errorf("the subagent's call = %+v", grep)
+	}
+	if test := doc.ToolCalls[3]; test.Outcome != "failed" || test.DurationMS != 61000 {
+		t.Errorf("the failed test = %+v", test)
+	}
+	if len(doc.Decisions) != 7 || !doc.Decisions[6].Block {
 		t.Errorf("decisions = %+v", doc.Decisions)
 	}
 	if !doc.Ledger.Verify.OK || len(doc.Ledger.Records) != 2 {

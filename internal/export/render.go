@@ -3,6 +3,7 @@ package export
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 	"time"
@@ -79,14 +80,49 @@ func (m *md) table(head ...string) {
 	m.f("| %s |\n", strings.Join(seps, " | "))
 }
 
-// cell keeps a value on one table line: pipes escaped, newlines folded.
+// cell keeps a value in one table cell. Text of more than one line is
+// shown as lines, joined by <br> (a table row is one line of Markdown, and
+// GitHub, GitLab and most viewers take <br> in a cell), never folded into
+// one line nor left as a literal \n. The trail and the store keep text
+// sanitized, a newline written as the two characters \n: those are read
+// back as line breaks here (the JSON document keeps the text as stored,
+// so a command that meant a literal backslash-n is still there exact).
+// <, > and & are escaped so that a command such as `a <b >c` is not read
+// as HTML, and pipes so that they do not split the row.
 func cell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+	lines := splitLines(s)
+	for i, l := range lines {
+		l = html.EscapeString(l)
+		lines[i] = strings.ReplaceAll(l, "|", `\|`)
+	}
+	s = strings.Join(lines, "<br>")
 	if s == "" {
 		return "–"
 	}
 	return s
+}
+
+// splitLines is s as lines: real newlines and sanitized ones (\n), each
+// line's spaces folded, blank lines at the ends dropped.
+func splitLines(s string) []string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, `\r\n`, "\n"), `\n`, "\n")
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.Join(strings.Fields(strings.ReplaceAll(l, `\t`, " ")), " ")
+		if l != "" || len(out) > 0 {
+			out = append(out, l)
+		}
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// text is a value outside a table (a list item): its lines, the later
+// ones indented to stay in the item.
+func text(s string) string {
+	return strings.Join(splitLines(s), "\n  ")
 }
 
 func stamp(t time.Time) string {
@@ -127,6 +163,8 @@ func (m *md) session(d *view.Document) {
 	c := s.Counters
 	m.f("- counters: %d events, %d prompts, %d tool calls, %d denied, %d asked, %d failed, %d stops, %d compactions, %d escalations\n",
 		c.Events, c.Prompts, c.ToolCalls, c.Denied, c.Asked, c.Failed, c.Stops, c.Compacts, c.Escalations)
+	m.f("- open todos: %d of the session, %d of the project; %d strike(s) pending\n",
+		openTodos(d.Todos), openTodos(view.ExportTodos{Atreides: d.Todos.Project}), len(d.Strikes))
 	if t := s.Task; t != nil {
 		m.f("- task: #%d %s", t.Number, t.Title)
 		if t.Phases > 0 {
@@ -155,9 +193,26 @@ func (m *md) toolCalls(cs []view.ToolCall) {
 	if m.none(len(cs)) {
 		return
 	}
-	m.table("time", "tool", "target", "verdict", "rule", "reason")
+	m.table("time", "tool", "target", "verdict", "outcome", "duration", "rule", "reason")
 	for _, c := range cs {
-		m.row(stamp(c.Time), c.Tool, c.Target, c.Verdict, c.Rule, c.Reason)
+		tool := c.Tool
+		if c.Agent != "" {
+			tool += " (" + c.Agent + ")" // a subagent's call
+		}
+		m.row(stamp(c.Time), tool, c.Target, c.Verdict, c.Outcome, duration(c.DurationMS), c.Rule, c.Reason)
+	}
+}
+
+// duration is a call's time from pre to post: ms under a second, else
+// seconds; "" when unknown.
+func duration(ms int64) string {
+	switch {
+	case ms < 0:
+		return ""
+	case ms < 1000:
+		return fmt.Sprintf("%d ms", ms)
+	default:
+		return fmt.Sprintf("%.1f s", float64(ms)/1000)
 	}
 }
 
@@ -172,6 +227,9 @@ func (m *md) decisions(ds []view.Decision) {
 		if target == "" {
 			target = strings.Join(d.Paths, " ")
 		}
+		if d.Prompt != "" {
+			target = "“" + d.Prompt + "”"
+		}
 		verdict, reason := d.Verdict, d.Reason
 		if d.Block {
 			verdict, reason = verdict+", kept going", d.BlockReason
@@ -181,7 +239,9 @@ func (m *md) decisions(ds []view.Decision) {
 }
 
 func (m *md) strikes(d *view.Document) {
-	m.h2("Strikes", len(d.Strikes))
+	// Pending, as status shows them: a strike a later success of the
+	// same target cleared is gone, its failure still counted above.
+	m.h2("Strikes pending", len(d.Strikes))
 	if !m.none(len(d.Strikes)) {
 		m.table("tool", "target", "count", "class", "last", "last error")
 		for _, k := range d.Strikes {
@@ -194,7 +254,7 @@ func (m *md) strikes(d *view.Document) {
 	}
 	m.h2("Escalations", d.Escalations.Count)
 	for _, e := range d.Escalations.Events {
-		m.f("- %s %s\n", stamp(e.Time), cell(e.Text))
+		m.f("- %s %s\n", stamp(e.Time), text(e.Text))
 	}
 	if d.Escalations.Count == 0 && len(d.Escalations.Events) == 0 {
 		m.f("None.\n")
@@ -206,21 +266,24 @@ func (m *md) todos(t *view.ExportTodos) {
 	m.f("The agent's list:\n\n")
 	if !m.none(len(t.Agent)) {
 		for _, a := range t.Agent {
-			m.f("- %s %s\n", box(a.Open), cell(a.Title+" ("+a.Status+")"))
+			m.f("- %s %s\n", box(a.Open), text(a.Title+" ("+a.Status+")"))
 		}
 	}
-	m.f("\natreides todos:\n\n")
-	if m.none(len(t.Atreides)) {
-		return
+	m.f("\natreides todos of the session:\n\n")
+	if !m.none(len(t.Atreides)) {
+		m.todoTree(t.Atreides, 0)
 	}
-	var walk func([]view.TodoNode, int)
-	walk = func(ns []view.TodoNode, depth int) {
-		for _, n := range ns {
-			m.f("%s- %s #%d %s: %s\n", strings.Repeat("  ", depth), box(n.Open), n.ID, n.Level, cell(n.Title+" ("+n.Status+")"))
-			walk(n.Children, depth+1)
-		}
+	m.f("\nThe project's todos (added at a terminal, no session's):\n\n")
+	if !m.none(len(t.Project)) {
+		m.todoTree(t.Project, 0)
 	}
-	walk(t.Atreides, 0)
+}
+
+func (m *md) todoTree(ns []view.TodoNode, depth int) {
+	for _, n := range ns {
+		m.f("%s- %s #%d %s: %s\n", strings.Repeat("  ", depth), box(n.Open), n.ID, n.Level, text(n.Title+" ("+n.Status+")"))
+		m.todoTree(n.Children, depth+1)
+	}
 }
 
 func box(open bool) string {

@@ -94,6 +94,11 @@ func recordPostTool(s *state.Session, ev *event.Event) {
 		s.Counters.Failed++
 	}
 	call.Duration = ev.Duration.Milliseconds()
+	if ev.Duration <= 0 && !call.Time.IsZero() && ev.Time.After(call.Time) {
+		// Most hosts send no duration: the time from the pre event to
+		// the post is the call's, as the trace view shows it.
+		call.Duration = ev.Time.Sub(call.Time).Milliseconds()
+	}
 }
 
 // Summary is a short, sanitized description of a tool call for history and

@@ -44,6 +44,10 @@ func ProjectsOf(roots []string, current string, all bool, err error) Projects {
 type ProjectSession struct {
 	SessionRow
 	Project string `json:"project"`
+	// Title is the session's first prompt's first words ([Title]); "" before
+	// its first prompt, or when the trail holds none (older than prompts
+	// in the trail, or rotated out).
+	Title string `json:"title"`
 }
 
 // SessionDetail is GET /api/sessions/{id}: a session and what it made,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/taskgit"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
@@ -17,7 +18,8 @@ type Diff struct {
 	Why  string  `json:"why,omitempty"`
 	Path string  `json:"path,omitempty"`
 	// From is the record's revision, To the first later commit whose copy
-	// of the file hashes to the record's after.
+	// of the file hashes to the record's after, or "working tree" for a
+	// change not committed yet whose file still holds that content.
 	From string `json:"from,omitempty"`
 	To   string `json:"to,omitempty"`
 	// Exact: the file at From hashes to the record's before, so the diff
@@ -80,7 +82,35 @@ func LedgerDiff(ctx context.Context, root string, r *LedgerRecord) Diff {
 			err != nil && r.Before == ""
 		return d
 	}
-	return why(d, "no commit after "+short(r.Revision)+" holds the file with the content this change left (not committed yet, or changed again before it was)")
+	return worktreeDiff(d, r, root, git)
+}
+
+// worktree is Diff.To for a change not committed yet.
+const worktree = "working tree"
+
+// maxWorktree bounds the file read to compare with the record's hash.
+const maxWorktree = 8 << 20
+
+// worktreeDiff is the usual case of a session's change: not committed
+// yet. When the file in the working tree still hashes to the record's
+// after, the diff from the record's revision to the working tree is that
+// change (and only it, when the revision's copy hashes to its before).
+func worktreeDiff(d Diff, r *LedgerRecord, root string, git func(...string) (string, error)) Diff {
+	data, err := confined.ReadFile(root, d.Path, maxWorktree)
+	if err != nil {
+		return why(d, "no commit after "+short(r.Revision)+" holds the file with the content this change left, and the working tree's copy could not be read: "+err.Error())
+	}
+	if trace.Sum(data) != r.After {
+		return why(d, "the file was changed again since this record (its content in the working tree and in every later commit differs from the one this change left)")
+	}
+	text, err := git("diff", "--no-ext-diff", "--no-color", "--no-textconv", r.Revision, "--", d.Path)
+	if err != nil {
+		return why(d, "git diff failed: "+err.Error())
+	}
+	d.Diff, d.To = &text, worktree
+	before, err := git("cat-file", "blob", r.Revision+":./"+d.Path)
+	d.Exact = err == nil && r.Before != "" && trace.Sum([]byte(before)) == r.Before || err != nil && r.Before == ""
+	return d
 }
 
 func why(d Diff, s string) Diff {

@@ -69,7 +69,7 @@ func TestLedgerDiff(t *testing.T) {
 	}{
 		{"proved and exact", dir, rec(rev, trace.Sum([]byte(v0)), trace.Sum([]byte(v1))), c1, true, ""},
 		{"proved with other changes between", dir, rec(rev, trace.Sum([]byte("something else\n")), trace.Sum([]byte(v1))), c1, false, ""},
-		{"content never committed", dir, rec(rev, trace.Sum([]byte(v0)), trace.Sum([]byte("never\n"))), "", false, "no commit after"},
+		{"content never committed", dir, rec(rev, trace.Sum([]byte(v0)), trace.Sum([]byte("never\n"))), "", false, "changed again since"},
 		{"no revision", dir, rec("", "", trace.Sum([]byte(v1))), "", false, "no revision"},
 		{"an option for a revision", dir, rec("--output=/tmp/x", "", trace.Sum([]byte(v1))), "", false, "not a commit id"},
 		{"unknown revision", dir, rec(strings.Repeat("ab", 20), "", trace.Sum([]byte(v1))), "", false, "not in the repository"},
@@ -92,5 +92,29 @@ func TestLedgerDiff(t *testing.T) {
 				t.Errorf("the diff is not the change to v1:\n%s", *d.Diff)
 			}
 		})
+	}
+}
+
+// TestLedgerDiffUncommitted: the usual case, a change not committed yet,
+// is diffed against the working tree while the file still holds what the
+// change left; once it changed again, there is no diff and the reason.
+func TestLedgerDiffUncommitted(t *testing.T) {
+	dir, run := gitRepo(t)
+	const v0, v1 = "package auth\n", "package auth\n\nfunc Login() {}\n"
+	rev := commitFile(t, dir, run, "src/auth/login.go", v0)
+	path := filepath.Join(dir, "src/auth/login.go")
+	if err := os.WriteFile(path, []byte(v1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := &view.LedgerRecord{Revision: rev, Before: trace.Sum([]byte(v0)), After: trace.Sum([]byte(v1)), Files: []view.LedgerFile{{Path: "src/auth/login.go"}}}
+	d := view.LedgerDiff(context.Background(), dir, rec)
+	if d.Diff == nil || d.To != "working tree" || !d.Exact || !strings.Contains(*d.Diff, "+func Login() {}") {
+		t.Fatalf("uncommitted diff = %+v", d)
+	}
+	if err := os.WriteFile(path, []byte("package auth // again\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d := view.LedgerDiff(context.Background(), dir, rec); d.Diff != nil || !strings.Contains(d.Why, "changed again") {
+		t.Fatalf("after another change = %+v", d)
 	}
 }

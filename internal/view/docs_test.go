@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -356,6 +357,11 @@ func (g *schemaGen) object(rt reflect.Type) object {
 	props, required := object{}, []string{}
 	for _, f := range fields(rt) {
 		p := g.value(f.Type, f.Tag.Get("enum"))
+		if m := f.Tag.Get("minimum"); m != "" {
+			// A field whose -1 means "unknown" says so in a tag.
+			n, _ := strconv.Atoi(m)
+			p = object{{"type", "integer"}, {"minimum", n}}
+		}
 		if c, ok := consts[f.owner.Name()+"."+f.Name]; ok {
 			p = object{{"const", c}}
 		}

@@ -32,7 +32,9 @@ type Document struct {
 	Session    Session    `json:"session"`
 	// Workflow phase transitions, oldest first (the last 50).
 	Phases []Transition `json:"phase_history"`
-	// Tool calls hosts asked about, from the audit trail, oldest first.
+	// Tool calls, oldest first, each with its outcome: those hosts asked
+	// about (the audit trail) and those the session's call history holds
+	// (its last 100), paired by tool-use id.
 	ToolCalls []ToolCall `json:"tool_calls"`
 	// Every audit record of the session, oldest first.
 	Decisions []Decision `json:"decisions"`
@@ -150,6 +152,15 @@ type ToolCall struct {
 	Reason string `json:"reason"`
 	// The subagent's type, when a subagent called it.
 	Agent string `json:"agent,omitempty"`
+	// The host's tool-use id.
+	Call string `json:"call,omitempty"`
+	// What became of it: ok, failed, blocked (denied, never ran), pending
+	// (no post event yet) or unknown (older than the session's call
+	// history, and the trail has no post record).
+	Outcome string `json:"outcome" enum:"ok,failed,blocked,pending,unknown"`
+	// From the pre event to the post (or the host's own duration), in
+	// milliseconds; -1 when unknown.
+	DurationMS int64 `json:"duration_ms" minimum:"-1"`
 }
 
 // Decision is one record of the audit trail.
@@ -168,6 +179,8 @@ type Decision struct {
 	Command string `json:"command,omitempty"`
 	// The paths the tool names.
 	Paths []string `json:"paths"`
+	// A user prompt's first words.
+	Prompt string `json:"prompt,omitempty"`
 	// The verdict.
 	Verdict string `json:"verdict" enum:"allow,ask,deny,none"`
 	// The rule that decided.
@@ -233,6 +246,9 @@ type ExportTodos struct {
 	// atreides's todos the session made, nested by parent (epic > task >
 	// subtask).
 	Atreides []TodoNode `json:"atreides"`
+	// The project's todos no session made (added at a terminal), nested
+	// by parent: status lists them with the session's.
+	Project []TodoNode `json:"project"`
 }
 
 // AgentTodo is one item of the agent's own list.

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -36,15 +37,18 @@ func Export(s *Snapshot, trail audit.Reader, session string, now time.Time) (*Do
 		Session: sessionOf(sess, session),
 	}
 	var err error
+	var recs []audit.Record
 	if trail != nil {
-		if err = doc.fromTrail(trail, session); err != nil {
+		if recs, err = doc.fromTrail(trail, session); err != nil {
 			return nil, err
 		}
 	}
 	if sess != nil {
 		doc.fromSession(sess)
 	}
+	doc.ToolCalls = toolCalls(recs, sessOr(sess, session))
 	doc.Todos = exportTodos(sess, s.Project, session)
+	doc.Todos.Project = todoTree(projectTodos(s.Project))
 	doc.Anchors = s.Anchors(session)
 	doc.Ledger = ledger(s.Ledger(LedgerFilter{Session: session}))
 	doc.Intents = intents(s.Governance(), doc.Ledger.Records, session)
@@ -86,20 +90,16 @@ func sessionOf(sess *state.Session, id string) Session {
 	return v
 }
 
-// fromTrail fills the tool calls, the decisions and the escalations the
-// trail marked, from one read of the session's records.
-func (d *Document) fromTrail(trail audit.Reader, id string) error {
+// fromTrail fills the decisions and the escalations the trail marked,
+// from one read of the session's records, and returns the records.
+func (d *Document) fromTrail(trail audit.Reader, id string) ([]audit.Record, error) {
 	recs, _, err := Decisions(trail, audit.Filter{Session: id}, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for i := range recs {
 		r := &recs[i]
 		at, _ := time.Parse(time.RFC3339Nano, r.Time)
-		if r.Event == string(event.PreTool) || r.Event == string(event.PermissionRequest) {
-			d.ToolCalls = append(d.ToolCalls, ToolCall{Time: at.UTC(), Tool: r.Tool, Target: ToolTarget(r),
-				Verdict: r.Verdict, Rule: r.Rule, Reason: r.Reason, Agent: r.Agent})
-		}
 		for _, m := range r.Marks {
 			if m.Kind == event.MarkEscalation {
 				d.Escalations.Events = append(d.Escalations.Events, Mark{Time: at.UTC(), Text: m.Text, Tool: r.Tool})
@@ -110,13 +110,35 @@ func (d *Document) fromTrail(trail audit.Reader, id string) error {
 			d.Session.Host = r.Host // a session the store lost
 		}
 	}
-	return nil
+	return recs, nil
+}
+
+func sessOr(sess *state.Session, id string) *state.Session {
+	if sess == nil {
+		return &state.Session{ID: id}
+	}
+	return sess
+}
+
+// toolCalls are the tool spans of the session's trace, oldest first: the
+// one pairing of pre and post, shared with the dashboard.
+func toolCalls(recs []audit.Record, sess *state.Session) []ToolCall {
+	var out []ToolCall
+	for _, sp := range Spans(recs, sess) {
+		if sp.Kind != SpanTool {
+			continue
+		}
+		out = append(out, ToolCall{Time: sp.Start, Tool: sp.Tool, Target: sp.Target, Verdict: cmp.Or(sp.Verdict, event.None.String()),
+			Rule: sp.Rule, Reason: sp.Reason, Agent: sp.Agent, Call: sp.Call, Outcome: sp.Outcome, DurationMS: sp.DurationMS})
+	}
+	slices.SortStableFunc(out, func(a, b ToolCall) int { return a.Time.Compare(b.Time) })
+	return out
 }
 
 func decisionOf(r *audit.Record) Decision {
 	at, _ := time.Parse(time.RFC3339Nano, r.Time)
 	return Decision{Time: at.UTC(), Event: r.Event, HostEvent: r.HostEvent, Agent: r.Agent, Tool: r.Tool,
-		Command: r.Command, Paths: List(r.Paths), Verdict: r.Verdict, Rule: r.Rule,
+		Command: r.Command, Paths: List(r.Paths), Prompt: r.Prompt, Verdict: r.Verdict, Rule: r.Rule,
 		Reason: r.Reason, Block: r.Block, BlockReason: r.BlockReason}
 }
 
@@ -169,21 +191,37 @@ func sessionTaskOf(sess *state.Session) *SessionTask {
 	return &SessionTask{Number: t.Number, Title: t.Title, Plan: t.Plan, Phase: t.Phase, Phases: t.Phases}
 }
 
-// exportTodos nests atreides's todos by parent; a todo whose parent the session
-// did not make is a root of its own.
+// exportTodos are the agent's list and atreides's todos the session made,
+// nested by parent; a todo whose parent the session did not make is a
+// root of its own.
 func exportTodos(sess *state.Session, p *state.Project, id string) ExportTodos {
-	out := ExportTodos{Agent: []AgentTodo{}, Atreides: []TodoNode{}}
-	if sess == nil {
-		sess = &state.Session{ID: id}
-	}
+	out := ExportTodos{Agent: []AgentTodo{}, Atreides: []TodoNode{}, Project: []TodoNode{}}
 	var flat []SessionTodo
-	for _, t := range SessionTodos(sess, p) {
+	for _, t := range SessionTodos(sessOr(sess, id), p) {
 		if t.Source == "agent" {
 			out.Agent = append(out.Agent, AgentTodo{Title: t.Title, Status: t.Status, Open: t.Open})
 		} else {
 			flat = append(flat, t)
 		}
 	}
+	out.Atreides = todoTree(flat)
+	return out
+}
+
+// projectTodos are the project's todos no session made.
+func projectTodos(p *state.Project) []SessionTodo {
+	var out []SessionTodo
+	for _, t := range readTodos(p) {
+		if t.Session == "" {
+			out = append(out, SessionTodo{Source: "atreides", ID: t.ID, Parent: t.Parent, Level: t.Level, Title: t.Title, Status: t.Status, Open: t.Open()})
+		}
+	}
+	return out
+}
+
+// todoTree nests todos by parent; one whose parent is not among them is
+// a root.
+func todoTree(flat []SessionTodo) []TodoNode {
 	ids := map[int]bool{}
 	for _, t := range flat {
 		ids[t.ID] = true
@@ -200,8 +238,7 @@ func exportTodos(sess *state.Session, p *state.Project, id string) ExportTodos {
 		}
 		return nodes
 	}
-	out.Atreides = children(0)
-	return out
+	return children(0)
 }
 
 func ledger(l Ledger) ExportLedger {

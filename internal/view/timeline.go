@@ -15,10 +15,10 @@ import (
 // Item is one entry of a session's timeline.
 type Item struct {
 	Time time.Time `json:"t"`
-	// Kind is tool (a tool call and its verdict), decision (another event
-	// something was decided on), event (a session's start, end or
-	// compaction, a subagent's start or stop, without marks), or a mark's
-	// kind (event.Mark*).
+	// Kind is tool (a tool call and its verdict), prompt (a user prompt,
+	// its first words), decision (another event something was decided
+	// on), event (a session's start, end or compaction, a subagent's start
+	// or stop, without marks), or a mark's kind (event.Mark*).
 	Kind    string `json:"kind"`
 	Title   string `json:"title"`
 	Detail  string `json:"detail,omitempty"`
@@ -96,6 +96,9 @@ func recordItem(l *audit.Record, at time.Time) (Item, bool) {
 	switch {
 	case l.Event == string(event.PreTool) || l.Event == string(event.PermissionRequest):
 		it.Kind, it.Title, it.Detail = "tool", toolTitle(l), l.Reason
+	case l.Event == string(event.UserPrompt) && l.Prompt != "" && l.Verdict == event.None.String() && !l.Block:
+		it.Kind, it.Title = "prompt", l.Prompt
+		it.Verdict, it.Rule = "", ""
 	case l.Verdict != event.None.String() || l.Block:
 		it.Kind, it.Title, it.Detail = "decision", l.HostEvent, cmp.Or(l.BlockReason, l.Reason)
 		if l.Block {

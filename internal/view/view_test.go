@@ -168,7 +168,7 @@ func TestDecisionsFilterAndLimit(t *testing.T) {
 		t.Fatalf("denials: %+v, %d, %v", recs, total, err)
 	}
 	recs, total, _ = view.Decisions(trail, audit.Filter{Session: viewtest.Active}, 2)
-	if total != 6 || len(recs) != 2 || recs[1].Event != "stop" || recs[0].Rule != "git.force-push" {
+	if total != 7 || len(recs) != 2 || recs[1].Event != "stop" || recs[0].Rule != "git.force-push" {
 		t.Errorf("newest 2 of the session: %+v (total %d)", recs, total)
 	}
 }

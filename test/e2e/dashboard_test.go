@@ -21,29 +21,78 @@ import (
 // TestDashboard drives the real Chromium against `atreides ui` on a project
 // whose session was recorded by real hook processes (the demo's recorded
 // Claude Code session, with governance on and an intent selected, so the
-// ledger and the leases have rows). Each view is checked against what the
-// command line reads from the same project (atreides log --json, trace
-// show), a new hook event must reach the open timeline without a reload,
-// and every view is saved as a screenshot.
+// ledger and the leases have rows, and a subagent's delegation). Each view
+// is checked against what the command line reads from the same project
+// (atreides log --json, trace show); the trace view nests the subagent's
+// call under its delegation, shows durations, expands a denial into the
+// guard's explain and filters by time range; a new hook event must reach
+// the open trace and timeline without a reload; every view is saved as a
+// screenshot ($ATREIDES_E2E_ARTIFACTS).
 func TestDashboard(t *testing.T) {
 	bin := atreidesFor(t)
 	b := NewBrowser(t)
 	d := newDashboardProject(t, bin)
 	d.replay()
+	d.subagent()
 	url := d.startUI()
 
-	// Sessions: the recorded session, by Claude Code.
+	// Sessions: the recorded session, by Claude Code, with its title (the
+	// first prompt's first words).
 	b.Open(url + "#/sessions")
 	b.WaitVisible(`body[data-ready="1"]`)
 	rows := b.WaitRows(`#sessions-table tbody tr[data-id]`, "the recorded session", func(r []string) bool { return len(r) == 1 })
-	if !strings.Contains(rows[0], d.sid) || !strings.Contains(rows[0], "claude") {
-		t.Errorf("sessions row %q does not name the session and its host", rows[0])
+	var rowID string
+	b.Eval(`document.querySelector('#sessions-table tbody tr[data-id]').dataset.id`, &rowID)
+	if rowID != d.sid || !strings.Contains(rows[0], "claude") || !strings.Contains(rows[0], "Clean up the build and add a changelog …") {
+		t.Errorf("sessions row %q (id %q) does not name the session, its title and its host", rows[0], rowID)
 	}
 	b.Screenshot("sessions")
 
-	// The session's timeline: one tool item per tool call the trail holds,
-	// with the same verdicts.
+	// The trace: the prompt as root, each call one row with its
+	// duration from pre to post, the subagent's calls under its
+	// delegation.
 	b.Click(fmt.Sprintf(`#sessions-table a[href="#/session/%s"]`, d.sid))
+	b.WaitVisible(`#view-session #trace-table tr.span[data-kind="prompt"]`)
+	b.WaitJS(`document.querySelector('#trace-table tr.span[data-kind="delegation"]') !== null`)
+	var nest struct {
+		Delegation, Parent, Call string
+		Depth, ChildDepth        int
+		Durations                int
+		Hist                     int
+	}
+	b.Eval(`(() => {
+		const dl = document.querySelector('#trace-table tr.span[data-kind="delegation"]');
+		const child = document.querySelector('#trace-table tr.span[data-parent="' + dl.dataset.id + '"]');
+		const call = document.querySelector('#trace-table tr.span[data-id="' + dl.dataset.parent + '"]');
+		return { Delegation: dl.dataset.id, Parent: child ? child.dataset.parent : "", Depth: +dl.dataset.depth,
+			Call: call ? call.dataset.kind + " " + call.querySelector('.title').textContent : "",
+			ChildDepth: child ? +child.dataset.depth : -1,
+			Durations: [...document.querySelectorAll('#trace-table tr.span[data-kind="tool"] td.dur')].filter(td => /\d (ms|s)$/.test(td.textContent)).length,
+			Hist: document.querySelectorAll('#histogram svg .bar').length };
+	})()`, &nest)
+	if nest.Parent != nest.Delegation || nest.ChildDepth != nest.Depth+1 || !strings.HasPrefix(nest.Call, "tool Agent") {
+		t.Errorf("the subagent's call does not nest under its delegation, under the Agent call: %+v", nest)
+	}
+	if nest.Durations == 0 || nest.Hist == 0 {
+		t.Errorf("no durations or no histogram bars: %+v", nest)
+	}
+	// A row expands into the guard's explain and the config line.
+	b.Click(`#trace-table tr.span[data-verdict="deny"]`)
+	b.WaitVisible(`#trace-table tr.explain-row pre.config`)
+	b.Screenshot("trace")
+
+	// The time range: from the delegation's start on, the demo's first
+	// call is gone and the subagent's spans stay.
+	var since string
+	b.Eval(`document.querySelector('#trace-table tr.span[data-kind="delegation"]').dataset.start`, &since)
+	b.Eval(fmt.Sprintf(`location.hash = '#/session/%s?since=' + encodeURIComponent(%q)`, d.sid, since), nil)
+	b.WaitJS(`[...document.querySelectorAll('#trace-table tr.span')].every(r => !r.textContent.includes('ls -la')) &&
+		document.querySelector('#trace-table tr.span[data-kind="delegation"]') !== null`)
+	b.Screenshot("trace-range")
+
+	// The session's timeline (every item): one tool item per tool call
+	// the trail holds, with the same verdicts.
+	b.Click(`#timeline-box summary`)
 	b.WaitVisible(`#view-session #timeline li[data-kind]`)
 	want := d.verdicts("--session", d.sid)
 	d.waitTimelineTools(b, want)
@@ -56,7 +105,8 @@ func TestDashboard(t *testing.T) {
 	}
 	b.Screenshot("session")
 
-	// Live: a new hook event appears without a reload.
+	// Live: a new hook event appears in the trace and the timeline
+	// without a reload.
 	b.Eval(`window.__loadMark = String(Math.random())`, nil)
 	var mark string
 	b.Eval(`window.__loadMark`, &mark)
@@ -65,6 +115,7 @@ func TestDashboard(t *testing.T) {
 		"tool_input": map[string]any{"command": "git push --force origin main"}, "tool_use_id": "toolu_live_1"})
 	want = d.verdicts("--session", d.sid)
 	d.waitTimelineTools(b, want)
+	b.WaitJS(`[...document.querySelectorAll('#trace-table tr.span[data-kind="tool"]')].some(r => r.textContent.includes('git push --force origin main'))`)
 	var after string
 	b.Eval(`window.__loadMark`, &after)
 	if after != mark {
@@ -175,6 +226,27 @@ func (d *dashboardProject) replay() {
 			d.run("intent", "select", "docs", "--session", d.sid)
 		}
 	}
+}
+
+// subagent runs a delegation through the hook: the main agent's Agent
+// call, inside which an Explore subagent runs one command and stops.
+func (d *dashboardProject) subagent() {
+	const agent, typ = "agent_dash_1", "Explore"
+	task := map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Agent", "tool_use_id": "toolu_agent_1",
+		"tool_input": map[string]any{"subagent_type": typ, "description": "Find the changelog", "prompt": "Where is the changelog kept?"}}
+	d.hook(task)
+	d.hook(map[string]any{"hook_event_name": "SubagentStart", "agent_id": agent, "agent_type": typ})
+	call := map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "agent_id": agent, "agent_type": typ,
+		"tool_input": map[string]any{"command": "grep -rn Changelog ."}, "tool_use_id": "toolu_sub_1"}
+	d.hook(call)
+	call["hook_event_name"], call["duration_ms"] = "PostToolUse", 230
+	call["tool_response"] = map[string]any{"stdout": "README.md:1: Changelog", "stderr": "", "interrupted": false}
+	d.hook(call)
+	d.hook(map[string]any{"hook_event_name": "SubagentStop", "agent_id": agent, "agent_type": typ, "stop_hook_active": false,
+		"agent_transcript_path": filepath.Join(d.home, ".claude", "projects", "demo", agent+".jsonl")})
+	task["hook_event_name"] = "PostToolUse"
+	task["tool_response"] = map[string]any{"content": []map[string]any{{"type": "text", "text": "CHANGELOG.md at the root"}}}
+	d.hook(task)
 }
 
 // carryOut writes the file of a PostToolUse of Write.

@@ -68,13 +68,8 @@ function showError(msg) {
   e.hidden = !msg;
 }
 
-// Times: the clock time, with the date when not today.
-function when(t) {
-  if (!t || t.startsWith("0001-")) return "";
-  const d = new Date(t);
-  const today = new Date().toDateString() === d.toDateString();
-  return today ? d.toLocaleTimeString() : d.toLocaleString();
-}
+// Times: the date and the clock time in the user's locale (trace.js).
+function when(t) { return fmtTime(t); }
 
 function ago(t) {
   const s = Math.max(0, (Date.now() - new Date(t).getTime()) / 1000);
@@ -150,11 +145,12 @@ async function renderSessions() {
     const href = "#/session/" + encodeURIComponent(s.id);
     return el("tr", { "data-id": s.id, "data-project": s.project, class: s.active ? "active" : "" },
       el("td", { class: "col-project", title: s.project }, s.project.split("/").pop()),
-      el("td", {}, el("a", { href, onclick: () => { if (all) state.project = s.project; } }, s.id),
+      el("td", { class: "id", title: s.id }, el("a", { href, onclick: () => { if (all) state.project = s.project; } }, el("code", {}, shortId(s.id))),
         s.active ? el("span", { class: "badge active" }, "active") : s.ended ? el("span", { class: "badge ended" }, "ended") : ""),
+      el("td", { class: "title", title: s.title || "" }, s.title || el("span", { class: "empty" }, "no prompt yet")),
       el("td", {}, s.host),
       el("td", {}, s.phase || "—"),
-      el("td", { title: when(s.updated) }, ago(s.updated)),
+      el("td", { title: fmtFull(s.updated) }, ago(s.updated)),
       el("td", { class: "num" }, s.counters.tool_calls || 0),
       el("td", { class: "num" + (s.counters.denied ? " v-deny-text" : "") }, s.counters.denied || 0),
       el("td", { class: "num" + (s.counters.asked ? " v-ask-text" : "") }, s.counters.asked || 0),
@@ -169,10 +165,12 @@ async function renderSession() {
   const id = state.route.id;
   const d = await api("sessions/" + encodeURIComponent(id));
   const s = d.session;
+  traceState.cwd = s.cwd || "";
+  const tr = await renderTrace(id, state.route.params);
   $("#session-header").replaceChildren(
-    el("h2", {}, s.id, " ", s.active ? el("span", { class: "badge active" }, "active") : s.ended ? el("span", { class: "badge ended" }, "ended: " + s.ended) : ""),
+    el("h2", {}, el("code", { class: "sid", title: s.id }, s.id), " ", tr.title ? el("span", { class: "stitle" }, tr.title) : "", " ", s.active ? el("span", { class: "badge active" }, "active") : s.ended ? el("span", { class: "badge ended" }, "ended: " + s.ended) : ""),
     el("p", { class: "meta" },
-      `${s.host} · phase ${s.phase || "—"} · started ${when(s.started)} · last activity ${ago(s.updated)}`,
+      `${s.host} · phase ${s.phase || "—"} · started ${fmtTime(s.started)} · last activity ${ago(s.updated)}`,
       d.task ? ` · task #${d.task.number} ${d.task.title} (phase ${d.task.phase}/${d.task.phases})` : ""),
     el("p", { class: "meta" }, Object.entries(s.counters).map(([k, v]) => `${k.replace("_", " ")} ${v}`).join(" · ")));
   const list = (title, items, fmt) => el("div", { class: "panel" }, el("h3", {}, title),
@@ -187,7 +185,7 @@ async function renderSession() {
 }
 
 const kindIcons = {
-  tool: "⚙", decision: "⚖", event: "•", phase: "◆", strike: "✕", escalation: "⚠",
+  tool: "⚙", prompt: "›", decision: "⚖", event: "•", phase: "◆", strike: "✕", escalation: "⚠",
   todo_open: "☐", todo_close: "☑", tool_failed: "✕", compaction: "⇣",
   delegation_start: "↘", delegation_stop: "↗", background: "◷",
 };
@@ -222,20 +220,42 @@ async function renderDecisions() {
     const input = $("#filter-" + k);
     if (document.activeElement !== input) input.value = f[k];
   }
-  const data = await api("decisions", { ...f, limit: "500" });
+  const [data, all] = await Promise.all([api("decisions", { ...f, limit: "500" }), api("decisions", { ...f, verdict: "", limit: "5000" })]);
+  decisionFacets(all.records);
   $("#decisions-count").textContent = data.total > data.records.length ? `newest ${data.records.length} of ${data.total}` : records(data.total);
   fill("#decisions-table", data.records.slice().reverse().map((r) => {
     const v = r.block ? "block" : r.verdict;
     return el("tr", { "data-id": r.time + " " + r.session, "data-verdict": v },
       el("td", {}, when(r.time)),
       el("td", {}, r.host),
-      el("td", {}, el("a", { href: "#/session/" + encodeURIComponent(r.session) }, r.session)),
+      el("td", { title: r.session }, el("a", { href: "#/session/" + encodeURIComponent(r.session) }, el("code", {}, shortId(r.session)))),
       el("td", {}, r.host_event),
       el("td", {}, verdict(v)),
       el("td", {}, r.rule ? el("code", {}, r.rule) : ""),
       el("td", { class: "cmd" }, r.command ? el("code", {}, r.command) : (r.paths || []).join(" ") || r.tool),
       el("td", { class: "reason" }, r.block_reason || r.reason || ""));
   }), "No records match.");
+}
+
+// decisionFacets shows, beside the verdict filter, how many records of
+// each verdict the other filters leave, and their histogram over time.
+function decisionFacets(recs) {
+  const counts = {};
+  const points = recs.map((r) => ({ t: r.time, verdict: r.block ? "block" : r.verdict }));
+  for (const p of points) counts[p.verdict] = (counts[p.verdict] || 0) + 1;
+  for (const o of $("#filter-verdict").options) {
+    o.dataset.count = o.value ? counts[o.value] || 0 : recs.length;
+    o.textContent = `${o.value || "all"} (${o.dataset.count})`;
+  }
+  drawHistogram($("#decisions-histogram"), points, null, null, null);
+  // The other filters suggest their values, most frequent first, with
+  // how many records have each.
+  for (const k of ["rule", "host", "session"]) {
+    const n = new Map();
+    for (const r of recs) if (r[k]) n.set(r[k], (n.get(r[k]) || 0) + 1);
+    $("#facet-" + k).replaceChildren(...[...n.entries()].sort((a, b) => b[1] - a[1]).slice(0, 50)
+      .map(([v, c]) => el("option", { value: v, "data-count": c }, `${c} record${c === 1 ? "" : "s"}`)));
+  }
 }
 
 function setDecisionFilter() {
@@ -262,12 +282,12 @@ async function renderGovernance() {
       el("td", {}, i.title),
       el("td", {}, i.status),
       el("td", {}, (i.owned_scope || []).map((p) => el("code", { class: "scope" }, p))),
-      el("td", {}, l ? [el("a", { href: "#/session/" + encodeURIComponent(l.session) }, l.session), " ", l.host || ""] : "—"),
+      el("td", { title: l ? l.session : "" }, l ? [el("a", { href: "#/session/" + encodeURIComponent(l.session) }, el("code", {}, shortId(l.session))), " ", l.host || ""] : "—"),
       el("td", {}, !l ? "" : l.expired ? el("span", { class: "badge v-ask" }, "expired") : l.expires ? "until " + when(l.expires) : "held"),
       el("td", {}, l ? el("button", { class: "release", onclick: () => post("sessions/" + encodeURIComponent(l.session) + "/release", `Release the lease of session ${l.session} on intent ${i.id}?`) }, "Release") : ""));
   }), "No intents: add one with atreides intent add.");
   fill("#expansions-table", g.expansions.map((x) => el("tr", { "data-id": x.id },
-    el("td", {}, x.id), el("td", {}, x.intent), el("td", {}, x.session),
+    el("td", {}, x.id), el("td", {}, x.intent), el("td", { title: x.session }, el("code", {}, shortId(x.session))),
     el("td", {}, (x.paths || []).map((p) => el("code", { class: "scope" }, p))),
     el("td", {}, x.reason || ""), el("td", {}, x.status), el("td", {}, when(x.time)))), "No requests.");
 }
@@ -293,7 +313,7 @@ async function renderLedger() {
     el("td", {}, r.files.map((x) => el("code", {}, x.path))),
     el("td", {}, r.change),
     el("td", {}, r.intent || ""),
-    el("td", {}, r.session ? el("a", { href: "#/session/" + encodeURIComponent(r.session) }, r.session) : ""),
+    el("td", { title: r.session || "" }, r.session ? el("a", { href: "#/session/" + encodeURIComponent(r.session) }, el("code", {}, shortId(r.session))) : ""),
     el("td", {}, r.tool || ""),
     el("td", { class: "hash", title: `${r.before || ""} → ${r.after || ""}` }, el("code", {}, shortHash(r.before)), " → ", el("code", {}, shortHash(r.after))),
     el("td", {}, el("button", { class: "diff-toggle", onclick: (e) => toggleDiff(e.target, r.seq) }, "diff")))), "No records.");
@@ -309,7 +329,7 @@ async function toggleDiff(button, seq) {
   const d = await api("ledger/" + seq + "/diff").catch((e) => ({ diff: null, why: e.message }));
   const body = d.diff === null
     ? el("p", { class: "why" }, "No diff: " + d.why)
-    : el("div", {}, el("p", { class: "meta" }, `${d.from.slice(0, 12)} → ${d.to.slice(0, 12)}`, d.exact ? "" : " (includes other changes made between)"),
+    : el("div", {}, el("p", { class: "meta" }, `${d.from.slice(0, 12)} → ${d.to === "working tree" ? "working tree (not committed yet)" : d.to.slice(0, 12)}`, d.exact ? "" : " (includes other changes made between)"),
       el("pre", { class: "diff" }, d.diff.split("\n").map((line) => el("span", { class: line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : line.startsWith("@@") ? "hunk" : "" }, line + "\n"))));
   row.after(el("tr", { class: "diff-row", "data-for": seq }, el("td", { colspan: 9 }, body)));
 }
@@ -337,7 +357,7 @@ async function renderBackground() {
     const pending = t.status === "queued" || t.status === "running";
     return el("tr", { "data-id": t.id, "data-status": t.status },
       el("td", {}, el("code", {}, t.id)),
-      el("td", {}, t.parent ? el("a", { href: "#/session/" + encodeURIComponent(t.parent) }, t.parent) : ""),
+      el("td", { title: t.parent || "" }, t.parent ? el("a", { href: "#/session/" + encodeURIComponent(t.parent) }, el("code", {}, shortId(t.parent))) : ""),
       el("td", {}, t.agent || ""), el("td", {}, t.description || ""),
       el("td", {}, el("span", { class: "badge st-" + t.status }, t.status)),
       el("td", {}, when(t.created)),
@@ -373,7 +393,9 @@ function connect() {
     const a = JSON.parse(e.data);
     const v = state.route.view;
     if (state.project && a.project !== state.project) return;
-    if (v === "session" && a.session === state.route.id) schedule(() => appendTimeline(state.route.id).catch((x) => showError(x.message)));
+    if (v === "session" && a.session === state.route.id) {
+      schedule(() => Promise.all([appendTimeline(state.route.id), renderTrace(state.route.id, state.route.params)]).catch((x) => showError(x.message)));
+    }
     else if (v === "decisions" || v === "sessions") schedule(refresh);
   });
   es.addEventListener("state", () => {
@@ -391,6 +413,7 @@ async function start() {
     sel.hidden = false;
     sel.addEventListener("change", () => { state.project = sel.value; state.timelineSession = ""; route(); });
   }
+  wireRange();
   $("#filter-verdict").addEventListener("change", setDecisionFilter);
   for (const k of ["rule", "host", "session"]) $("#filter-" + k).addEventListener("change", setDecisionFilter);
   $("#decision-filters").addEventListener("submit", (e) => { e.preventDefault(); setDecisionFilter(); });

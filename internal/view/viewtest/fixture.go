@@ -20,6 +20,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -134,6 +135,20 @@ func active() *state.Session {
 	}
 	compaction.Key.Of(s).Snapshot = &compaction.Snapshot{Time: At(30), Trigger: "auto", Phase: phase.Implementation}
 	*tasks.SessionTaskKey.Of(s) = tasks.SessionTask{Number: 1, Title: "Rework login", Phase: 1, Phases: 2}
+	// The call history pairs with the trail's pre records by tool-use id;
+	// Grep (tu-grep) was made by the explore subagent and has no pre
+	// record, as most calls of tools atreides does not judge.
+	h := history.Key.Of(s)
+	for _, c := range []history.ToolCall{
+		{Time: At(2), ID: "tu-read", Raw: "Read", Summary: "src/auth/login.go", Outcome: "ok", Duration: 40},
+		{Time: At(4), ID: "tu-grep", Raw: "Grep", Summary: "Login", Agent: "ag-1", Outcome: "ok", Duration: 1200},
+		{Time: At(11), ID: "tu-edit", Raw: "Edit", Summary: "src/auth/login.go", Verdict: "allow", Rule: "governance.in-scope", Outcome: "ok", Duration: 90},
+		{Time: At(19), ID: "tu-test", Raw: "Bash", Summary: "go test ./...", Outcome: "failed", Duration: 61000},
+		{Time: At(21), ID: "tu-env", Raw: "Bash", Summary: "cat .env", Verdict: "deny", Rule: "secrets.read", Outcome: "blocked"},
+		{Time: At(22), ID: "tu-push", Raw: "Bash", Summary: "git push --force", Verdict: "ask", Rule: "git.force-push", Outcome: "pending"},
+	} {
+		h.Add(c)
+	}
 	return s
 }
 
@@ -147,10 +162,11 @@ func ended() *state.Session {
 
 func proj() *state.Project {
 	p := &state.Project{Version: state.ProjectVersion}
-	todos.Key.Of(p).Next = 3
+	todos.Key.Of(p).Next = 4
 	todos.Key.Of(p).List = []todos.Todo{
 		{ID: 1, Level: todos.Task, Title: "Rework login", Status: todos.InProgress, Session: Active, Created: At(1), Updated: At(1)},
 		{ID: 2, Parent: 1, Level: todos.Subtask, Title: "Hash passwords with argon2", Status: todos.Done, Session: Active, Created: At(2), Updated: At(25)},
+		{ID: 3, Level: todos.Task, Title: "Update the changelog", Status: todos.Pending, Created: At(8), Updated: At(8)}, // added at a terminal
 	}
 	anchors.Key.Of(p).Next = 3
 	anchors.Key.Of(p).List = []anchors.Anchor{
@@ -177,20 +193,27 @@ func records() []*audit.Record {
 		command string
 		path    string
 		d       event.Decision
+		call    string // the host's tool-use id, or a user prompt's text
 	}
 	rs := []rec{
-		{-300, Ended, event.PreTool, "BeforeTool", "read_file", "", "README.md", event.Decision{Verdict: event.Allow, Rule: "path.read"}},
-		{2, Active, event.PreTool, "PreToolUse", "Read", "", "src/auth/login.go", event.Decision{Verdict: event.None}},
-		{11, Active, event.PreTool, "PreToolUse", "Edit", "", "src/auth/login.go", event.Decision{Verdict: event.Allow, Rule: "governance.in-scope"}},
-		{19, Active, event.PreTool, "PreToolUse", "Bash", "go test ./...", "", event.Decision{Verdict: event.None}},
-		{21, Active, event.PreTool, "PreToolUse", "Bash", "cat .env", "", event.Decision{Verdict: event.Deny, Rule: "secrets.read", Reason: "reading a secrets file is denied"}},
-		{22, Active, event.PreTool, "PreToolUse", "Bash", "git push --force", "", event.Decision{Verdict: event.Ask, Rule: "git.force-push", Reason: "a force push rewrites the remote"}},
-		{35, Active, event.Stop, "Stop", "", "", "", event.Decision{Block: true, BlockReason: "1 todo is still open: rework the login handler"}},
+		{-300, Ended, event.PreTool, "BeforeTool", "read_file", "", "README.md", event.Decision{Verdict: event.Allow, Rule: "path.read"}, ""},
+		{1, Active, event.UserPrompt, "UserPromptSubmit", "", "", "", event.Decision{}, "Rework the login handler to hash passwords with argon2"},
+		{2, Active, event.PreTool, "PreToolUse", "Read", "", "src/auth/login.go", event.Decision{Verdict: event.None}, "tu-read"},
+		{11, Active, event.PreTool, "PreToolUse", "Edit", "", "src/auth/login.go", event.Decision{Verdict: event.Allow, Rule: "governance.in-scope"}, "tu-edit"},
+		{19, Active, event.PreTool, "PreToolUse", "Bash", "go test ./...", "", event.Decision{Verdict: event.None}, "tu-test"},
+		{21, Active, event.PreTool, "PreToolUse", "Bash", "cat .env", "", event.Decision{Verdict: event.Deny, Rule: "secrets.read", Reason: "reading a secrets file is denied"}, "tu-env"},
+		{22, Active, event.PreTool, "PreToolUse", "Bash", "git push --force", "", event.Decision{Verdict: event.Ask, Rule: "git.force-push", Reason: "a force push rewrites the remote"}, "tu-push"},
+		{35, Active, event.Stop, "Stop", "", "", "", event.Decision{Block: true, BlockReason: "1 todo is still open: rework the login handler"}, ""},
 	}
 	out := make([]*audit.Record, 0, len(rs))
 	for _, r := range rs {
 		ev := &event.Event{Kind: r.kind, Host: hostOf(r.session), SessionID: r.session, HostEvent: r.hev, Time: At(r.m)}
 		ev.Tool.Raw, ev.Tool.Command = r.tool, r.command
+		if r.kind == event.UserPrompt {
+			ev.Prompt = r.call
+		} else {
+			ev.ToolUseID = r.call
+		}
 		if r.path != "" {
 			ev.Tool.Paths = []string{r.path}
 		}
