@@ -1,0 +1,80 @@
+package top
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// shortID is the start of a session id, enough to tell sessions apart
+// on a screen (the ids are UUIDs or long host-made strings).
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// cell is s cut or padded to w columns, its line breaks and tabs made
+// spaces so a row stays a row (its own spacing kept: a cell may be a
+// row's cells).
+func cell(s string, w int) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, s)
+	if ansi.StringWidth(s) > w {
+		s = ansi.Truncate(s, w, "…")
+	}
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+}
+
+// oneLine folds a multi-line text (a command with a heredoc) onto one
+// line, so a row stays a row.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// age is how long ago t was, in the largest whole unit: 3s, 4m, 2h, 5d.
+func age(now, t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	d := max(0, now.Sub(t))
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// clock is t's time of day in loc, with the date when it is not today's.
+func clock(now, t time.Time, loc *time.Location) string {
+	t, now = t.In(loc), now.In(loc)
+	if t.YearDay() == now.YearDay() && t.Year() == now.Year() {
+		return t.Format("15:04:05")
+	}
+	return t.Format("Jan 02 15:04")
+}
+
+// contains: any of fields holds the filter, ignoring case.
+func contains(filter string, fields ...string) bool {
+	if filter == "" {
+		return true
+	}
+	f := strings.ToLower(filter)
+	for _, s := range fields {
+		if strings.Contains(strings.ToLower(s), f) {
+			return true
+		}
+	}
+	return false
+}

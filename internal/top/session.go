@@ -1,0 +1,108 @@
+package top
+
+import (
+	"fmt"
+
+	"github.com/atreides-dev/atreides/internal/view"
+)
+
+// row is the selected session's row; false when it is gone.
+func (m Model) row() (view.SessionRow, bool) {
+	for _, s := range m.data.Sessions {
+		if s.ID == m.selected {
+			return s, true
+		}
+	}
+	return view.SessionRow{}, false
+}
+
+// items are the session's timeline items the filter lets through,
+// newest first (the view's timeline is oldest first).
+func (m Model) items() []view.Item {
+	if m.data.Focus != m.selected {
+		return nil
+	}
+	var out []view.Item
+	for i := len(m.data.Items) - 1; i >= 0; i-- {
+		it := m.data.Items[i]
+		if contains(m.filter, it.Kind, it.Title, it.Detail, it.Verdict, it.Rule, it.Tool, it.Agent) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// sessionLines are a session's screen: what it is, its background tasks,
+// its recent calls and decisions (the selected one in full at the
+// bottom).
+func (m Model) sessionLines() []string {
+	s, ok := m.row()
+	if !ok {
+		return []string{m.header(), m.status(), m.paint("2", "  the session "+shortID(m.selected)+" is gone (esc: back)")}
+	}
+	c := s.Counters
+	lines := []string{m.header(), m.status(),
+		fmt.Sprintf("%s %s · %s · phase %s · %s · last event %s ago", m.paint("1", "session"), s.ID, s.Host, s.Phase, sessionState(s), age(m.data.Taken, s.Updated)),
+		fmt.Sprintf("  started %s · %d prompts · %d calls · %d denied · %d asked · %d failed · %d open todos · %d subagents (%d running)",
+			clock(m.data.Taken, s.Started, m.loc), c.Prompts, c.ToolCalls, c.Denied, c.Asked, c.Failed, s.OpenTodos, s.Subagents, s.Running),
+	}
+	if s.Task != 0 {
+		lines = append(lines, fmt.Sprintf("  task #%d %s", s.Task, s.TaskTitle))
+	}
+	if bg := m.background(s.ID); len(bg) > 0 {
+		lines = append(lines, "", m.section("Background tasks"))
+		for _, t := range bg {
+			lines = append(lines, m.bgRow(t))
+		}
+	}
+	lines = append(lines, "", m.section("Recent calls and decisions, newest first"))
+	return append(lines, m.itemLines(m.height-len(lines)-5)...)
+}
+
+// itemLines are a window of room items around the selected one, then
+// the selected item in full.
+func (m Model) itemLines(room int) []string {
+	items := m.items()
+	if len(items) == 0 {
+		if m.data.Focus != m.selected {
+			return []string{m.paint("2", "  loading…")}
+		}
+		return []string{m.paint("2", "  nothing recorded yet")}
+	}
+	room = max(1, room)
+	sel := clamp(m.item, 0, len(items)-1)
+	first := max(0, sel-room+1)
+	var out []string
+	for i := first; i < len(items) && i < first+room; i++ {
+		out = append(out, m.itemRow(items[i], i == sel))
+	}
+	it := items[sel]
+	out = append(out, "", m.paint("1", "  "+it.Title))
+	if it.Detail != "" {
+		out = append(out, "  "+oneLine(it.Detail))
+	}
+	if it.Rule != "" || it.Agent != "" {
+		out = append(out, m.paint("2", fmt.Sprintf("  rule %s · agent %s", or(it.Rule, "-"), or(it.Agent, "main"))))
+	}
+	return out
+}
+
+// itemRow is one timeline item's line.
+func (m Model) itemRow(it view.Item, selected bool) string {
+	line := cell(clock(m.data.Taken, it.Time, m.loc), 9) + cell(it.Kind, 11) + cell(it.Verdict, 6) + cell(it.Tool, 13) + oneLine(it.Title)
+	if selected {
+		return m.paint("7", "▸ "+cell(line, max(10, m.width-2)))
+	}
+	if it.Verdict != "" {
+		return "  " + cell(clock(m.data.Taken, it.Time, m.loc), 9) + cell(it.Kind, 11) +
+			m.paint(verdictColor(it.Verdict), cell(it.Verdict, 6)) + cell(it.Tool, 13) + oneLine(it.Title)
+	}
+	return "  " + line
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
