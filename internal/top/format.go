@@ -17,7 +17,7 @@ func shortID(id string) string {
 	return id
 }
 
-// cell is s cut or padded to w columns, its line breaks and tabs made
+// cell is s cut to w-1 columns and padded to w, its line breaks and tabs made
 // spaces so a row stays a row (its own spacing kept: a cell may be a
 // row's cells).
 func cell(s string, w int) string {
@@ -27,8 +27,9 @@ func cell(s string, w int) string {
 		}
 		return r
 	}, s)
-	if ansi.StringWidth(s) > w {
-		s = ansi.Truncate(s, w, "…")
+	// One column stays blank, so that a cut cell never runs into the next.
+	if ansi.StringWidth(s) > w-1 {
+		s = ansi.Truncate(s, max(1, w-1), "…")
 	}
 	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 }
@@ -58,6 +59,9 @@ func age(now, t time.Time) string {
 
 // clock is t's time of day in loc, with the date when it is not today's.
 func clock(now, t time.Time, loc *time.Location) string {
+	if t.IsZero() {
+		return "-"
+	}
 	t, now = t.In(loc), now.In(loc)
 	if t.YearDay() == now.YearDay() && t.Year() == now.Year() {
 		return t.Format("15:04:05")
@@ -77,4 +81,13 @@ func contains(filter string, fields ...string) bool {
 		}
 	}
 	return false
+}
+
+// relative shows the project's paths relative to its root: the rows are
+// about one project, and its absolute path would fill them.
+func relative(root, s string) string {
+	if root == "" || root == "/" {
+		return s
+	}
+	return strings.ReplaceAll(s, root+"/", "")
 }

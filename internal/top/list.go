@@ -51,7 +51,7 @@ func sessionState(s view.SessionRow) string {
 func (m Model) listLines() []string {
 	lines := []string{m.header(), m.status()}
 	rows := m.sessions()
-	lines = append(lines, m.paint("1", "  "+cell("SESSION", 9)+cell("HOST", 9)+cell("PHASE", 11)+cell("STATE", 7)+
+	lines = append(lines, m.paint("1", "  "+cell("SESSION", 9)+cell("HOST", 9)+cell("PHASE", 15)+cell("STATE", 7)+
 		cell("LAST", 5)+cell("CALLS", 6)+cell("DENY", 5)+cell("ASK", 4)+cell("TODO", 5)+cell("BG", 3)+"TASK"))
 	if len(rows) == 0 {
 		lines = append(lines, m.paint("2", "  no sessions yet: they appear with the first hook event"))
@@ -114,7 +114,7 @@ func (m Model) sessionRow(s view.SessionRow, selected bool) string {
 		task = fmt.Sprintf("#%d %s", s.Task, s.TaskTitle)
 	}
 	c := s.Counters
-	line := cell(shortID(s.ID), 9) + cell(s.Host, 9) + cell(or(s.Phase, "-"), 11) + cell(sessionState(s), 7) +
+	line := cell(shortID(s.ID), 9) + cell(s.Host, 9) + cell(or(s.Phase, "-"), 15) + cell(sessionState(s), 7) +
 		cell(age(m.data.Taken, s.Updated), 5) + cell(fmt.Sprint(c.ToolCalls), 6) + cell(fmt.Sprint(c.Denied), 5) +
 		cell(fmt.Sprint(c.Asked), 4) + cell(fmt.Sprint(s.OpenTodos), 5) + cell(fmt.Sprint(s.Background), 3) + oneLine(task)
 	if selected {
@@ -133,7 +133,7 @@ func (m Model) decisionRow(r audit.Row) string {
 	if r.Block {
 		verdict += "!"
 	}
-	what := r.Target
+	what := relative(m.data.Root, r.Target)
 	if what == "" {
 		what = r.Marks
 	}

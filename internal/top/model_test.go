@@ -27,7 +27,7 @@ func fixture() Data {
 			{ID: "bbbb9999-8888", Host: "codex", Phase: "explore", Ended: "exit", Updated: t0.Add(-2 * time.Hour)},
 		},
 		Decisions: []audit.Row{
-			{Time: t0.Add(-time.Minute), Session: "bbbb9999-8888", Host: "codex", HostEvent: "PreToolUse", Tool: "shell", Verdict: "allow", Target: "ls -la"},
+			{Time: t0.Add(-time.Minute), Session: "bbbb9999-8888", Host: "codex", HostEvent: "PreToolUse", Tool: "shell", Verdict: "allow", Target: "ls -la /work/proj/src"},
 			{Time: t0.Add(-30 * time.Second), Session: "aaaa1111-2222-3333", Host: "claude", HostEvent: "PreToolUse", Tool: "Bash", Verdict: "deny", Rule: "git.push-force", Target: "git push --force origin main"},
 			{Time: t0.Add(-10 * time.Second), Session: "aaaa1111-2222-3333", Host: "claude", HostEvent: "Stop", Verdict: "none", Block: true, Marks: "todo: 2 open"},
 		},
@@ -39,7 +39,7 @@ func fixture() Data {
 func items() []view.Item {
 	return []view.Item{
 		{Time: t0.Add(-40 * time.Second), Kind: "phase", Title: "phase implement"},
-		{Time: t0.Add(-30 * time.Second), Kind: "tool", Title: "git push --force origin main", Detail: "force push rewrites remote history", Verdict: "deny", Rule: "git.push-force", Tool: "Bash"},
+		{Time: t0.Add(-30 * time.Second), Kind: "tool", Title: "Bash: git push --force origin main", Detail: "force push rewrites remote history", Verdict: "deny", Rule: "git.push-force", Tool: "Bash"},
 		{Time: t0.Add(-20 * time.Second), Kind: "tool", Title: "go test ./...", Verdict: "allow", Tool: "Bash"},
 	}
 }
@@ -129,7 +129,7 @@ func TestListScreen(t *testing.T) {
 		"SESSION", "aaaa1111", "claude", "implement", "active", "#3 Fix the parser",
 		"bbbb9999", "codex", "ended", "2h",
 		"Decisions, newest first", "deny", "git push --force origin main", "git.push-force",
-		"none!", "todo: 2 open",
+		"none!", "todo: 2 open", "ls -la src",
 		"Background tasks", "bg-7", "running", "map the tests",
 		"j/k move · enter open · / filter · ? help · q quit",
 	} {
@@ -167,8 +167,8 @@ func TestKeys(t *testing.T) {
 		{"open", []string{"enter"}, "go test", modeSession,
 			[]string{"session aaaa1111-2222-3333 · claude · phase implement · active", "12 calls · 1 denied · 2 asked", "task #3 Fix the parser",
 				"Recent calls and decisions, newest first", "phase implement", "esc back"}, []string{"SESSION"}},
-		{"open, move, the item in full", []string{"enter", "j"}, "git push", modeSession,
-			[]string{"force push rewrites remote history", "rule git.push-force · agent main"}, nil},
+		{"open, move, the item in full", []string{"enter", "j"}, "Bash         git push --force", modeSession,
+			[]string{"Bash: git push --force origin main\n  force push rewrites remote history\n  rule git.push-force · agent main"}, []string{"started Jan"}},
 		{"open, back", []string{"enter", "esc"}, "aaaa1111", modeList, []string{"SESSION"}, []string{"Recent calls"}},
 		{"open, back with q", []string{"enter", "q"}, "aaaa1111", modeList, []string{"SESSION"}, nil},
 		{"filter", []string{"/", "c", "o", "d", "enter"}, "bbbb9999", modeList, []string{"filter /cod (esc clears)", "ls -la"}, []string{"aaaa1111", "git push"}},

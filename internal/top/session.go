@@ -2,6 +2,7 @@ package top
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/atreides-dev/atreides/internal/view"
 )
@@ -77,9 +78,9 @@ func (m Model) itemLines(room int) []string {
 		out = append(out, m.itemRow(items[i], i == sel))
 	}
 	it := items[sel]
-	out = append(out, "", m.paint("1", "  "+it.Title))
+	out = append(out, "", m.paint("1", "  "+relative(m.data.Root, oneLine(it.Title))))
 	if it.Detail != "" {
-		out = append(out, "  "+oneLine(it.Detail))
+		out = append(out, "  "+relative(m.data.Root, oneLine(it.Detail)))
 	}
 	if it.Rule != "" || it.Agent != "" {
 		out = append(out, m.paint("2", fmt.Sprintf("  rule %s · agent %s", or(it.Rule, "-"), or(it.Agent, "main"))))
@@ -87,17 +88,16 @@ func (m Model) itemLines(room int) []string {
 	return out
 }
 
-// itemRow is one timeline item's line.
+// itemRow is one timeline item's line: its title without the tool's
+// name in front (the tool has its column), paths relative to the project.
 func (m Model) itemRow(it view.Item, selected bool) string {
-	line := cell(clock(m.data.Taken, it.Time, m.loc), 9) + cell(it.Kind, 11) + cell(it.Verdict, 6) + cell(it.Tool, 13) + oneLine(it.Title)
+	title := relative(m.data.Root, oneLine(strings.TrimPrefix(it.Title, it.Tool+": ")))
+	head := cell(clock(m.data.Taken, it.Time, m.loc), 9) + cell(it.Kind, 12)
+	tail := cell(it.Tool, 13) + title
 	if selected {
-		return m.paint("7", "▸ "+cell(line, max(10, m.width-2)))
+		return m.paint("7", "▸ "+cell(head+cell(it.Verdict, 6)+tail, max(10, m.width-2)))
 	}
-	if it.Verdict != "" {
-		return "  " + cell(clock(m.data.Taken, it.Time, m.loc), 9) + cell(it.Kind, 11) +
-			m.paint(verdictColor(it.Verdict), cell(it.Verdict, 6)) + cell(it.Tool, 13) + oneLine(it.Title)
-	}
-	return "  " + line
+	return "  " + head + m.paint(verdictColor(it.Verdict), cell(it.Verdict, 6)) + tail
 }
 
 func or(s, def string) string {
