@@ -57,7 +57,8 @@ func age(now, t time.Time) string {
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
-// clock is t's time of day in loc, with the date when it is not today's.
+// clock is t's time of day in loc, with the date (month-day, the order
+// of no locale in particular but unambiguous) when it is not today's.
 func clock(now, t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return "-"
@@ -66,7 +67,7 @@ func clock(now, t time.Time, loc *time.Location) string {
 	if t.YearDay() == now.YearDay() && t.Year() == now.Year() {
 		return t.Format("15:04:05")
 	}
-	return t.Format("Jan 02 15:04")
+	return t.Format("01-02 15:04")
 }
 
 // contains: any of fields holds the filter, ignoring case.
@@ -90,4 +91,12 @@ func relative(root, s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, root+"/", "")
+}
+
+// plural is n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -145,7 +145,7 @@ func (m Model) decisionRow(r audit.Row) string {
 	if r.Rule != "" {
 		rule = "  " + m.paint("2", r.Rule)
 	}
-	return "  " + cell(clock(m.data.Taken, r.Time, m.loc), 9) + cell(shortID(r.Session), 9) +
+	return "  " + cell(clock(m.data.Taken, r.Time, m.loc), 12) + cell(shortID(r.Session), 9) +
 		m.paint(verdictColor(r.Verdict), cell(verdict, 6)) + cell(tool, 13) + oneLine(what) + rule
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // mode is the screen shown.
@@ -103,7 +104,9 @@ func (m Model) landed(msg dataMsg) (tea.Model, tea.Cmd) {
 	m.loading = false
 	m.err = msg.err
 	if msg.err == nil || msg.data.Root != "" {
+		kept := m.selectedItem()
 		m.data, m.loaded = msg.data, true
+		m.keepItem(kept)
 	}
 	m.keepSelection()
 	if m.dirty {
@@ -137,5 +140,28 @@ func (m *Model) keepSelection() {
 	m.selected = ""
 	if len(rows) > 0 {
 		m.selected = rows[0].ID
+	}
+}
+
+// selectedItem is the session view's selected item, when one below the
+// newest is selected (the newest stays selected as new items come).
+func (m Model) selectedItem() *view.Item {
+	items := m.items()
+	if m.mode != modeSession || m.item <= 0 || m.item >= len(items) {
+		return nil
+	}
+	return &items[m.item]
+}
+
+// keepItem keeps the selection on it as new items push it down.
+func (m *Model) keepItem(it *view.Item) {
+	if it == nil {
+		return
+	}
+	for i, x := range m.items() {
+		if x.Time.Equal(it.Time) && x.Kind == it.Kind && x.Title == it.Title {
+			m.item = i
+			return
+		}
 	}
 }

@@ -168,7 +168,7 @@ func TestKeys(t *testing.T) {
 			[]string{"session aaaa1111-2222-3333 · claude · phase implement · active", "12 calls · 1 denied · 2 asked", "task #3 Fix the parser",
 				"Recent calls and decisions, newest first", "phase implement", "esc back"}, []string{"SESSION"}},
 		{"open, move, the item in full", []string{"enter", "j"}, "Bash         git push --force", modeSession,
-			[]string{"Bash: git push --force origin main\n  force push rewrites remote history\n  rule git.push-force · agent main"}, []string{"started Jan"}},
+			[]string{"Bash: git push --force origin main\n  force push rewrites remote history\n  rule git.push-force\n"}, []string{"started 01-01", "· agent"}},
 		{"open, back", []string{"enter", "esc"}, "aaaa1111", modeList, []string{"SESSION"}, []string{"Recent calls"}},
 		{"open, back with q", []string{"enter", "q"}, "aaaa1111", modeList, []string{"SESSION"}, nil},
 		{"filter", []string{"/", "c", "o", "d", "enter"}, "bbbb9999", modeList, []string{"filter /cod (esc clears)", "ls -la"}, []string{"aaaa1111", "git push"}},
@@ -355,5 +355,32 @@ func TestColour(t *testing.T) {
 		if !strings.Contains(s, "\x1b[7m▸") {
 			t.Errorf("colour %v: the selection is not in reverse video", color)
 		}
+	}
+}
+
+// TestItemKept: in a session, an item selected below the newest stays
+// selected as new items come; the newest, selected, follows them.
+func TestItemKept(t *testing.T) {
+	m, l := started(t)
+	m = step(t, m, key("enter"))
+	m = step(t, m, key("j")) // the git push, below the newest
+	extra := view.Item{Time: t0, Kind: "tool", Title: "Bash: make lint", Verdict: "allow", Tool: "Bash"}
+	next, _ := m.Update(dataMsg{data: func() Data {
+		d := l.data
+		d.Focus, d.Items = "aaaa1111-2222-3333", append(items(), extra)
+		return d
+	}()})
+	m = next.(Model)
+	if got := selectedLine(m); !strings.Contains(got, "git push") {
+		t.Errorf("the selection moved off the item to %q", got)
+	}
+	m = step(t, m, key("g"))
+	next, _ = m.Update(dataMsg{data: func() Data {
+		d := l.data
+		d.Focus, d.Items = "aaaa1111-2222-3333", append(items(), extra, view.Item{Time: t0.Add(time.Second), Kind: "tool", Title: "Bash: make test", Tool: "Bash"})
+		return d
+	}()})
+	if got := selectedLine(next.(Model)); !strings.Contains(got, "make test") {
+		t.Errorf("the newest selected does not follow new items: %q", got)
 	}
 }

@@ -56,10 +56,9 @@ func (m Model) header() string {
 			active++
 		}
 	}
-	h := fmt.Sprintf("%s · %s · %d sessions, %d active · %d background · updated %s",
-		m.paint("1", "atreides top"), filepath.Base(m.data.Root), len(m.data.Sessions), active,
+	return fmt.Sprintf("%s · %s · %s, %d active · %d background · updated %s",
+		m.paint("1", "atreides top"), filepath.Base(m.data.Root), plural(len(m.data.Sessions), "session"), active,
 		len(m.data.Background), m.data.Taken.In(m.loc).Format("15:04:05"))
-	return h
 }
 
 // status is the line under the header: the last load's error, which

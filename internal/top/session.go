@@ -82,8 +82,15 @@ func (m Model) itemLines(room int) []string {
 	if it.Detail != "" {
 		out = append(out, "  "+relative(m.data.Root, oneLine(it.Detail)))
 	}
-	if it.Rule != "" || it.Agent != "" {
-		out = append(out, m.paint("2", fmt.Sprintf("  rule %s · agent %s", or(it.Rule, "-"), or(it.Agent, "main"))))
+	var about []string
+	if it.Rule != "" {
+		about = append(about, "rule "+it.Rule)
+	}
+	if it.Agent != "" {
+		about = append(about, "agent "+it.Agent)
+	}
+	if len(about) > 0 {
+		out = append(out, m.paint("2", "  "+strings.Join(about, " · ")))
 	}
 	return out
 }
@@ -92,7 +99,7 @@ func (m Model) itemLines(room int) []string {
 // name in front (the tool has its column), paths relative to the project.
 func (m Model) itemRow(it view.Item, selected bool) string {
 	title := relative(m.data.Root, oneLine(strings.TrimPrefix(it.Title, it.Tool+": ")))
-	head := cell(clock(m.data.Taken, it.Time, m.loc), 9) + cell(it.Kind, 12)
+	head := cell(clock(m.data.Taken, it.Time, m.loc), 12) + cell(it.Kind, 15)
 	tail := cell(it.Tool, 13) + title
 	if selected {
 		return m.paint("7", "▸ "+cell(head+cell(it.Verdict, 6)+tail, max(10, m.width-2)))
@@ -100,6 +107,7 @@ func (m Model) itemRow(it view.Item, selected bool) string {
 	return "  " + head + m.paint(verdictColor(it.Verdict), cell(it.Verdict, 6)) + tail
 }
 
+// or is s, or def when s is empty.
 func or(s, def string) string {
 	if s == "" {
 		return def
