@@ -100,3 +100,24 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// clockWidth is the width of a column of times: wider when one of them
+// is not today's and so carries its date.
+func clockWidth(now time.Time, loc *time.Location, times []time.Time) int {
+	w := 9
+	for _, t := range times {
+		w = max(w, len(clock(now, t, loc))+1)
+	}
+	return w
+}
+
+// wrap breaks s into lines of at most w columns, at most n of them (the
+// last cut with an ellipsis when more is left).
+func wrap(s string, w, n int) []string {
+	lines := strings.Split(ansi.Wrap(s, max(10, w), ""), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+		lines[n-1] = ansi.Truncate(lines[n-1]+" …", max(10, w), "…")
+	}
+	return lines
+}

@@ -3,6 +3,7 @@ package top
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/view"
@@ -65,6 +66,11 @@ func (m Model) listLines() []string {
 	}
 	lines = append(lines, "", m.section("Decisions, newest first"))
 	decs := m.decisions()
+	times := make([]time.Time, 0, len(decs))
+	for i := range min(len(decs), max(1, decRoom)) {
+		times = append(times, decs[i].Time)
+	}
+	cw := clockWidth(m.data.Taken, m.loc, times)
 	if len(decs) == 0 {
 		lines = append(lines, m.paint("2", "  none recorded yet"))
 	}
@@ -72,7 +78,7 @@ func (m Model) listLines() []string {
 		if i >= max(1, decRoom) {
 			break
 		}
-		lines = append(lines, m.decisionRow(r))
+		lines = append(lines, m.decisionRow(r, cw))
 	}
 	if len(bg) > 0 {
 		lines = append(lines, "", m.section("Background tasks"))
@@ -128,10 +134,12 @@ func (m Model) sessionRow(s view.SessionRow, selected bool) string {
 
 // decisionRow is one record of the trail: when, whose, the verdict, the
 // tool (or the host's event) and what it was about.
-func (m Model) decisionRow(r audit.Row) string {
+func (m Model) decisionRow(r audit.Row, cw int) string {
+	// A blocked event (a stop kept going, a prompt refused) says so in
+	// the verdict's place: its verdict is none.
 	verdict := r.Verdict
 	if r.Block {
-		verdict += "!"
+		verdict = "block"
 	}
 	what := relative(m.data.Root, r.Target)
 	if what == "" {
@@ -145,8 +153,8 @@ func (m Model) decisionRow(r audit.Row) string {
 	if r.Rule != "" {
 		rule = "  " + m.paint("2", r.Rule)
 	}
-	return "  " + cell(clock(m.data.Taken, r.Time, m.loc), 12) + cell(shortID(r.Session), 9) +
-		m.paint(verdictColor(r.Verdict), cell(verdict, 6)) + cell(tool, 13) + oneLine(what) + rule
+	return "  " + cell(clock(m.data.Taken, r.Time, m.loc), cw) + cell(shortID(r.Session), 9) +
+		m.paint(verdictColor(verdict), cell(verdict, 6)) + cell(tool, 13) + oneLine(what) + rule
 }
 
 // background are the tasks not yet ended that session launched (""

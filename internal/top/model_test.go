@@ -129,7 +129,7 @@ func TestListScreen(t *testing.T) {
 		"SESSION", "aaaa1111", "claude", "implement", "active", "#3 Fix the parser",
 		"bbbb9999", "codex", "ended", "2h",
 		"Decisions, newest first", "deny", "git push --force origin main", "git.push-force",
-		"none!", "todo: 2 open", "ls -la src",
+		"block", "todo: 2 open", "ls -la src",
 		"Background tasks", "bg-7", "running", "map the tests",
 		"j/k move · enter open · / filter · ? help · q quit",
 	} {

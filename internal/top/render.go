@@ -121,7 +121,8 @@ func (m Model) paint(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-// verdictColor is a verdict's colour: deny red, ask yellow, allow green.
+// verdictColor is a verdict's colour: deny red, ask yellow, allow green,
+// a blocked event magenta.
 func verdictColor(v string) string {
 	switch v {
 	case "deny":
@@ -130,6 +131,8 @@ func verdictColor(v string) string {
 		return "33"
 	case "allow":
 		return "32"
+	case "block":
+		return "35"
 	}
 	return "2"
 }

@@ -3,6 +3,7 @@ package top
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/view"
 )
@@ -44,8 +45,9 @@ func (m Model) sessionLines() []string {
 	c := s.Counters
 	lines := []string{m.header(), m.status(),
 		fmt.Sprintf("%s %s · %s · phase %s · %s · last event %s ago", m.paint("1", "session"), s.ID, s.Host, s.Phase, sessionState(s), age(m.data.Taken, s.Updated)),
-		fmt.Sprintf("  started %s · %d prompts · %d calls · %d denied · %d asked · %d failed · %d open todos · %d subagents (%d running)",
-			clock(m.data.Taken, s.Started, m.loc), c.Prompts, c.ToolCalls, c.Denied, c.Asked, c.Failed, s.OpenTodos, s.Subagents, s.Running),
+		fmt.Sprintf("  started %s · %s · %s · %d denied · %d asked · %d failed · %s · %s (%d running)",
+			clock(m.data.Taken, s.Started, m.loc), plural(c.Prompts, "prompt"), plural(c.ToolCalls, "call"), c.Denied, c.Asked, c.Failed,
+			plural(s.OpenTodos, "open todo"), plural(s.Subagents, "subagent"), s.Running),
 	}
 	if s.Task != 0 {
 		lines = append(lines, fmt.Sprintf("  task #%d %s", s.Task, s.TaskTitle))
@@ -73,14 +75,22 @@ func (m Model) itemLines(room int) []string {
 	room = max(1, room)
 	sel := clamp(m.item, 0, len(items)-1)
 	first := max(0, sel-room+1)
+	last := min(len(items), first+room)
+	times := make([]time.Time, 0, last-first)
+	for _, it := range items[first:last] {
+		times = append(times, it.Time)
+	}
+	cw := clockWidth(m.data.Taken, m.loc, times)
 	var out []string
-	for i := first; i < len(items) && i < first+room; i++ {
-		out = append(out, m.itemRow(items[i], i == sel))
+	for i := first; i < last; i++ {
+		out = append(out, m.itemRow(items[i], i == sel, cw))
 	}
 	it := items[sel]
 	out = append(out, "", m.paint("1", "  "+relative(m.data.Root, oneLine(it.Title))))
 	if it.Detail != "" {
-		out = append(out, "  "+relative(m.data.Root, oneLine(it.Detail)))
+		for _, l := range wrap(relative(m.data.Root, oneLine(it.Detail)), m.width-4, 3) {
+			out = append(out, "  "+l)
+		}
 	}
 	var about []string
 	if it.Rule != "" {
@@ -97,9 +107,9 @@ func (m Model) itemLines(room int) []string {
 
 // itemRow is one timeline item's line: its title without the tool's
 // name in front (the tool has its column), paths relative to the project.
-func (m Model) itemRow(it view.Item, selected bool) string {
+func (m Model) itemRow(it view.Item, selected bool, cw int) string {
 	title := relative(m.data.Root, oneLine(strings.TrimPrefix(it.Title, it.Tool+": ")))
-	head := cell(clock(m.data.Taken, it.Time, m.loc), 12) + cell(it.Kind, 15)
+	head := cell(clock(m.data.Taken, it.Time, m.loc), cw) + cell(it.Kind, 15)
 	tail := cell(it.Tool, 13) + title
 	if selected {
 		return m.paint("7", "▸ "+cell(head+cell(it.Verdict, 6)+tail, max(10, m.width-2)))

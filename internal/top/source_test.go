@@ -2,10 +2,12 @@ package top
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // rows is a trail of n records whose commands are their numbers.
@@ -39,6 +41,24 @@ func TestRecentRows(t *testing.T) {
 			if want := fmt.Sprint(tc.first + i); r.Target != want {
 				t.Errorf("%d records, keep %d: row %d is %s, want %s (oldest first)", tc.n, tc.keep, i, r.Target, want)
 			}
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	long := strings.Repeat("word ", 40) // 200 columns
+	for _, tc := range []struct{ w, n, lines int }{{100, 3, 2}, {50, 3, 3}, {200, 3, 1}} {
+		got := wrap(strings.TrimSpace(long), tc.w, tc.n)
+		if len(got) != tc.lines {
+			t.Errorf("width %d: %d lines, want %d: %q", tc.w, len(got), tc.lines, got)
+		}
+		for _, l := range got {
+			if ansi.StringWidth(l) > tc.w {
+				t.Errorf("width %d: a line of %d: %q", tc.w, ansi.StringWidth(l), l)
+			}
+		}
+		if tc.w == 50 && !strings.HasSuffix(got[2], "…") {
+			t.Errorf("width 50: the cut is not marked: %q", got[2])
 		}
 	}
 }
