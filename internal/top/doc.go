@@ -6,7 +6,20 @@
 // / to filter, esc or q to go back or quit, ? for help).
 //
 // It is a Bubble Tea program (charm.land/bubbletea/v2) linked only into
-// the atreides-ui companion, never into the hook binary. It reads the
+// the atreides-ui companion, never into the hook binary. Bubble Tea
+// rather than tview: its models are pure values (Update and View are
+// table-tested without a terminal) and it renders only what changed; v2
+// rather than v1: the maintained major version, with keys told apart
+// (esc, alt+key) and the alternate screen set by the view, and no
+// styling library needed beside it (the few styles are SGR codes here).
+//
+// Decided where the issue is silent: one project, the working
+// directory's (no --all: the dashboard has it, and a terminal is one
+// project's); no --once or --json snapshot (atreides status is the
+// one-shot view, with --json); refused without a terminal on stdin and
+// stdout (exit 2 from atreides top), since a key-driven screen written
+// to a pipe helps no one; the agent may not run it (self.command, like
+// atreides ui): it would hold the agent's shell until its timeout. It reads the
 // dashboard's read model (package view, through dashboard.Server's shared
 // snapshots) and learns of changes from the dashboard's own watcher
 // (dashboard.Server.Watch), so the terminal and the page show one model
