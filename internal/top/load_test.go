@@ -37,6 +37,9 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(d.Todos) == 0 || len(d.Todos) != d.Sessions[0].OpenTodos {
+		t.Errorf("%d open todos read, the session's row counts %d", len(d.Todos), d.Sessions[0].OpenTodos)
+	}
 	var titles []string
 	for _, it := range d.Items {
 		titles = append(titles, it.Title)

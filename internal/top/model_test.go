@@ -56,6 +56,8 @@ func (l *loads) load(focus string) tea.Cmd {
 		d := l.data
 		if focus != "" {
 			d.Focus, d.Items = focus, items()
+			d.Todos = []view.SessionTodo{{Source: "atreides", ID: 4, Title: "write the report", Status: "in_progress", Open: true}}
+			d.Strikes = []view.Strike{{Tool: "Bash", Target: "go test /work/proj/...", Count: 3, Class: "test_failure"}}
 		}
 		return dataMsg{data: d}
 	}
@@ -166,7 +168,8 @@ func TestKeys(t *testing.T) {
 		{"last, first", []string{"G"}, "bbbb9999", modeList, nil, nil},
 		{"open", []string{"enter"}, "go test", modeSession,
 			[]string{"session aaaa1111-2222-3333 · claude · phase implement · active", "12 calls · 1 denied · 2 asked", "task #3 Fix the parser",
-				"Recent calls and decisions, newest first", "phase implement", "esc back"}, []string{"SESSION"}},
+				"Recent calls and decisions, newest first", "phase implement", "esc back",
+				"Open todos", "atreides in_progress #4 write the report", "Strikes", "3×  Bash         test_failure  go test ..."}, []string{"SESSION"}},
 		{"open, move, the item in full", []string{"enter", "j"}, "Bash         git push --force", modeSession,
 			[]string{"Bash: git push --force origin main\n  force push rewrites remote history\n  rule git.push-force\n"}, []string{"started 01-01", "· agent"}},
 		{"open, back", []string{"enter", "esc"}, "aaaa1111", modeList, []string{"SESSION"}, []string{"Recent calls"}},
@@ -176,7 +179,7 @@ func TestKeys(t *testing.T) {
 		{"filter corrected", []string{"/", "x", "backspace", "c", "o", "d", "enter"}, "bbbb9999", modeList, []string{"filter /cod"}, nil},
 		{"filter dropped", []string{"/", "c", "o", "d", "esc"}, "bbbb9999", modeList, []string{"bbbb9999"}, []string{"filter /"}},
 		{"filter cleared with esc", []string{"/", "c", "o", "d", "enter", "esc"}, "bbbb9999", modeList, []string{"bbbb9999"}, []string{"filter /"}},
-		{"filter in a session", []string{"enter", "/", "p", "u", "s", "h", "enter"}, "git push", modeSession, nil, []string{"go test"}},
+		{"filter in a session", []string{"enter", "/", "p", "u", "s", "h", "enter"}, "git push", modeSession, nil, []string{"go test ./..."}},
 		{"help", []string{"?"}, "", modeHelp, []string{"atreides top: keys", "enter, l", "any key: back"}, nil},
 		{"help, back", []string{"j", "?", "x"}, "bbbb9999", modeList, nil, nil},
 	} {

@@ -52,6 +52,7 @@ func (m Model) sessionLines() []string {
 	if s.Task != 0 {
 		lines = append(lines, fmt.Sprintf("  task #%d %s", s.Task, s.TaskTitle))
 	}
+	lines = append(lines, m.todoLines()...)
 	if bg := m.background(s.ID); len(bg) > 0 {
 		lines = append(lines, "", m.section("Background tasks"))
 		for _, t := range bg {
@@ -123,4 +124,38 @@ func or(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// todoLines are the session's open todos (what keeps it going) and its
+// strikes (the same failure again and again), a few lines each.
+func (m Model) todoLines() []string {
+	if m.data.Focus != m.selected {
+		return nil
+	}
+	var out []string
+	if n := len(m.data.Todos); n > 0 {
+		out = append(out, "", m.section("Open todos"))
+		for i, t := range m.data.Todos {
+			if i == 4 && n > 5 {
+				out = append(out, m.paint("2", fmt.Sprintf("  … %d more (atreides todo)", n-i)))
+				break
+			}
+			id := ""
+			if t.ID != 0 {
+				id = fmt.Sprintf("#%d ", t.ID)
+			}
+			out = append(out, "  "+cell(t.Source, 9)+cell(t.Status, 12)+id+oneLine(t.Title))
+		}
+	}
+	if len(m.data.Strikes) > 0 {
+		out = append(out, "", m.section("Strikes"))
+		for i, st := range m.data.Strikes {
+			if i == 3 {
+				break
+			}
+			out = append(out, "  "+m.paint("31", cell(fmt.Sprintf("%d×", st.Count), 4))+cell(st.Tool, 13)+
+				cell(st.Class, 14)+relative(m.data.Root, oneLine(st.Target)))
+		}
+	}
+	return out
 }

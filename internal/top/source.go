@@ -34,9 +34,12 @@ type Data struct {
 	Decisions []audit.Row
 	// Background are the tasks not yet ended, oldest first.
 	Background []view.BgTask
-	// Focus is the session whose timeline Items holds ("" none).
-	Focus string
-	Items []view.Item
+	// Focus is the session whose timeline Items, open Todos and Strikes
+	// are read ("" none).
+	Focus   string
+	Items   []view.Item
+	Todos   []view.SessionTodo
+	Strikes []view.Strike
 }
 
 // loader reads Data for a project from its source and trail.
@@ -63,7 +66,13 @@ func (l loader) load(ctx context.Context, focus string) (Data, error) {
 	if d.Decisions, err = recentRows(tr, maxDecisions); err != nil {
 		return d, err
 	}
-	if focus != "" && snap.Session(focus) != nil {
+	if detail, ok := snap.SessionDetail(focus); ok {
+		for _, t := range detail.Todos {
+			if t.Open {
+				d.Todos = append(d.Todos, t)
+			}
+		}
+		d.Strikes = detail.Strikes
 		if d.Items, err = snap.Timeline(tr, focus, view.TimelineFilter{Limit: maxItems}); err != nil {
 			return d, fmt.Errorf("read the session's timeline: %w", err)
 		}
